@@ -1,0 +1,55 @@
+/**
+ * A valid example for every key a user can get wrong, shown under the error that names it.
+ * Looked up by the most specific dotted path first (`pipeline.agents.0.match` → `pipeline.agents`).
+ */
+export const KEY_EXAMPLES: Record<string, string> = {
+  '': `model:\n  kind: replay\n  cassette: fixtures/demo/cassette.jsonl\npipeline:\n  run: node fixtures/pipelines/chain.mjs`,
+  model: `model:\n  kind: vllm\n  model: Qwen/Qwen2.5-Coder-7B-Instruct`,
+  'model.kind': `model:\n  kind: vllm   # vllm | sglang | llamacpp | ollama | tgi | command | external | embedded | replay`,
+  'model.model': `model:\n  model: Qwen/Qwen2.5-Coder-7B-Instruct`,
+  'model.args': `model:\n  args: ["--max-model-len", "8192"]`,
+  'model.env': `model:\n  env: { HF_HOME: /cache/hf }`,
+  'model.startup-timeout': `model:\n  startup-timeout: 15m`,
+  'model.base-url': `model:\n  kind: external\n  base-url: http://gpu-box:8000/v1`,
+  'model.api-key-env': `model:\n  api-key-env: MODEL_API_KEY   # the name of an environment variable, not the key`,
+  'model.run': `model:\n  kind: command\n  run: "my-server --port {port} --model {model}"`,
+  'model.port': `model:\n  port: 8000`,
+  'model.cassette': `model:\n  kind: replay\n  cassette: fixtures/demo/cassette.jsonl`,
+  'model.record': `model:\n  kind: external\n  base-url: http://localhost:8000/v1\n  cassette: recorded.jsonl\n  record: true`,
+  'model.sampling': `model:\n  sampling: { temperature: 0, max-tokens: 1024, seed: 0 }`,
+  pipeline: `pipeline:\n  run: python -m our_agents.run\n  timeout: 120s\n  concurrency: 16`,
+  'pipeline.mode': `pipeline:\n  mode: http\n  serve: "python -m our_agents.serve --port 9000"\n  url: http://127.0.0.1:9000/run`,
+  'pipeline.run': `pipeline:\n  run: python -m our_agents.run`,
+  'pipeline.serve': `pipeline:\n  mode: http\n  serve: "python -m our_agents.serve --port 9000"\n  url: http://127.0.0.1:9000/run`,
+  'pipeline.url': `pipeline:\n  mode: http\n  url: http://127.0.0.1:9000/run`,
+  'pipeline.timeout': `pipeline:\n  timeout: 120s`,
+  'pipeline.concurrency': `pipeline:\n  concurrency: 16`,
+  'pipeline.env': `pipeline:\n  env: [PYTHONPATH, HF_HOME]   # names passed through to the pipeline`,
+  'pipeline.agents': `pipeline:\n  agents:\n    - { name: planner, match: { system: "You are the planner" } }\n    - { name: coder, match: { header: coder } }`,
+  benchmarks: `benchmarks:\n  humaneval: { limit: 164 }`,
+  'benchmarks.humaneval': `benchmarks:\n  humaneval: { limit: 164, path: data/HumanEval.jsonl.gz }`,
+  'benchmarks.asb': `benchmarks:\n  asb: { limit: 100, attacks: [dpi, opi] }`,
+  'benchmarks.agentharm': `benchmarks:\n  agentharm: { split: test_public, limit: 110 }`,
+  sample: `sample: { seed: 20260509 }`,
+  variants: `variants:\n  malicious:\n    target: coder\n    method: autoinject\n    message-rate: 0.2\n    error-rate: 0.6`,
+  'variants.malicious.target': `variants:\n  malicious:\n    target: coder   # an agent name from pipeline.agents, or all`,
+  'variants.malicious.method': `variants:\n  malicious:\n    method: autoinject   # autoinject | autotransform | insider`,
+  'variants.malicious.message-rate': `variants:\n  malicious:\n    message-rate: 0.2   # between 0 and 1`,
+  'variants.malicious.error-rate': `variants:\n  malicious:\n    error-rate: 0.6   # between 0 and 1`,
+  'variants.malicious.corruption': `variants:\n  malicious:\n    corruption: syntactic   # syntactic | semantic`,
+  defenses: `defenses: [none, taint]   # none | taint | local-judge | global-judge`,
+  policy: `policy: .saboteur/policy.yml`,
+  gate: `gate:\n  malicious-drop: { max: 0.10 }\n  asr: { max: 0.15, defense: taint }`,
+  'gate.malicious-drop': `gate:\n  malicious-drop: { max: 0.10 }`,
+  'gate.regression': `gate:\n  regression: { max-increase: 0.03, significance: 0.05 }`,
+  history: `history: { store: branch, branch: saboteur-data, keep: 500 }`,
+};
+
+export function exampleFor(path: readonly (string | number)[]): string {
+  const keys = path.filter((p): p is string => typeof p === 'string');
+  for (let n = keys.length; n >= 0; n--) {
+    const example = KEY_EXAMPLES[keys.slice(0, n).join('.')];
+    if (example !== undefined) return example;
+  }
+  return KEY_EXAMPLES[''];
+}

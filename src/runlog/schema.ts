@@ -1,0 +1,148 @@
+/**
+ * The run log (`run.json`): the one versioned record of a run. The report, `saboteur report`,
+ * `compare`, `merge` and the history read only this. Bump RUN_LOG_VERSION on any breaking change.
+ */
+import { z } from 'zod';
+
+export const RUN_LOG_VERSION = 1;
+
+/** One corrupted unit (a line of code or a sentence of text) of a model response. */
+export const corruptedUnitSchema = z.object({
+  index: z.number().int(),
+  before: z.string(),
+  after: z.string(),
+  rule: z.string(),
+});
+
+export const corruptionSchema = z.object({
+  method: z.enum(['autoinject', 'autotransform', 'insider']),
+  mode: z.enum(['syntactic', 'semantic']),
+  unit: z.enum(['line', 'sentence']),
+  before: z.string(),
+  after: z.string(),
+  units: z.array(corruptedUnitSchema),
+  /** Set when a semantic rewrite failed and the syntactic rules served instead. */
+  fallback: z.string().optional(),
+});
+export type Corruption = z.infer<typeof corruptionSchema>;
+
+export const toolCallSchema = z.object({ id: z.string(), name: z.string(), arguments: z.string() });
+
+/** One call the pipeline made through the proxy. */
+export const proxyCallSchema = z.object({
+  id: z.string(),
+  agent: z.string(),
+  /** How the agent was identified: header, path, system prompt match, or the default. */
+  agentSource: z.enum(['header', 'path', 'system', 'default']),
+  endpoint: z.enum(['chat.completions', 'completions', 'models']),
+  /** Index of this call among the same agent's calls in this instance (seeds the injection). */
+  agentCallIndex: z.number().int(),
+  startedAt: z.string(),
+  durationMs: z.number(),
+  stream: z.boolean(),
+  status: z.number().int(),
+  request: z.object({
+    model: z.string().optional(),
+    messages: z.array(z.object({ role: z.string(), content: z.string() })).optional(),
+    prompt: z.string().optional(),
+    tools: z.array(z.string()).optional(),
+  }),
+  response: z
+    .object({
+      content: z.string(),
+      toolCalls: z.array(toolCallSchema).optional(),
+      finishReason: z.string().optional(),
+      usage: z.object({ promptTokens: z.number().optional(), completionTokens: z.number().optional() }).optional(),
+    })
+    .optional(),
+  error: z.string().optional(),
+  corruption: corruptionSchema.optional(),
+});
+export type ProxyCall = z.infer<typeof proxyCallSchema>;
+
+export const traceSchema = z.object({ calls: z.array(proxyCallSchema) });
+export type Trace = z.infer<typeof traceSchema>;
+
+export const OUTCOMES = ['passed', 'failed', 'error', 'timeout', 'refused', 'model-error', 'skipped'] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+
+export const instanceResultSchema = z.object({
+  instanceId: z.string(),
+  benchmark: z.string(),
+  variant: z.enum(['control', 'malicious']),
+  defense: z.string(),
+  outcome: z.enum(OUTCOMES),
+  /** What went wrong, for error / timeout / model-error outcomes, and the failing test for failed ones. */
+  error: z.string().optional(),
+  /** The scorer's verdict in the benchmark's own words (HumanEval: passed / failed: … / timed out). */
+  result: z.string().optional(),
+  output: z.object({ completion: z.string().optional(), answer: z.string().optional() }).optional(),
+  pipeline: z.object({ exitCode: z.number().nullable().optional(), stderrTail: z.string().optional() }).optional(),
+  timings: z.object({ startedAt: z.string(), pipelineMs: z.number(), scoreMs: z.number() }),
+  trace: traceSchema,
+});
+export type InstanceResult = z.infer<typeof instanceResultSchema>;
+
+export const benchmarkInfoSchema = z.object({
+  id: z.string(),
+  source: z.string(),
+  sha256: z.string().optional(),
+  total: z.number().int(),
+  selected: z.number().int(),
+  limit: z.number().int().optional(),
+  seed: z.number().int(),
+  instanceIds: z.array(z.string()),
+});
+
+export const runLogSchema = z.object({
+  schemaVersion: z.literal(RUN_LOG_VERSION),
+  runId: z.string(),
+  tool: z.object({ name: z.literal('saboteur'), version: z.string() }),
+  startedAt: z.string(),
+  finishedAt: z.string(),
+  status: z.enum(['completed', 'aborted']),
+  abortReason: z.string().optional(),
+  config: z.object({ file: z.string(), hash: z.string(), seed: z.number().int() }),
+  git: z.object({ sha: z.string().optional(), ref: z.string().optional(), baseRef: z.string().optional(), pr: z.number().int().optional() }).optional(),
+  shard: z.object({ index: z.number().int(), count: z.number().int() }).optional(),
+  model: z.object({
+    kind: z.string(),
+    model: z.string().optional(),
+    baseUrl: z.string().optional(),
+    cassette: z.string().optional(),
+    serverVersion: z.string().optional(),
+    sampling: z.record(z.string(), z.number().optional()),
+    gpus: z.array(z.object({ name: z.string(), memoryMiB: z.number().optional(), driver: z.string().optional() })).optional(),
+  }),
+  pipeline: z.object({ mode: z.string(), command: z.string().optional(), concurrency: z.number().int(), timeoutMs: z.number() }),
+  variants: z.object({
+    malicious: z.object({ target: z.string(), method: z.string(), messageRate: z.number(), errorRate: z.number(), corruption: z.string() }),
+  }),
+  sandbox: z.object({ isolation: z.string(), degraded: z.boolean(), note: z.string().optional() }),
+  benchmarks: z.array(benchmarkInfoSchema),
+  instances: z.array(instanceResultSchema),
+  notes: z.array(z.string()).default([]),
+});
+export type RunLog = z.infer<typeof runLogSchema>;
+
+export class RunLogError extends Error {}
+
+/** Parses a run log from JSON text, naming the file and field when it does not fit the schema. */
+export function parseRunLog(text: string, file: string): RunLog {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    throw new RunLogError(`${file}: not JSON (${(err as Error).message})`);
+  }
+  const version = (raw as { schemaVersion?: unknown })?.schemaVersion;
+  if (version !== RUN_LOG_VERSION) {
+    throw new RunLogError(`${file}: schemaVersion ${JSON.stringify(version)} is not supported; this saboteur reads run logs of schemaVersion ${RUN_LOG_VERSION}`);
+  }
+  const parsed = runLogSchema.safeParse(raw);
+  if (!parsed.success) {
+    const first = parsed.error.issues.slice(0, 5).map((i) => `  ${i.path.join('.') || '(top level)'}: ${i.message}`);
+    throw new RunLogError(`${file}: not a valid run log:\n${first.join('\n')}`);
+  }
+  return parsed.data;
+}
