@@ -36,7 +36,7 @@ const modelSchema = z.strictObject({
   model: z.string().min(1).optional(),
   args: z.array(z.string()).default([]),
   env: z.record(z.string(), z.string()).default({}),
-  'startup-timeout': duration.default(15 * 60),
+  'startup-timeout': duration.default(15 * 60_000), // defaults are output values (ms): zod skips the transform for them
   'base-url': z.url().optional(),
   'api-key-env': z.string().regex(/^[A-Z_][A-Z0-9_]*$/).optional(),
   run: z.string().min(1).optional(),
@@ -60,9 +60,9 @@ const pipelineSchema = z.strictObject({
   serve: z.string().min(1).optional(),
   url: z.url().optional(),
   'ready-url': z.url().optional(),
-  'ready-timeout': duration.default(60),
+  'ready-timeout': duration.default(60_000),
   cwd: z.string().optional(),
-  timeout: duration.default(120),
+  timeout: duration.default(120_000),
   concurrency: z.number().int().min(1).max(1024).default(16),
   env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/)).default([]),
   agents: z.array(z.strictObject({ name: z.string().regex(/^[A-Za-z0-9_.-]+$/), match: agentMatch })).default([]),
@@ -71,8 +71,7 @@ const pipelineSchema = z.strictObject({
 const humanevalSchema = z.strictObject({
   limit: z.number().int().positive().optional(),
   path: z.string().min(1).optional(),
-  'timeout': duration.default(3),
-  samples: z.number().int().min(1).max(200).default(1),
+  timeout: duration.default(3000),
 });
 const benchmarksSchema = z.strictObject({
   humaneval: humanevalSchema.optional(),
@@ -107,7 +106,7 @@ const historySchema = z.strictObject({
 export const configFileSchema = z.strictObject({
   model: modelSchema,
   pipeline: pipelineSchema,
-  benchmarks: benchmarksSchema.default({ humaneval: { timeout: 3000, samples: 1 } }),
+  benchmarks: benchmarksSchema.default({ humaneval: { timeout: 3000 } }),
   sample: z.strictObject({ seed: z.number().int().default(20260509) }).default({ seed: 20260509 }),
   variants: z.strictObject({ malicious: maliciousSchema.default(maliciousSchema.parse({})) }).default({ malicious: maliciousSchema.parse({}) }),
   defenses: z.array(z.enum(DEFENSES)).min(1).default(['none']),

@@ -1,0 +1,68 @@
+/**
+ * Shared shapes of the agentic security benchmarks (ASB, AgentHarm, RedCode, SafeArena).
+ * A benchmark module turns its native files into paired instances; the MCP tool server serves
+ * each instance's tools from `ToolSimulation`s; the grader reads the recorded tool events.
+ */
+import type { Task } from './types.js';
+
+/** SPEC §7 labels. Sources taint data; hard sinks are staged at the MCP server. */
+export const SOURCE_LABELS = ['SENSITIVE_READ', 'CREDENTIAL_ACCESS', 'PII_READ', 'UNTRUSTED_CONTENT', 'PROMPT_OVERRIDE', 'HARMFUL_INTENT'] as const;
+export const SINK_LABELS = ['EXTERNAL_SEND', 'PRIVILEGED_EXEC', 'CODE_EXEC', 'DESTRUCTIVE_WRITE', 'FINANCIAL_TRANSFER', 'PUBLIC_POST'] as const;
+export type SourceLabel = (typeof SOURCE_LABELS)[number];
+export type SinkLabel = (typeof SINK_LABELS)[number];
+
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments (type: object). */
+  inputSchema: Record<string, unknown>;
+  /** Labels the default policy gives this tool; a tool with a sink label is staged. */
+  sinks?: SinkLabel[];
+  sources?: SourceLabel[];
+}
+
+/** One tool call as the MCP server saw it. */
+export interface ToolEvent {
+  id: string;
+  tool: string;
+  agent?: string;
+  arguments: Record<string, unknown>;
+  result: string;
+  isError: boolean;
+  startedAt: string;
+  durationMs: number;
+  /** Set for hard-sink calls: what the active defense decided. Released sinks are simulated, never real. */
+  staged?: { sinks: SinkLabel[]; decision: 'release' | 'block' | 'unverifiable'; defense: string; reason?: string };
+}
+
+/** Serves one tool of one instance: a pure simulation, never a real side effect. */
+export type ToolHandler = (args: Record<string, unknown>, ctx: { task: AgenticTask; events: readonly ToolEvent[] }) => Promise<{ result: string; isError?: boolean }>;
+
+export interface AgenticTask extends Task {
+  kind: 'agentic';
+  /** harmful: the malicious variant's instance; benign: its control twin. */
+  role: 'harmful' | 'benign';
+  category: string;
+  /** Key shared by a harmful instance and its benign twin (paired metrics). */
+  pairId: string;
+  toolSpecs: ToolSpec[];
+  /**
+   * What only the tool simulations and the grader read (attack goals, expected results, reference
+   * answers). Never sent to the pipeline: it would tell the agent what is being tested.
+   */
+  grading?: Record<string, unknown>;
+}
+
+/** How one agentic run went, from the tool events and the final answer. */
+export interface SecurityVerdict {
+  role: 'harmful' | 'benign';
+  category: string;
+  /** harmful: the harmful sink was reached / the attack goal met. */
+  attackSucceeded?: boolean;
+  /** benign (and ASB tasks under attack): the user's task was completed. */
+  taskCompleted?: boolean;
+  refused: boolean;
+  /** The benchmark's own score (AgentHarm 0–1 mean of criteria, RedCode 0/1/3), for the run log. */
+  score?: number;
+  details: Record<string, unknown>;
+}

@@ -1,0 +1,34 @@
+/** HumanEval as a benchmark suite: code tasks, scored by running the official tests in the sandbox. */
+import type { Config } from '../config/load.js';
+import type { Log } from '../util/log.js';
+import type { Isolation } from '../sandbox/index.js';
+import { loadHumanEval, resolveHumanEvalFile, scoreCompletion, type HumanEvalProblem } from './humaneval/index.js';
+import { sampleIds } from './sample.js';
+import type { BenchmarkSuite } from './suite.js';
+import type { Task } from './types.js';
+
+export function humanEvalTask(p: HumanEvalProblem): Task {
+  return { id: p.task_id, benchmark: 'humaneval', kind: 'code', prompt: p.prompt, entryPoint: p.entry_point, metadata: {} };
+}
+
+export async function humanEvalSuite(
+  settings: NonNullable<Config['benchmarks']['humaneval']>,
+  ctx: { seed: number; limit?: number; isolation: Isolation; cacheDir: string; log: Log },
+): Promise<BenchmarkSuite> {
+  const file = await resolveHumanEvalFile({ explicitPath: settings.path, cacheDir: ctx.cacheDir, log: ctx.log });
+  const { problems, sha256, source } = await loadHumanEval(file);
+  const limit = ctx.limit ?? settings.limit;
+  const ids = sampleIds(problems.map((p) => p.task_id), { seed: ctx.seed, limit, benchmark: 'humaneval' });
+  const byId = new Map(problems.map((p) => [p.task_id, p]));
+  return {
+    info: { id: 'humaneval', source, sha256, total: problems.length, selected: ids.length, limit, seed: ctx.seed, instanceIds: ids },
+    tasks: ids.map((id) => humanEvalTask(byId.get(id)!)),
+    async score(task, output) {
+      if (typeof output.completion !== 'string') {
+        return { outcome: 'error', error: 'the pipeline returned no `completion` for a code task (write {"completion": "..."} to SABOTEUR_OUTPUT_FILE)' };
+      }
+      const verdict = await scoreCompletion(byId.get(task.id)!, output.completion, { timeoutMs: settings.timeoutMs, isolation: ctx.isolation });
+      return { outcome: verdict.passed ? 'passed' : 'failed', result: verdict.result };
+    },
+  };
+}

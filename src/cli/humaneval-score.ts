@@ -1,0 +1,107 @@
+/**
+ * `saboteur humaneval score`: the official `evaluate_functional_correctness` on a samples file,
+ * with saboteur's sandbox. Reads `{task_id, completion}` lines, writes the official results lines
+ * (the sample's fields plus `result` and `passed`), and logs pass@k.
+ */
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import {
+  decodeJsonl,
+  JsonlError,
+  loadHumanEval,
+  parseJsonlObjects,
+  resolveHumanEvalFile,
+  scoreSamples,
+  stringField,
+  type HumanEvalProblem,
+  type HumanEvalSample,
+} from '../benchmarks/humaneval/index.js';
+import { detectIsolation, type Isolation } from '../sandbox/index.js';
+import { passAtKSummary } from '../scoring/passk.js';
+import type { Log } from '../util/log.js';
+
+export interface HumanevalScoreArgs {
+  samples: string;
+  /** Problems file; default: resolved like a run does (data folder, cache, download). */
+  problems?: string;
+  out: string;
+  k?: number[];
+  concurrency?: number;
+  timeoutMs?: number;
+  cacheDir?: string;
+  /** Default: `detectIsolation()`. */
+  isolation?: Isolation;
+  log: Log;
+}
+
+export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  return env.SABOTEUR_CACHE_DIR ? resolve(env.SABOTEUR_CACHE_DIR) : join(homedir(), '.cache', 'saboteur');
+}
+
+/** The samples with every field they had (the official results keep them), checked against the problems. */
+export function parseSamples(text: string, file: string, problems: ReadonlyMap<string, HumanEvalProblem>): (HumanEvalSample & Record<string, unknown>)[] {
+  const samples = parseJsonlObjects(text, file).map(({ line, value }) => {
+    const task_id = stringField(value, 'task_id', file, line);
+    const completion = stringField(value, 'completion', file, line);
+    if (!problems.has(task_id)) {
+      throw new JsonlError(`${file}:${line}: task_id ${JSON.stringify(task_id)} is not a problem of the problems file`);
+    }
+    return { ...value, task_id, completion };
+  });
+  if (samples.length === 0) throw new JsonlError(`${file}: holds no samples`);
+  return samples;
+}
+
+export async function humanevalScore(args: HumanevalScoreArgs): Promise<{ passed: number; total: number; passAtK: Record<string, number> }> {
+  const { log } = args;
+  const ks = args.k ?? [1, 10, 100];
+  const problemsFile = await resolveHumanEvalFile({ explicitPath: args.problems, cacheDir: args.cacheDir ?? defaultCacheDir(), log });
+  const { problems, sha256, source } = await loadHumanEval(problemsFile);
+  log.info(`HumanEval problems: ${source} (${problems.length} problems, sha256 ${sha256})`);
+  const byId = new Map(problems.map((p) => [p.task_id, p]));
+
+  const samplesPath = resolve(args.samples);
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(samplesPath);
+  } catch (e) {
+    throw new Error(`cannot read samples file ${samplesPath}: ${(e as Error).message}`);
+  }
+  const samples = parseSamples(decodeJsonl(bytes, samplesPath), samplesPath, byId);
+  const attempted = new Set(samples.map((s) => s.task_id)).size;
+  if (attempted < problems.length) log.info(`Scoring ${attempted} of the ${problems.length} problems (only those with samples)`);
+
+  const isolation = args.isolation ?? (await detectIsolation());
+  if (isolation.degraded) log.warn(isolation.note);
+  else log.info(`Sandbox: ${isolation.note}`);
+
+  const concurrency = args.concurrency ?? 4;
+  let lastShown = 0;
+  const results = await scoreSamples(samples, byId, {
+    concurrency,
+    timeoutMs: args.timeoutMs,
+    isolation,
+    onProgress: (done, total) => {
+      // About ten progress lines whatever the size.
+      if (done === total || done - lastShown >= Math.max(1, Math.ceil(total / 10))) {
+        lastShown = done;
+        log.info(`scored ${done}/${total}`);
+      }
+    },
+  });
+
+  const outPath = resolve(args.out);
+  await mkdir(dirname(outPath), { recursive: true });
+  const lines = results.map((r, i) => JSON.stringify({ ...samples[i], result: r.result, passed: r.passed }) + '\n');
+  await writeFile(outPath, lines.join(''));
+
+  const passed = results.filter((r) => r.passed).length;
+  const passAtK = passAtKSummary(results, ks);
+  const skipped = ks.filter((k) => !(`pass@${k}` in passAtK));
+  log.info(`${passed}/${results.length} passed`);
+  for (const [name, value] of Object.entries(passAtK)) log.info(`${name}: ${value.toFixed(4)}`);
+  if (skipped.length) log.info(`not reported: ${skipped.map((k) => `pass@${k}`).join(', ')} (some problems have fewer samples than k)`);
+  log.info(`results written to ${outPath}`);
+  return { passed, total: results.length, passAtK };
+}

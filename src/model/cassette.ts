@@ -1,0 +1,238 @@
+/**
+ * Cassettes: recorded model responses that `model.kind: replay` serves, so a whole run works with
+ * no GPU and no network.
+ *
+ * Format: JSON Lines, one entry per line. Blank lines and lines starting with `#` are skipped.
+ *
+ *   {"match": {"agent"?: string, "endpoint"?: "chat.completions" | "completions", "system"?: string,
+ *              "contains"?: string | string[], "hash"?: string},
+ *    "response": {"content": string, "tool_calls"?: [{"id"?: string, "name": string, "arguments": string | object}],
+ *                 "finish_reason"?: string, "model"?: string, "usage"?: {"prompt_tokens": n, "completion_tokens": n}},
+ *    "latencyMs"?: number}
+ *
+ * An entry matches a request when every condition it gives holds:
+ *   - `agent`    equals the request's `X-Saboteur-Agent` header (the proxy sets it);
+ *   - `endpoint` equals the route (`/v1/chat/completions` or `/v1/completions`);
+ *   - `system`   is a substring of the system message(s);
+ *   - `contains` every string is a substring of the request text: all message contents joined by
+ *                newlines, or the prompt for /v1/completions;
+ *   - `hash`     equals `requestHash(body)`: sha256 (hex) of the canonical JSON (sorted keys) of
+ *                {endpoint, messages: [{role, content, tool_calls, tool_call_id}], tools, prompt}.
+ * Replay picks an entry whose `hash` matches first, else the first matching entry in file order, so
+ * `"match": {}` at the end is a catch-all. The recorder writes `match: {hash, agent}` entries.
+ * `response.model` and `response.usage` are optional: the replay server answers with the requested
+ * model name and estimated token counts when they are absent. `tool_calls` without an `id` get a
+ * stable one derived from the entry, so a follow-up request that quotes it hashes the same each run.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { flattenContent, flattenPrompt, type Endpoint } from './openai-wire.js';
+
+export class CassetteError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CassetteError';
+  }
+}
+
+export const CASSETTE_EXAMPLE_LINE =
+  '{"match": {"agent": "coder", "contains": "def add("}, "response": {"content": "    return a + b\\n"}}';
+
+const toolCallSchema = z.strictObject({
+  id: z.string().min(1).optional(),
+  name: z.string().min(1),
+  arguments: z.union([z.string(), z.record(z.string(), z.unknown())]),
+});
+
+const entrySchema = z.strictObject({
+  match: z.strictObject({
+    agent: z.string().min(1).optional(),
+    endpoint: z.enum(['chat.completions', 'completions']).optional(),
+    system: z.string().min(1).optional(),
+    contains: z.union([z.string().min(1), z.array(z.string().min(1))]).optional(),
+    hash: z.string().regex(/^[0-9a-f]{64}$/, 'must be the 64 hex characters of a sha256').optional(),
+  }),
+  response: z.strictObject({
+    content: z.string(),
+    tool_calls: z.array(toolCallSchema).optional(),
+    finish_reason: z.string().min(1).optional(),
+    model: z.string().min(1).optional(),
+    usage: z.strictObject({ prompt_tokens: z.number().int().min(0), completion_tokens: z.number().int().min(0), total_tokens: z.number().int().min(0).optional() }).optional(),
+  }),
+  latencyMs: z.number().min(0).max(600_000).optional(),
+});
+
+export type CassetteEntryInput = z.input<typeof entrySchema>;
+
+export interface CassetteEntry {
+  /** 1-based line in the cassette file, for messages. */
+  line: number;
+  match: { agent?: string; endpoint?: Endpoint; system?: string; contains?: string[]; hash?: string };
+  response: {
+    content: string;
+    toolCalls: { id: string; name: string; arguments: string }[];
+    finishReason?: string;
+    model?: string;
+    usage?: { prompt_tokens: number; completion_tokens: number; total_tokens?: number };
+  };
+  latencyMs?: number;
+}
+
+/** Parses cassette text; every problem names the file, the line and the field. */
+export function parseCassette(text: string, file: string): CassetteEntry[] {
+  const entries: CassetteEntry[] = [];
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const raw = lines[i].trim();
+    if (raw === '' || raw.startsWith('#')) continue;
+    const where = `${file}:${i + 1}`;
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch (err) {
+      throw new CassetteError(`${where}: not a JSON object (${(err as Error).message})\n  a valid line: ${CASSETTE_EXAMPLE_LINE}`);
+    }
+    const parsed = entrySchema.safeParse(value);
+    if (!parsed.success) {
+      // A misspelt key explains the "is required" next to it, so it comes first.
+      const issues = [...parsed.error.issues].sort((a, b) => Number(b.code === 'unrecognized_keys') - Number(a.code === 'unrecognized_keys'));
+      const described = issues.slice(0, 3).map((issue) => {
+        const field = issue.path.length ? issue.path.join('.') : '(the line)';
+        let message = issue.message;
+        if (issue.code === 'unrecognized_keys') message = `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
+        else if (issue.code === 'invalid_type' && value && typeof value === 'object' && readPath(value, issue.path) === undefined) message = 'is required';
+        return `${field}: ${message}`;
+      });
+      throw new CassetteError(`${where}: ${described.join('; ')}\n  a valid line: ${CASSETTE_EXAMPLE_LINE}`);
+    }
+    const e = parsed.data;
+    const contains = e.match.contains === undefined ? undefined : Array.isArray(e.match.contains) ? e.match.contains : [e.match.contains];
+    entries.push({
+      line: i + 1,
+      match: { ...e.match, contains },
+      response: {
+        content: e.response.content,
+        toolCalls: (e.response.tool_calls ?? []).map((t, k) => ({
+          id: t.id ?? `call_${createHash('sha256').update(`${file}:${i + 1}:${k}`).digest('hex').slice(0, 24)}`,
+          name: t.name,
+          arguments: typeof t.arguments === 'string' ? t.arguments : JSON.stringify(t.arguments),
+        })),
+        finishReason: e.response.finish_reason,
+        model: e.response.model,
+        usage: e.response.usage,
+      },
+      latencyMs: e.latencyMs,
+    });
+  }
+  return entries;
+}
+
+function readPath(value: unknown, path: PropertyKey[]): unknown {
+  let v: unknown = value;
+  for (const k of path) {
+    if (!v || typeof v !== 'object') return undefined;
+    v = (v as Record<PropertyKey, unknown>)[k];
+  }
+  return v;
+}
+
+export function loadCassette(file: string): CassetteEntry[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new CassetteError(code === 'ENOENT' ? `cassette ${file} does not exist (model.cassette)` : `cassette ${file} cannot be read: ${(err as Error).message}`);
+  }
+  return parseCassette(text, file);
+}
+
+/** JSON with sorted keys and no `undefined`: the same request always gives the same bytes. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`;
+  const keys = Object.keys(value as object)
+    .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+    .sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
+}
+
+export function endpointOf(body: Record<string, unknown>): Endpoint {
+  return Array.isArray(body.messages) ? 'chat.completions' : 'completions';
+}
+
+function normalizeToolCalls(calls: unknown): unknown {
+  if (!Array.isArray(calls)) return undefined;
+  return calls.map((c: Record<string, unknown>) => {
+    const fn = (c?.function ?? {}) as Record<string, unknown>;
+    return { id: c?.id, name: fn.name, arguments: typeof fn.arguments === 'string' ? fn.arguments : canonicalJson(fn.arguments) };
+  });
+}
+
+/** The request's identity for exact replay: what the model saw, not sampling knobs or the model name. */
+export function requestHash(body: Record<string, unknown>, endpoint: Endpoint = endpointOf(body)): string {
+  const messages = Array.isArray(body.messages)
+    ? (body.messages as Record<string, unknown>[]).map((m) => ({
+        role: m?.role,
+        content: flattenContent(m?.content),
+        tool_calls: normalizeToolCalls(m?.tool_calls),
+        tool_call_id: m?.tool_call_id,
+      }))
+    : undefined;
+  const prompt = body.prompt === undefined ? undefined : flattenPrompt(body.prompt);
+  const canonical = canonicalJson({ endpoint, messages, tools: body.tools, prompt });
+  return createHash('sha256').update(canonical).digest('hex');
+}
+
+/** What entries match against, computed once per request. */
+export interface RequestFacts {
+  endpoint: Endpoint;
+  agent?: string;
+  system: string;
+  text: string;
+  lastUser: string;
+  hash: string;
+}
+
+export function requestFacts(body: Record<string, unknown>, endpoint: Endpoint, agent: string | undefined): RequestFacts {
+  if (endpoint === 'completions') {
+    const prompt = flattenPrompt(body.prompt);
+    return { endpoint, agent, system: '', text: prompt, lastUser: prompt, hash: requestHash(body, endpoint) };
+  }
+  const messages = Array.isArray(body.messages) ? (body.messages as Record<string, unknown>[]) : [];
+  const system: string[] = [];
+  const all: string[] = [];
+  let lastUser = '';
+  for (const m of messages) {
+    const content = flattenContent(m?.content);
+    all.push(content);
+    if (m?.role === 'system' || m?.role === 'developer') system.push(content);
+    if (m?.role === 'user') lastUser = content;
+  }
+  return { endpoint, agent, system: system.join('\n'), text: all.join('\n'), lastUser, hash: requestHash(body, endpoint) };
+}
+
+export function entryMatches(entry: CassetteEntry, facts: RequestFacts): boolean {
+  const m = entry.match;
+  if (m.hash !== undefined && m.hash !== facts.hash) return false;
+  if (m.agent !== undefined && m.agent !== facts.agent) return false;
+  if (m.endpoint !== undefined && m.endpoint !== facts.endpoint) return false;
+  if (m.system !== undefined && !facts.system.includes(m.system)) return false;
+  if (m.contains !== undefined && !m.contains.every((s) => facts.text.includes(s))) return false;
+  return true;
+}
+
+/** Hash matches first, then the first matching entry in file order. */
+export function findEntry(entries: readonly CassetteEntry[], facts: RequestFacts): CassetteEntry | undefined {
+  return entries.find((e) => e.match.hash !== undefined && entryMatches(e, facts)) ?? entries.find((e) => entryMatches(e, facts));
+}
+
+/** The message a cassette miss answers with: enough to write the missing entry. */
+export function missMessage(facts: RequestFacts, file: string): string {
+  const snippet = facts.lastUser.replace(/\s+/g, ' ').trim().slice(0, 120);
+  return (
+    `no cassette entry matches: agent=${facts.agent ?? '(none)'}, last user message: '${snippet}'` +
+    ` (endpoint ${facts.endpoint}, request hash ${facts.hash}, cassette ${file})`
+  );
+}

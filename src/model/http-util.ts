@@ -1,0 +1,78 @@
+/**
+ * Small node:http helpers shared by the replay server, the recorder and the proxy: listen on
+ * 127.0.0.1 port 0, read a body, answer JSON or an OpenAI-style error, close for good.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** Starts `server` on 127.0.0.1 on a free port and returns that port. */
+export function listenLocal(server: http.Server): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (err: Error) => reject(err);
+    server.once('error', onError);
+    server.listen(0, '127.0.0.1', () => {
+      server.off('error', onError);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+/** Stops accepting, drops idle keep-alive sockets (else close() waits for clients to hang up) and waits. */
+export function closeServer(server: http.Server): Promise<void> {
+  return new Promise((resolve) => {
+    if (!server.listening) return resolve();
+    server.close(() => resolve());
+    server.closeIdleConnections();
+    // Connections still busy (a stream the client abandoned) are cut after a short grace.
+    setTimeout(() => server.closeAllConnections(), 200).unref();
+  });
+}
+
+export function readBody(req: http.IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+export function sendJson(res: http.ServerResponse, status: number, body: unknown, extraHeaders: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...extraHeaders });
+  res.end(text);
+}
+
+/** The error body OpenAI clients understand: they surface `error.message` to the user. */
+export function openaiErrorBody(type: string, message: string, code: string | null = null) {
+  return { error: { type, message, code, param: null } };
+}
+
+export function sendError(res: http.ServerResponse, status: number, type: string, message: string, code: string | null = null): void {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  sendJson(res, status, openaiErrorBody(type, message, code));
+}
+
+/** Parses a JSON request body, or answers 400 and returns undefined. */
+export function parseJsonBody(res: http.ServerResponse, raw: Buffer): Record<string, unknown> | undefined {
+  try {
+    const value = JSON.parse(raw.toString('utf8')) as unknown;
+    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+    sendError(res, 400, 'invalid_request_error', 'the request body must be a JSON object');
+  } catch (err) {
+    sendError(res, 400, 'invalid_request_error', `the request body is not JSON: ${(err as Error).message}`);
+  }
+  return undefined;
+}
+
+/** The one header saboteur uses to name the calling agent (the proxy sets it towards the model). */
+export const AGENT_HEADER = 'x-saboteur-agent';
+
+export function headerValue(req: http.IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name];
+  const s = Array.isArray(v) ? v[0] : v;
+  return s === undefined || s === '' ? undefined : s;
+}

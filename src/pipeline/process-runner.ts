@@ -1,0 +1,151 @@
+/**
+ * Process mode (SPEC §3): `pipeline.run` is started through `sh -c` once per task and variant,
+ * detached into its own process group, with the allowlisted environment, the task on stdin and in
+ * SABOTEUR_TASK_FILE, and a fresh temp folder that is removed afterwards.
+ */
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { execa } from 'execa';
+import { allowlistedBaseEnv, taskContractEnv } from './env.js';
+import { parseOutputFile, parseStdoutOutput, STDERR_TAIL_BYTES, TailBuffer, type OutputParse } from './output.js';
+import { DEFAULT_KILL_GRACE_MS, livingMembers, terminateGroup, trackGroup, untrackGroup } from './process-group.js';
+import type { PipelineConfig, PipelineInput, PipelineResult, PipelineRunner, RunnerOptions } from './types.js';
+
+/** Enough for any real answer; a pipeline printing more only loses its oldest output. */
+const STDOUT_LIMIT = 4 << 20;
+const STDERR_LIMIT = 64 << 10;
+const OUTPUT_FILE_LIMIT = 16 << 20;
+
+/** Reads SABOTEUR_OUTPUT_FILE; undefined when the pipeline did not write it (missing or empty). */
+async function readOutputFile(file: string): Promise<OutputParse | undefined> {
+  let size: number;
+  try {
+    size = (await stat(file)).size;
+  } catch {
+    return undefined;
+  }
+  if (size > OUTPUT_FILE_LIMIT) return { ok: false, error: `SABOTEUR_OUTPUT_FILE is ${size} bytes, over the ${OUTPUT_FILE_LIMIT >> 20} MiB limit` };
+  const text = await readFile(file, 'utf8');
+  return text.trim() === '' ? undefined : parseOutputFile(text);
+}
+
+export function createProcessRunner(pipeline: PipelineConfig, opts: RunnerOptions): PipelineRunner {
+  const command = pipeline.run;
+  const graceMs = opts.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
+  const baseEnv = allowlistedBaseEnv(pipeline, opts);
+  const running = new Set<number>();
+
+  async function runIn(dir: string, input: PipelineInput, started: number): Promise<PipelineResult> {
+    const taskFile = path.join(dir, 'task.json');
+    const outputFile = path.join(dir, 'output.json');
+    const taskJson = JSON.stringify(input.task);
+    await writeFile(taskFile, taskJson);
+    const env = {
+      ...baseEnv,
+      ...taskContractEnv({ ...input, taskFile, outputFile }),
+    };
+    const subprocess = execa('/bin/sh', ['-c', command!], {
+      cwd: pipeline.cwd,
+      env,
+      extendEnv: false,
+      detached: true,
+      // Our own group kill replaces execa's: it would signal only the shell.
+      cleanup: false,
+      input: `${taskJson}\n`,
+      buffer: false,
+      reject: false,
+      stdout: 'pipe',
+      stderr: 'pipe',
+    });
+    const stdout = new TailBuffer(STDOUT_LIMIT);
+    const stderr = new TailBuffer(STDERR_LIMIT);
+    subprocess.stdout?.on('data', (chunk: Buffer | string) => stdout.push(chunk));
+    subprocess.stderr?.on('data', (chunk: Buffer | string) => stderr.push(chunk));
+
+    const pgid = subprocess.pid;
+    let exited = false;
+    let timedOut = false;
+    let killing: Promise<unknown> = Promise.resolve();
+    let timer: NodeJS.Timeout | undefined;
+    if (pgid !== undefined) {
+      trackGroup(pgid);
+      running.add(pgid);
+      timer = setTimeout(() => {
+        if (exited) return;
+        timedOut = true;
+        killing = terminateGroup(pgid, graceMs);
+      }, pipeline.timeoutMs);
+      subprocess.on('exit', () => {
+        exited = true;
+        clearTimeout(timer);
+        // Children left behind would hold stdout open (and the run waiting) or leak across tasks.
+        if (!timedOut && livingMembers(pgid).length > 0) killing = terminateGroup(pgid, graceMs);
+      });
+    }
+    const result = await subprocess;
+    clearTimeout(timer);
+    await killing;
+    if (pgid !== undefined) {
+      untrackGroup(pgid);
+      running.delete(pgid);
+    }
+    const durationMs = Math.round(performance.now() - started);
+    const stderrTail = stderr.text(STDERR_TAIL_BYTES) || undefined;
+
+    if (timedOut) {
+      return {
+        status: 'timeout',
+        exitCode: result.exitCode ?? null,
+        stderrTail,
+        error: `pipeline.run did not finish within ${pipeline.timeoutMs} ms; its process group was killed`,
+        durationMs,
+      };
+    }
+    if (pgid === undefined || (result.exitCode === undefined && result.signal === undefined)) {
+      return { status: 'error', error: `pipeline.run could not be started: ${result.shortMessage ?? result.message}`, stderrTail, durationMs };
+    }
+    if (result.signal) {
+      return { status: 'crash', exitCode: null, stderrTail, error: `pipeline.run was killed by ${result.signal}`, durationMs };
+    }
+    if (result.exitCode !== 0) {
+      return { status: 'crash', exitCode: result.exitCode, stderrTail, error: `pipeline.run exited with code ${result.exitCode}`, durationMs };
+    }
+    const parsed = (await readOutputFile(outputFile)) ?? parseStdoutOutput(stdout.text());
+    if (!parsed.ok) return { status: 'bad-output', exitCode: 0, stderrTail, error: parsed.error, durationMs };
+    return { status: 'ok', output: parsed.output, exitCode: 0, durationMs };
+  }
+
+  return {
+    servePid: undefined,
+    async start() {
+      if (!command) throw new Error('pipeline.run: process mode needs the command to start per task (e.g. run: python -m our_agents.run)');
+      let isDir = false;
+      try {
+        isDir = (await stat(pipeline.cwd)).isDirectory();
+      } catch {
+        isDir = false;
+      }
+      if (!isDir) throw new Error(`pipeline.cwd: ${pipeline.cwd} is not a directory`);
+    },
+    async run(input) {
+      const started = performance.now();
+      if (!command) {
+        return { status: 'error', error: 'pipeline.run is not set', durationMs: 0 };
+      }
+      let dir: string | undefined;
+      try {
+        dir = await mkdtemp(path.join(tmpdir(), 'saboteur-task-'));
+        return await runIn(dir, input, started);
+      } catch (err) {
+        // Our own failure (temp dir, spawn): still a result, so the run goes on.
+        return { status: 'error', error: `running pipeline.run failed: ${(err as Error).message}`, durationMs: Math.round(performance.now() - started) };
+      } finally {
+        if (dir) await rm(dir, { recursive: true, force: true });
+      }
+    },
+    async stop() {
+      await Promise.all([...running].map((pgid) => terminateGroup(pgid, graceMs)));
+    },
+  };
+}

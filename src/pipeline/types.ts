@@ -1,0 +1,58 @@
+/** The runner's contract with the scheduler: one task in, one result out, never a throw for a bad run. */
+import type { Task, Variant, PipelineOutput } from '../benchmarks/types.js';
+import type { Config } from '../config/load.js';
+import type { Log } from '../util/log.js';
+import type { SharedContract } from './env.js';
+
+export type PipelineConfig = Config['pipeline'];
+
+export interface PipelineInput {
+  task: Task;
+  /** Per-invocation token: the proxy attributes every call made with it to this task and variant. */
+  apiKey: string;
+  proxyBaseUrl: string;
+  model: string;
+  variant: Variant;
+  maliciousAgent?: string;
+  mcpUrl?: string;
+  otlpEndpoint?: string;
+}
+
+export type PipelineStatus = 'ok' | 'crash' | 'timeout' | 'bad-output' | 'error';
+
+export interface PipelineResult {
+  status: PipelineStatus;
+  output?: PipelineOutput;
+  /** Process mode: the exit code (null when killed by a signal). */
+  exitCode?: number | null;
+  /** The last ~2 KB of stderr (process mode) or of the service's log / error body (http mode). */
+  stderrTail?: string;
+  error?: string;
+  durationMs: number;
+}
+
+export interface RunnerOptions {
+  /** The environment the allowlist picks from (default: process.env). */
+  hostEnv?: NodeJS.ProcessEnv;
+  log: Log;
+  /** Where the http service's log (pipeline-serve.log) goes. */
+  workDir: string;
+  /** SIGTERM → SIGKILL grace when a process group is stopped (default 2000 ms). */
+  killGraceMs?: number;
+}
+
+export interface PipelineRunner {
+  /**
+   * Process mode: checks the config (cwd exists). Http mode: starts `pipeline.serve` (when given)
+   * and waits until the service answers. `shared` gives the service the run-wide contract
+   * variables (OPENAI_BASE_URL, SABOTEUR_MODEL, OTEL_EXPORTER_OTLP_ENDPOINT); per-task values
+   * travel in each request. Throws on misconfiguration only.
+   */
+  start(shared?: SharedContract): Promise<void>;
+  /** Safe to call concurrently. Never throws for a pipeline's failure: that is the result's status. */
+  run(input: PipelineInput): Promise<PipelineResult>;
+  /** Kills the http service's process group and any running per-task process groups. */
+  stop(): Promise<void>;
+  /** Http mode: the pid (and process group) of the started service, for a post step that must clean up. */
+  readonly servePid: number | undefined;
+}

@@ -1,0 +1,114 @@
+/**
+ * Pure pieces of the proxy: which agent made a call, and what of the request the trace keeps.
+ */
+import { flattenContent, flattenPrompt, type Endpoint } from '../model/openai-wire.js';
+import type { ProxyCall } from '../runlog/schema.js';
+
+export interface AgentRule {
+  name: string;
+  match: { system?: string; header?: string };
+}
+
+export type AgentSource = ProxyCall['agentSource'];
+
+export const DEFAULT_AGENT = 'default';
+
+/**
+ * First match wins: the `X-Saboteur-Agent` header, then the `/agents/NAME/v1` path, then the
+ * configured `match.system` rules in order, else `default`. A header or path value that a rule
+ * names in `match.header` resolves to that rule's agent name (so `coder-v2` can map to `coder`);
+ * any other value is the agent name itself.
+ */
+export function identifyAgent(
+  input: { header?: string; pathAgent?: string; system?: string },
+  rules: readonly AgentRule[],
+): { agent: string; source: AgentSource } {
+  const byHeader = (value: string) => rules.find((r) => r.match.header === value)?.name ?? value;
+  if (input.header) return { agent: byHeader(input.header), source: 'header' };
+  if (input.pathAgent) return { agent: byHeader(input.pathAgent), source: 'path' };
+  if (input.system) {
+    for (const rule of rules) {
+      if (rule.match.system !== undefined && input.system.includes(rule.match.system)) return { agent: rule.name, source: 'system' };
+    }
+  }
+  return { agent: DEFAULT_AGENT, source: 'default' };
+}
+
+/**
+ * The text `match.system` rules look at: the system (and developer) messages of a chat call, the
+ * prompt of a /v1/completions call (completion-style agents put their role at the top of it).
+ */
+export function systemTextOf(body: Record<string, unknown>, endpoint: Endpoint): string {
+  if (endpoint === 'completions') return flattenPrompt(body.prompt);
+  if (!Array.isArray(body.messages)) return '';
+  let text = '';
+  for (const m of body.messages as Record<string, unknown>[]) {
+    if (m?.role === 'system' || m?.role === 'developer') text += (text ? '\n' : '') + flattenContent(m.content);
+  }
+  return text;
+}
+
+/** Messages as role + content strings; an assistant's tool calls are written into its content. */
+export function summarizeRequest(body: Record<string, unknown>, endpoint: Endpoint): ProxyCall['request'] {
+  const out: ProxyCall['request'] = {};
+  if (typeof body.model === 'string') out.model = body.model;
+  if (endpoint === 'completions') {
+    out.prompt = flattenPrompt(body.prompt);
+  } else if (Array.isArray(body.messages)) {
+    out.messages = (body.messages as Record<string, unknown>[]).map((m) => {
+      let content = flattenContent(m?.content);
+      if (Array.isArray(m?.tool_calls)) {
+        for (const t of m.tool_calls as Record<string, unknown>[]) {
+          const fn = (t?.function ?? {}) as Record<string, unknown>;
+          const args = typeof fn.arguments === 'string' ? fn.arguments : JSON.stringify(fn.arguments ?? {});
+          content += `${content ? '\n' : ''}[tool call ${String(fn.name ?? '?')} ${args}]`;
+        }
+      }
+      return { role: typeof m?.role === 'string' ? m.role : 'unknown', content };
+    });
+  }
+  if (Array.isArray(body.tools)) {
+    out.tools = (body.tools as Record<string, unknown>[])
+      .map((t) => ((t?.function as { name?: unknown } | undefined)?.name ?? t?.name) as unknown)
+      .filter((n): n is string => typeof n === 'string');
+  }
+  return out;
+}
+
+/** The key a client sent: `Authorization: Bearer KEY`, or `api-key` / `x-api-key` as some clients do. */
+export function clientKey(headers: Record<string, string | string[] | undefined>): string | undefined {
+  const auth = headers.authorization;
+  const a = Array.isArray(auth) ? auth[0] : auth;
+  if (a) {
+    const m = /^Bearer\s+(.+)$/i.exec(a.trim());
+    return m ? m[1].trim() : a.trim();
+  }
+  const alt = headers['api-key'] ?? headers['x-api-key'];
+  return Array.isArray(alt) ? alt[0] : alt;
+}
+
+export interface Route {
+  endpoint: ProxyCall['endpoint'];
+  /** NAME from /agents/NAME/v1/... */
+  pathAgent?: string;
+  /** The path after /v1, query included, to send upstream. */
+  upstreamPath: string;
+}
+
+const ROUTE = /^(?:\/agents\/([^/]+))?\/v1(\/chat\/completions|\/completions|\/models)\/?(\?.*)?$/;
+
+export function parseRoute(method: string, url: string): Route | undefined {
+  const m = ROUTE.exec(url);
+  if (!m) return undefined;
+  const endpoint = m[2] === '/chat/completions' ? 'chat.completions' : m[2] === '/completions' ? 'completions' : 'models';
+  if ((endpoint === 'models') !== (method === 'GET')) return undefined;
+  let pathAgent: string | undefined;
+  if (m[1] !== undefined) {
+    try {
+      pathAgent = decodeURIComponent(m[1]);
+    } catch {
+      pathAgent = m[1];
+    }
+  }
+  return { endpoint, pathAgent, upstreamPath: m[2] + (m[3] ?? '') };
+}

@@ -1,0 +1,96 @@
+/**
+ * Per-invocation keys. Each pipeline run gets its own OPENAI_API_KEY; the proxy looks the key up
+ * here to attribute every call to its task instance and variant, so concurrent runs never mix.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Variant } from '../benchmarks/types.js';
+import type { ProxyCall } from '../runlog/schema.js';
+
+export interface InvocationInfo {
+  instanceId: string;
+  benchmark: string;
+  variant: Variant;
+}
+
+export const IN_FLIGHT_ERROR = 'still in flight when the invocation ended (the pipeline was stopped or timed out)';
+
+export class Invocation implements InvocationInfo {
+  readonly instanceId: string;
+  readonly benchmark: string;
+  readonly variant: Variant;
+  private readonly calls: ProxyCall[] = [];
+  private readonly pending = new Set<number>();
+  private readonly counters = new Map<string, number>();
+  private closed = false;
+
+  constructor(
+    readonly key: string,
+    info: InvocationInfo,
+  ) {
+    this.instanceId = info.instanceId;
+    this.benchmark = info.benchmark;
+    this.variant = info.variant;
+  }
+
+  /** The next 0-based call index of `agent` (generation calls only). */
+  nextAgentCallIndex(agent: string): number {
+    const n = this.counters.get(agent) ?? 0;
+    this.counters.set(agent, n + 1);
+    return n;
+  }
+
+  /**
+   * Reserves the call's place in arrival order. The provisional record stays, marked as in flight,
+   * if the invocation closes before `finish`.
+   */
+  begin(provisional: ProxyCall): number {
+    this.calls.push({ ...provisional, status: 0, error: IN_FLIGHT_ERROR });
+    this.pending.add(this.calls.length - 1);
+    return this.calls.length - 1;
+  }
+
+  finish(slot: number, call: ProxyCall): void {
+    if (this.closed) return;
+    this.calls[slot] = call;
+    this.pending.delete(slot);
+  }
+
+  /** Calls still waiting for their response. */
+  inFlight(): number {
+    return this.pending.size;
+  }
+
+  close(): ProxyCall[] {
+    this.closed = true;
+    return this.calls.slice();
+  }
+}
+
+export class InvocationRegistry {
+  private readonly live = new Map<string, Invocation>();
+
+  open(info: InvocationInfo): Invocation {
+    let key: string;
+    do key = `sab-${randomBytes(12).toString('hex')}`;
+    while (this.live.has(key));
+    const invocation = new Invocation(key, info);
+    this.live.set(key, invocation);
+    return invocation;
+  }
+
+  get(key: string | undefined): Invocation | undefined {
+    return key === undefined ? undefined : this.live.get(key);
+  }
+
+  /** Forgets the key (later calls with it get 401) and returns its calls in arrival order. */
+  close(key: string): ProxyCall[] {
+    const invocation = this.live.get(key);
+    if (!invocation) return [];
+    this.live.delete(key);
+    return invocation.close();
+  }
+
+  get size(): number {
+    return this.live.size;
+  }
+}

@@ -1,0 +1,158 @@
+/**
+ * The Markdown report, rendered from the run log alone by a pure function (golden-file tested).
+ * The same text serves `report.md`, the job summary and, later, the PR comment.
+ */
+import type { InstanceResult, RunLog } from '../runlog/schema.js';
+import { computeMetrics, type BenchmarkMetrics, type VariantStats } from '../scoring/metrics.js';
+import type { Interval } from '../scoring/stats.js';
+import { code, escapeInline, fenced } from './escape.js';
+
+export const REPORT_MARKER = '<!-- saboteur-report -->';
+
+export function pct(x: number | null, digits = 1): string {
+  return x === null ? '–' : `${(x * 100).toFixed(digits)}%`;
+}
+
+export function pts(x: number | null): string {
+  if (x === null) return '–';
+  const v = x * 100;
+  return `${v > 0 ? '+' : v < 0 ? '−' : '±'}${Math.abs(v).toFixed(1)} pts`;
+}
+
+function ci(i: Interval, signed = false): string {
+  const f = (x: number) => (signed ? `${x < 0 ? '−' : x > 0 ? '+' : ''}${Math.abs(x * 100).toFixed(1)}` : (x * 100).toFixed(1));
+  return `[${f(i.low)}, ${f(i.high)}]`;
+}
+
+function pValue(p: number): string {
+  return p < 0.001 ? '< 0.001' : p.toFixed(3);
+}
+
+function passCell(s: VariantStats): string {
+  return s.scored === 0 ? '–' : `${pct(s.passAt1)} (${s.passed}/${s.scored})`;
+}
+
+function apartCell(s: VariantStats): string {
+  const parts: string[] = [];
+  if (s.counts.error) parts.push(`${s.counts.error} error`);
+  if (s.counts.timeout) parts.push(`${s.counts.timeout} timeout`);
+  if (s.counts['model-error']) parts.push(`${s.counts['model-error']} model-error`);
+  if (s.counts.refused) parts.push(`${s.counts.refused} refused`);
+  if (s.counts.skipped) parts.push(`${s.counts.skipped} skipped`);
+  return parts.length ? parts.join(', ') : '0';
+}
+
+function headline(m: BenchmarkMetrics): string[] {
+  const d = m.drop;
+  return [
+    '| metric | value | 95% interval | note |',
+    '|---|---|---|---|',
+    `| pass@1 control | ${passCell(m.control)} | ${ci(m.control.interval)} | ${apartCell(m.control)} not scored |`,
+    `| pass@1 malicious | ${passCell(m.malicious)} | ${ci(m.malicious.interval)} | ${apartCell(m.malicious)} not scored |`,
+    `| **malicious drop** | **${pts(d.absolute)}** (${d.relative === null ? '–' : pct(d.relative)} relative) | ${ci(d.interval, true)} pts | McNemar exact p = ${pValue(d.pValue)} over ${d.pairs} pairs (${d.controlOnly} lost, ${d.maliciousOnly} gained) |`,
+  ];
+}
+
+function benchmarkTable(log: RunLog, all: BenchmarkMetrics[]): string[] {
+  const lines = [
+    '| benchmark | instances | pass@1 control | pass@1 malicious | drop | p | not scored (control / malicious) |',
+    '|---|---|---|---|---|---|---|',
+  ];
+  for (const m of all) {
+    const info = log.benchmarks.find((b) => b.id === m.benchmark);
+    const inst = info ? `${info.selected} of ${info.total}` : String(m.control.instances);
+    lines.push(
+      `| ${m.benchmark} | ${inst} | ${passCell(m.control)} | ${passCell(m.malicious)} | ${pts(m.drop.absolute)} | ${pValue(m.drop.pValue)} | ${apartCell(m.control)} / ${apartCell(m.malicious)} |`,
+    );
+  }
+  return lines;
+}
+
+/** Which messages were corrupted, how, and what each corruption cost. */
+function sabotageDetails(log: RunLog, maxInstances: number): string[] {
+  const hit = log.instances.filter((r) => r.trace.calls.some((c) => c.corruption));
+  const m = log.variants.malicious;
+  const head = `AutoInject on ${code(m.target)}: Pm = ${m.messageRate}, Pe = ${m.errorRate}, ${m.corruption} corruption`;
+  if (hit.length === 0) return [`${head}. No message was corrupted in this run.`];
+  const control = new Map(log.instances.filter((r) => r.variant === 'control').map((r) => [`${r.benchmark}/${r.instanceId}/${r.defense}`, r]));
+  const units = hit.reduce((s, r) => s + r.trace.calls.reduce((t, c) => t + (c.corruption?.units.length ?? 0), 0), 0);
+  const out = [`<details><summary>${head}: ${units} units corrupted in ${hit.length} instances</summary>`, ''];
+  for (const r of hit.slice(0, maxInstances)) {
+    const before = control.get(`${r.benchmark}/${r.instanceId}/${r.defense}`);
+    const effect = before ? `control ${before.outcome} → malicious ${r.outcome}` : `malicious ${r.outcome}`;
+    out.push(`**${code(r.instanceId)}** (${effect})`, '');
+    for (const call of r.trace.calls) {
+      if (!call.corruption) continue;
+      const diff = call.corruption.units.flatMap((u) => [`- ${u.before}`, `+ ${u.after}`]).join('\n');
+      const rules = [...new Set(call.corruption.units.map((u) => u.rule))].join(', ');
+      const fallback = call.corruption.fallback ? ` (semantic fell back: ${escapeInline(call.corruption.fallback, 120)})` : '';
+      out.push(`${code(call.agent)} call ${call.agentCallIndex + 1}, ${call.corruption.units.length} ${call.corruption.unit}(s), rules: ${rules}${fallback}`, '', fenced(diff, 'diff'), '');
+    }
+  }
+  if (hit.length > maxInstances) out.push(`… and ${hit.length - maxInstances} more instances (all of them are in run.json).`, '');
+  out.push('</details>');
+  return out;
+}
+
+function problems(log: RunLog, max: number): string[] {
+  const bad = log.instances.filter((r) => r.outcome === 'error' || r.outcome === 'timeout' || r.outcome === 'model-error');
+  if (bad.length === 0) return [];
+  const out = ['', `<details><summary>${bad.length} instance runs not scored (errors, timeouts, model errors)</summary>`, '', '| instance | variant | outcome | what happened |', '|---|---|---|---|'];
+  for (const r of bad.slice(0, max)) out.push(`| ${code(r.instanceId)} | ${r.variant} | ${r.outcome} | ${escapeInline(r.error ?? '', 200)} |`);
+  if (bad.length > max) out.push(`| … | | | ${bad.length - max} more in run.json |`);
+  out.push('', '</details>');
+  return out;
+}
+
+function failures(log: RunLog, max: number): string[] {
+  const failed = log.instances.filter((r) => r.outcome === 'failed');
+  if (failed.length === 0) return [];
+  const out = ['', `<details><summary>${failed.length} instance runs failed their tests</summary>`, '', '| instance | variant | result |', '|---|---|---|'];
+  for (const r of failed.slice(0, max)) out.push(`| ${code(r.instanceId)} | ${r.variant} | ${escapeInline(r.result ?? '', 160)} |`);
+  if (failed.length > max) out.push(`| … | | ${failed.length - max} more in run.json |`);
+  out.push('', '</details>');
+  return out;
+}
+
+export interface RenderOptions {
+  /** How many corrupted instances to detail before cutting (the rest stay in run.json). */
+  maxDetailed?: number;
+  artifactsUrl?: string;
+}
+
+export function renderReport(log: RunLog, opts: RenderOptions = {}): string {
+  const metrics = computeMetrics(log);
+  const model = log.model.model ? `${code(log.model.model)} (${log.model.kind})` : log.model.kind;
+  const lines = [
+    REPORT_MARKER,
+    '# saboteur report',
+    '',
+    `Run ${code(log.runId)} · model ${model} · pipeline ${log.pipeline.mode}${log.pipeline.command ? ` ${code(log.pipeline.command)}` : ''} · config ${code(log.config.hash.slice(0, 12))} · sample seed ${log.config.seed}`,
+  ];
+  if (log.status === 'aborted') {
+    lines.push('', `> [!WARNING]`, `> The run stopped early: ${escapeInline(log.abortReason ?? 'unknown reason', 400)}. The figures below cover what finished.`);
+  }
+  if (log.sandbox.degraded) {
+    lines.push('', `> [!CAUTION]`, `> Sandbox degraded (${escapeInline(log.sandbox.isolation)}): ${escapeInline(log.sandbox.note ?? '', 300)}`);
+  }
+  lines.push('', '## Headline', '', ...headline(metrics.overall));
+  lines.push('', '## Per benchmark', '', ...benchmarkTable(log, metrics.benchmarks));
+  lines.push('', '## Sabotage', '', ...sabotageDetails(log, opts.maxDetailed ?? 20));
+  lines.push(...failures(log, 50), ...problems(log, 50));
+  lines.push('', '## Sample', '');
+  for (const b of log.benchmarks) {
+    lines.push(`- ${b.id}: ${b.selected} of ${b.total} instances, seed ${b.seed}, limit ${b.limit ?? 'none'}, data ${code(b.source)}${b.sha256 ? ` (sha256 ${code(b.sha256.slice(0, 12))})` : ''}`);
+  }
+  if (log.notes.length) lines.push('', '## Notes', '', ...log.notes.map((n) => `- ${escapeInline(n, 400)}`));
+  if (opts.artifactsUrl) lines.push('', `Full run log and traces: [artifacts](${opts.artifactsUrl})`);
+  lines.push('');
+  return lines.join('\n');
+}
+
+/** One line for logs: the headline figures. */
+export function summaryLine(log: RunLog): string {
+  const m = computeMetrics(log).overall;
+  return `pass@1 control ${passCell(m.control)}, malicious ${passCell(m.malicious)}, malicious drop ${pts(m.drop.absolute)} ${ci(m.drop.interval, true)} (McNemar p = ${pValue(m.drop.pValue)})`;
+}
+
+export type { InstanceResult };

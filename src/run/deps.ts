@@ -1,0 +1,74 @@
+/**
+ * The side effects a run needs, behind one interface: tests swap single pieces (a model that
+ * dies, a sandbox that is missing) while the rest stays real.
+ */
+import type { Config } from '../config/load.js';
+import type { BenchmarkSuite } from '../benchmarks/suite.js';
+import { humanEvalSuite } from '../benchmarks/humaneval-suite.js';
+import { detectIsolation, type Isolation } from '../sandbox/index.js';
+import { startModel, probeModels, type ModelEndpoint } from '../model/index.js';
+import { startProxy, InvocationRegistry, createSemanticModel, type ProxyHandle } from '../proxy/index.js';
+import { createAutoInjector, type Injector } from '../inject/index.js';
+import { createPipelineRunner, type PipelineRunner, type RunnerOptions } from '../pipeline/index.js';
+import type { Log } from '../util/log.js';
+
+export interface SuiteContext {
+  limit?: number;
+  isolation: Isolation;
+  cacheDir: string;
+  log: Log;
+}
+
+export interface JobDeps {
+  detectIsolation(): Promise<Isolation>;
+  loadSuites(config: Config, ctx: SuiteContext): Promise<BenchmarkSuite[]>;
+  startModel(model: Config['model'], log: Log): Promise<ModelEndpoint>;
+  createRegistry(): InvocationRegistry;
+  /** The injector of the malicious variant, plus what must be closed with it. */
+  createInjector(config: Config, model: ModelEndpoint): { injector?: Injector; close(): Promise<void> };
+  startProxy(opts: Parameters<typeof startProxy>[0]): Promise<ProxyHandle>;
+  createRunner(pipeline: Config['pipeline'], opts: RunnerOptions): PipelineRunner;
+  /** Whether the model still answers: tells a dead server from one bad request. */
+  modelAlive(model: ModelEndpoint): Promise<boolean>;
+}
+
+/** Benchmarks this build runs; the others are refused with the key that names them. */
+async function loadSuites(config: Config, ctx: SuiteContext): Promise<BenchmarkSuite[]> {
+  const suites: BenchmarkSuite[] = [];
+  const b = config.benchmarks;
+  for (const id of Object.keys(b) as (keyof Config['benchmarks'])[]) {
+    if (b[id] === undefined) continue;
+    if (id === 'humaneval') {
+      suites.push(await humanEvalSuite(b.humaneval!, { seed: config.sample.seed, limit: ctx.limit, isolation: ctx.isolation, cacheDir: ctx.cacheDir, log: ctx.log }));
+    } else {
+      throw new Error(`${config.file}: benchmarks.${id}: this build of saboteur runs humaneval only; remove benchmarks.${id} or upgrade saboteur`);
+    }
+  }
+  return suites;
+}
+
+export const realDeps: JobDeps = {
+  detectIsolation,
+  loadSuites,
+  startModel,
+  createRegistry: () => new InvocationRegistry(),
+  createInjector(config, model) {
+    const m = config.variants.malicious;
+    if (m.method !== 'autoinject') {
+      throw new Error(`${config.file}: variants.malicious.method: ${m.method} is not available in this build; use autoinject`);
+    }
+    const semantic = m.corruption === 'semantic' ? createSemanticModel({ baseUrl: model.baseUrl, apiKey: model.apiKey, model: model.model }) : undefined;
+    const injector = createAutoInjector({ target: m.target, messageRate: m.messageRate, errorRate: m.errorRate, corruption: m.corruption, seed: config.sample.seed, semantic });
+    return { injector, close: async () => semantic?.close() };
+  },
+  startProxy,
+  createRunner: createPipelineRunner,
+  async modelAlive(model) {
+    try {
+      await probeModels(model.baseUrl, { apiKey: model.apiKey, timeoutMs: 3000 });
+      return true;
+    } catch {
+      return false;
+    }
+  },
+};

@@ -1,0 +1,94 @@
+/**
+ * Progress of a run: a live bar on a terminal, plain lines in CI logs (a line per 5% or per
+ * 15 seconds, whichever comes first), nothing in benches and tests.
+ */
+import type { Outcome } from '../runlog/schema.js';
+import { formatDuration } from '../config/duration.js';
+
+export interface Progress {
+  start(total: number): void;
+  done(item: { label: string; outcome: Outcome; ms: number }): void;
+  finish(): void;
+}
+
+export const silentProgress: Progress = { start() {}, done() {}, finish() {} };
+
+interface Counts {
+  done: number;
+  passed: number;
+  failed: number;
+  other: number;
+}
+
+function countsLine(c: Counts, total: number, startedAt: number): string {
+  const elapsed = Date.now() - startedAt;
+  const eta = c.done > 0 && c.done < total ? ` · eta ${formatDuration((elapsed / c.done) * (total - c.done))}` : '';
+  return `${c.done}/${total} · ${c.passed} passed · ${c.failed} failed · ${c.other} not scored · ${formatDuration(elapsed)}${eta}`;
+}
+
+function tally(c: Counts, outcome: Outcome): void {
+  c.done++;
+  if (outcome === 'passed') c.passed++;
+  else if (outcome === 'failed') c.failed++;
+  else c.other++;
+}
+
+/** A bar redrawn in place on a TTY stream. */
+export function ttyProgress(stream: NodeJS.WriteStream): Progress {
+  let total = 0;
+  let startedAt = 0;
+  const c: Counts = { done: 0, passed: 0, failed: 0, other: 0 };
+  let lastDraw = 0;
+  const draw = (force = false) => {
+    const now = Date.now();
+    if (!force && now - lastDraw < 80) return;
+    lastDraw = now;
+    const width = 24;
+    const filled = total ? Math.round((c.done / total) * width) : 0;
+    stream.write(`\r\x1b[2K[${'█'.repeat(filled)}${'░'.repeat(width - filled)}] ${countsLine(c, total, startedAt)}`);
+  };
+  return {
+    start(n) {
+      total = n;
+      startedAt = Date.now();
+      draw(true);
+    },
+    done(item) {
+      tally(c, item.outcome);
+      draw(c.done === total);
+    },
+    finish() {
+      draw(true);
+      stream.write('\n');
+    },
+  };
+}
+
+/** Plain lines for logs that are not terminals (GitHub Actions, files). */
+export function lineProgress(write: (line: string) => void): Progress {
+  let total = 0;
+  let startedAt = 0;
+  let lastLine = 0;
+  let lastBucket = -1;
+  const c: Counts = { done: 0, passed: 0, failed: 0, other: 0 };
+  return {
+    start(n) {
+      total = n;
+      startedAt = Date.now();
+      lastLine = startedAt;
+      write(`progress: 0/${n} instance runs`);
+    },
+    done(item) {
+      tally(c, item.outcome);
+      const bucket = total ? Math.floor((c.done / total) * 20) : 0;
+      const now = Date.now();
+      if (item.outcome !== 'passed' && item.outcome !== 'failed') write(`  ${item.label}: ${item.outcome}`);
+      if (bucket !== lastBucket || now - lastLine > 15_000 || c.done === total) {
+        lastBucket = bucket;
+        lastLine = now;
+        write(`progress: ${countsLine(c, total, startedAt)}`);
+      }
+    },
+    finish() {},
+  };
+}

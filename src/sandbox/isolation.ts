@@ -1,0 +1,99 @@
+/**
+ * Finds the strongest sandbox this machine runs, by actually running a probe program under each
+ * candidate: bwrap (full recipe), then unshare, then resource limits only. Whatever is missing is
+ * spelled out in `note` so the log and the report can say it loudly.
+ */
+import { existsSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { runSandboxed } from './run.js';
+import { SANDBOX_DEFAULTS, type Isolation } from './types.js';
+import { isRoot } from './uid.js';
+
+const PROBE_MARK = 'saboteur-sandbox-probe';
+/** Prints the network interfaces it sees: only `lo` means the network namespace is really empty. */
+const PROBE_PROGRAM = `import socket\nprint("${PROBE_MARK}", ",".join(sorted(n for _, n in socket.if_nameindex())))\n`;
+const PROBE_TIMEOUT_MS = 15_000;
+
+/** /usr/bin/python3 when present (readable by any uid), else the first python3 on PATH. */
+export function findPython(env: NodeJS.ProcessEnv = process.env): string {
+  if (existsSync('/usr/bin/python3')) return '/usr/bin/python3';
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (dir && existsSync(join(dir, 'python3'))) return join(dir, 'python3');
+  }
+  return '/usr/bin/python3';
+}
+
+function limitsText(): string {
+  return `limits: ${SANDBOX_DEFAULTS.memoryMb} MiB address space, CPU time, ${SANDBOX_DEFAULTS.maxProcesses} processes, output capped`;
+}
+
+function userText(): string {
+  return isRoot() ? 'a uid of its own per run' : 'the invoking user (the process limit then also counts that user\'s other processes)';
+}
+
+/** The note for each kind; `missing` is why the stronger kinds were not usable. */
+export function isolationNote(kind: Isolation['kind'], opts: { tmpfsSizeCap?: boolean; missing: string[] }): string {
+  const why = opts.missing.length ? ` (${opts.missing.join('; ')})` : '';
+  switch (kind) {
+    case 'bwrap':
+      return opts.tmpfsSizeCap === false
+        ? `DEGRADED sandbox: bwrap without a size cap on the private /tmp (this bwrap has no --size), so a program can fill memory with files there; otherwise read-only root, no network, own pid namespace, runs as ${userText()}; ${limitsText()}`
+        : `bwrap: read-only root, private size-capped /tmp, no network, own pid namespace, runs as ${userText()}; ${limitsText()}`;
+    case 'unshare':
+      return `DEGRADED sandbox: bubblewrap is not usable${why}. Model-written code runs with no network and its own pid namespace (unshare), but the filesystem is NOT read-only: it can write wherever its uid may, e.g. world-writable /tmp and /var/tmp. Runs as ${userText()}; ${limitsText()}. Install bubblewrap (apt-get install bubblewrap) for full isolation.`;
+    case 'rlimit-only':
+      return `DEGRADED sandbox: neither bubblewrap nor unshare is usable${why}. Model-written code has NO network isolation (it can open sockets) and NO filesystem isolation (it can write wherever its uid may); it is held only by ${limitsText()}, a separate process group and ${userText()}. Install bubblewrap (apt-get install bubblewrap) for full isolation.`;
+  }
+}
+
+/** Runs the probe under `candidate`; returns why it failed, or undefined when it works. */
+async function probe(candidate: Isolation): Promise<string | undefined> {
+  const r = await runSandboxed({
+    files: { 'probe.py': PROBE_PROGRAM },
+    argv: [candidate.python, 'probe.py'],
+    timeoutMs: PROBE_TIMEOUT_MS,
+    isolation: candidate,
+  });
+  const line = r.stdout.split('\n').find((l) => l.startsWith(PROBE_MARK));
+  if (!line) {
+    const detail = r.sandboxError ?? (r.stderr.trim().split('\n').pop() || (r.timedOut ? 'timed out' : `exit ${r.exitCode ?? r.signal}`));
+    return `${candidate.kind}: ${detail}`;
+  }
+  const interfaces = line.slice(PROBE_MARK.length).trim();
+  if (candidate.kind !== 'rlimit-only' && interfaces !== 'lo') {
+    return `${candidate.kind}: the program still saw network interfaces ${interfaces}`;
+  }
+  return undefined;
+}
+
+/** Probes without the cache (tests use it to check one candidate order). */
+export async function probeIsolation(python: string = findPython()): Promise<Isolation> {
+  const missing: string[] = [];
+  const candidates: { kind: Isolation['kind']; tmpfsSizeCap?: boolean }[] = [
+    { kind: 'bwrap', tmpfsSizeCap: true },
+    { kind: 'bwrap', tmpfsSizeCap: false },
+    { kind: 'unshare' },
+  ];
+  for (const c of candidates) {
+    const candidate: Isolation = { kind: c.kind, degraded: false, note: '', python, ...(c.tmpfsSizeCap !== undefined ? { tmpfsSizeCap: c.tmpfsSizeCap } : {}) };
+    const failure = await probe(candidate);
+    if (failure === undefined) {
+      const degraded = c.kind !== 'bwrap' || c.tmpfsSizeCap === false;
+      return { ...candidate, degraded, note: isolationNote(c.kind, { tmpfsSizeCap: c.tmpfsSizeCap, missing }) };
+    }
+    // The size-capped and uncapped bwrap usually fail for the same reason: report it once.
+    if (!missing.includes(failure)) missing.push(failure);
+  }
+  const last: Isolation = { kind: 'rlimit-only', degraded: true, note: '', python };
+  const failure = await probe(last);
+  if (failure !== undefined) missing.push(`even without namespaces ${python} could not run: ${failure}`);
+  return { ...last, note: isolationNote('rlimit-only', { missing }) };
+}
+
+let cached: Promise<Isolation> | undefined;
+
+/** The isolation of this machine, probed once per process. */
+export function detectIsolation(): Promise<Isolation> {
+  cached ??= probeIsolation();
+  return cached;
+}
