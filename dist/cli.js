@@ -116,17 +116,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path13) {
-      const ctrl = callVisitor(key, node2, visitor, path13);
+    function visit_(key, node2, visitor, path14) {
+      const ctrl = callVisitor(key, node2, visitor, path14);
       if (identity3.isNode(ctrl) || identity3.isPair(ctrl)) {
-        replaceNode(key, path13, ctrl);
-        return visit_(key, ctrl, visitor, path13);
+        replaceNode(key, path14, ctrl);
+        return visit_(key, ctrl, visitor, path14);
       }
       if (typeof ctrl !== "symbol") {
         if (identity3.isCollection(node2)) {
-          path13 = Object.freeze(path13.concat(node2));
+          path14 = Object.freeze(path14.concat(node2));
           for (let i2 = 0; i2 < node2.items.length; ++i2) {
-            const ci2 = visit_(i2, node2.items[i2], visitor, path13);
+            const ci2 = visit_(i2, node2.items[i2], visitor, path14);
             if (typeof ci2 === "number")
               i2 = ci2 - 1;
             else if (ci2 === BREAK)
@@ -137,13 +137,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity3.isPair(node2)) {
-          path13 = Object.freeze(path13.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path13);
+          path14 = Object.freeze(path14.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path14);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path13);
+          const cv = visit_("value", node2.value, visitor, path14);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -164,17 +164,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path13) {
-      const ctrl = await callVisitor(key, node2, visitor, path13);
+    async function visitAsync_(key, node2, visitor, path14) {
+      const ctrl = await callVisitor(key, node2, visitor, path14);
       if (identity3.isNode(ctrl) || identity3.isPair(ctrl)) {
-        replaceNode(key, path13, ctrl);
-        return visitAsync_(key, ctrl, visitor, path13);
+        replaceNode(key, path14, ctrl);
+        return visitAsync_(key, ctrl, visitor, path14);
       }
       if (typeof ctrl !== "symbol") {
         if (identity3.isCollection(node2)) {
-          path13 = Object.freeze(path13.concat(node2));
+          path14 = Object.freeze(path14.concat(node2));
           for (let i2 = 0; i2 < node2.items.length; ++i2) {
-            const ci2 = await visitAsync_(i2, node2.items[i2], visitor, path13);
+            const ci2 = await visitAsync_(i2, node2.items[i2], visitor, path14);
             if (typeof ci2 === "number")
               i2 = ci2 - 1;
             else if (ci2 === BREAK)
@@ -185,13 +185,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity3.isPair(node2)) {
-          path13 = Object.freeze(path13.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path13);
+          path14 = Object.freeze(path14.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path14);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path13);
+          const cv = await visitAsync_("value", node2.value, visitor, path14);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -218,23 +218,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path13) {
+    function callVisitor(key, node2, visitor, path14) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path13);
+        return visitor(key, node2, path14);
       if (identity3.isMap(node2))
-        return visitor.Map?.(key, node2, path13);
+        return visitor.Map?.(key, node2, path14);
       if (identity3.isSeq(node2))
-        return visitor.Seq?.(key, node2, path13);
+        return visitor.Seq?.(key, node2, path14);
       if (identity3.isPair(node2))
-        return visitor.Pair?.(key, node2, path13);
+        return visitor.Pair?.(key, node2, path14);
       if (identity3.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path13);
+        return visitor.Scalar?.(key, node2, path14);
       if (identity3.isAlias(node2))
-        return visitor.Alias?.(key, node2, path13);
+        return visitor.Alias?.(key, node2, path14);
       return void 0;
     }
-    function replaceNode(key, path13, node2) {
-      const parent = path13[path13.length - 1];
+    function replaceNode(key, path14, node2) {
+      const parent = path14[path14.length - 1];
       if (identity3.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity3.isPair(parent)) {
@@ -846,10 +846,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity3 = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path13, value) {
+    function collectionFromPath(schema, path14, value) {
       let v = value;
-      for (let i2 = path13.length - 1; i2 >= 0; --i2) {
-        const k = path13[i2];
+      for (let i2 = path14.length - 1; i2 >= 0; --i2) {
+        const k = path14[i2];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a2 = [];
           a2[k] = v;
@@ -868,7 +868,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path13) => path13 == null || typeof path13 === "object" && !!path13[Symbol.iterator]().next().done;
+    var isEmptyPath = (path14) => path14 == null || typeof path14 === "object" && !!path14[Symbol.iterator]().next().done;
     var Collection = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -898,11 +898,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path13, value) {
-        if (isEmptyPath(path13))
+      addIn(path14, value) {
+        if (isEmptyPath(path14))
           this.add(value);
         else {
-          const [key, ...rest] = path13;
+          const [key, ...rest] = path14;
           const node2 = this.get(key, true);
           if (identity3.isCollection(node2))
             node2.addIn(rest, value);
@@ -916,8 +916,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path13) {
-        const [key, ...rest] = path13;
+      deleteIn(path14) {
+        const [key, ...rest] = path14;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -931,8 +931,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path13, keepScalar) {
-        const [key, ...rest] = path13;
+      getIn(path14, keepScalar) {
+        const [key, ...rest] = path14;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity3.isScalar(node2) ? node2.value : node2;
@@ -950,8 +950,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path13) {
-        const [key, ...rest] = path13;
+      hasIn(path14) {
+        const [key, ...rest] = path14;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -961,8 +961,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path13, value) {
-        const [key, ...rest] = path13;
+      setIn(path14, value) {
+        const [key, ...rest] = path14;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -3477,9 +3477,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path13, value) {
+      addIn(path14, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path13, value);
+          this.contents.addIn(path14, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -3554,14 +3554,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path13) {
-        if (Collection.isEmptyPath(path13)) {
+      deleteIn(path14) {
+        if (Collection.isEmptyPath(path14)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path13) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path14) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -3576,10 +3576,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path13, keepScalar) {
-        if (Collection.isEmptyPath(path13))
+      getIn(path14, keepScalar) {
+        if (Collection.isEmptyPath(path14))
           return !keepScalar && identity3.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity3.isCollection(this.contents) ? this.contents.getIn(path13, keepScalar) : void 0;
+        return identity3.isCollection(this.contents) ? this.contents.getIn(path14, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -3590,10 +3590,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path13) {
-        if (Collection.isEmptyPath(path13))
+      hasIn(path14) {
+        if (Collection.isEmptyPath(path14))
           return this.contents !== void 0;
-        return identity3.isCollection(this.contents) ? this.contents.hasIn(path13) : false;
+        return identity3.isCollection(this.contents) ? this.contents.hasIn(path14) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -3610,13 +3610,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path13, value) {
-        if (Collection.isEmptyPath(path13)) {
+      setIn(path14, value) {
+        if (Collection.isEmptyPath(path14)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path13), value);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path14), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path13, value);
+          this.contents.setIn(path14, value);
         }
       }
       /**
@@ -5577,9 +5577,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path13) => {
+    visit2.itemAtPath = (cst, path14) => {
       let item = cst;
-      for (const [field, index] of path13) {
+      for (const [field, index] of path14) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -5588,23 +5588,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path13) => {
-      const parent = visit2.itemAtPath(cst, path13.slice(0, -1));
-      const field = path13[path13.length - 1][0];
+    visit2.parentCollection = (cst, path14) => {
+      const parent = visit2.itemAtPath(cst, path14.slice(0, -1));
+      const field = path14[path14.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path13, item, visitor) {
-      let ctrl = visitor(item, path13);
+    function _visit(path14, item, visitor) {
+      let ctrl = visitor(item, path14);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i2 = 0; i2 < token.items.length; ++i2) {
-            const ci2 = _visit(Object.freeze(path13.concat([[field, i2]])), token.items[i2], visitor);
+            const ci2 = _visit(Object.freeze(path14.concat([[field, i2]])), token.items[i2], visitor);
             if (typeof ci2 === "number")
               i2 = ci2 - 1;
             else if (ci2 === BREAK)
@@ -5615,10 +5615,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path13);
+            ctrl = ctrl(item, path14);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path13) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path14) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -7375,7 +7375,7 @@ var require_windows = __commonJS({
     module.exports = isexe;
     isexe.sync = sync;
     var fs = __require("fs");
-    function checkPathExt(path13, options) {
+    function checkPathExt(path14, options) {
       var pathext = options.pathExt !== void 0 ? options.pathExt : process.env.PATHEXT;
       if (!pathext) {
         return true;
@@ -7386,25 +7386,25 @@ var require_windows = __commonJS({
       }
       for (var i2 = 0; i2 < pathext.length; i2++) {
         var p = pathext[i2].toLowerCase();
-        if (p && path13.substr(-p.length).toLowerCase() === p) {
+        if (p && path14.substr(-p.length).toLowerCase() === p) {
           return true;
         }
       }
       return false;
     }
-    function checkStat(stat2, path13, options) {
+    function checkStat(stat2, path14, options) {
       if (!stat2.isSymbolicLink() && !stat2.isFile()) {
         return false;
       }
-      return checkPathExt(path13, options);
+      return checkPathExt(path14, options);
     }
-    function isexe(path13, options, cb) {
-      fs.stat(path13, function(er, stat2) {
-        cb(er, er ? false : checkStat(stat2, path13, options));
+    function isexe(path14, options, cb) {
+      fs.stat(path14, function(er, stat2) {
+        cb(er, er ? false : checkStat(stat2, path14, options));
       });
     }
-    function sync(path13, options) {
-      return checkStat(fs.statSync(path13), path13, options);
+    function sync(path14, options) {
+      return checkStat(fs.statSync(path14), path14, options);
     }
   }
 });
@@ -7415,13 +7415,13 @@ var require_mode = __commonJS({
     module.exports = isexe;
     isexe.sync = sync;
     var fs = __require("fs");
-    function isexe(path13, options, cb) {
-      fs.stat(path13, function(er, stat2) {
+    function isexe(path14, options, cb) {
+      fs.stat(path14, function(er, stat2) {
         cb(er, er ? false : checkStat(stat2, options));
       });
     }
-    function sync(path13, options) {
-      return checkStat(fs.statSync(path13), options);
+    function sync(path14, options) {
+      return checkStat(fs.statSync(path14), options);
     }
     function checkStat(stat2, options) {
       return stat2.isFile() && checkMode(stat2, options);
@@ -7454,7 +7454,7 @@ var require_isexe = __commonJS({
     }
     module.exports = isexe;
     isexe.sync = sync;
-    function isexe(path13, options, cb) {
+    function isexe(path14, options, cb) {
       if (typeof options === "function") {
         cb = options;
         options = {};
@@ -7464,7 +7464,7 @@ var require_isexe = __commonJS({
           throw new TypeError("callback not provided");
         }
         return new Promise(function(resolve4, reject) {
-          isexe(path13, options || {}, function(er, is) {
+          isexe(path14, options || {}, function(er, is) {
             if (er) {
               reject(er);
             } else {
@@ -7473,7 +7473,7 @@ var require_isexe = __commonJS({
           });
         });
       }
-      core(path13, options || {}, function(er, is) {
+      core(path14, options || {}, function(er, is) {
         if (er) {
           if (er.code === "EACCES" || options && options.ignoreErrors) {
             er = null;
@@ -7483,9 +7483,9 @@ var require_isexe = __commonJS({
         cb(er, is);
       });
     }
-    function sync(path13, options) {
+    function sync(path14, options) {
       try {
-        return core.sync(path13, options || {});
+        return core.sync(path14, options || {});
       } catch (er) {
         if (options && options.ignoreErrors || er.code === "EACCES") {
           return false;
@@ -7501,7 +7501,7 @@ var require_isexe = __commonJS({
 var require_which = __commonJS({
   "node_modules/which/which.js"(exports, module) {
     var isWindows = process.platform === "win32" || process.env.OSTYPE === "cygwin" || process.env.OSTYPE === "msys";
-    var path13 = __require("path");
+    var path14 = __require("path");
     var COLON = isWindows ? ";" : ":";
     var isexe = require_isexe();
     var getNotFoundError = (cmd) => Object.assign(new Error(`not found: ${cmd}`), { code: "ENOENT" });
@@ -7539,7 +7539,7 @@ var require_which = __commonJS({
           return opt.all && found.length ? resolve4(found) : reject(getNotFoundError(cmd));
         const ppRaw = pathEnv[i2];
         const pathPart = /^".*"$/.test(ppRaw) ? ppRaw.slice(1, -1) : ppRaw;
-        const pCmd = path13.join(pathPart, cmd);
+        const pCmd = path14.join(pathPart, cmd);
         const p = !pathPart && /^\.[\\\/]/.test(cmd) ? cmd.slice(0, 2) + pCmd : pCmd;
         resolve4(subStep(p, i2, 0));
       });
@@ -7566,7 +7566,7 @@ var require_which = __commonJS({
       for (let i2 = 0; i2 < pathEnv.length; i2++) {
         const ppRaw = pathEnv[i2];
         const pathPart = /^".*"$/.test(ppRaw) ? ppRaw.slice(1, -1) : ppRaw;
-        const pCmd = path13.join(pathPart, cmd);
+        const pCmd = path14.join(pathPart, cmd);
         const p = !pathPart && /^\.[\\\/]/.test(cmd) ? cmd.slice(0, 2) + pCmd : pCmd;
         for (let j = 0; j < pathExt.length; j++) {
           const cur = p + pathExt[j];
@@ -7614,7 +7614,7 @@ var require_path_key = __commonJS({
 var require_resolveCommand = __commonJS({
   "node_modules/cross-spawn/lib/util/resolveCommand.js"(exports, module) {
     "use strict";
-    var path13 = __require("path");
+    var path14 = __require("path");
     var which = require_which();
     var getPathKey = require_path_key();
     function resolveCommandAttempt(parsed, withoutPathExt) {
@@ -7632,7 +7632,7 @@ var require_resolveCommand = __commonJS({
       try {
         resolved = which.sync(parsed.command, {
           path: env[getPathKey({ env })],
-          pathExt: withoutPathExt ? path13.delimiter : void 0
+          pathExt: withoutPathExt ? path14.delimiter : void 0
         });
       } catch (e) {
       } finally {
@@ -7641,7 +7641,7 @@ var require_resolveCommand = __commonJS({
         }
       }
       if (resolved) {
-        resolved = path13.resolve(hasCustomCwd ? parsed.options.cwd : "", resolved);
+        resolved = path14.resolve(hasCustomCwd ? parsed.options.cwd : "", resolved);
       }
       return resolved;
     }
@@ -7695,8 +7695,8 @@ var require_shebang_command = __commonJS({
       if (!match) {
         return null;
       }
-      const [path13, argument] = match[0].replace(/#! ?/, "").split(" ");
-      const binary = path13.split("/").pop();
+      const [path14, argument] = match[0].replace(/#! ?/, "").split(" ");
+      const binary = path14.split("/").pop();
       if (binary === "env") {
         return argument;
       }
@@ -7731,7 +7731,7 @@ var require_readShebang = __commonJS({
 var require_parse = __commonJS({
   "node_modules/cross-spawn/lib/parse.js"(exports, module) {
     "use strict";
-    var path13 = __require("path");
+    var path14 = __require("path");
     var resolveCommand = require_resolveCommand();
     var escape = require_escape();
     var readShebang = require_readShebang();
@@ -7756,7 +7756,7 @@ var require_parse = __commonJS({
       const needsShell = !isExecutableRegExp.test(commandFile);
       if (parsed.options.forceShell || needsShell) {
         const needsDoubleEscapeMetaChars = isCmdShimRegExp.test(commandFile);
-        parsed.command = path13.normalize(parsed.command);
+        parsed.command = path14.normalize(parsed.command);
         parsed.command = escape.command(parsed.command);
         parsed.args = parsed.args.map((arg) => escape.argument(arg, needsDoubleEscapeMetaChars));
         const shellCommand = [parsed.command].concat(parsed.args).join(" ");
@@ -7868,7 +7868,7 @@ var require_cross_spawn = __commonJS({
 
 // src/cli.ts
 import { readFile as readFile7, writeFile as writeFile6 } from "node:fs/promises";
-import path12 from "node:path";
+import path13 from "node:path";
 
 // src/config/load.ts
 var import_yaml = __toESM(require_dist(), 1);
@@ -8693,10 +8693,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path13) {
-  if (!path13)
+function getElementAtPath(obj, path14) {
+  if (!path14)
     return obj;
-  return path13.reduce((acc, key) => acc?.[key], obj);
+  return path14.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -9036,11 +9036,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path13, issues) {
+function prefixIssues(path14, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path13);
+    iss.path.unshift(path14);
     return iss;
   });
 }
@@ -9502,16 +9502,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path13 = []) => {
+  const processError = (error63, path14 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path13, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path14, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path13, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path14, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path13, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path14, ...issue2.path]);
       } else {
-        const fullpath = [...path13, ...issue2.path];
+        const fullpath = [...path14, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -9550,17 +9550,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path13 = []) => {
+  const processError = (error63, path14 = []) => {
     var _a3;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path13, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path14, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path13, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path14, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path13, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path14, ...issue2.path]);
       } else {
-        const fullpath = [...path13, ...issue2.path];
+        const fullpath = [...path14, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -9599,8 +9599,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path13 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path13) {
+  const path14 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path14) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -26738,13 +26738,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path13 = ref.slice(1).split("/").filter(Boolean);
-  if (path13.length === 0) {
+  const path14 = ref.slice(1).split("/").filter(Boolean);
+  if (path14.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path13[0] === defsKey) {
-    const key = path13[1] === void 0 ? void 0 : decodeJSONPointerSegment(path13[1]);
+  if (path14[0] === defsKey) {
+    const key = path14[1] === void 0 ? void 0 : decodeJSONPointerSegment(path14[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -27813,8 +27813,8 @@ pipeline:
   regression: { max-increase: 0.03, significance: 0.05 }`,
   history: `history: { store: branch, branch: saboteur-data, keep: 500 }`
 };
-function exampleFor(path13) {
-  const keys = path13.filter((p) => typeof p === "string");
+function exampleFor(path14) {
+  const keys = path14.filter((p) => typeof p === "string");
   for (let n2 = keys.length; n2 >= 0; n2--) {
     const example = KEY_EXAMPLES[keys.slice(0, n2).join(".")];
     if (example !== void 0) return example;
@@ -28387,7 +28387,7 @@ function summaryLine(log) {
 
 // src/run/job.ts
 import { mkdir as mkdir4, rename as rename2, writeFile as writeFile4 } from "node:fs/promises";
-import path11 from "node:path";
+import path12 from "node:path";
 import { randomBytes as randomBytes3 } from "node:crypto";
 
 // src/run/pool.ts
@@ -28476,6 +28476,9 @@ function lineProgress(write) {
   };
 }
 
+// src/benchmarks/humaneval-suite.ts
+import path2 from "node:path";
+
 // src/benchmarks/humaneval/load.ts
 import { createHash as createHash2 } from "node:crypto";
 import { readFile as readFile2 } from "node:fs/promises";
@@ -28545,14 +28548,14 @@ function parseHumanEval(bytes, file2) {
   return problems2;
 }
 async function loadHumanEval(file2) {
-  const path13 = resolve(file2);
+  const path14 = resolve(file2);
   let bytes;
   try {
-    bytes = await readFile2(path13);
+    bytes = await readFile2(path14);
   } catch (e) {
-    throw new JsonlError(`cannot read HumanEval problems file ${path13}: ${e.message}`);
+    throw new JsonlError(`cannot read HumanEval problems file ${path14}: ${e.message}`);
   }
-  return { problems: parseHumanEval(bytes, path13), sha256: sha256Hex(bytes), source: path13 };
+  return { problems: parseHumanEval(bytes, path14), sha256: sha256Hex(bytes), source: path14 };
 }
 
 // src/benchmarks/humaneval/resolve.ts
@@ -28571,20 +28574,20 @@ async function resolveHumanEvalFile(opts) {
   const { log } = opts;
   const expected = opts.sha256 ?? HUMANEVAL_SHA256;
   if (opts.explicitPath) {
-    const path13 = resolve2(opts.explicitPath);
-    if (!existsSync(path13)) throw new Error(`HumanEval problems file ${path13} (benchmarks.humaneval.path) does not exist`);
-    return path13;
+    const path14 = resolve2(opts.explicitPath);
+    if (!existsSync(path14)) throw new Error(`HumanEval problems file ${path14} (benchmarks.humaneval.path) does not exist`);
+    return path14;
   }
   const dataDir = opts.dataDir === void 0 ? defaultDataDir() : opts.dataDir;
   if (dataDir) {
-    const path13 = join(dataDir, HUMANEVAL_DATA_PATH);
-    if (existsSync(path13)) {
-      const actual2 = sha256Hex(await readFile3(path13));
+    const path14 = join(dataDir, HUMANEVAL_DATA_PATH);
+    if (existsSync(path14)) {
+      const actual2 = sha256Hex(await readFile3(path14));
       if (actual2 !== expected) {
-        log.warn(`HumanEval: ${path13} has SHA-256 ${actual2}, not the pinned upstream ${expected}; using it as given`);
+        log.warn(`HumanEval: ${path14} has SHA-256 ${actual2}, not the pinned upstream ${expected}; using it as given`);
       }
-      log.debug(`HumanEval: using ${path13} from the data folder`);
-      return path13;
+      log.debug(`HumanEval: using ${path14} from the data folder`);
+      return path14;
     }
   }
   const cached4 = join(opts.cacheDir, HUMANEVAL_DATA_PATH);
@@ -28778,9 +28781,9 @@ async function runSandboxed(opts) {
   try {
     await chmod(dir, 493);
     for (const name of fileNames) {
-      const path13 = join2(dir, name);
-      await mkdir2(dirname(path13), { recursive: true, mode: 493 });
-      await writeFile2(path13, opts.files[name], { mode: 420 });
+      const path14 = join2(dir, name);
+      await mkdir2(dirname(path14), { recursive: true, mode: 493 });
+      await writeFile2(path14, opts.files[name], { mode: 420 });
     }
     if (lease && opts.isolation.kind !== "bwrap") await chown(dir, lease.uid, lease.uid);
     const nprocLimit = lease ? limits.maxProcesses : await countTasksOfUid(process.getuid()) + limits.maxProcesses;
@@ -29182,6 +29185,10 @@ function shardSlice(items, index, count2) {
 }
 
 // src/benchmarks/humaneval-suite.ts
+function displayPath(file2) {
+  const rel = path2.relative(process.cwd(), file2);
+  return rel && !rel.startsWith("..") && !path2.isAbsolute(rel) ? rel : file2;
+}
 function humanEvalTask(p) {
   return { id: p.task_id, benchmark: "humaneval", kind: "code", prompt: p.prompt, entryPoint: p.entry_point, metadata: {} };
 }
@@ -29192,7 +29199,7 @@ async function humanEvalSuite(settings, ctx) {
   const ids = sampleIds(problems2.map((p) => p.task_id), { seed: ctx.seed, limit, benchmark: "humaneval" });
   const byId = new Map(problems2.map((p) => [p.task_id, p]));
   return {
-    info: { id: "humaneval", source, sha256, total: problems2.length, selected: ids.length, limit, seed: ctx.seed, instanceIds: ids },
+    info: { id: "humaneval", source: displayPath(source), sha256, total: problems2.length, selected: ids.length, limit, seed: ctx.seed, instanceIds: ids },
     tasks: ids.map((id) => humanEvalTask(byId.get(id))),
     async score(task, output2) {
       if (typeof output2.completion !== "string") {
@@ -29536,9 +29543,9 @@ function parseCassette(text, file2) {
   }
   return entries;
 }
-function readPath(value, path13) {
+function readPath(value, path14) {
   let v = value;
-  for (const k of path13) {
+  for (const k of path14) {
     if (!v || typeof v !== "object") return void 0;
     v = v[k];
   }
@@ -29759,7 +29766,7 @@ async function startReplayServer(options) {
 // src/model/recorder.ts
 import http3 from "node:http";
 import { mkdir as mkdir3, appendFile } from "node:fs/promises";
-import path2 from "node:path";
+import path3 from "node:path";
 
 // src/model/upstream.ts
 import http2 from "node:http";
@@ -29821,7 +29828,7 @@ function cassetteEntryFor(body, endpoint, agent, a2) {
 async function startRecorder(options) {
   const { log } = options;
   const upstream = createUpstream({ baseUrl: options.upstreamBaseUrl, apiKey: options.apiKey });
-  await mkdir3(path2.dirname(path2.resolve(options.cassette)), { recursive: true });
+  await mkdir3(path3.dirname(path3.resolve(options.cassette)), { recursive: true });
   let recorded = 0;
   let skipped = 0;
   let writes = Promise.resolve();
@@ -30420,17 +30427,17 @@ function rngFor(...parts) {
 
 // src/inject/semantic.ts
 import { existsSync as existsSync3, readFileSync as readFileSync2 } from "node:fs";
-import path3 from "node:path";
+import path4 from "node:path";
 import { fileURLToPath } from "node:url";
 var SEMANTIC_TEMPLATE_FILE = "prompts/autoinject-semantic.md";
 var cached3;
 function loadSemanticTemplate() {
   if (cached3 !== void 0) return cached3;
-  let dir = path3.dirname(fileURLToPath(import.meta.url));
+  let dir = path4.dirname(fileURLToPath(import.meta.url));
   for (let i2 = 0; i2 < 6; i2++) {
-    const candidate = path3.join(dir, SEMANTIC_TEMPLATE_FILE);
+    const candidate = path4.join(dir, SEMANTIC_TEMPLATE_FILE);
     if (existsSync3(candidate)) return cached3 = readFileSync2(candidate, "utf8");
-    dir = path3.dirname(dir);
+    dir = path4.dirname(dir);
   }
   throw new Error(`cannot find ${SEMANTIC_TEMPLATE_FILE} above ${fileURLToPath(import.meta.url)}; it ships with saboteur`);
 }
@@ -30795,7 +30802,7 @@ import http5 from "node:http";
 import https2 from "node:https";
 import { closeSync, mkdirSync, openSync } from "node:fs";
 import { open as open2 } from "node:fs/promises";
-import path9 from "node:path";
+import path10 from "node:path";
 
 // node_modules/is-plain-obj/index.js
 function isPlainObject2(value) {
@@ -31662,12 +31669,12 @@ var handleCommand = (filePath, rawArguments, rawOptions) => {
 
 // node_modules/execa/lib/arguments/options.js
 var import_cross_spawn = __toESM(require_cross_spawn(), 1);
-import path8 from "node:path";
+import path9 from "node:path";
 import process6 from "node:process";
 
 // node_modules/npm-run-path/index.js
 import process4 from "node:process";
-import path5 from "node:path";
+import path6 from "node:path";
 
 // node_modules/npm-run-path/node_modules/path-key/index.js
 function pathKey(options = {}) {
@@ -31684,7 +31691,7 @@ function pathKey(options = {}) {
 // node_modules/unicorn-magic/node.js
 import { promisify } from "node:util";
 import { execFile as execFileCallback, execFileSync as execFileSyncOriginal } from "node:child_process";
-import path4 from "node:path";
+import path5 from "node:path";
 import { fileURLToPath as fileURLToPath3 } from "node:url";
 var execFileOriginal = promisify(execFileCallback);
 function toPath(urlOrPath) {
@@ -31693,12 +31700,12 @@ function toPath(urlOrPath) {
 function traversePathUp(startPath) {
   return {
     *[Symbol.iterator]() {
-      let currentPath = path4.resolve(toPath(startPath));
+      let currentPath = path5.resolve(toPath(startPath));
       let previousPath;
       while (previousPath !== currentPath) {
         yield currentPath;
         previousPath = currentPath;
-        currentPath = path4.resolve(currentPath, "..");
+        currentPath = path5.resolve(currentPath, "..");
       }
     }
   };
@@ -31713,27 +31720,27 @@ var npmRunPath = ({
   execPath: execPath2 = process4.execPath,
   addExecPath = true
 } = {}) => {
-  const cwdPath = path5.resolve(toPath(cwd));
+  const cwdPath = path6.resolve(toPath(cwd));
   const result = [];
-  const pathParts = pathOption.split(path5.delimiter);
+  const pathParts = pathOption.split(path6.delimiter);
   if (preferLocal) {
     applyPreferLocal(result, pathParts, cwdPath);
   }
   if (addExecPath) {
     applyExecPath(result, pathParts, execPath2, cwdPath);
   }
-  return pathOption === "" || pathOption === path5.delimiter ? `${result.join(path5.delimiter)}${pathOption}` : [...result, pathOption].join(path5.delimiter);
+  return pathOption === "" || pathOption === path6.delimiter ? `${result.join(path6.delimiter)}${pathOption}` : [...result, pathOption].join(path6.delimiter);
 };
 var applyPreferLocal = (result, pathParts, cwdPath) => {
   for (const directory of traversePathUp(cwdPath)) {
-    const pathPart = path5.join(directory, "node_modules/.bin");
+    const pathPart = path6.join(directory, "node_modules/.bin");
     if (!pathParts.includes(pathPart)) {
       result.push(pathPart);
     }
   }
 };
 var applyExecPath = (result, pathParts, execPath2, cwdPath) => {
-  const pathPart = path5.resolve(cwdPath, toPath(execPath2), "..");
+  const pathPart = path6.resolve(cwdPath, toPath(execPath2), "..");
   if (!pathParts.includes(pathPart)) {
     result.push(pathPart);
   }
@@ -32888,7 +32895,7 @@ var killAfterTimeout = async (subprocess, timeout, context, { signal }) => {
 
 // node_modules/execa/lib/methods/node.js
 import { execPath, execArgv } from "node:process";
-import path6 from "node:path";
+import path7 from "node:path";
 var mapNode = ({ options }) => {
   if (options.node === false) {
     throw new TypeError('The "node" option cannot be false with `execaNode()`.');
@@ -32907,7 +32914,7 @@ var handleNodeOption = (file2, commandArguments, {
     throw new TypeError('The "execPath" option has been removed. Please use the "nodePath" option instead.');
   }
   const normalizedNodePath = safeNormalizeFileUrl(nodePath, 'The "nodePath" option');
-  const resolvedNodePath = path6.resolve(cwd, normalizedNodePath);
+  const resolvedNodePath = path7.resolve(cwd, normalizedNodePath);
   const newOptions = {
     ...options,
     nodePath: resolvedNodePath,
@@ -32917,7 +32924,7 @@ var handleNodeOption = (file2, commandArguments, {
   if (!shouldHandleNode) {
     return [file2, commandArguments, newOptions];
   }
-  if (path6.basename(file2, ".exe") === "node") {
+  if (path7.basename(file2, ".exe") === "node") {
     throw new TypeError('When the "node" option is true, the first argument does not need to be "node".');
   }
   return [
@@ -33007,11 +33014,11 @@ var serializeEncoding = (encoding) => typeof encoding === "string" ? `"${encodin
 
 // node_modules/execa/lib/arguments/cwd.js
 import { statSync } from "node:fs";
-import path7 from "node:path";
+import path8 from "node:path";
 import process5 from "node:process";
 var normalizeCwd = (cwd = getDefaultCwd()) => {
   const cwdString = safeNormalizeFileUrl(cwd, 'The "cwd" option');
-  return path7.resolve(cwdString);
+  return path8.resolve(cwdString);
 };
 var getDefaultCwd = () => {
   try {
@@ -33058,7 +33065,7 @@ var normalizeOptions = (filePath, rawArguments, rawOptions) => {
   options.killSignal = normalizeKillSignal(options.killSignal);
   options.forceKillAfterDelay = normalizeForceKillAfterDelay(options.forceKillAfterDelay);
   options.lines = options.lines.map((lines, fdNumber) => lines && !BINARY_ENCODINGS.has(options.encoding) && options.buffer[fdNumber]);
-  if (process6.platform === "win32" && path8.basename(file2, ".exe") === "cmd") {
+  if (process6.platform === "win32" && path9.basename(file2, ".exe") === "cmd") {
     commandArguments.unshift("/q");
   }
   return { file: file2, commandArguments, options };
@@ -35199,13 +35206,13 @@ var logOutputSync = ({ serializedResult, fdNumber, state, verboseInfo, encoding,
   }
 };
 var writeToFiles = (serializedResult, stdioItems, outputFiles) => {
-  for (const { path: path13, append } of stdioItems.filter(({ type }) => FILE_TYPES.has(type))) {
-    const pathString = typeof path13 === "string" ? path13 : path13.toString();
+  for (const { path: path14, append } of stdioItems.filter(({ type }) => FILE_TYPES.has(type))) {
+    const pathString = typeof path14 === "string" ? path14 : path14.toString();
     if (append || outputFiles.has(pathString)) {
-      appendFileSync(path13, serializedResult);
+      appendFileSync(path14, serializedResult);
     } else {
       outputFiles.add(pathString);
-      writeFileSync(path13, serializedResult);
+      writeFileSync(path14, serializedResult);
     }
   }
 };
@@ -37908,7 +37915,7 @@ function createHttpRunner(pipeline, opts) {
   const url2 = pipeline.url ? new URL(pipeline.url) : void 0;
   const agentOptions = { keepAlive: true, maxSockets: Math.max(1, pipeline.concurrency) * 2 };
   const agent = url2?.protocol === "https:" ? new https2.Agent(agentOptions) : new http5.Agent(agentOptions);
-  const logPath = path9.join(opts.workDir, "pipeline-serve.log");
+  const logPath = path10.join(opts.workDir, "pipeline-serve.log");
   let serve;
   let servePid;
   let serveExit;
@@ -38072,7 +38079,7 @@ ${await fileTail(logPath)}` : "";
 // src/pipeline/process-runner.ts
 import { mkdtemp as mkdtemp2, readFile as readFile5, rm as rm3, stat, writeFile as writeFile3 } from "node:fs/promises";
 import { tmpdir as tmpdir2 } from "node:os";
-import path10 from "node:path";
+import path11 from "node:path";
 var STDOUT_LIMIT = 4 << 20;
 var STDERR_LIMIT = 64 << 10;
 var OUTPUT_FILE_LIMIT = 16 << 20;
@@ -38093,8 +38100,8 @@ function createProcessRunner(pipeline, opts) {
   const baseEnv = allowlistedBaseEnv(pipeline, opts);
   const running = /* @__PURE__ */ new Set();
   async function runIn(dir, input2, started) {
-    const taskFile = path10.join(dir, "task.json");
-    const outputFile = path10.join(dir, "output.json");
+    const taskFile = path11.join(dir, "task.json");
+    const outputFile = path11.join(dir, "output.json");
     const taskJson = JSON.stringify(input2.task);
     await writeFile3(taskFile, taskJson);
     const env = {
@@ -38188,7 +38195,7 @@ function createProcessRunner(pipeline, opts) {
       }
       let dir;
       try {
-        dir = await mkdtemp2(path10.join(tmpdir2(), "saboteur-task-"));
+        dir = await mkdtemp2(path11.join(tmpdir2(), "saboteur-task-"));
         return await runIn(dir, input2, started);
       } catch (err) {
         return { status: "error", error: `running pipeline.run failed: ${err.message}`, durationMs: Math.round(performance.now() - started) };
@@ -38279,7 +38286,7 @@ async function runJob(config2, opts, deps = realDeps) {
       return iso;
     });
     await log.group("Benchmarks", async () => {
-      for (const suite of await deps.loadSuites(config2, { limit: opts.limit, isolation, cacheDir: opts.cacheDir ?? path11.join(opts.outDir, ".cache"), log })) {
+      for (const suite of await deps.loadSuites(config2, { limit: opts.limit, isolation, cacheDir: opts.cacheDir ?? path12.join(opts.outDir, ".cache"), log })) {
         log.info(`${suite.info.id}: ${suite.info.selected} of ${suite.info.total} instances (seed ${suite.info.seed}, limit ${suite.info.limit ?? "none"}) from ${suite.info.source}`);
         suites.push(suite);
       }
@@ -38399,7 +38406,7 @@ async function runJob(config2, opts, deps = realDeps) {
     finishedAt: (/* @__PURE__ */ new Date()).toISOString(),
     status: abortReason ? "aborted" : "completed",
     ...abortReason ? { abortReason } : {},
-    config: { file: path11.relative(process.cwd(), config2.file) || config2.file, hash: config2.hash, seed: config2.sample.seed },
+    config: { file: path12.relative(process.cwd(), config2.file) || config2.file, hash: config2.hash, seed: config2.sample.seed },
     ...opts.git ? { git: opts.git } : {},
     ...opts.shard ? { shard: opts.shard } : {},
     model: modelInfo,
@@ -38410,8 +38417,8 @@ async function runJob(config2, opts, deps = realDeps) {
     instances,
     notes
   };
-  const runLogPath = path11.join(opts.outDir, "run.json");
-  const reportPath = path11.join(opts.outDir, "report.md");
+  const runLogPath = path12.join(opts.outDir, "run.json");
+  const reportPath = path12.join(opts.outDir, "report.md");
   await writeAtomic(runLogPath, `${JSON.stringify(runLog, null, 2)}
 `);
   await writeAtomic(reportPath, renderReport(runLog));
@@ -38640,7 +38647,7 @@ ${usage}`);
   const log = cliLog(io, flags.verbose === true);
   const config2 = await loadConfig(flags.config ?? "saboteur.yml");
   log.debug(`config: ${JSON.stringify(config2)}`);
-  const outDir = path12.resolve(flags.out ?? "saboteur-out");
+  const outDir = path13.resolve(flags.out ?? "saboteur-out");
   const progress = io.stderr.isTTY ? ttyProgress(io.stderr) : lineProgress((l) => log.info(l));
   const { runLog } = await runJob(config2, {
     outDir,
@@ -38649,7 +38656,7 @@ ${usage}`);
     limit: flags.limit,
     concurrency: flags.concurrency,
     shard: parseShard(flags.shard),
-    cacheDir: path12.join(io.env.XDG_CACHE_HOME ?? path12.join(io.env.HOME ?? outDir, ".cache"), "saboteur")
+    cacheDir: path13.join(io.env.XDG_CACHE_HOME ?? path13.join(io.env.HOME ?? outDir, ".cache"), "saboteur")
   });
   if (runLog.status === "aborted") {
     log.warn(`the run stopped early: ${runLog.abortReason}`);

@@ -1,4 +1,5 @@
 /** HumanEval as a benchmark suite: code tasks, scored by running the official tests in the sandbox. */
+import path from 'node:path';
 import type { Config } from '../config/load.js';
 import type { Log } from '../util/log.js';
 import type { Isolation } from '../sandbox/index.js';
@@ -6,6 +7,12 @@ import { loadHumanEval, resolveHumanEvalFile, scoreCompletion, type HumanEvalPro
 import { sampleIds } from './sample.js';
 import type { BenchmarkSuite } from './suite.js';
 import type { Task } from './types.js';
+
+/** Paths under the working directory are shown relative, so reports read the same on every machine. */
+function displayPath(file: string): string {
+  const rel = path.relative(process.cwd(), file);
+  return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : file;
+}
 
 export function humanEvalTask(p: HumanEvalProblem): Task {
   return { id: p.task_id, benchmark: 'humaneval', kind: 'code', prompt: p.prompt, entryPoint: p.entry_point, metadata: {} };
@@ -21,7 +28,7 @@ export async function humanEvalSuite(
   const ids = sampleIds(problems.map((p) => p.task_id), { seed: ctx.seed, limit, benchmark: 'humaneval' });
   const byId = new Map(problems.map((p) => [p.task_id, p]));
   return {
-    info: { id: 'humaneval', source, sha256, total: problems.length, selected: ids.length, limit, seed: ctx.seed, instanceIds: ids },
+    info: { id: 'humaneval', source: displayPath(source), sha256, total: problems.length, selected: ids.length, limit, seed: ctx.seed, instanceIds: ids },
     tasks: ids.map((id) => humanEvalTask(byId.get(id)!)),
     async score(task, output) {
       if (typeof output.completion !== 'string') {

@@ -83,7 +83,8 @@ function sabotageDetails(log: RunLog, maxInstances: number): string[] {
     out.push(`**${code(r.instanceId)}** (${effect})`, '');
     for (const call of r.trace.calls) {
       if (!call.corruption) continue;
-      const diff = call.corruption.units.flatMap((u) => [`- ${u.before}`, `+ ${u.after}`]).join('\n');
+      const oneLine = (t: string) => t.replace(/\r?\n/g, ' ⏎ ');
+      const diff = call.corruption.units.flatMap((u) => [`- ${oneLine(u.before)}`, `+ ${oneLine(u.after)}`]).join('\n');
       const rules = [...new Set(call.corruption.units.map((u) => u.rule))].join(', ');
       const fallback = call.corruption.fallback ? ` (semantic fell back: ${escapeInline(call.corruption.fallback, 120)})` : '';
       out.push(`${code(call.agent)} call ${call.agentCallIndex + 1}, ${call.corruption.units.length} ${call.corruption.unit}(s), rules: ${rules}${fallback}`, '', fenced(diff, 'diff'), '');

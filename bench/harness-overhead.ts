@@ -1,0 +1,98 @@
+/**
+ * The harness's own cost: a run of one-call instances against a local model that answers in a
+ * fixed latency, compared with the ideal wall time (instances × latency / concurrency). The
+ * whole run is real (proxy, registry, pipeline runner, run log); only the model and the
+ * benchmark are synthetic, so what is measured is saboteur itself.
+ */
+import { spawn } from 'node:child_process';
+import os from 'node:os';
+import path from 'node:path';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { parseConfig } from '../src/config/load.js';
+import { runJob } from '../src/run/job.js';
+import { realDeps, type JobDeps } from '../src/run/deps.js';
+import type { BenchmarkSuite } from '../src/benchmarks/suite.js';
+import { silentLog } from '../src/util/log.js';
+
+/** The model runs in its own process, as a real model server would: the bench measures saboteur's CPU, not the model's. */
+async function slowModel(latencyMs: number): Promise<{ baseUrl: string; close(): Promise<void> }> {
+  const child = spawn(process.execPath, [path.resolve('bench/slow-model.mjs'), String(latencyMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout.once('data', (d: Buffer) => resolve(Number(d.toString().trim())));
+    child.once('exit', (code) => reject(new Error(`bench model exited with ${code}`)));
+  });
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    close: async () => {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    },
+  };
+}
+
+function syntheticSuite(instances: number): BenchmarkSuite {
+  const ids = Array.from({ length: instances }, (_, i) => `bench/${i}`);
+  return {
+    info: { id: 'synthetic', source: 'generated', total: instances, selected: instances, seed: 1, instanceIds: ids },
+    tasks: ids.map((id) => ({ id, benchmark: 'synthetic', kind: 'code', prompt: `task ${id}`, metadata: {} })),
+    score: async (_task, output) => (output.answer === 'ok' ? { outcome: 'passed' } : { outcome: 'failed', result: `answer ${JSON.stringify(output.answer)}` }),
+  };
+}
+
+export interface HarnessFigures {
+  instances: number;
+  concurrency: number;
+  modelLatencyMs: number;
+  idealMs: number;
+  runMs: number;
+  ratio: number;
+  perInstanceOverheadMs: number;
+  passed: number;
+}
+
+export async function benchHarness(opts: { mode: 'http' | 'process'; instances: number; concurrency: number; modelLatencyMs: number }): Promise<HarnessFigures> {
+  const model = await slowModel(opts.modelLatencyMs);
+  const outDir = await mkdtemp(path.join(os.tmpdir(), 'saboteur-bench-'));
+  const root = path.resolve('fixtures/pipelines');
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const pipeline =
+    opts.mode === 'http'
+      ? `pipeline:\n  mode: http\n  serve: "node ${root}/minimal-http.mjs --port ${port}"\n  url: http://127.0.0.1:${port}/run\n  ready-url: http://127.0.0.1:${port}/health\n  concurrency: ${opts.concurrency}\n`
+      : `pipeline:\n  run: node ${root}/minimal.mjs\n  concurrency: ${opts.concurrency}\n`;
+  const config = parseConfig(`model:\n  kind: external\n  base-url: ${model.baseUrl}\n  model: bench\n${pipeline}variants:\n  malicious: { message-rate: 0 }\n`, path.join(outDir, 'bench.yml'));
+  let runMs = 0;
+  const deps: JobDeps = {
+    ...realDeps,
+    loadSuites: async () => [syntheticSuite(opts.instances / 2)],
+  };
+  // Time the run phase only: start-up (servers, pipeline service) is paid once per job, not per instance.
+  const timedLog = {
+    ...silentLog,
+    group: async <T>(name: string, fn: () => Promise<T>): Promise<T> => {
+      if (!name.startsWith('Run')) return fn();
+      const t0 = performance.now();
+      try {
+        return await fn();
+      } finally {
+        runMs = performance.now() - t0;
+      }
+    },
+  };
+  try {
+    const { runLog } = await runJob(config, { outDir, log: timedLog }, deps);
+    const idealMs = (opts.instances * opts.modelLatencyMs) / opts.concurrency;
+    return {
+      instances: opts.instances,
+      concurrency: opts.concurrency,
+      modelLatencyMs: opts.modelLatencyMs,
+      idealMs,
+      runMs,
+      ratio: runMs / idealMs,
+      perInstanceOverheadMs: ((runMs - idealMs) * opts.concurrency) / opts.instances,
+      passed: runLog.instances.filter((r) => r.outcome === 'passed').length,
+    };
+  } finally {
+    await model.close();
+    await rm(outDir, { recursive: true, force: true });
+  }
+}

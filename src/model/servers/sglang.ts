@@ -1,0 +1,22 @@
+/**
+ * SGLang: `python -m sglang.launch_server --model-path MODEL --host H --port P [args]`.
+ * `model.binary` names the Python interpreter (the one whose environment has sglang installed).
+ */
+import type { Config } from '../../config/load.js';
+import type { LaunchPlan, ListenAddress } from './types.js';
+
+export const SGLANG_DEFAULT_PORT = 30000;
+
+export function sglangPlan(model: Config['model'], at: ListenAddress): LaunchPlan {
+  return {
+    kind: 'sglang',
+    file: model.binary ?? 'python3',
+    args: ['-m', 'sglang.launch_server', '--model-path', model.model!, '--host', at.host, '--port', String(at.port), ...model.args],
+    env: {},
+    ready: ['/health', '/v1/models'],
+    version: [
+      { path: '/version', field: 'version' },
+      { path: '/get_server_info', field: 'version' },
+    ],
+  };
+}

@@ -1,0 +1,17 @@
+/** vLLM: `vllm serve MODEL --host H --port P [args]`; ready when /health and /v1/models answer. */
+import type { Config } from '../../config/load.js';
+import type { LaunchPlan, ListenAddress } from './types.js';
+
+export const VLLM_DEFAULT_PORT = 8000;
+
+export function vllmPlan(model: Config['model'], at: ListenAddress): LaunchPlan {
+  return {
+    kind: 'vllm',
+    file: model.binary ?? 'vllm',
+    args: ['serve', model.model!, '--host', at.host, '--port', String(at.port), ...model.args],
+    env: {},
+    // /health answers once the engine is up; /v1/models once the API routes are mounted.
+    ready: ['/health', '/v1/models'],
+    version: [{ path: '/version', field: 'version' }],
+  };
+}
