@@ -47971,7 +47971,8 @@ function sabotageDetails(log, maxInstances) {
     out.push(`**${code(r.instanceId)}** (${effect})`, "");
     for (const call of r.trace.calls) {
       if (!call.corruption) continue;
-      const diff = call.corruption.units.flatMap((u2) => [`- ${u2.before}`, `+ ${u2.after}`]).join("\n");
+      const oneLine = (t) => t.replace(/\r?\n/g, " \u23CE ");
+      const diff = call.corruption.units.flatMap((u2) => [`- ${oneLine(u2.before)}`, `+ ${oneLine(u2.after)}`]).join("\n");
       const rules = [...new Set(call.corruption.units.map((u2) => u2.rule))].join(", ");
       const fallback = call.corruption.fallback ? ` (semantic fell back: ${escapeInline(call.corruption.fallback, 120)})` : "";
       out.push(`${code(call.agent)} call ${call.agentCallIndex + 1}, ${call.corruption.units.length} ${call.corruption.unit}(s), rules: ${rules}${fallback}`, "", fenced(diff, "diff"), "");
