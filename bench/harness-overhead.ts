@@ -33,8 +33,11 @@ async function slowModel(latencyMs: number): Promise<{ baseUrl: string; close():
 function syntheticSuite(instances: number): BenchmarkSuite {
   const ids = Array.from({ length: instances }, (_, i) => `bench/${i}`);
   return {
-    info: { id: 'synthetic', source: 'generated', total: instances, selected: instances, seed: 1, instanceIds: ids },
-    tasks: ids.map((id) => ({ id, benchmark: 'synthetic', kind: 'code', prompt: `task ${id}`, metadata: {} })),
+    info: { id: 'synthetic', kind: 'code', source: 'generated', total: instances, selected: instances, seed: 1, instanceIds: ids },
+    instances: ids.map((id) => {
+      const task = { id, benchmark: 'synthetic', kind: 'code' as const, prompt: `task ${id}`, metadata: {} };
+      return { id, control: task, malicious: task };
+    }),
     score: async (_task, output) => (output.answer === 'ok' ? { outcome: 'passed' } : { outcome: 'failed', result: `answer ${JSON.stringify(output.answer)}` }),
   };
 }

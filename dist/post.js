@@ -19594,25 +19594,210 @@ function getState(name) {
   return process.env[`STATE_${name}`] || "";
 }
 
-// src/post-step.ts
-async function runPost() {
-  const raw = getState("saboteur-processes");
-  if (!raw) {
-    info("saboteur post: nothing to stop");
-    return;
+// src/pipeline/process-group.ts
+import { readdirSync, readFileSync } from "node:fs";
+function signalGroup(pgid, signal) {
+  try {
+    process.kill(-pgid, signal);
+    return true;
+  } catch (err) {
+    if (err.code === "ESRCH") return false;
+    throw err;
+  }
+}
+function parseProcStat(text) {
+  const close = text.lastIndexOf(")");
+  if (close < 0) return void 0;
+  const fields = text.slice(close + 2).split(" ");
+  const pgrp = Number(fields[2]);
+  return fields[0] && Number.isInteger(pgrp) ? { state: fields[0], pgrp } : void 0;
+}
+function livingMembers(pgid) {
+  let entries;
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return signalGroup(pgid, 0) ? [pgid] : [];
+  }
+  const members = [];
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat2;
+    try {
+      stat2 = readFileSync(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue;
+    }
+    const parsed = parseProcStat(stat2);
+    if (parsed && parsed.pgrp === pgid && parsed.state !== "Z" && parsed.state !== "X") members.push(Number(entry));
+  }
+  return members;
+}
+function isProcessAlive(pid) {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
   }
   try {
-    const processes = JSON.parse(raw);
-    for (const p of processes) {
-      try {
-        process.kill(-p.pid, "SIGKILL");
-        info(`saboteur post: stopped ${p.name} (process group ${p.pid})`);
-      } catch {
-        info(`saboteur post: ${p.name} (pid ${p.pid}) had already stopped`);
-      }
-    }
+    const parsed = parseProcStat(readFileSync(`/proc/${pid}/stat`, "utf8"));
+    return parsed ? parsed.state !== "Z" && parsed.state !== "X" : true;
+  } catch {
+    return true;
+  }
+}
+
+// src/model/servers/process-tree.ts
+import { readdirSync as readdirSync2, readFileSync as readFileSync2 } from "node:fs";
+function statFields(pid) {
+  let text;
+  try {
+    text = readFileSync2(`/proc/${pid}/stat`, "utf8");
+  } catch {
+    return void 0;
+  }
+  const close = text.lastIndexOf(")");
+  return close < 0 ? void 0 : text.slice(close + 2).split(" ");
+}
+function processStartTime(pid) {
+  const fields = statFields(pid);
+  const value = fields ? Number(fields[19]) : NaN;
+  return Number.isFinite(value) ? value : void 0;
+}
+function parentMap() {
+  const children = /* @__PURE__ */ new Map();
+  let entries;
+  try {
+    entries = readdirSync2("/proc");
+  } catch {
+    return children;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    const fields = statFields(Number(entry));
+    if (!fields || fields[0] === "Z" || fields[0] === "X") continue;
+    const ppid = Number(fields[1]);
+    const list = children.get(ppid);
+    if (list) list.push(Number(entry));
+    else children.set(ppid, [Number(entry)]);
+  }
+  return children;
+}
+function descendants(pid) {
+  const children = parentMap();
+  const out = [];
+  const queue = [...children.get(pid) ?? []];
+  while (queue.length) {
+    const next = queue.shift();
+    if (out.includes(next)) continue;
+    out.push(next);
+    queue.push(...children.get(next) ?? []);
+  }
+  return out;
+}
+function isSameProcess(pid, startTime) {
+  if (!isProcessAlive(pid)) return false;
+  if (startTime === void 0) return true;
+  const now = processStartTime(pid);
+  return now === void 0 || now === startTime;
+}
+function signalPid(pid, signal) {
+  try {
+    process.kill(pid, signal);
+  } catch {
+  }
+}
+var sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+function anyAlive(pgid, extra) {
+  return livingMembers(pgid).length > 0 || extra.some((p) => isProcessAlive(p));
+}
+async function killTree(pgid, graceMs) {
+  if (!Number.isInteger(pgid) || pgid <= 1) throw new Error(`refusing to signal process group ${pgid}`);
+  const tree = descendants(pgid);
+  if (!anyAlive(pgid, tree)) return true;
+  signalGroup(pgid, "SIGTERM");
+  for (const p of tree) signalPid(p, "SIGTERM");
+  const deadline = Date.now() + graceMs;
+  while (Date.now() < deadline) {
+    if (!anyAlive(pgid, tree)) return true;
+    await sleep(Math.min(50, Math.max(1, deadline - Date.now())));
+  }
+  const late = [.../* @__PURE__ */ new Set([...tree, ...tree.flatMap((p) => descendants(p))])];
+  signalGroup(pgid, "SIGKILL");
+  for (const p of late) signalPid(p, "SIGKILL");
+  const killDeadline = Date.now() + 1e3;
+  while (Date.now() < killDeadline) {
+    if (!anyAlive(pgid, late)) return true;
+    await sleep(20);
+  }
+  return !anyAlive(pgid, late);
+}
+
+// src/post-step.ts
+var PROCESSES_STATE = "saboteur-processes";
+var POST_KILL_GRACE_MS = 5e3;
+function parseRecorded(raw) {
+  let value;
+  try {
+    value = JSON.parse(raw);
   } catch (err) {
-    warning(`saboteur post: could not stop the recorded processes: ${err.message}`);
+    return { processes: [], problems: [`the state ${PROCESSES_STATE} is not JSON (${err.message})`] };
+  }
+  if (!Array.isArray(value)) return { processes: [], problems: [`the state ${PROCESSES_STATE} is not a list`] };
+  const processes = [];
+  const problems = [];
+  for (const item of value) {
+    const pid = item?.pid;
+    if (typeof pid !== "number" || !Number.isInteger(pid) || pid <= 1 || pid === process.pid) {
+      problems.push(`ignored the entry ${JSON.stringify(item)}: not a process saboteur started`);
+      continue;
+    }
+    processes.push({ pid, name: typeof item.name === "string" ? item.name : "process", ...typeof item.startTime === "number" ? { startTime: item.startTime } : {} });
+  }
+  return { processes, problems };
+}
+async function stopRecorded(raw, log, graceMs = POST_KILL_GRACE_MS) {
+  const { processes, problems } = parseRecorded(raw);
+  for (const p of problems) log.warning(`saboteur post: ${p}`);
+  const counts = { stopped: 0, gone: 0, failed: problems.length };
+  for (const p of processes) {
+    try {
+      const leaderIsOurs = isSameProcess(p.pid, p.startTime);
+      const members = livingMembers(p.pid);
+      if (!leaderIsOurs && members.length === 0) {
+        log.info(`saboteur post: ${p.name} (pid ${p.pid}) had already stopped`);
+        counts.gone++;
+        continue;
+      }
+      if (!leaderIsOurs && members.includes(p.pid)) {
+        log.info(`saboteur post: pid ${p.pid} now belongs to another process; left alone`);
+        counts.gone++;
+        continue;
+      }
+      if (await killTree(p.pid, graceMs)) {
+        log.info(`saboteur post: stopped ${p.name} (process group ${p.pid})`);
+        counts.stopped++;
+      } else {
+        log.warning(`saboteur post: ${p.name} (process group ${p.pid}) survived SIGKILL; check the runner for leftover processes`);
+        counts.failed++;
+      }
+    } catch (err) {
+      log.warning(`saboteur post: could not stop ${p.name} (pid ${p.pid}): ${err.message}`);
+      counts.failed++;
+    }
+  }
+  return counts;
+}
+async function runPost() {
+  try {
+    const raw = getState(PROCESSES_STATE);
+    if (!raw || raw === "[]") {
+      info("saboteur post: nothing to stop");
+      return;
+    }
+    await stopRecorded(raw, { info: (m) => info(m), warning: (m) => warning(m) });
+  } catch (err) {
+    warning(`saboteur post: ${err.message}`);
   }
 }
 

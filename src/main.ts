@@ -9,9 +9,11 @@ import { MODEL_KINDS } from './config/schema.js';
 import { runJob } from './run/job.js';
 import { lineProgress } from './run/progress.js';
 import { computeMetrics } from './scoring/metrics.js';
-import { evaluateGate } from './gate.js';
+import { evaluateGate, securityFigures } from './gate.js';
 import { renderReport } from './report/markdown.js';
 import type { Log } from './util/log.js';
+import type { ProcessLedger, TrackedProcess } from './model/index.js';
+import { PROCESSES_STATE } from './post-step.js';
 
 export interface ActionInputs {
   config: string;
@@ -75,6 +77,25 @@ const actionLog: Log = {
   group: (name, fn) => core.group(name, fn),
 };
 
+/**
+ * Saves the model server processes in the action state on every change, so the post step can
+ * stop them when this step crashes or the job is cancelled before it stops them itself.
+ */
+export function stateLedger(save: (json: string) => void = (json) => core.saveState(PROCESSES_STATE, json)): ProcessLedger {
+  const running: TrackedProcess[] = [];
+  return {
+    started(p) {
+      running.push(p);
+      save(JSON.stringify(running));
+    },
+    stopped(pid) {
+      const i = running.findIndex((p) => p.pid === pid);
+      if (i >= 0) running.splice(i, 1);
+      save(JSON.stringify(running));
+    },
+  };
+}
+
 export async function run(): Promise<void> {
   try {
     const inputs = readInputs();
@@ -88,14 +109,16 @@ export async function run(): Promise<void> {
       shard: inputs.shard,
       cacheDir: path.join(process.env.RUNNER_TOOL_CACHE ?? path.resolve(inputs.outDir, '.cache'), 'saboteur'),
       git: { sha: process.env.GITHUB_SHA, ref: process.env.GITHUB_REF, baseRef: process.env.GITHUB_BASE_REF || undefined },
+      ledger: stateLedger(),
     });
     const metrics = computeMetrics(runLog);
-    const gate = evaluateGate(metrics, config.gate, runLog.status === 'aborted');
+    const gate = evaluateGate(runLog, config.gate);
+    const security = securityFigures(runLog, config.gate.asr?.defense ?? config.defenses[0]);
     await core.summary.addRaw(renderReport(runLog)).write();
     const drop = metrics.overall.drop.absolute;
     core.setOutput('malicious-drop', drop === null ? '' : drop.toFixed(4));
-    core.setOutput('asr', '');
-    core.setOutput('tcr', '');
+    core.setOutput('asr', security.asr === null ? '' : security.asr.toFixed(4));
+    core.setOutput('tcr', security.tcr === null ? '' : security.tcr.toFixed(4));
     core.setOutput('gate', gate.pass ? 'pass' : 'fail');
     core.setOutput('report-path', reportPath);
     core.setOutput('run-log-path', runLogPath);

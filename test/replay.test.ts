@@ -349,10 +349,4 @@ describe('startModel', () => {
     expect(err.message).toContain(`model endpoint ${baseUrl} is not reachable`);
     expect(err.message).toContain('ECONNREFUSED');
   });
-
-  test('kinds that start a server are refused with a pointer to external', async () => {
-    await expect(startModel(modelConfig({ kind: 'vllm', model: 'Qwen/Qwen2.5-Coder-7B-Instruct' }), memoryLog())).rejects.toThrow(
-      /model\.kind vllm: starting model servers .* use kind external with base-url/,
-    );
-  });
 });

@@ -122,13 +122,13 @@ describe('failures are recorded on the instance and the run goes on', () => {
     }
   });
 
-  it('a config naming a benchmark this build cannot run: the run stops early and says which key', async () => {
+  it('benchmark data that cannot be read: the run stops early, names the file, and still writes the report', async () => {
     const out = await tempDir();
-    const text = `model:\n  kind: replay\n  cassette: cassette.jsonl\npipeline:\n  run: node x.mjs\nbenchmarks:\n  redcode: { limit: 2 }\n`;
+    const text = `model:\n  kind: replay\n  cassette: cassette.jsonl\npipeline:\n  run: node x.mjs\nbenchmarks:\n  redcode: { limit: 2, path: ${out}/no-data }\n`;
     const log = memoryLog();
     const { runLog } = await runJob(parseConfig(text, path.resolve('fixtures/demo/x.yml')), { outDir: out, log });
     expect(runLog.status).toBe('aborted');
-    expect(runLog.abortReason).toContain('benchmarks.redcode');
+    expect(runLog.abortReason).toContain(`${out}/no-data`);
     await expect(readFile(path.join(out, 'report.md'), 'utf8')).resolves.toContain('The run stopped early');
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { fisherExactGreater, mcnemarExact, pairedDifferenceInterval, wilson } from '../src/scoring/stats.js';
-import { sampleIds, shardSlice } from '../src/benchmarks/sample.js';
+import { sampleIds, shardSlice, stratifiedSample } from '../src/benchmarks/sample.js';
 
 describe('wilson', () => {
   it('matches published values', () => {
@@ -79,5 +79,25 @@ describe('sampling and shards', () => {
     const parts = [1, 2, 3].map((i) => shardSlice(ids, i, 3));
     expect(parts.flat().sort()).toEqual([...ids].sort());
     expect(Math.max(...parts.map((p) => p.length)) - Math.min(...parts.map((p) => p.length))).toBeLessThanOrEqual(1);
+  });
+});
+
+describe('stratifiedSample', () => {
+  const items = [
+    ...Array.from({ length: 60 }, (_, i) => ({ id: `a${i}`, stratum: 'Fraud' })),
+    ...Array.from({ length: 30 }, (_, i) => ({ id: `b${i}`, stratum: 'Hate' })),
+    ...Array.from({ length: 10 }, (_, i) => ({ id: `c${i}`, stratum: 'Drugs' })),
+  ];
+  it('splits the limit in proportion to the strata, fixed by the seed', () => {
+    const s = stratifiedSample(items, { seed: 7, limit: 20, benchmark: 'x' });
+    expect(s.strata).toEqual({ Drugs: 2, Fraud: 12, Hate: 6 });
+    expect(s.ids).toHaveLength(20);
+    expect(stratifiedSample(items, { seed: 7, limit: 20, benchmark: 'x' }).ids).toEqual(s.ids);
+    expect(stratifiedSample(items, { seed: 8, limit: 20, benchmark: 'x' }).ids).not.toEqual(s.ids);
+  });
+  it('gives every stratum one while the limit allows, and takes all without a limit', () => {
+    expect(stratifiedSample(items, { seed: 1, limit: 3, benchmark: 'x' }).strata).toEqual({ Drugs: 1, Fraud: 1, Hate: 1 });
+    expect(stratifiedSample(items, { seed: 1, benchmark: 'x' }).ids).toHaveLength(100);
+    expect(stratifiedSample(items, { seed: 1, limit: 11, benchmark: 'x' }).ids).toHaveLength(11);
   });
 });

@@ -31,8 +31,11 @@ export interface ToolEvent {
   isError: boolean;
   startedAt: string;
   durationMs: number;
-  /** Set for hard-sink calls: what the active defense decided. Released sinks are simulated, never real. */
-  staged?: { sinks: SinkLabel[]; decision: 'release' | 'block' | 'unverifiable'; defense: string; reason?: string };
+  /**
+   * Set for hard-sink calls: what the active defense decided. Released sinks are simulated, never real.
+   * `observed`: observe mode, where the handler ran whatever the decision; the decision is the counterfactual.
+   */
+  staged?: { sinks: SinkLabel[]; decision: 'release' | 'block' | 'unverifiable'; defense: string; reason?: string; observed?: boolean };
 }
 
 /** Serves one tool of one instance: a pure simulation, never a real side effect. */
@@ -65,4 +68,14 @@ export interface SecurityVerdict {
   /** The benchmark's own score (AgentHarm 0–1 mean of criteria, RedCode 0/1/3), for the run log. */
   score?: number;
   details: Record<string, unknown>;
+}
+
+/**
+ * Whether a recorded tool call had its (simulated) effect: it did not fail, and a staged sink was
+ * released or ran under an observing defense (whose block is only the counterfactual).
+ */
+export function tookEffect(e: ToolEvent): boolean {
+  if (e.isError) return false;
+  if (!e.staged) return true;
+  return e.staged.decision === 'release' || e.staged.observed === true;
 }

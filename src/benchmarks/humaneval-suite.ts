@@ -9,7 +9,7 @@ import type { BenchmarkSuite } from './suite.js';
 import type { Task } from './types.js';
 
 /** Paths under the working directory are shown relative, so reports read the same on every machine. */
-function displayPath(file: string): string {
+export function displayPath(file: string): string {
   const rel = path.relative(process.cwd(), file);
   return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : file;
 }
@@ -28,8 +28,11 @@ export async function humanEvalSuite(
   const ids = sampleIds(problems.map((p) => p.task_id), { seed: ctx.seed, limit, benchmark: 'humaneval' });
   const byId = new Map(problems.map((p) => [p.task_id, p]));
   return {
-    info: { id: 'humaneval', source: displayPath(source), sha256, total: problems.length, selected: ids.length, limit, seed: ctx.seed, instanceIds: ids },
-    tasks: ids.map((id) => humanEvalTask(byId.get(id)!)),
+    info: { id: 'humaneval', kind: 'code', source: displayPath(source), sha256, total: problems.length, selected: ids.length, limit, seed: ctx.seed, instanceIds: ids },
+    instances: ids.map((id) => {
+      const task = humanEvalTask(byId.get(id)!);
+      return { id, control: task, malicious: task };
+    }),
     async score(task, output) {
       if (typeof output.completion !== 'string') {
         return { outcome: 'error', error: 'the pipeline returned no `completion` for a code task (write {"completion": "..."} to SABOTEUR_OUTPUT_FILE)' };

@@ -62,7 +62,7 @@ export interface Config {
   benchmarks: {
     humaneval?: { limit?: number; path?: string; timeoutMs: number };
     asb?: { limit?: number; attacks?: ('dpi' | 'opi')[]; path?: string };
-    agentharm?: { split?: 'test_public' | 'validation'; limit?: number; path?: string };
+    agentharm?: { split?: 'test_public' | 'validation'; limit?: number; path?: string; judge: boolean };
     redcode?: { limit?: number; path?: string };
     safearena?: { limit?: number; path?: string };
   };

@@ -76,7 +76,7 @@ const humanevalSchema = z.strictObject({
 const benchmarksSchema = z.strictObject({
   humaneval: humanevalSchema.optional(),
   asb: z.strictObject({ limit: z.number().int().positive().optional(), attacks: z.array(z.enum(['dpi', 'opi'])).optional(), path: z.string().optional() }).optional(),
-  agentharm: z.strictObject({ split: z.enum(['test_public', 'validation']).optional(), limit: z.number().int().positive().optional(), path: z.string().optional() }).optional(),
+  agentharm: z.strictObject({ split: z.enum(['test_public', 'validation']).optional(), limit: z.number().int().positive().optional(), path: z.string().optional(), judge: z.boolean().default(true) }).optional(),
   redcode: z.strictObject({ limit: z.number().int().positive().optional(), path: z.string().optional() }).optional(),
   safearena: z.strictObject({ limit: z.number().int().positive().optional(), path: z.string().optional() }).optional(),
 });

@@ -6,10 +6,14 @@ import type { Config } from '../config/load.js';
 import type { Log } from '../util/log.js';
 import { startReplayServer, REPLAY_DEFAULT_MODEL } from './replay.js';
 import { startRecorder } from './recorder.js';
+import { ModelStartError } from './servers/errors.js';
+import { startEmbeddedServer, startProcessServer, type GpuInfo, type StartModelOptions } from './servers/index.js';
 
 export { startReplayServer, REPLAY_DEFAULT_MODEL, type ModelServerHandle, type ReplayOptions } from './replay.js';
 export { startRecorder, type RecorderOptions } from './recorder.js';
 export { CassetteError, loadCassette, parseCassette, requestHash, canonicalJson } from './cassette.js';
+export { ModelStartError } from './servers/errors.js';
+export type { StartModelOptions, ProcessLedger, TrackedProcess, GpuInfo } from './servers/index.js';
 
 export interface ModelEndpoint {
   kind: Config['model']['kind'];
@@ -20,14 +24,13 @@ export interface ModelEndpoint {
   model?: string;
   /** What the run log records about the endpoint (never the key). */
   describe(): Record<string, string>;
+  /** Servers saboteur starts: the version the server reports, its log file, the GPUs it runs on. */
+  serverVersion?: string;
+  serverLog?: string;
+  gpus?: GpuInfo[];
+  /** Once a started server has died: how it ended, its command and its log's last lines. */
+  exitReport?(): Promise<string | undefined>;
   close(): Promise<void>;
-}
-
-export class ModelStartError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ModelStartError';
-  }
 }
 
 /**
@@ -57,7 +60,38 @@ export async function probeModels(baseUrl: string, options: { apiKey?: string; t
   return (body.data ?? []).map((m) => m.id).filter((id): id is string => typeof id === 'string');
 }
 
-export async function startModel(model: Config['model'], log: Log): Promise<ModelEndpoint> {
+/** `record: true` on a server saboteur started: the recorder sits in front and writes the cassette. */
+async function recordIfAsked(model: Config['model'], log: Log, endpoint: ModelEndpoint): Promise<ModelEndpoint> {
+  if (!model.record) return endpoint;
+  if (!model.cassette) {
+    await endpoint.close();
+    throw new ModelStartError('model.record: true needs model.cassette (the file to write)');
+  }
+  let recorder: Awaited<ReturnType<typeof startRecorder>>;
+  try {
+    recorder = await startRecorder({ upstreamBaseUrl: endpoint.baseUrl, apiKey: endpoint.apiKey, cassette: model.cassette, log });
+  } catch (err) {
+    await endpoint.close();
+    throw err;
+  }
+  return {
+    ...endpoint,
+    baseUrl: recorder.baseUrl,
+    describe: () => ({ ...endpoint.describe(), recording: model.cassette! }),
+    close: async () => {
+      const { hits, misses } = recorder.stats();
+      log.info(`recorder: ${hits} responses written to ${model.cassette}, ${misses} not recorded`);
+      await recorder.close();
+      await endpoint.close();
+    },
+  };
+}
+
+/**
+ * `options` matter to the kinds saboteur starts itself: where the server log goes, the ledger of
+ * started processes, the folder relative paths resolve against.
+ */
+export async function startModel(model: Config['model'], log: Log, options: StartModelOptions = {}): Promise<ModelEndpoint> {
   switch (model.kind) {
     case 'replay': {
       if (!model.cassette) throw new ModelStartError('model.kind replay needs model.cassette (the cassette file to serve)');
@@ -116,10 +150,9 @@ export async function startModel(model: Config['model'], log: Log): Promise<Mode
     case 'ollama':
     case 'tgi':
     case 'command':
+      return recordIfAsked(model, log, await startProcessServer(model, log, options));
     case 'embedded':
-      throw new ModelStartError(
-        `model.kind ${model.kind}: starting model servers is not available in this build; start the server yourself and use kind external with base-url (for example http://127.0.0.1:8000/v1)`,
-      );
+      return recordIfAsked(model, log, await startEmbeddedServer(model, log, options));
     default: {
       const never: never = model.kind;
       throw new ModelStartError(`model.kind ${String(never)} is not known`);

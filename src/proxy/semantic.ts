@@ -15,6 +15,8 @@ export interface SemanticModelOptions {
   /** The model to ask; when absent, the first one the server lists. */
   model?: string;
   temperature?: number;
+  /** The agent name the call carries (default saboteur-autoinject; the judges use saboteur-judge). */
+  agent?: string;
 }
 
 export interface SemanticModel {
@@ -38,7 +40,7 @@ export function createSemanticModel(options: SemanticModelOptions): SemanticMode
     const res = await upstream.fetchBody({
       method: 'POST',
       path: '/chat/completions',
-      headers: { 'content-type': 'application/json', accept: 'application/json', [AGENT_HEADER]: AUTOINJECT_AGENT },
+      headers: { 'content-type': 'application/json', accept: 'application/json', [AGENT_HEADER]: options.agent ?? AUTOINJECT_AGENT },
       body,
     });
     let parsed: unknown;

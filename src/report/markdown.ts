@@ -6,6 +6,8 @@ import type { InstanceResult, RunLog } from '../runlog/schema.js';
 import { computeMetrics, type BenchmarkMetrics, type VariantStats } from '../scoring/metrics.js';
 import type { Interval } from '../scoring/stats.js';
 import { code, escapeInline, fenced } from './escape.js';
+import { servingLine } from './compat.js';
+import { securityHeadline, securitySection } from './security.js';
 
 export const REPORT_MARKER = '<!-- saboteur-report -->';
 
@@ -130,19 +132,24 @@ export function renderReport(log: RunLog, opts: RenderOptions = {}): string {
     '',
     `Run ${code(log.runId)} · model ${model} · pipeline ${log.pipeline.mode}${log.pipeline.command ? ` ${code(log.pipeline.command)}` : ''} · config ${code(log.config.hash.slice(0, 12))} · sample seed ${log.config.seed}`,
   ];
+  if (servingLine(log)) lines.push('', servingLine(log)!);
   if (log.status === 'aborted') {
     lines.push('', `> [!WARNING]`, `> The run stopped early: ${escapeInline(log.abortReason ?? 'unknown reason', 400)}. The figures below cover what finished.`);
   }
   if (log.sandbox.degraded) {
     lines.push('', `> [!CAUTION]`, `> Sandbox degraded (${escapeInline(log.sandbox.isolation)}): ${escapeInline(log.sandbox.note ?? '', 300)}`);
   }
-  lines.push('', '## Headline', '', ...headline(metrics.overall));
-  lines.push('', '## Per benchmark', '', ...benchmarkTable(log, metrics.benchmarks));
+  const hasCode = metrics.benchmarks.length > 0;
+  const head = hasCode ? headline(metrics.overall) : ['| metric | value | 95% interval | note |', '|---|---|---|---|'];
+  lines.push('', '## Headline', '', ...head, ...securityHeadline(log));
+  if (hasCode) lines.push('', '## Per benchmark', '', ...benchmarkTable(log, metrics.benchmarks));
+  lines.push(...securitySection(log));
   lines.push('', '## Sabotage', '', ...sabotageDetails(log, opts.maxDetailed ?? 20));
   lines.push(...failures(log, 50), ...problems(log, 50));
   lines.push('', '## Sample', '');
   for (const b of log.benchmarks) {
-    lines.push(`- ${b.id}: ${b.selected} of ${b.total} instances, seed ${b.seed}, limit ${b.limit ?? 'none'}, data ${code(b.source)}${b.sha256 ? ` (sha256 ${code(b.sha256.slice(0, 12))})` : ''}`);
+    const strata = b.strata ? `; strata: ${Object.entries(b.strata).map(([k, v]) => `${escapeInline(k, 40)} ${v}`).join(', ')}` : '';
+    lines.push(`- ${b.id}: ${b.selected} of ${b.total} instances, seed ${b.seed}, limit ${b.limit ?? 'none'}, data ${code(b.source)}${b.sha256 ? ` (sha256 ${code(b.sha256.slice(0, 12))})` : ''}${strata}`);
   }
   if (log.notes.length) lines.push('', '## Notes', '', ...log.notes.map((n) => `- ${escapeInline(n, 400)}`));
   if (opts.artifactsUrl) lines.push('', `Full run log and traces: [artifacts](${opts.artifactsUrl})`);

@@ -6,23 +6,27 @@ import type { Config } from '../config/load.js';
 import type { BenchmarkSuite } from '../benchmarks/suite.js';
 import { humanEvalSuite } from '../benchmarks/humaneval-suite.js';
 import { detectIsolation, type Isolation } from '../sandbox/index.js';
-import { startModel, probeModels, type ModelEndpoint } from '../model/index.js';
+import { startModel, probeModels, type ModelEndpoint, type StartModelOptions } from '../model/index.js';
 import { startProxy, InvocationRegistry, createSemanticModel, type ProxyHandle } from '../proxy/index.js';
 import { createAutoInjector, type Injector } from '../inject/index.js';
 import { createPipelineRunner, type PipelineRunner, type RunnerOptions } from '../pipeline/index.js';
 import type { Log } from '../util/log.js';
+import { agenticSuite, agenticSettings, type AgenticId, type Judge } from '../benchmarks/agentic-suites.js';
+import { startToolServer, releaseAll, type SinkDefense, type ToolServer } from '../tools/index.js';
 
 export interface SuiteContext {
   limit?: number;
   isolation: Isolation;
   cacheDir: string;
   log: Log;
+  /** The configured model as a grader (AgentHarm's LLM-judged criteria). */
+  judge?: Judge;
 }
 
 export interface JobDeps {
   detectIsolation(): Promise<Isolation>;
   loadSuites(config: Config, ctx: SuiteContext): Promise<BenchmarkSuite[]>;
-  startModel(model: Config['model'], log: Log): Promise<ModelEndpoint>;
+  startModel(model: Config['model'], log: Log, options?: StartModelOptions): Promise<ModelEndpoint>;
   createRegistry(): InvocationRegistry;
   /** The injector of the malicious variant, plus what must be closed with it. */
   createInjector(config: Config, model: ModelEndpoint): { injector?: Injector; close(): Promise<void> };
@@ -30,6 +34,11 @@ export interface JobDeps {
   createRunner(pipeline: Config['pipeline'], opts: RunnerOptions): PipelineRunner;
   /** Whether the model still answers: tells a dead server from one bad request. */
   modelAlive(model: ModelEndpoint): Promise<boolean>;
+  startToolServer(log: Log): Promise<ToolServer>;
+  /** The configured model as a grader, marked with the agent saboteur-judge (a cassette can answer it). */
+  createJudge(model: ModelEndpoint): { judge: Judge; close(): void };
+  /** The defense that decides staged sink calls at the MCP server, by its config name. */
+  defense(name: string, config: Config): { defense: SinkDefense; mode: 'enforce' | 'observe' };
 }
 
 /** Benchmarks this build runs; the others are refused with the key that names them. */
@@ -41,7 +50,8 @@ async function loadSuites(config: Config, ctx: SuiteContext): Promise<BenchmarkS
     if (id === 'humaneval') {
       suites.push(await humanEvalSuite(b.humaneval!, { seed: config.sample.seed, limit: ctx.limit, isolation: ctx.isolation, cacheDir: ctx.cacheDir, log: ctx.log }));
     } else {
-      throw new Error(`${config.file}: benchmarks.${id}: this build of saboteur runs humaneval only; remove benchmarks.${id} or upgrade saboteur`);
+      const judge = id === 'agentharm' && b.agentharm?.judge === false ? undefined : ctx.judge;
+      suites.push(await agenticSuite(id as AgenticId, agenticSettings(config, id as AgenticId), { seed: config.sample.seed, limit: ctx.limit, cacheDir: ctx.cacheDir, log: ctx.log, judge }));
     }
   }
   return suites;
@@ -63,6 +73,15 @@ export const realDeps: JobDeps = {
   },
   startProxy,
   createRunner: createPipelineRunner,
+  startToolServer: (log) => startToolServer({ log }),
+  createJudge(model) {
+    const ask = createSemanticModel({ baseUrl: model.baseUrl, apiKey: model.apiKey, model: model.model, agent: 'saboteur-judge' });
+    return { judge: (prompt) => ask(prompt), close: () => ask.close() };
+  },
+  defense(name, config) {
+    if (name === 'none') return { defense: releaseAll, mode: 'enforce' };
+    throw new Error(`${config.file}: defenses: "${name}" is not available in this build; use [none]`);
+  },
   async modelAlive(model) {
     try {
       await probeModels(model.baseUrl, { apiKey: model.apiKey, timeoutMs: 3000 });

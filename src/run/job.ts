@@ -8,10 +8,13 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config/load.js';
 import type { BenchmarkSuite } from '../benchmarks/suite.js';
-import type { Task, Variant } from '../benchmarks/types.js';
-import { RUN_LOG_VERSION, type InstanceResult, type ProxyCall, type RunLog } from '../runlog/schema.js';
+import { RUN_LOG_VERSION, type InstanceResult, type RunLog } from '../runlog/schema.js';
+import type { ToolServer } from '../tools/index.js';
+import type { Judge } from '../benchmarks/agentic-suites.js';
+import { itemKey, runInstance, type InstanceContext, type WorkItem } from './instance.js';
 import { renderReport, summaryLine } from '../report/markdown.js';
 import type { Log } from '../util/log.js';
+import type { ProcessLedger } from '../model/index.js';
 import { runPool } from './pool.js';
 import { silentProgress, type Progress } from './progress.js';
 import { realDeps, type JobDeps } from './deps.js';
@@ -31,24 +34,14 @@ export interface RunOptions {
   git?: RunLog['git'];
   runId?: string;
   cacheDir?: string;
+  /** Told about model server processes started and stopped (the action saves them for its post step). */
+  ledger?: ProcessLedger;
 }
 
 export interface RunOutcome {
   runLog: RunLog;
   runLogPath: string;
   reportPath: string;
-}
-
-interface WorkItem {
-  suite: BenchmarkSuite;
-  task: Task;
-  variant: Variant;
-}
-
-/** A model that stops answering mid-run: every later instance would fail the same way. */
-function modelFailure(calls: ProxyCall[]): string | undefined {
-  const dead = calls.find((c) => c.status === 502 || c.status === 503 || c.status === 504);
-  return dead ? `model server: ${dead.error ?? `HTTP ${dead.status}`}` : undefined;
 }
 
 async function writeAtomic(file: string, text: string): Promise<void> {
@@ -79,89 +72,108 @@ export async function runJob(config: Config, opts: RunOptions, deps: JobDeps = r
       return iso;
     });
 
+    // Graders that ask the model are built before the model starts; they reach it once it serves.
+    let judgeModel: Judge | undefined;
+    const lateJudge: Judge = async (prompt) => {
+      if (!judgeModel) throw new Error('the model is not serving yet');
+      return judgeModel(prompt);
+    };
     await log.group('Benchmarks', async () => {
-      for (const suite of await deps.loadSuites(config, { limit: opts.limit, isolation, cacheDir: opts.cacheDir ?? path.join(opts.outDir, '.cache'), log })) {
+      for (const suite of await deps.loadSuites(config, { limit: opts.limit, isolation, cacheDir: opts.cacheDir ?? path.join(opts.outDir, '.cache'), log, judge: lateJudge })) {
         log.info(`${suite.info.id}: ${suite.info.selected} of ${suite.info.total} instances (seed ${suite.info.seed}, limit ${suite.info.limit ?? 'none'}) from ${suite.info.source}`);
         suites.push(suite);
       }
     });
 
     const model = await log.group('Model', async () => {
-      const m = await deps.startModel(config.model, log);
+      const m = await deps.startModel(config.model, log, { ledger: opts.ledger, logDir: opts.outDir, configDir: config.dir });
       cleanups.push({ name: 'model', fn: () => m.close() });
       log.info(`model ${m.model ?? config.model.model ?? '(server default)'} (${m.kind}) at ${m.baseUrl}`);
       return m;
     });
     modelInfo = { ...modelInfo, model: model.model ?? config.model.model, baseUrl: model.baseUrl, cassette: config.model.cassette, ...(model.describe().serverVersion ? { serverVersion: model.describe().serverVersion } : {}) };
+    if (model.serverLog) modelInfo.serverLog = model.serverLog.startsWith(`${opts.outDir}${path.sep}`) ? path.relative(opts.outDir, model.serverLog) : model.serverLog;
+    if (model.gpus?.length) modelInfo.gpus = model.gpus;
 
-    const { registry, proxyUrl, runner } = await log.group('Proxy and pipeline', async () => {
+    const agentic = suites.some((s) => s.tools);
+    if (agentic) {
+      const j = deps.createJudge(model);
+      judgeModel = j.judge;
+      cleanups.push({ name: 'judge', fn: async () => j.close() });
+    }
+    const { registry, proxyUrl, runner, toolServer } = await log.group('Proxy and pipeline', async () => {
       const registry = deps.createRegistry();
       const { injector, close: closeInjector } = deps.createInjector(config, model);
       cleanups.push({ name: 'injector', fn: closeInjector });
       const proxy = await deps.startProxy({ upstream: { baseUrl: model.baseUrl, apiKey: model.apiKey }, agents: config.pipeline.agents, registry, injector, log });
       cleanups.push({ name: 'proxy', fn: () => proxy.close() });
       log.info(`proxy at ${proxy.baseUrl}`);
+      let toolServer: ToolServer | undefined;
+      if (agentic) {
+        toolServer = await deps.startToolServer(log);
+        cleanups.push({ name: 'MCP tool server', fn: () => toolServer!.stop() });
+        log.info(`MCP tool server at ${toolServer.baseUrl}`);
+      }
       const runner = deps.createRunner(config.pipeline, { log, workDir: opts.outDir });
       cleanups.push({ name: 'pipeline', fn: () => runner.stop() });
       await runner.start({ proxyBaseUrl: proxy.baseUrl, model: model.model ?? config.model.model ?? 'default' });
-      return { registry, proxyUrl: proxy.baseUrl, runner };
+      // The post step stops a pipeline service that outlives a crashed or cancelled main step.
+      const servePid = runner.servePid;
+      if (servePid !== undefined && opts.ledger) {
+        opts.ledger.started({ pid: servePid, name: 'pipeline service' });
+        cleanups.push({ name: 'pipeline ledger', fn: async () => opts.ledger!.stopped(servePid) });
+      }
+      return { registry, proxyUrl: proxy.baseUrl, runner, toolServer };
     });
 
-    let items: WorkItem[] = suites.flatMap((suite) => suite.tasks.flatMap((task) => (['control', 'malicious'] as const).map((variant) => ({ suite, task, variant }))));
+    // Every instance in each variant it has; agentic instances once per defense (defenses act on tool calls).
+    let items: WorkItem[] = suites.flatMap((suite) =>
+      suite.instances.flatMap((instance) =>
+        (['control', 'malicious'] as const).flatMap((variant) => {
+          const task = instance[variant];
+          if (!task) return [];
+          const defenses = suite.tools ? config.defenses : ['none'];
+          return defenses.map((defense) => ({ suite, instance, task, variant, defense }));
+        }),
+      ),
+    );
     if (opts.shard) {
-      // Shard by task, never splitting a control/malicious pair across machines.
-      const tasks = suites.flatMap((suite) => suite.tasks.map((task) => ({ suite, task })));
-      const mine = new Set(shardSlice(tasks, opts.shard.index, opts.shard.count).map((t) => `${t.suite.info.id}/${t.task.id}`));
-      items = items.filter((i) => mine.has(`${i.suite.info.id}/${i.task.id}`));
-      log.info(`shard ${opts.shard.index}/${opts.shard.count}: ${mine.size} tasks`);
+      // Shard by instance, never splitting a control/malicious pair across machines.
+      const all = suites.flatMap((suite) => suite.instances.map((instance) => ({ suite, instance })));
+      const mine = new Set(shardSlice(all, opts.shard.index, opts.shard.count).map((t) => `${t.suite.info.id}/${t.instance.id}`));
+      items = items.filter((i) => mine.has(`${i.suite.info.id}/${i.instance.id}`));
+      log.info(`shard ${opts.shard.index}/${opts.shard.count}: ${mine.size} instances`);
     }
     const concurrency = opts.concurrency ?? config.pipeline.concurrency;
     const target = config.variants.malicious.target;
+    const ctx: InstanceContext = {
+      registry,
+      runner,
+      proxyUrl,
+      model: model.model ?? config.model.model ?? 'default',
+      target,
+      timeoutMs: config.pipeline.timeoutMs,
+      toolServer,
+      defense: (name) => deps.defense(name, config),
+    };
 
     await log.group(`Run (${items.length} instance runs, concurrency ${concurrency})`, async () => {
       progress.start(items.length);
       await runPool(
         items,
         concurrency,
-        async ({ suite, task, variant }) => {
-          const started = new Date();
-          const invocation = registry.open({ instanceId: task.id, benchmark: suite.info.id, variant });
-          const result = await runner.run({
-            task,
-            apiKey: invocation.key,
-            proxyBaseUrl: proxyUrl,
-            model: model.model ?? config.model.model ?? 'default',
-            variant,
-            maliciousAgent: variant === 'malicious' ? target : undefined,
-          });
-          const calls = registry.close(invocation.key);
-          const base = {
-            instanceId: task.id,
-            benchmark: suite.info.id,
-            variant,
-            defense: 'none',
-            output: result.output,
-            pipeline: { exitCode: result.exitCode ?? null, stderrTail: result.stderrTail },
-            trace: { calls },
-          };
-          const scoreStart = Date.now();
-          let record: InstanceResult;
-          const dead = modelFailure(calls);
-          if (result.status !== 'ok' && dead) {
-            record = { ...base, outcome: 'model-error', error: `${dead}; pipeline ${result.status}: ${result.error ?? ''}`.trim(), timings: { startedAt: started.toISOString(), pipelineMs: result.durationMs, scoreMs: 0 } };
-          } else if (result.status === 'timeout') {
-            record = { ...base, outcome: 'timeout', error: result.error ?? `no answer within ${config.pipeline.timeoutMs} ms`, timings: { startedAt: started.toISOString(), pipelineMs: result.durationMs, scoreMs: 0 } };
-          } else if (result.status !== 'ok') {
-            record = { ...base, outcome: 'error', error: `pipeline ${result.status}: ${result.error ?? ''}`.trim(), timings: { startedAt: started.toISOString(), pipelineMs: result.durationMs, scoreMs: 0 } };
-          } else {
-            const verdict = await suite.score(task, result.output ?? {});
-            record = { ...base, ...verdict, timings: { startedAt: started.toISOString(), pipelineMs: result.durationMs, scoreMs: Date.now() - scoreStart } };
-          }
+        async (item) => {
+          const { record, dead } = await runInstance(item, ctx);
           instances.push(record);
-          progress.done({ label: `${task.id} ${variant}`, outcome: record.outcome, ms: result.durationMs });
+          progress.done({ label: `${item.suite.info.id} ${item.instance.id} ${item.variant}${item.defense !== 'none' ? ` [${item.defense}]` : ''}`, outcome: record.outcome, ms: record.timings.pipelineMs });
           if (record.outcome === 'model-error' && !abortReason && !(await deps.modelAlive(model))) {
             abortReason = `the model server stopped answering at ${model.baseUrl} (${dead})`;
             log.warn(`${abortReason}: stopping the run; instances not started are marked skipped`);
+            const death = await model.exitReport?.();
+            if (death) {
+              notes.push(death);
+              log.warn(death);
+            }
           }
         },
         () => abortReason !== undefined,
@@ -176,10 +188,21 @@ export async function runJob(config: Config, opts: RunOptions, deps: JobDeps = r
       log.warn(note);
     }
     if (abortReason) {
-      const done = new Set(instances.map((r) => `${r.benchmark}/${r.instanceId}/${r.variant}`));
+      const done = new Set(instances.map((r) => itemKey(r.benchmark, r.instanceId, r.variant, r.defense)));
       for (const i of items) {
-        if (done.has(`${i.suite.info.id}/${i.task.id}/${i.variant}`)) continue;
-        instances.push({ instanceId: i.task.id, benchmark: i.suite.info.id, variant: i.variant, defense: 'none', outcome: 'skipped', error: 'not run: the run stopped early', timings: { startedAt: new Date().toISOString(), pipelineMs: 0, scoreMs: 0 }, trace: { calls: [] } });
+        if (done.has(itemKey(i.suite.info.id, i.instance.id, i.variant, i.defense))) continue;
+        instances.push({
+          instanceId: i.instance.id,
+          ...(i.task.id !== i.instance.id ? { taskId: i.task.id } : {}),
+          ...(i.instance.category ? { category: i.instance.category } : {}),
+          benchmark: i.suite.info.id,
+          variant: i.variant,
+          defense: i.defense,
+          outcome: 'skipped',
+          error: 'not run: the run stopped early',
+          timings: { startedAt: new Date().toISOString(), pipelineMs: 0, scoreMs: 0 },
+          trace: { calls: [] },
+        });
       }
     }
   } catch (err) {
@@ -197,8 +220,14 @@ export async function runJob(config: Config, opts: RunOptions, deps: JobDeps = r
 
   // Stable order: the dataset's order, control before malicious, whatever order runs finished in.
   const order = new Map<string, number>();
-  suites.forEach((s, si) => s.tasks.forEach((t, ti) => order.set(`${s.info.id}/${t.id}`, si * 1e6 + ti)));
-  instances.sort((a, b) => (order.get(`${a.benchmark}/${a.instanceId}`) ?? 0) - (order.get(`${b.benchmark}/${b.instanceId}`) ?? 0) || a.variant.localeCompare(b.variant));
+  suites.forEach((s, si) => s.instances.forEach((t, ti) => order.set(`${s.info.id}/${t.id}`, si * 1e6 + ti)));
+  const defenseRank = (d: string) => config.defenses.indexOf(d as never);
+  instances.sort(
+    (a, b) =>
+      (order.get(`${a.benchmark}/${a.instanceId}`) ?? 0) - (order.get(`${b.benchmark}/${b.instanceId}`) ?? 0) ||
+      a.variant.localeCompare(b.variant) ||
+      defenseRank(a.defense) - defenseRank(b.defense),
+  );
 
   const runLog: RunLog = {
     schemaVersion: RUN_LOG_VERSION,
@@ -214,6 +243,7 @@ export async function runJob(config: Config, opts: RunOptions, deps: JobDeps = r
     model: modelInfo,
     pipeline: { mode: config.pipeline.mode, command: config.pipeline.mode === 'process' ? config.pipeline.run : config.pipeline.serve ?? config.pipeline.url, concurrency: opts.concurrency ?? config.pipeline.concurrency, timeoutMs: config.pipeline.timeoutMs },
     variants: { malicious: { ...config.variants.malicious } },
+    defenses: [...config.defenses],
     sandbox: { isolation: isolation.kind, degraded: isolation.degraded, note: isolation.note },
     benchmarks: suites.map((s) => s.info),
     instances,

@@ -60,7 +60,28 @@ export const proxyCallSchema = z.object({
 });
 export type ProxyCall = z.infer<typeof proxyCallSchema>;
 
-export const traceSchema = z.object({ calls: z.array(proxyCallSchema) });
+/** One tool call at saboteur's MCP server (agentic benchmarks). */
+export const toolEventSchema = z.object({
+  id: z.string(),
+  tool: z.string(),
+  agent: z.string().optional(),
+  arguments: z.record(z.string(), z.unknown()),
+  result: z.string(),
+  isError: z.boolean(),
+  startedAt: z.string(),
+  durationMs: z.number(),
+  staged: z
+    .object({
+      sinks: z.array(z.string()),
+      decision: z.enum(['release', 'block', 'unverifiable']),
+      defense: z.string(),
+      reason: z.string().optional(),
+      observed: z.boolean().optional(),
+    })
+    .optional(),
+});
+
+export const traceSchema = z.object({ calls: z.array(proxyCallSchema), tools: z.array(toolEventSchema).optional() });
 export type Trace = z.infer<typeof traceSchema>;
 
 export const OUTCOMES = ['passed', 'failed', 'error', 'timeout', 'refused', 'model-error', 'skipped'] as const;
@@ -68,6 +89,8 @@ export type Outcome = (typeof OUTCOMES)[number];
 
 export const instanceResultSchema = z.object({
   instanceId: z.string(),
+  /** Agentic benchmarks: the task run (the benign twin or the harmful instance of the pair `instanceId`). */
+  taskId: z.string().optional(),
   benchmark: z.string(),
   variant: z.enum(['control', 'malicious']),
   defense: z.string(),
@@ -77,6 +100,20 @@ export const instanceResultSchema = z.object({
   /** The scorer's verdict in the benchmark's own words (HumanEval: passed / failed: … / timed out). */
   result: z.string().optional(),
   output: z.object({ completion: z.string().optional(), answer: z.string().optional() }).optional(),
+  /** Agentic benchmarks: the grader's view (harmful goal reached, benign task completed, refusal). */
+  security: z
+    .object({
+      role: z.enum(['harmful', 'benign']),
+      category: z.string(),
+      attackSucceeded: z.boolean().optional(),
+      taskCompleted: z.boolean().optional(),
+      refused: z.boolean(),
+      score: z.number().optional(),
+      details: z.record(z.string(), z.unknown()),
+    })
+    .optional(),
+  /** Agentic benchmarks: the category of the instance (the stratum of the sample). */
+  category: z.string().optional(),
   pipeline: z.object({ exitCode: z.number().nullable().optional(), stderrTail: z.string().optional() }).optional(),
   timings: z.object({ startedAt: z.string(), pipelineMs: z.number(), scoreMs: z.number() }),
   trace: traceSchema,
@@ -85,6 +122,7 @@ export type InstanceResult = z.infer<typeof instanceResultSchema>;
 
 export const benchmarkInfoSchema = z.object({
   id: z.string(),
+  kind: z.enum(['code', 'agentic']).default('code'),
   source: z.string(),
   sha256: z.string().optional(),
   total: z.number().int(),
@@ -92,6 +130,7 @@ export const benchmarkInfoSchema = z.object({
   limit: z.number().int().optional(),
   seed: z.number().int(),
   instanceIds: z.array(z.string()),
+  strata: z.record(z.string(), z.number()).optional(),
 });
 
 export const runLogSchema = z.object({
@@ -111,6 +150,8 @@ export const runLogSchema = z.object({
     baseUrl: z.string().optional(),
     cassette: z.string().optional(),
     serverVersion: z.string().optional(),
+    /** The server's stdout/stderr, a run artifact (relative to run.json's folder when it lies inside it). */
+    serverLog: z.string().optional(),
     sampling: z.record(z.string(), z.number().optional()),
     gpus: z.array(z.object({ name: z.string(), memoryMiB: z.number().optional(), driver: z.string().optional() })).optional(),
   }),
@@ -118,6 +159,7 @@ export const runLogSchema = z.object({
   variants: z.object({
     malicious: z.object({ target: z.string(), method: z.string(), messageRate: z.number(), errorRate: z.number(), corruption: z.string() }),
   }),
+  defenses: z.array(z.string()).default(['none']),
   sandbox: z.object({ isolation: z.string(), degraded: z.boolean(), note: z.string().optional() }),
   benchmarks: z.array(benchmarkInfoSchema),
   instances: z.array(instanceResultSchema),

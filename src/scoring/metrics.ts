@@ -123,12 +123,15 @@ function benchmarkMetrics(benchmark: string, results: InstanceResult[], target: 
   };
 }
 
+/** pass@1 and the malicious drop over the code benchmarks (the agentic ones have ASR/TCR: see security.ts). */
 export function computeMetrics(log: RunLog): RunMetrics {
   const target = log.variants.malicious.target;
-  const ids = log.benchmarks.map((b) => b.id);
-  for (const r of log.instances) if (!ids.includes(r.benchmark)) ids.push(r.benchmark);
+  const agentic = new Set(log.benchmarks.filter((b) => b.kind === 'agentic').map((b) => b.id));
+  const ids = log.benchmarks.filter((b) => b.kind !== 'agentic').map((b) => b.id);
+  for (const r of log.instances) if (!ids.includes(r.benchmark) && !agentic.has(r.benchmark)) ids.push(r.benchmark);
+  const code = log.instances.filter((r) => !agentic.has(r.benchmark));
   return {
-    benchmarks: ids.map((id) => benchmarkMetrics(id, log.instances.filter((r) => r.benchmark === id), target)),
-    overall: benchmarkMetrics('all', log.instances, target),
+    benchmarks: ids.map((id) => benchmarkMetrics(id, code.filter((r) => r.benchmark === id), target)),
+    overall: benchmarkMetrics('all', code, target),
   };
 }

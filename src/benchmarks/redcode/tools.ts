@@ -4,6 +4,7 @@
  * calls of the same run first, so files written or deleted by one call are seen by the next, as in
  * upstream's container.
  */
+import { tookEffect as tookEffectOf } from '../agentic.js';
 import type { AgenticTask, ToolEvent, ToolHandler, ToolSpec } from '../agentic.js';
 import type { DriverRun } from './driver.js';
 import { executeRedCode, REDCODE_RUN_TIMEOUT_SEC, RedCodeSandboxError } from './execute.js';
@@ -31,7 +32,7 @@ export function redcodeGrading(task: AgenticTask): RedCodeGrading {
 }
 
 export function tookEffect(e: ToolEvent): boolean {
-  return !e.isError && e.staged?.decision !== 'block';
+  return tookEffectOf(e);
 }
 
 /** The language argument, tolerating common spellings; undefined when it is neither. */

@@ -1,6 +1,6 @@
 /**
- * llama.cpp's server: `llama-server -m FILE --host H --port P [args]`, or `-hf USER/REPO[:QUANT]`
- * for a model written `hf:USER/REPO[:QUANT]`. /health answers 503 while the model loads.
+ * llama.cpp's server: `llama-server -m FILE --host H --port P [args]`, `-hf USER/REPO[:QUANT]` for
+ * a model written `hf:USER/REPO[:QUANT]`, `-mu URL` for a URL. /health answers 503 while the model loads.
  */
 import type { Config } from '../../config/load.js';
 import type { LaunchPlan, ListenAddress } from './types.js';
@@ -10,7 +10,7 @@ export const LLAMACPP_DEFAULT_PORT = 8080;
 /** `model` is the GGUF path already resolved against the config folder (or an hf: URI). */
 export function llamacppPlan(model: Config['model'], at: ListenAddress): LaunchPlan {
   const m = model.model!;
-  const source = m.startsWith('hf:') ? ['-hf', m.slice(3)] : ['-m', m];
+  const source = m.startsWith('hf:') ? ['-hf', m.slice(3)] : /^https?:\/\//.test(m) ? ['-mu', m] : ['-m', m];
   return {
     kind: 'llamacpp',
     file: model.binary ?? 'llama-server',

@@ -13,7 +13,5 @@ export function tgiPlan(model: Config['model'], at: ListenAddress): LaunchPlan {
     // The launcher answers /health only once the shards are loaded and warmed up.
     ready: ['/health'],
     version: [{ path: '/info', field: 'version' }],
-    // TGI serves one model and accepts any name; "tgi" is what its docs use.
-    requestModel: model.model,
   };
 }

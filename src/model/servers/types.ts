@@ -42,8 +42,6 @@ export interface LaunchPlan {
   version: VersionProbe[];
   /** ollama: the model to pull through POST /api/pull once the server answers. */
   pull?: string;
-  /** The model name to request when the server does not list it (falls back to model.model). */
-  requestModel?: string;
 }
 
 /** Where a process kind is told to listen. */

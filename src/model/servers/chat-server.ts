@@ -1,0 +1,120 @@
+/**
+ * An OpenAI-compatible HTTP server in front of an in-process generate function: what the
+ * `embedded` kind (node-llama-cpp) serves on 127.0.0.1, so the proxy and the pipelines talk to it
+ * exactly as to vLLM. Chat completions only, streaming or not.
+ */
+import http from 'node:http';
+import type { Log } from '../../util/log.js';
+import { closeServer, listenLocal, parseJsonBody, readBody, sendError, sendJson } from '../http-util.js';
+import { SSE_HEADERS, chatCompletionEvents, chatCompletionJson, flattenContent, newId, type ResponseSpec } from '../openai-wire.js';
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+export interface GenerateParams {
+  temperature?: number;
+  topP?: number;
+  maxTokens?: number;
+  seed?: number;
+}
+
+export interface Generation {
+  text: string;
+  finishReason: 'stop' | 'length';
+  promptTokens: number;
+  completionTokens: number;
+}
+
+export type Generate = (messages: ChatMessage[], params: GenerateParams, signal: AbortSignal) => Promise<Generation>;
+
+export interface ChatServerOptions {
+  modelName: string;
+  generate: Generate;
+  log: Log;
+  /** Who answers, for error messages: "embedded (node-llama-cpp)". */
+  owner: string;
+}
+
+export interface ChatServerHandle {
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+
+/** The request's messages as plain chat turns; tool turns become user text, so nothing is dropped silently. */
+export function toChatMessages(raw: unknown): ChatMessage[] | string {
+  if (!Array.isArray(raw) || raw.length === 0) return 'messages must be a non-empty array';
+  const out: ChatMessage[] = [];
+  for (const m of raw as { role?: unknown; content?: unknown }[]) {
+    const content = flattenContent(m?.content);
+    if (m?.role === 'system' || m?.role === 'developer') out.push({ role: 'system', content });
+    else if (m?.role === 'assistant') out.push({ role: 'assistant', content });
+    else if (m?.role === 'user') out.push({ role: 'user', content });
+    else if (m?.role === 'tool') out.push({ role: 'user', content: `Tool result:\n${content}` });
+    else return `unknown message role ${JSON.stringify(m?.role)}`;
+  }
+  if (out[out.length - 1].role !== 'user') return 'the last message must come from the user (or a tool)';
+  return out;
+}
+
+export async function startChatServer(options: ChatServerOptions): Promise<ChatServerHandle> {
+  const { log, modelName } = options;
+  let warnedTools = false;
+  const server = http.createServer(async (req, res) => {
+    const url = (req.url ?? '/').split('?')[0];
+    try {
+      if (req.method === 'GET' && url === '/health') return sendJson(res, 200, { status: 'ok' });
+      if (req.method === 'GET' && (url === '/v1/models' || url === '/models')) {
+        return sendJson(res, 200, { object: 'list', data: [{ id: modelName, object: 'model', created: Math.floor(Date.now() / 1000), owned_by: 'saboteur' }] });
+      }
+      if (req.method !== 'POST' || url !== '/v1/chat/completions') {
+        await readBody(req);
+        return sendError(res, 404, 'not_found', `${options.owner} serves POST /v1/chat/completions and GET /v1/models, not ${req.method} ${url}`);
+      }
+      const body = parseJsonBody(res, await readBody(req));
+      if (!body) return;
+      const messages = toChatMessages(body.messages);
+      if (typeof messages === 'string') return sendError(res, 400, 'invalid_request_error', messages);
+      if (Array.isArray(body.tools) && body.tools.length && !warnedTools) {
+        warnedTools = true;
+        log.warn(`${options.owner}: requests carry tool definitions, which this server ignores (it answers with text only)`);
+      }
+      const abort = new AbortController();
+      res.on('close', () => {
+        if (!res.writableFinished) abort.abort();
+      });
+      const params: GenerateParams = {
+        temperature: num(body.temperature),
+        topP: num(body.top_p),
+        maxTokens: num(body.max_completion_tokens) ?? num(body.max_tokens),
+        seed: num(body.seed),
+      };
+      const g = await options.generate(messages, params, abort.signal);
+      const spec: ResponseSpec = {
+        id: newId('chatcmpl-'),
+        created: Math.floor(Date.now() / 1000),
+        model: modelName,
+        content: g.text,
+        toolCalls: [],
+        finishReason: g.finishReason,
+        usage: { prompt_tokens: g.promptTokens, completion_tokens: g.completionTokens, total_tokens: g.promptTokens + g.completionTokens },
+      };
+      if (body.stream === true) {
+        const includeUsage = (body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
+        res.writeHead(200, SSE_HEADERS);
+        for (const e of chatCompletionEvents(spec, includeUsage)) res.write(e);
+        res.end();
+        return;
+      }
+      sendJson(res, 200, chatCompletionJson(spec));
+    } catch (err) {
+      log.warn(`${options.owner}: request failed: ${(err as Error).message}`);
+      sendError(res, 500, 'server_error', `${options.owner}: ${(err as Error).message}`);
+    }
+  });
+  const port = await listenLocal(server);
+  return { baseUrl: `http://127.0.0.1:${port}/v1`, close: () => closeServer(server) };
+}

@@ -1,0 +1,220 @@
+/**
+ * `embedded`: llama.cpp in saboteur's own process through node-llama-cpp, on a GGUF file or an
+ * `hf:` URI, served over the same OpenAI-compatible HTTP as every other kind (chat-server.ts).
+ * node-llama-cpp is an optional dependency (native binaries, hundreds of MB): it is never bundled
+ * and is loaded only for this kind, from saboteur's own node_modules or the workspace's.
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Config } from '../../config/load.js';
+import type { Log } from '../../util/log.js';
+import { startChatServer, type ChatMessage, type Generate, type GenerateParams, type Generation } from './chat-server.js';
+import { ModelStartError } from './errors.js';
+import { formatDuration } from './lifecycle.js';
+
+export const NODE_LLAMA_CPP = 'node-llama-cpp';
+/** The version checked with saboteur (TOOLCHAIN.md); others of major 3 should work. */
+export const NODE_LLAMA_CPP_VERSION = '3.21.1';
+const INSTALL_HINT = `npm install --no-save ${NODE_LLAMA_CPP}@${NODE_LLAMA_CPP_VERSION} (in the workspace or next to saboteur)`;
+
+// The slice of node-llama-cpp's API used here (it ships its own types, but it is not installed at build time).
+type HistoryItem = { type: 'system'; text: string } | { type: 'user'; text: string } | { type: 'model'; response: string[] };
+interface ChatSessionLike {
+  setChatHistory(history: HistoryItem[]): void;
+  prompt(text: string, options: Record<string, unknown>): Promise<string>;
+  promptWithMeta?(text: string, options: Record<string, unknown>): Promise<{ responseText: string; stopReason?: string }>;
+  dispose?(): void;
+}
+interface ContextLike {
+  getSequence(): unknown;
+  dispose(): Promise<void>;
+}
+interface ModelLike {
+  createContext(options?: Record<string, unknown>): Promise<ContextLike>;
+  tokenize(text: string): unknown[];
+  dispose(): Promise<void>;
+}
+interface LlamaLike {
+  gpu?: string | false;
+  loadModel(options: { modelPath: string }): Promise<ModelLike>;
+  dispose(): Promise<void>;
+}
+export interface NodeLlamaCppModule {
+  getLlama(options?: Record<string, unknown>): Promise<LlamaLike>;
+  resolveModelFile?(uri: string, options?: { directory?: string }): Promise<string>;
+  LlamaChatSession: new (options: { contextSequence: unknown }) => ChatSessionLike;
+}
+
+/** True for model strings node-llama-cpp downloads: hf: URIs and http(s) URLs. */
+export function isRemoteModel(model: string): boolean {
+  return /^hf:/.test(model) || /^https?:\/\//.test(model);
+}
+
+/** An installed package found on disk: its folder, ESM entry file and version. */
+export function findPackage(name: string, startDirs: readonly string[]): { dir: string; entry: string; version?: string } | undefined {
+  for (const start of startDirs) {
+    let dir = path.resolve(start);
+    for (;;) {
+      const pkgDir = path.join(dir, 'node_modules', name);
+      const pkgFile = path.join(pkgDir, 'package.json');
+      if (existsSync(pkgFile)) {
+        try {
+          const pkg = JSON.parse(readFileSync(pkgFile, 'utf8')) as { version?: string; main?: string; exports?: unknown };
+          const exp = pkg.exports as Record<string, unknown> | string | undefined;
+          const dot = typeof exp === 'string' ? exp : (exp?.['.'] as Record<string, unknown> | string | undefined);
+          const pick = (v: unknown): string | undefined => (typeof v === 'string' ? v : v && typeof v === 'object' ? pick((v as Record<string, unknown>).import ?? (v as Record<string, unknown>).node ?? (v as Record<string, unknown>).default) : undefined);
+          const rel = pick(dot) ?? pkg.main ?? 'index.js';
+          return { dir: pkgDir, entry: path.join(pkgDir, rel), version: pkg.version };
+        } catch {
+          // a broken package.json: keep looking further up
+        }
+      }
+      const parent = path.dirname(dir);
+      if (parent === dir) break;
+      dir = parent;
+    }
+  }
+  return undefined;
+}
+
+function isNotFound(err: unknown, name: string): boolean {
+  const e = err as NodeJS.ErrnoException;
+  return (e?.code === 'ERR_MODULE_NOT_FOUND' || e?.code === 'MODULE_NOT_FOUND' || /Cannot find (module|package)/i.test(e?.message ?? '')) && (e?.message ?? '').includes(name);
+}
+
+/**
+ * Loads node-llama-cpp: from the workspace (`searchDirs`) or saboteur's own node_modules, else by
+ * its bare name. The specifier is a variable, so bundlers leave the import alone.
+ */
+export async function loadNodeLlamaCpp(searchDirs: readonly string[], name: string = NODE_LLAMA_CPP): Promise<{ mod: NodeLlamaCppModule; version?: string }> {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const found = findPackage(name, [...searchDirs, here]);
+  const specifier = found ? pathToFileURL(found.entry).href : name;
+  try {
+    const mod = (await import(specifier)) as NodeLlamaCppModule;
+    if (typeof mod.getLlama !== 'function' || typeof mod.LlamaChatSession !== 'function') {
+      throw new ModelStartError(`model.kind embedded: ${found?.dir ?? name} is not node-llama-cpp 3 (no getLlama / LlamaChatSession); ${INSTALL_HINT}`);
+    }
+    return { mod, version: found?.version };
+  } catch (err) {
+    if (err instanceof ModelStartError) throw err;
+    if (!found && isNotFound(err, name)) {
+      throw new ModelStartError(`model.kind embedded needs the optional package ${name}, which is not installed: ${INSTALL_HINT}. It is not bundled with saboteur (it ships native llama.cpp builds); or serve the model with model.kind llamacpp (llama-server) instead`);
+    }
+    throw new ModelStartError(`model.kind embedded: ${name} failed to load (${(err as Error).message}); reinstall it: ${INSTALL_HINT}`);
+  }
+}
+
+/** The GGUF path (resolved against the config folder), checked before anything heavy is loaded. */
+export function resolveGguf(model: string | undefined, configDir: string): { local?: string; remote?: string } {
+  if (!model) throw new ModelStartError('model.kind embedded needs model.model: a GGUF file (relative to the config file) or an hf: URI such as hf:Qwen/Qwen2.5-Coder-1.5B-Instruct-GGUF:Q4_K_M');
+  if (isRemoteModel(model)) return { remote: model };
+  const file = path.resolve(configDir, model);
+  if (!existsSync(file)) throw new ModelStartError(`model.model: the GGUF file ${file} does not exist (model.kind embedded takes a GGUF path relative to the config file, or an hf: URI)`);
+  if (!statSync(file).isFile()) throw new ModelStartError(`model.model: ${file} is not a file (model.kind embedded needs one GGUF file)`);
+  return { local: file };
+}
+
+function toHistory(messages: ChatMessage[]): HistoryItem[] {
+  return messages.map((m) => (m.role === 'assistant' ? { type: 'model', response: [m.content] } : { type: m.role, text: m.content }));
+}
+
+async function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ModelStartError(`model.kind embedded: ${what} took longer than the model.startup-timeout (${formatDuration(ms)})`)), ms);
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export interface EmbeddedOptions {
+  configDir: string;
+  /** Where hf: models are downloaded to (default: node-llama-cpp's own models folder). */
+  modelsDir?: string;
+  /** The package to load (tests name one that is not installed). */
+  packageName?: string;
+}
+
+export interface EmbeddedServer {
+  baseUrl: string;
+  model: string;
+  version: string;
+  /** The backend node-llama-cpp chose: cuda, metal, vulkan or cpu. */
+  backend: string;
+  close(): Promise<void>;
+}
+
+export async function startEmbedded(model: Config['model'], log: Log, opts: EmbeddedOptions): Promise<EmbeddedServer> {
+  const source = resolveGguf(model.model, opts.configDir);
+  const { mod, version } = await loadNodeLlamaCpp([opts.configDir, process.cwd()], opts.packageName);
+  // CUDA reads these when the backend starts: set them before getLlama.
+  for (const [k, v] of Object.entries(model.env)) process.env[k] = v;
+  if (model.gpus !== undefined) process.env.CUDA_VISIBLE_DEVICES = model.gpus;
+
+  const load = (async () => {
+    let modelPath = source.local;
+    if (source.remote) {
+      if (typeof mod.resolveModelFile !== 'function') throw new ModelStartError(`model.model: ${source.remote} needs node-llama-cpp 3.6 or later to download; ${INSTALL_HINT}`);
+      log.info(`embedded: resolving ${source.remote} (downloaded once, then cached)`);
+      modelPath = await mod.resolveModelFile(source.remote, opts.modelsDir ? { directory: opts.modelsDir } : undefined);
+    }
+    const llama = await mod.getLlama();
+    const loaded = await llama.loadModel({ modelPath: modelPath! });
+    const context = await loaded.createContext();
+    const session = new mod.LlamaChatSession({ contextSequence: context.getSequence() });
+    return { llama, loaded, context, session, modelPath: modelPath! };
+  })();
+  const { llama, loaded, context, session, modelPath } = await withDeadline(load, model.startupTimeoutMs, `loading ${model.model}`);
+
+  // One context sequence: requests take turns (the proxy and pipelines queue behind it).
+  let queue: Promise<unknown> = Promise.resolve();
+  const generate: Generate = (messages, params: GenerateParams, signal) => {
+    const turn = queue.then(async (): Promise<Generation> => {
+      const last = messages[messages.length - 1];
+      session.setChatHistory(toHistory(messages.slice(0, -1)));
+      const options = {
+        temperature: params.temperature ?? model.sampling.temperature,
+        topP: params.topP ?? model.sampling.topP,
+        maxTokens: params.maxTokens ?? model.sampling.maxTokens,
+        seed: params.seed ?? model.sampling.seed,
+        signal,
+        stopOnAbortSignal: true,
+      };
+      let text: string;
+      let stopReason: string | undefined;
+      if (session.promptWithMeta) {
+        const r = await session.promptWithMeta(last.content, options);
+        text = r.responseText;
+        stopReason = r.stopReason;
+      } else {
+        text = await session.prompt(last.content, options);
+      }
+      const promptTokens = messages.reduce((n, m) => n + loaded.tokenize(m.content).length, 0);
+      return { text, finishReason: stopReason === 'maxTokens' ? 'length' : 'stop', promptTokens, completionTokens: loaded.tokenize(text).length };
+    });
+    queue = turn.catch(() => undefined);
+    return turn;
+  };
+
+  const name = path.basename(modelPath).replace(/\.gguf$/i, '');
+  const server = await startChatServer({ modelName: name, generate, log, owner: 'embedded (node-llama-cpp)' });
+  const backend = llama.gpu ? String(llama.gpu) : 'cpu';
+  return {
+    baseUrl: server.baseUrl,
+    model: name,
+    version: `node-llama-cpp ${version ?? ''}`.trim(),
+    backend,
+    async close() {
+      await server.close();
+      session.dispose?.();
+      await context.dispose();
+      await loaded.dispose();
+      await llama.dispose();
+    },
+  };
+}

@@ -1,0 +1,94 @@
+/**
+ * One instance run: open its attribution key (and its MCP tool session for agentic tasks), run
+ * the pipeline, collect what the proxy and the tool server saw, score it. Never throws for a
+ * pipeline's failure: every way a run can go wrong becomes an outcome on the record.
+ */
+import type { BenchmarkSuite, SuiteInstance } from '../benchmarks/suite.js';
+import type { Task, Variant } from '../benchmarks/types.js';
+import type { ToolEvent } from '../benchmarks/agentic.js';
+import type { InstanceResult, ProxyCall } from '../runlog/schema.js';
+import type { InvocationRegistry } from '../proxy/index.js';
+import type { PipelineRunner } from '../pipeline/index.js';
+import type { SinkDefense, ToolServer } from '../tools/index.js';
+
+export interface WorkItem {
+  suite: BenchmarkSuite;
+  instance: SuiteInstance;
+  task: Task;
+  variant: Variant;
+  defense: string;
+}
+
+export interface InstanceContext {
+  registry: InvocationRegistry;
+  runner: PipelineRunner;
+  proxyUrl: string;
+  model: string;
+  target: string;
+  timeoutMs: number;
+  toolServer?: ToolServer;
+  defense(name: string): { defense: SinkDefense; mode: 'enforce' | 'observe' };
+}
+
+/** A model that stops answering mid-run: the calls that reached it failed at the proxy. */
+export function modelFailure(calls: ProxyCall[]): string | undefined {
+  const dead = calls.find((c) => c.status === 502 || c.status === 503 || c.status === 504);
+  return dead ? `model server: ${dead.error ?? `HTTP ${dead.status}`}` : undefined;
+}
+
+export function itemKey(benchmark: string, instanceId: string, variant: string, defense: string): string {
+  return `${benchmark}/${instanceId}/${variant}/${defense}`;
+}
+
+export async function runInstance(item: WorkItem, ctx: InstanceContext): Promise<{ record: InstanceResult; dead?: string }> {
+  const { suite, instance, task, variant, defense } = item;
+  const started = new Date();
+  const invocation = ctx.registry.open({ instanceId: instance.id, benchmark: suite.info.id, variant });
+  let mcpUrl: string | undefined;
+  if (suite.tools && ctx.toolServer) {
+    const session = suite.tools(task);
+    const d = ctx.defense(defense);
+    mcpUrl = ctx.toolServer.open(invocation.key, { task: session.task, handlers: session.handlers, defense: d.defense, mode: d.mode });
+  }
+  const result = await ctx.runner.run({
+    task,
+    apiKey: invocation.key,
+    proxyBaseUrl: ctx.proxyUrl,
+    model: ctx.model,
+    variant,
+    maliciousAgent: variant === 'malicious' ? ctx.target : undefined,
+    ...(mcpUrl ? { mcpUrl } : {}),
+  });
+  const calls = ctx.registry.close(invocation.key);
+  const tools: ToolEvent[] | undefined = mcpUrl ? ctx.toolServer!.close(invocation.key) : undefined;
+  const base = {
+    instanceId: instance.id,
+    ...(task.id !== instance.id ? { taskId: task.id } : {}),
+    ...(instance.category ? { category: instance.category } : {}),
+    benchmark: suite.info.id,
+    variant,
+    defense,
+    output: result.output,
+    pipeline: { exitCode: result.exitCode ?? null, stderrTail: result.stderrTail },
+    trace: tools ? { calls, tools } : { calls },
+  };
+  const timings = (scoreMs: number) => ({ startedAt: started.toISOString(), pipelineMs: result.durationMs, scoreMs });
+  const dead = modelFailure(calls);
+  if (result.status !== 'ok' && dead) {
+    return { record: { ...base, outcome: 'model-error', error: `${dead}; pipeline ${result.status}: ${result.error ?? ''}`.trim(), timings: timings(0) }, dead };
+  }
+  if (result.status === 'timeout') {
+    return { record: { ...base, outcome: 'timeout', error: result.error ?? `no answer within ${ctx.timeoutMs} ms`, timings: timings(0) } };
+  }
+  if (result.status !== 'ok') {
+    return { record: { ...base, outcome: 'error', error: `pipeline ${result.status}: ${result.error ?? ''}`.trim(), timings: timings(0) } };
+  }
+  const scoreStart = Date.now();
+  try {
+    const verdict = await suite.score(task, result.output ?? {}, { tools: tools ?? [], calls });
+    return { record: { ...base, ...verdict, timings: timings(Date.now() - scoreStart) } };
+  } catch (err) {
+    // A grader that cannot decide (a judge model that failed, a sandbox that would not start) is an error, not a failure.
+    return { record: { ...base, outcome: 'error', error: `scoring failed: ${(err as Error).message}`, timings: timings(Date.now() - scoreStart) } };
+  }
+}

@@ -1,0 +1,29 @@
+/** Built-in sink defenses and the checks every defense's answer goes through. */
+import type { SinkDecision, SinkDefense, StagedCall } from './types.js';
+
+/** The `none` defense: every staged sink is released (the baseline the other defenses are measured against). */
+export const releaseAll: SinkDefense = {
+  name: 'none',
+  decide: async () => ({ decision: 'release' }),
+};
+
+const DECISIONS: readonly SinkDecision[] = ['release', 'block', 'unverifiable'];
+
+/**
+ * Asks `defense` and never throws: a defense that fails or answers something else than the three
+ * decisions makes the call `unverifiable`, with the reason saying why, so a broken defense shows
+ * up in the run log instead of silently releasing or crashing the session.
+ */
+export async function adjudicate(defense: SinkDefense, call: StagedCall): Promise<{ decision: SinkDecision; reason?: string }> {
+  let answer: unknown;
+  try {
+    answer = await defense.decide(call);
+  } catch (err) {
+    return { decision: 'unverifiable', reason: `the ${defense.name} defense failed: ${(err as Error)?.message ?? String(err)}` };
+  }
+  const a = answer as { decision?: unknown; reason?: unknown } | undefined;
+  if (!a || !DECISIONS.includes(a.decision as SinkDecision)) {
+    return { decision: 'unverifiable', reason: `the ${defense.name} defense answered ${JSON.stringify(answer)?.slice(0, 120)}, not a decision (release, block or unverifiable)` };
+  }
+  return typeof a.reason === 'string' && a.reason !== '' ? { decision: a.decision as SinkDecision, reason: a.reason } : { decision: a.decision as SinkDecision };
+}
