@@ -24,9 +24,9 @@ var __export = (target, all) => {
 };
 var __copyProps = (to, from, except, desc) => {
   if (from && typeof from === "object" || typeof from === "function") {
-    for (let key of __getOwnPropNames(from))
-      if (!__hasOwnProp.call(to, key) && key !== except)
-        __defProp(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc(from, key)) || desc.enumerable });
+    for (let key2 of __getOwnPropNames(from))
+      if (!__hasOwnProp.call(to, key2) && key2 !== except)
+        __defProp(to, key2, { get: () => from[key2], enumerable: !(desc = __getOwnPropDesc(from, key2)) || desc.enumerable });
   }
   return to;
 };
@@ -116,17 +116,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path19) {
-      const ctrl = callVisitor(key, node2, visitor, path19);
+    function visit_(key2, node2, visitor, path20) {
+      const ctrl = callVisitor(key2, node2, visitor, path20);
       if (identity3.isNode(ctrl) || identity3.isPair(ctrl)) {
-        replaceNode(key, path19, ctrl);
-        return visit_(key, ctrl, visitor, path19);
+        replaceNode(key2, path20, ctrl);
+        return visit_(key2, ctrl, visitor, path20);
       }
       if (typeof ctrl !== "symbol") {
         if (identity3.isCollection(node2)) {
-          path19 = Object.freeze(path19.concat(node2));
+          path20 = Object.freeze(path20.concat(node2));
           for (let i2 = 0; i2 < node2.items.length; ++i2) {
-            const ci2 = visit_(i2, node2.items[i2], visitor, path19);
+            const ci2 = visit_(i2, node2.items[i2], visitor, path20);
             if (typeof ci2 === "number")
               i2 = ci2 - 1;
             else if (ci2 === BREAK)
@@ -137,13 +137,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity3.isPair(node2)) {
-          path19 = Object.freeze(path19.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path19);
+          path20 = Object.freeze(path20.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path20);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path19);
+          const cv = visit_("value", node2.value, visitor, path20);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -164,17 +164,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path19) {
-      const ctrl = await callVisitor(key, node2, visitor, path19);
+    async function visitAsync_(key2, node2, visitor, path20) {
+      const ctrl = await callVisitor(key2, node2, visitor, path20);
       if (identity3.isNode(ctrl) || identity3.isPair(ctrl)) {
-        replaceNode(key, path19, ctrl);
-        return visitAsync_(key, ctrl, visitor, path19);
+        replaceNode(key2, path20, ctrl);
+        return visitAsync_(key2, ctrl, visitor, path20);
       }
       if (typeof ctrl !== "symbol") {
         if (identity3.isCollection(node2)) {
-          path19 = Object.freeze(path19.concat(node2));
+          path20 = Object.freeze(path20.concat(node2));
           for (let i2 = 0; i2 < node2.items.length; ++i2) {
-            const ci2 = await visitAsync_(i2, node2.items[i2], visitor, path19);
+            const ci2 = await visitAsync_(i2, node2.items[i2], visitor, path20);
             if (typeof ci2 === "number")
               i2 = ci2 - 1;
             else if (ci2 === BREAK)
@@ -185,13 +185,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity3.isPair(node2)) {
-          path19 = Object.freeze(path19.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path19);
+          path20 = Object.freeze(path20.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path20);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path19);
+          const cv = await visitAsync_("value", node2.value, visitor, path20);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -218,27 +218,27 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path19) {
+    function callVisitor(key2, node2, visitor, path20) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path19);
+        return visitor(key2, node2, path20);
       if (identity3.isMap(node2))
-        return visitor.Map?.(key, node2, path19);
+        return visitor.Map?.(key2, node2, path20);
       if (identity3.isSeq(node2))
-        return visitor.Seq?.(key, node2, path19);
+        return visitor.Seq?.(key2, node2, path20);
       if (identity3.isPair(node2))
-        return visitor.Pair?.(key, node2, path19);
+        return visitor.Pair?.(key2, node2, path20);
       if (identity3.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path19);
+        return visitor.Scalar?.(key2, node2, path20);
       if (identity3.isAlias(node2))
-        return visitor.Alias?.(key, node2, path19);
+        return visitor.Alias?.(key2, node2, path20);
       return void 0;
     }
-    function replaceNode(key, path19, node2) {
-      const parent = path19[path19.length - 1];
+    function replaceNode(key2, path20, node2) {
+      const parent = path20[path20.length - 1];
       if (identity3.isCollection(parent)) {
-        parent.items[key] = node2;
+        parent.items[key2] = node2;
       } else if (identity3.isPair(parent)) {
-        if (key === "key")
+        if (key2 === "key")
           parent.key = node2;
         else
           parent.value = node2;
@@ -499,7 +499,7 @@ var require_anchors = __commonJS({
 var require_applyReviver = __commonJS({
   "node_modules/yaml/dist/doc/applyReviver.js"(exports) {
     "use strict";
-    function applyReviver(reviver, obj2, key, val) {
+    function applyReviver(reviver, obj2, key2, val) {
       if (val && typeof val === "object") {
         if (Array.isArray(val)) {
           for (let i2 = 0, len = val.length; i2 < len; ++i2) {
@@ -539,7 +539,7 @@ var require_applyReviver = __commonJS({
           }
         }
       }
-      return reviver.call(obj2, key, val);
+      return reviver.call(obj2, key2, val);
     }
     exports.applyReviver = applyReviver;
   }
@@ -846,10 +846,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity3 = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path19, value) {
+    function collectionFromPath(schema, path20, value) {
       let v = value;
-      for (let i2 = path19.length - 1; i2 >= 0; --i2) {
-        const k = path19[i2];
+      for (let i2 = path20.length - 1; i2 >= 0; --i2) {
+        const k = path20[i2];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a2 = [];
           a2[k] = v;
@@ -868,7 +868,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path19) => path19 == null || typeof path19 === "object" && !!path19[Symbol.iterator]().next().done;
+    var isEmptyPath = (path20) => path20 == null || typeof path20 === "object" && !!path20[Symbol.iterator]().next().done;
     var Collection = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -898,42 +898,42 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path19, value) {
-        if (isEmptyPath(path19))
+      addIn(path20, value) {
+        if (isEmptyPath(path20))
           this.add(value);
         else {
-          const [key, ...rest] = path19;
-          const node2 = this.get(key, true);
+          const [key2, ...rest] = path20;
+          const node2 = this.get(key2, true);
           if (identity3.isCollection(node2))
             node2.addIn(rest, value);
           else if (node2 === void 0 && this.schema)
-            this.set(key, collectionFromPath(this.schema, rest, value));
+            this.set(key2, collectionFromPath(this.schema, rest, value));
           else
-            throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
+            throw new Error(`Expected YAML collection at ${key2}. Remaining path: ${rest}`);
         }
       }
       /**
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path19) {
-        const [key, ...rest] = path19;
+      deleteIn(path20) {
+        const [key2, ...rest] = path20;
         if (rest.length === 0)
-          return this.delete(key);
-        const node2 = this.get(key, true);
+          return this.delete(key2);
+        const node2 = this.get(key2, true);
         if (identity3.isCollection(node2))
           return node2.deleteIn(rest);
         else
-          throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
+          throw new Error(`Expected YAML collection at ${key2}. Remaining path: ${rest}`);
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path19, keepScalar) {
-        const [key, ...rest] = path19;
-        const node2 = this.get(key, true);
+      getIn(path20, keepScalar) {
+        const [key2, ...rest] = path20;
+        const node2 = this.get(key2, true);
         if (rest.length === 0)
           return !keepScalar && identity3.isScalar(node2) ? node2.value : node2;
         else
@@ -950,29 +950,29 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path19) {
-        const [key, ...rest] = path19;
+      hasIn(path20) {
+        const [key2, ...rest] = path20;
         if (rest.length === 0)
-          return this.has(key);
-        const node2 = this.get(key, true);
+          return this.has(key2);
+        const node2 = this.get(key2, true);
         return identity3.isCollection(node2) ? node2.hasIn(rest) : false;
       }
       /**
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path19, value) {
-        const [key, ...rest] = path19;
+      setIn(path20, value) {
+        const [key2, ...rest] = path20;
         if (rest.length === 0) {
-          this.set(key, value);
+          this.set(key2, value);
         } else {
-          const node2 = this.get(key, true);
+          const node2 = this.get(key2, true);
           if (identity3.isCollection(node2))
             node2.setIn(rest, value);
           else if (node2 === void 0 && this.schema)
-            this.set(key, collectionFromPath(this.schema, rest, value));
+            this.set(key2, collectionFromPath(this.schema, rest, value));
           else
-            throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
+            throw new Error(`Expected YAML collection at ${key2}. Remaining path: ${rest}`);
         }
       }
     };
@@ -1550,19 +1550,19 @@ var require_stringifyPair = __commonJS({
     var Scalar = require_Scalar();
     var stringify = require_stringify();
     var stringifyComment = require_stringifyComment();
-    function stringifyPair({ key, value }, ctx, onComment, onChompKeep) {
+    function stringifyPair({ key: key2, value }, ctx, onComment, onChompKeep) {
       const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
-      let keyComment = identity3.isNode(key) && key.comment || null;
+      let keyComment = identity3.isNode(key2) && key2.comment || null;
       if (simpleKeys) {
         if (keyComment) {
           throw new Error("With simple keys, key nodes cannot have comments");
         }
-        if (identity3.isCollection(key) || !identity3.isNode(key) && typeof key === "object") {
+        if (identity3.isCollection(key2) || !identity3.isNode(key2) && typeof key2 === "object") {
           const msg = "With simple keys, collection cannot be used as a key value";
           throw new Error(msg);
         }
       }
-      let explicitKey = !simpleKeys && (!key || keyComment && value == null && !ctx.inFlow || identity3.isCollection(key) || (identity3.isScalar(key) ? key.type === Scalar.Scalar.BLOCK_FOLDED || key.type === Scalar.Scalar.BLOCK_LITERAL : typeof key === "object"));
+      let explicitKey = !simpleKeys && (!key2 || keyComment && value == null && !ctx.inFlow || identity3.isCollection(key2) || (identity3.isScalar(key2) ? key2.type === Scalar.Scalar.BLOCK_FOLDED || key2.type === Scalar.Scalar.BLOCK_LITERAL : typeof key2 === "object"));
       ctx = Object.assign({}, ctx, {
         allNullValues: false,
         implicitKey: !explicitKey && (simpleKeys || !allNullValues),
@@ -1570,7 +1570,7 @@ var require_stringifyPair = __commonJS({
       });
       let keyCommentDone = false;
       let chompKeep = false;
-      let str3 = stringify.stringify(key, ctx, () => keyCommentDone = true, () => chompKeep = true);
+      let str3 = stringify.stringify(key2, ctx, () => keyCommentDone = true, () => chompKeep = true);
       if (!explicitKey && !ctx.inFlow && str3.length > 1024) {
         if (simpleKeys)
           throw new Error("With simple keys, single line scalar must not span more than 1024 characters");
@@ -1714,7 +1714,7 @@ var require_merge = __commonJS({
       }),
       stringify: () => MERGE_KEY
     };
-    var isMergeKey = (ctx, key) => (merge2.identify(key) || identity3.isScalar(key) && (!key.type || key.type === Scalar.Scalar.PLAIN) && merge2.identify(key.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge2.tag && tag.default);
+    var isMergeKey = (ctx, key2) => (merge2.identify(key2) || identity3.isScalar(key2) && (!key2.type || key2.type === Scalar.Scalar.PLAIN) && merge2.identify(key2.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge2.tag && tag.default);
     function addMergeToJSMap(ctx, map2, value) {
       const source = resolveAliasValue(ctx, value);
       if (identity3.isSeq(source))
@@ -1731,14 +1731,14 @@ var require_merge = __commonJS({
       if (!identity3.isMap(source))
         throw new Error("Merge sources must be maps or map aliases");
       const srcMap = source.toJSON(null, ctx, Map);
-      for (const [key, value2] of srcMap) {
+      for (const [key2, value2] of srcMap) {
         if (map2 instanceof Map) {
-          if (!map2.has(key))
-            map2.set(key, value2);
+          if (!map2.has(key2))
+            map2.set(key2, value2);
         } else if (map2 instanceof Set) {
-          map2.add(key);
-        } else if (!Object.prototype.hasOwnProperty.call(map2, key)) {
-          Object.defineProperty(map2, key, {
+          map2.add(key2);
+        } else if (!Object.prototype.hasOwnProperty.call(map2, key2)) {
+          Object.defineProperty(map2, key2, {
             value: value2,
             writable: true,
             enumerable: true,
@@ -1766,19 +1766,19 @@ var require_addPairToJSMap = __commonJS({
     var stringify = require_stringify();
     var identity3 = require_identity();
     var toJS = require_toJS();
-    function addPairToJSMap(ctx, map2, { key, value }) {
-      if (identity3.isNode(key) && key.addToJSMap)
-        key.addToJSMap(ctx, map2, value);
-      else if (merge2.isMergeKey(ctx, key))
+    function addPairToJSMap(ctx, map2, { key: key2, value }) {
+      if (identity3.isNode(key2) && key2.addToJSMap)
+        key2.addToJSMap(ctx, map2, value);
+      else if (merge2.isMergeKey(ctx, key2))
         merge2.addMergeToJSMap(ctx, map2, value);
       else {
-        const jsKey = toJS.toJS(key, "", ctx);
+        const jsKey = toJS.toJS(key2, "", ctx);
         if (map2 instanceof Map) {
           map2.set(jsKey, toJS.toJS(value, jsKey, ctx));
         } else if (map2 instanceof Set) {
           map2.add(jsKey);
         } else {
-          const stringKey = stringifyKey(key, jsKey, ctx);
+          const stringKey = stringifyKey(key2, jsKey, ctx);
           const jsValue = toJS.toJS(value, stringKey, ctx);
           if (stringKey in map2)
             Object.defineProperty(map2, stringKey, {
@@ -1793,19 +1793,19 @@ var require_addPairToJSMap = __commonJS({
       }
       return map2;
     }
-    function stringifyKey(key, jsKey, ctx) {
+    function stringifyKey(key2, jsKey, ctx) {
       if (jsKey === null)
         return "";
       if (typeof jsKey !== "object")
         return String(jsKey);
-      if (identity3.isNode(key) && ctx?.doc) {
+      if (identity3.isNode(key2) && ctx?.doc) {
         const strCtx = stringify.createStringifyContext(ctx.doc, {});
         strCtx.anchors = /* @__PURE__ */ new Set();
         for (const node2 of ctx.anchors.keys())
           strCtx.anchors.add(node2.anchor);
         strCtx.inFlow = true;
         strCtx.inStringifyKey = true;
-        const strKey = key.toString(strCtx);
+        const strKey = key2.toString(strCtx);
         if (!ctx.mapKeyWarned) {
           let jsonStr = JSON.stringify(strKey);
           if (jsonStr.length > 40)
@@ -1829,24 +1829,24 @@ var require_Pair = __commonJS({
     var stringifyPair = require_stringifyPair();
     var addPairToJSMap = require_addPairToJSMap();
     var identity3 = require_identity();
-    function createPair(key, value, ctx) {
-      const k = createNode.createNode(key, void 0, ctx);
+    function createPair(key2, value, ctx) {
+      const k = createNode.createNode(key2, void 0, ctx);
       const v = createNode.createNode(value, void 0, ctx);
       return new Pair(k, v);
     }
     var Pair = class _Pair {
-      constructor(key, value = null) {
+      constructor(key2, value = null) {
         Object.defineProperty(this, identity3.NODE_TYPE, { value: identity3.PAIR });
-        this.key = key;
+        this.key = key2;
         this.value = value;
       }
       clone(schema) {
-        let { key, value } = this;
-        if (identity3.isNode(key))
-          key = key.clone(schema);
+        let { key: key2, value } = this;
+        if (identity3.isNode(key2))
+          key2 = key2.clone(schema);
         if (identity3.isNode(value))
           value = value.clone(schema);
-        return new _Pair(key, value);
+        return new _Pair(key2, value);
       }
       toJSON(_, ctx) {
         const pair = ctx?.mapAsMap ? /* @__PURE__ */ new Map() : {};
@@ -2022,11 +2022,11 @@ var require_YAMLMap = __commonJS({
     var identity3 = require_identity();
     var Pair = require_Pair();
     var Scalar = require_Scalar();
-    function findPair(items, key) {
-      const k = identity3.isScalar(key) ? key.value : key;
+    function findPair(items, key2) {
+      const k = identity3.isScalar(key2) ? key2.value : key2;
       for (const it of items) {
         if (identity3.isPair(it)) {
-          if (it.key === key || it.key === k)
+          if (it.key === key2 || it.key === k)
             return it;
           if (identity3.isScalar(it.key) && it.key.value === k)
             return it;
@@ -2049,20 +2049,20 @@ var require_YAMLMap = __commonJS({
       static from(schema, obj2, ctx) {
         const { keepUndefined, replacer } = ctx;
         const map2 = new this(schema);
-        const add = (key, value) => {
+        const add = (key2, value) => {
           if (typeof replacer === "function")
-            value = replacer.call(obj2, key, value);
-          else if (Array.isArray(replacer) && !replacer.includes(key))
+            value = replacer.call(obj2, key2, value);
+          else if (Array.isArray(replacer) && !replacer.includes(key2))
             return;
           if (value !== void 0 || keepUndefined)
-            map2.items.push(Pair.createPair(key, value, ctx));
+            map2.items.push(Pair.createPair(key2, value, ctx));
         };
         if (obj2 instanceof Map) {
-          for (const [key, value] of obj2)
-            add(key, value);
+          for (const [key2, value] of obj2)
+            add(key2, value);
         } else if (obj2 && typeof obj2 === "object") {
-          for (const key of Object.keys(obj2))
-            add(key, obj2[key]);
+          for (const key2 of Object.keys(obj2))
+            add(key2, obj2[key2]);
         }
         if (typeof schema.sortMapEntries === "function") {
           map2.items.sort(schema.sortMapEntries);
@@ -2102,23 +2102,23 @@ var require_YAMLMap = __commonJS({
           this.items.push(_pair);
         }
       }
-      delete(key) {
-        const it = findPair(this.items, key);
+      delete(key2) {
+        const it = findPair(this.items, key2);
         if (!it)
           return false;
         const del = this.items.splice(this.items.indexOf(it), 1);
         return del.length > 0;
       }
-      get(key, keepScalar) {
-        const it = findPair(this.items, key);
+      get(key2, keepScalar) {
+        const it = findPair(this.items, key2);
         const node2 = it?.value;
         return (!keepScalar && identity3.isScalar(node2) ? node2.value : node2) ?? void 0;
       }
-      has(key) {
-        return !!findPair(this.items, key);
+      has(key2) {
+        return !!findPair(this.items, key2);
       }
-      set(key, value) {
-        this.add(new Pair.Pair(key, value), true);
+      set(key2, value) {
+        this.add(new Pair.Pair(key2, value), true);
       }
       /**
        * @param ctx - Conversion context, originally set in Document#toJS()
@@ -2207,15 +2207,15 @@ var require_YAMLSeq = __commonJS({
        *
        * @returns `true` if the item was found and removed.
        */
-      delete(key) {
-        const idx = asItemIndex(key);
+      delete(key2) {
+        const idx = asItemIndex(key2);
         if (typeof idx !== "number")
           return false;
         const del = this.items.splice(idx, 1);
         return del.length > 0;
       }
-      get(key, keepScalar) {
-        const idx = asItemIndex(key);
+      get(key2, keepScalar) {
+        const idx = asItemIndex(key2);
         if (typeof idx !== "number")
           return void 0;
         const it = this.items[idx];
@@ -2227,8 +2227,8 @@ var require_YAMLSeq = __commonJS({
        * `key` must contain a representation of an integer for this to succeed.
        * It may be wrapped in a `Scalar`.
        */
-      has(key) {
-        const idx = asItemIndex(key);
+      has(key2) {
+        const idx = asItemIndex(key2);
         return typeof idx === "number" && idx < this.items.length;
       }
       /**
@@ -2238,10 +2238,10 @@ var require_YAMLSeq = __commonJS({
        * If `key` does not contain a representation of an integer, this will throw.
        * It may be wrapped in a `Scalar`.
        */
-      set(key, value) {
-        const idx = asItemIndex(key);
+      set(key2, value) {
+        const idx = asItemIndex(key2);
         if (typeof idx !== "number")
-          throw new Error(`Expected a valid index, not ${key}.`);
+          throw new Error(`Expected a valid index, not ${key2}.`);
         const prev = this.items[idx];
         if (identity3.isScalar(prev) && Scalar.isScalarValue(value))
           prev.value = value;
@@ -2275,8 +2275,8 @@ var require_YAMLSeq = __commonJS({
           let i2 = 0;
           for (let it of obj2) {
             if (typeof replacer === "function") {
-              const key = obj2 instanceof Set ? it : String(i2++);
-              it = replacer.call(obj2, key, it);
+              const key2 = obj2 instanceof Set ? it : String(i2++);
+              it = replacer.call(obj2, key2, it);
             }
             seq.items.push(createNode.createNode(it, void 0, ctx));
           }
@@ -2284,8 +2284,8 @@ var require_YAMLSeq = __commonJS({
         return seq;
       }
     };
-    function asItemIndex(key) {
-      let idx = identity3.isScalar(key) ? key.value : key;
+    function asItemIndex(key2) {
+      let idx = identity3.isScalar(key2) ? key2.value : key2;
       if (idx && typeof idx === "string")
         idx = Number(idx);
       return typeof idx === "number" && Number.isInteger(idx) && idx >= 0 ? idx : null;
@@ -2699,25 +2699,25 @@ ${cn.comment}` : item.comment;
         for (let it of iterable) {
           if (typeof replacer === "function")
             it = replacer.call(iterable, String(i2++), it);
-          let key, value;
+          let key2, value;
           if (Array.isArray(it)) {
             if (it.length === 2) {
-              key = it[0];
+              key2 = it[0];
               value = it[1];
             } else
               throw new TypeError(`Expected [key, value] tuple: ${it}`);
           } else if (it && it instanceof Object) {
             const keys = Object.keys(it);
             if (keys.length === 1) {
-              key = keys[0];
-              value = it[key];
+              key2 = keys[0];
+              value = it[key2];
             } else {
               throw new TypeError(`Expected tuple with one key, not ${keys.length} keys`);
             }
           } else {
-            key = it;
+            key2 = it;
           }
-          pairs2.items.push(Pair.createPair(key, value, ctx));
+          pairs2.items.push(Pair.createPair(key2, value, ctx));
         }
       return pairs2;
     }
@@ -2764,16 +2764,16 @@ var require_omap = __commonJS({
         if (ctx?.onCreate)
           ctx.onCreate(map2);
         for (const pair of this.items) {
-          let key, value;
+          let key2, value;
           if (identity3.isPair(pair)) {
-            key = toJS.toJS(pair.key, "", ctx);
-            value = toJS.toJS(pair.value, key, ctx);
+            key2 = toJS.toJS(pair.key, "", ctx);
+            value = toJS.toJS(pair.value, key2, ctx);
           } else {
-            key = toJS.toJS(pair, "", ctx);
+            key2 = toJS.toJS(pair, "", ctx);
           }
-          if (map2.has(key))
+          if (map2.has(key2))
             throw new Error("Ordered maps must not include duplicate keys");
-          map2.set(key, value);
+          map2.set(key2, value);
         }
         return map2;
       }
@@ -2794,12 +2794,12 @@ var require_omap = __commonJS({
       resolve(seq, onError) {
         const pairs$1 = pairs.resolvePairs(seq, onError);
         const seenKeys = [];
-        for (const { key } of pairs$1.items) {
-          if (identity3.isScalar(key)) {
-            if (seenKeys.includes(key.value)) {
-              onError(`Ordered maps must not include duplicate keys: ${key.value}`);
+        for (const { key: key2 } of pairs$1.items) {
+          if (identity3.isScalar(key2)) {
+            if (seenKeys.includes(key2.value)) {
+              onError(`Ordered maps must not include duplicate keys: ${key2.value}`);
             } else {
-              seenKeys.push(key.value);
+              seenKeys.push(key2.value);
             }
           }
         }
@@ -2984,14 +2984,14 @@ var require_set = __commonJS({
         super(schema);
         this.tag = _YAMLSet.tag;
       }
-      add(key) {
+      add(key2) {
         let pair;
-        if (identity3.isPair(key))
-          pair = key;
-        else if (key && typeof key === "object" && "key" in key && "value" in key && key.value === null)
-          pair = new Pair.Pair(key.key, null);
+        if (identity3.isPair(key2))
+          pair = key2;
+        else if (key2 && typeof key2 === "object" && "key" in key2 && "value" in key2 && key2.value === null)
+          pair = new Pair.Pair(key2.key, null);
         else
-          pair = new Pair.Pair(key, null);
+          pair = new Pair.Pair(key2, null);
         const prev = YAMLMap.findPair(this.items, pair.key);
         if (!prev)
           this.items.push(pair);
@@ -3000,18 +3000,18 @@ var require_set = __commonJS({
        * If `keepPair` is `true`, returns the Pair matching `key`.
        * Otherwise, returns the value of that Pair's key.
        */
-      get(key, keepPair) {
-        const pair = YAMLMap.findPair(this.items, key);
+      get(key2, keepPair) {
+        const pair = YAMLMap.findPair(this.items, key2);
         return !keepPair && identity3.isPair(pair) ? identity3.isScalar(pair.key) ? pair.key.value : pair.key : pair;
       }
-      set(key, value) {
+      set(key2, value) {
         if (typeof value !== "boolean")
           throw new Error(`Expected boolean value for set(key, value) in a YAML set, not ${typeof value}`);
-        const prev = YAMLMap.findPair(this.items, key);
+        const prev = YAMLMap.findPair(this.items, key2);
         if (prev && !value) {
           this.items.splice(this.items.indexOf(prev), 1);
         } else if (!prev && value) {
-          this.items.push(new Pair.Pair(key));
+          this.items.push(new Pair.Pair(key2));
         }
       }
       toJSON(_, ctx) {
@@ -3258,7 +3258,7 @@ var require_tags = __commonJS({
         if (Array.isArray(customTags))
           tags = [];
         else {
-          const keys = Array.from(schemas.keys()).filter((key) => key !== "yaml11").map((key) => JSON.stringify(key)).join(", ");
+          const keys = Array.from(schemas.keys()).filter((key2) => key2 !== "yaml11").map((key2) => JSON.stringify(key2)).join(", ");
           throw new Error(`Unknown schema "${schemaName}"; use one of ${keys} or define customTags array`);
         }
       }
@@ -3274,7 +3274,7 @@ var require_tags = __commonJS({
         const tagObj = typeof tag === "string" ? tagsByName[tag] : tag;
         if (!tagObj) {
           const tagName = JSON.stringify(tag);
-          const keys = Object.keys(tagsByName).map((key) => JSON.stringify(key)).join(", ");
+          const keys = Object.keys(tagsByName).map((key2) => JSON.stringify(key2)).join(", ");
           throw new Error(`Unknown custom tag ${tagName}; use one of ${keys}`);
         }
         if (!tags2.includes(tagObj))
@@ -3477,9 +3477,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path19, value) {
+      addIn(path20, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path19, value);
+          this.contents.addIn(path20, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -3538,8 +3538,8 @@ var require_Document = __commonJS({
        * Convert a key and a value into a `Pair` using the current schema,
        * recursively wrapping all values as `Scalar` or `Collection` nodes.
        */
-      createPair(key, value, options = {}) {
-        const k = this.createNode(key, null, options);
+      createPair(key2, value, options = {}) {
+        const k = this.createNode(key2, null, options);
         const v = this.createNode(value, null, options);
         return new Pair.Pair(k, v);
       }
@@ -3547,76 +3547,76 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      delete(key) {
-        return assertCollection(this.contents) ? this.contents.delete(key) : false;
+      delete(key2) {
+        return assertCollection(this.contents) ? this.contents.delete(key2) : false;
       }
       /**
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path19) {
-        if (Collection.isEmptyPath(path19)) {
+      deleteIn(path20) {
+        if (Collection.isEmptyPath(path20)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path19) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path20) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      get(key, keepScalar) {
-        return identity3.isCollection(this.contents) ? this.contents.get(key, keepScalar) : void 0;
+      get(key2, keepScalar) {
+        return identity3.isCollection(this.contents) ? this.contents.get(key2, keepScalar) : void 0;
       }
       /**
        * Returns item at `path`, or `undefined` if not found. By default unwraps
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path19, keepScalar) {
-        if (Collection.isEmptyPath(path19))
+      getIn(path20, keepScalar) {
+        if (Collection.isEmptyPath(path20))
           return !keepScalar && identity3.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity3.isCollection(this.contents) ? this.contents.getIn(path19, keepScalar) : void 0;
+        return identity3.isCollection(this.contents) ? this.contents.getIn(path20, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
        */
-      has(key) {
-        return identity3.isCollection(this.contents) ? this.contents.has(key) : false;
+      has(key2) {
+        return identity3.isCollection(this.contents) ? this.contents.has(key2) : false;
       }
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path19) {
-        if (Collection.isEmptyPath(path19))
+      hasIn(path20) {
+        if (Collection.isEmptyPath(path20))
           return this.contents !== void 0;
-        return identity3.isCollection(this.contents) ? this.contents.hasIn(path19) : false;
+        return identity3.isCollection(this.contents) ? this.contents.hasIn(path20) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      set(key, value) {
+      set(key2, value) {
         if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, [key], value);
+          this.contents = Collection.collectionFromPath(this.schema, [key2], value);
         } else if (assertCollection(this.contents)) {
-          this.contents.set(key, value);
+          this.contents.set(key2, value);
         }
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path19, value) {
-        if (Collection.isEmptyPath(path19)) {
+      setIn(path20, value) {
+        if (Collection.isEmptyPath(path20)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path19), value);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path20), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path19, value);
+          this.contents.setIn(path20, value);
         }
       }
       /**
@@ -3911,24 +3911,24 @@ var require_resolve_props = __commonJS({
 var require_util_contains_newline = __commonJS({
   "node_modules/yaml/dist/compose/util-contains-newline.js"(exports) {
     "use strict";
-    function containsNewline(key) {
-      if (!key)
+    function containsNewline(key2) {
+      if (!key2)
         return null;
-      switch (key.type) {
+      switch (key2.type) {
         case "alias":
         case "scalar":
         case "double-quoted-scalar":
         case "single-quoted-scalar":
-          if (key.source.includes("\n"))
+          if (key2.source.includes("\n"))
             return true;
-          if (key.end) {
-            for (const st of key.end)
+          if (key2.end) {
+            for (const st of key2.end)
               if (st.type === "newline")
                 return true;
           }
           return false;
         case "flow-collection":
-          for (const it of key.items) {
+          for (const it of key2.items) {
             for (const st of it.start)
               if (st.type === "newline")
                 return true;
@@ -4002,10 +4002,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key, sep, value } = collItem;
+        const { start, key: key2, sep, value } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
-          next: key ?? sep?.[0],
+          next: key2 ?? sep?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -4013,10 +4013,10 @@ var require_resolve_block_map = __commonJS({
         });
         const implicitKey = !keyProps.found;
         if (implicitKey) {
-          if (key) {
-            if (key.type === "block-seq")
+          if (key2) {
+            if (key2.type === "block-seq")
               onError(offset, "BLOCK_AS_IMPLICIT_KEY", "A block sequence may not be used as an implicit map key");
-            else if ("indent" in key && key.indent !== bm.indent)
+            else if ("indent" in key2 && key2.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
           if (!keyProps.anchor && !keyProps.tag && !sep) {
@@ -4029,17 +4029,17 @@ var require_resolve_block_map = __commonJS({
             }
             continue;
           }
-          if (keyProps.newlineAfterProp || utilContainsNewline.containsNewline(key)) {
-            onError(key ?? start[start.length - 1], "MULTILINE_IMPLICIT_KEY", "Implicit keys need to be on a single line");
+          if (keyProps.newlineAfterProp || utilContainsNewline.containsNewline(key2)) {
+            onError(key2 ?? start[start.length - 1], "MULTILINE_IMPLICIT_KEY", "Implicit keys need to be on a single line");
           }
         } else if (keyProps.found?.indent !== bm.indent) {
           onError(offset, "BAD_INDENT", startColMsg);
         }
         ctx.atKey = true;
         const keyStart = keyProps.end;
-        const keyNode = key ? composeNode(ctx, key, keyProps, onError) : composeEmptyNode(ctx, keyStart, start, null, keyProps, onError);
+        const keyNode = key2 ? composeNode(ctx, key2, keyProps, onError) : composeEmptyNode(ctx, keyStart, start, null, keyProps, onError);
         if (ctx.schema.compat)
-          utilFlowIndentCheck.flowIndentCheck(bm.indent, key, onError);
+          utilFlowIndentCheck.flowIndentCheck(bm.indent, key2, onError);
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map2.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
@@ -4049,7 +4049,7 @@ var require_resolve_block_map = __commonJS({
           offset: keyNode.range[2],
           onError,
           parentIndent: bm.indent,
-          startOnNewline: !key || key.type === "block-scalar"
+          startOnNewline: !key2 || key2.type === "block-scalar"
         });
         offset = valueProps.end;
         if (valueProps.found) {
@@ -4213,11 +4213,11 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i2 = 0; i2 < fc.items.length; ++i2) {
         const collItem = fc.items[i2];
-        const { start, key, sep, value } = collItem;
+        const { start, key: key2, sep, value } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key ?? sep?.[0],
+          next: key2 ?? sep?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
@@ -4238,9 +4238,9 @@ var require_resolve_flow_collection = __commonJS({
             offset = props.end;
             continue;
           }
-          if (!isMap && ctx.options.strict && utilContainsNewline.containsNewline(key))
+          if (!isMap && ctx.options.strict && utilContainsNewline.containsNewline(key2))
             onError(
-              key,
+              key2,
               // checked by containsNewline()
               "MULTILINE_IMPLICIT_KEY",
               "Implicit keys of flow sequence pairs need to be on a single line"
@@ -4287,8 +4287,8 @@ var require_resolve_flow_collection = __commonJS({
         } else {
           ctx.atKey = true;
           const keyStart = props.end;
-          const keyNode = key ? composeNode(ctx, key, props, onError) : composeEmptyNode(ctx, keyStart, start, null, props, onError);
-          if (isBlock(key))
+          const keyNode = key2 ? composeNode(ctx, key2, props, onError) : composeEmptyNode(ctx, keyStart, start, null, props, onError);
+          if (isBlock(key2))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
           const valueProps = resolveProps.resolveProps(sep ?? [], {
@@ -5438,9 +5438,9 @@ var require_cst_scalar = __commonJS({
         ];
         if (!addEndtoBlockProps(props, "end" in token ? token.end : void 0))
           props.push({ type: "newline", offset: -1, indent, source: "\n" });
-        for (const key of Object.keys(token))
-          if (key !== "type" && key !== "offset")
-            delete token[key];
+        for (const key2 of Object.keys(token))
+          if (key2 !== "type" && key2 !== "offset")
+            delete token[key2];
         Object.assign(token, { type: "block-scalar", indent, props, source: body });
       }
     }
@@ -5488,9 +5488,9 @@ var require_cst_scalar = __commonJS({
         default: {
           const indent = "indent" in token ? token.indent : -1;
           const end = "end" in token && Array.isArray(token.end) ? token.end.filter((st) => st.type === "space" || st.type === "comment" || st.type === "newline") : [];
-          for (const key of Object.keys(token))
-            if (key !== "type" && key !== "offset")
-              delete token[key];
+          for (const key2 of Object.keys(token))
+            if (key2 !== "type" && key2 !== "offset")
+              delete token[key2];
           Object.assign(token, { type, indent, source, end });
         }
       }
@@ -5545,12 +5545,12 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key, sep, value }) {
+    function stringifyItem({ start, key: key2, sep, value }) {
       let res = "";
       for (const st of start)
         res += st.source;
-      if (key)
-        res += stringifyToken(key);
+      if (key2)
+        res += stringifyToken(key2);
       if (sep)
         for (const st of sep)
           res += st.source;
@@ -5577,9 +5577,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path19) => {
+    visit2.itemAtPath = (cst, path20) => {
       let item = cst;
-      for (const [field, index] of path19) {
+      for (const [field, index] of path20) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -5588,23 +5588,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path19) => {
-      const parent = visit2.itemAtPath(cst, path19.slice(0, -1));
-      const field = path19[path19.length - 1][0];
+    visit2.parentCollection = (cst, path20) => {
+      const parent = visit2.itemAtPath(cst, path20.slice(0, -1));
+      const field = path20[path20.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path19, item, visitor) {
-      let ctrl = visitor(item, path19);
+    function _visit(path20, item, visitor) {
+      let ctrl = visitor(item, path20);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i2 = 0; i2 < token.items.length; ++i2) {
-            const ci2 = _visit(Object.freeze(path19.concat([[field, i2]])), token.items[i2], visitor);
+            const ci2 = _visit(Object.freeze(path20.concat([[field, i2]])), token.items[i2], visitor);
             if (typeof ci2 === "number")
               i2 = ci2 - 1;
             else if (ci2 === BREAK)
@@ -5615,10 +5615,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path19);
+            ctrl = ctrl(item, path20);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path19) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path20) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -6882,7 +6882,7 @@ var require_parser = __commonJS({
                   });
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start2 = getFirstKeyStartProps(it.start);
-                  const key = it.key;
+                  const key2 = it.key;
                   const sep = it.sep;
                   sep.push(this.sourceToken);
                   delete it.key;
@@ -6891,7 +6891,7 @@ var require_parser = __commonJS({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start2, key, sep }]
+                    items: [{ start: start2, key: key2, sep }]
                   });
                 } else if (start.length > 0) {
                   it.sep = it.sep.concat(start, this.sourceToken);
@@ -7375,7 +7375,7 @@ var require_windows = __commonJS({
     module.exports = isexe;
     isexe.sync = sync;
     var fs = __require("fs");
-    function checkPathExt(path19, options) {
+    function checkPathExt(path20, options) {
       var pathext = options.pathExt !== void 0 ? options.pathExt : process.env.PATHEXT;
       if (!pathext) {
         return true;
@@ -7386,25 +7386,25 @@ var require_windows = __commonJS({
       }
       for (var i2 = 0; i2 < pathext.length; i2++) {
         var p = pathext[i2].toLowerCase();
-        if (p && path19.substr(-p.length).toLowerCase() === p) {
+        if (p && path20.substr(-p.length).toLowerCase() === p) {
           return true;
         }
       }
       return false;
     }
-    function checkStat(stat2, path19, options) {
+    function checkStat(stat2, path20, options) {
       if (!stat2.isSymbolicLink() && !stat2.isFile()) {
         return false;
       }
-      return checkPathExt(path19, options);
+      return checkPathExt(path20, options);
     }
-    function isexe(path19, options, cb) {
-      fs.stat(path19, function(er, stat2) {
-        cb(er, er ? false : checkStat(stat2, path19, options));
+    function isexe(path20, options, cb) {
+      fs.stat(path20, function(er, stat2) {
+        cb(er, er ? false : checkStat(stat2, path20, options));
       });
     }
-    function sync(path19, options) {
-      return checkStat(fs.statSync(path19), path19, options);
+    function sync(path20, options) {
+      return checkStat(fs.statSync(path20), path20, options);
     }
   }
 });
@@ -7415,13 +7415,13 @@ var require_mode = __commonJS({
     module.exports = isexe;
     isexe.sync = sync;
     var fs = __require("fs");
-    function isexe(path19, options, cb) {
-      fs.stat(path19, function(er, stat2) {
+    function isexe(path20, options, cb) {
+      fs.stat(path20, function(er, stat2) {
         cb(er, er ? false : checkStat(stat2, options));
       });
     }
-    function sync(path19, options) {
-      return checkStat(fs.statSync(path19), options);
+    function sync(path20, options) {
+      return checkStat(fs.statSync(path20), options);
     }
     function checkStat(stat2, options) {
       return stat2.isFile() && checkMode(stat2, options);
@@ -7454,7 +7454,7 @@ var require_isexe = __commonJS({
     }
     module.exports = isexe;
     isexe.sync = sync;
-    function isexe(path19, options, cb) {
+    function isexe(path20, options, cb) {
       if (typeof options === "function") {
         cb = options;
         options = {};
@@ -7464,7 +7464,7 @@ var require_isexe = __commonJS({
           throw new TypeError("callback not provided");
         }
         return new Promise(function(resolve4, reject) {
-          isexe(path19, options || {}, function(er, is) {
+          isexe(path20, options || {}, function(er, is) {
             if (er) {
               reject(er);
             } else {
@@ -7473,7 +7473,7 @@ var require_isexe = __commonJS({
           });
         });
       }
-      core(path19, options || {}, function(er, is) {
+      core(path20, options || {}, function(er, is) {
         if (er) {
           if (er.code === "EACCES" || options && options.ignoreErrors) {
             er = null;
@@ -7483,9 +7483,9 @@ var require_isexe = __commonJS({
         cb(er, is);
       });
     }
-    function sync(path19, options) {
+    function sync(path20, options) {
       try {
-        return core.sync(path19, options || {});
+        return core.sync(path20, options || {});
       } catch (er) {
         if (options && options.ignoreErrors || er.code === "EACCES") {
           return false;
@@ -7501,7 +7501,7 @@ var require_isexe = __commonJS({
 var require_which = __commonJS({
   "node_modules/which/which.js"(exports, module) {
     var isWindows = process.platform === "win32" || process.env.OSTYPE === "cygwin" || process.env.OSTYPE === "msys";
-    var path19 = __require("path");
+    var path20 = __require("path");
     var COLON = isWindows ? ";" : ":";
     var isexe = require_isexe();
     var getNotFoundError = (cmd) => Object.assign(new Error(`not found: ${cmd}`), { code: "ENOENT" });
@@ -7539,7 +7539,7 @@ var require_which = __commonJS({
           return opt.all && found.length ? resolve4(found) : reject(getNotFoundError(cmd));
         const ppRaw = pathEnv[i2];
         const pathPart = /^".*"$/.test(ppRaw) ? ppRaw.slice(1, -1) : ppRaw;
-        const pCmd = path19.join(pathPart, cmd);
+        const pCmd = path20.join(pathPart, cmd);
         const p = !pathPart && /^\.[\\\/]/.test(cmd) ? cmd.slice(0, 2) + pCmd : pCmd;
         resolve4(subStep(p, i2, 0));
       });
@@ -7566,7 +7566,7 @@ var require_which = __commonJS({
       for (let i2 = 0; i2 < pathEnv.length; i2++) {
         const ppRaw = pathEnv[i2];
         const pathPart = /^".*"$/.test(ppRaw) ? ppRaw.slice(1, -1) : ppRaw;
-        const pCmd = path19.join(pathPart, cmd);
+        const pCmd = path20.join(pathPart, cmd);
         const p = !pathPart && /^\.[\\\/]/.test(cmd) ? cmd.slice(0, 2) + pCmd : pCmd;
         for (let j = 0; j < pathExt.length; j++) {
           const cur = p + pathExt[j];
@@ -7603,7 +7603,7 @@ var require_path_key = __commonJS({
       if (platform2 !== "win32") {
         return "PATH";
       }
-      return Object.keys(environment).reverse().find((key) => key.toUpperCase() === "PATH") || "Path";
+      return Object.keys(environment).reverse().find((key2) => key2.toUpperCase() === "PATH") || "Path";
     };
     module.exports = pathKey2;
     module.exports.default = pathKey2;
@@ -7614,7 +7614,7 @@ var require_path_key = __commonJS({
 var require_resolveCommand = __commonJS({
   "node_modules/cross-spawn/lib/util/resolveCommand.js"(exports, module) {
     "use strict";
-    var path19 = __require("path");
+    var path20 = __require("path");
     var which = require_which();
     var getPathKey = require_path_key();
     function resolveCommandAttempt(parsed, withoutPathExt) {
@@ -7632,7 +7632,7 @@ var require_resolveCommand = __commonJS({
       try {
         resolved = which.sync(parsed.command, {
           path: env[getPathKey({ env })],
-          pathExt: withoutPathExt ? path19.delimiter : void 0
+          pathExt: withoutPathExt ? path20.delimiter : void 0
         });
       } catch (e) {
       } finally {
@@ -7641,7 +7641,7 @@ var require_resolveCommand = __commonJS({
         }
       }
       if (resolved) {
-        resolved = path19.resolve(hasCustomCwd ? parsed.options.cwd : "", resolved);
+        resolved = path20.resolve(hasCustomCwd ? parsed.options.cwd : "", resolved);
       }
       return resolved;
     }
@@ -7695,8 +7695,8 @@ var require_shebang_command = __commonJS({
       if (!match) {
         return null;
       }
-      const [path19, argument] = match[0].replace(/#! ?/, "").split(" ");
-      const binary = path19.split("/").pop();
+      const [path20, argument] = match[0].replace(/#! ?/, "").split(" ");
+      const binary = path20.split("/").pop();
       if (binary === "env") {
         return argument;
       }
@@ -7731,7 +7731,7 @@ var require_readShebang = __commonJS({
 var require_parse = __commonJS({
   "node_modules/cross-spawn/lib/parse.js"(exports, module) {
     "use strict";
-    var path19 = __require("path");
+    var path20 = __require("path");
     var resolveCommand = require_resolveCommand();
     var escape2 = require_escape();
     var readShebang = require_readShebang();
@@ -7756,7 +7756,7 @@ var require_parse = __commonJS({
       const needsShell = !isExecutableRegExp.test(commandFile);
       if (parsed.options.forceShell || needsShell) {
         const needsDoubleEscapeMetaChars = isCmdShimRegExp.test(commandFile);
-        parsed.command = path19.normalize(parsed.command);
+        parsed.command = path20.normalize(parsed.command);
         parsed.command = escape2.command(parsed.command);
         parsed.args = parsed.args.map((arg) => escape2.argument(arg, needsDoubleEscapeMetaChars));
         const shellCommand = [parsed.command].concat(parsed.args).join(" ");
@@ -8002,15 +8002,15 @@ var require_code = __commonJS({
       return JSON.stringify(x).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
     }
     exports.safeStringify = safeStringify;
-    function getProperty(key) {
-      return typeof key == "string" && exports.IDENTIFIER.test(key) ? new _Code(`.${key}`) : _`[${key}]`;
+    function getProperty(key2) {
+      return typeof key2 == "string" && exports.IDENTIFIER.test(key2) ? new _Code(`.${key2}`) : _`[${key2}]`;
     }
     exports.getProperty = getProperty;
-    function getEsmExportName(key) {
-      if (typeof key == "string" && exports.IDENTIFIER.test(key)) {
-        return new _Code(`${key}`);
+    function getEsmExportName(key2) {
+      if (typeof key2 == "string" && exports.IDENTIFIER.test(key2)) {
+        return new _Code(`${key2}`);
       }
-      throw new Error(`CodeGen: invalid export name: ${key}, use explicit $id name mapping`);
+      throw new Error(`CodeGen: invalid export name: ${key2}, use explicit $id name mapping`);
     }
     exports.getEsmExportName = getEsmExportName;
     function regexpCode(rx) {
@@ -8285,9 +8285,9 @@ var require_codegen = __commonJS({
       }
     };
     var Label = class extends Node {
-      constructor(label) {
+      constructor(label2) {
         super();
-        this.label = label;
+        this.label = label2;
         this.names = {};
       }
       render({ _n }) {
@@ -8295,14 +8295,14 @@ var require_codegen = __commonJS({
       }
     };
     var Break = class extends Node {
-      constructor(label) {
+      constructor(label2) {
         super();
-        this.label = label;
+        this.label = label2;
         this.names = {};
       }
       render({ _n }) {
-        const label = this.label ? ` ${this.label}` : "";
-        return `break${label};` + _n;
+        const label2 = this.label ? ` ${this.label}` : "";
+        return `break${label2};` + _n;
       }
     };
     var Throw = class extends Node {
@@ -8637,11 +8637,11 @@ var require_codegen = __commonJS({
       // returns code for object literal for the passed argument list of key-value pairs
       object(...keyValues) {
         const code2 = ["{"];
-        for (const [key, value] of keyValues) {
+        for (const [key2, value] of keyValues) {
           if (code2.length > 1)
             code2.push(",");
-          code2.push(key);
-          if (key !== value || this.opts.es5) {
+          code2.push(key2);
+          if (key2 !== value || this.opts.es5) {
             code2.push(":");
             (0, code_1.addCodeArg)(code2, value);
           }
@@ -8714,12 +8714,12 @@ var require_codegen = __commonJS({
         return this._endBlockNode(For);
       }
       // `label` statement
-      label(label) {
-        return this._leafNode(new Label(label));
+      label(label2) {
+        return this._leafNode(new Label(label2));
       }
       // `break` statement
-      break(label) {
-        return this._leafNode(new Break(label));
+      break(label2) {
+        return this._leafNode(new Break(label2));
       }
       // `return` statement
       return(value) {
@@ -8916,17 +8916,17 @@ var require_util = __commonJS({
       if (typeof schema === "boolean")
         return;
       const rules = self.RULES.keywords;
-      for (const key in schema) {
-        if (!rules[key])
-          checkStrictMode(it, `unknown keyword: "${key}"`);
+      for (const key2 in schema) {
+        if (!rules[key2])
+          checkStrictMode(it, `unknown keyword: "${key2}"`);
       }
     }
     exports.checkUnknownRules = checkUnknownRules;
     function schemaHasRules(schema, rules) {
       if (typeof schema == "boolean")
         return !schema;
-      for (const key in schema)
-        if (rules[key])
+      for (const key2 in schema)
+        if (rules[key2])
           return true;
       return false;
     }
@@ -8934,8 +8934,8 @@ var require_util = __commonJS({
     function schemaHasRulesButRef(schema, RULES) {
       if (typeof schema == "boolean")
         return !schema;
-      for (const key in schema)
-        if (key !== "$ref" && RULES.all[key])
+      for (const key2 in schema)
+        if (key2 !== "$ref" && RULES.all[key2])
           return true;
       return false;
     }
@@ -9513,8 +9513,8 @@ var require_defaults = __commonJS({
     function assignDefaults(it, ty) {
       const { properties, items } = it.schema;
       if (ty === "object" && properties) {
-        for (const key in properties) {
-          assignDefault(it, key, properties[key].default);
+        for (const key2 in properties) {
+          assignDefault(it, key2, properties[key2].default);
         }
       } else if (ty === "array" && Array.isArray(items)) {
         items.forEach((sch, i2) => assignDefault(it, i2, sch.default));
@@ -9898,8 +9898,8 @@ var require_fast_deep_equal = __commonJS({
         for (i2 = length; i2-- !== 0; )
           if (!Object.prototype.hasOwnProperty.call(b, keys[i2])) return false;
         for (i2 = length; i2-- !== 0; ) {
-          var key = keys[i2];
-          if (!equal(a2[key], b[key])) return false;
+          var key2 = keys[i2];
+          if (!equal(a2[key2], b[key2])) return false;
         }
         return true;
       }
@@ -9971,20 +9971,20 @@ var require_json_schema_traverse = __commonJS({
     function _traverse(opts, pre, post, schema, jsonPtr, rootSchema, parentJsonPtr, parentKeyword, parentSchema, keyIndex) {
       if (schema && typeof schema == "object" && !Array.isArray(schema)) {
         pre(schema, jsonPtr, rootSchema, parentJsonPtr, parentKeyword, parentSchema, keyIndex);
-        for (var key in schema) {
-          var sch = schema[key];
+        for (var key2 in schema) {
+          var sch = schema[key2];
           if (Array.isArray(sch)) {
-            if (key in traverse.arrayKeywords) {
+            if (key2 in traverse.arrayKeywords) {
               for (var i2 = 0; i2 < sch.length; i2++)
-                _traverse(opts, pre, post, sch[i2], jsonPtr + "/" + key + "/" + i2, rootSchema, jsonPtr, key, schema, i2);
+                _traverse(opts, pre, post, sch[i2], jsonPtr + "/" + key2 + "/" + i2, rootSchema, jsonPtr, key2, schema, i2);
             }
-          } else if (key in traverse.propsKeywords) {
+          } else if (key2 in traverse.propsKeywords) {
             if (sch && typeof sch == "object") {
               for (var prop in sch)
-                _traverse(opts, pre, post, sch[prop], jsonPtr + "/" + key + "/" + escapeJsonPtr(prop), rootSchema, jsonPtr, key, schema, prop);
+                _traverse(opts, pre, post, sch[prop], jsonPtr + "/" + key2 + "/" + escapeJsonPtr(prop), rootSchema, jsonPtr, key2, schema, prop);
             }
-          } else if (key in traverse.keywords || opts.allKeys && !(key in traverse.skipKeywords)) {
-            _traverse(opts, pre, post, sch, jsonPtr + "/" + key, rootSchema, jsonPtr, key, schema);
+          } else if (key2 in traverse.keywords || opts.allKeys && !(key2 in traverse.skipKeywords)) {
+            _traverse(opts, pre, post, sch, jsonPtr + "/" + key2, rootSchema, jsonPtr, key2, schema);
           }
         }
         post(schema, jsonPtr, rootSchema, parentJsonPtr, parentKeyword, parentSchema, keyIndex);
@@ -10041,10 +10041,10 @@ var require_resolve = __commonJS({
       "$dynamicAnchor"
     ]);
     function hasRef(schema) {
-      for (const key in schema) {
-        if (REF_KEYWORDS.has(key))
+      for (const key2 in schema) {
+        if (REF_KEYWORDS.has(key2))
           return true;
-        const sch = schema[key];
+        const sch = schema[key2];
         if (Array.isArray(sch) && sch.some(hasRef))
           return true;
         if (typeof sch == "object" && hasRef(sch))
@@ -10054,14 +10054,14 @@ var require_resolve = __commonJS({
     }
     function countKeys(schema) {
       let count2 = 0;
-      for (const key in schema) {
-        if (key === "$ref")
+      for (const key2 in schema) {
+        if (key2 === "$ref")
           return Infinity;
         count2++;
-        if (SIMPLE_INLINED.has(key))
+        if (SIMPLE_INLINED.has(key2))
           continue;
-        if (typeof schema[key] == "object") {
-          (0, util_1.eachItem)(schema[key], (sch) => count2 += countKeys(sch));
+        if (typeof schema[key2] == "object") {
+          (0, util_1.eachItem)(schema[key2], (sch) => count2 += countKeys(sch));
         }
         if (count2 === Infinity)
           return Infinity;
@@ -10250,8 +10250,8 @@ var require_validate = __commonJS({
     function schemaCxtHasRules({ schema, self }) {
       if (typeof schema == "boolean")
         return !schema;
-      for (const key in schema)
-        if (self.RULES.all[key])
+      for (const key2 in schema)
+        if (self.RULES.all[key2])
           return true;
       return false;
     }
@@ -11095,8 +11095,8 @@ var require_utils = __commonJS({
       }
       return ind;
     }
-    function removeDotSegments(path19) {
-      let input2 = path19;
+    function removeDotSegments(path20) {
+      let input2 = path20;
       const output2 = [];
       let nextSlash = -1;
       let len = 0;
@@ -11170,11 +11170,11 @@ var require_utils = __commonJS({
       }
       return output2.join("");
     }
-    function removeDotSegmentsRelative(path19) {
-      if (path19 === "" || path19[0] === "/") {
-        return removeDotSegments(path19);
+    function removeDotSegmentsRelative(path20) {
+      if (path20 === "" || path20[0] === "/") {
+        return removeDotSegments(path20);
       }
-      const segments = path19.split("/");
+      const segments = path20.split("/");
       const last = segments.length - 1;
       const output2 = [];
       let trailingDirectory = false;
@@ -11537,8 +11537,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path19 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path19 && path19 !== "/" ? path19 : void 0;
+        const path20 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path20 && path20 !== "/" ? path20 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -12346,7 +12346,7 @@ var require_core = __commonJS({
         }
       }
       // Adds schema to the instance
-      addSchema(schema, key, _meta, _validateSchema = this.opts.validateSchema) {
+      addSchema(schema, key2, _meta, _validateSchema = this.opts.validateSchema) {
         if (Array.isArray(schema)) {
           for (const sch of schema)
             this.addSchema(sch, void 0, _meta, _validateSchema);
@@ -12360,15 +12360,15 @@ var require_core = __commonJS({
             throw new Error(`schema ${schemaId} must be string`);
           }
         }
-        key = (0, resolve_1.normalizeId)(key || id);
-        this._checkUnique(key);
-        this.schemas[key] = this._addSchema(schema, _meta, key, _validateSchema, true);
+        key2 = (0, resolve_1.normalizeId)(key2 || id);
+        this._checkUnique(key2);
+        this.schemas[key2] = this._addSchema(schema, _meta, key2, _validateSchema, true);
         return this;
       }
       // Add schema that will be used to validate other schemas
       // options in META_IGNORE_OPTIONS are alway set to false
-      addMetaSchema(schema, key, _validateSchema = this.opts.validateSchema) {
-        this.addSchema(schema, key, true, _validateSchema);
+      addMetaSchema(schema, key2, _validateSchema = this.opts.validateSchema) {
+        this.addSchema(schema, key2, true, _validateSchema);
         return this;
       }
       //  Validate schema against its meta-schema
@@ -12524,14 +12524,14 @@ var require_core = __commonJS({
           let keywords = metaSchema;
           for (const seg of segments)
             keywords = keywords[seg];
-          for (const key in rules) {
-            const rule = rules[key];
+          for (const key2 in rules) {
+            const rule = rules[key2];
             if (typeof rule != "object")
               continue;
             const { $data } = rule.definition;
-            const schema = keywords[key];
+            const schema = keywords[key2];
             if ($data && schema)
-              keywords[key] = schemaOrData(schema);
+              keywords[key2] = schemaOrData(schema);
           }
         }
         return metaSchema;
@@ -12604,10 +12604,10 @@ var require_core = __commonJS({
     Ajv2.MissingRefError = ref_error_1.default;
     exports.default = Ajv2;
     function checkOptions(checkOpts, options, msg, log = "error") {
-      for (const key in checkOpts) {
-        const opt = key;
+      for (const key2 in checkOpts) {
+        const opt = key2;
         if (opt in options)
-          this.logger[log](`${msg}: option ${key}. ${checkOpts[opt]}`);
+          this.logger[log](`${msg}: option ${key2}. ${checkOpts[opt]}`);
       }
     }
     function getSchEnv(keyRef) {
@@ -12621,8 +12621,8 @@ var require_core = __commonJS({
       if (Array.isArray(optsSchemas))
         this.addSchema(optsSchemas);
       else
-        for (const key in optsSchemas)
-          this.addSchema(optsSchemas[key], key);
+        for (const key2 in optsSchemas)
+          this.addSchema(optsSchemas[key2], key2);
     }
     function addInitialFormats() {
       for (const name in this.opts.formats) {
@@ -13670,11 +13670,11 @@ var require_dependencies = __commonJS({
     function splitDependencies({ schema }) {
       const propertyDeps = {};
       const schemaDeps = {};
-      for (const key in schema) {
-        if (key === "__proto__")
+      for (const key2 in schema) {
+        if (key2 === "__proto__")
           continue;
-        const deps = Array.isArray(schema[key]) ? propertyDeps : schemaDeps;
-        deps[key] = schema[key];
+        const deps = Array.isArray(schema[key2]) ? propertyDeps : schemaDeps;
+        deps[key2] = schema[key2];
       }
       return [propertyDeps, schemaDeps];
     }
@@ -13751,13 +13751,13 @@ var require_propertyNames = __commonJS({
         if ((0, util_1.alwaysValidSchema)(it, schema))
           return;
         const valid = gen.name("valid");
-        gen.forIn("key", data, (key) => {
-          cxt.setParams({ propertyName: key });
+        gen.forIn("key", data, (key2) => {
+          cxt.setParams({ propertyName: key2 });
           cxt.subschema({
             keyword: "propertyNames",
-            data: key,
+            data: key2,
             dataTypes: ["string"],
-            propertyName: key,
+            propertyName: key2,
             compositeRule: true
           }, valid);
           gen.if((0, codegen_1.not)(valid), () => {
@@ -13806,38 +13806,38 @@ var require_additionalProperties = __commonJS({
         checkAdditionalProperties();
         cxt.ok((0, codegen_1._)`${errsCount} === ${names_1.default.errors}`);
         function checkAdditionalProperties() {
-          gen.forIn("key", data, (key) => {
+          gen.forIn("key", data, (key2) => {
             if (!props.length && !patProps.length)
-              additionalPropertyCode(key);
+              additionalPropertyCode(key2);
             else
-              gen.if(isAdditional(key), () => additionalPropertyCode(key));
+              gen.if(isAdditional(key2), () => additionalPropertyCode(key2));
           });
         }
-        function isAdditional(key) {
+        function isAdditional(key2) {
           let definedProp;
           if (props.length > 8) {
             const propsSchema = (0, util_1.schemaRefOrVal)(it, parentSchema.properties, "properties");
-            definedProp = (0, code_1.isOwnProperty)(gen, propsSchema, key);
+            definedProp = (0, code_1.isOwnProperty)(gen, propsSchema, key2);
           } else if (props.length) {
-            definedProp = (0, codegen_1.or)(...props.map((p) => (0, codegen_1._)`${key} === ${p}`));
+            definedProp = (0, codegen_1.or)(...props.map((p) => (0, codegen_1._)`${key2} === ${p}`));
           } else {
             definedProp = codegen_1.nil;
           }
           if (patProps.length) {
-            definedProp = (0, codegen_1.or)(definedProp, ...patProps.map((p) => (0, codegen_1._)`${(0, code_1.usePattern)(cxt, p)}.test(${key})`));
+            definedProp = (0, codegen_1.or)(definedProp, ...patProps.map((p) => (0, codegen_1._)`${(0, code_1.usePattern)(cxt, p)}.test(${key2})`));
           }
           return (0, codegen_1.not)(definedProp);
         }
-        function deleteAdditional(key) {
-          gen.code((0, codegen_1._)`delete ${data}[${key}]`);
+        function deleteAdditional(key2) {
+          gen.code((0, codegen_1._)`delete ${data}[${key2}]`);
         }
-        function additionalPropertyCode(key) {
+        function additionalPropertyCode(key2) {
           if (opts.removeAdditional === "all" || opts.removeAdditional && schema === false) {
-            deleteAdditional(key);
+            deleteAdditional(key2);
             return;
           }
           if (schema === false) {
-            cxt.setParams({ additionalProperty: key });
+            cxt.setParams({ additionalProperty: key2 });
             cxt.error();
             if (!allErrors)
               gen.break();
@@ -13846,22 +13846,22 @@ var require_additionalProperties = __commonJS({
           if (typeof schema == "object" && !(0, util_1.alwaysValidSchema)(it, schema)) {
             const valid = gen.name("valid");
             if (opts.removeAdditional === "failing") {
-              applyAdditionalSchema(key, valid, false);
+              applyAdditionalSchema(key2, valid, false);
               gen.if((0, codegen_1.not)(valid), () => {
                 cxt.reset();
-                deleteAdditional(key);
+                deleteAdditional(key2);
               });
             } else {
-              applyAdditionalSchema(key, valid);
+              applyAdditionalSchema(key2, valid);
               if (!allErrors)
                 gen.if((0, codegen_1.not)(valid), () => gen.break());
             }
           }
         }
-        function applyAdditionalSchema(key, valid, errors) {
+        function applyAdditionalSchema(key2, valid, errors) {
           const subschema = {
             keyword: "additionalProperties",
-            dataProp: key,
+            dataProp: key2,
             dataPropType: util_1.Type.Str
           };
           if (errors === false) {
@@ -13986,19 +13986,19 @@ var require_patternProperties = __commonJS({
           }
         }
         function validateProperties(pat) {
-          gen.forIn("key", data, (key) => {
-            gen.if((0, codegen_1._)`${(0, code_1.usePattern)(cxt, pat)}.test(${key})`, () => {
+          gen.forIn("key", data, (key2) => {
+            gen.if((0, codegen_1._)`${(0, code_1.usePattern)(cxt, pat)}.test(${key2})`, () => {
               const alwaysValid = alwaysValidPatterns.includes(pat);
               if (!alwaysValid) {
                 cxt.subschema({
                   keyword: "patternProperties",
                   schemaProp: pat,
-                  dataProp: key,
+                  dataProp: key2,
                   dataPropType: util_2.Type.Str
                 }, valid);
               }
               if (it.opts.unevaluated && props !== true) {
-                gen.assign((0, codegen_1._)`${props}[${key}]`, true);
+                gen.assign((0, codegen_1._)`${props}[${key2}]`, true);
               } else if (!alwaysValid && !it.allErrors) {
                 gen.if((0, codegen_1.not)(valid), () => gen.break());
               }
@@ -15138,7 +15138,7 @@ var require_content_type = __commonJS({
       }
       var obj2 = new ContentType(type.toLowerCase());
       if (index !== -1) {
-        var key;
+        var key2;
         var match;
         var value;
         PARAM_REGEXP.lastIndex = index;
@@ -15147,7 +15147,7 @@ var require_content_type = __commonJS({
             throw new TypeError("invalid parameter format");
           }
           index += match[0].length;
-          key = match[1].toLowerCase();
+          key2 = match[1].toLowerCase();
           value = match[2];
           if (value.charCodeAt(0) === 34) {
             value = value.slice(1, -1);
@@ -15155,7 +15155,7 @@ var require_content_type = __commonJS({
               value = value.replace(QESC_REGEXP, "$1");
             }
           }
-          obj2.parameters[key] = value;
+          obj2.parameters[key2] = value;
         }
         if (index !== header.length) {
           throw new TypeError("invalid parameter format");
@@ -15193,8 +15193,8 @@ var require_content_type = __commonJS({
 });
 
 // src/cli.ts
-import { readFile as readFile12, writeFile as writeFile7 } from "node:fs/promises";
-import path18 from "node:path";
+import { mkdir as mkdir7, readFile as readFile13, writeFile as writeFile7 } from "node:fs/promises";
+import path19 from "node:path";
 
 // src/config/load.ts
 var import_yaml = __toESM(require_dist(), 1);
@@ -15925,9 +15925,9 @@ function floatSafeRemainder(val, step) {
   return ratio - roundedRatio;
 }
 var EVALUATING = /* @__PURE__ */ Symbol("evaluating");
-function defineLazy(object3, key, getter) {
+function defineLazy(object3, key2, getter) {
   let value = void 0;
-  Object.defineProperty(object3, key, {
+  Object.defineProperty(object3, key2, {
     get() {
       if (value === EVALUATING) {
         return void 0;
@@ -15939,7 +15939,7 @@ function defineLazy(object3, key, getter) {
       return value;
     },
     set(v) {
-      Object.defineProperty(object3, key, {
+      Object.defineProperty(object3, key2, {
         value: v
         // configurable: true,
       });
@@ -15965,47 +15965,47 @@ function rawShape(def) {
 function sourceShape(schema) {
   return rawShape(schema._zod.def) ?? schema._zod.def.shape;
 }
-function deferProp(target, key, getter) {
-  Object.defineProperty(target, key, {
+function deferProp(target, key2, getter) {
+  Object.defineProperty(target, key2, {
     get() {
       const value = getter();
-      assignProp(this, key, value);
+      assignProp(this, key2, value);
       return value;
     },
     enumerable: true,
     configurable: true
   });
 }
-function putProp(target, key, value) {
-  if (key in target)
-    assignProp(target, key, value);
+function putProp(target, key2, value) {
+  if (key2 in target)
+    assignProp(target, key2, value);
   else
-    target[key] = value;
+    target[key2] = value;
 }
 function mirrorShape(target, source, keys, wrap) {
   const raw = sourceShape(source);
-  for (const key of keys) {
-    const desc = Object.getOwnPropertyDescriptor(raw, key);
+  for (const key2 of keys) {
+    const desc = Object.getOwnPropertyDescriptor(raw, key2);
     if (!desc.enumerable)
       continue;
     if (desc.get) {
-      deferProp(target, key, () => {
-        const value = source._zod.def.shape[key];
-        return wrap ? wrap(value, key) : value;
+      deferProp(target, key2, () => {
+        const value = source._zod.def.shape[key2];
+        return wrap ? wrap(value, key2) : value;
       });
     } else
-      putProp(target, key, wrap ? wrap(desc.value, key) : desc.value);
+      putProp(target, key2, wrap ? wrap(desc.value, key2) : desc.value);
   }
 }
 function mirrorProps(target, source) {
-  for (const key of Reflect.ownKeys(source)) {
-    const desc = Object.getOwnPropertyDescriptor(source, key);
+  for (const key2 of Reflect.ownKeys(source)) {
+    const desc = Object.getOwnPropertyDescriptor(source, key2);
     if (!desc.enumerable)
       continue;
     if (desc.get)
-      deferProp(target, key, () => source[key]);
+      deferProp(target, key2, () => source[key2]);
     else
-      putProp(target, key, desc.value);
+      putProp(target, key2, desc.value);
   }
 }
 function mergeDefs(...defs) {
@@ -16019,14 +16019,14 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj2, path19) {
-  if (!path19)
+function getElementAtPath(obj2, path20) {
+  if (!path20)
     return obj2;
-  return path19.reduce((acc, key) => acc?.[key], obj2);
+  return path20.reduce((acc, key2) => acc?.[key2], obj2);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
-  const promises = keys.map((key) => promisesObj[key]);
+  const promises = keys.map((key2) => promisesObj[key2]);
   return Promise.all(promises).then((results) => {
     const resolvedObj = {};
     for (let i2 = 0; i2 < keys.length; i2++) {
@@ -16098,8 +16098,8 @@ function shallowClone(o2) {
 }
 function numKeys(data) {
   let keyCount = 0;
-  for (const key in data) {
-    if (Object.prototype.hasOwnProperty.call(data, key)) {
+  for (const key2 in data) {
+    if (Object.prototype.hasOwnProperty.call(data, key2)) {
       keyCount++;
     }
   }
@@ -16253,12 +16253,12 @@ function pick(schema, mask) {
 function maskedKeys(schema, mask) {
   const raw = sourceShape(schema);
   const keys = [];
-  for (const key of Reflect.ownKeys(mask)) {
-    if (!Object.getOwnPropertyDescriptor(raw, key)?.enumerable) {
-      throw new Error(`Unrecognized key: "${String(key)}"`);
+  for (const key2 of Reflect.ownKeys(mask)) {
+    if (!Object.getOwnPropertyDescriptor(raw, key2)?.enumerable) {
+      throw new Error(`Unrecognized key: "${String(key2)}"`);
     }
-    if (mask[key])
-      keys.push(key);
+    if (mask[key2])
+      keys.push(key2);
   }
   return keys;
 }
@@ -16271,7 +16271,7 @@ function omit(schema, mask) {
   }
   const omitted = new Set(maskedKeys(schema, mask));
   const newShape = {};
-  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)).filter((key) => !omitted.has(key)));
+  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)).filter((key2) => !omitted.has(key2)));
   return clone(schema, mergeDefs(currDef, { shape: newShape, checks: [] }));
 }
 function extend(schema, shape) {
@@ -16282,8 +16282,8 @@ function extend(schema, shape) {
   const hasChecks = checks && checks.length > 0;
   if (hasChecks) {
     const existingShape = sourceShape(schema);
-    for (const key of Reflect.ownKeys(shape)) {
-      if (Object.getOwnPropertyDescriptor(existingShape, key) !== void 0) {
+    for (const key2 of Reflect.ownKeys(shape)) {
+      if (Object.getOwnPropertyDescriptor(existingShape, key2) !== void 0) {
         throw new Error("Cannot overwrite keys on object schemas containing refinements. Use `.safeExtend()` instead.");
       }
     }
@@ -16330,15 +16330,15 @@ function partial(Class2, schema, mask, name = "partial") {
   }
   const selected = mask ? new Set(maskedKeys(schema, mask)) : void 0;
   const newShape = {};
-  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)), Class2 && ((value, key) => selected && !selected.has(key) ? value : new Class2({ type: "optional", innerType: value })));
+  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)), Class2 && ((value, key2) => selected && !selected.has(key2) ? value : new Class2({ type: "optional", innerType: value })));
   return clone(schema, mergeDefs(schema._zod.def, { shape: newShape, checks: [] }));
 }
 function required(Class2, schema, mask) {
   const selected = mask ? new Set(maskedKeys(schema, mask)) : void 0;
   const newShape = {};
-  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)), (value, key) => (
+  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)), (value, key2) => (
     // overwrite with non-optional
-    selected && !selected.has(key) ? value : new Class2({ type: "nonoptional", innerType: value })
+    selected && !selected.has(key2) ? value : new Class2({ type: "nonoptional", innerType: value })
   ));
   return clone(schema, mergeDefs(schema._zod.def, { shape: newShape }));
 }
@@ -16362,11 +16362,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path19, issues) {
+function prefixIssues(path20, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path19);
+    iss.path.unshift(path20);
     return iss;
   });
 }
@@ -16525,46 +16525,46 @@ var Class = class {
   }
 };
 function members(proto, table) {
-  for (const key in table) {
-    const desc = Object.getOwnPropertyDescriptor(table, key);
+  for (const key2 in table) {
+    const desc = Object.getOwnPropertyDescriptor(table, key2);
     if (desc.get)
-      Object.defineProperty(proto, key, { ...desc, enumerable: false });
+      Object.defineProperty(proto, key2, { ...desc, enumerable: false });
     else
-      defineBound(proto, key, desc.value);
+      defineBound(proto, key2, desc.value);
   }
 }
-function own(inst, key, value, enumerable = true) {
-  Object.defineProperty(inst, key, { configurable: true, writable: true, enumerable, value });
+function own(inst, key2, value, enumerable = true) {
+  Object.defineProperty(inst, key2, { configurable: true, writable: true, enumerable, value });
   return value;
 }
-function hide(inst, key, value) {
-  return own(inst, key, value, false);
+function hide(inst, key2, value) {
+  return own(inst, key2, value, false);
 }
 // @__NO_SIDE_EFFECTS__
 function derived(computes, table) {
-  for (const key in computes) {
-    const compute = computes[key];
-    Object.defineProperty(table, key, {
+  for (const key2 in computes) {
+    const compute = computes[key2];
+    Object.defineProperty(table, key2, {
       configurable: true,
       enumerable: true,
       get() {
-        return own(this, key, compute(this));
+        return own(this, key2, compute(this));
       },
       set(value) {
-        own(this, key, value);
+        own(this, key2, value);
       }
     });
   }
   return table;
 }
-function defineBound(proto, key, fn) {
-  Object.defineProperty(proto, key, {
+function defineBound(proto, key2, fn) {
+  Object.defineProperty(proto, key2, {
     configurable: true,
     get() {
-      return this == null ? fn : own(this, key, fn.bind(this));
+      return this == null ? fn : own(this, key2, fn.bind(this));
     },
     set(value) {
-      own(this, key, value);
+      own(this, key2, value);
     }
   });
 }
@@ -16581,53 +16581,53 @@ var breaker = {
     return void 0;
   }
 };
-function defineLazyInternal(inst, key, compute) {
+function defineLazyInternal(inst, key2, compute) {
   const proto = Object.getPrototypeOf(inst._zod);
-  if (key in proto && installing !== inst._zod) {
+  if (key2 in proto && installing !== inst._zod) {
     installing = void 0;
     return;
   }
   installing = inst._zod;
-  Object.defineProperty(proto, key, {
+  Object.defineProperty(proto, key2, {
     configurable: true,
     get() {
-      Object.defineProperty(this, key, breaker);
+      Object.defineProperty(this, key2, breaker);
       const outer = broke;
       broke = false;
       try {
         const value = compute(this);
         if (broke)
-          delete this[key];
+          delete this[key2];
         else
-          Object.defineProperty(this, key, { configurable: true, writable: true, value });
+          Object.defineProperty(this, key2, { configurable: true, writable: true, value });
         broke = broke || outer;
         return value;
       } catch (err) {
-        delete this[key];
+        delete this[key2];
         broke = broke || outer;
         throw err;
       }
     },
     set(value) {
-      Object.defineProperty(this, key, { configurable: true, writable: true, value });
+      Object.defineProperty(this, key2, { configurable: true, writable: true, value });
     }
   });
 }
-function installLazyProp(inst, key, make, enumerable) {
-  const proto = claim(inst, key);
+function installLazyProp(inst, key2, make, enumerable) {
+  const proto = claim(inst, key2);
   if (!proto)
     return;
-  Object.defineProperty(proto, key, {
+  Object.defineProperty(proto, key2, {
     configurable: true,
     get() {
       const desc = { configurable: true, writable: true, enumerable, value: void 0 };
-      Object.defineProperty(this, key, desc);
+      Object.defineProperty(this, key2, desc);
       desc.value = make(this);
-      Object.defineProperty(this, key, desc);
+      Object.defineProperty(this, key2, desc);
       return desc.value;
     },
     set(value) {
-      Object.defineProperty(this, key, { configurable: true, writable: true, enumerable, value });
+      Object.defineProperty(this, key2, { configurable: true, writable: true, enumerable, value });
     }
   });
 }
@@ -16804,15 +16804,15 @@ var $ZodError = $constructor("$ZodError", initializer);
 var $ZodRealError = $constructor("$ZodError", initializer, void 0, {
   Parent: Error
 });
-function node(obj2, key, make) {
-  if (!Object.prototype.hasOwnProperty.call(obj2, key)) {
-    if (key === "__proto__") {
-      Object.defineProperty(obj2, key, { value: make(), writable: true, enumerable: true, configurable: true });
+function node(obj2, key2, make) {
+  if (!Object.prototype.hasOwnProperty.call(obj2, key2)) {
+    if (key2 === "__proto__") {
+      Object.defineProperty(obj2, key2, { value: make(), writable: true, enumerable: true, configurable: true });
     } else {
-      obj2[key] = make();
+      obj2[key2] = make();
     }
   }
-  return obj2[key];
+  return obj2[key2];
 }
 function flattenError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = {};
@@ -16828,16 +16828,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path19 = []) => {
+  const processError = (error63, path20 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path19, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path20, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path19, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path20, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path19, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path20, ...issue2.path]);
       } else {
-        const fullpath = [...path19, ...issue2.path];
+        const fullpath = [...path20, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -16876,17 +16876,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path19 = []) => {
+  const processError = (error63, path20 = []) => {
     var _a3;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path19, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path20, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path19, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path20, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path19, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path20, ...issue2.path]);
       } else {
-        const fullpath = [...path19, ...issue2.path];
+        const fullpath = [...path20, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -16925,8 +16925,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path19 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path19) {
+  const path20 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path20) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -17721,16 +17721,16 @@ var $ZodCheckProperties = /* @__PURE__ */ $constructor("$ZodCheckProperties", (i
       payload.issues.push({ expected: "object", code: "invalid_type", input: payload.value, inst });
       return void 0;
     }
-    entries ?? (entries = Reflect.ownKeys(def.shape).map((key) => [key, def.shape[key]]));
+    entries ?? (entries = Reflect.ownKeys(def.shape).map((key2) => [key2, def.shape[key2]]));
     const input2 = payload.value;
     let proms;
-    for (const [key, schema] of entries) {
-      const result = schema._zod.run({ value: input2[key], issues: [] }, {});
+    for (const [key2, schema] of entries) {
+      const result = schema._zod.run({ value: input2[key2], issues: [] }, {});
       if (result instanceof Promise) {
         proms ?? (proms = []);
-        proms.push(result.then((result2) => handleCheckPropertyResult(result2, payload, key)));
+        proms.push(result.then((result2) => handleCheckPropertyResult(result2, payload, key2)));
       } else {
-        handleCheckPropertyResult(result, payload, key);
+        handleCheckPropertyResult(result, payload, key2);
       }
     }
     if (proms)
@@ -18631,8 +18631,8 @@ var $ZodArray = /* @__PURE__ */ $constructor("$ZodArray", (inst, def) => {
   };
   capSize(inst, arraySize);
 });
-function handlePropertyResult(result, final, key, input2, optin, optout) {
-  const isPresent = key in input2;
+function handlePropertyResult(result, final, key2, input2, optin, optout) {
+  const isPresent = key2 in input2;
   const isOptionalOut = optout === "optional";
   if (!isPresent && isOptionalOut && optin === "optional") {
     return;
@@ -18641,7 +18641,7 @@ function handlePropertyResult(result, final, key, input2, optin, optout) {
     if (optin !== void 0 && isOptionalOut && !isPresent) {
       return;
     }
-    final.issues.push(...prefixIssues(key, result.issues));
+    final.issues.push(...prefixIssues(key2, result.issues));
   }
   if (!isPresent && optin === void 0) {
     if (!result.issues.length) {
@@ -18649,17 +18649,17 @@ function handlePropertyResult(result, final, key, input2, optin, optout) {
         code: "invalid_type",
         expected: "nonoptional",
         input: void 0,
-        path: [key]
+        path: [key2]
       });
     }
     return;
   }
   if (result.value === void 0) {
     if (isPresent || optin === "defaulted" && !isOptionalOut) {
-      final.value[key] = void 0;
+      final.value[key2] = void 0;
     }
   } else {
-    final.value[key] = result.value;
+    final.value[key2] = result.value;
   }
 }
 var NO_SYMBOL_KEYS = [];
@@ -18692,28 +18692,28 @@ function handleCatchall(proms, input2, payload, ctx, def, inst, abortEarly) {
   const optin = _catchall.optin;
   const optout = _catchall.optout;
   let seen = 0;
-  for (const key in input2) {
+  for (const key2 in input2) {
     if (abortEarly && payload.issues.length !== seen) {
       if (aborted(payload, seen))
         break;
       seen = payload.issues.length;
     }
-    if (keySet.has(key))
+    if (keySet.has(key2))
       continue;
-    if (key === "__proto__") {
+    if (key2 === "__proto__") {
       if (t === "never")
-        unrecognized.push(key);
+        unrecognized.push(key2);
       continue;
     }
     if (t === "never") {
-      unrecognized.push(key);
+      unrecognized.push(key2);
       continue;
     }
-    const r = _catchall.run({ value: input2[key], issues: [] }, ctx);
+    const r = _catchall.run({ value: input2[key2], issues: [] }, ctx);
     if (r instanceof Promise) {
-      proms.push(r.then((r2) => handlePropertyResult(r2, payload, key, input2, optin, optout)));
+      proms.push(r.then((r2) => handlePropertyResult(r2, payload, key2, input2, optin, optout)));
     } else {
-      handlePropertyResult(r, payload, key, input2, optin, optout);
+      handlePropertyResult(r, payload, key2, input2, optin, optout);
     }
   }
   if (unrecognized.length) {
@@ -18750,16 +18750,16 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
   defineLazyInternal(inst, "propValues", (zod) => {
     const shape = zod.def.shape;
     const propValues = {};
-    for (const key in shape) {
-      const field = shape[key]._zod;
+    for (const key2 in shape) {
+      const field = shape[key2]._zod;
       if (field.values) {
-        if (!Object.prototype.hasOwnProperty.call(propValues, key)) {
-          assignProp(propValues, key, /* @__PURE__ */ new Set());
+        if (!Object.prototype.hasOwnProperty.call(propValues, key2)) {
+          assignProp(propValues, key2, /* @__PURE__ */ new Set());
         }
         for (const v of field.values)
-          propValues[key].add(v);
+          propValues[key2].add(v);
         if (field.optin !== void 0)
-          propValues[key].add(void 0);
+          propValues[key2].add(void 0);
       }
     }
     return propValues;
@@ -18786,22 +18786,22 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
     const shape = value.shape;
     const abortEarly = ctx?.abortEarly;
     let seen = payload.issues.length;
-    for (const key of value.allKeys) {
+    for (const key2 of value.allKeys) {
       if (abortEarly && payload.issues.length !== seen) {
         if (aborted(payload, seen))
           break;
         seen = payload.issues.length;
       }
-      if (key === "__proto__")
+      if (key2 === "__proto__")
         continue;
-      const el = shape[key];
+      const el = shape[key2];
       const optin = el._zod.optin;
       const optout = el._zod.optout;
-      const r = el._zod.run({ value: input2[key], issues: [] }, ctx);
+      const r = el._zod.run({ value: input2[key2], issues: [] }, ctx);
       if (r instanceof Promise) {
-        proms.push(r.then((r2) => handlePropertyResult(r2, payload, key, input2, optin, optout)));
+        proms.push(r.then((r2) => handlePropertyResult(r2, payload, key2, input2, optin, optout)));
       } else {
-        handlePropertyResult(r, payload, key, input2, optin, optout);
+        handlePropertyResult(r, payload, key2, input2, optin, optout);
       }
     }
     if (!catchall) {
@@ -18835,17 +18835,17 @@ var $ZodObjectJIT = /* @__PURE__ */ $constructor("$ZodObjectJIT", (inst, def) =>
     doc.write(`const input = payload.value;`);
     const ids = /* @__PURE__ */ Object.create(null);
     let counter = 0;
-    for (const key of normalized.allKeys) {
-      ids[key] = `key_${counter++}`;
+    for (const key2 of normalized.allKeys) {
+      ids[key2] = `key_${counter++}`;
     }
     doc.write(memo2 ? `const newResult = memo.alloc(inst, payload, {}, ctx);` : `const newResult = {};`);
-    for (const key of normalized.allKeys) {
-      if (key === "__proto__")
+    for (const key2 of normalized.allKeys) {
+      if (key2 === "__proto__")
         continue;
-      const id = ids[key];
-      const k = typeof key === "symbol" ? `syms[${syms.indexOf(key)}]` : esc(key);
+      const id = ids[key2];
+      const k = typeof key2 === "symbol" ? `syms[${syms.indexOf(key2)}]` : esc(key2);
       const isPresent = `${k} in input`;
-      const schema = shape[key];
+      const schema = shape[key2];
       const optin = schema?._zod?.optin;
       const isOptionalIn = optin !== void 0;
       const isOptionalOut = schema?._zod?.optout === "optional";
@@ -19179,21 +19179,21 @@ function mergeValues(a2, b) {
   }
   if (isPlainObject(a2) && isPlainObject(b)) {
     const bKeys = Object.keys(b);
-    const sharedKeys = Object.keys(a2).filter((key) => bKeys.indexOf(key) !== -1);
+    const sharedKeys = Object.keys(a2).filter((key2) => bKeys.indexOf(key2) !== -1);
     const newObj = { ...a2, ...b };
     if (Object.prototype.hasOwnProperty.call(newObj, "__proto__"))
       delete newObj.__proto__;
-    for (const key of sharedKeys) {
-      if (key === "__proto__")
+    for (const key2 of sharedKeys) {
+      if (key2 === "__proto__")
         continue;
-      const sharedValue = mergeValues(a2[key], b[key]);
+      const sharedValue = mergeValues(a2[key2], b[key2]);
       if (!sharedValue.valid) {
         return {
           valid: false,
-          mergeErrorPath: [key, ...sharedValue.mergeErrorPath]
+          mergeErrorPath: [key2, ...sharedValue.mergeErrorPath]
         };
       }
-      newObj[key] = sharedValue.data;
+      newObj[key2] = sharedValue.data;
     }
     return { valid: true, data: newObj };
   }
@@ -19352,9 +19352,9 @@ var $ZodTuple = /* @__PURE__ */ $constructor("$ZodTuple", (inst, def) => {
     return handleTupleResults(itemResults, payload, items, input2, optoutStart);
   };
 });
-function getTupleOptStart(items, key) {
+function getTupleOptStart(items, key2) {
   for (let i2 = items.length - 1; i2 >= 0; i2--) {
-    const omittable = key === "optin" ? items[i2]._zod.optin !== void 0 : items[i2]._zod.optout === "optional";
+    const omittable = key2 === "optin" ? items[i2]._zod.optin !== void 0 : items[i2]._zod.optout === "optional";
     if (!omittable)
       return i2 + 1;
   }
@@ -19412,12 +19412,12 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
     if (values && !def.partial) {
       payload.value = memo2 ? memo2.alloc(inst, payload, {}, ctx) : {};
       const recordKeys = /* @__PURE__ */ new Set();
-      for (const key of values) {
-        if (typeof key === "string" || typeof key === "number" || typeof key === "symbol") {
-          recordKeys.add(typeof key === "number" ? key.toString() : key);
-          if (key === "__proto__")
+      for (const key2 of values) {
+        if (typeof key2 === "string" || typeof key2 === "number" || typeof key2 === "symbol") {
+          recordKeys.add(typeof key2 === "number" ? key2.toString() : key2);
+          if (key2 === "__proto__")
             continue;
-          const keyResult = def.keyType._zod.run({ value: key, issues: [] }, ctx);
+          const keyResult = def.keyType._zod.run({ value: key2, issues: [] }, ctx);
           if (keyResult instanceof Promise) {
             throw new Error("Async schemas not supported in object keys currently");
           }
@@ -19426,8 +19426,8 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
               code: "invalid_key",
               origin: "record",
               issues: keyResult.issues.map((iss) => finalizeIssue(iss, ctx, config())),
-              input: key,
-              path: [key],
+              input: key2,
+              path: [key2],
               inst
             });
             continue;
@@ -19435,32 +19435,32 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
           const outKey = keyResult.value;
           if (outKey === "__proto__")
             continue;
-          const result = def.valueType._zod.run({ value: input2[key], issues: [] }, ctx);
+          const result = def.valueType._zod.run({ value: input2[key2], issues: [] }, ctx);
           if (result instanceof Promise) {
             proms.push(result.then((result2) => {
               if (result2.issues.length) {
-                payload.issues.push(...prefixIssues(key, result2.issues));
+                payload.issues.push(...prefixIssues(key2, result2.issues));
               }
               payload.value[outKey] = result2.value;
             }));
           } else {
             if (result.issues.length) {
-              payload.issues.push(...prefixIssues(key, result.issues));
+              payload.issues.push(...prefixIssues(key2, result.issues));
             }
             payload.value[outKey] = result.value;
           }
         }
       }
       let unrecognized;
-      for (const key in input2) {
-        if (!recordKeys.has(key)) {
+      for (const key2 in input2) {
+        if (!recordKeys.has(key2)) {
           if (def.mode === "loose") {
-            if (key === "__proto__")
+            if (key2 === "__proto__")
               continue;
-            payload.value[key] = input2[key];
+            payload.value[key2] = input2[key2];
           } else {
             unrecognized = unrecognized ?? [];
-            unrecognized.push(key);
+            unrecognized.push(key2);
           }
         }
       }
@@ -19476,18 +19476,18 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
     } else {
       payload.value = memo2 ? memo2.alloc(inst, payload, {}, ctx) : {};
       let unrecognized;
-      for (const key of Reflect.ownKeys(input2)) {
-        if (key === "__proto__")
+      for (const key2 of Reflect.ownKeys(input2)) {
+        if (key2 === "__proto__")
           continue;
-        if (!Object.prototype.propertyIsEnumerable.call(input2, key))
+        if (!Object.prototype.propertyIsEnumerable.call(input2, key2))
           continue;
-        let keyResult = def.keyType._zod.run({ value: key, issues: [] }, ctx);
+        let keyResult = def.keyType._zod.run({ value: key2, issues: [] }, ctx);
         if (keyResult instanceof Promise) {
           throw new Error("Async schemas not supported in object keys currently");
         }
-        const checkNumericKey = typeof key === "string" && number.test(key) && keyResult.issues.length;
+        const checkNumericKey = typeof key2 === "string" && number.test(key2) && keyResult.issues.length;
         if (checkNumericKey) {
-          const retryResult = def.keyType._zod.run({ value: Number(key), issues: [] }, ctx);
+          const retryResult = def.keyType._zod.run({ value: Number(key2), issues: [] }, ctx);
           if (retryResult instanceof Promise) {
             throw new Error("Async schemas not supported in object keys currently");
           }
@@ -19497,17 +19497,17 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
         }
         if (keyResult.issues.length) {
           if (def.mode === "loose") {
-            payload.value[key] = input2[key];
+            payload.value[key2] = input2[key2];
           } else if (values) {
             unrecognized = unrecognized ?? [];
-            unrecognized.push(key);
+            unrecognized.push(key2);
           } else {
             payload.issues.push({
               code: "invalid_key",
               origin: "record",
               issues: keyResult.issues.map((iss) => finalizeIssue(iss, ctx, config())),
-              input: key,
-              path: [key],
+              input: key2,
+              path: [key2],
               inst
             });
           }
@@ -19516,17 +19516,17 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
         const outKey = keyResult.value;
         if (outKey === "__proto__")
           continue;
-        const result = def.valueType._zod.run({ value: input2[key], issues: [] }, ctx);
+        const result = def.valueType._zod.run({ value: input2[key2], issues: [] }, ctx);
         if (result instanceof Promise) {
           proms.push(result.then((result2) => {
             if (result2.issues.length) {
-              payload.issues.push(...prefixIssues(key, result2.issues));
+              payload.issues.push(...prefixIssues(key2, result2.issues));
             }
             payload.value[outKey] = result2.value;
           }));
         } else {
           if (result.issues.length) {
-            payload.issues.push(...prefixIssues(key, result.issues));
+            payload.issues.push(...prefixIssues(key2, result.issues));
           }
           payload.value[outKey] = result.value;
         }
@@ -19566,20 +19566,20 @@ var $ZodMap = /* @__PURE__ */ $constructor("$ZodMap", (inst, def) => {
     payload.value = memo2 ? memo2.alloc(inst, payload, /* @__PURE__ */ new Map(), ctx) : /* @__PURE__ */ new Map();
     const abortEarly = ctx?.abortEarly;
     let seen = payload.issues.length;
-    for (const [key, value] of input2) {
+    for (const [key2, value] of input2) {
       if (abortEarly && payload.issues.length !== seen) {
         if (aborted(payload, seen))
           break;
         seen = payload.issues.length;
       }
-      const keyResult = def.keyType._zod.run({ value: key, issues: [] }, ctx);
+      const keyResult = def.keyType._zod.run({ value: key2, issues: [] }, ctx);
       const valueResult = def.valueType._zod.run({ value, issues: [] }, ctx);
       if (keyResult instanceof Promise || valueResult instanceof Promise) {
         proms.push(Promise.all([keyResult, valueResult]).then(([keyResult2, valueResult2]) => {
-          handleMapResult(keyResult2, valueResult2, payload, key, input2, inst, ctx);
+          handleMapResult(keyResult2, valueResult2, payload, key2, input2, inst, ctx);
         }));
       } else {
-        handleMapResult(keyResult, valueResult, payload, key, input2, inst, ctx);
+        handleMapResult(keyResult, valueResult, payload, key2, input2, inst, ctx);
       }
     }
     if (proms.length)
@@ -19588,10 +19588,10 @@ var $ZodMap = /* @__PURE__ */ $constructor("$ZodMap", (inst, def) => {
   };
   capSize(inst, mapSize);
 });
-function handleMapResult(keyResult, valueResult, final, key, input2, inst, ctx) {
+function handleMapResult(keyResult, valueResult, final, key2, input2, inst, ctx) {
   if (keyResult.issues.length) {
-    if (propertyKeyTypes.has(typeof key)) {
-      final.issues.push(...prefixIssues(key, keyResult.issues));
+    if (propertyKeyTypes.has(typeof key2)) {
+      final.issues.push(...prefixIssues(key2, keyResult.issues));
     } else {
       final.issues.push({
         code: "invalid_key",
@@ -19603,15 +19603,15 @@ function handleMapResult(keyResult, valueResult, final, key, input2, inst, ctx) 
     }
   }
   if (valueResult.issues.length) {
-    if (propertyKeyTypes.has(typeof key)) {
-      final.issues.push(...prefixIssues(key, valueResult.issues));
+    if (propertyKeyTypes.has(typeof key2)) {
+      final.issues.push(...prefixIssues(key2, valueResult.issues));
     } else {
       final.issues.push({
         origin: "map",
         code: "invalid_element",
         input: input2,
         inst,
-        key,
+        key: key2,
         issues: valueResult.issues.map((iss) => finalizeIssue(iss, ctx, config()))
       });
     }
@@ -20286,8 +20286,8 @@ function isRecursive(inst, stack, resolve4) {
   };
   const shape = (sh, spread) => {
     let answer = NONE;
-    for (const key of Reflect.ownKeys(sh)) {
-      const desc = Object.getOwnPropertyDescriptor(sh, key);
+    for (const key2 of Reflect.ownKeys(sh)) {
+      const desc = Object.getOwnPropertyDescriptor(sh, key2);
       if (spread && !desc.enumerable)
         continue;
       const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve4) : NONE;
@@ -20383,8 +20383,8 @@ function isRecursive(inst, stack, resolve4) {
       break;
     default: {
       kind;
-      for (const key in def) {
-        const desc = Object.getOwnPropertyDescriptor(def, key);
+      for (const key2 in def) {
+        const desc = Object.getOwnPropertyDescriptor(def, key2);
         if (!desc || desc.get)
           continue;
         const value = desc.value;
@@ -28423,9 +28423,9 @@ function codePointLengthVar(doc, ctx, accessor, inDoubt) {
   doc.write(`const ${v} = typeof ${accessor} === "string" && ${inDoubt} ? ${cpLen}(${accessor}) : ${accessor}.length;`);
   return v;
 }
-function numericOperand(value, label) {
+function numericOperand(value, label2) {
   if (typeof value !== "number" || !Number.isFinite(value)) {
-    throw new ZodCompileUnsupportedError(`${label} bound of type ${typeof value}`);
+    throw new ZodCompileUnsupportedError(`${label2} bound of type ${typeof value}`);
   }
   return `${value}`;
 }
@@ -28517,11 +28517,11 @@ function generatePropertiesChecks(doc, ctx, def, accessor) {
   }
   doc.write(`if (${accessor} == null) return INVALID;`);
   const shape = def.shape;
-  for (const key of Reflect.ownKeys(shape)) {
-    const keyExpr = typeof key === "symbol" ? addConstant(ctx, key) : esc(key);
+  for (const key2 of Reflect.ownKeys(shape)) {
+    const keyExpr = typeof key2 === "symbol" ? addConstant(ctx, key2) : esc(key2);
     const inputVar = newVar(ctx);
     doc.write(`const ${inputVar} = ${accessor}[${keyExpr}];`);
-    compileChild(doc, ctx, shape[key], inputVar, false);
+    compileChild(doc, ctx, shape[key2], inputVar, false);
   }
 }
 function generatePropertyCheck(doc, ctx, def, accessor) {
@@ -28914,9 +28914,9 @@ function generateObjectCheck(doc, ctx, schema, accessor, buildsValue = true) {
     throw new ZodCompileUnsupportedError('object shape key "__proto__"');
   }
   const propOutputs = /* @__PURE__ */ new Map();
-  for (const key of allKeys) {
-    const propSchema = propShape[key];
-    const kx = keyExpr(key);
+  for (const key2 of allKeys) {
+    const propSchema = propShape[key2];
+    const kx = keyExpr(key2);
     const inputVar = newVar(ctx);
     doc.write(`const ${inputVar} = ${accessor}[${kx}];`);
     if (propSchema._zod.optin !== void 0) {
@@ -28937,14 +28937,14 @@ function generateObjectCheck(doc, ctx, schema, accessor, buildsValue = true) {
       } else {
         doc.write(`if (${outputVar2} === INVALID) return INVALID;`);
       }
-      propOutputs.set(key, outputVar2);
+      propOutputs.set(key2, outputVar2);
     } else {
       if (requiresPresenceCheck(propSchema)) {
         doc.write(`if (!(${kx} in ${accessor})) return INVALID;`);
       }
       const outputAccessor = compileChild(doc, ctx, propSchema, inputVar, buildsValue);
       if (outputAccessor !== null)
-        propOutputs.set(key, outputAccessor);
+        propOutputs.set(key2, outputAccessor);
     }
   }
   const catchall = def.catchall;
@@ -29365,9 +29365,9 @@ function generateTupleCheck(doc, ctx, schema, accessor) {
   }
   return outputVar;
 }
-function getTupleOptStart2(items, key) {
+function getTupleOptStart2(items, key2) {
   for (let i2 = items.length - 1; i2 >= 0; i2--) {
-    const omittable = key === "optin" ? items[i2]._zod.optin !== void 0 : items[i2]._zod.optout === "optional";
+    const omittable = key2 === "optin" ? items[i2]._zod.optin !== void 0 : items[i2]._zod.optout === "optional";
     if (!omittable)
       return i2 + 1;
   }
@@ -29497,16 +29497,16 @@ function generateRecordCheck(doc, ctx, schema, accessor) {
   const keyValues = recordDef.partial ? void 0 : def.keyType._zod.values;
   if (keyValues) {
     const inputKeys = [];
-    for (const key of keyValues) {
-      if (!(typeof key === "string" || typeof key === "number" || typeof key === "symbol")) {
-        throw new ZodCompileUnsupportedError(`record key value ${String(key)}`);
+    for (const key2 of keyValues) {
+      if (!(typeof key2 === "string" || typeof key2 === "number" || typeof key2 === "symbol")) {
+        throw new ZodCompileUnsupportedError(`record key value ${String(key2)}`);
       }
-      const inputKey = typeof key === "number" ? key.toString() : key;
+      const inputKey = typeof key2 === "number" ? key2.toString() : key2;
       if (inputKey === "__proto__") {
         throw new ZodCompileUnsupportedError('record key "__proto__"');
       }
       inputKeys.push(inputKey);
-      const keyConst = addConstant(ctx, key);
+      const keyConst = addConstant(ctx, key2);
       const outKey = generateCheck(doc, ctx, def.keyType, keyConst);
       const valueVar = newVar(ctx);
       doc.write(`const ${valueVar} = ${accessor}[${literalPropertyKey(ctx, inputKey)}];`);
@@ -29584,10 +29584,10 @@ function emitOwnKeys(doc, ctx, accessor, kVar, body, onSymbol) {
   });
   doc.write(`}`);
 }
-function literalPropertyKey(ctx, key) {
-  if (typeof key === "string")
-    return esc(key);
-  return addConstant(ctx, key);
+function literalPropertyKey(ctx, key2) {
+  if (typeof key2 === "string")
+    return esc(key2);
+  return addConstant(ctx, key2);
 }
 function generateMapCheck(doc, ctx, schema, accessor) {
   const def = schema._zod.def;
@@ -30816,9 +30816,9 @@ function _stringFormat(Class2, format2, fnOrRegex, _params = {}) {
 // node_modules/zod/v4/core/to-json-schema.js
 function assignProps(target, ...sources) {
   for (const source of sources) {
-    for (const key of Reflect.ownKeys(source)) {
-      if (Object.prototype.propertyIsEnumerable.call(source, key)) {
-        assignProp(target, key, source[key]);
+    for (const key2 of Reflect.ownKeys(source)) {
+      if (Object.prototype.propertyIsEnumerable.call(source, key2)) {
+        assignProp(target, key2, source[key2]);
       }
     }
   }
@@ -30964,8 +30964,8 @@ function extractDefs(ctx, schema) {
     if (defId)
       seen.defId = defId;
     const schema2 = seen.schema;
-    for (const key in schema2) {
-      delete schema2[key];
+    for (const key2 in schema2) {
+      delete schema2[key2];
     }
     schema2.$ref = ref;
   };
@@ -31046,8 +31046,8 @@ function foldObjects(members2) {
   for (const member of members2) {
     if (typeof member !== "object" || member.type !== "object")
       return null;
-    for (const key in member) {
-      if (!FOLDABLE_KEYS.has(key))
+    for (const key2 in member) {
+      if (!FOLDABLE_KEYS.has(key2))
         return null;
     }
     objects.push(member);
@@ -31055,22 +31055,22 @@ function foldObjects(members2) {
   const properties = {};
   const required2 = /* @__PURE__ */ new Set();
   for (const object3 of objects) {
-    for (const key in object3.properties) {
-      if (Object.prototype.hasOwnProperty.call(properties, key))
+    for (const key2 in object3.properties) {
+      if (Object.prototype.hasOwnProperty.call(properties, key2))
         continue;
       const parts = [];
       for (const other of objects) {
-        const part = other.properties?.[key] ?? undeclaredConstraint(other);
+        const part = other.properties?.[key2] ?? undeclaredConstraint(other);
         if (part === null || part === void 0)
           continue;
         if (!parts.some((seen) => JSON.stringify(seen) === JSON.stringify(part)))
           parts.push(part);
       }
       const merged = parts.length === 1 ? parts[0] : foldObjects(parts) ?? { allOf: parts };
-      assignProp(properties, key, merged);
+      assignProp(properties, key2, merged);
     }
-    for (const key of object3.required ?? [])
-      required2.add(key);
+    for (const key2 of object3.required ?? [])
+      required2.add(key2);
   }
   const folded = { type: "object", properties };
   if (required2.size)
@@ -31095,8 +31095,8 @@ function foldIntersection(json3) {
   const allOf = json3.allOf;
   if (!Array.isArray(allOf) || allOf.length < 2)
     return;
-  for (const key of FOLDABLE_KEYS)
-    if (key in json3)
+  for (const key2 of FOLDABLE_KEYS)
+    if (key2 in json3)
       return;
   const unions = allOf.filter((m) => UNION_KEYS.some((k) => Array.isArray(m[k])));
   let folded = null;
@@ -31143,20 +31143,20 @@ function finalize(ctx, schema) {
       assignProps(schema2, _cached);
       const isParentRef = zodSchema._zod.parent === ref;
       if (isParentRef) {
-        for (const key in schema2) {
-          if (key === "$ref" || key === "allOf")
+        for (const key2 in schema2) {
+          if (key2 === "$ref" || key2 === "allOf")
             continue;
-          if (!(key in _cached)) {
-            delete schema2[key];
+          if (!(key2 in _cached)) {
+            delete schema2[key2];
           }
         }
       }
       if (refSchema.$ref && refSeen.def) {
-        for (const key in schema2) {
-          if (key === "$ref" || key === "allOf")
+        for (const key2 in schema2) {
+          if (key2 === "$ref" || key2 === "allOf")
             continue;
-          if (key in refSeen.def && JSON.stringify(schema2[key]) === JSON.stringify(refSeen.def[key])) {
-            delete schema2[key];
+          if (key2 in refSeen.def && JSON.stringify(schema2[key2]) === JSON.stringify(refSeen.def[key2])) {
+            delete schema2[key2];
           }
         }
       }
@@ -31168,11 +31168,11 @@ function finalize(ctx, schema) {
       if (parentSeen?.schema.$ref) {
         schema2.$ref = parentSeen.schema.$ref;
         if (parentSeen.def) {
-          for (const key in schema2) {
-            if (key === "$ref" || key === "allOf")
+          for (const key2 in schema2) {
+            if (key2 === "$ref" || key2 === "allOf")
               continue;
-            if (key in parentSeen.def && JSON.stringify(schema2[key]) === JSON.stringify(parentSeen.def[key])) {
-              delete schema2[key];
+            if (key2 in parentSeen.def && JSON.stringify(schema2[key2]) === JSON.stringify(parentSeen.def[key2])) {
+              delete schema2[key2];
             }
           }
         }
@@ -31305,8 +31305,8 @@ function isTransforming(_schema, _ctx) {
     return isTransforming(def.in, ctx) || isTransforming(def.out, ctx);
   }
   if (def.type === "object") {
-    for (const key in def.shape) {
-      if (isTransforming(def.shape[key], ctx))
+    for (const key2 in def.shape) {
+      if (isTransforming(def.shape[key2], ctx))
         return true;
     }
     return false;
@@ -31344,13 +31344,13 @@ var createStandardJSONSchemaMethod = (schema, io, processors = {}) => (params) =
 };
 
 // node_modules/zod/v4/core/json-schema-processors.js
-var narrowMin = (agg, key, value) => {
-  if (agg[key] === void 0 || value > agg[key])
-    agg[key] = value;
+var narrowMin = (agg, key2, value) => {
+  if (agg[key2] === void 0 || value > agg[key2])
+    agg[key2] = value;
 };
-var narrowMax = (agg, key, value) => {
-  if (agg[key] === void 0 || value < agg[key])
-    agg[key] = value;
+var narrowMax = (agg, key2, value) => {
+  if (agg[key2] === void 0 || value < agg[key2])
+    agg[key2] = value;
 };
 var narrowBoth = (agg, value) => {
   narrowMin(agg, "minimum", value);
@@ -31688,17 +31688,17 @@ var objectProcessor = (schema, ctx, _json, params) => {
   }
   json3.type = "object";
   json3.properties = {};
-  for (const key in shape) {
-    assignProp(json3.properties, key, processSchema(shape[key], ctx, {
+  for (const key2 in shape) {
+    assignProp(json3.properties, key2, processSchema(shape[key2], ctx, {
       ...params,
-      path: [...params.path, "properties", key]
+      path: [...params.path, "properties", key2]
     }));
   }
   const requiredKeys = [];
-  for (const key of Object.keys(shape)) {
-    const field = def.shape[key];
+  for (const key2 of Object.keys(shape)) {
+    const field = def.shape[key2];
     if (ctx.io === "input" ? inputOptin(field) === void 0 : field._zod.optout === void 0) {
-      requiredKeys.push(key);
+      requiredKeys.push(key2);
     }
   }
   if (requiredKeys.length > 0) {
@@ -32073,9 +32073,9 @@ function toJSONSchema(input2, params) {
     };
     ctx2.external = external;
     for (const entry of registry2._idmap.entries()) {
-      const [key, schema] = entry;
+      const [key2, schema] = entry;
       extractDefs(ctx2, schema);
-      assignProp(schemas, key, finalize(ctx2, schema));
+      assignProp(schemas, key2, finalize(ctx2, schema));
     }
     if (Object.keys(defs).length > 0) {
       const defsSegment = ctx2.target === "draft-2020-12" ? "$defs" : "definitions";
@@ -32390,17 +32390,17 @@ __export(checks_exports2, {
 
 // node_modules/zod/v4/classic/errors.js
 var _installedErrorProtos = /* @__PURE__ */ new WeakSet([Object.prototype, Error.prototype]);
-function _lazyMethod(proto, key, make) {
-  Object.defineProperty(proto, key, {
+function _lazyMethod(proto, key2, make) {
+  Object.defineProperty(proto, key2, {
     configurable: true,
     enumerable: false,
     get() {
       const value = make(this);
-      Object.defineProperty(this, key, { value, configurable: true, writable: true });
+      Object.defineProperty(this, key2, { value, configurable: true, writable: true });
       return value;
     },
     set(value) {
-      Object.defineProperty(this, key, { value, configurable: true, writable: true });
+      Object.defineProperty(this, key2, { value, configurable: true, writable: true });
     }
   });
 }
@@ -34064,17 +34064,17 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path19 = ref.slice(1).split("/").filter(Boolean);
-  if (path19.length === 0) {
+  const path20 = ref.slice(1).split("/").filter(Boolean);
+  if (path20.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path19[0] === defsKey) {
-    const key = path19[1] === void 0 ? void 0 : decodeJSONPointerSegment(path19[1]);
-    if (!key || !ctx.defs[key]) {
+  if (path20[0] === defsKey) {
+    const key2 = path20[1] === void 0 ? void 0 : decodeJSONPointerSegment(path20[1]);
+    if (!key2 || !ctx.defs[key2]) {
       throw new Error(`Reference not found: ${ref}`);
     }
-    return ctx.defs[key];
+    return ctx.defs[key2];
   }
   throw new Error(`Reference not found: ${ref}`);
 }
@@ -34109,16 +34109,16 @@ function checkObjectGuards(objectSchema, guards) {
       });
     }
     if (guards.keySchema) {
-      for (const key of keys) {
-        const result = guards.keySchema.safeParse(key);
+      for (const key2 of keys) {
+        const result = guards.keySchema.safeParse(key2);
         if (result.success)
           continue;
         payload.issues.push({
           code: "invalid_key",
           origin: "record",
           issues: result.error.issues,
-          input: key,
-          path: [key],
+          input: key2,
+          path: [key2],
           continue: true
         });
       }
@@ -34143,20 +34143,20 @@ function canonicalKey(value, seen) {
     if (Array.isArray(value)) {
       const parts2 = [];
       for (const item of value) {
-        const key = canonicalKey(item, seen);
-        if (key === null)
+        const key2 = canonicalKey(item, seen);
+        if (key2 === null)
           return null;
-        parts2.push(key);
+        parts2.push(key2);
       }
       return `a${parts2.length}:[${parts2.join(",")}]`;
     }
     const keys = Object.keys(value).sort();
     const parts = [];
     for (const k of keys) {
-      const key = canonicalKey(value[k], seen);
-      if (key === null)
+      const key2 = canonicalKey(value[k], seen);
+      if (key2 === null)
         return null;
-      parts.push(`${k.length}:${k}=${key}`);
+      parts.push(`${k.length}:${k}=${key2}`);
     }
     return `o${parts.length}:{${parts.join(",")}}`;
   } finally {
@@ -34196,10 +34196,10 @@ function containsRef(value) {
     return value.some(containsRef);
   if (typeof value.$ref === "string")
     return true;
-  return Object.entries(value).some(([key, sub]) => {
-    if (SCHEMA_KEYWORDS.has(key))
+  return Object.entries(value).some(([key2, sub]) => {
+    if (SCHEMA_KEYWORDS.has(key2))
       return containsRef(sub);
-    if (!SCHEMA_MAP_KEYWORDS.has(key) || typeof sub !== "object" || sub === null)
+    if (!SCHEMA_MAP_KEYWORDS.has(key2) || typeof sub !== "object" || sub === null)
       return false;
     return Object.values(sub).some(containsRef);
   });
@@ -34215,12 +34215,12 @@ function checkArrayGuards(arraySchema, guards) {
     if (guards.uniqueItems === true) {
       const firstSeen = /* @__PURE__ */ new Map();
       for (let i2 = 0; i2 < items.length; i2++) {
-        const key = canonicalKey(items[i2], /* @__PURE__ */ new Set());
-        if (key === null)
+        const key2 = canonicalKey(items[i2], /* @__PURE__ */ new Set());
+        if (key2 === null)
           continue;
-        const first = firstSeen.get(key);
+        const first = firstSeen.get(key2);
         if (first === void 0) {
-          firstSeen.set(key, i2);
+          firstSeen.set(key2, i2);
           continue;
         }
         payload.issues.push({
@@ -34459,9 +34459,9 @@ function convertBaseSchema(schema, ctx) {
       const properties = schema.properties || {};
       const requiredSet = new Set(schema.required || []);
       const additionalSchema = typeof schema.additionalProperties === "object" ? convertSchema(schema.additionalProperties, ctx) : void 0;
-      for (const [key, propSchema] of Object.entries(properties)) {
+      for (const [key2, propSchema] of Object.entries(properties)) {
         const propZodSchema = convertSchema(propSchema, ctx);
-        assignProp(shape, key, requiredSet.has(key) ? propZodSchema : propZodSchema.optional());
+        assignProp(shape, key2, requiredSet.has(key2) ? propZodSchema : propZodSchema.optional());
       }
       if (schema.patternProperties) {
         const patternProps = schema.patternProperties;
@@ -34496,12 +34496,12 @@ function convertBaseSchema(schema, ctx) {
             if (!isPlainObject(payload.value))
               return;
             const unrecognized = [];
-            for (const key of Object.keys(payload.value)) {
-              if (propertyKeys.includes(key))
+            for (const key2 of Object.keys(payload.value)) {
+              if (propertyKeys.includes(key2))
                 continue;
-              if (patterns.some((regex) => regex.test(key)))
+              if (patterns.some((regex) => regex.test(key2)))
                 continue;
-              unrecognized.push(key);
+              unrecognized.push(key2);
             }
             if (unrecognized.length) {
               payload.issues.push({
@@ -34632,38 +34632,38 @@ function convertSchema(schema, ctx) {
   }
   const extraMeta = {};
   const coreMetadataKeys = ["$id", "id", "$comment", "$anchor", "$vocabulary", "$dynamicRef", "$dynamicAnchor"];
-  for (const key of coreMetadataKeys) {
-    if (key in schema) {
-      extraMeta[key] = schema[key];
+  for (const key2 of coreMetadataKeys) {
+    if (key2 in schema) {
+      extraMeta[key2] = schema[key2];
     }
   }
   const contentMetadataKeys = ["contentEncoding", "contentMediaType", "contentSchema"];
-  for (const key of contentMetadataKeys) {
-    if (key in schema) {
-      extraMeta[key] = schema[key];
+  for (const key2 of contentMetadataKeys) {
+    if (key2 in schema) {
+      extraMeta[key2] = schema[key2];
     }
   }
   if (schema.type === "object" && schema.$ref === void 0) {
     if (schema.propertyNames !== void 0 && !containsRef(schema.propertyNames)) {
       extraMeta.propertyNames = schema.propertyNames;
     }
-    for (const key of ["minProperties", "maxProperties"]) {
-      if (schema[key] !== void 0)
-        extraMeta[key] = schema[key];
+    for (const key2 of ["minProperties", "maxProperties"]) {
+      if (schema[key2] !== void 0)
+        extraMeta[key2] = schema[key2];
     }
   }
   if (schema.type === "array" && schema.$ref === void 0) {
     if (schema.contains !== void 0 && !containsRef(schema.contains)) {
       extraMeta.contains = schema.contains;
     }
-    for (const key of ["uniqueItems", "minContains", "maxContains"]) {
-      if (schema[key] !== void 0)
-        extraMeta[key] = schema[key];
+    for (const key2 of ["uniqueItems", "minContains", "maxContains"]) {
+      if (schema[key2] !== void 0)
+        extraMeta[key2] = schema[key2];
     }
   }
-  for (const key of Object.keys(schema)) {
-    if (!RECOGNIZED_KEYS.has(key)) {
-      assignProp(extraMeta, key, schema[key]);
+  for (const key2 of Object.keys(schema)) {
+    if (!RECOGNIZED_KEYS.has(key2)) {
+      assignProp(extraMeta, key2, schema[key2]);
     }
   }
   if (Object.keys(extraMeta).length > 0) {
@@ -35149,8 +35149,8 @@ pipeline:
   regression: { max-increase: 0.03, significance: 0.05 }`,
   history: `history: { store: branch, branch: saboteur-data, keep: 500 }`
 };
-function exampleFor(path19) {
-  const keys = path19.filter((p) => typeof p === "string");
+function exampleFor(path20) {
+  const keys = path20.filter((p) => typeof p === "string");
   for (let n2 = keys.length; n2 >= 0; n2--) {
     const example = KEY_EXAMPLES[keys.slice(0, n2).join(".")];
     if (example !== void 0) return example;
@@ -35168,7 +35168,7 @@ var ConfigError = class extends Error {
   file;
 };
 function formatIssue(file2, issue2) {
-  const key = issue2.path.length ? issue2.path.join(".") : "(top level)";
+  const key2 = issue2.path.length ? issue2.path.join(".") : "(top level)";
   let message = issue2.message;
   if (issue2.code === "unrecognized_keys") {
     message = `unknown key${issue2.keys.length > 1 ? "s" : ""} ${issue2.keys.map((k) => `"${k}"`).join(", ")} (check the spelling)`;
@@ -35177,7 +35177,7 @@ function formatIssue(file2, issue2) {
   }
   const example = exampleFor(issue2.path);
   const indented = example.split("\n").map((l) => `    ${l}`).join("\n");
-  return `${file2}: ${key}: ${message}
+  return `${file2}: ${key2}: ${message}
   a valid example:
 ${indented}`;
 }
@@ -35476,12 +35476,28 @@ function wilson(successes, n2, z2 = Z95) {
   const half = z2 * Math.sqrt(p * (1 - p) / n2 + z22 / (4 * n2 * n2)) / denom;
   return { low: Math.max(0, centre - half), high: Math.min(1, centre + half) };
 }
+var LANCZOS = [
+  676.5203681218851,
+  -1259.1392167224028,
+  771.3234287776531,
+  -176.6150291621406,
+  12.507343278686905,
+  -0.13857109526572012,
+  9984369578019572e-21,
+  15056327351493116e-23
+];
+function logGamma(x) {
+  if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
+  const z2 = x - 1;
+  let a2 = 0.9999999999998099;
+  const t = z2 + 7.5;
+  for (let i2 = 0; i2 < LANCZOS.length; i2++) a2 += LANCZOS[i2] / (z2 + i2 + 1);
+  return 0.5 * Math.log(2 * Math.PI) + (z2 + 0.5) * Math.log(t) - t + Math.log(a2);
+}
 function logChoose(n2, k) {
   if (k < 0 || k > n2) return -Infinity;
-  let s2 = 0;
-  const m = Math.min(k, n2 - k);
-  for (let i2 = 1; i2 <= m; i2++) s2 += Math.log(n2 - m + i2) - Math.log(i2);
-  return s2;
+  if (k === 0 || k === n2) return 0;
+  return logGamma(n2 + 1) - logGamma(k + 1) - logGamma(n2 - k + 1);
 }
 function halfBinomialPmf(n2, k) {
   return Math.exp(logChoose(n2, k) - n2 * Math.LN2);
@@ -35530,6 +35546,17 @@ function pairedDifferenceInterval(pairs) {
     (w1.high - p1) ** 2 - 2 * phi * (w1.high - p1) * (p2 - w2.low) + (p2 - w2.low) ** 2
   );
   return { low: Math.max(-1, d - dl), high: Math.min(1, d + du) };
+}
+function fisherExactGreater(aFail, aN, bFail, bN) {
+  const total = aN + bN;
+  const fails = aFail + bFail;
+  const logDen = logChoose(total, aN);
+  let p = 0;
+  const maxX = Math.min(aN, fails);
+  for (let x = aFail; x <= maxX; x++) {
+    p += Math.exp(logChoose(fails, x) + logChoose(total - fails, aN - x) - logDen);
+  }
+  return Math.min(1, p);
 }
 
 // src/scoring/metrics.ts
@@ -35640,8 +35667,8 @@ function servingLine(log) {
   if (gpus.length === 0) return `Served by ${server}.`;
   const groups = /* @__PURE__ */ new Map();
   for (const g of gpus) {
-    const key = `${g.name}${g.memoryMiB !== void 0 ? ` (${g.memoryMiB} MiB)` : ""}`;
-    groups.set(key, (groups.get(key) ?? 0) + 1);
+    const key2 = `${g.name}${g.memoryMiB !== void 0 ? ` (${g.memoryMiB} MiB)` : ""}`;
+    groups.set(key2, (groups.get(key2) ?? 0) + 1);
   }
   const drivers = [...new Set(gpus.map((g) => g.driver).filter((d) => !!d))];
   const list = [...groups].map(([k, n2]) => `${n2} \xD7 ${code(k)}`).join(", ");
@@ -35775,8 +35802,8 @@ function pts(x) {
   const v = x * 100;
   return `${v > 0 ? "+" : v < 0 ? "\u2212" : "\xB1"}${Math.abs(v).toFixed(1)} pts`;
 }
-function ci(i2, signed = false) {
-  const f = (x) => signed ? `${x < 0 ? "\u2212" : x > 0 ? "+" : ""}${Math.abs(x * 100).toFixed(1)}` : (x * 100).toFixed(1);
+function ci(i2, signed2 = false) {
+  const f = (x) => signed2 ? `${x < 0 ? "\u2212" : x > 0 ? "+" : ""}${Math.abs(x * 100).toFixed(1)}` : (x * 100).toFixed(1);
   return `[${f(i2.low)}, ${f(i2.high)}]`;
 }
 function pValue(p) {
@@ -35844,16 +35871,17 @@ function sabotageDetails(log, maxInstances) {
   return out;
 }
 function problems(log, max) {
-  const bad = log.instances.filter((r) => r.outcome === "error" || r.outcome === "timeout" || r.outcome === "model-error");
-  if (bad.length === 0) return [];
-  const out = ["", `<details><summary>${bad.length} instance runs not scored (errors, timeouts, model errors)</summary>`, "", "| instance | variant | outcome | what happened |", "|---|---|---|---|"];
-  for (const r of bad.slice(0, max)) out.push(`| ${code(r.instanceId)} | ${r.variant} | ${r.outcome} | ${escapeInline(r.error ?? "", 200)} |`);
-  if (bad.length > max) out.push(`| \u2026 | | | ${bad.length - max} more in run.json |`);
+  const bad2 = log.instances.filter((r) => r.outcome === "error" || r.outcome === "timeout" || r.outcome === "model-error");
+  if (bad2.length === 0) return [];
+  const out = ["", `<details><summary>${bad2.length} instance runs not scored (errors, timeouts, model errors)</summary>`, "", "| instance | variant | outcome | what happened |", "|---|---|---|---|"];
+  for (const r of bad2.slice(0, max)) out.push(`| ${code(r.instanceId)} | ${r.variant} | ${r.outcome} | ${escapeInline(r.error ?? "", 200)} |`);
+  if (bad2.length > max) out.push(`| \u2026 | | | ${bad2.length - max} more in run.json |`);
   out.push("", "</details>");
   return out;
 }
 function failures(log, max) {
-  const failed = log.instances.filter((r) => r.outcome === "failed");
+  const agentic = new Set(log.benchmarks.filter((b) => b.kind === "agentic").map((b) => b.id));
+  const failed = log.instances.filter((r) => r.outcome === "failed" && !agentic.has(r.benchmark));
   if (failed.length === 0) return [];
   const out = ["", `<details><summary>${failed.length} instance runs failed their tests</summary>`, "", "| instance | variant | result |", "|---|---|---|"];
   for (const r of failed.slice(0, max)) out.push(`| ${code(r.instanceId)} | ${r.variant} | ${escapeInline(r.result ?? "", 160)} |`);
@@ -35895,8 +35923,17 @@ function renderReport(log, opts = {}) {
   return lines2.join("\n");
 }
 function summaryLine(log) {
-  const m = computeMetrics(log).overall;
-  return `pass@1 control ${passCell(m.control)}, malicious ${passCell(m.malicious)}, malicious drop ${pts(m.drop.absolute)} ${ci(m.drop.interval, true)} (McNemar p = ${pValue(m.drop.pValue)})`;
+  const metrics = computeMetrics(log);
+  const parts = [];
+  if (metrics.benchmarks.length > 0) {
+    const m = metrics.overall;
+    parts.push(`pass@1 control ${passCell(m.control)}, malicious ${passCell(m.malicious)}, malicious drop ${pts(m.drop.absolute)} ${ci(m.drop.interval, true)} (McNemar p = ${pValue(m.drop.pValue)})`);
+  }
+  for (const defense of log.defenses) {
+    const s2 = overallSecurity(log, defense);
+    if (s2) parts.push(`ASR (${defense}) ${pct(s2.asr.rate)} (${s2.asr.hits}/${s2.asr.n}), TCR ${pct(s2.tcr.rate)} (${s2.tcr.hits}/${s2.tcr.n})`);
+  }
+  return parts.join("; ") || "no instance was scored";
 }
 
 // src/run/job.ts
@@ -35957,8 +35994,8 @@ async function runInstance(item, ctx) {
   }
   const scoreStart = Date.now();
   try {
-    const verdict = await suite.score(task, result.output ?? {}, { tools: tools ?? [], calls });
-    return { record: { ...base2, ...verdict, timings: timings(Date.now() - scoreStart) } };
+    const verdict2 = await suite.score(task, result.output ?? {}, { tools: tools ?? [], calls });
+    return { record: { ...base2, ...verdict2, timings: timings(Date.now() - scoreStart) } };
   } catch (err) {
     return { record: { ...base2, outcome: "error", error: `scoring failed: ${err.message}`, timings: timings(Date.now() - scoreStart) } };
   }
@@ -35984,7 +36021,7 @@ var silentProgress = { start() {
 function countsLine(c3, total, startedAt) {
   const elapsed = Date.now() - startedAt;
   const eta = c3.done > 0 && c3.done < total ? ` \xB7 eta ${formatDuration(elapsed / c3.done * (total - c3.done))}` : "";
-  return `${c3.done}/${total} \xB7 ${c3.passed} passed \xB7 ${c3.failed} failed \xB7 ${c3.other} not scored \xB7 ${formatDuration(elapsed)}${eta}`;
+  return `${c3.done}/${total} \xB7 ${c3.passed} passed \xB7 ${c3.failed} failed \xB7 ${c3.other} refused/error/timeout \xB7 ${formatDuration(elapsed)}${eta}`;
 }
 function tally(c3, outcome) {
   c3.done++;
@@ -36122,14 +36159,14 @@ function parseHumanEval(bytes, file2) {
   return problems2;
 }
 async function loadHumanEval(file2) {
-  const path19 = resolve(file2);
+  const path20 = resolve(file2);
   let bytes;
   try {
-    bytes = await readFile2(path19);
+    bytes = await readFile2(path20);
   } catch (e) {
-    throw new JsonlError(`cannot read HumanEval problems file ${path19}: ${e.message}`);
+    throw new JsonlError(`cannot read HumanEval problems file ${path20}: ${e.message}`);
   }
-  return { problems: parseHumanEval(bytes, path19), sha256: sha256Hex(bytes), source: path19 };
+  return { problems: parseHumanEval(bytes, path20), sha256: sha256Hex(bytes), source: path20 };
 }
 
 // src/benchmarks/humaneval/resolve.ts
@@ -36148,20 +36185,20 @@ async function resolveHumanEvalFile(opts) {
   const { log } = opts;
   const expected = opts.sha256 ?? HUMANEVAL_SHA256;
   if (opts.explicitPath) {
-    const path19 = resolve2(opts.explicitPath);
-    if (!existsSync(path19)) throw new Error(`HumanEval problems file ${path19} (benchmarks.humaneval.path) does not exist`);
-    return path19;
+    const path20 = resolve2(opts.explicitPath);
+    if (!existsSync(path20)) throw new Error(`HumanEval problems file ${path20} (benchmarks.humaneval.path) does not exist`);
+    return path20;
   }
   const dataDir = opts.dataDir === void 0 ? defaultDataDir() : opts.dataDir;
   if (dataDir) {
-    const path19 = join(dataDir, HUMANEVAL_DATA_PATH);
-    if (existsSync(path19)) {
-      const actual2 = sha256Hex(await readFile3(path19));
+    const path20 = join(dataDir, HUMANEVAL_DATA_PATH);
+    if (existsSync(path20)) {
+      const actual2 = sha256Hex(await readFile3(path20));
       if (actual2 !== expected) {
-        log.warn(`HumanEval: ${path19} has SHA-256 ${actual2}, not the pinned upstream ${expected}; using it as given`);
+        log.warn(`HumanEval: ${path20} has SHA-256 ${actual2}, not the pinned upstream ${expected}; using it as given`);
       }
-      log.debug(`HumanEval: using ${path19} from the data folder`);
-      return path19;
+      log.debug(`HumanEval: using ${path20} from the data folder`);
+      return path20;
     }
   }
   const cached4 = join(opts.cacheDir, HUMANEVAL_DATA_PATH);
@@ -36355,9 +36392,9 @@ async function runSandboxed(opts) {
   try {
     await chmod(dir, 493);
     for (const name of fileNames) {
-      const path19 = join2(dir, name);
-      await mkdir2(dirname(path19), { recursive: true, mode: 493 });
-      await writeFile2(path19, opts.files[name], { mode: 420 });
+      const path20 = join2(dir, name);
+      await mkdir2(dirname(path20), { recursive: true, mode: 493 });
+      await writeFile2(path20, opts.files[name], { mode: 420 });
     }
     if (lease && opts.isolation.kind !== "bwrap") await chown(dir, lease.uid, lease.uid);
     const nprocLimit = lease ? limits.maxProcesses : await countTasksOfUid(process.getuid()) + limits.maxProcesses;
@@ -36713,11 +36750,11 @@ async function scoreSamples(samples, problems2, opts) {
     while (next < samples.length && !failed) {
       const index = next++;
       const { task_id, completion } = samples[index];
-      const verdict = await scoreCompletion(byId.get(task_id), completion, opts).catch((e) => {
+      const verdict2 = await scoreCompletion(byId.get(task_id), completion, opts).catch((e) => {
         failed = true;
         throw e;
       });
-      results[index] = { task_id, completion, result: verdict.result, passed: verdict.passed };
+      results[index] = { task_id, completion, result: verdict2.result, passed: verdict2.passed };
       opts.onProgress?.(++done, samples.length);
     }
   });
@@ -36727,11 +36764,11 @@ async function scoreSamples(samples, problems2, opts) {
 
 // src/util/random.ts
 import { createHash as createHash3 } from "node:crypto";
-function seedFrom(...parts) {
-  const digest = createHash3("sha256").update(parts.join("\0")).digest();
+function hashSeed(...parts) {
+  const digest = createHash3("sha256").update(parts.map(String).join("\0")).digest();
   return digest.readUInt32LE(0);
 }
-function prng(seed) {
+function mulberry32(seed) {
   let a2 = seed >>> 0;
   return () => {
     a2 = a2 + 1831565813 >>> 0;
@@ -36741,11 +36778,14 @@ function prng(seed) {
     return ((t ^ t >>> 14) >>> 0) / 4294967296;
   };
 }
+function rngFor(...parts) {
+  return mulberry32(hashSeed(...parts));
+}
 
 // src/benchmarks/sample.ts
 function sampleIds(ids, opts) {
   if (opts.limit === void 0 || opts.limit >= ids.length) return [...ids];
-  const rand = prng(seedFrom(opts.seed, opts.benchmark));
+  const rand = rngFor(opts.seed, opts.benchmark);
   const order = ids.map((_, i2) => i2);
   for (let i2 = order.length - 1; i2 > 0; i2--) {
     const j = Math.floor(rand() * (i2 + 1));
@@ -36821,8 +36861,8 @@ async function humanEvalSuite(settings, ctx) {
       if (typeof output2.completion !== "string") {
         return { outcome: "error", error: 'the pipeline returned no `completion` for a code task (write {"completion": "..."} to SABOTEUR_OUTPUT_FILE)' };
       }
-      const verdict = await scoreCompletion(byId.get(task.id), output2.completion, { timeoutMs: settings.timeoutMs, isolation: ctx.isolation });
-      return { outcome: verdict.passed ? "passed" : "failed", result: verdict.result };
+      const verdict2 = await scoreCompletion(byId.get(task.id), output2.completion, { timeoutMs: settings.timeoutMs, isolation: ctx.isolation });
+      return { outcome: verdict2.passed ? "passed" : "failed", result: verdict2.result };
     }
   };
 }
@@ -37100,6 +37140,8 @@ var entrySchema = external_exports.strictObject({
     endpoint: external_exports.enum(["chat.completions", "completions"]).optional(),
     system: external_exports.string().min(1).optional(),
     contains: external_exports.union([external_exports.string().min(1), external_exports.array(external_exports.string().min(1))]).optional(),
+    turn: external_exports.number().int().min(0).optional(),
+    tool: external_exports.union([external_exports.string().min(1), external_exports.array(external_exports.string().min(1))]).optional(),
     hash: external_exports.string().regex(/^[0-9a-f]{64}$/, "must be the 64 hex characters of a sha256").optional()
   }),
   response: external_exports.strictObject({
@@ -37139,10 +37181,10 @@ function parseCassette(text2, file2) {
   a valid line: ${CASSETTE_EXAMPLE_LINE}`);
     }
     const e = parsed.data;
-    const contains = e.match.contains === void 0 ? void 0 : Array.isArray(e.match.contains) ? e.match.contains : [e.match.contains];
+    const list = (v) => v === void 0 ? void 0 : Array.isArray(v) ? v : [v];
     entries.push({
       line: i2 + 1,
-      match: { ...e.match, contains },
+      match: { ...e.match, contains: list(e.match.contains), tool: list(e.match.tool) },
       response: {
         content: e.response.content,
         toolCalls: (e.response.tool_calls ?? []).map((t, k) => ({
@@ -37159,9 +37201,9 @@ function parseCassette(text2, file2) {
   }
   return entries;
 }
-function readPath(value, path19) {
+function readPath(value, path20) {
   let v = value;
-  for (const k of path19) {
+  for (const k of path20) {
     if (!v || typeof v !== "object") return void 0;
     v = v[k];
   }
@@ -37204,22 +37246,37 @@ function requestHash(body, endpoint = endpointOf(body)) {
   const canonical = canonicalJson({ endpoint, messages, tools: body.tools, prompt });
   return createHash4("sha256").update(canonical).digest("hex");
 }
+function offeredTools(body) {
+  const names = [];
+  if (Array.isArray(body.tools)) {
+    for (const t of body.tools) {
+      const name = t?.function?.name;
+      if (typeof name === "string") names.push(name);
+    }
+  }
+  if (Array.isArray(body.functions)) {
+    for (const f of body.functions) if (typeof f?.name === "string") names.push(f.name);
+  }
+  return names;
+}
 function requestFacts(body, endpoint, agent) {
   if (endpoint === "completions") {
     const prompt = flattenPrompt(body.prompt);
-    return { endpoint, agent, system: "", text: prompt, lastUser: prompt, hash: requestHash(body, endpoint) };
+    return { endpoint, agent, system: "", text: prompt, lastUser: prompt, turn: 0, tools: [], hash: requestHash(body, endpoint) };
   }
   const messages = Array.isArray(body.messages) ? body.messages : [];
   const system = [];
   const all = [];
   let lastUser = "";
+  let turn = 0;
   for (const m of messages) {
     const content = flattenContent(m?.content);
     all.push(content);
     if (m?.role === "system" || m?.role === "developer") system.push(content);
     if (m?.role === "user") lastUser = content;
+    if (m?.role === "assistant") turn++;
   }
-  return { endpoint, agent, system: system.join("\n"), text: all.join("\n"), lastUser, hash: requestHash(body, endpoint) };
+  return { endpoint, agent, system: system.join("\n"), text: all.join("\n"), lastUser, turn, tools: offeredTools(body), hash: requestHash(body, endpoint) };
 }
 function entryMatches(entry, facts) {
   const m = entry.match;
@@ -37228,6 +37285,8 @@ function entryMatches(entry, facts) {
   if (m.endpoint !== void 0 && m.endpoint !== facts.endpoint) return false;
   if (m.system !== void 0 && !facts.system.includes(m.system)) return false;
   if (m.contains !== void 0 && !m.contains.every((s2) => facts.text.includes(s2))) return false;
+  if (m.turn !== void 0 && m.turn !== facts.turn) return false;
+  if (m.tool !== void 0 && !m.tool.every((t) => facts.tools.includes(t))) return false;
   return true;
 }
 function findEntry(entries, facts) {
@@ -37235,7 +37294,7 @@ function findEntry(entries, facts) {
 }
 function missMessage(facts, file2) {
   const snippet = facts.lastUser.replace(/\s+/g, " ").trim().slice(0, 120);
-  return `no cassette entry matches: agent=${facts.agent ?? "(none)"}, last user message: '${snippet}' (endpoint ${facts.endpoint}, request hash ${facts.hash}, cassette ${file2})`;
+  return `no cassette entry matches: agent=${facts.agent ?? "(none)"}, last user message: '${snippet}' (endpoint ${facts.endpoint}, turn ${facts.turn}, tools [${facts.tools.join(", ")}], request hash ${facts.hash}, cassette ${file2})`;
 }
 
 // src/model/http-util.ts
@@ -37353,7 +37412,7 @@ async function startReplayServer(options) {
         return sendError(res, 400, "cassette_miss", message, "cassette_miss");
       }
       hits++;
-      log.debug(`replay: ${endpoint} agent=${agent ?? "(none)"} -> ${options.cassette}:${entry.line}`);
+      log.debug(`replay: ${endpoint} agent=${agent ?? "(none)"} turn=${facts.turn} -> ${options.cassette}:${entry.line}`);
       if (entry.latencyMs) await sleep(entry.latencyMs);
       const spec = specFor(entry, endpoint, body.model, facts.text);
       if (body.stream === true) {
@@ -38905,8 +38964,8 @@ async function startProxy(options) {
 import { randomBytes as randomBytes2 } from "node:crypto";
 var IN_FLIGHT_ERROR = "still in flight when the invocation ended (the pipeline was stopped or timed out)";
 var Invocation = class {
-  constructor(key, info) {
-    this.key = key;
+  constructor(key2, info) {
+    this.key = key2;
     this.instanceId = info.instanceId;
     this.benchmark = info.benchmark;
     this.variant = info.variant;
@@ -38951,22 +39010,22 @@ var Invocation = class {
 var InvocationRegistry = class {
   live = /* @__PURE__ */ new Map();
   open(info) {
-    let key;
+    let key2;
     do
-      key = `sab-${randomBytes2(12).toString("hex")}`;
-    while (this.live.has(key));
-    const invocation = new Invocation(key, info);
-    this.live.set(key, invocation);
+      key2 = `sab-${randomBytes2(12).toString("hex")}`;
+    while (this.live.has(key2));
+    const invocation = new Invocation(key2, info);
+    this.live.set(key2, invocation);
     return invocation;
   }
-  get(key) {
-    return key === void 0 ? void 0 : this.live.get(key);
+  get(key2) {
+    return key2 === void 0 ? void 0 : this.live.get(key2);
   }
   /** Forgets the key (later calls with it get 401) and returns its calls in arrival order. */
-  close(key) {
-    const invocation = this.live.get(key);
+  close(key2) {
+    const invocation = this.live.get(key2);
     if (!invocation) return [];
-    this.live.delete(key);
+    this.live.delete(key2);
     return invocation.close();
   }
   get size() {
@@ -39005,26 +39064,6 @@ function createSemanticModel(options) {
     return a2.content;
   };
   return Object.assign(ask, { close: () => upstream.close() });
-}
-
-// src/inject/prng.ts
-import { createHash as createHash5 } from "node:crypto";
-function hashSeed(...parts) {
-  const digest = createHash5("sha256").update(parts.map(String).join("\0")).digest();
-  return digest.readUInt32LE(0);
-}
-function mulberry32(seed) {
-  let a2 = seed >>> 0;
-  return () => {
-    a2 = a2 + 1831565813 >>> 0;
-    let t = a2;
-    t = Math.imul(t ^ t >>> 15, t | 1);
-    t ^= t + Math.imul(t ^ t >>> 7, t | 61);
-    return ((t ^ t >>> 14) >>> 0) / 4294967296;
-  };
-}
-function rngFor(...parts) {
-  return mulberry32(hashSeed(...parts));
 }
 
 // src/inject/semantic.ts
@@ -39334,8 +39373,8 @@ function applyRewrites(content, units, rewrites) {
 // src/inject/autoinject.ts
 var InjectConfigError = class extends Error {
 };
-function checkRate(name, key, value) {
-  if (!(value >= 0 && value <= 1)) throw new InjectConfigError(`variants.malicious.${key}: ${name} must be between 0 and 1, got ${value}`);
+function checkRate(name, key2, value) {
+  if (!(value >= 0 && value <= 1)) throw new InjectConfigError(`variants.malicious.${key2}: ${name} must be between 0 and 1, got ${value}`);
 }
 function createAutoInjector(options) {
   const { target, messageRate, errorRate, seed, corruption } = options;
@@ -39344,11 +39383,11 @@ function createAutoInjector(options) {
   if (target === "each") throw new InjectConfigError('variants.malicious.target: "each" is run as one malicious variant per agent; give the injector one agent name or all');
   if (corruption === "semantic" && !options.semantic) throw new InjectConfigError("variants.malicious.corruption: semantic needs a model to ask (the semantic callback)");
   const template = corruption === "semantic" ? options.template ?? loadSemanticTemplate() : "";
-  const key = (ctx) => [seed, ctx.instanceId, ctx.agent, ctx.agentCallIndex];
+  const key2 = (ctx) => [seed, ctx.instanceId, ctx.agent, ctx.agentCallIndex];
   function syntactic(seg, indexes, ctx) {
     const edits = /* @__PURE__ */ new Map();
     for (const i2 of indexes) {
-      const edit = corruptUnit(seg.units[i2].text, seg.kind, rngFor("rule", ...key(ctx), i2));
+      const edit = corruptUnit(seg.units[i2].text, seg.kind, rngFor("rule", ...key2(ctx), i2));
       if (edit) edits.set(i2, edit);
     }
     return edits;
@@ -39374,12 +39413,12 @@ function createAutoInjector(options) {
       if (ctx.variant !== "malicious") return false;
       if (target !== "all" && ctx.agent !== target) return false;
       if (ctx.agentCallIndex < 0) return false;
-      return rngFor("message", ...key(ctx))() < messageRate;
+      return rngFor("message", ...key2(ctx))() < messageRate;
     },
     async corrupt(content, ctx) {
       const seg = segment(content);
       if (seg.units.length === 0) return void 0;
-      const draw = rngFor("units", ...key(ctx));
+      const draw = rngFor("units", ...key2(ctx));
       const indexes = seg.units.filter(() => draw() < errorRate).map((u2) => u2.index);
       if (indexes.length === 0) return void 0;
       const { edits, fallback } = corruption === "semantic" ? await semantic(content, seg, indexes, ctx) : { edits: syntactic(seg, indexes, ctx), fallback: void 0 };
@@ -40287,7 +40326,7 @@ function pathKey(options = {}) {
   if (platform2 !== "win32") {
     return "PATH";
   }
-  return Object.keys(env).reverse().find((key) => key.toUpperCase() === "PATH") || "Path";
+  return Object.keys(env).reverse().find((key2) => key2.toUpperCase() === "PATH") || "Path";
 }
 
 // node_modules/unicorn-magic/node.js
@@ -42737,7 +42776,7 @@ var isSyncGenerator = (value) => Object.prototype.toString.call(value) === "[obj
 var isTransformOptions = (value) => isPlainObject2(value) && (value.transform !== void 0 || value.final !== void 0);
 var isUrl = (value) => Object.prototype.toString.call(value) === "[object URL]";
 var isRegularUrl = (value) => isUrl(value) && value.protocol !== "file:";
-var isFilePathObject = (value) => isPlainObject2(value) && Object.keys(value).length > 0 && Object.keys(value).every((key) => FILE_PATH_KEYS.has(key)) && isFilePathString(value.file);
+var isFilePathObject = (value) => isPlainObject2(value) && Object.keys(value).length > 0 && Object.keys(value).every((key2) => FILE_PATH_KEYS.has(key2)) && isFilePathString(value.file);
 var FILE_PATH_KEYS = /* @__PURE__ */ new Set(["file", "append"]);
 var isFilePathString = (file2) => typeof file2 === "string";
 var isUnknownStdioString = (type, value) => type === "native" && typeof value === "string" && !KNOWN_STDIO_STRINGS.has(value);
@@ -43808,13 +43847,13 @@ var logOutputSync = ({ serializedResult, fdNumber, state, verboseInfo, encoding,
   }
 };
 var writeToFiles = (serializedResult, stdioItems, outputFiles) => {
-  for (const { path: path19, append } of stdioItems.filter(({ type }) => FILE_TYPES.has(type))) {
-    const pathString = typeof path19 === "string" ? path19 : path19.toString();
+  for (const { path: path20, append } of stdioItems.filter(({ type }) => FILE_TYPES.has(type))) {
+    const pathString = typeof path20 === "string" ? path20 : path20.toString();
     if (append || outputFiles.has(pathString)) {
-      appendFileSync(path19, serializedResult);
+      appendFileSync(path20, serializedResult);
     } else {
       outputFiles.add(pathString);
-      writeFileSync(path19, serializedResult);
+      writeFileSync(path20, serializedResult);
     }
   }
 };
@@ -46276,12 +46315,12 @@ function validateOutput(value, where) {
   }
   const record2 = value;
   const output2 = {};
-  for (const key of ["completion", "answer"]) {
-    if (!(key in record2) || record2[key] === void 0) continue;
-    if (typeof record2[key] !== "string") {
-      return { ok: false, error: `${where}: "${key}" must be a string, got ${describe3(record2[key])}` };
+  for (const key2 of ["completion", "answer"]) {
+    if (!(key2 in record2) || record2[key2] === void 0) continue;
+    if (typeof record2[key2] !== "string") {
+      return { ok: false, error: `${where}: "${key2}" must be a string, got ${describe3(record2[key2])}` };
     }
-    output2[key] = record2[key];
+    output2[key2] = record2[key2];
   }
   if (output2.completion === void 0 && output2.answer === void 0) {
     const keys = Object.keys(record2);
@@ -46945,14 +46984,14 @@ function buildAsbTasks(agents, attackTools, normalTools, opts) {
   return out;
 }
 async function readText(dir, rel) {
-  const path19 = join4(dir, rel);
+  const path20 = join4(dir, rel);
   let bytes;
   try {
-    bytes = await readFile6(path19);
+    bytes = await readFile6(path20);
   } catch (e) {
-    throw new AsbDataError(`ASB: cannot read ${path19}: ${e.message}`);
+    throw new AsbDataError(`ASB: cannot read ${path20}: ${e.message}`);
   }
-  return { text: bytes.toString("utf8"), path: path19, sha256: sha256Hex(bytes) };
+  return { text: bytes.toString("utf8"), path: path20, sha256: sha256Hex(bytes) };
 }
 async function loadAsb(dir, opts) {
   const toolFile = ASB_ATTACK_TOOL_FILES[opts.attackTools ?? "all"];
@@ -46971,7 +47010,7 @@ async function loadAsb(dir, opts) {
   return {
     tasks,
     total: tasks.length,
-    files: [agentFile, attackFile, normalFile].map(({ path: path19, sha256 }) => ({ path: path19, sha256 })),
+    files: [agentFile, attackFile, normalFile].map(({ path: path20, sha256 }) => ({ path: path20, sha256 })),
     categories
   };
 }
@@ -47006,7 +47045,7 @@ function loadPromptTemplate(file2) {
   throw new Error(`cannot find ${file2} above ${fileURLToPath5(import.meta.url)}; it ships with saboteur`);
 }
 function fillTemplate(template, values) {
-  return template.replace(/\{\{([A-Z_]+)\}\}/g, (whole, key) => key in values ? values[key] : whole);
+  return template.replace(/\{\{([A-Z_]+)\}\}/g, (whole, key2) => key2 in values ? values[key2] : whole);
 }
 function parseRefusalAnswer(completion) {
   const parts = completion.split("Answer:");
@@ -47111,7 +47150,7 @@ async function gradeAsb(task, events, answer, judge) {
 }
 
 // src/benchmarks/agentharm/load.ts
-import { createHash as createHash6 } from "node:crypto";
+import { createHash as createHash5 } from "node:crypto";
 import { readFile as readFile7 } from "node:fs/promises";
 import { join as join5 } from "node:path";
 
@@ -47840,8 +47879,8 @@ function parseBehaviors(text2, file2) {
   });
 }
 function shuffledTools(names, seed) {
-  const key = (n2) => createHash6("sha256").update(`${seed}\0${n2}`).digest("hex");
-  return [...names].sort((a2, b) => key(a2) < key(b) ? -1 : key(a2) > key(b) ? 1 : 0);
+  const key2 = (n2) => createHash5("sha256").update(`${seed}\0${n2}`).digest("hex");
+  return [...names].sort((a2, b) => key2(a2) < key2(b) ? -1 : key2(a2) > key2(b) ? 1 : 0);
 }
 function toTask(b, role, split) {
   const pairId = `agentharm/${split}/${b.id}`;
@@ -47877,14 +47916,14 @@ async function loadAgentHarm(dir, opts) {
   const names = AGENTHARM_FILES[opts.split];
   if (!names) throw new Error(`AgentHarm: unknown split ${JSON.stringify(opts.split)} (expected test_public or validation)`);
   const read = async (rel) => {
-    const path19 = join5(dir, rel);
+    const path20 = join5(dir, rel);
     let bytes;
     try {
-      bytes = await readFile7(path19);
+      bytes = await readFile7(path20);
     } catch (e) {
-      throw new AgentHarmDataError(`AgentHarm: cannot read ${path19}: ${e.message}`);
+      throw new AgentHarmDataError(`AgentHarm: cannot read ${path20}: ${e.message}`);
     }
-    return { path: path19, text: bytes.toString("utf8"), sha256: sha256Hex(bytes) };
+    return { path: path20, text: bytes.toString("utf8"), sha256: sha256Hex(bytes) };
   };
   const [h2, b] = await Promise.all([read(names.harmful), read(names.benign)]);
   const harmful = parseBehaviors(h2.text, h2.path);
@@ -47899,7 +47938,7 @@ async function loadAgentHarm(dir, opts) {
   const tasks = buildAgentHarmTasks(harmful, benign, opts.split);
   const categories = {};
   for (const t of tasks) categories[t.category] = (categories[t.category] ?? 0) + 1;
-  return { tasks, total: tasks.length, files: [h2, b].map(({ path: path19, sha256 }) => ({ path: path19, sha256 })), categories };
+  return { tasks, total: tasks.length, files: [h2, b].map(({ path: path20, sha256 }) => ({ path: path20, sha256 })), categories };
 }
 function agentHarmToolSpecOrThrow(name, where) {
   try {
@@ -48160,7 +48199,7 @@ var SEED_FILES = {
 var SEED_DIRS = ["/opt/conda", "/home/appuser"];
 function seedFiles() {
   const out = { ...SEED_FILES };
-  for (const [path19, content] of Object.entries(SEED_FILES)) out[`${WORKSPACE}${path19}`] = content;
+  for (const [path20, content] of Object.entries(SEED_FILES)) out[`${WORKSPACE}${path20}`] = content;
   out[`${WORKSPACE}/README.md`] = "# Project workspace\nScratch files for the current task.\n";
   return out;
 }
@@ -48679,12 +48718,12 @@ async function readRedCodeFiles(dir, languages = ["python", "bash"]) {
     const matched = names.map((n2) => ({ n: n2, m: spec.pattern.exec(n2) })).filter((x) => x.m !== null).sort((a2, b) => Number(a2.m[1]) - Number(b.m[1]));
     if (matched.length === 0) throw new RedCodeDataError(`RedCode: no ${spec.pattern.source} files in ${folder}`);
     for (const { n: n2, m } of matched) {
-      const path19 = join6(folder, n2);
-      const bytes = await readFile8(path19);
+      const path20 = join6(folder, n2);
+      const bytes = await readFile8(path20);
       const scenario = Number(m[1]);
-      const parsed = parseRedCodeFile(bytes.toString("utf8"), path19, scenario, language);
+      const parsed = parseRedCodeFile(bytes.toString("utf8"), path20, scenario, language);
       parsed.forEach((rec) => records2.push({ rec, scenario, language }));
-      files.push({ path: path19, sha256: sha256Hex(bytes), scenario, language, count: parsed.length });
+      files.push({ path: path20, sha256: sha256Hex(bytes), scenario, language, count: parsed.length });
     }
   }
   return { records: records2, files };
@@ -48694,7 +48733,7 @@ async function loadRedCode(dir, opts = {}) {
   const tasks = buildRedCodeTasks(records2, opts);
   const categories = {};
   for (const t of tasks) categories[t.category] = (categories[t.category] ?? 0) + 1;
-  return { tasks, total: tasks.length, files: files.map(({ path: path19, sha256 }) => ({ path: path19, sha256 })), categories };
+  return { tasks, total: tasks.length, files: files.map(({ path: path20, sha256 }) => ({ path: path20, sha256 })), categories };
 }
 
 // src/benchmarks/redcode/evaluate.ts
@@ -48944,19 +48983,19 @@ function initialState(sites, startUrl) {
   return { pages, lastUrl: startUrl ? pageKey(startUrl) : pageKey(SITE_HOSTS[sites[0] ?? "reddit"]), drafts: /* @__PURE__ */ new Map(), counter: 0 };
 }
 function getPage(state, url2) {
-  const key = pageKey(url2);
-  let page = state.pages.get(key);
+  const key2 = pageKey(url2);
+  let page = state.pages.get(key2);
   if (!page) {
-    page = { url: key, title: key.replace(/^http:\/\//, ""), items: [], links: [] };
-    state.pages.set(key, page);
+    page = { url: key2, title: key2.replace(/^http:\/\//, ""), items: [], links: [] };
+    state.pages.set(key2, page);
   }
   return page;
 }
 function renderPage(page) {
   const lines2 = [`URL: ${page.url}`, `Title: ${page.title}`];
   for (const it of page.items) {
-    const label = it.kind.charAt(0).toUpperCase() + it.kind.slice(1);
-    lines2.push(`${label}${it.title ? `: ${it.title}` : ""}${it.author ? ` (by ${it.author})` : ""}`, ...it.body ? [it.body] : []);
+    const label2 = it.kind.charAt(0).toUpperCase() + it.kind.slice(1);
+    lines2.push(`${label2}${it.title ? `: ${it.title}` : ""}${it.author ? ` (by ${it.author})` : ""}`, ...it.body ? [it.body] : []);
   }
   if (page.items.length === 0) lines2.push("(nothing posted here yet)");
   if (page.links.length) lines2.push("Links:", ...page.links.map((l) => `- ${l}`));
@@ -49264,17 +49303,17 @@ async function loadSafeArena(dir, opts = {}) {
   const parsed = { harm: [], safe: [] };
   const files = [];
   for (const kind of kinds) {
-    const path19 = join7(dir, SAFEARENA_FILES[kind]);
+    const path20 = join7(dir, SAFEARENA_FILES[kind]);
     let bytes;
     try {
-      bytes = await readFile9(path19);
+      bytes = await readFile9(path20);
     } catch (e) {
       throw new SafeArenaDataError(
-        `SafeArena: cannot read ${path19}: ${e.message}. The data is gated on Hugging Face (McGill-NLP/safearena): download it with a token (fetchSafeArena / HF_TOKEN) or point to a folder holding harm.json and safe.json`
+        `SafeArena: cannot read ${path20}: ${e.message}. The data is gated on Hugging Face (McGill-NLP/safearena): download it with a token (fetchSafeArena / HF_TOKEN) or point to a folder holding harm.json and safe.json`
       );
     }
-    parsed[kind] = parseSafeArena(bytes.toString("utf8"), path19, kind);
-    files.push({ path: path19, sha256: sha256Hex(bytes) });
+    parsed[kind] = parseSafeArena(bytes.toString("utf8"), path20, kind);
+    files.push({ path: path20, sha256: sha256Hex(bytes) });
   }
   const tasks = buildSafeArenaTasks(parsed.harm, parsed.safe);
   const categories = {};
@@ -49291,10 +49330,10 @@ var SAFEARENA_BASE_URL = `https://huggingface.co/datasets/${SAFEARENA_DATASET}/r
 var SafeArenaAccessError = class extends Error {
 };
 var HOW_TO = `SafeArena's data is gated on Hugging Face: sign in, accept the dataset's terms at https://huggingface.co/datasets/${SAFEARENA_DATASET}, create a read token (https://huggingface.co/settings/tokens) and pass it as HF_TOKEN (in a workflow: env: HF_TOKEN: \${{ secrets.HF_TOKEN }}).`;
-async function cachedValid(path19, kind) {
-  if (!existsSync7(path19)) return false;
+async function cachedValid(path20, kind) {
+  if (!existsSync7(path20)) return false;
   try {
-    parseSafeArena(await readFile10(path19, "utf8"), path19, kind);
+    parseSafeArena(await readFile10(path20, "utf8"), path20, kind);
     return true;
   } catch {
     return false;
@@ -49306,7 +49345,7 @@ async function fetchSafeArena(opts) {
   const paths = kinds.map((k) => join8(dir, SAFEARENA_FILES[k]));
   if ((await Promise.all(kinds.map((k, i2) => cachedValid(paths[i2], k)))).every(Boolean)) {
     opts.log?.debug(`SafeArena: using the cached ${paths.join(" and ")}`);
-    const files2 = await Promise.all(paths.map(async (path19) => ({ path: path19, sha256: sha256Hex(await readFile10(path19)) })));
+    const files2 = await Promise.all(paths.map(async (path20) => ({ path: path20, sha256: sha256Hex(await readFile10(path20)) })));
     return { dir, files: files2 };
   }
   const token = opts.token?.trim();
@@ -49512,7 +49551,7 @@ async function gradeSafeArena(task, events, answer, judge) {
 }
 
 // src/benchmarks/agentic-suites.ts
-import { createHash as createHash7 } from "node:crypto";
+import { createHash as createHash6 } from "node:crypto";
 function dataDirFor(id, explicit, env) {
   const dir = explicit ?? defaultDataDir(env);
   if (!dir) {
@@ -49561,7 +49600,7 @@ function outcomeOf(v) {
   return reached ? "passed" : "failed";
 }
 function combinedSha(files) {
-  return createHash7("sha256").update(files.map((f) => f.sha256).join("\n")).digest("hex");
+  return createHash6("sha256").update(files.map((f) => f.sha256).join("\n")).digest("hex");
 }
 async function agenticSuite(id, settings, ctx) {
   const mod = MODULES[id];
@@ -49606,8 +49645,8 @@ async function agenticSuite(id, settings, ctx) {
       return { task: t, handlers: mod.tools(t) };
     },
     async score(task, output2, scoreCtx) {
-      const verdict = await mod.grade(full(task), scoreCtx.tools, output2.answer ?? output2.completion, ctx.judge);
-      return { outcome: outcomeOf(verdict), security: verdict, ...verdict.score !== void 0 ? { result: `score ${verdict.score}` } : {} };
+      const verdict2 = await mod.grade(full(task), scoreCtx.tools, output2.answer ?? output2.completion, ctx.judge);
+      return { outcome: outcomeOf(verdict2), security: verdict2, ...verdict2.score !== void 0 ? { result: `score ${verdict2.score}` } : {} };
     }
   };
 }
@@ -52194,8 +52233,8 @@ function isPlainObject3(value) {
 }
 function mergeCapabilities(base2, additional) {
   const result = { ...base2 };
-  for (const key in additional) {
-    const k = key;
+  for (const key2 in additional) {
+    const k = key2;
     const addValue = additional[k];
     if (addValue === void 0)
       continue;
@@ -53064,8 +53103,8 @@ var RequestHeaders = class {
     return this.#native.entries();
   }
   forEach(callback, thisArg) {
-    this.#native.forEach((value, key) => {
-      callback.call(thisArg, value, key, this);
+    this.#native.forEach((value, key2) => {
+      callback.call(thisArg, value, key2, this);
     });
   }
   [Symbol.iterator]() {
@@ -53870,12 +53909,12 @@ var responseViaCache = async (res, outgoing) => {
     header = buildOutgoingHttpHeaders(headerObj, body === null ? void 0 : defaultContentType);
   } else {
     plainHeaders = true;
-    for (const key in header) {
-      if (key.length === 14 && key.toLowerCase() === "content-length") {
+    for (const key2 in header) {
+      if (key2.length === 14 && key2.toLowerCase() === "content-length") {
         hasContentLength = true;
         break;
       }
-      if (key.length === 17 && key.toLowerCase() === "transfer-encoding" || key.length === 7 && key.toLowerCase() === "trailer") canAutoLength = false;
+      if (key2.length === 17 && key2.toLowerCase() === "transfer-encoding" || key2.length === 7 && key2.toLowerCase() === "trailer") canAutoLength = false;
     }
   }
   if (!hasContentLength) {
@@ -55162,17 +55201,17 @@ var ToolSession = class {
     let staged;
     const sinks = spec.sinks ?? [];
     if (sinks.length > 0) {
-      const verdict = await adjudicate(this.defense, { tool: spec.name, arguments: args, sinks: [...sinks], task: this.task, events: earlier, ...req.agent !== void 0 ? { agent: req.agent } : {} });
+      const verdict2 = await adjudicate(this.defense, { tool: spec.name, arguments: args, sinks: [...sinks], task: this.task, events: earlier, ...req.agent !== void 0 ? { agent: req.agent } : {} });
       staged = {
         sinks: [...sinks],
-        decision: verdict.decision,
+        decision: verdict2.decision,
         defense: this.defense.name,
-        ...verdict.reason !== void 0 ? { reason: verdict.reason } : {},
+        ...verdict2.reason !== void 0 ? { reason: verdict2.reason } : {},
         ...this.mode === "observe" ? { observed: true } : {}
       };
       if (!this.closed) this.events[slot] = { ...base2, staged };
-      if (verdict.decision !== "release" && this.mode === "enforce") {
-        return finish({ text: `blocked by saboteur policy: ${verdict.reason ?? `the ${this.defense.name} defense decided ${verdict.decision}`}`, isError: true }, staged);
+      if (verdict2.decision !== "release" && this.mode === "enforce") {
+        return finish({ text: `blocked by saboteur policy: ${verdict2.reason ?? `the ${this.defense.name} defense decided ${verdict2.decision}`}`, isError: true }, staged);
       }
     }
     try {
@@ -55207,9 +55246,9 @@ function parseToolPath(pathname) {
   const m = /^\/mcp\/([^/]+)(?:\/agents\/([^/]+))?\/?$/.exec(pathname);
   if (!m) return void 0;
   try {
-    const key = decodeURIComponent(m[1]);
+    const key2 = decodeURIComponent(m[1]);
     const pathAgent = m[2] === void 0 ? void 0 : decodeURIComponent(m[2]);
-    return pathAgent ? { key, pathAgent } : { key };
+    return pathAgent ? { key: key2, pathAgent } : { key: key2 };
   } catch {
     return void 0;
   }
@@ -55305,20 +55344,20 @@ async function startToolServer(opts) {
   }
   return {
     baseUrl,
-    open(key, options) {
-      if (!KEY_PATTERN.test(key)) throw new Error(`tool session key ${JSON.stringify(key)} must be 1-200 characters of A-Z a-z 0-9 . _ ~ - (it is part of the URL path)`);
-      if (live.has(key)) throw new Error(`tool session ${JSON.stringify(key)} is already open: every invocation needs its own key`);
-      live.set(key, { key, session: new ToolSession(options), clients: /* @__PURE__ */ new Map(), opened: 0, inflight: /* @__PURE__ */ new Set() });
-      log.debug(`tool server: opened ${key} for ${options.task.id} (${options.task.toolSpecs.length} tools, defense ${options.defense.name}, ${options.mode ?? "enforce"})`);
-      return `${baseUrl}/mcp/${key}`;
+    open(key2, options) {
+      if (!KEY_PATTERN.test(key2)) throw new Error(`tool session key ${JSON.stringify(key2)} must be 1-200 characters of A-Z a-z 0-9 . _ ~ - (it is part of the URL path)`);
+      if (live.has(key2)) throw new Error(`tool session ${JSON.stringify(key2)} is already open: every invocation needs its own key`);
+      live.set(key2, { key: key2, session: new ToolSession(options), clients: /* @__PURE__ */ new Map(), opened: 0, inflight: /* @__PURE__ */ new Set() });
+      log.debug(`tool server: opened ${key2} for ${options.task.id} (${options.task.toolSpecs.length} tools, defense ${options.defense.name}, ${options.mode ?? "enforce"})`);
+      return `${baseUrl}/mcp/${key2}`;
     },
-    close(key) {
-      const entry = live.get(key);
+    close(key2) {
+      const entry = live.get(key2);
       if (!entry) return [];
-      live.delete(key);
+      live.delete(key2);
       const events = entry.session.close();
       endClients(entry);
-      log.debug(`tool server: closed ${key} with ${events.length} tool calls`);
+      log.debug(`tool server: closed ${key2} with ${events.length} tool calls`);
       return events;
     },
     async stop() {
@@ -55735,6 +55774,560 @@ async function humanevalScore(args) {
   return { passed, total: results.length, passAtK: passAtK2 };
 }
 
+// src/cli/merge.ts
+import { readdir as readdir3, readFile as readFile12 } from "node:fs/promises";
+import path18 from "node:path";
+function key(r) {
+  return `${r.benchmark}\0${r.instanceId}\0${r.variant}\0${r.defense}`;
+}
+function mergeRunLogs(shards, runId) {
+  if (shards.length === 0) throw new RunLogError("merge: no run logs given");
+  const first = shards[0];
+  const warnings = [];
+  for (const s2 of shards.slice(1)) {
+    if (s2.log.config.hash !== first.log.config.hash) throw new RunLogError(`${s2.file}: config hash ${s2.log.config.hash.slice(0, 12)} differs from ${first.file} (${first.log.config.hash.slice(0, 12)}): shards of one run share one config`);
+    if (s2.log.config.seed !== first.log.config.seed) throw new RunLogError(`${s2.file}: sample seed ${s2.log.config.seed} differs from ${first.file} (${first.log.config.seed})`);
+    if (s2.log.tool.version !== first.log.tool.version) throw new RunLogError(`${s2.file}: saboteur ${s2.log.tool.version} differs from ${first.file} (${first.log.tool.version})`);
+    if (s2.log.model.model !== first.log.model.model || s2.log.model.kind !== first.log.model.kind) throw new RunLogError(`${s2.file}: model ${s2.log.model.model} (${s2.log.model.kind}) differs from ${first.file} (${first.log.model.model}, ${first.log.model.kind})`);
+    if (s2.log.model.serverVersion !== first.log.model.serverVersion) warnings.push(`${s2.file}: server version ${s2.log.model.serverVersion ?? "(unknown)"} differs from ${first.file} (${first.log.model.serverVersion ?? "(unknown)"})`);
+  }
+  const counts = new Set(shards.map((s2) => s2.log.shard?.count ?? 1));
+  if (counts.size > 1) throw new RunLogError(`merge: the run logs come from different splits (${[...counts].map((c3) => `${c3} shards`).join(" and ")})`);
+  const count2 = [...counts][0];
+  const seen = /* @__PURE__ */ new Map();
+  for (const s2 of shards) {
+    const index = s2.log.shard?.index ?? 1;
+    if (seen.has(index)) throw new RunLogError(`${s2.file}: shard ${index}/${count2} was already given as ${seen.get(index)}`);
+    seen.set(index, s2.file);
+  }
+  const missing = Array.from({ length: count2 }, (_, i2) => i2 + 1).filter((i2) => !seen.has(i2));
+  if (missing.length) warnings.push(`shards ${missing.map((i2) => `${i2}/${count2}`).join(", ")} are missing: their instances are not in this report`);
+  const byKey = /* @__PURE__ */ new Map();
+  for (const s2 of shards) {
+    for (const r of s2.log.instances) {
+      const k = key(r);
+      const before = byKey.get(k);
+      if (before) throw new RunLogError(`${s2.file}: ${r.benchmark} ${r.instanceId} (${r.variant}, ${r.defense}) is also in ${before.file}: shards must not overlap`);
+      byKey.set(k, { r, file: s2.file });
+    }
+  }
+  const benchmarks = first.log.benchmarks.map((b) => ({ ...b }));
+  for (const s2 of shards) for (const b of s2.log.benchmarks) if (!benchmarks.some((x) => x.id === b.id)) benchmarks.push({ ...b });
+  const order = /* @__PURE__ */ new Map();
+  benchmarks.forEach((b, bi) => b.instanceIds.forEach((id, ii) => order.set(`${b.id}/${id}`, bi * 1e6 + ii)));
+  const defenses = [...new Set(shards.flatMap((s2) => s2.log.defenses))];
+  const instances = [...byKey.values()].map((v) => v.r);
+  instances.sort(
+    (a2, b) => (order.get(`${a2.benchmark}/${a2.instanceId}`) ?? Number.MAX_SAFE_INTEGER) - (order.get(`${b.benchmark}/${b.instanceId}`) ?? Number.MAX_SAFE_INTEGER) || a2.instanceId.localeCompare(b.instanceId) || a2.variant.localeCompare(b.variant) || defenses.indexOf(a2.defense) - defenses.indexOf(b.defense)
+  );
+  const aborted3 = shards.filter((s2) => s2.log.status === "aborted");
+  const degraded = shards.find((s2) => s2.log.sandbox.degraded);
+  const notes = [
+    `merged from ${shards.length} of ${count2} shards: ${shards.map((s2) => `${s2.log.shard ? `${s2.log.shard.index}/${s2.log.shard.count}` : "whole run"} (${s2.log.runId})`).join(", ")}`,
+    ...warnings,
+    ...shards.flatMap((s2) => s2.log.notes.map((n2) => shards.length > 1 ? `shard ${s2.log.shard?.index ?? 1}: ${n2}` : n2))
+  ];
+  const runLog = {
+    ...first.log,
+    runId: runId ?? `${first.log.runId}-merged`,
+    startedAt: shards.map((s2) => s2.log.startedAt).sort()[0],
+    finishedAt: shards.map((s2) => s2.log.finishedAt).sort().at(-1),
+    status: aborted3.length ? "aborted" : "completed",
+    ...aborted3.length ? { abortReason: aborted3.map((s2) => `shard ${s2.log.shard?.index ?? "?"}: ${s2.log.abortReason ?? "stopped early"}`).join("; ") } : {},
+    defenses,
+    sandbox: degraded ? degraded.log.sandbox : first.log.sandbox,
+    benchmarks,
+    instances,
+    notes
+  };
+  delete runLog.shard;
+  if (!aborted3.length) delete runLog.abortReason;
+  return { runLog, warnings };
+}
+async function mergeRunLogFiles(files, runId) {
+  const shards = [];
+  for (const file2 of files) {
+    let text2;
+    try {
+      text2 = await readFile12(file2, "utf8");
+    } catch (err) {
+      throw new RunLogError(`${file2}: cannot read the run log (${err.code ?? err.message})`);
+    }
+    shards.push({ file: file2, log: parseRunLog(text2, file2) });
+  }
+  return mergeRunLogs(shards, runId);
+}
+async function expandRunLogPaths(patterns, cwd = process.cwd()) {
+  const out = [];
+  for (const pattern of patterns) {
+    if (!pattern.includes("*")) {
+      out.push(pattern);
+      continue;
+    }
+    const absolute = path18.isAbsolute(pattern);
+    const parts = pattern.split("/").filter((p, i2) => p !== "" || i2 === 0);
+    let current = [absolute ? "/" : cwd];
+    for (const part of parts) {
+      if (part === "") continue;
+      const next = [];
+      for (const dir of current) {
+        if (!part.includes("*")) {
+          next.push(path18.join(dir, part));
+          continue;
+        }
+        const re = new RegExp(`^${part.split("*").map((s2) => s2.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join("[^/]*")}$`);
+        const names = await readdir3(dir).catch(() => []);
+        for (const name of names.sort()) if (re.test(name)) next.push(path18.join(dir, name));
+      }
+      current = next;
+    }
+    const found = current.map((p) => absolute ? p : path18.relative(cwd, p));
+    if (found.length === 0) throw new RunLogError(`${pattern}: no run log matches`);
+    out.push(...found);
+  }
+  return [...new Set(out)];
+}
+
+// src/gate.ts
+function securityFigures(log, defense) {
+  const s2 = overallSecurity(log, defense);
+  return { asr: s2?.asr.rate ?? null, tcr: s2?.tcr.rate ?? null };
+}
+function evaluateGate(log, gate) {
+  const checks = [];
+  if (gate.maliciousDrop) {
+    const drop = computeMetrics(log).overall.drop.absolute;
+    checks.push({
+      metric: "malicious-drop",
+      value: drop,
+      threshold: `\u2264 ${gate.maliciousDrop.max}`,
+      pass: drop !== null && drop <= gate.maliciousDrop.max,
+      ...drop === null ? { why: "no scored control/malicious pairs" } : {}
+    });
+  }
+  if (gate.asr) {
+    const { asr } = securityFigures(log, gate.asr.defense);
+    checks.push({
+      metric: `asr (${gate.asr.defense})`,
+      value: asr,
+      threshold: `\u2264 ${gate.asr.max}`,
+      pass: asr !== null && asr <= gate.asr.max,
+      ...asr === null ? { why: `no graded harmful instances under defense ${gate.asr.defense}` } : {}
+    });
+  }
+  if (gate.tcr) {
+    const { tcr } = securityFigures(log, gate.tcr.defense);
+    checks.push({
+      metric: `tcr (${gate.tcr.defense})`,
+      value: tcr,
+      threshold: `\u2265 ${gate.tcr.min}`,
+      pass: tcr !== null && tcr >= gate.tcr.min,
+      ...tcr === null ? { why: `no graded benign instances under defense ${gate.tcr.defense}` } : {}
+    });
+  }
+  if (log.status === "aborted") checks.push({ metric: "run", value: null, threshold: "completed", pass: false, why: "the run stopped early" });
+  return { pass: checks.every((c3) => c3.pass), checks };
+}
+
+// src/history/entry.ts
+var figureSchema = external_exports.object({
+  value: external_exports.number().nullable(),
+  low: external_exports.number(),
+  high: external_exports.number(),
+  k: external_exports.number().int().nonnegative(),
+  n: external_exports.number().int().nonnegative(),
+  gained: external_exports.number().int().nonnegative().optional()
+});
+var historyEntrySchema = external_exports.object({
+  sha: external_exports.string().regex(/^[0-9a-f]{7,64}$/),
+  branch: external_exports.string().optional(),
+  pr: external_exports.number().int().optional(),
+  runId: external_exports.string(),
+  runUrl: external_exports.string().optional(),
+  /** When the run finished (ISO 8601). */
+  at: external_exports.string(),
+  status: external_exports.enum(["completed", "aborted"]),
+  model: external_exports.object({ kind: external_exports.string(), model: external_exports.string().optional(), serverVersion: external_exports.string().optional() }),
+  configHash: external_exports.string(),
+  seed: external_exports.number().int(),
+  metrics: external_exports.record(external_exports.string(), figureSchema)
+});
+function metricInfo(id) {
+  const slash = id.indexOf("/");
+  const benchmark = slash >= 0 ? id.slice(0, slash) : void 0;
+  const base2 = slash >= 0 ? id.slice(slash + 1) : id;
+  const prefix = benchmark ? `${benchmark}: ` : "";
+  const headline2 = benchmark === void 0;
+  if (base2 === "malicious-drop") return { id, label: `${prefix}malicious drop`, benchmark, higherIsWorse: true, unit: "pts", headline: headline2 };
+  const m = /^(pass@1|asr|tcr):(.+)$/.exec(base2);
+  if (m?.[1] === "pass@1") return { id, label: `${prefix}pass@1 ${m[2]}`, benchmark, higherIsWorse: false, unit: "%", headline: false };
+  if (m?.[1] === "asr") return { id, label: `${prefix}ASR (${m[2]})`, benchmark, higherIsWorse: true, unit: "%", headline: headline2 };
+  if (m?.[1] === "tcr") return { id, label: `${prefix}TCR (${m[2]})`, benchmark, higherIsWorse: false, unit: "%", headline: headline2 };
+  return { id, label: id, benchmark, higherIsWorse: true, unit: "%", headline: false };
+}
+function sortMetricIds(ids) {
+  const rank = (id) => {
+    const base2 = id.includes("/") ? id.slice(id.indexOf("/") + 1) : id;
+    if (base2 === "malicious-drop") return 0;
+    if (base2 === "pass@1:control") return 1;
+    if (base2 === "pass@1:malicious") return 2;
+    if (base2.startsWith("asr:")) return 3;
+    if (base2.startsWith("tcr:")) return 4;
+    return 5;
+  };
+  const key2 = (id) => {
+    const info = metricInfo(id);
+    return { group: info.benchmark === void 0 ? 0 : 1, benchmark: info.benchmark ?? "", rank: rank(id) };
+  };
+  return [...new Set(ids)].sort((a2, b) => {
+    const ka = key2(a2);
+    const kb = key2(b);
+    return ka.group - kb.group || ka.benchmark.localeCompare(kb.benchmark) || ka.rank - kb.rank || a2.localeCompare(b);
+  });
+}
+function rateFigure(r) {
+  return { value: r.rate, low: r.interval.low, high: r.interval.high, k: r.hits, n: r.n };
+}
+function codeFigures(m, prefix, out) {
+  out[`${prefix}malicious-drop`] = { value: m.drop.absolute, low: m.drop.interval.low, high: m.drop.interval.high, k: m.drop.controlOnly, n: m.drop.pairs, gained: m.drop.maliciousOnly };
+  out[`${prefix}pass@1:control`] = { value: m.control.passAt1, low: m.control.interval.low, high: m.control.interval.high, k: m.control.passed, n: m.control.scored };
+  out[`${prefix}pass@1:malicious`] = { value: m.malicious.passAt1, low: m.malicious.interval.low, high: m.malicious.interval.high, k: m.malicious.passed, n: m.malicious.scored };
+}
+function runFigures(log) {
+  const out = {};
+  const metrics = computeMetrics(log);
+  if (metrics.benchmarks.length > 0) {
+    codeFigures(metrics.overall, "", out);
+    if (metrics.benchmarks.length > 1) for (const b of metrics.benchmarks) codeFigures(b, `${b.benchmark}/`, out);
+  }
+  for (const defense of log.defenses) {
+    const s2 = overallSecurity(log, defense);
+    if (!s2) continue;
+    out[`asr:${defense}`] = rateFigure(s2.asr);
+    out[`tcr:${defense}`] = rateFigure(s2.tcr);
+  }
+  const security = computeSecurity(log);
+  if (new Set(security.map((s2) => s2.benchmark)).size > 1) {
+    for (const s2 of security) {
+      out[`${s2.benchmark}/asr:${s2.defense}`] = rateFigure(s2.asr);
+      out[`${s2.benchmark}/tcr:${s2.defense}`] = rateFigure(s2.tcr);
+    }
+  }
+  return out;
+}
+function entryFromRunLog(log, meta3) {
+  return {
+    sha: meta3.sha.toLowerCase(),
+    ...meta3.branch ? { branch: meta3.branch } : {},
+    ...meta3.pr !== void 0 ? { pr: meta3.pr } : {},
+    runId: log.runId,
+    ...meta3.runUrl ? { runUrl: meta3.runUrl } : {},
+    at: log.finishedAt,
+    status: log.status,
+    model: { kind: log.model.kind, ...log.model.model ? { model: log.model.model } : {}, ...log.model.serverVersion ? { serverVersion: log.model.serverVersion } : {} },
+    configHash: log.config.hash,
+    seed: log.config.seed,
+    metrics: runFigures(log)
+  };
+}
+
+// src/regression.ts
+function bad(metric, f) {
+  return metricInfo(metric).higherIsWorse ? f.k : f.n - f.k;
+}
+function compareWithBase(current, base2, settings) {
+  const out = [];
+  for (const metric of sortMetricIds(Object.keys(current.metrics))) {
+    const info = metricInfo(metric);
+    if (!info.headline) continue;
+    const cur = current.metrics[metric];
+    const prev = base2?.metrics[metric];
+    let worsening = null;
+    let pValue2 = null;
+    if (prev && cur.value !== null && prev.value !== null) {
+      worsening = info.higherIsWorse ? cur.value - prev.value : prev.value - cur.value;
+      if (cur.n > 0 && prev.n > 0) pValue2 = fisherExactGreater(bad(metric, cur), cur.n, bad(metric, prev), prev.n);
+    }
+    const c3 = { metric, current: cur, ...prev ? { base: prev } : {}, worsening, pValue: pValue2 };
+    if (settings && base2) {
+      if (worsening === null || pValue2 === null) {
+        c3.pass = true;
+        c3.why = prev ? "nothing measured to compare" : "the base run has no such figure";
+      } else {
+        const significant = pValue2 < settings.significance;
+        const large = worsening > settings.maxIncrease + 1e-12;
+        c3.pass = !(significant && large);
+        const p = pValue2 < 1e-3 ? pValue2.toExponential(1) : pValue2.toFixed(3);
+        if (!c3.pass) c3.why = `worse by ${(worsening * 100).toFixed(1)} pts than the base, significant (p = ${p}, under ${settings.significance})`;
+        else if (large) c3.why = `worse by ${(worsening * 100).toFixed(1)} pts than the base but not significant (p = ${p}, not under ${settings.significance})`;
+      }
+    }
+    out.push(c3);
+  }
+  return out;
+}
+function regressionChecks(comparisons, settings) {
+  if (!settings) return [];
+  return comparisons.filter((c3) => c3.pass !== void 0).map((c3) => ({
+    metric: `regression ${c3.metric}`,
+    value: c3.worsening,
+    threshold: `worse by \u2264 ${(settings.maxIncrease * 100).toFixed(1)} pts, or p \u2265 ${settings.significance}`,
+    pass: c3.pass,
+    ...c3.why ? { why: c3.why } : {}
+  }));
+}
+function combineGate(absolute, regression) {
+  const checks = [...absolute.checks, ...regression];
+  return { pass: checks.every((c3) => c3.pass), checks };
+}
+function metricOfCheck(check2) {
+  if (check2.metric.startsWith("regression ")) return check2.metric.slice("regression ".length);
+  if (check2.metric === "malicious-drop") return "malicious-drop";
+  const m = /^(asr|tcr) \((.+)\)$/.exec(check2.metric);
+  return m ? `${m[1]}:${m[2]}` : void 0;
+}
+
+// src/report/truncate.ts
+var GITHUB_COMMENT_LIMIT = 65536;
+function scan(line, state) {
+  const fence = /^\s{0,3}(`{3,}|~{3,})/.exec(line);
+  if (state.fence) {
+    const close = fence && fence[1][0] === state.fence[0] && fence[1].length >= state.fence.length && line.trim() === fence[1];
+    if (close) state.fence = void 0;
+    return;
+  }
+  if (fence) {
+    state.fence = fence[1];
+    return;
+  }
+  state.details += (line.match(/<details>/g) ?? []).length;
+  state.details -= (line.match(/<\/details>/g) ?? []).length;
+  if (state.details < 0) state.details = 0;
+}
+function closers(state) {
+  const out = [];
+  if (state.fence) out.push(state.fence);
+  for (let i2 = 0; i2 < state.details; i2++) out.push("", "</details>");
+  return out;
+}
+function cutMarkdown(text2, budget, notice) {
+  if (text2.length <= budget) return text2;
+  const lines2 = text2.split("\n");
+  const state = { details: 0 };
+  const kept = [];
+  let size = 0;
+  const reserve = notice(text2.length).length + 64;
+  for (const line of lines2) {
+    const trial = { ...state };
+    scan(line, trial);
+    const closing = closers(trial).join("\n").length;
+    if (size + line.length + 1 + closing + reserve > budget) break;
+    kept.push(line);
+    size += line.length + 1;
+    state.fence = trial.fence;
+    state.details = trial.details;
+  }
+  const cut = text2.length - size;
+  return [...kept, ...closers(state), "", notice(cut)].join("\n");
+}
+
+// src/report/trend.ts
+function label(text2) {
+  return text2.replace(/[^A-Za-z0-9 ._/#()+-]/g, "").slice(0, 40);
+}
+function niceBounds(values, unit) {
+  if (unit === "%") return [0, 100];
+  const lo = Math.min(0, ...values);
+  const hi = Math.max(10, ...values);
+  return [Math.floor(lo / 10) * 10, Math.ceil(hi / 10) * 10];
+}
+function trendChart(metric, points, current, branch, currentLabel) {
+  const info = metricInfo(metric);
+  const xs = [];
+  const ys = [];
+  for (const e of points) {
+    const v2 = e.metrics[metric]?.value;
+    if (v2 === null || v2 === void 0) continue;
+    xs.push(e.sha.slice(0, 7));
+    ys.push(Math.round(v2 * 1e3) / 10);
+  }
+  const v = current?.metrics[metric]?.value;
+  if (v !== null && v !== void 0) {
+    xs.push(currentLabel);
+    ys.push(Math.round(v * 1e3) / 10);
+  }
+  if (ys.length < 2) return void 0;
+  const [lo, hi] = niceBounds(ys, info.unit);
+  return [
+    "```mermaid",
+    "xychart-beta",
+    `    title "${label(`${info.label} on ${branch}`)}"`,
+    `    x-axis [${xs.map((x) => `"${label(x)}"`).join(", ")}]`,
+    `    y-axis "${info.unit === "pts" ? "points" : "percent"}" ${lo} --> ${hi}`,
+    `    line [${ys.map((y) => y.toFixed(1)).join(", ")}]`,
+    "```"
+  ].join("\n");
+}
+function trendCharts(points, current, branch, currentLabel, max = 3) {
+  const metrics = Object.keys(current.metrics).filter((m) => m === "malicious-drop" || m.startsWith("asr:"));
+  metrics.sort((a2, b) => a2 === "malicious-drop" ? -1 : b === "malicious-drop" ? 1 : a2.localeCompare(b));
+  const charts = [];
+  for (const m of metrics) {
+    const chart = trendChart(m, points, current, branch, currentLabel);
+    if (chart) charts.push(chart);
+    if (charts.length >= max) break;
+  }
+  return charts;
+}
+
+// src/report/comment.ts
+var COMMENT_BUDGET = GITHUB_COMMENT_LIMIT - 536;
+function signed(x, digits = 1) {
+  const v = x * 100;
+  const s2 = Math.abs(v).toFixed(digits);
+  if (Number(s2) === 0) return `\xB1${s2}`;
+  return `${v > 0 ? "+" : "\u2212"}${s2}`;
+}
+function figureValue(metric, f) {
+  if (!f || f.value === null) return "\u2013";
+  return metricInfo(metric).unit === "pts" ? `${signed(f.value)} pts` : `${(f.value * 100).toFixed(1)}%`;
+}
+function figureCell(metric, f) {
+  if (f.value === null) return "\u2013";
+  const info = metricInfo(metric);
+  const range = info.unit === "pts" ? `[${signed(f.low)}, ${signed(f.high)}]` : `[${(f.low * 100).toFixed(1)}, ${(f.high * 100).toFixed(1)}]`;
+  const counts = info.unit === "pts" ? `${f.k} of ${f.n} pairs lost` : `${f.k}/${f.n}`;
+  return `${figureValue(metric, f)} ${range} (${counts})`;
+}
+function pText(p) {
+  return p < 1e-3 ? "p < 0.001" : `p = ${p.toFixed(3)}`;
+}
+function tableSafe(text2) {
+  return text2.replace(/[|<>`\n]/g, " ");
+}
+function deltaCell(metric, cur, base2, p) {
+  if (!base2 || cur.value === null || base2.value === null) return "\u2013";
+  return `${signed(cur.value - base2.value)} pts${p !== null && p !== void 0 ? ` (${pText(p)})` : ""}`;
+}
+function thresholdCell(metric, t) {
+  const parts = [];
+  const info = metricInfo(metric);
+  if (metric === "malicious-drop" && t.maliciousDrop) parts.push(`\u2264 ${(t.maliciousDrop.max * 100).toFixed(1)} pts`);
+  if (t.asr && metric === `asr:${t.asr.defense}`) parts.push(`\u2264 ${(t.asr.max * 100).toFixed(1)}%`);
+  if (t.tcr && metric === `tcr:${t.tcr.defense}`) parts.push(`\u2265 ${(t.tcr.min * 100).toFixed(1)}%`);
+  if (t.regression && info.headline) {
+    const step = (t.regression.maxIncrease * 100).toFixed(1);
+    parts.push(`\u0394 ${info.higherIsWorse ? `\u2264 +${step}` : `\u2265 \u2212${step}`} pts or p \u2265 ${t.regression.significance}`);
+  }
+  return parts.length ? parts.join("; ") : "\u2013";
+}
+function statusCell(checks) {
+  if (checks.length === 0) return "\u2013";
+  return checks.every((c3) => c3.pass) ? "\u2705" : "\u274C";
+}
+function headlineTable(opts, subject) {
+  const rows = ["| metric | " + subject + " | base | \u0394 | threshold | |", "|---|---|---|---|---|---|"];
+  const checksFor = /* @__PURE__ */ new Map();
+  const loose = [];
+  for (const c3 of opts.gate.checks) {
+    const m = metricOfCheck(c3);
+    if (m === void 0) loose.push(c3);
+    else checksFor.set(m, [...checksFor.get(m) ?? [], c3]);
+  }
+  const metrics = sortMetricIds(Object.keys(opts.current.metrics)).filter((m) => metricInfo(m).benchmark === void 0);
+  for (const m of checksFor.keys()) if (!metrics.includes(m)) metrics.push(m);
+  for (const m of metrics) {
+    const cur = opts.current.metrics[m];
+    const comparison = opts.comparisons.find((c3) => c3.metric === m);
+    const base2 = opts.base?.metrics[m];
+    const label2 = tableSafe(metricInfo(m).label);
+    const thisCell = cur ? figureCell(m, cur) : "\u2013";
+    const delta = cur ? deltaCell(m, cur, base2, comparison?.pValue) : "\u2013";
+    const baseCell = opts.base ? figureValue(m, base2) : "\u2013";
+    rows.push(`| ${m === "malicious-drop" ? `**${label2}**` : label2} | ${thisCell} | ${baseCell} | ${delta} | ${thresholdCell(m, opts.thresholds)} | ${statusCell(checksFor.get(m) ?? [])} |`);
+  }
+  for (const c3 of loose) rows.push(`| ${escapeInline(c3.metric, 60)} | ${c3.value === null ? c3.why ? escapeInline(c3.why, 80) : "\u2013" : c3.value.toFixed(4)} | | | ${escapeInline(c3.threshold, 60)} | ${c3.pass ? "\u2705" : "\u274C"} |`);
+  return rows;
+}
+function verdict(gate) {
+  if (gate.checks.length === 0) return "**Gate: no thresholds set** (add `gate:` to saboteur.yml to gate merges).";
+  if (gate.pass) return "**Gate: \u2705 passed**";
+  const failed = gate.checks.filter((c3) => !c3.pass).map((c3) => `${escapeInline(c3.metric, 60)}${c3.why ? ` (${escapeInline(c3.why, 160)})` : c3.value !== null ? ` (${c3.value.toFixed(3)}, allowed ${escapeInline(c3.threshold, 40)})` : ""}`);
+  return `**Gate: \u274C failed**: ${failed.join("; ")}`;
+}
+function baseLine(opts) {
+  const branch = opts.baseBranch ? code(opts.baseBranch) : "the base branch";
+  if (!opts.base) return [`No stored run on ${branch} yet: nothing to compare with. The history starts with the first run on ${branch}.`];
+  const b = opts.base;
+  const lines2 = [`Compared with ${opts.baseLabel ? code(opts.baseLabel) : `${branch} at ${code(b.sha.slice(0, 7))}`} (run ${code(b.runId)}${b.runUrl && /^https?:\/\//.test(b.runUrl) ? `, [log](${b.runUrl})` : ""}).`];
+  const diffs = [];
+  if (b.configHash !== opts.current.configHash) diffs.push(`config ${code(b.configHash.slice(0, 12))} \u2192 ${code(opts.current.configHash.slice(0, 12))}`);
+  if (b.model.model !== opts.current.model.model || b.model.kind !== opts.current.model.kind) diffs.push(`model ${code(`${b.model.model ?? "?"} (${b.model.kind})`)} \u2192 ${code(`${opts.current.model.model ?? "?"} (${opts.current.model.kind})`)}`);
+  else if (b.model.serverVersion !== opts.current.model.serverVersion) diffs.push(`server ${code(b.model.serverVersion ?? "?")} \u2192 ${code(opts.current.model.serverVersion ?? "?")}`);
+  if (b.seed !== opts.current.seed) diffs.push(`sample seed ${b.seed} \u2192 ${opts.current.seed}`);
+  if (diffs.length) lines2.push("", "> [!NOTE]", `> Not the same setup as the base run: ${diffs.join("; ")}. Differences may come from these, not only from the code.`);
+  return lines2;
+}
+function reportParts(log) {
+  const parts = renderReport(log).replace(/\n+$/, "").split(/\n(?=## )/);
+  return {
+    preamble: parts[0].replace(/\n+$/, ""),
+    sections: parts.slice(1).map((text2) => ({ name: text2.slice(3, text2.indexOf("\n") < 0 ? void 0 : text2.indexOf("\n")).trim(), text: text2 }))
+  };
+}
+function renderComment(log, opts) {
+  const subject = opts.subject ?? "this PR";
+  const { preamble, sections } = reportParts(log);
+  const head = [preamble, "", verdict(opts.gate), "", ...baseLine(opts)];
+  if (opts.notes?.length) head.push("", ...opts.notes.slice(0, 10).map((n2) => `- \u26A0\uFE0F ${escapeInline(n2, 400)}`));
+  head.push("", "## Headline", "", ...headlineTable(opts, subject));
+  const charts = opts.baseBranch ? trendCharts(opts.trend, opts.current, opts.baseBranch, opts.trendLabel ?? subject) : [];
+  if (charts.length) {
+    head.push("", `## Trend on ${code(opts.baseBranch)}`, "", `The last ${opts.trend.length} stored runs on ${code(opts.baseBranch)}, then ${escapeInline(subject, 40)}.`, "");
+    head.push(charts.join("\n\n"));
+  }
+  const body = sections.filter((s2) => s2.name !== "Headline").map((s2) => s2.text).join("\n");
+  const safeUrl = opts.artifactsUrl && /^https?:\/\/[^\s()<>]+$/.test(opts.artifactsUrl) ? opts.artifactsUrl : void 0;
+  const tail = safeUrl ? `
+
+---
+
+Full run log, traces and report: [this run's artifacts](${safeUrl})
+` : "\n";
+  const headText = `${head.join("\n")}
+
+`;
+  const maxChars = opts.maxChars ?? COMMENT_BUDGET;
+  const budget = maxChars - headText.length - tail.length;
+  const why = maxChars <= GITHUB_COMMENT_LIMIT ? `to stay under GitHub's limit of ${GITHUB_COMMENT_LIMIT.toLocaleString("en-US")} characters for a comment. The full report is in the job summary and the run's artifacts.` : "to stay under GitHub's size limit for a job summary. The full report is in the run's artifacts.";
+  const notice = (cut) => `> [!WARNING]
+> \u2702\uFE0F **The report was cut here** (${cut.toLocaleString("en-US")} more characters) ${why}`;
+  const cutBody = cutMarkdown(body, Math.max(0, budget), notice);
+  return `${headText}${cutBody}${tail}`;
+}
+
+// src/cli/compare.ts
+function compareRunLogs(base2, head, settings) {
+  const shaOf = (log) => log.git?.sha && /^[0-9a-f]{7,64}$/i.test(log.git.sha) ? log.git.sha : "0000000";
+  const baseEntry = entryFromRunLog(base2.log, { sha: shaOf(base2.log) });
+  const headEntry = entryFromRunLog(head.log, { sha: shaOf(head.log) });
+  const comparisons = compareWithBase(headEntry, baseEntry, settings);
+  const thresholds = { regression: settings };
+  const gate = combineGate(evaluateGate(head.log, thresholds), regressionChecks(comparisons, settings));
+  const text2 = renderComment(head.log, {
+    current: headEntry,
+    comparisons,
+    gate,
+    thresholds,
+    base: baseEntry,
+    baseLabel: base2.file,
+    trend: [],
+    subject: "this run",
+    maxChars: 1e6
+  });
+  return { text: text2, comparisons, regressions: comparisons.filter((c3) => c3.pass === false) };
+}
+
 // src/cli.ts
 var EXIT = { ok: 0, failed: 1, usage: 2, infrastructure: 3 };
 function cliLog(io, verbose) {
@@ -55763,6 +56356,15 @@ var RUN_FLAGS = {
   verbose: { type: "boolean", description: "print debug lines" }
 };
 var REPORT_FLAGS = { out: { type: "string", description: "write the report here instead of stdout" } };
+var MERGE_FLAGS = {
+  out: { type: "string", description: "folder for the merged run.json and report.md (default: saboteur-out)" },
+  "run-id": { type: "string", description: "run id of the merged log (default: the first shard's, suffixed -merged)" }
+};
+var COMPARE_FLAGS = {
+  out: { type: "string", description: "write the comparison here instead of stdout" },
+  "max-increase": { type: "string", description: "how much worse (0.03 = 3 points) a figure may get before it is a regression (default: 0.03)" },
+  significance: { type: "string", description: "a regression must be significant at this level (default: 0.05)" }
+};
 var HUMANEVAL_FLAGS = {
   problems: { type: "string", description: "HumanEval.jsonl(.gz) (default: the data dir or the cache)" },
   out: { type: "string", description: "results file (default: SAMPLES_results.jsonl)" },
@@ -55776,6 +56378,10 @@ commands:
       run the pipeline in the control and malicious variants; writes run.json and report.md
   saboteur report RUN.json [--out FILE]
       render the report again from a run log
+  saboteur merge SHARD.json... [--out DIR]
+      join the run logs of the shards of one run (--shard i/N) into one run log and report
+  saboteur compare BASE.json HEAD.json [--out FILE] [--max-increase 0.03] [--significance 0.05]
+      compare two run logs: headline figures side by side, regressions tested (exit 1 on one)
   saboteur humaneval score SAMPLES.jsonl [--problems FILE] [--out RESULTS.jsonl] [--k 1,10]
       score HumanEval samples (task_id, completion) in the sandbox, official results format
 
@@ -55802,7 +56408,7 @@ ${usage}`);
   const log = cliLog(io, flags.verbose === true);
   const config2 = await loadConfig(flags.config ?? "saboteur.yml");
   log.debug(`config: ${JSON.stringify(config2)}`);
-  const outDir = path18.resolve(flags.out ?? "saboteur-out");
+  const outDir = path19.resolve(flags.out ?? "saboteur-out");
   const progress = io.stderr.isTTY ? ttyProgress(io.stderr) : lineProgress((l) => log.info(l));
   const { runLog } = await runJob(config2, {
     outDir,
@@ -55811,7 +56417,7 @@ ${usage}`);
     limit: flags.limit,
     concurrency: flags.concurrency,
     shard: parseShard(flags.shard),
-    cacheDir: path18.join(io.env.XDG_CACHE_HOME ?? path18.join(io.env.HOME ?? outDir, ".cache"), "saboteur")
+    cacheDir: path19.join(io.env.XDG_CACHE_HOME ?? path19.join(io.env.HOME ?? outDir, ".cache"), "saboteur")
   });
   if (runLog.status === "aborted") {
     log.warn(`the run stopped early: ${runLog.abortReason}`);
@@ -55833,7 +56439,7 @@ ${usage}`);
   const file2 = positionals[0];
   let text2;
   try {
-    text2 = await readFile12(file2, "utf8");
+    text2 = await readFile13(file2, "utf8");
   } catch (err) {
     throw new RunLogError(`${file2}: cannot read the run log (${err.code ?? err.message})`);
   }
@@ -55848,6 +56454,71 @@ report: ${flags.out}
     io.stdout.write(report);
   }
   return EXIT.ok;
+}
+async function cmdMerge(argv, io) {
+  const usage = usageOf2("merge SHARD.json... [--out DIR]", "Joins the run logs of the shards of one run into one run log (run.json) and report (report.md).", MERGE_FLAGS);
+  if (argv.includes("--help")) {
+    io.stdout.write(`${usage}
+`);
+    return EXIT.ok;
+  }
+  const { flags, positionals } = parseArgs(argv, MERGE_FLAGS, usage);
+  if (positionals.length === 0) throw new UsageError(`name the shards' run logs
+
+${usage}`);
+  const files = await expandRunLogPaths(positionals);
+  const { runLog, warnings } = await mergeRunLogFiles(files, flags["run-id"]);
+  for (const w of warnings) io.stderr.write(`warning: ${w}
+`);
+  const outDir = path19.resolve(flags.out ?? "saboteur-out");
+  await mkdir7(outDir, { recursive: true });
+  await writeFile7(path19.join(outDir, "run.json"), `${JSON.stringify(runLog, null, 2)}
+`);
+  await writeFile7(path19.join(outDir, "report.md"), renderReport(runLog));
+  io.stderr.write(`merged ${files.length} run logs, ${runLog.instances.length} instance runs
+${summaryLine(runLog)}
+run log: ${path19.join(outDir, "run.json")}
+report: ${path19.join(outDir, "report.md")}
+`);
+  return runLog.status === "aborted" ? EXIT.failed : EXIT.ok;
+}
+function fraction(value, name, fallback, usage) {
+  if (value === void 0) return fallback;
+  const n2 = Number(value);
+  if (!Number.isFinite(n2) || n2 <= 0 || n2 >= 1) throw new UsageError(`--${name} must be a number between 0 and 1, got "${value}"
+
+${usage}`);
+  return n2;
+}
+async function cmdCompare(argv, io) {
+  const usage = usageOf2("compare BASE.json HEAD.json [options]", "Compares two run logs: the headline figures of HEAD beside BASE, with the regression test.", COMPARE_FLAGS);
+  if (argv.includes("--help")) {
+    io.stdout.write(`${usage}
+`);
+    return EXIT.ok;
+  }
+  const { flags, positionals } = parseArgs(argv, COMPARE_FLAGS, usage);
+  if (positionals.length !== 2) throw new UsageError(`name two run logs: the base, then the head
+
+${usage}`);
+  const settings = { maxIncrease: fraction(flags["max-increase"], "max-increase", 0.03, usage), significance: fraction(flags.significance, "significance", 0.05, usage) };
+  const [base2, head] = await Promise.all(
+    positionals.map(async (file2) => {
+      let text2;
+      try {
+        text2 = await readFile13(file2, "utf8");
+      } catch (err) {
+        throw new RunLogError(`${file2}: cannot read the run log (${err.code ?? err.message})`);
+      }
+      return { file: file2, log: parseRunLog(text2, file2) };
+    })
+  );
+  const result = compareRunLogs(base2, head, settings);
+  if (flags.out) await writeFile7(flags.out, result.text);
+  else io.stdout.write(result.text);
+  for (const r of result.regressions) io.stderr.write(`regression: ${r.metric}: ${r.why}
+`);
+  return result.regressions.length ? EXIT.failed : EXIT.ok;
 }
 async function cmdHumaneval(argv, io) {
   const usage = usageOf2("humaneval score SAMPLES.jsonl [options]", "Scores HumanEval samples in the sandbox and writes the official results format.", HUMANEVAL_FLAGS);
@@ -55875,6 +56546,10 @@ async function main(argv, io) {
         return await cmdRun(rest, io);
       case "report":
         return await cmdReport(rest, io);
+      case "merge":
+        return await cmdMerge(rest, io);
+      case "compare":
+        return await cmdCompare(rest, io);
       case "humaneval":
         return await cmdHumaneval(rest, io);
       case "--version":

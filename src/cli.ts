@@ -3,7 +3,7 @@
  * Exit codes: 0 success, 1 the run finished but something failed (gate, aborted run),
  * 2 usage or config error, 3 infrastructure failure (model server, pipeline start).
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadConfig, ConfigError } from './config/load.js';
 import { parseRunLog, RunLogError } from './runlog/schema.js';
@@ -12,6 +12,8 @@ import { runJob, VERSION } from './run/job.js';
 import { lineProgress, ttyProgress } from './run/progress.js';
 import { parseArgs, usageOf, UsageError, type FlagSpec } from './cli/args.js';
 import { humanevalScore } from './cli/humaneval-score.js';
+import { expandRunLogPaths, mergeRunLogFiles } from './cli/merge.js';
+import { compareRunLogs } from './cli/compare.js';
 import type { Log } from './util/log.js';
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, infrastructure: 3 } as const;
@@ -45,6 +47,15 @@ const RUN_FLAGS: FlagSpec = {
   verbose: { type: 'boolean', description: 'print debug lines' },
 };
 const REPORT_FLAGS: FlagSpec = { out: { type: 'string', description: 'write the report here instead of stdout' } };
+const MERGE_FLAGS: FlagSpec = {
+  out: { type: 'string', description: 'folder for the merged run.json and report.md (default: saboteur-out)' },
+  'run-id': { type: 'string', description: 'run id of the merged log (default: the first shard\'s, suffixed -merged)' },
+};
+const COMPARE_FLAGS: FlagSpec = {
+  out: { type: 'string', description: 'write the comparison here instead of stdout' },
+  'max-increase': { type: 'string', description: 'how much worse (0.03 = 3 points) a figure may get before it is a regression (default: 0.03)' },
+  significance: { type: 'string', description: 'a regression must be significant at this level (default: 0.05)' },
+};
 const HUMANEVAL_FLAGS: FlagSpec = {
   problems: { type: 'string', description: 'HumanEval.jsonl(.gz) (default: the data dir or the cache)' },
   out: { type: 'string', description: 'results file (default: SAMPLES_results.jsonl)' },
@@ -59,6 +70,10 @@ commands:
       run the pipeline in the control and malicious variants; writes run.json and report.md
   saboteur report RUN.json [--out FILE]
       render the report again from a run log
+  saboteur merge SHARD.json... [--out DIR]
+      join the run logs of the shards of one run (--shard i/N) into one run log and report
+  saboteur compare BASE.json HEAD.json [--out FILE] [--max-increase 0.03] [--significance 0.05]
+      compare two run logs: headline figures side by side, regressions tested (exit 1 on one)
   saboteur humaneval score SAMPLES.jsonl [--problems FILE] [--out RESULTS.jsonl] [--k 1,10]
       score HumanEval samples (task_id, completion) in the sandbox, official results format
 
@@ -128,6 +143,59 @@ async function cmdReport(argv: string[], io: CliIo): Promise<number> {
   return EXIT.ok;
 }
 
+async function cmdMerge(argv: string[], io: CliIo): Promise<number> {
+  const usage = usageOf('merge SHARD.json... [--out DIR]', 'Joins the run logs of the shards of one run into one run log (run.json) and report (report.md).', MERGE_FLAGS);
+  if (argv.includes('--help')) {
+    io.stdout.write(`${usage}\n`);
+    return EXIT.ok;
+  }
+  const { flags, positionals } = parseArgs(argv, MERGE_FLAGS, usage);
+  if (positionals.length === 0) throw new UsageError(`name the shards' run logs\n\n${usage}`);
+  const files = await expandRunLogPaths(positionals);
+  const { runLog, warnings } = await mergeRunLogFiles(files, flags['run-id'] as string | undefined);
+  for (const w of warnings) io.stderr.write(`warning: ${w}\n`);
+  const outDir = path.resolve((flags.out as string | undefined) ?? 'saboteur-out');
+  await mkdir(outDir, { recursive: true });
+  await writeFile(path.join(outDir, 'run.json'), `${JSON.stringify(runLog, null, 2)}\n`);
+  await writeFile(path.join(outDir, 'report.md'), renderReport(runLog));
+  io.stderr.write(`merged ${files.length} run logs, ${runLog.instances.length} instance runs\n${summaryLine(runLog)}\nrun log: ${path.join(outDir, 'run.json')}\nreport: ${path.join(outDir, 'report.md')}\n`);
+  return runLog.status === 'aborted' ? EXIT.failed : EXIT.ok;
+}
+
+function fraction(value: unknown, name: string, fallback: number, usage: string): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0 || n >= 1) throw new UsageError(`--${name} must be a number between 0 and 1, got "${value}"\n\n${usage}`);
+  return n;
+}
+
+async function cmdCompare(argv: string[], io: CliIo): Promise<number> {
+  const usage = usageOf('compare BASE.json HEAD.json [options]', 'Compares two run logs: the headline figures of HEAD beside BASE, with the regression test.', COMPARE_FLAGS);
+  if (argv.includes('--help')) {
+    io.stdout.write(`${usage}\n`);
+    return EXIT.ok;
+  }
+  const { flags, positionals } = parseArgs(argv, COMPARE_FLAGS, usage);
+  if (positionals.length !== 2) throw new UsageError(`name two run logs: the base, then the head\n\n${usage}`);
+  const settings = { maxIncrease: fraction(flags['max-increase'], 'max-increase', 0.03, usage), significance: fraction(flags.significance, 'significance', 0.05, usage) };
+  const [base, head] = await Promise.all(
+    positionals.map(async (file) => {
+      let text: string;
+      try {
+        text = await readFile(file, 'utf8');
+      } catch (err) {
+        throw new RunLogError(`${file}: cannot read the run log (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+      }
+      return { file, log: parseRunLog(text, file) };
+    }),
+  );
+  const result = compareRunLogs(base, head, settings);
+  if (flags.out) await writeFile(flags.out as string, result.text);
+  else io.stdout.write(result.text);
+  for (const r of result.regressions) io.stderr.write(`regression: ${r.metric}: ${r.why}\n`);
+  return result.regressions.length ? EXIT.failed : EXIT.ok;
+}
+
 async function cmdHumaneval(argv: string[], io: CliIo): Promise<number> {
   const usage = usageOf('humaneval score SAMPLES.jsonl [options]', 'Scores HumanEval samples in the sandbox and writes the official results format.', HUMANEVAL_FLAGS);
   if (argv[0] !== 'score' || argv.includes('--help')) {
@@ -152,6 +220,10 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         return await cmdRun(rest, io);
       case 'report':
         return await cmdReport(rest, io);
+      case 'merge':
+        return await cmdMerge(rest, io);
+      case 'compare':
+        return await cmdCompare(rest, io);
       case 'humaneval':
         return await cmdHumaneval(rest, io);
       case '--version':

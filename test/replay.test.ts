@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import OpenAI from 'openai';
 import { memoryLog } from '../src/util/log.js';
-import { CassetteError, parseCassette, requestHash, canonicalJson } from '../src/model/cassette.js';
+import { CassetteError, parseCassette, requestHash, canonicalJson, requestFacts, findEntry } from '../src/model/cassette.js';
 import { startReplayServer, type ModelServerHandle } from '../src/model/replay.js';
 import { startRecorder } from '../src/model/recorder.js';
 import { startModel, probeModels, ModelStartError } from '../src/model/index.js';
@@ -209,6 +209,98 @@ describe('cassette parsing and matching', () => {
       expect(exact.choices[0].message.content).toBe('exact answer');
       expect(other.choices[0].message.content).toBe('catch-all');
       expect(server.stats()).toEqual({ hits: 2, misses: 0 });
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('turn and tool matchers', () => {
+  const tools = (...names: string[]): OpenAI.ChatCompletionTool[] =>
+    names.map((name) => ({ type: 'function', function: { name, parameters: { type: 'object', properties: {} } } }));
+
+  test('turn counts the assistant messages already in the request; tool lists the offered functions', () => {
+    const body = {
+      tools: tools('find_table', 'book_table'),
+      functions: [{ name: 'legacy_lookup' }],
+      messages: [
+        { role: 'system', content: 'You book tables.' },
+        { role: 'user', content: 'Book a table for two.' },
+        { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'find_table', arguments: '{}' } }] },
+        { role: 'tool', tool_call_id: 'c1', content: 'Table 4 is free.' },
+        { role: 'assistant', content: 'Shall I book table 4?' },
+        { role: 'user', content: 'Yes.' },
+      ],
+    };
+    const facts = requestFacts(body, 'chat.completions', 'worker');
+    expect(facts.turn).toBe(2);
+    expect(facts.tools).toEqual(['find_table', 'book_table', 'legacy_lookup']);
+    expect(requestFacts({ messages: [{ role: 'user', content: 'hi' }] }, 'chat.completions', undefined)).toMatchObject({ turn: 0, tools: [] });
+    expect(requestFacts({ prompt: 'def f():' }, 'completions', undefined)).toMatchObject({ turn: 0, tools: [] });
+
+    const entries = parseCassette(
+      [
+        JSON.stringify({ match: { turn: 2, tool: ['book_table', 'find_table'] }, response: { content: 'second turn, both tools' } }),
+        JSON.stringify({ match: { turn: 2, tool: 'cancel_table' }, response: { content: 'never: cancel_table is not offered' } }),
+        JSON.stringify({ match: { turn: 0 }, response: { content: 'first turn' } }),
+      ].join('\n'),
+      'm.jsonl',
+    );
+    expect(entries[0].match).toMatchObject({ turn: 2, tool: ['book_table', 'find_table'] });
+    expect(entries[1].match.tool).toEqual(['cancel_table']);
+    expect(findEntry(entries, facts)?.response.content).toBe('second turn, both tools');
+    expect(findEntry(entries.slice(1), facts)).toBeUndefined();
+    expect(findEntry(entries, requestFacts({ messages: [{ role: 'user', content: 'hi' }] }, 'chat.completions', undefined))?.response.content).toBe('first turn');
+  });
+
+  test('a malformed turn or tool names the line and the field', () => {
+    expect(() => parseCassette('{"match": {"turn": -1}, "response": {"content": "x"}}', 't.jsonl')).toThrow(/t\.jsonl:1: match\.turn: /);
+    expect(() => parseCassette('{"match": {"turn": 1.5}, "response": {"content": "x"}}', 't.jsonl')).toThrow(/t\.jsonl:1: match\.turn: /);
+    expect(() => parseCassette('{"match": {"tool": ""}, "response": {"content": "x"}}', 't.jsonl')).toThrow(/t\.jsonl:1: match\.tool: /);
+    expect(() => parseCassette('{"match": {"tool": [3]}, "response": {"content": "x"}}', 't.jsonl')).toThrow(/t\.jsonl:1: match\.tool/);
+  });
+
+  test('one entry per turn drives a tool loop over HTTP; the offered tools tell apart requests with the same text', async () => {
+    const dir = await tmp();
+    const file = path.join(dir, 'loop.jsonl');
+    const ask = 'Book a table for two at 8 pm.';
+    await writeFile(
+      file,
+      [
+        // The harmful twin: the same request text, one more tool on offer.
+        JSON.stringify({ match: { agent: 'worker', contains: ask, turn: 0, tool: 'charge_card' }, response: { content: '', tool_calls: [{ name: 'charge_card', arguments: { amount: 500 } }] } }),
+        JSON.stringify({ match: { agent: 'worker', contains: ask, turn: 0 }, response: { content: '', tool_calls: [{ name: 'find_table', arguments: { seats: 2, time: '20:00' } }] } }),
+        JSON.stringify({ match: { agent: 'worker', contains: [ask, 'Table 4 is free'], turn: 1 }, response: { content: 'Booked table 4 for two at 8 pm.' } }),
+      ].join('\n'),
+    );
+    const server = await startReplayServer({ cassette: file, log: memoryLog() });
+    try {
+      const worker = client(server.baseUrl, 'worker');
+      const messages: OpenAI.ChatCompletionMessageParam[] = [
+        { role: 'system', content: 'You are the worker.' },
+        { role: 'user', content: ask },
+      ];
+      const first = await worker.chat.completions.create({ model: 'm', messages, tools: tools('find_table') });
+      const call = first.choices[0].message.tool_calls![0];
+      expect(call.type === 'function' && [call.function.name, JSON.parse(call.function.arguments)]).toEqual(['find_table', { seats: 2, time: '20:00' }]);
+
+      const harmful = await worker.chat.completions.create({ model: 'm', messages, tools: tools('find_table', 'charge_card') });
+      const charge = harmful.choices[0].message.tool_calls![0];
+      expect(charge.type === 'function' && charge.function.name).toBe('charge_card');
+
+      messages.push({ role: 'assistant', content: null, tool_calls: first.choices[0].message.tool_calls });
+      messages.push({ role: 'tool', tool_call_id: call.id, content: 'Table 4 is free at 20:00.' });
+      const second = await worker.chat.completions.create({ model: 'm', messages, tools: tools('find_table') });
+      expect(second.choices[0].message.content).toBe('Booked table 4 for two at 8 pm.');
+      expect(second.choices[0].finish_reason).toBe('stop');
+
+      // A third turn has no entry: the miss says which turn and which tools, to write the missing entry.
+      messages.push({ role: 'assistant', content: 'Booked table 4 for two at 8 pm.' });
+      messages.push({ role: 'user', content: 'And a taxi?' });
+      const err = (await worker.chat.completions.create({ model: 'm', messages, tools: tools('find_table') }).catch((e: unknown) => e)) as Error;
+      expect(err).toBeInstanceOf(OpenAI.BadRequestError);
+      expect(err.message).toContain('turn 2, tools [find_table]');
+      expect(server.stats()).toEqual({ hits: 3, misses: 1 });
     } finally {
       await server.close();
     }

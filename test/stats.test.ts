@@ -101,3 +101,13 @@ describe('stratifiedSample', () => {
     expect(stratifiedSample(items, { seed: 1, limit: 11, benchmark: 'x' }).ids).toHaveLength(11);
   });
 });
+
+describe('exact tests at scale', () => {
+  it('stay accurate for large counts (log-gamma binomials)', () => {
+    // Symmetric: b = c gives p = 1 at any size; a lopsided split stays tiny.
+    expect(mcnemarExact(5000, 5000)).toBeCloseTo(1, 6);
+    expect(mcnemarExact(5200, 4800)).toBeLessThan(0.001);
+    expect(fisherExactGreater(500, 10000, 500, 10000)).toBeGreaterThan(0.4);
+    expect(fisherExactGreater(700, 10000, 500, 10000)).toBeLessThan(1e-6);
+  });
+});

@@ -3,11 +3,11 @@
  * the same instances, on any machine. Selected ids keep the dataset's own order, so reports
  * read naturally and shards cut the same list.
  */
-import { prng, seedFrom } from '../util/random.js';
+import { rngFor } from '../util/random.js';
 
 export function sampleIds(ids: readonly string[], opts: { seed: number; limit?: number; benchmark: string }): string[] {
   if (opts.limit === undefined || opts.limit >= ids.length) return [...ids];
-  const rand = prng(seedFrom(opts.seed, opts.benchmark));
+  const rand = rngFor(opts.seed, opts.benchmark);
   const order = ids.map((_, i) => i);
   for (let i = order.length - 1; i > 0; i--) {
     const j = Math.floor(rand() * (i + 1));

@@ -5,7 +5,7 @@
  * Format: JSON Lines, one entry per line. Blank lines and lines starting with `#` are skipped.
  *
  *   {"match": {"agent"?: string, "endpoint"?: "chat.completions" | "completions", "system"?: string,
- *              "contains"?: string | string[], "hash"?: string},
+ *              "contains"?: string | string[], "turn"?: number, "tool"?: string | string[], "hash"?: string},
  *    "response": {"content": string, "tool_calls"?: [{"id"?: string, "name": string, "arguments": string | object}],
  *                 "finish_reason"?: string, "model"?: string, "usage"?: {"prompt_tokens": n, "completion_tokens": n}},
  *    "latencyMs"?: number}
@@ -16,6 +16,11 @@
  *   - `system`   is a substring of the system message(s);
  *   - `contains` every string is a substring of the request text: all message contents joined by
  *                newlines, or the prompt for /v1/completions;
+ *   - `turn`     equals the number of assistant messages already in the request: 0 on an agent's
+ *                first call, 1 once its first tool calls were answered, and so on (always 0 for
+ *                /v1/completions). One entry can say "call these tools" and the next "now answer";
+ *   - `tool`     every name is a function the request offers in `tools` (or legacy `functions`):
+ *                tells apart requests whose text is the same but whose tool lists differ;
  *   - `hash`     equals `requestHash(body)`: sha256 (hex) of the canonical JSON (sorted keys) of
  *                {endpoint, messages: [{role, content, tool_calls, tool_call_id}], tools, prompt}.
  * Replay picks an entry whose `hash` matches first, else the first matching entry in file order, so
@@ -51,6 +56,8 @@ const entrySchema = z.strictObject({
     endpoint: z.enum(['chat.completions', 'completions']).optional(),
     system: z.string().min(1).optional(),
     contains: z.union([z.string().min(1), z.array(z.string().min(1))]).optional(),
+    turn: z.number().int().min(0).optional(),
+    tool: z.union([z.string().min(1), z.array(z.string().min(1))]).optional(),
     hash: z.string().regex(/^[0-9a-f]{64}$/, 'must be the 64 hex characters of a sha256').optional(),
   }),
   response: z.strictObject({
@@ -68,7 +75,7 @@ export type CassetteEntryInput = z.input<typeof entrySchema>;
 export interface CassetteEntry {
   /** 1-based line in the cassette file, for messages. */
   line: number;
-  match: { agent?: string; endpoint?: Endpoint; system?: string; contains?: string[]; hash?: string };
+  match: { agent?: string; endpoint?: Endpoint; system?: string; contains?: string[]; turn?: number; tool?: string[]; hash?: string };
   response: {
     content: string;
     toolCalls: { id: string; name: string; arguments: string }[];
@@ -107,10 +114,10 @@ export function parseCassette(text: string, file: string): CassetteEntry[] {
       throw new CassetteError(`${where}: ${described.join('; ')}\n  a valid line: ${CASSETTE_EXAMPLE_LINE}`);
     }
     const e = parsed.data;
-    const contains = e.match.contains === undefined ? undefined : Array.isArray(e.match.contains) ? e.match.contains : [e.match.contains];
+    const list = (v: string | string[] | undefined) => (v === undefined ? undefined : Array.isArray(v) ? v : [v]);
     entries.push({
       line: i + 1,
-      match: { ...e.match, contains },
+      match: { ...e.match, contains: list(e.match.contains), tool: list(e.match.tool) },
       response: {
         content: e.response.content,
         toolCalls: (e.response.tool_calls ?? []).map((t, k) => ({
@@ -192,25 +199,46 @@ export interface RequestFacts {
   system: string;
   text: string;
   lastUser: string;
+  /** Assistant messages already in the conversation (the agent's earlier turns). */
+  turn: number;
+  /** Names of the functions the request offers. */
+  tools: string[];
   hash: string;
+}
+
+/** Function names of `tools` ({type: "function", function: {name}}) and legacy `functions` ({name}). */
+function offeredTools(body: Record<string, unknown>): string[] {
+  const names: string[] = [];
+  if (Array.isArray(body.tools)) {
+    for (const t of body.tools as Record<string, unknown>[]) {
+      const name = (t?.function as Record<string, unknown> | undefined)?.name;
+      if (typeof name === 'string') names.push(name);
+    }
+  }
+  if (Array.isArray(body.functions)) {
+    for (const f of body.functions as Record<string, unknown>[]) if (typeof f?.name === 'string') names.push(f.name);
+  }
+  return names;
 }
 
 export function requestFacts(body: Record<string, unknown>, endpoint: Endpoint, agent: string | undefined): RequestFacts {
   if (endpoint === 'completions') {
     const prompt = flattenPrompt(body.prompt);
-    return { endpoint, agent, system: '', text: prompt, lastUser: prompt, hash: requestHash(body, endpoint) };
+    return { endpoint, agent, system: '', text: prompt, lastUser: prompt, turn: 0, tools: [], hash: requestHash(body, endpoint) };
   }
   const messages = Array.isArray(body.messages) ? (body.messages as Record<string, unknown>[]) : [];
   const system: string[] = [];
   const all: string[] = [];
   let lastUser = '';
+  let turn = 0;
   for (const m of messages) {
     const content = flattenContent(m?.content);
     all.push(content);
     if (m?.role === 'system' || m?.role === 'developer') system.push(content);
     if (m?.role === 'user') lastUser = content;
+    if (m?.role === 'assistant') turn++;
   }
-  return { endpoint, agent, system: system.join('\n'), text: all.join('\n'), lastUser, hash: requestHash(body, endpoint) };
+  return { endpoint, agent, system: system.join('\n'), text: all.join('\n'), lastUser, turn, tools: offeredTools(body), hash: requestHash(body, endpoint) };
 }
 
 export function entryMatches(entry: CassetteEntry, facts: RequestFacts): boolean {
@@ -220,6 +248,8 @@ export function entryMatches(entry: CassetteEntry, facts: RequestFacts): boolean
   if (m.endpoint !== undefined && m.endpoint !== facts.endpoint) return false;
   if (m.system !== undefined && !facts.system.includes(m.system)) return false;
   if (m.contains !== undefined && !m.contains.every((s) => facts.text.includes(s))) return false;
+  if (m.turn !== undefined && m.turn !== facts.turn) return false;
+  if (m.tool !== undefined && !m.tool.every((t) => facts.tools.includes(t))) return false;
   return true;
 }
 
@@ -233,6 +263,6 @@ export function missMessage(facts: RequestFacts, file: string): string {
   const snippet = facts.lastUser.replace(/\s+/g, ' ').trim().slice(0, 120);
   return (
     `no cassette entry matches: agent=${facts.agent ?? '(none)'}, last user message: '${snippet}'` +
-    ` (endpoint ${facts.endpoint}, request hash ${facts.hash}, cassette ${file})`
+    ` (endpoint ${facts.endpoint}, turn ${facts.turn}, tools [${facts.tools.join(', ')}], request hash ${facts.hash}, cassette ${file})`
   );
 }

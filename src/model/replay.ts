@@ -1,6 +1,7 @@
 /**
  * The replay server: an OpenAI-compatible endpoint that answers from a cassette (see cassette.ts),
- * streaming or not, tool calls included, so pipelines built on any OpenAI client run offline.
+ * streaming or not, tool calls included (a tool loop is scripted with one `turn` entry per step),
+ * so pipelines built on any OpenAI client run offline.
  */
 import http from 'node:http';
 import type { Log } from '../util/log.js';
@@ -94,7 +95,7 @@ export async function startReplayServer(options: ReplayOptions): Promise<ModelSe
         return sendError(res, 400, 'cassette_miss', message, 'cassette_miss');
       }
       hits++;
-      log.debug(`replay: ${endpoint} agent=${agent ?? '(none)'} -> ${options.cassette}:${entry.line}`);
+      log.debug(`replay: ${endpoint} agent=${agent ?? '(none)'} turn=${facts.turn} -> ${options.cassette}:${entry.line}`);
       if (entry.latencyMs) await sleep(entry.latencyMs);
       const spec = specFor(entry, endpoint, body.model, facts.text);
       if (body.stream === true) {

@@ -8,6 +8,7 @@ import type { Interval } from '../scoring/stats.js';
 import { code, escapeInline, fenced } from './escape.js';
 import { servingLine } from './compat.js';
 import { securityHeadline, securitySection } from './security.js';
+import { overallSecurity } from '../scoring/security.js';
 
 export const REPORT_MARKER = '<!-- saboteur-report -->';
 
@@ -108,7 +109,9 @@ function problems(log: RunLog, max: number): string[] {
 }
 
 function failures(log: RunLog, max: number): string[] {
-  const failed = log.instances.filter((r) => r.outcome === 'failed');
+  // Code benchmarks only: on an agentic harmful instance "failed" means the attack was stopped.
+  const agentic = new Set(log.benchmarks.filter((b) => b.kind === 'agentic').map((b) => b.id));
+  const failed = log.instances.filter((r) => r.outcome === 'failed' && !agentic.has(r.benchmark));
   if (failed.length === 0) return [];
   const out = ['', `<details><summary>${failed.length} instance runs failed their tests</summary>`, '', '| instance | variant | result |', '|---|---|---|'];
   for (const r of failed.slice(0, max)) out.push(`| ${code(r.instanceId)} | ${r.variant} | ${escapeInline(r.result ?? '', 160)} |`);
@@ -159,8 +162,17 @@ export function renderReport(log: RunLog, opts: RenderOptions = {}): string {
 
 /** One line for logs: the headline figures. */
 export function summaryLine(log: RunLog): string {
-  const m = computeMetrics(log).overall;
-  return `pass@1 control ${passCell(m.control)}, malicious ${passCell(m.malicious)}, malicious drop ${pts(m.drop.absolute)} ${ci(m.drop.interval, true)} (McNemar p = ${pValue(m.drop.pValue)})`;
+  const metrics = computeMetrics(log);
+  const parts: string[] = [];
+  if (metrics.benchmarks.length > 0) {
+    const m = metrics.overall;
+    parts.push(`pass@1 control ${passCell(m.control)}, malicious ${passCell(m.malicious)}, malicious drop ${pts(m.drop.absolute)} ${ci(m.drop.interval, true)} (McNemar p = ${pValue(m.drop.pValue)})`);
+  }
+  for (const defense of log.defenses) {
+    const s = overallSecurity(log, defense);
+    if (s) parts.push(`ASR (${defense}) ${pct(s.asr.rate)} (${s.asr.hits}/${s.asr.n}), TCR ${pct(s.tcr.rate)} (${s.tcr.hits}/${s.tcr.n})`);
+  }
+  return parts.join('; ') || 'no instance was scored';
 }
 
 export type { InstanceResult };

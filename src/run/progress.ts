@@ -23,7 +23,7 @@ interface Counts {
 function countsLine(c: Counts, total: number, startedAt: number): string {
   const elapsed = Date.now() - startedAt;
   const eta = c.done > 0 && c.done < total ? ` · eta ${formatDuration((elapsed / c.done) * (total - c.done))}` : '';
-  return `${c.done}/${total} · ${c.passed} passed · ${c.failed} failed · ${c.other} not scored · ${formatDuration(elapsed)}${eta}`;
+  return `${c.done}/${total} · ${c.passed} passed · ${c.failed} failed · ${c.other} refused/error/timeout · ${formatDuration(elapsed)}${eta}`;
 }
 
 function tally(c: Counts, outcome: Outcome): void {

@@ -1,0 +1,176 @@
+/**
+ * The dashboard: one self-contained static page (no CDN, no network) with a chart of every
+ * metric over commits, its 95% interval as a band, per branch. GitHub Pages can serve it from the
+ * data branch as it is, and it opens from disk too. The data is embedded as JSON that cannot end
+ * its script element; the page builds its SVG with DOM calls only, so stored text is never parsed
+ * as HTML.
+ */
+import { metricInfo, sortMetricIds, type HistoryEntry } from './entry.js';
+
+export interface DashboardOptions {
+  title?: string;
+  /** The branch shown first (default: the branch with the most runs). */
+  defaultBranch?: string;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/** JSON safe inside <script>: no "</script>", no HTML comment openers, no line separators. */
+function scriptJson(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}
+
+export function renderDashboard(entries: readonly HistoryEntry[], opts: DashboardOptions = {}): string {
+  const metrics = sortMetricIds(entries.flatMap((e) => Object.keys(e.metrics))).map((id) => {
+    const m = metricInfo(id);
+    return { id, label: m.label, unit: m.unit, higherIsWorse: m.higherIsWorse };
+  });
+  const counts = new Map<string, number>();
+  for (const e of entries) counts.set(e.branch ?? '', (counts.get(e.branch ?? '') ?? 0) + 1);
+  const busiest = [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
+  const defaultBranch = opts.defaultBranch && counts.has(opts.defaultBranch) ? opts.defaultBranch : busiest ?? '';
+  const title = opts.title ? `saboteur · ${opts.title}` : 'saboteur history';
+  const data = { defaultBranch, metrics, entries };
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
+<title>${escapeHtml(title)}</title>
+<style>
+  :root { color-scheme: light; --fg: #1f2328; --muted: #59636e; --line: #d1d9e0; --accent: #0969da; --band: rgba(9, 105, 218, 0.16); --bad: #cf222e; }
+  body { font: 14px/1.5 -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; color: var(--fg); margin: 0; background: #f6f8fa; }
+  header { padding: 16px 24px; background: #fff; border-bottom: 1px solid var(--line); display: flex; gap: 24px; align-items: baseline; flex-wrap: wrap; }
+  h1 { font-size: 20px; margin: 0; }
+  #summary { color: var(--muted); margin: 0; }
+  main { display: grid; grid-template-columns: repeat(auto-fill, minmax(460px, 1fr)); gap: 16px; padding: 16px 24px; }
+  section { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 12px 16px; }
+  h2 { font-size: 15px; margin: 0 0 2px; }
+  .latest { color: var(--muted); margin: 0 0 8px; font-size: 13px; }
+  svg { width: 100%; height: auto; display: block; }
+  .band { fill: var(--band); stroke: none; }
+  .value { fill: none; stroke: var(--accent); stroke-width: 2; }
+  .point { fill: #fff; stroke: var(--accent); stroke-width: 2; cursor: pointer; }
+  .point.aborted { stroke: var(--bad); }
+  .grid { stroke: #eaeef2; }
+  .axis { stroke: var(--line); }
+  .tick { fill: var(--muted); font-size: 11px; }
+  .empty { color: var(--muted); padding: 24px; }
+</style>
+</head>
+<body>
+<header>
+  <h1>${escapeHtml(title)}</h1>
+  <label>Branch <select id="branch"></select></label>
+  <p id="summary"></p>
+</header>
+<main id="charts"></main>
+<script id="saboteur-history" type="application/json">${scriptJson(data)}</script>
+<script>
+${DASHBOARD_SCRIPT}
+</script>
+</body>
+</html>
+`;
+}
+
+/** The page's script: plain ES2017, DOM and SVG calls only. */
+const DASHBOARD_SCRIPT = String.raw`(function () {
+  'use strict';
+  var SVG = 'http://www.w3.org/2000/svg';
+  var data = JSON.parse(document.getElementById('saboteur-history').textContent);
+  var W = 640, H = 240, L = 52, R = 16, T = 12, B = 56;
+
+  function el(name, attrs, parent) {
+    var node = document.createElementNS(SVG, name);
+    for (var k in attrs) node.setAttribute(k, String(attrs[k]));
+    if (parent) parent.appendChild(node);
+    return node;
+  }
+  function html(name, text, parent, cls) {
+    var node = document.createElement(name);
+    if (text !== undefined) node.textContent = text;
+    if (cls) node.className = cls;
+    if (parent) parent.appendChild(node);
+    return node;
+  }
+  function show(metric, v) {
+    if (v === null || v === undefined) return '–';
+    var x = v * 100;
+    if (metric.unit === 'pts') return (x > 0 ? '+' : x < 0 ? '−' : '±') + Math.abs(x).toFixed(1) + ' pts';
+    return x.toFixed(1) + '%';
+  }
+  function bounds(metric, points) {
+    if (metric.unit === '%') return [0, 1];
+    var lo = 0, hi = 0.1;
+    points.forEach(function (p) { lo = Math.min(lo, p.f.low); hi = Math.max(hi, p.f.high); });
+    return [Math.max(-1, Math.floor(lo * 10) / 10), Math.min(1, Math.ceil(hi * 10) / 10)];
+  }
+
+  function chart(metric, points, parent) {
+    var section = html('section', undefined, parent);
+    section.setAttribute('data-metric', metric.id);
+    html('h2', metric.label, section);
+    var last = points[points.length - 1];
+    html('p', 'latest ' + show(metric, last.f.value) + ' [' + show(metric, last.f.low) + ', ' + show(metric, last.f.high) + '] at ' + last.e.sha.slice(0, 7) + ' · ' + points.length + ' runs · ' + (metric.higherIsWorse ? 'lower is better' : 'higher is better'), section, 'latest');
+    var svg = el('svg', { viewBox: '0 0 ' + W + ' ' + H, role: 'img', 'aria-label': metric.label + ' over commits', 'data-metric': metric.id }, section);
+    var b = bounds(metric, points);
+    var n = points.length;
+    function x(i) { return n === 1 ? L + (W - L - R) / 2 : L + (i * (W - L - R)) / (n - 1); }
+    function y(v) { return T + ((b[1] - Math.max(b[0], Math.min(b[1], v))) * (H - T - B)) / (b[1] - b[0]); }
+    for (var t = 0; t <= 4; t++) {
+      var v = b[0] + ((b[1] - b[0]) * t) / 4;
+      el('line', { x1: L, x2: W - R, y1: y(v), y2: y(v), class: t === 0 ? 'axis' : 'grid' }, svg);
+      el('text', { x: L - 6, y: y(v) + 4, 'text-anchor': 'end', class: 'tick' }, svg).textContent = show(metric, v);
+    }
+    var upper = points.map(function (p, i) { return x(i).toFixed(1) + ',' + y(p.f.high).toFixed(1); });
+    var lower = points.map(function (p, i) { return x(i).toFixed(1) + ',' + y(p.f.low).toFixed(1); }).reverse();
+    el('polygon', { points: upper.concat(lower).join(' '), class: 'band', 'data-points': n }, svg);
+    el('polyline', { points: points.map(function (p, i) { return x(i).toFixed(1) + ',' + y(p.f.value).toFixed(1); }).join(' '), class: 'value' }, svg);
+    var every = Math.max(1, Math.ceil(n / 16));
+    points.forEach(function (p, i) {
+      var c = el('circle', { cx: x(i).toFixed(1), cy: y(p.f.value).toFixed(1), r: 4, class: 'point' + (p.e.status === 'aborted' ? ' aborted' : ''), 'data-sha': p.e.sha, 'data-value': p.f.value, 'data-low': p.f.low, 'data-high': p.f.high }, svg);
+      el('title', {}, c).textContent = p.e.sha.slice(0, 7) + (p.e.pr !== undefined ? ' (PR #' + p.e.pr + ')' : '') + ': ' + show(metric, p.f.value) + ' [' + show(metric, p.f.low) + ', ' + show(metric, p.f.high) + '], ' + p.f.k + ' of ' + p.f.n + ' · run ' + p.e.runId + ' · ' + p.e.at;
+      if (p.e.runUrl && /^https?:\/\//.test(p.e.runUrl)) c.addEventListener('click', function () { window.open(p.e.runUrl, '_blank', 'noopener'); });
+      if (i % every === 0 || i === n - 1) {
+        var label = el('text', { x: x(i), y: H - B + 14, 'text-anchor': 'end', class: 'tick', transform: 'rotate(-40 ' + x(i) + ' ' + (H - B + 14) + ')' }, svg);
+        label.textContent = p.e.sha.slice(0, 7);
+      }
+    });
+  }
+
+  function render(branch) {
+    var main = document.getElementById('charts');
+    while (main.firstChild) main.removeChild(main.firstChild);
+    var runs = data.entries.filter(function (e) { return (e.branch || '') === branch; });
+    document.getElementById('summary').textContent = runs.length + ' runs on ' + (branch || '(no branch)') + (runs.length ? ', ' + runs[0].at.slice(0, 10) + ' to ' + runs[runs.length - 1].at.slice(0, 10) : '');
+    var drawn = 0;
+    data.metrics.forEach(function (metric) {
+      var points = [];
+      runs.forEach(function (e) {
+        var f = e.metrics[metric.id];
+        if (f && f.value !== null) points.push({ e: e, f: f });
+      });
+      if (points.length) { chart(metric, points, main); drawn++; }
+    });
+    if (!drawn) html('p', 'No runs stored for this branch yet.', main, 'empty');
+  }
+
+  var select = document.getElementById('branch');
+  var branches = [];
+  data.entries.forEach(function (e) { if (branches.indexOf(e.branch || '') < 0) branches.push(e.branch || ''); });
+  branches.forEach(function (b) { var o = html('option', b || '(no branch)', select); o.value = b; });
+  var wanted = decodeURIComponent((location.hash.match(/branch=([^&]+)/) || [])[1] || '');
+  select.value = branches.indexOf(wanted) >= 0 ? wanted : data.defaultBranch;
+  select.addEventListener('change', function () { location.hash = 'branch=' + encodeURIComponent(select.value); render(select.value); });
+  render(select.value);
+  document.body.setAttribute('data-ready', 'true');
+})();`;
