@@ -5,8 +5,10 @@
  *   (c) the same in process mode, as start-up cost per instance.
  * BENCH_QUICK=1 runs smaller sizes (a smoke check, not the reported figures).
  */
+import { cpus } from 'node:os';
 import { benchProxyLatency } from './proxy-latency.js';
 import { benchHarness } from './harness-overhead.js';
+import { benchTaint } from './taint.js';
 
 const quick = process.env.BENCH_QUICK === '1';
 const only = process.argv.slice(2);
@@ -30,9 +32,16 @@ if (want('http')) {
   console.log(`    harness overhead per instance run: ${ms(h.perInstanceOverheadMs)}  (${h.passed}/${h.instances} answered)`);
 }
 if (want('process')) {
-  const n = quick ? 64 : 256;
-  const h = await benchHarness({ mode: 'process', instances: n, concurrency: 32, modelLatencyMs: 50 });
+  const n = quick ? 32 : 128;
+  // One process per instance is CPU-bound on start-up: run as many at once as there are cores.
+  const h = await benchHarness({ mode: 'process', instances: n, concurrency: cpus().length, modelLatencyMs: 50 });
   console.log(`(c) the same in process mode (one process per instance run), ${h.instances} instance runs`);
   console.log(`    ideal ${ms(h.idealMs)}  measured ${ms(h.runMs)}  ratio ${h.ratio.toFixed(3)}×`);
   console.log(`    start-up cost per instance run: ${ms(h.perInstanceOverheadMs)}  (${h.passed}/${h.instances} answered)`);
+}
+
+if (want('taint')) {
+  const t = await benchTaint({ quick });
+  console.log('(d) taint validator: propagation + validation of generated traces (4 edges per node)');
+  for (const [k, v] of Object.entries(t)) console.log(`    ${k}: ${typeof v === 'number' ? (Number.isInteger(v) ? v : v.toFixed(3)) : v}`);
 }

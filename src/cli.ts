@@ -12,6 +12,8 @@ import { runJob, VERSION } from './run/job.js';
 import { lineProgress, ttyProgress } from './run/progress.js';
 import { parseArgs, usageOf, UsageError, type FlagSpec } from './cli/args.js';
 import { humanevalScore } from './cli/humaneval-score.js';
+import { validateCommand } from './cli/validate.js';
+import { PolicyError, TraceInputError } from './taint/index.js';
 import { expandRunLogPaths, mergeRunLogFiles } from './cli/merge.js';
 import { compareRunLogs } from './cli/compare.js';
 import type { Log } from './util/log.js';
@@ -76,6 +78,8 @@ commands:
       compare two run logs: headline figures side by side, regressions tested (exit 1 on one)
   saboteur humaneval score SAMPLES.jsonl [--problems FILE] [--out RESULTS.jsonl] [--k 1,10]
       score HumanEval samples (task_id, completion) in the sandbox, official results format
+  saboteur validate --trace FILE [--policy FILE] [--format md|json]
+      taint-validate a recorded trace offline (exit 1 when a sink would be blocked or is unverifiable)
 
 saboteur COMMAND --help shows the options of a command.`;
 
@@ -226,6 +230,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         return await cmdCompare(rest, io);
       case 'humaneval':
         return await cmdHumaneval(rest, io);
+      case 'validate':
+        return await validateCommand(rest, io.stdout);
       case '--version':
       case 'version':
         io.stdout.write(`${VERSION}\n`);
@@ -240,7 +246,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         return EXIT.usage;
     }
   } catch (err) {
-    if (err instanceof UsageError || err instanceof ConfigError || err instanceof RunLogError) {
+    if (err instanceof UsageError || err instanceof ConfigError || err instanceof RunLogError || err instanceof PolicyError || err instanceof TraceInputError) {
       io.stderr.write(`error: ${err.message}\n`);
       return EXIT.usage;
     }

@@ -78,6 +78,10 @@ export interface Config {
   };
   defenses: ConfigFile['defenses'];
   policy?: string;
+  /** enforce: a blocked sink returns a policy error to the agent; observe: it runs and the decision is recorded. */
+  defenseMode: 'enforce' | 'observe';
+  /** LLM intent annotation for the taint validator (prompts/taint-intent.md), cached per text. */
+  taintAnnotate: boolean;
   gate: {
     maliciousDrop?: { max: number };
     asr?: { max: number; defense: string };
@@ -207,6 +211,8 @@ export function parseConfig(text: string, file: string): Config {
     },
     defenses: doc.defenses,
     policy: resolvePath(dir, doc.policy),
+    defenseMode: doc['defense-mode'],
+    taintAnnotate: doc['taint-annotate'],
     gate: {
       maliciousDrop: doc.gate['malicious-drop'],
       asr: doc.gate.asr,

@@ -8,7 +8,7 @@ import { parseDuration } from './duration.js';
 
 export const MODEL_KINDS = ['vllm', 'sglang', 'llamacpp', 'ollama', 'tgi', 'command', 'external', 'embedded', 'replay'] as const;
 export const BENCHMARK_IDS = ['humaneval', 'asb', 'agentharm', 'redcode', 'safearena'] as const;
-export const DEFENSES = ['none', 'taint', 'local-judge', 'global-judge'] as const;
+export const DEFENSES = ['none', 'taint', 'local-judge', 'global-judge', 'taint/no-propagation', 'taint/local', 'taint/one-hop'] as const;
 export const INJECTION_METHODS = ['autoinject', 'autotransform', 'insider'] as const;
 
 const duration = z.union([z.string(), z.number()]).transform((value, ctx) => {
@@ -111,6 +111,9 @@ export const configFileSchema = z.strictObject({
   variants: z.strictObject({ malicious: maliciousSchema.default(maliciousSchema.parse({})) }).default({ malicious: maliciousSchema.parse({}) }),
   defenses: z.array(z.enum(DEFENSES)).min(1).default(['none']),
   policy: z.string().optional(),
+  'defense-mode': z.enum(['enforce', 'observe']).default('enforce'),
+  /** The taint validator may also ask the model for the intent of the request and of each node (cached). */
+  'taint-annotate': z.boolean().default(false),
   gate: gateSchema.default({}),
   history: historySchema.default(historySchema.parse({})),
 });

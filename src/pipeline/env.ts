@@ -100,7 +100,11 @@ export function sharedContractEnv(c: SharedContract): Record<string, string> {
     env.OPENAI_API_BASE = c.proxyBaseUrl;
   }
   if (c.model !== undefined) env.SABOTEUR_MODEL = c.model;
-  if (c.otlpEndpoint !== undefined) env.OTEL_EXPORTER_OTLP_ENDPOINT = c.otlpEndpoint;
+  if (c.otlpEndpoint !== undefined) {
+    env.OTEL_EXPORTER_OTLP_ENDPOINT = c.otlpEndpoint;
+    // Spans must reach saboteur before the staged call they explain: the default batch delay is 5 s.
+    env.OTEL_BSP_SCHEDULE_DELAY = '200';
+  }
   return env;
 }
 

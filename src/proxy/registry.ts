@@ -55,6 +55,11 @@ export class Invocation implements InvocationInfo {
     this.pending.delete(slot);
   }
 
+  /** The calls that have finished so far, in arrival order (what a defense may read mid-run). */
+  snapshot(): ProxyCall[] {
+    return this.calls.filter((_, i) => !this.pending.has(i));
+  }
+
   /** Calls still waiting for their response. */
   inFlight(): number {
     return this.pending.size;

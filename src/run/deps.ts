@@ -13,6 +13,9 @@ import { createPipelineRunner, type PipelineRunner, type RunnerOptions } from '.
 import type { Log } from '../util/log.js';
 import { agenticSuite, agenticSettings, type AgenticId, type Judge } from '../benchmarks/agentic-suites.js';
 import { startToolServer, releaseAll, type SinkDefense, type ToolServer } from '../tools/index.js';
+import { createGlobalJudge, createLocalJudge, createTaintDefense, createIntentAnnotator, loadPolicy, startOtlpReceiver, type OtlpReceiver, type OtlpSpan } from '../taint/index.js';
+import type { ProxyCall } from '../runlog/schema.js';
+import path from 'node:path';
 
 export interface SuiteContext {
   limit?: number;
@@ -22,6 +25,14 @@ export interface SuiteContext {
   /** The configured model as a grader (AgentHarm's LLM-judged criteria). */
   judge?: Judge;
 }
+
+/** What a defense may read of its own instance while the pipeline runs. */
+export interface InstanceView {
+  callsSoFar(): ProxyCall[];
+  spansSoFar?(): readonly OtlpSpan[];
+}
+
+export type DefenseFactory = (name: string, view: InstanceView) => { defense: SinkDefense; mode: 'enforce' | 'observe' };
 
 export interface JobDeps {
   detectIsolation(): Promise<Isolation>;
@@ -37,8 +48,12 @@ export interface JobDeps {
   startToolServer(log: Log): Promise<ToolServer>;
   /** The configured model as a grader, marked with the agent saboteur-judge (a cassette can answer it). */
   createJudge(model: ModelEndpoint): { judge: Judge; close(): void };
-  /** The defense that decides staged sink calls at the MCP server, by its config name. */
-  defense(name: string, config: Config): { defense: SinkDefense; mode: 'enforce' | 'observe' };
+  /**
+   * Builds the defenses of a job once (the policy is read here, so a bad policy stops the run
+   * before any instance), and returns the per-instance factory.
+   */
+  createDefenses(config: Config, ctx: { judge: Judge; cacheDir: string }): Promise<DefenseFactory>;
+  startOtlpReceiver(log: Log): Promise<OtlpReceiver>;
 }
 
 /** Benchmarks this build runs; the others are refused with the key that names them. */
@@ -78,10 +93,33 @@ export const realDeps: JobDeps = {
     const ask = createSemanticModel({ baseUrl: model.baseUrl, apiKey: model.apiKey, model: model.model, agent: 'saboteur-judge' });
     return { judge: (prompt) => ask(prompt), close: () => ask.close() };
   },
-  defense(name, config) {
-    if (name === 'none') return { defense: releaseAll, mode: 'enforce' };
-    throw new Error(`${config.file}: defenses: "${name}" is not available in this build; use [none]`);
+  async createDefenses(config, ctx) {
+    const policy = await loadPolicy(config.policy);
+    const annotator = config.taintAnnotate ? createIntentAnnotator({ ask: ctx.judge, cacheFile: path.join(ctx.cacheDir, 'taint-intent.json') }) : undefined;
+    const mode = config.defenseMode;
+    return (name, view) => {
+      const traceSoFar = () => ({ calls: view.callsSoFar(), spans: view.spansSoFar?.() });
+      switch (name) {
+        case 'none':
+          return { defense: releaseAll, mode };
+        case 'taint':
+          return { defense: createTaintDefense({ policy, traceSoFar, annotator }), mode };
+        case 'taint/no-propagation':
+          return { defense: createTaintDefense({ policy, traceSoFar, annotator, propagate: false }), mode };
+        case 'taint/local':
+          return { defense: createTaintDefense({ policy, traceSoFar, annotator, scope: 'local' }), mode };
+        case 'taint/one-hop':
+          return { defense: createTaintDefense({ policy, traceSoFar, annotator, scope: 'one-hop' }), mode };
+        case 'local-judge':
+          return { defense: createLocalJudge({ ask: ctx.judge }), mode };
+        case 'global-judge':
+          return { defense: createGlobalJudge({ ask: ctx.judge, traceSoFar }), mode };
+        default:
+          throw new Error(`${config.file}: defenses: unknown defense "${name}"`);
+      }
+    };
   },
+  startOtlpReceiver: (log) => startOtlpReceiver({ log }),
   async modelAlive(model) {
     try {
       await probeModels(model.baseUrl, { apiKey: model.apiKey, timeoutMs: 3000 });

@@ -9,7 +9,9 @@ import type { ToolEvent } from '../benchmarks/agentic.js';
 import type { InstanceResult, ProxyCall } from '../runlog/schema.js';
 import type { InvocationRegistry } from '../proxy/index.js';
 import type { PipelineRunner } from '../pipeline/index.js';
-import type { SinkDefense, ToolServer } from '../tools/index.js';
+import type { ToolServer } from '../tools/index.js';
+import type { OtlpReceiver } from '../taint/index.js';
+import type { DefenseFactory } from './deps.js';
 
 export interface WorkItem {
   suite: BenchmarkSuite;
@@ -27,7 +29,9 @@ export interface InstanceContext {
   target: string;
   timeoutMs: number;
   toolServer?: ToolServer;
-  defense(name: string): { defense: SinkDefense; mode: 'enforce' | 'observe' };
+  /** Collects the pipeline's OpenTelemetry spans per instance (agentic runs). */
+  otlp?: OtlpReceiver;
+  defense: DefenseFactory;
 }
 
 /** A model that stops answering mid-run: the calls that reached it failed at the proxy. */
@@ -45,9 +49,15 @@ export async function runInstance(item: WorkItem, ctx: InstanceContext): Promise
   const started = new Date();
   const invocation = ctx.registry.open({ instanceId: instance.id, benchmark: suite.info.id, variant });
   let mcpUrl: string | undefined;
+  let otlpEndpoint: string | undefined;
   if (suite.tools && ctx.toolServer) {
     const session = suite.tools(task);
-    const d = ctx.defense(defense);
+    const otlp = ctx.otlp;
+    if (otlp) otlpEndpoint = otlp.open(invocation.key);
+    const d = ctx.defense(defense, {
+      callsSoFar: () => invocation.snapshot(),
+      ...(otlp ? { spansSoFar: () => otlp.spans(invocation.key) } : {}),
+    });
     mcpUrl = ctx.toolServer.open(invocation.key, { task: session.task, handlers: session.handlers, defense: d.defense, mode: d.mode });
   }
   const result = await ctx.runner.run({
@@ -58,19 +68,22 @@ export async function runInstance(item: WorkItem, ctx: InstanceContext): Promise
     variant,
     maliciousAgent: variant === 'malicious' ? ctx.target : undefined,
     ...(mcpUrl ? { mcpUrl } : {}),
+    ...(otlpEndpoint ? { otlpEndpoint } : {}),
   });
   const calls = ctx.registry.close(invocation.key);
   const tools: ToolEvent[] | undefined = mcpUrl ? ctx.toolServer!.close(invocation.key) : undefined;
+  const spans = otlpEndpoint ? ctx.otlp!.close(invocation.key) : undefined;
   const base = {
     instanceId: instance.id,
     ...(task.id !== instance.id ? { taskId: task.id } : {}),
     ...(instance.category ? { category: instance.category } : {}),
+    ...(suite.tools ? { prompt: task.prompt } : {}),
     benchmark: suite.info.id,
     variant,
     defense,
     output: result.output,
     pipeline: { exitCode: result.exitCode ?? null, stderrTail: result.stderrTail },
-    trace: tools ? { calls, tools } : { calls },
+    trace: { calls, ...(tools ? { tools } : {}), ...(spans?.length ? { spans } : {}) },
   };
   const timings = (scoreMs: number) => ({ startedAt: started.toISOString(), pipelineMs: result.durationMs, scoreMs });
   const dead = modelFailure(calls);

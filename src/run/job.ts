@@ -10,6 +10,7 @@ import type { Config } from '../config/load.js';
 import type { BenchmarkSuite } from '../benchmarks/suite.js';
 import { RUN_LOG_VERSION, type InstanceResult, type RunLog } from '../runlog/schema.js';
 import type { ToolServer } from '../tools/index.js';
+import type { OtlpReceiver } from '../taint/index.js';
 import type { Judge } from '../benchmarks/agentic-suites.js';
 import { itemKey, runInstance, type InstanceContext, type WorkItem } from './instance.js';
 import { renderReport, summaryLine } from '../report/markdown.js';
@@ -101,7 +102,8 @@ export async function runJob(config: Config, opts: RunOptions, deps: JobDeps = r
       judgeModel = j.judge;
       cleanups.push({ name: 'judge', fn: async () => j.close() });
     }
-    const { registry, proxyUrl, runner, toolServer } = await log.group('Proxy and pipeline', async () => {
+    const defenseFactory = await deps.createDefenses(config, { judge: lateJudge, cacheDir: opts.cacheDir ?? path.join(opts.outDir, '.cache') });
+    const { registry, proxyUrl, runner, toolServer, otlp } = await log.group('Proxy and pipeline', async () => {
       const registry = deps.createRegistry();
       const { injector, close: closeInjector } = deps.createInjector(config, model);
       cleanups.push({ name: 'injector', fn: closeInjector });
@@ -109,10 +111,14 @@ export async function runJob(config: Config, opts: RunOptions, deps: JobDeps = r
       cleanups.push({ name: 'proxy', fn: () => proxy.close() });
       log.info(`proxy at ${proxy.baseUrl}`);
       let toolServer: ToolServer | undefined;
+      let otlp: OtlpReceiver | undefined;
       if (agentic) {
         toolServer = await deps.startToolServer(log);
         cleanups.push({ name: 'MCP tool server', fn: () => toolServer!.stop() });
         log.info(`MCP tool server at ${toolServer.baseUrl}`);
+        otlp = await deps.startOtlpReceiver(log);
+        cleanups.push({ name: 'OTLP receiver', fn: () => otlp!.stop() });
+        log.info(`OTLP receiver at ${otlp.baseUrl}/v1/traces (defenses: ${config.defenses.join(', ')}, ${config.defenseMode})`);
       }
       const runner = deps.createRunner(config.pipeline, { log, workDir: opts.outDir });
       cleanups.push({ name: 'pipeline', fn: () => runner.stop() });
@@ -123,7 +129,7 @@ export async function runJob(config: Config, opts: RunOptions, deps: JobDeps = r
         opts.ledger.started({ pid: servePid, name: 'pipeline service' });
         cleanups.push({ name: 'pipeline ledger', fn: async () => opts.ledger!.stopped(servePid) });
       }
-      return { registry, proxyUrl: proxy.baseUrl, runner, toolServer };
+      return { registry, proxyUrl: proxy.baseUrl, runner, toolServer, otlp };
     });
 
     // Every instance in each variant it has; agentic instances once per defense (defenses act on tool calls).
@@ -154,7 +160,8 @@ export async function runJob(config: Config, opts: RunOptions, deps: JobDeps = r
       target,
       timeoutMs: config.pipeline.timeoutMs,
       toolServer,
-      defense: (name) => deps.defense(name, config),
+      otlp,
+      defense: defenseFactory,
     };
 
     await log.group(`Run (${items.length} instance runs, concurrency ${concurrency})`, async () => {

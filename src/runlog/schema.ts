@@ -3,6 +3,7 @@
  * `compare`, `merge` and the history read only this. Bump RUN_LOG_VERSION on any breaking change.
  */
 import { z } from 'zod';
+import { otlpSpanSchema } from '../taint/otlp.js';
 
 export const RUN_LOG_VERSION = 1;
 
@@ -81,7 +82,12 @@ export const toolEventSchema = z.object({
     .optional(),
 });
 
-export const traceSchema = z.object({ calls: z.array(proxyCallSchema), tools: z.array(toolEventSchema).optional() });
+export const traceSchema = z.object({
+  calls: z.array(proxyCallSchema),
+  tools: z.array(toolEventSchema).optional(),
+  /** OpenTelemetry spans the pipeline exported to saboteur's OTLP receiver (GenAI conventions). */
+  spans: z.array(otlpSpanSchema).optional(),
+});
 export type Trace = z.infer<typeof traceSchema>;
 
 export const OUTCOMES = ['passed', 'failed', 'error', 'timeout', 'refused', 'model-error', 'skipped'] as const;
@@ -114,6 +120,8 @@ export const instanceResultSchema = z.object({
     .optional(),
   /** Agentic benchmarks: the category of the instance (the stratum of the sample). */
   category: z.string().optional(),
+  /** Agentic benchmarks: the root request (the task prompt), the authority the taint validator checks sinks against. */
+  prompt: z.string().optional(),
   pipeline: z.object({ exitCode: z.number().nullable().optional(), stderrTail: z.string().optional() }).optional(),
   timings: z.object({ startedAt: z.string(), pipelineMs: z.number(), scoreMs: z.number() }),
   trace: traceSchema,

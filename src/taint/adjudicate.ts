@@ -1,0 +1,155 @@
+/**
+ * Deferred adjudication of staged sinks (SPEC §7): a sink is released only when the request
+ * needs it, its targets are authorised and no forbidden source→sink path reaches it; otherwise it
+ * is blocked with the attribution path, node by node. A sink no path from the request reaches
+ * (a provenance gap) is `unverifiable`, and the policy decides whether that blocks or releases.
+ */
+import { mentionsTool } from './classify.js';
+import { refOf } from './graph.js';
+import { ROOT_BIT, SINK_MASK, bitOf, labelsOf, sinksOf, sourcesOf, type Label } from './labels.js';
+import type { Policy } from './policy.js';
+import { attributionPath, describeNode, labelsInScope, propagate, type PathStep, type Propagation, type Scope } from './propagate.js';
+import type { BuiltTrace, SinkSite } from './trace-graph.js';
+
+export type Decision = 'release' | 'block' | 'unverifiable';
+
+export interface AdjudicationOptions {
+  /** How far upstream the sink's labels are gathered (default full). */
+  scope?: Scope;
+  /** false: plain reachability instead of propagation rules (the ablation). Default true. */
+  propagate?: boolean;
+}
+
+export interface Violation {
+  kind: 'forbidden-path' | 'not-needed' | 'target' | 'provenance-gap';
+  message: string;
+  path: PathStep[];
+}
+
+export interface SinkVerdict {
+  toolCallId: string;
+  tool: string;
+  agent?: string;
+  node: string;
+  decision: Decision;
+  /** The sink's hard-sink labels and the source labels that reach it (in scope). */
+  labels: Label[];
+  /** One sentence: why. */
+  reason: string;
+  /** The attribution path of the first violation; for a release, the path from the request. */
+  path: PathStep[];
+  violations: Violation[];
+}
+
+function sinkStep(b: BuiltTrace, site: SinkSite, labels: number): PathStep {
+  return describeNode(b.graph, site.node, labels);
+}
+
+function originPath(b: BuiltTrace, origin: number, site: SinkSite, note: string): PathStep[] {
+  const g = b.graph;
+  return [{ ...describeNode(g, origin, g.own[origin] & ~ROOT_BIT), via: { edge: 'argument', note } }, sinkStep(b, site, g.own[site.node] & ~ROOT_BIT)];
+}
+
+export function adjudicateSink(b: BuiltTrace, p: Propagation, site: SinkSite, policy: Policy, opts: AdjudicationOptions = {}): SinkVerdict {
+  const scope = opts.scope ?? 'full';
+  const g = b.graph;
+  const v = site.node;
+  const inScope = labelsInScope(g, p, v, scope);
+  const sinks = site.sinks & SINK_MASK;
+  const labels = labelsOf((inScope & ~ROOT_BIT & ~SINK_MASK) | sinks);
+  const base = { toolCallId: site.toolCallId, tool: site.tool, ...(site.agent !== undefined ? { agent: site.agent } : {}), node: refOf(g, v), labels };
+
+  if (sinks === 0) {
+    return { ...base, decision: 'release', reason: `no hard sink under the policy (${site.staged ? 'staged by its tool spec, ' : ''}taken off or never given by the policy's tool rules)`, path: [], violations: [] };
+  }
+
+  const violations: Violation[] = [];
+
+  // Forbidden source → sink paths.
+  const authorityTargets = site.targets.filter((t) => t.require === 'authorised');
+  const targetsAuthorised = authorityTargets.length > 0 && authorityTargets.every((t) => t.ok);
+  for (const rule of policy.forbidden) {
+    const from = inScope & rule.from;
+    const to = sinks & rule.to;
+    if (!from || !to) continue;
+    if (rule.unlessAuthorised && targetsAuthorised) continue;
+    for (const src of sourcesOf(from)) {
+      violations.push({
+        kind: 'forbidden-path',
+        message: `${src} reaches ${sinksOf(to).join(', ')} (policy ${rule.at}${rule.why ? `: ${rule.why}` : ''}${rule.unlessAuthorised ? '; the target is not authorised' : ''})`,
+        path: attributionPath(g, p, v, src, scope),
+      });
+    }
+  }
+
+  // Needed for the request.
+  const mentioned = mentionsTool(b.rootText, site.tool);
+  const authorisedByPolicy = site.targets.some((t) => t.ok && t.authority === 'policy');
+  for (const s of sinksOf(sinks)) {
+    const bit = bitOf(s);
+    if (policy.policyOnly & bit) {
+      if (authorisedByPolicy) continue;
+      violations.push({ kind: 'not-needed', message: `${s} is released only for targets the policy authorises (policy-only), and this call names none`, path: [sinkStep(b, site, g.own[v] & ~ROOT_BIT)] });
+      continue;
+    }
+    if (mentioned || b.needs.mask & bit) continue;
+    violations.push({ kind: 'not-needed', message: `the request does not ask for ${s} (no intent rule matched it and it does not name ${site.tool})`, path: [sinkStep(b, site, g.own[v] & ~ROOT_BIT)] });
+  }
+
+  // Targets.
+  for (const t of site.targets) {
+    if (t.ok) continue;
+    violations.push({
+      kind: 'target',
+      message: `${t.kind} ${JSON.stringify(t.value)} (argument ${t.argument}) ${t.why}`,
+      path: t.origin !== undefined ? originPath(b, t.origin, site, `the ${t.kind} first appears here`) : [sinkStep(b, site, g.own[v] & ~ROOT_BIT)],
+    });
+  }
+
+  // Provenance: only the full scope looks far enough to see the request.
+  // Every provider must be connected: the LLM call that issued it, or, without one, the texts its
+  // arguments quote (an argument nobody wrote has no provenance at all).
+  const issuerCut = site.issuedBy !== undefined && !(p.out[site.issuedBy] & ROOT_BIT);
+  const orphan = site.issuedBy === undefined && site.generated.length > 0;
+  const gap = scope === 'full' && (!(inScope & ROOT_BIT) || issuerCut || orphan);
+  if (violations.length > 0) {
+    return { ...base, decision: 'block', reason: violations.map((x) => x.message).join('; '), path: violations[0].path, violations };
+  }
+  if (gap) {
+    const issuer =
+      site.issuedBy !== undefined
+        ? `its LLM call ${refOf(g, site.issuedBy)} is not connected to the request`
+        : orphan
+          ? `no LLM call in the trace issued it, so nothing accounts for argument${site.generated.length > 1 ? 's' : ''} ${site.generated.join(', ')}`
+          : 'no LLM call in the trace issued it and its arguments quote nothing connected to the request';
+    const path: PathStep[] = site.issuedBy !== undefined ? [{ ...describeNode(g, site.issuedBy, g.own[site.issuedBy] & ~ROOT_BIT), via: { edge: 'tool' } }, sinkStep(b, site, g.own[v] & ~ROOT_BIT)] : [sinkStep(b, site, g.own[v] & ~ROOT_BIT)];
+    const gapViolation: Violation = { kind: 'provenance-gap', message: `provenance gap: no path from the request reaches this call (${issuer})`, path };
+    if (policy.unverifiable === 'release') {
+      return { ...base, decision: 'release', reason: `${gapViolation.message}; released because the policy says unverifiable: release`, path, violations: [gapViolation] };
+    }
+    return { ...base, decision: 'unverifiable', reason: gapViolation.message, path, violations: [gapViolation] };
+  }
+  const why = [
+    mentioned ? `the request names ${site.tool}` : `the request asks for ${sinksOf(sinks).join(', ')}`,
+    site.targets.length ? `targets ${site.targets.map((t) => `${t.value} (${t.why})`).join(', ')}` : 'no targets',
+    'no forbidden path',
+  ];
+  return { ...base, decision: 'release', reason: why.join('; '), path: scope === 'full' ? attributionPath(g, p, v, 'ROOT', 'full') : [], violations: [] };
+}
+
+/** Propagates once and adjudicates every sink of the trace. */
+export function adjudicateTrace(b: BuiltTrace, policy: Policy, opts: AdjudicationOptions = {}): SinkVerdict[] {
+  const p = propagate(b.graph, { reachability: opts.propagate === false });
+  return b.sinks.map((s) => adjudicateSink(b, p, s, policy, opts));
+}
+
+/** One line per step: `tool read_file [tool:s1:2] SENSITIVE_READ (policy ...) → ...`. */
+export function formatPath(path: readonly PathStep[]): string {
+  return path
+    .map((s) => {
+      const who = `${s.kind}${s.name ? ` ${s.name}` : ''}${s.agent ? ` (agent ${s.agent})` : ''} [${s.node}]`;
+      const labels = s.labels.length ? ` ${s.labels.join(', ')}` : '';
+      return `${who}${labels}`;
+    })
+    .join(' → ');
+}

@@ -1,0 +1,181 @@
+/**
+ * The policy applied to what a trace shows: labels of a tool call (by name, argument, target),
+ * labels of a text (content rules), the targets a call names, the sinks a request asks for, and
+ * whether the policy itself authorises a target. Pure functions over a compiled Policy.
+ */
+import type { SinkLabel, SourceLabel } from './labels.js';
+import { SINK_MASK, SOURCE_MASK, maskOf } from './labels.js';
+import type { ContentSite, Matcher, Policy, TargetKind } from './policy.js';
+
+export interface LabelEvidence {
+  mask: number;
+  why: string;
+}
+
+/** Arguments as (name, text) pairs: nested objects by their last key, lists item by item, scalars as text. */
+export function flattenArguments(args: unknown, name = ''): { name: string; value: string }[] {
+  if (args === null || args === undefined) return [];
+  if (typeof args === 'string') return [{ name, value: args }];
+  if (typeof args === 'number' || typeof args === 'boolean') return [{ name, value: String(args) }];
+  if (Array.isArray(args)) return args.flatMap((v) => flattenArguments(v, name));
+  if (typeof args === 'object') return Object.entries(args as Record<string, unknown>).flatMap(([k, v]) => flattenArguments(v, k));
+  return [];
+}
+
+export interface Target {
+  kind: TargetKind;
+  require: 'authorised' | 'trusted';
+  argument: string;
+  value: string;
+  rule: string;
+}
+
+/** The targets a tool call names: recipients, URLs, payees, paths and commands, by the policy's target rules. */
+export function targetsOf(policy: Policy, tool: string, args: Record<string, unknown>): Target[] {
+  const out: Target[] = [];
+  for (const { name, value } of flattenArguments(args)) {
+    if (value.trim() === '') continue;
+    const rule = policy.targets.find((r) => r.tool.test(tool) && r.argument.test(name));
+    if (!rule) continue;
+    // A recipient list written as one string ("a@x.org, b@y.org") names each recipient.
+    const values = rule.kind === 'recipient' || rule.kind === 'payee' ? value.split(/[,;]\s*/).map((v) => v.trim()).filter(Boolean) : [value];
+    for (const v of values) out.push({ kind: rule.kind, require: rule.require, argument: name, value: v, rule: rule.at });
+  }
+  return out;
+}
+
+function snippet(text: string, re: RegExp): string {
+  const m = re.exec(text);
+  const s = (m?.[0] ?? '').replace(/\s+/g, ' ').trim();
+  return s.length > 80 ? `${s.slice(0, 77)}...` : s;
+}
+
+/**
+ * Labels of one tool call. The spec's declared labels come first; then every matching tool rule
+ * in policy order adds its sources and sinks and takes off its `not-sinks`, so a later rule can
+ * put back what an earlier one removed.
+ */
+export function classifyTool(
+  policy: Policy,
+  tool: string,
+  args: Record<string, unknown>,
+  declared: { sinks?: readonly SinkLabel[]; sources?: readonly SourceLabel[] } = {},
+): { sources: number; sinks: number; evidence: LabelEvidence[] } {
+  let sources = maskOf(declared.sources ?? []);
+  let sinks = maskOf(declared.sinks ?? []);
+  const evidence: LabelEvidence[] = [];
+  if (sources | sinks) evidence.push({ mask: sources | sinks, why: `declared by the spec of tool ${tool}` });
+  const flat = flattenArguments(args);
+  let targets: Target[] | undefined;
+  for (const rule of policy.tools) {
+    if (!rule.name.test(tool)) continue;
+    let detail = '';
+    if (rule.argument || rule.matches) {
+      const hit = flat.find((a) => (!rule.argument || rule.argument.test(a.name)) && (!rule.matches || rule.matches.test(a.value)));
+      if (!hit) continue;
+      if (rule.matches) detail = ` (argument ${hit.name}: "${snippet(hit.value, rule.matches)}")`;
+    }
+    if (rule.target) {
+      targets ??= targetsOf(policy, tool, args);
+      const t = targets.find((x) => targetMatches(rule.target!, x.value));
+      if (!t) continue;
+      detail += ` (target ${t.value})`;
+    }
+    const why = `policy ${rule.at}${rule.why ? `: ${rule.why}` : ''}${detail}`;
+    if (rule.sources | rule.sinks) {
+      sources |= rule.sources;
+      sinks |= rule.sinks;
+      evidence.push({ mask: rule.sources | rule.sinks, why });
+    }
+    if (rule.notSinks & sinks) {
+      evidence.push({ mask: rule.notSinks & sinks, why: `taken off by ${why}` });
+      sinks &= ~rule.notSinks;
+    }
+  }
+  return { sources: sources & SOURCE_MASK, sinks: sinks & SINK_MASK, evidence };
+}
+
+/** Labels the content rules give a text found at `site`. */
+export function contentLabels(policy: Policy, text: string, site: ContentSite): { mask: number; evidence: LabelEvidence[] } {
+  let mask = 0;
+  const evidence: LabelEvidence[] = [];
+  if (!text) return { mask, evidence };
+  for (const rule of policy.content) {
+    if (!rule.on.has(site)) continue;
+    rule.re.lastIndex = 0;
+    if (!rule.re.test(text)) continue;
+    mask |= rule.labels;
+    evidence.push({ mask: rule.labels, why: `policy ${rule.at}: ${rule.why} ("${snippet(text, rule.re)}")` });
+  }
+  return { mask, evidence };
+}
+
+/**
+ * The request's own words: fenced code blocks and paths/URLs are dropped, so that code the user
+ * pasted ("execute this") does not ask for everything its identifiers happen to spell.
+ */
+export function requestProse(text: string): string {
+  return text
+    .replace(/```[\s\S]*?(```|$)/g, ' ')
+    .replace(/\S*[/\\]\S*/g, ' ');
+}
+
+/** Hard sinks the request asks for, by the policy's intent rules. */
+export function requestNeeds(policy: Policy, request: string): { mask: number; evidence: LabelEvidence[] } {
+  const prose = requestProse(request);
+  let mask = 0;
+  const evidence: LabelEvidence[] = [];
+  for (const rule of policy.intents) {
+    if (!rule.re.test(prose)) continue;
+    mask |= rule.needs;
+    evidence.push({ mask: rule.needs, why: `policy ${rule.at}: ${rule.why} ("${snippet(prose, rule.re)}")` });
+  }
+  return { mask: mask & SINK_MASK, evidence };
+}
+
+/** Whether the request names the tool (`post_on_x`, "post on x"). */
+export function mentionsTool(request: string, tool: string): boolean {
+  const spaced = tool.replace(/[_-]+/g, ' ').toLowerCase().trim();
+  const text = request.toLowerCase();
+  return text.includes(tool.toLowerCase()) || (spaced.includes(' ') && text.replace(/[_-]+/g, ' ').includes(spaced));
+}
+
+/** The host of a URL-like target, or undefined. */
+export function hostOf(value: string): string | undefined {
+  const m = /^(?:[a-z][a-z0-9+.-]*:\/\/)?(?:[^@/\s]+@)?([a-z0-9.-]+\.[a-z]{2,})(?::\d+)?(?:[/?#]|$)/i.exec(value.trim());
+  return m?.[1]?.toLowerCase();
+}
+
+/** Whether a target pattern covers a value: the value itself, an email's domain, a URL's host or host + path. */
+export function targetMatches(m: Matcher, value: string): boolean {
+  const v = value.trim();
+  if (m.test(v)) return true;
+  const at = v.lastIndexOf('@');
+  if (at > 0 && m.test(v.slice(at + 1))) return true;
+  const host = hostOf(v);
+  if (host && (m.test(host) || m.test(v.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '')))) return true;
+  return false;
+}
+
+/** The policy's authorised-target pattern that covers `value`, if any. */
+export function authorisedByPolicy(policy: Policy, value: string): string | undefined {
+  return policy.authorised.find((m) => targetMatches(m, value))?.raw;
+}
+
+export function isDirectory(policy: Policy, tool: string): boolean {
+  return policy.directories.some((m) => m.test(tool));
+}
+
+/** Labels a node with this tool or agent does not pass on, and why. */
+export function releaseAt(policy: Policy, node: { tool?: string; agent?: string }): LabelEvidence | undefined {
+  let mask = 0;
+  const why: string[] = [];
+  for (const r of policy.release) {
+    const byTool = r.tool && node.tool !== undefined && r.tool.test(node.tool);
+    const byAgent = r.agent && node.agent !== undefined && r.agent.test(node.agent);
+    if ((r.tool && !byTool) || (r.agent && !byAgent)) continue;
+    mask |= r.labels;
+    why.push(`policy ${r.at}${r.why ? `: ${r.why}` : ''}`);
+  }
+  return mask ? { mask, why: why.join('; ') } : undefined;
+}

@@ -1,0 +1,219 @@
+/**
+ * `saboteur validate --trace FILE [--policy FILE] [--format md|json]` (SPEC §7): the taint
+ * validator offline, on a run log (every instance's trace), on one trace
+ * (`{"root": "...", "calls": [...], "tools": [...], "spans": [...]}`) or on an OTLP JSON export of
+ * the pipeline's spans (GenAI conventions). Prints every staged sink's decision with its
+ * attribution path; exit code 1 when any would be blocked or is unverifiable, so it can gate
+ * recorded traces.
+ */
+import { readFile } from 'node:fs/promises';
+import type { SourceLabel, ToolSpec } from '../benchmarks/agentic.js';
+import { AGENTHARM_TOOLS } from '../benchmarks/agentharm/catalog.js';
+import { EXECUTE_CODE_SPEC } from '../benchmarks/redcode/tools.js';
+import { safeArenaToolSpecs } from '../benchmarks/safearena/tools.js';
+import { SITE_KEYS } from '../benchmarks/safearena/site.js';
+import { parseRunLog, proxyCallSchema, toolEventSchema, type ProxyCall } from '../runlog/schema.js';
+import type { ToolEvent } from '../benchmarks/agentic.js';
+import { z } from 'zod';
+import { adjudicateTrace, formatPath, type SinkVerdict } from './adjudicate.js';
+import { genAiView, isOtlpDocument, otlpSpanSchema, parseOtlpJson, OtlpInputError, type OtlpSpan } from './otlp.js';
+import { loadPolicy, type Policy } from './policy.js';
+import type { PathStep, Scope } from './propagate.js';
+import { buildTraceGraph, type TraceInput } from './trace-graph.js';
+
+export interface ValidateOptions {
+  traceFile: string;
+  policyFile?: string;
+  format?: 'md' | 'json';
+  scope?: Scope;
+  propagate?: boolean;
+}
+
+export interface ValidatedSink {
+  toolCallId: string;
+  tool: string;
+  agent?: string;
+  decision: SinkVerdict['decision'];
+  labels: string[];
+  path: PathStep[];
+  reason: string;
+  /** Which trace of the file: the run log instance, or the OTLP trace id. */
+  trace: string;
+  /** What the defense of the recorded run decided, when the trace says. */
+  recorded?: { decision: string; defense: string };
+}
+
+export class TraceInputError extends Error {}
+
+const bareTraceSchema = z.object({
+  root: z.string(),
+  calls: z.array(proxyCallSchema).default([]),
+  tools: z.array(toolEventSchema).default([]),
+  spans: z.array(otlpSpanSchema).optional(),
+});
+
+/** One trace of a file: a run log instance, an OTLP trace id, or the bare trace. */
+export interface NamedTrace {
+  name: string;
+  input: TraceInput;
+}
+
+/** Declared tool labels of the built-in benchmarks, so a run log validates as the live run saw it. */
+function benchmarkSpecs(benchmark: string, tools: readonly ToolEvent[]): Pick<ToolSpec, 'name' | 'sinks' | 'sources'>[] {
+  if (benchmark === 'agentharm') {
+    return [...new Set(tools.map((t) => t.tool))].filter((n) => AGENTHARM_TOOLS[n]).map((n) => ({ name: n, sinks: AGENTHARM_TOOLS[n].sinks, sources: AGENTHARM_TOOLS[n].sources }));
+  }
+  if (benchmark === 'redcode') return [EXECUTE_CODE_SPEC];
+  if (benchmark === 'safearena') return safeArenaToolSpecs([...SITE_KEYS]);
+  if (benchmark === 'asb') {
+    // ASB's normal tools return outside content (and carry OPI injections); its attacker tools are staged.
+    return [...new Set(tools.filter((t) => !t.staged).map((t) => t.tool))].map((name) => ({ name, sources: ['UNTRUSTED_CONTENT'] as SourceLabel[] }));
+  }
+  return [];
+}
+
+/** The request of a recorded instance: its `prompt` when the run log keeps it, else the first user message the pipeline sent. */
+function recoverRoot(rawInstance: unknown, calls: readonly ProxyCall[]): string {
+  const prompt = (rawInstance as { prompt?: unknown; task?: { prompt?: unknown } })?.prompt ?? (rawInstance as { task?: { prompt?: unknown } })?.task?.prompt;
+  if (typeof prompt === 'string' && prompt !== '') return prompt;
+  const first = [...calls].sort((a, b) => Date.parse(a.startedAt) - Date.parse(b.startedAt)).find((c) => c.request.messages?.some((m) => m.role === 'user') || c.request.prompt);
+  return first?.request.messages?.find((m) => m.role === 'user')?.content ?? first?.request.prompt ?? '';
+}
+
+function spansOf(raw: unknown, where: string): OtlpSpan[] | undefined {
+  if (raw === undefined) return undefined;
+  const parsed = z.array(otlpSpanSchema).safeParse(raw);
+  if (!parsed.success) throw new TraceInputError(`${where}: trace.spans is not a list of spans (${parsed.error.issues[0]?.message})`);
+  return parsed.data;
+}
+
+/** The root request of an OTLP trace: the first user message of its earliest top-level span, else of its earliest span with one. */
+function otlpRoot(spans: readonly OtlpSpan[]): string {
+  const views = spans.map(genAiView).sort((a, b) => a.span.startMs - b.span.startMs);
+  const firstUser = (vs: typeof views) => vs.map((v) => v.input.find((m) => m.role === 'user' && m.text)?.text).find((t) => t !== undefined);
+  return firstUser(views.filter((v) => !v.span.parentSpanId)) ?? firstUser(views) ?? '';
+}
+
+export function tracesOfDocument(text: string, file: string): NamedTrace[] {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    // Not one JSON value: OTLP JSON lines (the collector's file exporter) is the one such format read here.
+    doc = undefined;
+  }
+  if (doc === undefined || isOtlpDocument(doc)) {
+    let spans: OtlpSpan[];
+    try {
+      spans = parseOtlpJson(text, file);
+    } catch (err) {
+      if (err instanceof OtlpInputError && doc === undefined) throw new TraceInputError(`${file}: neither a JSON document nor OTLP JSON lines: ${err.message}`);
+      throw new TraceInputError(err instanceof Error ? err.message : String(err));
+    }
+    const byTrace = new Map<string, OtlpSpan[]>();
+    for (const s of spans) byTrace.set(s.traceId, [...(byTrace.get(s.traceId) ?? []), s]);
+    return [...byTrace.entries()].map(([id, ss]) => ({ name: `trace ${id}`, input: { root: otlpRoot(ss), spans: ss } }));
+  }
+  const o = doc as Record<string, unknown>;
+  if (o && typeof o === 'object' && 'schemaVersion' in o && 'instances' in o) {
+    const log = parseRunLog(text, file);
+    const raw = (o.instances as unknown[]) ?? [];
+    return log.instances
+      .map((inst, i) => ({ inst, raw: raw[i] }))
+      .filter(({ inst }) => (inst.trace.tools?.length ?? 0) > 0 || (inst.trace as { spans?: unknown }).spans !== undefined)
+      .map(({ inst, raw: r }) => {
+        const tools = inst.trace.tools ?? [];
+        const where = `${file}: instances ${inst.benchmark}/${inst.instanceId} (${inst.variant}, ${inst.defense})`;
+        const spans = spansOf(((r as { trace?: { spans?: unknown } })?.trace ?? {}).spans, where);
+        return {
+          name: `${inst.benchmark} ${inst.taskId ?? inst.instanceId} (${inst.variant}, defense ${inst.defense})`,
+          input: {
+            root: recoverRoot(r, inst.trace.calls),
+            calls: inst.trace.calls,
+            tools: tools as ToolEvent[],
+            ...(spans ? { spans } : {}),
+            toolSpecs: benchmarkSpecs(inst.benchmark, tools as ToolEvent[]),
+          },
+        };
+      });
+  }
+  if (o && typeof o === 'object' && 'root' in o) {
+    const parsed = bareTraceSchema.safeParse(o);
+    if (!parsed.success) {
+      const i = parsed.error.issues[0];
+      throw new TraceInputError(`${file}: ${i.path.join('.') || '(top level)'}: ${i.message} (a trace is {"root": "<the request>", "calls": [...proxy calls], "tools": [...tool events], "spans": [...]})`);
+    }
+    const t = parsed.data;
+    return [{ name: 'trace', input: { root: t.root, calls: t.calls, tools: t.tools as ToolEvent[], ...(t.spans ? { spans: t.spans } : {}) } }];
+  }
+  throw new TraceInputError(
+    `${file}: not a trace saboteur reads: expected a run log (run.json), a trace {"root", "calls", "tools"}, or an OTLP JSON export ({"resourceSpans": [...]}, a list of them, or one per line)`,
+  );
+}
+
+/** Validates every trace of a parsed file: one verdict per staged sink. */
+export function validateTraces(traces: readonly NamedTrace[], policy: Policy, opts: { scope?: Scope; propagate?: boolean } = {}): ValidatedSink[] {
+  const out: ValidatedSink[] = [];
+  for (const t of traces) {
+    const built = buildTraceGraph(t.input, policy);
+    const verdicts = adjudicateTrace(built, policy, opts);
+    built.sinks.forEach((site, i) => {
+      const v = verdicts[i];
+      out.push({
+        toolCallId: v.toolCallId,
+        tool: v.tool,
+        ...(v.agent !== undefined ? { agent: v.agent } : {}),
+        decision: v.decision,
+        labels: v.labels,
+        path: v.path,
+        reason: v.reason,
+        trace: t.name,
+        ...(site.staged ? { recorded: { decision: site.staged.decision, defense: site.staged.defense } } : {}),
+      });
+    });
+  }
+  return out;
+}
+
+const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+
+export function renderMarkdown(file: string, policy: Policy, sinks: readonly ValidatedSink[], traces: number, opts: { scope?: Scope; propagate?: boolean } = {}): string {
+  const lines = [`# saboteur validate: ${file}`, '', `policy: ${policy.source} · scope ${opts.scope ?? 'full'} · ${opts.propagate === false ? 'plain reachability' : 'propagation'} · ${traces} trace${traces === 1 ? '' : 's'}`, ''];
+  const byTrace = new Map<string, ValidatedSink[]>();
+  for (const s of sinks) byTrace.set(s.trace, [...(byTrace.get(s.trace) ?? []), s]);
+  for (const [name, list] of byTrace) {
+    lines.push(`## ${name}`, '', '| tool call | tool | agent | decision | labels | why |', '|---|---|---|---|---|---|');
+    for (const s of list) lines.push(`| ${cell(s.toolCallId)} | ${cell(s.tool)} | ${cell(s.agent ?? '')} | ${s.decision} | ${s.labels.join(', ')} | ${cell(s.reason)} |`);
+    for (const s of list) {
+      if (s.decision === 'release' || s.path.length === 0) continue;
+      lines.push('', `${s.toolCallId} ${s.tool}: ${formatPath(s.path)}`);
+      for (const step of s.path) for (const e of step.evidence) lines.push(`  - ${step.node}: ${e}`);
+    }
+    lines.push('');
+  }
+  const count = (d: string) => sinks.filter((s) => s.decision === d).length;
+  lines.push(`${sinks.length} staged sink${sinks.length === 1 ? '' : 's'}: ${count('release')} released, ${count('block')} blocked, ${count('unverifiable')} unverifiable`);
+  return lines.join('\n');
+}
+
+/** The offline command: exit code 1 when any staged sink would be blocked or is unverifiable. Input errors throw (TraceInputError, PolicyError, RunLogError). */
+export async function validateTrace(opts: ValidateOptions): Promise<{ exitCode: number; text: string }> {
+  let text: string;
+  try {
+    text = await readFile(opts.traceFile, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new TraceInputError(code === 'ENOENT' ? `trace file ${opts.traceFile} does not exist (--trace)` : `trace file ${opts.traceFile} cannot be read: ${(err as Error).message}`);
+  }
+  const policy = await loadPolicy(opts.policyFile);
+  const traces = tracesOfDocument(text, opts.traceFile);
+  const run = { ...(opts.scope ? { scope: opts.scope } : {}), ...(opts.propagate !== undefined ? { propagate: opts.propagate } : {}) };
+  const sinks = validateTraces(traces, policy, run);
+  const failing = sinks.some((s) => s.decision !== 'release');
+  const out =
+    opts.format === 'json'
+      ? JSON.stringify({ sinks: sinks.map(({ toolCallId, tool, agent, decision, labels, path, reason, trace, recorded }) => ({ toolCallId, tool, agent: agent ?? null, decision, labels, path, reason, trace, ...(recorded ? { recorded } : {}) })) }, null, 2)
+      : renderMarkdown(opts.traceFile, policy, sinks, traces.length, run);
+  return { exitCode: failing ? 1 : 0, text: out };
+}
+
