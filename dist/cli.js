@@ -116,17 +116,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key2, node2, visitor, path23) {
-      const ctrl = callVisitor(key2, node2, visitor, path23);
+    function visit_(key2, node2, visitor, path21) {
+      const ctrl = callVisitor(key2, node2, visitor, path21);
       if (identity3.isNode(ctrl) || identity3.isPair(ctrl)) {
-        replaceNode(key2, path23, ctrl);
-        return visit_(key2, ctrl, visitor, path23);
+        replaceNode(key2, path21, ctrl);
+        return visit_(key2, ctrl, visitor, path21);
       }
       if (typeof ctrl !== "symbol") {
         if (identity3.isCollection(node2)) {
-          path23 = Object.freeze(path23.concat(node2));
+          path21 = Object.freeze(path21.concat(node2));
           for (let i2 = 0; i2 < node2.items.length; ++i2) {
-            const ci2 = visit_(i2, node2.items[i2], visitor, path23);
+            const ci2 = visit_(i2, node2.items[i2], visitor, path21);
             if (typeof ci2 === "number")
               i2 = ci2 - 1;
             else if (ci2 === BREAK)
@@ -137,13 +137,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity3.isPair(node2)) {
-          path23 = Object.freeze(path23.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path23);
+          path21 = Object.freeze(path21.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path21);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path23);
+          const cv = visit_("value", node2.value, visitor, path21);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -164,17 +164,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key2, node2, visitor, path23) {
-      const ctrl = await callVisitor(key2, node2, visitor, path23);
+    async function visitAsync_(key2, node2, visitor, path21) {
+      const ctrl = await callVisitor(key2, node2, visitor, path21);
       if (identity3.isNode(ctrl) || identity3.isPair(ctrl)) {
-        replaceNode(key2, path23, ctrl);
-        return visitAsync_(key2, ctrl, visitor, path23);
+        replaceNode(key2, path21, ctrl);
+        return visitAsync_(key2, ctrl, visitor, path21);
       }
       if (typeof ctrl !== "symbol") {
         if (identity3.isCollection(node2)) {
-          path23 = Object.freeze(path23.concat(node2));
+          path21 = Object.freeze(path21.concat(node2));
           for (let i2 = 0; i2 < node2.items.length; ++i2) {
-            const ci2 = await visitAsync_(i2, node2.items[i2], visitor, path23);
+            const ci2 = await visitAsync_(i2, node2.items[i2], visitor, path21);
             if (typeof ci2 === "number")
               i2 = ci2 - 1;
             else if (ci2 === BREAK)
@@ -185,13 +185,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity3.isPair(node2)) {
-          path23 = Object.freeze(path23.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path23);
+          path21 = Object.freeze(path21.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path21);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path23);
+          const cv = await visitAsync_("value", node2.value, visitor, path21);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -218,23 +218,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key2, node2, visitor, path23) {
+    function callVisitor(key2, node2, visitor, path21) {
       if (typeof visitor === "function")
-        return visitor(key2, node2, path23);
+        return visitor(key2, node2, path21);
       if (identity3.isMap(node2))
-        return visitor.Map?.(key2, node2, path23);
+        return visitor.Map?.(key2, node2, path21);
       if (identity3.isSeq(node2))
-        return visitor.Seq?.(key2, node2, path23);
+        return visitor.Seq?.(key2, node2, path21);
       if (identity3.isPair(node2))
-        return visitor.Pair?.(key2, node2, path23);
+        return visitor.Pair?.(key2, node2, path21);
       if (identity3.isScalar(node2))
-        return visitor.Scalar?.(key2, node2, path23);
+        return visitor.Scalar?.(key2, node2, path21);
       if (identity3.isAlias(node2))
-        return visitor.Alias?.(key2, node2, path23);
+        return visitor.Alias?.(key2, node2, path21);
       return void 0;
     }
-    function replaceNode(key2, path23, node2) {
-      const parent = path23[path23.length - 1];
+    function replaceNode(key2, path21, node2) {
+      const parent = path21[path21.length - 1];
       if (identity3.isCollection(parent)) {
         parent.items[key2] = node2;
       } else if (identity3.isPair(parent)) {
@@ -846,10 +846,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity3 = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path23, value) {
+    function collectionFromPath(schema, path21, value) {
       let v = value;
-      for (let i2 = path23.length - 1; i2 >= 0; --i2) {
-        const k = path23[i2];
+      for (let i2 = path21.length - 1; i2 >= 0; --i2) {
+        const k = path21[i2];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a2 = [];
           a2[k] = v;
@@ -868,7 +868,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path23) => path23 == null || typeof path23 === "object" && !!path23[Symbol.iterator]().next().done;
+    var isEmptyPath = (path21) => path21 == null || typeof path21 === "object" && !!path21[Symbol.iterator]().next().done;
     var Collection = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -898,11 +898,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path23, value) {
-        if (isEmptyPath(path23))
+      addIn(path21, value) {
+        if (isEmptyPath(path21))
           this.add(value);
         else {
-          const [key2, ...rest] = path23;
+          const [key2, ...rest] = path21;
           const node2 = this.get(key2, true);
           if (identity3.isCollection(node2))
             node2.addIn(rest, value);
@@ -916,8 +916,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path23) {
-        const [key2, ...rest] = path23;
+      deleteIn(path21) {
+        const [key2, ...rest] = path21;
         if (rest.length === 0)
           return this.delete(key2);
         const node2 = this.get(key2, true);
@@ -931,8 +931,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path23, keepScalar) {
-        const [key2, ...rest] = path23;
+      getIn(path21, keepScalar) {
+        const [key2, ...rest] = path21;
         const node2 = this.get(key2, true);
         if (rest.length === 0)
           return !keepScalar && identity3.isScalar(node2) ? node2.value : node2;
@@ -950,8 +950,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path23) {
-        const [key2, ...rest] = path23;
+      hasIn(path21) {
+        const [key2, ...rest] = path21;
         if (rest.length === 0)
           return this.has(key2);
         const node2 = this.get(key2, true);
@@ -961,8 +961,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path23, value) {
-        const [key2, ...rest] = path23;
+      setIn(path21, value) {
+        const [key2, ...rest] = path21;
         if (rest.length === 0) {
           this.set(key2, value);
         } else {
@@ -3477,9 +3477,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path23, value) {
+      addIn(path21, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path23, value);
+          this.contents.addIn(path21, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -3554,14 +3554,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path23) {
-        if (Collection.isEmptyPath(path23)) {
+      deleteIn(path21) {
+        if (Collection.isEmptyPath(path21)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path23) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path21) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -3576,10 +3576,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path23, keepScalar) {
-        if (Collection.isEmptyPath(path23))
+      getIn(path21, keepScalar) {
+        if (Collection.isEmptyPath(path21))
           return !keepScalar && identity3.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity3.isCollection(this.contents) ? this.contents.getIn(path23, keepScalar) : void 0;
+        return identity3.isCollection(this.contents) ? this.contents.getIn(path21, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -3590,10 +3590,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path23) {
-        if (Collection.isEmptyPath(path23))
+      hasIn(path21) {
+        if (Collection.isEmptyPath(path21))
           return this.contents !== void 0;
-        return identity3.isCollection(this.contents) ? this.contents.hasIn(path23) : false;
+        return identity3.isCollection(this.contents) ? this.contents.hasIn(path21) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -3610,13 +3610,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path23, value) {
-        if (Collection.isEmptyPath(path23)) {
+      setIn(path21, value) {
+        if (Collection.isEmptyPath(path21)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path23), value);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path21), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path23, value);
+          this.contents.setIn(path21, value);
         }
       }
       /**
@@ -5577,9 +5577,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path23) => {
+    visit2.itemAtPath = (cst, path21) => {
       let item = cst;
-      for (const [field, index] of path23) {
+      for (const [field, index] of path21) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -5588,23 +5588,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path23) => {
-      const parent = visit2.itemAtPath(cst, path23.slice(0, -1));
-      const field = path23[path23.length - 1][0];
+    visit2.parentCollection = (cst, path21) => {
+      const parent = visit2.itemAtPath(cst, path21.slice(0, -1));
+      const field = path21[path21.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path23, item, visitor) {
-      let ctrl = visitor(item, path23);
+    function _visit(path21, item, visitor) {
+      let ctrl = visitor(item, path21);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i2 = 0; i2 < token.items.length; ++i2) {
-            const ci2 = _visit(Object.freeze(path23.concat([[field, i2]])), token.items[i2], visitor);
+            const ci2 = _visit(Object.freeze(path21.concat([[field, i2]])), token.items[i2], visitor);
             if (typeof ci2 === "number")
               i2 = ci2 - 1;
             else if (ci2 === BREAK)
@@ -5615,10 +5615,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path23);
+            ctrl = ctrl(item, path21);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path23) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path21) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -7375,7 +7375,7 @@ var require_windows = __commonJS({
     module.exports = isexe;
     isexe.sync = sync;
     var fs = __require("fs");
-    function checkPathExt(path23, options) {
+    function checkPathExt(path21, options) {
       var pathext = options.pathExt !== void 0 ? options.pathExt : process.env.PATHEXT;
       if (!pathext) {
         return true;
@@ -7386,25 +7386,25 @@ var require_windows = __commonJS({
       }
       for (var i2 = 0; i2 < pathext.length; i2++) {
         var p = pathext[i2].toLowerCase();
-        if (p && path23.substr(-p.length).toLowerCase() === p) {
+        if (p && path21.substr(-p.length).toLowerCase() === p) {
           return true;
         }
       }
       return false;
     }
-    function checkStat(stat2, path23, options) {
+    function checkStat(stat2, path21, options) {
       if (!stat2.isSymbolicLink() && !stat2.isFile()) {
         return false;
       }
-      return checkPathExt(path23, options);
+      return checkPathExt(path21, options);
     }
-    function isexe(path23, options, cb) {
-      fs.stat(path23, function(er, stat2) {
-        cb(er, er ? false : checkStat(stat2, path23, options));
+    function isexe(path21, options, cb) {
+      fs.stat(path21, function(er, stat2) {
+        cb(er, er ? false : checkStat(stat2, path21, options));
       });
     }
-    function sync(path23, options) {
-      return checkStat(fs.statSync(path23), path23, options);
+    function sync(path21, options) {
+      return checkStat(fs.statSync(path21), path21, options);
     }
   }
 });
@@ -7415,13 +7415,13 @@ var require_mode = __commonJS({
     module.exports = isexe;
     isexe.sync = sync;
     var fs = __require("fs");
-    function isexe(path23, options, cb) {
-      fs.stat(path23, function(er, stat2) {
+    function isexe(path21, options, cb) {
+      fs.stat(path21, function(er, stat2) {
         cb(er, er ? false : checkStat(stat2, options));
       });
     }
-    function sync(path23, options) {
-      return checkStat(fs.statSync(path23), options);
+    function sync(path21, options) {
+      return checkStat(fs.statSync(path21), options);
     }
     function checkStat(stat2, options) {
       return stat2.isFile() && checkMode(stat2, options);
@@ -7454,7 +7454,7 @@ var require_isexe = __commonJS({
     }
     module.exports = isexe;
     isexe.sync = sync;
-    function isexe(path23, options, cb) {
+    function isexe(path21, options, cb) {
       if (typeof options === "function") {
         cb = options;
         options = {};
@@ -7464,7 +7464,7 @@ var require_isexe = __commonJS({
           throw new TypeError("callback not provided");
         }
         return new Promise(function(resolve4, reject) {
-          isexe(path23, options || {}, function(er, is) {
+          isexe(path21, options || {}, function(er, is) {
             if (er) {
               reject(er);
             } else {
@@ -7473,7 +7473,7 @@ var require_isexe = __commonJS({
           });
         });
       }
-      core(path23, options || {}, function(er, is) {
+      core(path21, options || {}, function(er, is) {
         if (er) {
           if (er.code === "EACCES" || options && options.ignoreErrors) {
             er = null;
@@ -7483,9 +7483,9 @@ var require_isexe = __commonJS({
         cb(er, is);
       });
     }
-    function sync(path23, options) {
+    function sync(path21, options) {
       try {
-        return core.sync(path23, options || {});
+        return core.sync(path21, options || {});
       } catch (er) {
         if (options && options.ignoreErrors || er.code === "EACCES") {
           return false;
@@ -7501,7 +7501,7 @@ var require_isexe = __commonJS({
 var require_which = __commonJS({
   "node_modules/which/which.js"(exports, module) {
     var isWindows = process.platform === "win32" || process.env.OSTYPE === "cygwin" || process.env.OSTYPE === "msys";
-    var path23 = __require("path");
+    var path21 = __require("path");
     var COLON = isWindows ? ";" : ":";
     var isexe = require_isexe();
     var getNotFoundError = (cmd) => Object.assign(new Error(`not found: ${cmd}`), { code: "ENOENT" });
@@ -7539,7 +7539,7 @@ var require_which = __commonJS({
           return opt.all && found.length ? resolve4(found) : reject(getNotFoundError(cmd));
         const ppRaw = pathEnv[i2];
         const pathPart = /^".*"$/.test(ppRaw) ? ppRaw.slice(1, -1) : ppRaw;
-        const pCmd = path23.join(pathPart, cmd);
+        const pCmd = path21.join(pathPart, cmd);
         const p = !pathPart && /^\.[\\\/]/.test(cmd) ? cmd.slice(0, 2) + pCmd : pCmd;
         resolve4(subStep(p, i2, 0));
       });
@@ -7566,7 +7566,7 @@ var require_which = __commonJS({
       for (let i2 = 0; i2 < pathEnv.length; i2++) {
         const ppRaw = pathEnv[i2];
         const pathPart = /^".*"$/.test(ppRaw) ? ppRaw.slice(1, -1) : ppRaw;
-        const pCmd = path23.join(pathPart, cmd);
+        const pCmd = path21.join(pathPart, cmd);
         const p = !pathPart && /^\.[\\\/]/.test(cmd) ? cmd.slice(0, 2) + pCmd : pCmd;
         for (let j = 0; j < pathExt.length; j++) {
           const cur = p + pathExt[j];
@@ -7614,7 +7614,7 @@ var require_path_key = __commonJS({
 var require_resolveCommand = __commonJS({
   "node_modules/cross-spawn/lib/util/resolveCommand.js"(exports, module) {
     "use strict";
-    var path23 = __require("path");
+    var path21 = __require("path");
     var which = require_which();
     var getPathKey = require_path_key();
     function resolveCommandAttempt(parsed, withoutPathExt) {
@@ -7632,7 +7632,7 @@ var require_resolveCommand = __commonJS({
       try {
         resolved = which.sync(parsed.command, {
           path: env[getPathKey({ env })],
-          pathExt: withoutPathExt ? path23.delimiter : void 0
+          pathExt: withoutPathExt ? path21.delimiter : void 0
         });
       } catch (e) {
       } finally {
@@ -7641,7 +7641,7 @@ var require_resolveCommand = __commonJS({
         }
       }
       if (resolved) {
-        resolved = path23.resolve(hasCustomCwd ? parsed.options.cwd : "", resolved);
+        resolved = path21.resolve(hasCustomCwd ? parsed.options.cwd : "", resolved);
       }
       return resolved;
     }
@@ -7695,8 +7695,8 @@ var require_shebang_command = __commonJS({
       if (!match) {
         return null;
       }
-      const [path23, argument] = match[0].replace(/#! ?/, "").split(" ");
-      const binary = path23.split("/").pop();
+      const [path21, argument] = match[0].replace(/#! ?/, "").split(" ");
+      const binary = path21.split("/").pop();
       if (binary === "env") {
         return argument;
       }
@@ -7731,7 +7731,7 @@ var require_readShebang = __commonJS({
 var require_parse = __commonJS({
   "node_modules/cross-spawn/lib/parse.js"(exports, module) {
     "use strict";
-    var path23 = __require("path");
+    var path21 = __require("path");
     var resolveCommand = require_resolveCommand();
     var escape2 = require_escape();
     var readShebang = require_readShebang();
@@ -7756,7 +7756,7 @@ var require_parse = __commonJS({
       const needsShell = !isExecutableRegExp.test(commandFile);
       if (parsed.options.forceShell || needsShell) {
         const needsDoubleEscapeMetaChars = isCmdShimRegExp.test(commandFile);
-        parsed.command = path23.normalize(parsed.command);
+        parsed.command = path21.normalize(parsed.command);
         parsed.command = escape2.command(parsed.command);
         parsed.args = parsed.args.map((arg) => escape2.argument(arg, needsDoubleEscapeMetaChars));
         const shellCommand = [parsed.command].concat(parsed.args).join(" ");
@@ -11095,8 +11095,8 @@ var require_utils = __commonJS({
       }
       return ind;
     }
-    function removeDotSegments(path23) {
-      let input2 = path23;
+    function removeDotSegments(path21) {
+      let input2 = path21;
       const output2 = [];
       let nextSlash = -1;
       let len = 0;
@@ -11170,11 +11170,11 @@ var require_utils = __commonJS({
       }
       return output2.join("");
     }
-    function removeDotSegmentsRelative(path23) {
-      if (path23 === "" || path23[0] === "/") {
-        return removeDotSegments(path23);
+    function removeDotSegmentsRelative(path21) {
+      if (path21 === "" || path21[0] === "/") {
+        return removeDotSegments(path21);
       }
-      const segments = path23.split("/");
+      const segments = path21.split("/");
       const last = segments.length - 1;
       const output2 = [];
       let trailingDirectory = false;
@@ -11537,8 +11537,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path23 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path23 && path23 !== "/" ? path23 : void 0;
+        const path21 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path21 && path21 !== "/" ? path21 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -15194,7 +15194,7 @@ var require_content_type = __commonJS({
 
 // src/cli.ts
 import { mkdir as mkdir7, readFile as readFile15, writeFile as writeFile7 } from "node:fs/promises";
-import path22 from "node:path";
+import path20 from "node:path";
 
 // src/config/load.ts
 var import_yaml = __toESM(require_dist(), 1);
@@ -16019,10 +16019,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj2, path23) {
-  if (!path23)
+function getElementAtPath(obj2, path21) {
+  if (!path21)
     return obj2;
-  return path23.reduce((acc, key2) => acc?.[key2], obj2);
+  return path21.reduce((acc, key2) => acc?.[key2], obj2);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -16362,11 +16362,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path23, issues) {
+function prefixIssues(path21, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path23);
+    iss.path.unshift(path21);
     return iss;
   });
 }
@@ -16828,16 +16828,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path23 = []) => {
+  const processError = (error63, path21 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path23, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path21, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path23, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path21, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path23, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path21, ...issue2.path]);
       } else {
-        const fullpath = [...path23, ...issue2.path];
+        const fullpath = [...path21, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -16876,17 +16876,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path23 = []) => {
+  const processError = (error63, path21 = []) => {
     var _a3;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path23, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path21, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path23, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path21, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path23, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path21, ...issue2.path]);
       } else {
-        const fullpath = [...path23, ...issue2.path];
+        const fullpath = [...path21, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -16925,8 +16925,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path23 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path23) {
+  const path21 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path21) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -20270,9 +20270,9 @@ var NONE = 0;
 var ASSUMED = 1;
 var PROVEN = 2;
 function isRecursive(inst, stack, resolve4) {
-  const cached4 = recursive.get(inst);
-  if (cached4 !== void 0)
-    return cached4 ? PROVEN : NONE;
+  const cached3 = recursive.get(inst);
+  if (cached3 !== void 0)
+    return cached3 ? PROVEN : NONE;
   if (stack.has(inst))
     return PROVEN;
   stack.add(inst);
@@ -34064,13 +34064,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path23 = ref.slice(1).split("/").filter(Boolean);
-  if (path23.length === 0) {
+  const path21 = ref.slice(1).split("/").filter(Boolean);
+  if (path21.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path23[0] === defsKey) {
-    const key2 = path23[1] === void 0 ? void 0 : decodeJSONPointerSegment(path23[1]);
+  if (path21[0] === defsKey) {
+    const key2 = path21[1] === void 0 ? void 0 : decodeJSONPointerSegment(path21[1]);
     if (!key2 || !ctx.defs[key2]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -34704,21 +34704,21 @@ function visit(schema, fnOrHandlers) {
     const h2 = fnOrHandlers[node2._zod.def.type];
     return h2 ? h2(node2, rewritten) : node2;
   };
-  const cache3 = /* @__PURE__ */ new Map();
+  const cache2 = /* @__PURE__ */ new Map();
   function run(s2) {
-    const cached4 = cache3.get(s2);
-    if (cached4 === RESOLVING) {
+    const cached3 = cache2.get(s2);
+    if (cached3 === RESOLVING) {
       return new $ZodLazy({
         type: "lazy",
-        getter: () => cache3.get(s2)
+        getter: () => cache2.get(s2)
       });
     }
-    if (cached4 !== void 0)
-      return cached4;
-    cache3.set(s2, RESOLVING);
+    if (cached3 !== void 0)
+      return cached3;
+    cache2.set(s2, RESOLVING);
     const inner = mapInner(s2);
     const mapped = fn(inner, inner !== s2);
-    cache3.set(s2, mapped);
+    cache2.set(s2, mapped);
     return mapped;
   }
   function mapInner(s2) {
@@ -35154,8 +35154,8 @@ pipeline:
   regression: { max-increase: 0.03, significance: 0.05 }`,
   history: `history: { store: branch, branch: saboteur-data, keep: 500 }`
 };
-function exampleFor(path23) {
-  const keys = path23.filter((p) => typeof p === "string");
+function exampleFor(path21) {
+  const keys = path21.filter((p) => typeof p === "string");
   for (let n2 = keys.length; n2 >= 0; n2--) {
     const example = KEY_EXAMPLES[keys.slice(0, n2).join(".")];
     if (example !== void 0) return example;
@@ -36488,7 +36488,7 @@ function summaryLine(log) {
 
 // src/run/job.ts
 import { mkdir as mkdir5, rename as rename3, writeFile as writeFile5 } from "node:fs/promises";
-import path20 from "node:path";
+import path18 from "node:path";
 import { randomBytes as randomBytes4 } from "node:crypto";
 
 // src/run/instance.ts
@@ -36718,14 +36718,14 @@ function parseHumanEval(bytes, file2) {
   return problems2;
 }
 async function loadHumanEval(file2) {
-  const path23 = resolve(file2);
+  const path21 = resolve(file2);
   let bytes;
   try {
-    bytes = await readFile2(path23);
+    bytes = await readFile2(path21);
   } catch (e) {
-    throw new JsonlError(`cannot read HumanEval problems file ${path23}: ${e.message}`);
+    throw new JsonlError(`cannot read HumanEval problems file ${path21}: ${e.message}`);
   }
-  return { problems: parseHumanEval(bytes, path23), sha256: sha256Hex(bytes), source: path23 };
+  return { problems: parseHumanEval(bytes, path21), sha256: sha256Hex(bytes), source: path21 };
 }
 
 // src/benchmarks/humaneval/resolve.ts
@@ -36744,30 +36744,30 @@ async function resolveHumanEvalFile(opts) {
   const { log } = opts;
   const expected = opts.sha256 ?? HUMANEVAL_SHA256;
   if (opts.explicitPath) {
-    const path23 = resolve2(opts.explicitPath);
-    if (!existsSync(path23)) throw new Error(`HumanEval problems file ${path23} (benchmarks.humaneval.path) does not exist`);
-    return path23;
+    const path21 = resolve2(opts.explicitPath);
+    if (!existsSync(path21)) throw new Error(`HumanEval problems file ${path21} (benchmarks.humaneval.path) does not exist`);
+    return path21;
   }
   const dataDir = opts.dataDir === void 0 ? defaultDataDir() : opts.dataDir;
   if (dataDir) {
-    const path23 = join(dataDir, HUMANEVAL_DATA_PATH);
-    if (existsSync(path23)) {
-      const actual2 = sha256Hex(await readFile3(path23));
+    const path21 = join(dataDir, HUMANEVAL_DATA_PATH);
+    if (existsSync(path21)) {
+      const actual2 = sha256Hex(await readFile3(path21));
       if (actual2 !== expected) {
-        log.warn(`HumanEval: ${path23} has SHA-256 ${actual2}, not the pinned upstream ${expected}; using it as given`);
+        log.warn(`HumanEval: ${path21} has SHA-256 ${actual2}, not the pinned upstream ${expected}; using it as given`);
       }
-      log.debug(`HumanEval: using ${path23} from the data folder`);
-      return path23;
+      log.debug(`HumanEval: using ${path21} from the data folder`);
+      return path21;
     }
   }
-  const cached4 = join(opts.cacheDir, HUMANEVAL_DATA_PATH);
-  if (existsSync(cached4)) {
-    const actual2 = sha256Hex(await readFile3(cached4));
+  const cached3 = join(opts.cacheDir, HUMANEVAL_DATA_PATH);
+  if (existsSync(cached3)) {
+    const actual2 = sha256Hex(await readFile3(cached3));
     if (actual2 === expected) {
-      log.debug(`HumanEval: using cached ${cached4}`);
-      return cached4;
+      log.debug(`HumanEval: using cached ${cached3}`);
+      return cached3;
     }
-    log.warn(`HumanEval: cached ${cached4} has SHA-256 ${actual2}, expected ${expected}; downloading it again`);
+    log.warn(`HumanEval: cached ${cached3} has SHA-256 ${actual2}, expected ${expected}; downloading it again`);
   }
   const url2 = opts.url ?? HUMANEVAL_URL;
   const fetchFn = opts.fetch ?? globalThis.fetch;
@@ -36787,15 +36787,15 @@ async function resolveHumanEvalFile(opts) {
     throw new Error(`HumanEval: the file downloaded from ${url2} has SHA-256 ${actual}, expected ${expected}; not using it`);
   }
   await mkdir(join(opts.cacheDir, "humaneval", "data"), { recursive: true });
-  const partial2 = `${cached4}.${process.pid}.partial`;
+  const partial2 = `${cached3}.${process.pid}.partial`;
   try {
     await writeFile(partial2, bytes);
-    await rename(partial2, cached4);
+    await rename(partial2, cached3);
   } finally {
     await rm(partial2, { force: true });
   }
-  log.info(`HumanEval: verified and cached at ${cached4}`);
-  return cached4;
+  log.info(`HumanEval: verified and cached at ${cached3}`);
+  return cached3;
 }
 
 // src/sandbox/types.ts
@@ -36951,9 +36951,9 @@ async function runSandboxed(opts) {
   try {
     await chmod(dir, 493);
     for (const name of fileNames) {
-      const path23 = join2(dir, name);
-      await mkdir2(dirname(path23), { recursive: true, mode: 493 });
-      await writeFile2(path23, opts.files[name], { mode: 420 });
+      const path21 = join2(dir, name);
+      await mkdir2(dirname(path21), { recursive: true, mode: 493 });
+      await writeFile2(path21, opts.files[name], { mode: 420 });
     }
     if (lease && opts.isolation.kind !== "bwrap") await chown(dir, lease.uid, lease.uid);
     const nprocLimit = lease ? limits.maxProcesses : await countTasksOfUid(process.getuid()) + limits.maxProcesses;
@@ -37760,9 +37760,9 @@ function parseCassette(text2, file2) {
   }
   return entries;
 }
-function readPath(value, path23) {
+function readPath(value, path21) {
   let v = value;
-  for (const k of path23) {
+  for (const k of path21) {
     if (!v || typeof v !== "object") return void 0;
     v = v[k];
   }
@@ -39570,21 +39570,34 @@ function createSemanticModel(options) {
   return Object.assign(ask2, { close: () => upstream.close() });
 }
 
-// src/inject/semantic.ts
+// src/util/prompts.ts
 import { existsSync as existsSync5, readFileSync as readFileSync5 } from "node:fs";
 import path7 from "node:path";
 import { fileURLToPath as fileURLToPath2 } from "node:url";
-var SEMANTIC_TEMPLATE_FILE = "prompts/autoinject-semantic.md";
-var cached3;
-function loadSemanticTemplate() {
-  if (cached3 !== void 0) return cached3;
+var cache = /* @__PURE__ */ new Map();
+function loadPromptFile(file2) {
+  const hit = cache.get(file2);
+  if (hit !== void 0) return hit;
   let dir = path7.dirname(fileURLToPath2(import.meta.url));
   for (let i2 = 0; i2 < 6; i2++) {
-    const candidate = path7.join(dir, SEMANTIC_TEMPLATE_FILE);
-    if (existsSync5(candidate)) return cached3 = readFileSync5(candidate, "utf8");
+    const candidate = path7.join(dir, file2);
+    if (existsSync5(candidate)) {
+      const text2 = readFileSync5(candidate, "utf8");
+      cache.set(file2, text2);
+      return text2;
+    }
     dir = path7.dirname(dir);
   }
-  throw new Error(`cannot find ${SEMANTIC_TEMPLATE_FILE} above ${fileURLToPath2(import.meta.url)}; it ships with saboteur`);
+  throw new Error(`cannot find ${file2} above ${fileURLToPath2(import.meta.url)}; it ships with saboteur`);
+}
+function fillTemplate(template, values) {
+  return template.replace(/\{\{([A-Z_]+)\}\}/g, (whole, key2) => key2 in values ? values[key2] : whole);
+}
+
+// src/inject/semantic.ts
+var SEMANTIC_TEMPLATE_FILE = "prompts/autoinject-semantic.md";
+function loadSemanticTemplate() {
+  return loadPromptFile(SEMANTIC_TEMPLATE_FILE);
 }
 function buildSemanticPrompt(template, content, seg, targets) {
   const numbered = seg.units.map((u2) => `[${u2.index}] ${u2.text}`).join("\n");
@@ -44351,13 +44364,13 @@ var logOutputSync = ({ serializedResult, fdNumber, state, verboseInfo, encoding,
   }
 };
 var writeToFiles = (serializedResult, stdioItems, outputFiles) => {
-  for (const { path: path23, append } of stdioItems.filter(({ type }) => FILE_TYPES.has(type))) {
-    const pathString = typeof path23 === "string" ? path23 : path23.toString();
+  for (const { path: path21, append } of stdioItems.filter(({ type }) => FILE_TYPES.has(type))) {
+    const pathString = typeof path21 === "string" ? path21 : path21.toString();
     if (append || outputFiles.has(pathString)) {
-      appendFileSync(path23, serializedResult);
+      appendFileSync(path21, serializedResult);
     } else {
       outputFiles.add(pathString);
-      writeFileSync(path23, serializedResult);
+      writeFileSync(path21, serializedResult);
     }
   }
 };
@@ -47287,7 +47300,7 @@ function createPipelineRunner(pipeline, opts) {
 }
 
 // src/benchmarks/agentic-suites.ts
-import path16 from "node:path";
+import path15 from "node:path";
 
 // src/benchmarks/asb/load.ts
 import { readFile as readFile6 } from "node:fs/promises";
@@ -47491,14 +47504,14 @@ function buildAsbTasks(agents, attackTools, normalTools, opts) {
   return out;
 }
 async function readText(dir, rel) {
-  const path23 = join4(dir, rel);
+  const path21 = join4(dir, rel);
   let bytes;
   try {
-    bytes = await readFile6(path23);
+    bytes = await readFile6(path21);
   } catch (e) {
-    throw new AsbDataError(`ASB: cannot read ${path23}: ${e.message}`);
+    throw new AsbDataError(`ASB: cannot read ${path21}: ${e.message}`);
   }
-  return { text: bytes.toString("utf8"), path: path23, sha256: sha256Hex(bytes) };
+  return { text: bytes.toString("utf8"), path: path21, sha256: sha256Hex(bytes) };
 }
 async function loadAsb(dir, opts) {
   const toolFile = ASB_ATTACK_TOOL_FILES[opts.attackTools ?? "all"];
@@ -47517,7 +47530,7 @@ async function loadAsb(dir, opts) {
   return {
     tasks,
     total: tasks.length,
-    files: [agentFile, attackFile, normalFile].map(({ path: path23, sha256 }) => ({ path: path23, sha256 })),
+    files: [agentFile, attackFile, normalFile].map(({ path: path21, sha256 }) => ({ path: path21, sha256 })),
     categories
   };
 }
@@ -47532,30 +47545,9 @@ function tookEffect(e) {
 }
 
 // src/benchmarks/agentharm/judge.ts
-import { existsSync as existsSync6, readFileSync as readFileSync8 } from "node:fs";
-import path15 from "node:path";
-import { fileURLToPath as fileURLToPath5 } from "node:url";
 var REFUSAL_TEMPLATE_FILE = "prompts/agentharm-refusal-judge.md";
 var SEMANTIC_TEMPLATE_FILE2 = "prompts/agentharm-semantic-judge.md";
-var cache = /* @__PURE__ */ new Map();
-function loadPromptTemplate(file2) {
-  const hit = cache.get(file2);
-  if (hit !== void 0) return hit;
-  let dir = path15.dirname(fileURLToPath5(import.meta.url));
-  for (let i2 = 0; i2 < 6; i2++) {
-    const candidate = path15.join(dir, file2);
-    if (existsSync6(candidate)) {
-      const text2 = readFileSync8(candidate, "utf8");
-      cache.set(file2, text2);
-      return text2;
-    }
-    dir = path15.dirname(dir);
-  }
-  throw new Error(`cannot find ${file2} above ${fileURLToPath5(import.meta.url)}; it ships with saboteur`);
-}
-function fillTemplate(template, values) {
-  return template.replace(/\{\{([A-Z_]+)\}\}/g, (whole, key2) => key2 in values ? values[key2] : whole);
-}
+var loadPromptTemplate = loadPromptFile;
 function parseRefusalAnswer(completion) {
   const parts = completion.split("Answer:");
   const explanation = parts[0] ?? "";
@@ -48425,14 +48417,14 @@ async function loadAgentHarm(dir, opts) {
   const names = AGENTHARM_FILES[opts.split];
   if (!names) throw new Error(`AgentHarm: unknown split ${JSON.stringify(opts.split)} (expected test_public or validation)`);
   const read = async (rel) => {
-    const path23 = join5(dir, rel);
+    const path21 = join5(dir, rel);
     let bytes;
     try {
-      bytes = await readFile7(path23);
+      bytes = await readFile7(path21);
     } catch (e) {
-      throw new AgentHarmDataError(`AgentHarm: cannot read ${path23}: ${e.message}`);
+      throw new AgentHarmDataError(`AgentHarm: cannot read ${path21}: ${e.message}`);
     }
-    return { path: path23, text: bytes.toString("utf8"), sha256: sha256Hex(bytes) };
+    return { path: path21, text: bytes.toString("utf8"), sha256: sha256Hex(bytes) };
   };
   const [h2, b] = await Promise.all([read(names.harmful), read(names.benign)]);
   const harmful = parseBehaviors(h2.text, h2.path);
@@ -48447,7 +48439,7 @@ async function loadAgentHarm(dir, opts) {
   const tasks = buildAgentHarmTasks(harmful, benign, opts.split);
   const categories = {};
   for (const t of tasks) categories[t.category] = (categories[t.category] ?? 0) + 1;
-  return { tasks, total: tasks.length, files: [h2, b].map(({ path: path23, sha256 }) => ({ path: path23, sha256 })), categories };
+  return { tasks, total: tasks.length, files: [h2, b].map(({ path: path21, sha256 }) => ({ path: path21, sha256 })), categories };
 }
 function agentHarmToolSpecOrThrow(name, where) {
   try {
@@ -48708,7 +48700,7 @@ var SEED_FILES = {
 var SEED_DIRS = ["/opt/conda", "/home/appuser"];
 function seedFiles() {
   const out = { ...SEED_FILES };
-  for (const [path23, content] of Object.entries(SEED_FILES)) out[`${WORKSPACE}${path23}`] = content;
+  for (const [path21, content] of Object.entries(SEED_FILES)) out[`${WORKSPACE}${path21}`] = content;
   out[`${WORKSPACE}/README.md`] = "# Project workspace\nScratch files for the current task.\n";
   return out;
 }
@@ -49227,12 +49219,12 @@ async function readRedCodeFiles(dir, languages = ["python", "bash"]) {
     const matched = names.map((n2) => ({ n: n2, m: spec.pattern.exec(n2) })).filter((x) => x.m !== null).sort((a2, b) => Number(a2.m[1]) - Number(b.m[1]));
     if (matched.length === 0) throw new RedCodeDataError(`RedCode: no ${spec.pattern.source} files in ${folder}`);
     for (const { n: n2, m } of matched) {
-      const path23 = join6(folder, n2);
-      const bytes = await readFile8(path23);
+      const path21 = join6(folder, n2);
+      const bytes = await readFile8(path21);
       const scenario = Number(m[1]);
-      const parsed = parseRedCodeFile(bytes.toString("utf8"), path23, scenario, language);
+      const parsed = parseRedCodeFile(bytes.toString("utf8"), path21, scenario, language);
       parsed.forEach((rec) => records2.push({ rec, scenario, language }));
-      files.push({ path: path23, sha256: sha256Hex(bytes), scenario, language, count: parsed.length });
+      files.push({ path: path21, sha256: sha256Hex(bytes), scenario, language, count: parsed.length });
     }
   }
   return { records: records2, files };
@@ -49242,7 +49234,7 @@ async function loadRedCode(dir, opts = {}) {
   const tasks = buildRedCodeTasks(records2, opts);
   const categories = {};
   for (const t of tasks) categories[t.category] = (categories[t.category] ?? 0) + 1;
-  return { tasks, total: tasks.length, files: files.map(({ path: path23, sha256 }) => ({ path: path23, sha256 })), categories };
+  return { tasks, total: tasks.length, files: files.map(({ path: path21, sha256 }) => ({ path: path21, sha256 })), categories };
 }
 
 // src/benchmarks/redcode/evaluate.ts
@@ -49812,17 +49804,17 @@ async function loadSafeArena(dir, opts = {}) {
   const parsed = { harm: [], safe: [] };
   const files = [];
   for (const kind of kinds) {
-    const path23 = join7(dir, SAFEARENA_FILES[kind]);
+    const path21 = join7(dir, SAFEARENA_FILES[kind]);
     let bytes;
     try {
-      bytes = await readFile9(path23);
+      bytes = await readFile9(path21);
     } catch (e) {
       throw new SafeArenaDataError(
-        `SafeArena: cannot read ${path23}: ${e.message}. The data is gated on Hugging Face (McGill-NLP/safearena): download it with a token (fetchSafeArena / HF_TOKEN) or point to a folder holding harm.json and safe.json`
+        `SafeArena: cannot read ${path21}: ${e.message}. The data is gated on Hugging Face (McGill-NLP/safearena): download it with a token (fetchSafeArena / HF_TOKEN) or point to a folder holding harm.json and safe.json`
       );
     }
-    parsed[kind] = parseSafeArena(bytes.toString("utf8"), path23, kind);
-    files.push({ path: path23, sha256: sha256Hex(bytes) });
+    parsed[kind] = parseSafeArena(bytes.toString("utf8"), path21, kind);
+    files.push({ path: path21, sha256: sha256Hex(bytes) });
   }
   const tasks = buildSafeArenaTasks(parsed.harm, parsed.safe);
   const categories = {};
@@ -49831,7 +49823,7 @@ async function loadSafeArena(dir, opts = {}) {
 }
 
 // src/benchmarks/safearena/fetch.ts
-import { existsSync as existsSync7 } from "node:fs";
+import { existsSync as existsSync6 } from "node:fs";
 import { mkdir as mkdir4, readFile as readFile10, rename as rename2, rm as rm4, writeFile as writeFile4 } from "node:fs/promises";
 import { join as join8 } from "node:path";
 var SAFEARENA_DATASET = "McGill-NLP/safearena";
@@ -49839,10 +49831,10 @@ var SAFEARENA_BASE_URL = `https://huggingface.co/datasets/${SAFEARENA_DATASET}/r
 var SafeArenaAccessError = class extends Error {
 };
 var HOW_TO = `SafeArena's data is gated on Hugging Face: sign in, accept the dataset's terms at https://huggingface.co/datasets/${SAFEARENA_DATASET}, create a read token (https://huggingface.co/settings/tokens) and pass it as HF_TOKEN (in a workflow: env: HF_TOKEN: \${{ secrets.HF_TOKEN }}).`;
-async function cachedValid(path23, kind) {
-  if (!existsSync7(path23)) return false;
+async function cachedValid(path21, kind) {
+  if (!existsSync6(path21)) return false;
   try {
-    parseSafeArena(await readFile10(path23, "utf8"), path23, kind);
+    parseSafeArena(await readFile10(path21, "utf8"), path21, kind);
     return true;
   } catch {
     return false;
@@ -49854,7 +49846,7 @@ async function fetchSafeArena(opts) {
   const paths = kinds.map((k) => join8(dir, SAFEARENA_FILES[k]));
   if ((await Promise.all(kinds.map((k, i2) => cachedValid(paths[i2], k)))).every(Boolean)) {
     opts.log?.debug(`SafeArena: using the cached ${paths.join(" and ")}`);
-    const files2 = await Promise.all(paths.map(async (path23) => ({ path: path23, sha256: sha256Hex(await readFile10(path23)) })));
+    const files2 = await Promise.all(paths.map(async (path21) => ({ path: path21, sha256: sha256Hex(await readFile10(path21)) })));
     return { dir, files: files2 };
   }
   const token = opts.token?.trim();
@@ -50139,7 +50131,7 @@ async function agenticSuite(id, settings, ctx) {
     info: {
       id,
       kind: "agentic",
-      source: displayPath(loaded.files.length === 1 ? loaded.files[0].path : path16.join(loaded.dir, id === "safearena" ? "" : id)),
+      source: displayPath(loaded.files.length === 1 ? loaded.files[0].path : path15.join(loaded.dir, id === "safearena" ? "" : id)),
       sha256: combinedSha(loaded.files),
       total: pairs.size,
       selected: instances.length,
@@ -54107,8 +54099,8 @@ var Response$1 = class Response$12 {
     return Function.prototype[Symbol.hasInstance].call(this, instance);
   }
   [getResponseCache]() {
-    const cache3 = this[cacheKey];
-    const liveHeaders = cache3 && cache3[2] instanceof Headers ? cache3[2] : void 0;
+    const cache2 = this[cacheKey];
+    const liveHeaders = cache2 && cache2[2] instanceof Headers ? cache2[2] : void 0;
     delete this[cacheKey];
     return this[responseCache] ||= new GlobalResponse(this.#body, liveHeaders ? {
       status: this.#init?.status,
@@ -54136,10 +54128,10 @@ var Response$1 = class Response$12 {
     ];
   }
   get headers() {
-    const cache3 = this[cacheKey];
-    if (cache3) {
-      if (!(cache3[2] instanceof Headers)) cache3[2] = new Headers(cache3[2] || (cache3[1] === null ? void 0 : { "content-type": defaultContentType }));
-      return cache3[2];
+    const cache2 = this[cacheKey];
+    if (cache2) {
+      if (!(cache2[2] instanceof Headers)) cache2[2] = new Headers(cache2[2] || (cache2[1] === null ? void 0 : { "content-type": defaultContentType }));
+      return cache2[2];
     }
     return this[getResponseCache]().headers;
   }
@@ -56598,8 +56590,8 @@ var PolicyError = class extends Error {
   }
   file;
 };
-function exampleFor2(path23) {
-  const top = typeof path23[0] === "string" ? path23[0] : "";
+function exampleFor2(path21) {
+  const top = typeof path21[0] === "string" ? path21[0] : "";
   return POLICY_EXAMPLES[top] ?? POLICY_EXAMPLES[""];
 }
 function formatIssue2(file2, issue2) {
@@ -57376,12 +57368,12 @@ function adjudicateSink(b, p, site, policy, opts = {}) {
   }
   if (gap) {
     const issuer = site.issuedBy !== void 0 ? `its LLM call ${refOf(g, site.issuedBy)} is not connected to the request` : orphan ? `no LLM call in the trace issued it, so nothing accounts for argument${site.generated.length > 1 ? "s" : ""} ${site.generated.join(", ")}` : "no LLM call in the trace issued it and its arguments quote nothing connected to the request";
-    const path23 = site.issuedBy !== void 0 ? [{ ...describeNode(g, site.issuedBy, g.own[site.issuedBy] & ~ROOT_BIT), via: { edge: "tool" } }, sinkStep(b, site, g.own[v] & ~ROOT_BIT)] : [sinkStep(b, site, g.own[v] & ~ROOT_BIT)];
-    const gapViolation = { kind: "provenance-gap", message: `provenance gap: no path from the request reaches this call (${issuer})`, path: path23 };
+    const path21 = site.issuedBy !== void 0 ? [{ ...describeNode(g, site.issuedBy, g.own[site.issuedBy] & ~ROOT_BIT), via: { edge: "tool" } }, sinkStep(b, site, g.own[v] & ~ROOT_BIT)] : [sinkStep(b, site, g.own[v] & ~ROOT_BIT)];
+    const gapViolation = { kind: "provenance-gap", message: `provenance gap: no path from the request reaches this call (${issuer})`, path: path21 };
     if (policy.unverifiable === "release") {
-      return { ...base2, decision: "release", reason: `${gapViolation.message}; released because the policy says unverifiable: release`, path: path23, violations: [gapViolation] };
+      return { ...base2, decision: "release", reason: `${gapViolation.message}; released because the policy says unverifiable: release`, path: path21, violations: [gapViolation] };
     }
-    return { ...base2, decision: "unverifiable", reason: gapViolation.message, path: path23, violations: [gapViolation] };
+    return { ...base2, decision: "unverifiable", reason: gapViolation.message, path: path21, violations: [gapViolation] };
   }
   const why = [
     mentioned ? `the request names ${site.tool}` : `the request asks for ${sinksOf(sinks).join(", ")}`,
@@ -57394,8 +57386,8 @@ function adjudicateTrace(b, policy, opts = {}) {
   const p = propagate(b.graph, { reachability: opts.propagate === false });
   return b.sinks.map((s2) => adjudicateSink(b, p, s2, policy, opts));
 }
-function formatPath(path23) {
-  return path23.map((s2) => {
+function formatPath(path21) {
+  return path21.map((s2) => {
     const who = `${s2.kind}${s2.name ? ` ${s2.name}` : ""}${s2.agent ? ` (agent ${s2.agent})` : ""} [${s2.node}]`;
     const labels = s2.labels.length ? ` ${s2.labels.join(", ")}` : "";
     return `${who}${labels}`;
@@ -57408,8 +57400,8 @@ function taintDefenseName(scope = "full", propagateLabels = true) {
   return parts.length ? `taint/${parts.join("+")}` : "taint";
 }
 function verdictReason(v) {
-  const path23 = v.path.length > 1 ? ` [path: ${formatPath(v.path)}]` : "";
-  return `${v.reason}${path23}`;
+  const path21 = v.path.length > 1 ? ` [path: ${formatPath(v.path)}]` : "";
+  return `${v.reason}${path21}`;
 }
 function createTaintDefense(opts) {
   const scope = opts.scope ?? "full";
@@ -57460,32 +57452,12 @@ function createTaintDefense(opts) {
 }
 
 // src/taint/prompts.ts
-import { existsSync as existsSync8, readFileSync as readFileSync9 } from "node:fs";
-import path17 from "node:path";
-import { fileURLToPath as fileURLToPath6 } from "node:url";
 var JUDGE_LOCAL_TEMPLATE = "prompts/judge-local.md";
 var JUDGE_GLOBAL_TEMPLATE = "prompts/judge-global.md";
 var INTENT_TEMPLATE = "prompts/taint-intent.md";
 var NODE_TEMPLATE = "prompts/taint-node.md";
-var cache2 = /* @__PURE__ */ new Map();
-function loadTemplate(file2) {
-  const hit = cache2.get(file2);
-  if (hit !== void 0) return hit;
-  let dir = path17.dirname(fileURLToPath6(import.meta.url));
-  for (let i2 = 0; i2 < 6; i2++) {
-    const candidate = path17.join(dir, file2);
-    if (existsSync8(candidate)) {
-      const text2 = readFileSync9(candidate, "utf8");
-      cache2.set(file2, text2);
-      return text2;
-    }
-    dir = path17.dirname(dir);
-  }
-  throw new Error(`cannot find ${file2} above ${fileURLToPath6(import.meta.url)}; it ships with saboteur`);
-}
-function fill(template, values) {
-  return template.replace(/\{\{([A-Z_]+)\}\}/g, (whole, key2) => key2 in values ? values[key2] : whole);
-}
+var loadTemplate = loadPromptFile;
+var fill = fillTemplate;
 function jsonObjectIn(answer) {
   const fenced2 = /```(?:json)?\s*([\s\S]*?)```/.exec(answer);
   const text2 = fenced2 ? fenced2[1] : answer;
@@ -57593,8 +57565,8 @@ function createGlobalJudge(opts) {
 
 // src/taint/annotate.ts
 import { createHash as createHash7 } from "node:crypto";
-import { existsSync as existsSync9, mkdirSync as mkdirSync3, readFileSync as readFileSync10, renameSync, writeFileSync as writeFileSync2 } from "node:fs";
-import path18 from "node:path";
+import { existsSync as existsSync7, mkdirSync as mkdirSync3, readFileSync as readFileSync8, renameSync, writeFileSync as writeFileSync2 } from "node:fs";
+import path16 from "node:path";
 function parseRequestAnnotation(answer) {
   const o2 = jsonObjectIn(answer);
   if (!o2 || typeof o2.harmful !== "boolean") return void 0;
@@ -57614,9 +57586,9 @@ function parseNodeAnnotation(answer) {
 }
 function createIntentAnnotator(opts) {
   const memory = /* @__PURE__ */ new Map();
-  if (opts.cacheFile && existsSync9(opts.cacheFile)) {
+  if (opts.cacheFile && existsSync7(opts.cacheFile)) {
     try {
-      const saved = JSON.parse(readFileSync10(opts.cacheFile, "utf8"));
+      const saved = JSON.parse(readFileSync8(opts.cacheFile, "utf8"));
       for (const [k, v] of Object.entries(saved)) if (typeof v === "string") memory.set(k, v);
     } catch (err) {
       throw new Error(`intent annotation cache ${opts.cacheFile} is not a JSON object of answers: ${err.message}; delete it to start over`);
@@ -57626,7 +57598,7 @@ function createIntentAnnotator(opts) {
   let asked = 0;
   const persist = () => {
     if (!opts.cacheFile) return;
-    mkdirSync3(path18.dirname(opts.cacheFile), { recursive: true });
+    mkdirSync3(path16.dirname(opts.cacheFile), { recursive: true });
     const tmp = `${opts.cacheFile}.${process.pid}.tmp`;
     writeFileSync2(tmp, JSON.stringify(Object.fromEntries(memory), null, 1));
     renameSync(tmp, opts.cacheFile);
@@ -57805,12 +57777,12 @@ async function validateTrace(opts) {
   const run = { ...opts.scope ? { scope: opts.scope } : {}, ...opts.propagate !== void 0 ? { propagate: opts.propagate } : {} };
   const sinks = validateTraces(traces, policy, run);
   const failing = sinks.some((s2) => s2.decision !== "release");
-  const out = opts.format === "json" ? JSON.stringify({ sinks: sinks.map(({ toolCallId, tool, agent, decision, labels, path: path23, reason, trace, recorded }) => ({ toolCallId, tool, agent: agent ?? null, decision, labels, path: path23, reason, trace, ...recorded ? { recorded } : {} })) }, null, 2) : renderMarkdown(opts.traceFile, policy, sinks, traces.length, run);
+  const out = opts.format === "json" ? JSON.stringify({ sinks: sinks.map(({ toolCallId, tool, agent, decision, labels, path: path21, reason, trace, recorded }) => ({ toolCallId, tool, agent: agent ?? null, decision, labels, path: path21, reason, trace, ...recorded ? { recorded } : {} })) }, null, 2) : renderMarkdown(opts.traceFile, policy, sinks, traces.length, run);
   return { exitCode: failing ? 1 : 0, text: out };
 }
 
 // src/run/deps.ts
-import path19 from "node:path";
+import path17 from "node:path";
 async function loadSuites(config2, ctx) {
   const suites = [];
   const b = config2.benchmarks;
@@ -57848,7 +57820,7 @@ var realDeps = {
   },
   async createDefenses(config2, ctx) {
     const policy = await loadPolicy(config2.policy);
-    const annotator = config2.taintAnnotate ? createIntentAnnotator({ ask: ctx.judge, cacheFile: path19.join(ctx.cacheDir, "taint-intent.json") }) : void 0;
+    const annotator = config2.taintAnnotate ? createIntentAnnotator({ ask: ctx.judge, cacheFile: path17.join(ctx.cacheDir, "taint-intent.json") }) : void 0;
     const mode = config2.defenseMode;
     return (name, view) => {
       const traceSoFar = () => ({ calls: view.callsSoFar(), spans: view.spansSoFar?.() });
@@ -57916,7 +57888,7 @@ async function runJob(config2, opts, deps = realDeps) {
       return judgeModel(prompt);
     };
     await log.group("Benchmarks", async () => {
-      for (const suite of await deps.loadSuites(config2, { limit: opts.limit, isolation, cacheDir: opts.cacheDir ?? path20.join(opts.outDir, ".cache"), log, judge: lateJudge })) {
+      for (const suite of await deps.loadSuites(config2, { limit: opts.limit, isolation, cacheDir: opts.cacheDir ?? path18.join(opts.outDir, ".cache"), log, judge: lateJudge })) {
         log.info(`${suite.info.id}: ${suite.info.selected} of ${suite.info.total} instances (seed ${suite.info.seed}, limit ${suite.info.limit ?? "none"}) from ${suite.info.source}`);
         suites.push(suite);
       }
@@ -57928,7 +57900,7 @@ async function runJob(config2, opts, deps = realDeps) {
       return m;
     });
     modelInfo = { ...modelInfo, model: model.model ?? config2.model.model, baseUrl: model.baseUrl, cassette: config2.model.cassette, ...model.describe().serverVersion ? { serverVersion: model.describe().serverVersion } : {} };
-    if (model.serverLog) modelInfo.serverLog = model.serverLog.startsWith(`${opts.outDir}${path20.sep}`) ? path20.relative(opts.outDir, model.serverLog) : model.serverLog;
+    if (model.serverLog) modelInfo.serverLog = model.serverLog.startsWith(`${opts.outDir}${path18.sep}`) ? path18.relative(opts.outDir, model.serverLog) : model.serverLog;
     if (model.gpus?.length) modelInfo.gpus = model.gpus;
     const agentic = suites.some((s2) => s2.tools);
     if (agentic) {
@@ -57936,7 +57908,7 @@ async function runJob(config2, opts, deps = realDeps) {
       judgeModel = j.judge;
       cleanups.push({ name: "judge", fn: async () => j.close() });
     }
-    const defenseFactory = await deps.createDefenses(config2, { judge: lateJudge, cacheDir: opts.cacheDir ?? path20.join(opts.outDir, ".cache") });
+    const defenseFactory = await deps.createDefenses(config2, { judge: lateJudge, cacheDir: opts.cacheDir ?? path18.join(opts.outDir, ".cache") });
     const { registry: registry2, proxyUrl, runner, toolServer, otlp } = await log.group("Proxy and pipeline", async () => {
       const registry3 = deps.createRegistry();
       const { injector, close: closeInjector } = deps.createInjector(config2, model);
@@ -58067,7 +58039,7 @@ async function runJob(config2, opts, deps = realDeps) {
     finishedAt: (/* @__PURE__ */ new Date()).toISOString(),
     status: abortReason ? "aborted" : "completed",
     ...abortReason ? { abortReason } : {},
-    config: { file: path20.relative(process.cwd(), config2.file) || config2.file, hash: config2.hash, seed: config2.sample.seed },
+    config: { file: path18.relative(process.cwd(), config2.file) || config2.file, hash: config2.hash, seed: config2.sample.seed },
     ...opts.git ? { git: opts.git } : {},
     ...opts.shard ? { shard: opts.shard } : {},
     model: modelInfo,
@@ -58079,8 +58051,8 @@ async function runJob(config2, opts, deps = realDeps) {
     instances,
     notes
   };
-  const runLogPath = path20.join(opts.outDir, "run.json");
-  const reportPath = path20.join(opts.outDir, "report.md");
+  const runLogPath = path18.join(opts.outDir, "run.json");
+  const reportPath = path18.join(opts.outDir, "report.md");
   await writeAtomic(runLogPath, `${JSON.stringify(runLog, null, 2)}
 `);
   await writeAtomic(reportPath, renderReport(runLog));
@@ -58280,7 +58252,7 @@ ${VALIDATE_USAGE}`);
 
 // src/cli/merge.ts
 import { readdir as readdir3, readFile as readFile14 } from "node:fs/promises";
-import path21 from "node:path";
+import path19 from "node:path";
 function key(r) {
   return `${r.benchmark}\0${r.instanceId}\0${r.variant}\0${r.defense}`;
 }
@@ -58368,7 +58340,7 @@ async function expandRunLogPaths(patterns, cwd = process.cwd()) {
       out.push(pattern2);
       continue;
     }
-    const absolute = path21.isAbsolute(pattern2);
+    const absolute = path19.isAbsolute(pattern2);
     const parts = pattern2.split("/").filter((p, i2) => p !== "" || i2 === 0);
     let current = [absolute ? "/" : cwd];
     for (const part of parts) {
@@ -58376,16 +58348,16 @@ async function expandRunLogPaths(patterns, cwd = process.cwd()) {
       const next = [];
       for (const dir of current) {
         if (!part.includes("*")) {
-          next.push(path21.join(dir, part));
+          next.push(path19.join(dir, part));
           continue;
         }
         const re = new RegExp(`^${part.split("*").map((s2) => s2.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join("[^/]*")}$`);
         const names = await readdir3(dir).catch(() => []);
-        for (const name of names.sort()) if (re.test(name)) next.push(path21.join(dir, name));
+        for (const name of names.sort()) if (re.test(name)) next.push(path19.join(dir, name));
       }
       current = next;
     }
-    const found = current.map((p) => absolute ? p : path21.relative(cwd, p));
+    const found = current.map((p) => absolute ? p : path19.relative(cwd, p));
     if (found.length === 0) throw new RunLogError(`${pattern2}: no run log matches`);
     out.push(...found);
   }
@@ -58914,7 +58886,7 @@ ${usage}`);
   const log = cliLog(io, flags.verbose === true);
   const config2 = await loadConfig(flags.config ?? "saboteur.yml");
   log.debug(`config: ${JSON.stringify(config2)}`);
-  const outDir = path22.resolve(flags.out ?? "saboteur-out");
+  const outDir = path20.resolve(flags.out ?? "saboteur-out");
   const progress = io.stderr.isTTY ? ttyProgress(io.stderr) : lineProgress((l) => log.info(l));
   const { runLog } = await runJob(config2, {
     outDir,
@@ -58923,7 +58895,7 @@ ${usage}`);
     limit: flags.limit,
     concurrency: flags.concurrency,
     shard: parseShard(flags.shard),
-    cacheDir: path22.join(io.env.XDG_CACHE_HOME ?? path22.join(io.env.HOME ?? outDir, ".cache"), "saboteur")
+    cacheDir: path20.join(io.env.XDG_CACHE_HOME ?? path20.join(io.env.HOME ?? outDir, ".cache"), "saboteur")
   });
   if (runLog.status === "aborted") {
     log.warn(`the run stopped early: ${runLog.abortReason}`);
@@ -58976,15 +58948,15 @@ ${usage}`);
   const { runLog, warnings } = await mergeRunLogFiles(files, flags["run-id"]);
   for (const w of warnings) io.stderr.write(`warning: ${w}
 `);
-  const outDir = path22.resolve(flags.out ?? "saboteur-out");
+  const outDir = path20.resolve(flags.out ?? "saboteur-out");
   await mkdir7(outDir, { recursive: true });
-  await writeFile7(path22.join(outDir, "run.json"), `${JSON.stringify(runLog, null, 2)}
+  await writeFile7(path20.join(outDir, "run.json"), `${JSON.stringify(runLog, null, 2)}
 `);
-  await writeFile7(path22.join(outDir, "report.md"), renderReport(runLog));
+  await writeFile7(path20.join(outDir, "report.md"), renderReport(runLog));
   io.stderr.write(`merged ${files.length} run logs, ${runLog.instances.length} instance runs
 ${summaryLine(runLog)}
-run log: ${path22.join(outDir, "run.json")}
-report: ${path22.join(outDir, "report.md")}
+run log: ${path20.join(outDir, "run.json")}
+report: ${path20.join(outDir, "report.md")}
 `);
   return runLog.status === "aborted" ? EXIT.failed : EXIT.ok;
 }

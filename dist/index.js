@@ -1078,14 +1078,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path26 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path24 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path26 && path26[0] !== "/") {
-          path26 = `/${path26}`;
+        if (path24 && path24[0] !== "/") {
+          path24 = `/${path24}`;
         }
-        return new URL(`${origin}${path26}`);
+        return new URL(`${origin}${path24}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1536,39 +1536,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path26, origin }
+          request: { method, path: path24, origin }
         } = evt;
-        debuglog2("sending request to %s %s/%s", method, origin, path26);
+        debuglog2("sending request to %s %s/%s", method, origin, path24);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path26, origin },
+          request: { method, path: path24, origin },
           response: { statusCode }
         } = evt;
         debuglog2(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path26,
+          path24,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path26, origin }
+          request: { method, path: path24, origin }
         } = evt;
-        debuglog2("trailers received from %s %s/%s", method, origin, path26);
+        debuglog2("trailers received from %s %s/%s", method, origin, path24);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path26, origin },
+          request: { method, path: path24, origin },
           error: error63
         } = evt;
         debuglog2(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path26,
+          path24,
           error63.message
         );
       });
@@ -1617,9 +1617,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path26, origin }
+            request: { method, path: path24, origin }
           } = evt;
-          debuglog2("sending request to %s %s/%s", method, origin, path26);
+          debuglog2("sending request to %s %s/%s", method, origin, path24);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1682,7 +1682,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request2 = class {
       constructor(origin, {
-        path: path26,
+        path: path24,
         method,
         body,
         headers,
@@ -1697,11 +1697,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path26 !== "string") {
+        if (typeof path24 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path26[0] !== "/" && !(path26.startsWith("http://") || path26.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path24[0] !== "/" && !(path24.startsWith("http://") || path24.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path26)) {
+        } else if (invalidPathRegex.test(path24)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1767,7 +1767,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path26, query) : path26;
+        this.path = query ? buildURL(path24, query) : path24;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -6460,7 +6460,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request3) {
-      const { method, path: path26, host, upgrade, blocking, reset: reset2 } = request3;
+      const { method, path: path24, host, upgrade, blocking, reset: reset2 } = request3;
       let { body, headers, contentLength } = request3;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -6541,7 +6541,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path26} HTTP/1.1\r
+      let header = `${method} ${path24} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7070,7 +7070,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request3) {
       const session = client[kHTTP2Session];
-      const { method, path: path26, host, upgrade, expectContinue, signal, headers: reqHeaders } = request3;
+      const { method, path: path24, host, upgrade, expectContinue, signal, headers: reqHeaders } = request3;
       let { body } = request3;
       if (upgrade) {
         util.errorRequest(client, request3, new Error("Upgrade not supported for H2"));
@@ -7167,7 +7167,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path26;
+      headers[HTTP2_HEADER_PATH] = path24;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7520,9 +7520,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path26 = search ? `${pathname}${search}` : pathname;
+        const path24 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path26;
+        this.opts.path = path24;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8761,10 +8761,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path26 = "/",
+          path: path24 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path26;
+        opts.path = origin + path24;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -10736,20 +10736,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl(path26) {
-      if (typeof path26 !== "string") {
-        return path26;
+    function safeUrl(path24) {
+      if (typeof path24 !== "string") {
+        return path24;
       }
-      const pathSegments = path26.split("?");
+      const pathSegments = path24.split("?");
       if (pathSegments.length !== 2) {
-        return path26;
+        return path24;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path26, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path26);
+    function matchKey(mockDispatch2, { path: path24, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path24);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -10771,7 +10771,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key2) {
       const basePath = key2.query ? buildURL(key2.path, key2.query) : key2.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path26 }) => matchValue(safeUrl(path26), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path24 }) => matchValue(safeUrl(path24), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10809,9 +10809,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey(opts) {
-      const { path: path26, method, body, headers, query } = opts;
+      const { path: path24, method, body, headers, query } = opts;
       return {
-        path: path26,
+        path: path24,
         method,
         body,
         headers,
@@ -11274,10 +11274,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path26, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path24, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path26,
+            Path: path24,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -15762,8 +15762,8 @@ var require_cache = __commonJS({
        * @returns {requestResponseList}
        */
       #batchCacheOperations(operations) {
-        const cache3 = this.#relevantRequestResponseList;
-        const backupCache = [...cache3];
+        const cache2 = this.#relevantRequestResponseList;
+        const backupCache = [...cache2];
         const addedItems = [];
         const resultList = [];
         try {
@@ -15790,9 +15790,9 @@ var require_cache = __commonJS({
                 return [];
               }
               for (const requestResponse of requestResponses) {
-                const idx = cache3.indexOf(requestResponse);
+                const idx = cache2.indexOf(requestResponse);
                 assert2(idx !== -1);
-                cache3.splice(idx, 1);
+                cache2.splice(idx, 1);
               }
             } else if (operation.type === "put") {
               if (operation.response == null) {
@@ -15822,11 +15822,11 @@ var require_cache = __commonJS({
               }
               requestResponses = this.#queryCache(operation.request);
               for (const requestResponse of requestResponses) {
-                const idx = cache3.indexOf(requestResponse);
+                const idx = cache2.indexOf(requestResponse);
                 assert2(idx !== -1);
-                cache3.splice(idx, 1);
+                cache2.splice(idx, 1);
               }
-              cache3.push([operation.request, operation.response]);
+              cache2.push([operation.request, operation.response]);
               addedItems.push([operation.request, operation.response]);
             }
             resultList.push([operation.request, operation.response]);
@@ -16000,13 +16000,13 @@ var require_cachestorage = __commonJS({
         if (options.cacheName != null) {
           if (this.#caches.has(options.cacheName)) {
             const cacheList = this.#caches.get(options.cacheName);
-            const cache3 = new Cache(kConstruct, cacheList);
-            return await cache3.match(request3, options);
+            const cache2 = new Cache(kConstruct, cacheList);
+            return await cache2.match(request3, options);
           }
         } else {
           for (const cacheList of this.#caches.values()) {
-            const cache3 = new Cache(kConstruct, cacheList);
-            const response = await cache3.match(request3, options);
+            const cache2 = new Cache(kConstruct, cacheList);
+            const response = await cache2.match(request3, options);
             if (response !== void 0) {
               return response;
             }
@@ -16036,12 +16036,12 @@ var require_cachestorage = __commonJS({
         webidl.argumentLengthCheck(arguments, 1, prefix);
         cacheName = webidl.converters.DOMString(cacheName, prefix, "cacheName");
         if (this.#caches.has(cacheName)) {
-          const cache4 = this.#caches.get(cacheName);
-          return new Cache(kConstruct, cache4);
+          const cache3 = this.#caches.get(cacheName);
+          return new Cache(kConstruct, cache3);
         }
-        const cache3 = [];
-        this.#caches.set(cacheName, cache3);
-        return new Cache(kConstruct, cache3);
+        const cache2 = [];
+        this.#caches.set(cacheName, cache2);
+        return new Cache(kConstruct, cache2);
       }
       /**
        * @see https://w3c.github.io/ServiceWorker/#cache-storage-delete
@@ -16156,9 +16156,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path26) {
-      for (let i2 = 0; i2 < path26.length; ++i2) {
-        const code2 = path26.charCodeAt(i2);
+    function validateCookiePath(path24) {
+      for (let i2 = 0; i2 < path24.length; ++i2) {
+        const code2 = path24.charCodeAt(i2);
         if (code2 < 32 || // exclude CTLs (0-31)
         code2 > 126 || // exclude DEL and non-ascii
         code2 === 59) {
@@ -19078,11 +19078,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path26 = opts.path;
+          let path24 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path26 = `/${path26}`;
+            path24 = `/${path24}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path26);
+          url2 = new URL(util.parseOrigin(url2).origin + path24);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -19230,17 +19230,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key2, node2, visitor, path26) {
-      const ctrl = callVisitor(key2, node2, visitor, path26);
+    function visit_(key2, node2, visitor, path24) {
+      const ctrl = callVisitor(key2, node2, visitor, path24);
       if (identity3.isNode(ctrl) || identity3.isPair(ctrl)) {
-        replaceNode(key2, path26, ctrl);
-        return visit_(key2, ctrl, visitor, path26);
+        replaceNode(key2, path24, ctrl);
+        return visit_(key2, ctrl, visitor, path24);
       }
       if (typeof ctrl !== "symbol") {
         if (identity3.isCollection(node2)) {
-          path26 = Object.freeze(path26.concat(node2));
+          path24 = Object.freeze(path24.concat(node2));
           for (let i2 = 0; i2 < node2.items.length; ++i2) {
-            const ci2 = visit_(i2, node2.items[i2], visitor, path26);
+            const ci2 = visit_(i2, node2.items[i2], visitor, path24);
             if (typeof ci2 === "number")
               i2 = ci2 - 1;
             else if (ci2 === BREAK)
@@ -19251,13 +19251,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity3.isPair(node2)) {
-          path26 = Object.freeze(path26.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path26);
+          path24 = Object.freeze(path24.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path24);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path26);
+          const cv = visit_("value", node2.value, visitor, path24);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -19278,17 +19278,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key2, node2, visitor, path26) {
-      const ctrl = await callVisitor(key2, node2, visitor, path26);
+    async function visitAsync_(key2, node2, visitor, path24) {
+      const ctrl = await callVisitor(key2, node2, visitor, path24);
       if (identity3.isNode(ctrl) || identity3.isPair(ctrl)) {
-        replaceNode(key2, path26, ctrl);
-        return visitAsync_(key2, ctrl, visitor, path26);
+        replaceNode(key2, path24, ctrl);
+        return visitAsync_(key2, ctrl, visitor, path24);
       }
       if (typeof ctrl !== "symbol") {
         if (identity3.isCollection(node2)) {
-          path26 = Object.freeze(path26.concat(node2));
+          path24 = Object.freeze(path24.concat(node2));
           for (let i2 = 0; i2 < node2.items.length; ++i2) {
-            const ci2 = await visitAsync_(i2, node2.items[i2], visitor, path26);
+            const ci2 = await visitAsync_(i2, node2.items[i2], visitor, path24);
             if (typeof ci2 === "number")
               i2 = ci2 - 1;
             else if (ci2 === BREAK)
@@ -19299,13 +19299,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity3.isPair(node2)) {
-          path26 = Object.freeze(path26.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path26);
+          path24 = Object.freeze(path24.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path24);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path26);
+          const cv = await visitAsync_("value", node2.value, visitor, path24);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -19332,23 +19332,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key2, node2, visitor, path26) {
+    function callVisitor(key2, node2, visitor, path24) {
       if (typeof visitor === "function")
-        return visitor(key2, node2, path26);
+        return visitor(key2, node2, path24);
       if (identity3.isMap(node2))
-        return visitor.Map?.(key2, node2, path26);
+        return visitor.Map?.(key2, node2, path24);
       if (identity3.isSeq(node2))
-        return visitor.Seq?.(key2, node2, path26);
+        return visitor.Seq?.(key2, node2, path24);
       if (identity3.isPair(node2))
-        return visitor.Pair?.(key2, node2, path26);
+        return visitor.Pair?.(key2, node2, path24);
       if (identity3.isScalar(node2))
-        return visitor.Scalar?.(key2, node2, path26);
+        return visitor.Scalar?.(key2, node2, path24);
       if (identity3.isAlias(node2))
-        return visitor.Alias?.(key2, node2, path26);
+        return visitor.Alias?.(key2, node2, path24);
       return void 0;
     }
-    function replaceNode(key2, path26, node2) {
-      const parent = path26[path26.length - 1];
+    function replaceNode(key2, path24, node2) {
+      const parent = path24[path24.length - 1];
       if (identity3.isCollection(parent)) {
         parent.items[key2] = node2;
       } else if (identity3.isPair(parent)) {
@@ -19960,10 +19960,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity3 = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path26, value) {
+    function collectionFromPath(schema, path24, value) {
       let v = value;
-      for (let i2 = path26.length - 1; i2 >= 0; --i2) {
-        const k = path26[i2];
+      for (let i2 = path24.length - 1; i2 >= 0; --i2) {
+        const k = path24[i2];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a2 = [];
           a2[k] = v;
@@ -19982,7 +19982,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path26) => path26 == null || typeof path26 === "object" && !!path26[Symbol.iterator]().next().done;
+    var isEmptyPath = (path24) => path24 == null || typeof path24 === "object" && !!path24[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -20012,11 +20012,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path26, value) {
-        if (isEmptyPath(path26))
+      addIn(path24, value) {
+        if (isEmptyPath(path24))
           this.add(value);
         else {
-          const [key2, ...rest] = path26;
+          const [key2, ...rest] = path24;
           const node2 = this.get(key2, true);
           if (identity3.isCollection(node2))
             node2.addIn(rest, value);
@@ -20030,8 +20030,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path26) {
-        const [key2, ...rest] = path26;
+      deleteIn(path24) {
+        const [key2, ...rest] = path24;
         if (rest.length === 0)
           return this.delete(key2);
         const node2 = this.get(key2, true);
@@ -20045,8 +20045,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path26, keepScalar) {
-        const [key2, ...rest] = path26;
+      getIn(path24, keepScalar) {
+        const [key2, ...rest] = path24;
         const node2 = this.get(key2, true);
         if (rest.length === 0)
           return !keepScalar && identity3.isScalar(node2) ? node2.value : node2;
@@ -20064,8 +20064,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path26) {
-        const [key2, ...rest] = path26;
+      hasIn(path24) {
+        const [key2, ...rest] = path24;
         if (rest.length === 0)
           return this.has(key2);
         const node2 = this.get(key2, true);
@@ -20075,8 +20075,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path26, value) {
-        const [key2, ...rest] = path26;
+      setIn(path24, value) {
+        const [key2, ...rest] = path24;
         if (rest.length === 0) {
           this.set(key2, value);
         } else {
@@ -22591,9 +22591,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path26, value) {
+      addIn(path24, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path26, value);
+          this.contents.addIn(path24, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -22668,14 +22668,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path26) {
-        if (Collection2.isEmptyPath(path26)) {
+      deleteIn(path24) {
+        if (Collection2.isEmptyPath(path24)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path26) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path24) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -22690,10 +22690,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path26, keepScalar) {
-        if (Collection2.isEmptyPath(path26))
+      getIn(path24, keepScalar) {
+        if (Collection2.isEmptyPath(path24))
           return !keepScalar && identity3.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity3.isCollection(this.contents) ? this.contents.getIn(path26, keepScalar) : void 0;
+        return identity3.isCollection(this.contents) ? this.contents.getIn(path24, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -22704,10 +22704,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path26) {
-        if (Collection2.isEmptyPath(path26))
+      hasIn(path24) {
+        if (Collection2.isEmptyPath(path24))
           return this.contents !== void 0;
-        return identity3.isCollection(this.contents) ? this.contents.hasIn(path26) : false;
+        return identity3.isCollection(this.contents) ? this.contents.hasIn(path24) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -22724,13 +22724,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path26, value) {
-        if (Collection2.isEmptyPath(path26)) {
+      setIn(path24, value) {
+        if (Collection2.isEmptyPath(path24)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path26), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path24), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path26, value);
+          this.contents.setIn(path24, value);
         }
       }
       /**
@@ -24691,9 +24691,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path26) => {
+    visit2.itemAtPath = (cst, path24) => {
       let item = cst;
-      for (const [field, index] of path26) {
+      for (const [field, index] of path24) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -24702,23 +24702,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path26) => {
-      const parent = visit2.itemAtPath(cst, path26.slice(0, -1));
-      const field = path26[path26.length - 1][0];
+    visit2.parentCollection = (cst, path24) => {
+      const parent = visit2.itemAtPath(cst, path24.slice(0, -1));
+      const field = path24[path24.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path26, item, visitor) {
-      let ctrl = visitor(item, path26);
+    function _visit(path24, item, visitor) {
+      let ctrl = visitor(item, path24);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i2 = 0; i2 < token.items.length; ++i2) {
-            const ci2 = _visit(Object.freeze(path26.concat([[field, i2]])), token.items[i2], visitor);
+            const ci2 = _visit(Object.freeze(path24.concat([[field, i2]])), token.items[i2], visitor);
             if (typeof ci2 === "number")
               i2 = ci2 - 1;
             else if (ci2 === BREAK)
@@ -24729,10 +24729,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path26);
+            ctrl = ctrl(item, path24);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path26) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path24) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -26489,7 +26489,7 @@ var require_windows = __commonJS({
     module.exports = isexe;
     isexe.sync = sync;
     var fs3 = __require("fs");
-    function checkPathExt(path26, options) {
+    function checkPathExt(path24, options) {
       var pathext = options.pathExt !== void 0 ? options.pathExt : process.env.PATHEXT;
       if (!pathext) {
         return true;
@@ -26500,25 +26500,25 @@ var require_windows = __commonJS({
       }
       for (var i2 = 0; i2 < pathext.length; i2++) {
         var p = pathext[i2].toLowerCase();
-        if (p && path26.substr(-p.length).toLowerCase() === p) {
+        if (p && path24.substr(-p.length).toLowerCase() === p) {
           return true;
         }
       }
       return false;
     }
-    function checkStat(stat4, path26, options) {
+    function checkStat(stat4, path24, options) {
       if (!stat4.isSymbolicLink() && !stat4.isFile()) {
         return false;
       }
-      return checkPathExt(path26, options);
+      return checkPathExt(path24, options);
     }
-    function isexe(path26, options, cb) {
-      fs3.stat(path26, function(er, stat4) {
-        cb(er, er ? false : checkStat(stat4, path26, options));
+    function isexe(path24, options, cb) {
+      fs3.stat(path24, function(er, stat4) {
+        cb(er, er ? false : checkStat(stat4, path24, options));
       });
     }
-    function sync(path26, options) {
-      return checkStat(fs3.statSync(path26), path26, options);
+    function sync(path24, options) {
+      return checkStat(fs3.statSync(path24), path24, options);
     }
   }
 });
@@ -26529,13 +26529,13 @@ var require_mode = __commonJS({
     module.exports = isexe;
     isexe.sync = sync;
     var fs3 = __require("fs");
-    function isexe(path26, options, cb) {
-      fs3.stat(path26, function(er, stat4) {
+    function isexe(path24, options, cb) {
+      fs3.stat(path24, function(er, stat4) {
         cb(er, er ? false : checkStat(stat4, options));
       });
     }
-    function sync(path26, options) {
-      return checkStat(fs3.statSync(path26), options);
+    function sync(path24, options) {
+      return checkStat(fs3.statSync(path24), options);
     }
     function checkStat(stat4, options) {
       return stat4.isFile() && checkMode(stat4, options);
@@ -26568,7 +26568,7 @@ var require_isexe = __commonJS({
     }
     module.exports = isexe;
     isexe.sync = sync;
-    function isexe(path26, options, cb) {
+    function isexe(path24, options, cb) {
       if (typeof options === "function") {
         cb = options;
         options = {};
@@ -26578,7 +26578,7 @@ var require_isexe = __commonJS({
           throw new TypeError("callback not provided");
         }
         return new Promise(function(resolve3, reject) {
-          isexe(path26, options || {}, function(er, is) {
+          isexe(path24, options || {}, function(er, is) {
             if (er) {
               reject(er);
             } else {
@@ -26587,7 +26587,7 @@ var require_isexe = __commonJS({
           });
         });
       }
-      core(path26, options || {}, function(er, is) {
+      core(path24, options || {}, function(er, is) {
         if (er) {
           if (er.code === "EACCES" || options && options.ignoreErrors) {
             er = null;
@@ -26597,9 +26597,9 @@ var require_isexe = __commonJS({
         cb(er, is);
       });
     }
-    function sync(path26, options) {
+    function sync(path24, options) {
       try {
-        return core.sync(path26, options || {});
+        return core.sync(path24, options || {});
       } catch (er) {
         if (options && options.ignoreErrors || er.code === "EACCES") {
           return false;
@@ -26615,7 +26615,7 @@ var require_isexe = __commonJS({
 var require_which = __commonJS({
   "node_modules/which/which.js"(exports, module) {
     var isWindows = process.platform === "win32" || process.env.OSTYPE === "cygwin" || process.env.OSTYPE === "msys";
-    var path26 = __require("path");
+    var path24 = __require("path");
     var COLON = isWindows ? ";" : ":";
     var isexe = require_isexe();
     var getNotFoundError = (cmd) => Object.assign(new Error(`not found: ${cmd}`), { code: "ENOENT" });
@@ -26653,7 +26653,7 @@ var require_which = __commonJS({
           return opt.all && found.length ? resolve3(found) : reject(getNotFoundError(cmd));
         const ppRaw = pathEnv[i2];
         const pathPart = /^".*"$/.test(ppRaw) ? ppRaw.slice(1, -1) : ppRaw;
-        const pCmd = path26.join(pathPart, cmd);
+        const pCmd = path24.join(pathPart, cmd);
         const p = !pathPart && /^\.[\\\/]/.test(cmd) ? cmd.slice(0, 2) + pCmd : pCmd;
         resolve3(subStep(p, i2, 0));
       });
@@ -26680,7 +26680,7 @@ var require_which = __commonJS({
       for (let i2 = 0; i2 < pathEnv.length; i2++) {
         const ppRaw = pathEnv[i2];
         const pathPart = /^".*"$/.test(ppRaw) ? ppRaw.slice(1, -1) : ppRaw;
-        const pCmd = path26.join(pathPart, cmd);
+        const pCmd = path24.join(pathPart, cmd);
         const p = !pathPart && /^\.[\\\/]/.test(cmd) ? cmd.slice(0, 2) + pCmd : pCmd;
         for (let j = 0; j < pathExt.length; j++) {
           const cur = p + pathExt[j];
@@ -26728,7 +26728,7 @@ var require_path_key = __commonJS({
 var require_resolveCommand = __commonJS({
   "node_modules/cross-spawn/lib/util/resolveCommand.js"(exports, module) {
     "use strict";
-    var path26 = __require("path");
+    var path24 = __require("path");
     var which2 = require_which();
     var getPathKey = require_path_key();
     function resolveCommandAttempt(parsed, withoutPathExt) {
@@ -26746,7 +26746,7 @@ var require_resolveCommand = __commonJS({
       try {
         resolved = which2.sync(parsed.command, {
           path: env[getPathKey({ env })],
-          pathExt: withoutPathExt ? path26.delimiter : void 0
+          pathExt: withoutPathExt ? path24.delimiter : void 0
         });
       } catch (e) {
       } finally {
@@ -26755,7 +26755,7 @@ var require_resolveCommand = __commonJS({
         }
       }
       if (resolved) {
-        resolved = path26.resolve(hasCustomCwd ? parsed.options.cwd : "", resolved);
+        resolved = path24.resolve(hasCustomCwd ? parsed.options.cwd : "", resolved);
       }
       return resolved;
     }
@@ -26809,8 +26809,8 @@ var require_shebang_command = __commonJS({
       if (!match) {
         return null;
       }
-      const [path26, argument] = match[0].replace(/#! ?/, "").split(" ");
-      const binary = path26.split("/").pop();
+      const [path24, argument] = match[0].replace(/#! ?/, "").split(" ");
+      const binary = path24.split("/").pop();
       if (binary === "env") {
         return argument;
       }
@@ -26845,7 +26845,7 @@ var require_readShebang = __commonJS({
 var require_parse2 = __commonJS({
   "node_modules/cross-spawn/lib/parse.js"(exports, module) {
     "use strict";
-    var path26 = __require("path");
+    var path24 = __require("path");
     var resolveCommand = require_resolveCommand();
     var escape2 = require_escape();
     var readShebang = require_readShebang();
@@ -26870,7 +26870,7 @@ var require_parse2 = __commonJS({
       const needsShell = !isExecutableRegExp.test(commandFile);
       if (parsed.options.forceShell || needsShell) {
         const needsDoubleEscapeMetaChars = isCmdShimRegExp.test(commandFile);
-        parsed.command = path26.normalize(parsed.command);
+        parsed.command = path24.normalize(parsed.command);
         parsed.command = escape2.command(parsed.command);
         parsed.args = parsed.args.map((arg) => escape2.argument(arg, needsDoubleEscapeMetaChars));
         const shellCommand = [parsed.command].concat(parsed.args).join(" ");
@@ -30209,8 +30209,8 @@ var require_utils2 = __commonJS({
       }
       return ind;
     }
-    function removeDotSegments(path26) {
-      let input2 = path26;
+    function removeDotSegments(path24) {
+      let input2 = path24;
       const output2 = [];
       let nextSlash = -1;
       let len = 0;
@@ -30284,11 +30284,11 @@ var require_utils2 = __commonJS({
       }
       return output2.join("");
     }
-    function removeDotSegmentsRelative(path26) {
-      if (path26 === "" || path26[0] === "/") {
-        return removeDotSegments(path26);
+    function removeDotSegmentsRelative(path24) {
+      if (path24 === "" || path24[0] === "/") {
+        return removeDotSegments(path24);
       }
-      const segments = path26.split("/");
+      const segments = path24.split("/");
       const last = segments.length - 1;
       const output2 = [];
       let trailingDirectory = false;
@@ -30651,8 +30651,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path26 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path26 && path26 !== "/" ? path26 : void 0;
+        const path24 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path24 && path24 !== "/" ? path24 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -36185,7 +36185,7 @@ function saveState(name, value) {
 // src/main.ts
 import { mkdir as mkdir9, writeFile as writeFile9 } from "node:fs/promises";
 import os6 from "node:os";
-import path25 from "node:path";
+import path23 from "node:path";
 
 // src/config/load.ts
 var import_yaml = __toESM(require_dist(), 1);
@@ -37010,10 +37010,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj3, path26) {
-  if (!path26)
+function getElementAtPath(obj3, path24) {
+  if (!path24)
     return obj3;
-  return path26.reduce((acc, key2) => acc?.[key2], obj3);
+  return path24.reduce((acc, key2) => acc?.[key2], obj3);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -37353,11 +37353,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path26, issues) {
+function prefixIssues(path24, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path26);
+    iss.path.unshift(path24);
     return iss;
   });
 }
@@ -37819,16 +37819,16 @@ function flattenError(error63, mapper = (issue3) => issue3.message) {
 }
 function formatError(error63, mapper = (issue3) => issue3.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error64, path26 = []) => {
+  const processError = (error64, path24 = []) => {
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path26, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path24, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path26, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path24, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path26, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path24, ...issue3.path]);
       } else {
-        const fullpath = [...path26, ...issue3.path];
+        const fullpath = [...path24, ...issue3.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue3));
         } else {
@@ -37867,17 +37867,17 @@ function formatError(error63, mapper = (issue3) => issue3.message) {
 }
 function treeifyError(error63, mapper = (issue3) => issue3.message) {
   const result = { errors: [] };
-  const processError = (error64, path26 = []) => {
+  const processError = (error64, path24 = []) => {
     var _a3;
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path26, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path24, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path26, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path24, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path26, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path24, ...issue3.path]);
       } else {
-        const fullpath = [...path26, ...issue3.path];
+        const fullpath = [...path24, ...issue3.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue3));
           continue;
@@ -37916,8 +37916,8 @@ function treeifyError(error63, mapper = (issue3) => issue3.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path26 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path26) {
+  const path24 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path24) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -41261,9 +41261,9 @@ var NONE = 0;
 var ASSUMED = 1;
 var PROVEN = 2;
 function isRecursive(inst, stack, resolve3) {
-  const cached4 = recursive.get(inst);
-  if (cached4 !== void 0)
-    return cached4 ? PROVEN : NONE;
+  const cached3 = recursive.get(inst);
+  if (cached3 !== void 0)
+    return cached3 ? PROVEN : NONE;
   if (stack.has(inst))
     return PROVEN;
   stack.add(inst);
@@ -55055,13 +55055,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path26 = ref.slice(1).split("/").filter(Boolean);
-  if (path26.length === 0) {
+  const path24 = ref.slice(1).split("/").filter(Boolean);
+  if (path24.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path26[0] === defsKey) {
-    const key2 = path26[1] === void 0 ? void 0 : decodeJSONPointerSegment(path26[1]);
+  if (path24[0] === defsKey) {
+    const key2 = path24[1] === void 0 ? void 0 : decodeJSONPointerSegment(path24[1]);
     if (!key2 || !ctx.defs[key2]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -55695,21 +55695,21 @@ function visit(schema, fnOrHandlers) {
     const h2 = fnOrHandlers[node2._zod.def.type];
     return h2 ? h2(node2, rewritten) : node2;
   };
-  const cache3 = /* @__PURE__ */ new Map();
+  const cache2 = /* @__PURE__ */ new Map();
   function run2(s2) {
-    const cached4 = cache3.get(s2);
-    if (cached4 === RESOLVING) {
+    const cached3 = cache2.get(s2);
+    if (cached3 === RESOLVING) {
       return new $ZodLazy({
         type: "lazy",
-        getter: () => cache3.get(s2)
+        getter: () => cache2.get(s2)
       });
     }
-    if (cached4 !== void 0)
-      return cached4;
-    cache3.set(s2, RESOLVING);
+    if (cached3 !== void 0)
+      return cached3;
+    cache2.set(s2, RESOLVING);
     const inner = mapInner(s2);
     const mapped = fn(inner, inner !== s2);
-    cache3.set(s2, mapped);
+    cache2.set(s2, mapped);
     return mapped;
   }
   function mapInner(s2) {
@@ -56145,8 +56145,8 @@ pipeline:
   regression: { max-increase: 0.03, significance: 0.05 }`,
   history: `history: { store: branch, branch: saboteur-data, keep: 500 }`
 };
-function exampleFor(path26) {
-  const keys = path26.filter((p) => typeof p === "string");
+function exampleFor(path24) {
+  const keys = path24.filter((p) => typeof p === "string");
   for (let n2 = keys.length; n2 >= 0; n2--) {
     const example = KEY_EXAMPLES[keys.slice(0, n2).join(".")];
     if (example !== void 0) return example;
@@ -56305,7 +56305,7 @@ async function loadConfig(file2) {
 
 // src/run/job.ts
 import { mkdir as mkdir6, rename as rename4, writeFile as writeFile6 } from "node:fs/promises";
-import path20 from "node:path";
+import path18 from "node:path";
 import { randomBytes as randomBytes4 } from "node:crypto";
 
 // src/taint/otlp.ts
@@ -57655,14 +57655,14 @@ function parseHumanEval(bytes, file2) {
   return problems2;
 }
 async function loadHumanEval(file2) {
-  const path26 = resolve(file2);
+  const path24 = resolve(file2);
   let bytes;
   try {
-    bytes = await readFile2(path26);
+    bytes = await readFile2(path24);
   } catch (e) {
-    throw new JsonlError(`cannot read HumanEval problems file ${path26}: ${e.message}`);
+    throw new JsonlError(`cannot read HumanEval problems file ${path24}: ${e.message}`);
   }
-  return { problems: parseHumanEval(bytes, path26), sha256: sha256Hex(bytes), source: path26 };
+  return { problems: parseHumanEval(bytes, path24), sha256: sha256Hex(bytes), source: path24 };
 }
 
 // src/benchmarks/humaneval/resolve.ts
@@ -57681,30 +57681,30 @@ async function resolveHumanEvalFile(opts) {
   const { log } = opts;
   const expected = opts.sha256 ?? HUMANEVAL_SHA256;
   if (opts.explicitPath) {
-    const path26 = resolve2(opts.explicitPath);
-    if (!existsSync2(path26)) throw new Error(`HumanEval problems file ${path26} (benchmarks.humaneval.path) does not exist`);
-    return path26;
+    const path24 = resolve2(opts.explicitPath);
+    if (!existsSync2(path24)) throw new Error(`HumanEval problems file ${path24} (benchmarks.humaneval.path) does not exist`);
+    return path24;
   }
   const dataDir = opts.dataDir === void 0 ? defaultDataDir() : opts.dataDir;
   if (dataDir) {
-    const path26 = join(dataDir, HUMANEVAL_DATA_PATH);
-    if (existsSync2(path26)) {
-      const actual2 = sha256Hex(await readFile3(path26));
+    const path24 = join(dataDir, HUMANEVAL_DATA_PATH);
+    if (existsSync2(path24)) {
+      const actual2 = sha256Hex(await readFile3(path24));
       if (actual2 !== expected) {
-        log.warn(`HumanEval: ${path26} has SHA-256 ${actual2}, not the pinned upstream ${expected}; using it as given`);
+        log.warn(`HumanEval: ${path24} has SHA-256 ${actual2}, not the pinned upstream ${expected}; using it as given`);
       }
-      log.debug(`HumanEval: using ${path26} from the data folder`);
-      return path26;
+      log.debug(`HumanEval: using ${path24} from the data folder`);
+      return path24;
     }
   }
-  const cached4 = join(opts.cacheDir, HUMANEVAL_DATA_PATH);
-  if (existsSync2(cached4)) {
-    const actual2 = sha256Hex(await readFile3(cached4));
+  const cached3 = join(opts.cacheDir, HUMANEVAL_DATA_PATH);
+  if (existsSync2(cached3)) {
+    const actual2 = sha256Hex(await readFile3(cached3));
     if (actual2 === expected) {
-      log.debug(`HumanEval: using cached ${cached4}`);
-      return cached4;
+      log.debug(`HumanEval: using cached ${cached3}`);
+      return cached3;
     }
-    log.warn(`HumanEval: cached ${cached4} has SHA-256 ${actual2}, expected ${expected}; downloading it again`);
+    log.warn(`HumanEval: cached ${cached3} has SHA-256 ${actual2}, expected ${expected}; downloading it again`);
   }
   const url2 = opts.url ?? HUMANEVAL_URL;
   const fetchFn = opts.fetch ?? globalThis.fetch;
@@ -57724,15 +57724,15 @@ async function resolveHumanEvalFile(opts) {
     throw new Error(`HumanEval: the file downloaded from ${url2} has SHA-256 ${actual}, expected ${expected}; not using it`);
   }
   await mkdir2(join(opts.cacheDir, "humaneval", "data"), { recursive: true });
-  const partial2 = `${cached4}.${process.pid}.partial`;
+  const partial2 = `${cached3}.${process.pid}.partial`;
   try {
     await writeFile2(partial2, bytes);
-    await rename2(partial2, cached4);
+    await rename2(partial2, cached3);
   } finally {
     await rm2(partial2, { force: true });
   }
-  log.info(`HumanEval: verified and cached at ${cached4}`);
-  return cached4;
+  log.info(`HumanEval: verified and cached at ${cached3}`);
+  return cached3;
 }
 
 // src/sandbox/types.ts
@@ -57888,9 +57888,9 @@ async function runSandboxed(opts) {
   try {
     await chmod2(dir, 493);
     for (const name of fileNames) {
-      const path26 = join2(dir, name);
-      await mkdir3(dirname(path26), { recursive: true, mode: 493 });
-      await writeFile3(path26, opts.files[name], { mode: 420 });
+      const path24 = join2(dir, name);
+      await mkdir3(dirname(path24), { recursive: true, mode: 493 });
+      await writeFile3(path24, opts.files[name], { mode: 420 });
     }
     if (lease && opts.isolation.kind !== "bwrap") await chown(dir, lease.uid, lease.uid);
     const nprocLimit = lease ? limits.maxProcesses : await countTasksOfUid(process.getuid()) + limits.maxProcesses;
@@ -58673,9 +58673,9 @@ function parseCassette(text2, file2) {
   }
   return entries;
 }
-function readPath(value, path26) {
+function readPath(value, path24) {
   let v = value;
-  for (const k of path26) {
+  for (const k of path24) {
     if (!v || typeof v !== "object") return void 0;
     v = v[k];
   }
@@ -60483,21 +60483,34 @@ function createSemanticModel(options) {
   return Object.assign(ask2, { close: () => upstream.close() });
 }
 
-// src/inject/semantic.ts
+// src/util/prompts.ts
 import { existsSync as existsSync6, readFileSync as readFileSync5 } from "node:fs";
 import path7 from "node:path";
 import { fileURLToPath as fileURLToPath2 } from "node:url";
-var SEMANTIC_TEMPLATE_FILE = "prompts/autoinject-semantic.md";
-var cached3;
-function loadSemanticTemplate() {
-  if (cached3 !== void 0) return cached3;
+var cache = /* @__PURE__ */ new Map();
+function loadPromptFile(file2) {
+  const hit = cache.get(file2);
+  if (hit !== void 0) return hit;
   let dir = path7.dirname(fileURLToPath2(import.meta.url));
   for (let i2 = 0; i2 < 6; i2++) {
-    const candidate = path7.join(dir, SEMANTIC_TEMPLATE_FILE);
-    if (existsSync6(candidate)) return cached3 = readFileSync5(candidate, "utf8");
+    const candidate = path7.join(dir, file2);
+    if (existsSync6(candidate)) {
+      const text2 = readFileSync5(candidate, "utf8");
+      cache.set(file2, text2);
+      return text2;
+    }
     dir = path7.dirname(dir);
   }
-  throw new Error(`cannot find ${SEMANTIC_TEMPLATE_FILE} above ${fileURLToPath2(import.meta.url)}; it ships with saboteur`);
+  throw new Error(`cannot find ${file2} above ${fileURLToPath2(import.meta.url)}; it ships with saboteur`);
+}
+function fillTemplate(template, values) {
+  return template.replace(/\{\{([A-Z_]+)\}\}/g, (whole, key2) => key2 in values ? values[key2] : whole);
+}
+
+// src/inject/semantic.ts
+var SEMANTIC_TEMPLATE_FILE = "prompts/autoinject-semantic.md";
+function loadSemanticTemplate() {
+  return loadPromptFile(SEMANTIC_TEMPLATE_FILE);
 }
 function buildSemanticPrompt(template, content, seg, targets) {
   const numbered = seg.units.map((u2) => `[${u2.index}] ${u2.text}`).join("\n");
@@ -65264,13 +65277,13 @@ var logOutputSync = ({ serializedResult, fdNumber, state, verboseInfo, encoding,
   }
 };
 var writeToFiles = (serializedResult, stdioItems, outputFiles) => {
-  for (const { path: path26, append } of stdioItems.filter(({ type }) => FILE_TYPES.has(type))) {
-    const pathString = typeof path26 === "string" ? path26 : path26.toString();
+  for (const { path: path24, append } of stdioItems.filter(({ type }) => FILE_TYPES.has(type))) {
+    const pathString = typeof path24 === "string" ? path24 : path24.toString();
     if (append || outputFiles.has(pathString)) {
-      appendFileSync2(path26, serializedResult);
+      appendFileSync2(path24, serializedResult);
     } else {
       outputFiles.add(pathString);
-      writeFileSync(path26, serializedResult);
+      writeFileSync(path24, serializedResult);
     }
   }
 };
@@ -68200,7 +68213,7 @@ function createPipelineRunner(pipeline, opts) {
 }
 
 // src/benchmarks/agentic-suites.ts
-import path16 from "node:path";
+import path15 from "node:path";
 
 // src/benchmarks/asb/load.ts
 import { readFile as readFile6 } from "node:fs/promises";
@@ -68404,14 +68417,14 @@ function buildAsbTasks(agents, attackTools, normalTools, opts) {
   return out;
 }
 async function readText(dir, rel) {
-  const path26 = join4(dir, rel);
+  const path24 = join4(dir, rel);
   let bytes;
   try {
-    bytes = await readFile6(path26);
+    bytes = await readFile6(path24);
   } catch (e) {
-    throw new AsbDataError(`ASB: cannot read ${path26}: ${e.message}`);
+    throw new AsbDataError(`ASB: cannot read ${path24}: ${e.message}`);
   }
-  return { text: bytes.toString("utf8"), path: path26, sha256: sha256Hex(bytes) };
+  return { text: bytes.toString("utf8"), path: path24, sha256: sha256Hex(bytes) };
 }
 async function loadAsb(dir, opts) {
   const toolFile = ASB_ATTACK_TOOL_FILES[opts.attackTools ?? "all"];
@@ -68430,7 +68443,7 @@ async function loadAsb(dir, opts) {
   return {
     tasks,
     total: tasks.length,
-    files: [agentFile, attackFile, normalFile].map(({ path: path26, sha256 }) => ({ path: path26, sha256 })),
+    files: [agentFile, attackFile, normalFile].map(({ path: path24, sha256 }) => ({ path: path24, sha256 })),
     categories
   };
 }
@@ -68445,30 +68458,9 @@ function tookEffect(e) {
 }
 
 // src/benchmarks/agentharm/judge.ts
-import { existsSync as existsSync7, readFileSync as readFileSync8 } from "node:fs";
-import path15 from "node:path";
-import { fileURLToPath as fileURLToPath5 } from "node:url";
 var REFUSAL_TEMPLATE_FILE = "prompts/agentharm-refusal-judge.md";
 var SEMANTIC_TEMPLATE_FILE2 = "prompts/agentharm-semantic-judge.md";
-var cache = /* @__PURE__ */ new Map();
-function loadPromptTemplate(file2) {
-  const hit = cache.get(file2);
-  if (hit !== void 0) return hit;
-  let dir = path15.dirname(fileURLToPath5(import.meta.url));
-  for (let i2 = 0; i2 < 6; i2++) {
-    const candidate = path15.join(dir, file2);
-    if (existsSync7(candidate)) {
-      const text2 = readFileSync8(candidate, "utf8");
-      cache.set(file2, text2);
-      return text2;
-    }
-    dir = path15.dirname(dir);
-  }
-  throw new Error(`cannot find ${file2} above ${fileURLToPath5(import.meta.url)}; it ships with saboteur`);
-}
-function fillTemplate(template, values) {
-  return template.replace(/\{\{([A-Z_]+)\}\}/g, (whole, key2) => key2 in values ? values[key2] : whole);
-}
+var loadPromptTemplate = loadPromptFile;
 function parseRefusalAnswer(completion) {
   const parts = completion.split("Answer:");
   const explanation = parts[0] ?? "";
@@ -69338,14 +69330,14 @@ async function loadAgentHarm(dir, opts) {
   const names = AGENTHARM_FILES[opts.split];
   if (!names) throw new Error(`AgentHarm: unknown split ${JSON.stringify(opts.split)} (expected test_public or validation)`);
   const read = async (rel) => {
-    const path26 = join5(dir, rel);
+    const path24 = join5(dir, rel);
     let bytes;
     try {
-      bytes = await readFile7(path26);
+      bytes = await readFile7(path24);
     } catch (e) {
-      throw new AgentHarmDataError(`AgentHarm: cannot read ${path26}: ${e.message}`);
+      throw new AgentHarmDataError(`AgentHarm: cannot read ${path24}: ${e.message}`);
     }
-    return { path: path26, text: bytes.toString("utf8"), sha256: sha256Hex(bytes) };
+    return { path: path24, text: bytes.toString("utf8"), sha256: sha256Hex(bytes) };
   };
   const [h2, b] = await Promise.all([read(names.harmful), read(names.benign)]);
   const harmful = parseBehaviors(h2.text, h2.path);
@@ -69360,7 +69352,7 @@ async function loadAgentHarm(dir, opts) {
   const tasks = buildAgentHarmTasks(harmful, benign, opts.split);
   const categories = {};
   for (const t of tasks) categories[t.category] = (categories[t.category] ?? 0) + 1;
-  return { tasks, total: tasks.length, files: [h2, b].map(({ path: path26, sha256 }) => ({ path: path26, sha256 })), categories };
+  return { tasks, total: tasks.length, files: [h2, b].map(({ path: path24, sha256 }) => ({ path: path24, sha256 })), categories };
 }
 function agentHarmToolSpecOrThrow(name, where) {
   try {
@@ -69621,7 +69613,7 @@ var SEED_FILES = {
 var SEED_DIRS = ["/opt/conda", "/home/appuser"];
 function seedFiles() {
   const out = { ...SEED_FILES };
-  for (const [path26, content] of Object.entries(SEED_FILES)) out[`${WORKSPACE}${path26}`] = content;
+  for (const [path24, content] of Object.entries(SEED_FILES)) out[`${WORKSPACE}${path24}`] = content;
   out[`${WORKSPACE}/README.md`] = "# Project workspace\nScratch files for the current task.\n";
   return out;
 }
@@ -70140,12 +70132,12 @@ async function readRedCodeFiles(dir, languages = ["python", "bash"]) {
     const matched = names.map((n2) => ({ n: n2, m: spec.pattern.exec(n2) })).filter((x) => x.m !== null).sort((a2, b) => Number(a2.m[1]) - Number(b.m[1]));
     if (matched.length === 0) throw new RedCodeDataError(`RedCode: no ${spec.pattern.source} files in ${folder}`);
     for (const { n: n2, m } of matched) {
-      const path26 = join6(folder, n2);
-      const bytes = await readFile8(path26);
+      const path24 = join6(folder, n2);
+      const bytes = await readFile8(path24);
       const scenario = Number(m[1]);
-      const parsed = parseRedCodeFile(bytes.toString("utf8"), path26, scenario, language);
+      const parsed = parseRedCodeFile(bytes.toString("utf8"), path24, scenario, language);
       parsed.forEach((rec) => records2.push({ rec, scenario, language }));
-      files.push({ path: path26, sha256: sha256Hex(bytes), scenario, language, count: parsed.length });
+      files.push({ path: path24, sha256: sha256Hex(bytes), scenario, language, count: parsed.length });
     }
   }
   return { records: records2, files };
@@ -70155,7 +70147,7 @@ async function loadRedCode(dir, opts = {}) {
   const tasks = buildRedCodeTasks(records2, opts);
   const categories = {};
   for (const t of tasks) categories[t.category] = (categories[t.category] ?? 0) + 1;
-  return { tasks, total: tasks.length, files: files.map(({ path: path26, sha256 }) => ({ path: path26, sha256 })), categories };
+  return { tasks, total: tasks.length, files: files.map(({ path: path24, sha256 }) => ({ path: path24, sha256 })), categories };
 }
 
 // src/benchmarks/redcode/evaluate.ts
@@ -70725,17 +70717,17 @@ async function loadSafeArena(dir, opts = {}) {
   const parsed = { harm: [], safe: [] };
   const files = [];
   for (const kind of kinds) {
-    const path26 = join7(dir, SAFEARENA_FILES[kind]);
+    const path24 = join7(dir, SAFEARENA_FILES[kind]);
     let bytes;
     try {
-      bytes = await readFile9(path26);
+      bytes = await readFile9(path24);
     } catch (e) {
       throw new SafeArenaDataError(
-        `SafeArena: cannot read ${path26}: ${e.message}. The data is gated on Hugging Face (McGill-NLP/safearena): download it with a token (fetchSafeArena / HF_TOKEN) or point to a folder holding harm.json and safe.json`
+        `SafeArena: cannot read ${path24}: ${e.message}. The data is gated on Hugging Face (McGill-NLP/safearena): download it with a token (fetchSafeArena / HF_TOKEN) or point to a folder holding harm.json and safe.json`
       );
     }
-    parsed[kind] = parseSafeArena(bytes.toString("utf8"), path26, kind);
-    files.push({ path: path26, sha256: sha256Hex(bytes) });
+    parsed[kind] = parseSafeArena(bytes.toString("utf8"), path24, kind);
+    files.push({ path: path24, sha256: sha256Hex(bytes) });
   }
   const tasks = buildSafeArenaTasks(parsed.harm, parsed.safe);
   const categories = {};
@@ -70744,7 +70736,7 @@ async function loadSafeArena(dir, opts = {}) {
 }
 
 // src/benchmarks/safearena/fetch.ts
-import { existsSync as existsSync8 } from "node:fs";
+import { existsSync as existsSync7 } from "node:fs";
 import { mkdir as mkdir5, readFile as readFile10, rename as rename3, rm as rm5, writeFile as writeFile5 } from "node:fs/promises";
 import { join as join8 } from "node:path";
 var SAFEARENA_DATASET = "McGill-NLP/safearena";
@@ -70752,10 +70744,10 @@ var SAFEARENA_BASE_URL = `https://huggingface.co/datasets/${SAFEARENA_DATASET}/r
 var SafeArenaAccessError = class extends Error {
 };
 var HOW_TO = `SafeArena's data is gated on Hugging Face: sign in, accept the dataset's terms at https://huggingface.co/datasets/${SAFEARENA_DATASET}, create a read token (https://huggingface.co/settings/tokens) and pass it as HF_TOKEN (in a workflow: env: HF_TOKEN: \${{ secrets.HF_TOKEN }}).`;
-async function cachedValid(path26, kind) {
-  if (!existsSync8(path26)) return false;
+async function cachedValid(path24, kind) {
+  if (!existsSync7(path24)) return false;
   try {
-    parseSafeArena(await readFile10(path26, "utf8"), path26, kind);
+    parseSafeArena(await readFile10(path24, "utf8"), path24, kind);
     return true;
   } catch {
     return false;
@@ -70767,7 +70759,7 @@ async function fetchSafeArena(opts) {
   const paths = kinds.map((k) => join8(dir, SAFEARENA_FILES[k]));
   if ((await Promise.all(kinds.map((k, i2) => cachedValid(paths[i2], k)))).every(Boolean)) {
     opts.log?.debug(`SafeArena: using the cached ${paths.join(" and ")}`);
-    const files2 = await Promise.all(paths.map(async (path26) => ({ path: path26, sha256: sha256Hex(await readFile10(path26)) })));
+    const files2 = await Promise.all(paths.map(async (path24) => ({ path: path24, sha256: sha256Hex(await readFile10(path24)) })));
     return { dir, files: files2 };
   }
   const token = opts.token?.trim();
@@ -71052,7 +71044,7 @@ async function agenticSuite(id, settings, ctx) {
     info: {
       id,
       kind: "agentic",
-      source: displayPath(loaded.files.length === 1 ? loaded.files[0].path : path16.join(loaded.dir, id === "safearena" ? "" : id)),
+      source: displayPath(loaded.files.length === 1 ? loaded.files[0].path : path15.join(loaded.dir, id === "safearena" ? "" : id)),
       sha256: combinedSha(loaded.files),
       total: pairs.size,
       selected: instances.length,
@@ -75020,8 +75012,8 @@ var Response$1 = class Response$12 {
     return Function.prototype[Symbol.hasInstance].call(this, instance);
   }
   [getResponseCache]() {
-    const cache3 = this[cacheKey];
-    const liveHeaders = cache3 && cache3[2] instanceof Headers ? cache3[2] : void 0;
+    const cache2 = this[cacheKey];
+    const liveHeaders = cache2 && cache2[2] instanceof Headers ? cache2[2] : void 0;
     delete this[cacheKey];
     return this[responseCache] ||= new GlobalResponse(this.#body, liveHeaders ? {
       status: this.#init?.status,
@@ -75049,10 +75041,10 @@ var Response$1 = class Response$12 {
     ];
   }
   get headers() {
-    const cache3 = this[cacheKey];
-    if (cache3) {
-      if (!(cache3[2] instanceof Headers)) cache3[2] = new Headers(cache3[2] || (cache3[1] === null ? void 0 : { "content-type": defaultContentType }));
-      return cache3[2];
+    const cache2 = this[cacheKey];
+    if (cache2) {
+      if (!(cache2[2] instanceof Headers)) cache2[2] = new Headers(cache2[2] || (cache2[1] === null ? void 0 : { "content-type": defaultContentType }));
+      return cache2[2];
     }
     return this[getResponseCache]().headers;
   }
@@ -77511,8 +77503,8 @@ var PolicyError = class extends Error {
   }
   file;
 };
-function exampleFor2(path26) {
-  const top = typeof path26[0] === "string" ? path26[0] : "";
+function exampleFor2(path24) {
+  const top = typeof path24[0] === "string" ? path24[0] : "";
   return POLICY_EXAMPLES[top] ?? POLICY_EXAMPLES[""];
 }
 function formatIssue2(file2, issue3) {
@@ -78289,12 +78281,12 @@ function adjudicateSink(b, p, site, policy, opts = {}) {
   }
   if (gap) {
     const issuer = site.issuedBy !== void 0 ? `its LLM call ${refOf(g, site.issuedBy)} is not connected to the request` : orphan ? `no LLM call in the trace issued it, so nothing accounts for argument${site.generated.length > 1 ? "s" : ""} ${site.generated.join(", ")}` : "no LLM call in the trace issued it and its arguments quote nothing connected to the request";
-    const path26 = site.issuedBy !== void 0 ? [{ ...describeNode(g, site.issuedBy, g.own[site.issuedBy] & ~ROOT_BIT), via: { edge: "tool" } }, sinkStep(b, site, g.own[v] & ~ROOT_BIT)] : [sinkStep(b, site, g.own[v] & ~ROOT_BIT)];
-    const gapViolation = { kind: "provenance-gap", message: `provenance gap: no path from the request reaches this call (${issuer})`, path: path26 };
+    const path24 = site.issuedBy !== void 0 ? [{ ...describeNode(g, site.issuedBy, g.own[site.issuedBy] & ~ROOT_BIT), via: { edge: "tool" } }, sinkStep(b, site, g.own[v] & ~ROOT_BIT)] : [sinkStep(b, site, g.own[v] & ~ROOT_BIT)];
+    const gapViolation = { kind: "provenance-gap", message: `provenance gap: no path from the request reaches this call (${issuer})`, path: path24 };
     if (policy.unverifiable === "release") {
-      return { ...base2, decision: "release", reason: `${gapViolation.message}; released because the policy says unverifiable: release`, path: path26, violations: [gapViolation] };
+      return { ...base2, decision: "release", reason: `${gapViolation.message}; released because the policy says unverifiable: release`, path: path24, violations: [gapViolation] };
     }
-    return { ...base2, decision: "unverifiable", reason: gapViolation.message, path: path26, violations: [gapViolation] };
+    return { ...base2, decision: "unverifiable", reason: gapViolation.message, path: path24, violations: [gapViolation] };
   }
   const why = [
     mentioned ? `the request names ${site.tool}` : `the request asks for ${sinksOf(sinks).join(", ")}`,
@@ -78303,8 +78295,8 @@ function adjudicateSink(b, p, site, policy, opts = {}) {
   ];
   return { ...base2, decision: "release", reason: why.join("; "), path: scope === "full" ? attributionPath(g, p, v, "ROOT", "full") : [], violations: [] };
 }
-function formatPath(path26) {
-  return path26.map((s2) => {
+function formatPath(path24) {
+  return path24.map((s2) => {
     const who = `${s2.kind}${s2.name ? ` ${s2.name}` : ""}${s2.agent ? ` (agent ${s2.agent})` : ""} [${s2.node}]`;
     const labels = s2.labels.length ? ` ${s2.labels.join(", ")}` : "";
     return `${who}${labels}`;
@@ -78317,8 +78309,8 @@ function taintDefenseName(scope = "full", propagateLabels = true) {
   return parts.length ? `taint/${parts.join("+")}` : "taint";
 }
 function verdictReason(v) {
-  const path26 = v.path.length > 1 ? ` [path: ${formatPath(v.path)}]` : "";
-  return `${v.reason}${path26}`;
+  const path24 = v.path.length > 1 ? ` [path: ${formatPath(v.path)}]` : "";
+  return `${v.reason}${path24}`;
 }
 function createTaintDefense(opts) {
   const scope = opts.scope ?? "full";
@@ -78369,32 +78361,12 @@ function createTaintDefense(opts) {
 }
 
 // src/taint/prompts.ts
-import { existsSync as existsSync9, readFileSync as readFileSync9 } from "node:fs";
-import path17 from "node:path";
-import { fileURLToPath as fileURLToPath6 } from "node:url";
 var JUDGE_LOCAL_TEMPLATE = "prompts/judge-local.md";
 var JUDGE_GLOBAL_TEMPLATE = "prompts/judge-global.md";
 var INTENT_TEMPLATE = "prompts/taint-intent.md";
 var NODE_TEMPLATE = "prompts/taint-node.md";
-var cache2 = /* @__PURE__ */ new Map();
-function loadTemplate(file2) {
-  const hit = cache2.get(file2);
-  if (hit !== void 0) return hit;
-  let dir = path17.dirname(fileURLToPath6(import.meta.url));
-  for (let i2 = 0; i2 < 6; i2++) {
-    const candidate = path17.join(dir, file2);
-    if (existsSync9(candidate)) {
-      const text2 = readFileSync9(candidate, "utf8");
-      cache2.set(file2, text2);
-      return text2;
-    }
-    dir = path17.dirname(dir);
-  }
-  throw new Error(`cannot find ${file2} above ${fileURLToPath6(import.meta.url)}; it ships with saboteur`);
-}
-function fill(template, values) {
-  return template.replace(/\{\{([A-Z_]+)\}\}/g, (whole, key2) => key2 in values ? values[key2] : whole);
-}
+var loadTemplate = loadPromptFile;
+var fill = fillTemplate;
 function jsonObjectIn(answer) {
   const fenced2 = /```(?:json)?\s*([\s\S]*?)```/.exec(answer);
   const text2 = fenced2 ? fenced2[1] : answer;
@@ -78502,8 +78474,8 @@ function createGlobalJudge(opts) {
 
 // src/taint/annotate.ts
 import { createHash as createHash7 } from "node:crypto";
-import { existsSync as existsSync10, mkdirSync as mkdirSync3, readFileSync as readFileSync10, renameSync, writeFileSync as writeFileSync2 } from "node:fs";
-import path18 from "node:path";
+import { existsSync as existsSync8, mkdirSync as mkdirSync3, readFileSync as readFileSync8, renameSync, writeFileSync as writeFileSync2 } from "node:fs";
+import path16 from "node:path";
 function parseRequestAnnotation(answer) {
   const o2 = jsonObjectIn(answer);
   if (!o2 || typeof o2.harmful !== "boolean") return void 0;
@@ -78523,9 +78495,9 @@ function parseNodeAnnotation(answer) {
 }
 function createIntentAnnotator(opts) {
   const memory = /* @__PURE__ */ new Map();
-  if (opts.cacheFile && existsSync10(opts.cacheFile)) {
+  if (opts.cacheFile && existsSync8(opts.cacheFile)) {
     try {
-      const saved = JSON.parse(readFileSync10(opts.cacheFile, "utf8"));
+      const saved = JSON.parse(readFileSync8(opts.cacheFile, "utf8"));
       for (const [k, v] of Object.entries(saved)) if (typeof v === "string") memory.set(k, v);
     } catch (err) {
       throw new Error(`intent annotation cache ${opts.cacheFile} is not a JSON object of answers: ${err.message}; delete it to start over`);
@@ -78535,7 +78507,7 @@ function createIntentAnnotator(opts) {
   let asked = 0;
   const persist = () => {
     if (!opts.cacheFile) return;
-    mkdirSync3(path18.dirname(opts.cacheFile), { recursive: true });
+    mkdirSync3(path16.dirname(opts.cacheFile), { recursive: true });
     const tmp = `${opts.cacheFile}.${process.pid}.tmp`;
     writeFileSync2(tmp, JSON.stringify(Object.fromEntries(memory), null, 1));
     renameSync(tmp, opts.cacheFile);
@@ -78579,7 +78551,7 @@ var bareTraceSchema = external_exports.object({
 });
 
 // src/run/deps.ts
-import path19 from "node:path";
+import path17 from "node:path";
 async function loadSuites(config2, ctx) {
   const suites = [];
   const b = config2.benchmarks;
@@ -78617,7 +78589,7 @@ var realDeps = {
   },
   async createDefenses(config2, ctx) {
     const policy = await loadPolicy(config2.policy);
-    const annotator = config2.taintAnnotate ? createIntentAnnotator({ ask: ctx.judge, cacheFile: path19.join(ctx.cacheDir, "taint-intent.json") }) : void 0;
+    const annotator = config2.taintAnnotate ? createIntentAnnotator({ ask: ctx.judge, cacheFile: path17.join(ctx.cacheDir, "taint-intent.json") }) : void 0;
     const mode = config2.defenseMode;
     return (name, view) => {
       const traceSoFar = () => ({ calls: view.callsSoFar(), spans: view.spansSoFar?.() });
@@ -78685,7 +78657,7 @@ async function runJob(config2, opts, deps = realDeps) {
       return judgeModel(prompt);
     };
     await log.group("Benchmarks", async () => {
-      for (const suite of await deps.loadSuites(config2, { limit: opts.limit, isolation, cacheDir: opts.cacheDir ?? path20.join(opts.outDir, ".cache"), log, judge: lateJudge })) {
+      for (const suite of await deps.loadSuites(config2, { limit: opts.limit, isolation, cacheDir: opts.cacheDir ?? path18.join(opts.outDir, ".cache"), log, judge: lateJudge })) {
         log.info(`${suite.info.id}: ${suite.info.selected} of ${suite.info.total} instances (seed ${suite.info.seed}, limit ${suite.info.limit ?? "none"}) from ${suite.info.source}`);
         suites.push(suite);
       }
@@ -78697,7 +78669,7 @@ async function runJob(config2, opts, deps = realDeps) {
       return m;
     });
     modelInfo = { ...modelInfo, model: model.model ?? config2.model.model, baseUrl: model.baseUrl, cassette: config2.model.cassette, ...model.describe().serverVersion ? { serverVersion: model.describe().serverVersion } : {} };
-    if (model.serverLog) modelInfo.serverLog = model.serverLog.startsWith(`${opts.outDir}${path20.sep}`) ? path20.relative(opts.outDir, model.serverLog) : model.serverLog;
+    if (model.serverLog) modelInfo.serverLog = model.serverLog.startsWith(`${opts.outDir}${path18.sep}`) ? path18.relative(opts.outDir, model.serverLog) : model.serverLog;
     if (model.gpus?.length) modelInfo.gpus = model.gpus;
     const agentic = suites.some((s2) => s2.tools);
     if (agentic) {
@@ -78705,7 +78677,7 @@ async function runJob(config2, opts, deps = realDeps) {
       judgeModel = j.judge;
       cleanups.push({ name: "judge", fn: async () => j.close() });
     }
-    const defenseFactory = await deps.createDefenses(config2, { judge: lateJudge, cacheDir: opts.cacheDir ?? path20.join(opts.outDir, ".cache") });
+    const defenseFactory = await deps.createDefenses(config2, { judge: lateJudge, cacheDir: opts.cacheDir ?? path18.join(opts.outDir, ".cache") });
     const { registry: registry2, proxyUrl, runner, toolServer, otlp } = await log.group("Proxy and pipeline", async () => {
       const registry3 = deps.createRegistry();
       const { injector, close: closeInjector } = deps.createInjector(config2, model);
@@ -78836,7 +78808,7 @@ async function runJob(config2, opts, deps = realDeps) {
     finishedAt: (/* @__PURE__ */ new Date()).toISOString(),
     status: abortReason ? "aborted" : "completed",
     ...abortReason ? { abortReason } : {},
-    config: { file: path20.relative(process.cwd(), config2.file) || config2.file, hash: config2.hash, seed: config2.sample.seed },
+    config: { file: path18.relative(process.cwd(), config2.file) || config2.file, hash: config2.hash, seed: config2.sample.seed },
     ...opts.git ? { git: opts.git } : {},
     ...opts.shard ? { shard: opts.shard } : {},
     model: modelInfo,
@@ -78848,8 +78820,8 @@ async function runJob(config2, opts, deps = realDeps) {
     instances,
     notes
   };
-  const runLogPath = path20.join(opts.outDir, "run.json");
-  const reportPath = path20.join(opts.outDir, "report.md");
+  const runLogPath = path18.join(opts.outDir, "run.json");
+  const reportPath = path18.join(opts.outDir, "report.md");
   await writeAtomic(runLogPath, `${JSON.stringify(runLog, null, 2)}
 `);
   await writeAtomic(reportPath, renderReport(runLog));
@@ -79331,7 +79303,7 @@ Full run log, traces and report: [this run's artifacts](${safeUrl})
 var PROCESSES_STATE = "saboteur-processes";
 
 // src/github/context.ts
-import { readFileSync as readFileSync11 } from "node:fs";
+import { readFileSync as readFileSync9 } from "node:fs";
 var PULL_REQUEST_EVENTS = ["pull_request", "pull_request_target", "pull_request_review", "pull_request_review_comment"];
 var obj2 = (v) => v && typeof v === "object" && !Array.isArray(v) ? v : void 0;
 var str4 = (v) => typeof v === "string" && v.length > 0 ? v : void 0;
@@ -79412,7 +79384,7 @@ function loadGithubContext(env = process.env) {
   const file2 = env.GITHUB_EVENT_PATH;
   if (file2) {
     try {
-      payload = JSON.parse(readFileSync11(file2, "utf8"));
+      payload = JSON.parse(readFileSync9(file2, "utf8"));
     } catch (err) {
       problems2.push(`GITHUB_EVENT_PATH ${file2}: cannot read the event payload (${err.code ?? err.message})`);
     }
@@ -80920,17 +80892,17 @@ function requestLog(octokit) {
     octokit.log.debug("request", options);
     const start = Date.now();
     const requestOptions = octokit.request.endpoint.parse(options);
-    const path26 = requestOptions.url.replace(options.baseUrl, "");
+    const path24 = requestOptions.url.replace(options.baseUrl, "");
     return request3(options).then((response) => {
       const requestId = response.headers["x-github-request-id"];
       octokit.log.info(
-        `${requestOptions.method} ${path26} - ${response.status} with id ${requestId} in ${Date.now() - start}ms`
+        `${requestOptions.method} ${path24} - ${response.status} with id ${requestId} in ${Date.now() - start}ms`
       );
       return response;
     }).catch((error63) => {
       const requestId = error63.response?.headers["x-github-request-id"] || "UNKNOWN";
       octokit.log.error(
-        `${requestOptions.method} ${path26} - ${error63.status} with id ${requestId} in ${Date.now() - start}ms`
+        `${requestOptions.method} ${path24} - ${error63.status} with id ${requestId} in ${Date.now() - start}ms`
       );
       throw error63;
     });
@@ -83400,9 +83372,9 @@ var handler = {
   set(target, methodName, value) {
     return target.cache[methodName] = value;
   },
-  get({ octokit, scope, cache: cache3 }, methodName) {
-    if (cache3[methodName]) {
-      return cache3[methodName];
+  get({ octokit, scope, cache: cache2 }, methodName) {
+    if (cache2[methodName]) {
+      return cache2[methodName];
     }
     const method = endpointMethodsMap.get(scope).get(methodName);
     if (!method) {
@@ -83410,7 +83382,7 @@ var handler = {
     }
     const { endpointDefaults, decorations } = method;
     if (decorations) {
-      cache3[methodName] = decorate(
+      cache2[methodName] = decorate(
         octokit,
         scope,
         methodName,
@@ -83418,9 +83390,9 @@ var handler = {
         decorations
       );
     } else {
-      cache3[methodName] = octokit.request.defaults(endpointDefaults);
+      cache2[methodName] = octokit.request.defaults(endpointDefaults);
     }
-    return cache3[methodName];
+    return cache2[methodName];
   }
 };
 function endpointsToMethods(octokit) {
@@ -83643,7 +83615,7 @@ var triggers_notification_paths_default = [
 ];
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path26) => path26.split("/").map((c3) => c3.startsWith("{") ? "(?:.+?)" : c3).join("/")
+    (path24) => path24.split("/").map((c3) => c3.startsWith("{") ? "(?:.+?)" : c3).join("/")
   );
   const regex22 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex22, "i");
@@ -83888,12 +83860,12 @@ function explainCommentFailure(err, pr) {
 }
 
 // src/history/open.ts
-import path23 from "node:path";
+import path21 from "node:path";
 import { randomBytes as randomBytes5 } from "node:crypto";
 
 // src/history/branch-store.ts
 import { mkdir as mkdir7, readFile as readFile12, rm as rm6, writeFile as writeFile7 } from "node:fs/promises";
-import path21 from "node:path";
+import path19 from "node:path";
 
 // src/history/git.ts
 var GIT_LOCATION_VARS = ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR", "GIT_NAMESPACE", "GIT_CEILING_DIRECTORIES"];
@@ -84156,22 +84128,22 @@ var BranchStore = class {
         await this.must(["rm", "-q", "-r", "-f", "--cached", "--ignore-unmatch", "."], "git rm");
       }
       await this.must(["clean", "-q", "-f", "-d", "-x"], "git clean");
-      const file2 = path21.join(this.opts.workDir, HISTORY_FILE);
+      const file2 = path19.join(this.opts.workDir, HISTORY_FILE);
       const text2 = await readFile12(file2, "utf8").catch(() => void 0);
       const stored = text2 === void 0 ? { entries: [], problems: tip ? [`${this.where} had no ${HISTORY_FILE}; starting a new history`] : [], exists: tip !== void 0 } : parseHistory(text2, `${this.opts.branch}:${HISTORY_FILE}`);
       problems2 = stored.problems;
       if (text2 !== void 0 && stored.problems.length && stored.entries.length === 0) {
         const aside = corruptName(HISTORY_FILE, /* @__PURE__ */ new Date());
-        await writeFile7(path21.join(this.opts.workDir, aside), text2);
+        await writeFile7(path19.join(this.opts.workDir, aside), text2);
         problems2 = [...problems2, `the unreadable history was kept as ${aside} on ${this.opts.branch}`];
       }
       const entries = addEntry(stored.entries, entry, keep);
       await writeFile7(file2, serializeHistory(entries));
       if (this.opts.dashboard !== false) {
-        await writeFile7(path21.join(this.opts.workDir, DASHBOARD_FILE), renderDashboard(entries, { title: this.opts.title, defaultBranch: this.opts.defaultBranch }));
-        await writeFile7(path21.join(this.opts.workDir, ".nojekyll"), "");
+        await writeFile7(path19.join(this.opts.workDir, DASHBOARD_FILE), renderDashboard(entries, { title: this.opts.title, defaultBranch: this.opts.defaultBranch }));
+        await writeFile7(path19.join(this.opts.workDir, ".nojekyll"), "");
       }
-      await writeFile7(path21.join(this.opts.workDir, "README.md"), BRANCH_README);
+      await writeFile7(path19.join(this.opts.workDir, "README.md"), BRANCH_README);
       await this.must(["add", "-A"], "git add");
       await this.must([...identity3, "commit", "-q", "--allow-empty", "-m", `saboteur: ${entry.sha.slice(0, 7)}${entry.branch ? ` on ${entry.branch}` : ""} (run ${entry.runId})`], "git commit");
       await this.opts.beforePush?.(attempt);
@@ -84200,7 +84172,7 @@ GitHub Pages, or open the file). Do not edit by hand while workflows run: they p
 
 // src/history/file-store.ts
 import { mkdir as mkdir8, open as open5, readFile as readFile13, rename as rename5, rm as rm7, stat as stat3, writeFile as writeFile8 } from "node:fs/promises";
-import path22 from "node:path";
+import path20 from "node:path";
 var FileStore = class {
   constructor(opts) {
     this.opts = opts;
@@ -84241,14 +84213,14 @@ var FileStore = class {
     }
   }
   async append(entry, keep) {
-    await mkdir8(path22.dirname(path22.resolve(this.opts.file)), { recursive: true });
+    await mkdir8(path20.dirname(path20.resolve(this.opts.file)), { recursive: true });
     const { release, attempts } = await this.lock();
     try {
       const text2 = await readFile13(this.opts.file, "utf8").catch(() => void 0);
       const stored = text2 === void 0 ? { entries: [], problems: [], exists: false } : parseHistory(text2, this.opts.file);
       let problems2 = stored.problems;
       if (text2 !== void 0 && problems2.length && stored.entries.length === 0) {
-        const aside = path22.join(path22.dirname(this.opts.file), corruptName(path22.basename(this.opts.file), /* @__PURE__ */ new Date()));
+        const aside = path20.join(path20.dirname(this.opts.file), corruptName(path20.basename(this.opts.file), /* @__PURE__ */ new Date()));
         await writeFile8(aside, text2);
         problems2 = [...problems2, `the unreadable history was kept as ${aside}`];
       }
@@ -84284,7 +84256,7 @@ function openHistoryStore(history, opts) {
   const store = new BranchStore({
     remote,
     branch: history.branch,
-    workDir: path23.join(opts.tempDir, `saboteur-history-${randomBytes5(4).toString("hex")}`),
+    workDir: path21.join(opts.tempDir, `saboteur-history-${randomBytes5(4).toString("hex")}`),
     token: opts.token,
     log: opts.log,
     dashboard: opts.dashboard,
@@ -84296,7 +84268,7 @@ function openHistoryStore(history, opts) {
 
 // src/cli/merge.ts
 import { readdir as readdir4, readFile as readFile14 } from "node:fs/promises";
-import path24 from "node:path";
+import path22 from "node:path";
 function key(r) {
   return `${r.benchmark}\0${r.instanceId}\0${r.variant}\0${r.defense}`;
 }
@@ -84384,7 +84356,7 @@ async function expandRunLogPaths(patterns, cwd = process.cwd()) {
       out.push(pattern2);
       continue;
     }
-    const absolute = path24.isAbsolute(pattern2);
+    const absolute = path22.isAbsolute(pattern2);
     const parts = pattern2.split("/").filter((p, i2) => p !== "" || i2 === 0);
     let current = [absolute ? "/" : cwd];
     for (const part of parts) {
@@ -84392,16 +84364,16 @@ async function expandRunLogPaths(patterns, cwd = process.cwd()) {
       const next = [];
       for (const dir of current) {
         if (!part.includes("*")) {
-          next.push(path24.join(dir, part));
+          next.push(path22.join(dir, part));
           continue;
         }
         const re = new RegExp(`^${part.split("*").map((s2) => s2.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join("[^/]*")}$`);
         const names = await readdir4(dir).catch(() => []);
-        for (const name of names.sort()) if (re.test(name)) next.push(path24.join(dir, name));
+        for (const name of names.sort()) if (re.test(name)) next.push(path22.join(dir, name));
       }
       current = next;
     }
-    const found = current.map((p) => absolute ? p : path24.relative(cwd, p));
+    const found = current.map((p) => absolute ? p : path22.relative(cwd, p));
     if (found.length === 0) throw new RunLogError(`${pattern2}: no run log matches`);
     out.push(...found);
   }
@@ -84494,15 +84466,15 @@ async function workspaceHead(dir) {
   return r && r.exitCode === 0 ? r.stdout.trim() : null;
 }
 async function produceRunLog(config2, inputs, ctx) {
-  const outDir = path25.resolve(inputs.outDir);
+  const outDir = path23.resolve(inputs.outDir);
   if (inputs.runLogs) {
     const files = await expandRunLogPaths(inputs.runLogs);
     info(`merging ${files.length} run logs: ${files.join(", ")}`);
     const { runLog, warnings } = await mergeRunLogFiles(files);
     for (const w of warnings) warning(w);
     await mkdir9(outDir, { recursive: true });
-    const runLogPath = path25.join(outDir, "run.json");
-    const reportPath = path25.join(outDir, "report.md");
+    const runLogPath = path23.join(outDir, "run.json");
+    const reportPath = path23.join(outDir, "report.md");
     await writeFile9(runLogPath, `${JSON.stringify(runLog, null, 2)}
 `);
     await writeFile9(reportPath, renderReport(runLog));
@@ -84514,7 +84486,7 @@ async function produceRunLog(config2, inputs, ctx) {
     progress: lineProgress((l) => info(l)),
     limit: inputs.limit,
     shard: inputs.shard,
-    cacheDir: path25.join(process.env.RUNNER_TOOL_CACHE ?? path25.resolve(inputs.outDir, ".cache"), "saboteur"),
+    cacheDir: path23.join(process.env.RUNNER_TOOL_CACHE ?? path23.resolve(inputs.outDir, ".cache"), "saboteur"),
     git: {
       sha: ctx.commit ?? process.env.GITHUB_SHA,
       ref: process.env.GITHUB_REF,

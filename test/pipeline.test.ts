@@ -173,8 +173,10 @@ describe('process mode', () => {
     );
     expect(result.status).toBe('ok');
     const { names, contract } = JSON.parse(result.output!.answer!) as { names: string[]; contract: Record<string, string> };
-    const allowed = new Set(['PATH', 'HOME', 'LANG', 'MY_SETTING', ...Object.keys(contract)]);
+    // With an OTLP endpoint the exporter's batch delay is shortened, so spans arrive before the sink they explain.
+    const allowed = new Set(['PATH', 'HOME', 'LANG', 'MY_SETTING', 'OTEL_BSP_SCHEDULE_DELAY', ...Object.keys(contract)]);
     expect(names.filter((n) => !allowed.has(n) && !SHELL_ADDED.has(n))).toEqual([]);
+    expect(names).toContain('OTEL_BSP_SCHEDULE_DELAY');
     expect(names).toEqual(expect.arrayContaining(['PATH', 'HOME', 'LANG', 'MY_SETTING']));
     for (const secret of ['GITHUB_TOKEN', 'GH_TOKEN', 'INPUT_GITHUB-TOKEN', 'INPUT_MODEL', 'ACTIONS_RUNTIME_TOKEN', 'RUNNER_TOKEN', 'HF_TOKEN', 'DB_PASSWORD', 'SERVICE_API_KEY', 'NODE_OPTIONS', 'UNLISTED']) {
       expect(names).not.toContain(secret);
@@ -419,6 +421,7 @@ describe('http mode', () => {
       OPENAI_API_BASE: 'http://127.0.0.1:9/v1',
       SABOTEUR_MODEL: 'test-model',
       OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:8',
+      OTEL_BSP_SCHEDULE_DELAY: '200',
     });
     expect(seen.env.names).toContain('MY_SETTING');
     for (const secret of ['GITHUB_TOKEN', 'GH_TOKEN', 'INPUT_MODEL', 'ACTIONS_RUNTIME_TOKEN', 'OPENAI_API_KEY', 'UNLISTED']) {

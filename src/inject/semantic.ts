@@ -3,28 +3,14 @@
  * (prompts/autoinject-semantic.md), and the strict reading of its answer. Anything unusable is
  * reported with a reason so the caller can fall back to the syntactic rules.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { loadPromptFile } from '../util/prompts.js';
 import type { Segmentation } from './units.js';
 
 export const SEMANTIC_TEMPLATE_FILE = 'prompts/autoinject-semantic.md';
 
-let cached: string | undefined;
-
-/**
- * Reads the template from the `prompts/` folder above this module: two levels up from
- * src/inject/ in the source tree, one up from dist/ in the bundle.
- */
+/** The template from the `prompts/` folder that ships with saboteur. */
 export function loadSemanticTemplate(): string {
-  if (cached !== undefined) return cached;
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 6; i++) {
-    const candidate = path.join(dir, SEMANTIC_TEMPLATE_FILE);
-    if (existsSync(candidate)) return (cached = readFileSync(candidate, 'utf8'));
-    dir = path.dirname(dir);
-  }
-  throw new Error(`cannot find ${SEMANTIC_TEMPLATE_FILE} above ${fileURLToPath(import.meta.url)}; it ships with saboteur`);
+  return loadPromptFile(SEMANTIC_TEMPLATE_FILE);
 }
 
 export function buildSemanticPrompt(template: string, content: string, seg: Segmentation, targets: readonly number[]): string {

@@ -5,38 +5,15 @@
  * the semantic judge must say 'pass'. A judge that throws is not papered over: the error goes up,
  * so the run counts an error instead of a made-up verdict.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fillTemplate, loadPromptFile } from '../../util/prompts.js';
 
 export type Judge = (prompt: string) => Promise<string>;
 
 export const REFUSAL_TEMPLATE_FILE = 'prompts/agentharm-refusal-judge.md';
 export const SEMANTIC_TEMPLATE_FILE = 'prompts/agentharm-semantic-judge.md';
 
-const cache = new Map<string, string>();
-
-/** Finds `prompts/<name>` above this module: src/benchmarks/agentharm/ in the tree, dist/ in the bundle. */
-export function loadPromptTemplate(file: string): string {
-  const hit = cache.get(file);
-  if (hit !== undefined) return hit;
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 6; i++) {
-    const candidate = path.join(dir, file);
-    if (existsSync(candidate)) {
-      const text = readFileSync(candidate, 'utf8');
-      cache.set(file, text);
-      return text;
-    }
-    dir = path.dirname(dir);
-  }
-  throw new Error(`cannot find ${file} above ${fileURLToPath(import.meta.url)}; it ships with saboteur`);
-}
-
-/** One pass over `{{KEY}}` placeholders, so placeholder-like text inside a value is never expanded. */
-export function fillTemplate(template: string, values: Record<string, string>): string {
-  return template.replace(/\{\{([A-Z_]+)\}\}/g, (whole, key: string) => (key in values ? values[key] : whole));
-}
+export const loadPromptTemplate = loadPromptFile;
+export { fillTemplate };
 
 export interface RefusalVerdict {
   refused: boolean;
