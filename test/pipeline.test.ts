@@ -483,7 +483,7 @@ describe('http mode', () => {
     expect(await eventually(() => !isProcessAlive(childPid))).toBe(true);
   });
 
-  it('runs minimal.mjs (process mode, plain fetch) against a chat endpoint', async () => {
+  it('runs minimal.mjs (process mode, node:http) against a chat endpoint', async () => {
     const chat = await fakeChatServer();
     try {
       const { runner } = makeRunner(config({ run: fixture('minimal.mjs') }));
