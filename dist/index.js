@@ -57248,6 +57248,23 @@ function code(text2) {
   return `\`${clean}\``;
 }
 
+// src/report/format.ts
+function pct(x, digits = 1) {
+  return x === null ? "\u2013" : `${(x * 100).toFixed(digits)}%`;
+}
+function pts(x) {
+  if (x === null) return "\u2013";
+  const v = x * 100;
+  return `${v > 0 ? "+" : v < 0 ? "\u2212" : "\xB1"}${Math.abs(v).toFixed(1)} pts`;
+}
+function ci(i2, signed2 = false) {
+  const f = (x) => signed2 ? `${x < 0 ? "\u2212" : x > 0 ? "+" : ""}${Math.abs(x * 100).toFixed(1)}` : (x * 100).toFixed(1);
+  return `[${f(i2.low)}, ${f(i2.high)}]`;
+}
+function pValue(p) {
+  return p < 1e-3 ? "< 0.001" : p.toFixed(3);
+}
+
 // src/report/compat.ts
 function servingLine(log) {
   const m = log.model;
@@ -57326,7 +57343,7 @@ function overallSecurity(log, defense) {
 // src/report/security.ts
 function pctCell(r) {
   if (r.rate === null) return "\u2013";
-  return `${(r.rate * 100).toFixed(1)}% (${r.hits}/${r.n}) [${(r.interval.low * 100).toFixed(1)}, ${(r.interval.high * 100).toFixed(1)}]`;
+  return `${pct(r.rate)} (${r.hits}/${r.n}) ${ci(r.interval)}`;
 }
 function apart(s2) {
   return `${s2.refused} refused${s2.notGraded ? `, ${s2.notGraded} not graded` : ""}`;
@@ -57384,21 +57401,6 @@ function securitySection(log) {
 
 // src/report/markdown.ts
 var REPORT_MARKER = "<!-- saboteur-report -->";
-function pct(x, digits = 1) {
-  return x === null ? "\u2013" : `${(x * 100).toFixed(digits)}%`;
-}
-function pts(x) {
-  if (x === null) return "\u2013";
-  const v = x * 100;
-  return `${v > 0 ? "+" : v < 0 ? "\u2212" : "\xB1"}${Math.abs(v).toFixed(1)} pts`;
-}
-function ci(i2, signed2 = false) {
-  const f = (x) => signed2 ? `${x < 0 ? "\u2212" : x > 0 ? "+" : ""}${Math.abs(x * 100).toFixed(1)}` : (x * 100).toFixed(1);
-  return `[${f(i2.low)}, ${f(i2.high)}]`;
-}
-function pValue(p) {
-  return p < 1e-3 ? "< 0.001" : p.toFixed(3);
-}
 function passCell(s2) {
   return s2.scored === 0 ? "\u2013" : `${pct(s2.passAt1)} (${s2.passed}/${s2.scored})`;
 }
@@ -58266,6 +58268,13 @@ function sampleIds(ids, opts) {
   const chosen = order.slice(0, opts.limit).sort((a2, b) => a2 - b);
   return chosen.map((i2) => ids[i2]);
 }
+function parseShardSpec(text2) {
+  const m = /^(\d+)\/(\d+)$/.exec(text2);
+  if (!m) return void 0;
+  const index = Number(m[1]);
+  const count2 = Number(m[2]);
+  return count2 >= 1 && index >= 1 && index <= count2 ? { index, count: count2 } : void 0;
+}
 function shardSlice(items, index, count2) {
   return items.filter((_, i2) => i2 % count2 === index - 1);
 }
@@ -59059,7 +59068,7 @@ function commandPlan(model, at) {
 }
 
 // src/model/servers/embedded.ts
-import { existsSync as existsSync4, readFileSync as readFileSync4, statSync } from "node:fs";
+import { existsSync as existsSync4, readFileSync as readFileSync3, statSync } from "node:fs";
 import path5 from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -59159,12 +59168,16 @@ function signalGroup(pgid, signal) {
     throw err;
   }
 }
-function parseProcStat(text2) {
+function procStatFields(text2) {
   const close = text2.lastIndexOf(")");
-  if (close < 0) return void 0;
-  const fields = text2.slice(close + 2).split(" ");
-  const pgrp = Number(fields[2]);
-  return fields[0] && Number.isInteger(pgrp) ? { state: fields[0], pgrp } : void 0;
+  return close < 0 ? void 0 : text2.slice(close + 2).split(" ");
+}
+function readProcStat(pid) {
+  try {
+    return procStatFields(readFileSync2(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return void 0;
+  }
 }
 function livingMembers(pgid) {
   let entries;
@@ -59176,14 +59189,8 @@ function livingMembers(pgid) {
   const members2 = [];
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
-    let stat4;
-    try {
-      stat4 = readFileSync2(`/proc/${entry}/stat`, "utf8");
-    } catch {
-      continue;
-    }
-    const parsed = parseProcStat(stat4);
-    if (parsed && parsed.pgrp === pgid && parsed.state !== "Z" && parsed.state !== "X") members2.push(Number(entry));
+    const fields = readProcStat(Number(entry));
+    if (fields && Number(fields[2]) === pgid && fields[0] !== "Z" && fields[0] !== "X") members2.push(Number(entry));
   }
   return members2;
 }
@@ -59193,12 +59200,8 @@ function isProcessAlive(pid) {
   } catch {
     return false;
   }
-  try {
-    const parsed = parseProcStat(readFileSync2(`/proc/${pid}/stat`, "utf8"));
-    return parsed ? parsed.state !== "Z" && parsed.state !== "X" : true;
-  } catch {
-    return true;
-  }
+  const fields = readProcStat(pid);
+  return fields ? fields[0] !== "Z" && fields[0] !== "X" : true;
 }
 var sleep2 = (ms) => new Promise((resolve3) => setTimeout(resolve3, ms));
 async function waitGroupGone(pgid, withinMs) {
@@ -59237,19 +59240,9 @@ function untrackGroup(pgid) {
 }
 
 // src/model/servers/process-tree.ts
-import { readdirSync as readdirSync2, readFileSync as readFileSync3 } from "node:fs";
-function statFields(pid) {
-  let text2;
-  try {
-    text2 = readFileSync3(`/proc/${pid}/stat`, "utf8");
-  } catch {
-    return void 0;
-  }
-  const close = text2.lastIndexOf(")");
-  return close < 0 ? void 0 : text2.slice(close + 2).split(" ");
-}
+import { readdirSync as readdirSync2 } from "node:fs";
 function processStartTime(pid) {
-  const fields = statFields(pid);
+  const fields = readProcStat(pid);
   const value = fields ? Number(fields[19]) : NaN;
   return Number.isFinite(value) ? value : void 0;
 }
@@ -59263,7 +59256,7 @@ function parentMap() {
   }
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
-    const fields = statFields(Number(entry));
+    const fields = readProcStat(Number(entry));
     if (!fields || fields[0] === "Z" || fields[0] === "X") continue;
     const ppid = Number(fields[1]);
     const list = children.get(ppid);
@@ -59563,7 +59556,7 @@ function findPackage(name, startDirs) {
       const pkgFile = path5.join(pkgDir, "package.json");
       if (existsSync4(pkgFile)) {
         try {
-          const pkg = JSON.parse(readFileSync4(pkgFile, "utf8"));
+          const pkg = JSON.parse(readFileSync3(pkgFile, "utf8"));
           const exp = pkg.exports;
           const dot = typeof exp === "string" ? exp : exp?.["."];
           const pick2 = (v) => typeof v === "string" ? v : v && typeof v === "object" ? pick2(v.import ?? v.node ?? v.default) : void 0;
@@ -60484,7 +60477,7 @@ function createSemanticModel(options) {
 }
 
 // src/util/prompts.ts
-import { existsSync as existsSync6, readFileSync as readFileSync5 } from "node:fs";
+import { existsSync as existsSync6, readFileSync as readFileSync4 } from "node:fs";
 import path7 from "node:path";
 import { fileURLToPath as fileURLToPath2 } from "node:url";
 var cache = /* @__PURE__ */ new Map();
@@ -60495,7 +60488,7 @@ function loadPromptFile(file2) {
   for (let i2 = 0; i2 < 6; i2++) {
     const candidate = path7.join(dir, file2);
     if (existsSync6(candidate)) {
-      const text2 = readFileSync5(candidate, "utf8");
+      const text2 = readFileSync4(candidate, "utf8");
       cache.set(file2, text2);
       return text2;
     }
@@ -64112,7 +64105,7 @@ var handleResult = (result, verboseInfo, { reject }) => {
 };
 
 // node_modules/execa/lib/stdio/handle-sync.js
-import { readFileSync as readFileSync7 } from "node:fs";
+import { readFileSync as readFileSync6 } from "node:fs";
 
 // node_modules/execa/lib/stdio/type.js
 var getStdioItemType = (value, optionName) => {
@@ -64442,7 +64435,7 @@ var normalizeStdioSync = (stdioArray, buffer, verboseInfo) => stdioArray.map((st
 var isOutputPipeOnly = (stdioOption) => stdioOption === "pipe" || Array.isArray(stdioOption) && stdioOption.every((item) => item === "pipe");
 
 // node_modules/execa/lib/stdio/native.js
-import { readFileSync as readFileSync6 } from "node:fs";
+import { readFileSync as readFileSync5 } from "node:fs";
 import tty2 from "node:tty";
 var handleNativeStream = ({ stdioItem, stdioItem: { type }, isStdioArray, fdNumber, direction, isSync }) => {
   if (!isStdioArray || type !== "native") {
@@ -64476,7 +64469,7 @@ var getTargetFd = ({ value, optionName, fdNumber, direction }) => {
   if (tty2.isatty(targetFdNumber)) {
     throw new TypeError(`The \`${optionName}: ${serializeOptionValue(value)}\` option is invalid: it cannot be a TTY with synchronous methods.`);
   }
-  return { type: "uint8Array", value: bufferToUint8Array(readFileSync6(targetFdNumber)), optionName };
+  return { type: "uint8Array", value: bufferToUint8Array(readFileSync5(targetFdNumber)), optionName };
 };
 var getTargetFdNumber = (value, fdNumber) => {
   if (value === "inherit") {
@@ -64809,8 +64802,8 @@ var addProperties = {
 var addPropertiesSync = {
   input: {
     ...addProperties,
-    fileUrl: ({ value }) => ({ contents: [bufferToUint8Array(readFileSync7(value))] }),
-    filePath: ({ value: { file: file2 } }) => ({ contents: [bufferToUint8Array(readFileSync7(file2))] }),
+    fileUrl: ({ value }) => ({ contents: [bufferToUint8Array(readFileSync6(value))] }),
+    filePath: ({ value: { file: file2 } }) => ({ contents: [bufferToUint8Array(readFileSync6(file2))] }),
     fileNumber: forbiddenIfSync,
     iterable: ({ value }) => ({ contents: [...value] }),
     string: ({ value }) => ({ contents: [value] }),
@@ -78474,7 +78467,7 @@ function createGlobalJudge(opts) {
 
 // src/taint/annotate.ts
 import { createHash as createHash7 } from "node:crypto";
-import { existsSync as existsSync8, mkdirSync as mkdirSync3, readFileSync as readFileSync8, renameSync, writeFileSync as writeFileSync2 } from "node:fs";
+import { existsSync as existsSync8, mkdirSync as mkdirSync3, readFileSync as readFileSync7, renameSync, writeFileSync as writeFileSync2 } from "node:fs";
 import path16 from "node:path";
 function parseRequestAnnotation(answer) {
   const o2 = jsonObjectIn(answer);
@@ -78497,7 +78490,7 @@ function createIntentAnnotator(opts) {
   const memory = /* @__PURE__ */ new Map();
   if (opts.cacheFile && existsSync8(opts.cacheFile)) {
     try {
-      const saved = JSON.parse(readFileSync8(opts.cacheFile, "utf8"));
+      const saved = JSON.parse(readFileSync7(opts.cacheFile, "utf8"));
       for (const [k, v] of Object.entries(saved)) if (typeof v === "string") memory.set(k, v);
     } catch (err) {
       throw new Error(`intent annotation cache ${opts.cacheFile} is not a JSON object of answers: ${err.message}; delete it to start over`);
@@ -78643,6 +78636,7 @@ async function runJob(config2, opts, deps = realDeps) {
   let abortReason;
   let isolation = { kind: "unknown", degraded: true, note: "not probed (the run stopped before scoring)" };
   let modelInfo = { kind: config2.model.kind, model: config2.model.model, sampling: { ...config2.model.sampling } };
+  const cacheDir = opts.cacheDir ?? path18.join(opts.outDir, ".cache");
   await mkdir6(opts.outDir, { recursive: true });
   try {
     isolation = await log.group("Sandbox", async () => {
@@ -78657,7 +78651,7 @@ async function runJob(config2, opts, deps = realDeps) {
       return judgeModel(prompt);
     };
     await log.group("Benchmarks", async () => {
-      for (const suite of await deps.loadSuites(config2, { limit: opts.limit, isolation, cacheDir: opts.cacheDir ?? path18.join(opts.outDir, ".cache"), log, judge: lateJudge })) {
+      for (const suite of await deps.loadSuites(config2, { limit: opts.limit, isolation, cacheDir, log, judge: lateJudge })) {
         log.info(`${suite.info.id}: ${suite.info.selected} of ${suite.info.total} instances (seed ${suite.info.seed}, limit ${suite.info.limit ?? "none"}) from ${suite.info.source}`);
         suites.push(suite);
       }
@@ -78668,7 +78662,9 @@ async function runJob(config2, opts, deps = realDeps) {
       log.info(`model ${m.model ?? config2.model.model ?? "(server default)"} (${m.kind}) at ${m.baseUrl}`);
       return m;
     });
-    modelInfo = { ...modelInfo, model: model.model ?? config2.model.model, baseUrl: model.baseUrl, cassette: config2.model.cassette, ...model.describe().serverVersion ? { serverVersion: model.describe().serverVersion } : {} };
+    const modelName = model.model ?? config2.model.model;
+    const serverVersion = model.describe().serverVersion;
+    modelInfo = { ...modelInfo, model: modelName, baseUrl: model.baseUrl, cassette: config2.model.cassette, ...serverVersion ? { serverVersion } : {} };
     if (model.serverLog) modelInfo.serverLog = model.serverLog.startsWith(`${opts.outDir}${path18.sep}`) ? path18.relative(opts.outDir, model.serverLog) : model.serverLog;
     if (model.gpus?.length) modelInfo.gpus = model.gpus;
     const agentic = suites.some((s2) => s2.tools);
@@ -78677,7 +78673,7 @@ async function runJob(config2, opts, deps = realDeps) {
       judgeModel = j.judge;
       cleanups.push({ name: "judge", fn: async () => j.close() });
     }
-    const defenseFactory = await deps.createDefenses(config2, { judge: lateJudge, cacheDir: opts.cacheDir ?? path18.join(opts.outDir, ".cache") });
+    const defenseFactory = await deps.createDefenses(config2, { judge: lateJudge, cacheDir });
     const { registry: registry2, proxyUrl, runner, toolServer, otlp } = await log.group("Proxy and pipeline", async () => {
       const registry3 = deps.createRegistry();
       const { injector, close: closeInjector } = deps.createInjector(config2, model);
@@ -78697,7 +78693,7 @@ async function runJob(config2, opts, deps = realDeps) {
       }
       const runner2 = deps.createRunner(config2.pipeline, { log, workDir: opts.outDir });
       cleanups.push({ name: "pipeline", fn: () => runner2.stop() });
-      await runner2.start({ proxyBaseUrl: proxy.baseUrl, model: model.model ?? config2.model.model ?? "default" });
+      await runner2.start({ proxyBaseUrl: proxy.baseUrl, model: modelName ?? "default" });
       const servePid = runner2.servePid;
       if (servePid !== void 0 && opts.ledger) {
         opts.ledger.started({ pid: servePid, name: "pipeline service" });
@@ -78727,7 +78723,7 @@ async function runJob(config2, opts, deps = realDeps) {
       registry: registry2,
       runner,
       proxyUrl,
-      model: model.model ?? config2.model.model ?? "default",
+      model: modelName ?? "default",
       target,
       timeoutMs: config2.pipeline.timeoutMs,
       toolServer,
@@ -79183,12 +79179,12 @@ function signed(x, digits = 1) {
 }
 function figureValue(metric, f) {
   if (!f || f.value === null) return "\u2013";
-  return metricInfo(metric).unit === "pts" ? `${signed(f.value)} pts` : `${(f.value * 100).toFixed(1)}%`;
+  return metricInfo(metric).unit === "pts" ? `${signed(f.value)} pts` : pct(f.value);
 }
 function figureCell(metric, f) {
   if (f.value === null) return "\u2013";
   const info2 = metricInfo(metric);
-  const range = info2.unit === "pts" ? `[${signed(f.low)}, ${signed(f.high)}]` : `[${(f.low * 100).toFixed(1)}, ${(f.high * 100).toFixed(1)}]`;
+  const range = info2.unit === "pts" ? `[${signed(f.low)}, ${signed(f.high)}]` : ci(f);
   const counts = info2.unit === "pts" ? `${f.k} of ${f.n} pairs lost` : `${f.k}/${f.n}`;
   return `${figureValue(metric, f)} ${range} (${counts})`;
 }
@@ -79303,7 +79299,7 @@ Full run log, traces and report: [this run's artifacts](${safeUrl})
 var PROCESSES_STATE = "saboteur-processes";
 
 // src/github/context.ts
-import { readFileSync as readFileSync9 } from "node:fs";
+import { readFileSync as readFileSync8 } from "node:fs";
 var PULL_REQUEST_EVENTS = ["pull_request", "pull_request_target", "pull_request_review", "pull_request_review_comment"];
 var obj2 = (v) => v && typeof v === "object" && !Array.isArray(v) ? v : void 0;
 var str4 = (v) => typeof v === "string" && v.length > 0 ? v : void 0;
@@ -79384,7 +79380,7 @@ function loadGithubContext(env = process.env) {
   const file2 = env.GITHUB_EVENT_PATH;
   if (file2) {
     try {
-      payload = JSON.parse(readFileSync9(file2, "utf8"));
+      payload = JSON.parse(readFileSync8(file2, "utf8"));
     } catch (err) {
       problems2.push(`GITHUB_EVENT_PATH ${file2}: cannot read the event payload (${err.code ?? err.message})`);
     }
@@ -84400,9 +84396,8 @@ function readInputs() {
   const shardText = getInput("shard") || void 0;
   let shard;
   if (shardText) {
-    const m = /^(\d+)\/(\d+)$/.exec(shardText);
-    if (!m || Number(m[1]) < 1 || Number(m[1]) > Number(m[2])) throw new InputError(`input shard: "${shardText}" must look like 2/8 (shard 2 of 8)`);
-    shard = { index: Number(m[1]), count: Number(m[2]) };
+    shard = parseShardSpec(shardText);
+    if (!shard) throw new InputError(`input shard: "${shardText}" must look like 2/8 (shard 2 of 8)`);
   }
   const limitText = getInput("limit") || void 0;
   const limit = limitText ? Number(limitText) : void 0;

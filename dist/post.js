@@ -19605,12 +19605,16 @@ function signalGroup(pgid, signal) {
     throw err;
   }
 }
-function parseProcStat(text) {
+function procStatFields(text) {
   const close = text.lastIndexOf(")");
-  if (close < 0) return void 0;
-  const fields = text.slice(close + 2).split(" ");
-  const pgrp = Number(fields[2]);
-  return fields[0] && Number.isInteger(pgrp) ? { state: fields[0], pgrp } : void 0;
+  return close < 0 ? void 0 : text.slice(close + 2).split(" ");
+}
+function readProcStat(pid) {
+  try {
+    return procStatFields(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return void 0;
+  }
 }
 function livingMembers(pgid) {
   let entries;
@@ -19622,14 +19626,8 @@ function livingMembers(pgid) {
   const members = [];
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
-    let stat2;
-    try {
-      stat2 = readFileSync(`/proc/${entry}/stat`, "utf8");
-    } catch {
-      continue;
-    }
-    const parsed = parseProcStat(stat2);
-    if (parsed && parsed.pgrp === pgid && parsed.state !== "Z" && parsed.state !== "X") members.push(Number(entry));
+    const fields = readProcStat(Number(entry));
+    if (fields && Number(fields[2]) === pgid && fields[0] !== "Z" && fields[0] !== "X") members.push(Number(entry));
   }
   return members;
 }
@@ -19639,28 +19637,14 @@ function isProcessAlive(pid) {
   } catch {
     return false;
   }
-  try {
-    const parsed = parseProcStat(readFileSync(`/proc/${pid}/stat`, "utf8"));
-    return parsed ? parsed.state !== "Z" && parsed.state !== "X" : true;
-  } catch {
-    return true;
-  }
+  const fields = readProcStat(pid);
+  return fields ? fields[0] !== "Z" && fields[0] !== "X" : true;
 }
 
 // src/model/servers/process-tree.ts
-import { readdirSync as readdirSync2, readFileSync as readFileSync2 } from "node:fs";
-function statFields(pid) {
-  let text;
-  try {
-    text = readFileSync2(`/proc/${pid}/stat`, "utf8");
-  } catch {
-    return void 0;
-  }
-  const close = text.lastIndexOf(")");
-  return close < 0 ? void 0 : text.slice(close + 2).split(" ");
-}
+import { readdirSync as readdirSync2 } from "node:fs";
 function processStartTime(pid) {
-  const fields = statFields(pid);
+  const fields = readProcStat(pid);
   const value = fields ? Number(fields[19]) : NaN;
   return Number.isFinite(value) ? value : void 0;
 }
@@ -19674,7 +19658,7 @@ function parentMap() {
   }
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
-    const fields = statFields(Number(entry));
+    const fields = readProcStat(Number(entry));
     if (!fields || fields[0] === "Z" || fields[0] === "X") continue;
     const ppid = Number(fields[1]);
     const list = children.get(ppid);

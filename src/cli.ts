@@ -13,6 +13,7 @@ import { lineProgress, ttyProgress } from './run/progress.js';
 import { parseArgs, usageOf, UsageError, type FlagSpec } from './cli/args.js';
 import { humanevalScore } from './cli/humaneval-score.js';
 import { validateCommand } from './cli/validate.js';
+import { parseShardSpec } from './benchmarks/sample.js';
 import { PolicyError, TraceInputError } from './taint/index.js';
 import { expandRunLogPaths, mergeRunLogFiles } from './cli/merge.js';
 import { compareRunLogs } from './cli/compare.js';
@@ -85,11 +86,9 @@ saboteur COMMAND --help shows the options of a command.`;
 
 function parseShard(value: string | undefined): { index: number; count: number } | undefined {
   if (value === undefined) return undefined;
-  const m = /^(\d+)\/(\d+)$/.exec(value);
-  const index = m ? Number(m[1]) : NaN;
-  const count = m ? Number(m[2]) : NaN;
-  if (!m || count < 1 || index < 1 || index > count) throw new UsageError(`--shard must look like 2/8 (shard 2 of 8), got "${value}"`);
-  return { index, count };
+  const shard = parseShardSpec(value);
+  if (!shard) throw new UsageError(`--shard must look like 2/8 (shard 2 of 8), got "${value}"`);
+  return shard;
 }
 
 async function cmdRun(argv: string[], io: CliIo): Promise<number> {

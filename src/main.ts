@@ -12,6 +12,7 @@ import { loadConfig, type Config } from './config/load.js';
 import { MODEL_KINDS } from './config/schema.js';
 import { runJob } from './run/job.js';
 import { lineProgress } from './run/progress.js';
+import { parseShardSpec } from './benchmarks/sample.js';
 import { computeMetrics } from './scoring/metrics.js';
 import { evaluateGate, securityFigures } from './gate.js';
 import { renderReport, REPORT_MARKER } from './report/markdown.js';
@@ -72,9 +73,8 @@ export function readInputs(): ActionInputs {
   const shardText = core.getInput('shard') || undefined;
   let shard: ActionInputs['shard'];
   if (shardText) {
-    const m = /^(\d+)\/(\d+)$/.exec(shardText);
-    if (!m || Number(m[1]) < 1 || Number(m[1]) > Number(m[2])) throw new InputError(`input shard: "${shardText}" must look like 2/8 (shard 2 of 8)`);
-    shard = { index: Number(m[1]), count: Number(m[2]) };
+    shard = parseShardSpec(shardText);
+    if (!shard) throw new InputError(`input shard: "${shardText}" must look like 2/8 (shard 2 of 8)`);
   }
   const limitText = core.getInput('limit') || undefined;
   const limit = limitText ? Number(limitText) : undefined;

@@ -23,7 +23,7 @@ import {
   type PipelineRunner,
 } from '../src/pipeline/index.js';
 import { TailBuffer } from '../src/pipeline/output.js';
-import { parseProcStat } from '../src/pipeline/process-group.js';
+import { procStatFields } from '../src/pipeline/process-group.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const fixture = (name: string) => `node fixtures/pipelines/${name}`;
@@ -158,8 +158,10 @@ describe('output parsing (pure)', () => {
   });
 
   it('reads /proc stat lines whose command holds spaces and parentheses', () => {
-    expect(parseProcStat('4242 (node (worker) 1) S 1 4200 4200 0 -1')).toEqual({ state: 'S', pgrp: 4200 });
-    expect(parseProcStat('17 (sh) Z 1 17 17')).toEqual({ state: 'Z', pgrp: 17 });
+    // [0] state, [1] parent pid, [2] process group.
+    expect(procStatFields('4242 (node (worker) 1) S 1 4200 4200 0 -1')?.slice(0, 3)).toEqual(['S', '1', '4200']);
+    expect(procStatFields('17 (sh) Z 1 17 17')?.slice(0, 3)).toEqual(['Z', '1', '17']);
+    expect(procStatFields('garbage')).toBeUndefined();
   });
 });
 

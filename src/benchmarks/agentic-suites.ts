@@ -8,7 +8,9 @@ import type { Config } from '../config/load.js';
 import type { Log } from '../util/log.js';
 import type { AgenticTask, SecurityVerdict, ToolEvent, ToolHandler } from './agentic.js';
 import { loadAsb, toolHandlers as asbTools, gradeAsb } from './asb/index.js';
-import { loadAgentHarm, toolHandlers as agentHarmTools, gradeAgentHarm } from './agentharm/index.js';
+import { loadAgentHarm, toolHandlers as agentHarmTools, gradeAgentHarm, type Judge } from './agentharm/index.js';
+
+export type { Judge };
 import { loadRedCode, toolHandlers as redcodeTools, gradeRedCode } from './redcode/index.js';
 import { loadSafeArena, fetchSafeArena, toolHandlers as safeArenaTools, gradeSafeArena } from './safearena/index.js';
 import { defaultDataDir } from './humaneval/index.js';
@@ -19,7 +21,6 @@ import type { Task } from './types.js';
 import { createHash } from 'node:crypto';
 
 export type AgenticId = 'asb' | 'agentharm' | 'redcode' | 'safearena';
-export type Judge = (prompt: string) => Promise<string>;
 
 export interface AgenticContext {
   seed: number;

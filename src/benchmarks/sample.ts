@@ -17,6 +17,15 @@ export function sampleIds(ids: readonly string[], opts: { seed: number; limit?: 
   return chosen.map((i) => ids[i]);
 }
 
+/** Reads a shard spec `i/N` (1 ≤ i ≤ N); undefined when the text is not one. */
+export function parseShardSpec(text: string): { index: number; count: number } | undefined {
+  const m = /^(\d+)\/(\d+)$/.exec(text);
+  if (!m) return undefined;
+  const index = Number(m[1]);
+  const count = Number(m[2]);
+  return count >= 1 && index >= 1 && index <= count ? { index, count } : undefined;
+}
+
 /** Deterministic shard `index` (1-based) of `count` over an ordered list: round-robin, so shards stay balanced. */
 export function shardSlice<T>(items: readonly T[], index: number, count: number): T[] {
   return items.filter((_, i) => i % count === index - 1);

@@ -19,13 +19,22 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
   }
 }
 
-/** Parses /proc/PID/stat past the command name, which may itself hold spaces and parentheses. */
-export function parseProcStat(text: string): { state: string; pgrp: number } | undefined {
+/**
+ * The fields of /proc/PID/stat past the command name, which may itself hold spaces and
+ * parentheses: [0] is field 3 (state), [1] the parent pid, [2] the process group.
+ */
+export function procStatFields(text: string): string[] | undefined {
   const close = text.lastIndexOf(')');
-  if (close < 0) return undefined;
-  const fields = text.slice(close + 2).split(' ');
-  const pgrp = Number(fields[2]);
-  return fields[0] && Number.isInteger(pgrp) ? { state: fields[0], pgrp } : undefined;
+  return close < 0 ? undefined : text.slice(close + 2).split(' ');
+}
+
+/** The stat fields of a live process (see procStatFields); undefined when it is gone or there is no /proc. */
+export function readProcStat(pid: number): string[] | undefined {
+  try {
+    return procStatFields(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -43,14 +52,8 @@ export function livingMembers(pgid: number): number[] {
   const members: number[] = [];
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-    } catch {
-      continue; // exited while we looked
-    }
-    const parsed = parseProcStat(stat);
-    if (parsed && parsed.pgrp === pgid && parsed.state !== 'Z' && parsed.state !== 'X') members.push(Number(entry));
+    const fields = readProcStat(Number(entry)); // undefined: it exited while we looked
+    if (fields && Number(fields[2]) === pgid && fields[0] !== 'Z' && fields[0] !== 'X') members.push(Number(entry));
   }
   return members;
 }
@@ -62,12 +65,9 @@ export function isProcessAlive(pid: number): boolean {
   } catch {
     return false;
   }
-  try {
-    const parsed = parseProcStat(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-    return parsed ? parsed.state !== 'Z' && parsed.state !== 'X' : true;
-  } catch {
-    return true; // no /proc: kill(pid, 0) is all we know
-  }
+  // Without /proc (or an unreadable entry) kill(pid, 0) is all we know.
+  const fields = readProcStat(pid);
+  return fields ? fields[0] !== 'Z' && fields[0] !== 'X' : true;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -11,6 +11,7 @@ import { metricInfo, sortMetricIds, type Figure, type HistoryEntry } from '../hi
 import { metricOfCheck, type Comparison } from '../regression.js';
 import type { RunLog } from '../runlog/schema.js';
 import { code, escapeInline } from './escape.js';
+import { ci, pct } from './format.js';
 import { renderReport } from './markdown.js';
 import { cutMarkdown, GITHUB_COMMENT_LIMIT } from './truncate.js';
 import { trendCharts } from './trend.js';
@@ -49,13 +50,13 @@ function signed(x: number, digits = 1): string {
 
 function figureValue(metric: string, f: Figure | undefined): string {
   if (!f || f.value === null) return '–';
-  return metricInfo(metric).unit === 'pts' ? `${signed(f.value)} pts` : `${(f.value * 100).toFixed(1)}%`;
+  return metricInfo(metric).unit === 'pts' ? `${signed(f.value)} pts` : pct(f.value);
 }
 
 function figureCell(metric: string, f: Figure): string {
   if (f.value === null) return '–';
   const info = metricInfo(metric);
-  const range = info.unit === 'pts' ? `[${signed(f.low)}, ${signed(f.high)}]` : `[${(f.low * 100).toFixed(1)}, ${(f.high * 100).toFixed(1)}]`;
+  const range = info.unit === 'pts' ? `[${signed(f.low)}, ${signed(f.high)}]` : ci(f);
   const counts = info.unit === 'pts' ? `${f.k} of ${f.n} pairs lost` : `${f.k}/${f.n}`;
   return `${figureValue(metric, f)} ${range} (${counts})`;
 }

@@ -4,32 +4,15 @@
  */
 import type { InstanceResult, RunLog } from '../runlog/schema.js';
 import { computeMetrics, type BenchmarkMetrics, type VariantStats } from '../scoring/metrics.js';
-import type { Interval } from '../scoring/stats.js';
 import { code, escapeInline, fenced } from './escape.js';
+import { ci, pct, pts, pValue } from './format.js';
+
+export { pct, pts } from './format.js';
 import { servingLine } from './compat.js';
 import { securityHeadline, securitySection } from './security.js';
 import { overallSecurity } from '../scoring/security.js';
 
 export const REPORT_MARKER = '<!-- saboteur-report -->';
-
-export function pct(x: number | null, digits = 1): string {
-  return x === null ? '–' : `${(x * 100).toFixed(digits)}%`;
-}
-
-export function pts(x: number | null): string {
-  if (x === null) return '–';
-  const v = x * 100;
-  return `${v > 0 ? '+' : v < 0 ? '−' : '±'}${Math.abs(v).toFixed(1)} pts`;
-}
-
-function ci(i: Interval, signed = false): string {
-  const f = (x: number) => (signed ? `${x < 0 ? '−' : x > 0 ? '+' : ''}${Math.abs(x * 100).toFixed(1)}` : (x * 100).toFixed(1));
-  return `[${f(i.low)}, ${f(i.high)}]`;
-}
-
-function pValue(p: number): string {
-  return p < 0.001 ? '< 0.001' : p.toFixed(3);
-}
 
 function passCell(s: VariantStats): string {
   return s.scored === 0 ? '–' : `${pct(s.passAt1)} (${s.passed}/${s.scored})`;

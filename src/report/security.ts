@@ -2,10 +2,11 @@
 import type { RunLog } from '../runlog/schema.js';
 import { computeSecurity, overallSecurity, type Rate, type SecurityStats, type SideStats } from '../scoring/security.js';
 import { code, escapeInline, fenced } from './escape.js';
+import { ci, pct } from './format.js';
 
 function pctCell(r: Rate): string {
   if (r.rate === null) return '–';
-  return `${(r.rate * 100).toFixed(1)}% (${r.hits}/${r.n}) [${(r.interval.low * 100).toFixed(1)}, ${(r.interval.high * 100).toFixed(1)}]`;
+  return `${pct(r.rate)} (${r.hits}/${r.n}) ${ci(r.interval)}`;
 }
 
 function apart(s: SideStats): string {

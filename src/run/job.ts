@@ -63,6 +63,7 @@ export async function runJob(config: Config, opts: RunOptions, deps: JobDeps = r
   let abortReason: string | undefined;
   let isolation: Awaited<ReturnType<JobDeps['detectIsolation']>> = { kind: 'unknown', degraded: true, note: 'not probed (the run stopped before scoring)' } as never;
   let modelInfo: RunLog['model'] = { kind: config.model.kind, model: config.model.model, sampling: { ...config.model.sampling } };
+  const cacheDir = opts.cacheDir ?? path.join(opts.outDir, '.cache');
   await mkdir(opts.outDir, { recursive: true });
 
   try {
@@ -80,7 +81,7 @@ export async function runJob(config: Config, opts: RunOptions, deps: JobDeps = r
       return judgeModel(prompt);
     };
     await log.group('Benchmarks', async () => {
-      for (const suite of await deps.loadSuites(config, { limit: opts.limit, isolation, cacheDir: opts.cacheDir ?? path.join(opts.outDir, '.cache'), log, judge: lateJudge })) {
+      for (const suite of await deps.loadSuites(config, { limit: opts.limit, isolation, cacheDir, log, judge: lateJudge })) {
         log.info(`${suite.info.id}: ${suite.info.selected} of ${suite.info.total} instances (seed ${suite.info.seed}, limit ${suite.info.limit ?? 'none'}) from ${suite.info.source}`);
         suites.push(suite);
       }
@@ -92,7 +93,9 @@ export async function runJob(config: Config, opts: RunOptions, deps: JobDeps = r
       log.info(`model ${m.model ?? config.model.model ?? '(server default)'} (${m.kind}) at ${m.baseUrl}`);
       return m;
     });
-    modelInfo = { ...modelInfo, model: model.model ?? config.model.model, baseUrl: model.baseUrl, cassette: config.model.cassette, ...(model.describe().serverVersion ? { serverVersion: model.describe().serverVersion } : {}) };
+    const modelName = model.model ?? config.model.model;
+    const serverVersion = model.describe().serverVersion;
+    modelInfo = { ...modelInfo, model: modelName, baseUrl: model.baseUrl, cassette: config.model.cassette, ...(serverVersion ? { serverVersion } : {}) };
     if (model.serverLog) modelInfo.serverLog = model.serverLog.startsWith(`${opts.outDir}${path.sep}`) ? path.relative(opts.outDir, model.serverLog) : model.serverLog;
     if (model.gpus?.length) modelInfo.gpus = model.gpus;
 
@@ -102,7 +105,7 @@ export async function runJob(config: Config, opts: RunOptions, deps: JobDeps = r
       judgeModel = j.judge;
       cleanups.push({ name: 'judge', fn: async () => j.close() });
     }
-    const defenseFactory = await deps.createDefenses(config, { judge: lateJudge, cacheDir: opts.cacheDir ?? path.join(opts.outDir, '.cache') });
+    const defenseFactory = await deps.createDefenses(config, { judge: lateJudge, cacheDir });
     const { registry, proxyUrl, runner, toolServer, otlp } = await log.group('Proxy and pipeline', async () => {
       const registry = deps.createRegistry();
       const { injector, close: closeInjector } = deps.createInjector(config, model);
@@ -122,7 +125,7 @@ export async function runJob(config: Config, opts: RunOptions, deps: JobDeps = r
       }
       const runner = deps.createRunner(config.pipeline, { log, workDir: opts.outDir });
       cleanups.push({ name: 'pipeline', fn: () => runner.stop() });
-      await runner.start({ proxyBaseUrl: proxy.baseUrl, model: model.model ?? config.model.model ?? 'default' });
+      await runner.start({ proxyBaseUrl: proxy.baseUrl, model: modelName ?? 'default' });
       // The post step stops a pipeline service that outlives a crashed or cancelled main step.
       const servePid = runner.servePid;
       if (servePid !== undefined && opts.ledger) {
@@ -156,7 +159,7 @@ export async function runJob(config: Config, opts: RunOptions, deps: JobDeps = r
       registry,
       runner,
       proxyUrl,
-      model: model.model ?? config.model.model ?? 'default',
+      model: modelName ?? 'default',
       target,
       timeoutMs: config.pipeline.timeoutMs,
       toolServer,

@@ -38,7 +38,7 @@ export interface SecurityStats {
 
 const GRADED: ReadonlySet<Outcome> = new Set(['passed', 'failed', 'refused']);
 
-function rate(hits: number, n: number): Rate {
+export function rate(hits: number, n: number): Rate {
   return { n, hits, rate: n ? hits / n : null, interval: wilson(hits, n) };
 }
 

@@ -9,7 +9,9 @@
  */
 import type { AgenticTask, SinkLabel, ToolEvent } from '../benchmarks/agentic.js';
 import type { ProxyCall } from '../runlog/schema.js';
-import { wilson, type Interval } from '../scoring/stats.js';
+import { rate, type Rate } from '../scoring/security.js';
+import { runPool } from '../run/pool.js';
+import { ci, pct as percent } from '../report/format.js';
 import { adjudicate } from '../tools/defense.js';
 import type { SinkDefense } from '../tools/types.js';
 import type { TraceSource } from './judges.js';
@@ -31,12 +33,7 @@ export interface OfflineCase {
 /** Builds a defense that reads the trace of the instance being replayed. */
 export type DefenseFactory = (traceSoFar: TraceSource) => SinkDefense;
 
-export interface Rate {
-  n: number;
-  hits: number;
-  rate: number | null;
-  interval: Interval;
-}
+export type { Rate };
 
 export interface DefenseRow {
   defense: string;
@@ -57,7 +54,6 @@ export interface CaseOutcome {
   decisions: { tool: string; decision: 'release' | 'block' | 'unverifiable'; reason?: string }[];
 }
 
-const rate = (hits: number, n: number): Rate => ({ n, hits, rate: n ? hits / n : null, interval: wilson(hits, n) });
 
 function stagedSinks(c: OfflineCase, e: ToolEvent): SinkLabel[] {
   const spec = c.task.toolSpecs.find((s) => s.name === e.tool);
@@ -119,11 +115,7 @@ export async function evaluateDefenses(cases: readonly OfflineCase[], defenses: 
   const outcomes: CaseOutcome[] = [];
   const jobs: (() => Promise<void>)[] = [];
   for (const [name, factory] of Object.entries(defenses)) for (const c of cases) jobs.push(async () => void outcomes.push(await replayCase(c, name, factory)));
-  const width = Math.max(1, opts.concurrency ?? 8);
-  let next = 0;
-  await Promise.all(Array.from({ length: Math.min(width, jobs.length) }, async () => {
-    while (next < jobs.length) await jobs[next++]();
-  }));
+  await runPool(jobs, Math.max(1, opts.concurrency ?? 8), (job) => job());
   const names = Object.keys(defenses);
   const benchmarks = [...new Set(cases.map((c) => c.benchmark))].sort();
   const rows: DefenseRow[] = [];
@@ -132,7 +124,7 @@ export async function evaluateDefenses(cases: readonly OfflineCase[], defenses: 
   return { rows, outcomes };
 }
 
-const pct = (r: Rate) => (r.rate === null ? 'n/a' : `${(r.rate * 100).toFixed(1)}% [${(r.interval.low * 100).toFixed(1)}, ${(r.interval.high * 100).toFixed(1)}] (${r.hits}/${r.n})`);
+const pct = (r: Rate) => (r.rate === null ? 'n/a' : `${percent(r.rate)} ${ci(r.interval)} (${r.hits}/${r.n})`);
 
 /** The side-by-side defense table (markdown): ASR, TCR and paired success per defense. */
 export function renderDefenseTable(rows: readonly DefenseRow[]): string {

@@ -1,5 +1,6 @@
 /** Scores HumanEval completions in the sandbox, with the official harness's verdicts. */
 import { runSandboxed, type Isolation } from '../../sandbox/index.js';
+import { runPool } from '../../run/pool.js';
 import { checkProgram, HARNESS_FILE, HARNESS_PY, parseHarnessOutput, PROGRAM_FILE } from './harness.js';
 import type { HumanEvalProblem, HumanEvalResult, HumanEvalSample } from './types.js';
 
@@ -60,13 +61,12 @@ export async function scoreSamples(
     if (!byId.has(s.task_id)) throw new Error(`sample ${i + 1}: task_id ${JSON.stringify(s.task_id)} is not among the problems`);
   });
   const results = new Array<HumanEvalResult>(samples.length);
-  let next = 0;
   let done = 0;
   let failed = false;
-  const lanes = Array.from({ length: Math.max(1, Math.min(opts.concurrency, samples.length)) }, async () => {
-    while (next < samples.length && !failed) {
-      const index = next++;
-      const { task_id, completion } = samples[index];
+  await runPool(
+    samples,
+    opts.concurrency,
+    async ({ task_id, completion }, index) => {
       // A sandbox that cannot start programs stops the batch: its other lanes take no new samples.
       const verdict = await scoreCompletion(byId.get(task_id)!, completion, opts).catch((e: unknown) => {
         failed = true;
@@ -74,8 +74,8 @@ export async function scoreSamples(
       });
       results[index] = { task_id, completion, result: verdict.result, passed: verdict.passed };
       opts.onProgress?.(++done, samples.length);
-    }
-  });
-  await Promise.all(lanes);
+    },
+    () => failed,
+  );
   return results;
 }

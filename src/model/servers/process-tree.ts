@@ -4,24 +4,12 @@
  * Stopping signals the group and every descendant found before the first signal (once the leader
  * dies, its children are re-parented and can no longer be found from it).
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { isProcessAlive, livingMembers, parseProcStat, signalGroup } from '../../pipeline/process-group.js';
-
-/** Fields of /proc/PID/stat past the command name: [0] is field 3 (state). */
-function statFields(pid: number): string[] | undefined {
-  let text: string;
-  try {
-    text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return undefined;
-  }
-  const close = text.lastIndexOf(')');
-  return close < 0 ? undefined : text.slice(close + 2).split(' ');
-}
+import { readdirSync } from 'node:fs';
+import { isProcessAlive, livingMembers, readProcStat, signalGroup } from '../../pipeline/process-group.js';
 
 /** When the process started (clock ticks since boot, field 22); undefined without /proc. */
 export function processStartTime(pid: number): number | undefined {
-  const fields = statFields(pid);
+  const fields = readProcStat(pid);
   const value = fields ? Number(fields[19]) : NaN;
   return Number.isFinite(value) ? value : undefined;
 }
@@ -37,7 +25,7 @@ function parentMap(): Map<number, number[]> {
   }
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
-    const fields = statFields(Number(entry));
+    const fields = readProcStat(Number(entry));
     if (!fields || fields[0] === 'Z' || fields[0] === 'X') continue;
     const ppid = Number(fields[1]);
     const list = children.get(ppid);
