@@ -7,15 +7,33 @@
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
 import { parseConfig } from '../src/config/load.js';
 import { runJob } from '../src/run/job.js';
 import { realDeps, type JobDeps } from '../src/run/deps.js';
 import type { BenchmarkSuite } from '../src/benchmarks/suite.js';
 import { silentLog } from '../src/util/log.js';
+import { livingMembers, readProcStat } from '../src/pipeline/process-group.js';
+
+const TICK_MS = 10; // USER_HZ is 100 on Linux
+
+/** CPU time (user + system, ms) a process has used so far, from /proc. */
+function processCpuMs(pid: number): number {
+  const f = readProcStat(pid);
+  return f ? (Number(f[11]) + Number(f[12])) * TICK_MS : 0;
+}
+/** The same summed over a process group (the pipeline service runs under a shell). */
+function groupCpuMs(pgid: number | undefined): number {
+  return pgid === undefined ? 0 : livingMembers(pgid).reduce((sum, pid) => sum + processCpuMs(pid), 0);
+}
+function selfCpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
 
 /** The model runs in its own process, as a real model server would: the bench measures saboteur's CPU, not the model's. */
-async function slowModel(latencyMs: number): Promise<{ baseUrl: string; close(): Promise<void> }> {
+export async function slowModel(latencyMs: number): Promise<{ baseUrl: string; pid: number; close(): Promise<void> }> {
   const child = spawn(process.execPath, [path.resolve('bench/slow-model.mjs'), String(latencyMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout.once('data', (d: Buffer) => resolve(Number(d.toString().trim())));
@@ -23,6 +41,7 @@ async function slowModel(latencyMs: number): Promise<{ baseUrl: string; close():
   });
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
+    pid: child.pid!,
     close: async () => {
       child.kill('SIGTERM');
       await new Promise((resolve) => child.once('exit', resolve));
@@ -51,6 +70,8 @@ export interface HarnessFigures {
   ratio: number;
   perInstanceOverheadMs: number;
   passed: number;
+  /** CPU per instance run during the run phase (ms): saboteur itself, the pipeline service, the model. */
+  cpuPerRunMs: { harness: number; pipeline: number; model: number };
 }
 
 export async function benchHarness(opts: { mode: 'http' | 'process'; instances: number; concurrency: number; modelLatencyMs: number }): Promise<HarnessFigures> {
@@ -60,24 +81,52 @@ export async function benchHarness(opts: { mode: 'http' | 'process'; instances: 
   const port = 20000 + Math.floor(Math.random() * 20000);
   const pipeline =
     opts.mode === 'http'
-      ? `pipeline:\n  mode: http\n  serve: "node ${root}/minimal-http.mjs --port ${port}"\n  url: http://127.0.0.1:${port}/run\n  ready-url: http://127.0.0.1:${port}/health\n  concurrency: ${opts.concurrency}\n`
+      ? `pipeline:\n  mode: http\n  serve: "node ${path.resolve('bench/minimal-service.mjs')} --port ${port}"\n  url: http://127.0.0.1:${port}/run\n  ready-url: http://127.0.0.1:${port}/health\n  concurrency: ${opts.concurrency}\n`
       : `pipeline:\n  run: node ${root}/minimal.mjs\n  concurrency: ${opts.concurrency}\n`;
   const config = parseConfig(`model:\n  kind: external\n  base-url: ${model.baseUrl}\n  model: bench\n${pipeline}variants:\n  malicious: { message-rate: 0 }\n`, path.join(outDir, 'bench.yml'));
   let runMs = 0;
+  let servePid: number | undefined;
+  const cpu = { harness: 0, pipeline: 0, model: 0 };
   const deps: JobDeps = {
     ...realDeps,
     loadSuites: async () => [syntheticSuite(opts.instances / 2)],
+    createRunner: (pipelineConfig, runnerOpts) => {
+      const runner = realDeps.createRunner(pipelineConfig, runnerOpts);
+      return Object.assign(Object.create(runner) as typeof runner, {
+        start: async (shared?: Parameters<typeof runner.start>[0]) => {
+          await runner.start(shared);
+          servePid = runner.servePid;
+        },
+      });
+    },
   };
   // Time the run phase only: start-up (servers, pipeline service) is paid once per job, not per instance.
   const timedLog = {
     ...silentLog,
     group: async <T>(name: string, fn: () => Promise<T>): Promise<T> => {
       if (!name.startsWith('Run')) return fn();
+      const before = { harness: selfCpuMs(), pipeline: groupCpuMs(servePid), model: processCpuMs(model.pid) };
+      // BENCH_PROFILE=FILE.cpuprofile: a V8 CPU profile of saboteur's process during the run phase only.
+      const profiler = process.env.BENCH_PROFILE ? new Session() : undefined;
+      if (profiler) {
+        profiler.connect();
+        await profiler.post('Profiler.enable');
+        await profiler.post('Profiler.setSamplingInterval', { interval: 100 });
+        await profiler.post('Profiler.start');
+      }
       const t0 = performance.now();
       try {
         return await fn();
       } finally {
         runMs = performance.now() - t0;
+        cpu.harness = selfCpuMs() - before.harness;
+        cpu.pipeline = groupCpuMs(servePid) - before.pipeline;
+        cpu.model = processCpuMs(model.pid) - before.model;
+        if (profiler) {
+          const { profile } = await profiler.post('Profiler.stop');
+          await writeFile(process.env.BENCH_PROFILE!, JSON.stringify(profile));
+          profiler.disconnect();
+        }
       }
     },
   };
@@ -93,6 +142,7 @@ export async function benchHarness(opts: { mode: 'http' | 'process'; instances: 
       ratio: runMs / idealMs,
       perInstanceOverheadMs: ((runMs - idealMs) * opts.concurrency) / opts.instances,
       passed: runLog.instances.filter((r) => r.outcome === 'passed').length,
+      cpuPerRunMs: { harness: cpu.harness / opts.instances, pipeline: cpu.pipeline / opts.instances, model: cpu.model / opts.instances },
     };
   } finally {
     await model.close();

@@ -39503,12 +39503,26 @@ var Invocation = class {
     return this.calls.slice();
   }
 };
+var KEY_BYTES = 12;
+var KEYS_PER_DRAW = 256;
 var InvocationRegistry = class {
   live = /* @__PURE__ */ new Map();
+  // Random bytes drawn for many keys at once: one getrandom call per key costs tens of µs on some VMs.
+  pool = Buffer.alloc(0);
+  poolOffset = 0;
+  nextKey() {
+    if (this.poolOffset + KEY_BYTES > this.pool.length) {
+      this.pool = randomBytes2(KEY_BYTES * KEYS_PER_DRAW);
+      this.poolOffset = 0;
+    }
+    const key2 = `sab-${this.pool.toString("hex", this.poolOffset, this.poolOffset + KEY_BYTES)}`;
+    this.poolOffset += KEY_BYTES;
+    return key2;
+  }
   open(info) {
     let key2;
     do
-      key2 = `sab-${randomBytes2(12).toString("hex")}`;
+      key2 = this.nextKey();
     while (this.live.has(key2));
     const invocation = new Invocation(key2, info);
     this.live.set(key2, invocation);
@@ -39922,6 +39936,8 @@ function createAutoInjector(options) {
       if (ctx.variant !== "malicious") return false;
       if (target !== "all" && ctx.agent !== target) return false;
       if (ctx.agentCallIndex < 0) return false;
+      if (messageRate <= 0) return false;
+      if (messageRate >= 1) return true;
       return rngFor("message", ...key2(ctx))() < messageRate;
     },
     async corrupt(content, ctx) {
@@ -46947,8 +46963,19 @@ async function fileTail(file2, bytes = STDERR_TAIL_BYTES) {
     return "";
   }
 }
+var endpoints = /* @__PURE__ */ new WeakMap();
+function endpointOf2(url2) {
+  let where = endpoints.get(url2);
+  if (!where) {
+    where = { protocol: url2.protocol, hostname: url2.hostname.replace(/^\[|\]$/g, ""), port: url2.port || void 0, path: `${url2.pathname}${url2.search}` };
+    if (url2.username || url2.password) where.auth = `${decodeURIComponent(url2.username)}:${decodeURIComponent(url2.password)}`;
+    endpoints.set(url2, where);
+  }
+  return where;
+}
 function request(url2, options) {
   const lib = url2.protocol === "https:" ? https2 : http7;
+  const where = endpointOf2(url2);
   return new Promise((resolve4, reject) => {
     let settled = false;
     const settle2 = (fn) => {
@@ -46957,7 +46984,7 @@ function request(url2, options) {
       clearTimeout(timer);
       fn();
     };
-    const req = lib.request(url2, { method: options.method, headers: options.headers, agent: options.agent }, (res) => {
+    const req = lib.request({ ...where, method: options.method, headers: options.headers, agent: options.agent }, (res) => {
       const chunks = [];
       let size = 0;
       res.on("data", (chunk) => {

@@ -26,6 +26,19 @@ function client(baseURL: string, apiKey: string, headers: Record<string, string>
 
 const user = (content: string): OpenAI.ChatCompletionMessageParam[] => [{ role: 'user', content }];
 
+describe('invocation keys', () => {
+  test('every key is 96 random bits, unique over many draws (past a refill of the random pool), and dies with its invocation', () => {
+    const registry = new InvocationRegistry();
+    const keys = Array.from({ length: 1000 }, (_, i) => registry.open({ instanceId: `i${i}`, benchmark: 'humaneval', variant: 'control' }).key);
+    expect(keys.every((k) => /^sab-[0-9a-f]{24}$/.test(k))).toBe(true);
+    expect(new Set(keys).size).toBe(1000);
+    expect(registry.get(keys[700])?.instanceId).toBe('i700');
+    registry.close(keys[700]);
+    expect(registry.get(keys[700])).toBeUndefined();
+    expect(registry.size).toBe(999);
+  });
+});
+
 describe('agent identification (pure)', () => {
   test('header, then path, then system rules in order, else default', () => {
     expect(identifyAgent({ header: 'coder', pathAgent: 'planner', system: 'You are the planner' }, AGENTS)).toEqual({ agent: 'coder', source: 'header' });

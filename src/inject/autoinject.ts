@@ -79,6 +79,9 @@ export function createAutoInjector(options: AutoInjectOptions): Injector {
       if (ctx.variant !== 'malicious') return false;
       if (target !== 'all' && ctx.agent !== target) return false;
       if (ctx.agentCallIndex < 0) return false;
+      // The draw is in [0, 1): rates of 0 and 1 decide without hashing the call's key.
+      if (messageRate <= 0) return false;
+      if (messageRate >= 1) return true;
       return rngFor('message', ...key(ctx))() < messageRate;
     },
 

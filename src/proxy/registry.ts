@@ -71,12 +71,28 @@ export class Invocation implements InvocationInfo {
   }
 }
 
+const KEY_BYTES = 12;
+const KEYS_PER_DRAW = 256;
+
 export class InvocationRegistry {
   private readonly live = new Map<string, Invocation>();
+  // Random bytes drawn for many keys at once: one getrandom call per key costs tens of µs on some VMs.
+  private pool = Buffer.alloc(0);
+  private poolOffset = 0;
+
+  private nextKey(): string {
+    if (this.poolOffset + KEY_BYTES > this.pool.length) {
+      this.pool = randomBytes(KEY_BYTES * KEYS_PER_DRAW);
+      this.poolOffset = 0;
+    }
+    const key = `sab-${this.pool.toString('hex', this.poolOffset, this.poolOffset + KEY_BYTES)}`;
+    this.poolOffset += KEY_BYTES;
+    return key;
+  }
 
   open(info: InvocationInfo): Invocation {
     let key: string;
-    do key = `sab-${randomBytes(12).toString('hex')}`;
+    do key = this.nextKey();
     while (this.live.has(key));
     const invocation = new Invocation(key, info);
     this.live.set(key, invocation);

@@ -1,0 +1,144 @@
+/**
+ * The floor of bench (b) on this machine: the same job (same model stand-in, same minimal
+ * service, same instance count and concurrency) driven by a harness that does nothing but forward:
+ * a client posting tasks and a proxy passing each chat call to the model, with no attribution,
+ * trace, run log or scoring. `node-http` builds both on node:http, as saboteur does; `raw-socket`
+ * on bench/wire.mjs (no HTTP stack to speak of). Their wall time / ideal is what the machine itself
+ * costs (cold processes, loopback TCP, the HTTP stack); saboteur's figure is read against them.
+ */
+import http from 'node:http';
+import { spawn } from 'node:child_process';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { closeServer, listenLocal } from '../src/model/http-util.js';
+import { slowModel } from './harness-overhead.js';
+import { createClient, createServer } from './wire.mjs';
+
+function readAll(stream: http.IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    stream.on('data', (c: Buffer) => chunks.push(c));
+    stream.on('end', () => resolve(Buffer.concat(chunks)));
+    stream.on('error', reject);
+  });
+}
+
+function post(agent: http.Agent, port: number, path: string, body: Buffer): Promise<{ status: number; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, path, method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': body.length } }, (res) => {
+      readAll(res).then((b) => resolve({ status: res.statusCode ?? 0, body: b }), reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function startService(port: number): Promise<{ close(): Promise<void> }> {
+  const child = spawn(process.execPath, [path.resolve('bench/minimal-service.mjs'), '--port', String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.once('data', () => resolve());
+    child.once('exit', (code) => reject(new Error(`bench service exited with ${code}`)));
+  });
+  return {
+    close: async () => {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    },
+  };
+}
+
+export interface FloorFigures {
+  instances: number;
+  idealMs: number;
+  runMs: number;
+  ratio: number;
+}
+
+type Post = (port: number, path: string, body: Buffer) => Promise<{ status: number; body: Buffer }>;
+
+interface Forwarder {
+  post: Post;
+  /** Starts the proxy on 127.0.0.1 and returns its port. */
+  listen(): Promise<number>;
+  close(): Promise<void>;
+}
+
+function nodeHttpForwarder(concurrency: number): Forwarder {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency * 2 });
+  const send: Post = (port, path, body) => post(agent, port, path, body);
+  const proxy = http.createServer((req, res) => {
+    void readAll(req)
+      .then((body) => send(forwardTo.port, forwardTo.path, body))
+      .then(
+        (answer) => res.writeHead(answer.status, { 'content-type': 'application/json', 'content-length': answer.body.length }).end(answer.body),
+        (err: Error) => res.writeHead(502).end(err.message),
+      );
+  });
+  return {
+    post: send,
+    listen: () => listenLocal(proxy),
+    close: async () => {
+      agent.destroy();
+      await closeServer(proxy);
+    },
+  };
+}
+
+function rawSocketForwarder(): Forwarder {
+  const clients = new Map<number, ReturnType<typeof createClient>>();
+  const send: Post = async (port, path, body) => {
+    let client = clients.get(port);
+    if (!client) clients.set(port, (client = createClient('127.0.0.1', port)));
+    const answer = await client.post(path, {}, body.toString('utf8'));
+    return { status: answer.status, body: Buffer.from(answer.body) };
+  };
+  const proxy = createServer((req, reply) => {
+    send(forwardTo.port, forwardTo.path, req.body).then(
+      (answer) => reply(answer.status, answer.body.toString('utf8')),
+      (err: Error) => reply(500, JSON.stringify({ error: err.message })),
+    );
+  });
+  return {
+    post: send,
+    listen: () => new Promise((resolve) => proxy.listen(0, '127.0.0.1', () => resolve((proxy.address() as AddressInfo).port))),
+    // The service and the model are stopped first; their ends of the sockets go with them.
+    close: () => new Promise((resolve) => proxy.close(() => resolve())),
+  };
+}
+
+/** Where the floor's proxy sends chat calls (set once the model is up). */
+const forwardTo = { port: 0, path: '' };
+
+export async function benchFloor(opts: { kind: 'node-http' | 'raw-socket'; instances: number; concurrency: number; modelLatencyMs: number }): Promise<FloorFigures> {
+  const model = await slowModel(opts.modelLatencyMs);
+  const modelUrl = new URL(model.baseUrl);
+  forwardTo.port = Number(modelUrl.port);
+  forwardTo.path = `${modelUrl.pathname}/chat/completions`;
+  const forwarder = opts.kind === 'node-http' ? nodeHttpForwarder(opts.concurrency) : rawSocketForwarder();
+  const proxyPort = await forwarder.listen();
+  const servicePort = 20000 + Math.floor(Math.random() * 20000);
+  const service = await startService(servicePort);
+  try {
+    const task = (i: number) =>
+      Buffer.from(JSON.stringify({ task: { id: `bench/${i}`, prompt: `task bench/${i}` }, apiKey: 'floor', model: 'bench', openaiBaseUrl: `http://127.0.0.1:${proxyPort}/v1` }));
+    let next = 0;
+    let answered = 0;
+    const t0 = performance.now();
+    await Promise.all(
+      Array.from({ length: opts.concurrency }, async () => {
+        while (next < opts.instances) {
+          const answer = await forwarder.post(servicePort, '/run', task(next++));
+          if (answer.status === 200 && JSON.parse(answer.body.toString('utf8')).answer === 'ok') answered++;
+        }
+      }),
+    );
+    const runMs = performance.now() - t0;
+    if (answered !== opts.instances) throw new Error(`floor bench: only ${answered}/${opts.instances} tasks were answered`);
+    const idealMs = (opts.instances * opts.modelLatencyMs) / opts.concurrency;
+    return { instances: opts.instances, idealMs, runMs, ratio: runMs / idealMs };
+  } finally {
+    await service.close();
+    await model.close();
+    await forwarder.close();
+  }
+}
