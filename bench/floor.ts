@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { closeServer, listenLocal } from '../src/model/http-util.js';
 import { slowModel } from './harness-overhead.js';
+import { reservePort } from '../src/model/servers/lifecycle.js';
 import { createClient, createServer } from './wire.mjs';
 
 function readAll(stream: http.IncomingMessage): Promise<Buffer> {
@@ -116,7 +117,7 @@ export async function benchFloor(opts: { kind: 'node-http' | 'raw-socket'; insta
   forwardTo.path = `${modelUrl.pathname}/chat/completions`;
   const forwarder = opts.kind === 'node-http' ? nodeHttpForwarder(opts.concurrency) : rawSocketForwarder();
   const proxyPort = await forwarder.listen();
-  const servicePort = 20000 + Math.floor(Math.random() * 20000);
+  const servicePort = await reservePort('127.0.0.1');
   const service = await startService(servicePort);
   try {
     const task = (i: number) =>

@@ -14,6 +14,7 @@ import { runJob } from '../src/run/job.js';
 import { realDeps, type JobDeps } from '../src/run/deps.js';
 import type { BenchmarkSuite } from '../src/benchmarks/suite.js';
 import { silentLog } from '../src/util/log.js';
+import { reservePort } from '../src/model/servers/lifecycle.js';
 import { livingMembers, readProcStat } from '../src/pipeline/process-group.js';
 
 const TICK_MS = 10; // USER_HZ is 100 on Linux
@@ -78,7 +79,7 @@ export async function benchHarness(opts: { mode: 'http' | 'process'; instances: 
   const model = await slowModel(opts.modelLatencyMs);
   const outDir = await mkdtemp(path.join(os.tmpdir(), 'saboteur-bench-'));
   const root = path.resolve('fixtures/pipelines');
-  const port = 20000 + Math.floor(Math.random() * 20000);
+  const port = await reservePort('127.0.0.1');
   const pipeline =
     opts.mode === 'http'
       ? `pipeline:\n  mode: http\n  serve: "node ${path.resolve('bench/minimal-service.mjs')} --port ${port}"\n  url: http://127.0.0.1:${port}/run\n  ready-url: http://127.0.0.1:${port}/health\n  concurrency: ${opts.concurrency}\n`
@@ -132,6 +133,12 @@ export async function benchHarness(opts: { mode: 'http' | 'process'; instances: 
   };
   try {
     const { runLog } = await runJob(config, { outDir, log: timedLog }, deps);
+    const unanswered = runLog.instances.filter((r) => r.outcome !== 'passed');
+    if (runLog.status !== 'completed' || unanswered.length > 0) {
+      // A figure from a run that went wrong would be a wrong figure: say what happened instead.
+      const why = runLog.abortReason ?? `${unanswered[0].outcome}: ${unanswered[0].error ?? unanswered[0].result ?? ''}`;
+      throw new Error(`bench run: ${unanswered.length}/${opts.instances} instance runs not answered (${why})`);
+    }
     const idealMs = (opts.instances * opts.modelLatencyMs) / opts.concurrency;
     return {
       instances: opts.instances,
