@@ -7,45 +7,21 @@
  * costs (cold processes, loopback TCP, the HTTP stack); saboteur's figure is read against them.
  */
 import http from 'node:http';
-import { spawn } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
-import { closeServer, listenLocal } from '../src/model/http-util.js';
+import { closeServer, listenLocal, readBody } from '../src/model/http-util.js';
 import { slowModel } from './harness-overhead.js';
 import { reservePort } from '../src/model/servers/lifecycle.js';
 import { createClient, createServer } from './wire.mjs';
-
-function readAll(stream: http.IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    stream.on('data', (c: Buffer) => chunks.push(c));
-    stream.on('end', () => resolve(Buffer.concat(chunks)));
-    stream.on('error', reject);
-  });
-}
+import { startStandIn } from './stand-in.js';
 
 function post(agent: http.Agent, port: number, path: string, body: Buffer): Promise<{ status: number; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const req = http.request({ host: '127.0.0.1', port, path, method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': body.length } }, (res) => {
-      readAll(res).then((b) => resolve({ status: res.statusCode ?? 0, body: b }), reject);
+      readBody(res).then((b) => resolve({ status: res.statusCode ?? 0, body: b }), reject);
     });
     req.on('error', reject);
     req.end(body);
   });
-}
-
-async function startService(port: number): Promise<{ close(): Promise<void> }> {
-  const child = spawn(process.execPath, [path.resolve('bench/minimal-service.mjs'), '--port', String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.once('data', () => resolve());
-    child.once('exit', (code) => reject(new Error(`bench service exited with ${code}`)));
-  });
-  return {
-    close: async () => {
-      child.kill('SIGTERM');
-      await new Promise((resolve) => child.once('exit', resolve));
-    },
-  };
 }
 
 export interface FloorFigures {
@@ -64,12 +40,18 @@ interface Forwarder {
   close(): Promise<void>;
 }
 
-function nodeHttpForwarder(concurrency: number): Forwarder {
+/** Where a forwarder's proxy sends each chat call: the model's port and its chat completions path. */
+interface Target {
+  port: number;
+  path: string;
+}
+
+function nodeHttpForwarder(concurrency: number, to: Target): Forwarder {
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency * 2 });
   const send: Post = (port, path, body) => post(agent, port, path, body);
   const proxy = http.createServer((req, res) => {
-    void readAll(req)
-      .then((body) => send(forwardTo.port, forwardTo.path, body))
+    void readBody(req)
+      .then((body) => send(to.port, to.path, body))
       .then(
         (answer) => res.writeHead(answer.status, { 'content-type': 'application/json', 'content-length': answer.body.length }).end(answer.body),
         (err: Error) => res.writeHead(502).end(err.message),
@@ -85,7 +67,7 @@ function nodeHttpForwarder(concurrency: number): Forwarder {
   };
 }
 
-function rawSocketForwarder(): Forwarder {
+function rawSocketForwarder(to: Target): Forwarder {
   const clients = new Map<number, ReturnType<typeof createClient>>();
   const send: Post = async (port, path, body) => {
     let client = clients.get(port);
@@ -94,7 +76,7 @@ function rawSocketForwarder(): Forwarder {
     return { status: answer.status, body: Buffer.from(answer.body) };
   };
   const proxy = createServer((req, reply) => {
-    send(forwardTo.port, forwardTo.path, req.body).then(
+    send(to.port, to.path, req.body).then(
       (answer) => reply(answer.status, answer.body.toString('utf8')),
       (err: Error) => reply(500, JSON.stringify({ error: err.message })),
     );
@@ -107,18 +89,14 @@ function rawSocketForwarder(): Forwarder {
   };
 }
 
-/** Where the floor's proxy sends chat calls (set once the model is up). */
-const forwardTo = { port: 0, path: '' };
-
 export async function benchFloor(opts: { kind: 'node-http' | 'raw-socket'; instances: number; concurrency: number; modelLatencyMs: number }): Promise<FloorFigures> {
   const model = await slowModel(opts.modelLatencyMs);
   const modelUrl = new URL(model.baseUrl);
-  forwardTo.port = Number(modelUrl.port);
-  forwardTo.path = `${modelUrl.pathname}/chat/completions`;
-  const forwarder = opts.kind === 'node-http' ? nodeHttpForwarder(opts.concurrency) : rawSocketForwarder();
+  const to = { port: Number(modelUrl.port), path: `${modelUrl.pathname}/chat/completions` };
+  const forwarder = opts.kind === 'node-http' ? nodeHttpForwarder(opts.concurrency, to) : rawSocketForwarder(to);
   const proxyPort = await forwarder.listen();
   const servicePort = await reservePort('127.0.0.1');
-  const service = await startService(servicePort);
+  const service = await startStandIn('minimal-service.mjs', ['--port', String(servicePort)]);
   try {
     const task = (i: number) =>
       Buffer.from(JSON.stringify({ task: { id: `bench/${i}`, prompt: `task bench/${i}` }, apiKey: 'floor', model: 'bench', openaiBaseUrl: `http://127.0.0.1:${proxyPort}/v1` }));

@@ -4,7 +4,6 @@
  * whole run is real (proxy, registry, pipeline runner, run log); only the model and the
  * benchmark are synthetic, so what is measured is saboteur itself.
  */
-import { spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -15,6 +14,8 @@ import { realDeps, type JobDeps } from '../src/run/deps.js';
 import type { BenchmarkSuite } from '../src/benchmarks/suite.js';
 import { silentLog } from '../src/util/log.js';
 import { reservePort } from '../src/model/servers/lifecycle.js';
+import type { PipelineRunner } from '../src/pipeline/index.js';
+import { startStandIn, type StandIn } from './stand-in.js';
 import { livingMembers, readProcStat } from '../src/pipeline/process-group.js';
 
 const TICK_MS = 10; // USER_HZ is 100 on Linux
@@ -34,20 +35,9 @@ function selfCpuMs(): number {
 }
 
 /** The model runs in its own process, as a real model server would: the bench measures saboteur's CPU, not the model's. */
-export async function slowModel(latencyMs: number): Promise<{ baseUrl: string; pid: number; close(): Promise<void> }> {
-  const child = spawn(process.execPath, [path.resolve('bench/slow-model.mjs'), String(latencyMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.stdout.once('data', (d: Buffer) => resolve(Number(d.toString().trim())));
-    child.once('exit', (code) => reject(new Error(`bench model exited with ${code}`)));
-  });
-  return {
-    baseUrl: `http://127.0.0.1:${port}/v1`,
-    pid: child.pid!,
-    close: async () => {
-      child.kill('SIGTERM');
-      await new Promise((resolve) => child.once('exit', resolve));
-    },
-  };
+export async function slowModel(latencyMs: number): Promise<StandIn & { baseUrl: string }> {
+  const model = await startStandIn('slow-model.mjs', [String(latencyMs)]);
+  return { ...model, baseUrl: `http://127.0.0.1:${Number(model.firstLine)}/v1` };
 }
 
 function syntheticSuite(instances: number): BenchmarkSuite {
@@ -86,27 +76,20 @@ export async function benchHarness(opts: { mode: 'http' | 'process'; instances: 
       : `pipeline:\n  run: node ${root}/minimal.mjs\n  concurrency: ${opts.concurrency}\n`;
   const config = parseConfig(`model:\n  kind: external\n  base-url: ${model.baseUrl}\n  model: bench\n${pipeline}variants:\n  malicious: { message-rate: 0 }\n`, path.join(outDir, 'bench.yml'));
   let runMs = 0;
-  let servePid: number | undefined;
+  // The runner, kept to read its service's pid: the service runs from before the run phase to after it.
+  let runner: PipelineRunner | undefined;
   const cpu = { harness: 0, pipeline: 0, model: 0 };
   const deps: JobDeps = {
     ...realDeps,
     loadSuites: async () => [syntheticSuite(opts.instances / 2)],
-    createRunner: (pipelineConfig, runnerOpts) => {
-      const runner = realDeps.createRunner(pipelineConfig, runnerOpts);
-      return Object.assign(Object.create(runner) as typeof runner, {
-        start: async (shared?: Parameters<typeof runner.start>[0]) => {
-          await runner.start(shared);
-          servePid = runner.servePid;
-        },
-      });
-    },
+    createRunner: (pipelineConfig, runnerOpts) => (runner = realDeps.createRunner(pipelineConfig, runnerOpts)),
   };
   // Time the run phase only: start-up (servers, pipeline service) is paid once per job, not per instance.
   const timedLog = {
     ...silentLog,
     group: async <T>(name: string, fn: () => Promise<T>): Promise<T> => {
       if (!name.startsWith('Run')) return fn();
-      const before = { harness: selfCpuMs(), pipeline: groupCpuMs(servePid), model: processCpuMs(model.pid) };
+      const before = { harness: selfCpuMs(), pipeline: groupCpuMs(runner?.servePid), model: processCpuMs(model.pid) };
       // BENCH_PROFILE=FILE.cpuprofile: a V8 CPU profile of saboteur's process during the run phase only.
       const profiler = process.env.BENCH_PROFILE ? new Session() : undefined;
       if (profiler) {
@@ -121,7 +104,7 @@ export async function benchHarness(opts: { mode: 'http' | 'process'; instances: 
       } finally {
         runMs = performance.now() - t0;
         cpu.harness = selfCpuMs() - before.harness;
-        cpu.pipeline = groupCpuMs(servePid) - before.pipeline;
+        cpu.pipeline = groupCpuMs(runner?.servePid) - before.pipeline;
         cpu.model = processCpuMs(model.pid) - before.model;
         if (profiler) {
           const { profile } = await profiler.post('Profiler.stop');

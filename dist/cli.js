@@ -46963,19 +46963,8 @@ async function fileTail(file2, bytes = STDERR_TAIL_BYTES) {
     return "";
   }
 }
-var endpoints = /* @__PURE__ */ new WeakMap();
-function endpointOf2(url2) {
-  let where = endpoints.get(url2);
-  if (!where) {
-    where = { protocol: url2.protocol, hostname: url2.hostname.replace(/^\[|\]$/g, ""), port: url2.port || void 0, path: `${url2.pathname}${url2.search}` };
-    if (url2.username || url2.password) where.auth = `${decodeURIComponent(url2.username)}:${decodeURIComponent(url2.password)}`;
-    endpoints.set(url2, where);
-  }
-  return where;
-}
 function request(url2, options) {
   const lib = url2.protocol === "https:" ? https2 : http7;
-  const where = endpointOf2(url2);
   return new Promise((resolve4, reject) => {
     let settled = false;
     const settle2 = (fn) => {
@@ -46984,7 +46973,7 @@ function request(url2, options) {
       clearTimeout(timer);
       fn();
     };
-    const req = lib.request({ ...where, method: options.method, headers: options.headers, agent: options.agent }, (res) => {
+    const req = lib.request(url2, { method: options.method, headers: options.headers, agent: options.agent }, (res) => {
       const chunks = [];
       let size = 0;
       res.on("data", (chunk) => {

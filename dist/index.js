@@ -67877,19 +67877,8 @@ async function fileTail(file2, bytes = STDERR_TAIL_BYTES) {
     return "";
   }
 }
-var endpoints = /* @__PURE__ */ new WeakMap();
-function endpointOf2(url2) {
-  let where = endpoints.get(url2);
-  if (!where) {
-    where = { protocol: url2.protocol, hostname: url2.hostname.replace(/^\[|\]$/g, ""), port: url2.port || void 0, path: `${url2.pathname}${url2.search}` };
-    if (url2.username || url2.password) where.auth = `${decodeURIComponent(url2.username)}:${decodeURIComponent(url2.password)}`;
-    endpoints.set(url2, where);
-  }
-  return where;
-}
 function request(url2, options) {
   const lib = url2.protocol === "https:" ? https2 : http7;
-  const where = endpointOf2(url2);
   return new Promise((resolve3, reject) => {
     let settled = false;
     const settle2 = (fn) => {
@@ -67898,7 +67887,7 @@ function request(url2, options) {
       clearTimeout(timer);
       fn();
     };
-    const req = lib.request({ ...where, method: options.method, headers: options.headers, agent: options.agent }, (res) => {
+    const req = lib.request(url2, { method: options.method, headers: options.headers, agent: options.agent }, (res) => {
       const chunks = [];
       let size = 0;
       res.on("data", (chunk) => {
@@ -83346,8 +83335,8 @@ var endpoints_default = Endpoints;
 
 // node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/endpoints-to-methods.js
 var endpointMethodsMap = /* @__PURE__ */ new Map();
-for (const [scope, endpoints2] of Object.entries(endpoints_default)) {
-  for (const [methodName, endpoint2] of Object.entries(endpoints2)) {
+for (const [scope, endpoints] of Object.entries(endpoints_default)) {
+  for (const [methodName, endpoint2] of Object.entries(endpoints)) {
     const [route, defaults, decorations] = endpoint2;
     const [method, url2] = route.split(/ /);
     const endpointDefaults = Object.assign(

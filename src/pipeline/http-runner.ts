@@ -44,26 +44,12 @@ export async function fileTail(file: string, bytes = STDERR_TAIL_BYTES): Promise
   }
 }
 
-const endpoints = new WeakMap<URL, http.RequestOptions>();
-
-/** The request options of a URL, worked out once per URL rather than on every task. */
-function endpointOf(url: URL): http.RequestOptions {
-  let where = endpoints.get(url);
-  if (!where) {
-    where = { protocol: url.protocol, hostname: url.hostname.replace(/^\[|\]$/g, ''), port: url.port || undefined, path: `${url.pathname}${url.search}` };
-    if (url.username || url.password) where.auth = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
-    endpoints.set(url, where);
-  }
-  return where;
-}
-
 /** One request; rejects with RequestTimeout past `timeoutMs`, with the socket error otherwise. */
 function request(
   url: URL,
   options: { method: string; headers?: Record<string, string>; body?: string; agent: http.Agent | false; timeoutMs: number },
 ): Promise<HttpAnswer> {
   const lib = url.protocol === 'https:' ? https : http;
-  const where = endpointOf(url);
   return new Promise((resolve, reject) => {
     let settled = false;
     const settle = (fn: () => void) => {
@@ -72,7 +58,7 @@ function request(
       clearTimeout(timer);
       fn();
     };
-    const req = lib.request({ ...where, method: options.method, headers: options.headers, agent: options.agent }, (res) => {
+    const req = lib.request(url, { method: options.method, headers: options.headers, agent: options.agent }, (res) => {
       const chunks: Buffer[] = [];
       let size = 0;
       res.on('data', (chunk: Buffer) => {
