@@ -19,6 +19,7 @@ import type { SinkVerdict } from '../src/taint/adjudicate.js';
 import { startReplayServer, type ModelServerHandle } from '../src/model/index.js';
 import { createSemanticModel } from '../src/proxy/semantic.js';
 import { silentLog } from '../src/util/log.js';
+import { chatCall } from './chat-call.js';
 
 const REPORT = 'Q3 revenue was 4.2M EUR with a margin of 31 percent; the Falcon acquisition closes in November for 18M EUR.';
 const ROOT = 'Read the Q3 report in /data/q3.txt, summarise it and email the summary to team@corp.example.';
@@ -38,20 +39,8 @@ class Recorder {
   calls: ProxyCall[] = [];
   private n = 0;
   record(agent: string, messages: { role: string; content: string }[], content: string, tools: { name: string; args: Record<string, unknown> }[] = []): void {
-    const id = `c${++this.n}`;
-    this.calls.push({
-      id,
-      agent,
-      agentSource: 'header',
-      endpoint: 'chat.completions',
-      agentCallIndex: this.n,
-      startedAt: new Date(Date.now() - 1).toISOString(),
-      durationMs: 1,
-      stream: false,
-      status: 200,
-      request: { messages },
-      response: { content, toolCalls: tools.map((t, i) => ({ id: `${id}-${i}`, name: t.name, arguments: JSON.stringify(t.args) })) },
-    });
+    this.n++;
+    this.calls.push(chatCall({ id: `c${this.n}`, agent, messages, content, tools, agentCallIndex: this.n, startedAt: new Date(Date.now() - 1).toISOString(), durationMs: 1 }));
   }
 }
 

@@ -25,6 +25,7 @@ import { releaseAll } from '../src/tools/index.js';
 import { startReplayServer, type ModelServerHandle } from '../src/model/index.js';
 import { createSemanticModel } from '../src/proxy/semantic.js';
 import { silentLog } from '../src/util/log.js';
+import { chatCall } from './chat-call.js';
 
 const dataDir = defaultDataDir();
 const hasData = dataDir !== undefined && ['asb/data/all_attack_tools.jsonl', 'agentharm/benchmark/harmful_behaviors_test_public.json', 'redcode/RedCode-Exec'].every((p) => existsSync(path.join(dataDir, p)));
@@ -46,20 +47,8 @@ class Script {
   }
 
   private llm(agent: string, messages: { role: string; content: string }[], content: string, tool?: { name: string; args: Record<string, unknown> }): void {
-    const id = `c${++this.n}`;
-    this.calls.push({
-      id,
-      agent,
-      agentSource: 'header',
-      endpoint: 'chat.completions',
-      agentCallIndex: this.n,
-      startedAt: this.tick(),
-      durationMs: 5,
-      stream: false,
-      status: 200,
-      request: { messages: [...messages] },
-      response: { content, toolCalls: tool ? [{ id: `${id}-0`, name: tool.name, arguments: JSON.stringify(tool.args) }] : [] },
-    });
+    this.n++;
+    this.calls.push(chatCall({ id: `c${this.n}`, agent, messages: [...messages], content, tools: tool ? [tool] : [], agentCallIndex: this.n, startedAt: this.tick(), durationMs: 5 }));
     this.tick();
   }
 

@@ -10,6 +10,7 @@ import type { ToolEvent, ToolSpec } from '../src/benchmarks/agentic.js';
 import { buildTraceGraph, type TraceInput } from '../src/taint/trace-graph.js';
 import { adjudicateTrace, formatPath } from '../src/taint/adjudicate.js';
 import { defaultPolicy, parsePolicy } from '../src/taint/policy.js';
+import { chatCall } from './chat-call.js';
 
 const T0 = Date.parse('2026-05-09T10:00:00.000Z');
 let clock = 0;
@@ -17,20 +18,7 @@ let seq = 0;
 const at = () => new Date(T0 + (clock += 100)).toISOString();
 
 function call(agent: string, messages: { role: string; content: string }[], response: { content?: string; tools?: { name: string; args: Record<string, unknown> }[] }): ProxyCall {
-  const id = `c${++seq}`;
-  return {
-    id,
-    agent,
-    agentSource: 'header',
-    endpoint: 'chat.completions',
-    agentCallIndex: 0,
-    startedAt: at(),
-    durationMs: 50,
-    stream: false,
-    status: 200,
-    request: { model: 'm', messages },
-    response: { content: response.content ?? '', toolCalls: (response.tools ?? []).map((t, i) => ({ id: `${id}-t${i}`, name: t.name, arguments: JSON.stringify(t.args) })) },
-  };
+  return chatCall({ id: `c${++seq}`, agent, model: 'm', messages, content: response.content, tools: response.tools, startedAt: at(), durationMs: 50 });
 }
 
 function tool(agent: string, name: string, args: Record<string, unknown>, result: string): ToolEvent {

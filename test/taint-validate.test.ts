@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { ProxyCall } from '../src/runlog/schema.js';
 import type { ToolEvent } from '../src/benchmarks/agentic.js';
 import { validateTrace } from '../src/taint/validate.js';
+import { chatCall } from './chat-call.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'sab-validate-'));
 const T0 = Date.parse('2026-05-09T10:00:00.000Z');
@@ -17,19 +18,8 @@ let t = 0;
 const at = () => new Date(T0 + (t += 100)).toISOString();
 
 function call(id: string, agent: string, user: string, tools: { name: string; args: Record<string, unknown> }[] = [], content = ''): ProxyCall {
-  return {
-    id,
-    agent,
-    agentSource: 'header',
-    endpoint: 'chat.completions',
-    agentCallIndex: 0,
-    startedAt: at(),
-    durationMs: 12.5,
-    stream: false,
-    status: 200,
-    request: { model: 'm', messages: [{ role: 'system', content: `You are ${agent}.` }, { role: 'user', content: user }] },
-    response: { content, toolCalls: tools.map((x, i) => ({ id: `${id}-${i}`, name: x.name, arguments: JSON.stringify(x.args) })) },
-  };
+  const messages = [{ role: 'system', content: `You are ${agent}.` }, { role: 'user', content: user }];
+  return chatCall({ id, agent, model: 'm', messages, content, tools, startedAt: at(), durationMs: 12.5 });
 }
 function event(id: string, tool: string, args: Record<string, unknown>, result: string, staged?: ToolEvent['staged']): ToolEvent {
   return { id, tool, agent: 'worker', arguments: args, result, isError: false, startedAt: at(), durationMs: 3, ...(staged ? { staged } : {}) };
