@@ -9,7 +9,7 @@
  * posted; fork pull requests and pull_request_target are handled safely.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,6 +17,7 @@ import { promisify } from 'node:util';
 import { REPORT_MARKER } from '../src/report/markdown.js';
 import { parseHistory } from '../src/history/entry.js';
 import { seedComments, startFakeGithub, type FakeGithub } from './github-fake-server.js';
+import { runDistAction, type ActionRun } from './action-process.js';
 
 const exec = promisify(execFile);
 const TOKEN = 'ghs_repoToken0123456789abcdefABCDEF01';
@@ -53,13 +54,6 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-interface ActionRun {
-  code: number | null;
-  stdout: string;
-  outputs: Record<string, string>;
-  summary: string;
-}
-
 async function event(name: string, edit: (p: Record<string, any>) => void): Promise<string> {
   const payload = JSON.parse(await readFile(`fixtures/github/event-${name}.json`, 'utf8'));
   edit(payload);
@@ -90,22 +84,7 @@ async function runAction(eventName: string, eventPath: string, inputs: Record<st
     ...env,
   };
   const allInputs: Record<string, string> = { 'out-dir': path.join(dir, `out-${n}`), 'github-token': TOKEN, 'history-remote': remote, ...inputs };
-  for (const [k, v] of Object.entries(allInputs)) childEnv[`INPUT_${k.toUpperCase()}`] = v;
-  const child = spawn(process.execPath, ['dist/index.js'], { env: childEnv });
-  let stdout = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stdout += d.toString()));
-  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-  const outputs: Record<string, string> = {};
-  const lines = (await readFile(childEnv.GITHUB_OUTPUT!, 'utf8')).split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const m = /^([^<]+)<<(.+)$/.exec(lines[i]);
-    if (!m) continue;
-    const value: string[] = [];
-    for (i++; i < lines.length && lines[i] !== m[2]; i++) value.push(lines[i]);
-    outputs[m[1]] = value.join('\n');
-  }
-  return { code, stdout, outputs, summary: await readFile(childEnv.GITHUB_STEP_SUMMARY!, 'utf8') };
+  return runDistAction(childEnv, allInputs);
 }
 
 async function storedShas(): Promise<string[]> {

@@ -1,10 +1,10 @@
 /** The action exactly as a runner starts it: `node dist/index.js` with INPUT_* variables and the runner's files. */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { runDistAction, type ActionRun } from './action-process.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -14,7 +14,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function runAction(inputs: Record<string, string>, name: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; outputs: Record<string, string>; summary: string }> {
+async function runAction(inputs: Record<string, string>, name: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<ActionRun> {
   const outputFile = path.join(dir, `${name}-output`);
   const summaryFile = path.join(dir, `${name}-summary.md`);
   const stateFile = path.join(dir, `${name}-state`);
@@ -31,23 +31,7 @@ async function runAction(inputs: Record<string, string>, name: string, extraEnv:
     RUNNER_TOOL_CACHE: dir,
     ...extraEnv,
   };
-  for (const [k, v] of Object.entries(inputs)) env[`INPUT_${k.toUpperCase()}`] = v;
-  const child = spawn(process.execPath, ['dist/index.js'], { env });
-  let stdout = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stdout += d.toString()));
-  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-  // GITHUB_OUTPUT holds heredoc blocks: name<<delimiter / value / delimiter.
-  const outputs: Record<string, string> = {};
-  const lines = (await readFile(outputFile, 'utf8')).split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const m = /^([^<]+)<<(.+)$/.exec(lines[i]);
-    if (!m) continue;
-    const value: string[] = [];
-    for (i++; i < lines.length && lines[i] !== m[2]; i++) value.push(lines[i]);
-    outputs[m[1]] = value.join('\n');
-  }
-  return { code, stdout, outputs, summary: await readFile(summaryFile, 'utf8') };
+  return runDistAction(env, inputs);
 }
 
 describe('the action (dist/index.js)', () => {

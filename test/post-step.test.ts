@@ -12,6 +12,7 @@ import path from 'node:path';
 import { isProcessAlive } from '../src/pipeline/process-group.js';
 import { parseRecorded, stopRecorded, PROCESSES_STATE } from '../src/post-step.js';
 import { processStartTime } from '../src/model/servers/process-tree.js';
+import { parseCommandFile } from './action-process.js';
 
 const FAKE_VLLM = path.resolve('fixtures/servers/fake-vllm.mjs');
 const WORKER = path.resolve('fixtures/servers/lib/worker.mjs');
@@ -31,20 +32,6 @@ afterAll(async () => {
   }
   await rm(dir, { recursive: true, force: true });
 });
-
-/** The runner's state file holds heredoc blocks: name<<delimiter / value / delimiter; the last one wins. */
-function readState(text: string): Record<string, string> {
-  const state: Record<string, string> = {};
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const m = /^([^<]+)<<(.+)$/.exec(lines[i]);
-    if (!m) continue;
-    const value: string[] = [];
-    for (i++; i < lines.length && lines[i] !== m[2]; i++) value.push(lines[i]);
-    state[m[1]] = value.join('\n');
-  }
-  return state;
-}
 
 async function waitFor<T>(probe: () => Promise<T | undefined>, what: string, withinMs = 30_000): Promise<T> {
   const deadline = Date.now() + withinMs;
@@ -100,7 +87,7 @@ benchmarks:
   main.stderr!.on('data', (d: Buffer) => (output += d.toString()));
   const done = exited(main);
   const saved = await waitFor(async () => {
-    const value = readState(await readFile(stateFile, 'utf8'))[PROCESSES_STATE];
+    const value = parseCommandFile(await readFile(stateFile, 'utf8'))[PROCESSES_STATE];
     return value && value !== '[]' ? value : undefined;
   }, 'the main step to save the server in its state');
   const pids = await waitFor(async () => (existsSync(pidFile) ? (JSON.parse(await readFile(pidFile, 'utf8')) as { server: number; workers: number[] }) : undefined), 'the fake server pid file');
@@ -151,7 +138,7 @@ describe('post step after a crash or a cancellation', () => {
     expect(code).toBe(130);
     for (const pid of all) expect(isProcessAlive(pid)).toBe(false);
     expect(output()).not.toContain('::error::');
-    const state = readState(await readFile(stateFile, 'utf8'))[PROCESSES_STATE];
+    const state = parseCommandFile(await readFile(stateFile, 'utf8'))[PROCESSES_STATE];
     expect(state).toBe('[]');
     const post = await runPost(state);
     expect(post.code).toBe(0);
