@@ -15192,7 +15192,7 @@ var require_content_type = __commonJS({
   }
 });
 
-// src/cli.ts
+// src/cli/main.ts
 import { mkdir as mkdir7, readFile as readFile15, writeFile as writeFile7 } from "node:fs/promises";
 import path20 from "node:path";
 
@@ -36242,7 +36242,7 @@ function servingLine(log) {
   return `Served by ${server} on ${list}${drivers.length ? `, driver ${drivers.map(code).join(", ")}` : ""}.`;
 }
 
-// src/scoring/security.ts
+// src/scoring/security-metrics.ts
 var GRADED = /* @__PURE__ */ new Set(["passed", "failed", "refused"]);
 function rate2(hits, n2) {
   return { n: n2, hits, rate: n2 ? hits / n2 : null, interval: wilson(hits, n2) };
@@ -36300,7 +36300,7 @@ function overallSecurity(log, defense) {
   return results.length ? stats("all", defense, results) : void 0;
 }
 
-// src/report/security.ts
+// src/report/security-tables.ts
 function pctCell(r) {
   if (r.rate === null) return "\u2013";
   return `${pct(r.rate)} (${r.hits}/${r.n}) ${ci(r.interval)}`;
@@ -36821,7 +36821,7 @@ import { chmod, chown, mkdir as mkdir2, mkdtemp, rm as rm2, writeFile as writeFi
 import { tmpdir } from "node:os";
 import { dirname, isAbsolute, join as join2, normalize } from "node:path";
 
-// src/sandbox/command.ts
+// src/sandbox/wrap-command.ts
 var SANDBOX_WORKDIR = "/tmp/sbx";
 var MIB = 1024 * 1024;
 function prlimitArgs(limits, nprocLimit) {
@@ -38103,7 +38103,7 @@ import { mkdtemp as mkdtemp2 } from "node:fs/promises";
 import os from "node:os";
 import path6 from "node:path";
 
-// src/model/servers/command-line.ts
+// src/model/servers/shell-words.ts
 var SAFE = /^[A-Za-z0-9_@%+=:,./-]+$/;
 function shellQuote(word) {
   if (word !== "" && SAFE.test(word)) return word;
@@ -38136,7 +38136,7 @@ function placeholdersIn(template) {
   return [...new Set([...template.matchAll(/\{(port|model|host)\}/g)].map((m) => m[1]))];
 }
 
-// src/model/servers/command.ts
+// src/model/servers/command-kind.ts
 function commandPlan(model, at) {
   if (!model.run) throw new ModelStartError('model.kind command needs model.run, the command that starts the server (for example run: "my-server --port {port} --model {model}")');
   const used = placeholdersIn(model.run);
@@ -39159,7 +39159,7 @@ async function startModel(model, log, options = {}) {
   }
 }
 
-// src/proxy/server.ts
+// src/proxy/proxy-server.ts
 import http6 from "node:http";
 import { randomUUID } from "node:crypto";
 import { performance as performance2 } from "node:perf_hooks";
@@ -39236,7 +39236,7 @@ function parseRoute(method, url2) {
   return { endpoint, pathAgent, upstreamPath: m[2] + (m[3] ?? "") };
 }
 
-// src/proxy/server.ts
+// src/proxy/proxy-server.ts
 var NO_AGENT_CALL_INDEX = -1;
 var UNKNOWN_KEY_MESSAGE = "saboteur proxy: the API key is not a live saboteur invocation key. Each pipeline run gets its own OPENAI_API_KEY from saboteur and the key stops working when that run ends; use the key from the environment, not a model key.";
 function usageOf(a2) {
@@ -39543,7 +39543,7 @@ var InvocationRegistry = class {
   }
 };
 
-// src/proxy/semantic.ts
+// src/proxy/semantic-model.ts
 var AUTOINJECT_AGENT = "saboteur-autoinject";
 function createSemanticModel(options) {
   const upstream = createUpstream({ baseUrl: options.baseUrl, apiKey: options.apiKey });
@@ -39600,7 +39600,7 @@ function fillTemplate(template, values) {
   return template.replace(/\{\{([A-Z_]+)\}\}/g, (whole, key2) => key2 in values ? values[key2] : whole);
 }
 
-// src/inject/semantic.ts
+// src/inject/semantic-prompt.ts
 var SEMANTIC_TEMPLATE_FILE = "prompts/autoinject-semantic.md";
 function loadSemanticTemplate() {
   return loadPromptFile(SEMANTIC_TEMPLATE_FILE);
@@ -50163,7 +50163,7 @@ function agenticSettings(config2, id) {
   return { ...config2.benchmarks[id] };
 }
 
-// src/tools/server.ts
+// src/tools/mcp-server.ts
 import http8 from "node:http";
 import { randomUUID as randomUUID2 } from "node:crypto";
 
@@ -55595,7 +55595,7 @@ var StreamableHTTPServerTransport = class {
   }
 };
 
-// src/tools/defense.ts
+// src/tools/builtin-defenses.ts
 var releaseAll = {
   name: "none",
   decide: async () => ({ decision: "release" })
@@ -55746,7 +55746,7 @@ var ToolSession = class {
   }
 };
 
-// src/tools/server.ts
+// src/tools/mcp-server.ts
 var KEY_PATTERN2 = /^[A-Za-z0-9._~-]{1,200}$/;
 var DEFAULT_MAX_CLIENTS = 64;
 var BAD_REQUEST = -32e3;
@@ -57402,7 +57402,7 @@ function formatPath(path21) {
   }).join(" \u2192 ");
 }
 
-// src/taint/defense.ts
+// src/taint/sink-defense.ts
 function taintDefenseName(scope = "full", propagateLabels = true) {
   const parts = [...scope !== "full" ? [scope] : [], ...propagateLabels ? [] : ["no-propagation"]];
   return parts.length ? `taint/${parts.join("+")}` : "taint";
@@ -57459,7 +57459,7 @@ function createTaintDefense(opts) {
   };
 }
 
-// src/taint/prompts.ts
+// src/taint/judge-prompts.ts
 var JUDGE_LOCAL_TEMPLATE = "prompts/judge-local.md";
 var JUDGE_GLOBAL_TEMPLATE = "prompts/judge-global.md";
 var INTENT_TEMPLATE = "prompts/taint-intent.md";
@@ -57641,7 +57641,7 @@ function createIntentAnnotator(opts) {
   };
 }
 
-// src/taint/validate.ts
+// src/taint/validate-trace.ts
 import { readFile as readFile12 } from "node:fs/promises";
 var TraceInputError = class extends Error {
 };
@@ -58261,7 +58261,7 @@ ${VALIDATE_USAGE}`);
   return exitCode;
 }
 
-// src/cli/merge.ts
+// src/runlog/merge.ts
 import { readdir as readdir3, readFile as readFile14 } from "node:fs/promises";
 import path19 from "node:path";
 function key(r) {
@@ -58375,7 +58375,7 @@ async function expandRunLogPaths(patterns, cwd = process.cwd()) {
   return [...new Set(out)];
 }
 
-// src/gate.ts
+// src/scoring/gate.ts
 function securityFigures(log, defense) {
   const s2 = overallSecurity(log, defense);
   return { asr: s2?.asr.rate ?? null, tcr: s2?.tcr.rate ?? null };
@@ -58518,7 +58518,7 @@ function entryFromRunLog(log, meta3) {
   };
 }
 
-// src/regression.ts
+// src/scoring/regression.ts
 function bad(metric, f) {
   return metricInfo(metric).higherIsWorse ? f.k : f.n - f.k;
 }
@@ -58815,7 +58815,7 @@ function compareRunLogs(base2, head, settings) {
   return { text: text2, comparisons, regressions: comparisons.filter((c3) => c3.pass === false) };
 }
 
-// src/cli.ts
+// src/cli/main.ts
 var EXIT = { ok: 0, failed: 1, usage: 2, infrastructure: 3 };
 function cliLog(io, verbose) {
   return {
@@ -59071,5 +59071,5 @@ ${HELP}
   }
 }
 
-// src/cli-entry.ts
+// src/entries/cli.ts
 process.exitCode = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env });

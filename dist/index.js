@@ -36182,7 +36182,7 @@ function saveState(name, value) {
   issueCommand("save-state", { name }, toCommandValue(value));
 }
 
-// src/main.ts
+// src/action/main.ts
 import { mkdir as mkdir9, writeFile as writeFile9 } from "node:fs/promises";
 import os6 from "node:os";
 import path23 from "node:path";
@@ -57282,7 +57282,7 @@ function servingLine(log) {
   return `Served by ${server} on ${list}${drivers.length ? `, driver ${drivers.map(code).join(", ")}` : ""}.`;
 }
 
-// src/scoring/security.ts
+// src/scoring/security-metrics.ts
 var GRADED = /* @__PURE__ */ new Set(["passed", "failed", "refused"]);
 function rate2(hits, n2) {
   return { n: n2, hits, rate: n2 ? hits / n2 : null, interval: wilson(hits, n2) };
@@ -57340,7 +57340,7 @@ function overallSecurity(log, defense) {
   return results.length ? stats("all", defense, results) : void 0;
 }
 
-// src/report/security.ts
+// src/report/security-tables.ts
 function pctCell(r) {
   if (r.rate === null) return "\u2013";
   return `${pct(r.rate)} (${r.hits}/${r.n}) ${ci(r.interval)}`;
@@ -57758,7 +57758,7 @@ import { chmod as chmod2, chown, mkdir as mkdir3, mkdtemp, rm as rm3, writeFile 
 import { tmpdir } from "node:os";
 import { dirname, isAbsolute, join as join2, normalize } from "node:path";
 
-// src/sandbox/command.ts
+// src/sandbox/wrap-command.ts
 var SANDBOX_WORKDIR = "/tmp/sbx";
 var MIB = 1024 * 1024;
 function prlimitArgs(limits, nprocLimit) {
@@ -59017,7 +59017,7 @@ import { mkdtemp as mkdtemp2 } from "node:fs/promises";
 import os5 from "node:os";
 import path6 from "node:path";
 
-// src/model/servers/command-line.ts
+// src/model/servers/shell-words.ts
 var SAFE = /^[A-Za-z0-9_@%+=:,./-]+$/;
 function shellQuote(word) {
   if (word !== "" && SAFE.test(word)) return word;
@@ -59050,7 +59050,7 @@ function placeholdersIn(template) {
   return [...new Set([...template.matchAll(/\{(port|model|host)\}/g)].map((m) => m[1]))];
 }
 
-// src/model/servers/command.ts
+// src/model/servers/command-kind.ts
 function commandPlan(model, at) {
   if (!model.run) throw new ModelStartError('model.kind command needs model.run, the command that starts the server (for example run: "my-server --port {port} --model {model}")');
   const used = placeholdersIn(model.run);
@@ -60073,7 +60073,7 @@ async function startModel(model, log, options = {}) {
   }
 }
 
-// src/proxy/server.ts
+// src/proxy/proxy-server.ts
 import http6 from "node:http";
 import { randomUUID as randomUUID2 } from "node:crypto";
 import { performance as performance2 } from "node:perf_hooks";
@@ -60150,7 +60150,7 @@ function parseRoute(method, url2) {
   return { endpoint: endpoint2, pathAgent, upstreamPath: m[2] + (m[3] ?? "") };
 }
 
-// src/proxy/server.ts
+// src/proxy/proxy-server.ts
 var NO_AGENT_CALL_INDEX = -1;
 var UNKNOWN_KEY_MESSAGE = "saboteur proxy: the API key is not a live saboteur invocation key. Each pipeline run gets its own OPENAI_API_KEY from saboteur and the key stops working when that run ends; use the key from the environment, not a model key.";
 function usageOf(a2) {
@@ -60457,7 +60457,7 @@ var InvocationRegistry = class {
   }
 };
 
-// src/proxy/semantic.ts
+// src/proxy/semantic-model.ts
 var AUTOINJECT_AGENT = "saboteur-autoinject";
 function createSemanticModel(options) {
   const upstream = createUpstream({ baseUrl: options.baseUrl, apiKey: options.apiKey });
@@ -60514,7 +60514,7 @@ function fillTemplate(template, values) {
   return template.replace(/\{\{([A-Z_]+)\}\}/g, (whole, key2) => key2 in values ? values[key2] : whole);
 }
 
-// src/inject/semantic.ts
+// src/inject/semantic-prompt.ts
 var SEMANTIC_TEMPLATE_FILE = "prompts/autoinject-semantic.md";
 function loadSemanticTemplate() {
   return loadPromptFile(SEMANTIC_TEMPLATE_FILE);
@@ -71077,7 +71077,7 @@ function agenticSettings(config2, id) {
   return { ...config2.benchmarks[id] };
 }
 
-// src/tools/server.ts
+// src/tools/mcp-server.ts
 import http8 from "node:http";
 import { randomUUID as randomUUID3 } from "node:crypto";
 
@@ -76509,7 +76509,7 @@ var StreamableHTTPServerTransport = class {
   }
 };
 
-// src/tools/defense.ts
+// src/tools/builtin-defenses.ts
 var releaseAll = {
   name: "none",
   decide: async () => ({ decision: "release" })
@@ -76660,7 +76660,7 @@ var ToolSession = class {
   }
 };
 
-// src/tools/server.ts
+// src/tools/mcp-server.ts
 var KEY_PATTERN2 = /^[A-Za-z0-9._~-]{1,200}$/;
 var DEFAULT_MAX_CLIENTS = 64;
 var BAD_REQUEST = -32e3;
@@ -78312,7 +78312,7 @@ function formatPath(path24) {
   }).join(" \u2192 ");
 }
 
-// src/taint/defense.ts
+// src/taint/sink-defense.ts
 function taintDefenseName(scope = "full", propagateLabels = true) {
   const parts = [...scope !== "full" ? [scope] : [], ...propagateLabels ? [] : ["no-propagation"]];
   return parts.length ? `taint/${parts.join("+")}` : "taint";
@@ -78369,7 +78369,7 @@ function createTaintDefense(opts) {
   };
 }
 
-// src/taint/prompts.ts
+// src/taint/judge-prompts.ts
 var JUDGE_LOCAL_TEMPLATE = "prompts/judge-local.md";
 var JUDGE_GLOBAL_TEMPLATE = "prompts/judge-global.md";
 var INTENT_TEMPLATE = "prompts/taint-intent.md";
@@ -78551,7 +78551,7 @@ function createIntentAnnotator(opts) {
   };
 }
 
-// src/taint/validate.ts
+// src/taint/validate-trace.ts
 var bareTraceSchema = external_exports.object({
   root: external_exports.string(),
   calls: external_exports.array(proxyCallSchema).default([]),
@@ -78843,7 +78843,7 @@ async function runJob(config2, opts, deps = realDeps) {
   return { runLog, runLogPath, reportPath };
 }
 
-// src/gate.ts
+// src/scoring/gate.ts
 function securityFigures(log, defense) {
   const s2 = overallSecurity(log, defense);
   return { asr: s2?.asr.rate ?? null, tcr: s2?.tcr.rate ?? null };
@@ -79036,7 +79036,7 @@ function branchTrend(entries, branch, max, exceptSha) {
   return mine.slice(Math.max(0, mine.length - max));
 }
 
-// src/regression.ts
+// src/scoring/regression.ts
 function bad(metric, f) {
   return metricInfo(metric).higherIsWorse ? f.k : f.n - f.k;
 }
@@ -79311,7 +79311,7 @@ Full run log, traces and report: [this run's artifacts](${safeUrl})
   return `${headText}${cutBody}${tail}`;
 }
 
-// src/post-step.ts
+// src/action/post.ts
 var PROCESSES_STATE = "saboteur-processes";
 
 // src/github/context.ts
@@ -83815,7 +83815,7 @@ function statusOf(err) {
   return typeof s2 === "number" ? s2 : void 0;
 }
 
-// src/github/comment.ts
+// src/github/sticky-comment.ts
 function octokitComments(client, owner, repo) {
   return {
     async *pages(issue3) {
@@ -84278,7 +84278,7 @@ function openHistoryStore(history, opts) {
   return { store, secret: gitAuthEnv(remote, opts.token).secret };
 }
 
-// src/cli/merge.ts
+// src/runlog/merge.ts
 import { readdir as readdir4, readFile as readFile14 } from "node:fs/promises";
 import path22 from "node:path";
 function key(r) {
@@ -84392,7 +84392,7 @@ async function expandRunLogPaths(patterns, cwd = process.cwd()) {
   return [...new Set(out)];
 }
 
-// src/main.ts
+// src/action/main.ts
 var InputError = class extends Error {
 };
 function booleanInput(name, fallback) {
@@ -84636,5 +84636,5 @@ async function run() {
   }
 }
 
-// src/index.ts
+// src/entries/action-main.ts
 await run();

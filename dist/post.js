@@ -19717,7 +19717,7 @@ async function killTree(pgid, graceMs) {
   return !anyAlive(pgid, late);
 }
 
-// src/post-step.ts
+// src/action/post.ts
 var PROCESSES_STATE = "saboteur-processes";
 var POST_KILL_GRACE_MS = 5e3;
 function parseRecorded(raw) {
@@ -19785,5 +19785,5 @@ async function runPost() {
   }
 }
 
-// src/post.ts
+// src/entries/action-post.ts
 await runPost();

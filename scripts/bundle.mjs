@@ -3,7 +3,7 @@
 import { build } from 'esbuild';
 
 const banner = { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" };
-const entries = { index: 'src/index.ts', post: 'src/post.ts', cli: 'src/cli-entry.ts' };
+const entries = { index: 'src/entries/action-main.ts', post: 'src/entries/action-post.ts', cli: 'src/entries/cli.ts' };
 await Promise.all(
   Object.entries(entries).map(([name, entry]) =>
     build({

@@ -4,9 +4,9 @@
  * regression verdict (worse by more than max-increase and significant).
  */
 import type { Config } from '../config/load.js';
-import { evaluateGate } from '../gate.js';
+import { evaluateGate } from '../scoring/gate.js';
 import { entryFromRunLog } from '../history/entry.js';
-import { combineGate, compareWithBase, regressionChecks, type Comparison } from '../regression.js';
+import { combineGate, compareWithBase, regressionChecks, type Comparison } from '../scoring/regression.js';
 import { renderComment } from '../report/comment.js';
 import type { RunLog } from '../runlog/schema.js';
 

@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import type { RunLog } from '../runlog/schema.js';
 import { computeMetrics, type BenchmarkMetrics } from '../scoring/metrics.js';
-import { computeSecurity, overallSecurity, type Rate } from '../scoring/security.js';
+import { computeSecurity, overallSecurity, type Rate } from '../scoring/security-metrics.js';
 
 export const HISTORY_VERSION = 1;
 

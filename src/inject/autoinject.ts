@@ -10,7 +10,7 @@
  */
 import type { Corruption } from '../runlog/schema.js';
 import { rngFor } from './prng.js';
-import { buildSemanticPrompt, loadSemanticTemplate, parseSemanticAnswer } from './semantic.js';
+import { buildSemanticPrompt, loadSemanticTemplate, parseSemanticAnswer } from './semantic-prompt.js';
 import { corruptUnit } from './syntactic.js';
 import type { InjectionContext, Injector } from './types.js';
 import { applyRewrites, segment, type Segmentation } from './units.js';

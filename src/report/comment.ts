@@ -6,9 +6,9 @@
  * visible cut, and the hidden REPORT_MARKER at the top is how the sticky comment is found again.
  */
 import type { Config } from '../config/load.js';
-import type { GateCheck, GateResult } from '../gate.js';
+import type { GateCheck, GateResult } from '../scoring/gate.js';
 import { metricInfo, sortMetricIds, type Figure, type HistoryEntry } from '../history/entry.js';
-import { metricOfCheck, type Comparison } from '../regression.js';
+import { metricOfCheck, type Comparison } from '../scoring/regression.js';
 import type { RunLog } from '../runlog/schema.js';
 import { code, escapeInline } from './escape.js';
 import { ci, pct } from './format.js';

@@ -9,8 +9,8 @@ import { ci, pct, pts, pValue } from './format.js';
 
 export { pct, pts } from './format.js';
 import { servingLine } from './compat.js';
-import { securityHeadline, securitySection } from './security.js';
-import { overallSecurity } from '../scoring/security.js';
+import { securityHeadline, securitySection } from './security-tables.js';
+import { overallSecurity } from '../scoring/security-metrics.js';
 
 export const REPORT_MARKER = '<!-- saboteur-report -->';
 

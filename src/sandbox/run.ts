@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { chmod, chown, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, normalize } from 'node:path';
-import { buildSandboxCommand, wrapperFailure, type SandboxCommand } from './command.js';
+import { buildSandboxCommand, wrapperFailure, type SandboxCommand } from './wrap-command.js';
 import { SANDBOX_DEFAULTS, type SandboxOptions, type SandboxResult } from './types.js';
 import { acquireSandboxUid, countTasksOfUid, isRoot } from './uid.js';
 

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { isSinkLabel, type SinkLabel, type SourceLabel } from './labels.js';
-import { INTENT_TEMPLATE, NODE_TEMPLATE, fill, jsonObjectIn, loadTemplate } from './prompts.js';
+import { INTENT_TEMPLATE, NODE_TEMPLATE, fill, jsonObjectIn, loadTemplate } from './judge-prompts.js';
 import type { RequestAnnotation } from './trace-graph.js';
 
 export type Ask = (prompt: string) => Promise<string>;

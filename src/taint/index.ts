@@ -8,9 +8,9 @@ export { classifyTool, contentLabels, requestNeeds, targetsOf, type Target } fro
 export { propagate, labelsInScope, attributionPath, type Propagation, type Scope, type PathStep } from './propagate.js';
 export { buildTraceGraph, type TraceInput, type BuiltTrace, type SinkSite, type TargetCheck, type PendingCall, type RequestAnnotation } from './trace-graph.js';
 export { adjudicateSink, adjudicateTrace, formatPath, type SinkVerdict, type Violation, type Decision, type AdjudicationOptions } from './adjudicate.js';
-export { createTaintDefense, taintDefenseName, verdictReason, type TaintDefenseOptions } from './defense.js';
+export { createTaintDefense, taintDefenseName, verdictReason, type TaintDefenseOptions } from './sink-defense.js';
 export { createLocalJudge, createGlobalJudge, parseJudgeAnswer, renderTrace, type TraceSoFar, type TraceSource } from './judges.js';
 export { createIntentAnnotator, type IntentAnnotator, type AnnotatorOptions, type Ask } from './annotate.js';
 export { startOtlpReceiver, parseOtlpJson, genAiView, otlpSpanSchema, type OtlpReceiver, type OtlpReceiverOptions, type OtlpSpan, type GenAiSpan } from './otlp.js';
-export { validateTrace, validateTraces, tracesOfDocument, TraceInputError, type ValidateOptions, type ValidatedSink } from './validate.js';
-export { evaluateDefenses, replayCase, renderDefenseTable, type OfflineCase, type DefenseFactory, type DefenseRow, type CaseOutcome } from './evaluate.js';
+export { validateTrace, validateTraces, tracesOfDocument, TraceInputError, type ValidateOptions, type ValidatedSink } from './validate-trace.js';
+export { evaluateDefenses, replayCase, renderDefenseTable, type OfflineCase, type DefenseFactory, type DefenseRow, type CaseOutcome } from './compare-offline.js';

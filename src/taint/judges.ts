@@ -9,7 +9,7 @@ import type { ProxyCall } from '../runlog/schema.js';
 import type { ToolEvent } from '../benchmarks/agentic.js';
 import type { SinkDefense, StagedCall } from '../tools/types.js';
 import type { Ask } from './annotate.js';
-import { JUDGE_GLOBAL_TEMPLATE, JUDGE_LOCAL_TEMPLATE, fill, jsonObjectIn, loadTemplate } from './prompts.js';
+import { JUDGE_GLOBAL_TEMPLATE, JUDGE_LOCAL_TEMPLATE, fill, jsonObjectIn, loadTemplate } from './judge-prompts.js';
 import type { OtlpSpan } from './otlp.js';
 
 export interface TraceSoFar {

@@ -11,7 +11,7 @@ import { open } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { trackGroup, untrackGroup } from '../../pipeline/process-group.js';
-import { displayCommand } from './command-line.js';
+import { displayCommand } from './shell-words.js';
 import { ModelStartError } from './errors.js';
 import { killTree, processStartTime } from './process-tree.js';
 import type { LaunchPlan, ProcessLedger, VersionProbe } from './types.js';

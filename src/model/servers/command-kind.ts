@@ -1,0 +1,26 @@
+/**
+ * Any OpenAI-compatible server started by a shell command (`model.run`) with `{port}`, `{model}`
+ * and `{host}` placeholders. It runs through `sh -c` as the leader of its own process group, so
+ * stopping it stops what the shell started.
+ */
+import type { Config } from '../../config/load.js';
+import { ModelStartError } from './errors.js';
+import { fillPlaceholders, placeholdersIn, shellQuote } from './shell-words.js';
+import type { LaunchPlan, ListenAddress } from './types.js';
+
+export function commandPlan(model: Config['model'], at: ListenAddress): LaunchPlan {
+  if (!model.run) throw new ModelStartError('model.kind command needs model.run, the command that starts the server (for example run: "my-server --port {port} --model {model}")');
+  const used = placeholdersIn(model.run);
+  if (used.includes('model') && !model.model) throw new ModelStartError(`model.run uses {model} but model.model is not set`);
+  const command = fillPlaceholders(model.run, { port: String(at.port), host: at.host, model: model.model });
+  // model.args are appended as words of the command line, quoted like the placeholders.
+  const extra = model.args.map(shellQuote).join(' ');
+  return {
+    kind: 'command',
+    file: '/bin/sh',
+    args: ['-c', extra ? `${command} ${extra}` : command],
+    env: {},
+    ready: ['/v1/models'],
+    version: [{ path: '/version', field: 'version' }],
+  };
+}

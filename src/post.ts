@@ -1,4 +1,0 @@
-/** The action's post step: always runs, stops what the main step started. */
-import { runPost } from './post-step.js';
-
-await runPost();

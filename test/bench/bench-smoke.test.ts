@@ -1,0 +1,26 @@
+/**
+ * The bench's instruments still work: a small job through saboteur in http mode and through both
+ * do-nothing floors answers every task, and the measured wall time is never under the ideal (no
+ * run of sequential 20 ms calls can beat it). Speed itself is measured by `npm run bench`, not here.
+ */
+import { describe, expect, test } from '@jest/globals';
+import { benchHarness } from '../../bench/harness-overhead.js';
+import { benchFloor } from '../../bench/floor.js';
+
+const job = { instances: 40, concurrency: 4, modelLatencyMs: 20 };
+
+describe('bench instruments', () => {
+  test('saboteur in http mode: every instance run answered, CPU accounted to each process', async () => {
+    const h = await benchHarness({ mode: 'http', ...job });
+    expect(h.passed).toBe(40);
+    expect(h.idealMs).toBe(200);
+    expect(h.runMs).toBeGreaterThanOrEqual(h.idealMs);
+    expect(h.cpuPerRunMs.harness).toBeGreaterThan(0);
+  }, 60_000);
+
+  test.each(['node-http', 'raw-socket'] as const)('the %s floor answers every task', async (kind) => {
+    const f = await benchFloor({ kind, ...job });
+    expect(f.instances).toBe(40);
+    expect(f.runMs).toBeGreaterThanOrEqual(f.idealMs);
+  }, 60_000);
+});

@@ -1,0 +1,89 @@
+import { describe, expect, it } from '@jest/globals';
+import path from 'node:path';
+import { loadConfig, parseConfig, ConfigError } from '../../src/config/load.js';
+import { parseDuration } from '../../src/config/duration.js';
+
+const minimal = `model:\n  kind: replay\n  cassette: c.jsonl\npipeline:\n  run: node p.mjs\n`;
+
+function errorOf(text: string): string {
+  try {
+    parseConfig(text, 'saboteur.yml');
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return (err as Error).message;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('config', () => {
+  it('parses the full example of the spec, with defaults and camelCase keys', async () => {
+    const config = await loadConfig('fixtures/configs/full.yml');
+    expect(config.model.kind).toBe('vllm');
+    expect(config.model.startupTimeoutMs).toBe(15 * 60 * 1000);
+    expect(config.pipeline.timeoutMs).toBe(120_000);
+    expect(config.pipeline.agents.map((a) => a.name)).toEqual(['planner', 'coder']);
+    expect(config.variants.malicious).toEqual({ target: 'coder', method: 'autoinject', messageRate: 0.2, errorRate: 0.6, corruption: 'syntactic' });
+    expect(config.gate.regression).toEqual({ maxIncrease: 0.03, significance: 0.05 });
+    expect(config.benchmarks.asb?.attacks).toEqual(['dpi', 'opi']);
+    expect(config.policy).toBe(path.resolve('fixtures/configs/.saboteur/policy.yml'));
+    expect(config.hash).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('fills defaults for a minimal config and resolves paths against the config file', () => {
+    const config = parseConfig(minimal, '/repo/ci/saboteur.yml');
+    expect(config.model.cassette).toBe('/repo/ci/c.jsonl');
+    expect(config.pipeline.concurrency).toBe(16);
+    expect(config.sample.seed).toBe(20260509);
+    expect(config.variants.malicious.messageRate).toBe(0.2);
+    expect(config.benchmarks.humaneval?.timeoutMs).toBe(3000);
+    expect(config.pipeline.timeoutMs).toBe(120_000);
+    expect(config.pipeline.readyTimeoutMs).toBe(60_000);
+    expect(config.model.startupTimeoutMs).toBe(900_000);
+    expect(parseConfig(`${minimal}benchmarks:\n  humaneval: { limit: 3 }\n`, 's.yml').benchmarks.humaneval?.timeoutMs).toBe(3000);
+    expect(config.defenses).toEqual(['none']);
+  });
+
+  it('rejects unknown keys, naming the key and showing a valid example', () => {
+    const message = errorOf(`${minimal}variants:\n  malicious:\n    mesage-rate: 0.3\n`);
+    expect(message).toContain('saboteur.yml: variants.malicious: unknown key "mesage-rate"');
+    expect(message).toContain('a valid example:');
+    expect(message).toContain('message-rate: 0.2');
+  });
+
+  it('names the key of a wrong value and shows its example', () => {
+    const message = errorOf(`${minimal}variants:\n  malicious:\n    error-rate: 1.5\n`);
+    expect(message).toContain('variants.malicious.error-rate');
+    expect(message).toContain('error-rate: 0.6   # between 0 and 1');
+  });
+
+  it('rejects an unknown model kind with the list of kinds', () => {
+    const message = errorOf(`model:\n  kind: vlm\npipeline:\n  run: x\n`);
+    expect(message).toContain('model.kind');
+    expect(message).toContain('vllm | sglang');
+  });
+
+  it('checks keys that depend on each other', () => {
+    expect(errorOf(`model:\n  kind: replay\npipeline:\n  run: x\n`)).toContain('model.cassette: model.kind replay needs a cassette file');
+    expect(errorOf(`model:\n  kind: external\npipeline:\n  run: x\n`)).toContain('model.base-url');
+    expect(errorOf(`model:\n  kind: replay\n  cassette: c\npipeline:\n  mode: http\n`)).toContain('pipeline.url');
+  });
+
+  it('rejects bad durations and bad YAML clearly', () => {
+    expect(errorOf(`${minimal.replace('run: node p.mjs', 'run: node p.mjs\n  timeout: soon')}`)).toContain('pipeline.timeout: "soon" is not a duration');
+    expect(errorOf('model: [')).toMatch(/not valid YAML/);
+    expect(errorOf('- a\n- b\n')).toContain('must be a YAML mapping');
+  });
+
+  it('says which file it could not read', async () => {
+    await expect(loadConfig('no/such/saboteur.yml')).rejects.toThrow('no/such/saboteur.yml: cannot read the config (ENOENT)');
+  });
+
+  it('parses durations', () => {
+    expect(parseDuration('120s')).toBe(120_000);
+    expect(parseDuration('15m')).toBe(900_000);
+    expect(parseDuration('500ms')).toBe(500);
+    expect(parseDuration(3)).toBe(3000);
+    expect(parseDuration('1h')).toBe(3_600_000);
+    expect(parseDuration('fast')).toBeUndefined();
+  });
+});
