@@ -59073,3 +59073,4 @@ ${HELP}
 
 // src/entries/cli.ts
 process.exitCode = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env });
+/*! For license information please see cli.js.LEGAL.txt */

@@ -84638,3 +84638,4 @@ async function run() {
 
 // src/entries/action-main.ts
 await run();
+/*! For license information please see index.js.LEGAL.txt */

@@ -19787,3 +19787,4 @@ async function runPost() {
 
 // src/entries/action-post.ts
 await runPost();
+/*! For license information please see post.js.LEGAL.txt */

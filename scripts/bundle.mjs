@@ -1,10 +1,13 @@
-// Bundles the action (dist/index.js, dist/post.js) and the CLI (dist/cli.js). Deterministic:
+// Bundles the action (dist/index.js, dist/post.js) and the CLI (dist/cli.js), and writes
+// dist/licenses.txt: the licence of every third-party package the bundles contain. Deterministic:
 // CI rebuilds and fails when the committed bundle differs.
 import { build } from 'esbuild';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 
 const banner = { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" };
 const entries = { index: 'src/entries/action-main.ts', post: 'src/entries/action-post.ts', cli: 'src/entries/cli.ts' };
-await Promise.all(
+const results = await Promise.all(
   Object.entries(entries).map(([name, entry]) =>
     build({
       entryPoints: [entry],
@@ -14,9 +17,46 @@ await Promise.all(
       format: 'esm',
       outfile: `dist/${name}.js`,
       banner,
-      legalComments: 'none',
+      // Licence comments of bundled code go to dist/NAME.js.LEGAL.txt, linked from the bundle.
+      legalComments: 'linked',
+      metafile: true,
       logLevel: 'warning',
       external: ['node-llama-cpp'],
     }),
   ),
+);
+
+/** The folder of the npm package a bundled input belongs to (nested node_modules included). */
+function packageRoot(input) {
+  const parts = input.split('/');
+  const i = parts.lastIndexOf('node_modules');
+  if (i < 0) return undefined;
+  const scoped = parts[i + 1]?.startsWith('@');
+  return parts.slice(0, i + (scoped ? 3 : 2)).join('/');
+}
+
+function licenceText(root) {
+  const file = readdirSync(root).filter((f) => /^(licen[cs]e|copying|notice)(\.|$)/i.test(f)).sort()[0];
+  return file ? readFileSync(path.join(root, file), 'utf8').trim() : undefined;
+}
+
+const roots = new Set();
+for (const r of results) for (const input of Object.keys(r.metafile.inputs)) {
+  const root = packageRoot(input);
+  if (root && existsSync(path.join(root, 'package.json'))) roots.add(root);
+}
+const sections = [...roots]
+  .map((root) => {
+    const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+    const licence = typeof pkg.license === 'string' ? pkg.license : pkg.license?.type ?? 'see the package';
+    return { id: `${pkg.name}@${pkg.version}`, licence, text: licenceText(root) };
+  })
+  .sort((a, b) => a.id.localeCompare(b.id))
+  .filter((s, i, all) => i === 0 || all[i - 1].id !== s.id);
+const body = sections
+  .map((s) => `${s.id} (${s.licence})\n\n${s.text ?? `No licence file ships with this package; its package.json declares ${s.licence}.`}`)
+  .join(`\n\n${'-'.repeat(72)}\n\n`);
+writeFileSync(
+  'dist/licenses.txt',
+  `Third-party software bundled in dist/index.js, dist/post.js and dist/cli.js\n\n${'='.repeat(72)}\n\n${body}\n`,
 );
