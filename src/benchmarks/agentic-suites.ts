@@ -1,83 +1,65 @@
 /**
- * ASB, AgentHarm, RedCode-Exec and SafeArena as benchmark suites: native files → paired
- * instances (benign twin for control, harmful instance for malicious) → a stratified fixed
- * slice → simulated tools over MCP → the benchmark's own grading of the recorded tool events.
+ * The shared half of the agentic security benchmarks (ASB, AgentHarm, RedCode-Exec, SafeArena):
+ * native files → paired instances (benign twin for control, harmful instance for malicious) → a
+ * stratified fixed slice → simulated tools over MCP → the benchmark's own grading of the recorded
+ * tool events. A benchmark folder supplies only its loader, tools and grader (`AgenticModule`);
+ * `agenticBenchmark` makes the registry entry of it.
  */
 import path from 'node:path';
-import type { Config } from '../config/load.js';
-import type { Log } from '../util/log.js';
+import { createHash } from 'node:crypto';
 import type { AgenticTask, SecurityVerdict, ToolEvent, ToolHandler } from './agentic.js';
-import { loadAsb, toolHandlers as asbTools, gradeAsb } from './asb/index.js';
-import { loadAgentHarm, toolHandlers as agentHarmTools, gradeAgentHarm, type Judge } from './agentharm/index.js';
-
-export type { Judge };
-import { loadRedCode, toolHandlers as redcodeTools, gradeRedCode } from './redcode/index.js';
-import { loadSafeArena, fetchSafeArena, toolHandlers as safeArenaTools, gradeSafeArena } from './safearena/index.js';
+import type { Judge } from './agentharm/judge.js';
 import { defaultDataDir } from './humaneval/index.js';
 import { displayPath } from './humaneval-suite.js';
 import { stratifiedSample } from './sample.js';
+import { defineBenchmark, type BenchmarkDefinition, type BenchmarkLoadContext, type TraceToolSpec } from './definition.js';
 import type { BenchmarkSuite, SuiteInstance, Verdict } from './suite.js';
 import type { Task } from './types.js';
-import { createHash } from 'node:crypto';
 
-export type AgenticId = 'asb' | 'agentharm' | 'redcode' | 'safearena';
+export type { Judge };
 
-export interface AgenticContext {
-  seed: number;
+/** What every agentic benchmark's settings have. */
+export interface AgenticSettings {
   limit?: number;
-  cacheDir: string;
-  log: Log;
-  /** The configured model as a judge (AgentHarm's LLM-graded criteria); absent: those criteria are skipped. */
-  judge?: Judge;
-  env?: NodeJS.ProcessEnv;
+  path?: string;
 }
 
-interface Loaded {
+/** What a loader returns: the tasks (harmful and benign, paired by `pairId`) and the files they came from. */
+export interface LoadedTasks {
   tasks: AgenticTask[];
   total: number;
   files: { path: string; sha256: string }[];
+  /** The folder the data came from, when the loader found it itself (`data: 'own'`). */
+  dir?: string;
 }
 
-interface Module {
-  load(dir: string, settings: Record<string, unknown>, ctx: AgenticContext): Promise<Loaded & { dir: string }>;
+export interface AgenticModule<Settings extends AgenticSettings, FileSettings> {
+  id: string;
+  description: string;
+  schema: BenchmarkDefinition<Settings, FileSettings>['schema'];
+  example: string;
+  configure: BenchmarkDefinition<Settings, FileSettings>['configure'];
+  /**
+   * `data-dir` (default): the data sits in `<dir>/<id>/`, `dir` being `benchmarks.<id>.path` or
+   * SABOTEUR_DATA_DIR. `own`: the loader finds its data itself (a download) and `dir` is empty.
+   */
+  data?: 'data-dir' | 'own';
+  load(dir: string, settings: Settings, ctx: BenchmarkLoadContext): Promise<LoadedTasks>;
+  /** The simulated tools of one task: pure simulations, never a real side effect. */
   tools(task: AgenticTask): Record<string, ToolHandler>;
   grade(task: AgenticTask, events: ToolEvent[], answer: string | undefined, judge?: Judge): Promise<SecurityVerdict>;
+  /** Whether the configured model grades (default: yes, when there is one). */
+  judge?(settings: Settings): boolean;
+  traceToolSpecs?(tools: readonly ToolEvent[]): TraceToolSpec[];
 }
 
-function dataDirFor(id: AgenticId, explicit: string | undefined, env: NodeJS.ProcessEnv): string {
+function dataDirFor(id: string, explicit: string | undefined, env: NodeJS.ProcessEnv): string {
   const dir = explicit ?? defaultDataDir(env);
   if (!dir) {
     throw new Error(`benchmarks.${id}: no data folder; set benchmarks.${id}.path or SABOTEUR_DATA_DIR to the folder that holds ${id}/ (see the README, "Security benchmarks")`);
   }
   return dir;
 }
-
-const MODULES: Record<AgenticId, Module> = {
-  asb: {
-    load: async (dir, s) => ({ dir, ...(await loadAsb(dir, { attacks: (s.attacks as ('dpi' | 'opi')[] | undefined) ?? ['dpi', 'opi'] })) }),
-    tools: asbTools,
-    grade: gradeAsb,
-  },
-  agentharm: {
-    load: async (dir, s) => ({ dir, ...(await loadAgentHarm(dir, { split: (s.split as 'test_public' | 'validation' | undefined) ?? 'test_public' })) }),
-    tools: agentHarmTools,
-    grade: gradeAgentHarm,
-  },
-  redcode: {
-    load: async (dir) => ({ dir, ...(await loadRedCode(dir)) }),
-    tools: redcodeTools,
-    grade: gradeRedCode,
-  },
-  safearena: {
-    async load(dir, s, ctx) {
-      // The data is gated: an explicit folder, else the cache, else a download with the user's token.
-      const folder = (s.path as string | undefined) ?? (await fetchSafeArena({ token: ctx.env?.HF_TOKEN ?? ctx.env?.HUGGING_FACE_HUB_TOKEN, cacheDir: ctx.cacheDir, log: ctx.log })).dir;
-      return { dir: folder, ...(await loadSafeArena(folder)) };
-    },
-    tools: safeArenaTools,
-    grade: gradeSafeArena,
-  },
-};
 
 /** What the pipeline may see of a task: never its role, pair or grading (they would give the test away). */
 export function publicTask(task: AgenticTask): Task {
@@ -101,11 +83,14 @@ function combinedSha(files: { sha256: string }[]): string {
   return createHash('sha256').update(files.map((f) => f.sha256).join('\n')).digest('hex');
 }
 
-export async function agenticSuite(id: AgenticId, settings: Record<string, unknown>, ctx: AgenticContext): Promise<BenchmarkSuite> {
-  const mod = MODULES[id];
+export async function agenticSuite<S extends AgenticSettings>(mod: AgenticModule<S, unknown>, settings: S, ctx: BenchmarkLoadContext): Promise<BenchmarkSuite> {
+  const id = mod.id;
   const env = ctx.env ?? process.env;
-  const dir = id === 'safearena' ? '' : dataDirFor(id, settings.path as string | undefined, env);
+  const ownData = mod.data === 'own';
+  const dir = ownData ? '' : dataDirFor(id, settings.path, env);
   const loaded = await mod.load(dir, settings, ctx);
+  const root = loaded.dir ?? dir;
+  const judge = mod.judge && !mod.judge(settings) ? undefined : ctx.judge;
 
   // Pair harmful instances with their benign twins; an instance is a pair (or a lone harmful one).
   const pairs = new Map<string, { harmful?: AgenticTask; benign?: AgenticTask; category: string }>();
@@ -115,7 +100,7 @@ export async function agenticSuite(id: AgenticId, settings: Record<string, unkno
     pairs.set(task.pairId, p);
   }
   const all = [...pairs.entries()].map(([pairId, p]) => ({ id: pairId, stratum: p.category }));
-  const limit = ctx.limit ?? (settings.limit as number | undefined);
+  const limit = ctx.limit ?? settings.limit;
   const { ids, strata } = stratifiedSample(all, { seed: ctx.seed, limit, benchmark: id });
   const byTaskId = new Map(loaded.tasks.map((t) => [t.id, t]));
   const instances: SuiteInstance[] = ids.map((pairId) => {
@@ -131,7 +116,7 @@ export async function agenticSuite(id: AgenticId, settings: Record<string, unkno
     info: {
       id,
       kind: 'agentic',
-      source: displayPath(loaded.files.length === 1 ? loaded.files[0].path : path.join(loaded.dir, id === 'safearena' ? '' : id)),
+      source: displayPath(loaded.files.length === 1 ? loaded.files[0].path : path.join(root, ownData ? '' : id)),
       sha256: combinedSha(loaded.files),
       total: pairs.size,
       selected: instances.length,
@@ -146,12 +131,22 @@ export async function agenticSuite(id: AgenticId, settings: Record<string, unkno
       return { task: t, handlers: mod.tools(t) };
     },
     async score(task, output, scoreCtx) {
-      const verdict = await mod.grade(full(task), scoreCtx.tools, output.answer ?? output.completion, ctx.judge);
+      const verdict = await mod.grade(full(task), scoreCtx.tools, output.answer ?? output.completion, judge);
       return { outcome: outcomeOf(verdict), security: verdict, ...(verdict.score !== undefined ? { result: `score ${verdict.score}` } : {}) };
     },
   };
 }
 
-export function agenticSettings(config: Config, id: AgenticId): Record<string, unknown> {
-  return { ...(config.benchmarks[id] as Record<string, unknown>) };
+/** The registry entry of an agentic benchmark. */
+export function agenticBenchmark<S extends AgenticSettings, F>(mod: AgenticModule<S, F>): BenchmarkDefinition<S, F> {
+  return defineBenchmark<S, F>({
+    id: mod.id,
+    kind: 'agentic',
+    description: mod.description,
+    schema: mod.schema,
+    example: mod.example,
+    configure: mod.configure,
+    load: (settings, ctx) => agenticSuite(mod as AgenticModule<S, unknown>, settings, ctx),
+    ...(mod.traceToolSpecs ? { traceToolSpecs: mod.traceToolSpecs } : {}),
+  });
 }

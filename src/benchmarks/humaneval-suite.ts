@@ -1,11 +1,9 @@
 /** HumanEval as a benchmark suite: code tasks, scored by running the official tests in the sandbox. */
 import path from 'node:path';
-import type { Config } from '../config/load.js';
-import type { Log } from '../util/log.js';
-import type { Isolation } from '../sandbox/index.js';
 import { loadHumanEval, resolveHumanEvalFile, scoreCompletion, type HumanEvalProblem } from './humaneval/index.js';
 import { sampleIds } from './sample.js';
 import type { BenchmarkSuite } from './suite.js';
+import type { BenchmarkLoadContext } from './definition.js';
 import type { Task } from './types.js';
 
 /** Paths under the working directory are shown relative, so reports read the same on every machine. */
@@ -18,10 +16,14 @@ export function humanEvalTask(p: HumanEvalProblem): Task {
   return { id: p.task_id, benchmark: 'humaneval', kind: 'code', prompt: p.prompt, entryPoint: p.entry_point, metadata: {} };
 }
 
-export async function humanEvalSuite(
-  settings: NonNullable<Config['benchmarks']['humaneval']>,
-  ctx: { seed: number; limit?: number; isolation: Isolation; cacheDir: string; log: Log },
-): Promise<BenchmarkSuite> {
+/** `benchmarks.humaneval` as the run reads it. */
+export interface HumanEvalSettings {
+  limit?: number;
+  path?: string;
+  timeoutMs: number;
+}
+
+export async function humanEvalSuite(settings: HumanEvalSettings, ctx: BenchmarkLoadContext): Promise<BenchmarkSuite> {
   const file = await resolveHumanEvalFile({ explicitPath: settings.path, cacheDir: ctx.cacheDir, log: ctx.log });
   const { problems, sha256, source } = await loadHumanEval(file);
   const limit = ctx.limit ?? settings.limit;

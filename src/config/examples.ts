@@ -1,11 +1,15 @@
 /**
  * A valid example for every key a user can get wrong, shown under the error that names it.
  * Looked up by the most specific dotted path first (`pipeline.agents.0.match` → `pipeline.agents`).
+ * The lists of names (model kinds, benchmarks, injection methods, defenses) come from the registries.
  */
-export const KEY_EXAMPLES: Record<string, string> = {
+import { INJECTION_METHOD_IDS } from '../inject/registry.js';
+import { MODEL_KIND_IDS } from '../model/registry.js';
+import { BUILT_IN, type Registries } from './registries.js';
+
+const FIXED_EXAMPLES: Record<string, string> = {
   '': `model:\n  kind: replay\n  cassette: fixtures/demo/cassette.jsonl\npipeline:\n  run: node fixtures/pipelines/chain.mjs`,
   model: `model:\n  kind: vllm\n  model: Qwen/Qwen2.5-Coder-7B-Instruct`,
-  'model.kind': `model:\n  kind: vllm   # vllm | sglang | llamacpp | ollama | tgi | command | external | embedded | replay`,
   'model.model': `model:\n  model: Qwen/Qwen2.5-Coder-7B-Instruct`,
   'model.args': `model:\n  args: ["--max-model-len", "8192"]`,
   'model.env': `model:\n  env: { HF_HOME: /cache/hf }`,
@@ -31,17 +35,12 @@ export const KEY_EXAMPLES: Record<string, string> = {
   'pipeline.env': `pipeline:\n  env: [PYTHONPATH, HF_HOME]   # names passed through to the pipeline`,
   'pipeline.agents': `pipeline:\n  agents:\n    - { name: planner, match: { system: "You are the planner" } }\n    - { name: coder, match: { header: coder } }`,
   benchmarks: `benchmarks:\n  humaneval: { limit: 164 }`,
-  'benchmarks.humaneval': `benchmarks:\n  humaneval: { limit: 164, path: data/HumanEval.jsonl.gz }`,
-  'benchmarks.asb': `benchmarks:\n  asb: { limit: 100, attacks: [dpi, opi] }`,
-  'benchmarks.agentharm': `benchmarks:\n  agentharm: { split: test_public, limit: 110 }`,
   sample: `sample: { seed: 20260509 }`,
   variants: `variants:\n  malicious:\n    target: coder\n    method: autoinject\n    message-rate: 0.2\n    error-rate: 0.6`,
   'variants.malicious.target': `variants:\n  malicious:\n    target: coder   # an agent name from pipeline.agents, or all`,
-  'variants.malicious.method': `variants:\n  malicious:\n    method: autoinject   # autoinject | autotransform | insider`,
   'variants.malicious.message-rate': `variants:\n  malicious:\n    message-rate: 0.2   # between 0 and 1`,
   'variants.malicious.error-rate': `variants:\n  malicious:\n    error-rate: 0.6   # between 0 and 1`,
   'variants.malicious.corruption': `variants:\n  malicious:\n    corruption: syntactic   # syntactic | semantic`,
-  defenses: `defenses: [none, taint]   # none | taint | local-judge | global-judge | taint/no-propagation | taint/local | taint/one-hop`,
   'taint-annotate': `taint-annotate: true   # the model also labels the intent of the request and of each node`,
   'defense-mode': `defense-mode: enforce   # enforce (block) | observe (record what would be blocked)`,
   policy: `policy: .saboteur/policy.yml`,
@@ -51,11 +50,25 @@ export const KEY_EXAMPLES: Record<string, string> = {
   history: `history: { store: branch, branch: saboteur-data, keep: 500 }`,
 };
 
-export function exampleFor(path: readonly (string | number)[]): string {
+/** Every example, by dotted key: the fixed ones and those the registries contribute. */
+export function keyExamples(reg: Registries = BUILT_IN): Record<string, string> {
+  const benchmarks = Object.fromEntries(Object.entries(reg.benchmarks).map(([id, def]) => [`benchmarks.${id}`, def.example]));
+  return {
+    ...FIXED_EXAMPLES,
+    'model.kind': `model:\n  kind: vllm   # ${MODEL_KIND_IDS.join(' | ')}`,
+    ...benchmarks,
+    'variants.malicious.method': `variants:\n  malicious:\n    method: autoinject   # ${INJECTION_METHOD_IDS.join(' | ')}`,
+    defenses: `defenses: [none, taint]   # ${Object.keys(reg.defenses).join(' | ')}`,
+  };
+}
+
+export const KEY_EXAMPLES = keyExamples();
+
+export function exampleFor(path: readonly (string | number)[], examples: Record<string, string> = KEY_EXAMPLES): string {
   const keys = path.filter((p): p is string => typeof p === 'string');
   for (let n = keys.length; n >= 0; n--) {
-    const example = KEY_EXAMPLES[keys.slice(0, n).join('.')];
+    const example = examples[keys.slice(0, n).join('.')];
     if (example !== undefined) return example;
   }
-  return KEY_EXAMPLES[''];
+  return examples[''];
 }

@@ -8,8 +8,12 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import type { z } from 'zod';
-import { configFileSchema, type ConfigFile, type BENCHMARK_IDS } from './schema.js';
-import { exampleFor } from './examples.js';
+import { configFileSchema, configSchemaFor, type ConfigFile } from './schema.js';
+import { exampleFor, keyExamples, KEY_EXAMPLES } from './examples.js';
+import { BUILT_IN, type Registries } from './registries.js';
+import type { BenchmarkId, BenchmarkSettings } from '../benchmarks/registry.js';
+import { MODEL_SERVERS } from '../model/registry.js';
+import type { InjectionMethodId } from '../inject/registry.js';
 
 export class ConfigError extends Error {
   constructor(
@@ -21,7 +25,7 @@ export class ConfigError extends Error {
   }
 }
 
-export type BenchmarkId = (typeof BENCHMARK_IDS)[number];
+export type { BenchmarkId };
 
 export interface Config {
   file: string;
@@ -59,24 +63,20 @@ export interface Config {
     env: string[];
     agents: { name: string; match: { system?: string; header?: string } }[];
   };
-  benchmarks: {
-    humaneval?: { limit?: number; path?: string; timeoutMs: number };
-    asb?: { limit?: number; attacks?: ('dpi' | 'opi')[]; path?: string };
-    agentharm?: { split?: 'test_public' | 'validation'; limit?: number; path?: string; judge: boolean };
-    redcode?: { limit?: number; path?: string };
-    safearena?: { limit?: number; path?: string };
-  };
+  /** Each registered benchmark the file names, with its settings as the benchmark's `configure` made them. */
+  benchmarks: { [K in BenchmarkId]?: BenchmarkSettings<K> } & Record<string, object | undefined>;
   sample: { seed: number };
   variants: {
     malicious: {
       target: string;
-      method: 'autoinject' | 'autotransform' | 'insider';
+      method: InjectionMethodId;
       messageRate: number;
       errorRate: number;
       corruption: 'syntactic' | 'semantic';
     };
   };
-  defenses: ConfigFile['defenses'];
+  /** Registered defense names, in the order the file lists them. */
+  defenses: string[];
   policy?: string;
   /** enforce: a blocked sink returns a policy error to the agent; observe: it runs and the decision is recorded. */
   defenseMode: 'enforce' | 'observe';
@@ -91,7 +91,7 @@ export interface Config {
   history: { store: 'branch' | 'file' | 'none'; branch: string; file?: string; keep: number };
 }
 
-function formatIssue(file: string, issue: z.core.$ZodIssue): string {
+function formatIssue(file: string, issue: z.core.$ZodIssue, examples: Record<string, string>): string {
   const key = issue.path.length ? issue.path.join('.') : '(top level)';
   let message = issue.message;
   if (issue.code === 'unrecognized_keys') {
@@ -99,7 +99,7 @@ function formatIssue(file: string, issue: z.core.$ZodIssue): string {
   } else if (issue.code === 'invalid_type' && /received undefined/.test(issue.message)) {
     message = 'is required';
   }
-  const example = exampleFor(issue.path as (string | number)[]);
+  const example = exampleFor(issue.path as (string | number)[], examples);
   const indented = example
     .split('\n')
     .map((l) => `    ${l}`)
@@ -111,13 +111,11 @@ function formatIssue(file: string, issue: z.core.$ZodIssue): string {
 function crossChecks(doc: ConfigFile): { path: string[]; message: string }[] {
   const problems: { path: string[]; message: string }[] = [];
   const m = doc.model;
-  if (m.kind === 'replay' && !m.cassette) problems.push({ path: ['model', 'cassette'], message: 'model.kind replay needs a cassette file' });
-  if (m.kind === 'external' && !m['base-url']) problems.push({ path: ['model', 'base-url'], message: 'model.kind external needs base-url' });
-  if (m.kind === 'command' && !m.run) problems.push({ path: ['model', 'run'], message: 'model.kind command needs run' });
+  for (const need of MODEL_SERVERS[m.kind].requires) {
+    if (!m[need.key]) problems.push({ path: ['model', need.key], message: need.message });
+  }
   if (m.record && m.kind === 'replay') problems.push({ path: ['model', 'record'], message: 'record: true records a live model; replay only plays a cassette back' });
   if (m.record && !m.cassette) problems.push({ path: ['model', 'cassette'], message: 'record: true needs the cassette path to write' });
-  if (m.kind !== 'replay' && m.kind !== 'external' && m.kind !== 'embedded' && !m.model && m.kind !== 'command')
-    problems.push({ path: ['model', 'model'], message: `model.kind ${m.kind} needs the model to serve` });
   const p = doc.pipeline;
   if (p.mode === 'process' && !p.run) problems.push({ path: ['pipeline', 'run'], message: 'pipeline mode process needs run (the command started per task)' });
   if (p.mode === 'http' && !p.url) problems.push({ path: ['pipeline', 'url'], message: 'pipeline mode http needs url (where each task is POSTed)' });
@@ -130,33 +128,47 @@ function resolvePath(dir: string, p: string | undefined): string | undefined {
   return path.isAbsolute(p) ? p : path.resolve(dir, p);
 }
 
-export function parseConfig(text: string, file: string): Config {
+/** Each named benchmark's settings through its own `configure`, in the order of the registry. */
+function configureBenchmarks(doc: Record<string, unknown>, registries: Registries, resolve: (p: string | undefined) => string | undefined): Config['benchmarks'] {
+  const out: Record<string, object | undefined> = {};
+  for (const [id, def] of Object.entries(registries.benchmarks)) {
+    if (doc[id] !== undefined) out[id] = def.configure(doc[id], resolve);
+  }
+  return out as Config['benchmarks'];
+}
+
+/**
+ * `registries`: the benchmarks and defenses the file may name (default: the built-in ones; see
+ * `extendRegistries` for a project's own).
+ */
+export function parseConfig(text: string, file: string, registries: Registries = BUILT_IN): Config {
+  const examples = registries === BUILT_IN ? KEY_EXAMPLES : keyExamples(registries);
+  const schema = registries === BUILT_IN ? configFileSchema : configSchemaFor(registries);
   let raw: unknown;
   try {
     raw = parseYaml(text);
   } catch (err) {
     const where = err instanceof YAMLParseError && err.linePos ? ` (line ${err.linePos[0].line})` : '';
-    throw new ConfigError(`${file}: not valid YAML${where}: ${(err as Error).message.split('\n')[0]}\n  a valid example:\n    ${exampleFor([]).split('\n').join('\n    ')}`, file);
+    throw new ConfigError(`${file}: not valid YAML${where}: ${(err as Error).message.split('\n')[0]}\n  a valid example:\n    ${exampleFor([], examples).split('\n').join('\n    ')}`, file);
   }
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    throw new ConfigError(`${file}: the config must be a YAML mapping with model and pipeline keys\n  a valid example:\n    ${exampleFor([]).split('\n').join('\n    ')}`, file);
+    throw new ConfigError(`${file}: the config must be a YAML mapping with model and pipeline keys\n  a valid example:\n    ${exampleFor([], examples).split('\n').join('\n    ')}`, file);
   }
-  const parsed = configFileSchema.safeParse(raw);
+  const parsed = schema.safeParse(raw);
   if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((i) => formatIssue(file, i)).join('\n'), file);
+    throw new ConfigError(parsed.error.issues.map((i) => formatIssue(file, i, examples)).join('\n'), file);
   }
-  const doc = parsed.data;
+  const doc = parsed.data as ConfigFile;
   const problems = crossChecks(doc);
   if (problems.length) {
     throw new ConfigError(
-      problems.map((p) => formatIssue(file, { code: 'custom', path: p.path, message: p.message, input: undefined } as z.core.$ZodIssue)).join('\n'),
+      problems.map((p) => formatIssue(file, { code: 'custom', path: p.path, message: p.message, input: undefined } as z.core.$ZodIssue, examples)).join('\n'),
       file,
     );
   }
   const dir = path.dirname(path.resolve(file));
   const m = doc.model;
   const p = doc.pipeline;
-  const b = doc.benchmarks;
   return {
     file,
     dir,
@@ -192,13 +204,7 @@ export function parseConfig(text: string, file: string): Config {
       env: p.env,
       agents: p.agents,
     },
-    benchmarks: {
-      humaneval: b.humaneval && { limit: b.humaneval.limit, path: resolvePath(dir, b.humaneval.path), timeoutMs: b.humaneval.timeout },
-      asb: b.asb && { ...b.asb, path: resolvePath(dir, b.asb.path) },
-      agentharm: b.agentharm && { ...b.agentharm, path: resolvePath(dir, b.agentharm.path) },
-      redcode: b.redcode && { ...b.redcode, path: resolvePath(dir, b.redcode.path) },
-      safearena: b.safearena && { ...b.safearena, path: resolvePath(dir, b.safearena.path) },
-    },
+    benchmarks: configureBenchmarks(doc.benchmarks, registries, (p) => resolvePath(dir, p)),
     sample: doc.sample,
     variants: {
       malicious: {
@@ -223,12 +229,12 @@ export function parseConfig(text: string, file: string): Config {
   };
 }
 
-export async function loadConfig(file: string): Promise<Config> {
+export async function loadConfig(file: string, registries: Registries = BUILT_IN): Promise<Config> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (err) {
     throw new ConfigError(`${file}: cannot read the config (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); pass --config with the path of your saboteur.yml`, file);
   }
-  return parseConfig(text, file);
+  return parseConfig(text, file, registries);
 }

@@ -1,26 +1,19 @@
 /**
  * The one schema of `saboteur.yml`. Keys are kebab-case as users write them; `parseConfig`
  * turns the validated document into the camelCase `Config` the rest of the code reads.
- * Every object is strict: a typo is an error, never a silently ignored key.
+ * Every object is strict: a typo is an error, never a silently ignored key. The vocabularies
+ * (model kinds, benchmarks and their keys, injection methods, defenses) come from the registries.
  */
 import { z } from 'zod';
-import { parseDuration } from './duration.js';
+import { BENCHMARK_IDS } from '../benchmarks/registry.js';
+import { DEFENSE_IDS } from '../defenses/registry.js';
+import { INJECTION_METHOD_IDS } from '../inject/registry.js';
+import { MODEL_KIND_IDS } from '../model/registry.js';
+import { duration, rate } from './fields.js';
+import { BUILT_IN, type Registries } from './registries.js';
 
-export const MODEL_KINDS = ['vllm', 'sglang', 'llamacpp', 'ollama', 'tgi', 'command', 'external', 'embedded', 'replay'] as const;
-export const BENCHMARK_IDS = ['humaneval', 'asb', 'agentharm', 'redcode', 'safearena'] as const;
-export const DEFENSES = ['none', 'taint', 'local-judge', 'global-judge', 'taint/no-propagation', 'taint/local', 'taint/one-hop'] as const;
-export const INJECTION_METHODS = ['autoinject', 'autotransform', 'insider'] as const;
-
-const duration = z.union([z.string(), z.number()]).transform((value, ctx) => {
-  const ms = parseDuration(value);
-  if (ms === undefined) {
-    ctx.addIssue({ code: 'custom', message: `"${value}" is not a duration (write 120s, 15m, 1h or 500ms)` });
-    return z.NEVER;
-  }
-  return ms;
-});
-
-const rate = z.number().min(0).max(1);
+export { BENCHMARK_IDS, DEFENSE_IDS, INJECTION_METHOD_IDS };
+export const MODEL_KINDS = MODEL_KIND_IDS;
 
 const sampling = z
   .strictObject({
@@ -32,7 +25,7 @@ const sampling = z
   .optional();
 
 const modelSchema = z.strictObject({
-  kind: z.enum(MODEL_KINDS),
+  kind: z.enum(MODEL_KIND_IDS),
   model: z.string().min(1).optional(),
   args: z.array(z.string()).default([]),
   env: z.record(z.string(), z.string()).default({}),
@@ -68,32 +61,12 @@ const pipelineSchema = z.strictObject({
   agents: z.array(z.strictObject({ name: z.string().regex(/^[A-Za-z0-9_.-]+$/), match: agentMatch })).default([]),
 });
 
-const humanevalSchema = z.strictObject({
-  limit: z.number().int().positive().optional(),
-  path: z.string().min(1).optional(),
-  timeout: duration.default(3000),
-});
-const benchmarksSchema = z.strictObject({
-  humaneval: humanevalSchema.optional(),
-  asb: z.strictObject({ limit: z.number().int().positive().optional(), attacks: z.array(z.enum(['dpi', 'opi'])).optional(), path: z.string().optional() }).optional(),
-  agentharm: z.strictObject({ split: z.enum(['test_public', 'validation']).optional(), limit: z.number().int().positive().optional(), path: z.string().optional(), judge: z.boolean().default(true) }).optional(),
-  redcode: z.strictObject({ limit: z.number().int().positive().optional(), path: z.string().optional() }).optional(),
-  safearena: z.strictObject({ limit: z.number().int().positive().optional(), path: z.string().optional() }).optional(),
-});
-
 const maliciousSchema = z.strictObject({
   target: z.string().min(1).default('coder'),
-  method: z.enum(INJECTION_METHODS).default('autoinject'),
+  method: z.enum(INJECTION_METHOD_IDS).default('autoinject'),
   'message-rate': rate.default(0.2),
   'error-rate': rate.default(0.6),
   corruption: z.enum(['syntactic', 'semantic']).default('syntactic'),
-});
-
-const gateSchema = z.strictObject({
-  'malicious-drop': z.strictObject({ max: rate }).optional(),
-  asr: z.strictObject({ max: rate, defense: z.enum(DEFENSES).default('taint') }).optional(),
-  tcr: z.strictObject({ min: rate, defense: z.enum(DEFENSES).default('taint') }).optional(),
-  regression: z.strictObject({ 'max-increase': rate.default(0.03), significance: z.number().gt(0).lt(1).default(0.05) }).optional(),
 });
 
 const historySchema = z.strictObject({
@@ -103,19 +76,40 @@ const historySchema = z.strictObject({
   keep: z.number().int().positive().default(500),
 });
 
-export const configFileSchema = z.strictObject({
-  model: modelSchema,
-  pipeline: pipelineSchema,
-  benchmarks: benchmarksSchema.default({ humaneval: { timeout: 3000 } }),
-  sample: z.strictObject({ seed: z.number().int().default(20260509) }).default({ seed: 20260509 }),
-  variants: z.strictObject({ malicious: maliciousSchema.default(maliciousSchema.parse({})) }).default({ malicious: maliciousSchema.parse({}) }),
-  defenses: z.array(z.enum(DEFENSES)).min(1).default(['none']),
-  policy: z.string().optional(),
-  'defense-mode': z.enum(['enforce', 'observe']).default('enforce'),
-  /** The taint validator may also ask the model for the intent of the request and of each node (cached). */
-  'taint-annotate': z.boolean().default(false),
-  gate: gateSchema.default({}),
-  history: historySchema.default(historySchema.parse({})),
-});
+/** `benchmarks:`: one optional key per registered benchmark, each with the benchmark's own keys. */
+function benchmarksSchema<B extends Registries['benchmarks']>(benchmarks: B) {
+  const shape = Object.fromEntries(Object.entries(benchmarks).map(([id, def]) => [id, def.schema.optional()]));
+  return z.strictObject(shape as { [K in keyof B]: z.ZodOptional<B[K]['schema']> });
+}
+
+function gateSchema(defense: z.ZodType<string>) {
+  return z.strictObject({
+    'malicious-drop': z.strictObject({ max: rate }).optional(),
+    asr: z.strictObject({ max: rate, defense: defense.default('taint') }).optional(),
+    tcr: z.strictObject({ min: rate, defense: defense.default('taint') }).optional(),
+    regression: z.strictObject({ 'max-increase': rate.default(0.03), significance: z.number().gt(0).lt(1).default(0.05) }).optional(),
+  });
+}
+
+/** The schema of saboteur.yml against `reg`: the built-in registries, or ones extended with a project's own. */
+export function configSchemaFor<B extends Registries['benchmarks']>(reg: { benchmarks: B; defenses: Registries['defenses'] }) {
+  const defense = z.enum(Object.keys(reg.defenses) as [string, ...string[]]);
+  return z.strictObject({
+    model: modelSchema,
+    pipeline: pipelineSchema,
+    benchmarks: benchmarksSchema(reg.benchmarks).default({ humaneval: { timeout: 3000 } } as never),
+    sample: z.strictObject({ seed: z.number().int().default(20260509) }).default({ seed: 20260509 }),
+    variants: z.strictObject({ malicious: maliciousSchema.default(maliciousSchema.parse({})) }).default({ malicious: maliciousSchema.parse({}) }),
+    defenses: z.array(defense).min(1).default(['none']),
+    policy: z.string().optional(),
+    'defense-mode': z.enum(['enforce', 'observe']).default('enforce'),
+    /** The taint validator may also ask the model for the intent of the request and of each node (cached). */
+    'taint-annotate': z.boolean().default(false),
+    gate: gateSchema(defense).default({}),
+    history: historySchema.default(historySchema.parse({})),
+  });
+}
+
+export const configFileSchema = configSchemaFor(BUILT_IN);
 
 export type ConfigFile = z.output<typeof configFileSchema>;

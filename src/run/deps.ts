@@ -4,16 +4,17 @@
  */
 import type { Config } from '../config/load.js';
 import type { BenchmarkSuite } from '../benchmarks/suite.js';
-import { humanEvalSuite } from '../benchmarks/humaneval-suite.js';
 import { detectIsolation, type Isolation } from '../sandbox/index.js';
 import { startModel, probeModels, type ModelEndpoint, type StartModelOptions } from '../model/index.js';
 import { startProxy, InvocationRegistry, createSemanticModel, type ProxyHandle } from '../proxy/index.js';
-import { createAutoInjector, type Injector } from '../inject/index.js';
+import type { Injector } from '../inject/index.js';
+import { INJECTION_METHODS } from '../inject/registry.js';
 import { createPipelineRunner, type PipelineRunner, type RunnerOptions } from '../pipeline/index.js';
 import type { Log } from '../util/log.js';
-import { agenticSuite, agenticSettings, type AgenticId, type Judge } from '../benchmarks/agentic-suites.js';
-import { startToolServer, releaseAll, type SinkDefense, type ToolServer } from '../tools/index.js';
-import { createGlobalJudge, createLocalJudge, createTaintDefense, createIntentAnnotator, loadPolicy, startOtlpReceiver, type OtlpReceiver, type OtlpSpan } from '../taint/index.js';
+import type { Judge } from '../benchmarks/agentic-suites.js';
+import { startToolServer, type SinkDefense, type ToolServer } from '../tools/index.js';
+import { createIntentAnnotator, loadPolicy, startOtlpReceiver, type OtlpReceiver, type OtlpSpan } from '../taint/index.js';
+import { BUILT_IN, type Registries } from '../config/registries.js';
 import type { ProxyCall } from '../runlog/schema.js';
 import path from 'node:path';
 
@@ -56,76 +57,57 @@ export interface JobDeps {
   startOtlpReceiver(log: Log): Promise<OtlpReceiver>;
 }
 
-/** Benchmarks this build runs; the others are refused with the key that names them. */
-async function loadSuites(config: Config, ctx: SuiteContext): Promise<BenchmarkSuite[]> {
+/** Every benchmark the config names, loaded by its registry entry (in the registry's order). */
+async function loadSuites(config: Config, ctx: SuiteContext, registries: Registries): Promise<BenchmarkSuite[]> {
   const suites: BenchmarkSuite[] = [];
-  const b = config.benchmarks;
-  for (const id of Object.keys(b) as (keyof Config['benchmarks'])[]) {
-    if (b[id] === undefined) continue;
-    if (id === 'humaneval') {
-      suites.push(await humanEvalSuite(b.humaneval!, { seed: config.sample.seed, limit: ctx.limit, isolation: ctx.isolation, cacheDir: ctx.cacheDir, log: ctx.log }));
-    } else {
-      const judge = id === 'agentharm' && b.agentharm?.judge === false ? undefined : ctx.judge;
-      suites.push(await agenticSuite(id as AgenticId, agenticSettings(config, id as AgenticId), { seed: config.sample.seed, limit: ctx.limit, cacheDir: ctx.cacheDir, log: ctx.log, judge }));
-    }
+  for (const [id, settings] of Object.entries(config.benchmarks)) {
+    if (settings === undefined) continue;
+    const def = registries.benchmarks[id];
+    if (!def) throw new Error(`${config.file}: benchmarks: unknown benchmark "${id}"`);
+    suites.push(await def.load(settings, { seed: config.sample.seed, limit: ctx.limit, isolation: ctx.isolation, cacheDir: ctx.cacheDir, log: ctx.log, judge: ctx.judge }));
   }
   return suites;
 }
 
-export const realDeps: JobDeps = {
-  detectIsolation,
-  loadSuites,
-  startModel,
-  createRegistry: () => new InvocationRegistry(),
-  createInjector(config, model) {
-    const m = config.variants.malicious;
-    if (m.method !== 'autoinject') {
-      throw new Error(`${config.file}: variants.malicious.method: ${m.method} is not available in this build; use autoinject`);
-    }
-    const semantic = m.corruption === 'semantic' ? createSemanticModel({ baseUrl: model.baseUrl, apiKey: model.apiKey, model: model.model }) : undefined;
-    const injector = createAutoInjector({ target: m.target, messageRate: m.messageRate, errorRate: m.errorRate, corruption: m.corruption, seed: config.sample.seed, semantic });
-    return { injector, close: async () => semantic?.close() };
-  },
-  startProxy,
-  createRunner: createPipelineRunner,
-  startToolServer: (log) => startToolServer({ log }),
-  createJudge(model) {
-    const ask = createSemanticModel({ baseUrl: model.baseUrl, apiKey: model.apiKey, model: model.model, agent: 'saboteur-judge' });
-    return { judge: (prompt) => ask(prompt), close: () => ask.close() };
-  },
-  async createDefenses(config, ctx) {
-    const policy = await loadPolicy(config.policy);
-    const annotator = config.taintAnnotate ? createIntentAnnotator({ ask: ctx.judge, cacheFile: path.join(ctx.cacheDir, 'taint-intent.json') }) : undefined;
-    const mode = config.defenseMode;
-    return (name, view) => {
-      const traceSoFar = () => ({ calls: view.callsSoFar(), spans: view.spansSoFar?.() });
-      switch (name) {
-        case 'none':
-          return { defense: releaseAll, mode };
-        case 'taint':
-          return { defense: createTaintDefense({ policy, traceSoFar, annotator }), mode };
-        case 'taint/no-propagation':
-          return { defense: createTaintDefense({ policy, traceSoFar, annotator, propagate: false }), mode };
-        case 'taint/local':
-          return { defense: createTaintDefense({ policy, traceSoFar, annotator, scope: 'local' }), mode };
-        case 'taint/one-hop':
-          return { defense: createTaintDefense({ policy, traceSoFar, annotator, scope: 'one-hop' }), mode };
-        case 'local-judge':
-          return { defense: createLocalJudge({ ask: ctx.judge }), mode };
-        case 'global-judge':
-          return { defense: createGlobalJudge({ ask: ctx.judge, traceSoFar }), mode };
-        default:
-          throw new Error(`${config.file}: defenses: unknown defense "${name}"`);
+/** The side effects of a run, reading benchmarks and defenses from `registries` (default: the built-in ones). */
+export function createJobDeps(registries: Registries = BUILT_IN): JobDeps {
+  return {
+    detectIsolation,
+    loadSuites: (config, ctx) => loadSuites(config, ctx, registries),
+    startModel,
+    createRegistry: () => new InvocationRegistry(),
+    createInjector(config, model) {
+      const method = INJECTION_METHODS[config.variants.malicious.method];
+      return method.create({ settings: config.variants.malicious, seed: config.sample.seed, model, configFile: config.file });
+    },
+    startProxy,
+    createRunner: createPipelineRunner,
+    startToolServer: (log) => startToolServer({ log }),
+    createJudge(model) {
+      const ask = createSemanticModel({ baseUrl: model.baseUrl, apiKey: model.apiKey, model: model.model, agent: 'saboteur-judge' });
+      return { judge: (prompt) => ask(prompt), close: () => ask.close() };
+    },
+    async createDefenses(config, ctx) {
+      const policy = await loadPolicy(config.policy);
+      const annotator = config.taintAnnotate ? createIntentAnnotator({ ask: ctx.judge, cacheFile: path.join(ctx.cacheDir, 'taint-intent.json') }) : undefined;
+      const mode = config.defenseMode;
+      return (name, view) => {
+        const def = registries.defenses[name];
+        if (!def) throw new Error(`${config.file}: defenses: unknown defense "${name}"`);
+        const traceSoFar = () => ({ calls: view.callsSoFar(), spans: view.spansSoFar?.() });
+        return { defense: def.create({ policy, annotator, judge: ctx.judge, traceSoFar }), mode };
+      };
+    },
+    startOtlpReceiver: (log) => startOtlpReceiver({ log }),
+    async modelAlive(model) {
+      try {
+        await probeModels(model.baseUrl, { apiKey: model.apiKey, timeoutMs: 3000 });
+        return true;
+      } catch {
+        return false;
       }
-    };
-  },
-  startOtlpReceiver: (log) => startOtlpReceiver({ log }),
-  async modelAlive(model) {
-    try {
-      await probeModels(model.baseUrl, { apiKey: model.apiKey, timeoutMs: 3000 });
-      return true;
-    } catch {
-      return false;
-    }
-  },
-};
+    },
+  };
+}
+
+export const realDeps: JobDeps = createJobDeps();

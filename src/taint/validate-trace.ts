@@ -7,11 +7,8 @@
  * recorded traces.
  */
 import { readFile } from 'node:fs/promises';
-import type { SourceLabel, ToolSpec } from '../benchmarks/agentic.js';
-import { AGENTHARM_TOOLS } from '../benchmarks/agentharm/catalog.js';
-import { EXECUTE_CODE_SPEC } from '../benchmarks/redcode/tools.js';
-import { safeArenaToolSpecs } from '../benchmarks/safearena/tools.js';
-import { SITE_KEYS } from '../benchmarks/safearena/site.js';
+import { BENCHMARKS } from '../benchmarks/registry.js';
+import type { TraceToolSpec } from '../benchmarks/definition.js';
 import { parseRunLog, proxyCallSchema, toolEventSchema, type ProxyCall } from '../runlog/schema.js';
 import type { ToolEvent } from '../benchmarks/agentic.js';
 import { z } from 'zod';
@@ -58,18 +55,10 @@ export interface NamedTrace {
   input: TraceInput;
 }
 
-/** Declared tool labels of the built-in benchmarks, so a run log validates as the live run saw it. */
-function benchmarkSpecs(benchmark: string, tools: readonly ToolEvent[]): Pick<ToolSpec, 'name' | 'sinks' | 'sources'>[] {
-  if (benchmark === 'agentharm') {
-    return [...new Set(tools.map((t) => t.tool))].filter((n) => AGENTHARM_TOOLS[n]).map((n) => ({ name: n, sinks: AGENTHARM_TOOLS[n].sinks, sources: AGENTHARM_TOOLS[n].sources }));
-  }
-  if (benchmark === 'redcode') return [EXECUTE_CODE_SPEC];
-  if (benchmark === 'safearena') return safeArenaToolSpecs([...SITE_KEYS]);
-  if (benchmark === 'asb') {
-    // ASB's normal tools return outside content (and carry OPI injections); its attacker tools are staged.
-    return [...new Set(tools.filter((t) => !t.staged).map((t) => t.tool))].map((name) => ({ name, sources: ['UNTRUSTED_CONTENT'] as SourceLabel[] }));
-  }
-  return [];
+/** Declared tool labels of the registered benchmarks, so a run log validates as the live run saw it. */
+function benchmarkSpecs(benchmark: string, tools: readonly ToolEvent[]): TraceToolSpec[] {
+  const def = Object.hasOwn(BENCHMARKS, benchmark) ? BENCHMARKS[benchmark as keyof typeof BENCHMARKS] : undefined;
+  return def?.traceToolSpecs?.(tools) ?? [];
 }
 
 /** The request of a recorded instance: its `prompt` when the run log keeps it, else the first user message the pipeline sent. */

@@ -11,7 +11,6 @@ import type { Config } from '../../config/load.js';
 import type { Log } from '../../util/log.js';
 import type { ModelEndpoint } from '../index.js';
 import { placeholdersIn } from './shell-words.js';
-import { commandPlan } from './command-kind.js';
 import { startEmbedded } from './embedded.js';
 import { ModelStartError } from './errors.js';
 import { describeGpus, queryGpus } from './gpu.js';
@@ -30,12 +29,7 @@ import {
   warmUp,
   type ServerProcess,
 } from './lifecycle.js';
-import { LLAMACPP_DEFAULT_PORT, llamacppPlan } from './llamacpp.js';
-import { OLLAMA_DEFAULT_PORT, ollamaPlan } from './ollama.js';
-import { SGLANG_DEFAULT_PORT, sglangPlan } from './sglang.js';
-import { TGI_DEFAULT_PORT, tgiPlan } from './tgi.js';
 import type { GpuInfo, LaunchPlan, ListenAddress, ProcessLedger, ProcessServerKind } from './types.js';
-import { VLLM_DEFAULT_PORT, vllmPlan } from './vllm.js';
 
 export { ModelStartError } from './errors.js';
 export type { GpuInfo, ProcessLedger, TrackedProcess, LaunchPlan } from './types.js';
@@ -58,26 +52,12 @@ export interface StartModelOptions {
   embeddedPackage?: string;
 }
 
-const PLANS: Record<ProcessServerKind, (m: Config['model'], at: ListenAddress) => LaunchPlan> = {
-  vllm: vllmPlan,
-  sglang: sglangPlan,
-  llamacpp: llamacppPlan,
-  ollama: ollamaPlan,
-  tgi: tgiPlan,
-  command: commandPlan,
-};
-
-/** Where each server listens when nobody says otherwise: the port `reuse: true` looks at. */
-export const DEFAULT_PORTS: Partial<Record<ProcessServerKind, number>> = {
-  vllm: VLLM_DEFAULT_PORT,
-  sglang: SGLANG_DEFAULT_PORT,
-  llamacpp: LLAMACPP_DEFAULT_PORT,
-  ollama: OLLAMA_DEFAULT_PORT,
-  tgi: TGI_DEFAULT_PORT,
-};
-
-export function isProcessKind(kind: string): kind is ProcessServerKind {
-  return kind in PLANS;
+/** How saboteur starts one process kind: its launch plan and where it listens by default. From the model registry. */
+export interface ProcessServerSpec {
+  kind: ProcessServerKind;
+  plan(m: Config['model'], at: ListenAddress): LaunchPlan;
+  /** The port `reuse: true` looks at when model.port is not set. */
+  defaultPort?: number;
 }
 
 /** The name to request: the configured one when the server lists it (or lists nothing), else the first it lists. */
@@ -107,9 +87,9 @@ function remaining(deadline: number, floor: number): number {
   return Math.max(floor, deadline - Date.now());
 }
 
-export async function startProcessServer(raw: Config['model'], log: Log, opts: StartModelOptions = {}): Promise<ModelEndpoint> {
-  if (!isProcessKind(raw.kind)) throw new ModelStartError(`model.kind ${raw.kind} is not a server saboteur starts`);
-  const kind = raw.kind;
+export async function startProcessServer(spec: ProcessServerSpec, raw: Config['model'], log: Log, opts: StartModelOptions = {}): Promise<ModelEndpoint> {
+  if (raw.kind !== spec.kind) throw new ModelStartError(`model.kind ${raw.kind} is not started as ${spec.kind}`);
+  const kind = spec.kind;
   const configDir = opts.configDir ?? process.cwd();
   const model = resolveModelPaths(raw, configDir);
   if (kind !== 'command' && !model.model) throw new ModelStartError(`model.kind ${kind} needs model.model, the model to serve (for example Qwen/Qwen2.5-Coder-7B-Instruct)`);
@@ -123,7 +103,7 @@ export async function startProcessServer(raw: Config['model'], log: Log, opts: S
 
   const bindHost = model.host ?? '127.0.0.1';
   const host = connectHost(bindHost);
-  const fixedPort = model.port ?? (model.reuse ? DEFAULT_PORTS[kind] : undefined);
+  const fixedPort = model.port ?? (model.reuse ? spec.defaultPort : undefined);
   let reused = false;
   if (fixedPort !== undefined && (await isListening(host, fixedPort))) {
     if (!model.reuse) {
@@ -134,7 +114,7 @@ export async function startProcessServer(raw: Config['model'], log: Log, opts: S
     reused = true;
   }
   const port = fixedPort ?? (await reservePort(bindHost));
-  const plan = PLANS[kind](model, { host: bindHost, port });
+  const plan = spec.plan(model, { host: bindHost, port });
   const origin = `http://${hostForUrl(host)}:${port}`;
   const baseUrl = `${origin}/v1`;
   const startedAt = Date.now();

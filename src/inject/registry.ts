@@ -1,0 +1,60 @@
+/**
+ * Every injection method of the malicious variant, by the name users write in
+ * `variants.malicious.method`. The config schema and its example, and the run, read this table:
+ * a method is its module (which builds an `Injector`) plus one line here. A method listed but
+ * not built yet refuses the run with the key that names it.
+ */
+import type { Config } from '../config/load.js';
+import { createSemanticModel } from '../proxy/semantic-model.js';
+import { checkRegistry } from '../util/registry.js';
+import { createAutoInjector } from './autoinject.js';
+import type { Injector } from './types.js';
+
+/** What a method is built from, once per run. */
+export interface InjectionSetup {
+  /** `variants.malicious` of the config. */
+  settings: Config['variants']['malicious'];
+  /** `sample.seed`: every draw of a method is keyed by it, so runs repeat. */
+  seed: number;
+  /** The run's model, for methods that ask it (semantic corruption). */
+  model: { baseUrl: string; apiKey?: string; model?: string };
+  /** The config file, for errors that name it. */
+  configFile: string;
+}
+
+export interface InjectionMethodDefinition {
+  /** The name in `variants.malicious.method` and in the run log. */
+  id: string;
+  /** One line for the docs and the config's example. */
+  description: string;
+  /** The injector of the malicious variant, plus what must be closed with it. */
+  create(setup: InjectionSetup): { injector?: Injector; close(): Promise<void> };
+}
+
+/** A method named in the config's vocabulary that this build does not provide yet. */
+function notAvailable(id: string, description: string): InjectionMethodDefinition {
+  return {
+    id,
+    description,
+    create: ({ configFile }) => {
+      throw new Error(`${configFile}: variants.malicious.method: ${id} is not available in this build; use autoinject`);
+    },
+  };
+}
+
+export const INJECTION_METHODS = checkRegistry('injection method', {
+  autoinject: {
+    id: 'autoinject',
+    description: 'corrupts a share of the target agent\'s messages (message-rate) and of their units (error-rate)',
+    create({ settings: m, seed, model }) {
+      const semantic = m.corruption === 'semantic' ? createSemanticModel({ baseUrl: model.baseUrl, apiKey: model.apiKey, model: model.model }) : undefined;
+      const injector = createAutoInjector({ target: m.target, messageRate: m.messageRate, errorRate: m.errorRate, corruption: m.corruption, seed, semantic });
+      return { injector, close: async () => semantic?.close() };
+    },
+  },
+  autotransform: notAvailable('autotransform', 'rewrites the target agent\'s role so that it errs by itself'),
+  insider: notAvailable('insider', 'the target agent works against the task on purpose'),
+} satisfies Record<string, InjectionMethodDefinition>);
+
+export type InjectionMethodId = keyof typeof INJECTION_METHODS;
+export const INJECTION_METHOD_IDS = Object.keys(INJECTION_METHODS) as InjectionMethodId[];

@@ -1,0 +1,94 @@
+/**
+ * The model kinds that start no server process of their own: `replay` serves a cassette,
+ * `external` is a server someone else runs; and `record: true`, the recorder put in front of a
+ * server saboteur started.
+ */
+import type { Config } from '../config/load.js';
+import type { Log } from '../util/log.js';
+import type { ModelEndpoint } from './index.js';
+import { probeModels } from './probe.js';
+import { startReplayServer, REPLAY_DEFAULT_MODEL } from './replay.js';
+import { startRecorder } from './recorder.js';
+import { ModelStartError } from './servers/errors.js';
+
+/** `record: true` on a server saboteur started: the recorder sits in front and writes the cassette. */
+export async function recordIfAsked(model: Config['model'], log: Log, endpoint: ModelEndpoint): Promise<ModelEndpoint> {
+  if (!model.record) return endpoint;
+  if (!model.cassette) {
+    await endpoint.close();
+    throw new ModelStartError('model.record: true needs model.cassette (the file to write)');
+  }
+  let recorder: Awaited<ReturnType<typeof startRecorder>>;
+  try {
+    recorder = await startRecorder({ upstreamBaseUrl: endpoint.baseUrl, apiKey: endpoint.apiKey, cassette: model.cassette, log });
+  } catch (err) {
+    await endpoint.close();
+    throw err;
+  }
+  return {
+    ...endpoint,
+    baseUrl: recorder.baseUrl,
+    describe: () => ({ ...endpoint.describe(), recording: model.cassette! }),
+    close: async () => {
+      const { hits, misses } = recorder.stats();
+      log.info(`recorder: ${hits} responses written to ${model.cassette}, ${misses} not recorded`);
+      await recorder.close();
+      await endpoint.close();
+    },
+  };
+}
+
+/** replay: the cassette's answers from a local server, no model at all. */
+export async function startReplayEndpoint(model: Config['model'], log: Log): Promise<ModelEndpoint> {
+  if (!model.cassette) throw new ModelStartError('model.kind replay needs model.cassette (the cassette file to serve)');
+  const server = await startReplayServer({ cassette: model.cassette, log, models: model.model ? [model.model] : [] });
+  return {
+    kind: 'replay',
+    baseUrl: server.baseUrl,
+    model: model.model ?? REPLAY_DEFAULT_MODEL,
+    describe: () => ({ kind: 'replay', baseUrl: server.baseUrl, cassette: model.cassette!, model: model.model ?? REPLAY_DEFAULT_MODEL }),
+    close: async () => {
+      const { hits, misses } = server.stats();
+      log.info(`replay: ${hits} answered, ${misses} cassette misses`);
+      await server.close();
+    },
+  };
+}
+
+/** external: a server someone else runs, probed for its models (with the key from model.api-key-env). */
+export async function startExternalEndpoint(model: Config['model'], log: Log): Promise<ModelEndpoint> {
+  if (!model.baseUrl) throw new ModelStartError('model.kind external needs model.base-url (for example http://gpu-box:8000/v1)');
+  let apiKey: string | undefined;
+  if (model.apiKeyEnv) {
+    apiKey = process.env[model.apiKeyEnv] || undefined;
+    if (!apiKey) log.warn(`model.api-key-env names ${model.apiKeyEnv}, which is not set: calling ${model.baseUrl} without a key`);
+  }
+  const listed = await probeModels(model.baseUrl, { apiKey });
+  const name = model.model ?? listed[0];
+  if (model.model && listed.length > 0 && !listed.includes(model.model)) {
+    log.warn(`model endpoint ${model.baseUrl} does not list ${model.model} (it lists ${listed.slice(0, 5).join(', ')})`);
+  }
+  if (model.record) {
+    if (!model.cassette) throw new ModelStartError('model.record: true needs model.cassette (the file to write)');
+    const recorder = await startRecorder({ upstreamBaseUrl: model.baseUrl, apiKey, cassette: model.cassette, log });
+    return {
+      kind: 'external',
+      baseUrl: recorder.baseUrl,
+      model: name,
+      describe: () => ({ kind: 'external', baseUrl: model.baseUrl!, recording: model.cassette!, ...(name ? { model: name } : {}) }),
+      close: async () => {
+        const { hits, misses } = recorder.stats();
+        log.info(`recorder: ${hits} responses written to ${model.cassette}, ${misses} not recorded`);
+        await recorder.close();
+      },
+    };
+  }
+  return {
+    kind: 'external',
+    baseUrl: model.baseUrl,
+    apiKey,
+    model: name,
+    describe: () => ({ kind: 'external', baseUrl: model.baseUrl!, ...(name ? { model: name } : {}) }),
+    close: async () => {},
+  };
+}
