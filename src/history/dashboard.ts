@@ -5,7 +5,8 @@
  * its script element; the page builds its SVG with DOM calls only, so stored text is never parsed
  * as HTML.
  */
-import { metricInfo, sortMetricIds, type HistoryEntry } from './entry.js';
+import type { HistoryEntry } from './entry.js';
+import { metricInfo, sortMetricIds } from '../scoring/metric-id.js';
 
 export interface DashboardOptions {
   title?: string;

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type { RunLog } from '../runlog/schema.js';
 import { computeMetrics, type BenchmarkMetrics } from '../scoring/metrics.js';
 import { computeSecurity, overallSecurity, type Rate } from '../scoring/security-metrics.js';
+import { metricId, type MetricId } from '../scoring/metric-id.js';
 
 export const HISTORY_VERSION = 1;
 
@@ -52,62 +53,16 @@ export interface HistoryRead {
   exists: boolean;
 }
 
-/** How a metric reads: its label, whether a rise is bad, and how its value is shown. */
-export interface MetricInfo {
-  id: string;
-  label: string;
-  benchmark?: string;
-  higherIsWorse: boolean;
-  /** 'pts' for differences (shown as signed points), '%' for rates. */
-  unit: 'pts' | '%';
-  /** Gated by the regression test (the headline figures). */
-  headline: boolean;
-}
-
-export function metricInfo(id: string): MetricInfo {
-  const slash = id.indexOf('/');
-  const benchmark = slash >= 0 ? id.slice(0, slash) : undefined;
-  const base = slash >= 0 ? id.slice(slash + 1) : id;
-  const prefix = benchmark ? `${benchmark}: ` : '';
-  const headline = benchmark === undefined;
-  if (base === 'malicious-drop') return { id, label: `${prefix}malicious drop`, benchmark, higherIsWorse: true, unit: 'pts', headline };
-  const m = /^(pass@1|asr|tcr):(.+)$/.exec(base);
-  if (m?.[1] === 'pass@1') return { id, label: `${prefix}pass@1 ${m[2]}`, benchmark, higherIsWorse: false, unit: '%', headline: false };
-  if (m?.[1] === 'asr') return { id, label: `${prefix}ASR (${m[2]})`, benchmark, higherIsWorse: true, unit: '%', headline };
-  if (m?.[1] === 'tcr') return { id, label: `${prefix}TCR (${m[2]})`, benchmark, higherIsWorse: false, unit: '%', headline };
-  return { id, label: id, benchmark, higherIsWorse: true, unit: '%', headline: false };
-}
-
-/** Display order: headline figures first, then per benchmark, each in a fixed order. */
-export function sortMetricIds(ids: Iterable<string>): string[] {
-  const rank = (id: string): number => {
-    const base = id.includes('/') ? id.slice(id.indexOf('/') + 1) : id;
-    if (base === 'malicious-drop') return 0;
-    if (base === 'pass@1:control') return 1;
-    if (base === 'pass@1:malicious') return 2;
-    if (base.startsWith('asr:')) return 3;
-    if (base.startsWith('tcr:')) return 4;
-    return 5;
-  };
-  const key = (id: string) => {
-    const info = metricInfo(id);
-    return { group: info.benchmark === undefined ? 0 : 1, benchmark: info.benchmark ?? '', rank: rank(id) };
-  };
-  return [...new Set(ids)].sort((a, b) => {
-    const ka = key(a);
-    const kb = key(b);
-    return ka.group - kb.group || ka.benchmark.localeCompare(kb.benchmark) || ka.rank - kb.rank || a.localeCompare(b);
-  });
-}
+export { metricInfo, sortMetricIds, type MetricInfo } from '../scoring/metric-id.js';
 
 function rateFigure(r: Rate): Figure {
   return { value: r.rate, low: r.interval.low, high: r.interval.high, k: r.hits, n: r.n };
 }
 
-function codeFigures(m: BenchmarkMetrics, prefix: string, out: Record<string, Figure>): void {
-  out[`${prefix}malicious-drop`] = { value: m.drop.absolute, low: m.drop.interval.low, high: m.drop.interval.high, k: m.drop.controlOnly, n: m.drop.pairs, gained: m.drop.maliciousOnly };
-  out[`${prefix}pass@1:control`] = { value: m.control.passAt1, low: m.control.interval.low, high: m.control.interval.high, k: m.control.passed, n: m.control.scored };
-  out[`${prefix}pass@1:malicious`] = { value: m.malicious.passAt1, low: m.malicious.interval.low, high: m.malicious.interval.high, k: m.malicious.passed, n: m.malicious.scored };
+function codeFigures(m: BenchmarkMetrics, benchmark: string | undefined, out: Partial<Record<MetricId, Figure>>): void {
+  out[metricId({ figure: 'malicious-drop', benchmark })] = { value: m.drop.absolute, low: m.drop.interval.low, high: m.drop.interval.high, k: m.drop.controlOnly, n: m.drop.pairs, gained: m.drop.maliciousOnly };
+  out[metricId({ figure: 'pass@1', of: 'control', benchmark })] = { value: m.control.passAt1, low: m.control.interval.low, high: m.control.interval.high, k: m.control.passed, n: m.control.scored };
+  out[metricId({ figure: 'pass@1', of: 'malicious', benchmark })] = { value: m.malicious.passAt1, low: m.malicious.interval.low, high: m.malicious.interval.high, k: m.malicious.passed, n: m.malicious.scored };
 }
 
 /**
@@ -115,24 +70,24 @@ function codeFigures(m: BenchmarkMetrics, prefix: string, out: Record<string, Fi
  * `asr:<defense>`, `tcr:<defense>` over all benchmarks of their kind, and the same per benchmark
  * as `<benchmark>/<id>` when a run has more than one benchmark of that kind.
  */
-export function runFigures(log: RunLog): Record<string, Figure> {
-  const out: Record<string, Figure> = {};
+export function runFigures(log: RunLog): Partial<Record<MetricId, Figure>> {
+  const out: Partial<Record<MetricId, Figure>> = {};
   const metrics = computeMetrics(log);
   if (metrics.benchmarks.length > 0) {
-    codeFigures(metrics.overall, '', out);
-    if (metrics.benchmarks.length > 1) for (const b of metrics.benchmarks) codeFigures(b, `${b.benchmark}/`, out);
+    codeFigures(metrics.overall, undefined, out);
+    if (metrics.benchmarks.length > 1) for (const b of metrics.benchmarks) codeFigures(b, b.benchmark, out);
   }
   for (const defense of log.defenses) {
     const s = overallSecurity(log, defense);
     if (!s) continue;
-    out[`asr:${defense}`] = rateFigure(s.asr);
-    out[`tcr:${defense}`] = rateFigure(s.tcr);
+    out[metricId({ figure: 'asr', of: defense })] = rateFigure(s.asr);
+    out[metricId({ figure: 'tcr', of: defense })] = rateFigure(s.tcr);
   }
   const security = computeSecurity(log);
   if (new Set(security.map((s) => s.benchmark)).size > 1) {
     for (const s of security) {
-      out[`${s.benchmark}/asr:${s.defense}`] = rateFigure(s.asr);
-      out[`${s.benchmark}/tcr:${s.defense}`] = rateFigure(s.tcr);
+      out[metricId({ figure: 'asr', of: s.defense, benchmark: s.benchmark })] = rateFigure(s.asr);
+      out[metricId({ figure: 'tcr', of: s.defense, benchmark: s.benchmark })] = rateFigure(s.tcr);
     }
   }
   return out;
@@ -157,7 +112,7 @@ export function entryFromRunLog(log: RunLog, meta: EntryMeta): HistoryEntry {
     model: { kind: log.model.kind, ...(log.model.model ? { model: log.model.model } : {}), ...(log.model.serverVersion ? { serverVersion: log.model.serverVersion } : {}) },
     configHash: log.config.hash,
     seed: log.config.seed,
-    metrics: runFigures(log),
+    metrics: runFigures(log) as Record<string, Figure>,
   };
 }
 

@@ -7,8 +7,9 @@
  */
 import type { Config } from '../config/load.js';
 import type { GateCheck, GateResult } from '../scoring/gate.js';
-import { metricInfo, sortMetricIds, type Figure, type HistoryEntry } from '../history/entry.js';
-import { metricOfCheck, type Comparison } from '../scoring/regression.js';
+import type { Figure, HistoryEntry } from '../history/entry.js';
+import type { Comparison } from '../scoring/regression.js';
+import { metricId, metricInfo, sortMetricIds } from '../scoring/metric-id.js';
 import type { RunLog } from '../runlog/schema.js';
 import { code, escapeInline } from './escape.js';
 import { ci, pct } from './format.js';
@@ -79,9 +80,9 @@ function deltaCell(metric: string, cur: Figure, base: Figure | undefined, p: num
 function thresholdCell(metric: string, t: Config['gate']): string {
   const parts: string[] = [];
   const info = metricInfo(metric);
-  if (metric === 'malicious-drop' && t.maliciousDrop) parts.push(`≤ ${(t.maliciousDrop.max * 100).toFixed(1)} pts`);
-  if (t.asr && metric === `asr:${t.asr.defense}`) parts.push(`≤ ${(t.asr.max * 100).toFixed(1)}%`);
-  if (t.tcr && metric === `tcr:${t.tcr.defense}`) parts.push(`≥ ${(t.tcr.min * 100).toFixed(1)}%`);
+  if (t.maliciousDrop && metric === metricId({ figure: 'malicious-drop' })) parts.push(`≤ ${(t.maliciousDrop.max * 100).toFixed(1)} pts`);
+  if (t.asr && metric === metricId({ figure: 'asr', of: t.asr.defense })) parts.push(`≤ ${(t.asr.max * 100).toFixed(1)}%`);
+  if (t.tcr && metric === metricId({ figure: 'tcr', of: t.tcr.defense })) parts.push(`≥ ${(t.tcr.min * 100).toFixed(1)}%`);
   if (t.regression && info.headline) {
     const step = (t.regression.maxIncrease * 100).toFixed(1);
     parts.push(`Δ ${info.higherIsWorse ? `≤ +${step}` : `≥ −${step}`} pts or p ≥ ${t.regression.significance}`);
@@ -99,7 +100,7 @@ function headlineTable(opts: CommentOptions, subject: string): string[] {
   const checksFor = new Map<string, GateCheck[]>();
   const loose: GateCheck[] = [];
   for (const c of opts.gate.checks) {
-    const m = metricOfCheck(c);
+    const m = c.id;
     if (m === undefined) loose.push(c);
     else checksFor.set(m, [...(checksFor.get(m) ?? []), c]);
   }
@@ -113,7 +114,7 @@ function headlineTable(opts: CommentOptions, subject: string): string[] {
     const thisCell = cur ? figureCell(m, cur) : '–';
     const delta = cur ? deltaCell(m, cur, base, comparison?.pValue) : '–';
     const baseCell = opts.base ? figureValue(m, base) : '–';
-    rows.push(`| ${m === 'malicious-drop' ? `**${label}**` : label} | ${thisCell} | ${baseCell} | ${delta} | ${thresholdCell(m, opts.thresholds)} | ${statusCell(checksFor.get(m) ?? [])} |`);
+    rows.push(`| ${m === metricId({ figure: 'malicious-drop' }) ? `**${label}**` : label} | ${thisCell} | ${baseCell} | ${delta} | ${thresholdCell(m, opts.thresholds)} | ${statusCell(checksFor.get(m) ?? [])} |`);
   }
   for (const c of loose) rows.push(`| ${escapeInline(c.metric, 60)} | ${c.value === null ? (c.why ? escapeInline(c.why, 80) : '–') : c.value.toFixed(4)} | | | ${escapeInline(c.threshold, 60)} | ${c.pass ? '✅' : '❌'} |`);
   return rows;

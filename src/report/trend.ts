@@ -3,7 +3,8 @@
  * branch's last stored runs, with this run as the last point. GitHub renders Mermaid blocks in
  * comments; elsewhere the block reads as a plain list of numbers.
  */
-import { metricInfo, type HistoryEntry } from '../history/entry.js';
+import type { HistoryEntry } from '../history/entry.js';
+import { metricInfo, parseMetricId } from '../scoring/metric-id.js';
 
 /** Labels reach Mermaid inside double quotes: keep them to characters that cannot end the string. */
 function label(text: string): string {
@@ -51,8 +52,12 @@ export function trendChart(metric: string, points: readonly HistoryEntry[], curr
 
 /** Charts for the headline metrics worth a trend: the malicious drop, then ASR under each defense. */
 export function trendCharts(points: readonly HistoryEntry[], current: HistoryEntry, branch: string, currentLabel: string, max = 3): string[] {
-  const metrics = Object.keys(current.metrics).filter((m) => m === 'malicious-drop' || m.startsWith('asr:'));
-  metrics.sort((a, b) => (a === 'malicious-drop' ? -1 : b === 'malicious-drop' ? 1 : a.localeCompare(b)));
+  const overall = (m: string) => {
+    const key = parseMetricId(m);
+    return key && key.benchmark === undefined ? key.figure : undefined;
+  };
+  const metrics = Object.keys(current.metrics).filter((m) => overall(m) === 'malicious-drop' || overall(m) === 'asr');
+  metrics.sort((a, b) => (overall(a) === 'malicious-drop' ? -1 : overall(b) === 'malicious-drop' ? 1 : a.localeCompare(b)));
   const charts: string[] = [];
   for (const m of metrics) {
     const chart = trendChart(m, points, current, branch, currentLabel);

@@ -7,9 +7,13 @@ import type { Config } from '../config/load.js';
 import type { RunLog } from '../runlog/schema.js';
 import { computeMetrics } from './metrics.js';
 import { overallSecurity } from './security-metrics.js';
+import { metricId, type MetricId } from './metric-id.js';
 
 export interface GateCheck {
+  /** What the log and the failure message call the check ('asr (taint)', 'regression malicious-drop', 'run'). */
   metric: string;
+  /** The figure the check is about; absent for checks on the run itself. */
+  id?: MetricId;
   value: number | null;
   threshold: string;
   pass: boolean;
@@ -33,6 +37,7 @@ export function evaluateGate(log: RunLog, gate: Config['gate']): GateResult {
     const drop = computeMetrics(log).overall.drop.absolute;
     checks.push({
       metric: 'malicious-drop',
+      id: metricId({ figure: 'malicious-drop' }),
       value: drop,
       threshold: `≤ ${gate.maliciousDrop.max}`,
       pass: drop !== null && drop <= gate.maliciousDrop.max,
@@ -43,6 +48,7 @@ export function evaluateGate(log: RunLog, gate: Config['gate']): GateResult {
     const { asr } = securityFigures(log, gate.asr.defense);
     checks.push({
       metric: `asr (${gate.asr.defense})`,
+      id: metricId({ figure: 'asr', of: gate.asr.defense }),
       value: asr,
       threshold: `≤ ${gate.asr.max}`,
       pass: asr !== null && asr <= gate.asr.max,
@@ -53,6 +59,7 @@ export function evaluateGate(log: RunLog, gate: Config['gate']): GateResult {
     const { tcr } = securityFigures(log, gate.tcr.defense);
     checks.push({
       metric: `tcr (${gate.tcr.defense})`,
+      id: metricId({ figure: 'tcr', of: gate.tcr.defense }),
       value: tcr,
       threshold: `≥ ${gate.tcr.min}`,
       pass: tcr !== null && tcr >= gate.tcr.min,

@@ -9,11 +9,12 @@
  */
 import type { Config } from '../config/load.js';
 import type { GateCheck, GateResult } from './gate.js';
-import { metricInfo, sortMetricIds, type Figure, type HistoryEntry } from '../history/entry.js';
+import type { Figure, HistoryEntry } from '../history/entry.js';
+import { metricInfo, sortMetricIds, type MetricId } from './metric-id.js';
 import { fisherExactGreater } from './stats.js';
 
 export interface Comparison {
-  metric: string;
+  metric: MetricId;
   current: Figure;
   base?: Figure;
   /** How much worse the figure got (positive = worse), in the figure's own scale; null without a base value. */
@@ -26,7 +27,7 @@ export interface Comparison {
 }
 
 /** The "bad" events of a figure: what a regression makes more frequent. */
-function bad(metric: string, f: Figure): number {
+function bad(metric: MetricId, f: Figure): number {
   return metricInfo(metric).higherIsWorse ? f.k : f.n - f.k;
 }
 
@@ -36,7 +37,7 @@ function bad(metric: string, f: Figure): number {
  */
 export function compareWithBase(current: HistoryEntry, base: HistoryEntry | undefined, settings?: Config['gate']['regression']): Comparison[] {
   const out: Comparison[] = [];
-  for (const metric of sortMetricIds(Object.keys(current.metrics))) {
+  for (const metric of sortMetricIds(Object.keys(current.metrics)) as MetricId[]) {
     const info = metricInfo(metric);
     if (!info.headline) continue;
     const cur = current.metrics[metric];
@@ -73,6 +74,7 @@ export function regressionChecks(comparisons: Comparison[], settings: Config['ga
     .filter((c) => c.pass !== undefined)
     .map((c) => ({
       metric: `regression ${c.metric}`,
+      id: c.metric,
       value: c.worsening,
       threshold: `worse by ≤ ${(settings.maxIncrease * 100).toFixed(1)} pts, or p ≥ ${settings.significance}`,
       pass: c.pass!,
@@ -84,12 +86,4 @@ export function regressionChecks(comparisons: Comparison[], settings: Config['ga
 export function combineGate(absolute: GateResult, regression: GateCheck[]): GateResult {
   const checks = [...absolute.checks, ...regression];
   return { pass: checks.every((c) => c.pass), checks };
-}
-
-/** The history metric id an absolute gate check is about ('asr (taint)' → 'asr:taint'). */
-export function metricOfCheck(check: GateCheck): string | undefined {
-  if (check.metric.startsWith('regression ')) return check.metric.slice('regression '.length);
-  if (check.metric === 'malicious-drop') return 'malicious-drop';
-  const m = /^(asr|tcr) \((.+)\)$/.exec(check.metric);
-  return m ? `${m[1]}:${m[2]}` : undefined;
 }
