@@ -1,27 +1,31 @@
 /**
- * One run, end to end: benchmarks → model → proxy → pipeline (control and malicious, paired)
- * → scores → run log → report. Whatever fails, the run log and the report are written with
- * what finished and what went wrong, and everything started here is stopped.
+ * One run, end to end, as named phases: sandbox → benchmarks → model → services (judge,
+ * defenses, proxy, tool server, OTLP receiver, pipeline) → plan the work → run the instances →
+ * check what the run saw → stop everything → run log and report. Whatever fails, the run log and
+ * the report are written with what finished and what went wrong, and everything started here is
+ * stopped.
  */
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config/load.js';
 import type { BenchmarkSuite } from '../benchmarks/suite.js';
-import { RUN_LOG_VERSION, type InstanceResult, type RunLog } from '../runlog/schema.js';
+import type { InstanceResult, RunLog } from '../runlog/schema.js';
 import type { ToolServer } from '../tools/index.js';
 import type { OtlpReceiver } from '../taint/index.js';
 import type { Judge } from '../benchmarks/agentic-suites.js';
+import type { Isolation } from '../sandbox/index.js';
 import { itemKey, runInstance, type InstanceContext, type WorkItem } from './instance.js';
-import { renderReport, summaryLine } from '../report/markdown.js';
+import { summaryLine } from '../report/markdown.js';
 import type { Log } from '../util/log.js';
-import type { ProcessLedger } from '../model/index.js';
+import type { ModelEndpoint, ProcessLedger } from '../model/index.js';
 import { runPool } from './pool.js';
 import { silentProgress, type Progress } from './progress.js';
 import { realDeps, type JobDeps } from './deps.js';
 import { shardSlice } from '../benchmarks/sample.js';
+import { assembleRunLog, sortResults, writeRunFiles } from './assemble.js';
 
-export const VERSION = '0.1.0';
+export { VERSION } from './assemble.js';
 
 export interface RunOptions {
   outDir: string;
@@ -45,224 +49,269 @@ export interface RunOutcome {
   reportPath: string;
 }
 
-async function writeAtomic(file: string, text: string): Promise<void> {
-  const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, text);
-  await rename(tmp, file);
+/** What the phases of one run share: what finished, what went wrong, and what to stop. */
+interface JobState {
+  config: Config;
+  opts: RunOptions;
+  deps: JobDeps;
+  log: Log;
+  cacheDir: string;
+  suites: BenchmarkSuite[];
+  instances: InstanceResult[];
+  notes: string[];
+  /** Stopped in reverse order when the run ends, however it ends. */
+  cleanups: { name: string; fn: () => Promise<void> }[];
+  /** Set when the run stops early: the run log is then `aborted` with this reason. */
+  abortReason?: string;
+  isolation: Isolation;
+  modelInfo: RunLog['model'];
+}
+
+/** The services the instances run against. */
+interface Services {
+  model: ModelEndpoint;
+  ctx: InstanceContext;
+}
+
+function newRunId(): string {
+  return `${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '')}-${randomBytes(3).toString('hex')}`;
+}
+
+async function probeSandbox(s: JobState): Promise<void> {
+  s.isolation = await s.log.group('Sandbox', async () => {
+    const iso = await s.deps.detectIsolation();
+    if (iso.degraded) s.log.warn(`sandbox degraded: ${iso.note}`);
+    else s.log.info(`sandbox: ${iso.kind} (${iso.note})`);
+    return iso;
+  });
+}
+
+async function loadBenchmarks(s: JobState, judge: Judge): Promise<void> {
+  await s.log.group('Benchmarks', async () => {
+    for (const suite of await s.deps.loadSuites(s.config, { limit: s.opts.limit, isolation: s.isolation, cacheDir: s.cacheDir, log: s.log, judge })) {
+      s.log.info(`${suite.info.id}: ${suite.info.selected} of ${suite.info.total} instances (seed ${suite.info.seed}, limit ${suite.info.limit ?? 'none'}) from ${suite.info.source}`);
+      s.suites.push(suite);
+    }
+  });
+}
+
+async function serveModel(s: JobState): Promise<ModelEndpoint> {
+  const { config, opts, log } = s;
+  const model = await log.group('Model', async () => {
+    const m = await s.deps.startModel(config.model, log, { ledger: opts.ledger, logDir: opts.outDir, configDir: config.dir });
+    s.cleanups.push({ name: 'model', fn: () => m.close() });
+    log.info(`model ${m.model ?? config.model.model ?? '(server default)'} (${m.kind}) at ${m.baseUrl}`);
+    return m;
+  });
+  const serverVersion = model.describe().serverVersion;
+  s.modelInfo = { ...s.modelInfo, model: model.model ?? config.model.model, baseUrl: model.baseUrl, cassette: config.model.cassette, ...(serverVersion ? { serverVersion } : {}) };
+  if (model.serverLog) s.modelInfo.serverLog = model.serverLog.startsWith(`${opts.outDir}${path.sep}`) ? path.relative(opts.outDir, model.serverLog) : model.serverLog;
+  if (model.gpus?.length) s.modelInfo.gpus = model.gpus;
+  return model;
+}
+
+/** Judge, defenses, proxy (with the injector), and for agentic runs the MCP tool server and the OTLP receiver; then the pipeline. */
+async function startServices(s: JobState, model: ModelEndpoint, setJudge: (j: Judge) => void, lateJudge: Judge): Promise<Services> {
+  const { config, opts, log, deps, cleanups } = s;
+  const modelName = model.model ?? config.model.model ?? 'default';
+  const agentic = s.suites.some((suite) => suite.tools);
+  if (agentic) {
+    const j = deps.createJudge(model);
+    setJudge(j.judge);
+    cleanups.push({ name: 'judge', fn: async () => j.close() });
+  }
+  const defense = await deps.createDefenses(config, { judge: lateJudge, cacheDir: s.cacheDir });
+  return log.group('Proxy and pipeline', async () => {
+    const registry = deps.createRegistry();
+    const { injector, close: closeInjector } = deps.createInjector(config, model);
+    cleanups.push({ name: 'injector', fn: closeInjector });
+    const proxy = await deps.startProxy({ upstream: { baseUrl: model.baseUrl, apiKey: model.apiKey }, agents: config.pipeline.agents, registry, injector, log });
+    cleanups.push({ name: 'proxy', fn: () => proxy.close() });
+    log.info(`proxy at ${proxy.baseUrl}`);
+    let toolServer: ToolServer | undefined;
+    let otlp: OtlpReceiver | undefined;
+    if (agentic) {
+      toolServer = await deps.startToolServer(log);
+      cleanups.push({ name: 'MCP tool server', fn: () => toolServer!.stop() });
+      log.info(`MCP tool server at ${toolServer.baseUrl}`);
+      otlp = await deps.startOtlpReceiver(log);
+      cleanups.push({ name: 'OTLP receiver', fn: () => otlp!.stop() });
+      log.info(`OTLP receiver at ${otlp.baseUrl}/v1/traces (defenses: ${config.defenses.join(', ')}, ${config.defenseMode})`);
+    }
+    const runner = deps.createRunner(config.pipeline, { log, workDir: opts.outDir });
+    cleanups.push({ name: 'pipeline', fn: () => runner.stop() });
+    await runner.start({ proxyBaseUrl: proxy.baseUrl, model: modelName });
+    // The post step stops a pipeline service that outlives a crashed or cancelled main step.
+    const servePid = runner.servePid;
+    if (servePid !== undefined && opts.ledger) {
+      opts.ledger.started({ pid: servePid, name: 'pipeline service' });
+      cleanups.push({ name: 'pipeline ledger', fn: async () => opts.ledger!.stopped(servePid) });
+    }
+    const ctx: InstanceContext = {
+      registry,
+      runner,
+      proxyUrl: proxy.baseUrl,
+      model: modelName,
+      target: config.variants.malicious.target,
+      timeoutMs: config.pipeline.timeoutMs,
+      toolServer,
+      otlp,
+      defense,
+    };
+    return { model, ctx };
+  });
+}
+
+/** Every instance in each variant it has; agentic instances once per defense (defenses act on tool calls); then this shard's share. */
+function planWork(s: JobState): WorkItem[] {
+  const { suites, config, opts, log } = s;
+  const items: WorkItem[] = suites.flatMap((suite) =>
+    suite.instances.flatMap((instance) =>
+      (['control', 'malicious'] as const).flatMap((variant) => {
+        const task = instance[variant];
+        if (!task) return [];
+        const defenses = suite.tools ? config.defenses : ['none'];
+        return defenses.map((defense) => ({ suite, instance, task, variant, defense }));
+      }),
+    ),
+  );
+  if (!opts.shard) return items;
+  // Shard by instance, never splitting a control/malicious pair across machines.
+  const all = suites.flatMap((suite) => suite.instances.map((instance) => ({ suite, instance })));
+  const mine = new Set(shardSlice(all, opts.shard.index, opts.shard.count).map((t) => `${t.suite.info.id}/${t.instance.id}`));
+  log.info(`shard ${opts.shard.index}/${opts.shard.count}: ${mine.size} instances`);
+  return items.filter((i) => mine.has(`${i.suite.info.id}/${i.instance.id}`));
+}
+
+/** Runs the items through the pool; a model server that stops answering stops the run (the rest are skipped). */
+async function runInstances(s: JobState, items: WorkItem[], services: Services): Promise<void> {
+  const { log, deps } = s;
+  const { model, ctx } = services;
+  const progress = s.opts.progress ?? silentProgress;
+  const concurrency = s.opts.concurrency ?? s.config.pipeline.concurrency;
+  await log.group(`Run (${items.length} instance runs, concurrency ${concurrency})`, async () => {
+    progress.start(items.length);
+    await runPool(
+      items,
+      concurrency,
+      async (item) => {
+        const { record, dead } = await runInstance(item, ctx);
+        s.instances.push(record);
+        progress.done({ label: `${item.suite.info.id} ${item.instance.id} ${item.variant}${item.defense !== 'none' ? ` [${item.defense}]` : ''}`, outcome: record.outcome, ms: record.timings.pipelineMs });
+        if (record.outcome === 'model-error' && !s.abortReason && !(await deps.modelAlive(model))) {
+          s.abortReason = `the model server stopped answering at ${model.baseUrl} (${dead})`;
+          log.warn(`${s.abortReason}: stopping the run; instances not started are marked skipped`);
+          const death = await model.exitReport?.();
+          if (death) {
+            s.notes.push(death);
+            log.warn(death);
+          }
+        }
+      },
+      () => s.abortReason !== undefined,
+    );
+    progress.finish();
+  });
+}
+
+/** A target agent that never called the model: nothing could be corrupted, and the report should say why. */
+function noteSilentTarget(s: JobState): void {
+  const target = s.config.variants.malicious.target;
+  const malicious = s.instances.filter((r) => r.variant === 'malicious');
+  if (target === 'all' || malicious.length === 0 || malicious.some((r) => r.trace.calls.some((c) => c.agent === target))) return;
+  const seen = [...new Set(malicious.flatMap((r) => r.trace.calls.map((c) => c.agent)))].join(', ') || 'none';
+  const note = `the target agent "${target}" made no calls, so nothing could be corrupted (agents seen: ${seen}); identify it with the X-Saboteur-Agent header, an /agents/${target}/v1 base URL or a pipeline.agents rule`;
+  s.notes.push(note);
+  s.log.warn(note);
+}
+
+/** After an early stop: every planned run that did not finish is on the record as skipped. */
+function markSkipped(s: JobState, items: WorkItem[]): void {
+  const done = new Set(s.instances.map((r) => itemKey(r.benchmark, r.instanceId, r.variant, r.defense)));
+  for (const i of items) {
+    if (done.has(itemKey(i.suite.info.id, i.instance.id, i.variant, i.defense))) continue;
+    s.instances.push({
+      instanceId: i.instance.id,
+      ...(i.task.id !== i.instance.id ? { taskId: i.task.id } : {}),
+      ...(i.instance.category ? { category: i.instance.category } : {}),
+      benchmark: i.suite.info.id,
+      variant: i.variant,
+      defense: i.defense,
+      outcome: 'skipped',
+      error: 'not run: the run stopped early',
+      timings: { startedAt: new Date().toISOString(), pipelineMs: 0, scoreMs: 0 },
+      trace: { calls: [] },
+    });
+  }
+}
+
+/** Stops everything the run started, newest first; a stop that fails is a note, never a lost run log. */
+async function stopAll(s: JobState): Promise<void> {
+  for (const c of s.cleanups.reverse()) {
+    try {
+      await c.fn();
+    } catch (err) {
+      s.notes.push(`stopping the ${c.name} failed: ${(err as Error).message}`);
+    }
+  }
 }
 
 export async function runJob(config: Config, opts: RunOptions, deps: JobDeps = realDeps): Promise<RunOutcome> {
   const { log } = opts;
-  const progress = opts.progress ?? silentProgress;
-  const runId = opts.runId ?? `${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '')}-${randomBytes(3).toString('hex')}`;
+  const runId = opts.runId ?? newRunId();
   const startedAt = new Date().toISOString();
-  const instances: InstanceResult[] = [];
-  const notes: string[] = [];
-  const suites: BenchmarkSuite[] = [];
-  const cleanups: { name: string; fn: () => Promise<void> }[] = [];
-  let abortReason: string | undefined;
-  let isolation: Awaited<ReturnType<JobDeps['detectIsolation']>> = { kind: 'unknown', degraded: true, note: 'not probed (the run stopped before scoring)' } as never;
-  let modelInfo: RunLog['model'] = { kind: config.model.kind, model: config.model.model, sampling: { ...config.model.sampling } };
-  const cacheDir = opts.cacheDir ?? path.join(opts.outDir, '.cache');
+  const s: JobState = {
+    config,
+    opts,
+    deps,
+    log,
+    cacheDir: opts.cacheDir ?? path.join(opts.outDir, '.cache'),
+    suites: [],
+    instances: [],
+    notes: [],
+    cleanups: [],
+    isolation: { kind: 'unknown', degraded: true, note: 'not probed (the run stopped before scoring)' } as never,
+    modelInfo: { kind: config.model.kind, model: config.model.model, sampling: { ...config.model.sampling } },
+  };
   await mkdir(opts.outDir, { recursive: true });
 
   try {
-    isolation = await log.group('Sandbox', async () => {
-      const iso = await deps.detectIsolation();
-      if (iso.degraded) log.warn(`sandbox degraded: ${iso.note}`);
-      else log.info(`sandbox: ${iso.kind} (${iso.note})`);
-      return iso;
-    });
-
+    await probeSandbox(s);
     // Graders that ask the model are built before the model starts; they reach it once it serves.
     let judgeModel: Judge | undefined;
     const lateJudge: Judge = async (prompt) => {
       if (!judgeModel) throw new Error('the model is not serving yet');
       return judgeModel(prompt);
     };
-    await log.group('Benchmarks', async () => {
-      for (const suite of await deps.loadSuites(config, { limit: opts.limit, isolation, cacheDir, log, judge: lateJudge })) {
-        log.info(`${suite.info.id}: ${suite.info.selected} of ${suite.info.total} instances (seed ${suite.info.seed}, limit ${suite.info.limit ?? 'none'}) from ${suite.info.source}`);
-        suites.push(suite);
-      }
-    });
-
-    const model = await log.group('Model', async () => {
-      const m = await deps.startModel(config.model, log, { ledger: opts.ledger, logDir: opts.outDir, configDir: config.dir });
-      cleanups.push({ name: 'model', fn: () => m.close() });
-      log.info(`model ${m.model ?? config.model.model ?? '(server default)'} (${m.kind}) at ${m.baseUrl}`);
-      return m;
-    });
-    const modelName = model.model ?? config.model.model;
-    const serverVersion = model.describe().serverVersion;
-    modelInfo = { ...modelInfo, model: modelName, baseUrl: model.baseUrl, cassette: config.model.cassette, ...(serverVersion ? { serverVersion } : {}) };
-    if (model.serverLog) modelInfo.serverLog = model.serverLog.startsWith(`${opts.outDir}${path.sep}`) ? path.relative(opts.outDir, model.serverLog) : model.serverLog;
-    if (model.gpus?.length) modelInfo.gpus = model.gpus;
-
-    const agentic = suites.some((s) => s.tools);
-    if (agentic) {
-      const j = deps.createJudge(model);
-      judgeModel = j.judge;
-      cleanups.push({ name: 'judge', fn: async () => j.close() });
-    }
-    const defenseFactory = await deps.createDefenses(config, { judge: lateJudge, cacheDir });
-    const { registry, proxyUrl, runner, toolServer, otlp } = await log.group('Proxy and pipeline', async () => {
-      const registry = deps.createRegistry();
-      const { injector, close: closeInjector } = deps.createInjector(config, model);
-      cleanups.push({ name: 'injector', fn: closeInjector });
-      const proxy = await deps.startProxy({ upstream: { baseUrl: model.baseUrl, apiKey: model.apiKey }, agents: config.pipeline.agents, registry, injector, log });
-      cleanups.push({ name: 'proxy', fn: () => proxy.close() });
-      log.info(`proxy at ${proxy.baseUrl}`);
-      let toolServer: ToolServer | undefined;
-      let otlp: OtlpReceiver | undefined;
-      if (agentic) {
-        toolServer = await deps.startToolServer(log);
-        cleanups.push({ name: 'MCP tool server', fn: () => toolServer!.stop() });
-        log.info(`MCP tool server at ${toolServer.baseUrl}`);
-        otlp = await deps.startOtlpReceiver(log);
-        cleanups.push({ name: 'OTLP receiver', fn: () => otlp!.stop() });
-        log.info(`OTLP receiver at ${otlp.baseUrl}/v1/traces (defenses: ${config.defenses.join(', ')}, ${config.defenseMode})`);
-      }
-      const runner = deps.createRunner(config.pipeline, { log, workDir: opts.outDir });
-      cleanups.push({ name: 'pipeline', fn: () => runner.stop() });
-      await runner.start({ proxyBaseUrl: proxy.baseUrl, model: modelName ?? 'default' });
-      // The post step stops a pipeline service that outlives a crashed or cancelled main step.
-      const servePid = runner.servePid;
-      if (servePid !== undefined && opts.ledger) {
-        opts.ledger.started({ pid: servePid, name: 'pipeline service' });
-        cleanups.push({ name: 'pipeline ledger', fn: async () => opts.ledger!.stopped(servePid) });
-      }
-      return { registry, proxyUrl: proxy.baseUrl, runner, toolServer, otlp };
-    });
-
-    // Every instance in each variant it has; agentic instances once per defense (defenses act on tool calls).
-    let items: WorkItem[] = suites.flatMap((suite) =>
-      suite.instances.flatMap((instance) =>
-        (['control', 'malicious'] as const).flatMap((variant) => {
-          const task = instance[variant];
-          if (!task) return [];
-          const defenses = suite.tools ? config.defenses : ['none'];
-          return defenses.map((defense) => ({ suite, instance, task, variant, defense }));
-        }),
-      ),
-    );
-    if (opts.shard) {
-      // Shard by instance, never splitting a control/malicious pair across machines.
-      const all = suites.flatMap((suite) => suite.instances.map((instance) => ({ suite, instance })));
-      const mine = new Set(shardSlice(all, opts.shard.index, opts.shard.count).map((t) => `${t.suite.info.id}/${t.instance.id}`));
-      items = items.filter((i) => mine.has(`${i.suite.info.id}/${i.instance.id}`));
-      log.info(`shard ${opts.shard.index}/${opts.shard.count}: ${mine.size} instances`);
-    }
-    const concurrency = opts.concurrency ?? config.pipeline.concurrency;
-    const target = config.variants.malicious.target;
-    const ctx: InstanceContext = {
-      registry,
-      runner,
-      proxyUrl,
-      model: modelName ?? 'default',
-      target,
-      timeoutMs: config.pipeline.timeoutMs,
-      toolServer,
-      otlp,
-      defense: defenseFactory,
-    };
-
-    await log.group(`Run (${items.length} instance runs, concurrency ${concurrency})`, async () => {
-      progress.start(items.length);
-      await runPool(
-        items,
-        concurrency,
-        async (item) => {
-          const { record, dead } = await runInstance(item, ctx);
-          instances.push(record);
-          progress.done({ label: `${item.suite.info.id} ${item.instance.id} ${item.variant}${item.defense !== 'none' ? ` [${item.defense}]` : ''}`, outcome: record.outcome, ms: record.timings.pipelineMs });
-          if (record.outcome === 'model-error' && !abortReason && !(await deps.modelAlive(model))) {
-            abortReason = `the model server stopped answering at ${model.baseUrl} (${dead})`;
-            log.warn(`${abortReason}: stopping the run; instances not started are marked skipped`);
-            const death = await model.exitReport?.();
-            if (death) {
-              notes.push(death);
-              log.warn(death);
-            }
-          }
-        },
-        () => abortReason !== undefined,
-      );
-      progress.finish();
-    });
-    const malicious = instances.filter((r) => r.variant === 'malicious');
-    if (target !== 'all' && malicious.length > 0 && !malicious.some((r) => r.trace.calls.some((c) => c.agent === target))) {
-      const seen = [...new Set(malicious.flatMap((r) => r.trace.calls.map((c) => c.agent)))].join(', ') || 'none';
-      const note = `the target agent "${target}" made no calls, so nothing could be corrupted (agents seen: ${seen}); identify it with the X-Saboteur-Agent header, an /agents/${target}/v1 base URL or a pipeline.agents rule`;
-      notes.push(note);
-      log.warn(note);
-    }
-    if (abortReason) {
-      const done = new Set(instances.map((r) => itemKey(r.benchmark, r.instanceId, r.variant, r.defense)));
-      for (const i of items) {
-        if (done.has(itemKey(i.suite.info.id, i.instance.id, i.variant, i.defense))) continue;
-        instances.push({
-          instanceId: i.instance.id,
-          ...(i.task.id !== i.instance.id ? { taskId: i.task.id } : {}),
-          ...(i.instance.category ? { category: i.instance.category } : {}),
-          benchmark: i.suite.info.id,
-          variant: i.variant,
-          defense: i.defense,
-          outcome: 'skipped',
-          error: 'not run: the run stopped early',
-          timings: { startedAt: new Date().toISOString(), pipelineMs: 0, scoreMs: 0 },
-          trace: { calls: [] },
-        });
-      }
-    }
+    await loadBenchmarks(s, lateJudge);
+    const model = await serveModel(s);
+    const services = await startServices(s, model, (j) => (judgeModel = j), lateJudge);
+    const items = planWork(s);
+    await runInstances(s, items, services);
+    noteSilentTarget(s);
+    if (s.abortReason) markSkipped(s, items);
   } catch (err) {
-    abortReason = (err as Error).message;
-    log.warn(`run stopped: ${abortReason}`);
+    s.abortReason = (err as Error).message;
+    log.warn(`run stopped: ${s.abortReason}`);
   } finally {
-    for (const c of cleanups.reverse()) {
-      try {
-        await c.fn();
-      } catch (err) {
-        notes.push(`stopping the ${c.name} failed: ${(err as Error).message}`);
-      }
-    }
+    await stopAll(s);
   }
 
-  // Stable order: the dataset's order, control before malicious, whatever order runs finished in.
-  const order = new Map<string, number>();
-  suites.forEach((s, si) => s.instances.forEach((t, ti) => order.set(`${s.info.id}/${t.id}`, si * 1e6 + ti)));
-  const defenseRank = (d: string) => config.defenses.indexOf(d as never);
-  instances.sort(
-    (a, b) =>
-      (order.get(`${a.benchmark}/${a.instanceId}`) ?? 0) - (order.get(`${b.benchmark}/${b.instanceId}`) ?? 0) ||
-      a.variant.localeCompare(b.variant) ||
-      defenseRank(a.defense) - defenseRank(b.defense),
-  );
-
-  const runLog: RunLog = {
-    schemaVersion: RUN_LOG_VERSION,
+  sortResults(s.instances, s.suites, config.defenses);
+  const runLog = assembleRunLog(config, {
     runId,
-    tool: { name: 'saboteur', version: VERSION },
     startedAt,
-    finishedAt: new Date().toISOString(),
-    status: abortReason ? 'aborted' : 'completed',
-    ...(abortReason ? { abortReason } : {}),
-    config: { file: path.relative(process.cwd(), config.file) || config.file, hash: config.hash, seed: config.sample.seed },
-    ...(opts.git ? { git: opts.git } : {}),
-    ...(opts.shard ? { shard: opts.shard } : {}),
-    model: modelInfo,
-    pipeline: { mode: config.pipeline.mode, command: config.pipeline.mode === 'process' ? config.pipeline.run : config.pipeline.serve ?? config.pipeline.url, concurrency: opts.concurrency ?? config.pipeline.concurrency, timeoutMs: config.pipeline.timeoutMs },
-    variants: { malicious: { ...config.variants.malicious } },
-    defenses: [...config.defenses],
-    sandbox: { isolation: isolation.kind, degraded: isolation.degraded, note: isolation.note },
-    benchmarks: suites.map((s) => s.info),
-    instances,
-    notes,
-  };
-  const runLogPath = path.join(opts.outDir, 'run.json');
-  const reportPath = path.join(opts.outDir, 'report.md');
-  await writeAtomic(runLogPath, `${JSON.stringify(runLog, null, 2)}\n`);
-  await writeAtomic(reportPath, renderReport(runLog));
+    abortReason: s.abortReason,
+    git: opts.git,
+    shard: opts.shard,
+    concurrency: opts.concurrency,
+    model: s.modelInfo,
+    isolation: s.isolation,
+    suites: s.suites,
+    instances: s.instances,
+    notes: s.notes,
+  });
+  const { runLogPath, reportPath } = await writeRunFiles(opts.outDir, runLog);
   log.info(summaryLine(runLog));
   log.info(`run log: ${runLogPath}`);
   log.info(`report: ${reportPath}`);
