@@ -9,6 +9,9 @@ import { entryFromRunLog } from '../history/entry.js';
 import { combineGate, compareWithBase, regressionChecks, type Comparison } from '../scoring/regression.js';
 import { renderComment } from '../report/comment.js';
 import type { RunLog } from '../runlog/schema.js';
+import { writeFile } from 'node:fs/promises';
+import { parseArgs, usageOf, UsageError, type FlagSpec } from './args.js';
+import { EXIT, readRunLogFile, wantsHelp, type CliIo } from './io.js';
 
 export interface CompareResult {
   text: string;
@@ -36,4 +39,31 @@ export function compareRunLogs(base: { file: string; log: RunLog }, head: { file
     maxChars: 1_000_000,
   });
   return { text, comparisons, regressions: comparisons.filter((c) => c.pass === false) };
+}
+
+const FLAGS: FlagSpec = {
+  out: { type: 'string', description: 'write the comparison here instead of stdout' },
+  'max-increase': { type: 'string', description: 'how much worse (0.03 = 3 points) a figure may get before it is a regression (default: 0.03)' },
+  significance: { type: 'string', description: 'a regression must be significant at this level (default: 0.05)' },
+};
+
+function fraction(value: unknown, name: string, fallback: number, usage: string): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0 || n >= 1) throw new UsageError(`--${name} must be a number between 0 and 1, got "${value}"\n\n${usage}`);
+  return n;
+}
+
+export async function compareCommand(argv: string[], io: CliIo): Promise<number> {
+  const usage = usageOf('compare BASE.json HEAD.json [options]', 'Compares two run logs: the headline figures of HEAD beside BASE, with the regression test.', FLAGS);
+  if (wantsHelp(argv, usage, io)) return EXIT.ok;
+  const { flags, positionals } = parseArgs(argv, FLAGS, usage);
+  if (positionals.length !== 2) throw new UsageError(`name two run logs: the base, then the head\n\n${usage}`);
+  const settings = { maxIncrease: fraction(flags['max-increase'], 'max-increase', 0.03, usage), significance: fraction(flags.significance, 'significance', 0.05, usage) };
+  const [base, head] = await Promise.all(positionals.map(async (file) => ({ file, log: await readRunLogFile(file) })));
+  const result = compareRunLogs(base, head, settings);
+  if (flags.out) await writeFile(flags.out as string, result.text);
+  else io.stdout.write(result.text);
+  for (const r of result.regressions) io.stderr.write(`regression: ${r.metric}: ${r.why}\n`);
+  return result.regressions.length ? EXIT.failed : EXIT.ok;
 }

@@ -20,6 +20,8 @@ import {
 import { detectIsolation, type Isolation } from '../sandbox/index.js';
 import { passAtKSummary } from '../scoring/passk.js';
 import type { Log } from '../util/log.js';
+import { parseArgs, usageOf, UsageError, type FlagSpec } from './args.js';
+import { cliLog, EXIT, type CliIo } from './io.js';
 
 export interface HumanevalScoreArgs {
   samples: string;
@@ -104,4 +106,28 @@ export async function humanevalScore(args: HumanevalScoreArgs): Promise<{ passed
   if (skipped.length) log.info(`not reported: ${skipped.map((k) => `pass@${k}`).join(', ')} (some problems have fewer samples than k)`);
   log.info(`results written to ${outPath}`);
   return { passed, total: results.length, passAtK };
+}
+
+const FLAGS: FlagSpec = {
+  problems: { type: 'string', description: 'HumanEval.jsonl(.gz) (default: the data dir or the cache)' },
+  out: { type: 'string', description: 'results file (default: SAMPLES_results.jsonl)' },
+  k: { type: 'string', description: 'pass@k values, comma separated (default: 1,10,100)' },
+  concurrency: { type: 'number', description: 'sandboxed runs in parallel (default: the number of CPUs)' },
+};
+
+/** `saboteur humaneval score SAMPLES.jsonl`: exit 0 when samples were scored, 1 when none was. */
+export async function humanevalCommand(argv: string[], io: CliIo): Promise<number> {
+  const usage = usageOf('humaneval score SAMPLES.jsonl [options]', 'Scores HumanEval samples in the sandbox and writes the official results format.', FLAGS);
+  if (argv[0] !== 'score' || argv.includes('--help')) {
+    io.stdout.write(`${usage}\n`);
+    return argv[0] === 'score' ? EXIT.ok : EXIT.usage;
+  }
+  const { flags, positionals } = parseArgs(argv.slice(1), FLAGS, usage);
+  if (positionals.length !== 1) throw new UsageError(`name one samples file\n\n${usage}`);
+  const samples = positionals[0];
+  const k = ((flags.k as string | undefined) ?? '1,10,100').split(',').map((s) => Number(s.trim()));
+  if (k.some((x) => !Number.isInteger(x) || x < 1)) throw new UsageError(`--k must be whole numbers like 1,10,100, got "${flags.k}"`);
+  const out = (flags.out as string | undefined) ?? `${samples.replace(/\.jsonl(\.gz)?$/, '')}_results.jsonl`;
+  const result = await humanevalScore({ samples, problems: flags.problems as string | undefined, out, k, concurrency: flags.concurrency as number | undefined, log: cliLog(io, false) });
+  return result.total > 0 ? EXIT.ok : EXIT.failed;
 }

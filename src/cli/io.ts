@@ -1,0 +1,45 @@
+/** What every command shares: the exit codes, the streams it writes to, its log, and reading a run log named on the command line. */
+import { readFile } from 'node:fs/promises';
+import { parseRunLog, RunLogError, type RunLog } from '../runlog/schema.js';
+import type { Log } from '../util/log.js';
+
+/** 0 success, 1 the run finished but something failed (gate, aborted run), 2 usage or config error, 3 infrastructure failure. */
+export const EXIT = { ok: 0, failed: 1, usage: 2, infrastructure: 3 } as const;
+
+export interface CliIo {
+  stdout: NodeJS.WriteStream | { write(s: string): boolean; isTTY?: boolean };
+  stderr: NodeJS.WriteStream | { write(s: string): boolean; isTTY?: boolean };
+  env: NodeJS.ProcessEnv;
+}
+
+export function cliLog(io: CliIo, verbose: boolean): Log {
+  return {
+    info: (m) => void io.stderr.write(`${m}\n`),
+    warn: (m) => void io.stderr.write(`warning: ${m}\n`),
+    debug: (m) => {
+      if (verbose) io.stderr.write(`debug: ${m}\n`);
+    },
+    group: async (name, fn) => {
+      io.stderr.write(`▸ ${name}\n`);
+      return fn();
+    },
+  };
+}
+
+/** Reads and validates a run log; a file that cannot be read is a RunLogError (exit 2) naming it. */
+export async function readRunLogFile(file: string): Promise<RunLog> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    throw new RunLogError(`${file}: cannot read the run log (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+  return parseRunLog(text, file);
+}
+
+/** `--help` anywhere: the usage on stdout, exit 0. */
+export function wantsHelp(argv: readonly string[], usage: string, io: CliIo): boolean {
+  if (!argv.includes('--help')) return false;
+  io.stdout.write(`${usage}\n`);
+  return true;
+}

@@ -1,0 +1,28 @@
+/** `saboteur merge SHARD.json...`: the run logs of the shards of one run joined into one run log and report. */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { renderReport, summaryLine } from '../report/markdown.js';
+import { expandRunLogPaths, mergeRunLogFiles } from '../runlog/merge.js';
+import { parseArgs, usageOf, UsageError, type FlagSpec } from './args.js';
+import { EXIT, wantsHelp, type CliIo } from './io.js';
+
+const FLAGS: FlagSpec = {
+  out: { type: 'string', description: 'folder for the merged run.json and report.md (default: saboteur-out)' },
+  'run-id': { type: 'string', description: 'run id of the merged log (default: the first shard\'s, suffixed -merged)' },
+};
+
+export async function mergeCommand(argv: string[], io: CliIo): Promise<number> {
+  const usage = usageOf('merge SHARD.json... [--out DIR]', 'Joins the run logs of the shards of one run into one run log (run.json) and report (report.md).', FLAGS);
+  if (wantsHelp(argv, usage, io)) return EXIT.ok;
+  const { flags, positionals } = parseArgs(argv, FLAGS, usage);
+  if (positionals.length === 0) throw new UsageError(`name the shards' run logs\n\n${usage}`);
+  const files = await expandRunLogPaths(positionals);
+  const { runLog, warnings } = await mergeRunLogFiles(files, flags['run-id'] as string | undefined);
+  for (const w of warnings) io.stderr.write(`warning: ${w}\n`);
+  const outDir = path.resolve((flags.out as string | undefined) ?? 'saboteur-out');
+  await mkdir(outDir, { recursive: true });
+  await writeFile(path.join(outDir, 'run.json'), `${JSON.stringify(runLog, null, 2)}\n`);
+  await writeFile(path.join(outDir, 'report.md'), renderReport(runLog));
+  io.stderr.write(`merged ${files.length} run logs, ${runLog.instances.length} instance runs\n${summaryLine(runLog)}\nrun log: ${path.join(outDir, 'run.json')}\nreport: ${path.join(outDir, 'report.md')}\n`);
+  return runLog.status === 'aborted' ? EXIT.failed : EXIT.ok;
+}

@@ -1,0 +1,50 @@
+/** `saboteur run`: the pipeline in the control and malicious variants; writes run.json and report.md. */
+import path from 'node:path';
+import { loadConfig } from '../config/load.js';
+import { runJob } from '../run/job.js';
+import { lineProgress, ttyProgress } from '../run/progress.js';
+import { parseShardSpec } from '../benchmarks/sample.js';
+import { parseArgs, usageOf, UsageError, type FlagSpec } from './args.js';
+import { cliLog, EXIT, wantsHelp, type CliIo } from './io.js';
+
+const FLAGS: FlagSpec = {
+  config: { type: 'string', description: 'path of saboteur.yml (default: saboteur.yml)' },
+  out: { type: 'string', description: 'folder for run.json and report.md (default: saboteur-out)' },
+  limit: { type: 'number', description: 'at most this many instances per benchmark' },
+  concurrency: { type: 'number', description: 'pipeline runs in flight (default: pipeline.concurrency)' },
+  shard: { type: 'string', description: 'run one slice i/N of the instances, e.g. 2/8' },
+  verbose: { type: 'boolean', description: 'print debug lines' },
+};
+
+function parseShard(value: string | undefined): { index: number; count: number } | undefined {
+  if (value === undefined) return undefined;
+  const shard = parseShardSpec(value);
+  if (!shard) throw new UsageError(`--shard must look like 2/8 (shard 2 of 8), got "${value}"`);
+  return shard;
+}
+
+export async function runCommand(argv: string[], io: CliIo): Promise<number> {
+  const usage = usageOf('run --config saboteur.yml [options]', 'Runs the pipeline in the control and malicious variants and writes run.json and report.md.', FLAGS);
+  if (wantsHelp(argv, usage, io)) return EXIT.ok;
+  const { flags, positionals } = parseArgs(argv, FLAGS, usage);
+  if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"\n\n${usage}`);
+  const log = cliLog(io, flags.verbose === true);
+  const config = await loadConfig((flags.config as string | undefined) ?? 'saboteur.yml');
+  log.debug(`config: ${JSON.stringify(config)}`);
+  const outDir = path.resolve((flags.out as string | undefined) ?? 'saboteur-out');
+  const progress = io.stderr.isTTY ? ttyProgress(io.stderr as NodeJS.WriteStream) : lineProgress((l) => log.info(l));
+  const { runLog } = await runJob(config, {
+    outDir,
+    log,
+    progress,
+    limit: flags.limit as number | undefined,
+    concurrency: flags.concurrency as number | undefined,
+    shard: parseShard(flags.shard as string | undefined),
+    cacheDir: path.join(io.env.XDG_CACHE_HOME ?? path.join(io.env.HOME ?? outDir, '.cache'), 'saboteur'),
+  });
+  if (runLog.status === 'aborted') {
+    log.warn(`the run stopped early: ${runLog.abortReason}`);
+    return EXIT.infrastructure;
+  }
+  return EXIT.ok;
+}
