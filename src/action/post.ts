@@ -8,8 +8,9 @@ import * as core from '@actions/core';
 import { livingMembers } from '../pipeline/process-group.js';
 import { isSameProcess, killTree } from '../model/servers/process-tree.js';
 import type { TrackedProcess } from '../model/servers/types.js';
+import { PROCESSES_STATE } from './state.js';
 
-export const PROCESSES_STATE = 'saboteur-processes';
+export { PROCESSES_STATE };
 /** Shorter than a run's: the job is over, the server only has to let go of the GPU. */
 export const POST_KILL_GRACE_MS = 5000;
 
