@@ -19717,8 +19717,10 @@ async function killTree(pgid, graceMs) {
   return !anyAlive(pgid, late);
 }
 
-// src/action/post.ts
+// src/action/state.ts
 var PROCESSES_STATE = "saboteur-processes";
+
+// src/action/post.ts
 var POST_KILL_GRACE_MS = 5e3;
 function parseRecorded(raw) {
   let value;
