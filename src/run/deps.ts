@@ -13,7 +13,8 @@ import { createPipelineRunner, type PipelineRunner, type RunnerOptions } from '.
 import type { Log } from '../util/log.js';
 import type { Judge } from '../benchmarks/agentic-suites.js';
 import { startToolServer, type SinkDefense, type ToolServer } from '../tools/index.js';
-import { createIntentAnnotator, loadPolicy, startOtlpReceiver, type OtlpReceiver, type OtlpSpan } from '../taint/index.js';
+import { createIntentAnnotator, loadPolicy } from '../taint/index.js';
+import { startOtlpReceiver, type OtlpReceiver, type OtlpSpan } from '../otlp/index.js';
 import { BUILT_IN, type Registries } from '../config/registries.js';
 import type { ProxyCall } from '../runlog/schema.js';
 import path from 'node:path';

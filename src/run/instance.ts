@@ -10,7 +10,7 @@ import type { InstanceResult, ProxyCall } from '../runlog/schema.js';
 import type { InvocationRegistry } from '../proxy/index.js';
 import type { PipelineRunner } from '../pipeline/index.js';
 import type { ToolServer } from '../tools/index.js';
-import type { OtlpReceiver } from '../taint/index.js';
+import type { OtlpReceiver } from '../otlp/index.js';
 import type { DefenseFactory } from './deps.js';
 
 export interface WorkItem {

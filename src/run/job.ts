@@ -12,7 +12,7 @@ import type { Config } from '../config/load.js';
 import type { BenchmarkSuite } from '../benchmarks/suite.js';
 import type { InstanceResult, RunLog } from '../runlog/schema.js';
 import type { ToolServer } from '../tools/index.js';
-import type { OtlpReceiver } from '../taint/index.js';
+import type { OtlpReceiver } from '../otlp/index.js';
 import type { Judge } from '../benchmarks/agentic-suites.js';
 import type { Isolation } from '../sandbox/index.js';
 import { itemKey, runInstance, type InstanceContext, type WorkItem } from './instance.js';

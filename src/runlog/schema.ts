@@ -3,7 +3,7 @@
  * `compare`, `merge` and the history read only this. Bump RUN_LOG_VERSION on any breaking change.
  */
 import { z } from 'zod';
-import { otlpSpanSchema } from '../taint/otlp.js';
+import { otlpSpanSchema } from '../otlp/schema.js';
 
 export const RUN_LOG_VERSION = 1;
 
@@ -85,7 +85,7 @@ export const toolEventSchema = z.object({
 export const traceSchema = z.object({
   calls: z.array(proxyCallSchema),
   tools: z.array(toolEventSchema).optional(),
-  /** OpenTelemetry spans the pipeline exported to saboteur's OTLP receiver (GenAI conventions). */
+  /** OpenTelemetry spans the pipeline exported to saboteur's OTLP receiver (any dialect the GenAI view reads), their log events joined in. */
   spans: z.array(otlpSpanSchema).optional(),
 });
 export type Trace = z.infer<typeof traceSchema>;

@@ -15,7 +15,7 @@ import { ci, pct as percent } from '../report/format.js';
 import { adjudicate } from '../tools/builtin-defenses.js';
 import type { SinkDefense } from '../tools/types.js';
 import type { TraceSource } from './judges.js';
-import type { OtlpSpan } from './otlp.js';
+import type { OtlpSpan } from '../otlp/index.js';
 
 export interface OfflineCase {
   /** Shared by a harmful instance and its benign twin. */

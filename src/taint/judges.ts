@@ -10,7 +10,7 @@ import type { ToolEvent } from '../benchmarks/agentic.js';
 import type { SinkDefense, StagedCall } from '../tools/types.js';
 import type { Ask } from './annotate.js';
 import { JUDGE_GLOBAL_TEMPLATE, JUDGE_LOCAL_TEMPLATE, fill, jsonObjectIn, loadTemplate } from './judge-prompts.js';
-import type { OtlpSpan } from './otlp.js';
+import type { OtlpSpan } from '../otlp/index.js';
 
 export interface TraceSoFar {
   /** The instance's LLM calls seen by the proxy so far. */

@@ -33,7 +33,7 @@ import {
   type LabelEvidence,
   type Target,
 } from './classify.js';
-import { genAiView, type GenAiSpan, type OtlpSpan } from './otlp.js';
+import { genAiView, type GenAiSpan, type OtlpSpan } from '../otlp/index.js';
 
 /** What an LLM read of the request adds (prompts/taint-intent.md): labels, needed sinks, named targets. */
 export interface RequestAnnotation {

@@ -13,7 +13,7 @@ import { parseRunLog, proxyCallSchema, toolEventSchema, type ProxyCall } from '.
 import type { ToolEvent } from '../benchmarks/agentic.js';
 import { z } from 'zod';
 import { adjudicateTrace, formatPath, type SinkVerdict } from './adjudicate.js';
-import { genAiView, isOtlpDocument, otlpSpanSchema, parseOtlpJson, OtlpInputError, type OtlpSpan } from './otlp.js';
+import { genAiView, isOtlpDocument, otlpSpanSchema, parseOtlpJson, OtlpInputError, type OtlpSpan } from '../otlp/index.js';
 import { loadPolicy, type Policy } from './policy.js';
 import type { PathStep, Scope } from './propagate.js';
 import { buildTraceGraph, type TraceInput } from './trace-graph.js';

@@ -1,8 +1,8 @@
 /**
  * OTLP/HTTP protobuf bodies (`application/x-protobuf`, the default of most OpenTelemetry SDKs,
  * the only one of Python's HTTP exporter) decoded into the OTLP/JSON shape, so one reader serves
- * both encodings. Only the messages of ExportTraceServiceRequest that a trace needs are read;
- * unknown fields are skipped by wire type, as protobuf requires.
+ * both encodings. Only the fields of ExportTraceServiceRequest and ExportLogsServiceRequest that a
+ * trace needs are read; unknown fields are skipped by wire type, as protobuf requires.
  */
 
 class ProtoError extends Error {}
@@ -159,38 +159,69 @@ function attributesOf(r: Reader): Json[] {
   return attributes;
 }
 
-/** ExportTraceServiceRequest bytes → the same object OTLP/JSON would carry. Throws on malformed input. */
-export function decodeOtlpProtobuf(body: Uint8Array): { resourceSpans: Json[] } {
+function logRecord(r: Reader): Json {
+  const l: Json = { attributes: [] as Json[] };
+  r.fields((f, w) => {
+    if (f === 1 && w === 1) l.timeUnixNano = String(r.fixed64());
+    else if (f === 11 && w === 1) l.observedTimeUnixNano = String(r.fixed64());
+    else if (f === 5 && w === 2) l.body = anyValue(r.bytes());
+    else if (f === 6 && w === 2) (l.attributes as Json[]).push(keyValue(r.bytes()));
+    else if (f === 9 && w === 2) l.traceId = r.hex();
+    else if (f === 10 && w === 2) l.spanId = r.hex();
+    else if (f === 12 && w === 2) l.eventName = r.string();
+    else return false;
+    return true;
+  });
+  return l;
+}
+
+function scopeName(r: Reader, into: Json): void {
+  r.fields((k, y) => (k === 1 && y === 2 ? ((into.name = r.string()), true) : false));
+}
+
+/**
+ * The resource list of an export request: `resource` (field 1) and the scope lists (field 2;
+ * 1000 is the deprecated instrumentation_library_spans), each scope's items read by `item`.
+ */
+function decodeResources(body: Uint8Array, what: string, scopesKey: string, itemsKey: string, item: (r: Reader) => Json): Json[] {
   const root = new Reader(body, 0, body.length);
-  const resourceSpans: Json[] = [];
+  const resources: Json[] = [];
   try {
     root.fields((f, w) => {
       if (f !== 1 || w !== 2) return false;
       const rs = root.bytes();
-      const entry: Json = { scopeSpans: [] as Json[] };
+      const entry: Json = { [scopesKey]: [] as Json[] };
       rs.fields((g, v) => {
         if (g === 1 && v === 2) entry.resource = { attributes: attributesOf(rs.bytes()) };
         else if ((g === 2 || g === 1000) && v === 2) {
           const ss = rs.bytes();
-          const spans: Json[] = [];
+          const items: Json[] = [];
           const scope: Json = {};
           ss.fields((h, x) => {
-            if (h === 2 && x === 2) spans.push(span(ss.bytes()));
-            else if (h === 1 && x === 2) {
-              const sc = ss.bytes();
-              sc.fields((k, y) => (k === 1 && y === 2 ? ((scope.name = sc.string()), true) : false));
-            } else return false;
+            if (h === 2 && x === 2) items.push(item(ss.bytes()));
+            else if (h === 1 && x === 2) scopeName(ss.bytes(), scope);
+            else return false;
             return true;
           });
-          (entry.scopeSpans as Json[]).push({ scope, spans });
+          (entry[scopesKey] as Json[]).push({ scope, [itemsKey]: items });
         } else return false;
         return true;
       });
-      resourceSpans.push(entry);
+      resources.push(entry);
       return true;
     });
   } catch (err) {
-    throw new Error(`not an OTLP ExportTraceServiceRequest in protobuf: ${(err as Error).message}`);
+    throw new Error(`not an OTLP ${what} in protobuf: ${(err as Error).message}`);
   }
-  return { resourceSpans };
+  return resources;
+}
+
+/** ExportTraceServiceRequest bytes → the same object OTLP/JSON would carry. Throws on malformed input. */
+export function decodeOtlpProtobuf(body: Uint8Array): { resourceSpans: Json[] } {
+  return { resourceSpans: decodeResources(body, 'ExportTraceServiceRequest', 'scopeSpans', 'spans', span) };
+}
+
+/** ExportLogsServiceRequest bytes → the OTLP/JSON object. Throws on malformed input. */
+export function decodeOtlpLogsProtobuf(body: Uint8Array): { resourceLogs: Json[] } {
+  return { resourceLogs: decodeResources(body, 'ExportLogsServiceRequest', 'scopeLogs', 'logRecords', logRecord) };
 }

@@ -1,0 +1,62 @@
+/**
+ * OpenLLMetry spans (`@traceloop/*`, Traceloop's SDKs). Its LLM spans follow the GenAI
+ * conventions (current `gen_ai.input/output.messages`, or the older indexed `gen_ai.prompt.N.*`
+ * with `llm.request.type`); its workflow, task, agent and tool spans are the SDK's decorators:
+ * `traceloop.span.kind`, `traceloop.entity.name`, and the call's input and output as JSON in
+ * `traceloop.entity.input` (`{"args": [...], "kwargs": {...}}`) and `traceloop.entity.output`.
+ */
+import type { OtlpSpan } from '../schema.js';
+import { operationOf, parseMaybeJson, readGenAi, resultText, str, textMessage, type GenAiMessage, type GenAiSpan } from '../genai.js';
+
+const KIND = 'traceloop.span.kind';
+const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+const NAME = 'traceloop.entity.name';
+const INPUT = 'traceloop.entity.input';
+const OUTPUT = 'traceloop.entity.output';
+
+export function isOpenLlmetry(span: OtlpSpan): boolean {
+  return typeof span.attributes[KIND] === 'string' || typeof span.attributes['llm.request.type'] === 'string';
+}
+
+/** A decorated call's arguments: its keyword arguments, its one object argument, or the positional list. */
+function callArguments(raw: unknown): Record<string, unknown> {
+  const input = parseMaybeJson(raw);
+  if (!isObject(input)) return { arguments: input };
+  if (!('args' in input) && !('kwargs' in input)) return input;
+  const positional = Array.isArray(input.args) ? input.args : [];
+  const keywords = isObject(input.kwargs) ? input.kwargs : {};
+  if (positional.length === 0) return keywords;
+  if (positional.length === 1 && Object.keys(keywords).length === 0 && isObject(positional[0])) return positional[0];
+  return { args: positional, ...keywords };
+}
+
+/** The text a decorated call took: its string arguments one per line, else its arguments as JSON. */
+function inputText(raw: unknown): string {
+  const args = callArguments(raw);
+  const strings = Object.values(args).flatMap((v) => (Array.isArray(v) ? v : [v])).filter((v): v is string => typeof v === 'string');
+  return strings.length ? strings.join('\n') : str(args);
+}
+
+export function readOpenLlmetry(span: OtlpSpan): GenAiSpan {
+  const a = span.attributes;
+  const kind = typeof a[KIND] === 'string' ? (a[KIND] as string) : '';
+  if (kind === '') {
+    // An LLM span: the GenAI conventions, with the old request type naming the operation.
+    return readGenAi(span, operationOf(span, typeof a['llm.request.type'] === 'string' ? (a['llm.request.type'] as string) : undefined));
+  }
+  const entity = typeof a[NAME] === 'string' ? (a[NAME] as string) : span.name.replace(/\.(tool|agent|task|workflow)$/, '');
+  if (kind === 'tool') {
+    const view: GenAiSpan = { span, op: 'execute_tool', tool: entity, input: [], output: [] };
+    if (typeof a['gen_ai.tool.call.id'] === 'string') view.toolCallId = a['gen_ai.tool.call.id'] as string;
+    if (a[INPUT] !== undefined) view.toolArguments = callArguments(a[INPUT]);
+    if (a[OUTPUT] !== undefined) view.toolResult = resultText(a[OUTPUT]);
+    if (typeof a['gen_ai.agent.name'] === 'string') view.agent = a['gen_ai.agent.name'] as string;
+    return view;
+  }
+  const input: GenAiMessage[] = a[INPUT] === undefined ? [] : [textMessage('user', inputText(a[INPUT]))];
+  const output: GenAiMessage[] = a[OUTPUT] === undefined ? [] : [textMessage('assistant', resultText(a[OUTPUT]))];
+  const view: GenAiSpan = { span, op: kind === 'agent' ? 'invoke_agent' : 'other', input, output };
+  const agent = typeof a['gen_ai.agent.name'] === 'string' ? (a['gen_ai.agent.name'] as string) : kind === 'agent' ? entity : undefined;
+  if (agent) view.agent = agent;
+  return view;
+}
