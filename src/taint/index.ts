@@ -11,5 +11,5 @@ export { adjudicateSink, adjudicateTrace, formatPath, type SinkVerdict, type Vio
 export { createTaintDefense, taintDefenseName, verdictReason, type TaintDefenseOptions } from './sink-defense.js';
 export { createLocalJudge, createGlobalJudge, parseJudgeAnswer, renderTrace, type TraceSoFar, type TraceSource } from './judges.js';
 export { createIntentAnnotator, type IntentAnnotator, type AnnotatorOptions, type Ask } from './annotate.js';
-export { validateTrace, validateTraces, tracesOfDocument, TraceInputError, type ValidateOptions, type ValidatedSink } from './validate-trace.js';
+export { validateTrace, validateTraces, tracesOfDocument, tracesOfSpans, TraceInputError, type ValidateOptions, type ValidatedSink } from './validate-trace.js';
 export { evaluateDefenses, replayCase, renderDefenseTable, type OfflineCase, type DefenseFactory, type DefenseRow, type CaseOutcome } from './compare-offline.js';

@@ -83,6 +83,13 @@ function otlpRoot(spans: readonly OtlpSpan[]): string {
   return firstUser(views.filter((v) => !v.span.parentSpanId)) ?? firstUser(views) ?? '';
 }
 
+/** OTLP spans alone (any dialect), one trace per trace id, each rooted at its request. */
+export function tracesOfSpans(spans: readonly OtlpSpan[]): NamedTrace[] {
+  const byTrace = new Map<string, OtlpSpan[]>();
+  for (const s of spans) byTrace.set(s.traceId, [...(byTrace.get(s.traceId) ?? []), s]);
+  return [...byTrace.entries()].map(([id, ss]) => ({ name: `trace ${id}`, input: { root: otlpRoot(ss), spans: ss } }));
+}
+
 export function tracesOfDocument(text: string, file: string): NamedTrace[] {
   let doc: unknown;
   try {
@@ -99,9 +106,7 @@ export function tracesOfDocument(text: string, file: string): NamedTrace[] {
       if (err instanceof OtlpInputError && doc === undefined) throw new TraceInputError(`${file}: neither a JSON document nor OTLP JSON lines: ${err.message}`);
       throw new TraceInputError(err instanceof Error ? err.message : String(err));
     }
-    const byTrace = new Map<string, OtlpSpan[]>();
-    for (const s of spans) byTrace.set(s.traceId, [...(byTrace.get(s.traceId) ?? []), s]);
-    return [...byTrace.entries()].map(([id, ss]) => ({ name: `trace ${id}`, input: { root: otlpRoot(ss), spans: ss } }));
+    return tracesOfSpans(spans);
   }
   const o = doc as Record<string, unknown>;
   if (o && typeof o === 'object' && 'schemaVersion' in o && 'instances' in o) {
