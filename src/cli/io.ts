@@ -2,6 +2,8 @@
 import { readFile } from 'node:fs/promises';
 import { parseRunLog, RunLogError, type RunLog } from '../runlog/schema.js';
 import type { Log } from '../util/log.js';
+import type { GateResult } from '../scoring/gate.js';
+import { failedChecks } from '../report/gate-table.js';
 
 /** 0 success, 1 the run finished but something failed (gate, aborted run), 2 usage or config error, 3 infrastructure failure. */
 export const EXIT = { ok: 0, failed: 1, usage: 2, infrastructure: 3 } as const;
@@ -42,4 +44,15 @@ export function wantsHelp(argv: readonly string[], usage: string, io: CliIo): bo
   if (!argv.includes('--help')) return false;
   io.stdout.write(`${usage}\n`);
   return true;
+}
+
+/** Says the gate's verdict; exit 1 when it failed (everything is written by then). */
+export function gateExit(gate: GateResult, say: (line: string) => void): number {
+  if (gate.checks.length === 0) return EXIT.ok;
+  if (gate.pass) {
+    say('gate: passed');
+    return EXIT.ok;
+  }
+  say(`gate: FAILED: ${failedChecks(gate).join('; ')} (see the Gate section of report.md)`);
+  return EXIT.failed;
 }

@@ -24,10 +24,12 @@ const HELP = `saboteur ${VERSION}: robustness CI for multi-agent LLM pipelines
 commands:
   saboteur run --config saboteur.yml [--out DIR] [--limit N] [--concurrency N] [--shard i/N]
       run the pipeline in the control and malicious variants; writes run.json and report.md
+      (exit 1 when the gate of saboteur.yml fails)
   saboteur report RUN.json [--out FILE]
       render the report again from a run log
   saboteur merge SHARD.json... [--out DIR]
       join the run logs of the shards of one run (--shard i/N) into one run log and report
+      (exit 1 when the gate fails)
   saboteur compare BASE.json HEAD.json [--out FILE] [--max-increase 0.03] [--significance 0.05]
       compare two run logs: headline figures side by side, regressions tested (exit 1 on one)
   saboteur humaneval score SAMPLES.jsonl [--problems FILE] [--out RESULTS.jsonl] [--k 1,10]

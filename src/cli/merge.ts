@@ -4,7 +4,8 @@ import path from 'node:path';
 import { renderReport, summaryLine } from '../report/markdown.js';
 import { expandRunLogPaths, mergeRunLogFiles } from '../runlog/merge.js';
 import { parseArgs, usageOf, UsageError, type FlagSpec } from './args.js';
-import { EXIT, wantsHelp, type CliIo } from './io.js';
+import { EXIT, gateExit, wantsHelp, type CliIo } from './io.js';
+import { evaluateGate } from '../scoring/gate.js';
 
 const FLAGS: FlagSpec = {
   out: { type: 'string', description: 'folder for the merged run.json and report.md (default: saboteur-out)' },
@@ -24,5 +25,6 @@ export async function mergeCommand(argv: string[], io: CliIo): Promise<number> {
   await writeFile(path.join(outDir, 'run.json'), `${JSON.stringify(runLog, null, 2)}\n`);
   await writeFile(path.join(outDir, 'report.md'), renderReport(runLog));
   io.stderr.write(`merged ${files.length} run logs, ${runLog.instances.length} instance runs\n${summaryLine(runLog)}\nrun log: ${path.join(outDir, 'run.json')}\nreport: ${path.join(outDir, 'report.md')}\n`);
-  return runLog.status === 'aborted' ? EXIT.failed : EXIT.ok;
+  if (runLog.status === 'aborted') return EXIT.failed;
+  return gateExit(evaluateGate(runLog, runLog.gate ?? {}), (l) => void io.stderr.write(`${l}\n`));
 }

@@ -5,7 +5,8 @@ import { runJob } from '../run/job.js';
 import { lineProgress, ttyProgress } from '../run/progress.js';
 import { parseShardSpec } from '../benchmarks/sample.js';
 import { parseArgs, usageOf, UsageError, type FlagSpec } from './args.js';
-import { cliLog, EXIT, wantsHelp, type CliIo } from './io.js';
+import { cliLog, EXIT, gateExit, wantsHelp, type CliIo } from './io.js';
+import { evaluateGate } from '../scoring/gate.js';
 
 const FLAGS: FlagSpec = {
   config: { type: 'string', description: 'path of saboteur.yml (default: saboteur.yml)' },
@@ -46,5 +47,9 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     log.warn(`the run stopped early: ${runLog.abortReason}`);
     return EXIT.infrastructure;
   }
-  return EXIT.ok;
+  if (runLog.shard && runLog.shard.count > 1) {
+    log.info(`gate: not applied to one shard (${runLog.shard.index}/${runLog.shard.count}); saboteur merge applies it to the whole run`);
+    return EXIT.ok;
+  }
+  return gateExit(evaluateGate(runLog, config.gate), (l) => log.info(l));
 }

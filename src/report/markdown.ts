@@ -10,6 +10,7 @@ import { ci, pct, pts, pValue } from './format.js';
 export { pct, pts } from './format.js';
 import { servingLine } from './compat.js';
 import { securityHeadline, securitySection } from './security-tables.js';
+import { gateSection } from './gate-table.js';
 import { overallSecurity } from '../scoring/security-metrics.js';
 
 export const REPORT_MARKER = '<!-- saboteur-report -->';
@@ -128,6 +129,7 @@ export function renderReport(log: RunLog, opts: RenderOptions = {}): string {
   const hasCode = metrics.benchmarks.length > 0;
   const head = hasCode ? headline(metrics.overall) : ['| metric | value | 95% interval | note |', '|---|---|---|---|'];
   lines.push('', '## Headline', '', ...head, ...securityHeadline(log));
+  lines.push(...gateSection(log));
   if (hasCode) lines.push('', '## Per benchmark', '', ...benchmarkTable(log, metrics.benchmarks));
   lines.push(...securitySection(log));
   lines.push('', '## Sabotage', '', ...sabotageDetails(log, opts.maxDetailed ?? 20));

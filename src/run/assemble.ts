@@ -10,6 +10,7 @@ import type { BenchmarkSuite } from '../benchmarks/suite.js';
 import type { Isolation } from '../sandbox/index.js';
 import { RUN_LOG_VERSION, type InstanceResult, type RunLog } from '../runlog/schema.js';
 import { renderReport } from '../report/markdown.js';
+import { gateThresholdsOf } from '../scoring/gate.js';
 
 export const VERSION = '0.1.0';
 
@@ -62,6 +63,7 @@ export function assembleRunLog(config: Config, facts: RunFacts): RunLog {
     },
     variants: { malicious: { ...config.variants.malicious } },
     defenses: [...config.defenses],
+    gate: gateThresholdsOf(config),
     sandbox: { isolation: isolation.kind, degraded: isolation.degraded, note: isolation.note },
     benchmarks: facts.suites.map((s) => s.info),
     instances: facts.instances,

@@ -168,6 +168,14 @@ export const runLogSchema = z.object({
     malicious: z.object({ target: z.string(), method: z.string(), messageRate: z.number(), errorRate: z.number(), corruption: z.string() }),
   }),
   defenses: z.array(z.string()).default(['none']),
+  /** The absolute gate thresholds of the config (saboteur.yml `gate`), so every reader of the run log gates it alike. */
+  gate: z
+    .object({
+      maliciousDrop: z.object({ max: z.number() }).optional(),
+      asr: z.object({ max: z.number(), defense: z.string() }).optional(),
+      tcr: z.object({ min: z.number(), defense: z.string() }).optional(),
+    })
+    .optional(),
   sandbox: z.object({ isolation: z.string(), degraded: z.boolean(), note: z.string().optional() }),
   benchmarks: z.array(benchmarkInfoSchema),
   instances: z.array(instanceResultSchema),

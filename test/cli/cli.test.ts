@@ -33,11 +33,17 @@ function io() {
 describe('saboteur (built binary)', () => {
   it('runs the demo and re-renders the same report from run.json', async () => {
     const out = path.join(dir, 'demo');
-    const { stderr } = await exec(process.execPath, ['bin/saboteur.js', 'run', '--config', 'fixtures/demo/saboteur.yml', '--out', out, '--limit', '3'], { env: { ...process.env, HOME: dir } });
+    // The demo is built to break its gate: exit 1, after run.json and report.md are written.
+    const failed = (await exec(process.execPath, ['bin/saboteur.js', 'run', '--config', 'fixtures/demo/saboteur.yml', '--out', out, '--limit', '3'], { env: { ...process.env, HOME: dir } }).catch((e: unknown) => e)) as { code?: number; stderr: string };
+    expect(failed.code).toBe(EXIT.failed);
+    const { stderr } = failed;
     expect(stderr).toContain('▸ Run (6 instance runs');
+    expect(stderr).toMatch(/gate: FAILED: malicious drop \+33\.3 pts \(allowed ≤ \+10\.0 pts\)/);
     expect(stderr).toMatch(/progress: 6\/6/);
     expect(stderr).toMatch(/pass@1 control .* malicious drop/);
     const report = await readFile(path.join(out, 'report.md'), 'utf8');
+    expect(report).toMatch(/## Gate\n\n\*\*❌ failed\*\*/);
+    expect(report).toContain('| malicious drop | +33.3 pts | ≤ +10.0 pts | [−29.1, +79.2] pts | ❌ fail |');
     const { stdout } = await exec(process.execPath, ['bin/saboteur.js', 'report', path.join(out, 'run.json')]);
     expect(stdout).toBe(report);
   }, 120_000);

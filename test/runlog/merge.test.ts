@@ -40,21 +40,26 @@ const outcomes = (log: RunLog) => log.instances.map((r) => `${r.benchmark} ${r.i
 
 describe('saboteur merge', () => {
   it('two real shards of the demo join into what one whole run gives', async () => {
-    const run = async (args: string[], out: string) => {
+    // A shard's figures are partial: the gate waits for the merge. The whole run breaks it (exit 1).
+    const run = async (args: string[], out: string, exit: number) => {
       const h = io();
       const code = await main(['run', '--config', 'fixtures/demo/saboteur.yml', '--out', out, ...args], h.io);
-      expect(code).toBe(EXIT.ok);
+      expect(code).toBe(exit);
+      expect(h.err.join('')).toMatch(exit === EXIT.ok ? /gate: not applied to one shard/ : /gate: FAILED/);
       return parseRunLog(await readFile(path.join(out, 'run.json'), 'utf8'), out);
     };
-    const [one, two, whole] = [await run(['--shard', '1/2'], path.join(dir, 's1')), await run(['--shard', '2/2'], path.join(dir, 's2')), await run([], path.join(dir, 'whole'))];
+    const [one, two, whole] = [await run(['--shard', '1/2'], path.join(dir, 's1'), EXIT.ok), await run(['--shard', '2/2'], path.join(dir, 's2'), EXIT.ok), await run([], path.join(dir, 'whole'), EXIT.failed)];
     expect(one.shard).toEqual({ index: 1, count: 2 });
     expect(one.instances.length + two.instances.length).toBe(whole.instances.length);
     expect(new Set(one.instances.map((r) => r.instanceId)).size).toBe(4);
 
     const h = io();
     // The shards as a matrix job downloads them: one folder each, named by a pattern.
-    expect(await main(['merge', path.join(dir, 's*', 'run.json'), '--out', path.join(dir, 'merged')], h.io)).toBe(EXIT.ok);
+    // The demo breaks its gate (malicious drop +37.5 pts against at most 10): merge exits 1 after writing both files.
+    expect(await main(['merge', path.join(dir, 's*', 'run.json'), '--out', path.join(dir, 'merged')], h.io)).toBe(EXIT.failed);
     expect(h.err.join('')).toMatch(/merged 2 run logs, 16 instance runs/);
+    expect(h.err.join('')).toContain('gate: FAILED: malicious drop +37.5 pts (allowed ≤ +10.0 pts)');
+    expect(await readFile(path.join(dir, 'merged', 'report.md'), 'utf8')).toContain('## Gate');
     const merged = parseRunLog(await readFile(path.join(dir, 'merged', 'run.json'), 'utf8'), 'merged');
     expect(outcomes(merged)).toEqual(outcomes(whole));
     expect(merged.shard).toBeUndefined();

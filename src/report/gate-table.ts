@@ -1,0 +1,50 @@
+/**
+ * The gate in the report and on the console: each check of saboteur.yml's `gate` with its value,
+ * threshold, 95% interval and verdict. Pure: the run log (which records the thresholds) in, text out.
+ */
+import type { RunLog } from '../runlog/schema.js';
+import { evaluateGate, type GateCheck, type GateResult } from '../scoring/gate.js';
+import { escapeInline } from './escape.js';
+import { ci, pct, pts } from './format.js';
+
+const LABELS: Record<string, string> = { 'malicious-drop': 'malicious drop', run: 'run' };
+
+function label(c: GateCheck): string {
+  return LABELS[c.metric] ?? escapeInline(c.metric.replace(/^(asr|tcr)\b/, (m) => m.toUpperCase()), 60);
+}
+
+function value(c: GateCheck): string {
+  if (c.value === null) return '–';
+  return c.format === 'points' ? pts(c.value) : c.format === 'rate' ? pct(c.value) : String(c.value);
+}
+
+function threshold(c: GateCheck): string {
+  if (!c.bound) return escapeInline(c.threshold, 60);
+  const v = c.format === 'points' ? pts(c.bound.value) : c.format === 'rate' ? pct(c.bound.value) : String(c.bound.value);
+  return `${c.bound.op} ${v}`;
+}
+
+function interval(c: GateCheck): string {
+  if (!c.interval) return '–';
+  return c.format === 'points' ? `${ci(c.interval, true)} pts` : ci(c.interval);
+}
+
+function verdict(c: GateCheck): string {
+  return c.pass ? '✅ pass' : `❌ fail${c.why ? `: ${escapeInline(c.why, 160)}` : ''}`;
+}
+
+/** One line per failed check, for the console and the summary: `malicious drop +37.5 pts (allowed ≤ +10.0 pts)`. */
+export function failedChecks(result: GateResult): string[] {
+  return result.checks.filter((c) => !c.pass).map((c) => `${label(c)} ${c.value === null ? (c.why ?? 'not measured') : value(c)} (allowed ${threshold(c)})`);
+}
+
+/** The report's Gate section; nothing for run logs written before the run log recorded its thresholds. */
+export function gateSection(log: RunLog): string[] {
+  if (!log.gate) return [];
+  const result = evaluateGate(log, log.gate);
+  if (result.checks.length === 0) return ['', '## Gate', '', 'No thresholds set: add `gate:` to saboteur.yml to fail the run (exit code 1) when a figure is out of bounds.'];
+  const head = result.pass ? '**✅ passed**: every check is within its threshold.' : `**❌ failed**: ${failedChecks(result).map((l) => escapeInline(l, 200)).join('; ')} (exit code 1).`;
+  const lines = ['', '## Gate', '', head, '', '| check | value | threshold | 95% interval | verdict |', '|---|---|---|---|---|'];
+  for (const c of result.checks) lines.push(`| ${label(c)} | ${value(c)} | ${threshold(c)} | ${interval(c)} | ${verdict(c)} |`);
+  return lines;
+}
