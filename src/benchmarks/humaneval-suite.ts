@@ -40,7 +40,8 @@ export async function humanEvalSuite(settings: HumanEvalSettings, ctx: Benchmark
         return { outcome: 'error', error: 'the pipeline returned no `completion` for a code task (write {"completion": "..."} to SABOTEUR_OUTPUT_FILE)' };
       }
       const verdict = await scoreCompletion(byId.get(task.id)!, output.completion, { timeoutMs: settings.timeoutMs, isolation: ctx.isolation });
-      return { outcome: verdict.passed ? 'passed' : 'failed', result: verdict.result };
+      // The official verdict stays as it is; why it failed (the test line, the exception) is the record's error.
+      return { outcome: verdict.passed ? 'passed' : 'failed', result: verdict.result, ...(verdict.reason ? { error: verdict.reason } : {}) };
     },
   };
 }

@@ -12,6 +12,7 @@ import type { PipelineRunner } from '../pipeline/index.js';
 import type { ToolServer } from '../tools/index.js';
 import type { OtlpReceiver } from '../otlp/index.js';
 import type { DefenseFactory } from './deps.js';
+import { errorCause } from './cause.js';
 
 export interface WorkItem {
   suite: BenchmarkSuite;
@@ -90,11 +91,14 @@ export async function runInstance(item: WorkItem, ctx: InstanceContext): Promise
   if (result.status !== 'ok' && dead) {
     return { record: { ...base, outcome: 'model-error', error: `${dead}; pipeline ${result.status}: ${result.error ?? ''}`.trim(), timings: timings(0) }, dead };
   }
+  // What the pipeline died of, when it says: the model's refusal or its own error line.
+  const cause = errorCause(calls, result.stderrTail);
+  const because = cause ? ` (cause: ${cause})` : '';
   if (result.status === 'timeout') {
-    return { record: { ...base, outcome: 'timeout', error: result.error ?? `no answer within ${ctx.timeoutMs} ms`, timings: timings(0) } };
+    return { record: { ...base, outcome: 'timeout', error: `${result.error ?? `no answer within ${ctx.timeoutMs} ms`}${because}`, timings: timings(0) } };
   }
   if (result.status !== 'ok') {
-    return { record: { ...base, outcome: 'error', error: `pipeline ${result.status}: ${result.error ?? ''}`.trim(), timings: timings(0) } };
+    return { record: { ...base, outcome: 'error', error: `pipeline ${result.status}: ${result.error ?? ''}${because}`.trim(), timings: timings(0) } };
   }
   const scoreStart = Date.now();
   try {

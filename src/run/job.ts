@@ -197,7 +197,7 @@ async function runInstances(s: JobState, items: WorkItem[], services: Services):
       async (item) => {
         const { record, dead } = await runInstance(item, ctx);
         s.instances.push(record);
-        progress.done({ label: `${item.suite.info.id} ${item.instance.id} ${item.variant}${item.defense !== 'none' ? ` [${item.defense}]` : ''}`, outcome: record.outcome, ms: record.timings.pipelineMs });
+        progress.done({ label: `${item.suite.info.id} ${item.instance.id} ${item.variant}${item.defense !== 'none' ? ` [${item.defense}]` : ''}`, outcome: record.outcome, ms: record.timings.pipelineMs, ...(record.error && !['passed', 'failed'].includes(record.outcome) ? { reason: record.error } : {}) });
         if (record.outcome === 'model-error' && !s.abortReason && !(await deps.modelAlive(model))) {
           s.abortReason = `the model server stopped answering at ${model.baseUrl} (${dead})`;
           log.warn(`${s.abortReason}: stopping the run; instances not started are marked skipped`);

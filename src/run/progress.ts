@@ -7,8 +7,17 @@ import { formatDuration } from '../config/duration.js';
 
 export interface Progress {
   start(total: number): void;
-  done(item: { label: string; outcome: Outcome; ms: number }): void;
+  /** `reason`: why an instance run was not scored (error, timeout, model error), shown beside it. */
+  done(item: { label: string; outcome: Outcome; ms: number; reason?: string }): void;
   finish(): void;
+}
+
+const SCORED = new Set<Outcome>(['passed', 'failed']);
+
+/** `  humaneval HumanEval/3 malicious: error: pipeline crash: … (cause: …)`; one line, bounded. */
+export function unscoredLine(item: { label: string; outcome: Outcome; reason?: string }): string {
+  const reason = (item.reason ?? '').replace(/\s+/g, ' ').trim();
+  return `  ${item.label}: ${item.outcome}${reason ? `: ${reason.length > 400 ? `${reason.slice(0, 399)}…` : reason}` : ''}`;
 }
 
 export const silentProgress: Progress = { start() {}, done() {}, finish() {} };
@@ -55,7 +64,9 @@ export function ttyProgress(stream: NodeJS.WriteStream): Progress {
     },
     done(item) {
       tally(c, item.outcome);
-      draw(c.done === total);
+      // An unscored run gets its own line above the bar, with why.
+      if (!SCORED.has(item.outcome) && item.outcome !== 'refused') stream.write(`\r\x1b[2K${unscoredLine(item)}\n`);
+      draw(c.done === total || !SCORED.has(item.outcome));
     },
     finish() {
       draw(true);
@@ -82,7 +93,7 @@ export function lineProgress(write: (line: string) => void): Progress {
       tally(c, item.outcome);
       const bucket = total ? Math.floor((c.done / total) * 20) : 0;
       const now = Date.now();
-      if (item.outcome !== 'passed' && item.outcome !== 'failed') write(`  ${item.label}: ${item.outcome}`);
+      if (!SCORED.has(item.outcome)) write(unscoredLine(item));
       if (bucket !== lastBucket || now - lastLine > 15_000 || c.done === total) {
         lastBucket = bucket;
         lastLine = now;

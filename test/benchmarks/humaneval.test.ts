@@ -190,19 +190,29 @@ describe('resolveHumanEvalFile', () => {
 describe('scoreCompletion', () => {
   const score = (id: string, completion: string, timeoutMs?: number) => scoreCompletion(problem(id), completion, { isolation, timeoutMs });
 
-  it('gives the official verdict strings', async () => {
+  it('gives the official verdict strings, and why a failure failed', async () => {
     expect(await score('fixture/add', '    return a + b\n')).toEqual({ passed: true, result: 'passed' });
-    expect(await score('fixture/add', '    return a - b\n')).toEqual({ passed: false, result: 'failed: ' });
-    expect(await score('fixture/identity', '    return x + 1\n')).toEqual({ passed: false, result: 'failed: identity(7) should be 7' });
-    expect(await score('fixture/identity', '    return undefined_name\n')).toEqual({ passed: false, result: "failed: name 'undefined_name' is not defined" });
-    expect(await score('fixture/identity', '    return x\n  oops\n')).toMatchObject({ passed: false, result: expect.stringMatching(/^failed: unindent does not match/) });
+    // A bare assert: the official verdict is empty, the reason names the test line.
+    expect(await score('fixture/add', '    return a - b\n')).toEqual({ passed: false, result: 'failed: ', reason: expect.stringMatching(/^assertion failed: assert candidate\(1, 2\) == 3 \(line \d+\)$/) });
+    expect(await score('fixture/identity', '    return x + 1\n')).toEqual({
+      passed: false,
+      result: 'failed: identity(7) should be 7',
+      reason: expect.stringMatching(/^assertion failed: assert candidate\(7\) == 7, "identity\(7\) should be 7" \(line \d+\): identity\(7\) should be 7$/),
+    });
+    // An exception in the completion: its type and message, and the test line that called it.
+    expect(await score('fixture/identity', '    return undefined_name\n')).toEqual({
+      passed: false,
+      result: "failed: name 'undefined_name' is not defined",
+      reason: expect.stringMatching(/^NameError: name 'undefined_name' is not defined, in assert candidate\(7\) == 7, .* \(line \d+\)$/),
+    });
+    expect(await score('fixture/identity', '    return x\n  oops\n')).toMatchObject({ passed: false, result: expect.stringMatching(/^failed: unindent does not match/), reason: expect.stringMatching(/^IndentationError: unindent does not match any outer indentation level \(line \d+\)$/) });
     expect(await score('fixture/identity', '    while True:\n        pass\n', 1000)).toEqual({ passed: false, result: 'timed out' });
   });
 
   it('treats exits the way the official harness does', async () => {
     // The guard sets builtins.exit to None; sys.exit raises SystemExit, caught as a failure.
-    expect(await score('fixture/identity', '    exit(0)\n')).toEqual({ passed: false, result: "failed: 'NoneType' object is not callable" });
-    expect(await score('fixture/identity', '    import sys\n    sys.exit(0)\n')).toEqual({ passed: false, result: 'failed: 0' });
+    expect(await score('fixture/identity', '    exit(0)\n')).toMatchObject({ passed: false, result: "failed: 'NoneType' object is not callable", reason: expect.stringMatching(/^TypeError: 'NoneType' object is not callable, in /) });
+    expect(await score('fixture/identity', '    import sys\n    sys.exit(0)\n')).toMatchObject({ passed: false, result: 'failed: 0', reason: expect.stringMatching(/^SystemExit: 0, in /) });
     // A process that dies without a verdict is "timed out" in the official harness too.
     expect(await score('fixture/identity', '    import os\n    os._exit(0)\n')).toEqual({ passed: false, result: 'timed out' });
   });

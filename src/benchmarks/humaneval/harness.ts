@@ -11,6 +11,8 @@ import type { HumanEvalProblem } from './types.js';
 export const STARTED_MARK = '__saboteur_humaneval_started__';
 /** Prefix of the line carrying the JSON-encoded result string. */
 export const RESULT_MARK = '__saboteur_humaneval_result__';
+/** Prefix of the line carrying why a failed program failed (the test line, or the exception), JSON-encoded. */
+export const DETAIL_MARK = '__saboteur_humaneval_detail__';
 
 export const HARNESS_FILE = 'harness.py';
 export const PROGRAM_FILE = 'program.py';
@@ -20,7 +22,7 @@ export function checkProgram(problem: HumanEvalProblem, completion: string): str
   return problem.prompt + completion + '\n' + problem.test + '\n' + `check(${problem.entry_point})`;
 }
 
-export const HARNESS_PY = String.raw`import contextlib, faulthandler, io, json, os, platform, signal, sys
+export const HARNESS_PY = String.raw`import contextlib, faulthandler, io, json, os, platform, signal, sys, traceback
 
 # The real stdout is kept for the harness's own report; the program's raw writes to fd 1 go to
 # /dev/null, so they can neither push the report past the output cap nor break its line.
@@ -109,11 +111,30 @@ def reliability_guard():
         sys.modules[name] = None
 
 
+def why_failed(e, program):
+    # The official verdict is "failed: str(e)", empty for a bare assert: say which test line failed
+    # (the deepest frame in check(), else in the program) and the exception, bounded.
+    lines = program.split("\n")
+    name = type(e).__name__
+    message = str(e)[:300]
+    if isinstance(e, SyntaxError):
+        return f"{name}: {e.msg} (line {e.lineno})"[:500]
+    frames = [f for f in traceback.extract_tb(e.__traceback__) if f.filename == "<string>"]
+    test = next((f for f in reversed(frames) if f.name == "check"), frames[-1] if frames else None)
+    at = ""
+    if test is not None and test.lineno and 0 < test.lineno <= len(lines):
+        at = f"{lines[test.lineno - 1].strip()[:300]} (line {test.lineno})"
+    if isinstance(e, AssertionError) and at:
+        return f"assertion failed: {at}" + (f": {message}" if message else "")
+    return (f"{name}: {message}" if message else name) + (f", in {at}" if at else "")
+
+
 def main():
     timeout = float(sys.argv[1])
     with open("${PROGRAM_FILE}") as f:
         program = f.read()
     reliability_guard()
+    failure = None
     try:
         exec_globals = {}
         with swallow_io():
@@ -124,8 +145,15 @@ def main():
         result = "timed out"
     except BaseException as e:
         result = f"failed: {e}"
+        failure = e
     _report.write("\n${RESULT_MARK} " + json.dumps(result) + "\n")
     _report.flush()
+    if failure is not None:
+        try:
+            _report.write("${DETAIL_MARK} " + json.dumps(why_failed(failure, program)) + "\n")
+            _report.flush()
+        except BaseException:
+            pass
 
 
 main()
@@ -136,22 +164,29 @@ export interface HarnessOutcome {
   started: boolean;
   /** The result string, or undefined when the program died before reporting one. */
   result?: string;
+  /** Why a failed program failed: the failing test line, or the exception and its message. */
+  detail?: string;
 }
 
 /** Reads the harness's marker lines from the sandbox's stdout. */
 export function parseHarnessOutput(stdout: string): HarnessOutcome {
   const lines = stdout.split('\n');
   const started = lines.includes(STARTED_MARK);
-  // The last result line wins; the harness prints exactly one, after the program finished.
-  for (let i = lines.length - 1; i >= 0; i--) {
-    const line = lines[i];
-    if (!line.startsWith(RESULT_MARK + ' ')) continue;
-    try {
-      const value: unknown = JSON.parse(line.slice(RESULT_MARK.length + 1));
-      if (typeof value === 'string') return { started, result: value };
-    } catch {
-      // A garbled line (e.g. cut by the output cap) counts as no result.
+  const marked = (mark: string): string | undefined => {
+    // The last marked line wins; the harness prints at most one of each, after the program finished.
+    for (let i = lines.length - 1; i >= 0; i--) {
+      if (!lines[i].startsWith(mark + ' ')) continue;
+      try {
+        const value: unknown = JSON.parse(lines[i].slice(mark.length + 1));
+        if (typeof value === 'string') return value;
+      } catch {
+        // A garbled line (e.g. cut by the output cap) counts as none.
+      }
     }
-  }
-  return { started };
+    return undefined;
+  };
+  const result = marked(RESULT_MARK);
+  if (result === undefined) return { started };
+  const detail = result.startsWith('failed') ? marked(DETAIL_MARK) : undefined;
+  return { started, result, ...(detail ? { detail } : {}) };
 }

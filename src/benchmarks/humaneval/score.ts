@@ -20,7 +20,7 @@ export async function scoreCompletion(
   problem: HumanEvalProblem,
   completion: string,
   opts: ScoreOptions,
-): Promise<{ passed: boolean; result: string }> {
+): Promise<{ passed: boolean; result: string; reason?: string }> {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const files = { [HARNESS_FILE]: HARNESS_PY, [PROGRAM_FILE]: checkProgram(problem, completion) };
   let lastError = '';
@@ -34,7 +34,7 @@ export async function scoreCompletion(
       isolation: opts.isolation,
     });
     const outcome = parseHarnessOutput(run.stdout);
-    if (outcome.result !== undefined) return { passed: outcome.result === 'passed', result: outcome.result };
+    if (outcome.result !== undefined) return { passed: outcome.result === 'passed', result: outcome.result, ...(outcome.detail ? { reason: outcome.detail } : {}) };
     if (outcome.started || run.timedOut) {
       // The program ran and died without a verdict (killed, os._exit, crash): the official harness says "timed out".
       return { passed: false, result: 'timed out' };
