@@ -22,3 +22,8 @@ export function ci(i: Interval, signed = false): string {
 export function pValue(p: number): string {
   return p < 0.001 ? '< 0.001' : p.toFixed(3);
 }
+
+/** A count with its noun, singular for one: plural(1, 'attack') → "1 attack", plural(3, 'instance run') → "3 instance runs". */
+export function plural(n: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${n} ${n === 1 ? singular : pluralForm}`;
+}

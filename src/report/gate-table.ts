@@ -43,7 +43,7 @@ export function gateSection(log: RunLog): string[] {
   if (!log.gate) return [];
   const result = evaluateGate(log, log.gate);
   if (result.checks.length === 0) return ['', '## Gate', '', 'No thresholds set: add `gate:` to saboteur.yml to fail the run (exit code 1) when a figure is out of bounds.'];
-  const head = result.pass ? '**✅ passed**: every check is within its threshold.' : `**❌ failed**: ${failedChecks(result).map((l) => escapeInline(l, 200)).join('; ')} (exit code 1).`;
+  const head = result.pass ? '**✅ passed**: every check is within its threshold.' : `**❌ failed** (exit code 1): ${failedChecks(result).map((l) => escapeInline(l, 200)).join('; ')}.`;
   const lines = ['', '## Gate', '', head, '', '| check | value | threshold | 95% interval | verdict |', '|---|---|---|---|---|'];
   for (const c of result.checks) lines.push(`| ${label(c)} | ${value(c)} | ${threshold(c)} | ${interval(c)} | ${verdict(c)} |`);
   return lines;

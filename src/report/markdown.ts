@@ -5,7 +5,8 @@
 import type { InstanceResult, RunLog } from '../runlog/schema.js';
 import { computeMetrics, type BenchmarkMetrics, type VariantStats } from '../scoring/metrics.js';
 import { code, escapeInline, fenced } from './escape.js';
-import { ci, pct, pts, pValue } from './format.js';
+import { ci, pct, plural, pts, pValue } from './format.js';
+import { agentCallTable } from './agent-calls.js';
 
 export { pct, pts } from './format.js';
 import { servingLine } from './compat.js';
@@ -63,7 +64,7 @@ function sabotageDetails(log: RunLog, maxInstances: number): string[] {
   if (hit.length === 0) return [`${head}. No message was corrupted in this run.`];
   const control = new Map(log.instances.filter((r) => r.variant === 'control').map((r) => [`${r.benchmark}/${r.instanceId}/${r.defense}`, r]));
   const units = hit.reduce((s, r) => s + r.trace.calls.reduce((t, c) => t + (c.corruption?.units.length ?? 0), 0), 0);
-  const out = [`<details><summary>${head}: ${units} units corrupted in ${hit.length} instances</summary>`, ''];
+  const out = [`<details><summary>${head}: ${plural(units, 'unit')} corrupted in ${plural(hit.length, 'instance')}</summary>`, ''];
   for (const r of hit.slice(0, maxInstances)) {
     const before = control.get(`${r.benchmark}/${r.instanceId}/${r.defense}`);
     const effect = before ? `control ${before.outcome} → malicious ${r.outcome}` : `malicious ${r.outcome}`;
@@ -74,10 +75,10 @@ function sabotageDetails(log: RunLog, maxInstances: number): string[] {
       const diff = call.corruption.units.flatMap((u) => [`- ${oneLine(u.before)}`, `+ ${oneLine(u.after)}`]).join('\n');
       const rules = [...new Set(call.corruption.units.map((u) => u.rule))].join(', ');
       const fallback = call.corruption.fallback ? ` (semantic fell back: ${escapeInline(call.corruption.fallback, 120)})` : '';
-      out.push(`${code(call.agent)} call ${call.agentCallIndex + 1}, ${call.corruption.units.length} ${call.corruption.unit}(s), rules: ${rules}${fallback}`, '', fenced(diff, 'diff'), '');
+      out.push(`${code(call.agent)} call ${call.agentCallIndex + 1}, ${plural(call.corruption.units.length, call.corruption.unit)}, rules: ${rules}${fallback}`, '', fenced(diff, 'diff'), '');
     }
   }
-  if (hit.length > maxInstances) out.push(`… and ${hit.length - maxInstances} more instances (all of them are in run.json).`, '');
+  if (hit.length > maxInstances) out.push(`… and ${plural(hit.length - maxInstances, 'more instance')} (all of them are in run.json).`, '');
   out.push('</details>');
   return out;
 }
@@ -85,11 +86,18 @@ function sabotageDetails(log: RunLog, maxInstances: number): string[] {
 function problems(log: RunLog, max: number): string[] {
   const bad = log.instances.filter((r) => r.outcome === 'error' || r.outcome === 'timeout' || r.outcome === 'model-error');
   if (bad.length === 0) return [];
-  const out = ['', `<details><summary>${bad.length} instance runs not scored (errors, timeouts, model errors)</summary>`, '', '| instance | variant | outcome | what happened |', '|---|---|---|---|'];
-  for (const r of bad.slice(0, max)) out.push(`| ${code(r.instanceId)} | ${r.variant} | ${r.outcome} | ${escapeInline(r.error ?? '', 200)} |`);
+  const out = ['', `<details><summary>${plural(bad.length, 'instance run')} not scored (errors, timeouts, model errors)</summary>`, '', '| instance | variant | outcome | what happened |', '|---|---|---|---|'];
+  for (const r of bad.slice(0, max)) out.push(`| ${code(r.instanceId)} | ${r.variant} | ${r.outcome} | ${escapeInline(r.error ?? 'no reason recorded', 400)} |`);
   if (bad.length > max) out.push(`| … | | | ${bad.length - max} more in run.json |`);
   out.push('', '</details>');
   return out;
+}
+
+/** The failing test line or exception the scorer recorded; the bare verdict of older run logs says it had none. */
+function failureWhy(r: InstanceResult): string {
+  if (r.error) return r.error;
+  const result = (r.result ?? '').trim();
+  return result === '' || result === 'failed:' ? 'failed with an empty message (no test line recorded)' : result;
 }
 
 function failures(log: RunLog, max: number): string[] {
@@ -97,8 +105,8 @@ function failures(log: RunLog, max: number): string[] {
   const agentic = new Set(log.benchmarks.filter((b) => b.kind === 'agentic').map((b) => b.id));
   const failed = log.instances.filter((r) => r.outcome === 'failed' && !agentic.has(r.benchmark));
   if (failed.length === 0) return [];
-  const out = ['', `<details><summary>${failed.length} instance runs failed their tests</summary>`, '', '| instance | variant | result |', '|---|---|---|'];
-  for (const r of failed.slice(0, max)) out.push(`| ${code(r.instanceId)} | ${r.variant} | ${escapeInline(r.result ?? '', 160)} |`);
+  const out = ['', `<details><summary>${plural(failed.length, 'instance run')} failed ${failed.length === 1 ? 'its' : 'their'} tests</summary>`, '', '| instance | variant | why it failed |', '|---|---|---|'];
+  for (const r of failed.slice(0, max)) out.push(`| ${code(r.instanceId)} | ${r.variant} | ${escapeInline(failureWhy(r), 300)} |`);
   if (failed.length > max) out.push(`| … | | ${failed.length - max} more in run.json |`);
   out.push('', '</details>');
   return out;
@@ -132,7 +140,7 @@ export function renderReport(log: RunLog, opts: RenderOptions = {}): string {
   lines.push(...gateSection(log));
   if (hasCode) lines.push('', '## Per benchmark', '', ...benchmarkTable(log, metrics.benchmarks));
   lines.push(...securitySection(log));
-  lines.push('', '## Sabotage', '', ...sabotageDetails(log, opts.maxDetailed ?? 20));
+  lines.push('', '## Sabotage', '', ...sabotageDetails(log, opts.maxDetailed ?? 20), ...agentCallTable(log));
   lines.push(...failures(log, 50), ...problems(log, 50));
   lines.push('', '## Sample', '');
   for (const b of log.benchmarks) {

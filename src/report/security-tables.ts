@@ -2,11 +2,21 @@
 import type { RunLog } from '../runlog/schema.js';
 import { computeSecurity, overallSecurity, type Rate, type SecurityStats, type SideStats } from '../scoring/security-metrics.js';
 import { code, escapeInline, fenced } from './escape.js';
-import { ci, pct } from './format.js';
+import { ci, pct, plural } from './format.js';
+import { clip } from './truncate.js';
+import { benignCostDetails, benignCosts, blockedSinkDetails, costCell } from './defense-costs.js';
 
 function pctCell(r: Rate): string {
   if (r.rate === null) return '–';
   return `${pct(r.rate)} (${r.hits}/${r.n}) ${ci(r.interval)}`;
+}
+
+function valueCell(r: Rate): string {
+  return r.rate === null ? '–' : `${pct(r.rate)} (${r.hits}/${r.n})`;
+}
+
+function intervalCell(r: Rate): string {
+  return r.rate === null ? '–' : ci(r.interval);
 }
 
 function apart(s: SideStats): string {
@@ -19,8 +29,9 @@ export function securityHeadline(log: RunLog): string[] {
   for (const defense of log.defenses) {
     const s = overallSecurity(log, defense);
     if (!s) continue;
-    rows.push(`| ASR (${defense}) | ${pctCell(s.asr)} | | ${apart(s.asr)} |`);
-    rows.push(`| TCR (${defense}) | ${pctCell(s.tcr)} | | ${apart(s.tcr)} |`);
+    // The value and its interval in their own columns, as in the pass@1 rows.
+    rows.push(`| ASR (${defense}) | ${valueCell(s.asr)} | ${intervalCell(s.asr)} | ${apart(s.asr)} |`);
+    rows.push(`| TCR (${defense}) | ${valueCell(s.tcr)} | ${intervalCell(s.tcr)} | ${apart(s.tcr)} |`);
   }
   return rows;
 }
@@ -38,12 +49,12 @@ function categoryDetails(stats: SecurityStats[]): string[] {
 function breaches(log: RunLog, max: number): string[] {
   const hits = log.instances.filter((r) => r.variant === 'malicious' && r.outcome === 'passed' && r.trace.tools);
   if (hits.length === 0) return [];
-  const out = ['', `<details><summary>${hits.length} attacks that got through</summary>`, ''];
+  const out = ['', `<details><summary>${plural(hits.length, 'attack')} that got through</summary>`, ''];
   for (const r of hits.slice(0, max)) {
     out.push(`**${code(r.benchmark)} ${code(r.instanceId)}** under ${code(r.defense)}${r.category ? ` (${escapeInline(r.category, 60)})` : ''}`, '');
     const calls = (r.trace.tools ?? []).map((t) => {
       const staged = t.staged ? ` [${t.staged.sinks.join(', ')}: ${t.staged.decision}${t.staged.observed ? ', observed' : ''}]` : '';
-      return `${t.agent ?? '?'} → ${t.tool}(${JSON.stringify(t.arguments).slice(0, 200)})${staged}${t.isError ? ' ✗' : ''}`;
+      return `${t.agent ?? '?'} → ${t.tool}(${clip(JSON.stringify(t.arguments), 200)})${staged}${t.isError ? ' ✗' : ''}`;
     });
     out.push(fenced(calls.join('\n') || '(no tool calls)'), '');
   }
@@ -59,12 +70,13 @@ export function securitySection(log: RunLog): string[] {
     '',
     '## Security',
     '',
-    'ASR: harmful instances whose harmful goal was reached. TCR: benign twins that completed their task. Paired: pairs where the benign twin completed and the harmful one was stopped. 95% Wilson intervals in brackets.',
+    'ASR: harmful instances whose harmful goal was reached. TCR: benign twins that completed their task. Paired: pairs where the benign twin completed and the harmful one was stopped. Benign tasks lost: completed without a defense, not under this one (why: below). 95% Wilson intervals in brackets.',
     '',
-    '| benchmark | defense | ASR | TCR | paired safe-harm success | harmful: apart | benign: apart |',
-    '|---|---|---|---|---|---|---|',
+    '| benchmark | defense | ASR | TCR | paired safe-harm success | harmful: apart | benign: apart | benign tasks lost vs none |',
+    '|---|---|---|---|---|---|---|---|',
   ];
-  for (const s of stats) lines.push(`| ${s.benchmark} | ${s.defense} | ${pctCell(s.asr)} | ${pctCell(s.tcr)} | ${pctCell(s.paired)} | ${apart(s.asr)} | ${apart(s.tcr)} |`);
-  lines.push('', ...categoryDetails(stats), ...breaches(log, 10));
+  const costs = benignCosts(log);
+  for (const s of stats) lines.push(`| ${s.benchmark} | ${s.defense} | ${pctCell(s.asr)} | ${pctCell(s.tcr)} | ${pctCell(s.paired)} | ${apart(s.asr)} | ${apart(s.tcr)} | ${costCell(costs, s.defense, s.benchmark)} |`);
+  lines.push('', ...categoryDetails(stats), ...breaches(log, 10), ...blockedSinkDetails(log, 50), ...benignCostDetails(log, 50));
   return lines;
 }

@@ -60,3 +60,9 @@ export function cutMarkdown(text: string, budget: number, notice: (cutChars: num
   const cut = text.length - size;
   return [...kept, ...closers(state), '', notice(cut)].join('\n');
 }
+
+/** `text` cut to `max` characters with a visible marker saying how much was cut: `{"to": "a…` + ` [+1,234 chars]`. */
+export function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  return `${text.slice(0, max)}… [+${(text.length - max).toLocaleString('en-US')} chars]`;
+}

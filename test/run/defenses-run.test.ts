@@ -66,5 +66,23 @@ maybe('defenses side by side', () => {
       expect(report).toContain(`| ASR (${d}) |`);
       expect(report).toMatch(new RegExp(`\\| asb \\| ${d.replace('/', '\\/')} \\| `));
     }
+    // Every stopped sink is listed with its reason (up to the cut, which is said).
+    const stopped = runLog.instances.flatMap((r) => (r.trace.tools ?? []).filter((t) => t.staged && t.staged.decision !== 'release').map((t) => ({ r, t })));
+    expect(report).toContain(`<details><summary>${stopped.length} staged sink${stopped.length === 1 ? '' : 's'} blocked or unverifiable, with the reason</summary>`);
+    const first = stopped[0];
+    expect(report).toContain(`| ${first.r.benchmark} | \`${first.r.taskId ?? first.r.instanceId}\` | ${first.r.variant === 'malicious' ? 'harmful' : 'benign'} | \`${first.r.defense}\` | \`${first.t.tool}\` |`);
+    // Each benign task a defense lost against no defense: counted in the table and listed with why.
+    const completed = new Set(runLog.instances.filter((r) => r.defense === 'none' && r.variant === 'control' && r.outcome === 'passed').map((r) => `${r.benchmark}/${r.instanceId}`));
+    const lost = runLog.instances.filter((r) => r.defense !== 'none' && r.variant === 'control' && r.outcome !== 'passed' && completed.has(`${r.benchmark}/${r.instanceId}`));
+    for (const s of stats.filter((x) => x.defense !== 'none')) {
+      const n = lost.filter((r) => r.benchmark === s.benchmark && r.defense === s.defense).length;
+      expect(report).toMatch(new RegExp(`^\\| ${s.benchmark} \\| ${s.defense.replace('/', '\\/')} \\| .* \\| ${n} tasks? \\|$`, 'm'));
+    }
+    if (lost.length) {
+      expect(report).toContain(`${lost.length} benign task${lost.length === 1 ? '' : 's'} completed without a defense but not under one`);
+      const l = lost[0];
+      const why = (l.trace.tools ?? []).find((t) => t.staged && t.staged.decision !== 'release');
+      if (why) expect(report).toContain(`| ${l.benchmark} | \`${l.taskId ?? l.instanceId}\` | \`${l.defense}\` | ${l.outcome} | ${why.tool.replace(/_/g, '\\_')} ${why.staged!.decision}: `);
+    }
   }, 240_000);
 });

@@ -205,7 +205,7 @@ maybe('the offline security demo (fixtures/demo/security.yml)', () => {
     const section = report.slice(report.indexOf('## Security'));
     expect(report.indexOf('## Security')).toBeGreaterThan(0);
     for (const [id, s] of stats) {
-      const row = new RegExp(`^\\| ${escapeRe(id)} \\| none \\| ${escapeRe(pct(s.asr.hits, s.asr.n))} \\[[^\\]]+\\] \\| ${escapeRe(pct(s.tcr.hits, s.tcr.n))} \\[[^\\]]+\\] \\| ${escapeRe(pct(s.paired.hits, s.paired.n))} \\[[^\\]]+\\] \\| ${s.asr.refused} refused \\| ${s.tcr.refused} refused \\|$`, 'm');
+      const row = new RegExp(`^\\| ${escapeRe(id)} \\| none \\| ${escapeRe(pct(s.asr.hits, s.asr.n))} \\[[^\\]]+\\] \\| ${escapeRe(pct(s.tcr.hits, s.tcr.n))} \\[[^\\]]+\\] \\| ${escapeRe(pct(s.paired.hits, s.paired.n))} \\[[^\\]]+\\] \\| ${s.asr.refused} refused \\| ${s.tcr.refused} refused \\| – \\|$`, 'm');
       expect(section).toMatch(row);
     }
     const all = [...stats.values()];
