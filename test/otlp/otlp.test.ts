@@ -122,6 +122,27 @@ describe('reading OTLP JSON', () => {
   });
 });
 
+describe('log events of the event-based GenAI conventions', () => {
+  it('are joined to their span from a file holding traces and logs, messages read from the body', () => {
+    const chat = { id: 'c000000000000001', name: 'chat gpt', start: 0, attrs: [s('gen_ai.operation.name', 'chat')] };
+    const log = (name: string, body: unknown, spanId = chat.id) => ({
+      timeUnixNano: NS(1),
+      traceId: TRACE,
+      spanId,
+      body: { kvlistValue: { values: Object.entries(body as Record<string, unknown>).map(([key, v]) => ({ key, value: typeof v === 'string' ? { stringValue: v } : { kvlistValue: { values: Object.entries(v as Record<string, string>).map(([k2, v2]) => ({ key: k2, value: { stringValue: v2 } })) } } })) } },
+      attributes: [s('event.name', name)],
+    });
+    const logs = { resourceLogs: [{ scopeLogs: [{ scope: { name: '@opentelemetry/instrumentation-openai' }, logRecords: [log('gen_ai.user.message', { content: ROOT }), log('gen_ai.choice', { finish_reason: 'stop', message: { content: 'Done.' } }), log('gen_ai.user.message', { content: 'lost' }, 'ffffffffffffffff')] }] }] };
+    const file = `${JSON.stringify(request([chat]))}\n${JSON.stringify(logs)}\n`;
+    const [span] = parseOtlpJson(file, 'both.jsonl');
+    expect(span.events?.map((e) => e.name)).toEqual(['gen_ai.user.message', 'gen_ai.choice']);
+    const view = genAiView(span);
+    expect(view.input.map((m) => [m.role, m.text])).toEqual([['user', ROOT]]);
+    expect(view.output.map((m) => m.text)).toEqual(['Done.']);
+    expect(() => parseOtlpJson(JSON.stringify(logs), 'logs-only.json')).toThrow(/logs-only\.json: not an OTLP trace export/);
+  });
+});
+
 describe('validate on an OTLP export', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'sab-otlp-'));
   const write = (name: string, spans: SpanIn[]) => {
