@@ -33,7 +33,7 @@ const FIXED_EXAMPLES: Record<string, string> = {
   'pipeline.timeout': `pipeline:\n  timeout: 120s`,
   'pipeline.concurrency': `pipeline:\n  concurrency: 16`,
   'pipeline.env': `pipeline:\n  env: [PYTHONPATH, HF_HOME]   # names passed through to the pipeline`,
-  'pipeline.agents': `pipeline:\n  agents:\n    - { name: planner, match: { system: "You are the planner" } }\n    - { name: coder, match: { header: coder } }`,
+  'pipeline.agents': `pipeline:\n  agents:\n    - { name: planner, match: { system: "You are the planner" } }\n    - { name: coder, match: { model: "coder-*" } }\n    - { name: reviewer, match: { header: reviewer } }`,
   benchmarks: `benchmarks:\n  humaneval: { limit: 164 }`,
   sample: `sample: { seed: 20260509 }`,
   variants: `variants:\n  malicious:\n    target: coder\n    method: autoinject\n    message-rate: 0.2\n    error-rate: 0.6`,

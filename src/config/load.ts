@@ -61,7 +61,7 @@ export interface Config {
     timeoutMs: number;
     concurrency: number;
     env: string[];
-    agents: { name: string; match: { system?: string; header?: string } }[];
+    agents: { name: string; match: { system?: string; header?: string; model?: string } }[];
   };
   /** Each registered benchmark the file names, with its settings as the benchmark's `configure` made them. */
   benchmarks: { [K in BenchmarkId]?: BenchmarkSettings<K> } & Record<string, object | undefined>;

@@ -43,9 +43,10 @@ const modelSchema = z.strictObject({
   sampling,
 });
 
+/** `model`: a glob (`*`, `?`) on the model name the agent requests, e.g. `coder-*`. */
 const agentMatch = z
-  .strictObject({ system: z.string().min(1).optional(), header: z.string().min(1).optional() })
-  .refine((m) => m.system !== undefined || m.header !== undefined, { message: 'a match needs `system` or `header`' });
+  .strictObject({ system: z.string().min(1).optional(), header: z.string().min(1).optional(), model: z.string().min(1).max(200).optional() })
+  .refine((m) => m.system !== undefined || m.header !== undefined || m.model !== undefined, { message: 'a match needs `system`, `model` or `header`' });
 
 const pipelineSchema = z.strictObject({
   mode: z.enum(['process', 'http']).default('process'),

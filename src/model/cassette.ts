@@ -12,14 +12,16 @@
  *
  * An entry matches a request when every condition it gives holds:
  *   - `agent`    equals the request's `X-Saboteur-Agent` header (the proxy sets it);
- *   - `endpoint` equals the route (`/v1/chat/completions` or `/v1/completions`);
+ *   - `endpoint` equals the route (`chat.completions`, `completions` or `responses` for `/v1/responses`);
  *   - `system`   is a substring of the system message(s);
  *   - `contains` every string is a substring of the request text: all message contents joined by
- *                newlines, or the prompt for /v1/completions;
+ *                newlines, or the prompt for /v1/completions (a Responses request's `instructions`
+ *                and `input` items are read as the same chat messages);
  *   - `turn`     equals the number of assistant messages already in the request: 0 on an agent's
  *                first call, 1 once its first tool calls were answered, and so on (always 0 for
  *                /v1/completions). One entry can say "call these tools" and the next "now answer";
- *   - `tool`     every name is a function the request offers in `tools` (or legacy `functions`):
+ *   - `tool`     every name is a function the request offers in `tools` (or legacy `functions`;
+ *                Responses tools `{type: "function", name}` count the same):
  *                tells apart requests whose text is the same but whose tool lists differ;
  *   - `hash`     equals `requestHash(body)`: sha256 (hex) of the canonical JSON (sorted keys) of
  *                {endpoint, messages: [{role, content, tool_calls, tool_call_id}], tools, prompt}.
@@ -33,6 +35,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { flattenContent, flattenPrompt, type Endpoint } from './openai-wire.js';
+import { responsesMessages, responsesToolNames } from './responses-wire.js';
 
 export class CassetteError extends Error {
   constructor(message: string) {
@@ -53,7 +56,7 @@ const toolCallSchema = z.strictObject({
 const entrySchema = z.strictObject({
   match: z.strictObject({
     agent: z.string().min(1).optional(),
-    endpoint: z.enum(['chat.completions', 'completions']).optional(),
+    endpoint: z.enum(['chat.completions', 'completions', 'responses']).optional(),
     system: z.string().min(1).optional(),
     contains: z.union([z.string().min(1), z.array(z.string().min(1))]).optional(),
     turn: z.number().int().min(0).optional(),
@@ -166,7 +169,14 @@ export function canonicalJson(value: unknown): string {
 }
 
 export function endpointOf(body: Record<string, unknown>): Endpoint {
-  return Array.isArray(body.messages) ? 'chat.completions' : 'completions';
+  if (Array.isArray(body.messages)) return 'chat.completions';
+  return body.input !== undefined ? 'responses' : 'completions';
+}
+
+/** The conversation of a chat or Responses request (Responses items read as chat messages). */
+function conversationOf(body: Record<string, unknown>, endpoint: Endpoint): Record<string, unknown>[] {
+  if (endpoint === 'responses') return responsesMessages(body) as unknown as Record<string, unknown>[];
+  return Array.isArray(body.messages) ? (body.messages as Record<string, unknown>[]) : [];
 }
 
 function normalizeToolCalls(calls: unknown): unknown {
@@ -179,8 +189,8 @@ function normalizeToolCalls(calls: unknown): unknown {
 
 /** The request's identity for exact replay: what the model saw, not sampling knobs or the model name. */
 export function requestHash(body: Record<string, unknown>, endpoint: Endpoint = endpointOf(body)): string {
-  const messages = Array.isArray(body.messages)
-    ? (body.messages as Record<string, unknown>[]).map((m) => ({
+  const messages = endpoint !== 'completions' && (endpoint === 'responses' || Array.isArray(body.messages))
+    ? conversationOf(body, endpoint).map((m) => ({
         role: m?.role,
         content: flattenContent(m?.content),
         tool_calls: normalizeToolCalls(m?.tool_calls),
@@ -218,6 +228,7 @@ function offeredTools(body: Record<string, unknown>): string[] {
   if (Array.isArray(body.functions)) {
     for (const f of body.functions as Record<string, unknown>[]) if (typeof f?.name === 'string') names.push(f.name);
   }
+  names.push(...responsesToolNames(body));
   return names;
 }
 
@@ -226,7 +237,7 @@ export function requestFacts(body: Record<string, unknown>, endpoint: Endpoint, 
     const prompt = flattenPrompt(body.prompt);
     return { endpoint, agent, system: '', text: prompt, lastUser: prompt, turn: 0, tools: [], hash: requestHash(body, endpoint) };
   }
-  const messages = Array.isArray(body.messages) ? (body.messages as Record<string, unknown>[]) : [];
+  const messages = conversationOf(body, endpoint);
   const system: string[] = [];
   const all: string[] = [];
   let lastUser = '';

@@ -1,11 +1,12 @@
 /**
  * The OpenAI wire format as saboteur speaks it: building chat/completions responses and their SSE
  * streams (the replay server, and the proxy when it re-emits a corrupted stream), and assembling a
- * response back from a stream or a JSON body (the recorder and the proxy's trace).
+ * response back from a stream or a JSON body (the recorder and the proxy's trace). The Responses
+ * API has its own module (responses-wire.ts); `wireFor` picks the right reader for an endpoint.
  */
 import { randomBytes } from 'node:crypto';
 
-export type Endpoint = 'chat.completions' | 'completions';
+export type Endpoint = 'chat.completions' | 'completions' | 'responses';
 
 export interface ToolCall {
   id: string;
@@ -173,8 +174,10 @@ export interface AssembledResponse {
   choiceCount: number;
   /** An error the server reported inside the body or the stream. */
   error?: string;
-  /** A stream that ended with `data: [DONE]`. */
+  /** A stream that ended with `data: [DONE]` (a Responses stream: with its terminal event). */
   done: boolean;
+  /** Responses API: the whole response object, to write it again (corrupted) with everything else kept. */
+  raw?: Record<string, unknown>;
 }
 
 function emptyAssembled(): AssembledResponse {

@@ -1,7 +1,9 @@
 /**
  * The recorder: sits in front of a live OpenAI-compatible endpoint, forwards every call (streams
  * pass through as they arrive) and appends one cassette entry per successful generation, matched by
- * request hash and agent, so the same run can later be replayed offline.
+ * request hash and agent, so the same run can later be replayed offline. Chat completions,
+ * completions and the Responses API are recorded alike (an entry holds the answer's text and tool
+ * calls; `match.endpoint` says which API asked).
  */
 import http from 'node:http';
 import { mkdir, appendFile } from 'node:fs/promises';
@@ -9,9 +11,16 @@ import path from 'node:path';
 import type { Log } from '../util/log.js';
 import { requestHash, type CassetteEntryInput } from './cassette.js';
 import { AGENT_HEADER, closeServer, headerValue, listenLocal, parseJsonBody, readBody, sendError } from './http-util.js';
-import { SseAssembler, assembleJson, type AssembledResponse, type Endpoint } from './openai-wire.js';
+import type { AssembledResponse, Endpoint } from './openai-wire.js';
+import { wireFor } from './wire.js';
 import type { ModelServerHandle } from './replay.js';
 import { createUpstream, UpstreamError } from './upstream.js';
+
+const RECORDED = new Map<string, Endpoint>([
+  ['/v1/chat/completions', 'chat.completions'],
+  ['/v1/completions', 'completions'],
+  ['/v1/responses', 'responses'],
+]);
 
 export interface RecorderOptions {
   upstreamBaseUrl: string;
@@ -27,7 +36,7 @@ export function cassetteEntryFor(body: Record<string, unknown>, endpoint: Endpoi
   if (a.finishReason) response.finish_reason = a.finishReason;
   if (a.model) response.model = a.model;
   if (a.usage) response.usage = { prompt_tokens: a.usage.prompt_tokens, completion_tokens: a.usage.completion_tokens };
-  return { match: { hash: requestHash(body, endpoint), ...(agent ? { agent } : {}) }, response };
+  return { match: { hash: requestHash(body, endpoint), ...(agent ? { agent } : {}), ...(endpoint === 'responses' ? { endpoint } : {}) }, response };
 }
 
 export async function startRecorder(options: RecorderOptions): Promise<ModelServerHandle> {
@@ -53,7 +62,7 @@ export async function startRecorder(options: RecorderOptions): Promise<ModelServ
         res.writeHead(up.status, { 'content-type': String(up.headers['content-type'] ?? 'application/json') });
         return res.end(up.body);
       }
-      const endpoint: Endpoint | undefined = route === '/v1/chat/completions' ? 'chat.completions' : route === '/v1/completions' ? 'completions' : undefined;
+      const endpoint = RECORDED.get(route);
       if (!endpoint || req.method !== 'POST') {
         await readBody(req);
         return sendError(res, 404, 'not_found', `the recorder has no route ${req.method} ${route}`);
@@ -70,7 +79,8 @@ export async function startRecorder(options: RecorderOptions): Promise<ModelServ
       const streaming = contentType.includes('text/event-stream');
       res.writeHead(status, { 'content-type': contentType, 'cache-control': 'no-cache' });
       res.flushHeaders();
-      const sse = streaming ? new SseAssembler(endpoint) : undefined;
+      const wire = wireFor(endpoint);
+      const sse = streaming ? wire.sse() : undefined;
       const chunks: Buffer[] = [];
       for await (const chunk of up) {
         res.write(chunk);
@@ -82,7 +92,7 @@ export async function startRecorder(options: RecorderOptions): Promise<ModelServ
       if (sse) assembled = sse.end();
       else {
         try {
-          assembled = assembleJson(JSON.parse(Buffer.concat(chunks).toString('utf8')), endpoint);
+          assembled = wire.json(JSON.parse(Buffer.concat(chunks).toString('utf8')));
         } catch {
           assembled = undefined;
         }

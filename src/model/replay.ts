@@ -18,6 +18,7 @@ import {
   type Endpoint,
   type ResponseSpec,
 } from './openai-wire.js';
+import { responseEvents, responseJson, responseObject } from './responses-wire.js';
 
 export interface ModelServerHandle {
   /** http://127.0.0.1:PORT/v1 */
@@ -33,6 +34,25 @@ export interface ReplayOptions {
   log: Log;
   /** Extra model names /v1/models lists (the configured `model.model`). */
   models?: string[];
+}
+
+const ROUTES = new Map<string, Endpoint>([
+  ['/v1/chat/completions', 'chat.completions'],
+  ['/v1/completions', 'completions'],
+  ['/v1/responses', 'responses'],
+]);
+
+/**
+ * The replay server keeps no responses: a request that points at a stored one cannot be answered
+ * from the cassette. (Through saboteur's proxy this never happens: the proxy expands
+ * `previous_response_id` into the conversation before the request reaches the model.)
+ */
+function responsesRefusal(body: Record<string, unknown>): string | undefined {
+  if (body.previous_response_id !== undefined && body.previous_response_id !== null) {
+    return 'the replay server keeps no responses, so previous_response_id cannot be resolved here: send the whole conversation in `input` (saboteur\'s proxy does this for the pipeline)';
+  }
+  if (body.input === undefined) return 'a Responses request needs `input` (a string or a list of items)';
+  return undefined;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -52,12 +72,12 @@ function specFor(entry: CassetteEntry, endpoint: Endpoint, requestedModel: unkno
     ? { prompt_tokens: r.usage.prompt_tokens, completion_tokens: r.usage.completion_tokens, total_tokens: r.usage.total_tokens ?? r.usage.prompt_tokens + r.usage.completion_tokens }
     : { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
   return {
-    id: newId(endpoint === 'completions' ? 'cmpl-' : 'chatcmpl-'),
+    id: newId(endpoint === 'completions' ? 'cmpl-' : endpoint === 'responses' ? 'resp_' : 'chatcmpl-'),
     created: Math.floor(Date.now() / 1000),
     model: r.model ?? (typeof requestedModel === 'string' && requestedModel ? requestedModel : REPLAY_DEFAULT_MODEL),
     content: r.content,
     toolCalls: endpoint === 'completions' ? [] : r.toolCalls,
-    finishReason: r.finishReason ?? (r.toolCalls.length && endpoint === 'chat.completions' ? 'tool_calls' : 'stop'),
+    finishReason: r.finishReason ?? (r.toolCalls.length && endpoint !== 'completions' ? 'tool_calls' : 'stop'),
     usage,
     systemFingerprint: 'fp_saboteur_replay',
   };
@@ -78,13 +98,17 @@ export async function startReplayServer(options: ReplayOptions): Promise<ModelSe
         return sendJson(res, 200, { object: 'list', data: models.map((id) => ({ id, object: 'model', created, owned_by: 'saboteur-replay' })) });
       }
       if (req.method === 'GET' && url === '/health') return sendJson(res, 200, { status: 'ok' });
-      const endpoint: Endpoint | undefined = url === '/v1/chat/completions' ? 'chat.completions' : url === '/v1/completions' ? 'completions' : undefined;
+      const endpoint = ROUTES.get(url);
       if (!endpoint || req.method !== 'POST') {
         await readBody(req);
-        return sendError(res, 404, 'not_found', `the replay server has no route ${req.method} ${url} (it serves POST /v1/chat/completions, POST /v1/completions, GET /v1/models)`);
+        return sendError(res, 404, 'not_found', `the replay server has no route ${req.method} ${url} (it serves POST /v1/chat/completions, POST /v1/completions, POST /v1/responses, GET /v1/models)`);
       }
       const body = parseJsonBody(res, await readBody(req));
       if (!body) return;
+      if (endpoint === 'responses') {
+        const refusal = responsesRefusal(body);
+        if (refusal) return sendError(res, 400, 'invalid_request_error', refusal);
+      }
       const agent = headerValue(req, AGENT_HEADER);
       const facts = requestFacts(body, endpoint, agent);
       const entry = findEntry(entries, facts);
@@ -98,6 +122,14 @@ export async function startReplayServer(options: ReplayOptions): Promise<ModelSe
       log.debug(`replay: ${endpoint} agent=${agent ?? '(none)'} turn=${facts.turn} -> ${options.cassette}:${entry.line}`);
       if (entry.latencyMs) await sleep(entry.latencyMs);
       const spec = specFor(entry, endpoint, body.model, facts.text);
+      if (endpoint === 'responses') {
+        const response = responseObject(spec, body);
+        if (body.stream !== true) return sendJson(res, 200, responseJson(response));
+        res.writeHead(200, SSE_HEADERS);
+        for (const e of responseEvents(response)) res.write(e);
+        res.end();
+        return;
+      }
       if (body.stream === true) {
         const includeUsage = (body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
         res.writeHead(200, SSE_HEADERS);

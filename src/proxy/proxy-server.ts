@@ -3,6 +3,8 @@
  * invocation (by the per-invocation key) and agent, forwards it to the model server with the
  * model's own key, streams the answer straight back (chunk by chunk, nothing buffered) while
  * assembling it for the trace, and, for calls the injector hits, corrupts the answer on the way.
+ * Chat completions, completions and the Responses API share all of this; what differs per API is
+ * in src/model/wire.ts (reading and writing answers) and responses-route.ts (the Responses state).
  */
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
@@ -11,24 +13,23 @@ import type { Log } from '../util/log.js';
 import type { ProxyCall } from '../runlog/schema.js';
 import type { Injector, InjectionContext } from '../inject/types.js';
 import { AGENT_HEADER, closeServer, headerValue, listenLocal, readBody, sendError, sendJson } from '../model/http-util.js';
-import {
-  SSE_HEADERS,
-  SseAssembler,
-  assembleJson,
-  chatCompletionEvents,
-  completionEvents,
-  sseData,
-  specFromAssembled,
-  type AssembledResponse,
-  type Endpoint,
-} from '../model/openai-wire.js';
+import { SSE_HEADERS, sseData, type AssembledResponse, type Endpoint } from '../model/openai-wire.js';
+import { responsesEvent } from '../model/responses-wire.js';
+import { wireFor, type EndpointWire } from '../model/wire.js';
 import { createUpstream, UpstreamError, type Upstream } from '../model/upstream.js';
-import { clientKey, identifyAgent, parseRoute, summarizeRequest, systemTextOf, type AgentRule } from './identify.js';
+import { clientKey, identifyAgent, parseRoute, SERVED_ROUTES, summarizeRequest, systemTextOf, type AgentRule } from './identify.js';
+import { injectAnswer } from './inject-answer.js';
 import type { Invocation, InvocationRegistry } from './registry.js';
+import { prepareResponses, rememberResponse, type PreparedResponses } from './responses-route.js';
 
 export interface ProxyOptions {
   upstream: { baseUrl: string; apiKey?: string };
   agents: readonly AgentRule[];
+  /**
+   * The model the server serves: a call whose agent was named by a `match.model` rule (an alias such
+   * as `coder-fast`) is sent upstream with this model instead.
+   */
+  model?: string;
   registry: InvocationRegistry;
   injector?: Injector;
   log: Log;
@@ -71,7 +72,7 @@ function responseOf(a: AssembledResponse | undefined, status: number): ProxyCall
  * Writes the upstream response to the client as it arrives (headers at once, each chunk as soon as
  * it comes) and assembles it on the side. Resolves when the upstream response is over.
  */
-function streamThrough(up: http.IncomingMessage, res: http.ServerResponse, endpoint: Endpoint | undefined): Promise<Outcome> {
+function streamThrough(up: http.IncomingMessage, res: http.ServerResponse, wire: EndpointWire | undefined): Promise<Outcome> {
   return new Promise((resolve) => {
     const status = up.statusCode ?? 502;
     const contentType = String(up.headers['content-type'] ?? 'application/json');
@@ -81,7 +82,7 @@ function streamThrough(up: http.IncomingMessage, res: http.ServerResponse, endpo
     else if (up.headers['content-length']) headers['content-length'] = String(up.headers['content-length']);
     res.writeHead(status, headers);
     if (isSse) res.flushHeaders();
-    const sse = isSse && endpoint ? new SseAssembler(endpoint) : undefined;
+    const sse = isSse && wire ? wire.sse() : undefined;
     const chunks: Buffer[] = [];
     let settled = false;
     const done = (error?: string) => {
@@ -89,9 +90,9 @@ function streamThrough(up: http.IncomingMessage, res: http.ServerResponse, endpo
       settled = true;
       let assembled: AssembledResponse | undefined;
       if (sse) assembled = sse.end();
-      else if (endpoint) {
+      else if (wire) {
         try {
-          assembled = assembleJson(JSON.parse(Buffer.concat(chunks).toString('utf8')), endpoint);
+          assembled = wire.json(JSON.parse(Buffer.concat(chunks).toString('utf8')));
         } catch {
           assembled = undefined;
         }
@@ -115,7 +116,7 @@ function streamThrough(up: http.IncomingMessage, res: http.ServerResponse, endpo
     up.on('close', () => {
       if (settled) return;
       const message = 'the model server closed the connection in the middle of the response';
-      if (isSse && !res.writableEnded) res.end(sseData({ error: { type: 'upstream_error', message: `saboteur proxy: ${message}` } }));
+      if (isSse && !res.writableEnded) res.end(streamError(wire?.endpoint, `saboteur proxy: ${message}`));
       else res.destroy();
       done(message);
     });
@@ -135,6 +136,12 @@ async function readAll(up: http.IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+/** An error written into a stream already under way, in the endpoint's own event format. */
+function streamError(endpoint: Endpoint | undefined, message: string): string {
+  const error = { type: 'upstream_error', code: 'upstream_error', message };
+  return endpoint === 'responses' ? responsesEvent('error', { ...error, param: null, sequence_number: 0 }) : sseData({ error });
+}
+
 /**
  * A hit call: the whole upstream answer is collected, its text corrupted, and the result written as
  * the same kind of response (a valid SSE stream for a streamed call). Anything that cannot be
@@ -143,7 +150,7 @@ async function readAll(up: http.IncomingMessage): Promise<Buffer> {
 async function corruptThrough(
   up: http.IncomingMessage,
   res: http.ServerResponse,
-  endpoint: Endpoint,
+  wire: EndpointWire,
   body: Record<string, unknown>,
   injector: Injector,
   ctx: InjectionContext,
@@ -161,7 +168,7 @@ async function corruptThrough(
   let assembled: AssembledResponse;
   let json: Record<string, unknown> | undefined;
   if (isSse) {
-    const sse = new SseAssembler(endpoint);
+    const sse = wire.sse();
     sse.feed(raw);
     assembled = sse.end();
   } else {
@@ -170,29 +177,20 @@ async function corruptThrough(
     } catch {
       return original(undefined, status >= 400 ? undefined : 'the model server answered with a body that is not JSON');
     }
-    assembled = assembleJson(json, endpoint);
+    assembled = wire.json(json);
   }
   if (status < 200 || status >= 300 || assembled.error || assembled.choiceCount !== 1) return original(assembled);
-  let corruption: ProxyCall['corruption'];
-  try {
-    corruption = await injector.corrupt(assembled.content, ctx);
-  } catch (err) {
-    log.warn(`proxy: corrupting ${ctx.agent} call ${ctx.agentCallIndex} of ${ctx.instanceId} failed, passing it through: ${(err as Error).message}`);
-  }
-  if (!corruption) return original(assembled);
-  const delivered: AssembledResponse = { ...assembled, content: corruption.after };
+  const injected = await injectAnswer(assembled, injector, ctx, log);
+  if (!injected) return original(assembled);
+  const { delivered, corruption } = injected;
   if (isSse) {
-    const includeUsage = (body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true || assembled.usage !== undefined;
-    const spec = specFromAssembled(delivered, typeof body.model === 'string' ? body.model : 'unknown');
-    const events = endpoint === 'completions' ? completionEvents(spec, includeUsage) : chatCompletionEvents(spec, includeUsage);
+    const events = wire.deliveredEvents(delivered, body);
+    if (!events) return original(assembled);
     res.writeHead(status, SSE_HEADERS);
     for (const e of events) res.write(e);
     res.end();
   } else {
-    const choice = (json!.choices as Record<string, unknown>[])[0];
-    if (endpoint === 'completions') choice.text = corruption.after;
-    else (choice.message as Record<string, unknown>).content = corruption.after;
-    sendJson(res, status, json);
+    sendJson(res, status, wire.deliveredJson(json!, delivered));
   }
   return { status, assembled: delivered, corruption };
 }
@@ -202,14 +200,34 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
   const agents = options.agents;
   const upstream: Upstream = createUpstream(options.upstream);
 
+  const warnedRoutes = new Set<string>();
+
+  /**
+   * A route the proxy does not serve: 404, and, when the key is a live one, a call on its instance
+   * naming the route, so the run log and the report say what the pipeline asked for.
+   */
+  function unsupported(req: http.IncomingMessage, res: http.ServerResponse, startedAt: string): void {
+    req.resume();
+    const where = `${req.method ?? 'GET'} ${(req.url ?? '/').split('?')[0]}`.slice(0, 200);
+    const message = `saboteur proxy has no route ${where} (it serves ${SERVED_ROUTES})`;
+    const invocation = registry.get(clientKey(req.headers));
+    if (invocation) {
+      const { agent, source } = identifyAgent({ header: headerValue(req, AGENT_HEADER), pathAgent: /^\/agents\/([^/]+)\//.exec(req.url ?? '')?.[1] }, agents);
+      const call: ProxyCall = { id: randomUUID(), agent, agentSource: source, endpoint: 'unsupported', route: where, agentCallIndex: NO_AGENT_CALL_INDEX, startedAt, durationMs: 0, stream: false, status: 404, request: {}, error: message };
+      invocation.finish(invocation.begin(call), call);
+    }
+    if (!warnedRoutes.has(where) && warnedRoutes.size < 100) {
+      warnedRoutes.add(where);
+      log.warn(`proxy: ${message}`);
+    }
+    sendError(res, 404, 'not_found', message);
+  }
+
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const t0 = performance.now();
     const startedAt = new Date().toISOString();
     const route = parseRoute(req.method ?? 'GET', req.url ?? '/');
-    if (!route) {
-      req.resume();
-      return sendError(res, 404, 'not_found', `saboteur proxy has no route ${req.method} ${req.url} (it serves /v1/chat/completions, /v1/completions, /v1/models and the same under /agents/NAME/v1)`);
-    }
+    if (!route) return unsupported(req, res, startedAt);
     const invocation = registry.get(clientKey(req.headers));
     if (!invocation) {
       req.resume();
@@ -222,23 +240,34 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
       req.resume();
       const { agent, source } = identifyAgent({ header, pathAgent: route.pathAgent }, agents);
       const base: ProxyCall = { id: randomUUID(), agent, agentSource: source, endpoint: 'models', agentCallIndex: NO_AGENT_CALL_INDEX, startedAt, durationMs: 0, stream: false, status: 0, request: {} };
-      return forward(invocation, base, t0, res, { method: 'GET', path: route.upstreamPath, headers: { accept: 'application/json', [AGENT_HEADER]: agent } });
+      await forward(invocation, base, t0, res, { method: 'GET', path: route.upstreamPath, headers: { accept: 'application/json', [AGENT_HEADER]: agent } });
+      return;
     }
 
     const raw = await readBody(req);
     const endpoint = route.endpoint;
+    const refuse = (agent: { agent: string; source: ProxyCall['agentSource'] }, message: string, request: ProxyCall['request'] = {}) => {
+      const call: ProxyCall = { id: randomUUID(), agent: agent.agent, agentSource: agent.source, endpoint, agentCallIndex: NO_AGENT_CALL_INDEX, startedAt, durationMs: performance.now() - t0, stream: false, status: 400, request, error: message };
+      invocation.finish(invocation.begin(call), call);
+      sendError(res, 400, 'invalid_request_error', `saboteur proxy: ${message}`);
+    };
     let body: Record<string, unknown>;
     try {
       body = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
       if (!body || typeof body !== 'object' || Array.isArray(body)) throw new Error('not a JSON object');
     } catch (err) {
-      const message = `the request body is not a JSON object: ${(err as Error).message}`;
-      const { agent, source } = identifyAgent({ header, pathAgent: route.pathAgent }, agents);
-      const call: ProxyCall = { id: randomUUID(), agent, agentSource: source, endpoint, agentCallIndex: NO_AGENT_CALL_INDEX, startedAt, durationMs: 0, stream: false, status: 400, request: {}, error: message };
-      invocation.finish(invocation.begin(call), { ...call, durationMs: performance.now() - t0 });
-      return sendError(res, 400, 'invalid_request_error', `saboteur proxy: ${message}`);
+      return refuse(identifyAgent({ header, pathAgent: route.pathAgent }, agents), `the request body is not a JSON object: ${(err as Error).message}`);
     }
-    const { agent, source } = identifyAgent({ header, pathAgent: route.pathAgent, system: header || route.pathAgent ? undefined : systemTextOf(body, endpoint) }, agents);
+    const requested = typeof body.model === 'string' ? body.model : undefined;
+    // The Responses API's state lives here: the request goes upstream with its whole conversation.
+    let responses: PreparedResponses | undefined;
+    if (endpoint === 'responses') {
+      responses = prepareResponses(body, invocation);
+      if (!responses.ok) return refuse(identifyAgent({ header, pathAgent: route.pathAgent, model: requested }, agents), responses.message, requested ? { model: requested } : {});
+      body = responses.body;
+    }
+    const sent = body;
+    const { agent, source } = identifyAgent({ header, pathAgent: route.pathAgent, system: () => systemTextOf(sent, endpoint), model: requested }, agents);
     const agentCallIndex = invocation.nextAgentCallIndex(agent);
     const ctx: InjectionContext = { instanceId: invocation.instanceId, variant: invocation.variant, agent, agentCallIndex };
     let hit = false;
@@ -249,9 +278,13 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
         log.warn(`proxy: injection decision failed for ${agent} call ${agentCallIndex}: ${(err as Error).message}`);
       }
     }
+    // A model alias that named the agent is not a model the server knows: ask for the served one.
+    const upstreamBody = source === 'model' && options.model && requested !== options.model ? { ...body, model: options.model } : body;
+    const bytes = upstreamBody === body && !responses ? raw : Buffer.from(JSON.stringify(upstreamBody));
     const base: ProxyCall = { id: randomUUID(), agent, agentSource: source, endpoint, agentCallIndex, startedAt, durationMs: 0, stream: body.stream === true, status: 0, request: {} };
     const headers = { 'content-type': 'application/json', accept: String(req.headers.accept ?? 'application/json'), [AGENT_HEADER]: agent };
-    return forward(invocation, base, t0, res, { method: 'POST', path: route.upstreamPath, headers, body: raw }, { body, endpoint, hit, ctx });
+    const outcome = await forward(invocation, base, t0, res, { method: 'POST', path: route.upstreamPath, headers, body: bytes }, { body, wire: wireFor(endpoint), hit, ctx });
+    if (responses?.ok && outcome.status >= 200 && outcome.status < 300) rememberResponse(invocation, responses, outcome.assembled, outcome.corruption !== undefined);
   }
 
   async function forward(
@@ -260,19 +293,19 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     t0: number,
     res: http.ServerResponse,
     upstreamRequest: Parameters<Upstream['request']>[0],
-    generation?: { body: Record<string, unknown>; endpoint: Endpoint; hit: boolean; ctx: InjectionContext },
-  ): Promise<void> {
+    generation?: { body: Record<string, unknown>; wire: EndpointWire; hit: boolean; ctx: InjectionContext },
+  ): Promise<Outcome> {
     const pending = upstream.request(upstreamRequest);
     // The summary is built while the model works, off the response's path.
-    if (generation) base.request = summarizeRequest(generation.body, generation.endpoint);
+    if (generation) base.request = summarizeRequest(generation.body, generation.wire.endpoint);
     const slot = invocation.begin(base);
     let outcome: Outcome;
     try {
       const up = await pending;
       outcome =
         generation?.hit && injector
-          ? await corruptThrough(up, res, generation.endpoint, generation.body, injector, generation.ctx, log)
-          : await streamThrough(up, res, generation?.endpoint);
+          ? await corruptThrough(up, res, generation.wire, generation.body, injector, generation.ctx, log)
+          : await streamThrough(up, res, generation?.wire);
     } catch (err) {
       const message = err instanceof UpstreamError ? `saboteur proxy: ${err.message}` : `saboteur proxy: forwarding failed: ${(err as Error).message}`;
       log.warn(message);
@@ -285,6 +318,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     if (outcome.error) call.error = outcome.error;
     if (outcome.corruption) call.corruption = outcome.corruption;
     invocation.finish(slot, call);
+    return outcome;
   }
 
   const server = http.createServer((req, res) => {

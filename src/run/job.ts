@@ -24,6 +24,7 @@ import { silentProgress, type Progress } from './progress.js';
 import { realDeps, type JobDeps } from './deps.js';
 import { shardSlice } from '../benchmarks/sample.js';
 import { assembleRunLog, sortResults, writeRunFiles } from './assemble.js';
+import { callNotes } from './call-notes.js';
 
 export { VERSION } from './assemble.js';
 
@@ -125,7 +126,7 @@ async function startServices(s: JobState, model: ModelEndpoint, setJudge: (j: Ju
     const registry = deps.createRegistry();
     const { injector, close: closeInjector } = deps.createInjector(config, model);
     cleanups.push({ name: 'injector', fn: closeInjector });
-    const proxy = await deps.startProxy({ upstream: { baseUrl: model.baseUrl, apiKey: model.apiKey }, agents: config.pipeline.agents, registry, injector, log });
+    const proxy = await deps.startProxy({ upstream: { baseUrl: model.baseUrl, apiKey: model.apiKey }, agents: config.pipeline.agents, model: model.model ?? config.model.model, registry, injector, log });
     cleanups.push({ name: 'proxy', fn: () => proxy.close() });
     log.info(`proxy at ${proxy.baseUrl}`);
     let toolServer: ToolServer | undefined;
@@ -214,15 +215,15 @@ async function runInstances(s: JobState, items: WorkItem[], services: Services):
   });
 }
 
-/** A target agent that never called the model: nothing could be corrupted, and the report should say why. */
+/**
+ * What the proxy's record says about how the pipeline reached the model: routes it does not serve,
+ * and why a target agent was never corrupted (naming only when other agents were answered).
+ */
 function noteSilentTarget(s: JobState): void {
-  const target = s.config.variants.malicious.target;
-  const malicious = s.instances.filter((r) => r.variant === 'malicious');
-  if (target === 'all' || malicious.length === 0 || malicious.some((r) => r.trace.calls.some((c) => c.agent === target))) return;
-  const seen = [...new Set(malicious.flatMap((r) => r.trace.calls.map((c) => c.agent)))].join(', ') || 'none';
-  const note = `the target agent "${target}" made no calls, so nothing could be corrupted (agents seen: ${seen}); identify it with the X-Saboteur-Agent header, an /agents/${target}/v1 base URL or a pipeline.agents rule`;
-  s.notes.push(note);
-  s.log.warn(note);
+  for (const note of callNotes(s.instances, s.config.variants.malicious.target)) {
+    s.notes.push(note);
+    s.log.warn(note);
+  }
 }
 
 /** After an early stop: every planned run that did not finish is on the record as skipped. */

@@ -33,9 +33,12 @@ export const toolCallSchema = z.object({ id: z.string(), name: z.string(), argum
 export const proxyCallSchema = z.object({
   id: z.string(),
   agent: z.string(),
-  /** How the agent was identified: header, path, system prompt match, or the default. */
-  agentSource: z.enum(['header', 'path', 'system', 'default']),
-  endpoint: z.enum(['chat.completions', 'completions', 'models']),
+  /** How the agent was identified: header, path, system prompt match, requested model name match, or the default. */
+  agentSource: z.enum(['header', 'path', 'system', 'model', 'default']),
+  /** `unsupported`: a route the proxy does not serve (answered 404); `route` says which. */
+  endpoint: z.enum(['chat.completions', 'completions', 'responses', 'models', 'unsupported']),
+  /** For unsupported calls: the method and path the pipeline asked for (`POST /v1/embeddings`). */
+  route: z.string().optional(),
   /** Index of this call among the same agent's calls in this instance (seeds the injection). */
   agentCallIndex: z.number().int(),
   startedAt: z.string(),

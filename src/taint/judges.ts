@@ -77,7 +77,7 @@ export function renderTrace(calls: readonly ProxyCall[], events: readonly ToolEv
   const steps: Step[] = [];
   const previous = new Map<string, readonly { role: string; content: string }[]>();
   for (const c of calls) {
-    if (c.endpoint === 'models') continue;
+    if (c.endpoint === 'models' || c.endpoint === 'unsupported') continue;
     const msgs = c.request.messages ?? [];
     // A request that repeats the agent's previous one shows only what it adds; any other shows everything.
     const prev = previous.get(c.agent) ?? [];

@@ -177,7 +177,7 @@ export function buildTraceGraph(input: TraceInput, policy: Policy, indexOptions:
   // LLM calls seen by the proxy.
   const toolMessages = new Map<string, number>();
   for (const call of input.calls ?? []) {
-    if (call.endpoint === 'models') continue;
+    if (call.endpoint === 'models' || call.endpoint === 'unsupported') continue;
     const start = time(call.startedAt);
     const ins: Item['input'] = [];
     for (const m of call.request.messages ?? []) {
