@@ -138,8 +138,8 @@ async function readAll(up: http.IncomingMessage): Promise<Buffer> {
 
 /** An error written into a stream already under way, in the endpoint's own event format. */
 function streamError(endpoint: Endpoint | undefined, message: string): string {
-  const error = { type: 'upstream_error', code: 'upstream_error', message };
-  return endpoint === 'responses' ? responsesEvent('error', { ...error, param: null, sequence_number: 0 }) : sseData({ error });
+  if (endpoint === 'responses') return responsesEvent('error', { code: 'upstream_error', message, param: null, sequence_number: 0 });
+  return sseData({ error: { type: 'upstream_error', code: 'upstream_error', message } });
 }
 
 /**
