@@ -26,8 +26,9 @@ function outputText(value: unknown): string {
 }
 
 /**
- * `instructions` and `input` as chat messages: input messages keep their role, an assistant's
- * message and the function calls that follow it make one assistant message with `tool_calls`, a
+ * `instructions` and `input` as chat messages: input messages keep their role, the assistant's
+ * consecutive items (one response's reasoning, message and function calls) make one assistant
+ * message with `tool_calls`, a
  * `function_call_output` is a `tool` message. Reasoning items carry no text the trace keeps; other
  * item kinds (built-in tool calls) are kept as a `[type]` marker so nothing disappears silently.
  */
@@ -48,7 +49,12 @@ export function responsesMessages(body: Record<string, unknown>): ChatLikeMessag
     const type = item.type ?? 'message';
     if (type === 'message') {
       const role = typeof item.role === 'string' ? item.role : 'user';
-      const message: ChatLikeMessage = { role, content: flattenContent(item.content) };
+      const content = flattenContent(item.content);
+      if (role === 'assistant' && assistant) {
+        assistant.content += content;
+        continue;
+      }
+      const message: ChatLikeMessage = { role, content };
       out.push(message);
       if (role === 'assistant') assistant = message;
     } else if (type === 'function_call') {
