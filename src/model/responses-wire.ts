@@ -5,7 +5,7 @@
  * the proxy when it re-emits a corrupted answer), and a response assembled back from a stream or a
  * JSON body (the proxy's trace and the recorder).
  */
-import { estimateTokens, flattenContent, newId, type AssembledResponse, type ResponseSpec, type ToolCall, type Usage } from './openai-wire.js';
+import { flattenContent, newId, type AssembledResponse, type ResponseSpec, type ToolCall, type Usage } from './openai-wire.js';
 
 /** One turn of the conversation a Responses request carries, in chat form. */
 export interface ChatLikeMessage {
@@ -346,14 +346,4 @@ export function withDelivered(response: Record<string, unknown>, delivered: Asse
     if (t) item.arguments = t.arguments;
   }
   return { ...response, output, output_text: delivered.content };
-}
-
-/** A Response spec for a replayed answer (ids of the Responses API: resp_…, call_… kept from the cassette). */
-export function responsesSpec(base: Omit<ResponseSpec, 'id'>): ResponseSpec {
-  return { ...base, id: newId('resp_') };
-}
-
-/** Token estimate of a Responses request's text, for usage of a replayed answer. */
-export function estimateResponsesPromptTokens(body: Record<string, unknown>): number {
-  return estimateTokens(responsesMessages(body).map((m) => m.content).join('\n'));
 }

@@ -77,7 +77,17 @@ function worksWithTable(): string {
 }
 
 const dirs: string[] = [];
+// The runs' task files and sandboxes go to a temp folder of their own, outside the shared one that
+// the security demo's test watches for leftovers of its instances (the MCP case runs the same ones).
+const savedTmp = process.env.TMPDIR;
+beforeAll(async () => {
+  const own = await mkdtemp(path.join(existsSync('/var/tmp') ? '/var/tmp' : os.tmpdir(), 'saboteur-fw-tmp-'));
+  dirs.push(own);
+  process.env.TMPDIR = own;
+});
 afterAll(async () => {
+  if (savedTmp === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = savedTmp;
   for (const d of dirs) await rm(d, { recursive: true, force: true });
 });
 async function outDir(): Promise<string> {
