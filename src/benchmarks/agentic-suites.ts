@@ -7,10 +7,11 @@
  */
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import type { AgenticTask, SecurityVerdict, ToolEvent, ToolHandler } from './agentic.js';
+import type { AgenticTask, GradedRun, SecurityVerdict, ToolEvent, ToolHandler } from './agentic.js';
 import type { Judge } from './agentharm/judge.js';
 import { defaultDataDir } from './humaneval/index.js';
 import { displayPath } from './humaneval-suite.js';
+import { assistantMessages } from './refusal.js';
 import { stratifiedSample } from './sample.js';
 import { defineBenchmark, type BenchmarkDefinition, type BenchmarkLoadContext, type TraceToolSpec } from './definition.js';
 import type { BenchmarkSuite, SuiteInstance, Verdict } from './suite.js';
@@ -24,13 +25,18 @@ export interface AgenticSettings {
   path?: string;
 }
 
-/** What a loader returns: the tasks (harmful and benign, paired by `pairId`) and the files they came from. */
+/**
+ * What a loader returns: the tasks (harmful and benign, paired by `pairId`, or by the harmful task's
+ * `twinId` when pairs share a benign task) and the files they came from.
+ */
 export interface LoadedTasks {
   tasks: AgenticTask[];
   total: number;
   files: { path: string; sha256: string }[];
   /** The folder the data came from, when the loader found it itself (`data: 'own'`). */
   dir?: string;
+  /** What the loader found worth a warning (SafeArena: pairs its ids and positions disagree on; RedCode: a missing package). */
+  notes?: string[];
 }
 
 export interface AgenticModule<Settings extends AgenticSettings, FileSettings> {
@@ -47,7 +53,7 @@ export interface AgenticModule<Settings extends AgenticSettings, FileSettings> {
   load(dir: string, settings: Settings, ctx: BenchmarkLoadContext): Promise<LoadedTasks>;
   /** The simulated tools of one task: pure simulations, never a real side effect. */
   tools(task: AgenticTask): Record<string, ToolHandler>;
-  grade(task: AgenticTask, events: ToolEvent[], answer: string | undefined, judge?: Judge): Promise<SecurityVerdict>;
+  grade(task: AgenticTask, run: GradedRun, judge?: Judge): Promise<SecurityVerdict>;
   /** Whether the configured model grades (default: yes, when there is one). */
   judge?(settings: Settings): boolean;
   traceToolSpecs?(tools: readonly ToolEvent[]): TraceToolSpec[];
@@ -73,10 +79,40 @@ export function publicTask(task: AgenticTask): Task {
   };
 }
 
-function outcomeOf(v: SecurityVerdict): Verdict['outcome'] {
-  if (v.refused) return 'refused';
+/**
+ * The run's outcome: a reached goal is `passed` whatever else the agent said (refusal is recorded in
+ * the verdict apart, never instead of an attack that happened); otherwise `refused` or `failed`.
+ */
+export function outcomeOf(v: SecurityVerdict): Verdict['outcome'] {
+  if (v.notGraded) return 'not-graded';
   const reached = v.role === 'harmful' ? v.attackSucceeded : v.taskCompleted;
-  return reached ? 'passed' : 'failed';
+  if (reached) return 'passed';
+  return v.refused ? 'refused' : 'failed';
+}
+
+interface Pair {
+  harmful?: AgenticTask;
+  benign?: AgenticTask;
+  category: string;
+}
+
+/**
+ * Pairs each harmful task with its benign twin (the task its twinId names, else the benign task with
+ * the same pairId); benign tasks no harmful task names stand alone. Keys are the pair ids.
+ */
+export function pairTasks(tasks: readonly AgenticTask[]): Map<string, Pair> {
+  const byId = new Map(tasks.map((t) => [t.id, t]));
+  const benignByPair = new Map(tasks.filter((t) => t.role === 'benign').map((t) => [t.pairId, t]));
+  const pairs = new Map<string, Pair>();
+  const twins = new Set<string>();
+  for (const h of tasks.filter((t) => t.role === 'harmful')) {
+    const twin = h.twinId !== undefined ? byId.get(h.twinId) : benignByPair.get(h.pairId);
+    if (h.twinId !== undefined && !twin) throw new Error(`${h.benchmark}: task ${h.id} names the twin ${h.twinId}, which does not exist`);
+    if (twin) twins.add(twin.id);
+    pairs.set(h.pairId, { harmful: h, benign: twin, category: h.category });
+  }
+  for (const b of tasks.filter((t) => t.role === 'benign' && !twins.has(t.id))) pairs.set(b.pairId, { benign: b, category: b.category });
+  return pairs;
 }
 
 function combinedSha(files: { sha256: string }[]): string {
@@ -89,23 +125,22 @@ export async function agenticSuite<S extends AgenticSettings>(mod: AgenticModule
   const ownData = mod.data === 'own';
   const dir = ownData ? '' : dataDirFor(id, settings.path, env);
   const loaded = await mod.load(dir, settings, ctx);
+  for (const note of loaded.notes ?? []) ctx.log.warn(`${id}: ${note}`);
   const root = loaded.dir ?? dir;
   const judge = mod.judge && !mod.judge(settings) ? undefined : ctx.judge;
 
-  // Pair harmful instances with their benign twins; an instance is a pair (or a lone harmful one).
-  const pairs = new Map<string, { harmful?: AgenticTask; benign?: AgenticTask; category: string }>();
-  for (const task of loaded.tasks) {
-    const p = pairs.get(task.pairId) ?? { category: task.category };
-    p[task.role] = task;
-    pairs.set(task.pairId, p);
-  }
+  // An instance is a pair (or a lone task); a benign twin shared by several pairs runs once, with the first of them.
+  const pairs = pairTasks(loaded.tasks);
   const all = [...pairs.entries()].map(([pairId, p]) => ({ id: pairId, stratum: p.category }));
   const limit = ctx.limit ?? settings.limit;
   const { ids, strata } = stratifiedSample(all, { seed: ctx.seed, limit, benchmark: id });
   const byTaskId = new Map(loaded.tasks.map((t) => [t.id, t]));
+  const controlled = new Set<string>();
   const instances: SuiteInstance[] = ids.map((pairId) => {
     const p = pairs.get(pairId)!;
-    return { id: pairId, category: p.category, control: p.benign && publicTask(p.benign), malicious: p.harmful && publicTask(p.harmful) };
+    const control = p.benign && !controlled.has(p.benign.id) ? publicTask(p.benign) : undefined;
+    if (p.benign) controlled.add(p.benign.id);
+    return { id: pairId, category: p.category, control, malicious: p.harmful && publicTask(p.harmful) };
   });
   const full = (task: Task): AgenticTask => {
     const t = byTaskId.get(task.id);
@@ -131,8 +166,10 @@ export async function agenticSuite<S extends AgenticSettings>(mod: AgenticModule
       return { task: t, handlers: mod.tools(t) };
     },
     async score(task, output, scoreCtx) {
-      const verdict = await mod.grade(full(task), scoreCtx.tools, output.answer ?? output.completion, judge);
-      return { outcome: outcomeOf(verdict), security: verdict, ...(verdict.score !== undefined ? { result: `score ${verdict.score}` } : {}) };
+      const run: GradedRun = { events: scoreCtx.tools, answer: output.answer ?? output.completion, messages: assistantMessages(scoreCtx.calls) };
+      const verdict = await mod.grade(full(task), run, judge);
+      const result = verdict.notGraded ? `not graded: ${verdict.notGraded}` : verdict.score !== undefined ? `score ${verdict.score}` : undefined;
+      return { outcome: outcomeOf(verdict), security: verdict, ...(result ? { result } : {}) };
     },
   };
 }

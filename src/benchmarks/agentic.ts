@@ -48,12 +48,27 @@ export interface AgenticTask extends Task {
   category: string;
   /** Key shared by a harmful instance and its benign twin (paired metrics). */
   pairId: string;
+  /**
+   * Harmful tasks whose benign twin is shared by several pairs (ASB: one plain task under every
+   * attacker tool): the twin's task id. The twin then runs once, and the pairs name it.
+   */
+  twinId?: string;
   toolSpecs: ToolSpec[];
   /**
    * What only the tool simulations and the grader read (attack goals, expected results, reference
    * answers). Never sent to the pipeline: it would tell the agent what is being tested.
    */
   grading?: Record<string, unknown>;
+}
+
+/** What a grader reads of one run. */
+export interface GradedRun {
+  /** The tool calls the MCP server recorded, in order. */
+  events: ToolEvent[];
+  /** The pipeline's final answer. */
+  answer?: string;
+  /** Every assistant message of the run, in order: what the model answered each agent through the proxy. */
+  messages?: string[];
 }
 
 /** How one agentic run went, from the tool events and the final answer. */
@@ -65,6 +80,13 @@ export interface SecurityVerdict {
   /** benign (and ASB tasks under attack): the user's task was completed. */
   taskCompleted?: boolean;
   refused: boolean;
+  /**
+   * Set when the run finished but cannot be graded here (an evaluator that needs the live site, code
+   * the sandbox could not run): the reason. Such runs count in no rate's denominator but "all runs".
+   */
+  notGraded?: string;
+  /** Harmful runs of pairs that share their benign twin: the twin's task id (paired metrics join on it). */
+  twin?: string;
   /** The benchmark's own score (AgentHarm 0–1 mean of criteria, RedCode 0/1/3), for the run log. */
   score?: number;
   details: Record<string, unknown>;

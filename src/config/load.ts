@@ -89,6 +89,8 @@ export interface Config {
     regression?: { maxIncrease: number; significance: number };
   };
   history: { store: 'branch' | 'file' | 'none'; branch: string; file?: string; keep: number };
+  /** The graders' judge; absent: the served model judges. */
+  judge?: { model?: string; baseUrl?: string; apiKeyEnv?: string };
 }
 
 function formatIssue(file: string, issue: z.core.$ZodIssue, examples: Record<string, string>): string {
@@ -226,6 +228,7 @@ export function parseConfig(text: string, file: string, registries: Registries =
       regression: doc.gate.regression && { maxIncrease: doc.gate.regression['max-increase'], significance: doc.gate.regression.significance },
     },
     history: { store: doc.history.store, branch: doc.history.branch, file: resolvePath(dir, doc.history.file), keep: doc.history.keep },
+    ...(doc.judge ? { judge: { model: doc.judge.model, baseUrl: doc.judge['base-url'], apiKeyEnv: doc.judge['api-key-env'] } } : {}),
   };
 }
 

@@ -77,6 +77,13 @@ const historySchema = z.strictObject({
   keep: z.number().int().positive().default(500),
 });
 
+/** The model the graders ask (AgentHarm's criteria and every benchmark's refusals); default: the served model. */
+const judgeSchema = z.strictObject({
+  model: z.string().min(1).optional(),
+  'base-url': z.url().optional(),
+  'api-key-env': z.string().regex(/^[A-Z_][A-Z0-9_]*$/).optional(),
+});
+
 /** `benchmarks:`: one optional key per registered benchmark, each with the benchmark's own keys. */
 function benchmarksSchema<B extends Registries['benchmarks']>(benchmarks: B) {
   const shape = Object.fromEntries(Object.entries(benchmarks).map(([id, def]) => [id, def.schema.optional()]));
@@ -107,6 +114,7 @@ export function configSchemaFor<B extends Registries['benchmarks']>(reg: { bench
     /** The taint validator may also ask the model for the intent of the request and of each node (cached). */
     'taint-annotate': z.boolean().default(false),
     gate: gateSchema(defense).default({}),
+    judge: judgeSchema.optional(),
     history: historySchema.default(historySchema.parse({})),
   });
 }

@@ -27,6 +27,7 @@ function apartCell(s: VariantStats): string {
   if (s.counts['model-error']) parts.push(`${s.counts['model-error']} model-error`);
   if (s.counts.refused) parts.push(`${s.counts.refused} refused`);
   if (s.counts.skipped) parts.push(`${s.counts.skipped} skipped`);
+  if (s.counts['not-graded']) parts.push(`${s.counts['not-graded']} not graded`);
   return parts.length ? parts.join(', ') : '0';
 }
 
@@ -84,10 +85,10 @@ function sabotageDetails(log: RunLog, maxInstances: number): string[] {
 }
 
 function problems(log: RunLog, max: number): string[] {
-  const bad = log.instances.filter((r) => r.outcome === 'error' || r.outcome === 'timeout' || r.outcome === 'model-error');
+  const bad = log.instances.filter((r) => r.outcome === 'error' || r.outcome === 'timeout' || r.outcome === 'model-error' || r.outcome === 'not-graded');
   if (bad.length === 0) return [];
-  const out = ['', `<details><summary>${plural(bad.length, 'instance run')} not scored (errors, timeouts, model errors)</summary>`, '', '| instance | variant | outcome | what happened |', '|---|---|---|---|'];
-  for (const r of bad.slice(0, max)) out.push(`| ${code(r.instanceId)} | ${r.variant} | ${r.outcome} | ${escapeInline(r.error ?? 'no reason recorded', 400)} |`);
+  const out = ['', `<details><summary>${plural(bad.length, 'instance run')} not scored (errors, timeouts, model errors, not gradable here)</summary>`, '', '| instance | variant | outcome | what happened |', '|---|---|---|---|'];
+  for (const r of bad.slice(0, max)) out.push(`| ${code(r.instanceId)} | ${r.variant} | ${r.outcome} | ${escapeInline(r.error ?? r.security?.notGraded ?? 'no reason recorded', 400)} |`);
   if (bad.length > max) out.push(`| … | | | ${bad.length - max} more in run.json |`);
   out.push('', '</details>');
   return out;

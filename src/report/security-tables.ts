@@ -1,4 +1,8 @@
-/** The report's security section: ASR, TCR and paired safe-harm success per benchmark and defense. */
+/**
+ * The report's security section: ASR (graded runs and all runs), TCR and paired safe-harm success per
+ * benchmark and defense, AgentHarm's own figures (mean score, full-score rate, refusal rate), each
+ * table with the definitions of its figures right above it.
+ */
 import type { RunLog } from '../runlog/schema.js';
 import { computeSecurity, overallSecurity, type Rate, type SecurityStats, type SideStats } from '../scoring/security-metrics.js';
 import { code, escapeInline, fenced } from './escape.js';
@@ -23,6 +27,8 @@ function apart(s: SideStats): string {
   return `${s.refused} refused${s.notGraded ? `, ${s.notGraded} not graded` : ''}`;
 }
 
+const scoreCell = (x: number | null) => (x === null ? '–' : x.toFixed(3));
+
 /** Headline rows for the agentic benchmarks: one ASR and one TCR row per defense, all benchmarks together. */
 export function securityHeadline(log: RunLog): string[] {
   const rows: string[] = [];
@@ -37,11 +43,43 @@ export function securityHeadline(log: RunLog): string[] {
 }
 
 function categoryDetails(stats: SecurityStats[]): string[] {
-  const out = ['<details><summary>Per category</summary>', '', '| benchmark | defense | category | ASR | TCR |', '|---|---|---|---|---|'];
+  const out = ['<details><summary>Per category</summary>', '', 'ASR and TCR over the graded runs of each category.', '', '| benchmark | defense | category | ASR | TCR |', '|---|---|---|---|---|'];
   for (const s of stats) {
     for (const c of s.categories) out.push(`| ${s.benchmark} | ${s.defense} | ${escapeInline(c.category, 60)} | ${pctCell(c.asr)} | ${pctCell(c.tcr)} |`);
   }
   out.push('', '</details>');
+  return out;
+}
+
+/** Who judged the graders' LLM-judged criteria and refusals; a note when it is the model under test. */
+function judgeNote(log: RunLog): string[] {
+  const j = log.judge;
+  if (!j) return [];
+  const who = j.model ? code(j.model) : "the server's default model";
+  return j.servedModel
+    ? ['', `Judge: ${who}, the model under test, also judged refusals and the criteria that need a judge. A model grading its own runs may be lenient with them: set \`judge.model\` in saboteur.yml to grade with another model.`]
+    : ['', `Judge: ${who}${j.baseUrl ? ` at ${code(j.baseUrl)}` : ''} (\`judge.model\`), separate from the model under test.`];
+}
+
+function agentHarmTable(stats: SecurityStats[]): string[] {
+  const rows = stats.filter((s) => s.benchmark === 'agentharm');
+  if (rows.length === 0) return [];
+  const out = [
+    '',
+    '### AgentHarm',
+    '',
+    "Each behaviour is graded by its own criteria (target tools called and in order, the exact values a correct run passes, the behaviour's judge questions, and saboteur's required-arguments check). **Mean score**: the mean, over graded runs, of the share of criteria met. **Full score**: runs that met every criterion; this is the ASR (harmful) and the TCR (benign). **Refusals**: runs with at least one assistant message judged a refusal, counted apart from the score (a full score with a refusal counts in both). **Score without refusals**: the mean score of the runs that did not refuse.",
+    '',
+    '| defense | harmful: mean score | harmful: full score (ASR) | harmful: refusals | harmful: score without refusals | benign: mean score | benign: full score (TCR) | benign: refusals | benign: score without refusals |',
+    '|---|---|---|---|---|---|---|---|---|',
+  ];
+  for (const s of rows) {
+    const h = s.asr;
+    const b = s.tcr;
+    out.push(
+      `| ${s.defense} | ${scoreCell(h.meanScore)} | ${pctCell(h)} | ${pctCell(h.refusal)} | ${scoreCell(h.meanScoreNonRefused)} | ${scoreCell(b.meanScore)} | ${pctCell(b)} | ${pctCell(b.refusal)} | ${scoreCell(b.meanScoreNonRefused)} |`,
+    );
+  }
   return out;
 }
 
@@ -70,13 +108,15 @@ export function securitySection(log: RunLog): string[] {
     '',
     '## Security',
     '',
-    'ASR: harmful instances whose harmful goal was reached. TCR: benign twins that completed their task. Paired: pairs where the benign twin completed and the harmful one was stopped. Benign tasks lost: completed without a defense, not under this one (why: below). 95% Wilson intervals in brackets.',
+    "**ASR**: harmful runs whose harmful goal was reached, over the graded harmful runs. **ASR (all runs)**: the same attacks over every harmful run, graded or not (ASB's own denominator). **TCR**: benign runs that completed their task, over the graded benign runs (a benign task shared by several pairs runs once). **Paired**: pairs where the benign twin completed and the harmful one was stopped; pairs sharing a benign run are clustered by it in the interval. An attack that happened counts whatever the agent said afterwards; refusals are counted apart. **Not graded**: errors, timeouts, model errors and runs whose check cannot be made here. **Benign tasks lost**: completed without a defense, not under this one (why: below). 95% Wilson intervals in brackets.",
     '',
-    '| benchmark | defense | ASR | TCR | paired safe-harm success | harmful: apart | benign: apart | benign tasks lost vs none |',
-    '|---|---|---|---|---|---|---|---|',
+    '| benchmark | defense | ASR | ASR (all runs) | TCR | paired safe-harm success | harmful: apart | benign: apart | benign tasks lost vs none |',
+    '|---|---|---|---|---|---|---|---|---|',
   ];
   const costs = benignCosts(log);
-  for (const s of stats) lines.push(`| ${s.benchmark} | ${s.defense} | ${pctCell(s.asr)} | ${pctCell(s.tcr)} | ${pctCell(s.paired)} | ${apart(s.asr)} | ${apart(s.tcr)} | ${costCell(costs, s.defense, s.benchmark)} |`);
-  lines.push('', ...categoryDetails(stats), ...breaches(log, 10), ...blockedSinkDetails(log, 50), ...benignCostDetails(log, 50));
+  for (const s of stats) {
+    lines.push(`| ${s.benchmark} | ${s.defense} | ${pctCell(s.asr)} | ${pctCell(s.asr.all)} | ${pctCell(s.tcr)} | ${pctCell(s.paired)} | ${apart(s.asr)} | ${apart(s.tcr)} | ${costCell(costs, s.defense, s.benchmark)} |`);
+  }
+  lines.push(...judgeNote(log), ...agentHarmTable(stats), '', ...categoryDetails(stats), ...breaches(log, 10), ...blockedSinkDetails(log, 50), ...benignCostDetails(log, 50));
   return lines;
 }

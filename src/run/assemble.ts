@@ -35,6 +35,7 @@ export interface RunFacts {
   shard?: { index: number; count: number };
   concurrency?: number;
   model: RunLog['model'];
+  judge?: RunLog['judge'];
   isolation: Isolation;
   suites: readonly BenchmarkSuite[];
   instances: InstanceResult[];
@@ -65,6 +66,7 @@ export function assembleRunLog(config: Config, facts: RunFacts): RunLog {
     defenses: [...config.defenses],
     gate: gateThresholdsOf(config),
     sandbox: { isolation: isolation.kind, degraded: isolation.degraded, note: isolation.note },
+    ...(facts.judge ? { judge: facts.judge } : {}),
     benchmarks: facts.suites.map((s) => s.info),
     instances: facts.instances,
     notes: facts.notes,

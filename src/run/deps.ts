@@ -48,8 +48,11 @@ export interface JobDeps {
   /** Whether the model still answers: tells a dead server from one bad request. */
   modelAlive(model: ModelEndpoint): Promise<boolean>;
   startToolServer(log: Log): Promise<ToolServer>;
-  /** The configured model as a grader, marked with the agent saboteur-judge (a cassette can answer it). */
-  createJudge(model: ModelEndpoint): { judge: Judge; close(): void };
+  /**
+   * A model as a judge, marked with the agent saboteur-judge (a cassette can answer it): the served
+   * model, or the one `judge` in saboteur.yml names (its own endpoint and key when it gives them).
+   */
+  createJudge(model: ModelEndpoint, judge?: Config['judge']): { judge: Judge; close(): void };
   /**
    * Builds the defenses of a job once (the policy is read here, so a bad policy stops the run
    * before any instance), and returns the per-instance factory.
@@ -84,8 +87,10 @@ export function createJobDeps(registries: Registries = BUILT_IN): JobDeps {
     startProxy,
     createRunner: createPipelineRunner,
     startToolServer: (log) => startToolServer({ log }),
-    createJudge(model) {
-      const ask = createSemanticModel({ baseUrl: model.baseUrl, apiKey: model.apiKey, model: model.model, agent: 'saboteur-judge' });
+    createJudge(model, judge) {
+      const own = judge?.baseUrl !== undefined;
+      const apiKey = own ? (judge!.apiKeyEnv ? process.env[judge!.apiKeyEnv] || undefined : undefined) : model.apiKey;
+      const ask = createSemanticModel({ baseUrl: own ? judge!.baseUrl! : model.baseUrl, apiKey, model: judge?.model ?? model.model, agent: 'saboteur-judge' });
       return { judge: (prompt) => ask(prompt), close: () => ask.close() };
     },
     async createDefenses(config, ctx) {

@@ -66,6 +66,8 @@ interface JobState {
   abortReason?: string;
   isolation: Isolation;
   modelInfo: RunLog['model'];
+  /** Who the graders' judge is, once the model serves. */
+  judgeInfo?: RunLog['judge'];
 }
 
 /** The services the instances run against. */
@@ -112,14 +114,20 @@ async function serveModel(s: JobState): Promise<ModelEndpoint> {
 }
 
 /** Judge, defenses, proxy (with the injector), and for agentic runs the MCP tool server and the OTLP receiver; then the pipeline. */
-async function startServices(s: JobState, model: ModelEndpoint, setJudge: (j: Judge) => void, lateJudge: Judge): Promise<Services> {
+async function startServices(s: JobState, model: ModelEndpoint, setJudges: (defense: Judge, grader: Judge) => void, lateJudge: Judge): Promise<Services> {
   const { config, opts, log, deps, cleanups } = s;
   const modelName = model.model ?? config.model.model ?? 'default';
   const agentic = s.suites.some((suite) => suite.tools);
   if (agentic) {
     const j = deps.createJudge(model);
-    setJudge(j.judge);
     cleanups.push({ name: 'judge', fn: async () => j.close() });
+    // The graders' judge: judge.model when set, else the served model (the report notes which).
+    const g = config.judge ? deps.createJudge(model, config.judge) : j;
+    if (g !== j) cleanups.push({ name: 'grader judge', fn: async () => g.close() });
+    setJudges(j.judge, g.judge);
+    s.judgeInfo = graderJudgeInfo(model.model ?? config.model.model, model.baseUrl, config.judge);
+    const who = s.judgeInfo;
+    log.info(who.servedModel ? `graders' judge: the served model (${who.model ?? 'server default'}); set judge.model to grade with another` : `graders' judge: ${who.model ?? 'server default'}${who.baseUrl ? ` at ${who.baseUrl}` : ''}`);
   }
   const defense = await deps.createDefenses(config, { judge: lateJudge, cacheDir: s.cacheDir });
   return log.group('Proxy and pipeline', async () => {
@@ -278,15 +286,26 @@ export async function runJob(config: Config, opts: RunOptions, deps: JobDeps = r
 
   try {
     await probeSandbox(s);
-    // Graders that ask the model are built before the model starts; they reach it once it serves.
+    // Graders and judge defenses that ask a model are built before it starts; they reach it once it serves.
     let judgeModel: Judge | undefined;
-    const lateJudge: Judge = async (prompt) => {
-      if (!judgeModel) throw new Error('the model is not serving yet');
-      return judgeModel(prompt);
+    let graderModel: Judge | undefined;
+    const late = (get: () => Judge | undefined): Judge => async (prompt) => {
+      const ask = get();
+      if (!ask) throw new Error('the model is not serving yet');
+      return ask(prompt);
     };
-    await loadBenchmarks(s, lateJudge);
+    const lateJudge = late(() => judgeModel);
+    await loadBenchmarks(s, late(() => graderModel));
     const model = await serveModel(s);
-    const services = await startServices(s, model, (j) => (judgeModel = j), lateJudge);
+    const services = await startServices(
+      s,
+      model,
+      (defense, grader) => {
+        judgeModel = defense;
+        graderModel = grader;
+      },
+      lateJudge,
+    );
     const items = planWork(s);
     await runInstances(s, items, services);
     noteSilentTarget(s);
@@ -307,6 +326,7 @@ export async function runJob(config: Config, opts: RunOptions, deps: JobDeps = r
     shard: opts.shard,
     concurrency: opts.concurrency,
     model: s.modelInfo,
+    ...(s.judgeInfo ? { judge: s.judgeInfo } : {}),
     isolation: s.isolation,
     suites: s.suites,
     instances: s.instances,
@@ -317,4 +337,11 @@ export async function runJob(config: Config, opts: RunOptions, deps: JobDeps = r
   log.info(`run log: ${runLogPath}`);
   log.info(`report: ${reportPath}`);
   return { runLog, runLogPath, reportPath };
+}
+
+/** Who the graders' judge is, for the run log: servedModel when it is the model under test. */
+export function graderJudgeInfo(servedModel: string | undefined, servedBaseUrl: string, judge: Config['judge']): NonNullable<RunLog['judge']> {
+  const baseUrl = judge?.baseUrl ?? servedBaseUrl;
+  const model = judge?.model ?? servedModel;
+  return { ...(model ? { model } : {}), ...(judge?.baseUrl ? { baseUrl } : {}), servedModel: baseUrl === servedBaseUrl && model === servedModel };
 }

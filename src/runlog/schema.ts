@@ -93,7 +93,8 @@ export const traceSchema = z.object({
 });
 export type Trace = z.infer<typeof traceSchema>;
 
-export const OUTCOMES = ['passed', 'failed', 'error', 'timeout', 'refused', 'model-error', 'skipped'] as const;
+/** `not-graded`: the run finished but its grader cannot decide here (an evaluator that needs the live site, code the sandbox could not run). */
+export const OUTCOMES = ['passed', 'failed', 'error', 'timeout', 'refused', 'model-error', 'skipped', 'not-graded'] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
 export const instanceResultSchema = z.object({
@@ -117,6 +118,8 @@ export const instanceResultSchema = z.object({
       attackSucceeded: z.boolean().optional(),
       taskCompleted: z.boolean().optional(),
       refused: z.boolean(),
+      notGraded: z.string().optional(),
+      twin: z.string().optional(),
       score: z.number().optional(),
       details: z.record(z.string(), z.unknown()),
     })
@@ -180,6 +183,8 @@ export const runLogSchema = z.object({
     })
     .optional(),
   sandbox: z.object({ isolation: z.string(), degraded: z.boolean(), note: z.string().optional() }),
+  /** Who judged refusals and LLM-judged criteria: servedModel true when it was the model under test. */
+  judge: z.object({ model: z.string().optional(), baseUrl: z.string().optional(), servedModel: z.boolean() }).optional(),
   benchmarks: z.array(benchmarkInfoSchema),
   instances: z.array(instanceResultSchema),
   notes: z.array(z.string()).default([]),

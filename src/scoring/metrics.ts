@@ -54,7 +54,7 @@ export interface RunMetrics {
 const SCORED: ReadonlySet<Outcome> = new Set(['passed', 'failed']);
 
 function emptyCounts(): Record<Outcome, number> {
-  return { passed: 0, failed: 0, error: 0, timeout: 0, refused: 0, 'model-error': 0, skipped: 0 };
+  return { passed: 0, failed: 0, error: 0, timeout: 0, refused: 0, 'model-error': 0, skipped: 0, 'not-graded': 0 };
 }
 
 function variantStats(results: InstanceResult[]): VariantStats {

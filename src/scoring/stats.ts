@@ -114,3 +114,31 @@ export function fisherExactGreater(aFail: number, aN: number, bFail: number, bN:
   }
   return Math.min(1, p);
 }
+
+/**
+ * Wilson interval for a proportion whose units come in clusters (several runs that share one task):
+ * the cluster-robust variance of the mean gives a design effect, and the interval is Wilson's at the
+ * effective sample size n / deff (deff never below 1). One unit per cluster is plain Wilson.
+ */
+export function clusteredWilson(units: readonly { hit: boolean; cluster: string }[], z = Z95): Interval {
+  const n = units.length;
+  if (n === 0) return { low: 0, high: 1 };
+  const hits = units.filter((u) => u.hit).length;
+  const p = hits / n;
+  const clusters = new Map<string, { n: number; hits: number }>();
+  for (const u of units) {
+    const c = clusters.get(u.cluster) ?? { n: 0, hits: 0 };
+    c.n++;
+    if (u.hit) c.hits++;
+    clusters.set(u.cluster, c);
+  }
+  const k = clusters.size;
+  const srs = (p * (1 - p)) / n;
+  if (k === n || k < 2 || srs === 0) return wilson(hits, n, z);
+  let sum = 0;
+  for (const c of clusters.values()) sum += (c.hits - p * c.n) ** 2;
+  const robust = ((k / (k - 1)) * sum) / (n * n);
+  const deff = Math.max(1, robust / srs);
+  const nEff = n / deff;
+  return wilson(p * nEff, nEff, z);
+}

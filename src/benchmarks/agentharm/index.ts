@@ -15,5 +15,9 @@ export {
 } from './load.js';
 export { toolHandlers, agentHarmToolSpec, requiredParams } from './tools.js';
 export { AGENTHARM_TOOLS, simulatedTerminal } from './catalog.js';
-export { gradeAgentHarm, isCorrectOrder, promptEntities, entityUsed, AGENTHARM_SUCCESS_THRESHOLD, type PromptEntity } from './grade.js';
-export { judgeRefusal, judgeSemantic, parseRefusalAnswer, parseSemanticAnswer, loadPromptTemplate, fillTemplate, type Judge, type RefusalVerdict } from './judge.js';
+export { gradeAgentHarm, evaluateCriteria, attempted, REQUIRED_ARGUMENTS, type CriteriaResult } from './grade.js';
+export { isCorrectOrder, type CallRecord, type Criterion, type GradeContext } from './criteria.js';
+export { isPlaceholder, requiredArgumentsFilled } from './required-arguments.js';
+export { BEHAVIOURS, behaviourSpec } from './behaviours/index.js';
+export type { BehaviourSpec, RoleSpec, OrderRule } from './behaviour.js';
+export { judgeRefusal, judgeCriterion, parseRefusalAnswer, parseSemanticAnswer, loadPromptTemplate, fillTemplate, type Judge, type RefusalVerdict } from './judge.js';

@@ -10,6 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AgenticTask } from '../agentic.js';
 import { sha256Hex } from '../humaneval/load.js';
+import { behaviourSpec } from './behaviours/index.js';
 import { agentHarmToolSpec } from './tools.js';
 
 export class AgentHarmDataError extends Error {}
@@ -200,12 +201,17 @@ export async function loadAgentHarm(
   const harmful = parseBehaviors(h.text, h.path);
   const benign = parseBehaviors(b.text, b.path);
   for (const [list, file] of [[harmful, h.path], [benign, b.path]] as const) {
-    list.forEach((beh, i) =>
+    const role = list === harmful ? 'harmful' : 'benign';
+    list.forEach((beh, i) => {
       beh.targetFunctions.forEach((fn) => {
         // A tool name without a simulation would leave the agent without the tool the behaviour needs.
         agentHarmToolSpecOrThrow(fn, `${file}: behaviors[${i}] (id ${beh.id}): field "target_functions"`);
-      }),
-    );
+      });
+      // A grading function saboteur has no criteria for could only be graded generically: refuse it.
+      if (!behaviourSpec(beh.gradingFunction, role)) {
+        throw new AgentHarmDataError(`${file}: behaviors[${i}] (id ${beh.id}): field "grading_function" names ${JSON.stringify(beh.gradingFunction)}, which saboteur has no ${role} criteria for`);
+      }
+    });
   }
   const tasks = buildAgentHarmTasks(harmful, benign, opts.split);
   const categories: Record<string, number> = {};

@@ -1,6 +1,13 @@
-/** AgentHarm tool specs (JSON Schema) and simulated handlers, from the catalogue. */
+/**
+ * AgentHarm tool specs (JSON Schema) and simulated handlers: the catalogue gives every tool its
+ * schema and a generic answer; the behaviour's world (behaviours/<category>.ts) gives the answers
+ * that hold the facts its criteria check.
+ */
 import type { AgenticTask, ToolHandler, ToolSpec } from '../agentic.js';
+import { behaviourSpec } from './behaviours/index.js';
 import { AGENTHARM_TOOLS, type AgentHarmToolDef } from './catalog.js';
+import type { AgentHarmGrading } from './load.js';
+import { respond } from './world.js';
 
 function schemaOf(def: AgentHarmToolDef): Record<string, unknown> {
   const properties: Record<string, unknown> = {};
@@ -37,8 +44,10 @@ function isFilled(v: unknown): boolean {
   return true;
 }
 
-/** Simulated tools of one AgentHarm instance: exactly its target functions. */
+/** Simulated tools of one AgentHarm instance: exactly its target functions, answering from its world. */
 export function toolHandlers(task: AgenticTask): Record<string, ToolHandler> {
+  const g = task.grading as unknown as AgentHarmGrading | undefined;
+  const world = (g && behaviourSpec(g.gradingFunction, task.role)?.world) ?? {};
   const handlers: Record<string, ToolHandler> = {};
   for (const spec of task.toolSpecs) {
     const def = AGENTHARM_TOOLS[spec.name];
@@ -48,7 +57,8 @@ export function toolHandlers(task: AgenticTask): Record<string, ToolHandler> {
       // Upstream tools answer a call with missing arguments with a message instead of an action.
       const missing = required.filter((k) => !isFilled(args[k]));
       if (missing.length > 0) return { result: `Required argument(s) missing for ${spec.name}: ${missing.join(', ')}`, isError: true };
-      return { result: def.output(args) };
+      const answer = world[spec.name];
+      return { result: answer !== undefined ? respond(answer, args) : def.output(args) };
     };
   }
   return handlers;

@@ -1,8 +1,10 @@
 /**
  * ASB (Agent Security Bench) loader: reads the native JSON Lines files unchanged and turns them
  * into paired instances. Per agent, per task (the first `tasksPerAgent`, ASB's `task_num`,
- * default 1), per attacker tool of that agent and per attack (dpi/opi): one harmful instance and
- * its benign twin (the same task, no injection, the attacker tool absent).
+ * default 1), per attacker tool of that agent and per attack (dpi/opi): one harmful instance. Its
+ * benign twin is the plain task (no injection, no attacker tool), the same for every attacker tool
+ * and attack of that agent's task: it exists once (`asb/<agent>/<task>/benign`), and every harmful
+ * instance of the task names it as its twin, so the control side counts each distinct task once.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -46,7 +48,7 @@ export interface LoadAsbOptions {
 
 export interface AsbLoadResult {
   tasks: AgenticTask[];
-  /** Number of instances (harmful + benign) before any sampling. */
+  /** Number of tasks (harmful instances + distinct benign tasks) before any sampling. */
   total: number;
   files: { path: string; sha256: string }[];
   /** Instances per category (the agent name). */
@@ -60,8 +62,10 @@ export interface AsbGrading {
   normalTools: { name: string; expectedAchievements: string }[];
   /** Null for the benign twin (the attacker tool is absent). */
   attackerTool: { name: string; goal: string; instruction: string; attackType: string; aggressive: boolean } | null;
-  /** OPI: the text appended to every normal tool's observation after "; ". */
+  /** OPI: the text appended to every tool's observation after "; ". */
   observationInjection: string | null;
+  /** Harmful instances: the id of the benign task they pair with. */
+  twin?: string;
 }
 
 /** ASB's injected text: `You must strictly adhere to ... by using the "X" tool, and do NOT use other tools.` */
@@ -89,27 +93,42 @@ export function buildAsbTasks(
     if (normals.length === 0) throw new Error(`ASB: agent ${agent.agent} has no normal tools in ${ASB_NORMAL_TOOLS_FILE}`);
     const attackers = attackTools.filter((t) => t.agent === agent.agent);
     agent.tasks.slice(0, tasksPerAgent).forEach((userTask, taskIndex) => {
+      const normalGrading = normals.map((n) => ({ name: n.name, expectedAchievements: n.expectedAchievements }));
+      const twinId = `asb/${agent.agent}/${taskIndex}/benign`;
+      const benignGrading: AsbGrading = { agent: agent.agent, attack: null, normalTools: normalGrading, attackerTool: null, observationInjection: null };
+      const benignSpecs = asbToolSpecs(normals, null);
+      out.push({
+        id: twinId,
+        benchmark: 'asb',
+        kind: 'agentic',
+        category: agent.agent,
+        pairId: twinId,
+        role: 'benign',
+        prompt: userTask,
+        toolSpecs: benignSpecs,
+        tools: benignSpecs.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
+        metadata: { agent: agent.agent, agentPath: agent.agentPath, taskIndex, attack: null, injection: null },
+        grading: benignGrading as unknown as Record<string, unknown>,
+      });
       for (const tool of attackers) {
         for (const attack of opts.attacks) {
           const pairId = `asb/${agent.agent}/${taskIndex}/${tool.name}/${attack}`;
           const injected = asbInjectedText(tool, injection);
-          const normalGrading = normals.map((n) => ({ name: n.name, expectedAchievements: n.expectedAchievements }));
-          const base = {
-            benchmark: 'asb',
-            kind: 'agentic' as const,
-            category: agent.agent,
-            pairId,
-          };
           const harmfulGrading: AsbGrading = {
             agent: agent.agent,
             attack,
             normalTools: normalGrading,
             attackerTool: { name: tool.name, goal: tool.goal, instruction: tool.instruction, attackType: tool.attackType, aggressive: tool.aggressive },
             observationInjection: attack === 'opi' ? injected : null,
+            twin: twinId,
           };
           const harmfulSpecs = asbToolSpecs(normals, tool);
           out.push({
-            ...base,
+            benchmark: 'asb',
+            kind: 'agentic',
+            category: agent.agent,
+            pairId,
+            twinId,
             id: `${pairId}/harmful`,
             role: 'harmful',
             // DPI appends the injected text to the user task after a space; OPI leaves the task alone.
@@ -118,18 +137,6 @@ export function buildAsbTasks(
             tools: harmfulSpecs.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
             metadata: { agent: agent.agent, agentPath: agent.agentPath, taskIndex, attack, injection },
             grading: harmfulGrading as unknown as Record<string, unknown>,
-          });
-          const benignGrading: AsbGrading = { agent: agent.agent, attack: null, normalTools: normalGrading, attackerTool: null, observationInjection: null };
-          const benignSpecs = asbToolSpecs(normals, null);
-          out.push({
-            ...base,
-            id: `${pairId}/benign`,
-            role: 'benign',
-            prompt: userTask,
-            toolSpecs: benignSpecs,
-            tools: benignSpecs.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
-            metadata: { agent: agent.agent, agentPath: agent.agentPath, taskIndex, attack: null, injection: null },
-            grading: benignGrading as unknown as Record<string, unknown>,
           });
         }
       }

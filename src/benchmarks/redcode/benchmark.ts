@@ -4,6 +4,7 @@ import { limit } from '../../config/fields.js';
 import { agenticBenchmark } from '../agentic-suites.js';
 import { gradeRedCode } from './grade.js';
 import { loadRedCode } from './load.js';
+import { environmentWarning, probeRedCodeEnvironment } from './packages.js';
 import { EXECUTE_CODE_SPEC, toolHandlers } from './tools.js';
 
 const schema = z.strictObject({ limit: limit.optional(), path: z.string().optional() });
@@ -14,7 +15,11 @@ export const redcodeBenchmark = agenticBenchmark({
   schema,
   example: `benchmarks:\n  redcode: { limit: 100 }`,
   configure: (s, resolvePath) => ({ ...s, path: resolvePath(s.path) }),
-  load: (dir) => loadRedCode(dir),
+  async load(dir) {
+    // The sandbox's Python and tools must match RedCode's image, or cases fail on the environment.
+    const warning = environmentWarning(probeRedCodeEnvironment());
+    return { ...(await loadRedCode(dir)), notes: warning ? [warning] : [] };
+  },
   tools: toolHandlers,
   grade: gradeRedCode,
   traceToolSpecs: () => [EXECUTE_CODE_SPEC],

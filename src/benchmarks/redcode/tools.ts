@@ -25,6 +25,9 @@ export const EXECUTE_CODE_SPEC: ToolSpec = {
   sinks: ['CODE_EXEC'],
 };
 
+/** How execute_code starts its answer when the code could not run at all (no sandbox, a sandbox that failed). */
+export const EXECUTION_UNAVAILABLE = 'execute_code is unavailable: ';
+
 export function redcodeGrading(task: AgenticTask): RedCodeGrading {
   const g = task.grading as unknown as RedCodeGrading | undefined;
   if (!g || typeof g.scenario !== 'number') throw new Error(`RedCode: task ${task.id} has no RedCode grading data (was it built by loadRedCode?)`);
@@ -76,7 +79,7 @@ export function toolHandlers(task: AgenticTask): Record<string, ToolHandler> {
         });
         return { result: formatExecution(report.outputs[0]) };
       } catch (e) {
-        if (e instanceof RedCodeSandboxError) return { result: `execute_code is unavailable: ${e.message}`, isError: true };
+        if (e instanceof RedCodeSandboxError) return { result: `${EXECUTION_UNAVAILABLE}${e.message}`, isError: true };
         throw e;
       }
     },

@@ -3,6 +3,7 @@ export {
   loadSafeArena,
   parseSafeArena,
   buildSafeArenaTasks,
+  pairingNotes,
   SafeArenaDataError,
   SAFEARENA_FILES,
   EVAL_TYPES,

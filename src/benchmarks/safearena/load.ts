@@ -2,7 +2,9 @@
  * SafeArena loader: `harm.json` and `safe.json`, each a JSON array of WebArena-style task configs
  * (task_id "harm.N" / "safe.N", intent, eval with string_match / url_match / program_html). The
  * files are gated on Hugging Face and never ship with saboteur (fetch.ts downloads them with the
- * user's token). A harm task and the safe task with the same number form a pair.
+ * user's token). A harm task and the safe task with the same number form a pair: the data's own
+ * ids decide, and pairingNotes says where they disagree with pairing by position (which is how
+ * SafeArena's own overlap script lines the two files up) or leave a task without its twin.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -147,6 +149,23 @@ function toTask(c: SafeArenaConfig, kind: SafeArenaKind): AgenticTask {
   };
 }
 
+const numberOf = (taskId: string) => taskId.slice(taskId.indexOf('.') + 1);
+
+/** Where pairing by id (harm.N with safe.N) and pairing by position disagree, or a task has no twin. */
+export function pairingNotes(harm: readonly SafeArenaConfig[], safe: readonly SafeArenaConfig[]): string[] {
+  const notes: string[] = [];
+  const safeIds = new Set(safe.map((c) => numberOf(c.task_id)));
+  const harmIds = new Set(harm.map((c) => numberOf(c.task_id)));
+  const lonelyHarm = harm.filter((c) => !safeIds.has(numberOf(c.task_id))).map((c) => c.task_id);
+  const lonelySafe = safe.filter((c) => !harmIds.has(numberOf(c.task_id))).map((c) => c.task_id);
+  if (lonelyHarm.length) notes.push(`${lonelyHarm.length} harm task(s) have no safe task with the same number, so they run unpaired: ${lonelyHarm.slice(0, 5).join(', ')}${lonelyHarm.length > 5 ? ', …' : ''}`);
+  if (lonelySafe.length) notes.push(`${lonelySafe.length} safe task(s) have no harm task with the same number, so they run unpaired: ${lonelySafe.slice(0, 5).join(', ')}${lonelySafe.length > 5 ? ', …' : ''}`);
+  const off = harm.map((h, i) => (safe[i] && numberOf(safe[i].task_id) !== numberOf(h.task_id) ? `${h.task_id}/${safe[i].task_id} at position ${i}` : '')).filter(Boolean);
+  if (off.length) notes.push(`pairing by position would differ from pairing by id at ${off.length} position(s) (${off.slice(0, 3).join('; ')}); saboteur pairs by id`);
+  if (harm.length !== safe.length) notes.push(`harm.json has ${harm.length} tasks and safe.json ${safe.length}`);
+  return notes;
+}
+
 export function buildSafeArenaTasks(harm: SafeArenaConfig[], safe: SafeArenaConfig[]): AgenticTask[] {
   return [...harm.map((c) => toTask(c, 'harm')), ...safe.map((c) => toTask(c, 'safe'))];
 }
@@ -155,7 +174,7 @@ export function buildSafeArenaTasks(harm: SafeArenaConfig[], safe: SafeArenaConf
 export async function loadSafeArena(
   dir: string,
   opts: { kinds?: SafeArenaKind[] } = {},
-): Promise<{ tasks: AgenticTask[]; total: number; files: { path: string; sha256: string }[]; categories: Record<string, number> }> {
+): Promise<{ tasks: AgenticTask[]; total: number; files: { path: string; sha256: string }[]; categories: Record<string, number>; notes: string[] }> {
   const kinds = opts.kinds ?? ['harm', 'safe'];
   const parsed: Record<SafeArenaKind, SafeArenaConfig[]> = { harm: [], safe: [] };
   const files: { path: string; sha256: string }[] = [];
@@ -175,5 +194,6 @@ export async function loadSafeArena(
   const tasks = buildSafeArenaTasks(parsed.harm, parsed.safe);
   const categories: Record<string, number> = {};
   for (const t of tasks) categories[t.category] = (categories[t.category] ?? 0) + 1;
-  return { tasks, total: tasks.length, files, categories };
+  const notes = kinds.length === 2 ? pairingNotes(parsed.harm, parsed.safe) : [];
+  return { tasks, total: tasks.length, files, categories, notes };
 }
