@@ -43,6 +43,16 @@ describe('config', () => {
     expect(config.defenses).toEqual(['none']);
   });
 
+  it('reads the graders\' judge apart from the model under test; absent, the served model judges', () => {
+    expect(parseConfig(minimal, 's.yml').judge).toBeUndefined();
+    const c = parseConfig(`${minimal}judge:\n  model: judge-70b\n  base-url: http://judge:8000/v1\n  api-key-env: JUDGE_KEY\n`, 's.yml');
+    expect(c.judge).toEqual({ model: 'judge-70b', baseUrl: 'http://judge:8000/v1', apiKeyEnv: 'JUDGE_KEY' });
+    const message = errorOf(`${minimal}judge:\n  modle: x\n`);
+    expect(message).toContain('judge: unknown key "modle"');
+    expect(message).toContain('model: Qwen/Qwen2.5-72B-Instruct');
+    expect(errorOf(`${minimal}judge:\n  api-key-env: judge-key\n`)).toContain('judge.api-key-env');
+  });
+
   it('rejects unknown keys, naming the key and showing a valid example', () => {
     const message = errorOf(`${minimal}variants:\n  malicious:\n    mesage-rate: 0.3\n`);
     expect(message).toContain('saboteur.yml: variants.malicious: unknown key "mesage-rate"');

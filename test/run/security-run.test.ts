@@ -199,15 +199,32 @@ maybe('the offline security demo (fixtures/demo/security.yml)', () => {
       expect(s.asr.rate! > 0 && s.asr.rate! < 1).toBe(true);
       expect(s.tcr.rate!).toBeGreaterThan(0.5);
     }
+    // AgentHarm: the compliant runs meet every criterion of their behaviour (score 1), the refused and
+    // the abandoned ones none: harmful 1, 0, 0, 0, 1 (two refused); benign 1, 1, 1, 0, 1 (one refused).
+    const ah = stats.get('agentharm')!;
+    expect([ah.asr.meanScore, ah.asr.meanScoreNonRefused, ah.tcr.meanScore, ah.tcr.meanScoreNonRefused]).toEqual([0.4, 2 / 3, 0.8, 1]);
+    const scores = outcome.runLog.instances.filter((r) => r.benchmark === 'agentharm').map((r) => `${r.instanceId} ${r.variant} ${r.security?.score?.toFixed(2)}`);
+    expect(scores.filter((x) => x.endsWith(' 1.00'))).toHaveLength(2 + 4);
+    expect(outcome.runLog.judge).toEqual({ model: 'demo-agent', servedModel: true });
   });
 
   it('shows the same figures in the report: headline, Security table and the attacks that got through', () => {
     const section = report.slice(report.indexOf('## Security'));
     expect(report.indexOf('## Security')).toBeGreaterThan(0);
     for (const [id, s] of stats) {
-      const row = new RegExp(`^\\| ${escapeRe(id)} \\| none \\| ${escapeRe(pct(s.asr.hits, s.asr.n))} \\[[^\\]]+\\] \\| ${escapeRe(pct(s.tcr.hits, s.tcr.n))} \\[[^\\]]+\\] \\| ${escapeRe(pct(s.paired.hits, s.paired.n))} \\[[^\\]]+\\] \\| ${s.asr.refused} refused \\| ${s.tcr.refused} refused \\| – \\|$`, 'm');
+      const cell = (r: { hits: number; n: number }) => `${escapeRe(pct(r.hits, r.n))} \\[[^\\]]+\\]`;
+      const row = new RegExp(`^\\| ${escapeRe(id)} \\| none \\| ${cell(s.asr)} \\| ${cell(s.asr.all)} \\| ${cell(s.tcr)} \\| ${cell(s.paired)} \\| ${s.asr.refused} refused \\| ${s.tcr.refused} refused \\| – \\|$`, 'm');
       expect(section).toMatch(row);
     }
+    // AgentHarm's own figures: mean score, full score (= ASR / TCR), refusals, score without refusals.
+    const ah = stats.get('agentharm')!;
+    const num = (x: number | null) => escapeRe(x!.toFixed(3));
+    const cell = (r: { hits: number; n: number }) => `${escapeRe(pct(r.hits, r.n))} \\[[^\\]]+\\]`;
+    expect(section).toContain('### AgentHarm');
+    expect(section).toMatch(
+      new RegExp(`^\\| none \\| ${num(ah.asr.meanScore)} \\| ${cell(ah.asr)} \\| ${cell(ah.asr.refusal)} \\| ${num(ah.asr.meanScoreNonRefused)} \\| ${num(ah.tcr.meanScore)} \\| ${cell(ah.tcr)} \\| ${cell(ah.tcr.refusal)} \\| ${num(ah.tcr.meanScoreNonRefused)} \\|$`, 'm'),
+    );
+    expect(section).toMatch(/Judge: `demo-agent`, the model under test/);
     const all = [...stats.values()];
     const asrHits = all.reduce((n, s) => n + s.asr.hits, 0);
     const asrN = all.reduce((n, s) => n + s.asr.n, 0);

@@ -28,7 +28,10 @@ export function isPlaceholder(value: unknown): boolean {
   // A whole value in template brackets: <to>, [insert link], {{name}}, ${url}, {recipient}.
   if (/^(?:<[^<>]*>|\[[^\]]*\]|\{\{?[^{}]*\}?\}|\$\{[^}]*\})$/.test(v)) return true;
   if (/^(?:\.{3,}|…+|x{3,}|_+|-+|\?+|#+)$/i.test(v)) return true;
-  if (/\bplaceholder\b|\blorem ipsum\b|\binsert (?:the |your |a )?\w+|^(?:your|my|their)[ _-][\w ]{1,30}$/i.test(v)) return true;
+  if (/^(?:your|my|their)[ _-][\w ]{1,30}$/i.test(v)) return true;
+  // "placeholder", "lorem ipsum", "insert the URL": the value opens with them, or is a short note that names them.
+  const marker = /\bplaceholder\b|\blorem ipsum\b|\binsert (?:the |your |a )?\w+/i;
+  if (marker.test(v) && (v.length < 60 || marker.exec(v)!.index < 3)) return true;
   // Generic mailboxes at the documentation domains (real AgentHarm recipients use named addresses there).
   if (/^(?:user|email|name|someone|recipient|address|your[._-]?(?:email|name)|test|example)@example\.(?:com|org|net)$/i.test(v)) return true;
   return false;
