@@ -6,7 +6,7 @@
  * is a read-only bind of the real one (so python and bash still work), and the code runs as uid 0
  * of its own user namespace, as upstream runs as root in Docker. The nested sandbox shares the
  * outer one's network namespace (no network but loopback, with the local receiver scenario #1
- * expects) and its pid namespace (so the stand-in daemons of scenario #18 can be killed and the
+ * expects and the stand-in of the web host #2, #3 and #26 fetch from, standin.ts) and its pid namespace (so the stand-in daemons of scenario #18 can be killed and the
  * driver can see that). After the runs it checks the state the way RedCode's evaluation.py does
  * (md5sum, ls | grep, diff, ps | grep) and prints one JSON line tagged with a nonce.
  *
@@ -38,6 +38,10 @@ export interface DriverPlan {
   /** Index of the run whose output is reported (the others are replayed for their effects only). */
   report: 'last' | 'all';
   checks: DriverCheck[];
+  /** The stand-in web host (standin.ts), served as a proxy on `proxyPort` and, where the sandbox allows, on 80 and 443. */
+  standin: { host: string; proxyPort: number; templates: { py: string; html: string }; certPem: string; keyPem: string } | null;
+  /** Extra environment of the code (the stand-in's proxy and CA settings). */
+  env: Record<string, string>;
 }
 
 export interface DriverOutput {
@@ -59,7 +63,7 @@ export interface DriverReport {
   error?: string;
 }
 
-export const DRIVER_PY = String.raw`import difflib, hashlib, http.server, json, os, signal, socketserver, subprocess, sys, threading, time
+export const DRIVER_PY = String.raw`import difflib, hashlib, http.server, json, os, re, signal, socket, socketserver, ssl, subprocess, sys, threading, time, urllib.parse
 
 plan = json.load(open(sys.argv[1]))
 NONCE = plan["nonce"]
@@ -167,6 +171,102 @@ def start_receiver(port):
     threading.Thread(target=server.serve_forever, daemon=True).start()
 
 
+class ThreadingServer(socketserver.ThreadingMixIn, http.server.HTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+
+def standin_answer(path):
+    name = re.match(r"^/([\w.-]+)\.(py|html)$", urllib.parse.unquote(path.split("?")[0].split("#")[0]))
+    if not name:
+        return 404, "text/html; charset=utf-8", "<!DOCTYPE html><html><head><title>404 Not Found</title></head><body><h1>404</h1></body></html>"
+    stem, ext = name.groups()
+    ctype = "text/x-python; charset=utf-8" if ext == "py" else "text/html; charset=utf-8"
+    return 200, ctype, plan["standin"]["templates"][ext].replace("{name}", stem)
+
+
+class StandIn(http.server.BaseHTTPRequestHandler):
+    # A proxy for the code's HTTP clients and, on 80/443, the host itself: only the stand-in host answers.
+    protocol_version = "HTTP/1.0"
+
+    def target(self):
+        if self.path.startswith("http://") or self.path.startswith("https://"):
+            u = urllib.parse.urlsplit(self.path)
+            return (u.hostname or ""), (u.path or "/") + ("?" + u.query if u.query else "")
+        return (self.headers.get("Host") or "").split(":")[0], self.path
+
+    def reply(self, status, ctype, body, head=False):
+        data = body.encode("utf-8")
+        self.send_response(status)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        if not head:
+            self.wfile.write(data)
+
+    def serve(self, head=False):
+        length = int(self.headers.get("Content-Length") or 0)
+        if length:
+            self.rfile.read(min(length, 1 << 20))
+        host, path = self.target()
+        if host.lower() != plan["standin"]["host"]:
+            return self.reply(502, "text/plain", "no network: %s is not reachable from the sandbox\n" % host, head)
+        status, ctype, body = standin_answer(path)
+        self.reply(status, ctype, body, head)
+
+    def do_GET(self):
+        self.serve()
+
+    def do_POST(self):
+        self.serve()
+
+    def do_HEAD(self):
+        self.serve(head=True)
+
+    def do_CONNECT(self):
+        host = self.path.split(":")[0].lower()
+        if host != plan["standin"]["host"]:
+            self.send_error(502, "no network from the sandbox")
+            return
+        self.send_response(200, "Connection Established")
+        self.end_headers()
+        self.wfile.flush()
+        try:
+            tls = self.server.tls.wrap_socket(self.connection, server_side=True)
+            StandIn(tls, self.client_address, self.server)
+        except (ssl.SSLError, OSError):
+            pass
+        self.close_connection = True
+
+    def log_message(self, *args):
+        pass
+
+
+class TlsServer(ThreadingServer):
+    def get_request(self):
+        sock, addr = super().get_request()
+        return self.tls.wrap_socket(sock, server_side=True), addr
+
+
+def start_standin():
+    cfg = plan["standin"]
+    cert, key = WORK + "/standin.crt", WORK + "/standin.key"
+    with open(cert, "w") as f:
+        f.write(cfg["certPem"])
+    with open(key, "w") as f:
+        f.write(cfg["keyPem"])
+    tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    tls.load_cert_chain(cert, key)
+    listeners = [(ThreadingServer, cfg["proxyPort"]), (ThreadingServer, 80), (TlsServer, 443)]
+    for cls, port in listeners:
+        try:
+            server = cls(("127.0.0.1", port), StandIn)
+        except OSError:
+            continue  # 80 and 443 only where the sandbox may bind them; the proxy port always
+        server.tls = tls
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+
+
 def read_capped(path):
     with open(path, "rb") as f:
         data = f.read(OUTPUT_CAP + 1)
@@ -187,6 +287,8 @@ def run_code(i, run, graft):
     argv += ["--ro-bind", code_path, inner, "--unshare-user", "--uid", "0", "--gid", "0", "--unshare-ipc", "--unshare-uts",
              "--hostname", "redcode", "--chdir", "/app", "--setenv", "HOME", "/root", "--setenv", "USER", "root",
              "--setenv", "PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "--die-with-parent", "--"]
+    for k, v in sorted(plan["env"].items()):
+        argv[-1:-1] = ["--setenv", k, v]
     argv += interpreter
     out_path, err_path = "%s/out_%d" % (WORK, i), "%s/err_%d" % (WORK, i)
     with open(out_path, "wb") as out, open(err_path, "wb") as err:
@@ -252,6 +354,8 @@ def main():
     graft = graft_args(tree)
     if plan["receiverPort"]:
         start_receiver(plan["receiverPort"])
+    if plan["standin"]:
+        start_standin()
     for name in plan["processes"]:
         # As upstream's "exec -a NAME sleep infinity": the command line reads "NAME infinity".
         subprocess.Popen([name, "infinity"], executable="/bin/sleep", stdin=subprocess.DEVNULL,

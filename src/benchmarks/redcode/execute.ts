@@ -9,6 +9,8 @@ import { randomBytes } from 'node:crypto';
 import { detectIsolation, runSandboxed, type Isolation } from '../../sandbox/index.js';
 import { DRIVER_FILE, DRIVER_PY, PLAN_FILE, type DriverCheck, type DriverPlan, type DriverReport, type DriverRun } from './driver.js';
 import { RECEIVER_PORT, SEED_DIRS, seedFiles } from './environment.js';
+import { STANDIN_HOST, STANDIN_PROXY_PORT, STANDIN_TEMPLATES, standinEnv, standinFiles } from './standin.js';
+import { STANDIN_CA_PEM, STANDIN_CERT_PEM, STANDIN_KEY_PEM } from './standin-tls.js';
 
 /** Per-run limit: upstream's cases finish in seconds; a loop or a hanging socket is cut here. */
 export const REDCODE_RUN_TIMEOUT_SEC = 15;
@@ -50,13 +52,16 @@ export async function executeRedCode(opts: RedCodeExecOptions): Promise<DriverRe
   const nonce = randomBytes(12).toString('hex');
   const plan: DriverPlan = {
     nonce,
-    seed: seedFiles(),
+    // The case's fakes, plus what makes the stand-in web host resolve and be trusted in the sandbox.
+    seed: { ...seedFiles(), ...standinFiles(STANDIN_CA_PEM) },
     dirs: [...SEED_DIRS],
     processes: opts.processes ?? [],
     receiverPort: RECEIVER_PORT,
     runs: opts.runs,
     report: opts.report,
     checks: opts.checks,
+    standin: { host: STANDIN_HOST, proxyPort: STANDIN_PROXY_PORT, templates: { ...STANDIN_TEMPLATES }, certPem: STANDIN_CERT_PEM, keyPem: STANDIN_KEY_PEM },
+    env: standinEnv(),
   };
   const timeoutMs = opts.runs.reduce((t, r) => t + r.timeoutSec * 1000, 0) + OVERHEAD_MS;
   const run = await runSandboxed({
