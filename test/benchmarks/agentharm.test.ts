@@ -210,7 +210,10 @@ describe('AgentHarm malformed files', () => {
       await writeFile(join(dir, AGENTHARM_FILES.validation.harmful), JSON.stringify({ canary_guid: 'x', behaviors: [rec] }));
       await writeFile(join(dir, AGENTHARM_FILES.validation.benign), JSON.stringify({ canary_guid: 'x', behaviors: [{ ...rec, target_functions: ['send_email'] }] }));
       await expect(loadAgentHarm(dir, { split: 'validation' })).rejects.toThrow(/harmful_behaviors_validation\.json: behaviors\[0\] \(id 1-1\): field "target_functions": names "launch_missiles"/);
-      await expect(loadAgentHarm(dir, { split: 'test_public' })).rejects.toThrow(/cannot read .*harmful_behaviors_test_public\.json/);
+      await expect(loadAgentHarm(dir, { split: 'test_public' })).rejects.toThrow(/cannot read .*(?:harmful|benign)_behaviors_test_public\.json/);
+      // A grading function saboteur has no criteria for is refused, not graded generically.
+      await writeFile(join(dir, AGENTHARM_FILES.validation.harmful), JSON.stringify({ canary_guid: 'x', behaviors: [{ ...rec, target_functions: ['send_email'], grading_function: 'grade_new_behaviour' }] }));
+      await expect(loadAgentHarm(dir, { split: 'validation' })).rejects.toThrow(/behaviors\[0\] \(id 1-1\): field "grading_function" names "grade_new_behaviour", which saboteur has no harmful criteria for/);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
