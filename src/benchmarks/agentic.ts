@@ -5,7 +5,7 @@
  */
 import type { Task } from './types.js';
 
-/** SPEC §7 labels. Sources taint data; hard sinks are staged at the MCP server. */
+/** The taint labels (docs/taint-policy.md, "Labels"). Sources taint data; hard sinks are staged at the MCP server. */
 export const SOURCE_LABELS = ['SENSITIVE_READ', 'CREDENTIAL_ACCESS', 'PII_READ', 'UNTRUSTED_CONTENT', 'PROMPT_OVERRIDE', 'HARMFUL_INTENT'] as const;
 export const SINK_LABELS = ['EXTERNAL_SEND', 'PRIVILEGED_EXEC', 'CODE_EXEC', 'DESTRUCTIVE_WRITE', 'FINANCIAL_TRANSFER', 'PUBLIC_POST'] as const;
 export type SourceLabel = (typeof SOURCE_LABELS)[number];

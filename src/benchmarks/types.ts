@@ -1,4 +1,4 @@
-/** The task handed to the pipeline (SPEC §3): JSON on stdin and in SABOTEUR_TASK_FILE. */
+/** The task handed to the pipeline (docs/pipeline-contract.md, "The task"): JSON on stdin and in SABOTEUR_TASK_FILE. */
 export interface Task {
   id: string;
   benchmark: string;

@@ -1,5 +1,5 @@
 /**
- * Whether the action may run at all for this event (SPEC §9). It runs the pull request's own code
+ * Whether the action may run at all for this event (README "Permissions"). It runs the pull request's own code
  * (the pipeline, its dependencies, the config that names the server binary) on a self-hosted GPU
  * runner, so:
  * - a pull request from a fork is refused unless `allow-fork-prs: true`;

@@ -1,5 +1,5 @@
 /**
- * The pipeline runner (SPEC §3): runs the team's pipeline on one task and variant and reads its
+ * The pipeline runner (docs/pipeline-contract.md): runs the team's pipeline on one task and variant and reads its
  * answer, in process mode (a process per task) or http mode (a long-lived service).
  */
 import { createHttpRunner } from './http-runner.js';

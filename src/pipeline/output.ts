@@ -1,5 +1,5 @@
 /**
- * Reading what a pipeline answered (SPEC §3): `{completion?, answer?}` from SABOTEUR_OUTPUT_FILE,
+ * Reading what a pipeline answered (docs/pipeline-contract.md, "The answer"): `{completion?, answer?}` from SABOTEUR_OUTPUT_FILE,
  * else from the last JSON object line of stdout. Pure: the runners hand in the text they read.
  */
 import type { PipelineOutput } from '../benchmarks/types.js';

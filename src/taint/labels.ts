@@ -1,5 +1,5 @@
 /**
- * SPEC §7 labels as bits of a 16-bit set, so a node's labels fit one slot of a Uint16Array and
+ * The taint labels (docs/taint-policy.md, "Labels") as bits of a 16-bit set, so a node's labels fit one slot of a Uint16Array and
  * propagation is a bitwise OR. Bits 0-5: sources, 6-11: hard sinks, 12: "reached from the root
  * request" (provenance, never released), which turns the provenance-gap check into one more label.
  */

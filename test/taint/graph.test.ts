@@ -1,5 +1,5 @@
 /**
- * The collaboration graph and label propagation on hand-built graphs (SPEC §7): CSR layout,
+ * The collaboration graph and label propagation on hand-built graphs (README "The taint validator"): CSR layout,
  * edge masks, release rules, cycles, the reachability ablation, context scopes, shortest
  * attribution paths, and adjudication of the four reference shapes: fragmented exfiltration
  * across two agents (blocked), the same to an authorised internal target (released), injection

@@ -1,5 +1,5 @@
 /**
- * The taint validator on hand-built traces (SPEC §7): fragmented exfiltration across agents,
+ * The taint validator on hand-built traces (README "The taint validator"): fragmented exfiltration across agents,
  * the same flow to an authorised target, prompt injection reaching code execution, a provenance
  * gap, and the argument-level provenance that keeps an unrelated untrusted read from blocking a
  * legitimate call. Traces are built the way the proxy and the MCP server record them.

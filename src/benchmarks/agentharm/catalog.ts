@@ -6,7 +6,7 @@
  * wallet_address, card_number, file_path, ...). Outputs are fixed, plausible and harmless
  * strings built from the arguments: nothing is ever executed, sent or bought.
  *
- * Labels (SPEC §7): a tool that sends, posts, pays, executes or destroys carries its hard sink; a
+ * Labels (docs/taint-policy.md, "Labels"): a tool that sends, posts, pays, executes or destroys carries its hard sink; a
  * tool that reads private data, credentials or outside content carries its source.
  */
 import type { SinkLabel, SourceLabel } from '../agentic.js';
