@@ -12,11 +12,10 @@ const ROOTS = ['src', 'test', 'bench', 'scripts', 'fixtures', 'prompts', 'polici
 const CITATIONS = [/\bSPEC\b/, /\bspec\s*§/i, /§\s*\d/];
 
 /**
- * TEMPORARY: files that still cite the outside spec because work on other branches changes them
- * at the same time. Each is rewritten like the others (the README section or docs/ page that holds
- * the fact) once those branches have landed, and then removed from this list; when the list is
- * empty, delete it. A file listed here that no longer cites anything fails the test, so the list
- * only shrinks.
+ * TEMPORARY: files whose comments still cite the outside spec. Each is to be rewritten like the
+ * others (pointing to the README section or docs/ page that holds the fact) and then removed from
+ * this list; when the list is empty, delete it. A file listed here that no longer cites anything
+ * fails the test, so the list only shrinks.
  */
 const NOT_YET_REWRITTEN = [
   'src/history/entry.ts',
