@@ -33,7 +33,10 @@ export function releaseChangelog(text, version, date) {
   return text.slice(0, m.index) + released + text.slice(m.index + m[0].length);
 }
 
-/** Writes the new version into CHANGELOG.md, package.json and package-lock.json. */
+/** Where the version saboteur reports is written. */
+const VERSION_FILE = 'src/run/assemble.ts';
+
+/** Writes the new version into CHANGELOG.md, package.json, package-lock.json and VERSION_FILE. */
 function writeRelease(pkg, version) {
   writeFileSync('CHANGELOG.md', releaseChangelog(readFileSync('CHANGELOG.md', 'utf8'), version, new Date().toISOString().slice(0, 10)));
   writeFileSync('package.json', `${JSON.stringify({ ...pkg, version }, null, 2)}\n`);
@@ -41,6 +44,11 @@ function writeRelease(pkg, version) {
   lock.version = version;
   if (lock.packages?.['']) lock.packages[''].version = version;
   writeFileSync('package-lock.json', `${JSON.stringify(lock, null, 2)}\n`);
+  // The version saboteur reports (--version, the run log's tool.version) is a constant in the bundle.
+  const source = readFileSync(VERSION_FILE, 'utf8');
+  const bumped = source.replace(/export const VERSION = '[^']*';/, `export const VERSION = '${version}';`);
+  if (bumped === source && !source.includes(`export const VERSION = '${version}';`)) throw new Error(`${VERSION_FILE} has no "export const VERSION = '…';" line`);
+  writeFileSync(VERSION_FILE, bumped);
 }
 
 function main(argv) {
@@ -66,11 +74,11 @@ function main(argv) {
     execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' });
   } catch (err) {
     // Leave the tree as it was: a half-made release is worse than none.
-    git('checkout', 'HEAD', '--', 'package.json', 'package-lock.json', 'CHANGELOG.md', 'dist');
+    git('checkout', 'HEAD', '--', 'package.json', 'package-lock.json', 'CHANGELOG.md', VERSION_FILE, 'dist');
     git('clean', '-fdq', '--', 'dist');
     throw err;
   }
-  git('add', '--all', 'package.json', 'package-lock.json', 'CHANGELOG.md', 'dist');
+  git('add', '--all', 'package.json', 'package-lock.json', 'CHANGELOG.md', VERSION_FILE, 'dist');
   git('commit', '--quiet', '-m', `Release ${tag}`);
   git('tag', '-a', tag, '-m', `saboteur ${tag}`);
   git('tag', '-f', '-a', major, '-m', `saboteur ${major} (at ${tag})`);

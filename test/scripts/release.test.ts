@@ -33,6 +33,8 @@ async function repo(version = '1.2.3', notes = '- Something users will notice.\n
   await writeFile(path.join(cwd, 'package-lock.json'), `${JSON.stringify({ name: 'saboteur', version, lockfileVersion: 3, packages: { '': { name: 'saboteur', version } } }, null, 2)}\n`);
   await writeFile(path.join(cwd, 'build.mjs'), "import { readFileSync, writeFileSync } from 'node:fs';\nwriteFileSync('dist/index.js', `export const VERSION = '${JSON.parse(readFileSync('package.json', 'utf8')).version}';\\n`);\n");
   await writeFile(path.join(cwd, 'dist/index.js'), `export const VERSION = '${version}';\n`);
+  await mkdir(path.join(cwd, 'src/run'), { recursive: true });
+  await writeFile(path.join(cwd, 'src/run/assemble.ts'), `/** The version saboteur reports. */\nexport const VERSION = '${version}';\n`);
   await writeFile(path.join(cwd, 'CHANGELOG.md'), `# Changelog\n\n## Unreleased\n\n${notes}\n## [${version}] - 2026-01-01\n\n- Earlier.\n`);
   await git(cwd, 'init', '-q', '-b', 'main');
   await git(cwd, 'add', '.');
@@ -52,6 +54,11 @@ async function release(cwd: string, ...args: string[]): Promise<{ code: number; 
 }
 
 describe('scripts/release.mjs', () => {
+  it('the version saboteur reports is the package version', async () => {
+    const { VERSION } = await import('../../src/run/assemble.js');
+    expect(VERSION).toBe(JSON.parse(await readFile('package.json', 'utf8')).version);
+  });
+
   it('bumps, rebuilds dist, commits and tags vX.Y.Z and vX on the same commit', async () => {
     const cwd = await repo();
     const r = await release(cwd, 'minor');
@@ -60,6 +67,7 @@ describe('scripts/release.mjs', () => {
     const lock = JSON.parse(await readFile(path.join(cwd, 'package-lock.json'), 'utf8'));
     expect([lock.version, lock.packages[''].version]).toEqual(['1.3.0', '1.3.0']);
     expect(await readFile(path.join(cwd, 'dist/index.js'), 'utf8')).toContain("'1.3.0'");
+    expect(await readFile(path.join(cwd, 'src/run/assemble.ts'), 'utf8')).toContain("export const VERSION = '1.3.0';");
     const changelog = await readFile(path.join(cwd, 'CHANGELOG.md'), 'utf8');
     expect(changelog).toMatch(/## Unreleased\n\n## \[1\.3\.0\] - \d{4}-\d\d-\d\d\n\n- Something users will notice\.\n\n## \[1\.2\.3\]/);
     const head = await git(cwd, 'rev-parse', 'HEAD');
@@ -116,5 +124,6 @@ describe('scripts/release.mjs', () => {
     expect(await release(broken, 'patch')).toMatchObject({ code: 2 });
     expect(await git(broken, 'status', '--porcelain')).toBe('');
     expect(JSON.parse(await readFile(path.join(broken, 'package.json'), 'utf8')).version).toBe('1.2.3');
+    expect(await readFile(path.join(broken, 'src/run/assemble.ts'), 'utf8')).toContain("'1.2.3'");
   });
 });
