@@ -72,7 +72,9 @@ export interface Config {
       method: InjectionMethodId;
       messageRate: number;
       errorRate: number;
-      corruption: 'syntactic' | 'semantic';
+      corruption: 'logic-edit' | 'syntax-error' | 'semantic';
+      /** Agentic benchmarks: the twin the malicious variant runs (harmful: the benchmark's attack; benign: the task under the saboteur). */
+      agenticTask: 'harmful' | 'benign';
     };
   };
   /** Registered defense names, in the order the file lists them. */
@@ -215,6 +217,7 @@ export function parseConfig(text: string, file: string, registries: Registries =
         messageRate: doc.variants.malicious['message-rate'],
         errorRate: doc.variants.malicious['error-rate'],
         corruption: doc.variants.malicious.corruption,
+        agenticTask: doc.variants.malicious['agentic-task'] ?? (doc.variants.malicious.method === 'autoinject' ? 'harmful' : 'benign'),
       },
     },
     defenses: doc.defenses,

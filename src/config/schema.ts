@@ -11,6 +11,7 @@ import { INJECTION_METHOD_IDS } from '../inject/registry.js';
 import { MODEL_KIND_IDS } from '../model/registry.js';
 import { duration, rate } from './fields.js';
 import { BUILT_IN, type Registries } from './registries.js';
+import { CORRUPTION_MODES } from '../runlog/schema.js';
 
 export { BENCHMARK_IDS, DEFENSE_IDS, INJECTION_METHOD_IDS };
 export const MODEL_KINDS = MODEL_KIND_IDS;
@@ -62,12 +63,27 @@ const pipelineSchema = z.strictObject({
   agents: z.array(z.strictObject({ name: z.string().regex(/^[A-Za-z0-9_.-]+$/), match: agentMatch })).default([]),
 });
 
+/** A corruption mode; the old name `syntactic` is refused with what to write instead (it meant logic-edit, which the paper does not call syntactic). */
+const corruptionMode = z.string().transform((value, ctx) => {
+  if ((CORRUPTION_MODES as readonly string[]).includes(value)) return value as (typeof CORRUPTION_MODES)[number];
+  ctx.addIssue({
+    code: 'custom',
+    message:
+      value === 'syntactic'
+        ? '"syntactic" is no longer a mode: write logic-edit for the deterministic edits that still parse (what syntactic did), or syntax-error for real syntax errors (what the paper\'s syntactic runs made)'
+        : `"${value}" is not a corruption mode (logic-edit, syntax-error or semantic)`,
+  });
+  return z.NEVER;
+});
+
 const maliciousSchema = z.strictObject({
   target: z.string().min(1).default('coder'),
   method: z.enum(INJECTION_METHOD_IDS).default('autoinject'),
   'message-rate': rate.default(0.2),
   'error-rate': rate.default(0.6),
-  corruption: z.enum(['syntactic', 'semantic']).default('syntactic'),
+  corruption: corruptionMode.default('logic-edit'),
+  /** Agentic benchmarks: which twin the malicious variant runs (default: harmful for autoinject, benign for autotransform and insider). */
+  'agentic-task': z.enum(['harmful', 'benign']).optional(),
 });
 
 const historySchema = z.strictObject({

@@ -9,8 +9,8 @@
 import { z } from 'zod';
 import type { RunLog } from '../runlog/schema.js';
 import { computeMetrics, type BenchmarkMetrics } from '../scoring/metrics.js';
-import { computeSecurity, overallSecurity, type Rate } from '../scoring/security-metrics.js';
-import { metricId, type MetricId } from '../scoring/metric-id.js';
+import { computeSecurity, overallSecurity, type Rate, type SecurityStats } from '../scoring/security-metrics.js';
+import { metricId, upgradeLegacyId, type MetricId } from '../scoring/metric-id.js';
 
 export const HISTORY_VERSION = 1;
 
@@ -55,40 +55,55 @@ export interface HistoryRead {
 
 export { metricInfo, sortMetricIds, type MetricInfo } from '../scoring/metric-id.js';
 
+/** A figure of an entry by id; an entry written before figures carried their method is read as AutoInject's. */
+export function figureIn(entry: Pick<HistoryEntry, 'metrics'> | undefined, id: string): Figure | undefined {
+  if (!entry) return undefined;
+  const f = entry.metrics[id];
+  if (f !== undefined || !id.endsWith('[autoinject]')) return f;
+  return entry.metrics[id.slice(0, -'[autoinject]'.length)];
+}
+
 function rateFigure(r: Rate): Figure {
   return { value: r.rate, low: r.interval.low, high: r.interval.high, k: r.hits, n: r.n };
 }
 
-function codeFigures(m: BenchmarkMetrics, benchmark: string | undefined, out: Partial<Record<MetricId, Figure>>): void {
-  out[metricId({ figure: 'malicious-drop', benchmark })] = { value: m.drop.absolute, low: m.drop.interval.low, high: m.drop.interval.high, k: m.drop.controlOnly, n: m.drop.pairs, gained: m.drop.maliciousOnly };
+function codeFigures(m: BenchmarkMetrics, benchmark: string | undefined, method: string, out: Partial<Record<MetricId, Figure>>): void {
+  out[metricId({ figure: 'malicious-drop', benchmark, method })] = { value: m.drop.absolute, low: m.drop.interval.low, high: m.drop.interval.high, k: m.drop.controlOnly, n: m.drop.pairs, gained: m.drop.maliciousOnly };
   out[metricId({ figure: 'pass@1', of: 'control', benchmark })] = { value: m.control.passAt1, low: m.control.interval.low, high: m.control.interval.high, k: m.control.passed, n: m.control.scored };
-  out[metricId({ figure: 'pass@1', of: 'malicious', benchmark })] = { value: m.malicious.passAt1, low: m.malicious.interval.low, high: m.malicious.interval.high, k: m.malicious.passed, n: m.malicious.scored };
+  out[metricId({ figure: 'pass@1', of: 'malicious', benchmark, method })] = { value: m.malicious.passAt1, low: m.malicious.interval.low, high: m.malicious.interval.high, k: m.malicious.passed, n: m.malicious.scored };
+}
+
+/** The figures of one benchmark (or all) under one defense: ASR (when harmful twins ran) and TCR; under a saboteur the TCR drop and insider success. */
+function securityFigures(s: SecurityStats, benchmark: string | undefined, method: string, out: Partial<Record<MetricId, Figure>>): void {
+  if (s.asr.n > 0 || !s.sabotaged) out[metricId({ figure: 'asr', of: s.defense, benchmark, method })] = rateFigure(s.asr);
+  out[metricId({ figure: 'tcr', of: s.defense, benchmark })] = rateFigure(s.tcr);
+  const d = s.sabotaged?.drop;
+  if (d) out[metricId({ figure: 'tcr-drop', of: s.defense, benchmark, method })] = { value: d.absolute, low: d.interval.low, high: d.interval.high, k: d.lost, n: d.pairs, gained: d.gained };
+  if (s.insider) out[metricId({ figure: 'insider-success', of: s.defense, benchmark, method })] = rateFigure(s.insider.success);
 }
 
 /**
  * Every figure of a run, by metric id: `malicious-drop`, `pass@1:control`, `pass@1:malicious`,
- * `asr:<defense>`, `tcr:<defense>` over all benchmarks of their kind, and the same per benchmark
- * as `<benchmark>/<id>` when a run has more than one benchmark of that kind.
+ * `asr:<defense>`, `tcr:<defense>`, and under a saboteur on agentic benchmarks `tcr-drop:<defense>`
+ * and `insider-success:<defense>`, over all benchmarks of their kind, and the same per benchmark as
+ * `<benchmark>/<id>` when a run has more than one benchmark of that kind. Figures of the malicious
+ * variant end in the method: `malicious-drop[autotransform]`.
  */
 export function runFigures(log: RunLog): Partial<Record<MetricId, Figure>> {
   const out: Partial<Record<MetricId, Figure>> = {};
+  const method = log.variants.malicious.method;
   const metrics = computeMetrics(log);
   if (metrics.benchmarks.length > 0) {
-    codeFigures(metrics.overall, undefined, out);
-    if (metrics.benchmarks.length > 1) for (const b of metrics.benchmarks) codeFigures(b, b.benchmark, out);
+    codeFigures(metrics.overall, undefined, method, out);
+    if (metrics.benchmarks.length > 1) for (const b of metrics.benchmarks) codeFigures(b, b.benchmark, method, out);
   }
   for (const defense of log.defenses) {
     const s = overallSecurity(log, defense);
-    if (!s) continue;
-    out[metricId({ figure: 'asr', of: defense })] = rateFigure(s.asr);
-    out[metricId({ figure: 'tcr', of: defense })] = rateFigure(s.tcr);
+    if (s) securityFigures(s, undefined, method, out);
   }
   const security = computeSecurity(log);
   if (new Set(security.map((s) => s.benchmark)).size > 1) {
-    for (const s of security) {
-      out[metricId({ figure: 'asr', of: s.defense, benchmark: s.benchmark })] = rateFigure(s.asr);
-      out[metricId({ figure: 'tcr', of: s.defense, benchmark: s.benchmark })] = rateFigure(s.tcr);
-    }
+    for (const s of security) securityFigures(s, s.benchmark, method, out);
   }
   return out;
 }
@@ -136,7 +151,8 @@ export function parseHistory(text: string | undefined, source: string): HistoryR
   const problems: string[] = [];
   doc.entries.forEach((item, i) => {
     const parsed = historyEntrySchema.safeParse(item);
-    if (parsed.success) entries.push(parsed.data);
+    // Entries stored before figures carried their method were AutoInject runs: read their ids as such, so trends continue.
+    if (parsed.success) entries.push({ ...parsed.data, metrics: Object.fromEntries(Object.entries(parsed.data.metrics).map(([id, f]) => [upgradeLegacyId(id), f])) });
     else {
       const issue = parsed.error.issues[0];
       problems.push(`${source}: entries[${i}] dropped: ${issue.path.join('.') || '(entry)'}: ${issue.message}`);

@@ -1,19 +1,25 @@
 /**
  * AutoInject (after Huang et al., ICML 2025, "On the Resilience of LLM-Based Multi-Agent
  * Collaboration with Faulty Agents"): a message of the target agent is hit with probability Pm, and
- * each unit of a hit message (a code line or a sentence) is corrupted with probability Pe, by the
- * syntactic rules or by a model's plausible-but-wrong rewrite.
+ * each unit of a hit message (a code line, a sentence of prose, an argument of a tool call) is drawn
+ * with probability Pe and corrupted in the configured mode: `logic-edit` (deterministic edits that
+ * still parse), `syntax-error` (edits that break the syntax, as the paper's syntactic runs) or
+ * `semantic` (a model rewrites each drawn unit to give a wrong result, as the paper's semantic runs).
  *
  * Every draw is keyed by (seed, instanceId, agent, agentCallIndex), never by the variant or the
  * arrival order: the malicious run of an instance hits the same messages whenever it runs, and its
- * control twin sees the same calls untouched, so the two are paired.
+ * control twin sees the same calls untouched, so the two are paired. Every hit is recorded, with
+ * the units drawn and changed and why the rest could not be, so the effective Pe is known.
  */
-import type { Corruption } from '../runlog/schema.js';
+import type { CorruptionMode, Hit } from '../runlog/schema.js';
+import type { ToolCall } from '../model/openai-wire.js';
 import { rngFor } from './prng.js';
-import { buildSemanticPrompt, loadSemanticTemplate, parseSemanticAnswer } from './semantic-prompt.js';
-import { corruptUnit } from './syntactic.js';
-import type { InjectionContext, Injector } from './types.js';
-import { applyRewrites, segment, type Segmentation } from './units.js';
+import { buildSemanticPrompt, loadSemanticTemplate, parseSemanticAnswer, type SemanticUnit } from './semantic-prompt.js';
+import { corruptUnit } from './logic-edit.js';
+import { breakUnit } from './syntax-error.js';
+import { argumentLabel, argumentUnits, brokenArgument, setAt, wrongArgument, type ArgumentUnit } from './tool-args.js';
+import type { InjectionContext, InjectionResult, Injector, ResponseView } from './types.js';
+import { applyRewrites, segment, type Unit } from './units.js';
 
 export interface AutoInjectOptions {
   /** The agent whose messages are corrupted, or `all`. */
@@ -22,7 +28,7 @@ export interface AutoInjectOptions {
   messageRate: number;
   /** Pe: the chance each unit of a hit message is corrupted. */
   errorRate: number;
-  corruption: 'syntactic' | 'semantic';
+  corruption: CorruptionMode;
   seed: number;
   /** Asks a model (semantic mode): the proxy's `createSemanticModel` is the usual one. */
   semantic?: (prompt: string) => Promise<string>;
@@ -32,10 +38,63 @@ export interface AutoInjectOptions {
 
 export class InjectConfigError extends Error {}
 
-type UnitEdit = { after: string; rule: string };
+/** One unit of a hit response: a span of its text, or an argument of one of its tool calls. */
+interface Piece {
+  index: number;
+  kind: 'line' | 'sentence' | 'argument';
+  text: string;
+  unit?: Unit;
+  arg?: ArgumentUnit;
+}
+
+interface Edit {
+  /** The new text (text units) or value (arguments). */
+  after: string | number | boolean;
+  rule: string;
+  /** syntax-error on an argument: the raw JSON text that replaces the value. */
+  raw?: string;
+}
+
+const MAX_UNCHANGED_LISTED = 50;
+
+export const WOULD_CHANGE: Record<CorruptionMode, string> = {
+  'logic-edit': 'the syntax-error or semantic mode would change it',
+  semantic: 'the syntax-error mode would change it',
+  'syntax-error': 'no mode changes an empty unit',
+};
 
 function checkRate(name: string, key: string, value: number): void {
   if (!(value >= 0 && value <= 1)) throw new InjectConfigError(`variants.malicious.${key}: ${name} must be between 0 and 1, got ${value}`);
+}
+
+function displayValue(v: string | number | boolean): string {
+  return typeof v === 'string' ? v : JSON.stringify(v);
+}
+
+function noRuleReason(p: Piece): string {
+  if (p.kind === 'argument') return `no ${p.arg!.kind} rule fits this argument`;
+  return p.kind === 'line' ? 'no logic-edit rule fits this code line' : 'no logic-edit rule fits this sentence (no negation, number or listed antonym)';
+}
+
+/** The tool calls with the argument edits applied; a syntax-error edit leaves the arguments unparsable. */
+function rebuildToolCalls(calls: readonly ToolCall[], edits: ReadonlyMap<number, Edit>, pieces: readonly Piece[]): ToolCall[] {
+  return calls.map((call, ci) => {
+    const mine = pieces.filter((p) => p.arg?.call === ci && edits.has(p.index));
+    if (mine.length === 0) return { ...call };
+    let args: unknown = JSON.parse(call.arguments === '' ? '{}' : call.arguments);
+    const raws: [string, string][] = [];
+    for (const p of mine) {
+      const e = edits.get(p.index)!;
+      if (e.raw !== undefined) {
+        const sentinel = `\u0000saboteur-${p.index}\u0000`;
+        raws.push([JSON.stringify(sentinel), e.raw]);
+        args = setAt(args, p.arg!.path, sentinel);
+      } else args = setAt(args, p.arg!.path, e.after);
+    }
+    let text = JSON.stringify(args);
+    for (const [sentinel, raw] of raws) text = text.replace(sentinel, () => raw);
+    return { ...call, arguments: text };
+  });
 }
 
 export function createAutoInjector(options: AutoInjectOptions): Injector {
@@ -47,34 +106,112 @@ export function createAutoInjector(options: AutoInjectOptions): Injector {
   const template = corruption === 'semantic' ? (options.template ?? loadSemanticTemplate()) : '';
 
   const key = (ctx: InjectionContext) => [seed, ctx.instanceId, ctx.agent, ctx.agentCallIndex] as const;
+  const ruleRng = (ctx: InjectionContext, i: number) => rngFor('rule', ...key(ctx), i);
 
-  function syntactic(seg: Segmentation, indexes: readonly number[], ctx: InjectionContext): Map<number, UnitEdit> {
-    const edits = new Map<number, UnitEdit>();
-    for (const i of indexes) {
-      const edit = corruptUnit(seg.units[i].text, seg.kind, rngFor('rule', ...key(ctx), i));
-      if (edit) edits.set(i, edit);
-    }
-    return edits;
+  function logicEdit(p: Piece, ctx: InjectionContext): Edit | undefined {
+    if (p.arg) return wrongArgument(p.arg, ruleRng(ctx, p.index));
+    return corruptUnit(p.text, p.kind as 'line' | 'sentence', ruleRng(ctx, p.index));
   }
 
-  async function semantic(content: string, seg: Segmentation, indexes: readonly number[], ctx: InjectionContext): Promise<{ edits: Map<number, UnitEdit>; fallback?: string }> {
+  function syntaxEdit(p: Piece, ctx: InjectionContext): Edit | undefined {
+    if (p.arg) {
+      const b = brokenArgument(p.arg, ruleRng(ctx, p.index));
+      return { after: b.raw, rule: b.rule, raw: b.raw };
+    }
+    return breakUnit(p.text, p.kind as 'line' | 'sentence', ruleRng(ctx, p.index));
+  }
+
+  /** Semantic mode: text units and free-text arguments go to the model; the rest, and whatever it leaves, to the logic-edit rules. */
+  async function semanticEdits(content: string, pieces: readonly Piece[], drawn: readonly Piece[], ctx: InjectionContext): Promise<{ edits: Map<number, Edit>; fallback?: string; asked: Set<number> }> {
+    const edits = new Map<number, Edit>();
+    const toModel = drawn.filter((p) => !p.arg || p.arg.kind === 'text');
+    const asked = new Set(toModel.map((p) => p.index));
+    for (const p of drawn) if (!asked.has(p.index)) { const e = logicEdit(p, ctx); if (e) edits.set(p.index, e); }
+    if (toModel.length === 0) return { edits, asked };
+    const shown: SemanticUnit[] = pieces.map((p) => ({ index: p.index, text: p.text, kind: p.kind, ...(p.arg ? { label: argumentLabel(p.arg) } : {}) }));
+    const fallBack = (which: readonly Piece[]) => { for (const p of which) { const e = logicEdit(p, ctx); if (e) edits.set(p.index, e); } };
     let answer: string;
     try {
-      answer = await options.semantic!(buildSemanticPrompt(template, content, seg, indexes));
+      answer = await options.semantic!(buildSemanticPrompt(template, content, shown, toModel.map((p) => p.index)));
     } catch (err) {
-      return { edits: syntactic(seg, indexes, ctx), fallback: `the semantic rewrite call failed: ${(err as Error).message}` };
+      fallBack(toModel);
+      return { edits, asked, fallback: `the semantic rewrite call failed: ${(err as Error).message}` };
     }
-    const reading = parseSemanticAnswer(answer, seg, indexes);
-    if (!reading.ok) return { edits: syntactic(seg, indexes, ctx), fallback: reading.reason };
-    const edits = new Map<number, UnitEdit>();
+    const reading = parseSemanticAnswer(answer, shown, toModel.map((p) => p.index));
+    if (!reading.ok) {
+      fallBack(toModel);
+      return { edits, asked, fallback: reading.reason };
+    }
     for (const [i, after] of reading.rewrites) edits.set(i, { after, rule: 'semantic' });
-    const rest = indexes.filter((i) => !reading.rewrites.has(i));
-    if (rest.length === 0) return { edits };
-    for (const [i, edit] of syntactic(seg, rest, ctx)) edits.set(i, edit);
-    return { edits, fallback: `${reading.problems.join(', ')}: the syntactic rules served for ${rest.length === 1 ? 'that unit' : 'those units'}` };
+    const rest = toModel.filter((p) => !reading.rewrites.has(p.index));
+    if (rest.length === 0) return { edits, asked };
+    fallBack(rest);
+    return { edits, asked, fallback: `${reading.problems.join(', ')}: the logic-edit rules served for ${rest.length === 1 ? 'that unit' : 'those units'}` };
+  }
+
+  async function corrupt(response: ResponseView, ctx: InjectionContext): Promise<InjectionResult> {
+    const { content, toolCalls } = response;
+    const seg = segment(content);
+    const args = argumentUnits(toolCalls);
+    const pieces: Piece[] = [
+      ...seg.units.map((u) => ({ index: u.index, kind: u.kind, text: u.text, unit: u })),
+      ...args.units.map((a, j) => ({ index: seg.units.length + j, kind: 'argument' as const, text: displayValue(a.value), arg: a })),
+    ];
+    const skipped = args.unreadable.map((u) => `tool call ${u.call + 1} (${u.tool}): ${u.reason}`);
+    const hit: Hit = { mode: corruption, units: pieces.length, drawn: 0, changed: 0, ...(skipped.length ? { skipped } : {}) };
+    const unchangedResult = (why: string): InjectionResult => ({ hit: { ...hit, why }, delivered: { content, toolCalls } });
+    if (pieces.length === 0) return unchangedResult('the response has no text and no tool call arguments to corrupt');
+    const draw = rngFor('units', ...key(ctx));
+    const drawn = pieces.filter(() => draw() < errorRate);
+    hit.drawn = drawn.length;
+    if (drawn.length === 0) return unchangedResult(`none of its ${pieces.length} units was drawn (Pe = ${errorRate})`);
+
+    let edits = new Map<number, Edit>();
+    let fallback: string | undefined;
+    let asked = new Set<number>();
+    if (corruption === 'semantic') ({ edits, fallback, asked } = await semanticEdits(content, pieces, drawn, ctx));
+    else for (const p of drawn) { const e = corruption === 'syntax-error' ? syntaxEdit(p, ctx) : logicEdit(p, ctx); if (e) edits.set(p.index, e); }
+
+    const unchanged = drawn
+      .filter((p) => !edits.has(p.index))
+      .map((p) => ({ index: p.index, kind: p.arg ? `argument:${p.arg.kind}` : p.kind, reason: `${asked.has(p.index) ? 'the model did not rewrite it and ' : ''}${noRuleReason(p)}${corruption === 'syntax-error' ? '' : `; ${WOULD_CHANGE[corruption]}`}` }));
+    hit.changed = edits.size;
+    if (unchanged.length) hit.unchanged = unchanged.slice(0, MAX_UNCHANGED_LISTED);
+    if (edits.size === 0) {
+      hit.why = `none of the ${drawn.length} drawn units could be changed in ${corruption} mode`;
+      if (fallback) hit.skipped = [...(hit.skipped ?? []), `semantic rewrite: ${fallback}`];
+      return { hit, delivered: { content, toolCalls } };
+    }
+
+    const textEdits = new Map<number, string>();
+    for (const [i, e] of edits) if (i < seg.units.length) textEdits.set(i, String(e.after));
+    const after = textEdits.size ? applyRewrites(content, seg.units, textEdits) : content;
+    const hasArgEdits = [...edits.keys()].some((i) => i >= seg.units.length);
+    const deliveredCalls = hasArgEdits ? rebuildToolCalls(toolCalls, edits, pieces) : toolCalls.map((t) => ({ ...t }));
+    const kinds = new Set([...edits.keys()].map((i) => pieces[i].kind === 'argument' ? 'argument' : pieces[i].kind));
+    const ordered = [...edits.entries()].sort((a, b) => a[0] - b[0]);
+    return {
+      hit,
+      delivered: { content: after, toolCalls: deliveredCalls },
+      corruption: {
+        method: 'autoinject',
+        mode: corruption,
+        unit: kinds.size > 1 ? 'mixed' : ([...kinds][0] as 'line' | 'sentence' | 'argument'),
+        before: content,
+        after,
+        units: ordered.map(([index, e]) => {
+          const p = pieces[index];
+          if (!p.arg) return { index, before: p.text, after: String(e.after), rule: e.rule, kind: p.kind };
+          return { index, before: JSON.stringify(p.arg.value), after: e.raw ?? JSON.stringify(e.after), rule: e.rule, kind: 'argument' as const, target: argumentLabel(p.arg), argKind: p.arg.kind };
+        }),
+        ...(hasArgEdits ? { toolCalls: { before: toolCalls.map((t) => ({ ...t })), after: deliveredCalls } } : {}),
+        ...(fallback ? { fallback } : {}),
+      },
+    };
   }
 
   return {
+    method: 'autoinject',
     decide(ctx) {
       if (ctx.variant !== 'malicious') return false;
       if (target !== 'all' && ctx.agent !== target) return false;
@@ -84,26 +221,6 @@ export function createAutoInjector(options: AutoInjectOptions): Injector {
       if (messageRate >= 1) return true;
       return rngFor('message', ...key(ctx))() < messageRate;
     },
-
-    async corrupt(content, ctx): Promise<Corruption | undefined> {
-      const seg = segment(content);
-      if (seg.units.length === 0) return undefined;
-      const draw = rngFor('units', ...key(ctx));
-      const indexes = seg.units.filter(() => draw() < errorRate).map((u) => u.index);
-      if (indexes.length === 0) return undefined;
-      const { edits, fallback } = corruption === 'semantic' ? await semantic(content, seg, indexes, ctx) : { edits: syntactic(seg, indexes, ctx), fallback: undefined };
-      if (edits.size === 0) return undefined;
-      const ordered = [...edits.entries()].sort((a, b) => a[0] - b[0]);
-      const after = applyRewrites(content, seg.units, new Map(ordered.map(([i, e]) => [i, e.after])));
-      return {
-        method: 'autoinject',
-        mode: corruption,
-        unit: seg.kind,
-        before: content,
-        after,
-        units: ordered.map(([index, e]) => ({ index, before: seg.units[index].text, after: e.after, rule: e.rule })),
-        ...(fallback ? { fallback } : {}),
-      };
-    },
+    corrupt,
   };
 }

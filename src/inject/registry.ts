@@ -1,13 +1,15 @@
 /**
  * Every injection method of the malicious variant, by the name users write in
  * `variants.malicious.method`. The config schema and its example, and the run, read this table:
- * a method is its module (which builds an `Injector`) plus one line here. A method listed but
- * not built yet refuses the run with the key that names it.
+ * a method is its module (which builds an `Injector`) plus one line here.
  */
 import type { Config } from '../config/load.js';
 import { createSemanticModel } from '../proxy/semantic-model.js';
 import { checkRegistry } from '../util/registry.js';
+import type { Log } from '../util/log.js';
 import { createAutoInjector } from './autoinject.js';
+import { AUTOTRANSFORM_AGENT, createAutoTransform } from './autotransform.js';
+import { createInsider } from './insider.js';
 import type { Injector } from './types.js';
 
 /** What a method is built from, once per run. */
@@ -20,6 +22,9 @@ export interface InjectionSetup {
   model: { baseUrl: string; apiKey?: string; model?: string };
   /** The config file, for errors that name it. */
   configFile: string;
+  /** The run's cache dir (AutoTransform keeps its rewrites there). */
+  cacheDir?: string;
+  log?: Log;
 }
 
 export interface InjectionMethodDefinition {
@@ -29,17 +34,6 @@ export interface InjectionMethodDefinition {
   description: string;
   /** The injector of the malicious variant, plus what must be closed with it. */
   create(setup: InjectionSetup): { injector?: Injector; close(): Promise<void> };
-}
-
-/** A method named in the config's vocabulary that this build does not provide yet. */
-function notAvailable(id: string, description: string): InjectionMethodDefinition {
-  return {
-    id,
-    description,
-    create: ({ configFile }) => {
-      throw new Error(`${configFile}: variants.malicious.method: ${id} is not available in this build; use autoinject`);
-    },
-  };
 }
 
 export const INJECTION_METHODS = checkRegistry('injection method', {
@@ -52,8 +46,20 @@ export const INJECTION_METHODS = checkRegistry('injection method', {
       return { injector, close: async () => semantic?.close() };
     },
   },
-  autotransform: notAvailable('autotransform', 'rewrites the target agent\'s role so that it errs by itself'),
-  insider: notAvailable('insider', 'the target agent works against the task on purpose'),
+  autotransform: {
+    id: 'autotransform',
+    description: 'the model rewrites the target agent\'s profile once into a covert saboteur of its own task, which replaces its system prompt',
+    create({ settings: m, model, cacheDir, log }) {
+      const ask = createSemanticModel({ baseUrl: model.baseUrl, apiKey: model.apiKey, model: model.model, agent: AUTOTRANSFORM_AGENT });
+      const injector = createAutoTransform({ target: m.target, ask, model: model.model ?? '(server default)', cacheDir, log });
+      return { injector, close: async () => ask.close() };
+    },
+  },
+  insider: {
+    id: 'insider',
+    description: 'the target agent gets a hidden objective toward a hard sink the instance\'s tools reach',
+    create: ({ settings: m }) => ({ injector: createInsider({ target: m.target }), close: async () => undefined }),
+  },
 } satisfies Record<string, InjectionMethodDefinition>);
 
 export type InjectionMethodId = keyof typeof INJECTION_METHODS;

@@ -1,28 +1,32 @@
 /**
- * Semantic corruption: the prompt that asks a model to rewrite chosen units plausibly but wrongly
- * (prompts/autoinject-semantic.md), and the strict reading of its answer. Anything unusable is
- * reported with a reason so the caller can fall back to the syntactic rules.
+ * Semantic corruption: the prompt that asks a model to rewrite each chosen unit so that it leads to
+ * a wrong result while staying plausible (prompts/autoinject-semantic.md), and the strict reading
+ * of its answer. Anything unusable is reported with a reason so the caller can fall back to the
+ * logic-edit rules.
  */
-import { loadPromptFile } from '../util/prompts.js';
-import type { Segmentation } from './units.js';
+import { fillTemplate, loadPromptFile } from '../util/prompts.js';
 
 export const SEMANTIC_TEMPLATE_FILE = 'prompts/autoinject-semantic.md';
+
+/** One unit as the semantic prompt shows it: a code line, a sentence, or a free-text tool argument. */
+export interface SemanticUnit {
+  index: number;
+  text: string;
+  kind: 'line' | 'sentence' | 'argument';
+  /** For arguments: which tool and argument (`send_email.body`). */
+  label?: string;
+}
 
 /** The template from the `prompts/` folder that ships with saboteur. */
 export function loadSemanticTemplate(): string {
   return loadPromptFile(SEMANTIC_TEMPLATE_FILE);
 }
 
-export function buildSemanticPrompt(template: string, content: string, seg: Segmentation, targets: readonly number[]): string {
-  const numbered = seg.units.map((u) => `[${u.index}] ${u.text}`).join('\n');
-  const values: Record<string, string> = {
-    UNIT_KIND: seg.kind,
-    MESSAGE: content,
-    UNITS: numbered,
-    TARGETS: targets.join(', '),
-  };
-  // One pass, so a placeholder-like text inside the message is never expanded.
-  return template.replace(/\{\{(UNIT_KIND|MESSAGE|UNITS|TARGETS)\}\}/g, (_, k: string) => values[k]);
+const KIND_NAME: Record<SemanticUnit['kind'], string> = { line: 'code line', sentence: 'sentence', argument: 'tool argument' };
+
+export function buildSemanticPrompt(template: string, content: string, units: readonly SemanticUnit[], targets: readonly number[]): string {
+  const numbered = units.map((u) => `[${u.index}] (${u.label ? `${KIND_NAME[u.kind]} ${u.label}` : KIND_NAME[u.kind]}) ${u.text.replace(/\r?\n/g, '\\n')}`).join('\n');
+  return fillTemplate(template, { MESSAGE: content, UNITS: numbered, TARGETS: targets.join(', ') });
 }
 
 export type SemanticReading =
@@ -41,34 +45,36 @@ function extractJson(answer: string): unknown {
 
 /**
  * Reads `{"units": {"<index>": "<rewrite>"}}`. Only requested indexes count; a rewrite that is empty,
- * unchanged, or (for lines) spans several lines is a problem for that unit, not for the answer.
+ * unchanged, or (for code lines) spans several lines is a problem for that unit, not for the answer.
  */
-export function parseSemanticAnswer(answer: string, seg: Segmentation, targets: readonly number[]): SemanticReading {
+export function parseSemanticAnswer(answer: string, units: readonly SemanticUnit[], targets: readonly number[]): SemanticReading {
   let value: unknown;
   try {
     value = extractJson(answer);
   } catch (err) {
     return { ok: false, reason: `the model's answer is not JSON (${(err as Error).message}): ${JSON.stringify(answer.slice(0, 80))}` };
   }
-  const units = (value as { units?: unknown } | null)?.units;
-  if (!units || typeof units !== 'object' || Array.isArray(units)) return { ok: false, reason: 'the model\'s answer has no "units" object' };
+  const found = (value as { units?: unknown } | null)?.units;
+  if (!found || typeof found !== 'object' || Array.isArray(found)) return { ok: false, reason: 'the model\'s answer has no "units" object' };
+  const byIndex = new Map(units.map((u) => [u.index, u]));
   const rewrites = new Map<number, string>();
   const problems: string[] = [];
   for (const index of targets) {
-    const raw = (units as Record<string, unknown>)[String(index)];
-    const original = seg.units[index].text;
+    const unit = byIndex.get(index);
+    if (!unit) continue;
+    const raw = (found as Record<string, unknown>)[String(index)];
     if (typeof raw !== 'string') {
       problems.push(`unit ${index} missing`);
       continue;
     }
-    let rewrite = seg.kind === 'line' ? raw.replace(/\s+$/, '').replace(/^\s+/, '') : raw.trim();
-    if (seg.kind === 'line' && rewrite.includes('\n')) {
+    let rewrite = unit.kind === 'argument' ? raw.replace(/\\n/g, '\n') : raw.trim();
+    if (unit.kind === 'line' && rewrite.includes('\n')) {
       problems.push(`unit ${index} spans several lines`);
       continue;
     }
-    if (seg.kind === 'sentence') rewrite = rewrite.replace(/\s*\n\s*/g, ' ');
-    if (rewrite === '' || rewrite === original) {
-      problems.push(`unit ${index} ${rewrite === '' ? 'empty' : 'unchanged'}`);
+    if (unit.kind === 'sentence') rewrite = rewrite.replace(/\s*\n\s*/g, ' ');
+    if (rewrite.trim() === '' || rewrite === unit.text) {
+      problems.push(`unit ${index} ${rewrite.trim() === '' ? 'empty' : 'unchanged'}`);
       continue;
     }
     rewrites.set(index, rewrite);

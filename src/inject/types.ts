@@ -1,9 +1,15 @@
 /**
- * What the proxy needs from an injection method: a decision made before the call is forwarded
- * (so untouched calls stream straight through) and the corruption of a hit response's text.
+ * What the proxy needs from an injection method. AutoInject decides before the call is forwarded
+ * whether the response is hit (so untouched calls stream straight through) and then corrupts the
+ * hit response's text and tool-call arguments. AutoTransform and the insider act on the request
+ * instead: they give the target agent's call a new system prompt before it reaches the model.
  */
-import type { Corruption } from '../runlog/schema.js';
+import type { CallRewrite, Corruption, Hit, InsiderObjective, SabotageProfile } from '../runlog/schema.js';
 import type { Variant } from '../benchmarks/types.js';
+import type { ToolCall } from '../model/openai-wire.js';
+
+/** The names of the methods (src/inject/registry.ts) as `Injector.method` reports them. */
+export type InjectionMethod = 'autoinject' | 'autotransform' | 'insider';
 
 export interface InjectionContext {
   instanceId: string;
@@ -12,11 +18,45 @@ export interface InjectionContext {
   agent: string;
   /** 0-based index of this call among the same agent's calls in this invocation. */
   agentCallIndex: number;
+  /** The insider's hidden objective for this instance run (set by the run, insider only). */
+  objective?: InsiderObjective;
+}
+
+/** A response as AutoInject sees it: its text and its tool calls. */
+export interface ResponseView {
+  content: string;
+  toolCalls: readonly ToolCall[];
+}
+
+export interface InjectionResult {
+  /** Always set for a hit call: what was considered, drawn and changed, and why nothing was if so. */
+  hit: Hit;
+  /** Set when at least one unit changed. */
+  corruption?: Corruption;
+  /** The response as delivered (equal to the input when nothing changed). */
+  delivered: ResponseView;
+}
+
+/** How a call's system prompt is changed: replaced (AutoTransform) or added to (the insider). */
+export interface SystemRewrite {
+  action: 'replace' | 'append';
+  text: string;
+  record: CallRewrite;
 }
 
 export interface Injector {
+  readonly method: InjectionMethod;
   /** Whether this call's response is corrupted: a pure function of the seed and the context. */
   decide(ctx: InjectionContext): boolean;
-  /** The corrupted text, or undefined when nothing in it was changed. */
-  corrupt(content: string, ctx: InjectionContext): Promise<Corruption | undefined>;
+  /** Corrupts a hit response (methods that corrupt responses only). */
+  corrupt?(response: ResponseView, ctx: InjectionContext): Promise<InjectionResult>;
+  /** Whether this call's request is rewritten (methods that rewrite requests only). */
+  rewrites?(ctx: InjectionContext): boolean;
+  /**
+   * The new system prompt of a call `rewrites` accepted; `system` is undefined when the request has
+   * none. Returns a record with `error` set (and no text) when the rewrite could not be made.
+   */
+  rewriteSystem?(system: string | undefined, ctx: InjectionContext): Promise<SystemRewrite | { record: CallRewrite }>;
+  /** The profiles AutoTransform wrote (original and rewrite), for the run log. */
+  profiles?(): SabotageProfile[];
 }

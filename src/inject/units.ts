@@ -1,8 +1,9 @@
 /**
- * Splits a model response into the units AutoInject corrupts: the code lines of its fenced blocks
- * when it has any, all its lines when it looks like code, its sentences otherwise. A unit is a span
- * of the original text, so rewriting units leaves everything around them (indentation, fences,
- * prose, blank lines) byte for byte as it was.
+ * Splits a model response into the units AutoInject corrupts, as the paper does for any message of
+ * the target: the code lines of its fenced blocks and the sentences of the prose around them, all
+ * its lines when it looks like code, its sentences otherwise. A unit is a span of the original
+ * text, so rewriting units leaves everything around them (indentation, fences, list markers, blank
+ * lines) byte for byte as it was.
  */
 
 export type UnitKind = 'line' | 'sentence';
@@ -15,10 +16,13 @@ export interface Unit {
   text: string;
   /** Leading whitespace of the line (lines only; kept whatever a rewrite says). */
   indent: string;
+  /** A line of code or a sentence of prose: which rules fit it. */
+  kind: UnitKind;
 }
 
 export interface Segmentation {
-  kind: UnitKind;
+  /** `mixed`: code lines in fences and sentences of prose around them. */
+  kind: UnitKind | 'mixed';
   units: Unit[];
 }
 
@@ -59,7 +63,7 @@ function codeUnits(lines: Line[], units: Unit[]): void {
     if (trimmed === '' || COMMENT.test(trimmed)) continue;
     const indent = /^\s*/.exec(line.text)![0];
     const body = line.text.slice(indent.length).replace(/\s+$/, '');
-    units.push({ index: units.length, start: line.start + indent.length, end: line.start + indent.length + body.length, text: body, indent });
+    units.push({ index: units.length, start: line.start + indent.length, end: line.start + indent.length + body.length, text: body, indent, kind: 'line' });
     if (triples % 2 === 1) inDocstring = true;
   }
 }
@@ -92,7 +96,7 @@ function sentenceUnits(lines: Line[], units: Unit[]): void {
       const lead = seg.length - seg.trimStart().length;
       const text = seg.trim();
       if (!/[A-Za-z0-9]/.test(text)) return;
-      units.push({ index: units.length, start: base + s + lead, end: base + s + lead + text.length, text, indent: '' });
+      units.push({ index: units.length, start: base + s + lead, end: base + s + lead + text.length, text, indent: '', kind: 'sentence' });
     };
     for (const m of body.matchAll(SENTENCE_END)) {
       const end = m.index! + m[0].length;
@@ -110,15 +114,20 @@ export function segment(content: string): Segmentation {
   const lines = linesOf(content);
   const units: Unit[] = [];
   if (lines.some((l) => FENCE.test(l.text))) {
-    // Only the lines inside fences; an unclosed fence runs to the end.
+    // Code lines inside fences, sentences outside them; an unclosed fence runs to the end.
     const inside: Line[] = [];
+    const outside: Line[] = [];
     let open = false;
     for (const l of lines) {
       if (FENCE.test(l.text)) open = !open;
-      else if (open) inside.push(l);
+      else (open ? inside : outside).push(l);
     }
     codeUnits(inside, units);
-    return { kind: 'line', units };
+    sentenceUnits(outside, units);
+    units.sort((a, b) => a.start - b.start);
+    units.forEach((u, i) => (u.index = i));
+    const kinds = new Set(units.map((u) => u.kind));
+    return { kind: kinds.size === 2 ? 'mixed' : kinds.has('sentence') ? 'sentence' : 'line', units };
   }
   if (looksLikeCode(content)) {
     codeUnits(lines, units);

@@ -1,7 +1,8 @@
 /**
  * The one place a hit answer is corrupted, whatever API it came through (chat completions,
- * completions, the Responses API): the injector rewrites the assembled answer and the caller writes
- * the delivered one back in its endpoint's shape (see src/model/wire.ts).
+ * completions, the Responses API): the injector corrupts the assembled answer's text and tool-call
+ * arguments, and the caller writes the delivered one back in its endpoint's shape (see
+ * src/model/wire.ts, which puts tool-call arguments back by call id).
  */
 import type { Log } from '../util/log.js';
 import type { ProxyCall } from '../runlog/schema.js';
@@ -9,22 +10,28 @@ import type { AssembledResponse } from '../model/openai-wire.js';
 import type { Injector, InjectionContext } from '../inject/types.js';
 
 export interface InjectedAnswer {
-  /** The answer the pipeline gets. */
+  /** The answer the pipeline gets (the assembled one when nothing changed). */
   delivered: AssembledResponse;
-  corruption: NonNullable<ProxyCall['corruption']>;
+  /** Set when something changed. */
+  corruption?: NonNullable<ProxyCall['corruption']>;
+  /** What the hit considered, drew and changed, and why not more: recorded on every hit call. */
+  hit: NonNullable<ProxyCall['hit']>;
 }
 
 /**
- * Corrupts the answer's text; undefined when nothing changed (or the injector failed, which is
- * logged: the call then passes through untouched rather than failing the pipeline).
+ * Corrupts the answer; undefined when the method corrupts no answers. An injector that fails is
+ * logged and the call passes through untouched (the hit says why) rather than failing the pipeline.
  */
 export async function injectAnswer(assembled: AssembledResponse, injector: Injector, ctx: InjectionContext, log: Log): Promise<InjectedAnswer | undefined> {
-  let corruption: ProxyCall['corruption'];
+  if (!injector.corrupt) return undefined;
   try {
-    corruption = await injector.corrupt(assembled.content, ctx);
+    const result = await injector.corrupt({ content: assembled.content, toolCalls: assembled.toolCalls }, ctx);
+    if (!result.corruption) return { delivered: assembled, hit: result.hit };
+    const delivered: AssembledResponse = { ...assembled, content: result.delivered.content, toolCalls: result.delivered.toolCalls.map((t) => ({ ...t })) };
+    return { delivered, corruption: result.corruption, hit: result.hit };
   } catch (err) {
-    log.warn(`proxy: corrupting ${ctx.agent} call ${ctx.agentCallIndex} of ${ctx.instanceId} failed, passing it through: ${(err as Error).message}`);
+    const message = (err as Error).message;
+    log.warn(`proxy: corrupting ${ctx.agent} call ${ctx.agentCallIndex} of ${ctx.instanceId} failed, passing it through: ${message}`);
+    return { delivered: assembled, hit: { mode: 'unknown', units: 0, drawn: 0, changed: 0, why: `the corruption failed: ${message}` } };
   }
-  if (!corruption) return undefined;
-  return { delivered: { ...assembled, content: corruption.after }, corruption };
 }

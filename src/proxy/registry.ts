@@ -4,12 +4,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Variant } from '../benchmarks/types.js';
-import type { ProxyCall } from '../runlog/schema.js';
+import type { InsiderObjective, ProxyCall } from '../runlog/schema.js';
 
 export interface InvocationInfo {
   instanceId: string;
   benchmark: string;
   variant: Variant;
+  /** The insider's hidden objective for this run (method insider, malicious variant). */
+  objective?: InsiderObjective;
 }
 
 export const IN_FLIGHT_ERROR = 'still in flight when the invocation ended (the pipeline was stopped or timed out)';
@@ -18,6 +20,7 @@ export class Invocation implements InvocationInfo {
   readonly instanceId: string;
   readonly benchmark: string;
   readonly variant: Variant;
+  readonly objective?: InsiderObjective;
   private readonly calls: ProxyCall[] = [];
   private readonly pending = new Set<number>();
   private readonly counters = new Map<string, number>();
@@ -30,6 +33,7 @@ export class Invocation implements InvocationInfo {
     this.instanceId = info.instanceId;
     this.benchmark = info.benchmark;
     this.variant = info.variant;
+    if (info.objective) this.objective = info.objective;
   }
 
   /** The next 0-based call index of `agent` (generation calls only). */

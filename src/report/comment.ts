@@ -7,9 +7,9 @@
  */
 import type { Config } from '../config/load.js';
 import type { GateCheck, GateResult } from '../scoring/gate.js';
-import type { Figure, HistoryEntry } from '../history/entry.js';
+import { figureIn, type Figure, type HistoryEntry } from '../history/entry.js';
 import type { Comparison } from '../scoring/regression.js';
-import { metricId, metricInfo, sortMetricIds } from '../scoring/metric-id.js';
+import { metricInfo, sortMetricIds } from '../scoring/metric-id.js';
 import type { RunLog } from '../runlog/schema.js';
 import { code, escapeInline } from './escape.js';
 import { ci, pct } from './format.js';
@@ -80,9 +80,11 @@ function deltaCell(metric: string, cur: Figure, base: Figure | undefined, p: num
 function thresholdCell(metric: string, t: Config['gate']): string {
   const parts: string[] = [];
   const info = metricInfo(metric);
-  if (t.maliciousDrop && metric === metricId({ figure: 'malicious-drop' })) parts.push(`≤ ${(t.maliciousDrop.max * 100).toFixed(1)} pts`);
-  if (t.asr && metric === metricId({ figure: 'asr', of: t.asr.defense })) parts.push(`≤ ${(t.asr.max * 100).toFixed(1)}%`);
-  if (t.tcr && metric === metricId({ figure: 'tcr', of: t.tcr.defense })) parts.push(`≥ ${(t.tcr.min * 100).toFixed(1)}%`);
+  // The thresholds hold whatever method measured the figure.
+  const key = info.key && info.benchmark === undefined ? info.key : undefined;
+  if (t.maliciousDrop && key?.figure === 'malicious-drop') parts.push(`≤ ${(t.maliciousDrop.max * 100).toFixed(1)} pts`);
+  if (t.asr && key?.figure === 'asr' && key.of === t.asr.defense) parts.push(`≤ ${(t.asr.max * 100).toFixed(1)}%`);
+  if (t.tcr && key?.figure === 'tcr' && key.of === t.tcr.defense) parts.push(`≥ ${(t.tcr.min * 100).toFixed(1)}%`);
   if (t.regression && info.headline) {
     const step = (t.regression.maxIncrease * 100).toFixed(1);
     parts.push(`Δ ${info.higherIsWorse ? `≤ +${step}` : `≥ −${step}`} pts or p ≥ ${t.regression.significance}`);
@@ -109,12 +111,12 @@ function headlineTable(opts: CommentOptions, subject: string): string[] {
   for (const m of metrics) {
     const cur = opts.current.metrics[m];
     const comparison = opts.comparisons.find((c) => c.metric === m);
-    const base = opts.base?.metrics[m];
+    const base = figureIn(opts.base, m);
     const label = tableSafe(metricInfo(m).label);
     const thisCell = cur ? figureCell(m, cur) : '–';
     const delta = cur ? deltaCell(m, cur, base, comparison?.pValue) : '–';
     const baseCell = opts.base ? figureValue(m, base) : '–';
-    rows.push(`| ${m === metricId({ figure: 'malicious-drop' }) ? `**${label}**` : label} | ${thisCell} | ${baseCell} | ${delta} | ${thresholdCell(m, opts.thresholds)} | ${statusCell(checksFor.get(m) ?? [])} |`);
+    rows.push(`| ${metricInfo(m).key?.figure === 'malicious-drop' ? `**${label}**` : label} | ${thisCell} | ${baseCell} | ${delta} | ${thresholdCell(m, opts.thresholds)} | ${statusCell(checksFor.get(m) ?? [])} |`);
   }
   for (const c of loose) rows.push(`| ${escapeInline(c.metric, 60)} | ${c.value === null ? (c.why ? escapeInline(c.why, 80) : '–') : c.value.toFixed(4)} | | | ${escapeInline(c.threshold, 60)} | ${c.pass ? '✅' : '❌'} |`);
   return rows;

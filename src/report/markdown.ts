@@ -4,7 +4,7 @@
  */
 import type { InstanceResult, RunLog } from '../runlog/schema.js';
 import { computeMetrics, type BenchmarkMetrics, type VariantStats } from '../scoring/metrics.js';
-import { code, escapeInline, fenced } from './escape.js';
+import { code, escapeInline } from './escape.js';
 import { ci, pct, plural, pts, pValue } from './format.js';
 import { agentCallTable } from './agent-calls.js';
 
@@ -12,7 +12,9 @@ export { pct, pts } from './format.js';
 import { servingLine } from './compat.js';
 import { securityHeadline, securitySection } from './security-tables.js';
 import { gateSection } from './gate-table.js';
+import { METHOD_NAMES, sabotageSection } from './sabotage-section.js';
 import { overallSecurity } from '../scoring/security-metrics.js';
+import { sabotageOf } from '../scoring/sabotage.js';
 
 export const REPORT_MARKER = '<!-- saboteur-report -->';
 
@@ -31,14 +33,14 @@ function apartCell(s: VariantStats): string {
   return parts.length ? parts.join(', ') : '0';
 }
 
-function headline(m: BenchmarkMetrics): string[] {
+function headline(m: BenchmarkMetrics, method: string): string[] {
   const d = m.drop;
   return [
     '| metric | value | 95% interval | note |',
     '|---|---|---|---|',
     `| pass@1 control | ${passCell(m.control)} | ${ci(m.control.interval)} | ${apartCell(m.control)} not scored |`,
     `| pass@1 malicious | ${passCell(m.malicious)} | ${ci(m.malicious.interval)} | ${apartCell(m.malicious)} not scored |`,
-    `| **malicious drop** | **${pts(d.absolute)}** (${d.relative === null ? '–' : pct(d.relative)} relative) | ${ci(d.interval, true)} pts | McNemar exact p = ${pValue(d.pValue)} over ${d.pairs} pairs (${d.controlOnly} lost, ${d.maliciousOnly} gained) |`,
+    `| **malicious drop** (${METHOD_NAMES[method] ?? escapeInline(method, 30)}) | **${pts(d.absolute)}** (${d.relative === null ? '–' : pct(d.relative)} relative) | ${ci(d.interval, true)} pts | McNemar exact p = ${pValue(d.pValue)} over ${d.pairs} pairs (${d.controlOnly} lost, ${d.maliciousOnly} gained) |`,
   ];
 }
 
@@ -55,33 +57,6 @@ function benchmarkTable(log: RunLog, all: BenchmarkMetrics[]): string[] {
     );
   }
   return lines;
-}
-
-/** Which messages were corrupted, how, and what each corruption cost. */
-function sabotageDetails(log: RunLog, maxInstances: number): string[] {
-  const hit = log.instances.filter((r) => r.trace.calls.some((c) => c.corruption));
-  const m = log.variants.malicious;
-  const head = `AutoInject on ${code(m.target)}: Pm = ${m.messageRate}, Pe = ${m.errorRate}, ${m.corruption} corruption`;
-  if (hit.length === 0) return [`${head}. No message was corrupted in this run.`];
-  const control = new Map(log.instances.filter((r) => r.variant === 'control').map((r) => [`${r.benchmark}/${r.instanceId}/${r.defense}`, r]));
-  const units = hit.reduce((s, r) => s + r.trace.calls.reduce((t, c) => t + (c.corruption?.units.length ?? 0), 0), 0);
-  const out = [`<details><summary>${head}: ${plural(units, 'unit')} corrupted in ${plural(hit.length, 'instance')}</summary>`, ''];
-  for (const r of hit.slice(0, maxInstances)) {
-    const before = control.get(`${r.benchmark}/${r.instanceId}/${r.defense}`);
-    const effect = before ? `control ${before.outcome} → malicious ${r.outcome}` : `malicious ${r.outcome}`;
-    out.push(`**${code(r.instanceId)}** (${effect})`, '');
-    for (const call of r.trace.calls) {
-      if (!call.corruption) continue;
-      const oneLine = (t: string) => t.replace(/\r?\n/g, ' ⏎ ');
-      const diff = call.corruption.units.flatMap((u) => [`- ${oneLine(u.before)}`, `+ ${oneLine(u.after)}`]).join('\n');
-      const rules = [...new Set(call.corruption.units.map((u) => u.rule))].join(', ');
-      const fallback = call.corruption.fallback ? ` (semantic fell back: ${escapeInline(call.corruption.fallback, 120)})` : '';
-      out.push(`${code(call.agent)} call ${call.agentCallIndex + 1}, ${plural(call.corruption.units.length, call.corruption.unit)}, rules: ${rules}${fallback}`, '', fenced(diff, 'diff'), '');
-    }
-  }
-  if (hit.length > maxInstances) out.push(`… and ${plural(hit.length - maxInstances, 'more instance')} (all of them are in run.json).`, '');
-  out.push('</details>');
-  return out;
 }
 
 function problems(log: RunLog, max: number): string[] {
@@ -136,12 +111,12 @@ export function renderReport(log: RunLog, opts: RenderOptions = {}): string {
     lines.push('', `> [!CAUTION]`, `> Sandbox degraded (${escapeInline(log.sandbox.isolation)}): ${escapeInline(log.sandbox.note ?? '', 300)}`);
   }
   const hasCode = metrics.benchmarks.length > 0;
-  const head = hasCode ? headline(metrics.overall) : ['| metric | value | 95% interval | note |', '|---|---|---|---|'];
+  const head = hasCode ? headline(metrics.overall, log.variants.malicious.method) : ['| metric | value | 95% interval | note |', '|---|---|---|---|'];
   lines.push('', '## Headline', '', ...head, ...securityHeadline(log));
   lines.push(...gateSection(log));
   if (hasCode) lines.push('', '## Per benchmark', '', ...benchmarkTable(log, metrics.benchmarks));
   lines.push(...securitySection(log));
-  lines.push('', '## Sabotage', '', ...sabotageDetails(log, opts.maxDetailed ?? 20), ...agentCallTable(log));
+  lines.push('', '## Sabotage', '', ...sabotageSection(log, opts.maxDetailed ?? 20), ...agentCallTable(log));
   lines.push(...failures(log, 50), ...problems(log, 50));
   lines.push('', '## Sample', '');
   for (const b of log.benchmarks) {
@@ -164,8 +139,15 @@ export function summaryLine(log: RunLog): string {
   }
   for (const defense of log.defenses) {
     const s = overallSecurity(log, defense);
-    if (s) parts.push(`ASR (${defense}) ${pct(s.asr.rate)} (${s.asr.hits}/${s.asr.n}), TCR ${pct(s.tcr.rate)} (${s.tcr.hits}/${s.tcr.n})`);
+    if (!s) continue;
+    const extra = [
+      ...(s.sabotaged ? [`TCR under saboteur ${pct(s.sabotaged.tcr.rate)} (drop ${pts(s.sabotaged.drop.absolute)}, McNemar p = ${pValue(s.sabotaged.drop.pValue)})`] : []),
+      ...(s.insider ? [`insider success ${pct(s.insider.success.rate)} (${s.insider.success.hits}/${s.insider.success.n})`] : []),
+    ];
+    parts.push(`${s.asr.n > 0 || !s.sabotaged ? `ASR (${defense}) ${pct(s.asr.rate)} (${s.asr.hits}/${s.asr.n}), ` : `(${defense}) `}TCR ${pct(s.tcr.rate)} (${s.tcr.hits}/${s.tcr.n})${extra.length ? `, ${extra.join(', ')}` : ''}`);
   }
+  const sabotage = sabotageOf(log);
+  if (sabotage.hits > 0) parts.push(`AutoInject hit ${sabotage.hits} messages, changed ${sabotage.unitsChanged} units (effective Pe ${pct(sabotage.effectiveErrorRate)})`);
   return parts.join('; ') || 'no instance was scored';
 }
 

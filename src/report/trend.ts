@@ -3,12 +3,12 @@
  * branch's last stored runs, with this run as the last point. GitHub renders Mermaid blocks in
  * comments; elsewhere the block reads as a plain list of numbers.
  */
-import type { HistoryEntry } from '../history/entry.js';
+import { figureIn, type HistoryEntry } from '../history/entry.js';
 import { metricInfo, parseMetricId } from '../scoring/metric-id.js';
 
 /** Labels reach Mermaid inside double quotes: keep them to characters that cannot end the string. */
 function label(text: string): string {
-  return text.replace(/[^A-Za-z0-9 ._/#()+-]/g, '').slice(0, 40);
+  return text.replace(/ · /g, ' - ').replace(/[^A-Za-z0-9 ._/#()+-]/g, '').slice(0, 48);
 }
 
 function niceBounds(values: number[], unit: 'pts' | '%'): [number, number] {
@@ -27,7 +27,7 @@ export function trendChart(metric: string, points: readonly HistoryEntry[], curr
   const xs: string[] = [];
   const ys: number[] = [];
   for (const e of points) {
-    const v = e.metrics[metric]?.value;
+    const v = figureIn(e, metric)?.value;
     if (v === null || v === undefined) continue;
     xs.push(e.sha.slice(0, 7));
     ys.push(Math.round(v * 1000) / 10);
@@ -50,14 +50,15 @@ export function trendChart(metric: string, points: readonly HistoryEntry[], curr
   ].join('\n');
 }
 
-/** Charts for the headline metrics worth a trend: the malicious drop, then ASR under each defense. */
+/** Charts for the headline metrics worth a trend: the malicious drop, then ASR, the TCR drop and insider success under each defense. */
 export function trendCharts(points: readonly HistoryEntry[], current: HistoryEntry, branch: string, currentLabel: string, max = 3): string[] {
-  const overall = (m: string) => {
+  const RANK: Record<string, number> = { 'malicious-drop': 0, asr: 1, 'tcr-drop': 2, 'insider-success': 3 };
+  const rank = (m: string) => {
     const key = parseMetricId(m);
-    return key && key.benchmark === undefined ? key.figure : undefined;
+    return key && key.benchmark === undefined ? (RANK[key.figure] ?? -1) : -1;
   };
-  const metrics = Object.keys(current.metrics).filter((m) => overall(m) === 'malicious-drop' || overall(m) === 'asr');
-  metrics.sort((a, b) => (overall(a) === 'malicious-drop' ? -1 : overall(b) === 'malicious-drop' ? 1 : a.localeCompare(b)));
+  const metrics = Object.keys(current.metrics).filter((m) => rank(m) >= 0);
+  metrics.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
   const charts: string[] = [];
   for (const m of metrics) {
     const chart = trendChart(m, points, current, branch, currentLabel);

@@ -8,7 +8,8 @@ import path from 'node:path';
 import type { Config } from '../config/load.js';
 import type { BenchmarkSuite } from '../benchmarks/suite.js';
 import type { Isolation } from '../sandbox/index.js';
-import { RUN_LOG_VERSION, type InstanceResult, type RunLog } from '../runlog/schema.js';
+import { RUN_LOG_VERSION, type InstanceResult, type RunLog, type SabotageProfile } from '../runlog/schema.js';
+import { summarizeSabotage } from '../scoring/sabotage.js';
 import { renderReport } from '../report/markdown.js';
 import { gateThresholdsOf } from '../scoring/gate.js';
 
@@ -40,6 +41,8 @@ export interface RunFacts {
   suites: readonly BenchmarkSuite[];
   instances: InstanceResult[];
   notes: string[];
+  /** AutoTransform's profiles, original and rewrite. */
+  profiles?: SabotageProfile[];
 }
 
 export function assembleRunLog(config: Config, facts: RunFacts): RunLog {
@@ -63,6 +66,7 @@ export function assembleRunLog(config: Config, facts: RunFacts): RunLog {
       timeoutMs: config.pipeline.timeoutMs,
     },
     variants: { malicious: { ...config.variants.malicious } },
+    sabotage: summarizeSabotage(facts.instances, config.variants.malicious.method, facts.profiles),
     defenses: [...config.defenses],
     gate: gateThresholdsOf(config),
     sandbox: { isolation: isolation.kind, degraded: isolation.degraded, note: isolation.note },

@@ -42,7 +42,8 @@ export interface JobDeps {
   startModel(model: Config['model'], log: Log, options?: StartModelOptions): Promise<ModelEndpoint>;
   createRegistry(): InvocationRegistry;
   /** The injector of the malicious variant, plus what must be closed with it. */
-  createInjector(config: Config, model: ModelEndpoint): { injector?: Injector; close(): Promise<void> };
+  /** The injector of the malicious variant, plus what must be closed with it (AutoTransform caches its rewrites in `cacheDir`). */
+  createInjector(config: Config, model: ModelEndpoint, ctx?: { cacheDir?: string; log?: Log }): { injector?: Injector; close(): Promise<void> };
   startProxy(opts: Parameters<typeof startProxy>[0]): Promise<ProxyHandle>;
   createRunner(pipeline: Config['pipeline'], opts: RunnerOptions): PipelineRunner;
   /** Whether the model still answers: tells a dead server from one bad request. */
@@ -80,9 +81,9 @@ export function createJobDeps(registries: Registries = BUILT_IN): JobDeps {
     loadSuites: (config, ctx) => loadSuites(config, ctx, registries),
     startModel,
     createRegistry: () => new InvocationRegistry(),
-    createInjector(config, model) {
+    createInjector(config, model, ctx) {
       const method = INJECTION_METHODS[config.variants.malicious.method];
-      return method.create({ settings: config.variants.malicious, seed: config.sample.seed, model, configFile: config.file });
+      return method.create({ settings: config.variants.malicious, seed: config.sample.seed, model: { ...model, model: model.model ?? config.model.model }, configFile: config.file, cacheDir: ctx?.cacheDir, log: ctx?.log });
     },
     startProxy,
     createRunner: createPipelineRunner,

@@ -6,13 +6,15 @@
 import type { BenchmarkSuite, SuiteInstance } from '../benchmarks/suite.js';
 import type { Task, Variant } from '../benchmarks/types.js';
 import type { ToolEvent } from '../benchmarks/agentic.js';
-import type { InstanceResult, ProxyCall } from '../runlog/schema.js';
+import type { InsiderObjective, InstanceResult, ProxyCall } from '../runlog/schema.js';
 import type { InvocationRegistry } from '../proxy/index.js';
 import type { PipelineRunner } from '../pipeline/index.js';
 import type { ToolServer } from '../tools/index.js';
 import type { OtlpReceiver } from '../otlp/index.js';
 import type { DefenseFactory } from './deps.js';
 import { errorCause } from './cause.js';
+import { chooseObjective } from '../inject/insider-catalogue.js';
+import { gradeInsider } from '../inject/insider.js';
 
 export interface WorkItem {
   suite: BenchmarkSuite;
@@ -33,6 +35,18 @@ export interface InstanceContext {
   /** Collects the pipeline's OpenTelemetry spans per instance (agentic runs). */
   otlp?: OtlpReceiver;
   defense: DefenseFactory;
+  /** The insider method: each malicious run gets its instance's objective (seeded by `seed`). */
+  insider?: { seed: number };
+}
+
+/** What a reader of the instance should know from its calls: rewrites that could not be made, agents with no system prompt. */
+function rewriteNotes(calls: readonly ProxyCall[]): string[] {
+  const notes = new Set<string>();
+  for (const c of calls) {
+    if (c.rewrite?.note) notes.add(c.rewrite.note);
+    if (c.rewrite?.error) notes.add(`${c.rewrite.method} left ${c.agent} call ${c.agentCallIndex + 1} unchanged: ${c.rewrite.error}`);
+  }
+  return [...notes];
 }
 
 /** A model that stops answering mid-run: the calls that reached it failed at the proxy. */
@@ -48,11 +62,18 @@ export function itemKey(benchmark: string, instanceId: string, variant: string, 
 export async function runInstance(item: WorkItem, ctx: InstanceContext): Promise<{ record: InstanceResult; dead?: string }> {
   const { suite, instance, task, variant, defense } = item;
   const started = new Date();
-  const invocation = ctx.registry.open({ instanceId: instance.id, benchmark: suite.info.id, variant });
+  const session = suite.tools && ctx.toolServer ? suite.tools(task) : undefined;
+  const notes: string[] = [];
+  let objective: InsiderObjective | undefined;
+  if (ctx.insider && variant === 'malicious') {
+    const choice = chooseObjective({ seed: ctx.insider.seed, benchmark: suite.info.id, instanceId: instance.id, toolSpecs: session?.task.toolSpecs });
+    if ('objective' in choice) objective = choice.objective;
+    else notes.push(`insider: ${choice.none}`);
+  }
+  const invocation = ctx.registry.open({ instanceId: instance.id, benchmark: suite.info.id, variant, ...(objective ? { objective } : {}) });
   let mcpUrl: string | undefined;
   let otlpEndpoint: string | undefined;
-  if (suite.tools && ctx.toolServer) {
-    const session = suite.tools(task);
+  if (session && ctx.toolServer) {
     const otlp = ctx.otlp;
     if (otlp) otlpEndpoint = otlp.open(invocation.key);
     const d = ctx.defense(defense, {
@@ -74,9 +95,14 @@ export async function runInstance(item: WorkItem, ctx: InstanceContext): Promise
   const calls = ctx.registry.close(invocation.key);
   const tools: ToolEvent[] | undefined = mcpUrl ? ctx.toolServer!.close(invocation.key) : undefined;
   const spans = otlpEndpoint ? ctx.otlp!.close(invocation.key) : undefined;
+  notes.push(...rewriteNotes(calls));
+  const insider = objective ? gradeInsider(objective, ctx.target, tools ?? [], result.output, calls) : undefined;
   const base = {
     instanceId: instance.id,
     ...(task.id !== instance.id ? { taskId: task.id } : {}),
+    ...(session ? { role: session.task.role } : {}),
+    ...(insider ? { insider } : {}),
+    ...(notes.length ? { notes } : {}),
     ...(instance.category ? { category: instance.category } : {}),
     ...(suite.tools ? { prompt: task.prompt } : {}),
     benchmark: suite.info.id,

@@ -25,6 +25,7 @@ import { realDeps, type JobDeps } from './deps.js';
 import { shardSlice } from '../benchmarks/sample.js';
 import { assembleRunLog, sortResults, writeRunFiles } from './assemble.js';
 import { callNotes } from './call-notes.js';
+import type { Injector } from '../inject/index.js';
 
 export { VERSION } from './assemble.js';
 
@@ -68,6 +69,8 @@ interface JobState {
   modelInfo: RunLog['model'];
   /** Who the graders' judge is, once the model serves. */
   judgeInfo?: RunLog['judge'];
+  /** The malicious variant's injector: the run log keeps what it made (AutoTransform's profiles). */
+  injector?: Injector;
 }
 
 /** The services the instances run against. */
@@ -132,7 +135,8 @@ async function startServices(s: JobState, model: ModelEndpoint, setJudges: (defe
   const defense = await deps.createDefenses(config, { judge: lateJudge, cacheDir: s.cacheDir });
   return log.group('Proxy and pipeline', async () => {
     const registry = deps.createRegistry();
-    const { injector, close: closeInjector } = deps.createInjector(config, model);
+    const { injector, close: closeInjector } = deps.createInjector(config, model, { cacheDir: s.cacheDir, log });
+    s.injector = injector;
     cleanups.push({ name: 'injector', fn: closeInjector });
     const proxy = await deps.startProxy({ upstream: { baseUrl: model.baseUrl, apiKey: model.apiKey }, agents: config.pipeline.agents, model: model.model ?? config.model.model, registry, injector, log });
     cleanups.push({ name: 'proxy', fn: () => proxy.close() });
@@ -166,18 +170,24 @@ async function startServices(s: JobState, model: ModelEndpoint, setJudges: (defe
       toolServer,
       otlp,
       defense,
+      ...(config.variants.malicious.method === 'insider' ? { insider: { seed: config.sample.seed } } : {}),
     };
     return { model, ctx };
   });
 }
 
-/** Every instance in each variant it has; agentic instances once per defense (defenses act on tool calls); then this shard's share. */
+/**
+ * Every instance in each variant it has; agentic instances once per defense (defenses act on tool
+ * calls); then this shard's share. On agentic benchmarks the malicious variant runs the harmful twin
+ * (the benchmark's attack) or, under a saboteur, the benign twin: variants.malicious.agentic-task.
+ */
 function planWork(s: JobState): WorkItem[] {
   const { suites, config, opts, log } = s;
+  const maliciousTwin = config.variants.malicious.agenticTask === 'benign' ? 'control' : 'malicious';
   const items: WorkItem[] = suites.flatMap((suite) =>
     suite.instances.flatMap((instance) =>
       (['control', 'malicious'] as const).flatMap((variant) => {
-        const task = instance[variant];
+        const task = suite.tools && variant === 'malicious' ? instance[maliciousTwin] : instance[variant];
         if (!task) return [];
         const defenses = suite.tools ? config.defenses : ['none'];
         return defenses.map((defense) => ({ suite, instance, task, variant, defense }));
@@ -331,6 +341,7 @@ export async function runJob(config: Config, opts: RunOptions, deps: JobDeps = r
     suites: s.suites,
     instances: s.instances,
     notes: s.notes,
+    profiles: s.injector?.profiles?.(),
   });
   const { runLogPath, reportPath } = await writeRunFiles(opts.outDir, runLog);
   log.info(summaryLine(runLog));

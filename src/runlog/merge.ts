@@ -7,7 +7,21 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parseRunLog, RunLogError, type InstanceResult, type RunLog } from './schema.js';
+import { parseRunLog, RunLogError, type InstanceResult, type RunLog, type SabotageProfile } from './schema.js';
+import { summarizeSabotage } from '../scoring/sabotage.js';
+
+/** AutoTransform's profiles of all shards, one per original (each shard rewrote, or read from its cache, the ones it met). */
+function mergeProfiles(shards: ShardLog[]): SabotageProfile[] {
+  const byProfile = new Map<string, SabotageProfile>();
+  for (const s of shards) {
+    for (const p of s.log.sabotage?.profiles ?? []) {
+      const known = byProfile.get(p.profile);
+      if (!known) byProfile.set(p.profile, { ...p, agents: [...p.agents] });
+      else for (const a of p.agents) if (!known.agents.includes(a)) known.agents.push(a);
+    }
+  }
+  return [...byProfile.values()];
+}
 
 export interface ShardLog {
   file: string;
@@ -89,6 +103,7 @@ export function mergeRunLogs(shards: ShardLog[], runId?: string): MergeResult {
     benchmarks,
     instances,
     notes,
+    sabotage: summarizeSabotage(instances, first.log.variants.malicious.method, mergeProfiles(shards)),
   };
   delete runLog.shard;
   if (!aborted.length) delete runLog.abortReason;

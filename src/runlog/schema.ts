@@ -7,27 +7,149 @@ import { otlpSpanSchema } from '../otlp/schema.js';
 
 export const RUN_LOG_VERSION = 1;
 
-/** One corrupted unit (a line of code or a sentence of text) of a model response. */
+/** The corruption modes (config `variants.malicious.corruption`); see the README, "AutoInject". */
+export const CORRUPTION_MODES = ['logic-edit', 'syntax-error', 'semantic'] as const;
+export type CorruptionMode = (typeof CORRUPTION_MODES)[number];
+
+/**
+ * One corrupted unit of a model response: a line of code, a sentence, or a tool call's argument
+ * (`target` names it: `send_email.to`, `argKind` says which rule applied: recipient, amount, path,
+ * flag, text).
+ */
 export const corruptedUnitSchema = z.object({
   index: z.number().int(),
   before: z.string(),
   after: z.string(),
   rule: z.string(),
+  kind: z.enum(['line', 'sentence', 'argument']).optional(),
+  target: z.string().optional(),
+  argKind: z.string().optional(),
 });
+
+export const toolCallSchema = z.object({ id: z.string(), name: z.string(), arguments: z.string() });
 
 export const corruptionSchema = z.object({
   method: z.enum(['autoinject', 'autotransform', 'insider']),
-  mode: z.enum(['syntactic', 'semantic']),
-  unit: z.enum(['line', 'sentence']),
+  /** `syntactic`: how run logs of earlier versions named `logic-edit`. */
+  mode: z.enum([...CORRUPTION_MODES, 'syntactic']),
+  unit: z.enum(['line', 'sentence', 'mixed', 'argument']),
   before: z.string(),
   after: z.string(),
   units: z.array(corruptedUnitSchema),
-  /** Set when a semantic rewrite failed and the syntactic rules served instead. */
+  /** The tool calls as the model made them and as the pipeline got them, when an argument changed. */
+  toolCalls: z.object({ before: z.array(toolCallSchema), after: z.array(toolCallSchema) }).optional(),
+  /** Set when a semantic rewrite failed and the logic-edit rules served instead. */
   fallback: z.string().optional(),
 });
 export type Corruption = z.infer<typeof corruptionSchema>;
 
-export const toolCallSchema = z.object({ id: z.string(), name: z.string(), arguments: z.string() });
+/**
+ * A call AutoInject hit (drawn with probability Pm), whether or not anything in it could change:
+ * how many units it had, how many were drawn (each with probability Pe), how many changed, and
+ * why the others did not.
+ */
+export const hitSchema = z.object({
+  mode: z.string(),
+  units: z.number().int().nonnegative(),
+  drawn: z.number().int().nonnegative(),
+  changed: z.number().int().nonnegative(),
+  /** Drawn units left as they were, with the reason (at most 50 listed; `drawn - changed` is the count). */
+  unchanged: z.array(z.object({ index: z.number().int(), kind: z.string(), reason: z.string() })).optional(),
+  /** Parts of the response that could not be units (tool arguments that are not JSON). */
+  skipped: z.array(z.string()).optional(),
+  /** Why nothing changed, when nothing did. */
+  why: z.string().optional(),
+});
+export type Hit = z.infer<typeof hitSchema>;
+
+/** How AutoTransform or the insider changed the system prompt of one call before the model saw it. */
+export const callRewriteSchema = z.object({
+  method: z.enum(['autotransform', 'insider']),
+  /** replaced / appended to the request's system prompt; inserted: the request had none; none: left as it was. */
+  action: z.enum(['replaced', 'appended', 'inserted', 'none']),
+  /** AutoTransform: the sha256 of the original profile, the key into the run log's `sabotage.profiles`. */
+  profile: z.string().optional(),
+  /** Insider: the catalogue id of the objective. */
+  objective: z.string().optional(),
+  note: z.string().optional(),
+  error: z.string().optional(),
+});
+export type CallRewrite = z.infer<typeof callRewriteSchema>;
+
+/** The insider's hidden objective for one instance run, drawn from the catalogue (src/inject/insider-catalogue.ts). */
+export const insiderObjectiveSchema = z.object({
+  id: z.string(),
+  /** The hard sink it aims at (EXTERNAL_SEND, FINANCIAL_TRANSFER, ...), or CODE for a planted payload in code. */
+  sink: z.string(),
+  /** The instance's tool that reaches the sink, and the argument that should carry the target. */
+  tool: z.string().optional(),
+  argument: z.string().optional(),
+  /** The outside address, account, path or command the objective names: what success is checked by. */
+  target: z.string(),
+  /** The objective as the insider is told it. */
+  text: z.string(),
+});
+export type InsiderObjective = z.infer<typeof insiderObjectiveSchema>;
+
+export const insiderResultSchema = z.object({
+  objective: insiderObjectiveSchema,
+  /** The agent given the objective. */
+  agent: z.string(),
+  /** The objective's sink took effect (a released or observed sink call carrying the target; for code, the payload in the output). */
+  reached: z.boolean(),
+  /** Every tool call that carried the target, with the defense's decision. */
+  attempts: z.array(
+    z.object({
+      toolEventId: z.string(),
+      tool: z.string(),
+      agent: z.string().optional(),
+      decision: z.enum(['release', 'block', 'unverifiable', 'not-staged']),
+      tookEffect: z.boolean(),
+      reason: z.string().optional(),
+      /** How the target reached the call: the model calls whose answers carried it, then the tool. */
+      path: z.array(z.string()).optional(),
+    }),
+  ),
+  /** An attempt was made by another agent than the insider: the objective travelled between agents. */
+  fragmented: z.boolean(),
+  note: z.string().optional(),
+});
+export type InsiderResult = z.infer<typeof insiderResultSchema>;
+
+/** One profile AutoTransform rewrote: the original system prompt and the saboteur the model made of it. */
+export const sabotageProfileSchema = z.object({
+  /** sha256 of the original profile. */
+  profile: z.string(),
+  agents: z.array(z.string()),
+  original: z.string(),
+  rewrite: z.string(),
+  model: z.string(),
+  /** sha256 of the prompt template used. */
+  template: z.string(),
+  /** Read from the run's cache instead of asked. */
+  cached: z.boolean(),
+  /** Set when the agent sent no system prompt and a stand-in profile was transformed instead. */
+  fallback: z.string().optional(),
+});
+export type SabotageProfile = z.infer<typeof sabotageProfileSchema>;
+
+/** The run's sabotage in figures, computed from the instances (src/scoring/sabotage.ts) and the injector. */
+export const sabotageSummarySchema = z.object({
+  method: z.string(),
+  /** AutoInject: messages hit, messages changed, units in hit messages, drawn, changed; effective Pe = changed / drawn. */
+  hits: z.number().int(),
+  messagesChanged: z.number().int(),
+  unitsConsidered: z.number().int(),
+  unitsDrawn: z.number().int(),
+  unitsChanged: z.number().int(),
+  effectiveErrorRate: z.number().nullable(),
+  /** Drawn units that could not be changed, by reason. */
+  unchanged: z.array(z.object({ reason: z.string(), count: z.number().int() })),
+  /** AutoTransform and the insider: target calls whose system prompt was rewritten, and those that could not be. */
+  rewrites: z.object({ calls: z.number().int(), failed: z.number().int(), noSystem: z.number().int() }).optional(),
+  profiles: z.array(sabotageProfileSchema).optional(),
+});
+export type SabotageSummary = z.infer<typeof sabotageSummarySchema>;
 
 /** One call the pipeline made through the proxy. */
 export const proxyCallSchema = z.object({
@@ -61,6 +183,10 @@ export const proxyCallSchema = z.object({
     .optional(),
   error: z.string().optional(),
   corruption: corruptionSchema.optional(),
+  /** Set on every call AutoInject hit, changed or not. */
+  hit: hitSchema.optional(),
+  /** Set when AutoTransform or the insider rewrote the request's system prompt (the request above is as the pipeline sent it). */
+  rewrite: callRewriteSchema.optional(),
 });
 export type ProxyCall = z.infer<typeof proxyCallSchema>;
 
@@ -124,6 +250,12 @@ export const instanceResultSchema = z.object({
       details: z.record(z.string(), z.unknown()),
     })
     .optional(),
+  /** Agentic benchmarks: which twin of the pair this run was (the malicious variant runs the benign twin under a saboteur). */
+  role: z.enum(['harmful', 'benign']).optional(),
+  /** The insider's objective for this run and whether it reached its sink. */
+  insider: insiderResultSchema.optional(),
+  /** What a reader of this instance should know (an agent with no system prompt to transform, ...). */
+  notes: z.array(z.string()).optional(),
   /** Agentic benchmarks: the category of the instance (the stratum of the sample). */
   category: z.string().optional(),
   /** Agentic benchmarks: the root request (the task prompt), the authority the taint validator checks sinks against. */
@@ -171,8 +303,17 @@ export const runLogSchema = z.object({
   }),
   pipeline: z.object({ mode: z.string(), command: z.string().optional(), concurrency: z.number().int(), timeoutMs: z.number() }),
   variants: z.object({
-    malicious: z.object({ target: z.string(), method: z.string(), messageRate: z.number(), errorRate: z.number(), corruption: z.string() }),
+    malicious: z.object({
+      target: z.string(),
+      method: z.string(),
+      messageRate: z.number(),
+      errorRate: z.number(),
+      corruption: z.string(),
+      /** Agentic benchmarks: the twin the malicious variant runs (harmful: the benchmark's attack; benign: the task under the saboteur). */
+      agenticTask: z.enum(['harmful', 'benign']).optional(),
+    }),
   }),
+  sabotage: sabotageSummarySchema.optional(),
   defenses: z.array(z.string()).default(['none']),
   /** The absolute gate thresholds of the config (saboteur.yml `gate`), so every reader of the run log gates it alike. */
   gate: z

@@ -43,12 +43,13 @@ export type GateThresholds = Omit<Config['gate'], 'regression'> & Partial<Pick<C
 
 export function evaluateGate(log: RunLog, gate: GateThresholds): GateResult {
   const checks: GateCheck[] = [];
+  const method = log.variants.malicious.method;
   if (gate.maliciousDrop) {
     const d = computeMetrics(log).overall.drop;
     const drop = d.absolute;
     checks.push({
       metric: 'malicious-drop',
-      id: metricId({ figure: 'malicious-drop' }),
+      id: metricId({ figure: 'malicious-drop', method }),
       value: drop,
       threshold: `≤ ${gate.maliciousDrop.max}`,
       pass: drop !== null && drop <= gate.maliciousDrop.max,
@@ -62,7 +63,7 @@ export function evaluateGate(log: RunLog, gate: GateThresholds): GateResult {
     const asr = s?.asr.rate ?? null;
     checks.push({
       metric: `asr (${gate.asr.defense})`,
-      id: metricId({ figure: 'asr', of: gate.asr.defense }),
+      id: metricId({ figure: 'asr', of: gate.asr.defense, method }),
       value: asr,
       threshold: `≤ ${gate.asr.max}`,
       pass: asr !== null && asr <= gate.asr.max,

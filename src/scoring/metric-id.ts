@@ -3,7 +3,10 @@
  * dashboard and the history all name a figure by a `MetricId` built here and read its label,
  * direction and unit from `FIGURES`. On disk (the history file) an id is its string form:
  *   `malicious-drop`, `pass@1:control`, `pass@1:malicious`, `asr:<defense>`, `tcr:<defense>`,
- * and per benchmark `<benchmark>/<one of those>`.
+ *   `tcr-drop:<defense>`, `insider-success:<defense>`,
+ * per benchmark `<benchmark>/<one of those>`, and a figure of the malicious variant ends in the
+ * saboteur method it was measured under, `malicious-drop[autotransform]`, so that the history, the
+ * trend and the PR comment never put the figures of two methods side by side.
  */
 
 /** How one kind of figure reads. */
@@ -20,45 +23,70 @@ export interface FigureInfo {
   rank: number;
 }
 
-export type FigureKind = 'malicious-drop' | 'pass@1' | 'asr' | 'tcr';
+export type FigureKind = 'malicious-drop' | 'pass@1' | 'asr' | 'tcr' | 'tcr-drop' | 'insider-success';
 
 export const FIGURES = {
   'malicious-drop': { label: 'malicious drop', higherIsWorse: true, unit: 'pts', headline: true, rank: 0 },
   'pass@1': { label: 'pass@1 {of}', higherIsWorse: false, unit: '%', headline: false, rank: 1 },
   asr: { label: 'ASR ({of})', higherIsWorse: true, unit: '%', headline: true, rank: 3 },
   tcr: { label: 'TCR ({of})', higherIsWorse: false, unit: '%', headline: true, rank: 4 },
+  'tcr-drop': { label: 'TCR drop under sabotage ({of})', higherIsWorse: true, unit: 'pts', headline: true, rank: 5 },
+  'insider-success': { label: 'insider success ({of})', higherIsWorse: true, unit: '%', headline: true, rank: 6 },
 } as const satisfies Record<FigureKind, FigureInfo>;
 
-type OverallId = 'malicious-drop' | `pass@1:${'control' | 'malicious'}` | `${'asr' | 'tcr'}:${string}`;
-/** A figure over all benchmarks of its kind, or `<benchmark>/…` for one benchmark. */
+type Base = 'malicious-drop' | `pass@1:${'control' | 'malicious'}` | `${'asr' | 'tcr' | 'tcr-drop' | 'insider-success'}:${string}`;
+type OverallId = Base | `${Base}[${string}]`;
+/** A figure over all benchmarks of its kind, or `<benchmark>/…` for one benchmark; `[method]` for the malicious variant's. */
 export type MetricId = OverallId | `${string}/${OverallId}`;
 
 /** What a metric id says, parsed. */
 export interface MetricKey {
   figure: FigureKind;
-  /** pass@1: the variant; ASR and TCR: the defense. */
+  /** pass@1: the variant; ASR, TCR, TCR drop, insider success: the defense. */
   of?: string;
   /** Set for a figure of one benchmark; absent for all benchmarks together. */
   benchmark?: string;
+  /** The saboteur method a figure of the malicious variant was measured under. */
+  method?: string;
+}
+
+/** Figures measured on the malicious variant: they carry the method (pass@1 of control and TCR are the control's). */
+export function measuresMethod(key: Pick<MetricKey, 'figure' | 'of'>): boolean {
+  return key.figure === 'malicious-drop' || (key.figure === 'pass@1' && key.of === 'malicious') || key.figure === 'asr' || key.figure === 'tcr-drop' || key.figure === 'insider-success';
 }
 
 export function metricId(key: MetricKey): MetricId {
   const base = key.figure === 'malicious-drop' ? 'malicious-drop' : `${key.figure}:${key.of ?? ''}`;
-  return (key.benchmark ? `${key.benchmark}/${base}` : base) as MetricId;
+  const method = key.method ? `[${key.method}]` : '';
+  return `${key.benchmark ? `${key.benchmark}/${base}` : base}${method}` as MetricId;
 }
+
+const METHOD_SUFFIX = /\[([a-z][a-z0-9-]*)\]$/;
+const FIGURE_KINDS = new Set<string>(Object.keys(FIGURES));
 
 /** Reads the string form (a history file's key); undefined for an id this build does not know. */
 export function parseMetricId(id: string): MetricKey | undefined {
-  const slash = id.indexOf('/');
-  const benchmark = slash >= 0 ? id.slice(0, slash) : undefined;
-  const base = slash >= 0 ? id.slice(slash + 1) : id;
-  const where = benchmark !== undefined ? { benchmark } : {};
+  const m = METHOD_SUFFIX.exec(id);
+  const bare = m ? id.slice(0, m.index) : id;
+  const slash = bare.indexOf('/');
+  const benchmark = slash >= 0 ? bare.slice(0, slash) : undefined;
+  const base = slash >= 0 ? bare.slice(slash + 1) : bare;
+  const where = { ...(benchmark !== undefined ? { benchmark } : {}), ...(m ? { method: m[1] } : {}) };
   if (base === 'malicious-drop') return { figure: 'malicious-drop', ...where };
   const colon = base.indexOf(':');
   const figure = colon > 0 ? base.slice(0, colon) : '';
   const of = base.slice(colon + 1);
-  if ((figure === 'pass@1' || figure === 'asr' || figure === 'tcr') && of !== '') return { figure, of, ...where };
+  if (FIGURE_KINDS.has(figure) && figure !== 'malicious-drop' && of !== '') return { figure: figure as FigureKind, of, ...where };
   return undefined;
+}
+
+/**
+ * Ids stored before figures carried their method were AutoInject's (the only method then): the
+ * id as this build writes it. Other ids come back as they were.
+ */
+export function upgradeLegacyId(id: string): string {
+  const key = parseMetricId(id);
+  return key && !key.method && measuresMethod(key) ? metricId({ ...key, method: 'autoinject' }) : id;
 }
 
 /** How a metric reads: its label, whether a rise is bad, and how its value is shown. */
@@ -70,6 +98,8 @@ export interface MetricInfo {
   unit: 'pts' | '%';
   /** Gated by the regression test (the headline figures). */
   headline: boolean;
+  /** The parsed id (figure, defense or variant, benchmark, method); absent for an unknown id. */
+  key?: MetricKey;
 }
 
 export function metricInfo(id: string): MetricInfo {
@@ -78,7 +108,8 @@ export function metricInfo(id: string): MetricInfo {
   if (!key) return { id, label: id, benchmark, higherIsWorse: true, unit: '%', headline: false };
   const f: FigureInfo = FIGURES[key.figure];
   const prefix = benchmark ? `${benchmark}: ` : '';
-  return { id, label: `${prefix}${f.label.replace('{of}', key.of ?? '')}`, benchmark, higherIsWorse: f.higherIsWorse, unit: f.unit, headline: f.headline && benchmark === undefined };
+  const method = key.method ? ` · ${key.method}` : '';
+  return { id, label: `${prefix}${f.label.replace('{of}', key.of ?? '')}${method}`, benchmark, higherIsWorse: f.higherIsWorse, unit: f.unit, headline: f.headline && benchmark === undefined, key };
 }
 
 /** Display order: headline figures first, then per benchmark, each in a fixed order. */

@@ -11,6 +11,7 @@ import type { Config } from '../config/load.js';
 import type { GateCheck, GateResult } from './gate.js';
 import type { Figure, HistoryEntry } from '../history/entry.js';
 import { metricInfo, sortMetricIds, type MetricId } from './metric-id.js';
+import { figureIn } from '../history/entry.js';
 import { fisherExactGreater } from './stats.js';
 
 export interface Comparison {
@@ -41,7 +42,7 @@ export function compareWithBase(current: HistoryEntry, base: HistoryEntry | unde
     const info = metricInfo(metric);
     if (!info.headline) continue;
     const cur = current.metrics[metric];
-    const prev = base?.metrics[metric];
+    const prev = figureIn(base, metric);
     let worsening: number | null = null;
     let pValue: number | null = null;
     if (prev && cur.value !== null && prev.value !== null) {

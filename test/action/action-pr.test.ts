@@ -158,13 +158,13 @@ describe('the action on pushes and pull requests (dist/index.js, fake GitHub, ba
     const r = await runAction('pull_request', await event('pull_request', prPayload(SHA.regress)), { config: 'fixtures/github/regress.yml' }, { GITHUB_SHA: 'd'.repeat(40), GITHUB_REF: 'refs/pull/42/merge', GITHUB_BASE_REF: 'main' });
     expect(r.code).toBe(1);
     expect(r.outputs.gate).toBe('fail');
-    expect(r.stdout).toMatch(/::error::saboteur: the gate failed \(regression malicious-drop\)/);
+    expect(r.stdout).toMatch(/::error::saboteur: the gate failed \(regression malicious drop · autoinject\)/);
     const posted = r.stdout.indexOf('pull request #42: comment updated');
     expect(posted).toBeGreaterThan(0);
     expect(posted).toBeLessThan(r.stdout.indexOf('::error::'));
     const body = ours(42)[0].body;
     expect(ours(42)).toHaveLength(1);
-    expect(body).toMatch(/\*\*Gate: ❌ failed\*\*: regression malicious-drop \(worse by \d+\.\d pts than the base, significant \(p = [\d.e-]+, under 0\.05\)\)/);
+    expect(body).toMatch(/\*\*Gate: ❌ failed\*\*: regression malicious drop · autoinject \(worse by \d+\.\d pts than the base, significant \(p = [\d.e-]+, under 0\.05\)\)/);
     expect(body).toMatch(/\| \*\*malicious drop\*\* \| \+\d+\.\d pts .* \| ±0\.0 pts \| \+\d+\.\d pts \(p [=<] 0\.0\d\d\) \| ≤ 70\.0 pts; Δ ≤ \+3\.0 pts or p ≥ 0\.05 \| ❌ \|/);
     expect(r.summary).toBe(body);
   }, 120_000);

@@ -22,7 +22,7 @@ describe('config', () => {
     expect(config.model.startupTimeoutMs).toBe(15 * 60 * 1000);
     expect(config.pipeline.timeoutMs).toBe(120_000);
     expect(config.pipeline.agents.map((a) => a.name)).toEqual(['planner', 'coder']);
-    expect(config.variants.malicious).toEqual({ target: 'coder', method: 'autoinject', messageRate: 0.2, errorRate: 0.6, corruption: 'syntactic' });
+    expect(config.variants.malicious).toEqual({ target: 'coder', method: 'autoinject', messageRate: 0.2, errorRate: 0.6, corruption: 'logic-edit', agenticTask: 'harmful' });
     expect(config.gate.regression).toEqual({ maxIncrease: 0.03, significance: 0.05 });
     expect(config.benchmarks.asb?.attacks).toEqual(['dpi', 'opi']);
     expect(config.policy).toBe(path.resolve('fixtures/configs/.saboteur/policy.yml'));
@@ -64,6 +64,27 @@ describe('config', () => {
     const message = errorOf(`${minimal}variants:\n  malicious:\n    error-rate: 1.5\n`);
     expect(message).toContain('variants.malicious.error-rate');
     expect(message).toContain('error-rate: 0.6   # between 0 and 1');
+  });
+
+  it('takes the corruption modes and refuses the old ambiguous name with what to write instead', () => {
+    for (const mode of ['logic-edit', 'syntax-error', 'semantic'] as const) {
+      expect(parseConfig(`${minimal}variants:\n  malicious:\n    corruption: ${mode}\n`, 's.yml').variants.malicious.corruption).toBe(mode);
+    }
+    const old = errorOf(`${minimal}variants:\n  malicious:\n    corruption: syntactic\n`);
+    expect(old).toContain('variants.malicious.corruption: "syntactic" is no longer a mode: write logic-edit');
+    expect(old).toContain('or syntax-error for real syntax errors');
+    expect(old).toContain('corruption: logic-edit   # logic-edit (edits that still parse)');
+    expect(errorOf(`${minimal}variants:\n  malicious:\n    corruption: typo\n`)).toContain('"typo" is not a corruption mode (logic-edit, syntax-error or semantic)');
+  });
+
+  it('runs the benign twins under a saboteur on agentic benchmarks unless told otherwise', () => {
+    const task = (malicious: string) => parseConfig(`${minimal}variants:\n  malicious: ${malicious}\n`, 's.yml').variants.malicious.agenticTask;
+    expect(task('{ method: autoinject }')).toBe('harmful');
+    expect(task('{ method: autotransform }')).toBe('benign');
+    expect(task('{ method: insider }')).toBe('benign');
+    expect(task('{ method: autoinject, agentic-task: benign }')).toBe('benign');
+    expect(task('{ method: insider, agentic-task: harmful }')).toBe('harmful');
+    expect(errorOf(`${minimal}variants:\n  malicious: { agentic-task: both }\n`)).toContain('variants.malicious.agentic-task');
   });
 
   it('rejects an unknown model kind with the list of kinds', () => {

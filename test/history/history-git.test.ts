@@ -110,7 +110,7 @@ describe('history on a data branch', () => {
     const remote = await bareRemote();
     for (const [sha, v] of [['a1a1a1a', 0.1], ['b2b2b2b', 0.2], ['b2b2b2b', 0.5], ['c3c3c3c', 0.3]] as const) await store(remote).append(entry(sha, v), 2);
     const stored = parseHistory(await branchFile(remote, 'history.json'), 'remote').entries;
-    expect(stored.map((e) => [e.sha, e.metrics['malicious-drop'].value])).toEqual([
+    expect(stored.map((e) => [e.sha, e.metrics['malicious-drop[autoinject]'].value])).toEqual([
       ['b2b2b2b', 0.5],
       ['c3c3c3c', 0.3],
     ]);

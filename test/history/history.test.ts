@@ -46,11 +46,11 @@ describe('history entries', () => {
     expect(e.sha).toBe('abcdef0123456789abcdef0123456789abcdef01');
     expect(e.configHash).toBe(demo.config.hash);
     expect(e.runId).toBe(demo.runId);
-    expect(e.metrics['malicious-drop']).toMatchObject({ value: 3 / 8, k: 3, n: 8, gained: 0 });
+    expect(e.metrics['malicious-drop[autoinject]']).toMatchObject({ value: 3 / 8, k: 3, n: 8, gained: 0 });
     expect(e.metrics['pass@1:control']).toMatchObject({ value: 7 / 8, k: 7, n: 8 });
-    expect(e.metrics['pass@1:malicious']).toMatchObject({ value: 4 / 8, k: 4, n: 8 });
-    expect(e.metrics['malicious-drop'].low).toBeLessThan(3 / 8);
-    expect(e.metrics['malicious-drop'].high).toBeGreaterThan(3 / 8);
+    expect(e.metrics['pass@1:malicious[autoinject]']).toMatchObject({ value: 4 / 8, k: 4, n: 8 });
+    expect(e.metrics['malicious-drop[autoinject]'].low).toBeLessThan(3 / 8);
+    expect(e.metrics['malicious-drop[autoinject]'].high).toBeGreaterThan(3 / 8);
     // One code benchmark: no per-benchmark duplicates.
     expect(Object.keys(e.metrics).filter((k) => k.includes('/'))).toEqual([]);
   });
@@ -75,7 +75,10 @@ describe('history entries', () => {
     const mixed = parseHistory(JSON.stringify({ schemaVersion: 1, entries: [good, { sha: 'not a sha' }, good] }), 'h.json');
     expect(mixed.entries).toHaveLength(2);
     expect(mixed.problems).toEqual([expect.stringMatching(/^h\.json: entries\[1\] dropped: sha/)]);
-    expect(parseHistory(serializeHistory([good]), 'h.json').entries).toEqual([good]);
+    // Entries stored before figures carried their method were AutoInject runs: read as such.
+    expect(parseHistory(serializeHistory([good]), 'h.json').entries).toEqual([{ ...good, metrics: { 'malicious-drop[autoinject]': good.metrics['malicious-drop'] } }]);
+    const current = { ...good, metrics: { 'malicious-drop[insider]': good.metrics['malicious-drop'], 'pass@1:control': good.metrics['malicious-drop'] } };
+    expect(parseHistory(serializeHistory([current]), 'h.json').entries).toEqual([current]);
   });
 
   it('find the base branch\'s last completed run before this commit, and its trend', () => {
@@ -108,7 +111,7 @@ describe('regression against the base', () => {
     expect(c.why).toBe('worse by 62.5 pts than the base, significant (p = 0.013, under 0.05)');
     const gate = combineGate(evaluateGate(demo, {}), regressionChecks([c], settings));
     expect(gate.pass).toBe(false);
-    expect(gate.checks.map((x) => x.metric)).toEqual(['regression malicious-drop']);
+    expect(gate.checks.map((x) => x.metric)).toEqual(['regression malicious drop']);
   });
 
   it('does not flag a worsening that is not significant, nor a significant one under max-increase', () => {

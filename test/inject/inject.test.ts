@@ -11,15 +11,18 @@ import OpenAI from 'openai';
 import { memoryLog } from '../../src/util/log.js';
 import { createAutoInjector, InjectConfigError } from '../../src/inject/autoinject.js';
 import { segment, applyRewrites, looksLikeCode } from '../../src/inject/units.js';
-import { codeEdits, corruptUnit, maskCode, textEdits } from '../../src/inject/syntactic.js';
+import { codeEdits, corruptUnit, maskCode, textEdits } from '../../src/inject/logic-edit.js';
 import { buildSemanticPrompt, loadSemanticTemplate, parseSemanticAnswer } from '../../src/inject/semantic-prompt.js';
-import type { InjectionContext } from '../../src/inject/types.js';
+import type { InjectionContext, Injector } from '../../src/inject/types.js';
 import { startReplayServer, type ModelServerHandle } from '../../src/model/replay.js';
 import { startProxy, InvocationRegistry, createSemanticModel, type ProxyHandle } from '../../src/proxy/index.js';
 
 const ctx = (over: Partial<InjectionContext> = {}): InjectionContext => ({ instanceId: 'HumanEval/0', variant: 'malicious', agent: 'coder', agentCallIndex: 0, ...over });
 
-const base = { target: 'coder', messageRate: 0.2, errorRate: 0.6, corruption: 'syntactic' as const, seed: 20260509 };
+/** The corruption of a text-only response (undefined when nothing changed). */
+const corruptText = async (inj: Injector, content: string, c: InjectionContext) => (await inj.corrupt!({ content, toolCalls: [] }, c)).corruption;
+
+const base = { target: 'coder', messageRate: 0.2, errorRate: 0.6, corruption: 'logic-edit' as const, seed: 20260509 };
 
 function hits(seed: number, messageRate = 0.2, n = 400): string[] {
   const inj = createAutoInjector({ ...base, seed, messageRate });
@@ -96,18 +99,23 @@ const FENCED = [
 ].join('\n');
 
 describe('units', () => {
-  test('fenced code: only code lines inside fences, without comments or docstrings', () => {
+  test('fenced code: its code lines (no comments or docstrings) and the sentences of the prose around it', () => {
     const seg = segment(FENCED);
-    expect(seg.kind).toBe('line');
-    expect(seg.units.map((u) => [u.indent, u.text])).toEqual([
-      ['', 'def below_zero(operations):'],
-      ['    ', 'balance = 0'],
-      ['    ', 'for op in operations:'],
-      ['        ', 'balance += op'],
-      ['        ', 'if balance < 0:'],
-      ['            ', 'return True'],
-      ['    ', 'return False'],
+    expect(seg.kind).toBe('mixed');
+    expect(seg.units.map((u) => [u.kind, u.indent, u.text])).toEqual([
+      ['sentence', '', 'Here is the function.'],
+      ['line', '', 'def below_zero(operations):'],
+      ['line', '    ', 'balance = 0'],
+      ['line', '    ', 'for op in operations:'],
+      ['line', '        ', 'balance += op'],
+      ['line', '        ', 'if balance < 0:'],
+      ['line', '            ', 'return True'],
+      ['line', '    ', 'return False'],
+      ['sentence', '', 'It returns False when the balance never drops.'],
     ]);
+    expect(seg.units.map((u) => u.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+    // Code alone in a fence stays lines.
+    expect(segment('```python\nx = 1\n```').kind).toBe('line');
     for (const u of seg.units) expect(FENCED.slice(u.start, u.end)).toBe(u.text);
   });
 
@@ -125,7 +133,7 @@ describe('units', () => {
   });
 });
 
-describe('syntactic rules', () => {
+describe('logic-edit rules', () => {
   test('code rules flip comparisons, operators, literals and indexes, never inside strings or comments', () => {
     const rules = (line: string) => codeEdits(line).map((e) => `${e.rule}:${line.slice(0, e.start)}${e.replacement}${line.slice(e.end)}`);
     expect(rules('if a <= b and xs[0] == 1:')).toEqual([
@@ -153,22 +161,29 @@ describe('syntactic rules', () => {
 
   test('a hit message keeps indentation and everything outside the corrupted units, and names the rule per unit', async () => {
     const inj = createAutoInjector({ ...base, messageRate: 1, errorRate: 1 });
-    const c = (await inj.corrupt(FENCED, ctx()))!;
-    expect(c).toMatchObject({ method: 'autoinject', mode: 'syntactic', unit: 'line', before: FENCED });
-    // Line 0 (def ...) and line 2 (for ...) have no rule: left alone and not recorded.
-    expect(c.units.map((u) => u.index)).toEqual([1, 3, 4, 5, 6]);
+    const c = (await corruptText(inj, FENCED, ctx()))!;
+    expect(c).toMatchObject({ method: 'autoinject', mode: 'logic-edit', unit: 'mixed', before: FENCED });
+    // Unit 1 (def ...) and unit 3 (for ...) have no rule: left alone, and the hit says why.
+    expect(c.units.map((u) => u.index)).toEqual([0, 2, 4, 5, 6, 7, 8]);
     const before = FENCED.split('\n');
     const after = c.after.split('\n');
     expect(after).toHaveLength(before.length);
     for (let i = 0; i < before.length; i++) expect(/^\s*/.exec(after[i])![0]).toBe(/^\s*/.exec(before[i])![0]);
     const changed = before.filter((l, i) => l !== after[i]);
-    expect(changed).toHaveLength(5);
+    expect(changed).toHaveLength(7);
     for (const u of c.units) {
       expect(u.after).not.toBe(u.before);
-      expect(['integer', 'arithmetic', 'comparison', 'boolean']).toContain(u.rule);
+      expect(['integer', 'arithmetic', 'comparison', 'boolean', 'negation', 'antonym']).toContain(u.rule);
+      expect(u.kind).toBe(u.index === 0 || u.index === 8 ? 'sentence' : 'line');
     }
+    const { hit } = await inj.corrupt!({ content: FENCED, toolCalls: [] }, ctx());
+    expect(hit).toMatchObject({ mode: 'logic-edit', units: 9, drawn: 9, changed: 7 });
+    expect(hit.unchanged).toEqual([
+      { index: 1, kind: 'line', reason: 'no logic-edit rule fits this code line; the syntax-error or semantic mode would change it' },
+      { index: 3, kind: 'line', reason: 'no logic-edit rule fits this code line; the syntax-error or semantic mode would change it' },
+    ]);
     // Deterministic: the same call gives the same corruption.
-    expect(await inj.corrupt(FENCED, ctx())).toEqual(c);
+    expect(await corruptText(inj, FENCED, ctx())).toEqual(c);
   });
 
   test('the share of corrupted units is near Pe', async () => {
@@ -177,7 +192,7 @@ describe('syntactic rules', () => {
     const inj = createAutoInjector({ ...base, messageRate: 1, errorRate: 0.3 });
     let corrupted = 0;
     const messages = 2000;
-    for (let i = 0; i < messages; i++) corrupted += (await inj.corrupt(message, ctx({ agentCallIndex: i })))?.units.length ?? 0;
+    for (let i = 0; i < messages; i++) corrupted += (await corruptText(inj, message, ctx({ agentCallIndex: i })))?.units.length ?? 0;
     const n = messages * 10;
     expect(Math.abs(corrupted / n - 0.3)).toBeLessThan(5 * Math.sqrt((0.3 * 0.7) / n));
   });
@@ -198,49 +213,50 @@ describe('semantic corruption', () => {
         return 'Sure:\n```json\n{"units": {"0": "Sort the numbers in descending order.", "1": "Then return the second smallest one."}}\n```';
       },
     });
-    const c = (await inj.corrupt(prose, ctx()))!;
-    expect(asked).toContain('[0] Sort the numbers in ascending order.');
-    expect(asked).toContain('Rewrite these sentence numbers: 0, 1');
+    const c = (await corruptText(inj, prose, ctx()))!;
+    expect(asked).toContain('[0] (sentence) Sort the numbers in ascending order.');
+    expect(asked).toContain('Rewrite these piece numbers: 0, 1');
     expect(asked).not.toContain('{{');
     expect(c.after).toBe('Sort the numbers in descending order. Then return the second smallest one.');
     expect(c.units.map((u) => u.rule)).toEqual(['semantic', 'semantic']);
     expect(c.fallback).toBeUndefined();
   });
 
-  test('an unusable answer falls back to the syntactic rules and says why', async () => {
+  test('an unusable answer falls back to the logic-edit rules and says why', async () => {
     for (const [answer, why] of [
       ['I cannot help with that.', /not JSON/],
       ['{"rewritten": "x"}', /no "units" object/],
       ['{"units": {"0": "Sort the numbers in ascending order."}}', /rewrote none of the requested units \(unit 0 unchanged, unit 1 missing\)/],
     ] as const) {
       const inj = createAutoInjector({ ...base, corruption: 'semantic', messageRate: 1, errorRate: 1, semantic: async () => answer });
-      const c = (await inj.corrupt(prose, ctx()))!;
+      const c = (await corruptText(inj, prose, ctx()))!;
       expect(c.mode).toBe('semantic');
       expect(c.fallback).toMatch(why);
       expect(c.units.every((u) => u.rule !== 'semantic')).toBe(true);
       expect(c.after).not.toBe(prose);
     }
     const failing = createAutoInjector({ ...base, corruption: 'semantic', messageRate: 1, errorRate: 1, semantic: async () => Promise.reject(new Error('HTTP 503')) });
-    expect((await failing.corrupt(prose, ctx()))!.fallback).toBe('the semantic rewrite call failed: HTTP 503');
+    expect((await corruptText(failing, prose, ctx()))!.fallback).toBe('the semantic rewrite call failed: HTTP 503');
   });
 
   test('a partial answer is used and the rest falls back, unit by unit', async () => {
     const inj = createAutoInjector({ ...base, corruption: 'semantic', messageRate: 1, errorRate: 1, semantic: async () => '{"units": {"1": "Then return the largest one."}}' });
-    const c = (await inj.corrupt(prose, ctx()))!;
+    const c = (await corruptText(inj, prose, ctx()))!;
     expect(c.units.map((u) => [u.index, u.rule])).toEqual([
       [0, 'antonym'],
       [1, 'semantic'],
     ]);
-    expect(c.fallback).toBe('unit 0 missing: the syntactic rules served for that unit');
+    expect(c.fallback).toBe('unit 0 missing: the logic-edit rules served for that unit');
   });
 
   test('line rewrites keep the original indentation and must stay on one line', () => {
     const seg = segment('    if x < 1:\n        return 2\n');
-    const reading = parseSemanticAnswer('{"units": {"0": "  if x <= 1:", "1": "return 2\\nreturn 3"}}', seg, [0, 1]);
+    const reading = parseSemanticAnswer('{"units": {"0": "  if x <= 1:", "1": "return 2\\nreturn 3"}}', seg.units, [0, 1]);
     expect(reading).toEqual({ ok: true, rewrites: new Map([[0, 'if x <= 1:']]), problems: ['unit 1 spans several lines'] });
-    const prompt = buildSemanticPrompt(loadSemanticTemplate(), 'x {{TARGETS}}', seg, [1]);
+    const prompt = buildSemanticPrompt(loadSemanticTemplate(), 'x {{TARGETS}}', seg.units, [1]);
     expect(prompt).toContain('x {{TARGETS}}');
-    expect(prompt).toContain('Rewrite these line numbers: 1');
+    expect(prompt).toContain('Rewrite these piece numbers: 1');
+    expect(prompt).toContain('[1] (code line) return 2');
   });
 });
 

@@ -80,7 +80,7 @@ describe('the Responses API through the proxy, in front of the replay server', (
   beforeAll(async () => {
     upstream = await startReplayServer({ cassette: CASSETTE, log: memoryLog() });
     proxy = await startProxy({ upstream: { baseUrl: upstream.baseUrl }, agents: AGENTS, model: SERVED, registry, log });
-    const injector = createAutoInjector({ target: 'coder', messageRate: 1, errorRate: 1, corruption: 'syntactic', seed: 7 });
+    const injector = createAutoInjector({ target: 'coder', messageRate: 1, errorRate: 1, corruption: 'logic-edit', seed: 7 });
     corrupting = await startProxy({ upstream: { baseUrl: upstream.baseUrl }, agents: AGENTS, model: SERVED, registry, injector, log });
   });
   afterAll(async () => {

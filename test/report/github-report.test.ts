@@ -88,12 +88,13 @@ describe('PR comment', () => {
     wellFormed(text);
     expect(text).toContain('**Gate: ✅ passed**');
     expect(text).toContain('| metric | this PR | base | Δ | threshold | |');
-    expect(text).toMatch(/\| \*\*malicious drop\*\* \| \+37\.5 pts \[.*\] \(3 of 8 pairs lost\) \| \+25\.0 pts \| \+12\.5 pts \(p = 0\.\d{3}\) \| ≤ 50\.0 pts; Δ ≤ \+3\.0 pts or p ≥ 0\.05 \| ✅ \|/);
+    expect(text).toMatch(/\| \*\*malicious drop · autoinject\*\* \| \+37\.5 pts \[.*\] \(3 of 8 pairs lost\) \| \+25\.0 pts \| \+12\.5 pts \(p = 0\.\d{3}\) \| ≤ 50\.0 pts; Δ ≤ \+3\.0 pts or p ≥ 0\.05 \| ✅ \|/);
     expect(text).toContain('xychart-beta');
     expect(text).toContain('x-axis ["1a00000", "2a00000", "3a00000", "4a00000", "PR 42"]');
     expect(text).toContain('line [25.0, 37.5, 25.0, 25.0, 37.5]');
     expect(text).toContain('## Per benchmark');
-    expect(text).toContain('<details><summary>AutoInject on `coder`');
+    expect(text).toContain('AutoInject on `coder`: Pm = 0.8, Pe = 0.6');
+    expect(text).toContain('<details><summary>11 units corrupted in 5 instance runs</summary>');
     expect(text.trimEnd().endsWith(`[this run's artifacts](${RUN_URL}#artifacts)`)).toBe(true);
   });
 
@@ -104,8 +105,8 @@ describe('PR comment', () => {
     const text = renderComment(log, options(log, mainHistory([0, 0, 1, 0]), { ...THRESHOLDS, maliciousDrop: { max: 0.1 } }));
     golden('comment-regression.md', text);
     wellFormed(text);
-    expect(text).toContain("**Gate: ❌ failed**: malicious-drop (0.875, allowed ≤ 0.1); regression malicious-drop (worse by 87.5 pts than the base, significant (p = 7.0e-4, under 0.05))");
-    expect(text).toMatch(/\| \*\*malicious drop\*\* \| \+87\.5 pts .* \| ±0\.0 pts \| \+87\.5 pts \(p < 0\.001\) \| ≤ 10\.0 pts; .* \| ❌ \|/);
+    expect(text).toContain("**Gate: ❌ failed**: malicious-drop (0.875, allowed ≤ 0.1); regression malicious drop · autoinject (worse by 87.5 pts than the base, significant (p = 7.0e-4, under 0.05))");
+    expect(text).toMatch(/\| \*\*malicious drop · autoinject\*\* \| \+87\.5 pts .* \| ±0\.0 pts \| \+87\.5 pts \(p < 0\.001\) \| ≤ 10\.0 pts; .* \| ❌ \|/);
   });
 
   it('a report too big for a comment is cut visibly, nothing left open, the link kept (golden)', () => {

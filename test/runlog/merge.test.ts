@@ -68,6 +68,9 @@ describe('saboteur merge', () => {
     const w = computeMetrics(whole).overall;
     expect(m.drop).toEqual(w.drop);
     expect(m.control.passAt1).toBe(w.control.passAt1);
+    // The sabotage in figures (hits, units drawn and changed, effective Pe) is the whole run's.
+    expect(merged.sabotage).toEqual(whole.sabotage);
+    expect(merged.sabotage!.hits).toBeGreaterThan(0);
     const report = await readFile(path.join(dir, 'merged', 'report.md'), 'utf8');
     expect(report).toContain('# saboteur report');
   }, 180_000);
@@ -82,6 +85,22 @@ describe('saboteur merge', () => {
     const overlap = { file: 'f/run.json', log: { ...b.log, instances: [...b.log.instances, a.log.instances[0]] } };
     expect(() => mergeRunLogs([a, overlap])).toThrow(/^f\/run\.json: humaneval Demo\/0 \(control, none\) is also in a\/run\.json/);
     expect(() => mergeRunLogs([])).toThrow('merge: no run logs given');
+  });
+
+  it("keeps every shard's AutoTransform profiles, one per original", () => {
+    const profile = (id: string, agents: string[]) => ({ profile: id.repeat(64), agents, original: `profile ${id}`, rewrite: `saboteur ${id}`, model: 'm', template: 't'.repeat(64), cached: false });
+    const summary = { method: 'autotransform', hits: 0, messagesChanged: 0, unitsConsidered: 0, unitsDrawn: 0, unitsChanged: 0, effectiveErrorRate: null, unchanged: [] };
+    const a = { ...shardOf(demo(), 1, 2), sabotage: { ...summary, profiles: [profile('a', ['coder']), profile('b', ['planner'])] } };
+    const b = { ...shardOf(demo(), 2, 2), sabotage: { ...summary, profiles: [profile('a', ['coder', 'reviewer']), profile('c', ['coder'])] } };
+    const { runLog } = mergeRunLogs([
+      { file: 'a.json', log: a },
+      { file: 'b.json', log: b },
+    ]);
+    expect(runLog.sabotage!.profiles!.map((p) => [p.original, p.agents])).toEqual([
+      ['profile a', ['coder', 'reviewer']],
+      ['profile b', ['planner']],
+      ['profile c', ['coder']],
+    ]);
   });
 
   it('a missing shard is said, not hidden; an aborted shard makes the merged run aborted', () => {
@@ -119,8 +138,8 @@ describe('saboteur compare', () => {
     expect(await main(['compare', path.join(dir, 'base.json'), path.join(dir, 'worse.json')], h.io)).toBe(EXIT.failed);
     const text = h.out.join('');
     expect(text).toContain(`Compared with \`${path.join(dir, 'base.json')}\``);
-    expect(text).toMatch(/\| \*\*malicious drop\*\* \| \+87\.5 pts .* \| −12\.5 pts \| \+100\.0 pts \(p < 0\.001\) \| Δ ≤ \+3\.0 pts or p ≥ 0\.05 \| ❌ \|/);
-    expect(h.err.join('')).toMatch(/^regression: malicious-drop: worse by 100\.0 pts than the base, significant/);
+    expect(text).toMatch(/\| \*\*malicious drop · autoinject\*\* \| \+87\.5 pts .* \| −12\.5 pts \| \+100\.0 pts \(p < 0\.001\) \| Δ ≤ \+3\.0 pts or p ≥ 0\.05 \| ❌ \|/);
+    expect(h.err.join('')).toMatch(/^regression: malicious-drop\[autoinject\]: worse by 100\.0 pts than the base, significant/);
     const same = io();
     expect(await main(['compare', path.join(dir, 'base.json'), path.join(dir, 'base.json'), '--max-increase', '0.1'], same.io)).toBe(EXIT.ok);
     const bad = io();

@@ -1,7 +1,9 @@
 /**
- * Syntactic corruption: small deterministic edits that keep a line of code or a sentence plausible
- * but wrong (a flipped comparison, an off-by-one, a dropped negation, an antonym). One edit per
- * unit; which of the applicable edits is taken is drawn from the caller's seeded generator.
+ * The `logic-edit` corruption mode: small deterministic edits that keep a line of code or a
+ * sentence plausible and well-formed but wrong (a flipped comparison, an off-by-one, a dropped
+ * negation, an antonym). Code edited here still parses; the `syntax-error` mode (syntax-error.ts)
+ * is the one that breaks it. One edit per unit; which of the applicable edits is taken is drawn
+ * from the caller's seeded generator. A unit no rule fits is left alone, and the caller says so.
  */
 
 export interface Edit {
