@@ -74,7 +74,7 @@ export function regressionChecks(comparisons: Comparison[], settings: Config['ga
   return comparisons
     .filter((c) => c.pass !== undefined)
     .map((c) => ({
-      metric: `regression ${c.metric}`,
+      metric: `regression ${metricInfo(c.metric).label}`,
       id: c.metric,
       value: c.worsening,
       threshold: `worse by ≤ ${(settings.maxIncrease * 100).toFixed(1)} pts, or p ≥ ${settings.significance}`,

@@ -15,7 +15,7 @@ import { MODEL_SERVERS } from '../../src/model/registry.js';
 import { BUILT_IN, extendRegistries } from '../../src/config/registries.js';
 import { KEY_EXAMPLES } from '../../src/config/examples.js';
 import { configFileSchema, MODEL_KINDS } from '../../src/config/schema.js';
-import { FIGURES, metricId, metricInfo, parseMetricId } from '../../src/scoring/metric-id.js';
+import { FIGURES, metricId, metricInfo, parseMetricId, upgradeLegacyId } from '../../src/scoring/metric-id.js';
 
 describe('registries', () => {
   it('file every entry under its own id', () => {
@@ -40,10 +40,13 @@ describe('registries', () => {
     expect(Object.keys(extendRegistries({}).benchmarks)).toEqual(Object.keys(BUILT_IN.benchmarks));
   });
 
-  it('refuse an injection method this build does not provide, naming the key', () => {
-    expect(() => INJECTION_METHODS.insider.create({ settings: {} as never, seed: 1, model: { baseUrl: 'http://127.0.0.1:1/v1' }, configFile: 's.yml' })).toThrow(
-      's.yml: variants.malicious.method: insider is not available in this build; use autoinject',
-    );
+  it('build every injection method of the vocabulary', async () => {
+    const settings = { target: 'coder', method: 'autoinject', messageRate: 0.2, errorRate: 0.6, corruption: 'logic-edit', agenticTask: 'harmful' } as const;
+    for (const id of Object.keys(INJECTION_METHODS) as (keyof typeof INJECTION_METHODS)[]) {
+      const { injector, close } = INJECTION_METHODS[id].create({ settings: { ...settings, method: id }, seed: 1, model: { baseUrl: 'http://127.0.0.1:1/v1', model: 'm' }, configFile: 's.yml' });
+      expect(injector?.method).toBe(id);
+      await close();
+    }
   });
 
   it('build and read metric ids in one place', () => {
@@ -53,7 +56,14 @@ describe('registries', () => {
     expect(parseMetricId('asr:')).toBeUndefined();
     expect(metricInfo('asr:taint')).toMatchObject({ label: 'ASR (taint)', higherIsWorse: true, unit: '%', headline: true });
     expect(metricInfo('asb/asr:taint')).toMatchObject({ label: 'asb: ASR (taint)', headline: false });
-    expect(Object.keys(FIGURES).sort()).toEqual(['asr', 'malicious-drop', 'pass@1', 'tcr']);
+    expect(Object.keys(FIGURES).sort()).toEqual(['asr', 'insider-success', 'malicious-drop', 'pass@1', 'tcr', 'tcr-drop']);
+    // The malicious variant's figures carry the method; ids stored before that read as AutoInject's.
+    expect(metricId({ figure: 'malicious-drop', method: 'insider' })).toBe('malicious-drop[insider]');
+    expect(parseMetricId('asb/tcr-drop:taint/local[autoinject]')).toEqual({ figure: 'tcr-drop', of: 'taint/local', benchmark: 'asb', method: 'autoinject' });
+    expect(metricInfo('insider-success:taint[insider]')).toMatchObject({ label: 'insider success (taint) · insider', higherIsWorse: true, unit: '%', headline: true });
+    expect(upgradeLegacyId('humaneval/malicious-drop')).toBe('humaneval/malicious-drop[autoinject]');
+    expect(upgradeLegacyId('pass@1:control')).toBe('pass@1:control');
+    expect(upgradeLegacyId('asr:taint[insider]')).toBe('asr:taint[insider]');
   });
 
   it('make the type checker name what a new entry lacks', () => {

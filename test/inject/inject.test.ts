@@ -1,5 +1,5 @@
 /**
- * AutoInject: seeded decisions and their rates, the units and rules of syntactic corruption, the
+ * AutoInject: seeded decisions and their rates, the units and rules of logic-edit corruption, the
  * semantic rewrite and its fallback, and corruption through the proxy (streamed and not) as the
  * real `openai` client sees it.
  */
