@@ -123,7 +123,7 @@ describe('the action on pushes and pull requests (dist/index.js, fake GitHub, ba
     expect(ours(42)).toHaveLength(1);
     expect(comment.body.length).toBeLessThan(65_536);
     expect(comment.body).toContain('Compared with `main` at `7a8b9c0`');
-    expect(comment.body).toMatch(/\| \*\*malicious drop\*\* \| \+\d+\.\d pts \[.*\] \(\d of 8 pairs lost\) \| ±0\.0 pts \| \+\d+\.\d pts \(p = [01]\.\d{3}\) \| ≤ 70\.0 pts; Δ ≤ \+50\.0 pts or p ≥ 0\.05 \| ✅ \|/);
+    expect(comment.body).toMatch(/\| \*\*malicious drop · autoinject\*\* \| \+\d+\.\d pts \[.*\] \(\d of 8 pairs lost\) \| ±0\.0 pts \| \+\d+\.\d pts \(p = [01]\.\d{3}\) \| ≤ 70\.0 pts; Δ ≤ \+50\.0 pts or p ≥ 0\.05 \| ✅ \|/);
     prDrop = r.outputs['malicious-drop'];
     expect(Number(prDrop)).toBeGreaterThan(0);
     expect(comment.body).toContain('xychart-beta');
@@ -165,7 +165,7 @@ describe('the action on pushes and pull requests (dist/index.js, fake GitHub, ba
     const body = ours(42)[0].body;
     expect(ours(42)).toHaveLength(1);
     expect(body).toMatch(/\*\*Gate: ❌ failed\*\*: regression malicious drop · autoinject \(worse by \d+\.\d pts than the base, significant \(p = [\d.e-]+, under 0\.05\)\)/);
-    expect(body).toMatch(/\| \*\*malicious drop\*\* \| \+\d+\.\d pts .* \| ±0\.0 pts \| \+\d+\.\d pts \(p [=<] 0\.0\d\d\) \| ≤ 70\.0 pts; Δ ≤ \+3\.0 pts or p ≥ 0\.05 \| ❌ \|/);
+    expect(body).toMatch(/\| \*\*malicious drop · autoinject\*\* \| \+\d+\.\d pts .* \| ±0\.0 pts \| \+\d+\.\d pts \(p [=<] 0\.0\d\d\) \| ≤ 90\.0 pts; Δ ≤ \+3\.0 pts or p ≥ 0\.05 \| ❌ \|/);
     expect(r.summary).toBe(body);
   }, 120_000);
 
@@ -222,7 +222,7 @@ describe('the action on pushes and pull requests (dist/index.js, fake GitHub, ba
     // The merged figures are the whole run's, as in the unsharded runs above.
     expect(ours(42)[0].body).toContain('merged from 2 of 2 shards');
     expect(merged.outputs['malicious-drop']).toBe(prDrop);
-    expect(ours(42)[0].body).toContain(`| **malicious drop** | +${(Number(prDrop) * 100).toFixed(1)} pts [`);
+    expect(ours(42)[0].body).toContain(`| **malicious drop · autoinject** | +${(Number(prDrop) * 100).toFixed(1)} pts [`);
     expect((await storedShas()).at(-1)).toBe('e8b4f5a coder-retry #42');
   }, 180_000);
 

@@ -139,7 +139,7 @@ maybe('AutoInject on tool calls', () => {
     expect(log.sabotage!.unitsChanged).toBeGreaterThan(0);
     expect(runFigures(log)['tcr-drop:none[autoinject]']).toMatchObject({ k: s.sabotaged!.drop.lost, n: s.sabotaged!.drop.pairs });
     const report = await readFile(result.reportPath, 'utf8');
-    expect(report).toMatch(/\| \*\*TCR drop under autoinject\*\* \(none\) \| \+\d+\.\d pts \[.+\] \| \| McNemar exact p = \d\.\d{3} over \d+ pairs/);
+    expect(report).toMatch(/\| \*\*TCR drop under autoinject\*\* \(none\) \| \+\d+\.\d pts \| \[.+\] pts \| McNemar exact p = \d\.\d{3} over \d+ pairs/);
     expect(report).toMatch(/```diff\n- \w+\.\w+ = .+\n\+ \w+\.\w+ = /);
   }, 600_000);
 });
