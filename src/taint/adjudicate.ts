@@ -1,10 +1,19 @@
 /**
- * Deferred adjudication of staged sinks (SPEC §7): a sink is released only when the request
- * needs it, its targets are authorised and no forbidden source→sink path reaches it; otherwise it
- * is blocked with the attribution path, node by node. A sink no path from the request reaches
- * (a provenance gap) is `unverifiable`, and the policy decides whether that blocks or releases.
+ * Deferred adjudication of staged sinks (README: The taint validator): a sink is released only
+ * when the request needs it, its targets are authorised, no argument comes from an injected
+ * passage, its message body carries no untrusted link or injected instruction onward, and no
+ * forbidden source→sink path reaches it; otherwise it is blocked with the attribution path, node by
+ * node. A sink no path from the request reaches (a provenance gap) is `unverifiable`, and the
+ * policy decides whether that blocks or releases.
+ *
+ * An injected instruction upstream (PROMPT_OVERRIDE) blocks a sink unless the call is plainly the
+ * user's own: the request asks for this kind of action, an argument ties the call to the request,
+ * no argument comes from injected text, and the injected text does not name the tool. Taint is
+ * argument-level: one injected read does not block every later call the user asked for.
  */
 import { mentionsTool } from './classify.js';
+import { usesToolVerb } from './intent.js';
+import { AUTHORITY_ROLES, type ArgumentRole } from './argument-roles.js';
 import { refOf } from './graph.js';
 import { ROOT_BIT, SINK_MASK, bitOf, labelsOf, sinksOf, sourcesOf, type Label } from './labels.js';
 import type { Policy } from './policy.js';
@@ -21,7 +30,7 @@ export interface AdjudicationOptions {
 }
 
 export interface Violation {
-  kind: 'forbidden-path' | 'not-needed' | 'target' | 'provenance-gap';
+  kind: 'forbidden-path' | 'not-needed' | 'target' | 'provenance-gap' | 'injected-argument' | 'onward';
   message: string;
   path: PathStep[];
 }
@@ -67,10 +76,13 @@ export function adjudicateSink(b: BuiltTrace, p: Propagation, site: SinkSite, po
 
   // Forbidden source → sink paths.
   const authorityTargets = site.targets.filter((t) => t.require === 'authorised');
-  const targetsAuthorised = authorityTargets.length > 0 && authorityTargets.every((t) => t.ok);
+  const objectAnchors = (site.args ?? []).filter((a) => a.role === 'object' && a.origin === 'request');
+  const targetsAuthorised = authorityTargets.length > 0 ? authorityTargets.every((t) => t.ok) : objectAnchors.length > 0;
+  const waiver = injectionWaiver(b, p, site, g.own[v] & OVERRIDE ? undefined : inScope);
   for (const rule of policy.forbidden) {
-    const from = inScope & rule.from;
+    let from = inScope & rule.from;
     const to = sinks & rule.to;
+    if (waiver) from &= ~OVERRIDE;
     if (!from || !to) continue;
     if (rule.unlessAuthorised && targetsAuthorised) continue;
     for (const src of sourcesOf(from)) {
@@ -82,8 +94,23 @@ export function adjudicateSink(b: BuiltTrace, p: Propagation, site: SinkSite, po
     }
   }
 
+  // Arguments taken from an injected passage.
+  for (const a of site.args ?? []) {
+    if (!a.injected || !INJECTABLE_ROLES.has(a.role) || a.node === undefined || site.targets.some((t) => t.argument === a.name && !t.ok)) continue;
+    violations.push({ kind: 'injected-argument', message: `argument ${a.name} (${JSON.stringify(a.value.slice(0, 60))}) comes from an injected passage of ${refOf(g, a.node)}`, path: originPath(b, a.node, site, `argument ${a.name} first appears here`) });
+  }
+
+  // Links and injected instructions carried onward in a message body.
+  const warnings: string[] = [];
+  for (const f of site.onward ?? []) {
+    const action = f.kind === 'link' ? policy.onward.links : policy.onward.instructions;
+    if (action === 'allow') continue;
+    if (action === 'warn') warnings.push(`warning: ${f.why}`);
+    else violations.push({ kind: 'onward', message: `${f.why}: untrusted ${f.kind === 'link' ? 'links are' : 'instructions are'} not sent onward (policy onward.${f.kind === 'link' ? 'links' : 'instructions'}: block)`, path: originPath(b, f.origin, site, `the ${f.kind} first appears here`) });
+  }
+
   // Needed for the request.
-  const mentioned = mentionsTool(b.rootText, site.tool);
+  const mentioned = mentionsTool(b.rootText, site.tool) || usesToolVerb(b.rootText, site.verb);
   const authorisedByPolicy = site.targets.some((t) => t.ok && t.authority === 'policy');
   for (const s of sinksOf(sinks)) {
     const bit = bitOf(s);
@@ -133,8 +160,34 @@ export function adjudicateSink(b: BuiltTrace, p: Propagation, site: SinkSite, po
     mentioned ? `the request names ${site.tool}` : `the request asks for ${sinksOf(sinks).join(', ')}`,
     site.targets.length ? `targets ${site.targets.map((t) => `${t.value} (${t.why})`).join(', ')}` : 'no targets',
     'no forbidden path',
+    ...(waiver ? [waiver] : []),
+    ...warnings,
   ];
   return { ...base, decision: 'release', reason: why.join('; '), path: scope === 'full' ? attributionPath(g, p, v, 'ROOT', 'full') : [], violations: [] };
+}
+
+const OVERRIDE = bitOf('PROMPT_OVERRIDE');
+/** Arguments that decide what a call does: taken from an injected passage, they make the call the injection's. */
+const INJECTABLE_ROLES: ReadonlySet<ArgumentRole> = new Set([...AUTHORITY_ROLES, 'object']);
+
+/**
+ * Why an injected instruction upstream does not make this call its own, or undefined when it may
+ * have: the request is not itself injected, asks for every sink the call has (or names the tool),
+ * an argument ties the call to the request, no argument comes from injected text, and no injected
+ * passage names the tool.
+ */
+function injectionWaiver(b: BuiltTrace, p: Propagation, site: SinkSite, inScope: number | undefined): string | undefined {
+  if (inScope === undefined || !(inScope & OVERRIDE)) return undefined;
+  const g = b.graph;
+  if (g.own[b.root] & OVERRIDE) return undefined;
+  const named = mentionsTool(b.rootText, site.tool) || usesToolVerb(b.rootText, site.verb);
+  if (!named && (site.sinks & SINK_MASK & ~b.needs.mask) !== 0) return undefined;
+  if (!site.anchors?.length || (site.args ?? []).some((a) => a.injected && INJECTABLE_ROLES.has(a.role))) return undefined;
+  for (const [node, inj] of b.injections ?? []) {
+    if (node >= site.node || !(p.out[node] & OVERRIDE)) continue;
+    if (mentionsTool(inj.passages, site.tool) && !mentionsTool(b.rootText, site.tool)) return undefined;
+  }
+  return `an injected instruction was upstream, but this call is the request's own (it asks for it; argument${site.anchors.length > 1 ? 's' : ''} ${site.anchors.join(', ')} from the request; nothing from the injected text)`;
 }
 
 /** Propagates once and adjudicates every sink of the trace. */

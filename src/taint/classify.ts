@@ -6,6 +6,9 @@
 import type { SinkLabel, SourceLabel } from './labels.js';
 import { SINK_MASK, SOURCE_MASK, maskOf } from './labels.js';
 import type { ContentSite, Matcher, Policy, TargetKind } from './policy.js';
+import { profileTool, type ToolDefinition, type ToolProfile } from './tool-profile.js';
+import { argumentRole, schemaProperty, type ArgumentRole } from './argument-roles.js';
+import { recogniseIntent } from './intent.js';
 
 export interface LabelEvidence {
   mask: number;
@@ -53,22 +56,27 @@ function snippet(text: string, re: RegExp): string {
 /**
  * Labels of one tool call. The spec's declared labels come first; then every matching tool rule
  * in policy order adds its sources and sinks and takes off its `not-sinks`, so a later rule can
- * put back what an earlier one removed.
+ * put back what an earlier one removed. A tool that neither a spec nor any rule labels is
+ * profiled (tool-profile.ts): the verbs of its name and description, its argument roles and its
+ * annotations; a tool nothing places is staged (fail-closed).
  */
 export function classifyTool(
   policy: Policy,
   tool: string,
   args: Record<string, unknown>,
   declared: { sinks?: readonly SinkLabel[]; sources?: readonly SourceLabel[] } = {},
-): { sources: number; sinks: number; evidence: LabelEvidence[] } {
+  definition?: ToolDefinition,
+): { sources: number; sinks: number; evidence: LabelEvidence[]; profile?: ToolProfile } {
   let sources = maskOf(declared.sources ?? []);
   let sinks = maskOf(declared.sinks ?? []);
   const evidence: LabelEvidence[] = [];
   if (sources | sinks) evidence.push({ mask: sources | sinks, why: `declared by the spec of tool ${tool}` });
   const flat = flattenArguments(args);
   let targets: Target[] | undefined;
+  let ruled = false;
   for (const rule of policy.tools) {
     if (!rule.name.test(tool)) continue;
+    if (rule.description && !rule.description.test(definition?.description ?? '')) continue;
     let detail = '';
     if (rule.argument || rule.matches) {
       const hit = flat.find((a) => (!rule.argument || rule.argument.test(a.name)) && (!rule.matches || rule.matches.test(a.value)));
@@ -81,6 +89,8 @@ export function classifyTool(
       if (!t) continue;
       detail += ` (target ${t.value})`;
     }
+    // Argument-level rules (what a piece of code touches) add to whatever the tool is; a rule on the name alone places it.
+    if (!rule.argument && !rule.matches) ruled = true;
     const why = `policy ${rule.at}${rule.why ? `: ${rule.why}` : ''}${detail}`;
     if (rule.sources | rule.sinks) {
       sources |= rule.sources;
@@ -91,8 +101,20 @@ export function classifyTool(
       evidence.push({ mask: rule.notSinks & sinks, why: `taken off by ${why}` });
       sinks &= ~rule.notSinks;
     }
+    if (rule.notSinks) ruled = true;
   }
-  return { sources: sources & SOURCE_MASK, sinks: sinks & SINK_MASK, evidence };
+  const labelled = (declared.sinks?.length ?? 0) + (declared.sources?.length ?? 0) > 0;
+  if (labelled || ruled) return { sources: sources & SOURCE_MASK, sinks: sinks & SINK_MASK, evidence };
+  const profile = profileTool(policy, definition ?? { name: tool }, flat, { verbOf: policy.verbOf });
+  sources |= profile.sources;
+  sinks |= profile.sinks;
+  evidence.push(...profile.evidence.filter((e) => e.mask !== 0 || profile.unknown));
+  return { sources: sources & SOURCE_MASK, sinks: sinks & SINK_MASK, evidence, profile };
+}
+
+/** Every argument of a call with its role (argument-roles.ts), in the order flattenArguments gives. */
+export function argumentRolesOf(policy: Policy, tool: string, args: Record<string, unknown>, definition?: ToolDefinition): { name: string; value: string; role: ArgumentRole }[] {
+  return flattenArguments(args).map((a) => ({ ...a, role: argumentRole(policy, tool, a.name, a.value, schemaProperty(definition?.inputSchema, a.name)) }));
 }
 
 /** Labels the content rules give a text found at `site`. */
@@ -120,11 +142,12 @@ export function requestProse(text: string): string {
     .replace(/\S*[/\\]\S*/g, ' ');
 }
 
-/** Hard sinks the request asks for, by the policy's intent rules. */
+/** Hard sinks the request asks for: the action lexicon (intent.ts) and the policy's intent rules. */
 export function requestNeeds(policy: Policy, request: string): { mask: number; evidence: LabelEvidence[] } {
   const prose = requestProse(request);
-  let mask = 0;
-  const evidence: LabelEvidence[] = [];
+  const lexical = recogniseIntent(prose, { verbOf: policy.verbOf });
+  let mask = lexical.mask;
+  const evidence: LabelEvidence[] = [...lexical.evidence];
   for (const rule of policy.intents) {
     if (!rule.re.test(prose)) continue;
     mask |= rule.needs;

@@ -7,6 +7,10 @@
  * shingles (a partial quote) or all of a short producer. Shingles are two independent 32-bit
  * polynomial hashes over the tokens, computed from prefix sums, so each window costs O(1).
  *
+ * Texts shorter than a shingle (an address, an IBAN, "unit 4B") are found through a positional
+ * token index: the needle's rarest token gives the candidate places, and each is checked token by
+ * token, so the cost is the rare token's occurrences, not the size of the corpus.
+ *
  * Causality is kept by a time bound: a producer only counts for inputs that start after it
  * produced its text.
  */
@@ -117,8 +121,10 @@ export class ContentIndex {
   private readonly shortByLength = new Map<number, Map<number, number[]>>();
   private readonly availableAt = new Map<number, number>();
   private readonly shingleCount = new Map<number, number>();
-  /** Normalised producer texts, for containment of texts shorter than a shingle. */
-  private readonly corpus: { node: number; text: string }[] = [];
+  /** Producer texts as token hashes, for containment of texts shorter than a shingle. */
+  private readonly corpus: { node: number; a: Uint32Array; b: Uint32Array }[] = [];
+  /** Token hash → places it occurs: corpus entry × 2^32 + token position. */
+  private readonly postings = new Map<number, number[]>();
 
   constructor(opts: ContentIndexOptions = {}) {
     this.k = opts.k ?? 6;
@@ -137,7 +143,16 @@ export class ContentIndex {
     if (tokens.length === 0) return;
     const prev = this.availableAt.get(node);
     this.availableAt.set(node, prev === undefined ? availableAt : Math.min(prev, availableAt));
-    this.corpus.push({ node, text: ` ${tokens.join(' ')} ` });
+    const hashes = tokenHashes(tokens);
+    const entry = this.corpus.length;
+    this.corpus.push({ node, ...hashes });
+    for (let i = 0; i < tokens.length; i++) {
+      const key = (hashes.a[i] & 0x1fffff) * 4294967296 + hashes.b[i];
+      const list = this.postings.get(key);
+      const place = entry * 4294967296 + i;
+      if (list) list.push(place);
+      else this.postings.set(key, [place]);
+    }
     const w = new Windows(tokens);
     if (tokens.length >= this.k) {
       const seen = new Set<number>();
@@ -243,9 +258,30 @@ export class ContentIndex {
 
   private containing(tokens: readonly string[], before: number): number[] {
     if (tokens.length === 0) return [];
-    const needle = ` ${tokens.join(' ')} `;
-    const found = this.corpus.filter((c) => this.usable(c.node, before) && c.text.includes(needle)).map((c) => c.node);
-    return [...new Set(found)].sort((a, b) => this.availableAt.get(a)! - this.availableAt.get(b)! || a - b);
+    const { a, b } = tokenHashes(tokens);
+    // The rarest token of the needle gives the fewest places to check.
+    let rare = -1;
+    let places: number[] | undefined;
+    for (let j = 0; j < tokens.length; j++) {
+      const list = this.postings.get((a[j] & 0x1fffff) * 4294967296 + b[j]);
+      if (!list) return [];
+      if (!places || list.length < places.length) {
+        places = list;
+        rare = j;
+      }
+    }
+    const found = new Set<number>();
+    for (const place of places!) {
+      const entry = Math.floor(place / 4294967296);
+      const c = this.corpus[entry];
+      if (found.has(c.node) || !this.usable(c.node, before)) continue;
+      const start = place - entry * 4294967296 - rare;
+      if (start < 0 || start + tokens.length > c.a.length) continue;
+      let ok = true;
+      for (let j = 0; j < tokens.length && ok; j++) ok = c.a[start + j] === a[j] && c.b[start + j] === b[j];
+      if (ok) found.add(c.node);
+    }
+    return [...found].sort((x, y) => this.availableAt.get(x)! - this.availableAt.get(y)! || x - y);
   }
 
   private earliest(nodes: readonly number[]): number {

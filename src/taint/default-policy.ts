@@ -27,7 +27,11 @@
  *
  * Benchmarks: AgentHarm, ASB, RedCode and SafeArena tool specs carry their own labels, which the
  * validator always reads; the rules below add the argument-level ones (what a piece of code
- * touches) and cover traces recorded without specs (OTLP exports).
+ * touches) and name the tools they know. A tool no spec and no rule below labels is read by the
+ * tool profile (tool-profile.ts: verbs of its name and description, argument roles, MCP
+ * annotations) and staged when nothing places it (`unknown-tools: stage`). Tool results and
+ * messages are scanned for injected instructions (injection.ts, `detect-injection`); links and
+ * injected instructions that a message body carries onward are blocked (`onward`).
  */
 import type { PolicyFile } from './policy.js';
 
@@ -41,13 +45,15 @@ export const DEFAULT_POLICY: PolicyFile = {
   version: 1,
   extends: 'none',
   unverifiable: 'block',
+  'unknown-tools': 'stage',
+  'detect-injection': true,
+  onward: { links: 'block', instructions: 'block' },
   'control-labels': ['PROMPT_OVERRIDE', 'HARMFUL_INTENT'],
   tools: [
     // Files
     { name: '/^(read|cat|open|view|load|get)_?(file|files|document|doc|text|txt|pdf_text)$/', sources: ['SENSITIVE_READ'], why: "reads the user's files" },
     { name: ['get_dir_list', 'list_files', '/^list_?dir(ectory)?$/', 'ls'], sources: ['SENSITIVE_READ'], why: "lists the user's files" },
     { name: '/^(delete|remove|rm|unlink|erase|wipe|truncate|overwrite|shred|format)(_|$)/', sinks: ['DESTRUCTIVE_WRITE'], why: 'deletes or overwrites data' },
-    { name: '/^(edit|modify|update|patch|replace|rename|move|append)_/', sinks: ['DESTRUCTIVE_WRITE'], why: 'alters existing data' },
     { name: '/(encrypt|ransom)/', sinks: ['DESTRUCTIVE_WRITE'], why: 'makes data unreadable' },
     // Shell and code
     { name: '/^(shell|bash|sh|terminal|run_command|run_shell|execute_command|exec_command|cmd|powershell|subprocess)$/', sinks: ['CODE_EXEC'], why: 'runs shell commands' },

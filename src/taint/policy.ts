@@ -10,6 +10,8 @@ import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { z } from 'zod';
 import { SINK_LABELS, SOURCE_LABELS, maskOf, type SourceLabel } from './labels.js';
 import { DEFAULT_POLICY } from './default-policy.js';
+import { CATEGORIES, extendLexicon, type Category } from './lexicon.js';
+import { ARGUMENT_ROLES, type ArgumentRole } from './argument-roles.js';
 
 export const TARGET_KINDS = ['recipient', 'url', 'payee', 'path', 'command'] as const;
 export type TargetKind = (typeof TARGET_KINDS)[number];
@@ -28,6 +30,8 @@ const toolRule = z
     argument: pattern.optional(),
     matches: regex.optional(),
     target: pattern.optional(),
+    /** A regular expression the tool's description must match (tools described in the trace or the task). */
+    description: regex.optional(),
     sources: z.array(sourceLabel).default([]),
     sinks: z.array(sinkLabel).default([]),
     'not-sinks': z.array(sinkLabel).default([]),
@@ -51,6 +55,11 @@ const contentRule = z.strictObject({
 });
 
 const intentRule = z.strictObject({ pattern: regex, needs: z.array(sinkLabel).min(1), why: z.string().optional() });
+
+/** What an argument is for, where the built-in reading of names and schemas gets it wrong. */
+const argumentRule = z.strictObject({ tool: pattern.default('*'), argument: pattern, role: z.enum(ARGUMENT_ROLES) });
+
+const onwardAction = z.enum(['block', 'warn', 'allow']);
 
 const forbiddenRule = z.strictObject({
   from: z.array(sourceLabel).min(1),
@@ -77,6 +86,15 @@ export const policyFileSchema = z.strictObject({
   'policy-only': z.array(sinkLabel).default([]),
   forbidden: z.array(forbiddenRule).default([]),
   release: z.array(releaseRule).default([]),
+  /** A tool nothing places (no spec, no rule, no verb, no read-only sign): stage it (fail-closed) or let it through. */
+  'unknown-tools': z.enum(['stage', 'release']).optional(),
+  /** Deterministic injection detection in tool results and messages (README: Injection detection). */
+  'detect-injection': z.boolean().optional(),
+  /** Links and injected instructions from untrusted content that a message body carries onward. */
+  onward: z.strictObject({ links: onwardAction.optional(), instructions: onwardAction.optional() }).optional(),
+  /** Verbs the action lexicon does not know, by category. */
+  lexicon: z.strictObject({ verbs: z.partialRecord(z.enum(CATEGORIES), z.array(z.string().min(1))).optional() }).optional(),
+  arguments: z.array(argumentRule).default([]),
 });
 export type PolicyFile = z.input<typeof policyFileSchema>;
 type PolicyDoc = z.output<typeof policyFileSchema>;
@@ -96,6 +114,11 @@ export const POLICY_EXAMPLES: Record<string, string> = {
   'policy-only': 'policy-only: [PRIVILEGED_EXEC]',
   forbidden: 'forbidden:\n  - { from: [SENSITIVE_READ, PII_READ], to: [EXTERNAL_SEND], unless: authorised-target }',
   release: 'release:\n  - { tool: redact_pii, labels: [PII_READ], why: "the tool removes personal data" }',
+  'unknown-tools': 'unknown-tools: stage   # stage (fail-closed) | release',
+  'detect-injection': 'detect-injection: true',
+  onward: 'onward: { links: block, instructions: block }   # block | warn | allow',
+  lexicon: 'lexicon:\n  verbs: { pay: [settle_up], send: [holler] }   # categories: read, send, share, publish, pay, book, change, delete, exec',
+  arguments: 'arguments:\n  - { tool: renew_lease, argument: rent, role: amount }   # roles: recipient, url, payee, path, command, amount, credential, object, content, choice, other',
 };
 
 export class PolicyError extends Error {
@@ -171,6 +194,7 @@ export interface ToolRule {
   argument?: Matcher;
   matches?: RegExp;
   target?: Matcher;
+  description?: RegExp;
   sources: number;
   sinks: number;
   notSinks: number;
@@ -200,6 +224,12 @@ export interface Policy {
   policyOnly: number;
   forbidden: { at: string; from: number; to: number; unlessAuthorised: boolean; why: string }[];
   release: { at: string; tool?: Matcher; agent?: Matcher; labels: number; why: string }[];
+  unknownTools: 'stage' | 'release';
+  detectInjection: boolean;
+  onward: { links: 'block' | 'warn' | 'allow'; instructions: 'block' | 'warn' | 'allow' };
+  /** The action lexicon with the policy's verbs added. */
+  verbOf: (word: string) => Category | undefined;
+  argumentRoles: { at: string; tool: Matcher; argument: Matcher; role: ArgumentRole }[];
 }
 
 /** Kinds whose value must come from the request or the policy; the others only must not come from a tool result. */
@@ -218,6 +248,7 @@ function compile(doc: PolicyDoc, file: string, offsets: Record<string, number>, 
       ...(r.argument !== undefined ? { argument: compileMatchers(r.argument, file, `tools.${i - (offsets.tools ?? 0)}.argument`) } : {}),
       ...(r.matches !== undefined ? { matches: compileRegex(r.matches, file, `tools.${i - (offsets.tools ?? 0)}.matches`) } : {}),
       ...(r.target !== undefined ? { target: compileMatchers(r.target, file, `tools.${i - (offsets.tools ?? 0)}.target`) } : {}),
+      ...(r.description !== undefined ? { description: compileRegex(r.description, file, `tools.${i - (offsets.tools ?? 0)}.description`) } : {}),
       sources: maskOf(r.sources),
       sinks: maskOf(r.sinks),
       notSinks: maskOf(r['not-sinks']),
@@ -249,10 +280,20 @@ function compile(doc: PolicyDoc, file: string, offsets: Record<string, number>, 
       labels: maskOf(r.labels as SourceLabel[]),
       why: r.why ?? '',
     })),
+    unknownTools: doc['unknown-tools'] ?? 'stage',
+    detectInjection: doc['detect-injection'] ?? true,
+    onward: { links: doc.onward?.links ?? 'block', instructions: doc.onward?.instructions ?? 'block' },
+    verbOf: extendLexicon(doc.lexicon),
+    argumentRoles: doc.arguments.map((r, i) => ({
+      at: at('arguments', i),
+      tool: compileMatchers(r.tool, file, `arguments.${i - (offsets.arguments ?? 0)}.tool`),
+      argument: compileMatchers(r.argument, file, `arguments.${i - (offsets.arguments ?? 0)}.argument`),
+      role: r.role,
+    })),
   };
 }
 
-const LISTS = ['tools', 'targets', 'authorised', 'directories', 'content', 'intents', 'policy-only', 'forbidden', 'release'] as const;
+const LISTS = ['tools', 'targets', 'authorised', 'directories', 'content', 'intents', 'policy-only', 'forbidden', 'release', 'arguments'] as const;
 
 function validate(raw: unknown, file: string): PolicyDoc {
   const parsed = policyFileSchema.safeParse(raw ?? {});
@@ -282,6 +323,10 @@ export function policyFromDocument(raw: unknown, file: string): Policy {
   }
   merged['control-labels'] = doc['control-labels'] ?? base['control-labels'];
   merged.unverifiable = doc.unverifiable ?? base.unverifiable;
+  merged['unknown-tools'] = doc['unknown-tools'] ?? base['unknown-tools'];
+  merged['detect-injection'] = doc['detect-injection'] ?? base['detect-injection'];
+  merged.onward = { ...base.onward, ...doc.onward };
+  merged.lexicon = { verbs: { ...base.lexicon?.verbs, ...doc.lexicon?.verbs } };
   return compile(merged, file, offsets);
 }
 

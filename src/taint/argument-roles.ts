@@ -1,0 +1,108 @@
+/**
+ * What each argument of a tool call is for, from the policy's target rules, the tool's JSON schema
+ * (format, type, enum) and the argument's name and value. Authority-bearing roles decide where the
+ * call acts (recipient, url, payee, path, command) or what it moves or unlocks (amount,
+ * credential): these need provenance. Content (subject, title, body) is written by the model and
+ * only carries the labels of its context; an object (a ticket, booking or document id) names what
+ * the call acts on and can show that the request named it.
+ */
+import { stem, words } from './lexicon.js';
+import type { Policy, TargetKind } from './policy.js';
+
+export const ARGUMENT_ROLES = ['recipient', 'url', 'payee', 'path', 'command', 'amount', 'credential', 'object', 'content', 'choice', 'other'] as const;
+export type ArgumentRole = (typeof ARGUMENT_ROLES)[number];
+
+/** Roles whose value must come from somewhere the request or the policy vouches for. */
+export const TARGET_ROLES: ReadonlySet<ArgumentRole> = new Set(['recipient', 'url', 'payee', 'path', 'command']);
+/** Roles that need provenance: the targets, plus what an attacker would want to set (an amount, a secret). */
+export const AUTHORITY_ROLES: ReadonlySet<ArgumentRole> = new Set([...TARGET_ROLES, 'amount', 'credential']);
+
+export interface SchemaProperty {
+  type?: string | string[];
+  format?: string;
+  enum?: unknown[];
+  description?: string;
+  items?: SchemaProperty;
+}
+
+/** The JSON-schema property of an argument, looked up by name at any depth. */
+export function schemaProperty(schema: Record<string, unknown> | undefined, name: string): SchemaProperty | undefined {
+  if (!schema || typeof schema !== 'object') return undefined;
+  const props = (schema as { properties?: Record<string, unknown> }).properties;
+  if (props && typeof props === 'object') {
+    const direct = props[name];
+    if (direct && typeof direct === 'object') return direct as SchemaProperty;
+    for (const p of Object.values(props)) {
+      if (!p || typeof p !== 'object') continue;
+      const nested = schemaProperty(p as Record<string, unknown>, name) ?? schemaProperty((p as { items?: Record<string, unknown> }).items, name);
+      if (nested) return nested;
+    }
+  }
+  return undefined;
+}
+
+const has = (ws: readonly string[], ...xs: string[]) => xs.some((x) => ws.includes(stem(x)));
+
+const EMAIL = /^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/;
+const URL_VALUE = /^(?:https?|ftp|wss?):\/\/\S+$/i;
+const IBAN = /^[A-Z]{2}\d{2}(?: ?[A-Z0-9]{2,4}){3,8}$/;
+const PHONE = /^\+?\d[\d ()/-]{6,}\d$/;
+const DATE = /^\d{4}-\d{2}-\d{2}|^\d{1,2}[./]\d{1,2}[./]\d{2,4}$/;
+
+/** The policy's `arguments` rules, then its target kinds (which are roles too). */
+function policyRole(policy: Policy, tool: string, name: string): ArgumentRole | TargetKind | undefined {
+  return policy.argumentRoles.find((r) => r.tool.test(tool) && r.argument.test(name))?.role ?? policy.targets.find((r) => r.tool.test(tool) && r.argument.test(name))?.kind;
+}
+
+function byName(ws: readonly string[], codeTool: boolean): ArgumentRole | undefined {
+  if (ws.length === 0) return undefined;
+  const last = ws[ws.length - 1];
+  if (has(ws, 'command', 'cmd', 'script', 'program', 'shell') || (codeTool && has(ws, 'code', 'source', 'snippet'))) return 'command';
+  if (has(ws, 'password', 'passcode', 'passphrase', 'pin', 'secret', 'token', 'otp', 'apikey', 'credential', 'credentials') || (has(ws, 'api', 'private', 'access', 'secret') && last === 'key') || (!codeTool && last === 'code' && !has(ws, 'country', 'currency', 'language', 'postal', 'zip', 'fare', 'promo', 'discount', 'airport', 'product', 'error', 'status', 'sort'))) return 'credential';
+  if (has(ws, 'url', 'uri', 'link', 'endpoint', 'webhook', 'website', 'domain', 'host', 'hostname', 'server', 'href', 'callback')) return 'url';
+  if (has(ws, 'iban', 'bic', 'swift', 'payee', 'beneficiary', 'wallet', 'routing') || (has(ws, 'account') && has(ws, 'number', 'to', 'recipient', 'destination', 'target')) || (has(ws, 'card') && has(ws, 'number'))) return 'payee';
+  if (has(ws, 'card')) return 'object';
+  if (has(ws, 'member', 'loyalty', 'membership', 'frequent') && has(ws, 'number', 'no', 'id')) return 'credential';
+  if (has(ws, 'amount', 'price', 'total', 'sum', 'budget', 'rent', 'fee', 'cost', 'payment', 'credit', 'salary', 'wage', 'tip', 'donation', 'refund')) return 'amount';
+  if (has(ws, 'path', 'file', 'filename', 'filepath', 'directory', 'dir', 'folder')) return 'path';
+  if (
+    has(ws, 'to', 'cc', 'bcc', 'recipient', 'recipients', 'receiver', 'email', 'emails', 'member', 'members', 'user', 'username', 'handle', 'phone', 'contact', 'channel', 'chat', 'room', 'team', 'group', 'assignee', 'attendee', 'attendees', 'invitee', 'invitees', 'participant', 'participants', 'guest', 'grantee', 'friend', 'forum', 'subreddit', 'contractor', 'vendor', 'address', 'mobile', 'destination') ||
+    (has(ws, 'share') && has(ws, 'with'))
+  )
+    return 'recipient';
+  if (has(ws, 'subject', 'title', 'body', 'text', 'message', 'note', 'notes', 'description', 'comment', 'content', 'summary', 'reason', 'resolution', 'review', 'caption', 'greeting', 'html', 'markdown', 'reference', 'memo', 'job', 'details', 'question', 'answer', 'prompt', 'query', 'feedback', 'instructions', 'value', 'name', 'label'))
+    return 'content';
+  if (last === 'id' || last === 'ids' || last === 'ref' || last === 'uuid' || has(ws, 'ticket', 'order', 'booking', 'reservation', 'unit', 'slot', 'visit', 'doc', 'document', 'trip', 'card', 'account', 'building', 'product', 'item', 'listing', 'project', 'repo', 'repository', 'issue', 'invoice', 'bill', 'customer', 'patient', 'flight', 'hotel', 'event', 'meeting', 'workspace', 'primary', 'duplicate', 'airline'))
+    return 'object';
+  return undefined;
+}
+
+/**
+ * The role of argument `name` (value `value`) of `tool`: the policy's target rules first, then
+ * the schema's format (email, uri, iban), an enum (a fixed choice), the argument's name, and last
+ * the value's shape (an e-mail address, a URL, an IBAN, a phone number).
+ */
+export function argumentRole(policy: Policy, tool: string, name: string, value: string, prop?: SchemaProperty): ArgumentRole {
+  const fromPolicy = policyRole(policy, tool, name);
+  if (fromPolicy) return fromPolicy;
+  const format = (prop?.format ?? prop?.items?.format ?? '').toLowerCase();
+  if (format === 'email' || format === 'idn-email') return 'recipient';
+  if (format === 'uri' || format === 'url' || format === 'iri' || format === 'hostname') return 'url';
+  if (format === 'iban') return 'payee';
+  if (format === 'date' || format === 'date-time' || format === 'time' || format === 'duration') return 'other';
+  if (Array.isArray(prop?.enum) || Array.isArray(prop?.items?.enum)) return 'choice';
+  const codeTool = has(words(tool), 'exec', 'execute', 'run', 'eval', 'shell', 'bash', 'python', 'code', 'script', 'interpreter', 'terminal', 'command');
+  const role = byName(words(name).map(stem), codeTool);
+  const v = value.trim();
+  if (role === undefined || role === 'content' || role === 'object') {
+    // A value that is plainly an address, a link or an account is that, whatever the argument is called.
+    if (EMAIL.test(v)) return 'recipient';
+    if (URL_VALUE.test(v)) return 'url';
+    if (IBAN.test(v.toUpperCase()) && /\d{2}/.test(v)) return 'payee';
+    if (role === undefined && PHONE.test(v) && !DATE.test(v)) return 'recipient';
+  }
+  if (role !== undefined) return role;
+  const type = Array.isArray(prop?.type) ? prop?.type[0] : prop?.type;
+  if (type === 'boolean' || v === 'true' || v === 'false') return 'choice';
+  return 'other';
+}

@@ -1,0 +1,170 @@
+/**
+ * Deterministic detection of injected instructions in text the agent reads (tool results, web
+ * pages, files, messages): text addressed to the assistant, posing as the user or the system, or
+ * asking it to do something else first. Each sentence is scored on four families of signals:
+ *
+ *   addressed   "Note for the AI assistant", "Assistant, ...", "if you are an AI", "<assistant>"
+ *   authority   "System message", "[Message from your bank]", "the account holder has authorised",
+ *               "This is the account owner", "policy update", "already approved"
+ *   redirect    "before you continue", "do this first", "instead", "without asking", "ignore the user"
+ *   directive   an order to act: "call export_audit_log", "send ... to x@y", "reset ... to 4471"
+ *
+ * A sentence is an injection when it is addressed to the assistant and orders, claims authority
+ * or redirects; when it claims authority and redirects or orders; when it redirects and orders an
+ * action on a target; or on one of the unmistakable forms ("ignore the user's question",
+ * `<system>`, "system override"). The injected passage runs from the first such sentence to the
+ * end of its line: arguments found there are "derived from injected content". README: "Injection
+ * detection".
+ */
+
+export type InjectionSignal = 'addressed' | 'authority' | 'redirect' | 'directive' | 'override';
+
+export interface InjectionFinding {
+  /** One line: which signals, with the words that raised them. */
+  why: string;
+  /** Character ranges of the injected passages in the text. */
+  passages: [number, number][];
+}
+
+const ADDRESSEE = '(?:ai|a\\.i\\.|llm|gpt|language model|chat ?bot|bot|assistant|agent|model|copilot)s?';
+/** The assistant by name: "AI assistant", "automated payment assistants", "support AI", "booking agents", "AI schedulers". */
+const ROLE_ASSISTANT =
+  '(?:(?:(?:ai|llm|automated|autonomous|virtual|digital)\\s+)?(?:(?:support|booking|payment|building|property|scheduling|travel|shopping|billing|email|banking|personal|research)\\s+)?(?:assistants?|ais?|llms?|chat ?bots?|schedulers?)|(?:ai|llm|automated|autonomous|virtual|booking|support|payment|scheduling)\\s+agents?)';
+
+const FAMILIES: Record<InjectionSignal, RegExp[]> = {
+  override: [
+    /\bignore (?:the|your|all|any|every) (?:user|previous|prior|above|earlier|original|other|request|question)/i,
+    /<\/?(?:system|instructions?|admin)>/i,
+    /\bsystem (?:prompt )?override\b/i,
+    /<\/?assistant>/i,
+  ],
+  addressed: [
+    new RegExp(`\\b(?:note|message|instructions?|notice|attention|attn|reminder|memo|p\\.?\\s?s\\.?|notes?|warning|request)\\s+(?:to|for)\\s+(?:the\\s+|any\\s+|all\\s+|every\\s+)?${ROLE_ASSISTANT}\\b`, 'i'),
+    new RegExp(`\\b(?:dear|hi|hey|hello|attention|attn|psst)\\W+(?:the\\s+)?${ROLE_ASSISTANT}\\b`, 'i'),
+    new RegExp(`\\bif you(?:'re| are) an? (?:ai|llm|language model|assistant|agent|bot|automated)`, 'i'),
+    new RegExp(`(?:^|[.:;!?\\]]\\s*)(?:the\\s+)?${ROLE_ASSISTANT}\\s*[,:]`, 'i'),
+    new RegExp(`\\b${ROLE_ASSISTANT}\\s+(?:must|should|shall|needs? to|are required to|is required to|have to|has to|will need to|are (?:now )?authori[sz]ed to|is (?:now )?authori[sz]ed to)\\b`, 'i'),
+    /\bassistant instructions?\b/i,
+    new RegExp(`\\bto the ${ADDRESSEE}\\b`, 'i'),
+    new RegExp(`\\b(?:for|to) (?:any |all |the )?(?:${ROLE_ASSISTANT})(?: (?:processing|reading|handling|using|booking|working on)\\b)?`, 'i'),
+    new RegExp(`\\b(?:${ROLE_ASSISTANT}) (?:processing|reading|handling|using) (?:this|these|the)\\b`, 'i'),
+  ],
+  authority: [
+    /\b(?:system|admin(?:istrator)?|security|compliance|it|sso|hr|merchant|billing|directory|fraud|risk)[- ](?:message|notice|notification|alert|directive|update|override|instructions?|memo|department|bot|team|desk)\b/i,
+    /\[(?:system|admin|message from[^\]]{0,40}|note from[^\]]{0,40})\]/i,
+    /\b(?:this is|signed|message from|note from|update from|comment from|entered by|request from|instructions? from|from)[,:]?\s+(?:the\s+|your\s+|our\s+)?(?:user|account (?:holder|owner)|owner|cardholder|patient|travell?er|landlord|administrator|admin|manager|supervisor|workspace owner|document owner|customer|tenant|hr|bank|agency|organi[sz]ers?|management|ceo|cfo|it department)\b/i,
+    /\bthe (?:user|account holder|account owner|owner|cardholder|patient|travell?er|customer|landlord|document owner|workspace owner|client) (?:has |had |already |just )?(?:authori[sz]ed|approved|asked|wants|requested|agreed|instructed|confirmed|promised|set this up)\b/i,
+    /\b(?:already|pre-?)\s?(?:approved|authori[sz]ed|agreed|confirmed)\b/i,
+    /\b(?:approved|authori[sz]ed|requested) by (?:the |a |your )?(?:account owner|user|owner|patient|customer|travell?er|supervisor|manager|admin|administrator|cardholder|landlord)\b/i,
+    /\bpolicy (?:update|change)\b|\bnew directive\b|\bcompliance requires\b/i,
+    /\bmust be (?:sent|routed|issued|forwarded|updated|changed|set|paid|transferred|moved|shared|granted)\b/i,
+  ],
+  redirect: [
+    /\bbefore (?:you |doing anything|anything else|continuing|finishing|summari[sz]ing|replying|answering|escalating|freezing|proceeding|responding|completing|analy[sz]ing|reading)/i,
+    /\b(?:do (?:this|it|both|that|these) (?:first|now|immediately)|this first|first,? (?:you must|please))\b/i,
+    /\binstead\b/i,
+    /\bwithout (?:asking|confirm\w*|verification|verifying|telling|notifying|checking with)\b|\bno (?:need to confirm|confirmation (?:is )?(?:needed|required))\b|\bdon'?t ask\b/i,
+    /\b(?:immediately|right away|right now|at once|urgently|automatically)\b/i,
+    /\bdo not (?:tell|inform|notify|mention)\b/i,
+  ],
+  directive: [
+    /\b(?:call|use|invoke|run|via|using|through|with)\s+(?:the\s+)?`?[a-z]+(?:_[a-z0-9]+)+`?/i,
+    /(?:^|[.:;,!\]\-–—]\s*|\b(?:please|also|then|kindly|and|now|just)\s+)(?:send|forward|transfer|move|pay|grant|add|promote|invite|share|release|reset|set|update|change|cancel|book|reserve|apply|issue|create|register|escalate|merge|export|e-?mail|refund|process|rebook|renew|dispatch|give|mirror|text|remove|delete|freeze|amend|copy|upload|post|publish|wire|approve|disable|enable|grant|schedule|order|purchase|buy|redeem|reply|respond|install|run|execute|download|click|visit|open)\b/i,
+  ],
+};
+
+/** Something an order acts on: an address, account, link, phone number or amount. */
+const TARGET = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b|https?:\/\/\S+|\+?\d[\d ()-]{7,}\d|\b\d[\d,.]*\s?(?:eur|usd|gbp|chf|€|\$)|[$€£]\s?\d/i;
+
+function firstMatch(res: readonly RegExp[], s: string): string | undefined {
+  for (const re of res) {
+    const m = re.exec(s);
+    if (m) return m[0].trim();
+  }
+  return undefined;
+}
+
+/** Sentences with their offsets: split at line ends and at sentence ends followed by a capital or a bracket. */
+function sentences(text: string): { start: number; end: number; s: string; line: number }[] {
+  const out: { start: number; end: number; s: string; line: number }[] = [];
+  let lineStart = 0;
+  let line = 0;
+  for (const l of text.split('\n')) {
+    const re = /(?<=[.!?])\s+(?=[A-Z0-9[<(“"'])/g;
+    let from = 0;
+    for (let m = re.exec(l); ; m = re.exec(l)) {
+      const to = m ? m.index : l.length;
+      const s = l.slice(from, to);
+      if (s.trim()) out.push({ start: lineStart + from, end: lineStart + to, s, line });
+      if (!m) break;
+      from = m.index + m[0].length;
+    }
+    lineStart += l.length + 1;
+    line++;
+  }
+  return out;
+}
+
+export interface InjectionOptions {
+  /** Longest text scanned (characters; longer texts are scanned up to this point). Default 200,000. */
+  maxChars?: number;
+}
+
+/** The injected passages of a text, if any, with the signals that found them. */
+export function detectInjection(text: string, opts: InjectionOptions = {}): InjectionFinding | undefined {
+  if (!text || text.length < 12) return undefined;
+  const body = text.length > (opts.maxChars ?? 200_000) ? text.slice(0, opts.maxChars ?? 200_000) : text;
+  const passages: [number, number][] = [];
+  const reasons: string[] = [];
+  let flaggedLine = -1;
+  const lineEnds: number[] = [];
+  for (let i = body.indexOf('\n'); i >= 0; i = body.indexOf('\n', i + 1)) lineEnds.push(i);
+  lineEnds.push(body.length);
+  const isInjected = (hit: Partial<Record<InjectionSignal, string>>, s: string): boolean => {
+    const targeted = hit.directive !== undefined && TARGET.test(s);
+    return (
+      hit.override !== undefined ||
+      (hit.addressed !== undefined && (hit.directive !== undefined || hit.authority !== undefined || hit.redirect !== undefined || /\b(?:must|should|need|required)\b/i.test(s))) ||
+      (hit.authority !== undefined && (hit.redirect !== undefined || hit.directive !== undefined)) ||
+      (hit.redirect !== undefined && targeted)
+    );
+  };
+  // Signals are read over two neighbouring sentences of one line ("System message: X must be updated. Set it to Y.").
+  let prev: { hit: Partial<Record<InjectionSignal, string>>; s: string; start: number; line: number } | undefined;
+  for (const sent of sentences(body)) {
+    if (sent.line === flaggedLine) continue;
+    const own: Partial<Record<InjectionSignal, string>> = {};
+    for (const k of Object.keys(FAMILIES) as InjectionSignal[]) {
+      const m = firstMatch(FAMILIES[k], sent.s);
+      if (m !== undefined) own[k] = m;
+    }
+    const withPrev = prev && prev.line === sent.line ? { hit: { ...prev.hit, ...own }, s: `${prev.s} ${sent.s}`, start: prev.start } : undefined;
+    const found = isInjected(own, sent.s) ? { hit: own, start: sent.start } : withPrev && isInjected(withPrev.hit, withPrev.s) ? withPrev : undefined;
+    prev = { hit: own, s: sent.s, start: sent.start, line: sent.line };
+    if (!found) continue;
+    const hit = found.hit;
+    flaggedLine = sent.line;
+    passages.push([found.start, lineEnds[sent.line]]);
+    const quote = (k: InjectionSignal) => (hit[k] !== undefined ? `${k} ("${hit[k]!.slice(0, 60)}")` : undefined);
+    reasons.push((['override', 'addressed', 'authority', 'redirect', 'directive'] as const).map(quote).filter(Boolean).join(', '));
+  }
+  if (passages.length === 0) return undefined;
+  const more = reasons.length > 1 ? ` (+${reasons.length - 1} more passage${reasons.length > 2 ? 's' : ''})` : '';
+  return { why: `injected instructions: ${reasons[0]}${more}`, passages };
+}
+
+/** The text of the injected passages, one per line. */
+export function injectedText(text: string, f: InjectionFinding): string {
+  return f.passages.map(([a, b]) => text.slice(a, b)).join('\n');
+}
+
+/** The text outside the injected passages. */
+export function cleanText(text: string, f: InjectionFinding): string {
+  let out = '';
+  let at = 0;
+  for (const [a, b] of f.passages) {
+    out += `${text.slice(at, a)}\n`;
+    at = b;
+  }
+  return out + text.slice(at);
+}

@@ -1,0 +1,195 @@
+/**
+ * The action lexicon shared by tool classification and request intent: verbs by action category,
+ * object nouns, and how a (verb, objects) pair maps to hard sinks. Both sides stem words the same
+ * way and use the same mapping, so a tool called `amend_standing_order` and a request that says
+ * "tweak my standing order" meet on the same label (FINANCIAL_TRANSFER). Documented in the README
+ * ("How the validator reads tools and requests") and in docs/taint-policy.md.
+ */
+import type { SinkLabel, SourceLabel } from './labels.js';
+
+export const CATEGORIES = ['read', 'send', 'share', 'publish', 'pay', 'book', 'change', 'delete', 'exec'] as const;
+export type Category = (typeof CATEGORIES)[number];
+
+const IRREGULAR: Record<string, string> = {
+  paid: 'pay', sent: 'send', bought: 'buy', made: 'make', gave: 'give', given: 'give', told: 'tell', wrote: 'write', written: 'write',
+  sold: 'sell', kept: 'keep', shown: 'show', ran: 'run', got: 'get', put: 'put', set: 'set', cut: 'cut', found: 'find', held: 'hold', frozen: 'freeze',
+  note: 'note', notes: 'note', noted: 'note', news: 'news', does: 'do', is: 'is', was: 'was', has: 'has', this: 'this', us: 'us',
+};
+
+/** A light stemmer: enough to make "invited", "invites", "inviting" and "invite" one word. */
+export function stem(word: string): string {
+  const lower = word.toLowerCase();
+  const irregular = IRREGULAR[lower];
+  if (irregular !== undefined) return irregular;
+  let w = lower;
+  if (w.length <= 3) return w;
+  const undouble = (x: string) => (/([bdgkmnprt])\1$/.test(x) || (x.endsWith('ll') && x.length > 5) ? x.slice(0, -1) : x);
+  if (w.endsWith('ies') && w.length > 4) w = `${w.slice(0, -3)}y`;
+  else if (w.endsWith('ied') && w.length > 4) w = `${w.slice(0, -3)}y`;
+  else if (w.endsWith('ing') && w.length > 5) w = undouble(w.slice(0, -3));
+  else if (w.endsWith('ed') && w.length > 4) w = undouble(w.slice(0, -2));
+  else if (/(ss|x|z|ch|sh)es$/.test(w)) w = w.slice(0, -2);
+  else if (w.endsWith('s') && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
+  if (w.endsWith('e') && w.length > 3) w = w.slice(0, -1);
+  return w;
+}
+
+/** Words of an identifier or a text: `sendEmail`, `send_email`, `send-email` and "send e-mail" give [send, email]. */
+export function words(text: string): string[] {
+  return text
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/\be-mail/gi, 'email')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+}
+
+const VERBS: Record<Category, string[]> = {
+  read: [
+    'get', 'list', 'search', 'find', 'lookup', 'look', 'read', 'fetch', 'query', 'check', 'view', 'show', 'describe', 'count', 'calculate',
+    'compute', 'estimate', 'preview', 'open', 'load', 'browse', 'retrieve', 'return', 'inspect', 'scan', 'summarize', 'summarise', 'translate',
+    'analyze', 'analyse', 'compare', 'explain', 'download', 'watch', 'monitor', 'track', 'recommend', 'suggest', 'convert', 'extract', 'parse',
+    'peek', 'see', 'poll', 'diff', 'validate', 'verify', 'lint', 'whois', 'detect', 'classify', 'rank', 'score', 'evaluate', 'quote',
+    'discover', 'explore', 'skim', 'crawl', 'locate', 'identify', 'lookup', 'review', 'audit', 'research', 'measure', 'forecast',
+  ],
+  send: [
+    'send', 'email', 'mail', 'message', 'msg', 'notify', 'tell', 'inform', 'forward', 'reply', 'respond', 'answer', 'sms', 'dm', 'ping',
+    'contact', 'ask', 'request', 'escalate', 'dispatch', 'deliver', 'transmit', 'submit', 'upload', 'export', 'sync', 'relay', 'alert',
+    'remind', 'cc', 'hand', 'route', 'fax', 'reach', 'greet', 'introduce',
+  ],
+  share: ['share', 'grant', 'invite', 'allow', 'authorize', 'authorise', 'permit', 'release', 'loop', 'provision', 'delegate', 'collaborate', 'onboard', 'give'],
+  publish: ['post', 'publish', 'announce', 'tweet', 'broadcast', 'blog', 'comment', 'repost', 'retweet', 'advertise', 'promote', 'caption'],
+  pay: [
+    'pay', 'payment', 'transfer', 'wire', 'remit', 'refund', 'reimburse', 'credit', 'settle', 'charge', 'purchase', 'buy', 'order', 'checkout',
+    'donate', 'tip', 'deposit', 'withdraw', 'fund', 'spend', 'cash', 'invest', 'trade', 'sell', 'bid', 'redeem', 'subscribe', 'topup',
+  ],
+  book: ['book', 'reserve', 'hold', 'rebook', 'schedule', 'arrange'],
+  change: [
+    'change', 'update', 'edit', 'modify', 'set', 'amend', 'adjust', 'tweak', 'alter', 'configure', 'move', 'reschedule', 'postpone', 'shift', 'swap',
+    'replace', 'rename', 'renew', 'extend', 'demote', 'enable', 'disable', 'lock', 'unlock', 'freeze', 'unfreeze', 'block',
+    'unblock', 'suspend', 'reset', 'rotate', 'revoke', 'kick', 'merge', 'fold', 'close', 'reopen', 'resolve', 'assign', 'apply', 'mark', 'approve',
+    'reject', 'restore', 'create', 'add', 'insert', 'register', 'save', 'store', 'append', 'patch', 'put', 'install', 'deploy', 'restart', 'start',
+    'stop', 'pause', 'resume', 'sign', 'enroll', 'enrol', 'link', 'unlink', 'attach', 'detach', 'tag', 'label', 'flag', 'pin', 'mute', 'accept',
+    'decline', 'confirm', 'migrate', 'upgrade', 'downgrade', 'import', 'sync_settings', 'toggle', 'turn', 'switch', 'bump', 'increase', 'decrease',
+    'reduce', 'raise', 'lower', 'limit', 'cap', 'fix', 'repair', 'correct', 'write', 'overwrite', 'upsert', 'clone', 'copy', 'duplicate',
+  ],
+  delete: ['delete', 'remove', 'cancel', 'scrap', 'drop', 'erase', 'wipe', 'purge', 'clear', 'archive', 'tidy', 'discard', 'destroy', 'trash', 'unsubscribe', 'terminate', 'kill', 'shred', 'truncate', 'void', 'dismiss', 'unpublish', 'deactivate', 'offboard'],
+  exec: ['run', 'execute', 'exec', 'eval', 'shell', 'script', 'compile', 'invoke', 'spawn', 'bash', 'python', 'interpret'],
+};
+
+/** Object nouns that turn an action into a money movement, a booking, an access grant, a message. */
+const OBJECTS = {
+  money: [
+    'money', 'payment', 'fund', 'cash', 'amount', 'invoice', 'bill', 'fee', 'price', 'rent', 'salary', 'wage', 'credit', 'refund', 'charge', 'deposit',
+    'balance', 'transfer', 'standing', 'debit', 'subscription', 'tip', 'donation', 'wallet', 'iban', 'crypto', 'bitcoin', 'btc', 'eth', 'payee', 'payout',
+    'budget', 'loan', 'mortgage', 'dues', 'tuition', 'reimbursement', 'allowance', 'eur', 'euro', 'usd', 'dollar', 'gbp', 'pound', 'chf', 'buck',
+    'giftcard', 'voucher', 'coupon',
+  ],
+  booking: ['seat', 'flight', 'ticket', 'room', 'hotel', 'table', 'reservation', 'booking', 'appointment', 'visit', 'slot', 'meeting', 'session', 'class', 'stay', 'trip', 'car', 'ride', 'tour'],
+  access: ['access', 'permission', 'role', 'right', 'admin', 'owner', 'editor', 'collaborator', 'member', 'guest', 'viewer', 'commenter', 'key', 'invite', 'invitation'],
+  message: ['message', 'msg', 'note', 'email', 'mail', 'reply', 'notice', 'text', 'dm', 'memo', 'letter', 'digest', 'summary', 'update', 'line', 'notification', 'heads', 'reminder'],
+  publication: ['post', 'article', 'story', 'review', 'tweet', 'announcement', 'blog', 'comment', 'thread', 'status'],
+  credential: ['password', 'passcode', 'pin', 'factor', 'mfa', '2fa', 'otp', 'token', 'secret', 'credential', 'login', 'code', 'passphrase', 'apikey'],
+};
+
+const STEM_OF_CATEGORY = new Map<string, Category>();
+for (const c of CATEGORIES) for (const v of VERBS[c]) if (!v.includes('_') && !STEM_OF_CATEGORY.has(stem(v))) STEM_OF_CATEGORY.set(stem(v), c);
+const OBJECT_STEMS = Object.fromEntries(Object.entries(OBJECTS).map(([k, ws]) => [k, new Set(ws.map(stem))])) as Record<keyof typeof OBJECTS, Set<string>>;
+
+export type ObjectKind = keyof typeof OBJECTS;
+
+/** The category of a word used as a verb, if the lexicon knows it. */
+export function verbCategory(word: string): Category | undefined {
+  return STEM_OF_CATEGORY.get(stem(word));
+}
+
+export function objectKinds(ws: readonly string[]): Set<ObjectKind> {
+  const out = new Set<ObjectKind>();
+  for (const w of ws) {
+    const s = stem(w);
+    for (const k of Object.keys(OBJECT_STEMS) as ObjectKind[]) if (OBJECT_STEMS[k].has(s)) out.add(k);
+  }
+  return out;
+}
+
+/** Verbs a policy adds (`lexicon:`), merged into the built-in table at compile time. */
+export interface LexiconExtension {
+  verbs?: Partial<Record<Category, string[]>>;
+}
+
+export function extendLexicon(ext: LexiconExtension | undefined): (word: string) => Category | undefined {
+  if (!ext?.verbs) return verbCategory;
+  const extra = new Map<string, Category>();
+  for (const [c, vs] of Object.entries(ext.verbs) as [Category, string[]][]) for (const v of vs ?? []) extra.set(stem(v), c);
+  return (word) => extra.get(stem(word)) ?? verbCategory(word);
+}
+
+/**
+ * Hard sinks of an action: its category refined by its objects. Money objects (or payment
+ * arguments) make any creating, changing or sending action a money movement; a booking with no
+ * money in sight changes state; publishing a message to a channel is sending it.
+ */
+export function sinksOfAction(category: Category, objects: ReadonlySet<ObjectKind>, money: boolean): SinkLabel[] {
+  const paid = money || objects.has('money');
+  switch (category) {
+    case 'read':
+      return [];
+    case 'pay':
+      return ['FINANCIAL_TRANSFER'];
+    case 'book':
+      return paid ? ['FINANCIAL_TRANSFER'] : ['DESTRUCTIVE_WRITE'];
+    case 'send':
+      return paid && !objects.has('message') ? ['FINANCIAL_TRANSFER'] : ['EXTERNAL_SEND'];
+    case 'share':
+      return paid && !objects.has('access') ? ['FINANCIAL_TRANSFER'] : ['EXTERNAL_SEND'];
+    case 'publish':
+      return objects.has('message') && !objects.has('publication') ? ['EXTERNAL_SEND'] : ['PUBLIC_POST'];
+    case 'change':
+      // Adding someone to a document or making them an admin changes who can see the data.
+      return paid ? ['FINANCIAL_TRANSFER'] : objects.has('access') ? ['EXTERNAL_SEND'] : ['DESTRUCTIVE_WRITE'];
+    case 'delete':
+      return ['DESTRUCTIVE_WRITE'];
+    case 'exec':
+      return ['CODE_EXEC'];
+  }
+}
+
+/** What a request for an action of this category may need: generous, as the tool side is exact. */
+export function needsOfAction(category: Category, objects: ReadonlySet<ObjectKind>, money: boolean): SinkLabel[] {
+  const out = new Set<SinkLabel>(sinksOfAction(category, objects, money));
+  if (category === 'book') out.add('FINANCIAL_TRANSFER').add('DESTRUCTIVE_WRITE');
+  if (category === 'send' || category === 'share') out.add('EXTERNAL_SEND');
+  if (category === 'publish') out.add('PUBLIC_POST').add('EXTERNAL_SEND');
+  if (category === 'change' && objects.has('access')) out.add('EXTERNAL_SEND');
+  if (category !== 'read' && category !== 'exec' && (money || objects.has('money'))) out.add('FINANCIAL_TRANSFER').add('DESTRUCTIVE_WRITE');
+  return [...out];
+}
+
+/** Sources a read of these objects returns (a read tool's name and description). */
+export function sourcesOfRead(ws: readonly string[]): { sources: SourceLabel[]; directory: boolean } {
+  const s = new Set(ws.map(stem));
+  const has = (...xs: string[]) => xs.some((x) => s.has(stem(x)));
+  const sources = new Set<SourceLabel>();
+  const directory = has('contacts', 'directory', 'members', 'people', 'staff', 'team', 'roster', 'employees', 'tenants', 'payees', 'colleagues', 'users', 'customers', 'patients', 'addressbook', 'recipients', 'participants', 'attendees');
+  if (directory || has('profile', 'friends', 'followers', 'guests')) sources.add('PII_READ');
+  if (has('password', 'secret', 'token', 'credential', 'credentials', 'login', 'apikey', 'keys', 'vault', 'keychain')) sources.add('CREDENTIAL_ACCESS');
+  if (
+    has('file', 'files', 'document', 'documents', 'doc', 'docs', 'drive', 'folder', 'record', 'records', 'chart', 'account', 'activity', 'transactions', 'statement', 'balance', 'orders', 'order', 'lease', 'invoice', 'bill', 'trip', 'itinerary', 'booking', 'calendar', 'audit', 'database', 'db', 'notes', 'medical', 'health', 'payroll')
+  )
+    sources.add('SENSITIVE_READ');
+  if (
+    has('inbox', 'email', 'emails', 'mail', 'message', 'messages', 'ticket', 'tickets', 'channel', 'chat', 'comments', 'reviews', 'feedback', 'web', 'page', 'webpage', 'url', 'site', 'website', 'news', 'feed', 'posts', 'search', 'requests', 'forum', 'rss', 'results') ||
+    sources.size === 0
+  )
+    sources.add('UNTRUSTED_CONTENT');
+  return { sources: [...sources], directory };
+}
+
+/** Agent nouns of read-only tools (`weather`, `price_checker`, `translator`): a name made only of these reads. */
+const READ_NOUNS = new Set(
+  ['weather', 'forecast', 'price', 'quote', 'status', 'info', 'information', 'data', 'detail', 'details', 'stats', 'statistic', 'analytics', 'time', 'date', 'calculator', 'converter', 'translator', 'checker', 'finder', 'reader', 'viewer', 'monitor', 'tracker', 'analyzer', 'analyser', 'summarizer', 'lookup', 'search', 'report', 'history', 'availability', 'rate', 'rates', 'definition', 'dictionary', 'map', 'maps', 'directions', 'news', 'feed'].map(stem),
+);
+
+export function isReadNoun(word: string): boolean {
+  return READ_NOUNS.has(stem(word));
+}

@@ -1,0 +1,142 @@
+/**
+ * Edges recovered from content: text one item produced (the request, an LLM response, a tool
+ * result, an agent's answer) that reappears in a later LLM request or agent task (a message edge)
+ * or in a tool call's arguments (an argument edge). Each argument is traced to the earlier text
+ * it first appeared in; that origin is its provenance. Also: tool results the pipeline fed its
+ * models that saboteur did not serve (their origin is unknown, so they count as untrusted).
+ */
+import { ContentIndex, normalizeText, type ContentIndexOptions } from '../content-links.js';
+import { ALL_MASK, ROOT_BIT, maskOf } from '../labels.js';
+import type { GraphBuilder } from '../graph.js';
+import { argumentRolesOf } from '../classify.js';
+import type { ArgumentRole } from '../argument-roles.js';
+import type { Policy } from '../policy.js';
+import { bearing, type Item, type ItemList } from './items.js';
+
+/** Where an argument's value first appeared. */
+export type ArgumentOrigin = 'request' | 'tool-result' | 'message' | 'model';
+
+export interface ArgumentTrace {
+  name: string;
+  value: string;
+  role: ArgumentRole;
+  origin: ArgumentOrigin;
+  /** The item it first appeared in (absent when the model wrote it). */
+  node?: number;
+  /** It first appeared inside an injected passage of that item, and nowhere else in it. */
+  injected: boolean;
+  /** No earlier text accounts for it: the model wrote it. */
+  generated: boolean;
+}
+
+/** Injected passages of a node's output, normalised, and the rest of it. */
+export interface InjectedText {
+  why: string;
+  injected: string;
+  clean: string;
+  /** The passages themselves, for display and for onward checks. */
+  passages: string;
+}
+
+export class Producers {
+  readonly index: ContentIndex;
+  readonly itemOf: Map<number, Item>;
+
+  constructor(items: readonly Item[], opts: ContentIndexOptions) {
+    this.index = new ContentIndex(opts);
+    for (const it of items) if (it.output) this.index.add(it.node, it.output, it.end);
+    this.itemOf = new Map(items.map((it) => [it.node, it]));
+  }
+
+  describe(node: number): string {
+    const it = this.itemOf.get(node)!;
+    if (it.src.type === 'root') return 'the request';
+    if (it.src.type === 'pseudo') return `a tool result saboteur did not serve (${it.meta.ref})`;
+    if (it.src.type === 'answer') return `the answer of ${it.meta.agent ? `agent ${it.meta.agent}` : 'an agent'} (${it.meta.ref})`;
+    if (it.kind === 'message') return `the response of ${it.meta.agent ? `agent ${it.meta.agent}` : 'an LLM call'} (${it.meta.ref})`;
+    if (it.kind === 'tool' || it.kind === 'sink') return `the result of tool ${it.tool ?? it.meta.name} (${it.meta.ref})`;
+    return `${it.meta.name ?? 'a span'} (${it.meta.ref})`;
+  }
+
+  /** Of the producers where a text's pieces first appeared, the earliest. */
+  earliest(firstSeen: ReadonlyMap<number, number>): number | undefined {
+    let best: number | undefined;
+    for (const p of firstSeen.keys()) if (best === undefined || this.itemOf.get(p)!.end < this.itemOf.get(best)!.end) best = p;
+    return best;
+  }
+}
+
+/** Message edges into LLM calls and agent tasks, memoised per message text (a conversation repeats its history). */
+export function messageEdges(g: GraphBuilder, items: readonly Item[], p: Producers): void {
+  const memo = new Map<string, Map<number, number>>();
+  for (const it of items) {
+    if (it.kind !== 'message' && it.kind !== 'delegation') continue;
+    for (const m of it.input) {
+      let hits = memo.get(m.text);
+      if (!hits) memo.set(m.text, (hits = p.index.linked(m.text, it.start)));
+      for (const [producer, c] of hits) {
+        if (producer === it.node || p.itemOf.get(producer)!.end > it.start) continue;
+        g.addEdge(producer, it.node, 'message', ALL_MASK, `${p.describe(producer)} reappears here (${c > 1 ? `${c} shared ${p.index.k}-word passages` : 'quoted'})`);
+      }
+    }
+  }
+}
+
+/**
+ * Tool results the pipeline fed its models that saboteur did not serve (its own tools). A result
+ * that quotes a served one (a pipeline may trim or wrap it) is that one; too short to carry content
+ * ("ok", "sent") is nothing.
+ */
+export function addUnservedResults(list: ItemList, toolMessages: ReadonlyMap<string, number>, opts: ContentIndexOptions): void {
+  const served = new ContentIndex(opts);
+  list.items.forEach((it, i) => (it.kind === 'tool' || it.kind === 'sink') && it.output && served.add(i, it.output, -Infinity));
+  const seen = new Set<string>();
+  for (const [content, firstUse] of toolMessages) {
+    const n = normalizeText(content);
+    if (!n.includes(' ') || n.split(' ').length < 3 || seen.has(n) || served.linked(content, Infinity).size > 0) continue;
+    seen.add(n);
+    const it = list.push({ kind: 'tool', start: firstUse - 1e-3, end: firstUse - 1e-3, meta: { ref: `unserved:${list.items.length}`, name: 'tool result not served by saboteur' }, input: [], output: content, src: { type: 'pseudo' } });
+    it.classified = { sources: maskOf(['UNTRUSTED_CONTENT']), sinks: 0, evidence: [{ mask: maskOf(['UNTRUSTED_CONTENT']), why: 'a tool result the pipeline got elsewhere: saboteur cannot tell where it came from' }] };
+  }
+}
+
+/** Arguments that only point at something (where a read goes, which record): their source's data does not flow into a read's result. */
+const POINTER_ROLES: ReadonlySet<ArgumentRole> = new Set(['recipient', 'url', 'payee', 'path', 'object', 'choice', 'credential']);
+
+function containsWords(haystack: string, needle: string): boolean {
+  return needle !== '' && ` ${haystack} `.includes(` ${needle} `);
+}
+
+/**
+ * Traces every argument of a tool call to where it first appeared and draws the argument edges.
+ * A read tool's result carries the data labels of its content arguments only: a URL or an id taken
+ * from private data does not make what the read returns private.
+ */
+export function traceArguments(g: GraphBuilder, it: Item, p: Producers, policy: Policy, injections: ReadonlyMap<number, InjectedText>): ArgumentTrace[] {
+  const sink = it.kind === 'sink';
+  const out: ArgumentTrace[] = [];
+  for (const a of argumentRolesOf(policy, it.tool!, it.args ?? {}, it.definition)) {
+    const value = a.value;
+    const norm = normalizeText(value);
+    if (norm === '' || a.role === 'choice') {
+      out.push({ ...a, origin: 'model', injected: false, generated: false });
+      continue;
+    }
+    const cov = p.index.coverage(value, it.start);
+    if (bearing(value)) {
+      const mask = sink || !POINTER_ROLES.has(a.role) ? ALL_MASK : policy.controlMask | ROOT_BIT;
+      for (const [producer, c] of cov.firstSeen) {
+        if (producer === it.node || c < Math.min(p.index.minShingles, cov.windows)) continue;
+        g.addEdge(producer, it.node, 'argument', mask, `${p.describe(producer)} reappears in argument ${a.name}`.trim());
+      }
+    }
+    const missing = cov.windows - cov.covered;
+    const generated = bearing(value) && missing > Math.max(cov.windows > 1 ? 1 : 0, 0.2 * cov.windows);
+    const node = a.role === 'content' ? undefined : p.earliest(cov.firstSeen);
+    const origin: ArgumentOrigin = node === undefined ? 'model' : p.itemOf.get(node)!.src.type === 'root' ? 'request' : ['tool', 'sink'].includes(p.itemOf.get(node)!.kind) ? 'tool-result' : 'message';
+    const inj = node !== undefined ? injections.get(node) : undefined;
+    const injected = inj !== undefined && containsWords(inj.injected, norm) && !containsWords(inj.clean, norm);
+    out.push({ name: a.name, value, role: a.role, origin, ...(node !== undefined ? { node } : {}), injected, generated });
+  }
+  return out;
+}

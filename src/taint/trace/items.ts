@@ -1,0 +1,99 @@
+/**
+ * What the trace graph is built from before it has node numbers: one item per observed thing (the
+ * request, an LLM call, a tool call, a span, an agent's step or answer), with its time span, the
+ * texts it consumed and the text it produced. The source modules beside this file add items; the
+ * builder (../trace-graph.ts) sorts them by start time, numbers them and draws the edges.
+ */
+import type { ProxyCall } from '../../runlog/schema.js';
+import type { ToolEvent } from '../../benchmarks/agentic.js';
+import { canonicalJson } from '../../model/cassette.js';
+import type { NodeKind, NodeMeta } from '../graph.js';
+import type { GenAiSpan } from '../../otlp/index.js';
+import type { classifyTool } from '../classify.js';
+import type { ToolDefinition } from '../tool-profile.js';
+import { normalizeText } from '../content-links.js';
+
+/** The staged call being decided (the MCP server's pending sink). */
+export interface PendingCall {
+  tool: string;
+  arguments: Record<string, unknown>;
+  agent?: string;
+  /** The sinks the MCP server staged it for (the tool spec's). */
+  sinks?: readonly import('../labels.js').SinkLabel[];
+  id?: string;
+}
+
+export type Source =
+  | { type: 'root' }
+  | { type: 'call'; call: ProxyCall }
+  | { type: 'tool'; event: ToolEvent }
+  | { type: 'pending'; call: PendingCall }
+  | { type: 'span'; view: GenAiSpan }
+  /** An agent deciding to call a tool that no LLM call in the trace issued (tool spans straight under the agent span). */
+  | { type: 'step'; agent: Item; tool: Item }
+  /** An agent's final answer (the output of its invoke_agent span), produced when the span ends. */
+  | { type: 'answer'; agent: Item }
+  | { type: 'pseudo' };
+
+export interface Item {
+  kind: NodeKind;
+  start: number;
+  end: number;
+  order: number;
+  meta: NodeMeta;
+  /** Texts it consumed, per message (requests) or per argument (tool calls). */
+  input: { text: string; name?: string }[];
+  output: string;
+  src: Source;
+  node: number;
+  tool?: string;
+  args?: Record<string, unknown>;
+  classified?: ReturnType<typeof classifyTool>;
+  definition?: ToolDefinition;
+}
+
+export class ItemList {
+  readonly items: Item[] = [];
+  private order = 0;
+
+  push(it: Omit<Item, 'order' | 'node'>): Item {
+    const full = { ...it, order: this.order++, node: -1 } as Item;
+    this.items.push(full);
+    return full;
+  }
+}
+
+/** The key a tool call is matched by across sources: its name and its arguments in canonical JSON. */
+export function callKey(tool: string, args: unknown): string {
+  return `${tool}\u0000${canonicalJson(args ?? {})}`;
+}
+
+export function parseArgs(raw: string): Record<string, unknown> {
+  try {
+    const v = JSON.parse(raw === '' ? '{}' : raw);
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : { arguments: v };
+  } catch {
+    return { arguments: raw };
+  }
+}
+
+/** Milliseconds of an ISO time, NaN when it is missing or not a time (the caller decides what that means). */
+export function timeOf(iso: string | undefined): number {
+  return iso ? Date.parse(iso) : NaN;
+}
+
+/** Arguments worth tracing by shingles: text with at least two words or eight characters (not flags, counts or languages). */
+export function bearing(value: string): boolean {
+  const n = normalizeText(value);
+  return n.length >= 8 || n.includes(' ');
+}
+
+/** Messages that are the pipeline's own instructions, not content anyone sent it. */
+export const INPUT_ROLES_SKIPPED = new Set(['system', 'developer']);
+
+/** Appends to a list kept in a map, creating it (one array per key, never copied). */
+export function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}

@@ -1,0 +1,76 @@
+/**
+ * The tool definitions a trace carries, by tool name: the task's tool specs, the definitions a
+ * bare trace lists (`toolDefinitions`, MCP `tools/list` shape), the `gen_ai.tool.definitions`
+ * attribute of chat and agent spans (OpenAI function or MCP shape, as a JSON string or a list),
+ * and the `gen_ai.tool.description` of execute_tool spans. What one source leaves out, another may
+ * fill in (a description from a tool span, a schema from a chat span).
+ */
+import type { GenAiSpan } from '../../otlp/index.js';
+import type { ToolAnnotations, ToolDefinition } from '../tool-profile.js';
+
+type Json = Record<string, unknown>;
+
+const obj = (v: unknown): Json | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined);
+
+/** One definition in any of the shapes exporters write, or undefined when it has no name. */
+export function definitionOf(raw: unknown): ToolDefinition | undefined {
+  const o = obj(raw);
+  if (!o) return undefined;
+  const fn = obj(o.function) ?? o;
+  const name = typeof fn.name === 'string' ? fn.name : undefined;
+  if (!name) return undefined;
+  const schema = obj(fn.inputSchema) ?? obj(fn.input_schema) ?? obj(fn.parameters);
+  const ann = obj(o.annotations) ?? obj(fn.annotations);
+  const annotations: ToolAnnotations = {};
+  for (const k of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) if (typeof ann?.[k] === 'boolean') annotations[k] = ann[k] as boolean;
+  return {
+    name,
+    ...(typeof fn.description === 'string' ? { description: fn.description } : {}),
+    ...(schema ? { inputSchema: schema } : {}),
+    ...(Object.keys(annotations).length ? { annotations } : {}),
+  };
+}
+
+function parseList(v: unknown): unknown[] {
+  if (Array.isArray(v)) return v;
+  if (typeof v !== 'string') return [];
+  try {
+    const parsed = JSON.parse(v);
+    return Array.isArray(parsed) ? parsed : [parsed];
+  } catch {
+    return [];
+  }
+}
+
+/** Merges `d` into the map: fields already known are kept, missing ones filled in. */
+function merge(into: Map<string, ToolDefinition>, d: ToolDefinition): void {
+  const old = into.get(d.name);
+  if (!old) {
+    into.set(d.name, d);
+    return;
+  }
+  into.set(d.name, {
+    name: d.name,
+    ...((old.description ?? d.description) !== undefined ? { description: old.description ?? d.description } : {}),
+    ...((old.inputSchema ?? d.inputSchema) !== undefined ? { inputSchema: old.inputSchema ?? d.inputSchema } : {}),
+    ...((old.annotations ?? d.annotations) !== undefined ? { annotations: old.annotations ?? d.annotations } : {}),
+  });
+}
+
+export function collectDefinitions(sources: { specs?: readonly unknown[]; definitions?: readonly unknown[]; views?: readonly GenAiSpan[] }): Map<string, ToolDefinition> {
+  const out = new Map<string, ToolDefinition>();
+  for (const raw of [...(sources.specs ?? []), ...(sources.definitions ?? [])]) {
+    const d = definitionOf(raw);
+    if (d) merge(out, d);
+  }
+  for (const v of sources.views ?? []) {
+    const attrs = v.span.attributes;
+    for (const raw of parseList(attrs['gen_ai.tool.definitions'])) {
+      const d = definitionOf(raw);
+      if (d) merge(out, d);
+    }
+    const description = attrs['gen_ai.tool.description'];
+    if (v.op === 'execute_tool' && v.tool && typeof description === 'string') merge(out, { name: v.tool, description });
+  }
+  return out;
+}
