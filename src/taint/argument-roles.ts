@@ -41,7 +41,14 @@ export function schemaProperty(schema: Record<string, unknown> | undefined, name
   return undefined;
 }
 
-const has = (ws: readonly string[], ...xs: string[]) => xs.some((x) => ws.includes(stem(x)));
+const SETS = new Map<string, ReadonlySet<string>>();
+/** Whether the (stemmed) words include any of `xs`; the stemmed lists are built once. */
+const has = (ws: readonly string[], ...xs: string[]) => {
+  const key = xs.join(' ');
+  let set = SETS.get(key);
+  if (!set) SETS.set(key, (set = new Set(xs.map(stem))));
+  return ws.some((w) => set!.has(w));
+};
 
 const EMAIL = /^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/;
 const URL_VALUE = /^(?:https?|ftp|wss?):\/\/\S+$/i;
@@ -83,6 +90,23 @@ function byName(ws: readonly string[], codeTool: boolean): ArgumentRole | undefi
  * the value's shape (an e-mail address, a URL, an IBAN, a phone number).
  */
 export function argumentRole(policy: Policy, tool: string, name: string, value: string, prop?: SchemaProperty): ArgumentRole {
+  // A trace calls the same tools with the same arguments over and over: the role depends on the value only through its shape.
+  const v = value.trim();
+  const shape = EMAIL.test(v) ? 'e' : URL_VALUE.test(v) ? 'u' : IBAN.test(v.toUpperCase()) && /\d{2}/.test(v) ? 'i' : PHONE.test(v) && !DATE.test(v) ? 'p' : v === 'true' || v === 'false' ? 'b' : '-';
+  let cache = CACHE.get(policy);
+  if (!cache) CACHE.set(policy, (cache = new Map()));
+  const key = `${tool}\u0000${name}\u0000${shape}\u0000${prop ? JSON.stringify(prop) : ''}`;
+  let role = cache.get(key);
+  if (role === undefined) {
+    role = computeRole(policy, tool, name, v, prop);
+    if (cache.size < 50_000) cache.set(key, role);
+  }
+  return role;
+}
+
+const CACHE = new WeakMap<Policy, Map<string, ArgumentRole>>();
+
+function computeRole(policy: Policy, tool: string, name: string, v: string, prop?: SchemaProperty): ArgumentRole {
   const fromPolicy = policyRole(policy, tool, name);
   if (fromPolicy) return fromPolicy;
   const format = (prop?.format ?? prop?.items?.format ?? '').toLowerCase();
@@ -93,7 +117,6 @@ export function argumentRole(policy: Policy, tool: string, name: string, value: 
   if (Array.isArray(prop?.enum) || Array.isArray(prop?.items?.enum)) return 'choice';
   const codeTool = has(words(tool), 'exec', 'execute', 'run', 'eval', 'shell', 'bash', 'python', 'code', 'script', 'interpreter', 'terminal', 'command');
   const role = byName(words(name).map(stem), codeTool);
-  const v = value.trim();
   if (role === undefined || role === 'content' || role === 'object') {
     // A value that is plainly an address, a link or an account is that, whatever the argument is called.
     if (EMAIL.test(v)) return 'recipient';

@@ -74,8 +74,7 @@ export function classifyTool(
   const flat = flattenArguments(args);
   let targets: Target[] | undefined;
   let ruled = false;
-  for (const rule of policy.tools) {
-    if (!rule.name.test(tool)) continue;
+  for (const rule of rulesFor(policy, tool)) {
     if (rule.description && !rule.description.test(definition?.description ?? '')) continue;
     let detail = '';
     if (rule.argument || rule.matches) {
@@ -110,6 +109,20 @@ export function classifyTool(
   sinks |= profile.sinks;
   evidence.push(...profile.evidence.filter((e) => e.mask !== 0 || profile.unknown));
   return { sources: sources & SOURCE_MASK, sinks: sinks & SINK_MASK, evidence, profile };
+}
+
+const RULES = new WeakMap<Policy, Map<string, Policy['tools']>>();
+
+/** The policy's tool rules whose name pattern covers `tool`, in policy order (cached per policy and tool). */
+function rulesFor(policy: Policy, tool: string): Policy['tools'] {
+  let byTool = RULES.get(policy);
+  if (!byTool) RULES.set(policy, (byTool = new Map()));
+  let rules = byTool.get(tool);
+  if (!rules) {
+    rules = policy.tools.filter((r) => r.name.test(tool));
+    if (byTool.size < 10_000) byTool.set(tool, rules);
+  }
+  return rules;
 }
 
 /** Every argument of a call with its role (argument-roles.ts), in the order flattenArguments gives. */

@@ -25,6 +25,12 @@ export interface ContentIndexOptions {
   minShortChars?: number;
 }
 
+/** Places kept per token (entry and position, so twice the occurrences): lookups stay bounded however common a word is. */
+const POSTINGS_CAP = 8192;
+
+/** How many producers of one passage are looked at: beyond this a passage is boilerplate (keeps lookups bounded). */
+const COMMON_CAP = 64;
+
 const B1 = 0x9e3779b1;
 const B2 = 0x85ebca77;
 
@@ -76,11 +82,55 @@ class Windows {
     }
   }
 
-  /** A 53-bit key of tokens [i, i+len). */
-  key(i: number, len: number, pow: Pow): number {
-    const h1 = (this.p1[i + len] - Math.imul(this.p1[i], pow.p1(len))) >>> 0;
-    const h2 = (this.p2[i + len] - Math.imul(this.p2[i], pow.p2(len))) >>> 0;
-    return (h1 & 0x1fffff) * 4294967296 + h2;
+  /** The two 32-bit hashes of tokens [i, i+len): the first picks the bucket, the second checks the entry. */
+  h1(i: number, len: number, pow: Pow): number {
+    return (this.p1[i + len] - Math.imul(this.p1[i], pow.p1(len))) >>> 0;
+  }
+
+  h2(i: number, len: number, pow: Pow): number {
+    return (this.p2[i + len] - Math.imul(this.p2[i], pow.p2(len))) >>> 0;
+  }
+}
+
+/**
+ * A hash multimap from a passage's hashes to the producers that contain it, earliest first. Keys
+ * are the first hash cut to 30 bits (small integers: no boxed numbers, no garbage); each entry
+ * keeps the second hash, so two passages that share a bucket are told apart.
+ */
+class Buckets {
+  private readonly map = new Map<number, number[]>();
+
+  get size(): number {
+    return this.map.size;
+  }
+
+  /** Adds `node` under the passage (h1, h2), keeping each list in time order. */
+  add(h1: number, h2: number, node: number, timeOf: (n: number) => number): void {
+    const key = h1 & 0x3fffffff;
+    const list = this.map.get(key);
+    if (!list) {
+      this.map.set(key, [h2, node]);
+      return;
+    }
+    // Already there (a text repeats a passage, or a producer is added twice).
+    for (let j = list.length - 2; j >= 0 && j >= list.length - 8; j -= 2) if (list[j] === h2 && list[j + 1] === node) return;
+    const t = timeOf(node);
+    let i = list.length;
+    while (i > 0 && timeOf(list[i - 1]) > t) i -= 2;
+    if (i === list.length) list.push(h2, node);
+    else list.splice(i, 0, h2, node);
+  }
+
+  /** The producers of the passage (h1, h2), earliest first, at most `cap` of them. */
+  each(h1: number, h2: number, cap: number, visit: (node: number) => void): void {
+    const list = this.map.get(h1 & 0x3fffffff);
+    if (!list) return;
+    let seen = 0;
+    for (let j = 0; j < list.length && seen < cap; j += 2) {
+      if (list[j] !== h2) continue;
+      seen++;
+      visit(list[j + 1]);
+    }
   }
 }
 
@@ -115,16 +165,17 @@ export class ContentIndex {
   private readonly minShortWords: number;
   private readonly minShortChars: number;
   private readonly pow = new Pow();
-  /** Shingle key → producers containing it, earliest first. */
-  private readonly shingles = new Map<number, number[]>();
-  /** Short producers: word count → whole-text key → producers. */
-  private readonly shortByLength = new Map<number, Map<number, number[]>>();
+  /** Shingles → producers containing them, earliest first. */
+  private readonly shingles = new Buckets();
+  /** Short producers, indexed whole: word count → whole-text hashes → producers. */
+  private readonly shortByLength = new Map<number, Buckets>();
   private readonly availableAt = new Map<number, number>();
   private readonly shingleCount = new Map<number, number>();
   /** Producer texts as token hashes, for containment of texts shorter than a shingle. */
   private readonly corpus: { node: number; a: Uint32Array; b: Uint32Array }[] = [];
-  /** Token hash → places it occurs: corpus entry × 2^32 + token position. */
+  /** Token → places it occurs: [corpus entry, token position, ...], bucketed by the token's first hash. */
   private readonly postings = new Map<number, number[]>();
+  private readonly timeOf = (n: number) => this.availableAt.get(n)!;
 
   constructor(opts: ContentIndexOptions = {}) {
     this.k = opts.k ?? 6;
@@ -147,41 +198,25 @@ export class ContentIndex {
     const entry = this.corpus.length;
     this.corpus.push({ node, ...hashes });
     for (let i = 0; i < tokens.length; i++) {
-      const key = (hashes.a[i] & 0x1fffff) * 4294967296 + hashes.b[i];
+      const key = hashes.a[i] & 0x3fffffff;
       const list = this.postings.get(key);
-      const place = entry * 4294967296 + i;
-      if (list) list.push(place);
-      else this.postings.set(key, [place]);
+      if (!list) this.postings.set(key, [entry, i]);
+      else if (list.length < POSTINGS_CAP) list.push(entry, i);
+      else if (list.length === POSTINGS_CAP) list.push(-1, -1);
     }
     const w = new Windows(tokens);
     if (tokens.length >= this.k) {
-      const seen = new Set<number>();
-      for (let i = 0; i + this.k <= tokens.length; i++) {
-        const key = w.key(i, this.k, this.pow);
-        if (seen.has(key)) continue;
-        seen.add(key);
-        const list = this.shingles.get(key);
-        if (!list) this.shingles.set(key, [node]);
-        else if (!list.includes(node)) this.insertByTime(list, node);
-      }
-      this.shingleCount.set(node, (this.shingleCount.get(node) ?? 0) + seen.size);
+      let count = 0;
+      for (let i = 0; i + this.k <= tokens.length; i++, count++) this.shingles.add(w.h1(i, this.k, this.pow), w.h2(i, this.k, this.pow), node, this.timeOf);
+      this.shingleCount.set(node, (this.shingleCount.get(node) ?? 0) + count);
       return;
     }
-    const chars = tokens.reduce((s, t) => s + t.length, 0);
+    let chars = 0;
+    for (const t of tokens) chars += t.length;
     if (tokens.length < this.minShortWords || chars < this.minShortChars) return;
     let byKey = this.shortByLength.get(tokens.length);
-    if (!byKey) this.shortByLength.set(tokens.length, (byKey = new Map()));
-    const key = w.key(0, tokens.length, this.pow);
-    const list = byKey.get(key);
-    if (!list) byKey.set(key, [node]);
-    else if (!list.includes(node)) this.insertByTime(list, node);
-  }
-
-  private insertByTime(list: number[], node: number): void {
-    const t = this.availableAt.get(node)!;
-    let i = list.length;
-    while (i > 0 && this.availableAt.get(list[i - 1])! > t) i--;
-    list.splice(i, 0, node);
+    if (!byKey) this.shortByLength.set(tokens.length, (byKey = new Buckets()));
+    byKey.add(w.h1(0, tokens.length, this.pow), w.h2(0, tokens.length, this.pow), node, this.timeOf);
   }
 
   private usable(node: number, before: number): boolean {
@@ -195,22 +230,19 @@ export class ContentIndex {
     if (tokens.length === 0) return hits;
     const w = new Windows(tokens);
     if (tokens.length >= this.k && this.shingles.size > 0) {
-      const counted = new Set<number>();
       for (let i = 0; i + this.k <= tokens.length; i++) {
-        const key = w.key(i, this.k, this.pow);
-        if (counted.has(key)) continue;
-        counted.add(key);
-        const list = this.shingles.get(key);
-        if (!list) continue;
-        for (const p of list) if (this.usable(p, before)) hits.set(p, (hits.get(p) ?? 0) + 1);
+        // A passage in very many producers is boilerplate, not a quote: only its earliest producers count.
+        this.shingles.each(w.h1(i, this.k, this.pow), w.h2(i, this.k, this.pow), COMMON_CAP, (p) => {
+          if (this.usable(p, before)) hits.set(p, (hits.get(p) ?? 0) + 1);
+        });
       }
       for (const [p, c] of hits) if (c < Math.min(this.minShingles, this.shingleCount.get(p) ?? 1)) hits.delete(p);
     }
     for (const [len, byKey] of this.shortByLength) {
       for (let i = 0; i + len <= tokens.length; i++) {
-        const list = byKey.get(w.key(i, len, this.pow));
-        if (!list) continue;
-        for (const p of list) if (this.usable(p, before) && !hits.has(p)) hits.set(p, 1);
+        byKey.each(w.h1(i, len, this.pow), w.h2(i, len, this.pow), COMMON_CAP, (p) => {
+          if (this.usable(p, before) && !hits.has(p)) hits.set(p, 1);
+        });
       }
     }
     return hits;
@@ -235,14 +267,12 @@ export class ContentIndex {
     let covered = 0;
     const windows = tokens.length - this.k + 1;
     for (let i = 0; i < windows; i++) {
-      const list = this.shingles.get(w.key(i, this.k, this.pow));
-      if (!list) continue;
       let first = -1;
-      for (const p of list) {
-        if (!this.usable(p, before)) continue;
+      this.shingles.each(w.h1(i, this.k, this.pow), w.h2(i, this.k, this.pow), COMMON_CAP, (p) => {
+        if (!this.usable(p, before)) return;
         byProducer.set(p, (byProducer.get(p) ?? 0) + 1);
         if (first < 0) first = p;
-      }
+      });
       if (first >= 0) {
         covered++;
         firstSeen.set(first, (firstSeen.get(first) ?? 0) + 1);
@@ -263,7 +293,7 @@ export class ContentIndex {
     let rare = -1;
     let places: number[] | undefined;
     for (let j = 0; j < tokens.length; j++) {
-      const list = this.postings.get((a[j] & 0x1fffff) * 4294967296 + b[j]);
+      const list = this.postings.get(a[j] & 0x3fffffff);
       if (!list) return [];
       if (!places || list.length < places.length) {
         places = list;
@@ -271,15 +301,16 @@ export class ContentIndex {
       }
     }
     const found = new Set<number>();
-    for (const place of places!) {
-      const entry = Math.floor(place / 4294967296);
-      const c = this.corpus[entry];
-      if (found.has(c.node) || !this.usable(c.node, before)) continue;
-      const start = place - entry * 4294967296 - rare;
-      if (start < 0 || start + tokens.length > c.a.length) continue;
-      let ok = true;
-      for (let j = 0; j < tokens.length && ok; j++) ok = c.a[start + j] === a[j] && c.b[start + j] === b[j];
-      if (ok) found.add(c.node);
+    const matchAt = (c: { a: Uint32Array; b: Uint32Array }, start: number) => {
+      if (start < 0 || start + tokens.length > c.a.length) return false;
+      for (let j = 0; j < tokens.length; j++) if (c.a[start + j] !== a[j] || c.b[start + j] !== b[j]) return false;
+      return true;
+    };
+    // A needle made only of very common words is looked up among its rarest word's first occurrences (the earliest producers).
+    for (let x = 0; x < places!.length; x += 2) {
+      if (places![x] < 0) break;
+      const c = this.corpus[places![x]];
+      if (!found.has(c.node) && this.usable(c.node, before) && matchAt(c, places![x + 1] - rare)) found.add(c.node);
     }
     return [...found].sort((x, y) => this.availableAt.get(x)! - this.availableAt.get(y)! || x - y);
   }

@@ -187,13 +187,13 @@ export const DEFAULT_POLICY: PolicyFile = {
       why: 'asks for fraud',
     },
     {
-      pattern: '\\b(blackmail\\w*|extort\\w*|harass\\w*|doxx?\\w*|stalk\\w*|threaten\\w*|intimidat\\w*|bully\\w*|sextort\\w*|revenge porn)\\b',
+      pattern: '\\b(blackmail\\w*|extort\\w*|harass\\w*|doxx?\\w*|stalk\\w*|threaten\\w*|intimidat\\w*|bully\\w*|sextort\\w*|revenge porn|hateful|hate speech|racist|racial slurs?)\\b',
       labels: ['HARMFUL_INTENT'],
       on: ['request', 'message'],
       why: 'asks to harm or coerce a person',
     },
     {
-      pattern: '\\b(steal\\w*|stolen|hack (into|someone)|break into|without (their|his|her|the owner.s) (consent|knowledge|permission)|dark ?web|alpha ?bay|untraceable|illegal\\w*|illicit)\\b',
+      pattern: '\\b(steal\\w*|stolen|hack (into|someone)|break into|without (their|his|her|the owner.s) (consent|knowledge|permission)|dark ?web|alpha ?bay|untraceable|illegal\\w*|illicit|leaked (private |intimate |nude |personal )?(photos?|images?|pictures?|videos?|nudes|documents?|emails?|files?|data))\\b',
       labels: ['HARMFUL_INTENT'],
       on: ['request', 'message'],
       why: 'asks for theft or illegal acts',

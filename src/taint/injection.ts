@@ -10,9 +10,10 @@
  *   directive   an order to act: "call export_audit_log", "send ... to x@y", "reset ... to 4471"
  *
  * A sentence is an injection when it is addressed to the assistant and orders, claims authority
- * or redirects; when it claims authority and redirects or orders; when it redirects and orders an
- * action on a target; or on one of the unmistakable forms ("ignore the user's question",
- * `<system>`, "system override"). The injected passage runs from the first such sentence to the
+ * or redirects; when it claims authority and redirects or orders an action on a target (an
+ * address, an account, a link, an amount, a named tool); when it redirects and orders such an
+ * action; or on one of the unmistakable forms ("ignore the user's question", `<system>`, "system
+ * override"). Two neighbouring sentences of one line are read together. The injected passage runs from the first such sentence to the
  * end of its line: arguments found there are "derived from injected content". README: "Injection
  * detection".
  */
@@ -73,6 +74,13 @@ const FAMILIES: Record<InjectionSignal, RegExp[]> = {
   ],
 };
 
+/**
+ * Words at least one of the addressed / authority / redirect / override signals needs: a text
+ * without any of them cannot be an injection, so most texts are dismissed with one scan.
+ */
+const CUES =
+  /assistant|\bai\b|a\.i\.|llm|gpt|language model|bot|agent|model|copilot|scheduler|system|admin|security|compliance|\bsso\b|\bhr\b|\bit\b|merchant|billing|directory|fraud|risk|this is|signed|from|entered by|the (?:user|account|owner|cardholder|patient|travell?er|customer|landlord|document|workspace|client)|already|pre-?\s?approved|approved|authori|requested|policy|directive|must be|before|first|instead|without|no need|no confirmation|don'?t ask|immediately|right away|right now|at once|urgently|automatically|do not|ignore|override|<\/?(?:system|instructions?|admin|assistant)>|\[/i;
+
 /** Something an order acts on: an address, account, link, phone number or amount. */
 const TARGET = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b|https?:\/\/\S+|\+?\d[\d ()-]{7,}\d|\b\d[\d,.]*\s?(?:eur|usd|gbp|chf|€|\$)|[$€£]\s?\d/i;
 
@@ -114,6 +122,7 @@ export interface InjectionOptions {
 export function detectInjection(text: string, opts: InjectionOptions = {}): InjectionFinding | undefined {
   if (!text || text.length < 12) return undefined;
   const body = text.length > (opts.maxChars ?? 200_000) ? text.slice(0, opts.maxChars ?? 200_000) : text;
+  if (!CUES.test(body)) return undefined;
   const passages: [number, number][] = [];
   const reasons: string[] = [];
   let flaggedLine = -1;
@@ -121,11 +130,13 @@ export function detectInjection(text: string, opts: InjectionOptions = {}): Inje
   for (let i = body.indexOf('\n'); i >= 0; i = body.indexOf('\n', i + 1)) lineEnds.push(i);
   lineEnds.push(body.length);
   const isInjected = (hit: Partial<Record<InjectionSignal, string>>, s: string): boolean => {
-    const targeted = hit.directive !== undefined && TARGET.test(s);
+    // An order that names a tool, or one that acts on an address, account, link or amount, is strong; a bare imperative is not.
+    const toolOrder = hit.directive !== undefined && /_/.test(hit.directive);
+    const targeted = hit.directive !== undefined && (toolOrder || TARGET.test(s));
     return (
       hit.override !== undefined ||
       (hit.addressed !== undefined && (hit.directive !== undefined || hit.authority !== undefined || hit.redirect !== undefined || /\b(?:must|should|need|required)\b/i.test(s))) ||
-      (hit.authority !== undefined && (hit.redirect !== undefined || hit.directive !== undefined)) ||
+      (hit.authority !== undefined && (hit.redirect !== undefined || targeted)) ||
       (hit.redirect !== undefined && targeted)
     );
   };
@@ -134,9 +145,13 @@ export function detectInjection(text: string, opts: InjectionOptions = {}): Inje
   for (const sent of sentences(body)) {
     if (sent.line === flaggedLine) continue;
     const own: Partial<Record<InjectionSignal, string>> = {};
-    for (const k of Object.keys(FAMILIES) as InjectionSignal[]) {
-      const m = firstMatch(FAMILIES[k], sent.s);
-      if (m !== undefined) own[k] = m;
+    // Only sentences with a cue, or that follow one with signals on the same line, are read in full.
+    const neighbour = prev !== undefined && prev.line === sent.line && Object.keys(prev.hit).length > 0;
+    if (neighbour || CUES.test(sent.s)) {
+      for (const k of Object.keys(FAMILIES) as InjectionSignal[]) {
+        const m = firstMatch(FAMILIES[k], sent.s);
+        if (m !== undefined) own[k] = m;
+      }
     }
     const withPrev = prev && prev.line === sent.line ? { hit: { ...prev.hit, ...own }, s: `${prev.s} ${sent.s}`, start: prev.start } : undefined;
     const found = isInjected(own, sent.s) ? { hit: own, start: sent.start } : withPrev && isInjected(withPrev.hit, withPrev.s) ? withPrev : undefined;

@@ -16,8 +16,19 @@ const IRREGULAR: Record<string, string> = {
   note: 'note', notes: 'note', noted: 'note', news: 'news', does: 'do', is: 'is', was: 'was', has: 'has', this: 'this', us: 'us',
 };
 
-/** A light stemmer: enough to make "invited", "invites", "inviting" and "invite" one word. */
+const STEMS = new Map<string, string>();
+
+/** A light stemmer: enough to make "invited", "invites", "inviting" and "invite" one word. Memoised (a trace repeats its words). */
 export function stem(word: string): string {
+  let s = STEMS.get(word);
+  if (s === undefined) {
+    s = stemWord(word);
+    if (STEMS.size < 100_000) STEMS.set(word, s);
+  }
+  return s;
+}
+
+function stemWord(word: string): string {
   const lower = word.toLowerCase();
   const irregular = IRREGULAR[lower];
   if (irregular !== undefined) return irregular;
@@ -68,13 +79,13 @@ const VERBS: Record<Category, string[]> = {
     'change', 'update', 'edit', 'modify', 'set', 'amend', 'adjust', 'tweak', 'alter', 'configure', 'move', 'reschedule', 'postpone', 'shift', 'swap',
     'replace', 'rename', 'renew', 'extend', 'demote', 'enable', 'disable', 'lock', 'unlock', 'freeze', 'unfreeze', 'block',
     'unblock', 'suspend', 'reset', 'rotate', 'revoke', 'kick', 'merge', 'fold', 'close', 'reopen', 'resolve', 'assign', 'apply', 'mark', 'approve',
-    'reject', 'restore', 'create', 'add', 'insert', 'register', 'save', 'store', 'append', 'patch', 'put', 'install', 'deploy', 'restart', 'start',
+    'reject', 'restore', 'create', 'add', 'insert', 'register', 'save', 'store', 'append', 'patch', 'put', 'restart', 'start',
     'stop', 'pause', 'resume', 'sign', 'enroll', 'enrol', 'link', 'unlink', 'attach', 'detach', 'tag', 'label', 'flag', 'pin', 'mute', 'accept',
-    'decline', 'confirm', 'migrate', 'upgrade', 'downgrade', 'import', 'sync_settings', 'toggle', 'turn', 'switch', 'bump', 'increase', 'decrease',
-    'reduce', 'raise', 'lower', 'limit', 'cap', 'fix', 'repair', 'correct', 'write', 'overwrite', 'upsert', 'clone', 'copy', 'duplicate',
+    'decline', 'confirm', 'migrate', 'upgrade', 'downgrade', 'import', 'toggle', 'turn', 'switch', 'bump', 'increase', 'decrease',
+    'reduce', 'raise', 'lower', 'limit', 'cap', 'fix', 'repair', 'correct', 'write', 'overwrite', 'upsert', 'copy', 'duplicate',
   ],
   delete: ['delete', 'remove', 'cancel', 'scrap', 'drop', 'erase', 'wipe', 'purge', 'clear', 'archive', 'tidy', 'discard', 'destroy', 'trash', 'unsubscribe', 'terminate', 'kill', 'shred', 'truncate', 'void', 'dismiss', 'unpublish', 'deactivate', 'offboard'],
-  exec: ['run', 'execute', 'exec', 'eval', 'shell', 'script', 'compile', 'invoke', 'spawn', 'bash', 'python', 'interpret'],
+  exec: ['run', 'execute', 'exec', 'eval', 'shell', 'script', 'compile', 'invoke', 'spawn', 'bash', 'python', 'interpret', 'install', 'deploy', 'clone', 'build'],
 };
 
 /** Object nouns that turn an action into a money movement, a booking, an access grant, a message. */

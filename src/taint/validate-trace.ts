@@ -1,10 +1,14 @@
 /**
- * `saboteur validate --trace FILE [--policy FILE] [--format md|json]` (SPEC §7): the taint
- * validator offline, on a run log (every instance's trace), on one trace
- * (`{"root": "...", "calls": [...], "tools": [...], "spans": [...]}`) or on an OTLP JSON export of
- * the pipeline's spans (GenAI conventions). Prints every staged sink's decision with its
- * attribution path; exit code 1 when any would be blocked or is unverifiable, so it can gate
- * recorded traces.
+ * `saboteur validate --trace FILE [--policy FILE] [--format md|json]` (README: The taint
+ * validator): the taint validator offline, on a run log (every instance's trace), on one trace
+ * (`{"root": "...", "calls": [...], "tools": [...], "spans": [...], "toolDefinitions": [...]}`) or
+ * on an OTLP JSON export of the pipeline's spans (GenAI conventions). Prints every staged sink's
+ * decision with its attribution path; exit code 1 when any would be blocked or is unverifiable, so
+ * it can gate recorded traces.
+ *
+ * It fails closed: an empty file, a file with nothing to validate (no spans, no tool calls), a
+ * span without a valid trace or span id, and a call that cannot be placed in time are input
+ * errors (exit 2) with the file and the place named, never "0 staged sinks".
  */
 import { readFile } from 'node:fs/promises';
 import { BENCHMARKS } from '../benchmarks/registry.js';
@@ -12,11 +16,13 @@ import type { TraceToolSpec } from '../benchmarks/definition.js';
 import { parseRunLog, proxyCallSchema, toolEventSchema, type ProxyCall } from '../runlog/schema.js';
 import type { ToolEvent } from '../benchmarks/agentic.js';
 import { z } from 'zod';
+import { definitionOf } from './trace/tool-definitions.js';
 import { adjudicateTrace, formatPath, type SinkVerdict } from './adjudicate.js';
 import { genAiView, isOtlpDocument, otlpSpanSchema, parseOtlpJson, OtlpInputError, type OtlpSpan } from '../otlp/index.js';
 import { loadPolicy, type Policy } from './policy.js';
 import type { PathStep, Scope } from './propagate.js';
 import { buildTraceGraph, type TraceInput } from './trace-graph.js';
+import { checkOtlpText, checkSpans } from './trace-input-checks.js';
 
 export interface ValidateOptions {
   traceFile: string;
@@ -47,6 +53,8 @@ const bareTraceSchema = z.object({
   calls: z.array(proxyCallSchema).default([]),
   tools: z.array(toolEventSchema).default([]),
   spans: z.array(otlpSpanSchema).optional(),
+  /** Tool definitions (MCP tools/list or OpenAI function shape): descriptions, schemas, annotations. */
+  toolDefinitions: z.array(z.record(z.string(), z.unknown())).optional(),
 });
 
 /** One trace of a file: a run log instance, an OTLP trace id, or the bare trace. */
@@ -76,21 +84,39 @@ function spansOf(raw: unknown, where: string): OtlpSpan[] | undefined {
   return parsed.data;
 }
 
-/** The root request of an OTLP trace: the first user message of its earliest top-level span, else of its earliest span with one. */
-function otlpRoot(spans: readonly OtlpSpan[]): string {
-  const views = spans.map(genAiView).sort((a, b) => a.span.startMs - b.span.startMs);
-  const firstUser = (vs: typeof views) => vs.map((v) => v.input.find((m) => m.role === 'user' && m.text)?.text).find((t) => t !== undefined);
-  return firstUser(views.filter((v) => !v.span.parentSpanId)) ?? firstUser(views) ?? '';
+function asInputError(check: () => void): void {
+  try {
+    check();
+  } catch (err) {
+    throw new TraceInputError((err as Error).message);
+  }
 }
 
-/** OTLP spans alone (any dialect), one trace per trace id, each rooted at its request. */
+/** The root request of an OTLP trace: the first user message of its earliest top-level span, else of its earliest span with one. */
+function otlpRoot(spans: readonly OtlpSpan[]): string {
+  const firstUser = (ss: readonly OtlpSpan[]) => {
+    for (const s of [...ss].sort((a, b) => a.startMs - b.startMs)) {
+      const text = genAiView(s).input.find((m) => m.role === 'user' && m.text)?.text;
+      if (text !== undefined) return text;
+    }
+    return undefined;
+  };
+  return firstUser(spans.filter((s) => !s.parentSpanId)) ?? firstUser(spans) ?? '';
+}
+
+/** OTLP spans alone (any dialect), one trace per trace id, each rooted at its request. Spans are grouped in one pass. */
 export function tracesOfSpans(spans: readonly OtlpSpan[]): NamedTrace[] {
   const byTrace = new Map<string, OtlpSpan[]>();
-  for (const s of spans) byTrace.set(s.traceId, [...(byTrace.get(s.traceId) ?? []), s]);
+  for (const s of spans) {
+    const list = byTrace.get(s.traceId);
+    if (list) list.push(s);
+    else byTrace.set(s.traceId, [s]);
+  }
   return [...byTrace.entries()].map(([id, ss]) => ({ name: `trace ${id}`, input: { root: otlpRoot(ss), spans: ss } }));
 }
 
 export function tracesOfDocument(text: string, file: string): NamedTrace[] {
+  if (text.trim() === '') throw new TraceInputError(`${file}: the file is empty: there is no trace to validate`);
   let doc: unknown;
   try {
     doc = JSON.parse(text);
@@ -101,24 +127,27 @@ export function tracesOfDocument(text: string, file: string): NamedTrace[] {
   if (doc === undefined || isOtlpDocument(doc)) {
     let spans: OtlpSpan[];
     try {
+      checkOtlpText(text, file);
       spans = parseOtlpJson(text, file);
     } catch (err) {
       if (err instanceof OtlpInputError && doc === undefined) throw new TraceInputError(`${file}: neither a JSON document nor OTLP JSON lines: ${err.message}`);
       throw new TraceInputError(err instanceof Error ? err.message : String(err));
     }
+    if (spans.length === 0) throw new TraceInputError(`${file}: the OTLP export holds no spans: there is nothing to validate (did the pipeline export its spans before the file was written?)`);
     return tracesOfSpans(spans);
   }
   const o = doc as Record<string, unknown>;
   if (o && typeof o === 'object' && 'schemaVersion' in o && 'instances' in o) {
     const log = parseRunLog(text, file);
     const raw = (o.instances as unknown[]) ?? [];
-    return log.instances
+    const traces = log.instances
       .map((inst, i) => ({ inst, raw: raw[i] }))
       .filter(({ inst }) => (inst.trace.tools?.length ?? 0) > 0 || (inst.trace as { spans?: unknown }).spans !== undefined)
       .map(({ inst, raw: r }) => {
         const tools = inst.trace.tools ?? [];
         const where = `${file}: instances ${inst.benchmark}/${inst.instanceId} (${inst.variant}, ${inst.defense})`;
         const spans = spansOf(((r as { trace?: { spans?: unknown } })?.trace ?? {}).spans, where);
+        if (spans) asInputError(() => checkSpans(spans, where));
         return {
           name: `${inst.benchmark} ${inst.taskId ?? inst.instanceId} (${inst.variant}, defense ${inst.defense})`,
           input: {
@@ -130,6 +159,8 @@ export function tracesOfDocument(text: string, file: string): NamedTrace[] {
           },
         };
       });
+    if (traces.length === 0) throw new TraceInputError(`${file}: the run log has no instance with tool calls or spans: there is nothing to validate (only agentic benchmarks record them)`);
+    return traces;
   }
   if (o && typeof o === 'object' && 'root' in o) {
     const parsed = bareTraceSchema.safeParse(o);
@@ -138,7 +169,10 @@ export function tracesOfDocument(text: string, file: string): NamedTrace[] {
       throw new TraceInputError(`${file}: ${i.path.join('.') || '(top level)'}: ${i.message} (a trace is {"root": "<the request>", "calls": [...proxy calls], "tools": [...tool events], "spans": [...]})`);
     }
     const t = parsed.data;
-    return [{ name: 'trace', input: { root: t.root, calls: t.calls, tools: t.tools as ToolEvent[], ...(t.spans ? { spans: t.spans } : {}) } }];
+    if (t.calls.length + t.tools.length + (t.spans?.length ?? 0) === 0) throw new TraceInputError(`${file}: the trace has no calls, tool events or spans: there is nothing to validate`);
+    if (t.spans) asInputError(() => checkSpans(t.spans!, `${file}: spans`));
+    const definitions = (t.toolDefinitions ?? []).map((d) => definitionOf(d)).filter((d): d is NonNullable<typeof d> => d !== undefined);
+    return [{ name: 'trace', input: { root: t.root, calls: t.calls, tools: t.tools as ToolEvent[], ...(t.spans ? { spans: t.spans } : {}), ...(definitions.length ? { toolDefinitions: definitions } : {}) } }];
   }
   throw new TraceInputError(
     `${file}: not a trace saboteur reads: expected a run log (run.json), a trace {"root", "calls", "tools"}, or an OTLP JSON export ({"resourceSpans": [...]}, a list of them, or one per line)`,
@@ -150,6 +184,7 @@ export function validateTraces(traces: readonly NamedTrace[], policy: Policy, op
   const out: ValidatedSink[] = [];
   for (const t of traces) {
     const built = buildTraceGraph(t.input, policy);
+    if (built.problems?.length) throw new TraceInputError(`${t.name}: ${built.problems.slice(0, 3).join('; ')}${built.problems.length > 3 ? ` (+${built.problems.length - 3} more)` : ''}`);
     const verdicts = adjudicateTrace(built, policy, opts);
     built.sinks.forEach((site, i) => {
       const v = verdicts[i];
@@ -174,7 +209,11 @@ const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 export function renderMarkdown(file: string, policy: Policy, sinks: readonly ValidatedSink[], traces: number, opts: { scope?: Scope; propagate?: boolean } = {}): string {
   const lines = [`# saboteur validate: ${file}`, '', `policy: ${policy.source} · scope ${opts.scope ?? 'full'} · ${opts.propagate === false ? 'plain reachability' : 'propagation'} · ${traces} trace${traces === 1 ? '' : 's'}`, ''];
   const byTrace = new Map<string, ValidatedSink[]>();
-  for (const s of sinks) byTrace.set(s.trace, [...(byTrace.get(s.trace) ?? []), s]);
+  for (const s of sinks) {
+    const list = byTrace.get(s.trace);
+    if (list) list.push(s);
+    else byTrace.set(s.trace, [s]);
+  }
   for (const [name, list] of byTrace) {
     lines.push(`## ${name}`, '', '| tool call | tool | agent | decision | labels | why |', '|---|---|---|---|---|---|');
     for (const s of list) lines.push(`| ${cell(s.toolCallId)} | ${cell(s.tool)} | ${cell(s.agent ?? '')} | ${s.decision} | ${s.labels.join(', ')} | ${cell(s.reason)} |`);

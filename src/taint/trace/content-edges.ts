@@ -66,12 +66,31 @@ export class Producers {
   }
 }
 
-/** Message edges into LLM calls and agent tasks, memoised per message text (a conversation repeats its history). */
+/** Shortest text linked by its exact copy: shorter ones ("ok", "sent") are too common to mean anything. */
+const VERBATIM_MIN = 40;
+
+/**
+ * Message edges into LLM calls and agent tasks. A message that is the exact text some earlier item
+ * produced (a tool result fed back, an earlier answer) is linked to that item directly; others
+ * through shared passages, memoised per text (a conversation repeats its history).
+ */
 export function messageEdges(g: GraphBuilder, items: readonly Item[], p: Producers): void {
+  const byText = new Map<string, number[]>();
+  for (const it of items) {
+    if (it.output.length < VERBATIM_MIN) continue;
+    const list = byText.get(it.output);
+    if (list) list.push(it.node);
+    else byText.set(it.output, [it.node]);
+  }
   const memo = new Map<string, Map<number, number>>();
   for (const it of items) {
     if (it.kind !== 'message' && it.kind !== 'delegation') continue;
     for (const m of it.input) {
+      const same = m.text.length >= VERBATIM_MIN ? byText.get(m.text)?.filter((n) => n !== it.node && p.itemOf.get(n)!.end <= it.start) : undefined;
+      if (same?.length) {
+        for (const producer of same) g.addEdge(producer, it.node, 'message', ALL_MASK, `${p.describe(producer)} reappears here (verbatim)`);
+        continue;
+      }
       let hits = memo.get(m.text);
       if (!hits) memo.set(m.text, (hits = p.index.linked(m.text, it.start)));
       for (const [producer, c] of hits) {
@@ -88,6 +107,7 @@ export function messageEdges(g: GraphBuilder, items: readonly Item[], p: Produce
  * ("ok", "sent") is nothing.
  */
 export function addUnservedResults(list: ItemList, toolMessages: ReadonlyMap<string, number>, opts: ContentIndexOptions): void {
+  if (toolMessages.size === 0) return;
   const served = new ContentIndex(opts);
   list.items.forEach((it, i) => (it.kind === 'tool' || it.kind === 'sink') && it.output && served.add(i, it.output, -Infinity));
   const seen = new Set<string>();
@@ -118,7 +138,8 @@ export function traceArguments(g: GraphBuilder, it: Item, p: Producers, policy: 
   for (const a of argumentRolesOf(policy, it.tool!, it.args ?? {}, it.definition)) {
     const value = a.value;
     const norm = normalizeText(value);
-    if (norm === '' || a.role === 'choice') {
+    // A short message-like argument ("Summary", "Hi") is neither traced nor an anchor.
+    if (norm === '' || a.role === 'choice' || (a.role === 'content' && !bearing(value))) {
       out.push({ ...a, origin: 'model', injected: false, generated: false });
       continue;
     }
