@@ -3,7 +3,9 @@
  *   (a) the proxy's added latency against a direct call to the same local model server;
  *   (b) a run's wall time against the ideal, pipeline in http mode (the harness itself), next to
  *       the floor: the same job through a do-nothing forwarder on the same machine;
- *   (c) the same in process mode, as start-up cost per instance.
+ *   (c) the same in process mode, as start-up cost per instance;
+ *   (d) taint propagation at scale; (e) the taint validator on its evaluation set, the four
+ *       security benchmarks side by side, and large OTLP exports.
  * BENCH_QUICK=1 runs smaller sizes (a smoke check, not the reported figures).
  */
 import { spawnSync } from 'node:child_process';
@@ -12,6 +14,7 @@ import { benchProxyLatency } from './proxy-latency.js';
 import { benchHarness, type HarnessFigures } from './harness-overhead.js';
 import { benchFloor, type FloorFigures } from './floor.js';
 import { benchTaint } from './taint.js';
+import { validatorFigures } from './taint-eval/validator-figures.js';
 
 const quick = process.env.BENCH_QUICK === '1';
 
@@ -84,4 +87,6 @@ if (want('taint')) {
   const t = await benchTaint({ quick });
   console.log('(d) taint validator: propagation + validation of generated traces (4 edges per node)');
   for (const [k, v] of Object.entries(t)) console.log(`    ${k}: ${typeof v === 'number' ? (Number.isInteger(v) ? v : v.toFixed(3)) : v}`);
+  console.log('(e) taint validator on its evaluation set, the security benchmarks and large traces');
+  console.log((await validatorFigures({ quick })).replace(/^/gm, '    '));
 }

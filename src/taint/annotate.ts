@@ -1,15 +1,18 @@
 /**
- * Optional LLM intent annotation (SPEC §7): a model reads the root request (harmful? an
- * injection? which sinks does the benign task need, which targets does it name?) and tool
- * results (do they try to instruct the agent?). Answers are cached by the hash of the prompt, in
- * memory and, when a file is given, on disk, so a run asks once per distinct text. An answer that
- * cannot be read adds nothing: the policy's deterministic rules still apply.
+ * Optional LLM annotation (`taint-annotate: true`, README: The taint validator): a model reads the
+ * root request (harmful? an injection? which sinks does the benign task need, which targets does
+ * it name?), tool results (do they try to instruct the agent?) and the definitions of tools the
+ * deterministic profile could not place (which sinks, which sources?). Answers are cached by the
+ * hash of the prompt, in memory and, when a file is given, on disk, so a run asks once per
+ * distinct text or tool schema. An answer that cannot be read adds nothing: the policy's
+ * deterministic rules still apply.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { isSinkLabel, type SinkLabel, type SourceLabel } from './labels.js';
-import { INTENT_TEMPLATE, NODE_TEMPLATE, fill, jsonObjectIn, loadTemplate } from './judge-prompts.js';
+import { isSinkLabel, isSourceLabel, type SinkLabel, type SourceLabel } from './labels.js';
+import { INTENT_TEMPLATE, NODE_TEMPLATE, TOOL_TEMPLATE, fill, jsonObjectIn, loadTemplate } from './judge-prompts.js';
+import type { ToolDefinition } from './tool-profile.js';
 import type { RequestAnnotation } from './trace-graph.js';
 
 export type Ask = (prompt: string) => Promise<string>;
@@ -19,9 +22,17 @@ export interface NodeAnnotation {
   why: string;
 }
 
+export interface ToolAnnotation {
+  sinks: SinkLabel[];
+  sources: SourceLabel[];
+  why: string;
+}
+
 export interface IntentAnnotator {
   annotateRequest(text: string): Promise<RequestAnnotation | undefined>;
   annotateToolResult(text: string): Promise<NodeAnnotation | undefined>;
+  /** Labels of a tool from its definition (asked for tools the deterministic profile could not place). */
+  annotateTool(def: ToolDefinition): Promise<ToolAnnotation | undefined>;
   /** Model calls made so far (cache misses). */
   readonly asked: number;
 }
@@ -49,6 +60,15 @@ export function parseNodeAnnotation(answer: string): NodeAnnotation | undefined 
   if (!o || typeof o.injection !== 'boolean') return undefined;
   const reason = typeof o.reason === 'string' ? o.reason.slice(0, 300) : '';
   return { sources: o.injection ? ['PROMPT_OVERRIDE'] : [], why: `intent annotation${reason ? `: ${reason}` : ''}` };
+}
+
+export function parseToolAnnotation(answer: string): ToolAnnotation | undefined {
+  const o = jsonObjectIn(answer);
+  if (!o || !Array.isArray(o.sinks)) return undefined;
+  const sinks = (o.sinks as unknown[]).filter(isSinkLabel) as SinkLabel[];
+  const sources = (Array.isArray(o.sources) ? (o.sources as unknown[]) : []).filter(isSourceLabel) as SourceLabel[];
+  const reason = typeof o.reason === 'string' ? o.reason.slice(0, 300) : '';
+  return { sinks, sources, why: `tool classification by the model${reason ? `: ${reason}` : ''}` };
 }
 
 export function createIntentAnnotator(opts: AnnotatorOptions): IntentAnnotator {
@@ -99,6 +119,11 @@ export function createIntentAnnotator(opts: AnnotatorOptions): IntentAnnotator {
     async annotateToolResult(text) {
       const reply = await answer(fill(loadTemplate(NODE_TEMPLATE), { TEXT: text.slice(0, 8000) }));
       return parseNodeAnnotation(reply);
+    },
+    async annotateTool(def) {
+      // Keyed by the definition itself: the same schema is asked about once per cache.
+      const tool = JSON.stringify({ name: def.name, description: def.description ?? '', inputSchema: def.inputSchema ?? {}, annotations: def.annotations ?? {} }, null, 1).slice(0, 8000);
+      return parseToolAnnotation(await answer(fill(loadTemplate(TOOL_TEMPLATE), { TOOL: tool })));
     },
   };
 }

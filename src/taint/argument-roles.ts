@@ -65,7 +65,7 @@ function byName(ws: readonly string[], codeTool: boolean): ArgumentRole | undefi
   if (ws.length === 0) return undefined;
   const last = ws[ws.length - 1];
   if (has(ws, 'command', 'cmd', 'script', 'program', 'shell') || (codeTool && has(ws, 'code', 'source', 'snippet'))) return 'command';
-  if (has(ws, 'password', 'passcode', 'passphrase', 'pin', 'secret', 'token', 'otp', 'apikey', 'credential', 'credentials') || (has(ws, 'api', 'private', 'access', 'secret') && last === 'key') || (!codeTool && last === 'code' && !has(ws, 'country', 'currency', 'language', 'postal', 'zip', 'fare', 'promo', 'discount', 'airport', 'product', 'error', 'status', 'sort'))) return 'credential';
+  if (has(ws, 'password', 'passcode', 'passphrase', 'pin', 'secret', 'token', 'otp', 'apikey', 'credential', 'credentials') || (has(ws, 'api', 'private', 'access', 'secret') && last === 'key') || (!codeTool && last === stem('code') && !has(ws, 'country', 'currency', 'language', 'postal', 'zip', 'fare', 'promo', 'discount', 'airport', 'product', 'error', 'status', 'sort'))) return 'credential';
   if (has(ws, 'url', 'uri', 'link', 'endpoint', 'webhook', 'website', 'domain', 'host', 'hostname', 'server', 'href', 'callback')) return 'url';
   if (has(ws, 'iban', 'bic', 'swift', 'payee', 'beneficiary', 'wallet', 'routing') || (has(ws, 'account') && has(ws, 'number', 'to', 'recipient', 'destination', 'target')) || (has(ws, 'card') && has(ws, 'number'))) return 'payee';
   if (has(ws, 'card')) return 'object';

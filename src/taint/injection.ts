@@ -44,7 +44,7 @@ const FAMILIES: Record<InjectionSignal, RegExp[]> = {
     new RegExp(`\\b(?:dear|hi|hey|hello|attention|attn|psst)\\W+(?:the\\s+)?${ROLE_ASSISTANT}\\b`, 'i'),
     new RegExp(`\\bif you(?:'re| are) an? (?:ai|llm|language model|assistant|agent|bot|automated)`, 'i'),
     new RegExp(`(?:^|[.:;!?\\]]\\s*)(?:the\\s+)?${ROLE_ASSISTANT}\\s*[,:]`, 'i'),
-    new RegExp(`\\b${ROLE_ASSISTANT}\\s+(?:must|should|shall|needs? to|are required to|is required to|have to|has to|will need to|are (?:now )?authori[sz]ed to|is (?:now )?authori[sz]ed to)\\b`, 'i'),
+    new RegExp(`\\b${ROLE_ASSISTANT}\\b[^.;:!?]{0,40}?\\b(?:must|should|shall|needs? to|are required to|is required to|have to|has to|will need to|are (?:now )?authori[sz]ed to|is (?:now )?authori[sz]ed to)\\b`, 'i'),
     /\bassistant instructions?\b/i,
     new RegExp(`\\bto the ${ADDRESSEE}\\b`, 'i'),
     new RegExp(`\\b(?:for|to) (?:any |all |the )?(?:${ROLE_ASSISTANT})(?: (?:processing|reading|handling|using|booking|working on)\\b)?`, 'i'),
@@ -53,7 +53,7 @@ const FAMILIES: Record<InjectionSignal, RegExp[]> = {
   authority: [
     /\b(?:system|admin(?:istrator)?|security|compliance|it|sso|hr|merchant|billing|directory|fraud|risk)[- ](?:message|notice|notification|alert|directive|update|override|instructions?|memo|department|bot|team|desk)\b/i,
     /\[(?:system|admin|message from[^\]]{0,40}|note from[^\]]{0,40})\]/i,
-    /\b(?:this is|signed|message from|note from|update from|comment from|entered by|request from|instructions? from|from)[,:]?\s+(?:the\s+|your\s+|our\s+)?(?:user|account (?:holder|owner)|owner|cardholder|patient|travell?er|landlord|administrator|admin|manager|supervisor|workspace owner|document owner|customer|tenant|hr|bank|agency|organi[sz]ers?|management|ceo|cfo|it department)\b/i,
+    /\b(?:this is|signed|message from|note from|update from|comment from|entered by|request from|instructions? from|from)[,:]?\s+(?:the\s+|your\s+|our\s+)?(?:user|account (?:holder|owner)|owner|cardholder|patient|travell?er|landlord|administrator|admin|manager|supervisor|workspace owner|document owner|customer|tenant|hr|bank|agency|organi[sz]ers?|management|ceo|cfo|it department|it)\b/i,
     /\bthe (?:user|account holder|account owner|owner|cardholder|patient|travell?er|customer|landlord|document owner|workspace owner|client) (?:has |had |already |just )?(?:authori[sz]ed|approved|asked|wants|requested|agreed|instructed|confirmed|promised|set this up)\b/i,
     /\b(?:already|pre-?)\s?(?:approved|authori[sz]ed|agreed|confirmed)\b/i,
     /\b(?:approved|authori[sz]ed|requested) by (?:the |a |your )?(?:account owner|user|owner|patient|customer|travell?er|supervisor|manager|admin|administrator|cardholder|landlord)\b/i,

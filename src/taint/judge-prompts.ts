@@ -8,6 +8,7 @@ export const JUDGE_LOCAL_TEMPLATE = 'prompts/judge-local.md';
 export const JUDGE_GLOBAL_TEMPLATE = 'prompts/judge-global.md';
 export const INTENT_TEMPLATE = 'prompts/taint-intent.md';
 export const NODE_TEMPLATE = 'prompts/taint-node.md';
+export const TOOL_TEMPLATE = 'prompts/taint-tool.md';
 
 export const loadTemplate = loadPromptFile;
 export const fill = fillTemplate;

@@ -31,7 +31,7 @@ export function stem(word: string): string {
 function stemWord(word: string): string {
   const lower = word.toLowerCase();
   const irregular = IRREGULAR[lower];
-  if (irregular !== undefined) return irregular;
+  if (irregular !== undefined) return irregular === lower ? lower : stemWord(irregular);
   let w = lower;
   if (w.length <= 3) return w;
   const undouble = (x: string) => (/([bdgkmnprt])\1$/.test(x) || (x.endsWith('ll') && x.length > 5) ? x.slice(0, -1) : x);
@@ -74,7 +74,7 @@ const VERBS: Record<Category, string[]> = {
     'pay', 'payment', 'transfer', 'wire', 'remit', 'refund', 'reimburse', 'credit', 'settle', 'charge', 'purchase', 'buy', 'order', 'checkout',
     'donate', 'tip', 'deposit', 'withdraw', 'fund', 'spend', 'cash', 'invest', 'trade', 'sell', 'bid', 'redeem', 'subscribe', 'topup',
   ],
-  book: ['book', 'reserve', 'hold', 'rebook', 'schedule', 'arrange'],
+  book: ['book', 'reserve', 'hold', 'rebook', 'schedule', 'arrange', 'hire', 'rent'],
   change: [
     'change', 'update', 'edit', 'modify', 'set', 'amend', 'adjust', 'tweak', 'alter', 'configure', 'move', 'reschedule', 'postpone', 'shift', 'swap',
     'replace', 'rename', 'renew', 'extend', 'demote', 'enable', 'disable', 'lock', 'unlock', 'freeze', 'unfreeze', 'block',
@@ -97,10 +97,10 @@ const OBJECTS = {
     'giftcard', 'voucher', 'coupon',
   ],
   booking: ['seat', 'flight', 'ticket', 'room', 'hotel', 'table', 'reservation', 'booking', 'appointment', 'visit', 'slot', 'meeting', 'session', 'class', 'stay', 'trip', 'car', 'ride', 'tour'],
-  access: ['access', 'permission', 'role', 'right', 'admin', 'owner', 'editor', 'collaborator', 'member', 'guest', 'viewer', 'commenter', 'key', 'invite', 'invitation'],
+  access: ['access', 'permission', 'role', 'right', 'admin', 'owner', 'editor', 'collaborator', 'member', 'guest', 'viewer', 'commenter', 'invite', 'invitation', 'acl', 'sharing', 'grantee'],
   message: ['message', 'msg', 'note', 'email', 'mail', 'reply', 'notice', 'text', 'dm', 'memo', 'letter', 'digest', 'summary', 'update', 'line', 'notification', 'heads', 'reminder'],
   publication: ['post', 'article', 'story', 'review', 'tweet', 'announcement', 'blog', 'comment', 'thread', 'status'],
-  credential: ['password', 'passcode', 'pin', 'factor', 'mfa', '2fa', 'otp', 'token', 'secret', 'credential', 'login', 'code', 'passphrase', 'apikey'],
+  credential: ['password', 'passcode', 'pin', 'factor', 'mfa', '2fa', 'otp', 'token', 'secret', 'credential', 'login', 'code', 'passphrase', 'apikey', 'key'],
 };
 
 const STEM_OF_CATEGORY = new Map<string, Category>();

@@ -5,9 +5,11 @@
  * adjudicates that node. The ablations of the report are the same defense with a narrower
  * context scope or plain reachability instead of propagation rules.
  */
-import type { SinkDefense, StagedCall } from '../tools/types.js';
+import type { SinkDefense } from '../tools/types.js';
 import { adjudicateSink, formatPath, type SinkVerdict } from './adjudicate.js';
-import type { IntentAnnotator, NodeAnnotation } from './annotate.js';
+import type { IntentAnnotator, NodeAnnotation, ToolAnnotation } from './annotate.js';
+import { classifyTool } from './classify.js';
+import type { StagedCall } from '../tools/types.js';
 import type { TraceSource } from './judges.js';
 import type { Policy } from './policy.js';
 import { propagate, type Scope } from './propagate.js';
@@ -52,6 +54,7 @@ export function createTaintDefense(opts: TaintDefenseOptions): SinkDefense {
       const notes: string[] = [];
       let annotation: RequestAnnotation | undefined;
       let toolResultLabels: Map<string, NodeAnnotation> | undefined;
+      let toolLabels: Map<string, ToolAnnotation> | undefined;
       if (opts.annotator) {
         try {
           annotation = await opts.annotator.annotateRequest(call.task.prompt);
@@ -61,6 +64,7 @@ export function createTaintDefense(opts: TaintDefenseOptions): SinkDefense {
             const a = await opts.annotator.annotateToolResult(e.result);
             if (a) toolResultLabels.set(e.result, a);
           }
+          toolLabels = await unplacedToolLabels(opts.annotator, opts.policy, call);
         } catch (err) {
           notes.push(`intent annotation failed (${(err as Error)?.message ?? String(err)}); the policy's rules alone decided`);
         }
@@ -75,6 +79,7 @@ export function createTaintDefense(opts: TaintDefenseOptions): SinkDefense {
           pending: { tool: call.tool, arguments: call.arguments, sinks: call.sinks, ...(call.agent !== undefined ? { agent: call.agent } : {}) },
           ...(annotation ? { annotation } : {}),
           ...(toolResultLabels ? { toolResultLabels } : {}),
+          ...(toolLabels?.size ? { toolLabels } : {}),
         },
         opts.policy,
       );
@@ -87,4 +92,20 @@ export function createTaintDefense(opts: TaintDefenseOptions): SinkDefense {
       return { decision: verdict.decision, reason };
     },
   };
+}
+
+/** The model's labels for the tools of this call and its session that the deterministic profile could not place. */
+async function unplacedToolLabels(annotator: IntentAnnotator, policy: Policy, call: StagedCall): Promise<Map<string, ToolAnnotation>> {
+  const out = new Map<string, ToolAnnotation>();
+  const seen = new Set<string>();
+  for (const c of [...call.events.map((e) => ({ tool: e.tool, args: e.arguments })), { tool: call.tool, args: call.arguments }]) {
+    if (seen.has(c.tool)) continue;
+    seen.add(c.tool);
+    const spec = call.task.toolSpecs.find((s) => s.name === c.tool);
+    const def = { name: c.tool, ...(spec ? { description: spec.description, inputSchema: spec.inputSchema } : {}) };
+    if (!classifyTool(policy, c.tool, c.args, { sinks: spec?.sinks, sources: spec?.sources }, def).profile?.unknown) continue;
+    const a = await annotator.annotateTool(def);
+    if (a) out.set(c.tool, a);
+  }
+  return out;
 }

@@ -98,11 +98,13 @@ export function profileTool(policy: Policy, def: ToolDefinition, args: readonly 
   const ann = def.annotations ?? {};
   const byName = actionOf(nameWords, opts.verbOf);
   const byDesc = actionOf(descWords, opts.verbOf);
-  const action = byName.category || byName.read ? byName : byDesc;
+  // A name's generic "change" (put, set, update) gives way to a description that says what kind of change: sharing, paying, sending.
+  const refined = byName.category === 'change' && byDesc.category !== undefined && byDesc.category !== 'change';
+  const action = refined ? byDesc : byName.category || byName.read ? byName : byDesc;
   const objects = objectKinds([...nameWords, ...descWords, ...[...argNames].flatMap((n) => words(n))].filter((w) => w !== action.verb));
   const money = roles.has('payee') || roles.has('amount') || objectKinds(descWords).has('money');
   const evidence: LabelEvidence[] = [];
-  const where = byName.category ? `its name (${byName.verb})` : `its description ("${(def.description ?? '').split(/[.;\n]/)[0].slice(0, 60)}")`;
+  const where = byName.category && !refined ? `its name (${byName.verb})` : `its description ("${(def.description ?? '').split(/[.;\n]/)[0].slice(0, 60)}")`;
 
   if (action.category) {
     const sinks = sinksOfAction(action.category, objects, money);

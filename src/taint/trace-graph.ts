@@ -205,7 +205,8 @@ function applyToolLabels(it: Item, toolLabels: TraceInput['toolLabels']): void {
   const annotated = it.tool ? toolLabels?.get(it.tool) : undefined;
   if (!c?.profile?.unknown || !annotated) return;
   it.classified = { sources: maskOf(annotated.sources), sinks: maskOf(annotated.sinks), evidence: [{ mask: maskOf([...annotated.sinks, ...annotated.sources]), why: annotated.why }], profile: { ...c.profile, unknown: false } };
-  if (it.kind === 'sink' && it.classified.sinks === 0 && it.src.type !== 'tool' && it.src.type !== 'pending') it.kind = 'tool';
+  const staged = it.src.type === 'pending' || (it.src.type === 'tool' && it.src.event.staged !== undefined);
+  if (it.kind === 'sink' && it.classified.sinks === 0 && !staged) it.kind = 'tool';
 }
 
 /** Labels of every node: classification, content rules, injection detection, annotations, release rules. */

@@ -84,3 +84,25 @@ describe('ContentIndex.coverage', () => {
     expect(cov.windows).toBeGreaterThan(5);
   });
 });
+
+describe('ContentIndex at scale', () => {
+  it('finds a short text among thousands of producers by its rarest word, in time order', () => {
+    const index = new ContentIndex();
+    for (let i = 0; i < 5000; i++) index.add(i, `status report ${i % 7} for the team: nothing new today, all checks green`, i);
+    index.add(6000, 'please pay DE44 5001 0517 5407 3249 31 by Friday', 6000);
+    index.add(6001, 'again: DE44 5001 0517 5407 3249 31', 6001);
+    expect(index.containingText('DE44 5001 0517 5407 3249 31', 7000)).toEqual([6000, 6001]);
+    expect(index.containingText('DE44 5001 0517 5407 3249 31', 6000)).toEqual([6000]);
+    // Every word common: the earliest producers are still found.
+    expect(index.containingText('status report 3', 7000)[0]).toBe(3);
+  });
+
+  it('links a quote of a passage many producers share to the earliest of them', () => {
+    const index = new ContentIndex();
+    const boiler = 'this message was sent from the shared mailbox of the operations team';
+    for (let i = 0; i < 200; i++) index.add(i, `${boiler} ticket ${i}`, i);
+    const hits = index.linked(`Quoting: ${boiler}`, 1000);
+    expect(hits.has(0)).toBe(true);
+    expect(hits.size).toBeLessThanOrEqual(64);
+  });
+});

