@@ -4,7 +4,7 @@
  * `none` and `taint` side by side, and the cost of validating large OTLP exports from a file
  * (wall and CPU time, per MB, so that growth is visibly linear).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defaultPolicy } from '../../src/taint/policy.js';
@@ -21,6 +21,18 @@ export interface CostFigure {
   sinks: number;
   wallMs: number;
   cpuMs: number;
+  /** The floor on this machine, same file, same minute: reading it and JSON.parse, nothing else. */
+  floorWallMs: number;
+  floorCpuMs: number;
+}
+
+function timed<T>(f: () => T): { value: T; wallMs: number; cpuMs: number } {
+  const c0 = process.cpuUsage();
+  const w0 = process.hrtime.bigint();
+  const value = f();
+  const wallMs = Number(process.hrtime.bigint() - w0) / 1e6;
+  const c = process.cpuUsage(c0);
+  return { value, wallMs: Math.round(wallMs), cpuMs: Math.round((c.user + c.system) / 1000) };
 }
 
 /** Validates a generated export of `agents` × `turns` rounds from a file, as `saboteur validate` does. */
@@ -30,13 +42,14 @@ export async function validateCost(agents: number, turns: number): Promise<CostF
     const t = largeOtlpTrace({ agents, turns });
     const file = path.join(dir, 'export.otlp.json');
     writeFileSync(file, t.text);
+    const floor = timed(() => JSON.parse(readFileSync(file, 'utf8')) as unknown);
     const c0 = process.cpuUsage();
     const w0 = process.hrtime.bigint();
     const r = await validateTrace({ traceFile: file, format: 'json' });
     const wallMs = Number(process.hrtime.bigint() - w0) / 1e6;
     const c = process.cpuUsage(c0);
     const sinks = (JSON.parse(r.text) as { sinks: unknown[] }).sinks.length;
-    return { mb: Math.round((t.text.length / 2 ** 20) * 10) / 10, spans: t.spans, sinks, wallMs: Math.round(wallMs), cpuMs: Math.round((c.user + c.system) / 1000) };
+    return { mb: Math.round((t.text.length / 2 ** 20) * 10) / 10, spans: t.spans, sinks, wallMs: Math.round(wallMs), cpuMs: Math.round((c.user + c.system) / 1000), floorWallMs: floor.wallMs, floorCpuMs: floor.cpuMs };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -61,6 +74,7 @@ export async function validatorFigures(opts: { quick?: boolean } = {}): Promise<
   for (const [agents, turns] of sizes) {
     const f = await validateCost(agents, turns);
     lines.push(`  ${f.mb} MB, ${f.spans} spans, ${f.sinks} sinks: wall ${f.wallMs} ms, CPU ${f.cpuMs} ms (all threads), ${(f.cpuMs / f.mb).toFixed(0)} ms CPU per MB${f.spans >= 20000 ? ` (target < 5 s: ${f.wallMs < 5000 ? 'met' : `wall MISSED${f.cpuMs < 5000 ? ', CPU met' : ''}`})` : ''}`);
+    lines.push(`    floor, same file: read + JSON.parse alone: wall ${f.floorWallMs} ms, CPU ${f.floorCpuMs} ms (wall/CPU ${(f.floorWallMs / Math.max(1, f.floorCpuMs)).toFixed(1)}× for the floor, ${(f.wallMs / Math.max(1, f.cpuMs)).toFixed(1)}× for validate: how busy the machine is)`);
   }
   return lines.join('\n');
 }

@@ -3,7 +3,7 @@
  * file is given, and what a policy file extends unless it says `extends: none`. It is the same
  * document a user would write in YAML (kebab-case keys); every rule says why it is there.
  *
- * Labels, one by one (SPEC §7):
+ * Labels, one by one (README: The taint validator):
  *   Sources (what data or instructions carry)
  *   - SENSITIVE_READ     the user's own private data: files, databases, records, transactions.
  *   - CREDENTIAL_ACCESS  passwords, tokens, keys, login data, key files.

@@ -3,7 +3,7 @@
  * object nouns, and how a (verb, objects) pair maps to hard sinks. Both sides stem words the same
  * way and use the same mapping, so a tool called `amend_standing_order` and a request that says
  * "tweak my standing order" meet on the same label (FINANCIAL_TRANSFER). Documented in the README
- * ("How the validator reads tools and requests") and in docs/taint-policy.md.
+ * ("How the validator reads tools, requests and traces"); a policy adds verbs with `lexicon.verbs`.
  */
 import type { SinkLabel, SourceLabel } from './labels.js';
 

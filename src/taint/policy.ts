@@ -1,5 +1,5 @@
 /**
- * The taint policy (SPEC §7): a YAML file, validated with zod, that labels tools and content,
+ * The taint policy (README: What a policy can add): a YAML file, validated with zod, that labels tools and content,
  * names the arguments that carry targets, lists authorised targets, declares which source→sink
  * paths are forbidden and which nodes release labels. A policy extends the built-in default
  * (default-policy.ts) unless it says `extends: none`; its lists are appended to the default's.
