@@ -8,9 +8,10 @@
  * Argument-level provenance: each argument of a tool call is traced to the earlier text it first
  * appeared in. When every argument is accounted for, the issuing LLM call (or agent step) passes
  * only the control labels and the request to the tool call; an argument no earlier text explains
- * was written by the model from its whole context, so then the issuer passes every label. Only
- * authority-bearing arguments (argument-roles.ts) need provenance: a model-written subject or body
- * inherits the labels of its context but leaves the call verifiable.
+ * was written by the model from its whole context, so then the issuer passes every label: a
+ * model-written subject or body inherits the labels of its context and leaves the call
+ * verifiable. Only with no issuer at all (no LLM call, no agent span) does an argument nothing
+ * explains leave the call without provenance.
  */
 import type { ProxyCall } from '../runlog/schema.js';
 import type { SinkLabel, SourceLabel, ToolEvent, ToolSpec } from '../benchmarks/agentic.js';
@@ -19,7 +20,6 @@ import { ContentIndex, normalizeText, type ContentIndexOptions } from './content
 import { ALL_MASK, ROOT_BIT, bitOf, maskOf } from './labels.js';
 import type { Policy } from './policy.js';
 import { contentLabels, releaseAt, requestNeeds, type LabelEvidence } from './classify.js';
-import { AUTHORITY_ROLES } from './argument-roles.js';
 import { detectInjection, injectedText, cleanText } from './injection.js';
 import { genAiView, type OtlpSpan } from '../otlp/index.js';
 import { ItemList, type Item, type PendingCall } from './trace/items.js';
@@ -77,8 +77,6 @@ export interface SinkSite {
   issuedBy?: number;
   /** Arguments no earlier text explains (written by the model). */
   generated: string[];
-  /** Of those, the authority-bearing ones: only these leave the call without provenance. */
-  generatedAuthority?: string[];
   /** Every argument with its role and where it first appeared. */
   args?: ArgumentTrace[];
   /** Arguments that tie the call to the request (named there, or vouched for by the policy or a directory). */
@@ -181,7 +179,6 @@ export function buildTraceGraph(input: TraceInput, policy: Policy, indexOptions:
       targets,
       ...(issuer ? { issuedBy: issuer.node } : {}),
       generated,
-      generatedAuthority: traces.filter((a) => a.generated && AUTHORITY_ROLES.has(a.role)).map((a) => a.name),
       args: traces,
       anchors: anchorsOf(traces, targets),
       onward: sends ? onwardFindings(ctx, it, traces) : [],
