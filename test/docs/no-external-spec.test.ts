@@ -25,11 +25,6 @@ const NOT_YET_REWRITTEN = [
   'src/sandbox/run.ts',
   'src/scoring/gate.ts',
   'src/scoring/regression.ts',
-  'src/taint/adjudicate.ts',
-  'src/taint/annotate.ts',
-  'src/taint/default-policy.ts',
-  'src/taint/policy.ts',
-  'src/taint/validate-trace.ts',
   'src/tools/mcp-server.ts',
 ];
 
