@@ -106,6 +106,37 @@ export async function loadNodeLlamaCpp(searchDirs: readonly string[], name: stri
   }
 }
 
+/** What `model.args` can set for the embedded kind, spelled as llama-server spells it. */
+export interface EmbeddedSettings {
+  /** CPU threads for generation (default: node-llama-cpp's, one per math core). */
+  threads?: number;
+  /** Context size in tokens (default: what fits, up to the model's trained context). */
+  contextSize?: number;
+}
+
+const EMBEDDED_FLAGS: Record<string, keyof EmbeddedSettings> = { '--threads': 'threads', '-t': 'threads', '--ctx-size': 'contextSize', '-c': 'contextSize' };
+
+/**
+ * `model.args` for the embedded kind: `--threads N` (`-t`) and `--ctx-size N` (`-c`), also as
+ * `--flag=N`, so the args of a `llamacpp` config carry over. Anything else is an error rather than
+ * silently ignored (there is no command line to pass it to).
+ */
+export function embeddedSettings(args: readonly string[]): EmbeddedSettings {
+  const settings: EmbeddedSettings = {};
+  for (let i = 0; i < args.length; i++) {
+    const [flag, inline] = args[i].includes('=') ? [args[i].slice(0, args[i].indexOf('=')), args[i].slice(args[i].indexOf('=') + 1)] : [args[i], undefined];
+    const key = EMBEDDED_FLAGS[flag];
+    if (!key) {
+      throw new ModelStartError(`model.args: ${JSON.stringify(args[i])} is not an option of model.kind embedded, which takes --threads N and --ctx-size N (other llama.cpp options need model.kind llamacpp)`);
+    }
+    const raw = inline ?? args[++i];
+    const value = raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : NaN;
+    if (!Number.isSafeInteger(value) || value < 1) throw new ModelStartError(`model.args: ${flag} needs a positive whole number, got ${raw === undefined ? 'nothing' : JSON.stringify(raw)} (for example ["${flag}", "4"])`);
+    settings[key] = value;
+  }
+  return settings;
+}
+
 /** The GGUF path (resolved against the config folder), checked before anything heavy is loaded. */
 export function resolveGguf(model: string | undefined, configDir: string): { local?: string; remote?: string } {
   if (!model) throw new ModelStartError('model.kind embedded needs model.model: a GGUF file (relative to the config file) or an hf: URI such as hf:Qwen/Qwen2.5-Coder-1.5B-Instruct-GGUF:Q4_K_M');
@@ -151,6 +182,7 @@ export interface EmbeddedServer {
 
 export async function startEmbedded(model: Config['model'], log: Log, opts: EmbeddedOptions): Promise<EmbeddedServer> {
   const source = resolveGguf(model.model, opts.configDir);
+  const settings = embeddedSettings(model.args);
   const { mod, version } = await loadNodeLlamaCpp([opts.configDir, process.cwd()], opts.packageName);
   // CUDA reads these when the backend starts: set them before getLlama.
   for (const [k, v] of Object.entries(model.env)) process.env[k] = v;
@@ -165,7 +197,10 @@ export async function startEmbedded(model: Config['model'], log: Log, opts: Embe
     }
     const llama = await mod.getLlama();
     const loaded = await llama.loadModel({ modelPath: modelPath! });
-    const context = await loaded.createContext();
+    const context = await loaded.createContext({
+      ...(settings.threads ? { threads: settings.threads } : {}),
+      ...(settings.contextSize ? { contextSize: settings.contextSize } : {}),
+    });
     const session = new mod.LlamaChatSession({ contextSequence: context.getSequence() });
     return { llama, loaded, context, session, modelPath: modelPath! };
   })();

@@ -1,0 +1,349 @@
+/**
+ * A real inference engine: llama.cpp through node-llama-cpp (a devDependency, its prebuilt CPU
+ * binaries from the npm registry) on the tiny random-weight model fixtures/models/tiny-llama.mjs
+ * writes at test time. Served in-process by `model.kind: embedded` for a short real `saboteur run`
+ * through the proxy, and by the `command` kind as a separate server process (start, readiness,
+ * crash, stop). The text is noise; what is checked is the plumbing around it. Start-up and
+ * shutdown times are printed, never asserted.
+ */
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import OpenAI from 'openai';
+import type { Config } from '../../src/config/load.js';
+import { main } from '../../src/cli/main.js';
+import { startModel, ModelStartError, type ModelEndpoint, type ProcessLedger, type TrackedProcess } from '../../src/model/index.js';
+import { embeddedSettings, findPackage, NODE_LLAMA_CPP_VERSION } from '../../src/model/servers/embedded.js';
+import { isProcessAlive } from '../../src/pipeline/process-group.js';
+import { InvocationRegistry, startProxy } from '../../src/proxy/index.js';
+import type { RunLog } from '../../src/runlog/schema.js';
+import { memoryLog } from '../../src/util/log.js';
+import { writeTinyLlama } from '../../fixtures/models/tiny-llama.mjs';
+
+const PLUMBING = path.resolve('fixtures/pipelines/plumbing.mjs');
+const WRAPPER = path.resolve('fixtures/servers/node-llama-server.mjs');
+const PROBLEMS = path.resolve('fixtures/demo/problems.jsonl');
+/** One thread: on a shared machine llama.cpp's threads spin while they wait for each other. */
+const THREADS = ['--threads', '1'];
+
+let dir: string;
+let gguf: string;
+let tmp: string;
+const savedTmp = process.env.TMPDIR;
+const measured: string[] = [];
+const everyPid: number[] = [];
+
+/** The processes whose parent is this test process. */
+function childPids(): number[] {
+  const out: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const ppid = /^PPid:\s+(\d+)$/m.exec(readFileSync(`/proc/${entry}/status`, 'utf8'))?.[1];
+      if (Number(ppid) === process.pid) out.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+/** The server process itself: `sh -c` may run it as a child rather than exec it. */
+function engineProcess(leader: number): number {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const ppid = Number(/^PPid:\s+(\d+)$/m.exec(readFileSync(`/proc/${entry}/status`, 'utf8'))?.[1]);
+      if (ppid === leader && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('node-llama-server')) return Number(entry);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return leader;
+}
+
+/** What node-llama-cpp could write on its own: its home folder and the package's local builds. */
+function engineFootprint(): string[] {
+  const home = path.join(os.homedir(), '.node-llama-cpp');
+  const llamaDir = path.resolve('node_modules/node-llama-cpp/llama');
+  return [...(existsSync(home) ? readdirSync(home).map((f) => `~/.node-llama-cpp/${f}`) : []), ...(existsSync(llamaDir) ? readdirSync(llamaDir).map((f) => `llama/${f}`) : [])].sort();
+}
+
+let footprint: string[];
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'saboteur-engine-'));
+  gguf = path.join(dir, 'tiny.gguf');
+  const bytes = writeTinyLlama(gguf, { seed: 1 });
+  measured.push(`tiny model: ${bytes} bytes`);
+  // Everything saboteur puts in the temp folder during these tests lands here, and must be gone after.
+  tmp = path.join(dir, 'tmp');
+  await mkdir(tmp);
+  process.env.TMPDIR = tmp;
+  footprint = engineFootprint();
+});
+
+afterAll(async () => {
+  if (savedTmp === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = savedTmp;
+  for (const pid of everyPid) {
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // already gone, as it should be
+    }
+  }
+  await rm(dir, { recursive: true, force: true });
+  console.log(`real engine (node-llama-cpp ${NODE_LLAMA_CPP_VERSION}, CPU, 1 thread; not representative of a real model):\n  ${measured.join('\n  ')}`);
+});
+
+function modelConfig(over: Partial<Config['model']>): Config['model'] {
+  return { kind: 'embedded', model: gguf, args: THREADS, env: {}, startupTimeoutMs: 120_000, reuse: false, record: false, sampling: { temperature: 0.7, seed: 7, maxTokens: 16 }, ...over };
+}
+
+function recordingLedger() {
+  const started: TrackedProcess[] = [];
+  const stopped: number[] = [];
+  const ledger: ProcessLedger = {
+    started: (p) => {
+      started.push(p);
+      everyPid.push(p.pid);
+    },
+    stopped: (pid) => void stopped.push(pid),
+  };
+  return { ledger, started, stopped };
+}
+
+async function timed<T>(what: string, work: () => Promise<T>): Promise<T> {
+  const t0 = performance.now();
+  const result = await work();
+  measured.push(`${what}: ${Math.round(performance.now() - t0)} ms`);
+  return result;
+}
+
+describe('the engine under test', () => {
+  test('node-llama-cpp is installed at the version saboteur checks, and model.args carry its settings', () => {
+    const found = findPackage('node-llama-cpp', [process.cwd()]);
+    expect(found?.version).toBe(NODE_LLAMA_CPP_VERSION);
+    const pinned = (JSON.parse(readFileSync('package.json', 'utf8')) as { devDependencies: Record<string, string> }).devDependencies['node-llama-cpp'];
+    expect(pinned).toBe(NODE_LLAMA_CPP_VERSION);
+    expect(embeddedSettings(['--threads', '2', '--ctx-size=2048'])).toEqual({ threads: 2, contextSize: 2048 });
+    expect(embeddedSettings(['-t', '1', '-c', '512'])).toEqual({ threads: 1, contextSize: 512 });
+    expect(() => embeddedSettings(['--n-gpu-layers', '99'])).toThrow('model.args: "--n-gpu-layers" is not an option of model.kind embedded, which takes --threads N and --ctx-size N');
+    expect(() => embeddedSettings(['--threads'])).toThrow('model.args: --threads needs a positive whole number, got nothing');
+    expect(() => embeddedSettings(['--ctx-size', '0'])).toThrow('got "0"');
+  });
+});
+
+describe('embedded: the tiny model in-process, through the proxy', () => {
+  test('chat completions plain and streamed, attributed, sampling passed on; closed without a trace', async () => {
+    const log = memoryLog();
+    const ep: ModelEndpoint = await timed('embedded start (load, context, HTTP server)', () => startModel(modelConfig({}), log, { configDir: dir, nvidiaSmi: path.join(dir, 'no-nvidia-smi') }));
+    const registry = new InvocationRegistry();
+    const proxy = await startProxy({ upstream: { baseUrl: ep.baseUrl }, agents: [{ name: 'planner', match: { system: 'You are the planner' } }], registry, log: memoryLog() });
+    const inv = registry.open({ instanceId: 'e', benchmark: 'humaneval', variant: 'control' });
+    try {
+      expect(ep.kind).toBe('embedded');
+      expect(ep.model).toBe('tiny');
+      expect(ep.serverVersion).toBe(`node-llama-cpp ${NODE_LLAMA_CPP_VERSION}`);
+      expect(ep.describe().backend).toBe('cpu');
+      expect(log.lines.join('\n')).toMatch(/embedded node-llama-cpp 3\.21\.1 \(cpu\) serves tiny at http:\/\/127\.0\.0\.1:\d+\/v1 after/);
+      const client = new OpenAI({ baseURL: proxy.baseUrl, apiKey: inv.key, maxRetries: 0 });
+      const ask = (content: string, extra: { temperature?: number; seed?: number } = {}) =>
+        timed('one plain completion, 12 tokens max', () => client.chat.completions.create({ model: 'tiny', max_tokens: 12, ...extra, messages: [{ role: 'system', content: 'You are the planner.' }, { role: 'user', content }] }));
+
+      const first = await ask('Say hello.', { temperature: 0.7, seed: 3 });
+      expect(first.choices[0].message.role).toBe('assistant');
+      expect(first.choices[0].message.content).toEqual(expect.any(String));
+      expect(first.usage!.prompt_tokens).toBeGreaterThan(0);
+      // The same seed samples the same text; greedy decoding repeats too.
+      expect((await ask('Say hello.', { temperature: 0.7, seed: 3 })).choices[0].message.content).toBe(first.choices[0].message.content);
+      const greedy = (await ask('Count to ten.', { temperature: 0 })).choices[0].message.content;
+      expect((await ask('Count to ten.', { temperature: 0 })).choices[0].message.content).toBe(greedy);
+      // 12 tokens at most, and the random model favours digits: it runs to the limit or stops early at its end token.
+      expect(['length', 'stop']).toContain(first.choices[0].finish_reason);
+
+      const stream = await client.chat.completions.create({ model: 'tiny', stream: true, max_tokens: 12, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'Stream something.' }] }, { headers: { 'X-Saboteur-Agent': 'coder' } });
+      let streamed = '';
+      let usage: OpenAI.CompletionUsage | undefined | null;
+      for await (const chunk of stream) {
+        streamed += chunk.choices[0]?.delta.content ?? '';
+        usage = chunk.usage ?? usage;
+      }
+      expect(usage?.completion_tokens).toBeGreaterThan(0);
+
+      const calls = registry.close(inv.key);
+      expect(calls.map((c) => [c.agent, c.agentSource, c.status, c.stream])).toEqual([
+        ['planner', 'system', 200, false],
+        ['planner', 'system', 200, false],
+        ['planner', 'system', 200, false],
+        ['planner', 'system', 200, false],
+        ['coder', 'header', 200, true],
+      ]);
+      expect(calls[4].response?.content).toBe(streamed);
+      expect(calls[0].response?.content).toBe(first.choices[0].message.content);
+    } finally {
+      await proxy.close();
+      await timed('embedded shutdown', () => ep.close());
+    }
+    expect(childPids()).toEqual([]);
+    expect(readdirSync(tmp)).toEqual([]);
+    expect(engineFootprint()).toEqual(footprint);
+  }, 300_000);
+});
+
+/** The plumbing run's config: the tiny model served embedded, every coder answer hit. */
+async function plumbingConfig(): Promise<{ file: string; out: string }> {
+  const d = path.join(dir, 'run');
+  await mkdir(d, { recursive: true });
+  const file = path.join(d, 'saboteur.yml');
+  await writeFile(
+    file,
+    `model:
+  kind: embedded
+  model: ../tiny.gguf
+  args: ["--threads", "1"]
+  startup-timeout: 120s
+  sampling: { temperature: 0.7, seed: 7, max-tokens: 24 }
+pipeline:
+  run: node ${PLUMBING}
+  timeout: 120s
+  concurrency: 2
+  agents:
+    - { name: planner, match: { system: "You are the planner" } }
+    - { name: coder, match: { header: coder } }
+benchmarks:
+  humaneval: { path: ${PROBLEMS}, limit: 2 }
+variants:
+  malicious: { target: coder, message-rate: 1, error-rate: 1 }
+`,
+  );
+  return { file, out: path.join(d, 'out') };
+}
+
+describe('saboteur run with model.kind embedded on the tiny model', () => {
+  test('answers arrive and are attributed, the coder is corrupted in the malicious variant only, run.json and report.md are written, nothing is left', async () => {
+    const { file, out } = await plumbingConfig();
+    let stderr = '';
+    const io = { stdout: { write: () => true }, stderr: { write: (s: string) => ((stderr += s), true) }, env: process.env };
+    const code = await timed('saboteur run, 2 HumanEval tasks × 2 variants × 2 calls (start and stop included)', () => main(['run', '--config', file, '--out', out], io));
+    expect({ code, stderr: code === 0 ? '' : stderr }).toEqual({ code: 0, stderr: '' });
+    const startup = /embedded node-llama-cpp \S+ \(cpu\) serves tiny at \S+ after ([^\n]+)/.exec(stderr);
+    expect(startup).not.toBeNull();
+    measured.push(`saboteur run: model ready after ${startup![1]}`);
+
+    const runLog = JSON.parse(await readFile(path.join(out, 'run.json'), 'utf8')) as RunLog;
+    expect(runLog.status).toBe('completed');
+    expect(runLog.model).toMatchObject({ kind: 'embedded', model: 'tiny', serverVersion: `node-llama-cpp ${NODE_LLAMA_CPP_VERSION}`, sampling: { temperature: 0.7, seed: 7, maxTokens: 24 } });
+    expect(runLog.instances).toHaveLength(4);
+    let corrupted = 0;
+    for (const r of runLog.instances) {
+      // Noise fails the tests, but the pipeline ran and its answer was scored.
+      expect([r.variant, r.outcome]).toEqual([r.variant, 'failed']);
+      const calls = r.trace.calls;
+      expect(calls.map((c) => [c.agent, c.agentSource, c.status, c.stream])).toEqual([
+        ['planner', 'system', 200, false],
+        ['coder', 'header', 200, true],
+      ]);
+      expect(calls[0].response?.usage?.completionTokens).toBeGreaterThan(0);
+      expect(calls[0].corruption).toBeUndefined();
+      if (r.variant === 'control') expect(calls[1].corruption).toBeUndefined();
+      // The run log keeps what was delivered; a corruption keeps what the model said before it.
+      const coder = calls[1].response!.content;
+      if (calls[1].corruption) {
+        corrupted++;
+        expect(calls[1].corruption.after).toBe(coder);
+        expect(calls[1].corruption.before).not.toBe(coder);
+      }
+      // What the pipeline received is what the proxy delivered: the planner's answer in the coder's prompt, the coder's as streamed.
+      expect(calls[1].request.messages?.[1].content).toContain(`Plan:\n${calls[0].response!.content}`);
+      expect(r.output?.completion).toBe(`    return ${JSON.stringify({ planner: calls[0].response!.content, coder })}\n`);
+    }
+    // The tiny model favours digits, which the syntactic rules change (number +1): every hit coder answer here had one.
+    expect(corrupted).toBe(2);
+    const report = await readFile(path.join(out, 'report.md'), 'utf8');
+    expect(report).toContain(`Served by embedded \`node-llama-cpp ${NODE_LLAMA_CPP_VERSION}\``);
+    expect(readdirSync(out).sort()).toEqual(expect.arrayContaining(['report.md', 'run.json']));
+    expect(childPids()).toEqual([]);
+    expect(readdirSync(tmp)).toEqual([]);
+    expect(engineFootprint()).toEqual(footprint);
+  }, 600_000);
+});
+
+describe('command: the tiny model behind a node-llama-cpp server process', () => {
+  const run = `node ${WRAPPER} --model {model} --host {host} --port {port} --threads 1`;
+
+  test('start (503 while loading), ready, version, warm-up, plain and streamed answers; SIGTERM stops it', async () => {
+    const rec = recordingLedger();
+    const logDir = path.join(dir, 'command-ok');
+    const ep = await timed('command start (spawn, load, ready, warm-up)', () =>
+      startModel(modelConfig({ kind: 'command', run, args: [] }), memoryLog(), { ledger: rec.ledger, logDir, configDir: dir, killGraceMs: 10_000, nvidiaSmi: path.join(dir, 'no-nvidia-smi') }),
+    );
+    const pid = rec.started[0].pid;
+    try {
+      expect(ep.serverVersion).toBe(`node-llama-cpp ${NODE_LLAMA_CPP_VERSION}`);
+      // The server lists the model by its short name, so that is the one requested.
+      expect(ep.model).toBe('tiny');
+      const client = new OpenAI({ baseURL: ep.baseUrl, apiKey: 'unused', maxRetries: 0 });
+      const plain = await client.chat.completions.create({ model: 'tiny', max_tokens: 8, temperature: 0, messages: [{ role: 'user', content: 'hi' }] });
+      expect(plain.choices[0].message.content).toEqual(expect.any(String));
+      const stream = await client.chat.completions.create({ model: 'tiny', max_tokens: 8, temperature: 0, stream: true, messages: [{ role: 'user', content: 'hi' }] });
+      let streamed = '';
+      let pieces = 0;
+      for await (const chunk of stream) {
+        streamed += chunk.choices[0]?.delta.content ?? '';
+        pieces++;
+      }
+      // Token by token: the role chunk, one chunk per token that completed a character, the finish chunk.
+      expect(streamed).toBe(plain.choices[0].message.content);
+      expect(pieces).toBeGreaterThan(2);
+    } finally {
+      await timed('command shutdown (SIGTERM, the server disposes the model and exits)', () => ep.close());
+    }
+    expect(isProcessAlive(pid)).toBe(false);
+    expect(rec.stopped).toEqual([pid]);
+    const serverLog = await readFile(path.join(logDir, 'model-server.log'), 'utf8');
+    expect(serverLog).toMatch(/listening on 127\.0\.0\.1:\d+; loading /);
+    expect(serverLog).toMatch(/loaded tiny on cpu in \d+ ms/);
+    expect(serverLog).toContain('chat completion 1\n'); // the warm-up
+    expect(serverLog).toContain('chat completion 3 (streamed)');
+    expect(serverLog).toContain('SIGTERM: stopping');
+  }, 300_000);
+
+  test('a model llama.cpp cannot load: the server exits, the start fails at once with its last words', async () => {
+    const broken = path.join(dir, 'broken.gguf');
+    writeTinyLlama(broken, { seed: 1 });
+    await truncate(broken, 4096); // the header and metadata survive, the tensor data does not
+    const rec = recordingLedger();
+    const err = (await startModel(modelConfig({ kind: 'command', model: broken, run, args: [] }), memoryLog(), { ledger: rec.ledger, logDir: path.join(dir, 'command-broken'), configDir: dir }).catch((e: unknown) => e)) as Error;
+    expect(err).toBeInstanceOf(ModelStartError);
+    expect(err.message).toContain('the server stopped before it was ready');
+    expect(err.message).toContain('exited with code 1');
+    expect(err.message).toContain(`cannot load ${broken}`);
+    expect(isProcessAlive(rec.started[0].pid)).toBe(false);
+  }, 120_000);
+
+  test('the engine killed under load (as by the OOM killer): the endpoint reports how it died, and close still cleans up', async () => {
+    const rec = recordingLedger();
+    const ep = await startModel(modelConfig({ kind: 'command', run, args: [] }), memoryLog(), { ledger: rec.ledger, logDir: path.join(dir, 'command-killed'), configDir: dir, killGraceMs: 2000 });
+    const pid = rec.started[0].pid;
+    const client = new OpenAI({ baseURL: ep.baseUrl, apiKey: 'unused', maxRetries: 0 });
+    // Greedy decoding of this model repeats a digit and never picks its end token: a long generation.
+    const pending = client.chat.completions.create({ model: 'tiny', max_tokens: 4000, temperature: 0, messages: [{ role: 'user', content: 'Go on for a while.' }] }).catch((e: unknown) => e);
+    // Killed while it generates: once the request is in its log.
+    const deadline = Date.now() + 30_000;
+    while (!(await readFile(ep.serverLog!, 'utf8')).includes('chat completion 2') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const engine = engineProcess(pid);
+    process.kill(engine, 'SIGKILL');
+    const failed = await pending;
+    expect(failed).toBeInstanceOf(OpenAI.APIConnectionError);
+    // The shell that ran it reports the signal as 128 + 9 when the server is its child.
+    const how = engine === pid ? 'was killed by SIGKILL' : 'exited with code 137';
+    expect(await ep.exitReport!()).toMatch(new RegExp(`^model server: the command server \\(pid ${pid}\\) ${how}; the end of its log model-server\\.log: .*chat completion 2`));
+    await ep.close();
+    expect(isProcessAlive(pid)).toBe(false);
+    expect(rec.stopped).toEqual([pid]);
+    expect(childPids()).toEqual([]);
+  }, 120_000);
+});
