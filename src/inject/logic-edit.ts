@@ -52,6 +52,11 @@ interface Rule {
 const SWAP = (pairs: Record<string, string>) => (m: RegExpExecArray) => pairs[m[0]];
 
 /** Code rules, run on the masked line. Operators need spaces around them so `->`, `=>`, `List<T>` are left alone. */
+/** A run of digits plus one, exactly at any length (Number() would round past 2^53). */
+function plusOne(digits: string): string {
+  return String(BigInt(digits) + 1n);
+}
+
 const CODE_RULES: Rule[] = [
   { name: 'comparison', pattern: /(?<=\s)(<=|>=|<|>)(?=\s)/g, replace: SWAP({ '<': '<=', '<=': '<', '>': '>=', '>=': '>' }) },
   { name: 'equality', pattern: /(?<=\s)(===|!==|==|!=)(?=\s)/g, replace: SWAP({ '==': '!=', '!=': '==', '===': '!==', '!==': '===' }) },
@@ -69,7 +74,7 @@ const CODE_RULES: Rule[] = [
       const after = input[m.index + m[0].length];
       // An index ([0], [-1], [i + 1]) is left to the index rule, which names it so.
       if ((before === '[' || before === '-') && after === ']') return undefined;
-      return String(Number(m[0]) + 1);
+      return plusOne(m[0]);
     },
   },
   { name: 'index', pattern: /\[(-?\d+)\]/g, replace: (m) => `[${Number(m[1]) < 0 ? Number(m[1]) - 1 : Number(m[1]) + 1}]` },
@@ -131,7 +136,7 @@ const TEXT_RULES: Rule[] = [
   { name: 'negation', pattern: /\b\w+n't\b/gi, replace: (m) => { const r = CONTRACTIONS[m[0].toLowerCase()]; return r ? keepCase(m[0], r) : undefined; } },
   { name: 'negation', pattern: /\b(is|are|was|were|will|should|must)\b(?! not\b)/gi, replace: (m) => `${m[1]} not` },
   { name: 'negation', pattern: /\bcan\b(?!not)/gi, replace: (m) => keepCase(m[0], 'cannot') },
-  { name: 'number', pattern: /(?<![\w.])\d+(?![\w])/g, replace: (m) => String(Number(m[0]) + 1) },
+  { name: 'number', pattern: /(?<![\w.])\d+(?![\w])/g, replace: (m) => plusOne(m[0]) },
   { name: 'antonym', pattern: /\b[A-Za-z]+\b/g, replace: (m) => { const r = ANTONYMS[m[0].toLowerCase()]; return r ? keepCase(m[0], r) : undefined; } },
 ];
 

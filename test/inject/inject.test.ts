@@ -157,6 +157,9 @@ describe('logic-edit rules', () => {
     expect(out).toEqual(['number:4', 'antonym:Never', 'antonym:last']);
     expect(textEdits("It isn't valid.").map((e) => e.replacement)).toEqual(['is', 'invalid']);
     expect(corruptUnit('Nothing applies here', 'sentence', () => 0)).toBeUndefined();
+    // Long numbers change by exactly one, past what a double holds.
+    expect(textEdits('Call 54444694464263644 now.').map((e) => e.replacement)).toEqual(['54444694464263645']);
+    expect(codeEdits('x = 99999999999999999999').map((e) => e.replacement)).toContain('100000000000000000000');
   });
 
   test('a hit message keeps indentation and everything outside the corrupted units, and names the rule per unit', async () => {

@@ -3,6 +3,7 @@
  * take each kind's real command line and serve its real endpoints over HTTP: launch plans, ready
  * detection, startup timeout, early exit with the log tail, tree kill checked by pid, reuse, GPU
  * facts, embedded's clear errors, and a model dying in the middle of a real run (runJob and CLI).
+ * The real engine (node-llama-cpp on a generated GGUF) is in real-engine.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { existsSync } from 'node:fs';
@@ -23,7 +24,6 @@ import { tgiPlan } from '../../src/model/servers/tgi.js';
 import { commandPlan } from '../../src/model/servers/command-kind.js';
 import { displayCommand, fillPlaceholders, shellQuote } from '../../src/model/servers/shell-words.js';
 import { parseNvidiaSmi, queryGpus, selectedDevices } from '../../src/model/servers/gpu.js';
-import { findPackage } from '../../src/model/servers/embedded.js';
 import { startChatServer, toChatMessages, type ChatMessage, type GenerateParams } from '../../src/model/servers/chat-server.js';
 import { isProcessAlive } from '../../src/pipeline/process-group.js';
 import { startProxy, InvocationRegistry } from '../../src/proxy/index.js';
@@ -386,8 +386,6 @@ describe('recording a started server', () => {
 });
 
 describe('embedded (node-llama-cpp in-process)', () => {
-  const installed = findPackage('node-llama-cpp', [process.cwd()]);
-
   test('a missing model or GGUF file is named before anything is loaded', async () => {
     const none = (await startModel(modelConfig({ kind: 'embedded', model: undefined }), memoryLog(), await options()).catch((e: unknown) => e)) as Error;
     expect(none).toBeInstanceOf(ModelStartError);
@@ -403,13 +401,6 @@ describe('embedded (node-llama-cpp in-process)', () => {
     expect(err).toBeInstanceOf(ModelStartError);
     expect(err.message).toContain('model.kind embedded needs the optional package saboteur-absent-llama-package, which is not installed');
     expect(err.message).toContain('npm install --no-save node-llama-cpp@3.21.1');
-  });
-
-  (installed ? test.skip : test)('node-llama-cpp itself is not installed here: the same clear error', async () => {
-    const gguf = path.join(dir, 'present2.gguf');
-    await writeFile(gguf, 'GGUF');
-    const err = (await startModel(modelConfig({ kind: 'embedded', model: gguf }), memoryLog(), await options()).catch((e: unknown) => e)) as Error;
-    expect(err.message).toContain('needs the optional package node-llama-cpp, which is not installed');
   });
 
   test('its OpenAI server answers chat completions through the proxy, sampling passed on', async () => {
@@ -445,23 +436,6 @@ describe('embedded (node-llama-cpp in-process)', () => {
     }
     expect(toChatMessages([{ role: 'assistant', content: 'x' }])).toMatch(/last message must come from the user/);
   });
-
-  // Runs where node-llama-cpp is installed and SABOTEUR_TEST_GGUF names a GGUF file; skipped (and listed as such) elsewhere.
-  const ggufFile = process.env.SABOTEUR_TEST_GGUF;
-  (ggufFile && installed ? test : test.skip)('with node-llama-cpp and SABOTEUR_TEST_GGUF: a real GGUF serves through the proxy', async () => {
-    const ep = await startModel(modelConfig({ kind: 'embedded', model: ggufFile, sampling: { temperature: 0, maxTokens: 16 } }), memoryLog(), await options());
-    const registry = new InvocationRegistry();
-    const proxy = await startProxy({ upstream: { baseUrl: ep.baseUrl }, agents: [], registry, log: memoryLog() });
-    const inv = registry.open({ instanceId: 'g', benchmark: 'humaneval', variant: 'control' });
-    try {
-      const res = await new OpenAI({ baseURL: proxy.baseUrl, apiKey: inv.key, maxRetries: 0 }).chat.completions.create({ model: ep.model!, max_tokens: 16, messages: [{ role: 'user', content: 'Say hello.' }] });
-      expect(res.choices[0].message.content?.length).toBeGreaterThan(0);
-    } finally {
-      registry.close(inv.key);
-      await proxy.close();
-      await ep.close();
-    }
-  }, 600_000);
 });
 
 /** A config for the demo chain pipeline against a fake vLLM that dies after `crashAfter` chat completions. */

@@ -12,6 +12,7 @@ import { mkdir, mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promi
 import os from 'node:os';
 import path from 'node:path';
 import OpenAI from 'openai';
+import YAML from 'yaml';
 import type { Config } from '../../src/config/load.js';
 import { main } from '../../src/cli/main.js';
 import { startModel, ModelStartError, type ModelEndpoint, type ProcessLedger, type TrackedProcess } from '../../src/model/index.js';
@@ -193,32 +194,38 @@ describe('embedded: the tiny model in-process, through the proxy', () => {
   }, 300_000);
 });
 
-/** The plumbing run's config: the tiny model served embedded, every coder answer hit. */
+describe('embedded: start-up failures', () => {
+  test('a GGUF llama.cpp cannot load: a start error naming the file, and nothing held', async () => {
+    const broken = path.join(dir, 'broken-embedded.gguf');
+    await truncate(broken, writeTinyLlama(broken, { seed: 1 }) / 2); // the metadata and tensor infos survive, half the data does not
+    const err = (await startModel(modelConfig({ model: broken }), memoryLog(), { configDir: dir, nvidiaSmi: path.join(dir, 'no-nvidia-smi') }).catch((e: unknown) => e)) as Error;
+    expect(err).toBeInstanceOf(ModelStartError);
+    expect(err.message).toContain(`model.kind embedded: llama.cpp could not load ${broken}: `);
+    expect(err.message).toMatch(/llama\.cpp said: .*not within the file bounds/);
+    expect(err.message).toContain(`node-llama-cpp ${NODE_LLAMA_CPP_VERSION} supports?`);
+    expect(childPids()).toEqual([]);
+  }, 120_000);
+
+  test('an option the embedded kind does not take stops the start before anything loads', async () => {
+    const err = (await startModel(modelConfig({ args: ['--n-gpu-layers', '99'] }), memoryLog(), { configDir: dir, nvidiaSmi: path.join(dir, 'no-nvidia-smi') }).catch((e: unknown) => e)) as Error;
+    expect(err).toBeInstanceOf(ModelStartError);
+    expect(err.message).toMatch(/^model.args: "--n-gpu-layers" is not an option of model.kind embedded/);
+  });
+});
+
+/** The README's example config (fixtures/models/tiny-embedded.yml), its paths made absolute, next to the generated model. */
 async function plumbingConfig(): Promise<{ file: string; out: string }> {
+  const example = path.resolve('fixtures/models/tiny-embedded.yml');
+  const doc = YAML.parse(await readFile(example, 'utf8')) as { model: { model: string }; pipeline: { run: string }; benchmarks: { humaneval: { path: string } } };
+  const from = path.dirname(example);
+  doc.model.model = gguf;
+  doc.pipeline.run = doc.pipeline.run.replace(/\S+\.mjs$/, (p) => path.resolve(from, p));
+  doc.benchmarks.humaneval.path = path.resolve(from, doc.benchmarks.humaneval.path);
+  expect([doc.pipeline.run, doc.benchmarks.humaneval.path]).toEqual([`node ${PLUMBING}`, PROBLEMS]);
   const d = path.join(dir, 'run');
   await mkdir(d, { recursive: true });
   const file = path.join(d, 'saboteur.yml');
-  await writeFile(
-    file,
-    `model:
-  kind: embedded
-  model: ../tiny.gguf
-  args: ["--threads", "1"]
-  startup-timeout: 120s
-  sampling: { temperature: 0.7, seed: 7, max-tokens: 24 }
-pipeline:
-  run: node ${PLUMBING}
-  timeout: 120s
-  concurrency: 2
-  agents:
-    - { name: planner, match: { system: "You are the planner" } }
-    - { name: coder, match: { header: coder } }
-benchmarks:
-  humaneval: { path: ${PROBLEMS}, limit: 2 }
-variants:
-  malicious: { target: coder, message-rate: 1, error-rate: 1 }
-`,
-  );
+  await writeFile(file, YAML.stringify(doc));
   return { file, out: path.join(d, 'out') };
 }
 
@@ -313,8 +320,7 @@ describe('command: the tiny model behind a node-llama-cpp server process', () =>
 
   test('a model llama.cpp cannot load: the server exits, the start fails at once with its last words', async () => {
     const broken = path.join(dir, 'broken.gguf');
-    writeTinyLlama(broken, { seed: 1 });
-    await truncate(broken, 4096); // the header and metadata survive, the tensor data does not
+    await truncate(broken, writeTinyLlama(broken, { seed: 1 }) / 2); // the metadata and tensor infos survive, half the data does not
     const rec = recordingLedger();
     const err = (await startModel(modelConfig({ kind: 'command', model: broken, run, args: [] }), memoryLog(), { ledger: rec.ledger, logDir: path.join(dir, 'command-broken'), configDir: dir }).catch((e: unknown) => e)) as Error;
     expect(err).toBeInstanceOf(ModelStartError);

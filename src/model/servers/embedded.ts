@@ -163,6 +163,25 @@ async function withDeadline<T>(work: Promise<T>, ms: number, what: string): Prom
   }
 }
 
+/**
+ * llama.cpp's own log lines go to saboteur's debug log instead of the console; its last warnings
+ * and errors are kept for the error message when a model does not load.
+ */
+function llamaCppLog(log: Log, keep = 4): { logger(level: string, message: string): void; last(): string } {
+  const recent: string[] = [];
+  return {
+    logger(level, message) {
+      const line = message.trim();
+      if (!line) return;
+      log.debug(`llama.cpp (${level}): ${line}`);
+      if (level !== 'warn' && level !== 'error' && level !== 'fatal') return;
+      recent.push(line);
+      if (recent.length > keep) recent.shift();
+    },
+    last: () => recent.join(' | '),
+  };
+}
+
 export interface EmbeddedOptions {
   configDir: string;
   /** Where hf: models are downloaded to (default: node-llama-cpp's own models folder). */
@@ -188,6 +207,11 @@ export async function startEmbedded(model: Config['model'], log: Log, opts: Embe
   for (const [k, v] of Object.entries(model.env)) process.env[k] = v;
   if (model.gpus !== undefined) process.env.CUDA_VISIBLE_DEVICES = model.gpus;
 
+  const engineLog = llamaCppLog(log);
+  // What has been created so far, disposed again (newest first) when a later step fails or the
+  // start-up deadline passes first: a failed start leaves no native threads or memory behind.
+  const created: { dispose(): Promise<void> | void }[] = [];
+  let abandoned = false;
   const load = (async () => {
     let modelPath = source.local;
     if (source.remote) {
@@ -195,16 +219,38 @@ export async function startEmbedded(model: Config['model'], log: Log, opts: Embe
       log.info(`embedded: resolving ${source.remote} (downloaded once, then cached)`);
       modelPath = await mod.resolveModelFile(source.remote, opts.modelsDir ? { directory: opts.modelsDir } : undefined);
     }
-    const llama = await mod.getLlama();
-    const loaded = await llama.loadModel({ modelPath: modelPath! });
-    const context = await loaded.createContext({
+    const keep = <T extends { dispose(): Promise<void> | void }>(resource: T): T => {
+      created.push(resource);
+      if (abandoned) throw new ModelStartError('model.kind embedded: start-up abandoned');
+      return resource;
+    };
+    const llama = keep(await mod.getLlama({ logLevel: 'warn', logger: engineLog.logger }));
+    const loaded = keep(await llama.loadModel({ modelPath: modelPath! }).catch((err: Error) => {
+      const said = engineLog.last();
+      throw new ModelStartError(
+        `model.kind embedded: llama.cpp could not load ${modelPath}: ${err.message}${said ? `; llama.cpp said: ${said}` : ''} (is it a complete GGUF file of an architecture node-llama-cpp${version ? ` ${version}` : ''} supports?)`,
+      );
+    }));
+    const context = keep(await loaded.createContext({
       ...(settings.threads ? { threads: settings.threads } : {}),
       ...(settings.contextSize ? { contextSize: settings.contextSize } : {}),
-    });
+    }));
     const session = new mod.LlamaChatSession({ contextSequence: context.getSequence() });
     return { llama, loaded, context, session, modelPath: modelPath! };
   })();
-  const { llama, loaded, context, session, modelPath } = await withDeadline(load, model.startupTimeoutMs, `loading ${model.model}`);
+  const disposeCreated = async () => {
+    for (const r of created.reverse()) await Promise.resolve(r.dispose()).catch(() => undefined);
+  };
+  let ready: Awaited<typeof load>;
+  try {
+    ready = await withDeadline(load, model.startupTimeoutMs, `loading ${model.model}`);
+  } catch (err) {
+    abandoned = true;
+    // A load still running past the deadline is disposed when it gets to its next step.
+    void load.catch(() => undefined).finally(() => void disposeCreated());
+    throw err;
+  }
+  const { llama, loaded, context, session, modelPath } = ready;
 
   // One context sequence: requests take turns (the proxy and pipelines queue behind it).
   let queue: Promise<unknown> = Promise.resolve();
