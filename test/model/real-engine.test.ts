@@ -16,7 +16,8 @@ import YAML from 'yaml';
 import type { Config } from '../../src/config/load.js';
 import { main } from '../../src/cli/main.js';
 import { startModel, ModelStartError, type ModelEndpoint, type ProcessLedger, type TrackedProcess } from '../../src/model/index.js';
-import { embeddedSettings, findPackage, NODE_LLAMA_CPP_VERSION } from '../../src/model/servers/embedded.js';
+import { embeddedSettings, findPackage, NODE_LLAMA_CPP_VERSION, resolveGguf } from '../../src/model/servers/embedded.js';
+import { parseConfig } from '../../src/config/load.js';
 import { isProcessAlive } from '../../src/pipeline/process-group.js';
 import { InvocationRegistry, startProxy } from '../../src/proxy/index.js';
 import type { RunLog } from '../../src/runlog/schema.js';
@@ -134,6 +135,30 @@ describe('the engine under test', () => {
     expect(() => embeddedSettings(['--n-gpu-layers', '99'])).toThrow('model.args: "--n-gpu-layers" is not an option of model.kind embedded, which takes --threads N and --ctx-size N');
     expect(() => embeddedSettings(['--threads'])).toThrow('model.args: --threads needs a positive whole number, got nothing');
     expect(() => embeddedSettings(['--ctx-size', '0'])).toThrow('got "0"');
+  });
+});
+
+describe('the README\'s embedded section', () => {
+  const readme = readFileSync('README.md', 'utf8');
+  const start = readme.indexOf('## A small model on CPU: `model.kind: embedded`');
+  const section = readme.slice(start, readme.indexOf('\n## ', start + 10));
+  const blocks = (lang: string) => [...section.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]);
+
+  test('its install step pins the checked version, its config loads, its try-it commands are the ones tested here', () => {
+    expect(start).toBeGreaterThan(0);
+    const [install, config, cache] = blocks('yaml');
+    const step = (YAML.parse(install) as { run: string }[])[0];
+    expect(step.run).toBe(`npm install --no-save node-llama-cpp@${NODE_LLAMA_CPP_VERSION}`);
+    const parsed = parseConfig(`${config}\npipeline:\n  run: python3 -m agents\n`, path.resolve('saboteur.yml'));
+    expect(parsed.model.kind).toBe('embedded');
+    expect(resolveGguf(parsed.model.model, process.cwd())).toEqual({ remote: 'hf:Qwen/Qwen2.5-Coder-1.5B-Instruct-GGUF:Q4_K_M' });
+    expect(embeddedSettings(parsed.model.args)).toEqual({ threads: 4 });
+    expect((YAML.parse(cache) as { with: { path: string } }[])[0].with.path).toBe('~/.node-llama-cpp/models');
+    expect(blocks('sh')[0].trim().split('\n')).toEqual([
+      'npm ci',
+      'node fixtures/models/tiny-llama.mjs fixtures/models/tiny.gguf',
+      'node bin/saboteur.js run --config fixtures/models/tiny-embedded.yml --out /tmp/tiny-run',
+    ]);
   });
 });
 
