@@ -219,6 +219,29 @@ describe('embedded: the tiny model in-process, through the proxy', () => {
   }, 300_000);
 });
 
+describe('embedded: closing while it generates', () => {
+  test('the answer in flight stops at its next token, the queued one never starts, nothing runs on a disposed context', async () => {
+    const log = memoryLog();
+    const ep = await startModel(modelConfig({}), log, { configDir: dir, nvidiaSmi: path.join(dir, 'no-nvidia-smi') });
+    // Greedy decoding of this model repeats a digit and never picks its end token: a long generation.
+    type Answer = { status: number; body: { choices?: { message: { content: string }; finish_reason: string }[]; error?: { message: string } } };
+    const ask = (): Promise<Answer> =>
+      fetch(`${ep.baseUrl}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'tiny', max_tokens: 3500, temperature: 0, messages: [{ role: 'user', content: 'Go on.' }] }) })
+        .then(async (r) => ({ status: r.status, body: (await r.json()) as Answer['body'] }))
+        .catch((err: Error) => ({ status: 0, body: { error: { message: err.message } } }));
+    const inFlight = ask();
+    const queued = ask();
+    await new Promise((r) => setTimeout(r, 1000));
+    await timed('embedded shutdown with one generation in flight and one queued', () => ep.close());
+    const [first, second] = await Promise.all([inFlight, queued]);
+    expect(first.status).toBe(200);
+    expect(first.body.choices![0].finish_reason).toBe('stop');
+    expect(first.body.choices![0].message.content.length).toBeLessThan(3500);
+    expect(second.status === 0 || second.body.error?.message?.includes('the model is shutting down')).toBe(true);
+    expect(log.lines.join('\n')).not.toContain('disposed');
+  }, 120_000);
+});
+
 describe('embedded: start-up failures', () => {
   test('a GGUF llama.cpp cannot load: a start error naming the file, and nothing held', async () => {
     const broken = path.join(dir, 'broken-embedded.gguf');

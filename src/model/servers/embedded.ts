@@ -254,8 +254,13 @@ export async function startEmbedded(model: Config['model'], log: Log, opts: Embe
 
   // One context sequence: requests take turns (the proxy and pipelines queue behind it).
   let queue: Promise<unknown> = Promise.resolve();
+  // Aborted by close(): the generation in flight stops at its next token, queued ones never start,
+  // so nothing runs on a context that is being disposed.
+  const closing = new AbortController();
   const generate: Generate = (messages, params: GenerateParams, signal) => {
     const turn = queue.then(async (): Promise<Generation> => {
+      if (closing.signal.aborted) throw new Error('the model is shutting down');
+      if (signal.aborted) throw new Error('the client went away before its turn');
       const last = messages[messages.length - 1];
       session.setChatHistory(toHistory(messages.slice(0, -1)));
       const options = {
@@ -263,7 +268,7 @@ export async function startEmbedded(model: Config['model'], log: Log, opts: Embe
         topP: params.topP ?? model.sampling.topP,
         maxTokens: params.maxTokens ?? model.sampling.maxTokens,
         seed: params.seed ?? model.sampling.seed,
-        signal,
+        signal: AbortSignal.any([signal, closing.signal]),
         stopOnAbortSignal: true,
       };
       let text: string;
@@ -291,6 +296,8 @@ export async function startEmbedded(model: Config['model'], log: Log, opts: Embe
     version: `node-llama-cpp ${version ?? ''}`.trim(),
     backend,
     async close() {
+      closing.abort();
+      await queue;
       await server.close();
       session.dispose?.();
       await context.dispose();
