@@ -225,7 +225,9 @@ export async function startEmbedded(model: Config['model'], log: Log, opts: Embe
       return resource;
     };
     const llama = keep(await mod.getLlama({ logLevel: 'warn', logger: engineLog.logger }));
-    const loaded = keep(await llama.loadModel({ modelPath: modelPath! }).catch((err: Error) => {
+    const loaded = keep(await llama.loadModel({ modelPath: modelPath! }).catch(async (err: Error) => {
+      // llama.cpp logs from its loader thread: its last lines reach this thread a moment after the failure.
+      await new Promise((resolve) => setTimeout(resolve, 250));
       const said = engineLog.last();
       throw new ModelStartError(
         `model.kind embedded: llama.cpp could not load ${modelPath}: ${err.message}${said ? `; llama.cpp said: ${said}` : ''} (is it a complete GGUF file of an architecture node-llama-cpp${version ? ` ${version}` : ''} supports?)`,
