@@ -22,6 +22,8 @@ import { isProcessAlive } from '../../src/pipeline/process-group.js';
 import { InvocationRegistry, startProxy } from '../../src/proxy/index.js';
 import type { RunLog } from '../../src/runlog/schema.js';
 import { memoryLog } from '../../src/util/log.js';
+import { segment } from '../../src/inject/units.js';
+import { codeEdits, textEdits } from '../../src/inject/syntactic.js';
 import { writeTinyLlama } from '../../fixtures/models/tiny-llama.mjs';
 
 const PLUMBING = path.resolve('fixtures/pipelines/plumbing.mjs');
@@ -163,7 +165,7 @@ describe('the README\'s embedded section', () => {
 });
 
 describe('embedded: the tiny model in-process, through the proxy', () => {
-  test('chat completions plain and streamed, attributed, sampling passed on; closed without a trace', async () => {
+  test('chat completions plain and streamed and the Responses API, attributed, sampling passed on; closed without a trace', async () => {
     const log = memoryLog();
     const ep: ModelEndpoint = await timed('embedded start (load, context, HTTP server)', () => startModel(modelConfig({}), log, { configDir: dir, nvidiaSmi: path.join(dir, 'no-nvidia-smi') }));
     const registry = new InvocationRegistry();
@@ -199,13 +201,23 @@ describe('embedded: the tiny model in-process, through the proxy', () => {
       }
       expect(usage?.completion_tokens).toBeGreaterThan(0);
 
+      // The Responses API, plain (streamed in the saboteur run below): instructions count as the system prompt.
+      const response = await client.responses.create({ model: 'tiny', instructions: 'You are the planner.', input: 'Say hello.', max_output_tokens: 12, temperature: 0.7, seed: 3 } as OpenAI.Responses.ResponseCreateParamsNonStreaming);
+      expect(['completed', 'incomplete']).toContain(response.status);
+      expect(response.output_text).toBe(first.choices[0].message.content);
+      // Straight at the embedded server (not through the proxy, which keeps the state): no stored responses.
+      const direct = await fetch(`${ep.baseUrl}/responses`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'tiny', input: 'x', previous_response_id: 'resp_1' }) });
+      expect(direct.status).toBe(400);
+      expect(((await direct.json()) as { error: { message: string } }).error.message).toMatch(/^this server keeps no responses, so previous_response_id cannot be resolved here/);
+
       const calls = registry.close(inv.key);
-      expect(calls.map((c) => [c.agent, c.agentSource, c.status, c.stream])).toEqual([
-        ['planner', 'system', 200, false],
-        ['planner', 'system', 200, false],
-        ['planner', 'system', 200, false],
-        ['planner', 'system', 200, false],
-        ['coder', 'header', 200, true],
+      expect(calls.map((c) => [c.agent, c.agentSource, c.endpoint, c.status, c.stream])).toEqual([
+        ['planner', 'system', 'chat.completions', 200, false],
+        ['planner', 'system', 'chat.completions', 200, false],
+        ['planner', 'system', 'chat.completions', 200, false],
+        ['planner', 'system', 'chat.completions', 200, false],
+        ['coder', 'header', 'chat.completions', 200, true],
+        ['planner', 'system', 'responses', 200, false],
       ]);
       expect(calls[4].response?.content).toBe(streamed);
       expect(calls[0].response?.content).toBe(first.choices[0].message.content);
@@ -278,11 +290,11 @@ async function plumbingConfig(): Promise<{ file: string; out: string }> {
 }
 
 describe('saboteur run with model.kind embedded on the tiny model', () => {
-  test('answers arrive and are attributed, the coder is corrupted in the malicious variant only, run.json and report.md are written, nothing is left', async () => {
+  test('answers arrive (chat plain and streamed, Responses streamed) and are attributed, every answer the rules can change is corrupted in the malicious variant only, run.json and report.md are written, nothing is left', async () => {
     const { file, out } = await plumbingConfig();
     let stderr = '';
     const io = { stdout: { write: () => true }, stderr: { write: (s: string) => ((stderr += s), true) }, env: process.env };
-    const code = await timed('saboteur run, 2 HumanEval tasks × 2 variants × 2 calls (start and stop included)', () => main(['run', '--config', file, '--out', out], io));
+    const code = await timed('saboteur run, 2 HumanEval tasks × 2 variants × 3 calls (start and stop included)', () => main(['run', '--config', file, '--out', out], io));
     expect({ code, stderr: code === 0 ? '' : stderr }).toEqual({ code: 0, stderr: '' });
     const startup = /embedded node-llama-cpp \S+ \(cpu\) serves tiny at \S+ after ([^\n]+)/.exec(stderr);
     expect(startup).not.toBeNull();
@@ -294,29 +306,37 @@ describe('saboteur run with model.kind embedded on the tiny model', () => {
     expect(runLog.instances).toHaveLength(4);
     let corrupted = 0;
     for (const r of runLog.instances) {
-      // Noise fails the tests, but the pipeline ran and its answer was scored.
+      // Noise fails the tests, but the pipeline ran to its end and its answer was scored.
       expect([r.variant, r.outcome]).toEqual([r.variant, 'failed']);
       const calls = r.trace.calls;
-      expect(calls.map((c) => [c.agent, c.agentSource, c.status, c.stream])).toEqual([
-        ['planner', 'system', 200, false],
-        ['coder', 'header', 200, true],
+      expect(calls.map((c) => [c.agent, c.agentSource, c.endpoint, c.status, c.stream])).toEqual([
+        ['planner', 'system', 'chat.completions', 200, false],
+        ['coder', 'header', 'chat.completions', 200, true],
+        ['reviewer', 'header', 'responses', 200, true],
       ]);
       expect(calls[0].response?.usage?.completionTokens).toBeGreaterThan(0);
-      expect(calls[0].corruption).toBeUndefined();
-      if (r.variant === 'control') expect(calls[1].corruption).toBeUndefined();
       // The run log keeps what was delivered; a corruption keeps what the model said before it.
-      const coder = calls[1].response!.content;
-      if (calls[1].corruption) {
-        corrupted++;
-        expect(calls[1].corruption.after).toBe(coder);
-        expect(calls[1].corruption.before).not.toBe(coder);
+      const [planner, coder, reviewer] = calls.map((c) => c.response!.content);
+      for (const c of calls) {
+        if (r.variant === 'control') expect(c.corruption).toBeUndefined();
+        if (c.corruption) {
+          corrupted++;
+          expect(c.corruption.after).toBe(c.response!.content);
+          expect(c.corruption.before).not.toBe(c.response!.content);
+        } else if (r.variant === 'malicious') {
+          // Hit (message-rate 1) but left alone: only when no rule applies to any unit of it.
+          const seg = segment(c.response!.content);
+          expect(seg.units.flatMap((u) => (seg.kind === 'line' ? codeEdits(u.text) : textEdits(u.text)))).toEqual([]);
+        }
       }
-      // What the pipeline received is what the proxy delivered: the planner's answer in the coder's prompt, the coder's as streamed.
-      expect(calls[1].request.messages?.[1].content).toContain(`Plan:\n${calls[0].response!.content}`);
-      expect(r.output?.completion).toBe(`    return ${JSON.stringify({ planner: calls[0].response!.content, coder })}\n`);
+      // What the pipeline received is what the proxy delivered: each answer in the next prompt, all three in its output.
+      expect(calls[1].request.messages?.[1].content).toContain(`Plan:\n${planner}`);
+      expect(calls[2].request.messages?.map((m) => m.content)).toEqual(['You review Python.', `Review this:\n${coder}`]);
+      expect(r.output?.completion).toBe(`    return ${JSON.stringify({ planner, coder, reviewer })}\n`);
     }
-    // The tiny model favours digits, which the syntactic rules change (number +1): every hit coder answer here had one.
-    expect(corrupted).toBe(2);
+    // The tiny model favours digits, which the syntactic rules change (number + 1): most answers carry one.
+    expect(corrupted).toBeGreaterThanOrEqual(3);
+    measured.push(`saboteur run: ${corrupted} of 6 malicious answers corrupted`);
     const report = await readFile(path.join(out, 'report.md'), 'utf8');
     expect(report).toContain(`Served by embedded \`node-llama-cpp ${NODE_LLAMA_CPP_VERSION}\``);
     expect(readdirSync(out).sort()).toEqual(expect.arrayContaining(['report.md', 'run.json']));

@@ -1,12 +1,14 @@
 /**
  * An OpenAI-compatible HTTP server in front of an in-process generate function: what the
  * `embedded` kind (node-llama-cpp) serves on 127.0.0.1, so the proxy and the pipelines talk to it
- * exactly as to vLLM. Chat completions only, streaming or not.
+ * exactly as to vLLM. Chat completions and the Responses API (text only, no stored responses:
+ * saboteur's proxy sends the whole conversation), streaming or not.
  */
 import http from 'node:http';
 import type { Log } from '../../util/log.js';
 import { closeServer, listenLocal, parseJsonBody, readBody, sendError, sendJson } from '../http-util.js';
 import { SSE_HEADERS, chatCompletionEvents, chatCompletionJson, flattenContent, newId, type ResponseSpec } from '../openai-wire.js';
+import { responseEvents, responseJson, responseObject, responsesMessages } from '../responses-wire.js';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -60,6 +62,18 @@ export function toChatMessages(raw: unknown): ChatMessage[] | string {
   return out;
 }
 
+const ROUTES: Record<string, 'chat' | 'responses'> = { '/v1/chat/completions': 'chat', '/v1/responses': 'responses' };
+
+/** A Responses request this server cannot answer, and what to send instead. */
+function responsesRefusal(body: Record<string, unknown>): string | undefined {
+  if (body.previous_response_id !== undefined && body.previous_response_id !== null) {
+    return 'this server keeps no responses, so previous_response_id cannot be resolved here: send the whole conversation in `input` (saboteur\'s proxy does this for the pipeline)';
+  }
+  if (body.background === true) return 'background responses are not supported: leave `background` unset';
+  if (typeof body.input !== 'string' && !Array.isArray(body.input)) return '`input` must be a string or a list of input items';
+  return undefined;
+}
+
 export async function startChatServer(options: ChatServerOptions): Promise<ChatServerHandle> {
   const { log, modelName } = options;
   let warnedTools = false;
@@ -70,13 +84,16 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
       if (req.method === 'GET' && (url === '/v1/models' || url === '/models')) {
         return sendJson(res, 200, { object: 'list', data: [{ id: modelName, object: 'model', created: Math.floor(Date.now() / 1000), owned_by: 'saboteur' }] });
       }
-      if (req.method !== 'POST' || url !== '/v1/chat/completions') {
+      const route = req.method === 'POST' ? ROUTES[url] : undefined;
+      if (!route) {
         await readBody(req);
-        return sendError(res, 404, 'not_found', `${options.owner} serves POST /v1/chat/completions and GET /v1/models, not ${req.method} ${url}`);
+        return sendError(res, 404, 'not_found', `${options.owner} serves POST /v1/chat/completions, POST /v1/responses and GET /v1/models, not ${req.method} ${url}`);
       }
       const body = parseJsonBody(res, await readBody(req));
       if (!body) return;
-      const messages = toChatMessages(body.messages);
+      const refusal = route === 'responses' ? responsesRefusal(body) : undefined;
+      if (refusal) return sendError(res, 400, 'invalid_request_error', refusal);
+      const messages = toChatMessages(route === 'responses' ? responsesMessages(body) : body.messages);
       if (typeof messages === 'string') return sendError(res, 400, 'invalid_request_error', messages);
       if (Array.isArray(body.tools) && body.tools.length && !warnedTools) {
         warnedTools = true;
@@ -89,12 +106,12 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
       const params: GenerateParams = {
         temperature: num(body.temperature),
         topP: num(body.top_p),
-        maxTokens: num(body.max_completion_tokens) ?? num(body.max_tokens),
+        maxTokens: num(body.max_output_tokens) ?? num(body.max_completion_tokens) ?? num(body.max_tokens),
         seed: num(body.seed),
       };
       const g = await options.generate(messages, params, abort.signal);
       const spec: ResponseSpec = {
-        id: newId('chatcmpl-'),
+        id: newId(route === 'responses' ? 'resp_' : 'chatcmpl-'),
         created: Math.floor(Date.now() / 1000),
         model: modelName,
         content: g.text,
@@ -102,6 +119,14 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
         finishReason: g.finishReason,
         usage: { prompt_tokens: g.promptTokens, completion_tokens: g.completionTokens, total_tokens: g.promptTokens + g.completionTokens },
       };
+      if (route === 'responses') {
+        const response = responseObject(spec, body);
+        if (body.stream !== true) return sendJson(res, 200, responseJson(response));
+        res.writeHead(200, SSE_HEADERS);
+        for (const e of responseEvents(response)) res.write(e);
+        res.end();
+        return;
+      }
       if (body.stream === true) {
         const includeUsage = (body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
         res.writeHead(200, SSE_HEADERS);
