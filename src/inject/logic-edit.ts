@@ -51,12 +51,12 @@ interface Rule {
 
 const SWAP = (pairs: Record<string, string>) => (m: RegExpExecArray) => pairs[m[0]];
 
-/** Code rules, run on the masked line. Operators need spaces around them so `->`, `=>`, `List<T>` are left alone. */
 /** A run of digits plus one, exactly at any length (Number() would round past 2^53). */
 function plusOne(digits: string): string {
   return String(BigInt(digits) + 1n);
 }
 
+/** Code rules, run on the masked line. Operators need spaces around them so `->`, `=>`, `List<T>` are left alone. */
 const CODE_RULES: Rule[] = [
   { name: 'comparison', pattern: /(?<=\s)(<=|>=|<|>)(?=\s)/g, replace: SWAP({ '<': '<=', '<=': '<', '>': '>=', '>=': '>' }) },
   { name: 'equality', pattern: /(?<=\s)(===|!==|==|!=)(?=\s)/g, replace: SWAP({ '==': '!=', '!=': '==', '===': '!==', '!==': '===' }) },

@@ -199,78 +199,93 @@ export interface EmbeddedServer {
   close(): Promise<void>;
 }
 
-export async function startEmbedded(model: Config['model'], log: Log, opts: EmbeddedOptions): Promise<EmbeddedServer> {
-  const source = resolveGguf(model.model, opts.configDir);
-  const settings = embeddedSettings(model.args);
-  const { mod, version } = await loadNodeLlamaCpp([opts.configDir, process.cwd()], opts.packageName);
-  // CUDA reads these when the backend starts: set them before getLlama.
-  for (const [k, v] of Object.entries(model.env)) process.env[k] = v;
-  if (model.gpus !== undefined) process.env.CUDA_VISIBLE_DEVICES = model.gpus;
+interface Engine {
+  llama: LlamaLike;
+  loaded: ModelLike;
+  context: ContextLike;
+  session: ChatSessionLike;
+  modelPath: string;
+}
 
-  const engineLog = llamaCppLog(log);
-  // What has been created so far, disposed again (newest first) when a later step fails or the
-  // start-up deadline passes first: a failed start leaves no native threads or memory behind.
+interface OpenOptions {
+  settings: EmbeddedSettings;
+  log: Log;
+  version?: string;
+  modelsDir?: string;
+  deadlineMs: number;
+}
+
+/**
+ * Loads the model and opens its one context within the start-up deadline. What was created is
+ * disposed again (newest first) when a later step fails or the deadline passes first, so a failed
+ * start leaves no native threads or memory behind.
+ */
+async function openEngine(mod: NodeLlamaCppModule, source: { local?: string; remote?: string }, o: OpenOptions): Promise<Engine> {
+  const engineLog = llamaCppLog(o.log);
   const created: { dispose(): Promise<void> | void }[] = [];
   let abandoned = false;
-  const load = (async () => {
+  const keep = <T extends { dispose(): Promise<void> | void }>(resource: T): T => {
+    created.push(resource);
+    if (abandoned) throw new ModelStartError('model.kind embedded: start-up abandoned');
+    return resource;
+  };
+  const load = (async (): Promise<Engine> => {
     let modelPath = source.local;
     if (source.remote) {
       if (typeof mod.resolveModelFile !== 'function') throw new ModelStartError(`model.model: ${source.remote} needs node-llama-cpp 3.6 or later to download; ${INSTALL_HINT}`);
-      log.info(`embedded: resolving ${source.remote} (downloaded once, then cached)`);
-      modelPath = await mod.resolveModelFile(source.remote, opts.modelsDir ? { directory: opts.modelsDir } : undefined);
+      o.log.info(`embedded: resolving ${source.remote} (downloaded once, then cached)`);
+      modelPath = await mod.resolveModelFile(source.remote, o.modelsDir ? { directory: o.modelsDir } : undefined);
     }
-    const keep = <T extends { dispose(): Promise<void> | void }>(resource: T): T => {
-      created.push(resource);
-      if (abandoned) throw new ModelStartError('model.kind embedded: start-up abandoned');
-      return resource;
-    };
     const llama = keep(await mod.getLlama({ logLevel: 'warn', logger: engineLog.logger }));
-    const loaded = keep(await llama.loadModel({ modelPath: modelPath! }).catch(async (err: Error) => {
-      // llama.cpp logs from its loader thread: its last lines reach this thread a moment after the failure.
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      const said = engineLog.last();
-      throw new ModelStartError(
-        `model.kind embedded: llama.cpp could not load ${modelPath}: ${err.message}${said ? `; llama.cpp said: ${said}` : ''} (is it a complete GGUF file of an architecture node-llama-cpp${version ? ` ${version}` : ''} supports?)`,
-      );
-    }));
-    const context = keep(await loaded.createContext({
-      ...(settings.threads ? { threads: settings.threads } : {}),
-      ...(settings.contextSize ? { contextSize: settings.contextSize } : {}),
-    }));
+    const loaded = keep(
+      await llama.loadModel({ modelPath: modelPath! }).catch(async (err: Error) => {
+        // llama.cpp logs from its loader thread: its last lines reach this thread a moment after the failure.
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        const said = engineLog.last();
+        throw new ModelStartError(
+          `model.kind embedded: llama.cpp could not load ${modelPath}: ${err.message}${said ? `; llama.cpp said: ${said}` : ''} (is it a complete GGUF file of an architecture node-llama-cpp${o.version ? ` ${o.version}` : ''} supports?)`,
+        );
+      }),
+    );
+    const { threads, contextSize } = o.settings;
+    const context = keep(await loaded.createContext({ ...(threads ? { threads } : {}), ...(contextSize ? { contextSize } : {}) }));
     const session = new mod.LlamaChatSession({ contextSequence: context.getSequence() });
     return { llama, loaded, context, session, modelPath: modelPath! };
   })();
-  const disposeCreated = async () => {
-    for (const r of created.reverse()) await Promise.resolve(r.dispose()).catch(() => undefined);
-  };
-  let ready: Awaited<typeof load>;
   try {
-    ready = await withDeadline(load, model.startupTimeoutMs, `loading ${model.model}`);
+    return await withDeadline(load, o.deadlineMs, `loading ${source.local ?? source.remote}`);
   } catch (err) {
     abandoned = true;
     // A load still running past the deadline is disposed when it gets to its next step.
-    void load.catch(() => undefined).finally(() => void disposeCreated());
+    void load
+      .catch(() => undefined)
+      .finally(async () => {
+        for (const r of created.reverse()) await Promise.resolve(r.dispose()).catch(() => undefined);
+      });
     throw err;
   }
-  const { llama, loaded, context, session, modelPath } = ready;
+}
 
-  // One context sequence: requests take turns (the proxy and pipelines queue behind it).
+/**
+ * The generate function over the one context sequence: requests take turns (the proxy and the
+ * pipelines queue behind it). `closing` stops the turn in flight at its next token and any queued
+ * turn before it starts, so nothing runs on a context that is being disposed.
+ */
+function takeTurns(engine: Engine, sampling: Config['model']['sampling'], closing: AbortSignal): { generate: Generate; idle(): Promise<unknown> } {
+  const { session, loaded } = engine;
   let queue: Promise<unknown> = Promise.resolve();
-  // Aborted by close(): the generation in flight stops at its next token, queued ones never start,
-  // so nothing runs on a context that is being disposed.
-  const closing = new AbortController();
   const generate: Generate = (messages, params: GenerateParams, signal) => {
     const turn = queue.then(async (): Promise<Generation> => {
-      if (closing.signal.aborted) throw new Error('the model is shutting down');
+      if (closing.aborted) throw new Error('the model is shutting down');
       if (signal.aborted) throw new Error('the client went away before its turn');
       const last = messages[messages.length - 1];
       session.setChatHistory(toHistory(messages.slice(0, -1)));
       const options = {
-        temperature: params.temperature ?? model.sampling.temperature,
-        topP: params.topP ?? model.sampling.topP,
-        maxTokens: params.maxTokens ?? model.sampling.maxTokens,
-        seed: params.seed ?? model.sampling.seed,
-        signal: AbortSignal.any([signal, closing.signal]),
+        temperature: params.temperature ?? sampling.temperature,
+        topP: params.topP ?? sampling.topP,
+        maxTokens: params.maxTokens ?? sampling.maxTokens,
+        seed: params.seed ?? sampling.seed,
+        signal: AbortSignal.any([signal, closing]),
         stopOnAbortSignal: true,
       };
       let text: string;
@@ -288,23 +303,41 @@ export async function startEmbedded(model: Config['model'], log: Log, opts: Embe
     queue = turn.catch(() => undefined);
     return turn;
   };
+  return { generate, idle: () => queue };
+}
 
-  const name = path.basename(modelPath).replace(/\.gguf$/i, '');
-  const server = await startChatServer({ modelName: name, generate, log, owner: 'embedded (node-llama-cpp)' });
-  const backend = llama.gpu ? String(llama.gpu) : 'cpu';
+export async function startEmbedded(model: Config['model'], log: Log, opts: EmbeddedOptions): Promise<EmbeddedServer> {
+  const source = resolveGguf(model.model, opts.configDir);
+  const settings = embeddedSettings(model.args);
+  const { mod, version } = await loadNodeLlamaCpp([opts.configDir, process.cwd()], opts.packageName);
+  // CUDA reads these when the backend starts: set them before getLlama.
+  for (const [k, v] of Object.entries(model.env)) process.env[k] = v;
+  if (model.gpus !== undefined) process.env.CUDA_VISIBLE_DEVICES = model.gpus;
+
+  const engine = await openEngine(mod, source, { settings, log, version, modelsDir: opts.modelsDir, deadlineMs: model.startupTimeoutMs });
+  const closing = new AbortController();
+  const turns = takeTurns(engine, model.sampling, closing.signal);
+  const name = path.basename(engine.modelPath).replace(/\.gguf$/i, '');
+  const dispose = async () => {
+    engine.session.dispose?.();
+    await engine.context.dispose();
+    await engine.loaded.dispose();
+    await engine.llama.dispose();
+  };
+  const server = await startChatServer({ modelName: name, generate: turns.generate, log, owner: 'embedded (node-llama-cpp)' }).catch(async (err: unknown) => {
+    await dispose();
+    throw err;
+  });
   return {
     baseUrl: server.baseUrl,
     model: name,
     version: `node-llama-cpp ${version ?? ''}`.trim(),
-    backend,
+    backend: engine.llama.gpu ? String(engine.llama.gpu) : 'cpu',
     async close() {
       closing.abort();
-      await queue;
+      await turns.idle();
       await server.close();
-      session.dispose?.();
-      await context.dispose();
-      await loaded.dispose();
-      await llama.dispose();
+      await dispose();
     },
   };
 }
