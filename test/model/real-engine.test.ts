@@ -23,7 +23,7 @@ import { InvocationRegistry, startProxy } from '../../src/proxy/index.js';
 import type { RunLog } from '../../src/runlog/schema.js';
 import { memoryLog } from '../../src/util/log.js';
 import { segment } from '../../src/inject/units.js';
-import { codeEdits, textEdits } from '../../src/inject/syntactic.js';
+import { codeEdits, textEdits } from '../../src/inject/logic-edit.js';
 import { writeTinyLlama } from '../../fixtures/models/tiny-llama.mjs';
 
 const PLUMBING = path.resolve('fixtures/pipelines/plumbing.mjs');
@@ -326,7 +326,7 @@ describe('saboteur run with model.kind embedded on the tiny model', () => {
         } else if (r.variant === 'malicious') {
           // Hit (message-rate 1) but left alone: only when no rule applies to any unit of it.
           const seg = segment(c.response!.content);
-          expect(seg.units.flatMap((u) => (seg.kind === 'line' ? codeEdits(u.text) : textEdits(u.text)))).toEqual([]);
+          expect(seg.units.flatMap((u) => (u.kind === 'line' ? codeEdits(u.text) : textEdits(u.text)))).toEqual([]);
         }
       }
       // What the pipeline received is what the proxy delivered: each answer in the next prompt, all three in its output.
