@@ -46710,6 +46710,9 @@ function maskCode(line) {
   return out.join("");
 }
 var SWAP = (pairs) => (m) => pairs[m[0]];
+function plusOne(digits) {
+  return String(BigInt(digits) + 1n);
+}
 var CODE_RULES = [
   { name: "comparison", pattern: /(?<=\s)(<=|>=|<|>)(?=\s)/g, replace: SWAP({ "<": "<=", "<=": "<", ">": ">=", ">=": ">" }) },
   { name: "equality", pattern: /(?<=\s)(===|!==|==|!=)(?=\s)/g, replace: SWAP({ "==": "!=", "!=": "==", "===": "!==", "!==": "===" }) },
@@ -46726,7 +46729,7 @@ var CODE_RULES = [
       const before = input2[m.index - 1];
       const after = input2[m.index + m[0].length];
       if ((before === "[" || before === "-") && after === "]") return void 0;
-      return String(Number(m[0]) + 1);
+      return plusOne(m[0]);
     }
   },
   { name: "index", pattern: /\[(-?\d+)\]/g, replace: (m) => `[${Number(m[1]) < 0 ? Number(m[1]) - 1 : Number(m[1]) + 1}]` },
@@ -46787,7 +46790,7 @@ var TEXT_RULES = [
   } },
   { name: "negation", pattern: /\b(is|are|was|were|will|should|must)\b(?! not\b)/gi, replace: (m) => `${m[1]} not` },
   { name: "negation", pattern: /\bcan\b(?!not)/gi, replace: (m) => keepCase(m[0], "cannot") },
-  { name: "number", pattern: /(?<![\w.])\d+(?![\w])/g, replace: (m) => String(Number(m[0]) + 1) },
+  { name: "number", pattern: /(?<![\w.])\d+(?![\w])/g, replace: (m) => plusOne(m[0]) },
   { name: "antonym", pattern: /\b[A-Za-z]+\b/g, replace: (m) => {
     const r = ANTONYMS[m[0].toLowerCase()];
     return r ? keepCase(m[0], r) : void 0;
@@ -47966,6 +47969,15 @@ ${content}` });
   if (out[out.length - 1].role !== "user") return "the last message must come from the user (or a tool)";
   return out;
 }
+var ROUTES2 = { "/v1/chat/completions": "chat", "/v1/responses": "responses" };
+function responsesRefusal2(body) {
+  if (body.previous_response_id !== void 0 && body.previous_response_id !== null) {
+    return "this server keeps no responses, so previous_response_id cannot be resolved here: send the whole conversation in `input` (saboteur's proxy does this for the pipeline)";
+  }
+  if (body.background === true) return "background responses are not supported: leave `background` unset";
+  if (typeof body.input !== "string" && !Array.isArray(body.input)) return "`input` must be a string or a list of input items";
+  return void 0;
+}
 async function startChatServer(options) {
   const { log, modelName } = options;
   let warnedTools = false;
@@ -47976,13 +47988,16 @@ async function startChatServer(options) {
       if (req.method === "GET" && (url2 === "/v1/models" || url2 === "/models")) {
         return sendJson(res, 200, { object: "list", data: [{ id: modelName, object: "model", created: Math.floor(Date.now() / 1e3), owned_by: "saboteur" }] });
       }
-      if (req.method !== "POST" || url2 !== "/v1/chat/completions") {
+      const route = req.method === "POST" ? ROUTES2[url2] : void 0;
+      if (!route) {
         await readBody(req);
-        return sendError(res, 404, "not_found", `${options.owner} serves POST /v1/chat/completions and GET /v1/models, not ${req.method} ${url2}`);
+        return sendError(res, 404, "not_found", `${options.owner} serves POST /v1/chat/completions, POST /v1/responses and GET /v1/models, not ${req.method} ${url2}`);
       }
       const body = parseJsonBody(res, await readBody(req));
       if (!body) return;
-      const messages2 = toChatMessages(body.messages);
+      const refusal = route === "responses" ? responsesRefusal2(body) : void 0;
+      if (refusal) return sendError(res, 400, "invalid_request_error", refusal);
+      const messages2 = toChatMessages(route === "responses" ? responsesMessages(body) : body.messages);
       if (typeof messages2 === "string") return sendError(res, 400, "invalid_request_error", messages2);
       if (Array.isArray(body.tools) && body.tools.length && !warnedTools) {
         warnedTools = true;
@@ -47995,12 +48010,12 @@ async function startChatServer(options) {
       const params = {
         temperature: num2(body.temperature),
         topP: num2(body.top_p),
-        maxTokens: num2(body.max_completion_tokens) ?? num2(body.max_tokens),
+        maxTokens: num2(body.max_output_tokens) ?? num2(body.max_completion_tokens) ?? num2(body.max_tokens),
         seed: num2(body.seed)
       };
       const g = await options.generate(messages2, params, abort.signal);
       const spec = {
-        id: newId("chatcmpl-"),
+        id: newId(route === "responses" ? "resp_" : "chatcmpl-"),
         created: Math.floor(Date.now() / 1e3),
         model: modelName,
         content: g.text,
@@ -48008,6 +48023,14 @@ async function startChatServer(options) {
         finishReason: g.finishReason,
         usage: { prompt_tokens: g.promptTokens, completion_tokens: g.completionTokens, total_tokens: g.promptTokens + g.completionTokens }
       };
+      if (route === "responses") {
+        const response = responseObject(spec, body);
+        if (body.stream !== true) return sendJson(res, 200, responseJson(response));
+        res.writeHead(200, SSE_HEADERS);
+        for (const e of responseEvents(response)) res.write(e);
+        res.end();
+        return;
+      }
       if (body.stream === true) {
         const includeUsage = body.stream_options?.include_usage === true;
         res.writeHead(200, SSE_HEADERS);
@@ -48470,6 +48493,22 @@ async function loadNodeLlamaCpp(searchDirs, name = NODE_LLAMA_CPP) {
     throw new ModelStartError(`model.kind embedded: ${name} failed to load (${err.message}); reinstall it: ${INSTALL_HINT}`);
   }
 }
+var EMBEDDED_FLAGS = { "--threads": "threads", "-t": "threads", "--ctx-size": "contextSize", "-c": "contextSize" };
+function embeddedSettings(args) {
+  const settings = {};
+  for (let i2 = 0; i2 < args.length; i2++) {
+    const [flag, inline] = args[i2].includes("=") ? [args[i2].slice(0, args[i2].indexOf("=")), args[i2].slice(args[i2].indexOf("=") + 1)] : [args[i2], void 0];
+    const key2 = EMBEDDED_FLAGS[flag];
+    if (!key2) {
+      throw new ModelStartError(`model.args: ${JSON.stringify(args[i2])} is not an option of model.kind embedded, which takes --threads N and --ctx-size N (other llama.cpp options need model.kind llamacpp)`);
+    }
+    const raw = inline ?? args[++i2];
+    const value2 = raw !== void 0 && /^\d+$/.test(raw) ? Number(raw) : NaN;
+    if (!Number.isSafeInteger(value2) || value2 < 1) throw new ModelStartError(`model.args: ${flag} needs a positive whole number, got ${raw === void 0 ? "nothing" : JSON.stringify(raw)} (for example ["${flag}", "4"])`);
+    settings[key2] = value2;
+  }
+  return settings;
+}
 function resolveGguf(model, configDir) {
   if (!model) throw new ModelStartError("model.kind embedded needs model.model: a GGUF file (relative to the config file) or an hf: URI such as hf:Qwen/Qwen2.5-Coder-1.5B-Instruct-GGUF:Q4_K_M");
   if (isRemoteModel(model)) return { remote: model };
@@ -48492,36 +48531,76 @@ async function withDeadline(work, ms, what) {
     clearTimeout(timer);
   }
 }
-async function startEmbedded(model, log, opts) {
-  const source = resolveGguf(model.model, opts.configDir);
-  const { mod, version: version2 } = await loadNodeLlamaCpp([opts.configDir, process.cwd()], opts.packageName);
-  for (const [k, v] of Object.entries(model.env)) process.env[k] = v;
-  if (model.gpus !== void 0) process.env.CUDA_VISIBLE_DEVICES = model.gpus;
+function llamaCppLog(log, keep = 4) {
+  const recent = [];
+  return {
+    logger(level, message) {
+      const line = message.trim();
+      if (!line) return;
+      log.debug(`llama.cpp (${level}): ${line}`);
+      if (level !== "warn" && level !== "error" && level !== "fatal") return;
+      recent.push(line);
+      if (recent.length > keep) recent.shift();
+    },
+    last: () => recent.join(" | ")
+  };
+}
+async function openEngine(mod, source, o2) {
+  const engineLog = llamaCppLog(o2.log);
+  const created = [];
+  let abandoned = false;
+  const keep = (resource) => {
+    created.push(resource);
+    if (abandoned) throw new ModelStartError("model.kind embedded: start-up abandoned");
+    return resource;
+  };
   const load2 = (async () => {
-    let modelPath2 = source.local;
+    let modelPath = source.local;
     if (source.remote) {
       if (typeof mod.resolveModelFile !== "function") throw new ModelStartError(`model.model: ${source.remote} needs node-llama-cpp 3.6 or later to download; ${INSTALL_HINT}`);
-      log.info(`embedded: resolving ${source.remote} (downloaded once, then cached)`);
-      modelPath2 = await mod.resolveModelFile(source.remote, opts.modelsDir ? { directory: opts.modelsDir } : void 0);
+      o2.log.info(`embedded: resolving ${source.remote} (downloaded once, then cached)`);
+      modelPath = await mod.resolveModelFile(source.remote, o2.modelsDir ? { directory: o2.modelsDir } : void 0);
     }
-    const llama2 = await mod.getLlama();
-    const loaded2 = await llama2.loadModel({ modelPath: modelPath2 });
-    const context2 = await loaded2.createContext();
-    const session2 = new mod.LlamaChatSession({ contextSequence: context2.getSequence() });
-    return { llama: llama2, loaded: loaded2, context: context2, session: session2, modelPath: modelPath2 };
+    const llama = keep(await mod.getLlama({ logLevel: "warn", logger: engineLog.logger }));
+    const loaded = keep(
+      await llama.loadModel({ modelPath }).catch(async (err) => {
+        await new Promise((resolve4) => setTimeout(resolve4, 250));
+        const said = engineLog.last();
+        throw new ModelStartError(
+          `model.kind embedded: llama.cpp could not load ${modelPath}: ${err.message}${said ? `; llama.cpp said: ${said}` : ""} (is it a complete GGUF file of an architecture node-llama-cpp${o2.version ? ` ${o2.version}` : ""} supports?)`
+        );
+      })
+    );
+    const { threads, contextSize } = o2.settings;
+    const context = keep(await loaded.createContext({ ...threads ? { threads } : {}, ...contextSize ? { contextSize } : {} }));
+    const session = new mod.LlamaChatSession({ contextSequence: context.getSequence() });
+    return { llama, loaded, context, session, modelPath };
   })();
-  const { llama, loaded, context, session, modelPath } = await withDeadline(load2, model.startupTimeoutMs, `loading ${model.model}`);
+  try {
+    return await withDeadline(load2, o2.deadlineMs, `loading ${source.local ?? source.remote}`);
+  } catch (err) {
+    abandoned = true;
+    void load2.catch(() => void 0).finally(async () => {
+      for (const r of created.reverse()) await Promise.resolve(r.dispose()).catch(() => void 0);
+    });
+    throw err;
+  }
+}
+function takeTurns(engine, sampling2, closing) {
+  const { session, loaded } = engine;
   let queue = Promise.resolve();
   const generate = (messages2, params, signal) => {
     const turn = queue.then(async () => {
+      if (closing.aborted) throw new Error("the model is shutting down");
+      if (signal.aborted) throw new Error("the client went away before its turn");
       const last = messages2[messages2.length - 1];
       session.setChatHistory(toHistory(messages2.slice(0, -1)));
       const options = {
-        temperature: params.temperature ?? model.sampling.temperature,
-        topP: params.topP ?? model.sampling.topP,
-        maxTokens: params.maxTokens ?? model.sampling.maxTokens,
-        seed: params.seed ?? model.sampling.seed,
-        signal,
+        temperature: params.temperature ?? sampling2.temperature,
+        topP: params.topP ?? sampling2.topP,
+        maxTokens: params.maxTokens ?? sampling2.maxTokens,
+        seed: params.seed ?? sampling2.seed,
+        signal: AbortSignal.any([signal, closing]),
         stopOnAbortSignal: true
       };
       let text2;
@@ -48539,20 +48618,38 @@ async function startEmbedded(model, log, opts) {
     queue = turn.catch(() => void 0);
     return turn;
   };
-  const name = path8.basename(modelPath).replace(/\.gguf$/i, "");
-  const server = await startChatServer({ modelName: name, generate, log, owner: "embedded (node-llama-cpp)" });
-  const backend = llama.gpu ? String(llama.gpu) : "cpu";
+  return { generate, idle: () => queue };
+}
+async function startEmbedded(model, log, opts) {
+  const source = resolveGguf(model.model, opts.configDir);
+  const settings = embeddedSettings(model.args);
+  const { mod, version: version2 } = await loadNodeLlamaCpp([opts.configDir, process.cwd()], opts.packageName);
+  for (const [k, v] of Object.entries(model.env)) process.env[k] = v;
+  if (model.gpus !== void 0) process.env.CUDA_VISIBLE_DEVICES = model.gpus;
+  const engine = await openEngine(mod, source, { settings, log, version: version2, modelsDir: opts.modelsDir, deadlineMs: model.startupTimeoutMs });
+  const closing = new AbortController();
+  const turns = takeTurns(engine, model.sampling, closing.signal);
+  const name = path8.basename(engine.modelPath).replace(/\.gguf$/i, "");
+  const dispose = async () => {
+    engine.session.dispose?.();
+    await engine.context.dispose();
+    await engine.loaded.dispose();
+    await engine.llama.dispose();
+  };
+  const server = await startChatServer({ modelName: name, generate: turns.generate, log, owner: "embedded (node-llama-cpp)" }).catch(async (err) => {
+    await dispose();
+    throw err;
+  });
   return {
     baseUrl: server.baseUrl,
     model: name,
     version: `node-llama-cpp ${version2 ?? ""}`.trim(),
-    backend,
+    backend: engine.llama.gpu ? String(engine.llama.gpu) : "cpu",
     async close() {
+      closing.abort();
+      await turns.idle();
       await server.close();
-      session.dispose?.();
-      await context.dispose();
-      await loaded.dispose();
-      await llama.dispose();
+      await dispose();
     }
   };
 }
