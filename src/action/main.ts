@@ -5,7 +5,6 @@
  * fails the job only after everything is published.
  */
 import * as core from '@actions/core';
-import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadConfig, type Config } from '../config/load.js';
 import { runJob } from '../run/job.js';
@@ -18,8 +17,12 @@ import { gitIn } from '../history/git.js';
 import { expandRunLogPaths, mergeRunLogFiles } from '../runlog/merge.js';
 import { applyOverrides, readInputs, type ActionInputs } from './inputs.js';
 import { actionLog } from './log.js';
-import { publishRun, publishShard, type Produced } from './publish.js';
+import { publishCutShort, publishRun, publishShard, type Produced } from './publish.js';
 import { stateLedger } from './state.js';
+import { cancelOnSignals, exitCodeForSignal, type SignalCancel } from '../run/cancel.js';
+import { lockOutDir } from '../run/out-lock.js';
+import { writeFileAtomic, writeJsonAtomic } from '../runlog/write.js';
+import { preflightInputs } from '../config/preflight.js';
 
 export { readInputs, InputError, type ActionInputs } from './inputs.js';
 export { stateLedger } from './state.js';
@@ -31,21 +34,27 @@ async function workspaceHead(dir: string): Promise<string | null> {
 }
 
 /** The run log of this job: the shards' joined (`run-logs`), or a run of the pipeline. */
-async function produceRunLog(config: Config, inputs: ActionInputs, ctx: GithubContext): Promise<Produced> {
+async function produceRunLog(config: Config, inputs: ActionInputs, ctx: GithubContext, cancel: SignalCancel): Promise<Produced> {
   const outDir = path.resolve(inputs.outDir);
   if (inputs.runLogs) {
     const files = await expandRunLogPaths(inputs.runLogs);
     core.info(`merging ${files.length} run logs: ${files.join(', ')}`);
     const { runLog, warnings } = await mergeRunLogFiles(files);
     for (const w of warnings) core.warning(w);
-    await mkdir(outDir, { recursive: true });
     const runLogPath = path.join(outDir, 'run.json');
     const reportPath = path.join(outDir, 'report.md');
-    await writeFile(runLogPath, `${JSON.stringify(runLog, null, 2)}\n`);
-    await writeFile(reportPath, renderReport(runLog));
+    const lock = await lockOutDir(outDir, 'merge');
+    try {
+      await writeJsonAtomic(runLogPath, runLog);
+      await writeFileAtomic(reportPath, renderReport(runLog));
+    } finally {
+      await lock.release();
+    }
     return { runLog, runLogPath, reportPath };
   }
+  await preflightInputs(config);
   return runJob(config, {
+    signal: cancel.signal,
     outDir,
     log: actionLog,
     progress: lineProgress((l) => core.info(l)),
@@ -87,7 +96,23 @@ export async function run(): Promise<void> {
     }
     const config = applyOverrides(await loadConfig(inputs.config), inputs);
     core.debug(`config: ${JSON.stringify(config)}`);
-    const produced = await produceRunLog(config, inputs, ctx);
+    const cancel = cancelOnSignals({ log: (m) => core.warning(m) });
+    let produced: Produced;
+    try {
+      produced = await produceRunLog(config, inputs, ctx, cancel);
+    } finally {
+      cancel.dispose();
+    }
+    if (produced.runLog.status === 'cancelled' || produced.writeErrors?.length) {
+      await publishCutShort(produced);
+      if (produced.writeErrors?.length) core.setFailed(`saboteur: ${produced.writeErrors.map((e) => e.message).join('; ')}`);
+      if (produced.runLog.status === 'cancelled') {
+        // The job is cancelled already: a warning, not an error annotation, and the signal's exit code.
+        core.warning(`saboteur: the run was ${produced.runLog.abortReason ?? 'cancelled'}; run.json and report.md hold what finished`);
+        process.exitCode = exitCodeForSignal(cancel.received() ?? 'SIGTERM');
+      }
+      return;
+    }
     const absolute = evaluateGate(produced.runLog, config.gate);
     if (inputs.shard) {
       await publishShard(produced, config, inputs, absolute);

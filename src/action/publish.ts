@@ -25,6 +25,29 @@ export interface Produced {
   runLog: RunLog;
   runLogPath: string;
   reportPath: string;
+  /** Files that could not be written (a full disk): each names its file. */
+  writeErrors?: { file: string; message: string }[];
+}
+
+/** The job summary, or the step's log when even the summary cannot be written (a full disk). */
+export async function publishSummaryOrLog(markdown: string): Promise<void> {
+  try {
+    await core.summary.addRaw(markdown).write();
+  } catch (err) {
+    core.warning(`saboteur: the job summary could not be written (${(err as Error).message}); the report follows in the log`);
+    core.info(markdown);
+  }
+}
+
+/**
+ * A cancelled run (the runner gives a few seconds before it kills the step) or one whose files are
+ * lost: the report goes to the job summary (or the log) and the outputs name the files; no
+ * comment, no history.
+ */
+export async function publishCutShort(produced: Produced): Promise<void> {
+  await publishSummaryOrLog(renderReport(produced.runLog));
+  core.setOutput('report-path', produced.reportPath);
+  core.setOutput('run-log-path', produced.runLogPath);
 }
 
 /** The step outputs: the headline figures (empty when not measured), the gate, the two files. */
@@ -41,7 +64,7 @@ function setOutputs(produced: Produced, config: Config, pass: boolean): void {
 
 /** One slice of the run: its figures are partial, so the merge job comments, stores and gates. */
 export async function publishShard(produced: Produced, config: Config, inputs: ActionInputs, absolute: GateResult): Promise<void> {
-  await core.summary.addRaw(renderReport(produced.runLog)).write();
+  await publishSummaryOrLog(renderReport(produced.runLog));
   setOutputs(produced, config, absolute.pass);
   core.info(`shard ${inputs.shard!.index}/${inputs.shard!.count}: no comment, history or gate here; the job that merges the shards (run-logs) does them`);
 }
@@ -138,7 +161,7 @@ export async function publishRun(produced: Produced, config: Config, inputs: Act
     };
 
     // The job summary takes 1 MiB per step; 800,000 characters leaves room for multi-byte ones.
-    await core.summary.addRaw(renderComment(runLog, { ...commentOptions, maxChars: 800_000 })).write();
+    await publishSummaryOrLog(renderComment(runLog, { ...commentOptions, maxChars: 800_000 }));
     setOutputs(produced, config, gate.pass);
     if (ctx.pr && inputs.comment) await postComment(ctx, inputs, renderComment(runLog, commentOptions));
     else if (!ctx.pr) core.info(`no pull request (${ctx.eventName ?? 'not in a workflow'}): no comment`);

@@ -23,7 +23,7 @@ export function parseShardSpec(text: string): { index: number; count: number } |
   if (!m) return undefined;
   const index = Number(m[1]);
   const count = Number(m[2]);
-  return count >= 1 && index >= 1 && index <= count ? { index, count } : undefined;
+  return count >= 1 && count <= 10_000 && index >= 1 && index <= count ? { index, count } : undefined;
 }
 
 /** Deterministic shard `index` (1-based) of `count` over an ordered list: round-robin, so shards stay balanced. */

@@ -9,7 +9,7 @@ import { entryFromRunLog } from '../history/entry.js';
 import { combineGate, compareWithBase, regressionChecks, type Comparison } from '../scoring/regression.js';
 import { renderComment } from '../report/comment.js';
 import type { RunLog } from '../runlog/schema.js';
-import { writeFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../runlog/write.js';
 import { parseArgs, usageOf, UsageError, type FlagSpec } from './args.js';
 import { EXIT, readRunLogFile, wantsHelp, type CliIo } from './io.js';
 
@@ -62,7 +62,7 @@ export async function compareCommand(argv: string[], io: CliIo): Promise<number>
   const settings = { maxIncrease: fraction(flags['max-increase'], 'max-increase', 0.03, usage), significance: fraction(flags.significance, 'significance', 0.05, usage) };
   const [base, head] = await Promise.all(positionals.map(async (file) => ({ file, log: await readRunLogFile(file) })));
   const result = compareRunLogs(base, head, settings);
-  if (flags.out) await writeFile(flags.out as string, result.text);
+  if (flags.out) await writeFileAtomic(flags.out as string, result.text);
   else io.stdout.write(result.text);
   for (const r of result.regressions) io.stderr.write(`regression: ${r.metric}: ${r.why}\n`);
   return result.regressions.length ? EXIT.failed : EXIT.ok;

@@ -3,7 +3,9 @@
  * with saboteur's sandbox. Reads `{task_id, completion}` lines, writes the official results lines
  * (the sample's fields plus `result` and `passed`), and logs pass@k.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
+import { LIMITS, readInputBytes } from '../util/input-file.js';
+import { writeFileAtomic } from '../runlog/write.js';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import {
@@ -64,13 +66,8 @@ export async function humanevalScore(args: HumanevalScoreArgs): Promise<{ passed
   const byId = new Map(problems.map((p) => [p.task_id, p]));
 
   const samplesPath = resolve(args.samples);
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(samplesPath);
-  } catch (e) {
-    throw new Error(`cannot read samples file ${samplesPath}: ${(e as Error).message}`);
-  }
-  const samples = parseSamples(decodeJsonl(bytes, samplesPath), samplesPath, byId);
+  const bytes = await readInputBytes(samplesPath, { what: 'the samples file', maxBytes: LIMITS.samples });
+  const samples = parseSamples(decodeJsonl(bytes, samplesPath, LIMITS.samples), samplesPath, byId);
   const attempted = new Set(samples.map((s) => s.task_id)).size;
   if (attempted < problems.length) log.info(`Scoring ${attempted} of the ${problems.length} problems (only those with samples)`);
 
@@ -96,7 +93,7 @@ export async function humanevalScore(args: HumanevalScoreArgs): Promise<{ passed
   const outPath = resolve(args.out);
   await mkdir(dirname(outPath), { recursive: true });
   const lines = results.map((r, i) => JSON.stringify({ ...samples[i], result: r.result, passed: r.passed }) + '\n');
-  await writeFile(outPath, lines.join(''));
+  await writeFileAtomic(outPath, lines);
 
   const passed = results.filter((r) => r.passed).length;
   const passAtK = passAtKSummary(results, ks);

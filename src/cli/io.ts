@@ -1,11 +1,14 @@
 /** What every command shares: the exit codes, the streams it writes to, its log, and reading a run log named on the command line. */
-import { readFile } from 'node:fs/promises';
-import { parseRunLog, RunLogError, type RunLog } from '../runlog/schema.js';
+import { parseRunLog, type RunLog } from '../runlog/schema.js';
+import { LIMITS, readInputText } from '../util/input-file.js';
 import type { Log } from '../util/log.js';
 import type { GateResult } from '../scoring/gate.js';
 import { failedChecks } from '../report/gate-table.js';
 
-/** 0 success, 1 the run finished but something failed (gate, aborted run), 2 usage or config error, 3 infrastructure failure. */
+/**
+ * 0 success, 1 the run finished but something failed (gate, aborted run), 2 usage, config or input
+ * error, 3 infrastructure failure; a cancelled run exits 130 (SIGINT) or 143 (SIGTERM).
+ */
 export const EXIT = { ok: 0, failed: 1, usage: 2, infrastructure: 3 } as const;
 
 export interface CliIo {
@@ -28,15 +31,9 @@ export function cliLog(io: CliIo, verbose: boolean): Log {
   };
 }
 
-/** Reads and validates a run log; a file that cannot be read is a RunLogError (exit 2) naming it. */
+/** Reads and validates a run log: a regular file under the limit (InputFileError, exit 2, naming it), then its schema (RunLogError). */
 export async function readRunLogFile(file: string): Promise<RunLog> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    throw new RunLogError(`${file}: cannot read the run log (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
-  }
-  return parseRunLog(text, file);
+  return parseRunLog(await readInputText(file, { what: 'the run log', maxBytes: LIMITS.runLog }), file);
 }
 
 /** `--help` anywhere: the usage on stdout, exit 0. */

@@ -16,6 +16,10 @@ import { mergeCommand } from './merge.js';
 import { reportCommand } from './report.js';
 import { runCommand } from './run.js';
 import { validateCommand } from './validate.js';
+import { InputFileError } from '../util/input-file.js';
+import { JsonlError } from '../benchmarks/humaneval/index.js';
+import { OutDirLocked } from '../run/out-lock.js';
+import { CassetteError } from '../model/cassette.js';
 
 export { EXIT, type CliIo } from './io.js';
 
@@ -48,9 +52,19 @@ const COMMANDS: Record<string, (argv: string[], io: CliIo) => Promise<number>> =
   validate: (argv, io) => validateCommand(argv, io.stdout),
 };
 
-/** Errors in what the user gave (arguments, config, run log, policy, trace): exit 2. */
+/** Errors in what the user gave (arguments, config, run log, policy, trace, cassette, samples, an input file, a held --out): exit 2. */
 function isInputError(err: unknown): boolean {
-  return err instanceof UsageError || err instanceof ConfigError || err instanceof RunLogError || err instanceof PolicyError || err instanceof TraceInputError;
+  return (
+    err instanceof UsageError ||
+    err instanceof ConfigError ||
+    err instanceof RunLogError ||
+    err instanceof PolicyError ||
+    err instanceof TraceInputError ||
+    err instanceof InputFileError ||
+    err instanceof JsonlError ||
+    err instanceof CassetteError ||
+    err instanceof OutDirLocked
+  );
 }
 
 export async function main(argv: string[], io: CliIo): Promise<number> {

@@ -1,6 +1,7 @@
 /** `saboteur merge SHARD.json...`: the run logs of the shards of one run joined into one run log and report. */
-import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { lockOutDir } from '../run/out-lock.js';
+import { writeFileAtomic, writeJsonAtomic } from '../runlog/write.js';
 import { renderReport, summaryLine } from '../report/markdown.js';
 import { expandRunLogPaths, mergeRunLogFiles } from '../runlog/merge.js';
 import { parseArgs, usageOf, UsageError, type FlagSpec } from './args.js';
@@ -21,10 +22,14 @@ export async function mergeCommand(argv: string[], io: CliIo): Promise<number> {
   const { runLog, warnings } = await mergeRunLogFiles(files, flags['run-id'] as string | undefined);
   for (const w of warnings) io.stderr.write(`warning: ${w}\n`);
   const outDir = path.resolve((flags.out as string | undefined) ?? 'saboteur-out');
-  await mkdir(outDir, { recursive: true });
-  await writeFile(path.join(outDir, 'run.json'), `${JSON.stringify(runLog, null, 2)}\n`);
-  await writeFile(path.join(outDir, 'report.md'), renderReport(runLog));
+  const lock = await lockOutDir(outDir, 'merge');
+  try {
+    await writeJsonAtomic(path.join(outDir, 'run.json'), runLog);
+    await writeFileAtomic(path.join(outDir, 'report.md'), renderReport(runLog));
+  } finally {
+    await lock.release();
+  }
   io.stderr.write(`merged ${files.length} run logs, ${runLog.instances.length} instance runs\n${summaryLine(runLog)}\nrun log: ${path.join(outDir, 'run.json')}\nreport: ${path.join(outDir, 'report.md')}\n`);
-  if (runLog.status === 'aborted') return EXIT.failed;
+  if (runLog.status !== 'completed') return EXIT.failed;
   return gateExit(evaluateGate(runLog, runLog.gate ?? {}), (l) => void io.stderr.write(`${l}\n`));
 }

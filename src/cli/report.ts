@@ -1,5 +1,5 @@
 /** `saboteur report RUN.json`: the Markdown report again, from a run log alone. */
-import { writeFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../runlog/write.js';
 import { renderReport, summaryLine } from '../report/markdown.js';
 import { parseArgs, usageOf, UsageError, type FlagSpec } from './args.js';
 import { EXIT, readRunLogFile, wantsHelp, type CliIo } from './io.js';
@@ -14,7 +14,7 @@ export async function reportCommand(argv: string[], io: CliIo): Promise<number> 
   const runLog = await readRunLogFile(positionals[0]);
   const report = renderReport(runLog);
   if (flags.out) {
-    await writeFile(flags.out as string, report);
+    await writeFileAtomic(flags.out as string, report);
     io.stderr.write(`${summaryLine(runLog)}\nreport: ${flags.out}\n`);
   } else {
     io.stdout.write(report);

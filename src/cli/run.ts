@@ -7,6 +7,8 @@ import { parseShardSpec } from '../benchmarks/sample.js';
 import { parseArgs, usageOf, UsageError, type FlagSpec } from './args.js';
 import { cliLog, EXIT, gateExit, wantsHelp, type CliIo } from './io.js';
 import { evaluateGate } from '../scoring/gate.js';
+import { cancelOnSignals, exitCodeForSignal } from '../run/cancel.js';
+import { preflightInputs } from '../config/preflight.js';
 
 const FLAGS: FlagSpec = {
   config: { type: 'string', description: 'path of saboteur.yml (default: saboteur.yml)' },
@@ -33,16 +35,38 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const config = await loadConfig((flags.config as string | undefined) ?? 'saboteur.yml');
   log.debug(`config: ${JSON.stringify(config)}`);
   const outDir = path.resolve((flags.out as string | undefined) ?? 'saboteur-out');
+  const shard = parseShard(flags.shard as string | undefined);
+  // The files the config names, before anything starts: a bad one is an input error (exit 2).
+  await preflightInputs(config);
   const progress = io.stderr.isTTY ? ttyProgress(io.stderr as NodeJS.WriteStream) : lineProgress((l) => log.info(l));
-  const { runLog } = await runJob(config, {
-    outDir,
-    log,
-    progress,
-    limit: flags.limit as number | undefined,
-    concurrency: flags.concurrency as number | undefined,
-    shard: parseShard(flags.shard as string | undefined),
-    cacheDir: path.join(io.env.XDG_CACHE_HOME ?? path.join(io.env.HOME ?? outDir, '.cache'), 'saboteur'),
-  });
+  const cancel = cancelOnSignals({ log: (m) => log.warn(m) });
+  let outcome: Awaited<ReturnType<typeof runJob>>;
+  try {
+    outcome = await runJob(config, {
+      outDir,
+      log,
+      progress,
+      limit: flags.limit as number | undefined,
+      concurrency: flags.concurrency as number | undefined,
+      shard,
+      cacheDir: path.join(io.env.XDG_CACHE_HOME ?? path.join(io.env.HOME ?? outDir, '.cache'), 'saboteur'),
+      signal: cancel.signal,
+    });
+  } finally {
+    cancel.dispose();
+  }
+  const { runLog, report, writeErrors } = outcome;
+  if (writeErrors.length) {
+    // The files are lost, the report is not: it goes to stderr.
+    io.stderr.write(`\n${report}\n`);
+    for (const e of writeErrors) log.warn(e.message);
+    return EXIT.infrastructure;
+  }
+  const by = cancel.received();
+  if (runLog.status === 'cancelled' && by) {
+    log.warn(`the run was cancelled by ${by}; run.json and report.md hold what finished`);
+    return exitCodeForSignal(by);
+  }
   if (runLog.status === 'aborted') {
     log.warn(`the run stopped early: ${runLog.abortReason}`);
     return EXIT.infrastructure;

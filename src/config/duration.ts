@@ -1,4 +1,8 @@
 /** Durations in config are written like `120s`, `15m`, `1h`, `500ms` or a bare number of seconds. */
+
+/** The longest duration a config may give (a timer past ~24.8 days overflows and fires at once). */
+export const MAX_DURATION_MS = 24 * 3_600_000;
+
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 export function parseDuration(value: string | number): number | undefined {

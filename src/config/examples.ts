@@ -33,6 +33,7 @@ const FIXED_EXAMPLES: Record<string, string> = {
   'pipeline.timeout': `pipeline:\n  timeout: 120s`,
   'pipeline.concurrency': `pipeline:\n  concurrency: 16`,
   'pipeline.env': `pipeline:\n  env: [PYTHONPATH, HF_HOME]   # names passed through to the pipeline`,
+  'pipeline.secrets': `pipeline:\n  secrets: [HF_TOKEN]   # secret-looking names the pipeline needs, passed on purpose`,
   'pipeline.agents': `pipeline:\n  agents:\n    - { name: planner, match: { system: "You are the planner" } }\n    - { name: coder, match: { model: "coder-*" } }\n    - { name: reviewer, match: { header: reviewer } }`,
   benchmarks: `benchmarks:\n  humaneval: { limit: 164 }`,
   sample: `sample: { seed: 20260509 }`,

@@ -3,7 +3,7 @@
  * Relative paths in the file resolve against the file's own folder, so a config works
  * whatever directory the CLI is started from.
  */
-import { readFile } from 'node:fs/promises';
+import { LIMITS, readInputText } from '../util/input-file.js';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
@@ -13,6 +13,7 @@ import { exampleFor, keyExamples, KEY_EXAMPLES } from './examples.js';
 import { BUILT_IN, type Registries } from './registries.js';
 import type { BenchmarkId, BenchmarkSettings } from '../benchmarks/registry.js';
 import { MODEL_SERVERS } from '../model/registry.js';
+import { isForbiddenName } from '../pipeline/env.js';
 import type { InjectionMethodId } from '../inject/registry.js';
 
 export class ConfigError extends Error {
@@ -61,6 +62,8 @@ export interface Config {
     timeoutMs: number;
     concurrency: number;
     env: string[];
+    /** Secret-looking variable names passed to the pipeline on purpose (always set by parseConfig). */
+    secrets?: string[];
     agents: { name: string; match: { system?: string; header?: string; model?: string } }[];
   };
   /** Each registered benchmark the file names, with its settings as the benchmark's `configure` made them. */
@@ -123,6 +126,10 @@ function crossChecks(doc: ConfigFile): { path: string[]; message: string }[] {
   const p = doc.pipeline;
   if (p.mode === 'process' && !p.run) problems.push({ path: ['pipeline', 'run'], message: 'pipeline mode process needs run (the command started per task)' });
   if (p.mode === 'http' && !p.url) problems.push({ path: ['pipeline', 'url'], message: 'pipeline mode http needs url (where each task is POSTed)' });
+  p.secrets.forEach((name, i) => {
+    if (isForbiddenName(name)) problems.push({ path: ['pipeline', 'secrets', String(i)], message: `${name} is the job's own credential (or saboteur's per-invocation key): it never reaches the pipeline` });
+    else if (name === m['api-key-env']) problems.push({ path: ['pipeline', 'secrets', String(i)], message: `${name} holds the model's key (model.api-key-env): the pipeline reaches the model only through saboteur's proxy` });
+  });
   if (Object.keys(doc.benchmarks).length === 0) problems.push({ path: ['benchmarks'], message: 'name at least one benchmark' });
   return problems;
 }
@@ -206,6 +213,7 @@ export function parseConfig(text: string, file: string, registries: Registries =
       timeoutMs: p.timeout,
       concurrency: p.concurrency,
       env: p.env,
+      secrets: p.secrets,
       agents: p.agents,
     },
     benchmarks: configureBenchmarks(doc.benchmarks, registries, (p) => resolvePath(dir, p)),
@@ -238,9 +246,9 @@ export function parseConfig(text: string, file: string, registries: Registries =
 export async function loadConfig(file: string, registries: Registries = BUILT_IN): Promise<Config> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readInputText(file, { what: 'the config', maxBytes: LIMITS.config });
   } catch (err) {
-    throw new ConfigError(`${file}: cannot read the config (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); pass --config with the path of your saboteur.yml`, file);
+    throw new ConfigError(`${(err as Error).message}; pass --config with the path of your saboteur.yml`, file);
   }
   return parseConfig(text, file, registries);
 }

@@ -7,6 +7,7 @@
  */
 import type { HistoryEntry } from './entry.js';
 import { metricInfo, sortMetricIds } from '../scoring/metric-id.js';
+import { escapeHtml, scriptJson } from '../report/escape.js';
 
 export interface DashboardOptions {
   title?: string;
@@ -14,19 +15,6 @@ export interface DashboardOptions {
   defaultBranch?: string;
 }
 
-function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
-
-/** JSON safe inside <script>: no "</script>", no HTML comment openers, no line separators. */
-function scriptJson(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/</g, '\\u003c')
-    .replace(/>/g, '\\u003e')
-    .replace(/&/g, '\\u0026')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
-}
 
 export function renderDashboard(entries: readonly HistoryEntry[], opts: DashboardOptions = {}): string {
   const metrics = sortMetricIds(entries.flatMap((e) => Object.keys(e.metrics))).map((id) => {

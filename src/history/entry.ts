@@ -123,7 +123,7 @@ export function entryFromRunLog(log: RunLog, meta: EntryMeta): HistoryEntry {
     runId: log.runId,
     ...(meta.runUrl ? { runUrl: meta.runUrl } : {}),
     at: log.finishedAt,
-    status: log.status,
+    status: log.status === 'completed' ? 'completed' : 'aborted',
     model: { kind: log.model.kind, ...(log.model.model ? { model: log.model.model } : {}), ...(log.model.serverVersion ? { serverVersion: log.model.serverVersion } : {}) },
     configHash: log.config.hash,
     seed: log.config.seed,

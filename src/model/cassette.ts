@@ -32,7 +32,7 @@
  * stable one derived from the entry, so a follow-up request that quotes it hashes the same each run.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { jsonProblem, LIMITS, readInputTextSync } from '../util/input-file.js';
 import { z } from 'zod';
 import { flattenContent, flattenPrompt, type Endpoint } from './openai-wire.js';
 import { responsesMessages, responsesToolNames } from './responses-wire.js';
@@ -101,7 +101,7 @@ export function parseCassette(text: string, file: string): CassetteEntry[] {
     try {
       value = JSON.parse(raw);
     } catch (err) {
-      throw new CassetteError(`${where}: not a JSON object (${(err as Error).message})\n  a valid line: ${CASSETTE_EXAMPLE_LINE}`);
+      throw new CassetteError(`${where}: not a JSON object (${jsonProblem(err)})\n  a valid line: ${CASSETTE_EXAMPLE_LINE}`);
     }
     const parsed = entrySchema.safeParse(value);
     if (!parsed.success) {
@@ -150,10 +150,10 @@ function readPath(value: unknown, path: PropertyKey[]): unknown {
 export function loadCassette(file: string): CassetteEntry[] {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readInputTextSync(file, { what: 'the cassette (model.cassette)', maxBytes: LIMITS.cassette });
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new CassetteError(code === 'ENOENT' ? `cassette ${file} does not exist (model.cassette)` : `cassette ${file} cannot be read: ${(err as Error).message}`);
+    // The message names the file and the problem, never its content.
+    throw new CassetteError(/ENOENT/.test((err as Error).message) ? `cassette ${file} does not exist (model.cassette)` : (err as Error).message);
   }
   return parseCassette(text, file);
 }

@@ -7,6 +7,7 @@
  * event form, and the legacy indexed `gen_ai.prompt.N.*` attributes).
  */
 import type { OtlpSpan } from './schema.js';
+import { safeStringify } from '../runlog/bound.js';
 
 export type GenAiOperation = 'chat' | 'invoke_agent' | 'execute_tool' | 'other';
 
@@ -34,7 +35,8 @@ export interface GenAiSpan {
 type Json = Record<string, unknown>;
 
 /** A value as text: strings as they are, anything else as JSON. */
-export const str = (v: unknown): string => (typeof v === 'string' ? v : v === undefined || v === null ? '' : JSON.stringify(v));
+/** Any value as text; a hostile object of any depth is written bounded, never by a recursive JSON.stringify. */
+export const str = (v: unknown): string => (typeof v === 'string' ? v : v === undefined || v === null ? '' : safeStringify(v));
 
 /** A string that holds a JSON object or list, parsed; anything else unchanged. */
 export function parseMaybeJson(v: unknown): unknown {
@@ -68,7 +70,7 @@ export function argumentsObject(v: unknown): Record<string, unknown> {
 export const textMessage = (role: string, text: string): GenAiMessage => ({ role, text, toolCalls: [], responseTo: [] });
 
 /** One message of gen_ai.input.messages / output.messages (parts), or a legacy {role, content, tool_calls}. */
-export function messageOf(raw: unknown, fallbackRole: string): GenAiMessage {
+export function messageOf(raw: unknown, fallbackRole: string, depth = 0): GenAiMessage {
   if (typeof raw === 'string') return textMessage(fallbackRole, raw);
   const m = (raw ?? {}) as Json;
   const msg: GenAiMessage = { role: typeof m.role === 'string' ? m.role : fallbackRole, text: '', toolCalls: [], responseTo: [] };
@@ -84,10 +86,11 @@ export function messageOf(raw: unknown, fallbackRole: string): GenAiMessage {
     }
   }
   if (m.content !== undefined) texts.push(typeof m.content === 'string' ? m.content : str(m.content));
-  if (m.message && typeof m.message === 'object') {
-    const inner = messageOf(m.message, msg.role);
+  // A message wrapping a message: a few levels are real, more is hostile.
+  if (m.message && typeof m.message === 'object' && depth < 4) {
+    const inner = messageOf(m.message, msg.role, depth + 1);
     texts.push(inner.text);
-    msg.toolCalls.push(...inner.toolCalls);
+    for (const c of inner.toolCalls) msg.toolCalls.push(c);
   }
   for (const c of (Array.isArray(m.tool_calls) ? m.tool_calls : []) as Json[]) {
     const fn = (c?.function ?? c) as Json;

@@ -5,11 +5,12 @@
  */
 import { OtlpInputError, type OtlpLogEvent, type OtlpSpan } from './schema.js';
 import { joinLogEvents } from './logs.js';
+import { DEPTH_CAP } from '../runlog/bound.js';
 
 type Json = Record<string, unknown>;
 
 /** An OTLP AnyValue as a plain value. */
-export function anyValue(v: unknown): unknown {
+export function anyValue(v: unknown, depth = 0): unknown {
   if (!v || typeof v !== 'object') return v;
   const o = v as Json;
   if ('stringValue' in o) return o.stringValue;
@@ -17,17 +18,19 @@ export function anyValue(v: unknown): unknown {
   if ('intValue' in o) return Number(o.intValue);
   if ('doubleValue' in o) return Number(o.doubleValue);
   if ('bytesValue' in o) return o.bytesValue;
-  if ('arrayValue' in o) return (((o.arrayValue as Json)?.values as unknown[]) ?? []).map(anyValue);
-  if ('kvlistValue' in o) return attributes(((o.kvlistValue as Json)?.values as unknown[]) ?? []);
+  // Nesting past the cap becomes a cut mark: hostile depth never recurses far (README "Security").
+  if (depth >= DEPTH_CAP && ('arrayValue' in o || 'kvlistValue' in o)) return `…[✂ cut by saboteur: nested deeper than ${DEPTH_CAP} levels]`;
+  if ('arrayValue' in o) return (((o.arrayValue as Json)?.values as unknown[]) ?? []).map((x) => anyValue(x, depth + 1));
+  if ('kvlistValue' in o) return attributes(((o.kvlistValue as Json)?.values as unknown[]) ?? [], depth + 1);
   return undefined;
 }
 
-function attributes(list: unknown): Record<string, unknown> {
+function attributes(list: unknown, depth = 0): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (!Array.isArray(list)) return out;
   for (const kv of list) {
     const k = (kv as Json)?.key;
-    if (typeof k === 'string') out[k] = anyValue((kv as Json).value);
+    if (typeof k === 'string') out[k] = anyValue((kv as Json).value, depth);
   }
   return out;
 }

@@ -88,7 +88,11 @@ class Reader {
 
 type Json = Record<string, unknown>;
 
-function anyValue(r: Reader): Json {
+/** AnyValue nesting a body may have: deeper is refused (the decoder recurses once per level). */
+const MAX_NESTING = 64;
+
+function anyValue(r: Reader, depth = 0): Json {
+  if (depth > MAX_NESTING) throw new ProtoError(`AnyValue nested deeper than ${MAX_NESTING} levels`);
   let out: Json = {};
   r.fields((f, w) => {
     if (f === 1 && w === 2) out = { stringValue: r.string() };
@@ -98,12 +102,12 @@ function anyValue(r: Reader): Json {
     else if (f === 5 && w === 2) {
       const values: Json[] = [];
       const a = r.bytes();
-      a.fields((g, v) => (g === 1 && v === 2 ? (values.push(anyValue(a.bytes())), true) : false));
+      a.fields((g, v) => (g === 1 && v === 2 ? (values.push(anyValue(a.bytes(), depth + 1)), true) : false));
       out = { arrayValue: { values } };
     } else if (f === 6 && w === 2) {
       const values: Json[] = [];
       const k = r.bytes();
-      k.fields((g, v) => (g === 1 && v === 2 ? (values.push(keyValue(k.bytes())), true) : false));
+      k.fields((g, v) => (g === 1 && v === 2 ? (values.push(keyValue(k.bytes(), depth + 1)), true) : false));
       out = { kvlistValue: { values } };
     } else if (f === 7 && w === 2) out = { bytesValue: r.hex() };
     else return false;
@@ -112,11 +116,11 @@ function anyValue(r: Reader): Json {
   return out;
 }
 
-function keyValue(r: Reader): Json {
+function keyValue(r: Reader, depth = 0): Json {
   const kv: Json = { key: '', value: {} };
   r.fields((f, w) => {
     if (f === 1 && w === 2) kv.key = r.string();
-    else if (f === 2 && w === 2) kv.value = anyValue(r.bytes());
+    else if (f === 2 && w === 2) kv.value = anyValue(r.bytes(), depth);
     else return false;
     return true;
   });

@@ -7,6 +7,8 @@ import http from 'node:http';
 import { gunzipSync, inflateSync } from 'node:zlib';
 import type { Log } from '../util/log.js';
 import { closeServer, listenLocal, sendJson } from '../model/http-util.js';
+import { DEFAULT_BODY_LIMIT, readBodyWithin, tooLargeMessage } from '../util/body-limit.js';
+import { boundValue, capText } from '../runlog/bound.js';
 import { decodeOtlpLogsProtobuf, decodeOtlpProtobuf } from './protobuf.js';
 import { isOtlpDocument, logEventsOfRequest, spansOfRequest } from './json.js';
 import { joinLogEvents } from './logs.js';
@@ -34,22 +36,38 @@ export interface OtlpReceiverOptions {
 
 const KEY_PATTERN = /^[A-Za-z0-9._~-]{1,200}$/;
 
-function readLimited(req: http.IncomingMessage, limit: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > limit) {
-        reject(Object.assign(new Error(`request body over ${limit} bytes`), { status: 413 }));
-        req.destroy();
-        return;
-      }
-      chunks.push(c);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
+/** A decompression that would pass the limit: a gzip bomb gets the same 413 as a large body. */
+function inflateWithin(body: Buffer, encoding: string, limit: number): Buffer {
+  try {
+    return encoding === 'gzip' ? gunzipSync(body, { maxOutputLength: limit }) : inflateSync(body, { maxOutputLength: limit });
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if (e.code === 'ERR_BUFFER_TOO_LARGE' || e instanceof RangeError) throw Object.assign(new Error(`${tooLargeMessage('otlp receiver', limit)} once decompressed`), { status: 413 });
+    throw Object.assign(new Error(`the ${encoding} body does not decompress: ${e.message}`), { status: 400 });
+  }
+}
+
+/** Events one span keeps. */
+const EVENTS_CAP = 128;
+
+/** A span within the bounds of what a trace records (README "Security"): capped strings, depth, counts. */
+export function boundSpan(span: OtlpSpan): OtlpSpan {
+  const out: OtlpSpan = {
+    ...span,
+    traceId: capText(span.traceId, 64),
+    spanId: capText(span.spanId, 64),
+    name: capText(span.name, 1024),
+    attributes: boundValue(span.attributes) as Record<string, unknown>,
+  };
+  if (span.parentSpanId !== undefined) out.parentSpanId = capText(span.parentSpanId, 64);
+  if (span.service !== undefined) out.service = capText(span.service, 1024);
+  if (span.scope !== undefined) out.scope = capText(span.scope, 1024);
+  if (span.events) out.events = span.events.slice(0, EVENTS_CAP).map((e) => ({ name: capText(e.name, 1024), timeMs: e.timeMs, attributes: boundValue(e.attributes, { budget: 64 * 1024 }) as Record<string, unknown> }));
+  return out;
+}
+
+function boundLogEvent(e: OtlpLogEvent): OtlpLogEvent {
+  return { ...e, traceId: capText(e.traceId, 64), spanId: capText(e.spanId, 64), name: capText(e.name, 1024), attributes: boundValue(e.attributes) as Record<string, unknown> };
 }
 
 interface Bucket {
@@ -81,7 +99,7 @@ function decodeBody(signal: Signal, type: string, body: Buffer): { spans: OtlpSp
 }
 
 export async function startOtlpReceiver(opts: OtlpReceiverOptions): Promise<OtlpReceiver> {
-  const limit = opts.maxBodyBytes ?? 32 << 20;
+  const limit = opts.maxBodyBytes ?? DEFAULT_BODY_LIMIT;
   const maxItems = opts.maxItems ?? 100_000;
   const live = new Map<string, Bucket>();
 
@@ -94,10 +112,11 @@ export async function startOtlpReceiver(opts: OtlpReceiverOptions): Promise<Otlp
     const key = decodeURIComponent(m[1]);
     const bucket = live.get(key);
     if (!bucket) return sendJson(res, 404, { code: 5, message: `unknown or finished invocation ${JSON.stringify(key)}: use the OTEL_EXPORTER_OTLP_ENDPOINT of the running invocation` });
-    let body = await readLimited(req, limit);
+    const read = await readBodyWithin(req, limit);
+    if (!read.ok) return sendJson(res, 413, { code: 8, message: tooLargeMessage('otlp receiver', read.limit) });
+    let body = read.body;
     const encoding = String(req.headers['content-encoding'] ?? '').toLowerCase();
-    if (encoding === 'gzip') body = gunzipSync(body, { maxOutputLength: limit });
-    else if (encoding === 'deflate') body = inflateSync(body, { maxOutputLength: limit });
+    if (encoding === 'gzip' || encoding === 'deflate') body = inflateWithin(body, encoding, limit);
     else if (encoding !== '' && encoding !== 'identity') return sendJson(res, 415, { code: 3, message: `Content-Encoding ${encoding} is not supported (use gzip or none)` });
     const type = String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
     const proto = type === 'application/x-protobuf' || type === 'application/protobuf';
@@ -116,8 +135,9 @@ export async function startOtlpReceiver(opts: OtlpReceiverOptions): Promise<Otlp
       opts.log.warn(`otlp receiver: invocation ${key} sent more than ${maxItems} spans and log events; the rest are refused`);
       return sendJson(res, 413, { code: 8, message: `over ${maxItems} spans and log events for this invocation` });
     }
-    bucket.spans.push(...decoded.spans);
-    bucket.events.push(...decoded.events);
+    // One by one, bounded: a spread of a hostile number of spans would overflow the stack.
+    for (const s of decoded.spans) bucket.spans.push(boundSpan(s));
+    for (const e of decoded.events) bucket.events.push(boundLogEvent(e));
     if (!proto) return sendJson(res, 200, { partialSuccess: {} });
     // An empty Export*ServiceResponse is zero bytes in protobuf.
     res.writeHead(200, { 'content-type': 'application/x-protobuf', 'content-length': 0 });

@@ -1,8 +1,10 @@
 /**
- * The pipeline's environment (SPEC §3, §9): an allowlist, never the job's environment.
- * The pipeline is the PR's own code running on a self-hosted runner, so a variable reaches it
- * only when it is a harmless basic (PATH, HOME, …), named by the user in `pipeline.env`, or
- * part of the contract. Secrets never pass, even when the user lists them.
+ * The pipeline's environment (README "The pipeline contract", "Security"): an allowlist, never
+ * the job's environment. The pipeline is the PR's own code running on a self-hosted runner, so a
+ * variable reaches it only when it is a harmless basic (PATH, HOME, …), named by the user in
+ * `pipeline.env`, or part of the contract. Secret-looking names and values never pass that way;
+ * a secret the pipeline needs is opted into by name in `pipeline.secrets`, and the job's own
+ * credentials (GITHUB_TOKEN, INPUT_*, ACTIONS_*) never pass at all.
  */
 import type { Log } from '../util/log.js';
 
@@ -13,19 +15,49 @@ export const BASE_ENV_NAMES = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR',
 const SECRET_NAMES = new Set(['GITHUB_TOKEN', 'GH_TOKEN', 'RUNNER_TOKEN']);
 /** Prefixes of the runner's own variables (ACTIONS_RUNTIME_TOKEN, …) and of action inputs (INPUT_GITHUB-TOKEN, …). */
 const SECRET_PREFIXES = ['ACTIONS_', 'INPUT_'];
-/** Anything that looks like a credential by its name. */
-const SECRET_PATTERN = /TOKEN|SECRET|PASSWORD|_KEY$/i;
 
 /**
- * True for names whose host value must never reach the pipeline. OPENAI_API_KEY is one of them:
- * the pipeline gets saboteur's per-invocation token under that name (set by the contract, not
- * copied from the host), never the host's real key.
+ * The secret-name rule (README "Security"): credentials by the words their names use. Tokens,
+ * secrets, passwords and passphrases (PASS as a word: DB_PASS), keys and key ids (API_KEY,
+ * AWS_ACCESS_KEY_ID, SSH_KEY), private keys and certificates' keys (PEM, PRIVATE), credentials
+ * and auth of any kind (NPM_AUTH, SSH_AUTH_SOCK, GOOGLE_APPLICATION_CREDENTIALS), cookies and
+ * sessions, signing material, and connection URLs that carry a password by convention
+ * (DATABASE_URL, REDIS_URL, *_DSN).
+ */
+const SECRET_NAME_PATTERNS: RegExp[] = [
+  /TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|COOKIE|PRIVATE|SESSION|SIGNING|BEARER|JWT|SALT/i,
+  /(^|_)PASS($|_)|_PWD$|(^|_)PW($|_)/i,
+  /AUTH(?!OR)/i,
+  /(^|_)KEYS?($|_ID$|_(PEM|DATA|MATERIAL|B64|BASE64|JSON|FILE)$)|APIKEY|API_KEY|ACCESS_?KEY|KEY_?ID$|(^|_)PEM($|_)|(^|_)P12($|_)|PFX/i,
+  /(^|_)(DATABASE|DB|REDIS|MONGO|MONGODB|POSTGRES|POSTGRESQL|PG|MYSQL|MARIADB|AMQP|RABBITMQ|BROKER|CELERY_BROKER|CONNECTION|CONN)_(URL|URI|STRING)$|(^|_)DSN$/i,
+];
+
+/**
+ * True for names whose host value must never reach the pipeline unasked. OPENAI_API_KEY is one
+ * of them: the pipeline gets saboteur's per-invocation token under that name (set by the
+ * contract, not copied from the host), never the host's real key.
  */
 export function isSecretName(name: string): boolean {
   const upper = name.toUpperCase();
-  if (SECRET_NAMES.has(upper)) return true;
-  if (SECRET_PREFIXES.some((p) => upper.startsWith(p))) return true;
-  return SECRET_PATTERN.test(name);
+  if (isForbiddenName(upper)) return true;
+  return SECRET_NAME_PATTERNS.some((p) => p.test(name));
+}
+
+/** Names that never reach the pipeline, not even through `pipeline.secrets`: the job's and saboteur's own. */
+export function isForbiddenName(name: string): boolean {
+  const upper = name.toUpperCase();
+  return SECRET_NAMES.has(upper) || upper === 'OPENAI_API_KEY' || SECRET_PREFIXES.some((p) => upper.startsWith(p));
+}
+
+/**
+ * What makes a value a credential whatever its name: a URL with a password in it, a private key,
+ * or the prefix of a well-known token format. Returns what it looks like, or undefined.
+ */
+export function secretValueKind(value: string): string | undefined {
+  if (/[a-z][a-z0-9+.-]*:\/\/[^/\s:@]*:[^/\s@]+@/i.test(value)) return 'a URL with a password';
+  if (/-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/.test(value)) return 'a private key';
+  if (/(^|[^A-Za-z0-9])(gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{20,}|hf_[A-Za-z0-9]{20,}|sk-[A-Za-z0-9_-]{20,}|(AKIA|ASIA)[0-9A-Z]{16}|xox[abposr]-[A-Za-z0-9-]{10,}|npm_[A-Za-z0-9]{30,}|AIza[0-9A-Za-z_-]{35})/.test(value)) return 'a known token format';
+  return undefined;
 }
 
 export interface PassThroughPlan {
@@ -33,44 +65,71 @@ export interface PassThroughPlan {
   names: string[];
   /** Names listed in `pipeline.env` that were refused as secrets. */
   droppedSecrets: string[];
+  /** Names listed in `pipeline.secrets`: passed on purpose, whatever their names or values look like. */
+  optedIn: string[];
 }
 
 /**
- * Which host variables pass: the basics plus the names the user listed, minus secrets.
- * Decided once per run, so the warning about a listed secret is given once.
+ * Which host variables pass: the basics plus the names the user listed, minus secrets, plus the
+ * secrets the user opted into. Decided once per run, so each warning is given once.
  */
-export function planPassThrough(listed: readonly string[]): PassThroughPlan {
+export function planPassThrough(listed: readonly string[], secrets: readonly string[] = []): PassThroughPlan {
   const names: string[] = [];
   const droppedSecrets: string[] = [];
+  const optedIn: string[] = [];
+  for (const name of secrets) {
+    if (isForbiddenName(name) || optedIn.includes(name)) continue;
+    optedIn.push(name);
+  }
   for (const name of [...BASE_ENV_NAMES, ...listed]) {
-    if (names.includes(name) || droppedSecrets.includes(name)) continue;
+    if (names.includes(name) || droppedSecrets.includes(name) || optedIn.includes(name)) continue;
     if (isSecretName(name)) droppedSecrets.push(name);
     else names.push(name);
   }
-  return { names, droppedSecrets };
+  return { names, droppedSecrets, optedIn };
 }
 
-/** Copies the planned names that are set in the host environment. */
-export function passThroughEnv(plan: PassThroughPlan, hostEnv: NodeJS.ProcessEnv): Record<string, string> {
+/**
+ * Copies the planned names that are set in the host environment. A value that looks like a
+ * credential is held back unless its name was opted in; `held` gets the reason for each.
+ */
+export function passThroughEnv(plan: PassThroughPlan, hostEnv: NodeJS.ProcessEnv, held: { name: string; why: string }[] = []): Record<string, string> {
   const env: Record<string, string> = {};
   for (const name of plan.names) {
+    const value = hostEnv[name];
+    if (value === undefined) continue;
+    const kind = secretValueKind(value);
+    if (kind) held.push({ name, why: kind });
+    else env[name] = value;
+  }
+  for (const name of plan.optedIn) {
     const value = hostEnv[name];
     if (value !== undefined) env[name] = value;
   }
   return env;
 }
 
-/** Warns once per listed secret; the names that pass are fixed for the whole run. */
-export function allowlistedBaseEnv(pipeline: { env: readonly string[] }, opts: { log: Log; hostEnv?: NodeJS.ProcessEnv }): Record<string, string> {
-  const plan = planPassThrough(pipeline.env);
+/** Warns once per refused name; the names that pass are fixed for the whole run. */
+export function allowlistedBaseEnv(pipeline: { env: readonly string[]; secrets?: readonly string[] }, opts: { log: Log; hostEnv?: NodeJS.ProcessEnv }): Record<string, string> {
+  const hostEnv = opts.hostEnv ?? process.env;
+  const plan = planPassThrough(pipeline.env, pipeline.secrets ?? []);
   for (const name of plan.droppedSecrets) {
     opts.log.warn(
       name === 'OPENAI_API_KEY'
         ? 'pipeline.env lists OPENAI_API_KEY: the host\'s key is not passed; the pipeline gets saboteur\'s per-invocation token under that name'
-        : `pipeline.env lists ${name}, which looks like a secret: it is not passed to the pipeline (its environment is an allowlist)`,
+        : isForbiddenName(name)
+          ? `pipeline.env lists ${name}, the job's own credential: it never reaches the pipeline`
+          : `pipeline.env lists ${name}, which looks like a secret: it is not passed to the pipeline; list it under pipeline.secrets if the pipeline needs it`,
     );
   }
-  return passThroughEnv(plan, opts.hostEnv ?? process.env);
+  const held: { name: string; why: string }[] = [];
+  const env = passThroughEnv(plan, hostEnv, held);
+  for (const h of held) opts.log.warn(`${h.name} holds what looks like ${h.why}: it is not passed to the pipeline; list it under pipeline.secrets if the pipeline needs it`);
+  for (const name of plan.optedIn) {
+    if (hostEnv[name] === undefined) opts.log.warn(`pipeline.secrets lists ${name}, which is not set: the pipeline does not get it`);
+    else opts.log.info(`pipeline.secrets: ${name} is passed to the pipeline`);
+  }
+  return env;
 }
 
 /** Variables that are the same for every task of a run (given to a long-lived http service too). */

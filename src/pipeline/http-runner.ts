@@ -1,7 +1,9 @@
 /**
- * Http mode (SPEC §3): the pipeline is a long-lived service. `start()` launches `pipeline.serve`
- * once (its own process group, output to workDir/pipeline-serve.log) and waits until it answers;
- * `run()` POSTs each task to `pipeline.url` over keep-alive connections; `stop()` kills the group.
+ * Http mode (README "The pipeline contract"): the pipeline is a long-lived service. `start()`
+ * launches `pipeline.serve` once, inside the fence (its own pid namespace: everything it starts
+ * dies with it), in its own process group, output to workDir/pipeline-serve.log, and waits until
+ * it answers; `run()` POSTs each task to `pipeline.url` over keep-alive connections; `stop()`
+ * kills the group and with it the fence.
  */
 import http from 'node:http';
 import https from 'node:https';
@@ -12,6 +14,7 @@ import { execa } from 'execa';
 import { allowlistedBaseEnv, sharedContractEnv, type SharedContract } from './env.js';
 import { STDERR_TAIL_BYTES, validateOutput } from './output.js';
 import { DEFAULT_KILL_GRACE_MS, terminateGroup, trackGroup, untrackGroup } from './process-group.js';
+import { announceFence, detectFence, type Fence, type FencedCommand } from './fence.js';
 import type { PipelineConfig, PipelineInput, PipelineResult, PipelineRunner, RunnerOptions } from './types.js';
 
 const RESPONSE_LIMIT = 16 << 20;
@@ -102,6 +105,8 @@ export function createHttpRunner(pipeline: PipelineConfig, opts: RunnerOptions):
   let serve: Promise<{ exitCode?: number; signal?: string; shortMessage?: string; message?: string }> | undefined;
   let servePid: number | undefined;
   let serveExit: { code?: number; signal?: string } | undefined;
+  let fence: Fence | undefined;
+  let fenced: FencedCommand | undefined;
 
   async function serveGone(): Promise<string> {
     const how = serveExit?.signal ? `was killed by ${serveExit.signal}` : `exited with code ${serveExit?.code}`;
@@ -114,8 +119,9 @@ export function createHttpRunner(pipeline: PipelineConfig, opts: RunnerOptions):
     // The service writes to the log file itself (not through saboteur's event loop). execa's
     // types name only literal fds; any open fd works at runtime.
     const fd = openSync(logPath, 'w') as 3;
+    fenced = fence!.enter(command);
     try {
-      const subprocess = execa('/bin/sh', ['-c', command], {
+      const subprocess = execa(fenced.file, fenced.args, {
         cwd: pipeline.cwd,
         env: { ...baseEnv, ...sharedContractEnv(shared) },
         extendEnv: false,
@@ -169,12 +175,18 @@ export function createHttpRunner(pipeline: PipelineConfig, opts: RunnerOptions):
     }
   }
 
-  async function stopServe(): Promise<void> {
-    if (servePid === undefined) return;
-    await terminateGroup(servePid, graceMs);
-    await serve;
-    untrackGroup(servePid);
-    servePid = undefined;
+  async function stopServe(grace = graceMs): Promise<void> {
+    if (servePid !== undefined) {
+      await terminateGroup(servePid, grace);
+      await serve;
+      untrackGroup(servePid);
+      servePid = undefined;
+    }
+    if (fenced) {
+      await fenced.sweep();
+      fenced.release();
+      fenced = undefined;
+    }
   }
 
   async function post(input: PipelineInput): Promise<HttpAnswer> {
@@ -209,12 +221,20 @@ export function createHttpRunner(pipeline: PipelineConfig, opts: RunnerOptions):
     get servePid() {
       return servePid;
     },
+    get fence() {
+      return fence;
+    },
     async start(shared = {}) {
       if (!url) throw new Error('pipeline.url: http mode needs the url each task is POSTed to (e.g. url: http://127.0.0.1:9000/run)');
       if (pipeline.serve && servePid === undefined) {
+        if (!fence) {
+          fence = await (opts.fence ?? detectFence());
+          announceFence(fence, opts.log);
+        }
         launchServe(pipeline.serve, shared);
         if (servePid === undefined) {
           const result = await serve!;
+          await stopServe();
           throw new Error(`pipeline.serve could not be started: ${result.shortMessage ?? result.message}`);
         }
       }
@@ -260,9 +280,9 @@ export function createHttpRunner(pipeline: PipelineConfig, opts: RunnerOptions):
       if (!parsed.ok) return { status: 'bad-output', error: parsed.error, durationMs: elapsed() };
       return { status: 'ok', output: parsed.output, durationMs: elapsed() };
     },
-    async stop() {
+    async stop(stopOpts) {
       agent.destroy();
-      await stopServe();
+      await stopServe(stopOpts?.graceMs);
     },
   };
 }

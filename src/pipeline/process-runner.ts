@@ -1,15 +1,17 @@
 /**
- * Process mode (SPEC §3): `pipeline.run` is started through `sh -c` once per task and variant,
- * detached into its own process group, with the allowlisted environment, the task on stdin and in
- * SABOTEUR_TASK_FILE, and a fresh temp folder that is removed afterwards.
+ * Process mode (README "The pipeline contract"): `pipeline.run` is started through `sh -c` once
+ * per task and variant, inside the fence (its own pid namespace: everything it starts dies with
+ * it), detached into its own process group, with the allowlisted environment, the task on stdin
+ * and in SABOTEUR_TASK_FILE, and a fresh temp folder of its own that is removed afterwards.
  */
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { allowlistedBaseEnv, taskContractEnv } from './env.js';
 import { parseOutputFile, parseStdoutOutput, STDERR_TAIL_BYTES, TailBuffer, type OutputParse } from './output.js';
 import { DEFAULT_KILL_GRACE_MS, livingMembers, terminateGroup, trackGroup, untrackGroup } from './process-group.js';
+import { announceFence, detectFence, type Fence } from './fence.js';
 import type { PipelineConfig, PipelineInput, PipelineResult, PipelineRunner, RunnerOptions } from './types.js';
 
 /** Enough for any real answer; a pipeline printing more only loses its oldest output. */
@@ -35,6 +37,9 @@ export function createProcessRunner(pipeline: PipelineConfig, opts: RunnerOption
   const graceMs = opts.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
   const baseEnv = allowlistedBaseEnv(pipeline, opts);
   const running = new Set<number>();
+  let fence: Fence | undefined;
+  /** Holds every run's temp folder; the fence hides the others' from each run. */
+  let tasksDir: string | undefined;
 
   async function runIn(dir: string, input: PipelineInput, started: number): Promise<PipelineResult> {
     const taskFile = path.join(dir, 'task.json');
@@ -45,7 +50,18 @@ export function createProcessRunner(pipeline: PipelineConfig, opts: RunnerOption
       ...baseEnv,
       ...taskContractEnv({ ...input, taskFile, outputFile }),
     };
-    const subprocess = execa('/bin/sh', ['-c', command!], {
+    const fenced = fence!.enter(command!, { privateDir: dir, hideDir: tasksDir });
+    try {
+      if (fenced.uid !== undefined) await chown(dir, fenced.uid, fenced.uid);
+      return await runFenced(fenced, env, taskJson, outputFile, started);
+    } finally {
+      await fenced.sweep();
+      fenced.release();
+    }
+  }
+
+  async function runFenced(fenced: ReturnType<Fence['enter']>, env: Record<string, string>, taskJson: string, outputFile: string, started: number): Promise<PipelineResult> {
+    const subprocess = execa(fenced.file, fenced.args, {
       cwd: pipeline.cwd,
       env,
       extendEnv: false,
@@ -74,7 +90,7 @@ export function createProcessRunner(pipeline: PipelineConfig, opts: RunnerOption
       timer = setTimeout(() => {
         if (exited) return;
         timedOut = true;
-        killing = terminateGroup(pgid, graceMs);
+        killing = terminateGroup(pgid, graceMs).then(() => fenced.sweep());
       }, pipeline.timeoutMs);
       subprocess.on('exit', () => {
         exited = true;
@@ -98,7 +114,7 @@ export function createProcessRunner(pipeline: PipelineConfig, opts: RunnerOption
         status: 'timeout',
         exitCode: result.exitCode ?? null,
         stderrTail,
-        error: `pipeline.run did not finish within ${pipeline.timeoutMs} ms; its process group was killed`,
+        error: `pipeline.run did not finish within ${pipeline.timeoutMs} ms; it and everything it started were killed`,
         durationMs,
       };
     }
@@ -116,8 +132,43 @@ export function createProcessRunner(pipeline: PipelineConfig, opts: RunnerOption
     return { status: 'ok', output: parsed.output, exitCode: 0, durationMs };
   }
 
+  /** Decides the fence (probed once per process) and makes the folder every run's temp folder lives in. */
+  let prepared: Promise<void> | undefined;
+  function prepare(): Promise<void> {
+    prepared ??= (async () => {
+      fence = await (opts.fence ?? detectFence());
+      announceFence(fence, opts.log);
+      tasksDir = await mkdtemp(path.join(tmpdir(), 'saboteur-tasks-'));
+      // The uid fence: each run's own uid must reach its folder (and only its folder) inside.
+      await chmod(tasksDir, fence.kind === 'uid' ? 0o711 : 0o700);
+    })();
+    return prepared;
+  }
+  const inflight = new Set<Promise<PipelineResult>>();
+
+  async function runOne(input: PipelineInput): Promise<PipelineResult> {
+    const started = performance.now();
+    if (!command) {
+      return { status: 'error', error: 'pipeline.run is not set', durationMs: 0 };
+    }
+    let dir: string | undefined;
+    try {
+      await prepare();
+      dir = await mkdtemp(path.join(tasksDir!, 'task-'));
+      return await runIn(dir, input, started);
+    } catch (err) {
+      // Our own failure (temp dir, spawn): still a result, so the run goes on.
+      return { status: 'error', error: `running pipeline.run failed: ${(err as Error).message}`, durationMs: Math.round(performance.now() - started) };
+    } finally {
+      if (dir) await rm(dir, { recursive: true, force: true });
+    }
+  }
+
   return {
     servePid: undefined,
+    get fence() {
+      return fence;
+    },
     async start() {
       if (!command) throw new Error('pipeline.run: process mode needs the command to start per task (e.g. run: python -m our_agents.run)');
       let isDir = false;
@@ -127,25 +178,21 @@ export function createProcessRunner(pipeline: PipelineConfig, opts: RunnerOption
         isDir = false;
       }
       if (!isDir) throw new Error(`pipeline.cwd: ${pipeline.cwd} is not a directory`);
+      await prepare();
     },
-    async run(input) {
-      const started = performance.now();
-      if (!command) {
-        return { status: 'error', error: 'pipeline.run is not set', durationMs: 0 };
-      }
-      let dir: string | undefined;
-      try {
-        dir = await mkdtemp(path.join(tmpdir(), 'saboteur-task-'));
-        return await runIn(dir, input, started);
-      } catch (err) {
-        // Our own failure (temp dir, spawn): still a result, so the run goes on.
-        return { status: 'error', error: `running pipeline.run failed: ${(err as Error).message}`, durationMs: Math.round(performance.now() - started) };
-      } finally {
-        if (dir) await rm(dir, { recursive: true, force: true });
-      }
+    run(input) {
+      const p = runOne(input);
+      inflight.add(p);
+      void p.finally(() => inflight.delete(p));
+      return p;
     },
-    async stop() {
-      await Promise.all([...running].map((pgid) => terminateGroup(pgid, graceMs)));
+    async stop(stopOpts) {
+      const grace = stopOpts?.graceMs ?? graceMs;
+      await Promise.all([...running].map((pgid) => terminateGroup(pgid, grace)));
+      await Promise.allSettled([...inflight]);
+      if (tasksDir) await rm(tasksDir, { recursive: true, force: true });
+      tasksDir = undefined;
+      prepared = undefined;
     },
   };
 }

@@ -3,6 +3,7 @@ import type { Task, Variant, PipelineOutput } from '../benchmarks/types.js';
 import type { Config } from '../config/load.js';
 import type { Log } from '../util/log.js';
 import type { SharedContract } from './env.js';
+import type { Fence, FenceInfo } from './fence.js';
 
 export type PipelineConfig = Config['pipeline'];
 
@@ -39,6 +40,8 @@ export interface RunnerOptions {
   workDir: string;
   /** SIGTERM → SIGKILL grace when a process group is stopped (default 2000 ms). */
   killGraceMs?: number;
+  /** The fence every pipeline process runs in (default: the strongest this machine allows, probed once). */
+  fence?: Fence | Promise<Fence>;
 }
 
 export interface PipelineRunner {
@@ -51,8 +54,10 @@ export interface PipelineRunner {
   start(shared?: SharedContract): Promise<void>;
   /** Safe to call concurrently. Never throws for a pipeline's failure: that is the result's status. */
   run(input: PipelineInput): Promise<PipelineResult>;
-  /** Kills the http service's process group and any running per-task process groups. */
-  stop(): Promise<void>;
+  /** Kills the http service's process group and any running per-task process groups (a cancelled run passes a shorter grace). */
+  stop(opts?: { graceMs?: number }): Promise<void>;
+  /** The fence the pipeline runs in, once `start` (or the first run) decided it. */
+  readonly fence?: FenceInfo;
   /** Http mode: the pid (and process group) of the started service, for a post step that must clean up. */
   readonly servePid: number | undefined;
 }

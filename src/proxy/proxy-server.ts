@@ -14,10 +14,12 @@ import { performance } from 'node:perf_hooks';
 import type { Log } from '../util/log.js';
 import type { ProxyCall } from '../runlog/schema.js';
 import type { Injector, InjectionContext } from '../inject/types.js';
-import { AGENT_HEADER, closeServer, headerValue, listenLocal, readBody, sendError, sendJson } from '../model/http-util.js';
+import { AGENT_HEADER, closeServer, headerValue, listenLocal, sendError, sendJson } from '../model/http-util.js';
 import { SSE_HEADERS, sseData, type AssembledResponse, type Endpoint } from '../model/openai-wire.js';
 import { responsesEvent } from '../model/responses-wire.js';
 import { wireFor, type EndpointWire } from '../model/wire.js';
+import { DEFAULT_BODY_LIMIT, readBodyWithin, tooLargeMessage } from '../util/body-limit.js';
+import { boundProxyCall } from '../runlog/bound.js';
 import { createUpstream, UpstreamError, type Upstream } from '../model/upstream.js';
 import { clientKey, identifyAgent, parseRoute, SERVED_ROUTES, summarizeRequest, systemTextOf, type AgentRule } from './identify.js';
 import { injectAnswer } from './inject-answer.js';
@@ -36,6 +38,8 @@ export interface ProxyOptions {
   registry: InvocationRegistry;
   injector?: Injector;
   log: Log;
+  /** Largest request body accepted (default 32 MiB); larger ones get a 413. */
+  maxBodyBytes?: number;
 }
 
 export interface ProxyHandle {
@@ -261,13 +265,22 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
       return;
     }
 
-    const raw = await readBody(req);
     const endpoint = route.endpoint;
     const refuse = (agent: { agent: string; source: ProxyCall['agentSource'] }, message: string, request: ProxyCall['request'] = {}) => {
-      const call: ProxyCall = { id: randomUUID(), agent: agent.agent, agentSource: agent.source, endpoint, agentCallIndex: NO_AGENT_CALL_INDEX, startedAt, durationMs: performance.now() - t0, stream: false, status: 400, request, error: message };
+      const call = boundProxyCall({ id: randomUUID(), agent: agent.agent, agentSource: agent.source, endpoint, agentCallIndex: NO_AGENT_CALL_INDEX, startedAt, durationMs: performance.now() - t0, stream: false, status: 400, request, error: message });
       invocation.finish(invocation.begin(call), call);
       sendError(res, 400, 'invalid_request_error', `saboteur proxy: ${message}`);
     };
+    const read = await readBodyWithin(req, options.maxBodyBytes ?? DEFAULT_BODY_LIMIT);
+    if (!read.ok) {
+      const message = `saboteur proxy: ${tooLargeMessage('the call was refused', read.limit)}`;
+      const { agent, source } = identifyAgent({ header, pathAgent: route.pathAgent }, agents);
+      const call = boundProxyCall({ id: randomUUID(), agent, agentSource: source, endpoint, agentCallIndex: NO_AGENT_CALL_INDEX, startedAt, durationMs: performance.now() - t0, stream: false, status: 413, request: {}, error: message });
+      invocation.finish(invocation.begin(call), call);
+      log.warn(`proxy: ${message} (${agent} of ${invocation.instanceId})`);
+      return sendError(res, 413, 'invalid_request_error', message, 'request_too_large');
+    }
+    const raw = read.body;
     let body: Record<string, unknown>;
     try {
       body = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
@@ -320,7 +333,9 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     const pending = upstream.request(upstreamRequest);
     // The summary is built while the model works, off the response's path.
     if (generation) base.request = summarizeRequest(generation.body, generation.wire.endpoint);
-    const slot = invocation.begin(base);
+    // What the trace keeps is bounded (README "Security"): the model and the pipeline see it all.
+    const bounded = boundProxyCall(base);
+    const slot = invocation.begin(bounded);
     let outcome: Outcome;
     try {
       const up = await pending;
@@ -334,13 +349,13 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
       sendError(res, 502, 'upstream_unreachable', message, 'upstream_unreachable');
       outcome = { status: 502, error: message };
     }
-    const call: ProxyCall = { ...base, durationMs: performance.now() - t0, status: outcome.status };
+    const call: ProxyCall = { ...bounded, durationMs: performance.now() - t0, status: outcome.status };
     const response = generation ? responseOf(outcome.assembled, outcome.status) : undefined;
     if (response) call.response = response;
     if (outcome.error) call.error = outcome.error;
     if (outcome.corruption) call.corruption = outcome.corruption;
     if (outcome.hit) call.hit = outcome.hit;
-    invocation.finish(slot, call);
+    invocation.finish(slot, boundProxyCall(call));
     return outcome;
   }
 

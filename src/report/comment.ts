@@ -11,7 +11,7 @@ import { figureIn, type Figure, type HistoryEntry } from '../history/entry.js';
 import type { Comparison } from '../scoring/regression.js';
 import { metricInfo, sortMetricIds } from '../scoring/metric-id.js';
 import type { RunLog } from '../runlog/schema.js';
-import { code, escapeInline } from './escape.js';
+import { code, escapeInline, safeUrl } from './escape.js';
 import { ci, pct } from './format.js';
 import { renderReport } from './markdown.js';
 import { cutMarkdown, GITHUB_COMMENT_LIMIT } from './truncate.js';
@@ -67,9 +67,9 @@ function pText(p: number): string {
   return p < 0.001 ? 'p < 0.001' : `p = ${p.toFixed(3)}`;
 }
 
-/** Our own labels (metric ids are built from benchmark and defense names the config allows): only table-safe. */
+/** Metric labels are built from benchmark and defense names a run log carries: escaped like any input. */
 function tableSafe(text: string): string {
-  return text.replace(/[|<>`\n]/g, ' ');
+  return escapeInline(text, 120);
 }
 
 function deltaCell(metric: string, cur: Figure, base: Figure | undefined, p: number | null | undefined): string {
@@ -135,7 +135,8 @@ function baseLine(opts: CommentOptions): string[] {
   const branch = opts.baseBranch ? code(opts.baseBranch) : 'the base branch';
   if (!opts.base) return [`No stored run on ${branch} yet: nothing to compare with. The history starts with the first run on ${branch}.`];
   const b = opts.base;
-  const lines = [`Compared with ${opts.baseLabel ? code(opts.baseLabel) : `${branch} at ${code(b.sha.slice(0, 7))}`} (run ${code(b.runId)}${b.runUrl && /^https?:\/\//.test(b.runUrl) ? `, [log](${b.runUrl})` : ''}).`];
+  const runUrl = safeUrl(b.runUrl);
+  const lines = [`Compared with ${opts.baseLabel ? code(opts.baseLabel) : `${branch} at ${code(b.sha.slice(0, 7))}`} (run ${code(b.runId)}${runUrl ? `, [log](${runUrl})` : ''}).`];
   const diffs: string[] = [];
   if (b.configHash !== opts.current.configHash) diffs.push(`config ${code(b.configHash.slice(0, 12))} → ${code(opts.current.configHash.slice(0, 12))}`);
   if (b.model.model !== opts.current.model.model || b.model.kind !== opts.current.model.kind) diffs.push(`model ${code(`${b.model.model ?? '?'} (${b.model.kind})`)} → ${code(`${opts.current.model.model ?? '?'} (${opts.current.model.kind})`)}`);
@@ -166,8 +167,8 @@ export function renderComment(log: RunLog, opts: CommentOptions): string {
     head.push(charts.join('\n\n'));
   }
   const body = sections.filter((s) => s.name !== 'Headline').map((s) => s.text).join('\n');
-  const safeUrl = opts.artifactsUrl && /^https?:\/\/[^\s()<>]+$/.test(opts.artifactsUrl) ? opts.artifactsUrl : undefined;
-  const tail = safeUrl ? `\n\n---\n\nFull run log, traces and report: [this run's artifacts](${safeUrl})\n` : '\n';
+  const artifacts = safeUrl(opts.artifactsUrl);
+  const tail = artifacts ? `\n\n---\n\nFull run log, traces and report: [this run's artifacts](${artifacts})\n` : '\n';
   const headText = `${head.join('\n')}\n\n`;
   const maxChars = opts.maxChars ?? COMMENT_BUDGET;
   const budget = maxChars - headText.length - tail.length;

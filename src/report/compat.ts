@@ -4,7 +4,7 @@
  * the report says so. Also the one header line with the serving facts (server, GPUs).
  */
 import type { RunLog } from '../runlog/schema.js';
-import { code } from './escape.js';
+import { code, escapeInline } from './escape.js';
 
 const SAMPLING_NAMES: Record<string, string> = { temperature: 'temperature', topP: 'top-p', maxTokens: 'max-tokens', seed: 'seed' };
 
@@ -33,7 +33,7 @@ export function comparability(a: RunLog, b: RunLog): string[] {
 export function comparabilityNote(log: RunLog, other: RunLog, otherName = 'the base run'): string | undefined {
   const diff = comparability(log, other);
   if (diff.length === 0) return undefined;
-  return [`> [!NOTE]`, `> Not comparable with ${otherName}: ${diff.map((d) => d.replace(/[|<>@]/g, ' ')).join('; ')}. Differences may come from these, not from the code.`].join('\n');
+  return [`> [!NOTE]`, `> Not comparable with ${escapeInline(otherName, 200)}: ${diff.map((d) => escapeInline(d, 200)).join('; ')}. Differences may come from these, not from the code.`].join('\n');
 }
 
 /** "Served by vllm 0.8.5 on 2 × NVIDIA H200 (143771 MiB), driver 570.124.06", or undefined for a replay. */
@@ -41,7 +41,7 @@ export function servingLine(log: RunLog): string | undefined {
   const m = log.model;
   const gpus = m.gpus ?? [];
   if (!m.serverVersion && gpus.length === 0) return undefined;
-  const server = `${m.kind}${m.serverVersion ? ` ${code(m.serverVersion)}` : ''}`;
+  const server = `${escapeInline(m.kind, 40)}${m.serverVersion ? ` ${code(m.serverVersion)}` : ''}`;
   if (gpus.length === 0) return `Served by ${server}.`;
   const groups = new Map<string, number>();
   for (const g of gpus) {
@@ -50,5 +50,5 @@ export function servingLine(log: RunLog): string | undefined {
   }
   const drivers = [...new Set(gpus.map((g) => g.driver).filter((d): d is string => !!d))];
   const list = [...groups].map(([k, n]) => `${n} × ${code(k)}`).join(', ');
-  return `Served by ${server} on ${list}${drivers.length ? `, driver ${drivers.map(code).join(', ')}` : ''}.`;
+  return `Served by ${server} on ${list}${drivers.length ? `, driver ${drivers.map((d) => code(d)).join(', ')}` : ''}.`;
 }

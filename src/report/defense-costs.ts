@@ -49,7 +49,7 @@ export function benignCostDetails(log: RunLog, max: number): string[] {
   const lost = [...costs.entries()].flatMap(([defense, rs]) => rs.map((r) => ({ defense, r })));
   if (lost.length === 0) return [];
   const out = ['', `<details><summary>${plural(lost.length, 'benign task')} completed without a defense but not under one</summary>`, '', '| benchmark | task | defense | outcome | why |', '|---|---|---|---|---|'];
-  for (const { defense, r } of lost.slice(0, max)) out.push(`| ${r.benchmark} | ${code(r.taskId ?? r.instanceId)} | ${code(defense)} | ${r.outcome} | ${escapeInline(lossReason(r), 600)} |`);
+  for (const { defense, r } of lost.slice(0, max)) out.push(`| ${escapeInline(r.benchmark, 60)} | ${code(r.taskId ?? r.instanceId)} | ${code(defense)} | ${escapeInline(r.outcome, 20)} | ${escapeInline(lossReason(r), 600)} |`);
   if (lost.length > max) out.push(`| … | | | | ${lost.length - max} more in run.json |`);
   out.push('', '</details>');
   return out;
@@ -61,7 +61,7 @@ export function blockedSinkDetails(log: RunLog, max: number): string[] {
   if (rows.length === 0) return [];
   const out = ['', `<details><summary>${plural(rows.length, 'staged sink')} blocked or unverifiable, with the reason</summary>`, '', '| benchmark | task | side | defense | tool | sinks | decision | reason |', '|---|---|---|---|---|---|---|---|'];
   for (const { r, t } of rows.slice(0, max)) {
-    out.push(`| ${r.benchmark} | ${code(r.taskId ?? r.instanceId)} | ${side(r)} | ${code(r.defense)} | ${code(t.tool)} | ${escapeInline(t.staged!.sinks.join(', '), 80)} | ${decisionCell(t)} | ${escapeInline(t.staged!.reason ?? 'no reason recorded', 400)} |`);
+    out.push(`| ${escapeInline(r.benchmark, 60)} | ${code(r.taskId ?? r.instanceId)} | ${escapeInline(side(r), 20)} | ${code(r.defense)} | ${code(t.tool)} | ${escapeInline(t.staged!.sinks.join(', '), 80)} | ${decisionCell(t)} | ${escapeInline(t.staged!.reason ?? 'no reason recorded', 400)} |`);
   }
   if (rows.length > max) out.push(`| … | | | | | | | ${rows.length - max} more in run.json |`);
   out.push('', '</details>');

@@ -9,8 +9,9 @@ import { ci, pct, pts } from './format.js';
 
 const LABELS: Record<string, string> = { 'malicious-drop': 'malicious drop', run: 'run' };
 
+/** Plain text (the console prints it); escaped where it is rendered. */
 function label(c: GateCheck): string {
-  return LABELS[c.metric] ?? escapeInline(c.metric.replace(/^(asr|tcr)\b/, (m) => m.toUpperCase()), 60);
+  return LABELS[c.metric] ?? c.metric.replace(/^(asr|tcr)\b/, (m) => m.toUpperCase());
 }
 
 function value(c: GateCheck): string {
@@ -19,7 +20,7 @@ function value(c: GateCheck): string {
 }
 
 function threshold(c: GateCheck): string {
-  if (!c.bound) return escapeInline(c.threshold, 60);
+  if (!c.bound) return c.threshold;
   const v = c.format === 'points' ? pts(c.bound.value) : c.format === 'rate' ? pct(c.bound.value) : String(c.bound.value);
   return `${c.bound.op} ${v}`;
 }
@@ -45,6 +46,6 @@ export function gateSection(log: RunLog): string[] {
   if (result.checks.length === 0) return ['', '## Gate', '', 'No thresholds set: add `gate:` to saboteur.yml to fail the run (exit code 1) when a figure is out of bounds.'];
   const head = result.pass ? '**✅ passed**: every check is within its threshold.' : `**❌ failed** (exit code 1): ${failedChecks(result).map((l) => escapeInline(l, 200)).join('; ')}.`;
   const lines = ['', '## Gate', '', head, '', '| check | value | threshold | 95% interval | verdict |', '|---|---|---|---|---|'];
-  for (const c of result.checks) lines.push(`| ${label(c)} | ${value(c)} | ${threshold(c)} | ${interval(c)} | ${verdict(c)} |`);
+  for (const c of result.checks) lines.push(`| ${escapeInline(label(c), 60)} | ${value(c)} | ${escapeInline(threshold(c), 60)} | ${interval(c)} | ${verdict(c)} |`);
   return lines;
 }

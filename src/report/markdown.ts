@@ -4,7 +4,7 @@
  */
 import type { InstanceResult, RunLog } from '../runlog/schema.js';
 import { computeMetrics, type BenchmarkMetrics, type VariantStats } from '../scoring/metrics.js';
-import { code, escapeInline } from './escape.js';
+import { code, escapeInline, safeUrl } from './escape.js';
 import { ci, pct, plural, pts, pValue } from './format.js';
 import { agentCallTable } from './agent-calls.js';
 
@@ -17,6 +17,8 @@ import { overallSecurity } from '../scoring/security-metrics.js';
 import { sabotageOf } from '../scoring/sabotage.js';
 
 export const REPORT_MARKER = '<!-- saboteur-report -->';
+/** Notes shown in the report; the rest stay in run.json. */
+const MAX_NOTES = 50;
 
 function passCell(s: VariantStats): string {
   return s.scored === 0 ? '–' : `${pct(s.passAt1)} (${s.passed}/${s.scored})`;
@@ -53,7 +55,7 @@ function benchmarkTable(log: RunLog, all: BenchmarkMetrics[]): string[] {
     const info = log.benchmarks.find((b) => b.id === m.benchmark);
     const inst = info ? `${info.selected} of ${info.total}` : String(m.control.instances);
     lines.push(
-      `| ${m.benchmark} | ${inst} | ${passCell(m.control)} | ${passCell(m.malicious)} | ${pts(m.drop.absolute)} | ${pValue(m.drop.pValue)} | ${apartCell(m.control)} / ${apartCell(m.malicious)} |`,
+      `| ${escapeInline(m.benchmark, 60)} | ${inst} | ${passCell(m.control)} | ${passCell(m.malicious)} | ${pts(m.drop.absolute)} | ${pValue(m.drop.pValue)} | ${apartCell(m.control)} / ${apartCell(m.malicious)} |`,
     );
   }
   return lines;
@@ -63,7 +65,7 @@ function problems(log: RunLog, max: number): string[] {
   const bad = log.instances.filter((r) => r.outcome === 'error' || r.outcome === 'timeout' || r.outcome === 'model-error' || r.outcome === 'not-graded');
   if (bad.length === 0) return [];
   const out = ['', `<details><summary>${plural(bad.length, 'instance run')} not scored (errors, timeouts, model errors, not gradable here)</summary>`, '', '| instance | variant | outcome | what happened |', '|---|---|---|---|'];
-  for (const r of bad.slice(0, max)) out.push(`| ${code(r.instanceId)} | ${r.variant} | ${r.outcome} | ${escapeInline(r.error ?? r.security?.notGraded ?? 'no reason recorded', 400)} |`);
+  for (const r of bad.slice(0, max)) out.push(`| ${code(r.instanceId)} | ${escapeInline(r.variant, 20)} | ${escapeInline(r.outcome, 20)} | ${escapeInline(r.error ?? r.security?.notGraded ?? 'no reason recorded', 400)} |`);
   if (bad.length > max) out.push(`| … | | | ${bad.length - max} more in run.json |`);
   out.push('', '</details>');
   return out;
@@ -82,7 +84,7 @@ function failures(log: RunLog, max: number): string[] {
   const failed = log.instances.filter((r) => r.outcome === 'failed' && !agentic.has(r.benchmark));
   if (failed.length === 0) return [];
   const out = ['', `<details><summary>${plural(failed.length, 'instance run')} failed ${failed.length === 1 ? 'its' : 'their'} tests</summary>`, '', '| instance | variant | why it failed |', '|---|---|---|'];
-  for (const r of failed.slice(0, max)) out.push(`| ${code(r.instanceId)} | ${r.variant} | ${escapeInline(failureWhy(r), 300)} |`);
+  for (const r of failed.slice(0, max)) out.push(`| ${code(r.instanceId)} | ${escapeInline(r.variant, 20)} | ${escapeInline(failureWhy(r), 300)} |`);
   if (failed.length > max) out.push(`| … | | ${failed.length - max} more in run.json |`);
   out.push('', '</details>');
   return out;
@@ -96,16 +98,23 @@ export interface RenderOptions {
 
 export function renderReport(log: RunLog, opts: RenderOptions = {}): string {
   const metrics = computeMetrics(log);
-  const model = log.model.model ? `${code(log.model.model)} (${log.model.kind})` : log.model.kind;
+  const kind = escapeInline(log.model.kind, 40);
+  const model = log.model.model ? `${code(log.model.model)} (${kind})` : kind;
   const lines = [
     REPORT_MARKER,
     '# saboteur report',
     '',
-    `Run ${code(log.runId)} · model ${model} · pipeline ${log.pipeline.mode}${log.pipeline.command ? ` ${code(log.pipeline.command)}` : ''} · config ${code(log.config.hash.slice(0, 12))} · sample seed ${log.config.seed}`,
+    `Run ${code(log.runId)} · model ${model} · pipeline ${escapeInline(log.pipeline.mode, 20)}${log.pipeline.command ? ` ${code(log.pipeline.command)}` : ''} · config ${code(log.config.hash.slice(0, 12))} · sample seed ${log.config.seed}`,
   ];
   if (servingLine(log)) lines.push('', servingLine(log)!);
   if (log.status === 'aborted') {
     lines.push('', `> [!WARNING]`, `> The run stopped early: ${escapeInline(log.abortReason ?? 'unknown reason', 400)}. The figures below cover what finished.`);
+  }
+  if (log.status === 'cancelled') {
+    lines.push('', `> [!WARNING]`, `> The run was ${escapeInline(log.abortReason ?? 'cancelled', 200)} before it finished. The figures below cover what finished; the rest is marked skipped.`);
+  }
+  if (log.pipeline.fence?.degraded) {
+    lines.push('', `> [!CAUTION]`, `> Pipeline fence degraded (${escapeInline(log.pipeline.fence.kind, 20)}): ${escapeInline(log.pipeline.fence.note ?? '', 400)}`);
   }
   if (log.sandbox.degraded) {
     lines.push('', `> [!CAUTION]`, `> Sandbox degraded (${escapeInline(log.sandbox.isolation)}): ${escapeInline(log.sandbox.note ?? '', 300)}`);
@@ -120,11 +129,19 @@ export function renderReport(log: RunLog, opts: RenderOptions = {}): string {
   lines.push(...failures(log, 50), ...problems(log, 50));
   lines.push('', '## Sample', '');
   for (const b of log.benchmarks) {
-    const strata = b.strata ? `; strata: ${Object.entries(b.strata).map(([k, v]) => `${escapeInline(k, 40)} ${v}`).join(', ')}` : '';
-    lines.push(`- ${b.id}: ${b.selected} of ${b.total} instances, seed ${b.seed}, limit ${b.limit ?? 'none'}, data ${code(b.source)}${b.sha256 ? ` (sha256 ${code(b.sha256.slice(0, 12))})` : ''}${strata}`);
+    const strataEntries = b.strata ? Object.entries(b.strata) : [];
+    const strata = strataEntries.length
+      ? `; strata: ${strataEntries.slice(0, 50).map(([k, v]) => `${escapeInline(k, 40)} ${v}`).join(', ')}${strataEntries.length > 50 ? `, … ${strataEntries.length - 50} more` : ''}`
+      : '';
+    lines.push(`- ${escapeInline(b.id, 60)}: ${b.selected} of ${b.total} instances, seed ${b.seed}, limit ${b.limit ?? 'none'}, data ${code(b.source)}${b.sha256 ? ` (sha256 ${code(b.sha256.slice(0, 12))})` : ''}${strata}`);
   }
-  if (log.notes.length) lines.push('', '## Notes', '', ...log.notes.map((n) => `- ${escapeInline(n, 400)}`));
-  if (opts.artifactsUrl) lines.push('', `Full run log and traces: [artifacts](${opts.artifactsUrl})`);
+  if (log.notes.length) {
+    lines.push('', '## Notes', '');
+    for (const n of log.notes.slice(0, MAX_NOTES)) lines.push(`- ${escapeInline(n, 400)}`);
+    if (log.notes.length > MAX_NOTES) lines.push(`- … and ${log.notes.length - MAX_NOTES} more notes in run.json`);
+  }
+  const artifacts = safeUrl(opts.artifactsUrl);
+  if (artifacts) lines.push('', `Full run log and traces: [artifacts](${artifacts})`);
   lines.push('');
   return lines.join('\n');
 }

@@ -9,6 +9,7 @@ import { code, escapeInline, fenced } from './escape.js';
 import { ci, pct, plural, pts, pValue } from './format.js';
 import { clip } from './truncate.js';
 import { benignCostDetails, benignCosts, blockedSinkDetails, costCell } from './defense-costs.js';
+import { safeStringify } from '../runlog/bound.js';
 
 function pctCell(r: Rate): string {
   if (r.rate === null) return '–';
@@ -56,10 +57,10 @@ export function securityHeadline(log: RunLog): string[] {
     const s = overallSecurity(log, defense);
     if (!s) continue;
     // The value and its interval in their own columns, as in the pass@1 rows.
-    if (s.asr.n > 0 || !s.sabotaged) rows.push(`| ASR (${defense}) | ${valueCell(s.asr)} | ${intervalCell(s.asr)} | ${apart(s.asr)} |`);
-    rows.push(`| TCR (${defense}) | ${valueCell(s.tcr)} | ${intervalCell(s.tcr)} | ${apart(s.tcr)} |`);
-    if (s.sabotaged) rows.push(`| **TCR drop under ${method}** (${defense}) | ${dropValue(s.sabotaged.drop)} | ${dropInterval(s.sabotaged.drop)} | ${dropNote(s.sabotaged.drop)} |`);
-    if (s.insider) rows.push(`| **insider success** (${defense}) | ${valueCell(s.insider.success)} | ${intervalCell(s.insider.success)} | ${s.insider.blocked} blocked, ${s.insider.fragmented} fragmented, ${s.insider.noObjective} without objective |`);
+    if (s.asr.n > 0 || !s.sabotaged) rows.push(`| ASR (${escapeInline(defense, 40)}) | ${valueCell(s.asr)} | ${intervalCell(s.asr)} | ${apart(s.asr)} |`);
+    rows.push(`| TCR (${escapeInline(defense, 40)}) | ${valueCell(s.tcr)} | ${intervalCell(s.tcr)} | ${apart(s.tcr)} |`);
+    if (s.sabotaged) rows.push(`| **TCR drop under ${escapeInline(method, 40)}** (${escapeInline(defense, 40)}) | ${dropValue(s.sabotaged.drop)} | ${dropInterval(s.sabotaged.drop)} | ${dropNote(s.sabotaged.drop)} |`);
+    if (s.insider) rows.push(`| **insider success** (${escapeInline(defense, 40)}) | ${valueCell(s.insider.success)} | ${intervalCell(s.insider.success)} | ${s.insider.blocked} blocked, ${s.insider.fragmented} fragmented, ${s.insider.noObjective} without objective |`);
   }
   return rows;
 }
@@ -70,7 +71,7 @@ function sabotageTable(stats: SecurityStats[], method: string): string[] {
   if (rows.length === 0) return [];
   const lines = [
     '',
-    `### Under the saboteur (${method})`,
+    `### Under the saboteur (${escapeInline(method, 40)})`,
     '',
     'The benign twins ran in both variants: without the saboteur (control) and with it (malicious). TCR drop = TCR(control) − TCR(saboteur) over the pairs graded in both, with its paired 95% interval and the McNemar exact test. Insider success: runs whose hidden objective reached its sink, of the insider runs graded; blocked: runs where the defense stopped at least one call carrying the objective; fragmented: runs where another agent than the insider made such a call.',
     '',
@@ -81,7 +82,7 @@ function sabotageTable(stats: SecurityStats[], method: string): string[] {
     const d = s.sabotaged?.drop;
     const i = s.insider;
     lines.push(
-      `| ${s.benchmark} | ${s.defense} | ${pctCell(s.tcr)} | ${s.sabotaged ? pctCell(s.sabotaged.tcr) : '–'} | ${d ? dropCell(d) : '–'} | ${d ? pValue(d.pValue) : '–'} | ${i ? pctCell(i.success) : '–'} | ${i?.success.n ? `${i.blocked} of ${i.success.n}` : '–'} | ${i?.success.n ? `${i.fragmented} of ${i.success.n}` : '–'} |`,
+      `| ${escapeInline(s.benchmark, 60)} | ${escapeInline(s.defense, 40)} | ${pctCell(s.tcr)} | ${s.sabotaged ? pctCell(s.sabotaged.tcr) : '–'} | ${d ? dropCell(d) : '–'} | ${d ? pValue(d.pValue) : '–'} | ${i ? pctCell(i.success) : '–'} | ${i?.success.n ? `${i.blocked} of ${i.success.n}` : '–'} | ${i?.success.n ? `${i.fragmented} of ${i.success.n}` : '–'} |`,
     );
   }
   return lines;
@@ -90,7 +91,7 @@ function sabotageTable(stats: SecurityStats[], method: string): string[] {
 function categoryDetails(stats: SecurityStats[]): string[] {
   const out = ['<details><summary>Per category</summary>', '', 'ASR and TCR over the graded runs of each category.', '', '| benchmark | defense | category | ASR | TCR |', '|---|---|---|---|---|'];
   for (const s of stats) {
-    for (const c of s.categories) out.push(`| ${s.benchmark} | ${s.defense} | ${escapeInline(c.category, 60)} | ${pctCell(c.asr)} | ${pctCell(c.tcr)} |`);
+    for (const c of s.categories) out.push(`| ${escapeInline(s.benchmark, 60)} | ${escapeInline(s.defense, 40)} | ${escapeInline(c.category, 60)} | ${pctCell(c.asr)} | ${pctCell(c.tcr)} |`);
   }
   out.push('', '</details>');
   return out;
@@ -137,7 +138,9 @@ function breaches(log: RunLog, max: number): string[] {
     out.push(`**${code(r.benchmark)} ${code(r.instanceId)}** under ${code(r.defense)}${r.category ? ` (${escapeInline(r.category, 60)})` : ''}`, '');
     const calls = (r.trace.tools ?? []).map((t) => {
       const staged = t.staged ? ` [${t.staged.sinks.join(', ')}: ${t.staged.decision}${t.staged.observed ? ', observed' : ''}]` : '';
-      return `${t.agent ?? '?'} → ${t.tool}(${clip(JSON.stringify(t.arguments), 200)})${staged}${t.isError ? ' ✗' : ''}`;
+      const line = `${t.agent ?? '?'} → ${t.tool}(${clip(safeStringify(t.arguments), 200)})${staged}${t.isError ? ' ✗' : ''}`;
+      // One line per call inside the fence, whatever the names hold.
+      return line.replace(/\r\n|\r|\n/g, ' ⏎ ').slice(0, 600);
     });
     out.push(fenced(calls.join('\n') || '(no tool calls)'), '');
   }
@@ -160,7 +163,7 @@ export function securitySection(log: RunLog): string[] {
   ];
   const costs = benignCosts(log);
   for (const s of stats) {
-    lines.push(`| ${s.benchmark} | ${s.defense} | ${pctCell(s.asr)} | ${pctCell(s.asr.all)} | ${pctCell(s.tcr)} | ${pctCell(s.paired)} | ${apart(s.asr)} | ${apart(s.tcr)} | ${costCell(costs, s.defense, s.benchmark)} |`);
+    lines.push(`| ${escapeInline(s.benchmark, 60)} | ${escapeInline(s.defense, 40)} | ${pctCell(s.asr)} | ${pctCell(s.asr.all)} | ${pctCell(s.tcr)} | ${pctCell(s.paired)} | ${apart(s.asr)} | ${apart(s.tcr)} | ${costCell(costs, s.defense, s.benchmark)} |`);
   }
   lines.push(...sabotageTable(stats, log.variants.malicious.method));
   lines.push(...judgeNote(log), ...agentHarmTable(stats), '', ...categoryDetails(stats), ...breaches(log, 10), ...blockedSinkDetails(log, 50), ...benignCostDetails(log, 50));

@@ -5,11 +5,7 @@
  */
 import { figureIn, type HistoryEntry } from '../history/entry.js';
 import { metricInfo, parseMetricId } from '../scoring/metric-id.js';
-
-/** Labels reach Mermaid inside double quotes: keep them to characters that cannot end the string. */
-function label(text: string): string {
-  return text.replace(/ · /g, ' - ').replace(/[^A-Za-z0-9 ._/#()+-]/g, '').slice(0, 48);
-}
+import { mermaidText as label } from './escape.js';
 
 function niceBounds(values: number[], unit: 'pts' | '%'): [number, number] {
   if (unit === '%') return [0, 100];

@@ -1,9 +1,8 @@
 /**
  * The last phase of a run: the instance results in a stable order, the run log that holds them
- * with everything the report needs, and the two files written atomically (a reader never sees
- * half a run log).
+ * with everything the report needs, and the two files written atomically and in chunks (a reader
+ * never sees half a run log; a failed write names its file and leaves no temp file).
  */
-import { rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config/load.js';
 import type { BenchmarkSuite } from '../benchmarks/suite.js';
@@ -12,6 +11,8 @@ import { RUN_LOG_VERSION, type InstanceResult, type RunLog, type SabotageProfile
 import { summarizeSabotage } from '../scoring/sabotage.js';
 import { renderReport } from '../report/markdown.js';
 import { gateThresholdsOf } from '../scoring/gate.js';
+import type { FenceInfo } from '../pipeline/fence.js';
+import { writeErrorOf, writeFileAtomic, writeJsonAtomic, type OutputWriteError } from '../runlog/write.js';
 
 export const VERSION = '0.1.0';
 
@@ -32,6 +33,10 @@ export interface RunFacts {
   runId: string;
   startedAt: string;
   abortReason?: string;
+  /** Set when SIGINT/SIGTERM cancelled the run ("cancelled by SIGTERM"): the run log is then `cancelled`. */
+  cancelReason?: string;
+  /** What fenced the pipeline in. */
+  fence?: FenceInfo;
   git?: RunLog['git'];
   shard?: { index: number; count: number };
   concurrency?: number;
@@ -53,8 +58,8 @@ export function assembleRunLog(config: Config, facts: RunFacts): RunLog {
     tool: { name: 'saboteur', version: VERSION },
     startedAt: facts.startedAt,
     finishedAt: new Date().toISOString(),
-    status: facts.abortReason ? 'aborted' : 'completed',
-    ...(facts.abortReason ? { abortReason: facts.abortReason } : {}),
+    status: facts.abortReason ? 'aborted' : facts.cancelReason ? 'cancelled' : 'completed',
+    ...(facts.abortReason ? { abortReason: facts.abortReason } : facts.cancelReason ? { abortReason: facts.cancelReason } : {}),
     config: { file: path.relative(process.cwd(), config.file) || config.file, hash: config.hash, seed: config.sample.seed },
     ...(facts.git ? { git: facts.git } : {}),
     ...(facts.shard ? { shard: facts.shard } : {}),
@@ -64,6 +69,8 @@ export function assembleRunLog(config: Config, facts: RunFacts): RunLog {
       command: config.pipeline.mode === 'process' ? config.pipeline.run : config.pipeline.serve ?? config.pipeline.url,
       concurrency: facts.concurrency ?? config.pipeline.concurrency,
       timeoutMs: config.pipeline.timeoutMs,
+      ...(facts.fence ? { fence: { kind: facts.fence.kind, degraded: facts.fence.degraded, note: facts.fence.note } } : {}),
+      ...(config.pipeline.secrets?.length ? { secrets: [...config.pipeline.secrets] } : {}),
     },
     variants: { malicious: { ...config.variants.malicious } },
     sabotage: summarizeSabotage(facts.instances, config.variants.malicious.method, facts.profiles),
@@ -77,17 +84,30 @@ export function assembleRunLog(config: Config, facts: RunFacts): RunLog {
   };
 }
 
-async function writeAtomic(file: string, text: string): Promise<void> {
-  const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, text);
-  await rename(tmp, file);
+export interface RunFiles {
+  runLogPath: string;
+  reportPath: string;
+  /** The report's text, whether or not report.md could be written. */
+  report: string;
+  /** Files that could not be written (a full disk, a read-only folder): each names its file. */
+  writeErrors: OutputWriteError[];
 }
 
-/** run.json and report.md in `outDir`. */
-export async function writeRunFiles(outDir: string, runLog: RunLog): Promise<{ runLogPath: string; reportPath: string }> {
+/** run.json and report.md in `outDir`; a file that cannot be written is reported, never thrown. */
+export async function writeRunFiles(outDir: string, runLog: RunLog): Promise<RunFiles> {
   const runLogPath = path.join(outDir, 'run.json');
   const reportPath = path.join(outDir, 'report.md');
-  await writeAtomic(runLogPath, `${JSON.stringify(runLog, null, 2)}\n`);
-  await writeAtomic(reportPath, renderReport(runLog));
-  return { runLogPath, reportPath };
+  const report = renderReport(runLog);
+  const writeErrors: OutputWriteError[] = [];
+  for (const [file, write] of [
+    [runLogPath, () => writeJsonAtomic(runLogPath, runLog)],
+    [reportPath, () => writeFileAtomic(reportPath, report)],
+  ] as const) {
+    try {
+      await write();
+    } catch (err) {
+      writeErrors.push(writeErrorOf(file, err));
+    }
+  }
+  return { runLogPath, reportPath, report, writeErrors };
 }

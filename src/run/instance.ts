@@ -15,6 +15,7 @@ import type { DefenseFactory } from './deps.js';
 import { errorCause } from './cause.js';
 import { chooseObjective } from '../inject/insider-catalogue.js';
 import { gradeInsider } from '../inject/insider.js';
+import { boundValue, capText, OUTPUT_CAP } from '../runlog/bound.js';
 
 export interface WorkItem {
   suite: BenchmarkSuite;
@@ -53,6 +54,15 @@ function rewriteNotes(calls: readonly ProxyCall[]): string[] {
 export function modelFailure(calls: ProxyCall[]): string | undefined {
   const dead = calls.find((c) => c.status === 502 || c.status === 503 || c.status === 504);
   return dead ? `model server: ${dead.error ?? `HTTP ${dead.status}`}` : undefined;
+}
+
+/**
+ * A model that answered with an error (HTTP 500, a rate limit): when the pipeline then failed, the
+ * model's error is why, and the run is a model error, not a pipeline crash.
+ */
+export function modelError(calls: ProxyCall[]): string | undefined {
+  const bad = calls.find((c) => c.status >= 500 || c.status === 429);
+  return bad ? `the model answered HTTP ${bad.status}${bad.error ? `: ${bad.error}` : ''}` : undefined;
 }
 
 export function itemKey(benchmark: string, instanceId: string, variant: string, defense: string): string {
@@ -108,7 +118,8 @@ export async function runInstance(item: WorkItem, ctx: InstanceContext): Promise
     benchmark: suite.info.id,
     variant,
     defense,
-    output: result.output,
+    // Scored in full above the cut; recorded within the bounds.
+    ...(result.output ? { output: Object.fromEntries(Object.entries(result.output).map(([k, v]) => [k, typeof v === 'string' ? capText(v, OUTPUT_CAP) : v])) } : {}),
     pipeline: { exitCode: result.exitCode ?? null, stderrTail: result.stderrTail },
     trace: { calls, ...(tools ? { tools } : {}), ...(spans?.length ? { spans } : {}) },
   };
@@ -120,6 +131,10 @@ export async function runInstance(item: WorkItem, ctx: InstanceContext): Promise
   // What the pipeline died of, when it says: the model's refusal or its own error line.
   const cause = errorCause(calls, result.stderrTail);
   const because = cause ? ` (cause: ${cause})` : '';
+  const answeredWithError = result.status !== 'ok' && result.status !== 'timeout' ? modelError(calls) : undefined;
+  if (answeredWithError) {
+    return { record: { ...base, outcome: 'model-error', error: capText(`model error: ${answeredWithError}; then pipeline ${result.status}: ${result.error ?? ''}`.trim(), 4096), timings: timings(0) } };
+  }
   if (result.status === 'timeout') {
     return { record: { ...base, outcome: 'timeout', error: `${result.error ?? `no answer within ${ctx.timeoutMs} ms`}${because}`, timings: timings(0) } };
   }
@@ -129,7 +144,8 @@ export async function runInstance(item: WorkItem, ctx: InstanceContext): Promise
   const scoreStart = Date.now();
   try {
     const verdict = await suite.score(task, result.output ?? {}, { tools: tools ?? [], calls });
-    return { record: { ...base, ...verdict, timings: timings(Date.now() - scoreStart) } };
+    const security = verdict.security ? { ...verdict.security, details: boundValue(verdict.security.details) as Record<string, unknown> } : undefined;
+    return { record: { ...base, ...verdict, ...(security ? { security } : {}), timings: timings(Date.now() - scoreStart) } };
   } catch (err) {
     // A grader that cannot decide (a judge model that failed, a sandbox that would not start) is an error, not a failure.
     return { record: { ...base, outcome: 'error', error: `scoring failed: ${(err as Error).message}`, timings: timings(Date.now() - scoreStart) } };

@@ -3,9 +3,9 @@
  * defenses, proxy, tool server, OTLP receiver, pipeline) → plan the work → run the instances →
  * check what the run saw → stop everything → run log and report. Whatever fails, the run log and
  * the report are written with what finished and what went wrong, and everything started here is
- * stopped.
+ * stopped. A cancel (opts.signal, see cancel.ts) ends the phase under way at once and the run is
+ * written as `cancelled`; one run at a time holds the output folder (out-lock.ts).
  */
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config/load.js';
@@ -26,6 +26,10 @@ import { shardSlice } from '../benchmarks/sample.js';
 import { assembleRunLog, sortResults, writeRunFiles } from './assemble.js';
 import { callNotes } from './call-notes.js';
 import type { Injector } from '../inject/index.js';
+import { CANCEL_DRAIN_MS, CANCEL_KILL_GRACE_MS, RunCancelled, cancelReason, settleWithin, untilCancelled } from './cancel.js';
+import { lockOutDir } from './out-lock.js';
+import type { FenceInfo } from '../pipeline/fence.js';
+import type { OutputWriteError } from '../runlog/write.js';
 
 export { VERSION } from './assemble.js';
 
@@ -43,12 +47,18 @@ export interface RunOptions {
   cacheDir?: string;
   /** Told about model server processes started and stopped (the action saves them for its post step). */
   ledger?: ProcessLedger;
+  /** Aborted by SIGINT/SIGTERM (cancelOnSignals): the run stops and writes what finished, status `cancelled`. */
+  signal?: AbortSignal;
 }
 
 export interface RunOutcome {
   runLog: RunLog;
   runLogPath: string;
   reportPath: string;
+  /** The report's text, whether or not report.md could be written. */
+  report: string;
+  /** Files that could not be written (a full disk, a read-only folder): each names its file. */
+  writeErrors: OutputWriteError[];
 }
 
 /** What the phases of one run share: what finished, what went wrong, and what to stop. */
@@ -71,7 +81,11 @@ interface JobState {
   judgeInfo?: RunLog['judge'];
   /** The malicious variant's injector: the run log keeps what it made (AutoTransform's profiles). */
   injector?: Injector;
+  /** What fenced the pipeline in, once the runner started. */
+  fence?: FenceInfo;
 }
+
+const cancelled = (s: JobState) => s.opts.signal?.aborted === true;
 
 /** The services the instances run against. */
 interface Services {
@@ -152,8 +166,9 @@ async function startServices(s: JobState, model: ModelEndpoint, setJudges: (defe
       log.info(`OTLP receiver at ${otlp.baseUrl}/v1/traces (defenses: ${config.defenses.join(', ')}, ${config.defenseMode})`);
     }
     const runner = deps.createRunner(config.pipeline, { log, workDir: opts.outDir });
-    cleanups.push({ name: 'pipeline', fn: () => runner.stop() });
+    cleanups.push({ name: 'pipeline', fn: () => runner.stop(cancelled(s) ? { graceMs: CANCEL_KILL_GRACE_MS } : undefined) });
     await runner.start({ proxyBaseUrl: proxy.baseUrl, model: modelName });
+    s.fence = runner.fence;
     // The post step stops a pipeline service that outlives a crashed or cancelled main step.
     const servePid = runner.servePid;
     if (servePid !== undefined && opts.ledger) {
@@ -202,19 +217,29 @@ function planWork(s: JobState): WorkItem[] {
   return items.filter((i) => mine.has(`${i.suite.info.id}/${i.instance.id}`));
 }
 
-/** Runs the items through the pool; a model server that stops answering stops the run (the rest are skipped). */
+/**
+ * Runs the items through the pool; a model server that stops answering stops the run (the rest are
+ * skipped). A cancel stops the running pipelines at once; what they were doing is not on the
+ * record (markSkipped puts it there as not run), what ended on its own is kept.
+ */
 async function runInstances(s: JobState, items: WorkItem[], services: Services): Promise<void> {
   const { log, deps } = s;
   const { model, ctx } = services;
+  const signal = s.opts.signal;
   const progress = s.opts.progress ?? silentProgress;
   const concurrency = s.opts.concurrency ?? s.config.pipeline.concurrency;
+  let poolClosed = false;
   await log.group(`Run (${items.length} instance runs, concurrency ${concurrency})`, async () => {
     progress.start(items.length);
-    await runPool(
+    const stopOnCancel = () => void ctx.runner.stop({ graceMs: CANCEL_KILL_GRACE_MS });
+    signal?.addEventListener('abort', stopOnCancel, { once: true });
+    const pool = runPool(
       items,
       concurrency,
       async (item) => {
         const { record, dead } = await runInstance(item, ctx);
+        // After a cancel only runs that ended on their own count; the rest were cut off by it.
+        if (poolClosed || (cancelled(s) && !['passed', 'failed', 'refused'].includes(record.outcome))) return;
         s.instances.push(record);
         progress.done({ label: `${item.suite.info.id} ${item.instance.id} ${item.variant}${item.defense !== 'none' ? ` [${item.defense}]` : ''}`, outcome: record.outcome, ms: record.timings.pipelineMs, ...(record.error && !['passed', 'failed'].includes(record.outcome) ? { reason: record.error } : {}) });
         if (record.outcome === 'model-error' && !s.abortReason && !(await deps.modelAlive(model))) {
@@ -227,8 +252,14 @@ async function runInstances(s: JobState, items: WorkItem[], services: Services):
           }
         }
       },
-      () => s.abortReason !== undefined,
+      () => s.abortReason !== undefined || cancelled(s),
     );
+    await untilCancelled(pool, signal).catch(async (err: unknown) => {
+      if (!(err instanceof RunCancelled)) throw err;
+      await settleWithin(pool, CANCEL_DRAIN_MS);
+    });
+    poolClosed = true;
+    signal?.removeEventListener('abort', stopOnCancel);
     progress.finish();
   });
 }
@@ -244,8 +275,8 @@ function noteSilentTarget(s: JobState): void {
   }
 }
 
-/** After an early stop: every planned run that did not finish is on the record as skipped. */
-function markSkipped(s: JobState, items: WorkItem[]): void {
+/** After an early stop or a cancel: every planned run that did not finish is on the record as skipped. */
+function markSkipped(s: JobState, items: WorkItem[], why: string): void {
   const done = new Set(s.instances.map((r) => itemKey(r.benchmark, r.instanceId, r.variant, r.defense)));
   for (const i of items) {
     if (done.has(itemKey(i.suite.info.id, i.instance.id, i.variant, i.defense))) continue;
@@ -257,7 +288,7 @@ function markSkipped(s: JobState, items: WorkItem[]): void {
       variant: i.variant,
       defense: i.defense,
       outcome: 'skipped',
-      error: 'not run: the run stopped early',
+      error: why,
       timings: { startedAt: new Date().toISOString(), pipelineMs: 0, scoreMs: 0 },
       trace: { calls: [] },
     });
@@ -276,6 +307,16 @@ async function stopAll(s: JobState): Promise<void> {
 }
 
 export async function runJob(config: Config, opts: RunOptions, deps: JobDeps = realDeps): Promise<RunOutcome> {
+  // One run per output folder (this also creates it): a second one is refused, never mixed in.
+  const outLock = await lockOutDir(opts.outDir);
+  try {
+    return await runLocked(config, opts, deps);
+  } finally {
+    await outLock.release();
+  }
+}
+
+async function runLocked(config: Config, opts: RunOptions, deps: JobDeps): Promise<RunOutcome> {
   const { log } = opts;
   const runId = opts.runId ?? newRunId();
   const startedAt = new Date().toISOString();
@@ -292,10 +333,11 @@ export async function runJob(config: Config, opts: RunOptions, deps: JobDeps = r
     isolation: { kind: 'unknown', degraded: true, note: 'not probed (the run stopped before scoring)' } as never,
     modelInfo: { kind: config.model.kind, model: config.model.model, sampling: { ...config.model.sampling } },
   };
-  await mkdir(opts.outDir, { recursive: true });
+  // Each phase gives way to a cancel at once; what it started is stopped by stopAll.
+  const phase = <T>(p: Promise<T>) => untilCancelled(p, opts.signal);
 
   try {
-    await probeSandbox(s);
+    await phase(probeSandbox(s));
     // Graders and judge defenses that ask a model are built before it starts; they reach it once it serves.
     let judgeModel: Judge | undefined;
     let graderModel: Judge | undefined;
@@ -305,24 +347,29 @@ export async function runJob(config: Config, opts: RunOptions, deps: JobDeps = r
       return ask(prompt);
     };
     const lateJudge = late(() => judgeModel);
-    await loadBenchmarks(s, late(() => graderModel));
-    const model = await serveModel(s);
-    const services = await startServices(
-      s,
-      model,
-      (defense, grader) => {
-        judgeModel = defense;
-        graderModel = grader;
-      },
-      lateJudge,
+    await phase(loadBenchmarks(s, late(() => graderModel)));
+    const model = await phase(serveModel(s));
+    const services = await phase(
+      startServices(
+        s,
+        model,
+        (defense, grader) => {
+          judgeModel = defense;
+          graderModel = grader;
+        },
+        lateJudge,
+      ),
     );
     const items = planWork(s);
     await runInstances(s, items, services);
     noteSilentTarget(s);
-    if (s.abortReason) markSkipped(s, items);
+    if (cancelled(s)) markSkipped(s, items, `not run: the run was ${cancelReason(opts.signal!)}`);
+    else if (s.abortReason) markSkipped(s, items, 'not run: the run stopped early');
   } catch (err) {
-    s.abortReason = (err as Error).message;
-    log.warn(`run stopped: ${s.abortReason}`);
+    if (!(err instanceof RunCancelled)) {
+      s.abortReason = (err as Error).message;
+      log.warn(`run stopped: ${s.abortReason}`);
+    }
   } finally {
     await stopAll(s);
   }
@@ -332,6 +379,8 @@ export async function runJob(config: Config, opts: RunOptions, deps: JobDeps = r
     runId,
     startedAt,
     abortReason: s.abortReason,
+    ...(cancelled(s) ? { cancelReason: cancelReason(opts.signal!) } : {}),
+    ...(s.fence ? { fence: s.fence } : {}),
     git: opts.git,
     shard: opts.shard,
     concurrency: opts.concurrency,
@@ -343,11 +392,13 @@ export async function runJob(config: Config, opts: RunOptions, deps: JobDeps = r
     notes: s.notes,
     profiles: s.injector?.profiles?.(),
   });
-  const { runLogPath, reportPath } = await writeRunFiles(opts.outDir, runLog);
+  const files = await writeRunFiles(opts.outDir, runLog);
+  for (const e of files.writeErrors) log.warn(e.message);
+  const lost = (file: string) => (files.writeErrors.some((e) => e.file === file) ? ' (NOT written)' : '');
   log.info(summaryLine(runLog));
-  log.info(`run log: ${runLogPath}`);
-  log.info(`report: ${reportPath}`);
-  return { runLog, runLogPath, reportPath };
+  log.info(`run log: ${files.runLogPath}${lost(files.runLogPath)}`);
+  log.info(`report: ${files.reportPath}${lost(files.reportPath)}`);
+  return { runLog, ...files };
 }
 
 /** Who the graders' judge is, for the run log: servedModel when it is the model under test. */

@@ -5,7 +5,8 @@
  * twice, or shards of different splits are errors naming the files. Missing shards are allowed
  * (a shard job may have died) and said in the notes and on stderr.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
+import { LIMITS, readInputText } from '../util/input-file.js';
 import path from 'node:path';
 import { parseRunLog, RunLogError, type InstanceResult, type RunLog, type SabotageProfile } from './schema.js';
 import { summarizeSabotage } from '../scoring/sabotage.js';
@@ -114,13 +115,7 @@ export function mergeRunLogs(shards: ShardLog[], runId?: string): MergeResult {
 export async function mergeRunLogFiles(files: string[], runId?: string): Promise<MergeResult> {
   const shards: ShardLog[] = [];
   for (const file of files) {
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (err) {
-      throw new RunLogError(`${file}: cannot read the run log (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
-    }
-    shards.push({ file, log: parseRunLog(text, file) });
+    shards.push({ file, log: parseRunLog(await readInputText(file, { what: 'the run log', maxBytes: LIMITS.runLog }), file) });
   }
   return mergeRunLogs(shards, runId);
 }

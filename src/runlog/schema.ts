@@ -4,8 +4,11 @@
  */
 import { z } from 'zod';
 import { otlpSpanSchema } from '../otlp/schema.js';
+import { jsonProblem } from '../util/input-file.js';
 
 export const RUN_LOG_VERSION = 1;
+/** The most shards a run may be split into (`--shard i/N`, N at most this). */
+export const MAX_SHARDS = 10_000;
 
 /** The corruption modes (config `variants.malicious.corruption`); see the README, "AutoInject". */
 export const CORRUPTION_MODES = ['logic-edit', 'syntax-error', 'semantic'] as const;
@@ -285,11 +288,15 @@ export const runLogSchema = z.object({
   tool: z.object({ name: z.literal('saboteur'), version: z.string() }),
   startedAt: z.string(),
   finishedAt: z.string(),
-  status: z.enum(['completed', 'aborted']),
+  /** aborted: an infrastructure failure stopped it; cancelled: SIGINT/SIGTERM stopped it. */
+  status: z.enum(['completed', 'aborted', 'cancelled']),
   abortReason: z.string().optional(),
   config: z.object({ file: z.string(), hash: z.string(), seed: z.number().int() }),
   git: z.object({ sha: z.string().optional(), ref: z.string().optional(), baseRef: z.string().optional(), pr: z.number().int().optional() }).optional(),
-  shard: z.object({ index: z.number().int(), count: z.number().int() }).optional(),
+  shard: z
+    .object({ index: z.number().int().min(1), count: z.number().int().min(1).max(MAX_SHARDS) })
+    .refine((s) => s.index <= s.count, { message: 'shard index must be between 1 and the shard count (i/N with 1 ≤ i ≤ N)' })
+    .optional(),
   model: z.object({
     kind: z.string(),
     model: z.string().optional(),
@@ -301,7 +308,16 @@ export const runLogSchema = z.object({
     sampling: z.record(z.string(), z.number().optional()),
     gpus: z.array(z.object({ name: z.string(), memoryMiB: z.number().optional(), driver: z.string().optional() })).optional(),
   }),
-  pipeline: z.object({ mode: z.string(), command: z.string().optional(), concurrency: z.number().int(), timeoutMs: z.number() }),
+  pipeline: z.object({
+    mode: z.string(),
+    command: z.string().optional(),
+    concurrency: z.number().int(),
+    timeoutMs: z.number(),
+    /** What fenced the pipeline in (README "Security"); degraded when no pid namespace could be made. */
+    fence: z.object({ kind: z.string(), degraded: z.boolean(), note: z.string().optional() }).optional(),
+    /** Names of the secrets passed to the pipeline on purpose (pipeline.secrets); never their values. */
+    secrets: z.array(z.string()).optional(),
+  }),
   variants: z.object({
     malicious: z.object({
       target: z.string(),
@@ -340,7 +356,7 @@ export function parseRunLog(text: string, file: string): RunLog {
   try {
     raw = JSON.parse(text);
   } catch (err) {
-    throw new RunLogError(`${file}: not JSON (${(err as Error).message})`);
+    throw new RunLogError(`${file}: not JSON (${jsonProblem(err)})`);
   }
   const version = (raw as { schemaVersion?: unknown })?.schemaVersion;
   if (version !== RUN_LOG_VERSION) {

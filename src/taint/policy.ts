@@ -5,7 +5,7 @@
  * (default-policy.ts) unless it says `extends: none`; its lists are appended to the default's.
  * Every error names the file and the key and shows a valid example.
  */
-import { readFile } from 'node:fs/promises';
+import { LIMITS, readInputText } from '../util/input-file.js';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { z } from 'zod';
 import { SINK_LABELS, SOURCE_LABELS, maskOf, type SourceLabel } from './labels.js';
@@ -349,10 +349,9 @@ export async function loadPolicy(file?: string): Promise<Policy> {
   if (file === undefined) return defaultPolicy();
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readInputText(file, { what: 'the policy', maxBytes: LIMITS.policy });
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new PolicyError(code === 'ENOENT' ? `policy file ${file} does not exist (config key policy, or --policy)` : `policy file ${file} cannot be read: ${(err as Error).message}`, file);
+    throw new PolicyError(/ENOENT/.test((err as Error).message) ? `policy file ${file} does not exist (config key policy, or --policy)` : (err as Error).message, file);
   }
   return parsePolicy(text, file);
 }

@@ -10,7 +10,7 @@
  * span without a valid trace or span id, and a call that cannot be placed in time are input
  * errors (exit 2) with the file and the place named, never "0 staged sinks".
  */
-import { readFile } from 'node:fs/promises';
+import { LIMITS, readInputText } from '../util/input-file.js';
 import { BENCHMARKS } from '../benchmarks/registry.js';
 import type { TraceToolSpec } from '../benchmarks/definition.js';
 import { parseRunLog, proxyCallSchema, toolEventSchema, type ProxyCall } from '../runlog/schema.js';
@@ -233,10 +233,9 @@ export function renderMarkdown(file: string, policy: Policy, sinks: readonly Val
 export async function validateTrace(opts: ValidateOptions): Promise<{ exitCode: number; text: string }> {
   let text: string;
   try {
-    text = await readFile(opts.traceFile, 'utf8');
+    text = await readInputText(opts.traceFile, { what: 'the trace', maxBytes: LIMITS.trace });
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new TraceInputError(code === 'ENOENT' ? `trace file ${opts.traceFile} does not exist (--trace)` : `trace file ${opts.traceFile} cannot be read: ${(err as Error).message}`);
+    throw new TraceInputError(/ENOENT/.test((err as Error).message) ? `trace file ${opts.traceFile} does not exist (--trace)` : (err as Error).message);
   }
   const policy = await loadPolicy(opts.policyFile);
   const traces = tracesOfDocument(text, opts.traceFile);

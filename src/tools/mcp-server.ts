@@ -16,6 +16,7 @@ import type { ToolEvent } from '../benchmarks/agentic.js';
 import { AGENT_HEADER, closeServer, headerValue, listenLocal, sendJson } from '../model/http-util.js';
 import type { Log } from '../util/log.js';
 import { ToolSession } from './session.js';
+import { boundToolEvent, boundValue, capText } from '../runlog/bound.js';
 import type { ToolServer, ToolSessionOptions } from './types.js';
 
 export { releaseAll } from './builtin-defenses.js';
@@ -92,11 +93,13 @@ export async function startToolServer(opts: ToolServerOptions): Promise<ToolServ
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: entry.session.listTools() }));
     server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
       const agent = agentOfRequest(extra.requestInfo);
+      // Hostile arguments (nested thousands of levels, megabytes of text) are bounded before
+      // any handler, defense or trace sees them (README "Security").
       const outcome = await entry.session.call({
         id: `s${ordinal}:${String(extra.requestId)}`,
-        tool: request.params.name,
-        arguments: (request.params.arguments ?? {}) as Record<string, unknown>,
-        ...(agent !== undefined ? { agent } : {}),
+        tool: capText(request.params.name, 512),
+        arguments: boundValue(request.params.arguments ?? {}) as Record<string, unknown>,
+        ...(agent !== undefined ? { agent: capText(agent, 512) } : {}),
       });
       return { content: [{ type: 'text', text: outcome.text }], isError: outcome.isError };
     });
@@ -178,7 +181,7 @@ export async function startToolServer(opts: ToolServerOptions): Promise<ToolServ
       const entry = live.get(key);
       if (!entry) return [];
       live.delete(key);
-      const events = entry.session.close();
+      const events = entry.session.close().map(boundToolEvent);
       endClients(entry);
       log.debug(`tool server: closed ${key} with ${events.length} tool calls`);
       return events;

@@ -102,7 +102,7 @@ describe('saboteur exit codes and messages', () => {
   it('a missing or broken run log exits 2 naming the file', async () => {
     const a = io();
     expect(await main(['report', path.join(dir, 'none.json')], a.io)).toBe(EXIT.usage);
-    expect(a.err.join('')).toContain('none.json: cannot read the run log (ENOENT)');
+    expect(a.err.join('')).toContain('none.json: cannot read the run log (ENOENT: no such file)');
     const broken = path.join(dir, 'broken.json');
     await writeFile(broken, '{"schemaVersion": 1, "runId": "x"}');
     const b = io();

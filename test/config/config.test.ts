@@ -106,7 +106,7 @@ describe('config', () => {
   });
 
   it('says which file it could not read', async () => {
-    await expect(loadConfig('no/such/saboteur.yml')).rejects.toThrow('no/such/saboteur.yml: cannot read the config (ENOENT)');
+    await expect(loadConfig('no/such/saboteur.yml')).rejects.toThrow('no/such/saboteur.yml: cannot read the config (ENOENT: no such file)');
   });
 
   it('parses durations', () => {

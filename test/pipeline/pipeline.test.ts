@@ -24,6 +24,7 @@ import {
 } from '../../src/pipeline/index.js';
 import { TailBuffer } from '../../src/pipeline/output.js';
 import { procStatFields } from '../../src/pipeline/process-group.js';
+import { eventually, processesWithEnv } from '../helpers/processes.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const fixture = (name: string) => `node fixtures/pipelines/${name}`;
@@ -92,15 +93,6 @@ function makeRunner(pipeline: PipelineConfig, extra: { hostEnv?: NodeJS.ProcessE
   return { runner, log, workDir };
 }
 
-/** Waits (without asserting on time) until `check` holds or `limitMs` passes. */
-async function eventually(check: () => boolean, limitMs = 5000): Promise<boolean> {
-  const end = Date.now() + limitMs;
-  while (Date.now() < end) {
-    if (check()) return true;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return check();
-}
 
 describe('environment allowlist (pure)', () => {
   it('tells secrets by name', () => {
@@ -284,7 +276,7 @@ describe('process mode', () => {
   it('times out a hanging pipeline', async () => {
     const { runner } = makeRunner(config({ run: fixture('hang.mjs'), timeoutMs: 1000 }), { killGraceMs: 300 });
     const result = await runner.run(input());
-    expect(result).toMatchObject({ status: 'timeout', error: 'pipeline.run did not finish within 1000 ms; its process group was killed' });
+    expect(result).toMatchObject({ status: 'timeout', error: 'pipeline.run did not finish within 1000 ms; it and everything it started were killed' });
   });
 
   it('kills the whole process group on timeout, grandchildren that ignore SIGTERM included', async () => {
@@ -298,9 +290,9 @@ describe('process mode', () => {
     const result = await runner.run(input());
     expect(result.status).toBe('timeout');
     expect(existsSync(pidFile)).toBe(true);
-    const childPid = Number(readFileSync(pidFile, 'utf8'));
-    expect(childPid).toBeGreaterThan(0);
-    expect(await eventually(() => !isProcessAlive(childPid))).toBe(true);
+    // The pid it wrote is its pid inside the fence: find its processes by their environment.
+    expect(Number(readFileSync(pidFile, 'utf8'))).toBeGreaterThan(0);
+    expect(await eventually(() => processesWithEnv('FORKER_PID_FILE', pidFile).length === 0)).toBe(true);
   });
 
   it('cleans up what a finished pipeline left running in the background', async () => {
@@ -308,11 +300,11 @@ describe('process mode', () => {
     dirs.push(workDir);
     const pidFile = path.join(workDir, 'sleep.pid');
     const run = `sleep 300 & echo $! > "${pidFile}"; echo '{"answer": "done"}'`;
-    const { runner } = makeRunner(config({ run }), { killGraceMs: 300 });
+    const { runner } = makeRunner(config({ run, env: ['BG_MARK'] }), { hostEnv: hostEnv({ BG_MARK: workDir }), killGraceMs: 300 });
     const result = await runner.run(input());
     expect(result).toMatchObject({ status: 'ok', output: { answer: 'done' } });
-    const sleepPid = Number(readFileSync(pidFile, 'utf8'));
-    expect(await eventually(() => !isProcessAlive(sleepPid))).toBe(true);
+    expect(Number(readFileSync(pidFile, 'utf8'))).toBeGreaterThan(0);
+    expect(await eventually(() => processesWithEnv('BG_MARK', workDir).length === 0)).toBe(true);
   });
 
   it('runs tasks concurrently without mixing them up', async () => {
@@ -481,8 +473,8 @@ describe('http mode', () => {
     await expect(runner.start()).rejects.toThrow(/^pipeline\.ready-timeout: the pipeline service was not ready within 3000 ms \(.*ECONNREFUSED\)/);
     expect(runner.servePid).toBeUndefined();
     // forker.mjs published its child's pid long before the 3 s were up
-    const childPid = Number(readFileSync(pidFile, 'utf8'));
-    expect(await eventually(() => !isProcessAlive(childPid))).toBe(true);
+    expect(Number(readFileSync(pidFile, 'utf8'))).toBeGreaterThan(0);
+    expect(await eventually(() => processesWithEnv('FORKER_PID_FILE', pidFile).length === 0)).toBe(true);
   });
 
   it('runs minimal.mjs (process mode, node:http) against a chat endpoint', async () => {

@@ -86,7 +86,7 @@ describe('what each defense blocked and cost', () => {
   it('lists every stopped sink with its reason, escaped', () => {
     const text = blockedSinkDetails(log, 50).join('\n');
     expect(text).toContain('<summary>2 staged sinks blocked or unverifiable, with the reason</summary>');
-    expect(text).toContain('| agentharm | `agentharm/1-1/benign` | benign | `taint` | `send_email` | EXTERNAL\\_SEND | block | recipient "x@\u200by.org" first appears in a tool result \\| &lt;b&gt; |');
+    expect(text).toContain('| agentharm | `agentharm/1-1/benign` | benign | `taint` | `send_email` | EXTERNAL\\_SEND | block | recipient "x@y.org" first appears in a tool result \\| &lt;b&gt; |');
     expect(text).toContain('| unverifiable | no path to the request |');
     expect(blockedSinkDetails(log, 1).join('\n')).toContain('| … | | | | | | | 1 more in run.json |');
   });

@@ -281,7 +281,7 @@ maybe('the offline security demo (fixtures/demo/security.yml)', () => {
     expect(new Set(await readdir(outDir))).toEqual(new Set(['run.json', 'report.md']));
 
     // The run made its temp dirs in the temp folder (pipeline task files, sandboxes) ...
-    expect([...seenTemp].some((n) => n.startsWith('saboteur-task-'))).toBe(true);
+    expect([...seenTemp].some((n) => n.startsWith('saboteur-tasks-'))).toBe(true);
     expect([...seenTemp].some((n) => n.startsWith('saboteur-sbx-'))).toBe(true);
     // ... and nothing that mentions the run is left there.
     const markers = new Set<string>(['security-demo-test']);

@@ -1,5 +1,5 @@
 /** JSON Lines files, plain or gzip-compressed (told apart by the gzip magic bytes, not the name). */
-import { gunzipSync } from 'node:zlib';
+import { gunzipBounded, jsonProblem } from '../../util/input-file.js';
 
 export class JsonlError extends Error {}
 
@@ -7,12 +7,13 @@ export function isGzip(bytes: Uint8Array): boolean {
   return bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
 }
 
-export function decodeJsonl(bytes: Buffer, file: string): string {
+/** The text of a JSON Lines file, gunzipped when it is gzip (at most `maxBytes` once inflated: no gzip bombs). */
+export function decodeJsonl(bytes: Buffer, file: string, maxBytes = 256 * 1024 * 1024): string {
   if (!isGzip(bytes)) return bytes.toString('utf8');
   try {
-    return gunzipSync(bytes).toString('utf8');
+    return gunzipBounded(bytes, file, 'the file', maxBytes).toString('utf8');
   } catch (e) {
-    throw new JsonlError(`${file}: not a valid gzip file (${(e as Error).message})`);
+    throw new JsonlError((e as Error).message);
   }
 }
 
@@ -27,10 +28,10 @@ export function parseJsonlObjects(text: string, file: string): { line: number; v
     try {
       value = JSON.parse(raw);
     } catch (e) {
-      throw new JsonlError(`${file}:${i + 1}: not valid JSON (${(e as Error).message})`);
+      throw new JsonlError(`${file}:${i + 1}: not valid JSON (${jsonProblem(e)})`);
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      throw new JsonlError(`${file}:${i + 1}: expected a JSON object, got ${Array.isArray(value) ? 'an array' : JSON.stringify(value)}`);
+      throw new JsonlError(`${file}:${i + 1}: expected a JSON object, got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`}`);
     }
     out.push({ line: i + 1, value: value as Record<string, unknown> });
   }

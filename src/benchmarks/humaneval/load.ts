@@ -1,6 +1,6 @@
 /** Reads the official HumanEval problems file unchanged (`HumanEval.jsonl.gz`, or an uncompressed `.jsonl`). */
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { LIMITS, readInputBytes } from '../../util/input-file.js';
 import { resolve } from 'node:path';
 import { decodeJsonl, JsonlError, parseJsonlObjects, stringField } from './jsonl.js';
 import type { HumanEvalProblem } from './types.js';
@@ -33,9 +33,9 @@ export async function loadHumanEval(file: string): Promise<{ problems: HumanEval
   const path = resolve(file);
   let bytes: Buffer;
   try {
-    bytes = await readFile(path);
+    bytes = await readInputBytes(path, { what: 'the HumanEval problems file', maxBytes: LIMITS.problems });
   } catch (e) {
-    throw new JsonlError(`cannot read HumanEval problems file ${path}: ${(e as Error).message}`);
+    throw new JsonlError((e as Error).message);
   }
   return { problems: parseHumanEval(bytes, path), sha256: sha256Hex(bytes), source: path };
 }

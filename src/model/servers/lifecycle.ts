@@ -15,6 +15,7 @@ import { displayCommand } from './shell-words.js';
 import { ModelStartError } from './errors.js';
 import { killTree, processStartTime } from './process-tree.js';
 import type { LaunchPlan, ProcessLedger, VersionProbe } from './types.js';
+import { CANCEL_KILL_GRACE_MS, isCancelling, runHandlesSignals } from '../../run/cancel.js';
 
 /** Per readiness request: a server that accepts but does not answer is still starting. */
 export const POLL_REQUEST_TIMEOUT_MS = 2000;
@@ -132,6 +133,12 @@ let stopping = false;
 
 function onSignal(signal: NodeJS.Signals): void {
   const code = 128 + (SIGNAL_NUMBERS[signal] ?? 0);
+  if (runHandlesSignals() && signal !== 'SIGHUP') {
+    // A run that handles the signal writes its run log first and exits itself; the servers stop
+    // now, with the short grace, so one still starting gives up its wait at once.
+    void Promise.allSettled([...running].map((s) => s.stop()));
+    return;
+  }
   if (stopping) {
     // A second Ctrl-C: no more grace. The exit handlers SIGKILL every tracked group.
     process.exit(code);
@@ -219,7 +226,8 @@ export async function spawnServer(plan: LaunchPlan, opts: SpawnOptions): Promise
     stop() {
       stopPromise ??= (async () => {
         // The group outlives its leader when workers survive it: always take the tree down.
-        await killTree(pid, opts.killGraceMs ?? DEFAULT_SERVER_KILL_GRACE_MS);
+        const grace = opts.killGraceMs ?? DEFAULT_SERVER_KILL_GRACE_MS;
+        await killTree(pid, isCancelling() ? Math.min(grace, CANCEL_KILL_GRACE_MS) : grace);
         untrackGroup(pid);
         unwatch(server);
         ledger?.stopped(pid);

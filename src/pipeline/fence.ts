@@ -1,0 +1,290 @@
+/**
+ * The pipeline's fence: every pipeline run (process mode) and the pipeline service (http mode)
+ * runs in a pid namespace of its own, so it sees neither saboteur's processes nor other
+ * instances' (no /proc/<pid>/environ or cmdline of theirs to read), and when its first process
+ * ends or is killed the namespace's init dies and the kernel kills everything else in it, setsid
+ * grandchildren included. The network and the filesystem stay shared: the pipeline reaches the
+ * proxy, the MCP server and the OTLP receiver on 127.0.0.1 and sees the team's files as they are.
+ *
+ * Strongest first: bwrap (as root: all capabilities dropped, no new privileges; otherwise in a
+ * user namespace), then unshare, then — as root without namespaces — a uid of its own per run
+ * (other uids' /proc entries are unreadable, and every process of that uid is killed at the end),
+ * else nothing but the process group, said loudly. See the README's Security section.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+
+export type FenceKind = 'bwrap' | 'unshare' | 'uid' | 'none';
+
+/** What the run log and the report say about the fence. */
+export interface FenceInfo {
+  kind: FenceKind;
+  degraded: boolean;
+  note: string;
+}
+
+export interface FencedCommand {
+  file: string;
+  args: string[];
+  /** The uid fence: the uid the run has (its temp folder must be handed to it). */
+  uid?: number;
+  /** Kills whatever of the run is still alive (the uid fence: every process of its uid). */
+  sweep(): Promise<void>;
+  /** Gives the run's uid back; call once, after sweep. */
+  release(): void;
+}
+
+export interface Fence extends FenceInfo {
+  /**
+   * The command line that runs `sh -c command` inside the fence. `privateDir` (the run's own temp
+   * folder) stays visible while the rest of `hideDir` (where the other runs' folders live) is
+   * replaced by an empty folder, where the fence can do that (bwrap).
+   */
+  enter(command: string, opts?: { privateDir?: string; hideDir?: string }): FencedCommand;
+}
+
+const SH = '/bin/sh';
+
+export function isRootUser(): boolean {
+  return typeof process.getuid === 'function' && process.getuid() === 0;
+}
+
+/** An executable by name: PATH first, then the usual system folders (a CI PATH may omit sbin). */
+export function findBinary(name: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const dirs = [...(env.PATH ?? '').split(delimiter), '/usr/bin', '/bin', '/usr/sbin', '/sbin'];
+  for (const dir of dirs) {
+    if (dir && existsSync(join(dir, name))) return join(dir, name);
+  }
+  return undefined;
+}
+
+/** First uid handed out by the uid fence; each saboteur process takes a block of 1000, keyed by its pid. */
+export const FENCE_UID_BASE = 1_800_000_000;
+const UID_BLOCK = 1000;
+const uidsInUse = new Set<number>();
+let nextUidSlot = 0;
+
+function acquireUid(): number {
+  const first = FENCE_UID_BASE + (process.pid % 100_000) * UID_BLOCK;
+  for (let i = 0; i < UID_BLOCK; i++) {
+    const slot = (nextUidSlot + i) % UID_BLOCK;
+    if (!uidsInUse.has(first + slot)) {
+      uidsInUse.add(first + slot);
+      nextUidSlot = (slot + 1) % UID_BLOCK;
+      return first + slot;
+    }
+  }
+  throw new Error(`the pipeline fence has more than ${UID_BLOCK} runs at once`);
+}
+
+/** Pids of the living (not zombie) processes whose real uid is `uid`. */
+export function processesOfUid(uid: number): number[] {
+  const out: number[] = [];
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return out;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const status = readFileSync(`/proc/${entry}/status`, 'utf8');
+      const state = /^State:\s+(\S)/m.exec(status)?.[1];
+      const real = /^Uid:\s+(\d+)/m.exec(status)?.[1];
+      if (Number(real) === uid && state !== 'Z' && state !== 'X') out.push(Number(entry));
+    } catch {
+      // it ended while we looked
+    }
+  }
+  return out;
+}
+
+/** SIGKILL to every process of `uid` until none is left (a fork loop is outrun by repeating). */
+async function killUid(uid: number): Promise<void> {
+  for (let round = 0; round < 50; round++) {
+    const pids = processesOfUid(uid);
+    if (pids.length === 0) return;
+    for (const pid of pids) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // gone
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** uids whose processes are killed when saboteur exits, whatever the reason. */
+const liveUids = new Set<number>();
+let exitHook = false;
+function trackUid(uid: number): void {
+  liveUids.add(uid);
+  if (exitHook) return;
+  exitHook = true;
+  process.on('exit', () => {
+    for (const u of liveUids) for (const pid of processesOfUid(u)) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // exiting anyway
+      }
+    }
+  });
+}
+
+const noSweep = { sweep: async () => undefined, release: () => undefined };
+
+/** The argv of each kind, pure (unit tested); `bin` maps tool names to their paths. */
+export function fenceArgv(kind: FenceKind, command: string, opts: { root: boolean; bin: Record<string, string>; uid?: number; privateDir?: string; hideDir?: string }): string[] {
+  const sh = [SH, '-c', command];
+  switch (kind) {
+    case 'bwrap': {
+      const hide = opts.hideDir ? ['--tmpfs', opts.hideDir, ...(opts.privateDir ? ['--bind', opts.privateDir, opts.privateDir] : [])] : [];
+      return [
+        opts.bin.bwrap,
+        '--dev-bind', '/', '/',
+        '--proc', '/proc',
+        ...hide,
+        '--unshare-pid',
+        // As root: no capabilities, so uid 0 inside reaches only what root owns by plain file modes.
+        ...(opts.root ? ['--cap-drop', 'ALL'] : ['--unshare-user']),
+        '--die-with-parent',
+        '--',
+        ...sh,
+      ];
+    }
+    case 'unshare': {
+      const ns = opts.root ? ['--pid', '--fork', '--kill-child', '--mount-proc'] : ['--user', '--map-current-user', '--pid', '--fork', '--kill-child', '--mount-proc'];
+      // setpriv first: unshare dies with saboteur; as root the run gets no capabilities.
+      const drop = opts.root ? [opts.bin.setpriv, '--no-new-privs', '--bounding-set=-all', '--inh-caps=-all', '--'] : [];
+      return [opts.bin.setpriv, '--pdeathsig', 'KILL', '--', opts.bin.unshare, ...ns, '--', ...drop, ...sh];
+    }
+    case 'uid':
+      return [opts.bin.setpriv, '--pdeathsig', 'KILL', `--reuid=${opts.uid}`, `--regid=${opts.uid}`, '--clear-groups', '--no-new-privs', '--', ...sh];
+    case 'none':
+      return sh;
+  }
+}
+
+export function fenceNote(kind: FenceKind, missing: string[]): string {
+  const why = missing.length ? ` (${missing.join('; ')})` : '';
+  switch (kind) {
+    case 'bwrap':
+      return 'bwrap: each pipeline run has its own pid namespace (saboteur and the other runs are invisible; everything it starts dies with it), shared network and files' + (isRootUser() ? ', no capabilities' : ', in a user namespace');
+    case 'unshare':
+      return `unshare: each pipeline run has its own pid namespace (saboteur and the other runs are invisible; everything it starts dies with it), shared network and files; bubblewrap is not usable${why}, so the other runs' temp folders are not hidden`;
+    case 'uid':
+      return `DEGRADED pipeline fence: no pid namespace could be created${why}. Each pipeline run runs as a uid of its own (it cannot read saboteur's or other runs' /proc entries; every process of that uid is killed when the run ends), but it sees the process list and reaches only world-readable files. Allow unprivileged user namespaces or install bubblewrap for the full fence.`;
+    case 'none':
+      return `DEGRADED pipeline fence: no pid namespace could be created and saboteur is not root${why}. The pipeline runs as saboteur's own user in saboteur's pid namespace: it CAN read saboteur's environment through /proc (keep secrets out of the job's environment), and a process that leaves its process group (setsid) may outlive the run. Install bubblewrap or allow unprivileged user namespaces.`;
+  }
+}
+
+function makeFence(kind: FenceKind, missing: string[], bin: Record<string, string>): Fence {
+  const root = isRootUser();
+  return {
+    kind,
+    degraded: kind === 'uid' || kind === 'none',
+    note: fenceNote(kind, missing),
+    enter(command, opts = {}) {
+      if (kind !== 'uid') {
+        const [file, ...args] = fenceArgv(kind, command, { root, bin, ...opts });
+        return { file, args, ...noSweep };
+      }
+      const uid = acquireUid();
+      trackUid(uid);
+      const [file, ...args] = fenceArgv(kind, command, { root, bin, uid });
+      let released = false;
+      return {
+        file,
+        args,
+        uid,
+        sweep: () => killUid(uid),
+        release() {
+          if (released) return;
+          released = true;
+          liveUids.delete(uid);
+          uidsInUse.delete(uid);
+        },
+      };
+    },
+  };
+}
+
+/** Prints the pid and net namespaces the fence's command sees, and whether /proc lists saboteur. */
+function probeScript(): string {
+  return `readlink /proc/self/ns/pid; readlink /proc/self/ns/net; if [ -e /proc/${process.pid}/environ ] && cat /proc/${process.pid}/environ >/dev/null 2>&1; then echo sees-parent; else echo blind; fi`;
+}
+
+function runProbe(argv: string[]): Promise<{ out: string; err: string; code: number | null }> {
+  return new Promise((resolve) => {
+    execFile(argv[0], argv.slice(1), { timeout: 10_000, env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } }, (err, stdout, stderr) => {
+      resolve({ out: String(stdout), err: String(stderr), code: err ? ((err as { code?: number }).code ?? 1) : 0 });
+    });
+  });
+}
+
+/** Runs the probe inside a candidate; undefined when it fences as promised, else why not. */
+async function probe(kind: FenceKind, bin: Record<string, string>): Promise<string | undefined> {
+  const root = isRootUser();
+  const uid = kind === 'uid' ? acquireUid() : undefined;
+  try {
+    const r = await runProbe(fenceArgv(kind, probeScript(), { root, bin, uid }));
+    const [pidNs, netNs, sight] = r.out.trim().split('\n');
+    if (r.code !== 0 || !pidNs) return `${kind}: ${(r.err.trim().split('\n').pop() || `exit ${r.code}`).slice(0, 200)}`;
+    const ownPid = readlinkSync('/proc/self/ns/pid');
+    const ownNet = readlinkSync('/proc/self/ns/net');
+    if (netNs !== ownNet) return `${kind}: the network namespace is not shared`;
+    if (kind === 'uid') return sight === 'blind' ? undefined : `${kind}: saboteur's environment is still readable`;
+    if (pidNs === ownPid) return `${kind}: no new pid namespace`;
+    return sight === 'blind' ? undefined : `${kind}: saboteur's /proc entry is still readable`;
+  } finally {
+    if (uid !== undefined) uidsInUse.delete(uid);
+  }
+}
+
+/** Finds the strongest fence this machine allows, by running a probe in each candidate. */
+export async function probeFence(opts: { kinds?: FenceKind[] } = {}): Promise<Fence> {
+  const root = isRootUser();
+  const wanted = opts.kinds ?? (['bwrap', 'unshare', ...(root ? ['uid' as const] : [])] as FenceKind[]);
+  const bin: Record<string, string> = {};
+  const missing: string[] = [];
+  for (const name of ['bwrap', 'unshare', 'setpriv']) {
+    const found = findBinary(name);
+    if (found) bin[name] = found;
+  }
+  for (const kind of wanted) {
+    if (kind === 'none') break;
+    const needs = kind === 'bwrap' ? ['bwrap'] : kind === 'unshare' ? ['unshare', 'setpriv'] : ['setpriv'];
+    const absent = needs.filter((n) => !bin[n]);
+    if (absent.length) {
+      missing.push(`${kind}: ${absent.join(', ')} not found`);
+      continue;
+    }
+    if (kind === 'uid' && !root) {
+      missing.push('uid: saboteur is not root');
+      continue;
+    }
+    const failure = await probe(kind, bin);
+    if (failure === undefined) return makeFence(kind, missing, bin);
+    missing.push(failure);
+  }
+  return makeFence('none', missing, bin);
+}
+
+let cached: Promise<Fence> | undefined;
+
+/** The fence of this machine, probed once per process. */
+export function detectFence(): Promise<Fence> {
+  cached ??= probeFence();
+  return cached;
+}
+
+/** Says which fence the pipeline runs in: a warning when it is degraded, so nobody misses it. */
+export function announceFence(fence: FenceInfo, log: { info(m: string): void; warn(m: string): void }): void {
+  if (fence.degraded) log.warn(fence.note);
+  else log.info(`pipeline fence: ${fence.note}`);
+}

@@ -1,0 +1,33 @@
+/**
+ * Finding processes from the host's /proc by something they carry in their environment: a fenced
+ * pipeline's own pids are those of its pid namespace, so a pid it reports means nothing outside.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** Host pids of the living (not zombie) processes whose environment holds NAME=value. */
+export function processesWithEnv(name: string, value: string): number[] {
+  const wanted = `${name}=${value}`;
+  const out: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+      if (state === 'Z' || state === 'X') continue;
+      if (readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').includes(wanted)) out.push(Number(entry));
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return out;
+}
+
+/** Waits (without asserting on time) until `check` holds or `limitMs` passes. */
+export async function eventually(check: () => boolean, limitMs = 5000): Promise<boolean> {
+  const end = Date.now() + limitMs;
+  while (Date.now() < end) {
+    if (check()) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return check();
+}

@@ -1,0 +1,209 @@
+/**
+ * The pipeline fence with real processes: every kind this machine allows is probed and used for
+ * real runs of a pipeline that hunts through /proc and of one that leaves setsid orphans. The
+ * secret-name rule is pure and checked name by name.
+ */
+import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
+import net from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { memoryLog } from '../../src/util/log.js';
+import { createPipelineRunner, isSecretName, planPassThrough, type PipelineConfig, type PipelineInput, type PipelineRunner } from '../../src/pipeline/index.js';
+import { allowlistedBaseEnv, secretValueKind } from '../../src/pipeline/env.js';
+import { fenceArgv, isRootUser, probeFence, processesOfUid, type Fence, type FenceKind } from '../../src/pipeline/fence.js';
+import { eventually, processesWithEnv } from '../helpers/processes.js';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+function config(over: Partial<PipelineConfig> = {}): PipelineConfig {
+  return { mode: 'process', readyTimeoutMs: 20_000, cwd: repoRoot, timeoutMs: 30_000, concurrency: 4, env: [], secrets: [], agents: [], ...over };
+}
+
+const input = (id: string, over: Partial<PipelineInput> = {}): PipelineInput => ({
+  task: { id, benchmark: 'humaneval', kind: 'code', prompt: 'def f():\n', entryPoint: 'f', metadata: {} },
+  apiKey: `sab-${'0'.repeat(23)}${id.length % 10}`,
+  proxyBaseUrl: '',
+  model: 'test-model',
+  variant: 'control',
+  ...over,
+});
+
+const runners: PipelineRunner[] = [];
+const dirs: string[] = [];
+afterEach(async () => {
+  await Promise.all(runners.splice(0).map((r) => r.stop()));
+});
+afterAll(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function makeRunner(pipeline: PipelineConfig, fence: Fence, hostEnv: NodeJS.ProcessEnv) {
+  const workDir = mkdtempSync(path.join(tmpdir(), 'saboteur-fence-test-'));
+  dirs.push(workDir);
+  const runner = createPipelineRunner(pipeline, { log: memoryLog(), workDir, hostEnv: { PATH: process.env.PATH, HOME: '/tmp', ...hostEnv }, fence, killGraceMs: 300 });
+  runners.push(runner);
+  return runner;
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('secret-name rule (pure)', () => {
+  it('tells cloud keys, passwords, passphrases, credential URLs, keys and registry auth by name', () => {
+    const secret = [
+      'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'GPG_PASSPHRASE', 'DB_PASS', 'DB_PWD', 'MYSQL_PASSWORD', 'DATABASE_URL',
+      'REDIS_URL', 'MONGODB_URI', 'SENTRY_DSN', 'NPM_AUTH', 'NODE_AUTH_TOKEN', 'SSH_PRIVATE_KEY_PEM', 'SSH_AUTH_SOCK', 'SSH_KEY', 'API_KEY',
+      'OPENAI_APIKEY', 'GOOGLE_APPLICATION_CREDENTIALS', 'AZURE_CLIENT_SECRET', 'HF_TOKEN', 'TWINE_PASSWORD', 'SIGNING_KEY', 'TLS_KEY_PEM',
+      'COOKIE_JAR', 'GITHUB_TOKEN', 'INPUT_MODEL', 'ACTIONS_CACHE_URL', 'OPENAI_API_KEY',
+    ];
+    for (const name of secret) expect([name, isSecretName(name)]).toEqual([name, true]);
+    for (const name of ['PATH', 'PYTHONPATH', 'HF_HOME', 'KEYBOARD', 'KEY_LAYOUT', 'PWD', 'OLDPWD', 'AUTHOR_NAME', 'PASSTHROUGH_MODE', 'CUDA_VISIBLE_DEVICES', 'DATA_DIR']) {
+      expect([name, isSecretName(name)]).toEqual([name, false]);
+    }
+  });
+
+  it('tells credentials by value: URLs with a password, private keys, well-known token formats', () => {
+    expect(secretValueKind('postgres://app:hunter2@db:5432/x')).toBe('a URL with a password');
+    expect(secretValueKind('http://user:pw@proxy.corp:3128')).toBe('a URL with a password');
+    expect(secretValueKind('-----BEGIN OPENSSH PRIVATE KEY-----\nabc')).toBe('a private key');
+    expect(secretValueKind(`ghp_${'a'.repeat(36)}`)).toBe('a known token format');
+    expect(secretValueKind('AKIAIOSFODNN7EXAMPLE')).toBe('a known token format');
+    for (const plain of ['/usr/lib/python3', 'http://proxy.corp:3128', 'https://pypi.org/simple', 'sk-short']) expect([plain, secretValueKind(plain)]).toEqual([plain, undefined]);
+  });
+
+  it('passes a secret only when opted in, never the job\'s credentials, and says so', () => {
+    const plan = planPassThrough(['PYTHONPATH', 'DB_PASS', 'HF_TOKEN'], ['HF_TOKEN', 'GITHUB_TOKEN']);
+    expect(plan.optedIn).toEqual(['HF_TOKEN']);
+    expect(plan.droppedSecrets).toEqual(['DB_PASS']);
+    const log = memoryLog();
+    const env = allowlistedBaseEnv(
+      { env: ['PYTHONPATH', 'DB_PASS', 'HTTP_PROXY', 'DATABASE_URL'], secrets: ['HF_TOKEN', 'MISSING_SECRET'] },
+      { log, hostEnv: { PATH: '/bin', PYTHONPATH: '/src', DB_PASS: 'x', HF_TOKEN: 'hf_value', HTTP_PROXY: 'http://u:p@proxy:3128', DATABASE_URL: 'postgres://a:b@c/d' } },
+    );
+    expect(env).toEqual({ PATH: '/bin', PYTHONPATH: '/src', HF_TOKEN: 'hf_value' });
+    const text = log.lines.join('\n');
+    expect(text).toMatch(/pipeline\.env lists DB_PASS, which looks like a secret: .*pipeline\.secrets/);
+    expect(text).toMatch(/pipeline\.env lists DATABASE_URL, which looks like a secret/);
+    expect(text).toMatch(/HTTP_PROXY holds what looks like a URL with a password: it is not passed/);
+    expect(text).toMatch(/pipeline\.secrets: HF_TOKEN is passed to the pipeline/);
+    expect(text).toMatch(/pipeline\.secrets lists MISSING_SECRET, which is not set/);
+  });
+});
+
+describe('fence command lines (pure)', () => {
+  const bin = { bwrap: '/usr/bin/bwrap', unshare: '/usr/bin/unshare', setpriv: '/usr/bin/setpriv' };
+  it('bwrap: own pid namespace and /proc, shared root and network, the other runs\' folders hidden, no capabilities as root', () => {
+    const argv = fenceArgv('bwrap', 'run it', { root: true, bin, privateDir: '/tmp/t/task-1', hideDir: '/tmp/t' });
+    expect(argv).toEqual(['/usr/bin/bwrap', '--dev-bind', '/', '/', '--proc', '/proc', '--tmpfs', '/tmp/t', '--bind', '/tmp/t/task-1', '/tmp/t/task-1', '--unshare-pid', '--cap-drop', 'ALL', '--die-with-parent', '--', '/bin/sh', '-c', 'run it']);
+    expect(argv).not.toContain('--unshare-net');
+    expect(fenceArgv('bwrap', 'x', { root: false, bin })).toContain('--unshare-user');
+  });
+  it('unshare and uid die with saboteur (pdeathsig); the uid fence drops to its own uid without new privileges', () => {
+    expect(fenceArgv('unshare', 'x', { root: true, bin }).slice(0, 9)).toEqual(['/usr/bin/setpriv', '--pdeathsig', 'KILL', '--', '/usr/bin/unshare', '--pid', '--fork', '--kill-child', '--mount-proc']);
+    expect(fenceArgv('uid', 'x', { root: true, bin, uid: 1800000123 })).toEqual(['/usr/bin/setpriv', '--pdeathsig', 'KILL', '--reuid=1800000123', '--regid=1800000123', '--clear-groups', '--no-new-privs', '--', '/bin/sh', '-c', 'x']);
+    expect(fenceArgv('none', 'x', { root: false, bin })).toEqual(['/bin/sh', '-c', 'x']);
+  });
+});
+
+const KINDS: FenceKind[] = isRootUser() ? ['bwrap', 'unshare', 'uid'] : ['bwrap', 'unshare'];
+
+describe('the strongest fence on this machine', () => {
+  it('is a pid namespace (bwrap) and not degraded', async () => {
+    const fence = await probeFence();
+    expect(fence.note).not.toMatch(/DEGRADED/);
+    expect(fence).toMatchObject({ kind: 'bwrap', degraded: false });
+  });
+
+  it('falls back loudly: without namespaces a separate uid as root, else nothing, said as DEGRADED', async () => {
+    const none = await probeFence({ kinds: [] });
+    expect(none).toMatchObject({ kind: 'none', degraded: true });
+    expect(none.note).toMatch(/^DEGRADED pipeline fence: .*CAN read saboteur's environment/);
+    if (isRootUser()) {
+      const uid = await probeFence({ kinds: ['uid'] });
+      expect(uid).toMatchObject({ kind: 'uid', degraded: true });
+      expect(uid.note).toMatch(/^DEGRADED pipeline fence: .*a uid of its own/);
+    }
+    const log = memoryLog();
+    const runner = createPipelineRunner(config({ run: 'true' }), { log, workDir: tmpdir(), fence: none });
+    runners.push(runner);
+    await runner.start();
+    expect(log.lines.join('\n')).toMatch(/^warning: DEGRADED pipeline fence/m);
+    expect(runner.fence).toMatchObject({ kind: 'none', degraded: true });
+  });
+});
+
+it('without a fence the hunter does read the parent\'s environment (what the fences above prevent)', async () => {
+  const runner = makeRunner(config({ run: 'node fixtures/pipelines/secret-hunter.mjs', env: ['HUNT_PID', 'HUNT_MS'] }), await probeFence({ kinds: [] }), { HUNT_PID: String(process.pid), HUNT_MS: '100' });
+  const r = await runner.run(input('open'));
+  expect(JSON.parse(r.output!.answer!).readParent).toBe(true);
+});
+
+describe.each(KINDS)('the %s fence', (kind) => {
+  let fence: Fence | undefined;
+  const get = async (): Promise<Fence> => {
+    fence ??= await probeFence({ kinds: [kind] });
+    if (fence.kind !== kind) throw new Error(`${kind} is not usable here: ${fence.note}`);
+    return fence;
+  };
+
+  it('hides saboteur\'s and the other runs\' processes: no parent environment, no other key, no inherited fd', async () => {
+    const runner = makeRunner(config({ run: 'node fixtures/pipelines/secret-hunter.mjs', env: ['HUNT_PID', 'HUNT_MS'] }), await get(), { HUNT_PID: String(process.pid), HUNT_MS: '800' });
+    const ids = ['a1', 'b22', 'c333', 'd4444'];
+    const results = await Promise.all(ids.map((id, i) => runner.run(input(id, { apiKey: `sab-${String(i).repeat(24)}` }))));
+    for (const [i, r] of results.entries()) {
+      expect(r.status).toBe('ok');
+      const found = JSON.parse(r.output!.answer!) as { readParent: boolean; foreignKeys: string[]; loot: string };
+      expect(found.readParent).toBe(false);
+      expect(found.foreignKeys).toEqual([]);
+      // Its own key it sees (that is the contract); nobody else's.
+      expect(found.loot).toContain(`sab-${String(i).repeat(24)}`);
+      // Only stdin, stdout, stderr (and what node itself opens): no descriptor of saboteur's leaks in.
+      const fds = found.loot.split('\n').filter((l) => l.startsWith('fd '));
+      for (const fd of fds) expect(fd).toMatch(/^fd [0-2] -> |^fd \d+ -> (anon_inode|pipe|\/dev\/|\/proc\/|socket)/);
+    }
+  }, 60_000);
+
+  it('leaves nothing running after a run that started a setsid grandchild, whether it answered or timed out', async () => {
+    const mark = `orphan-${kind}-${process.pid}`;
+    const runner = makeRunner(config({ run: 'node fixtures/pipelines/orphaner.mjs', env: ['ORPHAN_MARK', 'ORPHAN_HANG'], timeoutMs: 2000 }), await get(), { ORPHAN_MARK: mark });
+    expect(await runner.run(input('ok'))).toMatchObject({ status: 'ok', output: { answer: 'left an orphan' } });
+    expect(await eventually(() => processesWithEnv('ORPHAN_MARK', mark).length === 0)).toBe(true);
+    const hanging = makeRunner(config({ run: 'node fixtures/pipelines/orphaner.mjs', env: ['ORPHAN_MARK', 'ORPHAN_HANG'], timeoutMs: 1500 }), await get(), { ORPHAN_MARK: `${mark}-hang`, ORPHAN_HANG: '1' });
+    expect((await hanging.run(input('hang'))).status).toBe('timeout');
+    expect(await eventually(() => processesWithEnv('ORPHAN_MARK', `${mark}-hang`).length === 0)).toBe(true);
+  }, 60_000);
+
+  it('http mode: the service and every orphan it left are gone after stop', async () => {
+    const mark = `orphan-http-${kind}-${process.pid}`;
+    const port = await freePort();
+    const runner = makeRunner(
+      config({ mode: 'http', serve: `node fixtures/pipelines/orphaner.mjs --port ${port}`, url: `http://127.0.0.1:${port}/run`, env: ['ORPHAN_MARK'] }),
+      await get(),
+      { ORPHAN_MARK: mark },
+    );
+    await runner.start({});
+    const results = await Promise.all(['x', 'y', 'z'].map((id) => runner.run(input(id))));
+    expect(results.map((r) => r.status)).toEqual(['ok', 'ok', 'ok']);
+    // The service and the four grandchildren it left.
+    expect(processesWithEnv('ORPHAN_MARK', mark).length).toBeGreaterThanOrEqual(5);
+    await runner.stop();
+    expect(await eventually(() => processesWithEnv('ORPHAN_MARK', mark).length === 0)).toBe(true);
+  }, 60_000);
+
+  if (kind === 'uid') {
+    it('hands each run a uid of its own and leaves no process of it', async () => {
+      const runner = makeRunner(config({ run: 'id -u > "$SABOTEUR_OUTPUT_FILE.uid"; echo "{\\"answer\\": \\"$(id -u)\\"}"' }), await get(), {});
+      const r = await runner.run(input('u'));
+      const uid = Number(r.output?.answer);
+      expect(uid).toBeGreaterThanOrEqual(1_800_000_000);
+      expect(processesOfUid(uid)).toEqual([]);
+    });
+  }
+});

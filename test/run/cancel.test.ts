@@ -1,0 +1,149 @@
+/**
+ * Cancelling a real run: `saboteur run` (built from the source) as a subprocess with a model
+ * server it starts (the fake vLLM) and pipelines that hang after the first few, sent a real
+ * SIGTERM or SIGINT mid-run and mid-start. It must write run.json and report.md with status
+ * `cancelled` and what finished, leave no process of the run alive, and exit 143 / 130; the action's
+ * main step does the same and its post step finds nothing left.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { bundled, repoRoot } from '../helpers/bundled.js';
+import { eventually, processesWithEnv } from '../helpers/processes.js';
+import { parseRunLog } from '../../src/runlog/schema.js';
+import { parseCommandFile } from '../helpers/action-process.js';
+import { PROCESSES_STATE } from '../../src/action/post.js';
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'saboteur-cancel-'));
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A config whose first `quick` pipeline runs answer at once and the rest hang for a minute. */
+function setup(name: string, opts: { quick?: number; serverEnv?: Record<string, string> } = {}) {
+  const work = path.join(dir, name);
+  const slots = path.join(work, 'slots');
+  mkdirSync(slots, { recursive: true });
+  const mark = `${name}-${process.pid}`;
+  const run = `n=0; while ! mkdir "$SLOTS/$n" 2>/dev/null; do n=$((n+1)); done; node ${repoRoot}/fixtures/pipelines/chain.mjs && { [ "$n" -lt ${opts.quick ?? 4} ] || sleep 60; }`;
+  const config = path.join(work, 'saboteur.yml');
+  writeFileSync(
+    config,
+    `model:
+  kind: vllm
+  model: fake/coder
+  binary: ${repoRoot}/fixtures/servers/fake-vllm.mjs
+  env: ${JSON.stringify({ CANCEL_MARK: mark, ...(opts.serverEnv ?? {}) })}
+pipeline:
+  run: ${JSON.stringify(run)}
+  timeout: 120s
+  concurrency: 2
+  env: [CANCEL_MARK, SLOTS]
+  agents:
+    - { name: planner, match: { system: "You are the planner" } }
+benchmarks:
+  humaneval: { path: ${repoRoot}/fixtures/demo/problems.jsonl }
+`,
+  );
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: work, CANCEL_MARK: mark, SLOTS: slots };
+  return { work, config, env, mark, out: path.join(work, 'out') };
+}
+
+function start(file: string, args: string[], env: NodeJS.ProcessEnv): { child: ChildProcess; output: () => string; done: Promise<{ code: number | null; signal: NodeJS.Signals | null }> } {
+  // Its own process group, as a runner starts a step: the signal reaches nothing of jest's.
+  const child = spawn(process.execPath, [file, ...args], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  return { child, output: () => output, done };
+}
+
+async function until(check: () => boolean, what: string, withinMs = 90_000): Promise<void> {
+  if (!(await eventually(check, withinMs))) throw new Error(`gave up waiting for ${what}`);
+}
+
+describe('saboteur run, cancelled', () => {
+  it('SIGTERM mid-run: run.json and report.md hold what finished, status cancelled, nothing left running, exit 143', async () => {
+    const s = setup('term');
+    const cli = await bundled('cli');
+    const run = start(cli, ['run', '--config', s.config, '--out', s.out], s.env);
+    await until(() => /progress: 4\/16/.test(run.output()), 'four instance runs to finish');
+    // The hanging runs and the server are up: the run has something to stop.
+    expect(processesWithEnv('CANCEL_MARK', s.mark).length).toBeGreaterThanOrEqual(3);
+    const signalled = Date.now();
+    process.kill(run.child.pid!, 'SIGTERM');
+    const { code } = await run.done;
+    const elapsed = Date.now() - signalled;
+    console.log(`saboteur run exited ${elapsed} ms after SIGTERM`);
+    expect(code).toBe(143);
+    // It did not wait for the hanging pipelines (a minute each).
+    expect(elapsed).toBeLessThan(60_000);
+
+    const log = parseRunLog(readFileSync(path.join(s.out, 'run.json'), 'utf8'), 'run.json');
+    expect(log.status).toBe('cancelled');
+    expect(log.abortReason).toBe('cancelled by SIGTERM');
+    const finished = log.instances.filter((r) => r.outcome !== 'skipped');
+    expect(finished.length).toBeGreaterThanOrEqual(4);
+    for (const r of finished) expect(['passed', 'failed']).toContain(r.outcome);
+    const skipped = log.instances.filter((r) => r.outcome === 'skipped');
+    expect(skipped.length + finished.length).toBe(16);
+    for (const r of skipped) expect(r.error).toBe('not run: the run was cancelled by SIGTERM');
+    const report = readFileSync(path.join(s.out, 'report.md'), 'utf8');
+    expect(report).toContain('The run was cancelled by SIGTERM before it finished');
+    expect(run.output()).toMatch(/SIGTERM: cancelling the run/);
+    // The model server, the pipelines and what they started: all gone, the lock released.
+    expect(await eventually(() => processesWithEnv('CANCEL_MARK', s.mark).length === 0, 5000)).toBe(true);
+    expect(existsSync(path.join(s.out, '.saboteur.lock'))).toBe(false);
+  }, 180_000);
+
+  it('SIGINT while the model server is still starting: exit 130, a cancelled run log, the server stopped', async () => {
+    const s = setup('int', { serverEnv: { FAKE_HANG: '1' } });
+    const run = start(await bundled('cli'), ['run', '--config', s.config, '--out', s.out], s.env);
+    await until(() => processesWithEnv('CANCEL_MARK', s.mark).length > 0 && /▸ Model/.test(run.output()), 'the model server to start');
+    process.kill(run.child.pid!, 'SIGINT');
+    const { code } = await run.done;
+    expect(code).toBe(130);
+    const log = parseRunLog(readFileSync(path.join(s.out, 'run.json'), 'utf8'), 'run.json');
+    expect(log.status).toBe('cancelled');
+    expect(log.abortReason).toBe('cancelled by SIGINT');
+    expect(await eventually(() => processesWithEnv('CANCEL_MARK', s.mark).length === 0, 5000)).toBe(true);
+  }, 120_000);
+});
+
+describe('the action, cancelled', () => {
+  it('SIGTERM to the main step writes the files and the job summary, stops everything; the post step finds nothing left', async () => {
+    const s = setup('action');
+    const stateFile = path.join(s.work, 'state');
+    const summary = path.join(s.work, 'summary');
+    for (const f of [stateFile, summary, path.join(s.work, 'output')]) writeFileSync(f, '');
+    const env: NodeJS.ProcessEnv = {
+      ...s.env,
+      GITHUB_STATE: stateFile,
+      GITHUB_OUTPUT: path.join(s.work, 'output'),
+      GITHUB_STEP_SUMMARY: summary,
+      INPUT_CONFIG: s.config,
+      'INPUT_OUT-DIR': s.out,
+      RUNNER_TOOL_CACHE: s.work,
+    };
+    const main = start(await bundled('action-main'), [], env);
+    await until(() => /progress: 4\/16/.test(main.output()), 'four instance runs to finish');
+    process.kill(main.child.pid!, 'SIGTERM');
+    const { code } = await main.done;
+    expect(code).toBe(143);
+    expect(main.output()).not.toContain('::error::');
+    expect(readFileSync(summary, 'utf8')).toContain('The run was cancelled by SIGTERM before it finished');
+    expect(parseRunLog(readFileSync(path.join(s.out, 'run.json'), 'utf8'), 'run.json').status).toBe('cancelled');
+    const state = parseCommandFile(readFileSync(stateFile, 'utf8'))[PROCESSES_STATE];
+    expect(state).toBe('[]');
+    expect(await eventually(() => processesWithEnv('CANCEL_MARK', s.mark).length === 0, 5000)).toBe(true);
+    const post = start(await bundled('action-post'), [], { PATH: process.env.PATH, [`STATE_${PROCESSES_STATE}`]: state });
+    expect((await post.done).code).toBe(0);
+    expect(post.output()).toContain('saboteur post: nothing to stop');
+  }, 180_000);
+});
