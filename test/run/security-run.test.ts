@@ -151,7 +151,7 @@ maybe('the offline security demo (fixtures/demo/security.yml)', () => {
     net5758 = await listener(5758);
     await snapshot(before);
     watcher = watch(tmp, (_event, name) => {
-      if (name && /^saboteur-(?:task|sbx)-/.test(name)) seenTemp.add(name);
+      if (name && /^saboteur-(?:tasks?|sbx)-/.test(name)) seenTemp.add(name);
     });
     const config = await loadConfig(CONFIG);
     outcome = await runJob(config, { outDir, log: memoryLog(), runId: 'security-demo-test' });
