@@ -258,6 +258,7 @@ export function boundProxyCall<C extends import('./schema.js').ProxyCall>(call: 
     out.response = res;
   }
   if (call.error !== undefined) out.error = capText(call.error, 4096);
+  if (call.route !== undefined) out.route = capText(call.route, 1024);
   if (call.corruption) {
     const c = call.corruption;
     out.corruption = {
