@@ -333,8 +333,11 @@ async function runLocked(config: Config, opts: RunOptions, deps: JobDeps): Promi
     isolation: { kind: 'unknown', degraded: true, note: 'not probed (the run stopped before scoring)' } as never,
     modelInfo: { kind: config.model.kind, model: config.model.model, sampling: { ...config.model.sampling } },
   };
-  // Each phase gives way to a cancel at once; what it started is stopped by stopAll.
-  const phase = <T>(p: Promise<T>) => untilCancelled(p, opts.signal);
+  // Each phase gives way to a cancel at once; what it started is stopped by stopAll. The phase
+  // cut short gets a moment to settle first (a model server still starting is being stopped by
+  // then, and its stop tells the ledger), so nothing it started is left out of stopAll.
+  let pending: Promise<unknown> | undefined;
+  const phase = <T>(p: Promise<T>) => untilCancelled((pending = p), opts.signal);
 
   try {
     await phase(probeSandbox(s));
@@ -369,6 +372,8 @@ async function runLocked(config: Config, opts: RunOptions, deps: JobDeps): Promi
     if (!(err instanceof RunCancelled)) {
       s.abortReason = (err as Error).message;
       log.warn(`run stopped: ${s.abortReason}`);
+    } else if (pending) {
+      await settleWithin(pending, CANCEL_DRAIN_MS);
     }
   } finally {
     await stopAll(s);
