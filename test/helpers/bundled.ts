@@ -4,6 +4,7 @@
  * bundle finds prompts/ the way dist/ does). Built once per test process.
  */
 import { build } from 'esbuild';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -26,7 +27,11 @@ export function bundled(entry: keyof typeof ENTRIES): Promise<string> {
       legalComments: 'none',
       logLevel: 'warning',
       external: ['node-llama-cpp'],
-    }).then(() => outfile);
+    }).then(() => {
+      // This test process's bundle goes with it.
+      process.once('exit', () => rmSync(outfile, { force: true }));
+      return outfile;
+    });
     built.set(entry, p);
   }
   return p;
