@@ -123,7 +123,7 @@ function agentHarmTable(stats: SecurityStats[]): string[] {
     const h = s.asr;
     const b = s.tcr;
     out.push(
-      `| ${s.defense} | ${scoreCell(h.meanScore)} | ${pctCell(h)} | ${pctCell(h.refusal)} | ${scoreCell(h.meanScoreNonRefused)} | ${scoreCell(b.meanScore)} | ${pctCell(b)} | ${pctCell(b.refusal)} | ${scoreCell(b.meanScoreNonRefused)} |`,
+      `| ${escapeInline(s.defense, 40)} | ${scoreCell(h.meanScore)} | ${pctCell(h)} | ${pctCell(h.refusal)} | ${scoreCell(h.meanScoreNonRefused)} | ${scoreCell(b.meanScore)} | ${pctCell(b)} | ${pctCell(b.refusal)} | ${scoreCell(b.meanScoreNonRefused)} |`,
     );
   }
   return out;
