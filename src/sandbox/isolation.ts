@@ -5,8 +5,9 @@
  */
 import { existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { cachedPythonRoot } from './root.js';
 import { runSandboxed } from './run.js';
-import { SANDBOX_DEFAULTS, type Isolation } from './types.js';
+import { SANDBOX_DEFAULTS, type Isolation, type RootPlan } from './types.js';
 import { isRoot } from './uid.js';
 
 const PROBE_MARK = 'saboteur-sandbox-probe';
@@ -28,21 +29,28 @@ function limitsText(): string {
 }
 
 function userText(): string {
-  return isRoot() ? 'a uid of its own per run' : 'the invoking user (the process limit then also counts that user\'s other processes)';
+  return isRoot() ? 'a uid of its own per sandbox' : 'the invoking user (the process limit then also counts that user\'s other processes)';
 }
 
 /** The note for each kind; `missing` is why the stronger kinds were not usable. */
-export function isolationNote(kind: Isolation['kind'], opts: { tmpfsSizeCap?: boolean; missing: string[] }): string {
+export function isolationNote(kind: Isolation['kind'], opts: { tmpfsSizeCap?: boolean; disableUserns?: boolean; missing: string[] }): string {
   const why = opts.missing.length ? ` (${opts.missing.join('; ')})` : '';
   switch (kind) {
-    case 'bwrap':
-      return opts.tmpfsSizeCap === false
-        ? `DEGRADED sandbox: bwrap without a size cap on the private /tmp (this bwrap has no --size), so a program can fill memory with files there; otherwise read-only root, no network, own pid namespace, runs as ${userText()}; ${limitsText()}`
-        : `bwrap: read-only root, private size-capped /tmp, no network, own pid namespace, runs as ${userText()}; ${limitsText()}`;
+    case 'bwrap': {
+      const gaps: string[] = [];
+      if (opts.tmpfsSizeCap === false) gaps.push('no size cap on the private /tmp (this bwrap has no --size), so a program can fill memory with files there');
+      if (opts.disableUserns === false) {
+        gaps.push(
+          'nested user namespaces are not disabled (this bwrap has no --disable-userns): HumanEval code is still kept from making them by the seccomp filter each scored program runs under, but other sandboxed code could mount an uncapped tmpfs in one',
+        );
+      }
+      const base = `an empty root with only the interpreter, its libraries and a read-only /dev (null, zero, urandom), private size-capped /tmp, no network, own pid namespace${opts.disableUserns === false ? '' : ', no nested user namespaces'}, runs as ${userText()}; ${limitsText()}`;
+      return gaps.length ? `DEGRADED sandbox: bwrap with ${gaps.join('; ')}; otherwise ${base}` : `bwrap: ${base}`;
+    }
     case 'unshare':
-      return `DEGRADED sandbox: bubblewrap is not usable${why}. Model-written code runs with no network and its own pid namespace (unshare), but the filesystem is NOT read-only: it can write wherever its uid may, e.g. world-writable /tmp and /var/tmp. Runs as ${userText()}; ${limitsText()}. Install bubblewrap (apt-get install bubblewrap) for full isolation.`;
+      return `DEGRADED sandbox: bubblewrap is not usable${why}. Model-written code runs with no network and its own pid namespace (unshare), but it sees the host filesystem and can write wherever its uid may, e.g. world-writable /tmp and /var/tmp, and read world-readable files. Runs as ${userText()}; ${limitsText()}. Install bubblewrap (apt-get install bubblewrap) for full isolation.`;
     case 'rlimit-only':
-      return `DEGRADED sandbox: neither bubblewrap nor unshare is usable${why}. Model-written code has NO network isolation (it can open sockets) and NO filesystem isolation (it can write wherever its uid may); it is held only by ${limitsText()}, a separate process group and ${userText()}. Install bubblewrap (apt-get install bubblewrap) for full isolation.`;
+      return `DEGRADED sandbox: neither bubblewrap nor unshare is usable${why}. Model-written code has NO network isolation (it can open sockets) and NO filesystem isolation (it can read world-readable files and write wherever its uid may); it is held only by ${limitsText()}, a separate process group and ${userText()}. Install bubblewrap (apt-get install bubblewrap) for full isolation.`;
   }
 }
 
@@ -69,19 +77,32 @@ async function probe(candidate: Isolation): Promise<string | undefined> {
 /** Probes without the cache (tests use it to check one candidate order). */
 export async function probeIsolation(python: string = findPython()): Promise<Isolation> {
   const missing: string[] = [];
-  const candidates: { kind: Isolation['kind']; tmpfsSizeCap?: boolean }[] = [
-    { kind: 'bwrap', tmpfsSizeCap: true },
-    { kind: 'bwrap', tmpfsSizeCap: false },
+  let pythonRoot: RootPlan | undefined;
+  try {
+    pythonRoot = await cachedPythonRoot(python);
+  } catch (e) {
+    missing.push((e as Error).message);
+  }
+  // Newest bwrap first; each older recipe drops the flag an older bwrap lacks (--disable-userns: 0.8, --size: 0.5).
+  const candidates: { kind: Isolation['kind']; tmpfsSizeCap?: boolean; disableUserns?: boolean }[] = [
+    ...(pythonRoot
+      ? [
+          { kind: 'bwrap' as const, tmpfsSizeCap: true, disableUserns: true },
+          { kind: 'bwrap' as const, tmpfsSizeCap: true, disableUserns: false },
+          { kind: 'bwrap' as const, tmpfsSizeCap: false, disableUserns: false },
+        ]
+      : []),
     { kind: 'unshare' },
   ];
   for (const c of candidates) {
-    const candidate: Isolation = { kind: c.kind, degraded: false, note: '', python, ...(c.tmpfsSizeCap !== undefined ? { tmpfsSizeCap: c.tmpfsSizeCap } : {}) };
+    const { kind, ...flags } = c;
+    const candidate: Isolation = { kind, degraded: false, note: '', python, ...flags, ...(kind === 'bwrap' ? { pythonRoot } : {}) };
     const failure = await probe(candidate);
     if (failure === undefined) {
-      const degraded = c.kind !== 'bwrap' || c.tmpfsSizeCap === false;
-      return { ...candidate, degraded, note: isolationNote(c.kind, { tmpfsSizeCap: c.tmpfsSizeCap, missing }) };
+      const degraded = kind !== 'bwrap' || c.tmpfsSizeCap === false || c.disableUserns === false;
+      return { ...candidate, degraded, note: isolationNote(kind, { ...flags, missing }) };
     }
-    // The size-capped and uncapped bwrap usually fail for the same reason: report it once.
+    // The bwrap recipes usually fail for the same reason: report it once.
     if (!missing.includes(failure)) missing.push(failure);
   }
   const last: Isolation = { kind: 'rlimit-only', degraded: true, note: '', python };

@@ -1,24 +1,29 @@
 /**
- * Runs one untrusted program in the sandbox (SPEC §9): a fresh temp dir, resource limits, an
- * unprivileged uid, namespaces where the machine allows, its own process group killed whole on
+ * Runs one untrusted program in the sandbox (README "Sandbox"): a fresh temp dir, resource limits,
+ * an unprivileged uid, namespaces where the machine allows, its own process group killed whole on
  * timeout, capped output, and the temp dir removed afterwards.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { chmod, chown, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, normalize } from 'node:path';
-import { buildSandboxCommand, wrapperFailure, type SandboxCommand } from './wrap-command.js';
-import { SANDBOX_DEFAULTS, type SandboxOptions, type SandboxResult } from './types.js';
+import type { Readable, Writable } from 'node:stream';
+import { cachedPythonRoot, systemRoot } from './root.js';
+import { buildSandboxCommand, SANDBOX_DEVICES, wrapperFailure, type CommandPlan, type SandboxCommand, type SandboxLimits } from './wrap-command.js';
+import { SANDBOX_DEFAULTS, type Isolation, type RootPlan, type SandboxOptions, type SandboxResult } from './types.js';
 import { acquireSandboxUid, countTasksOfUid, isRoot } from './uid.js';
 
 /** How long to wait for output pipes after the main process exited before giving up on them. */
 const PIPE_GRACE_MS = 1000;
+/** How long bwrap may take to report the sandbox's pid to a beforeStart hook. */
+const START_INFO_TIMEOUT_MS = 15_000;
 
 export async function runSandboxed(opts: SandboxOptions): Promise<SandboxResult> {
   if (opts.argv.length === 0) throw new Error('sandbox: argv is empty');
   if (!(opts.timeoutMs > 0)) throw new Error(`sandbox: timeoutMs must be positive, got ${opts.timeoutMs}`);
+  if (opts.beforeStart && opts.isolation.kind !== 'bwrap') throw new Error(`sandbox: beforeStart needs the bwrap sandbox, this machine offers "${opts.isolation.kind}"`);
   const fileNames = Object.keys(opts.files).map(checkFileName);
-  const limits = {
+  const limits: SandboxLimits = {
     memoryMb: opts.memoryMb ?? SANDBOX_DEFAULTS.memoryMb,
     cpuSeconds: opts.cpuSeconds ?? Math.ceil(opts.timeoutMs / 1000) + 1,
     maxProcesses: opts.maxProcesses ?? SANDBOX_DEFAULTS.maxProcesses,
@@ -26,6 +31,8 @@ export async function runSandboxed(opts: SandboxOptions): Promise<SandboxResult>
     openFiles: SANDBOX_DEFAULTS.openFiles,
     tmpfsMb: SANDBOX_DEFAULTS.tmpfsMb,
   };
+  const rootKind = opts.root ?? 'python';
+  const root = opts.isolation.kind === 'bwrap' ? await sandboxRoot(opts.isolation, rootKind) : undefined;
   const lease = isRoot() ? acquireSandboxUid() : null;
   const dir = await mkdtemp(join(tmpdir(), 'saboteur-sbx-'));
   try {
@@ -38,12 +45,30 @@ export async function runSandboxed(opts: SandboxOptions): Promise<SandboxResult>
     }
     if (lease && opts.isolation.kind !== 'bwrap') await chown(dir, lease.uid, lease.uid);
     const nprocLimit = lease ? limits.maxProcesses : (await countTasksOfUid(process.getuid!())) + limits.maxProcesses;
-    const command = buildSandboxCommand(opts.isolation, { hostDir: dir, fileNames, argv: opts.argv, limits, runAsUid: lease?.uid ?? null, nprocLimit });
-    return await spawnAndWait(command, opts.timeoutMs, opts.maxOutputBytes ?? SANDBOX_DEFAULTS.maxOutputBytes);
+    const command = buildSandboxCommand(opts.isolation, {
+      hostDir: dir,
+      fileNames,
+      argv: opts.argv,
+      limits,
+      runAsUid: lease?.uid ?? null,
+      nprocLimit,
+      root,
+      devices: SANDBOX_DEVICES[rootKind],
+      readOnlyBinds: opts.readOnlyBinds,
+      allowNestedUserns: opts.allowNestedUserns,
+      ...(opts.beforeStart ? { startFds: { info: 3, block: 4 } } : {}),
+    });
+    return await spawnAndWait(command, opts.timeoutMs, opts.maxOutputBytes ?? SANDBOX_DEFAULTS.maxOutputBytes, opts.beforeStart);
   } finally {
     lease?.release();
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** The root a bwrap sandbox gets: the probe's Python root, or the system root for shell tools. */
+export async function sandboxRoot(isolation: Isolation, kind: 'python' | 'system'): Promise<RootPlan> {
+  if (kind === 'system') return systemRoot();
+  return isolation.pythonRoot ?? cachedPythonRoot(isolation.python);
 }
 
 function checkFileName(name: string): string {
@@ -55,12 +80,12 @@ function checkFileName(name: string): string {
 }
 
 /** The only environment the program gets: no secrets of the host process leak in. */
-function sandboxEnv(home: string): NodeJS.ProcessEnv {
+export function sandboxEnv(home: string): NodeJS.ProcessEnv {
   return { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: home, TMPDIR: '/tmp', LANG: 'C.UTF-8', PYTHONDONTWRITEBYTECODE: '1' };
 }
 
 /** Output kept up to `cap` bytes; the rest is read (so the program never blocks on a full pipe) and dropped. */
-class CappedBuffer {
+export class CappedBuffer {
   private chunks: Buffer[] = [];
   private size = 0;
   truncated = false;
@@ -78,7 +103,7 @@ class CappedBuffer {
   }
 }
 
-function killGroup(pid: number | undefined): void {
+export function killGroup(pid: number | undefined): void {
   if (pid === undefined) return;
   try {
     process.kill(-pid, 'SIGKILL');
@@ -87,7 +112,37 @@ function killGroup(pid: number | undefined): void {
   }
 }
 
-function spawnAndWait(command: SandboxCommand, timeoutMs: number, maxOutputBytes: number): Promise<SandboxResult> {
+/** Reads bwrap's --info-fd report, runs the hook with the sandbox's pid, then lets the program start. */
+async function releaseWhenReady(child: ChildProcess, hook: NonNullable<SandboxOptions['beforeStart']>): Promise<void> {
+  const info = child.stdio[3] as Readable;
+  const block = child.stdio[4] as Writable;
+  const pid = await new Promise<number>((resolve, reject) => {
+    let text = '';
+    const timer = setTimeout(() => reject(new Error('bwrap did not report the sandbox pid')), START_INFO_TIMEOUT_MS);
+    const done = (err?: Error, value?: number) => {
+      clearTimeout(timer);
+      info.removeAllListeners('data');
+      if (err) reject(err);
+      else resolve(value!);
+    };
+    info.on('data', (c: Buffer) => {
+      text += c.toString('utf8');
+      try {
+        const parsed = JSON.parse(text) as { 'child-pid'?: unknown };
+        if (typeof parsed['child-pid'] === 'number') done(undefined, parsed['child-pid']);
+        else done(new Error('bwrap reported no child-pid'));
+      } catch {
+        // Not complete yet.
+      }
+    });
+    info.once('end', () => done(new Error('bwrap closed its info fd without a pid')));
+  });
+  info.destroy();
+  await hook({ pid });
+  block.end('go');
+}
+
+function spawnAndWait(command: SandboxCommand, timeoutMs: number, maxOutputBytes: number, beforeStart?: SandboxOptions['beforeStart']): Promise<SandboxResult> {
   const started = Date.now();
   const stdout = new CappedBuffer(maxOutputBytes);
   const stderr = new CappedBuffer(maxOutputBytes);
@@ -97,11 +152,12 @@ function spawnAndWait(command: SandboxCommand, timeoutMs: number, maxOutputBytes
       cwd: command.cwd,
       env: sandboxEnv(command.innerCwd),
       detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: beforeStart ? ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
     });
     let timedOut = false;
     let exit: { code: number | null; signal: string | null } | undefined;
     let spawnError: Error | undefined;
+    let hookError: Error | undefined;
     let done = false;
     let graceTimer: NodeJS.Timeout | undefined;
     const timer = setTimeout(() => {
@@ -116,7 +172,13 @@ function spawnAndWait(command: SandboxCommand, timeoutMs: number, maxOutputBytes
       if (graceTimer) clearTimeout(graceTimer);
       const err = stderr.text();
       const exitCode = exit?.code ?? null;
-      const failure = spawnError ? `${command.file}: ${spawnError.message}` : exitCode === 1 ? wrapperFailure(err) : undefined;
+      const failure = spawnError
+        ? `${command.file}: ${spawnError.message}`
+        : hookError
+          ? `sandbox start hook: ${hookError.message}`
+          : exitCode === 1
+            ? wrapperFailure(err)
+            : undefined;
       resolve({
         exitCode,
         signal: exit?.signal ?? null,
@@ -129,8 +191,14 @@ function spawnAndWait(command: SandboxCommand, timeoutMs: number, maxOutputBytes
       });
     };
 
-    child.stdout.on('data', (c: Buffer) => stdout.push(c));
-    child.stderr.on('data', (c: Buffer) => stderr.push(c));
+    if (beforeStart) {
+      releaseWhenReady(child, beforeStart).catch((e: unknown) => {
+        hookError = e as Error;
+        killGroup(child.pid);
+      });
+    }
+    child.stdout!.on('data', (c: Buffer) => stdout.push(c));
+    child.stderr!.on('data', (c: Buffer) => stderr.push(c));
     child.on('error', (e) => {
       spawnError = e;
       finish();
@@ -142,11 +210,12 @@ function spawnAndWait(command: SandboxCommand, timeoutMs: number, maxOutputBytes
       // pipes open: stop waiting for them after a grace period.
       killGroup(child.pid);
       graceTimer = setTimeout(() => {
-        child.stdout.destroy();
-        child.stderr.destroy();
+        for (const s of child.stdio) s?.destroy();
         finish();
       }, PIPE_GRACE_MS);
     });
     child.on('close', finish);
   });
 }
+
+export type { CommandPlan };

@@ -1,7 +1,7 @@
 /** What the sandbox can offer on this machine, found once per process by `detectIsolation`. */
 export interface Isolation {
   /**
-   * bwrap: read-only root, private /tmp, no network, own pid namespace (the full recipe).
+   * bwrap: an empty root with only what the program needs bound read-only, no network, own pid namespace (the full recipe).
    * unshare: no network and its own pid namespace, but the host filesystem stays as writable as it is for the sandbox user.
    * rlimit-only: resource limits and a separate process group, nothing more.
    */
@@ -14,6 +14,29 @@ export interface Isolation {
   python: string;
   /** bwrap only: whether the private /tmp has a size cap (bwrap `--size`, missing on old versions). */
   tmpfsSizeCap?: boolean;
+  /**
+   * bwrap only: whether the program is kept from making user namespaces of its own (bwrap
+   * `--disable-userns`, 0.8 and later). Missing or false: older bwrap, where a program could mount
+   * an uncapped tmpfs inside a user namespace of its own.
+   */
+  disableUserns?: boolean;
+  /** bwrap only: the Python root (see root.ts), computed once with the probe. Absent: computed on first use. */
+  pythonRoot?: RootPlan;
+}
+
+/** The host paths a bwrap sandbox sees (everything else does not exist in it). */
+export interface RootPlan {
+  /** Host paths bound read-only at the same place (files or directories). */
+  binds: string[];
+  /** Symlinks recreated in the sandbox: [path, target]. */
+  symlinks: [string, string][];
+}
+
+/** An extra host path bound read-only into the sandbox (e.g. a directory of Python packages). */
+export interface ReadOnlyBind {
+  host: string;
+  /** Where it appears in the sandbox (absolute). Default: the same path. */
+  sandbox?: string;
 }
 
 export interface SandboxOptions {
@@ -34,6 +57,27 @@ export interface SandboxOptions {
   /** Largest file the program may write (RLIMIT_FSIZE). */
   maxFileMb?: number;
   isolation: Isolation;
+  /**
+   * bwrap: what the root holds. 'python' (default): the interpreter, its standard library, its
+   * site-packages and the shared libraries it loads. 'system': all of /usr and a few /etc entries,
+   * for programs that run shell tools (RedCode).
+   */
+  root?: 'python' | 'system';
+  /** bwrap: more host paths bound read-only. */
+  readOnlyBinds?: ReadOnlyBind[];
+  /**
+   * bwrap: let the program make user namespaces of its own (default false). Only for a trusted
+   * program that starts a nested bwrap itself (RedCode's driver), which must then keep the code it
+   * runs from doing the same.
+   */
+  allowNestedUserns?: boolean;
+  /**
+   * bwrap: called once the sandbox's namespaces exist and before the program starts, with the host
+   * pid of the sandbox's first process, e.g. to set up its network namespace from outside
+   * (`nsenter --target PID --net ...`). The program starts when the returned promise settles; a
+   * rejection ends the run with `sandboxError`.
+   */
+  beforeStart?: (sandbox: { pid: number }) => Promise<void>;
 }
 
 export interface SandboxResult {
