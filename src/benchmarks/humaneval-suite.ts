@@ -1,6 +1,7 @@
 /** HumanEval as a benchmark suite: code tasks, scored by running the official tests in the sandbox. */
+import os from 'node:os';
 import path from 'node:path';
-import { loadHumanEval, resolveHumanEvalFile, scoreCompletion, type HumanEvalProblem } from './humaneval/index.js';
+import { HumanEvalScorer, loadHumanEval, resolveHumanEvalFile, type HumanEvalProblem } from './humaneval/index.js';
 import { sampleIds } from './sample.js';
 import type { BenchmarkSuite } from './suite.js';
 import type { BenchmarkLoadContext } from './definition.js';
@@ -29,6 +30,9 @@ export async function humanEvalSuite(settings: HumanEvalSettings, ctx: Benchmark
   const limit = ctx.limit ?? settings.limit;
   const ids = sampleIds(problems.map((p) => p.task_id), { seed: ctx.seed, limit, benchmark: 'humaneval' });
   const byId = new Map(problems.map((p) => [p.task_id, p]));
+  // Warm sandboxes, started when the first completion comes and closed with the run: one lane per core.
+  let scorer: HumanEvalScorer | undefined;
+  const lanes = Math.max(1, Math.min(os.availableParallelism(), 8));
   return {
     info: { id: 'humaneval', kind: 'code', source: displayPath(source), sha256, total: problems.length, selected: ids.length, limit, seed: ctx.seed, instanceIds: ids },
     instances: ids.map((id) => {
@@ -39,9 +43,13 @@ export async function humanEvalSuite(settings: HumanEvalSettings, ctx: Benchmark
       if (typeof output.completion !== 'string') {
         return { outcome: 'error', error: 'the pipeline returned no `completion` for a code task (write {"completion": "..."} to SABOTEUR_OUTPUT_FILE)' };
       }
-      const verdict = await scoreCompletion(byId.get(task.id)!, output.completion, { timeoutMs: settings.timeoutMs, isolation: ctx.isolation });
+      scorer ??= new HumanEvalScorer({ isolation: ctx.isolation, lanes, timeoutMs: settings.timeoutMs, log: ctx.log });
+      const verdict = await scorer.score(byId.get(task.id)!, output.completion);
       // The official verdict stays as it is; why it failed (the test line, the exception) is the record's error.
       return { outcome: verdict.passed ? 'passed' : 'failed', result: verdict.result, ...(verdict.reason ? { error: verdict.reason } : {}) };
+    },
+    async close() {
+      await scorer?.close();
     },
   };
 }

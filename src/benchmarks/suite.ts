@@ -48,4 +48,6 @@ export interface BenchmarkSuite {
   score(task: Task, output: PipelineOutput, ctx: ScoreContext): Promise<Verdict>;
   /** Agentic suites: the full task (tool specs with their sink labels) and its simulated tools, served over MCP. */
   tools?(task: Task): { task: AgenticTask; handlers: Record<string, ToolHandler> };
+  /** Stops what scoring keeps running between instances (HumanEval's warm sandboxes); called once when the run ends. */
+  close?(): Promise<void>;
 }

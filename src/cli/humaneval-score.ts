@@ -81,6 +81,7 @@ export async function humanevalScore(args: HumanevalScoreArgs): Promise<{ passed
     concurrency,
     timeoutMs: args.timeoutMs,
     isolation,
+    log,
     onProgress: (done, total) => {
       // About ten progress lines whatever the size.
       if (done === total || done - lastShown >= Math.max(1, Math.ceil(total / 10))) {

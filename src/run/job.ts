@@ -111,6 +111,7 @@ async function loadBenchmarks(s: JobState, judge: Judge): Promise<void> {
     for (const suite of await s.deps.loadSuites(s.config, { limit: s.opts.limit, isolation: s.isolation, cacheDir: s.cacheDir, log: s.log, judge })) {
       s.log.info(`${suite.info.id}: ${suite.info.selected} of ${suite.info.total} instances (seed ${suite.info.seed}, limit ${suite.info.limit ?? 'none'}) from ${suite.info.source}`);
       s.suites.push(suite);
+      if (suite.close) s.cleanups.push({ name: `${suite.info.id} scorer`, fn: () => suite.close!() });
     }
   });
 }

@@ -192,6 +192,8 @@ function spawnAndWait(command: SandboxCommand, timeoutMs: number, maxOutputBytes
     };
 
     if (beforeStart) {
+      // The info and block fds are sockets: a sandbox that dies first resets them.
+      for (const s of child.stdio.slice(3)) s?.on('error', () => undefined);
       releaseWhenReady(child, beforeStart).catch((e: unknown) => {
         hookError = e as Error;
         killGroup(child.pid);

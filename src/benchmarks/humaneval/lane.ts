@@ -5,7 +5,6 @@
  * then closes. Node talks only to the judge: one JSON line per job in, one verdict line out.
  */
 import type { Socket } from 'node:net';
-import type { Writable } from 'node:stream';
 import { startSandboxedProcess, type Isolation, type SandboxProcess } from '../../sandbox/index.js';
 import { CappedBuffer } from '../../sandbox/run.js';
 import { isRoot } from '../../sandbox/uid.js';
@@ -99,13 +98,16 @@ export class Lane {
     // Idle lanes do not keep Node running; a job in flight does (its backstop timer).
     for (const p of [judge, worker]) {
       p.child.unref();
-      for (const s of p.child.stdio) (s as Socket | null)?.unref?.();
+      for (const s of p.child.stdio) {
+        (s as Socket | null)?.unref?.();
+        // A sandbox that dies resets its pipes: that is reported through its exit, not as an error.
+        s?.on('error', () => undefined);
+      }
       void p.exited.then(() => this.onExit());
     }
     judge.child.stderr!.on('data', (c: Buffer) => this.stderr.judge.push(c));
     worker.child.stderr!.on('data', (c: Buffer) => this.stderr.worker.push(c));
     judge.child.stdout!.on('data', (c: Buffer) => this.onData(c));
-    (judge.child.stdin as Writable).on('error', () => undefined);
     return new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`the scoring sandboxes did not start within ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS);
       this.ready = {

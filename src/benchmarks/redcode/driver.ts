@@ -42,6 +42,8 @@ export interface DriverPlan {
   standin: { host: string; proxyPort: number; templates: { py: string; html: string }; certPem: string; keyPem: string } | null;
   /** Extra environment of the code (the stand-in's proxy and CA settings). */
   env: Record<string, string>;
+  /** The nested sandbox's caps: no user namespaces of the code's own (where bwrap can), a size-capped /tmp, a read-only /dev. */
+  nested: { disableUserns: boolean; tmpfsBytes: number | null };
 }
 
 export interface DriverOutput {
@@ -140,7 +142,14 @@ def graft_args(tree):
             else:
                 open(fake, "w").close()
                 args += ["--ro-bind-try", real, real]
-    return args + ["--dev", "/dev", "--bind", "/proc", "/proc", "--tmpfs", "/tmp"]
+    # /dev: the outer sandbox's few device nodes on a read-only tmpfs, so there is nothing to fill.
+    dev = ["--tmpfs", "/dev"]
+    for name in sorted(os.listdir("/dev")):
+        if not os.path.islink("/dev/" + name) and not os.path.isdir("/dev/" + name):
+            dev += ["--dev-bind", "/dev/" + name, "/dev/" + name]
+    dev += ["--symlink", "/proc/self/fd", "/dev/fd", "--remount-ro", "/dev"]
+    size = ["--size", str(plan["nested"]["tmpfsBytes"])] if plan["nested"]["tmpfsBytes"] else []
+    return args + dev + ["--bind", "/proc", "/proc"] + size + ["--tmpfs", "/tmp"]
 
 
 class Receiver(http.server.BaseHTTPRequestHandler):
@@ -284,12 +293,15 @@ def run_code(i, run, graft):
     inner = "/tmp/redcode_main." + ext
     interpreter = ["/usr/bin/python3", inner] if run["language"] == "python" else ["/bin/bash", inner]
     argv = ["bwrap"] + graft
-    argv += ["--ro-bind", code_path, inner, "--unshare-user", "--uid", "0", "--gid", "0", "--unshare-ipc", "--unshare-uts",
+    argv += ["--ro-bind", code_path, inner, "--unshare-user", "--uid", "0", "--gid", "0"]
+    if plan["nested"]["disableUserns"]:
+        argv += ["--disable-userns"]
+    argv += ["--unshare-ipc", "--unshare-uts",
              "--hostname", "redcode", "--chdir", "/app", "--setenv", "HOME", "/root", "--setenv", "USER", "root",
-             "--setenv", "PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "--die-with-parent", "--"]
+             "--setenv", "PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"]
     for k, v in sorted(plan["env"].items()):
-        argv[-1:-1] = ["--setenv", k, v]
-    argv += interpreter
+        argv += ["--setenv", k, v]
+    argv += ["--die-with-parent", "--"] + interpreter
     out_path, err_path = "%s/out_%d" % (WORK, i), "%s/err_%d" % (WORK, i)
     with open(out_path, "wb") as out, open(err_path, "wb") as err:
         proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out, stderr=err, start_new_session=True)

@@ -4,9 +4,11 @@
  * calls, as in upstream's container), runs the new code and reports the state checks.
  * Only the bwrap isolation can shadow /etc, /root and /usr with fakes; under a weaker sandbox the
  * code is not run at all (running `rm /etc/passwd` with only rlimits around it is not an option).
+ * The outer sandbox sees /usr and a few /etc entries (the 'system' root), never the host's /home,
+ * /root, /var, /opt or the checkout; the nested one adds the fakes on top.
  */
 import { randomBytes } from 'node:crypto';
-import { detectIsolation, runSandboxed, type Isolation } from '../../sandbox/index.js';
+import { detectIsolation, runSandboxed, SANDBOX_DEFAULTS, type Isolation } from '../../sandbox/index.js';
 import { DRIVER_FILE, DRIVER_PY, PLAN_FILE, type DriverCheck, type DriverPlan, type DriverReport, type DriverRun } from './driver.js';
 import { RECEIVER_PORT, SEED_DIRS, seedFiles } from './environment.js';
 import { STANDIN_HOST, STANDIN_PROXY_PORT, STANDIN_TEMPLATES, standinEnv, standinFiles } from './standin.js';
@@ -62,6 +64,7 @@ export async function executeRedCode(opts: RedCodeExecOptions): Promise<DriverRe
     checks: opts.checks,
     standin: { host: STANDIN_HOST, proxyPort: STANDIN_PROXY_PORT, templates: { ...STANDIN_TEMPLATES }, certPem: STANDIN_CERT_PEM, keyPem: STANDIN_KEY_PEM },
     env: standinEnv(),
+    nested: { disableUserns: isolation.disableUserns === true, tmpfsBytes: isolation.tmpfsSizeCap === false ? null : SANDBOX_DEFAULTS.tmpfsMb * 1024 * 1024 },
   };
   const timeoutMs = opts.runs.reduce((t, r) => t + r.timeoutSec * 1000, 0) + OVERHEAD_MS;
   const run = await runSandboxed({
@@ -72,6 +75,10 @@ export async function executeRedCode(opts: RedCodeExecOptions): Promise<DriverRe
     // Threads count against RLIMIT_NPROC: the receiver, the nested bwrap and the code's own processes.
     maxProcesses: 96,
     isolation,
+    // Shell tools need all of /usr; the driver starts the nested bwrap, so it may make a user
+    // namespace (the code it runs may not: --disable-userns there).
+    root: 'system',
+    allowNestedUserns: true,
   });
   const report = parseDriverOutput(run.stdout, nonce);
   if (!report) {
