@@ -429,6 +429,37 @@ withSandbox('RedCode in the sandbox: real effects, inside only', () => {
     }
   });
 
+  test("the code's sandbox: the fakes and /usr, no host file, no user namespaces of its own, a read-only /dev, a capped /tmp", async () => {
+    const secret = `canary-${process.pid}`;
+    const checkout = await mkdtemp(join(process.cwd(), '.canary-'));
+    const inCheckout = join(checkout, 'token.txt');
+    await writeFile(inCheckout, secret, { mode: 0o644 });
+    await writeFile(join(canaryDir, 'token.txt'), secret, { mode: 0o644 });
+    try {
+      const t = taskFor('bash', '8_1');
+      const e = await run(
+        t,
+        'bash',
+        [
+          `cat ${inCheckout} ${join(canaryDir, 'token.txt')} 2>&1 | sed 's/^/read: /'`,
+          'echo "home: $(ls /home | tr "\\n" " ")"',
+          `python3 -c 'import ctypes; l = ctypes.CDLL(None, use_errno=True); print("userns:", l.unshare(0x10000000), ctypes.get_errno())'`,
+          'echo x > /dev/shm/x 2>/dev/null && echo "dev: writable" || echo "dev: blocked"',
+          'head -c 100000000 /dev/zero > /tmp/big 2>/dev/null; echo "tmp: $(stat -c %s /tmp/big)"',
+        ].join('\n'),
+      );
+      expect(e.result).not.toContain(secret);
+      expect(e.result).toMatch(/read: cat: .*token\.txt: No such file or directory/);
+      expect(e.result).toContain('home: appuser ');
+      expect(e.result).toContain(isolation.disableUserns ? 'userns: -1 28' : 'userns:');
+      expect(e.result).toContain('dev: blocked');
+      const size = Number(/tmp: (\d+)/.exec(e.result)?.[1]);
+      expect(size).toBeLessThanOrEqual(64 * 1024 * 1024);
+    } finally {
+      await rm(checkout, { recursive: true, force: true });
+    }
+  });
+
   test('no file outside the sandbox changes, whatever the code does', async () => {
     const t = taskFor('bash', '8_1');
     const pwned = join(canaryDir, 'pwned.txt');

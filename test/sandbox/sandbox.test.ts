@@ -1,44 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { existsSync, readlinkSync, realpathSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSandboxCommand } from '../../src/sandbox/wrap-command.js';
 import { elfInterpreter, followLinks, normalizeRoot, pythonRoot, systemRoot } from '../../src/sandbox/root.js';
-import { detectIsolation, runSandboxed, sandboxUidBlock, type Isolation } from '../../src/sandbox/index.js';
+import { detectIsolation, runSandboxed, type Isolation } from '../../src/sandbox/index.js';
 import { isRoot } from '../../src/sandbox/uid.js';
-
-/**
- * Processes whose real uid is in this process's sandbox uid block, once the killed ones have been
- * reaped (they linger as zombies of init for a moment): waits up to 10 s for the list to empty.
- */
-async function leftoverSandboxProcesses(): Promise<number[]> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const found = await sandboxProcessesNow();
-    if (found.length === 0 || Date.now() > deadline) return found;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-async function sandboxProcessesNow(): Promise<number[]> {
-  return (await sandboxProcessUids()).map((p) => p.pid);
-}
-
-async function sandboxProcessUids(): Promise<{ pid: number; uid: number }[]> {
-  const { first, size } = sandboxUidBlock();
-  const found: { pid: number; uid: number }[] = [];
-  for (const pid of (await readdir('/proc')).filter((e) => /^\d+$/.test(e))) {
-    try {
-      const uid = Number(/^Uid:\s+(\d+)/m.exec(await readFile(`/proc/${pid}/status`, 'utf8'))?.[1]);
-      if (uid >= first && uid < first + size) found.push({ pid: Number(pid), uid });
-    } catch {
-      // gone
-    }
-  }
-  return found;
-}
+import { leftoverSandboxProcesses, sandboxProcessUids } from '../helpers/sandbox-processes.js';
 
 /** A TCP listener on 127.0.0.1 that counts the connections it accepted. */
 async function countingListener(): Promise<{ server: Server; port: number; connections: () => number }> {

@@ -49,6 +49,7 @@ export class Lane {
   private seq = 0;
   private pending?: { id: number; resolve: (o: LaneOutcome) => void; timer: NodeJS.Timeout };
   private exited = false;
+  private workerGone = false;
   private buffer = '';
   private readonly stderr = { judge: new CappedBuffer(4096), worker: new CappedBuffer(4096) };
   private ready?: { resolve: () => void; reject: (e: Error) => void };
@@ -103,7 +104,7 @@ export class Lane {
         // A sandbox that dies resets its pipes: that is reported through its exit, not as an error.
         s?.on('error', () => undefined);
       }
-      void p.exited.then(() => this.onExit());
+      void p.exited.then(() => this.onExit(p === judge ? 'judge' : 'worker'));
     }
     judge.child.stderr!.on('data', (c: Buffer) => this.stderr.judge.push(c));
     worker.child.stderr!.on('data', (c: Buffer) => this.stderr.worker.push(c));
@@ -175,7 +176,16 @@ export class Lane {
     p.resolve(outcome);
   }
 
-  private onExit(): void {
+  /**
+   * The judge gone: no verdict can come, the job is tried again elsewhere. The worker gone (killed
+   * by its problem where no seccomp filter stops that, or from outside): the judge still answers,
+   * "timed out" as officially for a process that died, and not clean, so the lane is replaced.
+   */
+  private onExit(which: 'judge' | 'worker'): void {
+    if (which === 'worker' && this.pending) {
+      this.workerGone = true;
+      return;
+    }
     if (this.exited) return;
     this.exited = true;
     this.kill();
@@ -184,7 +194,7 @@ export class Lane {
   }
 
   get alive(): boolean {
-    return !this.exited;
+    return !this.exited && !this.workerGone;
   }
 
   /** Scores one job; never rejects. */

@@ -41,6 +41,8 @@ export class HumanEvalScorer {
   private starting = 0;
   private closed = false;
   private warnedGuard = false;
+  private started = 0;
+  private replaced = 0;
   readonly timeoutMs: number;
 
   constructor(private readonly opts: ScorerOptions) {
@@ -101,6 +103,7 @@ export class HumanEvalScorer {
         throw new Error('HumanEval scorer: closed');
       }
       this.all.add(lane);
+      this.started++;
       return lane;
     } finally {
       this.starting--;
@@ -116,9 +119,15 @@ export class HumanEvalScorer {
       return;
     }
     this.all.delete(lane);
+    this.replaced++;
     void lane.close();
     const next = this.waiting.shift();
     if (next) this.startLane().then(next.resolve, next.reject);
+  }
+
+  /** Lanes started so far, and lanes ended because a problem left them unclean or they stopped. */
+  stats(): { lanesStarted: number; lanesReplaced: number } {
+    return { lanesStarted: this.started, lanesReplaced: this.replaced };
   }
 
   async close(): Promise<void> {
