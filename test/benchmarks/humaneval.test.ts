@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createServer as createTcpServer } from 'node:net';
@@ -21,8 +21,11 @@ import {
 import { humanevalScore } from '../../src/cli/humaneval-score.js';
 import { detectIsolation, type Isolation } from '../../src/sandbox/index.js';
 import { memoryLog, silentLog } from '../../src/util/log.js';
+import { referenceScore } from '../../bench/reference-scorer.js';
 
 const FIXTURES = resolve('fixtures/humaneval');
+const RECORDED = ['qwen2.5-coder_7b.jsonl', 'deepseek-coder_6.7b.jsonl', 'codellama_7b.jsonl', 'codegemma_7b.jsonl'];
+const readJsonl = (file: string): unknown[] => readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
 const FIXTURE_PROBLEMS = join(FIXTURES, 'problems.jsonl');
 
 const dataDir = defaultDataDir();
@@ -359,4 +362,32 @@ describeRealData('HumanEval on the real data', () => {
     const lines = (await readFile(out, 'utf8')).trimEnd().split('\n').map((l) => JSON.parse(l));
     expect(lines.map((l) => l.result)).toEqual(["failed: 'NoneType' object is not callable", 'timed out', 'failed: ', 'passed', 'passed', 'passed']);
   }, 120_000);
+  it('agrees with the official verdicts recorded for four real models (656 completions): at least 99.5%', async () => {
+    const byModel: Record<string, string> = {};
+    let agree = 0;
+    let total = 0;
+    for (const file of RECORDED) {
+      const recorded = readJsonl(join(FIXTURES, 'recorded', file)) as { task_id: string; completion: string; passed: boolean }[];
+      const results = await scoreSamples(recorded, real, { concurrency: 4, isolation });
+      const same = results.filter((r, i) => r.passed === recorded[i].passed).length;
+      byModel[file] = `${same}/${recorded.length} agree, ${results.filter((r) => r.passed).length} passed (recorded ${recorded.filter((r) => r.passed).length})`;
+      agree += same;
+      total += recorded.length;
+    }
+    console.log(`HumanEval agreement with recorded official verdicts: ${agree}/${total}\n  ${Object.entries(byModel).map(([k, v]) => `${k}: ${v}`).join('\n  ')}`);
+    expect(total).toBe(656);
+    expect(agree / total).toBeGreaterThanOrEqual(0.995);
+  }, 600_000);
+
+  it('gives the official verdict strings on tricky but honest completions, class by class', async () => {
+    const tricky = readJsonl(join(FIXTURES, 'tricky-honest.jsonl')) as { task_id: string; completion: string; class: string; why: string; passed: boolean }[];
+    expect(new Set(tricky.map((t) => t.class))).toEqual(new Set(['return type', 'arguments', 'exception', 'program']));
+    const byId = new Map(real.map((p) => [p.task_id, p]));
+    const ours = await scoreSamples(tricky, byId, { concurrency: 4, isolation });
+    // The official way on this same interpreter: the program in one fresh python3, trusted to report.
+    const official = await referenceScore(tricky, byId, { python: isolation.python, threads: 4, timeoutMs: 3000 });
+    const differ = tricky.flatMap((t, i) => (ours[i].result === official[i].result ? [] : [`${t.task_id} (${t.why}): ${ours[i].result} vs ${official[i].result}`]));
+    expect(differ).toEqual([]);
+    expect(ours.map((r) => r.passed)).toEqual(tricky.map((t) => t.passed));
+  }, 300_000);
 });
