@@ -100,6 +100,11 @@ def install_child_guard(protected):
     return _LIBC.prctl(22, 2, _ctypes.addressof(prog), 0, 0) == 0  # PR_SET_SECCOMP, SECCOMP_MODE_FILTER
 
 
+def set_subreaper():
+    """PR_SET_CHILD_SUBREAPER: orphans of this process's descendants become its children, to be reaped here."""
+    return _LIBC.prctl(36, 1, 0, 0, 0) == 0
+
+
 def set_undumpable():
     """PR_SET_DUMPABLE 0: no ptrace, no /proc/PID/mem or /proc/PID/fd for processes of the same uid."""
     return _LIBC.prctl(4, 0, 0, 0, 0) == 0

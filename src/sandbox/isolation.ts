@@ -50,7 +50,7 @@ export function isolationNote(kind: Isolation['kind'], opts: { tmpfsSizeCap?: bo
     case 'unshare':
       return `DEGRADED sandbox: bubblewrap is not usable${why}. Model-written code runs with no network and its own pid namespace (unshare), but it sees the host filesystem and can write wherever its uid may, e.g. world-writable /tmp and /var/tmp, and read world-readable files. Runs as ${userText()}; ${limitsText()}. Install bubblewrap (apt-get install bubblewrap) for full isolation.`;
     case 'rlimit-only':
-      return `DEGRADED sandbox: neither bubblewrap nor unshare is usable${why}. Model-written code has NO network isolation (it can open sockets) and NO filesystem isolation (it can read world-readable files and write wherever its uid may); it is held only by ${limitsText()}, a separate process group and ${userText()}. Install bubblewrap (apt-get install bubblewrap) for full isolation.`;
+      return `DEGRADED sandbox: neither bubblewrap nor unshare is usable${why}. Model-written code has NO network isolation (it can open sockets) and NO filesystem isolation (it can read world-readable files and write wherever its uid may); it is held only by ${limitsText()}, a separate process group and ${userText()}.${isRoot() ? '' : " As it runs as saboteur's own user, it could also reach saboteur's processes through /proc, so HumanEval verdicts are not protected either."} Install bubblewrap (apt-get install bubblewrap) for full isolation.`;
   }
 }
 

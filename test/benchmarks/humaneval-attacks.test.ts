@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { HumanEvalScorer, loadHumanEval, type HumanEvalProblem } from '../../src/benchmarks/humaneval/index.js';
 import { detectIsolation, type Isolation } from '../../src/sandbox/index.js';
+import { isRoot } from '../../src/sandbox/uid.js';
 import { leftoverSandboxProcesses } from '../helpers/sandbox-processes.js';
 
 /** A function body: each line indented under the prompt's signature. */
@@ -293,4 +294,37 @@ describe('containment: each attack fails alone and leaves nothing behind', () =>
     }
     expect(await leftoverSandboxProcesses()).toEqual([]);
   }, 60_000);
+});
+
+describe('the weaker sandboxes keep the verdict guarantee', () => {
+  /** Like PROBE, on a host /proc: the live processes of its own uid (zombies hold nothing). */
+  const UID_PROBE = body(
+    'import os',
+    'me, worker = os.getpid(), os.getppid()',
+    'def live_mine(p):',
+    '    try:',
+    '        status = open("/proc/%s/status" % p).read()',
+    '    except OSError:',
+    '        return False',
+    '    return status.split("Uid:")[1].split()[0] == str(os.getuid()) and "State:\\tZ" not in status',
+    'others = [p for p in os.listdir("/proc") if p.isdigit() and int(p) not in (1, me, worker) and live_mine(p)]',
+    'if others:',
+    '    raise Exception("not clean: %r" % others)',
+    'return x',
+  );
+  const DAEMON = body('import ctypes, os, time', 'if ctypes.CDLL(None).fork() == 0:', '    os.setsid()', '    time.sleep(60)', 'return x + 1');
+
+  it.each(['unshare', 'rlimit-only'] as const)('%s: forgeries fail, honest code passes, a daemon is gone before the next problem', async (kind) => {
+    if (!isRoot()) return console.warn(`skipped: the ${kind} check needs root (a uid of its own for the worker)`);
+    const scorer = new HumanEvalScorer({ isolation: { ...isolation, kind, degraded: true }, lanes: 1, timeoutMs: 2000 });
+    try {
+      expect(await scorer.score(identity, UID_PROBE)).toEqual({ passed: true, result: 'passed' });
+      for (const forgery of Object.values(FORGERIES)) expect((await scorer.score(identity, forgery)).passed).toBe(false);
+      expect(await scorer.score(identity, DAEMON)).toEqual({ passed: false, result: 'failed: identity(7) should be 7' });
+      expect(await scorer.score(identity, UID_PROBE)).toEqual({ passed: true, result: 'passed' });
+    } finally {
+      await scorer.close();
+    }
+    expect(await leftoverSandboxProcesses()).toEqual([]);
+  }, 120_000);
 });

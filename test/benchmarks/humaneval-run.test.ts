@@ -6,13 +6,15 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import http from 'node:http';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseConfig } from '../../src/config/load.js';
 import { runJob } from '../../src/run/job.js';
 import { loadHumanEval, defaultDataDir, type HumanEvalProblem } from '../../src/benchmarks/humaneval/index.js';
 import { computeMetrics } from '../../src/scoring/metrics.js';
+import { compareRunLogs } from '../../src/cli/compare.js';
+import type { RunLog } from '../../src/runlog/schema.js';
 import { memoryLog } from '../../src/util/log.js';
 
 const dataDir = defaultDataDir();
@@ -22,7 +24,7 @@ if (!present) console.warn('skipping the real HumanEval run: no ../shared/datase
 const maybe = present ? describe : describe.skip;
 
 /** A model that knows the canonical solutions: what a perfect coder would answer. */
-function canonicalModel(problems: HumanEvalProblem[]): Promise<{ baseUrl: string; requests: () => number; close(): Promise<void> }> {
+function canonicalModel(problems: HumanEvalProblem[], solution: (p: HumanEvalProblem) => string = (p) => p.canonical_solution): Promise<{ baseUrl: string; requests: () => number; close(): Promise<void> }> {
   let count = 0;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -38,7 +40,7 @@ function canonicalModel(problems: HumanEvalProblem[]): Promise<{ baseUrl: string
       let content = 'APPROVED';
       if (!problem) content = 'I do not know this task.';
       else if (agent === 'planner') content = `1. Read the docstring of ${problem.entry_point}.\n2. Implement it.\n3. Return the result.`;
-      else if (agent === 'coder') content = `\`\`\`python\n${problem.prompt}${problem.canonical_solution}\`\`\`\n`;
+      else if (agent === 'coder') content = `\`\`\`python\n${problem.prompt}${solution(problem)}\`\`\`\n`;
       const answer = JSON.stringify({
         id: `chatcmpl-${count}`,
         object: 'chat.completion',
@@ -108,4 +110,83 @@ maybe('the real HumanEval, end to end', () => {
     expect(m.drop.pValue).toBeLessThan(0.001);
     expect(model.requests()).toBe(328 * 3);
   }, 300_000);
+});
+
+/** The pipeline config of these tests: the chain pipeline as an http service against `baseUrl`. */
+function chainConfig(baseUrl: string, problemsFile: string, dir: string) {
+  const port = 21000 + Math.floor(Math.random() * 20000);
+  const serve = path.resolve('fixtures/pipelines/serve.mjs');
+  const text = [
+    'model:',
+    '  kind: external',
+    `  base-url: ${baseUrl}`,
+    '  model: canonical',
+    'pipeline:',
+    '  mode: http',
+    `  serve: "node ${serve} --port ${port}"`,
+    `  url: http://127.0.0.1:${port}/run`,
+    `  ready-url: http://127.0.0.1:${port}/health`,
+    '  concurrency: 4',
+    '  agents:',
+    '    - { name: planner, match: { system: "You are the planner" } }',
+    'benchmarks:',
+    `  humaneval: { path: ${problemsFile} }`,
+    'variants:',
+    '  malicious: { target: coder, message-rate: 0.5 }',
+  ].join('\n');
+  return parseConfig(text, path.join(dir, 'saboteur.yml'));
+}
+
+describe('a host file the scored code goes after', () => {
+  const secret = `host-secret-${process.pid}-${Date.now()}`;
+  let dirs: string[] = [];
+  let out: string;
+  beforeAll(async () => {
+    // World-readable, where a runner keeps its checkout and its files.
+    dirs = [await mkdtemp(path.join(process.cwd(), '.canary-')), await mkdtemp('/var/tmp/saboteur-canary-'), await mkdtemp(path.join(os.tmpdir(), 'saboteur-canary-'))];
+    for (const d of dirs) {
+      await chmod(d, 0o755);
+      await writeFile(path.join(d, 'token.txt'), secret, { mode: 0o644 });
+    }
+    out = await mkdtemp(path.join(os.tmpdir(), 'saboteur-he-exfil-'));
+  });
+  afterAll(async () => {
+    for (const d of [...dirs, out]) await rm(d, { recursive: true, force: true });
+  });
+
+  it('never reaches run.json, report.md or the PR comment', async () => {
+    const files = dirs.map((d) => path.join(d, 'token.txt'));
+    const { problems } = await loadHumanEval(path.resolve('fixtures/humaneval/problems.jsonl'));
+    // Every answer reads the files into its output and its exception.
+    const steal = () =>
+      [
+        '    import os',
+        '    got = []',
+        `    for p in ${JSON.stringify(files)}:`,
+        '        try:',
+        '            got.append(open(p).read())',
+        '        except OSError as e:',
+        '            got.append(type(e).__name__)',
+        '    text = " ".join(got)',
+        '    print(text)',
+        '    os.write(1, text.encode())',
+        '    os.write(2, text.encode())',
+        '    raise Exception(text)',
+        '',
+      ].join('\n');
+    const model = await canonicalModel(problems, steal);
+    try {
+      const { runLog } = await runJob(chainConfig(model.baseUrl, path.resolve('fixtures/humaneval/problems.jsonl'), out), { outDir: out, log: memoryLog() });
+      expect(runLog.status).toBe('completed');
+      const scored = runLog.instances.filter((r) => r.result !== undefined);
+      expect(scored.length).toBeGreaterThan(0);
+      expect(scored.some((r) => r.result === `failed: ${Array(files.length).fill('FileNotFoundError').join(' ')}`)).toBe(true);
+      const runJson = await readFile(path.join(out, 'run.json'), 'utf8');
+      const report = await readFile(path.join(out, 'report.md'), 'utf8');
+      const comment = compareRunLogs({ file: 'base.json', log: JSON.parse(runJson) as RunLog }, { file: 'run.json', log: JSON.parse(runJson) as RunLog }, { maxIncrease: 0.03, significance: 0.05 }).text;
+      for (const text of [runJson, report, comment]) expect(text).not.toContain(secret);
+    } finally {
+      await model.close();
+    }
+  }, 120_000);
 });

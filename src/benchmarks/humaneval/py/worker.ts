@@ -13,7 +13,7 @@ import { GUARD_PY } from '../../../sandbox/guard-py.js';
 import { CODEC_PY } from './codec.js';
 
 const WORKER_MAIN_PY = String.raw`
-import contextlib, faulthandler, io, json, os, resource, signal, socket, sys, time
+import contextlib, faulthandler, io, json, os, resource, shutil, signal, socket, sys, time
 
 CONFIG = json.loads(sys.argv[1])
 CHANNEL_FD = 100
@@ -220,6 +220,7 @@ def wipe():
 
 def main():
     set_undumpable()
+    set_subreaper()
     ctl = socket.socket(fileno=3)
     ctl.setblocking(True)
     ctl.sendall(b"H" + (b"1" if guard_supported() else b"0"))
@@ -247,7 +248,6 @@ def main():
             os._exit(0)
 
 
-import shutil
 main()
 `;
 
