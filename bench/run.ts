@@ -5,7 +5,8 @@
  *       the floor: the same job through a do-nothing forwarder on the same machine;
  *   (c) the same in process mode, as start-up cost per instance;
  *   (d) taint propagation at scale; (e) the taint validator on its evaluation set, the four
- *       security benchmarks side by side, and large OTLP exports.
+ *       security benchmarks side by side, and large OTLP exports;
+ *   (f) HumanEval scoring in the sandbox against a plain subprocess-per-problem scorer.
  * BENCH_QUICK=1 runs smaller sizes (a smoke check, not the reported figures).
  */
 import { spawnSync } from 'node:child_process';
@@ -15,6 +16,7 @@ import { benchHarness, type HarnessFigures } from './harness-overhead.js';
 import { benchFloor, type FloorFigures } from './floor.js';
 import { benchTaint } from './taint.js';
 import { validatorFigures } from './taint-eval/validator-figures.js';
+import { benchScorer } from './scorer.js';
 
 const quick = process.env.BENCH_QUICK === '1';
 
@@ -89,4 +91,15 @@ if (want('taint')) {
   for (const [k, v] of Object.entries(t)) console.log(`    ${k}: ${typeof v === 'number' ? (Number.isInteger(v) ? v : v.toFixed(3)) : v}`);
   console.log('(e) taint validator on its evaluation set, the security benchmarks and large traces');
   console.log((await validatorFigures({ quick })).replace(/^/gm, '    '));
+}
+
+if (want('scorer')) {
+  const rounds = quick ? 1 : 3;
+  const s = await benchScorer({ rounds, lanes: 4 });
+  const m = s.median;
+  console.log(`(f) HumanEval scoring, ${s.completions} real completions, ${s.lanes} lanes vs ${s.lanes} threads, sandbox ${s.isolation} (median of ${rounds}, alternating)`);
+  console.log(`    sandboxed ${ms(m.sandboxedMs)}  reference (one plain python3 per problem, no sandbox) ${ms(m.referenceMs)}  ratio ${m.ratio.toFixed(3)}× (target ≤ 1.0×: ${m.ratio <= 1 ? 'met' : 'MISSED'})  rounds: ${s.rounds.map((r) => r.ratio.toFixed(3)).join(', ')}`);
+  const cpu = (x: number | undefined) => (x === undefined ? 'CPU not measured' : `${ms(x / s.completions)} CPU`);
+  console.log(`    per problem: sandboxed ${ms(m.sandboxedMs / s.completions)} wall, ${cpu(m.sandboxedCpuMs)}; reference ${ms(m.referenceMs / s.completions)} wall, ${cpu(m.referenceCpuMs)} (${cpus().length} cores)`);
+  console.log(`    passed: sandboxed ${s.passed.sandboxed}, reference ${s.passed.reference}, recorded official ${s.passed.recorded}; result strings that differ: ${s.differ.length}${s.differ.length ? `\n      ${s.differ.slice(0, 5).join('\n      ')}` : ''}`);
 }

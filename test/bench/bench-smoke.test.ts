@@ -24,3 +24,21 @@ describe('bench instruments', () => {
     expect(f.runMs).toBeGreaterThanOrEqual(f.idealMs);
   }, 60_000);
 });
+
+describe('the HumanEval reference scorer', () => {
+  test('gives the official verdict strings, one fresh python3 per problem', async () => {
+    const { loadHumanEval } = await import('../../src/benchmarks/humaneval/index.js');
+    const { findPython } = await import('../../src/sandbox/index.js');
+    const { referenceScore } = await import('../../bench/reference-scorer.js');
+    const { problems } = await loadHumanEval('fixtures/humaneval/problems.jsonl');
+    const byId = new Map(problems.map((p) => [p.task_id, p]));
+    const samples = [
+      { task_id: 'fixture/add', completion: '    return a + b\n' },
+      { task_id: 'fixture/add', completion: '    return a - b\n' },
+      { task_id: 'fixture/identity', completion: '    return undefined_name\n' },
+      { task_id: 'fixture/identity', completion: '    import signal\n    signal.signal(signal.SIGALRM, signal.SIG_IGN)\n    while True:\n        pass\n' },
+    ];
+    const results = await referenceScore(samples, byId, { python: findPython(), threads: 2, timeoutMs: 1000 });
+    expect(results.map((r) => r.result)).toEqual(['passed', 'failed: ', "failed: name 'undefined_name' is not defined", 'timed out']);
+  }, 30_000);
+});

@@ -16,6 +16,8 @@ const START_TIMEOUT_MS = 60_000;
 /** Beyond the problem's own limit: the judge's slack, the worker's clean-up answer, scheduling. */
 const BACKSTOP_EXTRA_MS = 20_000;
 const MAX_LINE = 1 << 20;
+/** How long a closing lane may take to exit on its own before it is killed. */
+const CLOSE_GRACE_MS = 2000;
 
 export interface LaneJob {
   prompt: string;
@@ -218,11 +220,15 @@ export class Lane {
     this.worker.kill();
   }
 
+  /** Ends the lane: the judge's stdin closes, so both sandboxes exit by themselves; killed if they have not after a grace period. */
   async close(): Promise<void> {
     // Waiting for the exits must keep Node running (idle lanes are unref'd).
     this.judge.child.ref();
     this.worker.child.ref();
-    this.kill();
+    if (this.pending || this.exited || this.workerGone) this.kill();
+    else this.judge.child.stdin?.end();
+    const grace = setTimeout(() => this.kill(), CLOSE_GRACE_MS);
     await Promise.all([this.judge.exited, this.worker.exited]);
+    clearTimeout(grace);
   }
 }

@@ -103,20 +103,23 @@ def judge(job, sock):
     signal.signal(signal.SIGALRM, on_alarm)
     signal.setitimer(signal.ITIMER_REAL, job["timeout"])
     try:
-        # The official program, compiled only: its syntax errors are the official ones.
-        compile(prompt + completion + "\n" + test + "\n" + "check(%s)" % entry, "<string>", "exec")
         try:
             send_frame(sock, {"program": prompt + completion + "\n", "entry": entry})
+            # Compiled while the candidate runs its part.
+            codes = prompt_code(prompt), compile(test + "\n", "<string>", "exec")
             first = recv_frame(sock)
         except (EOFError, OSError):
             raise CandidateGone()
         if type(first) is not list or len(first) != 2 or first[0] not in ("ready", "raised"):
             raise ProtocolError("an unknown first message")
         if first[0] == "raised":
+            if first[1].get("type") in ("SyntaxError", "IndentationError", "TabError") if type(first[1]) is dict else False:
+                # The official program compiled whole: its syntax errors are the official ones.
+                compile(prompt + completion + "\n" + test + "\n" + "check(%s)" % entry, "<string>", "exec")
             raise rebuild(first[1])
         namespace = {}
-        exec(prompt_code(prompt), namespace)
-        exec(compile(test + "\n", "<string>", "exec"), namespace)
+        exec(codes[0], namespace)
+        exec(codes[1], namespace)
         if first[1] is not True:
             raise NameError("name '%s' is not defined" % entry)
         namespace[entry] = Candidate(sock)
