@@ -110,7 +110,7 @@ const FLAGS: FlagSpec = {
   problems: { type: 'string', description: 'HumanEval.jsonl(.gz) (default: the data dir or the cache)' },
   out: { type: 'string', description: 'results file (default: SAMPLES_results.jsonl)' },
   k: { type: 'string', description: 'pass@k values, comma separated (default: 1,10,100)' },
-  concurrency: { type: 'number', description: 'sandboxed runs in parallel (default: the number of CPUs)' },
+  concurrency: { type: 'number', description: 'problems scored at once, each in a sandbox lane of its own (default: 4)' },
 };
 
 /** `saboteur humaneval score SAMPLES.jsonl`: exit 0 when samples were scored, 1 when none was. */
