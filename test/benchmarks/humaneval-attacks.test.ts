@@ -160,7 +160,7 @@ describe('verdicts the scored code cannot forge', () => {
     try {
       // The official harness runs the test in the completion's namespace, where this `double` wins.
       const cheat = '    return y\n\n\ndef double(x):\n    return x\n';
-      expect(await scorer.score(HELPER_PROBLEM, cheat)).toEqual({ passed: false, result: 'failed: ' });
+      expect(await scorer.score(HELPER_PROBLEM, cheat)).toMatchObject({ passed: false, result: 'failed: ' });
       expect(await scorer.score(HELPER_PROBLEM, HELPER_PROBLEM.canonical_solution)).toEqual({ passed: true, result: 'passed' });
       // Re-stating the helper unchanged, as models often do, is fine.
       expect(await scorer.score(HELPER_PROBLEM, '    return y / 2\n\n\ndef double(x):\n    return 2 * x\n')).toEqual({ passed: true, result: 'passed' });
@@ -259,7 +259,8 @@ describe('containment: each attack fails alone and leaves nothing behind', () =>
     expect(results['fills /tmp']).toBe('failed: [Errno 28] No space left on device');
     if (isolation.disableUserns !== undefined) expect(results['makes namespaces of its own']).toBe('failed: unshare [-1, -1, -1]');
     expect(results['fork bomb']).toBe('timed out');
-    expect(results['memory bomb']).toBe('failed: ');
+    // MemoryError at the address-space cap; on a busy machine touching that much memory can outlast the limit.
+    expect(['failed: ', 'timed out']).toContain(results['memory bomb']);
     expect(results['traces and reads its worker']).toBe('failed: ptrace -1 mem PermissionError');
     expect(results['leaves a daemon behind']).toBe('passed');
     expect(results['floods its output']).toBe('passed');
@@ -320,7 +321,7 @@ describe('the weaker sandboxes keep the verdict guarantee', () => {
     try {
       expect(await scorer.score(identity, UID_PROBE)).toEqual({ passed: true, result: 'passed' });
       for (const forgery of Object.values(FORGERIES)) expect((await scorer.score(identity, forgery)).passed).toBe(false);
-      expect(await scorer.score(identity, DAEMON)).toEqual({ passed: false, result: 'failed: identity(7) should be 7' });
+      expect(await scorer.score(identity, DAEMON)).toMatchObject({ passed: false, result: 'failed: identity(7) should be 7' });
       expect(await scorer.score(identity, UID_PROBE)).toEqual({ passed: true, result: 'passed' });
     } finally {
       await scorer.close();

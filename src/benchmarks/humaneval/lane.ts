@@ -29,7 +29,7 @@ export interface LaneJob {
 }
 
 /** A verdict (with whether the worker is still clean), or why the lane could not give one. */
-export type LaneOutcome = { result: string; clean: boolean } | { error: string };
+export type LaneOutcome = { result: string; reason?: string; clean: boolean } | { error: string };
 
 export interface LaneOptions {
   isolation: Isolation;
@@ -150,7 +150,7 @@ export class Lane {
   }
 
   private onLine(line: string): void {
-    let msg: { ready?: boolean; guard?: boolean; id?: number; result?: unknown; clean?: unknown; error?: unknown };
+    let msg: { ready?: boolean; guard?: boolean; id?: number; result?: unknown; reason?: unknown; clean?: unknown; error?: unknown };
     try {
       msg = JSON.parse(line);
     } catch {
@@ -167,7 +167,11 @@ export class Lane {
     }
     const p = this.pending;
     if (!p || msg.id !== p.id) return;
-    this.settle(typeof msg.result === 'string' ? { result: msg.result, clean: msg.clean === true } : { error: typeof msg.error === 'string' ? msg.error : 'an unreadable answer from the judge' });
+    if (typeof msg.result === 'string') {
+      this.settle({ result: msg.result, clean: msg.clean === true, ...(typeof msg.reason === 'string' ? { reason: msg.reason } : {}) });
+    } else {
+      this.settle({ error: typeof msg.error === 'string' ? msg.error : 'an unreadable answer from the judge' });
+    }
   }
 
   private settle(outcome: LaneOutcome): void {

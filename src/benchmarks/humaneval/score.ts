@@ -5,7 +5,7 @@
 import { runPool } from '../../run/pool.js';
 import type { Log } from '../../util/log.js';
 import type { Isolation } from '../../sandbox/index.js';
-import { HumanEvalScorer } from './scorer.js';
+import { HumanEvalScorer, type Verdict } from './scorer.js';
 import type { HumanEvalProblem, HumanEvalResult, HumanEvalSample } from './types.js';
 
 export { DEFAULT_TIMEOUT_MS, SandboxStartError, HumanEvalScorer, MAX_COMPLETION_BYTES, type ScorerOptions, type Verdict } from './scorer.js';
@@ -17,7 +17,7 @@ export interface ScoreOptions {
 }
 
 /** One completion on a lane of its own (started and closed here); many completions: scoreSamples or a HumanEvalScorer. */
-export async function scoreCompletion(problem: HumanEvalProblem, completion: string, opts: ScoreOptions): Promise<{ passed: boolean; result: string }> {
+export async function scoreCompletion(problem: HumanEvalProblem, completion: string, opts: ScoreOptions): Promise<Verdict> {
   const scorer = new HumanEvalScorer({ isolation: opts.isolation, lanes: 1, timeoutMs: opts.timeoutMs, log: opts.log });
   try {
     return await scorer.score(problem, completion);

@@ -31,7 +31,10 @@ export interface ScorerOptions {
 
 export interface Verdict {
   passed: boolean;
+  /** The official result string: "passed", "failed: <exception>" or "timed out". */
   result: string;
+  /** Why a failed program failed: the failing test line, or the exception and where (not part of the official format). */
+  reason?: string;
 }
 
 export class HumanEvalScorer {
@@ -70,7 +73,7 @@ export class HumanEvalScorer {
       const outcome = await lane.run(job);
       if ('result' in outcome) {
         this.release(lane, outcome.clean);
-        return { passed: outcome.result === 'passed', result: outcome.result };
+        return { passed: outcome.result === 'passed', result: outcome.result, ...(outcome.reason ? { reason: outcome.reason } : {}) };
       }
       this.release(lane, false);
       lastError = outcome.error;

@@ -216,8 +216,9 @@ def decode(v, depth=0):
     raise ProtocolError("an unknown value")
 
 
-def describe_exception(e):
-    """What crosses for an exception: its type name, whether it is a builtin type, and its text."""
+def describe_exception(e, frames=()):
+    """What crosses for an exception: its type name, whether it is a builtin type, its text, and
+    where in the program it came from (line, function name of the program's own frames)."""
     t = type(e)
     try:
         text = str(e)
@@ -229,5 +230,8 @@ def describe_exception(e):
     if type(name) is not str:
         name = "Exception"
     builtin = getattr(t, "__module__", None) == "builtins"
-    return {"type": name[:100], "builtin": builtin, "text": text[:MAX_TEXT]}
+    out = {"type": name[:100], "builtin": builtin, "text": text[:MAX_TEXT], "frames": list(frames)[-50:]}
+    if isinstance(e, SyntaxError):
+        out["syntax"] = [str(e.msg)[:MAX_TEXT], e.lineno if type(e.lineno) is int else None]
+    return out
 `;

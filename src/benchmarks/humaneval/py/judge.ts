@@ -25,6 +25,9 @@ for _name in ("math", "random", "copy", "typing", "hashlib", "string", "collecti
 
 CTL = None
 SLACK_S = 2.0
+# The filename the prompt, test and check line are compiled under, with the official program's line
+# numbers, so that a failure's frames can be told from this program's own.
+PROGRAM = "<humaneval>"
 
 
 class TimeoutException(Exception):
@@ -55,7 +58,34 @@ def rebuild(info):
         _RELAYED[(base, name)] = cls
     e = cls.__new__(cls)
     e._relayed = text
+    frames = info.get("frames")
+    e._relayed_frames = [(f[0], f[1]) for f in frames[-50:] if type(f) is list and len(f) == 2 and type(f[0]) is int and type(f[1]) is str] if type(frames) is list else []
+    syntax = info.get("syntax")
+    if isinstance(e, SyntaxError) and type(syntax) is list and len(syntax) == 2:
+        e.msg, e.lineno = str(syntax[0])[:MAX_TEXT], syntax[1] if type(syntax[1]) is int else None
     return e
+
+
+def why_failed(e, lines):
+    """Why a program failed, beside the official verdict: the test line it failed at, or the
+    exception and where (the deepest frame of check(), else the deepest of the program), bounded."""
+    name = type(e).__name__
+    message = str(e)[:300]
+    if isinstance(e, SyntaxError):
+        return ("%s: %s (line %s)" % (name, e.msg, e.lineno))[:500]
+    frames, tb = [], e.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == PROGRAM:
+            frames.append((tb.tb_lineno, tb.tb_frame.f_code.co_name))
+        tb = tb.tb_next
+    frames += getattr(e, "_relayed_frames", [])
+    test = next((f for f in reversed(frames) if f[1] == "check"), frames[-1] if frames else None)
+    at = ""
+    if test is not None and 0 < test[0] <= len(lines):
+        at = "%s (line %d)" % (lines[test[0] - 1].strip()[:300], test[0])
+    if isinstance(e, AssertionError) and at:
+        return "assertion failed: " + at + (": " + message if message else "")
+    return (name + ": " + message if message else name) + (", in " + at if at else "")
 
 
 class Candidate:
@@ -88,14 +118,17 @@ def prompt_code(prompt):
     """The prompt alone, for its imports and helpers; a bare signature gets a body."""
     for text in (prompt, prompt + "    pass\n"):
         try:
-            return compile(text, "<string>", "exec")
+            return compile(text, PROGRAM, "exec")
         except SyntaxError:
             pass
-    return compile("", "<string>", "exec")
+    return compile("", PROGRAM, "exec")
 
 
 def judge(job, sock):
+    """The official verdict string, and why a failure failed (or None)."""
     prompt, completion, test, entry = job["prompt"], job["completion"], job["test"], job["entry_point"]
+    head = prompt + completion + "\n"
+    program = head + test + "\n" + "check(%s)" % entry
 
     def on_alarm(signum, frame):
         raise TimeoutException("Timed out!")
@@ -104,9 +137,10 @@ def judge(job, sock):
     signal.setitimer(signal.ITIMER_REAL, job["timeout"])
     try:
         try:
-            send_frame(sock, {"program": prompt + completion + "\n", "entry": entry})
-            # Compiled while the candidate runs its part.
-            codes = prompt_code(prompt), compile(test + "\n", "<string>", "exec")
+            send_frame(sock, {"program": head, "entry": entry})
+            # Compiled while the candidate runs its part, at the lines they have in the official program.
+            codes = (prompt_code(prompt), compile("\n" * head.count("\n") + test + "\n", PROGRAM, "exec"),
+                     compile("\n" * program.count("\n") + "check(%s)" % entry, PROGRAM, "exec"))
             first = recv_frame(sock)
         except (EOFError, OSError):
             raise CandidateGone()
@@ -115,24 +149,29 @@ def judge(job, sock):
         if first[0] == "raised":
             if first[1].get("type") in ("SyntaxError", "IndentationError", "TabError") if type(first[1]) is dict else False:
                 # The official program compiled whole: its syntax errors are the official ones.
-                compile(prompt + completion + "\n" + test + "\n" + "check(%s)" % entry, "<string>", "exec")
+                compile(program, "<string>", "exec")
             raise rebuild(first[1])
         namespace = {}
         exec(codes[0], namespace)
         exec(codes[1], namespace)
-        if first[1] is not True:
-            raise NameError("name '%s' is not defined" % entry)
-        namespace[entry] = Candidate(sock)
-        exec("check(%s)" % entry, namespace)
-        return "passed"
+        if first[1] is True:
+            namespace[entry] = Candidate(sock)
+        else:
+            namespace.pop(entry, None)
+        exec(codes[2], namespace)
+        return "passed", None
     except TimeoutException:
-        return "timed out"
+        return "timed out", None
     except CandidateGone:
-        return "timed out"
+        return "timed out", None
     except ProtocolError as e:
-        return "failed: the program broke the call protocol (%s)" % e
+        return "failed: the program broke the call protocol (%s)" % e, None
     except BaseException as e:
-        return "failed: %s" % (e,)
+        try:
+            reason = why_failed(e, program.split("\n"))
+        except BaseException:
+            reason = None
+        return "failed: %s" % (e,), reason
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
 
@@ -145,10 +184,10 @@ def judge_child(job, sock, out_fd):
             os.dup2(null, target)
         cpu = int(job["timeout"] + SLACK_S) + 1
         resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
-        result = judge(job, sock)
+        result, reason = judge(job, sock)
         if type(result) is not str:
-            result = "failed: "
-        os.write(out_fd, json.dumps(result).encode())
+            result, reason = "failed: ", None
+        os.write(out_fd, json.dumps([result, reason if type(reason) is str else None]).encode())
     finally:
         os._exit(0)
 
@@ -165,7 +204,7 @@ def read_result(fd, deadline):
         data += chunk
     try:
         value = json.loads(data)
-        return value if type(value) is str else None
+        return value if type(value) is list and len(value) == 2 and type(value[0]) is str else None
     except ValueError:
         return None
 
@@ -200,18 +239,21 @@ def run_job(job):
         judge_child(job, mine, w)
     mine.close()
     os.close(w)
-    result = read_result(r, time.monotonic() + job["timeout"] + SLACK_S)
+    verdict = read_result(r, time.monotonic() + job["timeout"] + SLACK_S)
     os.close(r)
-    if result is None:
+    if verdict is None:
         # The judge itself overran (a machine too busy to schedule it): like the official parent, "timed out".
         try:
             os.kill(pid, signal.SIGKILL)
         except OSError:
             pass
-        result = "timed out"
+        verdict = ["timed out", None]
     os.waitpid(pid, 0)
     clean = ctl_exchange(b"E") == b"C"
-    return {"id": job["id"], "result": result, "clean": clean}
+    reply = {"id": job["id"], "result": verdict[0], "clean": clean}
+    if verdict[1]:
+        reply["reason"] = verdict[1]
+    return reply
 
 
 def say(obj):

@@ -80,20 +80,59 @@ def reliability_guard():
         sys.modules[name] = None
 
 
+def program_frames(e, namespace):
+    """The [line, function] of each frame of the program itself (its code runs in that namespace)."""
+    out, tb = [], e.__traceback__
+    while tb is not None:
+        frame = tb.tb_frame
+        if frame.f_globals is namespace and frame.f_code.co_filename == "<string>":
+            out.append([tb.tb_lineno, frame.f_code.co_name[:100]])
+        tb = tb.tb_next
+    return out
+
+
+RESERVE = None
+
+
+def describe_safely(e, namespace):
+    """describe_exception even when the program used up its memory: a reserve is let go first."""
+    global RESERVE
+    RESERVE = None
+    try:
+        return describe_exception(e, program_frames(e, namespace))
+    except MemoryError:
+        return {"type": type(e).__name__, "builtin": True, "text": "", "frames": []}
+
+
+def keep_reserve():
+    global RESERVE
+    if RESERVE is None:
+        try:
+            RESERVE = bytearray(1 << 20)
+        except MemoryError:
+            pass
+
+
 def serve(sock):
     job = recv_frame(sock)
     program, entry = job["program"], job["entry"]
     reliability_guard()
     with swallow_io():
         namespace = {}
+        keep_reserve()
         try:
             exec(program, namespace)
+            failure = None
         except BaseException as e:
-            send_frame(sock, ["raised", describe_exception(e)])
+            failure = describe_safely(e, namespace)
+        # Here the exception and the frames it held (and their memory) are gone.
+        if failure is not None:
+            send_frame(sock, ["raised", failure])
             return
         fn = namespace.get(entry)
         send_frame(sock, ["ready", fn is not None])
         while True:
+            keep_reserve()
             try:
                 msg = recv_frame(sock)
             except (EOFError, OSError):
@@ -105,7 +144,7 @@ def serve(sock):
                 args, kwargs = decode(msg[2]), decode(msg[3])
                 reply = ["ok", seq, encode(fn(*args, **kwargs))]
             except BaseException as e:
-                reply = ["raised", seq, describe_exception(e)]
+                reply = ["raised", seq, describe_safely(e, namespace)]
             try:
                 send_frame(sock, reply)
             except ProtocolError:
