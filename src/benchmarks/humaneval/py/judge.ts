@@ -14,7 +14,7 @@ import { CODEC_PY } from './codec.js';
 import { GUARD_PY } from '../../../sandbox/guard-py.js';
 
 const JUDGE_MAIN_PY = String.raw`
-import builtins, json, os, resource, select, signal, socket, sys, time
+import builtins, json, os, resource, select, signal, socket, struct, sys, time
 
 for _name in ("math", "random", "copy", "typing", "hashlib", "string", "collections", "itertools", "re",
               "fractions", "decimal", "functools", "heapq"):
@@ -213,7 +213,8 @@ def ctl_exchange(byte, fds=()):
     """Sends one control byte (with fds) to the worker and, for "E", waits for its answer."""
     try:
         if fds:
-            socket.send_fds(CTL, [byte], list(fds))
+            # sendmsg rather than socket.send_fds, which needs Python 3.9.
+            CTL.sendmsg([byte], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, struct.pack("%di" % len(fds), *fds))])
         else:
             CTL.sendall(byte)
         if byte != b"E":

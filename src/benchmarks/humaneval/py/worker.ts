@@ -13,7 +13,7 @@ import { GUARD_PY } from '../../../sandbox/guard-py.js';
 import { CODEC_PY } from './codec.js';
 
 const WORKER_MAIN_PY = String.raw`
-import contextlib, faulthandler, io, json, os, resource, shutil, signal, socket, sys, time
+import contextlib, faulthandler, io, json, os, resource, shutil, signal, socket, struct, sys, time
 
 CONFIG = json.loads(sys.argv[1])
 CHANNEL_FD = 100
@@ -257,6 +257,17 @@ def wipe():
     return os.listdir(root) == []
 
 
+def recv_with_fds(ctl):
+    """One control byte and the fds sent with it (recvmsg rather than socket.recv_fds, which needs Python 3.9)."""
+    size = struct.calcsize("i")
+    msg, ancdata, _, _ = ctl.recvmsg(1, socket.CMSG_SPACE(4 * size))
+    fds = []
+    for level, kind, data in ancdata:
+        if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+            fds += struct.unpack("%di" % (len(data) // size), data[: len(data) - len(data) % size])
+    return msg, fds
+
+
 def main():
     set_undumpable()
     set_subreaper()
@@ -266,7 +277,7 @@ def main():
     child = None
     while True:
         try:
-            msg, fds, _, _ = socket.recv_fds(ctl, 1, 1)
+            msg, fds = recv_with_fds(ctl)
         except OSError:
             msg, fds = b"", []
         if msg == b"R" and len(fds) == 1 and child is None:
