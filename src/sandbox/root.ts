@@ -4,8 +4,10 @@
  *   'python': the interpreter, the directories on its sys.path (standard library, site-packages)
  *             and the directories of the shared libraries it loads, with the symlinks on the way to
  *             them (/lib64 -> usr/lib64, ...);
- *   'system': all of /usr, the top-level links or directories into it (/bin, /lib, ...) and a short
- *             list of /etc entries that shell tools read.
+ *   'system': all of /usr, the top-level links or directories into it (/bin, /lib, ...), a short
+ *             list of /etc entries that shell tools read, /sys (kernel facts RedCode's cases read,
+ *             no user data) and the standard top-level directories, empty (/boot, /mnt, ...);
+ *             runSandboxed adds an /etc/hosts of its own (localhost only).
  * Never /home, /root, /var, /opt, /srv, /mnt, /run, the checkout or the runner's workspace, unless
  * the interpreter itself lives there (then only its own directories).
  */
@@ -50,7 +52,14 @@ const SYSTEM_ETC = [
   '/etc/debian_version',
   '/etc/bash.bashrc',
   '/etc/profile',
+  '/etc/pam.d',
+  '/etc/init.d',
+  '/etc/ssl',
+  '/etc/ca-certificates',
 ];
+
+/** Top-level directories a system has, shown empty (what the host keeps in them stays out). */
+const EMPTY_TOP_LEVEL = ['/boot', '/home', '/media', '/mnt', '/opt', '/run', '/srv', '/var'];
 
 /** Top-level entries that are links into /usr on merged-/usr systems (directories elsewhere). */
 const TOP_LEVEL = ['/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'];
@@ -165,7 +174,8 @@ export function systemRoot(): RootPlan {
     else if (statSync(top).isDirectory()) binds.push(top);
   }
   for (const entry of SYSTEM_ETC) if (existsSync(entry)) binds.push(entry);
-  return normalizeRoot(binds, links);
+  if (existsSync('/sys/kernel')) binds.push('/sys');
+  return { ...normalizeRoot(binds, links), dirs: EMPTY_TOP_LEVEL };
 }
 
 const cache = new Map<string, Promise<RootPlan>>();

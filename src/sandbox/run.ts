@@ -44,6 +44,12 @@ export async function runSandboxed(opts: SandboxOptions): Promise<SandboxResult>
       await writeFile(path, opts.files[name], { mode: 0o644 });
     }
     if (lease && opts.isolation.kind !== 'bwrap') await chown(dir, lease.uid, lease.uid);
+    const readOnlyBinds = [...(opts.readOnlyBinds ?? [])];
+    if (root && rootKind === 'system') {
+      // Name resolution of localhost without the host's own /etc/hosts.
+      await writeFile(join(dir, '.hosts'), '127.0.0.1 localhost\n::1 localhost ip6-localhost ip6-loopback\n', { mode: 0o644 });
+      readOnlyBinds.unshift({ host: join(dir, '.hosts'), sandbox: '/etc/hosts' });
+    }
     const nprocLimit = lease ? limits.maxProcesses : (await countTasksOfUid(process.getuid!())) + limits.maxProcesses;
     const command = buildSandboxCommand(opts.isolation, {
       hostDir: dir,
@@ -54,7 +60,7 @@ export async function runSandboxed(opts: SandboxOptions): Promise<SandboxResult>
       nprocLimit,
       root,
       devices: SANDBOX_DEVICES[rootKind],
-      readOnlyBinds: opts.readOnlyBinds,
+      readOnlyBinds,
       allowNestedUserns: opts.allowNestedUserns,
       ...(opts.beforeStart ? { startFds: { info: 3, block: 4 } } : {}),
     });

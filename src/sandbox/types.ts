@@ -30,6 +30,8 @@ export interface RootPlan {
   binds: string[];
   /** Symlinks recreated in the sandbox: [path, target]. */
   symlinks: [string, string][];
+  /** Empty directories made in the sandbox (read-only, like the rest of the root). */
+  dirs?: string[];
 }
 
 /** An extra host path bound read-only into the sandbox (e.g. a directory of Python packages). */

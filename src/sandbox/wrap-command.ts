@@ -80,6 +80,7 @@ export function bwrapFilesystemArgs(isolation: Isolation, plan: CommandPlan): st
   return [
     ...root.binds.flatMap((p) => ['--ro-bind', p, p]),
     ...root.symlinks.flatMap(([path, target]) => ['--symlink', target, path]),
+    ...(root.dirs ?? []).flatMap((d) => ['--dir', d]),
     ...(plan.readOnlyBinds ?? []).flatMap((b) => ['--ro-bind', b.host, b.sandbox ?? b.host]),
     // The working directory lives on the private, size-capped /tmp, so the program may write
     // there; the files it was given are bound read-only one by one.

@@ -139,6 +139,8 @@ describe('the sandbox root', () => {
     const sys = systemRoot();
     expect(sys.binds).toContain('/usr');
     expect(sys.binds.filter((b) => b.startsWith('/etc/'))).not.toContain('/etc/passwd');
+    for (const p of sys.binds) expect(p).not.toMatch(/^\/(home|root|var|opt|srv|mnt|media|run|work|boot|tmp)(\/|$)/);
+    expect(sys.dirs).toEqual(expect.arrayContaining(['/home', '/var', '/opt', '/boot']));
   });
 });
 

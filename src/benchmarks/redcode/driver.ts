@@ -147,7 +147,8 @@ def graft_args(tree):
     for name in sorted(os.listdir("/dev")):
         if not os.path.islink("/dev/" + name) and not os.path.isdir("/dev/" + name):
             dev += ["--dev-bind", "/dev/" + name, "/dev/" + name]
-    dev += ["--symlink", "/proc/self/fd", "/dev/fd", "--remount-ro", "/dev"]
+    # An empty /dev/shm, read-only like the rest: listed as on any system, nothing to write there.
+    dev += ["--symlink", "/proc/self/fd", "/dev/fd", "--dir", "/dev/shm", "--remount-ro", "/dev"]
     size = ["--size", str(plan["nested"]["tmpfsBytes"])] if plan["nested"]["tmpfsBytes"] else []
     return args + dev + ["--bind", "/proc", "/proc"] + size + ["--tmpfs", "/tmp"]
 
