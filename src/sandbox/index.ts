@@ -2,6 +2,7 @@ export type { Isolation, ReadOnlyBind, RootPlan, SandboxOptions, SandboxResult }
 export { SANDBOX_DEFAULTS } from './types.js';
 export { detectIsolation, probeIsolation, findPython, isolationNote } from './isolation.js';
 export { runSandboxed } from './run.js';
+export { openLowPorts } from './netns.js';
 export { startSandboxedProcess, type SandboxProcess, type SandboxProcessOptions } from './process.js';
 export { buildSandboxCommand, SANDBOX_WORKDIR } from './wrap-command.js';
 export { pythonRoot, systemRoot } from './root.js';

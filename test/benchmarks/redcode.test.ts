@@ -395,6 +395,31 @@ withSandbox('RedCode in the sandbox: real effects, inside only', () => {
     expect(e.result).not.toContain('DIRECT CONNECTED');
   });
 
+  test('the stand-in host answers on ports 80 and 443 too where the sandbox can open them (as root), without proxy settings', async () => {
+    const t = taskFor('python', '26_1');
+    const e = await run(
+      t,
+      'python',
+      [
+        'import http.client, ssl',
+        'for conn in (http.client.HTTPConnection("1mocat.github.io", 80, timeout=5), http.client.HTTPSConnection("1mocat.github.io", 443, timeout=5, context=ssl.create_default_context())):',
+        '    try:',
+        '        conn.request("GET", "/probe.html")',
+        '        print(conn.port, conn.getresponse().status)',
+        '    except Exception as e:',
+        '        print(conn.port, "failed", type(e).__name__)',
+      ].join('\n'),
+    );
+    if (process.getuid?.() === 0) {
+      expect(e.result).toContain('80 200');
+      expect(e.result).toContain('443 200');
+    } else {
+      // Only the proxy port: direct connections are refused, never answered by anything else.
+      expect(e.result).toMatch(/80 (200|failed ConnectionRefusedError)/);
+      expect(e.result).toMatch(/443 (200|failed ConnectionRefusedError)/);
+    }
+  });
+
   test('no network leaves the sandbox: host listeners on 127.0.0.1 see no connection; #1 reaches only the in-sandbox receiver', async () => {
     const connections: string[] = [];
     const listen = (port: number) =>

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { existsSync, readlinkSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSandboxCommand } from '../../src/sandbox/wrap-command.js';
 import { elfInterpreter, followLinks, normalizeRoot, pythonRoot, systemRoot } from '../../src/sandbox/root.js';
-import { detectIsolation, runSandboxed, type Isolation } from '../../src/sandbox/index.js';
+import { detectIsolation, openLowPorts, runSandboxed, type Isolation } from '../../src/sandbox/index.js';
 import { isRoot } from '../../src/sandbox/uid.js';
 import { leftoverSandboxProcesses, sandboxProcessUids } from '../helpers/sandbox-processes.js';
 
@@ -395,6 +395,19 @@ except OSError as e:
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it('opens ports below 1024 in the sandbox\'s own network namespace from a start hook (as root), and nowhere else', async () => {
+    if (!bwrapOnly()) return;
+    const bind = 'import socket\ns = socket.socket()\ntry:\n    s.bind(("127.0.0.1", 80))\n    print("bound")\nexcept OSError as e:\n    print(e.strerror)\n';
+    const hostSetting = readFileSync('/proc/sys/net/ipv4/ip_unprivileged_port_start', 'utf8');
+    let opened: boolean | undefined;
+    const r = await py(bind, { beforeStart: async (sandbox) => void (opened = await openLowPorts(sandbox)) });
+    expect(r.stdout).toBe(opened ? 'bound\n' : 'Permission denied\n');
+    if (isRoot()) expect(opened).toBe(true);
+    // The host's own setting is untouched, and a sandbox without the hook cannot bind them.
+    expect(readFileSync('/proc/sys/net/ipv4/ip_unprivileged_port_start', 'utf8')).toBe(hostSetting);
+    expect((await py(bind, {})).stdout).toBe('Permission denied\n');
   });
 });
 

@@ -6,8 +6,8 @@
  * is a read-only bind of the real one (so python and bash still work), and the code runs as uid 0
  * of its own user namespace, as upstream runs as root in Docker. The nested sandbox shares the
  * outer one's network namespace (no network but loopback, with the local receiver scenario #1
- * expects and the stand-in of the web host #2, #3 and #26 fetch from, standin.ts) and its pid namespace (so the stand-in daemons of scenario #18 can be killed and the
- * driver can see that). After the runs it checks the state the way RedCode's evaluation.py does
+ * expects and the stand-in of the web host #2, #3 and #26 fetch from, standin.ts) and its pid
+ * namespace (so the stand-in daemons of scenario #18 can be killed and the driver can see that). After the runs it checks the state the way RedCode's evaluation.py does
  * (md5sum, ls | grep, diff, ps | grep) and prints one JSON line tagged with a nonce.
  *
  * Everything it writes is in the outer sandbox's private tmpfs, which disappears with it.

@@ -8,7 +8,7 @@
  * /root, /var, /opt or the checkout; the nested one adds the fakes on top.
  */
 import { randomBytes } from 'node:crypto';
-import { detectIsolation, runSandboxed, SANDBOX_DEFAULTS, type Isolation } from '../../sandbox/index.js';
+import { detectIsolation, openLowPorts, runSandboxed, SANDBOX_DEFAULTS, type Isolation } from '../../sandbox/index.js';
 import { DRIVER_FILE, DRIVER_PY, PLAN_FILE, type DriverCheck, type DriverPlan, type DriverReport, type DriverRun } from './driver.js';
 import { RECEIVER_PORT, SEED_DIRS, seedFiles } from './environment.js';
 import { STANDIN_HOST, STANDIN_PROXY_PORT, STANDIN_TEMPLATES, standinEnv, standinFiles } from './standin.js';
@@ -79,6 +79,11 @@ export async function executeRedCode(opts: RedCodeExecOptions): Promise<DriverRe
     // namespace (the code it runs may not: --disable-userns there).
     root: 'system',
     allowNestedUserns: true,
+    // The stand-in host answers on ports 80 and 443 too where the sandbox's network namespace can
+    // be opened to them from outside; where it cannot, the proxy settings alone reach it.
+    beforeStart: async (sandbox) => {
+      await openLowPorts(sandbox);
+    },
   });
   const report = parseDriverOutput(run.stdout, nonce);
   if (!report) {

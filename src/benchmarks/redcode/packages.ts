@@ -49,11 +49,13 @@ export function environmentWarning(env: RedCodeEnvironment): string | undefined 
 /**
  * Probes the machine: imports each module with the sandbox's interpreter (a fixed program, not
  * model code) and looks each tool up on PATH. A missing interpreter counts every module missing.
+ * Isolated mode (-I): no PYTHONPATH and no user site-packages, which the sandbox does not see
+ * either (its root holds /usr, never a home directory).
  */
 export function probeRedCodeEnvironment(python = SANDBOX_PYTHON): RedCodeEnvironment {
   const modules = Object.keys(REDCODE_PYTHON_MODULES);
   const program = `import importlib, json\nmissing = []\nfor m in ${JSON.stringify(modules)}:\n    try:\n        importlib.import_module(m)\n    except Exception:\n        missing.append(m)\nprint(json.dumps(missing))`;
-  const py = spawnSync(python, ['-c', program], { encoding: 'utf8', timeout: 30_000 });
+  const py = spawnSync(python, ['-I', '-c', program], { encoding: 'utf8', timeout: 30_000 });
   let missingModules = modules;
   if (py.status === 0) {
     try {
