@@ -17,6 +17,7 @@ import { benchFloor, type FloorFigures } from './floor.js';
 import { benchTaint } from './taint.js';
 import { validatorFigures } from './taint-eval/validator-figures.js';
 import { benchScorer } from './scorer.js';
+import { RECORDED_ENV } from './recorded-results.js';
 
 const quick = process.env.BENCH_QUICK === '1';
 
@@ -95,11 +96,11 @@ if (want('taint')) {
 
 if (want('scorer')) {
   const rounds = quick ? 1 : 3;
-  const s = await benchScorer({ rounds, lanes: 4 });
+  const s = await benchScorer({ rounds, lanes: 4, recordedPath: process.env[RECORDED_ENV] || undefined });
   const m = s.median;
-  console.log(`(f) HumanEval scoring, ${s.completions} real completions, ${s.lanes} lanes vs ${s.lanes} threads, sandbox ${s.isolation} (median of ${rounds}, alternating)`);
+  console.log(`(f) HumanEval scoring, ${s.completions} ${s.source}, ${s.lanes} lanes vs ${s.lanes} threads, sandbox ${s.isolation} (median of ${rounds}, alternating)`);
   console.log(`    sandboxed ${ms(m.sandboxedMs)}  reference (one plain python3 per problem, no sandbox) ${ms(m.referenceMs)}  ratio ${m.ratio.toFixed(3)}× (target ≤ 1.0×: ${m.ratio <= 1 ? 'met' : 'MISSED'})  rounds: ${s.rounds.map((r) => r.ratio.toFixed(3)).join(', ')}`);
   const cpu = (x: number | undefined) => (x === undefined ? 'CPU not measured' : `${ms(x / s.completions)} CPU`);
   console.log(`    per problem: sandboxed ${ms(m.sandboxedMs / s.completions)} wall, ${cpu(m.sandboxedCpuMs)}; reference ${ms(m.referenceMs / s.completions)} wall, ${cpu(m.referenceCpuMs)} (${cpus().length} cores)`);
-  console.log(`    passed: sandboxed ${s.passed.sandboxed}, reference ${s.passed.reference}, recorded official ${s.passed.recorded}; result strings that differ: ${s.differ.length}${s.differ.length ? `\n      ${s.differ.slice(0, 5).join('\n      ')}` : ''}`);
+  console.log(`    passed: sandboxed ${s.passed.sandboxed}, reference ${s.passed.reference}${s.passed.recorded !== undefined ? `, recorded official ${s.passed.recorded}` : ''}; result strings that differ: ${s.differ.length}${s.differ.length ? `\n      ${s.differ.slice(0, 5).join('\n      ')}` : ''}`);
 }

@@ -22,9 +22,10 @@ import { humanevalScore } from '../../src/cli/humaneval-score.js';
 import { detectIsolation, type Isolation } from '../../src/sandbox/index.js';
 import { memoryLog, silentLog } from '../../src/util/log.js';
 import { referenceScore } from '../../bench/reference-scorer.js';
+import { generateCompletionSet, type CompletionKind } from '../../bench/generated-completions.js';
+import { RECORDED_ENV, readRecordedResults } from '../../bench/recorded-results.js';
 
 const FIXTURES = resolve('fixtures/humaneval');
-const RECORDED = ['qwen2.5-coder_7b.jsonl', 'deepseek-coder_6.7b.jsonl', 'codellama_7b.jsonl', 'codegemma_7b.jsonl'];
 const readJsonl = (file: string): unknown[] => readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
 const FIXTURE_PROBLEMS = join(FIXTURES, 'problems.jsonl');
 
@@ -35,6 +36,20 @@ if (!haveRealData) {
   console.warn('SKIPPED: HumanEval tests on the real data: no data folder (set SABOTEUR_DATA_DIR or place shared/datasets beside the repo)');
 }
 const describeRealData = haveRealData ? describe : describe.skip;
+// Recorded official results are other people's data: never in the repository, only where a user points.
+const recordedPath = process.env[RECORDED_ENV];
+if (haveRealData && !recordedPath) {
+  console.warn(`SKIPPED: HumanEval agreement with recorded official verdicts: set ${RECORDED_ENV} to a folder of official *_results.jsonl files (task_id, completion, result, passed)`);
+}
+const describeRecorded = haveRealData && recordedPath ? describe : describe.skip;
+
+/** The kind of a result string, the same for both scorers: what the agreement tests report per class. */
+function outcomeClass(result: string): string {
+  if (result === 'passed' || result === 'timed out') return result;
+  if (result === 'failed: ') return 'failed: assertion without message';
+  if (/\(<string>, line \d+\)$/.test(result)) return 'failed: syntax error';
+  return "failed: exception or assertion message";
+}
 
 let work: string;
 let isolation: Isolation;
@@ -362,22 +377,34 @@ describeRealData('HumanEval on the real data', () => {
     const lines = (await readFile(out, 'utf8')).trimEnd().split('\n').map((l) => JSON.parse(l));
     expect(lines.map((l) => l.result)).toEqual(["failed: 'NoneType' object is not callable", 'timed out', 'failed: ', 'passed', 'passed', 'passed']);
   }, 120_000);
-  it('agrees with the official verdicts recorded for four real models (656 completions): at least 99.5%', async () => {
-    const byModel: Record<string, string> = {};
-    let agree = 0;
-    let total = 0;
-    for (const file of RECORDED) {
-      const recorded = readJsonl(join(FIXTURES, 'recorded', file)) as { task_id: string; completion: string; passed: boolean }[];
-      const results = await scoreSamples(recorded, real, { concurrency: 4, isolation });
-      const same = results.filter((r, i) => r.passed === recorded[i].passed).length;
-      byModel[file] = `${same}/${recorded.length} agree, ${results.filter((r) => r.passed).length} passed (recorded ${recorded.filter((r) => r.passed).length})`;
-      agree += same;
-      total += recorded.length;
+  it('gives the result strings of the official way on 656 completions generated from the canonical solutions (4 seeds), class by class', async () => {
+    const generated = generateCompletionSet(real, [1, 2, 3, 4]);
+    expect(generated).toHaveLength(656);
+    const byId = new Map(real.map((p) => [p.task_id, p]));
+    const ours = await scoreSamples(generated, byId, { concurrency: 4, isolation });
+    // The official way on this same interpreter: the program in one fresh python3, trusted to report.
+    const official = await referenceScore(generated, byId, { python: isolation.python, threads: 4, timeoutMs: 3000 });
+    const tally = new Map<string, number>();
+    for (const [i, g] of generated.entries()) {
+      const key = `${g.kind} -> ${outcomeClass(official[i].result)}`;
+      tally.set(key, (tally.get(key) ?? 0) + 1);
     }
-    console.log(`HumanEval agreement with recorded official verdicts: ${agree}/${total}\n  ${Object.entries(byModel).map(([k, v]) => `${k}: ${v}`).join('\n  ')}`);
-    expect(total).toBe(656);
-    expect(agree / total).toBeGreaterThanOrEqual(0.995);
-  }, 600_000);
+    const agree = generated.filter((_, i) => ours[i].result === official[i].result).length;
+    console.log(
+      `HumanEval agreement on generated completions: ${agree}/${generated.length} identical result strings, ${ours.filter((r) => r.passed).length} passed\n  ` +
+        [...tally.entries()].sort().map(([k, n]) => `${k}: ${n}`).join('\n  '),
+    );
+    const differ = generated.flatMap((g, i) => (ours[i].result === official[i].result ? [] : [`${g.task_id} (${g.kind} ${g.rules.join(', ')}): ${ours[i].result} vs ${official[i].result}`]));
+    expect(differ).toEqual([]);
+    // The set passes and fails in every way a scorer must tell apart.
+    const kinds = new Set<CompletionKind>(generated.map((g) => g.kind));
+    expect(kinds).toEqual(new Set(['canonical', 'one edit', 'two edits', 'truncated']));
+    const classes = new Set(official.map((r) => outcomeClass(r.result)));
+    for (const c of ['passed', 'failed: assertion without message', 'failed: syntax error', 'failed: exception or assertion message', 'timed out']) expect(classes).toContain(c);
+    const passed = ours.filter((r) => r.passed).length;
+    expect(passed).toBeGreaterThan(100);
+    expect(passed).toBeLessThan(556);
+  }, 900_000);
 
   it('gives the official verdict strings on tricky but honest completions, class by class', async () => {
     const tricky = readJsonl(join(FIXTURES, 'tricky-honest.jsonl')) as { task_id: string; completion: string; class: string; why: string; passed: boolean }[];
@@ -390,4 +417,25 @@ describeRealData('HumanEval on the real data', () => {
     expect(differ).toEqual([]);
     expect(ours.map((r) => r.passed)).toEqual(tricky.map((t) => t.passed));
   }, 300_000);
+});
+
+describeRecorded(`HumanEval against recorded official results (${RECORDED_ENV})`, () => {
+  it('agrees with the recorded official verdicts: at least 99.5% of the completions', async () => {
+    const { problems: real } = await loadHumanEval(realFile!);
+    const byId = new Map(real.map((p) => [p.task_id, p]));
+    const files = readRecordedResults(recordedPath!);
+    const lines: string[] = [];
+    let agree = 0;
+    let total = 0;
+    for (const { name, results: recorded } of files) {
+      for (const r of recorded) if (!byId.has(r.task_id)) throw new Error(`${name}: task_id ${JSON.stringify(r.task_id)} is not a HumanEval problem`);
+      const ours = await scoreSamples(recorded, byId, { concurrency: 4, isolation });
+      const same = ours.filter((r, i) => r.passed === recorded[i].passed).length;
+      lines.push(`${name}: ${same}/${recorded.length} agree, ${ours.filter((r) => r.passed).length} passed (recorded ${recorded.filter((r) => r.passed).length})`);
+      agree += same;
+      total += recorded.length;
+    }
+    console.log(`HumanEval agreement with recorded official verdicts: ${agree}/${total}\n  ${lines.join('\n  ')}`);
+    expect(agree / total).toBeGreaterThanOrEqual(0.995);
+  }, 900_000);
 });
