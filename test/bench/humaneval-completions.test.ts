@@ -1,6 +1,6 @@
 /**
  * The HumanEval completions the scorer's agreement test and bench use: generated deterministically
- * from the canonical solutions by saboteur's own corruption rules, and recorded official results
+ * from the canonical solutions by saboteur's own corruption modes, and recorded official results
  * read only from where SABOTEUR_HUMANEVAL_RECORDED points.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { generateCompletions, generateCompletionSet } from '../../bench/generated-completions.js';
 import { readRecordedResults } from '../../bench/recorded-results.js';
 import { defaultDataDir, HUMANEVAL_DATA_PATH, loadHumanEval, type HumanEvalProblem } from '../../src/benchmarks/humaneval/index.js';
-import { codeEdits } from '../../src/inject/index.js';
+import { codeEdits, codeSyntaxEdits } from '../../src/inject/index.js';
 
 const dataDir = defaultDataDir();
 const realFile = dataDir ? join(dataDir, HUMANEVAL_DATA_PATH) : undefined;
@@ -49,24 +49,26 @@ withRealData('generateCompletions on the real problems', () => {
     for (const seed of [1, 2, 3, 4]) {
       const set = generateCompletions(real, seed);
       const count = (k: string) => set.filter((c) => c.kind === k).length;
-      // 30% / 40% / 15% / 15% drawn (two edits only where two lines can take one): every kind in every seed.
+      // 30% / 35% / 10% / 15% / 10% drawn (two logic edits only where two lines can take one): every kind in every seed.
       expect(count('canonical')).toBeGreaterThan(30);
-      expect(count('one edit')).toBeGreaterThan(40);
-      expect(count('two edits')).toBeGreaterThanOrEqual(5);
-      expect(count('truncated')).toBeGreaterThan(15);
+      expect(count('one logic edit')).toBeGreaterThan(40);
+      expect(count('two logic edits')).toBeGreaterThanOrEqual(5);
+      expect(count('syntax error')).toBeGreaterThan(10);
+      expect(count('truncated')).toBeGreaterThan(10);
       for (const c of set) {
         const solution = byId.get(c.task_id)!.canonical_solution;
         if (c.kind === 'canonical') expect(c.completion).toBe(solution);
         else expect(c.completion).not.toBe(solution);
         if (c.kind === 'truncated') expect(solution.startsWith(c.completion)).toBe(true);
-        expect(c.rules).toHaveLength(c.kind === 'one edit' ? 1 : c.kind === 'two edits' ? 2 : 0);
+        expect(c.rules).toHaveLength(c.kind === 'two logic edits' ? 2 : c.kind === 'one logic edit' || c.kind === 'syntax error' ? 1 : 0);
       }
     }
   });
 
-  test('edits are the syntactic rules of src/inject: each changed line is one rule away from its original', () => {
+  test('edits are the corruption modes of src/inject: each changed line is one logic-edit or syntax-error rule away from its original', () => {
     const byId = new Map(real.map((p) => [p.task_id, p]));
-    const edited = generateCompletionSet(real, [1, 2]).filter((c) => c.kind === 'one edit');
+    const edited = generateCompletionSet(real, [1, 2]).filter((c) => c.kind === 'one logic edit' || c.kind === 'syntax error');
+    expect(new Set(edited.map((c) => c.kind)).size).toBe(2);
     for (const c of edited) {
       const before = byId.get(c.task_id)!.canonical_solution.split('\n');
       const after = c.completion.split('\n');
@@ -76,7 +78,11 @@ withRealData('generateCompletions on the real problems', () => {
       const [i] = changed;
       const indent = /^\s*/.exec(before[i])![0];
       const body = before[i].slice(indent.length).trimEnd();
-      const possible = codeEdits(body).map((e) => indent + body.slice(0, e.start) + e.replacement + body.slice(e.end) + before[i].slice(indent.length + body.length));
+      const tail = before[i].slice(indent.length + body.length);
+      const possible =
+        c.kind === 'one logic edit'
+          ? codeEdits(body).map((e) => indent + body.slice(0, e.start) + e.replacement + body.slice(e.end) + tail)
+          : codeSyntaxEdits(body).map((e) => indent + e.after + tail);
       expect(possible).toContain(after[i]);
     }
   });

@@ -22,7 +22,7 @@ import { humanevalScore } from '../../src/cli/humaneval-score.js';
 import { detectIsolation, type Isolation } from '../../src/sandbox/index.js';
 import { memoryLog, silentLog } from '../../src/util/log.js';
 import { referenceScore } from '../../bench/reference-scorer.js';
-import { generateCompletionSet, type CompletionKind } from '../../bench/generated-completions.js';
+import { COMPLETION_KINDS, generateCompletionSet } from '../../bench/generated-completions.js';
 import { RECORDED_ENV, readRecordedResults } from '../../bench/recorded-results.js';
 
 const FIXTURES = resolve('fixtures/humaneval');
@@ -397,8 +397,7 @@ describeRealData('HumanEval on the real data', () => {
     const differ = generated.flatMap((g, i) => (ours[i].result === official[i].result ? [] : [`${g.task_id} (${g.kind} ${g.rules.join(', ')}): ${ours[i].result} vs ${official[i].result}`]));
     expect(differ).toEqual([]);
     // The set passes and fails in every way a scorer must tell apart.
-    const kinds = new Set<CompletionKind>(generated.map((g) => g.kind));
-    expect(kinds).toEqual(new Set(['canonical', 'one edit', 'two edits', 'truncated']));
+    expect(new Set(generated.map((g) => g.kind))).toEqual(new Set(COMPLETION_KINDS));
     const classes = new Set(official.map((r) => outcomeClass(r.result)));
     for (const c of ['passed', 'failed: assertion without message', 'failed: syntax error', 'failed: exception or assertion message', 'timed out']) expect(classes).toContain(c);
     const passed = ours.filter((r) => r.passed).length;
