@@ -179,7 +179,9 @@ def child_main(fd, worker_pid):
 
 
 def others():
-    """Processes other than this worker (and the namespace's init) that are still alive."""
+    """Processes other than this worker (and the namespace's init) that are still alive, or dead
+    children of this worker not reaped yet (a child killed just after the last reap: the next
+    problem would still see its /proc entry)."""
     me, found = os.getpid(), []
     for name in os.listdir("/proc"):
         if not name.isdigit() or int(name) in (me, 1):
@@ -187,7 +189,8 @@ def others():
         try:
             with open("/proc/%s/stat" % name, "rb") as f:
                 stat = f.read()
-            if stat[stat.rindex(b")") + 2:][:1] in (b"Z", b"X"):
+            state, ppid = stat[stat.rindex(b")") + 2:].split()[:2]
+            if state in (b"Z", b"X") and int(ppid) != me:
                 continue
             if CONFIG["sweep"] == "uid":
                 with open("/proc/%s/status" % name) as f:
