@@ -1,5 +1,5 @@
 /**
- * The merge gate on absolute thresholds (SPEC §2 `gate`). Pure: the run log and the thresholds
+ * The merge gate on absolute thresholds (README "Gate", config key `gate`). Pure: the run log and the thresholds
  * in, verdicts out. A metric that could not be measured fails its check, so a broken run never
  * passes the gate by accident.
  */

@@ -1,5 +1,5 @@
 /**
- * Regression against the base branch's last stored run (SPEC §6): a headline figure that got
+ * Regression against the base branch's last stored run (README "Gate"): a headline figure that got
  * worse by more than `gate.regression.max-increase` is flagged only when the change is
  * statistically significant, by a one-sided Fisher exact test on the counts behind the figures:
  *   malicious drop: pairs lost to the saboteur (control passed, malicious failed) over pairs;

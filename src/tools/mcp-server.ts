@@ -1,5 +1,5 @@
 /**
- * saboteur's MCP tool server (SPEC §3, §7): Streamable HTTP on 127.0.0.1, one tool session per
+ * saboteur's MCP tool server (docs/pipeline-contract.md, "The MCP tool server"): Streamable HTTP on 127.0.0.1, one tool session per
  * pipeline invocation under `/mcp/<key>`. Each MCP client (pipelines make one per agent) gets its
  * own transport and low-level `Server`, whose handlers feed the invocation's ToolSession.
  *

@@ -35,7 +35,7 @@ async function runAction(inputs: Record<string, string>, name: string, extraEnv:
 }
 
 describe('the action (dist/index.js)', () => {
-  it('declares node24, the post step and the inputs and outputs of the spec', async () => {
+  it('declares node24, the post step and the inputs and outputs the README lists', async () => {
     const action = parseYaml(await readFile('action.yml', 'utf8'));
     expect(action.runs).toEqual({ using: 'node24', main: 'dist/index.js', post: 'dist/post.js', 'post-if': 'always()' });
     for (const input of ['config', 'github-token', 'model', 'model-kind', 'base-url', 'shard', 'fail-on-gate', 'comment', 'allow-fork-prs']) expect(action.inputs).toHaveProperty([input]);

@@ -16,7 +16,7 @@ function errorOf(text: string): string {
 }
 
 describe('config', () => {
-  it('parses the full example of the spec, with defaults and camelCase keys', async () => {
+  it('parses the full example config, with defaults and camelCase keys', async () => {
     const config = await loadConfig('fixtures/configs/full.yml');
     expect(config.model.kind).toBe('vllm');
     expect(config.model.startupTimeoutMs).toBe(15 * 60 * 1000);

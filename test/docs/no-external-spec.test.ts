@@ -11,20 +11,6 @@ const ROOTS = ['src', 'test', 'bench', 'scripts', 'fixtures', 'prompts', 'polici
 /** "SPEC" as a word of its own, "spec §", or a section sign before a number. */
 const CITATIONS = [/\bSPEC\b/, /\bspec\s*§/i, /§\s*\d/];
 
-/**
- * TEMPORARY: files whose comments still cite the outside spec. Each is to be rewritten like the
- * others (pointing to the README section or docs/ page that holds the fact) and then removed from
- * this list; when the list is empty, delete it. A file listed here that no longer cites anything
- * fails the test, so the list only shrinks.
- */
-const NOT_YET_REWRITTEN = [
-  'src/history/entry.ts',
-  'src/sandbox/run.ts',
-  'src/scoring/gate.ts',
-  'src/scoring/regression.ts',
-  'src/tools/mcp-server.ts',
-];
-
 function files(root: string): string[] {
   if (!statSync(root).isDirectory()) return [root];
   return readdirSync(root, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(root, e.name)) : e.isFile() ? [path.join(root, e.name)] : []));
@@ -46,12 +32,8 @@ const THIS_FILE = 'test/docs/no-external-spec.test.ts';
 const all = ROOTS.flatMap(files).filter((f) => f !== THIS_FILE);
 
 describe('no citations of an outside spec', () => {
-  it('no file outside the temporary list cites one', () => {
-    const found = all.filter((f) => !NOT_YET_REWRITTEN.includes(f)).flatMap(citations);
+  it('no file cites one', () => {
+    const found = all.flatMap(citations);
     expect(found).toEqual([]);
-  });
-
-  it('every file on the temporary list still cites one (remove the ones rewritten)', () => {
-    expect(NOT_YET_REWRITTEN.filter((f) => citations(f).length === 0)).toEqual([]);
   });
 });
