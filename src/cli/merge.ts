@@ -30,6 +30,11 @@ export async function mergeCommand(argv: string[], io: CliIo): Promise<number> {
     await lock.release();
   }
   io.stderr.write(`merged ${files.length} run logs, ${runLog.instances.length} instance runs\n${summaryLine(runLog)}\nrun log: ${path.join(outDir, 'run.json')}\nreport: ${path.join(outDir, 'report.md')}\n`);
-  if (runLog.status !== 'completed') return EXIT.failed;
+  // A shard that did not finish leaves the run's figures incomplete: not a gate verdict but the
+  // infrastructure failure (or cancel) behind that shard, as `saboteur run` would have reported it.
+  if (runLog.status !== 'completed') {
+    io.stderr.write(`the merged run did not finish (${runLog.status}): ${runLog.abortReason ?? ''}\n`);
+    return EXIT.infrastructure;
+  }
   return gateExit(evaluateGate(runLog, runLog.gate ?? {}), (l) => void io.stderr.write(`${l}\n`));
 }

@@ -85,7 +85,10 @@ export function mergeRunLogs(shards: ShardLog[], runId?: string): MergeResult {
       a.variant.localeCompare(b.variant) ||
       defenses.indexOf(a.defense) - defenses.indexOf(b.defense),
   );
+  // A shard that stopped early makes the whole run stop early: aborted wins over cancelled.
   const aborted = shards.filter((s) => s.log.status === 'aborted');
+  const cancelled = shards.filter((s) => s.log.status === 'cancelled');
+  const unfinished = [...aborted, ...cancelled];
   const degraded = shards.find((s) => s.log.sandbox.degraded);
   const notes = [
     `merged from ${shards.length} of ${count} shards: ${shards.map((s) => `${s.log.shard ? `${s.log.shard.index}/${s.log.shard.count}` : 'whole run'} (${s.log.runId})`).join(', ')}`,
@@ -97,8 +100,8 @@ export function mergeRunLogs(shards: ShardLog[], runId?: string): MergeResult {
     runId: runId ?? `${first.log.runId}-merged`,
     startedAt: shards.map((s) => s.log.startedAt).sort()[0],
     finishedAt: shards.map((s) => s.log.finishedAt).sort().at(-1)!,
-    status: aborted.length ? 'aborted' : 'completed',
-    ...(aborted.length ? { abortReason: aborted.map((s) => `shard ${s.log.shard?.index ?? '?'}: ${s.log.abortReason ?? 'stopped early'}`).join('; ') } : {}),
+    status: aborted.length ? 'aborted' : cancelled.length ? 'cancelled' : 'completed',
+    ...(unfinished.length ? { abortReason: unfinished.map((s) => `shard ${s.log.shard?.index ?? '?'}: ${s.log.abortReason ?? s.log.status}`).join('; ') } : {}),
     defenses,
     sandbox: degraded ? degraded.log.sandbox : first.log.sandbox,
     benchmarks,
@@ -107,7 +110,7 @@ export function mergeRunLogs(shards: ShardLog[], runId?: string): MergeResult {
     sabotage: summarizeSabotage(instances, first.log.variants.malicious.method, mergeProfiles(shards)),
   };
   delete runLog.shard;
-  if (!aborted.length) delete runLog.abortReason;
+  if (!unfinished.length) delete runLog.abortReason;
   return { runLog, warnings };
 }
 

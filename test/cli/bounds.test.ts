@@ -88,6 +88,25 @@ describe('input files', () => {
     expect(r.err).not.toMatch(/saltsalt|SECRETHASH|daemon/);
   });
 
+  it('a malformed policy exits 2 naming the file, before the model server is started', async () => {
+    const policy = path.join(dir, 'bad-policy.yml');
+    await writeFile(policy, 'tools:\n  - match: [unclosed\n');
+    const marker = path.join(dir, 'model-started');
+    const file = path.join(dir, 'bad-policy-run.yml');
+    await writeFile(
+      file,
+      `model: { kind: command, run: "touch ${marker}; sleep 30", model: m }
+pipeline: { run: node ${PIPELINE} }
+benchmarks: { humaneval: { path: ${PROBLEMS}, limit: 1 } }
+policy: ${policy}
+`,
+    );
+    const r = await run(['run', '--config', file, '--out', path.join(dir, 'o-pol')]);
+    expect(r.code).toBe(EXIT.usage);
+    expect(r.err).toContain(policy);
+    await expect(readFile(marker)).rejects.toThrow(/ENOENT/);
+  });
+
   it('oversized config and run log are refused with the limit', async () => {
     const big = path.join(dir, 'big.yml');
     await writeFile(big, `# ${'x'.repeat(2 * 1024 * 1024)}\n`);
@@ -129,6 +148,21 @@ describe('shards and output folders', () => {
     expect(m.code).toBe(EXIT.usage);
     expect(m.err).toContain(`${file}: not a valid run log`);
     expect(m.err).toMatch(/shard: shard index must be between 1 and the shard count/);
+  });
+
+  it('merge exits 3 when a shard did not finish, and still writes the merged run log and report', async () => {
+    for (const [status, reason] of [['aborted', 'the model server stopped answering'], ['cancelled', 'cancelled by SIGINT']]) {
+      const log = JSON.parse(await readFile('fixtures/runlogs/demo.json', 'utf8'));
+      Object.assign(log, { status, abortReason: reason, shard: { index: 1, count: 1 } });
+      const file = path.join(dir, `shard-${status}.json`);
+      await writeFile(file, JSON.stringify(log));
+      const out = path.join(dir, `merged-${status}`);
+      const m = await run(['merge', file, '--out', out]);
+      expect([status, m.code]).toEqual([status, EXIT.infrastructure]);
+      expect(m.err).toContain(`the merged run did not finish (${status}): shard 1: ${reason}`);
+      expect(JSON.parse(await readFile(path.join(out, 'run.json'), 'utf8')).status).toBe(status);
+      expect(await readFile(path.join(out, 'report.md'), 'utf8')).toContain(reason);
+    }
   });
 
   it('a second run into a folder another run holds is refused (exit 2) and writes nothing', async () => {

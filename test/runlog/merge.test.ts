@@ -115,6 +115,17 @@ describe('saboteur merge', () => {
     expect(runLog).toMatchObject({ status: 'aborted', abortReason: 'shard 3: the model server stopped answering' });
   });
 
+  it('a cancelled shard makes the merged run cancelled; an aborted one wins over it', () => {
+    const a = { ...shardOf(demo(), 1, 2), status: 'cancelled' as const, abortReason: 'cancelled by SIGTERM' };
+    const b = shardOf(demo(), 2, 2);
+    expect(mergeRunLogs([{ file: 'a.json', log: a }, { file: 'b.json', log: b }]).runLog).toMatchObject({ status: 'cancelled', abortReason: 'shard 1: cancelled by SIGTERM' });
+    const c = { ...b, status: 'aborted' as const, abortReason: 'the model server stopped answering' };
+    expect(mergeRunLogs([{ file: 'a.json', log: a }, { file: 'c.json', log: c }]).runLog).toMatchObject({
+      status: 'aborted',
+      abortReason: 'shard 2: the model server stopped answering; shard 1: cancelled by SIGTERM',
+    });
+  });
+
   it('expands * in path segments, sorted; a pattern that matches nothing is an error', async () => {
     for (const s of ['shard-2', 'shard-10', 'shard-1', 'other']) {
       await mkdir(path.join(dir, 'glob', s), { recursive: true });
