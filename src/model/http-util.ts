@@ -4,6 +4,8 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { SSE_HEADERS, type ResponseSpec } from './openai-wire.js';
+import { responseEvents, responseJson, responseObject } from './responses-wire.js';
 
 /** Starts `server` on 127.0.0.1 on a free port and returns that port. */
 export function listenLocal(server: http.Server): Promise<number> {
@@ -41,6 +43,15 @@ export function sendJson(res: http.ServerResponse, status: number, body: unknown
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...extraHeaders });
   res.end(text);
+}
+
+/** A Responses-API answer written from a spec: one JSON object, or its SSE events when the request streams. */
+export function sendResponsesAnswer(res: http.ServerResponse, spec: ResponseSpec, body: Record<string, unknown>): void {
+  const response = responseObject(spec, body);
+  if (body.stream !== true) return sendJson(res, 200, responseJson(response));
+  res.writeHead(200, SSE_HEADERS);
+  for (const e of responseEvents(response)) res.write(e);
+  res.end();
 }
 
 /** The error body OpenAI clients understand: they surface `error.message` to the user. */

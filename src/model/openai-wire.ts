@@ -230,17 +230,14 @@ export function assembleJson(body: unknown, endpoint: Endpoint): AssembledRespon
 }
 
 /**
- * Assembles a streamed response from raw SSE bytes fed as they arrive (chunk boundaries may fall
- * anywhere, even inside a UTF-8 character). Lines that are not JSON `data:` payloads are skipped.
+ * Splits a streamed body into lines (LF or CR LF), across chunk boundaries and split UTF-8
+ * sequences; `end` hands on a last line without a newline. Both streaming wires read SSE with it.
  */
-export class SseAssembler {
-  readonly result: AssembledResponse = emptyAssembled();
+export class SseLines {
   private pending = '';
   private readonly decoder = new TextDecoder();
-  private readonly choices = new Set<number>();
-  private readonly toolIndex = new Map<number, ToolCall>();
 
-  constructor(private readonly endpoint: Endpoint) {}
+  constructor(private readonly onLine: (line: string) => void) {}
 
   feed(chunk: Buffer | string): void {
     this.pending += typeof chunk === 'string' ? chunk : this.decoder.decode(chunk, { stream: true });
@@ -248,15 +245,36 @@ export class SseAssembler {
     while ((nl = this.pending.indexOf('\n')) >= 0) {
       const line = this.pending.slice(0, nl).replace(/\r$/, '');
       this.pending = this.pending.slice(nl + 1);
-      this.line(line);
+      this.onLine(line);
     }
+  }
+
+  end(): void {
+    this.pending += this.decoder.decode();
+    if (this.pending) this.onLine(this.pending.replace(/\r$/, ''));
+    this.pending = '';
+  }
+}
+
+/**
+ * Assembles a streamed response from raw SSE bytes fed as they arrive (chunk boundaries may fall
+ * anywhere, even inside a UTF-8 character). Lines that are not JSON `data:` payloads are skipped.
+ */
+export class SseAssembler {
+  readonly result: AssembledResponse = emptyAssembled();
+  private readonly lines = new SseLines((line) => this.line(line));
+  private readonly choices = new Set<number>();
+  private readonly toolIndex = new Map<number, ToolCall>();
+
+  constructor(private readonly endpoint: Endpoint) {}
+
+  feed(chunk: Buffer | string): void {
+    this.lines.feed(chunk);
   }
 
   /** Call at the end of the stream: handles a last line without a newline. */
   end(): AssembledResponse {
-    this.pending += this.decoder.decode();
-    if (this.pending) this.line(this.pending.replace(/\r$/, ''));
-    this.pending = '';
+    this.lines.end();
     return this.result;
   }
 

@@ -6,7 +6,7 @@
 import http from 'node:http';
 import type { Log } from '../util/log.js';
 import { findEntry, loadCassette, missMessage, requestFacts, type CassetteEntry } from './cassette.js';
-import { AGENT_HEADER, closeServer, headerValue, listenLocal, parseJsonBody, readBody, sendError, sendJson } from './http-util.js';
+import { AGENT_HEADER, closeServer, headerValue, listenLocal, parseJsonBody, readBody, sendError, sendJson, sendResponsesAnswer } from './http-util.js';
 import {
   SSE_HEADERS,
   chatCompletionEvents,
@@ -18,7 +18,6 @@ import {
   type Endpoint,
   type ResponseSpec,
 } from './openai-wire.js';
-import { responseEvents, responseJson, responseObject } from './responses-wire.js';
 
 export interface ModelServerHandle {
   /** http://127.0.0.1:PORT/v1 */
@@ -123,12 +122,7 @@ export async function startReplayServer(options: ReplayOptions): Promise<ModelSe
       if (entry.latencyMs) await sleep(entry.latencyMs);
       const spec = specFor(entry, endpoint, body.model, facts.text);
       if (endpoint === 'responses') {
-        const response = responseObject(spec, body);
-        if (body.stream !== true) return sendJson(res, 200, responseJson(response));
-        res.writeHead(200, SSE_HEADERS);
-        for (const e of responseEvents(response)) res.write(e);
-        res.end();
-        return;
+        return sendResponsesAnswer(res, spec, body);
       }
       if (body.stream === true) {
         const includeUsage = (body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;

@@ -5,7 +5,7 @@
  * the proxy when it re-emits a corrupted answer), and a response assembled back from a stream or a
  * JSON body (the proxy's trace and the recorder).
  */
-import { flattenContent, newId, type AssembledResponse, type ResponseSpec, type ToolCall, type Usage } from './openai-wire.js';
+import { flattenContent, newId, SseLines, type AssembledResponse, type ResponseSpec, type ToolCall, type Usage } from './openai-wire.js';
 
 /** One turn of the conversation a Responses request carries, in chat form. */
 export interface ChatLikeMessage {
@@ -266,25 +266,16 @@ export function assembleResponseObject(value: unknown): AssembledResponse {
  * cut before it is assembled from its deltas and finished items.
  */
 export class ResponsesSseAssembler {
-  private pending = '';
-  private readonly decoder = new TextDecoder();
+  private readonly lines = new SseLines((line) => this.line(line));
   private final?: AssembledResponse;
   private readonly partial: AssembledResponse = { content: '', toolCalls: [], choiceCount: 0, done: false };
 
   feed(chunk: Buffer | string): void {
-    this.pending += typeof chunk === 'string' ? chunk : this.decoder.decode(chunk, { stream: true });
-    let nl: number;
-    while ((nl = this.pending.indexOf('\n')) >= 0) {
-      const line = this.pending.slice(0, nl).replace(/\r$/, '');
-      this.pending = this.pending.slice(nl + 1);
-      this.line(line);
-    }
+    this.lines.feed(chunk);
   }
 
   end(): AssembledResponse {
-    this.pending += this.decoder.decode();
-    if (this.pending) this.line(this.pending.replace(/\r$/, ''));
-    this.pending = '';
+    this.lines.end();
     return this.final ?? this.partial;
   }
 

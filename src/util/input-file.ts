@@ -4,7 +4,7 @@
  * /dev/zero, a FIFO or a folder) of at most a documented size, read without ever holding more
  * than that, and what goes wrong is said with the file and the limit, never with its content.
  */
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { gunzipSync } from 'node:zlib';
 
@@ -36,7 +36,7 @@ function mib(bytes: number): string {
   return bytes >= MIB ? `${Math.round((bytes / MIB) * 10) / 10} MiB` : `${bytes} bytes`;
 }
 
-function kindOf(s: import('node:fs').Stats): string {
+function kindOf(s: Stats): string {
   if (s.isDirectory()) return 'a folder';
   if (s.isCharacterDevice()) return 'a character device';
   if (s.isBlockDevice()) return 'a block device';
@@ -45,42 +45,67 @@ function kindOf(s: import('node:fs').Stats): string {
   return 'not a regular file';
 }
 
+function cannotRead(file: string, what: string, err: unknown): InputFileError {
+  if (err instanceof InputFileError) return err;
+  const code = (err as NodeJS.ErrnoException).code;
+  return new InputFileError(file, `${file}: cannot read ${what} (${code === 'ENOENT' ? 'ENOENT: no such file' : (code ?? (err as Error).message)})`);
+}
+
+function refuseUnlessBounded(file: string, s: Stats, what: string, maxBytes: number): void {
+  if (!s.isFile()) throw new InputFileError(file, `${file}: ${what} must be a regular file; this is ${kindOf(s)}`);
+  if (s.size > maxBytes) throw new InputFileError(file, `${file}: ${what} is ${mib(s.size)}, over the limit of ${mib(maxBytes)}`);
+}
+
+/** The chunks read so far; one byte past the limit is refused, whatever the file's size said. */
+class BoundedChunks {
+  private readonly chunks: Buffer[] = [];
+  private total = 0;
+
+  constructor(
+    private readonly file: string,
+    private readonly what: string,
+    private readonly maxBytes: number,
+  ) {}
+
+  /** A buffer for the next read, at most one byte past the limit. */
+  buffer(): Buffer {
+    return Buffer.allocUnsafe(Math.min(1 * MIB, this.maxBytes + 1 - this.total));
+  }
+
+  add(buf: Buffer, n: number): void {
+    this.total += n;
+    if (this.total > this.maxBytes) throw new InputFileError(this.file, `${this.file}: ${this.what} is over the limit of ${mib(this.maxBytes)}`);
+    this.chunks.push(n === buf.length ? buf : buf.subarray(0, n));
+  }
+
+  bytes(): Buffer {
+    return Buffer.concat(this.chunks, this.total);
+  }
+}
+
 /**
  * The bytes of `file`, which must be a regular file of at most `maxBytes` (checked before and
  * while reading: a file that grows, or a /proc file that says 0, cannot slip past).
  */
 export async function readInputBytes(file: string, opts: { what: string; maxBytes: number }): Promise<Buffer> {
   const { what, maxBytes } = opts;
-  let s;
+  const s = await stat(file).catch((err: unknown) => {
+    throw cannotRead(file, what, err);
+  });
+  refuseUnlessBounded(file, s, what, maxBytes);
+  const handle = await open(file, 'r').catch((err: unknown) => {
+    throw cannotRead(file, what, err);
+  });
   try {
-    s = await stat(file);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new InputFileError(file, `${file}: cannot read ${what} (${code === 'ENOENT' ? 'ENOENT: no such file' : (code ?? (err as Error).message)})`);
-  }
-  if (!s.isFile()) throw new InputFileError(file, `${file}: ${what} must be a regular file; this is ${kindOf(s)}`);
-  if (s.size > maxBytes) throw new InputFileError(file, `${file}: ${what} is ${mib(s.size)}, over the limit of ${mib(maxBytes)}`);
-  let handle;
-  try {
-    handle = await open(file, 'r');
-  } catch (err) {
-    throw new InputFileError(file, `${file}: cannot read ${what} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
-  }
-  try {
-    const chunks: Buffer[] = [];
-    let total = 0;
+    const read = new BoundedChunks(file, what, maxBytes);
     for (;;) {
-      const buf = Buffer.allocUnsafe(Math.min(1 * MIB, maxBytes + 1 - total));
+      const buf = read.buffer();
       const { bytesRead } = await handle.read(buf, 0, buf.length, null);
-      if (bytesRead === 0) break;
-      total += bytesRead;
-      if (total > maxBytes) throw new InputFileError(file, `${file}: ${what} is over the limit of ${mib(maxBytes)}`);
-      chunks.push(bytesRead === buf.length ? buf : buf.subarray(0, bytesRead));
+      if (bytesRead === 0) return read.bytes();
+      read.add(buf, bytesRead);
     }
-    return Buffer.concat(chunks, total);
   } catch (err) {
-    if (err instanceof InputFileError) throw err;
-    throw new InputFileError(file, `${file}: cannot read ${what} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    throw cannotRead(file, what, err);
   } finally {
     await handle.close();
   }
@@ -119,33 +144,25 @@ export function jsonProblem(err: unknown): string {
 /** readInputText for the few readers that must stay synchronous (the replay cassette). */
 export function readInputTextSync(file: string, opts: { what: string; maxBytes: number }): string {
   const { what, maxBytes } = opts;
-  let s;
-  try {
-    s = statSync(file);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new InputFileError(file, `${file}: cannot read ${what} (${code === 'ENOENT' ? 'ENOENT: no such file' : (code ?? (err as Error).message)})`);
-  }
-  if (!s.isFile()) throw new InputFileError(file, `${file}: ${what} must be a regular file; this is ${kindOf(s)}`);
-  if (s.size > maxBytes) throw new InputFileError(file, `${file}: ${what} is ${mib(s.size)}, over the limit of ${mib(maxBytes)}`);
+  let s: Stats;
   let fd: number;
   try {
+    s = statSync(file);
+    refuseUnlessBounded(file, s, what, maxBytes);
     fd = openSync(file, 'r');
   } catch (err) {
-    throw new InputFileError(file, `${file}: cannot read ${what} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    throw cannotRead(file, what, err);
   }
   try {
-    const chunks: Buffer[] = [];
-    let total = 0;
+    const read = new BoundedChunks(file, what, maxBytes);
     for (;;) {
-      const buf = Buffer.allocUnsafe(Math.min(1 * MIB, maxBytes + 1 - total));
+      const buf = read.buffer();
       const n = readSync(fd, buf, 0, buf.length, null);
-      if (n === 0) break;
-      total += n;
-      if (total > maxBytes) throw new InputFileError(file, `${file}: ${what} is over the limit of ${mib(maxBytes)}`);
-      chunks.push(n === buf.length ? buf : buf.subarray(0, n));
+      if (n === 0) return read.bytes().toString('utf8');
+      read.add(buf, n);
     }
-    return Buffer.concat(chunks, total).toString('utf8');
+  } catch (err) {
+    throw cannotRead(file, what, err);
   } finally {
     closeSync(fd);
   }

@@ -9,6 +9,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { main, EXIT } from '../../src/cli/main.js';
+import { captureIo } from '../helpers/cli-io.js';
 import { lockOutDir } from '../../src/run/out-lock.js';
 
 let dir: string;
@@ -19,16 +20,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function io() {
-  const out: string[] = [];
-  const err: string[] = [];
-  return {
-    out,
-    err,
-    text: () => err.join(''),
-    io: { stdout: { write: (s: string) => out.push(s) > 0 }, stderr: { write: (s: string) => err.push(s) > 0, isTTY: false }, env: { HOME: dir } },
-  };
-}
+const io = () => captureIo(dir);
 
 const PROBLEMS = path.resolve('fixtures/demo/problems.jsonl');
 const CASSETTE = path.resolve('fixtures/demo/cassette.jsonl');

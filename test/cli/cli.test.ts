@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { main, EXIT } from '../../src/cli/main.js';
+import { captureIo } from '../helpers/cli-io.js';
 
 const exec = promisify(execFile);
 let dir: string;
@@ -16,19 +17,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function io() {
-  const out: string[] = [];
-  const err: string[] = [];
-  return {
-    out,
-    err,
-    io: {
-      stdout: { write: (s: string) => out.push(s) > 0 },
-      stderr: { write: (s: string) => err.push(s) > 0, isTTY: false },
-      env: { HOME: dir },
-    },
-  };
-}
+const io = () => captureIo(dir);
 
 describe('saboteur (built binary)', () => {
   it('runs the demo and re-renders the same report from run.json', async () => {

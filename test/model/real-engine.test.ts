@@ -38,9 +38,18 @@ let tmp: string;
 const savedTmp = process.env.TMPDIR;
 const measured: string[] = [];
 const everyPid: number[] = [];
+const childrenBefore = processChildren();
 
-/** The processes whose parent is this test process. */
+/**
+ * The processes whose parent is this test process, but for those it had before this file began:
+ * the test process may be the runner itself (one worker runs in band), and other files' tools
+ * (esbuild's service process, for one) live as long as it does.
+ */
 function childPids(): number[] {
+  return processChildren().filter((pid) => !childrenBefore.includes(pid));
+}
+
+function processChildren(): number[] {
   const out: number[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;

@@ -6,9 +6,9 @@
  */
 import http from 'node:http';
 import type { Log } from '../../util/log.js';
-import { closeServer, listenLocal, parseJsonBody, readBody, sendError, sendJson } from '../http-util.js';
+import { closeServer, listenLocal, parseJsonBody, readBody, sendError, sendJson, sendResponsesAnswer } from '../http-util.js';
 import { SSE_HEADERS, chatCompletionEvents, chatCompletionJson, flattenContent, newId, type ResponseSpec } from '../openai-wire.js';
-import { responseEvents, responseJson, responseObject, responsesMessages } from '../responses-wire.js';
+import { responsesMessages } from '../responses-wire.js';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -120,12 +120,7 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
         usage: { prompt_tokens: g.promptTokens, completion_tokens: g.completionTokens, total_tokens: g.promptTokens + g.completionTokens },
       };
       if (route === 'responses') {
-        const response = responseObject(spec, body);
-        if (body.stream !== true) return sendJson(res, 200, responseJson(response));
-        res.writeHead(200, SSE_HEADERS);
-        for (const e of responseEvents(response)) res.write(e);
-        res.end();
-        return;
+        return sendResponsesAnswer(res, spec, body);
       }
       if (body.stream === true) {
         const includeUsage = (body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
