@@ -15225,38 +15225,58 @@ function kindOf(s2) {
   if (s2.isSocket()) return "a socket";
   return "not a regular file";
 }
-async function readInputBytes(file2, opts) {
-  const { what, maxBytes } = opts;
-  let s2;
-  try {
-    s2 = await stat(file2);
-  } catch (err) {
-    const code3 = err.code;
-    throw new InputFileError(file2, `${file2}: cannot read ${what} (${code3 === "ENOENT" ? "ENOENT: no such file" : code3 ?? err.message})`);
-  }
+function cannotRead(file2, what, err) {
+  if (err instanceof InputFileError) return err;
+  const code3 = err.code;
+  return new InputFileError(file2, `${file2}: cannot read ${what} (${code3 === "ENOENT" ? "ENOENT: no such file" : code3 ?? err.message})`);
+}
+function refuseUnlessBounded(file2, s2, what, maxBytes) {
   if (!s2.isFile()) throw new InputFileError(file2, `${file2}: ${what} must be a regular file; this is ${kindOf(s2)}`);
   if (s2.size > maxBytes) throw new InputFileError(file2, `${file2}: ${what} is ${mib(s2.size)}, over the limit of ${mib(maxBytes)}`);
-  let handle;
-  try {
-    handle = await open(file2, "r");
-  } catch (err) {
-    throw new InputFileError(file2, `${file2}: cannot read ${what} (${err.code ?? err.message})`);
+}
+var BoundedChunks = class {
+  constructor(file2, what, maxBytes) {
+    this.file = file2;
+    this.what = what;
+    this.maxBytes = maxBytes;
   }
+  file;
+  what;
+  maxBytes;
+  chunks = [];
+  total = 0;
+  /** A buffer for the next read, at most one byte past the limit. */
+  buffer() {
+    return Buffer.allocUnsafe(Math.min(1 * MIB, this.maxBytes + 1 - this.total));
+  }
+  add(buf, n2) {
+    this.total += n2;
+    if (this.total > this.maxBytes) throw new InputFileError(this.file, `${this.file}: ${this.what} is over the limit of ${mib(this.maxBytes)}`);
+    this.chunks.push(n2 === buf.length ? buf : buf.subarray(0, n2));
+  }
+  bytes() {
+    return Buffer.concat(this.chunks, this.total);
+  }
+};
+async function readInputBytes(file2, opts) {
+  const { what, maxBytes } = opts;
+  const s2 = await stat(file2).catch((err) => {
+    throw cannotRead(file2, what, err);
+  });
+  refuseUnlessBounded(file2, s2, what, maxBytes);
+  const handle = await open(file2, "r").catch((err) => {
+    throw cannotRead(file2, what, err);
+  });
   try {
-    const chunks = [];
-    let total = 0;
+    const read = new BoundedChunks(file2, what, maxBytes);
     for (; ; ) {
-      const buf = Buffer.allocUnsafe(Math.min(1 * MIB, maxBytes + 1 - total));
+      const buf = read.buffer();
       const { bytesRead } = await handle.read(buf, 0, buf.length, null);
-      if (bytesRead === 0) break;
-      total += bytesRead;
-      if (total > maxBytes) throw new InputFileError(file2, `${file2}: ${what} is over the limit of ${mib(maxBytes)}`);
-      chunks.push(bytesRead === buf.length ? buf : buf.subarray(0, bytesRead));
+      if (bytesRead === 0) return read.bytes();
+      read.add(buf, bytesRead);
     }
-    return Buffer.concat(chunks, total);
   } catch (err) {
-    if (err instanceof InputFileError) throw err;
-    throw new InputFileError(file2, `${file2}: cannot read ${what} (${err.code ?? err.message})`);
+    throw cannotRead(file2, what, err);
   } finally {
     await handle.close();
   }
@@ -15285,32 +15305,24 @@ function jsonProblem(err) {
 function readInputTextSync(file2, opts) {
   const { what, maxBytes } = opts;
   let s2;
-  try {
-    s2 = statSync(file2);
-  } catch (err) {
-    const code3 = err.code;
-    throw new InputFileError(file2, `${file2}: cannot read ${what} (${code3 === "ENOENT" ? "ENOENT: no such file" : code3 ?? err.message})`);
-  }
-  if (!s2.isFile()) throw new InputFileError(file2, `${file2}: ${what} must be a regular file; this is ${kindOf(s2)}`);
-  if (s2.size > maxBytes) throw new InputFileError(file2, `${file2}: ${what} is ${mib(s2.size)}, over the limit of ${mib(maxBytes)}`);
   let fd;
   try {
+    s2 = statSync(file2);
+    refuseUnlessBounded(file2, s2, what, maxBytes);
     fd = openSync(file2, "r");
   } catch (err) {
-    throw new InputFileError(file2, `${file2}: cannot read ${what} (${err.code ?? err.message})`);
+    throw cannotRead(file2, what, err);
   }
   try {
-    const chunks = [];
-    let total = 0;
+    const read = new BoundedChunks(file2, what, maxBytes);
     for (; ; ) {
-      const buf = Buffer.allocUnsafe(Math.min(1 * MIB, maxBytes + 1 - total));
+      const buf = read.buffer();
       const n2 = readSync(fd, buf, 0, buf.length, null);
-      if (n2 === 0) break;
-      total += n2;
-      if (total > maxBytes) throw new InputFileError(file2, `${file2}: ${what} is over the limit of ${mib(maxBytes)}`);
-      chunks.push(n2 === buf.length ? buf : buf.subarray(0, n2));
+      if (n2 === 0) return read.bytes().toString("utf8");
+      read.add(buf, n2);
     }
-    return Buffer.concat(chunks, total).toString("utf8");
+  } catch (err) {
+    throw cannotRead(file2, what, err);
   } finally {
     closeSync(fd);
   }
@@ -45484,251 +45496,6 @@ function genAiView(span2) {
 import http from "node:http";
 import { gunzipSync as gunzipSync2, inflateSync } from "node:zlib";
 
-// src/model/http-util.ts
-function listenLocal(server) {
-  return new Promise((resolve4, reject) => {
-    const onError = (err) => reject(err);
-    server.once("error", onError);
-    server.listen(0, "127.0.0.1", () => {
-      server.off("error", onError);
-      resolve4(server.address().port);
-    });
-  });
-}
-function closeServer(server) {
-  return new Promise((resolve4) => {
-    if (!server.listening) return resolve4();
-    server.close(() => resolve4());
-    server.closeIdleConnections();
-    setTimeout(() => server.closeAllConnections(), 200).unref();
-  });
-}
-function readBody(req) {
-  return new Promise((resolve4, reject) => {
-    const chunks = [];
-    req.on("data", (c3) => chunks.push(c3));
-    req.on("end", () => resolve4(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
-    req.on("error", reject);
-  });
-}
-function sendJson(res, status, body, extraHeaders = {}) {
-  const text2 = JSON.stringify(body);
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text2), ...extraHeaders });
-  res.end(text2);
-}
-function openaiErrorBody(type, message, code3 = null) {
-  return { error: { type, message, code: code3, param: null } };
-}
-function sendError(res, status, type, message, code3 = null) {
-  if (res.headersSent) {
-    res.end();
-    return;
-  }
-  sendJson(res, status, openaiErrorBody(type, message, code3));
-}
-function parseJsonBody(res, raw) {
-  try {
-    const value2 = JSON.parse(raw.toString("utf8"));
-    if (value2 && typeof value2 === "object" && !Array.isArray(value2)) return value2;
-    sendError(res, 400, "invalid_request_error", "the request body must be a JSON object");
-  } catch (err) {
-    sendError(res, 400, "invalid_request_error", `the request body is not JSON: ${err.message}`);
-  }
-  return void 0;
-}
-var AGENT_HEADER = "x-saboteur-agent";
-function headerValue(req, name) {
-  const v = req.headers[name];
-  const s2 = Array.isArray(v) ? v[0] : v;
-  return s2 === void 0 || s2 === "" ? void 0 : s2;
-}
-
-// src/util/body-limit.ts
-var DEFAULT_BODY_LIMIT = 32 * 1024 * 1024;
-var DRAIN_LIMIT = 256 * 1024 * 1024;
-var DRAIN_MS = 15e3;
-function limitText(bytes) {
-  return bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024) * 10) / 10} MiB` : `${bytes} bytes`;
-}
-function tooLargeMessage(what, limit2) {
-  return `${what}: the request body is over the ${limitText(limit2)} limit`;
-}
-function drain(req, alreadyRead) {
-  let drained = alreadyRead;
-  const cut2 = setTimeout(() => req.socket.destroy(), DRAIN_MS);
-  cut2.unref();
-  req.removeAllListeners("data");
-  req.on("data", (c3) => {
-    drained += c3.length;
-    if (drained > DRAIN_LIMIT) req.socket.destroy();
-  });
-  req.on("end", () => clearTimeout(cut2));
-  req.on("close", () => clearTimeout(cut2));
-  req.resume();
-}
-function readBodyWithin(req, limit2 = DEFAULT_BODY_LIMIT) {
-  const declared = Number(req.headers["content-length"]);
-  if (Number.isFinite(declared) && declared > limit2) {
-    drain(req, 0);
-    return Promise.resolve({ ok: false, limit: limit2 });
-  }
-  return new Promise((resolve4, reject) => {
-    const chunks = [];
-    let size = 0;
-    let done = false;
-    req.on("data", (c3) => {
-      if (done) return;
-      size += c3.length;
-      if (size > limit2) {
-        done = true;
-        chunks.length = 0;
-        drain(req, size);
-        resolve4({ ok: false, limit: limit2 });
-        return;
-      }
-      chunks.push(c3);
-    });
-    req.on("end", () => {
-      if (done) return;
-      done = true;
-      resolve4({ ok: true, body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size) });
-    });
-    req.on("error", (err) => {
-      if (done) return;
-      done = true;
-      reject(err);
-    });
-  });
-}
-
-// src/otlp/receiver.ts
-var KEY_PATTERN = /^[A-Za-z0-9._~-]{1,200}$/;
-function inflateWithin(body, encoding, limit2) {
-  try {
-    return encoding === "gzip" ? gunzipSync2(body, { maxOutputLength: limit2 }) : inflateSync(body, { maxOutputLength: limit2 });
-  } catch (err) {
-    const e = err;
-    if (e.code === "ERR_BUFFER_TOO_LARGE" || e instanceof RangeError) throw Object.assign(new Error(`${tooLargeMessage("otlp receiver", limit2)} once decompressed`), { status: 413 });
-    throw Object.assign(new Error(`the ${encoding} body does not decompress: ${e.message}`), { status: 400 });
-  }
-}
-var EVENTS_CAP = 128;
-function boundSpan(span2) {
-  const out = {
-    ...span2,
-    traceId: capText(span2.traceId, 64),
-    spanId: capText(span2.spanId, 64),
-    name: capText(span2.name, 1024),
-    attributes: boundValue(span2.attributes)
-  };
-  if (span2.parentSpanId !== void 0) out.parentSpanId = capText(span2.parentSpanId, 64);
-  if (span2.service !== void 0) out.service = capText(span2.service, 1024);
-  if (span2.scope !== void 0) out.scope = capText(span2.scope, 1024);
-  if (span2.events) out.events = span2.events.slice(0, EVENTS_CAP).map((e) => ({ name: capText(e.name, 1024), timeMs: e.timeMs, attributes: boundValue(e.attributes, { budget: 64 * 1024 }) }));
-  return out;
-}
-function boundLogEvent(e) {
-  return { ...e, traceId: capText(e.traceId, 64), spanId: capText(e.spanId, 64), name: capText(e.name, 1024), attributes: boundValue(e.attributes) };
-}
-function decodeBody(signal, type, body) {
-  if (type === "application/x-protobuf" || type === "application/protobuf") {
-    try {
-      return signal === "traces" ? { spans: spansOfRequest(decodeOtlpProtobuf(body)), events: [] } : { spans: [], events: logEventsOfRequest(decodeOtlpLogsProtobuf(body)) };
-    } catch (err) {
-      return err.message;
-    }
-  }
-  let doc;
-  try {
-    doc = JSON.parse(body.toString("utf8"));
-  } catch (err) {
-    return `body is not JSON: ${err.message}`;
-  }
-  const list = signal === "traces" ? "resourceSpans" : "resourceLogs";
-  const ok2 = isOtlpDocument(doc) && Array.isArray(doc[list]);
-  if (!ok2) return `body is not an ${signal === "traces" ? "ExportTraceServiceRequest" : "ExportLogsServiceRequest"}: expected {"${list}": [...]}`;
-  return signal === "traces" ? { spans: spansOfRequest(doc), events: [] } : { spans: [], events: logEventsOfRequest(doc) };
-}
-async function startOtlpReceiver(opts) {
-  const limit2 = opts.maxBodyBytes ?? DEFAULT_BODY_LIMIT;
-  const maxItems = opts.maxItems ?? 1e5;
-  const live = /* @__PURE__ */ new Map();
-  async function handle(req, res) {
-    const url2 = new URL(req.url ?? "/", "http://127.0.0.1");
-    const m = /^\/([^/]+)\/v1\/(traces|logs)\/?$/.exec(url2.pathname);
-    if (!m) return sendJson(res, 404, { code: 5, message: `no route ${req.method} ${url2.pathname}: spans go to <OTEL_EXPORTER_OTLP_ENDPOINT>/v1/traces, their log events to <OTEL_EXPORTER_OTLP_ENDPOINT>/v1/logs` });
-    const signal = m[2];
-    if (req.method !== "POST") return sendJson(res, 405, { code: 12, message: `OTLP/HTTP ${signal} are POSTed` }, { allow: "POST" });
-    const key2 = decodeURIComponent(m[1]);
-    const bucket = live.get(key2);
-    if (!bucket) return sendJson(res, 404, { code: 5, message: `unknown or finished invocation ${JSON.stringify(key2)}: use the OTEL_EXPORTER_OTLP_ENDPOINT of the running invocation` });
-    const read = await readBodyWithin(req, limit2);
-    if (!read.ok) return sendJson(res, 413, { code: 8, message: tooLargeMessage("otlp receiver", read.limit) });
-    let body = read.body;
-    const encoding = String(req.headers["content-encoding"] ?? "").toLowerCase();
-    if (encoding === "gzip" || encoding === "deflate") body = inflateWithin(body, encoding, limit2);
-    else if (encoding !== "" && encoding !== "identity") return sendJson(res, 415, { code: 3, message: `Content-Encoding ${encoding} is not supported (use gzip or none)` });
-    const type = String(req.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
-    const proto = type === "application/x-protobuf" || type === "application/protobuf";
-    if (!proto && type !== "application/json" && type !== "") {
-      return sendJson(res, 415, { code: 3, message: `Content-Type ${type} is not OTLP: send application/json or application/x-protobuf` });
-    }
-    const decoded = decodeBody(signal, type, body);
-    if (typeof decoded === "string") {
-      if (!proto) return sendJson(res, 400, { code: 3, message: decoded });
-      res.writeHead(400, { "content-type": "text/plain" });
-      res.end(decoded);
-      return;
-    }
-    const held2 = bucket.spans.length + bucket.events.length;
-    if (held2 + decoded.spans.length + decoded.events.length > maxItems) {
-      opts.log.warn(`otlp receiver: invocation ${key2} sent more than ${maxItems} spans and log events; the rest are refused`);
-      return sendJson(res, 413, { code: 8, message: `over ${maxItems} spans and log events for this invocation` });
-    }
-    for (const s2 of decoded.spans) bucket.spans.push(boundSpan(s2));
-    for (const e of decoded.events) bucket.events.push(boundLogEvent(e));
-    if (!proto) return sendJson(res, 200, { partialSuccess: {} });
-    res.writeHead(200, { "content-type": "application/x-protobuf", "content-length": 0 });
-    res.end();
-  }
-  const server = http.createServer((req, res) => {
-    handle(req, res).catch((err) => {
-      const status = err.status ?? 400;
-      opts.log.debug(`otlp receiver: ${req.method} ${req.url}: ${err?.message}`);
-      if (!res.headersSent) sendJson(res, status, { code: 3, message: err?.message ?? String(err) });
-      else res.end();
-    });
-  });
-  const port = await listenLocal(server);
-  const baseUrl = `http://127.0.0.1:${port}`;
-  opts.log.debug(`otlp receiver listening on ${baseUrl}`);
-  return {
-    baseUrl,
-    open(key2) {
-      if (!KEY_PATTERN.test(key2)) throw new Error(`otlp receiver key ${JSON.stringify(key2)} must be 1-200 characters of A-Z a-z 0-9 . _ ~ -`);
-      if (live.has(key2)) throw new Error(`otlp receiver: ${key2} is already open`);
-      live.set(key2, { spans: [], events: [] });
-      return `${baseUrl}/${key2}`;
-    },
-    spans(key2) {
-      const b = live.get(key2);
-      return b ? joinLogEvents(b.spans, b.events) : [];
-    },
-    close(key2) {
-      const b = live.get(key2);
-      live.delete(key2);
-      return b ? joinLogEvents(b.spans, b.events) : [];
-    },
-    async stop() {
-      live.clear();
-      await closeServer(server);
-    }
-  };
-}
-
-// src/model/cassette.ts
-import { createHash as createHash6 } from "node:crypto";
-
 // src/model/openai-wire.ts
 import { randomBytes as randomBytes2 } from "node:crypto";
 function flattenContent(content) {
@@ -45881,30 +45648,43 @@ function assembleJson(body, endpoint) {
   }
   return out;
 }
-var SseAssembler = class {
-  constructor(endpoint) {
-    this.endpoint = endpoint;
+var SseLines = class {
+  constructor(onLine) {
+    this.onLine = onLine;
   }
-  endpoint;
-  result = emptyAssembled();
+  onLine;
   pending = "";
   decoder = new TextDecoder();
-  choices = /* @__PURE__ */ new Set();
-  toolIndex = /* @__PURE__ */ new Map();
   feed(chunk) {
     this.pending += typeof chunk === "string" ? chunk : this.decoder.decode(chunk, { stream: true });
     let nl;
     while ((nl = this.pending.indexOf("\n")) >= 0) {
       const line = this.pending.slice(0, nl).replace(/\r$/, "");
       this.pending = this.pending.slice(nl + 1);
-      this.line(line);
+      this.onLine(line);
     }
+  }
+  end() {
+    this.pending += this.decoder.decode();
+    if (this.pending) this.onLine(this.pending.replace(/\r$/, ""));
+    this.pending = "";
+  }
+};
+var SseAssembler = class {
+  constructor(endpoint) {
+    this.endpoint = endpoint;
+  }
+  endpoint;
+  result = emptyAssembled();
+  lines = new SseLines((line) => this.line(line));
+  choices = /* @__PURE__ */ new Set();
+  toolIndex = /* @__PURE__ */ new Map();
+  feed(chunk) {
+    this.lines.feed(chunk);
   }
   /** Call at the end of the stream: handles a last line without a newline. */
   end() {
-    this.pending += this.decoder.decode();
-    if (this.pending) this.line(this.pending.replace(/\r$/, ""));
-    this.pending = "";
+    this.lines.end();
     return this.result;
   }
   line(line) {
@@ -46187,23 +45967,14 @@ function assembleResponseObject(value2) {
   return out;
 }
 var ResponsesSseAssembler = class {
-  pending = "";
-  decoder = new TextDecoder();
+  lines = new SseLines((line) => this.line(line));
   final;
   partial = { content: "", toolCalls: [], choiceCount: 0, done: false };
   feed(chunk) {
-    this.pending += typeof chunk === "string" ? chunk : this.decoder.decode(chunk, { stream: true });
-    let nl;
-    while ((nl = this.pending.indexOf("\n")) >= 0) {
-      const line = this.pending.slice(0, nl).replace(/\r$/, "");
-      this.pending = this.pending.slice(nl + 1);
-      this.line(line);
-    }
+    this.lines.feed(chunk);
   }
   end() {
-    this.pending += this.decoder.decode();
-    if (this.pending) this.line(this.pending.replace(/\r$/, ""));
-    this.pending = "";
+    this.lines.end();
     return this.final ?? this.partial;
   }
   line(line) {
@@ -46260,7 +46031,257 @@ function withDelivered(response, delivered) {
   return { ...response, output: output2, output_text: delivered.content };
 }
 
+// src/model/http-util.ts
+function listenLocal(server) {
+  return new Promise((resolve4, reject) => {
+    const onError = (err) => reject(err);
+    server.once("error", onError);
+    server.listen(0, "127.0.0.1", () => {
+      server.off("error", onError);
+      resolve4(server.address().port);
+    });
+  });
+}
+function closeServer(server) {
+  return new Promise((resolve4) => {
+    if (!server.listening) return resolve4();
+    server.close(() => resolve4());
+    server.closeIdleConnections();
+    setTimeout(() => server.closeAllConnections(), 200).unref();
+  });
+}
+function readBody(req) {
+  return new Promise((resolve4, reject) => {
+    const chunks = [];
+    req.on("data", (c3) => chunks.push(c3));
+    req.on("end", () => resolve4(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+    req.on("error", reject);
+  });
+}
+function sendJson(res, status, body, extraHeaders = {}) {
+  const text2 = JSON.stringify(body);
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text2), ...extraHeaders });
+  res.end(text2);
+}
+function sendResponsesAnswer(res, spec, body) {
+  const response = responseObject(spec, body);
+  if (body.stream !== true) return sendJson(res, 200, responseJson(response));
+  res.writeHead(200, SSE_HEADERS);
+  for (const e of responseEvents(response)) res.write(e);
+  res.end();
+}
+function openaiErrorBody(type, message, code3 = null) {
+  return { error: { type, message, code: code3, param: null } };
+}
+function sendError(res, status, type, message, code3 = null) {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  sendJson(res, status, openaiErrorBody(type, message, code3));
+}
+function parseJsonBody(res, raw) {
+  try {
+    const value2 = JSON.parse(raw.toString("utf8"));
+    if (value2 && typeof value2 === "object" && !Array.isArray(value2)) return value2;
+    sendError(res, 400, "invalid_request_error", "the request body must be a JSON object");
+  } catch (err) {
+    sendError(res, 400, "invalid_request_error", `the request body is not JSON: ${err.message}`);
+  }
+  return void 0;
+}
+var AGENT_HEADER = "x-saboteur-agent";
+function headerValue(req, name) {
+  const v = req.headers[name];
+  const s2 = Array.isArray(v) ? v[0] : v;
+  return s2 === void 0 || s2 === "" ? void 0 : s2;
+}
+
+// src/util/body-limit.ts
+var DEFAULT_BODY_LIMIT = 32 * 1024 * 1024;
+var DRAIN_LIMIT = 256 * 1024 * 1024;
+var DRAIN_MS = 15e3;
+function limitText(bytes) {
+  return bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024) * 10) / 10} MiB` : `${bytes} bytes`;
+}
+function tooLargeMessage(what, limit2) {
+  return `${what}: the request body is over the ${limitText(limit2)} limit`;
+}
+function drain(req, alreadyRead) {
+  let drained = alreadyRead;
+  const cut2 = setTimeout(() => req.socket.destroy(), DRAIN_MS);
+  cut2.unref();
+  req.removeAllListeners("data");
+  req.on("data", (c3) => {
+    drained += c3.length;
+    if (drained > DRAIN_LIMIT) req.socket.destroy();
+  });
+  req.on("end", () => clearTimeout(cut2));
+  req.on("close", () => clearTimeout(cut2));
+  req.resume();
+}
+function readBodyWithin(req, limit2 = DEFAULT_BODY_LIMIT) {
+  const declared = Number(req.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > limit2) {
+    drain(req, 0);
+    return Promise.resolve({ ok: false, limit: limit2 });
+  }
+  return new Promise((resolve4, reject) => {
+    const chunks = [];
+    let size = 0;
+    let done = false;
+    req.on("data", (c3) => {
+      if (done) return;
+      size += c3.length;
+      if (size > limit2) {
+        done = true;
+        chunks.length = 0;
+        drain(req, size);
+        resolve4({ ok: false, limit: limit2 });
+        return;
+      }
+      chunks.push(c3);
+    });
+    req.on("end", () => {
+      if (done) return;
+      done = true;
+      resolve4({ ok: true, body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size) });
+    });
+    req.on("error", (err) => {
+      if (done) return;
+      done = true;
+      reject(err);
+    });
+  });
+}
+
+// src/otlp/receiver.ts
+var KEY_PATTERN = /^[A-Za-z0-9._~-]{1,200}$/;
+function inflateWithin(body, encoding, limit2) {
+  try {
+    return encoding === "gzip" ? gunzipSync2(body, { maxOutputLength: limit2 }) : inflateSync(body, { maxOutputLength: limit2 });
+  } catch (err) {
+    const e = err;
+    if (e.code === "ERR_BUFFER_TOO_LARGE" || e instanceof RangeError) throw Object.assign(new Error(`${tooLargeMessage("otlp receiver", limit2)} once decompressed`), { status: 413 });
+    throw Object.assign(new Error(`the ${encoding} body does not decompress: ${e.message}`), { status: 400 });
+  }
+}
+var EVENTS_CAP = 128;
+function boundSpan(span2) {
+  const out = {
+    ...span2,
+    traceId: capText(span2.traceId, 64),
+    spanId: capText(span2.spanId, 64),
+    name: capText(span2.name, 1024),
+    attributes: boundValue(span2.attributes)
+  };
+  if (span2.parentSpanId !== void 0) out.parentSpanId = capText(span2.parentSpanId, 64);
+  if (span2.service !== void 0) out.service = capText(span2.service, 1024);
+  if (span2.scope !== void 0) out.scope = capText(span2.scope, 1024);
+  if (span2.events) out.events = span2.events.slice(0, EVENTS_CAP).map((e) => ({ name: capText(e.name, 1024), timeMs: e.timeMs, attributes: boundValue(e.attributes, { budget: 64 * 1024 }) }));
+  return out;
+}
+function boundLogEvent(e) {
+  return { ...e, traceId: capText(e.traceId, 64), spanId: capText(e.spanId, 64), name: capText(e.name, 1024), attributes: boundValue(e.attributes) };
+}
+function decodeBody(signal, type, body) {
+  if (type === "application/x-protobuf" || type === "application/protobuf") {
+    try {
+      return signal === "traces" ? { spans: spansOfRequest(decodeOtlpProtobuf(body)), events: [] } : { spans: [], events: logEventsOfRequest(decodeOtlpLogsProtobuf(body)) };
+    } catch (err) {
+      return err.message;
+    }
+  }
+  let doc;
+  try {
+    doc = JSON.parse(body.toString("utf8"));
+  } catch (err) {
+    return `body is not JSON: ${err.message}`;
+  }
+  const list = signal === "traces" ? "resourceSpans" : "resourceLogs";
+  const ok2 = isOtlpDocument(doc) && Array.isArray(doc[list]);
+  if (!ok2) return `body is not an ${signal === "traces" ? "ExportTraceServiceRequest" : "ExportLogsServiceRequest"}: expected {"${list}": [...]}`;
+  return signal === "traces" ? { spans: spansOfRequest(doc), events: [] } : { spans: [], events: logEventsOfRequest(doc) };
+}
+async function startOtlpReceiver(opts) {
+  const limit2 = opts.maxBodyBytes ?? DEFAULT_BODY_LIMIT;
+  const maxItems = opts.maxItems ?? 1e5;
+  const live = /* @__PURE__ */ new Map();
+  async function handle(req, res) {
+    const url2 = new URL(req.url ?? "/", "http://127.0.0.1");
+    const m = /^\/([^/]+)\/v1\/(traces|logs)\/?$/.exec(url2.pathname);
+    if (!m) return sendJson(res, 404, { code: 5, message: `no route ${req.method} ${url2.pathname}: spans go to <OTEL_EXPORTER_OTLP_ENDPOINT>/v1/traces, their log events to <OTEL_EXPORTER_OTLP_ENDPOINT>/v1/logs` });
+    const signal = m[2];
+    if (req.method !== "POST") return sendJson(res, 405, { code: 12, message: `OTLP/HTTP ${signal} are POSTed` }, { allow: "POST" });
+    const key2 = decodeURIComponent(m[1]);
+    const bucket = live.get(key2);
+    if (!bucket) return sendJson(res, 404, { code: 5, message: `unknown or finished invocation ${JSON.stringify(key2)}: use the OTEL_EXPORTER_OTLP_ENDPOINT of the running invocation` });
+    const read = await readBodyWithin(req, limit2);
+    if (!read.ok) return sendJson(res, 413, { code: 8, message: tooLargeMessage("otlp receiver", read.limit) });
+    let body = read.body;
+    const encoding = String(req.headers["content-encoding"] ?? "").toLowerCase();
+    if (encoding === "gzip" || encoding === "deflate") body = inflateWithin(body, encoding, limit2);
+    else if (encoding !== "" && encoding !== "identity") return sendJson(res, 415, { code: 3, message: `Content-Encoding ${encoding} is not supported (use gzip or none)` });
+    const type = String(req.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
+    const proto = type === "application/x-protobuf" || type === "application/protobuf";
+    if (!proto && type !== "application/json" && type !== "") {
+      return sendJson(res, 415, { code: 3, message: `Content-Type ${type} is not OTLP: send application/json or application/x-protobuf` });
+    }
+    const decoded = decodeBody(signal, type, body);
+    if (typeof decoded === "string") {
+      if (!proto) return sendJson(res, 400, { code: 3, message: decoded });
+      res.writeHead(400, { "content-type": "text/plain" });
+      res.end(decoded);
+      return;
+    }
+    const held2 = bucket.spans.length + bucket.events.length;
+    if (held2 + decoded.spans.length + decoded.events.length > maxItems) {
+      opts.log.warn(`otlp receiver: invocation ${key2} sent more than ${maxItems} spans and log events; the rest are refused`);
+      return sendJson(res, 413, { code: 8, message: `over ${maxItems} spans and log events for this invocation` });
+    }
+    for (const s2 of decoded.spans) bucket.spans.push(boundSpan(s2));
+    for (const e of decoded.events) bucket.events.push(boundLogEvent(e));
+    if (!proto) return sendJson(res, 200, { partialSuccess: {} });
+    res.writeHead(200, { "content-type": "application/x-protobuf", "content-length": 0 });
+    res.end();
+  }
+  const server = http.createServer((req, res) => {
+    handle(req, res).catch((err) => {
+      const status = err.status ?? 400;
+      opts.log.debug(`otlp receiver: ${req.method} ${req.url}: ${err?.message}`);
+      if (!res.headersSent) sendJson(res, status, { code: 3, message: err?.message ?? String(err) });
+      else res.end();
+    });
+  });
+  const port = await listenLocal(server);
+  const baseUrl = `http://127.0.0.1:${port}`;
+  opts.log.debug(`otlp receiver listening on ${baseUrl}`);
+  return {
+    baseUrl,
+    open(key2) {
+      if (!KEY_PATTERN.test(key2)) throw new Error(`otlp receiver key ${JSON.stringify(key2)} must be 1-200 characters of A-Z a-z 0-9 . _ ~ -`);
+      if (live.has(key2)) throw new Error(`otlp receiver: ${key2} is already open`);
+      live.set(key2, { spans: [], events: [] });
+      return `${baseUrl}/${key2}`;
+    },
+    spans(key2) {
+      const b = live.get(key2);
+      return b ? joinLogEvents(b.spans, b.events) : [];
+    },
+    close(key2) {
+      const b = live.get(key2);
+      live.delete(key2);
+      return b ? joinLogEvents(b.spans, b.events) : [];
+    },
+    async stop() {
+      live.clear();
+      await closeServer(server);
+    }
+  };
+}
+
 // src/model/cassette.ts
+import { createHash as createHash6 } from "node:crypto";
 var CassetteError = class extends Error {
   constructor(message) {
     super(message);
@@ -49422,12 +49443,7 @@ async function startReplayServer(options) {
       if (entry.latencyMs) await sleep(entry.latencyMs);
       const spec = specFor(entry, endpoint, body.model, facts.text);
       if (endpoint === "responses") {
-        const response = responseObject(spec, body);
-        if (body.stream !== true) return sendJson(res, 200, responseJson(response));
-        res.writeHead(200, SSE_HEADERS);
-        for (const e of responseEvents(response)) res.write(e);
-        res.end();
-        return;
+        return sendResponsesAnswer(res, spec, body);
       }
       if (body.stream === true) {
         const includeUsage = body.stream_options?.include_usage === true;
@@ -49811,12 +49827,7 @@ async function startChatServer(options) {
         usage: { prompt_tokens: g.promptTokens, completion_tokens: g.completionTokens, total_tokens: g.promptTokens + g.completionTokens }
       };
       if (route === "responses") {
-        const response = responseObject(spec, body);
-        if (body.stream !== true) return sendJson(res, 200, responseJson(response));
-        res.writeHead(200, SSE_HEADERS);
-        for (const e of responseEvents(response)) res.write(e);
-        res.end();
-        return;
+        return sendResponsesAnswer(res, spec, body);
       }
       if (body.stream === true) {
         const includeUsage = body.stream_options?.include_usage === true;
