@@ -74,27 +74,7 @@ maybe('the real HumanEval, end to end', () => {
   });
 
   it('164 problems × 2 variants: control passes all, the saboteur costs pass@1', async () => {
-    const port = 21000 + Math.floor(Math.random() * 20000);
-    const serve = path.resolve('fixtures/pipelines/serve.mjs');
-    const text = [
-      'model:',
-      '  kind: external',
-      `  base-url: ${model.baseUrl}`,
-      '  model: canonical',
-      'pipeline:',
-      '  mode: http',
-      `  serve: "node ${serve} --port ${port}"`,
-      `  url: http://127.0.0.1:${port}/run`,
-      `  ready-url: http://127.0.0.1:${port}/health`,
-      '  concurrency: 8',
-      '  agents:',
-      '    - { name: planner, match: { system: "You are the planner" } }',
-      'benchmarks:',
-      `  humaneval: { path: ${file} }`,
-      'variants:',
-      '  malicious: { target: coder, message-rate: 0.5, error-rate: 0.6 }',
-    ].join('\n');
-    const config = parseConfig(text, path.join(out, 'saboteur.yml'));
+    const config = chainConfig(model.baseUrl, file!, out, { concurrency: 8, malicious: '{ target: coder, message-rate: 0.5, error-rate: 0.6 }' });
     const { runLog } = await runJob(config, { outDir: out, log: memoryLog() });
     expect(runLog.status).toBe('completed');
     expect(runLog.benchmarks[0]).toMatchObject({ id: 'humaneval', total: 164, selected: 164, sha256: 'b796127e635a67f93fb35c04f4cb03cf06f38c8072ee7cee8833d7bee06979ef' });
@@ -113,7 +93,7 @@ maybe('the real HumanEval, end to end', () => {
 });
 
 /** The pipeline config of these tests: the chain pipeline as an http service against `baseUrl`. */
-function chainConfig(baseUrl: string, problemsFile: string, dir: string) {
+function chainConfig(baseUrl: string, problemsFile: string, dir: string, over: { concurrency?: number; malicious?: string } = {}) {
   const port = 21000 + Math.floor(Math.random() * 20000);
   const serve = path.resolve('fixtures/pipelines/serve.mjs');
   const text = [
@@ -126,13 +106,13 @@ function chainConfig(baseUrl: string, problemsFile: string, dir: string) {
     `  serve: "node ${serve} --port ${port}"`,
     `  url: http://127.0.0.1:${port}/run`,
     `  ready-url: http://127.0.0.1:${port}/health`,
-    '  concurrency: 4',
+    `  concurrency: ${over.concurrency ?? 4}`,
     '  agents:',
     '    - { name: planner, match: { system: "You are the planner" } }',
     'benchmarks:',
     `  humaneval: { path: ${problemsFile} }`,
     'variants:',
-    '  malicious: { target: coder, message-rate: 0.5 }',
+    `  malicious: ${over.malicious ?? '{ target: coder, message-rate: 0.5 }'}`,
   ].join('\n');
   return parseConfig(text, path.join(dir, 'saboteur.yml'));
 }
