@@ -4,7 +4,6 @@
  * secret-name rule is pure and checked name by name.
  */
 import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
-import net from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,6 +13,7 @@ import { createPipelineRunner, isSecretName, planPassThrough, type PipelineConfi
 import { allowlistedBaseEnv, secretValueKind } from '../../src/pipeline/env.js';
 import { fenceArgv, isRootUser, probeFence, processesOfUid, type Fence, type FenceKind } from '../../src/pipeline/fence.js';
 import { eventually, processesWithEnv } from '../helpers/processes.js';
+import { reservePort } from '../../src/model/servers/lifecycle.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -45,14 +45,6 @@ function makeRunner(pipeline: PipelineConfig, fence: Fence, hostEnv: NodeJS.Proc
   const runner = createPipelineRunner(pipeline, { log: memoryLog(), workDir, hostEnv: { PATH: process.env.PATH, HOME: '/tmp', ...hostEnv }, fence, killGraceMs: 300 });
   runners.push(runner);
   return runner;
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 describe('secret-name rule (pure)', () => {
@@ -182,7 +174,7 @@ describe.each(KINDS)('the %s fence', (kind) => {
 
   it('http mode: the service and every orphan it left are gone after stop', async () => {
     const mark = `orphan-http-${kind}-${process.pid}`;
-    const port = await freePort();
+    const port = await reservePort('127.0.0.1');
     const runner = makeRunner(
       config({ mode: 'http', serve: `node fixtures/pipelines/orphaner.mjs --port ${port}`, url: `http://127.0.0.1:${port}/run`, env: ['ORPHAN_MARK'] }),
       await get(),

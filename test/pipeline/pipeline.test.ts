@@ -25,6 +25,7 @@ import {
 import { TailBuffer } from '../../src/pipeline/output.js';
 import { procStatFields } from '../../src/pipeline/process-group.js';
 import { eventually, processesWithEnv } from '../helpers/processes.js';
+import { reservePort } from '../../src/model/servers/lifecycle.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const fixture = (name: string) => `node fixtures/pipelines/${name}`;
@@ -321,15 +322,6 @@ describe('process mode', () => {
   });
 });
 
-/** A port that was free a moment ago (the service under test must know its port up front). */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 /** A tiny OpenAI-compatible chat endpoint: echoes the last user message, records the bearer tokens. */
 async function fakeChatServer(): Promise<{ baseUrl: string; tokens: string[]; close: () => Promise<void> }> {
   const tokens: string[] = [];
@@ -357,7 +349,7 @@ describe('http mode', () => {
   it('starts the service, waits until ready, runs tasks over it and stops it', async () => {
     const chat = await fakeChatServer();
     try {
-      const port = await freePort();
+      const port = await reservePort('127.0.0.1');
       const { runner, workDir } = makeRunner(
         config({ mode: 'http', serve: `${fixture('minimal-http.mjs')} --port ${port}`, url: `http://127.0.0.1:${port}/run`, concurrency: 8 }),
       );
@@ -381,7 +373,7 @@ describe('http mode', () => {
   });
 
   it('POSTs the task with the contract fields and headers; the service sees only the allowlist', async () => {
-    const port = await freePort();
+    const port = await reservePort('127.0.0.1');
     const { runner } = makeRunner(
       config({ mode: 'http', serve: `${fixture('echo-http.mjs')} --port ${port}`, url: `http://127.0.0.1:${port}/run`, env: ['MY_SETTING', 'GITHUB_TOKEN', 'OPENAI_API_KEY'] }),
     );
@@ -424,7 +416,7 @@ describe('http mode', () => {
   });
 
   it('maps a misbehaving service to crash, bad-output and timeout results', async () => {
-    const port = await freePort();
+    const port = await reservePort('127.0.0.1');
     const { runner } = makeRunner(config({ mode: 'http', serve: `${fixture('echo-http.mjs')} --port ${port}`, url: `http://127.0.0.1:${port}/run`, timeoutMs: 1500 }));
     await runner.start();
     const as = (behave: string) => runner.run(input({ task: task({ metadata: { behave } }) }));
@@ -439,7 +431,7 @@ describe('http mode', () => {
   });
 
   it('reports the service dying mid-run as a crash with its log tail', async () => {
-    const port = await freePort();
+    const port = await reservePort('127.0.0.1');
     const { runner } = makeRunner(config({ mode: 'http', serve: `${fixture('echo-http.mjs')} --port ${port}`, url: `http://127.0.0.1:${port}/run` }));
     await runner.start();
     const result = await runner.run(input({ task: task({ metadata: { behave: 'exit' } }) }));
@@ -448,7 +440,7 @@ describe('http mode', () => {
   });
 
   it('fails start at once with the log tail when the service exits early', async () => {
-    const port = await freePort();
+    const port = await reservePort('127.0.0.1');
     const serve = `node -e "console.log('loading model'); console.error('OSError: [Errno 98] address already in use'); process.exit(4)"`;
     const { runner } = makeRunner(config({ mode: 'http', serve, url: `http://127.0.0.1:${port}/run`, readyTimeoutMs: 60_000 }));
     const err = await runner.start().then(
@@ -462,7 +454,7 @@ describe('http mode', () => {
   });
 
   it('fails start after ready-timeout when the service never answers, and kills it', async () => {
-    const port = await freePort();
+    const port = await reservePort('127.0.0.1');
     const workDir = mkdtempSync(path.join(tmpdir(), 'saboteur-ready-'));
     dirs.push(workDir);
     const pidFile = path.join(workDir, 'child.pid');
@@ -491,7 +483,7 @@ describe('http mode', () => {
 
   it('works with a service started elsewhere (no serve command)', async () => {
     const chat = await fakeChatServer();
-    const port = await freePort();
+    const port = await reservePort('127.0.0.1');
     const other = makeRunner(config({ mode: 'http', serve: `${fixture('minimal-http.mjs')} --port ${port}`, url: `http://127.0.0.1:${port}/run` }));
     await other.runner.start();
     try {
