@@ -68,14 +68,36 @@ export function sendError(res: http.ServerResponse, status: number, type: string
 }
 
 /** Parses a JSON request body, or answers 400 and returns undefined. */
+/**
+ * How deep a request body may nest. Far beyond any chat request or tool schema, far below the
+ * depth at which JSON.stringify overflows the stack (about 8,000 levels): a body that passes can be
+ * written again, summarized and traced.
+ */
+export const MAX_BODY_DEPTH = 256;
+
+/** Whether `value` nests arrays and objects deeper than `max` levels (no recursion: any depth is safe). */
+export function nestsDeeperThan(value: unknown, max: number): boolean {
+  const stack: { v: unknown; depth: number }[] = [{ v: value, depth: 0 }];
+  while (stack.length) {
+    const { v, depth } = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth >= max) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) if (child !== null && typeof child === 'object') stack.push({ v: child, depth: depth + 1 });
+  }
+  return false;
+}
+
 export function parseJsonBody(res: http.ServerResponse, raw: Buffer): Record<string, unknown> | undefined {
+  let value: unknown;
   try {
-    const value = JSON.parse(raw.toString('utf8')) as unknown;
-    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
-    sendError(res, 400, 'invalid_request_error', 'the request body must be a JSON object');
+    value = JSON.parse(raw.toString('utf8'));
   } catch (err) {
     sendError(res, 400, 'invalid_request_error', `the request body is not JSON: ${(err as Error).message}`);
+    return undefined;
   }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) sendError(res, 400, 'invalid_request_error', 'the request body must be a JSON object');
+  else if (nestsDeeperThan(value, MAX_BODY_DEPTH)) sendError(res, 400, 'invalid_request_error', `the request body is nested deeper than ${MAX_BODY_DEPTH} levels`);
+  else return value as Record<string, unknown>;
   return undefined;
 }
 

@@ -14,7 +14,7 @@ import { performance } from 'node:perf_hooks';
 import type { Log } from '../util/log.js';
 import type { ProxyCall } from '../runlog/schema.js';
 import type { Injector, InjectionContext } from '../inject/types.js';
-import { AGENT_HEADER, closeServer, headerValue, listenLocal, sendError, sendJson } from '../model/http-util.js';
+import { AGENT_HEADER, closeServer, headerValue, listenLocal, MAX_BODY_DEPTH, nestsDeeperThan, sendError, sendJson } from '../model/http-util.js';
 import { SSE_HEADERS, sseData, type AssembledResponse, type Endpoint } from '../model/openai-wire.js';
 import { responsesEvent } from '../model/responses-wire.js';
 import { wireFor, type EndpointWire } from '../model/wire.js';
@@ -288,6 +288,8 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     } catch (err) {
       return refuse(identifyAgent({ header, pathAgent: route.pathAgent }, agents), `the request body is not a JSON object: ${(err as Error).message}`);
     }
+    // Bounded here, once: what passes can be rewritten, re-sent and summarized without overflowing.
+    if (nestsDeeperThan(body, MAX_BODY_DEPTH)) return refuse(identifyAgent({ header, pathAgent: route.pathAgent }, agents), `the request body is nested deeper than ${MAX_BODY_DEPTH} levels`);
     const requested = typeof body.model === 'string' ? body.model : undefined;
     // The Responses API's state lives here: the request goes upstream with its whole conversation.
     let responses: PreparedResponses | undefined;

@@ -1,13 +1,13 @@
 /**
  * The proxy's bounds over real HTTP: a body over the limit gets a 413 with a message (and is on
  * the trace), a 20 MB model answer reaches the pipeline whole while the trace keeps its head,
- * length and hash.
+ * length and hash; a body nested past the depth bound is refused before anything re-serializes it.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import http from 'node:http';
 import { createHash } from 'node:crypto';
 import { memoryLog } from '../../src/util/log.js';
-import { closeServer, listenLocal } from '../../src/model/http-util.js';
+import { closeServer, listenLocal, MAX_BODY_DEPTH } from '../../src/model/http-util.js';
 import { startProxy, InvocationRegistry, type ProxyHandle } from '../../src/proxy/index.js';
 import { isCut, TEXT_CAP } from '../../src/runlog/bound.js';
 
@@ -33,8 +33,8 @@ afterAll(async () => {
   await closeServer(upstream);
 });
 
-function post(key: string, body: string): Promise<{ status: number; text: string }> {
-  return fetch(`${proxy.baseUrl}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body }).then(async (r) => ({ status: r.status, text: await r.text() }));
+function post(key: string, body: string, route = 'chat/completions'): Promise<{ status: number; text: string }> {
+  return fetch(`${proxy.baseUrl}/${route}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body }).then(async (r) => ({ status: r.status, text: await r.text() }));
 }
 
 describe('proxy bounds', () => {
@@ -49,6 +49,27 @@ describe('proxy bounds', () => {
     const calls = registry.close(inv.key);
     expect(calls.map((c) => c.status)).toEqual([413, 200]);
     expect(calls[0].error).toMatch(/over the 4 MiB limit/);
+  }, 60_000);
+
+  it('refuses a body nested 10,000 levels deep (chat and Responses) with 400 and a message, records it, and serves the next call on', async () => {
+    // Written as text: JSON.stringify itself could not write what the proxy must refuse.
+    const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
+    const inv = registry.open({ instanceId: 'deep', benchmark: 'b', variant: 'malicious' });
+    const chat = await post(inv.key, `{"model":"m","messages":[{"role":"user","content":"hi"}],"tools":[{"type":"function","function":{"name":"f","parameters":${deep}}}]}`);
+    const responses = await post(inv.key, `{"model":"m","input":[{"type":"function_call","call_id":"c1","name":"f","arguments":${deep}}]}`, 'responses');
+    for (const r of [chat, responses]) {
+      expect(r.status).toBe(400);
+      expect(JSON.parse(r.text).error.message).toBe(`saboteur proxy: the request body is nested deeper than ${MAX_BODY_DEPTH} levels`);
+    }
+    const ok = await post(inv.key, JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }));
+    expect(ok.status).toBe(200);
+    const calls = registry.close(inv.key);
+    expect(calls.map((c) => [c.endpoint, c.status])).toEqual([
+      ['chat.completions', 400],
+      ['responses', 400],
+      ['chat.completions', 200],
+    ]);
+    expect(calls[1].error).toBe(`the request body is nested deeper than ${MAX_BODY_DEPTH} levels`);
   }, 60_000);
 
   it('passes a 20 MB answer through whole; the trace keeps its head with the length and sha256', async () => {
