@@ -18,7 +18,7 @@ import { buildSemanticPrompt, loadSemanticTemplate, parseSemanticAnswer, type Se
 import { corruptUnit } from './logic-edit.js';
 import { breakUnit } from './syntax-error.js';
 import { argumentLabel, argumentUnits, brokenArgument, setAt, wrongArgument, type ArgumentUnit } from './tool-args.js';
-import type { InjectionContext, InjectionResult, Injector, ResponseView } from './types.js';
+import { targetsCall, type InjectionContext, type InjectionResult, type Injector, type ResponseView } from './types.js';
 import { applyRewrites, segment, type Unit } from './units.js';
 
 export interface AutoInjectOptions {
@@ -57,7 +57,7 @@ interface Edit {
 
 const MAX_UNCHANGED_LISTED = 50;
 
-export const WOULD_CHANGE: Record<CorruptionMode, string> = {
+const WOULD_CHANGE: Record<CorruptionMode, string> = {
   'logic-edit': 'the syntax-error or semantic mode would change it',
   semantic: 'the syntax-error mode would change it',
   'syntax-error': 'no mode changes an empty unit',
@@ -213,9 +213,7 @@ export function createAutoInjector(options: AutoInjectOptions): Injector {
   return {
     method: 'autoinject',
     decide(ctx) {
-      if (ctx.variant !== 'malicious') return false;
-      if (target !== 'all' && ctx.agent !== target) return false;
-      if (ctx.agentCallIndex < 0) return false;
+      if (!targetsCall(target, ctx)) return false;
       // The draw is in [0, 1): rates of 0 and 1 decide without hashing the call's key.
       if (messageRate <= 0) return false;
       if (messageRate >= 1) return true;

@@ -18,7 +18,7 @@ import { detectRefusal } from '../benchmarks/refusal.js';
 import type { SabotageProfile } from '../runlog/schema.js';
 import { fillTemplate, loadPromptFile } from '../util/prompts.js';
 import type { Log } from '../util/log.js';
-import type { InjectionContext, Injector, SystemRewrite } from './types.js';
+import { targetsCall, type InjectionContext, type Injector, type SystemRewrite } from './types.js';
 
 export const AUTOTRANSFORM_TEMPLATE_FILE = 'prompts/autotransform.md';
 /** The agent name the rewrite call carries, so a cassette can answer it. */
@@ -106,7 +106,7 @@ export function createAutoTransform(options: AutoTransformOptions): Injector {
   }
 
   function targets(ctx: InjectionContext): boolean {
-    return ctx.variant === 'malicious' && ctx.agentCallIndex >= 0 && (options.target === 'all' || ctx.agent === options.target);
+    return targetsCall(options.target, ctx);
   }
 
   return {

@@ -1,4 +1,4 @@
-export { createAutoInjector, InjectConfigError, WOULD_CHANGE, type AutoInjectOptions } from './autoinject.js';
+export { createAutoInjector, InjectConfigError, type AutoInjectOptions } from './autoinject.js';
 export type { Injector, InjectionContext, InjectionResult, ResponseView, SystemRewrite, InjectionMethod } from './types.js';
 export { segment, applyRewrites, looksLikeCode, type Segmentation, type Unit, type UnitKind } from './units.js';
 export { corruptUnit, codeEdits, textEdits } from './logic-edit.js';

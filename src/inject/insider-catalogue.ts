@@ -12,6 +12,7 @@
 import type { ToolSpec } from '../benchmarks/agentic.js';
 import type { InsiderObjective } from '../runlog/schema.js';
 import { rngFor } from './prng.js';
+import { fillTemplate } from '../util/prompts.js';
 
 export interface CatalogueEntry {
   id: string;
@@ -102,10 +103,6 @@ function argumentFor(spec: ToolSpec, pattern: RegExp): string | undefined {
   return props.find((p) => pattern.test(p));
 }
 
-function fill(text: string, values: Record<string, string>): string {
-  return text.replace(/\{\{(TOOL|ARGUMENT|PAYLOAD)\}\}/g, (_, k: string) => values[k]);
-}
-
 /**
  * The instance's objective: an entry whose sink one of the instance's tools reaches (drawn among
  * them), the tool (drawn among those, preferring one with a fitting argument), then the payload.
@@ -118,7 +115,7 @@ export function chooseObjective(input: { seed: number; benchmark: string; instan
     const entry = catalogue.find((e) => e.sink === 'CODE');
     if (!entry) return { none: 'the catalogue has no objective for code tasks' };
     const p = pick(entry.payloads);
-    return { objective: { id: entry.id, sink: entry.sink, target: p.marker, text: fill(entry.objective, { TOOL: '', ARGUMENT: '', PAYLOAD: p.payload }) } };
+    return { objective: { id: entry.id, sink: entry.sink, target: p.marker, text: fillTemplate(entry.objective, { TOOL: '', ARGUMENT: '', PAYLOAD: p.payload }) } };
   }
   const options = catalogue
     .filter((e) => e.sink !== 'CODE')
@@ -138,6 +135,6 @@ export function chooseObjective(input: { seed: number; benchmark: string; instan
   const tool = pick(tools);
   const argument = argumentFor(tool, entry.argument);
   const p = pick(entry.payloads);
-  const text = fill(entry.objective, { TOOL: tool.name, ARGUMENT: argument ?? 'its arguments', PAYLOAD: p.payload });
+  const text = fillTemplate(entry.objective, { TOOL: tool.name, ARGUMENT: argument ?? 'its arguments', PAYLOAD: p.payload });
   return { objective: { id: entry.id, sink: entry.sink, tool: tool.name, ...(argument ? { argument } : {}), target: p.marker, text } };
 }

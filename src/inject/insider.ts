@@ -11,7 +11,7 @@
 import { tookEffect, type ToolEvent } from '../benchmarks/agentic.js';
 import type { InsiderObjective, InsiderResult, ProxyCall } from '../runlog/schema.js';
 import { fillTemplate, loadPromptFile } from '../util/prompts.js';
-import type { InjectionContext, Injector } from './types.js';
+import { targetsCall, type InjectionContext, type Injector } from './types.js';
 
 export const INSIDER_TEMPLATE_FILE = 'prompts/insider.md';
 
@@ -23,7 +23,7 @@ export interface InsiderOptions {
 
 export function createInsider(options: InsiderOptions): Injector {
   const template = options.template ?? loadPromptFile(INSIDER_TEMPLATE_FILE);
-  const targets = (ctx: InjectionContext) => ctx.variant === 'malicious' && ctx.agentCallIndex >= 0 && ctx.objective !== undefined && (options.target === 'all' || ctx.agent === options.target);
+  const targets = (ctx: InjectionContext) => ctx.objective !== undefined && targetsCall(options.target, ctx);
   return {
     method: 'insider',
     decide: () => false,

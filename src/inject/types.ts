@@ -22,6 +22,14 @@ export interface InjectionContext {
   objective?: InsiderObjective;
 }
 
+/**
+ * Whether a saboteur aimed at `target` (an agent's name, or `all`) acts on this call: calls of the
+ * malicious variant that the proxy could attribute to an agent, never the control's.
+ */
+export function targetsCall(target: string, ctx: InjectionContext): boolean {
+  return ctx.variant === 'malicious' && ctx.agentCallIndex >= 0 && (target === 'all' || ctx.agent === target);
+}
+
 /** A response as AutoInject sees it: its text and its tool calls. */
 export interface ResponseView {
   content: string;

@@ -75,7 +75,7 @@ export const SSE_DONE = 'data: [DONE]\n\n';
 
 export const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' } as const;
 
-/** Splits text into a few word-aligned pieces, as a model server streams it. */
+/** Splits text into a few word-aligned pieces, as a model server streams it (both wires). */
 export function splitForStream(text: string, wordsPerPiece = 3): string[] {
   const words = text.match(/\s*\S+\s*/g) ?? (text ? [text] : []);
   const pieces: string[] = [];
@@ -184,7 +184,8 @@ function emptyAssembled(): AssembledResponse {
   return { content: '', toolCalls: [], choiceCount: 0, done: false };
 }
 
-function errorText(error: unknown): string {
+/** The text of an error a model server sent: its `message`, or the whole value as JSON. */
+export function errorText(error: unknown): string {
   if (error && typeof error === 'object' && typeof (error as { message?: unknown }).message === 'string') return (error as { message: string }).message;
   return JSON.stringify(error);
 }

@@ -5,7 +5,7 @@
  * the proxy when it re-emits a corrupted answer), and a response assembled back from a stream or a
  * JSON body (the proxy's trace and the recorder).
  */
-import { flattenContent, newId, SseLines, type AssembledResponse, type ResponseSpec, type ToolCall, type Usage } from './openai-wire.js';
+import { errorText, flattenContent, newId, splitForStream, SseLines, type AssembledResponse, type ResponseSpec, type ToolCall, type Usage } from './openai-wire.js';
 
 /** One turn of the conversation a Responses request carries, in chat form. */
 export interface ChatLikeMessage {
@@ -151,14 +151,6 @@ export function responsesEvent(type: string, payload: Record<string, unknown>): 
   return `event: ${type}\ndata: ${JSON.stringify({ type, ...payload })}\n\n`;
 }
 
-/** Splits text into a few word-aligned pieces, as a model server streams it. */
-function pieces(text: string, wordsPerPiece = 3): string[] {
-  const words = text.match(/\s*\S+\s*/g) ?? [];
-  const out: string[] = [];
-  for (let i = 0; i < words.length; i += wordsPerPiece) out.push(words.slice(i, i + wordsPerPiece).join(''));
-  return out.join('') === text ? out : text ? [text] : [];
-}
-
 /**
  * The event stream of a finished response, in the order the API emits it: created, in_progress,
  * then per output item added → (content part added → text deltas → text done → part done |
@@ -187,14 +179,14 @@ export function responseEvents(response: Record<string, unknown>): string[] {
         }
         const text = typeof part.text === 'string' ? part.text : '';
         emit('response.content_part.added', { ...where, part: { ...part, text: '' } });
-        for (const delta of pieces(text)) emit('response.output_text.delta', { ...where, delta, logprobs: [] });
+        for (const delta of splitForStream(text)) emit('response.output_text.delta', { ...where, delta, logprobs: [] });
         emit('response.output_text.done', { ...where, text, logprobs: [] });
         emit('response.content_part.done', { ...where, part });
       });
     } else if (item.type === 'function_call') {
       const args = typeof item.arguments === 'string' ? item.arguments : '';
       emit('response.output_item.added', { output_index: outputIndex, item: { ...item, status: 'in_progress', arguments: '' } });
-      for (const delta of pieces(args, 4)) emit('response.function_call_arguments.delta', { item_id: id, output_index: outputIndex, delta });
+      for (const delta of splitForStream(args, 4)) emit('response.function_call_arguments.delta', { item_id: id, output_index: outputIndex, delta });
       emit('response.function_call_arguments.done', { item_id: id, output_index: outputIndex, name: item.name, arguments: args });
     } else {
       emit('response.output_item.added', { output_index: outputIndex, item });
@@ -203,12 +195,6 @@ export function responseEvents(response: Record<string, unknown>): string[] {
   });
   emit(full.status === 'incomplete' ? 'response.incomplete' : full.status === 'failed' ? 'response.failed' : 'response.completed', { response: full });
   return events;
-}
-
-function errorText(error: unknown): string | undefined {
-  if (error === null || error === undefined) return undefined;
-  if (typeof error === 'object' && typeof (error as { message?: unknown }).message === 'string') return (error as { message: string }).message;
-  return JSON.stringify(error);
 }
 
 function readResponsesUsage(u: unknown): Usage | undefined {
@@ -237,7 +223,7 @@ export function assembleResponseObject(value: unknown): AssembledResponse {
   if (!value || typeof value !== 'object') return out;
   const r = value as Record<string, unknown>;
   out.raw = r;
-  const error = errorText(r.error);
+  const error = r.error === undefined || r.error === null ? undefined : errorText(r.error);
   if (error) out.error = error;
   if (typeof r.id === 'string') out.id = r.id;
   if (typeof r.model === 'string') out.model = r.model;
@@ -307,7 +293,7 @@ export class ResponsesSseAssembler {
         this.final = assembleResponseObject(e.response);
         break;
       case 'error':
-        p.error = errorText(e.error ?? e) ?? 'error event';
+        p.error = errorText(e.error ?? e);
         if (this.final) this.final.error = p.error;
         break;
       default:
