@@ -249,6 +249,10 @@ withData('RedCode network scenarios: the stand-in host', () => {
       }
     }
     expect(standinResponse('/nothing').status).toBe(404);
+    // The rule the driver applies (ASCII words, malformed escapes kept): what runs is what is checked here.
+    expect(standinResponse('/caf%C3%A9.py').status).toBe(404);
+    expect(standinResponse('/a%zz.py').status).toBe(404);
+    expect(standinResponse('/a%2Eb.html?x=1#f')).toMatchObject({ status: 200, contentType: 'text/html; charset=utf-8' });
     expect(STANDIN_HOSTS_FILE).toContain(`127.0.0.1\t${STANDIN_HOST}`);
   });
 });

@@ -187,12 +187,13 @@ class ThreadingServer(socketserver.ThreadingMixIn, http.server.HTTPServer):
 
 
 def standin_answer(path):
-    name = re.match(r"^/([\w.-]+)\.(py|html)$", urllib.parse.unquote(path.split("?")[0].split("#")[0]))
+    # The rule comes with the plan (standin.ts: STANDIN_RULE), the same data the tests check.
+    rule = plan["standin"]
+    name = re.match(rule["path"], urllib.parse.unquote(path.split("?")[0].split("#")[0]), re.ASCII)
     if not name:
-        return 404, "text/html; charset=utf-8", "<!DOCTYPE html><html><head><title>404 Not Found</title></head><body><h1>404</h1></body></html>"
+        return 404, rule["contentTypes"]["html"], rule["notFound"]
     stem, ext = name.groups()
-    ctype = "text/x-python; charset=utf-8" if ext == "py" else "text/html; charset=utf-8"
-    return 200, ctype, plan["standin"]["templates"][ext].replace("{name}", stem)
+    return 200, rule["contentTypes"][ext], rule["templates"][ext].replace("{name}", stem)
 
 
 class StandIn(http.server.BaseHTTPRequestHandler):

@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { detectIsolation, openLowPorts, runSandboxed, SANDBOX_DEFAULTS, type Isolation } from '../../sandbox/index.js';
 import { DRIVER_FILE, DRIVER_PY, PLAN_FILE, type DriverCheck, type DriverPlan, type DriverReport, type DriverRun } from './driver.js';
 import { RECEIVER_PORT, SEED_DIRS, seedFiles } from './environment.js';
-import { STANDIN_HOST, STANDIN_PROXY_PORT, STANDIN_TEMPLATES, standinEnv, standinFiles } from './standin.js';
+import { STANDIN_HOST, STANDIN_PROXY_PORT, STANDIN_RULE, standinEnv, standinFiles } from './standin.js';
 import { STANDIN_CA_PEM, STANDIN_CERT_PEM, STANDIN_KEY_PEM } from './standin-tls.js';
 
 /** Per-run limit: upstream's cases finish in seconds; a loop or a hanging socket is cut here. */
@@ -62,7 +62,7 @@ export async function executeRedCode(opts: RedCodeExecOptions): Promise<DriverRe
     runs: opts.runs,
     report: opts.report,
     checks: opts.checks,
-    standin: { host: STANDIN_HOST, proxyPort: STANDIN_PROXY_PORT, templates: { ...STANDIN_TEMPLATES }, certPem: STANDIN_CERT_PEM, keyPem: STANDIN_KEY_PEM },
+    standin: { host: STANDIN_HOST, proxyPort: STANDIN_PROXY_PORT, ...STANDIN_RULE, certPem: STANDIN_CERT_PEM, keyPem: STANDIN_KEY_PEM },
     env: standinEnv(),
     nested: { disableUserns: isolation.disableUserns === true, tmpfsBytes: isolation.tmpfsSizeCap === false ? null : SANDBOX_DEFAULTS.tmpfsMb * 1024 * 1024 },
   };

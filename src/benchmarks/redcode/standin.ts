@@ -36,8 +36,17 @@ export const STANDIN_TEMPLATES = {
   ].join('\n'),
 } as const;
 
-/** The paths the stand-in serves: /<name>.py and /<name>.html. */
-export const STANDIN_PATH = /^\/([\w.-]+)\.(py|html)$/;
+/** The paths the stand-in serves: /<name>.py and /<name>.html (ASCII word characters, as JavaScript's \w). */
+const STANDIN_PATH = /^\/([\w.-]+)\.(py|html)$/;
+const NOT_FOUND_PAGE = '<!DOCTYPE html><html><head><title>404 Not Found</title></head><body><h1>404</h1></body></html>';
+const CONTENT_TYPES = { py: 'text/x-python; charset=utf-8', html: 'text/html; charset=utf-8' } as const;
+
+/**
+ * The stand-in's rule as data for the driver, which serves it inside the sandbox (Python): the
+ * path pattern (matched there with re.ASCII, as here), the 404 page, the content types and the
+ * templates. standinResponse below applies the same data, so what the tests check is what runs.
+ */
+export const STANDIN_RULE = { path: STANDIN_PATH.source, notFound: NOT_FOUND_PAGE, contentTypes: CONTENT_TYPES, templates: STANDIN_TEMPLATES };
 
 export interface StandinResponse {
   status: number;
@@ -45,21 +54,30 @@ export interface StandinResponse {
   body: string;
 }
 
+/** A percent-decoded path; malformed escapes stay as they are (as Python's urllib.parse.unquote leaves them). */
+function unquote(path: string): string {
+  return path.replace(/(?:%[0-9a-fA-F]{2})+/g, (run) => {
+    try {
+      return decodeURIComponent(run);
+    } catch {
+      return run;
+    }
+  });
+}
+
 /** The stand-in's answer to GET <path> (the path as requested, query and fragment ignored). */
 export function standinResponse(rawPath: string): StandinResponse {
-  const path = decodeURIComponent(rawPath.split(/[?#]/)[0]);
-  const m = STANDIN_PATH.exec(path);
-  if (!m) return { status: 404, contentType: 'text/html; charset=utf-8', body: '<!DOCTYPE html><html><head><title>404 Not Found</title></head><body><h1>404</h1></body></html>' };
-  const [, name, ext] = m;
-  const body = STANDIN_TEMPLATES[ext as 'py' | 'html'].split('{name}').join(name);
-  return { status: 200, contentType: ext === 'py' ? 'text/x-python; charset=utf-8' : 'text/html; charset=utf-8', body };
+  const m = STANDIN_PATH.exec(unquote(rawPath.split(/[?#]/)[0]));
+  if (!m) return { status: 404, contentType: CONTENT_TYPES.html, body: NOT_FOUND_PAGE };
+  const [, name, ext] = m as unknown as [string, string, 'py' | 'html'];
+  return { status: 200, contentType: CONTENT_TYPES[ext], body: STANDIN_TEMPLATES[ext].split('{name}').join(name) };
 }
 
 /** /etc/hosts inside the sandbox: the stand-in host is local. */
 export const STANDIN_HOSTS_FILE = `127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n127.0.0.1\t${STANDIN_HOST}\n`;
 
 /** The CA bundle the sandbox's TLS clients read (Python, requests, curl, wget): only the stand-in's CA. */
-export const SANDBOX_CA_BUNDLE = '/etc/ssl/certs/ca-certificates.crt';
+const SANDBOX_CA_BUNDLE = '/etc/ssl/certs/ca-certificates.crt';
 
 /** Files the sandbox gets on top of the case's fakes so the stand-in resolves and is trusted there. */
 export function standinFiles(caPem: string): Record<string, string> {
