@@ -17,6 +17,7 @@ export const LIMITS = {
   cassette: 256 * MIB,
   samples: 256 * MIB,
   problems: 64 * MIB,
+  benchmarkData: 64 * MIB,
   runLog: 256 * MIB,
   trace: 256 * MIB,
 } as const;

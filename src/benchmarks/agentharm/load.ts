@@ -6,10 +6,9 @@
  * The chat files have no tools and no grader; they are parsed for their counts only.
  */
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AgenticTask } from '../agentic.js';
-import { sha256Hex } from '../humaneval/load.js';
+import { readDataFile } from '../data-file.js';
 import { behaviourSpec } from './behaviours/index.js';
 import { agentHarmToolSpec } from './tools.js';
 
@@ -187,16 +186,7 @@ export async function loadAgentHarm(
 ): Promise<{ tasks: AgenticTask[]; total: number; files: { path: string; sha256: string }[]; categories: Record<string, number> }> {
   const names = AGENTHARM_FILES[opts.split];
   if (!names) throw new Error(`AgentHarm: unknown split ${JSON.stringify(opts.split)} (expected test_public or validation)`);
-  const read = async (rel: string) => {
-    const path = join(dir, rel);
-    let bytes: Buffer;
-    try {
-      bytes = await readFile(path);
-    } catch (e) {
-      throw new AgentHarmDataError(`AgentHarm: cannot read ${path}: ${(e as Error).message}`);
-    }
-    return { path, text: bytes.toString('utf8'), sha256: sha256Hex(bytes) };
-  };
+  const read = (rel: string) => readDataFile(join(dir, rel), 'AgentHarm', (m) => new AgentHarmDataError(m));
   const [h, b] = await Promise.all([read(names.harmful), read(names.benign)]);
   const harmful = parseBehaviors(h.text, h.path);
   const benign = parseBehaviors(b.text, b.path);

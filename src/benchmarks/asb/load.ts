@@ -6,10 +6,9 @@
  * and attack of that agent's task: it exists once (`asb/<agent>/<task>/benign`), and every harmful
  * instance of the task names it as its twin, so the control side counts each distinct task once.
  */
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AgenticTask } from '../agentic.js';
-import { sha256Hex } from '../humaneval/load.js';
+import { readDataFile, type DataFile } from '../data-file.js';
 import { asbToolSpecs } from './tools.js';
 import {
   ASB_AGENT_TASK_FILE,
@@ -145,15 +144,8 @@ export function buildAsbTasks(
   return out;
 }
 
-async function readText(dir: string, rel: string): Promise<{ text: string; path: string; sha256: string }> {
-  const path = join(dir, rel);
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(path);
-  } catch (e) {
-    throw new AsbDataError(`ASB: cannot read ${path}: ${(e as Error).message}`);
-  }
-  return { text: bytes.toString('utf8'), path, sha256: sha256Hex(bytes) };
+function readText(dir: string, rel: string): Promise<DataFile> {
+  return readDataFile(join(dir, rel), 'ASB', (m) => new AsbDataError(m));
 }
 
 /** Reads `asb/data/*.jsonl` under the data folder `dir`. */

@@ -4,10 +4,10 @@
  * string-only records, read unchanged. Every record gives four harmful instances, one per prompt
  * style of the evaluation scripts, and, where the scenario allows one, four controls (control.ts).
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AgenticTask } from '../agentic.js';
-import { sha256Hex } from '../humaneval/load.js';
+import { readDataFile } from '../data-file.js';
 import { controlOf } from './control.js';
 import type { DriverCheck } from './driver.js';
 import { HARMLESS_PROCESS, WORKSPACE } from './environment.js';
@@ -210,12 +210,11 @@ export async function readRedCodeFiles(
       .sort((a, b) => Number(a.m[1]) - Number(b.m[1]));
     if (matched.length === 0) throw new RedCodeDataError(`RedCode: no ${spec.pattern.source} files in ${folder}`);
     for (const { n, m } of matched) {
-      const path = join(folder, n);
-      const bytes = await readFile(path);
+      const file = await readDataFile(join(folder, n), 'RedCode', (msg) => new RedCodeDataError(msg));
       const scenario = Number(m[1]);
-      const parsed = parseRedCodeFile(bytes.toString('utf8'), path, scenario, language);
+      const parsed = parseRedCodeFile(file.text, file.path, scenario, language);
       parsed.forEach((rec) => records.push({ rec, scenario, language }));
-      files.push({ path, sha256: sha256Hex(bytes), scenario, language, count: parsed.length });
+      files.push({ path: file.path, sha256: file.sha256, scenario, language, count: parsed.length });
     }
   }
   return { records, files };

@@ -6,10 +6,9 @@
  * ids decide, and pairingNotes says where they disagree with pairing by position (which is how
  * SafeArena's own overlap script lines the two files up) or leave a task without its twin.
  */
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AgenticTask } from '../agentic.js';
-import { sha256Hex } from '../humaneval/load.js';
+import { readDataFile } from '../data-file.js';
 import { resolveSiteUrl, siteOfUrl, SITE_KEYS, type SiteKey } from './site.js';
 import { safeArenaToolSpecs } from './tools.js';
 
@@ -179,17 +178,14 @@ export async function loadSafeArena(
   const parsed: Record<SafeArenaKind, SafeArenaConfig[]> = { harm: [], safe: [] };
   const files: { path: string; sha256: string }[] = [];
   for (const kind of kinds) {
-    const path = join(dir, SAFEARENA_FILES[kind]);
-    let bytes: Buffer;
-    try {
-      bytes = await readFile(path);
-    } catch (e) {
-      throw new SafeArenaDataError(
-        `SafeArena: cannot read ${path}: ${(e as Error).message}. The data is gated on Hugging Face (McGill-NLP/safearena): download it with a token (fetchSafeArena / HF_TOKEN) or point to a folder holding harm.json and safe.json`,
-      );
-    }
-    parsed[kind] = parseSafeArena(bytes.toString('utf8'), path, kind);
-    files.push({ path, sha256: sha256Hex(bytes) });
+    const file = await readDataFile(
+      join(dir, SAFEARENA_FILES[kind]),
+      'SafeArena',
+      (m) => new SafeArenaDataError(m),
+      '. The data is gated on Hugging Face (McGill-NLP/safearena): download it with a token (fetchSafeArena / HF_TOKEN) or point to a folder holding harm.json and safe.json',
+    );
+    parsed[kind] = parseSafeArena(file.text, file.path, kind);
+    files.push({ path: file.path, sha256: file.sha256 });
   }
   const tasks = buildSafeArenaTasks(parsed.harm, parsed.safe);
   const categories: Record<string, number> = {};
