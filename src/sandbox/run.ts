@@ -225,5 +225,3 @@ function spawnAndWait(command: SandboxCommand, timeoutMs: number, maxOutputBytes
     child.on('close', finish);
   });
 }
-
-export type { CommandPlan };

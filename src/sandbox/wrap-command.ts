@@ -73,7 +73,7 @@ function setprivArgs(uid: number, noNewPrivs: boolean): string[] {
 }
 
 /** The bwrap arguments that build the sandbox's filesystem from an empty root. */
-export function bwrapFilesystemArgs(isolation: Isolation, plan: CommandPlan): string[] {
+function bwrapFilesystemArgs(isolation: Isolation, plan: CommandPlan): string[] {
   const root = plan.root ?? { binds: [], symlinks: [] };
   const tmpfs = isolation.tmpfsSizeCap === false ? ['--tmpfs', '/tmp'] : ['--size', String(plan.limits.tmpfsMb * MIB), '--tmpfs', '/tmp'];
   const devices = plan.devices ?? SANDBOX_DEVICES.python;

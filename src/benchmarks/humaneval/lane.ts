@@ -40,7 +40,7 @@ export interface LaneOptions {
 }
 
 /** How the worker finds what a problem left: its own pid namespace, its own uid, or only the child's process group. */
-export function sweepMode(isolation: Isolation): 'namespace' | 'uid' | 'group' {
+function sweepMode(isolation: Isolation): 'namespace' | 'uid' | 'group' {
   if (isolation.kind !== 'rlimit-only') return 'namespace';
   return isRoot() ? 'uid' : 'group';
 }
