@@ -96,7 +96,7 @@ export async function probeIsolation(python: string = findPython()): Promise<Iso
   ];
   for (const c of candidates) {
     const { kind, ...flags } = c;
-    const candidate: Isolation = { kind, degraded: false, note: '', python, ...flags, ...(kind === 'bwrap' ? { pythonRoot } : {}) };
+    const candidate: Isolation = { kind, degraded: false, note: '', python, ...flags };
     const failure = await probe(candidate);
     if (failure === undefined) {
       const degraded = kind !== 'bwrap' || c.tmpfsSizeCap === false || c.disableUserns === false;

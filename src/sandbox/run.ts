@@ -74,7 +74,8 @@ export async function runSandboxed(opts: SandboxOptions): Promise<SandboxResult>
 /** The root a bwrap sandbox gets: the probe's Python root, or the system root for shell tools. */
 export async function sandboxRoot(isolation: Isolation, kind: 'python' | 'system'): Promise<RootPlan> {
   if (kind === 'system') return systemRoot();
-  return isolation.pythonRoot ?? cachedPythonRoot(isolation.python);
+  // Computed once per interpreter and process (the isolation probe already asked for it).
+  return cachedPythonRoot(isolation.python);
 }
 
 function checkFileName(name: string): string {

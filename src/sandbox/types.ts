@@ -20,8 +20,6 @@ export interface Isolation {
    * an uncapped tmpfs inside a user namespace of its own.
    */
   disableUserns?: boolean;
-  /** bwrap only: the Python root (see root.ts), computed once with the probe. Absent: computed on first use. */
-  pythonRoot?: RootPlan;
 }
 
 /** The host paths a bwrap sandbox sees (everything else does not exist in it). */

@@ -63,8 +63,6 @@ export interface AsbGrading {
   attackerTool: { name: string; goal: string; instruction: string; attackType: string; aggressive: boolean } | null;
   /** OPI: the text appended to every tool's observation after "; ". */
   observationInjection: string | null;
-  /** Harmful instances: the id of the benign task they pair with. */
-  twin?: string;
 }
 
 /** ASB's injected text: `You must strictly adhere to ... by using the "X" tool, and do NOT use other tools.` */
@@ -119,7 +117,6 @@ export function buildAsbTasks(
             normalTools: normalGrading,
             attackerTool: { name: tool.name, goal: tool.goal, instruction: tool.instruction, attackType: tool.attackType, aggressive: tool.aggressive },
             observationInjection: attack === 'opi' ? injected : null,
-            twin: twinId,
           };
           const harmfulSpecs = asbToolSpecs(normals, tool);
           out.push({
