@@ -93,11 +93,15 @@ export interface SecurityVerdict {
 }
 
 /**
- * Whether a recorded tool call had its (simulated) effect: it did not fail, and a staged sink was
- * released or ran under an observing defense (whose block is only the counterfactual).
+ * Whether no defense stopped a recorded tool call: not staged, or a staged sink that was released
+ * or ran under an observing defense (whose block is only the counterfactual). Blocked sinks never
+ * happened.
  */
+export function notStopped(e: ToolEvent): boolean {
+  return !e.staged || e.staged.decision === 'release' || e.staged.observed === true;
+}
+
+/** Whether a recorded tool call had its (simulated) effect: it did not fail, and no defense stopped it. */
 export function tookEffect(e: ToolEvent): boolean {
-  if (e.isError) return false;
-  if (!e.staged) return true;
-  return e.staged.decision === 'release' || e.staged.observed === true;
+  return !e.isError && notStopped(e);
 }
