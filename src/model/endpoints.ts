@@ -68,27 +68,12 @@ export async function startExternalEndpoint(model: Config['model'], log: Log): P
   if (model.model && listed.length > 0 && !listed.includes(model.model)) {
     log.warn(`model endpoint ${model.baseUrl} does not list ${model.model} (it lists ${listed.slice(0, 5).join(', ')})`);
   }
-  if (model.record) {
-    if (!model.cassette) throw new ModelStartError('model.record: true needs model.cassette (the file to write)');
-    const recorder = await startRecorder({ upstreamBaseUrl: model.baseUrl, apiKey, cassette: model.cassette, log });
-    return {
-      kind: 'external',
-      baseUrl: recorder.baseUrl,
-      model: name,
-      describe: () => ({ kind: 'external', baseUrl: model.baseUrl!, recording: model.cassette!, ...(name ? { model: name } : {}) }),
-      close: async () => {
-        const { hits, misses } = recorder.stats();
-        log.info(`recorder: ${hits} responses written to ${model.cassette}, ${misses} not recorded`);
-        await recorder.close();
-      },
-    };
-  }
-  return {
+  return recordIfAsked(model, log, {
     kind: 'external',
     baseUrl: model.baseUrl,
     apiKey,
     model: name,
     describe: () => ({ kind: 'external', baseUrl: model.baseUrl!, ...(name ? { model: name } : {}) }),
     close: async () => {},
-  };
+  });
 }
