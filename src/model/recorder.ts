@@ -12,15 +12,9 @@ import type { Log } from '../util/log.js';
 import { requestHash, type CassetteEntryInput } from './cassette.js';
 import { AGENT_HEADER, closeServer, headerValue, listenLocal, parseJsonBody, readBody, sendError } from './http-util.js';
 import type { AssembledResponse, Endpoint } from './openai-wire.js';
-import { wireFor } from './wire.js';
+import { GENERATION_ROUTES, wireFor } from './wire.js';
 import type { ModelServerHandle } from './replay.js';
 import { createUpstream, UpstreamError } from './upstream.js';
-
-const RECORDED = new Map<string, Endpoint>([
-  ['/v1/chat/completions', 'chat.completions'],
-  ['/v1/completions', 'completions'],
-  ['/v1/responses', 'responses'],
-]);
 
 export interface RecorderOptions {
   upstreamBaseUrl: string;
@@ -62,7 +56,7 @@ export async function startRecorder(options: RecorderOptions): Promise<ModelServ
         res.writeHead(up.status, { 'content-type': String(up.headers['content-type'] ?? 'application/json') });
         return res.end(up.body);
       }
-      const endpoint = RECORDED.get(route);
+      const endpoint = GENERATION_ROUTES.get(route);
       if (!endpoint || req.method !== 'POST') {
         await readBody(req);
         return sendError(res, 404, 'not_found', `the recorder has no route ${req.method} ${route}`);

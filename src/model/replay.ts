@@ -7,6 +7,7 @@ import http from 'node:http';
 import type { Log } from '../util/log.js';
 import { findEntry, loadCassette, missMessage, requestFacts, type CassetteEntry } from './cassette.js';
 import { AGENT_HEADER, closeServer, headerValue, listenLocal, parseJsonBody, readBody, sendError, sendJson, sendResponsesAnswer } from './http-util.js';
+import { GENERATION_ROUTES } from './wire.js';
 import {
   SSE_HEADERS,
   chatCompletionEvents,
@@ -34,12 +35,6 @@ export interface ReplayOptions {
   /** Extra model names /v1/models lists (the configured `model.model`). */
   models?: string[];
 }
-
-const ROUTES = new Map<string, Endpoint>([
-  ['/v1/chat/completions', 'chat.completions'],
-  ['/v1/completions', 'completions'],
-  ['/v1/responses', 'responses'],
-]);
 
 /**
  * The replay server keeps no responses: a request that points at a stored one cannot be answered
@@ -97,7 +92,7 @@ export async function startReplayServer(options: ReplayOptions): Promise<ModelSe
         return sendJson(res, 200, { object: 'list', data: models.map((id) => ({ id, object: 'model', created, owned_by: 'saboteur-replay' })) });
       }
       if (req.method === 'GET' && url === '/health') return sendJson(res, 200, { status: 'ok' });
-      const endpoint = ROUTES.get(url);
+      const endpoint = GENERATION_ROUTES.get(url);
       if (!endpoint || req.method !== 'POST') {
         await readBody(req);
         return sendError(res, 404, 'not_found', `the replay server has no route ${req.method} ${url} (it serves POST /v1/chat/completions, POST /v1/completions, POST /v1/responses, GET /v1/models)`);

@@ -77,3 +77,10 @@ const WIRES: Record<Endpoint, EndpointWire> = {
 export function wireFor(endpoint: Endpoint): EndpointWire {
   return WIRES[endpoint];
 }
+
+/** The generation endpoint of a model server's request path (the replay server and the recorder serve these). */
+export const GENERATION_ROUTES: ReadonlyMap<string, Endpoint> = new Map<string, Endpoint>([
+  ['/v1/chat/completions', 'chat.completions'],
+  ['/v1/completions', 'completions'],
+  ['/v1/responses', 'responses'],
+]);
