@@ -12,8 +12,9 @@
  * else nothing but the process group, said loudly. See the README's Security section.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { isRoot } from '../sandbox/uid.js';
+import { findBinary } from '../util/find-binary.js';
 
 export type FenceKind = 'bwrap' | 'unshare' | 'uid' | 'none';
 
@@ -45,19 +46,6 @@ export interface Fence extends FenceInfo {
 }
 
 const SH = '/bin/sh';
-
-export function isRootUser(): boolean {
-  return typeof process.getuid === 'function' && process.getuid() === 0;
-}
-
-/** An executable by name: PATH first, then the usual system folders (a CI PATH may omit sbin). */
-export function findBinary(name: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const dirs = [...(env.PATH ?? '').split(delimiter), '/usr/bin', '/bin', '/usr/sbin', '/sbin'];
-  for (const dir of dirs) {
-    if (dir && existsSync(join(dir, name))) return join(dir, name);
-  }
-  return undefined;
-}
 
 /** First uid handed out by the uid fence; each saboteur process takes a block of 1000, keyed by its pid. */
 export const FENCE_UID_BASE = 1_800_000_000;
@@ -173,7 +161,7 @@ export function fenceNote(kind: FenceKind, missing: string[]): string {
   const why = missing.length ? ` (${missing.join('; ')})` : '';
   switch (kind) {
     case 'bwrap':
-      return 'bwrap: each pipeline run has its own pid namespace (saboteur and the other runs are invisible; everything it starts dies with it), shared network and files' + (isRootUser() ? ', no capabilities' : ', in a user namespace');
+      return 'bwrap: each pipeline run has its own pid namespace (saboteur and the other runs are invisible; everything it starts dies with it), shared network and files' + (isRoot() ? ', no capabilities' : ', in a user namespace');
     case 'unshare':
       return `unshare: each pipeline run has its own pid namespace (saboteur and the other runs are invisible; everything it starts dies with it), shared network and files; bubblewrap is not usable${why}, so the other runs' temp folders are not hidden`;
     case 'uid':
@@ -184,7 +172,7 @@ export function fenceNote(kind: FenceKind, missing: string[]): string {
 }
 
 function makeFence(kind: FenceKind, missing: string[], bin: Record<string, string>): Fence {
-  const root = isRootUser();
+  const root = isRoot();
   return {
     kind,
     degraded: kind === 'uid' || kind === 'none',
@@ -229,7 +217,7 @@ function runProbe(argv: string[]): Promise<{ out: string; err: string; code: num
 
 /** Runs the probe inside a candidate; undefined when it fences as promised, else why not. */
 async function probe(kind: FenceKind, bin: Record<string, string>): Promise<string | undefined> {
-  const root = isRootUser();
+  const root = isRoot();
   const uid = kind === 'uid' ? acquireUid() : undefined;
   try {
     const r = await runProbe(fenceArgv(kind, probeScript(), { root, bin, uid }));
@@ -248,7 +236,7 @@ async function probe(kind: FenceKind, bin: Record<string, string>): Promise<stri
 
 /** Finds the strongest fence this machine allows, by running a probe in each candidate. */
 export async function probeFence(opts: { kinds?: FenceKind[] } = {}): Promise<Fence> {
-  const root = isRootUser();
+  const root = isRoot();
   const wanted = opts.kinds ?? (['bwrap', 'unshare', ...(root ? ['uid' as const] : [])] as FenceKind[]);
   const bin: Record<string, string> = {};
   const missing: string[] = [];

@@ -15,7 +15,7 @@ import { allowlistedBaseEnv, sharedContractEnv, type SharedContract } from './en
 import { STDERR_TAIL_BYTES, validateOutput } from './output.js';
 import { DEFAULT_KILL_GRACE_MS, terminateGroup, trackGroup, untrackGroup } from './process-group.js';
 import { announceFence, detectFence, type Fence, type FencedCommand } from './fence.js';
-import type { PipelineConfig, PipelineInput, PipelineResult, PipelineRunner, RunnerOptions } from './types.js';
+import type { PipelineConfig, PipelineInput, PipelineRunner, RunnerOptions } from './types.js';
 
 const RESPONSE_LIMIT = 16 << 20;
 const POLL_REQUEST_TIMEOUT_MS = 2000;

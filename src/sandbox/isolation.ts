@@ -4,7 +4,7 @@
  * spelled out in `note` so the log and the report can say it loudly.
  */
 import { existsSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { findBinary } from '../util/find-binary.js';
 import { cachedPythonRoot } from './root.js';
 import { runSandboxed } from './run.js';
 import { SANDBOX_DEFAULTS, type Isolation, type RootPlan } from './types.js';
@@ -18,10 +18,7 @@ const PROBE_TIMEOUT_MS = 15_000;
 /** /usr/bin/python3 when present (readable by any uid), else the first python3 on PATH. */
 export function findPython(env: NodeJS.ProcessEnv = process.env): string {
   if (existsSync('/usr/bin/python3')) return '/usr/bin/python3';
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (dir && existsSync(join(dir, 'python3'))) return join(dir, 'python3');
-  }
-  return '/usr/bin/python3';
+  return findBinary('python3', env) ?? '/usr/bin/python3';
 }
 
 function limitsText(): string {

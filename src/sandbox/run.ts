@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, normalize } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { cachedPythonRoot, systemRoot } from './root.js';
-import { buildSandboxCommand, SANDBOX_DEVICES, wrapperFailure, type CommandPlan, type SandboxCommand, type SandboxLimits } from './wrap-command.js';
+import { buildSandboxCommand, SANDBOX_DEVICES, wrapperFailure, type SandboxCommand, type SandboxLimits } from './wrap-command.js';
 import { SANDBOX_DEFAULTS, type Isolation, type RootPlan, type SandboxOptions, type SandboxResult } from './types.js';
 import { acquireSandboxUid, countTasksOfUid, isRoot } from './uid.js';
 

@@ -11,8 +11,9 @@ import { fileURLToPath } from 'node:url';
 import { memoryLog } from '../../src/util/log.js';
 import { createPipelineRunner, isSecretName, planPassThrough, type PipelineConfig, type PipelineInput, type PipelineRunner } from '../../src/pipeline/index.js';
 import { allowlistedBaseEnv, secretValueKind } from '../../src/pipeline/env.js';
-import { fenceArgv, isRootUser, probeFence, processesOfUid, type Fence, type FenceKind } from '../../src/pipeline/fence.js';
+import { fenceArgv, probeFence, processesOfUid, type Fence, type FenceKind } from '../../src/pipeline/fence.js';
 import { eventually, processesWithEnv } from '../helpers/processes.js';
+import { isRoot } from '../../src/sandbox/uid.js';
 import { reservePort } from '../../src/model/servers/lifecycle.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -104,7 +105,7 @@ describe('fence command lines (pure)', () => {
   });
 });
 
-const KINDS: FenceKind[] = isRootUser() ? ['bwrap', 'unshare', 'uid'] : ['bwrap', 'unshare'];
+const KINDS: FenceKind[] = isRoot() ? ['bwrap', 'unshare', 'uid'] : ['bwrap', 'unshare'];
 
 describe('the strongest fence on this machine', () => {
   it('is a pid namespace (bwrap) and not degraded', async () => {
@@ -117,7 +118,7 @@ describe('the strongest fence on this machine', () => {
     const none = await probeFence({ kinds: [] });
     expect(none).toMatchObject({ kind: 'none', degraded: true });
     expect(none.note).toMatch(/^DEGRADED pipeline fence: .*CAN read saboteur's environment/);
-    if (isRootUser()) {
+    if (isRoot()) {
       const uid = await probeFence({ kinds: ['uid'] });
       expect(uid).toMatchObject({ kind: 'uid', degraded: true });
       expect(uid.note).toMatch(/^DEGRADED pipeline fence: .*a uid of its own/);

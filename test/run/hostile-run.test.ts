@@ -13,7 +13,7 @@ import path from 'node:path';
 import { bundled, repoRoot } from '../helpers/bundled.js';
 import { parseRunLog } from '../../src/runlog/schema.js';
 import { closeServer, listenLocal } from '../../src/model/http-util.js';
-import { isRootUser } from '../../src/pipeline/fence.js';
+import { isRoot } from '../../src/sandbox/uid.js';
 import { eventually } from '../helpers/processes.js';
 
 let dir: string;
@@ -154,7 +154,7 @@ describe('output folders that cannot take the files', () => {
   }, 180_000);
 
   it('EACCES: a folder the run may no longer write (the run as another user) names the file; the report reaches stderr', async () => {
-    if (!isRootUser()) return;
+    if (!isRoot()) return;
     const nobody = 65534;
     const config = writeConfig('eacces', `{ kind: replay, cassette: ${repoRoot}/fixtures/demo/cassette.jsonl, model: demo-coder }`, { run: `sleep 2; node ${repoRoot}/fixtures/pipelines/chain.mjs`, limit: 1 });
     const home = path.join(dir, 'eacces', 'home');
