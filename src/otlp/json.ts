@@ -6,6 +6,7 @@
 import { OtlpInputError, type OtlpLogEvent, type OtlpSpan } from './schema.js';
 import { joinLogEvents } from './logs.js';
 import { DEPTH_CAP } from '../runlog/bound.js';
+import { jsonProblem } from '../util/input-file.js';
 
 type Json = Record<string, unknown>;
 
@@ -145,7 +146,7 @@ export function parseOtlpJson(text: string, file: string): OtlpSpan[] {
       try {
         docs.push(JSON.parse(lines[i]));
       } catch (err) {
-        throw new OtlpInputError(`${file}:${i + 1}: not JSON (${(err as Error).message}); an OTLP export is an ExportTraceServiceRequest object, a list of them, or one per line`);
+        throw new OtlpInputError(`${file}:${i + 1}: not JSON (${jsonProblem(err)}); an OTLP export is an ExportTraceServiceRequest object, a list of them, or one per line`);
       }
     }
   }

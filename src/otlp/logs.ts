@@ -5,15 +5,13 @@
  * events. Records whose span never arrives are dropped (they describe nothing in the trace).
  */
 import type { OtlpLogEvent, OtlpSpan } from './schema.js';
+import { pushTo } from '../util/maps.js';
 
 export function joinLogEvents(spans: readonly OtlpSpan[], events: readonly OtlpLogEvent[]): OtlpSpan[] {
   if (events.length === 0) return [...spans];
   const bySpan = new Map<string, OtlpLogEvent[]>();
   for (const e of events) {
-    const key = `${e.traceId}/${e.spanId}`;
-    const list = bySpan.get(key);
-    if (list) list.push(e);
-    else bySpan.set(key, [e]);
+    pushTo(bySpan, `${e.traceId}/${e.spanId}`, e);
   }
   return spans.map((s) => {
     const mine = bySpan.get(`${s.traceId}/${s.spanId}`);

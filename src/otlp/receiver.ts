@@ -13,6 +13,7 @@ import { decodeOtlpLogsProtobuf, decodeOtlpProtobuf } from './protobuf.js';
 import { isOtlpDocument, logEventsOfRequest, spansOfRequest } from './json.js';
 import { joinLogEvents } from './logs.js';
 import type { OtlpLogEvent, OtlpSpan } from './schema.js';
+import { jsonProblem } from '../util/input-file.js';
 
 export interface OtlpReceiver {
   /** http://127.0.0.1:PORT */
@@ -90,7 +91,7 @@ function decodeBody(signal: Signal, type: string, body: Buffer): { spans: OtlpSp
   try {
     doc = JSON.parse(body.toString('utf8'));
   } catch (err) {
-    return `body is not JSON: ${(err as Error).message}`;
+    return `body is not JSON: ${jsonProblem(err)}`;
   }
   const list = signal === 'traces' ? 'resourceSpans' : 'resourceLogs';
   const ok = isOtlpDocument(doc) && Array.isArray((doc as Record<string, unknown>)[list]);

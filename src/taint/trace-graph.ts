@@ -31,6 +31,7 @@ import { Producers, addUnservedResults, messageEdges, traceArguments, type Argum
 import { anchorsOf, checkTargets, onwardFindings, type OnwardFinding, type SiteContext, type TargetCheck } from './trace/sink-sites.js';
 import { collectDefinitions } from './trace/tool-definitions.js';
 import type { ToolDefinition } from './tool-profile.js';
+import { pushTo } from '../util/maps.js';
 
 export type { PendingCall } from './trace/items.js';
 export type { TargetCheck, OnwardFinding } from './trace/sink-sites.js';
@@ -140,9 +141,7 @@ export function buildTraceGraph(input: TraceInput, policy: Policy, indexOptions:
   const stepsOf = new Map<Item, Item[]>();
   for (const step of [...stepOf.values()].sort((a, b) => a.start - b.start)) {
     const agent = (step.src as { agent: Item }).agent;
-    const chain = stepsOf.get(agent);
-    if (chain) chain.push(step);
-    else stepsOf.set(agent, [step]);
+    pushTo(stepsOf, agent, step);
   }
   spanEdges(g, root, spans, stepsOf, policy.controlMask, notes);
 

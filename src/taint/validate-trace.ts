@@ -23,6 +23,7 @@ import { loadPolicy, type Policy } from './policy.js';
 import type { PathStep, Scope } from './propagate.js';
 import { buildTraceGraph, type TraceInput } from './trace-graph.js';
 import { checkOtlpText, checkSpans } from './trace-input-checks.js';
+import { pushTo } from '../util/maps.js';
 
 export interface ValidateOptions {
   traceFile: string;
@@ -108,9 +109,7 @@ function otlpRoot(spans: readonly OtlpSpan[]): string {
 export function tracesOfSpans(spans: readonly OtlpSpan[]): NamedTrace[] {
   const byTrace = new Map<string, OtlpSpan[]>();
   for (const s of spans) {
-    const list = byTrace.get(s.traceId);
-    if (list) list.push(s);
-    else byTrace.set(s.traceId, [s]);
+    pushTo(byTrace, s.traceId, s);
   }
   return [...byTrace.entries()].map(([id, ss]) => ({ name: `trace ${id}`, input: { root: otlpRoot(ss), spans: ss } }));
 }
@@ -210,9 +209,7 @@ export function renderMarkdown(file: string, policy: Policy, sinks: readonly Val
   const lines = [`# saboteur validate: ${file}`, '', `policy: ${policy.source} · scope ${opts.scope ?? 'full'} · ${opts.propagate === false ? 'plain reachability' : 'propagation'} · ${traces} trace${traces === 1 ? '' : 's'}`, ''];
   const byTrace = new Map<string, ValidatedSink[]>();
   for (const s of sinks) {
-    const list = byTrace.get(s.trace);
-    if (list) list.push(s);
-    else byTrace.set(s.trace, [s]);
+    pushTo(byTrace, s.trace, s);
   }
   for (const [name, list] of byTrace) {
     lines.push(`## ${name}`, '', '| tool call | tool | agent | decision | labels | why |', '|---|---|---|---|---|---|');

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import http from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { memoryLog } from '../../src/util/log.js';
-import { startOtlpReceiver, decodeOtlpProtobuf, type OtlpReceiver } from '../../src/otlp/index.js';
+import { startOtlpReceiver, decodeOtlpProtobuf, parseOtlpJson, type OtlpReceiver } from '../../src/otlp/index.js';
 
 let receiver: OtlpReceiver;
 beforeAll(async () => {
@@ -60,6 +60,24 @@ describe('otlp receiver bounds', () => {
     expect(ok.status).toBe(200);
     expect(receiver.close('sab-otlp-big')).toHaveLength(1);
   }, 60_000);
+
+  it('a body or a trace file that is not JSON: the error names the place, never quotes the content', async () => {
+    const endpoint = receiver.open('sab-otlp-not-json');
+    const secret = 'SECRETHASH-saltsalt:19000:0:99999:7:::';
+    const r = await fetch(`${endpoint}/v1/traces`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: secret });
+    expect(r.status).toBe(400);
+    const text = await r.text();
+    expect(text).toMatch(/body is not JSON/);
+    expect(text).not.toMatch(/saltsalt|SECRETHASH/);
+    let message = '';
+    try {
+      parseOtlpJson(`${secret}\n`, 'shadow.jsonl');
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toMatch(/^shadow\.jsonl:1: not JSON \(/);
+    expect(message).not.toMatch(/saltsalt|SECRETHASH/);
+  });
 
   it('cuts attribute nesting past the cap (JSON, 20,000 levels) and refuses it in protobuf', async () => {
     const endpoint = receiver.open('sab-otlp-deep');

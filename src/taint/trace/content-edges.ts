@@ -12,6 +12,7 @@ import { argumentRolesOf } from '../classify.js';
 import type { ArgumentRole } from '../argument-roles.js';
 import type { Policy } from '../policy.js';
 import { bearing, type Item, type ItemList } from './items.js';
+import { pushTo } from '../../util/maps.js';
 
 /** Where an argument's value first appeared. */
 export type ArgumentOrigin = 'request' | 'tool-result' | 'message' | 'model';
@@ -78,9 +79,7 @@ export function messageEdges(g: GraphBuilder, items: readonly Item[], p: Produce
   const byText = new Map<string, number[]>();
   for (const it of items) {
     if (it.output.length < VERBATIM_MIN) continue;
-    const list = byText.get(it.output);
-    if (list) list.push(it.node);
-    else byText.set(it.output, [it.node]);
+    pushTo(byText, it.output, it.node);
   }
   const memo = new Map<string, Map<number, number>>();
   for (const it of items) {

@@ -17,6 +17,7 @@ import { normalizeText } from '../content-links.js';
 import type { GenAiSpan } from '../../otlp/index.js';
 import { INPUT_ROLES_SKIPPED, callKey, parseArgs, type Item, type ItemList } from './items.js';
 import type { ToolItemFactory } from './tool-events.js';
+import { pushTo } from '../../util/maps.js';
 
 export interface SpanItems {
   views: GenAiSpan[];
@@ -52,9 +53,7 @@ export function addSpans(list: ItemList, toolItem: ToolItemFactory, views: GenAi
   for (const v of views) {
     const p = v.span.parentSpanId;
     if (!p) continue;
-    const list2 = out.children.get(p);
-    if (list2) list2.push(v.span.spanId);
-    else out.children.set(p, [v.span.spanId]);
+    pushTo(out.children, p, v.span.spanId);
   }
   const agentOf = agentResolver(views);
   // A chat span is the proxy call with the same answer: its text and its tool calls.

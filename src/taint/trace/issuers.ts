@@ -5,9 +5,10 @@
  * by tool call id. A tool span nested in a chat span was issued by it. What none of these issued
  * gets a step of its agent as issuer (genai-spans.ts).
  */
-import { callKey, parseArgs, pushTo, type Item } from './items.js';
+import { callKey, parseArgs, type Item } from './items.js';
 import { toolCallsIssued } from './llm-calls.js';
 import type { SpanItems } from './genai-spans.js';
+import { pushTo } from '../../util/maps.js';
 
 export function resolveIssuers(items: readonly Item[], spans: SpanItems): Map<Item, Item> {
   const issued = toolCallsIssued(items);

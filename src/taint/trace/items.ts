@@ -91,9 +91,3 @@ export function bearing(value: string): boolean {
 /** Messages that are the pipeline's own instructions, not content anyone sent it. */
 export const INPUT_ROLES_SKIPPED = new Set(['system', 'developer']);
 
-/** Appends to a list kept in a map, creating it (one array per key, never copied). */
-export function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
-}

@@ -5,7 +5,8 @@
  * call (indexing them here would make every call "explain" its own arguments).
  */
 import type { ProxyCall } from '../../runlog/schema.js';
-import { INPUT_ROLES_SKIPPED, callKey, parseArgs, pushTo, timeOf, type Item, type ItemList } from './items.js';
+import { INPUT_ROLES_SKIPPED, callKey, parseArgs, timeOf, type Item, type ItemList } from './items.js';
+import { pushTo } from '../../util/maps.js';
 
 export interface LlmCallItems {
   /** Tool results the pipeline fed its models, with the first time one was sent. */

@@ -8,7 +8,8 @@ import { classifyTool, flattenArguments } from '../classify.js';
 import type { NodeKind } from '../graph.js';
 import type { Policy } from '../policy.js';
 import type { ToolDefinition } from '../tool-profile.js';
-import { callKey, pushTo, timeOf, type Item, type ItemList, type PendingCall } from './items.js';
+import { callKey, timeOf, type Item, type ItemList, type PendingCall } from './items.js';
+import { pushTo } from '../../util/maps.js';
 
 export type ToolItemFactory = (
   tool: string,
