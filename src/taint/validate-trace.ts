@@ -24,6 +24,7 @@ import type { PathStep, Scope } from './propagate.js';
 import { buildTraceGraph, type TraceInput } from './trace-graph.js';
 import { checkOtlpText, checkSpans } from './trace-input-checks.js';
 import { pushTo } from '../util/maps.js';
+import { boundValue } from '../runlog/bound.js';
 
 export interface ValidateOptions {
   traceFile: string;
@@ -178,11 +179,29 @@ export function tracesOfDocument(text: string, file: string): NamedTrace[] {
   );
 }
 
+const NO_CAP = Number.MAX_SAFE_INTEGER;
+/** `value` with whatever nests past the run log's depth cap replaced by a cut mark; texts, lists and sizes untouched. */
+const depthOnly = (value: unknown) => boundValue(value, { textCap: NO_CAP, maxEntries: NO_CAP, budget: NO_CAP });
+
+/**
+ * A trace from a file held to the depth saboteur records its own traces at (README "Security",
+ * Bounds): tool arguments, span attributes and definition schemas of any depth cannot overflow
+ * the graph's walks. What saboteur recorded itself passes unchanged.
+ */
+function depthBounded(input: TraceInput): TraceInput {
+  return {
+    ...input,
+    ...(input.tools ? { tools: input.tools.map((e) => ({ ...e, arguments: depthOnly(e.arguments) as Record<string, unknown> })) } : {}),
+    ...(input.spans ? { spans: input.spans.map((sp) => ({ ...sp, attributes: depthOnly(sp.attributes) as Record<string, unknown>, ...(sp.events ? { events: depthOnly(sp.events) as typeof sp.events } : {}) })) } : {}),
+    ...(input.toolDefinitions ? { toolDefinitions: input.toolDefinitions.map((d) => (d.inputSchema ? { ...d, inputSchema: depthOnly(d.inputSchema) as Record<string, unknown> } : d)) } : {}),
+  };
+}
+
 /** Validates every trace of a parsed file: one verdict per staged sink. */
 export function validateTraces(traces: readonly NamedTrace[], policy: Policy, opts: { scope?: Scope; propagate?: boolean } = {}): ValidatedSink[] {
   const out: ValidatedSink[] = [];
   for (const t of traces) {
-    const built = buildTraceGraph(t.input, policy);
+    const built = buildTraceGraph(depthBounded(t.input), policy);
     if (built.problems?.length) throw new TraceInputError(`${t.name}: ${built.problems.slice(0, 3).join('; ')}${built.problems.length > 3 ? ` (+${built.problems.length - 3} more)` : ''}`);
     const verdicts = adjudicateTrace(built, policy, opts);
     built.sinks.forEach((site, i) => {

@@ -214,6 +214,24 @@ describe('validateTrace fails closed on input it cannot judge', () => {
     expect(err.join('')).toMatch(message);
   });
 
+  it('a bare trace nested 20,000 levels deep (tool arguments, the schema of a definition) is validated, not a stack overflow', async () => {
+    t = 0;
+    const root = 'Give Ana (ana@corp.example) edit rights on the roadmap doc RM-1.';
+    const deep = (leaf: string) => `${'{"properties":{"x":'.repeat(20_000)}${leaf}${'}}'.repeat(20_000)}`;
+    const args = { doc: 'RM-1', grantee: 'ana@corp.example', level: 'edit' };
+    const trace = JSON.stringify({
+      root,
+      calls: [call('c1', 'worker', root, [{ name: 'doc_acl_put', args }])],
+      tools: [event('s1:0', 'doc_acl_put', { ...args, extra: '__DEEP__' }, 'ok')],
+      toolDefinitions: [{ name: 'doc_acl_put', description: 'Share a document with someone.', inputSchema: '__SCHEMA__' }],
+    })
+      .replace('"__DEEP__"', deep('1'))
+      .replace('"__SCHEMA__"', deep('{}'));
+    const r = await validateTrace({ traceFile: write('deep.json', trace), format: 'json' });
+    const [s] = JSON.parse(r.text).sinks;
+    expect(s).toMatchObject({ tool: 'doc_acl_put' });
+  });
+
   it('reads the tool definitions a bare trace lists (descriptions, schemas, annotations)', async () => {
     t = 0;
     const root = 'Give Ana (ana@corp.example) edit rights on the roadmap doc RM-1.';
