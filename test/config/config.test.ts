@@ -105,6 +105,13 @@ describe('config', () => {
     expect(errorOf('- a\n- b\n')).toContain('must be a YAML mapping');
   });
 
+  it('hostile YAML is a config error naming the file: nesting 100,000 deep, an alias bomb, a deep value under a key', () => {
+    expect(errorOf(`model: ${'['.repeat(100_000)}${']'.repeat(100_000)}\n`)).toMatch(/^saboteur\.yml: /);
+    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x, x]', ...'bcdefghi'.split('').map((k, i) => `${k}: &${k} [${Array(10).fill(`*${'abcdefghi'[i]}`).join(', ')}]`), 'model: *i', ''].join('\n');
+    expect(errorOf(bomb)).toMatch(/^saboteur\.yml: /);
+    expect(errorOf(`${minimal}\npipeline_extra: ${'{a: '.repeat(5_000)}1${'}'.repeat(5_000)}\n`)).toMatch(/^saboteur\.yml: /);
+  });
+
   it('says which file it could not read', async () => {
     await expect(loadConfig('no/such/saboteur.yml')).rejects.toThrow('no/such/saboteur.yml: cannot read the config (ENOENT: no such file)');
   });
