@@ -10,7 +10,6 @@ import { loadConfig, type Config } from '../config/load.js';
 import { runJob } from '../run/job.js';
 import { lineProgress } from '../run/progress.js';
 import { evaluateGate, type GateResult } from '../scoring/gate.js';
-import { renderReport } from '../report/markdown.js';
 import { loadGithubContext, type GithubContext } from '../github/context.js';
 import { checkEventSafety } from '../github/safety.js';
 import { gitIn } from '../history/git.js';
@@ -21,7 +20,7 @@ import { publishCutShort, publishRun, publishShard, type Produced } from './publ
 import { stateLedger } from './state.js';
 import { cancelOnSignals, exitCodeForSignal, type SignalCancel } from '../run/cancel.js';
 import { lockOutDir } from '../run/out-lock.js';
-import { writeFileAtomic, writeJsonAtomic } from '../runlog/write.js';
+import { writeRunFiles } from '../run/assemble.js';
 import { preflightInputs } from '../config/preflight.js';
 
 export { readInputs, InputError, type ActionInputs } from './inputs.js';
@@ -41,16 +40,12 @@ async function produceRunLog(config: Config, inputs: ActionInputs, ctx: GithubCo
     core.info(`merging ${files.length} run logs: ${files.join(', ')}`);
     const { runLog, warnings } = await mergeRunLogFiles(files);
     for (const w of warnings) core.warning(w);
-    const runLogPath = path.join(outDir, 'run.json');
-    const reportPath = path.join(outDir, 'report.md');
     const lock = await lockOutDir(outDir, 'merge');
     try {
-      await writeJsonAtomic(runLogPath, runLog);
-      await writeFileAtomic(reportPath, renderReport(runLog));
+      return { runLog, ...(await writeRunFiles(outDir, runLog)) };
     } finally {
       await lock.release();
     }
-    return { runLog, runLogPath, reportPath };
   }
   await preflightInputs(config);
   return runJob(config, {

@@ -10,7 +10,7 @@ import type { RunLog } from '../runlog/schema.js';
 import { computeMetrics } from '../scoring/metrics.js';
 import { securityFigures, type GateResult } from '../scoring/gate.js';
 import { combineGate, compareWithBase, regressionChecks } from '../scoring/regression.js';
-import { renderReport, REPORT_MARKER } from '../report/markdown.js';
+import { REPORT_MARKER } from '../report/markdown.js';
 import { renderComment } from '../report/comment.js';
 import type { GithubContext } from '../github/context.js';
 import { createGithubClient } from '../github/client.js';
@@ -25,6 +25,8 @@ export interface Produced {
   runLog: RunLog;
   runLogPath: string;
   reportPath: string;
+  /** The report's text (rendered once, when the files were written). */
+  report: string;
   /** Files that could not be written (a full disk): each names its file. */
   writeErrors?: { file: string; message: string }[];
 }
@@ -45,7 +47,7 @@ export async function publishSummaryOrLog(markdown: string): Promise<void> {
  * comment, no history.
  */
 export async function publishCutShort(produced: Produced): Promise<void> {
-  await publishSummaryOrLog(renderReport(produced.runLog));
+  await publishSummaryOrLog(produced.report);
   try {
     core.setOutput('report-path', produced.reportPath);
     core.setOutput('run-log-path', produced.runLogPath);
@@ -69,7 +71,7 @@ function setOutputs(produced: Produced, config: Config, pass: boolean): void {
 
 /** One slice of the run: its figures are partial, so the merge job comments, stores and gates. */
 export async function publishShard(produced: Produced, config: Config, inputs: ActionInputs, absolute: GateResult): Promise<void> {
-  await publishSummaryOrLog(renderReport(produced.runLog));
+  await publishSummaryOrLog(produced.report);
   setOutputs(produced, config, absolute.pass);
   core.info(`shard ${inputs.shard!.index}/${inputs.shard!.count}: no comment, history or gate here; the job that merges the shards (run-logs) does them`);
 }

@@ -1,8 +1,8 @@
 /** `saboteur merge SHARD.json...`: the run logs of the shards of one run joined into one run log and report. */
 import path from 'node:path';
 import { lockOutDir } from '../run/out-lock.js';
-import { writeFileAtomic, writeJsonAtomic } from '../runlog/write.js';
-import { renderReport, summaryLine } from '../report/markdown.js';
+import { writeRunFiles, type RunFiles } from '../run/assemble.js';
+import { summaryLine } from '../report/markdown.js';
 import { expandRunLogPaths, mergeRunLogFiles } from '../runlog/merge.js';
 import { parseArgs, usageOf, UsageError, type FlagSpec } from './args.js';
 import { EXIT, gateExit, wantsHelp, type CliIo } from './io.js';
@@ -23,13 +23,19 @@ export async function mergeCommand(argv: string[], io: CliIo): Promise<number> {
   for (const w of warnings) io.stderr.write(`warning: ${w}\n`);
   const outDir = path.resolve((flags.out as string | undefined) ?? 'saboteur-out');
   const lock = await lockOutDir(outDir, 'merge');
+  let written: RunFiles;
   try {
-    await writeJsonAtomic(path.join(outDir, 'run.json'), runLog);
-    await writeFileAtomic(path.join(outDir, 'report.md'), renderReport(runLog));
+    written = await writeRunFiles(outDir, runLog);
   } finally {
     await lock.release();
   }
-  io.stderr.write(`merged ${files.length} run logs, ${runLog.instances.length} instance runs\n${summaryLine(runLog)}\nrun log: ${path.join(outDir, 'run.json')}\nreport: ${path.join(outDir, 'report.md')}\n`);
+  if (written.writeErrors.length) {
+    // The files are lost, the report is not: it goes to stderr (as `saboteur run` does).
+    io.stderr.write(`\n${written.report}\n`);
+    for (const e of written.writeErrors) io.stderr.write(`warning: ${e.message}\n`);
+    return EXIT.infrastructure;
+  }
+  io.stderr.write(`merged ${files.length} run logs, ${runLog.instances.length} instance runs\n${summaryLine(runLog)}\nrun log: ${written.runLogPath}\nreport: ${written.reportPath}\n`);
   // A shard that did not finish leaves the run's figures incomplete: not a gate verdict but the
   // infrastructure failure (or cancel) behind that shard, as `saboteur run` would have reported it.
   if (runLog.status !== 'completed') {

@@ -5,7 +5,7 @@
  * and run logs that would overflow a renderer (200,000 notes, arguments nested 6,000 levels deep).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { main, EXIT } from '../../src/cli/main.js';
@@ -155,6 +155,16 @@ describe('shards and output folders', () => {
       expect(JSON.parse(await readFile(path.join(out, 'run.json'), 'utf8')).status).toBe(status);
       expect(await readFile(path.join(out, 'report.md'), 'utf8')).toContain(reason);
     }
+  });
+
+  it('merge that cannot write run.json: exit 3 naming the file, the report on stderr, report.md still written', async () => {
+    const out = path.join(dir, 'merged-unwritable');
+    await mkdir(path.join(out, 'run.json'), { recursive: true });
+    const m = await run(['merge', 'fixtures/runlogs/demo.json', '--out', out]);
+    expect(m.code).toBe(EXIT.infrastructure);
+    expect(m.err).toContain(path.join(out, 'run.json'));
+    expect(m.err).toContain('## ');
+    expect(await readFile(path.join(out, 'report.md'), 'utf8')).toContain('## ');
   });
 
   it('a second run into a folder another run holds is refused (exit 2) and writes nothing', async () => {
