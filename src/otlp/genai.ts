@@ -102,7 +102,7 @@ export function messageOf(raw: unknown, fallbackRole: string, depth = 0): GenAiM
   return msg;
 }
 
-export function messagesOf(v: unknown, role: string): GenAiMessage[] {
+function messagesOf(v: unknown, role: string): GenAiMessage[] {
   const parsed = parseMaybeJson(v);
   if (parsed === undefined || parsed === null || parsed === '') return [];
   return (Array.isArray(parsed) ? parsed : [parsed]).map((m) => messageOf(m, role));

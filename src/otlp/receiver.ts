@@ -52,7 +52,7 @@ function inflateWithin(body: Buffer, encoding: string, limit: number): Buffer {
 const EVENTS_CAP = 128;
 
 /** A span within the bounds of what a trace records (README "Security"): capped strings, depth, counts. */
-export function boundSpan(span: OtlpSpan): OtlpSpan {
+function boundSpan(span: OtlpSpan): OtlpSpan {
   const out: OtlpSpan = {
     ...span,
     traceId: capText(span.traceId, 64),

@@ -93,7 +93,7 @@ export function planPassThrough(listed: readonly string[], secrets: readonly str
  * Copies the planned names that are set in the host environment. A value that looks like a
  * credential is held back unless its name was opted in; `held` gets the reason for each.
  */
-export function passThroughEnv(plan: PassThroughPlan, hostEnv: NodeJS.ProcessEnv, held: { name: string; why: string }[] = []): Record<string, string> {
+function passThroughEnv(plan: PassThroughPlan, hostEnv: NodeJS.ProcessEnv, held: { name: string; why: string }[] = []): Record<string, string> {
   const env: Record<string, string> = {};
   for (const name of plan.names) {
     const value = hostEnv[name];

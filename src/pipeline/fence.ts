@@ -48,7 +48,7 @@ export interface Fence extends FenceInfo {
 const SH = '/bin/sh';
 
 /** First uid handed out by the uid fence; each saboteur process takes a block of 1000, keyed by its pid. */
-export const FENCE_UID_BASE = 1_800_000_000;
+const FENCE_UID_BASE = 1_800_000_000;
 const UID_BLOCK = 1000;
 const uidsInUse = new Set<number>();
 let nextUidSlot = 0;
@@ -157,7 +157,7 @@ export function fenceArgv(kind: FenceKind, command: string, opts: { root: boolea
   }
 }
 
-export function fenceNote(kind: FenceKind, missing: string[]): string {
+function fenceNote(kind: FenceKind, missing: string[]): string {
   const why = missing.length ? ` (${missing.join('; ')})` : '';
   switch (kind) {
     case 'bwrap':

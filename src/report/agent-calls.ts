@@ -12,7 +12,7 @@ interface AgentCounts {
   sources: Set<string>;
 }
 
-export function agentCallCounts(log: RunLog): Map<string, AgentCounts> {
+function agentCallCounts(log: RunLog): Map<string, AgentCounts> {
   const byAgent = new Map<string, AgentCounts>();
   for (const r of log.instances) {
     for (const c of r.trace.calls) {

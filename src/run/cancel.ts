@@ -13,7 +13,7 @@ export const CANCEL_KILL_GRACE_MS = 1000;
 /** How long in-flight instances get to finish on their own before they are recorded as cut off. */
 export const CANCEL_DRAIN_MS = 1500;
 /** Past this after the signal the process exits whatever is still running (the 5 s promise). */
-export const CANCEL_DEADLINE_MS = 4500;
+const CANCEL_DEADLINE_MS = 4500;
 
 const EXIT_CODES: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };
 

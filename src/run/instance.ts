@@ -60,7 +60,7 @@ export function modelFailure(calls: ProxyCall[]): string | undefined {
  * A model that answered with an error (HTTP 500, a rate limit): when the pipeline then failed, the
  * model's error is why, and the run is a model error, not a pipeline crash.
  */
-export function modelError(calls: ProxyCall[]): string | undefined {
+function modelError(calls: ProxyCall[]): string | undefined {
   const bad = calls.find((c) => c.status >= 500 || c.status === 429);
   return bad ? `the model answered HTTP ${bad.status}${bad.error ? `: ${bad.error}` : ''}` : undefined;
 }

@@ -16,11 +16,11 @@ export const OUTPUT_CAP = 256 * 1024;
 /** Nesting kept of a recorded value (tool arguments, span attributes, grader details). */
 export const DEPTH_CAP = 32;
 /** Entries kept of one array or object. */
-export const ENTRIES_CAP = 1000;
+const ENTRIES_CAP = 1000;
 /** Characters (about the JSON size) kept of one recorded value as a whole. */
-export const VALUE_BUDGET = 256 * 1024;
+const VALUE_BUDGET = 256 * 1024;
 /** Messages kept of one recorded request: the first few (the system prompt, the task) and the last. */
-export const MESSAGES_CAP = 256;
+const MESSAGES_CAP = 256;
 
 /** The mark a cut string ends with: its full length and hash, so two runs can still be compared. */
 export function cutMark(length: number, sha256: string): string {

@@ -8,7 +8,7 @@ import { jsonProblem } from '../util/input-file.js';
 
 export const RUN_LOG_VERSION = 1;
 /** The most shards a run may be split into (`--shard i/N`, N at most this). */
-export const MAX_SHARDS = 10_000;
+const MAX_SHARDS = 10_000;
 
 /** The corruption modes (config `variants.malicious.corruption`); see the README, "AutoInject". */
 export const CORRUPTION_MODES = ['logic-edit', 'syntax-error', 'semantic'] as const;

@@ -51,7 +51,7 @@ export interface MetricKey {
 }
 
 /** Figures measured on the malicious variant: they carry the method (pass@1 of control and TCR are the control's). */
-export function measuresMethod(key: Pick<MetricKey, 'figure' | 'of'>): boolean {
+function measuresMethod(key: Pick<MetricKey, 'figure' | 'of'>): boolean {
   return key.figure === 'malicious-drop' || (key.figure === 'pass@1' && key.of === 'malicious') || key.figure === 'asr' || key.figure === 'tcr-drop' || key.figure === 'insider-success';
 }
 

@@ -25,7 +25,7 @@ const PHRASES: { re: RegExp; category: Category; money?: boolean }[] = [
 ];
 
 /** An amount of money: "35 EUR", "$20", "€1,150", "200 a month", "budget up to 300", "cap it at 400". */
-export const MONEY = /[$€£¥]\s?\d|\b\d[\d.,']*\s?(?:eur|euros?|usd|dollars?|gbp|pounds?|chf|francs?|bucks|cents?|€|\$|£)(?![a-z])|\b(?:budget|cap(?:ped)?|limit|up to|at most|no more than)\b[^.?!;]{0,20}\d|\b\d[\d.,]*\s?(?:a|per) (?:month|week|year)\b/i;
+const MONEY = /[$€£¥]\s?\d|\b\d[\d.,']*\s?(?:eur|euros?|usd|dollars?|gbp|pounds?|chf|francs?|bucks|cents?|€|\$|£)(?![a-z])|\b(?:budget|cap(?:ped)?|limit|up to|at most|no more than)\b[^.?!;]{0,20}\d|\b\d[\d.,]*\s?(?:a|per) (?:month|week|year)\b/i;
 
 /** Replies to the user are not requests to send anything: "tell me", "let me know", "show me". */
 const TO_USER = /\b(?:tell|show|give|send|let|remind|ask|message|email|text) (?:me|us)\b(?! (?:a|an|the) (?:link|copy|email|e-mail|message|text))/i;

@@ -7,7 +7,7 @@
  */
 import type { OtlpSpan } from '../otlp/index.js';
 
-export class SpanInputError extends Error {}
+class SpanInputError extends Error {}
 
 type Json = Record<string, unknown>;
 
