@@ -7,6 +7,7 @@
 import { closeSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { gunzipSync } from 'node:zlib';
+import { limitText } from './body-limit.js';
 
 const MIB = 1024 * 1024;
 
@@ -33,9 +34,7 @@ export class InputFileError extends Error {
   }
 }
 
-function mib(bytes: number): string {
-  return bytes >= MIB ? `${Math.round((bytes / MIB) * 10) / 10} MiB` : `${bytes} bytes`;
-}
+const mib = limitText;
 
 function kindOf(s: Stats): string {
   if (s.isDirectory()) return 'a folder';
