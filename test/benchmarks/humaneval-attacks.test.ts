@@ -95,6 +95,14 @@ const FORGERIES: Record<string, string> = {
     '        pass',
     'os._exit(0)',
   ),
+  'returns a list nested 100,000 deep': body(
+    'import sys',
+    'sys.setrecursionlimit(1000000)',
+    'v = 7',
+    'for _ in range(100000):',
+    '    v = [v]',
+    'return v',
+  ),
   'returns an object whose __eq__ always answers True': body(
     'class Yes:',
     '    def __eq__(self, other): return True',
@@ -140,6 +148,8 @@ describe('verdicts the scored code cannot forge', () => {
         'patches what the harness reports with': 'timed out',
         // Its write on the channel is a malformed answer.
         'writes verdict-shaped lines on every fd, then os._exit(0)': 'failed: the program broke the call protocol (a message over 16777216 bytes)',
+        // The plain-data channel refuses it; the judge never builds it.
+        'returns a list nested 100,000 deep': 'failed: a value nested over 200 levels',
         'returns an object whose __eq__ always answers True': 'failed: identity(7) should be 7',
         'returns an int subclass whose __eq__ always answers True': 'failed: identity(7) should be 7',
         'raises SystemExit(0)': 'failed: 0',
