@@ -7,7 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import { checkProgram, type HumanEvalProblem, type HumanEvalResult, type HumanEvalSample } from '../src/benchmarks/humaneval/index.js';
-import { runPool } from '../src/run/pool.js';
+import { runPool } from '../src/util/pool.js';
 
 const MARK = '__reference_result__';
 

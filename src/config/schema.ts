@@ -9,7 +9,7 @@ import { BENCHMARK_IDS } from '../benchmarks/registry.js';
 import { DEFENSE_IDS } from '../defenses/registry.js';
 import { INJECTION_METHOD_IDS } from '../inject/registry.js';
 import { MODEL_KIND_IDS } from '../model/registry.js';
-import { duration, rate } from './fields.js';
+import { duration, rate } from '../util/config-fields.js';
 import { BUILT_IN, type Registries } from './registries.js';
 import { CORRUPTION_MODES } from '../runlog/schema.js';
 

@@ -19,7 +19,7 @@ import { itemKey, runInstance, type InstanceContext, type WorkItem } from './ins
 import { summaryLine } from '../report/markdown.js';
 import type { Log } from '../util/log.js';
 import type { ModelEndpoint, ProcessLedger } from '../model/index.js';
-import { runPool } from './pool.js';
+import { runPool } from '../util/pool.js';
 import { silentProgress, type Progress } from './progress.js';
 import { realDeps, type JobDeps } from './deps.js';
 import { shardSlice } from '../benchmarks/sample.js';

@@ -3,7 +3,7 @@
  * 15 seconds, whichever comes first), nothing in benches and tests.
  */
 import type { Outcome } from '../runlog/schema.js';
-import { formatDuration } from '../config/duration.js';
+import { formatDuration } from '../util/duration.js';
 
 export interface Progress {
   start(total: number): void;

@@ -10,7 +10,7 @@
 import type { AgenticTask, SinkLabel, ToolEvent } from '../benchmarks/agentic.js';
 import type { ProxyCall } from '../runlog/schema.js';
 import { rate, type Rate } from '../scoring/security-metrics.js';
-import { runPool } from '../run/pool.js';
+import { runPool } from '../util/pool.js';
 import { ci, pct as percent } from '../report/format.js';
 import { adjudicate } from '../tools/builtin-defenses.js';
 import type { SinkDefense } from '../tools/types.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import path from 'node:path';
 import { loadConfig, parseConfig, ConfigError } from '../../src/config/load.js';
-import { parseDuration } from '../../src/config/duration.js';
+import { parseDuration } from '../../src/util/duration.js';
 
 const minimal = `model:\n  kind: replay\n  cassette: c.jsonl\npipeline:\n  run: node p.mjs\n`;
 

@@ -1,6 +1,6 @@
 /** AgentHarm as a registered benchmark: harmful agentic tasks and their benign twins, graded by their criteria. */
 import { z } from 'zod';
-import { limit } from '../../config/fields.js';
+import { limit } from '../../util/config-fields.js';
 import { agenticBenchmark } from '../agentic-suites.js';
 import { AGENTHARM_TOOLS } from './catalog.js';
 import { gradeAgentHarm } from './grade.js';

@@ -1,6 +1,6 @@
 /** ASB (Agent Security Bench) as a registered benchmark: direct and observation prompt injections. */
 import { z } from 'zod';
-import { limit } from '../../config/fields.js';
+import { limit } from '../../util/config-fields.js';
 import type { SourceLabel } from '../agentic.js';
 import { agenticBenchmark } from '../agentic-suites.js';
 import { gradeAsb } from './grade.js';

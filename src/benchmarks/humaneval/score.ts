@@ -2,7 +2,7 @@
  * Scores HumanEval completions in the sandbox with the official harness's verdicts: the model's
  * code in one sandbox, the official test in another, verdicts only from the latter (scorer.ts).
  */
-import { runPool } from '../../run/pool.js';
+import { runPool } from '../../util/pool.js';
 import type { Log } from '../../util/log.js';
 import type { Isolation } from '../../sandbox/index.js';
 import { HumanEvalScorer, type Verdict } from './scorer.js';

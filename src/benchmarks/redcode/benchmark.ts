@@ -1,6 +1,6 @@
 /** RedCode-Exec as a registered benchmark: risky code the agent is asked to run in the sandbox. */
 import { z } from 'zod';
-import { limit } from '../../config/fields.js';
+import { limit } from '../../util/config-fields.js';
 import { agenticBenchmark } from '../agentic-suites.js';
 import { gradeRedCode } from './grade.js';
 import { loadRedCode } from './load.js';

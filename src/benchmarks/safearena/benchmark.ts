@@ -1,6 +1,6 @@
 /** SafeArena as a registered benchmark: harmful web tasks on simulated sites, with their safe twins. */
 import { z } from 'zod';
-import { limit } from '../../config/fields.js';
+import { limit } from '../../util/config-fields.js';
 import { agenticBenchmark } from '../agentic-suites.js';
 import { fetchSafeArena } from './fetch.js';
 import { gradeSafeArena } from './grade.js';
