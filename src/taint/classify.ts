@@ -77,7 +77,7 @@ const SEND = maskOf(['EXTERNAL_SEND']);
 /**
  * Every tool with an external effect is a sink, fetches included: a call that points at a URL
  * sends a request there (what the URL or its query carries leaves with it), so a read with a URL
- * argument is staged as EXTERNAL_SEND, its URL a target like any other (README: Fetches).
+ * argument is staged as EXTERNAL_SEND, its URL a target like any other (docs/taint-policy.md, "Principles").
  */
 function asFetch(policy: Policy, tool: string, args: Record<string, unknown>, definition: ToolDefinition | undefined, c: ReturnType<typeof classifyByName>): ReturnType<typeof classifyByName> & { fetch?: boolean } {
   if (c.sinks !== 0) return c;

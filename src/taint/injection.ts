@@ -1,21 +1,24 @@
 /**
- * Deterministic detection of injected instructions in text the agent reads (tool results, web
- * pages, files, messages): text addressed to the assistant, posing as the user or the system, or
- * asking it to do something else first. Each sentence is scored on four families of signals:
+ * Deterministic detection of instructions in text the agent reads (tool results, web pages, files,
+ * messages). Two kinds:
  *
- *   addressed   "Note for the AI assistant", "Assistant, ...", "if you are an AI", "<assistant>"
- *   authority   "System message", "[Message from your bank]", "the account holder has authorised",
- *               "This is the account owner", "policy update", "already approved"
- *   redirect    "before you continue", "do this first", "instead", "without asking", "ignore the user"
- *   directive   an order to act: "call export_audit_log", "send ... to x@y", "reset ... to 4471"
+ *   orders      in data (tool results) only: a clause that starts with the bare verb of an action
+ *               ("Send ...", "TODO: cancel ...", "first: pay ...") or an order in the second person
+ *               ("you must post ..."), whatever the addressee, the sender or the wording around it
+ *   explicit    four families of signals, anywhere:
+ *     addressed   "Note for the AI assistant", "Assistant, ...", "if you are an AI", "<assistant>"
+ *     authority   "System message", "[Message from your bank]", "the account holder has authorised"
+ *     redirect    "before you continue", "do this first", "instead", "without asking"
+ *     directive   an order to act on a target: "call export_audit_log", "send ... to x@y"
  *
- * A sentence is an injection when it is addressed to the assistant and orders, claims authority
- * or redirects; when it claims authority and redirects or orders an action on a target (an
- * address, an account, a link, an amount, a named tool); when it redirects and orders such an
- * action; or on one of the unmistakable forms ("ignore the user's question", `<system>`, "system
- * override"). Two neighbouring sentences of one line are read together. The injected passage runs from the first such sentence to the
- * end of its line: arguments found there are "derived from injected content". README: "Injection
- * detection".
+ * A sentence is an instruction when it is an order; when it is addressed to the assistant and
+ * orders, claims authority or redirects; when it claims authority and redirects or orders an action
+ * on a target (an address, an account, a link, an amount, a named tool); when it redirects and
+ * orders such an action; or on one of the unmistakable forms ("ignore the user's question",
+ * `<system>`, "system override"). Two neighbouring sentences of one line are read together. The
+ * passage runs from the first such sentence to the end of its line: values found there are the
+ * instruction's. A finding with explicit signals is an override (PROMPT_OVERRIDE); a plain order
+ * only claims its values. docs/taint-policy.md, "Principles"; docs/validator.md.
  */
 import { verbCategory } from './lexicon.js';
 
