@@ -14,6 +14,9 @@ import { defaultDataDir } from '../../src/benchmarks/humaneval/resolve.js';
 import { loadEvalSet, renderEvalTables, runEvalSet, score } from './eval-set.js';
 import { benchmarkFigures } from './benchmark-figures.js';
 import { largeOtlpTrace } from './large-trace.js';
+import { agentDojoDir, loadAgentDojo } from './agentdojo-data.js';
+import { runReplay } from './agentdojo.js';
+import { renderReplay } from './agentdojo-figures.js';
 
 export interface CostFigure {
   mb: number;
@@ -55,6 +58,16 @@ export async function validateCost(agents: number, turns: number): Promise<CostF
   }
 }
 
+/** The AgentDojo replay (bench/taint-eval/agentdojo.ts): every template, both shapes, AgentDojo's names and the renamed variant; quick: one template. */
+function agentDojoFigures(opts: { quick?: boolean }): string[] {
+  const dir = agentDojoDir(defaultDataDir());
+  if (!dir) return ['AgentDojo replay: skipped (no agentdojo/ under the data directory; set SABOTEUR_DATA_DIR)'];
+  const data = loadAgentDojo(dir);
+  const templates = opts.quick ? ['important_instructions'] : undefined;
+  const outcomes = runReplay(data, defaultPolicy(), { variants: ['original', 'renamed'], ...(templates ? { templates } : {}) });
+  return [`AgentDojo v1.2.1 replay (${dir}), built-in policy, ${templates ? 'template important_instructions' : 'every attack template'}, both shapes:`, renderReplay(outcomes, data)];
+}
+
 export async function validatorFigures(opts: { quick?: boolean } = {}): Promise<string> {
   const lines: string[] = [];
   const sets = loadEvalSet(path.resolve('fixtures/taint-eval'));
@@ -69,6 +82,7 @@ export async function validatorFigures(opts: { quick?: boolean } = {}): Promise<
   const b = await benchmarkFigures(defaultDataDir(), { quick: opts.quick });
   lines.push('', 'security benchmarks, obedient pipeline recorded without a defense, each staged sink put to the defense (src/taint/compare-offline.ts):', renderDefenseTable(b.rows));
   for (const s of b.skipped) lines.push(`  skipped: ${s}`);
+  lines.push('', ...agentDojoFigures(opts));
   const sizes: [number, number][] = opts.quick ? [[4, 250]] : [[10, 200], [20, 500]];
   lines.push('', 'validate cost, one OTLP export from a file (saboteur validate --format json):');
   for (const [agents, turns] of sizes) {

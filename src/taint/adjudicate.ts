@@ -119,7 +119,8 @@ export function adjudicateSink(b: BuiltTrace, p: Propagation, site: SinkSite, po
       violations.push({ kind: 'not-needed', message: `${s} is released only for targets the policy authorises (policy-only), and this call names none`, path: [sinkStep(b, site, g.own[v] & ~ROOT_BIT)] });
       continue;
     }
-    if (mentioned || b.needs.mask & bit) continue;
+    // A fetch is judged by where it goes (its URL's provenance), not by whether the request says "send".
+    if (mentioned || b.needs.mask & bit || site.fetch) continue;
     violations.push({ kind: 'not-needed', message: `the request does not ask for ${s} (no intent rule matched it and it does not name ${site.tool})`, path: [sinkStep(b, site, g.own[v] & ~ROOT_BIT)] });
   }
 
@@ -180,7 +181,7 @@ function injectionWaiver(b: BuiltTrace, p: Propagation, site: SinkSite, inScope:
   if (inScope === undefined || !(inScope & OVERRIDE)) return undefined;
   const g = b.graph;
   if (g.own[b.root] & OVERRIDE) return undefined;
-  const named = mentionsTool(b.rootText, site.tool) || usesToolVerb(b.rootText, site.verb);
+  const named = mentionsTool(b.rootText, site.tool) || usesToolVerb(b.rootText, site.verb) || site.fetch === true;
   if (!named && (site.sinks & SINK_MASK & ~b.needs.mask) !== 0) return undefined;
   if (!site.anchors?.length || (site.args ?? []).some((a) => a.injected && INJECTABLE_ROLES.has(a.role))) return undefined;
   for (const [node, inj] of b.injections ?? []) {

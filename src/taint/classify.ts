@@ -26,7 +26,8 @@ export function flattenArguments(args: unknown, name = ''): { name: string; valu
 }
 
 export interface Target {
-  kind: TargetKind;
+  /** A target kind, or the object a call acts on (an id, a name). */
+  kind: TargetKind | 'object';
   require: 'authorised' | 'trusted';
   argument: string;
   value: string;
@@ -66,6 +67,31 @@ export function classifyTool(
   args: Record<string, unknown>,
   declared: { sinks?: readonly SinkLabel[]; sources?: readonly SourceLabel[] } = {},
   definition?: ToolDefinition,
+): { sources: number; sinks: number; evidence: LabelEvidence[]; profile?: ToolProfile; fetch?: boolean } {
+  const labelled = classifyByName(policy, tool, args, declared, definition);
+  return asFetch(policy, tool, args, definition, labelled);
+}
+
+const SEND = maskOf(['EXTERNAL_SEND']);
+
+/**
+ * Every tool with an external effect is a sink, fetches included: a call that points at a URL
+ * sends a request there (what the URL or its query carries leaves with it), so a read with a URL
+ * argument is staged as EXTERNAL_SEND, its URL a target like any other (docs/taint-policy.md, "Principles").
+ */
+function asFetch(policy: Policy, tool: string, args: Record<string, unknown>, definition: ToolDefinition | undefined, c: ReturnType<typeof classifyByName>): ReturnType<typeof classifyByName> & { fetch?: boolean } {
+  if (c.sinks !== 0) return c;
+  const url = argumentRolesOf(policy, tool, args, definition).find((a) => a.role === 'url' && a.value.trim() !== '');
+  if (!url) return c;
+  return { ...c, sinks: SEND, fetch: true, evidence: [...c.evidence, { mask: SEND, why: `a fetch: argument ${url.name} points the call at ${url.value.slice(0, 80)}, so the request leaves the machine` }] };
+}
+
+function classifyByName(
+  policy: Policy,
+  tool: string,
+  args: Record<string, unknown>,
+  declared: { sinks?: readonly SinkLabel[]; sources?: readonly SourceLabel[] },
+  definition: ToolDefinition | undefined,
 ): { sources: number; sinks: number; evidence: LabelEvidence[]; profile?: ToolProfile } {
   let sources = maskOf(declared.sources ?? []);
   let sinks = maskOf(declared.sinks ?? []);

@@ -1,30 +1,40 @@
 /**
- * Deterministic detection of injected instructions in text the agent reads (tool results, web
- * pages, files, messages): text addressed to the assistant, posing as the user or the system, or
- * asking it to do something else first. Each sentence is scored on four families of signals:
+ * Deterministic detection of instructions in text the agent reads (tool results, web pages, files,
+ * messages). Two kinds:
  *
- *   addressed   "Note for the AI assistant", "Assistant, ...", "if you are an AI", "<assistant>"
- *   authority   "System message", "[Message from your bank]", "the account holder has authorised",
- *               "This is the account owner", "policy update", "already approved"
- *   redirect    "before you continue", "do this first", "instead", "without asking", "ignore the user"
- *   directive   an order to act: "call export_audit_log", "send ... to x@y", "reset ... to 4471"
+ *   orders      in data (tool results) only: a clause that starts with the bare verb of an action
+ *               ("Send ...", "TODO: cancel ...", "first: pay ...") or an order in the second person
+ *               ("you must post ..."), whatever the addressee, the sender or the wording around it
+ *   explicit    four families of signals, anywhere:
+ *     addressed   "Note for the AI assistant", "Assistant, ...", "if you are an AI", "<assistant>"
+ *     authority   "System message", "[Message from your bank]", "the account holder has authorised"
+ *     redirect    "before you continue", "do this first", "instead", "without asking"
+ *     directive   an order to act on a target: "call export_audit_log", "send ... to x@y"
  *
- * A sentence is an injection when it is addressed to the assistant and orders, claims authority
- * or redirects; when it claims authority and redirects or orders an action on a target (an
- * address, an account, a link, an amount, a named tool); when it redirects and orders such an
- * action; or on one of the unmistakable forms ("ignore the user's question", `<system>`, "system
- * override"). Two neighbouring sentences of one line are read together. The injected passage runs from the first such sentence to the
- * end of its line: arguments found there are "derived from injected content". README: "Injection
- * detection".
+ * A sentence is an instruction when it is an order; when it is addressed to the assistant and
+ * orders, claims authority or redirects; when it claims authority and redirects or orders an action
+ * on a target (an address, an account, a link, an amount, a named tool); when it redirects and
+ * orders such an action; or on one of the unmistakable forms ("ignore the user's question",
+ * `<system>`, "system override"). Two neighbouring sentences of one line are read together. The
+ * passage runs from the first such sentence to the end of its line: values found there are the
+ * instruction's. A finding with explicit signals is an override (PROMPT_OVERRIDE); a plain order
+ * only claims its values. docs/taint-policy.md, "Principles"; docs/validator.md.
  */
+import { verbCategory } from './lexicon.js';
 
-export type InjectionSignal = 'addressed' | 'authority' | 'redirect' | 'directive' | 'override';
+export type InjectionSignal = 'addressed' | 'authority' | 'redirect' | 'directive' | 'override' | 'imperative';
 
 export interface InjectionFinding {
   /** One line: which signals, with the words that raised them. */
   why: string;
   /** Character ranges of the injected passages in the text. */
   passages: [number, number][];
+  /**
+   * Some passage is more than a plain order: it addresses the assistant, claims authority,
+   * redirects or overrides. A plain order in data ("Send the file to ...") only makes the actions
+   * that follow it and take its values the injection's; these make the text an override too.
+   */
+  explicit: boolean;
 }
 
 const ADDRESSEE = '(?:ai|a\\.i\\.|llm|gpt|language model|chat ?bot|bot|assistant|agent|model|copilot)s?';
@@ -32,7 +42,7 @@ const ADDRESSEE = '(?:ai|a\\.i\\.|llm|gpt|language model|chat ?bot|bot|assistant
 const ROLE_ASSISTANT =
   '(?:(?:(?:ai|llm|automated|autonomous|virtual|digital)\\s+)?(?:(?:support|booking|payment|building|property|scheduling|travel|shopping|billing|email|banking|personal|research)\\s+)?(?:assistants?|ais?|llms?|chat ?bots?|schedulers?)|(?:ai|llm|automated|autonomous|virtual|booking|support|payment|scheduling)\\s+agents?)';
 
-const FAMILIES: Record<InjectionSignal, RegExp[]> = {
+const FAMILIES: Record<Exclude<InjectionSignal, 'imperative'>, RegExp[]> = {
   override: [
     /\bignore (?:the|your|all|any|every) (?:user|previous|prior|above|earlier|original|other|request|question)/i,
     /<\/?(?:system|instructions?|admin)>/i,
@@ -92,6 +102,43 @@ function firstMatch(res: readonly RegExp[], s: string): string | undefined {
   return undefined;
 }
 
+/** Words that lead into an order without changing it: "Please", "TODO:", "Then", "1.", "###(note)". */
+const LEAD_IN = /^(?:[\W_]*(?:\(?[a-z_]{2,24}\)|please|pls|kindly|now|then|also|just|first(?:ly)?|second(?:ly)?|next|finally|and|so|ok(?:ay)?|todo|to-?do|important|urgent|step\s*\d+|\d+)(?![\w'])[\W_]*)+/i;
+/** Verbs that fetch from elsewhere: an order to visit a page sends the request out. */
+const FETCH_VERBS = new Set(['visit', 'open', 'click', 'go', 'navigate', 'browse', 'download', 'fetch', 'call']);
+/** A clause with a finite verb after its first word states something ("Order O-17 was charged"): it is not an order. */
+const STATEMENT = /^\S+(?:\s+\S+){0,3}?\s+(?:is|are|was|were|has|have|had|been|will|would|did|does)\b/i;
+/** General verbs that order an action whatever follows them: "make a reservation", "say that", "put it in". */
+const GENERAL_VERBS = new Set(['make', 'say', 'take', 'put', 'keep', 'bring', 'concatenate', 'combine', 'include']);
+/** Orders put to the reader in the second person: "you must send", "I need you to pay", "your task is to post". */
+const SECOND_PERSON = /\b(?:you|assistant|agent|model)\s+(?:must|should|shall|need to|have to|are to|will need to|are required to)\s+([a-z]+)|\b(?:want|need|ask|require)s?\s+you\s+to\s+([a-z]+)|\byour (?:task|job|goal|instruction)s? (?:is|are) to\s+([a-z]+)|\bmake sure (?:to|you)\s+([a-z]+)/i;
+
+/** Whether a word, as written, can be a bare verb of an action (not "payment", "sending", "orders"). */
+function actionVerb(word: string): boolean {
+  const w = word.toLowerCase();
+  if (!/^[a-z]+$/.test(w) || /(?:ment|tion|sion|ance|ence|ing|ed|ly)$/.test(w) || (/[^s]s$/.test(w) && w.length > 3)) return false;
+  if (FETCH_VERBS.has(w) || GENERAL_VERBS.has(w)) return true;
+  const c = verbCategory(w);
+  return c !== undefined && c !== 'read';
+}
+
+/**
+ * An order to the reader, whatever its wording, addressee or sender: a clause that starts with the
+ * bare verb of an action ("Send ...", "TODO: change ...", "please do the following first: pay
+ * ..."), or an order in the second person ("you must transfer"). Returns the words that order.
+ */
+export function imperativeIn(sentence: string): string | undefined {
+  for (const clause of sentence.split(/[:;]\s+|\s+(?:and then|and|then)\s+|,\s+(?=[a-z])/i)) {
+    const rest = clause.replace(LEAD_IN, '').replace(/^do\s+(?=[a-z]+\s)/i, '');
+    const ws = rest.split(/\s+/).filter(Boolean);
+    if (ws.length < 3 || rest[ws[0].length] === ':' || STATEMENT.test(rest)) continue;
+    if (actionVerb(ws[0])) return ws.slice(0, 4).join(' ');
+  }
+  const m = SECOND_PERSON.exec(sentence);
+  const verb = m?.slice(1).find((x) => x !== undefined);
+  return verb !== undefined && (actionVerb(verb) || verbCategory(verb) !== undefined) ? m![0] : undefined;
+}
+
 /** Sentences with their offsets: split at line ends and at sentence ends followed by a capital or a bracket. */
 function sentences(text: string): { start: number; end: number; s: string; line: number }[] {
   const out: { start: number; end: number; s: string; line: number }[] = [];
@@ -116,15 +163,22 @@ function sentences(text: string): { start: number; end: number; s: string; line:
 export interface InjectionOptions {
   /** Longest text scanned (characters; longer texts are scanned up to this point). Default 200,000. */
   maxChars?: number;
+  /**
+   * Also read orders in any wording (imperativeIn). True for data (tool results), where nobody
+   * may order the agent; false for what the pipeline's own agents say to each other, where a
+   * planner's "Send the report to ..." restates the request. Default true.
+   */
+  orders?: boolean;
 }
 
 /** The injected passages of a text, if any, with the signals that found them. */
 export function detectInjection(text: string, opts: InjectionOptions = {}): InjectionFinding | undefined {
   if (!text || text.length < 12) return undefined;
   const body = text.length > (opts.maxChars ?? 200_000) ? text.slice(0, opts.maxChars ?? 200_000) : text;
-  if (!CUES.test(body)) return undefined;
+  if (!CUES.test(body) && (opts.orders === false || !/[a-z]{2,}\s+\S+\s+\S+/i.test(body))) return undefined;
   const passages: [number, number][] = [];
   const reasons: string[] = [];
+  let explicit = false;
   let flaggedLine = -1;
   const lineEnds: number[] = [];
   for (let i = body.indexOf('\n'); i >= 0; i = body.indexOf('\n', i + 1)) lineEnds.push(i);
@@ -134,6 +188,7 @@ export function detectInjection(text: string, opts: InjectionOptions = {}): Inje
     const toolOrder = hit.directive !== undefined && /_/.test(hit.directive);
     const targeted = hit.directive !== undefined && (toolOrder || TARGET.test(s));
     return (
+      hit.imperative !== undefined ||
       hit.override !== undefined ||
       (hit.addressed !== undefined && (hit.directive !== undefined || hit.authority !== undefined || hit.redirect !== undefined || /\b(?:must|should|need|required)\b/i.test(s))) ||
       (hit.authority !== undefined && (hit.redirect !== undefined || targeted)) ||
@@ -148,11 +203,14 @@ export function detectInjection(text: string, opts: InjectionOptions = {}): Inje
     // Only sentences with a cue, or that follow one with signals on the same line, are read in full.
     const neighbour = prev !== undefined && prev.line === sent.line && Object.keys(prev.hit).length > 0;
     if (neighbour || CUES.test(sent.s)) {
-      for (const k of Object.keys(FAMILIES) as InjectionSignal[]) {
+      // (the four signal families; an order in any wording is read below, for every sentence)
+      for (const k of Object.keys(FAMILIES) as (keyof typeof FAMILIES)[]) {
         const m = firstMatch(FAMILIES[k], sent.s);
         if (m !== undefined) own[k] = m;
       }
     }
+    const order = opts.orders === false ? undefined : imperativeIn(sent.s);
+    if (order !== undefined) own.imperative = order;
     const withPrev = prev && prev.line === sent.line ? { hit: { ...prev.hit, ...own }, s: `${prev.s} ${sent.s}`, start: prev.start } : undefined;
     const found = isInjected(own, sent.s) ? { hit: own, start: sent.start } : withPrev && isInjected(withPrev.hit, withPrev.s) ? withPrev : undefined;
     prev = { hit: own, s: sent.s, start: sent.start, line: sent.line };
@@ -160,12 +218,13 @@ export function detectInjection(text: string, opts: InjectionOptions = {}): Inje
     const hit = found.hit;
     flaggedLine = sent.line;
     passages.push([found.start, lineEnds[sent.line]]);
+    if (Object.keys(hit).some((k) => k !== 'imperative' && k !== 'directive') || isInjected({ ...hit, imperative: undefined }, sent.s)) explicit = true;
     const quote = (k: InjectionSignal) => (hit[k] !== undefined ? `${k} ("${hit[k]!.slice(0, 60)}")` : undefined);
-    reasons.push((['override', 'addressed', 'authority', 'redirect', 'directive'] as const).map(quote).filter(Boolean).join(', '));
+    reasons.push((['override', 'imperative', 'addressed', 'authority', 'redirect', 'directive'] as const).map(quote).filter(Boolean).join(', '));
   }
   if (passages.length === 0) return undefined;
   const more = reasons.length > 1 ? ` (+${reasons.length - 1} more passage${reasons.length > 2 ? 's' : ''})` : '';
-  return { why: `injected instructions: ${reasons[0]}${more}`, passages };
+  return { why: `injected instructions: ${reasons[0]}${more}`, passages, explicit };
 }
 
 /** The text of the injected passages, one per line. */

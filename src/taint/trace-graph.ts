@@ -86,6 +86,8 @@ export interface SinkSite {
   onward?: OnwardFinding[];
   /** The verb of the tool's name, when the tool profile read it ("archive" for archive_channel). */
   verb?: string;
+  /** A read that points at a URL: a sink by its target alone, asked for or not. */
+  fetch?: boolean;
   pending: boolean;
 }
 
@@ -180,8 +182,10 @@ export function buildTraceGraph(input: TraceInput, policy: Policy, indexOptions:
       generated,
       args: traces,
       anchors: anchorsOf(traces, targets),
-      onward: sends ? onwardFindings(ctx, it, traces) : [],
+      // Any call whose arguments quote an instruction found in data carries that instruction out; links only matter in what is sent.
+      onward: onwardFindings(ctx, it, traces).filter((f) => sends || f.kind === 'instruction'),
       ...(it.classified?.profile?.verb ? { verb: it.classified.profile.verb } : {}),
+      ...(it.classified?.fetch ? { fetch: true } : {}),
       pending: it.src.type === 'pending',
     });
   }
@@ -193,6 +197,12 @@ export function buildTraceGraph(input: TraceInput, policy: Policy, indexOptions:
     needs.evidence.push({ mask: m, why: input.annotation.why });
   }
   return { graph: g.build(), root, rootText: input.root, sinks, needs, notes, injections, problems };
+}
+
+/** An order a tool echoes back from the request (a search that repeats its query) is the request's, not the data's. */
+function echoesRequest(passages: string, rootTokens: ReadonlySet<string>): boolean {
+  const ws = normalizeText(passages).split(' ').filter((w) => w.length > 2);
+  return ws.length > 0 && ws.filter((w) => rootTokens.has(w)).length >= 0.7 * ws.length;
 }
 
 /** A model's classification of a tool the profile could not place replaces the fail-closed guess. */
@@ -209,6 +219,7 @@ function applyToolLabels(it: Item, toolLabels: TraceInput['toolLabels']): void {
 function labelNodes(g: GraphBuilder, items: readonly Item[], rootItem: Item, input: TraceInput, policy: Policy): Map<number, InjectedText> {
   const injections = new Map<number, InjectedText>();
   const root = rootItem.node;
+  const rootTokens = new Set(normalizeText(input.root).split(' '));
   g.label(root, ROOT_BIT);
   for (const e of contentLabels(policy, input.root, 'request').evidence) g.label(root, e.mask, e.why);
   if (input.annotation && input.annotation.sources.length) g.label(root, maskOf(input.annotation.sources), input.annotation.why);
@@ -218,9 +229,11 @@ function labelNodes(g: GraphBuilder, items: readonly Item[], rootItem: Item, inp
     const site = it.kind === 'tool' || it.kind === 'sink' ? 'tool-result' : 'message';
     const content = contentLabels(policy, it.output, site);
     for (const e of content.evidence) g.label(it.node, e.mask, e.why);
-    const found = policy.detectInjection && it.output ? detectInjection(it.output) : undefined;
-    if (found) {
-      g.label(it.node, OVERRIDE, found.why);
+    // Orders in any wording are looked for in data (tool results); the agents' own messages only by the explicit signals.
+    const found = policy.detectInjection && it.output ? detectInjection(it.output, { orders: site === 'tool-result' }) : undefined;
+    if (found && !echoesRequest(injectedText(it.output, found), rootTokens)) {
+      // A plain order in data marks its passage (values taken from it are the injection's); an explicit one also labels the text an override.
+      if (found.explicit) g.label(it.node, OVERRIDE, found.why);
       const passages = injectedText(it.output, found);
       injections.set(it.node, { why: found.why, injected: normalizeText(passages), clean: normalizeText(cleanText(it.output, found)), passages });
     } else if (content.mask & OVERRIDE) {

@@ -100,14 +100,15 @@ describe('prompt injection from a tool result', () => {
   }
 
   it('blocks the code execution and attributes it to the fetched page', () => {
-    const [v] = adjudicateTrace(buildTraceGraph(injected(), defaultPolicy()), defaultPolicy());
+    // The fetch itself is a sink too (its URL is the request's, so it is released); this is about the code.
+    const v = adjudicateTrace(buildTraceGraph(injected(), defaultPolicy()), defaultPolicy()).find((x) => x.tool === 'execute_code')!;
     expect(v.decision).toBe('block');
     const override = v.violations.find((x) => x.message.startsWith('PROMPT_OVERRIDE'));
     expect(override).toBeDefined();
-    expect(override!.path[0]).toMatchObject({ kind: 'tool', name: 'fetch_url' });
+    expect(override!.path[0]).toMatchObject({ kind: 'sink', name: 'fetch_url' });
     expect(override!.path[0].evidence.join(' ')).toMatch(/PROMPT_OVERRIDE: .*ignore all previous instructions/);
     // The command itself comes from the page.
-    expect(v.violations.some((x) => x.kind === 'target' && /command .* first appears in the result of tool fetch_url/.test(x.message))).toBe(true);
+    expect(v.violations.some((x) => x.kind === 'target' && /command .* (first appears in|comes from) the result of tool fetch_url/.test(x.message))).toBe(true);
     expect(v.violations.some((x) => x.message.startsWith('UNTRUSTED_CONTENT reaches CODE_EXEC'))).toBe(true);
   });
 });
@@ -123,19 +124,19 @@ describe('argument-level provenance', () => {
   }
 
   it('releases code the request dictated although an untrusted page was read before', () => {
-    const [v] = adjudicateTrace(buildTraceGraph(trace('python -m pytest tests/unit -q'), defaultPolicy()), defaultPolicy());
+    const v = adjudicateTrace(buildTraceGraph(trace('python -m pytest tests/unit -q'), defaultPolicy()), defaultPolicy()).find((x) => x.tool === 'execute_code')!;
     expect(v.decision).toBe('release');
     expect(v.labels).not.toContain('UNTRUSTED_CONTENT');
   });
 
   it('blocks it under plain reachability (the no-propagation ablation), which cannot tell the two apart', () => {
-    const [v] = adjudicateTrace(buildTraceGraph(trace('python -m pytest tests/unit -q'), defaultPolicy()), defaultPolicy(), { propagate: false });
+    const v = adjudicateTrace(buildTraceGraph(trace('python -m pytest tests/unit -q'), defaultPolicy()), defaultPolicy(), { propagate: false }).find((x) => x.tool === 'execute_code')!;
     expect(v.decision).toBe('block');
     expect(v.reason).toMatch(/UNTRUSTED_CONTENT reaches CODE_EXEC/);
   });
 
   it('treats code the model wrote after reading the page as carrying the page', () => {
-    const [v] = adjudicateTrace(buildTraceGraph(trace('import subprocess; subprocess.run(["pytest", "-x", "--maxfail", "3"]); print("finished all checks now")'), defaultPolicy()), defaultPolicy());
+    const v = adjudicateTrace(buildTraceGraph(trace('import subprocess; subprocess.run(["pytest", "-x", "--maxfail", "3"]); print("finished all checks now")'), defaultPolicy()), defaultPolicy()).find((x) => x.tool === 'execute_code')!;
     expect(v.decision).toBe('block');
     expect(v.labels).toContain('UNTRUSTED_CONTENT');
   });
@@ -162,7 +163,7 @@ describe('provenance gaps', () => {
     const built = buildTraceGraph({ root, calls, tools: [], toolSpecs: SPECS, pending: { tool: 'execute_code', arguments: { language: 'bash', code: 'rm -rf ./build/cache' }, agent: 'worker', sinks: ['CODE_EXEC'] } }, defaultPolicy());
     const [v] = adjudicateTrace(built, defaultPolicy());
     expect(v.decision).toBe('block');
-    expect(v.violations.some((x) => x.kind === 'target' && /first appears in a tool result saboteur did not serve \(unserved:\d+\)/.test(x.message))).toBe(true);
+    expect(v.violations.some((x) => x.kind === 'target' && /(first appears in|comes from) (the free text of )?a tool result saboteur did not serve \(unserved:\d+\)/.test(x.message))).toBe(true);
     expect(v.labels).toContain('UNTRUSTED_CONTENT');
   });
 });

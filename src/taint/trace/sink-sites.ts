@@ -4,7 +4,8 @@
  * of every argument (injected or not), the arguments that tie it to the request (anchors), and the
  * links and injected instructions its message body would carry onward.
  */
-import { normalizeText, normalizeTokens, type ContentIndex } from '../content-links.js';
+import { normalizeText, type ContentIndex } from '../content-links.js';
+import { namedInRequest, valueSource, type ProducedText, type ProvenanceContext } from '../provenance.js';
 import { authorisedByPolicy, hostOf, isDirectory, type Target } from '../classify.js';
 import { TARGET_ROLES } from '../argument-roles.js';
 import type { Policy, TargetKind } from '../policy.js';
@@ -15,7 +16,7 @@ export interface TargetCheck extends Target {
   ok: boolean;
   why: string;
   /** What authorises it, when it is authorised: the policy's list, the request, a directory tool, the intent annotation. */
-  authority?: 'policy' | 'request' | 'directory' | 'annotation';
+  authority?: 'policy' | 'request' | 'tool-data' | 'annotation';
   /** The node where the target first appears, when that is what makes it untrusted. */
   origin?: number;
 }
@@ -40,74 +41,68 @@ export interface SiteContext {
   injectedIndex: ContentIndex;
 }
 
-/** Words too common to tie a directory entry to the request. */
-const COMMON = new Set(['the', 'and', 'for', 'with', 'from', 'member', 'members', 'owner', 'admin', 'email', 'mail', 'com', 'org', 'net', 'www', 'http', 'https', 'user', 'account', 'team', 'my', 'our', 'your', 'to', 'of', 'in', 'on', 'at', 'a', 'an', 'is', 'it', 'de', 'io', 'co']);
-
-/**
- * Whether a target found in a directory's result is the one the request asks for: the entry (the
- * line that holds it) names something the request names ("Make Jonas an admin" and the entry
- * "Jonas Weber <jonas.weber@...>"; "the nurse line" and "Nurse Line — nurses@...").
- */
-function directoryEntryNamed(output: string, value: string, rootWords: ReadonlySet<string>): boolean {
-  const line = output.split('\n').find((l) => l.includes(value));
-  if (!line) return false;
-  return normalizeTokens(line.replace(value, ' ')).some((w) => !COMMON.has(w) && (w.length >= 3 || /\d/.test(w)) && rootWords.has(w));
-}
-
 function target(policy: Policy, it: Item, a: ArgumentTrace): Target[] {
-  const kind = a.role as TargetKind;
+  const kind = a.role as TargetKind | 'object';
   const rule = policy.targets.find((r) => r.tool.test(it.tool!) && r.argument.test(a.name));
-  const require = rule?.require ?? (kind === 'path' || kind === 'command' ? 'trusted' : 'authorised');
+  const require = rule?.require ?? (kind === 'path' || kind === 'command' || kind === 'object' ? 'trusted' : 'authorised');
   // A recipient list written as one string ("a@x.org, b@y.org") names each recipient.
   const values = kind === 'recipient' || kind === 'payee' ? a.value.split(/[,;]\s*/).map((v) => v.trim()).filter(Boolean) : [a.value];
   return values.map((value) => ({ kind, require, argument: a.name, value, rule: rule?.at ?? `argument role (${a.role})` }));
 }
 
+/** Targets, and the objects a call acts on (ids, names, paths): each value's provenance is checked (provenance.ts). */
 export function checkTargets(ctx: SiteContext, it: Item, traces: readonly ArgumentTrace[]): TargetCheck[] {
-  const rootWords = new Set(normalizeTokens(ctx.rootText));
   const out: TargetCheck[] = [];
+  const prov = provenanceContext(ctx, it.start);
   for (const a of traces) {
-    if (!TARGET_ROLES.has(a.role) || a.value.trim() === '') continue;
-    for (const t of target(ctx.policy, it, a)) out.push(checkTarget(ctx, t, it.start, rootWords));
+    if ((!TARGET_ROLES.has(a.role) && a.role !== 'object') || a.value.trim() === '') continue;
+    for (const t of target(ctx.policy, it, a)) out.push(checkTarget(ctx, prov, t));
   }
   return out;
 }
 
-function checkTarget(ctx: SiteContext, t: Target, before: number, rootWords: ReadonlySet<string>): TargetCheck {
-  const { policy, p, root } = ctx;
+function provenanceContext(ctx: SiteContext, before: number): ProvenanceContext {
+  const { p, policy } = ctx;
+  const texts = new Map<number, ProducedText>();
+  const textOf = (node: number): ProducedText => {
+    let t = texts.get(node);
+    if (!t) {
+      const it = p.itemOf.get(node)!;
+      const inj = ctx.injections.get(node);
+      texts.set(node, (t = { output: it.output, at: it.start, ...(it.args ? { args: it.args } : {}), ...(inj ? { instructions: inj.injected } : {}), directory: it.tool !== undefined && isDirectory(policy, it.tool) }));
+    }
+    return t;
+  };
+  return {
+    request: ctx.rootText,
+    containing: (value) => p.index.containingText(value, before).filter((n) => ['tool', 'sink'].includes(p.itemOf.get(n)!.kind)).map((node) => ({ node, text: textOf(node) })),
+    inInstructions: (value, at = before) => ctx.injectedIndex.containingText(value, at).length > 0,
+  };
+}
+
+function checkTarget(ctx: SiteContext, prov: ProvenanceContext, t: Target): TargetCheck {
+  const { policy, p } = ctx;
   const byPolicy = authorisedByPolicy(policy, t.value);
   if (byPolicy) return { ...t, ok: true, authority: 'policy', why: `authorised by the policy (${byPolicy})` };
   if (ctx.annotationTargets?.some((x) => normalizeText(x) !== '' && normalizeText(x) === normalizeText(t.value))) return { ...t, ok: true, authority: 'annotation', why: 'named in the request (intent annotation)' };
-  const probes = [t.value];
+  let src = valueSource(prov, t.value);
   const host = t.kind === 'url' ? hostOf(t.value) : undefined;
-  if (host) probes.push(host);
-  let origins: number[] = [];
-  for (const probe of probes) {
-    const cov = p.index.coverage(probe, before);
-    if (cov.covered > 0) {
-      origins = [...cov.firstSeen.keys()];
-      break;
-    }
+  if (host && src.kind !== 'request' && src.kind !== 'instruction' && namedInRequest(ctx.rootText, host)) src = { kind: 'request' };
+  switch (src.kind) {
+    case 'request':
+      return { ...t, ok: true, authority: 'request', why: 'named in the request' };
+    case 'instruction':
+      return { ...t, ok: false, origin: src.at, why: `comes from ${p.describe(src.at)}, in a passage that asks its reader to act (an instruction in data)` };
+    case 'structured':
+      return { ...t, ok: true, authority: 'tool-data', why: `selected from a structured field of ${p.describe(src.at)}` };
+    case 'pointed':
+      return { ...t, ok: true, authority: 'tool-data', why: `taken from ${p.describe(src.at)}, a read the request points to, outside any instruction in it` };
+    case 'free-text':
+      return { ...t, ok: false, origin: src.at, why: `first appears in the free text of ${p.describe(src.at)}, a read the request does not point to: a ${t.kind} from there is untrusted` };
+    case 'unseen':
+      if (t.require === 'trusted') return { ...t, ok: true, why: 'written by the model' };
+      return { ...t, ok: false, why: 'named neither in the request nor in the policy, nor selected from tool data' };
   }
-  if (origins.includes(root) && (t.require === 'trusted' || origins.length === 1)) return { ...t, ok: true, authority: 'request', why: 'named in the request' };
-  const injected = origins.find((o) => ctx.injections.has(o) && ` ${ctx.injections.get(o)!.injected} `.includes(` ${normalizeText(t.value)} `));
-  if (injected !== undefined) return { ...t, ok: false, origin: injected, why: `first appears in ${p.describe(injected)}, in an injected passage` };
-  const trustedDirectory = (o: number) => {
-    const it = p.itemOf.get(o)!;
-    if (!it.tool || ctx.injections.has(o)) return false;
-    return isDirectory(policy, it.tool) || (it.classified?.profile?.directory === true && directoryEntryNamed(it.output, t.value, rootWords));
-  };
-  const directory = origins.find(trustedDirectory);
-  if (directory !== undefined) return { ...t, ok: true, authority: 'directory', why: `from the directory tool ${p.itemOf.get(directory)!.tool}${isDirectory(policy, p.itemOf.get(directory)!.tool!) ? ' (policy directories)' : ', whose entry names what the request names'}` };
-  const fromTool = origins.find((o) => ['tool', 'sink'].includes(p.itemOf.get(o)!.kind));
-  if (fromTool !== undefined && t.kind !== 'path') return { ...t, ok: false, origin: fromTool, why: `first appears in ${p.describe(fromTool)}: a ${t.kind} from a tool result is untrusted` };
-  if (t.require === 'trusted') return { ...t, ok: true, why: origins.length ? `written by ${p.describe(origins[0])}` : 'written by the model' };
-  return {
-    ...t,
-    ok: false,
-    ...(origins.length ? { origin: origins[0] } : {}),
-    why: origins.length ? `not named in the request: first written by ${p.describe(origins[0])}` : 'named neither in the request nor in the policy',
-  };
 }
 
 /**
@@ -134,15 +129,20 @@ export function onwardFindings(ctx: SiteContext, it: Item, traces: readonly Argu
   const sharesLinks = SHARES_LINKS.test(ctx.rootText);
   for (const a of traces) {
     if (a.role !== 'content') continue;
-    if (!sharesLinks) {
-      for (const m of a.value.matchAll(LINK)) {
-        const link = m[0].replace(/[.,;:!?]+$/, '');
-        if (authorisedByPolicy(ctx.policy, link)) continue;
-        const cov = ctx.p.index.coverage(link, it.start);
-        const first = ctx.p.earliest(cov.firstSeen);
-        if (first === undefined || first === ctx.root || !['tool', 'sink'].includes(ctx.p.itemOf.get(first)!.kind)) continue;
-        out.push({ kind: 'link', argument: a.name, value: link, origin: first, why: `link ${link} in argument ${a.name} first appears in ${ctx.p.describe(first)}` });
+    for (const m of a.value.matchAll(LINK)) {
+      const link = m[0].replace(/[.,;:!?]+$/, '');
+      if (authorisedByPolicy(ctx.policy, link)) continue;
+      // A link an instruction in data asked to pass on is the instruction's, whatever the request shares.
+      const ordered = ctx.injectedIndex.containingText(link, it.start)[0];
+      if (ordered !== undefined) {
+        out.push({ kind: 'link', argument: a.name, value: link, origin: ordered, why: `link ${link} in argument ${a.name} comes from an instruction in ${ctx.p.describe(ordered)}` });
+        continue;
       }
+      if (sharesLinks) continue;
+      const cov = ctx.p.index.coverage(link, it.start);
+      const first = ctx.p.earliest(cov.firstSeen);
+      if (first === undefined || first === ctx.root || !['tool', 'sink'].includes(ctx.p.itemOf.get(first)!.kind)) continue;
+      out.push({ kind: 'link', argument: a.name, value: link, origin: first, why: `link ${link} in argument ${a.name} first appears in ${ctx.p.describe(first)}` });
     }
     for (const [node] of ctx.injectedIndex.linked(a.value, it.start)) {
       const passage = ctx.injections.get(node)?.passages ?? '';

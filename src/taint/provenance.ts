@@ -1,0 +1,173 @@
+/**
+ * Provenance of values (docs/taint-policy.md, "Principles"): where a sink argument's value came
+ * from, and whether that source may supply it. The request is the only authority; data read from
+ * tools may supply a value the request selects, never one the data itself asks for:
+ *
+ *   - a value the request names is the request's;
+ *   - a value inside a passage that asks its reader to act (an instruction in data) is the
+ *     instruction's, wherever else it also appears;
+ *   - a value that is a whole structured field of a tool result (a list entry, a field of a
+ *     record, a cell of a row: a channel from the channel list, the sender of a message, an IBAN
+ *     on its own `IBAN: ...` line) may be selected, when the read itself was not steered by an
+ *     instruction;
+ *   - a value inside free text (a message body, a file, a web page) may be taken only from a read
+ *     the request itself points to (its argument is named in the request), and never from the
+ *     instruction passages in it (above);
+ *   - anything else from a tool result is untrusted.
+ *
+ * Ids and paths are values like any other. Pure functions over the texts; the trace graph passes
+ * the items in.
+ */
+import { parse as parseYaml } from 'yaml';
+import { normalizeText } from './content-links.js';
+import { flattenArguments } from './classify.js';
+
+/** A tool result as provenance sees it. */
+export interface ProducedText {
+  output: string;
+  args?: Record<string, unknown>;
+  /** The normalised injected (instruction) passages of the output, when it has any. */
+  instructions?: string;
+  /** A policy `directories:` tool: its records may be selected without the request pointing at the read. */
+  directory?: boolean;
+  /** When the read was made (ms): instructions seen before then can have steered it. */
+  at?: number;
+}
+
+export type ValueSource =
+  | { kind: 'request' }
+  | { kind: 'instruction'; at: number }
+  | { kind: 'structured'; at: number }
+  | { kind: 'pointed'; at: number }
+  | { kind: 'free-text'; at: number }
+  | { kind: 'unseen' };
+
+const within = (haystack: string, needle: string) => needle !== '' && ` ${haystack} `.includes(` ${needle} `);
+
+const FIELDS = new WeakMap<object, Set<string>>();
+/** A token that names one thing: a code with a digit in it ("G-201", "O-7781", "2A"), an e-mail address. */
+const ID_SHAPED = /^(?=[^\s]*\d)[A-Za-z0-9][\w.+/-]*$|^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/;
+const MAX_PARSE = 200_000;
+
+function leaves(x: unknown, out: Set<string>, depth = 0): void {
+  if (depth > 12 || out.size > 20_000) return;
+  if (typeof x === 'string' || typeof x === 'number' || typeof x === 'boolean') {
+    const n = normalizeText(String(x));
+    if (n) out.add(n);
+    return;
+  }
+  if (Array.isArray(x)) {
+    for (const v of x) leaves(v, out, depth + 1);
+    return;
+  }
+  if (x && typeof x === 'object') {
+    for (const [k, v] of Object.entries(x)) {
+      const nk = normalizeText(k);
+      if (nk) out.add(nk);
+      leaves(v, out, depth + 1);
+    }
+  }
+}
+
+function parsed(text: string): unknown {
+  const t = text.trim();
+  if (t.length > MAX_PARSE) return undefined;
+  try {
+    return t.startsWith('{') || t.startsWith('[') ? JSON.parse(t) : parseYaml(t, { logLevel: 'silent' });
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The structured fields of a tool result, normalised: the leaves and keys of a JSON or YAML
+ * record or list, and the lines of a text (a line on its own, or the value of a `Label: value`
+ * line). A value inside a sentence is not a field.
+ */
+export function structuredFields(p: ProducedText): Set<string> {
+  let out = FIELDS.get(p);
+  if (out) return out;
+  out = new Set<string>();
+  const doc = parsed(p.output);
+  if (doc !== null && typeof doc === 'object') leaves(doc, out);
+  for (const line of p.output.split('\n').slice(0, 5000)) {
+    const l = line.trim().replace(/^[-*•]\s+/, '');
+    if (!l || l.length > 200) continue;
+    const colon = /^[^:]{1,40}:\s+(\S.*)$/.exec(l);
+    if (colon) out.add(normalizeText(colon[1]));
+    if (l.split(/\s+/).length <= 8) out.add(normalizeText(l));
+    // A short line of a list is a record: its id-shaped tokens (codes with digits, addresses) are its fields.
+    if (l.split(/\s+/).length <= 8) for (const tok of l.split(/[\s<>()[\];,]+/)) if (ID_SHAPED.test(tok.replace(/[.:]+$/, ''))) out.add(normalizeText(tok));
+    // A record on one line: cells between separators ("Ines Duarte — ines@x.example — plants", a table row).
+    for (const cell of l.split(/\s+[—–|]\s+|\t+|\s*\|\s*/)) if (cell !== l && cell.split(/\s+/).length <= 8) out.add(normalizeText(cell));
+  }
+  FIELDS.set(p, out);
+  return out;
+}
+
+/** Whether the request names the value (a bare number of one to three digits is not a name: "13" in "June 13"). */
+export function namedInRequest(request: string, value: string): boolean {
+  const n = normalizeText(value);
+  if (n === '' || /^\d{1,3}$/.test(n)) return false;
+  return within(normalizeText(request), n);
+}
+
+/** The read's argument values, normalised (the pointers it was made with). */
+function pointers(p: ProducedText): string[] {
+  return flattenArguments(p.args ?? {}).map((a) => normalizeText(a.value)).filter((v) => v !== '');
+}
+
+export interface ProvenanceContext {
+  request: string;
+  /** The tool results before the call whose text holds `value` as whole words, earliest first. */
+  containing(value: string): readonly { node: number; text: ProducedText }[];
+  /** Whether an instruction passage in data seen before `before` (ms; default: the call) holds `value`. */
+  inInstructions(value: string, before?: number): boolean;
+}
+
+/**
+ * Whether a read was steered by an instruction in data: one of its arguments appears in such a
+ * passage seen before the read (the request naming the same word does not clear it: an
+ * instruction that repeats the request's city still chose to look there), or was taken only from
+ * reads that were themselves steered (the prices of the hotels an instruction had listed).
+ */
+function steered(ctx: ProvenanceContext, p: ProducedText, depth = 0): boolean {
+  return pointers(p).some((v) => {
+    if (v.length < 3) return false;
+    if (ctx.inInstructions(v, p.at)) return true;
+    if (depth >= 3 || namedInRequest(ctx.request, v)) return false;
+    const earlier = ctx.containing(v).filter((q) => q.text !== p && (q.text.at ?? -Infinity) < (p.at ?? Infinity));
+    return earlier.length > 0 && earlier.every((q) => !q.text.directory && steered(ctx, q.text, depth + 1));
+  });
+}
+
+/** Whether the request points at the read: one of its arguments is named in the request. */
+function pointedByRequest(ctx: ProvenanceContext, p: ProducedText): boolean {
+  const request = normalizeText(ctx.request);
+  return pointers(p).some((v) => v.length >= 3 && within(request, v));
+}
+
+/** Where `value` comes from, by the rules above. */
+export function valueSource(ctx: ProvenanceContext, value: string): ValueSource {
+  const n = normalizeText(value);
+  if (n === '') return { kind: 'unseen' };
+  if (namedInRequest(ctx.request, value)) return { kind: 'request' };
+  let instruction: number | undefined;
+  let loose: number | undefined;
+  let ok: ValueSource | undefined;
+  for (const { node, text } of ctx.containing(value)) {
+    if (text.instructions !== undefined && within(text.instructions, n)) {
+      instruction ??= node;
+      continue;
+    }
+    if (ok) continue;
+    const steeredRead = !text.directory && steered(ctx, text);
+    if (structuredFields(text).has(n) && !steeredRead) ok = { kind: 'structured', at: node };
+    else if (!steeredRead && pointedByRequest(ctx, text)) ok = { kind: 'pointed', at: node };
+    else loose ??= node;
+  }
+  if (instruction !== undefined) return { kind: 'instruction', at: instruction };
+  if (ok) return ok;
+  if (loose !== undefined) return { kind: 'free-text', at: loose };
+  return { kind: 'unseen' };
+}
