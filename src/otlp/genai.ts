@@ -7,7 +7,7 @@
  * event form, and the legacy indexed `gen_ai.prompt.N.*` attributes).
  */
 import type { OtlpSpan } from './schema.js';
-import { safeStringify } from '../runlog/bound.js';
+import { DEPTH_CAP, boundValue, safeStringify } from '../runlog/bound.js';
 
 export type GenAiOperation = 'chat' | 'invoke_agent' | 'execute_tool' | 'other';
 
@@ -38,13 +38,41 @@ type Json = Record<string, unknown>;
 /** Any value as text; a hostile object of any depth is written bounded, never by a recursive JSON.stringify. */
 export const str = (v: unknown): string => (typeof v === 'string' ? v : v === undefined || v === null ? '' : safeStringify(v));
 
-/** A string that holds a JSON object or list, parsed; anything else unchanged. */
+/** Whether a parsed value nests deeper than `cap`: an explicit stack, so any depth is measured without recursion. */
+function nestsDeeper(value: unknown, cap: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (!v || typeof v !== 'object') continue;
+    if (depth >= cap) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) if (child && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+const UNCAPPED = Number.MAX_SAFE_INTEGER;
+
+/**
+ * A value read from a trace held to the depth saboteur records at (README "Security", Bounds):
+ * nesting past it becomes a cut mark; texts, lists and sizes stay. Every reader passes what it
+ * parsed through this before any recursive step (canonical JSON, flattening, profiling).
+ */
+export function depthCut<T>(value: T): T {
+  return nestsDeeper(value, DEPTH_CAP) ? (boundValue(value, { textCap: UNCAPPED, maxEntries: UNCAPPED, budget: UNCAPPED }) as T) : value;
+}
+
+/** JSON text parsed (JSON.parse itself does not recurse) and cut to the depth cap; throws as JSON.parse does. */
+export function parseJsonBounded(text: string): unknown {
+  return depthCut(JSON.parse(text) as unknown);
+}
+
+/** A string that holds a JSON object or list, parsed and cut to the depth cap; anything else unchanged. */
 export function parseMaybeJson(v: unknown): unknown {
   if (typeof v !== 'string') return v;
   const t = v.trim();
   if (!(t.startsWith('[') || t.startsWith('{'))) return v;
   try {
-    return JSON.parse(t);
+    return parseJsonBounded(t);
   } catch {
     return v;
   }

@@ -30,11 +30,17 @@ function callArguments(raw: unknown): Record<string, unknown> {
   return { args: positional, ...keywords };
 }
 
-/** The text a decorated call took: its string arguments one per line, else its arguments as JSON. */
+/**
+ * The text a decorated call took: its string arguments one per line, else its arguments as JSON;
+ * nothing for a call with no arguments (`withAgent({name}, fn)` records `{"args":[],"kwargs":{}}`),
+ * which is no request at all.
+ */
 function inputText(raw: unknown): string {
   const args = callArguments(raw);
   const strings = Object.values(args).flatMap((v) => (Array.isArray(v) ? v : [v])).filter((v): v is string => typeof v === 'string');
-  return strings.length ? strings.join('\n') : str(args);
+  if (strings.length) return strings.join('\n');
+  const empty = Object.values(args).every((v) => v === undefined || v === null || (Array.isArray(v) && v.length === 0));
+  return empty ? '' : str(args);
 }
 
 export function readOpenLlmetry(span: OtlpSpan): GenAiSpan {
@@ -53,7 +59,8 @@ export function readOpenLlmetry(span: OtlpSpan): GenAiSpan {
     if (typeof a['gen_ai.agent.name'] === 'string') view.agent = a['gen_ai.agent.name'] as string;
     return view;
   }
-  const input: GenAiMessage[] = a[INPUT] === undefined ? [] : [textMessage('user', inputText(a[INPUT]))];
+  const text = a[INPUT] === undefined ? '' : inputText(a[INPUT]);
+  const input: GenAiMessage[] = text === '' ? [] : [textMessage('user', text)];
   const output: GenAiMessage[] = a[OUTPUT] === undefined ? [] : [textMessage('assistant', resultText(a[OUTPUT]))];
   const view: GenAiSpan = { span, op: kind === 'agent' ? 'invoke_agent' : 'other', input, output };
   const agent = typeof a['gen_ai.agent.name'] === 'string' ? (a['gen_ai.agent.name'] as string) : kind === 'agent' ? entity : undefined;
