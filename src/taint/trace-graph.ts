@@ -28,7 +28,7 @@ import { addLlmCalls } from './trace/llm-calls.js';
 import { addPending, addToolEvents, toolItemFactory } from './trace/tool-events.js';
 import { addSpans, addSteps, spanEdges } from './trace/genai-spans.js';
 import { resolveIssuers } from './trace/issuers.js';
-import { addChatToolCalls } from './trace/chat-tool-calls.js';
+import { addChatToolCalls, chatToolMessages } from './trace/chat-tool-calls.js';
 import { Producers, addUnservedResults, messageEdges, traceArguments, type ArgumentTrace, type InjectedText } from './trace/content-edges.js';
 import { anchorsOf, checkTargets, onwardFindings, type OnwardFinding, type SiteContext, type TargetCheck } from './trace/sink-sites.js';
 import { collectDefinitions } from './trace/tool-definitions.js';
@@ -122,11 +122,12 @@ export function buildTraceGraph(input: TraceInput, policy: Policy, indexOptions:
   const { toolMessages, problems } = addLlmCalls(list, input.calls ?? []);
   const eventByKey = addToolEvents(toolItem, input.tools ?? [], problems);
   const spans = addSpans(list, toolItem, views, eventByKey);
-  addUnservedResults(list, toolMessages, indexOptions);
   let last = 0;
   for (const it of list.items) if (Number.isFinite(it.end)) last = Math.max(last, it.end, it.start);
   if (input.pending) addPending(toolItem, input.pending, last);
   const chatCalls = addChatToolCalls(list, toolItem, spans);
+  for (const [text, at] of chatToolMessages(spans)) if (!(toolMessages.get(text)! <= at)) toolMessages.set(text, at);
+  addUnservedResults(list, toolMessages, indexOptions);
   for (const it of list.items) applyToolLabels(it, input.toolLabels);
 
   const issuers = resolveIssuers(list.items, spans);

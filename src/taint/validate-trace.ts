@@ -20,6 +20,7 @@ import { definitionOf } from './trace/tool-definitions.js';
 import { adjudicateTrace, formatPath, type SinkVerdict } from './adjudicate.js';
 import { genAiView, isOtlpDocument, otlpSpanSchema, parseOtlpJson, OtlpInputError, type GenAiSpan, type OtlpSpan } from '../otlp/index.js';
 import { SILENT_SETUPS, isOpaqueText, noLlmSpansHint } from './trace/readable.js';
+import { joinConversations } from './trace/conversations.js';
 import { loadPolicy, type Policy } from './policy.js';
 import type { PathStep, Scope } from './propagate.js';
 import { buildTraceGraph, type TraceInput } from './trace-graph.js';
@@ -112,13 +113,20 @@ function otlpRoot(spans: readonly OtlpSpan[]): string {
   return firstUser(views.filter((v) => !v.span.parentSpanId)) ?? firstUser(views.filter((v) => v.op === 'chat')) ?? firstUser(views) ?? '';
 }
 
-/** OTLP spans alone (any dialect), one trace per trace id, each rooted at its request. Spans are grouped in one pass. */
+/**
+ * OTLP spans alone (any dialect), one trace per trace id, each rooted at its request. Spans are
+ * grouped in one pass; traces of LLM calls alone that continue one conversation are joined
+ * (trace/conversations.ts).
+ */
 export function tracesOfSpans(spans: readonly OtlpSpan[]): NamedTrace[] {
   const byTrace = new Map<string, OtlpSpan[]>();
   for (const s of spans) {
     pushTo(byTrace, s.traceId, s);
   }
-  return [...byTrace.entries()].map(([id, ss]) => ({ name: `trace ${id}`, input: { root: otlpRoot(ss), spans: ss } }));
+  return joinConversations(byTrace, genAiView).map(({ ids, spans: ss }) => ({
+    name: ids.length === 1 ? `trace ${ids[0]}` : `trace ${ids[0]} and ${ids.length - 1} more of the same conversation`,
+    input: { root: otlpRoot(ss), spans: ss },
+  }));
 }
 
 export function tracesOfDocument(text: string, file: string): NamedTrace[] {

@@ -98,3 +98,21 @@ export function addChatToolCalls(list: ItemList, toolItem: ToolItemFactory, span
   }
   return issued;
 }
+
+/**
+ * Tool results the pipeline sent its models, as chat spans' requests show them, with the first
+ * time each was sent. One no tool item produced is untrusted content of unknown origin
+ * (content-edges.ts, addUnservedResults), as it is when the proxy saw it.
+ */
+export function chatToolMessages(spans: SpanItems): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const v of spans.views) {
+    if (v.op !== 'chat' || spans.item.get(v.span.spanId)?.src.type !== 'span') continue;
+    for (const m of v.input) {
+      if ((m.role !== 'tool' && m.responseTo.length === 0) || !m.text) continue;
+      const old = out.get(m.text);
+      if (old === undefined || v.span.startMs < old) out.set(m.text, v.span.startMs);
+    }
+  }
+  return out;
+}
