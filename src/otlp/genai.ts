@@ -57,8 +57,8 @@ const UNCAPPED = Number.MAX_SAFE_INTEGER;
  * nesting past it becomes a cut mark; texts, lists and sizes stay. Every reader passes what it
  * parsed through this before any recursive step (canonical JSON, flattening, profiling).
  */
-export function depthCut<T>(value: T): T {
-  return nestsDeeper(value, DEPTH_CAP) ? (boundValue(value, { textCap: UNCAPPED, maxEntries: UNCAPPED, budget: UNCAPPED }) as T) : value;
+export function depthCut<T>(value: T, cap = DEPTH_CAP): T {
+  return nestsDeeper(value, cap) ? (boundValue(value, { maxDepth: cap, textCap: UNCAPPED, maxEntries: UNCAPPED, budget: UNCAPPED }) as T) : value;
 }
 
 /** JSON text parsed (JSON.parse itself does not recurse) and cut to the depth cap; throws as JSON.parse does. */
@@ -176,6 +176,28 @@ const EVENT_ROLES: Record<string, string> = {
   'gen_ai.tool.message': 'tool',
   'gen_ai.system.message': 'system',
 };
+
+/** Most specific first: a tool execution is a possible sink and must never be read as less. */
+const SPECIFICITY: readonly GenAiOperation[] = ['execute_tool', 'chat', 'invoke_agent', 'other'];
+const FIELDS = ['agent', 'tool', 'toolCallId', 'toolArguments', 'toolResult'] as const;
+
+/**
+ * One view from several readings of the same span (view.ts): the operation is the most specific
+ * any reading saw, and each field comes from the first reading of that operation that has it.
+ */
+export function mergeViews(views: readonly GenAiSpan[]): GenAiSpan {
+  if (views.length === 1) return views[0];
+  const op = SPECIFICITY.find((o) => views.some((v) => v.op === o)) ?? 'other';
+  const same = views.filter((v) => v.op === op);
+  const merged: GenAiSpan = { span: views[0].span, op, input: [], output: [] };
+  for (const f of FIELDS) {
+    const from = same.find((v) => v[f] !== undefined) ?? (f === 'agent' ? views.find((v) => v.agent !== undefined) : undefined);
+    if (from) (merged as unknown as Record<string, unknown>)[f] = from[f];
+  }
+  merged.input = same.find((v) => v.input.length > 0)?.input ?? [];
+  merged.output = same.find((v) => v.output.length > 0)?.output ?? [];
+  return merged;
+}
 
 /** The operation a span's `gen_ai.operation.name` (or its name) gives; `extra` maps other names (e.g. OpenLLMetry's llm.request.type). */
 export function operationOf(span: OtlpSpan, extra?: string): GenAiOperation {

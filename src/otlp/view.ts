@@ -8,7 +8,7 @@
  * that has it. An extra attribute can add to what a span is, never hide it.
  */
 import type { OtlpSpan } from './schema.js';
-import { readGenAi, type GenAiOperation, type GenAiSpan } from './genai.js';
+import { mergeViews, readGenAi, type GenAiSpan } from './genai.js';
 import { isOpenInference, readOpenInference } from './dialects/openinference.js';
 import { isOpenLlmetry, readOpenLlmetry } from './dialects/openllmetry.js';
 import { isVercel, readVercel } from './dialects/vercel.js';
@@ -39,26 +39,6 @@ const READERS: Record<Dialect, (span: OtlpSpan) => GenAiSpan> = {
   openllmetry: readOpenLlmetry,
   vercel: readVercel,
 };
-
-/** Most specific first: a tool execution is a possible sink and must never be read as less. */
-const SPECIFICITY: readonly GenAiOperation[] = ['execute_tool', 'chat', 'invoke_agent', 'other'];
-
-const FIELDS = ['agent', 'tool', 'toolCallId', 'toolArguments', 'toolResult'] as const;
-
-/** One view from several readings of the same span. */
-export function mergeViews(views: readonly GenAiSpan[]): GenAiSpan {
-  if (views.length === 1) return views[0];
-  const op = SPECIFICITY.find((o) => views.some((v) => v.op === o)) ?? 'other';
-  const same = views.filter((v) => v.op === op);
-  const merged: GenAiSpan = { span: views[0].span, op, input: [], output: [] };
-  for (const f of FIELDS) {
-    const from = same.find((v) => v[f] !== undefined) ?? (f === 'agent' ? views.find((v) => v.agent !== undefined) : undefined);
-    if (from) (merged as unknown as Record<string, unknown>)[f] = from[f];
-  }
-  merged.input = same.find((v) => v.input.length > 0)?.input ?? [];
-  merged.output = same.find((v) => v.output.length > 0)?.output ?? [];
-  return merged;
-}
 
 export function genAiView(span: OtlpSpan): GenAiSpan {
   const dialects = dialectsOf(span);

@@ -6,7 +6,7 @@
  * `traceloop.entity.input` (`{"args": [...], "kwargs": {...}}`) and `traceloop.entity.output`.
  */
 import type { OtlpSpan } from '../schema.js';
-import { operationOf, parseMaybeJson, readGenAi, resultText, str, textMessage, type GenAiMessage, type GenAiSpan } from '../genai.js';
+import { mergeViews, operationOf, parseMaybeJson, readGenAi, resultText, str, textMessage, type GenAiMessage, type GenAiSpan } from '../genai.js';
 
 const KIND = 'traceloop.span.kind';
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
@@ -43,13 +43,22 @@ function inputText(raw: unknown): string {
   return empty ? '' : str(args);
 }
 
+/**
+ * An LLM span (the GenAI conventions, the old request type naming the operation) or a decorated
+ * entity; a span marked as both is read both ways and merged, so neither marker hides the other.
+ */
 export function readOpenLlmetry(span: OtlpSpan): GenAiSpan {
   const a = span.attributes;
   const kind = typeof a[KIND] === 'string' ? (a[KIND] as string) : '';
-  if (kind === '') {
-    // An LLM span: the GenAI conventions, with the old request type naming the operation.
-    return readGenAi(span, operationOf(span, typeof a['llm.request.type'] === 'string' ? (a['llm.request.type'] as string) : undefined));
-  }
+  const requestType = typeof a['llm.request.type'] === 'string' ? (a['llm.request.type'] as string) : undefined;
+  const llm = requestType !== undefined || kind === '' ? readGenAi(span, operationOf(span, requestType)) : undefined;
+  if (kind === '') return llm!;
+  const entity = readEntity(span, kind);
+  return llm ? mergeViews([llm, entity]) : entity;
+}
+
+function readEntity(span: OtlpSpan, kind: string): GenAiSpan {
+  const a = span.attributes;
   const entity = typeof a[NAME] === 'string' ? (a[NAME] as string) : span.name.replace(/\.(tool|agent|task|workflow)$/, '');
   if (kind === 'tool') {
     const view: GenAiSpan = { span, op: 'execute_tool', tool: entity, input: [], output: [] };

@@ -12,7 +12,7 @@ import type { GenAiSpan } from '../../otlp/index.js';
 import type { classifyTool } from '../classify.js';
 import type { ToolDefinition } from '../tool-profile.js';
 import { normalizeText } from '../content-links.js';
-import { parseJsonBounded } from '../../otlp/genai.js';
+import { depthCut, parseJsonBounded } from '../../otlp/genai.js';
 
 /** The staged call being decided (the MCP server's pending sink). */
 export interface PendingCall {
@@ -66,9 +66,15 @@ export class ItemList {
   }
 }
 
+/**
+ * How deep arguments are compared: each source cuts hostile nesting at the cap counted from its own
+ * top (an OpenLLMetry entity's input wraps the arguments one level down), so keys compare below it.
+ */
+const KEY_DEPTH = 16;
+
 /** The key a tool call is matched by across sources: its name and its arguments in canonical JSON. */
 export function callKey(tool: string, args: unknown): string {
-  return `${tool}\u0000${canonicalJson(args ?? {})}`;
+  return `${tool}\u0000${canonicalJson(depthCut(args ?? {}, KEY_DEPTH))}`;
 }
 
 export function parseArgs(raw: string): Record<string, unknown> {
