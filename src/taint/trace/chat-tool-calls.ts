@@ -34,11 +34,16 @@ function answersById(chats: readonly GenAiSpan[]): Map<string, Answer> {
   return out;
 }
 
-/** A call without an id: the tool message at its place after the assistant message that made it, in a later request. */
+/** How many later requests are searched for the answer to a call without an id: it comes in the next one, as a rule. */
+const LOOKAHEAD = 16;
+
+/** A call without an id: the tool message at its place after the assistant message that made it, in one of the next requests. */
 function answerByPlace(chats: readonly GenAiSpan[], call: ToolCall, after: number): Answer | undefined {
   const key = callKey(call.name, parseArgs(call.arguments));
+  let searched = 0;
   for (const v of chats) {
     if (v.span.startMs < after) continue;
+    if (searched++ >= LOOKAHEAD) break;
     const i = v.input.findIndex((m) => m.toolCalls.some((c) => callKey(c.name, parseArgs(c.arguments)) === key));
     if (i < 0) continue;
     const place = v.input[i].toolCalls.findIndex((c) => callKey(c.name, parseArgs(c.arguments)) === key);

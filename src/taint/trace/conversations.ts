@@ -38,10 +38,15 @@ function factsOf(id: string, views: readonly GenAiSpan[]): TraceFacts | undefine
 /** Traces grouped into conversations; each group keeps its spans in the order given. */
 export function joinConversations(byTrace: ReadonlyMap<string, OtlpSpan[]>, viewOf: (s: OtlpSpan) => GenAiSpan): Conversation[] {
   const parent = new Map<string, string>([...byTrace.keys()].map((id) => [id, id]));
+  // Union-find with full path compression: a hostile file of many chained traces stays near linear.
   const find = (id: string): string => {
     let r = id;
     while (parent.get(r) !== r) r = parent.get(r)!;
-    parent.set(id, r);
+    for (let x = id; x !== r; ) {
+      const next = parent.get(x)!;
+      parent.set(x, r);
+      x = next;
+    }
     return r;
   };
   const facts: TraceFacts[] = [];
