@@ -3,7 +3,7 @@ import { UsageError, parseArgs, usageOf, type FlagSpec } from './args.js';
 import { validateTrace } from '../taint/index.js';
 
 const FLAGS: FlagSpec = {
-  trace: { type: 'string', description: 'a run.json, a saboteur trace, or an OTLP JSON export (GenAI conventions)' },
+  trace: { type: 'string', description: 'a run.json, a saboteur trace, or an OTLP JSON export (GenAI conventions, OpenInference, OpenLLMetry, AI SDK; LLM spans alone are enough)' },
   policy: { type: 'string', description: 'policy YAML (default: the built-in policy)' },
   format: { type: 'string', description: 'md (default) or json' },
   scope: { type: 'string', description: 'context scope: full (default), one-hop or local' },

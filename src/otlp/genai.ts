@@ -7,7 +7,7 @@
  * event form, and the legacy indexed `gen_ai.prompt.N.*` attributes).
  */
 import type { OtlpSpan } from './schema.js';
-import { safeStringify } from '../runlog/bound.js';
+import { DEPTH_CAP, boundValue, safeStringify } from '../runlog/bound.js';
 
 export type GenAiOperation = 'chat' | 'invoke_agent' | 'execute_tool' | 'other';
 
@@ -38,13 +38,41 @@ type Json = Record<string, unknown>;
 /** Any value as text; a hostile object of any depth is written bounded, never by a recursive JSON.stringify. */
 export const str = (v: unknown): string => (typeof v === 'string' ? v : v === undefined || v === null ? '' : safeStringify(v));
 
-/** A string that holds a JSON object or list, parsed; anything else unchanged. */
+/** Whether a parsed value nests deeper than `cap`: an explicit stack, so any depth is measured without recursion. */
+function nestsDeeper(value: unknown, cap: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (!v || typeof v !== 'object') continue;
+    if (depth >= cap) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) if (child && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+const UNCAPPED = Number.MAX_SAFE_INTEGER;
+
+/**
+ * A value read from a trace held to the depth saboteur records at (README "Security", Bounds):
+ * nesting past it becomes a cut mark; texts, lists and sizes stay. Every reader passes what it
+ * parsed through this before any recursive step (canonical JSON, flattening, profiling).
+ */
+export function depthCut<T>(value: T, cap = DEPTH_CAP): T {
+  return nestsDeeper(value, cap) ? (boundValue(value, { maxDepth: cap, textCap: UNCAPPED, maxEntries: UNCAPPED, budget: UNCAPPED }) as T) : value;
+}
+
+/** JSON text parsed (JSON.parse itself does not recurse) and cut to the depth cap; throws as JSON.parse does. */
+export function parseJsonBounded(text: string): unknown {
+  return depthCut(JSON.parse(text) as unknown);
+}
+
+/** A string that holds a JSON object or list, parsed and cut to the depth cap; anything else unchanged. */
 export function parseMaybeJson(v: unknown): unknown {
   if (typeof v !== 'string') return v;
   const t = v.trim();
   if (!(t.startsWith('[') || t.startsWith('{'))) return v;
   try {
-    return JSON.parse(t);
+    return parseJsonBounded(t);
   } catch {
     return v;
   }
@@ -148,6 +176,28 @@ const EVENT_ROLES: Record<string, string> = {
   'gen_ai.tool.message': 'tool',
   'gen_ai.system.message': 'system',
 };
+
+/** Most specific first: a tool execution is a possible sink and must never be read as less. */
+const SPECIFICITY: readonly GenAiOperation[] = ['execute_tool', 'chat', 'invoke_agent', 'other'];
+const FIELDS = ['agent', 'tool', 'toolCallId', 'toolArguments', 'toolResult'] as const;
+
+/**
+ * One view from several readings of the same span (view.ts): the operation is the most specific
+ * any reading saw, and each field comes from the first reading of that operation that has it.
+ */
+export function mergeViews(views: readonly GenAiSpan[]): GenAiSpan {
+  if (views.length === 1) return views[0];
+  const op = SPECIFICITY.find((o) => views.some((v) => v.op === o)) ?? 'other';
+  const same = views.filter((v) => v.op === op);
+  const merged: GenAiSpan = { span: views[0].span, op, input: [], output: [] };
+  for (const f of FIELDS) {
+    const from = same.find((v) => v[f] !== undefined) ?? (f === 'agent' ? views.find((v) => v.agent !== undefined) : undefined);
+    if (from) (merged as unknown as Record<string, unknown>)[f] = from[f];
+  }
+  merged.input = same.find((v) => v.input.length > 0)?.input ?? [];
+  merged.output = same.find((v) => v.output.length > 0)?.output ?? [];
+  return merged;
+}
 
 /** The operation a span's `gen_ai.operation.name` (or its name) gives; `extra` maps other names (e.g. OpenLLMetry's llm.request.type). */
 export function operationOf(span: OtlpSpan, extra?: string): GenAiOperation {

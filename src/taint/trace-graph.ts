@@ -1,7 +1,8 @@
 /**
  * Builds the collaboration graph of one instance from what saboteur observed: the root request,
  * the proxy's LLM calls (trace/llm-calls.ts), the MCP server's tool events and the pending call
- * (trace/tool-events.ts), the pipeline's OTLP spans (trace/genai-spans.ts) and the links content
+ * (trace/tool-events.ts), the pipeline's OTLP spans (trace/genai-spans.ts), the tool calls chat
+ * spans list that nothing else recorded (trace/chat-tool-calls.ts) and the links content
  * makes between them (trace/content-edges.ts). Nodes are numbered in start-time order, so nearly
  * every edge points forward and propagation is one pass.
  *
@@ -27,6 +28,7 @@ import { addLlmCalls } from './trace/llm-calls.js';
 import { addPending, addToolEvents, toolItemFactory } from './trace/tool-events.js';
 import { addSpans, addSteps, spanEdges } from './trace/genai-spans.js';
 import { resolveIssuers } from './trace/issuers.js';
+import { addChatToolCalls, chatToolMessages } from './trace/chat-tool-calls.js';
 import { Producers, addUnservedResults, messageEdges, traceArguments, type ArgumentTrace, type InjectedText } from './trace/content-edges.js';
 import { anchorsOf, checkTargets, onwardFindings, type OnwardFinding, type SiteContext, type TargetCheck } from './trace/sink-sites.js';
 import { collectDefinitions } from './trace/tool-definitions.js';
@@ -104,6 +106,8 @@ export interface BuiltTrace {
   injections?: ReadonlyMap<number, InjectedText>;
   /** Input that cannot be placed in a trace (times that are not times): `validate` refuses it. */
   problems?: string[];
+  /** What could be read: tool calls (from any source) and LLM calls (proxy calls and chat spans). */
+  read?: { toolCalls: number; llmCalls: number };
 }
 
 const OVERRIDE = bitOf('PROMPT_OVERRIDE');
@@ -120,13 +124,16 @@ export function buildTraceGraph(input: TraceInput, policy: Policy, indexOptions:
   const { toolMessages, problems } = addLlmCalls(list, input.calls ?? []);
   const eventByKey = addToolEvents(toolItem, input.tools ?? [], problems);
   const spans = addSpans(list, toolItem, views, eventByKey);
-  addUnservedResults(list, toolMessages, indexOptions);
   let last = 0;
   for (const it of list.items) if (Number.isFinite(it.end)) last = Math.max(last, it.end, it.start);
   if (input.pending) addPending(toolItem, input.pending, last);
+  const chatCalls = addChatToolCalls(list, toolItem, spans);
+  for (const [text, at] of chatToolMessages(spans)) if (!(toolMessages.get(text)! <= at)) toolMessages.set(text, at);
+  addUnservedResults(list, toolMessages, indexOptions);
   for (const it of list.items) applyToolLabels(it, input.toolLabels);
 
   const issuers = resolveIssuers(list.items, spans);
+  for (const [tool, chat] of chatCalls) issuers.set(tool, chat);
   const unissued = new Set(list.items.filter((it) => (it.kind === 'tool' || it.kind === 'sink') && it.src.type === 'span' && !issuers.has(it)));
   const stepOf = addSteps(list, spans, unissued);
   for (const [tool, step] of stepOf) issuers.set(tool, step);
@@ -196,7 +203,8 @@ export function buildTraceGraph(input: TraceInput, policy: Policy, indexOptions:
     needs.mask |= m;
     needs.evidence.push({ mask: m, why: input.annotation.why });
   }
-  return { graph: g.build(), root, rootText: input.root, sinks, needs, notes, injections, problems };
+  const read = { toolCalls: items.filter((it) => (it.kind === 'tool' || it.kind === 'sink') && it.src.type !== 'pseudo').length, llmCalls: items.filter((it) => it.src.type === 'call' || (it.src.type === 'span' && it.src.view.op === 'chat')).length };
+  return { graph: g.build(), root, rootText: input.root, sinks, needs, notes, injections, problems, read };
 }
 
 /** An order a tool echoes back from the request (a search that repeats its query) is the request's, not the data's. */

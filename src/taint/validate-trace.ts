@@ -18,7 +18,9 @@ import type { ToolEvent } from '../benchmarks/agentic.js';
 import { z } from 'zod';
 import { definitionOf } from './trace/tool-definitions.js';
 import { adjudicateTrace, formatPath, type SinkVerdict } from './adjudicate.js';
-import { genAiView, isOtlpDocument, otlpSpanSchema, parseOtlpJson, OtlpInputError, type OtlpSpan } from '../otlp/index.js';
+import { genAiView, isOtlpDocument, otlpSpanSchema, parseOtlpJson, OtlpInputError, type GenAiSpan, type OtlpSpan } from '../otlp/index.js';
+import { SILENT_SETUPS, isOpaqueText, noLlmSpansHint } from './trace/readable.js';
+import { joinConversations } from './trace/conversations.js';
 import { loadPolicy, type Policy } from './policy.js';
 import type { PathStep, Scope } from './propagate.js';
 import { buildTraceGraph, type TraceInput } from './trace-graph.js';
@@ -94,25 +96,37 @@ function asInputError(check: () => void): void {
   }
 }
 
-/** The root request of an OTLP trace: the first user message of its earliest top-level span, else of its earliest span with one. */
+/**
+ * The root request of an OTLP trace: the first user message of its earliest top-level span; when
+ * that is empty or opaque (an agent decorator called with no arguments records `{}`), of its
+ * earliest LLM call; else of its earliest span with one.
+ */
 function otlpRoot(spans: readonly OtlpSpan[]): string {
-  const firstUser = (ss: readonly OtlpSpan[]) => {
-    for (const s of [...ss].sort((a, b) => a.startMs - b.startMs)) {
-      const text = genAiView(s).input.find((m) => m.role === 'user' && m.text)?.text;
+  const views = [...spans].sort((a, b) => a.startMs - b.startMs).map(genAiView);
+  const firstUser = (vs: readonly GenAiSpan[]) => {
+    for (const v of vs) {
+      const text = v.input.find((m) => m.role === 'user' && !isOpaqueText(m.text))?.text;
       if (text !== undefined) return text;
     }
     return undefined;
   };
-  return firstUser(spans.filter((s) => !s.parentSpanId)) ?? firstUser(spans) ?? '';
+  return firstUser(views.filter((v) => !v.span.parentSpanId)) ?? firstUser(views.filter((v) => v.op === 'chat')) ?? firstUser(views) ?? '';
 }
 
-/** OTLP spans alone (any dialect), one trace per trace id, each rooted at its request. Spans are grouped in one pass. */
+/**
+ * OTLP spans alone (any dialect), one trace per trace id, each rooted at its request. Spans are
+ * grouped in one pass; traces of LLM calls alone that continue one conversation are joined
+ * (trace/conversations.ts).
+ */
 export function tracesOfSpans(spans: readonly OtlpSpan[]): NamedTrace[] {
   const byTrace = new Map<string, OtlpSpan[]>();
   for (const s of spans) {
     pushTo(byTrace, s.traceId, s);
   }
-  return [...byTrace.entries()].map(([id, ss]) => ({ name: `trace ${id}`, input: { root: otlpRoot(ss), spans: ss } }));
+  return joinConversations(byTrace, genAiView).map(({ ids, spans: ss }) => ({
+    name: ids.length === 1 ? `trace ${ids[0]}` : `trace ${ids[0]} and ${ids.length - 1} more of the same conversation`,
+    input: { root: otlpRoot(ss), spans: ss },
+  }));
 }
 
 export function tracesOfDocument(text: string, file: string): NamedTrace[] {
@@ -133,7 +147,7 @@ export function tracesOfDocument(text: string, file: string): NamedTrace[] {
       if (err instanceof OtlpInputError && doc === undefined) throw new TraceInputError(`${file}: neither a JSON document nor OTLP JSON lines: ${err.message}`);
       throw new TraceInputError(err instanceof Error ? err.message : String(err));
     }
-    if (spans.length === 0) throw new TraceInputError(`${file}: the OTLP export holds no spans: there is nothing to validate (did the pipeline export its spans before the file was written?)`);
+    if (spans.length === 0) throw new TraceInputError(`${file}: the OTLP export holds no spans: there is nothing to validate (did the pipeline export its spans before the file was written? ${SILENT_SETUPS})`);
     return tracesOfSpans(spans);
   }
   const o = doc as Record<string, unknown>;
@@ -197,12 +211,23 @@ function depthBounded(input: TraceInput): TraceInput {
   };
 }
 
-/** Validates every trace of a parsed file: one verdict per staged sink. */
-export function validateTraces(traces: readonly NamedTrace[], policy: Policy, opts: { scope?: Scope; propagate?: boolean } = {}): ValidatedSink[] {
+/** What one trace of a file let the validator read (filled in by `validateTraces` when asked). */
+export interface TraceReading {
+  trace: string;
+  toolCalls: number;
+  llmCalls: number;
+  /** Whether a request could be read (text someone wrote, not empty or opaque). */
+  request: boolean;
+  spans: readonly OtlpSpan[];
+}
+
+/** Validates every trace of a parsed file: one verdict per staged sink. `readings` gets what each trace let it read. */
+export function validateTraces(traces: readonly NamedTrace[], policy: Policy, opts: { scope?: Scope; propagate?: boolean; readings?: TraceReading[] } = {}): ValidatedSink[] {
   const out: ValidatedSink[] = [];
   for (const t of traces) {
     const built = buildTraceGraph(depthBounded(t.input), policy);
     if (built.problems?.length) throw new TraceInputError(`${t.name}: ${built.problems.slice(0, 3).join('; ')}${built.problems.length > 3 ? ` (+${built.problems.length - 3} more)` : ''}`);
+    opts.readings?.push({ trace: t.name, toolCalls: built.read?.toolCalls ?? 0, llmCalls: built.read?.llmCalls ?? 0, request: !isOpaqueText(t.input.root), spans: t.input.spans ?? [] });
     const verdicts = adjudicateTrace(built, policy, opts);
     built.sinks.forEach((site, i) => {
       const v = verdicts[i];
@@ -224,7 +249,28 @@ export function validateTraces(traces: readonly NamedTrace[], policy: Policy, op
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 
-export function renderMarkdown(file: string, policy: Policy, sinks: readonly ValidatedSink[], traces: number, opts: { scope?: Scope; propagate?: boolean } = {}): string {
+/**
+ * Refuses a file that let the validator read too little to judge (exit 2, never "0 staged
+ * sinks"): no tool call in any of its traces, or a trace with tool calls and no request to hold
+ * them against. Returns notices for traces it can judge only in part (tool calls but no LLM span:
+ * a set-up that emits none).
+ */
+export function checkReadings(file: string, readings: readonly TraceReading[]): string[] {
+  const withCalls = readings.filter((r) => r.toolCalls > 0);
+  if (withCalls.length === 0) {
+    const spans = readings.flatMap((r) => r.spans);
+    const llm = readings.reduce((n, r) => n + r.llmCalls, 0);
+    const why = llm > 0 ? `its ${llm} LLM call${llm === 1 ? '' : 's'} made no tool call (a chat-only run has no sink to validate)` : noLlmSpansHint(spans.map(genAiView));
+    throw new TraceInputError(`${file}: no tool call can be read from the file, so there is nothing to validate: ${why}`);
+  }
+  const blind = withCalls.find((r) => !r.request);
+  if (blind) throw new TraceInputError(`${file}: ${blind.trace}: no request can be read (no span or LLM call carries a user message with text; an agent span's input of {} or {"args":[],"kwargs":{}} is not one), so its ${blind.toolCalls} tool call${blind.toolCalls === 1 ? '' : 's'} cannot be held against what the user asked`);
+  return withCalls
+    .filter((r) => r.spans.length > 0 && r.llmCalls === 0)
+    .map((r) => `${r.trace}: no LLM call in the trace, so tool calls were read from tool spans alone and what the model read is not seen (${SILENT_SETUPS})`);
+}
+
+export function renderMarkdown(file: string, policy: Policy, sinks: readonly ValidatedSink[], traces: number, opts: { scope?: Scope; propagate?: boolean } = {}, notices: readonly string[] = []): string {
   const lines = [`# saboteur validate: ${file}`, '', `policy: ${policy.source} · scope ${opts.scope ?? 'full'} · ${opts.propagate === false ? 'plain reachability' : 'propagation'} · ${traces} trace${traces === 1 ? '' : 's'}`, ''];
   const byTrace = new Map<string, ValidatedSink[]>();
   for (const s of sinks) {
@@ -240,6 +286,7 @@ export function renderMarkdown(file: string, policy: Policy, sinks: readonly Val
     }
     lines.push('');
   }
+  for (const n of notices) lines.push(`note: ${cell(n)}`, '');
   const count = (d: string) => sinks.filter((s) => s.decision === d).length;
   lines.push(`${sinks.length} staged sink${sinks.length === 1 ? '' : 's'}: ${count('release')} released, ${count('block')} blocked, ${count('unverifiable')} unverifiable`);
   return lines.join('\n');
@@ -256,12 +303,14 @@ export async function validateTrace(opts: ValidateOptions): Promise<{ exitCode: 
   const policy = await loadPolicy(opts.policyFile);
   const traces = tracesOfDocument(text, opts.traceFile);
   const run = { ...(opts.scope ? { scope: opts.scope } : {}), ...(opts.propagate !== undefined ? { propagate: opts.propagate } : {}) };
-  const sinks = validateTraces(traces, policy, run);
+  const readings: TraceReading[] = [];
+  const sinks = validateTraces(traces, policy, { ...run, readings });
+  const notices = checkReadings(opts.traceFile, readings);
   const failing = sinks.some((s) => s.decision !== 'release');
   const out =
     opts.format === 'json'
-      ? JSON.stringify({ sinks: sinks.map(({ toolCallId, tool, agent, decision, labels, path, reason, trace, recorded }) => ({ toolCallId, tool, agent: agent ?? null, decision, labels, path, reason, trace, ...(recorded ? { recorded } : {}) })) }, null, 2)
-      : renderMarkdown(opts.traceFile, policy, sinks, traces.length, run);
+      ? JSON.stringify({ sinks: sinks.map(({ toolCallId, tool, agent, decision, labels, path, reason, trace, recorded }) => ({ toolCallId, tool, agent: agent ?? null, decision, labels, path, reason, trace, ...(recorded ? { recorded } : {}) })), ...(notices.length ? { notices } : {}) }, null, 2)
+      : renderMarkdown(opts.traceFile, policy, sinks, traces.length, run, notices);
   return { exitCode: failing ? 1 : 0, text: out };
 }
 

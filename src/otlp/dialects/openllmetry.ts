@@ -6,7 +6,7 @@
  * `traceloop.entity.input` (`{"args": [...], "kwargs": {...}}`) and `traceloop.entity.output`.
  */
 import type { OtlpSpan } from '../schema.js';
-import { operationOf, parseMaybeJson, readGenAi, resultText, str, textMessage, type GenAiMessage, type GenAiSpan } from '../genai.js';
+import { mergeViews, operationOf, parseMaybeJson, readGenAi, resultText, str, textMessage, type GenAiMessage, type GenAiSpan } from '../genai.js';
 
 const KIND = 'traceloop.span.kind';
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
@@ -30,20 +30,35 @@ function callArguments(raw: unknown): Record<string, unknown> {
   return { args: positional, ...keywords };
 }
 
-/** The text a decorated call took: its string arguments one per line, else its arguments as JSON. */
+/**
+ * The text a decorated call took: its string arguments one per line, else its arguments as JSON;
+ * nothing for a call with no arguments (`withAgent({name}, fn)` records `{"args":[],"kwargs":{}}`),
+ * which is no request at all.
+ */
 function inputText(raw: unknown): string {
   const args = callArguments(raw);
   const strings = Object.values(args).flatMap((v) => (Array.isArray(v) ? v : [v])).filter((v): v is string => typeof v === 'string');
-  return strings.length ? strings.join('\n') : str(args);
+  if (strings.length) return strings.join('\n');
+  const empty = Object.values(args).every((v) => v === undefined || v === null || (Array.isArray(v) && v.length === 0));
+  return empty ? '' : str(args);
 }
 
+/**
+ * An LLM span (the GenAI conventions, the old request type naming the operation) or a decorated
+ * entity; a span marked as both is read both ways and merged, so neither marker hides the other.
+ */
 export function readOpenLlmetry(span: OtlpSpan): GenAiSpan {
   const a = span.attributes;
   const kind = typeof a[KIND] === 'string' ? (a[KIND] as string) : '';
-  if (kind === '') {
-    // An LLM span: the GenAI conventions, with the old request type naming the operation.
-    return readGenAi(span, operationOf(span, typeof a['llm.request.type'] === 'string' ? (a['llm.request.type'] as string) : undefined));
-  }
+  const requestType = typeof a['llm.request.type'] === 'string' ? (a['llm.request.type'] as string) : undefined;
+  const llm = requestType !== undefined || kind === '' ? readGenAi(span, operationOf(span, requestType)) : undefined;
+  if (kind === '') return llm!;
+  const entity = readEntity(span, kind);
+  return llm ? mergeViews([llm, entity]) : entity;
+}
+
+function readEntity(span: OtlpSpan, kind: string): GenAiSpan {
+  const a = span.attributes;
   const entity = typeof a[NAME] === 'string' ? (a[NAME] as string) : span.name.replace(/\.(tool|agent|task|workflow)$/, '');
   if (kind === 'tool') {
     const view: GenAiSpan = { span, op: 'execute_tool', tool: entity, input: [], output: [] };
@@ -53,7 +68,8 @@ export function readOpenLlmetry(span: OtlpSpan): GenAiSpan {
     if (typeof a['gen_ai.agent.name'] === 'string') view.agent = a['gen_ai.agent.name'] as string;
     return view;
   }
-  const input: GenAiMessage[] = a[INPUT] === undefined ? [] : [textMessage('user', inputText(a[INPUT]))];
+  const text = a[INPUT] === undefined ? '' : inputText(a[INPUT]);
+  const input: GenAiMessage[] = text === '' ? [] : [textMessage('user', text)];
   const output: GenAiMessage[] = a[OUTPUT] === undefined ? [] : [textMessage('assistant', resultText(a[OUTPUT]))];
   const view: GenAiSpan = { span, op: kind === 'agent' ? 'invoke_agent' : 'other', input, output };
   const agent = typeof a['gen_ai.agent.name'] === 'string' ? (a['gen_ai.agent.name'] as string) : kind === 'agent' ? entity : undefined;

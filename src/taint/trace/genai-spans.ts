@@ -29,6 +29,8 @@ export interface SpanItems {
   mergedCallId: Map<Item, string>;
   /** Span id → the span ids of its children, in the order given. */
   children: Map<string, string[]>;
+  /** Tool call id → the tool item read from a chat span's output (chat-tool-calls.ts). */
+  fromChat: Map<string, Item>;
 }
 
 function agentResolver(views: readonly GenAiSpan[]): (v: GenAiSpan) => string | undefined {
@@ -49,7 +51,7 @@ const textOf = (messages: GenAiSpan['output']) => messages.map((m) => m.text).fi
 const inputsOf = (v: GenAiSpan) => v.input.filter((m) => !INPUT_ROLES_SKIPPED.has(m.role) && m.text).map((m) => ({ text: m.text }));
 
 export function addSpans(list: ItemList, toolItem: ToolItemFactory, views: GenAiSpan[], eventByKey: Map<string, Item[]>): SpanItems {
-  const out: SpanItems = { views, item: new Map(), answer: new Map(), mergedCallId: new Map(), children: new Map() };
+  const out: SpanItems = { views, item: new Map(), answer: new Map(), mergedCallId: new Map(), children: new Map(), fromChat: new Map() };
   for (const v of views) {
     const p = v.span.parentSpanId;
     if (!p) continue;
@@ -135,6 +137,7 @@ export function spanEdges(g: GraphBuilder, root: number, spans: SpanItems, steps
   const byId = new Map(spans.views.map((v) => [v.span.spanId, v]));
   const toolByCallId = new Map<string, Item>();
   for (const v of spans.views) if (v.op === 'execute_tool' && v.toolCallId) toolByCallId.set(v.toolCallId, spans.item.get(v.span.spanId)!);
+  for (const [id, it] of spans.fromChat) if (!toolByCallId.has(id)) toolByCallId.set(id, it);
   for (const v of spans.views) {
     const child = spans.item.get(v.span.spanId);
     if (!child) continue;

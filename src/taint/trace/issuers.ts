@@ -3,7 +3,8 @@
  * the calls it made: matched by tool name and arguments (each response's call issues one tool
  * call: the latest unused one that finished before the tool started, the same agent's first), or
  * by tool call id. A tool span nested in a chat span was issued by it. What none of these issued
- * gets a step of its agent as issuer (genai-spans.ts).
+ * gets a step of its agent as issuer (genai-spans.ts). A tool call read from a chat span's output
+ * alone was issued by that span (chat-tool-calls.ts).
  */
 import { callKey, parseArgs, type Item } from './items.js';
 import { toolCallsIssued } from './llm-calls.js';
@@ -26,7 +27,7 @@ export function resolveIssuers(items: readonly Item[], spans: SpanItems): Map<It
   }
   const used = new Set<string>();
   const out = new Map<Item, Item>();
-  const sorted = items.filter((it) => (it.kind === 'tool' || it.kind === 'sink') && it.src.type !== 'pseudo').sort((a, b) => a.start - b.start || a.order - b.order);
+  const sorted = items.filter((it) => (it.kind === 'tool' || it.kind === 'sink') && it.src.type !== 'pseudo' && it.src.type !== 'chat-call').sort((a, b) => a.start - b.start || a.order - b.order);
   for (const it of sorted) {
     const candidates = (issued.get(callKey(it.tool!, it.args ?? {})) ?? []).filter((c) => c.item.end <= it.start && !used.has(c.slot)).reverse();
     const pick = candidates.find((c) => c.item.meta.agent === it.meta.agent) ?? candidates[0];

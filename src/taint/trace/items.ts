@@ -12,6 +12,7 @@ import type { GenAiSpan } from '../../otlp/index.js';
 import type { classifyTool } from '../classify.js';
 import type { ToolDefinition } from '../tool-profile.js';
 import { normalizeText } from '../content-links.js';
+import { depthCut, parseJsonBounded } from '../../otlp/genai.js';
 
 /** The staged call being decided (the MCP server's pending sink). */
 export interface PendingCall {
@@ -29,6 +30,8 @@ export type Source =
   | { type: 'tool'; event: ToolEvent }
   | { type: 'pending'; call: PendingCall }
   | { type: 'span'; view: GenAiSpan }
+  /** A tool call a chat span's output lists that no tool span or event records (chat-tool-calls.ts). */
+  | { type: 'chat-call'; view: GenAiSpan; callId?: string }
   /** An agent deciding to call a tool that no LLM call in the trace issued (tool spans straight under the agent span). */
   | { type: 'step'; agent: Item; tool: Item }
   /** An agent's final answer (the output of its invoke_agent span), produced when the span ends. */
@@ -63,14 +66,20 @@ export class ItemList {
   }
 }
 
+/**
+ * How deep arguments are compared: each source cuts hostile nesting at the cap counted from its own
+ * top (an OpenLLMetry entity's input wraps the arguments one level down), so keys compare below it.
+ */
+const KEY_DEPTH = 16;
+
 /** The key a tool call is matched by across sources: its name and its arguments in canonical JSON. */
 export function callKey(tool: string, args: unknown): string {
-  return `${tool}\u0000${canonicalJson(args ?? {})}`;
+  return `${tool}\u0000${canonicalJson(depthCut(args ?? {}, KEY_DEPTH))}`;
 }
 
 export function parseArgs(raw: string): Record<string, unknown> {
   try {
-    const v = JSON.parse(raw === '' ? '{}' : raw);
+    const v = parseJsonBounded(raw === '' ? '{}' : raw);
     return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : { arguments: v };
   } catch {
     return { arguments: raw };

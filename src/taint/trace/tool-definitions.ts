@@ -6,6 +6,7 @@
  * fill in (a description from a tool span, a schema from a chat span).
  */
 import type { GenAiSpan } from '../../otlp/index.js';
+import { parseJsonBounded } from '../../otlp/genai.js';
 import type { ToolAnnotations, ToolDefinition } from '../tool-profile.js';
 
 type Json = Record<string, unknown>;
@@ -35,7 +36,7 @@ function parseList(v: unknown): unknown[] {
   if (Array.isArray(v)) return v;
   if (typeof v !== 'string') return [];
   try {
-    const parsed = JSON.parse(v);
+    const parsed = parseJsonBounded(v);
     return Array.isArray(parsed) ? parsed : [parsed];
   } catch {
     return [];
