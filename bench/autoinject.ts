@@ -5,11 +5,15 @@
  * over several seeds, then scored by the project's sandboxed HumanEval scorer. Per mode and shape:
  * the hit rate, units drawn (against Pe), units changed, drawn units no rule fits, hit messages left
  * unchanged, per-hit failure (hit messages whose program fails its tests) and the syntax-error rate
- * (hit messages whose program Python cannot parse). Figures are described in docs/methods.md.
+ * (hit messages whose program Python cannot parse). Two more rows per shape: the paper's unit
+ * structure with the same rules, and what the paper's released code does to the same messages by
+ * rejoining them alone. Figures: docs/methods.md.
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { createAutoInjector } from '../src/inject/autoinject.js';
+import { corruptUnit } from '../src/inject/logic-edit.js';
+import { rngFor } from '../src/inject/prng.js';
 import type { CorruptionMode } from '../src/runlog/schema.js';
 import { defaultDataDir, HUMANEVAL_DATA_PATH, HumanEvalScorer, loadHumanEval, type HumanEvalProblem } from '../src/benchmarks/humaneval/index.js';
 import { detectIsolation } from '../src/sandbox/index.js';
@@ -40,8 +44,13 @@ export const SHAPES: AnswerShape[] = [
 
 export const MODES: CorruptionMode[] = ['logic-edit', 'syntax-error'];
 
+/** The paper's released code rejoining a hit message, with no unit edited (see paperRejoin). */
+export const PAPER_REJOIN = 'paper rejoin, no edit';
+/** The paper's units (comma pieces of lines) with the logic-edit rules, joined back as they were. */
+export const PAPER_UNITS = 'paper units, logic-edit';
+
 export interface AutoInjectFigures {
-  mode: CorruptionMode;
+  mode: CorruptionMode | typeof PAPER_REJOIN | typeof PAPER_UNITS;
   shape: string;
   messages: number;
   hits: number;
@@ -90,6 +99,68 @@ export async function corruptMessages(problems: readonly HumanEvalProblem[], mod
   return { figures, programs };
 }
 
+/**
+ * What the paper's released code does to a hit code message before any rewrite: it splits the
+ * message at newlines and then every line at each comma, and joins all the pieces back with
+ * newlines, so every comma becomes a line break. No unit is edited here; the row shows what that
+ * rejoining alone does to the honest answers (docs/methods.md).
+ */
+export function paperRejoin(message: string): string {
+  return message.split('\n').flatMap((line) => line.split(',')).join('\n');
+}
+
+/** The paper code's rejoining alone, as a row of the table (every message is hit at Pm = 1). */
+export function rejoinMessages(problems: readonly HumanEvalProblem[], shape: AnswerShape, seeds: readonly number[]): Corrupted {
+  const figures: AutoInjectFigures = { mode: PAPER_REJOIN, shape: shape.name, messages: 0, hits: 0, units: 0, drawn: 0, changed: 0, noRule: 0, unchangedHits: 0, failedHits: 0, syntaxErrors: 0, rules: {} };
+  const programs: Corrupted['programs'] = [];
+  for (const problem of problems) {
+    const content = shape.message(problem);
+    const after = paperRejoin(content);
+    // Deterministic: every seed gives the same message, counted once per seed like the other rows.
+    figures.messages += seeds.length;
+    figures.hits += seeds.length;
+    if (after === content) figures.unchangedHits += seeds.length;
+    for (let i = 0; i < seeds.length; i++) programs.push({ problem, completion: shape.completion(after), figures });
+  }
+  return { figures, programs };
+}
+
+/**
+ * The paper's unit structure with saboteur's logic-edit rules: every non-empty comma piece of every
+ * line is a unit drawn with Pe, edited by the main rules when one fits, and the pieces are joined
+ * back with the commas and newlines they were split at (without the paper code's rejoining).
+ */
+export function paperUnitMessages(problems: readonly HumanEvalProblem[], shape: AnswerShape, opts: { seeds: readonly number[]; errorRate: number }): Corrupted {
+  const figures: AutoInjectFigures = { mode: PAPER_UNITS, shape: shape.name, messages: 0, hits: 0, units: 0, drawn: 0, changed: 0, noRule: 0, unchangedHits: 0, failedHits: 0, syntaxErrors: 0, rules: {} };
+  const programs: Corrupted['programs'] = [];
+  for (const seed of opts.seeds) {
+    for (const problem of problems) {
+      const content = shape.message(problem);
+      const draw = rngFor('bench-paper-units', seed, problem.task_id);
+      const lines = content.split('\n').map((line) =>
+        line.split(',').map((piece) => {
+          if (piece.trim() === '') return piece;
+          figures.units++;
+          if (draw() >= opts.errorRate) return piece;
+          figures.drawn++;
+          const edit = corruptUnit(piece, 'line', draw);
+          if (!edit) return piece;
+          figures.changed++;
+          figures.rules[edit.rule] = (figures.rules[edit.rule] ?? 0) + 1;
+          return edit.after;
+        }),
+      );
+      const after = lines.map((pieces) => pieces.join(',')).join('\n');
+      figures.messages++;
+      figures.hits++;
+      figures.noRule = figures.drawn - figures.changed;
+      if (after === content) figures.unchangedHits++;
+      programs.push({ problem, completion: shape.completion(after), figures });
+    }
+  }
+  return { figures, programs };
+}
+
 /** Which programs Python's parser accepts, in one python3 process. */
 function parses(programs: readonly string[]): boolean[] {
   const script = 'import ast, json, sys\nout = []\nfor p in json.load(sys.stdin):\n    try:\n        ast.parse(p)\n        out.append(True)\n    except (SyntaxError, ValueError):\n        out.append(False)\nprint(json.dumps(out))';
@@ -114,6 +185,8 @@ export async function benchAutoInject(opts: AutoInjectBenchOptions): Promise<{ f
   const problems = all.slice(0, opts.limit ?? all.length);
   const runs: Corrupted[] = [];
   for (const mode of MODES) for (const shape of SHAPES) runs.push(await corruptMessages(problems, mode, shape, opts));
+  runs.push(...SHAPES.map((shape) => paperUnitMessages(problems, shape, opts)));
+  runs.push(...SHAPES.map((shape) => rejoinMessages(problems, shape, opts.seeds)));
 
   // The same program is scored once, whichever mode, shape or seed produced it.
   const programs = runs.flatMap((r) => r.programs);
@@ -143,10 +216,10 @@ const pct = (n: number, d: number) => (d === 0 ? '   n/a' : `${((100 * n) / d).t
 
 /** The table `npm run bench -- autoinject` prints. */
 export function renderAutoInject(figures: readonly AutoInjectFigures[], errorRate: number): string {
-  const lines = [`mode          shape                    hit rate  drawn/units (Pe ${errorRate})  changed/drawn  no rule  unchanged hits  per-hit failure  syntax errors`];
+  const lines = [`mode                    shape                    hit rate  drawn/units (Pe ${errorRate})  changed/drawn  no rule  unchanged hits  per-hit failure  syntax errors`];
   for (const f of figures) {
     lines.push(
-      `${f.mode.padEnd(13)} ${f.shape.padEnd(24)} ${pct(f.hits, f.messages)}    ${pct(f.drawn, f.units)}                ${pct(f.changed, f.drawn)}         ${pct(f.noRule, f.drawn)}   ${pct(f.unchangedHits, f.hits)}          ${pct(f.failedHits, f.hits)}           ${pct(f.syntaxErrors, f.hits)}`,
+      `${f.mode.padEnd(23)} ${f.shape.padEnd(24)} ${pct(f.hits, f.messages)}    ${pct(f.drawn, f.units)}                ${pct(f.changed, f.drawn)}         ${pct(f.noRule, f.drawn)}   ${pct(f.unchangedHits, f.hits)}          ${pct(f.failedHits, f.hits)}           ${pct(f.syntaxErrors, f.hits)}`,
     );
   }
   const rules = new Map<string, number>();
