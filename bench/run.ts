@@ -6,7 +6,9 @@
  *   (c) the same in process mode, as start-up cost per instance;
  *   (d) taint propagation at scale; (e) the taint validator on its evaluation set, the four
  *       security benchmarks side by side, and large OTLP exports;
- *   (f) HumanEval scoring in the sandbox against a plain subprocess-per-problem scorer.
+ *   (f) HumanEval scoring in the sandbox against a plain subprocess-per-problem scorer;
+ *   (g) AutoInject's corruption strength per hit message, per mode and answer shape
+ *       (`npm run bench -- autoinject`; AUTOINJECT_SEEDS sets how many seeds, default 5).
  * BENCH_QUICK=1 runs smaller sizes (a smoke check, not the reported figures).
  */
 import { spawnSync } from 'node:child_process';
@@ -18,6 +20,7 @@ import { benchTaint } from './taint.js';
 import { validatorFigures } from './taint-eval/validator-figures.js';
 import { benchScorer } from './scorer.js';
 import { RECORDED_ENV } from './recorded-results.js';
+import { benchAutoInject, renderAutoInject } from './autoinject.js';
 
 const quick = process.env.BENCH_QUICK === '1';
 
@@ -103,4 +106,15 @@ if (want('scorer')) {
   const cpu = (x: number | undefined) => (x === undefined ? 'CPU not measured' : `${ms(x / s.completions)} CPU`);
   console.log(`    per problem: sandboxed ${ms(m.sandboxedMs / s.completions)} wall, ${cpu(m.sandboxedCpuMs)}; reference ${ms(m.referenceMs / s.completions)} wall, ${cpu(m.referenceCpuMs)} (${cpus().length} cores)`);
   console.log(`    passed: sandboxed ${s.passed.sandboxed}, reference ${s.passed.reference}${s.passed.recorded !== undefined ? `, recorded official ${s.passed.recorded}` : ''}; result strings that differ: ${s.differ.length}${s.differ.length ? `\n      ${s.differ.slice(0, 5).join('\n      ')}` : ''}`);
+}
+
+if (want('autoinject')) {
+  const seedCount = Number(process.env.AUTOINJECT_SEEDS ?? (quick ? 1 : 5));
+  const seeds = Array.from({ length: seedCount }, (_, i) => 20260509 + i);
+  const opts = { seeds, messageRate: 1, errorRate: 0.6, lanes: 2, ...(quick ? { limit: 40 } : {}) };
+  const a = await benchAutoInject(opts);
+  console.log(`(g) AutoInject per hit message: ${a.problems} HumanEval canonical solutions × ${seeds.length} seeds, Pm ${opts.messageRate}, Pe ${opts.errorRate}, ${a.scored} distinct programs scored in the sandbox (${a.isolation})`);
+  console.log(renderAutoInject(a.figures, opts.errorRate).replace(/^/gm, '    '));
+  const weakest = Math.min(...a.figures.filter((f) => f.mode === 'logic-edit').map((f) => f.failedHits / f.hits));
+  console.log(`    logic-edit per-hit failure, weakest shape: ${(100 * weakest).toFixed(1)}% (target ≥ 75%: ${weakest >= 0.75 ? 'met' : 'MISSED'})`);
 }

@@ -16,6 +16,7 @@ import type { ToolCall } from '../model/openai-wire.js';
 import { rngFor } from './prng.js';
 import { buildSemanticPrompt, loadSemanticTemplate, parseSemanticAnswer, type SemanticUnit } from './semantic-prompt.js';
 import { corruptUnit } from './logic-edit.js';
+import { fallbackEdit } from './fallback-edit.js';
 import { breakUnit } from './syntax-error.js';
 import { argumentLabel, argumentUnits, brokenArgument, setAt, wrongArgument, type ArgumentUnit } from './tool-args.js';
 import { targetsCall, type InjectionContext, type InjectionResult, type Injector, type ResponseView } from './types.js';
@@ -110,7 +111,10 @@ export function createAutoInjector(options: AutoInjectOptions): Injector {
 
   function logicEdit(p: Piece, ctx: InjectionContext): Edit | undefined {
     if (p.arg) return wrongArgument(p.arg, ruleRng(ctx, p.index));
-    return corruptUnit(p.text, p.kind as 'line' | 'sentence', ruleRng(ctx, p.index));
+    const rng = ruleRng(ctx, p.index);
+    const edit = corruptUnit(p.text, p.kind as 'line' | 'sentence', rng);
+    if (edit || p.kind !== 'line') return edit;
+    return fallbackEdit(p.text, p.unit?.whole);
   }
 
   function syntaxEdit(p: Piece, ctx: InjectionContext): Edit | undefined {

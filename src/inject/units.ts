@@ -5,6 +5,8 @@
  * text, so rewriting units leaves everything around them (indentation, fences, list markers, blank
  * lines) byte for byte as it was.
  */
+import { bracketDelta } from './fallback-edit.js';
+import { maskCode } from './logic-edit.js';
 
 export type UnitKind = 'line' | 'sentence';
 
@@ -18,6 +20,8 @@ export interface Unit {
   indent: string;
   /** A line of code or a sentence of prose: which rules fit it. */
   kind: UnitKind;
+  /** Lines only: a statement of its own, not part of one spread over several lines. */
+  whole?: boolean;
 }
 
 export interface Segmentation {
@@ -48,6 +52,9 @@ const TRIPLE = /"""|'''/g;
 /** A code line worth corrupting: not blank, not a comment, not docstring text. */
 function codeUnits(lines: Line[], units: Unit[]): void {
   let inDocstring = false;
+  // Open brackets and a trailing backslash carry a statement onto the next line.
+  let depth = 0;
+  let continued = false;
   for (const line of lines) {
     const trimmed = line.text.trim();
     const triples = (trimmed.match(TRIPLE) ?? []).length;
@@ -63,7 +70,13 @@ function codeUnits(lines: Line[], units: Unit[]): void {
     if (trimmed === '' || COMMENT.test(trimmed)) continue;
     const indent = /^\s*/.exec(line.text)![0];
     const body = line.text.slice(indent.length).replace(/\s+$/, '');
-    units.push({ index: units.length, start: line.start + indent.length, end: line.start + indent.length + body.length, text: body, indent, kind: 'line' });
+    const masked = maskCode(body).replace(/[\s\u0000]+$/, '');
+    const startsInside = depth > 0 || continued;
+    depth = Math.max(0, depth + bracketDelta(masked));
+    continued = masked.endsWith('\\');
+    // A line that opens a string running onto the next lines is no statement of its own either.
+    const whole = !startsInside && depth === 0 && !continued && triples % 2 === 0;
+    units.push({ index: units.length, start: line.start + indent.length, end: line.start + indent.length + body.length, text: body, indent, kind: 'line', whole });
     if (triples % 2 === 1) inDocstring = true;
   }
 }

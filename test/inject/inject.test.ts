@@ -166,25 +166,24 @@ describe('logic-edit rules', () => {
     const inj = createAutoInjector({ ...base, messageRate: 1, errorRate: 1 });
     const c = (await corruptText(inj, FENCED, ctx()))!;
     expect(c).toMatchObject({ method: 'autoinject', mode: 'logic-edit', unit: 'mixed', before: FENCED });
-    // Unit 1 (def ...) and unit 3 (for ...) have no rule: left alone, and the hit says why.
-    expect(c.units.map((u) => u.index)).toEqual([0, 2, 4, 5, 6, 7, 8]);
+    // Units 1 (def ...) and 3 (for ...) have no main rule: the fallback chain changes them.
+    expect(c.units.map((u) => u.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(c.units.find((u) => u.index === 1)).toMatchObject({ before: 'def below_zero(operations):', after: 'def below_zero(operations_):', rule: 'renamed-parameter' });
+    expect(c.units.find((u) => u.index === 3)).toMatchObject({ before: 'for op in operations:', after: 'for op in list(operations)[1:]:', rule: 'skipped-first' });
     const before = FENCED.split('\n');
     const after = c.after.split('\n');
     expect(after).toHaveLength(before.length);
     for (let i = 0; i < before.length; i++) expect(/^\s*/.exec(after[i])![0]).toBe(/^\s*/.exec(before[i])![0]);
     const changed = before.filter((l, i) => l !== after[i]);
-    expect(changed).toHaveLength(7);
+    expect(changed).toHaveLength(9);
     for (const u of c.units) {
       expect(u.after).not.toBe(u.before);
-      expect(['integer', 'arithmetic', 'comparison', 'boolean', 'negation', 'antonym']).toContain(u.rule);
+      expect(['integer', 'arithmetic', 'comparison', 'boolean', 'negation', 'antonym', 'skipped-first', 'renamed-parameter']).toContain(u.rule);
       expect(u.kind).toBe(u.index === 0 || u.index === 8 ? 'sentence' : 'line');
     }
     const { hit } = await inj.corrupt!({ content: FENCED, toolCalls: [] }, ctx());
-    expect(hit).toMatchObject({ mode: 'logic-edit', units: 9, drawn: 9, changed: 7 });
-    expect(hit.unchanged).toEqual([
-      { index: 1, kind: 'line', reason: 'no logic-edit rule fits this code line; the syntax-error or semantic mode would change it' },
-      { index: 3, kind: 'line', reason: 'no logic-edit rule fits this code line; the syntax-error or semantic mode would change it' },
-    ]);
+    expect(hit).toMatchObject({ mode: 'logic-edit', units: 9, drawn: 9, changed: 9 });
+    expect(hit.unchanged).toBeUndefined();
     // Deterministic: the same call gives the same corruption.
     expect(await corruptText(inj, FENCED, ctx())).toEqual(c);
   });

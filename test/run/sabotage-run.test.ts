@@ -74,7 +74,7 @@ describe('the AutoTransform demo', () => {
 });
 
 describe('AutoInject with Pm = Pe = 1 on a target that writes prose and code', () => {
-  it('logic-edit: every unit drawn; the ones no rule fits are counted with the reason, and the effective Pe is shown', async () => {
+  it('logic-edit: every unit drawn and, with the fallback chain, every one changed; the effective Pe is shown', async () => {
     const out = await tempDir();
     const { runLog, reportPath } = await runJob(await loadConfig('fixtures/demo/autoinject-units.yml'), { outDir: out, log: memoryLog() });
     const coderCalls = malicious(runLog).flatMap((r) => r.trace.calls.filter((c) => c.agent === 'coder'));
@@ -92,12 +92,12 @@ describe('AutoInject with Pm = Pe = 1 on a target that writes prose and code', (
     const s = runLog.sabotage!;
     expect(s).toMatchObject({ method: 'autoinject', hits: 8, messagesChanged: 8, unitsDrawn: drawn, unitsChanged: changed });
     expect(s.effectiveErrorRate).toBeCloseTo(changed / drawn, 10);
-    expect(changed).toBeLessThan(drawn);
-    expect(s.unchanged.reduce((n, u) => n + u.count, 0)).toBe(drawn - changed);
+    // The demo's answers hold no line the rules and their fallback chain leave alone (else:, try:).
+    expect(changed).toBe(drawn);
+    expect(s.unchanged).toEqual([]);
     const report = await readFile(reportPath, 'utf8');
     expect(report).toContain(`Hit 8 messages, changed ${changed} units in 8 messages`);
-    expect(report).toContain(`**effective Pe = ${((100 * changed) / drawn).toFixed(1)}%** (${changed} changed / ${drawn} drawn; configured 100.0%)`);
-    expect(report).toMatch(/\d+ × no logic-edit rule fits this code line; the syntax-error or semantic mode would change it/);
+    expect(report).toContain(`**effective Pe = 100.0%** (${changed} changed / ${drawn} drawn; configured 100.0%)`);
   });
 
   it('syntax-error: every unit drawn is changed, and every malicious run fails', async () => {
