@@ -6,6 +6,7 @@
 import type { Config } from '../config/load.js';
 import type { Log } from '../util/log.js';
 import type { ModelEndpoint } from './index.js';
+import { newServerKey } from './http-util.js';
 import { probeModels } from './probe.js';
 import { startReplayServer, REPLAY_DEFAULT_MODEL } from './replay.js';
 import { startRecorder } from './recorder.js';
@@ -20,7 +21,7 @@ export async function recordIfAsked(model: Config['model'], log: Log, endpoint: 
   }
   let recorder: Awaited<ReturnType<typeof startRecorder>>;
   try {
-    recorder = await startRecorder({ upstreamBaseUrl: endpoint.baseUrl, apiKey: endpoint.apiKey, cassette: model.cassette, log });
+    recorder = await startRecorder({ upstreamBaseUrl: endpoint.baseUrl, apiKey: endpoint.apiKey, cassette: model.cassette, log, ownKey: newServerKey() });
   } catch (err) {
     await endpoint.close();
     throw err;
@@ -28,6 +29,7 @@ export async function recordIfAsked(model: Config['model'], log: Log, endpoint: 
   return {
     ...endpoint,
     baseUrl: recorder.baseUrl,
+    apiKey: recorder.apiKey,
     describe: () => ({ ...endpoint.describe(), recording: model.cassette! }),
     close: async () => {
       const { hits, misses } = recorder.stats();
@@ -41,10 +43,11 @@ export async function recordIfAsked(model: Config['model'], log: Log, endpoint: 
 /** replay: the cassette's answers from a local server, no model at all. */
 export async function startReplayEndpoint(model: Config['model'], log: Log): Promise<ModelEndpoint> {
   if (!model.cassette) throw new ModelStartError('model.kind replay needs model.cassette (the cassette file to serve)');
-  const server = await startReplayServer({ cassette: model.cassette, log, models: model.model ? [model.model] : [] });
+  const server = await startReplayServer({ cassette: model.cassette, log, models: model.model ? [model.model] : [], apiKey: newServerKey() });
   return {
     kind: 'replay',
     baseUrl: server.baseUrl,
+    apiKey: server.apiKey,
     model: model.model ?? REPLAY_DEFAULT_MODEL,
     describe: () => ({ kind: 'replay', baseUrl: server.baseUrl, cassette: model.cassette!, model: model.model ?? REPLAY_DEFAULT_MODEL }),
     close: async () => {

@@ -3,7 +3,9 @@
  * 127.0.0.1 port 0, read a body, answer JSON or an OpenAI-style error, close for good.
  */
 import http from 'node:http';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { DEFAULT_BODY_LIMIT, readBodyWithin, tooLargeMessage } from '../util/body-limit.js';
 import { SSE_HEADERS, type ResponseSpec } from './openai-wire.js';
 import { responseEvents, responseJson, responseObject } from './responses-wire.js';
 
@@ -30,6 +32,7 @@ export function closeServer(server: http.Server): Promise<void> {
   });
 }
 
+/** The whole body, unbounded: for test servers and fakes only; saboteur's own servers use readBodyOr413. */
 export function readBody(req: http.IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -37,6 +40,57 @@ export function readBody(req: http.IncomingMessage): Promise<Buffer> {
     req.on('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
     req.on('error', reject);
   });
+}
+
+/**
+ * A request body read within the limit every server of saboteur's keeps (util/body-limit.ts), or
+ * undefined once a 413 naming `who` and the limit has been sent.
+ */
+export async function readBodyOr413(req: http.IncomingMessage, res: http.ServerResponse, who: string, limit = DEFAULT_BODY_LIMIT): Promise<Buffer | undefined> {
+  const read = await readBodyWithin(req, limit);
+  if (read.ok) return read.body;
+  sendError(res, 413, 'invalid_request_error', tooLargeMessage(`${who} refused the call`, read.limit), 'request_too_large');
+  return undefined;
+}
+
+/** A body nobody will read (a refused call): dropped as it arrives, never held. */
+export function discardBody(req: http.IncomingMessage): void {
+  req.resume();
+}
+
+/**
+ * The key of a model server saboteur starts in its own process (replay, embedded, the recorder):
+ * drawn per start, handed to the proxy and saboteur's judges only, never to a pipeline, so the
+ * proxy is the one road to the model (README "Security").
+ */
+export function newServerKey(): string {
+  return `sabm-${randomBytes(24).toString('base64url')}`;
+}
+
+/** The key a request carries: `Authorization: Bearer KEY`, or `api-key` / `x-api-key`. */
+function presentedKey(req: http.IncomingMessage): string | undefined {
+  const auth = req.headers.authorization;
+  if (auth) return /^Bearer\s+(.+)$/i.exec(auth.trim())?.[1].trim() ?? auth.trim();
+  const alt = req.headers['api-key'] ?? req.headers['x-api-key'];
+  return Array.isArray(alt) ? alt[0] : alt;
+}
+
+export function keyMatches(req: http.IncomingMessage, key: string): boolean {
+  const given = Buffer.from(presentedKey(req) ?? '');
+  const wanted = Buffer.from(key);
+  return given.length === wanted.length && timingSafeEqual(given, wanted);
+}
+
+/**
+ * Answers 401 (and drops the body) unless the request carries `key`; true when it was refused.
+ * Only /health answers without the key: it says nothing but "up".
+ */
+export function refuseWithoutKey(req: http.IncomingMessage, res: http.ServerResponse, key: string | undefined, who: string): boolean {
+  if (key === undefined || keyMatches(req, key)) return false;
+  if (req.method === 'GET' && (req.url ?? '').split('?')[0] === '/health') return false;
+  discardBody(req);
+  sendError(res, 401, 'invalid_api_key', `${who} answers saboteur's proxy only: pipelines reach the model through OPENAI_BASE_URL with their own OPENAI_API_KEY`, 'invalid_api_key');
+  return true;
 }
 
 export function sendJson(res: http.ServerResponse, status: number, body: unknown, extraHeaders: Record<string, string> = {}): void {

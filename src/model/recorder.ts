@@ -10,7 +10,7 @@ import { mkdir, appendFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Log } from '../util/log.js';
 import { requestHash, type CassetteEntryInput } from './cassette.js';
-import { AGENT_HEADER, closeServer, headerValue, listenLocal, parseJsonBody, readBody, sendError } from './http-util.js';
+import { AGENT_HEADER, closeServer, discardBody, headerValue, listenLocal, parseJsonBody, readBodyOr413, refuseWithoutKey, sendError } from './http-util.js';
 import type { AssembledResponse, Endpoint } from './openai-wire.js';
 import { GENERATION_ROUTES, wireFor } from './wire.js';
 import type { ModelServerHandle } from './replay.js';
@@ -22,6 +22,10 @@ export interface RecorderOptions {
   /** The cassette file entries are appended to (created with its folder when missing). */
   cassette: string;
   log: Log;
+  /** Largest request body accepted (default: the proxy's, 32 MiB); larger ones get a 413. */
+  maxBodyBytes?: number;
+  /** The key calls to the recorder must carry; `record: true` always draws one. Without it, no key is asked for. */
+  ownKey?: string;
 }
 
 export function cassetteEntryFor(body: Record<string, unknown>, endpoint: Endpoint, agent: string | undefined, a: AssembledResponse): CassetteEntryInput {
@@ -37,6 +41,7 @@ export async function startRecorder(options: RecorderOptions): Promise<ModelServ
   const { log } = options;
   const upstream = createUpstream({ baseUrl: options.upstreamBaseUrl, apiKey: options.apiKey });
   await mkdir(path.dirname(path.resolve(options.cassette)), { recursive: true });
+  const apiKey = options.ownKey;
   let recorded = 0;
   let skipped = 0;
   // Appends run one after another so concurrent calls never interleave lines.
@@ -51,6 +56,7 @@ export async function startRecorder(options: RecorderOptions): Promise<ModelServ
     const url = req.url ?? '/';
     const route = url.split('?')[0];
     try {
+      if (refuseWithoutKey(req, res, apiKey, 'the recorder')) return;
       if (req.method === 'GET' && route === '/v1/models') {
         const up = await upstream.fetchBody({ method: 'GET', path: url.slice(3), headers: { accept: 'application/json' } });
         res.writeHead(up.status, { 'content-type': String(up.headers['content-type'] ?? 'application/json') });
@@ -58,10 +64,11 @@ export async function startRecorder(options: RecorderOptions): Promise<ModelServ
       }
       const endpoint = GENERATION_ROUTES.get(route);
       if (!endpoint || req.method !== 'POST') {
-        await readBody(req);
+        discardBody(req);
         return sendError(res, 404, 'not_found', `the recorder has no route ${req.method} ${route}`);
       }
-      const raw = await readBody(req);
+      const raw = await readBodyOr413(req, res, 'the recorder', options.maxBodyBytes);
+      if (!raw) return;
       const body = parseJsonBody(res, raw);
       if (!body) return;
       const agent = headerValue(req, AGENT_HEADER);
@@ -110,6 +117,7 @@ export async function startRecorder(options: RecorderOptions): Promise<ModelServ
   log.info(`recording ${options.upstreamBaseUrl} into ${options.cassette} (via http://127.0.0.1:${port}/v1)`);
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
+    apiKey,
     stats: () => ({ hits: recorded, misses: skipped }),
     close: async () => {
       await closeServer(server);

@@ -6,7 +6,7 @@
 import http from 'node:http';
 import type { Log } from '../util/log.js';
 import { findEntry, loadCassette, missMessage, requestFacts, type CassetteEntry } from './cassette.js';
-import { AGENT_HEADER, closeServer, headerValue, listenLocal, parseJsonBody, readBody, sendError, sendJson, sendResponsesAnswer } from './http-util.js';
+import { AGENT_HEADER, closeServer, discardBody, headerValue, listenLocal, parseJsonBody, readBodyOr413, refuseWithoutKey, sendError, sendJson, sendResponsesAnswer } from './http-util.js';
 import { GENERATION_ROUTES } from './wire.js';
 import {
   SSE_HEADERS,
@@ -23,6 +23,8 @@ import {
 export interface ModelServerHandle {
   /** http://127.0.0.1:PORT/v1 */
   baseUrl: string;
+  /** The key every call must carry (README "Security": only saboteur's proxy and judges get it). */
+  apiKey?: string;
   close(): Promise<void>;
   stats(): { hits: number; misses: number };
 }
@@ -34,6 +36,10 @@ export interface ReplayOptions {
   log: Log;
   /** Extra model names /v1/models lists (the configured `model.model`). */
   models?: string[];
+  /** The key calls must carry; `model.kind: replay` always draws one (newServerKey). Without it, no key is asked for. */
+  apiKey?: string;
+  /** Largest request body accepted (default: the proxy's, 32 MiB); larger ones get a 413. */
+  maxBodyBytes?: number;
 }
 
 /**
@@ -81,11 +87,13 @@ export async function startReplayServer(options: ReplayOptions): Promise<ModelSe
   const entries = loadCassette(options.cassette);
   const models = modelNames(entries, options.models);
   const { log } = options;
+  const apiKey = options.apiKey;
   let hits = 0;
   let misses = 0;
 
   const server = http.createServer(async (req, res) => {
     try {
+      if (refuseWithoutKey(req, res, apiKey, 'the replay server')) return;
       const url = (req.url ?? '/').split('?')[0];
       if (req.method === 'GET' && (url === '/v1/models' || url === '/models')) {
         const created = Math.floor(Date.now() / 1000);
@@ -94,10 +102,12 @@ export async function startReplayServer(options: ReplayOptions): Promise<ModelSe
       if (req.method === 'GET' && url === '/health') return sendJson(res, 200, { status: 'ok' });
       const endpoint = GENERATION_ROUTES.get(url);
       if (!endpoint || req.method !== 'POST') {
-        await readBody(req);
+        discardBody(req);
         return sendError(res, 404, 'not_found', `the replay server has no route ${req.method} ${url} (it serves POST /v1/chat/completions, POST /v1/completions, POST /v1/responses, GET /v1/models)`);
       }
-      const body = parseJsonBody(res, await readBody(req));
+      const raw = await readBodyOr413(req, res, 'the replay server', options.maxBodyBytes);
+      if (!raw) return;
+      const body = parseJsonBody(res, raw);
       if (!body) return;
       if (endpoint === 'responses') {
         const refusal = responsesRefusal(body);
@@ -138,6 +148,7 @@ export async function startReplayServer(options: ReplayOptions): Promise<ModelSe
   log.info(`replay model server on http://127.0.0.1:${port}/v1 (${entries.length} entries from ${options.cassette})`);
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
+    apiKey,
     close: () => closeServer(server),
     stats: () => ({ hits, misses }),
   };

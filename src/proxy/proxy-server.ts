@@ -266,12 +266,13 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     }
 
     const endpoint = route.endpoint;
-    const refuse = (agent: { agent: string; source: ProxyCall['agentSource'] }, message: string, request: ProxyCall['request'] = {}) => {
-      const call = boundProxyCall({ id: randomUUID(), agent: agent.agent, agentSource: agent.source, endpoint, agentCallIndex: NO_AGENT_CALL_INDEX, startedAt, durationMs: performance.now() - t0, stream: false, status: 400, request, error: message });
+    const refuse = (agent: { agent: string; source: ProxyCall['agentSource'] }, message: string, request: ProxyCall['request'] = {}, status: 400 | 413 = 400) => {
+      const call = boundProxyCall({ id: randomUUID(), agent: agent.agent, agentSource: agent.source, endpoint, agentCallIndex: NO_AGENT_CALL_INDEX, startedAt, durationMs: performance.now() - t0, stream: false, status, request, error: message });
       invocation.finish(invocation.begin(call), call);
-      sendError(res, 400, 'invalid_request_error', `saboteur proxy: ${message}`);
+      sendError(res, status, 'invalid_request_error', `saboteur proxy: ${message}`, status === 413 ? 'request_too_large' : null);
     };
-    const read = await readBodyWithin(req, options.maxBodyBytes ?? DEFAULT_BODY_LIMIT);
+    const maxBytes = options.maxBodyBytes ?? DEFAULT_BODY_LIMIT;
+    const read = await readBodyWithin(req, maxBytes);
     if (!read.ok) {
       const message = `saboteur proxy: ${tooLargeMessage('the call was refused', read.limit)}`;
       const { agent, source } = identifyAgent({ header, pathAgent: route.pathAgent }, agents);
@@ -294,8 +295,8 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     // The Responses API's state lives here: the request goes upstream with its whole conversation.
     let responses: PreparedResponses | undefined;
     if (endpoint === 'responses') {
-      responses = prepareResponses(body, invocation);
-      if (!responses.ok) return refuse(identifyAgent({ header, pathAgent: route.pathAgent, model: requested }, agents), responses.message, requested ? { model: requested } : {});
+      responses = prepareResponses(body, invocation, { requestBytes: raw.length, maxBytes });
+      if (!responses.ok) return refuse(identifyAgent({ header, pathAgent: route.pathAgent, model: requested }, agents), responses.message, requested ? { model: requested } : {}, responses.status);
       body = responses.body;
     }
     const sent = body;

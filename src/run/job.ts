@@ -119,7 +119,8 @@ async function loadBenchmarks(s: JobState, judge: Judge): Promise<void> {
 async function serveModel(s: JobState): Promise<ModelEndpoint> {
   const { config, opts, log } = s;
   const model = await log.group('Model', async () => {
-    const m = await s.deps.startModel(config.model, log, { ledger: opts.ledger, logDir: opts.outDir, configDir: config.dir });
+    // No generation outlives the pipeline run that asked for it.
+    const m = await s.deps.startModel(config.model, log, { ledger: opts.ledger, logDir: opts.outDir, configDir: config.dir, generationTimeoutMs: config.pipeline.timeoutMs });
     s.cleanups.push({ name: 'model', fn: () => m.close() });
     log.info(`model ${m.model ?? config.model.model ?? '(server default)'} (${m.kind}) at ${m.baseUrl}`);
     return m;

@@ -88,8 +88,8 @@ async function options(over: StartModelOptions = {}): Promise<StartModelOptions 
   return { logDir: await freshDir('run'), nvidiaSmi: NO_SMI, killGraceMs: 2000, configDir: dir, ...over };
 }
 
-function client(baseURL: string): OpenAI {
-  return new OpenAI({ baseURL, apiKey: 'unused', maxRetries: 0 });
+function client(baseURL: string, apiKey = 'unused'): OpenAI {
+  return new OpenAI({ baseURL, apiKey, maxRetries: 0 });
 }
 
 async function pidsFrom(file: string): Promise<number[]> {
@@ -375,7 +375,7 @@ describe('recording a started server', () => {
     const rec = recordingLedger();
     const cassette = path.join(await freshDir('rec'), 'recorded.jsonl');
     const ep = await startModel(modelConfig({ binary: path.join(FIX, 'fake-vllm.mjs'), record: true, cassette }), memoryLog(), await options({ ledger: rec.ledger }));
-    const res = await client(ep.baseUrl).chat.completions.create({ model: ep.model!, messages: [{ role: 'user', content: 'Implement the function `mul`.' }] });
+    const res = await client(ep.baseUrl, ep.apiKey).chat.completions.create({ model: ep.model!, messages: [{ role: 'user', content: 'Implement the function `mul`.' }] });
     expect(res.choices[0].message.content).toContain('def mul(');
     expect(ep.describe().recording).toBe(cassette);
     expect(ep.serverVersion).toBe('0.8.5-fake');

@@ -178,7 +178,7 @@ describe('embedded: the tiny model in-process, through the proxy', () => {
     const log = memoryLog();
     const ep: ModelEndpoint = await timed('embedded start (load, context, HTTP server)', () => startModel(modelConfig({}), log, { configDir: dir, nvidiaSmi: path.join(dir, 'no-nvidia-smi') }));
     const registry = new InvocationRegistry();
-    const proxy = await startProxy({ upstream: { baseUrl: ep.baseUrl }, agents: [{ name: 'planner', match: { system: 'You are the planner' } }], registry, log: memoryLog() });
+    const proxy = await startProxy({ upstream: { baseUrl: ep.baseUrl, apiKey: ep.apiKey }, agents: [{ name: 'planner', match: { system: 'You are the planner' } }], registry, log: memoryLog() });
     const inv = registry.open({ instanceId: 'e', benchmark: 'humaneval', variant: 'control' });
     try {
       expect(ep.kind).toBe('embedded');
@@ -215,7 +215,7 @@ describe('embedded: the tiny model in-process, through the proxy', () => {
       expect(['completed', 'incomplete']).toContain(response.status);
       expect(response.output_text).toBe(first.choices[0].message.content);
       // Straight at the embedded server (not through the proxy, which keeps the state): no stored responses.
-      const direct = await fetch(`${ep.baseUrl}/responses`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'tiny', input: 'x', previous_response_id: 'resp_1' }) });
+      const direct = await fetch(`${ep.baseUrl}/responses`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${ep.apiKey}` }, body: JSON.stringify({ model: 'tiny', input: 'x', previous_response_id: 'resp_1' }) });
       expect(direct.status).toBe(400);
       expect(((await direct.json()) as { error: { message: string } }).error.message).toMatch(/^this server keeps no responses, so previous_response_id cannot be resolved here/);
 
@@ -247,7 +247,7 @@ describe('embedded: closing while it generates', () => {
     // Greedy decoding of this model repeats a digit and never picks its end token: a long generation.
     type Answer = { status: number; body: { choices?: { message: { content: string }; finish_reason: string }[]; error?: { message: string } } };
     const ask = (): Promise<Answer> =>
-      fetch(`${ep.baseUrl}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'tiny', max_tokens: 3500, temperature: 0, messages: [{ role: 'user', content: 'Go on.' }] }) })
+      fetch(`${ep.baseUrl}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${ep.apiKey}` }, body: JSON.stringify({ model: 'tiny', max_tokens: 3500, temperature: 0, messages: [{ role: 'user', content: 'Go on.' }] }) })
         .then(async (r) => ({ status: r.status, body: (await r.json()) as Answer['body'] }))
         .catch((err: Error) => ({ status: 0, body: { error: { message: err.message } } }));
     const inFlight = ask();

@@ -19,8 +19,8 @@ import type { Config } from '../../src/config/load.js';
 
 const CASSETTE = path.resolve('fixtures/cassettes/basic.jsonl');
 
-function client(baseURL: string, agent?: string): OpenAI {
-  return new OpenAI({ baseURL, apiKey: 'unused', maxRetries: 0, defaultHeaders: agent ? { 'X-Saboteur-Agent': agent } : {} });
+function client(baseURL: string, agent?: string, apiKey = 'unused'): OpenAI {
+  return new OpenAI({ baseURL, apiKey, maxRetries: 0, defaultHeaders: agent ? { 'X-Saboteur-Agent': agent } : {} });
 }
 
 const tmp = () => mkdtemp(path.join(os.tmpdir(), 'saboteur-model-'));
@@ -402,7 +402,12 @@ describe('startModel', () => {
       expect(endpoint.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
       expect(endpoint.model).toBe('qwen-test');
       expect(endpoint.describe()).toMatchObject({ kind: 'replay', cassette: CASSETTE });
-      expect(await probeModels(endpoint.baseUrl)).toContain('qwen-test');
+      // Behind a key of its own: only the proxy and saboteur's judges get it, never a pipeline.
+      expect(endpoint.apiKey).toMatch(/^sabm-[\w-]{32}$/);
+      expect(await probeModels(endpoint.baseUrl, { apiKey: endpoint.apiKey })).toContain('qwen-test');
+      await expect(probeModels(endpoint.baseUrl)).rejects.toThrow(/refused the API key \(HTTP 401\)/);
+      const stolen = await client(endpoint.baseUrl, 'coder', 'sab-0123456789abcdef01234567').chat.completions.create({ model: 'qwen-test', messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e);
+      expect((stolen as { status?: number }).status).toBe(401);
     } finally {
       await endpoint.close();
     }
@@ -422,7 +427,10 @@ describe('startModel', () => {
       const cassette = path.join(await tmp(), 'rec.jsonl');
       const recording = await startModel(modelConfig({ kind: 'external', baseUrl: live.baseUrl, apiKeyEnv: 'SABOTEUR_TEST_MODEL_KEY', record: true, cassette }), memoryLog());
       expect(recording.baseUrl).not.toBe(live.baseUrl);
-      await client(recording.baseUrl, 'coder').chat.completions.create({ model: 'live-model', messages: [{ role: 'user', content: 'hello' }] });
+      expect(recording.apiKey).toMatch(/^sabm-/);
+      const refused = await client(recording.baseUrl, 'coder').chat.completions.create({ model: 'live-model', messages: [{ role: 'user', content: 'hello' }] }).catch((e: unknown) => e);
+      expect((refused as { status?: number }).status).toBe(401);
+      await client(recording.baseUrl, 'coder', recording.apiKey).chat.completions.create({ model: 'live-model', messages: [{ role: 'user', content: 'hello' }] });
       await recording.close();
       expect((await readFile(cassette, 'utf8')).trim().split('\n')).toHaveLength(1);
       expect(live.seenAuth.at(-1)).toBe('Bearer sk-from-env');

@@ -6,7 +6,7 @@
  */
 import http from 'node:http';
 import type { Log } from '../../util/log.js';
-import { closeServer, listenLocal, parseJsonBody, readBody, sendError, sendJson, sendResponsesAnswer } from '../http-util.js';
+import { closeServer, discardBody, listenLocal, parseJsonBody, readBodyOr413, refuseWithoutKey, sendError, sendJson, sendResponsesAnswer } from '../http-util.js';
 import { SSE_HEADERS, chatCompletionEvents, chatCompletionJson, flattenContent, newId, type ResponseSpec } from '../openai-wire.js';
 import { responsesMessages } from '../responses-wire.js';
 
@@ -31,16 +31,29 @@ export interface Generation {
 
 export type Generate = (messages: ChatMessage[], params: GenerateParams, signal: AbortSignal) => Promise<Generation>;
 
+/** A prompt the model's context cannot hold: answered 400 `context_length_exceeded`, as OpenAI does. */
+export class PromptTooLong extends Error {}
+
+/** A generation stopped at the server's time limit: answered 504. */
+export class GenerationTimedOut extends Error {}
+
 export interface ChatServerOptions {
   modelName: string;
   generate: Generate;
   log: Log;
   /** Who answers, for error messages: "embedded (node-llama-cpp)". */
   owner: string;
+  /** The key every call must carry; the embedded kind always draws one. Without it, no key is asked for. */
+  apiKey?: string;
+  /** Largest request body accepted (default: the proxy's, 32 MiB); larger ones get a 413. */
+  maxBodyBytes?: number;
+  /** A generation running longer is stopped and answered 504 (default: none). */
+  generationTimeoutMs?: number;
 }
 
 export interface ChatServerHandle {
   baseUrl: string;
+  apiKey?: string;
   close(): Promise<void>;
 }
 
@@ -76,20 +89,24 @@ function responsesRefusal(body: Record<string, unknown>): string | undefined {
 
 export async function startChatServer(options: ChatServerOptions): Promise<ChatServerHandle> {
   const { log, modelName } = options;
+  const apiKey = options.apiKey;
   let warnedTools = false;
   const server = http.createServer(async (req, res) => {
     const url = (req.url ?? '/').split('?')[0];
     try {
+      if (refuseWithoutKey(req, res, apiKey, options.owner)) return;
       if (req.method === 'GET' && url === '/health') return sendJson(res, 200, { status: 'ok' });
       if (req.method === 'GET' && (url === '/v1/models' || url === '/models')) {
         return sendJson(res, 200, { object: 'list', data: [{ id: modelName, object: 'model', created: Math.floor(Date.now() / 1000), owned_by: 'saboteur' }] });
       }
       const route = req.method === 'POST' ? ROUTES[url] : undefined;
       if (!route) {
-        await readBody(req);
+        discardBody(req);
         return sendError(res, 404, 'not_found', `${options.owner} serves POST /v1/chat/completions, POST /v1/responses and GET /v1/models, not ${req.method} ${url}`);
       }
-      const body = parseJsonBody(res, await readBody(req));
+      const raw = await readBodyOr413(req, res, options.owner, options.maxBodyBytes);
+      if (!raw) return;
+      const body = parseJsonBody(res, raw);
       if (!body) return;
       const refusal = route === 'responses' ? responsesRefusal(body) : undefined;
       if (refusal) return sendError(res, 400, 'invalid_request_error', refusal);
@@ -103,13 +120,14 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
       res.on('close', () => {
         if (!res.writableFinished) abort.abort();
       });
+      const signal = options.generationTimeoutMs ? AbortSignal.any([abort.signal, AbortSignal.timeout(options.generationTimeoutMs)]) : abort.signal;
       const params: GenerateParams = {
         temperature: num(body.temperature),
         topP: num(body.top_p),
         maxTokens: num(body.max_output_tokens) ?? num(body.max_completion_tokens) ?? num(body.max_tokens),
         seed: num(body.seed),
       };
-      const g = await options.generate(messages, params, abort.signal);
+      const g = await options.generate(messages, params, signal);
       const spec: ResponseSpec = {
         id: newId(route === 'responses' ? 'resp_' : 'chatcmpl-'),
         created: Math.floor(Date.now() / 1000),
@@ -131,10 +149,13 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
       }
       sendJson(res, 200, chatCompletionJson(spec));
     } catch (err) {
+      const message = `${options.owner}: ${(err as Error).message}`;
+      if (err instanceof PromptTooLong) return sendError(res, 400, 'invalid_request_error', message, 'context_length_exceeded');
+      if (err instanceof GenerationTimedOut) return sendError(res, 504, 'timeout', message, 'timeout');
       log.warn(`${options.owner}: request failed: ${(err as Error).message}`);
-      sendError(res, 500, 'server_error', `${options.owner}: ${(err as Error).message}`);
+      sendError(res, 500, 'server_error', message);
     }
   });
   const port = await listenLocal(server);
-  return { baseUrl: `http://127.0.0.1:${port}/v1`, close: () => closeServer(server) };
+  return { baseUrl: `http://127.0.0.1:${port}/v1`, apiKey, close: () => closeServer(server) };
 }

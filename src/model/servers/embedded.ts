@@ -1,6 +1,7 @@
 /**
- * `embedded`: llama.cpp in saboteur's own process through node-llama-cpp, on a GGUF file or an
- * `hf:` URI, served over the same OpenAI-compatible HTTP as every other kind (chat-server.ts).
+ * `embedded`: llama.cpp through node-llama-cpp, on a GGUF file or an `hf:` URI, served by saboteur
+ * itself over the same OpenAI-compatible HTTP as every other kind (chat-server.ts). The engine runs
+ * in a process of its own (engine-process.ts), so nothing it does can hold up saboteur's thread.
  * node-llama-cpp is an optional dependency (native binaries, hundreds of MB): it is never bundled
  * and is loaded only for this kind, from saboteur's own node_modules or the workspace's.
  */
@@ -9,9 +10,12 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Config } from '../../config/load.js';
 import type { Log } from '../../util/log.js';
-import { startChatServer, type ChatMessage, type Generate, type GenerateParams, type Generation } from './chat-server.js';
+import { GenerationTimedOut, PromptTooLong, startChatServer, type Generate, type GenerateParams, type Generation } from './chat-server.js';
+import { EngineError, MAX_CHARS_PER_TOKEN, startEngineProcess, type EngineHandle, type EngineStartOptions } from './engine-process.js';
+import { newServerKey } from '../http-util.js';
 import { ModelStartError } from './errors.js';
-import { formatDuration } from './lifecycle.js';
+import { formatDuration, serverEnv } from './lifecycle.js';
+import type { ProcessLedger } from './types.js';
 
 export const NODE_LLAMA_CPP = 'node-llama-cpp';
 /** The version checked with saboteur (TOOLCHAIN.md); others of major 3 should work. */
@@ -87,7 +91,7 @@ function isNotFound(err: unknown, name: string): boolean {
  * Loads node-llama-cpp: from the workspace (`searchDirs`) or saboteur's own node_modules, else by
  * its bare name. The specifier is a variable, so bundlers leave the import alone.
  */
-export async function loadNodeLlamaCpp(searchDirs: readonly string[], name: string = NODE_LLAMA_CPP): Promise<{ mod: NodeLlamaCppModule; version?: string }> {
+export async function loadNodeLlamaCpp(searchDirs: readonly string[], name: string = NODE_LLAMA_CPP): Promise<{ mod: NodeLlamaCppModule; version?: string; specifier: string }> {
   const here = path.dirname(fileURLToPath(import.meta.url));
   const found = findPackage(name, [...searchDirs, here]);
   const specifier = found ? pathToFileURL(found.entry).href : name;
@@ -96,7 +100,7 @@ export async function loadNodeLlamaCpp(searchDirs: readonly string[], name: stri
     if (typeof mod.getLlama !== 'function' || typeof mod.LlamaChatSession !== 'function') {
       throw new ModelStartError(`model.kind embedded: ${found?.dir ?? name} is not node-llama-cpp 3 (no getLlama / LlamaChatSession); ${INSTALL_HINT}`);
     }
-    return { mod, version: found?.version };
+    return { mod, version: found?.version, specifier };
   } catch (err) {
     if (err instanceof ModelStartError) throw err;
     if (!found && isNotFound(err, name)) {
@@ -147,10 +151,6 @@ export function resolveGguf(model: string | undefined, configDir: string): { loc
   return { local: file };
 }
 
-function toHistory(messages: ChatMessage[]): HistoryItem[] {
-  return messages.map((m) => (m.role === 'assistant' ? { type: 'model', response: [m.content] } : { type: m.role, text: m.content }));
-}
-
 async function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
@@ -163,142 +163,83 @@ async function withDeadline<T>(work: Promise<T>, ms: number, what: string): Prom
   }
 }
 
-/**
- * llama.cpp's own log lines go to saboteur's debug log instead of the console; its last warnings
- * and errors are kept for the error message when a model does not load.
- */
-function llamaCppLog(log: Log, keep = 4): { logger(level: string, message: string): void; last(): string } {
-  const recent: string[] = [];
-  return {
-    logger(level, message) {
-      const line = message.trim();
-      if (!line) return;
-      log.debug(`llama.cpp (${level}): ${line}`);
-      if (level !== 'warn' && level !== 'error' && level !== 'fatal') return;
-      recent.push(line);
-      if (recent.length > keep) recent.shift();
-    },
-    last: () => recent.join(' | '),
-  };
-}
-
 export interface EmbeddedOptions {
   configDir: string;
   /** Where hf: models are downloaded to (default: node-llama-cpp's own models folder). */
   modelsDir?: string;
   /** The package to load (tests name one that is not installed). */
   packageName?: string;
+  /** Told about the engine process (the action's post step stops what a crash left). */
+  ledger?: ProcessLedger;
+  /** The environment the engine inherits (default: saboteur's, minus the job's credentials). */
+  hostEnv?: NodeJS.ProcessEnv;
+  /** A generation running longer is stopped and answered 504 (the run passes the pipeline's timeout). */
+  generationTimeoutMs?: number;
 }
 
 export interface EmbeddedServer {
   baseUrl: string;
+  /** The key the server wants: the proxy's and saboteur's judges', never a pipeline's. */
+  apiKey: string;
   model: string;
   version: string;
   /** The backend node-llama-cpp chose: cuda, metal, vulkan or cpu. */
   backend: string;
+  /** The engine process serving now (a new one replaces an engine killed for not stopping). */
+  enginePid(): number;
   close(): Promise<void>;
 }
 
-interface Engine {
-  llama: LlamaLike;
-  loaded: ModelLike;
-  context: ContextLike;
-  session: ChatSessionLike;
-  modelPath: string;
-}
+/** How long an aborted generation may take to stop before its engine process is killed (and replaced). */
+const ABORT_GRACE_MS = 2000;
 
-interface OpenOptions {
-  settings: EmbeddedSettings;
-  log: Log;
-  version?: string;
-  modelsDir?: string;
-  deadlineMs: number;
-}
-
-/**
- * Loads the model and opens its one context within the start-up deadline. What was created is
- * disposed again (newest first) when a later step fails or the deadline passes first, so a failed
- * start leaves no native threads or memory behind.
- */
-async function openEngine(mod: NodeLlamaCppModule, source: { local?: string; remote?: string }, o: OpenOptions): Promise<Engine> {
-  const engineLog = llamaCppLog(o.log);
-  const created: { dispose(): Promise<void> | void }[] = [];
-  let abandoned = false;
-  const keep = <T extends { dispose(): Promise<void> | void }>(resource: T): T => {
-    created.push(resource);
-    if (abandoned) throw new ModelStartError('model.kind embedded: start-up abandoned');
-    return resource;
-  };
-  const load = (async (): Promise<Engine> => {
-    let modelPath = source.local;
-    if (source.remote) {
-      if (typeof mod.resolveModelFile !== 'function') throw new ModelStartError(`model.model: ${source.remote} needs node-llama-cpp 3.6 or later to download; ${INSTALL_HINT}`);
-      o.log.info(`embedded: resolving ${source.remote} (downloaded once, then cached)`);
-      modelPath = await mod.resolveModelFile(source.remote, o.modelsDir ? { directory: o.modelsDir } : undefined);
-    }
-    const llama = keep(await mod.getLlama({ logLevel: 'warn', logger: engineLog.logger }));
-    const loaded = keep(
-      await llama.loadModel({ modelPath: modelPath! }).catch(async (err: Error) => {
-        // llama.cpp logs from its loader thread: its last lines reach this thread a moment after the failure.
-        await new Promise((resolve) => setTimeout(resolve, 250));
-        const said = engineLog.last();
-        throw new ModelStartError(
-          `model.kind embedded: llama.cpp could not load ${modelPath}: ${err.message}${said ? `; llama.cpp said: ${said}` : ''} (is it a complete GGUF file of an architecture node-llama-cpp${o.version ? ` ${o.version}` : ''} supports?)`,
-        );
-      }),
-    );
-    const { threads, contextSize } = o.settings;
-    const context = keep(await loaded.createContext({ ...(threads ? { threads } : {}), ...(contextSize ? { contextSize } : {}) }));
-    const session = new mod.LlamaChatSession({ contextSequence: context.getSequence() });
-    return { llama, loaded, context, session, modelPath: modelPath! };
-  })();
+/** Starts an engine process and waits for its model within the start-up deadline; a failure names the file and llama.cpp's last words. */
+async function loadEngine(o: EngineStartOptions, deadlineMs: number, version: string | undefined, what: string): Promise<EngineHandle> {
+  const started = startEngineProcess(o);
   try {
-    return await withDeadline(load, o.deadlineMs, `loading ${source.local ?? source.remote}`);
+    return await withDeadline(started.ready, deadlineMs, `loading ${what}`);
   } catch (err) {
-    abandoned = true;
-    // A load still running past the deadline is disposed when it gets to its next step.
-    void load
-      .catch(() => undefined)
-      .finally(async () => {
-        for (const r of created.reverse()) await Promise.resolve(r.dispose()).catch(() => undefined);
-      });
-    throw err;
+    started.kill();
+    await started.exited;
+    if (err instanceof ModelStartError) throw err;
+    const e = err as EngineError & { said?: string; stage?: string; modelPath?: string };
+    if (e.stage === 'load') {
+      throw new ModelStartError(`model.kind embedded: llama.cpp could not load ${e.modelPath}: ${e.message}${e.said ? `; llama.cpp said: ${e.said}` : ''} (is it a complete GGUF file of an architecture node-llama-cpp${version ? ` ${version}` : ''} supports?)`);
+    }
+    throw new ModelStartError(`model.kind embedded: ${e.stage === 'context' ? 'the context could not be created' : 'the engine did not start'} for ${what}: ${e.message}${e.said ? `; llama.cpp said: ${e.said}` : ''}`);
   }
 }
 
 /**
- * The generate function over the one context sequence: requests take turns (the proxy and the
- * pipelines queue behind it). `closing` stops the turn in flight at its next token and any queued
- * turn before it starts, so nothing runs on a context that is being disposed.
+ * The generate function over the engine's one context: requests take turns (the proxy and the
+ * pipelines queue behind it). A prompt longer than the context can hold is refused before it is
+ * tokenised; a turn past the time limit, or whose client left, is stopped; an engine that does not
+ * stop is killed and the next turn starts a new one. `closing` stops the turn in flight at its
+ * next token and any queued turn before it starts.
  */
-function takeTurns(engine: Engine, sampling: Config['model']['sampling'], closing: AbortSignal): { generate: Generate; idle(): Promise<unknown> } {
-  const { session, loaded } = engine;
+function takeTurns(engines: { current(): Promise<EngineHandle> }, sampling: Config['model']['sampling'], contextSize: number, closing: AbortSignal): { generate: Generate; idle(): Promise<unknown> } {
   let queue: Promise<unknown> = Promise.resolve();
   const generate: Generate = (messages, params: GenerateParams, signal) => {
     const turn = queue.then(async (): Promise<Generation> => {
       if (closing.aborted) throw new Error('the model is shutting down');
       if (signal.aborted) throw new Error('the client went away before its turn');
-      const last = messages[messages.length - 1];
-      session.setChatHistory(toHistory(messages.slice(0, -1)));
-      const options = {
-        temperature: params.temperature ?? sampling.temperature,
-        topP: params.topP ?? sampling.topP,
-        maxTokens: params.maxTokens ?? sampling.maxTokens,
-        seed: params.seed ?? sampling.seed,
-        signal: AbortSignal.any([signal, closing]),
-        stopOnAbortSignal: true,
-      };
-      let text: string;
-      let stopReason: string | undefined;
-      if (session.promptWithMeta) {
-        const r = await session.promptWithMeta(last.content, options);
-        text = r.responseText;
-        stopReason = r.stopReason;
-      } else {
-        text = await session.prompt(last.content, options);
+      const chars = messages.reduce((n, m) => n + m.content.length, 0);
+      if (chars > contextSize * MAX_CHARS_PER_TOKEN) {
+        throw new PromptTooLong(`the prompt is ${chars} characters, more than the model's context of ${contextSize} tokens can hold (${MAX_CHARS_PER_TOKEN} characters a token at most); refused before tokenising`);
       }
-      const promptTokens = messages.reduce((n, m) => n + loaded.tokenize(m.content).length, 0);
-      return { text, finishReason: stopReason === 'maxTokens' ? 'length' : 'stop', promptTokens, completionTokens: loaded.tokenize(text).length };
+      const engine = await engines.current();
+      const options = { temperature: params.temperature ?? sampling.temperature, topP: params.topP ?? sampling.topP, maxTokens: params.maxTokens ?? sampling.maxTokens, seed: params.seed ?? sampling.seed };
+      const timedOut = () => (signal.reason as Error | undefined)?.name === 'TimeoutError';
+      let r: Awaited<ReturnType<EngineHandle['generate']>>;
+      try {
+        r = await engine.generate(messages, options, AbortSignal.any([signal, closing]));
+      } catch (err) {
+        if (err instanceof EngineError && err.tooLong) throw new PromptTooLong(err.message);
+        if (timedOut()) throw new GenerationTimedOut(`the generation ran past its time limit; the engine did not stop and was restarted`);
+        throw err;
+      }
+      if (timedOut()) throw new GenerationTimedOut('the generation ran past its time limit and was stopped');
+      return { text: r.text, finishReason: r.stopReason === 'maxTokens' ? 'length' : 'stop', promptTokens: r.promptTokens, completionTokens: r.completionTokens };
     });
     queue = turn.catch(() => undefined);
     return turn;
@@ -309,35 +250,50 @@ function takeTurns(engine: Engine, sampling: Config['model']['sampling'], closin
 export async function startEmbedded(model: Config['model'], log: Log, opts: EmbeddedOptions): Promise<EmbeddedServer> {
   const source = resolveGguf(model.model, opts.configDir);
   const settings = embeddedSettings(model.args);
-  const { mod, version } = await loadNodeLlamaCpp([opts.configDir, process.cwd()], opts.packageName);
-  // CUDA reads these when the backend starts: set them before getLlama.
-  for (const [k, v] of Object.entries(model.env)) process.env[k] = v;
-  if (model.gpus !== undefined) process.env.CUDA_VISIBLE_DEVICES = model.gpus;
-
-  const engine = await openEngine(mod, source, { settings, log, version, modelsDir: opts.modelsDir, deadlineMs: model.startupTimeoutMs });
-  const closing = new AbortController();
-  const turns = takeTurns(engine, model.sampling, closing.signal);
-  const name = path.basename(engine.modelPath).replace(/\.gguf$/i, '');
-  const dispose = async () => {
-    engine.session.dispose?.();
-    await engine.context.dispose();
-    await engine.loaded.dispose();
-    await engine.llama.dispose();
+  const { specifier, version } = await loadNodeLlamaCpp([opts.configDir, process.cwd()], opts.packageName);
+  // CUDA reads these when the backend starts: the engine process gets them, saboteur's own environment stays as it is.
+  const env = serverEnv(opts.hostEnv ?? process.env, { ...model.env, ...(model.gpus !== undefined ? { CUDA_VISIBLE_DEVICES: model.gpus } : {}) });
+  const what = source.local ?? source.remote!;
+  const engineOptions: EngineStartOptions = { spec: { specifier, ...source, modelsDir: opts.modelsDir, ...settings }, env, cwd: opts.configDir, log, ledger: opts.ledger, abortGraceMs: ABORT_GRACE_MS };
+  let engine = await loadEngine(engineOptions, model.startupTimeoutMs, version, what);
+  let gone = false;
+  const watch = (e: EngineHandle) => void e.exited.then(() => e === engine && (gone = true));
+  watch(engine);
+  const engines = {
+    async current(): Promise<EngineHandle> {
+      if (!gone) return engine;
+      log.warn(`embedded: the engine process ${engine.pid} was stopped (a generation did not stop when asked); starting a new one`);
+      engine = await loadEngine(engineOptions, model.startupTimeoutMs, version, what);
+      gone = false;
+      watch(engine);
+      return engine;
+    },
   };
-  const server = await startChatServer({ modelName: name, generate: turns.generate, log, owner: 'embedded (node-llama-cpp)' }).catch(async (err: unknown) => {
-    await dispose();
+  const closing = new AbortController();
+  const turns = takeTurns(engines, model.sampling, engine.contextSize, closing.signal);
+  const name = path.basename(engine.modelPath).replace(/\.gguf$/i, '');
+  const stopEngine = async () => {
+    engine.kill();
+    await engine.exited;
+  };
+  const owner = 'embedded (node-llama-cpp)';
+  const apiKey = newServerKey();
+  const server = await startChatServer({ modelName: name, generate: turns.generate, log, owner, apiKey, generationTimeoutMs: opts.generationTimeoutMs }).catch(async (err: unknown) => {
+    await stopEngine();
     throw err;
   });
   return {
     baseUrl: server.baseUrl,
+    apiKey,
     model: name,
     version: `node-llama-cpp ${version ?? ''}`.trim(),
-    backend: engine.llama.gpu ? String(engine.llama.gpu) : 'cpu',
+    backend: engine.backend,
+    enginePid: () => engine.pid,
     async close() {
       closing.abort();
       await turns.idle();
       await server.close();
-      await dispose();
+      await stopEngine();
     },
   };
 }

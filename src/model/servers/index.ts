@@ -50,6 +50,8 @@ export interface StartModelOptions {
   hostEnv?: NodeJS.ProcessEnv;
   /** embedded: the package to load instead of node-llama-cpp (tests). */
   embeddedPackage?: string;
+  /** embedded: a generation running longer is stopped (the run passes the pipeline's timeout). */
+  generationTimeoutMs?: number;
 }
 
 /** How saboteur starts one process kind: its launch plan and where it listens by default. From the model registry. */
@@ -187,15 +189,22 @@ export async function startProcessServer(spec: ProcessServerSpec, raw: Config['m
   };
 }
 
-/** embedded: in-process node-llama-cpp behind a local OpenAI-compatible server. */
+/** embedded: node-llama-cpp in an engine process of saboteur's, behind a local OpenAI-compatible server that wants its own key. */
 export async function startEmbeddedServer(model: Config['model'], log: Log, opts: StartModelOptions = {}): Promise<ModelEndpoint> {
   const gpus = await gpuFacts(model, log, opts);
   const started = Date.now();
-  const server = await startEmbedded(model, log, { configDir: opts.configDir ?? process.cwd(), packageName: opts.embeddedPackage });
+  const server = await startEmbedded(model, log, {
+    configDir: opts.configDir ?? process.cwd(),
+    packageName: opts.embeddedPackage,
+    ledger: opts.ledger,
+    hostEnv: opts.hostEnv,
+    generationTimeoutMs: opts.generationTimeoutMs,
+  });
   log.info(`embedded ${server.version} (${server.backend}) serves ${server.model} at ${server.baseUrl} after ${formatDuration(Date.now() - started)}`);
   return {
     kind: 'embedded',
     baseUrl: server.baseUrl,
+    apiKey: server.apiKey,
     model: server.model,
     serverVersion: server.version,
     gpus,
