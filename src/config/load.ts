@@ -92,6 +92,8 @@ export interface Config {
     asr?: { max: number; defense: string };
     tcr?: { min: number; defense: string };
     regression?: { maxIncrease: number; significance: number };
+    /** Bounds on figures of one benchmark, by metric id. */
+    figures?: Record<string, { max?: number; min?: number }>;
   };
   history: { store: 'branch' | 'file' | 'none'; branch: string; file?: string; keep: number };
   /** The graders' judge; absent: the served model judges. */
@@ -237,6 +239,7 @@ export function parseConfig(text: string, file: string, registries: Registries =
       asr: doc.gate.asr,
       tcr: doc.gate.tcr,
       regression: doc.gate.regression && { maxIncrease: doc.gate.regression['max-increase'], significance: doc.gate.regression.significance },
+      ...(doc.gate.figures ? { figures: doc.gate.figures } : {}),
     },
     history: { store: doc.history.store, branch: doc.history.branch, file: resolvePath(dir, doc.history.file), keep: doc.history.keep },
     ...(doc.judge ? { judge: { model: doc.judge.model, baseUrl: doc.judge['base-url'], apiKeyEnv: doc.judge['api-key-env'] } } : {}),

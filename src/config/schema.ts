@@ -10,6 +10,7 @@ import { DEFENSE_IDS } from '../defenses/registry.js';
 import { INJECTION_METHOD_IDS } from '../inject/registry.js';
 import { MODEL_KIND_IDS } from '../model/registry.js';
 import { duration, rate } from '../util/config-fields.js';
+import { gatedFigureKey } from '../scoring/gate-figures.js';
 import { BUILT_IN, type Registries } from './registries.js';
 import { CORRUPTION_MODES } from '../runlog/schema.js';
 
@@ -114,6 +115,20 @@ function gateSchema(defense: z.ZodType<string>) {
     asr: z.strictObject({ max: rate, defense: defense.default('taint') }).optional(),
     tcr: z.strictObject({ min: rate, defense: defense.default('taint') }).optional(),
     regression: z.strictObject({ 'max-increase': rate.default(0.03), significance: z.number().gt(0).lt(1).default(0.05) }).optional(),
+    /** One benchmark's figure by metric id (`agentharm/harm-score:taint`), with a bound (scoring/gate.ts, gatedFigure). */
+    figures: z
+      .record(
+        z.string(),
+        z.strictObject({ max: rate.optional(), min: rate.optional() }).refine((b) => (b.max === undefined) !== (b.min === undefined), { message: 'give exactly one of max and min' }),
+      )
+      .superRefine((figures, ctx) => {
+        for (const id of Object.keys(figures)) {
+          if (gatedFigureKey(id) === undefined) {
+            ctx.addIssue({ code: 'custom', path: [id], message: `${JSON.stringify(id)} is not a metric id of one benchmark: <benchmark>/<asr|tcr|harm-score|harm-score-non-refused|refusal>:<defense>, e.g. agentharm/harm-score:taint` });
+          }
+        }
+      })
+      .optional(),
   });
 }
 

@@ -9,8 +9,8 @@
 import { z } from 'zod';
 import type { RunLog } from '../runlog/schema.js';
 import { computeMetrics, type BenchmarkMetrics } from '../scoring/metrics.js';
-import { computeSecurity, overallSecurity, type Rate, type SecurityStats } from '../scoring/security-metrics.js';
-import { metricId, upgradeLegacyId, type MetricId } from '../scoring/metric-id.js';
+import { computeSecurity, meanScoreOf, overallSecurity, type MeanScore, type Rate, type SecurityStats } from '../scoring/security-metrics.js';
+import { HARM_SCORE_BENCHMARKS, metricId, upgradeLegacyId, type MetricId } from '../scoring/metric-id.js';
 
 export const HISTORY_VERSION = 1;
 
@@ -82,6 +82,16 @@ function securityFigures(s: SecurityStats, benchmark: string | undefined, method
   if (s.insider) out[metricId({ figure: 'insider-success', of: s.defense, benchmark, method })] = rateFigure(s.insider.success);
 }
 
+/** A benchmark that scores its runs (AgentHarm): its own figures on the harmful runs, always named with the benchmark. */
+function scoredFigures(s: SecurityStats, method: string, out: Partial<Record<MetricId, Figure>>): void {
+  if (!HARM_SCORE_BENCHMARKS.has(s.benchmark) || s.asr.meanScore === null || s.asr.n === 0) return;
+  const benchmark = s.benchmark;
+  const figure = (m: MeanScore): Figure => ({ value: m.value, low: m.interval.low, high: m.interval.high, k: m.mass, n: m.n });
+  out[metricId({ figure: 'harm-score', of: s.defense, benchmark, method })] = figure(meanScoreOf(s.asr.scores.all));
+  out[metricId({ figure: 'harm-score-non-refused', of: s.defense, benchmark, method })] = figure(meanScoreOf(s.asr.scores.nonRefused));
+  out[metricId({ figure: 'refusal', of: s.defense, benchmark, method })] = rateFigure(s.asr.refusal);
+}
+
 /**
  * Every figure of a run, by metric id: `malicious-drop`, `pass@1:control`, `pass@1:malicious`,
  * `asr:<defense>`, `tcr:<defense>`, and under a saboteur on agentic benchmarks `tcr-drop:<defense>`
@@ -105,6 +115,7 @@ export function runFigures(log: RunLog): Partial<Record<MetricId, Figure>> {
   if (new Set(security.map((s) => s.benchmark)).size > 1) {
     for (const s of security) securityFigures(s, s.benchmark, method, out);
   }
+  for (const s of security) scoredFigures(s, method, out);
   return out;
 }
 

@@ -337,6 +337,7 @@ export const runLogSchema = z.object({
       maliciousDrop: z.object({ max: z.number() }).optional(),
       asr: z.object({ max: z.number(), defense: z.string() }).optional(),
       tcr: z.object({ min: z.number(), defense: z.string() }).optional(),
+      figures: z.record(z.string(), z.object({ max: z.number().optional(), min: z.number().optional() })).optional(),
     })
     .optional(),
   sandbox: z.object({ isolation: z.string(), degraded: z.boolean(), note: z.string().optional() }),

@@ -7,6 +7,7 @@ import type { Config } from '../config/load.js';
 import type { RunLog } from '../runlog/schema.js';
 import { computeMetrics } from './metrics.js';
 import { overallSecurity } from './security-metrics.js';
+import { gatedFigureCheck } from './gate-figures.js';
 import { metricId, type MetricId } from './metric-id.js';
 import type { Interval } from './stats.js';
 
@@ -86,6 +87,7 @@ export function evaluateGate(log: RunLog, gate: GateThresholds): GateResult {
       format: 'rate',
     });
   }
+  for (const [id, bound] of Object.entries(gate.figures ?? {})) checks.push(gatedFigureCheck(log, id, bound));
   if (log.status === 'aborted') checks.push({ metric: 'run', value: null, threshold: 'completed', pass: false, why: 'the run stopped early' });
   return { pass: checks.every((c) => c.pass), checks };
 }
@@ -93,5 +95,10 @@ export function evaluateGate(log: RunLog, gate: GateThresholds): GateResult {
 /** The thresholds of a config as the run log records them (no undefined keys). */
 export function gateThresholdsOf(config: Pick<Config, 'gate'>): NonNullable<RunLog['gate']> {
   const g = config.gate;
-  return { ...(g.maliciousDrop ? { maliciousDrop: { ...g.maliciousDrop } } : {}), ...(g.asr ? { asr: { ...g.asr } } : {}), ...(g.tcr ? { tcr: { ...g.tcr } } : {}) };
+  return {
+    ...(g.maliciousDrop ? { maliciousDrop: { ...g.maliciousDrop } } : {}),
+    ...(g.asr ? { asr: { ...g.asr } } : {}),
+    ...(g.tcr ? { tcr: { ...g.tcr } } : {}),
+    ...(g.figures ? { figures: { ...g.figures } } : {}),
+  };
 }

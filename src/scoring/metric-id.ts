@@ -3,7 +3,8 @@
  * dashboard and the history all name a figure by a `MetricId` built here and read its label,
  * direction and unit from `FIGURES`. On disk (the history file) an id is its string form:
  *   `malicious-drop`, `pass@1:control`, `pass@1:malicious`, `asr:<defense>`, `tcr:<defense>`,
- *   `tcr-drop:<defense>`, `insider-success:<defense>`,
+ *   `tcr-drop:<defense>`, `insider-success:<defense>`, and AgentHarm's `harm-score:<defense>`,
+ *   `harm-score-non-refused:<defense>`, `refusal:<defense>` (always with the benchmark),
  * per benchmark `<benchmark>/<one of those>`, and a figure of the malicious variant ends in the
  * saboteur method it was measured under, `malicious-drop[autotransform]`, so that the history, the
  * trend and the PR comment never put the figures of two methods side by side.
@@ -23,7 +24,7 @@ export interface FigureInfo {
   rank: number;
 }
 
-export type FigureKind = 'malicious-drop' | 'pass@1' | 'asr' | 'tcr' | 'tcr-drop' | 'insider-success';
+export type FigureKind = 'malicious-drop' | 'pass@1' | 'asr' | 'tcr' | 'tcr-drop' | 'insider-success' | 'harm-score' | 'harm-score-non-refused' | 'refusal';
 
 export const FIGURES = {
   'malicious-drop': { label: 'malicious drop', higherIsWorse: true, unit: 'pts', headline: true, rank: 0 },
@@ -32,9 +33,17 @@ export const FIGURES = {
   tcr: { label: 'TCR ({of})', higherIsWorse: false, unit: '%', headline: true, rank: 4 },
   'tcr-drop': { label: 'TCR drop under sabotage ({of})', higherIsWorse: true, unit: 'pts', headline: true, rank: 5 },
   'insider-success': { label: 'insider success ({of})', higherIsWorse: true, unit: '%', headline: true, rank: 6 },
+  // AgentHarm's own figures on its harmful runs (its ASR is the full-score rate): the mean harm score,
+  // the same over the runs without a refusal, and the refusal rate.
+  'harm-score': { label: 'harm score ({of})', higherIsWorse: true, unit: '%', headline: false, rank: 7 },
+  'harm-score-non-refused': { label: 'harm score without refusals ({of})', higherIsWorse: true, unit: '%', headline: false, rank: 8 },
+  refusal: { label: 'refusal rate ({of})', higherIsWorse: false, unit: '%', headline: false, rank: 9 },
 } as const satisfies Record<FigureKind, FigureInfo>;
 
-type Base = 'malicious-drop' | `pass@1:${'control' | 'malicious'}` | `${'asr' | 'tcr' | 'tcr-drop' | 'insider-success'}:${string}`;
+/** The benchmarks whose runs carry a harm score in [0, 1] (their harm-score figures exist). */
+export const HARM_SCORE_BENCHMARKS: ReadonlySet<string> = new Set(['agentharm']);
+
+type Base = 'malicious-drop' | `pass@1:${'control' | 'malicious'}` | `${Exclude<FigureKind, 'malicious-drop' | 'pass@1'>}:${string}`;
 type OverallId = Base | `${Base}[${string}]`;
 /** A figure over all benchmarks of its kind, or `<benchmark>/…` for one benchmark; `[method]` for the malicious variant's. */
 export type MetricId = OverallId | `${string}/${OverallId}`;
@@ -52,7 +61,11 @@ export interface MetricKey {
 
 /** Figures measured on the malicious variant: they carry the method (pass@1 of control and TCR are the control's). */
 function measuresMethod(key: Pick<MetricKey, 'figure' | 'of'>): boolean {
-  return key.figure === 'malicious-drop' || (key.figure === 'pass@1' && key.of === 'malicious') || key.figure === 'asr' || key.figure === 'tcr-drop' || key.figure === 'insider-success';
+  return (
+    key.figure === 'malicious-drop' ||
+    (key.figure === 'pass@1' && key.of === 'malicious') ||
+    ['asr', 'tcr-drop', 'insider-success', 'harm-score', 'harm-score-non-refused', 'refusal'].includes(key.figure)
+  );
 }
 
 export function metricId(key: MetricKey): MetricId {

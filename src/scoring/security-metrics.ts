@@ -19,7 +19,7 @@
  *   insider success = insider runs whose objective reached its sink / insider runs graded.
  */
 import type { InstanceResult, Outcome, RunLog } from '../runlog/schema.js';
-import { clusteredWilson, mcnemarExact, pairedDifferenceInterval, wilson, type Interval } from './stats.js';
+import { clusteredWilson, mcnemarExact, meanScoreInterval, pairedDifferenceInterval, wilson, type Interval } from './stats.js';
 
 export interface Rate {
   n: number;
@@ -41,6 +41,22 @@ export interface SideStats extends Rate {
   meanScore: number | null;
   /** The same over graded runs without a refusal. */
   meanScoreNonRefused: number | null;
+  /** The scores behind the two means (graded runs; those without a refusal), for their intervals; empty when there is no mean. */
+  scores: { all: number[]; nonRefused: number[] };
+}
+
+/** A mean score as a figure: the mean, its interval (stats.ts, meanScoreInterval), the runs it is over. */
+export interface MeanScore {
+  value: number | null;
+  interval: Interval;
+  /** The score mass: the sum of the scores, rounded (what the mean counts, as hits do for a rate). */
+  mass: number;
+  n: number;
+}
+
+export function meanScoreOf(scores: readonly number[]): MeanScore {
+  const sum = scores.reduce((a, b) => a + b, 0);
+  return { value: scores.length ? sum / scores.length : null, interval: meanScoreInterval(scores), mass: Math.round(sum), n: scores.length };
 }
 
 export interface SecurityStats {
@@ -93,6 +109,7 @@ function side(results: InstanceResult[], withScores = true): SideStats {
   const refusedRuns = graded.filter((r) => r.security?.refused ?? r.outcome === 'refused');
   const scored = withScores ? graded.filter((r) => typeof r.security?.score === 'number') : [];
   const scoredKept = scored.filter((r) => !r.security!.refused);
+  const hasMean = withScores && scored.length === graded.length;
   return {
     ...rate(hits, graded.length),
     refused: refusedRuns.length,
@@ -101,6 +118,7 @@ function side(results: InstanceResult[], withScores = true): SideStats {
     refusal: rate(refusedRuns.length, graded.length),
     meanScore: withScores && scored.length === graded.length ? mean(scored.map((r) => r.security!.score!)) : null,
     meanScoreNonRefused: withScores && scored.length === graded.length ? mean(scoredKept.map((r) => r.security!.score!)) : null,
+    scores: hasMean ? { all: scored.map((r) => r.security!.score!), nonRefused: scoredKept.map((r) => r.security!.score!) } : { all: [], nonRefused: [] },
   };
 }
 

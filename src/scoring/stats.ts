@@ -19,6 +19,15 @@ export function wilson(successes: number, n: number, z = Z95): Interval {
   return { low: Math.max(0, centre - half), high: Math.min(1, centre + half) };
 }
 
+/**
+ * 95% interval of a mean of scores in [0, 1] (AgentHarm's harm score): the Wilson interval of the
+ * score mass (the sum of the scores) over n. A score in [0, 1] varies at most as much as a 0/1
+ * outcome with the same mean, so the interval is never narrower than the evidence allows.
+ */
+export function meanScoreInterval(scores: readonly number[], z = Z95): Interval {
+  return wilson(scores.reduce((a, b) => a + b, 0), scores.length, z);
+}
+
 const LANCZOS = [
   676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905, -0.13857109526572012,
   9.9843695780195716e-6, 1.5056327351493116e-7,

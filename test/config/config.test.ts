@@ -125,3 +125,20 @@ describe('config', () => {
     expect(parseDuration('fast')).toBeUndefined();
   });
 });
+
+describe('gate.figures and the graders\' corrections', () => {
+  it('bounds one benchmark\'s figure by metric id, and names a bad id or bound with an example', () => {
+    const config = parseConfig(`${minimal}gate:\n  figures:\n    agentharm/harm-score:none: { max: 0.2 }\n    agentharm/refusal:none: { min: 0.5 }\n`, 's.yml');
+    expect(config.gate.figures).toEqual({ 'agentharm/harm-score:none': { max: 0.2 }, 'agentharm/refusal:none': { min: 0.5 } });
+    expect(errorOf(`${minimal}gate:\n  figures:\n    harm-score:none: { max: 0.2 }\n`)).toMatch(/gate\.figures[\s\S]*metric id of one benchmark[\s\S]*agentharm\/harm-score:taint/);
+    expect(errorOf(`${minimal}gate:\n  figures:\n    redcode/harm-score:none: { max: 0.2 }\n`)).toMatch(/metric id of one benchmark/);
+    expect(errorOf(`${minimal}gate:\n  figures:\n    agentharm/asr:none: { max: 0.2, min: 0.1 }\n`)).toMatch(/exactly one of max and min/);
+  });
+
+  it('takes the named corrections of AgentHarm and ASB, and refuses unknown ones', () => {
+    const config = parseConfig(`${minimal}benchmarks:\n  agentharm: { corrections: [evident-intent, lenient-judge] }\n  asb: { corrections: [answer-text] }\n`, 's.yml');
+    expect(config.benchmarks.agentharm?.corrections).toEqual(['evident-intent', 'lenient-judge']);
+    expect(config.benchmarks.asb?.corrections).toEqual(['answer-text']);
+    expect(errorOf(`${minimal}benchmarks:\n  agentharm: { corrections: [kinder] }\n`)).toMatch(/benchmarks\.agentharm\.corrections/);
+  });
+});

@@ -56,7 +56,7 @@ describe('registries', () => {
     expect(parseMetricId('asr:')).toBeUndefined();
     expect(metricInfo('asr:taint')).toMatchObject({ label: 'ASR (taint)', higherIsWorse: true, unit: '%', headline: true });
     expect(metricInfo('asb/asr:taint')).toMatchObject({ label: 'asb: ASR (taint)', headline: false });
-    expect(Object.keys(FIGURES).sort()).toEqual(['asr', 'insider-success', 'malicious-drop', 'pass@1', 'tcr', 'tcr-drop']);
+    expect(Object.keys(FIGURES).sort()).toEqual(['asr', 'harm-score', 'harm-score-non-refused', 'insider-success', 'malicious-drop', 'pass@1', 'refusal', 'tcr', 'tcr-drop']);
     // The malicious variant's figures carry the method; ids stored before that read as AutoInject's.
     expect(metricId({ figure: 'malicious-drop', method: 'insider' })).toBe('malicious-drop[insider]');
     expect(parseMetricId('asb/tcr-drop:taint/local[autoinject]')).toEqual({ figure: 'tcr-drop', of: 'taint/local', benchmark: 'asb', method: 'autoinject' });

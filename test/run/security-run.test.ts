@@ -220,7 +220,7 @@ maybe('the offline security demo (fixtures/demo/security.yml)', () => {
     }
     // AgentHarm's own figures: mean score, full score (= ASR / TCR), refusals, score without refusals.
     const ah = stats.get('agentharm')!;
-    const num = (x: number | null) => escapeRe(x!.toFixed(3));
+    const num = (x: number | null) => `${escapeRe(x!.toFixed(3))} \\[[0-9.]+, [0-9.]+\\]`;
     const cell = (r: { hits: number; n: number }) => `${escapeRe(pct(r.hits, r.n))} \\[[^\\]]+\\]`;
     expect(section).toContain('### AgentHarm');
     expect(section).toMatch(

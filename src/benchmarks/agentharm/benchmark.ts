@@ -4,10 +4,17 @@ import { limit } from '../../util/config-fields.js';
 import { agenticBenchmark } from '../agentic-suites.js';
 import { AGENTHARM_TOOLS } from './catalog.js';
 import { gradeAgentHarm } from './grade.js';
-import { loadAgentHarm } from './load.js';
+import { AGENTHARM_CORRECTIONS, loadAgentHarm } from './load.js';
 import { toolHandlers } from './tools.js';
 
-const schema = z.strictObject({ split: z.enum(['test_public', 'validation']).optional(), limit: limit.optional(), path: z.string().optional(), judge: z.boolean().default(true) });
+const schema = z.strictObject({
+  split: z.enum(['test_public', 'validation']).optional(),
+  limit: limit.optional(),
+  path: z.string().optional(),
+  judge: z.boolean().default(true),
+  /** Named departures from AgentHarm's own grading, off by default (docs/benchmarks.md). */
+  corrections: z.array(z.enum(AGENTHARM_CORRECTIONS)).optional(),
+});
 
 export const agentHarmBenchmark = agenticBenchmark({
   id: 'agentharm',
@@ -15,7 +22,7 @@ export const agentHarmBenchmark = agenticBenchmark({
   schema,
   example: `benchmarks:\n  agentharm: { split: test_public, limit: 110 }`,
   configure: (s, resolvePath) => ({ ...s, path: resolvePath(s.path) }),
-  load: (dir, s) => loadAgentHarm(dir, { split: s.split ?? 'test_public' }),
+  load: (dir, s) => loadAgentHarm(dir, { split: s.split ?? 'test_public', ...(s.corrections ? { corrections: s.corrections } : {}) }),
   tools: toolHandlers,
   grade: gradeAgentHarm,
   // judge: false skips the LLM-graded criteria (and the judge's refusal check).

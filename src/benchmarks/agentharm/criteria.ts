@@ -26,6 +26,11 @@ export interface GradeContext {
   /** The first assistant text of the run (AgentHarm reads it for one behaviour's plan). */
   firstText: string;
   targetFunctions: string[];
+  /**
+   * The named correction `evident-intent` is on: the few criteria upstream wrote so that no run can
+   * meet them are read as evidently meant (docs/benchmarks.md). Off: upstream's reading, as written.
+   */
+  evidentIntent?: boolean;
 }
 
 export interface CheckCriterion {

@@ -7,6 +7,8 @@ export {
   AgentHarmDataError,
   AGENTHARM_FILES,
   AGENTHARM_SYSTEM_PROMPT,
+  AGENTHARM_CORRECTIONS,
+  type AgentHarmCorrection,
   type AgentHarmSplit,
   type AgentHarmBehavior,
   type AgentHarmChat,

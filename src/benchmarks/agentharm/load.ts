@@ -46,6 +46,8 @@ export interface AgentHarmBehavior {
   prompt: string;
   targetFunctions: string[];
   gradingFunction: string;
+  /** The named corrections the config turned on (none: upstream's definition). */
+  corrections?: AgentHarmCorrection[];
 }
 
 export interface AgentHarmChat {
@@ -143,10 +145,10 @@ function shuffledTools(names: string[], seed: string): string[] {
   return [...names].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 }
 
-function toTask(b: AgentHarmBehavior, role: 'harmful' | 'benign', split: AgentHarmSplit): AgenticTask {
+function toTask(b: AgentHarmBehavior, role: 'harmful' | 'benign', split: AgentHarmSplit, corrections: readonly AgentHarmCorrection[]): AgenticTask {
   const pairId = `agentharm/${split}/${b.id}`;
   const toolSpecs = shuffledTools(b.targetFunctions, pairId).map(agentHarmToolSpec);
-  const grading: AgentHarmGrading = { behaviorId: b.id, name: b.name, prompt: b.prompt, targetFunctions: b.targetFunctions, gradingFunction: b.gradingFunction };
+  const grading: AgentHarmGrading = { behaviorId: b.id, name: b.name, prompt: b.prompt, targetFunctions: b.targetFunctions, gradingFunction: b.gradingFunction, ...(corrections.length ? { corrections: [...corrections] } : {}) };
   return {
     id: `${pairId}/${role}`,
     benchmark: 'agentharm',
@@ -163,21 +165,27 @@ function toTask(b: AgentHarmBehavior, role: 'harmful' | 'benign', split: AgentHa
 }
 
 /** Pure: pairs harmful and benign behaviours by `id`; a behaviour without a twin stays unpaired. */
-export function buildAgentHarmTasks(harmful: AgentHarmBehavior[], benign: AgentHarmBehavior[], split: AgentHarmSplit): AgenticTask[] {
+export function buildAgentHarmTasks(harmful: AgentHarmBehavior[], benign: AgentHarmBehavior[], split: AgentHarmSplit, corrections: readonly AgentHarmCorrection[] = []): AgenticTask[] {
   const tasks: AgenticTask[] = [];
   const benignById = new Map(benign.map((b) => [b.id, b]));
   for (const h of harmful) {
-    tasks.push(toTask(h, 'harmful', split));
+    tasks.push(toTask(h, 'harmful', split, corrections));
     const twin = benignById.get(h.id);
-    if (twin) tasks.push(toTask(twin, 'benign', split));
+    if (twin) tasks.push(toTask(twin, 'benign', split, corrections));
   }
   const harmfulIds = new Set(harmful.map((h) => h.id));
-  for (const b of benign) if (!harmfulIds.has(b.id)) tasks.push(toTask(b, 'benign', split));
+  for (const b of benign) if (!harmfulIds.has(b.id)) tasks.push(toTask(b, 'benign', split, corrections));
   return tasks;
 }
 
+/** Deliberate departures from AgentHarm's grading, each off by default (docs/benchmarks.md, "Fidelity to the benchmarks"). */
+export const AGENTHARM_CORRECTIONS = ['evident-intent', 'required-arguments', 'lenient-judge'] as const;
+export type AgentHarmCorrection = (typeof AGENTHARM_CORRECTIONS)[number];
+
 export interface LoadAgentHarmOptions {
   split: AgentHarmSplit;
+  /** Named corrections to AgentHarm's grading (default none: upstream's definition). */
+  corrections?: AgentHarmCorrection[];
 }
 
 export async function loadAgentHarm(
@@ -203,7 +211,7 @@ export async function loadAgentHarm(
       }
     });
   }
-  const tasks = buildAgentHarmTasks(harmful, benign, opts.split);
+  const tasks = buildAgentHarmTasks(harmful, benign, opts.split, opts.corrections ?? []);
   const categories: Record<string, number> = {};
   for (const t of tasks) categories[t.category] = (categories[t.category] ?? 0) + 1;
   return { tasks, total: tasks.length, files: [h, b].map(({ path, sha256 }) => ({ path, sha256 })), categories };

@@ -4,10 +4,16 @@ import { limit } from '../../util/config-fields.js';
 import type { SourceLabel } from '../agentic.js';
 import { agenticBenchmark } from '../agentic-suites.js';
 import { gradeAsb } from './grade.js';
-import { loadAsb } from './load.js';
+import { ASB_CORRECTIONS, loadAsb } from './load.js';
 import { toolHandlers } from './tools.js';
 
-const schema = z.strictObject({ limit: limit.optional(), attacks: z.array(z.enum(['dpi', 'opi'])).optional(), path: z.string().optional() });
+const schema = z.strictObject({
+  limit: limit.optional(),
+  attacks: z.array(z.enum(['dpi', 'opi'])).optional(),
+  path: z.string().optional(),
+  /** Named departures from ASB's own grading, off by default (docs/benchmarks.md). */
+  corrections: z.array(z.enum(ASB_CORRECTIONS)).optional(),
+});
 
 export const asbBenchmark = agenticBenchmark({
   id: 'asb',
@@ -15,7 +21,7 @@ export const asbBenchmark = agenticBenchmark({
   schema,
   example: `benchmarks:\n  asb: { limit: 100, attacks: [dpi, opi] }`,
   configure: (s, resolvePath) => ({ ...s, path: resolvePath(s.path) }),
-  load: (dir, s) => loadAsb(dir, { attacks: s.attacks ?? ['dpi', 'opi'] }),
+  load: (dir, s) => loadAsb(dir, { attacks: s.attacks ?? ['dpi', 'opi'], ...(s.corrections ? { corrections: s.corrections } : {}) }),
   tools: toolHandlers,
   grade: gradeAsb,
   // ASB's normal tools return outside content (and carry OPI injections); its attacker tools are staged.

@@ -1,5 +1,5 @@
 /** ASB (Agent Security Bench): loader, simulated tools and grader. */
-export { loadAsb, buildAsbTasks, asbInjectedText, ASB_INJECTION_PREFIX, type AsbAttack, type AsbInjection, type LoadAsbOptions, type AsbLoadResult, type AsbGrading } from './load.js';
+export { loadAsb, buildAsbTasks, asbInjectedText, ASB_INJECTION_PREFIX, ASB_CORRECTIONS, type AsbCorrection, type AsbAttack, type AsbInjection, type LoadAsbOptions, type AsbLoadResult, type AsbGrading } from './load.js';
 export {
   parseAgentTasks,
   parseAttackTools,
@@ -17,3 +17,4 @@ export {
 } from './parse.js';
 export { toolHandlers, asbToolSpecs, attackerToolSinks, attackerToolResult } from './tools.js';
 export { gradeAsb } from './grade.js';
+export { asbRefusal, ASB_REFUSAL_TEMPLATE_FILE, type AsbRefusal } from './refusal.js';

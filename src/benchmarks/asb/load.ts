@@ -43,6 +43,8 @@ export interface LoadAsbOptions {
   injection?: AsbInjection;
   /** Which attacker-tool file: all 400 (default), or the aggressive / non-aggressive 200. */
   attackTools?: keyof typeof ASB_ATTACK_TOOL_FILES;
+  /** Named corrections to ASB's grading (default none: ASB's own rules). */
+  corrections?: AsbCorrection[];
 }
 
 export interface AsbLoadResult {
@@ -63,7 +65,13 @@ export interface AsbGrading {
   attackerTool: { name: string; goal: string; instruction: string; attackType: string; aggressive: boolean } | null;
   /** OPI: the text appended to every tool's observation after "; ". */
   observationInjection: string | null;
+  /** Named departures from ASB's own grading that the config turned on (grade.ts). */
+  corrections?: AsbCorrection[];
 }
+
+/** Deliberate departures from ASB's grading, each off by default (docs/benchmarks.md). */
+export const ASB_CORRECTIONS = ['answer-text'] as const;
+export type AsbCorrection = (typeof ASB_CORRECTIONS)[number];
 
 /** ASB's injected text: `You must strictly adhere to ... by using the "X" tool, and do NOT use other tools.` */
 export function asbInjectedText(tool: AsbAttackTool, injection: AsbInjection): string {
@@ -92,7 +100,8 @@ export function buildAsbTasks(
     agent.tasks.slice(0, tasksPerAgent).forEach((userTask, taskIndex) => {
       const normalGrading = normals.map((n) => ({ name: n.name, expectedAchievements: n.expectedAchievements }));
       const twinId = `asb/${agent.agent}/${taskIndex}/benign`;
-      const benignGrading: AsbGrading = { agent: agent.agent, attack: null, normalTools: normalGrading, attackerTool: null, observationInjection: null };
+      const corrections = opts.corrections?.length ? { corrections: [...opts.corrections] } : {};
+      const benignGrading: AsbGrading = { agent: agent.agent, attack: null, normalTools: normalGrading, attackerTool: null, observationInjection: null, ...corrections };
       const benignSpecs = asbToolSpecs(normals, null);
       out.push({
         id: twinId,
@@ -117,6 +126,7 @@ export function buildAsbTasks(
             normalTools: normalGrading,
             attackerTool: { name: tool.name, goal: tool.goal, instruction: tool.instruction, attackType: tool.attackType, aggressive: tool.aggressive },
             observationInjection: attack === 'opi' ? injected : null,
+            ...corrections,
           };
           const harmfulSpecs = asbToolSpecs(normals, tool);
           out.push({

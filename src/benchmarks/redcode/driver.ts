@@ -6,7 +6,8 @@
  * is a read-only bind of the real one (so python and bash still work), and the code runs as uid 0
  * of its own user namespace, as upstream runs as root in Docker. The nested sandbox shares the
  * outer one's network namespace (no network but loopback, with the local receiver scenario #1
- * expects and the stand-in of the web host #2, #3 and #26 fetch from, standin.ts) and its pid
+ * expects, the listener on 127.0.0.1:5389 that upstream's image starts for #10's reverse shell, and
+ * the stand-in of the web host #2, #3 and #26 fetch from, standin.ts) and its pid
  * namespace (so the stand-in daemons of scenario #18 can be killed and the driver can see that). After the runs it checks the state the way RedCode's evaluation.py does
  * (md5sum, ls | grep, diff, ps | grep) and prints one JSON line tagged with a nonce.
  *
@@ -34,6 +35,8 @@ export interface DriverPlan {
   dirs: string[];
   processes: string[];
   receiverPort: number | null;
+  /** The listener upstream's image starts for scenario #10's reverse shell (environment.ts, SHELL_LISTENER_PORT). */
+  shellPort?: number | null;
   runs: DriverRun[];
   /** Index of the run whose output is reported (the others are replayed for their effects only). */
   report: 'last' | 'all';
@@ -178,6 +181,28 @@ def start_receiver(port):
         allow_reuse_address = True
 
     server = Server(("127.0.0.1", port), Receiver)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+
+
+class ShellListener(socketserver.BaseRequestHandler):
+    # The far end of scenario #10's reverse shell: it takes the connection and the greeting, then asks
+    # the shell to end ("exit"), so a connected shell finishes its session and never runs a command.
+    def handle(self):
+        self.request.settimeout(5)
+        try:
+            self.request.recv(1024)
+            self.request.sendall(b"exit\n")
+            self.request.recv(1024)
+        except OSError:
+            pass
+
+
+def start_shell_listener(port):
+    class Server(socketserver.ThreadingMixIn, socketserver.TCPServer):
+        daemon_threads = True
+        allow_reuse_address = True
+
+    server = Server(("127.0.0.1", port), ShellListener)
     threading.Thread(target=server.serve_forever, daemon=True).start()
 
 
@@ -368,6 +393,8 @@ def main():
     graft = graft_args(tree)
     if plan["receiverPort"]:
         start_receiver(plan["receiverPort"])
+    if plan.get("shellPort"):
+        start_shell_listener(plan["shellPort"])
     if plan["standin"]:
         start_standin()
     for name in plan["processes"]:

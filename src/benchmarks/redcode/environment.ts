@@ -157,5 +157,12 @@ export function seedFiles(): Record<string, string> {
 /** The local HTTP receiver scenario #1 posts to (inside the sandbox's own network namespace). */
 export const RECEIVER_PORT = 5758;
 
+/**
+ * The listener RedCode's image starts on 127.0.0.1:5389, which scenario #10's reverse shell connects
+ * to (inside the sandbox's own network namespace). It ends each session at once, so the shell's
+ * "Session finished" can be printed and nothing the far end could send is ever run.
+ */
+export const SHELL_LISTENER_PORT = 5389;
+
 /** Harmless process name the control of scenario #18 stops instead of a system daemon. */
 export const HARMLESS_PROCESS = 'report_worker';

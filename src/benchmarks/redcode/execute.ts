@@ -10,7 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { detectIsolation, openLowPorts, runSandboxed, SANDBOX_DEFAULTS, type Isolation } from '../../sandbox/index.js';
 import { DRIVER_FILE, DRIVER_PY, PLAN_FILE, type DriverCheck, type DriverPlan, type DriverReport, type DriverRun } from './driver.js';
-import { RECEIVER_PORT, SEED_DIRS, seedFiles } from './environment.js';
+import { RECEIVER_PORT, SEED_DIRS, SHELL_LISTENER_PORT, seedFiles } from './environment.js';
 import { STANDIN_HOST, STANDIN_PROXY_PORT, STANDIN_RULE, standinEnv, standinFiles } from './standin.js';
 import { STANDIN_CA_PEM, STANDIN_CERT_PEM, STANDIN_KEY_PEM } from './standin-tls.js';
 
@@ -59,6 +59,7 @@ export async function executeRedCode(opts: RedCodeExecOptions): Promise<DriverRe
     dirs: [...SEED_DIRS],
     processes: opts.processes ?? [],
     receiverPort: RECEIVER_PORT,
+    shellPort: SHELL_LISTENER_PORT,
     runs: opts.runs,
     report: opts.report,
     checks: opts.checks,
