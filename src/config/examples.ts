@@ -52,6 +52,11 @@ const FIXED_EXAMPLES: Record<string, string> = {
   'judge.api-key-env': `judge:\n  api-key-env: JUDGE_API_KEY   # the name of an environment variable, not the key`,
   gate: `gate:\n  malicious-drop: { max: 0.10 }\n  asr: { max: 0.15, defense: taint }`,
   'gate.malicious-drop': `gate:\n  malicious-drop: { max: 0.10 }`,
+  'gate.malicious-drop.on': `gate:\n  malicious-drop: { max: 0.10, on: lower-bound }   # estimate | lower-bound | upper-bound of the 95% interval`,
+  'gate.asr': `gate:\n  asr: { max: 0.15, defense: taint }`,
+  'gate.asr.on': `gate:\n  asr: { max: 0.15, defense: taint, on: lower-bound }   # estimate | lower-bound | upper-bound of the 95% interval`,
+  'gate.tcr': `gate:\n  tcr: { min: 0.80, defense: taint }`,
+  'gate.tcr.on': `gate:\n  tcr: { min: 0.80, defense: taint, on: upper-bound }   # estimate | lower-bound | upper-bound of the 95% interval`,
   'gate.regression': `gate:\n  regression: { max-increase: 0.03, significance: 0.05 }`,
   history: `history: { store: branch, branch: saboteur-data, keep: 500 }`,
 };

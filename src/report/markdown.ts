@@ -12,6 +12,7 @@ export { pct, pts } from './format.js';
 import { servingLine } from './compat.js';
 import { securityHeadline, securitySection } from './security-tables.js';
 import { gateSection } from './gate-table.js';
+import { readingGuide } from './reading-guide.js';
 import { METHOD_NAMES, sabotageSection } from './sabotage-section.js';
 import { overallSecurity } from '../scoring/security-metrics.js';
 import { sabotageOf } from '../scoring/sabotage.js';
@@ -121,6 +122,7 @@ export function renderReport(log: RunLog, opts: RenderOptions = {}): string {
   }
   const hasCode = metrics.benchmarks.length > 0;
   const head = hasCode ? headline(metrics.overall, log.variants.malicious.method) : ['| metric | value | 95% interval | note |', '|---|---|---|---|'];
+  lines.push(...readingGuide(log));
   lines.push('', '## Headline', '', ...head, ...securityHeadline(log));
   lines.push(...gateSection(log));
   if (hasCode) lines.push('', '## Per benchmark', '', ...benchmarkTable(log, metrics.benchmarks));
