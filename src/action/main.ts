@@ -22,6 +22,10 @@ import { cancelOnSignals, exitCodeForSignal, type SignalCancel } from '../run/ca
 import { lockOutDir } from '../run/out-lock.js';
 import { writeRunFiles } from '../run/assemble.js';
 import { preflightInputs } from '../config/preflight.js';
+import { unscoredReason } from '../scoring/unscored.js';
+
+/** The CLI's exit code for an infrastructure failure (src/cli/io.ts), so both front ends say the same. */
+const EXIT_INFRASTRUCTURE = 3;
 
 export { readInputs, InputError, type ActionInputs } from './inputs.js';
 export { stateLedger } from './state.js';
@@ -69,12 +73,27 @@ async function produceRunLog(config: Config, inputs: ActionInputs, ctx: GithubCo
 function failIfAborted(produced: Produced): boolean {
   if (produced.runLog.status !== 'aborted') return false;
   core.setFailed(`saboteur: infrastructure failure, the run stopped early: ${produced.runLog.abortReason}`);
+  process.exitCode = EXIT_INFRASTRUCTURE;
   return true;
 }
 
+/** A run that scored no instance has nothing to gate: an infrastructure failure (exit 3), gate or not. */
+function failIfUnscored(produced: Produced): boolean {
+  const why = unscoredReason(produced.runLog);
+  if (!why) return false;
+  core.setFailed(`saboteur: infrastructure failure, ${why}; the job summary says why for each instance run`);
+  process.exitCode = EXIT_INFRASTRUCTURE;
+  return true;
+}
+
+/** Publishing steps that failed fail the job, once everything else is published. */
+function failIfUnpublished(failures: readonly string[]): void {
+  if (failures.length) core.setFailed(`saboteur: publishing failed: ${failures.join('; ')}`);
+}
+
 function applyGate(gate: GateResult, inputs: ActionInputs, produced: Produced): void {
-  for (const c of gate.checks) core.info(`gate ${c.metric}: ${c.value === null ? 'n/a' : c.value.toFixed(4)} (${c.threshold}) ${c.pass ? 'pass' : `FAIL${c.why ? `: ${c.why}` : ''}`}`);
-  if (failIfAborted(produced)) return;
+  for (const c of gate.checks) core.info(`gate ${c.metric}: ${c.value === null ? 'n/a' : c.value.toFixed(4)} (${c.threshold}${c.on && c.on !== 'estimate' ? `, on the ${c.on.replace('-', ' ')} ${c.judged?.toFixed(4) ?? 'n/a'}` : ''}) ${c.pass ? 'pass' : `FAIL${c.why ? `: ${c.why}` : ''}`}`);
+  if (failIfAborted(produced) || failIfUnscored(produced)) return;
   if (!gate.pass && inputs.failOnGate) core.setFailed(`saboteur: the gate failed (${gate.checks.filter((c) => !c.pass).map((c) => c.metric).join(', ')})`);
 }
 
@@ -110,11 +129,14 @@ export async function run(): Promise<void> {
     }
     const absolute = evaluateGate(produced.runLog, config.gate);
     if (inputs.shard) {
-      await publishShard(produced, config, inputs, absolute);
-      failIfAborted(produced);
+      // Publishing first: core.setFailed sets exit code 1, and an infrastructure failure's 3 must be the last word.
+      failIfUnpublished(await publishShard(produced, config, inputs, absolute));
+      if (!failIfAborted(produced)) failIfUnscored(produced);
       return;
     }
-    applyGate(await publishRun(produced, config, inputs, ctx, absolute), inputs, produced);
+    const { gate, failures } = await publishRun(produced, config, inputs, ctx, absolute);
+    failIfUnpublished(failures);
+    applyGate(gate, inputs, produced);
   } catch (err) {
     core.setFailed(`saboteur: ${(err as Error).message}`);
   }

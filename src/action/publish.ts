@@ -1,7 +1,9 @@
 /**
  * What the action publishes once the run log exists: the job summary and the step outputs, the
- * sticky pull request comment, and the history entry. Never fails the job: a comment or a
- * history that cannot be written is a warning, and the gate's verdict goes back to main.ts.
+ * sticky pull request comment, and the history entry. Every step is tried whatever became of the
+ * one before it (nothing that finished is lost); each step that fails is returned, named, and
+ * main.ts fails the job on it after everything else is published. A fork's read-only token that may
+ * not comment is the one expected refusal: a warning.
  */
 import * as core from '@actions/core';
 import os from 'node:os';
@@ -31,13 +33,18 @@ export interface Produced {
   writeErrors?: { file: string; message: string }[];
 }
 
-/** The job summary, or the step's log when even the summary cannot be written (a full disk). */
-export async function publishSummaryOrLog(markdown: string): Promise<void> {
+/** Publishing steps that failed, each `what: why`; the job fails on any of them. */
+export type PublishFailures = string[];
+
+/** The job summary, or the step's log when the summary cannot be written (a full disk, no file): the failure, or undefined. */
+export async function publishSummaryOrLog(markdown: string): Promise<string | undefined> {
   try {
     await core.summary.addRaw(markdown).write();
+    return undefined;
   } catch (err) {
     core.warning(`saboteur: the job summary could not be written (${(err as Error).message}); the report follows in the log`);
     core.info(markdown);
+    return `the job summary could not be written (${(err as Error).message})`;
   }
 }
 
@@ -57,8 +64,18 @@ export async function publishCutShort(produced: Produced): Promise<void> {
   }
 }
 
-/** The step outputs: the headline figures (empty when not measured), the gate, the two files. */
-function setOutputs(produced: Produced, config: Config, pass: boolean): void {
+/** The step outputs: the headline figures (empty when not measured), the gate, the two files; the failure, or undefined. */
+function setOutputs(produced: Produced, config: Config, pass: boolean): string | undefined {
+  try {
+    writeOutputs(produced, config, pass);
+    return undefined;
+  } catch (err) {
+    // GITHUB_OUTPUT names a file that is gone or cannot be written: later steps would read no figures.
+    return `the step outputs could not be set (${(err as Error).message})`;
+  }
+}
+
+function writeOutputs(produced: Produced, config: Config, pass: boolean): void {
   const drop = computeMetrics(produced.runLog).overall.drop.absolute;
   const security = securityFigures(produced.runLog, config.gate.asr?.defense ?? config.defenses[0]);
   core.setOutput('malicious-drop', drop === null ? '' : drop.toFixed(4));
@@ -70,10 +87,10 @@ function setOutputs(produced: Produced, config: Config, pass: boolean): void {
 }
 
 /** One slice of the run: its figures are partial, so the merge job comments, stores and gates. */
-export async function publishShard(produced: Produced, config: Config, inputs: ActionInputs, absolute: GateResult): Promise<void> {
-  await publishSummaryOrLog(produced.report);
-  setOutputs(produced, config, absolute.pass);
+export async function publishShard(produced: Produced, config: Config, inputs: ActionInputs, absolute: GateResult): Promise<PublishFailures> {
+  const failures = [await publishSummaryOrLog(produced.report), setOutputs(produced, config, absolute.pass)];
   core.info(`shard ${inputs.shard!.index}/${inputs.shard!.count}: no comment, history or gate here; the job that merges the shards (run-logs) does them`);
+  return failures.filter((f): f is string => f !== undefined);
 }
 
 async function readHistory(store: HistoryStore | undefined): Promise<HistoryRead> {
@@ -87,45 +104,55 @@ async function readHistory(store: HistoryStore | undefined): Promise<HistoryRead
   }
 }
 
-async function postComment(ctx: GithubContext, inputs: ActionInputs, body: string): Promise<void> {
+/** The sticky comment; the failure, or undefined when it was posted or not asked for. */
+async function postComment(ctx: GithubContext, inputs: ActionInputs, body: string): Promise<string | undefined> {
   const pr = ctx.pr!;
   if (!inputs.githubToken) {
     core.warning('saboteur: no github-token, so no pull request comment; the report is in the job summary');
-    return;
+    return undefined;
   }
   if (!ctx.repository) {
     core.warning('saboteur: GITHUB_REPOSITORY is not set, so no pull request comment; the report is in the job summary');
-    return;
+    return undefined;
   }
   try {
     const client = createGithubClient({ token: inputs.githubToken, baseUrl: ctx.apiUrl, log: actionLog });
     const result = await upsertStickyComment(octokitComments(client, ctx.repository.owner, ctx.repository.repo), pr.number, body, REPORT_MARKER);
     core.info(`pull request #${pr.number}: comment ${result.action}${result.url ? ` (${result.url})` : ''}`);
+    return undefined;
   } catch (err) {
-    core.warning(`saboteur: ${explainCommentFailure(err, pr)}`);
+    const why = explainCommentFailure(err, pr);
+    // A fork's token is read-only by GitHub's design: expected, so a warning; any other refusal is a failure.
+    const status = (err as { status?: unknown })?.status;
+    if (pr.fork && (status === 403 || status === 404)) {
+      core.warning(`saboteur: ${why}`);
+      return undefined;
+    }
+    return `the pull request comment: ${why}`;
   }
 }
 
-/** Stores this commit's entry: completed runs of the repository's own branches only. */
-async function storeEntry(store: HistoryStore | undefined, current: HistoryEntry, runLog: RunLog, ctx: GithubContext, config: Config, known: readonly string[]): Promise<void> {
+/** Stores this commit's entry: completed runs of the repository's own branches only; the failure, or undefined. */
+async function storeEntry(store: HistoryStore | undefined, current: HistoryEntry, runLog: RunLog, ctx: GithubContext, config: Config, known: readonly string[]): Promise<string | undefined> {
   if (store && !ctx.pr?.fork && runLog.status === 'completed' && ctx.commit) {
     try {
       const { entries, attempts, problems } = await store.append(current, config.history.keep);
       for (const p of problems) if (!known.includes(p)) core.warning(`saboteur: ${p}`);
       core.info(`history: stored ${current.sha.slice(0, 7)} on ${store.where} (${entries.length} entries${attempts > 1 ? `, ${attempts} attempts` : ''})`);
     } catch (err) {
-      core.warning(`saboteur: history not stored: ${(err as Error).message}`);
+      return `the history entry was not stored: ${(err as Error).message}`;
     }
   } else if (store && runLog.status !== 'completed') {
     core.info('history: an aborted run is not stored');
   }
+  return undefined;
 }
 
 /**
  * The whole run: compared with the base branch's last stored run, published (job summary and
  * outputs, the comment, the history), and the combined gate (absolute and regression) returned.
  */
-export async function publishRun(produced: Produced, config: Config, inputs: ActionInputs, ctx: GithubContext, absolute: GateResult): Promise<GateResult> {
+export async function publishRun(produced: Produced, config: Config, inputs: ActionInputs, ctx: GithubContext, absolute: GateResult): Promise<{ gate: GateResult; failures: PublishFailures }> {
   const { runLog } = produced;
   const opened = openHistoryStore(config.history, {
     override: inputs.history,
@@ -168,12 +195,11 @@ export async function publishRun(produced: Produced, config: Config, inputs: Act
     };
 
     // The job summary takes 1 MiB per step; 800,000 characters leaves room for multi-byte ones.
-    await publishSummaryOrLog(renderComment(runLog, { ...commentOptions, maxChars: 800_000 }));
-    setOutputs(produced, config, gate.pass);
-    if (ctx.pr && inputs.comment) await postComment(ctx, inputs, renderComment(runLog, commentOptions));
+    const failures = [await publishSummaryOrLog(renderComment(runLog, { ...commentOptions, maxChars: 800_000 })), setOutputs(produced, config, gate.pass)];
+    if (ctx.pr && inputs.comment) failures.push(await postComment(ctx, inputs, renderComment(runLog, commentOptions)));
     else if (!ctx.pr) core.info(`no pull request (${ctx.eventName ?? 'not in a workflow'}): no comment`);
-    await storeEntry(store, current, runLog, ctx, config, stored.problems);
-    return gate;
+    failures.push(await storeEntry(store, current, runLog, ctx, config, stored.problems));
+    return { gate, failures: failures.filter((f): f is string => f !== undefined) };
   } finally {
     await store?.close().catch(() => undefined);
   }

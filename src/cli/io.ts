@@ -6,8 +6,9 @@ import type { GateResult } from '../scoring/gate.js';
 import { failedChecks } from '../report/gate-table.js';
 
 /**
- * 0 success, 1 the run finished but something failed (gate, aborted run), 2 usage, config or input
- * error, 3 infrastructure failure; a cancelled run exits 130 (SIGINT) or 143 (SIGTERM).
+ * 0 success, 1 the run finished but its gate failed, 2 usage, config or input error, 3 infrastructure
+ * failure (a run that stopped early or scored no instance among them); a cancelled run exits 130
+ * (SIGINT) or 143 (SIGTERM).
  */
 export const EXIT = { ok: 0, failed: 1, usage: 2, infrastructure: 3 } as const;
 

@@ -1,8 +1,9 @@
 /**
  * The `saboteur` command line: the same code the action runs, for laptops and CI alike. One file
  * per command beside this one; here only the dispatch and the mapping of errors to exit codes:
- * 0 success, 1 the run finished but something failed (gate, aborted run),
- * 2 usage or config error, 3 infrastructure failure (model server, pipeline start).
+ * 0 success, 1 the run finished but something failed (gate),
+ * 2 usage or config error, 3 infrastructure failure (model server, pipeline start, a run that
+ * stopped early or scored no instance).
  */
 import { ConfigError } from '../config/load.js';
 import { RunLogError } from '../runlog/schema.js';
@@ -28,7 +29,7 @@ const HELP = `saboteur ${VERSION}: robustness CI for multi-agent LLM pipelines
 commands:
   saboteur run --config saboteur.yml [--out DIR] [--limit N] [--concurrency N] [--shard i/N]
       run the pipeline in the control and malicious variants; writes run.json and report.md
-      (exit 1 when the gate of saboteur.yml fails)
+      (exit 1 when the gate of saboteur.yml fails, 3 when no instance could be scored)
   saboteur report RUN.json [--out FILE]
       render the report again from a run log
   saboteur merge SHARD.json... [--out DIR]

@@ -7,6 +7,7 @@ import { expandRunLogPaths, mergeRunLogFiles } from '../runlog/merge.js';
 import { parseArgs, usageOf, UsageError, type FlagSpec } from './args.js';
 import { EXIT, gateExit, wantsHelp, type CliIo } from './io.js';
 import { evaluateGate } from '../scoring/gate.js';
+import { unscoredReason } from '../scoring/unscored.js';
 
 const FLAGS: FlagSpec = {
   out: { type: 'string', description: 'folder for the merged run.json and report.md (default: saboteur-out)' },
@@ -40,6 +41,11 @@ export async function mergeCommand(argv: string[], io: CliIo): Promise<number> {
   // infrastructure failure (or cancel) behind that shard, as `saboteur run` would have reported it.
   if (runLog.status !== 'completed') {
     io.stderr.write(`the merged run did not finish (${runLog.status}): ${runLog.abortReason ?? ''}\n`);
+    return EXIT.infrastructure;
+  }
+  const unscored = unscoredReason(runLog);
+  if (unscored) {
+    io.stderr.write(`${unscored}; report.md says why for each instance run\n`);
     return EXIT.infrastructure;
   }
   return gateExit(evaluateGate(runLog, runLog.gate ?? {}), (l) => void io.stderr.write(`${l}\n`));

@@ -9,6 +9,7 @@ import { cliLog, EXIT, gateExit, wantsHelp, type CliIo } from './io.js';
 import { evaluateGate } from '../scoring/gate.js';
 import { cancelOnSignals, exitCodeForSignal } from '../run/cancel.js';
 import { preflightInputs } from '../config/preflight.js';
+import { unscoredReason } from '../scoring/unscored.js';
 
 const FLAGS: FlagSpec = {
   config: { type: 'string', description: 'path of saboteur.yml (default: saboteur.yml)' },
@@ -69,6 +70,12 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   }
   if (runLog.status === 'aborted') {
     log.warn(`the run stopped early: ${runLog.abortReason}`);
+    return EXIT.infrastructure;
+  }
+  const unscored = unscoredReason(runLog);
+  if (unscored) {
+    // Nothing to gate: not a verdict on the pipeline but a run that could not measure it.
+    log.warn(`${unscored}; report.md says why for each instance run`);
     return EXIT.infrastructure;
   }
   if (runLog.shard && runLog.shard.count > 1) {

@@ -13,6 +13,7 @@ import { exampleFor, keyExamples, KEY_EXAMPLES } from './examples.js';
 import { BUILT_IN, type Registries } from './registries.js';
 import type { BenchmarkId, BenchmarkSettings } from '../benchmarks/registry.js';
 import { MODEL_SERVERS } from '../model/registry.js';
+import type { GateOn } from '../runlog/schema.js';
 import { isForbiddenName } from '../pipeline/env.js';
 import type { InjectionMethodId } from '../inject/registry.js';
 
@@ -88,9 +89,9 @@ export interface Config {
   /** LLM intent annotation for the taint validator (prompts/taint-intent.md), cached per text. */
   taintAnnotate: boolean;
   gate: {
-    maliciousDrop?: { max: number };
-    asr?: { max: number; defense: string };
-    tcr?: { min: number; defense: string };
+    maliciousDrop?: { max: number; on?: GateOn };
+    asr?: { max: number; defense: string; on?: GateOn };
+    tcr?: { min: number; defense: string; on?: GateOn };
     regression?: { maxIncrease: number; significance: number };
     /** Bounds on figures of one benchmark, by metric id. */
     figures?: Record<string, { max?: number; min?: number }>;

@@ -12,7 +12,7 @@ import { MODEL_KIND_IDS } from '../model/registry.js';
 import { duration, rate } from '../util/config-fields.js';
 import { gatedFigureKey } from '../scoring/gate-figures.js';
 import { BUILT_IN, type Registries } from './registries.js';
-import { CORRUPTION_MODES } from '../runlog/schema.js';
+import { CORRUPTION_MODES, GATE_ON } from '../runlog/schema.js';
 
 export { BENCHMARK_IDS, DEFENSE_IDS, INJECTION_METHOD_IDS };
 export const MODEL_KINDS = MODEL_KIND_IDS;
@@ -109,11 +109,18 @@ function benchmarksSchema<B extends Registries['benchmarks']>(benchmarks: B) {
   return z.strictObject(shape as { [K in keyof B]: z.ZodOptional<B[K]['schema']> });
 }
 
+/**
+ * What a check compares with its threshold: the point estimate, or one end of its 95% interval
+ * (docs/configuration.md, "Gate"): `lower-bound` on a `max` fails only when the figure is above it
+ * with confidence, `upper-bound` on a `min` only when it is below it with confidence.
+ */
+const gateOn = z.enum(GATE_ON, { error: (issue) => `"${String(issue.input)}" is not what a check judges (${GATE_ON.join(', ')})` }).optional();
+
 function gateSchema(defense: z.ZodType<string>) {
   return z.strictObject({
-    'malicious-drop': z.strictObject({ max: rate }).optional(),
-    asr: z.strictObject({ max: rate, defense: defense.default('taint') }).optional(),
-    tcr: z.strictObject({ min: rate, defense: defense.default('taint') }).optional(),
+    'malicious-drop': z.strictObject({ max: rate, on: gateOn }).optional(),
+    asr: z.strictObject({ max: rate, defense: defense.default('taint'), on: gateOn }).optional(),
+    tcr: z.strictObject({ min: rate, defense: defense.default('taint'), on: gateOn }).optional(),
     regression: z.strictObject({ 'max-increase': rate.default(0.03), significance: z.number().gt(0).lt(1).default(0.05) }).optional(),
     /** One benchmark's figure by metric id (`agentharm/harm-score:taint`), with a bound (scoring/gate.ts, gatedFigure). */
     figures: z

@@ -12,6 +12,8 @@ export { pct, pts } from './format.js';
 import { servingLine } from './compat.js';
 import { securityHeadline, securitySection } from './security-tables.js';
 import { gateSection } from './gate-table.js';
+import { readingGuide } from './reading-guide.js';
+import { unscoredReason } from '../scoring/unscored.js';
 import { METHOD_NAMES, sabotageSection } from './sabotage-section.js';
 import { overallSecurity } from '../scoring/security-metrics.js';
 import { sabotageOf } from '../scoring/sabotage.js';
@@ -113,6 +115,10 @@ export function renderReport(log: RunLog, opts: RenderOptions = {}): string {
   if (log.status === 'cancelled') {
     lines.push('', `> [!WARNING]`, `> The run was ${escapeInline(log.abortReason ?? 'cancelled', 200)} before it finished. The figures below cover what finished; the rest is marked skipped.`);
   }
+  const unscored = log.status === 'completed' ? unscoredReason(log) : undefined;
+  if (unscored) {
+    lines.push('', `> [!CAUTION]`, `> ${escapeInline(unscored, 400)}: there is no figure to read and no gate to apply (exit code 3). The tables below say why for each instance run.`);
+  }
   if (log.pipeline.fence?.degraded) {
     lines.push('', `> [!CAUTION]`, `> Pipeline fence degraded (${escapeInline(log.pipeline.fence.kind, 20)}): ${escapeInline(log.pipeline.fence.note ?? '', 400)}`);
   }
@@ -121,6 +127,7 @@ export function renderReport(log: RunLog, opts: RenderOptions = {}): string {
   }
   const hasCode = metrics.benchmarks.length > 0;
   const head = hasCode ? headline(metrics.overall, log.variants.malicious.method) : ['| metric | value | 95% interval | note |', '|---|---|---|---|'];
+  lines.push(...readingGuide(log));
   lines.push('', '## Headline', '', ...head, ...securityHeadline(log));
   lines.push(...gateSection(log));
   if (hasCode) lines.push('', '## Per benchmark', '', ...benchmarkTable(log, metrics.benchmarks));

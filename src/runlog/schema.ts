@@ -10,7 +10,13 @@ export const RUN_LOG_VERSION = 1;
 /** The most shards a run may be split into (`--shard i/N`, N at most this). */
 const MAX_SHARDS = 10_000;
 
-/** The corruption modes (config `variants.malicious.corruption`); see the docs/methods.md, "AutoInject". */
+/** What a gate check compares with its threshold: the point estimate or one end of its 95% interval. */
+export const GATE_ON = ['estimate', 'lower-bound', 'upper-bound'] as const;
+export type GateOn = (typeof GATE_ON)[number];
+/** Absent in run logs written before the gate could judge a bound: the estimate. */
+const gateOnSchema = z.enum(GATE_ON).optional();
+
+/** The corruption modes (config `variants.malicious.corruption`); see docs/methods.md, "AutoInject". */
 export const CORRUPTION_MODES = ['logic-edit', 'syntax-error', 'semantic'] as const;
 export type CorruptionMode = (typeof CORRUPTION_MODES)[number];
 
@@ -334,9 +340,9 @@ export const runLogSchema = z.object({
   /** The absolute gate thresholds of the config (saboteur.yml `gate`), so every reader of the run log gates it alike. */
   gate: z
     .object({
-      maliciousDrop: z.object({ max: z.number() }).optional(),
-      asr: z.object({ max: z.number(), defense: z.string() }).optional(),
-      tcr: z.object({ min: z.number(), defense: z.string() }).optional(),
+      maliciousDrop: z.object({ max: z.number(), on: gateOnSchema }).optional(),
+      asr: z.object({ max: z.number(), defense: z.string(), on: gateOnSchema }).optional(),
+      tcr: z.object({ min: z.number(), defense: z.string(), on: gateOnSchema }).optional(),
       figures: z.record(z.string(), z.object({ max: z.number().optional(), min: z.number().optional() })).optional(),
     })
     .optional(),

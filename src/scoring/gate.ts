@@ -10,22 +10,28 @@ import { overallSecurity } from './security-metrics.js';
 import { gatedFigureCheck } from './gate-figures.js';
 import { metricId, type MetricId } from './metric-id.js';
 import type { Interval } from './stats.js';
+import type { GateOn } from '../runlog/schema.js';
 
 export interface GateCheck {
   /** What the log and the failure message call the check ('asr (taint)', 'regression malicious-drop', 'run'). */
   metric: string;
   /** The figure the check is about; absent for checks on the run itself. */
   id?: MetricId;
+  /** The point estimate (shown whatever the check judges). */
   value: number | null;
   threshold: string;
   pass: boolean;
   why?: string;
   /** The figure's 95% interval (paired difference for the drop, Wilson for rates). */
   interval?: Interval;
-  /** The bound as a number, for rendering: the value must be `op` it. */
+  /** The bound as a number, for rendering: the judged number must be `op` it. */
   bound?: { op: '≤' | '≥'; value: number };
   /** How the value reads: a difference in points or a rate. */
   format?: 'points' | 'rate';
+  /** What was compared with the bound: the estimate or one end of the interval (`gate.*.on`). */
+  on?: GateOn;
+  /** The number compared with the bound (the estimate, or the interval's end `on` names). */
+  judged?: number | null;
 }
 
 export interface GateResult {
@@ -42,50 +48,59 @@ export function securityFigures(log: RunLog, defense: string): { asr: number | n
 /** The absolute thresholds a run is gated on (the regression test needs a base run and lives apart). */
 export type GateThresholds = Omit<Config['gate'], 'regression'> & Partial<Pick<Config['gate'], 'regression'>>;
 
+/** The number `on` names: the estimate, or an end of the interval. */
+export function judgedNumber(value: number | null, interval: Interval | undefined, on: GateOn): number | null {
+  if (value === null) return null;
+  if (on === 'estimate' || !interval) return value;
+  return on === 'lower-bound' ? interval.low : interval.high;
+}
+
+interface Measured {
+  metric: string;
+  id: MetricId;
+  value: number | null;
+  interval?: Interval;
+  why: string;
+  bound: { op: '≤' | '≥'; value: number };
+  format: 'points' | 'rate';
+  on?: GateOn;
+}
+
+/** One threshold check: the judged number against the bound; not measured fails. */
+function check(m: Measured): GateCheck {
+  const on = m.on ?? 'estimate';
+  const judged = judgedNumber(m.value, m.interval, on);
+  const pass = judged !== null && (m.bound.op === '≤' ? judged <= m.bound.value : judged >= m.bound.value);
+  return {
+    metric: m.metric,
+    id: m.id,
+    value: m.value,
+    threshold: `${m.bound.op} ${m.bound.value}`,
+    pass,
+    ...(m.value === null ? { why: m.why } : { interval: m.interval }),
+    bound: m.bound,
+    format: m.format,
+    on,
+    judged,
+  };
+}
+
 export function evaluateGate(log: RunLog, gate: GateThresholds): GateResult {
   const checks: GateCheck[] = [];
   const method = log.variants.malicious.method;
   if (gate.maliciousDrop) {
     const d = computeMetrics(log).overall.drop;
-    const drop = d.absolute;
-    checks.push({
-      metric: 'malicious-drop',
-      id: metricId({ figure: 'malicious-drop', method }),
-      value: drop,
-      threshold: `≤ ${gate.maliciousDrop.max}`,
-      pass: drop !== null && drop <= gate.maliciousDrop.max,
-      ...(drop === null ? { why: 'no scored control/malicious pairs' } : { interval: d.interval }),
-      bound: { op: '≤', value: gate.maliciousDrop.max },
-      format: 'points',
-    });
+    checks.push(check({ metric: 'malicious-drop', id: metricId({ figure: 'malicious-drop', method }), value: d.absolute, interval: d.interval, why: 'no scored control/malicious pairs', bound: { op: '≤', value: gate.maliciousDrop.max }, format: 'points', on: gate.maliciousDrop.on }));
   }
   if (gate.asr) {
     const s = overallSecurity(log, gate.asr.defense);
-    const asr = s?.asr.rate ?? null;
-    checks.push({
-      metric: `asr (${gate.asr.defense})`,
-      id: metricId({ figure: 'asr', of: gate.asr.defense, method }),
-      value: asr,
-      threshold: `≤ ${gate.asr.max}`,
-      pass: asr !== null && asr <= gate.asr.max,
-      ...(asr === null ? { why: `no graded harmful instances under defense ${gate.asr.defense}` } : { interval: s!.asr.interval }),
-      bound: { op: '≤', value: gate.asr.max },
-      format: 'rate',
-    });
+    const id = metricId({ figure: 'asr', of: gate.asr.defense, method });
+    checks.push(check({ metric: `asr (${gate.asr.defense})`, id, value: s?.asr.rate ?? null, interval: s?.asr.interval, why: `no graded harmful instances under defense ${gate.asr.defense}`, bound: { op: '≤', value: gate.asr.max }, format: 'rate', on: gate.asr.on }));
   }
   if (gate.tcr) {
     const s = overallSecurity(log, gate.tcr.defense);
-    const tcr = s?.tcr.rate ?? null;
-    checks.push({
-      metric: `tcr (${gate.tcr.defense})`,
-      id: metricId({ figure: 'tcr', of: gate.tcr.defense }),
-      value: tcr,
-      threshold: `≥ ${gate.tcr.min}`,
-      pass: tcr !== null && tcr >= gate.tcr.min,
-      ...(tcr === null ? { why: `no graded benign instances under defense ${gate.tcr.defense}` } : { interval: s!.tcr.interval }),
-      bound: { op: '≥', value: gate.tcr.min },
-      format: 'rate',
-    });
+    const id = metricId({ figure: 'tcr', of: gate.tcr.defense });
+    checks.push(check({ metric: `tcr (${gate.tcr.defense})`, id, value: s?.tcr.rate ?? null, interval: s?.tcr.interval, why: `no graded benign instances under defense ${gate.tcr.defense}`, bound: { op: '≥', value: gate.tcr.min }, format: 'rate', on: gate.tcr.on }));
   }
   for (const [id, bound] of Object.entries(gate.figures ?? {})) checks.push(gatedFigureCheck(log, id, bound));
   if (log.status === 'aborted') checks.push({ metric: 'run', value: null, threshold: 'completed', pass: false, why: 'the run stopped early' });

@@ -32,7 +32,9 @@ describe('saboteur (built binary)', () => {
     expect(stderr).toMatch(/pass@1 control .* malicious drop/);
     const report = await readFile(path.join(out, 'report.md'), 'utf8');
     expect(report).toMatch(/## Gate\n\n\*\*❌ failed\*\*/);
-    expect(report).toContain('| malicious drop | +33.3 pts | ≤ +10.0 pts | [−29.1, +79.2] pts | ❌ fail |');
+    // The Gate section's row (its column layout is pinned by the golden files of test/report).
+    const row = report.split('\n').find((l) => l.startsWith('| malicious drop | +33.3 pts |')) ?? '';
+    for (const cell of ['| [−29.1, +79.2] pts |', '| ≤ +10.0 pts |', '| ❌ fail |']) expect(row).toContain(cell);
     const { stdout } = await exec(process.execPath, ['bin/saboteur.js', 'report', path.join(out, 'run.json')]);
     expect(stdout).toBe(report);
   }, 120_000);
@@ -98,6 +100,18 @@ describe('saboteur exit codes and messages', () => {
     expect(await main(['report', broken], b.io)).toBe(EXIT.usage);
     expect(b.err.join('')).toContain('broken.json: not a valid run log');
   });
+
+  it('a run that scored no instance exits 3 with that reason, with no gate set; its report says so', async () => {
+    const out = path.join(dir, 'crashing');
+    const r = io();
+    expect(await main(['run', '--config', 'fixtures/demo/crashing.yml', '--out', out, '--limit', '2'], r.io)).toBe(EXIT.infrastructure);
+    expect(r.text()).toContain('warning: no instance could be scored (4 instance runs: 4 error); the first: ');
+    expect(r.text()).toContain('RuntimeError: the planner fell over');
+    expect(r.text()).not.toContain('gate:');
+    const report = await readFile(path.join(out, 'report.md'), 'utf8');
+    expect(report).toContain('> no instance could be scored (4 instance runs: 4 error)');
+    expect(report).toContain('there is no figure to read and no gate to apply (exit code 3)');
+  }, 120_000);
 
   it('report --out writes the file and prints the headline', async () => {
     const target = path.join(dir, 'r.md');

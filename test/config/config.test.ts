@@ -77,6 +77,17 @@ describe('config', () => {
     expect(errorOf(`${minimal}variants:\n  malicious:\n    corruption: typo\n`)).toContain('"typo" is not a corruption mode (logic-edit, syntax-error or semantic)');
   });
 
+  it('takes what each gate check judges, and names the key of a wrong one with its example', () => {
+    const gate = parseConfig(`${minimal}gate:\n  malicious-drop: { max: 0.1, on: lower-bound }\n  asr: { max: 0.2 }\n  tcr: { min: 0.8, on: upper-bound }\n`, 's.yml').gate;
+    expect(gate).toEqual({ maliciousDrop: { max: 0.1, on: 'lower-bound' }, asr: { max: 0.2, defense: 'taint' }, tcr: { min: 0.8, defense: 'taint', on: 'upper-bound' }, regression: undefined });
+    for (const key of ['malicious-drop: { max: 0.1', 'asr: { max: 0.2', 'tcr: { min: 0.8']) {
+      const message = errorOf(`${minimal}gate:\n  ${key}, on: median }\n`);
+      const check = key.split(':')[0];
+      expect(message).toContain(`saboteur.yml: gate.${check}.on: "median" is not what a check judges (estimate, lower-bound, upper-bound)`);
+      expect(message).toMatch(new RegExp(`a valid example:\\n    gate:\\n      ${check}: \\{ .*on: (lower|upper)-bound \\}   # estimate \\| lower-bound \\| upper-bound`));
+    }
+  });
+
   it('runs the benign twins under a saboteur on agentic benchmarks unless told otherwise', () => {
     const task = (malicious: string) => parseConfig(`${minimal}variants:\n  malicious: ${malicious}\n`, 's.yml').variants.malicious.agenticTask;
     expect(task('{ method: autoinject }')).toBe('harmful');

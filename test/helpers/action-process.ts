@@ -27,11 +27,15 @@ export interface ActionRun {
   summary: string;
 }
 
-/** Runs `node dist/index.js` with `env` (which names GITHUB_OUTPUT and GITHUB_STEP_SUMMARY) and the inputs as INPUT_* variables. */
-export async function runDistAction(env: NodeJS.ProcessEnv, inputs: Record<string, string>): Promise<ActionRun> {
+/**
+ * Runs `node dist/index.js` (or `script`, a bundle of the current source) with `env` (which names
+ * GITHUB_OUTPUT and GITHUB_STEP_SUMMARY) and the inputs as INPUT_* variables. A command file that
+ * is not there reads as empty.
+ */
+export async function runDistAction(env: NodeJS.ProcessEnv, inputs: Record<string, string>, script = 'dist/index.js'): Promise<ActionRun> {
   const childEnv: NodeJS.ProcessEnv = { ...env };
   for (const [k, v] of Object.entries(inputs)) childEnv[`INPUT_${k.toUpperCase()}`] = v;
-  const child = spawn(process.execPath, ['dist/index.js'], { env: childEnv });
+  const child = spawn(process.execPath, [script], { env: childEnv });
   let stdout = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
   child.stderr.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -39,7 +43,7 @@ export async function runDistAction(env: NodeJS.ProcessEnv, inputs: Record<strin
   return {
     code,
     stdout,
-    outputs: parseCommandFile(await readFile(env.GITHUB_OUTPUT!, 'utf8')),
-    summary: await readFile(env.GITHUB_STEP_SUMMARY!, 'utf8'),
+    outputs: parseCommandFile(await readFile(env.GITHUB_OUTPUT!, 'utf8').catch(() => '')),
+    summary: await readFile(env.GITHUB_STEP_SUMMARY!, 'utf8').catch(() => ''),
   };
 }

@@ -7,6 +7,7 @@ import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { parseRunLog, type InstanceResult, type RunLog } from '../../src/runlog/schema.js';
 import { gateSection } from '../../src/report/gate-table.js';
+import { readingGuide } from '../../src/report/reading-guide.js';
 import { agentCallTable } from '../../src/report/agent-calls.js';
 import { benignCostDetails, benignCosts, blockedSinkDetails } from '../../src/report/defense-costs.js';
 import { clip } from '../../src/report/truncate.js';
@@ -18,15 +19,27 @@ describe('the Gate section', () => {
   it('shows each check with value, threshold, interval and verdict', () => {
     const text = gateSection({ ...demo(), gate: { maliciousDrop: { max: 0.5 } } }).join('\n');
     expect(text).toContain('**✅ passed**');
-    expect(text).toContain('| malicious drop | +37.5 pts | ≤ +50.0 pts | [−7.3, +67.8] pts | ✅ pass |');
+    expect(text).toContain('| malicious drop | +37.5 pts | [−7.3, +67.8] pts | the estimate | ≤ +50.0 pts | ✅ pass |');
+    expect(text).toContain('Each check compares the point estimate with its threshold');
+  });
+
+  it('judges the interval\'s end when the check says so, and says which number it judged', () => {
+    // The demo's drop: +37.5 pts, 95% interval [−7.3, +67.8] pts.
+    const lenient = gateSection({ ...demo(), gate: { maliciousDrop: { max: 0.1, on: 'lower-bound' } } }).join('\n');
+    expect(lenient).toContain('**✅ passed**');
+    expect(lenient).toContain('| malicious drop | +37.5 pts | [−7.3, +67.8] pts | the lower bound (−7.3 pts) | ≤ +10.0 pts | ✅ pass |');
+    expect(lenient).toContain('The "judges" column says what each check compares');
+    const strict = gateSection({ ...demo(), gate: { maliciousDrop: { max: 0.5, on: 'upper-bound' } } }).join('\n');
+    expect(strict).toContain('**❌ failed** (exit code 1): malicious drop +37.5 pts, its upper bound +67.8 pts (allowed ≤ +50.0 pts).');
+    expect(strict).toContain('| the upper bound (+67.8 pts) | ≤ +50.0 pts | ❌ fail |');
   });
 
   it('a failing or unmeasurable check fails, saying why; an aborted run fails its run check', () => {
     const log = { ...demo(), status: 'aborted' as const, gate: { maliciousDrop: { max: 0.1 }, asr: { max: 0.15, defense: 'taint' } } };
     const text = gateSection(log).join('\n');
     expect(text).toContain('**❌ failed** (exit code 1): malicious drop +37.5 pts (allowed ≤ +10.0 pts); ASR (taint) no graded harmful instances under defense taint (allowed ≤ 15.0%); run the run stopped early (allowed completed).');
-    expect(text).toContain('| ASR (taint) | – | ≤ 15.0% | – | ❌ fail: no graded harmful instances under defense taint |');
-    expect(text).toContain('| run | – | completed | – | ❌ fail: the run stopped early |');
+    expect(text).toContain('| ASR (taint) | – | – | the estimate | ≤ 15.0% | ❌ fail: no graded harmful instances under defense taint |');
+    expect(text).toContain('| run | – | – | – | completed | ❌ fail: the run stopped early |');
   });
 
   it('says when no threshold is set, and says nothing for run logs that predate the thresholds', () => {
@@ -97,5 +110,34 @@ describe('what each defense blocked and cost', () => {
     expect(text).toContain('<summary>1 benign task completed without a defense but not under one</summary>');
     expect(text).toContain('| agentharm | `agentharm/1-1/benign` | `taint` | failed | send\\_email block: recipient');
     expect(benignCosts({ ...log, defenses: ['taint'] }).size).toBe(0);
+  });
+});
+
+describe('how to read this report', () => {
+  const guideOf = (log: RunLog) => readingGuide(log).join('\n');
+
+  it('explains Pm, Pe, units, the effective Pe, the drop and the agents seen, with this run\'s settings', () => {
+    const text = guideOf(demo());
+    expect(text).toContain('<summary>How to read this report</summary>');
+    expect(text).toContain('**Pm** (`message-rate`, 0.8 here)');
+    expect(text).toContain('**Pe** (`error-rate`, 0.6 here)');
+    expect(text).toContain('A **unit** is what one draw can corrupt');
+    expect(text).toContain('The **effective Pe** is units changed / units drawn');
+    expect(text).toContain('**malicious drop** is pass@1 control − pass@1 malicious');
+    // The demo's agents were told apart by path and by system prompt: those two are explained, no others.
+    expect(text).toContain('`path`: the agent used its own base URL');
+    expect(text).toContain('`system`: a `match.system` rule');
+    expect(text).not.toContain('`model`: a `match.model` rule');
+    expect(text).toContain('The **gate** compares each point estimate with its threshold');
+    expect(text).not.toContain('ASR');
+  });
+
+  it('says there is no Pm or Pe for the methods that rewrite instructions, and what the gate judges when it judges a bound', () => {
+    const log = demo();
+    const other = { ...log, variants: { malicious: { ...log.variants.malicious, method: 'autotransform' } }, gate: { maliciousDrop: { max: 0.1, on: 'lower-bound' as const } } };
+    const text = guideOf(other);
+    expect(text).toContain('this run used AutoTransform on `coder`, which rewrites the agent\'s instructions instead, so it has none of them');
+    expect(text).not.toContain('0.8 here');
+    expect(text).toContain('compares an end of the 95% interval with the threshold');
   });
 });

@@ -103,6 +103,20 @@ describe('saboteur merge', () => {
     ]);
   });
 
+  it('shards that scored no instance merge into a run that exits 3 with that reason, before any gate', async () => {
+    const timedOut = (log: RunLog): RunLog => ({ ...log, instances: log.instances.map((r) => ({ ...r, outcome: 'timeout' as const, error: 'the pipeline ran past 60s' })) });
+    const files = [];
+    for (const i of [1, 2]) {
+      const file = path.join(dir, `timeout-${i}.json`);
+      await writeFile(file, JSON.stringify(timedOut(shardOf(demo(), i, 2))));
+      files.push(file);
+    }
+    const h = io();
+    expect(await main(['merge', ...files, '--out', path.join(dir, 'merged-timeout')], h.io)).toBe(EXIT.infrastructure);
+    expect(h.err.join('')).toContain('no instance could be scored (16 instance runs: 16 timeout); the first: the pipeline ran past 60s; report.md says why for each instance run');
+    expect(h.err.join('')).not.toContain('gate:');
+  });
+
   it('a missing shard is said, not hidden; an aborted shard makes the merged run aborted', () => {
     const a = shardOf(demo(), 1, 3);
     const c = { ...shardOf(demo(), 3, 3), status: 'aborted' as const, abortReason: 'the model server stopped answering' };
