@@ -132,6 +132,11 @@ export function allowlistedBaseEnv(pipeline: { env: readonly string[]; secrets?:
   return env;
 }
 
+/** HOME and TMPDIR of a run: inside its own folder (`dir`), whatever the fence. */
+export function privateHomeEnv(dir: string): Record<string, string> {
+  return { HOME: `${dir}/home`, TMPDIR: `${dir}/tmp` };
+}
+
 /** Variables that are the same for every task of a run (given to a long-lived http service too). */
 export interface SharedContract {
   proxyBaseUrl?: string;
