@@ -46,7 +46,7 @@ async function produceRunLog(config: Config, inputs: ActionInputs, ctx: GithubCo
     for (const w of warnings) core.warning(w);
     const lock = await lockOutDir(outDir, 'merge');
     try {
-      return { runLog, ...(await writeRunFiles(outDir, runLog)) };
+      return await writeRunFiles(outDir, runLog);
     } finally {
       await lock.release();
     }

@@ -20,16 +20,18 @@ export async function mergeCommand(argv: string[], io: CliIo): Promise<number> {
   const { flags, positionals } = parseArgs(argv, FLAGS, usage);
   if (positionals.length === 0) throw new UsageError(`name the shards' run logs\n\n${usage}`);
   const files = await expandRunLogPaths(positionals);
-  const { runLog, warnings } = await mergeRunLogFiles(files, flags['run-id'] as string | undefined);
+  const merged = await mergeRunLogFiles(files, flags['run-id'] as string | undefined);
+  const warnings = merged.warnings;
   for (const w of warnings) io.stderr.write(`warning: ${w}\n`);
   const outDir = path.resolve((flags.out as string | undefined) ?? 'saboteur-out');
   const lock = await lockOutDir(outDir, 'merge');
   let written: RunFiles;
   try {
-    written = await writeRunFiles(outDir, runLog);
+    written = await writeRunFiles(outDir, merged.runLog);
   } finally {
     await lock.release();
   }
+  const runLog = written.runLog;
   if (written.writeErrors.length) {
     // The files are lost, the report is not: it goes to stderr (as `saboteur run` does).
     io.stderr.write(`\n${written.report}\n`);

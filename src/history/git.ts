@@ -1,7 +1,9 @@
 /**
- * Running real `git` for the history branch. The token never appears on a command line or in a
- * URL: it travels as an http.extraheader through GIT_CONFIG_* variables (as actions/checkout
- * does), and git is told never to prompt. Remotes and branch names are checked before they reach git.
+ * Running real `git` for the history branch and the workspace's commit. The token never appears
+ * on a command line or in a URL: it travels as an http.extraheader through GIT_CONFIG_* variables
+ * (as actions/checkout does), and git is told never to prompt. git runs with no global or system
+ * config, no hooks and only the variables it needs (docs/security.md). Remotes and branch names
+ * are checked before they reach git.
  */
 import { execa } from 'execa';
 
@@ -13,14 +15,39 @@ export interface GitResult {
 
 export type Git = (args: string[]) => Promise<GitResult>;
 
-/** Variables that would point git at another repository than the one in `cwd`. */
-const GIT_LOCATION_VARS = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES', 'GIT_COMMON_DIR', 'GIT_NAMESPACE', 'GIT_CEILING_DIRECTORIES'];
+/** Variables git may need from the job to reach a remote: proxies and certificate authorities. */
+const NETWORK_VARS = ['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'ALL_PROXY', 'http_proxy', 'https_proxy', 'no_proxy', 'all_proxy', 'GIT_SSL_CAINFO', 'GIT_SSL_CAPATH', 'SSL_CERT_FILE', 'SSL_CERT_DIR'];
 
-export function gitIn(cwd: string, extraEnv: Record<string, string> = {}): Git {
-  const env: Record<string, string | undefined> = { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: '', SSH_ASKPASS: '', LC_ALL: 'C', ...extraEnv };
-  for (const v of GIT_LOCATION_VARS) delete env[v];
+/**
+ * Settings that keep git from running anything it finds on disk: no hooks (of the repository or
+ * of a hooks path someone planted), no fsmonitor program, no credential helper, no ext:: remotes.
+ * On the command line they outrank every config file, the repository's own included.
+ */
+export const SAFE_GIT_ARGS = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', '-c', 'credential.helper=', '-c', 'protocol.ext.allow=never', '-c', 'core.askPass='];
+
+/**
+ * The environment of saboteur's own git: only what it needs, never the job's (no token, no input
+ * variable reaches a program git might start), and no global or system config, so a ~/.gitconfig
+ * or /etc/gitconfig that a pipeline wrote cannot plant hooks, aliases, filters or helpers.
+ */
+export function gitEnv(hostEnv: NodeJS.ProcessEnv, extraEnv: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {
+    PATH: hostEnv.PATH ?? '/usr/bin:/bin',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_ASKPASS: '',
+    SSH_ASKPASS: '',
+    LC_ALL: 'C',
+  };
+  for (const name of NETWORK_VARS) if (hostEnv[name] !== undefined) env[name] = hostEnv[name]!;
+  return { ...env, ...extraEnv };
+}
+
+export function gitIn(cwd: string, extraEnv: Record<string, string> = {}, hostEnv: NodeJS.ProcessEnv = process.env): Git {
+  const env = gitEnv(hostEnv, extraEnv);
   return async (args) => {
-    const r = await execa('git', args, { cwd, env, extendEnv: false, reject: false, stdin: 'ignore' });
+    const r = await execa('git', [...SAFE_GIT_ARGS, ...args], { cwd, env, extendEnv: false, reject: false, stdin: 'ignore' });
     return { exitCode: r.exitCode ?? 1, stdout: String(r.stdout), stderr: String(r.stderr) };
   };
 }

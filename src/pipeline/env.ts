@@ -7,6 +7,7 @@
  * credentials (GITHUB_TOKEN, INPUT_*, ACTIONS_*) never pass at all.
  */
 import type { Log } from '../util/log.js';
+import { secretValueKind } from '../util/secrets.js';
 
 /** Basics every program expects; nothing secret lives in these. */
 export const BASE_ENV_NAMES = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR', 'TERM', 'USER'] as const;
@@ -29,6 +30,8 @@ const SECRET_NAME_PATTERNS: RegExp[] = [
   /(^|_)PASS($|_)|_PWD$|(^|_)PW($|_)/i,
   /AUTH(?!OR)/i,
   /(^|_)KEYS?($|_ID$|_(PEM|DATA|MATERIAL|B64|BASE64|JSON|FILE)$)|APIKEY|API_KEY|ACCESS_?KEY|KEY_?ID$|(^|_)PEM($|_)|(^|_)P12($|_)|PFX/i,
+  // git config given through the environment: an extraheader with basic auth travels this way.
+  /^GIT_CONFIG_(KEY|VALUE|COUNT|PARAMETERS)/i,
   /(^|_)(DATABASE|DB|REDIS|MONGO|MONGODB|POSTGRES|POSTGRESQL|PG|MYSQL|MARIADB|AMQP|RABBITMQ|BROKER|CELERY_BROKER|CONNECTION|CONN)_(URL|URI|STRING)$|(^|_)DSN$/i,
 ];
 
@@ -49,16 +52,8 @@ export function isForbiddenName(name: string): boolean {
   return SECRET_NAMES.has(upper) || upper === 'OPENAI_API_KEY' || SECRET_PREFIXES.some((p) => upper.startsWith(p));
 }
 
-/**
- * What makes a value a credential whatever its name: a URL with a password in it, a private key,
- * or the prefix of a well-known token format. Returns what it looks like, or undefined.
- */
-export function secretValueKind(value: string): string | undefined {
-  if (/[a-z][a-z0-9+.-]*:\/\/[^/\s:@]*:[^/\s@]+@/i.test(value)) return 'a URL with a password';
-  if (/-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/.test(value)) return 'a private key';
-  if (/(^|[^A-Za-z0-9])(gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{20,}|hf_[A-Za-z0-9]{20,}|sk-[A-Za-z0-9_-]{20,}|(AKIA|ASIA)[0-9A-Z]{16}|xox[abposr]-[A-Za-z0-9-]{10,}|npm_[A-Za-z0-9]{30,}|AIza[0-9A-Za-z_-]{35})/.test(value)) return 'a known token format';
-  return undefined;
-}
+/** What makes a value a credential whatever its name (src/util/secrets.ts). */
+export { secretValueKind };
 
 export interface PassThroughPlan {
   /** Names copied from the host environment when set there. */
@@ -130,6 +125,11 @@ export function allowlistedBaseEnv(pipeline: { env: readonly string[]; secrets?:
     else opts.log.info(`pipeline.secrets: ${name} is passed to the pipeline`);
   }
   return env;
+}
+
+/** HOME and TMPDIR of a run: inside its own folder (`dir`), whatever the fence. */
+export function privateHomeEnv(dir: string): Record<string, string> {
+  return { HOME: `${dir}/home`, TMPDIR: `${dir}/tmp` };
 }
 
 /** Variables that are the same for every task of a run (given to a long-lived http service too). */

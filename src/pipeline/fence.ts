@@ -3,18 +3,21 @@
  * runs in a pid namespace of its own, so it sees neither saboteur's processes nor other
  * instances' (no /proc/<pid>/environ or cmdline of theirs to read), and when its first process
  * ends or is killed the namespace's init dies and the kernel kills everything else in it, setsid
- * grandchildren included. The network and the filesystem stay shared: the pipeline reaches the
- * proxy, the MCP server and the OTLP receiver on 127.0.0.1 and sees the team's files as they are.
+ * grandchildren included. The network stays shared: the pipeline reaches the proxy, the MCP
+ * server and the OTLP receiver on 127.0.0.1. Under bwrap the filesystem is the view of
+ * fence-view.ts: read-only, without HOME, the runner's folders and the git credentials, with the
+ * run's own folder the only writable place.
  *
  * Strongest first: bwrap (as root: all capabilities dropped, no new privileges; otherwise in a
- * user namespace), then unshare, then — as root without namespaces — a uid of its own per run
+ * user namespace), then unshare (degraded: the job's files stay in reach), then — as root without namespaces — a uid of its own per run
  * (other uids' /proc entries are unreadable, and every process of that uid is killed at the end),
- * else nothing but the process group, said loudly. See docs/security.md, "Security".
+ * else nothing but the process group, said loudly. See docs/security.md.
  */
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { isRoot } from '../sandbox/uid.js';
 import { findBinary } from '../util/find-binary.js';
+import { viewMounts, type FenceView } from './fence-view.js';
 
 export type FenceKind = 'bwrap' | 'unshare' | 'uid' | 'none';
 
@@ -38,11 +41,10 @@ export interface FencedCommand {
 
 export interface Fence extends FenceInfo {
   /**
-   * The command line that runs `sh -c command` inside the fence. `privateDir` (the run's own temp
-   * folder) stays visible while the rest of `hideDir` (where the other runs' folders live) is
-   * replaced by an empty folder, where the fence can do that (bwrap).
+   * The command line that runs `sh -c command` inside the fence. Under bwrap the run sees the
+   * filesystem as `view` says, read-only, and writes only into `privateDir` (its own folder).
    */
-  enter(command: string, opts?: { privateDir?: string; hideDir?: string }): FencedCommand;
+  enter(command: string, opts?: { privateDir?: string; view?: FenceView }): FencedCommand;
 }
 
 const SH = '/bin/sh';
@@ -126,17 +128,21 @@ function trackUid(uid: number): void {
 const noSweep = { sweep: async () => undefined, release: () => undefined };
 
 /** The argv of each kind, pure (unit tested); `bin` maps tool names to their paths. */
-export function fenceArgv(kind: FenceKind, command: string, opts: { root: boolean; bin: Record<string, string>; uid?: number; privateDir?: string; hideDir?: string }): string[] {
+export function fenceArgv(kind: FenceKind, command: string, opts: { root: boolean; bin: Record<string, string>; uid?: number; privateDir?: string; view?: FenceView }): string[] {
   const sh = [SH, '-c', command];
   switch (kind) {
     case 'bwrap': {
-      const hide = opts.hideDir ? ['--tmpfs', opts.hideDir, ...(opts.privateDir ? ['--bind', opts.privateDir, opts.privateDir] : [])] : [];
+      const view = opts.view ?? { hidden: [], shown: [], replaced: [], blanked: [] };
       return [
         opts.bin.bwrap,
-        '--dev-bind', '/', '/',
+        // Everything read-only: what the run writes outside its own folder fails, so nothing outlives it.
+        '--ro-bind', '/', '/',
+        '--dev-bind', '/dev', '/dev',
+        '--tmpfs', '/dev/shm',
         '--proc', '/proc',
-        ...hide,
+        ...viewMounts(view, opts.privateDir),
         '--unshare-pid',
+        '--unshare-ipc',
         // As root: no capabilities, so uid 0 inside reaches only what root owns by plain file modes.
         ...(opts.root ? ['--cap-drop', 'ALL'] : ['--unshare-user']),
         '--die-with-parent',
@@ -157,17 +163,21 @@ export function fenceArgv(kind: FenceKind, command: string, opts: { root: boolea
   }
 }
 
+/** What a fence without bubblewrap leaves open on the filesystem: said in the log and the report. */
+const FILES_EXPOSED =
+  "the pipeline sees the job's files as they are and can change them: HOME (~/.npmrc, ~/.git-credentials, token files), the checkout's .git/config with its credentials, RUNNER_TEMP with the GITHUB_ENV/GITHUB_OUTPUT/GITHUB_PATH/GITHUB_STATE files and the event file, the action's own files and saboteur's output folder";
+
 function fenceNote(kind: FenceKind, missing: string[]): string {
   const why = missing.length ? ` (${missing.join('; ')})` : '';
   switch (kind) {
     case 'bwrap':
-      return 'bwrap: each pipeline run has its own pid namespace (saboteur and the other runs are invisible; everything it starts dies with it), shared network and files' + (isRoot() ? ', no capabilities' : ', in a user namespace');
+      return 'bwrap: each pipeline run has its own pid and IPC namespaces (saboteur and the other runs are invisible; everything it starts dies with it) and its own HOME and /tmp; the machine is read-only, without HOME, the runner\'s folders and the repository\'s git credentials; shared network' + (isRoot() ? ', no capabilities' : ', in a user namespace');
     case 'unshare':
-      return `unshare: each pipeline run has its own pid namespace (saboteur and the other runs are invisible; everything it starts dies with it), shared network and files; bubblewrap is not usable${why}, so the other runs' temp folders are not hidden`;
+      return `DEGRADED pipeline fence: bubblewrap is not usable${why}. Each pipeline run has its own pid namespace (saboteur and the other runs are invisible; everything it starts dies with it), but ${FILES_EXPOSED}. Install bubblewrap for the full fence.`;
     case 'uid':
-      return `DEGRADED pipeline fence: no pid namespace could be created${why}. Each pipeline run runs as a uid of its own (it cannot read saboteur's or other runs' /proc entries; every process of that uid is killed when the run ends), but it sees the process list and reaches only world-readable files. Allow unprivileged user namespaces or install bubblewrap for the full fence.`;
+      return `DEGRADED pipeline fence: no pid namespace could be created${why}. Each pipeline run runs as a uid of its own (it cannot read saboteur's or other runs' /proc entries; every process of that uid is killed when the run ends), but it sees the process list, and ${FILES_EXPOSED.replace('and can change them', 'where they are world-readable')}. Install bubblewrap for the full fence.`;
     case 'none':
-      return `DEGRADED pipeline fence: no pid namespace could be created and saboteur is not root${why}. The pipeline runs as saboteur's own user in saboteur's pid namespace: it CAN read saboteur's environment through /proc (keep secrets out of the job's environment), and a process that leaves its process group (setsid) may outlive the run. Install bubblewrap or allow unprivileged user namespaces.`;
+      return `DEGRADED pipeline fence: no pid namespace could be created and saboteur is not root${why}. The pipeline runs as saboteur's own user in saboteur's pid namespace: it CAN read saboteur's environment through /proc (keep secrets out of the job's environment), a process that leaves its process group (setsid) may outlive the run, and ${FILES_EXPOSED}. Install bubblewrap.`;
   }
 }
 
@@ -175,7 +185,7 @@ function makeFence(kind: FenceKind, missing: string[], bin: Record<string, strin
   const root = isRoot();
   return {
     kind,
-    degraded: kind === 'uid' || kind === 'none',
+    degraded: kind !== 'bwrap',
     note: fenceNote(kind, missing),
     enter(command, opts = {}) {
       if (kind !== 'uid') {

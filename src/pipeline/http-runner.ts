@@ -7,14 +7,16 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { chmodSync, chownSync, closeSync, mkdirSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
-import { allowlistedBaseEnv, sharedContractEnv, type SharedContract } from './env.js';
+import { allowlistedBaseEnv, privateHomeEnv, sharedContractEnv, type SharedContract } from './env.js';
 import { STDERR_TAIL_BYTES, validateOutput } from './output.js';
 import { DEFAULT_KILL_GRACE_MS, terminateGroup, trackGroup, untrackGroup } from './process-group.js';
 import { announceFence, detectFence, type Fence, type FencedCommand } from './fence.js';
+import { collectFenceView } from './fence-view.js';
 import type { PipelineConfig, PipelineInput, PipelineRunner, RunnerOptions } from './types.js';
 
 const RESPONSE_LIMIT = 16 << 20;
@@ -107,6 +109,8 @@ export function createHttpRunner(pipeline: PipelineConfig, opts: RunnerOptions):
   let serveExit: { code?: number; signal?: string } | undefined;
   let fence: Fence | undefined;
   let fenced: FencedCommand | undefined;
+  /** The service's own folder (its HOME and TMPDIR) and the sanitized git configs, removed at stop. */
+  let serveRoot: string | undefined;
 
   async function serveGone(): Promise<string> {
     const how = serveExit?.signal ? `was killed by ${serveExit.signal}` : `exited with code ${serveExit?.code}`;
@@ -119,11 +123,18 @@ export function createHttpRunner(pipeline: PipelineConfig, opts: RunnerOptions):
     // The service writes to the log file itself (not through saboteur's event loop). execa's
     // types name only literal fds; any open fd works at runtime.
     const fd = openSync(logPath, 'w') as 3;
-    fenced = fence!.enter(command);
+    serveRoot = mkdtempSync(path.join(tmpdir(), 'saboteur-serve-'));
+    // The uid fence: the service's uid must pass through to its own folder.
+    if (fence!.kind === 'uid') chmodSync(serveRoot, 0o711);
+    const privateDir = path.join(serveRoot, 'run');
+    for (const d of [privateDir, path.join(privateDir, 'home'), path.join(privateDir, 'tmp')]) mkdirSync(d, { mode: 0o700 });
+    const view = fence!.kind === 'bwrap' ? collectFenceView({ hostEnv: opts.hostEnv ?? process.env, cwd: pipeline.cwd, ownDirs: [serveRoot, opts.workDir], scratchDir: path.join(serveRoot, 'git-configs') }) : undefined;
+    fenced = fence!.enter(command, { privateDir, view });
     try {
+      if (fenced.uid !== undefined) for (const d of [privateDir, path.join(privateDir, 'home'), path.join(privateDir, 'tmp')]) chownSync(d, fenced.uid, fenced.uid);
       const subprocess = execa(fenced.file, fenced.args, {
         cwd: pipeline.cwd,
-        env: { ...baseEnv, ...sharedContractEnv(shared) },
+        env: { ...baseEnv, ...privateHomeEnv(privateDir), ...sharedContractEnv(shared) },
         extendEnv: false,
         detached: true,
         cleanup: false,
@@ -187,6 +198,8 @@ export function createHttpRunner(pipeline: PipelineConfig, opts: RunnerOptions):
       fenced.release();
       fenced = undefined;
     }
+    if (serveRoot) rmSync(serveRoot, { recursive: true, force: true });
+    serveRoot = undefined;
   }
 
   async function post(input: PipelineInput): Promise<HttpAnswer> {

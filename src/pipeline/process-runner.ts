@@ -2,16 +2,18 @@
  * Process mode (docs/pipeline-contract.md, "The pipeline contract"): `pipeline.run` is started through `sh -c` once
  * per task and variant, inside the fence (its own pid namespace: everything it starts dies with
  * it), detached into its own process group, with the allowlisted environment, the task on stdin
- * and in SABOTEUR_TASK_FILE, and a fresh temp folder of its own that is removed afterwards.
+ * and in SABOTEUR_TASK_FILE, and a fresh folder of its own (its HOME and TMPDIR, the only place
+ * it can write under bwrap) that is removed afterwards.
  */
-import { chmod, chown, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
-import { allowlistedBaseEnv, taskContractEnv } from './env.js';
+import { allowlistedBaseEnv, privateHomeEnv, taskContractEnv } from './env.js';
 import { parseOutputFile, parseStdoutOutput, STDERR_TAIL_BYTES, TailBuffer, type OutputParse } from './output.js';
 import { DEFAULT_KILL_GRACE_MS, livingMembers, terminateGroup, trackGroup, untrackGroup } from './process-group.js';
 import { announceFence, detectFence, type Fence } from './fence.js';
+import { collectFenceView, type FenceView } from './fence-view.js';
 import type { PipelineConfig, PipelineInput, PipelineResult, PipelineRunner, RunnerOptions } from './types.js';
 
 /** Enough for any real answer; a pipeline printing more only loses its oldest output. */
@@ -32,6 +34,11 @@ async function readOutputFile(file: string): Promise<OutputParse | undefined> {
   return text.trim() === '' ? undefined : parseOutputFile(text);
 }
 
+async function makePrivateHome(dir: string): Promise<void> {
+  await mkdir(path.join(dir, 'home'), { recursive: true, mode: 0o700 });
+  await mkdir(path.join(dir, 'tmp'), { recursive: true, mode: 0o700 });
+}
+
 export function createProcessRunner(pipeline: PipelineConfig, opts: RunnerOptions): PipelineRunner {
   const command = pipeline.run;
   const graceMs = opts.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
@@ -40,6 +47,7 @@ export function createProcessRunner(pipeline: PipelineConfig, opts: RunnerOption
   let fence: Fence | undefined;
   /** Holds every run's temp folder; the fence hides the others' from each run. */
   let tasksDir: string | undefined;
+  let view: FenceView | undefined;
 
   async function runIn(dir: string, input: PipelineInput, started: number): Promise<PipelineResult> {
     const taskFile = path.join(dir, 'task.json');
@@ -48,11 +56,13 @@ export function createProcessRunner(pipeline: PipelineConfig, opts: RunnerOption
     await writeFile(taskFile, taskJson);
     const env = {
       ...baseEnv,
+      ...privateHomeEnv(dir),
       ...taskContractEnv({ ...input, taskFile, outputFile }),
     };
-    const fenced = fence!.enter(command!, { privateDir: dir, hideDir: tasksDir });
+    await makePrivateHome(dir);
+    const fenced = fence!.enter(command!, { privateDir: dir, view });
     try {
-      if (fenced.uid !== undefined) await chown(dir, fenced.uid, fenced.uid);
+      if (fenced.uid !== undefined) for (const d of [dir, path.join(dir, 'home'), path.join(dir, 'tmp')]) await chown(d, fenced.uid, fenced.uid);
       return await runFenced(fenced, env, taskJson, outputFile, started);
     } finally {
       await fenced.sweep();
@@ -141,6 +151,9 @@ export function createProcessRunner(pipeline: PipelineConfig, opts: RunnerOption
       tasksDir = await mkdtemp(path.join(tmpdir(), 'saboteur-tasks-'));
       // The uid fence: each run's own uid must reach its folder (and only its folder) inside.
       await chmod(tasksDir, fence.kind === 'uid' ? 0o711 : 0o700);
+      if (fence.kind === 'bwrap') {
+        view = collectFenceView({ hostEnv: opts.hostEnv ?? process.env, cwd: pipeline.cwd, ownDirs: [tasksDir, opts.workDir], scratchDir: path.join(tasksDir, 'git-configs') });
+      }
     })();
     return prepared;
   }
@@ -192,6 +205,7 @@ export function createProcessRunner(pipeline: PipelineConfig, opts: RunnerOption
       await Promise.allSettled([...inflight]);
       if (tasksDir) await rm(tasksDir, { recursive: true, force: true });
       tasksDir = undefined;
+      view = undefined;
       prepared = undefined;
     },
   };

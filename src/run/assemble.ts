@@ -4,6 +4,7 @@
  * never sees half a run log; a failed write names its file and leaves no temp file).
  */
 import path from 'node:path';
+import { redactDeep, secretValuesOf } from '../runlog/redact.js';
 import type { Config } from '../config/load.js';
 import type { BenchmarkSuite } from '../benchmarks/suite.js';
 import type { Isolation } from '../sandbox/index.js';
@@ -85,6 +86,8 @@ export function assembleRunLog(config: Config, facts: RunFacts): RunLog {
 }
 
 export interface RunFiles {
+  /** The run log as written: without the job's secrets and credentials of a known shape (runlog/redact.ts). */
+  runLog: RunLog;
   runLogPath: string;
   reportPath: string;
   /** The report's text, whether or not report.md could be written. */
@@ -94,7 +97,9 @@ export interface RunFiles {
 }
 
 /** run.json and report.md in `outDir`; a file that cannot be written is reported, never thrown. */
-export async function writeRunFiles(outDir: string, runLog: RunLog): Promise<RunFiles> {
+export async function writeRunFiles(outDir: string, unredacted: RunLog, env: NodeJS.ProcessEnv = process.env): Promise<RunFiles> {
+  // Whatever way a secret got into the run (an answer, a trace, an error), it is not written, nor published.
+  const runLog = redactDeep(unredacted, secretValuesOf(env));
   const runLogPath = path.join(outDir, 'run.json');
   const reportPath = path.join(outDir, 'report.md');
   const report = renderReport(runLog);
@@ -109,5 +114,5 @@ export async function writeRunFiles(outDir: string, runLog: RunLog): Promise<Run
       writeErrors.push(writeErrorOf(file, err));
     }
   }
-  return { runLogPath, reportPath, report, writeErrors };
+  return { runLog, runLogPath, reportPath, report, writeErrors };
 }

@@ -382,7 +382,7 @@ async function runLocked(config: Config, opts: RunOptions, deps: JobDeps): Promi
   }
 
   sortResults(s.instances, s.suites, config.defenses);
-  const runLog = assembleRunLog(config, {
+  const assembled = assembleRunLog(config, {
     runId,
     startedAt,
     abortReason: s.abortReason,
@@ -399,13 +399,14 @@ async function runLocked(config: Config, opts: RunOptions, deps: JobDeps): Promi
     notes: s.notes,
     profiles: s.injector?.profiles?.(),
   });
-  const files = await writeRunFiles(opts.outDir, runLog);
+  const files = await writeRunFiles(opts.outDir, assembled);
+  const runLog = files.runLog;
   for (const e of files.writeErrors) log.warn(e.message);
   const lost = (file: string) => (files.writeErrors.some((e) => e.file === file) ? ' (NOT written)' : '');
   log.info(summaryLine(runLog));
   log.info(`run log: ${files.runLogPath}${lost(files.runLogPath)}`);
   log.info(`report: ${files.reportPath}${lost(files.reportPath)}`);
-  return { runLog, ...files };
+  return files;
 }
 
 /** Who the graders' judge is, for the run log: servedModel when it is the model under test. */

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -151,5 +151,62 @@ describe('history on a data branch', () => {
     expect(auth.env.GIT_CONFIG_KEY_0).toBe('http.https://github.com/.extraheader');
     expect(Buffer.from(auth.secret!, 'base64').toString()).toBe('x-access-token:ghs_secret');
     expect(gitAuthEnv('/srv/x.git', 'ghs_secret')).toEqual({ env: {} });
+  });
+});
+
+describe('git that a pipeline prepared', () => {
+  const planted = ['HOME', 'XDG_CONFIG_HOME', 'GIT_CONFIG_SYSTEM', 'INPUT_GITHUB-TOKEN'] as const;
+  const saved: Partial<Record<(typeof planted)[number], string | undefined>> = {};
+  let marks: string;
+  let plantedEnv: Record<string, string>;
+
+  beforeAll(async () => {
+    const base = await mkdtemp(path.join(dir, 'planted-'));
+    marks = path.join(base, 'marks');
+    await mkdir(marks);
+    const hooks = path.join(base, 'hooks');
+    await mkdir(hooks);
+    const hook = `#!/bin/sh\nenv > "${marks}/$(basename "$0")-$$"\n`;
+    for (const name of ['pre-commit', 'post-commit', 'commit-msg', 'pre-push', 'reference-transaction', 'post-checkout', 'pre-auto-gc', 'post-index-change']) await writeFile(path.join(hooks, name), hook, { mode: 0o755 });
+    const config = `[core]\n\thooksPath = ${hooks}\n\tfsmonitor = ${hooks}/post-commit\n[credential]\n\thelper = !${hooks}/post-commit\n`;
+    const home = path.join(base, 'home');
+    await mkdir(path.join(home, '.config/git'), { recursive: true });
+    await writeFile(path.join(home, '.gitconfig'), config);
+    await writeFile(path.join(home, '.config/git/config'), config);
+    await writeFile(path.join(base, 'system-gitconfig'), config);
+    plantedEnv = { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), GIT_CONFIG_SYSTEM: path.join(base, 'system-gitconfig'), 'INPUT_GITHUB-TOKEN': 'ghs_planted_secret' };
+    for (const name of planted) {
+      saved[name] = process.env[name];
+      process.env[name] = plantedEnv[name];
+    }
+  });
+  afterAll(() => {
+    for (const name of planted) {
+      if (saved[name] === undefined) delete process.env[name];
+      else process.env[name] = saved[name];
+    }
+  });
+
+  it('a planted hooks path would run under plain git (the attack is real)', async () => {
+    const repo = await mkdtemp(path.join(dir, 'plain-'));
+    await exec('git', ['init', '-q', repo], { env: { ...process.env } });
+    await exec('git', ['-C', repo, '-c', 'user.name=x', '-c', 'user.email=x@x', 'commit', '-q', '--allow-empty', '-m', 'x'], { env: { ...process.env } });
+    expect((await readdir(marks)).length).toBeGreaterThan(0);
+    await rm(marks, { recursive: true });
+    await mkdir(marks);
+  });
+
+  it('saboteur\'s history git runs none of it: no global, system or repository hooks, no helper, no fsmonitor', async () => {
+    const remote = await bareRemote();
+    const s = store(remote);
+    await s.append(entry('c3c3c3c', 0.3), 50);
+    // Hooks planted in the repository saboteur works in, and a hooks path in its own config.
+    const work = (s as unknown as { opts: { workDir: string } }).opts.workDir;
+    await writeFile(path.join(work, '.git/hooks/pre-commit'), `#!/bin/sh\ntouch "${marks}/local-hook"\n`, { mode: 0o755 });
+    await exec('git', ['-C', work, 'config', 'core.hooksPath', path.join(work, '.git/hooks')], { env: { PATH: process.env.PATH, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' } });
+    const second = await s.append(entry('d4d4d4d', 0.4), 50);
+    await s.close();
+    expect(second.entries.map((e) => e.sha)).toEqual(['c3c3c3c', 'd4d4d4d']);
+    expect(await readdir(marks)).toEqual([]);
   });
 });

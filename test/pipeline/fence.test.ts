@@ -92,9 +92,14 @@ describe('secret-name rule (pure)', () => {
 
 describe('fence command lines (pure)', () => {
   const bin = { bwrap: '/usr/bin/bwrap', unshare: '/usr/bin/unshare', setpriv: '/usr/bin/setpriv' };
-  it('bwrap: own pid namespace and /proc, shared root and network, the other runs\' folders hidden, no capabilities as root', () => {
-    const argv = fenceArgv('bwrap', 'run it', { root: true, bin, privateDir: '/tmp/t/task-1', hideDir: '/tmp/t' });
-    expect(argv).toEqual(['/usr/bin/bwrap', '--dev-bind', '/', '/', '--proc', '/proc', '--tmpfs', '/tmp/t', '--bind', '/tmp/t/task-1', '/tmp/t/task-1', '--unshare-pid', '--cap-drop', 'ALL', '--die-with-parent', '--', '/bin/sh', '-c', 'run it']);
+  it('bwrap: own pid and IPC namespaces and /proc, the machine read-only, shared network, the view\'s mounts, no capabilities as root', () => {
+    const view = { hidden: ['/tmp'], shown: [], replaced: [], blanked: [] };
+    const argv = fenceArgv('bwrap', 'run it', { root: true, bin, privateDir: '/tmp/t/task-1', view });
+    expect(argv).toEqual([
+      '/usr/bin/bwrap', '--ro-bind', '/', '/', '--dev-bind', '/dev', '/dev', '--tmpfs', '/dev/shm', '--proc', '/proc',
+      '--tmpfs', '/tmp', '--bind', '/tmp/t/task-1/tmp', '/tmp', '--bind', '/tmp/t/task-1', '/tmp/t/task-1',
+      '--unshare-pid', '--unshare-ipc', '--cap-drop', 'ALL', '--die-with-parent', '--', '/bin/sh', '-c', 'run it',
+    ]);
     expect(argv).not.toContain('--unshare-net');
     expect(fenceArgv('bwrap', 'x', { root: false, bin })).toContain('--unshare-user');
   });

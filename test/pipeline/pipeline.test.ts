@@ -26,6 +26,7 @@ import { TailBuffer } from '../../src/pipeline/output.js';
 import { procStatFields } from '../../src/pipeline/process-group.js';
 import { eventually, processesWithEnv } from '../helpers/processes.js';
 import { reservePort } from '../../src/model/servers/lifecycle.js';
+import { probeFence, type Fence } from '../../src/pipeline/fence.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const fixture = (name: string) => `node fixtures/pipelines/${name}`;
@@ -85,11 +86,18 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-function makeRunner(pipeline: PipelineConfig, extra: { hostEnv?: NodeJS.ProcessEnv; killGraceMs?: number } = {}) {
+/**
+ * For the tests that watch a pipeline's processes from outside through a pid file: the unshare
+ * fence (own pid namespace, the host's files), since under bwrap the pipeline writes only into its
+ * own folder (test/pipeline/hostile-files.test.ts).
+ */
+const pidFileFence = () => probeFence({ kinds: ['unshare'] });
+
+function makeRunner(pipeline: PipelineConfig, extra: { hostEnv?: NodeJS.ProcessEnv; killGraceMs?: number; fence?: Promise<Fence> } = {}) {
   const log = memoryLog();
   const workDir = mkdtempSync(path.join(tmpdir(), 'saboteur-pipeline-test-'));
   dirs.push(workDir);
-  const runner = createPipelineRunner(pipeline, { log, workDir, hostEnv: extra.hostEnv ?? hostEnv(), killGraceMs: extra.killGraceMs });
+  const runner = createPipelineRunner(pipeline, { log, workDir, hostEnv: extra.hostEnv ?? hostEnv(), killGraceMs: extra.killGraceMs, fence: extra.fence });
   runners.push(runner);
   return { runner, log, workDir };
 }
@@ -169,7 +177,7 @@ describe('process mode', () => {
     expect(result.status).toBe('ok');
     const { names, contract } = JSON.parse(result.output!.answer!) as { names: string[]; contract: Record<string, string> };
     // With an OTLP endpoint the exporter's batch delay is shortened, so spans arrive before the sink they explain.
-    const allowed = new Set(['PATH', 'HOME', 'LANG', 'MY_SETTING', 'OTEL_BSP_SCHEDULE_DELAY', ...Object.keys(contract)]);
+    const allowed = new Set(['PATH', 'HOME', 'TMPDIR', 'LANG', 'MY_SETTING', 'OTEL_BSP_SCHEDULE_DELAY', ...Object.keys(contract)]);
     expect(names.filter((n) => !allowed.has(n) && !SHELL_ADDED.has(n))).toEqual([]);
     expect(names).toContain('OTEL_BSP_SCHEDULE_DELAY');
     expect(names).toEqual(expect.arrayContaining(['PATH', 'HOME', 'LANG', 'MY_SETTING']));
@@ -287,6 +295,7 @@ describe('process mode', () => {
     const { runner } = makeRunner(config({ run: fixture('forker.mjs'), timeoutMs: 4000, env: ['FORKER_PID_FILE'] }), {
       hostEnv: hostEnv({ FORKER_PID_FILE: pidFile }),
       killGraceMs: 300,
+      fence: pidFileFence(),
     });
     const result = await runner.run(input());
     expect(result.status).toBe('timeout');
@@ -301,7 +310,7 @@ describe('process mode', () => {
     dirs.push(workDir);
     const pidFile = path.join(workDir, 'sleep.pid');
     const run = `sleep 300 & echo $! > "${pidFile}"; echo '{"answer": "done"}'`;
-    const { runner } = makeRunner(config({ run, env: ['BG_MARK'] }), { hostEnv: hostEnv({ BG_MARK: workDir }), killGraceMs: 300 });
+    const { runner } = makeRunner(config({ run, env: ['BG_MARK'] }), { hostEnv: hostEnv({ BG_MARK: workDir }), killGraceMs: 300, fence: pidFileFence() });
     const result = await runner.run(input());
     expect(result).toMatchObject({ status: 'ok', output: { answer: 'done' } });
     expect(Number(readFileSync(pidFile, 'utf8'))).toBeGreaterThan(0);
@@ -460,7 +469,7 @@ describe('http mode', () => {
     const pidFile = path.join(workDir, 'child.pid');
     const { runner } = makeRunner(
       config({ mode: 'http', serve: fixture('forker.mjs'), url: `http://127.0.0.1:${port}/run`, readyTimeoutMs: 3000, env: ['FORKER_PID_FILE'] }),
-      { hostEnv: hostEnv({ FORKER_PID_FILE: pidFile }), killGraceMs: 300 },
+      { hostEnv: hostEnv({ FORKER_PID_FILE: pidFile }), killGraceMs: 300, fence: pidFileFence() },
     );
     await expect(runner.start()).rejects.toThrow(/^pipeline\.ready-timeout: the pipeline service was not ready within 3000 ms \(.*ECONNREFUSED\)/);
     expect(runner.servePid).toBeUndefined();

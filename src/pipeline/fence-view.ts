@@ -1,0 +1,246 @@
+/**
+ * What the pipeline sees of the filesystem inside the bwrap fence (docs/security.md, "What the
+ * pipeline can see and write"). The whole machine is shown read-only; on top of that:
+ *
+ * - hidden (an empty folder in its place): HOME, /root, /tmp, /var/tmp, the runner's folders
+ *   (RUNNER_TEMP with the GITHUB_* command files and the event file, the runner's work folder
+ *   with every action's files, a self-hosted runner's own folder with its credentials), saboteur's
+ *   output folder and the folder every run's temp folder lives in;
+ * - shown again, read-only, inside a hidden folder: the team's repository, the tool cache and the
+ *   PATH folders (programs, not secrets);
+ * - replaced: each git config of the repository by a copy without credentials (extraheader,
+ *   credential and include sections, passwords in URLs); credential files named by the
+ *   environment and the container sockets by an empty file;
+ * - writable: the run's own folder only (HOME and TMPDIR point into it; /tmp is its tmp folder),
+ *   removed when the run ends. Everything else is read-only, so nothing written outlives the run.
+ *
+ * `collectFenceView` looks at the machine; `viewMounts` turns a view into bwrap's mount arguments
+ * and is pure.
+ */
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { secretValueKind } from './env.js';
+
+export interface FenceView {
+  /** Folders replaced by an empty one. */
+  hidden: string[];
+  /** Folders shown again, read-only, inside a hidden one. */
+  shown: string[];
+  /** [sanitized copy, original]: git config files without credentials. */
+  replaced: Array<[string, string]>;
+  /** Files replaced by an empty one (credential files, container sockets). */
+  blanked: string[];
+}
+
+/** Variables naming a file that holds a credential (read by the tools that use them). */
+const CREDENTIAL_FILE_VARS = [
+  'GOOGLE_APPLICATION_CREDENTIALS', 'AWS_SHARED_CREDENTIALS_FILE', 'AWS_CONFIG_FILE', 'AZURE_CONFIG_DIR', 'KUBECONFIG',
+  'DOCKER_CONFIG', 'NPM_CONFIG_USERCONFIG', 'PIP_CONFIG_FILE', 'NETRC', 'GIT_CONFIG_GLOBAL', 'HF_TOKEN_PATH', 'GH_CONFIG_DIR', 'CLOUDSDK_CONFIG',
+];
+/** Sockets that give root on the machine to whoever can connect. */
+const HOST_SOCKETS = ['/var/run/docker.sock', '/run/docker.sock', '/run/containerd/containerd.sock', '/run/podman/podman.sock', '/run/user/0/podman/podman.sock'];
+/** The runner's variables that name one of its files (the command files, the event, the state). */
+const RUNNER_FILE_VARS = ['GITHUB_ENV', 'GITHUB_OUTPUT', 'GITHUB_PATH', 'GITHUB_STATE', 'GITHUB_STEP_SUMMARY', 'GITHUB_EVENT_PATH'];
+const MAX_GIT_CONFIGS = 64;
+/** Credentials kept inside tool folders that come back for PATH (relative to HOME). */
+const HOME_TOOL_CREDENTIALS = ['.cargo/credentials', '.cargo/credentials.toml', '.local/share/keyrings', '.local/share/python_keyring', '.nvm/.npmrc', '.pyenv/.netrc'];
+
+function isUnder(child: string, parent: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+function depth(p: string): number {
+  return p.split('/').filter(Boolean).length;
+}
+
+/** Visible inside: the deepest hidden or shown folder above `p` is a shown one, or there is none. */
+function visible(p: string, view: FenceView): boolean {
+  let best: { d: number; shown: boolean } | undefined;
+  for (const h of view.hidden) if (isUnder(p, h) && (!best || depth(h) > best.d)) best = { d: depth(h), shown: false };
+  for (const s of view.shown) if (isUnder(p, s) && (!best || depth(s) >= best.d)) best = { d: depth(s), shown: true };
+  return best?.shown ?? true;
+}
+
+/**
+ * bwrap's mount arguments for a view (after `--ro-bind / /`): parents before children, so a folder
+ * shown inside a hidden one is mounted after it; a folder both hidden and shown is shown.
+ */
+export function viewMounts(view: FenceView, privateDir?: string): string[] {
+  const ops: Array<{ p: string; order: number; args: string[] }> = [];
+  for (const h of view.hidden) ops.push({ p: h, order: 0, args: ['--tmpfs', h] });
+  for (const s of view.shown) ops.push({ p: s, order: 1, args: ['--ro-bind', s, s] });
+  ops.sort((a, b) => depth(a.p) - depth(b.p) || a.order - b.order);
+  const out = ops.flatMap((o) => o.args);
+  for (const [copy, original] of view.replaced) if (visible(original, view)) out.push('--ro-bind', copy, original);
+  for (const file of view.blanked) if (visible(file, view)) out.push('--ro-bind', '/dev/null', file);
+  if (privateDir) {
+    // /tmp is the run's own tmp folder (on disk, removed with the run), then the run's folder itself.
+    out.push('--bind', path.join(privateDir, 'tmp'), '/tmp', '--bind', privateDir, privateDir);
+  }
+  // Last, once every mount point inside them exists: the empty folders are read-only too (no
+  // memory to fill, nothing that looks written).
+  // Folders under /tmp are gone with it when the run's tmp folder takes its place.
+  for (const h of view.hidden) if (!(privateDir && isUnder(h, '/tmp'))) out.push('--remount-ro', h);
+  return out;
+}
+
+/** A git config without credentials: no extraheader, credential or include section, no password in a URL. */
+export function sanitizeGitConfig(text: string): string {
+  const out: string[] = [];
+  let dropSection = false;
+  for (const line of text.split('\n')) {
+    const section = /^\s*\[\s*([A-Za-z0-9.-]+)/.exec(line);
+    if (section) {
+      dropSection = /^(credential|include|includeif)$/i.test(section[1]);
+      if (dropSection) continue;
+    }
+    if (dropSection) continue;
+    if (/^\s*extraheader\s*=/i.test(line)) continue;
+    const value = /=(.*)$/.exec(line)?.[1] ?? '';
+    if (secretValueKind(value) && !/^\s*url\s*=/i.test(line)) continue;
+    out.push(line.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/\s@]*@/gi, '$1'));
+  }
+  return out.join('\n');
+}
+
+/** The repository around `cwd`: the folder holding `.git`, or undefined. */
+export function findRepoRoot(cwd: string): string | undefined {
+  for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, '.git'))) return dir;
+    if (dir === path.dirname(dir)) return undefined;
+  }
+}
+
+/** Every git config file of the repository at `root`: its own, a worktree's common one, its submodules'. */
+export function gitConfigFiles(root: string): string[] {
+  const found = new Set<string>();
+  const gitDirs: string[] = [];
+  const dotGit = path.join(root, '.git');
+  try {
+    if (statSync(dotGit).isDirectory()) gitDirs.push(dotGit);
+    else {
+      const target = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, 'utf8'))?.[1]?.trim();
+      if (target) {
+        const gitDir = path.resolve(root, target);
+        gitDirs.push(gitDir);
+        const common = readFileSync(path.join(gitDir, 'commondir'), 'utf8').trim();
+        if (common) gitDirs.push(path.resolve(gitDir, common));
+      }
+    }
+  } catch {
+    // no .git, or a worktree without commondir
+  }
+  const walk = (dir: string, level: number) => {
+    if (found.size >= MAX_GIT_CONFIGS) return;
+    for (const name of ['config', 'config.worktree']) if (existsSync(path.join(dir, name))) found.add(path.join(dir, name));
+    if (level >= 4) return;
+    for (const sub of ['modules', 'worktrees']) {
+      let entries: string[] = [];
+      try {
+        entries = readdirSync(path.join(dir, sub));
+      } catch {
+        continue;
+      }
+      for (const e of entries.slice(0, MAX_GIT_CONFIGS)) walk(path.join(dir, sub, e), level + 1);
+    }
+  };
+  for (const d of gitDirs) walk(d, 0);
+  return [...found];
+}
+
+function isDir(p: string): boolean {
+  try {
+    return lstatSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** The runner's folders: RUNNER_TEMP, the work folder (every action's files), a self-hosted runner's own folder. */
+function runnerFolders(env: NodeJS.ProcessEnv, cwd: string): { hidden: string[]; blanked: string[] } {
+  const hidden: string[] = [];
+  const blanked: string[] = [];
+  for (const v of ['RUNNER_TEMP', 'GITHUB_ACTION_PATH']) if (env[v]) hidden.push(env[v]!);
+  if (env.RUNNER_WORKSPACE) {
+    const work = path.dirname(env.RUNNER_WORKSPACE);
+    hidden.push(work);
+    const runnerRoot = path.dirname(work);
+    if (existsSync(path.join(runnerRoot, '.runner')) || existsSync(path.join(runnerRoot, '.credentials'))) hidden.push(runnerRoot);
+  }
+  const script = process.argv[1] ?? '';
+  const actions = script.indexOf('/_actions/');
+  if (actions > 0) hidden.push(script.slice(0, actions + '/_actions'.length));
+  for (const v of RUNNER_FILE_VARS) {
+    const file = env[v];
+    if (!file || !path.isAbsolute(file)) continue;
+    const dir = path.dirname(file);
+    // The command files' own folder, unless the team's files live under it.
+    if (dir !== '/' && !isUnder(cwd, dir)) hidden.push(dir);
+    else blanked.push(file);
+  }
+  return { hidden, blanked };
+}
+
+function homes(env: NodeJS.ProcessEnv): string[] {
+  return [...new Set(['/root', ...(env.HOME ? [path.resolve(env.HOME)] : [])])];
+}
+
+/**
+ * The installations PATH runs programs from, where they sit inside a hidden folder: in HOME the
+ * whole tool folder (~/.pyenv for ~/.pyenv/shims, whose programs live in ~/.pyenv/versions),
+ * elsewhere the PATH folder itself. A folder holding a hidden one never comes back.
+ */
+function toolRoots(pathVar: string, hidden: string[], homeDirs: string[]): string[] {
+  const out: string[] = [];
+  for (const dir of pathVar.split(':')) {
+    if (!path.isAbsolute(dir) || !hidden.some((h) => isUnder(dir, h))) continue;
+    const home = homeDirs.find((h) => isUnder(dir, h) && h !== dir);
+    const root = home ? path.join(home, path.relative(home, dir).split(path.sep)[0]) : dir;
+    if (!hidden.some((h) => isUnder(h, root))) out.push(root);
+  }
+  return out;
+}
+
+export interface ViewInputs {
+  hostEnv: NodeJS.ProcessEnv;
+  /** pipeline.cwd */
+  cwd: string;
+  /** saboteur's own folders: the output folder, the folder of the runs' temp folders. */
+  ownDirs: string[];
+  /** Where the sanitized git configs are written (a folder saboteur owns, hidden from the pipeline). */
+  scratchDir: string;
+}
+
+/** Looks at the machine and the job's environment and decides the view (see the top of this file). */
+export function collectFenceView(inputs: ViewInputs): FenceView {
+  const env = inputs.hostEnv;
+  const cwd = path.resolve(inputs.cwd);
+  const repo = findRepoRoot(cwd) ?? cwd;
+  const runner = runnerFolders(env, cwd);
+  const hidden = ['/tmp', '/var/tmp', '/root', ...(env.HOME ? [env.HOME] : []), ...runner.hidden, ...inputs.ownDirs].map((p) => path.resolve(p));
+  // The repository, unless it is a hidden folder itself (a dotfiles repository in HOME): then cwd.
+  const shown = [hidden.includes(repo) ? cwd : repo, ...(env.RUNNER_TOOL_CACHE ? [env.RUNNER_TOOL_CACHE] : []), ...toolRoots(env.PATH ?? '', hidden, homes(env))];
+  const blanked = [...runner.blanked, ...HOST_SOCKETS];
+  for (const root of homes(env)) for (const rel of HOME_TOOL_CREDENTIALS) (isDir(path.join(root, rel)) ? hidden : blanked).push(path.join(root, rel));
+  for (const v of CREDENTIAL_FILE_VARS) if (env[v] && path.isAbsolute(env[v]!)) (isDir(env[v]!) ? hidden : blanked).push(env[v]!);
+  const replaced: Array<[string, string]> = [];
+  mkdirSync(inputs.scratchDir, { recursive: true, mode: 0o700 });
+  for (const [i, file] of gitConfigFiles(repo).entries()) {
+    const copy = path.join(inputs.scratchDir, `gitconfig-${i}`);
+    try {
+      writeFileSync(copy, sanitizeGitConfig(readFileSync(file, 'utf8')), { mode: 0o644 });
+      replaced.push([copy, file]);
+    } catch {
+      // unreadable: blank it rather than show it
+      blanked.push(file);
+    }
+  }
+  const exists = (p: string) => existsSync(p);
+  return {
+    hidden: [...new Set(hidden)].filter((h) => h !== '/' && isDir(h)),
+    shown: [...new Set(shown.map((p) => path.resolve(p)))].filter((s) => s !== '/' && isDir(s)),
+    replaced,
+    blanked: [...new Set(blanked)].filter((f) => exists(f) && !isDir(f)),
+  };
+}
