@@ -10,6 +10,7 @@ import { VERSION } from '../run/job.js';
 import { PolicyError, TraceInputError } from '../taint/index.js';
 import { UsageError } from './args.js';
 import { compareCommand } from './compare.js';
+import { dataCommand } from './data.js';
 import { humanevalCommand } from './humaneval-score.js';
 import { EXIT, type CliIo } from './io.js';
 import { mergeCommand } from './merge.js';
@@ -40,6 +41,9 @@ commands:
       score HumanEval samples (task_id, completion) in the sandbox, official results format
   saboteur validate --trace FILE [--policy FILE] [--format md|json]
       taint-validate a recorded trace offline (exit 1 when a sink would be blocked or is unverifiable)
+  saboteur data fetch|verify [BENCHMARK...] [--dir DIR]
+      download the pinned benchmark files into the data folder and check their SHA-256
+      (verify: exit 1 when a file is missing or differs)
 
 saboteur COMMAND --help shows the options of a command.`;
 
@@ -50,6 +54,7 @@ const COMMANDS: Record<string, (argv: string[], io: CliIo) => Promise<number>> =
   compare: compareCommand,
   humaneval: humanevalCommand,
   validate: (argv, io) => validateCommand(argv, io.stdout),
+  data: dataCommand,
 };
 
 /** Errors in what the user gave (arguments, config, run log, policy, trace, cassette, samples, an input file, a held --out): exit 2. */
