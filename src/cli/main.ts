@@ -11,6 +11,7 @@ import { PolicyError, TraceInputError } from '../taint/index.js';
 import { UsageError } from './args.js';
 import { compareCommand } from './compare.js';
 import { dataCommand } from './data.js';
+import { initCommand } from './init.js';
 import { humanevalCommand } from './humaneval-score.js';
 import { EXIT, type CliIo } from './io.js';
 import { mergeCommand } from './merge.js';
@@ -27,6 +28,8 @@ export { EXIT, type CliIo } from './io.js';
 const HELP = `saboteur ${VERSION}: robustness CI for multi-agent LLM pipelines
 
 commands:
+  saboteur init [--yes] [--force] [--run CMD] [--model-kind KIND] [--benchmarks LIST]
+      write a commented saboteur.yml and the pull-request workflow for this repository
   saboteur run --config saboteur.yml [--out DIR] [--limit N] [--concurrency N] [--shard i/N]
       run the pipeline in the control and malicious variants; writes run.json and report.md
       (exit 1 when the gate of saboteur.yml fails)
@@ -55,6 +58,7 @@ const COMMANDS: Record<string, (argv: string[], io: CliIo) => Promise<number>> =
   humaneval: humanevalCommand,
   validate: (argv, io) => validateCommand(argv, io.stdout),
   data: dataCommand,
+  init: initCommand,
 };
 
 /** Errors in what the user gave (arguments, config, run log, policy, trace, cassette, samples, an input file, a held --out): exit 2. */
