@@ -6,7 +6,8 @@ import { build } from 'esbuild';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-const banner = { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" };
+// Under a name of its own: a bundled package may import createRequire itself (@actions/cache's do).
+const banner = { js: "import { createRequire as saboteurCreateRequire } from 'node:module'; const require = saboteurCreateRequire(import.meta.url);" };
 const option = (name) => (process.argv.includes(`--${name}`) ? process.argv[process.argv.indexOf(`--${name}`) + 1] : undefined);
 const outdir = option('outdir') ?? 'dist';
 const allEntries = { index: 'src/entries/action-main.ts', post: 'src/entries/action-post.ts', cli: 'src/entries/cli.ts' };
