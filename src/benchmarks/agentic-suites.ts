@@ -66,7 +66,7 @@ async function dataDirFor(id: string, explicit: string | undefined, ctx: Benchma
   if (isPinnedBenchmark(id)) return benchmarkDataDir(id, { cacheDir: ctx.cacheDir, env, log: ctx.log });
   const dir = defaultDataDir(env);
   if (!dir) {
-    throw new Error(`benchmarks.${id}: no data folder; set benchmarks.${id}.path or SABOTEUR_DATA_DIR to the folder that holds ${id}/ (see the README, "Security benchmarks")`);
+    throw new Error(`benchmarks.${id}: no data folder; set benchmarks.${id}.path or SABOTEUR_DATA_DIR to the folder that holds ${id}/ (see the docs/benchmarks.md, "Security benchmarks")`);
   }
   return dir;
 }
