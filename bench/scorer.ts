@@ -87,7 +87,7 @@ function benchSamples(problems: Parameters<typeof generateCompletions>[0], recor
 
 export async function benchScorer(opts: { rounds: number; lanes: number; recordedPath?: string }): Promise<ScorerFigures> {
   const dataDir = defaultDataDir();
-  if (!dataDir) throw new Error('bench scorer: no HumanEval data (set SABOTEUR_DATA_DIR or place shared/datasets beside the repo)');
+  if (!dataDir) throw new Error('bench scorer: no HumanEval data (set SABOTEUR_DATA_DIR to a data folder; saboteur data fetch fills one)');
   const { problems } = await loadHumanEval(path.join(dataDir, HUMANEVAL_DATA_PATH));
   const byId = new Map(problems.map((p) => [p.task_id, p]));
   const { source, samples, recordedPassed } = benchSamples(problems, opts.recordedPath);

@@ -1,12 +1,18 @@
 // Bundles the action (dist/index.js, dist/post.js) and the CLI (dist/cli.js), and writes
 // dist/licenses.txt: the licence of every third-party package the bundles contain. Deterministic:
-// CI rebuilds and fails when the committed bundle differs.
+// CI rebuilds and fails when the committed bundle differs. `--outdir DIR --only cli` bundles the CLI
+// alone elsewhere (the install test packs a fresh one).
 import { build } from 'esbuild';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-const banner = { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" };
-const entries = { index: 'src/entries/action-main.ts', post: 'src/entries/action-post.ts', cli: 'src/entries/cli.ts' };
+// Under a name of its own: a bundled package may import createRequire itself (@actions/cache's do).
+const banner = { js: "import { createRequire as saboteurCreateRequire } from 'node:module'; const require = saboteurCreateRequire(import.meta.url);" };
+const option = (name) => (process.argv.includes(`--${name}`) ? process.argv[process.argv.indexOf(`--${name}`) + 1] : undefined);
+const outdir = option('outdir') ?? 'dist';
+const allEntries = { index: 'src/entries/action-main.ts', post: 'src/entries/action-post.ts', cli: 'src/entries/cli.ts' };
+const only = option('only');
+const entries = only ? { [only]: allEntries[only] } : allEntries;
 const results = await Promise.all(
   Object.entries(entries).map(([name, entry]) =>
     build({
@@ -15,7 +21,7 @@ const results = await Promise.all(
       platform: 'node',
       target: 'node20',
       format: 'esm',
-      outfile: `dist/${name}.js`,
+      outfile: path.join(outdir, `${name}.js`),
       banner,
       // Licence comments of bundled code go to dist/NAME.js.LEGAL.txt, linked from the bundle.
       legalComments: 'linked',
@@ -56,7 +62,9 @@ const sections = [...roots]
 const body = sections
   .map((s) => `${s.id} (${s.licence})\n\n${s.text ?? `No licence file ships with this package; its package.json declares ${s.licence}.`}`)
   .join(`\n\n${'-'.repeat(72)}\n\n`);
+const bundles = Object.keys(entries).map((n) => `dist/${n}.js`);
+const named = bundles.length > 1 ? `${bundles.slice(0, -1).join(', ')} and ${bundles.at(-1)}` : bundles[0];
 writeFileSync(
-  'dist/licenses.txt',
-  `Third-party software bundled in dist/index.js, dist/post.js and dist/cli.js\n\n${'='.repeat(72)}\n\n${body}\n`,
+  path.join(outdir, 'licenses.txt'),
+  `Third-party software bundled in ${named}\n\n${'='.repeat(72)}\n\n${body}\n`,
 );

@@ -25,7 +25,7 @@ export async function benchmarkFigures(dataDir: string | undefined, opts: { quic
     cases.push(...(await asbCases(dataDir, opts.quick ? 1 : 2)));
     cases.push(...(await agentHarmCases(dataDir, opts.quick ? 20 : 176, opts.quick ? 8 : 1)));
     cases.push(...(await redCodeCases(dataDir, opts.quick ? 8 : 40, opts.quick ? 7 : 3)));
-  } else skipped.push(`ASB, AgentHarm, RedCode: no benchmark data under ${dataDir ?? '(no SABOTEUR_DATA_DIR, no ../shared/datasets)'}`);
+  } else skipped.push(`ASB, AgentHarm, RedCode: no benchmark data under ${dataDir ?? '(SABOTEUR_DATA_DIR is not set)'}`);
   const sa = opts.safeArenaDir ?? path.resolve('fixtures/safearena');
   if (existsSync(path.join(sa, 'harm.json'))) cases.push(...(await safeArenaCases(sa)));
   else skipped.push(`SafeArena: no harm.json under ${sa}`);

@@ -4,6 +4,7 @@
  * history entry), then applies the gate. The one place that calls core.setFailed: a failing gate
  * fails the job only after everything is published.
  */
+import * as actionsCache from '@actions/cache';
 import * as core from '@actions/core';
 import path from 'node:path';
 import { loadConfig, type Config } from '../config/load.js';
@@ -22,6 +23,8 @@ import { cancelOnSignals, exitCodeForSignal, type SignalCancel } from '../run/ca
 import { lockOutDir } from '../run/out-lock.js';
 import { writeRunFiles } from '../run/assemble.js';
 import { preflightInputs } from '../config/preflight.js';
+import { dataCacheDir } from '../benchmarks/data/index.js';
+import { restoreDataCache, saveDataCache } from './data-cache.js';
 import { unscoredReason } from '../scoring/unscored.js';
 
 /** The CLI's exit code for an infrastructure failure (src/cli/io.ts), so both front ends say the same. */
@@ -52,22 +55,30 @@ async function produceRunLog(config: Config, inputs: ActionInputs, ctx: GithubCo
     }
   }
   await preflightInputs(config);
-  return runJob(config, {
-    signal: cancel.signal,
-    outDir,
-    log: actionLog,
-    progress: lineProgress((l) => core.info(l)),
-    limit: inputs.limit,
-    shard: inputs.shard,
-    cacheDir: path.join(process.env.RUNNER_TOOL_CACHE ?? path.resolve(inputs.outDir, '.cache'), 'saboteur'),
-    git: {
-      sha: ctx.commit ?? process.env.GITHUB_SHA,
-      ref: process.env.GITHUB_REF,
-      baseRef: ctx.pr?.baseRef || process.env.GITHUB_BASE_REF || undefined,
-      ...(ctx.pr ? { pr: ctx.pr.number } : {}),
-    },
-    ledger: stateLedger(),
-  });
+  const cacheDir = path.join(process.env.RUNNER_TOOL_CACHE ?? path.resolve(inputs.outDir, '.cache'), 'saboteur');
+  // Benchmarks with a path of their own read no downloaded data.
+  const downloaded = Object.entries(config.benchmarks).filter(([, s]) => !(s as { path?: string } | undefined)?.path).map(([id]) => id);
+  const dataCache = await restoreDataCache(actionsCache, dataCacheDir(cacheDir), downloaded, process.env, actionLog);
+  try {
+    return await runJob(config, {
+      signal: cancel.signal,
+      outDir,
+      log: actionLog,
+      progress: lineProgress((l) => core.info(l)),
+      limit: inputs.limit,
+      shard: inputs.shard,
+      cacheDir,
+      git: {
+        sha: ctx.commit ?? process.env.GITHUB_SHA,
+        ref: process.env.GITHUB_REF,
+        baseRef: ctx.pr?.baseRef || process.env.GITHUB_BASE_REF || undefined,
+        ...(ctx.pr ? { pr: ctx.pr.number } : {}),
+      },
+      ledger: stateLedger(),
+    });
+  } finally {
+    await saveDataCache(actionsCache, dataCache, actionLog);
+  }
 }
 
 function failIfAborted(produced: Produced): boolean {

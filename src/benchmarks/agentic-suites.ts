@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import type { AgenticTask, GradedRun, SecurityVerdict, ToolEvent, ToolHandler } from './agentic.js';
 import type { Judge } from './agentharm/judge.js';
 import { defaultDataDir } from './humaneval/index.js';
+import { benchmarkDataDir, isPinnedBenchmark } from './data/store.js';
 import { displayPath } from './humaneval-suite.js';
 import { assistantMessages } from './refusal.js';
 import { stratifiedSample } from './sample.js';
@@ -59,8 +60,11 @@ export interface AgenticModule<Settings extends AgenticSettings, FileSettings> {
   traceToolSpecs?(tools: readonly ToolEvent[]): TraceToolSpec[];
 }
 
-function dataDirFor(id: string, explicit: string | undefined, env: NodeJS.ProcessEnv): string {
-  const dir = explicit ?? defaultDataDir(env);
+/** `benchmarks.<id>.path`, else SABOTEUR_DATA_DIR, else (a benchmark with pinned data) the data cache, filled first. */
+async function dataDirFor(id: string, explicit: string | undefined, ctx: BenchmarkLoadContext, env: NodeJS.ProcessEnv): Promise<string> {
+  if (explicit) return explicit;
+  if (isPinnedBenchmark(id)) return benchmarkDataDir(id, { cacheDir: ctx.cacheDir, env, log: ctx.log });
+  const dir = defaultDataDir(env);
   if (!dir) {
     throw new Error(`benchmarks.${id}: no data folder; set benchmarks.${id}.path or SABOTEUR_DATA_DIR to the folder that holds ${id}/ (see the docs/benchmarks.md, "Security benchmarks")`);
   }
@@ -123,7 +127,7 @@ export async function agenticSuite<S extends AgenticSettings>(mod: AgenticModule
   const id = mod.id;
   const env = ctx.env ?? process.env;
   const ownData = mod.data === 'own';
-  const dir = ownData ? '' : dataDirFor(id, settings.path, env);
+  const dir = ownData ? '' : await dataDirFor(id, settings.path, ctx, env);
   const loaded = await mod.load(dir, settings, ctx);
   for (const note of loaded.notes ?? []) ctx.log.warn(`${id}: ${note}`);
   const root = loaded.dir ?? dir;

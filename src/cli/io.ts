@@ -13,6 +13,8 @@ import { failedChecks } from '../report/gate-table.js';
 export const EXIT = { ok: 0, failed: 1, usage: 2, infrastructure: 3 } as const;
 
 export interface CliIo {
+  /** Only `saboteur init` reads it, and only on a terminal. */
+  stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
   stdout: NodeJS.WriteStream | { write(s: string): boolean; isTTY?: boolean };
   stderr: NodeJS.WriteStream | { write(s: string): boolean; isTTY?: boolean };
   env: NodeJS.ProcessEnv;

@@ -11,6 +11,8 @@ import { VERSION } from '../run/job.js';
 import { PolicyError, TraceInputError } from '../taint/index.js';
 import { UsageError } from './args.js';
 import { compareCommand } from './compare.js';
+import { dataCommand } from './data.js';
+import { initCommand } from './init.js';
 import { humanevalCommand } from './humaneval-score.js';
 import { EXIT, type CliIo } from './io.js';
 import { mergeCommand } from './merge.js';
@@ -27,6 +29,8 @@ export { EXIT, type CliIo } from './io.js';
 const HELP = `saboteur ${VERSION}: robustness CI for multi-agent LLM pipelines
 
 commands:
+  saboteur init [--yes] [--force] [--run CMD] [--model-kind KIND] [--benchmarks LIST]
+      write a commented saboteur.yml and the pull-request workflow for this repository
   saboteur run --config saboteur.yml [--out DIR] [--limit N] [--concurrency N] [--shard i/N]
       run the pipeline in the control and malicious variants; writes run.json and report.md
       (exit 1 when the gate of saboteur.yml fails, 3 when no instance could be scored)
@@ -41,6 +45,9 @@ commands:
       score HumanEval samples (task_id, completion) in the sandbox, official results format
   saboteur validate --trace FILE [--policy FILE] [--format md|json]
       taint-validate a recorded trace offline (exit 1 when a sink would be blocked or is unverifiable)
+  saboteur data fetch|verify [BENCHMARK...] [--dir DIR]
+      download the pinned benchmark files into the data folder and check their SHA-256
+      (verify: exit 1 when a file is missing or differs)
 
 saboteur COMMAND --help shows the options of a command.`;
 
@@ -51,6 +58,8 @@ const COMMANDS: Record<string, (argv: string[], io: CliIo) => Promise<number>> =
   compare: compareCommand,
   humaneval: humanevalCommand,
   validate: (argv, io) => validateCommand(argv, io.stdout),
+  data: dataCommand,
+  init: initCommand,
 };
 
 /** Errors in what the user gave (arguments, config, run log, policy, trace, cassette, samples, an input file, a held --out): exit 2. */

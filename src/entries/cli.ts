@@ -2,7 +2,7 @@
 import { main } from '../cli/main.js';
 import { isCancelling } from '../run/cancel.js';
 
-const code = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env });
+const code = await main(process.argv.slice(2), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env });
 process.exitCode = code;
 // A cancelled run is over once its files are written: whatever was abandoned mid-start (a model
 // server's readiness wait) must not hold the process. Exit once stderr has drained.

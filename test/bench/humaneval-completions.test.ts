@@ -12,11 +12,12 @@ import { generateCompletions, generateCompletionSet } from '../../bench/generate
 import { readRecordedResults } from '../../bench/recorded-results.js';
 import { defaultDataDir, HUMANEVAL_DATA_PATH, loadHumanEval, type HumanEvalProblem } from '../../src/benchmarks/humaneval/index.js';
 import { codeEdits, codeSyntaxEdits } from '../../src/inject/index.js';
+import { requireData } from '../helpers/benchmark-data.js';
 
 const dataDir = defaultDataDir();
 const realFile = dataDir ? join(dataDir, HUMANEVAL_DATA_PATH) : undefined;
 const haveRealData = realFile !== undefined && existsSync(realFile);
-if (!haveRealData) console.warn('SKIPPED: generated HumanEval completions on the real problems: no data folder (set SABOTEUR_DATA_DIR)');
+requireData(haveRealData, 'generated HumanEval completions on the real problems: no data folder');
 const withRealData = haveRealData ? describe : describe.skip;
 
 let fixtureProblems: HumanEvalProblem[];

@@ -11,10 +11,11 @@ import { join } from 'node:path';
 import type { AgenticTask, ToolEvent } from '../../src/benchmarks/agentic.js';
 import { AGENTHARM_FILES, gradeAgentHarm, isPlaceholder, loadAgentHarm, toolHandlers } from '../../src/benchmarks/agentharm/index.js';
 import { defaultDataDir } from '../../src/benchmarks/humaneval/resolve.js';
+import { requireData } from '../helpers/benchmark-data.js';
 
 const dataDir = defaultDataDir();
 const hasData = dataDir !== undefined && existsSync(join(dataDir, AGENTHARM_FILES.test_public.harmful));
-if (!hasData) console.warn(`agentharm-grading.test: SKIPPING: no AgentHarm data under ${dataDir ?? '(no SABOTEUR_DATA_DIR, no ../shared/datasets)'}`);
+requireData(hasData, `agentharm-grading.test: no AgentHarm data under ${dataDir ?? '(SABOTEUR_DATA_DIR is not set)'}`);
 const withData = hasData ? describe : describe.skip;
 
 let tasks: AgenticTask[] = [];

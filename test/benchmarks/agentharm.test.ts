@@ -20,10 +20,11 @@ import {
 } from '../../src/benchmarks/agentharm/index.js';
 import { detectRefusal } from '../../src/benchmarks/refusal.js';
 import { defaultDataDir } from '../../src/benchmarks/humaneval/resolve.js';
+import { requireData } from '../helpers/benchmark-data.js';
 
 const dataDir = defaultDataDir();
 const hasData = dataDir !== undefined && existsSync(join(dataDir, AGENTHARM_FILES.test_public.harmful));
-if (!hasData) console.warn(`agentharm.test: SKIPPING the real-data tests: no AgentHarm data under ${dataDir ?? '(no SABOTEUR_DATA_DIR, no ../shared/datasets)'}`);
+requireData(hasData, `agentharm.test: the real-data tests: no AgentHarm data under ${dataDir ?? '(SABOTEUR_DATA_DIR is not set)'}`);
 const withData = hasData ? describe : describe.skip;
 const read = (rel: string) => readFile(join(dataDir!, rel), 'utf8');
 

@@ -19,10 +19,11 @@ import {
 } from '../../src/benchmarks/asb/index.js';
 import { pairTasks } from '../../src/benchmarks/agentic-suites.js';
 import { defaultDataDir } from '../../src/benchmarks/humaneval/resolve.js';
+import { requireData } from '../helpers/benchmark-data.js';
 
 const dataDir = defaultDataDir();
 const hasData = dataDir !== undefined && existsSync(join(dataDir, 'asb', 'data', 'all_attack_tools.jsonl'));
-if (!hasData) console.warn(`asb.test: SKIPPING the real-data tests: no ASB data under ${dataDir ?? '(no SABOTEUR_DATA_DIR, no ../shared/datasets)'}`);
+requireData(hasData, `asb.test: the real-data tests: no ASB data under ${dataDir ?? '(SABOTEUR_DATA_DIR is not set)'}`);
 const withData = hasData ? describe : describe.skip;
 const asbFile = (name: string) => join(dataDir!, 'asb', 'data', name);
 const read = (name: string) => readFile(asbFile(name), 'utf8');

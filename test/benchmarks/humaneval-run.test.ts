@@ -1,5 +1,5 @@
 /**
- * The real HumanEval (164 problems from ../shared/datasets) through a whole run: an external
+ * The real HumanEval (164 problems from SABOTEUR_DATA_DIR) through a whole run: an external
  * OpenAI-compatible model on 127.0.0.1 that writes the canonical solutions, the chain pipeline
  * as an http-mode service, the proxy, AutoInject and the sandboxed scorer.
  */
@@ -16,11 +16,12 @@ import { computeMetrics } from '../../src/scoring/metrics.js';
 import { compareRunLogs } from '../../src/cli/compare.js';
 import type { RunLog } from '../../src/runlog/schema.js';
 import { memoryLog } from '../../src/util/log.js';
+import { requireData } from '../helpers/benchmark-data.js';
 
 const dataDir = defaultDataDir();
 const file = dataDir ? path.join(dataDir, 'humaneval/data/HumanEval.jsonl.gz') : undefined;
 const present = file !== undefined && existsSync(file);
-if (!present) console.warn('skipping the real HumanEval run: no ../shared/datasets/humaneval (set SABOTEUR_DATA_DIR)');
+requireData(present, 'the real HumanEval run: no HumanEval data');
 const maybe = present ? describe : describe.skip;
 
 /** A model that knows the canonical solutions: what a perfect coder would answer. */

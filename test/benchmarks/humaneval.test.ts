@@ -24,6 +24,7 @@ import { memoryLog, silentLog } from '../../src/util/log.js';
 import { referenceScore } from '../../bench/reference-scorer.js';
 import { COMPLETION_KINDS, generateCompletionSet } from '../../bench/generated-completions.js';
 import { RECORDED_ENV, readRecordedResults } from '../../bench/recorded-results.js';
+import { requireData } from '../helpers/benchmark-data.js';
 
 const FIXTURES = resolve('fixtures/humaneval');
 const readJsonl = (file: string): unknown[] => readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
@@ -32,9 +33,7 @@ const FIXTURE_PROBLEMS = join(FIXTURES, 'problems.jsonl');
 const dataDir = defaultDataDir();
 const realFile = dataDir ? join(dataDir, HUMANEVAL_DATA_PATH) : undefined;
 const haveRealData = realFile !== undefined && existsSync(realFile);
-if (!haveRealData) {
-  console.warn('SKIPPED: HumanEval tests on the real data: no data folder (set SABOTEUR_DATA_DIR or place shared/datasets beside the repo)');
-}
+requireData(haveRealData, 'HumanEval tests on the real data: no data folder');
 const describeRealData = haveRealData ? describe : describe.skip;
 // Recorded official results are other people's data: never in the repository, only where a user points.
 const recordedPath = process.env[RECORDED_ENV];
@@ -146,7 +145,7 @@ describe('resolveHumanEvalFile', () => {
     try {
       const cacheDir = join(work, 'cache-ok');
       const path = await resolveHumanEvalFile({ dataDir: null, cacheDir, url, sha256: fixtureSha, log: silentLog });
-      expect(path).toBe(join(cacheDir, HUMANEVAL_DATA_PATH));
+      expect(path).toBe(join(cacheDir, 'data', HUMANEVAL_DATA_PATH));
       expect(sha256Hex(await readFile(path))).toBe(fixtureSha);
       expect(requests()).toBe(1);
       expect(await resolveHumanEvalFile({ dataDir: null, cacheDir, url, sha256: fixtureSha, log: silentLog })).toBe(path);
@@ -164,7 +163,7 @@ describe('resolveHumanEvalFile', () => {
       await expect(resolveHumanEvalFile({ dataDir: null, cacheDir, url, sha256: fixtureSha, log: silentLog })).rejects.toThrow(
         new RegExp(`has SHA-256 ${sha256Hex(Buffer.from('not the file'))}, expected ${fixtureSha}`),
       );
-      expect(existsSync(join(cacheDir, HUMANEVAL_DATA_PATH))).toBe(false);
+      expect(existsSync(join(cacheDir, 'data', HUMANEVAL_DATA_PATH))).toBe(false);
     } finally {
       server.close();
     }
@@ -174,8 +173,8 @@ describe('resolveHumanEvalFile', () => {
     const { server, url, requests } = await serve(fixtureGz);
     try {
       const cacheDir = join(work, 'cache-corrupt');
-      await mkdir(join(cacheDir, 'humaneval', 'data'), { recursive: true });
-      await writeFile(join(cacheDir, HUMANEVAL_DATA_PATH), 'truncated');
+      await mkdir(join(cacheDir, 'data', 'humaneval', 'data'), { recursive: true });
+      await writeFile(join(cacheDir, 'data', HUMANEVAL_DATA_PATH), 'truncated');
       const log = memoryLog();
       const path = await resolveHumanEvalFile({ dataDir: null, cacheDir, url, sha256: fixtureSha, log });
       expect(requests()).toBe(1);
@@ -195,13 +194,12 @@ describe('resolveHumanEvalFile', () => {
     }
   });
 
-  it('takes the data folder from SABOTEUR_DATA_DIR, else ../shared/datasets beside the working directory', async () => {
+  it('takes the data folder from SABOTEUR_DATA_DIR only: a folder beside the working directory is never a default', async () => {
     const root = join(work, 'layout');
     await mkdir(join(root, 'repo'), { recursive: true });
     expect(defaultDataDir({ SABOTEUR_DATA_DIR: 'data' }, join(root, 'repo'))).toBe(join(root, 'repo', 'data'));
-    expect(defaultDataDir({}, join(root, 'repo'))).toBeUndefined();
     await mkdir(join(root, 'shared', 'datasets'), { recursive: true });
-    expect(defaultDataDir({}, join(root, 'repo'))).toBe(join(root, 'shared', 'datasets'));
+    expect(defaultDataDir({}, join(root, 'repo'))).toBeUndefined();
   });
 });
 

@@ -33,10 +33,11 @@ import {
 import { outcomeOf } from '../../src/benchmarks/agentic-suites.js';
 import { defaultDataDir } from '../../src/benchmarks/humaneval/resolve.js';
 import { detectIsolation } from '../../src/sandbox/index.js';
+import { requireData } from '../helpers/benchmark-data.js';
 
 const dataDir = defaultDataDir();
 const hasData = dataDir !== undefined && existsSync(join(dataDir, REDCODE_DIRS.python.dir));
-if (!hasData) console.warn(`redcode.test: SKIPPING the real-data tests: no RedCode-Exec data under ${dataDir ?? '(no SABOTEUR_DATA_DIR, no ../shared/datasets)'}`);
+requireData(hasData, `redcode.test: the real-data tests: no RedCode-Exec data under ${dataDir ?? '(SABOTEUR_DATA_DIR is not set)'}`);
 const withData = hasData ? describe : describe.skip;
 
 const isolation = await detectIsolation();

@@ -23,7 +23,7 @@ export function bundled(entry: keyof typeof ENTRIES): Promise<string> {
       target: 'node20',
       format: 'esm',
       outfile,
-      banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+      banner: { js: "import { createRequire as saboteurCreateRequire } from 'node:module'; const require = saboteurCreateRequire(import.meta.url);" },
       legalComments: 'none',
       logLevel: 'warning',
       external: ['node-llama-cpp'],

@@ -28,7 +28,7 @@ function problems(): Problem[] {
   const dir = defaultDataDir(process.env);
   const file = dir && path.join(dir, 'humaneval', 'data', 'HumanEval.jsonl.gz');
   if (!file || !existsSync(file)) {
-    console.warn('corruption modes: no ../shared/datasets/humaneval (set SABOTEUR_DATA_DIR): only the demo problems are used');
+    console.warn('corruption modes: no HumanEval data under SABOTEUR_DATA_DIR: only the demo problems are used');
     return demo;
   }
   const real = gunzipSync(readFileSync(file)).toString('utf8').trim().split('\n').map((l) => JSON.parse(l) as Problem);

@@ -18,6 +18,7 @@ import { defaultDataDir } from '../../src/benchmarks/humaneval/resolve.js';
 import { createPipelineRunner, type PipelineConfig } from '../../src/pipeline/index.js';
 import { releaseAll, startToolServer, type SinkDefense, type ToolServer } from '../../src/tools/index.js';
 import { memoryLog } from '../../src/util/log.js';
+import { requireData } from '../helpers/benchmark-data.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const PLAN = '1. Look the contact up.\n2. Report what you found.';
@@ -252,7 +253,7 @@ describe('agentic.mjs: planner → worker with MCP tools', () => {
 
 const dataDir = defaultDataDir();
 const hasData = dataDir !== undefined && existsSync(path.join(dataDir, AGENTHARM_FILES.test_public.harmful));
-if (!hasData) console.warn(`agentic-pipeline.test: SKIPPING the AgentHarm run: no AgentHarm data under ${dataDir ?? '(no SABOTEUR_DATA_DIR, no ../shared/datasets)'}`);
+requireData(hasData, `agentic-pipeline.test: the AgentHarm run: no AgentHarm data under ${dataDir ?? '(SABOTEUR_DATA_DIR is not set)'}`);
 const withData = hasData ? describe : describe.skip;
 
 withData('agentic.mjs on a real AgentHarm task with its real simulations', () => {

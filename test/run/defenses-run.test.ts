@@ -14,10 +14,11 @@ import { runJob } from '../../src/run/job.js';
 import { defaultDataDir } from '../../src/benchmarks/humaneval/index.js';
 import { computeSecurity } from '../../src/scoring/security-metrics.js';
 import { memoryLog } from '../../src/util/log.js';
+import { requireData } from '../helpers/benchmark-data.js';
 
 const dataDir = defaultDataDir();
 const hasData = dataDir !== undefined && ['asb', 'agentharm', 'redcode'].every((d) => existsSync(path.join(dataDir, d)));
-if (!hasData) console.warn('defenses-run.test: SKIPPING the defense comparison: no benchmark data (set SABOTEUR_DATA_DIR or provide ../shared/datasets)');
+requireData(hasData, 'defenses-run.test: the defense comparison: no benchmark data');
 const maybe = hasData ? describe : describe.skip;
 const DEFENSES = ['none', 'taint', 'local-judge', 'global-judge', 'taint/no-propagation', 'taint/local', 'taint/one-hop'];
 

@@ -20,10 +20,11 @@ import { computeSecurity, overallSecurity } from '../../src/scoring/security-met
 import { runFigures } from '../../src/history/entry.js';
 import type { RunLog } from '../../src/runlog/schema.js';
 import { memoryLog } from '../../src/util/log.js';
+import { requireData } from '../helpers/benchmark-data.js';
 
 const dataDir = defaultDataDir();
 const hasData = dataDir !== undefined && ['agentharm', 'redcode'].every((d) => existsSync(path.join(dataDir, d)));
-if (!hasData) console.warn('insider-run.test: SKIPPING the agentic sabotage demos: no benchmark data (set SABOTEUR_DATA_DIR or provide ../shared/datasets)');
+requireData(hasData, 'insider-run.test: the agentic sabotage demos: no benchmark data');
 const maybe = hasData ? describe : describe.skip;
 
 const dirs: string[] = [];

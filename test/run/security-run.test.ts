@@ -27,12 +27,13 @@ import { runJob, type RunOutcome } from '../../src/run/job.js';
 import { defaultDataDir } from '../../src/benchmarks/humaneval/resolve.js';
 import { computeSecurity, type SecurityStats } from '../../src/scoring/security-metrics.js';
 import { memoryLog } from '../../src/util/log.js';
+import { requireData } from '../helpers/benchmark-data.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const CONFIG = path.join(repoRoot, 'fixtures/demo/security.yml');
 const dataDir = defaultDataDir();
 const hasData = dataDir !== undefined && ['asb', 'agentharm', 'redcode'].every((d) => existsSync(path.join(dataDir, d)));
-if (!hasData) console.warn('security-run.test: SKIPPING the security demo run: no benchmark data (set SABOTEUR_DATA_DIR or provide ../shared/datasets)');
+requireData(hasData, 'security-run.test: the security demo run: no benchmark data');
 const maybe = hasData ? describe : describe.skip;
 
 /**

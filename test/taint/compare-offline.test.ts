@@ -19,10 +19,11 @@ import { startReplayServer, type ModelServerHandle } from '../../src/model/index
 import { createSemanticModel } from '../../src/proxy/semantic-model.js';
 import { silentLog } from '../../src/util/log.js';
 import { agentHarmCases, asbCases, hasBenchmarkData, redCodeCases } from '../../bench/taint-eval/benchmark-cases.js';
+import { requireData } from '../helpers/benchmark-data.js';
 
 const dataDir = defaultDataDir();
 const hasData = hasBenchmarkData(dataDir);
-if (!hasData) console.warn(`taint-offline.test: SKIPPING: no benchmark data under ${dataDir ?? '(no SABOTEUR_DATA_DIR, no ../shared/datasets)'}`);
+requireData(hasData, `taint-offline.test: no benchmark data under ${dataDir ?? '(SABOTEUR_DATA_DIR is not set)'}`);
 const withData = hasData ? describe : describe.skip;
 
 withData('offline defense comparison on the security benchmarks', () => {

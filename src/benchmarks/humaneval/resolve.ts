@@ -1,25 +1,26 @@
 /**
  * Where the HumanEval problems come from (docs/benchmarks.md, "Running on the real HumanEval"): an explicit path, then the data folder
- * (SABOTEUR_DATA_DIR or ../shared/datasets), then the cache, then a download from upstream
- * checked against the pinned SHA-256.
+ * (SABOTEUR_DATA_DIR), then the data cache (the folder `saboteur data fetch` fills), then a download
+ * from upstream checked against the pinned SHA-256.
  */
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { Log } from '../../util/log.js';
 import { sha256Hex } from './load.js';
+import { dataCacheDir, pinnedFiles } from '../data/store.js';
 
+const PIN = pinnedFiles('humaneval')[0];
 /** SHA-256 of upstream `data/HumanEval.jsonl.gz` (openai/human-eval, 44,877 bytes, 164 problems). */
-export const HUMANEVAL_SHA256 = 'b796127e635a67f93fb35c04f4cb03cf06f38c8072ee7cee8833d7bee06979ef';
-export const HUMANEVAL_URL = 'https://github.com/openai/human-eval/raw/master/data/HumanEval.jsonl.gz';
+export const HUMANEVAL_SHA256 = PIN.sha256;
+/** The file at the pinned upstream commit. */
+export const HUMANEVAL_URL = PIN.url;
 /** The file's place under a data folder, as in the upstream repository. */
-export const HUMANEVAL_DATA_PATH = join('humaneval', 'data', 'HumanEval.jsonl.gz');
+export const HUMANEVAL_DATA_PATH = join(...PIN.path.split('/'));
 
-/** SABOTEUR_DATA_DIR when set, else ../shared/datasets (from the working directory) when it exists. */
+/** SABOTEUR_DATA_DIR when set (resolved against the working directory); there is no other default. */
 export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): string | undefined {
-  if (env.SABOTEUR_DATA_DIR) return resolve(cwd, env.SABOTEUR_DATA_DIR);
-  const sibling = resolve(cwd, '..', 'shared', 'datasets');
-  return existsSync(sibling) ? sibling : undefined;
+  return env.SABOTEUR_DATA_DIR ? resolve(cwd, env.SABOTEUR_DATA_DIR) : undefined;
 }
 
 export interface ResolveHumanEvalOptions {
@@ -58,7 +59,7 @@ export async function resolveHumanEvalFile(opts: ResolveHumanEvalOptions): Promi
     }
   }
 
-  const cached = join(opts.cacheDir, HUMANEVAL_DATA_PATH);
+  const cached = join(dataCacheDir(opts.cacheDir), HUMANEVAL_DATA_PATH);
   if (existsSync(cached)) {
     const actual = sha256Hex(await readFile(cached));
     if (actual === expected) {
@@ -85,7 +86,7 @@ export async function resolveHumanEvalFile(opts: ResolveHumanEvalOptions): Promi
   if (actual !== expected) {
     throw new Error(`HumanEval: the file downloaded from ${url} has SHA-256 ${actual}, expected ${expected}; not using it`);
   }
-  await mkdir(join(opts.cacheDir, 'humaneval', 'data'), { recursive: true });
+  await mkdir(dirname(cached), { recursive: true });
   // Written under a temporary name and renamed, so a concurrent reader never sees half a file.
   const partial = `${cached}.${process.pid}.partial`;
   try {

@@ -1,0 +1,138 @@
+/**
+ * `saboteur init`: the files it writes load with the project's own config loader and pass the JSON
+ * Schema, for every model kind and benchmark; the workflow holds what a pull-request run needs; it
+ * asks on a terminal, takes flags, and refuses to overwrite without --force.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { parse } from 'yaml';
+import { BENCHMARK_IDS } from '../../src/benchmarks/registry.js';
+import { main } from '../../src/cli/main.js';
+import { parseConfig } from '../../src/config/load.js';
+import { MODEL_KIND_IDS } from '../../src/model/registry.js';
+import { VERSION } from '../../src/run/job.js';
+
+const validate = new Ajv2020({ allErrors: true, validateFormats: false, allowUnionTypes: true }).compile(JSON.parse(readFileSync('saboteur.schema.json', 'utf8')));
+
+let root: string;
+let n = 0;
+beforeAll(async () => {
+  root = await mkdtemp(path.join(tmpdir(), 'saboteur-init-'));
+});
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+async function repo(files: Record<string, string> = {}): Promise<string> {
+  const dir = path.join(root, `repo-${++n}`);
+  await mkdir(dir, { recursive: true });
+  for (const [f, text] of Object.entries(files)) await writeFile(path.join(dir, f), text);
+  return dir;
+}
+
+function cli(stdin?: PassThrough & { isTTY?: boolean }) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io = { stdin, stdout: { write: (s: string) => out.push(s) > 0 }, stderr: { write: (s: string) => err.push(s) > 0 }, env: {} };
+  return { run: (...argv: string[]) => main(['init', ...argv], io), out: () => out.join(''), err: () => err.join('') };
+}
+
+const written = (dir: string) => ({
+  config: readFileSync(path.join(dir, 'saboteur.yml'), 'utf8'),
+  workflow: readFileSync(path.join(dir, '.github', 'workflows', 'saboteur.yml'), 'utf8'),
+});
+
+describe('saboteur init --yes', () => {
+  it('writes a config the loader and the schema accept, and the pull-request workflow', async () => {
+    const dir = await repo({ 'requirements.txt': 'openai\n' });
+    const c = cli();
+    expect(await c.run('--yes', '--dir', dir)).toBe(0);
+    const { config, workflow } = written(dir);
+    expect(config.startsWith('# yaml-language-server: $schema=./node_modules/saboteur/saboteur.schema.json\n')).toBe(true);
+    const loaded = parseConfig(config, path.join(dir, 'saboteur.yml'));
+    expect(loaded.model.kind).toBe('vllm');
+    expect(loaded.pipeline.run).toBe('python3 -m my_pipeline.run');
+    expect(validate(parse(config))).toBe(true);
+
+    const wf = parse(workflow) as Record<string, any>;
+    expect(Object.keys(wf.on)).toContain('pull_request');
+    expect(wf.permissions).toEqual({ contents: 'write', 'pull-requests': 'write' });
+    expect(wf.concurrency['cancel-in-progress']).toBe(true);
+    const job = wf.jobs.robustness;
+    expect(job.if).toContain('github.event.pull_request.head.repo.full_name == github.repository');
+    expect(job['runs-on']).toEqual(['self-hosted', 'linux', 'gpu']);
+    const steps = job.steps as { uses?: string; run?: string; with?: Record<string, string> }[];
+    expect(steps.find((s) => s.run)?.run).toBe('python3 -m pip install -r requirements.txt');
+    const action = steps.find((s) => s.uses?.includes('saboteur@'));
+    expect(action?.uses).toBe(`your-org/saboteur@v${VERSION}`);
+    expect(action?.with).toMatchObject({ config: 'saboteur.yml', 'allow-fork-prs': 'false' });
+  });
+
+  it.each(MODEL_KIND_IDS)('model kind %s: the config loads and passes the schema', async (kind) => {
+    const dir = await repo();
+    expect(await cli().run('--yes', '--dir', dir, '--model-kind', kind, '--benchmarks', BENCHMARK_IDS.join(','))).toBe(0);
+    const { config } = written(dir);
+    const loaded = parseConfig(config, path.join(dir, 'saboteur.yml'));
+    expect(loaded.model.kind).toBe(kind);
+    expect(Object.keys(loaded.benchmarks).sort()).toEqual([...BENCHMARK_IDS].sort());
+    expect(loaded.defenses).toEqual(['none', 'taint']);
+    expect(validate(parse(config))).toBe(true);
+  });
+
+  it('keeps hostile answers as text: a command with quotes, colons and a # stays one YAML string', async () => {
+    const dir = await repo();
+    const run = `sh -c 'echo "a: b" # not a comment' ; x: [1]`;
+    expect(await cli().run('--yes', '--dir', dir, '--run', run)).toBe(0);
+    expect(parseConfig(written(dir).config, path.join(dir, 'saboteur.yml')).pipeline.run).toBe(run);
+  });
+
+  it('refuses answers it cannot write: a multi-line command, an unknown kind or benchmark, a bad label (exit 2, nothing written)', async () => {
+    for (const bad of [['--run', 'a\nb'], ['--model-kind', 'vllmm'], ['--benchmarks', 'humaneval,humanevil'], ['--runner-labels', 'gpu,"x"'], ['--action', 'not a repo']]) {
+      const dir = await repo();
+      const c = cli();
+      expect(await c.run('--yes', '--dir', dir, ...bad)).toBe(2);
+      expect(existsSync(path.join(dir, 'saboteur.yml'))).toBe(false);
+    }
+  });
+
+  it('refuses to overwrite either file without --force, and overwrites both with it', async () => {
+    const dir = await repo();
+    await mkdir(path.join(dir, '.github', 'workflows'), { recursive: true });
+    await writeFile(path.join(dir, '.github', 'workflows', 'saboteur.yml'), 'mine\n');
+    const c = cli();
+    expect(await c.run('--yes', '--dir', dir)).toBe(2);
+    expect(c.err()).toContain('.github/workflows/saboteur.yml already exists; nothing written (--force overwrites)');
+    expect(existsSync(path.join(dir, 'saboteur.yml'))).toBe(false);
+    expect(await cli().run('--yes', '--force', '--dir', dir)).toBe(0);
+    expect(await readFile(path.join(dir, '.github', 'workflows', 'saboteur.yml'), 'utf8')).toContain('name: saboteur');
+  });
+});
+
+describe('saboteur init on a terminal', () => {
+  it('asks for what no flag gave, an empty reply keeping the default', async () => {
+    const dir = await repo({ 'package-lock.json': '{}' });
+    const stdin = Object.assign(new PassThrough(), { isTTY: true });
+    const c = cli(stdin);
+    const done = c.run('--dir', dir, '--model-kind', 'external');
+    // run, model, benchmarks, target, runner labels (the model kind came as a flag).
+    for (const reply of ['node agents/run.mjs', '', 'humaneval,asb', 'writer', 'gpu-a100']) {
+      await new Promise((r) => setTimeout(r, 50));
+      stdin.write(`${reply}\n`);
+    }
+    expect(await done).toBe(0);
+    expect(c.err()).toContain('Command that runs your pipeline on one task [node pipeline.mjs]: ');
+    expect(c.err()).not.toContain('Model server kind');
+    const loaded = parseConfig(written(dir).config, path.join(dir, 'saboteur.yml'));
+    expect(loaded.pipeline.run).toBe('node agents/run.mjs');
+    expect(loaded.model.kind).toBe('external');
+    expect(Object.keys(loaded.benchmarks).sort()).toEqual(['asb', 'humaneval']);
+    expect(loaded.variants.malicious.target).toBe('writer');
+    expect((parse(written(dir).workflow) as any).jobs.robustness['runs-on']).toEqual(['gpu-a100']);
+    expect((parse(written(dir).workflow) as any).jobs.robustness.steps[1].run).toBe('npm ci');
+  });
+});
