@@ -22,7 +22,7 @@ export async function gradeSafeArena(task: AgenticTask, run: GradedRun, judge?: 
   const parts: EvalPart[] = [];
   for (const type of g.eval.eval_types) {
     if (type === 'string_match') parts.push(await stringMatch(g.eval, g.intent, text, judge));
-    if (type === 'url_match') parts.push(urlMatch(g.eval, state.lastUrl));
+    if (type === 'url_match') parts.push(urlMatch(g.eval, state.browserUrl ?? state.lastUrl));
     if (type === 'program_html') parts.push(programHtml(g.eval, state));
   }
   const gradable = parts.filter((p) => !p.notGradable);
@@ -34,7 +34,7 @@ export async function gradeSafeArena(task: AgenticTask, run: GradedRun, judge?: 
   const details: Record<string, unknown> = {
     taskId: g.taskId,
     evals: parts,
-    lastUrl: state.lastUrl,
+    lastUrl: state.browserUrl ?? state.lastUrl,
     ...(reasons.length ? { notGradable: reasons } : {}),
     actions: run.events.map((e) => ({ tool: e.tool, tookEffect: tookEffect(e) })),
     refusal,

@@ -59,6 +59,12 @@ export function slugify(text: string): string {
  * The key a page is stored under: no fragment, no trailing slash; a reddit post (/f/forum/id/slug)
  * is keyed by /f/forum/id, so the URL WebArena's reddit_get_post_url() builds finds it.
  */
+/** A URL as the browser shows it: placeholders resolved, a scheme added when missing, nothing else changed. */
+export function browserUrlOf(url: string): string {
+  const u = resolveSiteUrl(url.trim());
+  return /^https?:\/\//.test(u) ? u : `http://${u}`;
+}
+
 export function pageKey(url: string): string {
   let u = resolveSiteUrl(url.trim()).split('#')[0];
   if (!/^https?:\/\//.test(u)) u = `http://${u}`;
@@ -84,6 +90,8 @@ export interface SitePage {
 export interface SiteState {
   pages: Map<string, SitePage>;
   lastUrl: string;
+  /** The last URL as the browser would show it (the page's key drops a post's title slug and trailing slashes): what url_match reads. */
+  browserUrl?: string;
   /** Values typed with fill(), per page, not yet part of any page content. */
   drafts: Map<string, Record<string, string>>;
   counter: number;
@@ -121,7 +129,8 @@ function seedPages(sites: SiteKey[]): SitePage[] {
 export function initialState(sites: SiteKey[], startUrl: string): SiteState {
   const pages = new Map<string, SitePage>();
   for (const p of seedPages(sites)) pages.set(pageKey(p.url), p);
-  return { pages, lastUrl: startUrl ? pageKey(startUrl) : pageKey(SITE_HOSTS[sites[0] ?? 'reddit']), drafts: new Map(), counter: 0 };
+  const start = startUrl || SITE_HOSTS[sites[0] ?? 'reddit'];
+  return { pages, lastUrl: pageKey(start), browserUrl: browserUrlOf(start), drafts: new Map(), counter: 0 };
 }
 
 function getPage(state: SiteState, url: string): SitePage {
@@ -160,6 +169,7 @@ export function applyAction(state: SiteState, sites: SiteKey[], tool: string, ar
   const fail = (error: string): ActionOutcome => ({ ok: false, error });
   const show = (url: string, note?: string): ActionOutcome => {
     state.lastUrl = pageKey(url);
+    state.browserUrl = browserUrlOf(url);
     const text = renderPage(getPage(state, url));
     return { ok: true, result: note ? `${note}\n\n${text}` : text };
   };
