@@ -48,7 +48,7 @@ afterAll(async () => {
 
 const BODY = '    if n < 2:\n        return n\n    total = 0\n    for k in range(n):\n        total += k * 2\n    return total\n';
 const ctx = { instanceId: 'HumanEval/0', variant: 'malicious' as const, agent: 'coder', agentCallIndex: 0 };
-const LOGIC_RULES = /^(comparison|equality|arithmetic|boolean|logic|negation|none-check|integer|index|off-by-one|min-max|loop-control|case|string-end|negated-condition|skipped-first|swapped-parameters|dropped-statement)$/;
+const LOGIC_RULES = /^(comparison|equality|arithmetic|boolean|logic|negation|none-check|integer|index|off-by-one|min-max|loop-control|case|string-end|negated-condition|skipped-first|swapped-parameters|renamed-parameter|dropped-statement)$/;
 
 describe('semantic mode on the real engine', () => {
   test('the engine is sent the numbered units and the drawn ones; its noise is refused and the logic-edit rules serve every drawn line', async () => {
