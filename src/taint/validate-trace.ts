@@ -102,15 +102,19 @@ function asInputError(check: () => void): void {
  * earliest LLM call; else of its earliest span with one.
  */
 function otlpRoot(spans: readonly OtlpSpan[]): string {
-  const views = [...spans].sort((a, b) => a.startMs - b.startMs).map(genAiView);
-  const firstUser = (vs: readonly GenAiSpan[]) => {
-    for (const v of vs) {
-      const text = v.input.find((m) => m.role === 'user' && !isOpaqueText(m.text))?.text;
+  const sorted = [...spans].sort((a, b) => a.startMs - b.startMs);
+  // Views are read as needed: the request is nearly always in the first span or two.
+  const memo = new Map<OtlpSpan, GenAiSpan>();
+  const view = (s: OtlpSpan) => memo.get(s) ?? memo.set(s, genAiView(s)).get(s)!;
+  const firstUser = (keep: (s: OtlpSpan) => boolean) => {
+    for (const s of sorted) {
+      if (!keep(s)) continue;
+      const text = view(s).input.find((m) => m.role === 'user' && !isOpaqueText(m.text))?.text;
       if (text !== undefined) return text;
     }
     return undefined;
   };
-  return firstUser(views.filter((v) => !v.span.parentSpanId)) ?? firstUser(views.filter((v) => v.op === 'chat')) ?? firstUser(views) ?? '';
+  return firstUser((s) => !s.parentSpanId) ?? firstUser((s) => view(s).op === 'chat') ?? firstUser(() => true) ?? '';
 }
 
 /**

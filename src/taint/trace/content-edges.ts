@@ -107,12 +107,22 @@ export function messageEdges(g: GraphBuilder, items: readonly Item[], p: Produce
  */
 export function addUnservedResults(list: ItemList, toolMessages: ReadonlyMap<string, number>, opts: ContentIndexOptions): void {
   if (toolMessages.size === 0) return;
-  const served = new ContentIndex(opts);
-  list.items.forEach((it, i) => (it.kind === 'tool' || it.kind === 'sink') && it.output && served.add(i, it.output, -Infinity));
+  const results = list.items.filter((it) => (it.kind === 'tool' || it.kind === 'sink') && it.output);
+  // A result fed back as it was served is the common case: an exact match needs no index.
+  const exact = new Set(results.map((it) => it.output));
+  let served: ContentIndex | undefined;
+  const quotesServed = (content: string) => {
+    if (!served) {
+      served = new ContentIndex(opts);
+      results.forEach((it, i) => served!.add(i, it.output, -Infinity));
+    }
+    return served.linked(content, Infinity).size > 0;
+  };
   const seen = new Set<string>();
   for (const [content, firstUse] of toolMessages) {
+    if (exact.has(content)) continue;
     const n = normalizeText(content);
-    if (!n.includes(' ') || n.split(' ').length < 3 || seen.has(n) || served.linked(content, Infinity).size > 0) continue;
+    if (!n.includes(' ') || n.split(' ').length < 3 || seen.has(n) || quotesServed(content)) continue;
     seen.add(n);
     const it = list.push({ kind: 'tool', start: firstUse - 1e-3, end: firstUse - 1e-3, meta: { ref: `unserved:${list.items.length}`, name: 'tool result not served by saboteur' }, input: [], output: content, src: { type: 'pseudo' } });
     it.classified = { sources: maskOf(['UNTRUSTED_CONTENT']), sinks: 0, evidence: [{ mask: maskOf(['UNTRUSTED_CONTENT']), why: 'a tool result the pipeline got elsewhere: saboteur cannot tell where it came from' }] };

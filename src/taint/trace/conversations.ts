@@ -37,6 +37,7 @@ function factsOf(id: string, views: readonly GenAiSpan[]): TraceFacts | undefine
 
 /** Traces grouped into conversations; each group keeps its spans in the order given. */
 export function joinConversations(byTrace: ReadonlyMap<string, OtlpSpan[]>, viewOf: (s: OtlpSpan) => GenAiSpan): Conversation[] {
+  if (byTrace.size === 1) return [...byTrace].map(([id, spans]) => ({ ids: [id], spans }));
   const parent = new Map<string, string>([...byTrace.keys()].map((id) => [id, id]));
   // Union-find with full path compression: a hostile file of many chained traces stays near linear.
   const find = (id: string): string => {
