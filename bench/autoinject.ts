@@ -17,7 +17,7 @@ import { rngFor } from '../src/inject/prng.js';
 import type { CorruptionMode } from '../src/runlog/schema.js';
 import { defaultDataDir, HUMANEVAL_DATA_PATH, HumanEvalScorer, loadHumanEval, type HumanEvalProblem } from '../src/benchmarks/humaneval/index.js';
 import { detectIsolation } from '../src/sandbox/index.js';
-import { runPool } from '../src/run/pool.js';
+import { runPool } from '../src/util/pool.js';
 
 /** How the honest answer is written, and how the program is read back from the delivered message. */
 export interface AnswerShape {

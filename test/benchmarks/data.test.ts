@@ -149,13 +149,16 @@ describe('downloads that go wrong', () => {
     }
   });
 
-  it('sends HF_TOKEN to huggingface.co only', async () => {
+  it('sends HF_TOKEN to huggingface.co only, never into a message, and says when a gated dataset refuses', async () => {
     const sent: { url: string; auth?: string }[] = [];
     const recorder: typeof fetch = async (url, init) => {
       sent.push({ url: String(url), auth: (init?.headers as Record<string, string>)?.Authorization });
-      return new Response('no', { status: 404 });
+      return new Response('no', { status: String(url).startsWith('https://huggingface.co/') ? 401 : 404 });
     };
-    await fetchData(path.join(work, 'tokens'), ['asb', 'agentharm'], { fetch: recorder, hfToken: 'hf_secret' });
+    const report = await fetchData(path.join(work, 'tokens'), ['asb', 'agentharm'], { fetch: recorder, hfToken: 'hf_secret' });
+    expect(report.failed.find((f) => f.file.benchmark === 'agentharm')?.reason).toMatch(/HTTP 401.*gated dataset: set HF_TOKEN/);
+    expect(report.failed.find((f) => f.file.benchmark === 'asb')?.reason).toMatch(/HTTP 404$/);
+    expect(report.failed.map((f) => f.reason).join('\n')).not.toContain('hf_secret');
     expect(sent.filter((s) => s.url.startsWith('https://huggingface.co/')).every((s) => s.auth === 'Bearer hf_secret')).toBe(true);
     expect(sent.filter((s) => !s.url.startsWith('https://huggingface.co/')).every((s) => s.auth === undefined)).toBe(true);
     expect(sent.some((s) => s.url.startsWith('https://huggingface.co/'))).toBe(true);

@@ -88,7 +88,10 @@ async function download(file: PinnedFile, opts: Download): Promise<Buffer> {
   const headers: Record<string, string> = {};
   if (opts.hfToken && new URL(file.url).hostname === 'huggingface.co') headers.Authorization = `Bearer ${opts.hfToken}`;
   const res = await (opts.fetch ?? globalThis.fetch)(file.url, { headers, redirect: 'follow', signal: AbortSignal.timeout(opts.timeoutMs ?? 120_000) });
-  if (!res.ok) throw new Error(`HTTP ${res.status} ${res.statusText}`.trim());
+  if (!res.ok) {
+    const gated = (res.status === 401 || res.status === 403) && new URL(file.url).hostname === 'huggingface.co';
+    throw new Error(`HTTP ${res.status} ${res.statusText}`.trim() + (gated ? ' (a gated dataset: set HF_TOKEN to a token whose account accepted its terms)' : ''));
+  }
   const bytes = await readBounded(res, file);
   const actual = createHash('sha256').update(bytes).digest('hex');
   if (actual !== file.sha256) throw new Error(`its SHA-256 is ${actual}, the pin is ${file.sha256}`);
@@ -106,28 +109,32 @@ async function writeAtomically(target: string, bytes: Buffer): Promise<void> {
   }
 }
 
+/** Downloads at once; a few lanes keep the first fill short without flooding the source. */
+const LANES = 4;
+
 /** Fills `folder` with the pinned files of the benchmarks: what is there and right is kept, the rest downloaded. */
 export async function fetchData(folder: string, ids: readonly PinnedBenchmark[], opts: Download & { mirror?: string; log?: Log } = {}): Promise<FetchReport> {
   const report: FetchReport = { kept: [], fetched: [], failed: [] };
-  for (const id of ids) {
-    for (const file of pinnedFiles(id, opts.mirror)) {
-      const state = await checkFile(folder, file);
-      if (state.state === 'ok') {
-        report.kept.push(file);
-        continue;
-      }
-      if (state.state === 'mismatch') opts.log?.warn(`${id}: ${file.path} has SHA-256 ${state.actual}, not the pinned ${file.sha256}; downloading it again`);
-      try {
-        await writeAtomically(path.join(folder, file.path), await download(file, opts));
-        report.fetched.push(file);
-        opts.log?.debug(`${id}: ${file.path} verified and written`);
-      } catch (e) {
-        const err = e as Error;
-        const reason = err.name === 'TimeoutError' ? `no complete answer within ${(opts.timeoutMs ?? 120_000) / 1000} s` : err.message;
-        report.failed.push({ file, reason: `${file.url}: ${reason}` });
-      }
+  const files = ids.flatMap((id) => pinnedFiles(id, opts.mirror));
+  const one = async (file: PinnedFile) => {
+    const state = await checkFile(folder, file);
+    if (state.state === 'ok') return void report.kept.push(file);
+    if (state.state === 'mismatch') opts.log?.warn(`${file.benchmark}: ${file.path} has SHA-256 ${state.actual}, not the pinned ${file.sha256}; downloading it again`);
+    try {
+      await writeAtomically(path.join(folder, file.path), await download(file, opts));
+      report.fetched.push(file);
+      opts.log?.debug(`${file.benchmark}: ${file.path} verified and written`);
+    } catch (e) {
+      const err = e as Error;
+      const reason = err.name === 'TimeoutError' ? `no complete answer within ${(opts.timeoutMs ?? 120_000) / 1000} s` : err.message;
+      report.failed.push({ file, reason: `${file.url}: ${reason}` });
     }
-  }
+  };
+  let next = 0;
+  const lane = async () => {
+    while (next < files.length) await one(files[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(LANES, files.length) }, lane));
   return report;
 }
 
