@@ -1,9 +1,44 @@
-/** Jest runs TypeScript as ESM: the action's dependencies are ESM-only. */
-export default {
+/**
+ * Jest runs TypeScript as ESM: the action's dependencies are ESM-only. Two projects:
+ * `unit`, the pure logic (no server, subprocess, sandbox, browser or benchmark data: `npm test`,
+ * about a minute), and `integration`, everything else (`npm run test:all` runs both, and so does
+ * `.ci/run`). A new test file is an integration test unless it is listed here.
+ */
+const UNIT = [
+  'test/action/readme-workflow.test.ts',
+  'test/config/config.test.ts',
+  'test/config/registries.test.ts',
+  'test/docs/*.test.ts',
+  'test/github/github-context.test.ts',
+  'test/github/github-readme.test.ts',
+  'test/history/history.test.ts',
+  'test/report/*.test.ts',
+  'test/run/call-notes.test.ts',
+  'test/run/judge-info.test.ts',
+  'test/runlog/bound.test.ts',
+  'test/scoring/*.test.ts',
+  'test/taint/annotate-tools.test.ts',
+  'test/taint/content-links.test.ts',
+  'test/taint/graph.test.ts',
+  'test/taint/injection.test.ts',
+  'test/taint/intent.test.ts',
+  'test/taint/policy.test.ts',
+  'test/taint/tool-profile.test.ts',
+  'test/taint/trace-shapes.test.ts',
+  'test/taint/validate-graphs.test.ts',
+].map((p) => `<rootDir>/${p}`);
+
+const shared = {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
   resolver: 'ts-jest-resolver',
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, isolatedModules: true }] },
-  testMatch: ['<rootDir>/test/**/*.test.ts'],
+};
+
+export default {
   testTimeout: 60000,
+  projects: [
+    { ...shared, displayName: 'unit', testMatch: UNIT },
+    { ...shared, displayName: 'integration', testMatch: ['<rootDir>/test/**/*.test.ts'], testPathIgnorePatterns: ['/node_modules/', ...UNIT.map((p) => p.replace('<rootDir>/', '/').replace('*', '[^/]*').replace(/\./g, '\\.').replace('[^/]\\*', '[^/]*') + '$')] },
+  ],
 };

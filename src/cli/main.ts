@@ -16,6 +16,7 @@ import { initCommand } from './init.js';
 import { humanevalCommand } from './humaneval-score.js';
 import { EXIT, type CliIo } from './io.js';
 import { mergeCommand } from './merge.js';
+import { dashboardCommand, historyCommand } from './history.js';
 import { reportCommand } from './report.js';
 import { runCommand } from './run.js';
 import { validateCommand } from './validate.js';
@@ -41,6 +42,10 @@ commands:
       (exit 1 when the gate fails)
   saboteur compare BASE.json HEAD.json [--out FILE] [--max-increase 0.03] [--significance 0.05]
       compare two run logs: headline figures side by side, regressions tested (exit 1 on one)
+  saboteur history add RUN.json --store DIR [--sha SHA] [--branch NAME] [--pr N]
+      add the run log to the history in DIR (history.json, one entry per commit)
+  saboteur dashboard --store DIR [--out DIR]
+      write the dashboard of the history in DIR (index.html)
   saboteur humaneval score SAMPLES.jsonl [--problems FILE] [--out RESULTS.jsonl] [--k 1,10]
       score HumanEval samples (task_id, completion) in the sandbox, official results format
   saboteur validate --trace FILE [--policy FILE] [--format md|json]
@@ -57,6 +62,8 @@ const COMMANDS: Record<string, (argv: string[], io: CliIo) => Promise<number>> =
   merge: mergeCommand,
   compare: compareCommand,
   humaneval: humanevalCommand,
+  history: historyCommand,
+  dashboard: dashboardCommand,
   validate: (argv, io) => validateCommand(argv, io.stdout),
   data: dataCommand,
   init: initCommand,

@@ -7,7 +7,7 @@ import http from 'node:http';
 import { gunzipSync, inflateSync } from 'node:zlib';
 import type { Log } from '../util/log.js';
 import { closeServer, listenLocal, sendJson } from '../model/http-util.js';
-import { DEFAULT_BODY_LIMIT, readBodyWithin, tooLargeMessage } from '../util/body-limit.js';
+import { DEFAULT_BODY_LIMIT, readBodyWithin, refusalHeaders, tooLargeMessage } from '../util/body-limit.js';
 import { boundValue, capText } from '../runlog/bound.js';
 import { decodeOtlpLogsProtobuf, decodeOtlpProtobuf } from './protobuf.js';
 import { isOtlpDocument, logEventsOfRequest, spansOfRequest } from './json.js';
@@ -105,6 +105,12 @@ export async function startOtlpReceiver(opts: OtlpReceiverOptions): Promise<Otlp
   const live = new Map<string, Bucket>();
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    // The whole body first, whatever the answer: an answer sent while the client is still writing
+    // can be lost to a reset. And one request per connection: a keep-alive connection that the
+    // server times out just as a slow (loaded) client sends on it resets that request, where a
+    // fresh connection per export costs nothing on loopback.
+    res.setHeader('connection', 'close');
+    const read = await readBodyWithin(req, limit);
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const m = /^\/([^/]+)\/v1\/(traces|logs)\/?$/.exec(url.pathname);
     if (!m) return sendJson(res, 404, { code: 5, message: `no route ${req.method} ${url.pathname}: spans go to <OTEL_EXPORTER_OTLP_ENDPOINT>/v1/traces, their log events to <OTEL_EXPORTER_OTLP_ENDPOINT>/v1/logs` });
@@ -113,8 +119,7 @@ export async function startOtlpReceiver(opts: OtlpReceiverOptions): Promise<Otlp
     const key = decodeURIComponent(m[1]);
     const bucket = live.get(key);
     if (!bucket) return sendJson(res, 404, { code: 5, message: `unknown or finished invocation ${JSON.stringify(key)}: use the OTEL_EXPORTER_OTLP_ENDPOINT of the running invocation` });
-    const read = await readBodyWithin(req, limit);
-    if (!read.ok) return sendJson(res, 413, { code: 8, message: tooLargeMessage('otlp receiver', read.limit) });
+    if (!read.ok) return sendJson(res, 413, { code: 8, message: tooLargeMessage('otlp receiver', read.limit) }, refusalHeaders(read));
     let body = read.body;
     const encoding = String(req.headers['content-encoding'] ?? '').toLowerCase();
     if (encoding === 'gzip' || encoding === 'deflate') body = inflateWithin(body, encoding, limit);

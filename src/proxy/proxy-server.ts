@@ -18,7 +18,7 @@ import { AGENT_HEADER, closeServer, headerValue, listenLocal, MAX_BODY_DEPTH, ne
 import { SSE_HEADERS, sseData, type AssembledResponse, type Endpoint } from '../model/openai-wire.js';
 import { responsesEvent } from '../model/responses-wire.js';
 import { wireFor, type EndpointWire } from '../model/wire.js';
-import { DEFAULT_BODY_LIMIT, readBodyWithin, tooLargeMessage } from '../util/body-limit.js';
+import { DEFAULT_BODY_LIMIT, readBodyWithin, refusalHeaders, tooLargeMessage } from '../util/body-limit.js';
 import { boundProxyCall } from '../runlog/bound.js';
 import { createUpstream, UpstreamError, type Upstream } from '../model/upstream.js';
 import { clientKey, identifyAgent, parseRoute, SERVED_ROUTES, summarizeRequest, systemTextOf, type AgentRule } from './identify.js';
@@ -279,6 +279,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
       const call = boundProxyCall({ id: randomUUID(), agent, agentSource: source, endpoint, agentCallIndex: NO_AGENT_CALL_INDEX, startedAt, durationMs: performance.now() - t0, stream: false, status: 413, request: {}, error: message });
       invocation.finish(invocation.begin(call), call);
       log.warn(`proxy: ${message} (${agent} of ${invocation.instanceId})`);
+      for (const [name, value] of Object.entries(refusalHeaders(read))) res.setHeader(name, value);
       return sendError(res, 413, 'invalid_request_error', message, 'request_too_large');
     }
     const raw = read.body;

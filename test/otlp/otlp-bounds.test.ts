@@ -46,6 +46,8 @@ describe('otlp receiver bounds', () => {
     const endpoint = receiver.open('sab-otlp-big');
     const declared = await fetch(`${endpoint}/v1/traces`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(3 * 1024 * 1024) });
     expect(declared.status).toBe(413);
+    // One request per connection: no keep-alive connection for the server to time out under a client that is about to reuse it.
+    expect(declared.headers.get('connection')).toBe('close');
     expect(await declared.json()).toEqual({ code: 8, message: 'otlp receiver: the request body is over the 1 MiB limit' });
     const streamed = await chunkedPost(`${endpoint}/v1/traces`, 64, Buffer.alloc(64 * 1024, 0x20));
     expect(streamed.status).toBe(413);
