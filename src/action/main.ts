@@ -19,6 +19,7 @@ import { applyOverrides, readInputs, type ActionInputs } from './inputs.js';
 import { actionLog } from './log.js';
 import { publishCutShort, publishRun, publishShard, type Produced } from './publish.js';
 import { stateLedger } from './state.js';
+import { BUNDLE_STATE, guardFile, type FileGuard } from './bundle-guard.js';
 import { cancelOnSignals, exitCodeForSignal, type SignalCancel } from '../run/cancel.js';
 import { lockOutDir } from '../run/out-lock.js';
 import { writeRunFiles } from '../run/assemble.js';
@@ -108,7 +109,31 @@ function applyGate(gate: GateResult, inputs: ActionInputs, produced: Produced): 
   if (!gate.pass && inputs.failOnGate) core.setFailed(`saboteur: the gate failed (${gate.checks.filter((c) => !c.pass).map((c) => c.metric).join(', ')})`);
 }
 
+/** The files a run must not change: the post step's bundle (beside this one), GITHUB_ENV and GITHUB_PATH. */
+function guardJobFiles(): { post?: FileGuard; commands: FileGuard[] } {
+  const post = process.argv[1] ? guardFile(path.join(path.dirname(path.resolve(process.argv[1])), 'post.js')) : undefined;
+  if (post) core.saveState(BUNDLE_STATE, JSON.stringify(post.recorded));
+  const commands = [process.env.GITHUB_ENV, process.env.GITHUB_PATH].flatMap((f) => (f ? [guardFile(f)].filter((g): g is FileGuard => g !== undefined) : []));
+  return { post, commands };
+}
+
+/** Writes back what a run changed, fails the job when it did, and records the bundle again (last in the state wins). */
+function checkJobFiles(guards: { post?: FileGuard; commands: FileGuard[] }): void {
+  const changed = [guards.post, ...guards.commands].flatMap((g) => (g ? [g.check()].filter((c): c is string => c !== undefined) : []));
+  if (guards.post) core.saveState(BUNDLE_STATE, JSON.stringify(guards.post.recorded));
+  if (changed.length) core.setFailed(`saboteur: the job's files were changed during the run: ${changed.join('; ')}`);
+}
+
 export async function run(): Promise<void> {
+  const guards = guardJobFiles();
+  try {
+    await runSteps();
+  } finally {
+    checkJobFiles(guards);
+  }
+}
+
+async function runSteps(): Promise<void> {
   try {
     const inputs = readInputs();
     const ctx = loadGithubContext(process.env);

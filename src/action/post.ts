@@ -9,6 +9,7 @@ import { livingMembers } from '../pipeline/process-group.js';
 import { isSameProcess, killTree } from '../model/servers/process-tree.js';
 import type { TrackedProcess } from '../model/servers/types.js';
 import { PROCESSES_STATE } from './state.js';
+import { BUNDLE_STATE, verifyBundle } from './bundle-guard.js';
 
 export { PROCESSES_STATE };
 /** Shorter than a run's: the job is over, the server only has to let go of the GPU. */
@@ -80,6 +81,11 @@ export async function stopRecorded(raw: string, log: PostLog, graceMs = POST_KIL
 /** Post step: stop processes the main step recorded in the action state. Failures are warnings only. */
 export async function runPost(): Promise<void> {
   try {
+    const changed = process.argv[1] ? verifyBundle(process.argv[1], core.getState(BUNDLE_STATE)) : undefined;
+    if (changed) {
+      core.warning(`saboteur post: ${changed}; the saved state is not acted on`);
+      return;
+    }
     const raw = core.getState(PROCESSES_STATE);
     if (!raw || raw === '[]') {
       core.info('saboteur post: nothing to stop');

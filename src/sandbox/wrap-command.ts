@@ -127,10 +127,11 @@ export function buildSandboxCommand(isolation: Isolation, plan: CommandPlan): Sa
     }
     case 'unshare':
       // --kill-child: when unshare is killed (timeout), the namespace's init dies and takes every
-      // process with it. --mount-proc: /proc shows the namespace's processes only.
+      // process with it. --mount-proc: /proc shows the namespace's processes only. --ipc: System V
+      // shared memory dies with the sandbox, never seen by the host or another sandbox.
       wrapped = asRoot
-        ? ['unshare', '--mount', '--mount-proc', '--net', '--pid', '--fork', '--kill-child', '--', ...setprivArgs(plan.runAsUid!, true), '--', ...plan.argv]
-        : ['unshare', '--map-root-user', '--mount', '--mount-proc', '--net', '--pid', '--fork', '--kill-child', '--', ...plan.argv];
+        ? ['unshare', '--mount', '--mount-proc', '--net', '--ipc', '--pid', '--fork', '--kill-child', '--', ...setprivArgs(plan.runAsUid!, true), '--', ...plan.argv]
+        : ['unshare', '--map-root-user', '--mount', '--mount-proc', '--net', '--ipc', '--pid', '--fork', '--kill-child', '--', ...plan.argv];
       break;
     case 'rlimit-only':
       wrapped = asRoot ? [...setprivArgs(plan.runAsUid!, true), '--', ...plan.argv] : [...plan.argv];

@@ -89,7 +89,7 @@ describe('buildSandboxCommand', () => {
 
   it('falls back to unshare (with its own /proc) and to plain limits', () => {
     const u = buildSandboxCommand(iso('unshare'), { ...base, runAsUid: 7 });
-    expect(u.args.join(' ')).toContain('unshare --mount --mount-proc --net --pid --fork --kill-child -- setpriv --reuid=7');
+    expect(u.args.join(' ')).toContain('unshare --mount --mount-proc --net --ipc --pid --fork --kill-child -- setpriv --reuid=7');
     expect(u.innerCwd).toBe('/tmp/x');
     const r = buildSandboxCommand(iso('rlimit-only'), { ...base, runAsUid: null });
     expect(r.args.slice(-2)).toEqual(['/usr/bin/python3', 'a.py']);

@@ -7,7 +7,8 @@
  *
  * Control protocol with the judge (on fd 3, one byte each way): "H" + "1"/"0" (hello, whether the
  * seccomp filter is available), "R" with a socket passed along (run a problem on it), "E" (end it),
- * answered "C" (everything the child started is gone and the scratch dir is empty) or "D" (not).
+ * answered "C" (everything the child started is gone, the scratch dir is empty and the System V IPC
+ * objects it created are removed) or "D" (not).
  */
 import { GUARD_PY } from '../../../sandbox/guard-py.js';
 import { CODEC_PY } from './codec.js';
@@ -260,6 +261,35 @@ def wipe():
     return os.listdir(root) == []
 
 
+# Where each System V IPC table lists an object's id and its creator's uid.
+SYSV_TABLES = (("shm", 1, 9), ("sem", 1, 6), ("msg", 1, 9))
+
+
+def drop_sysv_ipc():
+    """Removes the System V shared memory segments, semaphore sets and message queues the problem
+    created (creator uid: this sandbox's), so the next problem cannot list or attach them and their
+    memory goes back now, not when the lane closes. Never in the invoking user's own namespace."""
+    if CONFIG["sweep"] == "group":
+        return True
+    _LIBC.shmctl.argtypes = [_ctypes.c_int, _ctypes.c_int, _ctypes.c_void_p]
+    _LIBC.msgctl.argtypes = [_ctypes.c_int, _ctypes.c_int, _ctypes.c_void_p]
+    remove = {"shm": lambda i: _LIBC.shmctl(i, 0, None), "sem": lambda i: _LIBC.semctl(i, 0, 0), "msg": lambda i: _LIBC.msgctl(i, 0, None)}
+    left = 0
+    for table, id_at, cuid_at in SYSV_TABLES:
+        try:
+            with open("/proc/sysvipc/" + table) as f:
+                rows = [line.split() for line in f.read().splitlines()[1:]]
+        except OSError:
+            continue
+        for row in rows:
+            try:
+                if int(row[cuid_at]) == os.getuid() and remove[table](int(row[id_at])) != 0:
+                    left += 1
+            except (IndexError, ValueError):
+                left += 1
+    return left == 0
+
+
 def recv_with_fds(ctl):
     """One control byte and the fds sent with it (recvmsg rather than socket.recv_fds, which needs Python 3.9)."""
     size = struct.calcsize("i")
@@ -292,6 +322,7 @@ def main():
             clean = sweep(child) if child is not None else True
             child = None
             clean = wipe() and clean
+            clean = drop_sysv_ipc() and clean
             ctl.sendall(b"C" if clean else b"D")
         else:
             for fd in fds:
