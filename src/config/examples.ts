@@ -53,6 +53,7 @@ const FIXED_EXAMPLES: Record<string, string> = {
   gate: `gate:\n  malicious-drop: { max: 0.10 }\n  asr: { max: 0.15, defense: taint }`,
   'gate.malicious-drop': `gate:\n  malicious-drop: { max: 0.10 }`,
   'gate.regression': `gate:\n  regression: { max-increase: 0.03, significance: 0.05 }`,
+  'gate.coverage': `gate:\n  coverage: { max-loss: 0.25 }   # or false to turn the check off`,
   history: `history: { store: branch, branch: saboteur-data, keep: 500 }`,
 };
 

@@ -12,6 +12,7 @@ import { MODEL_KIND_IDS } from '../model/registry.js';
 import { duration, rate } from './fields.js';
 import { BUILT_IN, type Registries } from './registries.js';
 import { CORRUPTION_MODES } from '../runlog/schema.js';
+import { DEFAULT_COVERAGE_MAX_LOSS } from '../scoring/coverage.js';
 
 export { BENCHMARK_IDS, DEFENSE_IDS, INJECTION_METHOD_IDS };
 export const MODEL_KINDS = MODEL_KIND_IDS;
@@ -114,6 +115,8 @@ function gateSchema(defense: z.ZodType<string>) {
     asr: z.strictObject({ max: rate, defense: defense.default('taint') }).optional(),
     tcr: z.strictObject({ min: rate, defense: defense.default('taint') }).optional(),
     regression: z.strictObject({ 'max-increase': rate.default(0.03), significance: z.number().gt(0).lt(1).default(0.05) }).optional(),
+    /** On wherever malicious-drop is set: `false` turns it off, `max-loss` tunes it (scoring/coverage.ts). */
+    coverage: z.union([z.literal(false), z.strictObject({ 'max-loss': rate.default(DEFAULT_COVERAGE_MAX_LOSS) })]).optional(),
   });
 }
 

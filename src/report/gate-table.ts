@@ -7,7 +7,7 @@ import { evaluateGate, type GateCheck, type GateResult } from '../scoring/gate.j
 import { escapeInline } from './escape.js';
 import { ci, pct, pts } from './format.js';
 
-const LABELS: Record<string, string> = { 'malicious-drop': 'malicious drop', run: 'run' };
+const LABELS: Record<string, string> = { 'malicious-drop': 'malicious drop', run: 'run', coverage: 'coverage of the target' };
 
 /** Plain text (the console prints it); escaped where it is rendered. */
 function label(c: GateCheck): string {
@@ -36,7 +36,10 @@ function verdict(c: GateCheck): string {
 
 /** One line per failed check, for the console and the summary: `malicious drop +37.5 pts (allowed ≤ +10.0 pts)`. */
 export function failedChecks(result: GateResult): string[] {
-  return result.checks.filter((c) => !c.pass).map((c) => `${label(c)} ${c.value === null ? (c.why ?? 'not measured') : value(c)} (allowed ${threshold(c)})`);
+  // The coverage check's reasons are the point of it: they go on the line whatever the value.
+  return result.checks
+    .filter((c) => !c.pass)
+    .map((c) => `${label(c)} ${c.value === null ? (c.why ?? 'not measured') : value(c)} (allowed ${threshold(c)})${c.metric === 'coverage' && c.value !== null && c.why ? `: ${c.why}` : ''}`);
 }
 
 /** The report's Gate section; nothing for run logs written before the run log recorded its thresholds. */

@@ -8,6 +8,7 @@ import type { RunLog } from '../runlog/schema.js';
 import { computeMetrics } from './metrics.js';
 import { overallSecurity } from './security-metrics.js';
 import { metricId, type MetricId } from './metric-id.js';
+import { evaluateCoverage } from './coverage.js';
 import type { Interval } from './stats.js';
 
 export interface GateCheck {
@@ -86,12 +87,32 @@ export function evaluateGate(log: RunLog, gate: GateThresholds): GateResult {
       format: 'rate',
     });
   }
+  if (gate.coverage) checks.push(coverageCheck(log, gate.coverage.maxLoss));
   if (log.status === 'aborted') checks.push({ metric: 'run', value: null, threshold: 'completed', pass: false, why: 'the run stopped early' });
   return { pass: checks.every((c) => c.pass), checks };
+}
+
+/** The coverage check (coverage.ts): the malicious runs reached the target as the control runs did, and nothing hid it. */
+function coverageCheck(log: RunLog, maxLoss: number): GateCheck {
+  const c = evaluateCoverage(log.instances, log.variants.malicious.target, maxLoss);
+  return {
+    metric: 'coverage',
+    value: c.ratio,
+    threshold: `≥ ${1 - maxLoss} of the control runs' target calls, no new route, no hidden target`,
+    pass: c.findings.length === 0,
+    ...(c.findings.length ? { why: c.findings.map((f) => f.message).join('; ') } : {}),
+    bound: { op: '≥', value: 1 - maxLoss },
+    format: 'rate',
+  };
 }
 
 /** The thresholds of a config as the run log records them (no undefined keys). */
 export function gateThresholdsOf(config: Pick<Config, 'gate'>): NonNullable<RunLog['gate']> {
   const g = config.gate;
-  return { ...(g.maliciousDrop ? { maliciousDrop: { ...g.maliciousDrop } } : {}), ...(g.asr ? { asr: { ...g.asr } } : {}), ...(g.tcr ? { tcr: { ...g.tcr } } : {}) };
+  return {
+    ...(g.maliciousDrop ? { maliciousDrop: { ...g.maliciousDrop } } : {}),
+    ...(g.asr ? { asr: { ...g.asr } } : {}),
+    ...(g.tcr ? { tcr: { ...g.tcr } } : {}),
+    ...(g.coverage ? { coverage: { ...g.coverage } } : {}),
+  };
 }
