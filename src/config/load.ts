@@ -16,6 +16,7 @@ import { MODEL_SERVERS } from '../model/registry.js';
 import type { GateOn } from '../runlog/schema.js';
 import { isForbiddenName } from '../pipeline/env.js';
 import type { InjectionMethodId } from '../inject/registry.js';
+import { DEFAULT_COVERAGE_MAX_LOSS } from '../scoring/coverage.js';
 
 export class ConfigError extends Error {
   constructor(
@@ -95,6 +96,8 @@ export interface Config {
     regression?: { maxIncrease: number; significance: number };
     /** Bounds on figures of one benchmark, by metric id. */
     figures?: Record<string, { max?: number; min?: number }>;
+    /** The coverage check: on by default wherever maliciousDrop is set; absent when off. */
+    coverage?: { maxLoss: number };
   };
   history: { store: 'branch' | 'file' | 'none'; branch: string; file?: string; keep: number };
   /** The graders' judge; absent: the served model judges. */
@@ -155,6 +158,13 @@ function configureBenchmarks(doc: Record<string, unknown>, registries: Registrie
  * `registries`: the benchmarks and defenses the file may name (default: the built-in ones; see
  * `extendRegistries` for a project's own).
  */
+/** The coverage check is on wherever a malicious-drop gate is, unless `gate.coverage: false`. */
+function coverageOf(gate: ConfigFile['gate']): Config['gate']['coverage'] {
+  if (gate.coverage === false) return undefined;
+  if (gate.coverage) return { maxLoss: gate.coverage['max-loss'] };
+  return gate['malicious-drop'] ? { maxLoss: DEFAULT_COVERAGE_MAX_LOSS } : undefined;
+}
+
 export function parseConfig(text: string, file: string, registries: Registries = BUILT_IN): Config {
   const examples = registries === BUILT_IN ? KEY_EXAMPLES : keyExamples(registries);
   const schema = registries === BUILT_IN ? configFileSchema : configSchemaFor(registries);
@@ -241,6 +251,7 @@ export function parseConfig(text: string, file: string, registries: Registries =
       tcr: doc.gate.tcr,
       regression: doc.gate.regression && { maxIncrease: doc.gate.regression['max-increase'], significance: doc.gate.regression.significance },
       ...(doc.gate.figures ? { figures: doc.gate.figures } : {}),
+      coverage: coverageOf(doc.gate),
     },
     history: { store: doc.history.store, branch: doc.history.branch, file: resolvePath(dir, doc.history.file), keep: doc.history.keep },
     ...(doc.judge ? { judge: { model: doc.judge.model, baseUrl: doc.judge['base-url'], apiKeyEnv: doc.judge['api-key-env'] } } : {}),

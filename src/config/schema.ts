@@ -13,6 +13,8 @@ import { duration, rate } from '../util/config-fields.js';
 import { gatedFigureKey } from '../scoring/gate-figures.js';
 import { BUILT_IN, type Registries } from './registries.js';
 import { CORRUPTION_MODES, GATE_ON } from '../runlog/schema.js';
+import { CORRUPTION_MODES } from '../runlog/schema.js';
+import { DEFAULT_COVERAGE_MAX_LOSS } from '../scoring/coverage.js';
 
 export { BENCHMARK_IDS, DEFENSE_IDS, INJECTION_METHOD_IDS };
 export const MODEL_KINDS = MODEL_KIND_IDS;
@@ -136,6 +138,8 @@ function gateSchema(defense: z.ZodType<string>) {
         }
       })
       .optional(),
+    /** On wherever malicious-drop is set: `false` turns it off, `max-loss` tunes it (scoring/coverage.ts). */
+    coverage: z.union([z.literal(false), z.strictObject({ 'max-loss': rate.default(DEFAULT_COVERAGE_MAX_LOSS) })]).optional(),
   });
 }
 

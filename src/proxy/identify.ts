@@ -37,26 +37,44 @@ function ruleMatches(rule: AgentRule, system: string | undefined, model: string 
   return true;
 }
 
+/** One signal that named an agent, and which. */
+export interface AgentSignal {
+  source: Exclude<AgentSource, 'default'>;
+  agent: string;
+}
+
 /**
  * First match wins: the `X-Saboteur-Agent` header, then the `/agents/NAME/v1` path, then the
  * configured `match.system` / `match.model` rules in order, else `default`. A header or path value
  * that a rule names in `match.header` resolves to that rule's agent name (so `coder-v2` can map to
- * `coder`); any other value is the agent name itself. `system` is read lazily: only when no
- * header or path names the agent.
+ * `coder`); any other value is the agent name itself. Every signal is read, so a call whose
+ * signals disagree (a header naming one agent, a system prompt matching another's rule) carries
+ * them all in `signals`, the believed one first: the report says so, and the coverage check
+ * fails a run where such a call hid the target (scoring/coverage.ts).
  */
 export function identifyAgent(
   input: { header?: string; pathAgent?: string; system?: string | (() => string); model?: string },
   rules: readonly AgentRule[],
-): { agent: string; source: AgentSource } {
+): { agent: string; source: AgentSource; signals?: AgentSignal[] } {
   const byHeader = (value: string) => rules.find((r) => r.match.header === value)?.name ?? value;
-  if (input.header) return { agent: byHeader(input.header), source: 'header' };
-  if (input.pathAgent) return { agent: byHeader(input.pathAgent), source: 'path' };
+  const named: AgentSignal | undefined = input.header ? { agent: byHeader(input.header), source: 'header' } : input.pathAgent ? { agent: byHeader(input.pathAgent), source: 'path' } : undefined;
+  const matched: AgentSignal[] = [];
   let system: string | undefined;
+  let systemRead = false;
   for (const rule of rules) {
-    if (rule.match.system !== undefined && system === undefined) system = typeof input.system === 'function' ? input.system() : input.system;
-    if (ruleMatches(rule, system, input.model)) return { agent: rule.name, source: rule.match.system !== undefined ? 'system' : 'model' };
+    if (rule.match.system !== undefined && !systemRead) {
+      system = typeof input.system === 'function' ? input.system() : input.system;
+      systemRead = true;
+    }
+    if (ruleMatches(rule, system, input.model)) matched.push({ agent: rule.name, source: rule.match.system !== undefined ? 'system' : 'model' });
   }
-  return { agent: DEFAULT_AGENT, source: 'default' };
+  const believed = named ?? matched[0];
+  if (!believed) return { agent: DEFAULT_AGENT, source: 'default' };
+  const all = named ? [named, ...matched] : matched;
+  if (all.every((s) => s.agent === believed.agent)) return { agent: believed.agent, source: believed.source };
+  const seen = new Set<string>();
+  const signals = all.filter((s) => !seen.has(`${s.source}/${s.agent}`) && seen.add(`${s.source}/${s.agent}`)).slice(0, 16);
+  return { agent: believed.agent, source: believed.source, signals };
 }
 
 /**

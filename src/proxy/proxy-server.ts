@@ -301,7 +301,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
       body = responses.body;
     }
     const sent = body;
-    const { agent, source } = identifyAgent({ header, pathAgent: route.pathAgent, system: () => systemTextOf(sent, endpoint), model: requested }, agents);
+    const { agent, source, signals } = identifyAgent({ header, pathAgent: route.pathAgent, system: () => systemTextOf(sent, endpoint), model: requested }, agents);
     const agentCallIndex = invocation.nextAgentCallIndex(agent);
     const ctx: InjectionContext = { instanceId: invocation.instanceId, variant: invocation.variant, agent, agentCallIndex, ...(invocation.objective ? { objective: invocation.objective } : {}) };
     let hit = false;
@@ -318,7 +318,20 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     // A model alias that named the agent is not a model the server knows: ask for the served one.
     const upstreamBody = source === 'model' && options.model && requested !== options.model ? { ...modelBody, model: options.model } : modelBody;
     const bytes = upstreamBody === body && !responses ? raw : Buffer.from(JSON.stringify(upstreamBody));
-    const base: ProxyCall = { id: randomUUID(), agent, agentSource: source, endpoint, agentCallIndex, startedAt, durationMs: 0, stream: body.stream === true, status: 0, request: {}, ...(rewritten ? { rewrite: rewritten.record } : {}) };
+    const base: ProxyCall = {
+      id: randomUUID(),
+      agent,
+      agentSource: source,
+      ...(signals ? { agentSignals: signals } : {}),
+      endpoint,
+      agentCallIndex,
+      startedAt,
+      durationMs: 0,
+      stream: body.stream === true,
+      status: 0,
+      request: {},
+      ...(rewritten ? { rewrite: rewritten.record } : {}),
+    };
     const headers = { 'content-type': 'application/json', accept: String(req.headers.accept ?? 'application/json'), [AGENT_HEADER]: agent };
     // A Responses object echoes its instructions: the pipeline must get back its own, not the saboteur's.
     const echoed = endpoint === 'responses' && rewritten && rewritten.body !== body ? { instructions: body.instructions ?? null } : undefined;

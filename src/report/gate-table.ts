@@ -8,7 +8,7 @@ import type { GateOn } from '../runlog/schema.js';
 import { escapeInline } from './escape.js';
 import { ci, pct, pts } from './format.js';
 
-const LABELS: Record<string, string> = { 'malicious-drop': 'malicious drop', run: 'run' };
+const LABELS: Record<string, string> = { 'malicious-drop': 'malicious drop', run: 'run', coverage: 'coverage of the target' };
 
 /** Plain text (the console prints it); escaped where it is rendered. */
 function label(c: GateCheck): string {
@@ -59,11 +59,12 @@ function verdict(c: GateCheck): string {
 
 /** One line per failed check, for the console and the summary: `malicious drop +37.5 pts (allowed ≤ +10.0 pts)`. */
 export function failedChecks(result: GateResult): string[] {
+  // The coverage check's reasons are the point of it: they go on the line whatever the value.
   return result.checks.filter((c) => !c.pass).map((c) => {
     if (c.value === null) return `${label(c)} ${c.why ?? 'not measured'} (allowed ${threshold(c)})`;
     const on = c.on ?? 'estimate';
     const judged = on === 'estimate' || c.judged == null ? value(c) : `${value(c)}, its ${on.replace('-', ' ')} ${number(c, c.judged)}`;
-    return `${label(c)} ${judged} (allowed ${threshold(c)})`;
+    return `${label(c)} ${judged} (allowed ${threshold(c)})${c.metric === 'coverage' && c.why ? `: ${c.why}` : ''}`;
   });
 }
 

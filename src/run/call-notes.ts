@@ -4,6 +4,7 @@
  * only when other agents got answers; otherwise the calls themselves failed or never arrived).
  */
 import type { InstanceResult, ProxyCall } from '../runlog/schema.js';
+import { DEFAULT_COVERAGE_MAX_LOSS, evaluateCoverage } from '../scoring/coverage.js';
 
 const GENERATION: ReadonlySet<ProxyCall['endpoint']> = new Set(['chat.completions', 'completions', 'responses']);
 
@@ -55,7 +56,23 @@ function targetNote(instances: readonly InstanceResult[], target: string, routes
   return `the malicious runs made no model calls through saboteur's proxy${why}; the pipeline must call OPENAI_BASE_URL with OPENAI_API_KEY from its environment`;
 }
 
-export function callNotes(instances: readonly InstanceResult[], target: string): string[] {
+/** Calls whose identification signals disagreed: what they said and which one saboteur believed. */
+function identityNote(instances: readonly InstanceResult[]): string | undefined {
+  const disputed = instances.flatMap((r) => r.trace.calls.filter((c) => c.agentSignals?.length));
+  if (disputed.length === 0) return undefined;
+  const first = disputed[0];
+  const said = first.agentSignals!.map((s) => `${s.source} → "${clip(s.agent, 60)}"`).join(', ');
+  return `agent identification disagreed on ${plural(disputed.length, 'call')}: the first said ${said}; saboteur believed the ${first.agentSource} ("${clip(first.agent, 60)}"), as it always believes the header, then the /agents/NAME/v1 path, then pipeline.agents rules in order`;
+}
+
+/**
+ * The notes of a run. `coverageGated`: the gate runs the coverage check (and the report shows its
+ * findings there); otherwise its findings are notes, so the report flags them either way.
+ */
+export function callNotes(instances: readonly InstanceResult[], target: string, coverageGated = false): string[] {
   const routes = unsupportedRoutes(instances);
-  return [routesNote(routes), targetNote(instances, target, routes)].filter((n): n is string => n !== undefined);
+  const silent = targetNote(instances, target, routes);
+  // A silent target has its own note (which says why); the other findings are notes of their own.
+  const findings = coverageGated ? [] : evaluateCoverage(instances, target, DEFAULT_COVERAGE_MAX_LOSS).findings.filter((f) => !(silent && f.kind === 'no-target-calls'));
+  return [routesNote(routes), silent, identityNote(instances), ...findings.map((f) => `coverage: ${f.message}`)].filter((n): n is string => n !== undefined);
 }

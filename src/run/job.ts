@@ -271,7 +271,7 @@ async function runInstances(s: JobState, items: WorkItem[], services: Services):
  * and why a target agent was never corrupted (naming only when other agents were answered).
  */
 function noteSilentTarget(s: JobState): void {
-  for (const note of callNotes(s.instances, s.config.variants.malicious.target)) {
+  for (const note of callNotes(s.instances, s.config.variants.malicious.target, s.config.gate.coverage !== undefined)) {
     s.notes.push(note);
     s.log.warn(note);
   }

@@ -229,6 +229,7 @@ const NAME_CAP = 512;
  */
 export function boundProxyCall<C extends import('./schema.js').ProxyCall>(call: C): C {
   const out: C = { ...call, agent: capText(call.agent, NAME_CAP) };
+  if (call.agentSignals) out.agentSignals = call.agentSignals.slice(0, 16).map((s) => ({ source: s.source, agent: capText(s.agent, NAME_CAP) }));
   const req = call.request;
   if (req) {
     const r: C['request'] = {};

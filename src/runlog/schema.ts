@@ -166,6 +166,11 @@ export const proxyCallSchema = z.object({
   agent: z.string(),
   /** How the agent was identified: header, path, system prompt match, requested model name match, or the default. */
   agentSource: z.enum(['header', 'path', 'system', 'model', 'default']),
+  /**
+   * Set when identification signals disagreed: every signal that named an agent (the header or
+   * path, each matching `match.system` / `match.model` rule), the believed one first.
+   */
+  agentSignals: z.array(z.object({ source: z.enum(['header', 'path', 'system', 'model']), agent: z.string() })).max(16).optional(),
   /** `unsupported`: a route the proxy does not serve (answered 404); `route` says which. */
   endpoint: z.enum(['chat.completions', 'completions', 'responses', 'models', 'unsupported']),
   /** For unsupported calls: the method and path the pipeline asked for (`POST /v1/embeddings`). */
@@ -344,6 +349,8 @@ export const runLogSchema = z.object({
       asr: z.object({ max: z.number(), defense: z.string(), on: gateOnSchema }).optional(),
       tcr: z.object({ min: z.number(), defense: z.string(), on: gateOnSchema }).optional(),
       figures: z.record(z.string(), z.object({ max: z.number().optional(), min: z.number().optional() })).optional(),
+      /** The coverage check (on wherever malicious-drop is): how much of the target's calls the malicious runs may lose. */
+      coverage: z.object({ maxLoss: z.number() }).optional(),
     })
     .optional(),
   sandbox: z.object({ isolation: z.string(), degraded: z.boolean(), note: z.string().optional() }),

@@ -41,9 +41,9 @@ describe('invocation keys', () => {
 
 describe('agent identification (pure)', () => {
   test('header, then path, then system rules in order, else default', () => {
-    expect(identifyAgent({ header: 'coder', pathAgent: 'planner', system: 'You are the planner' }, AGENTS)).toEqual({ agent: 'coder', source: 'header' });
+    expect(identifyAgent({ header: 'coder', pathAgent: 'planner', system: 'You are the planner' }, AGENTS)).toEqual({ agent: 'coder', source: 'header', signals: [{ source: 'header', agent: 'coder' }, { source: 'system', agent: 'planner' }] });
     expect(identifyAgent({ header: 'coder-v2' }, AGENTS)).toEqual({ agent: 'coder', source: 'header' });
-    expect(identifyAgent({ pathAgent: 'tester', system: 'You are the planner' }, AGENTS)).toEqual({ agent: 'tester', source: 'path' });
+    expect(identifyAgent({ pathAgent: 'tester', system: 'You are the planner' }, AGENTS)).toEqual({ agent: 'tester', source: 'path', signals: [{ source: 'path', agent: 'tester' }, { source: 'system', agent: 'planner' }] });
     expect(identifyAgent({ system: 'Intro. You are the reviewer, and the planner.' }, AGENTS)).toEqual({ agent: 'reviewer', source: 'system' });
     expect(identifyAgent({ system: 'You are a poet' }, AGENTS)).toEqual({ agent: 'default', source: 'default' });
   });

@@ -48,18 +48,20 @@ describe('identification by the requested model (pure)', () => {
       { name: 'coder', match: { model: 'coder-*' } },
       { name: 'planner', match: { system: 'You are the planner' } },
     ];
-    expect(identifyAgent({ model: 'coder-x', system: 'You are the planner' }, rules)).toEqual({ agent: 'coder', source: 'model' });
+    // The system prompt matched the planner too: the disagreement is carried, the first rule believed.
+    expect(identifyAgent({ model: 'coder-x', system: 'You are the planner' }, rules)).toEqual({ agent: 'coder', source: 'model', signals: [{ source: 'model', agent: 'coder' }, { source: 'system', agent: 'planner' }] });
     expect(identifyAgent({ model: 'm-1', system: 'be strict' }, rules)).toEqual({ agent: 'both', source: 'system' });
     expect(identifyAgent({ model: 'm-1', system: 'lenient' }, rules)).toEqual({ agent: 'default', source: 'default' });
     expect(identifyAgent({ model: 'other', system: () => 'You are the planner' }, rules)).toEqual({ agent: 'planner', source: 'system' });
-    expect(identifyAgent({ header: 'reviewer', model: 'coder-x' }, rules)).toEqual({ agent: 'reviewer', source: 'header' });
-    expect(identifyAgent({ pathAgent: 'tester', model: 'coder-x' }, rules)).toEqual({ agent: 'tester', source: 'path' });
+    expect(identifyAgent({ header: 'reviewer', model: 'coder-x' }, rules)).toEqual({ agent: 'reviewer', source: 'header', signals: [{ source: 'header', agent: 'reviewer' }, { source: 'model', agent: 'coder' }] });
+    expect(identifyAgent({ pathAgent: 'tester', model: 'coder-x' }, rules)).toEqual({ agent: 'tester', source: 'path', signals: [{ source: 'path', agent: 'tester' }, { source: 'model', agent: 'coder' }] });
   });
 
-  test('the system text is not read when a header names the agent', () => {
+  test('the system text is read once, also when a header names the agent', () => {
     let read = 0;
     identifyAgent({ header: 'x', system: () => String(++read) }, AGENTS);
-    expect(read).toBe(0);
+    // Read once even then: a header naming one agent over a system prompt matching another's rule is a disagreement the report must show.
+    expect(read).toBe(1);
   });
 
   test('routes: /v1/responses and under /agents/NAME/v1', () => {

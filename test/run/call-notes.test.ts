@@ -29,6 +29,8 @@ describe('call notes', () => {
     ]);
     expect(callNotes(instances, 'coder')).toEqual([
       "the pipeline called routes saboteur's proxy does not serve, answered 404: POST /v1/embeddings (3 calls in 2 instance runs), GET /v1/responses/resp_1 (1 call in 1 instance run); the proxy serves /v1/chat/completions, /v1/responses, /v1/completions and /v1/models (also under /agents/NAME/v1)",
+      // Only the malicious run reached the model at all: the coverage check says so.
+      'coverage: the malicious runs reached the model by a route the control runs never used: chat.completions (1 call)',
     ]);
   });
 
