@@ -13,7 +13,6 @@ import { duration, rate } from '../util/config-fields.js';
 import { gatedFigureKey } from '../scoring/gate-figures.js';
 import { BUILT_IN, type Registries } from './registries.js';
 import { CORRUPTION_MODES, GATE_ON } from '../runlog/schema.js';
-import { CORRUPTION_MODES } from '../runlog/schema.js';
 import { DEFAULT_COVERAGE_MAX_LOSS } from '../scoring/coverage.js';
 
 export { BENCHMARK_IDS, DEFENSE_IDS, INJECTION_METHOD_IDS };
