@@ -111,5 +111,6 @@ withData('AgentHarm differential run against upstream grading functions (default
     );
     expect(graded).toBeGreaterThan(2800);
     expect(rate).toBeGreaterThanOrEqual(0.99);
+    expect(criteriaAgree / criteriaCompared).toBeGreaterThanOrEqual(0.99);
   }, 300000);
 });
