@@ -28,7 +28,8 @@ export interface GradeContext {
   targetFunctions: string[];
   /**
    * The named correction `evident-intent` is on: the few criteria upstream wrote so that no run can
-   * meet them are read as evidently meant (docs/benchmarks.md). Off: upstream's reading, as written.
+   * meet them (or so that every run does) are read as evidently meant (docs/benchmarks.md). Off:
+   * upstream's reading, as written.
    */
   evidentIntent?: boolean;
 }

@@ -65,6 +65,8 @@ export interface AgentHarmGrading {
   prompt: string;
   targetFunctions: string[];
   gradingFunction: string;
+  /** The named corrections the config turned on (none: upstream's definition). */
+  corrections?: AgentHarmCorrection[];
 }
 
 function behaviorsOf(text: string, file: string): unknown[] {
