@@ -12,7 +12,9 @@ import { describe, expect, it } from '@jest/globals';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { validateTrace } from '../../src/taint/validate-trace.js';
+import { tracesOfDocument, validateTrace } from '../../src/taint/validate-trace.js';
+import { buildTraceGraph } from '../../src/taint/trace-graph.js';
+import { defaultPolicy } from '../../src/taint/policy.js';
 import { EXIT, main } from '../../src/cli/main.js';
 import { captureIo } from '../helpers/cli-io.js';
 
@@ -152,6 +154,18 @@ describe.each(DIALECTS)('%s spans', (d) => {
     it.each(Object.keys(MARKERS))('every span also carrying %s: the same decisions', async (marker) => {
       expect(await decisions(`${d}-${shape}-${marker}.json`, otlpFile(run(d, shape, false), marker))).toEqual(EXPECTED);
     });
+
+    if (shape === 'llm-only' && (d === 'openllmetry' || d === 'openinference')) {
+      it('without tool call ids (older instrumentations): each result found at its place after the call', async () => {
+        const noIds = run(d, shape, false).map((sp) => ({ ...sp, attrs: Object.fromEntries(Object.entries(sp.attrs).filter(([k]) => !/(tool_calls\.\d+\.(tool_call\.)?id|tool_call_id)$/.test(k))) }));
+        expect(JSON.stringify(noIds)).not.toMatch(/call_read|call_mail/);
+        expect(await decisions(`${d}-${shape}-no-ids.json`, otlpFile(noIds))).toEqual(EXPECTED);
+        // The file's text is the read's own result, not a tool result of unknown origin.
+        const built = buildTraceGraph(tracesOfDocument(otlpFile(noIds), 'no-ids.json')[0].input, defaultPolicy());
+        expect(built.graph.meta.filter((m) => m?.name === 'read_file')).toHaveLength(1);
+        expect(built.graph.meta.some((m) => m?.ref.startsWith('unserved:'))).toBe(false);
+      });
+    }
 
     it('the mails’ arguments nested 100,000 levels deep: the same decisions, no stack overflow', async () => {
       const text = otlpFile(run(d, shape, true));

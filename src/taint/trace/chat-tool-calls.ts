@@ -37,20 +37,32 @@ function answersById(chats: readonly GenAiSpan[]): Map<string, Answer> {
 /** How many later requests are searched for the answer to a call without an id: it comes in the next one, as a rule. */
 const LOOKAHEAD = 16;
 
-/** A call without an id: the tool message at its place after the assistant message that made it, in one of the next requests. */
-function answerByPlace(chats: readonly GenAiSpan[], call: ToolCall, after: number): Answer | undefined {
+/** Each tool call of a request's history by key: the tool message at its place after the assistant message that made it. */
+function repliesByKey(v: GenAiSpan): Map<string, string> {
+  const out = new Map<string, string>();
+  v.input.forEach((m, i) => {
+    if (m.toolCalls.length === 0) return;
+    let j = i + 1;
+    for (const c of m.toolCalls) {
+      const reply = v.input[j]?.role === 'tool' ? v.input[j++] : undefined;
+      const key = callKey(c.name, parseArgs(c.arguments));
+      if (reply && !out.has(key)) out.set(key, reply.text);
+    }
+  });
+  return out;
+}
+
+/** A call without an id: its reply in one of the next requests (each request's history indexed once). */
+function answerByPlace(chats: readonly GenAiSpan[], index: Map<GenAiSpan, Map<string, string>>, call: ToolCall, after: number): Answer | undefined {
   const key = callKey(call.name, parseArgs(call.arguments));
   let searched = 0;
   for (const v of chats) {
     if (v.span.startMs < after) continue;
     if (searched++ >= LOOKAHEAD) break;
-    const i = v.input.findIndex((m) => m.toolCalls.some((c) => callKey(c.name, parseArgs(c.arguments)) === key));
-    if (i < 0) continue;
-    const place = v.input[i].toolCalls.findIndex((c) => callKey(c.name, parseArgs(c.arguments)) === key);
-    const replies = [];
-    for (let j = i + 1; j < v.input.length && v.input[j].role === 'tool'; j++) replies.push(v.input[j]);
-    const reply = replies[place];
-    if (reply) return { text: reply.text, at: v.span.startMs };
+    let replies = index.get(v);
+    if (!replies) index.set(v, (replies = repliesByKey(v)));
+    const text = replies.get(key);
+    if (text !== undefined) return { text, at: v.span.startMs };
   }
   return undefined;
 }
@@ -80,6 +92,7 @@ export function addChatToolCalls(list: ItemList, toolItem: ToolItemFactory, span
   for (const id of spans.mergedCallId.values()) recordedIds.add(id);
   const covered = coveredKeys(list.items);
   const answers = answersById(chats);
+  const byPlace = new Map<GenAiSpan, Map<string, string>>();
   for (const v of chats) {
     const chat = spans.item.get(v.span.spanId);
     if (!chat || chat.src.type !== 'span') continue;
@@ -91,7 +104,7 @@ export function addChatToolCalls(list: ItemList, toolItem: ToolItemFactory, span
         const left = covered.get(key) ?? 0;
         if (left > 0) return void covered.set(key, left - 1);
         const start = v.span.endMs;
-        const answer = (call.id ? answers.get(call.id) : undefined) ?? answerByPlace(chats, call, start);
+        const answer = (call.id ? answers.get(call.id) : undefined) ?? answerByPlace(chats, byPlace, call, start);
         const end = answer && answer.at > start ? answer.at - 1e-3 : start;
         const ref = `span:${v.span.spanId}#call${i}.${k}`;
         const meta = { ref, name: call.name, time: start, toolCallId: call.id ?? ref, ...(chat.meta.agent ? { agent: chat.meta.agent } : {}) };
