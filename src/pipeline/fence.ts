@@ -9,9 +9,9 @@
  * run's own folder the only writable place.
  *
  * Strongest first: bwrap (as root: all capabilities dropped, no new privileges; otherwise in a
- * user namespace), then unshare (degraded: the job's files stay in reach), then — as root without namespaces — a uid of its own per run
- * (other uids' /proc entries are unreadable, and every process of that uid is killed at the end),
- * else nothing but the process group, said loudly. See docs/security.md.
+ * user namespace), then unshare (degraded: the job's files stay in reach), then — as root
+ * without namespaces — a uid of its own per run (other uids' /proc entries are unreadable, and
+ * every process of that uid is killed at the end), else nothing but the process group, said loudly. See docs/security.md, "The pipeline fence".
  */
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
