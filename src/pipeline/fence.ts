@@ -9,9 +9,9 @@
  * run's own folder the only writable place.
  *
  * Strongest first: bwrap (as root: all capabilities dropped, no new privileges; otherwise in a
- * user namespace), then unshare (degraded: the job's files stay in reach), then — as root without namespaces — a uid of its own per run
- * (other uids' /proc entries are unreadable, and every process of that uid is killed at the end),
- * else nothing but the process group, said loudly. See docs/security.md.
+ * user namespace), then unshare (degraded: the job's files stay in reach), then — as root
+ * without namespaces — a uid of its own per run (other uids' /proc entries are unreadable, and
+ * every process of that uid is killed at the end), else nothing but the process group, said loudly. See docs/security.md, "The pipeline fence".
  */
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
@@ -48,6 +48,7 @@ export interface Fence extends FenceInfo {
 }
 
 const SH = '/bin/sh';
+const SHM_BYTES = 256 << 20;
 
 /** First uid handed out by the uid fence; each saboteur process takes a block of 1000, keyed by its pid. */
 const FENCE_UID_BASE = 1_800_000_000;
@@ -138,7 +139,8 @@ export function fenceArgv(kind: FenceKind, command: string, opts: { root: boolea
         // Everything read-only: what the run writes outside its own folder fails, so nothing outlives it.
         '--ro-bind', '/', '/',
         '--dev-bind', '/dev', '/dev',
-        '--tmpfs', '/dev/shm',
+        // Shared memory of its own, capped: multiprocessing works, the host's memory is not a target.
+        '--size', String(SHM_BYTES), '--tmpfs', '/dev/shm',
         '--proc', '/proc',
         ...viewMounts(view, opts.privateDir),
         '--unshare-pid',

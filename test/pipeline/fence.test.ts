@@ -96,7 +96,7 @@ describe('fence command lines (pure)', () => {
     const view = { hidden: ['/tmp'], shown: [], replaced: [], blanked: [] };
     const argv = fenceArgv('bwrap', 'run it', { root: true, bin, privateDir: '/tmp/t/task-1', view });
     expect(argv).toEqual([
-      '/usr/bin/bwrap', '--ro-bind', '/', '/', '--dev-bind', '/dev', '/dev', '--tmpfs', '/dev/shm', '--proc', '/proc',
+      '/usr/bin/bwrap', '--ro-bind', '/', '/', '--dev-bind', '/dev', '/dev', '--size', String(256 << 20), '--tmpfs', '/dev/shm', '--proc', '/proc',
       '--tmpfs', '/tmp', '--bind', '/tmp/t/task-1/tmp', '/tmp', '--bind', '/tmp/t/task-1', '/tmp/t/task-1',
       '--unshare-pid', '--unshare-ipc', '--cap-drop', 'ALL', '--die-with-parent', '--', '/bin/sh', '-c', 'run it',
     ]);
