@@ -10,7 +10,7 @@ export const RUN_LOG_VERSION = 1;
 /** The most shards a run may be split into (`--shard i/N`, N at most this). */
 const MAX_SHARDS = 10_000;
 
-/** The corruption modes (config `variants.malicious.corruption`); see the README, "AutoInject". */
+/** The corruption modes (config `variants.malicious.corruption`); see the docs/methods.md, "AutoInject". */
 export const CORRUPTION_MODES = ['logic-edit', 'syntax-error', 'semantic'] as const;
 export type CorruptionMode = (typeof CORRUPTION_MODES)[number];
 
@@ -318,7 +318,7 @@ export const runLogSchema = z.object({
     command: z.string().optional(),
     concurrency: z.number().int(),
     timeoutMs: z.number(),
-    /** What fenced the pipeline in (README "Security"); degraded when no pid namespace could be made. */
+    /** What fenced the pipeline in (docs/security.md, "Security"); degraded when no pid namespace could be made. */
     fence: z.object({ kind: z.string(), degraded: z.boolean(), note: z.string().optional() }).optional(),
     /** Names of the secrets passed to the pipeline on purpose (pipeline.secrets); never their values. */
     secrets: z.array(z.string()).optional(),
