@@ -5,11 +5,17 @@
  * 1 GiB (the body is streamed from one 1 MiB buffer, never allocated whole); a call without the
  * server's own key gets a 401 (the key a pipeline holds is the proxy's, not the model's); a
  * `previous_response_id` chain that grows past the proxy's body limit is refused with a 413 and
- * a message, and one past the depth cap with a 400.
+ * a message, and one past the depth cap with a 400. The embedded engine on the tiny random model
+ * refuses a 4 MB prompt before tokenising it while this process's event loop keeps turning, and
+ * stops a generation that runs past its time limit.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import http from 'node:http';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { writeTinyLlama } from '../../fixtures/models/tiny-llama.mjs';
 import type { Config } from '../../src/config/load.js';
 import { startModel, type ModelEndpoint } from '../../src/model/index.js';
 import { closeServer, listenLocal, readBody, sendResponsesAnswer } from '../../src/model/http-util.js';
@@ -170,4 +176,44 @@ describe('previous_response_id chains through the proxy', () => {
     expect(last!.body.error!.message).toContain(`would chain ${MAX_CHAIN_DEPTH + 1} responses, more than the ${MAX_CHAIN_DEPTH} saboteur's proxy follows`);
     registry.close(inv.key);
   }, 120_000);
+});
+
+describe('the embedded engine (the tiny model, real llama.cpp) under a 4 MB prompt', () => {
+  it('refuses it before tokenising, in its own process: saboteur\'s thread never stalls, other calls are answered, a generation past its time is stopped', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'saboteur-bounds-'));
+    const gguf = path.join(dir, 'tiny.gguf');
+    writeTinyLlama(gguf, { seed: 1 });
+    const ep = await startModel(modelConfig({ kind: 'embedded', model: gguf, args: ['--threads', '1'], startupTimeoutMs: 240_000, sampling: { temperature: 0, maxTokens: 8 } }), memoryLog(), { configDir: dir, nvidiaSmi: path.join(dir, 'none'), generationTimeoutMs: 3000 });
+    // The longest the event loop went without a turn while the engine worked.
+    let worstLag = 0;
+    let last = performance.now();
+    const ticker = setInterval(() => {
+      worstLag = Math.max(worstLag, performance.now() - last);
+      last = performance.now();
+    }, 10);
+    const ask = (content: string, maxTokens = 8) =>
+      fetch(`${ep.baseUrl}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${ep.apiKey}` }, body: JSON.stringify({ model: 'tiny', max_tokens: maxTokens, messages: [{ role: 'user', content }] }) }).then(
+        async (r) => ({ status: r.status, body: (await r.json()) as { error?: { code: string; message: string } } }),
+      );
+    try {
+      const huge = ask('7'.repeat(4 * MiB));
+      const small = ask('Say hello.');
+      const [h, s] = await Promise.all([huge, small]);
+      expect(h.status).toBe(400);
+      expect(h.body.error).toMatchObject({ code: 'context_length_exceeded' });
+      expect(h.body.error!.message).toMatch(/the prompt is 4194304 characters, more than the model's context of \d+ tokens can hold .*refused before tokenising/);
+      expect(s.status).toBe(200);
+      // Greedy decoding of this model repeats a digit and never stops on its own: the 3 s limit ends it.
+      const long = await ask('Go on.', 3500);
+      expect(long.status).toBe(504);
+      expect(long.body.error!.message).toMatch(/ran past its time limit/);
+      expect((await ask('Again.')).status).toBe(200);
+      console.log(`event loop: longest gap ${Math.round(worstLag)} ms while the engine worked`);
+      expect(worstLag).toBeLessThan(1000);
+    } finally {
+      clearInterval(ticker);
+      await ep.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 300_000);
 });
