@@ -77,7 +77,9 @@ export function adjudicateSink(b: BuiltTrace, p: Propagation, site: SinkSite, po
   // Forbidden source → sink paths.
   const authorityTargets = site.targets.filter((t) => t.require === 'authorised');
   const objectAnchors = (site.args ?? []).filter((a) => a.role === 'object' && a.origin === 'request');
-  const targetsAuthorised = authorityTargets.length > 0 ? authorityTargets.every((t) => t.ok) : objectAnchors.length > 0;
+  // Without a target kind the policy knows, the objects the call acts on (a name, an id) stand for its target.
+  const objectTargets = site.targets.filter((t) => t.kind === 'object');
+  const targetsAuthorised = authorityTargets.length > 0 ? authorityTargets.every((t) => t.ok) : objectAnchors.length > 0 || (objectTargets.length > 0 && objectTargets.every((t) => t.ok && t.authority !== undefined));
   const waiver = injectionWaiver(b, p, site, g.own[v] & OVERRIDE ? undefined : inScope);
   for (const rule of policy.forbidden) {
     let from = inScope & rule.from;

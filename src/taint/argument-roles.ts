@@ -79,7 +79,7 @@ function byName(ws: readonly string[], codeTool: boolean): ArgumentRole | undefi
     return 'recipient';
   if (has(ws, 'subject', 'title', 'body', 'text', 'message', 'note', 'notes', 'description', 'comment', 'content', 'summary', 'reason', 'resolution', 'review', 'caption', 'greeting', 'html', 'markdown', 'reference', 'memo', 'job', 'details', 'question', 'answer', 'prompt', 'query', 'feedback', 'instructions', 'value', 'name', 'label'))
     return 'content';
-  if (last === 'id' || last === 'ids' || last === 'ref' || last === 'uuid' || has(ws, 'ticket', 'order', 'booking', 'reservation', 'unit', 'slot', 'visit', 'doc', 'document', 'trip', 'card', 'account', 'building', 'product', 'item', 'listing', 'project', 'repo', 'repository', 'issue', 'invoice', 'bill', 'customer', 'patient', 'flight', 'hotel', 'event', 'meeting', 'workspace', 'primary', 'duplicate', 'airline'))
+  if (last === 'id' || last === 'ids' || last === 'ref' || last === 'uuid' || last === 'key' || has(ws, 'ticket', 'order', 'booking', 'reservation', 'unit', 'slot', 'visit', 'doc', 'document', 'trip', 'card', 'account', 'building', 'product', 'item', 'listing', 'project', 'repo', 'repository', 'issue', 'invoice', 'bill', 'customer', 'patient', 'flight', 'hotel', 'event', 'meeting', 'workspace', 'primary', 'duplicate', 'airline'))
     return 'object';
   return undefined;
 }

@@ -52,7 +52,8 @@ export interface ToolProfile {
 
 function firstClause(description: string | undefined): string[] {
   if (!description) return [];
-  const clause = description.split(/[.;:(\n]/)[0] ?? '';
+  // "Gives back …", "Hands back …" say what a read returns.
+  const clause = (description.split(/[.;:(\n]/)[0] ?? '').replace(/\b(?:give|gives|giving|hand|hands)\s+back\b/gi, 'returns');
   return words(clause).filter((w) => !['this', 'tool', 'use', 'used', 'to', 'will', 'can', 'allows', 'lets', 'you', 'the', 'a', 'an', 'agent', 'user', 'it', 'function', 'that', 'for'].includes(w));
 }
 
@@ -62,15 +63,20 @@ function firstClause(description: string | undefined): string[] {
  * `read_bank_messages` reads and `search_orders` searches). A description has one part, its
  * first clause ("Return the change conditions of a fare" reads).
  */
-function actionOf(ws: readonly string[], verbOf: (w: string) => Category | undefined): { category?: Category; verb?: string; read: boolean } {
+function actionOf(ws: readonly string[], verbOf: (w: string) => Category | undefined, verbFirst = false): { category?: Category; verb?: string; read: boolean } {
   let read = false;
   let decided = false;
+  let first = true;
   for (const w of ws) {
     if (w === 'and' || w === 'then' || w === 'or') {
       decided = false;
+      first = true;
       continue;
     }
-    if (decided) continue;
+    // A name puts its verb first (`send_invoice`): a verb-like word after the first is a noun (`vehicle_hire_firms`, `recent_payments`).
+    const leading = first;
+    first = false;
+    if (decided || (verbFirst && !leading)) continue;
     const c = verbOf(w);
     if (c === undefined) continue;
     decided = true;
@@ -96,12 +102,14 @@ export function profileTool(policy: Policy, def: ToolDefinition, args: readonly 
     roles.add(argumentRole(policy, def.name, n, value, schemaProperty(def.inputSchema, n)));
   }
   const ann = def.annotations ?? {};
-  const byName = actionOf(nameWords, opts.verbOf);
+  const byName = actionOf(nameWords, opts.verbOf, true);
   const byDesc = actionOf(descWords, opts.verbOf);
   // A name's generic "change" (put, set, update) gives way to a description that says what kind of change: sharing, paying, sending.
   const refined = byName.category === 'change' && byDesc.category !== undefined && byDesc.category !== 'change';
   const action = refined ? byDesc : byName.category || byName.read ? byName : byDesc;
   const objects = objectKinds([...nameWords, ...descWords, ...[...argNames].flatMap((n) => words(n))].filter((w) => w !== action.verb));
+  // Access changes hands only when someone is named to get it: changing a member's details grants nothing.
+  if (!roles.has('recipient') && !roles.has('other') && !roles.has('object')) objects.delete('access');
   const money = roles.has('payee') || roles.has('amount') || objectKinds(descWords).has('money');
   const evidence: LabelEvidence[] = [];
   const where = byName.category && !refined ? `its name (${byName.verb})` : `its description ("${(def.description ?? '').split(/[.;\n]/)[0].slice(0, 60)}")`;

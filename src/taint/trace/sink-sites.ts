@@ -41,8 +41,14 @@ export interface SiteContext {
   injectedIndex: ContentIndex;
 }
 
+/**
+ * A value that names something (a proper name, a code), not a date, a number, a plain word or
+ * prose: whatever its argument is called, it is an object ("Riverside Hotel", "INV-22", "a.b@c").
+ */
+const NAME_LIKE = /^(?!\d{4}-\d{2}-\d{2})(?![\d.,]+$)(?=.{2,60}$)(?=.*[\p{Lu}\d._@-])[\p{L}\p{N}][\p{L}\p{N} ._'@-]*$/u;
+
 function target(policy: Policy, it: Item, a: ArgumentTrace): Target[] {
-  const kind = a.role as TargetKind | 'object';
+  const kind = (a.role === 'other' ? 'object' : a.role) as TargetKind | 'object';
   const rule = policy.targets.find((r) => r.tool.test(it.tool!) && r.argument.test(a.name));
   const require = rule?.require ?? (kind === 'path' || kind === 'command' || kind === 'object' ? 'trusted' : 'authorised');
   // A recipient list written as one string ("a@x.org, b@y.org") names each recipient.
@@ -55,7 +61,7 @@ export function checkTargets(ctx: SiteContext, it: Item, traces: readonly Argume
   const out: TargetCheck[] = [];
   const prov = provenanceContext(ctx, it.start);
   for (const a of traces) {
-    if ((!TARGET_ROLES.has(a.role) && a.role !== 'object') || a.value.trim() === '') continue;
+    if ((!TARGET_ROLES.has(a.role) && a.role !== 'object' && !(a.role === 'other' && NAME_LIKE.test(a.value.trim()))) || a.value.trim() === '') continue;
     for (const t of target(ctx.policy, it, a)) out.push(checkTarget(ctx, prov, t));
   }
   return out;
