@@ -1,6 +1,7 @@
 /**
  * The dashboard: one self-contained static page (no CDN, no network) with a chart of every
- * metric over commits, its 95% interval as a band, per branch. GitHub Pages can serve it from the
+ * metric over commits, its 95% interval as a band, per branch; the gate's threshold as a dashed
+ * line, the runs that failed it marked, the run dates on the x axis and ticks at round values. GitHub Pages can serve it from the
  * data branch as it is, and it opens from disk too. The data is embedded as JSON that cannot end
  * its script element; the page builds its SVG with DOM calls only, so stored text is never parsed
  * as HTML.
@@ -49,6 +50,9 @@ export function renderDashboard(entries: readonly HistoryEntry[], opts: Dashboar
   .value { fill: none; stroke: var(--accent); stroke-width: 2; }
   .point { fill: #fff; stroke: var(--accent); stroke-width: 2; cursor: pointer; }
   .point.aborted { stroke: var(--bad); }
+  .point.fail { fill: var(--bad); stroke: var(--bad); }
+  .threshold { stroke: var(--bad); stroke-width: 1.5; stroke-dasharray: 6 4; }
+  .threshold-label { fill: var(--bad); font-size: 11px; }
   .grid { stroke: #eaeef2; }
   .axis { stroke: var(--line); }
   .tick { fill: var(--muted); font-size: 11px; }
@@ -76,7 +80,7 @@ const DASHBOARD_SCRIPT = String.raw`(function () {
   'use strict';
   var SVG = 'http://www.w3.org/2000/svg';
   var data = JSON.parse(document.getElementById('saboteur-history').textContent);
-  var W = 640, H = 240, L = 52, R = 16, T = 12, B = 56;
+  var W = 640, H = 260, L = 60, R = 16, T = 12, B = 76;
 
   function el(name, attrs, parent) {
     var node = document.createElementNS(SVG, name);
@@ -97,11 +101,31 @@ const DASHBOARD_SCRIPT = String.raw`(function () {
     if (metric.unit === 'pts') return (x > 0 ? '+' : x < 0 ? '−' : '±') + Math.abs(x).toFixed(1) + ' pts';
     return x.toFixed(1) + '%';
   }
-  function bounds(metric, points) {
+  // Ticks at round values: a step of 1, 2, 2.5 or 5 times a power of ten (in points), at most 6 intervals.
+  function ticks(lo, hi) {
+    var span = Math.max(hi - lo, 0.01) * 100, steps = [1, 2, 2.5, 5, 10, 20, 25, 50, 100], step = 100;
+    for (var i = 0; i < steps.length; i++) if (span / steps[i] <= 6) { step = steps[i]; break; }
+    var first = Math.floor(lo * 100 / step - 1e-9) * step, last = Math.ceil(hi * 100 / step + 1e-9) * step, out = [];
+    if (Math.abs(Math.round(lo * 100 / step) * step - lo * 100) < 1e-6) first = Math.round(lo * 100 / step) * step;
+    if (Math.abs(Math.round(hi * 100 / step) * step - hi * 100) < 1e-6) last = Math.round(hi * 100 / step) * step;
+    for (var v = first; v <= last + 1e-9; v += step) out.push(Math.round(v * 100) / 10000);
+    return out;
+  }
+  function gateOf(e, metric) {
+    return (e.gate || []).filter(function (g) { return g.metric === metric.id; })[0];
+  }
+  function bounds(metric, points, threshold) {
     if (metric.unit === '%') return [0, 1];
     var lo = 0, hi = 0.1;
     points.forEach(function (p) { lo = Math.min(lo, p.f.low); hi = Math.max(hi, p.f.high); });
-    return [Math.max(-1, Math.floor(lo * 10) / 10), Math.min(1, Math.ceil(hi * 10) / 10)];
+    if (threshold) { lo = Math.min(lo, threshold.threshold); hi = Math.max(hi, threshold.threshold); }
+    return [Math.max(-1, lo), Math.min(1, hi)];
+  }
+  function showTick(metric, v) {
+    var x = Math.round(v * 1000) / 10;
+    var text = String(Math.abs(x));
+    if (metric.unit === 'pts') return (x > 0 ? '+' : x < 0 ? '−' : '') + text + ' pts';
+    return text + '%';
   }
 
   function chart(metric, points, parent) {
@@ -111,14 +135,19 @@ const DASHBOARD_SCRIPT = String.raw`(function () {
     var last = points[points.length - 1];
     html('p', 'latest ' + show(metric, last.f.value) + ' [' + show(metric, last.f.low) + ', ' + show(metric, last.f.high) + '] at ' + last.e.sha.slice(0, 7) + ' · ' + points.length + ' runs · ' + (metric.higherIsWorse ? 'lower is better' : 'higher is better'), section, 'latest');
     var svg = el('svg', { viewBox: '0 0 ' + W + ' ' + H, role: 'img', 'aria-label': metric.label + ' over commits', 'data-metric': metric.id }, section);
-    var b = bounds(metric, points);
+    var threshold = gateOf(last.e, metric);
+    var marks = ticks.apply(null, bounds(metric, points, threshold));
+    var b = [marks[0], marks[marks.length - 1]];
     var n = points.length;
     function x(i) { return n === 1 ? L + (W - L - R) / 2 : L + (i * (W - L - R)) / (n - 1); }
     function y(v) { return T + ((b[1] - Math.max(b[0], Math.min(b[1], v))) * (H - T - B)) / (b[1] - b[0]); }
-    for (var t = 0; t <= 4; t++) {
-      var v = b[0] + ((b[1] - b[0]) * t) / 4;
+    marks.forEach(function (v, t) {
       el('line', { x1: L, x2: W - R, y1: y(v), y2: y(v), class: t === 0 ? 'axis' : 'grid' }, svg);
-      el('text', { x: L - 6, y: y(v) + 4, 'text-anchor': 'end', class: 'tick' }, svg).textContent = show(metric, v);
+      el('text', { x: L - 6, y: y(v) + 4, 'text-anchor': 'end', class: 'tick', 'data-tick': v }, svg).textContent = showTick(metric, v);
+    });
+    if (threshold) {
+      el('line', { x1: L, x2: W - R, y1: y(threshold.threshold), y2: y(threshold.threshold), class: 'threshold', 'data-threshold': threshold.threshold }, svg);
+      el('text', { x: W - R, y: y(threshold.threshold) - 4, 'text-anchor': 'end', class: 'threshold-label' }, svg).textContent = 'gate ' + threshold.op + ' ' + show(metric, threshold.threshold);
     }
     var upper = points.map(function (p, i) { return x(i).toFixed(1) + ',' + y(p.f.high).toFixed(1); });
     var lower = points.map(function (p, i) { return x(i).toFixed(1) + ',' + y(p.f.low).toFixed(1); }).reverse();
@@ -126,12 +155,14 @@ const DASHBOARD_SCRIPT = String.raw`(function () {
     el('polyline', { points: points.map(function (p, i) { return x(i).toFixed(1) + ',' + y(p.f.value).toFixed(1); }).join(' '), class: 'value' }, svg);
     var every = Math.max(1, Math.ceil(n / 16));
     points.forEach(function (p, i) {
-      var c = el('circle', { cx: x(i).toFixed(1), cy: y(p.f.value).toFixed(1), r: 4, class: 'point' + (p.e.status === 'aborted' ? ' aborted' : ''), 'data-sha': p.e.sha, 'data-value': p.f.value, 'data-low': p.f.low, 'data-high': p.f.high }, svg);
-      el('title', {}, c).textContent = p.e.sha.slice(0, 7) + (p.e.pr !== undefined ? ' (PR #' + p.e.pr + ')' : '') + ': ' + show(metric, p.f.value) + ' [' + show(metric, p.f.low) + ', ' + show(metric, p.f.high) + '], ' + p.f.k + ' of ' + p.f.n + ' · run ' + p.e.runId + ' · ' + p.e.at;
+      var g = gateOf(p.e, metric);
+      var failed = g !== undefined && !g.pass;
+      var c = el('circle', { cx: x(i).toFixed(1), cy: y(p.f.value).toFixed(1), r: failed ? 5 : 4, class: 'point' + (p.e.status === 'aborted' ? ' aborted' : '') + (failed ? ' fail' : ''), 'data-sha': p.e.sha, 'data-value': p.f.value, 'data-low': p.f.low, 'data-high': p.f.high, 'data-gate': g ? (g.pass ? 'pass' : 'fail') : 'none' }, svg);
+      el('title', {}, c).textContent = p.e.sha.slice(0, 7) + (p.e.pr !== undefined ? ' (PR #' + p.e.pr + ')' : '') + ': ' + show(metric, p.f.value) + ' [' + show(metric, p.f.low) + ', ' + show(metric, p.f.high) + '], ' + p.f.k + ' of ' + p.f.n + (failed ? ' · gate failed (' + g.op + ' ' + show(metric, g.threshold) + ')' : '') + ' · run ' + p.e.runId + ' · ' + p.e.at;
       if (p.e.runUrl && /^https?:\/\//.test(p.e.runUrl)) c.addEventListener('click', function () { window.open(p.e.runUrl, '_blank', 'noopener'); });
       if (i % every === 0 || i === n - 1) {
-        var label = el('text', { x: x(i), y: H - B + 14, 'text-anchor': 'end', class: 'tick', transform: 'rotate(-40 ' + x(i) + ' ' + (H - B + 14) + ')' }, svg);
-        label.textContent = p.e.sha.slice(0, 7);
+        var label = el('text', { x: x(i), y: H - B + 14, 'text-anchor': 'end', class: 'tick', 'data-date': p.e.at.slice(0, 10), transform: 'rotate(-40 ' + x(i) + ' ' + (H - B + 14) + ')' }, svg);
+        label.textContent = p.e.at.slice(0, 10) + ' ' + p.e.sha.slice(0, 7);
       }
     });
   }

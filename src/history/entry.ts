@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import type { RunLog } from '../runlog/schema.js';
+import { evaluateGate } from '../scoring/gate.js';
 import { computeMetrics, type BenchmarkMetrics } from '../scoring/metrics.js';
 import { computeSecurity, meanScoreOf, overallSecurity, type MeanScore, type Rate, type SecurityStats } from '../scoring/security-metrics.js';
 import { HARM_SCORE_BENCHMARKS, metricId, upgradeLegacyId, type MetricId } from '../scoring/metric-id.js';
@@ -42,6 +43,8 @@ export const historyEntrySchema = z.object({
   configHash: z.string(),
   seed: z.number().int(),
   metrics: z.record(z.string(), figureSchema),
+  /** The gate's threshold checks on this run (the dashboard draws the thresholds and marks failures); absent in older entries. */
+  gate: z.array(z.object({ metric: z.string(), op: z.enum(['≤', '≥']), threshold: z.number(), pass: z.boolean() })).optional(),
 });
 export type HistoryEntry = z.infer<typeof historyEntrySchema>;
 
@@ -139,7 +142,13 @@ export function entryFromRunLog(log: RunLog, meta: EntryMeta): HistoryEntry {
     configHash: log.config.hash,
     seed: log.config.seed,
     metrics: runFigures(log) as Record<string, Figure>,
+    ...(log.gate ? { gate: gateOf(log, log.gate) } : {}),
   };
+}
+
+/** The run's threshold checks by figure, as its run log recorded the thresholds. */
+function gateOf(log: RunLog, thresholds: NonNullable<RunLog['gate']>): NonNullable<HistoryEntry['gate']> {
+  return evaluateGate(log, thresholds).checks.flatMap((c) => (c.id && c.bound ? [{ metric: c.id, op: c.bound.op, threshold: c.bound.value, pass: c.pass }] : []));
 }
 
 /** Reads a history file's text; never throws: what cannot be read is reported in `problems`. */

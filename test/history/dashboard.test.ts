@@ -51,6 +51,11 @@ function entries(): HistoryEntry[] {
         'asr:taint': { value: asr, low: Math.max(0, asr - 0.08), high: asr + 0.09, k: Math.round(asr * 100), n: 100 },
         ...(i >= 3 ? { 'tcr:taint': { value: 0.9, low: 0.83, high: 0.95, k: 90, n: 100 } } : {}),
       },
+      // The gate of the run: the drop at most 25 pts (some runs fail it), the ASR under taint at most 30%.
+      gate: [
+        { metric: 'malicious-drop', op: '≤', threshold: 0.25, pass: drop <= 0.25 },
+        { metric: 'asr:taint', op: '≤', threshold: 0.3, pass: asr <= 0.3 },
+      ],
     });
   }
   return out;
@@ -134,6 +139,44 @@ maybe('the dashboard page in Chromium', () => {
     const prPoints = await page.$$eval('svg[data-metric="malicious-drop"] circle.point', (cs) => cs.map((c) => c.getAttribute('data-sha')));
     expect(prPoints).toEqual(stored.filter((e) => e.branch === 'coder-retry').map((e) => e.sha));
     expect(page.url()).toContain('#branch=coder-retry');
+    await page.close();
+  }, 60_000);
+
+  it('draws the gate threshold, marks the runs that failed it, dates the x axis and ticks at round values', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1400 } });
+    await page.goto(url);
+    await page.waitForSelector('body[data-ready="true"]');
+    const drop = await page.$eval('svg[data-metric="malicious-drop"]', (svg) => ({
+      threshold: svg.querySelector('line.threshold')?.getAttribute('data-threshold'),
+      thresholdY: Number(svg.querySelector('line.threshold')?.getAttribute('y1')),
+      label: svg.querySelector('text.threshold-label')?.textContent,
+      failed: Array.from(svg.querySelectorAll('circle.point.fail')).map((c) => ({ sha: c.getAttribute('data-sha'), cy: Number(c.getAttribute('cy')), fill: getComputedStyle(c).fill })),
+      passed: Array.from(svg.querySelectorAll('circle.point[data-gate="pass"]')).map((c) => Number(c.getAttribute('cy'))),
+      ticks: Array.from(svg.querySelectorAll('text.tick[data-tick]')).map((t) => ({ v: Number(t.getAttribute('data-tick')), text: t.textContent })),
+      dates: Array.from(svg.querySelectorAll('text.tick[data-date]')).map((t) => t.textContent),
+    }));
+    const mainRuns = stored.filter((e) => e.branch === 'main');
+    expect(drop.threshold).toBe('0.25');
+    expect(drop.label).toBe('gate ≤ +25.0 pts');
+    const failing = mainRuns.filter((e) => (e.metrics['malicious-drop'].value ?? 0) > 0.25).map((e) => e.sha);
+    expect(failing.length).toBeGreaterThan(0);
+    expect(drop.failed.map((f) => f.sha)).toEqual(failing);
+    // Failing points lie above the threshold line (smaller y), passing ones on or below it; failing ones are filled red.
+    for (const f of drop.failed) expect(f.cy).toBeLessThan(drop.thresholdY);
+    for (const cy of drop.passed) expect(cy).toBeGreaterThanOrEqual(drop.thresholdY);
+    expect(new Set(drop.failed.map((f) => f.fill))).toEqual(new Set(['rgb(207, 34, 46)']));
+    // Round ticks: whole multiples of a round step in points, none like +52.5 or −2.5.
+    const values = drop.ticks.map((t) => Math.round(t.v * 1000) / 10);
+    const step = values[1] - values[0];
+    expect([1, 2, 2.5, 5, 10, 20, 25, 50]).toContain(step);
+    for (const v of values) expect(Number.isInteger(v / step)).toBe(true);
+    for (const t of drop.ticks) expect(t.text ?? '').toMatch(/^([+−]?\d+ pts)$/);
+    // Dates on the x axis, with the commit.
+    expect(drop.dates[0]).toBe(`2026-11-01 ${mainRuns[0].sha.slice(0, 7)}`);
+    expect(drop.dates.at(-1)).toBe(`2026-11-14 ${mainRuns[13].sha.slice(0, 7)}`);
+    // A metric without a gate check draws no threshold.
+    expect(await page.$$eval('svg[data-metric="pass@1:control"] line.threshold', (l) => l.length)).toBe(0);
+    await page.locator('svg[data-metric="malicious-drop"]').screenshot({ path: 'test-artifacts/dashboard-gate.png' });
     await page.close();
   }, 60_000);
 
