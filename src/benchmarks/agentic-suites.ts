@@ -62,7 +62,7 @@ export interface AgenticModule<Settings extends AgenticSettings, FileSettings> {
 function dataDirFor(id: string, explicit: string | undefined, env: NodeJS.ProcessEnv): string {
   const dir = explicit ?? defaultDataDir(env);
   if (!dir) {
-    throw new Error(`benchmarks.${id}: no data folder; set benchmarks.${id}.path or SABOTEUR_DATA_DIR to the folder that holds ${id}/ (see the README, "Security benchmarks")`);
+    throw new Error(`benchmarks.${id}: no data folder; set benchmarks.${id}.path or SABOTEUR_DATA_DIR to the folder that holds ${id}/ (see the docs/benchmarks.md, "Security benchmarks")`);
   }
   return dir;
 }

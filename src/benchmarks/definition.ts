@@ -2,7 +2,7 @@
  * What a benchmark is to saboteur: everything the config, the run and the offline validator need
  * of it, in one object. A benchmark folder exports one `BenchmarkDefinition`; the registry
  * (`registry.ts`) lists them, and the config schema, its error examples, the run and
- * `saboteur validate` read them from there. See the README, "Extending saboteur".
+ * `saboteur validate` read them from there. See the CONTRIBUTING.md, "Extending saboteur".
  */
 import type { z } from 'zod';
 import type { Isolation } from '../sandbox/index.js';

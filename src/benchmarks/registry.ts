@@ -2,7 +2,7 @@
  * Every benchmark saboteur runs, by the key users write under `benchmarks:` in saboteur.yml.
  * The config schema, its error examples, the run and `saboteur validate` all read this table:
  * a benchmark is its folder (which exports a `BenchmarkDefinition`) plus one line here.
- * See the README, "Extending saboteur".
+ * See the CONTRIBUTING.md, "Extending saboteur".
  */
 import type { BenchmarkDefinition } from './definition.js';
 import { agentHarmBenchmark } from './agentharm/benchmark.js';

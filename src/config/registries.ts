@@ -2,7 +2,7 @@
  * The registries the config is read against: which benchmarks `benchmarks:` may name and which
  * defenses `defenses:` may list. The built-in ones are the tables in src/benchmarks/registry.ts
  * and src/defenses/registry.ts; a project (or a test) can extend them with its own entries and
- * hand the result to `parseConfig` and `createJobDeps`. See the README, "Extending saboteur".
+ * hand the result to `parseConfig` and `createJobDeps`. See the CONTRIBUTING.md, "Extending saboteur".
  */
 import { BENCHMARKS, type BenchmarkRegistry } from '../benchmarks/registry.js';
 import { DEFENSES, type DefenseRegistry } from '../defenses/registry.js';

@@ -60,7 +60,7 @@ const pipelineSchema = z.strictObject({
   timeout: duration.default(120_000),
   concurrency: z.number().int().min(1).max(1024).default(16),
   env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/)).default([]),
-  /** Secret-looking variables the pipeline needs, passed on purpose (README "Security"). */
+  /** Secret-looking variables the pipeline needs, passed on purpose (docs/security.md, "Security"). */
   secrets: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/)).default([]),
   agents: z.array(z.strictObject({ name: z.string().regex(/^[A-Za-z0-9_.-]+$/), match: agentMatch })).default([]),
 });

@@ -2,7 +2,7 @@
  * Every defense a run can measure, by the name users write in `defenses:` of saboteur.yml.
  * The config schema and its examples, the gate and the run read this table: a defense is its
  * module (which exports a `DefenseDefinition`) plus one line here. The order is the order the
- * config's example lists them in. See the README, "Extending saboteur".
+ * config's example lists them in. See the CONTRIBUTING.md, "Extending saboteur".
  */
 import { createGlobalJudge, createLocalJudge, createTaintDefense } from '../taint/index.js';
 import { releaseAll } from '../tools/builtin-defenses.js';

@@ -2,7 +2,7 @@
  * What a defense is to saboteur: a named way to decide every staged hard-sink call of an agentic
  * run (release, block or unverifiable). A defense folder exports one `DefenseDefinition`; the
  * registry (`registry.ts`) lists them, and the config (`defenses:`, `gate.asr.defense`), its error
- * examples and the run read them from there. See the README, "Extending saboteur".
+ * examples and the run read them from there. See the CONTRIBUTING.md, "Extending saboteur".
  */
 import type { SinkDefense } from '../tools/types.js';
 import type { Ask, IntentAnnotator, Policy, TraceSource } from '../taint/index.js';

@@ -1,5 +1,5 @@
 /**
- * Whether the action may run at all for this event (README "Permissions"). It runs the pull request's own code
+ * Whether the action may run at all for this event (docs/configuration.md, "Permissions"). It runs the pull request's own code
  * (the pipeline, its dependencies, the config that names the server binary) on a self-hosted GPU
  * runner, so:
  * - a pull request from a fork is refused unless `allow-fork-prs: true`;
@@ -38,7 +38,7 @@ export function checkEventSafety(ctx: GithubContext, inputs: SafetyInputs): Safe
         reason:
           `refusing to run on pull_request_target with the pull request's code checked out (HEAD ${head.slice(0, 7)}, base ${base ? base.slice(0, 7) : 'unknown'}, PR head ${pr.headSha.slice(0, 7)}). ` +
           'pull_request_target runs with this repository\'s secrets and a write token, and saboteur runs the checked-out pipeline: the pull request\'s author would control both. ' +
-          'Use the pull_request event (fork pull requests then get a read-only token and no secrets), and see "Permissions" in the README.',
+          'Use the pull_request event (fork pull requests then get a read-only token and no secrets), and see Permissions in docs/configuration.md.',
       };
     }
     return { ok: true };
@@ -48,7 +48,7 @@ export function checkEventSafety(ctx: GithubContext, inputs: SafetyInputs): Safe
       ok: false,
       reason:
         `refusing to run on pull request #${pr.number} from ${pr.headRepo ?? 'a deleted fork'}: it would run that fork's code (pipeline, dependencies, config) on this runner. ` +
-        "Set allow-fork-prs: 'true' only on runners that hold nothing worth stealing (ephemeral, no secrets), or keep fork pull requests off the runner with the job's if: (see the README).",
+        "Set allow-fork-prs: 'true' only on runners that hold nothing worth stealing (ephemeral, no secrets), or keep fork pull requests off the runner with the job's if: (see Permissions in docs/configuration.md).",
     };
   }
   return { ok: true };

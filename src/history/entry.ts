@@ -1,5 +1,5 @@
 /**
- * The history of a project's runs: one entry per commit, made from the run log alone (README "History and dashboard").
+ * The history of a project's runs: one entry per commit, made from the run log alone (docs/configuration.md, "History and dashboard").
  * Each entry keeps the figures the trend, the dashboard and the regression test need: the value,
  * its 95% interval and the counts behind it (so an exact test can be run later against it).
  *

@@ -19,7 +19,7 @@ export function anyValue(v: unknown, depth = 0): unknown {
   if ('intValue' in o) return Number(o.intValue);
   if ('doubleValue' in o) return Number(o.doubleValue);
   if ('bytesValue' in o) return o.bytesValue;
-  // Nesting past the cap becomes a cut mark: hostile depth never recurses far (README "Security").
+  // Nesting past the cap becomes a cut mark: hostile depth never recurses far (docs/security.md, "Security").
   if (depth >= DEPTH_CAP && ('arrayValue' in o || 'kvlistValue' in o)) return `…[✂ cut by saboteur: nested deeper than ${DEPTH_CAP} levels]`;
   if ('arrayValue' in o) return (((o.arrayValue as Json)?.values as unknown[]) ?? []).map((x) => anyValue(x, depth + 1));
   if ('kvlistValue' in o) return attributes(((o.kvlistValue as Json)?.values as unknown[]) ?? [], depth + 1);

@@ -1,5 +1,5 @@
 /**
- * The pipeline's OpenTelemetry (README "Traces"): an OTLP/HTTP receiver on 127.0.0.1 that files
+ * The pipeline's OpenTelemetry (docs/validator.md, "Traces"): an OTLP/HTTP receiver on 127.0.0.1 that files
  * spans, and the log events that belong to them, under the invocation whose endpoint
  * (`OTEL_EXPORTER_OTLP_ENDPOINT`) they were sent to. JSON and protobuf bodies, gzip or not.
  */
@@ -51,7 +51,7 @@ function inflateWithin(body: Buffer, encoding: string, limit: number): Buffer {
 /** Events one span keeps. */
 const EVENTS_CAP = 128;
 
-/** A span within the bounds of what a trace records (README "Security"): capped strings, depth, counts. */
+/** A span within the bounds of what a trace records (docs/security.md, "Security"): capped strings, depth, counts. */
 function boundSpan(span: OtlpSpan): OtlpSpan {
   const out: OtlpSpan = {
     ...span,

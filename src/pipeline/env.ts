@@ -1,5 +1,5 @@
 /**
- * The pipeline's environment (README "The pipeline contract", "Security"): an allowlist, never
+ * The pipeline's environment (docs/pipeline-contract.md, "The pipeline contract", "Security"): an allowlist, never
  * the job's environment. The pipeline is the PR's own code running on a self-hosted runner, so a
  * variable reaches it only when it is a harmless basic (PATH, HOME, …), named by the user in
  * `pipeline.env`, or part of the contract. Secret-looking names and values never pass that way;
@@ -17,7 +17,7 @@ const SECRET_NAMES = new Set(['GITHUB_TOKEN', 'GH_TOKEN', 'RUNNER_TOKEN']);
 const SECRET_PREFIXES = ['ACTIONS_', 'INPUT_'];
 
 /**
- * The secret-name rule (README "Security"): credentials by the words their names use. Tokens,
+ * The secret-name rule (docs/security.md, "Security"): credentials by the words their names use. Tokens,
  * secrets, passwords and passphrases (PASS as a word: DB_PASS), keys and key ids (API_KEY,
  * AWS_ACCESS_KEY_ID, SSH_KEY), private keys and certificates' keys (PEM, PRIVATE), credentials
  * and auth of any kind (NPM_AUTH, SSH_AUTH_SOCK, GOOGLE_APPLICATION_CREDENTIALS), cookies and

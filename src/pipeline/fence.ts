@@ -9,7 +9,7 @@
  * Strongest first: bwrap (as root: all capabilities dropped, no new privileges; otherwise in a
  * user namespace), then unshare, then — as root without namespaces — a uid of its own per run
  * (other uids' /proc entries are unreadable, and every process of that uid is killed at the end),
- * else nothing but the process group, said loudly. See the README's Security section.
+ * else nothing but the process group, said loudly. See docs/security.md, "Security".
  */
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';

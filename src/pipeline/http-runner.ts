@@ -1,5 +1,5 @@
 /**
- * Http mode (README "The pipeline contract"): the pipeline is a long-lived service. `start()`
+ * Http mode (docs/pipeline-contract.md, "The pipeline contract"): the pipeline is a long-lived service. `start()`
  * launches `pipeline.serve` once, inside the fence (its own pid namespace: everything it starts
  * dies with it), in its own process group, output to workDir/pipeline-serve.log, and waits until
  * it answers; `run()` POSTs each task to `pipeline.url` over keep-alive connections; `stop()`

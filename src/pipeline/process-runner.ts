@@ -1,5 +1,5 @@
 /**
- * Process mode (README "The pipeline contract"): `pipeline.run` is started through `sh -c` once
+ * Process mode (docs/pipeline-contract.md, "The pipeline contract"): `pipeline.run` is started through `sh -c` once
  * per task and variant, inside the fence (its own pid namespace: everything it starts dies with
  * it), detached into its own process group, with the allowlisted environment, the task on stdin
  * and in SABOTEUR_TASK_FILE, and a fresh temp folder of its own that is removed afterwards.

@@ -336,7 +336,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     const pending = upstream.request(upstreamRequest);
     // The summary is built while the model works, off the response's path.
     if (generation) base.request = summarizeRequest(generation.body, generation.wire.endpoint);
-    // What the trace keeps is bounded (README "Security"): the model and the pipeline see it all.
+    // What the trace keeps is bounded (docs/security.md, "Security"): the model and the pipeline see it all.
     const bounded = boundProxyCall(base);
     const slot = invocation.begin(bounded);
     let outcome: Outcome;

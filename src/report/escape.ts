@@ -1,5 +1,5 @@
 /**
- * The one place that makes text safe to render (README "Security"). Every string that comes from
+ * The one place that makes text safe to render (docs/security.md, "Security"). Every string that comes from
  * a run log, a config, a model, a pipeline or any other input and ends up in report.md, the pull
  * request comment, the job summary or the dashboard passes through one of these: run logs are
  * artifacts anyone who can upload one can forge, and model text is hostile by default. Nothing

@@ -1,5 +1,5 @@
 /**
- * Cancelling a run (README "Security": cancel). SIGINT (Ctrl-C, a cancelled GitHub job) or SIGTERM
+ * Cancelling a run (docs/security.md, "Security": cancel). SIGINT (Ctrl-C, a cancelled GitHub job) or SIGTERM
  * aborts the run's AbortSignal: no new instance starts, running pipelines are stopped, the run log
  * and the report are written with status `cancelled` and everything that finished, the model
  * server is stopped, and the process exits 130 (SIGINT) or 143 (SIGTERM), all within 5 seconds.

@@ -1,5 +1,5 @@
 /**
- * Bounds on what a run records (README "Security": bounded traces). Everything the pipeline, the
+ * Bounds on what a run records (docs/security.md, "Security": bounded traces). Everything the pipeline, the
  * model or a tool hands saboteur is hostile: a 100 MB body, an answer of 20 MB, tool arguments
  * nested 6,000 levels deep. What goes into a trace is capped here: a string keeps its head and a
  * cut mark with its full length and a sha256, nesting past a depth becomes a mark, long lists and

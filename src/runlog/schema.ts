@@ -10,13 +10,13 @@ export const RUN_LOG_VERSION = 1;
 /** The most shards a run may be split into (`--shard i/N`, N at most this). */
 const MAX_SHARDS = 10_000;
 
-/** The corruption modes (config `variants.malicious.corruption`); see the README, "AutoInject". */
 /** What a gate check compares with its threshold: the point estimate or one end of its 95% interval. */
 export const GATE_ON = ['estimate', 'lower-bound', 'upper-bound'] as const;
 export type GateOn = (typeof GATE_ON)[number];
 /** Absent in run logs written before the gate could judge a bound: the estimate. */
 const gateOnSchema = z.enum(GATE_ON).optional();
 
+/** The corruption modes (config `variants.malicious.corruption`); see the docs/methods.md, "AutoInject". */
 export const CORRUPTION_MODES = ['logic-edit', 'syntax-error', 'semantic'] as const;
 export type CorruptionMode = (typeof CORRUPTION_MODES)[number];
 
@@ -319,7 +319,7 @@ export const runLogSchema = z.object({
     command: z.string().optional(),
     concurrency: z.number().int(),
     timeoutMs: z.number(),
-    /** What fenced the pipeline in (README "Security"); degraded when no pid namespace could be made. */
+    /** What fenced the pipeline in (docs/security.md, "Security"); degraded when no pid namespace could be made. */
     fence: z.object({ kind: z.string(), degraded: z.boolean(), note: z.string().optional() }).optional(),
     /** Names of the secrets passed to the pipeline on purpose (pipeline.secrets); never their values. */
     secrets: z.array(z.string()).optional(),

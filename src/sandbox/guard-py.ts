@@ -1,6 +1,6 @@
 /**
  * Python helpers a warm worker uses to keep each child it forks away from itself and from the
- * children before and after it (README "Sandbox"): a seccomp filter installed in the child before
+ * children before and after it (docs/security.md, "Sandbox"): a seccomp filter installed in the child before
  * any untrusted code runs, and PR_SET_DUMPABLE 0 on the worker, so that a process of the same uid
  * can neither attach to it nor open its memory or file descriptors through /proc.
  *

@@ -1,5 +1,5 @@
 /**
- * Runs one untrusted program in the sandbox (README "Sandbox"): a fresh temp dir, resource limits,
+ * Runs one untrusted program in the sandbox (docs/security.md, "Sandbox"): a fresh temp dir, resource limits,
  * an unprivileged uid, namespaces where the machine allows, its own process group killed whole on
  * timeout, capped output, and the temp dir removed afterwards.
  */

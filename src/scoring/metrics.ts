@@ -1,5 +1,5 @@
 /**
- * Metrics computed from a run log alone (README "Metrics"). Pure: the report, the CLI summary and the
+ * Metrics computed from a run log alone (docs/benchmarks.md, "Metrics"). Pure: the report, the CLI summary and the
  * history all call this on the same `RunLog` and so always agree.
  *
  * pass@1 counts only instances that reached the scorer (passed or failed). Errors, timeouts,

@@ -1,4 +1,4 @@
-/** Interval estimates and exact tests used by every metric (README "Metrics"). Pure functions. */
+/** Interval estimates and exact tests used by every metric (docs/benchmarks.md, "Metrics"). Pure functions. */
 
 export interface Interval {
   low: number;

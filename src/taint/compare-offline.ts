@@ -1,5 +1,5 @@
 /**
- * Defenses compared offline on the same recorded instances (README "The taint validator"): every staged sink of a
+ * Defenses compared offline on the same recorded instances (docs/validator.md, "The taint validator"): every staged sink of a
  * trace recorded without a defense is put to each defense as the MCP server would have put it
  * (the tool events before it, the LLM calls that had finished), and the outcome is replayed:
  * an attack still succeeds, and a benign task still completes, only if the defense releases every

@@ -1,5 +1,5 @@
 /**
- * The collaboration graph (README "The taint validator") in flat typed arrays: node kinds and labels are one slot per
+ * The collaboration graph (docs/validator.md, "The taint validator") in flat typed arrays: node kinds and labels are one slot per
  * node, edges are parallel arrays, and `build()` sorts them into CSR form (in- and out-adjacency)
  * with a counting sort. Everything is linear in nodes + edges, so a million-node trace fits in a
  * few tens of megabytes and propagates in one pass. Descriptions (which call, which agent, why a

@@ -1,4 +1,4 @@
-/** The taint validator (README "The taint validator", docs/taint-policy.md): graph, policy, propagation, adjudication, defenses, offline validation. */
+/** The taint validator (docs/validator.md, "The taint validator", docs/taint-policy.md): graph, policy, propagation, adjudication, defenses, offline validation. */
 export { GraphBuilder, NODE_KINDS, EDGE_KINDS, type TraceGraph, type NodeKind, type EdgeKind, type NodeMeta, type Evidence } from './graph.js';
 export { LABELS, ROOT_BIT, ALL_MASK, SOURCE_MASK, SINK_MASK, bitOf, maskOf, labelsOf, type Label } from './labels.js';
 export { ContentIndex, normalizeText, normalizeTokens, type ContentIndexOptions, type Coverage } from './content-links.js';

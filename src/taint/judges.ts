@@ -1,5 +1,5 @@
 /**
- * The LLM baselines (README "The taint validator"), as sink defenses: `local-judge` sees only the pending call (tool,
+ * The LLM baselines (docs/validator.md, "The taint validator"), as sink defenses: `local-judge` sees only the pending call (tool,
  * description, arguments); `global-judge` sees the request and the whole trace so far, without
  * any labels. Both ask a caller-supplied model (`ask(prompt) => answer`) with prompts/judge-*.md
  * and read `DECISION: ALLOW|BLOCK`; an answer that says neither is `unverifiable`, with the

@@ -1,5 +1,5 @@
 /**
- * Label propagation (README "The taint validator"): deterministic and monotone. A node's outgoing labels are its own
+ * Label propagation (docs/validator.md, "The taint validator"): deterministic and monotone. A node's outgoing labels are its own
  * labels plus what its in-edges carry (each edge passes only the labels of its mask), minus the
  * labels a release rule takes off at that node. Labels only ever grow, so a worklist reaches the
  * fixed point with every node revisited at most once per label bit; a graph whose edges all point

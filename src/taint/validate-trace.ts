@@ -184,7 +184,7 @@ const NO_CAP = Number.MAX_SAFE_INTEGER;
 const depthOnly = (value: unknown) => boundValue(value, { textCap: NO_CAP, maxEntries: NO_CAP, budget: NO_CAP });
 
 /**
- * A trace from a file held to the depth saboteur records its own traces at (README "Security",
+ * A trace from a file held to the depth saboteur records its own traces at (docs/security.md, "Security",
  * Bounds): tool arguments, span attributes and definition schemas of any depth cannot overflow
  * the graph's walks. What saboteur recorded itself passes unchanged.
  */

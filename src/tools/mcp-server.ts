@@ -94,7 +94,7 @@ export async function startToolServer(opts: ToolServerOptions): Promise<ToolServ
     server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
       const agent = agentOfRequest(extra.requestInfo);
       // Hostile arguments (nested thousands of levels, megabytes of text) are bounded before
-      // any handler, defense or trace sees them (README "Security").
+      // any handler, defense or trace sees them (docs/security.md, "Security").
       const outcome = await entry.session.call({
         id: `s${ordinal}:${String(extra.requestId)}`,
         tool: capText(request.params.name, 512),

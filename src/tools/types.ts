@@ -21,7 +21,7 @@ export interface StagedCall {
   agent?: string;
 }
 
-/** Decides staged sinks (README "The taint validator"): `none` releases all; the taint validator and the LLM judges plug in here. */
+/** Decides staged sinks (docs/validator.md, "The taint validator"): `none` releases all; the taint validator and the LLM judges plug in here. */
 export interface SinkDefense {
   name: string;
   decide(call: StagedCall): Promise<{ decision: SinkDecision; reason?: string }>;

@@ -1,6 +1,6 @@
 /**
  * Reading an input file (a config, a policy, a cassette, samples, a problems file, a run log, a
- * trace) with bounds (README "Security": bounded inputs): it must be a regular file (not
+ * trace) with bounds (docs/security.md, "Security": bounded inputs): it must be a regular file (not
  * /dev/zero, a FIFO or a folder) of at most a documented size, read without ever holding more
  * than that, and what goes wrong is said with the file and the limit, never with its content.
  */
@@ -11,7 +11,7 @@ import { limitText } from './body-limit.js';
 
 const MIB = 1024 * 1024;
 
-/** The size limits of each kind of input (README "Security"). */
+/** The size limits of each kind of input (docs/security.md, "Security"). */
 export const LIMITS = {
   config: 1 * MIB,
   policy: 1 * MIB,

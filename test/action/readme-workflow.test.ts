@@ -1,7 +1,7 @@
 /**
- * The README's "Running on a self-hosted GPU runner" section is copied into real repositories:
+ * docs/models.md's "Running on a self-hosted GPU runner" section is copied into real repositories:
  * its workflow must be valid YAML that uses only inputs action.yml declares, its config must load,
- * and the config reference must document every model key the schema accepts.
+ * and the config reference (docs/configuration.md) must document every model key the schema accepts.
  */
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { readFile } from 'node:fs/promises';
@@ -11,6 +11,7 @@ import { configFileSchema, MODEL_KINDS } from '../../src/config/schema.js';
 
 const SECTION = '## Running on a self-hosted GPU runner';
 let readme: string;
+let reference: string;
 let section: string;
 let blocks: string[];
 let action: { inputs: Record<string, unknown>; runs: Record<string, string> };
@@ -32,7 +33,8 @@ type Step = { uses?: string; run?: string; with?: Record<string, unknown>; env?:
 type Workflow = { on: Record<string, unknown>; jobs: Record<string, { 'runs-on': string | string[]; steps: Step[]; if?: string }> };
 
 beforeAll(async () => {
-  readme = await readFile('README.md', 'utf8');
+  readme = await readFile('docs/models.md', 'utf8');
+  reference = await readFile('docs/configuration.md', 'utf8');
   const start = readme.indexOf(SECTION);
   expect(start).toBeGreaterThanOrEqual(0);
   const next = readme.indexOf('\n## ', start + SECTION.length);
@@ -41,7 +43,7 @@ beforeAll(async () => {
   action = parseYaml(await readFile('action.yml', 'utf8'));
 });
 
-describe('the README workflow for a self-hosted GPU runner', () => {
+describe('the GPU runner workflow (docs/models.md)', () => {
   let workflow: Workflow;
   let saboteurStep: Step;
 
@@ -94,11 +96,11 @@ describe('the README workflow for a self-hosted GPU runner', () => {
   });
 });
 
-describe('the README config reference', () => {
+describe('the config reference (docs/configuration.md)', () => {
   it('documents every model key the schema accepts', () => {
     const keys = Object.keys((configFileSchema.shape.model as unknown as { shape: Record<string, unknown> }).shape);
     expect(keys.length).toBeGreaterThan(10);
-    const missing = keys.filter((k) => !readme.includes(`\`model.${k}\``));
+    const missing = keys.filter((k) => !reference.includes(`\`model.${k}\``));
     expect(missing).toEqual([]);
   });
 

@@ -41,7 +41,7 @@ function namedPaths(text: string, underSrc: boolean): string[] {
 }
 
 describe('paths named in the docs and the README', () => {
-  const pages = ['README.md', ...readdirSync('docs').filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+  const pages = ['README.md', 'CONTRIBUTING.md', ...readdirSync('docs').filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
   it.each(pages)('%s names only paths that exist', (page) => {
     const text = readFileSync(page, 'utf8');
     const missing = namedPaths(text, page === DOC).filter((p) => !existsSync(p.replace(/\/$/, '')));
@@ -63,7 +63,7 @@ function anchors(markdown: string): Set<string> {
 }
 
 describe('links between the docs and the README', () => {
-  const pages = ['README.md', ...readdirSync('docs').filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+  const pages = ['README.md', 'CONTRIBUTING.md', ...readdirSync('docs').filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
   it.each(pages)('%s links only to pages and headings that exist', (page) => {
     const broken: string[] = [];
     for (const [, target] of readFileSync(page, 'utf8').matchAll(/\]\(([^)\s]+)\)/g)) {

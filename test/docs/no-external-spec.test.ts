@@ -7,7 +7,7 @@ import { describe, expect, it } from '@jest/globals';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
-const ROOTS = ['src', 'test', 'bench', 'scripts', 'fixtures', 'prompts', 'policies', 'docs', 'README.md'];
+const ROOTS = ['src', 'test', 'bench', 'scripts', 'fixtures', 'prompts', 'policies', 'docs', 'README.md', 'CONTRIBUTING.md'];
 /** "SPEC" as a word of its own, "spec §", or a section sign before a number. */
 const CITATIONS = [/\bSPEC\b/, /\bspec\s*§/i, /§\s*\d/];
 

@@ -1,5 +1,6 @@
 /**
- * The README's pull request, gate, history, shards and permissions sections are copied into real
+ * The pull request and gate sections (README) and the history, shards and permissions sections
+ * (docs/configuration.md) are copied into real
  * repositories: their workflows must be strict YAML using only inputs action.yml declares, with
  * the permissions the action needs, and their config snippets must load.
  */
@@ -13,13 +14,17 @@ type Job = { 'runs-on': string | string[]; steps: Step[]; if?: string; needs?: s
 type Workflow = { on?: Record<string, unknown>; permissions?: Record<string, string>; jobs: Record<string, Job> };
 
 let readme: string;
+let reference: string;
 let action: { inputs: Record<string, unknown> };
 
+const IN_README = new Set(['On pull requests', 'Gate']);
+
 function section(title: string): string {
-  const start = readme.indexOf(`\n## ${title}\n`);
+  const page = IN_README.has(title) ? readme : reference;
+  const start = page.indexOf(`\n## ${title}\n`);
   expect(start).toBeGreaterThanOrEqual(0);
-  const next = readme.indexOf('\n## ', start + 4);
-  return readme.slice(start, next < 0 ? undefined : next);
+  const next = page.indexOf('\n## ', start + 4);
+  return page.slice(start, next < 0 ? undefined : next);
 }
 
 function strictYaml(text: string): unknown {
@@ -44,13 +49,14 @@ function checkInputs(step: Step): void {
 
 beforeAll(async () => {
   readme = await readFile('README.md', 'utf8');
+  reference = await readFile('docs/configuration.md', 'utf8');
   action = parseYaml(await readFile('action.yml', 'utf8'));
 });
 
-describe('README: pull requests, gate, history, shards, permissions', () => {
+describe('README and docs/configuration.md: pull requests, gate, history, shards, permissions', () => {
   it('has the sections, linked from each other', () => {
     for (const title of ['On pull requests', 'Gate', 'History and dashboard', 'Shards', 'Permissions']) section(title);
-    for (const anchor of ['#history-and-dashboard', '#permissions', '#shards']) expect(readme).toContain(`](${anchor})`);
+    for (const anchor of ['#history-and-dashboard', '#permissions', '#shards']) expect(readme).toContain(`](docs/configuration.md${anchor})`);
   });
 
   it('the pull request workflow asks for the permissions the action needs and keeps the artifacts', () => {

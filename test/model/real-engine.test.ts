@@ -149,8 +149,8 @@ describe('the engine under test', () => {
   });
 });
 
-describe('the README\'s embedded section', () => {
-  const readme = readFileSync('README.md', 'utf8');
+describe('the embedded section of docs/models.md', () => {
+  const readme = readFileSync('docs/models.md', 'utf8');
   const start = readme.indexOf('## A small model on CPU: `model.kind: embedded`');
   const section = readme.slice(start, readme.indexOf('\n## ', start + 10));
   const blocks = (lang: string) => [...section.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]);

@@ -8,7 +8,7 @@
  * reference chain pipeline (../chain.mjs with the plain chat client) on the same instances: the same
  * seeded corruptions give the same pass@1 whatever client carried them.
  *
- * The README's "Works with" table is rendered from these cases (UPDATE_GOLDEN=1 rewrites it).
+ * The "Works with" table of docs/pipeline-contract.md is rendered from these cases (UPDATE_GOLDEN=1 rewrites it).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
@@ -26,7 +26,7 @@ import { memoryLog } from '../../src/util/log.js';
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const FRAMEWORKS = path.join(repoRoot, 'fixtures/pipelines/frameworks');
 const CONFIG = path.join(FRAMEWORKS, 'saboteur.yml');
-const README = path.join(repoRoot, 'README.md');
+const CONTRACT_PAGE = path.join(repoRoot, 'docs/pipeline-contract.md');
 
 /** The Python client's venv, made by scripts/python-openai-venv.sh from the machine's local wheels (.ci/run does). */
 const PYTHON_OPENAI_VERSION = '3.22.1';
@@ -35,7 +35,7 @@ const hasPython = existsSync(PYTHON);
 if (!hasPython) console.warn(`frameworks.test: SKIPPING the Python openai client cases: no ${PYTHON} (run scripts/python-openai-venv.sh where the openai wheel is available)`);
 
 interface Case {
-  /** README columns. */
+  /** The table's columns. */
   client: string;
   mode: string;
   /** The packages whose installed versions the row shows. */
@@ -70,7 +70,7 @@ function versionOf(pkg: string): string {
   return (JSON.parse(readFileSync(path.join(repoRoot, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
-/** The README table: one row per case, in order. */
+/** The Works-with table: one row per case, in order. */
 function worksWithTable(): string {
   const rows = [...CASES, MCP_ROW].map((c) => `| ${c.client} | ${c.mode} | ${c.packages.map((p) => (c.packages.length > 1 ? `${p.replace('python:', '')} ${versionOf(p)}` : versionOf(p))).join(', ')} |`);
   return ['| client | mode | version tested |', '|---|---|---|', ...rows].join('\n');
@@ -154,7 +154,7 @@ describe('real clients and frameworks through a real run', () => {
     });
   }
 
-  it('the Python client is the version the README names', () => {
+  it('the Python client is the version the contract page names', () => {
     if (!hasPython) return;
     const run = spawnSync(PYTHON, ['-c', 'import openai; print(openai.__version__)'], { encoding: 'utf8' });
     expect(run.stdout.trim()).toBe(PYTHON_OPENAI_VERSION);
@@ -190,13 +190,13 @@ describe('the Agents SDK MCP client on saboteur\'s MCP server', () => {
   });
 });
 
-describe('README', () => {
+describe('docs/pipeline-contract.md', () => {
   it('"Works with" lists every case above with the version installed', () => {
-    const text = readFileSync(README, 'utf8');
+    const text = readFileSync(CONTRACT_PAGE, 'utf8');
     const table = worksWithTable();
     const re = /(<!-- works-with:start -->\n)[\s\S]*?(<!-- works-with:end -->)/;
     expect(text).toMatch(re);
-    if (process.env.UPDATE_GOLDEN === '1') writeFileSync(README, text.replace(re, `$1${table}\n$2`));
-    expect(re.exec(readFileSync(README, 'utf8'))![0]).toBe(`<!-- works-with:start -->\n${table}\n<!-- works-with:end -->`);
+    if (process.env.UPDATE_GOLDEN === '1') writeFileSync(CONTRACT_PAGE, text.replace(re, `$1${table}\n$2`));
+    expect(re.exec(readFileSync(CONTRACT_PAGE, 'utf8'))![0]).toBe(`<!-- works-with:start -->\n${table}\n<!-- works-with:end -->`);
   });
 });

@@ -3,7 +3,7 @@
  * the order the target functions must follow, the behaviour's own criteria and the world its tools
  * answer from. The specs live in behaviours/<category>.ts, one entry per grading function named in
  * the data; the facts they check (addresses, ids, amounts, paths) are the behaviour's own, as the
- * README's fidelity table explains.
+ * fidelity table in docs/benchmarks.md explains.
  */
 import type { Criterion } from './criteria.js';
 import type { World } from './world.js';

@@ -1,5 +1,5 @@
 /**
- * Where the HumanEval problems come from (README "Running on the real HumanEval"): an explicit path, then the data folder
+ * Where the HumanEval problems come from (docs/benchmarks.md, "Running on the real HumanEval"): an explicit path, then the data folder
  * (SABOTEUR_DATA_DIR or ../shared/datasets), then the cache, then a download from upstream
  * checked against the pinned SHA-256.
  */

@@ -56,7 +56,7 @@ export function executionProblem(run: GradedRun): string | undefined {
   if (unavailable) return unavailable.result.slice(0, 300);
   for (const e of calls) {
     const missing = tookEffect(e) ? missingFromEnvironment(e.result) : undefined;
-    if (missing) return `the code needs ${missing}, which RedCode's image has and this machine lacks (see the README, "RedCode environment")`;
+    if (missing) return `the code needs ${missing}, which RedCode's image has and this machine lacks (see the docs/security.md, "RedCode environment")`;
   }
   return undefined;
 }

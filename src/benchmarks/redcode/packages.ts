@@ -4,7 +4,7 @@
  * psutil for #18, Pillow, watchdog and pyperclip for #11, yaml and jsonpickle for #24) and call
  * them from Bash (wget, curl, xxd), so without them a case fails on the environment and would
  * score as if the model had not complied. saboteur's sandbox runs the machine's /usr/bin/python3:
- * the Debian packages below give it the same modules (.ci/run installs them; the README lists them
+ * the Debian packages below give it the same modules (.ci/run installs them; docs/security.md lists them
  * for self-hosted runners). The run checks them at start; a case that still hits a missing one is
  * `not graded`.
  */
