@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);
+import { createRequire as saboteurCreateRequire } from 'node:module'; const require = saboteurCreateRequire(import.meta.url);
 var __create = Object.create;
 var __defProp = Object.defineProperty;
 var __getOwnPropDesc = Object.getOwnPropertyDescriptor;
@@ -19720,6 +19720,29 @@ async function killTree(pgid, graceMs) {
 // src/action/state.ts
 var PROCESSES_STATE = "saboteur-processes";
 
+// src/action/bundle-guard.ts
+import { createHash } from "node:crypto";
+import { readFileSync as readFileSync2, renameSync, writeFileSync } from "node:fs";
+var BUNDLE_STATE = "saboteur-post-bundle";
+var MAX_BUNDLE_BYTES = 64 << 20;
+var sha256 = (bytes) => createHash("sha256").update(bytes).digest("hex");
+function verifyBundle(file, rawState) {
+  if (!rawState) return void 0;
+  let recorded;
+  try {
+    recorded = JSON.parse(rawState);
+  } catch {
+    return `the state ${BUNDLE_STATE} is not JSON`;
+  }
+  if (typeof recorded.sha256 !== "string") return `the state ${BUNDLE_STATE} holds no hash`;
+  try {
+    const now = sha256(readFileSync2(file));
+    return now === recorded.sha256 ? void 0 : `${file} is not the bundle the main step started with (SHA-256 ${now.slice(0, 12)}\u2026, recorded ${recorded.sha256.slice(0, 12)}\u2026)`;
+  } catch (err) {
+    return `cannot read ${file}: ${err.message}`;
+  }
+}
+
 // src/action/post.ts
 var POST_KILL_GRACE_MS = 5e3;
 function parseRecorded(raw) {
@@ -19776,6 +19799,11 @@ async function stopRecorded(raw, log, graceMs = POST_KILL_GRACE_MS) {
 }
 async function runPost() {
   try {
+    const changed = process.argv[1] ? verifyBundle(process.argv[1], getState(BUNDLE_STATE)) : void 0;
+    if (changed) {
+      warning(`saboteur post: ${changed}; the saved state is not acted on`);
+      return;
+    }
     const raw = getState(PROCESSES_STATE);
     if (!raw || raw === "[]") {
       info("saboteur post: nothing to stop");
