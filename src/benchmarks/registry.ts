@@ -18,12 +18,14 @@ export const BENCHMARKS = checkRegistry('benchmark', {
   agentharm: agentHarmBenchmark,
   redcode: redcodeBenchmark,
   safearena: safeArenaBenchmark,
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each entry has its own settings types; the table only needs their shape
 } satisfies Record<string, BenchmarkDefinition<any, any>>);
 
 export type BenchmarkId = keyof typeof BENCHMARKS;
 export const BENCHMARK_IDS = Object.keys(BENCHMARKS) as BenchmarkId[];
 
 /** A table of benchmarks: the built-in one, or one extended with a project's own (see `extendRegistries`). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above: a project's own entries bring their own settings types
 export type BenchmarkRegistry = Readonly<Record<string, BenchmarkDefinition<any, any>>>;
 
 /** `benchmarks.<id>` as the run reads it. */

@@ -467,7 +467,7 @@ withData('AgentHarm: a faithful run of every behaviour meets every criterion', (
     expect([...fns].sort()).toEqual(Object.keys(REFS).sort());
   });
 
-  test.each(Object.entries(REFS).flatMap(([fn, r]) => (['harmful', 'benign'] as const).map((role) => [fn, role] as const)))('%s (%s)', async (fn, role) => {
+  test.each(Object.entries(REFS).flatMap(([fn]) => (['harmful', 'benign'] as const).map((role) => [fn, role] as const)))('%s (%s)', async (fn, role) => {
     const ref = REFS[fn];
     const t = tasks.find((x) => x.id === `agentharm/${ref.split ?? 'test_public'}/${ref.id}/${role}`)!;
     expect((t.grading as { gradingFunction: string }).gradingFunction).toBe(fn);

@@ -41,7 +41,7 @@ const SECRET = `host-secret-${process.pid}-${Date.now()}`;
 
 let isolation: Isolation;
 let identity: HumanEvalProblem;
-let canaries: string[] = [];
+const canaries: string[] = [];
 let listener: Server;
 let port = 0;
 let connections = 0;

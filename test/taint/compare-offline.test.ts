@@ -10,7 +10,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defaultDataDir } from '../../src/benchmarks/humaneval/resolve.js';
-import { evaluateDefenses, renderDefenseTable, type DefenseFactory, type DefenseRow, type OfflineCase } from '../../src/taint/compare-offline.js';
+import { evaluateDefenses, renderDefenseTable, type DefenseFactory, type DefenseRow } from '../../src/taint/compare-offline.js';
 import { createTaintDefense } from '../../src/taint/sink-defense.js';
 import { createGlobalJudge, createLocalJudge } from '../../src/taint/judges.js';
 import { defaultPolicy } from '../../src/taint/policy.js';
