@@ -98,14 +98,6 @@ async function pidsFrom(file: string): Promise<number[]> {
   return [server, ...workers];
 }
 
-async function waitFor(check: () => boolean | Promise<boolean>, what: string, withinMs = 20_000): Promise<void> {
-  const deadline = Date.now() + withinMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 describe('launch plans: each kind with its real command line', () => {
   const at = { host: '127.0.0.1', port: 41000 };
   const m = modelConfig({ args: ['--max-model-len', '8192'] });
