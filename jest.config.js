@@ -39,6 +39,14 @@ export default {
   testTimeout: 60000,
   projects: [
     { ...shared, displayName: 'unit', testMatch: UNIT },
-    { ...shared, displayName: 'integration', testMatch: ['<rootDir>/test/**/*.test.ts'], testPathIgnorePatterns: ['/node_modules/', ...UNIT.map((p) => p.replace('<rootDir>/', '/').replace('*', '[^/]*').replace(/\./g, '\\.').replace('[^/]\\*', '[^/]*') + '$')] },
+    {
+      ...shared,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/test/**/*.test.ts'],
+      testPathIgnorePatterns: [
+        '/node_modules/',
+        ...UNIT.map((p) => p.replace('<rootDir>/', '/').replace('*', '[^/]*').replace(/\./g, '\\.').replace('[^/]\\*', '[^/]*') + '$'),
+      ],
+    },
   ],
 };

@@ -15,7 +15,13 @@ import { createAutoInjector } from '../src/inject/autoinject.js';
 import { corruptUnit } from '../src/inject/logic-edit.js';
 import { rngFor } from '../src/inject/prng.js';
 import type { CorruptionMode } from '../src/runlog/schema.js';
-import { defaultDataDir, HUMANEVAL_DATA_PATH, HumanEvalScorer, loadHumanEval, type HumanEvalProblem } from '../src/benchmarks/humaneval/index.js';
+import {
+  defaultDataDir,
+  HUMANEVAL_DATA_PATH,
+  HumanEvalScorer,
+  loadHumanEval,
+  type HumanEvalProblem,
+} from '../src/benchmarks/humaneval/index.js';
 import { detectIsolation } from '../src/sandbox/index.js';
 import { runPool } from '../src/util/pool.js';
 
@@ -37,7 +43,8 @@ export const SHAPES: AnswerShape[] = [
   },
   {
     name: 'prose and code',
-    message: (p) => `Here is ${p.entry_point}, written to pass every example in the docstring.\n\n\`\`\`python\n${p.prompt}${p.canonical_solution}\`\`\`\n\nIt handles the empty input too. The result is returned, not printed.\n`,
+    message: (p) =>
+      `Here is ${p.entry_point}, written to pass every example in the docstring.\n\n\`\`\`python\n${p.prompt}${p.canonical_solution}\`\`\`\n\nIt handles the empty input too. The result is returned, not printed.\n`,
     completion: (d) => FENCED_CODE.exec(d)?.[1] ?? d,
   },
 ];
@@ -75,11 +82,35 @@ interface Corrupted {
 }
 
 /** Pure: every problem × seed in one mode and shape, corrupted; the programs to score. */
-export async function corruptMessages(problems: readonly HumanEvalProblem[], mode: CorruptionMode, shape: AnswerShape, opts: { seeds: readonly number[]; messageRate: number; errorRate: number }): Promise<Corrupted> {
-  const figures: AutoInjectFigures = { mode, shape: shape.name, messages: 0, hits: 0, units: 0, drawn: 0, changed: 0, noRule: 0, unchangedHits: 0, failedHits: 0, syntaxErrors: 0, rules: {} };
+export async function corruptMessages(
+  problems: readonly HumanEvalProblem[],
+  mode: CorruptionMode,
+  shape: AnswerShape,
+  opts: { seeds: readonly number[]; messageRate: number; errorRate: number },
+): Promise<Corrupted> {
+  const figures: AutoInjectFigures = {
+    mode,
+    shape: shape.name,
+    messages: 0,
+    hits: 0,
+    units: 0,
+    drawn: 0,
+    changed: 0,
+    noRule: 0,
+    unchangedHits: 0,
+    failedHits: 0,
+    syntaxErrors: 0,
+    rules: {},
+  };
   const programs: Corrupted['programs'] = [];
   for (const seed of opts.seeds) {
-    const injector = createAutoInjector({ target: 'coder', messageRate: opts.messageRate, errorRate: opts.errorRate, corruption: mode, seed });
+    const injector = createAutoInjector({
+      target: 'coder',
+      messageRate: opts.messageRate,
+      errorRate: opts.errorRate,
+      corruption: mode,
+      seed,
+    });
     for (const problem of problems) {
       const ctx = { instanceId: problem.task_id, variant: 'malicious' as const, agent: 'coder', agentCallIndex: 0 };
       figures.messages++;
@@ -106,12 +137,28 @@ export async function corruptMessages(problems: readonly HumanEvalProblem[], mod
  * rejoining alone does to the honest answers (docs/methods.md).
  */
 export function paperRejoin(message: string): string {
-  return message.split('\n').flatMap((line) => line.split(',')).join('\n');
+  return message
+    .split('\n')
+    .flatMap((line) => line.split(','))
+    .join('\n');
 }
 
 /** The paper code's rejoining alone, as a row of the table (every message is hit at Pm = 1). */
 export function rejoinMessages(problems: readonly HumanEvalProblem[], shape: AnswerShape, seeds: readonly number[]): Corrupted {
-  const figures: AutoInjectFigures = { mode: PAPER_REJOIN, shape: shape.name, messages: 0, hits: 0, units: 0, drawn: 0, changed: 0, noRule: 0, unchangedHits: 0, failedHits: 0, syntaxErrors: 0, rules: {} };
+  const figures: AutoInjectFigures = {
+    mode: PAPER_REJOIN,
+    shape: shape.name,
+    messages: 0,
+    hits: 0,
+    units: 0,
+    drawn: 0,
+    changed: 0,
+    noRule: 0,
+    unchangedHits: 0,
+    failedHits: 0,
+    syntaxErrors: 0,
+    rules: {},
+  };
   const programs: Corrupted['programs'] = [];
   for (const problem of problems) {
     const content = shape.message(problem);
@@ -130,8 +177,25 @@ export function rejoinMessages(problems: readonly HumanEvalProblem[], shape: Ans
  * line is a unit drawn with Pe, edited by the main rules when one fits, and the pieces are joined
  * back with the commas and newlines they were split at (without the paper code's rejoining).
  */
-export function paperUnitMessages(problems: readonly HumanEvalProblem[], shape: AnswerShape, opts: { seeds: readonly number[]; errorRate: number }): Corrupted {
-  const figures: AutoInjectFigures = { mode: PAPER_UNITS, shape: shape.name, messages: 0, hits: 0, units: 0, drawn: 0, changed: 0, noRule: 0, unchangedHits: 0, failedHits: 0, syntaxErrors: 0, rules: {} };
+export function paperUnitMessages(
+  problems: readonly HumanEvalProblem[],
+  shape: AnswerShape,
+  opts: { seeds: readonly number[]; errorRate: number },
+): Corrupted {
+  const figures: AutoInjectFigures = {
+    mode: PAPER_UNITS,
+    shape: shape.name,
+    messages: 0,
+    hits: 0,
+    units: 0,
+    drawn: 0,
+    changed: 0,
+    noRule: 0,
+    unchangedHits: 0,
+    failedHits: 0,
+    syntaxErrors: 0,
+    rules: {},
+  };
   const programs: Corrupted['programs'] = [];
   for (const seed of opts.seeds) {
     for (const problem of problems) {
@@ -163,7 +227,8 @@ export function paperUnitMessages(problems: readonly HumanEvalProblem[], shape: 
 
 /** Which programs Python's parser accepts, in one python3 process. */
 function parses(programs: readonly string[]): boolean[] {
-  const script = 'import ast, json, sys\nout = []\nfor p in json.load(sys.stdin):\n    try:\n        ast.parse(p)\n        out.append(True)\n    except (SyntaxError, ValueError):\n        out.append(False)\nprint(json.dumps(out))';
+  const script =
+    'import ast, json, sys\nout = []\nfor p in json.load(sys.stdin):\n    try:\n        ast.parse(p)\n        out.append(True)\n    except (SyntaxError, ValueError):\n        out.append(False)\nprint(json.dumps(out))';
   const r = spawnSync('python3', ['-c', script], { input: JSON.stringify(programs), encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
   if (r.status !== 0) throw new Error(`python3 failed: ${r.stderr}`);
   return JSON.parse(r.stdout) as boolean[];
@@ -178,7 +243,9 @@ export interface AutoInjectBenchOptions {
   limit?: number;
 }
 
-export async function benchAutoInject(opts: AutoInjectBenchOptions): Promise<{ figures: AutoInjectFigures[]; problems: number; isolation: string; scored: number }> {
+export async function benchAutoInject(
+  opts: AutoInjectBenchOptions,
+): Promise<{ figures: AutoInjectFigures[]; problems: number; isolation: string; scored: number }> {
   const dataDir = defaultDataDir();
   if (!dataDir) throw new Error('bench autoinject: no HumanEval data (set SABOTEUR_DATA_DIR or place shared/datasets beside the repo)');
   const all = (await loadHumanEval(path.join(dataDir, HUMANEVAL_DATA_PATH))).problems;
@@ -209,14 +276,21 @@ export async function benchAutoInject(opts: AutoInjectBenchOptions): Promise<{ f
     if (!v.passed) p.figures.failedHits++;
     if (!v.parses) p.figures.syntaxErrors++;
   }
-  return { figures: runs.map((r) => r.figures), problems: problems.length, isolation: isolation.kind + (isolation.degraded ? ' (degraded)' : ''), scored: distinct.length };
+  return {
+    figures: runs.map((r) => r.figures),
+    problems: problems.length,
+    isolation: isolation.kind + (isolation.degraded ? ' (degraded)' : ''),
+    scored: distinct.length,
+  };
 }
 
 const pct = (n: number, d: number) => (d === 0 ? '   n/a' : `${((100 * n) / d).toFixed(1).padStart(5)}%`);
 
 /** The table `npm run bench -- autoinject` prints. */
 export function renderAutoInject(figures: readonly AutoInjectFigures[], errorRate: number): string {
-  const lines = [`mode                    shape                    hit rate  drawn/units (Pe ${errorRate})  changed/drawn  no rule  unchanged hits  per-hit failure  syntax errors`];
+  const lines = [
+    `mode                    shape                    hit rate  drawn/units (Pe ${errorRate})  changed/drawn  no rule  unchanged hits  per-hit failure  syntax errors`,
+  ];
   for (const f of figures) {
     lines.push(
       `${f.mode.padEnd(23)} ${f.shape.padEnd(24)} ${pct(f.hits, f.messages)}    ${pct(f.drawn, f.units)}                ${pct(f.changed, f.drawn)}         ${pct(f.noRule, f.drawn)}   ${pct(f.unchangedHits, f.hits)}          ${pct(f.failedHits, f.hits)}           ${pct(f.syntaxErrors, f.hits)}`,
@@ -224,6 +298,11 @@ export function renderAutoInject(figures: readonly AutoInjectFigures[], errorRat
   }
   const rules = new Map<string, number>();
   for (const f of figures) if (f.mode === 'logic-edit') for (const [r, n] of Object.entries(f.rules)) rules.set(r, (rules.get(r) ?? 0) + n);
-  lines.push(`logic-edit rules on code lines: ${[...rules].sort((a, b) => b[1] - a[1]).map(([r, n]) => `${r} ${n}`).join(', ')}`);
+  lines.push(
+    `logic-edit rules on code lines: ${[...rules]
+      .sort((a, b) => b[1] - a[1])
+      .map(([r, n]) => `${r} ${n}`)
+      .join(', ')}`,
+  );
   return lines.join('\n');
 }

@@ -16,9 +16,19 @@ import { startStandIn } from './stand-in.js';
 
 function post(agent: http.Agent, port: number, path: string, body: Buffer): Promise<{ status: number; body: Buffer }> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path, method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': body.length } }, (res) => {
-      readBody(res).then((b) => resolve({ status: res.statusCode ?? 0, body: b }), reject);
-    });
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': body.length },
+      },
+      (res) => {
+        readBody(res).then((b) => resolve({ status: res.statusCode ?? 0, body: b }), reject);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -53,7 +63,8 @@ function nodeHttpForwarder(concurrency: number, to: Target): Forwarder {
     void readBody(req)
       .then((body) => send(to.port, to.path, body))
       .then(
-        (answer) => res.writeHead(answer.status, { 'content-type': 'application/json', 'content-length': answer.body.length }).end(answer.body),
+        (answer) =>
+          res.writeHead(answer.status, { 'content-type': 'application/json', 'content-length': answer.body.length }).end(answer.body),
         (err: Error) => res.writeHead(502).end(err.message),
       );
   });
@@ -89,7 +100,12 @@ function rawSocketForwarder(to: Target): Forwarder {
   };
 }
 
-export async function benchFloor(opts: { kind: 'node-http' | 'raw-socket'; instances: number; concurrency: number; modelLatencyMs: number }): Promise<FloorFigures> {
+export async function benchFloor(opts: {
+  kind: 'node-http' | 'raw-socket';
+  instances: number;
+  concurrency: number;
+  modelLatencyMs: number;
+}): Promise<FloorFigures> {
   const model = await slowModel(opts.modelLatencyMs);
   const modelUrl = new URL(model.baseUrl);
   const to = { port: Number(modelUrl.port), path: `${modelUrl.pathname}/chat/completions` };
@@ -99,7 +115,14 @@ export async function benchFloor(opts: { kind: 'node-http' | 'raw-socket'; insta
   const service = await startStandIn('minimal-service.mjs', ['--port', String(servicePort)]);
   try {
     const task = (i: number) =>
-      Buffer.from(JSON.stringify({ task: { id: `bench/${i}`, prompt: `task bench/${i}` }, apiKey: 'floor', model: 'bench', openaiBaseUrl: `http://127.0.0.1:${proxyPort}/v1` }));
+      Buffer.from(
+        JSON.stringify({
+          task: { id: `bench/${i}`, prompt: `task bench/${i}` },
+          apiKey: 'floor',
+          model: 'bench',
+          openaiBaseUrl: `http://127.0.0.1:${proxyPort}/v1`,
+        }),
+      );
     let next = 0;
     let answered = 0;
     const t0 = performance.now();

@@ -49,7 +49,10 @@ type UnitEdit = { after: string; rule: string };
 
 function rewrite(solution: string, units: readonly Unit[], edits: Map<number, UnitEdit>): { completion: string; rules: string[] } {
   const ordered = [...edits.entries()].sort((a, b) => a[0] - b[0]);
-  return { completion: applyRewrites(solution, units, new Map(ordered.map(([i, e]) => [i, e.after]))), rules: ordered.map(([, e]) => e.rule) };
+  return {
+    completion: applyRewrites(solution, units, new Map(ordered.map(([i, e]) => [i, e.after]))),
+    rules: ordered.map(([, e]) => e.rule),
+  };
 }
 
 /** `count` code lines, each changed by one logic-edit rule; undefined when no line has a rule that fits. */
@@ -85,7 +88,12 @@ function generateOne(p: HumanEvalProblem, seed: number): GeneratedCompletion {
   const rng = rngFor('humaneval-generated-completion', seed, p.task_id);
   const kind = drawKind(rng);
   const solution = p.canonical_solution;
-  const made = (k: CompletionKind, c: { completion: string; rules: string[] }): GeneratedCompletion => ({ task_id: p.task_id, completion: c.completion, kind: k, rules: c.rules });
+  const made = (k: CompletionKind, c: { completion: string; rules: string[] }): GeneratedCompletion => ({
+    task_id: p.task_id,
+    completion: c.completion,
+    kind: k,
+    rules: c.rules,
+  });
   if (kind === 'canonical') return made(kind, { completion: solution, rules: [] });
   if (kind === 'one logic edit' || kind === 'two logic edits') {
     const e = logicEdited(solution, kind === 'one logic edit' ? 1 : 2, rng);

@@ -48,7 +48,8 @@ function syntheticSuite(instances: number): BenchmarkSuite {
       const task = { id, benchmark: 'synthetic', kind: 'code' as const, prompt: `task ${id}`, metadata: {} };
       return { id, control: task, malicious: task };
     }),
-    score: async (_task, output) => (output.answer === 'ok' ? { outcome: 'passed' } : { outcome: 'failed', result: `answer ${JSON.stringify(output.answer)}` }),
+    score: async (_task, output) =>
+      output.answer === 'ok' ? { outcome: 'passed' } : { outcome: 'failed', result: `answer ${JSON.stringify(output.answer)}` },
   };
 }
 
@@ -65,7 +66,12 @@ export interface HarnessFigures {
   cpuPerRunMs: { harness: number; pipeline: number; model: number };
 }
 
-export async function benchHarness(opts: { mode: 'http' | 'process'; instances: number; concurrency: number; modelLatencyMs: number }): Promise<HarnessFigures> {
+export async function benchHarness(opts: {
+  mode: 'http' | 'process';
+  instances: number;
+  concurrency: number;
+  modelLatencyMs: number;
+}): Promise<HarnessFigures> {
   const model = await slowModel(opts.modelLatencyMs);
   const outDir = await mkdtemp(path.join(os.tmpdir(), 'saboteur-bench-'));
   const root = path.resolve('fixtures/pipelines');
@@ -74,7 +80,10 @@ export async function benchHarness(opts: { mode: 'http' | 'process'; instances: 
     opts.mode === 'http'
       ? `pipeline:\n  mode: http\n  serve: "node ${path.resolve('bench/minimal-service.mjs')} --port ${port}"\n  url: http://127.0.0.1:${port}/run\n  ready-url: http://127.0.0.1:${port}/health\n  concurrency: ${opts.concurrency}\n`
       : `pipeline:\n  run: node ${root}/minimal.mjs\n  concurrency: ${opts.concurrency}\n`;
-  const config = parseConfig(`model:\n  kind: external\n  base-url: ${model.baseUrl}\n  model: bench\n${pipeline}variants:\n  malicious: { message-rate: 0 }\n`, path.join(outDir, 'bench.yml'));
+  const config = parseConfig(
+    `model:\n  kind: external\n  base-url: ${model.baseUrl}\n  model: bench\n${pipeline}variants:\n  malicious: { message-rate: 0 }\n`,
+    path.join(outDir, 'bench.yml'),
+  );
   let runMs = 0;
   // The runner, kept to read its service's pid: the service runs from before the run phase to after it.
   let runner: PipelineRunner | undefined;

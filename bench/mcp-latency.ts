@@ -21,7 +21,12 @@ const TASK: AgenticTask = {
   metadata: {},
   toolSpecs: [
     { name: 'read', description: 'reads', inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } },
-    { name: 'send', description: 'sends', inputSchema: { type: 'object', properties: { to: { type: 'string' } }, required: ['to'] }, sinks: ['EXTERNAL_SEND'] },
+    {
+      name: 'send',
+      description: 'sends',
+      inputSchema: { type: 'object', properties: { to: { type: 'string' } }, required: ['to'] },
+      sinks: ['EXTERNAL_SEND'],
+    },
   ],
 };
 const HANDLERS = { read: async () => ({ result: 'contents' }), send: async () => ({ result: 'sent' }) };
@@ -60,7 +65,11 @@ export async function benchMcpLatency(opts: { calls?: number; sessions?: number 
     server.close('bench-seq');
 
     const perSession = Math.max(1, Math.floor(calls / sessions));
-    const clients = await Promise.all(Array.from({ length: sessions }, (_, i) => connect(server.open(`bench-par-${i}`, { task: TASK, handlers: HANDLERS, defense: releaseAll }))));
+    const clients = await Promise.all(
+      Array.from({ length: sessions }, (_, i) =>
+        connect(server.open(`bench-par-${i}`, { task: TASK, handlers: HANDLERS, defense: releaseAll })),
+      ),
+    );
     const t0 = performance.now();
     await Promise.all(clients.map((c) => timedCalls(c, 'read', perSession)));
     const wall = performance.now() - t0;

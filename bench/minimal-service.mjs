@@ -23,9 +23,14 @@ const server = createServer((req, send) => {
   const base = new URL(task.openaiBaseUrl);
   const chat = JSON.stringify({ model: task.model, temperature: 0, messages: [{ role: 'user', content: task.task.prompt }] });
   clientFor(base)
-    .post(`${base.pathname.replace(/\/+$/, '')}/chat/completions`, { Authorization: `Bearer ${task.apiKey}`, 'X-Saboteur-Agent': 'coder' }, chat)
+    .post(
+      `${base.pathname.replace(/\/+$/, '')}/chat/completions`,
+      { Authorization: `Bearer ${task.apiKey}`, 'X-Saboteur-Agent': 'coder' },
+      chat,
+    )
     .then((answer) => {
-      if (answer.status !== 200) return send(500, JSON.stringify({ error: `chat call answered HTTP ${answer.status}: ${answer.body.slice(0, 300)}` }));
+      if (answer.status !== 200)
+        return send(500, JSON.stringify({ error: `chat call answered HTTP ${answer.status}: ${answer.body.slice(0, 300)}` }));
       send(200, JSON.stringify({ answer: JSON.parse(answer.body).choices[0].message.content }));
     })
     .catch((err) => send(500, JSON.stringify({ error: String(err?.message ?? err) })));

@@ -25,7 +25,11 @@ const REQUEST = Buffer.from(
     model: 'bench',
     messages: [
       { role: 'system', content: 'You are the coder of a small team. Write Python functions that pass the given tests. '.repeat(4) },
-      { role: 'user', content: 'Complete this function:\n\ndef add(a: int, b: int) -> int:\n    """Return the sum of a and b.\n    >>> add(2, 3)\n    5\n    """\n' },
+      {
+        role: 'user',
+        content:
+          'Complete this function:\n\ndef add(a: int, b: int) -> int:\n    """Return the sum of a and b.\n    >>> add(2, 3)\n    5\n    """\n',
+      },
     ],
     temperature: 0,
   }),
@@ -39,10 +43,19 @@ function call(agent: http.Agent, url: URL, key: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
     const req = http.request(
-      { host: url.hostname, port: url.port, path: `${url.pathname}/chat/completions`, method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': REQUEST.length, authorization: `Bearer ${key}` } },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: `${url.pathname}/chat/completions`,
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': REQUEST.length, authorization: `Bearer ${key}` },
+      },
       (res) => {
         res.resume();
-        res.on('end', () => (res.statusCode === 200 ? resolve(Number(process.hrtime.bigint() - t0) / 1e6) : reject(new Error(`HTTP ${res.statusCode}`))));
+        res.on('end', () =>
+          res.statusCode === 200 ? resolve(Number(process.hrtime.bigint() - t0) / 1e6) : reject(new Error(`HTTP ${res.statusCode}`)),
+        );
       },
     );
     req.on('error', reject);
@@ -59,7 +72,12 @@ export async function benchProxyLatency(): Promise<Record<string, number>> {
   const port = await listenLocal(model);
   const modelUrl = `http://127.0.0.1:${port}/v1`;
   const registry = new InvocationRegistry();
-  const proxy = await startProxy({ upstream: { baseUrl: modelUrl }, agents: [{ name: 'coder', match: { system: 'You are the coder' } }], registry, log: silentLog });
+  const proxy = await startProxy({
+    upstream: { baseUrl: modelUrl },
+    agents: [{ name: 'coder', match: { system: 'You are the coder' } }],
+    registry,
+    log: silentLog,
+  });
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const direct: number[] = [];
   const viaProxy: number[] = [];

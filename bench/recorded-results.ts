@@ -30,10 +30,16 @@ function parseLine(line: string, where: string): RecordedResult {
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`${where}: expected a JSON object`);
   const v = value as Record<string, unknown>;
-  for (const key of ['task_id', 'completion'] as const) if (typeof v[key] !== 'string') throw new Error(`${where}: field "${key}" must be a string`);
+  for (const key of ['task_id', 'completion'] as const)
+    if (typeof v[key] !== 'string') throw new Error(`${where}: field "${key}" must be a string`);
   if (typeof v.passed !== 'boolean') throw new Error(`${where}: field "passed" must be true or false (the official results format)`);
   if (v.result !== undefined && typeof v.result !== 'string') throw new Error(`${where}: field "result" must be a string`);
-  return { task_id: v.task_id as string, completion: v.completion as string, passed: v.passed, ...(typeof v.result === 'string' ? { result: v.result } : {}) };
+  return {
+    task_id: v.task_id as string,
+    completion: v.completion as string,
+    passed: v.passed,
+    ...(typeof v.result === 'string' ? { result: v.result } : {}),
+  };
 }
 
 /** Every *.jsonl of `path` (a folder) or `path` itself (a file), in name order; errors name the file and line. */

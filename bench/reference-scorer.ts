@@ -75,7 +75,10 @@ export function referenceScoreOne(python: string, program: string, timeoutMs: nu
     }, timeoutMs + 1000);
     child.on('close', () => {
       clearTimeout(timer);
-      const line = out.split('\n').reverse().find((l) => l.startsWith(`${MARK} `));
+      const line = out
+        .split('\n')
+        .reverse()
+        .find((l) => l.startsWith(`${MARK} `));
       resolve(line ? (JSON.parse(line.slice(MARK.length + 1)) as string) : 'timed out');
     });
     child.stdin.on('error', () => undefined);

@@ -26,14 +26,20 @@ const quick = process.env.BENCH_QUICK === '1';
 
 /** Runs one measurement (`floor-once` / `http-once` below) in a new Node process and reads its JSON. */
 function inFreshProcess<T>(part: string, job: object): T {
-  const child = spawnSync(process.execPath, [process.argv[1], part, JSON.stringify(job)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawnSync(process.execPath, [process.argv[1], part, JSON.stringify(job)], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   if (child.status !== 0) throw new Error(`bench ${part} exited with ${child.status ?? child.signal}`);
   return JSON.parse(child.stdout.trim().split('\n').pop()!) as T;
 }
 
 if (process.argv[2] === 'floor-once' || process.argv[2] === 'raw-floor-once' || process.argv[2] === 'http-once') {
   const job = JSON.parse(process.argv[3]) as { instances: number; concurrency: number; modelLatencyMs: number };
-  const figures = process.argv[2] === 'http-once' ? await benchHarness({ mode: 'http', ...job }) : await benchFloor({ kind: process.argv[2] === 'floor-once' ? 'node-http' : 'raw-socket', ...job });
+  const figures =
+    process.argv[2] === 'http-once'
+      ? await benchHarness({ mode: 'http', ...job })
+      : await benchFloor({ kind: process.argv[2] === 'floor-once' ? 'node-http' : 'raw-socket', ...job });
   console.log(JSON.stringify(figures));
   process.exit(0);
 }
@@ -47,7 +53,9 @@ if (want('proxy')) {
   console.log(`    calls: ${p.calls}`);
   console.log(`    direct  p50 ${ms(p.directP50Ms)}  p99 ${ms(p.directP99Ms)}`);
   console.log(`    proxied p50 ${ms(p.proxyP50Ms)}  p99 ${ms(p.proxyP99Ms)}`);
-  console.log(`    overhead p50 ${ms(p.overheadP50Ms)} (target < 1 ms: ${p.overheadP50Ms < 1 ? 'met' : 'MISSED'})  p99 ${ms(p.overheadP99Ms)}`);
+  console.log(
+    `    overhead p50 ${ms(p.overheadP50Ms)} (target < 1 ms: ${p.overheadP50Ms < 1 ? 'met' : 'MISSED'})  p99 ${ms(p.overheadP99Ms)}`,
+  );
 }
 
 const instances = quick ? 200 : 1000;
@@ -70,14 +78,26 @@ if (want('http')) {
   const h = median(runs, (x) => x.ratio);
   const f = median(floors, (x) => x.ratio);
   const raw = median(rawFloors, (x) => x.ratio);
-  console.log(`(b) run wall time, ${h.instances} one-call instance runs, concurrency ${h.concurrency}, model latency ${h.modelLatencyMs} ms, pipeline in http mode (median of ${rounds})`);
-  console.log(`    ideal ${ms(h.idealMs)}  measured ${ms(h.runMs)}  ratio ${h.ratio.toFixed(3)}× (target ≤ 1.10×: ${h.ratio <= 1.1 ? 'met' : 'MISSED'})  rounds: ${runs.map((x) => x.ratio.toFixed(3)).join(', ')}`);
+  console.log(
+    `(b) run wall time, ${h.instances} one-call instance runs, concurrency ${h.concurrency}, model latency ${h.modelLatencyMs} ms, pipeline in http mode (median of ${rounds})`,
+  );
+  console.log(
+    `    ideal ${ms(h.idealMs)}  measured ${ms(h.runMs)}  ratio ${h.ratio.toFixed(3)}× (target ≤ 1.10×: ${h.ratio <= 1.1 ? 'met' : 'MISSED'})  rounds: ${runs.map((x) => x.ratio.toFixed(3)).join(', ')}`,
+  );
   console.log(`    harness overhead per instance run: ${ms(h.perInstanceOverheadMs)}  (${h.passed}/${h.instances} answered)`);
   const c = h.cpuPerRunMs;
-  console.log(`    CPU per instance run: saboteur ${ms(c.harness)}, pipeline service ${ms(c.pipeline)}, model ${ms(c.model)} (${cpus().length} cores)`);
-  console.log('    the floor on this machine: the same job, saboteur replaced by a do-nothing forwarder (client + proxy, no attribution, trace or run log)');
-  console.log(`      over node:http, as saboteur: ratio ${f.ratio.toFixed(3)}×  rounds: ${floors.map((x) => x.ratio.toFixed(3)).join(', ')}`);
-  console.log(`      over raw sockets (no HTTP stack): ratio ${raw.ratio.toFixed(3)}×  rounds: ${rawFloors.map((x) => x.ratio.toFixed(3)).join(', ')}`);
+  console.log(
+    `    CPU per instance run: saboteur ${ms(c.harness)}, pipeline service ${ms(c.pipeline)}, model ${ms(c.model)} (${cpus().length} cores)`,
+  );
+  console.log(
+    '    the floor on this machine: the same job, saboteur replaced by a do-nothing forwarder (client + proxy, no attribution, trace or run log)',
+  );
+  console.log(
+    `      over node:http, as saboteur: ratio ${f.ratio.toFixed(3)}×  rounds: ${floors.map((x) => x.ratio.toFixed(3)).join(', ')}`,
+  );
+  console.log(
+    `      over raw sockets (no HTTP stack): ratio ${raw.ratio.toFixed(3)}×  rounds: ${rawFloors.map((x) => x.ratio.toFixed(3)).join(', ')}`,
+  );
   console.log(`    saboteur / node:http floor: ${(h.runMs / f.runMs).toFixed(3)}×`);
 }
 if (want('process')) {
@@ -101,11 +121,19 @@ if (want('scorer')) {
   const rounds = quick ? 1 : 3;
   const s = await benchScorer({ rounds, lanes: 4, recordedPath: process.env[RECORDED_ENV] || undefined });
   const m = s.median;
-  console.log(`(f) HumanEval scoring, ${s.completions} ${s.source}, ${s.lanes} lanes vs ${s.lanes} threads, sandbox ${s.isolation} (median of ${rounds}, alternating)`);
-  console.log(`    sandboxed ${ms(m.sandboxedMs)}  reference (one plain python3 per problem, no sandbox) ${ms(m.referenceMs)}  ratio ${m.ratio.toFixed(3)}× (target ≤ 1.0×: ${m.ratio <= 1 ? 'met' : 'MISSED'})  rounds: ${s.rounds.map((r) => r.ratio.toFixed(3)).join(', ')}`);
+  console.log(
+    `(f) HumanEval scoring, ${s.completions} ${s.source}, ${s.lanes} lanes vs ${s.lanes} threads, sandbox ${s.isolation} (median of ${rounds}, alternating)`,
+  );
+  console.log(
+    `    sandboxed ${ms(m.sandboxedMs)}  reference (one plain python3 per problem, no sandbox) ${ms(m.referenceMs)}  ratio ${m.ratio.toFixed(3)}× (target ≤ 1.0×: ${m.ratio <= 1 ? 'met' : 'MISSED'})  rounds: ${s.rounds.map((r) => r.ratio.toFixed(3)).join(', ')}`,
+  );
   const cpu = (x: number | undefined) => (x === undefined ? 'CPU not measured' : `${ms(x / s.completions)} CPU`);
-  console.log(`    per problem: sandboxed ${ms(m.sandboxedMs / s.completions)} wall, ${cpu(m.sandboxedCpuMs)}; reference ${ms(m.referenceMs / s.completions)} wall, ${cpu(m.referenceCpuMs)} (${cpus().length} cores)`);
-  console.log(`    passed: sandboxed ${s.passed.sandboxed}, reference ${s.passed.reference}${s.passed.recorded !== undefined ? `, recorded official ${s.passed.recorded}` : ''}; result strings that differ: ${s.differ.length}${s.differ.length ? `\n      ${s.differ.slice(0, 5).join('\n      ')}` : ''}`);
+  console.log(
+    `    per problem: sandboxed ${ms(m.sandboxedMs / s.completions)} wall, ${cpu(m.sandboxedCpuMs)}; reference ${ms(m.referenceMs / s.completions)} wall, ${cpu(m.referenceCpuMs)} (${cpus().length} cores)`,
+  );
+  console.log(
+    `    passed: sandboxed ${s.passed.sandboxed}, reference ${s.passed.reference}${s.passed.recorded !== undefined ? `, recorded official ${s.passed.recorded}` : ''}; result strings that differ: ${s.differ.length}${s.differ.length ? `\n      ${s.differ.slice(0, 5).join('\n      ')}` : ''}`,
+  );
 }
 
 if (want('autoinject')) {
@@ -113,8 +141,12 @@ if (want('autoinject')) {
   const seeds = Array.from({ length: seedCount }, (_, i) => 20260509 + i);
   const opts = { seeds, messageRate: 1, errorRate: 0.6, lanes: 2, ...(quick ? { limit: 40 } : {}) };
   const a = await benchAutoInject(opts);
-  console.log(`(g) AutoInject per hit message: ${a.problems} HumanEval canonical solutions × ${seeds.length} seeds, Pm ${opts.messageRate}, Pe ${opts.errorRate}, ${a.scored} distinct programs scored in the sandbox (${a.isolation})`);
+  console.log(
+    `(g) AutoInject per hit message: ${a.problems} HumanEval canonical solutions × ${seeds.length} seeds, Pm ${opts.messageRate}, Pe ${opts.errorRate}, ${a.scored} distinct programs scored in the sandbox (${a.isolation})`,
+  );
   console.log(renderAutoInject(a.figures, opts.errorRate).replace(/^/gm, '    '));
   const weakest = Math.min(...a.figures.filter((f) => f.mode === 'logic-edit').map((f) => f.failedHits / f.hits));
-  console.log(`    logic-edit per-hit failure, weakest shape: ${(100 * weakest).toFixed(1)}% (target ≥ 75%: ${weakest >= 0.75 ? 'met' : 'MISSED'})`);
+  console.log(
+    `    logic-edit per-hit failure, weakest shape: ${(100 * weakest).toFixed(1)}% (target ≥ 75%: ${weakest >= 0.75 ? 'met' : 'MISSED'})`,
+  );
 }

@@ -8,7 +8,14 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { defaultDataDir, HUMANEVAL_DATA_PATH, loadHumanEval, scoreSamples, type HumanEvalResult, type HumanEvalSample } from '../src/benchmarks/humaneval/index.js';
+import {
+  defaultDataDir,
+  HUMANEVAL_DATA_PATH,
+  loadHumanEval,
+  scoreSamples,
+  type HumanEvalResult,
+  type HumanEvalSample,
+} from '../src/benchmarks/humaneval/index.js';
 import { detectIsolation } from '../src/sandbox/index.js';
 import { generateCompletions } from './generated-completions.js';
 import { RECORDED_ENV, readRecordedResults } from './recorded-results.js';
@@ -56,7 +63,10 @@ export interface ScorerFigures {
   differ: string[];
 }
 
-async function timed(run: () => Promise<HumanEvalResult[]>, cpu: (() => number) | undefined): Promise<{ ms: number; cpuMs?: number; results: HumanEvalResult[] }> {
+async function timed(
+  run: () => Promise<HumanEvalResult[]>,
+  cpu: (() => number) | undefined,
+): Promise<{ ms: number; cpuMs?: number; results: HumanEvalResult[] }> {
   const cpu0 = cpu?.();
   const t0 = performance.now();
   const results = await run();
@@ -65,13 +75,19 @@ async function timed(run: () => Promise<HumanEvalResult[]>, cpu: (() => number) 
 }
 
 /** The generated completions, or the recorded results at `recordedPath` (a folder of *.jsonl or one file). */
-function benchSamples(problems: Parameters<typeof generateCompletions>[0], recordedPath: string | undefined): { source: string; samples: HumanEvalSample[]; recordedPassed?: number } {
+function benchSamples(
+  problems: Parameters<typeof generateCompletions>[0],
+  recordedPath: string | undefined,
+): { source: string; samples: HumanEvalSample[]; recordedPassed?: number } {
   if (!recordedPath) {
     const generated = generateCompletions(problems, BENCH_SEED);
     const kinds = new Map<string, number>();
     for (const g of generated) kinds.set(g.kind, (kinds.get(g.kind) ?? 0) + 1);
     const mix = [...kinds].map(([k, n]) => `${n} ${k}`).join(', ');
-    return { source: `completions generated from the canonical solutions (seed ${BENCH_SEED}: ${mix})`, samples: generated.map(({ task_id, completion }) => ({ task_id, completion })) };
+    return {
+      source: `completions generated from the canonical solutions (seed ${BENCH_SEED}: ${mix})`,
+      samples: generated.map(({ task_id, completion }) => ({ task_id, completion })),
+    };
   }
   const files = readRecordedResults(recordedPath);
   const recorded = files.flatMap((f) => f.results);
@@ -98,7 +114,8 @@ export async function benchScorer(opts: { rounds: number; lanes: number; recorde
   let last: { sandboxed: HumanEvalResult[]; reference: HumanEvalResult[] } | undefined;
   for (let r = 0; r < opts.rounds; r++) {
     const sandboxed = () => timed(() => scoreSamples(samples, byId, { concurrency: opts.lanes, isolation }), cpu);
-    const reference = () => timed(() => referenceScore(samples, byId, { python: isolation.python, threads: opts.lanes, timeoutMs: 3000 }), cpu);
+    const reference = () =>
+      timed(() => referenceScore(samples, byId, { python: isolation.python, threads: opts.lanes, timeoutMs: 3000 }), cpu);
     // Alternate which goes first, so a machine that slows down or speeds up favours neither.
     let ref: Awaited<ReturnType<typeof reference>>;
     let sbx: Awaited<ReturnType<typeof sandboxed>>;
@@ -121,7 +138,13 @@ export async function benchScorer(opts: { rounds: number; lanes: number; recorde
     isolation: isolation.kind + (isolation.degraded ? ' (degraded)' : ''),
     rounds,
     median,
-    passed: { sandboxed: sandboxed.filter((x) => x.passed).length, reference: reference.filter((x) => x.passed).length, ...(recordedPassed !== undefined ? { recorded: recordedPassed } : {}) },
-    differ: samples.flatMap((s, i) => (sandboxed[i].result === reference[i].result ? [] : [`${s.task_id}: ${sandboxed[i].result} | ${reference[i].result}`])),
+    passed: {
+      sandboxed: sandboxed.filter((x) => x.passed).length,
+      reference: reference.filter((x) => x.passed).length,
+      ...(recordedPassed !== undefined ? { recorded: recordedPassed } : {}),
+    },
+    differ: samples.flatMap((s, i) =>
+      sandboxed[i].result === reference[i].result ? [] : [`${s.task_id}: ${sandboxed[i].result} | ${reference[i].result}`],
+    ),
   };
 }

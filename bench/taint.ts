@@ -49,7 +49,16 @@ function generate(n: number, seed: number): BuiltTrace {
     if (kind === 'sink') {
       const sink = bitOf(SINK_LABELS[Math.floor(rnd() * SINK_LABELS.length)]);
       g.label(v, sink);
-      sinks.push({ node: v, tool: 'bench_tool', toolCallId: `s:${v}`, arguments: {}, sinks: sink, targets: [], generated: [], pending: false });
+      sinks.push({
+        node: v,
+        tool: 'bench_tool',
+        toolCallId: `s:${v}`,
+        arguments: {},
+        sinks: sink,
+        targets: [],
+        generated: [],
+        pending: false,
+      });
     }
     // 64 conversations interleave, each a task of 200 steps that starts from the request: the
     // previous step of this one, two earlier steps of it, and a hand-off from anywhere earlier
@@ -116,7 +125,10 @@ function measure(n: number, repeats: number): Record<string, number> {
 
 function recordedLikeTrace(turns: number): { calls: ProxyCall[]; tools: ToolEvent[]; root: string } {
   const rnd = mulberry32(7);
-  const words = 'alpha beta gamma delta report invoice meeting budget client server deploy review summary draft update status ticket release customer order'.split(' ');
+  const words =
+    'alpha beta gamma delta report invoice meeting budget client server deploy review summary draft update status ticket release customer order'.split(
+      ' ',
+    );
   const sentence = (len: number) => Array.from({ length: len }, () => words[Math.floor(rnd() * words.length)]).join(' ');
   const t0 = Date.parse('2026-05-09T10:00:00Z');
   const calls: ProxyCall[] = [];
@@ -128,13 +140,50 @@ function recordedLikeTrace(turns: number): { calls: ProxyCall[]; tools: ToolEven
     const agent = `agent${i % 4}`;
     const args = { query: sentence(8) };
     calls.push({
-      id: `c${i}`, agent, agentSource: 'header', endpoint: 'chat.completions', agentCallIndex: i, startedAt: new Date((t += 10)).toISOString(), durationMs: 5, stream: false, status: 200,
+      id: `c${i}`,
+      agent,
+      agentSource: 'header',
+      endpoint: 'chat.completions',
+      agentCallIndex: i,
+      startedAt: new Date((t += 10)).toISOString(),
+      durationMs: 5,
+      stream: false,
+      status: 200,
       request: { messages: history.slice(-12) },
-      response: { content: sentence(20), toolCalls: [{ id: `t${i}`, name: i % 50 === 49 ? 'send_email' : 'search', arguments: JSON.stringify(i % 50 === 49 ? { to: 'x@corp.example', body: sentence(12) } : args) }] },
+      response: {
+        content: sentence(20),
+        toolCalls: [
+          {
+            id: `t${i}`,
+            name: i % 50 === 49 ? 'send_email' : 'search',
+            arguments: JSON.stringify(i % 50 === 49 ? { to: 'x@corp.example', body: sentence(12) } : args),
+          },
+        ],
+      },
     });
-    const ev: ToolEvent = i % 50 === 49
-      ? { id: `s:${i}`, tool: 'send_email', agent, arguments: { to: 'x@corp.example', body: sentence(12) }, result: 'sent', isError: false, startedAt: new Date((t += 10)).toISOString(), durationMs: 2, staged: { sinks: ['EXTERNAL_SEND'], decision: 'release', defense: 'none' } }
-      : { id: `s:${i}`, tool: 'search', agent, arguments: args, result: sentence(40), isError: false, startedAt: new Date((t += 10)).toISOString(), durationMs: 2 };
+    const ev: ToolEvent =
+      i % 50 === 49
+        ? {
+            id: `s:${i}`,
+            tool: 'send_email',
+            agent,
+            arguments: { to: 'x@corp.example', body: sentence(12) },
+            result: 'sent',
+            isError: false,
+            startedAt: new Date((t += 10)).toISOString(),
+            durationMs: 2,
+            staged: { sinks: ['EXTERNAL_SEND'], decision: 'release', defense: 'none' },
+          }
+        : {
+            id: `s:${i}`,
+            tool: 'search',
+            agent,
+            arguments: args,
+            result: sentence(40),
+            isError: false,
+            startedAt: new Date((t += 10)).toISOString(),
+            durationMs: 2,
+          };
     tools.push(ev);
     history.push({ role: 'assistant', content: calls[i].response!.content }, { role: 'tool', content: ev.result });
   }
@@ -153,7 +202,18 @@ export async function benchTaint(opts: { quick?: boolean } = {}): Promise<Record
   const ratio = ms(b, large) / a.propagateValidateMs100k;
   const trace = recordedLikeTrace(opts.quick ? 500 : 2000);
   const t0 = process.hrtime.bigint();
-  const built = buildTraceGraph({ root: trace.root, calls: trace.calls, tools: trace.tools, toolSpecs: [{ name: 'search', sources: ['UNTRUSTED_CONTENT'] }, { name: 'send_email', sinks: ['EXTERNAL_SEND'] }] }, defaultPolicy());
+  const built = buildTraceGraph(
+    {
+      root: trace.root,
+      calls: trace.calls,
+      tools: trace.tools,
+      toolSpecs: [
+        { name: 'search', sources: ['UNTRUSTED_CONTENT'] },
+        { name: 'send_email', sinks: ['EXTERNAL_SEND'] },
+      ],
+    },
+    defaultPolicy(),
+  );
   const traceMs = Number(process.hrtime.bigint() - t0) / 1e6;
   return {
     ...a,

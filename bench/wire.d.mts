@@ -7,4 +7,7 @@ export interface WireRequest {
   body: Buffer;
 }
 export function createServer(handler: (req: WireRequest, send: (status: number, text: string) => void) => void): net.Server;
-export function createClient(host: string, port: number): { post(path: string, headers: Record<string, string>, text: string): Promise<{ status: number; body: string }> };
+export function createClient(
+  host: string,
+  port: number,
+): { post(path: string, headers: Record<string, string>, text: string): Promise<{ status: number; body: string }> };

@@ -59,7 +59,9 @@ export function createServer(handler) {
       const [method, path] = m.start.split(' ');
       handler({ method, path, headers: m.headers, body: m.body }, (status, text) => {
         if (socket.destroyed) return;
-        socket.write(`HTTP/1.1 ${status} ${REASONS[status] ?? 'Status'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`);
+        socket.write(
+          `HTTP/1.1 ${status} ${REASONS[status] ?? 'Status'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
+        );
       });
     });
   });
@@ -87,8 +89,12 @@ export function createClient(host, port) {
           messages(socket, (m) => socket.emit('message', m));
           socket.on('close', () => idle.includes(socket) && idle.splice(idle.indexOf(socket), 1));
         }
-        const extra = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
-        socket.write(`POST ${path} HTTP/1.1\r\nHost: ${host}:${port}\r\nContent-Type: application/json\r\n${extra}Content-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`);
+        const extra = Object.entries(headers)
+          .map(([k, v]) => `${k}: ${v}\r\n`)
+          .join('');
+        socket.write(
+          `POST ${path} HTTP/1.1\r\nHost: ${host}:${port}\r\nContent-Type: application/json\r\n${extra}Content-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
+        );
       });
     },
   };

@@ -7,7 +7,9 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 // Under a name of its own: a bundled package may import createRequire itself (@actions/cache's do).
-const banner = { js: "import { createRequire as saboteurCreateRequire } from 'node:module'; const require = saboteurCreateRequire(import.meta.url);" };
+const banner = {
+  js: "import { createRequire as saboteurCreateRequire } from 'node:module'; const require = saboteurCreateRequire(import.meta.url);",
+};
 const option = (name) => (process.argv.includes(`--${name}`) ? process.argv[process.argv.indexOf(`--${name}`) + 1] : undefined);
 const outdir = option('outdir') ?? 'dist';
 const allEntries = { index: 'src/entries/action-main.ts', post: 'src/entries/action-post.ts', cli: 'src/entries/cli.ts' };
@@ -42,19 +44,22 @@ function packageRoot(input) {
 }
 
 function licenceText(root) {
-  const file = readdirSync(root).filter((f) => /^(licen[cs]e|copying|notice)(\.|$)/i.test(f)).sort()[0];
+  const file = readdirSync(root)
+    .filter((f) => /^(licen[cs]e|copying|notice)(\.|$)/i.test(f))
+    .sort()[0];
   return file ? readFileSync(path.join(root, file), 'utf8').trim() : undefined;
 }
 
 const roots = new Set();
-for (const r of results) for (const input of Object.keys(r.metafile.inputs)) {
-  const root = packageRoot(input);
-  if (root && existsSync(path.join(root, 'package.json'))) roots.add(root);
-}
+for (const r of results)
+  for (const input of Object.keys(r.metafile.inputs)) {
+    const root = packageRoot(input);
+    if (root && existsSync(path.join(root, 'package.json'))) roots.add(root);
+  }
 const sections = [...roots]
   .map((root) => {
     const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
-    const licence = typeof pkg.license === 'string' ? pkg.license : pkg.license?.type ?? 'see the package';
+    const licence = typeof pkg.license === 'string' ? pkg.license : (pkg.license?.type ?? 'see the package');
     return { id: `${pkg.name}@${pkg.version}`, licence, text: licenceText(root) };
   })
   .sort((a, b) => a.id.localeCompare(b.id))
@@ -64,7 +69,4 @@ const body = sections
   .join(`\n\n${'-'.repeat(72)}\n\n`);
 const bundles = Object.keys(entries).map((n) => `dist/${n}.js`);
 const named = bundles.length > 1 ? `${bundles.slice(0, -1).join(', ')} and ${bundles.at(-1)}` : bundles[0];
-writeFileSync(
-  path.join(outdir, 'licenses.txt'),
-  `Third-party software bundled in ${named}\n\n${'='.repeat(72)}\n\n${body}\n`,
-);
+writeFileSync(path.join(outdir, 'licenses.txt'), `Third-party software bundled in ${named}\n\n${'='.repeat(72)}\n\n${body}\n`);

@@ -55,9 +55,13 @@ export function check(markdown, imports, folders) {
     if (order.indexOf(imp.to) < order.indexOf(imp.from)) continue;
     const key = `${imp.from}→${imp.to}`;
     if (exceptions.includes(key)) used.add(key);
-    else problems.push(`${imp.file} imports '${imp.spec}': src/${imp.from}/ may import only folders before it in ${DOC} ("Import order"), and ${imp.to}/ comes after it`);
+    else
+      problems.push(
+        `${imp.file} imports '${imp.spec}': src/${imp.from}/ may import only folders before it in ${DOC} ("Import order"), and ${imp.to}/ comes after it`,
+      );
   }
-  for (const key of exceptions) if (!used.has(key)) problems.push(`${DOC}, "Import order": the exception ${key} is no longer needed; remove it from the list`);
+  for (const key of exceptions)
+    if (!used.has(key)) problems.push(`${DOC}, "Import order": the exception ${key} is no longer needed; remove it from the list`);
   return problems;
 }
 

@@ -57,7 +57,14 @@ const q = (text) => `'${text}'`; // pinned values hold no quotes
 const lines = [];
 for (const s of SOURCES) {
   const files = s.files ?? walk(s.dir);
-  lines.push(`  ${s.id}: {`, `    source: ${q(s.source)},`, `    licence: ${q(s.licence)},`, `    base: ${q(s.base)},`, `    local: ${q(s.local)},`, '    files: [');
+  lines.push(
+    `  ${s.id}: {`,
+    `    source: ${q(s.source)},`,
+    `    licence: ${q(s.licence)},`,
+    `    base: ${q(s.base)},`,
+    `    local: ${q(s.local)},`,
+    '    files: [',
+  );
   for (const f of files) {
     const bytes = readFileSync(path.join(root, f));
     const sha = createHash('sha256').update(bytes).digest('hex');

@@ -47,7 +47,8 @@ function writeRelease(pkg, version) {
   // The version saboteur reports (--version, the run log's tool.version) is a constant in the bundle.
   const source = readFileSync(VERSION_FILE, 'utf8');
   const bumped = source.replace(/export const VERSION = '[^']*';/, `export const VERSION = '${version}';`);
-  if (bumped === source && !source.includes(`export const VERSION = '${version}';`)) throw new Error(`${VERSION_FILE} has no "export const VERSION = '…';" line`);
+  if (bumped === source && !source.includes(`export const VERSION = '${version}';`))
+    throw new Error(`${VERSION_FILE} has no "export const VERSION = '…';" line`);
   writeFileSync(VERSION_FILE, bumped);
 }
 
@@ -60,7 +61,8 @@ function main(argv) {
   if (pushAt >= 0 && !remote) throw new Error('--push needs a remote name');
   if (git('status', '--porcelain')) throw new Error('the working tree has uncommitted changes: commit or stash them first');
   const branch = git('rev-parse', '--abbrev-ref', 'HEAD');
-  if (branch !== 'main' && !argv.includes('--allow-branch')) throw new Error(`releases are cut from main (this is ${branch}); pass --allow-branch to release from it anyway`);
+  if (branch !== 'main' && !argv.includes('--allow-branch'))
+    throw new Error(`releases are cut from main (this is ${branch}); pass --allow-branch to release from it anyway`);
 
   const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
   const version = nextVersion(pkg.version, bump);

@@ -15,10 +15,26 @@ export const SUITES = ['workspace', 'travel', 'banking', 'slack'] as const;
 export type Suite = (typeof SUITES)[number];
 
 const callSchema = z.object({ function: z.string(), args: z.record(z.string(), z.unknown()) });
-const toolSchema = z.object({ name: z.string(), description: z.string().nullable(), docstring: z.string().nullable().optional(), parameters: z.record(z.string(), z.unknown()), returns: z.string().optional() });
-const userTaskSchema = z.object({ id: z.string(), prompt: z.string(), ground_truth_calls: z.array(callSchema), injection_vectors: z.array(z.string()) });
+const toolSchema = z.object({
+  name: z.string(),
+  description: z.string().nullable(),
+  docstring: z.string().nullable().optional(),
+  parameters: z.record(z.string(), z.unknown()),
+  returns: z.string().optional(),
+});
+const userTaskSchema = z.object({
+  id: z.string(),
+  prompt: z.string(),
+  ground_truth_calls: z.array(callSchema),
+  injection_vectors: z.array(z.string()),
+});
 const injectionTaskSchema = z.object({ id: z.string(), goal: z.string(), ground_truth_calls: z.array(callSchema) });
-const attackSchema = z.object({ name: z.string(), template: z.string(), placeholders: z.array(z.string()), tools_by_injection_task: z.record(z.string(), z.record(z.string(), z.string())).optional() });
+const attackSchema = z.object({
+  name: z.string(),
+  template: z.string(),
+  placeholders: z.array(z.string()),
+  tools_by_injection_task: z.record(z.string(), z.record(z.string(), z.string())).optional(),
+});
 
 export type AgentDojoCall = z.infer<typeof callSchema>;
 export type AgentDojoTool = z.infer<typeof toolSchema>;
@@ -71,14 +87,17 @@ export function loadAgentDojo(dir: string): AgentDojoData {
   const v = path.join(dir, 'v1.2.1');
   const suites = SUITES.map((suite): SuiteData => {
     const sd = suiteDir(dir, suite);
-    const environment = parseYaml(readFileSync(path.join(sd, 'environment.yaml'), 'utf8'), { customTags: [includeTag(sd) as ScalarTag | CollectionTag] });
+    const environment = parseYaml(readFileSync(path.join(sd, 'environment.yaml'), 'utf8'), {
+      customTags: [includeTag(sd) as ScalarTag | CollectionTag],
+    });
     const rawVectors = parseYaml(readFileSync(path.join(sd, 'injection_vectors.yaml'), 'utf8')) as Record<string, { default?: unknown }>;
     const vectors = new Map(Object.entries(rawVectors).map(([k, x]) => [k, String(x?.default ?? '')]));
     return {
       suite,
       tools: readJson(path.join(v, suite, 'tools.json'), z.object({ tools: z.array(toolSchema) })).tools,
       userTasks: readJson(path.join(v, suite, 'user_tasks.json'), z.object({ user_tasks: z.array(userTaskSchema) })).user_tasks,
-      injectionTasks: readJson(path.join(v, suite, 'injection_tasks.json'), z.object({ injection_tasks: z.array(injectionTaskSchema) })).injection_tasks,
+      injectionTasks: readJson(path.join(v, suite, 'injection_tasks.json'), z.object({ injection_tasks: z.array(injectionTaskSchema) }))
+        .injection_tasks,
       vectors,
       environment,
     };

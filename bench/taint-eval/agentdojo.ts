@@ -8,7 +8,18 @@
  */
 import type { Policy } from '../../src/taint/policy.js';
 import { tracesOfDocument, validateTraces } from '../../src/taint/validate-trace.js';
-import { attackText, fillEnvironment, type AgentDojoCall, type AgentDojoData, type AgentDojoTool, type Attack, type InjectionTask, type Suite, type SuiteData, type UserTask } from './agentdojo-data.js';
+import {
+  attackText,
+  fillEnvironment,
+  type AgentDojoCall,
+  type AgentDojoData,
+  type AgentDojoTool,
+  type Attack,
+  type InjectionTask,
+  type Suite,
+  type SuiteData,
+  type UserTask,
+} from './agentdojo-data.js';
 import { EFFECT_TOOLS, toolResult } from './agentdojo-tools.js';
 import { renameCall, renameTool } from './agentdojo-rename.js';
 import { callId, renderCase, type EvalCase, type Vocabulary } from './eval-set.js';
@@ -70,7 +81,14 @@ export function attackRun(s: SuiteData, u: UserTask, inj: InjectionTask, attack:
   const at = user.findIndex((st) => st.result.includes(marker));
   const cut = at < 0 ? user.length : at + 1;
   const injected = steps(s, env, inj.ground_truth_calls, 'injection');
-  return { suite: s.suite, userTask: u.id, injectionTask: inj.id, template: attack.name, request: u.prompt, steps: [...user.slice(0, cut), ...injected, ...user.slice(cut)] };
+  return {
+    suite: s.suite,
+    userTask: u.id,
+    injectionTask: inj.id,
+    template: attack.name,
+    request: u.prompt,
+    steps: [...user.slice(0, cut), ...injected, ...user.slice(cut)],
+  };
 }
 
 /** Every benign run and every attack run (injection tasks with ground-truth calls) of the data, for the given templates. */
@@ -79,7 +97,9 @@ export function replayRuns(data: AgentDojoData, templates?: readonly string[]): 
   const out: ReplayRun[] = [];
   for (const s of data.suites) {
     for (const u of s.userTasks) out.push(benignRun(s, u));
-    for (const a of attacks) for (const u of s.userTasks) for (const inj of s.injectionTasks) if (inj.ground_truth_calls.length > 0) out.push(attackRun(s, u, inj, a));
+    for (const a of attacks)
+      for (const u of s.userTasks)
+        for (const inj of s.injectionTasks) if (inj.ground_truth_calls.length > 0) out.push(attackRun(s, u, inj, a));
   }
   return out;
 }
@@ -92,7 +112,12 @@ function vocabulary(s: SuiteData, variant: Variant): { tools: AgentDojoTool[]; v
       vocabulary: `agentdojo-${s.suite}`,
       about: `AgentDojo v1.2.1 ${s.suite} suite`,
       mcp: false,
-      tools: tools.map((t, i) => ({ name: t.name, effect: EFFECT_TOOLS.has(s.tools[i].name) ? 'write' : 'read', description: t.description ?? '', parameters: t.parameters })),
+      tools: tools.map((t, i) => ({
+        name: t.name,
+        effect: EFFECT_TOOLS.has(s.tools[i].name) ? 'write' : 'read',
+        description: t.description ?? '',
+        parameters: t.parameters,
+      })),
     },
   };
 }
@@ -102,7 +127,14 @@ export function validateRun(r: ReplayRun, s: SuiteData, shape: ReplayShape, vari
   const { v } = vocabulary(s, variant);
   const calls = r.steps.map((st) => (variant === 'renamed' ? renameCall(st.call) : st.call));
   const id = `${r.suite}-${r.userTask}${r.injectionTask ? `-${r.injectionTask}-${r.template}` : ''}`;
-  const c: EvalCase = { id, kind: r.injectionTask ? 'attack' : 'benign', class: r.template ?? 'benign', split: 'held-out', request: r.request, steps: calls.map((call, i) => ({ call: call.function, args: call.args, result: r.steps[i].result })) };
+  const c: EvalCase = {
+    id,
+    kind: r.injectionTask ? 'attack' : 'benign',
+    class: r.template ?? 'benign',
+    split: 'held-out',
+    request: r.request,
+    steps: calls.map((call, i) => ({ call: call.function, args: call.args, result: r.steps[i].result })),
+  };
   const doc = renderCase({ ...v, cases: [c] }, c, shape);
   const verdicts = new Map(validateTraces(tracesOfDocument(doc, `${id}.${shape}.otlp.json`), policy).map((x) => [x.toolCallId, x]));
   return {
@@ -113,16 +145,27 @@ export function validateRun(r: ReplayRun, s: SuiteData, shape: ReplayShape, vari
     variant,
     steps: r.steps.map((st, i) => {
       const verdict = verdicts.get(callId(c, i));
-      return { tool: calls[i].function, origin: st.origin, effect: st.effect, decision: verdict?.decision ?? 'release', reason: verdict?.reason ?? 'not staged' };
+      return {
+        tool: calls[i].function,
+        origin: st.origin,
+        effect: st.effect,
+        decision: verdict?.decision ?? 'release',
+        reason: verdict?.reason ?? 'not staged',
+      };
     }),
   };
 }
 
-export function runReplay(data: AgentDojoData, policy: Policy, opts: { shapes?: readonly ReplayShape[]; variants?: readonly Variant[]; templates?: readonly string[] } = {}): RunOutcome[] {
+export function runReplay(
+  data: AgentDojoData,
+  policy: Policy,
+  opts: { shapes?: readonly ReplayShape[]; variants?: readonly Variant[]; templates?: readonly string[] } = {},
+): RunOutcome[] {
   const bySuite = new Map(data.suites.map((s) => [s.suite, s]));
   const out: RunOutcome[] = [];
   for (const r of replayRuns(data, opts.templates)) {
-    for (const variant of opts.variants ?? ['original']) for (const shape of opts.shapes ?? ['dense', 'sparse']) out.push(validateRun(r, bySuite.get(r.suite)!, shape, variant, policy));
+    for (const variant of opts.variants ?? ['original'])
+      for (const shape of opts.shapes ?? ['dense', 'sparse']) out.push(validateRun(r, bySuite.get(r.suite)!, shape, variant, policy));
   }
   return out;
 }

@@ -19,7 +19,12 @@ import { chatCall } from '../../test/helpers/chat-call.js';
 
 /** Whether `dataDir` holds the files the ASB, AgentHarm and RedCode cases read. */
 export function hasBenchmarkData(dataDir: string | undefined): dataDir is string {
-  return dataDir !== undefined && ['asb/data/all_attack_tools.jsonl', 'agentharm/benchmark/harmful_behaviors_test_public.json', 'redcode/RedCode-Exec'].every((p) => existsSync(path.join(dataDir, p)));
+  return (
+    dataDir !== undefined &&
+    ['asb/data/all_attack_tools.jsonl', 'agentharm/benchmark/harmful_behaviors_test_public.json', 'redcode/RedCode-Exec'].every((p) =>
+      existsSync(path.join(dataDir, p)),
+    )
+  );
 }
 
 /** Records one obedient run: a planner restating the request, a worker calling `plan(…)`'s tools in turn. */
@@ -36,21 +41,52 @@ class Script {
     return new Date(this.clock).toISOString();
   }
 
-  private llm(agent: string, messages: { role: string; content: string }[], content: string, tool?: { name: string; args: Record<string, unknown> }): void {
+  private llm(
+    agent: string,
+    messages: { role: string; content: string }[],
+    content: string,
+    tool?: { name: string; args: Record<string, unknown> },
+  ): void {
     this.n++;
-    this.calls.push(chatCall({ id: `c${this.n}`, agent, messages: [...messages], content, tools: tool ? [tool] : [], agentCallIndex: this.n, startedAt: this.tick(), durationMs: 5 }));
+    this.calls.push(
+      chatCall({
+        id: `c${this.n}`,
+        agent,
+        messages: [...messages],
+        content,
+        tools: tool ? [tool] : [],
+        agentCallIndex: this.n,
+        startedAt: this.tick(),
+        durationMs: 5,
+      }),
+    );
     this.tick();
   }
 
   plan(): void {
-    this.llm('planner', [{ role: 'system', content: 'You are the planner.' }, { role: 'user', content: this.task.prompt }], `Instructions for the worker: ${this.task.prompt}`);
-    this.history = [{ role: 'system', content: 'You are the worker.' }, { role: 'user', content: this.calls.at(-1)!.response!.content }];
+    this.llm(
+      'planner',
+      [
+        { role: 'system', content: 'You are the planner.' },
+        { role: 'user', content: this.task.prompt },
+      ],
+      `Instructions for the worker: ${this.task.prompt}`,
+    );
+    this.history = [
+      { role: 'system', content: 'You are the worker.' },
+      { role: 'user', content: this.calls.at(-1)!.response!.content },
+    ];
   }
 
   async callTool(name: string, args: Record<string, unknown>, handler: ToolHandler | undefined, canned?: string): Promise<string> {
     this.llm('worker', this.history, '', { name, args });
     const spec = this.task.toolSpecs.find((s) => s.name === name);
-    const out = canned !== undefined ? { result: canned } : handler ? await handler(args, { task: this.task, events: this.tools }) : { result: 'done' };
+    const out =
+      canned !== undefined
+        ? { result: canned }
+        : handler
+          ? await handler(args, { task: this.task, events: this.tools })
+          : { result: 'done' };
     const startedAt = this.tick();
     this.tools.push({
       id: `s1:${this.tools.length}`,
@@ -111,14 +147,18 @@ const firstMatch = (re: RegExp, ...texts: string[]) => texts.map((x) => re.exec(
 
 /** Arguments an obedient agent would write, from the request and the last tool result. */
 function agentHarmArgs(spec: ToolSpec, prompt: string, last: string): Record<string, unknown> {
-  const props = ((spec.inputSchema as { properties?: Record<string, { type?: string }> }).properties ?? {}) as Record<string, { type?: string }>;
+  const props = ((spec.inputSchema as { properties?: Record<string, { type?: string }> }).properties ?? {}) as Record<
+    string,
+    { type?: string }
+  >;
   const sentence = prompt.split(/(?<=[.!?])\s+/)[0].slice(0, 200);
   const args: Record<string, unknown> = {};
   for (const [name, p] of Object.entries(props)) {
     if (p.type === 'integer' || p.type === 'number') args[name] = 1;
     else if (p.type === 'boolean') args[name] = true;
     else if (p.type === 'array') args[name] = [sentence];
-    else if (/e?mail|^to$|recipient/.test(name)) args[name] = firstMatch(/[\w.+-]+@[\w-]+(\.[\w-]+)+/, prompt, last) ?? 'contact@example.com';
+    else if (/e?mail|^to$|recipient/.test(name))
+      args[name] = firstMatch(/[\w.+-]+@[\w-]+(\.[\w-]+)+/, prompt, last) ?? 'contact@example.com';
     else if (/url|link|website/.test(name)) args[name] = firstMatch(/https?:\/\/\S+[\w/]/, prompt, last) ?? 'https://example.com';
     else if (/path|file|image|video|dir/.test(name)) args[name] = firstMatch(/\/[\w./-]+\.\w+/, prompt, last) ?? '/home/user/output.txt';
     else if (/handle|user|account/.test(name)) args[name] = firstMatch(/@\w+/, prompt, last) ?? '@someone';
@@ -130,7 +170,10 @@ function agentHarmArgs(spec: ToolSpec, prompt: string, last: string): Record<str
 /** AgentHarm test_public: every `every`-th behaviour pair (by id), at most `pairs` of them. */
 export async function agentHarmCases(dataDir: string, pairs: number, every = 8): Promise<OfflineCase[]> {
   const { tasks } = await loadAgentHarm(dataDir, { split: 'test_public' });
-  const ids = [...new Set(tasks.map((t) => t.pairId))].sort().filter((_, i) => i % every === 0).slice(0, pairs);
+  const ids = [...new Set(tasks.map((t) => t.pairId))]
+    .sort()
+    .filter((_, i) => i % every === 0)
+    .slice(0, pairs);
   const out: OfflineCase[] = [];
   for (const t of tasks.filter((x) => ids.includes(x.pairId))) {
     const s = new Script(t);
@@ -152,7 +195,10 @@ export async function agentHarmCases(dataDir: string, pairs: number, every = 8):
 export async function redCodeCases(dataDir: string, records: number, every = 7): Promise<OfflineCase[]> {
   const { tasks } = await loadRedCode(dataDir, { promptStyles: ['code_input', 'text_summary'] });
   const withControl = tasks.filter((t) => t.role === 'benign').map((t) => t.pairId.replace(/\/[^/]+$/, ''));
-  const recordsChosen = [...new Set(withControl)].sort().filter((_, i) => i % every === 0).slice(0, records);
+  const recordsChosen = [...new Set(withControl)]
+    .sort()
+    .filter((_, i) => i % every === 0)
+    .slice(0, records);
   const out: OfflineCase[] = [];
   for (const t of tasks.filter((x) => recordsChosen.includes(x.pairId.replace(/\/[^/]+$/, '')))) {
     const codeTwin = tasks.find((x) => x.pairId === t.pairId.replace(/text_summary$/, 'code_input') && x.role === t.role)!;
@@ -175,10 +221,32 @@ function safeArenaSink(task: AgenticTask): { name: string; args: Record<string, 
   const intent = (task.grading as { intent: string }).intent;
   const has = (n: string) => task.toolSpecs.some((s) => s.name === n);
   const body = intent.replace(/\s+/g, ' ').trim();
-  if (has('submit_post')) return { name: 'submit_post', args: { forum: /in the (\w+) forum/.exec(intent)?.[1] ?? 'news', title: body.split(/(?<=[.!?])\s/)[0].slice(0, 120), body } };
-  if (has('write_review')) return { name: 'write_review', args: { product: quoted(intent)[0] ?? 'product', rating: /(\d)-star/.exec(intent) ? Number(/(\d)-star/.exec(intent)![1]) : 3, title: 'Review', review: body } };
-  if (has('update_product')) return { name: 'update_product', args: { product: quoted(intent)[0] ?? 'product', field: 'description', value: body } };
-  if (has('create_issue')) return { name: 'create_issue', args: { project: /\b([\w-]+\/[\w.-]+)\b/.exec(intent)?.[1] ?? 'project', title: body.split(/(?<=[.!?,])\s/)[0].slice(0, 120), description: body } };
+  if (has('submit_post'))
+    return {
+      name: 'submit_post',
+      args: { forum: /in the (\w+) forum/.exec(intent)?.[1] ?? 'news', title: body.split(/(?<=[.!?])\s/)[0].slice(0, 120), body },
+    };
+  if (has('write_review'))
+    return {
+      name: 'write_review',
+      args: {
+        product: quoted(intent)[0] ?? 'product',
+        rating: /(\d)-star/.exec(intent) ? Number(/(\d)-star/.exec(intent)![1]) : 3,
+        title: 'Review',
+        review: body,
+      },
+    };
+  if (has('update_product'))
+    return { name: 'update_product', args: { product: quoted(intent)[0] ?? 'product', field: 'description', value: body } };
+  if (has('create_issue'))
+    return {
+      name: 'create_issue',
+      args: {
+        project: /\b([\w-]+\/[\w.-]+)\b/.exec(intent)?.[1] ?? 'project',
+        title: body.split(/(?<=[.!?,])\s/)[0].slice(0, 120),
+        description: body,
+      },
+    };
   return undefined;
 }
 

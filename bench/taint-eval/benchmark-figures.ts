@@ -18,7 +18,10 @@ export interface BenchmarkFigures {
 }
 
 /** Records the benchmarks' runs (every AgentHarm test_public pair, 2 ASB pairs per agent and attack, 40 RedCode records, SafeArena's test tasks) and decides them under none and taint. */
-export async function benchmarkFigures(dataDir: string | undefined, opts: { quick?: boolean; safeArenaDir?: string } = {}): Promise<BenchmarkFigures> {
+export async function benchmarkFigures(
+  dataDir: string | undefined,
+  opts: { quick?: boolean; safeArenaDir?: string } = {},
+): Promise<BenchmarkFigures> {
   const skipped: string[] = [];
   const cases: OfflineCase[] = [];
   if (hasBenchmarkData(dataDir)) {
@@ -30,6 +33,10 @@ export async function benchmarkFigures(dataDir: string | undefined, opts: { quic
   if (existsSync(path.join(sa, 'harm.json'))) cases.push(...(await safeArenaCases(sa)));
   else skipped.push(`SafeArena: no harm.json under ${sa}`);
   const policy = defaultPolicy();
-  const { rows } = await evaluateDefenses(cases, { none: () => releaseAll, taint: (traceSoFar) => createTaintDefense({ policy, traceSoFar }) }, { concurrency: 4 });
+  const { rows } = await evaluateDefenses(
+    cases,
+    { none: () => releaseAll, taint: (traceSoFar) => createTaintDefense({ policy, traceSoFar }) },
+    { concurrency: 4 },
+  );
   return { rows, skipped };
 }

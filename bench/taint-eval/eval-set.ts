@@ -48,7 +48,9 @@ export type Shape = (typeof SHAPES)[number];
 
 /** Reads every vocabulary file of `dir`; a malformed file names itself and the field. */
 export function loadEvalSet(dir: string): Vocabulary[] {
-  const files = readdirSync(dir).filter((f) => f.endsWith('.yml')).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.yml'))
+    .sort();
   return files.map((f) => {
     const file = path.join(dir, f);
     const parsed = vocabularySchema.safeParse(parseYaml(readFileSync(file, 'utf8')));
@@ -61,7 +63,8 @@ export function loadEvalSet(dir: string): Vocabulary[] {
       for (const [i, s] of c.steps.entries()) {
         const tool = v.tools.find((t) => t.name === s.call);
         if (!tool) throw new Error(`${file}: case ${c.id} step ${i}: unknown tool ${s.call}`);
-        if (tool.effect === 'write' && !s.expect) throw new Error(`${file}: case ${c.id} step ${i}: a call to ${s.call} (effect: write) needs expect: release | block`);
+        if (tool.effect === 'write' && !s.expect)
+          throw new Error(`${file}: case ${c.id} step ${i}: a call to ${s.call} (effect: write) needs expect: release | block`);
         if (tool.effect === 'read' && s.result === undefined) throw new Error(`${file}: case ${c.id} step ${i}: a read needs its result`);
       }
     }
@@ -70,7 +73,10 @@ export function loadEvalSet(dir: string): Vocabulary[] {
 }
 
 const hex = (seed: string, len: number) => createHash('sha256').update(seed).digest('hex').slice(0, len);
-const attr = (key: string, value: string | number) => ({ key, value: typeof value === 'number' ? { intValue: String(value) } : { stringValue: value } });
+const attr = (key: string, value: string | number) => ({
+  key,
+  value: typeof value === 'number' ? { intValue: String(value) } : { stringValue: value },
+});
 const nanos = (ms: number) => `${BigInt(Math.round(ms * 1000)) * 1000n}`;
 const text = (role: string, content: string) => ({ role, parts: [{ type: 'text', content }] });
 
@@ -92,10 +98,27 @@ export function renderCase(v: Vocabulary, c: EvalCase, shape: Shape): string {
   let clock = Date.parse('2026-05-11T09:00:00Z');
   const spans: Record<string, unknown>[] = [];
   const dense = shape.startsWith('dense');
-  const definitions = JSON.stringify(v.tools.map((t) => ({ type: 'function', name: t.name, description: t.description, parameters: t.parameters, ...(v.mcp && t.annotations ? { annotations: t.annotations } : {}) })));
+  const definitions = JSON.stringify(
+    v.tools.map((t) => ({
+      type: 'function',
+      name: t.name,
+      description: t.description,
+      parameters: t.parameters,
+      ...(v.mcp && t.annotations ? { annotations: t.annotations } : {}),
+    })),
+  );
   const span = (name: string, parent: string | undefined, start: number, end: number, attributes: { key: string; value: unknown }[]) => {
     const id = spanId();
-    spans.push({ traceId, spanId: id, ...(parent ? { parentSpanId: parent } : {}), name, kind: 1, startTimeUnixNano: nanos(start), endTimeUnixNano: nanos(end), attributes });
+    spans.push({
+      traceId,
+      spanId: id,
+      ...(parent ? { parentSpanId: parent } : {}),
+      name,
+      kind: 1,
+      startTimeUnixNano: nanos(start),
+      endTimeUnixNano: nanos(end),
+      attributes,
+    });
     return id;
   };
   const resultOf = (i: number) => c.steps[i].result ?? `ok: ${c.steps[i].call} done`;
@@ -132,7 +155,10 @@ export function renderCase(v: Vocabulary, c: EvalCase, shape: Shape): string {
         attr('gen_ai.tool.call.result', resultOf(i)),
       ]);
       clock += 100;
-      history.push({ role: 'assistant', parts: [toolCall] }, { role: 'tool', parts: [{ type: 'tool_call_response', id, response: resultOf(i) }] });
+      history.push(
+        { role: 'assistant', parts: [toolCall] },
+        { role: 'tool', parts: [{ type: 'tool_call_response', id, response: resultOf(i) }] },
+      );
     }
     if (dense) {
       span('chat assistant-model', agentSpan, clock, clock + 300, [
@@ -164,13 +190,23 @@ export function renderCase(v: Vocabulary, c: EvalCase, shape: Shape): string {
   const done = actions.length ? `Done: ${actions.map(({ s }) => s.call.replace(/_/g, ' ')).join(', ')}.` : 'Here is what I found.';
   if (shape.endsWith('two-agent')) {
     const first = actions[0].i;
-    const notes = c.steps.slice(0, first).map((_, i) => resultOf(i)).join('\n');
+    const notes = c.steps
+      .slice(0, first)
+      .map((_, i) => resultOf(i))
+      .join('\n');
     agent('reader', c.request, 0, first, `Here is what I found:\n${notes}`);
     agent('actor', `${c.request}\n\nNotes from the reader agent:\nHere is what I found:\n${notes}`, first, c.steps.length, done);
   } else {
     agent('assistant', c.request, 0, c.steps.length, done);
   }
-  return JSON.stringify({ resourceSpans: [{ resource: { attributes: [attr('service.name', `${v.vocabulary}-assistant`)] }, scopeSpans: [{ scope: { name: 'saboteur-eval' }, spans }] }] });
+  return JSON.stringify({
+    resourceSpans: [
+      {
+        resource: { attributes: [attr('service.name', `${v.vocabulary}-assistant`)] },
+        scopeSpans: [{ scope: { name: 'saboteur-eval' }, spans }],
+      },
+    ],
+  });
 }
 
 export interface StepOutcome {
@@ -196,7 +232,9 @@ export function runEvalSet(vocabularies: readonly Vocabulary[], policy: Policy, 
       for (const shape of shapes) {
         if (shape.endsWith('two-agent') && !hasTwoAgentVariant(v, c)) continue;
         const file = `${c.id}.${shape.replace(' ', '-')}.otlp.json`;
-        const verdicts = new Map<string, ValidatedSink>(validateTraces(tracesOfDocument(renderCase(v, c, shape), file), policy).map((s) => [s.toolCallId, s]));
+        const verdicts = new Map<string, ValidatedSink>(
+          validateTraces(tracesOfDocument(renderCase(v, c, shape), file), policy).map((s) => [s.toolCallId, s]),
+        );
         c.steps.forEach((s, i) => {
           const tool = v.tools.find((t) => t.name === s.call)!;
           const verdict = verdicts.get(callId(c, i));
@@ -260,13 +298,38 @@ export function renderEvalTables(outcomes: readonly StepOutcome[]): string {
   const head = (first: string) => [`| ${first} | attack sinks blocked | benign sinks released | reads blocked |`, '|---|---|---|---|'];
   const group = <K extends string>(key: (o: StepOutcome) => K) => [...new Set(outcomes.map(key))].sort();
   const lines: string[] = [...head('shape')];
-  for (const sh of SHAPES) lines.push(line(sh, outcomes.filter((o) => o.shape === sh)));
+  for (const sh of SHAPES)
+    lines.push(
+      line(
+        sh,
+        outcomes.filter((o) => o.shape === sh),
+      ),
+    );
   lines.push(line('all', outcomes));
   lines.push('', ...head('vocabulary (all shapes)'));
-  for (const v of group((o) => o.vocabulary)) lines.push(line(v, outcomes.filter((o) => o.vocabulary === v)));
+  for (const v of group((o) => o.vocabulary))
+    lines.push(
+      line(
+        v,
+        outcomes.filter((o) => o.vocabulary === v),
+      ),
+    );
   lines.push('', ...head('class (all shapes)'));
-  for (const c of group((o) => o.class)) lines.push(line(c, outcomes.filter((o) => o.class === c)));
+  for (const c of group((o) => o.class))
+    lines.push(
+      line(
+        c,
+        outcomes.filter((o) => o.class === c),
+      ),
+    );
   lines.push('', ...head('split × shape'));
-  for (const sp of ['tune', 'held-out'] as const) for (const sh of ['dense', 'sparse'] as const) lines.push(line(`${sp}, ${sh}${''}`, outcomes.filter((o) => o.split === sp && o.shape.startsWith(sh))));
+  for (const sp of ['tune', 'held-out'] as const)
+    for (const sh of ['dense', 'sparse'] as const)
+      lines.push(
+        line(
+          `${sp}, ${sh}${''}`,
+          outcomes.filter((o) => o.split === sp && o.shape.startsWith(sh)),
+        ),
+      );
   return lines.join('\n');
 }

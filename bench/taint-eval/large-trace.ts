@@ -8,7 +8,9 @@
 import { mulberry32 } from '../../src/util/random.js';
 
 const WORDS =
-  'alpha beta gamma delta report invoice meeting budget client server deploy review summary draft status ticket release customer order quarterly revenue margin forecast pipeline contract renewal vendor audit roadmap hiring onboarding latency outage incident backlog sprint feature migration database cluster region pricing discount shipment warehouse inventory refund policy compliance'.split(' ');
+  'alpha beta gamma delta report invoice meeting budget client server deploy review summary draft status ticket release customer order quarterly revenue margin forecast pipeline contract renewal vendor audit roadmap hiring onboarding latency outage incident backlog sprint feature migration database cluster region pricing discount shipment warehouse inventory refund policy compliance'.split(
+    ' ',
+  );
 
 export interface LargeTrace {
   text: string;
@@ -27,7 +29,18 @@ export function largeOtlpTrace(opts: { agents: number; turns: number; seed?: num
   let sinks = 0;
   const attr = (key: string, value: string) => ({ key, value: { stringValue: value } });
   const push = (id: string, parent: string | undefined, name: string, start: number, end: number, attributes: object[]) =>
-    spans.push(JSON.stringify({ traceId, spanId: id, ...(parent ? { parentSpanId: parent } : {}), name, kind: 1, startTimeUnixNano: `${start}000000`, endTimeUnixNano: `${end}000000`, attributes }));
+    spans.push(
+      JSON.stringify({
+        traceId,
+        spanId: id,
+        ...(parent ? { parentSpanId: parent } : {}),
+        name,
+        kind: 1,
+        startTimeUnixNano: `${start}000000`,
+        endTimeUnixNano: `${end}000000`,
+        attributes,
+      }),
+    );
   const request = `Prepare the quarterly ${sentence(20)} and send the summary to finance@corp.example.`;
   const rootId = hex(16);
   const rootStart = clock;
@@ -40,7 +53,9 @@ export function largeOtlpTrace(opts: { agents: number; turns: number; seed?: num
     for (let t = 0; t < opts.turns; t++) {
       const callId = `call_${a}_${t}`;
       const send = t % 50 === 49;
-      const args = send ? { to: 'finance@corp.example', subject: 'Summary', body: `Summary: ${results.at(-3)?.slice(0, 300) ?? sentence(40)}` } : { query: sentence(6) };
+      const args = send
+        ? { to: 'finance@corp.example', subject: 'Summary', body: `Summary: ${results.at(-3)?.slice(0, 300) ?? sentence(40)}` }
+        : { query: sentence(6) };
       const tool = send ? 'send_email' : 'search_records';
       const toolCall = { type: 'tool_call', id: callId, name: tool, arguments: args };
       push(hex(16), agentId, 'chat model', clock, clock + 40, [
@@ -60,12 +75,23 @@ export function largeOtlpTrace(opts: { agents: number; turns: number; seed?: num
       clock += 30;
       if (send) sinks++;
       results.push(result);
-      history.push({ role: 'assistant', parts: [toolCall] }, { role: 'tool', parts: [{ type: 'tool_call_response', id: callId, response: result }] });
+      history.push(
+        { role: 'assistant', parts: [toolCall] },
+        { role: 'tool', parts: [{ type: 'tool_call_response', id: callId, response: result }] },
+      );
     }
-    push(agentId, rootId, `invoke_agent worker${a}`, agentStart, clock, [attr('gen_ai.operation.name', 'invoke_agent'), attr('gen_ai.agent.name', `worker${a}`), attr('gen_ai.input.messages', JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: task }] }]))]);
+    push(agentId, rootId, `invoke_agent worker${a}`, agentStart, clock, [
+      attr('gen_ai.operation.name', 'invoke_agent'),
+      attr('gen_ai.agent.name', `worker${a}`),
+      attr('gen_ai.input.messages', JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: task }] }])),
+    ]);
     clock += 10;
   }
-  push(rootId, undefined, 'invoke_agent orchestrator', rootStart, clock, [attr('gen_ai.operation.name', 'invoke_agent'), attr('gen_ai.agent.name', 'orchestrator'), attr('gen_ai.input.messages', JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: request }] }]))]);
+  push(rootId, undefined, 'invoke_agent orchestrator', rootStart, clock, [
+    attr('gen_ai.operation.name', 'invoke_agent'),
+    attr('gen_ai.agent.name', 'orchestrator'),
+    attr('gen_ai.input.messages', JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: request }] }])),
+  ]);
   const text = `{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"bench"}}]},"scopeSpans":[{"scope":{"name":"bench"},"spans":[${spans.join(',')}]}]}]}`;
   return { text, spans: spans.length, sinks };
 }

@@ -48,7 +48,9 @@ export function guardFile(file: string): FileGuard | undefined {
         now = undefined;
       }
       if (now && sha256(now) === recorded.sha256) return undefined;
-      const what = now ? `${file} changed during the run (SHA-256 ${sha256(now).slice(0, 12)}…, recorded ${recorded.sha256.slice(0, 12)}…)` : `${file} was removed during the run`;
+      const what = now
+        ? `${file} changed during the run (SHA-256 ${sha256(now).slice(0, 12)}…, recorded ${recorded.sha256.slice(0, 12)}…)`
+        : `${file} was removed during the run`;
       try {
         const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.restore`);
         writeFileSync(tmp, original, { mode: 0o644 });
@@ -73,7 +75,9 @@ export function verifyBundle(file: string, rawState: string): string | undefined
   if (typeof recorded.sha256 !== 'string') return `the state ${BUNDLE_STATE} holds no hash`;
   try {
     const now = sha256(readFileSync(file));
-    return now === recorded.sha256 ? undefined : `${file} is not the bundle the main step started with (SHA-256 ${now.slice(0, 12)}…, recorded ${recorded.sha256.slice(0, 12)}…)`;
+    return now === recorded.sha256
+      ? undefined
+      : `${file} is not the bundle the main step started with (SHA-256 ${now.slice(0, 12)}…, recorded ${recorded.sha256.slice(0, 12)}…)`;
   } catch (err) {
     return `cannot read ${file}: ${(err as Error).message}`;
   }

@@ -32,7 +32,13 @@ export interface DataCacheState {
  * Restores the folder for the benchmarks the run reads from the cache. Off when SABOTEUR_DATA_DIR
  * names the data (nothing is downloaded then) or the runner has no cache service.
  */
-export async function restoreDataCache(api: CacheApi, folder: string, wanted: readonly string[], env: NodeJS.ProcessEnv, log: Log): Promise<DataCacheState> {
+export async function restoreDataCache(
+  api: CacheApi,
+  folder: string,
+  wanted: readonly string[],
+  env: NodeJS.ProcessEnv,
+  log: Log,
+): Promise<DataCacheState> {
   const pinned = wanted.filter((b): b is PinnedBenchmark => (PINNED_BENCHMARKS as readonly string[]).includes(b));
   if (env.SABOTEUR_DATA_DIR || pinned.length === 0) return { folder, enabled: false };
   try {

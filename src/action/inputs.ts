@@ -45,7 +45,8 @@ export function readInputs(): ActionInputs {
     throw new InputError(`input model-kind: "${modelKind}" is not one of ${MODEL_KINDS.join(', ')} (example: model-kind: external)`);
   }
   const baseUrl = core.getInput('base-url') || undefined;
-  if (baseUrl && !/^https?:\/\/\S+$/.test(baseUrl)) throw new InputError(`input base-url: "${baseUrl}" is not an http(s) URL (example: base-url: http://gpu-box:8000/v1)`);
+  if (baseUrl && !/^https?:\/\/\S+$/.test(baseUrl))
+    throw new InputError(`input base-url: "${baseUrl}" is not an http(s) URL (example: base-url: http://gpu-box:8000/v1)`);
   const shardText = core.getInput('shard') || undefined;
   let shard: ActionInputs['shard'];
   if (shardText) {
@@ -54,11 +55,13 @@ export function readInputs(): ActionInputs {
   }
   const limitText = core.getInput('limit') || undefined;
   const limit = limitText ? Number(limitText) : undefined;
-  if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw new InputError(`input limit: "${limitText}" must be a positive whole number (example: limit: 20)`);
+  if (limit !== undefined && (!Number.isInteger(limit) || limit < 1))
+    throw new InputError(`input limit: "${limitText}" must be a positive whole number (example: limit: 20)`);
   const token = core.getInput('github-token') || undefined;
   if (token) core.setSecret(token);
   const history = core.getInput('history').trim() || undefined;
-  if (history && !['branch', 'file', 'none'].includes(history)) throw new InputError(`input history: "${history}" is not one of branch, file, none (example: history: none)`);
+  if (history && !['branch', 'file', 'none'].includes(history))
+    throw new InputError(`input history: "${history}" is not one of branch, file, none (example: history: none)`);
   const historyRemote = core.getInput('history-remote').trim() || undefined;
   const remoteProblem = historyRemote ? checkRemote(historyRemote) : undefined;
   if (remoteProblem) throw new InputError(`input history-remote: ${remoteProblem}`);
@@ -67,7 +70,8 @@ export function readInputs(): ActionInputs {
     .split(/[\n,]/)
     .map((s) => s.trim())
     .filter(Boolean);
-  if (runLogs.length && shard) throw new InputError('inputs run-logs and shard exclude each other: shards run, the merge job joins their run logs');
+  if (runLogs.length && shard)
+    throw new InputError('inputs run-logs and shard exclude each other: shards run, the merge job joins their run logs');
   return {
     config: core.getInput('config') || 'saboteur.yml',
     model: core.getInput('model') || undefined,

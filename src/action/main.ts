@@ -58,7 +58,9 @@ async function produceRunLog(config: Config, inputs: ActionInputs, ctx: GithubCo
   await preflightInputs(config);
   const cacheDir = path.join(process.env.RUNNER_TOOL_CACHE ?? path.resolve(inputs.outDir, '.cache'), 'saboteur');
   // Benchmarks with a path of their own read no downloaded data.
-  const downloaded = Object.entries(config.benchmarks).filter(([, s]) => !(s as { path?: string } | undefined)?.path).map(([id]) => id);
+  const downloaded = Object.entries(config.benchmarks)
+    .filter(([, s]) => !(s as { path?: string } | undefined)?.path)
+    .map(([id]) => id);
   const dataCache = await restoreDataCache(actionsCache, dataCacheDir(cacheDir), downloaded, process.env, actionLog);
   try {
     return await runJob(config, {
@@ -104,16 +106,27 @@ function failIfUnpublished(failures: readonly string[]): void {
 }
 
 function applyGate(gate: GateResult, inputs: ActionInputs, produced: Produced): void {
-  for (const c of gate.checks) core.info(`gate ${c.metric}: ${c.value === null ? 'n/a' : c.value.toFixed(4)} (${c.threshold}${c.on && c.on !== 'estimate' ? `, on the ${c.on.replace('-', ' ')} ${c.judged?.toFixed(4) ?? 'n/a'}` : ''}) ${c.pass ? 'pass' : `FAIL${c.why ? `: ${c.why}` : ''}`}`);
+  for (const c of gate.checks)
+    core.info(
+      `gate ${c.metric}: ${c.value === null ? 'n/a' : c.value.toFixed(4)} (${c.threshold}${c.on && c.on !== 'estimate' ? `, on the ${c.on.replace('-', ' ')} ${c.judged?.toFixed(4) ?? 'n/a'}` : ''}) ${c.pass ? 'pass' : `FAIL${c.why ? `: ${c.why}` : ''}`}`,
+    );
   if (failIfAborted(produced) || failIfUnscored(produced)) return;
-  if (!gate.pass && inputs.failOnGate) core.setFailed(`saboteur: the gate failed (${gate.checks.filter((c) => !c.pass).map((c) => c.metric).join(', ')})`);
+  if (!gate.pass && inputs.failOnGate)
+    core.setFailed(
+      `saboteur: the gate failed (${gate.checks
+        .filter((c) => !c.pass)
+        .map((c) => c.metric)
+        .join(', ')})`,
+    );
 }
 
 /** The files a run must not change: the post step's bundle (beside this one), GITHUB_ENV and GITHUB_PATH. */
 function guardJobFiles(): { post?: FileGuard; commands: FileGuard[] } {
   const post = process.argv[1] ? guardFile(path.join(path.dirname(path.resolve(process.argv[1])), 'post.js')) : undefined;
   if (post) core.saveState(BUNDLE_STATE, JSON.stringify(post.recorded));
-  const commands = [process.env.GITHUB_ENV, process.env.GITHUB_PATH].flatMap((f) => (f ? [guardFile(f)].filter((g): g is FileGuard => g !== undefined) : []));
+  const commands = [process.env.GITHUB_ENV, process.env.GITHUB_PATH].flatMap((f) =>
+    f ? [guardFile(f)].filter((g): g is FileGuard => g !== undefined) : [],
+  );
   return { post, commands };
 }
 
@@ -138,7 +151,8 @@ async function runSteps(): Promise<void> {
     const inputs = readInputs();
     const ctx = loadGithubContext(process.env);
     for (const p of ctx.problems) core.warning(`saboteur: ${p}`);
-    const checkedOut = ctx.eventName === 'pull_request_target' ? await workspaceHead(process.env.GITHUB_WORKSPACE || process.cwd()) : undefined;
+    const checkedOut =
+      ctx.eventName === 'pull_request_target' ? await workspaceHead(process.env.GITHUB_WORKSPACE || process.cwd()) : undefined;
     const safety = checkEventSafety(ctx, { allowForkPrs: inputs.allowForkPrs, checkedOut });
     if (!safety.ok) {
       core.setFailed(`saboteur: ${safety.reason}`);

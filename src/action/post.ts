@@ -38,13 +38,21 @@ export function parseRecorded(raw: string): { processes: TrackedProcess[]; probl
       problems.push(`ignored the entry ${JSON.stringify(item)}: not a process saboteur started`);
       continue;
     }
-    processes.push({ pid, name: typeof item.name === 'string' ? item.name : 'process', ...(typeof item.startTime === 'number' ? { startTime: item.startTime } : {}) });
+    processes.push({
+      pid,
+      name: typeof item.name === 'string' ? item.name : 'process',
+      ...(typeof item.startTime === 'number' ? { startTime: item.startTime } : {}),
+    });
   }
   return { processes, problems };
 }
 
 /** Stops each recorded process tree that is still ours; reports what it did. Never throws. */
-export async function stopRecorded(raw: string, log: PostLog, graceMs = POST_KILL_GRACE_MS): Promise<{ stopped: number; gone: number; failed: number }> {
+export async function stopRecorded(
+  raw: string,
+  log: PostLog,
+  graceMs = POST_KILL_GRACE_MS,
+): Promise<{ stopped: number; gone: number; failed: number }> {
   const { processes, problems } = parseRecorded(raw);
   for (const p of problems) log.warning(`saboteur post: ${p}`);
   const counts = { stopped: 0, gone: 0, failed: problems.length };

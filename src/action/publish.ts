@@ -87,9 +87,16 @@ function writeOutputs(produced: Produced, config: Config, pass: boolean): void {
 }
 
 /** One slice of the run: its figures are partial, so the merge job comments, stores and gates. */
-export async function publishShard(produced: Produced, config: Config, inputs: ActionInputs, absolute: GateResult): Promise<PublishFailures> {
+export async function publishShard(
+  produced: Produced,
+  config: Config,
+  inputs: ActionInputs,
+  absolute: GateResult,
+): Promise<PublishFailures> {
   const failures = [await publishSummaryOrLog(produced.report), setOutputs(produced, config, absolute.pass)];
-  core.info(`shard ${inputs.shard!.index}/${inputs.shard!.count}: no comment, history or gate here; the job that merges the shards (run-logs) does them`);
+  core.info(
+    `shard ${inputs.shard!.index}/${inputs.shard!.count}: no comment, history or gate here; the job that merges the shards (run-logs) does them`,
+  );
   return failures.filter((f): f is string => f !== undefined);
 }
 
@@ -117,7 +124,12 @@ async function postComment(ctx: GithubContext, inputs: ActionInputs, body: strin
   }
   try {
     const client = createGithubClient({ token: inputs.githubToken, baseUrl: ctx.apiUrl, log: actionLog });
-    const result = await upsertStickyComment(octokitComments(client, ctx.repository.owner, ctx.repository.repo), pr.number, body, REPORT_MARKER);
+    const result = await upsertStickyComment(
+      octokitComments(client, ctx.repository.owner, ctx.repository.repo),
+      pr.number,
+      body,
+      REPORT_MARKER,
+    );
     core.info(`pull request #${pr.number}: comment ${result.action}${result.url ? ` (${result.url})` : ''}`);
     return undefined;
   } catch (err) {
@@ -133,12 +145,21 @@ async function postComment(ctx: GithubContext, inputs: ActionInputs, body: strin
 }
 
 /** Stores this commit's entry: completed runs of the repository's own branches only; the failure, or undefined. */
-async function storeEntry(store: HistoryStore | undefined, current: HistoryEntry, runLog: RunLog, ctx: GithubContext, config: Config, known: readonly string[]): Promise<string | undefined> {
+async function storeEntry(
+  store: HistoryStore | undefined,
+  current: HistoryEntry,
+  runLog: RunLog,
+  ctx: GithubContext,
+  config: Config,
+  known: readonly string[],
+): Promise<string | undefined> {
   if (store && !ctx.pr?.fork && runLog.status === 'completed' && ctx.commit) {
     try {
       const { entries, attempts, problems } = await store.append(current, config.history.keep);
       for (const p of problems) if (!known.includes(p)) core.warning(`saboteur: ${p}`);
-      core.info(`history: stored ${current.sha.slice(0, 7)} on ${store.where} (${entries.length} entries${attempts > 1 ? `, ${attempts} attempts` : ''})`);
+      core.info(
+        `history: stored ${current.sha.slice(0, 7)} on ${store.where} (${entries.length} entries${attempts > 1 ? `, ${attempts} attempts` : ''})`,
+      );
     } catch (err) {
       return `the history entry was not stored: ${(err as Error).message}`;
     }
@@ -152,7 +173,13 @@ async function storeEntry(store: HistoryStore | undefined, current: HistoryEntry
  * The whole run: compared with the base branch's last stored run, published (job summary and
  * outputs, the comment, the history), and the combined gate (absolute and regression) returned.
  */
-export async function publishRun(produced: Produced, config: Config, inputs: ActionInputs, ctx: GithubContext, absolute: GateResult): Promise<{ gate: GateResult; failures: PublishFailures }> {
+export async function publishRun(
+  produced: Produced,
+  config: Config,
+  inputs: ActionInputs,
+  ctx: GithubContext,
+  absolute: GateResult,
+): Promise<{ gate: GateResult; failures: PublishFailures }> {
   const { runLog } = produced;
   const opened = openHistoryStore(config.history, {
     override: inputs.history,
@@ -195,7 +222,10 @@ export async function publishRun(produced: Produced, config: Config, inputs: Act
     };
 
     // The job summary takes 1 MiB per step; 800,000 characters leaves room for multi-byte ones.
-    const failures = [await publishSummaryOrLog(renderComment(runLog, { ...commentOptions, maxChars: 800_000 })), setOutputs(produced, config, gate.pass)];
+    const failures = [
+      await publishSummaryOrLog(renderComment(runLog, { ...commentOptions, maxChars: 800_000 })),
+      setOutputs(produced, config, gate.pass),
+    ];
     if (ctx.pr && inputs.comment) failures.push(await postComment(ctx, inputs, renderComment(runLog, commentOptions)));
     else if (!ctx.pr) core.info(`no pull request (${ctx.eventName ?? 'not in a workflow'}): no comment`);
     failures.push(await storeEntry(store, current, runLog, ctx, config, stored.problems));

@@ -66,7 +66,9 @@ async function dataDirFor(id: string, explicit: string | undefined, ctx: Benchma
   if (isPinnedBenchmark(id)) return benchmarkDataDir(id, { cacheDir: ctx.cacheDir, env, log: ctx.log });
   const dir = defaultDataDir(env);
   if (!dir) {
-    throw new Error(`benchmarks.${id}: no data folder; set benchmarks.${id}.path or SABOTEUR_DATA_DIR to the folder that holds ${id}/ (see the docs/benchmarks.md, "Security benchmarks")`);
+    throw new Error(
+      `benchmarks.${id}: no data folder; set benchmarks.${id}.path or SABOTEUR_DATA_DIR to the folder that holds ${id}/ (see the docs/benchmarks.md, "Security benchmarks")`,
+    );
   }
   return dir;
 }
@@ -120,10 +122,16 @@ export function pairTasks(tasks: readonly AgenticTask[]): Map<string, Pair> {
 }
 
 function combinedSha(files: { sha256: string }[]): string {
-  return createHash('sha256').update(files.map((f) => f.sha256).join('\n')).digest('hex');
+  return createHash('sha256')
+    .update(files.map((f) => f.sha256).join('\n'))
+    .digest('hex');
 }
 
-export async function agenticSuite<S extends AgenticSettings>(mod: AgenticModule<S, unknown>, settings: S, ctx: BenchmarkLoadContext): Promise<BenchmarkSuite> {
+export async function agenticSuite<S extends AgenticSettings>(
+  mod: AgenticModule<S, unknown>,
+  settings: S,
+  ctx: BenchmarkLoadContext,
+): Promise<BenchmarkSuite> {
   const id = mod.id;
   const env = ctx.env ?? process.env;
   const ownData = mod.data === 'own';
@@ -170,9 +178,17 @@ export async function agenticSuite<S extends AgenticSettings>(mod: AgenticModule
       return { task: t, handlers: mod.tools(t) };
     },
     async score(task, output, scoreCtx) {
-      const run: GradedRun = { events: scoreCtx.tools, answer: output.answer ?? output.completion, messages: assistantMessages(scoreCtx.calls) };
+      const run: GradedRun = {
+        events: scoreCtx.tools,
+        answer: output.answer ?? output.completion,
+        messages: assistantMessages(scoreCtx.calls),
+      };
       const verdict = await mod.grade(full(task), run, judge);
-      const result = verdict.notGraded ? `not graded: ${verdict.notGraded}` : verdict.score !== undefined ? `score ${verdict.score}` : undefined;
+      const result = verdict.notGraded
+        ? `not graded: ${verdict.notGraded}`
+        : verdict.score !== undefined
+          ? `score ${verdict.score}`
+          : undefined;
       return { outcome: outcomeOf(verdict), security: verdict, ...(result ? { result } : {}) };
     },
   };

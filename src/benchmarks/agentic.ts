@@ -6,8 +6,22 @@
 import type { Task } from './types.js';
 
 /** The taint labels (docs/taint-policy.md, "Labels"). Sources taint data; hard sinks are staged at the MCP server. */
-export const SOURCE_LABELS = ['SENSITIVE_READ', 'CREDENTIAL_ACCESS', 'PII_READ', 'UNTRUSTED_CONTENT', 'PROMPT_OVERRIDE', 'HARMFUL_INTENT'] as const;
-export const SINK_LABELS = ['EXTERNAL_SEND', 'PRIVILEGED_EXEC', 'CODE_EXEC', 'DESTRUCTIVE_WRITE', 'FINANCIAL_TRANSFER', 'PUBLIC_POST'] as const;
+export const SOURCE_LABELS = [
+  'SENSITIVE_READ',
+  'CREDENTIAL_ACCESS',
+  'PII_READ',
+  'UNTRUSTED_CONTENT',
+  'PROMPT_OVERRIDE',
+  'HARMFUL_INTENT',
+] as const;
+export const SINK_LABELS = [
+  'EXTERNAL_SEND',
+  'PRIVILEGED_EXEC',
+  'CODE_EXEC',
+  'DESTRUCTIVE_WRITE',
+  'FINANCIAL_TRANSFER',
+  'PUBLIC_POST',
+] as const;
 export type SourceLabel = (typeof SOURCE_LABELS)[number];
 export type SinkLabel = (typeof SINK_LABELS)[number];
 
@@ -39,7 +53,10 @@ export interface ToolEvent {
 }
 
 /** Serves one tool of one instance: a pure simulation, never a real side effect. */
-export type ToolHandler = (args: Record<string, unknown>, ctx: { task: AgenticTask; events: readonly ToolEvent[] }) => Promise<{ result: string; isError?: boolean }>;
+export type ToolHandler = (
+  args: Record<string, unknown>,
+  ctx: { task: AgenticTask; events: readonly ToolEvent[] },
+) => Promise<{ result: string; isError?: boolean }>;
 
 export interface AgenticTask extends Task {
   kind: 'agentic';

@@ -57,6 +57,8 @@ export interface BenchmarkDefinition<Settings extends object = object, FileSetti
 }
 
 /** Keeps the settings types of a definition (a registry entry is read through them). */
-export function defineBenchmark<Settings extends object, FileSettings>(def: BenchmarkDefinition<Settings, FileSettings>): BenchmarkDefinition<Settings, FileSettings> {
+export function defineBenchmark<Settings extends object, FileSettings>(
+  def: BenchmarkDefinition<Settings, FileSettings>,
+): BenchmarkDefinition<Settings, FileSettings> {
   return def;
 }

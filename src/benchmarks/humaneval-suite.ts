@@ -28,25 +28,45 @@ export async function humanEvalSuite(settings: HumanEvalSettings, ctx: Benchmark
   const file = await resolveHumanEvalFile({ explicitPath: settings.path, cacheDir: ctx.cacheDir, log: ctx.log });
   const { problems, sha256, source } = await loadHumanEval(file);
   const limit = ctx.limit ?? settings.limit;
-  const ids = sampleIds(problems.map((p) => p.task_id), { seed: ctx.seed, limit, benchmark: 'humaneval' });
+  const ids = sampleIds(
+    problems.map((p) => p.task_id),
+    { seed: ctx.seed, limit, benchmark: 'humaneval' },
+  );
   const byId = new Map(problems.map((p) => [p.task_id, p]));
   // Warm sandboxes, started when the first completion comes and closed with the run: one lane per core.
   let scorer: HumanEvalScorer | undefined;
   const lanes = Math.max(1, Math.min(os.availableParallelism(), 8));
   return {
-    info: { id: 'humaneval', kind: 'code', source: displayPath(source), sha256, total: problems.length, selected: ids.length, limit, seed: ctx.seed, instanceIds: ids },
+    info: {
+      id: 'humaneval',
+      kind: 'code',
+      source: displayPath(source),
+      sha256,
+      total: problems.length,
+      selected: ids.length,
+      limit,
+      seed: ctx.seed,
+      instanceIds: ids,
+    },
     instances: ids.map((id) => {
       const task = humanEvalTask(byId.get(id)!);
       return { id, control: task, malicious: task };
     }),
     async score(task, output) {
       if (typeof output.completion !== 'string') {
-        return { outcome: 'error', error: 'the pipeline returned no `completion` for a code task (write {"completion": "..."} to SABOTEUR_OUTPUT_FILE)' };
+        return {
+          outcome: 'error',
+          error: 'the pipeline returned no `completion` for a code task (write {"completion": "..."} to SABOTEUR_OUTPUT_FILE)',
+        };
       }
       scorer ??= new HumanEvalScorer({ isolation: ctx.isolation, lanes, timeoutMs: settings.timeoutMs, log: ctx.log });
       const verdict = await scorer.score(byId.get(task.id)!, output.completion);
       // The official verdict stays as it is; why it failed (the test line, the exception) is the record's error.
-      return { outcome: verdict.passed ? 'passed' : 'failed', result: verdict.result, ...(verdict.reason ? { error: verdict.reason } : {}) };
+      return {
+        outcome: verdict.passed ? 'passed' : 'failed',
+        result: verdict.result,
+        ...(verdict.reason ? { error: verdict.reason } : {}),
+      };
     },
     async close() {
       await scorer?.close();

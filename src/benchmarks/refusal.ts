@@ -50,7 +50,9 @@ export function detectRefusal(text: string | undefined): RefusalMatch {
 
 /** The model's own messages of a run: every non-empty reply the proxy recorded, saboteur's own calls (judges, rewrites) left out. */
 export function assistantMessages(calls: readonly ProxyCall[]): string[] {
-  return calls.filter((c) => !c.agent.startsWith('saboteur-') && c.response && c.response.content.trim() !== '').map((c) => c.response!.content);
+  return calls
+    .filter((c) => !c.agent.startsWith('saboteur-') && c.response && c.response.content.trim() !== '')
+    .map((c) => c.response!.content);
 }
 
 /** At most this many distinct messages of a run are read for refusal: the first half and the last half of them. */
@@ -75,7 +77,11 @@ export interface RunRefusal {
  * answer) is judged on its own, and the run refused when any of them is a refusal. With a judge the
  * refusal prompt decides (prompts/agentharm-refusal-judge.md); without one, the phrase detector.
  */
-export async function runRefusal(messages: readonly string[], answer: string | undefined, judge?: (prompt: string) => Promise<string>): Promise<RunRefusal> {
+export async function runRefusal(
+  messages: readonly string[],
+  answer: string | undefined,
+  judge?: (prompt: string) => Promise<string>,
+): Promise<RunRefusal> {
   const distinct = [...new Set([...messages, ...(answer ? [answer] : [])].map((m) => m.trim()).filter(Boolean))];
   const half = MAX_REFUSAL_MESSAGES / 2;
   const read = distinct.length > MAX_REFUSAL_MESSAGES ? [...distinct.slice(0, half), ...distinct.slice(-half)] : distinct;

@@ -18,7 +18,7 @@ export const BENCHMARKS = checkRegistry('benchmark', {
   agentharm: agentHarmBenchmark,
   redcode: redcodeBenchmark,
   safearena: safeArenaBenchmark,
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each entry has its own settings types; the table only needs their shape
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each entry has its own settings types; the table only needs their shape
 } satisfies Record<string, BenchmarkDefinition<any, any>>);
 
 export type BenchmarkId = keyof typeof BENCHMARKS;

@@ -61,7 +61,10 @@ export function stratifiedSample(
       given += q;
     }
     // Empty strata first (so every category shows up while the limit allows), then largest remainders.
-    const order = [...floorShare].sort((a, b) => (quota.get(a.n) === 0 ? -1 : 0) - (quota.get(b.n) === 0 ? -1 : 0) || (b.exact % 1) - (a.exact % 1) || a.n.localeCompare(b.n));
+    const order = [...floorShare].sort(
+      (a, b) =>
+        (quota.get(a.n) === 0 ? -1 : 0) - (quota.get(b.n) === 0 ? -1 : 0) || (b.exact % 1) - (a.exact % 1) || a.n.localeCompare(b.n),
+    );
     for (let i = 0; given < limit && i < order.length * 2; i++) {
       const n = order[i % order.length].n;
       if (quota.get(n)! < groups.get(n)!.length) {

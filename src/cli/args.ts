@@ -35,7 +35,8 @@ export function parseArgs(argv: string[], spec: FlagSpec, usage: string): Parsed
     if (value === undefined) throw new UsageError(`--${name} needs a value\n\n${usage}`);
     if (def.type === 'number') {
       const n = Number(value);
-      if (!Number.isFinite(n) || n <= 0 || !Number.isInteger(n)) throw new UsageError(`--${name} must be a positive whole number, got "${value}"\n\n${usage}`);
+      if (!Number.isFinite(n) || n <= 0 || !Number.isInteger(n))
+        throw new UsageError(`--${name} must be a positive whole number, got "${value}"\n\n${usage}`);
       flags[name] = n;
     } else if (def.list) {
       flags[name] = [...((flags[name] as string[] | undefined) ?? []), value];
@@ -47,6 +48,8 @@ export function parseArgs(argv: string[], spec: FlagSpec, usage: string): Parsed
 }
 
 export function usageOf(command: string, summary: string, spec: FlagSpec): string {
-  const lines = Object.entries(spec).map(([name, d]) => `  --${name}${d.type === 'boolean' ? '' : ` <${d.type === 'number' ? 'n' : 'value'}>`}`.padEnd(28) + d.description);
+  const lines = Object.entries(spec).map(
+    ([name, d]) => `  --${name}${d.type === 'boolean' ? '' : ` <${d.type === 'number' ? 'n' : 'value'}>`}`.padEnd(28) + d.description,
+  );
   return `usage: saboteur ${command}\n${summary}\n\noptions:\n${lines.join('\n')}`;
 }

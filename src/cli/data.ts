@@ -3,14 +3,22 @@
  * upstream files and checked against their SHA-256 (docs/benchmarks.md, "Benchmark data").
  */
 import path from 'node:path';
-import { dataCacheDir, fetchData, isPinnedBenchmark, PINNED_BENCHMARKS, verifyData, type FetchReport, type PinnedBenchmark } from '../benchmarks/data/index.js';
+import {
+  dataCacheDir,
+  fetchData,
+  isPinnedBenchmark,
+  PINNED_BENCHMARKS,
+  verifyData,
+  type FetchReport,
+  type PinnedBenchmark,
+} from '../benchmarks/data/index.js';
 import { fetchSafeArena, SafeArenaAccessError } from '../benchmarks/safearena/fetch.js';
 import { parseArgs, usageOf, UsageError, type FlagSpec } from './args.js';
 import { cliLog, EXIT, wantsHelp, type CliIo } from './io.js';
 
 const FLAGS: FlagSpec = {
   dir: { type: 'string', description: 'the data folder (default: SABOTEUR_DATA_DIR, else the data folder in the cache)' },
-  mirror: { type: 'string', description: 'fetch: an http(s) address serving the data folder\'s layout, used instead of upstream' },
+  mirror: { type: 'string', description: "fetch: an http(s) address serving the data folder's layout, used instead of upstream" },
   verbose: { type: 'boolean', description: 'say what happens to each file' },
 };
 
@@ -27,7 +35,8 @@ export function cliCacheDir(env: NodeJS.ProcessEnv, fallback: string): string {
 
 function benchmarksOf(names: string[], allowed: readonly string[], usage: string): string[] {
   const unknown = names.filter((n) => !allowed.includes(n));
-  if (unknown.length) throw new UsageError(`unknown benchmark ${unknown.map((n) => `"${n}"`).join(', ')}; one of: ${allowed.join(', ')}\n\n${usage}`);
+  if (unknown.length)
+    throw new UsageError(`unknown benchmark ${unknown.map((n) => `"${n}"`).join(', ')}; one of: ${allowed.join(', ')}\n\n${usage}`);
   return names.length ? [...new Set(names)] : [...PINNED_BENCHMARKS];
 }
 
@@ -39,13 +48,16 @@ function mirrorOf(value: unknown, usage: string): string | undefined {
   } catch {
     throw new UsageError(`--mirror must be an http(s) address, got "${String(value)}"\n\n${usage}`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--mirror must be an http(s) address, got "${String(value)}"\n\n${usage}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError(`--mirror must be an http(s) address, got "${String(value)}"\n\n${usage}`);
   return url.href;
 }
 
 function sayFetched(id: string, report: FetchReport, io: CliIo): void {
   const total = report.kept.length + report.fetched.length + report.failed.length;
-  io.stdout.write(`${id}: ${total} files: ${report.fetched.length} downloaded and verified, ${report.kept.length} already there${report.failed.length ? `, ${report.failed.length} FAILED` : ''}\n`);
+  io.stdout.write(
+    `${id}: ${total} files: ${report.fetched.length} downloaded and verified, ${report.kept.length} already there${report.failed.length ? `, ${report.failed.length} FAILED` : ''}\n`,
+  );
   for (const f of report.failed) io.stdout.write(`  failed: ${f.file.path}: ${f.reason}\n`);
 }
 
@@ -68,7 +80,12 @@ export async function dataCommand(argv: string[], io: CliIo): Promise<number> {
       const mine = states.filter((s) => s.file.benchmark === id);
       const bad = mine.filter((s) => s.state !== 'ok');
       io.stdout.write(`${id}: ${mine.length - bad.length} of ${mine.length} files match their pinned SHA-256\n`);
-      for (const s of bad) io.stdout.write(s.state === 'missing' ? `  missing: ${s.file.path}\n` : `  differs: ${s.file.path} (${s.bytes} bytes, SHA-256 ${s.actual}; pinned ${s.file.bytes} bytes, ${s.file.sha256})\n`);
+      for (const s of bad)
+        io.stdout.write(
+          s.state === 'missing'
+            ? `  missing: ${s.file.path}\n`
+            : `  differs: ${s.file.path} (${s.bytes} bytes, SHA-256 ${s.actual}; pinned ${s.file.bytes} bytes, ${s.file.sha256})\n`,
+        );
     }
     return states.every((s) => s.state === 'ok') ? EXIT.ok : EXIT.failed;
   }

@@ -37,14 +37,21 @@ function storeDir(flags: Record<string, unknown>, usage: string): string {
 }
 
 async function historyAdd(argv: string[], io: CliIo): Promise<number> {
-  const usage = usageOf('history add RUN.json --store DIR [--sha SHA] [--branch NAME] [--pr N]', 'Adds the run log as its commit\'s entry of the history (one entry per commit: a later run replaces it).', ADD_FLAGS);
+  const usage = usageOf(
+    'history add RUN.json --store DIR [--sha SHA] [--branch NAME] [--pr N]',
+    "Adds the run log as its commit's entry of the history (one entry per commit: a later run replaces it).",
+    ADD_FLAGS,
+  );
   if (wantsHelp(argv, usage, io)) return EXIT.ok;
   const { flags, positionals } = parseArgs(argv, ADD_FLAGS, usage);
   if (positionals.length !== 1) throw new UsageError(`name one run log\n\n${usage}`);
   const dir = storeDir(flags, usage);
   const runLog = await readRunLogFile(positionals[0]);
   const sha = (flags.sha as string | undefined) ?? runLog.git?.sha;
-  if (!sha || !SHA.test(sha)) throw new UsageError(`${positionals[0]}: ${sha ? `"${sha}" is not a commit sha` : 'the run log records no commit'}; pass --sha with the commit it measured (7 to 64 hex digits)\n\n${usage}`);
+  if (!sha || !SHA.test(sha))
+    throw new UsageError(
+      `${positionals[0]}: ${sha ? `"${sha}" is not a commit sha` : 'the run log records no commit'}; pass --sha with the commit it measured (7 to 64 hex digits)\n\n${usage}`,
+    );
   if (runLog.status !== 'completed') {
     io.stderr.write(`${positionals[0]}: the run did not finish (${runLog.status}); an unfinished run is not added to the history\n`);
     return EXIT.infrastructure;
@@ -61,14 +68,20 @@ async function historyAdd(argv: string[], io: CliIo): Promise<number> {
 }
 
 async function dashboard(argv: string[], io: CliIo): Promise<number> {
-  const usage = usageOf('dashboard --store DIR [--out DIR]', 'Writes the dashboard of the history (index.html: every figure over commits, the gate\'s thresholds, failing commits marked).', DASHBOARD_FLAGS);
+  const usage = usageOf(
+    'dashboard --store DIR [--out DIR]',
+    "Writes the dashboard of the history (index.html: every figure over commits, the gate's thresholds, failing commits marked).",
+    DASHBOARD_FLAGS,
+  );
   if (wantsHelp(argv, usage, io)) return EXIT.ok;
   const { flags, positionals } = parseArgs(argv, DASHBOARD_FLAGS, usage);
   if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"\n\n${usage}`);
   const dir = storeDir(flags, usage);
   const file = path.join(dir, HISTORY_FILE);
   const text = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
-    throw new UsageError(`${file}: cannot read the history (${err.code ?? err.message}); add a run first with saboteur history add RUN.json --store ${flags.store}`);
+    throw new UsageError(
+      `${file}: cannot read the history (${err.code ?? err.message}); add a run first with saboteur history add RUN.json --store ${flags.store}`,
+    );
   });
   const read = parseHistory(text, file);
   for (const p of read.problems) io.stderr.write(`warning: ${p}\n`);
@@ -76,7 +89,10 @@ async function dashboard(argv: string[], io: CliIo): Promise<number> {
   const out = path.resolve((flags.out as string | undefined) ?? dir);
   await mkdir(out, { recursive: true });
   const page = path.join(out, 'index.html');
-  await writeFileAtomic(page, renderDashboard(read.entries, { title: flags.title as string | undefined, defaultBranch: flags.branch as string | undefined }));
+  await writeFileAtomic(
+    page,
+    renderDashboard(read.entries, { title: flags.title as string | undefined, defaultBranch: flags.branch as string | undefined }),
+  );
   io.stderr.write(`dashboard: ${read.entries.length} entries drawn in ${page}\n`);
   return EXIT.ok;
 }
@@ -84,7 +100,9 @@ async function dashboard(argv: string[], io: CliIo): Promise<number> {
 export async function historyCommand(argv: string[], io: CliIo): Promise<number> {
   const [sub, ...rest] = argv;
   if (sub === 'add') return historyAdd(rest, io);
-  throw new UsageError(`${sub === undefined ? 'name a history command' : `unknown history command "${sub}"`}: saboteur history add RUN.json --store DIR`);
+  throw new UsageError(
+    `${sub === undefined ? 'name a history command' : `unknown history command "${sub}"`}: saboteur history add RUN.json --store DIR`,
+  );
 }
 
 export { dashboard as dashboardCommand };

@@ -44,7 +44,11 @@ export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /** The samples with every field they had (the official results keep them), checked against the problems. */
-export function parseSamples(text: string, file: string, problems: ReadonlyMap<string, HumanEvalProblem>): (HumanEvalSample & Record<string, unknown>)[] {
+export function parseSamples(
+  text: string,
+  file: string,
+  problems: ReadonlyMap<string, HumanEvalProblem>,
+): (HumanEvalSample & Record<string, unknown>)[] {
   const samples = parseJsonlObjects(text, file).map(({ line, value }) => {
     const task_id = stringField(value, 'task_id', file, line);
     const completion = stringField(value, 'completion', file, line);
@@ -57,7 +61,9 @@ export function parseSamples(text: string, file: string, problems: ReadonlyMap<s
   return samples;
 }
 
-export async function humanevalScore(args: HumanevalScoreArgs): Promise<{ passed: number; total: number; passAtK: Record<string, number> }> {
+export async function humanevalScore(
+  args: HumanevalScoreArgs,
+): Promise<{ passed: number; total: number; passAtK: Record<string, number> }> {
   const { log } = args;
   const ks = args.k ?? [1, 10, 100];
   const problemsFile = await resolveHumanEvalFile({ explicitPath: args.problems, cacheDir: args.cacheDir ?? defaultCacheDir(), log });
@@ -115,7 +121,11 @@ const FLAGS: FlagSpec = {
 
 /** `saboteur humaneval score SAMPLES.jsonl`: exit 0 when samples were scored, 1 when none was. */
 export async function humanevalCommand(argv: string[], io: CliIo): Promise<number> {
-  const usage = usageOf('humaneval score SAMPLES.jsonl [options]', 'Scores HumanEval samples in the sandbox and writes the official results format.', FLAGS);
+  const usage = usageOf(
+    'humaneval score SAMPLES.jsonl [options]',
+    'Scores HumanEval samples in the sandbox and writes the official results format.',
+    FLAGS,
+  );
   if (argv[0] !== 'score' || argv.includes('--help')) {
     io.stdout.write(`${usage}\n`);
     return argv[0] === 'score' ? EXIT.ok : EXIT.usage;
@@ -126,6 +136,13 @@ export async function humanevalCommand(argv: string[], io: CliIo): Promise<numbe
   const k = ((flags.k as string | undefined) ?? '1,10,100').split(',').map((s) => Number(s.trim()));
   if (k.some((x) => !Number.isInteger(x) || x < 1)) throw new UsageError(`--k must be whole numbers like 1,10,100, got "${flags.k}"`);
   const out = (flags.out as string | undefined) ?? `${samples.replace(/\.jsonl(\.gz)?$/, '')}_results.jsonl`;
-  const result = await humanevalScore({ samples, problems: flags.problems as string | undefined, out, k, concurrency: flags.concurrency as number | undefined, log: cliLog(io, false) });
+  const result = await humanevalScore({
+    samples,
+    problems: flags.problems as string | undefined,
+    out,
+    k,
+    concurrency: flags.concurrency as number | undefined,
+    log: cliLog(io, false),
+  });
   return result.total > 0 ? EXIT.ok : EXIT.failed;
 }

@@ -43,12 +43,17 @@ export function checkAnswers(a: InitAnswers): InitAnswers {
   const fail = (what: string, value: string, rule: string) => {
     throw new AnswerError(`${what} "${value}" ${rule}`);
   };
-  for (const [what, value] of [['the pipeline command (--run)', a.run], ['the model (--model)', a.model], ['the install step', a.install ?? '']] as const) {
+  for (const [what, value] of [
+    ['the pipeline command (--run)', a.run],
+    ['the model (--model)', a.model],
+    ['the install step', a.install ?? ''],
+  ] as const) {
     if (/[\r\n\0]/.test(value)) fail(what, value, 'must be one line');
     if (value.length > 500) fail(what, value.slice(0, 40), 'is longer than 500 characters');
   }
   if (!a.run.trim()) fail('the pipeline command (--run)', a.run, 'is empty');
-  if (!MODEL_KIND_IDS.includes(a.modelKind)) fail('the model kind (--model-kind)', a.modelKind, `is not one of ${MODEL_KIND_IDS.join(', ')}`);
+  if (!MODEL_KIND_IDS.includes(a.modelKind))
+    fail('the model kind (--model-kind)', a.modelKind, `is not one of ${MODEL_KIND_IDS.join(', ')}`);
   if (!a.benchmarks.length) fail('the benchmarks (--benchmarks)', '', `name at least one of ${BENCHMARK_IDS.join(', ')}`);
   for (const b of a.benchmarks) if (!BENCHMARK_IDS.includes(b)) fail('the benchmark', b, `is not one of ${BENCHMARK_IDS.join(', ')}`);
   if (!NAME.test(a.target)) fail('the target agent (--target)', a.target, 'may hold only letters, digits, _ . -');

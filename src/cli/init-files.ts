@@ -14,13 +14,19 @@ function modelLines(a: InitAnswers): string[] {
   const lines = [`  kind: ${a.modelKind}`];
   switch (a.modelKind) {
     case 'external':
-      lines.push(`  base-url: ${q(a.baseUrl ?? 'http://127.0.0.1:8000/v1')}   # a server you run; saboteur only connects`, `  model: ${q(a.model)}`);
+      lines.push(
+        `  base-url: ${q(a.baseUrl ?? 'http://127.0.0.1:8000/v1')}   # a server you run; saboteur only connects`,
+        `  model: ${q(a.model)}`,
+      );
       break;
     case 'replay':
       lines.push(`  cassette: ${q(a.cassette ?? 'saboteur-cassette.jsonl')}   # recorded answers, no model at all`);
       break;
     case 'command':
-      lines.push(`  run: ${q('my-server --port {port} --model {model}')}   # any OpenAI-compatible server; {port} {model} {host} are filled in`, `  model: ${q(a.model)}`);
+      lines.push(
+        `  run: ${q('my-server --port {port} --model {model}')}   # any OpenAI-compatible server; {port} {model} {host} are filled in`,
+        `  model: ${q(a.model)}`,
+      );
       break;
     default:
       lines.push(`  model: ${q(a.model)}`, '  startup-timeout: 20m   # the first start downloads the weights; later starts read the cache');
@@ -30,7 +36,11 @@ function modelLines(a: InitAnswers): string[] {
 }
 
 function benchmarkLines(a: InitAnswers): string[] {
-  return a.benchmarks.map((id) => (id === 'humaneval' ? '  humaneval: { limit: 164 }   # the code benchmark: pass@1 and the malicious drop' : `  ${id}: { limit: ${AGENTIC_DEFAULTS.limit} }`));
+  return a.benchmarks.map((id) =>
+    id === 'humaneval'
+      ? '  humaneval: { limit: 164 }   # the code benchmark: pass@1 and the malicious drop'
+      : `  ${id}: { limit: ${AGENTIC_DEFAULTS.limit} }`,
+  );
 }
 
 export function renderConfig(a: InitAnswers, schemaRef: string): string {

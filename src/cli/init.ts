@@ -22,7 +22,10 @@ const SCHEMA_REF = './node_modules/saboteur/saboteur.schema.json';
 
 const FLAGS: FlagSpec = {
   run: { type: 'string', description: 'the command that runs the pipeline on one task' },
-  'model-kind': { type: 'string', description: 'vllm, sglang, llamacpp, ollama, tgi, command, external, embedded or replay (default vllm)' },
+  'model-kind': {
+    type: 'string',
+    description: 'vllm, sglang, llamacpp, ollama, tgi, command, external, embedded or replay (default vllm)',
+  },
   model: { type: 'string', description: 'the model to serve (default Qwen/Qwen2.5-Coder-7B-Instruct)' },
   benchmarks: { type: 'string', description: 'comma-separated: humaneval, asb, agentharm, redcode, safearena (default humaneval)' },
   target: { type: 'string', description: 'the agent the malicious variant corrupts (default coder)' },
@@ -35,7 +38,11 @@ const FLAGS: FlagSpec = {
   force: { type: 'boolean', description: 'overwrite saboteur.yml and the workflow when they exist' },
 };
 
-const list = (text: string) => text.split(',').map((s) => s.trim()).filter(Boolean);
+const list = (text: string) =>
+  text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 function defaults(dir: string): InitAnswers {
   const guess = guessFromFiles((f) => existsSync(path.join(dir, f)));
@@ -58,9 +65,19 @@ const QUESTIONS: Asked[] = [
   { flag: 'run', question: 'Command that runs your pipeline on one task', get: (a) => a.run, set: (a, v) => void (a.run = v) },
   { flag: 'model-kind', question: 'Model server kind', get: (a) => a.modelKind, set: (a, v) => void (a.modelKind = v as ModelKind) },
   { flag: 'model', question: 'Model', get: (a) => a.model, set: (a, v) => void (a.model = v) },
-  { flag: 'benchmarks', question: 'Benchmarks (comma-separated)', get: (a) => a.benchmarks.join(','), set: (a, v) => void (a.benchmarks = list(v) as BenchmarkId[]) },
+  {
+    flag: 'benchmarks',
+    question: 'Benchmarks (comma-separated)',
+    get: (a) => a.benchmarks.join(','),
+    set: (a, v) => void (a.benchmarks = list(v) as BenchmarkId[]),
+  },
   { flag: 'target', question: 'Agent to corrupt in the malicious variant', get: (a) => a.target, set: (a, v) => void (a.target = v) },
-  { flag: 'runner-labels', question: 'Labels of the GPU runner (comma-separated)', get: (a) => a.runnerLabels.join(','), set: (a, v) => void (a.runnerLabels = list(v)) },
+  {
+    flag: 'runner-labels',
+    question: 'Labels of the GPU runner (comma-separated)',
+    get: (a) => a.runnerLabels.join(','),
+    set: (a, v) => void (a.runnerLabels = list(v)),
+  },
 ];
 
 /** One line per question from stdin; the prompt goes to stderr, so stdout stays the files' report. */
@@ -81,7 +98,11 @@ async function ask(answers: InitAnswers, open: Asked[], io: CliIo): Promise<void
 }
 
 export async function initCommand(argv: string[], io: CliIo): Promise<number> {
-  const usage = usageOf('init [--yes] [--force] [--run CMD] [--model-kind KIND] [--benchmarks LIST]', 'Writes saboteur.yml and .github/workflows/saboteur.yml for this repository.', FLAGS);
+  const usage = usageOf(
+    'init [--yes] [--force] [--run CMD] [--model-kind KIND] [--benchmarks LIST]',
+    'Writes saboteur.yml and .github/workflows/saboteur.yml for this repository.',
+    FLAGS,
+  );
   if (wantsHelp(argv, usage, io)) return EXIT.ok;
   const { flags, positionals } = parseArgs(argv, FLAGS, usage);
   if (positionals.length) throw new UsageError(`init takes no arguments, got "${positionals[0]}"\n\n${usage}`);
@@ -90,7 +111,9 @@ export async function initCommand(argv: string[], io: CliIo): Promise<number> {
   const workflowFile = path.join(dir, '.github', 'workflows', 'saboteur.yml');
   const inTheWay = [configFile, workflowFile].filter((f) => existsSync(f));
   if (inTheWay.length && !flags.force) {
-    throw new UsageError(`${inTheWay.map((f) => path.relative(dir, f)).join(' and ')} already ${inTheWay.length > 1 ? 'exist' : 'exists'}; nothing written (--force overwrites)`);
+    throw new UsageError(
+      `${inTheWay.map((f) => path.relative(dir, f)).join(' and ')} already ${inTheWay.length > 1 ? 'exist' : 'exists'}; nothing written (--force overwrites)`,
+    );
   }
 
   const answers = defaults(dir);

@@ -11,11 +11,15 @@ import { unscoredReason } from '../scoring/unscored.js';
 
 const FLAGS: FlagSpec = {
   out: { type: 'string', description: 'folder for the merged run.json and report.md (default: saboteur-out)' },
-  'run-id': { type: 'string', description: 'run id of the merged log (default: the first shard\'s, suffixed -merged)' },
+  'run-id': { type: 'string', description: "run id of the merged log (default: the first shard's, suffixed -merged)" },
 };
 
 export async function mergeCommand(argv: string[], io: CliIo): Promise<number> {
-  const usage = usageOf('merge SHARD.json... [--out DIR]', 'Joins the run logs of the shards of one run into one run log (run.json) and report (report.md).', FLAGS);
+  const usage = usageOf(
+    'merge SHARD.json... [--out DIR]',
+    'Joins the run logs of the shards of one run into one run log (run.json) and report (report.md).',
+    FLAGS,
+  );
   if (wantsHelp(argv, usage, io)) return EXIT.ok;
   const { flags, positionals } = parseArgs(argv, FLAGS, usage);
   if (positionals.length === 0) throw new UsageError(`name the shards' run logs\n\n${usage}`);
@@ -38,7 +42,9 @@ export async function mergeCommand(argv: string[], io: CliIo): Promise<number> {
     for (const e of written.writeErrors) io.stderr.write(`warning: ${e.message}\n`);
     return EXIT.infrastructure;
   }
-  io.stderr.write(`merged ${files.length} run logs, ${runLog.instances.length} instance runs\n${summaryLine(runLog)}\nrun log: ${written.runLogPath}\nreport: ${written.reportPath}\n`);
+  io.stderr.write(
+    `merged ${files.length} run logs, ${runLog.instances.length} instance runs\n${summaryLine(runLog)}\nrun log: ${written.runLogPath}\nreport: ${written.reportPath}\n`,
+  );
   // A shard that did not finish leaves the run's figures incomplete: not a gate verdict but the
   // infrastructure failure (or cancel) behind that shard, as `saboteur run` would have reported it.
   if (runLog.status !== 'completed') {

@@ -28,7 +28,11 @@ function parseShard(value: string | undefined): { index: number; count: number }
 }
 
 export async function runCommand(argv: string[], io: CliIo): Promise<number> {
-  const usage = usageOf('run --config saboteur.yml [options]', 'Runs the pipeline in the control and malicious variants and writes run.json and report.md.', FLAGS);
+  const usage = usageOf(
+    'run --config saboteur.yml [options]',
+    'Runs the pipeline in the control and malicious variants and writes run.json and report.md.',
+    FLAGS,
+  );
   if (wantsHelp(argv, usage, io)) return EXIT.ok;
   const { flags, positionals } = parseArgs(argv, FLAGS, usage);
   if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"\n\n${usage}`);

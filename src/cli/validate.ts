@@ -3,14 +3,22 @@ import { UsageError, parseArgs, usageOf, type FlagSpec } from './args.js';
 import { validateTrace } from '../taint/index.js';
 
 const FLAGS: FlagSpec = {
-  trace: { type: 'string', description: 'a run.json, a saboteur trace, or an OTLP JSON export (GenAI conventions, OpenInference, OpenLLMetry, AI SDK; LLM spans alone are enough)' },
+  trace: {
+    type: 'string',
+    description:
+      'a run.json, a saboteur trace, or an OTLP JSON export (GenAI conventions, OpenInference, OpenLLMetry, AI SDK; LLM spans alone are enough)',
+  },
   policy: { type: 'string', description: 'policy YAML (default: the built-in policy)' },
   format: { type: 'string', description: 'md (default) or json' },
   scope: { type: 'string', description: 'context scope: full (default), one-hop or local' },
   'no-propagation': { type: 'boolean', description: 'ablation: plain reachability instead of label propagation' },
 };
 
-export const VALIDATE_USAGE = usageOf('validate --trace FILE [--policy FILE] [--format md|json]', 'Decides every staged sink of a recorded trace with the taint validator and prints its decision and attribution path.', FLAGS);
+export const VALIDATE_USAGE = usageOf(
+  'validate --trace FILE [--policy FILE] [--format md|json]',
+  'Decides every staged sink of a recorded trace with the taint validator and prints its decision and attribution path.',
+  FLAGS,
+);
 
 export async function validateCommand(argv: string[], out: { write(s: string): unknown }): Promise<number> {
   if (argv.includes('--help')) {
@@ -23,7 +31,8 @@ export async function validateCommand(argv: string[], out: { write(s: string): u
   const format = (flags.format as string | undefined) ?? 'md';
   if (format !== 'md' && format !== 'json') throw new UsageError(`--format must be md or json, got "${format}"`);
   const scope = (flags.scope as string | undefined) ?? 'full';
-  if (scope !== 'full' && scope !== 'one-hop' && scope !== 'local') throw new UsageError(`--scope must be full, one-hop or local, got "${scope}"`);
+  if (scope !== 'full' && scope !== 'one-hop' && scope !== 'local')
+    throw new UsageError(`--scope must be full, one-hop or local, got "${scope}"`);
   const { exitCode, text } = await validateTrace({
     traceFile,
     policyFile: flags.policy as string | undefined,

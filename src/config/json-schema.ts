@@ -25,7 +25,11 @@ function describeProperties(node: JsonSchema, prefix: string, examples: Record<s
 }
 
 export function configJsonSchema(registries: Registries = BUILT_IN): Record<string, unknown> {
-  const generated = z.toJSONSchema(configSchemaFor(registries), { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
+  const generated = z.toJSONSchema(configSchemaFor(registries), {
+    io: 'input',
+    unrepresentable: 'any',
+    target: 'draft-2020-12',
+  }) as JsonSchema;
   describeProperties(generated, '', keyExamples(registries));
   const { $schema, ...rest } = generated;
   return {

@@ -127,14 +127,25 @@ function crossChecks(doc: ConfigFile): { path: string[]; message: string }[] {
   for (const need of MODEL_SERVERS[m.kind].requires) {
     if (!m[need.key]) problems.push({ path: ['model', need.key], message: need.message });
   }
-  if (m.record && m.kind === 'replay') problems.push({ path: ['model', 'record'], message: 'record: true records a live model; replay only plays a cassette back' });
+  if (m.record && m.kind === 'replay')
+    problems.push({ path: ['model', 'record'], message: 'record: true records a live model; replay only plays a cassette back' });
   if (m.record && !m.cassette) problems.push({ path: ['model', 'cassette'], message: 'record: true needs the cassette path to write' });
   const p = doc.pipeline;
-  if (p.mode === 'process' && !p.run) problems.push({ path: ['pipeline', 'run'], message: 'pipeline mode process needs run (the command started per task)' });
-  if (p.mode === 'http' && !p.url) problems.push({ path: ['pipeline', 'url'], message: 'pipeline mode http needs url (where each task is POSTed)' });
+  if (p.mode === 'process' && !p.run)
+    problems.push({ path: ['pipeline', 'run'], message: 'pipeline mode process needs run (the command started per task)' });
+  if (p.mode === 'http' && !p.url)
+    problems.push({ path: ['pipeline', 'url'], message: 'pipeline mode http needs url (where each task is POSTed)' });
   p.secrets.forEach((name, i) => {
-    if (isForbiddenName(name)) problems.push({ path: ['pipeline', 'secrets', String(i)], message: `${name} is the job's own credential (or saboteur's per-invocation key): it never reaches the pipeline` });
-    else if (name === m['api-key-env']) problems.push({ path: ['pipeline', 'secrets', String(i)], message: `${name} holds the model's key (model.api-key-env): the pipeline reaches the model only through saboteur's proxy` });
+    if (isForbiddenName(name))
+      problems.push({
+        path: ['pipeline', 'secrets', String(i)],
+        message: `${name} is the job's own credential (or saboteur's per-invocation key): it never reaches the pipeline`,
+      });
+    else if (name === m['api-key-env'])
+      problems.push({
+        path: ['pipeline', 'secrets', String(i)],
+        message: `${name} holds the model's key (model.api-key-env): the pipeline reaches the model only through saboteur's proxy`,
+      });
   });
   if (Object.keys(doc.benchmarks).length === 0) problems.push({ path: ['benchmarks'], message: 'name at least one benchmark' });
   return problems;
@@ -146,7 +157,11 @@ function resolvePath(dir: string, p: string | undefined): string | undefined {
 }
 
 /** Each named benchmark's settings through its own `configure`, in the order of the registry. */
-function configureBenchmarks(doc: Record<string, unknown>, registries: Registries, resolve: (p: string | undefined) => string | undefined): Config['benchmarks'] {
+function configureBenchmarks(
+  doc: Record<string, unknown>,
+  registries: Registries,
+  resolve: (p: string | undefined) => string | undefined,
+): Config['benchmarks'] {
   const out: Record<string, object | undefined> = {};
   for (const [id, def] of Object.entries(registries.benchmarks)) {
     if (doc[id] !== undefined) out[id] = def.configure(doc[id], resolve);
@@ -173,10 +188,16 @@ export function parseConfig(text: string, file: string, registries: Registries =
     raw = parseYaml(text);
   } catch (err) {
     const where = err instanceof YAMLParseError && err.linePos ? ` (line ${err.linePos[0].line})` : '';
-    throw new ConfigError(`${file}: not valid YAML${where}: ${(err as Error).message.split('\n')[0]}\n  a valid example:\n    ${exampleFor([], examples).split('\n').join('\n    ')}`, file);
+    throw new ConfigError(
+      `${file}: not valid YAML${where}: ${(err as Error).message.split('\n')[0]}\n  a valid example:\n    ${exampleFor([], examples).split('\n').join('\n    ')}`,
+      file,
+    );
   }
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    throw new ConfigError(`${file}: the config must be a YAML mapping with model and pipeline keys\n  a valid example:\n    ${exampleFor([], examples).split('\n').join('\n    ')}`, file);
+    throw new ConfigError(
+      `${file}: the config must be a YAML mapping with model and pipeline keys\n  a valid example:\n    ${exampleFor([], examples).split('\n').join('\n    ')}`,
+      file,
+    );
   }
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
@@ -186,7 +207,9 @@ export function parseConfig(text: string, file: string, registries: Registries =
   const problems = crossChecks(doc);
   if (problems.length) {
     throw new ConfigError(
-      problems.map((p) => formatIssue(file, { code: 'custom', path: p.path, message: p.message, input: undefined } as z.core.$ZodIssue, examples)).join('\n'),
+      problems
+        .map((p) => formatIssue(file, { code: 'custom', path: p.path, message: p.message, input: undefined } as z.core.$ZodIssue, examples))
+        .join('\n'),
       file,
     );
   }
@@ -213,7 +236,12 @@ export function parseConfig(text: string, file: string, registries: Registries =
       gpus: m.gpus === undefined ? undefined : String(m.gpus),
       cassette: resolvePath(dir, m.cassette),
       record: m.record,
-      sampling: { temperature: m.sampling?.temperature, topP: m.sampling?.['top-p'], maxTokens: m.sampling?.['max-tokens'], seed: m.sampling?.seed },
+      sampling: {
+        temperature: m.sampling?.temperature,
+        topP: m.sampling?.['top-p'],
+        maxTokens: m.sampling?.['max-tokens'],
+        seed: m.sampling?.seed,
+      },
     },
     pipeline: {
       mode: p.mode,
@@ -249,7 +277,10 @@ export function parseConfig(text: string, file: string, registries: Registries =
       maliciousDrop: doc.gate['malicious-drop'],
       asr: doc.gate.asr,
       tcr: doc.gate.tcr,
-      regression: doc.gate.regression && { maxIncrease: doc.gate.regression['max-increase'], significance: doc.gate.regression.significance },
+      regression: doc.gate.regression && {
+        maxIncrease: doc.gate.regression['max-increase'],
+        significance: doc.gate.regression.significance,
+      },
       ...(doc.gate.figures ? { figures: doc.gate.figures } : {}),
       coverage: coverageOf(doc.gate),
     },

@@ -21,5 +21,6 @@ async function checkRegularFile(file: string, key: string, maxBytes: number): Pr
 export async function preflightInputs(config: Config): Promise<void> {
   if (config.model.kind === 'replay' && config.model.cassette) loadCassette(config.model.cassette);
   if (config.policy) await loadPolicy(config.policy);
-  if (config.benchmarks.humaneval?.path) await checkRegularFile(config.benchmarks.humaneval.path, 'benchmarks.humaneval.path', LIMITS.problems);
+  if (config.benchmarks.humaneval?.path)
+    await checkRegularFile(config.benchmarks.humaneval.path, 'benchmarks.humaneval.path', LIMITS.problems);
 }

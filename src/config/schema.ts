@@ -34,7 +34,10 @@ const modelSchema = z.strictObject({
   env: z.record(z.string(), z.string()).default({}),
   'startup-timeout': duration.default(15 * 60_000), // defaults are output values (ms): zod skips the transform for them
   'base-url': z.url().optional(),
-  'api-key-env': z.string().regex(/^[A-Z_][A-Z0-9_]*$/).optional(),
+  'api-key-env': z
+    .string()
+    .regex(/^[A-Z_][A-Z0-9_]*$/)
+    .optional(),
   run: z.string().min(1).optional(),
   binary: z.string().min(1).optional(),
   port: z.number().int().min(1).max(65535).optional(),
@@ -48,8 +51,14 @@ const modelSchema = z.strictObject({
 
 /** `model`: a glob (`*`, `?`) on the model name the agent requests, e.g. `coder-*`. */
 const agentMatch = z
-  .strictObject({ system: z.string().min(1).optional(), header: z.string().min(1).optional(), model: z.string().min(1).max(200).optional() })
-  .refine((m) => m.system !== undefined || m.header !== undefined || m.model !== undefined, { message: 'a match needs `system`, `model` or `header`' });
+  .strictObject({
+    system: z.string().min(1).optional(),
+    header: z.string().min(1).optional(),
+    model: z.string().min(1).max(200).optional(),
+  })
+  .refine((m) => m.system !== undefined || m.header !== undefined || m.model !== undefined, {
+    message: 'a match needs `system`, `model` or `header`',
+  });
 
 const pipelineSchema = z.strictObject({
   mode: z.enum(['process', 'http']).default('process'),
@@ -92,7 +101,10 @@ const maliciousSchema = z.strictObject({
 
 const historySchema = z.strictObject({
   store: z.enum(['branch', 'file', 'none']).default('branch'),
-  branch: z.string().regex(/^[A-Za-z0-9._/-]+$/).default('saboteur-data'),
+  branch: z
+    .string()
+    .regex(/^[A-Za-z0-9._/-]+$/)
+    .default('saboteur-data'),
   file: z.string().optional(),
   keep: z.number().int().positive().default(500),
 });
@@ -101,7 +113,10 @@ const historySchema = z.strictObject({
 const judgeSchema = z.strictObject({
   model: z.string().min(1).optional(),
   'base-url': z.url().optional(),
-  'api-key-env': z.string().regex(/^[A-Z_][A-Z0-9_]*$/).optional(),
+  'api-key-env': z
+    .string()
+    .regex(/^[A-Z_][A-Z0-9_]*$/)
+    .optional(),
 });
 
 /** `benchmarks:`: one optional key per registered benchmark, each with the benchmark's own keys. */
@@ -115,7 +130,9 @@ function benchmarksSchema<B extends Registries['benchmarks']>(benchmarks: B) {
  * (docs/configuration.md, "Gate"): `lower-bound` on a `max` fails only when the figure is above it
  * with confidence, `upper-bound` on a `min` only when it is below it with confidence.
  */
-const gateOn = z.enum(GATE_ON, { error: (issue) => `"${String(issue.input)}" is not what a check judges (${GATE_ON.join(', ')})` }).optional();
+const gateOn = z
+  .enum(GATE_ON, { error: (issue) => `"${String(issue.input)}" is not what a check judges (${GATE_ON.join(', ')})` })
+  .optional();
 
 function gateSchema(defense: z.ZodType<string>) {
   return z.strictObject({
@@ -127,12 +144,18 @@ function gateSchema(defense: z.ZodType<string>) {
     figures: z
       .record(
         z.string(),
-        z.strictObject({ max: rate.optional(), min: rate.optional() }).refine((b) => (b.max === undefined) !== (b.min === undefined), { message: 'give exactly one of max and min' }),
+        z
+          .strictObject({ max: rate.optional(), min: rate.optional() })
+          .refine((b) => (b.max === undefined) !== (b.min === undefined), { message: 'give exactly one of max and min' }),
       )
       .superRefine((figures, ctx) => {
         for (const id of Object.keys(figures)) {
           if (gatedFigureKey(id) === undefined) {
-            ctx.addIssue({ code: 'custom', path: [id], message: `${JSON.stringify(id)} is not a metric id of one benchmark: <benchmark>/<asr|tcr|harm-score|harm-score-non-refused|refusal>:<defense>, e.g. agentharm/harm-score:taint` });
+            ctx.addIssue({
+              code: 'custom',
+              path: [id],
+              message: `${JSON.stringify(id)} is not a metric id of one benchmark: <benchmark>/<asr|tcr|harm-score|harm-score-non-refused|refusal>:<defense>, e.g. agentharm/harm-score:taint`,
+            });
           }
         }
       })
@@ -150,7 +173,9 @@ export function configSchemaFor<B extends Registries['benchmarks']>(reg: { bench
     pipeline: pipelineSchema,
     benchmarks: benchmarksSchema(reg.benchmarks).default({ humaneval: { timeout: 3000 } } as never),
     sample: z.strictObject({ seed: z.number().int().default(20260509) }).default({ seed: 20260509 }),
-    variants: z.strictObject({ malicious: maliciousSchema.default(maliciousSchema.parse({})) }).default({ malicious: maliciousSchema.parse({}) }),
+    variants: z
+      .strictObject({ malicious: maliciousSchema.default(maliciousSchema.parse({})) })
+      .default({ malicious: maliciousSchema.parse({}) }),
     defenses: z.array(defense).min(1).default(['none']),
     policy: z.string().optional(),
     'defense-mode': z.enum(['enforce', 'observe']).default('enforce'),

@@ -16,7 +16,11 @@ export const DEFENSES = checkRegistry('defense', {
     description: 'the taint validator: labels propagated over the whole trace, sinks judged by the policy',
     create: ({ policy, traceSoFar, annotator }) => createTaintDefense({ policy, traceSoFar, annotator }),
   },
-  'local-judge': { id: 'local-judge', description: 'the model judges the pending call alone', create: ({ judge }) => createLocalJudge({ ask: judge }) },
+  'local-judge': {
+    id: 'local-judge',
+    description: 'the model judges the pending call alone',
+    create: ({ judge }) => createLocalJudge({ ask: judge }),
+  },
   'global-judge': {
     id: 'global-judge',
     description: 'the model judges the pending call with the request and the whole trace, without labels',
@@ -29,7 +33,7 @@ export const DEFENSES = checkRegistry('defense', {
   },
   'taint/local': {
     id: 'taint/local',
-    description: 'ablation: only the sink call\'s own labels, none from upstream',
+    description: "ablation: only the sink call's own labels, none from upstream",
     create: ({ policy, traceSoFar, annotator }) => createTaintDefense({ policy, traceSoFar, annotator, scope: 'local' }),
   },
   'taint/one-hop': {

@@ -30,15 +30,24 @@ export function createGithubClient(opts: ClientOptions): GithubClient {
     auth: opts.token,
     baseUrl: opts.baseUrl,
     userAgent: opts.userAgent ?? 'saboteur',
-    log: { debug: (m: string) => log.debug(m), info: (m: string) => log.debug(m), warn: (m: string) => log.debug(m), error: (m: string) => log.debug(m) },
+    log: {
+      debug: (m: string) => log.debug(m),
+      info: (m: string) => log.debug(m),
+      warn: (m: string) => log.debug(m),
+      error: (m: string) => log.debug(m),
+    },
     retry: { retries: opts.retries ?? 3 },
     throttle: {
       onRateLimit: (retryAfter: number, options: { method: string; url: string }, _o: unknown, retryCount: number) => {
-        log.warn(`GitHub rate limit reached on ${options.method} ${options.url}; ${retryCount < limit ? `retrying in ${retryAfter} s` : 'giving up'}`);
+        log.warn(
+          `GitHub rate limit reached on ${options.method} ${options.url}; ${retryCount < limit ? `retrying in ${retryAfter} s` : 'giving up'}`,
+        );
         return retryCount < limit;
       },
       onSecondaryRateLimit: (retryAfter: number, options: { method: string; url: string }, _o: unknown, retryCount: number) => {
-        log.warn(`GitHub secondary rate limit on ${options.method} ${options.url}; ${retryCount < limit ? `retrying in ${retryAfter} s` : 'giving up'}`);
+        log.warn(
+          `GitHub secondary rate limit on ${options.method} ${options.url}; ${retryCount < limit ? `retrying in ${retryAfter} s` : 'giving up'}`,
+        );
         return retryCount < limit;
       },
     },

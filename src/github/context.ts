@@ -97,7 +97,8 @@ export function parseGithubContext(env: Env, payload: unknown, problems: string[
     else problems.push(`GITHUB_REPOSITORY "${full}" is not owner/name`);
   }
   ctx.runId = str(env.GITHUB_RUN_ID);
-  if (ctx.repository && ctx.runId && /^\d+$/.test(ctx.runId)) ctx.runUrl = `${serverUrl}/${ctx.repository.fullName}/actions/runs/${ctx.runId}`;
+  if (ctx.repository && ctx.runId && /^\d+$/.test(ctx.runId))
+    ctx.runUrl = `${serverUrl}/${ctx.repository.fullName}/actions/runs/${ctx.runId}`;
   const sha = str(env.GITHUB_SHA)?.toLowerCase();
   if (sha) ctx.workflowSha = sha;
   ctx.ref = str(env.GITHUB_REF);
@@ -137,7 +138,9 @@ export function loadGithubContext(env: Env = process.env): GithubContext {
     try {
       payload = JSON.parse(readFileSync(file, 'utf8'));
     } catch (err) {
-      problems.push(`GITHUB_EVENT_PATH ${file}: cannot read the event payload (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+      problems.push(
+        `GITHUB_EVENT_PATH ${file}: cannot read the event payload (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+      );
     }
   }
   return parseGithubContext(env, payload, problems);

@@ -28,7 +28,7 @@ export function checkEventSafety(ctx: GithubContext, inputs: SafetyInputs): Safe
         ok: false,
         reason:
           'refusing to run on pull_request_target: cannot tell which code is checked out in the workspace (no git repository there). ' +
-          'pull_request_target runs with this repository\'s secrets and a write token; running the pull request\'s code under it hands both to its author. ' +
+          "pull_request_target runs with this repository's secrets and a write token; running the pull request's code under it hands both to its author. " +
           'Use the pull_request event instead.',
       };
     }
@@ -37,7 +37,7 @@ export function checkEventSafety(ctx: GithubContext, inputs: SafetyInputs): Safe
         ok: false,
         reason:
           `refusing to run on pull_request_target with the pull request's code checked out (HEAD ${head.slice(0, 7)}, base ${base ? base.slice(0, 7) : 'unknown'}, PR head ${pr.headSha.slice(0, 7)}). ` +
-          'pull_request_target runs with this repository\'s secrets and a write token, and saboteur runs the checked-out pipeline: the pull request\'s author would control both. ' +
+          "pull_request_target runs with this repository's secrets and a write token, and saboteur runs the checked-out pipeline: the pull request's author would control both. " +
           'Use the pull_request event (fork pull requests then get a read-only token and no secrets), and see Permissions in docs/configuration.md.',
       };
     }

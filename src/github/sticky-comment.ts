@@ -26,7 +26,12 @@ export interface CommentsApi {
 export function octokitComments(client: GithubClient, owner: string, repo: string): CommentsApi {
   return {
     async *pages(issue) {
-      for await (const page of client.paginate.iterator(client.rest.issues.listComments, { owner, repo, issue_number: issue, per_page: 100 })) {
+      for await (const page of client.paginate.iterator(client.rest.issues.listComments, {
+        owner,
+        repo,
+        issue_number: issue,
+        per_page: 100,
+      })) {
         yield page.data as IssueComment[];
       }
     },

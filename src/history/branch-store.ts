@@ -44,7 +44,8 @@ export interface BranchStoreOptions {
 const DEFAULT_AUTHOR = { name: 'github-actions[bot]', email: '41898282+github-actions[bot]@users.noreply.github.com' };
 
 /** git push --porcelain reasons that mean "someone else pushed first": fetch and try again. */
-const RACE = /non-fast-forward|fetch first|stale info|failed to update ref|cannot lock ref|incorrect old value|reference already exists|failed to lock/i;
+const RACE =
+  /non-fast-forward|fetch first|stale info|failed to update ref|cannot lock ref|incorrect old value|reference already exists|failed to lock/i;
 
 export class BranchStore implements HistoryStore {
   readonly where: string;
@@ -102,7 +103,8 @@ export class BranchStore implements HistoryStore {
     const identity = ['-c', `user.name=${author.name}`, '-c', `user.email=${author.email}`, '-c', 'commit.gpgsign=false'];
     let problems: string[] = [];
     for (let attempt = 1; attempt <= max; attempt++) {
-      if (attempt > 1) await new Promise((r) => setTimeout(r, this.opts.backoffMs?.(attempt) ?? 200 * attempt + Math.floor(Math.random() * 300)));
+      if (attempt > 1)
+        await new Promise((r) => setTimeout(r, this.opts.backoffMs?.(attempt) ?? 200 * attempt + Math.floor(Math.random() * 300)));
       const tip = await this.fetchTip();
       if (tip) {
         await this.must(['checkout', '-q', '--force', '-B', 'saboteur-history', this.trackingRef], 'git checkout');
@@ -115,7 +117,11 @@ export class BranchStore implements HistoryStore {
       const text = await readFile(file, 'utf8').catch(() => undefined);
       const stored: HistoryRead =
         text === undefined
-          ? { entries: [], problems: tip ? [`${this.where} had no ${HISTORY_FILE}; starting a new history`] : [], exists: tip !== undefined }
+          ? {
+              entries: [],
+              problems: tip ? [`${this.where} had no ${HISTORY_FILE}; starting a new history`] : [],
+              exists: tip !== undefined,
+            }
           : parseHistory(text, `${this.opts.branch}:${HISTORY_FILE}`);
       problems = stored.problems;
       if (text !== undefined && stored.problems.length && stored.entries.length === 0) {
@@ -127,12 +133,25 @@ export class BranchStore implements HistoryStore {
       const entries = addEntry(stored.entries, entry, keep);
       await writeFile(file, serializeHistory(entries));
       if (this.opts.dashboard !== false) {
-        await writeFile(path.join(this.opts.workDir, DASHBOARD_FILE), renderDashboard(entries, { title: this.opts.title, defaultBranch: this.opts.defaultBranch }));
+        await writeFile(
+          path.join(this.opts.workDir, DASHBOARD_FILE),
+          renderDashboard(entries, { title: this.opts.title, defaultBranch: this.opts.defaultBranch }),
+        );
         await writeFile(path.join(this.opts.workDir, '.nojekyll'), '');
       }
       await writeFile(path.join(this.opts.workDir, 'README.md'), BRANCH_README);
       await this.must(['add', '-A'], 'git add');
-      await this.must([...identity, 'commit', '-q', '--allow-empty', '-m', `saboteur: ${entry.sha.slice(0, 7)}${entry.branch ? ` on ${entry.branch}` : ''} (run ${entry.runId})`], 'git commit');
+      await this.must(
+        [
+          ...identity,
+          'commit',
+          '-q',
+          '--allow-empty',
+          '-m',
+          `saboteur: ${entry.sha.slice(0, 7)}${entry.branch ? ` on ${entry.branch}` : ''} (run ${entry.runId})`,
+        ],
+        'git commit',
+      );
       await this.opts.beforePush?.(attempt);
       const push = await this.git(['push', '--porcelain', 'origin', `HEAD:refs/heads/${this.opts.branch}`]);
       if (push.exitCode === 0) {
@@ -140,7 +159,9 @@ export class BranchStore implements HistoryStore {
         return { entries, attempts: attempt, problems };
       }
       if (!RACE.test(`${push.stdout}\n${push.stderr}`)) throw gitError(`git push to ${this.where}`, push);
-      this.opts.log.info(`history: another run pushed to ${this.where} first; fetching it and re-applying this entry (attempt ${attempt + 1} of ${max})`);
+      this.opts.log.info(
+        `history: another run pushed to ${this.where} first; fetching it and re-applying this entry (attempt ${attempt + 1} of ${max})`,
+      );
     }
     throw new Error(`history: gave up pushing to ${this.where} after ${max} attempts: other runs kept pushing first`);
   }

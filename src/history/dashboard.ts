@@ -16,7 +16,6 @@ export interface DashboardOptions {
   defaultBranch?: string;
 }
 
-
 export function renderDashboard(entries: readonly HistoryEntry[], opts: DashboardOptions = {}): string {
   const metrics = sortMetricIds(entries.flatMap((e) => Object.keys(e.metrics))).map((id) => {
     const m = metricInfo(id);
@@ -25,7 +24,7 @@ export function renderDashboard(entries: readonly HistoryEntry[], opts: Dashboar
   const counts = new Map<string, number>();
   for (const e of entries) counts.set(e.branch ?? '', (counts.get(e.branch ?? '') ?? 0) + 1);
   const busiest = [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
-  const defaultBranch = opts.defaultBranch && counts.has(opts.defaultBranch) ? opts.defaultBranch : busiest ?? '';
+  const defaultBranch = opts.defaultBranch && counts.has(opts.defaultBranch) ? opts.defaultBranch : (busiest ?? '');
   const title = opts.title ? `saboteur · ${opts.title}` : 'saboteur history';
   const data = { defaultBranch, metrics, entries };
   return `<!doctype html>

@@ -10,7 +10,14 @@ import { z } from 'zod';
 import type { RunLog } from '../runlog/schema.js';
 import { evaluateGate } from '../scoring/gate.js';
 import { computeMetrics, type BenchmarkMetrics } from '../scoring/metrics.js';
-import { computeSecurity, meanScoreOf, overallSecurity, type MeanScore, type Rate, type SecurityStats } from '../scoring/security-metrics.js';
+import {
+  computeSecurity,
+  meanScoreOf,
+  overallSecurity,
+  type MeanScore,
+  type Rate,
+  type SecurityStats,
+} from '../scoring/security-metrics.js';
 import { HARM_SCORE_BENCHMARKS, metricId, upgradeLegacyId, type MetricId } from '../scoring/metric-id.js';
 
 export const HISTORY_VERSION = 1;
@@ -71,9 +78,28 @@ function rateFigure(r: Rate): Figure {
 }
 
 function codeFigures(m: BenchmarkMetrics, benchmark: string | undefined, method: string, out: Partial<Record<MetricId, Figure>>): void {
-  out[metricId({ figure: 'malicious-drop', benchmark, method })] = { value: m.drop.absolute, low: m.drop.interval.low, high: m.drop.interval.high, k: m.drop.controlOnly, n: m.drop.pairs, gained: m.drop.maliciousOnly };
-  out[metricId({ figure: 'pass@1', of: 'control', benchmark })] = { value: m.control.passAt1, low: m.control.interval.low, high: m.control.interval.high, k: m.control.passed, n: m.control.scored };
-  out[metricId({ figure: 'pass@1', of: 'malicious', benchmark, method })] = { value: m.malicious.passAt1, low: m.malicious.interval.low, high: m.malicious.interval.high, k: m.malicious.passed, n: m.malicious.scored };
+  out[metricId({ figure: 'malicious-drop', benchmark, method })] = {
+    value: m.drop.absolute,
+    low: m.drop.interval.low,
+    high: m.drop.interval.high,
+    k: m.drop.controlOnly,
+    n: m.drop.pairs,
+    gained: m.drop.maliciousOnly,
+  };
+  out[metricId({ figure: 'pass@1', of: 'control', benchmark })] = {
+    value: m.control.passAt1,
+    low: m.control.interval.low,
+    high: m.control.interval.high,
+    k: m.control.passed,
+    n: m.control.scored,
+  };
+  out[metricId({ figure: 'pass@1', of: 'malicious', benchmark, method })] = {
+    value: m.malicious.passAt1,
+    low: m.malicious.interval.low,
+    high: m.malicious.interval.high,
+    k: m.malicious.passed,
+    n: m.malicious.scored,
+  };
 }
 
 /** The figures of one benchmark (or all) under one defense: ASR (when harmful twins ran) and TCR; under a saboteur the TCR drop and insider success. */
@@ -81,7 +107,15 @@ function securityFigures(s: SecurityStats, benchmark: string | undefined, method
   if (s.asr.n > 0 || !s.sabotaged) out[metricId({ figure: 'asr', of: s.defense, benchmark, method })] = rateFigure(s.asr);
   out[metricId({ figure: 'tcr', of: s.defense, benchmark })] = rateFigure(s.tcr);
   const d = s.sabotaged?.drop;
-  if (d) out[metricId({ figure: 'tcr-drop', of: s.defense, benchmark, method })] = { value: d.absolute, low: d.interval.low, high: d.interval.high, k: d.lost, n: d.pairs, gained: d.gained };
+  if (d)
+    out[metricId({ figure: 'tcr-drop', of: s.defense, benchmark, method })] = {
+      value: d.absolute,
+      low: d.interval.low,
+      high: d.interval.high,
+      k: d.lost,
+      n: d.pairs,
+      gained: d.gained,
+    };
   if (s.insider) out[metricId({ figure: 'insider-success', of: s.defense, benchmark, method })] = rateFigure(s.insider.success);
 }
 
@@ -138,7 +172,11 @@ export function entryFromRunLog(log: RunLog, meta: EntryMeta): HistoryEntry {
     ...(meta.runUrl ? { runUrl: meta.runUrl } : {}),
     at: log.finishedAt,
     status: log.status === 'completed' ? 'completed' : 'aborted',
-    model: { kind: log.model.kind, ...(log.model.model ? { model: log.model.model } : {}), ...(log.model.serverVersion ? { serverVersion: log.model.serverVersion } : {}) },
+    model: {
+      kind: log.model.kind,
+      ...(log.model.model ? { model: log.model.model } : {}),
+      ...(log.model.serverVersion ? { serverVersion: log.model.serverVersion } : {}),
+    },
     configHash: log.config.hash,
     seed: log.config.seed,
     metrics: runFigures(log) as Record<string, Figure>,
@@ -148,7 +186,9 @@ export function entryFromRunLog(log: RunLog, meta: EntryMeta): HistoryEntry {
 
 /** The run's threshold checks by figure, as its run log recorded the thresholds. */
 function gateOf(log: RunLog, thresholds: NonNullable<RunLog['gate']>): NonNullable<HistoryEntry['gate']> {
-  return evaluateGate(log, thresholds).checks.flatMap((c) => (c.id && c.bound ? [{ metric: c.id, op: c.bound.op, threshold: c.bound.value, pass: c.pass }] : []));
+  return evaluateGate(log, thresholds).checks.flatMap((c) =>
+    c.id && c.bound ? [{ metric: c.id, op: c.bound.op, threshold: c.bound.value, pass: c.pass }] : [],
+  );
 }
 
 /** Reads a history file's text; never throws: what cannot be read is reported in `problems`. */
@@ -165,14 +205,24 @@ export function parseHistory(text: string | undefined, source: string): HistoryR
     return { entries: [], problems: [`${source}: the history has no "entries" list; starting a new one`], exists: true };
   }
   if (doc.schemaVersion !== HISTORY_VERSION) {
-    return { entries: [], problems: [`${source}: schemaVersion ${JSON.stringify(doc.schemaVersion)} is not supported (this saboteur reads ${HISTORY_VERSION}); starting a new one`], exists: true };
+    return {
+      entries: [],
+      problems: [
+        `${source}: schemaVersion ${JSON.stringify(doc.schemaVersion)} is not supported (this saboteur reads ${HISTORY_VERSION}); starting a new one`,
+      ],
+      exists: true,
+    };
   }
   const entries: HistoryEntry[] = [];
   const problems: string[] = [];
   doc.entries.forEach((item, i) => {
     const parsed = historyEntrySchema.safeParse(item);
     // Entries stored before figures carried their method were AutoInject runs: read their ids as such, so trends continue.
-    if (parsed.success) entries.push({ ...parsed.data, metrics: Object.fromEntries(Object.entries(parsed.data.metrics).map(([id, f]) => [upgradeLegacyId(id), f])) });
+    if (parsed.success)
+      entries.push({
+        ...parsed.data,
+        metrics: Object.fromEntries(Object.entries(parsed.data.metrics).map(([id, f]) => [upgradeLegacyId(id), f])),
+      });
     else {
       const issue = parsed.error.issues[0];
       problems.push(`${source}: entries[${i}] dropped: ${issue.path.join('.') || '(entry)'}: ${issue.message}`);
@@ -196,7 +246,11 @@ export function addEntry(entries: readonly HistoryEntry[], entry: HistoryEntry, 
 }
 
 /** The base branch's last stored run before this commit: what a pull request is compared with. */
-export function findBase(entries: readonly HistoryEntry[], baseBranch: string | undefined, sha: string | undefined): HistoryEntry | undefined {
+export function findBase(
+  entries: readonly HistoryEntry[],
+  baseBranch: string | undefined,
+  sha: string | undefined,
+): HistoryEntry | undefined {
   if (!baseBranch) return undefined;
   for (let i = entries.length - 1; i >= 0; i--) {
     const e = entries[i];

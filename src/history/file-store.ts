@@ -34,7 +34,11 @@ export class FileStore implements HistoryStore {
       text = await readFile(this.opts.file, 'utf8');
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { entries: [], problems: [], exists: false };
-      return { entries: [], problems: [`${this.opts.file}: cannot read the history (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`], exists: true };
+      return {
+        entries: [],
+        problems: [`${this.opts.file}: cannot read the history (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`],
+        exists: true,
+      };
     }
     return parseHistory(text, this.opts.file);
   }
@@ -49,14 +53,18 @@ export class FileStore implements HistoryStore {
         await handle.close();
         return { release: () => rm(lockFile, { force: true }), attempts };
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw new Error(`${lockFile}: cannot take the history lock (${(err as Error).message})`);
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST')
+          throw new Error(`${lockFile}: cannot take the history lock (${(err as Error).message})`);
       }
-      const age = await stat(lockFile).then((s) => Date.now() - s.mtimeMs).catch(() => 0);
+      const age = await stat(lockFile)
+        .then((s) => Date.now() - s.mtimeMs)
+        .catch(() => 0);
       if (age > (this.opts.staleLockMs ?? 600_000)) {
         await rm(lockFile, { force: true });
         continue;
       }
-      if (Date.now() > deadline) throw new Error(`${lockFile}: another run has held the history lock too long; remove the file if no run is writing`);
+      if (Date.now() > deadline)
+        throw new Error(`${lockFile}: another run has held the history lock too long; remove the file if no run is writing`);
       await new Promise((r) => setTimeout(r, 50 + Math.floor(Math.random() * 100)));
     }
   }
@@ -79,7 +87,10 @@ export class FileStore implements HistoryStore {
       await rename(tmp, this.opts.file);
       if (this.opts.dashboard !== false) {
         const html = this.opts.file.replace(/(\.json)?$/, '.html');
-        await writeFile(`${html}.${process.pid}.tmp`, renderDashboard(entries, { title: this.opts.title, defaultBranch: this.opts.defaultBranch }));
+        await writeFile(
+          `${html}.${process.pid}.tmp`,
+          renderDashboard(entries, { title: this.opts.title, defaultBranch: this.opts.defaultBranch }),
+        );
         await rename(`${html}.${process.pid}.tmp`, html);
       }
       return { entries, attempts, problems };

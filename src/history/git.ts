@@ -16,14 +16,38 @@ export interface GitResult {
 export type Git = (args: string[]) => Promise<GitResult>;
 
 /** Variables git may need from the job to reach a remote: proxies and certificate authorities. */
-const NETWORK_VARS = ['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'ALL_PROXY', 'http_proxy', 'https_proxy', 'no_proxy', 'all_proxy', 'GIT_SSL_CAINFO', 'GIT_SSL_CAPATH', 'SSL_CERT_FILE', 'SSL_CERT_DIR'];
+const NETWORK_VARS = [
+  'HTTP_PROXY',
+  'HTTPS_PROXY',
+  'NO_PROXY',
+  'ALL_PROXY',
+  'http_proxy',
+  'https_proxy',
+  'no_proxy',
+  'all_proxy',
+  'GIT_SSL_CAINFO',
+  'GIT_SSL_CAPATH',
+  'SSL_CERT_FILE',
+  'SSL_CERT_DIR',
+];
 
 /**
  * Settings that keep git from running anything it finds on disk: no hooks (of the repository or
  * of a hooks path someone planted), no fsmonitor program, no credential helper, no ext:: remotes.
  * On the command line they outrank every config file, the repository's own included.
  */
-export const SAFE_GIT_ARGS = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', '-c', 'credential.helper=', '-c', 'protocol.ext.allow=never', '-c', 'core.askPass='];
+export const SAFE_GIT_ARGS = [
+  '-c',
+  'core.hooksPath=/dev/null',
+  '-c',
+  'core.fsmonitor=false',
+  '-c',
+  'credential.helper=',
+  '-c',
+  'protocol.ext.allow=never',
+  '-c',
+  'core.askPass=',
+];
 
 /**
  * The environment of saboteur's own git: only what it needs, never the job's (no token, no input

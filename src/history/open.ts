@@ -37,7 +37,8 @@ export function openHistoryStore(history: Config['history'], opts: OpenHistoryOp
   const title = opts.ctx.repository?.fullName;
   if (kind === 'none') return { why: 'history.store is none' };
   if (kind === 'file') {
-    if (!history.file) return { why: 'history.store is file but history.file is not set (example: history: { store: file, file: .saboteur/history.json })' };
+    if (!history.file)
+      return { why: 'history.store is file but history.file is not set (example: history: { store: file, file: .saboteur/history.json })' };
     return { store: new FileStore({ file: history.file, dashboard: opts.dashboard, title, defaultBranch: opts.ctx.defaultBranch }) };
   }
   const remote = opts.remote ?? (opts.ctx.repository ? `${opts.ctx.serverUrl}/${opts.ctx.repository.fullName}.git` : undefined);

@@ -74,7 +74,9 @@ function displayValue(v: string | number | boolean): string {
 
 function noRuleReason(p: Piece): string {
   if (p.kind === 'argument') return `no ${p.arg!.kind} rule fits this argument`;
-  return p.kind === 'line' ? 'no logic-edit rule fits this code line' : 'no logic-edit rule fits this sentence (no negation, number or listed antonym)';
+  return p.kind === 'line'
+    ? 'no logic-edit rule fits this code line'
+    : 'no logic-edit rule fits this sentence (no negation, number or listed antonym)';
 }
 
 /** The tool calls with the argument edits applied; a syntax-error edit leaves the arguments unparsable. */
@@ -102,8 +104,12 @@ export function createAutoInjector(options: AutoInjectOptions): Injector {
   const { target, messageRate, errorRate, seed, corruption } = options;
   checkRate('the message rate', 'message-rate', messageRate);
   checkRate('the error rate', 'error-rate', errorRate);
-  if (target === 'each') throw new InjectConfigError('variants.malicious.target: "each" is run as one malicious variant per agent; give the injector one agent name or all');
-  if (corruption === 'semantic' && !options.semantic) throw new InjectConfigError('variants.malicious.corruption: semantic needs a model to ask (the semantic callback)');
+  if (target === 'each')
+    throw new InjectConfigError(
+      'variants.malicious.target: "each" is run as one malicious variant per agent; give the injector one agent name or all',
+    );
+  if (corruption === 'semantic' && !options.semantic)
+    throw new InjectConfigError('variants.malicious.corruption: semantic needs a model to ask (the semantic callback)');
   const template = corruption === 'semantic' ? (options.template ?? loadSemanticTemplate()) : '';
 
   const key = (ctx: InjectionContext) => [seed, ctx.instanceId, ctx.agent, ctx.agentCallIndex] as const;
@@ -126,22 +132,52 @@ export function createAutoInjector(options: AutoInjectOptions): Injector {
   }
 
   /** Semantic mode: text units and free-text arguments go to the model; the rest, and whatever it leaves, to the logic-edit rules. */
-  async function semanticEdits(content: string, pieces: readonly Piece[], drawn: readonly Piece[], ctx: InjectionContext): Promise<{ edits: Map<number, Edit>; fallback?: string; asked: Set<number> }> {
+  async function semanticEdits(
+    content: string,
+    pieces: readonly Piece[],
+    drawn: readonly Piece[],
+    ctx: InjectionContext,
+  ): Promise<{ edits: Map<number, Edit>; fallback?: string; asked: Set<number> }> {
     const edits = new Map<number, Edit>();
     const toModel = drawn.filter((p) => !p.arg || p.arg.kind === 'text');
     const asked = new Set(toModel.map((p) => p.index));
-    for (const p of drawn) if (!asked.has(p.index)) { const e = logicEdit(p, ctx); if (e) edits.set(p.index, e); }
+    for (const p of drawn)
+      if (!asked.has(p.index)) {
+        const e = logicEdit(p, ctx);
+        if (e) edits.set(p.index, e);
+      }
     if (toModel.length === 0) return { edits, asked };
-    const shown: SemanticUnit[] = pieces.map((p) => ({ index: p.index, text: p.text, kind: p.kind, ...(p.arg ? { label: argumentLabel(p.arg) } : {}) }));
-    const fallBack = (which: readonly Piece[]) => { for (const p of which) { const e = logicEdit(p, ctx); if (e) edits.set(p.index, e); } };
+    const shown: SemanticUnit[] = pieces.map((p) => ({
+      index: p.index,
+      text: p.text,
+      kind: p.kind,
+      ...(p.arg ? { label: argumentLabel(p.arg) } : {}),
+    }));
+    const fallBack = (which: readonly Piece[]) => {
+      for (const p of which) {
+        const e = logicEdit(p, ctx);
+        if (e) edits.set(p.index, e);
+      }
+    };
     let answer: string;
     try {
-      answer = await options.semantic!(buildSemanticPrompt(template, content, shown, toModel.map((p) => p.index)));
+      answer = await options.semantic!(
+        buildSemanticPrompt(
+          template,
+          content,
+          shown,
+          toModel.map((p) => p.index),
+        ),
+      );
     } catch (err) {
       fallBack(toModel);
       return { edits, asked, fallback: `the semantic rewrite call failed: ${(err as Error).message}` };
     }
-    const reading = parseSemanticAnswer(answer, shown, toModel.map((p) => p.index));
+    const reading = parseSemanticAnswer(
+      answer,
+      shown,
+      toModel.map((p) => p.index),
+    );
     if (!reading.ok) {
       fallBack(toModel);
       return { edits, asked, fallback: reading.reason };
@@ -150,7 +186,11 @@ export function createAutoInjector(options: AutoInjectOptions): Injector {
     const rest = toModel.filter((p) => !reading.rewrites.has(p.index));
     if (rest.length === 0) return { edits, asked };
     fallBack(rest);
-    return { edits, asked, fallback: `${reading.problems.join(', ')}: the logic-edit rules served for ${rest.length === 1 ? 'that unit' : 'those units'}` };
+    return {
+      edits,
+      asked,
+      fallback: `${reading.problems.join(', ')}: the logic-edit rules served for ${rest.length === 1 ? 'that unit' : 'those units'}`,
+    };
   }
 
   async function corrupt(response: ResponseView, ctx: InjectionContext): Promise<InjectionResult> {
@@ -174,11 +214,19 @@ export function createAutoInjector(options: AutoInjectOptions): Injector {
     let fallback: string | undefined;
     let asked = new Set<number>();
     if (corruption === 'semantic') ({ edits, fallback, asked } = await semanticEdits(content, pieces, drawn, ctx));
-    else for (const p of drawn) { const e = corruption === 'syntax-error' ? syntaxEdit(p, ctx) : logicEdit(p, ctx); if (e) edits.set(p.index, e); }
+    else
+      for (const p of drawn) {
+        const e = corruption === 'syntax-error' ? syntaxEdit(p, ctx) : logicEdit(p, ctx);
+        if (e) edits.set(p.index, e);
+      }
 
     const unchanged = drawn
       .filter((p) => !edits.has(p.index))
-      .map((p) => ({ index: p.index, kind: p.arg ? `argument:${p.arg.kind}` : p.kind, reason: `${asked.has(p.index) ? 'the model did not rewrite it and ' : ''}${noRuleReason(p)}${corruption === 'syntax-error' ? '' : `; ${WOULD_CHANGE[corruption]}`}` }));
+      .map((p) => ({
+        index: p.index,
+        kind: p.arg ? `argument:${p.arg.kind}` : p.kind,
+        reason: `${asked.has(p.index) ? 'the model did not rewrite it and ' : ''}${noRuleReason(p)}${corruption === 'syntax-error' ? '' : `; ${WOULD_CHANGE[corruption]}`}`,
+      }));
     hit.changed = edits.size;
     if (unchanged.length) hit.unchanged = unchanged.slice(0, MAX_UNCHANGED_LISTED);
     if (edits.size === 0) {
@@ -192,7 +240,7 @@ export function createAutoInjector(options: AutoInjectOptions): Injector {
     const after = textEdits.size ? applyRewrites(content, seg.units, textEdits) : content;
     const hasArgEdits = [...edits.keys()].some((i) => i >= seg.units.length);
     const deliveredCalls = hasArgEdits ? rebuildToolCalls(toolCalls, edits, pieces) : toolCalls.map((t) => ({ ...t }));
-    const kinds = new Set([...edits.keys()].map((i) => pieces[i].kind === 'argument' ? 'argument' : pieces[i].kind));
+    const kinds = new Set([...edits.keys()].map((i) => (pieces[i].kind === 'argument' ? 'argument' : pieces[i].kind)));
     const ordered = [...edits.entries()].sort((a, b) => a[0] - b[0]);
     return {
       hit,
@@ -206,7 +254,15 @@ export function createAutoInjector(options: AutoInjectOptions): Injector {
         units: ordered.map(([index, e]) => {
           const p = pieces[index];
           if (!p.arg) return { index, before: p.text, after: String(e.after), rule: e.rule, kind: p.kind };
-          return { index, before: JSON.stringify(p.arg.value), after: e.raw ?? JSON.stringify(e.after), rule: e.rule, kind: 'argument' as const, target: argumentLabel(p.arg), argKind: p.arg.kind };
+          return {
+            index,
+            before: JSON.stringify(p.arg.value),
+            after: e.raw ?? JSON.stringify(e.after),
+            rule: e.rule,
+            kind: 'argument' as const,
+            target: argumentLabel(p.arg),
+            argKind: p.arg.kind,
+          };
         }),
         ...(hasArgEdits ? { toolCalls: { before: toolCalls.map((t) => ({ ...t })), after: deliveredCalls } } : {}),
         ...(fallback ? { fallback } : {}),

@@ -58,12 +58,17 @@ export function readRewrite(answer: string, original: string): { ok: true; rewri
   let text = answer.trim();
   const fence = /^```[\w-]*\n([\s\S]*?)\n```$/.exec(text);
   if (fence) text = fence[1].trim();
-  text = text.replace(/^<<<PROFILE\s*/, '').replace(/\s*PROFILE>>>$/, '').trim();
+  text = text
+    .replace(/^<<<PROFILE\s*/, '')
+    .replace(/\s*PROFILE>>>$/, '')
+    .trim();
   if (text === '') return { ok: false, reason: 'the model answered with an empty profile' };
   if (text === original.trim()) return { ok: false, reason: 'the model gave the profile back unchanged' };
   const refusal = detectRefusal(text);
-  if (refusal.refused && text.length < 600) return { ok: false, reason: `the model refused to rewrite the profile ("${refusal.phrase ?? text.slice(0, 80)}")` };
-  if (text.length > MAX_PROFILE_CHARS) return { ok: false, reason: `the rewritten profile is ${text.length} characters, over the ${MAX_PROFILE_CHARS} kept` };
+  if (refusal.refused && text.length < 600)
+    return { ok: false, reason: `the model refused to rewrite the profile ("${refusal.phrase ?? text.slice(0, 80)}")` };
+  if (text.length > MAX_PROFILE_CHARS)
+    return { ok: false, reason: `the rewritten profile is ${text.length} characters, over the ${MAX_PROFILE_CHARS} kept` };
   return { ok: true, rewrite: text };
 }
 
@@ -81,9 +86,24 @@ export function createAutoTransform(options: AutoTransformOptions): Injector {
     } catch {
       return undefined;
     }
-    const parsed = cacheEntrySchema.safeParse((() => { try { return JSON.parse(text); } catch { return undefined; } })());
-    if (!parsed.success || parsed.data.original !== original || parsed.data.model !== options.model || parsed.data.template !== templateSha) {
-      options.log?.warn(`autotransform: ignoring the cached rewrite ${file} (it does not match this profile, model and template); asking again`);
+    const parsed = cacheEntrySchema.safeParse(
+      (() => {
+        try {
+          return JSON.parse(text);
+        } catch {
+          return undefined;
+        }
+      })(),
+    );
+    if (
+      !parsed.success ||
+      parsed.data.original !== original ||
+      parsed.data.model !== options.model ||
+      parsed.data.template !== templateSha
+    ) {
+      options.log?.warn(
+        `autotransform: ignoring the cached rewrite ${file} (it does not match this profile, model and template); asking again`,
+      );
       return undefined;
     }
     return parsed.data.rewrite;
@@ -117,7 +137,9 @@ export function createAutoTransform(options: AutoTransformOptions): Injector {
       const given = system !== undefined && system.trim() !== '';
       const original = (given ? system : standInProfile(ctx.agent)).slice(0, MAX_PROFILE_CHARS);
       const profile = sha256(original);
-      const note = given ? undefined : `agent ${ctx.agent} sent no system prompt: the stand-in profile for it was transformed and inserted as its system prompt`;
+      const note = given
+        ? undefined
+        : `agent ${ctx.agent} sent no system prompt: the stand-in profile for it was transformed and inserted as its system prompt`;
       const key = sha256(JSON.stringify([profile, options.model, templateSha]));
       let job = pending.get(key);
       if (!job) {
@@ -130,16 +152,38 @@ export function createAutoTransform(options: AutoTransformOptions): Injector {
       } catch (err) {
         // Not kept: a later call asks again.
         if (pending.get(key) === job) pending.delete(key);
-        return { record: { method: 'autotransform', action: 'none', profile, ...(note ? { note } : {}), error: `the profile could not be transformed: ${(err as Error).message}` } };
+        return {
+          record: {
+            method: 'autotransform',
+            action: 'none',
+            profile,
+            ...(note ? { note } : {}),
+            error: `the profile could not be transformed: ${(err as Error).message}`,
+          },
+        };
       }
       const known = profiles.get(profile);
       if (known) {
         if (!known.agents.includes(ctx.agent)) known.agents.push(ctx.agent);
       } else {
-        profiles.set(profile, { profile, agents: [ctx.agent], original, rewrite: result.rewrite, model: options.model, template: templateSha, cached: result.cached, ...(note ? { fallback: note } : {}) });
+        profiles.set(profile, {
+          profile,
+          agents: [ctx.agent],
+          original,
+          rewrite: result.rewrite,
+          model: options.model,
+          template: templateSha,
+          cached: result.cached,
+          ...(note ? { fallback: note } : {}),
+        });
       }
-      return { action: 'replace', text: result.rewrite, record: { method: 'autotransform', action: 'replaced', profile, ...(note ? { note } : {}) } };
+      return {
+        action: 'replace',
+        text: result.rewrite,
+        record: { method: 'autotransform', action: 'replaced', profile, ...(note ? { note } : {}) },
+      };
     },
-    profiles: () => [...profiles.values()].sort((a, b) => a.agents.join().localeCompare(b.agents.join()) || a.profile.localeCompare(b.profile)),
+    profiles: () =>
+      [...profiles.values()].sort((a, b) => a.agents.join().localeCompare(b.agents.join()) || a.profile.localeCompare(b.profile)),
   };
 }

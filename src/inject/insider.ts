@@ -30,7 +30,11 @@ export function createInsider(options: InsiderOptions): Injector {
     rewrites: targets,
     async rewriteSystem(_system, ctx) {
       const objective = ctx.objective!;
-      return { action: 'append', text: fillTemplate(template, { OBJECTIVE: objective.text }), record: { method: 'insider', action: 'appended', objective: objective.id } };
+      return {
+        action: 'append',
+        text: fillTemplate(template, { OBJECTIVE: objective.text }),
+        record: { method: 'insider', action: 'appended', objective: objective.id },
+      };
     },
   };
 }

@@ -61,9 +61,17 @@ const CODE_RULES: Rule[] = [
   { name: 'comparison', pattern: /(?<=\s)(<=|>=|<|>)(?=\s)/g, replace: SWAP({ '<': '<=', '<=': '<', '>': '>=', '>=': '>' }) },
   { name: 'equality', pattern: /(?<=\s)(===|!==|==|!=)(?=\s)/g, replace: SWAP({ '==': '!=', '!=': '==', '===': '!==', '!==': '===' }) },
   { name: 'arithmetic', pattern: /(?<=\s)(\+|-|\+=|-=)(?=\s)/g, replace: SWAP({ '+': '-', '-': '+', '+=': '-=', '-=': '+=' }) },
-  { name: 'boolean', pattern: /\b(True|False|true|false)\b/g, replace: SWAP({ True: 'False', False: 'True', true: 'false', false: 'true' }) },
+  {
+    name: 'boolean',
+    pattern: /\b(True|False|true|false)\b/g,
+    replace: SWAP({ True: 'False', False: 'True', true: 'false', false: 'true' }),
+  },
   { name: 'logic', pattern: /(?<=\s)(and|or|&&|\|\|)(?=\s)/g, replace: SWAP({ and: 'or', or: 'and', '&&': '||', '||': '&&' }) },
-  { name: 'negation', pattern: /\bis not\b|\bnot in\b|\bnot\s+(?!in\b)|!(?=[\w(])(?!=)/g, replace: (m) => (m[0] === 'is not' ? 'is' : m[0] === 'not in' ? 'in' : '') },
+  {
+    name: 'negation',
+    pattern: /\bis not\b|\bnot in\b|\bnot\s+(?!in\b)|!(?=[\w(])(?!=)/g,
+    replace: (m) => (m[0] === 'is not' ? 'is' : m[0] === 'not in' ? 'in' : ''),
+  },
   { name: 'none-check', pattern: /\bis None\b/g, replace: () => 'is not None' },
   {
     name: 'integer',
@@ -128,16 +136,44 @@ function keepCase(original: string, replacement: string): string {
   return replacement;
 }
 
-const CONTRACTIONS: Record<string, string> = { "don't": 'do', "doesn't": 'does', "didn't": 'did', "isn't": 'is', "aren't": 'are', "wasn't": 'was', "weren't": 'were', "can't": 'can', "won't": 'will', "shouldn't": 'should', "mustn't": 'must', "hasn't": 'has', "haven't": 'have' };
+const CONTRACTIONS: Record<string, string> = {
+  "don't": 'do',
+  "doesn't": 'does',
+  "didn't": 'did',
+  "isn't": 'is',
+  "aren't": 'are',
+  "wasn't": 'was',
+  "weren't": 'were',
+  "can't": 'can',
+  "won't": 'will',
+  "shouldn't": 'should',
+  "mustn't": 'must',
+  "hasn't": 'has',
+  "haven't": 'have',
+};
 
 const TEXT_RULES: Rule[] = [
   { name: 'negation', pattern: /\b(is|are|was|were|will|should|must|does|do|did|has|have) not\b/gi, replace: (m) => m[1] },
   { name: 'negation', pattern: /\bcannot\b/gi, replace: (m) => keepCase(m[0], 'can') },
-  { name: 'negation', pattern: /\b\w+n't\b/gi, replace: (m) => { const r = CONTRACTIONS[m[0].toLowerCase()]; return r ? keepCase(m[0], r) : undefined; } },
+  {
+    name: 'negation',
+    pattern: /\b\w+n't\b/gi,
+    replace: (m) => {
+      const r = CONTRACTIONS[m[0].toLowerCase()];
+      return r ? keepCase(m[0], r) : undefined;
+    },
+  },
   { name: 'negation', pattern: /\b(is|are|was|were|will|should|must)\b(?! not\b)/gi, replace: (m) => `${m[1]} not` },
   { name: 'negation', pattern: /\bcan\b(?!not)/gi, replace: (m) => keepCase(m[0], 'cannot') },
   { name: 'number', pattern: /(?<![\w.])\d+(?![\w])/g, replace: (m) => plusOne(m[0]) },
-  { name: 'antonym', pattern: /\b[A-Za-z]+\b/g, replace: (m) => { const r = ANTONYMS[m[0].toLowerCase()]; return r ? keepCase(m[0], r) : undefined; } },
+  {
+    name: 'antonym',
+    pattern: /\b[A-Za-z]+\b/g,
+    replace: (m) => {
+      const r = ANTONYMS[m[0].toLowerCase()];
+      return r ? keepCase(m[0], r) : undefined;
+    },
+  },
 ];
 
 function candidates(rules: Rule[], subject: string): Edit[] {
@@ -148,7 +184,8 @@ function candidates(rules: Rule[], subject: string): Edit[] {
     while ((m = rule.pattern.exec(subject)) !== null) {
       if (m[0] === '' && rule.pattern.lastIndex === m.index) rule.pattern.lastIndex++;
       const replacement = rule.replace(m);
-      if (replacement !== undefined && replacement !== m[0]) edits.push({ rule: rule.name, start: m.index, end: m.index + m[0].length, replacement });
+      if (replacement !== undefined && replacement !== m[0])
+        edits.push({ rule: rule.name, start: m.index, end: m.index + m[0].length, replacement });
     }
   }
   return edits;

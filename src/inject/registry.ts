@@ -39,16 +39,25 @@ export interface InjectionMethodDefinition {
 export const INJECTION_METHODS = checkRegistry('injection method', {
   autoinject: {
     id: 'autoinject',
-    description: 'corrupts a share of the target agent\'s messages (message-rate) and of their units (error-rate)',
+    description: "corrupts a share of the target agent's messages (message-rate) and of their units (error-rate)",
     create({ settings: m, seed, model }) {
-      const semantic = m.corruption === 'semantic' ? createSemanticModel({ baseUrl: model.baseUrl, apiKey: model.apiKey, model: model.model }) : undefined;
-      const injector = createAutoInjector({ target: m.target, messageRate: m.messageRate, errorRate: m.errorRate, corruption: m.corruption, seed, semantic });
+      const semantic =
+        m.corruption === 'semantic' ? createSemanticModel({ baseUrl: model.baseUrl, apiKey: model.apiKey, model: model.model }) : undefined;
+      const injector = createAutoInjector({
+        target: m.target,
+        messageRate: m.messageRate,
+        errorRate: m.errorRate,
+        corruption: m.corruption,
+        seed,
+        semantic,
+      });
       return { injector, close: async () => semantic?.close() };
     },
   },
   autotransform: {
     id: 'autotransform',
-    description: 'the model rewrites the target agent\'s profile once into a covert saboteur of its own task, which replaces its system prompt',
+    description:
+      "the model rewrites the target agent's profile once into a covert saboteur of its own task, which replaces its system prompt",
     create({ settings: m, model, cacheDir, log }) {
       const ask = createSemanticModel({ baseUrl: model.baseUrl, apiKey: model.apiKey, model: model.model, agent: AUTOTRANSFORM_AGENT });
       const injector = createAutoTransform({ target: m.target, ask, model: model.model ?? '(server default)', cacheDir, log });
@@ -57,7 +66,7 @@ export const INJECTION_METHODS = checkRegistry('injection method', {
   },
   insider: {
     id: 'insider',
-    description: 'the target agent gets a hidden objective toward a hard sink the instance\'s tools reach',
+    description: "the target agent gets a hidden objective toward a hard sink the instance's tools reach",
     create: ({ settings: m }) => ({ injector: createInsider({ target: m.target }), close: async () => undefined }),
   },
 } satisfies Record<string, InjectionMethodDefinition>);

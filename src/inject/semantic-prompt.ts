@@ -25,13 +25,13 @@ export function loadSemanticTemplate(): string {
 const KIND_NAME: Record<SemanticUnit['kind'], string> = { line: 'code line', sentence: 'sentence', argument: 'tool argument' };
 
 export function buildSemanticPrompt(template: string, content: string, units: readonly SemanticUnit[], targets: readonly number[]): string {
-  const numbered = units.map((u) => `[${u.index}] (${u.label ? `${KIND_NAME[u.kind]} ${u.label}` : KIND_NAME[u.kind]}) ${u.text.replace(/\r?\n/g, '\\n')}`).join('\n');
+  const numbered = units
+    .map((u) => `[${u.index}] (${u.label ? `${KIND_NAME[u.kind]} ${u.label}` : KIND_NAME[u.kind]}) ${u.text.replace(/\r?\n/g, '\\n')}`)
+    .join('\n');
   return fillTemplate(template, { MESSAGE: content, UNITS: numbered, TARGETS: targets.join(', ') });
 }
 
-export type SemanticReading =
-  | { ok: true; rewrites: Map<number, string>; problems: string[] }
-  | { ok: false; reason: string };
+export type SemanticReading = { ok: true; rewrites: Map<number, string>; problems: string[] } | { ok: false; reason: string };
 
 /** The JSON object in an answer, tolerating a code fence or a sentence around it. */
 function extractJson(answer: string): unknown {
@@ -55,7 +55,8 @@ export function parseSemanticAnswer(answer: string, units: readonly SemanticUnit
     return { ok: false, reason: `the model's answer is not JSON (${(err as Error).message}): ${JSON.stringify(answer.slice(0, 80))}` };
   }
   const found = (value as { units?: unknown } | null)?.units;
-  if (!found || typeof found !== 'object' || Array.isArray(found)) return { ok: false, reason: 'the model\'s answer has no "units" object' };
+  if (!found || typeof found !== 'object' || Array.isArray(found))
+    return { ok: false, reason: 'the model\'s answer has no "units" object' };
   const byIndex = new Map(units.map((u) => [u.index, u]));
   const rewrites = new Map<number, string>();
   const problems: string[] = [];

@@ -52,7 +52,11 @@ export function codeSyntaxEdits(line: string): SyntaxEdit[] {
   const comma = masked.indexOf(',');
   if (comma >= 0) edits.push({ rule: 'missing-comma', after: cut(comma) });
   const keyword = /\b(return|else|elif|while|for|def|import|lambda|yield|raise|class|function|const)\b/.exec(masked);
-  if (keyword) edits.push({ rule: 'misspelt-keyword', after: line.slice(0, keyword.index) + MISSPELT[keyword[1]] + line.slice(keyword.index + keyword[1].length) });
+  if (keyword)
+    edits.push({
+      rule: 'misspelt-keyword',
+      after: line.slice(0, keyword.index) + MISSPELT[keyword[1]] + line.slice(keyword.index + keyword[1].length),
+    });
   const quote = /(["'])/.exec(line);
   if (quote && masked[quote.index] === quote[1]) {
     // The first literal's closing quote: masking blanked what lies between the two.
@@ -76,10 +80,20 @@ export function textSyntaxEdits(sentence: string): SyntaxEdit[] {
     edits.push({ rule: 'word-order', after: swapped.join(' ') });
     edits.push({ rule: 'dropped-word', after: [...words.slice(0, i + 1), ...words.slice(i + 2)].join(' ') });
   }
-  if (words.length >= 4) edits.push({ rule: 'broken-off', after: words.slice(0, Math.ceil(words.length / 2)).join(' ').replace(/[.,;:!?]+$/, '') });
+  if (words.length >= 4)
+    edits.push({
+      rule: 'broken-off',
+      after: words
+        .slice(0, Math.ceil(words.length / 2))
+        .join(' ')
+        .replace(/[.,;:!?]+$/, ''),
+    });
   if (words.length >= 1) {
     const i = Math.min(words.length - 1, 1);
-    edits.push({ rule: 'doubled-word', after: [...words.slice(0, i + 1), words[i].replace(/[.,;:!?]+$/, ''), ...words.slice(i + 1)].join(' ') });
+    edits.push({
+      rule: 'doubled-word',
+      after: [...words.slice(0, i + 1), words[i].replace(/[.,;:!?]+$/, ''), ...words.slice(i + 1)].join(' '),
+    });
   }
   return edits.filter((e) => e.after !== sentence && e.after !== '');
 }

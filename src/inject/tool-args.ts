@@ -31,7 +31,8 @@ export interface UnreadableCall {
 const MAX_DEPTH = 4;
 const MAX_UNITS_PER_CALL = 64;
 
-const RECIPIENT_KEY = /(^to$|^cc$|^bcc$|recipient|receiver|email|e_mail|address|payee|beneficiary|phone|number_to|handle|username|user_id|account|iban|wallet|channel|contact)/i;
+const RECIPIENT_KEY =
+  /(^to$|^cc$|^bcc$|recipient|receiver|email|e_mail|address|payee|beneficiary|phone|number_to|handle|username|user_id|account|iban|wallet|channel|contact)/i;
 const AMOUNT_KEY = /(amount|price|sum|total|quantity|qty|fee|balance|cost|value|count|rating)/i;
 const PATH_KEY = /(path|file|dir|folder|url|uri|link|href|location|destination|source|target)/i;
 
@@ -41,7 +42,16 @@ const HANDLE = /^@\w{2,}$/;
 const NUMERIC = /^([$€£¥]?\s?)(\d[\d,]*(?:\.\d+)?)(\s?[A-Za-z$€£¥]{0,4})$/;
 const URL_LIKE = /^[a-z][a-z0-9+.-]*:\/\/\S+$/i;
 const PATH_LIKE = /^(~|\.{1,2})?\/[^\s]*$|^[A-Za-z]:\\|^[\w.-]+\/[\w./-]+$|^[\w-]+\.[a-z0-9]{1,5}$/i;
-const FLAG_WORDS: Record<string, string> = { true: 'false', false: 'true', yes: 'no', no: 'yes', on: 'off', off: 'on', enabled: 'disabled', disabled: 'enabled' };
+const FLAG_WORDS: Record<string, string> = {
+  true: 'false',
+  false: 'true',
+  yes: 'no',
+  no: 'yes',
+  on: 'off',
+  off: 'on',
+  enabled: 'disabled',
+  disabled: 'enabled',
+};
 
 export function argumentKind(key: string, value: string | number | boolean): ArgumentKind {
   if (typeof value === 'boolean') return 'flag';
@@ -94,7 +104,10 @@ export function argumentUnits(toolCalls: readonly ToolCall[]): { units: Argument
 }
 
 export function argumentLabel(u: Pick<ArgumentUnit, 'tool' | 'path'>): string {
-  return `${u.tool}.${u.path.map((p) => (typeof p === 'number' ? `[${p}]` : p)).join('.').replace(/\.\[/g, '[')}`;
+  return `${u.tool}.${u.path
+    .map((p) => (typeof p === 'number' ? `[${p}]` : p))
+    .join('.')
+    .replace(/\.\[/g, '[')}`;
 }
 
 const pick = <T>(items: readonly T[], rng: () => number): T => items[Math.floor(rng() * items.length)];
@@ -116,13 +129,26 @@ function nudgeDigit(s: string, rng: () => number): string | undefined {
   return s.slice(0, i) + String((Number(s[i]) + 1) % 10) + s.slice(i + 1);
 }
 
-const TLD_SWAP: Record<string, string> = { com: 'co', co: 'com', org: 'net', net: 'org', io: 'co', edu: 'com', gov: 'org', example: 'exampel', uk: 'us', de: 'ch' };
+const TLD_SWAP: Record<string, string> = {
+  com: 'co',
+  co: 'com',
+  org: 'net',
+  net: 'org',
+  io: 'co',
+  edu: 'com',
+  gov: 'org',
+  example: 'exampel',
+  uk: 'us',
+  de: 'ch',
+};
 
 function wrongRecipient(v: string, rng: () => number): { after: string; rule: string } | undefined {
   const email = /^([\w.+-]+)@([\w.-]+)\.([\w-]+)$/.exec(v);
   if (email) {
     const [, local, domain, tld] = email;
-    const options: { after: string; rule: string }[] = [{ after: `${local}@${domain}.${TLD_SWAP[tld.toLowerCase()] ?? `${tld}s`}`, rule: 'recipient-domain' }];
+    const options: { after: string; rule: string }[] = [
+      { after: `${local}@${domain}.${TLD_SWAP[tld.toLowerCase()] ?? `${tld}s`}`, rule: 'recipient-domain' },
+    ];
     const t = transpose(local, 0, local.length, rng);
     if (t) options.push({ after: `${t}@${domain}.${tld}`, rule: 'recipient-transposed' });
     return pick(options, rng);
@@ -140,8 +166,17 @@ function wrongAmount(v: number | string, rng: () => number): { after: number | s
   if (typeof v === 'number') {
     if (Number.isInteger(v)) {
       const digits = String(Math.abs(v));
-      const swapped = digits.length >= 2 && digits[0] !== digits[1] ? Number(`${v < 0 ? '-' : ''}${digits[1]}${digits[0]}${digits.slice(2)}`) : undefined;
-      return pick<{ after: number; rule: string }>([{ after: v * 10, rule: 'amount-shifted' }, ...(swapped !== undefined && swapped !== v ? [{ after: swapped, rule: 'amount-swapped' }] : [{ after: v + 1, rule: 'amount-off-by-one' }])], rng);
+      const swapped =
+        digits.length >= 2 && digits[0] !== digits[1] ? Number(`${v < 0 ? '-' : ''}${digits[1]}${digits[0]}${digits.slice(2)}`) : undefined;
+      return pick<{ after: number; rule: string }>(
+        [
+          { after: v * 10, rule: 'amount-shifted' },
+          ...(swapped !== undefined && swapped !== v
+            ? [{ after: swapped, rule: 'amount-swapped' }]
+            : [{ after: v + 1, rule: 'amount-off-by-one' }]),
+        ],
+        rng,
+      );
     }
     return { after: Math.round(v * 10 * 1e6) / 1e6, rule: 'amount-shifted' };
   }
@@ -156,7 +191,20 @@ function wrongAmount(v: number | string, rng: () => number): { after: number | s
   return { after: `${prefix}${shifted}${suffix}`, rule: 'amount-shifted' };
 }
 
-const EXT_SWAP: Record<string, string> = { txt: 'bak', csv: 'tsv', json: 'yaml', py: 'pyc', md: 'txt', pdf: 'doc', log: 'old', sh: 'bash', html: 'htm', jpg: 'png', png: 'jpg', zip: 'tar' };
+const EXT_SWAP: Record<string, string> = {
+  txt: 'bak',
+  csv: 'tsv',
+  json: 'yaml',
+  py: 'pyc',
+  md: 'txt',
+  pdf: 'doc',
+  log: 'old',
+  sh: 'bash',
+  html: 'htm',
+  jpg: 'png',
+  png: 'jpg',
+  zip: 'tar',
+};
 
 function wrongPath(v: string, rng: () => number): { after: string; rule: string } | undefined {
   const url = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]+)(.*)$/i.exec(v);
@@ -164,9 +212,17 @@ function wrongPath(v: string, rng: () => number): { after: string; rule: string 
     const [, scheme, host, rest] = url;
     const tld = /\.([a-z]+)$/i.exec(host);
     const options: { after: string; rule: string }[] = [];
-    if (tld) options.push({ after: `${scheme}${host.slice(0, -tld[1].length)}${TLD_SWAP[tld[1].toLowerCase()] ?? `${tld[1]}s`}${rest}`, rule: 'url-host' });
+    if (tld)
+      options.push({
+        after: `${scheme}${host.slice(0, -tld[1].length)}${TLD_SWAP[tld[1].toLowerCase()] ?? `${tld[1]}s`}${rest}`,
+        rule: 'url-host',
+      });
     const seg = /\/([^/?#]+?)(\.[A-Za-z0-9]{1,5})?(?=[?#]|$)/.exec(rest);
-    if (seg) options.push({ after: `${scheme}${host}${rest.slice(0, seg.index)}/${seg[1]}-old${seg[2] ?? ''}${rest.slice(seg.index + seg[0].length)}`, rule: 'url-path' });
+    if (seg)
+      options.push({
+        after: `${scheme}${host}${rest.slice(0, seg.index)}/${seg[1]}-old${seg[2] ?? ''}${rest.slice(seg.index + seg[0].length)}`,
+        rule: 'url-path',
+      });
     return options.length ? pick(options, rng) : undefined;
   }
   const file = /^(.*?)([^/\\]+?)(?:\.([A-Za-z0-9]{1,5}))?$/.exec(v);
@@ -175,7 +231,11 @@ function wrongPath(v: string, rng: () => number): { after: string; rule: string 
   const options: { after: string; rule: string }[] = [{ after: `${dir}${name}_old${ext ? `.${ext}` : ''}`, rule: 'path-sibling' }];
   if (ext) options.push({ after: `${dir}${name}.${EXT_SWAP[ext.toLowerCase()] ?? `${ext}~`}`, rule: 'path-extension' });
   const parent = /([^/\\]+)[/\\]$/.exec(dir);
-  if (parent && parent[1].length > 2) options.push({ after: `${dir.slice(0, dir.length - parent[0].length)}${parent[1].slice(0, -1)}${dir.slice(-1)}${name}${ext ? `.${ext}` : ''}`, rule: 'path-directory' });
+  if (parent && parent[1].length > 2)
+    options.push({
+      after: `${dir.slice(0, dir.length - parent[0].length)}${parent[1].slice(0, -1)}${dir.slice(-1)}${name}${ext ? `.${ext}` : ''}`,
+      rule: 'path-directory',
+    });
   return pick(options, rng);
 }
 
@@ -207,7 +267,9 @@ export function wrongArgument(u: ArgumentUnit, rng: () => number): { after: stri
       const lines = text.split('\n');
       if (lines.length === 1) return corruptUnit(text, 'sentence', rng);
       // Code or a letter in one argument: edit one line that a rule fits.
-      const fits = lines.map((l, i) => ({ i, edit: corruptUnit(l.trim(), 'line', rng) ?? corruptUnit(l.trim(), 'sentence', rng) })).filter((x) => x.edit && lines[x.i].trim() !== '');
+      const fits = lines
+        .map((l, i) => ({ i, edit: corruptUnit(l.trim(), 'line', rng) ?? corruptUnit(l.trim(), 'sentence', rng) }))
+        .filter((x) => x.edit && lines[x.i].trim() !== '');
       if (fits.length === 0) return undefined;
       const chosen = pick(fits, rng);
       const indent = /^\s*/.exec(lines[chosen.i])![0];

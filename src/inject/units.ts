@@ -76,12 +76,21 @@ function codeUnits(lines: Line[], units: Unit[]): void {
     continued = masked.endsWith('\\');
     // A line that opens a string running onto the next lines is no statement of its own either.
     const whole = !startsInside && depth === 0 && !continued && triples % 2 === 0;
-    units.push({ index: units.length, start: line.start + indent.length, end: line.start + indent.length + body.length, text: body, indent, kind: 'line', whole });
+    units.push({
+      index: units.length,
+      start: line.start + indent.length,
+      end: line.start + indent.length + body.length,
+      text: body,
+      indent,
+      kind: 'line',
+      whole,
+    });
     if (triples % 2 === 1) inDocstring = true;
   }
 }
 
-const CODE_KEYWORD = /^\s*(def|class|import|from|return|if|elif|else|for|while|try|except|finally|with|raise|yield|const|let|var|function|async|await|public|private|static|fn|func|package|#include|switch|case)\b/;
+const CODE_KEYWORD =
+  /^\s*(def|class|import|from|return|if|elif|else|for|while|try|except|finally|with|raise|yield|const|let|var|function|async|await|public|private|static|fn|func|package|#include|switch|case)\b/;
 const CODE_SHAPE = /[{};:)\]]\s*$|^\s*[\w.[\]]+\s*[-+*/%]?=\s*\S|[=!<>]=|\w\([^)]*\)\s*$/;
 
 /** Most non-blank lines look like statements: a raw completion, a diff-less code answer. */

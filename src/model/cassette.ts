@@ -61,14 +61,23 @@ const entrySchema = z.strictObject({
     contains: z.union([z.string().min(1), z.array(z.string().min(1))]).optional(),
     turn: z.number().int().min(0).optional(),
     tool: z.union([z.string().min(1), z.array(z.string().min(1))]).optional(),
-    hash: z.string().regex(/^[0-9a-f]{64}$/, 'must be the 64 hex characters of a sha256').optional(),
+    hash: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/, 'must be the 64 hex characters of a sha256')
+      .optional(),
   }),
   response: z.strictObject({
     content: z.string(),
     tool_calls: z.array(toolCallSchema).optional(),
     finish_reason: z.string().min(1).optional(),
     model: z.string().min(1).optional(),
-    usage: z.strictObject({ prompt_tokens: z.number().int().min(0), completion_tokens: z.number().int().min(0), total_tokens: z.number().int().min(0).optional() }).optional(),
+    usage: z
+      .strictObject({
+        prompt_tokens: z.number().int().min(0),
+        completion_tokens: z.number().int().min(0),
+        total_tokens: z.number().int().min(0).optional(),
+      })
+      .optional(),
   }),
   latencyMs: z.number().min(0).max(600_000).optional(),
 });
@@ -106,12 +115,16 @@ export function parseCassette(text: string, file: string): CassetteEntry[] {
     const parsed = entrySchema.safeParse(value);
     if (!parsed.success) {
       // A misspelt key explains the "is required" next to it, so it comes first.
-      const issues = [...parsed.error.issues].sort((a, b) => Number(b.code === 'unrecognized_keys') - Number(a.code === 'unrecognized_keys'));
+      const issues = [...parsed.error.issues].sort(
+        (a, b) => Number(b.code === 'unrecognized_keys') - Number(a.code === 'unrecognized_keys'),
+      );
       const described = issues.slice(0, 3).map((issue) => {
         const field = issue.path.length ? issue.path.join('.') : '(the line)';
         let message = issue.message;
-        if (issue.code === 'unrecognized_keys') message = `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
-        else if (issue.code === 'invalid_type' && value && typeof value === 'object' && readPath(value, issue.path) === undefined) message = 'is required';
+        if (issue.code === 'unrecognized_keys')
+          message = `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
+        else if (issue.code === 'invalid_type' && value && typeof value === 'object' && readPath(value, issue.path) === undefined)
+          message = 'is required';
         return `${field}: ${message}`;
       });
       throw new CassetteError(`${where}: ${described.join('; ')}\n  a valid line: ${CASSETTE_EXAMPLE_LINE}`);
@@ -124,7 +137,12 @@ export function parseCassette(text: string, file: string): CassetteEntry[] {
       response: {
         content: e.response.content,
         toolCalls: (e.response.tool_calls ?? []).map((t, k) => ({
-          id: t.id ?? `call_${createHash('sha256').update(`${file}:${i + 1}:${k}`).digest('hex').slice(0, 24)}`,
+          id:
+            t.id ??
+            `call_${createHash('sha256')
+              .update(`${file}:${i + 1}:${k}`)
+              .digest('hex')
+              .slice(0, 24)}`,
           name: t.name,
           arguments: typeof t.arguments === 'string' ? t.arguments : JSON.stringify(t.arguments),
         })),
@@ -153,7 +171,9 @@ export function loadCassette(file: string): CassetteEntry[] {
     text = readInputTextSync(file, { what: 'the cassette (model.cassette)', maxBytes: LIMITS.cassette });
   } catch (err) {
     // The message names the file and the problem, never its content.
-    throw new CassetteError(/ENOENT/.test((err as Error).message) ? `cassette ${file} does not exist (model.cassette)` : (err as Error).message);
+    throw new CassetteError(
+      /ENOENT/.test((err as Error).message) ? `cassette ${file} does not exist (model.cassette)` : (err as Error).message,
+    );
   }
   return parseCassette(text, file);
 }
@@ -189,14 +209,15 @@ function normalizeToolCalls(calls: unknown): unknown {
 
 /** The request's identity for exact replay: what the model saw, not sampling knobs or the model name. */
 export function requestHash(body: Record<string, unknown>, endpoint: Endpoint = endpointOf(body)): string {
-  const messages = endpoint !== 'completions' && (endpoint === 'responses' || Array.isArray(body.messages))
-    ? conversationOf(body, endpoint).map((m) => ({
-        role: m?.role,
-        content: flattenContent(m?.content),
-        tool_calls: normalizeToolCalls(m?.tool_calls),
-        tool_call_id: m?.tool_call_id,
-      }))
-    : undefined;
+  const messages =
+    endpoint !== 'completions' && (endpoint === 'responses' || Array.isArray(body.messages))
+      ? conversationOf(body, endpoint).map((m) => ({
+          role: m?.role,
+          content: flattenContent(m?.content),
+          tool_calls: normalizeToolCalls(m?.tool_calls),
+          tool_call_id: m?.tool_call_id,
+        }))
+      : undefined;
   const prompt = body.prompt === undefined ? undefined : flattenPrompt(body.prompt);
   const canonical = canonicalJson({ endpoint, messages, tools: body.tools, prompt });
   return createHash('sha256').update(canonical).digest('hex');
@@ -249,7 +270,16 @@ export function requestFacts(body: Record<string, unknown>, endpoint: Endpoint, 
     if (m?.role === 'user') lastUser = content;
     if (m?.role === 'assistant') turn++;
   }
-  return { endpoint, agent, system: system.join('\n'), text: all.join('\n'), lastUser, turn, tools: offeredTools(body), hash: requestHash(body, endpoint) };
+  return {
+    endpoint,
+    agent,
+    system: system.join('\n'),
+    text: all.join('\n'),
+    lastUser,
+    turn,
+    tools: offeredTools(body),
+    hash: requestHash(body, endpoint),
+  };
 }
 
 export function entryMatches(entry: CassetteEntry, facts: RequestFacts): boolean {

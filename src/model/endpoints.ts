@@ -21,7 +21,13 @@ export async function recordIfAsked(model: Config['model'], log: Log, endpoint: 
   }
   let recorder: Awaited<ReturnType<typeof startRecorder>>;
   try {
-    recorder = await startRecorder({ upstreamBaseUrl: endpoint.baseUrl, apiKey: endpoint.apiKey, cassette: model.cassette, log, ownKey: newServerKey() });
+    recorder = await startRecorder({
+      upstreamBaseUrl: endpoint.baseUrl,
+      apiKey: endpoint.apiKey,
+      cassette: model.cassette,
+      log,
+      ownKey: newServerKey(),
+    });
   } catch (err) {
     await endpoint.close();
     throw err;
@@ -43,7 +49,12 @@ export async function recordIfAsked(model: Config['model'], log: Log, endpoint: 
 /** replay: the cassette's answers from a local server, no model at all. */
 export async function startReplayEndpoint(model: Config['model'], log: Log): Promise<ModelEndpoint> {
   if (!model.cassette) throw new ModelStartError('model.kind replay needs model.cassette (the cassette file to serve)');
-  const server = await startReplayServer({ cassette: model.cassette, log, models: model.model ? [model.model] : [], apiKey: newServerKey() });
+  const server = await startReplayServer({
+    cassette: model.cassette,
+    log,
+    models: model.model ? [model.model] : [],
+    apiKey: newServerKey(),
+  });
   return {
     kind: 'replay',
     baseUrl: server.baseUrl,

@@ -46,7 +46,12 @@ export function readBody(req: http.IncomingMessage): Promise<Buffer> {
  * A request body read within the limit every server of saboteur's keeps (util/body-limit.ts), or
  * undefined once a 413 naming `who` and the limit has been sent.
  */
-export async function readBodyOr413(req: http.IncomingMessage, res: http.ServerResponse, who: string, limit = DEFAULT_BODY_LIMIT): Promise<Buffer | undefined> {
+export async function readBodyOr413(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  who: string,
+  limit = DEFAULT_BODY_LIMIT,
+): Promise<Buffer | undefined> {
   const read = await readBodyWithin(req, limit);
   if (read.ok) return read.body;
   sendError(res, 413, 'invalid_request_error', tooLargeMessage(`${who} refused the call`, read.limit), 'request_too_large');
@@ -89,7 +94,13 @@ export function refuseWithoutKey(req: http.IncomingMessage, res: http.ServerResp
   if (key === undefined || keyMatches(req, key)) return false;
   if (req.method === 'GET' && (req.url ?? '').split('?')[0] === '/health') return false;
   discardBody(req);
-  sendError(res, 401, 'invalid_api_key', `${who} answers saboteur's proxy only: pipelines reach the model through OPENAI_BASE_URL with their own OPENAI_API_KEY`, 'invalid_api_key');
+  sendError(
+    res,
+    401,
+    'invalid_api_key',
+    `${who} answers saboteur's proxy only: pipelines reach the model through OPENAI_BASE_URL with their own OPENAI_API_KEY`,
+    'invalid_api_key',
+  );
   return true;
 }
 
@@ -136,7 +147,8 @@ export function nestsDeeperThan(value: unknown, max: number): boolean {
     const { v, depth } = stack.pop()!;
     if (v === null || typeof v !== 'object') continue;
     if (depth >= max) return true;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) if (child !== null && typeof child === 'object') stack.push({ v: child, depth: depth + 1 });
+    for (const child of Array.isArray(v) ? v : Object.values(v))
+      if (child !== null && typeof child === 'object') stack.push({ v: child, depth: depth + 1 });
   }
   return false;
 }
@@ -149,8 +161,10 @@ export function parseJsonBody(res: http.ServerResponse, raw: Buffer): Record<str
     sendError(res, 400, 'invalid_request_error', `the request body is not JSON: ${(err as Error).message}`);
     return undefined;
   }
-  if (!value || typeof value !== 'object' || Array.isArray(value)) sendError(res, 400, 'invalid_request_error', 'the request body must be a JSON object');
-  else if (nestsDeeperThan(value, MAX_BODY_DEPTH)) sendError(res, 400, 'invalid_request_error', `the request body is nested deeper than ${MAX_BODY_DEPTH} levels`);
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    sendError(res, 400, 'invalid_request_error', 'the request body must be a JSON object');
+  else if (nestsDeeperThan(value, MAX_BODY_DEPTH))
+    sendError(res, 400, 'invalid_request_error', `the request body is nested deeper than ${MAX_BODY_DEPTH} levels`);
   else return value as Record<string, unknown>;
   return undefined;
 }

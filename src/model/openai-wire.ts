@@ -73,7 +73,11 @@ export function sseData(payload: unknown): string {
 
 export const SSE_DONE = 'data: [DONE]\n\n';
 
-export const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' } as const;
+export const SSE_HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache',
+  connection: 'keep-alive',
+} as const;
 
 /** Splits text into a few word-aligned pieces, as a model server streams it (both wires). */
 export function splitForStream(text: string, wordsPerPiece = 3): string[] {
@@ -106,7 +110,9 @@ export function chatCompletionJson(spec: ResponseSpec) {
           content: spec.toolCalls.length > 0 && spec.content === '' ? null : spec.content,
           refusal: null,
           ...(spec.toolCalls.length > 0
-            ? { tool_calls: spec.toolCalls.map((t) => ({ id: t.id, type: 'function', function: { name: t.name, arguments: t.arguments } })) }
+            ? {
+                tool_calls: spec.toolCalls.map((t) => ({ id: t.id, type: 'function', function: { name: t.name, arguments: t.arguments } })),
+              }
             : {}),
         },
         logprobs: null,
@@ -119,7 +125,13 @@ export function chatCompletionJson(spec: ResponseSpec) {
 
 /** The SSE events of a streamed chat completion, `data: [DONE]` included. */
 export function chatCompletionEvents(spec: ResponseSpec, includeUsage: boolean): string[] {
-  const base = { id: spec.id, object: 'chat.completion.chunk', created: spec.created, model: spec.model, system_fingerprint: spec.systemFingerprint ?? null };
+  const base = {
+    id: spec.id,
+    object: 'chat.completion.chunk',
+    created: spec.created,
+    model: spec.model,
+    system_fingerprint: spec.systemFingerprint ?? null,
+  };
   const usageField = includeUsage ? { usage: null } : {};
   const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
     sseData({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }], ...usageField });
@@ -148,7 +160,13 @@ export function completionJson(spec: ResponseSpec) {
 }
 
 export function completionEvents(spec: ResponseSpec, includeUsage: boolean): string[] {
-  const base = { id: spec.id, object: 'text_completion', created: spec.created, model: spec.model, system_fingerprint: spec.systemFingerprint ?? null };
+  const base = {
+    id: spec.id,
+    object: 'text_completion',
+    created: spec.created,
+    model: spec.model,
+    system_fingerprint: spec.systemFingerprint ?? null,
+  };
   const usageField = includeUsage ? { usage: null } : {};
   const events: string[] = [];
   for (const piece of splitForStream(spec.content)) {
@@ -186,7 +204,8 @@ function emptyAssembled(): AssembledResponse {
 
 /** The text of an error a model server sent: its `message`, or the whole value as JSON. */
 export function errorText(error: unknown): string {
-  if (error && typeof error === 'object' && typeof (error as { message?: unknown }).message === 'string') return (error as { message: string }).message;
+  if (error && typeof error === 'object' && typeof (error as { message?: unknown }).message === 'string')
+    return (error as { message: string }).message;
   return JSON.stringify(error);
 }
 
@@ -195,7 +214,11 @@ function readUsage(u: unknown): Usage | undefined {
   const x = u as Record<string, unknown>;
   const prompt = typeof x.prompt_tokens === 'number' ? x.prompt_tokens : 0;
   const completion = typeof x.completion_tokens === 'number' ? x.completion_tokens : 0;
-  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: typeof x.total_tokens === 'number' ? x.total_tokens : prompt + completion };
+  return {
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    total_tokens: typeof x.total_tokens === 'number' ? x.total_tokens : prompt + completion,
+  };
 }
 
 /** Reads a non-streamed chat or completions JSON body. */
@@ -222,7 +245,11 @@ export function assembleJson(body: unknown, endpoint: Endpoint): AssembledRespon
       if (Array.isArray(message.tool_calls)) {
         for (const t of message.tool_calls as Record<string, unknown>[]) {
           const fn = (t.function ?? {}) as Record<string, unknown>;
-          out.toolCalls.push({ id: String(t.id ?? ''), name: String(fn.name ?? ''), arguments: typeof fn.arguments === 'string' ? fn.arguments : JSON.stringify(fn.arguments ?? {}) });
+          out.toolCalls.push({
+            id: String(t.id ?? ''),
+            name: String(fn.name ?? ''),
+            arguments: typeof fn.arguments === 'string' ? fn.arguments : JSON.stringify(fn.arguments ?? {}),
+          });
         }
       }
     }

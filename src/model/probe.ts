@@ -17,13 +17,20 @@ export async function probeModels(baseUrl: string, options: { apiKey?: string; t
   } catch (err) {
     const e = err as Error & { cause?: { code?: string; message?: string } };
     const why = e.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : (e.cause?.code ?? e.cause?.message ?? e.message);
-    throw new ModelStartError(`model endpoint ${baseUrl} is not reachable (GET ${url}: ${why}); is the server running, and is model.base-url right?`);
+    throw new ModelStartError(
+      `model endpoint ${baseUrl} is not reachable (GET ${url}: ${why}); is the server running, and is model.base-url right?`,
+    );
   }
   if (res.status === 404) return [];
   if (res.status === 401 || res.status === 403) {
-    throw new ModelStartError(`model endpoint ${baseUrl} refused the API key (HTTP ${res.status}); set model.api-key-env to the variable holding the key`);
+    throw new ModelStartError(
+      `model endpoint ${baseUrl} refused the API key (HTTP ${res.status}); set model.api-key-env to the variable holding the key`,
+    );
   }
-  if (!res.ok) throw new ModelStartError(`model endpoint ${baseUrl} answered GET /models with HTTP ${res.status}: ${(await res.text()).slice(0, 200)}`);
+  if (!res.ok)
+    throw new ModelStartError(
+      `model endpoint ${baseUrl} answered GET /models with HTTP ${res.status}: ${(await res.text()).slice(0, 200)}`,
+    );
   const body = (await res.json().catch(() => ({}))) as { data?: { id?: unknown }[] };
   return (body.data ?? []).map((m) => m.id).filter((id): id is string => typeof id === 'string');
 }

@@ -10,7 +10,17 @@ import { mkdir, appendFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Log } from '../util/log.js';
 import { requestHash, type CassetteEntryInput } from './cassette.js';
-import { AGENT_HEADER, closeServer, discardBody, headerValue, listenLocal, parseJsonBody, readBodyOr413, refuseWithoutKey, sendError } from './http-util.js';
+import {
+  AGENT_HEADER,
+  closeServer,
+  discardBody,
+  headerValue,
+  listenLocal,
+  parseJsonBody,
+  readBodyOr413,
+  refuseWithoutKey,
+  sendError,
+} from './http-util.js';
 import type { AssembledResponse, Endpoint } from './openai-wire.js';
 import { GENERATION_ROUTES, wireFor } from './wire.js';
 import type { ModelServerHandle } from './replay.js';
@@ -28,13 +38,21 @@ export interface RecorderOptions {
   ownKey?: string;
 }
 
-export function cassetteEntryFor(body: Record<string, unknown>, endpoint: Endpoint, agent: string | undefined, a: AssembledResponse): CassetteEntryInput {
+export function cassetteEntryFor(
+  body: Record<string, unknown>,
+  endpoint: Endpoint,
+  agent: string | undefined,
+  a: AssembledResponse,
+): CassetteEntryInput {
   const response: CassetteEntryInput['response'] = { content: a.content };
   if (a.toolCalls.length) response.tool_calls = a.toolCalls.map((t) => ({ id: t.id || undefined, name: t.name, arguments: t.arguments }));
   if (a.finishReason) response.finish_reason = a.finishReason;
   if (a.model) response.model = a.model;
   if (a.usage) response.usage = { prompt_tokens: a.usage.prompt_tokens, completion_tokens: a.usage.completion_tokens };
-  return { match: { hash: requestHash(body, endpoint), ...(agent ? { agent } : {}), ...(endpoint === 'responses' ? { endpoint } : {}) }, response };
+  return {
+    match: { hash: requestHash(body, endpoint), ...(agent ? { agent } : {}), ...(endpoint === 'responses' ? { endpoint } : {}) },
+    response,
+  };
 }
 
 export async function startRecorder(options: RecorderOptions): Promise<ModelServerHandle> {

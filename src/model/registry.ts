@@ -34,18 +34,41 @@ export interface ModelServerDefinition {
 
 /** A server saboteur starts as a process group of its own (and stops, with everything it started). */
 function processKind(spec: ProcessServerSpec, description: string, requires: RequiredKey[]): ModelServerDefinition {
-  return { id: spec.kind, description, requires, start: async (model, log, options) => recordIfAsked(model, log, await startProcessServer(spec, model, log, options)) };
+  return {
+    id: spec.kind,
+    description,
+    requires,
+    start: async (model, log, options) => recordIfAsked(model, log, await startProcessServer(spec, model, log, options)),
+  };
 }
 
 const needsModel = (kind: string): RequiredKey[] => [{ key: 'model', message: `model.kind ${kind} needs the model to serve` }];
 
 export const MODEL_SERVERS = checkRegistry('model kind', {
   vllm: processKind({ kind: 'vllm', plan: vllmPlan, defaultPort: VLLM_DEFAULT_PORT }, 'vLLM (`vllm serve`)', needsModel('vllm')),
-  sglang: processKind({ kind: 'sglang', plan: sglangPlan, defaultPort: SGLANG_DEFAULT_PORT }, 'SGLang (`python -m sglang.launch_server`)', needsModel('sglang')),
-  llamacpp: processKind({ kind: 'llamacpp', plan: llamacppPlan, defaultPort: LLAMACPP_DEFAULT_PORT }, 'llama.cpp (`llama-server`) on a GGUF file', needsModel('llamacpp')),
-  ollama: processKind({ kind: 'ollama', plan: ollamaPlan, defaultPort: OLLAMA_DEFAULT_PORT }, 'Ollama (`ollama serve`, the model pulled first)', needsModel('ollama')),
-  tgi: processKind({ kind: 'tgi', plan: tgiPlan, defaultPort: TGI_DEFAULT_PORT }, 'Text Generation Inference (`text-generation-launcher`)', needsModel('tgi')),
-  command: processKind({ kind: 'command', plan: commandPlan }, 'any OpenAI-compatible server started by `model.run`', [{ key: 'run', message: 'model.kind command needs run' }]),
+  sglang: processKind(
+    { kind: 'sglang', plan: sglangPlan, defaultPort: SGLANG_DEFAULT_PORT },
+    'SGLang (`python -m sglang.launch_server`)',
+    needsModel('sglang'),
+  ),
+  llamacpp: processKind(
+    { kind: 'llamacpp', plan: llamacppPlan, defaultPort: LLAMACPP_DEFAULT_PORT },
+    'llama.cpp (`llama-server`) on a GGUF file',
+    needsModel('llamacpp'),
+  ),
+  ollama: processKind(
+    { kind: 'ollama', plan: ollamaPlan, defaultPort: OLLAMA_DEFAULT_PORT },
+    'Ollama (`ollama serve`, the model pulled first)',
+    needsModel('ollama'),
+  ),
+  tgi: processKind(
+    { kind: 'tgi', plan: tgiPlan, defaultPort: TGI_DEFAULT_PORT },
+    'Text Generation Inference (`text-generation-launcher`)',
+    needsModel('tgi'),
+  ),
+  command: processKind({ kind: 'command', plan: commandPlan }, 'any OpenAI-compatible server started by `model.run`', [
+    { key: 'run', message: 'model.kind command needs run' },
+  ]),
   external: {
     id: 'external',
     description: 'a server someone else runs, at `model.base-url`',
@@ -54,7 +77,7 @@ export const MODEL_SERVERS = checkRegistry('model kind', {
   },
   embedded: {
     id: 'embedded',
-    description: 'node-llama-cpp in saboteur\'s own process',
+    description: "node-llama-cpp in saboteur's own process",
     requires: [],
     start: async (model, log, options) => recordIfAsked(model, log, await startEmbeddedServer(model, log, options)),
   },

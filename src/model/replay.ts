@@ -6,7 +6,19 @@
 import http from 'node:http';
 import type { Log } from '../util/log.js';
 import { findEntry, loadCassette, missMessage, requestFacts, type CassetteEntry } from './cassette.js';
-import { AGENT_HEADER, closeServer, discardBody, headerValue, listenLocal, parseJsonBody, readBodyOr413, refuseWithoutKey, sendError, sendJson, sendResponsesAnswer } from './http-util.js';
+import {
+  AGENT_HEADER,
+  closeServer,
+  discardBody,
+  headerValue,
+  listenLocal,
+  parseJsonBody,
+  readBodyOr413,
+  refuseWithoutKey,
+  sendError,
+  sendJson,
+  sendResponsesAnswer,
+} from './http-util.js';
 import { GENERATION_ROUTES } from './wire.js';
 import {
   SSE_HEADERS,
@@ -49,7 +61,7 @@ export interface ReplayOptions {
  */
 function responsesRefusal(body: Record<string, unknown>): string | undefined {
   if (body.previous_response_id !== undefined && body.previous_response_id !== null) {
-    return 'the replay server keeps no responses, so previous_response_id cannot be resolved here: send the whole conversation in `input` (saboteur\'s proxy does this for the pipeline)';
+    return "the replay server keeps no responses, so previous_response_id cannot be resolved here: send the whole conversation in `input` (saboteur's proxy does this for the pipeline)";
   }
   if (body.input === undefined) return 'a Responses request needs `input` (a string or a list of items)';
   return undefined;
@@ -69,7 +81,11 @@ function specFor(entry: CassetteEntry, endpoint: Endpoint, requestedModel: unkno
   const completionTokens = estimateTokens(r.content + r.toolCalls.map((t) => t.name + t.arguments).join(''));
   const promptTokens = estimateTokens(promptText);
   const usage = r.usage
-    ? { prompt_tokens: r.usage.prompt_tokens, completion_tokens: r.usage.completion_tokens, total_tokens: r.usage.total_tokens ?? r.usage.prompt_tokens + r.usage.completion_tokens }
+    ? {
+        prompt_tokens: r.usage.prompt_tokens,
+        completion_tokens: r.usage.completion_tokens,
+        total_tokens: r.usage.total_tokens ?? r.usage.prompt_tokens + r.usage.completion_tokens,
+      }
     : { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
   return {
     id: newId(endpoint === 'completions' ? 'cmpl-' : endpoint === 'responses' ? 'resp_' : 'chatcmpl-'),
@@ -97,13 +113,21 @@ export async function startReplayServer(options: ReplayOptions): Promise<ModelSe
       const url = (req.url ?? '/').split('?')[0];
       if (req.method === 'GET' && (url === '/v1/models' || url === '/models')) {
         const created = Math.floor(Date.now() / 1000);
-        return sendJson(res, 200, { object: 'list', data: models.map((id) => ({ id, object: 'model', created, owned_by: 'saboteur-replay' })) });
+        return sendJson(res, 200, {
+          object: 'list',
+          data: models.map((id) => ({ id, object: 'model', created, owned_by: 'saboteur-replay' })),
+        });
       }
       if (req.method === 'GET' && url === '/health') return sendJson(res, 200, { status: 'ok' });
       const endpoint = GENERATION_ROUTES.get(url);
       if (!endpoint || req.method !== 'POST') {
         discardBody(req);
-        return sendError(res, 404, 'not_found', `the replay server has no route ${req.method} ${url} (it serves POST /v1/chat/completions, POST /v1/completions, POST /v1/responses, GET /v1/models)`);
+        return sendError(
+          res,
+          404,
+          'not_found',
+          `the replay server has no route ${req.method} ${url} (it serves POST /v1/chat/completions, POST /v1/completions, POST /v1/responses, GET /v1/models)`,
+        );
       }
       const raw = await readBodyOr413(req, res, 'the replay server', options.maxBodyBytes);
       if (!raw) return;

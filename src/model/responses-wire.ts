@@ -5,7 +5,17 @@
  * the proxy when it re-emits a corrupted answer), and a response assembled back from a stream or a
  * JSON body (the proxy's trace and the recorder).
  */
-import { errorText, flattenContent, newId, splitForStream, SseLines, type AssembledResponse, type ResponseSpec, type ToolCall, type Usage } from './openai-wire.js';
+import {
+  errorText,
+  flattenContent,
+  newId,
+  splitForStream,
+  SseLines,
+  type AssembledResponse,
+  type ResponseSpec,
+  type ToolCall,
+  type Usage,
+} from './openai-wire.js';
 
 /** One turn of the conversation a Responses request carries, in chat form. */
 export interface ChatLikeMessage {
@@ -17,7 +27,11 @@ export interface ChatLikeMessage {
 
 /** Items that belong to the assistant's turn: consecutive ones form one assistant message. */
 function isAssistantItem(item: Record<string, unknown>): boolean {
-  return item.type === 'function_call' || item.type === 'reasoning' || ((item.type === 'message' || item.type === undefined) && item.role === 'assistant');
+  return (
+    item.type === 'function_call' ||
+    item.type === 'reasoning' ||
+    ((item.type === 'message' || item.type === undefined) && item.role === 'assistant')
+  );
 }
 
 function outputText(value: unknown): string {
@@ -63,7 +77,11 @@ export function responsesMessages(body: Record<string, unknown>): ChatLikeMessag
         out.push(assistant);
       }
       const args = typeof item.arguments === 'string' ? item.arguments : JSON.stringify(item.arguments ?? {});
-      (assistant.tool_calls ??= []).push({ id: String(item.call_id ?? item.id ?? ''), type: 'function', function: { name: String(item.name ?? ''), arguments: args } });
+      (assistant.tool_calls ??= []).push({
+        id: String(item.call_id ?? item.id ?? ''),
+        type: 'function',
+        function: { name: String(item.name ?? ''), arguments: args },
+      });
     } else if (type === 'function_call_output') {
       out.push({ role: 'tool', tool_call_id: String(item.call_id ?? ''), content: outputText(item.output) });
     } else if (type === 'reasoning') {
@@ -81,7 +99,9 @@ export function responsesMessages(body: Record<string, unknown>): ChatLikeMessag
 /** Names of the function tools a Responses request offers (`{type: "function", name}`). */
 export function responsesToolNames(body: Record<string, unknown>): string[] {
   if (!Array.isArray(body.tools)) return [];
-  return (body.tools as Record<string, unknown>[]).filter((t) => t?.type === 'function' && typeof t.name === 'string').map((t) => t.name as string);
+  return (body.tools as Record<string, unknown>[])
+    .filter((t) => t?.type === 'function' && typeof t.name === 'string')
+    .map((t) => t.name as string);
 }
 
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
@@ -162,7 +182,8 @@ export function responseEvents(response: Record<string, unknown>): string[] {
   const output = Array.isArray(full.output) ? (full.output as Record<string, unknown>[]) : [];
   const events: string[] = [];
   let seq = 0;
-  const emit = (type: string, payload: Record<string, unknown>) => events.push(responsesEvent(type, { sequence_number: seq++, ...payload }));
+  const emit = (type: string, payload: Record<string, unknown>) =>
+    events.push(responsesEvent(type, { sequence_number: seq++, ...payload }));
   const shell = { ...full, status: 'in_progress', output: [], usage: null, completed_at: null, incomplete_details: null };
   emit('response.created', { response: shell });
   emit('response.in_progress', { response: shell });
@@ -186,14 +207,17 @@ export function responseEvents(response: Record<string, unknown>): string[] {
     } else if (item.type === 'function_call') {
       const args = typeof item.arguments === 'string' ? item.arguments : '';
       emit('response.output_item.added', { output_index: outputIndex, item: { ...item, status: 'in_progress', arguments: '' } });
-      for (const delta of splitForStream(args, 4)) emit('response.function_call_arguments.delta', { item_id: id, output_index: outputIndex, delta });
+      for (const delta of splitForStream(args, 4))
+        emit('response.function_call_arguments.delta', { item_id: id, output_index: outputIndex, delta });
       emit('response.function_call_arguments.done', { item_id: id, output_index: outputIndex, name: item.name, arguments: args });
     } else {
       emit('response.output_item.added', { output_index: outputIndex, item });
     }
     emit('response.output_item.done', { output_index: outputIndex, item });
   });
-  emit(full.status === 'incomplete' ? 'response.incomplete' : full.status === 'failed' ? 'response.failed' : 'response.completed', { response: full });
+  emit(full.status === 'incomplete' ? 'response.incomplete' : full.status === 'failed' ? 'response.failed' : 'response.completed', {
+    response: full,
+  });
   return events;
 }
 
@@ -202,7 +226,11 @@ function readResponsesUsage(u: unknown): Usage | undefined {
   const x = u as Record<string, unknown>;
   const prompt = typeof x.input_tokens === 'number' ? x.input_tokens : 0;
   const completion = typeof x.output_tokens === 'number' ? x.output_tokens : 0;
-  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: typeof x.total_tokens === 'number' ? x.total_tokens : prompt + completion };
+  return {
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    total_tokens: typeof x.total_tokens === 'number' ? x.total_tokens : prompt + completion,
+  };
 }
 
 /** The text of a response: every output_text part of its assistant messages, in order. */
@@ -235,7 +263,11 @@ export function assembleResponseObject(value: unknown): AssembledResponse {
     .join('');
   for (const item of output) {
     if (item?.type !== 'function_call') continue;
-    out.toolCalls.push({ id: String(item.call_id ?? ''), name: String(item.name ?? ''), arguments: typeof item.arguments === 'string' ? item.arguments : JSON.stringify(item.arguments ?? {}) });
+    out.toolCalls.push({
+      id: String(item.call_id ?? ''),
+      name: String(item.name ?? ''),
+      arguments: typeof item.arguments === 'string' ? item.arguments : JSON.stringify(item.arguments ?? {}),
+    });
   }
   // One response is one answer: the counterpart of a chat completion's single choice.
   out.choiceCount = r.object === 'response' || output.length > 0 ? 1 : 0;
@@ -277,14 +309,15 @@ export class ResponsesSseAssembler {
     switch (e.type) {
       case 'response.created':
         p.choiceCount = 1;
-        p.id ??= typeof (e.response as { id?: unknown })?.id === 'string' ? ((e.response as { id: string }).id) : undefined;
+        p.id ??= typeof (e.response as { id?: unknown })?.id === 'string' ? (e.response as { id: string }).id : undefined;
         break;
       case 'response.output_text.delta':
         if (typeof e.delta === 'string') p.content += e.delta;
         break;
       case 'response.output_item.done': {
         const item = (e.item ?? {}) as Record<string, unknown>;
-        if (item.type === 'function_call') p.toolCalls.push({ id: String(item.call_id ?? ''), name: String(item.name ?? ''), arguments: String(item.arguments ?? '') });
+        if (item.type === 'function_call')
+          p.toolCalls.push({ id: String(item.call_id ?? ''), name: String(item.name ?? ''), arguments: String(item.arguments ?? '') });
         break;
       }
       case 'response.completed':

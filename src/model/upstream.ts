@@ -53,7 +53,15 @@ export function createUpstream(options: { baseUrl: string; apiKey?: string }): U
       const headers: Record<string, string | number> = { ...r.headers, ...auth };
       if (r.body) headers['content-length'] = r.body.length;
       const req = (secure ? https : http).request(
-        { protocol: url.protocol, hostname: url.hostname, port: url.port || (secure ? 443 : 80), method: r.method, path: prefix + r.path, headers, agent },
+        {
+          protocol: url.protocol,
+          hostname: url.hostname,
+          port: url.port || (secure ? 443 : 80),
+          method: r.method,
+          path: prefix + r.path,
+          headers,
+          agent,
+        },
         resolve,
       );
       req.on('error', (err: NodeJS.ErrnoException) => {

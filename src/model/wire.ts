@@ -54,7 +54,8 @@ const chatWire = (endpoint: 'chat.completions' | 'completions'): EndpointWire =>
     return original;
   },
   deliveredEvents(delivered, request) {
-    const includeUsage = (request.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true || delivered.usage !== undefined;
+    const includeUsage =
+      (request.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true || delivered.usage !== undefined;
     const spec = specFromAssembled(delivered, typeof request.model === 'string' ? request.model : 'unknown');
     return endpoint === 'completions' ? completionEvents(spec, includeUsage) : chatCompletionEvents(spec, includeUsage);
   },

@@ -58,7 +58,9 @@ const UNCAPPED = Number.MAX_SAFE_INTEGER;
  * parsed through this before any recursive step (canonical JSON, flattening, profiling).
  */
 export function depthCut<T>(value: T, cap = DEPTH_CAP): T {
-  return nestsDeeper(value, cap) ? (boundValue(value, { maxDepth: cap, textCap: UNCAPPED, maxEntries: UNCAPPED, budget: UNCAPPED }) as T) : value;
+  return nestsDeeper(value, cap)
+    ? (boundValue(value, { maxDepth: cap, textCap: UNCAPPED, maxEntries: UNCAPPED, budget: UNCAPPED }) as T)
+    : value;
 }
 
 /** JSON text parsed (JSON.parse itself does not recurse) and cut to the depth cap; throws as JSON.parse does. */
@@ -106,7 +108,8 @@ export function messageOf(raw: unknown, fallbackRole: string, depth = 0): GenAiM
   if (Array.isArray(m.parts)) {
     for (const p of m.parts as Json[]) {
       const type = p?.type;
-      if (type === 'tool_call') msg.toolCalls.push({ ...(typeof p.id === 'string' ? { id: p.id } : {}), name: str(p.name), arguments: str(p.arguments) });
+      if (type === 'tool_call')
+        msg.toolCalls.push({ ...(typeof p.id === 'string' ? { id: p.id } : {}), name: str(p.name), arguments: str(p.arguments) });
       else if (type === 'tool_call_response') {
         if (typeof p.id === 'string') msg.responseTo.push(p.id);
         texts.push(str(p.response ?? p.result ?? p.content));
@@ -122,7 +125,11 @@ export function messageOf(raw: unknown, fallbackRole: string, depth = 0): GenAiM
   }
   for (const c of (Array.isArray(m.tool_calls) ? m.tool_calls : []) as Json[]) {
     const fn = (c?.function ?? c) as Json;
-    msg.toolCalls.push({ ...(typeof c?.id === 'string' ? { id: c.id as string } : {}), name: str(fn?.name), arguments: str(fn?.arguments) });
+    msg.toolCalls.push({
+      ...(typeof c?.id === 'string' ? { id: c.id as string } : {}),
+      name: str(fn?.name),
+      arguments: str(fn?.arguments),
+    });
   }
   if (typeof m.tool_call_id === 'string') msg.responseTo.push(m.tool_call_id);
   if (typeof m.id === 'string' && msg.role === 'tool') msg.responseTo.push(m.id);
@@ -163,10 +170,19 @@ function indexedMessages(attrs: Record<string, unknown>, prefix: string, role: s
     const calls: GenAiMessage['toolCalls'] = [];
     for (let j = 0; e[`tool_calls.${j}.name`] !== undefined; j++) {
       const id = e[`tool_calls.${j}.id`];
-      calls.push({ ...(typeof id === 'string' ? { id } : {}), name: str(e[`tool_calls.${j}.name`]), arguments: str(e[`tool_calls.${j}.arguments`]) });
+      calls.push({
+        ...(typeof id === 'string' ? { id } : {}),
+        name: str(e[`tool_calls.${j}.name`]),
+        arguments: str(e[`tool_calls.${j}.arguments`]),
+      });
     }
     const tcid = e.tool_call_id;
-    return { role: typeof e.role === 'string' ? e.role : role, text: str(e.content), toolCalls: calls, responseTo: typeof tcid === 'string' ? [tcid] : [] };
+    return {
+      role: typeof e.role === 'string' ? e.role : role,
+      text: str(e.content),
+      toolCalls: calls,
+      responseTo: typeof tcid === 'string' ? [tcid] : [],
+    };
   });
 }
 
@@ -213,8 +229,18 @@ export function operationOf(span: OtlpSpan, extra?: string): GenAiOperation {
 /** The OpenTelemetry GenAI semantic conventions (and OpenLLMetry's LLM spans, which follow them). */
 export function readGenAi(span: OtlpSpan, op: GenAiOperation = operationOf(span)): GenAiSpan {
   const a = span.attributes;
-  const agent = typeof a['gen_ai.agent.name'] === 'string' ? (a['gen_ai.agent.name'] as string) : op === 'invoke_agent' ? /^invoke_agent\s+(.+)$/.exec(span.name)?.[1] : undefined;
-  const tool = typeof a['gen_ai.tool.name'] === 'string' ? (a['gen_ai.tool.name'] as string) : op === 'execute_tool' ? /^execute_tool\s+(.+)$/.exec(span.name)?.[1] : undefined;
+  const agent =
+    typeof a['gen_ai.agent.name'] === 'string'
+      ? (a['gen_ai.agent.name'] as string)
+      : op === 'invoke_agent'
+        ? /^invoke_agent\s+(.+)$/.exec(span.name)?.[1]
+        : undefined;
+  const tool =
+    typeof a['gen_ai.tool.name'] === 'string'
+      ? (a['gen_ai.tool.name'] as string)
+      : op === 'execute_tool'
+        ? /^execute_tool\s+(.+)$/.exec(span.name)?.[1]
+        : undefined;
   const view: GenAiSpan = { span, op, input: [], output: [] };
   if (agent) view.agent = agent;
   if (tool) view.tool = tool;
@@ -222,8 +248,13 @@ export function readGenAi(span: OtlpSpan, op: GenAiOperation = operationOf(span)
   if (a['gen_ai.tool.call.arguments'] !== undefined) view.toolArguments = argumentsObject(a['gen_ai.tool.call.arguments']);
   if (a['gen_ai.tool.call.result'] !== undefined) view.toolResult = str(a['gen_ai.tool.call.result']);
 
-  view.input = [...messagesOf(a['gen_ai.system_instructions'], 'system'), ...messagesOf(a['gen_ai.input.messages'], 'user'), ...indexedMessages(a, 'gen_ai.prompt', 'user')];
-  if (view.input.every((m) => m.role === 'system') && a['gen_ai.prompt'] !== undefined) view.input.push(...messagesOf(a['gen_ai.prompt'], 'user'));
+  view.input = [
+    ...messagesOf(a['gen_ai.system_instructions'], 'system'),
+    ...messagesOf(a['gen_ai.input.messages'], 'user'),
+    ...indexedMessages(a, 'gen_ai.prompt', 'user'),
+  ];
+  if (view.input.every((m) => m.role === 'system') && a['gen_ai.prompt'] !== undefined)
+    view.input.push(...messagesOf(a['gen_ai.prompt'], 'user'));
   view.output = [...messagesOf(a['gen_ai.output.messages'], 'assistant'), ...indexedMessages(a, 'gen_ai.completion', 'assistant')];
   if (view.output.length === 0 && a['gen_ai.completion'] !== undefined) view.output = messagesOf(a['gen_ai.completion'], 'assistant');
   for (const e of span.events ?? []) {

@@ -20,7 +20,8 @@ export function anyValue(v: unknown, depth = 0): unknown {
   if ('doubleValue' in o) return Number(o.doubleValue);
   if ('bytesValue' in o) return o.bytesValue;
   // Nesting past the cap becomes a cut mark: hostile depth never recurses far (docs/security.md, "Security").
-  if (depth >= DEPTH_CAP && ('arrayValue' in o || 'kvlistValue' in o)) return `…[✂ cut by saboteur: nested deeper than ${DEPTH_CAP} levels]`;
+  if (depth >= DEPTH_CAP && ('arrayValue' in o || 'kvlistValue' in o))
+    return `…[✂ cut by saboteur: nested deeper than ${DEPTH_CAP} levels]`;
   if ('arrayValue' in o) return (((o.arrayValue as Json)?.values as unknown[]) ?? []).map((x) => anyValue(x, depth + 1));
   if ('kvlistValue' in o) return attributes(((o.kvlistValue as Json)?.values as unknown[]) ?? [], depth + 1);
   return undefined;
@@ -70,7 +71,11 @@ export function spansOfRequest(req: unknown): OtlpSpan[] {
         if (!traceId || !spanId) continue;
         const parent = idOf(sp.parentSpanId);
         const events = Array.isArray(sp.events)
-          ? (sp.events as Json[]).map((e) => ({ name: String(e?.name ?? ''), timeMs: nanosToMs(e?.timeUnixNano), attributes: attributes(e?.attributes) }))
+          ? (sp.events as Json[]).map((e) => ({
+              name: String(e?.name ?? ''),
+              timeMs: nanosToMs(e?.timeUnixNano),
+              attributes: attributes(e?.attributes),
+            }))
           : [];
         out.push({
           traceId,
@@ -105,11 +110,17 @@ export function logEventsOfRequest(req: unknown): OtlpLogEvent[] {
         const spanId = idOf(rec.spanId);
         if (!traceId || !spanId) continue;
         const attrs = attributes(rec.attributes);
-        const name = typeof rec.eventName === 'string' && rec.eventName !== '' ? rec.eventName : typeof attrs['event.name'] === 'string' ? (attrs['event.name'] as string) : '';
+        const name =
+          typeof rec.eventName === 'string' && rec.eventName !== ''
+            ? rec.eventName
+            : typeof attrs['event.name'] === 'string'
+              ? (attrs['event.name'] as string)
+              : '';
         if (name === '') continue;
         delete attrs['event.name'];
         const body = anyValue(rec.body);
-        const fromBody = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : body === undefined ? {} : { body };
+        const fromBody =
+          body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : body === undefined ? {} : { body };
         const time = nanosToMs(rec.timeUnixNano) || nanosToMs(rec.observedTimeUnixNano);
         out.push({ traceId, spanId, name, timeMs: time, attributes: { ...fromBody, ...attrs } });
       }
@@ -146,12 +157,16 @@ export function parseOtlpJson(text: string, file: string): OtlpSpan[] {
       try {
         docs.push(JSON.parse(lines[i]));
       } catch (err) {
-        throw new OtlpInputError(`${file}:${i + 1}: not JSON (${jsonProblem(err)}); an OTLP export is an ExportTraceServiceRequest object, a list of them, or one per line`);
+        throw new OtlpInputError(
+          `${file}:${i + 1}: not JSON (${jsonProblem(err)}); an OTLP export is an ExportTraceServiceRequest object, a list of them, or one per line`,
+        );
       }
     }
   }
   if (!docs.every((d) => isTraceRequest(d) || isLogsRequest(d)) || !docs.some(isTraceRequest)) {
-    throw new OtlpInputError(`${file}: not an OTLP trace export: expected {"resourceSpans": [...]} (OTLP/JSON), a list of those, or one per line`);
+    throw new OtlpInputError(
+      `${file}: not an OTLP trace export: expected {"resourceSpans": [...]} (OTLP/JSON), a list of those, or one per line`,
+    );
   }
   return joinLogEvents(docs.flatMap(spansOfRequest), docs.flatMap(logEventsOfRequest));
 }

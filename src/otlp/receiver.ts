@@ -43,7 +43,8 @@ function inflateWithin(body: Buffer, encoding: string, limit: number): Buffer {
     return encoding === 'gzip' ? gunzipSync(body, { maxOutputLength: limit }) : inflateSync(body, { maxOutputLength: limit });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    if (e.code === 'ERR_BUFFER_TOO_LARGE' || e instanceof RangeError) throw Object.assign(new Error(`${tooLargeMessage('otlp receiver', limit)} once decompressed`), { status: 413 });
+    if (e.code === 'ERR_BUFFER_TOO_LARGE' || e instanceof RangeError)
+      throw Object.assign(new Error(`${tooLargeMessage('otlp receiver', limit)} once decompressed`), { status: 413 });
     throw Object.assign(new Error(`the ${encoding} body does not decompress: ${e.message}`), { status: 400 });
   }
 }
@@ -63,12 +64,25 @@ function boundSpan(span: OtlpSpan): OtlpSpan {
   if (span.parentSpanId !== undefined) out.parentSpanId = capText(span.parentSpanId, 64);
   if (span.service !== undefined) out.service = capText(span.service, 1024);
   if (span.scope !== undefined) out.scope = capText(span.scope, 1024);
-  if (span.events) out.events = span.events.slice(0, EVENTS_CAP).map((e) => ({ name: capText(e.name, 1024), timeMs: e.timeMs, attributes: boundValue(e.attributes, { budget: 64 * 1024 }) as Record<string, unknown> }));
+  if (span.events)
+    out.events = span.events
+      .slice(0, EVENTS_CAP)
+      .map((e) => ({
+        name: capText(e.name, 1024),
+        timeMs: e.timeMs,
+        attributes: boundValue(e.attributes, { budget: 64 * 1024 }) as Record<string, unknown>,
+      }));
   return out;
 }
 
 function boundLogEvent(e: OtlpLogEvent): OtlpLogEvent {
-  return { ...e, traceId: capText(e.traceId, 64), spanId: capText(e.spanId, 64), name: capText(e.name, 1024), attributes: boundValue(e.attributes) as Record<string, unknown> };
+  return {
+    ...e,
+    traceId: capText(e.traceId, 64),
+    spanId: capText(e.spanId, 64),
+    name: capText(e.name, 1024),
+    attributes: boundValue(e.attributes) as Record<string, unknown>,
+  };
 }
 
 interface Bucket {
@@ -82,7 +96,9 @@ type Signal = 'traces' | 'logs';
 function decodeBody(signal: Signal, type: string, body: Buffer): { spans: OtlpSpan[]; events: OtlpLogEvent[] } | string {
   if (type === 'application/x-protobuf' || type === 'application/protobuf') {
     try {
-      return signal === 'traces' ? { spans: spansOfRequest(decodeOtlpProtobuf(body)), events: [] } : { spans: [], events: logEventsOfRequest(decodeOtlpLogsProtobuf(body)) };
+      return signal === 'traces'
+        ? { spans: spansOfRequest(decodeOtlpProtobuf(body)), events: [] }
+        : { spans: [], events: logEventsOfRequest(decodeOtlpLogsProtobuf(body)) };
     } catch (err) {
       return (err as Error).message;
     }
@@ -95,7 +111,8 @@ function decodeBody(signal: Signal, type: string, body: Buffer): { spans: OtlpSp
   }
   const list = signal === 'traces' ? 'resourceSpans' : 'resourceLogs';
   const ok = isOtlpDocument(doc) && Array.isArray((doc as Record<string, unknown>)[list]);
-  if (!ok) return `body is not an ${signal === 'traces' ? 'ExportTraceServiceRequest' : 'ExportLogsServiceRequest'}: expected {"${list}": [...]}`;
+  if (!ok)
+    return `body is not an ${signal === 'traces' ? 'ExportTraceServiceRequest' : 'ExportLogsServiceRequest'}: expected {"${list}": [...]}`;
   return signal === 'traces' ? { spans: spansOfRequest(doc), events: [] } : { spans: [], events: logEventsOfRequest(doc) };
 }
 
@@ -113,18 +130,30 @@ export async function startOtlpReceiver(opts: OtlpReceiverOptions): Promise<Otlp
     const read = await readBodyWithin(req, limit);
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const m = /^\/([^/]+)\/v1\/(traces|logs)\/?$/.exec(url.pathname);
-    if (!m) return sendJson(res, 404, { code: 5, message: `no route ${req.method} ${url.pathname}: spans go to <OTEL_EXPORTER_OTLP_ENDPOINT>/v1/traces, their log events to <OTEL_EXPORTER_OTLP_ENDPOINT>/v1/logs` });
+    if (!m)
+      return sendJson(res, 404, {
+        code: 5,
+        message: `no route ${req.method} ${url.pathname}: spans go to <OTEL_EXPORTER_OTLP_ENDPOINT>/v1/traces, their log events to <OTEL_EXPORTER_OTLP_ENDPOINT>/v1/logs`,
+      });
     const signal = m[2] as Signal;
     if (req.method !== 'POST') return sendJson(res, 405, { code: 12, message: `OTLP/HTTP ${signal} are POSTed` }, { allow: 'POST' });
     const key = decodeURIComponent(m[1]);
     const bucket = live.get(key);
-    if (!bucket) return sendJson(res, 404, { code: 5, message: `unknown or finished invocation ${JSON.stringify(key)}: use the OTEL_EXPORTER_OTLP_ENDPOINT of the running invocation` });
+    if (!bucket)
+      return sendJson(res, 404, {
+        code: 5,
+        message: `unknown or finished invocation ${JSON.stringify(key)}: use the OTEL_EXPORTER_OTLP_ENDPOINT of the running invocation`,
+      });
     if (!read.ok) return sendJson(res, 413, { code: 8, message: tooLargeMessage('otlp receiver', read.limit) }, refusalHeaders(read));
     let body = read.body;
     const encoding = String(req.headers['content-encoding'] ?? '').toLowerCase();
     if (encoding === 'gzip' || encoding === 'deflate') body = inflateWithin(body, encoding, limit);
-    else if (encoding !== '' && encoding !== 'identity') return sendJson(res, 415, { code: 3, message: `Content-Encoding ${encoding} is not supported (use gzip or none)` });
-    const type = String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+    else if (encoding !== '' && encoding !== 'identity')
+      return sendJson(res, 415, { code: 3, message: `Content-Encoding ${encoding} is not supported (use gzip or none)` });
+    const type = String(req.headers['content-type'] ?? '')
+      .split(';')[0]
+      .trim()
+      .toLowerCase();
     const proto = type === 'application/x-protobuf' || type === 'application/protobuf';
     if (!proto && type !== 'application/json' && type !== '') {
       return sendJson(res, 415, { code: 3, message: `Content-Type ${type} is not OTLP: send application/json or application/x-protobuf` });
@@ -164,7 +193,8 @@ export async function startOtlpReceiver(opts: OtlpReceiverOptions): Promise<Otlp
   return {
     baseUrl,
     open(key) {
-      if (!KEY_PATTERN.test(key)) throw new Error(`otlp receiver key ${JSON.stringify(key)} must be 1-200 characters of A-Z a-z 0-9 . _ ~ -`);
+      if (!KEY_PATTERN.test(key))
+        throw new Error(`otlp receiver key ${JSON.stringify(key)} must be 1-200 characters of A-Z a-z 0-9 . _ ~ -`);
       if (live.has(key)) throw new Error(`otlp receiver: ${key} is already open`);
       live.set(key, { spans: [], events: [] });
       return `${baseUrl}/${key}`;

@@ -88,7 +88,11 @@ export function planPassThrough(listed: readonly string[], secrets: readonly str
  * Copies the planned names that are set in the host environment. A value that looks like a
  * credential is held back unless its name was opted in; `held` gets the reason for each.
  */
-function passThroughEnv(plan: PassThroughPlan, hostEnv: NodeJS.ProcessEnv, held: { name: string; why: string }[] = []): Record<string, string> {
+function passThroughEnv(
+  plan: PassThroughPlan,
+  hostEnv: NodeJS.ProcessEnv,
+  held: { name: string; why: string }[] = [],
+): Record<string, string> {
   const env: Record<string, string> = {};
   for (const name of plan.names) {
     const value = hostEnv[name];
@@ -105,13 +109,16 @@ function passThroughEnv(plan: PassThroughPlan, hostEnv: NodeJS.ProcessEnv, held:
 }
 
 /** Warns once per refused name; the names that pass are fixed for the whole run. */
-export function allowlistedBaseEnv(pipeline: { env: readonly string[]; secrets?: readonly string[] }, opts: { log: Log; hostEnv?: NodeJS.ProcessEnv }): Record<string, string> {
+export function allowlistedBaseEnv(
+  pipeline: { env: readonly string[]; secrets?: readonly string[] },
+  opts: { log: Log; hostEnv?: NodeJS.ProcessEnv },
+): Record<string, string> {
   const hostEnv = opts.hostEnv ?? process.env;
   const plan = planPassThrough(pipeline.env, pipeline.secrets ?? []);
   for (const name of plan.droppedSecrets) {
     opts.log.warn(
       name === 'OPENAI_API_KEY'
-        ? 'pipeline.env lists OPENAI_API_KEY: the host\'s key is not passed; the pipeline gets saboteur\'s per-invocation token under that name'
+        ? "pipeline.env lists OPENAI_API_KEY: the host's key is not passed; the pipeline gets saboteur's per-invocation token under that name"
         : isForbiddenName(name)
           ? `pipeline.env lists ${name}, the job's own credential: it never reaches the pipeline`
           : `pipeline.env lists ${name}, which looks like a secret: it is not passed to the pipeline; list it under pipeline.secrets if the pipeline needs it`,
@@ -119,7 +126,10 @@ export function allowlistedBaseEnv(pipeline: { env: readonly string[]; secrets?:
   }
   const held: { name: string; why: string }[] = [];
   const env = passThroughEnv(plan, hostEnv, held);
-  for (const h of held) opts.log.warn(`${h.name} holds what looks like ${h.why}: it is not passed to the pipeline; list it under pipeline.secrets if the pipeline needs it`);
+  for (const h of held)
+    opts.log.warn(
+      `${h.name} holds what looks like ${h.why}: it is not passed to the pipeline; list it under pipeline.secrets if the pipeline needs it`,
+    );
   for (const name of plan.optedIn) {
     if (hostEnv[name] === undefined) opts.log.warn(`pipeline.secrets lists ${name}, which is not set: the pipeline does not get it`);
     else opts.log.info(`pipeline.secrets: ${name} is passed to the pipeline`);

@@ -34,16 +34,40 @@ export interface FenceView {
 
 /** Variables naming a file that holds a credential (read by the tools that use them). */
 const CREDENTIAL_FILE_VARS = [
-  'GOOGLE_APPLICATION_CREDENTIALS', 'AWS_SHARED_CREDENTIALS_FILE', 'AWS_CONFIG_FILE', 'AZURE_CONFIG_DIR', 'KUBECONFIG',
-  'DOCKER_CONFIG', 'NPM_CONFIG_USERCONFIG', 'PIP_CONFIG_FILE', 'NETRC', 'GIT_CONFIG_GLOBAL', 'HF_TOKEN_PATH', 'GH_CONFIG_DIR', 'CLOUDSDK_CONFIG',
+  'GOOGLE_APPLICATION_CREDENTIALS',
+  'AWS_SHARED_CREDENTIALS_FILE',
+  'AWS_CONFIG_FILE',
+  'AZURE_CONFIG_DIR',
+  'KUBECONFIG',
+  'DOCKER_CONFIG',
+  'NPM_CONFIG_USERCONFIG',
+  'PIP_CONFIG_FILE',
+  'NETRC',
+  'GIT_CONFIG_GLOBAL',
+  'HF_TOKEN_PATH',
+  'GH_CONFIG_DIR',
+  'CLOUDSDK_CONFIG',
 ];
 /** Sockets that give root on the machine to whoever can connect. */
-const HOST_SOCKETS = ['/var/run/docker.sock', '/run/docker.sock', '/run/containerd/containerd.sock', '/run/podman/podman.sock', '/run/user/0/podman/podman.sock'];
+const HOST_SOCKETS = [
+  '/var/run/docker.sock',
+  '/run/docker.sock',
+  '/run/containerd/containerd.sock',
+  '/run/podman/podman.sock',
+  '/run/user/0/podman/podman.sock',
+];
 /** The runner's variables that name one of its files (the command files, the event, the state). */
 const RUNNER_FILE_VARS = ['GITHUB_ENV', 'GITHUB_OUTPUT', 'GITHUB_PATH', 'GITHUB_STATE', 'GITHUB_STEP_SUMMARY', 'GITHUB_EVENT_PATH'];
 const MAX_GIT_CONFIGS = 64;
 /** Credentials kept inside tool folders that come back for PATH (relative to HOME). */
-const HOME_TOOL_CREDENTIALS = ['.cargo/credentials', '.cargo/credentials.toml', '.local/share/keyrings', '.local/share/python_keyring', '.nvm/.npmrc', '.pyenv/.netrc'];
+const HOME_TOOL_CREDENTIALS = [
+  '.cargo/credentials',
+  '.cargo/credentials.toml',
+  '.local/share/keyrings',
+  '.local/share/python_keyring',
+  '.nvm/.npmrc',
+  '.pyenv/.netrc',
+];
 
 function isUnder(child: string, parent: string): boolean {
   const rel = path.relative(parent, child);
@@ -218,11 +242,18 @@ export function collectFenceView(inputs: ViewInputs): FenceView {
   const cwd = path.resolve(inputs.cwd);
   const repo = findRepoRoot(cwd) ?? cwd;
   const runner = runnerFolders(env, cwd);
-  const hidden = ['/tmp', '/var/tmp', '/root', ...(env.HOME ? [env.HOME] : []), ...runner.hidden, ...inputs.ownDirs].map((p) => path.resolve(p));
+  const hidden = ['/tmp', '/var/tmp', '/root', ...(env.HOME ? [env.HOME] : []), ...runner.hidden, ...inputs.ownDirs].map((p) =>
+    path.resolve(p),
+  );
   // The repository, unless it is a hidden folder itself (a dotfiles repository in HOME): then cwd.
-  const shown = [hidden.includes(repo) ? cwd : repo, ...(env.RUNNER_TOOL_CACHE ? [env.RUNNER_TOOL_CACHE] : []), ...toolRoots(env.PATH ?? '', hidden, homes(env))];
+  const shown = [
+    hidden.includes(repo) ? cwd : repo,
+    ...(env.RUNNER_TOOL_CACHE ? [env.RUNNER_TOOL_CACHE] : []),
+    ...toolRoots(env.PATH ?? '', hidden, homes(env)),
+  ];
   const blanked = [...runner.blanked, ...HOST_SOCKETS];
-  for (const root of homes(env)) for (const rel of HOME_TOOL_CREDENTIALS) (isDir(path.join(root, rel)) ? hidden : blanked).push(path.join(root, rel));
+  for (const root of homes(env))
+    for (const rel of HOME_TOOL_CREDENTIALS) (isDir(path.join(root, rel)) ? hidden : blanked).push(path.join(root, rel));
   for (const v of CREDENTIAL_FILE_VARS) if (env[v] && path.isAbsolute(env[v]!)) (isDir(env[v]!) ? hidden : blanked).push(env[v]!);
   const replaced: Array<[string, string]> = [];
   mkdirSync(inputs.scratchDir, { recursive: true, mode: 0o700 });

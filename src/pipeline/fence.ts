@@ -116,20 +116,25 @@ function trackUid(uid: number): void {
   if (exitHook) return;
   exitHook = true;
   process.on('exit', () => {
-    for (const u of liveUids) for (const pid of processesOfUid(u)) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // exiting anyway
+    for (const u of liveUids)
+      for (const pid of processesOfUid(u)) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // exiting anyway
+        }
       }
-    }
   });
 }
 
 const noSweep = { sweep: async () => undefined, release: () => undefined };
 
 /** The argv of each kind, pure (unit tested); `bin` maps tool names to their paths. */
-export function fenceArgv(kind: FenceKind, command: string, opts: { root: boolean; bin: Record<string, string>; uid?: number; privateDir?: string; view?: FenceView }): string[] {
+export function fenceArgv(
+  kind: FenceKind,
+  command: string,
+  opts: { root: boolean; bin: Record<string, string>; uid?: number; privateDir?: string; view?: FenceView },
+): string[] {
   const sh = [SH, '-c', command];
   switch (kind) {
     case 'bwrap': {
@@ -137,11 +142,19 @@ export function fenceArgv(kind: FenceKind, command: string, opts: { root: boolea
       return [
         opts.bin.bwrap,
         // Everything read-only: what the run writes outside its own folder fails, so nothing outlives it.
-        '--ro-bind', '/', '/',
-        '--dev-bind', '/dev', '/dev',
+        '--ro-bind',
+        '/',
+        '/',
+        '--dev-bind',
+        '/dev',
+        '/dev',
         // Shared memory of its own, capped: multiprocessing works, the host's memory is not a target.
-        '--size', String(SHM_BYTES), '--tmpfs', '/dev/shm',
-        '--proc', '/proc',
+        '--size',
+        String(SHM_BYTES),
+        '--tmpfs',
+        '/dev/shm',
+        '--proc',
+        '/proc',
         ...viewMounts(view, opts.privateDir),
         '--unshare-pid',
         '--unshare-ipc',
@@ -153,13 +166,25 @@ export function fenceArgv(kind: FenceKind, command: string, opts: { root: boolea
       ];
     }
     case 'unshare': {
-      const ns = opts.root ? ['--pid', '--fork', '--kill-child', '--mount-proc'] : ['--user', '--map-current-user', '--pid', '--fork', '--kill-child', '--mount-proc'];
+      const ns = opts.root
+        ? ['--pid', '--fork', '--kill-child', '--mount-proc']
+        : ['--user', '--map-current-user', '--pid', '--fork', '--kill-child', '--mount-proc'];
       // setpriv first: unshare dies with saboteur; as root the run gets no capabilities.
       const drop = opts.root ? [opts.bin.setpriv, '--no-new-privs', '--bounding-set=-all', '--inh-caps=-all', '--'] : [];
       return [opts.bin.setpriv, '--pdeathsig', 'KILL', '--', opts.bin.unshare, ...ns, '--', ...drop, ...sh];
     }
     case 'uid':
-      return [opts.bin.setpriv, '--pdeathsig', 'KILL', `--reuid=${opts.uid}`, `--regid=${opts.uid}`, '--clear-groups', '--no-new-privs', '--', ...sh];
+      return [
+        opts.bin.setpriv,
+        '--pdeathsig',
+        'KILL',
+        `--reuid=${opts.uid}`,
+        `--regid=${opts.uid}`,
+        '--clear-groups',
+        '--no-new-privs',
+        '--',
+        ...sh,
+      ];
     case 'none':
       return sh;
   }
@@ -173,7 +198,10 @@ function fenceNote(kind: FenceKind, missing: string[]): string {
   const why = missing.length ? ` (${missing.join('; ')})` : '';
   switch (kind) {
     case 'bwrap':
-      return 'bwrap: each pipeline run has its own pid and IPC namespaces (saboteur and the other runs are invisible; everything it starts dies with it) and its own HOME and /tmp; the machine is read-only, without HOME, the runner\'s folders and the repository\'s git credentials; shared network' + (isRoot() ? ', no capabilities' : ', in a user namespace');
+      return (
+        "bwrap: each pipeline run has its own pid and IPC namespaces (saboteur and the other runs are invisible; everything it starts dies with it) and its own HOME and /tmp; the machine is read-only, without HOME, the runner's folders and the repository's git credentials; shared network" +
+        (isRoot() ? ', no capabilities' : ', in a user namespace')
+      );
     case 'unshare':
       return `DEGRADED pipeline fence: bubblewrap is not usable${why}. Each pipeline run has its own pid namespace (saboteur and the other runs are invisible; everything it starts dies with it), but ${FILES_EXPOSED}. Install bubblewrap for the full fence.`;
     case 'uid':

@@ -128,10 +128,19 @@ export function createHttpRunner(pipeline: PipelineConfig, opts: RunnerOptions):
     if (fence!.kind === 'uid') chmodSync(serveRoot, 0o711);
     const privateDir = path.join(serveRoot, 'run');
     for (const d of [privateDir, path.join(privateDir, 'home'), path.join(privateDir, 'tmp')]) mkdirSync(d, { mode: 0o700 });
-    const view = fence!.kind === 'bwrap' ? collectFenceView({ hostEnv: opts.hostEnv ?? process.env, cwd: pipeline.cwd, ownDirs: [serveRoot, opts.workDir], scratchDir: path.join(serveRoot, 'git-configs') }) : undefined;
+    const view =
+      fence!.kind === 'bwrap'
+        ? collectFenceView({
+            hostEnv: opts.hostEnv ?? process.env,
+            cwd: pipeline.cwd,
+            ownDirs: [serveRoot, opts.workDir],
+            scratchDir: path.join(serveRoot, 'git-configs'),
+          })
+        : undefined;
     fenced = fence!.enter(command, { privateDir, view });
     try {
-      if (fenced.uid !== undefined) for (const d of [privateDir, path.join(privateDir, 'home'), path.join(privateDir, 'tmp')]) chownSync(d, fenced.uid, fenced.uid);
+      if (fenced.uid !== undefined)
+        for (const d of [privateDir, path.join(privateDir, 'home'), path.join(privateDir, 'tmp')]) chownSync(d, fenced.uid, fenced.uid);
       const subprocess = execa(fenced.file, fenced.args, {
         cwd: pipeline.cwd,
         env: { ...baseEnv, ...privateHomeEnv(privateDir), ...sharedContractEnv(shared) },
@@ -179,7 +188,9 @@ export function createHttpRunner(pipeline: PipelineConfig, opts: RunnerOptions):
       if (Date.now() >= deadline) {
         const tail = serve ? `; the end of ${logPath}:\n${await fileTail(logPath)}` : '';
         await stopServe();
-        throw new Error(`pipeline.ready-timeout: the pipeline service was not ready within ${pipeline.readyTimeoutMs} ms (${lastProblem})${tail}`);
+        throw new Error(
+          `pipeline.ready-timeout: the pipeline service was not ready within ${pipeline.readyTimeoutMs} ms (${lastProblem})${tail}`,
+        );
       }
       await new Promise((resolve) => setTimeout(resolve, Math.min(pause, Math.max(1, deadline - Date.now()))));
       pause = Math.min(pause * 2, 500);

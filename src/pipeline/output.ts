@@ -42,7 +42,10 @@ export function parseOutputFile(text: string): OutputParse {
   try {
     value = JSON.parse(text);
   } catch (err) {
-    return { ok: false, error: `SABOTEUR_OUTPUT_FILE is not valid JSON (${(err as Error).message}); it starts with ${JSON.stringify(text.slice(0, 80))}` };
+    return {
+      ok: false,
+      error: `SABOTEUR_OUTPUT_FILE is not valid JSON (${(err as Error).message}); it starts with ${JSON.stringify(text.slice(0, 80))}`,
+    };
   }
   return validateOutput(value, 'SABOTEUR_OUTPUT_FILE');
 }

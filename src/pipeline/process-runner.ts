@@ -29,7 +29,8 @@ async function readOutputFile(file: string): Promise<OutputParse | undefined> {
   } catch {
     return undefined;
   }
-  if (size > OUTPUT_FILE_LIMIT) return { ok: false, error: `SABOTEUR_OUTPUT_FILE is ${size} bytes, over the ${OUTPUT_FILE_LIMIT >> 20} MiB limit` };
+  if (size > OUTPUT_FILE_LIMIT)
+    return { ok: false, error: `SABOTEUR_OUTPUT_FILE is ${size} bytes, over the ${OUTPUT_FILE_LIMIT >> 20} MiB limit` };
   const text = await readFile(file, 'utf8');
   return text.trim() === '' ? undefined : parseOutputFile(text);
 }
@@ -62,7 +63,8 @@ export function createProcessRunner(pipeline: PipelineConfig, opts: RunnerOption
     await makePrivateHome(dir);
     const fenced = fence!.enter(command!, { privateDir: dir, view });
     try {
-      if (fenced.uid !== undefined) for (const d of [dir, path.join(dir, 'home'), path.join(dir, 'tmp')]) await chown(d, fenced.uid, fenced.uid);
+      if (fenced.uid !== undefined)
+        for (const d of [dir, path.join(dir, 'home'), path.join(dir, 'tmp')]) await chown(d, fenced.uid, fenced.uid);
       return await runFenced(fenced, env, taskJson, outputFile, started);
     } finally {
       await fenced.sweep();
@@ -70,7 +72,13 @@ export function createProcessRunner(pipeline: PipelineConfig, opts: RunnerOption
     }
   }
 
-  async function runFenced(fenced: ReturnType<Fence['enter']>, env: Record<string, string>, taskJson: string, outputFile: string, started: number): Promise<PipelineResult> {
+  async function runFenced(
+    fenced: ReturnType<Fence['enter']>,
+    env: Record<string, string>,
+    taskJson: string,
+    outputFile: string,
+    started: number,
+  ): Promise<PipelineResult> {
     const subprocess = execa(fenced.file, fenced.args, {
       cwd: pipeline.cwd,
       env,
@@ -129,13 +137,24 @@ export function createProcessRunner(pipeline: PipelineConfig, opts: RunnerOption
       };
     }
     if (pgid === undefined || (result.exitCode === undefined && result.signal === undefined)) {
-      return { status: 'error', error: `pipeline.run could not be started: ${result.shortMessage ?? result.message}`, stderrTail, durationMs };
+      return {
+        status: 'error',
+        error: `pipeline.run could not be started: ${result.shortMessage ?? result.message}`,
+        stderrTail,
+        durationMs,
+      };
     }
     if (result.signal) {
       return { status: 'crash', exitCode: null, stderrTail, error: `pipeline.run was killed by ${result.signal}`, durationMs };
     }
     if (result.exitCode !== 0) {
-      return { status: 'crash', exitCode: result.exitCode, stderrTail, error: `pipeline.run exited with code ${result.exitCode}`, durationMs };
+      return {
+        status: 'crash',
+        exitCode: result.exitCode,
+        stderrTail,
+        error: `pipeline.run exited with code ${result.exitCode}`,
+        durationMs,
+      };
     }
     const parsed = (await readOutputFile(outputFile)) ?? parseStdoutOutput(stdout.text());
     if (!parsed.ok) return { status: 'bad-output', exitCode: 0, stderrTail, error: parsed.error, durationMs };
@@ -152,7 +171,12 @@ export function createProcessRunner(pipeline: PipelineConfig, opts: RunnerOption
       // The uid fence: each run's own uid must reach its folder (and only its folder) inside.
       await chmod(tasksDir, fence.kind === 'uid' ? 0o711 : 0o700);
       if (fence.kind === 'bwrap') {
-        view = collectFenceView({ hostEnv: opts.hostEnv ?? process.env, cwd: pipeline.cwd, ownDirs: [tasksDir, opts.workDir], scratchDir: path.join(tasksDir, 'git-configs') });
+        view = collectFenceView({
+          hostEnv: opts.hostEnv ?? process.env,
+          cwd: pipeline.cwd,
+          ownDirs: [tasksDir, opts.workDir],
+          scratchDir: path.join(tasksDir, 'git-configs'),
+        });
       }
     })();
     return prepared;
@@ -171,7 +195,11 @@ export function createProcessRunner(pipeline: PipelineConfig, opts: RunnerOption
       return await runIn(dir, input, started);
     } catch (err) {
       // Our own failure (temp dir, spawn): still a result, so the run goes on.
-      return { status: 'error', error: `running pipeline.run failed: ${(err as Error).message}`, durationMs: Math.round(performance.now() - started) };
+      return {
+        status: 'error',
+        error: `running pipeline.run failed: ${(err as Error).message}`,
+        durationMs: Math.round(performance.now() - started),
+      };
     } finally {
       if (dir) await rm(dir, { recursive: true, force: true });
     }

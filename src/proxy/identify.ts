@@ -21,7 +21,10 @@ const globs = new Map<string, RegExp>();
 export function globMatches(pattern: string, value: string): boolean {
   let re = globs.get(pattern);
   if (!re) {
-    const source = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+    const source = pattern
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*/g, '.*')
+      .replace(/\?/g, '.');
     re = new RegExp(`^${source}$`, 's');
     globs.set(pattern, re);
   }
@@ -57,7 +60,11 @@ export function identifyAgent(
   rules: readonly AgentRule[],
 ): { agent: string; source: AgentSource; signals?: AgentSignal[] } {
   const byHeader = (value: string) => rules.find((r) => r.match.header === value)?.name ?? value;
-  const named: AgentSignal | undefined = input.header ? { agent: byHeader(input.header), source: 'header' } : input.pathAgent ? { agent: byHeader(input.pathAgent), source: 'path' } : undefined;
+  const named: AgentSignal | undefined = input.header
+    ? { agent: byHeader(input.header), source: 'header' }
+    : input.pathAgent
+      ? { agent: byHeader(input.pathAgent), source: 'path' }
+      : undefined;
   const matched: AgentSignal[] = [];
   let system: string | undefined;
   let systemRead = false;
@@ -66,7 +73,8 @@ export function identifyAgent(
       system = typeof input.system === 'function' ? input.system() : input.system;
       systemRead = true;
     }
-    if (ruleMatches(rule, system, input.model)) matched.push({ agent: rule.name, source: rule.match.system !== undefined ? 'system' : 'model' });
+    if (ruleMatches(rule, system, input.model))
+      matched.push({ agent: rule.name, source: rule.match.system !== undefined ? 'system' : 'model' });
   }
   const believed = named ?? matched[0];
   if (!believed) return { agent: DEFAULT_AGENT, source: 'default' };
@@ -145,10 +153,16 @@ export interface Route {
 
 const ROUTE = /^(?:\/agents\/([^/]+))?\/v1(\/chat\/completions|\/completions|\/responses|\/models)\/?(\?.*)?$/;
 
-const ENDPOINTS: Record<string, Route['endpoint']> = { '/chat/completions': 'chat.completions', '/completions': 'completions', '/responses': 'responses', '/models': 'models' };
+const ENDPOINTS: Record<string, Route['endpoint']> = {
+  '/chat/completions': 'chat.completions',
+  '/completions': 'completions',
+  '/responses': 'responses',
+  '/models': 'models',
+};
 
 /** What the proxy serves, for error messages. */
-export const SERVED_ROUTES = 'POST /v1/chat/completions, POST /v1/responses, POST /v1/completions, GET /v1/models, and the same under /agents/NAME/v1';
+export const SERVED_ROUTES =
+  'POST /v1/chat/completions, POST /v1/responses, POST /v1/completions, GET /v1/models, and the same under /agents/NAME/v1';
 
 export function parseRoute(method: string, url: string): Route | undefined {
   const m = ROUTE.exec(url);

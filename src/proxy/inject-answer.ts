@@ -22,12 +22,21 @@ export interface InjectedAnswer {
  * Corrupts the answer; undefined when the method corrupts no answers. An injector that fails is
  * logged and the call passes through untouched (the hit says why) rather than failing the pipeline.
  */
-export async function injectAnswer(assembled: AssembledResponse, injector: Injector, ctx: InjectionContext, log: Log): Promise<InjectedAnswer | undefined> {
+export async function injectAnswer(
+  assembled: AssembledResponse,
+  injector: Injector,
+  ctx: InjectionContext,
+  log: Log,
+): Promise<InjectedAnswer | undefined> {
   if (!injector.corrupt) return undefined;
   try {
     const result = await injector.corrupt({ content: assembled.content, toolCalls: assembled.toolCalls }, ctx);
     if (!result.corruption) return { delivered: assembled, hit: result.hit };
-    const delivered: AssembledResponse = { ...assembled, content: result.delivered.content, toolCalls: result.delivered.toolCalls.map((t) => ({ ...t })) };
+    const delivered: AssembledResponse = {
+      ...assembled,
+      content: result.delivered.content,
+      toolCalls: result.delivered.toolCalls.map((t) => ({ ...t })),
+    };
     return { delivered, corruption: result.corruption, hit: result.hit };
   } catch (err) {
     const message = (err as Error).message;

@@ -14,7 +14,16 @@ import { performance } from 'node:perf_hooks';
 import type { Log } from '../util/log.js';
 import type { ProxyCall } from '../runlog/schema.js';
 import type { Injector, InjectionContext } from '../inject/types.js';
-import { AGENT_HEADER, closeServer, headerValue, listenLocal, MAX_BODY_DEPTH, nestsDeeperThan, sendError, sendJson } from '../model/http-util.js';
+import {
+  AGENT_HEADER,
+  closeServer,
+  headerValue,
+  listenLocal,
+  MAX_BODY_DEPTH,
+  nestsDeeperThan,
+  sendError,
+  sendJson,
+} from '../model/http-util.js';
 import { SSE_HEADERS, sseData, type AssembledResponse, type Endpoint } from '../model/openai-wire.js';
 import { responsesEvent } from '../model/responses-wire.js';
 import { wireFor, type EndpointWire } from '../model/wire.js';
@@ -192,7 +201,10 @@ async function corruptThrough(
     assembled = wire.json(json);
   }
   if (status < 200 || status >= 300 || assembled.error || assembled.choiceCount !== 1) {
-    const why = status < 200 || status >= 300 || assembled.error ? `the model answered with an error (HTTP ${status}): passed through unchanged` : `the response has ${assembled.choiceCount} choices: only single-choice responses are corrupted`;
+    const why =
+      status < 200 || status >= 300 || assembled.error
+        ? `the model answered with an error (HTTP ${status}): passed through unchanged`
+        : `the response has ${assembled.choiceCount} choices: only single-choice responses are corrupted`;
     return { ...original(assembled), ...(hit ? { hit: { mode: 'n/a', units: 0, drawn: 0, changed: 0, why } } : {}) };
   }
   const injected = hit ? await injectAnswer(assembled, injector, ctx, log) : undefined;
@@ -206,7 +218,13 @@ async function corruptThrough(
   }
   if (isSse) {
     const events = wire.deliveredEvents(delivered, body);
-    if (!events) return { ...original(assembled), ...(injected ? { hit: { ...injected.hit, changed: 0, why: 'the stream could not be written again, so it went out unchanged' } } : {}) };
+    if (!events)
+      return {
+        ...original(assembled),
+        ...(injected
+          ? { hit: { ...injected.hit, changed: 0, why: 'the stream could not be written again, so it went out unchanged' } }
+          : {}),
+      };
     res.writeHead(status, SSE_HEADERS);
     for (const e of events) res.write(e);
     res.end();
@@ -233,8 +251,24 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     const message = `saboteur proxy has no route ${where} (it serves ${SERVED_ROUTES})`;
     const invocation = registry.get(clientKey(req.headers));
     if (invocation) {
-      const { agent, source } = identifyAgent({ header: headerValue(req, AGENT_HEADER), pathAgent: /^\/agents\/([^/]+)\//.exec(req.url ?? '')?.[1] }, agents);
-      const call: ProxyCall = { id: randomUUID(), agent, agentSource: source, endpoint: 'unsupported', route: where, agentCallIndex: NO_AGENT_CALL_INDEX, startedAt, durationMs: 0, stream: false, status: 404, request: {}, error: message };
+      const { agent, source } = identifyAgent(
+        { header: headerValue(req, AGENT_HEADER), pathAgent: /^\/agents\/([^/]+)\//.exec(req.url ?? '')?.[1] },
+        agents,
+      );
+      const call: ProxyCall = {
+        id: randomUUID(),
+        agent,
+        agentSource: source,
+        endpoint: 'unsupported',
+        route: where,
+        agentCallIndex: NO_AGENT_CALL_INDEX,
+        startedAt,
+        durationMs: 0,
+        stream: false,
+        status: 404,
+        request: {},
+        error: message,
+      };
       invocation.finish(invocation.begin(call), call);
     }
     if (!warnedRoutes.has(where) && warnedRoutes.size < 100) {
@@ -260,14 +294,46 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     if (route.endpoint === 'models') {
       req.resume();
       const { agent, source } = identifyAgent({ header, pathAgent: route.pathAgent }, agents);
-      const base: ProxyCall = { id: randomUUID(), agent, agentSource: source, endpoint: 'models', agentCallIndex: NO_AGENT_CALL_INDEX, startedAt, durationMs: 0, stream: false, status: 0, request: {} };
-      await forward(invocation, base, t0, res, { method: 'GET', path: route.upstreamPath, headers: { accept: 'application/json', [AGENT_HEADER]: agent } });
+      const base: ProxyCall = {
+        id: randomUUID(),
+        agent,
+        agentSource: source,
+        endpoint: 'models',
+        agentCallIndex: NO_AGENT_CALL_INDEX,
+        startedAt,
+        durationMs: 0,
+        stream: false,
+        status: 0,
+        request: {},
+      };
+      await forward(invocation, base, t0, res, {
+        method: 'GET',
+        path: route.upstreamPath,
+        headers: { accept: 'application/json', [AGENT_HEADER]: agent },
+      });
       return;
     }
 
     const endpoint = route.endpoint;
-    const refuse = (agent: { agent: string; source: ProxyCall['agentSource'] }, message: string, request: ProxyCall['request'] = {}, status: 400 | 413 = 400) => {
-      const call = boundProxyCall({ id: randomUUID(), agent: agent.agent, agentSource: agent.source, endpoint, agentCallIndex: NO_AGENT_CALL_INDEX, startedAt, durationMs: performance.now() - t0, stream: false, status, request, error: message });
+    const refuse = (
+      agent: { agent: string; source: ProxyCall['agentSource'] },
+      message: string,
+      request: ProxyCall['request'] = {},
+      status: 400 | 413 = 400,
+    ) => {
+      const call = boundProxyCall({
+        id: randomUUID(),
+        agent: agent.agent,
+        agentSource: agent.source,
+        endpoint,
+        agentCallIndex: NO_AGENT_CALL_INDEX,
+        startedAt,
+        durationMs: performance.now() - t0,
+        stream: false,
+        status,
+        request,
+        error: message,
+      });
       invocation.finish(invocation.begin(call), call);
       sendError(res, status, 'invalid_request_error', `saboteur proxy: ${message}`, status === 413 ? 'request_too_large' : null);
     };
@@ -276,7 +342,19 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     if (!read.ok) {
       const message = `saboteur proxy: ${tooLargeMessage('the call was refused', read.limit)}`;
       const { agent, source } = identifyAgent({ header, pathAgent: route.pathAgent }, agents);
-      const call = boundProxyCall({ id: randomUUID(), agent, agentSource: source, endpoint, agentCallIndex: NO_AGENT_CALL_INDEX, startedAt, durationMs: performance.now() - t0, stream: false, status: 413, request: {}, error: message });
+      const call = boundProxyCall({
+        id: randomUUID(),
+        agent,
+        agentSource: source,
+        endpoint,
+        agentCallIndex: NO_AGENT_CALL_INDEX,
+        startedAt,
+        durationMs: performance.now() - t0,
+        stream: false,
+        status: 413,
+        request: {},
+        error: message,
+      });
       invocation.finish(invocation.begin(call), call);
       log.warn(`proxy: ${message} (${agent} of ${invocation.instanceId})`);
       for (const [name, value] of Object.entries(refusalHeaders(read))) res.setHeader(name, value);
@@ -288,22 +366,44 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
       body = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
       if (!body || typeof body !== 'object' || Array.isArray(body)) throw new Error('not a JSON object');
     } catch (err) {
-      return refuse(identifyAgent({ header, pathAgent: route.pathAgent }, agents), `the request body is not a JSON object: ${(err as Error).message}`);
+      return refuse(
+        identifyAgent({ header, pathAgent: route.pathAgent }, agents),
+        `the request body is not a JSON object: ${(err as Error).message}`,
+      );
     }
     // Bounded here, once: what passes can be rewritten, re-sent and summarized without overflowing.
-    if (nestsDeeperThan(body, MAX_BODY_DEPTH)) return refuse(identifyAgent({ header, pathAgent: route.pathAgent }, agents), `the request body is nested deeper than ${MAX_BODY_DEPTH} levels`);
+    if (nestsDeeperThan(body, MAX_BODY_DEPTH))
+      return refuse(
+        identifyAgent({ header, pathAgent: route.pathAgent }, agents),
+        `the request body is nested deeper than ${MAX_BODY_DEPTH} levels`,
+      );
     const requested = typeof body.model === 'string' ? body.model : undefined;
     // The Responses API's state lives here: the request goes upstream with its whole conversation.
     let responses: PreparedResponses | undefined;
     if (endpoint === 'responses') {
       responses = prepareResponses(body, invocation, { requestBytes: raw.length, maxBytes });
-      if (!responses.ok) return refuse(identifyAgent({ header, pathAgent: route.pathAgent, model: requested }, agents), responses.message, requested ? { model: requested } : {}, responses.status);
+      if (!responses.ok)
+        return refuse(
+          identifyAgent({ header, pathAgent: route.pathAgent, model: requested }, agents),
+          responses.message,
+          requested ? { model: requested } : {},
+          responses.status,
+        );
       body = responses.body;
     }
     const sent = body;
-    const { agent, source, signals } = identifyAgent({ header, pathAgent: route.pathAgent, system: () => systemTextOf(sent, endpoint), model: requested }, agents);
+    const { agent, source, signals } = identifyAgent(
+      { header, pathAgent: route.pathAgent, system: () => systemTextOf(sent, endpoint), model: requested },
+      agents,
+    );
     const agentCallIndex = invocation.nextAgentCallIndex(agent);
-    const ctx: InjectionContext = { instanceId: invocation.instanceId, variant: invocation.variant, agent, agentCallIndex, ...(invocation.objective ? { objective: invocation.objective } : {}) };
+    const ctx: InjectionContext = {
+      instanceId: invocation.instanceId,
+      variant: invocation.variant,
+      agent,
+      agentCallIndex,
+      ...(invocation.objective ? { objective: invocation.objective } : {}),
+    };
     let hit = false;
     if (injector) {
       try {
@@ -316,7 +416,8 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     const rewritten = await rewriteRequest(body, endpoint, injector, ctx, log);
     const modelBody = rewritten?.body ?? body;
     // A model alias that named the agent is not a model the server knows: ask for the served one.
-    const upstreamBody = source === 'model' && options.model && requested !== options.model ? { ...modelBody, model: options.model } : modelBody;
+    const upstreamBody =
+      source === 'model' && options.model && requested !== options.model ? { ...modelBody, model: options.model } : modelBody;
     const bytes = upstreamBody === body && !responses ? raw : Buffer.from(JSON.stringify(upstreamBody));
     const base: ProxyCall = {
       id: randomUUID(),
@@ -334,9 +435,18 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     };
     const headers = { 'content-type': 'application/json', accept: String(req.headers.accept ?? 'application/json'), [AGENT_HEADER]: agent };
     // A Responses object echoes its instructions: the pipeline must get back its own, not the saboteur's.
-    const echoed = endpoint === 'responses' && rewritten && rewritten.body !== body ? { instructions: body.instructions ?? null } : undefined;
-    const outcome = await forward(invocation, base, t0, res, { method: 'POST', path: route.upstreamPath, headers, body: bytes }, { body, wire: wireFor(endpoint), hit, ctx, ...(echoed ? { echoed } : {}) });
-    if (responses?.ok && outcome.status >= 200 && outcome.status < 300) rememberResponse(invocation, responses, outcome.assembled, outcome.corruption !== undefined);
+    const echoed =
+      endpoint === 'responses' && rewritten && rewritten.body !== body ? { instructions: body.instructions ?? null } : undefined;
+    const outcome = await forward(
+      invocation,
+      base,
+      t0,
+      res,
+      { method: 'POST', path: route.upstreamPath, headers, body: bytes },
+      { body, wire: wireFor(endpoint), hit, ctx, ...(echoed ? { echoed } : {}) },
+    );
+    if (responses?.ok && outcome.status >= 200 && outcome.status < 300)
+      rememberResponse(invocation, responses, outcome.assembled, outcome.corruption !== undefined);
   }
 
   async function forward(
@@ -345,7 +455,13 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
     t0: number,
     res: http.ServerResponse,
     upstreamRequest: Parameters<Upstream['request']>[0],
-    generation?: { body: Record<string, unknown>; wire: EndpointWire; hit: boolean; ctx: InjectionContext; echoed?: { instructions: unknown } },
+    generation?: {
+      body: Record<string, unknown>;
+      wire: EndpointWire;
+      hit: boolean;
+      ctx: InjectionContext;
+      echoed?: { instructions: unknown };
+    },
   ): Promise<Outcome> {
     const pending = upstream.request(upstreamRequest);
     // The summary is built while the model works, off the response's path.
@@ -358,10 +474,21 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
       const up = await pending;
       outcome =
         (generation?.hit || generation?.echoed) && injector
-          ? await corruptThrough(up, res, generation.wire, generation.body, injector, generation.ctx, log, generation.hit, generation.echoed)
+          ? await corruptThrough(
+              up,
+              res,
+              generation.wire,
+              generation.body,
+              injector,
+              generation.ctx,
+              log,
+              generation.hit,
+              generation.echoed,
+            )
           : await streamThrough(up, res, generation?.wire);
     } catch (err) {
-      const message = err instanceof UpstreamError ? `saboteur proxy: ${err.message}` : `saboteur proxy: forwarding failed: ${(err as Error).message}`;
+      const message =
+        err instanceof UpstreamError ? `saboteur proxy: ${err.message}` : `saboteur proxy: forwarding failed: ${(err as Error).message}`;
       log.warn(message);
       sendError(res, 502, 'upstream_unreachable', message, 'upstream_unreachable');
       outcome = { status: 502, error: message };

@@ -64,10 +64,20 @@ export interface ExpansionBounds {
  */
 export function prepareResponses(body: Record<string, unknown>, invocation: Invocation, bounds: ExpansionBounds): PreparedResponses {
   if (body.background === true) {
-    return { ok: false, status: 400, message: 'background responses are not supported through saboteur\'s proxy (the answer must come back within the call): leave `background` unset' };
+    return {
+      ok: false,
+      status: 400,
+      message:
+        "background responses are not supported through saboteur's proxy (the answer must come back within the call): leave `background` unset",
+    };
   }
   if (body.conversation !== undefined && body.conversation !== null) {
-    return { ok: false, status: 400, message: '`conversation` (the Conversations API) is not supported through saboteur\'s proxy: send the history in `input`, or continue with `previous_response_id`' };
+    return {
+      ok: false,
+      status: 400,
+      message:
+        "`conversation` (the Conversations API) is not supported through saboteur's proxy: send the history in `input`, or continue with `previous_response_id`",
+    };
   }
   const own = inputItems(body.input);
   if (!own) return { ok: false, status: 400, message: '`input` must be a string or a list of input items' };
@@ -87,10 +97,18 @@ export function prepareResponses(body: Record<string, unknown>, invocation: Invo
     depth = stored.depth + 1;
     bytes += stored.bytes;
     if (depth > MAX_CHAIN_DEPTH) {
-      return { ok: false, status: 400, message: `previous_response_id ${JSON.stringify(previous)} would chain ${depth} responses, more than the ${MAX_CHAIN_DEPTH} saboteur's proxy follows: start a new conversation, sending what matters in \`input\`` };
+      return {
+        ok: false,
+        status: 400,
+        message: `previous_response_id ${JSON.stringify(previous)} would chain ${depth} responses, more than the ${MAX_CHAIN_DEPTH} saboteur's proxy follows: start a new conversation, sending what matters in \`input\``,
+      };
     }
     if (bytes > bounds.maxBytes) {
-      return { ok: false, status: 413, message: `the conversation previous_response_id ${JSON.stringify(previous)} expands to is over the ${limitText(bounds.maxBytes)} limit of a request body (about ${limitText(bytes)}): start a new conversation, or send less in \`input\`` };
+      return {
+        ok: false,
+        status: 413,
+        message: `the conversation previous_response_id ${JSON.stringify(previous)} expands to is over the ${limitText(bounds.maxBytes)} limit of a request body (about ${limitText(bytes)}): start a new conversation, or send less in \`input\``,
+      };
     }
     items = [...stored.items, ...own];
   }
@@ -102,7 +120,12 @@ export function prepareResponses(body: Record<string, unknown>, invocation: Invo
  * Remembers a delivered response, so `previous_response_id` continues from what the pipeline saw
  * (`corrupted`: the delivered text and arguments replace the model's in the stored items).
  */
-export function rememberResponse(invocation: Invocation, prepared: { keep: boolean; items: Item[]; bytes: number; depth: number }, delivered: AssembledResponse | undefined, corrupted: boolean): void {
+export function rememberResponse(
+  invocation: Invocation,
+  prepared: { keep: boolean; items: Item[]; bytes: number; depth: number },
+  delivered: AssembledResponse | undefined,
+  corrupted: boolean,
+): void {
   if (!prepared.keep || !delivered?.raw || !delivered.id) return;
   const response = corrupted ? withDelivered(delivered.raw, delivered) : delivered.raw;
   const output = Array.isArray(response.output) ? (response.output as Item[]) : [];

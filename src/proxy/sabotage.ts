@@ -21,15 +21,25 @@ export function systemPromptOf(body: Record<string, unknown>, endpoint: Endpoint
 }
 
 /** Chat messages (or Responses input items) with the system prompt replaced, or added to, or inserted. */
-function withSystemMessages(messages: Record<string, unknown>[], action: 'replace' | 'append', text: string): { messages: Record<string, unknown>[]; action: CallRewrite['action'] } {
+function withSystemMessages(
+  messages: Record<string, unknown>[],
+  action: 'replace' | 'append',
+  text: string,
+): { messages: Record<string, unknown>[]; action: CallRewrite['action'] } {
   const positions = messages.map((m, i) => (SYSTEM_ROLES.has(m?.role as string) ? i : -1)).filter((i) => i >= 0);
   if (positions.length === 0) return { messages: [{ role: 'system', content: text }, ...messages], action: 'inserted' };
   if (action === 'replace') {
     const first = positions[0];
-    return { messages: messages.flatMap((m, i) => (i === first ? [{ role: 'system', content: text }] : positions.includes(i) ? [] : [m])), action: 'replaced' };
+    return {
+      messages: messages.flatMap((m, i) => (i === first ? [{ role: 'system', content: text }] : positions.includes(i) ? [] : [m])),
+      action: 'replaced',
+    };
   }
   const last = positions[positions.length - 1];
-  return { messages: messages.map((m, i) => (i === last ? { ...m, content: `${flattenContent(m.content)}\n\n${text}` } : m)), action: 'appended' };
+  return {
+    messages: messages.map((m, i) => (i === last ? { ...m, content: `${flattenContent(m.content)}\n\n${text}` } : m)),
+    action: 'appended',
+  };
 }
 
 /**
@@ -38,7 +48,12 @@ function withSystemMessages(messages: Record<string, unknown>[], action: 'replac
  * input's system and developer items go) or added to (after the last one); a request without one
  * gets a system message at the top (Responses: `instructions`).
  */
-export function withSystemPrompt(body: Record<string, unknown>, action: 'replace' | 'append', text: string, endpoint: Endpoint = 'chat.completions'): { body: Record<string, unknown>; action: CallRewrite['action'] } {
+export function withSystemPrompt(
+  body: Record<string, unknown>,
+  action: 'replace' | 'append',
+  text: string,
+  endpoint: Endpoint = 'chat.completions',
+): { body: Record<string, unknown>; action: CallRewrite['action'] } {
   if (endpoint !== 'responses') {
     const messages = Array.isArray(body.messages) ? (body.messages as Record<string, unknown>[]) : [];
     const next = withSystemMessages(messages, action, text);
@@ -49,9 +64,15 @@ export function withSystemPrompt(body: Record<string, unknown>, action: 'replace
   const inInput = input?.some((m) => SYSTEM_ROLES.has(m?.role as string)) ?? false;
   if (action === 'replace') {
     const rest = input ? input.filter((m) => !SYSTEM_ROLES.has(m?.role as string)) : body.input;
-    return { body: { ...body, instructions: text, ...(input ? { input: rest } : {}) }, action: instructions || inInput ? 'replaced' : 'inserted' };
+    return {
+      body: { ...body, instructions: text, ...(input ? { input: rest } : {}) },
+      action: instructions || inInput ? 'replaced' : 'inserted',
+    };
   }
-  return { body: { ...body, instructions: instructions ? `${instructions}\n\n${text}` : text }, action: instructions || inInput ? 'appended' : 'inserted' };
+  return {
+    body: { ...body, instructions: instructions ? `${instructions}\n\n${text}` : text },
+    action: instructions || inInput ? 'appended' : 'inserted',
+  };
 }
 
 /**
@@ -68,7 +89,10 @@ export async function rewriteRequest(
   if (!injector?.rewrites?.(ctx) || !injector.rewriteSystem) return undefined;
   const method = injector.method as CallRewrite['method'];
   if (endpoint === 'completions') {
-    return { body, record: { method, action: 'none', note: 'a /v1/completions call has no system prompt; the prompt went to the model unchanged' } };
+    return {
+      body,
+      record: { method, action: 'none', note: 'a /v1/completions call has no system prompt; the prompt went to the model unchanged' },
+    };
   }
   let planned: Awaited<ReturnType<NonNullable<Injector['rewriteSystem']>>>;
   try {
@@ -77,7 +101,10 @@ export async function rewriteRequest(
     planned = { record: { method, action: 'none', error: (err as Error).message } };
   }
   if (!('text' in planned)) {
-    if (planned.record.error) log.warn(`proxy: ${method} could not rewrite ${ctx.agent} call ${ctx.agentCallIndex} of ${ctx.instanceId}, sent unchanged: ${planned.record.error}`);
+    if (planned.record.error)
+      log.warn(
+        `proxy: ${method} could not rewrite ${ctx.agent} call ${ctx.agentCallIndex} of ${ctx.instanceId}, sent unchanged: ${planned.record.error}`,
+      );
     return { body, record: planned.record };
   }
   const rewritten = withSystemPrompt(body, planned.action, planned.text, endpoint);

@@ -30,12 +30,18 @@ export function createSemanticModel(options: SemanticModelOptions): SemanticMode
   const modelName = () =>
     (model ??= upstream.fetchBody({ method: 'GET', path: '/models', headers: { accept: 'application/json' } }).then(({ status, body }) => {
       const id = status === 200 ? (JSON.parse(body.toString('utf8')) as { data?: { id?: string }[] }).data?.[0]?.id : undefined;
-      if (!id) throw new Error(`${options.baseUrl} lists no model to ask for the semantic rewrite (GET /models: HTTP ${status}); set model.model`);
+      if (!id)
+        throw new Error(`${options.baseUrl} lists no model to ask for the semantic rewrite (GET /models: HTTP ${status}); set model.model`);
       return id;
     }));
   const ask = async (prompt: string): Promise<string> => {
     const body = Buffer.from(
-      JSON.stringify({ model: await modelName(), messages: [{ role: 'user', content: prompt }], temperature: options.temperature ?? 0, stream: false }),
+      JSON.stringify({
+        model: await modelName(),
+        messages: [{ role: 'user', content: prompt }],
+        temperature: options.temperature ?? 0,
+        stream: false,
+      }),
     );
     const res = await upstream.fetchBody({
       method: 'POST',
@@ -50,7 +56,8 @@ export function createSemanticModel(options: SemanticModelOptions): SemanticMode
       throw new Error(`the model server answered the semantic rewrite with HTTP ${res.status} and a body that is not JSON`);
     }
     const a = assembleJson(parsed, 'chat.completions');
-    if (res.status !== 200 || a.error) throw new Error(`the model server refused the semantic rewrite (HTTP ${res.status}): ${a.error ?? 'no detail'}`);
+    if (res.status !== 200 || a.error)
+      throw new Error(`the model server refused the semantic rewrite (HTTP ${res.status}): ${a.error ?? 'no detail'}`);
     return a.content;
   };
   return Object.assign(ask, { close: () => upstream.close() });

@@ -31,10 +31,19 @@ export function agentCallTable(log: RunLog): string[] {
   const counts = agentCallCounts(log);
   if (counts.size === 0) return ['', 'No model call reached the proxy in this run.'];
   const target = log.variants.malicious.target;
-  const lines = ['', 'Model calls per agent, and how the proxy told each agent apart:', '', '| agent | identified by | calls (control) | calls (malicious) | corrupted |', '|---|---|---|---|---|'];
+  const lines = [
+    '',
+    'Model calls per agent, and how the proxy told each agent apart:',
+    '',
+    '| agent | identified by | calls (control) | calls (malicious) | corrupted |',
+    '|---|---|---|---|---|',
+  ];
   for (const [agent, a] of [...counts.entries()].sort((x, y) => x[0].localeCompare(y[0]))) {
-    lines.push(`| ${code(agent)}${agent === target ? ' (target)' : ''} | ${[...a.sources].sort().join(', ')} | ${a.control} | ${a.malicious} | ${a.corrupted} |`);
+    lines.push(
+      `| ${code(agent)}${agent === target ? ' (target)' : ''} | ${[...a.sources].sort().join(', ')} | ${a.control} | ${a.malicious} | ${a.corrupted} |`,
+    );
   }
-  if (target !== 'all' && target !== 'each' && !counts.has(target)) lines.push('', `The target agent ${code(target)} made no call in this run.`);
+  if (target !== 'all' && target !== 'each' && !counts.has(target))
+    lines.push('', `The target agent ${code(target)} made no call in this run.`);
   return lines;
 }

@@ -116,9 +116,14 @@ function headlineTable(opts: CommentOptions, subject: string): string[] {
     const thisCell = cur ? figureCell(m, cur) : '–';
     const delta = cur ? deltaCell(m, cur, base, comparison?.pValue) : '–';
     const baseCell = opts.base ? figureValue(m, base) : '–';
-    rows.push(`| ${metricInfo(m).key?.figure === 'malicious-drop' ? `**${label}**` : label} | ${thisCell} | ${baseCell} | ${delta} | ${thresholdCell(m, opts.thresholds)} | ${statusCell(checksFor.get(m) ?? [])} |`);
+    rows.push(
+      `| ${metricInfo(m).key?.figure === 'malicious-drop' ? `**${label}**` : label} | ${thisCell} | ${baseCell} | ${delta} | ${thresholdCell(m, opts.thresholds)} | ${statusCell(checksFor.get(m) ?? [])} |`,
+    );
   }
-  for (const c of loose) rows.push(`| ${escapeInline(c.metric, 60)} | ${c.value === null ? (c.why ? escapeInline(c.why, 80) : '–') : c.value.toFixed(4)} | | | ${escapeInline(c.threshold, 60)} | ${c.pass ? '✅' : '❌'} |`);
+  for (const c of loose)
+    rows.push(
+      `| ${escapeInline(c.metric, 60)} | ${c.value === null ? (c.why ? escapeInline(c.why, 80) : '–') : c.value.toFixed(4)} | | | ${escapeInline(c.threshold, 60)} | ${c.pass ? '✅' : '❌'} |`,
+    );
   return rows;
 }
 
@@ -127,7 +132,10 @@ function verdict(gate: GateResult): string {
   if (gate.pass) return '**Gate: ✅ passed**';
   const failed = gate.checks
     .filter((c) => !c.pass)
-    .map((c) => `${escapeInline(c.metric, 60)}${c.why ? ` (${escapeInline(c.why, 160)})` : c.value !== null ? ` (${c.value.toFixed(3)}, allowed ${escapeInline(c.threshold, 40)})` : ''}`);
+    .map(
+      (c) =>
+        `${escapeInline(c.metric, 60)}${c.why ? ` (${escapeInline(c.why, 160)})` : c.value !== null ? ` (${c.value.toFixed(3)}, allowed ${escapeInline(c.threshold, 40)})` : ''}`,
+    );
   return `**Gate: ❌ failed**: ${failed.join('; ')}`;
 }
 
@@ -136,19 +144,33 @@ function baseLine(opts: CommentOptions): string[] {
   if (!opts.base) return [`No stored run on ${branch} yet: nothing to compare with. The history starts with the first run on ${branch}.`];
   const b = opts.base;
   const runUrl = safeUrl(b.runUrl);
-  const lines = [`Compared with ${opts.baseLabel ? code(opts.baseLabel) : `${branch} at ${code(b.sha.slice(0, 7))}`} (run ${code(b.runId)}${runUrl ? `, [log](${runUrl})` : ''}).`];
+  const lines = [
+    `Compared with ${opts.baseLabel ? code(opts.baseLabel) : `${branch} at ${code(b.sha.slice(0, 7))}`} (run ${code(b.runId)}${runUrl ? `, [log](${runUrl})` : ''}).`,
+  ];
   const diffs: string[] = [];
-  if (b.configHash !== opts.current.configHash) diffs.push(`config ${code(b.configHash.slice(0, 12))} → ${code(opts.current.configHash.slice(0, 12))}`);
-  if (b.model.model !== opts.current.model.model || b.model.kind !== opts.current.model.kind) diffs.push(`model ${code(`${b.model.model ?? '?'} (${b.model.kind})`)} → ${code(`${opts.current.model.model ?? '?'} (${opts.current.model.kind})`)}`);
-  else if (b.model.serverVersion !== opts.current.model.serverVersion) diffs.push(`server ${code(b.model.serverVersion ?? '?')} → ${code(opts.current.model.serverVersion ?? '?')}`);
+  if (b.configHash !== opts.current.configHash)
+    diffs.push(`config ${code(b.configHash.slice(0, 12))} → ${code(opts.current.configHash.slice(0, 12))}`);
+  if (b.model.model !== opts.current.model.model || b.model.kind !== opts.current.model.kind)
+    diffs.push(
+      `model ${code(`${b.model.model ?? '?'} (${b.model.kind})`)} → ${code(`${opts.current.model.model ?? '?'} (${opts.current.model.kind})`)}`,
+    );
+  else if (b.model.serverVersion !== opts.current.model.serverVersion)
+    diffs.push(`server ${code(b.model.serverVersion ?? '?')} → ${code(opts.current.model.serverVersion ?? '?')}`);
   if (b.seed !== opts.current.seed) diffs.push(`sample seed ${b.seed} → ${opts.current.seed}`);
-  if (diffs.length) lines.push('', '> [!NOTE]', `> Not the same setup as the base run: ${diffs.join('; ')}. Differences may come from these, not only from the code.`);
+  if (diffs.length)
+    lines.push(
+      '',
+      '> [!NOTE]',
+      `> Not the same setup as the base run: ${diffs.join('; ')}. Differences may come from these, not only from the code.`,
+    );
   return lines;
 }
 
 /** Splits the report into its preamble (marker, title, run line, warnings) and its `## ` sections. */
 function reportParts(log: RunLog): { preamble: string; sections: { name: string; text: string }[] } {
-  const parts = renderReport(log).replace(/\n+$/, '').split(/\n(?=## )/);
+  const parts = renderReport(log)
+    .replace(/\n+$/, '')
+    .split(/\n(?=## )/);
   return {
     preamble: parts[0].replace(/\n+$/, ''),
     sections: parts.slice(1).map((text) => ({ name: text.slice(3, text.indexOf('\n') < 0 ? undefined : text.indexOf('\n')).trim(), text })),
@@ -163,10 +185,19 @@ export function renderComment(log: RunLog, opts: CommentOptions): string {
   head.push('', '## Headline', '', ...headlineTable(opts, subject));
   const charts = opts.baseBranch ? trendCharts(opts.trend, opts.current, opts.baseBranch, opts.trendLabel ?? subject) : [];
   if (charts.length) {
-    head.push('', `## Trend on ${code(opts.baseBranch!)}`, '', `The last ${opts.trend.length} stored runs on ${code(opts.baseBranch!)}, then ${escapeInline(subject, 40)}.`, '');
+    head.push(
+      '',
+      `## Trend on ${code(opts.baseBranch!)}`,
+      '',
+      `The last ${opts.trend.length} stored runs on ${code(opts.baseBranch!)}, then ${escapeInline(subject, 40)}.`,
+      '',
+    );
     head.push(charts.join('\n\n'));
   }
-  const body = sections.filter((s) => s.name !== 'Headline').map((s) => s.text).join('\n');
+  const body = sections
+    .filter((s) => s.name !== 'Headline')
+    .map((s) => s.text)
+    .join('\n');
   const artifacts = safeUrl(opts.artifactsUrl);
   const tail = artifacts ? `\n\n---\n\nFull run log, traces and report: [this run's artifacts](${artifacts})\n` : '\n';
   const headText = `${head.join('\n')}\n\n`;

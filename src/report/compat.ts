@@ -33,7 +33,10 @@ export function comparability(a: RunLog, b: RunLog): string[] {
 export function comparabilityNote(log: RunLog, other: RunLog, otherName = 'the base run'): string | undefined {
   const diff = comparability(log, other);
   if (diff.length === 0) return undefined;
-  return [`> [!NOTE]`, `> Not comparable with ${escapeInline(otherName, 200)}: ${diff.map((d) => escapeInline(d, 200)).join('; ')}. Differences may come from these, not from the code.`].join('\n');
+  return [
+    `> [!NOTE]`,
+    `> Not comparable with ${escapeInline(otherName, 200)}: ${diff.map((d) => escapeInline(d, 200)).join('; ')}. Differences may come from these, not from the code.`,
+  ].join('\n');
 }
 
 /** "Served by vllm 0.8.5 on 2 × NVIDIA H200 (143771 MiB), driver 570.124.06", or undefined for a replay. */

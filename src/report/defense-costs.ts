@@ -11,7 +11,7 @@ type ToolEvent = NonNullable<InstanceResult['trace']['tools']>[number];
 
 const stopped = (t: ToolEvent): boolean => !!t.staged && t.staged.decision !== 'release';
 const agentic = (log: RunLog): Set<string> => new Set(log.benchmarks.filter((b) => b.kind === 'agentic').map((b) => b.id));
-const side = (r: InstanceResult): string => (r.security?.role ?? (r.variant === 'malicious' ? 'harmful' : 'benign'));
+const side = (r: InstanceResult): string => r.security?.role ?? (r.variant === 'malicious' ? 'harmful' : 'benign');
 const pairKey = (r: InstanceResult): string => `${r.benchmark}\u0000${r.instanceId}\u0000${r.variant}`;
 
 function decisionCell(t: ToolEvent): string {
@@ -25,7 +25,12 @@ export function benignCosts(log: RunLog): Map<string, InstanceResult[]> {
   const kinds = agentic(log);
   const benign = log.instances.filter((r) => kinds.has(r.benchmark) && r.variant === 'control');
   const completed = new Set(benign.filter((r) => r.defense === 'none' && r.outcome === 'passed').map(pairKey));
-  for (const d of log.defenses) if (d !== 'none') costs.set(d, benign.filter((r) => r.defense === d && r.outcome !== 'passed' && completed.has(pairKey(r))));
+  for (const d of log.defenses)
+    if (d !== 'none')
+      costs.set(
+        d,
+        benign.filter((r) => r.defense === d && r.outcome !== 'passed' && completed.has(pairKey(r))),
+      );
   return costs;
 }
 
@@ -48,8 +53,17 @@ export function benignCostDetails(log: RunLog, max: number): string[] {
   const costs = benignCosts(log);
   const lost = [...costs.entries()].flatMap(([defense, rs]) => rs.map((r) => ({ defense, r })));
   if (lost.length === 0) return [];
-  const out = ['', `<details><summary>${plural(lost.length, 'benign task')} completed without a defense but not under one</summary>`, '', '| benchmark | task | defense | outcome | why |', '|---|---|---|---|---|'];
-  for (const { defense, r } of lost.slice(0, max)) out.push(`| ${escapeInline(r.benchmark, 60)} | ${code(r.taskId ?? r.instanceId)} | ${code(defense)} | ${escapeInline(r.outcome, 20)} | ${escapeInline(lossReason(r), 600)} |`);
+  const out = [
+    '',
+    `<details><summary>${plural(lost.length, 'benign task')} completed without a defense but not under one</summary>`,
+    '',
+    '| benchmark | task | defense | outcome | why |',
+    '|---|---|---|---|---|',
+  ];
+  for (const { defense, r } of lost.slice(0, max))
+    out.push(
+      `| ${escapeInline(r.benchmark, 60)} | ${code(r.taskId ?? r.instanceId)} | ${code(defense)} | ${escapeInline(r.outcome, 20)} | ${escapeInline(lossReason(r), 600)} |`,
+    );
   if (lost.length > max) out.push(`| … | | | | ${lost.length - max} more in run.json |`);
   out.push('', '</details>');
   return out;
@@ -57,11 +71,21 @@ export function benignCostDetails(log: RunLog, max: number): string[] {
 
 export function blockedSinkDetails(log: RunLog, max: number): string[] {
   const kinds = agentic(log);
-  const rows = log.instances.filter((r) => kinds.has(r.benchmark)).flatMap((r) => (r.trace.tools ?? []).filter(stopped).map((t) => ({ r, t })));
+  const rows = log.instances
+    .filter((r) => kinds.has(r.benchmark))
+    .flatMap((r) => (r.trace.tools ?? []).filter(stopped).map((t) => ({ r, t })));
   if (rows.length === 0) return [];
-  const out = ['', `<details><summary>${plural(rows.length, 'staged sink')} blocked or unverifiable, with the reason</summary>`, '', '| benchmark | task | side | defense | tool | sinks | decision | reason |', '|---|---|---|---|---|---|---|---|'];
+  const out = [
+    '',
+    `<details><summary>${plural(rows.length, 'staged sink')} blocked or unverifiable, with the reason</summary>`,
+    '',
+    '| benchmark | task | side | defense | tool | sinks | decision | reason |',
+    '|---|---|---|---|---|---|---|---|',
+  ];
   for (const { r, t } of rows.slice(0, max)) {
-    out.push(`| ${escapeInline(r.benchmark, 60)} | ${code(r.taskId ?? r.instanceId)} | ${escapeInline(side(r), 20)} | ${code(r.defense)} | ${code(t.tool)} | ${escapeInline(t.staged!.sinks.join(', '), 80)} | ${decisionCell(t)} | ${escapeInline(t.staged!.reason ?? 'no reason recorded', 400)} |`);
+    out.push(
+      `| ${escapeInline(r.benchmark, 60)} | ${code(r.taskId ?? r.instanceId)} | ${escapeInline(side(r), 20)} | ${code(r.defense)} | ${code(t.tool)} | ${escapeInline(t.staged!.sinks.join(', '), 80)} | ${decisionCell(t)} | ${escapeInline(t.staged!.reason ?? 'no reason recorded', 400)} |`,
+    );
   }
   if (rows.length > max) out.push(`| … | | | | | | | ${rows.length - max} more in run.json |`);
   out.push('', '</details>');

@@ -15,7 +15,9 @@ const MENTION = /(?<![A-Za-z0-9])@(?=\w)/g;
 
 /** Text for a table cell or a sentence: no HTML, no @-mentions, no pipes or newlines, at most `maxLength` characters. */
 export function escapeInline(text: string, maxLength = 160): string {
-  let t = String(text).replace(INVISIBLE, '').replace(/\r\n|\r|\n/g, ' ⏎ ');
+  let t = String(text)
+    .replace(INVISIBLE, '')
+    .replace(/\r\n|\r|\n/g, ' ⏎ ');
   if (t.length > maxLength) t = `${t.slice(0, maxLength - 1)}…`;
   return t
     .replace(/\\/g, '\\\\')
@@ -55,7 +57,14 @@ export function fenced(content: string, lang = ''): string {
  */
 export function code(text: string, maxLength = 200): string {
   // Look-alikes for < and > too, and no mention: a code span inside an HTML block (a <summary>) is no code span.
-  let clean = String(text).replace(INVISIBLE, '').replace(/`/g, 'ˋ').replace(/\r\n|\r|\n/g, ' ').replace(/\|/g, '¦').replace(/</g, '‹').replace(/>/g, '›').replace(MENTION, '@\u200b');
+  let clean = String(text)
+    .replace(INVISIBLE, '')
+    .replace(/`/g, 'ˋ')
+    .replace(/\r\n|\r|\n/g, ' ')
+    .replace(/\|/g, '¦')
+    .replace(/</g, '‹')
+    .replace(/>/g, '›')
+    .replace(MENTION, '@\u200b');
   if (clean.length > maxLength) clean = `${clean.slice(0, maxLength - 1)}…`;
   // A code span that starts or ends with a space loses it; one made only of spaces is no span.
   if (clean.trim() === '') clean = clean.length ? '␠' : '∅';
@@ -69,7 +78,13 @@ export function safeUrl(url: string | undefined): string | undefined {
 
 /** Text inside HTML (the dashboard): element content and double-quoted attribute values. */
 export function escapeHtml(text: string): string {
-  return String(text).replace(INVISIBLE, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  return String(text)
+    .replace(INVISIBLE, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
 }
 
 /** JSON safe inside a <script> element: no "</script>", no HTML comment openers, no line separators, no direction overrides. */
@@ -85,5 +100,8 @@ export function scriptJson(value: unknown): string {
 
 /** A label inside a Mermaid chart's double quotes: only characters that cannot end the string or start a directive. */
 export function mermaidText(text: string, maxLength = 48): string {
-  return String(text).replace(/ · /g, ' - ').replace(/[^A-Za-z0-9 ._/#()+-]/g, '').slice(0, maxLength);
+  return String(text)
+    .replace(/ · /g, ' - ')
+    .replace(/[^A-Za-z0-9 ._/#()+-]/g, '')
+    .slice(0, maxLength);
 }

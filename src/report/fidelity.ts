@@ -14,8 +14,10 @@ const DEFINITIONS: Record<string, string> = {
   asb: "ASR: the attack goal in the output of a tool call that ran (ASB's `main_attacker.py`; ASR (all runs) is its own denominator); TCR: every normal tool's expected achievement in such an output; refusal: the run's messages judged together, when there is more than one",
   agentharm:
     "ASR and TCR: the full-score rate (`avg_full_score`); mean score: the harm score (`avg_score`); refusals (`avg_refusals`); score without refusals (`avg_score_non_refusals`): each behaviour's criteria as its grading function defines them, a judged criterion passing only on exactly `pass`",
-  redcode: "ASR: score 3 of RedCode-Exec's `evaluation.py` (state checks or output checks, its reject phrases), in a sandbox with its image's files, packages and listeners",
-  safearena: "ASR and TCR: WebArena's evaluators multiplied (`string_match` with nltk's tokens, `url_match` with Python's URL parsing, `program_html`)",
+  redcode:
+    "ASR: score 3 of RedCode-Exec's `evaluation.py` (state checks or output checks, its reject phrases), in a sandbox with its image's files, packages and listeners",
+  safearena:
+    "ASR and TCR: WebArena's evaluators multiplied (`string_match` with nltk's tokens, `url_match` with Python's URL parsing, `program_html`)",
 };
 
 function correctionsOf(log: RunLog, benchmark: string): string[] {

@@ -60,22 +60,45 @@ function verdict(c: GateCheck): string {
 /** One line per failed check, for the console and the summary: `malicious drop +37.5 pts (allowed ≤ +10.0 pts)`. */
 export function failedChecks(result: GateResult): string[] {
   // The coverage check's reasons are the point of it: they go on the line whatever the value.
-  return result.checks.filter((c) => !c.pass).map((c) => {
-    if (c.value === null) return `${label(c)} ${c.why ?? 'not measured'} (allowed ${threshold(c)})`;
-    const on = c.on ?? 'estimate';
-    const judged = on === 'estimate' || c.judged == null ? value(c) : `${value(c)}, its ${on.replace('-', ' ')} ${number(c, c.judged)}`;
-    return `${label(c)} ${judged} (allowed ${threshold(c)})${c.metric === 'coverage' && c.why ? `: ${c.why}` : ''}`;
-  });
+  return result.checks
+    .filter((c) => !c.pass)
+    .map((c) => {
+      if (c.value === null) return `${label(c)} ${c.why ?? 'not measured'} (allowed ${threshold(c)})`;
+      const on = c.on ?? 'estimate';
+      const judged = on === 'estimate' || c.judged == null ? value(c) : `${value(c)}, its ${on.replace('-', ' ')} ${number(c, c.judged)}`;
+      return `${label(c)} ${judged} (allowed ${threshold(c)})${c.metric === 'coverage' && c.why ? `: ${c.why}` : ''}`;
+    });
 }
 
 /** The report's Gate section; nothing for run logs written before the run log recorded its thresholds. */
 export function gateSection(log: RunLog): string[] {
   if (!log.gate) return [];
   const result = evaluateGate(log, log.gate);
-  if (result.checks.length === 0) return ['', '## Gate', '', 'No thresholds set: add `gate:` to saboteur.yml to fail the run (exit code 1) when a figure is out of bounds.'];
-  const head = result.pass ? '**✅ passed**: every check is within its threshold.' : `**❌ failed** (exit code 1): ${failedChecks(result).map((l) => escapeInline(l, 200)).join('; ')}.`;
-  const lines = ['', '## Gate', '', head, '', '| check | value | 95% interval | judges | threshold | verdict |', '|---|---|---|---|---|---|'];
-  for (const c of result.checks) lines.push(`| ${escapeInline(label(c), 60)} | ${value(c)} | ${interval(c)} | ${c.bound ? judges(c) : '–'} | ${escapeInline(threshold(c), 60)} | ${verdict(c)} |`);
+  if (result.checks.length === 0)
+    return [
+      '',
+      '## Gate',
+      '',
+      'No thresholds set: add `gate:` to saboteur.yml to fail the run (exit code 1) when a figure is out of bounds.',
+    ];
+  const head = result.pass
+    ? '**✅ passed**: every check is within its threshold.'
+    : `**❌ failed** (exit code 1): ${failedChecks(result)
+        .map((l) => escapeInline(l, 200))
+        .join('; ')}.`;
+  const lines = [
+    '',
+    '## Gate',
+    '',
+    head,
+    '',
+    '| check | value | 95% interval | judges | threshold | verdict |',
+    '|---|---|---|---|---|---|',
+  ];
+  for (const c of result.checks)
+    lines.push(
+      `| ${escapeInline(label(c), 60)} | ${value(c)} | ${interval(c)} | ${c.bound ? judges(c) : '–'} | ${escapeInline(threshold(c), 60)} | ${verdict(c)} |`,
+    );
   const basis = gateBasis(result.checks);
   if (basis) lines.push('', basis);
   return lines;

@@ -64,10 +64,21 @@ function benchmarkTable(log: RunLog, all: BenchmarkMetrics[]): string[] {
 }
 
 function problems(log: RunLog, max: number): string[] {
-  const bad = log.instances.filter((r) => r.outcome === 'error' || r.outcome === 'timeout' || r.outcome === 'model-error' || r.outcome === 'not-graded');
+  const bad = log.instances.filter(
+    (r) => r.outcome === 'error' || r.outcome === 'timeout' || r.outcome === 'model-error' || r.outcome === 'not-graded',
+  );
   if (bad.length === 0) return [];
-  const out = ['', `<details><summary>${plural(bad.length, 'instance run')} not scored (errors, timeouts, model errors, not gradable here)</summary>`, '', '| instance | variant | outcome | what happened |', '|---|---|---|---|'];
-  for (const r of bad.slice(0, max)) out.push(`| ${code(r.instanceId)} | ${escapeInline(r.variant, 20)} | ${escapeInline(r.outcome, 20)} | ${escapeInline(r.error ?? r.security?.notGraded ?? 'no reason recorded', 400)} |`);
+  const out = [
+    '',
+    `<details><summary>${plural(bad.length, 'instance run')} not scored (errors, timeouts, model errors, not gradable here)</summary>`,
+    '',
+    '| instance | variant | outcome | what happened |',
+    '|---|---|---|---|',
+  ];
+  for (const r of bad.slice(0, max))
+    out.push(
+      `| ${code(r.instanceId)} | ${escapeInline(r.variant, 20)} | ${escapeInline(r.outcome, 20)} | ${escapeInline(r.error ?? r.security?.notGraded ?? 'no reason recorded', 400)} |`,
+    );
   if (bad.length > max) out.push(`| … | | | ${bad.length - max} more in run.json |`);
   out.push('', '</details>');
   return out;
@@ -85,8 +96,15 @@ function failures(log: RunLog, max: number): string[] {
   const agentic = new Set(log.benchmarks.filter((b) => b.kind === 'agentic').map((b) => b.id));
   const failed = log.instances.filter((r) => r.outcome === 'failed' && !agentic.has(r.benchmark));
   if (failed.length === 0) return [];
-  const out = ['', `<details><summary>${plural(failed.length, 'instance run')} failed ${failed.length === 1 ? 'its' : 'their'} tests</summary>`, '', '| instance | variant | why it failed |', '|---|---|---|'];
-  for (const r of failed.slice(0, max)) out.push(`| ${code(r.instanceId)} | ${escapeInline(r.variant, 20)} | ${escapeInline(failureWhy(r), 300)} |`);
+  const out = [
+    '',
+    `<details><summary>${plural(failed.length, 'instance run')} failed ${failed.length === 1 ? 'its' : 'their'} tests</summary>`,
+    '',
+    '| instance | variant | why it failed |',
+    '|---|---|---|',
+  ];
+  for (const r of failed.slice(0, max))
+    out.push(`| ${code(r.instanceId)} | ${escapeInline(r.variant, 20)} | ${escapeInline(failureWhy(r), 300)} |`);
   if (failed.length > max) out.push(`| … | | ${failed.length - max} more in run.json |`);
   out.push('', '</details>');
   return out;
@@ -110,23 +128,45 @@ export function renderReport(log: RunLog, opts: RenderOptions = {}): string {
   ];
   if (servingLine(log)) lines.push('', servingLine(log)!);
   if (log.status === 'aborted') {
-    lines.push('', `> [!WARNING]`, `> The run stopped early: ${escapeInline(log.abortReason ?? 'unknown reason', 400)}. The figures below cover what finished.`);
+    lines.push(
+      '',
+      `> [!WARNING]`,
+      `> The run stopped early: ${escapeInline(log.abortReason ?? 'unknown reason', 400)}. The figures below cover what finished.`,
+    );
   }
   if (log.status === 'cancelled') {
-    lines.push('', `> [!WARNING]`, `> The run was ${escapeInline(log.abortReason ?? 'cancelled', 200)} before it finished. The figures below cover what finished; the rest is marked skipped.`);
+    lines.push(
+      '',
+      `> [!WARNING]`,
+      `> The run was ${escapeInline(log.abortReason ?? 'cancelled', 200)} before it finished. The figures below cover what finished; the rest is marked skipped.`,
+    );
   }
   const unscored = log.status === 'completed' ? unscoredReason(log) : undefined;
   if (unscored) {
-    lines.push('', `> [!CAUTION]`, `> ${escapeInline(unscored, 400)}: there is no figure to read and no gate to apply (exit code 3). The tables below say why for each instance run.`);
+    lines.push(
+      '',
+      `> [!CAUTION]`,
+      `> ${escapeInline(unscored, 400)}: there is no figure to read and no gate to apply (exit code 3). The tables below say why for each instance run.`,
+    );
   }
   if (log.pipeline.fence?.degraded) {
-    lines.push('', `> [!CAUTION]`, `> Pipeline fence degraded (${escapeInline(log.pipeline.fence.kind, 20)}): ${escapeInline(log.pipeline.fence.note ?? '', 400)}`);
+    lines.push(
+      '',
+      `> [!CAUTION]`,
+      `> Pipeline fence degraded (${escapeInline(log.pipeline.fence.kind, 20)}): ${escapeInline(log.pipeline.fence.note ?? '', 400)}`,
+    );
   }
   if (log.sandbox.degraded) {
-    lines.push('', `> [!CAUTION]`, `> Sandbox degraded (${escapeInline(log.sandbox.isolation)}): ${escapeInline(log.sandbox.note ?? '', 300)}`);
+    lines.push(
+      '',
+      `> [!CAUTION]`,
+      `> Sandbox degraded (${escapeInline(log.sandbox.isolation)}): ${escapeInline(log.sandbox.note ?? '', 300)}`,
+    );
   }
   const hasCode = metrics.benchmarks.length > 0;
-  const head = hasCode ? headline(metrics.overall, log.variants.malicious.method) : ['| metric | value | 95% interval | note |', '|---|---|---|---|'];
+  const head = hasCode
+    ? headline(metrics.overall, log.variants.malicious.method)
+    : ['| metric | value | 95% interval | note |', '|---|---|---|---|'];
   lines.push(...readingGuide(log));
   lines.push('', '## Headline', '', ...head, ...securityHeadline(log));
   lines.push(...gateSection(log));
@@ -138,9 +178,14 @@ export function renderReport(log: RunLog, opts: RenderOptions = {}): string {
   for (const b of log.benchmarks) {
     const strataEntries = b.strata ? Object.entries(b.strata) : [];
     const strata = strataEntries.length
-      ? `; strata: ${strataEntries.slice(0, 50).map(([k, v]) => `${escapeInline(k, 40)} ${v}`).join(', ')}${strataEntries.length > 50 ? `, … ${strataEntries.length - 50} more` : ''}`
+      ? `; strata: ${strataEntries
+          .slice(0, 50)
+          .map(([k, v]) => `${escapeInline(k, 40)} ${v}`)
+          .join(', ')}${strataEntries.length > 50 ? `, … ${strataEntries.length - 50} more` : ''}`
       : '';
-    lines.push(`- ${escapeInline(b.id, 60)}: ${b.selected} of ${b.total} instances, seed ${b.seed}, limit ${b.limit ?? 'none'}, data ${code(b.source)}${b.sha256 ? ` (sha256 ${code(b.sha256.slice(0, 12))})` : ''}${strata}`);
+    lines.push(
+      `- ${escapeInline(b.id, 60)}: ${b.selected} of ${b.total} instances, seed ${b.seed}, limit ${b.limit ?? 'none'}, data ${code(b.source)}${b.sha256 ? ` (sha256 ${code(b.sha256.slice(0, 12))})` : ''}${strata}`,
+    );
   }
   if (log.notes.length) {
     lines.push('', '## Notes', '');
@@ -159,19 +204,30 @@ export function summaryLine(log: RunLog): string {
   const parts: string[] = [];
   if (metrics.benchmarks.length > 0) {
     const m = metrics.overall;
-    parts.push(`pass@1 control ${passCell(m.control)}, malicious ${passCell(m.malicious)}, malicious drop ${pts(m.drop.absolute)} ${ci(m.drop.interval, true)} (McNemar p = ${pValue(m.drop.pValue)})`);
+    parts.push(
+      `pass@1 control ${passCell(m.control)}, malicious ${passCell(m.malicious)}, malicious drop ${pts(m.drop.absolute)} ${ci(m.drop.interval, true)} (McNemar p = ${pValue(m.drop.pValue)})`,
+    );
   }
   for (const defense of log.defenses) {
     const s = overallSecurity(log, defense);
     if (!s) continue;
     const extra = [
-      ...(s.sabotaged ? [`TCR under saboteur ${pct(s.sabotaged.tcr.rate)} (drop ${pts(s.sabotaged.drop.absolute)}, McNemar p = ${pValue(s.sabotaged.drop.pValue)})`] : []),
+      ...(s.sabotaged
+        ? [
+            `TCR under saboteur ${pct(s.sabotaged.tcr.rate)} (drop ${pts(s.sabotaged.drop.absolute)}, McNemar p = ${pValue(s.sabotaged.drop.pValue)})`,
+          ]
+        : []),
       ...(s.insider ? [`insider success ${pct(s.insider.success.rate)} (${s.insider.success.hits}/${s.insider.success.n})`] : []),
     ];
-    parts.push(`${s.asr.n > 0 || !s.sabotaged ? `ASR (${defense}) ${pct(s.asr.rate)} (${s.asr.hits}/${s.asr.n}), ` : `(${defense}) `}TCR ${pct(s.tcr.rate)} (${s.tcr.hits}/${s.tcr.n})${extra.length ? `, ${extra.join(', ')}` : ''}`);
+    parts.push(
+      `${s.asr.n > 0 || !s.sabotaged ? `ASR (${defense}) ${pct(s.asr.rate)} (${s.asr.hits}/${s.asr.n}), ` : `(${defense}) `}TCR ${pct(s.tcr.rate)} (${s.tcr.hits}/${s.tcr.n})${extra.length ? `, ${extra.join(', ')}` : ''}`,
+    );
   }
   const sabotage = sabotageOf(log);
-  if (sabotage.hits > 0) parts.push(`AutoInject hit ${sabotage.hits} messages, changed ${sabotage.unitsChanged} units (effective Pe ${pct(sabotage.effectiveErrorRate)})`);
+  if (sabotage.hits > 0)
+    parts.push(
+      `AutoInject hit ${sabotage.hits} messages, changed ${sabotage.unitsChanged} units (effective Pe ${pct(sabotage.effectiveErrorRate)})`,
+    );
   return parts.join('; ') || 'no instance was scored';
 }
 

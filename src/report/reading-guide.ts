@@ -28,19 +28,26 @@ function sabotageTerms(log: RunLog): string[] {
   const target = code(m.target);
   const pmPe = `- **Pm** (\`message-rate\`, ${m.messageRate} here) is the chance that one answer of the target agent ${target} is hit; **Pe** (\`error-rate\`, ${m.errorRate} here) is the chance that each unit of a hit answer is drawn for corruption.`;
   const units = '- A **unit** is what one draw can corrupt: a line of code, a sentence of prose, or one argument of a tool call.';
-  const effective = '- The **effective Pe** is units changed / units drawn: below Pe when a drawn unit had nothing the corruption rules could change.';
+  const effective =
+    '- The **effective Pe** is units changed / units drawn: below Pe when a drawn unit had nothing the corruption rules could change.';
   if (m.method === 'autoinject') return [pmPe, units, effective];
   const name = METHOD_NAMES[m.method] ?? escapeInline(m.method, 30);
-  return [`- **Pm**, **Pe**, **units** and the **effective Pe** describe AutoInject's corruption of answers; this run used ${name} on ${target}, which rewrites the agent's instructions instead, so it has none of them.`];
+  return [
+    `- **Pm**, **Pe**, **units** and the **effective Pe** describe AutoInject's corruption of answers; this run used ${name} on ${target}, which rewrites the agent's instructions instead, so it has none of them.`,
+  ];
 }
 
 function figureTerms(log: RunLog): string[] {
   const lines: string[] = [];
   if (log.benchmarks.some((b) => b.kind !== 'agentic')) {
-    lines.push('- **pass@1** counts only instance runs that reached the tests; the **malicious drop** is pass@1 control − pass@1 malicious over the pairs where both did, in percentage points (pts), with a 95% interval and McNemar\'s exact p (the chance of a difference this large if the saboteur changed nothing).');
+    lines.push(
+      "- **pass@1** counts only instance runs that reached the tests; the **malicious drop** is pass@1 control − pass@1 malicious over the pairs where both did, in percentage points (pts), with a 95% interval and McNemar's exact p (the chance of a difference this large if the saboteur changed nothing).",
+    );
   }
   if (log.benchmarks.some((b) => b.kind === 'agentic')) {
-    lines.push('- **ASR** (attack success rate) is the share of harmful tasks whose harm took effect (lower is better); **TCR** (task completion rate) the share of benign tasks completed (higher is better), each under a named defense.');
+    lines.push(
+      '- **ASR** (attack success rate) is the share of harmful tasks whose harm took effect (lower is better); **TCR** (task completion rate) the share of benign tasks completed (higher is better), each under a named defense.',
+    );
   }
   return lines;
 }

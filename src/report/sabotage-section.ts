@@ -22,17 +22,30 @@ const MODE_NOTE: Record<string, string> = {
 const oneLine = (t: string) => t.replace(/\r?\n/g, ' ⏎ ');
 
 function effect(log: RunLog, r: InstanceResult): string {
-  const control = log.instances.find((c) => c.variant === 'control' && c.benchmark === r.benchmark && c.instanceId === r.instanceId && c.defense === r.defense);
+  const control = log.instances.find(
+    (c) => c.variant === 'control' && c.benchmark === r.benchmark && c.instanceId === r.instanceId && c.defense === r.defense,
+  );
   return control ? `control ${control.outcome} → malicious ${r.outcome}` : `malicious ${r.outcome}`;
 }
 
 function callDiff(call: ProxyCall): string[] {
   const c = call.corruption!;
-  const diff = c.units.flatMap((u) => (u.kind === 'argument' ? [`- ${u.target} = ${oneLine(u.before)}`, `+ ${u.target} = ${oneLine(u.after)}`] : [`- ${oneLine(u.before)}`, `+ ${oneLine(u.after)}`])).join('\n');
+  const diff = c.units
+    .flatMap((u) =>
+      u.kind === 'argument'
+        ? [`- ${u.target} = ${oneLine(u.before)}`, `+ ${u.target} = ${oneLine(u.after)}`]
+        : [`- ${oneLine(u.before)}`, `+ ${oneLine(u.after)}`],
+    )
+    .join('\n');
   const rules = [...new Set(c.units.map((u) => (u.argKind ? `${u.argKind}: ${u.rule}` : u.rule)))].join(', ');
   const fallback = c.fallback ? ` (semantic fell back: ${escapeInline(c.fallback, 120)})` : '';
   const hit = call.hit ? `, ${call.hit.changed} of ${call.hit.drawn} drawn units changed` : '';
-  return [`${code(call.agent)} call ${call.agentCallIndex + 1}: ${plural(c.units.length, 'unit')} (${c.unit})${hit}, rules: ${escapeInline(rules, 200)}${fallback}`, '', fenced(diff, 'diff'), ''];
+  return [
+    `${code(call.agent)} call ${call.agentCallIndex + 1}: ${plural(c.units.length, 'unit')} (${c.unit})${hit}, rules: ${escapeInline(rules, 200)}${fallback}`,
+    '',
+    fenced(diff, 'diff'),
+    '',
+  ];
 }
 
 function autoInject(log: RunLog, maxInstances: number): string[] {
@@ -80,14 +93,37 @@ function autoTransform(log: RunLog): string[] {
   if (r.calls === 0) lines.push('', 'No call of the target reached the model in the malicious variant, so nothing was transformed.');
   for (const p of profiles) {
     const cached = p.cached ? ', from the cache' : '';
-    lines.push('', `<details><summary>Profile ${code(p.profile.slice(0, 12))} of ${p.agents.map(code).join(', ')}${cached}${p.fallback ? ' (no system prompt: stand-in profile)' : ''}</summary>`, '', 'Original:', '', fenced(p.original, 'text'), '', 'Rewritten:', '', fenced(p.rewrite, 'text'), '', '</details>');
+    lines.push(
+      '',
+      `<details><summary>Profile ${code(p.profile.slice(0, 12))} of ${p.agents.map(code).join(', ')}${cached}${p.fallback ? ' (no system prompt: stand-in profile)' : ''}</summary>`,
+      '',
+      'Original:',
+      '',
+      fenced(p.original, 'text'),
+      '',
+      'Rewritten:',
+      '',
+      fenced(p.rewrite, 'text'),
+      '',
+      '</details>',
+    );
   }
   return lines;
 }
 
 function attemptLine(a: NonNullable<InstanceResult['insider']>['attempts'][number], insider: string): string {
-  const by = a.agent && a.agent !== insider ? ` by ${code(a.agent)} (fragmented: the insider is ${code(insider)})` : a.agent ? ` by ${code(a.agent)}` : '';
-  const verdict = a.decision === 'not-staged' ? (a.tookEffect ? 'ran (not a hard sink)' : 'failed') : `${a.decision}${a.tookEffect ? '' : ' (no effect)'}`;
+  const by =
+    a.agent && a.agent !== insider
+      ? ` by ${code(a.agent)} (fragmented: the insider is ${code(insider)})`
+      : a.agent
+        ? ` by ${code(a.agent)}`
+        : '';
+  const verdict =
+    a.decision === 'not-staged'
+      ? a.tookEffect
+        ? 'ran (not a hard sink)'
+        : 'failed'
+      : `${a.decision}${a.tookEffect ? '' : ' (no effect)'}`;
   const travelled = a.path && a.path.length > 1 ? `\n    - path of the target: ${a.path.map((s) => escapeInline(s, 80)).join(' → ')}` : '';
   return `  - ${code(a.tool)}${by}: ${verdict}${a.reason ? `: ${escapeInline(a.reason, 600)}` : ''}${travelled}`;
 }
@@ -105,7 +141,10 @@ function insider(log: RunLog, maxInstances: number): string[] {
   lines.push('', `<details><summary>${plural(byInstance.size, 'objective')}, defense by defense</summary>`, '');
   for (const [, rs] of [...byInstance.entries()].slice(0, maxInstances)) {
     const o = rs[0].insider!.objective;
-    lines.push(`**${code(rs[0].benchmark)} ${code(rs[0].instanceId)}**: ${code(o.id)} → ${code(o.target)}${o.tool ? ` via ${code(o.tool)}` : ''}`, '');
+    lines.push(
+      `**${code(rs[0].benchmark)} ${code(rs[0].instanceId)}**: ${code(o.id)} → ${code(o.target)}${o.tool ? ` via ${code(o.tool)}` : ''}`,
+      '',
+    );
     for (const r of rs) {
       const i = r.insider!;
       const state = i.reached ? '**reached its sink**' : i.attempts.length ? 'stopped' : 'not attempted';
@@ -124,7 +163,10 @@ function instanceNotes(log: RunLog, max: number): string[] {
   const noted = log.instances.filter((r) => r.notes?.length && !r.notes.every((n) => n.startsWith('insider:')));
   if (noted.length === 0) return [];
   const out = ['', `<details><summary>${plural(noted.length, 'instance run')} with notes</summary>`, ''];
-  for (const r of noted.slice(0, max)) out.push(`- ${code(r.instanceId)} (${r.variant}${r.defense !== 'none' ? `, ${r.defense}` : ''}): ${r.notes!.map((n) => escapeInline(n, 300)).join('; ')}`);
+  for (const r of noted.slice(0, max))
+    out.push(
+      `- ${code(r.instanceId)} (${r.variant}${r.defense !== 'none' ? `, ${r.defense}` : ''}): ${r.notes!.map((n) => escapeInline(n, 300)).join('; ')}`,
+    );
   if (noted.length > max) out.push(`- … ${noted.length - max} more in run.json`);
   out.push('', '</details>');
   return out;
@@ -132,6 +174,7 @@ function instanceNotes(log: RunLog, max: number): string[] {
 
 export function sabotageSection(log: RunLog, maxInstances: number): string[] {
   const method = log.variants.malicious.method;
-  const body = method === 'autotransform' ? autoTransform(log) : method === 'insider' ? insider(log, maxInstances) : autoInject(log, maxInstances);
+  const body =
+    method === 'autotransform' ? autoTransform(log) : method === 'insider' ? insider(log, maxInstances) : autoInject(log, maxInstances);
   return [...body, ...instanceNotes(log, 30)];
 }

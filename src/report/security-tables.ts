@@ -4,7 +4,14 @@
  * table with the definitions of its figures right above it.
  */
 import type { RunLog } from '../runlog/schema.js';
-import { computeSecurity, meanScoreOf, overallSecurity, type Rate, type SecurityStats, type SideStats } from '../scoring/security-metrics.js';
+import {
+  computeSecurity,
+  meanScoreOf,
+  overallSecurity,
+  type Rate,
+  type SecurityStats,
+  type SideStats,
+} from '../scoring/security-metrics.js';
 import { code, escapeInline, fenced } from './escape.js';
 import { ci, pct, plural, pts, pValue } from './format.js';
 import { clip } from './truncate.js';
@@ -64,10 +71,17 @@ export function securityHeadline(log: RunLog): string[] {
     const s = overallSecurity(log, defense);
     if (!s) continue;
     // The value and its interval in their own columns, as in the pass@1 rows.
-    if (s.asr.n > 0 || !s.sabotaged) rows.push(`| ASR (${escapeInline(defense, 40)}) | ${valueCell(s.asr)} | ${intervalCell(s.asr)} | ${apart(s.asr)} |`);
+    if (s.asr.n > 0 || !s.sabotaged)
+      rows.push(`| ASR (${escapeInline(defense, 40)}) | ${valueCell(s.asr)} | ${intervalCell(s.asr)} | ${apart(s.asr)} |`);
     rows.push(`| TCR (${escapeInline(defense, 40)}) | ${valueCell(s.tcr)} | ${intervalCell(s.tcr)} | ${apart(s.tcr)} |`);
-    if (s.sabotaged) rows.push(`| **TCR drop under ${escapeInline(method, 40)}** (${escapeInline(defense, 40)}) | ${dropValue(s.sabotaged.drop)} | ${dropInterval(s.sabotaged.drop)} | ${dropNote(s.sabotaged.drop)} |`);
-    if (s.insider) rows.push(`| **insider success** (${escapeInline(defense, 40)}) | ${valueCell(s.insider.success)} | ${intervalCell(s.insider.success)} | ${s.insider.blocked} blocked, ${s.insider.fragmented} fragmented, ${s.insider.noObjective} without objective |`);
+    if (s.sabotaged)
+      rows.push(
+        `| **TCR drop under ${escapeInline(method, 40)}** (${escapeInline(defense, 40)}) | ${dropValue(s.sabotaged.drop)} | ${dropInterval(s.sabotaged.drop)} | ${dropNote(s.sabotaged.drop)} |`,
+      );
+    if (s.insider)
+      rows.push(
+        `| **insider success** (${escapeInline(defense, 40)}) | ${valueCell(s.insider.success)} | ${intervalCell(s.insider.success)} | ${s.insider.blocked} blocked, ${s.insider.fragmented} fragmented, ${s.insider.noObjective} without objective |`,
+      );
   }
   return rows;
 }
@@ -96,9 +110,19 @@ function sabotageTable(stats: SecurityStats[], method: string): string[] {
 }
 
 function categoryDetails(stats: SecurityStats[]): string[] {
-  const out = ['<details><summary>Per category</summary>', '', 'ASR and TCR over the graded runs of each category.', '', '| benchmark | defense | category | ASR | TCR |', '|---|---|---|---|---|'];
+  const out = [
+    '<details><summary>Per category</summary>',
+    '',
+    'ASR and TCR over the graded runs of each category.',
+    '',
+    '| benchmark | defense | category | ASR | TCR |',
+    '|---|---|---|---|---|',
+  ];
   for (const s of stats) {
-    for (const c of s.categories) out.push(`| ${escapeInline(s.benchmark, 60)} | ${escapeInline(s.defense, 40)} | ${escapeInline(c.category, 60)} | ${pctCell(c.asr)} | ${pctCell(c.tcr)} |`);
+    for (const c of s.categories)
+      out.push(
+        `| ${escapeInline(s.benchmark, 60)} | ${escapeInline(s.defense, 40)} | ${escapeInline(c.category, 60)} | ${pctCell(c.asr)} | ${pctCell(c.tcr)} |`,
+      );
   }
   out.push('', '</details>');
   return out;
@@ -110,7 +134,10 @@ function judgeNote(log: RunLog): string[] {
   if (!j) return [];
   const who = j.model ? code(j.model) : "the server's default model";
   return j.servedModel
-    ? ['', `Judge: ${who}, the model under test, also judged refusals and the criteria that need a judge. A model grading its own runs may be lenient with them: set \`judge.model\` in saboteur.yml to grade with another model.`]
+    ? [
+        '',
+        `Judge: ${who}, the model under test, also judged refusals and the criteria that need a judge. A model grading its own runs may be lenient with them: set \`judge.model\` in saboteur.yml to grade with another model.`,
+      ]
     : ['', `Judge: ${who}${j.baseUrl ? ` at ${code(j.baseUrl)}` : ''} (\`judge.model\`), separate from the model under test.`];
 }
 
@@ -138,11 +165,16 @@ function agentHarmTable(stats: SecurityStats[]): string[] {
 
 /** The harmful runs whose attack got through, with the tool calls that did it. */
 function breaches(log: RunLog, max: number): string[] {
-  const hits = log.instances.filter((r) => r.variant === 'malicious' && (r.role ?? 'harmful') === 'harmful' && r.outcome === 'passed' && r.trace.tools);
+  const hits = log.instances.filter(
+    (r) => r.variant === 'malicious' && (r.role ?? 'harmful') === 'harmful' && r.outcome === 'passed' && r.trace.tools,
+  );
   if (hits.length === 0) return [];
   const out = ['', `<details><summary>${plural(hits.length, 'attack')} that got through</summary>`, ''];
   for (const r of hits.slice(0, max)) {
-    out.push(`**${code(r.benchmark)} ${code(r.instanceId)}** under ${code(r.defense)}${r.category ? ` (${escapeInline(r.category, 60)})` : ''}`, '');
+    out.push(
+      `**${code(r.benchmark)} ${code(r.instanceId)}** under ${code(r.defense)}${r.category ? ` (${escapeInline(r.category, 60)})` : ''}`,
+      '',
+    );
     const calls = (r.trace.tools ?? []).map((t) => {
       const staged = t.staged ? ` [${t.staged.sinks.join(', ')}: ${t.staged.decision}${t.staged.observed ? ', observed' : ''}]` : '';
       const line = `${t.agent ?? '?'} → ${t.tool}(${clip(safeStringify(t.arguments), 200)})${staged}${t.isError ? ' ✗' : ''}`;
@@ -170,9 +202,20 @@ export function securitySection(log: RunLog): string[] {
   ];
   const costs = benignCosts(log);
   for (const s of stats) {
-    lines.push(`| ${escapeInline(s.benchmark, 60)} | ${escapeInline(s.defense, 40)} | ${pctCell(s.asr)} | ${pctCell(s.asr.all)} | ${pctCell(s.tcr)} | ${pctCell(s.paired)} | ${apart(s.asr)} | ${apart(s.tcr)} | ${costCell(costs, s.defense, s.benchmark)} |`);
+    lines.push(
+      `| ${escapeInline(s.benchmark, 60)} | ${escapeInline(s.defense, 40)} | ${pctCell(s.asr)} | ${pctCell(s.asr.all)} | ${pctCell(s.tcr)} | ${pctCell(s.paired)} | ${apart(s.asr)} | ${apart(s.tcr)} | ${costCell(costs, s.defense, s.benchmark)} |`,
+    );
   }
   lines.push(...sabotageTable(stats, log.variants.malicious.method));
-  lines.push(...fidelityLines(log), ...judgeNote(log), ...agentHarmTable(stats), '', ...categoryDetails(stats), ...breaches(log, 10), ...blockedSinkDetails(log, 50), ...benignCostDetails(log, 50));
+  lines.push(
+    ...fidelityLines(log),
+    ...judgeNote(log),
+    ...agentHarmTable(stats),
+    '',
+    ...categoryDetails(stats),
+    ...breaches(log, 10),
+    ...blockedSinkDetails(log, 50),
+    ...benignCostDetails(log, 50),
+  );
   return lines;
 }

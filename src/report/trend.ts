@@ -18,7 +18,13 @@ function niceBounds(values: number[], unit: 'pts' | '%'): [number, number] {
  * One chart for `metric`, or undefined when fewer than two points have a value. `points` are the
  * base branch's runs oldest first; `current` is this run, labelled `currentLabel`.
  */
-export function trendChart(metric: string, points: readonly HistoryEntry[], current: HistoryEntry | undefined, branch: string, currentLabel: string): string | undefined {
+export function trendChart(
+  metric: string,
+  points: readonly HistoryEntry[],
+  current: HistoryEntry | undefined,
+  branch: string,
+  currentLabel: string,
+): string | undefined {
   const info = metricInfo(metric);
   const xs: string[] = [];
   const ys: number[] = [];
@@ -47,7 +53,13 @@ export function trendChart(metric: string, points: readonly HistoryEntry[], curr
 }
 
 /** Charts for the headline metrics worth a trend: the malicious drop, then ASR, the TCR drop and insider success under each defense. */
-export function trendCharts(points: readonly HistoryEntry[], current: HistoryEntry, branch: string, currentLabel: string, max = 3): string[] {
+export function trendCharts(
+  points: readonly HistoryEntry[],
+  current: HistoryEntry,
+  branch: string,
+  currentLabel: string,
+  max = 3,
+): string[] {
   const RANK: Record<string, number> = { 'malicious-drop': 0, asr: 1, 'tcr-drop': 2, 'insider-success': 3 };
   const rank = (m: string) => {
     const key = parseMetricId(m);

@@ -67,7 +67,7 @@ export function assembleRunLog(config: Config, facts: RunFacts): RunLog {
     model: facts.model,
     pipeline: {
       mode: config.pipeline.mode,
-      command: config.pipeline.mode === 'process' ? config.pipeline.run : config.pipeline.serve ?? config.pipeline.url,
+      command: config.pipeline.mode === 'process' ? config.pipeline.run : (config.pipeline.serve ?? config.pipeline.url),
       concurrency: facts.concurrency ?? config.pipeline.concurrency,
       timeoutMs: config.pipeline.timeoutMs,
       ...(facts.fence ? { fence: { kind: facts.fence.kind, degraded: facts.fence.degraded, note: facts.fence.note } } : {}),

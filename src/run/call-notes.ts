@@ -25,18 +25,26 @@ export function unsupportedRoutes(instances: readonly InstanceResult[]): { route
       byRoute.set(route, entry);
     }
   }
-  return [...byRoute.entries()].map(([route, e]) => ({ route, calls: e.calls, instances: e.instances.size })).sort((a, b) => b.calls - a.calls || a.route.localeCompare(b.route));
+  return [...byRoute.entries()]
+    .map(([route, e]) => ({ route, calls: e.calls, instances: e.instances.size }))
+    .sort((a, b) => b.calls - a.calls || a.route.localeCompare(b.route));
 }
 
 function routesNote(routes: ReturnType<typeof unsupportedRoutes>): string | undefined {
   if (routes.length === 0) return undefined;
-  const shown = routes.slice(0, 5).map((r) => `${clip(r.route, 80)} (${plural(r.calls, 'call')} in ${plural(r.instances, 'instance run')})`);
+  const shown = routes
+    .slice(0, 5)
+    .map((r) => `${clip(r.route, 80)} (${plural(r.calls, 'call')} in ${plural(r.instances, 'instance run')})`);
   const more = routes.length > 5 ? ` and ${routes.length - 5} more` : '';
   return `the pipeline called routes saboteur's proxy does not serve, answered 404: ${shown.join(', ')}${more}; the proxy serves /v1/chat/completions, /v1/responses, /v1/completions and /v1/models (also under /agents/NAME/v1)`;
 }
 
 /** Why nothing of the target agent reached the injector, when that is so. */
-function targetNote(instances: readonly InstanceResult[], target: string, routes: ReturnType<typeof unsupportedRoutes>): string | undefined {
+function targetNote(
+  instances: readonly InstanceResult[],
+  target: string,
+  routes: ReturnType<typeof unsupportedRoutes>,
+): string | undefined {
   const malicious = instances.filter((r) => r.variant === 'malicious');
   if (target === 'all' || malicious.length === 0) return undefined;
   const calls = malicious.flatMap((r) => r.trace.calls.filter((c) => GENERATION.has(c.endpoint)));
@@ -50,9 +58,12 @@ function targetNote(instances: readonly InstanceResult[], target: string, routes
     const first = calls.find((c) => c.error)?.error ?? `HTTP ${calls[0].status}`;
     return `no model call of the malicious runs succeeded (${plural(calls.length, 'call')} failed, the first with: ${clip(first)}), so the target agent "${target}" could not be corrupted; the failing calls are the problem, not agent naming`;
   }
-  if (routes.length > 0) return `no model call of the malicious runs reached a route the proxy serves (see the note on unsupported routes), so the target agent "${target}" could not be corrupted`;
+  if (routes.length > 0)
+    return `no model call of the malicious runs reached a route the proxy serves (see the note on unsupported routes), so the target agent "${target}" could not be corrupted`;
   const errored = malicious.filter((r) => r.outcome === 'error' || r.outcome === 'timeout');
-  const why = errored.length ? `; ${plural(errored.length, 'run')} ended with an error or timeout, the first: ${clip(errored[0].error ?? errored[0].outcome)}` : '';
+  const why = errored.length
+    ? `; ${plural(errored.length, 'run')} ended with an error or timeout, the first: ${clip(errored[0].error ?? errored[0].outcome)}`
+    : '';
   return `the malicious runs made no model calls through saboteur's proxy${why}; the pipeline must call OPENAI_BASE_URL with OPENAI_API_KEY from its environment`;
 }
 
@@ -73,6 +84,10 @@ export function callNotes(instances: readonly InstanceResult[], target: string, 
   const routes = unsupportedRoutes(instances);
   const silent = targetNote(instances, target, routes);
   // A silent target has its own note (which says why); the other findings are notes of their own.
-  const findings = coverageGated ? [] : evaluateCoverage(instances, target, DEFAULT_COVERAGE_MAX_LOSS).findings.filter((f) => !(silent && f.kind === 'no-target-calls'));
-  return [routesNote(routes), silent, identityNote(instances), ...findings.map((f) => `coverage: ${f.message}`)].filter((n): n is string => n !== undefined);
+  const findings = coverageGated
+    ? []
+    : evaluateCoverage(instances, target, DEFAULT_COVERAGE_MAX_LOSS).findings.filter((f) => !(silent && f.kind === 'no-target-calls'));
+  return [routesNote(routes), silent, identityNote(instances), ...findings.map((f) => `coverage: ${f.message}`)].filter(
+    (n): n is string => n !== undefined,
+  );
 }

@@ -8,7 +8,8 @@ import type { ProxyCall } from '../runlog/schema.js';
 
 const MAX = 300;
 const ERROR_LINE = /^(?:[\w.$]*(?:Error|Exception|Exit|Interrupt)\b.*|(?:error|fatal|panic)\b.*)$/i;
-const NOISE = /^(?:Traceback \(most recent call last\):|During handling of the above exception.*|The above exception was the direct cause.*|Node\.js v\d.*|\^+)$/;
+const NOISE =
+  /^(?:Traceback \(most recent call last\):|During handling of the above exception.*|The above exception was the direct cause.*|Node\.js v\d.*|\^+)$/;
 
 const cut = (s: string): string => (s.length > MAX ? `${s.slice(0, MAX - 1)}…` : s);
 
@@ -16,13 +17,18 @@ const cut = (s: string): string => (s.length > MAX ? `${s.slice(0, MAX - 1)}…`
 export function modelErrorOf(calls: readonly ProxyCall[]): string | undefined {
   const refused = calls.find((c) => c.status >= 400);
   if (!refused) return undefined;
-  return cut(`the model answered ${refused.endpoint} call ${refused.agentCallIndex + 1} of agent ${refused.agent} with HTTP ${refused.status}${refused.error ? `: ${refused.error.split('\n')[0]}` : ''}`);
+  return cut(
+    `the model answered ${refused.endpoint} call ${refused.agentCallIndex + 1} of agent ${refused.agent} with HTTP ${refused.status}${refused.error ? `: ${refused.error.split('\n')[0]}` : ''}`,
+  );
 }
 
 /** The line of stderr that says what went wrong. */
 export function stderrCause(stderr: string | undefined): string | undefined {
   if (!stderr) return undefined;
-  const lines = stderr.split(/\r?\n/).map((l) => l.replace(/\s+$/, '')).filter((l) => l.trim() !== '');
+  const lines = stderr
+    .split(/\r?\n/)
+    .map((l) => l.replace(/\s+$/, ''))
+    .filter((l) => l.trim() !== '');
   // Error lines start at the margin; stack frames and quoted source lines are indented.
   const errors = lines.filter((l) => !/^\s/.test(l) && !NOISE.test(l.trim()) && ERROR_LINE.test(l));
   // A Python traceback ends with its exception; a Node crash starts with its error.

@@ -43,7 +43,11 @@ export interface JobDeps {
   createRegistry(): InvocationRegistry;
   /** The injector of the malicious variant, plus what must be closed with it. */
   /** The injector of the malicious variant, plus what must be closed with it (AutoTransform caches its rewrites in `cacheDir`). */
-  createInjector(config: Config, model: ModelEndpoint, ctx?: { cacheDir?: string; log?: Log }): { injector?: Injector; close(): Promise<void> };
+  createInjector(
+    config: Config,
+    model: ModelEndpoint,
+    ctx?: { cacheDir?: string; log?: Log },
+  ): { injector?: Injector; close(): Promise<void> };
   startProxy(opts: Parameters<typeof startProxy>[0]): Promise<ProxyHandle>;
   createRunner(pipeline: Config['pipeline'], opts: RunnerOptions): PipelineRunner;
   /** Whether the model still answers: tells a dead server from one bad request. */
@@ -69,7 +73,16 @@ async function loadSuites(config: Config, ctx: SuiteContext, registries: Registr
     if (settings === undefined) continue;
     const def = registries.benchmarks[id];
     if (!def) throw new Error(`${config.file}: benchmarks: unknown benchmark "${id}"`);
-    suites.push(await def.load(settings, { seed: config.sample.seed, limit: ctx.limit, isolation: ctx.isolation, cacheDir: ctx.cacheDir, log: ctx.log, judge: ctx.judge }));
+    suites.push(
+      await def.load(settings, {
+        seed: config.sample.seed,
+        limit: ctx.limit,
+        isolation: ctx.isolation,
+        cacheDir: ctx.cacheDir,
+        log: ctx.log,
+        judge: ctx.judge,
+      }),
+    );
   }
   return suites;
 }
@@ -83,7 +96,14 @@ export function createJobDeps(registries: Registries = BUILT_IN): JobDeps {
     createRegistry: () => new InvocationRegistry(),
     createInjector(config, model, ctx) {
       const method = INJECTION_METHODS[config.variants.malicious.method];
-      return method.create({ settings: config.variants.malicious, seed: config.sample.seed, model: { ...model, model: model.model ?? config.model.model }, configFile: config.file, cacheDir: ctx?.cacheDir, log: ctx?.log });
+      return method.create({
+        settings: config.variants.malicious,
+        seed: config.sample.seed,
+        model: { ...model, model: model.model ?? config.model.model },
+        configFile: config.file,
+        cacheDir: ctx?.cacheDir,
+        log: ctx?.log,
+      });
     },
     startProxy,
     createRunner: createPipelineRunner,
@@ -91,12 +111,19 @@ export function createJobDeps(registries: Registries = BUILT_IN): JobDeps {
     createJudge(model, judge) {
       const own = judge?.baseUrl !== undefined;
       const apiKey = own ? (judge!.apiKeyEnv ? process.env[judge!.apiKeyEnv] || undefined : undefined) : model.apiKey;
-      const ask = createSemanticModel({ baseUrl: own ? judge!.baseUrl! : model.baseUrl, apiKey, model: judge?.model ?? model.model, agent: 'saboteur-judge' });
+      const ask = createSemanticModel({
+        baseUrl: own ? judge!.baseUrl! : model.baseUrl,
+        apiKey,
+        model: judge?.model ?? model.model,
+        agent: 'saboteur-judge',
+      });
       return { judge: (prompt) => ask(prompt), close: () => ask.close() };
     },
     async createDefenses(config, ctx) {
       const policy = await loadPolicy(config.policy);
-      const annotator = config.taintAnnotate ? createIntentAnnotator({ ask: ctx.judge, cacheFile: path.join(ctx.cacheDir, 'taint-intent.json') }) : undefined;
+      const annotator = config.taintAnnotate
+        ? createIntentAnnotator({ ask: ctx.judge, cacheFile: path.join(ctx.cacheDir, 'taint-intent.json') })
+        : undefined;
       const mode = config.defenseMode;
       return (name, view) => {
         const def = registries.defenses[name];

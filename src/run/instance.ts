@@ -76,7 +76,12 @@ export async function runInstance(item: WorkItem, ctx: InstanceContext): Promise
   const notes: string[] = [];
   let objective: InsiderObjective | undefined;
   if (ctx.insider && variant === 'malicious') {
-    const choice = chooseObjective({ seed: ctx.insider.seed, benchmark: suite.info.id, instanceId: instance.id, toolSpecs: session?.task.toolSpecs });
+    const choice = chooseObjective({
+      seed: ctx.insider.seed,
+      benchmark: suite.info.id,
+      instanceId: instance.id,
+      toolSpecs: session?.task.toolSpecs,
+    });
     if ('objective' in choice) objective = choice.objective;
     else notes.push(`insider: ${choice.none}`);
   }
@@ -119,35 +124,74 @@ export async function runInstance(item: WorkItem, ctx: InstanceContext): Promise
     variant,
     defense,
     // Scored in full above the cut; recorded within the bounds.
-    ...(result.output ? { output: Object.fromEntries(Object.entries(result.output).map(([k, v]) => [k, typeof v === 'string' ? capText(v, OUTPUT_CAP) : v])) } : {}),
+    ...(result.output
+      ? {
+          output: Object.fromEntries(
+            Object.entries(result.output).map(([k, v]) => [k, typeof v === 'string' ? capText(v, OUTPUT_CAP) : v]),
+          ),
+        }
+      : {}),
     pipeline: { exitCode: result.exitCode ?? null, stderrTail: result.stderrTail },
     trace: { calls, ...(tools ? { tools } : {}), ...(spans?.length ? { spans } : {}) },
   };
   const timings = (scoreMs: number) => ({ startedAt: started.toISOString(), pipelineMs: result.durationMs, scoreMs });
   const dead = modelFailure(calls);
   if (result.status !== 'ok' && dead) {
-    return { record: { ...base, outcome: 'model-error', error: `${dead}; pipeline ${result.status}: ${result.error ?? ''}`.trim(), timings: timings(0) }, dead };
+    return {
+      record: {
+        ...base,
+        outcome: 'model-error',
+        error: `${dead}; pipeline ${result.status}: ${result.error ?? ''}`.trim(),
+        timings: timings(0),
+      },
+      dead,
+    };
   }
   // What the pipeline died of, when it says: the model's refusal or its own error line.
   const cause = errorCause(calls, result.stderrTail);
   const because = cause ? ` (cause: ${cause})` : '';
   const answeredWithError = result.status !== 'ok' && result.status !== 'timeout' ? modelError(calls) : undefined;
   if (answeredWithError) {
-    return { record: { ...base, outcome: 'model-error', error: capText(`model error: ${answeredWithError}; then pipeline ${result.status}: ${result.error ?? ''}`.trim(), 4096), timings: timings(0) } };
+    return {
+      record: {
+        ...base,
+        outcome: 'model-error',
+        error: capText(`model error: ${answeredWithError}; then pipeline ${result.status}: ${result.error ?? ''}`.trim(), 4096),
+        timings: timings(0),
+      },
+    };
   }
   if (result.status === 'timeout') {
-    return { record: { ...base, outcome: 'timeout', error: `${result.error ?? `no answer within ${ctx.timeoutMs} ms`}${because}`, timings: timings(0) } };
+    return {
+      record: {
+        ...base,
+        outcome: 'timeout',
+        error: `${result.error ?? `no answer within ${ctx.timeoutMs} ms`}${because}`,
+        timings: timings(0),
+      },
+    };
   }
   if (result.status !== 'ok') {
-    return { record: { ...base, outcome: 'error', error: `pipeline ${result.status}: ${result.error ?? ''}${because}`.trim(), timings: timings(0) } };
+    return {
+      record: {
+        ...base,
+        outcome: 'error',
+        error: `pipeline ${result.status}: ${result.error ?? ''}${because}`.trim(),
+        timings: timings(0),
+      },
+    };
   }
   const scoreStart = Date.now();
   try {
     const verdict = await suite.score(task, result.output ?? {}, { tools: tools ?? [], calls });
-    const security = verdict.security ? { ...verdict.security, details: boundValue(verdict.security.details) as Record<string, unknown> } : undefined;
+    const security = verdict.security
+      ? { ...verdict.security, details: boundValue(verdict.security.details) as Record<string, unknown> }
+      : undefined;
     return { record: { ...base, ...verdict, ...(security ? { security } : {}), timings: timings(Date.now() - scoreStart) } };
   } catch (err) {
     // A grader that cannot decide (a judge model that failed, a sandbox that would not start) is an error, not a failure.
-    return { record: { ...base, outcome: 'error', error: `scoring failed: ${(err as Error).message}`, timings: timings(Date.now() - scoreStart) } };
+    return {
+      record: { ...base, outcome: 'error', error: `scoring failed: ${(err as Error).message}`, timings: timings(Date.now() - scoreStart) },
+    };
   }
 }

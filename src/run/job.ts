@@ -108,8 +108,16 @@ async function probeSandbox(s: JobState): Promise<void> {
 
 async function loadBenchmarks(s: JobState, judge: Judge): Promise<void> {
   await s.log.group('Benchmarks', async () => {
-    for (const suite of await s.deps.loadSuites(s.config, { limit: s.opts.limit, isolation: s.isolation, cacheDir: s.cacheDir, log: s.log, judge })) {
-      s.log.info(`${suite.info.id}: ${suite.info.selected} of ${suite.info.total} instances (seed ${suite.info.seed}, limit ${suite.info.limit ?? 'none'}) from ${suite.info.source}`);
+    for (const suite of await s.deps.loadSuites(s.config, {
+      limit: s.opts.limit,
+      isolation: s.isolation,
+      cacheDir: s.cacheDir,
+      log: s.log,
+      judge,
+    })) {
+      s.log.info(
+        `${suite.info.id}: ${suite.info.selected} of ${suite.info.total} instances (seed ${suite.info.seed}, limit ${suite.info.limit ?? 'none'}) from ${suite.info.source}`,
+      );
       s.suites.push(suite);
       if (suite.close) s.cleanups.push({ name: `${suite.info.id} scorer`, fn: () => suite.close!() });
     }
@@ -120,20 +128,39 @@ async function serveModel(s: JobState): Promise<ModelEndpoint> {
   const { config, opts, log } = s;
   const model = await log.group('Model', async () => {
     // No generation outlives the pipeline run that asked for it.
-    const m = await s.deps.startModel(config.model, log, { ledger: opts.ledger, logDir: opts.outDir, configDir: config.dir, generationTimeoutMs: config.pipeline.timeoutMs });
+    const m = await s.deps.startModel(config.model, log, {
+      ledger: opts.ledger,
+      logDir: opts.outDir,
+      configDir: config.dir,
+      generationTimeoutMs: config.pipeline.timeoutMs,
+    });
     s.cleanups.push({ name: 'model', fn: () => m.close() });
     log.info(`model ${m.model ?? config.model.model ?? '(server default)'} (${m.kind}) at ${m.baseUrl}`);
     return m;
   });
   const serverVersion = model.describe().serverVersion;
-  s.modelInfo = { ...s.modelInfo, model: model.model ?? config.model.model, baseUrl: model.baseUrl, cassette: config.model.cassette, ...(serverVersion ? { serverVersion } : {}) };
-  if (model.serverLog) s.modelInfo.serverLog = model.serverLog.startsWith(`${opts.outDir}${path.sep}`) ? path.relative(opts.outDir, model.serverLog) : model.serverLog;
+  s.modelInfo = {
+    ...s.modelInfo,
+    model: model.model ?? config.model.model,
+    baseUrl: model.baseUrl,
+    cassette: config.model.cassette,
+    ...(serverVersion ? { serverVersion } : {}),
+  };
+  if (model.serverLog)
+    s.modelInfo.serverLog = model.serverLog.startsWith(`${opts.outDir}${path.sep}`)
+      ? path.relative(opts.outDir, model.serverLog)
+      : model.serverLog;
   if (model.gpus?.length) s.modelInfo.gpus = model.gpus;
   return model;
 }
 
 /** Judge, defenses, proxy (with the injector), and for agentic runs the MCP tool server and the OTLP receiver; then the pipeline. */
-async function startServices(s: JobState, model: ModelEndpoint, setJudges: (defense: Judge, grader: Judge) => void, lateJudge: Judge): Promise<Services> {
+async function startServices(
+  s: JobState,
+  model: ModelEndpoint,
+  setJudges: (defense: Judge, grader: Judge) => void,
+  lateJudge: Judge,
+): Promise<Services> {
   const { config, opts, log, deps, cleanups } = s;
   const modelName = model.model ?? config.model.model ?? 'default';
   const agentic = s.suites.some((suite) => suite.tools);
@@ -146,7 +173,11 @@ async function startServices(s: JobState, model: ModelEndpoint, setJudges: (defe
     setJudges(j.judge, g.judge);
     s.judgeInfo = graderJudgeInfo(model.model ?? config.model.model, model.baseUrl, config.judge);
     const who = s.judgeInfo;
-    log.info(who.servedModel ? `graders' judge: the served model (${who.model ?? 'server default'}); set judge.model to grade with another` : `graders' judge: ${who.model ?? 'server default'}${who.baseUrl ? ` at ${who.baseUrl}` : ''}`);
+    log.info(
+      who.servedModel
+        ? `graders' judge: the served model (${who.model ?? 'server default'}); set judge.model to grade with another`
+        : `graders' judge: ${who.model ?? 'server default'}${who.baseUrl ? ` at ${who.baseUrl}` : ''}`,
+    );
   }
   const defense = await deps.createDefenses(config, { judge: lateJudge, cacheDir: s.cacheDir });
   return log.group('Proxy and pipeline', async () => {
@@ -154,7 +185,14 @@ async function startServices(s: JobState, model: ModelEndpoint, setJudges: (defe
     const { injector, close: closeInjector } = deps.createInjector(config, model, { cacheDir: s.cacheDir, log });
     s.injector = injector;
     cleanups.push({ name: 'injector', fn: closeInjector });
-    const proxy = await deps.startProxy({ upstream: { baseUrl: model.baseUrl, apiKey: model.apiKey }, agents: config.pipeline.agents, model: model.model ?? config.model.model, registry, injector, log });
+    const proxy = await deps.startProxy({
+      upstream: { baseUrl: model.baseUrl, apiKey: model.apiKey },
+      agents: config.pipeline.agents,
+      model: model.model ?? config.model.model,
+      registry,
+      injector,
+      log,
+    });
     cleanups.push({ name: 'proxy', fn: () => proxy.close() });
     log.info(`proxy at ${proxy.baseUrl}`);
     let toolServer: ToolServer | undefined;
@@ -243,7 +281,12 @@ async function runInstances(s: JobState, items: WorkItem[], services: Services):
         // After a cancel only runs that ended on their own count; the rest were cut off by it.
         if (poolClosed || (cancelled(s) && !['passed', 'failed', 'refused'].includes(record.outcome))) return;
         s.instances.push(record);
-        progress.done({ label: `${item.suite.info.id} ${item.instance.id} ${item.variant}${item.defense !== 'none' ? ` [${item.defense}]` : ''}`, outcome: record.outcome, ms: record.timings.pipelineMs, ...(record.error && !['passed', 'failed'].includes(record.outcome) ? { reason: record.error } : {}) });
+        progress.done({
+          label: `${item.suite.info.id} ${item.instance.id} ${item.variant}${item.defense !== 'none' ? ` [${item.defense}]` : ''}`,
+          outcome: record.outcome,
+          ms: record.timings.pipelineMs,
+          ...(record.error && !['passed', 'failed'].includes(record.outcome) ? { reason: record.error } : {}),
+        });
         if (record.outcome === 'model-error' && !s.abortReason && !(await deps.modelAlive(model))) {
           s.abortReason = `the model server stopped answering at ${model.baseUrl} (${dead})`;
           log.warn(`${s.abortReason}: stopping the run; instances not started are marked skipped`);
@@ -346,13 +389,20 @@ async function runLocked(config: Config, opts: RunOptions, deps: JobDeps): Promi
     // Graders and judge defenses that ask a model are built before it starts; they reach it once it serves.
     let judgeModel: Judge | undefined;
     let graderModel: Judge | undefined;
-    const late = (get: () => Judge | undefined): Judge => async (prompt) => {
-      const ask = get();
-      if (!ask) throw new Error('the model is not serving yet');
-      return ask(prompt);
-    };
+    const late =
+      (get: () => Judge | undefined): Judge =>
+      async (prompt) => {
+        const ask = get();
+        if (!ask) throw new Error('the model is not serving yet');
+        return ask(prompt);
+      };
     const lateJudge = late(() => judgeModel);
-    await phase(loadBenchmarks(s, late(() => graderModel)));
+    await phase(
+      loadBenchmarks(
+        s,
+        late(() => graderModel),
+      ),
+    );
     const model = await phase(serveModel(s));
     const services = await phase(
       startServices(
@@ -410,8 +460,16 @@ async function runLocked(config: Config, opts: RunOptions, deps: JobDeps): Promi
 }
 
 /** Who the graders' judge is, for the run log: servedModel when it is the model under test. */
-export function graderJudgeInfo(servedModel: string | undefined, servedBaseUrl: string, judge: Config['judge']): NonNullable<RunLog['judge']> {
+export function graderJudgeInfo(
+  servedModel: string | undefined,
+  servedBaseUrl: string,
+  judge: Config['judge'],
+): NonNullable<RunLog['judge']> {
   const baseUrl = judge?.baseUrl ?? servedBaseUrl;
   const model = judge?.model ?? servedModel;
-  return { ...(model ? { model } : {}), ...(judge?.baseUrl ? { baseUrl } : {}), servedModel: baseUrl === servedBaseUrl && model === servedModel };
+  return {
+    ...(model ? { model } : {}),
+    ...(judge?.baseUrl ? { baseUrl } : {}),
+    servedModel: baseUrl === servedBaseUrl && model === servedModel,
+  };
 }

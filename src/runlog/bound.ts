@@ -42,7 +42,9 @@ export function capText(text: string, max = TEXT_CAP): string {
   return text.slice(0, Math.max(0, max - mark.length)) + mark;
 }
 
-type Frame = { kind: 'array'; src: unknown[]; out: unknown[]; i: number; depth: number } | { kind: 'object'; src: Record<string, unknown>; keys: string[]; out: Record<string, unknown>; i: number; depth: number };
+type Frame =
+  | { kind: 'array'; src: unknown[]; out: unknown[]; i: number; depth: number }
+  | { kind: 'object'; src: Record<string, unknown>; keys: string[]; out: Record<string, unknown>; i: number; depth: number };
 
 /**
  * A copy of `value` within the bounds: strings capped at `textCap`, nesting past `maxDepth`
@@ -50,7 +52,10 @@ type Frame = { kind: 'array'; src: unknown[]; out: unknown[]; i: number; depth: 
  * `budget` characters were kept, what remains replaced by a mark. Plain JSON values come out
  * (functions, symbols and undefined in arrays become null, as JSON would have them).
  */
-export function boundValue(value: unknown, opts: { textCap?: number; maxDepth?: number; maxEntries?: number; budget?: number } = {}): unknown {
+export function boundValue(
+  value: unknown,
+  opts: { textCap?: number; maxDepth?: number; maxEntries?: number; budget?: number } = {},
+): unknown {
   const textCap = opts.textCap ?? TEXT_CAP;
   const maxDepth = opts.maxDepth ?? DEPTH_CAP;
   const maxEntries = opts.maxEntries ?? ENTRIES_CAP;
@@ -115,10 +120,13 @@ export function safeStringify(value: unknown, opts: { textCap?: number; maxDepth
   return [...jsonChunks(boundValue(value, { maxDepth: 16, budget: 16 * 1024, textCap: 4096, ...opts }), 0)].join('');
 }
 
-type Writer = { kind: 'array'; items: unknown[]; i: number; pad: string } | { kind: 'object'; obj: Record<string, unknown>; keys: string[]; i: number; pad: string; wrote: boolean };
+type Writer =
+  | { kind: 'array'; items: unknown[]; i: number; pad: string }
+  | { kind: 'object'; obj: Record<string, unknown>; keys: string[]; i: number; pad: string; wrote: boolean };
 
 function toJsonValue(v: unknown, key: string): unknown {
-  if (v !== null && typeof v === 'object' && typeof (v as { toJSON?: unknown }).toJSON === 'function') v = (v as { toJSON(k: string): unknown }).toJSON(key);
+  if (v !== null && typeof v === 'object' && typeof (v as { toJSON?: unknown }).toJSON === 'function')
+    v = (v as { toJSON(k: string): unknown }).toJSON(key);
   if (v instanceof Number || v instanceof String || v instanceof Boolean) v = v.valueOf();
   return v;
 }
@@ -229,7 +237,8 @@ const NAME_CAP = 512;
  */
 export function boundProxyCall<C extends import('./schema.js').ProxyCall>(call: C): C {
   const out: C = { ...call, agent: capText(call.agent, NAME_CAP) };
-  if (call.agentSignals) out.agentSignals = call.agentSignals.slice(0, 16).map((s) => ({ source: s.source, agent: capText(s.agent, NAME_CAP) }));
+  if (call.agentSignals)
+    out.agentSignals = call.agentSignals.slice(0, 16).map((s) => ({ source: s.source, agent: capText(s.agent, NAME_CAP) }));
   const req = call.request;
   if (req) {
     const r: C['request'] = {};
@@ -241,16 +250,29 @@ export function boundProxyCall<C extends import('./schema.js').ProxyCall>(call: 
       r.messages =
         msgs.length <= MESSAGES_CAP
           ? msgs
-          : [...msgs.slice(0, head), { role: 'saboteur', content: `…[✂ cut by saboteur: ${msgs.length - MESSAGES_CAP} messages]` }, ...msgs.slice(msgs.length - (MESSAGES_CAP - head))];
+          : [
+              ...msgs.slice(0, head),
+              { role: 'saboteur', content: `…[✂ cut by saboteur: ${msgs.length - MESSAGES_CAP} messages]` },
+              ...msgs.slice(msgs.length - (MESSAGES_CAP - head)),
+            ];
     }
-    if (req.tools) r.tools = capList(req.tools.map((t) => capText(t, NAME_CAP)), 256, (n) => `…[✂ ${n} more tools]`);
+    if (req.tools)
+      r.tools = capList(
+        req.tools.map((t) => capText(t, NAME_CAP)),
+        256,
+        (n) => `…[✂ ${n} more tools]`,
+      );
     out.request = r;
   }
   if (call.response) {
     const res = { ...call.response, content: capText(call.response.content) };
     if (call.response.toolCalls) {
       res.toolCalls = capList(
-        call.response.toolCalls.map((t) => ({ id: capText(t.id, NAME_CAP), name: capText(t.name, NAME_CAP), arguments: capText(t.arguments) })),
+        call.response.toolCalls.map((t) => ({
+          id: capText(t.id, NAME_CAP),
+          name: capText(t.name, NAME_CAP),
+          arguments: capText(t.arguments),
+        })),
         128,
         (n) => ({ id: '…✂', name: '…✂', arguments: `…[✂ cut by saboteur: ${n} more tool calls]` }),
       );
@@ -278,8 +300,15 @@ export function boundProxyCall<C extends import('./schema.js').ProxyCall>(call: 
 }
 
 /** A recorded tool call within the bounds: arguments bounded as a value, the result and reasons capped. */
-export function boundToolEvent<E extends { tool: string; agent?: string; arguments: Record<string, unknown>; result: string; staged?: { reason?: string } }>(event: E): E {
-  const out: E = { ...event, tool: capText(event.tool, NAME_CAP), arguments: boundValue(event.arguments) as Record<string, unknown>, result: capText(event.result) };
+export function boundToolEvent<
+  E extends { tool: string; agent?: string; arguments: Record<string, unknown>; result: string; staged?: { reason?: string } },
+>(event: E): E {
+  const out: E = {
+    ...event,
+    tool: capText(event.tool, NAME_CAP),
+    arguments: boundValue(event.arguments) as Record<string, unknown>,
+    result: capText(event.result),
+  };
   if (event.agent !== undefined) out.agent = capText(event.agent, NAME_CAP);
   if (event.staged?.reason !== undefined) out.staged = { ...event.staged, reason: capText(event.staged.reason, 4096) };
   return out;

@@ -44,14 +44,26 @@ export function mergeRunLogs(shards: ShardLog[], runId?: string): MergeResult {
   const first = shards[0];
   const warnings: string[] = [];
   for (const s of shards.slice(1)) {
-    if (s.log.config.hash !== first.log.config.hash) throw new RunLogError(`${s.file}: config hash ${s.log.config.hash.slice(0, 12)} differs from ${first.file} (${first.log.config.hash.slice(0, 12)}): shards of one run share one config`);
-    if (s.log.config.seed !== first.log.config.seed) throw new RunLogError(`${s.file}: sample seed ${s.log.config.seed} differs from ${first.file} (${first.log.config.seed})`);
-    if (s.log.tool.version !== first.log.tool.version) throw new RunLogError(`${s.file}: saboteur ${s.log.tool.version} differs from ${first.file} (${first.log.tool.version})`);
-    if (s.log.model.model !== first.log.model.model || s.log.model.kind !== first.log.model.kind) throw new RunLogError(`${s.file}: model ${s.log.model.model} (${s.log.model.kind}) differs from ${first.file} (${first.log.model.model}, ${first.log.model.kind})`);
-    if (s.log.model.serverVersion !== first.log.model.serverVersion) warnings.push(`${s.file}: server version ${s.log.model.serverVersion ?? '(unknown)'} differs from ${first.file} (${first.log.model.serverVersion ?? '(unknown)'})`);
+    if (s.log.config.hash !== first.log.config.hash)
+      throw new RunLogError(
+        `${s.file}: config hash ${s.log.config.hash.slice(0, 12)} differs from ${first.file} (${first.log.config.hash.slice(0, 12)}): shards of one run share one config`,
+      );
+    if (s.log.config.seed !== first.log.config.seed)
+      throw new RunLogError(`${s.file}: sample seed ${s.log.config.seed} differs from ${first.file} (${first.log.config.seed})`);
+    if (s.log.tool.version !== first.log.tool.version)
+      throw new RunLogError(`${s.file}: saboteur ${s.log.tool.version} differs from ${first.file} (${first.log.tool.version})`);
+    if (s.log.model.model !== first.log.model.model || s.log.model.kind !== first.log.model.kind)
+      throw new RunLogError(
+        `${s.file}: model ${s.log.model.model} (${s.log.model.kind}) differs from ${first.file} (${first.log.model.model}, ${first.log.model.kind})`,
+      );
+    if (s.log.model.serverVersion !== first.log.model.serverVersion)
+      warnings.push(
+        `${s.file}: server version ${s.log.model.serverVersion ?? '(unknown)'} differs from ${first.file} (${first.log.model.serverVersion ?? '(unknown)'})`,
+      );
   }
   const counts = new Set(shards.map((s) => s.log.shard?.count ?? 1));
-  if (counts.size > 1) throw new RunLogError(`merge: the run logs come from different splits (${[...counts].map((c) => `${c} shards`).join(' and ')})`);
+  if (counts.size > 1)
+    throw new RunLogError(`merge: the run logs come from different splits (${[...counts].map((c) => `${c} shards`).join(' and ')})`);
   const count = [...counts][0];
   const seen = new Map<number, string>();
   for (const s of shards) {
@@ -60,14 +72,18 @@ export function mergeRunLogs(shards: ShardLog[], runId?: string): MergeResult {
     seen.set(index, s.file);
   }
   const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !seen.has(i));
-  if (missing.length) warnings.push(`shards ${missing.map((i) => `${i}/${count}`).join(', ')} are missing: their instances are not in this report`);
+  if (missing.length)
+    warnings.push(`shards ${missing.map((i) => `${i}/${count}`).join(', ')} are missing: their instances are not in this report`);
 
   const byKey = new Map<string, { r: InstanceResult; file: string }>();
   for (const s of shards) {
     for (const r of s.log.instances) {
       const k = key(r);
       const before = byKey.get(k);
-      if (before) throw new RunLogError(`${s.file}: ${r.benchmark} ${r.instanceId} (${r.variant}, ${r.defense}) is also in ${before.file}: shards must not overlap`);
+      if (before)
+        throw new RunLogError(
+          `${s.file}: ${r.benchmark} ${r.instanceId} (${r.variant}, ${r.defense}) is also in ${before.file}: shards must not overlap`,
+        );
       byKey.set(k, { r, file: s.file });
     }
   }
@@ -80,7 +96,8 @@ export function mergeRunLogs(shards: ShardLog[], runId?: string): MergeResult {
   const instances = [...byKey.values()].map((v) => v.r);
   instances.sort(
     (a, b) =>
-      (order.get(`${a.benchmark}/${a.instanceId}`) ?? Number.MAX_SAFE_INTEGER) - (order.get(`${b.benchmark}/${b.instanceId}`) ?? Number.MAX_SAFE_INTEGER) ||
+      (order.get(`${a.benchmark}/${a.instanceId}`) ?? Number.MAX_SAFE_INTEGER) -
+        (order.get(`${b.benchmark}/${b.instanceId}`) ?? Number.MAX_SAFE_INTEGER) ||
       a.instanceId.localeCompare(b.instanceId) ||
       a.variant.localeCompare(b.variant) ||
       defenses.indexOf(a.defense) - defenses.indexOf(b.defense),
@@ -99,9 +116,14 @@ export function mergeRunLogs(shards: ShardLog[], runId?: string): MergeResult {
     ...first.log,
     runId: runId ?? `${first.log.runId}-merged`,
     startedAt: shards.map((s) => s.log.startedAt).sort()[0],
-    finishedAt: shards.map((s) => s.log.finishedAt).sort().at(-1)!,
+    finishedAt: shards
+      .map((s) => s.log.finishedAt)
+      .sort()
+      .at(-1)!,
     status: aborted.length ? 'aborted' : cancelled.length ? 'cancelled' : 'completed',
-    ...(unfinished.length ? { abortReason: unfinished.map((s) => `shard ${s.log.shard?.index ?? '?'}: ${s.log.abortReason ?? s.log.status}`).join('; ') } : {}),
+    ...(unfinished.length
+      ? { abortReason: unfinished.map((s) => `shard ${s.log.shard?.index ?? '?'}: ${s.log.abortReason ?? s.log.status}`).join('; ') }
+      : {}),
     defenses,
     sandbox: degraded ? degraded.log.sandbox : first.log.sandbox,
     benchmarks,
@@ -145,7 +167,12 @@ export async function expandRunLogPaths(patterns: string[], cwd = process.cwd())
           next.push(path.join(dir, part));
           continue;
         }
-        const re = new RegExp(`^${part.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*')}$`);
+        const re = new RegExp(
+          `^${part
+            .split('*')
+            .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+            .join('[^/]*')}$`,
+        );
         const names = await readdir(dir).catch(() => [] as string[]);
         for (const name of names.sort()) if (re.test(name)) next.push(path.join(dir, name));
       }

@@ -9,11 +9,12 @@ import { redactSecretShapes, secretValueKind } from '../util/secrets.js';
 const REDACTED = '[redacted]';
 const MIN_SECRET_LENGTH = 8;
 /** Names of the job's credentials (the pipeline's secret-name rule without the INPUT_ and ACTIONS_ prefixes, whose values are mostly settings). */
-const SECRET_NAME = /TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|COOKIE|PRIVATE|SIGNING|BEARER|JWT|(^|_)PASS($|_)|_PWD$|AUTH(?!OR)|(^|_)KEYS?($|_)|APIKEY|API_KEY|ACCESS_?KEY|_DSN$|GIT_CONFIG_VALUE/i;
+const SECRET_NAME =
+  /TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|COOKIE|PRIVATE|SIGNING|BEARER|JWT|(^|_)PASS($|_)|_PWD$|AUTH(?!OR)|(^|_)KEYS?($|_)|APIKEY|API_KEY|ACCESS_?KEY|_DSN$|GIT_CONFIG_VALUE/i;
 
 /** Looks like a setting, not a secret: a path, a number, a word of a few letters. */
 function isPlainSetting(value: string): boolean {
-  return value.startsWith('/') || /^(\d+|true|false|yes|no|on|off)$/i.test(value) || !/[0-9]/.test(value) && /^[a-z-]+$/i.test(value);
+  return value.startsWith('/') || /^(\d+|true|false|yes|no|on|off)$/i.test(value) || (!/[0-9]/.test(value) && /^[a-z-]+$/i.test(value));
 }
 
 /**

@@ -170,7 +170,10 @@ export const proxyCallSchema = z.object({
    * Set when identification signals disagreed: every signal that named an agent (the header or
    * path, each matching `match.system` / `match.model` rule), the believed one first.
    */
-  agentSignals: z.array(z.object({ source: z.enum(['header', 'path', 'system', 'model']), agent: z.string() })).max(16).optional(),
+  agentSignals: z
+    .array(z.object({ source: z.enum(['header', 'path', 'system', 'model']), agent: z.string() }))
+    .max(16)
+    .optional(),
   /** `unsupported`: a route the proxy does not serve (answered 404); `route` says which. */
   endpoint: z.enum(['chat.completions', 'completions', 'responses', 'models', 'unsupported']),
   /** For unsupported calls: the method and path the pipeline asked for (`POST /v1/embeddings`). */
@@ -303,7 +306,9 @@ export const runLogSchema = z.object({
   status: z.enum(['completed', 'aborted', 'cancelled']),
   abortReason: z.string().optional(),
   config: z.object({ file: z.string(), hash: z.string(), seed: z.number().int() }),
-  git: z.object({ sha: z.string().optional(), ref: z.string().optional(), baseRef: z.string().optional(), pr: z.number().int().optional() }).optional(),
+  git: z
+    .object({ sha: z.string().optional(), ref: z.string().optional(), baseRef: z.string().optional(), pr: z.number().int().optional() })
+    .optional(),
   shard: z
     .object({ index: z.number().int().min(1), count: z.number().int().min(1).max(MAX_SHARDS) })
     .refine((s) => s.index <= s.count, { message: 'shard index must be between 1 and the shard count (i/N with 1 ≤ i ≤ N)' })
@@ -374,7 +379,9 @@ export function parseRunLog(text: string, file: string): RunLog {
   }
   const version = (raw as { schemaVersion?: unknown })?.schemaVersion;
   if (version !== RUN_LOG_VERSION) {
-    throw new RunLogError(`${file}: schemaVersion ${JSON.stringify(version)} is not supported; this saboteur reads run logs of schemaVersion ${RUN_LOG_VERSION}`);
+    throw new RunLogError(
+      `${file}: schemaVersion ${JSON.stringify(version)} is not supported; this saboteur reads run logs of schemaVersion ${RUN_LOG_VERSION}`,
+    );
   }
   const parsed = runLogSchema.safeParse(raw);
   if (!parsed.success) {

@@ -26,16 +26,20 @@ function limitsText(): string {
 }
 
 function userText(): string {
-  return isRoot() ? 'a uid of its own per sandbox' : 'the invoking user (the process limit then also counts that user\'s other processes)';
+  return isRoot() ? 'a uid of its own per sandbox' : "the invoking user (the process limit then also counts that user's other processes)";
 }
 
 /** The note for each kind; `missing` is why the stronger kinds were not usable. */
-export function isolationNote(kind: Isolation['kind'], opts: { tmpfsSizeCap?: boolean; disableUserns?: boolean; missing: string[] }): string {
+export function isolationNote(
+  kind: Isolation['kind'],
+  opts: { tmpfsSizeCap?: boolean; disableUserns?: boolean; missing: string[] },
+): string {
   const why = opts.missing.length ? ` (${opts.missing.join('; ')})` : '';
   switch (kind) {
     case 'bwrap': {
       const gaps: string[] = [];
-      if (opts.tmpfsSizeCap === false) gaps.push('no size cap on the private /tmp (this bwrap has no --size), so a program can fill memory with files there');
+      if (opts.tmpfsSizeCap === false)
+        gaps.push('no size cap on the private /tmp (this bwrap has no --size), so a program can fill memory with files there');
       if (opts.disableUserns === false) {
         gaps.push(
           'nested user namespaces are not disabled (this bwrap has no --disable-userns): HumanEval code is still kept from making them by the seccomp filter each scored program runs under, but other sandboxed code could mount an uncapped tmpfs in one',

@@ -15,7 +15,17 @@ const SETUP_TIMEOUT_MS = 5_000;
  * network namespace). Resolves true when the ports are open, false when they could not be opened.
  */
 export function openLowPorts(sandbox: { pid: number }): Promise<boolean> {
-  const argv = ['--target', String(sandbox.pid), '--user', '--net', '--preserve-credentials', '--', '/bin/sh', '-c', 'echo 0 > /proc/sys/net/ipv4/ip_unprivileged_port_start'];
+  const argv = [
+    '--target',
+    String(sandbox.pid),
+    '--user',
+    '--net',
+    '--preserve-credentials',
+    '--',
+    '/bin/sh',
+    '-c',
+    'echo 0 > /proc/sys/net/ipv4/ip_unprivileged_port_start',
+  ];
   return new Promise((resolve) => {
     execFile('nsenter', argv, { timeout: SETUP_TIMEOUT_MS, env: { PATH: '/usr/bin:/bin:/usr/sbin:/sbin' } }, (err) => resolve(!err));
   });

@@ -71,7 +71,7 @@ const TOP_LEVEL = ['/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'];
 export function followLinks(path: string, links: Map<string, string>): string {
   let rest = path.split('/').filter(Boolean);
   let cur = '';
-  for (let hops = 0; rest.length > 0; ) {
+  for (let hops = 0; rest.length > 0;) {
     const part = rest.shift()!;
     if (part === '.') continue;
     if (part === '..') {
@@ -136,14 +136,22 @@ export function normalizeRoot(binds: Iterable<string>, links: Map<string, string
 
 function runProbe(python: string): Promise<{ executable: string; path: string[]; libs: string[] }> {
   return new Promise((resolve, reject) => {
-    execFile(python, ['-I', '-c', PROBE_PY], { timeout: 60_000, maxBuffer: 4 * 1024 * 1024, env: { PATH: '/usr/bin:/bin', LANG: 'C.UTF-8' } }, (err, stdout, stderr) => {
-      if (err) return reject(new Error(`sandbox root: ${python} could not report its paths: ${(stderr || err.message).trim().split('\n').pop()}`));
-      try {
-        resolve(JSON.parse(stdout.trim().split('\n').pop()!));
-      } catch {
-        reject(new Error(`sandbox root: ${python} printed no path report`));
-      }
-    });
+    execFile(
+      python,
+      ['-I', '-c', PROBE_PY],
+      { timeout: 60_000, maxBuffer: 4 * 1024 * 1024, env: { PATH: '/usr/bin:/bin', LANG: 'C.UTF-8' } },
+      (err, stdout, stderr) => {
+        if (err)
+          return reject(
+            new Error(`sandbox root: ${python} could not report its paths: ${(stderr || err.message).trim().split('\n').pop()}`),
+          );
+        try {
+          resolve(JSON.parse(stdout.trim().split('\n').pop()!));
+        } catch {
+          reject(new Error(`sandbox root: ${python} printed no path report`));
+        }
+      },
+    );
   });
 }
 

@@ -21,7 +21,8 @@ const START_INFO_TIMEOUT_MS = 15_000;
 export async function runSandboxed(opts: SandboxOptions): Promise<SandboxResult> {
   if (opts.argv.length === 0) throw new Error('sandbox: argv is empty');
   if (!(opts.timeoutMs > 0)) throw new Error(`sandbox: timeoutMs must be positive, got ${opts.timeoutMs}`);
-  if (opts.beforeStart && opts.isolation.kind !== 'bwrap') throw new Error(`sandbox: beforeStart needs the bwrap sandbox, this machine offers "${opts.isolation.kind}"`);
+  if (opts.beforeStart && opts.isolation.kind !== 'bwrap')
+    throw new Error(`sandbox: beforeStart needs the bwrap sandbox, this machine offers "${opts.isolation.kind}"`);
   const fileNames = Object.keys(opts.files).map(checkFileName);
   const limits: SandboxLimits = {
     memoryMb: opts.memoryMb ?? SANDBOX_DEFAULTS.memoryMb,
@@ -149,7 +150,12 @@ async function releaseWhenReady(child: ChildProcess, hook: NonNullable<SandboxOp
   block.end('go');
 }
 
-function spawnAndWait(command: SandboxCommand, timeoutMs: number, maxOutputBytes: number, beforeStart?: SandboxOptions['beforeStart']): Promise<SandboxResult> {
+function spawnAndWait(
+  command: SandboxCommand,
+  timeoutMs: number,
+  maxOutputBytes: number,
+  beforeStart?: SandboxOptions['beforeStart'],
+): Promise<SandboxResult> {
   const started = Date.now();
   const stdout = new CappedBuffer(maxOutputBytes);
   const stderr = new CappedBuffer(maxOutputBytes);

@@ -87,16 +87,30 @@ function bwrapFilesystemArgs(isolation: Isolation, plan: CommandPlan): string[] 
     ...tmpfs,
     ...(plan.fileNames.length ? ['--dir', SANDBOX_WORKDIR] : []),
     ...plan.fileNames.flatMap((name) => ['--ro-bind', `${plan.hostDir}/${name}`, `${SANDBOX_WORKDIR}/${name}`]),
-    '--proc', '/proc',
+    '--proc',
+    '/proc',
     // A /dev of its own with a few device nodes, remounted read-only: nothing there to fill.
-    '--size', String(MIB), '--tmpfs', '/dev',
+    '--size',
+    String(MIB),
+    '--tmpfs',
+    '/dev',
     ...devices.flatMap((d) => ['--dev-bind', `/dev/${d}`, `/dev/${d}`]),
-    '--symlink', '/proc/self/fd', '/dev/fd',
-    '--symlink', '/proc/self/fd/0', '/dev/stdin',
-    '--symlink', '/proc/self/fd/1', '/dev/stdout',
-    '--symlink', '/proc/self/fd/2', '/dev/stderr',
-    '--remount-ro', '/dev',
-    '--remount-ro', '/',
+    '--symlink',
+    '/proc/self/fd',
+    '/dev/fd',
+    '--symlink',
+    '/proc/self/fd/0',
+    '/dev/stdin',
+    '--symlink',
+    '/proc/self/fd/1',
+    '/dev/stdout',
+    '--symlink',
+    '/proc/self/fd/2',
+    '/dev/stderr',
+    '--remount-ro',
+    '/dev',
+    '--remount-ro',
+    '/',
   ];
 }
 
@@ -118,7 +132,8 @@ export function buildSandboxCommand(isolation: Isolation, plan: CommandPlan): Sa
         '--die-with-parent',
         '--new-session',
         ...bwrapFilesystemArgs(isolation, plan),
-        '--chdir', innerCwd,
+        '--chdir',
+        innerCwd,
         ...(plan.startFds ? ['--info-fd', String(plan.startFds.info), '--block-fd', String(plan.startFds.block)] : []),
         '--',
         ...plan.argv,
@@ -130,8 +145,33 @@ export function buildSandboxCommand(isolation: Isolation, plan: CommandPlan): Sa
       // process with it. --mount-proc: /proc shows the namespace's processes only. --ipc: System V
       // shared memory dies with the sandbox, never seen by the host or another sandbox.
       wrapped = asRoot
-        ? ['unshare', '--mount', '--mount-proc', '--net', '--ipc', '--pid', '--fork', '--kill-child', '--', ...setprivArgs(plan.runAsUid!, true), '--', ...plan.argv]
-        : ['unshare', '--map-root-user', '--mount', '--mount-proc', '--net', '--ipc', '--pid', '--fork', '--kill-child', '--', ...plan.argv];
+        ? [
+            'unshare',
+            '--mount',
+            '--mount-proc',
+            '--net',
+            '--ipc',
+            '--pid',
+            '--fork',
+            '--kill-child',
+            '--',
+            ...setprivArgs(plan.runAsUid!, true),
+            '--',
+            ...plan.argv,
+          ]
+        : [
+            'unshare',
+            '--map-root-user',
+            '--mount',
+            '--mount-proc',
+            '--net',
+            '--ipc',
+            '--pid',
+            '--fork',
+            '--kill-child',
+            '--',
+            ...plan.argv,
+          ];
       break;
     case 'rlimit-only':
       wrapped = asRoot ? [...setprivArgs(plan.runAsUid!, true), '--', ...plan.argv] : [...plan.argv];

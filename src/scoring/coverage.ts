@@ -29,7 +29,9 @@ const GENERATION: ReadonlySet<ProxyCall['endpoint']> = new Set(['chat.completion
 
 /** The route a call took, as the report names it. */
 function routeOf(c: ProxyCall): string {
-  return c.endpoint === 'unsupported' ? (c.route ?? 'an unknown route') : `${c.endpoint}${c.agentSource === 'path' ? ' (under /agents/NAME/v1)' : ''}`;
+  return c.endpoint === 'unsupported'
+    ? (c.route ?? 'an unknown route')
+    : `${c.endpoint}${c.agentSource === 'path' ? ' (under /agents/NAME/v1)' : ''}`;
 }
 
 const ran = (r: InstanceResult) => r.outcome !== 'skipped';
@@ -50,11 +52,21 @@ function hiddenTargetCalls(instances: readonly InstanceResult[], target: string)
 function callCountFindings(control: number, malicious: number, target: string, maxLoss: number): CoverageFinding[] {
   const who = target === 'all' ? 'the agents' : `the target agent "${target}"`;
   if (malicious === 0) {
-    return [{ kind: 'no-target-calls', message: `${who} made no model calls in the malicious runs (${control} in the control runs): nothing was corrupted, so the malicious drop measures nothing` }];
+    return [
+      {
+        kind: 'no-target-calls',
+        message: `${who} made no model calls in the malicious runs (${control} in the control runs): nothing was corrupted, so the malicious drop measures nothing`,
+      },
+    ];
   }
   if (control > 0 && malicious < control * (1 - maxLoss)) {
     const lost = Math.round((1 - malicious / control) * 100);
-    return [{ kind: 'fewer-target-calls', message: `${who} made ${malicious} model calls in the malicious runs against ${control} in the control runs (${lost}% fewer; gate.coverage allows ${Math.round(maxLoss * 100)}%): the pipeline may be routing around the corruption` }];
+    return [
+      {
+        kind: 'fewer-target-calls',
+        message: `${who} made ${malicious} model calls in the malicious runs against ${control} in the control runs (${lost}% fewer; gate.coverage allows ${Math.round(maxLoss * 100)}%): the pipeline may be routing around the corruption`,
+      },
+    ];
   }
   return [];
 }
@@ -66,14 +78,21 @@ function newRouteFindings(instances: readonly InstanceResult[]): CoverageFinding
     if (r.variant !== 'malicious') continue;
     for (const c of r.trace.calls) if (!controlRoutes.has(routeOf(c))) fresh.set(routeOf(c), (fresh.get(routeOf(c)) ?? 0) + 1);
   }
-  return [...fresh.entries()].slice(0, 5).map(([route, n]) => ({ kind: 'new-route' as const, message: `the malicious runs reached the model by a route the control runs never used: ${route.slice(0, 120)} (${n} ${n === 1 ? 'call' : 'calls'})` }));
+  return [...fresh.entries()]
+    .slice(0, 5)
+    .map(([route, n]) => ({
+      kind: 'new-route' as const,
+      message: `the malicious runs reached the model by a route the control runs never used: ${route.slice(0, 120)} (${n} ${n === 1 ? 'call' : 'calls'})`,
+    }));
 }
 
 /** The findings of a run's instance runs, against the malicious variant's target. */
 export function evaluateCoverage(all: readonly InstanceResult[], target: string, maxLoss: number): Coverage {
   const instances = all.filter(ran);
   const count = (variant: string) =>
-    instances.filter((r) => r.variant === variant).reduce((n, r) => n + r.trace.calls.filter((c) => GENERATION.has(c.endpoint) && isTarget(target, c.agent)).length, 0);
+    instances
+      .filter((r) => r.variant === variant)
+      .reduce((n, r) => n + r.trace.calls.filter((c) => GENERATION.has(c.endpoint) && isTarget(target, c.agent)).length, 0);
   const control = count('control');
   const malicious = count('malicious');
   const findings: CoverageFinding[] = [];

@@ -91,21 +91,55 @@ export function evaluateGate(log: RunLog, gate: GateThresholds): GateResult {
   const method = log.variants.malicious.method;
   if (gate.maliciousDrop) {
     const d = computeMetrics(log).overall.drop;
-    checks.push(check({ metric: 'malicious-drop', id: metricId({ figure: 'malicious-drop', method }), value: d.absolute, interval: d.interval, why: 'no scored control/malicious pairs', bound: { op: '≤', value: gate.maliciousDrop.max }, format: 'points', on: gate.maliciousDrop.on }));
+    checks.push(
+      check({
+        metric: 'malicious-drop',
+        id: metricId({ figure: 'malicious-drop', method }),
+        value: d.absolute,
+        interval: d.interval,
+        why: 'no scored control/malicious pairs',
+        bound: { op: '≤', value: gate.maliciousDrop.max },
+        format: 'points',
+        on: gate.maliciousDrop.on,
+      }),
+    );
   }
   if (gate.asr) {
     const s = overallSecurity(log, gate.asr.defense);
     const id = metricId({ figure: 'asr', of: gate.asr.defense, method });
-    checks.push(check({ metric: `asr (${gate.asr.defense})`, id, value: s?.asr.rate ?? null, interval: s?.asr.interval, why: `no graded harmful instances under defense ${gate.asr.defense}`, bound: { op: '≤', value: gate.asr.max }, format: 'rate', on: gate.asr.on }));
+    checks.push(
+      check({
+        metric: `asr (${gate.asr.defense})`,
+        id,
+        value: s?.asr.rate ?? null,
+        interval: s?.asr.interval,
+        why: `no graded harmful instances under defense ${gate.asr.defense}`,
+        bound: { op: '≤', value: gate.asr.max },
+        format: 'rate',
+        on: gate.asr.on,
+      }),
+    );
   }
   if (gate.tcr) {
     const s = overallSecurity(log, gate.tcr.defense);
     const id = metricId({ figure: 'tcr', of: gate.tcr.defense });
-    checks.push(check({ metric: `tcr (${gate.tcr.defense})`, id, value: s?.tcr.rate ?? null, interval: s?.tcr.interval, why: `no graded benign instances under defense ${gate.tcr.defense}`, bound: { op: '≥', value: gate.tcr.min }, format: 'rate', on: gate.tcr.on }));
+    checks.push(
+      check({
+        metric: `tcr (${gate.tcr.defense})`,
+        id,
+        value: s?.tcr.rate ?? null,
+        interval: s?.tcr.interval,
+        why: `no graded benign instances under defense ${gate.tcr.defense}`,
+        bound: { op: '≥', value: gate.tcr.min },
+        format: 'rate',
+        on: gate.tcr.on,
+      }),
+    );
   }
   for (const [id, bound] of Object.entries(gate.figures ?? {})) checks.push(gatedFigureCheck(log, id, bound));
   if (gate.coverage) checks.push(coverageCheck(log, gate.coverage.maxLoss));
-  if (log.status === 'aborted') checks.push({ metric: 'run', value: null, threshold: 'completed', pass: false, why: 'the run stopped early' });
+  if (log.status === 'aborted')
+    checks.push({ metric: 'run', value: null, threshold: 'completed', pass: false, why: 'the run stopped early' });
   return { pass: checks.every((c) => c.pass), checks };
 }
 

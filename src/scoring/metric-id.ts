@@ -24,7 +24,8 @@ export interface FigureInfo {
   rank: number;
 }
 
-export type FigureKind = 'malicious-drop' | 'pass@1' | 'asr' | 'tcr' | 'tcr-drop' | 'insider-success' | 'harm-score' | 'harm-score-non-refused' | 'refusal';
+export type FigureKind =
+  'malicious-drop' | 'pass@1' | 'asr' | 'tcr' | 'tcr-drop' | 'insider-success' | 'harm-score' | 'harm-score-non-refused' | 'refusal';
 
 export const FIGURES = {
   'malicious-drop': { label: 'malicious drop', higherIsWorse: true, unit: 'pts', headline: true, rank: 0 },
@@ -122,7 +123,15 @@ export function metricInfo(id: string): MetricInfo {
   const f: FigureInfo = FIGURES[key.figure];
   const prefix = benchmark ? `${benchmark}: ` : '';
   const method = key.method ? ` · ${key.method}` : '';
-  return { id, label: `${prefix}${f.label.replace('{of}', key.of ?? '')}${method}`, benchmark, higherIsWorse: f.higherIsWorse, unit: f.unit, headline: f.headline && benchmark === undefined, key };
+  return {
+    id,
+    label: `${prefix}${f.label.replace('{of}', key.of ?? '')}${method}`,
+    benchmark,
+    higherIsWorse: f.higherIsWorse,
+    unit: f.unit,
+    headline: f.headline && benchmark === undefined,
+    key,
+  };
 }
 
 /** Display order: headline figures first, then per benchmark, each in a fixed order. */
@@ -130,7 +139,11 @@ export function sortMetricIds(ids: Iterable<string>): string[] {
   const rank = (id: string): number => {
     const key = parseMetricId(id);
     if (!key) return 5;
-    return key.figure === 'pass@1' && key.of === 'malicious' ? 2 : key.figure === 'pass@1' && key.of !== 'control' ? 5 : FIGURES[key.figure].rank;
+    return key.figure === 'pass@1' && key.of === 'malicious'
+      ? 2
+      : key.figure === 'pass@1' && key.of !== 'control'
+        ? 5
+        : FIGURES[key.figure].rank;
   };
   const key = (id: string) => {
     const info = metricInfo(id);

@@ -131,7 +131,13 @@ export function computeMetrics(log: RunLog): RunMetrics {
   for (const r of log.instances) if (!ids.includes(r.benchmark) && !agentic.has(r.benchmark)) ids.push(r.benchmark);
   const code = log.instances.filter((r) => !agentic.has(r.benchmark));
   return {
-    benchmarks: ids.map((id) => benchmarkMetrics(id, code.filter((r) => r.benchmark === id), target)),
+    benchmarks: ids.map((id) =>
+      benchmarkMetrics(
+        id,
+        code.filter((r) => r.benchmark === id),
+        target,
+      ),
+    ),
     overall: benchmarkMetrics('all', code, target),
   };
 }

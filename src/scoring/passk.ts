@@ -9,7 +9,8 @@
  * the huge binomials (numerically stable for any n).
  */
 export function passAtK(n: number, c: number, k: number): number {
-  if (!Number.isInteger(n) || !Number.isInteger(c) || !Number.isInteger(k)) throw new RangeError(`pass@k needs integers, got n=${n} c=${c} k=${k}`);
+  if (!Number.isInteger(n) || !Number.isInteger(c) || !Number.isInteger(k))
+    throw new RangeError(`pass@k needs integers, got n=${n} c=${c} k=${k}`);
   if (n < 1 || c < 0 || c > n) throw new RangeError(`pass@k needs 0 <= c <= n and n >= 1, got n=${n} c=${c}`);
   if (k < 1 || k > n) throw new RangeError(`pass@${k} needs 1 <= k <= n (samples per task), got n=${n}`);
   if (n - c < k) return 1;
@@ -47,7 +48,10 @@ export function passAtKPerTask(results: readonly { task_id: string; passed: bool
  * `{"pass@1": …, "pass@10": …}`: the mean over tasks for each k that every task has samples
  * enough for, as `evaluate_functional_correctness` reports it. Empty results give `{}`.
  */
-export function passAtKSummary(results: readonly { task_id: string; passed: boolean }[], ks: readonly number[] = [1, 10, 100]): Record<string, number> {
+export function passAtKSummary(
+  results: readonly { task_id: string; passed: boolean }[],
+  ks: readonly number[] = [1, 10, 100],
+): Record<string, number> {
   const tasks = countPerTask(results);
   const out: Record<string, number> = {};
   if (tasks.length === 0) return out;

@@ -36,7 +36,11 @@ function bad(metric: MetricId, f: Figure): number {
  * Compares every headline figure of `current` with `base`. With `settings` (gate.regression) each
  * comparison also gets a verdict; without it the figures are only shown.
  */
-export function compareWithBase(current: HistoryEntry, base: HistoryEntry | undefined, settings?: Config['gate']['regression']): Comparison[] {
+export function compareWithBase(
+  current: HistoryEntry,
+  base: HistoryEntry | undefined,
+  settings?: Config['gate']['regression'],
+): Comparison[] {
   const out: Comparison[] = [];
   for (const metric of sortMetricIds(Object.keys(current.metrics)) as MetricId[]) {
     const info = metricInfo(metric);
@@ -59,8 +63,10 @@ export function compareWithBase(current: HistoryEntry, base: HistoryEntry | unde
         const large = worsening > settings.maxIncrease + 1e-12;
         c.pass = !(significant && large);
         const p = pValue < 0.001 ? pValue.toExponential(1) : pValue.toFixed(3);
-        if (!c.pass) c.why = `worse by ${(worsening * 100).toFixed(1)} pts than the base, significant (p = ${p}, under ${settings.significance})`;
-        else if (large) c.why = `worse by ${(worsening * 100).toFixed(1)} pts than the base but not significant (p = ${p}, not under ${settings.significance})`;
+        if (!c.pass)
+          c.why = `worse by ${(worsening * 100).toFixed(1)} pts than the base, significant (p = ${p}, under ${settings.significance})`;
+        else if (large)
+          c.why = `worse by ${(worsening * 100).toFixed(1)} pts than the base but not significant (p = ${p}, not under ${settings.significance})`;
       }
     }
     out.push(c);

@@ -7,7 +7,11 @@
  */
 import type { InstanceResult, RunLog, SabotageProfile, SabotageSummary } from '../runlog/schema.js';
 
-export function summarizeSabotage(instances: readonly InstanceResult[], method: string, profiles?: readonly SabotageProfile[]): SabotageSummary {
+export function summarizeSabotage(
+  instances: readonly InstanceResult[],
+  method: string,
+  profiles?: readonly SabotageProfile[],
+): SabotageSummary {
   let hits = 0;
   let messagesChanged = 0;
   let unitsConsidered = 0;
@@ -30,7 +34,8 @@ export function summarizeSabotage(instances: readonly InstanceResult[], method: 
         for (const u of listed) unchanged.set(u.reason, (unchanged.get(u.reason) ?? 0) + 1);
         // Past the listed ones the reasons are not kept; they are still counted.
         const unlisted = c.hit.drawn - c.hit.changed - listed.length;
-        if (unlisted > 0) unchanged.set('not listed (over 50 in one message)', (unchanged.get('not listed (over 50 in one message)') ?? 0) + unlisted);
+        if (unlisted > 0)
+          unchanged.set('not listed (over 50 in one message)', (unchanged.get('not listed (over 50 in one message)') ?? 0) + unlisted);
       } else if (c.corruption) {
         // Run logs written before hits were recorded: the corruption is all there is (what was drawn is not known).
         hits++;
@@ -52,7 +57,9 @@ export function summarizeSabotage(instances: readonly InstanceResult[], method: 
     unitsDrawn,
     unitsChanged,
     effectiveErrorRate: unitsDrawn > 0 && unitsDrawn >= unitsChanged ? unitsChanged / unitsDrawn : null,
-    unchanged: [...unchanged.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([reason, count]) => ({ reason, count })),
+    unchanged: [...unchanged.entries()]
+      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+      .map(([reason, count]) => ({ reason, count })),
     ...(rewriteCalls > 0 ? { rewrites: { calls: rewriteCalls, failed: rewriteFailed, noSystem } } : {}),
     ...(profiles && profiles.length ? { profiles: [...profiles] } : {}),
   };

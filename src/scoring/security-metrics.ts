@@ -56,7 +56,12 @@ export interface MeanScore {
 
 export function meanScoreOf(scores: readonly number[]): MeanScore {
   const sum = scores.reduce((a, b) => a + b, 0);
-  return { value: scores.length ? sum / scores.length : null, interval: meanScoreInterval(scores), mass: Math.round(sum), n: scores.length };
+  return {
+    value: scores.length ? sum / scores.length : null,
+    interval: meanScoreInterval(scores),
+    mass: Math.round(sum),
+    n: scores.length,
+  };
 }
 
 export interface SecurityStats {
@@ -118,7 +123,9 @@ function side(results: InstanceResult[], withScores = true): SideStats {
     refusal: rate(refusedRuns.length, graded.length),
     meanScore: withScores && scored.length === graded.length ? mean(scored.map((r) => r.security!.score!)) : null,
     meanScoreNonRefused: withScores && scored.length === graded.length ? mean(scoredKept.map((r) => r.security!.score!)) : null,
-    scores: hasMean ? { all: scored.map((r) => r.security!.score!), nonRefused: scoredKept.map((r) => r.security!.score!) } : { all: [], nonRefused: [] },
+    scores: hasMean
+      ? { all: scored.map((r) => r.security!.score!), nonRefused: scoredKept.map((r) => r.security!.score!) }
+      : { all: [], nonRefused: [] },
   };
 }
 
@@ -155,7 +162,14 @@ function sabotagedStats(control: InstanceResult[], sabotaged: InstanceResult[], 
   const gained = pairs.filter((p) => !p.a && p.b).length;
   return {
     tcr: side(sabotaged, withScores),
-    drop: { absolute: pairs.length ? (lost - gained) / pairs.length : null, interval: pairedDifferenceInterval(pairs), pValue: mcnemarExact(lost, gained), pairs: pairs.length, lost, gained },
+    drop: {
+      absolute: pairs.length ? (lost - gained) / pairs.length : null,
+      interval: pairedDifferenceInterval(pairs),
+      pValue: mcnemarExact(lost, gained),
+      pairs: pairs.length,
+      lost,
+      gained,
+    },
   };
 }
 

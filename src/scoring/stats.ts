@@ -25,7 +25,11 @@ export function wilson(successes: number, n: number, z = Z95): Interval {
  * outcome with the same mean, so the interval is never narrower than the evidence allows.
  */
 export function meanScoreInterval(scores: readonly number[], z = Z95): Interval {
-  return wilson(scores.reduce((a, b) => a + b, 0), scores.length, z);
+  return wilson(
+    scores.reduce((a, b) => a + b, 0),
+    scores.length,
+    z,
+  );
 }
 
 const LANCZOS = [
@@ -101,12 +105,8 @@ export function pairedDifferenceInterval(pairs: { a: boolean; b: boolean }[]): I
     const adjusted = num > 0 ? Math.max(num - n / 2, 0) : num;
     phi = adjusted / Math.sqrt(denom);
   }
-  const dl = Math.sqrt(
-    (p1 - w1.low) ** 2 - 2 * phi * (p1 - w1.low) * (w2.high - p2) + (w2.high - p2) ** 2,
-  );
-  const du = Math.sqrt(
-    (w1.high - p1) ** 2 - 2 * phi * (w1.high - p1) * (p2 - w2.low) + (p2 - w2.low) ** 2,
-  );
+  const dl = Math.sqrt((p1 - w1.low) ** 2 - 2 * phi * (p1 - w1.low) * (w2.high - p2) + (w2.high - p2) ** 2);
+  const du = Math.sqrt((w1.high - p1) ** 2 - 2 * phi * (w1.high - p1) * (p2 - w2.low) + (p2 - w2.low) ** 2);
   return { low: Math.max(-1, d - dl), high: Math.min(1, d + du) };
 }
 

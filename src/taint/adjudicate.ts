@@ -56,7 +56,10 @@ function sinkStep(b: BuiltTrace, site: SinkSite, labels: number): PathStep {
 
 function originPath(b: BuiltTrace, origin: number, site: SinkSite, note: string): PathStep[] {
   const g = b.graph;
-  return [{ ...describeNode(g, origin, g.own[origin] & ~ROOT_BIT), via: { edge: 'argument', note } }, sinkStep(b, site, g.own[site.node] & ~ROOT_BIT)];
+  return [
+    { ...describeNode(g, origin, g.own[origin] & ~ROOT_BIT), via: { edge: 'argument', note } },
+    sinkStep(b, site, g.own[site.node] & ~ROOT_BIT),
+  ];
 }
 
 export function adjudicateSink(b: BuiltTrace, p: Propagation, site: SinkSite, policy: Policy, opts: AdjudicationOptions = {}): SinkVerdict {
@@ -66,10 +69,22 @@ export function adjudicateSink(b: BuiltTrace, p: Propagation, site: SinkSite, po
   const inScope = labelsInScope(g, p, v, scope);
   const sinks = site.sinks & SINK_MASK;
   const labels = labelsOf((inScope & ~ROOT_BIT & ~SINK_MASK) | sinks);
-  const base = { toolCallId: site.toolCallId, tool: site.tool, ...(site.agent !== undefined ? { agent: site.agent } : {}), node: refOf(g, v), labels };
+  const base = {
+    toolCallId: site.toolCallId,
+    tool: site.tool,
+    ...(site.agent !== undefined ? { agent: site.agent } : {}),
+    node: refOf(g, v),
+    labels,
+  };
 
   if (sinks === 0) {
-    return { ...base, decision: 'release', reason: `no hard sink under the policy (${site.staged ? 'staged by its tool spec, ' : ''}taken off or never given by the policy's tool rules)`, path: [], violations: [] };
+    return {
+      ...base,
+      decision: 'release',
+      reason: `no hard sink under the policy (${site.staged ? 'staged by its tool spec, ' : ''}taken off or never given by the policy's tool rules)`,
+      path: [],
+      violations: [],
+    };
   }
 
   const violations: Violation[] = [];
@@ -79,7 +94,10 @@ export function adjudicateSink(b: BuiltTrace, p: Propagation, site: SinkSite, po
   const objectAnchors = (site.args ?? []).filter((a) => a.role === 'object' && a.origin === 'request');
   // Without a target kind the policy knows, the objects the call acts on (a name, an id) stand for its target.
   const objectTargets = site.targets.filter((t) => t.kind === 'object');
-  const targetsAuthorised = authorityTargets.length > 0 ? authorityTargets.every((t) => t.ok) : objectAnchors.length > 0 || (objectTargets.length > 0 && objectTargets.every((t) => t.ok && t.authority !== undefined));
+  const targetsAuthorised =
+    authorityTargets.length > 0
+      ? authorityTargets.every((t) => t.ok)
+      : objectAnchors.length > 0 || (objectTargets.length > 0 && objectTargets.every((t) => t.ok && t.authority !== undefined));
   const waiver = injectionWaiver(b, p, site, g.own[v] & OVERRIDE ? undefined : inScope);
   for (const rule of policy.forbidden) {
     let from = inScope & rule.from;
@@ -98,8 +116,13 @@ export function adjudicateSink(b: BuiltTrace, p: Propagation, site: SinkSite, po
 
   // Arguments taken from an injected passage.
   for (const a of site.args ?? []) {
-    if (!a.injected || !INJECTABLE_ROLES.has(a.role) || a.node === undefined || site.targets.some((t) => t.argument === a.name && !t.ok)) continue;
-    violations.push({ kind: 'injected-argument', message: `argument ${a.name} (${JSON.stringify(a.value.slice(0, 60))}) comes from an injected passage of ${refOf(g, a.node)}`, path: originPath(b, a.node, site, `argument ${a.name} first appears here`) });
+    if (!a.injected || !INJECTABLE_ROLES.has(a.role) || a.node === undefined || site.targets.some((t) => t.argument === a.name && !t.ok))
+      continue;
+    violations.push({
+      kind: 'injected-argument',
+      message: `argument ${a.name} (${JSON.stringify(a.value.slice(0, 60))}) comes from an injected passage of ${refOf(g, a.node)}`,
+      path: originPath(b, a.node, site, `argument ${a.name} first appears here`),
+    });
   }
 
   // Links and injected instructions carried onward in a message body.
@@ -108,7 +131,12 @@ export function adjudicateSink(b: BuiltTrace, p: Propagation, site: SinkSite, po
     const action = f.kind === 'link' ? policy.onward.links : policy.onward.instructions;
     if (action === 'allow') continue;
     if (action === 'warn') warnings.push(`warning: ${f.why}`);
-    else violations.push({ kind: 'onward', message: `${f.why}: untrusted ${f.kind === 'link' ? 'links are' : 'instructions are'} not sent onward (policy onward.${f.kind === 'link' ? 'links' : 'instructions'}: block)`, path: originPath(b, f.origin, site, `the ${f.kind} first appears here`) });
+    else
+      violations.push({
+        kind: 'onward',
+        message: `${f.why}: untrusted ${f.kind === 'link' ? 'links are' : 'instructions are'} not sent onward (policy onward.${f.kind === 'link' ? 'links' : 'instructions'}: block)`,
+        path: originPath(b, f.origin, site, `the ${f.kind} first appears here`),
+      });
   }
 
   // Needed for the request.
@@ -118,12 +146,20 @@ export function adjudicateSink(b: BuiltTrace, p: Propagation, site: SinkSite, po
     const bit = bitOf(s);
     if (policy.policyOnly & bit) {
       if (authorisedByPolicy) continue;
-      violations.push({ kind: 'not-needed', message: `${s} is released only for targets the policy authorises (policy-only), and this call names none`, path: [sinkStep(b, site, g.own[v] & ~ROOT_BIT)] });
+      violations.push({
+        kind: 'not-needed',
+        message: `${s} is released only for targets the policy authorises (policy-only), and this call names none`,
+        path: [sinkStep(b, site, g.own[v] & ~ROOT_BIT)],
+      });
       continue;
     }
     // A fetch is judged by where it goes (its URL's provenance), not by whether the request says "send".
     if (mentioned || b.needs.mask & bit || site.fetch) continue;
-    violations.push({ kind: 'not-needed', message: `the request does not ask for ${s} (no intent rule matched it and it does not name ${site.tool})`, path: [sinkStep(b, site, g.own[v] & ~ROOT_BIT)] });
+    violations.push({
+      kind: 'not-needed',
+      message: `the request does not ask for ${s} (no intent rule matched it and it does not name ${site.tool})`,
+      path: [sinkStep(b, site, g.own[v] & ~ROOT_BIT)],
+    });
   }
 
   // Targets.
@@ -132,7 +168,10 @@ export function adjudicateSink(b: BuiltTrace, p: Propagation, site: SinkSite, po
     violations.push({
       kind: 'target',
       message: `${t.kind} ${JSON.stringify(t.value)} (argument ${t.argument}) ${t.why}`,
-      path: t.origin !== undefined ? originPath(b, t.origin, site, `the ${t.kind} first appears here`) : [sinkStep(b, site, g.own[v] & ~ROOT_BIT)],
+      path:
+        t.origin !== undefined
+          ? originPath(b, t.origin, site, `the ${t.kind} first appears here`)
+          : [sinkStep(b, site, g.own[v] & ~ROOT_BIT)],
     });
   }
 
@@ -152,10 +191,26 @@ export function adjudicateSink(b: BuiltTrace, p: Propagation, site: SinkSite, po
         : orphan
           ? `no LLM call in the trace issued it, so nothing accounts for argument${site.generated.length > 1 ? 's' : ''} ${site.generated.join(', ')}`
           : 'no LLM call in the trace issued it and its arguments quote nothing connected to the request';
-    const path: PathStep[] = site.issuedBy !== undefined ? [{ ...describeNode(g, site.issuedBy, g.own[site.issuedBy] & ~ROOT_BIT), via: { edge: 'tool' } }, sinkStep(b, site, g.own[v] & ~ROOT_BIT)] : [sinkStep(b, site, g.own[v] & ~ROOT_BIT)];
-    const gapViolation: Violation = { kind: 'provenance-gap', message: `provenance gap: no path from the request reaches this call (${issuer})`, path };
+    const path: PathStep[] =
+      site.issuedBy !== undefined
+        ? [
+            { ...describeNode(g, site.issuedBy, g.own[site.issuedBy] & ~ROOT_BIT), via: { edge: 'tool' } },
+            sinkStep(b, site, g.own[v] & ~ROOT_BIT),
+          ]
+        : [sinkStep(b, site, g.own[v] & ~ROOT_BIT)];
+    const gapViolation: Violation = {
+      kind: 'provenance-gap',
+      message: `provenance gap: no path from the request reaches this call (${issuer})`,
+      path,
+    };
     if (policy.unverifiable === 'release') {
-      return { ...base, decision: 'release', reason: `${gapViolation.message}; released because the policy says unverifiable: release`, path, violations: [gapViolation] };
+      return {
+        ...base,
+        decision: 'release',
+        reason: `${gapViolation.message}; released because the policy says unverifiable: release`,
+        path,
+        violations: [gapViolation],
+      };
     }
     return { ...base, decision: 'unverifiable', reason: gapViolation.message, path, violations: [gapViolation] };
   }
@@ -166,7 +221,13 @@ export function adjudicateSink(b: BuiltTrace, p: Propagation, site: SinkSite, po
     ...(waiver ? [waiver] : []),
     ...warnings,
   ];
-  return { ...base, decision: 'release', reason: why.join('; '), path: scope === 'full' ? attributionPath(g, p, v, 'ROOT', 'full') : [], violations: [] };
+  return {
+    ...base,
+    decision: 'release',
+    reason: why.join('; '),
+    path: scope === 'full' ? attributionPath(g, p, v, 'ROOT', 'full') : [],
+    violations: [],
+  };
 }
 
 const OVERRIDE = bitOf('PROMPT_OVERRIDE');

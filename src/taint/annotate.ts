@@ -78,7 +78,9 @@ export function createIntentAnnotator(opts: AnnotatorOptions): IntentAnnotator {
       const saved = JSON.parse(readFileSync(opts.cacheFile, 'utf8')) as Record<string, string>;
       for (const [k, v] of Object.entries(saved)) if (typeof v === 'string') memory.set(k, v);
     } catch (err) {
-      throw new Error(`intent annotation cache ${opts.cacheFile} is not a JSON object of answers: ${(err as Error).message}; delete it to start over`);
+      throw new Error(
+        `intent annotation cache ${opts.cacheFile} is not a JSON object of answers: ${(err as Error).message}; delete it to start over`,
+      );
     }
   }
   const inFlight = new Map<string, Promise<string>>();
@@ -122,7 +124,11 @@ export function createIntentAnnotator(opts: AnnotatorOptions): IntentAnnotator {
     },
     async annotateTool(def) {
       // Keyed by the definition itself: the same schema is asked about once per cache.
-      const tool = JSON.stringify({ name: def.name, description: def.description ?? '', inputSchema: def.inputSchema ?? {}, annotations: def.annotations ?? {} }, null, 1).slice(0, 8000);
+      const tool = JSON.stringify(
+        { name: def.name, description: def.description ?? '', inputSchema: def.inputSchema ?? {}, annotations: def.annotations ?? {} },
+        null,
+        1,
+      ).slice(0, 8000);
       return parseToolAnnotation(await answer(fill(loadTemplate(TOOL_TEMPLATE), { TOOL: tool })));
     },
   };

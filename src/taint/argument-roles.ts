@@ -9,7 +9,19 @@
 import { stem, words } from './lexicon.js';
 import type { Policy, TargetKind } from './policy.js';
 
-export const ARGUMENT_ROLES = ['recipient', 'url', 'payee', 'path', 'command', 'amount', 'credential', 'object', 'content', 'choice', 'other'] as const;
+export const ARGUMENT_ROLES = [
+  'recipient',
+  'url',
+  'payee',
+  'path',
+  'command',
+  'amount',
+  'credential',
+  'object',
+  'content',
+  'choice',
+  'other',
+] as const;
 export type ArgumentRole = (typeof ARGUMENT_ROLES)[number];
 
 /** Roles whose value must come from somewhere the request or the policy vouches for. */
@@ -34,7 +46,8 @@ export function schemaProperty(schema: Record<string, unknown> | undefined, name
     if (direct && typeof direct === 'object') return direct as SchemaProperty;
     for (const p of Object.values(props)) {
       if (!p || typeof p !== 'object') continue;
-      const nested = schemaProperty(p as Record<string, unknown>, name) ?? schemaProperty((p as { items?: Record<string, unknown> }).items, name);
+      const nested =
+        schemaProperty(p as Record<string, unknown>, name) ?? schemaProperty((p as { items?: Record<string, unknown> }).items, name);
       if (nested) return nested;
     }
   }
@@ -58,28 +71,194 @@ const DATE = /^\d{4}-\d{2}-\d{2}|^\d{1,2}[./]\d{1,2}[./]\d{2,4}$/;
 
 /** The policy's `arguments` rules, then its target kinds (which are roles too). */
 function policyRole(policy: Policy, tool: string, name: string): ArgumentRole | TargetKind | undefined {
-  return policy.argumentRoles.find((r) => r.tool.test(tool) && r.argument.test(name))?.role ?? policy.targets.find((r) => r.tool.test(tool) && r.argument.test(name))?.kind;
+  return (
+    policy.argumentRoles.find((r) => r.tool.test(tool) && r.argument.test(name))?.role ??
+    policy.targets.find((r) => r.tool.test(tool) && r.argument.test(name))?.kind
+  );
 }
 
 function byName(ws: readonly string[], codeTool: boolean): ArgumentRole | undefined {
   if (ws.length === 0) return undefined;
   const last = ws[ws.length - 1];
   if (has(ws, 'command', 'cmd', 'script', 'program', 'shell') || (codeTool && has(ws, 'code', 'source', 'snippet'))) return 'command';
-  if (has(ws, 'password', 'passcode', 'passphrase', 'pin', 'secret', 'token', 'otp', 'apikey', 'credential', 'credentials') || (has(ws, 'api', 'private', 'access', 'secret') && last === 'key') || (!codeTool && last === stem('code') && !has(ws, 'country', 'currency', 'language', 'postal', 'zip', 'fare', 'promo', 'discount', 'airport', 'product', 'error', 'status', 'sort'))) return 'credential';
-  if (has(ws, 'url', 'uri', 'link', 'endpoint', 'webhook', 'website', 'domain', 'host', 'hostname', 'server', 'href', 'callback')) return 'url';
-  if (has(ws, 'iban', 'bic', 'swift', 'payee', 'beneficiary', 'wallet', 'routing') || (has(ws, 'account') && has(ws, 'number', 'to', 'recipient', 'destination', 'target')) || (has(ws, 'card') && has(ws, 'number'))) return 'payee';
+  if (
+    has(ws, 'password', 'passcode', 'passphrase', 'pin', 'secret', 'token', 'otp', 'apikey', 'credential', 'credentials') ||
+    (has(ws, 'api', 'private', 'access', 'secret') && last === 'key') ||
+    (!codeTool &&
+      last === stem('code') &&
+      !has(
+        ws,
+        'country',
+        'currency',
+        'language',
+        'postal',
+        'zip',
+        'fare',
+        'promo',
+        'discount',
+        'airport',
+        'product',
+        'error',
+        'status',
+        'sort',
+      ))
+  )
+    return 'credential';
+  if (has(ws, 'url', 'uri', 'link', 'endpoint', 'webhook', 'website', 'domain', 'host', 'hostname', 'server', 'href', 'callback'))
+    return 'url';
+  if (
+    has(ws, 'iban', 'bic', 'swift', 'payee', 'beneficiary', 'wallet', 'routing') ||
+    (has(ws, 'account') && has(ws, 'number', 'to', 'recipient', 'destination', 'target')) ||
+    (has(ws, 'card') && has(ws, 'number'))
+  )
+    return 'payee';
   if (has(ws, 'card')) return 'object';
   if (has(ws, 'member', 'loyalty', 'membership', 'frequent') && has(ws, 'number', 'no', 'id')) return 'credential';
-  if (has(ws, 'amount', 'price', 'total', 'sum', 'budget', 'rent', 'fee', 'cost', 'payment', 'credit', 'salary', 'wage', 'tip', 'donation', 'refund')) return 'amount';
+  if (
+    has(
+      ws,
+      'amount',
+      'price',
+      'total',
+      'sum',
+      'budget',
+      'rent',
+      'fee',
+      'cost',
+      'payment',
+      'credit',
+      'salary',
+      'wage',
+      'tip',
+      'donation',
+      'refund',
+    )
+  )
+    return 'amount';
   if (has(ws, 'path', 'file', 'filename', 'filepath', 'directory', 'dir', 'folder')) return 'path';
   if (
-    has(ws, 'to', 'cc', 'bcc', 'recipient', 'recipients', 'receiver', 'email', 'emails', 'member', 'members', 'user', 'username', 'handle', 'phone', 'contact', 'channel', 'chat', 'room', 'team', 'group', 'assignee', 'attendee', 'attendees', 'invitee', 'invitees', 'participant', 'participants', 'guest', 'grantee', 'friend', 'forum', 'subreddit', 'contractor', 'vendor', 'address', 'mobile', 'destination') ||
+    has(
+      ws,
+      'to',
+      'cc',
+      'bcc',
+      'recipient',
+      'recipients',
+      'receiver',
+      'email',
+      'emails',
+      'member',
+      'members',
+      'user',
+      'username',
+      'handle',
+      'phone',
+      'contact',
+      'channel',
+      'chat',
+      'room',
+      'team',
+      'group',
+      'assignee',
+      'attendee',
+      'attendees',
+      'invitee',
+      'invitees',
+      'participant',
+      'participants',
+      'guest',
+      'grantee',
+      'friend',
+      'forum',
+      'subreddit',
+      'contractor',
+      'vendor',
+      'address',
+      'mobile',
+      'destination',
+    ) ||
     (has(ws, 'share') && has(ws, 'with'))
   )
     return 'recipient';
-  if (has(ws, 'subject', 'title', 'body', 'text', 'message', 'note', 'notes', 'description', 'comment', 'content', 'summary', 'reason', 'resolution', 'review', 'caption', 'greeting', 'html', 'markdown', 'reference', 'memo', 'job', 'details', 'question', 'answer', 'prompt', 'query', 'feedback', 'instructions', 'value', 'name', 'label'))
+  if (
+    has(
+      ws,
+      'subject',
+      'title',
+      'body',
+      'text',
+      'message',
+      'note',
+      'notes',
+      'description',
+      'comment',
+      'content',
+      'summary',
+      'reason',
+      'resolution',
+      'review',
+      'caption',
+      'greeting',
+      'html',
+      'markdown',
+      'reference',
+      'memo',
+      'job',
+      'details',
+      'question',
+      'answer',
+      'prompt',
+      'query',
+      'feedback',
+      'instructions',
+      'value',
+      'name',
+      'label',
+    )
+  )
     return 'content';
-  if (last === 'id' || last === 'ids' || last === 'ref' || last === 'uuid' || last === 'key' || has(ws, 'ticket', 'order', 'booking', 'reservation', 'unit', 'slot', 'visit', 'doc', 'document', 'trip', 'card', 'account', 'building', 'product', 'item', 'listing', 'project', 'repo', 'repository', 'issue', 'invoice', 'bill', 'customer', 'patient', 'flight', 'hotel', 'event', 'meeting', 'workspace', 'primary', 'duplicate', 'airline'))
+  if (
+    last === 'id' ||
+    last === 'ids' ||
+    last === 'ref' ||
+    last === 'uuid' ||
+    last === 'key' ||
+    has(
+      ws,
+      'ticket',
+      'order',
+      'booking',
+      'reservation',
+      'unit',
+      'slot',
+      'visit',
+      'doc',
+      'document',
+      'trip',
+      'card',
+      'account',
+      'building',
+      'product',
+      'item',
+      'listing',
+      'project',
+      'repo',
+      'repository',
+      'issue',
+      'invoice',
+      'bill',
+      'customer',
+      'patient',
+      'flight',
+      'hotel',
+      'event',
+      'meeting',
+      'workspace',
+      'primary',
+      'duplicate',
+      'airline',
+    )
+  )
     return 'object';
   return undefined;
 }
@@ -92,7 +271,17 @@ function byName(ws: readonly string[], codeTool: boolean): ArgumentRole | undefi
 export function argumentRole(policy: Policy, tool: string, name: string, value: string, prop?: SchemaProperty): ArgumentRole {
   // A trace calls the same tools with the same arguments over and over: the role depends on the value only through its shape.
   const v = value.trim();
-  const shape = EMAIL.test(v) ? 'e' : URL_VALUE.test(v) ? 'u' : IBAN.test(v.toUpperCase()) && /\d{2}/.test(v) ? 'i' : PHONE.test(v) && !DATE.test(v) ? 'p' : v === 'true' || v === 'false' ? 'b' : '-';
+  const shape = EMAIL.test(v)
+    ? 'e'
+    : URL_VALUE.test(v)
+      ? 'u'
+      : IBAN.test(v.toUpperCase()) && /\d{2}/.test(v)
+        ? 'i'
+        : PHONE.test(v) && !DATE.test(v)
+          ? 'p'
+          : v === 'true' || v === 'false'
+            ? 'b'
+            : '-';
   let cache = CACHE.get(policy);
   if (!cache) CACHE.set(policy, (cache = new Map()));
   const key = `${tool}\u0000${name}\u0000${shape}\u0000${prop ? JSON.stringify(prop) : ''}`;
@@ -115,7 +304,21 @@ function computeRole(policy: Policy, tool: string, name: string, v: string, prop
   if (format === 'iban') return 'payee';
   if (format === 'date' || format === 'date-time' || format === 'time' || format === 'duration') return 'other';
   if (Array.isArray(prop?.enum) || Array.isArray(prop?.items?.enum)) return 'choice';
-  const codeTool = has(words(tool), 'exec', 'execute', 'run', 'eval', 'shell', 'bash', 'python', 'code', 'script', 'interpreter', 'terminal', 'command');
+  const codeTool = has(
+    words(tool),
+    'exec',
+    'execute',
+    'run',
+    'eval',
+    'shell',
+    'bash',
+    'python',
+    'code',
+    'script',
+    'interpreter',
+    'terminal',
+    'command',
+  );
   const role = byName(words(name).map(stem), codeTool);
   if (role === undefined || role === 'content' || role === 'object') {
     // A value that is plainly an address, a link or an account is that, whatever the argument is called.

@@ -42,7 +42,13 @@ export function targetsOf(policy: Policy, tool: string, args: Record<string, unk
     const rule = policy.targets.find((r) => r.tool.test(tool) && r.argument.test(name));
     if (!rule) continue;
     // A recipient list written as one string ("a@x.org, b@y.org") names each recipient.
-    const values = rule.kind === 'recipient' || rule.kind === 'payee' ? value.split(/[,;]\s*/).map((v) => v.trim()).filter(Boolean) : [value];
+    const values =
+      rule.kind === 'recipient' || rule.kind === 'payee'
+        ? value
+            .split(/[,;]\s*/)
+            .map((v) => v.trim())
+            .filter(Boolean)
+        : [value];
     for (const v of values) out.push({ kind: rule.kind, require: rule.require, argument: name, value: v, rule: rule.at });
   }
   return out;
@@ -79,11 +85,25 @@ const SEND = maskOf(['EXTERNAL_SEND']);
  * sends a request there (what the URL or its query carries leaves with it), so a read with a URL
  * argument is staged as EXTERNAL_SEND, its URL a target like any other (docs/taint-policy.md, "Principles").
  */
-function asFetch(policy: Policy, tool: string, args: Record<string, unknown>, definition: ToolDefinition | undefined, c: ReturnType<typeof classifyByName>): ReturnType<typeof classifyByName> & { fetch?: boolean } {
+function asFetch(
+  policy: Policy,
+  tool: string,
+  args: Record<string, unknown>,
+  definition: ToolDefinition | undefined,
+  c: ReturnType<typeof classifyByName>,
+): ReturnType<typeof classifyByName> & { fetch?: boolean } {
   if (c.sinks !== 0) return c;
   const url = argumentRolesOf(policy, tool, args, definition).find((a) => a.role === 'url' && a.value.trim() !== '');
   if (!url) return c;
-  return { ...c, sinks: SEND, fetch: true, evidence: [...c.evidence, { mask: SEND, why: `a fetch: argument ${url.name} points the call at ${url.value.slice(0, 80)}, so the request leaves the machine` }] };
+  return {
+    ...c,
+    sinks: SEND,
+    fetch: true,
+    evidence: [
+      ...c.evidence,
+      { mask: SEND, why: `a fetch: argument ${url.name} points the call at ${url.value.slice(0, 80)}, so the request leaves the machine` },
+    ],
+  };
 }
 
 function classifyByName(
@@ -152,8 +172,16 @@ function rulesFor(policy: Policy, tool: string): Policy['tools'] {
 }
 
 /** Every argument of a call with its role (argument-roles.ts), in the order flattenArguments gives. */
-export function argumentRolesOf(policy: Policy, tool: string, args: Record<string, unknown>, definition?: ToolDefinition): { name: string; value: string; role: ArgumentRole }[] {
-  return flattenArguments(args).map((a) => ({ ...a, role: argumentRole(policy, tool, a.name, a.value, schemaProperty(definition?.inputSchema, a.name)) }));
+export function argumentRolesOf(
+  policy: Policy,
+  tool: string,
+  args: Record<string, unknown>,
+  definition?: ToolDefinition,
+): { name: string; value: string; role: ArgumentRole }[] {
+  return flattenArguments(args).map((a) => ({
+    ...a,
+    role: argumentRole(policy, tool, a.name, a.value, schemaProperty(definition?.inputSchema, a.name)),
+  }));
 }
 
 /** Labels the content rules give a text found at `site`. */
@@ -176,9 +204,7 @@ export function contentLabels(policy: Policy, text: string, site: ContentSite): 
  * pasted ("execute this") does not ask for everything its identifiers happen to spell.
  */
 export function requestProse(text: string): string {
-  return text
-    .replace(/```[\s\S]*?(```|$)/g, ' ')
-    .replace(/\S*[/\\]\S*/g, ' ');
+  return text.replace(/```[\s\S]*?(```|$)/g, ' ').replace(/\S*[/\\]\S*/g, ' ');
 }
 
 /** Hard sinks the request asks for: the action lexicon (intent.ts) and the policy's intent rules. */

@@ -54,7 +54,6 @@ export interface CaseOutcome {
   decisions: { tool: string; decision: 'release' | 'block' | 'unverifiable'; reason?: string }[];
 }
 
-
 function stagedSinks(c: OfflineCase, e: ToolEvent): SinkLabel[] {
   const spec = c.task.toolSpecs.find((s) => s.name === e.tool);
   return (e.staged?.sinks as SinkLabel[] | undefined) ?? spec?.sinks ?? [];
@@ -76,7 +75,14 @@ export async function replayCase(c: OfflineCase, name: string, factory: DefenseF
     const start = Date.parse(e.startedAt);
     cutoff = start;
     const earlier = ordered.slice(0, i).filter((x) => Date.parse(x.startedAt) + x.durationMs <= start);
-    const v = await adjudicate(defense, { tool: e.tool, arguments: e.arguments, sinks, task: c.task, events: earlier, ...(e.agent !== undefined ? { agent: e.agent } : {}) });
+    const v = await adjudicate(defense, {
+      tool: e.tool,
+      arguments: e.arguments,
+      sinks,
+      task: c.task,
+      events: earlier,
+      ...(e.agent !== undefined ? { agent: e.agent } : {}),
+    });
     decisions.push({ tool: e.tool, decision: v.decision, ...(v.reason !== undefined ? { reason: v.reason } : {}) });
   }
   const releasedAll = decisions.every((d) => d.decision === 'release');
@@ -111,16 +117,37 @@ function row(defense: string, benchmark: string, outcomes: readonly CaseOutcome[
  * Every case through every defense: one row per defense over all benchmarks, then one per
  * defense and benchmark. `defenses` maps the name shown in the table to its factory.
  */
-export async function evaluateDefenses(cases: readonly OfflineCase[], defenses: Readonly<Record<string, DefenseFactory>>, opts: { concurrency?: number } = {}): Promise<{ rows: DefenseRow[]; outcomes: CaseOutcome[] }> {
+export async function evaluateDefenses(
+  cases: readonly OfflineCase[],
+  defenses: Readonly<Record<string, DefenseFactory>>,
+  opts: { concurrency?: number } = {},
+): Promise<{ rows: DefenseRow[]; outcomes: CaseOutcome[] }> {
   const outcomes: CaseOutcome[] = [];
   const jobs: (() => Promise<void>)[] = [];
-  for (const [name, factory] of Object.entries(defenses)) for (const c of cases) jobs.push(async () => void outcomes.push(await replayCase(c, name, factory)));
+  for (const [name, factory] of Object.entries(defenses))
+    for (const c of cases) jobs.push(async () => void outcomes.push(await replayCase(c, name, factory)));
   await runPool(jobs, Math.max(1, opts.concurrency ?? 8), (job) => job());
   const names = Object.keys(defenses);
   const benchmarks = [...new Set(cases.map((c) => c.benchmark))].sort();
   const rows: DefenseRow[] = [];
-  for (const d of names) rows.push(row(d, 'all', outcomes.filter((o) => o.defense === d)));
-  if (benchmarks.length > 1) for (const b of benchmarks) for (const d of names) rows.push(row(d, b, outcomes.filter((o) => o.defense === d && o.benchmark === b)));
+  for (const d of names)
+    rows.push(
+      row(
+        d,
+        'all',
+        outcomes.filter((o) => o.defense === d),
+      ),
+    );
+  if (benchmarks.length > 1)
+    for (const b of benchmarks)
+      for (const d of names)
+        rows.push(
+          row(
+            d,
+            b,
+            outcomes.filter((o) => o.defense === d && o.benchmark === b),
+          ),
+        );
   return { rows, outcomes };
 }
 
@@ -128,7 +155,13 @@ const pct = (r: Rate) => (r.rate === null ? 'n/a' : `${percent(r.rate)} ${ci(r.i
 
 /** The side-by-side defense table (markdown): ASR, TCR and paired success per defense. */
 export function renderDefenseTable(rows: readonly DefenseRow[]): string {
-  const lines = ['| benchmark | defense | ASR ↓ | TCR ↑ | paired safe-harm ↑ | sinks released / blocked / unverifiable |', '|---|---|---|---|---|---|'];
-  for (const r of rows) lines.push(`| ${r.benchmark} | ${r.defense} | ${pct(r.asr)} | ${pct(r.tcr)} | ${pct(r.paired)} | ${r.decisions.release} / ${r.decisions.block} / ${r.decisions.unverifiable} |`);
+  const lines = [
+    '| benchmark | defense | ASR ↓ | TCR ↑ | paired safe-harm ↑ | sinks released / blocked / unverifiable |',
+    '|---|---|---|---|---|---|',
+  ];
+  for (const r of rows)
+    lines.push(
+      `| ${r.benchmark} | ${r.defense} | ${pct(r.asr)} | ${pct(r.tcr)} | ${pct(r.paired)} | ${r.decisions.release} / ${r.decisions.block} / ${r.decisions.unverifiable} |`,
+    );
   return lines.join('\n');
 }

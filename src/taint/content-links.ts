@@ -207,7 +207,8 @@ export class ContentIndex {
     const w = new Windows(tokens);
     if (tokens.length >= this.k) {
       let count = 0;
-      for (let i = 0; i + this.k <= tokens.length; i++, count++) this.shingles.add(w.h1(i, this.k, this.pow), w.h2(i, this.k, this.pow), node, this.timeOf);
+      for (let i = 0; i + this.k <= tokens.length; i++, count++)
+        this.shingles.add(w.h1(i, this.k, this.pow), w.h2(i, this.k, this.pow), node, this.timeOf);
       this.shingleCount.set(node, (this.shingleCount.get(node) ?? 0) + count);
       return;
     }

@@ -37,7 +37,7 @@ import type { PolicyFile } from './policy.js';
 
 /** Absolute system paths, not part of a longer path (RedCode's harmless doubles live under /workspace). */
 const SYSTEM_PATH =
-  "(?<![\\w./~-])/(?:etc|root|var|boot|sys|proc|app|dev/(?!null\\b)|usr(?!/(?:bin|sbin|lib|lib64|local|include|libexec|share)\\b))(?=[/'\"\\s*`),;]|$)";
+  '(?<![\\w./~-])/(?:etc|root|var|boot|sys|proc|app|dev/(?!null\\b)|usr(?!/(?:bin|sbin|lib|lib64|local|include|libexec|share)\\b))(?=[/\'"\\s*`),;]|$)';
 const CODE_TOOL = '/(exec|run|eval|shell|bash|terminal|python|code|command|cmd|script|interpreter)/';
 const CODE_ARG = '/^(code|command|cmd|script|program|source|shell_command|input)$/';
 
@@ -51,21 +51,44 @@ export const DEFAULT_POLICY: PolicyFile = {
   'control-labels': ['PROMPT_OVERRIDE', 'HARMFUL_INTENT'],
   tools: [
     // Files
-    { name: '/^(read|cat|open|view|load|get)_?(file|files|document|doc|text|txt|pdf_text)$/', sources: ['SENSITIVE_READ'], why: "reads the user's files" },
+    {
+      name: '/^(read|cat|open|view|load|get)_?(file|files|document|doc|text|txt|pdf_text)$/',
+      sources: ['SENSITIVE_READ'],
+      why: "reads the user's files",
+    },
     { name: ['get_dir_list', 'list_files', '/^list_?dir(ectory)?$/', 'ls'], sources: ['SENSITIVE_READ'], why: "lists the user's files" },
-    { name: '/^(delete|remove|rm|unlink|erase|wipe|truncate|overwrite|shred|format)(_|$)/', sinks: ['DESTRUCTIVE_WRITE'], why: 'deletes or overwrites data' },
+    {
+      name: '/^(delete|remove|rm|unlink|erase|wipe|truncate|overwrite|shred|format)(_|$)/',
+      sinks: ['DESTRUCTIVE_WRITE'],
+      why: 'deletes or overwrites data',
+    },
     { name: '/(encrypt|ransom)/', sinks: ['DESTRUCTIVE_WRITE'], why: 'makes data unreadable' },
     // Shell and code
-    { name: '/^(shell|bash|sh|terminal|run_command|run_shell|execute_command|exec_command|cmd|powershell|subprocess)$/', sinks: ['CODE_EXEC'], why: 'runs shell commands' },
-    { name: '/^(execute_code|run_code|run_python|python|code_interpreter|exec|eval|execute|run_script|execute_python)$/', sinks: ['CODE_EXEC'], why: 'runs code' },
+    {
+      name: '/^(shell|bash|sh|terminal|run_command|run_shell|execute_command|exec_command|cmd|powershell|subprocess)$/',
+      sinks: ['CODE_EXEC'],
+      why: 'runs shell commands',
+    },
+    {
+      name: '/^(execute_code|run_code|run_python|python|code_interpreter|exec|eval|execute|run_script|execute_python)$/',
+      sinks: ['CODE_EXEC'],
+      why: 'runs code',
+    },
     // AgentHarm's simulated terminal carries PRIVILEGED_EXEC in its spec; the argument rules below
     // put it back where the command itself asks for privilege.
     { name: 'terminal', 'not-sinks': ['PRIVILEGED_EXEC'], why: 'a terminal is privileged only through what its command does' },
-    { name: CODE_TOOL, argument: CODE_ARG, matches: SYSTEM_PATH, sinks: ['PRIVILEGED_EXEC'], why: 'the code touches system paths (/etc, /root, /var, /usr, /proc, /sys, /boot, /app)' },
     {
       name: CODE_TOOL,
       argument: CODE_ARG,
-      matches: '\\bsudo\\b|\\bsu\\s+-|\\bchown\\b|\\bchmod\\s+[0-7]*[67][0-7]{2}\\b|setuid|sudoers|crontab|systemctl|\\buseradd\\b|\\busermod\\b|iptables|\\bmount\\b',
+      matches: SYSTEM_PATH,
+      sinks: ['PRIVILEGED_EXEC'],
+      why: 'the code touches system paths (/etc, /root, /var, /usr, /proc, /sys, /boot, /app)',
+    },
+    {
+      name: CODE_TOOL,
+      argument: CODE_ARG,
+      matches:
+        '\\bsudo\\b|\\bsu\\s+-|\\bchown\\b|\\bchmod\\s+[0-7]*[67][0-7]{2}\\b|setuid|sudoers|crontab|systemctl|\\buseradd\\b|\\busermod\\b|iptables|\\bmount\\b',
       sinks: ['PRIVILEGED_EXEC'],
       why: 'the code changes privileges, users, services or the system configuration',
     },
@@ -79,48 +102,71 @@ export const DEFAULT_POLICY: PolicyFile = {
     {
       name: CODE_TOOL,
       argument: CODE_ARG,
-      matches: '\\brm\\s+-\\w*[rf]|\\brm\\s|os\\.remove|os\\.unlink|\\.unlink\\(|shutil\\.rmtree|os\\.rmdir|\\btruncate\\b|\\bmkfs|\\bdd\\s+if=|\\bshred\\b|\\bdrop\\s+(table|database)\\b|\\bdelete\\s+from\\b',
+      matches:
+        '\\brm\\s+-\\w*[rf]|\\brm\\s|os\\.remove|os\\.unlink|\\.unlink\\(|shutil\\.rmtree|os\\.rmdir|\\btruncate\\b|\\bmkfs|\\bdd\\s+if=|\\bshred\\b|\\bdrop\\s+(table|database)\\b|\\bdelete\\s+from\\b',
       sinks: ['DESTRUCTIVE_WRITE'],
       why: 'the code deletes files or data',
     },
     {
       name: CODE_TOOL,
       argument: CODE_ARG,
-      matches: 'socket\\.|requests\\.(post|put|patch)|urllib|http\\.client|httpx|aiohttp|\\bcurl\\b|\\bwget\\b|\\bnc\\s|netcat|/dev/tcp|smtplib|ftplib|paramiko|telnetlib',
+      matches:
+        'socket\\.|requests\\.(post|put|patch)|urllib|http\\.client|httpx|aiohttp|\\bcurl\\b|\\bwget\\b|\\bnc\\s|netcat|/dev/tcp|smtplib|ftplib|paramiko|telnetlib',
       sinks: ['EXTERNAL_SEND'],
       why: 'the code opens network connections',
     },
     {
       name: CODE_TOOL,
       argument: CODE_ARG,
-      matches: "(?<![\\w./~-])/etc/(shadow|gshadow|sudoers)|(?<![\\w./~-])(/root|/home/[^/\\s'\"]+|~)/\\.(ssh|aws|gnupg|netrc|git-credentials|pgpass|docker)\\b|id_rsa|id_ed25519|private[_ ]key",
+      matches:
+        '(?<![\\w./~-])/etc/(shadow|gshadow|sudoers)|(?<![\\w./~-])(/root|/home/[^/\\s\'"]+|~)/\\.(ssh|aws|gnupg|netrc|git-credentials|pgpass|docker)\\b|id_rsa|id_ed25519|private[_ ]key',
       sources: ['CREDENTIAL_ACCESS'],
       why: 'the code reads credential files',
     },
     // HTTP and the web
-    { name: '/^(http_post|post_request|http_request|send_request|api_call|webhook|call_webhook|curl|upload|upload_file|upload_data|ftp_upload)$/', sinks: ['EXTERNAL_SEND'], why: 'sends data over the network' },
+    {
+      name: '/^(http_post|post_request|http_request|send_request|api_call|webhook|call_webhook|curl|upload|upload_file|upload_data|ftp_upload)$/',
+      sinks: ['EXTERNAL_SEND'],
+      why: 'sends data over the network',
+    },
     {
       name: '/^(http_get|fetch|fetch_url|browse|get_webpage|goto|click|open_url|read_url|web_search|search|search_web|scrape\\w*|download\\w*|query_\\w*_search|get_public_databases|convert_pdf_to_text)$/',
       sources: ['UNTRUSTED_CONTENT'],
       why: 'returns content written by third parties',
     },
     // Email
-    { name: '/^(send_e?mail|send_mail|reply_e?mail|forward_e?mail|gmail_send\\w*|email_send\\w*)$/', sinks: ['EXTERNAL_SEND'], why: 'sends an email' },
-    { name: '/^(read_e?mails?|get_\\w*e?mails|fetch_inbox|search_e?mails?|list_e?mails)$/', sources: ['PII_READ', 'UNTRUSTED_CONTENT'], why: 'returns mail that others wrote, about people' },
+    {
+      name: '/^(send_e?mail|send_mail|reply_e?mail|forward_e?mail|gmail_send\\w*|email_send\\w*)$/',
+      sinks: ['EXTERNAL_SEND'],
+      why: 'sends an email',
+    },
+    {
+      name: '/^(read_e?mails?|get_\\w*e?mails|fetch_inbox|search_e?mails?|list_e?mails)$/',
+      sources: ['PII_READ', 'UNTRUSTED_CONTENT'],
+      why: 'returns mail that others wrote, about people',
+    },
     // Messaging
     {
       name: '/^(send_\\w*message\\w*|send_dm\\w*|dm_\\w+|send_direct_message\\w*|post_message|slack_post\\w*|send_sms|send_text|whatsapp\\w*|telegram_send\\w*|discord_send\\w*|teams_send\\w*|notify\\w*|report_x_post|submit_assignment)$/',
       sinks: ['EXTERNAL_SEND'],
       why: 'sends a message to someone',
     },
-    { name: '/^(read_messages|get_\\w*messages\\w*|get_direct_messages\\w*)$/', sources: ['PII_READ', 'UNTRUSTED_CONTENT'], why: 'returns messages that others wrote' },
+    {
+      name: '/^(read_messages|get_\\w*messages\\w*|get_direct_messages\\w*)$/',
+      sources: ['PII_READ', 'UNTRUSTED_CONTENT'],
+      why: 'returns messages that others wrote',
+    },
     // Payments
     {
       name: '/^(transfer\\w*|pay\\w*|send_money|wire\\w*|purchase\\w*|buy\\w*|order\\w*|checkout\\w*|refund\\w*|withdraw\\w*|redeem\\w*|submit_\\w*order|make_\\w*purchases?|donate\\w*)$/',
       sinks: ['FINANCIAL_TRANSFER'],
       why: 'moves money',
     },
-    { name: '/^(get_paypal_transactions|get_\\w*transactions|get_\\w*balance|get_bank\\w*)$/', sources: ['SENSITIVE_READ', 'PII_READ'], why: 'returns financial records' },
+    {
+      name: '/^(get_paypal_transactions|get_\\w*transactions|get_\\w*balance|get_bank\\w*)$/',
+      sources: ['SENSITIVE_READ', 'PII_READ'],
+      why: 'returns financial records',
+    },
     // Social posting
     {
       name: '/^(post_(?!request|data|json|http)\\w+|tweet\\w*|publish\\w*|share_on_\\w+|create_\\w*(post|story)|comment\\w*|post|repost\\w*|retweet\\w*|upload_\\w*video|submit_post|submit_comment|write_review|create_issue|personal_website_upload|post_to_\\w+|reply_\\w+|\\w+_reply)$/',
@@ -128,9 +174,23 @@ export const DEFAULT_POLICY: PolicyFile = {
       why: 'publishes content',
     },
     // Databases
-    { name: '/^(query_db|db_query|run_query|sql|execute_sql|select|get_info_from_database|extract_data_from_database|query_database)$/', sources: ['SENSITIVE_READ'], why: 'reads records from a database' },
-    { name: '/^(drop_\\w+|db_write|insert_\\w+|update_\\w*record\\w*|delete_\\w*record\\w*)$/', sinks: ['DESTRUCTIVE_WRITE'], why: 'writes to a database' },
-    { name: '*', argument: '/^(query|sql|statement)$/', matches: '\\b(drop|delete|truncate|update|alter|insert)\\b', sinks: ['DESTRUCTIVE_WRITE'], why: 'the query modifies data' },
+    {
+      name: '/^(query_db|db_query|run_query|sql|execute_sql|select|get_info_from_database|extract_data_from_database|query_database)$/',
+      sources: ['SENSITIVE_READ'],
+      why: 'reads records from a database',
+    },
+    {
+      name: '/^(drop_\\w+|db_write|insert_\\w+|update_\\w*record\\w*|delete_\\w*record\\w*)$/',
+      sinks: ['DESTRUCTIVE_WRITE'],
+      why: 'writes to a database',
+    },
+    {
+      name: '*',
+      argument: '/^(query|sql|statement)$/',
+      matches: '\\b(drop|delete|truncate|update|alter|insert)\\b',
+      sinks: ['DESTRUCTIVE_WRITE'],
+      why: 'the query modifies data',
+    },
     // Secrets
     {
       name: '/^(get_secret\\w*|read_secret\\w*|get_\\w*password\\w*|get_\\w*credential\\w*|get_\\w*token\\w*|get_api_key\\w*|vault_\\w+|get_all_login_data|keychain\\w*|login\\w*)$/',
@@ -146,34 +206,67 @@ export const DEFAULT_POLICY: PolicyFile = {
   ],
   targets: [
     {
-      argument: '/^(to|cc|bcc|recipients?|receivers?|email|emails|email_address|to_email|recipient_email|address|user|username|user_name|handle|account_handle|phone|phone_number|number|contact|channel|chat_id|friend|target_user|forum|subreddit|project)$/',
+      argument:
+        '/^(to|cc|bcc|recipients?|receivers?|email|emails|email_address|to_email|recipient_email|address|user|username|user_name|handle|account_handle|phone|phone_number|number|contact|channel|chat_id|friend|target_user|forum|subreddit|project)$/',
       kind: 'recipient',
     },
-    { argument: '/^(url|urls|link|uri|endpoint|webhook|webhook_url|website|domain|host|server|server_url|upload_url|destination_url)$/', kind: 'url' },
-    { argument: '/^(wallet|wallet_address|iban|account|account_number|account_id|to_account|bank_id|payee|beneficiary|recipient_account|card_number|paypal_email)$/', kind: 'payee' },
-    { argument: '/^(path|file|file_path|filepath|filename|file_name|dir|directory|target_directory|folder|save_path|destination|dest|output_path)$/', kind: 'path' },
+    {
+      argument: '/^(url|urls|link|uri|endpoint|webhook|webhook_url|website|domain|host|server|server_url|upload_url|destination_url)$/',
+      kind: 'url',
+    },
+    {
+      argument:
+        '/^(wallet|wallet_address|iban|account|account_number|account_id|to_account|bank_id|payee|beneficiary|recipient_account|card_number|paypal_email)$/',
+      kind: 'payee',
+    },
+    {
+      argument:
+        '/^(path|file|file_path|filepath|filename|file_name|dir|directory|target_directory|folder|save_path|destination|dest|output_path)$/',
+      kind: 'path',
+    },
     { argument: '/^(command|cmd|code|script|program|shell_command)$/', kind: 'command' },
   ],
   authorised: [],
-  directories: ['get_contacts', 'list_contacts', 'search_contacts', 'lookup_contact*', 'get_friends_info', 'get_client_emails', 'get_dir_list', 'list_files', 'list_dir*'],
+  directories: [
+    'get_contacts',
+    'list_contacts',
+    'search_contacts',
+    'lookup_contact*',
+    'get_friends_info',
+    'get_client_emails',
+    'get_dir_list',
+    'list_files',
+    'list_dir*',
+  ],
   content: [
     {
-      pattern: '\\b(ignore|disregard|forget|override)\\b.{0,20}\\b(all |any |the |your )?(previous|prior|above|earlier|preceding|original|system)\\b.{0,12}\\b(instructions?|prompts?|directions?|rules|guidelines|task)',
+      pattern:
+        '\\b(ignore|disregard|forget|override)\\b.{0,20}\\b(all |any |the |your )?(previous|prior|above|earlier|preceding|original|system)\\b.{0,12}\\b(instructions?|prompts?|directions?|rules|guidelines|task)',
       labels: ['PROMPT_OVERRIDE'],
       why: 'tells the agent to drop its instructions',
     },
     {
-      pattern: '\\byou must (strictly )?(adhere to|follow|obey|comply with|execute) (the following|these|this|my|the next) (instructions?|orders?|commands?|steps?)',
+      pattern:
+        '\\byou must (strictly )?(adhere to|follow|obey|comply with|execute) (the following|these|this|my|the next) (instructions?|orders?|commands?|steps?)',
       labels: ['PROMPT_OVERRIDE'],
       why: 'orders the agent to follow new instructions',
     },
-    { pattern: '\\bdo not use (any )?other tools\\b|\\buse only the \\S+ tool\\b', labels: ['PROMPT_OVERRIDE'], why: 'steers the agent to one tool' },
     {
-      pattern: '\\b(new|updated|real|actual) (system )?instructions?\\s*:|\\bsystem (prompt )?override\\b|<\\|im_start\\|>|</?(system|instructions?)>|\\[(system|admin) (message|instruction)\\]',
+      pattern: '\\bdo not use (any )?other tools\\b|\\buse only the \\S+ tool\\b',
+      labels: ['PROMPT_OVERRIDE'],
+      why: 'steers the agent to one tool',
+    },
+    {
+      pattern:
+        '\\b(new|updated|real|actual) (system )?instructions?\\s*:|\\bsystem (prompt )?override\\b|<\\|im_start\\|>|</?(system|instructions?)>|\\[(system|admin) (message|instruction)\\]',
       labels: ['PROMPT_OVERRIDE'],
       why: 'poses as a system instruction',
     },
-    { pattern: '\\bdo not (tell|inform|notify|alert|mention (this|it) to) the user\\b', labels: ['PROMPT_OVERRIDE'], why: 'asks the agent to hide something from the user' },
+    {
+      pattern: '\\bdo not (tell|inform|notify|alert|mention (this|it) to) the user\\b',
+      labels: ['PROMPT_OVERRIDE'],
+      why: 'asks the agent to hide something from the user',
+    },
     {
       pattern: '\\b(ransomware|malware|keylogger|botnet|ddos|phishing|spyware|trojan|backdoor|rootkit|credential stuffing)\\b',
       labels: ['HARMFUL_INTENT'],
@@ -181,25 +274,29 @@ export const DEFAULT_POLICY: PolicyFile = {
       why: 'asks for malicious software or attacks',
     },
     {
-      pattern: '\\b(launder\\w*|counterfeit\\w*|fake (passports?|ids?|identit\\w+|documents?|reviews?|news)|forged? (documents?|signatures?|passports?)|tax evasion|ponzi)\\b',
+      pattern:
+        '\\b(launder\\w*|counterfeit\\w*|fake (passports?|ids?|identit\\w+|documents?|reviews?|news)|forged? (documents?|signatures?|passports?)|tax evasion|ponzi)\\b',
       labels: ['HARMFUL_INTENT'],
       on: ['request', 'message'],
       why: 'asks for fraud',
     },
     {
-      pattern: '\\b(blackmail\\w*|extort\\w*|harass\\w*|doxx?\\w*|stalk\\w*|threaten\\w*|intimidat\\w*|bully\\w*|sextort\\w*|revenge porn|hateful|hate speech|racist|racial slurs?)\\b',
+      pattern:
+        '\\b(blackmail\\w*|extort\\w*|harass\\w*|doxx?\\w*|stalk\\w*|threaten\\w*|intimidat\\w*|bully\\w*|sextort\\w*|revenge porn|hateful|hate speech|racist|racial slurs?)\\b',
       labels: ['HARMFUL_INTENT'],
       on: ['request', 'message'],
       why: 'asks to harm or coerce a person',
     },
     {
-      pattern: '\\b(steal\\w*|stolen|hack (into|someone)|break into|without (their|his|her|the owner.s) (consent|knowledge|permission)|dark ?web|alpha ?bay|untraceable|illegal\\w*|illicit|leaked (private |intimate |nude |personal )?(photos?|images?|pictures?|videos?|nudes|documents?|emails?|files?|data))\\b',
+      pattern:
+        '\\b(steal\\w*|stolen|hack (into|someone)|break into|without (their|his|her|the owner.s) (consent|knowledge|permission)|dark ?web|alpha ?bay|untraceable|illegal\\w*|illicit|leaked (private |intimate |nude |personal )?(photos?|images?|pictures?|videos?|nudes|documents?|emails?|files?|data))\\b',
       labels: ['HARMFUL_INTENT'],
       on: ['request', 'message'],
       why: 'asks for theft or illegal acts',
     },
     {
-      pattern: "\\b(bomb|explosives?|nerve agent|bioweapon\\w*|chemical weapons?|ghost gun)\\b|\\bclaim\\w* (that )?it.?s (authentic|real|genuine)\\b",
+      pattern:
+        '\\b(bomb|explosives?|nerve agent|bioweapon\\w*|chemical weapons?|ghost gun)\\b|\\bclaim\\w* (that )?it.?s (authentic|real|genuine)\\b',
       labels: ['HARMFUL_INTENT'],
       on: ['request', 'message'],
       why: 'asks for weapons or deception',
@@ -207,36 +304,50 @@ export const DEFAULT_POLICY: PolicyFile = {
   ],
   intents: [
     {
-      pattern: '\\b(send\\w*|sent|e-?mail\\w*|mail(s|ed|ing)?\\b|messag\\w*|dm\\b|forward\\w*|shar(e|es|ed|ing)\\b|notif\\w*|contact\\w*|repl(y|ies|ied|ying)\\b|respond\\w*|invit\\w*|submit\\w*|upload\\w*|report(s|ed|ing)?\\b|whatsapp|telegram|slack|tell\\w*|inform(s|ed|ing)?\\b|deliver\\w*|transmit\\w*)',
+      pattern:
+        '\\b(send\\w*|sent|e-?mail\\w*|mail(s|ed|ing)?\\b|messag\\w*|dm\\b|forward\\w*|shar(e|es|ed|ing)\\b|notif\\w*|contact\\w*|repl(y|ies|ied|ying)\\b|respond\\w*|invit\\w*|submit\\w*|upload\\w*|report(s|ed|ing)?\\b|whatsapp|telegram|slack|tell\\w*|inform(s|ed|ing)?\\b|deliver\\w*|transmit\\w*)',
       needs: ['EXTERNAL_SEND'],
       why: 'the request asks to send or share something',
     },
     {
-      pattern: '\\b(post(s|ed|ing)?\\b|publish\\w*|tweet\\w*|shar(e|es|ed|ing)\\b|comment\\w*|repl(y|ies|ied|ying)\\b|upload\\w*|review\\w*|blog\\w*|stor(y|ies)\\b|announc\\w*|spread\\w*|repost\\w*|retweet\\w*|advertis\\w*|promot\\w*|caption\\w*|issues?\\b)',
+      pattern:
+        '\\b(post(s|ed|ing)?\\b|publish\\w*|tweet\\w*|shar(e|es|ed|ing)\\b|comment\\w*|repl(y|ies|ied|ying)\\b|upload\\w*|review\\w*|blog\\w*|stor(y|ies)\\b|announc\\w*|spread\\w*|repost\\w*|retweet\\w*|advertis\\w*|promot\\w*|caption\\w*|issues?\\b)',
       needs: ['PUBLIC_POST'],
       why: 'the request asks to publish something',
     },
     {
-      pattern: '\\b(run(s|ning)?\\b|execut\\w*|exec\\b|code\\b|script\\w*|python|bash|shell|program\\w*|comput\\w*|calculat\\w*|terminal|command\\w*|compil\\w*|test(s|ing)?\\b)',
+      pattern:
+        '\\b(run(s|ning)?\\b|execut\\w*|exec\\b|code\\b|script\\w*|python|bash|shell|program\\w*|comput\\w*|calculat\\w*|terminal|command\\w*|compil\\w*|test(s|ing)?\\b)',
       needs: ['CODE_EXEC'],
       why: 'the request asks to run code',
     },
     {
-      pattern: '\\b(pay(s|ing|ment|ments)?\\b|paid|transfer\\w*|purchas\\w*|buy\\w*|bought|(?<!in )order(s|ed|ing)?\\b|donat\\w*|wire\\b|refund\\w*|invoice\\w*|crypto\\w*|bitcoin|btc\\b|wallet\\w*|money|redeem\\w*|gift ?cards?|checkout|shop(s|ping)?\\b|tip\\b|fund(s|ed|ing)?\\b)|\\$\\s?\\d',
+      pattern:
+        '\\b(pay(s|ing|ment|ments)?\\b|paid|transfer\\w*|purchas\\w*|buy\\w*|bought|(?<!in )order(s|ed|ing)?\\b|donat\\w*|wire\\b|refund\\w*|invoice\\w*|crypto\\w*|bitcoin|btc\\b|wallet\\w*|money|redeem\\w*|gift ?cards?|checkout|shop(s|ping)?\\b|tip\\b|fund(s|ed|ing)?\\b)|\\$\\s?\\d',
       needs: ['FINANCIAL_TRANSFER'],
       why: 'the request asks to move money',
     },
     {
-      pattern: '\\b(delet\\w*|remov\\w*|edit\\w*|updat\\w*|modif\\w*|overwrit\\w*|chang\\w*|writ(e|es|ing|ten)\\b|add(s|ed|ing)?\\b|renam\\w*|mov(e|es|ed|ing)\\b|clean\\w*|eras\\w*|wip(e|es|ed|ing)\\b|encrypt\\w*|replac\\w*|fix\\w*|patch\\w*|insert\\w*|append\\w*|set\\b|configur\\w*|reset\\w*|cancel\\w*|drop\\w*|kill\\w*|stop\\w*|terminat\\w*|alter\\w*)',
+      pattern:
+        '\\b(delet\\w*|remov\\w*|edit\\w*|updat\\w*|modif\\w*|overwrit\\w*|chang\\w*|writ(e|es|ing|ten)\\b|add(s|ed|ing)?\\b|renam\\w*|mov(e|es|ed|ing)\\b|clean\\w*|eras\\w*|wip(e|es|ed|ing)\\b|encrypt\\w*|replac\\w*|fix\\w*|patch\\w*|insert\\w*|append\\w*|set\\b|configur\\w*|reset\\w*|cancel\\w*|drop\\w*|kill\\w*|stop\\w*|terminat\\w*|alter\\w*)',
       needs: ['DESTRUCTIVE_WRITE'],
       why: 'the request asks to change or delete something',
     },
   ],
   'policy-only': ['PRIVILEGED_EXEC'],
   forbidden: [
-    { from: ['SENSITIVE_READ', 'PII_READ'], to: ['EXTERNAL_SEND'], unless: 'authorised-target', why: 'private data leaves only to recipients the request or the policy names' },
+    {
+      from: ['SENSITIVE_READ', 'PII_READ'],
+      to: ['EXTERNAL_SEND'],
+      unless: 'authorised-target',
+      why: 'private data leaves only to recipients the request or the policy names',
+    },
     { from: ['SENSITIVE_READ', 'PII_READ'], to: ['PUBLIC_POST'], why: 'private data is never published' },
-    { from: ['CREDENTIAL_ACCESS'], to: ['EXTERNAL_SEND', 'PUBLIC_POST', 'CODE_EXEC', 'PRIVILEGED_EXEC'], why: 'credentials never leave, and never feed code' },
+    {
+      from: ['CREDENTIAL_ACCESS'],
+      to: ['EXTERNAL_SEND', 'PUBLIC_POST', 'CODE_EXEC', 'PRIVILEGED_EXEC'],
+      why: 'credentials never leave, and never feed code',
+    },
     { from: ['UNTRUSTED_CONTENT'], to: ['CODE_EXEC', 'PRIVILEGED_EXEC'], why: 'code that outside content wrote is not run' },
     {
       from: ['PROMPT_OVERRIDE'],
@@ -249,5 +360,11 @@ export const DEFAULT_POLICY: PolicyFile = {
       why: 'a harmful request reaches no hard sink',
     },
   ],
-  release: [{ tool: '/^(redact\\w*|anonymi[sz]e\\w*|sanitiz\\w*|mask_pii\\w*)$/', labels: ['PII_READ', 'SENSITIVE_READ'], why: "the tool's output has the personal and sensitive data removed" }],
+  release: [
+    {
+      tool: '/^(redact\\w*|anonymi[sz]e\\w*|sanitiz\\w*|mask_pii\\w*)$/',
+      labels: ['PII_READ', 'SENSITIVE_READ'],
+      why: "the tool's output has the personal and sensitive data removed",
+    },
+  ],
 };

@@ -210,7 +210,8 @@ export class GraphBuilder {
   }
 
   private check(node: number): void {
-    if (!Number.isInteger(node) || node < 0 || node >= this.nodes) throw new Error(`node ${node} does not exist (the graph has ${this.nodes} nodes)`);
+    if (!Number.isInteger(node) || node < 0 || node >= this.nodes)
+      throw new Error(`node ${node} does not exist (the graph has ${this.nodes} nodes)`);
   }
 
   build(): TraceGraph {

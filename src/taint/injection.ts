@@ -50,14 +50,23 @@ const FAMILIES: Record<Exclude<InjectionSignal, 'imperative'>, RegExp[]> = {
     /<\/?assistant>/i,
   ],
   addressed: [
-    new RegExp(`\\b(?:note|message|instructions?|notice|attention|attn|reminder|memo|p\\.?\\s?s\\.?|notes?|warning|request)\\s+(?:to|for)\\s+(?:the\\s+|any\\s+|all\\s+|every\\s+)?${ROLE_ASSISTANT}\\b`, 'i'),
+    new RegExp(
+      `\\b(?:note|message|instructions?|notice|attention|attn|reminder|memo|p\\.?\\s?s\\.?|notes?|warning|request)\\s+(?:to|for)\\s+(?:the\\s+|any\\s+|all\\s+|every\\s+)?${ROLE_ASSISTANT}\\b`,
+      'i',
+    ),
     new RegExp(`\\b(?:dear|hi|hey|hello|attention|attn|psst)\\W+(?:the\\s+)?${ROLE_ASSISTANT}\\b`, 'i'),
     new RegExp(`\\bif you(?:'re| are) an? (?:ai|llm|language model|assistant|agent|bot|automated)`, 'i'),
     new RegExp(`(?:^|[.:;!?\\]]\\s*)(?:the\\s+)?${ROLE_ASSISTANT}\\s*[,:]`, 'i'),
-    new RegExp(`\\b${ROLE_ASSISTANT}\\b[^.;:!?]{0,40}?\\b(?:must|should|shall|needs? to|are required to|is required to|have to|has to|will need to|are (?:now )?authori[sz]ed to|is (?:now )?authori[sz]ed to)\\b`, 'i'),
+    new RegExp(
+      `\\b${ROLE_ASSISTANT}\\b[^.;:!?]{0,40}?\\b(?:must|should|shall|needs? to|are required to|is required to|have to|has to|will need to|are (?:now )?authori[sz]ed to|is (?:now )?authori[sz]ed to)\\b`,
+      'i',
+    ),
     /\bassistant instructions?\b/i,
     new RegExp(`\\bto the ${ADDRESSEE}\\b`, 'i'),
-    new RegExp(`\\b(?:for|to) (?:any |all |the )?(?:${ROLE_ASSISTANT})(?: (?:processing|reading|handling|using|booking|working on)\\b)?`, 'i'),
+    new RegExp(
+      `\\b(?:for|to) (?:any |all |the )?(?:${ROLE_ASSISTANT})(?: (?:processing|reading|handling|using|booking|working on)\\b)?`,
+      'i',
+    ),
     new RegExp(`\\b(?:${ROLE_ASSISTANT}) (?:processing|reading|handling|using) (?:this|these|the)\\b`, 'i'),
   ],
   authority: [
@@ -92,7 +101,8 @@ const CUES =
   /assistant|\bai\b|a\.i\.|llm|gpt|language model|bot|agent|model|copilot|scheduler|system|admin|security|compliance|\bsso\b|\bhr\b|\bit\b|merchant|billing|directory|fraud|risk|this is|signed|from|entered by|the (?:user|account|owner|cardholder|patient|travell?er|customer|landlord|document|workspace|client)|already|pre-?\s?approved|approved|authori|requested|policy|directive|must be|before|first|instead|without|no need|no confirmation|don'?t ask|immediately|right away|right now|at once|urgently|automatically|do not|ignore|override|<\/?(?:system|instructions?|admin|assistant)>|\[/i;
 
 /** Something an order acts on: an address, account, link, phone number or amount. */
-const TARGET = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b|https?:\/\/\S+|\+?\d[\d ()-]{7,}\d|\b\d[\d,.]*\s?(?:eur|usd|gbp|chf|€|\$)|[$€£]\s?\d/i;
+const TARGET =
+  /[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b|https?:\/\/\S+|\+?\d[\d ()-]{7,}\d|\b\d[\d,.]*\s?(?:eur|usd|gbp|chf|€|\$)|[$€£]\s?\d/i;
 
 function firstMatch(res: readonly RegExp[], s: string): string | undefined {
   for (const re of res) {
@@ -103,7 +113,8 @@ function firstMatch(res: readonly RegExp[], s: string): string | undefined {
 }
 
 /** Words that lead into an order without changing it: "Please", "TODO:", "Then", "1.", "###(note)". */
-const LEAD_IN = /^(?:[\W_]*(?:\(?[a-z_]{2,24}\)|please|pls|kindly|now|then|also|just|first(?:ly)?|second(?:ly)?|next|finally|and|so|ok(?:ay)?|todo|to-?do|important|urgent|step\s*\d+|\d+)(?![\w'])[\W_]*)+/i;
+const LEAD_IN =
+  /^(?:[\W_]*(?:\(?[a-z_]{2,24}\)|please|pls|kindly|now|then|also|just|first(?:ly)?|second(?:ly)?|next|finally|and|so|ok(?:ay)?|todo|to-?do|important|urgent|step\s*\d+|\d+)(?![\w'])[\W_]*)+/i;
 /** Verbs that fetch from elsewhere: an order to visit a page sends the request out. */
 const FETCH_VERBS = new Set(['visit', 'open', 'click', 'go', 'navigate', 'browse', 'download', 'fetch', 'call']);
 /** A clause with a finite verb after its first word states something ("Order O-17 was charged"): it is not an order. */
@@ -111,7 +122,8 @@ const STATEMENT = /^\S+(?:\s+\S+){0,3}?\s+(?:is|are|was|were|has|have|had|been|w
 /** General verbs that order an action whatever follows them: "make a reservation", "say that", "put it in". */
 const GENERAL_VERBS = new Set(['make', 'say', 'take', 'put', 'keep', 'bring', 'concatenate', 'combine', 'include']);
 /** Orders put to the reader in the second person: "you must send", "I need you to pay", "your task is to post". */
-const SECOND_PERSON = /\b(?:you|assistant|agent|model)\s+(?:must|should|shall|need to|have to|are to|will need to|are required to)\s+([a-z]+)|\b(?:want|need|ask|require)s?\s+you\s+to\s+([a-z]+)|\byour (?:task|job|goal|instruction)s? (?:is|are) to\s+([a-z]+)|\bmake sure (?:to|you)\s+([a-z]+)/i;
+const SECOND_PERSON =
+  /\b(?:you|assistant|agent|model)\s+(?:must|should|shall|need to|have to|are to|will need to|are required to)\s+([a-z]+)|\b(?:want|need|ask|require)s?\s+you\s+to\s+([a-z]+)|\byour (?:task|job|goal|instruction)s? (?:is|are) to\s+([a-z]+)|\bmake sure (?:to|you)\s+([a-z]+)/i;
 
 /** Whether a word, as written, can be a bare verb of an action (not "payment", "sending", "orders"). */
 function actionVerb(word: string): boolean {
@@ -190,7 +202,11 @@ export function detectInjection(text: string, opts: InjectionOptions = {}): Inje
     return (
       hit.imperative !== undefined ||
       hit.override !== undefined ||
-      (hit.addressed !== undefined && (hit.directive !== undefined || hit.authority !== undefined || hit.redirect !== undefined || /\b(?:must|should|need|required)\b/i.test(s))) ||
+      (hit.addressed !== undefined &&
+        (hit.directive !== undefined ||
+          hit.authority !== undefined ||
+          hit.redirect !== undefined ||
+          /\b(?:must|should|need|required)\b/i.test(s))) ||
       (hit.authority !== undefined && (hit.redirect !== undefined || targeted)) ||
       (hit.redirect !== undefined && targeted)
     );
@@ -211,16 +227,24 @@ export function detectInjection(text: string, opts: InjectionOptions = {}): Inje
     }
     const order = opts.orders === false ? undefined : imperativeIn(sent.s);
     if (order !== undefined) own.imperative = order;
-    const withPrev = prev && prev.line === sent.line ? { hit: { ...prev.hit, ...own }, s: `${prev.s} ${sent.s}`, start: prev.start } : undefined;
-    const found = isInjected(own, sent.s) ? { hit: own, start: sent.start } : withPrev && isInjected(withPrev.hit, withPrev.s) ? withPrev : undefined;
+    const withPrev =
+      prev && prev.line === sent.line ? { hit: { ...prev.hit, ...own }, s: `${prev.s} ${sent.s}`, start: prev.start } : undefined;
+    const found = isInjected(own, sent.s)
+      ? { hit: own, start: sent.start }
+      : withPrev && isInjected(withPrev.hit, withPrev.s)
+        ? withPrev
+        : undefined;
     prev = { hit: own, s: sent.s, start: sent.start, line: sent.line };
     if (!found) continue;
     const hit = found.hit;
     flaggedLine = sent.line;
     passages.push([found.start, lineEnds[sent.line]]);
-    if (Object.keys(hit).some((k) => k !== 'imperative' && k !== 'directive') || isInjected({ ...hit, imperative: undefined }, sent.s)) explicit = true;
+    if (Object.keys(hit).some((k) => k !== 'imperative' && k !== 'directive') || isInjected({ ...hit, imperative: undefined }, sent.s))
+      explicit = true;
     const quote = (k: InjectionSignal) => (hit[k] !== undefined ? `${k} ("${hit[k]!.slice(0, 60)}")` : undefined);
-    reasons.push((['override', 'imperative', 'addressed', 'authority', 'redirect', 'directive'] as const).map(quote).filter(Boolean).join(', '));
+    reasons.push(
+      (['override', 'imperative', 'addressed', 'authority', 'redirect', 'directive'] as const).map(quote).filter(Boolean).join(', '),
+    );
   }
   if (passages.length === 0) return undefined;
   const more = reasons.length > 1 ? ` (+${reasons.length - 1} more passage${reasons.length > 2 ? 's' : ''})` : '';

@@ -13,32 +13,100 @@ import type { LabelEvidence } from './classify.js';
 
 /** Everyday phrasings, by the action they ask for. */
 const PHRASES: { re: RegExp; category: Category; money?: boolean }[] = [
-  { re: /\blet (?!me\b|us\b)(?:everyone|everybody|all)\b[^.?!;]{0,40}\bknow\b|\b(?:tell|inform|notify) (?:everyone|everybody|all (?:tenants|members|residents|staff))\b|\bput (?:\S+ ){0,4}up (?:for|on)\b/i, category: 'publish' },
+  {
+    re: /\blet (?!me\b|us\b)(?:everyone|everybody|all)\b[^.?!;]{0,40}\bknow\b|\b(?:tell|inform|notify) (?:everyone|everybody|all (?:tenants|members|residents|staff))\b|\bput (?:\S+ ){0,4}up (?:for|on)\b/i,
+    category: 'publish',
+  },
   { re: /\blet (?!me\b|us\b)[\w#@.'-]+(?: [\w#@.'-]+){0,3} know\b/i, category: 'send' },
-  { re: /\b(?:drop|leave|put|fire off|shoot|send|post) (?:them |him |her )?(?:a |an |the |my )?(?:quick |short |brief )?(?:note|line|message|digest|summary|recap|update|heads[- ]up|reminder|word)\b/i, category: 'send' },
-  { re: /\bwrite (?:to|back)\b|\breach out\b|\bpass (?:\S+ ){0,4}(?:on|along)\b|\bpass the (?:gist|word|message|info\w*|summary)\b|\bfill (?:\S+ ){0,2}in\b|\bget (?:someone|somebody|a \w+|an \w+) (?:out|over|in|round|around) to\b|\bbump (?:\S+ ){0,4}up to\b|\bhand (?:\S+ ){0,4}(?:over|off) to\b/i, category: 'send' },
-  { re: /\bloop (?:\S+ ){0,4}in(?:to)?\b|\bbring (?:\S+ ){0,3}in(?:to)? (?:the|this|my|our)\b|\bgive (?:\S+ ){0,4}(?:access|rights|permission)\b|\badd (?:\S+ ){0,3}(?:to|as) (?:the |an? )?(?:doc|document|team|channel|workspace|project|editor|viewer|collaborator|admin|owner|member|guest)\b/i, category: 'share' },
-  { re: /\bchip in\b|\btop (?:\S+ ){0,3}up\b|\bpick up the (?:tab|bill|check)\b|\bput (?:it|this|that) on (?:the|my|our) (?:card|account)\b|\bknock [\w.,]+ off\b|\bsplit the (?:bill|cost)\b|\bcover (?:the|my|our) (?:bill|cost)\b|\bpay (?:\S+ )?back\b|\bput (?:\S+ ){0,4}(?:aside|away)\b|\bgive (?:\S+ ){0,5}(?:their |the |his |her )?(?:money )?back\b/i, category: 'pay', money: true },
-  { re: /\b(?:grab|get|snag|secure|find|score) me (?:a |an |the |two |some )?(?:seat|ticket|room|table|flight|spot|place|slot|appointment)\b|\bget me in (?:with|at|to)\b|\bset up (?:a |an )?(?:meeting|call|appointment|session)\b|\bpencil (?:\S+ ){0,3}in\b/i, category: 'book' },
+  {
+    re: /\b(?:drop|leave|put|fire off|shoot|send|post) (?:them |him |her )?(?:a |an |the |my )?(?:quick |short |brief )?(?:note|line|message|digest|summary|recap|update|heads[- ]up|reminder|word)\b/i,
+    category: 'send',
+  },
+  {
+    re: /\bwrite (?:to|back)\b|\breach out\b|\bpass (?:\S+ ){0,4}(?:on|along)\b|\bpass the (?:gist|word|message|info\w*|summary)\b|\bfill (?:\S+ ){0,2}in\b|\bget (?:someone|somebody|a \w+|an \w+) (?:out|over|in|round|around) to\b|\bbump (?:\S+ ){0,4}up to\b|\bhand (?:\S+ ){0,4}(?:over|off) to\b/i,
+    category: 'send',
+  },
+  {
+    re: /\bloop (?:\S+ ){0,4}in(?:to)?\b|\bbring (?:\S+ ){0,3}in(?:to)? (?:the|this|my|our)\b|\bgive (?:\S+ ){0,4}(?:access|rights|permission)\b|\badd (?:\S+ ){0,3}(?:to|as) (?:the |an? )?(?:doc|document|team|channel|workspace|project|editor|viewer|collaborator|admin|owner|member|guest)\b/i,
+    category: 'share',
+  },
+  {
+    re: /\bchip in\b|\btop (?:\S+ ){0,3}up\b|\bpick up the (?:tab|bill|check)\b|\bput (?:it|this|that) on (?:the|my|our) (?:card|account)\b|\bknock [\w.,]+ off\b|\bsplit the (?:bill|cost)\b|\bcover (?:the|my|our) (?:bill|cost)\b|\bpay (?:\S+ )?back\b|\bput (?:\S+ ){0,4}(?:aside|away)\b|\bgive (?:\S+ ){0,5}(?:their |the |his |her )?(?:money )?back\b/i,
+    category: 'pay',
+    money: true,
+  },
+  {
+    re: /\b(?:grab|get|snag|secure|find|score) me (?:a |an |the |two |some )?(?:seat|ticket|room|table|flight|spot|place|slot|appointment)\b|\bget me in (?:with|at|to)\b|\bset up (?:a |an )?(?:meeting|call|appointment|session)\b|\bpencil (?:\S+ ){0,3}in\b/i,
+    category: 'book',
+  },
   // A light verb with an action noun asks for that action: "make a reservation", "place an order", "do the transfer".
-  { re: /\b(?:make|place|do|arrange|put in|submit|complete) (?:a |an |the |my |our )?(?:\w+ )?(?:reservations?|bookings?)\b/i, category: 'book' },
-  { re: /\b(?:make|place|do|arrange|put in|submit|complete|send) (?:a |an |the |my |our )?(?:\w+ )?(?:payments?|transfers?|refunds?|purchases?|deposits?|donations?)\b|\bsend (?:\S+ ){0,2}back the (?:difference|rest|change|remainder)\b/i, category: 'pay', money: true },
-  { re: /\bpush (?:\S+ ){0,6}back\b|\bbring (?:\S+ ){0,6}forward\b|\bkick (?:\S+ ){0,4}off\b|\bsign (?:\S+ ){0,3}out\b|\blog (?:\S+ ){0,3}out\b|\bfold (?:\S+ ){0,4}into\b|\bmake (?:\S+ ){0,3}(?:an? )?(?:admin|owner|editor|member|viewer|moderator|manager)\b|\bswitch (?:\S+ ){0,4}(?:to|over)\b|\bturn (?:\S+ )?(?:off|on)\b|\bswap (?:\S+ ){0,4}(?:to|for|with)\b/i, category: 'change' },
-  { re: /\btidy (?:\S+ ){0,3}(?:away|up)\b|\bget rid of\b|\bclear out\b|\bthrow (?:\S+ ){0,3}away\b|\bcall off\b|\bshut (?:\S+ )?down\b/i, category: 'delete' },
+  {
+    re: /\b(?:make|place|do|arrange|put in|submit|complete) (?:a |an |the |my |our )?(?:\w+ )?(?:reservations?|bookings?)\b/i,
+    category: 'book',
+  },
+  {
+    re: /\b(?:make|place|do|arrange|put in|submit|complete|send) (?:a |an |the |my |our )?(?:\w+ )?(?:payments?|transfers?|refunds?|purchases?|deposits?|donations?)\b|\bsend (?:\S+ ){0,2}back the (?:difference|rest|change|remainder)\b/i,
+    category: 'pay',
+    money: true,
+  },
+  {
+    re: /\bpush (?:\S+ ){0,6}back\b|\bbring (?:\S+ ){0,6}forward\b|\bkick (?:\S+ ){0,4}off\b|\bsign (?:\S+ ){0,3}out\b|\blog (?:\S+ ){0,3}out\b|\bfold (?:\S+ ){0,4}into\b|\bmake (?:\S+ ){0,3}(?:an? )?(?:admin|owner|editor|member|viewer|moderator|manager)\b|\bswitch (?:\S+ ){0,4}(?:to|over)\b|\bturn (?:\S+ )?(?:off|on)\b|\bswap (?:\S+ ){0,4}(?:to|for|with)\b/i,
+    category: 'change',
+  },
+  {
+    re: /\btidy (?:\S+ ){0,3}(?:away|up)\b|\bget rid of\b|\bclear out\b|\bthrow (?:\S+ ){0,3}away\b|\bcall off\b|\bshut (?:\S+ )?down\b/i,
+    category: 'delete',
+  },
 ];
 
 /** An amount of money: "35 EUR", "$20", "€1,150", "200 a month", "budget up to 300", "cap it at 400". */
-const MONEY = /[$€£¥]\s?\d|\b\d[\d.,']*\s?(?:eur|euros?|usd|dollars?|gbp|pounds?|chf|francs?|bucks|cents?|€|\$|£)(?![a-z])|\b(?:budget|cap(?:ped)?|limit|up to|at most|no more than)\b[^.?!;]{0,20}\d|\b\d[\d.,]*\s?(?:a|per) (?:month|week|year)\b/i;
+const MONEY =
+  /[$€£¥]\s?\d|\b\d[\d.,']*\s?(?:eur|euros?|usd|dollars?|gbp|pounds?|chf|francs?|bucks|cents?|€|\$|£)(?![a-z])|\b(?:budget|cap(?:ped)?|limit|up to|at most|no more than)\b[^.?!;]{0,20}\d|\b\d[\d.,]*\s?(?:a|per) (?:month|week|year)\b/i;
 
 /** Replies to the user are not requests to send anything: "tell me", "let me know", "show me". */
-const TO_USER = /\b(?:tell|show|give|send|let|remind|ask|message|email|text) (?:me|us)\b(?! (?:a|an|the) (?:link|copy|email|e-mail|message|text))/i;
+const TO_USER =
+  /\b(?:tell|show|give|send|let|remind|ask|message|email|text) (?:me|us)\b(?! (?:a|an|the) (?:link|copy|email|e-mail|message|text))/i;
 
 /**
  * Words after which a verb-like word is a verb: the clause's first word, or one that follows a
  * subject, a conjunction or a modal ("and forward it", "then cancel", "I need to change"). Elsewhere
  * it is a noun ("the order", "20 messages", "my standing order").
  */
-const VERB_CONTEXT = new Set(['please', 'pls', 'and', 'then', 'to', 'also', 'just', 'can', 'could', 'would', 'will', 'kindly', 'now', 'quickly', 'or', 'but', 'so', 'i', 'we', 'you', 'go', 'immediately', 'first', 'finally', 'must', 'should', 'need', 'want', 'd', 'll', 'simply', 'maybe', 'let']);
+const VERB_CONTEXT = new Set([
+  'please',
+  'pls',
+  'and',
+  'then',
+  'to',
+  'also',
+  'just',
+  'can',
+  'could',
+  'would',
+  'will',
+  'kindly',
+  'now',
+  'quickly',
+  'or',
+  'but',
+  'so',
+  'i',
+  'we',
+  'you',
+  'go',
+  'immediately',
+  'first',
+  'finally',
+  'must',
+  'should',
+  'need',
+  'want',
+  'd',
+  'll',
+  'simply',
+  'maybe',
+  'let',
+]);
 const QUESTION_START = /^(?:what|when|where|which|who|whom|whose|how|why|are|is|was|were|did|does|do|has|have|had)\b/i;
 
 export interface IntentOptions {
@@ -75,7 +143,10 @@ export function recogniseIntent(prose: string, opts: IntentOptions): { mask: num
       if (c === undefined || c === 'read') continue;
       if (i > 0 && !VERB_CONTEXT.has(ws[i - 1])) continue;
       const objects = objectKinds(ws.slice(i + 1, i + 13));
-      add(needsOfAction(c, objects, money && (c !== 'send' || objects.has('money') || MONEY.test(ws.slice(i, i + 6).join(' ')))), `"${ws.slice(i, i + 4).join(' ')}" asks to ${c}`);
+      add(
+        needsOfAction(c, objects, money && (c !== 'send' || objects.has('money') || MONEY.test(ws.slice(i, i + 6).join(' ')))),
+        `"${ws.slice(i, i + 4).join(' ')}" asks to ${c}`,
+      );
     }
   }
   if (moneyMatch && mask !== 0) add(['FINANCIAL_TRANSFER'], `"${moneyMatch[0].trim()}" is an amount of money`);

@@ -37,7 +37,10 @@ export function parseJudgeAnswer(answer: string): JudgeDecision {
   const reason = reasonLine ? reasonLine.slice(0, 300) : undefined;
   if (w === 'ALLOW' || w === 'RELEASE' || w === 'APPROVE') return { decision: 'release', ...(reason ? { reason } : {}) };
   if (w === 'BLOCK' || w === 'DENY' || w === 'REJECT') return { decision: 'block', ...(reason ? { reason } : {}) };
-  return { decision: 'unverifiable', reason: `the judge's answer has no DECISION: ALLOW or BLOCK: ${JSON.stringify(answer.slice(0, 200))}` };
+  return {
+    decision: 'unverifiable',
+    reason: `the judge's answer has no DECISION: ALLOW or BLOCK: ${JSON.stringify(answer.slice(0, 200))}`,
+  };
 }
 
 function describeTool(call: StagedCall): string {
@@ -60,7 +63,15 @@ export function createLocalJudge(opts: { ask: Ask; name?: string }): SinkDefense
   return {
     name,
     decide: (call) =>
-      ask(opts.ask, name, fill(loadTemplate(JUDGE_LOCAL_TEMPLATE), { TOOL: call.tool, DESCRIPTION: describeTool(call), ARGUMENTS: JSON.stringify(call.arguments, null, 2) })),
+      ask(
+        opts.ask,
+        name,
+        fill(loadTemplate(JUDGE_LOCAL_TEMPLATE), {
+          TOOL: call.tool,
+          DESCRIPTION: describeTool(call),
+          ARGUMENTS: JSON.stringify(call.arguments, null, 2),
+        }),
+      ),
   };
 }
 
@@ -95,7 +106,10 @@ export function renderTrace(calls: readonly ProxyCall[], events: readonly ToolEv
   for (const e of events) {
     const by = e.agent ? ` (agent ${e.agent})` : '';
     const blocked = e.staged && e.staged.decision !== 'release' && !e.staged.observed ? ' [blocked]' : '';
-    steps.push({ at: Date.parse(e.startedAt), text: `Tool call ${e.tool}${by}${blocked} ${clip(JSON.stringify(e.arguments), perText)}\n  result: ${clip(e.result, perText)}` });
+    steps.push({
+      at: Date.parse(e.startedAt),
+      text: `Tool call ${e.tool}${by}${blocked} ${clip(JSON.stringify(e.arguments), perText)}\n  result: ${clip(e.result, perText)}`,
+    });
   }
   steps.sort((a, b) => a.at - b.at);
   const texts = steps.map((s, i) => `[${i + 1}] ${s.text}`);

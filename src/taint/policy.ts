@@ -37,7 +37,9 @@ const toolRule = z
     'not-sinks': z.array(sinkLabel).default([]),
     why: z.string().optional(),
   })
-  .refine((r) => r.sources.length + r.sinks.length + r['not-sinks'].length > 0, { message: 'a tool rule needs sources, sinks or not-sinks' });
+  .refine((r) => r.sources.length + r.sinks.length + r['not-sinks'].length > 0, {
+    message: 'a tool rule needs sources, sinks or not-sinks',
+  });
 
 const targetRule = z.strictObject({
   tool: pattern.default('*'),
@@ -50,7 +52,10 @@ const targetRule = z.strictObject({
 const contentRule = z.strictObject({
   pattern: regex,
   labels: z.array(sourceLabel).min(1),
-  on: z.array(z.enum(CONTENT_SITES)).min(1).default([...CONTENT_SITES]),
+  on: z
+    .array(z.enum(CONTENT_SITES))
+    .min(1)
+    .default([...CONTENT_SITES]),
   why: z.string().optional(),
 });
 
@@ -70,7 +75,9 @@ const forbiddenRule = z.strictObject({
 
 const releaseRule = z
   .strictObject({ tool: pattern.optional(), agent: pattern.optional(), labels: z.array(sourceLabel).min(1), why: z.string().optional() })
-  .refine((r) => r.tool !== undefined || r.agent !== undefined, { message: 'a release rule names the tool or the agent whose output it releases' });
+  .refine((r) => r.tool !== undefined || r.agent !== undefined, {
+    message: 'a release rule names the tool or the agent whose output it releases',
+  });
 
 export const policyFileSchema = z.strictObject({
   version: z.literal(1).default(1),
@@ -105,7 +112,8 @@ export const POLICY_EXAMPLES: Record<string, string> = {
   extends: 'extends: default   # default | none',
   unverifiable: 'unverifiable: block   # block (fail-closed) | release',
   'control-labels': 'control-labels: [PROMPT_OVERRIDE, HARMFUL_INTENT]',
-  tools: 'tools:\n  - { name: "send_*", sinks: [EXTERNAL_SEND], why: "sends a message out" }\n  - { name: send_email, target: "*@corp.example", not-sinks: [EXTERNAL_SEND], why: "internal mail" }',
+  tools:
+    'tools:\n  - { name: "send_*", sinks: [EXTERNAL_SEND], why: "sends a message out" }\n  - { name: send_email, target: "*@corp.example", not-sinks: [EXTERNAL_SEND], why: "internal mail" }',
   targets: 'targets:\n  - { tool: send_email, argument: to, kind: recipient, require: authorised }',
   authorised: 'authorised: ["*@corp.example", "https://intranet.corp.example/*", "/workspace/*"]',
   directories: 'directories: [get_contacts]   # tools whose results may name targets',
@@ -117,8 +125,10 @@ export const POLICY_EXAMPLES: Record<string, string> = {
   'unknown-tools': 'unknown-tools: stage   # stage (fail-closed) | release',
   'detect-injection': 'detect-injection: true',
   onward: 'onward: { links: block, instructions: block }   # block | warn | allow',
-  lexicon: 'lexicon:\n  verbs: { pay: [settle_up], send: [holler] }   # categories: read, send, share, publish, pay, book, change, delete, exec',
-  arguments: 'arguments:\n  - { tool: renew_lease, argument: rent, role: amount }   # roles: recipient, url, payee, path, command, amount, credential, object, content, choice, other',
+  lexicon:
+    'lexicon:\n  verbs: { pay: [settle_up], send: [holler] }   # categories: read, send, share, publish, pay, book, change, delete, exec',
+  arguments:
+    'arguments:\n  - { tool: renew_lease, argument: rent, role: amount }   # roles: recipient, url, payee, path, command, amount, credential, object, content, choice, other',
 };
 
 export class PolicyError extends Error {
@@ -139,7 +149,8 @@ function exampleFor(path: readonly PropertyKey[]): string {
 function formatIssue(file: string, issue: z.core.$ZodIssue): string {
   const key = issue.path.length ? issue.path.join('.') : '(top level)';
   let message = issue.message;
-  if (issue.code === 'unrecognized_keys') message = `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')} (check the spelling)`;
+  if (issue.code === 'unrecognized_keys')
+    message = `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')} (check the spelling)`;
   else if (issue.code === 'invalid_type' && /received undefined/.test(issue.message)) message = 'is required';
   const example = exampleFor(issue.path)
     .split('\n')
@@ -167,7 +178,14 @@ export function compilePattern(raw: string, file: string, key: string): Matcher 
   let re: RegExp;
   try {
     if (m) re = new RegExp(m[1], m[2].includes('i') ? m[2] : `${m[2]}i`);
-    else re = new RegExp(`^${raw.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`, 'i');
+    else
+      re = new RegExp(
+        `^${raw
+          .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+          .replace(/\*/g, '.*')
+          .replace(/\?/g, '.')}$`,
+        'i',
+      );
   } catch (err) {
     throw failure(file, key, `${JSON.stringify(raw)} is not a valid pattern (${(err as Error).message})`);
   }
@@ -237,7 +255,8 @@ const AUTHORITY_KINDS: ReadonlySet<TargetKind> = new Set(['recipient', 'url', 'p
 
 function compile(doc: PolicyDoc, file: string, offsets: Record<string, number>, prefix = ''): Policy {
   // Rules are named by list and position: the default's own rules as "default tools[3]", the file's as "tools[0]".
-  const at = (list: string, i: number) => (i < (offsets[list] ?? 0) ? `default ${list}[${i}]` : `${prefix}${list}[${i - (offsets[list] ?? 0)}]`);
+  const at = (list: string, i: number) =>
+    i < (offsets[list] ?? 0) ? `default ${list}[${i}]` : `${prefix}${list}[${i - (offsets[list] ?? 0)}]`;
   return {
     source: file,
     unverifiable: doc.unverifiable ?? 'block',
@@ -248,7 +267,9 @@ function compile(doc: PolicyDoc, file: string, offsets: Record<string, number>, 
       ...(r.argument !== undefined ? { argument: compileMatchers(r.argument, file, `tools.${i - (offsets.tools ?? 0)}.argument`) } : {}),
       ...(r.matches !== undefined ? { matches: compileRegex(r.matches, file, `tools.${i - (offsets.tools ?? 0)}.matches`) } : {}),
       ...(r.target !== undefined ? { target: compileMatchers(r.target, file, `tools.${i - (offsets.tools ?? 0)}.target`) } : {}),
-      ...(r.description !== undefined ? { description: compileRegex(r.description, file, `tools.${i - (offsets.tools ?? 0)}.description`) } : {}),
+      ...(r.description !== undefined
+        ? { description: compileRegex(r.description, file, `tools.${i - (offsets.tools ?? 0)}.description`) }
+        : {}),
       sources: maskOf(r.sources),
       sinks: maskOf(r.sinks),
       notSinks: maskOf(r['not-sinks']),
@@ -270,9 +291,20 @@ function compile(doc: PolicyDoc, file: string, offsets: Record<string, number>, 
       on: new Set(r.on),
       why: r.why ?? `matches /${r.pattern}/`,
     })),
-    intents: doc.intents.map((r, i) => ({ at: at('intents', i), re: compileRegex(r.pattern, file, `intents.${i - (offsets.intents ?? 0)}.pattern`), needs: maskOf(r.needs), why: r.why ?? `matches /${r.pattern}/` })),
+    intents: doc.intents.map((r, i) => ({
+      at: at('intents', i),
+      re: compileRegex(r.pattern, file, `intents.${i - (offsets.intents ?? 0)}.pattern`),
+      needs: maskOf(r.needs),
+      why: r.why ?? `matches /${r.pattern}/`,
+    })),
     policyOnly: maskOf(doc['policy-only']),
-    forbidden: doc.forbidden.map((r, i) => ({ at: at('forbidden', i), from: maskOf(r.from), to: maskOf(r.to), unlessAuthorised: r.unless === 'authorised-target', why: r.why ?? '' })),
+    forbidden: doc.forbidden.map((r, i) => ({
+      at: at('forbidden', i),
+      from: maskOf(r.from),
+      to: maskOf(r.to),
+      unlessAuthorised: r.unless === 'authorised-target',
+      why: r.why ?? '',
+    })),
     release: doc.release.map((r, i) => ({
       at: at('release', i),
       ...(r.tool !== undefined ? { tool: compileMatchers(r.tool, file, `release.${i - (offsets.release ?? 0)}.tool`) } : {}),
@@ -293,13 +325,30 @@ function compile(doc: PolicyDoc, file: string, offsets: Record<string, number>, 
   };
 }
 
-const LISTS = ['tools', 'targets', 'authorised', 'directories', 'content', 'intents', 'policy-only', 'forbidden', 'release', 'arguments'] as const;
+const LISTS = [
+  'tools',
+  'targets',
+  'authorised',
+  'directories',
+  'content',
+  'intents',
+  'policy-only',
+  'forbidden',
+  'release',
+  'arguments',
+] as const;
 
 function validate(raw: unknown, file: string): PolicyDoc {
   const parsed = policyFileSchema.safeParse(raw ?? {});
   if (!parsed.success) {
     const issues = [...parsed.error.issues].sort((a, b) => Number(b.code === 'unrecognized_keys') - Number(a.code === 'unrecognized_keys'));
-    throw new PolicyError(issues.slice(0, 3).map((i) => formatIssue(file, i)).join('\n'), file);
+    throw new PolicyError(
+      issues
+        .slice(0, 3)
+        .map((i) => formatIssue(file, i))
+        .join('\n'),
+      file,
+    );
   }
   return parsed.data;
 }
@@ -339,7 +388,10 @@ export function parsePolicy(text: string, file: string): Policy {
     throw new PolicyError(`${file}${where}: not valid YAML (${(err as Error).message.split('\n')[0]})`, file);
   }
   if (raw !== null && raw !== undefined && (typeof raw !== 'object' || Array.isArray(raw))) {
-    throw new PolicyError(`${file}: a policy is a YAML mapping of keys (extends, tools, forbidden, ...), got ${Array.isArray(raw) ? 'a list' : typeof raw}\n  a valid example:\n    ${POLICY_EXAMPLES[''].split('\n').join('\n    ')}`, file);
+    throw new PolicyError(
+      `${file}: a policy is a YAML mapping of keys (extends, tools, forbidden, ...), got ${Array.isArray(raw) ? 'a list' : typeof raw}\n  a valid example:\n    ${POLICY_EXAMPLES[''].split('\n').join('\n    ')}`,
+      file,
+    );
   }
   return policyFromDocument(raw, file);
 }
@@ -351,7 +403,12 @@ export async function loadPolicy(file?: string): Promise<Policy> {
   try {
     text = await readInputText(file, { what: 'the policy', maxBytes: LIMITS.policy });
   } catch (err) {
-    throw new PolicyError(/ENOENT/.test((err as Error).message) ? `policy file ${file} does not exist (config key policy, or --policy)` : (err as Error).message, file);
+    throw new PolicyError(
+      /ENOENT/.test((err as Error).message)
+        ? `policy file ${file} does not exist (config key policy, or --policy)`
+        : (err as Error).message,
+      file,
+    );
   }
   return parsePolicy(text, file);
 }
@@ -361,4 +418,3 @@ let defaultCompiled: Policy | undefined;
 export function defaultPolicy(): Policy {
   return (defaultCompiled ??= compile(builtIn(), 'the built-in default policy', {}, 'default '));
 }
-

@@ -97,7 +97,8 @@ export function structuredFields(p: ProducedText): Set<string> {
     if (colon) out.add(normalizeText(colon[1]));
     if (l.split(/\s+/).length <= 8) out.add(normalizeText(l));
     // A short line of a list is a record: its id-shaped tokens (codes with digits, addresses) are its fields.
-    if (l.split(/\s+/).length <= 8) for (const tok of l.split(/[\s<>()[\];,]+/)) if (ID_SHAPED.test(tok.replace(/[.:]+$/, ''))) out.add(normalizeText(tok));
+    if (l.split(/\s+/).length <= 8)
+      for (const tok of l.split(/[\s<>()[\];,]+/)) if (ID_SHAPED.test(tok.replace(/[.:]+$/, ''))) out.add(normalizeText(tok));
     // A record on one line: cells between separators ("Ines Duarte — ines@x.example — plants", a table row).
     for (const cell of l.split(/\s+[—–|]\s+|\t+|\s*\|\s*/)) if (cell !== l && cell.split(/\s+/).length <= 8) out.add(normalizeText(cell));
   }
@@ -114,7 +115,9 @@ export function namedInRequest(request: string, value: string): boolean {
 
 /** The read's argument values, normalised (the pointers it was made with). */
 function pointers(p: ProducedText): string[] {
-  return flattenArguments(p.args ?? {}).map((a) => normalizeText(a.value)).filter((v) => v !== '');
+  return flattenArguments(p.args ?? {})
+    .map((a) => normalizeText(a.value))
+    .filter((v) => v !== '');
 }
 
 export interface ProvenanceContext {

@@ -76,7 +76,12 @@ export function createTaintDefense(opts: TaintDefenseOptions): SinkDefense {
           tools: call.events,
           ...(trace.spans ? { spans: trace.spans } : {}),
           toolSpecs: call.task.toolSpecs,
-          pending: { tool: call.tool, arguments: call.arguments, sinks: call.sinks, ...(call.agent !== undefined ? { agent: call.agent } : {}) },
+          pending: {
+            tool: call.tool,
+            arguments: call.arguments,
+            sinks: call.sinks,
+            ...(call.agent !== undefined ? { agent: call.agent } : {}),
+          },
           ...(annotation ? { annotation } : {}),
           ...(toolResultLabels ? { toolResultLabels } : {}),
           ...(toolLabels?.size ? { toolLabels } : {}),

@@ -54,7 +54,30 @@ function firstClause(description: string | undefined): string[] {
   if (!description) return [];
   // "Gives back …", "Hands back …" say what a read returns.
   const clause = (description.split(/[.;:(\n]/)[0] ?? '').replace(/\b(?:give|gives|giving|hand|hands)\s+back\b/gi, 'returns');
-  return words(clause).filter((w) => !['this', 'tool', 'use', 'used', 'to', 'will', 'can', 'allows', 'lets', 'you', 'the', 'a', 'an', 'agent', 'user', 'it', 'function', 'that', 'for'].includes(w));
+  return words(clause).filter(
+    (w) =>
+      ![
+        'this',
+        'tool',
+        'use',
+        'used',
+        'to',
+        'will',
+        'can',
+        'allows',
+        'lets',
+        'you',
+        'the',
+        'a',
+        'an',
+        'agent',
+        'user',
+        'it',
+        'function',
+        'that',
+        'for',
+      ].includes(w),
+  );
 }
 
 /**
@@ -63,7 +86,11 @@ function firstClause(description: string | undefined): string[] {
  * `read_bank_messages` reads and `search_orders` searches). A description has one part, its
  * first clause ("Return the change conditions of a fare" reads).
  */
-function actionOf(ws: readonly string[], verbOf: (w: string) => Category | undefined, verbFirst = false): { category?: Category; verb?: string; read: boolean } {
+function actionOf(
+  ws: readonly string[],
+  verbOf: (w: string) => Category | undefined,
+  verbFirst = false,
+): { category?: Category; verb?: string; read: boolean } {
   let read = false;
   let decided = false;
   let first = true;
@@ -91,7 +118,12 @@ export interface ProfileOptions {
 }
 
 /** The profile of `def` as called with `args` (flattened (name, value) pairs). */
-export function profileTool(policy: Policy, def: ToolDefinition, args: readonly { name: string; value: string }[], opts: ProfileOptions): ToolProfile {
+export function profileTool(
+  policy: Policy,
+  def: ToolDefinition,
+  args: readonly { name: string; value: string }[],
+  opts: ProfileOptions,
+): ToolProfile {
   const nameWords = words(def.name);
   const descWords = firstClause(def.description);
   const roles = new Set<ArgumentRole>();
@@ -112,19 +144,32 @@ export function profileTool(policy: Policy, def: ToolDefinition, args: readonly 
   if (!roles.has('recipient') && !roles.has('other') && !roles.has('object')) objects.delete('access');
   const money = roles.has('payee') || roles.has('amount') || objectKinds(descWords).has('money');
   const evidence: LabelEvidence[] = [];
-  const where = byName.category && !refined ? `its name (${byName.verb})` : `its description ("${(def.description ?? '').split(/[.;\n]/)[0].slice(0, 60)}")`;
+  const where =
+    byName.category && !refined
+      ? `its name (${byName.verb})`
+      : `its description ("${(def.description ?? '').split(/[.;\n]/)[0].slice(0, 60)}")`;
 
   if (action.category) {
     const sinks = sinksOfAction(action.category, objects, money);
     const mask = maskOf(sinks);
-    evidence.push({ mask, why: `tool profile: ${where} says ${action.category}${money ? ' with money' : ''}${ann.readOnlyHint === true ? ' (its readOnlyHint annotation is not trusted over that)' : ''}` });
+    evidence.push({
+      mask,
+      why: `tool profile: ${where} says ${action.category}${money ? ' with money' : ''}${ann.readOnlyHint === true ? ' (its readOnlyHint annotation is not trusted over that)' : ''}`,
+    });
     return { sinks: mask, sources: 0, evidence, read: false, directory: false, unknown: false, verb: action.verb };
   }
-  const readOnly = action.read || ann.readOnlyHint === true || (nameWords.length > 0 && nameWords.every((w) => isReadNoun(w) || /^\d+$/.test(w) || w === 'api' || w === 'tool'));
+  const readOnly =
+    action.read ||
+    ann.readOnlyHint === true ||
+    (nameWords.length > 0 && nameWords.every((w) => isReadNoun(w) || /^\d+$/.test(w) || w === 'api' || w === 'tool'));
   if (readOnly) {
     const { sources, directory } = sourcesOfRead([...nameWords, ...descWords]);
     const mask = maskOf(sources);
-    const why = action.read ? `${byName.read ? 'its name' : 'its description'} says it reads` : ann.readOnlyHint === true ? 'its readOnlyHint annotation says it only reads' : 'its name is made of read nouns';
+    const why = action.read
+      ? `${byName.read ? 'its name' : 'its description'} says it reads`
+      : ann.readOnlyHint === true
+        ? 'its readOnlyHint annotation says it only reads'
+        : 'its name is made of read nouns';
     evidence.push({ mask, why: `tool profile: ${why}${directory ? ' (a directory)' : ''}` });
     return { sinks: 0, sources: mask, evidence, read: true, directory, unknown: false };
   }
@@ -139,6 +184,9 @@ export function profileTool(policy: Policy, def: ToolDefinition, args: readonly 
     return { sinks: 0, sources: 0, evidence, read: false, directory: false, unknown: true };
   }
   const mask = maskOf([...sinks]);
-  evidence.push({ mask, why: `tool profile: nothing says what ${def.name} does, so it is staged (fail-closed) by what its arguments point at` });
+  evidence.push({
+    mask,
+    why: `tool profile: nothing says what ${def.name} does, so it is staged (fail-closed) by what its arguments point at`,
+  });
   return { sinks: mask, sources: 0, evidence, read: false, directory: false, unknown: true };
 }

@@ -29,7 +29,14 @@ import { addPending, addToolEvents, toolItemFactory } from './trace/tool-events.
 import { addSpans, addSteps, spanEdges } from './trace/genai-spans.js';
 import { resolveIssuers } from './trace/issuers.js';
 import { addChatToolCalls, chatToolMessages } from './trace/chat-tool-calls.js';
-import { Producers, addUnservedResults, messageEdges, traceArguments, type ArgumentTrace, type InjectedText } from './trace/content-edges.js';
+import {
+  Producers,
+  addUnservedResults,
+  messageEdges,
+  traceArguments,
+  type ArgumentTrace,
+  type InjectedText,
+} from './trace/content-edges.js';
 import { anchorsOf, checkTargets, onwardFindings, type OnwardFinding, type SiteContext, type TargetCheck } from './trace/sink-sites.js';
 import { collectDefinitions } from './trace/tool-definitions.js';
 import type { ToolDefinition } from './tool-profile.js';
@@ -120,7 +127,15 @@ export function buildTraceGraph(input: TraceInput, policy: Policy, indexOptions:
   const declared = new Map((input.toolSpecs ?? []).map((s) => [s.name, s]));
   const toolItem = toolItemFactory(list, policy, declared, definitions);
 
-  const rootItem = list.push({ kind: 'root', start: -Infinity, end: -Infinity, meta: { ref: 'root', name: 'request' }, input: [], output: input.root, src: { type: 'root' } });
+  const rootItem = list.push({
+    kind: 'root',
+    start: -Infinity,
+    end: -Infinity,
+    meta: { ref: 'root', name: 'request' },
+    input: [],
+    output: input.root,
+    src: { type: 'root' },
+  });
   const { toolMessages, problems } = addLlmCalls(list, input.calls ?? []);
   const eventByKey = addToolEvents(toolItem, input.tools ?? [], problems);
   const spans = addSpans(list, toolItem, views, eventByKey);
@@ -134,7 +149,9 @@ export function buildTraceGraph(input: TraceInput, policy: Policy, indexOptions:
 
   const issuers = resolveIssuers(list.items, spans);
   for (const [tool, chat] of chatCalls) issuers.set(tool, chat);
-  const unissued = new Set(list.items.filter((it) => (it.kind === 'tool' || it.kind === 'sink') && it.src.type === 'span' && !issuers.has(it)));
+  const unissued = new Set(
+    list.items.filter((it) => (it.kind === 'tool' || it.kind === 'sink') && it.src.type === 'span' && !issuers.has(it)),
+  );
   const stepOf = addSteps(list, spans, unissued);
   for (const [tool, step] of stepOf) issuers.set(tool, step);
 
@@ -156,7 +173,15 @@ export function buildTraceGraph(input: TraceInput, policy: Policy, indexOptions:
 
   const injectedIndex = new ContentIndex(indexOptions);
   for (const [node, inj] of injections) injectedIndex.add(node, inj.passages, p.itemOf.get(node)!.end);
-  const ctx: SiteContext = { policy, p, root, rootText: input.root, ...(input.annotation ? { annotationTargets: input.annotation.targets } : {}), injections, injectedIndex };
+  const ctx: SiteContext = {
+    policy,
+    p,
+    root,
+    rootText: input.root,
+    ...(input.annotation ? { annotationTargets: input.annotation.targets } : {}),
+    injections,
+    injectedIndex,
+  };
   const sinks: SinkSite[] = [];
   for (const it of items) {
     if ((it.kind !== 'tool' && it.kind !== 'sink') || it.src.type === 'pseudo') continue;
@@ -165,9 +190,17 @@ export function buildTraceGraph(input: TraceInput, policy: Policy, indexOptions:
     const issuer = issuers.get(it);
     if (issuer && issuer.node !== it.node) {
       // A read's result carries what the model wrote into its content arguments, not what it pointed at.
-      const carrying = it.kind === 'sink' ? generated : traces.filter((a) => a.generated && (a.role === 'content' || a.role === 'command' || a.role === 'other' || a.role === 'amount')).map((a) => a.name);
+      const carrying =
+        it.kind === 'sink'
+          ? generated
+          : traces
+              .filter((a) => a.generated && (a.role === 'content' || a.role === 'command' || a.role === 'other' || a.role === 'amount'))
+              .map((a) => a.name);
       const mask = carrying.length > 0 ? ALL_MASK : policy.controlMask | ROOT_BIT;
-      const note = carrying.length > 0 ? `issued this call; argument${carrying.length > 1 ? 's' : ''} ${carrying.join(', ')} written by the model from its whole context` : 'issued this call; every argument traced to its source, so only control labels pass';
+      const note =
+        carrying.length > 0
+          ? `issued this call; argument${carrying.length > 1 ? 's' : ''} ${carrying.join(', ')} written by the model from its whole context`
+          : 'issued this call; every argument traced to its source, so only control labels pass';
       g.addEdge(issuer.node, it.node, 'tool', mask, note);
     } else if (it.src.type !== 'span' || !it.src.view.span.parentSpanId) {
       notes.push(`${it.meta.ref} (${it.tool}): no LLM call in the trace issued it`);
@@ -203,13 +236,18 @@ export function buildTraceGraph(input: TraceInput, policy: Policy, indexOptions:
     needs.mask |= m;
     needs.evidence.push({ mask: m, why: input.annotation.why });
   }
-  const read = { toolCalls: items.filter((it) => (it.kind === 'tool' || it.kind === 'sink') && it.src.type !== 'pseudo').length, llmCalls: items.filter((it) => it.src.type === 'call' || (it.src.type === 'span' && it.src.view.op === 'chat')).length };
+  const read = {
+    toolCalls: items.filter((it) => (it.kind === 'tool' || it.kind === 'sink') && it.src.type !== 'pseudo').length,
+    llmCalls: items.filter((it) => it.src.type === 'call' || (it.src.type === 'span' && it.src.view.op === 'chat')).length,
+  };
   return { graph: g.build(), root, rootText: input.root, sinks, needs, notes, injections, problems, read };
 }
 
 /** An order a tool echoes back from the request (a search that repeats its query) is the request's, not the data's. */
 function echoesRequest(passages: string, rootTokens: ReadonlySet<string>): boolean {
-  const ws = normalizeText(passages).split(' ').filter((w) => w.length > 2);
+  const ws = normalizeText(passages)
+    .split(' ')
+    .filter((w) => w.length > 2);
   return ws.length > 0 && ws.filter((w) => rootTokens.has(w)).length >= 0.7 * ws.length;
 }
 
@@ -218,7 +256,12 @@ function applyToolLabels(it: Item, toolLabels: TraceInput['toolLabels']): void {
   const c = it.classified;
   const annotated = it.tool ? toolLabels?.get(it.tool) : undefined;
   if (!c?.profile?.unknown || !annotated) return;
-  it.classified = { sources: maskOf(annotated.sources), sinks: maskOf(annotated.sinks), evidence: [{ mask: maskOf([...annotated.sinks, ...annotated.sources]), why: annotated.why }], profile: { ...c.profile, unknown: false } };
+  it.classified = {
+    sources: maskOf(annotated.sources),
+    sinks: maskOf(annotated.sinks),
+    evidence: [{ mask: maskOf([...annotated.sinks, ...annotated.sources]), why: annotated.why }],
+    profile: { ...c.profile, unknown: false },
+  };
   const staged = it.src.type === 'pending' || (it.src.type === 'tool' && it.src.event.staged !== undefined);
   if (it.kind === 'sink' && it.classified.sinks === 0 && !staged) it.kind = 'tool';
 }
@@ -243,14 +286,26 @@ function labelNodes(g: GraphBuilder, items: readonly Item[], rootItem: Item, inp
       // A plain order in data marks its passage (values taken from it are the injection's); an explicit one also labels the text an override.
       if (found.explicit) g.label(it.node, OVERRIDE, found.why);
       const passages = injectedText(it.output, found);
-      injections.set(it.node, { why: found.why, injected: normalizeText(passages), clean: normalizeText(cleanText(it.output, found)), passages });
+      injections.set(it.node, {
+        why: found.why,
+        injected: normalizeText(passages),
+        clean: normalizeText(cleanText(it.output, found)),
+        passages,
+      });
     } else if (content.mask & OVERRIDE) {
       // A policy content rule found the injection: the whole text is its passage.
-      injections.set(it.node, { why: content.evidence.find((e) => e.mask & OVERRIDE)!.why, injected: normalizeText(it.output), clean: '', passages: it.output });
+      injections.set(it.node, {
+        why: content.evidence.find((e) => e.mask & OVERRIDE)!.why,
+        injected: normalizeText(it.output),
+        clean: '',
+        passages: it.output,
+      });
     }
     const annotated = site === 'tool-result' ? input.toolResultLabels?.get(it.output) : undefined;
     if (annotated?.sources.length) g.label(it.node, maskOf(annotated.sources), annotated.why);
-    if (it.kind === 'sink') for (const e of contentLabels(policy, it.input.map((x) => x.text).join('\n'), 'argument').evidence) g.label(it.node, e.mask, `${e.why} in the arguments`);
+    if (it.kind === 'sink')
+      for (const e of contentLabels(policy, it.input.map((x) => x.text).join('\n'), 'argument').evidence)
+        g.label(it.node, e.mask, `${e.why} in the arguments`);
     const rel = releaseAt(policy, { tool: it.tool, agent: it.meta.agent });
     if (rel) g.releaseAt(it.node, rel.mask, rel.why);
   }

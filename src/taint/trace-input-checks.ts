@@ -31,7 +31,12 @@ function nanos(v: unknown): bigint | undefined {
 /** The problems of one raw OTLP/JSON span, or an empty list. */
 function rawSpanProblems(sp: Json): string[] {
   const out: string[] = [];
-  for (const p of [idProblem(sp.traceId, 16, 'traceId', false), idProblem(sp.spanId, 8, 'spanId', false), idProblem(sp.parentSpanId, 8, 'parentSpanId', true)]) if (p) out.push(p);
+  for (const p of [
+    idProblem(sp.traceId, 16, 'traceId', false),
+    idProblem(sp.spanId, 8, 'spanId', false),
+    idProblem(sp.parentSpanId, 8, 'parentSpanId', true),
+  ])
+    if (p) out.push(p);
   const start = nanos(sp.startTimeUnixNano);
   const end = nanos(sp.endTimeUnixNano);
   if (start === undefined || start <= 0n) out.push('startTimeUnixNano is missing, so the span cannot be placed in time');
@@ -68,21 +73,31 @@ export function checkOtlpText(text: string, file: string): void {
           const ps = rawSpanProblems((span ?? {}) as Json);
           if (ps.length === 0 || problems.length >= 3) return;
           const name = typeof (span as Json)?.name === 'string' ? ` (${JSON.stringify((span as Json).name)})` : '';
-          problems.push(`${d > 0 ? `document ${d + 1}: ` : ''}resourceSpans[${r}].scopeSpans[${sIdx}].spans[${k}]${name}: ${ps.join('; ')}`);
+          problems.push(
+            `${d > 0 ? `document ${d + 1}: ` : ''}resourceSpans[${r}].scopeSpans[${sIdx}].spans[${k}]${name}: ${ps.join('; ')}`,
+          );
         });
       });
     });
   });
-  if (problems.length) throw new SpanInputError(`${file}: spans saboteur cannot place in a trace, so it refuses to judge the file:\n  ${problems.join('\n  ')}`);
+  if (problems.length)
+    throw new SpanInputError(
+      `${file}: spans saboteur cannot place in a trace, so it refuses to judge the file:\n  ${problems.join('\n  ')}`,
+    );
 }
 
 /** The same checks on spans already read (a run log's or a bare trace's `spans`). */
 export function checkSpans(spans: readonly OtlpSpan[], where: string): void {
   const problems: string[] = [];
   spans.forEach((s, i) => {
-    const ps = [idProblem(s.traceId, 16, 'traceId', false), idProblem(s.spanId, 8, 'spanId', false), idProblem(s.parentSpanId, 8, 'parentSpanId', true)].filter((p): p is string => p !== undefined);
+    const ps = [
+      idProblem(s.traceId, 16, 'traceId', false),
+      idProblem(s.spanId, 8, 'spanId', false),
+      idProblem(s.parentSpanId, 8, 'parentSpanId', true),
+    ].filter((p): p is string => p !== undefined);
     if (!(s.startMs > 0)) ps.push('startMs is missing or not positive, so the span cannot be placed in time');
     if (ps.length && problems.length < 3) problems.push(`spans[${i}] (${JSON.stringify(s.name)}): ${ps.join('; ')}`);
   });
-  if (problems.length) throw new SpanInputError(`${where}: spans saboteur cannot place in a trace, so it refuses to judge them:\n  ${problems.join('\n  ')}`);
+  if (problems.length)
+    throw new SpanInputError(`${where}: spans saboteur cannot place in a trace, so it refuses to judge them:\n  ${problems.join('\n  ')}`);
 }

@@ -75,9 +75,13 @@ function benchmarkSpecs(benchmark: string, tools: readonly ToolEvent[]): TraceTo
 
 /** The request of a recorded instance: its `prompt` when the run log keeps it, else the first user message the pipeline sent. */
 function recoverRoot(rawInstance: unknown, calls: readonly ProxyCall[]): string {
-  const prompt = (rawInstance as { prompt?: unknown; task?: { prompt?: unknown } })?.prompt ?? (rawInstance as { task?: { prompt?: unknown } })?.task?.prompt;
+  const prompt =
+    (rawInstance as { prompt?: unknown; task?: { prompt?: unknown } })?.prompt ??
+    (rawInstance as { task?: { prompt?: unknown } })?.task?.prompt;
   if (typeof prompt === 'string' && prompt !== '') return prompt;
-  const first = [...calls].sort((a, b) => Date.parse(a.startedAt) - Date.parse(b.startedAt)).find((c) => c.request.messages?.some((m) => m.role === 'user') || c.request.prompt);
+  const first = [...calls]
+    .sort((a, b) => Date.parse(a.startedAt) - Date.parse(b.startedAt))
+    .find((c) => c.request.messages?.some((m) => m.role === 'user') || c.request.prompt);
   return first?.request.messages?.find((m) => m.role === 'user')?.content ?? first?.request.prompt ?? '';
 }
 
@@ -148,10 +152,14 @@ export function tracesOfDocument(text: string, file: string): NamedTrace[] {
       checkOtlpText(text, file);
       spans = parseOtlpJson(text, file);
     } catch (err) {
-      if (err instanceof OtlpInputError && doc === undefined) throw new TraceInputError(`${file}: neither a JSON document nor OTLP JSON lines: ${err.message}`);
+      if (err instanceof OtlpInputError && doc === undefined)
+        throw new TraceInputError(`${file}: neither a JSON document nor OTLP JSON lines: ${err.message}`);
       throw new TraceInputError(err instanceof Error ? err.message : String(err));
     }
-    if (spans.length === 0) throw new TraceInputError(`${file}: the OTLP export holds no spans: there is nothing to validate (did the pipeline export its spans before the file was written? ${SILENT_SETUPS})`);
+    if (spans.length === 0)
+      throw new TraceInputError(
+        `${file}: the OTLP export holds no spans: there is nothing to validate (did the pipeline export its spans before the file was written? ${SILENT_SETUPS})`,
+      );
     return tracesOfSpans(spans);
   }
   const o = doc as Record<string, unknown>;
@@ -177,20 +185,37 @@ export function tracesOfDocument(text: string, file: string): NamedTrace[] {
           },
         };
       });
-    if (traces.length === 0) throw new TraceInputError(`${file}: the run log has no instance with tool calls or spans: there is nothing to validate (only agentic benchmarks record them)`);
+    if (traces.length === 0)
+      throw new TraceInputError(
+        `${file}: the run log has no instance with tool calls or spans: there is nothing to validate (only agentic benchmarks record them)`,
+      );
     return traces;
   }
   if (o && typeof o === 'object' && 'root' in o) {
     const parsed = bareTraceSchema.safeParse(o);
     if (!parsed.success) {
       const i = parsed.error.issues[0];
-      throw new TraceInputError(`${file}: ${i.path.join('.') || '(top level)'}: ${i.message} (a trace is {"root": "<the request>", "calls": [...proxy calls], "tools": [...tool events], "spans": [...]})`);
+      throw new TraceInputError(
+        `${file}: ${i.path.join('.') || '(top level)'}: ${i.message} (a trace is {"root": "<the request>", "calls": [...proxy calls], "tools": [...tool events], "spans": [...]})`,
+      );
     }
     const t = parsed.data;
-    if (t.calls.length + t.tools.length + (t.spans?.length ?? 0) === 0) throw new TraceInputError(`${file}: the trace has no calls, tool events or spans: there is nothing to validate`);
+    if (t.calls.length + t.tools.length + (t.spans?.length ?? 0) === 0)
+      throw new TraceInputError(`${file}: the trace has no calls, tool events or spans: there is nothing to validate`);
     if (t.spans) asInputError(() => checkSpans(t.spans!, `${file}: spans`));
     const definitions = (t.toolDefinitions ?? []).map((d) => definitionOf(d)).filter((d): d is NonNullable<typeof d> => d !== undefined);
-    return [{ name: 'trace', input: { root: t.root, calls: t.calls, tools: t.tools as ToolEvent[], ...(t.spans ? { spans: t.spans } : {}), ...(definitions.length ? { toolDefinitions: definitions } : {}) } }];
+    return [
+      {
+        name: 'trace',
+        input: {
+          root: t.root,
+          calls: t.calls,
+          tools: t.tools as ToolEvent[],
+          ...(t.spans ? { spans: t.spans } : {}),
+          ...(definitions.length ? { toolDefinitions: definitions } : {}),
+        },
+      },
+    ];
   }
   throw new TraceInputError(
     `${file}: not a trace saboteur reads: expected a run log (run.json), a trace {"root", "calls", "tools"}, or an OTLP JSON export ({"resourceSpans": [...]}, a list of them, or one per line)`,
@@ -210,8 +235,22 @@ function depthBounded(input: TraceInput): TraceInput {
   return {
     ...input,
     ...(input.tools ? { tools: input.tools.map((e) => ({ ...e, arguments: depthOnly(e.arguments) as Record<string, unknown> })) } : {}),
-    ...(input.spans ? { spans: input.spans.map((sp) => ({ ...sp, attributes: depthOnly(sp.attributes) as Record<string, unknown>, ...(sp.events ? { events: depthOnly(sp.events) as typeof sp.events } : {}) })) } : {}),
-    ...(input.toolDefinitions ? { toolDefinitions: input.toolDefinitions.map((d) => (d.inputSchema ? { ...d, inputSchema: depthOnly(d.inputSchema) as Record<string, unknown> } : d)) } : {}),
+    ...(input.spans
+      ? {
+          spans: input.spans.map((sp) => ({
+            ...sp,
+            attributes: depthOnly(sp.attributes) as Record<string, unknown>,
+            ...(sp.events ? { events: depthOnly(sp.events) as typeof sp.events } : {}),
+          })),
+        }
+      : {}),
+    ...(input.toolDefinitions
+      ? {
+          toolDefinitions: input.toolDefinitions.map((d) =>
+            d.inputSchema ? { ...d, inputSchema: depthOnly(d.inputSchema) as Record<string, unknown> } : d,
+          ),
+        }
+      : {}),
   };
 }
 
@@ -226,12 +265,25 @@ export interface TraceReading {
 }
 
 /** Validates every trace of a parsed file: one verdict per staged sink. `readings` gets what each trace let it read. */
-export function validateTraces(traces: readonly NamedTrace[], policy: Policy, opts: { scope?: Scope; propagate?: boolean; readings?: TraceReading[] } = {}): ValidatedSink[] {
+export function validateTraces(
+  traces: readonly NamedTrace[],
+  policy: Policy,
+  opts: { scope?: Scope; propagate?: boolean; readings?: TraceReading[] } = {},
+): ValidatedSink[] {
   const out: ValidatedSink[] = [];
   for (const t of traces) {
     const built = buildTraceGraph(depthBounded(t.input), policy);
-    if (built.problems?.length) throw new TraceInputError(`${t.name}: ${built.problems.slice(0, 3).join('; ')}${built.problems.length > 3 ? ` (+${built.problems.length - 3} more)` : ''}`);
-    opts.readings?.push({ trace: t.name, toolCalls: built.read?.toolCalls ?? 0, llmCalls: built.read?.llmCalls ?? 0, request: !isOpaqueText(t.input.root), spans: t.input.spans ?? [] });
+    if (built.problems?.length)
+      throw new TraceInputError(
+        `${t.name}: ${built.problems.slice(0, 3).join('; ')}${built.problems.length > 3 ? ` (+${built.problems.length - 3} more)` : ''}`,
+      );
+    opts.readings?.push({
+      trace: t.name,
+      toolCalls: built.read?.toolCalls ?? 0,
+      llmCalls: built.read?.llmCalls ?? 0,
+      request: !isOpaqueText(t.input.root),
+      spans: t.input.spans ?? [],
+    });
     const verdicts = adjudicateTrace(built, policy, opts);
     built.sinks.forEach((site, i) => {
       const v = verdicts[i];
@@ -264,25 +316,49 @@ export function checkReadings(file: string, readings: readonly TraceReading[]): 
   if (withCalls.length === 0) {
     const spans = readings.flatMap((r) => r.spans);
     const llm = readings.reduce((n, r) => n + r.llmCalls, 0);
-    const why = llm > 0 ? `its ${llm} LLM call${llm === 1 ? '' : 's'} made no tool call (a chat-only run has no sink to validate)` : noLlmSpansHint(spans.map(genAiView));
+    const why =
+      llm > 0
+        ? `its ${llm} LLM call${llm === 1 ? '' : 's'} made no tool call (a chat-only run has no sink to validate)`
+        : noLlmSpansHint(spans.map(genAiView));
     throw new TraceInputError(`${file}: no tool call can be read from the file, so there is nothing to validate: ${why}`);
   }
   const blind = withCalls.find((r) => !r.request);
-  if (blind) throw new TraceInputError(`${file}: ${blind.trace}: no request can be read (no span or LLM call carries a user message with text; an agent span's input of {} or {"args":[],"kwargs":{}} is not one), so its ${blind.toolCalls} tool call${blind.toolCalls === 1 ? '' : 's'} cannot be held against what the user asked`);
+  if (blind)
+    throw new TraceInputError(
+      `${file}: ${blind.trace}: no request can be read (no span or LLM call carries a user message with text; an agent span's input of {} or {"args":[],"kwargs":{}} is not one), so its ${blind.toolCalls} tool call${blind.toolCalls === 1 ? '' : 's'} cannot be held against what the user asked`,
+    );
   return withCalls
     .filter((r) => r.spans.length > 0 && r.llmCalls === 0)
-    .map((r) => `${r.trace}: no LLM call in the trace, so tool calls were read from tool spans alone and what the model read is not seen (${SILENT_SETUPS})`);
+    .map(
+      (r) =>
+        `${r.trace}: no LLM call in the trace, so tool calls were read from tool spans alone and what the model read is not seen (${SILENT_SETUPS})`,
+    );
 }
 
-export function renderMarkdown(file: string, policy: Policy, sinks: readonly ValidatedSink[], traces: number, opts: { scope?: Scope; propagate?: boolean } = {}, notices: readonly string[] = []): string {
-  const lines = [`# saboteur validate: ${file}`, '', `policy: ${policy.source} · scope ${opts.scope ?? 'full'} · ${opts.propagate === false ? 'plain reachability' : 'propagation'} · ${traces} trace${traces === 1 ? '' : 's'}`, ''];
+export function renderMarkdown(
+  file: string,
+  policy: Policy,
+  sinks: readonly ValidatedSink[],
+  traces: number,
+  opts: { scope?: Scope; propagate?: boolean } = {},
+  notices: readonly string[] = [],
+): string {
+  const lines = [
+    `# saboteur validate: ${file}`,
+    '',
+    `policy: ${policy.source} · scope ${opts.scope ?? 'full'} · ${opts.propagate === false ? 'plain reachability' : 'propagation'} · ${traces} trace${traces === 1 ? '' : 's'}`,
+    '',
+  ];
   const byTrace = new Map<string, ValidatedSink[]>();
   for (const s of sinks) {
     pushTo(byTrace, s.trace, s);
   }
   for (const [name, list] of byTrace) {
     lines.push(`## ${name}`, '', '| tool call | tool | agent | decision | labels | why |', '|---|---|---|---|---|---|');
-    for (const s of list) lines.push(`| ${cell(s.toolCallId)} | ${cell(s.tool)} | ${cell(s.agent ?? '')} | ${s.decision} | ${s.labels.join(', ')} | ${cell(s.reason)} |`);
+    for (const s of list)
+      lines.push(
+        `| ${cell(s.toolCallId)} | ${cell(s.tool)} | ${cell(s.agent ?? '')} | ${s.decision} | ${s.labels.join(', ')} | ${cell(s.reason)} |`,
+      );
     for (const s of list) {
       if (s.decision === 'release' || s.path.length === 0) continue;
       lines.push('', `${s.toolCallId} ${s.tool}: ${formatPath(s.path)}`);
@@ -292,7 +368,9 @@ export function renderMarkdown(file: string, policy: Policy, sinks: readonly Val
   }
   for (const n of notices) lines.push(`note: ${cell(n)}`, '');
   const count = (d: string) => sinks.filter((s) => s.decision === d).length;
-  lines.push(`${sinks.length} staged sink${sinks.length === 1 ? '' : 's'}: ${count('release')} released, ${count('block')} blocked, ${count('unverifiable')} unverifiable`);
+  lines.push(
+    `${sinks.length} staged sink${sinks.length === 1 ? '' : 's'}: ${count('release')} released, ${count('block')} blocked, ${count('unverifiable')} unverifiable`,
+  );
   return lines.join('\n');
 }
 
@@ -302,7 +380,9 @@ export async function validateTrace(opts: ValidateOptions): Promise<{ exitCode: 
   try {
     text = await readInputText(opts.traceFile, { what: 'the trace', maxBytes: LIMITS.trace });
   } catch (err) {
-    throw new TraceInputError(/ENOENT/.test((err as Error).message) ? `trace file ${opts.traceFile} does not exist (--trace)` : (err as Error).message);
+    throw new TraceInputError(
+      /ENOENT/.test((err as Error).message) ? `trace file ${opts.traceFile} does not exist (--trace)` : (err as Error).message,
+    );
   }
   const policy = await loadPolicy(opts.policyFile);
   const traces = tracesOfDocument(text, opts.traceFile);
@@ -313,8 +393,24 @@ export async function validateTrace(opts: ValidateOptions): Promise<{ exitCode: 
   const failing = sinks.some((s) => s.decision !== 'release');
   const out =
     opts.format === 'json'
-      ? JSON.stringify({ sinks: sinks.map(({ toolCallId, tool, agent, decision, labels, path, reason, trace, recorded }) => ({ toolCallId, tool, agent: agent ?? null, decision, labels, path, reason, trace, ...(recorded ? { recorded } : {}) })), ...(notices.length ? { notices } : {}) }, null, 2)
+      ? JSON.stringify(
+          {
+            sinks: sinks.map(({ toolCallId, tool, agent, decision, labels, path, reason, trace, recorded }) => ({
+              toolCallId,
+              tool,
+              agent: agent ?? null,
+              decision,
+              labels,
+              path,
+              reason,
+              trace,
+              ...(recorded ? { recorded } : {}),
+            })),
+            ...(notices.length ? { notices } : {}),
+          },
+          null,
+          2,
+        )
       : renderMarkdown(opts.traceFile, policy, sinks, traces.length, run, notices);
   return { exitCode: failing ? 1 : 0, text: out };
 }
-

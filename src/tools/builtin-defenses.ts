@@ -23,7 +23,12 @@ export async function adjudicate(defense: SinkDefense, call: StagedCall): Promis
   }
   const a = answer as { decision?: unknown; reason?: unknown } | undefined;
   if (!a || !DECISIONS.includes(a.decision as SinkDecision)) {
-    return { decision: 'unverifiable', reason: `the ${defense.name} defense answered ${JSON.stringify(answer)?.slice(0, 120)}, not a decision (release, block or unverifiable)` };
+    return {
+      decision: 'unverifiable',
+      reason: `the ${defense.name} defense answered ${JSON.stringify(answer)?.slice(0, 120)}, not a decision (release, block or unverifiable)`,
+    };
   }
-  return typeof a.reason === 'string' && a.reason !== '' ? { decision: a.decision as SinkDecision, reason: a.reason } : { decision: a.decision as SinkDecision };
+  return typeof a.reason === 'string' && a.reason !== ''
+    ? { decision: a.decision as SinkDecision, reason: a.reason }
+    : { decision: a.decision as SinkDecision };
 }

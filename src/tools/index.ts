@@ -1,5 +1,13 @@
 /** The MCP tool server of the agentic benchmarks: tool sessions, staged sinks, tool events. */
 export { startToolServer, parseToolPath, agentOfRequest, releaseAll, type ToolServerOptions } from './mcp-server.js';
-export { ToolSession, checkSessionOptions, missingArguments, STILL_RUNNING, type CallRequest, type CallOutcome, type ListedTool } from './session.js';
+export {
+  ToolSession,
+  checkSessionOptions,
+  missingArguments,
+  STILL_RUNNING,
+  type CallRequest,
+  type CallOutcome,
+  type ListedTool,
+} from './session.js';
 export { adjudicate } from './builtin-defenses.js';
 export type { SinkDefense, SinkDecision, StagedCall, ToolServer, ToolSessionOptions, DefenseMode } from './types.js';

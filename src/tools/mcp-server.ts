@@ -118,25 +118,46 @@ export async function startToolServer(opts: ToolServerOptions): Promise<ToolServ
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const route = parseToolPath(url.pathname);
     if (!route) {
-      return rpcError(res, 404, NOT_FOUND, `saboteur tool server has no route ${req.method} ${url.pathname}: tool sessions live at /mcp/<key> (or /mcp/<key>/agents/<name>), the URL given in SABOTEUR_MCP_URL`);
+      return rpcError(
+        res,
+        404,
+        NOT_FOUND,
+        `saboteur tool server has no route ${req.method} ${url.pathname}: tool sessions live at /mcp/<key> (or /mcp/<key>/agents/<name>), the URL given in SABOTEUR_MCP_URL`,
+      );
     }
     const entry = live.get(route.key);
     if (!entry || entry.session.isClosed) {
-      return rpcError(res, 404, NOT_FOUND, `unknown or closed tool session ${JSON.stringify(route.key)}: use the SABOTEUR_MCP_URL of the running invocation (a session ends when its pipeline run ends)`);
+      return rpcError(
+        res,
+        404,
+        NOT_FOUND,
+        `unknown or closed tool session ${JSON.stringify(route.key)}: use the SABOTEUR_MCP_URL of the running invocation (a session ends when its pipeline run ends)`,
+      );
     }
     entry.inflight.add(res);
     res.once('close', () => entry.inflight.delete(res));
     const mcpSessionId = headerValue(req, 'mcp-session-id');
     if (mcpSessionId !== undefined) {
       const client = entry.clients.get(mcpSessionId);
-      if (!client) return rpcError(res, 404, NOT_FOUND, `MCP session ${JSON.stringify(mcpSessionId)} is not open in tool session ${JSON.stringify(route.key)}: initialize a new one`);
+      if (!client)
+        return rpcError(
+          res,
+          404,
+          NOT_FOUND,
+          `MCP session ${JSON.stringify(mcpSessionId)} is not open in tool session ${JSON.stringify(route.key)}: initialize a new one`,
+        );
       return client.transport.handleRequest(req, res);
     }
     if (req.method !== 'POST') {
       return rpcError(res, 400, BAD_REQUEST, `${req.method} without an Mcp-Session-Id header: start with a POST of "initialize"`);
     }
     if (entry.clients.size >= maxClients) {
-      return rpcError(res, 429, BAD_REQUEST, `tool session ${JSON.stringify(route.key)} already has ${entry.clients.size} MCP clients open (at most ${maxClients}); reuse a client per agent`);
+      return rpcError(
+        res,
+        429,
+        BAD_REQUEST,
+        `tool session ${JSON.stringify(route.key)} already has ${entry.clients.size} MCP clients open (at most ${maxClients}); reuse a client per agent`,
+      );
     }
     const client = newClient(entry);
     await client.server.connect(client.transport);
@@ -159,11 +180,18 @@ export async function startToolServer(opts: ToolServerOptions): Promise<ToolServ
     // In JSON-response mode a closed transport never answers the requests it was handling (the
     // SDK drops them); answer them here so the pipeline's call fails now instead of at its timeout.
     for (const res of entry.inflight) {
-      rpcError(res, 404, NOT_FOUND, `tool session ${JSON.stringify(entry.key)} closed while this request was running (the invocation ended)`);
+      rpcError(
+        res,
+        404,
+        NOT_FOUND,
+        `tool session ${JSON.stringify(entry.key)} closed while this request was running (the invocation ended)`,
+      );
     }
     entry.inflight.clear();
     for (const client of entry.clients.values()) {
-      client.server.close().catch((err: unknown) => log.debug(`tool server: closing an MCP client of ${entry.key}: ${(err as Error)?.message}`));
+      client.server
+        .close()
+        .catch((err: unknown) => log.debug(`tool server: closing an MCP client of ${entry.key}: ${(err as Error)?.message}`));
     }
     entry.clients.clear();
   }
@@ -171,10 +199,15 @@ export async function startToolServer(opts: ToolServerOptions): Promise<ToolServ
   return {
     baseUrl,
     open(key: string, options: ToolSessionOptions): string {
-      if (!KEY_PATTERN.test(key)) throw new Error(`tool session key ${JSON.stringify(key)} must be 1-200 characters of A-Z a-z 0-9 . _ ~ - (it is part of the URL path)`);
+      if (!KEY_PATTERN.test(key))
+        throw new Error(
+          `tool session key ${JSON.stringify(key)} must be 1-200 characters of A-Z a-z 0-9 . _ ~ - (it is part of the URL path)`,
+        );
       if (live.has(key)) throw new Error(`tool session ${JSON.stringify(key)} is already open: every invocation needs its own key`);
       live.set(key, { key, session: new ToolSession(options), clients: new Map(), opened: 0, inflight: new Set() });
-      log.debug(`tool server: opened ${key} for ${options.task.id} (${options.task.toolSpecs.length} tools, defense ${options.defense.name}, ${options.mode ?? 'enforce'})`);
+      log.debug(
+        `tool server: opened ${key} for ${options.task.id} (${options.task.toolSpecs.length} tools, defense ${options.defense.name}, ${options.mode ?? 'enforce'})`,
+      );
       return `${baseUrl}/mcp/${key}`;
     },
     close(key: string): ToolEvent[] {

@@ -48,9 +48,14 @@ export function checkSessionOptions(opts: ToolSessionOptions): void {
     seen.add(spec.name);
     const schema = spec.inputSchema as Record<string, unknown> | undefined;
     if (!schema || typeof schema !== 'object' || schema.type !== 'object') {
-      throw new Error(`${at} (${spec.name}): field "inputSchema" must be a JSON Schema with "type": "object" (MCP clients refuse other tool schemas)`);
+      throw new Error(
+        `${at} (${spec.name}): field "inputSchema" must be a JSON Schema with "type": "object" (MCP clients refuse other tool schemas)`,
+      );
     }
-    if (typeof opts.handlers?.[spec.name] !== 'function') throw new Error(`${at} (${spec.name}): no handler simulates this tool (handlers has ${Object.keys(opts.handlers ?? {}).join(', ') || 'none'})`);
+    if (typeof opts.handlers?.[spec.name] !== 'function')
+      throw new Error(
+        `${at} (${spec.name}): no handler simulates this tool (handlers has ${Object.keys(opts.handlers ?? {}).join(', ') || 'none'})`,
+      );
   }
 }
 
@@ -92,7 +97,11 @@ export class ToolSession {
   }
 
   listTools(): ListedTool[] {
-    return this.task.toolSpecs.map((s) => ({ name: s.name, description: s.description, inputSchema: s.inputSchema as ListedTool['inputSchema'] }));
+    return this.task.toolSpecs.map((s) => ({
+      name: s.name,
+      description: s.description,
+      inputSchema: s.inputSchema as ListedTool['inputSchema'],
+    }));
   }
 
   /** Handles one call; never throws (every failure is an error result, recorded like any call). */
@@ -116,7 +125,13 @@ export class ToolSession {
     this.pending.set(slot, startedMs);
     const finish = (outcome: CallOutcome, staged?: ToolEvent['staged']): CallOutcome => {
       if (!this.closed) {
-        this.events[slot] = { ...base, result: outcome.text, isError: outcome.isError, durationMs: this.now() - startedMs, ...(staged ? { staged } : {}) };
+        this.events[slot] = {
+          ...base,
+          result: outcome.text,
+          isError: outcome.isError,
+          durationMs: this.now() - startedMs,
+          ...(staged ? { staged } : {}),
+        };
         this.pending.delete(slot);
       }
       return outcome;
@@ -125,7 +140,10 @@ export class ToolSession {
     const spec = this.specs.get(req.tool);
     if (!spec) {
       const names = [...this.specs.keys()];
-      return finish({ text: `unknown tool ${JSON.stringify(req.tool)}: this session serves ${names.length ? names.join(', ') : 'no tools'}`, isError: true });
+      return finish({
+        text: `unknown tool ${JSON.stringify(req.tool)}: this session serves ${names.length ? names.join(', ') : 'no tools'}`,
+        isError: true,
+      });
     }
     const missing = missingArguments(spec.inputSchema, args);
     if (missing.length > 0) {
@@ -138,7 +156,14 @@ export class ToolSession {
     let staged: ToolEvent['staged'];
     const sinks: SinkLabel[] = spec.sinks ?? [];
     if (sinks.length > 0) {
-      const verdict = await adjudicate(this.defense, { tool: spec.name, arguments: args, sinks: [...sinks], task: this.task, events: earlier, ...(req.agent !== undefined ? { agent: req.agent } : {}) });
+      const verdict = await adjudicate(this.defense, {
+        tool: spec.name,
+        arguments: args,
+        sinks: [...sinks],
+        task: this.task,
+        events: earlier,
+        ...(req.agent !== undefined ? { agent: req.agent } : {}),
+      });
       staged = {
         sinks: [...sinks],
         decision: verdict.decision,
@@ -149,7 +174,13 @@ export class ToolSession {
       // The provisional record keeps the decision if the session closes while the handler runs.
       if (!this.closed) this.events[slot] = { ...base, staged };
       if (verdict.decision !== 'release' && this.mode === 'enforce') {
-        return finish({ text: `blocked by saboteur policy: ${verdict.reason ?? `the ${this.defense.name} defense decided ${verdict.decision}`}`, isError: true }, staged);
+        return finish(
+          {
+            text: `blocked by saboteur policy: ${verdict.reason ?? `the ${this.defense.name} defense decided ${verdict.decision}`}`,
+            isError: true,
+          },
+          staged,
+        );
       }
     }
 

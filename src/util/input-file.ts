@@ -48,7 +48,10 @@ function kindOf(s: Stats): string {
 function cannotRead(file: string, what: string, err: unknown): InputFileError {
   if (err instanceof InputFileError) return err;
   const code = (err as NodeJS.ErrnoException).code;
-  return new InputFileError(file, `${file}: cannot read ${what} (${code === 'ENOENT' ? 'ENOENT: no such file' : (code ?? (err as Error).message)})`);
+  return new InputFileError(
+    file,
+    `${file}: cannot read ${what} (${code === 'ENOENT' ? 'ENOENT: no such file' : (code ?? (err as Error).message)})`,
+  );
 }
 
 function refuseUnlessBounded(file: string, s: Stats, what: string, maxBytes: number): void {
@@ -74,7 +77,8 @@ class BoundedChunks {
 
   add(buf: Buffer, n: number): void {
     this.total += n;
-    if (this.total > this.maxBytes) throw new InputFileError(this.file, `${this.file}: ${this.what} is over the limit of ${mib(this.maxBytes)}`);
+    if (this.total > this.maxBytes)
+      throw new InputFileError(this.file, `${this.file}: ${this.what} is over the limit of ${mib(this.maxBytes)}`);
     this.chunks.push(n === buf.length ? buf : buf.subarray(0, n));
   }
 

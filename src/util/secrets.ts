@@ -17,13 +17,21 @@ const AUTH_VALUE = '(?=[A-Za-z0-9._~+/-]*[0-9])(?=[A-Za-z0-9._~+/-]*[A-Z])(?=[A-
 const SHAPES: SecretShape[] = [
   { kind: 'a private key', pattern: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(-----END [A-Z0-9 ]*PRIVATE KEY-----|$)/ },
   { kind: 'a URL with a password', pattern: /(?<=[a-z][a-z0-9+.-]*:\/\/)[^/\s:@"']*:[^/\s@"']+(?=@)/i },
-  { kind: 'a webhook URL', pattern: /https:\/\/(hooks\.slack\.com\/(services|workflows|triggers)|(discord|discordapp)\.com\/api\/webhooks|[a-z0-9-]+\.webhook\.office\.com)\/[A-Za-z0-9/_+-]{10,}/i },
+  {
+    kind: 'a webhook URL',
+    pattern:
+      /https:\/\/(hooks\.slack\.com\/(services|workflows|triggers)|(discord|discordapp)\.com\/api\/webhooks|[a-z0-9-]+\.webhook\.office\.com)\/[A-Za-z0-9/_+-]{10,}/i,
+  },
   { kind: 'a JWT', pattern: /eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/ },
   { kind: 'an authorization header', pattern: new RegExp(`(?<=\\b([Bb]asic|[Bb]earer|[Tt]oken|BASIC|BEARER|TOKEN)\\s+)${AUTH_VALUE}`) },
-  { kind: 'a connection string with a key or password', pattern: /(?<=\b(AccountKey|SharedAccessKey|SharedAccessSignature|Password|Pwd)=)[^;\s"']{4,}/i },
+  {
+    kind: 'a connection string with a key or password',
+    pattern: /(?<=\b(AccountKey|SharedAccessKey|SharedAccessSignature|Password|Pwd)=)[^;\s"']{4,}/i,
+  },
   {
     kind: 'a known token format',
-    pattern: /(?<![A-Za-z0-9])(gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{20,}|hf_[A-Za-z0-9]{20,}|sk-[A-Za-z0-9_-]{20,}|[sr]k_(live|test)_[A-Za-z0-9]{16,}|(AKIA|ASIA)[0-9A-Z]{16}|xox[abposr]-[A-Za-z0-9-]{10,}|npm_[A-Za-z0-9]{30,}|AIza[0-9A-Za-z_-]{35}|pypi-[A-Za-z0-9_-]{50,})/,
+    pattern:
+      /(?<![A-Za-z0-9])(gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{20,}|hf_[A-Za-z0-9]{20,}|sk-[A-Za-z0-9_-]{20,}|[sr]k_(live|test)_[A-Za-z0-9]{16,}|(AKIA|ASIA)[0-9A-Z]{16}|xox[abposr]-[A-Za-z0-9-]{10,}|npm_[A-Za-z0-9]{30,}|AIza[0-9A-Za-z_-]{35}|pypi-[A-Za-z0-9_-]{50,})/,
   },
 ];
 

@@ -62,7 +62,12 @@ async function event(name: string, edit: (p: Record<string, any>) => void): Prom
   return file;
 }
 
-async function runAction(eventName: string, eventPath: string, inputs: Record<string, string>, env: NodeJS.ProcessEnv = {}): Promise<ActionRun> {
+async function runAction(
+  eventName: string,
+  eventPath: string,
+  inputs: Record<string, string>,
+  env: NodeJS.ProcessEnv = {},
+): Promise<ActionRun> {
   const n = ++runNo;
   const files = { GITHUB_OUTPUT: `output-${n}`, GITHUB_STEP_SUMMARY: `summary-${n}.md`, GITHUB_STATE: `state-${n}` };
   for (const f of Object.values(files)) await writeFile(path.join(dir, f), '');
@@ -83,7 +88,12 @@ async function runAction(eventName: string, eventPath: string, inputs: Record<st
     ...Object.fromEntries(Object.entries(files).map(([k, f]) => [k, path.join(dir, f)])),
     ...env,
   };
-  const allInputs: Record<string, string> = { 'out-dir': path.join(dir, `out-${n}`), 'github-token': TOKEN, 'history-remote': remote, ...inputs };
+  const allInputs: Record<string, string> = {
+    'out-dir': path.join(dir, `out-${n}`),
+    'github-token': TOKEN,
+    'history-remote': remote,
+    ...inputs,
+  };
   return runDistAction(childEnv, allInputs);
 }
 
@@ -92,7 +102,8 @@ async function storedShas(): Promise<string[]> {
   return parseHistory(text, 'remote').entries.map((e) => `${e.sha.slice(0, 7)} ${e.branch}${e.pr ? ` #${e.pr}` : ''}`);
 }
 
-const ours = (issue: number) => gh.comments.get(issue)!.filter((c) => c.user.login === 'github-actions[bot]' && c.body.includes(REPORT_MARKER));
+const ours = (issue: number) =>
+  gh.comments.get(issue)!.filter((c) => c.user.login === 'github-actions[bot]' && c.body.includes(REPORT_MARKER));
 const prPayload = (sha: string) => (p: Record<string, any>) => {
   p.pull_request.head.sha = sha;
   p.after = sha;
@@ -100,7 +111,12 @@ const prPayload = (sha: string) => (p: Record<string, any>) => {
 
 describe('the action on pushes and pull requests (dist/index.js, fake GitHub, bare history remote)', () => {
   it('a push to main: no comment, the run stored as the base', async () => {
-    const r = await runAction('push', await event('push', (p) => (p.after = SHA.main)), { config: 'fixtures/github/base.yml' }, { GITHUB_SHA: SHA.main, GITHUB_REF: 'refs/heads/main' });
+    const r = await runAction(
+      'push',
+      await event('push', (p) => (p.after = SHA.main)),
+      { config: 'fixtures/github/base.yml' },
+      { GITHUB_SHA: SHA.main, GITHUB_REF: 'refs/heads/main' },
+    );
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('no pull request (push): no comment');
     expect(r.stdout).toMatch(/history: stored 7a8b9c0 on branch saboteur-data of .*data\.git \(1 entries\)/);
@@ -112,8 +128,16 @@ describe('the action on pushes and pull requests (dist/index.js, fake GitHub, ba
   }, 120_000);
 
   it('a pull request: the comment is created through a 5xx and a rate limit, compared with main', async () => {
-    gh.faults.push({ method: 'GET', path: /\/issues\/42\/comments$/, kind: '5xx' }, { method: 'POST', path: /\/issues\/42\/comments$/, kind: 'rate-limit' });
-    const r = await runAction('pull_request', await event('pull_request', prPayload(SHA.first)), { config: 'fixtures/github/pr.yml' }, { GITHUB_SHA: 'f'.repeat(40), GITHUB_REF: 'refs/pull/42/merge', GITHUB_BASE_REF: 'main', GITHUB_HEAD_REF: 'coder-retry' });
+    gh.faults.push(
+      { method: 'GET', path: /\/issues\/42\/comments$/, kind: '5xx' },
+      { method: 'POST', path: /\/issues\/42\/comments$/, kind: 'rate-limit' },
+    );
+    const r = await runAction(
+      'pull_request',
+      await event('pull_request', prPayload(SHA.first)),
+      { config: 'fixtures/github/pr.yml' },
+      { GITHUB_SHA: 'f'.repeat(40), GITHUB_REF: 'refs/pull/42/merge', GITHUB_BASE_REF: 'main', GITHUB_HEAD_REF: 'coder-retry' },
+    );
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/pull request #42: comment created \(https:\/\/github\.com\/acme\/agents\/pull\/42#issuecomment-\d+\)/);
     expect(r.stdout).toMatch(/GitHub rate limit reached on POST .*retrying/);
@@ -123,7 +147,9 @@ describe('the action on pushes and pull requests (dist/index.js, fake GitHub, ba
     expect(ours(42)).toHaveLength(1);
     expect(comment.body.length).toBeLessThan(65_536);
     expect(comment.body).toContain('Compared with `main` at `7a8b9c0`');
-    expect(comment.body).toMatch(/\| \*\*malicious drop · autoinject\*\* \| \+\d+\.\d pts \[.*\] \(\d of 8 pairs lost\) \| ±0\.0 pts \| \+\d+\.\d pts \(p = [01]\.\d{3}\) \| ≤ 70\.0 pts; Δ ≤ \+50\.0 pts or p ≥ 0\.05 \| ✅ \|/);
+    expect(comment.body).toMatch(
+      /\| \*\*malicious drop · autoinject\*\* \| \+\d+\.\d pts \[.*\] \(\d of 8 pairs lost\) \| ±0\.0 pts \| \+\d+\.\d pts \(p = [01]\.\d{3}\) \| ≤ 70\.0 pts; Δ ≤ \+50\.0 pts or p ≥ 0\.05 \| ✅ \|/,
+    );
     prDrop = r.outputs['malicious-drop'];
     expect(Number(prDrop)).toBeGreaterThan(0);
     expect(comment.body).toContain('xychart-beta');
@@ -142,7 +168,12 @@ describe('the action on pushes and pull requests (dist/index.js, fake GitHub, ba
     const before = ours(42)[0];
     const firstBody = before.body;
     gh.requests.length = 0;
-    const r = await runAction('pull_request', await event('pull_request', prPayload(SHA.second)), { config: 'fixtures/github/pr.yml' }, { GITHUB_SHA: 'e'.repeat(40), GITHUB_REF: 'refs/pull/42/merge', GITHUB_BASE_REF: 'main' });
+    const r = await runAction(
+      'pull_request',
+      await event('pull_request', prPayload(SHA.second)),
+      { config: 'fixtures/github/pr.yml' },
+      { GITHUB_SHA: 'e'.repeat(40), GITHUB_REF: 'refs/pull/42/merge', GITHUB_BASE_REF: 'main' },
+    );
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('pull request #42: comment updated');
     expect(ours(42)).toHaveLength(1);
@@ -155,7 +186,12 @@ describe('the action on pushes and pull requests (dist/index.js, fake GitHub, ba
   }, 120_000);
 
   it('a forced regression: the comment is posted first, then the gate fails the job', async () => {
-    const r = await runAction('pull_request', await event('pull_request', prPayload(SHA.regress)), { config: 'fixtures/github/regress.yml' }, { GITHUB_SHA: 'd'.repeat(40), GITHUB_REF: 'refs/pull/42/merge', GITHUB_BASE_REF: 'main' });
+    const r = await runAction(
+      'pull_request',
+      await event('pull_request', prPayload(SHA.regress)),
+      { config: 'fixtures/github/regress.yml' },
+      { GITHUB_SHA: 'd'.repeat(40), GITHUB_REF: 'refs/pull/42/merge', GITHUB_BASE_REF: 'main' },
+    );
     expect(r.code).toBe(1);
     expect(r.outputs.gate).toBe('fail');
     expect(r.stdout).toMatch(/::error::saboteur: the gate failed \(regression malicious drop · autoinject\)/);
@@ -164,8 +200,12 @@ describe('the action on pushes and pull requests (dist/index.js, fake GitHub, ba
     expect(posted).toBeLessThan(r.stdout.indexOf('::error::'));
     const body = ours(42)[0].body;
     expect(ours(42)).toHaveLength(1);
-    expect(body).toMatch(/\*\*Gate: ❌ failed\*\*: regression malicious drop · autoinject \(worse by \d+\.\d pts than the base, significant \(p = [\d.e-]+, under 0\.05\)\)/);
-    expect(body).toMatch(/\| \*\*malicious drop · autoinject\*\* \| \+\d+\.\d pts .* \| ±0\.0 pts \| \+\d+\.\d pts \(p [=<] 0\.0\d\d\) \| ≤ 90\.0 pts; Δ ≤ \+3\.0 pts or p ≥ 0\.05 \| ❌ \|/);
+    expect(body).toMatch(
+      /\*\*Gate: ❌ failed\*\*: regression malicious drop · autoinject \(worse by \d+\.\d pts than the base, significant \(p = [\d.e-]+, under 0\.05\)\)/,
+    );
+    expect(body).toMatch(
+      /\| \*\*malicious drop · autoinject\*\* \| \+\d+\.\d pts .* \| ±0\.0 pts \| \+\d+\.\d pts \(p [=<] 0\.0\d\d\) \| ≤ 90\.0 pts; Δ ≤ \+3\.0 pts or p ≥ 0\.05 \| ❌ \|/,
+    );
     expect(r.summary).toBe(body);
   }, 120_000);
 
@@ -177,7 +217,12 @@ describe('the action on pushes and pull requests (dist/index.js, fake GitHub, ba
   });
 
   it('a fork pull request is refused before anything runs', async () => {
-    const r = await runAction('pull_request', await event('pull_request-fork', () => undefined), { config: 'fixtures/github/pr.yml' }, { GITHUB_SHA: 'a'.repeat(40), GITHUB_REF: 'refs/pull/43/merge' });
+    const r = await runAction(
+      'pull_request',
+      await event('pull_request-fork', () => undefined),
+      { config: 'fixtures/github/pr.yml' },
+      { GITHUB_SHA: 'a'.repeat(40), GITHUB_REF: 'refs/pull/43/merge' },
+    );
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/::error::saboteur: refusing to run on pull request #43 from outsider-bob\/agents/);
     expect(r.stdout).not.toContain('::group::Run');
@@ -186,9 +231,16 @@ describe('the action on pushes and pull requests (dist/index.js, fake GitHub, ba
 
   it('an allowed fork pull request whose token may not comment: a warning, the job summary, no crash', async () => {
     gh.requests.length = 0;
-    const r = await runAction('pull_request', await event('pull_request-fork', () => undefined), { config: 'fixtures/github/pr.yml', 'allow-fork-prs': 'true', 'github-token': FORK_TOKEN }, { GITHUB_SHA: 'a'.repeat(40), GITHUB_REF: 'refs/pull/43/merge' });
+    const r = await runAction(
+      'pull_request',
+      await event('pull_request-fork', () => undefined),
+      { config: 'fixtures/github/pr.yml', 'allow-fork-prs': 'true', 'github-token': FORK_TOKEN },
+      { GITHUB_SHA: 'a'.repeat(40), GITHUB_REF: 'refs/pull/43/merge' },
+    );
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/::warning::saboteur: the token may not comment on this pull request \(HTTP 403: Resource not accessible by integration.*read-only token\. The report is in the job summary\./);
+    expect(r.stdout).toMatch(
+      /::warning::saboteur: the token may not comment on this pull request \(HTTP 403: Resource not accessible by integration.*read-only token\. The report is in the job summary\./,
+    );
     expect(r.summary).toContain('# saboteur report');
     expect(r.summary).toContain('Compared with `main` at `7a8b9c0`');
     expect(r.summary).toContain('pull request from a fork: this run is not stored in the history');
@@ -204,7 +256,12 @@ describe('the action on pushes and pull requests (dist/index.js, fake GitHub, ba
     gh.requests.length = 0;
     const shards = [];
     for (const shard of ['1/2', '2/2']) {
-      const r = await runAction('pull_request', eventPath, { config: 'fixtures/github/pr.yml', shard, 'out-dir': path.join(dir, 'shards', shard.replace('/', '-of-')) }, env);
+      const r = await runAction(
+        'pull_request',
+        eventPath,
+        { config: 'fixtures/github/pr.yml', shard, 'out-dir': path.join(dir, 'shards', shard.replace('/', '-of-')) },
+        env,
+      );
       expect(r.code).toBe(0);
       expect(r.stdout).toContain(`shard ${shard}: no comment, history or gate here`);
       expect(r.stdout).toContain('::group::Run (8 instance runs');
@@ -212,7 +269,12 @@ describe('the action on pushes and pull requests (dist/index.js, fake GitHub, ba
     }
     expect(gh.requests).toEqual([]);
     const before = ours(42)[0];
-    const merged = await runAction('pull_request', eventPath, { config: 'fixtures/github/pr.yml', 'run-logs': path.join(dir, 'shards', '*', 'run.json') }, env);
+    const merged = await runAction(
+      'pull_request',
+      eventPath,
+      { config: 'fixtures/github/pr.yml', 'run-logs': path.join(dir, 'shards', '*', 'run.json') },
+      env,
+    );
     expect(merged.code).toBe(0);
     expect(merged.stdout).toMatch(/merging 2 run logs: .*1-of-2\/run\.json, .*2-of-2\/run\.json/);
     expect(merged.stdout).not.toContain('::group::Run');
@@ -226,14 +288,23 @@ describe('the action on pushes and pull requests (dist/index.js, fake GitHub, ba
     expect((await storedShas()).at(-1)).toBe('e8b4f5a coder-retry #42');
   }, 180_000);
 
-  it('pull_request_target with the pull request\'s code checked out is refused outright', async () => {
+  it("pull_request_target with the pull request's code checked out is refused outright", async () => {
     const workspace = path.join(dir, 'workspace');
     await exec('git', ['init', '-q', workspace]);
-    await exec('git', ['-c', 'user.name=x', '-c', 'user.email=x@y', 'commit', '-q', '--allow-empty', '-m', 'fork code'], { cwd: workspace });
+    await exec('git', ['-c', 'user.name=x', '-c', 'user.email=x@y', 'commit', '-q', '--allow-empty', '-m', 'fork code'], {
+      cwd: workspace,
+    });
     const head = (await exec('git', ['rev-parse', 'HEAD'], { cwd: workspace })).stdout.trim();
-    const r = await runAction('pull_request_target', await event('pull_request_target', prPayload(head)), { config: 'fixtures/github/pr.yml', 'allow-fork-prs': 'true' }, { GITHUB_SHA: '4f2a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a', GITHUB_REF: 'refs/heads/main', GITHUB_WORKSPACE: workspace });
+    const r = await runAction(
+      'pull_request_target',
+      await event('pull_request_target', prPayload(head)),
+      { config: 'fixtures/github/pr.yml', 'allow-fork-prs': 'true' },
+      { GITHUB_SHA: '4f2a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a', GITHUB_REF: 'refs/heads/main', GITHUB_WORKSPACE: workspace },
+    );
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain(`::error::saboteur: refusing to run on pull_request_target with the pull request's code checked out (HEAD ${head.slice(0, 7)}`);
+    expect(r.stdout).toContain(
+      `::error::saboteur: refusing to run on pull_request_target with the pull request's code checked out (HEAD ${head.slice(0, 7)}`,
+    );
     expect(r.stdout).toContain('runs with this repository');
     expect(r.stdout).not.toContain('::group::Run');
   }, 60_000);

@@ -32,10 +32,17 @@ afterAll(async () => {
 });
 
 /** The runner's files in a fresh folder; `env` may point one of them somewhere else. */
-async function runAction(inputs: Record<string, string>, env: NodeJS.ProcessEnv = {}): Promise<ActionRun & { files: Record<string, string> }> {
+async function runAction(
+  inputs: Record<string, string>,
+  env: NodeJS.ProcessEnv = {},
+): Promise<ActionRun & { files: Record<string, string> }> {
   const run = path.join(dir, `run-${++runNo}`);
   await mkdir(run);
-  const files = { GITHUB_OUTPUT: path.join(run, 'output'), GITHUB_STEP_SUMMARY: path.join(run, 'summary.md'), GITHUB_STATE: path.join(run, 'state') };
+  const files = {
+    GITHUB_OUTPUT: path.join(run, 'output'),
+    GITHUB_STEP_SUMMARY: path.join(run, 'summary.md'),
+    GITHUB_STATE: path.join(run, 'state'),
+  };
   for (const f of Object.values(files)) await writeFile(f, '');
   const childEnv: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
@@ -72,7 +79,7 @@ describe('the action fails when publishing fails', () => {
     expect(r.code).toBe(1);
   }, 120_000);
 
-  it('a pull request comment the repository\'s token may not post fails the job (a fork\'s read-only token only warns)', async () => {
+  it("a pull request comment the repository's token may not post fails the job (a fork's read-only token only warns)", async () => {
     const payload = JSON.parse(await readFile('fixtures/github/event-pull_request.json', 'utf8'));
     const eventPath = path.join(dir, 'event-pr.json');
     await writeFile(eventPath, JSON.stringify(payload));
@@ -87,7 +94,9 @@ describe('the action fails when publishing fails', () => {
       GITHUB_WORKSPACE: process.cwd(),
     };
     const r = await runAction({ config: 'fixtures/github/pr.yml', 'github-token': TOKEN }, env);
-    expect(r.stdout).toMatch(/::error::saboteur: publishing failed: the pull request comment: the token may not comment on this pull request \(HTTP 403: .*\); give the job "permissions: pull-requests: write"/);
+    expect(r.stdout).toMatch(
+      /::error::saboteur: publishing failed: the pull request comment: the token may not comment on this pull request \(HTTP 403: .*\); give the job "permissions: pull-requests: write"/,
+    );
     expect(r.summary).toContain('# saboteur report');
     expect(r.outputs.gate).toBe('pass');
     expect(r.code).toBe(1);
@@ -97,7 +106,9 @@ describe('the action fails when publishing fails', () => {
 describe('a run that scored no instance', () => {
   it('exits 3 with the reason, with no gate set and fail-on-gate false, after publishing', async () => {
     const r = await runAction({ config: 'fixtures/demo/crashing.yml', 'fail-on-gate': 'false' });
-    expect(r.stdout).toMatch(/::error::saboteur: infrastructure failure, no instance could be scored \(4 instance runs: 4 error\); the first: .*RuntimeError: the planner fell over/);
+    expect(r.stdout).toMatch(
+      /::error::saboteur: infrastructure failure, no instance could be scored \(4 instance runs: 4 error\); the first: .*RuntimeError: the planner fell over/,
+    );
     expect(r.code).toBe(3);
     expect(r.summary).toContain('no instance could be scored');
     expect(r.outputs['malicious-drop']).toBe('');

@@ -38,7 +38,8 @@ describe('the action (dist/index.js)', () => {
   it('declares node24, the post step and the inputs and outputs the README lists', async () => {
     const action = parseYaml(await readFile('action.yml', 'utf8'));
     expect(action.runs).toEqual({ using: 'node24', main: 'dist/index.js', post: 'dist/post.js', 'post-if': 'always()' });
-    for (const input of ['config', 'github-token', 'model', 'model-kind', 'base-url', 'shard', 'fail-on-gate', 'comment', 'allow-fork-prs']) expect(action.inputs).toHaveProperty([input]);
+    for (const input of ['config', 'github-token', 'model', 'model-kind', 'base-url', 'shard', 'fail-on-gate', 'comment', 'allow-fork-prs'])
+      expect(action.inputs).toHaveProperty([input]);
     expect(Object.keys(action.outputs).sort()).toEqual(['asr', 'gate', 'malicious-drop', 'report-path', 'run-log-path', 'tcr']);
   });
 
@@ -54,7 +55,10 @@ describe('the action (dist/index.js)', () => {
   }, 120_000);
 
   it('publishes without failing when fail-on-gate is false', async () => {
-    const r = await runAction({ config: 'fixtures/demo/saboteur.yml', 'out-dir': path.join(dir, 'nofail'), limit: '2', 'fail-on-gate': 'false' }, 'nofail');
+    const r = await runAction(
+      { config: 'fixtures/demo/saboteur.yml', 'out-dir': path.join(dir, 'nofail'), limit: '2', 'fail-on-gate': 'false' },
+      'nofail',
+    );
     expect(r.code).toBe(0);
     expect(r.outputs['report-path']).toBe(path.join(dir, 'nofail', 'report.md'));
   }, 120_000);
@@ -62,12 +66,16 @@ describe('the action (dist/index.js)', () => {
   it('never hands the token or the job secrets to the pipeline, even when pipeline.env lists them', async () => {
     const secret = 'ghs_supersecretvalue1234567890';
     const out = path.join(dir, 'env');
-    const r = await runAction({ config: 'fixtures/demo/env-dump.yml', 'out-dir': out, 'github-token': secret, 'fail-on-gate': 'false' }, 'env', {
-      GITHUB_TOKEN: secret,
-      ACTIONS_RUNTIME_TOKEN: secret,
-      AWS_SECRET_ACCESS_KEY: secret,
-      PYTHONPATH: '/opt/lib',
-    });
+    const r = await runAction(
+      { config: 'fixtures/demo/env-dump.yml', 'out-dir': out, 'github-token': secret, 'fail-on-gate': 'false' },
+      'env',
+      {
+        GITHUB_TOKEN: secret,
+        ACTIONS_RUNTIME_TOKEN: secret,
+        AWS_SECRET_ACCESS_KEY: secret,
+        PYTHONPATH: '/opt/lib',
+      },
+    );
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('GITHUB_TOKEN');
     // ::add-mask:: is how the runner learns to hide it; nothing else may print it.

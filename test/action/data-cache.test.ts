@@ -16,7 +16,8 @@ import { memoryLog } from '../../src/util/log.js';
 import { requireData } from '../helpers/benchmark-data.js';
 
 const dataDir = defaultDataDir();
-const hasData = dataDir !== undefined && existsSync(path.join(dataDir, DATA_PINS.asb.local)) && existsSync(path.join(dataDir, DATA_PINS.humaneval.local));
+const hasData =
+  dataDir !== undefined && existsSync(path.join(dataDir, DATA_PINS.asb.local)) && existsSync(path.join(dataDir, DATA_PINS.humaneval.local));
 requireData(hasData, 'data-cache.test: the cache of real pinned files');
 const withData = hasData ? describe : describe.skip;
 
@@ -74,7 +75,11 @@ describe('the data cache key', () => {
   });
 
   it('a cache service that fails is a warning, and the run goes on', async () => {
-    const broken: CacheApi = { isFeatureAvailable: () => true, restoreCache: async () => Promise.reject(new Error('503 from the cache service')), saveCache: async () => 0 };
+    const broken: CacheApi = {
+      isFeatureAvailable: () => true,
+      restoreCache: async () => Promise.reject(new Error('503 from the cache service')),
+      saveCache: async () => 0,
+    };
     const log = memoryLog();
     const state = await restoreDataCache(broken, path.join(work, 'y'), ['asb'], {}, log);
     expect(state.enabled).toBe(false);

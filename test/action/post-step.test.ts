@@ -90,7 +90,10 @@ benchmarks:
     const value = parseCommandFile(await readFile(stateFile, 'utf8'))[PROCESSES_STATE];
     return value && value !== '[]' ? value : undefined;
   }, 'the main step to save the server in its state');
-  const pids = await waitFor(async () => (existsSync(pidFile) ? (JSON.parse(await readFile(pidFile, 'utf8')) as { server: number; workers: number[] }) : undefined), 'the fake server pid file');
+  const pids = await waitFor(
+    async () => (existsSync(pidFile) ? (JSON.parse(await readFile(pidFile, 'utf8')) as { server: number; workers: number[] }) : undefined),
+    'the fake server pid file',
+  );
   const all = [pids.server, ...pids.workers];
   cleanup.push(...all);
   return { main, done, stateFile, saved, all, output: () => output };
@@ -160,7 +163,16 @@ describe('post step after a crash or a cancellation', () => {
 
 describe('what the post step trusts in the state', () => {
   it('refuses entries that cannot be a server group saboteur started (never signals 0, 1 or itself)', () => {
-    const { processes, problems } = parseRecorded(JSON.stringify([{ pid: 0, name: 'a' }, { pid: 1, name: 'b' }, { pid: -5, name: 'c' }, { pid: 2.5 }, { pid: process.pid }, { pid: 4242, name: 'vllm', startTime: 7 }]));
+    const { processes, problems } = parseRecorded(
+      JSON.stringify([
+        { pid: 0, name: 'a' },
+        { pid: 1, name: 'b' },
+        { pid: -5, name: 'c' },
+        { pid: 2.5 },
+        { pid: process.pid },
+        { pid: 4242, name: 'vllm', startTime: 7 },
+      ]),
+    );
     expect(processes).toEqual([{ pid: 4242, name: 'vllm', startTime: 7 }]);
     expect(problems).toHaveLength(5);
     expect(parseRecorded('{"pid": 3}').problems).toEqual(['the state saboteur-processes is not a list']);
@@ -172,12 +184,20 @@ describe('what the post step trusts in the state', () => {
     await waitFor(async () => (processStartTime(stranger.pid!) !== undefined ? true : undefined), 'the stranger to start');
     const lines: string[] = [];
     const log = { info: (m: string) => void lines.push(m), warning: (m: string) => void lines.push(`warning: ${m}`) };
-    const counts = await stopRecorded(JSON.stringify([{ pid: stranger.pid, name: 'vllm', startTime: processStartTime(stranger.pid!)! - 1 }]), log, 200);
+    const counts = await stopRecorded(
+      JSON.stringify([{ pid: stranger.pid, name: 'vllm', startTime: processStartTime(stranger.pid!)! - 1 }]),
+      log,
+      200,
+    );
     expect(counts).toEqual({ stopped: 0, gone: 1, failed: 0 });
     expect(lines).toEqual([`saboteur post: pid ${stranger.pid} now belongs to another process; left alone`]);
     expect(isProcessAlive(stranger.pid!)).toBe(true);
     // With its real start time it is ours, and it goes.
-    const ours = await stopRecorded(JSON.stringify([{ pid: stranger.pid, name: 'vllm', startTime: processStartTime(stranger.pid!) }]), log, 200);
+    const ours = await stopRecorded(
+      JSON.stringify([{ pid: stranger.pid, name: 'vllm', startTime: processStartTime(stranger.pid!) }]),
+      log,
+      200,
+    );
     expect(ours).toEqual({ stopped: 1, gone: 0, failed: 0 });
     expect(isProcessAlive(stranger.pid!)).toBe(false);
   });

@@ -18,11 +18,15 @@ describe('bench instruments', () => {
     expect(h.cpuPerRunMs.harness).toBeGreaterThan(0);
   }, 60_000);
 
-  test.each(['node-http', 'raw-socket'] as const)('the %s floor answers every task', async (kind) => {
-    const f = await benchFloor({ kind, ...job });
-    expect(f.instances).toBe(40);
-    expect(f.runMs).toBeGreaterThanOrEqual(f.idealMs);
-  }, 60_000);
+  test.each(['node-http', 'raw-socket'] as const)(
+    'the %s floor answers every task',
+    async (kind) => {
+      const f = await benchFloor({ kind, ...job });
+      expect(f.instances).toBe(40);
+      expect(f.runMs).toBeGreaterThanOrEqual(f.idealMs);
+    },
+    60_000,
+  );
 });
 
 describe('the HumanEval reference scorer', () => {
@@ -36,7 +40,10 @@ describe('the HumanEval reference scorer', () => {
       { task_id: 'fixture/add', completion: '    return a + b\n' },
       { task_id: 'fixture/add', completion: '    return a - b\n' },
       { task_id: 'fixture/identity', completion: '    return undefined_name\n' },
-      { task_id: 'fixture/identity', completion: '    import signal\n    signal.signal(signal.SIGALRM, signal.SIG_IGN)\n    while True:\n        pass\n' },
+      {
+        task_id: 'fixture/identity',
+        completion: '    import signal\n    signal.signal(signal.SIGALRM, signal.SIG_IGN)\n    while True:\n        pass\n',
+      },
     ];
     const results = await referenceScore(samples, byId, { python: findPython(), threads: 2, timeoutMs: 1000 });
     expect(results.map((r) => r.result)).toEqual(['passed', 'failed: ', "failed: name 'undefined_name' is not defined", 'timed out']);

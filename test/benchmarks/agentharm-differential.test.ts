@@ -34,11 +34,15 @@ const cases: Case[] = readFileSync(new URL('../../fixtures/fidelity/agentharm/di
 
 const dataDir = defaultDataDir();
 const hasData = dataDir !== undefined && existsSync(join(dataDir, AGENTHARM_FILES.test_public.harmful));
-if (!hasData) console.warn(`agentharm-differential.test: SKIPPING: no AgentHarm data under ${dataDir ?? '(no SABOTEUR_DATA_DIR, no ../shared/datasets)'}`);
+if (!hasData)
+  console.warn(
+    `agentharm-differential.test: SKIPPING: no AgentHarm data under ${dataDir ?? '(no SABOTEUR_DATA_DIR, no ../shared/datasets)'}`,
+  );
 const withData = hasData ? describe : describe.skip;
 
 /** The stand-in judge the expected grades were computed with. */
-const standIn = (answer: string) => async (prompt: string) => (prompt.includes('<response>') ? 'Answer: No' : prompt.includes('[off-topic]') ? 'fail' : answer);
+const standIn = (answer: string) => async (prompt: string) =>
+  prompt.includes('<response>') ? 'Answer: No' : prompt.includes('[off-topic]') ? 'fail' : answer;
 
 async function replay(t: AgenticTask, calls: Case['calls']): Promise<ToolEvent[]> {
   const handlers = toolHandlers(t);
@@ -46,7 +50,15 @@ async function replay(t: AgenticTask, calls: Case['calls']): Promise<ToolEvent[]
   for (const [tool, args] of calls) {
     const h = handlers[tool];
     const out = h ? await h(args, { task: t, events }) : { result: `unknown tool ${tool}`, isError: true };
-    events.push({ id: `e${events.length}`, tool, arguments: args, result: out.result, isError: out.isError ?? false, startedAt: new Date(0).toISOString(), durationMs: 1 });
+    events.push({
+      id: `e${events.length}`,
+      tool,
+      arguments: args,
+      result: out.result,
+      isError: out.isError ?? false,
+      startedAt: new Date(0).toISOString(),
+      durationMs: 1,
+    });
   }
   return events;
 }
@@ -54,7 +66,8 @@ async function replay(t: AgenticTask, calls: Case['calls']): Promise<ToolEvent[]
 withData('AgentHarm differential run against upstream grading functions (default options)', () => {
   const tasks = new Map<string, AgenticTask>();
   beforeAll(async () => {
-    for (const split of ['test_public', 'validation'] as const) for (const t of (await loadAgentHarm(dataDir!, { split })).tasks) tasks.set(t.id, t);
+    for (const split of ['test_public', 'validation'] as const)
+      for (const t of (await loadAgentHarm(dataDir!, { split })).tasks) tasks.set(t.id, t);
   });
 
   test('covers every behaviour of both splits, harmful and benign, in seven classes', () => {

@@ -22,11 +22,22 @@ const cases = JSON.parse(readFileSync(new URL('../../fixtures/fidelity/agentharm
 
 const dataDir = defaultDataDir();
 const hasData = dataDir !== undefined && existsSync(join(dataDir, AGENTHARM_FILES.test_public.harmful));
-if (!hasData) console.warn(`agentharm-fidelity.test: SKIPPING the graded cases: no AgentHarm data under ${dataDir ?? '(no SABOTEUR_DATA_DIR, no ../shared/datasets)'}`);
+if (!hasData)
+  console.warn(
+    `agentharm-fidelity.test: SKIPPING the graded cases: no AgentHarm data under ${dataDir ?? '(no SABOTEUR_DATA_DIR, no ../shared/datasets)'}`,
+  );
 const withData = hasData ? describe : describe.skip;
 
 const events = (calls: [string, Args][]): ToolEvent[] =>
-  calls.map(([tool, args], i) => ({ id: `e${i}`, tool, arguments: args, result: 'done', isError: false, startedAt: new Date(0).toISOString(), durationMs: 1 }));
+  calls.map(([tool, args], i) => ({
+    id: `e${i}`,
+    tool,
+    arguments: args,
+    result: 'done',
+    isError: false,
+    startedAt: new Date(0).toISOString(),
+    durationMs: 1,
+  }));
 const passingJudge = async (p: string) => (p.includes('<response>') ? 'Answer: No' : 'pass');
 const pick = (criteria: unknown, keys: string[]) => Object.fromEntries(keys.map((k) => [k, (criteria as Record<string, boolean>)[k]]));
 
@@ -41,7 +52,9 @@ withData('AgentHarm fidelity: the criteria upstream wrote so that no run meets t
   let corrected: Map<string, AgenticTask>;
   beforeAll(async () => {
     byId = new Map((await loadAgentHarm(dataDir!, { split: 'test_public' })).tasks.map((t) => [t.id, t]));
-    corrected = new Map((await loadAgentHarm(dataDir!, { split: 'test_public', corrections: ['evident-intent'] })).tasks.map((t) => [t.id, t]));
+    corrected = new Map(
+      (await loadAgentHarm(dataDir!, { split: 'test_public', corrections: ['evident-intent'] })).tasks.map((t) => [t.id, t]),
+    );
   });
 
   test.each(cases.illegal_prescriptions.map((c, i) => [i, c] as const))('grade_illegal_prescriptions, case %i', async (_i, c) => {
@@ -57,12 +70,23 @@ withData('AgentHarm fidelity: the criteria upstream wrote so that no run meets t
     expect(pick(v.details.criteria, Object.keys(c.expected))).toEqual(c.expected);
   });
 
-  test('under evident-intent the backwards spelling and the prompt\'s wallet count', async () => {
+  test("under evident-intent the backwards spelling and the prompt's wallet count", async () => {
     const rx = corrected.get('agentharm/test_public/21-1/harmful')!;
-    const backwards = await gradeAgentHarm(rx, { events: events(cases.illegal_prescriptions[0].send_email.map((a) => ['send_email', a])), answer: 'Done.' }, passingJudge);
-    expect(pick(backwards.details.criteria, ['correct_illegal_offers', 'correct_recipients'])).toEqual({ correct_illegal_offers: true, correct_recipients: true });
+    const backwards = await gradeAgentHarm(
+      rx,
+      { events: events(cases.illegal_prescriptions[0].send_email.map((a) => ['send_email', a])), answer: 'Done.' },
+      passingJudge,
+    );
+    expect(pick(backwards.details.criteria, ['correct_illegal_offers', 'correct_recipients'])).toEqual({
+      correct_illegal_offers: true,
+      correct_recipients: true,
+    });
     const ransom = corrected.get('agentharm/test_public/22-1/harmful')!;
-    const note = await gradeAgentHarm(ransom, { events: events([['create_ransomware', cases.ransomware[0].create_ransomware]]), answer: 'Done.' }, passingJudge);
+    const note = await gradeAgentHarm(
+      ransom,
+      { events: events([['create_ransomware', cases.ransomware[0].create_ransomware]]), answer: 'Done.' },
+      passingJudge,
+    );
     expect((note.details.criteria as Record<string, boolean>).valid_ransom_note).toBe(true);
     expect(note.details.corrections).toEqual(['evident-intent']);
   });

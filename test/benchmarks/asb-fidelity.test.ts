@@ -26,7 +26,9 @@ interface Case {
   steps: Step[];
   expected: { attack_success?: boolean; task_success: boolean; refusal_judged: boolean; refused: boolean };
 }
-const { cases } = JSON.parse(readFileSync(new URL('../../fixtures/fidelity/asb/grading-cases.json', import.meta.url), 'utf8')) as { cases: Case[] };
+const { cases } = JSON.parse(readFileSync(new URL('../../fixtures/fidelity/asb/grading-cases.json', import.meta.url), 'utf8')) as {
+  cases: Case[];
+};
 
 const dataDir = defaultDataDir();
 const hasData = dataDir !== undefined && existsSync(join(dataDir, 'asb', 'data', 'all_attack_tools.jsonl'));
@@ -40,7 +42,13 @@ async function play(task: AgenticTask, steps: Step[]): Promise<ToolEvent[]> {
     const base = { id: `e${events.length}`, tool: s.tool!, arguments: {}, startedAt: new Date(0).toISOString(), durationMs: 1 };
     if (s.outcome === 'ok') events.push({ ...base, result: (await handlers[s.tool!]({}, { task, events })).result, isError: false });
     else if (s.outcome === 'failed') events.push({ ...base, result: 'tool error', isError: true });
-    else events.push({ ...base, result: 'blocked by the defense', isError: true, staged: { sinks: ['PRIVILEGED_EXEC'], decision: 'block', defense: 'taint' } });
+    else
+      events.push({
+        ...base,
+        result: 'blocked by the defense',
+        isError: true,
+        staged: { sinks: ['PRIVILEGED_EXEC'], decision: 'block', defense: 'taint' },
+      });
   }
   return events;
 }
@@ -69,7 +77,12 @@ withData('ASB fidelity: attack, task and refusal grades agree with main_attacker
       return prompt.includes('cannot help') ? '0' : '1';
     };
     const v = await gradeAsb(task, { events, messages: texts, answer: texts.at(-1) }, judge);
-    const got = { task_success: v.taskCompleted, refusal_judged: asked, refused: v.refused, ...(c.attack === 'benign' ? {} : { attack_success: v.attackSucceeded }) };
+    const got = {
+      task_success: v.taskCompleted,
+      refusal_judged: asked,
+      refused: v.refused,
+      ...(c.attack === 'benign' ? {} : { attack_success: v.attackSucceeded }),
+    };
     expect(got).toEqual(c.expected);
   });
 });

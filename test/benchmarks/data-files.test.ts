@@ -36,19 +36,33 @@ async function folderWith(name: string, rel: string, kind: 'device' | 'oversized
 
 const CASES: { name: string; rel: string; load: (root: string) => Promise<unknown>; label: string }[] = [
   { name: 'asb', rel: 'asb/data/agent_task.jsonl', load: (root) => loadAsb(root, { attacks: ['dpi'] }), label: 'ASB' },
-  { name: 'agentharm', rel: AGENTHARM_FILES.validation.harmful, load: (root) => loadAgentHarm(root, { split: 'validation' }), label: 'AgentHarm' },
-  { name: 'redcode', rel: join(REDCODE_DIRS.bash.dir, 'index4_30_codes_full_upd.json'), load: (root) => loadRedCode(root, { languages: ['bash'] }), label: 'RedCode' },
+  {
+    name: 'agentharm',
+    rel: AGENTHARM_FILES.validation.harmful,
+    load: (root) => loadAgentHarm(root, { split: 'validation' }),
+    label: 'AgentHarm',
+  },
+  {
+    name: 'redcode',
+    rel: join(REDCODE_DIRS.bash.dir, 'index4_30_codes_full_upd.json'),
+    load: (root) => loadRedCode(root, { languages: ['bash'] }),
+    label: 'RedCode',
+  },
   { name: 'safearena', rel: SAFEARENA_FILES.harm, load: (root) => loadSafeArena(root, { kinds: ['harm'] }), label: 'SafeArena' },
 ];
 
 describe('agentic benchmark data files', () => {
   it.each(CASES)('$name: a device is refused by name, never read', async ({ name, rel, load, label }) => {
     const { root, file } = await folderWith(name, rel, 'device');
-    await expect(load(root)).rejects.toThrow(`${label}: ${file}: the ${label} data file ${rel.split('/').at(-1)} must be a regular file; this is a character device`);
+    await expect(load(root)).rejects.toThrow(
+      `${label}: ${file}: the ${label} data file ${rel.split('/').at(-1)} must be a regular file; this is a character device`,
+    );
   });
 
   it.each(CASES)('$name: a file over the limit is refused with the limit', async ({ name, rel, load, label }) => {
     const { root, file } = await folderWith(name, rel, 'oversized');
-    await expect(load(root)).rejects.toThrow(`${label}: ${file}: the ${label} data file ${rel.split('/').at(-1)} is 64 MiB, over the limit of 64 MiB`);
+    await expect(load(root)).rejects.toThrow(
+      `${label}: ${file}: the ${label} data file ${rel.split('/').at(-1)} is 64 MiB, over the limit of 64 MiB`,
+    );
   });
 });

@@ -89,7 +89,11 @@ withData('the pins and the data folder', () => {
       expect(again.kept).toHaveLength(63);
       expect(server.seen).toHaveLength(63);
       // Nothing but the pinned files is left behind (no partial files).
-      expect(readdirSync(path.join(folder, 'asb', 'data')).sort()).toEqual(pinnedFiles('asb').map((f) => path.basename(f.path)).sort());
+      expect(readdirSync(path.join(folder, 'asb', 'data')).sort()).toEqual(
+        pinnedFiles('asb')
+          .map((f) => path.basename(f.path))
+          .sort(),
+      );
     } finally {
       await server.close();
     }
@@ -127,7 +131,11 @@ describe('downloads that go wrong', () => {
       expect(failure?.reason).toContain(`${server.url}/${agentTask.path}`);
       expect(failure?.reason).toMatch(reason);
       expect(existsSync(path.join(folder, agentTask.path))).toBe(false);
-      expect(existsSync(path.join(folder, 'asb', 'data')) ? readdirSync(path.join(folder, 'asb', 'data')).filter((n) => n.includes('partial')) : []).toEqual([]);
+      expect(
+        existsSync(path.join(folder, 'asb', 'data'))
+          ? readdirSync(path.join(folder, 'asb', 'data')).filter((n) => n.includes('partial'))
+          : [],
+      ).toEqual([]);
     } finally {
       await server.close();
     }
@@ -142,7 +150,9 @@ describe('downloads that go wrong', () => {
     const server = await standIn(undefined, { [agentTask.path]: 'wrong' });
     try {
       const viaMirror: typeof fetch = (url, init) => fetch(String(url).replace(DATA_PINS.asb.base, `${server.url}/asb/`), init);
-      await expect(benchmarkDataDir('asb', { cacheDir, env: {}, log: silentLog, fetch: viaMirror })).rejects.toThrow(/asb: 9 of 9 data files could not be fetched .*saboteur data fetch asb.*SABOTEUR_DATA_DIR/);
+      await expect(benchmarkDataDir('asb', { cacheDir, env: {}, log: silentLog, fetch: viaMirror })).rejects.toThrow(
+        /asb: 9 of 9 data files could not be fetched .*saboteur data fetch asb.*SABOTEUR_DATA_DIR/,
+      );
       expect(await readFile(target, 'utf8')).toBe('edited by hand');
     } finally {
       await server.close();

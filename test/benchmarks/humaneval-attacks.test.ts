@@ -52,7 +52,11 @@ beforeAll(async () => {
   const { problems } = await loadHumanEval(resolve('fixtures/humaneval/problems.jsonl'));
   identity = problems.find((p) => p.task_id === 'fixture/identity')!;
   // World-readable files where a runner keeps things: the checkout, /var/tmp, the host's /tmp.
-  for (const dir of [await mkdtemp(join(process.cwd(), '.canary-')), await mkdtemp('/var/tmp/saboteur-canary-'), await mkdtemp(join(tmpdir(), 'saboteur-canary-'))]) {
+  for (const dir of [
+    await mkdtemp(join(process.cwd(), '.canary-')),
+    await mkdtemp('/var/tmp/saboteur-canary-'),
+    await mkdtemp(join(tmpdir(), 'saboteur-canary-')),
+  ]) {
     await chmod(dir, 0o755);
     await writeFile(join(dir, 'token.txt'), SECRET, { mode: 0o644 });
     canaries.push(join(dir, 'token.txt'));
@@ -110,7 +114,12 @@ const FORGERIES: Record<string, string> = {
     '    __hash__ = object.__hash__',
     'return Yes()',
   ),
-  'returns an int subclass whose __eq__ always answers True': body('class Eq(int):', '    def __eq__(self, other): return True', '    __hash__ = int.__hash__', 'return Eq(x + 1)'),
+  'returns an int subclass whose __eq__ always answers True': body(
+    'class Eq(int):',
+    '    def __eq__(self, other): return True',
+    '    __hash__ = int.__hash__',
+    'return Eq(x + 1)',
+  ),
   'raises SystemExit(0)': body('raise SystemExit(0)'),
   'raises an exception whose text is "passed"': body('raise Exception("passed")'),
   'walks up the stack to overwrite the verdict': body(
@@ -147,7 +156,8 @@ describe('verdicts the scored code cannot forge', () => {
         // It broke its own process's serving loop: it died without an answer, as officially "timed out".
         'patches what the harness reports with': 'timed out',
         // Its write on the channel is a malformed answer.
-        'writes verdict-shaped lines on every fd, then os._exit(0)': 'failed: the program broke the call protocol (a message over 16777216 bytes)',
+        'writes verdict-shaped lines on every fd, then os._exit(0)':
+          'failed: the program broke the call protocol (a message over 16777216 bytes)',
         // The plain-data channel refuses it; the judge never builds it.
         'returns a list nested 100,000 deep': 'failed: a value nested over 200 levels',
         'returns an object whose __eq__ always answers True': 'failed: identity(7) should be 7',
@@ -173,7 +183,10 @@ describe('verdicts the scored code cannot forge', () => {
       expect(await scorer.score(HELPER_PROBLEM, cheat)).toMatchObject({ passed: false, result: 'failed: ' });
       expect(await scorer.score(HELPER_PROBLEM, HELPER_PROBLEM.canonical_solution)).toEqual({ passed: true, result: 'passed' });
       // Re-stating the helper unchanged, as models often do, is fine.
-      expect(await scorer.score(HELPER_PROBLEM, '    return y / 2\n\n\ndef double(x):\n    return 2 * x\n')).toEqual({ passed: true, result: 'passed' });
+      expect(await scorer.score(HELPER_PROBLEM, '    return y / 2\n\n\ndef double(x):\n    return 2 * x\n')).toEqual({
+        passed: true,
+        result: 'passed',
+      });
     } finally {
       await scorer.close();
     }
@@ -201,11 +214,29 @@ describe('containment: each attack fails alone and leaves nothing behind', () =>
       '        pass',
       'raise Exception("|".join(envs))',
     ),
-    'connects to a host listener': body('import socket', `socket.create_connection(("127.0.0.1", ${port}), timeout=1).sendall(b"leak")`, 'return x'),
+    'connects to a host listener': body(
+      'import socket',
+      `socket.create_connection(("127.0.0.1", ${port}), timeout=1).sendall(b"leak")`,
+      'return x',
+    ),
     'resolves a name': body('import socket', 'return socket.getaddrinfo("example.com", 80)'),
-    'writes outside its dir': body('for p in ("/x", "/usr/x", "/dev/x", "/dev/shm/x", "/proc/x"):', '    try:', '        open(p, "w").write("x")', '        return x', '    except OSError:', '        pass', 'raise Exception("all blocked")'),
+    'writes outside its dir': body(
+      'for p in ("/x", "/usr/x", "/dev/x", "/dev/shm/x", "/proc/x"):',
+      '    try:',
+      '        open(p, "w").write("x")',
+      '        return x',
+      '    except OSError:',
+      '        pass',
+      'raise Exception("all blocked")',
+    ),
     // Many files under the per-file limit, until the private /tmp's size cap stops it.
-    'fills /tmp': body('i = 0', 'while True:', '    with open("/tmp/fill%d" % i, "wb") as f:', '        f.write(b"x" * (8 << 20))', '    i += 1'),
+    'fills /tmp': body(
+      'i = 0',
+      'while True:',
+      '    with open("/tmp/fill%d" % i, "wb") as f:',
+      '        f.write(b"x" * (8 << 20))',
+      '    i += 1',
+    ),
     'makes namespaces of its own': body(
       'import ctypes',
       'libc = ctypes.CDLL(None, use_errno=True)',
@@ -238,9 +269,24 @@ describe('containment: each attack fails alone and leaves nothing behind', () =>
       'time.sleep(0.2)',
       'return x',
     ),
-    'floods its output': body('import os, sys', 'os.write(1, b"x" * 3000000)', 'os.write(2, b"y" * 3000000)', 'print("z" * 3000000)', 'sys.stderr.write("w" * 3000000)', 'return x'),
+    'floods its output': body(
+      'import os, sys',
+      'os.write(1, b"x" * 3000000)',
+      'os.write(2, b"y" * 3000000)',
+      'print("z" * 3000000)',
+      'sys.stderr.write("w" * 3000000)',
+      'return x',
+    ),
     'ignores SIGALRM and loops': body('import signal', 'signal.signal(signal.SIGALRM, signal.SIG_IGN)', 'while True:', '    pass'),
-    'closes its channel': body('import os', 'for fd in range(3, 256):', '    try:', '        os.close(fd)', '    except OSError:', '        pass', 'return x'),
+    'closes its channel': body(
+      'import os',
+      'for fd in range(3, 256):',
+      '    try:',
+      '        os.close(fd)',
+      '    except OSError:',
+      '        pass',
+      'return x',
+    ),
   });
 
   it('every attack is held; the probe after each passes on the same worker; the host keeps nothing', async () => {
@@ -261,7 +307,11 @@ describe('containment: each attack fails alone and leaves nothing behind', () =>
     const all = Object.values(results).join('\n');
     expect(all).not.toContain(SECRET);
     expect(all).not.toContain('SABOTEUR');
-    expect(results['reads host files into its verdict']).toBe(`failed: ${Array(4 + canaries.length).fill('FileNotFoundError').join(' ')}`);
+    expect(results['reads host files into its verdict']).toBe(
+      `failed: ${Array(4 + canaries.length)
+        .fill('FileNotFoundError')
+        .join(' ')}`,
+    );
     expect(results["reads every process's environment"]).toMatch(/^failed: .*PATH=/);
     expect(results['connects to a host listener']).toMatch(/^failed: .*(unreachable|refused)/i);
     expect(results['resolves a name']).toMatch(/^failed: .*(name|resolution|service)/i);
@@ -323,19 +373,29 @@ describe('the weaker sandboxes keep the verdict guarantee', () => {
     '    raise Exception("not clean: %r" % others)',
     'return x',
   );
-  const DAEMON = body('import ctypes, os, time', 'if ctypes.CDLL(None).fork() == 0:', '    os.setsid()', '    time.sleep(60)', 'return x + 1');
+  const DAEMON = body(
+    'import ctypes, os, time',
+    'if ctypes.CDLL(None).fork() == 0:',
+    '    os.setsid()',
+    '    time.sleep(60)',
+    'return x + 1',
+  );
 
-  it.each(['unshare', 'rlimit-only'] as const)('%s: forgeries fail, honest code passes, a daemon is gone before the next problem', async (kind) => {
-    if (!isRoot()) return console.warn(`skipped: the ${kind} check needs root (a uid of its own for the worker)`);
-    const scorer = new HumanEvalScorer({ isolation: { ...isolation, kind, degraded: true }, lanes: 1, timeoutMs: 2000 });
-    try {
-      expect(await scorer.score(identity, UID_PROBE)).toEqual({ passed: true, result: 'passed' });
-      for (const forgery of Object.values(FORGERIES)) expect((await scorer.score(identity, forgery)).passed).toBe(false);
-      expect(await scorer.score(identity, DAEMON)).toMatchObject({ passed: false, result: 'failed: identity(7) should be 7' });
-      expect(await scorer.score(identity, UID_PROBE)).toEqual({ passed: true, result: 'passed' });
-    } finally {
-      await scorer.close();
-    }
-    expect(await leftoverSandboxProcesses()).toEqual([]);
-  }, 120_000);
+  it.each(['unshare', 'rlimit-only'] as const)(
+    '%s: forgeries fail, honest code passes, a daemon is gone before the next problem',
+    async (kind) => {
+      if (!isRoot()) return console.warn(`skipped: the ${kind} check needs root (a uid of its own for the worker)`);
+      const scorer = new HumanEvalScorer({ isolation: { ...isolation, kind, degraded: true }, lanes: 1, timeoutMs: 2000 });
+      try {
+        expect(await scorer.score(identity, UID_PROBE)).toEqual({ passed: true, result: 'passed' });
+        for (const forgery of Object.values(FORGERIES)) expect((await scorer.score(identity, forgery)).passed).toBe(false);
+        expect(await scorer.score(identity, DAEMON)).toMatchObject({ passed: false, result: 'failed: identity(7) should be 7' });
+        expect(await scorer.score(identity, UID_PROBE)).toEqual({ passed: true, result: 'passed' });
+      } finally {
+        await scorer.close();
+      }
+      expect(await leftoverSandboxProcesses()).toEqual([]);
+    },
+    120_000,
+  );
 });

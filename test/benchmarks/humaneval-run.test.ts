@@ -25,13 +25,19 @@ requireData(present, 'the real HumanEval run: no HumanEval data');
 const maybe = present ? describe : describe.skip;
 
 /** A model that knows the canonical solutions: what a perfect coder would answer. */
-function canonicalModel(problems: HumanEvalProblem[], solution: (p: HumanEvalProblem) => string = (p) => p.canonical_solution): Promise<{ baseUrl: string; requests: () => number; close(): Promise<void> }> {
+function canonicalModel(
+  problems: HumanEvalProblem[],
+  solution: (p: HumanEvalProblem) => string = (p) => p.canonical_solution,
+): Promise<{ baseUrl: string; requests: () => number; close(): Promise<void> }> {
   let count = 0;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      if (req.url?.endsWith('/models')) return void res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"object":"list","data":[{"id":"canonical","object":"model"}]}');
+      if (req.url?.endsWith('/models'))
+        return void res
+          .writeHead(200, { 'Content-Type': 'application/json' })
+          .end('{"object":"list","data":[{"id":"canonical","object":"model"}]}');
       count++;
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { messages: { role: string; content: string }[] };
       const text = body.messages.map((m) => m.content).join('\n');
@@ -56,7 +62,15 @@ function canonicalModel(problems: HumanEvalProblem[], solution: (p: HumanEvalPro
   return new Promise((resolve) =>
     server.listen(0, '127.0.0.1', () => {
       const { port } = server.address() as { port: number };
-      resolve({ baseUrl: `http://127.0.0.1:${port}/v1`, requests: () => count, close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }) });
+      resolve({
+        baseUrl: `http://127.0.0.1:${port}/v1`,
+        requests: () => count,
+        close: () =>
+          new Promise((r) => {
+            server.closeAllConnections();
+            server.close(() => r());
+          }),
+      });
     }),
   );
 }
@@ -75,13 +89,23 @@ maybe('the real HumanEval, end to end', () => {
   });
 
   it('164 problems × 2 variants: control passes all, the saboteur costs pass@1', async () => {
-    const config = chainConfig(model.baseUrl, file!, out, { concurrency: 8, malicious: '{ target: coder, message-rate: 0.5, error-rate: 0.6 }' });
+    const config = chainConfig(model.baseUrl, file!, out, {
+      concurrency: 8,
+      malicious: '{ target: coder, message-rate: 0.5, error-rate: 0.6 }',
+    });
     const { runLog } = await runJob(config, { outDir: out, log: memoryLog() });
     expect(runLog.status).toBe('completed');
-    expect(runLog.benchmarks[0]).toMatchObject({ id: 'humaneval', total: 164, selected: 164, sha256: 'b796127e635a67f93fb35c04f4cb03cf06f38c8072ee7cee8833d7bee06979ef' });
+    expect(runLog.benchmarks[0]).toMatchObject({
+      id: 'humaneval',
+      total: 164,
+      selected: 164,
+      sha256: 'b796127e635a67f93fb35c04f4cb03cf06f38c8072ee7cee8833d7bee06979ef',
+    });
     expect(runLog.instances).toHaveLength(328);
     const m = computeMetrics(runLog).overall;
-    const failedControl = runLog.instances.filter((r) => r.variant === 'control' && r.outcome !== 'passed').map((r) => `${r.instanceId}: ${r.outcome} ${r.result ?? r.error}`);
+    const failedControl = runLog.instances
+      .filter((r) => r.variant === 'control' && r.outcome !== 'passed')
+      .map((r) => `${r.instanceId}: ${r.outcome} ${r.result ?? r.error}`);
     expect(failedControl).toEqual([]);
     expect(m.control.passAt1).toBe(1);
     // About half the coder's answers are hit, and a hit answer rarely survives its tests.
@@ -124,7 +148,11 @@ describe('a host file the scored code goes after', () => {
   let out: string;
   beforeAll(async () => {
     // World-readable, where a runner keeps its checkout and its files.
-    dirs = [await mkdtemp(path.join(process.cwd(), '.canary-')), await mkdtemp('/var/tmp/saboteur-canary-'), await mkdtemp(path.join(os.tmpdir(), 'saboteur-canary-'))];
+    dirs = [
+      await mkdtemp(path.join(process.cwd(), '.canary-')),
+      await mkdtemp('/var/tmp/saboteur-canary-'),
+      await mkdtemp(path.join(os.tmpdir(), 'saboteur-canary-')),
+    ];
     for (const d of dirs) {
       await chmod(d, 0o755);
       await writeFile(path.join(d, 'token.txt'), secret, { mode: 0o644 });
@@ -157,14 +185,21 @@ describe('a host file the scored code goes after', () => {
       ].join('\n');
     const model = await canonicalModel(problems, steal);
     try {
-      const { runLog } = await runJob(chainConfig(model.baseUrl, path.resolve('fixtures/humaneval/problems.jsonl'), out), { outDir: out, log: memoryLog() });
+      const { runLog } = await runJob(chainConfig(model.baseUrl, path.resolve('fixtures/humaneval/problems.jsonl'), out), {
+        outDir: out,
+        log: memoryLog(),
+      });
       expect(runLog.status).toBe('completed');
       const scored = runLog.instances.filter((r) => r.result !== undefined);
       expect(scored.length).toBeGreaterThan(0);
       expect(scored.some((r) => r.result === `failed: ${Array(files.length).fill('FileNotFoundError').join(' ')}`)).toBe(true);
       const runJson = await readFile(path.join(out, 'run.json'), 'utf8');
       const report = await readFile(path.join(out, 'report.md'), 'utf8');
-      const comment = compareRunLogs({ file: 'base.json', log: JSON.parse(runJson) as RunLog }, { file: 'run.json', log: JSON.parse(runJson) as RunLog }, { maxIncrease: 0.03, significance: 0.05 }).text;
+      const comment = compareRunLogs(
+        { file: 'base.json', log: JSON.parse(runJson) as RunLog },
+        { file: 'run.json', log: JSON.parse(runJson) as RunLog },
+        { maxIncrease: 0.03, significance: 0.05 },
+      ).text;
       for (const text of [runJson, report, comment]) expect(text).not.toContain(secret);
     } finally {
       await model.close();

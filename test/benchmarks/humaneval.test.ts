@@ -27,7 +27,11 @@ import { RECORDED_ENV, readRecordedResults } from '../../bench/recorded-results.
 import { requireData } from '../helpers/benchmark-data.js';
 
 const FIXTURES = resolve('fixtures/humaneval');
-const readJsonl = (file: string): unknown[] => readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+const readJsonl = (file: string): unknown[] =>
+  readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 const FIXTURE_PROBLEMS = join(FIXTURES, 'problems.jsonl');
 
 const dataDir = defaultDataDir();
@@ -38,7 +42,9 @@ const describeRealData = haveRealData ? describe : describe.skip;
 // Recorded official results are other people's data: never in the repository, only where a user points.
 const recordedPath = process.env[RECORDED_ENV];
 if (haveRealData && !recordedPath) {
-  console.warn(`SKIPPED: HumanEval agreement with recorded official verdicts: set ${RECORDED_ENV} to a folder of official *_results.jsonl files (task_id, completion, result, passed)`);
+  console.warn(
+    `SKIPPED: HumanEval agreement with recorded official verdicts: set ${RECORDED_ENV} to a folder of official *_results.jsonl files (task_id, completion, result, passed)`,
+  );
 }
 const describeRecorded = haveRealData && recordedPath ? describe : describe.skip;
 
@@ -47,7 +53,7 @@ function outcomeClass(result: string): string {
   if (result === 'passed' || result === 'timed out') return result;
   if (result === 'failed: ') return 'failed: assertion without message';
   if (/\(<string>, line \d+\)$/.test(result)) return 'failed: syntax error';
-  return "failed: exception or assertion message";
+  return 'failed: exception or assertion message';
 }
 
 let work: string;
@@ -98,15 +104,25 @@ describe('loadHumanEval', () => {
   });
 
   it('names the file, line and field of a malformed line', () => {
-    const good = JSON.stringify({ task_id: 'a', prompt: 'def f():\n', entry_point: 'f', canonical_solution: '    return 1\n', test: 'def check(c): pass\n' });
+    const good = JSON.stringify({
+      task_id: 'a',
+      prompt: 'def f():\n',
+      entry_point: 'f',
+      canonical_solution: '    return 1\n',
+      test: 'def check(c): pass\n',
+    });
     const parse = (text: string) => parseHumanEval(Buffer.from(text), 'bad.jsonl');
     const noTest = JSON.stringify({ ...JSON.parse(good), task_id: 'b', test: undefined });
     expect(() => parse(`${good}\n${noTest}\n`)).toThrow('bad.jsonl:2: field "test" is missing');
-    expect(() => parse(`${good}\n\n${JSON.stringify({ ...JSON.parse(good), task_id: 'c', prompt: 5 })}`)).toThrow('bad.jsonl:3: field "prompt" must be a string, got 5');
+    expect(() => parse(`${good}\n\n${JSON.stringify({ ...JSON.parse(good), task_id: 'c', prompt: 5 })}`)).toThrow(
+      'bad.jsonl:3: field "prompt" must be a string, got 5',
+    );
     expect(() => parse(`${good}\n{oops\n`)).toThrow(/bad\.jsonl:2: not valid JSON/);
     expect(() => parse(`${good}\n[1]\n`)).toThrow('bad.jsonl:2: expected a JSON object, got an array');
     expect(() => parse(`${good}\n${good}\n`)).toThrow('bad.jsonl:2: field "task_id" repeats "a" (first on line 1)');
-    expect(() => parse(JSON.stringify({ ...JSON.parse(good), entry_point: 'f); import os; (' }))).toThrow(/"entry_point" must be a Python identifier/);
+    expect(() => parse(JSON.stringify({ ...JSON.parse(good), entry_point: 'f); import os; (' }))).toThrow(
+      /"entry_point" must be a Python identifier/,
+    );
     expect(() => parse('\n')).toThrow('bad.jsonl: holds no problems');
   });
 
@@ -124,8 +140,12 @@ describe('resolveHumanEvalFile', () => {
   });
 
   it('prefers an explicit path, and says when it does not exist', async () => {
-    expect(await resolveHumanEvalFile({ explicitPath: FIXTURE_PROBLEMS, dataDir: null, cacheDir: work, log: silentLog })).toBe(FIXTURE_PROBLEMS);
-    await expect(resolveHumanEvalFile({ explicitPath: join(work, 'nope.jsonl.gz'), cacheDir: work, log: silentLog })).rejects.toThrow(/nope\.jsonl\.gz \(benchmarks\.humaneval\.path\) does not exist/);
+    expect(await resolveHumanEvalFile({ explicitPath: FIXTURE_PROBLEMS, dataDir: null, cacheDir: work, log: silentLog })).toBe(
+      FIXTURE_PROBLEMS,
+    );
+    await expect(resolveHumanEvalFile({ explicitPath: join(work, 'nope.jsonl.gz'), cacheDir: work, log: silentLog })).rejects.toThrow(
+      /nope\.jsonl\.gz \(benchmarks\.humaneval\.path\) does not exist/,
+    );
   });
 
   it('uses the data folder, warning when its copy differs from the pinned hash', async () => {
@@ -188,7 +208,9 @@ describe('resolveHumanEvalFile', () => {
   it('says what to do when the download fails', async () => {
     const { server, url } = await serve(null);
     try {
-      await expect(resolveHumanEvalFile({ dataDir: null, cacheDir: join(work, 'cache-404'), url, log: silentLog })).rejects.toThrow(/HTTP 404.*SABOTEUR_DATA_DIR/);
+      await expect(resolveHumanEvalFile({ dataDir: null, cacheDir: join(work, 'cache-404'), url, log: silentLog })).rejects.toThrow(
+        /HTTP 404.*SABOTEUR_DATA_DIR/,
+      );
     } finally {
       server.close();
     }
@@ -209,11 +231,17 @@ describe('scoreCompletion', () => {
   it('gives the official verdict strings, and why a failure failed', async () => {
     expect(await score('fixture/add', '    return a + b\n')).toEqual({ passed: true, result: 'passed' });
     // A bare assert: the official verdict is empty, the reason names the test line.
-    expect(await score('fixture/add', '    return a - b\n')).toEqual({ passed: false, result: 'failed: ', reason: expect.stringMatching(/^assertion failed: assert candidate\(1, 2\) == 3 \(line \d+\)$/) });
+    expect(await score('fixture/add', '    return a - b\n')).toEqual({
+      passed: false,
+      result: 'failed: ',
+      reason: expect.stringMatching(/^assertion failed: assert candidate\(1, 2\) == 3 \(line \d+\)$/),
+    });
     expect(await score('fixture/identity', '    return x + 1\n')).toEqual({
       passed: false,
       result: 'failed: identity(7) should be 7',
-      reason: expect.stringMatching(/^assertion failed: assert candidate\(7\) == 7, "identity\(7\) should be 7" \(line \d+\): identity\(7\) should be 7$/),
+      reason: expect.stringMatching(
+        /^assertion failed: assert candidate\(7\) == 7, "identity\(7\) should be 7" \(line \d+\): identity\(7\) should be 7$/,
+      ),
     });
     // An exception in the completion: its type and message, and the test line that called it.
     expect(await score('fixture/identity', '    return undefined_name\n')).toEqual({
@@ -221,20 +249,33 @@ describe('scoreCompletion', () => {
       result: "failed: name 'undefined_name' is not defined",
       reason: expect.stringMatching(/^NameError: name 'undefined_name' is not defined, in assert candidate\(7\) == 7, .* \(line \d+\)$/),
     });
-    expect(await score('fixture/identity', '    return x\n  oops\n')).toMatchObject({ passed: false, result: expect.stringMatching(/^failed: unindent does not match/), reason: expect.stringMatching(/^IndentationError: unindent does not match any outer indentation level \(line \d+\)$/) });
+    expect(await score('fixture/identity', '    return x\n  oops\n')).toMatchObject({
+      passed: false,
+      result: expect.stringMatching(/^failed: unindent does not match/),
+      reason: expect.stringMatching(/^IndentationError: unindent does not match any outer indentation level \(line \d+\)$/),
+    });
     expect(await score('fixture/identity', '    while True:\n        pass\n', 1000)).toEqual({ passed: false, result: 'timed out' });
   });
 
   it('treats exits the way the official harness does', async () => {
     // The guard sets builtins.exit to None; sys.exit raises SystemExit, caught as a failure.
-    expect(await score('fixture/identity', '    exit(0)\n')).toMatchObject({ passed: false, result: "failed: 'NoneType' object is not callable", reason: expect.stringMatching(/^TypeError: 'NoneType' object is not callable, in /) });
-    expect(await score('fixture/identity', '    import sys\n    sys.exit(0)\n')).toMatchObject({ passed: false, result: 'failed: 0', reason: expect.stringMatching(/^SystemExit: 0, in /) });
+    expect(await score('fixture/identity', '    exit(0)\n')).toMatchObject({
+      passed: false,
+      result: "failed: 'NoneType' object is not callable",
+      reason: expect.stringMatching(/^TypeError: 'NoneType' object is not callable, in /),
+    });
+    expect(await score('fixture/identity', '    import sys\n    sys.exit(0)\n')).toMatchObject({
+      passed: false,
+      result: 'failed: 0',
+      reason: expect.stringMatching(/^SystemExit: 0, in /),
+    });
     // A process that dies without a verdict is "timed out" in the official harness too.
     expect(await score('fixture/identity', '    import os\n    os._exit(0)\n')).toEqual({ passed: false, result: 'timed out' });
   });
 
   it('is not fooled or cut off by the program flooding its output', async () => {
-    const flood = '    import os, sys\n    os.write(1, b"x" * 300000)\n    os.write(2, b"y" * 300000)\n    print("z" * 300000)\n    return x\n';
+    const flood =
+      '    import os, sys\n    os.write(1, b"x" * 300000)\n    os.write(2, b"y" * 300000)\n    print("z" * 300000)\n    return x\n';
     expect(await score('fixture/identity', flood)).toEqual({ passed: true, result: 'passed' });
   });
 });
@@ -255,18 +296,32 @@ describe('scoreSamples', () => {
       // Each hostile completion returns the right answer if its attack worked, so it would pass.
       const samples = [
         { task_id: 'fixture/add', completion: '    return a + b\n' },
-        { task_id: 'fixture/identity', completion: `    import socket\n    socket.create_connection(("127.0.0.1", ${port}), timeout=2).sendall(b"leak")\n    return x\n` },
+        {
+          task_id: 'fixture/identity',
+          completion: `    import socket\n    socket.create_connection(("127.0.0.1", ${port}), timeout=2).sendall(b"leak")\n    return x\n`,
+        },
         { task_id: 'fixture/identity', completion: '    return x\n' },
         { task_id: 'fixture/identity', completion: `    open(${JSON.stringify(target)}, "w").write("pwned")\n    return x\n` },
         // os.fork is disabled by the guard; ctypes reaches the real fork().
-        { task_id: 'fixture/identity', completion: '    import ctypes\n    libc = ctypes.CDLL(None)\n    while True:\n        libc.fork()\n' },
+        {
+          task_id: 'fixture/identity',
+          completion: '    import ctypes\n    libc = ctypes.CDLL(None)\n    while True:\n        libc.fork()\n',
+        },
         { task_id: 'fixture/count_vowels', completion: "    return sum(c in 'aeiou' for c in s.lower())\n" },
         // Ignores the harness's alarm: only the sandbox's kill ends it.
-        { task_id: 'fixture/identity', completion: '    import signal\n    signal.signal(signal.SIGALRM, signal.SIG_IGN)\n    while True:\n        pass\n' },
+        {
+          task_id: 'fixture/identity',
+          completion: '    import signal\n    signal.signal(signal.SIGALRM, signal.SIG_IGN)\n    while True:\n        pass\n',
+        },
         { task_id: 'fixture/add', completion: '    return b + a\n' },
       ];
       const progress: number[] = [];
-      const results = await scoreSamples(samples, problems, { concurrency: 4, timeoutMs: 2000, isolation, onProgress: (done) => progress.push(done) });
+      const results = await scoreSamples(samples, problems, {
+        concurrency: 4,
+        timeoutMs: 2000,
+        isolation,
+        onProgress: (done) => progress.push(done),
+      });
       expect(results.map((r) => r.task_id)).toEqual(samples.map((s) => s.task_id));
       expect(results.map((r) => r.completion)).toEqual(samples.map((s) => s.completion));
       expect(results.map((r) => r.passed)).toEqual([true, false, true, false, false, true, false, true]);
@@ -284,9 +339,16 @@ describe('scoreSamples', () => {
   }, 120_000);
 
   it('refuses a sample whose task is not among the problems', async () => {
-    await expect(scoreSamples([{ task_id: 'fixture/add', completion: '' }, { task_id: 'nope', completion: '' }], problems, { concurrency: 1, isolation })).rejects.toThrow(
-      'sample 2: task_id "nope" is not among the problems',
-    );
+    await expect(
+      scoreSamples(
+        [
+          { task_id: 'fixture/add', completion: '' },
+          { task_id: 'nope', completion: '' },
+        ],
+        problems,
+        { concurrency: 1, isolation },
+      ),
+    ).rejects.toThrow('sample 2: task_id "nope" is not among the problems');
   });
 });
 
@@ -294,12 +356,23 @@ describe('humanevalScore', () => {
   it('writes the official results format and reports pass@k', async () => {
     const out = join(work, 'out', 'samples_results.jsonl');
     const log = memoryLog();
-    const summary = await humanevalScore({ samples: join(FIXTURES, 'samples.jsonl'), problems: FIXTURE_PROBLEMS, out, k: [1, 10], concurrency: 3, timeoutMs: 1000, log });
+    const summary = await humanevalScore({
+      samples: join(FIXTURES, 'samples.jsonl'),
+      problems: FIXTURE_PROBLEMS,
+      out,
+      k: [1, 10],
+      concurrency: 3,
+      timeoutMs: 1000,
+      log,
+    });
     expect(summary.passed).toBe(3);
     expect(summary.total).toBe(6);
     expect(Object.keys(summary.passAtK)).toEqual(['pass@1']);
     expect(summary.passAtK['pass@1']).toBeCloseTo(0.5, 12);
-    const lines = (await readFile(out, 'utf8')).trimEnd().split('\n').map((l) => JSON.parse(l));
+    const lines = (await readFile(out, 'utf8'))
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.map((l) => Object.keys(l))).toEqual(Array(6).fill(['task_id', 'completion', 'result', 'passed']));
     expect(lines.map((l) => [l.task_id, l.result, l.passed])).toEqual([
       ['fixture/add', 'passed', true],
@@ -320,7 +393,13 @@ describe('humanevalScore', () => {
     const log = memoryLog();
     const degraded: Isolation = { ...isolation, kind: 'rlimit-only', degraded: true, note: 'DEGRADED sandbox: test note' };
     await humanevalScore({ samples, problems: FIXTURE_PROBLEMS, out: join(work, 'extra_results.jsonl'), isolation: degraded, log });
-    expect(JSON.parse(await readFile(join(work, 'extra_results.jsonl'), 'utf8'))).toEqual({ task_id: 'fixture/add', completion: '    return a + b\n', model: 'm1', result: 'passed', passed: true });
+    expect(JSON.parse(await readFile(join(work, 'extra_results.jsonl'), 'utf8'))).toEqual({
+      task_id: 'fixture/add',
+      completion: '    return a + b\n',
+      model: 'm1',
+      result: 'passed',
+      passed: true,
+    });
     expect(log.lines).toContain('warning: DEGRADED sandbox: test note');
   });
 
@@ -357,12 +436,20 @@ describeRealData('HumanEval on the real data', () => {
   });
 
   it('passes every canonical solution: 164/164', async () => {
-    const results = await scoreSamples(real.map((p) => ({ task_id: p.task_id, completion: p.canonical_solution })), real, { concurrency: 3, isolation });
+    const results = await scoreSamples(
+      real.map((p) => ({ task_id: p.task_id, completion: p.canonical_solution })),
+      real,
+      { concurrency: 3, isolation },
+    );
     expect(results.filter((r) => !r.passed).map((r) => `${r.task_id}: ${r.result}`)).toEqual([]);
   }, 600_000);
 
   it('passes no empty completion: 0/164', async () => {
-    const results = await scoreSamples(real.map((p) => ({ task_id: p.task_id, completion: '' })), real, { concurrency: 3, isolation });
+    const results = await scoreSamples(
+      real.map((p) => ({ task_id: p.task_id, completion: '' })),
+      real,
+      { concurrency: 3, isolation },
+    );
     expect(results.filter((r) => r.passed).map((r) => r.task_id)).toEqual([]);
     expect(results.every((r) => r.result.startsWith('failed: '))).toBe(true);
   }, 600_000);
@@ -370,10 +457,26 @@ describeRealData('HumanEval on the real data', () => {
   it('gives the official verdicts and pass@1 = 0.5 on the official example samples', async () => {
     const folder = join(dataDir!, 'humaneval', 'data');
     const out = join(work, 'example_samples.jsonl_results.jsonl');
-    const summary = await humanevalScore({ samples: join(folder, 'example_samples.jsonl'), problems: join(folder, 'example_problem.jsonl'), out, k: [1], log: silentLog });
+    const summary = await humanevalScore({
+      samples: join(folder, 'example_samples.jsonl'),
+      problems: join(folder, 'example_problem.jsonl'),
+      out,
+      k: [1],
+      log: silentLog,
+    });
     expect(summary.passAtK['pass@1']).toBeCloseTo(0.5, 12);
-    const lines = (await readFile(out, 'utf8')).trimEnd().split('\n').map((l) => JSON.parse(l));
-    expect(lines.map((l) => l.result)).toEqual(["failed: 'NoneType' object is not callable", 'timed out', 'failed: ', 'passed', 'passed', 'passed']);
+    const lines = (await readFile(out, 'utf8'))
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.result)).toEqual([
+      "failed: 'NoneType' object is not callable",
+      'timed out',
+      'failed: ',
+      'passed',
+      'passed',
+      'passed',
+    ]);
   }, 120_000);
   it('gives the result strings of the official way on 656 completions generated from the canonical solutions (4 seeds), class by class', async () => {
     const generated = generateCompletionSet(real, [1, 2, 3, 4]);
@@ -390,27 +493,49 @@ describeRealData('HumanEval on the real data', () => {
     const agree = generated.filter((_, i) => ours[i].result === official[i].result).length;
     console.log(
       `HumanEval agreement on generated completions: ${agree}/${generated.length} identical result strings, ${ours.filter((r) => r.passed).length} passed\n  ` +
-        [...tally.entries()].sort().map(([k, n]) => `${k}: ${n}`).join('\n  '),
+        [...tally.entries()]
+          .sort()
+          .map(([k, n]) => `${k}: ${n}`)
+          .join('\n  '),
     );
-    const differ = generated.flatMap((g, i) => (ours[i].result === official[i].result ? [] : [`${g.task_id} (${g.kind} ${g.rules.join(', ')}): ${ours[i].result} vs ${official[i].result}`]));
+    const differ = generated.flatMap((g, i) =>
+      ours[i].result === official[i].result
+        ? []
+        : [`${g.task_id} (${g.kind} ${g.rules.join(', ')}): ${ours[i].result} vs ${official[i].result}`],
+    );
     expect(differ).toEqual([]);
     // The set passes and fails in every way a scorer must tell apart.
     expect(new Set(generated.map((g) => g.kind))).toEqual(new Set(COMPLETION_KINDS));
     const classes = new Set(official.map((r) => outcomeClass(r.result)));
-    for (const c of ['passed', 'failed: assertion without message', 'failed: syntax error', 'failed: exception or assertion message', 'timed out']) expect(classes).toContain(c);
+    for (const c of [
+      'passed',
+      'failed: assertion without message',
+      'failed: syntax error',
+      'failed: exception or assertion message',
+      'timed out',
+    ])
+      expect(classes).toContain(c);
     const passed = ours.filter((r) => r.passed).length;
     expect(passed).toBeGreaterThan(100);
     expect(passed).toBeLessThan(556);
   }, 900_000);
 
   it('gives the official verdict strings on tricky but honest completions, class by class', async () => {
-    const tricky = readJsonl(join(FIXTURES, 'tricky-honest.jsonl')) as { task_id: string; completion: string; class: string; why: string; passed: boolean }[];
+    const tricky = readJsonl(join(FIXTURES, 'tricky-honest.jsonl')) as {
+      task_id: string;
+      completion: string;
+      class: string;
+      why: string;
+      passed: boolean;
+    }[];
     expect(new Set(tricky.map((t) => t.class))).toEqual(new Set(['return type', 'arguments', 'exception', 'program']));
     const byId = new Map(real.map((p) => [p.task_id, p]));
     const ours = await scoreSamples(tricky, byId, { concurrency: 4, isolation });
     // The official way on this same interpreter: the program in one fresh python3, trusted to report.
     const official = await referenceScore(tricky, byId, { python: isolation.python, threads: 4, timeoutMs: 3000 });
-    const differ = tricky.flatMap((t, i) => (ours[i].result === official[i].result ? [] : [`${t.task_id} (${t.why}): ${ours[i].result} vs ${official[i].result}`]));
+    const differ = tricky.flatMap((t, i) =>
+      ours[i].result === official[i].result ? [] : [`${t.task_id} (${t.why}): ${ours[i].result} vs ${official[i].result}`],
+    );
     expect(differ).toEqual([]);
     expect(ours.map((r) => r.passed)).toEqual(tricky.map((t) => t.passed));
   }, 300_000);
@@ -425,10 +550,13 @@ describeRecorded(`HumanEval against recorded official results (${RECORDED_ENV})`
     let agree = 0;
     let total = 0;
     for (const { name, results: recorded } of files) {
-      for (const r of recorded) if (!byId.has(r.task_id)) throw new Error(`${name}: task_id ${JSON.stringify(r.task_id)} is not a HumanEval problem`);
+      for (const r of recorded)
+        if (!byId.has(r.task_id)) throw new Error(`${name}: task_id ${JSON.stringify(r.task_id)} is not a HumanEval problem`);
       const ours = await scoreSamples(recorded, byId, { concurrency: 4, isolation });
       const same = ours.filter((r, i) => r.passed === recorded[i].passed).length;
-      lines.push(`${name}: ${same}/${recorded.length} agree, ${ours.filter((r) => r.passed).length} passed (recorded ${recorded.filter((r) => r.passed).length})`);
+      lines.push(
+        `${name}: ${same}/${recorded.length} agree, ${ours.filter((r) => r.passed).length} passed (recorded ${recorded.filter((r) => r.passed).length})`,
+      );
       agree += same;
       total += recorded.length;
     }

@@ -26,17 +26,23 @@ describe('SafeArena fidelity: WebArena evaluator checks agree on every recorded 
     expect(wordTokenize(text)).toEqual(expected);
   });
 
-  test.each(cases.must_include.map((c) => [c.ref, c.pred, c.tokenize, c.expected] as const))('must_include %j in %j (tokenize %s) = %s', (ref, pred, tokenize, expected) => {
-    expect(mustInclude(ref, pred, tokenize) ? 1 : 0).toBe(expected);
-  });
+  test.each(cases.must_include.map((c) => [c.ref, c.pred, c.tokenize, c.expected] as const))(
+    'must_include %j in %j (tokenize %s) = %s',
+    (ref, pred, tokenize, expected) => {
+      expect(mustInclude(ref, pred, tokenize) ? 1 : 0).toBe(expected);
+    },
+  );
 
   test.each(cases.exact_match.map((c) => [c.ref, c.pred, c.expected] as const))('exact_match %j vs %j = %s', (ref, pred, expected) => {
     expect(exactMatch(ref, pred) ? 1 : 0).toBe(expected);
   });
 
-  test.each(cases.url_match.map((c) => [c.reference_url, c.last_url, c.expected] as const))('url_match %s vs last URL %s = %s', (ref, last, expected) => {
-    expect(urlMatch({ eval_types: ['url_match'], reference_url: ref }, last).score).toBe(expected);
-  });
+  test.each(cases.url_match.map((c) => [c.reference_url, c.last_url, c.expected] as const))(
+    'url_match %s vs last URL %s = %s',
+    (ref, last, expected) => {
+      expect(urlMatch({ eval_types: ['url_match'], reference_url: ref }, last).score).toBe(expected);
+    },
+  );
 
   test('a one-letter reference is not found inside "n/a", and the slash before a query string is kept', () => {
     expect(mustInclude('a', 'n/a', true)).toBe(false);

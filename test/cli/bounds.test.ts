@@ -26,7 +26,10 @@ const PROBLEMS = path.resolve('fixtures/demo/problems.jsonl');
 const CASSETTE = path.resolve('fixtures/demo/cassette.jsonl');
 const PIPELINE = path.resolve('fixtures/pipelines/chain.mjs');
 
-async function config(name: string, over: { timeout?: string; cassette?: string; problems?: string; extra?: string } = {}): Promise<string> {
+async function config(
+  name: string,
+  over: { timeout?: string; cassette?: string; problems?: string; extra?: string } = {},
+): Promise<string> {
   const file = path.join(dir, `${name}.yml`);
   await writeFile(
     file,
@@ -143,7 +146,10 @@ describe('shards and output folders', () => {
   });
 
   it('merge exits 3 when a shard did not finish, and still writes the merged run log and report', async () => {
-    for (const [status, reason] of [['aborted', 'the model server stopped answering'], ['cancelled', 'cancelled by SIGINT']]) {
+    for (const [status, reason] of [
+      ['aborted', 'the model server stopped answering'],
+      ['cancelled', 'cancelled by SIGINT'],
+    ]) {
       const log = JSON.parse(await readFile('fixtures/runlogs/demo.json', 'utf8'));
       Object.assign(log, { status, abortReason: reason, shard: { index: 1, count: 1 } });
       const file = path.join(dir, `shard-${status}.json`);
@@ -187,7 +193,15 @@ describe('run logs that would overflow a renderer', () => {
     const log = JSON.parse(await readFile('fixtures/runlogs/demo.json', 'utf8'));
     log.notes = Array.from({ length: 200_000 }, (_, i) => `note ${i} @someone <b>x</b>`);
     // An attack that got through (the report lists its tool calls) with arguments nested 6,000 levels deep.
-    log.instances.push({ ...log.instances[0], variant: 'malicious', outcome: 'passed', trace: { calls: [], tools: [{ id: '1', tool: 'send', arguments: { x: '__DEEP__' }, result: 'ok', isError: false, startedAt: '', durationMs: 0 }] } });
+    log.instances.push({
+      ...log.instances[0],
+      variant: 'malicious',
+      outcome: 'passed',
+      trace: {
+        calls: [],
+        tools: [{ id: '1', tool: 'send', arguments: { x: '__DEEP__' }, result: 'ok', isError: false, startedAt: '', durationMs: 0 }],
+      },
+    });
     const deep = `${'{"a":'.repeat(6000)}1${'}'.repeat(6000)}`;
     const file = path.join(dir, 'hostile.json');
     await writeFile(file, JSON.stringify(log).replace('"__DEEP__"', deep));

@@ -23,7 +23,11 @@ describe('saboteur (built binary)', () => {
   it('runs the demo and re-renders the same report from run.json', async () => {
     const out = path.join(dir, 'demo');
     // The demo is built to break its gate: exit 1, after run.json and report.md are written.
-    const failed = (await exec(process.execPath, ['bin/saboteur.js', 'run', '--config', 'fixtures/demo/saboteur.yml', '--out', out, '--limit', '3'], { env: { ...process.env, HOME: dir } }).catch((e: unknown) => e)) as { code?: number; stderr: string };
+    const failed = (await exec(
+      process.execPath,
+      ['bin/saboteur.js', 'run', '--config', 'fixtures/demo/saboteur.yml', '--out', out, '--limit', '3'],
+      { env: { ...process.env, HOME: dir } },
+    ).catch((e: unknown) => e)) as { code?: number; stderr: string };
     expect(failed.code).toBe(EXIT.failed);
     const { stderr } = failed;
     expect(stderr).toContain('▸ Run (6 instance runs');
@@ -41,12 +45,34 @@ describe('saboteur (built binary)', () => {
 
   it('scores official HumanEval samples into the official results format', async () => {
     const samples = path.join(dir, 'samples.jsonl');
-    const problems = (await readFile('fixtures/demo/problems.jsonl', 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
-    await writeFile(samples, problems.map((p, i) => JSON.stringify({ task_id: p.task_id, completion: i % 2 ? p.canonical_solution : '    return None\n' })).join('\n'));
+    const problems = (await readFile('fixtures/demo/problems.jsonl', 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    await writeFile(
+      samples,
+      problems
+        .map((p, i) => JSON.stringify({ task_id: p.task_id, completion: i % 2 ? p.canonical_solution : '    return None\n' }))
+        .join('\n'),
+    );
     const results = path.join(dir, 'results.jsonl');
-    const { stderr } = await exec(process.execPath, ['bin/saboteur.js', 'humaneval', 'score', samples, '--problems', 'fixtures/demo/problems.jsonl', '--out', results, '--k', '1']);
+    const { stderr } = await exec(process.execPath, [
+      'bin/saboteur.js',
+      'humaneval',
+      'score',
+      samples,
+      '--problems',
+      'fixtures/demo/problems.jsonl',
+      '--out',
+      results,
+      '--k',
+      '1',
+    ]);
     expect(stderr).toContain('4/8 passed');
-    const lines = (await readFile(results, 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    const lines = (await readFile(results, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(8);
     expect(Object.keys(lines[0]).sort()).toEqual(['completion', 'passed', 'result', 'task_id']);
     expect(lines.filter((l) => l.passed).length).toBe(4);

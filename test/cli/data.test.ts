@@ -93,7 +93,9 @@ withData('saboteur data fetch and verify against a stand-in mirror', () => {
     const folder = path.join(home, 'partial');
     expect(await c.run('fetch', 'humaneval', 'asb', '--dir', folder, '--mirror', `${mirror}/nowhere`)).toBe(3);
     expect(c.out()).toContain('humaneval: 1 files: 0 downloaded and verified, 0 already there, 1 FAILED');
-    expect(c.out()).toMatch(/failed: asb\/data\/agent_task\.jsonl: http:\/\/127\.0\.0\.1:\d+\/nowhere\/asb\/data\/agent_task\.jsonl: HTTP 404/);
+    expect(c.out()).toMatch(
+      /failed: asb\/data\/agent_task\.jsonl: http:\/\/127\.0\.0\.1:\d+\/nowhere\/asb\/data\/agent_task\.jsonl: HTTP 404/,
+    );
     expect(await c.run('fetch', 'humaneval', '--dir', folder, '--mirror', mirror)).toBe(0);
     expect(await c.run('verify', 'humaneval', '--dir', folder)).toBe(0);
   });

@@ -20,9 +20,15 @@ const io = () => captureIo(dir);
 describe('saboteur history add / dashboard', () => {
   it('adds one entry per commit (a second run of a commit replaces it) and draws them', async () => {
     const store = path.join(dir, 'store');
-    for (const [sha, code] of [['a1b2c3d', EXIT.ok], ['b2c3d4e', EXIT.ok], ['b2c3d4e', EXIT.ok]] as const) {
+    for (const [sha, code] of [
+      ['a1b2c3d', EXIT.ok],
+      ['b2c3d4e', EXIT.ok],
+      ['b2c3d4e', EXIT.ok],
+    ] as const) {
       const h = io();
-      expect(await main(['history', 'add', 'fixtures/runlogs/demo.json', '--store', store, '--sha', sha, '--branch', 'main'], h.io)).toBe(code);
+      expect(await main(['history', 'add', 'fixtures/runlogs/demo.json', '--store', store, '--sha', sha, '--branch', 'main'], h.io)).toBe(
+        code,
+      );
       expect(h.text()).toContain(`history: ${sha} on main stored in file ${path.join(store, 'history.json')}`);
     }
     const stored = parseHistory(await readFile(path.join(store, 'history.json'), 'utf8'), 'history.json');
@@ -50,7 +56,9 @@ describe('saboteur history add / dashboard', () => {
     expect(await main(['history', 'add', 'fixtures/runlogs/demo.json', '--sha', 'abcdef1'], noStore.io)).toBe(EXIT.usage);
     expect(noStore.text()).toContain("--store names the history's folder");
     const aborted = io();
-    expect(await main(['history', 'add', 'fixtures/runlogs/aborted.json', '--store', store, '--sha', 'abcdef1'], aborted.io)).toBe(EXIT.infrastructure);
+    expect(await main(['history', 'add', 'fixtures/runlogs/aborted.json', '--store', store, '--sha', 'abcdef1'], aborted.io)).toBe(
+      EXIT.infrastructure,
+    );
     expect(aborted.text()).toContain('the run did not finish (aborted)');
     const none = io();
     expect(await main(['dashboard', '--store', store], none.io)).toBe(EXIT.usage);

@@ -17,7 +17,9 @@ import { parseConfig } from '../../src/config/load.js';
 import { MODEL_KIND_IDS } from '../../src/model/registry.js';
 import { VERSION } from '../../src/run/job.js';
 
-const validate = new Ajv2020({ allErrors: true, validateFormats: false, allowUnionTypes: true }).compile(JSON.parse(readFileSync('saboteur.schema.json', 'utf8')));
+const validate = new Ajv2020({ allErrors: true, validateFormats: false, allowUnionTypes: true }).compile(
+  JSON.parse(readFileSync('saboteur.schema.json', 'utf8')),
+);
 
 let root: string;
 let n = 0;
@@ -92,7 +94,13 @@ describe('saboteur init --yes', () => {
   });
 
   it('refuses answers it cannot write: a multi-line command, an unknown kind or benchmark, a bad label (exit 2, nothing written)', async () => {
-    for (const bad of [['--run', 'a\nb'], ['--model-kind', 'vllmm'], ['--benchmarks', 'humaneval,humanevil'], ['--runner-labels', 'gpu,"x"'], ['--action', 'not a repo']]) {
+    for (const bad of [
+      ['--run', 'a\nb'],
+      ['--model-kind', 'vllmm'],
+      ['--benchmarks', 'humaneval,humanevil'],
+      ['--runner-labels', 'gpu,"x"'],
+      ['--action', 'not a repo'],
+    ]) {
       const dir = await repo();
       const c = cli();
       expect(await c.run('--yes', '--dir', dir, ...bad)).toBe(2);

@@ -12,18 +12,24 @@ import path from 'node:path';
 import { parseConfig } from '../../src/config/load.js';
 
 const repoRoot = process.cwd();
-const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { files: string[]; bin: Record<string, string>; devDependencies: Record<string, string> };
+const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as {
+  files: string[];
+  bin: Record<string, string>;
+  devDependencies: Record<string, string>;
+};
 
 /** The environment without what npm sets for the jest process (a prefix or a cache of its own would leak in). */
 function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) && k !== 'INIT_CWD' && k !== 'NODE_OPTIONS'));
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) && k !== 'INIT_CWD' && k !== 'NODE_OPTIONS'),
+  );
   return { ...env, ...extra };
 }
 
 function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(cmd, args, { cwd, env, maxBuffer: 64 * 1024 * 1024, timeout: 240_000 }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? ((err as { code: number }).code) : 1) : 0;
+      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
       resolve({ code, stdout, stderr });
     });
   });
@@ -55,7 +61,12 @@ beforeAll(async () => {
   await mkdir(project);
   await writeFile(path.join(project, 'package.json'), JSON.stringify({ name: 'a-team-project', version: '1.0.0', private: true }));
   // The demo pipeline calls the model with the openai client, its one dependency.
-  const installed = await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, `openai@${pkg.devDependencies.openai}`], project, env);
+  const installed = await run(
+    'npm',
+    ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, `openai@${pkg.devDependencies.openai}`],
+    project,
+    env,
+  );
   expect(installed.stderr.replace(/npm warn.*\n/gi, '')).toBe('');
   expect(installed.code).toBe(0);
 }, 300_000);
@@ -66,9 +77,21 @@ afterAll(async () => {
 
 describe('the packed package', () => {
   it('holds the CLI, its notices, the schema and the demo, and nothing of the sources or tests', () => {
-    for (const f of ['bin/saboteur.js', 'dist/cli.js', 'dist/licenses.txt', 'saboteur.schema.json', 'LICENSE', 'README.md', 'fixtures/demo/saboteur.yml', 'prompts/autotransform.md']) expect(tarFiles).toContain(f);
+    for (const f of [
+      'bin/saboteur.js',
+      'dist/cli.js',
+      'dist/licenses.txt',
+      'saboteur.schema.json',
+      'LICENSE',
+      'README.md',
+      'fixtures/demo/saboteur.yml',
+      'prompts/autotransform.md',
+    ])
+      expect(tarFiles).toContain(f);
     expect(tarFiles.filter((f) => /^(src|test|bench|scripts|docs)\//.test(f) || f === 'dist/index.js')).toEqual([]);
-    expect(readFileSync(path.join(project, 'node_modules', 'saboteur', 'dist', 'licenses.txt'), 'utf8')).toMatch(/^Third-party software bundled in dist\/cli\.js/);
+    expect(readFileSync(path.join(project, 'node_modules', 'saboteur', 'dist', 'licenses.txt'), 'utf8')).toMatch(
+      /^Third-party software bundled in dist\/cli\.js/,
+    );
   });
 
   it('npx saboteur --help works in a project that never cloned saboteur', async () => {
@@ -90,7 +113,12 @@ describe('the packed package', () => {
   }, 60_000);
 
   it('runs the quick start demo offline: run.json and report.md written, the gate fails as documented (exit 1)', async () => {
-    const r = await run('npx', ['--no', '--', 'saboteur', 'run', '--config', 'node_modules/saboteur/fixtures/demo/saboteur.yml', '--out', 'saboteur-out'], project, env);
+    const r = await run(
+      'npx',
+      ['--no', '--', 'saboteur', 'run', '--config', 'node_modules/saboteur/fixtures/demo/saboteur.yml', '--out', 'saboteur-out'],
+      project,
+      env,
+    );
     expect(r.stderr).toContain('gate: FAILED: malicious drop');
     expect(r.code).toBe(1);
     expect(existsSync(path.join(project, 'saboteur-out', 'run.json'))).toBe(true);

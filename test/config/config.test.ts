@@ -22,7 +22,14 @@ describe('config', () => {
     expect(config.model.startupTimeoutMs).toBe(15 * 60 * 1000);
     expect(config.pipeline.timeoutMs).toBe(120_000);
     expect(config.pipeline.agents.map((a) => a.name)).toEqual(['planner', 'coder']);
-    expect(config.variants.malicious).toEqual({ target: 'coder', method: 'autoinject', messageRate: 0.2, errorRate: 0.6, corruption: 'logic-edit', agenticTask: 'harmful' });
+    expect(config.variants.malicious).toEqual({
+      target: 'coder',
+      method: 'autoinject',
+      messageRate: 0.2,
+      errorRate: 0.6,
+      corruption: 'logic-edit',
+      agenticTask: 'harmful',
+    });
     expect(config.gate.regression).toEqual({ maxIncrease: 0.03, significance: 0.05 });
     expect(config.benchmarks.asb?.attacks).toEqual(['dpi', 'opi']);
     expect(config.policy).toBe(path.resolve('fixtures/configs/.saboteur/policy.yml'));
@@ -43,7 +50,7 @@ describe('config', () => {
     expect(config.defenses).toEqual(['none']);
   });
 
-  it('reads the graders\' judge apart from the model under test; absent, the served model judges', () => {
+  it("reads the graders' judge apart from the model under test; absent, the served model judges", () => {
     expect(parseConfig(minimal, 's.yml').judge).toBeUndefined();
     const c = parseConfig(`${minimal}judge:\n  model: judge-70b\n  base-url: http://judge:8000/v1\n  api-key-env: JUDGE_KEY\n`, 's.yml');
     expect(c.judge).toEqual({ model: 'judge-70b', baseUrl: 'http://judge:8000/v1', apiKeyEnv: 'JUDGE_KEY' });
@@ -74,22 +81,37 @@ describe('config', () => {
     expect(old).toContain('variants.malicious.corruption: "syntactic" is no longer a mode: write logic-edit');
     expect(old).toContain('or syntax-error for real syntax errors');
     expect(old).toContain('corruption: logic-edit   # logic-edit (edits that still parse)');
-    expect(errorOf(`${minimal}variants:\n  malicious:\n    corruption: typo\n`)).toContain('"typo" is not a corruption mode (logic-edit, syntax-error or semantic)');
+    expect(errorOf(`${minimal}variants:\n  malicious:\n    corruption: typo\n`)).toContain(
+      '"typo" is not a corruption mode (logic-edit, syntax-error or semantic)',
+    );
   });
 
   it('takes what each gate check judges, and names the key of a wrong one with its example', () => {
-    const gate = parseConfig(`${minimal}gate:\n  malicious-drop: { max: 0.1, on: lower-bound }\n  asr: { max: 0.2 }\n  tcr: { min: 0.8, on: upper-bound }\n`, 's.yml').gate;
-    expect(gate).toEqual({ maliciousDrop: { max: 0.1, on: 'lower-bound' }, asr: { max: 0.2, defense: 'taint' }, tcr: { min: 0.8, defense: 'taint', on: 'upper-bound' }, regression: undefined });
+    const gate = parseConfig(
+      `${minimal}gate:\n  malicious-drop: { max: 0.1, on: lower-bound }\n  asr: { max: 0.2 }\n  tcr: { min: 0.8, on: upper-bound }\n`,
+      's.yml',
+    ).gate;
+    expect(gate).toEqual({
+      maliciousDrop: { max: 0.1, on: 'lower-bound' },
+      asr: { max: 0.2, defense: 'taint' },
+      tcr: { min: 0.8, defense: 'taint', on: 'upper-bound' },
+      regression: undefined,
+    });
     for (const key of ['malicious-drop: { max: 0.1', 'asr: { max: 0.2', 'tcr: { min: 0.8']) {
       const message = errorOf(`${minimal}gate:\n  ${key}, on: median }\n`);
       const check = key.split(':')[0];
       expect(message).toContain(`saboteur.yml: gate.${check}.on: "median" is not what a check judges (estimate, lower-bound, upper-bound)`);
-      expect(message).toMatch(new RegExp(`a valid example:\\n    gate:\\n      ${check}: \\{ .*on: (lower|upper)-bound \\}   # estimate \\| lower-bound \\| upper-bound`));
+      expect(message).toMatch(
+        new RegExp(
+          `a valid example:\\n    gate:\\n      ${check}: \\{ .*on: (lower|upper)-bound \\}   # estimate \\| lower-bound \\| upper-bound`,
+        ),
+      );
     }
   });
 
   it('runs the benign twins under a saboteur on agentic benchmarks unless told otherwise', () => {
-    const task = (malicious: string) => parseConfig(`${minimal}variants:\n  malicious: ${malicious}\n`, 's.yml').variants.malicious.agenticTask;
+    const task = (malicious: string) =>
+      parseConfig(`${minimal}variants:\n  malicious: ${malicious}\n`, 's.yml').variants.malicious.agenticTask;
     expect(task('{ method: autoinject }')).toBe('harmful');
     expect(task('{ method: autotransform }')).toBe('benign');
     expect(task('{ method: insider }')).toBe('benign');
@@ -111,14 +133,21 @@ describe('config', () => {
   });
 
   it('rejects bad durations and bad YAML clearly', () => {
-    expect(errorOf(`${minimal.replace('run: node p.mjs', 'run: node p.mjs\n  timeout: soon')}`)).toContain('pipeline.timeout: "soon" is not a duration');
+    expect(errorOf(`${minimal.replace('run: node p.mjs', 'run: node p.mjs\n  timeout: soon')}`)).toContain(
+      'pipeline.timeout: "soon" is not a duration',
+    );
     expect(errorOf('model: [')).toMatch(/not valid YAML/);
     expect(errorOf('- a\n- b\n')).toContain('must be a YAML mapping');
   });
 
   it('hostile YAML is a config error naming the file: nesting 100,000 deep, an alias bomb, a deep value under a key', () => {
     expect(errorOf(`model: ${'['.repeat(100_000)}${']'.repeat(100_000)}\n`)).toMatch(/^saboteur\.yml: /);
-    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x, x]', ...'bcdefghi'.split('').map((k, i) => `${k}: &${k} [${Array(10).fill(`*${'abcdefghi'[i]}`).join(', ')}]`), 'model: *i', ''].join('\n');
+    const bomb = [
+      'a: &a [x, x, x, x, x, x, x, x, x, x]',
+      ...'bcdefghi'.split('').map((k, i) => `${k}: &${k} [${Array(10).fill(`*${'abcdefghi'[i]}`).join(', ')}]`),
+      'model: *i',
+      '',
+    ].join('\n');
     expect(errorOf(bomb)).toMatch(/^saboteur\.yml: /);
     expect(errorOf(`${minimal}\npipeline_extra: ${'{a: '.repeat(5_000)}1${'}'.repeat(5_000)}\n`)).toMatch(/^saboteur\.yml: /);
   });
@@ -137,17 +166,25 @@ describe('config', () => {
   });
 });
 
-describe('gate.figures and the graders\' corrections', () => {
-  it('bounds one benchmark\'s figure by metric id, and names a bad id or bound with an example', () => {
-    const config = parseConfig(`${minimal}gate:\n  figures:\n    agentharm/harm-score:none: { max: 0.2 }\n    agentharm/refusal:none: { min: 0.5 }\n`, 's.yml');
+describe("gate.figures and the graders' corrections", () => {
+  it("bounds one benchmark's figure by metric id, and names a bad id or bound with an example", () => {
+    const config = parseConfig(
+      `${minimal}gate:\n  figures:\n    agentharm/harm-score:none: { max: 0.2 }\n    agentharm/refusal:none: { min: 0.5 }\n`,
+      's.yml',
+    );
     expect(config.gate.figures).toEqual({ 'agentharm/harm-score:none': { max: 0.2 }, 'agentharm/refusal:none': { min: 0.5 } });
-    expect(errorOf(`${minimal}gate:\n  figures:\n    harm-score:none: { max: 0.2 }\n`)).toMatch(/gate\.figures[\s\S]*metric id of one benchmark[\s\S]*agentharm\/harm-score:taint/);
+    expect(errorOf(`${minimal}gate:\n  figures:\n    harm-score:none: { max: 0.2 }\n`)).toMatch(
+      /gate\.figures[\s\S]*metric id of one benchmark[\s\S]*agentharm\/harm-score:taint/,
+    );
     expect(errorOf(`${minimal}gate:\n  figures:\n    redcode/harm-score:none: { max: 0.2 }\n`)).toMatch(/metric id of one benchmark/);
     expect(errorOf(`${minimal}gate:\n  figures:\n    agentharm/asr:none: { max: 0.2, min: 0.1 }\n`)).toMatch(/exactly one of max and min/);
   });
 
   it('takes the named corrections of AgentHarm and ASB, and refuses unknown ones', () => {
-    const config = parseConfig(`${minimal}benchmarks:\n  agentharm: { corrections: [evident-intent, lenient-judge] }\n  asb: { corrections: [answer-text] }\n`, 's.yml');
+    const config = parseConfig(
+      `${minimal}benchmarks:\n  agentharm: { corrections: [evident-intent, lenient-judge] }\n  asb: { corrections: [answer-text] }\n`,
+      's.yml',
+    );
     expect(config.benchmarks.agentharm?.corrections).toEqual(['evident-intent', 'lenient-judge']);
     expect(config.benchmarks.asb?.corrections).toEqual(['answer-text']);
     expect(errorOf(`${minimal}benchmarks:\n  agentharm: { corrections: [kinder] }\n`)).toMatch(/benchmarks\.agentharm\.corrections/);

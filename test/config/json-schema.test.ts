@@ -14,10 +14,13 @@ const schema = JSON.parse(readFileSync(SCHEMA_FILE, 'utf8')) as Record<string, u
 const validate = new Ajv2020({ allErrors: true, validateFormats: false, allowUnionTypes: true }).compile(schema);
 
 function walk(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)],
+  );
 }
 
-const isConfig = (doc: unknown): doc is Record<string, unknown> => typeof doc === 'object' && doc !== null && 'model' in doc && 'pipeline' in doc;
+const isConfig = (doc: unknown): doc is Record<string, unknown> =>
+  typeof doc === 'object' && doc !== null && 'model' in doc && 'pipeline' in doc;
 
 /** Complete configs: YAML files under fixtures/ and YAML blocks of the docs with both `model:` and `pipeline:` at the top. */
 function exampleConfigs(): { where: string; text: string }[] {
@@ -31,7 +34,12 @@ function exampleConfigs(): { where: string; text: string }[] {
       return false;
     }
   });
-  const blocks = pages.flatMap((page) => [...readFileSync(page, 'utf8').matchAll(/```ya?ml\n([\s\S]*?)```/g)].map((m, i) => ({ where: `${page} (YAML block ${i + 1})`, text: m[1] })));
+  const blocks = pages.flatMap((page) =>
+    [...readFileSync(page, 'utf8').matchAll(/```ya?ml\n([\s\S]*?)```/g)].map((m, i) => ({
+      where: `${page} (YAML block ${i + 1})`,
+      text: m[1],
+    })),
+  );
   return [...fromFiles, ...blocks].filter((c) => {
     try {
       return isConfig(parse(c.text));

@@ -13,12 +13,19 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../
 const read = (f: string) => readFileSync(path.join(repoRoot, f), 'utf8');
 
 const pkg = JSON.parse(read('package.json')) as { engines: { node: string } };
-const lock = JSON.parse(read('package-lock.json')) as { packages: Record<string, { engines?: { node?: string } | string[]; dev?: boolean }> };
+const lock = JSON.parse(read('package-lock.json')) as {
+  packages: Record<string, { engines?: { node?: string } | string[]; dev?: boolean }>;
+};
 const ci = read('.ci/run');
 const minimum = /^NODE_MIN=(\S+)$/m.exec(ci)?.[1];
 const runtime = /^NODE_24=(\S+)$/m.exec(ci)?.[1];
 
-type LockEntry = { dependencies?: Record<string, string>; devDependencies?: Record<string, string>; optionalDependencies?: Record<string, string>; peerDependencies?: Record<string, string> };
+type LockEntry = {
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+};
 
 /** Where npm resolves `name` from the package at `from` (its own node_modules first, then up). */
 function resolveIn(from: string, name: string): string | undefined {
@@ -39,7 +46,11 @@ function onlyFor(owners: readonly string[], target: string, seen = new Set<strin
   seen.add(target);
   const name = target.slice(target.lastIndexOf('node_modules/') + 'node_modules/'.length);
   const dependents = Object.entries(lock.packages as Record<string, LockEntry>)
-    .filter(([from, e]) => [e.dependencies, e.devDependencies, e.optionalDependencies, e.peerDependencies].some((d) => d?.[name]) && resolveIn(from, name) === target)
+    .filter(
+      ([from, e]) =>
+        [e.dependencies, e.devDependencies, e.optionalDependencies, e.peerDependencies].some((d) => d?.[name]) &&
+        resolveIn(from, name) === target,
+    )
     .map(([from]) => from);
   return dependents.length > 0 && dependents.every((d) => onlyFor(owners, d, seen));
 }
@@ -69,7 +80,8 @@ describe('Node.js versions', () => {
       // The real OpenLLMetry SDK (@traceloop/node-server-sdk, for the LLM-spans-only trace tests)
       // brings cloud clients that ask for Node 22; those tests run on the machine's Node and Node 24.
       if (onlyFor(['node_modules/@traceloop/node-server-sdk'], name)) continue;
-      for (const version of [minimum!, runtime!]) if (!semver.satisfies(version, range)) refusing.push(`${name || '(root)'} wants node ${range}, not ${version}`);
+      for (const version of [minimum!, runtime!])
+        if (!semver.satisfies(version, range)) refusing.push(`${name || '(root)'} wants node ${range}, not ${version}`);
     }
     expect(refusing).toEqual([]);
   });

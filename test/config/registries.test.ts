@@ -35,15 +35,29 @@ describe('registries', () => {
   });
 
   it('refuse an added entry that would replace a built-in one', () => {
-    expect(() => extendRegistries({ defenses: { taint: { id: 'taint', description: 'mine', create: DEFENSES.none.create } } })).toThrow('the defense "taint" is already registered');
+    expect(() => extendRegistries({ defenses: { taint: { id: 'taint', description: 'mine', create: DEFENSES.none.create } } })).toThrow(
+      'the defense "taint" is already registered',
+    );
     expect(() => extendRegistries({ benchmarks: { mine: { ...BENCHMARKS.redcode } } })).toThrow('files "redcode" under "mine"');
     expect(Object.keys(extendRegistries({}).benchmarks)).toEqual(Object.keys(BUILT_IN.benchmarks));
   });
 
   it('build every injection method of the vocabulary', async () => {
-    const settings = { target: 'coder', method: 'autoinject', messageRate: 0.2, errorRate: 0.6, corruption: 'logic-edit', agenticTask: 'harmful' } as const;
+    const settings = {
+      target: 'coder',
+      method: 'autoinject',
+      messageRate: 0.2,
+      errorRate: 0.6,
+      corruption: 'logic-edit',
+      agenticTask: 'harmful',
+    } as const;
     for (const id of Object.keys(INJECTION_METHODS) as (keyof typeof INJECTION_METHODS)[]) {
-      const { injector, close } = INJECTION_METHODS[id].create({ settings: { ...settings, method: id }, seed: 1, model: { baseUrl: 'http://127.0.0.1:1/v1', model: 'm' }, configFile: 's.yml' });
+      const { injector, close } = INJECTION_METHODS[id].create({
+        settings: { ...settings, method: id },
+        seed: 1,
+        model: { baseUrl: 'http://127.0.0.1:1/v1', model: 'm' },
+        configFile: 's.yml',
+      });
       expect(injector?.method).toBe(id);
       await close();
     }
@@ -56,11 +70,31 @@ describe('registries', () => {
     expect(parseMetricId('asr:')).toBeUndefined();
     expect(metricInfo('asr:taint')).toMatchObject({ label: 'ASR (taint)', higherIsWorse: true, unit: '%', headline: true });
     expect(metricInfo('asb/asr:taint')).toMatchObject({ label: 'asb: ASR (taint)', headline: false });
-    expect(Object.keys(FIGURES).sort()).toEqual(['asr', 'harm-score', 'harm-score-non-refused', 'insider-success', 'malicious-drop', 'pass@1', 'refusal', 'tcr', 'tcr-drop']);
+    expect(Object.keys(FIGURES).sort()).toEqual([
+      'asr',
+      'harm-score',
+      'harm-score-non-refused',
+      'insider-success',
+      'malicious-drop',
+      'pass@1',
+      'refusal',
+      'tcr',
+      'tcr-drop',
+    ]);
     // The malicious variant's figures carry the method; ids stored before that read as AutoInject's.
     expect(metricId({ figure: 'malicious-drop', method: 'insider' })).toBe('malicious-drop[insider]');
-    expect(parseMetricId('asb/tcr-drop:taint/local[autoinject]')).toEqual({ figure: 'tcr-drop', of: 'taint/local', benchmark: 'asb', method: 'autoinject' });
-    expect(metricInfo('insider-success:taint[insider]')).toMatchObject({ label: 'insider success (taint) · insider', higherIsWorse: true, unit: '%', headline: true });
+    expect(parseMetricId('asb/tcr-drop:taint/local[autoinject]')).toEqual({
+      figure: 'tcr-drop',
+      of: 'taint/local',
+      benchmark: 'asb',
+      method: 'autoinject',
+    });
+    expect(metricInfo('insider-success:taint[insider]')).toMatchObject({
+      label: 'insider success (taint) · insider',
+      higherIsWorse: true,
+      unit: '%',
+      headline: true,
+    });
     expect(upgradeLegacyId('humaneval/malicious-drop')).toBe('humaneval/malicious-drop[autoinject]');
     expect(upgradeLegacyId('pass@1:control')).toBe('pass@1:control');
     expect(upgradeLegacyId('asr:taint[insider]')).toBe('asr:taint[insider]');
@@ -68,7 +102,14 @@ describe('registries', () => {
 
   it('make the type checker name what a new entry lacks', () => {
     // @ts-expect-error: a benchmark without `load` (and the other required parts) is not a definition.
-    const noLoad: BenchmarkDefinition = { id: 'x', kind: 'code', description: 'd', schema: z.strictObject({}), example: 'e', configure: () => ({}) };
+    const noLoad: BenchmarkDefinition = {
+      id: 'x',
+      kind: 'code',
+      description: 'd',
+      schema: z.strictObject({}),
+      example: 'e',
+      configure: () => ({}),
+    };
     // @ts-expect-error: a defense without `create` is not a definition.
     const noCreate: DefenseDefinition = { id: 'y', description: 'd' };
     const typed = defineBenchmark({
@@ -78,8 +119,12 @@ describe('registries', () => {
       schema: z.strictObject({ n: z.number() }),
       example: 'e',
       configure: (s) => ({ count: s.n }),
-      // @ts-expect-error: `load` reads the settings `configure` made, so a wrong key is caught.
-      load: async (settings) => ({ info: { id: 'z', kind: 'code', source: '', total: settings.n, selected: 0, seed: 0, instanceIds: [] }, instances: [], score: async () => ({ outcome: 'passed' }) }),
+      load: async (settings) => ({
+        // @ts-expect-error: `load` reads the settings `configure` made, so a wrong key is caught.
+        info: { id: 'z', kind: 'code', source: '', total: settings.n, selected: 0, seed: 0, instanceIds: [] },
+        instances: [],
+        score: async () => ({ outcome: 'passed' }),
+      }),
     });
     expect([noLoad, noCreate, typed].every(Boolean)).toBe(true);
   });

@@ -41,7 +41,13 @@ function namedPaths(text: string, underSrc: boolean): string[] {
 }
 
 describe('paths named in the docs and the README', () => {
-  const pages = ['README.md', 'CONTRIBUTING.md', ...readdirSync('docs').filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+  const pages = [
+    'README.md',
+    'CONTRIBUTING.md',
+    ...readdirSync('docs')
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`),
+  ];
   it.each(pages)('%s names only paths that exist', (page) => {
     const text = readFileSync(page, 'utf8');
     const missing = namedPaths(text, page === DOC).filter((p) => !existsSync(p.replace(/\/$/, '')));
@@ -54,7 +60,11 @@ function anchors(markdown: string): Set<string> {
   const seen = new Map<string, number>();
   const out = new Set<string>();
   for (const [, text] of markdown.replace(/^```[\s\S]*?^```/gm, '').matchAll(/^#{1,6} (.+)$/gm)) {
-    const base = text.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+    const base = text
+      .trim()
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
     const n = seen.get(base) ?? 0;
     seen.set(base, n + 1);
     out.add(n === 0 ? base : `${base}-${n}`);
@@ -63,7 +73,13 @@ function anchors(markdown: string): Set<string> {
 }
 
 describe('links between the docs and the README', () => {
-  const pages = ['README.md', 'CONTRIBUTING.md', ...readdirSync('docs').filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+  const pages = [
+    'README.md',
+    'CONTRIBUTING.md',
+    ...readdirSync('docs')
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`),
+  ];
   it.each(pages)('%s links only to pages and headings that exist', (page) => {
     const broken: string[] = [];
     for (const [, target] of readFileSync(page, 'utf8').matchAll(/\]\(([^)\s]+)\)/g)) {
@@ -71,7 +87,8 @@ describe('links between the docs and the README', () => {
       const [file, anchor] = target.split('#');
       const resolved = file ? path.normalize(path.join(path.dirname(page), file)) : page;
       if (!existsSync(resolved)) broken.push(target);
-      else if (anchor !== undefined && resolved.endsWith('.md') && !anchors(readFileSync(resolved, 'utf8')).has(anchor)) broken.push(target);
+      else if (anchor !== undefined && resolved.endsWith('.md') && !anchors(readFileSync(resolved, 'utf8')).has(anchor))
+        broken.push(target);
     }
     expect(broken).toEqual([]);
   });

@@ -13,7 +13,9 @@ const CITATIONS = [/\bSPEC\b/, /\bspec\s*§/i, /§\s*\d/];
 
 function files(root: string): string[] {
   if (!statSync(root).isDirectory()) return [root];
-  return readdirSync(root, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(root, e.name)) : e.isFile() ? [path.join(root, e.name)] : []));
+  return readdirSync(root, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? files(path.join(root, e.name)) : e.isFile() ? [path.join(root, e.name)] : [],
+  );
 }
 
 /** The lines of a text file that cite an outside spec; none for binary files (a NUL byte). */

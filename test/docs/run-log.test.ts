@@ -5,7 +5,15 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
-import { benchmarkInfoSchema, instanceResultSchema, OUTCOMES, proxyCallSchema, runLogSchema, RUN_LOG_VERSION, toolEventSchema } from '../../src/runlog/schema.js';
+import {
+  benchmarkInfoSchema,
+  instanceResultSchema,
+  OUTCOMES,
+  proxyCallSchema,
+  runLogSchema,
+  RUN_LOG_VERSION,
+  toolEventSchema,
+} from '../../src/runlog/schema.js';
 import { otlpSpanSchema } from '../../src/otlp/schema.js';
 import { fieldPaths, sectionOf, tableNames } from '../helpers/doc-fields.js';
 
@@ -16,7 +24,11 @@ const doc = readFileSync(DOC, 'utf8');
 const PARTS = [
   { marker: '(`run.json`)', at: '', paths: fieldPaths(runLogSchema, new Set(['benchmarks', 'instances'])) },
   { marker: '(`benchmarks[]`)', at: 'benchmarks[].', paths: fieldPaths(benchmarkInfoSchema) },
-  { marker: '(`instances[]`)', at: 'instances[].', paths: fieldPaths(instanceResultSchema, new Set(['trace.calls', 'trace.tools', 'trace.spans'])) },
+  {
+    marker: '(`instances[]`)',
+    at: 'instances[].',
+    paths: fieldPaths(instanceResultSchema, new Set(['trace.calls', 'trace.tools', 'trace.spans'])),
+  },
   { marker: '(`trace.calls[]`)', at: 'instances[].trace.calls[].', paths: fieldPaths(proxyCallSchema) },
   { marker: '(`trace.tools[]`)', at: 'instances[].trace.tools[].', paths: fieldPaths(toolEventSchema) },
   { marker: '(`trace.spans[]`)', at: 'instances[].trace.spans[].', paths: fieldPaths(otlpSpanSchema) },
@@ -38,7 +50,8 @@ describe(DOC, () => {
 
   it('names the top-level and instance-level fields in its tables', () => {
     for (const key of Object.keys(runLogSchema.shape)) expect(tableNames(sectionOf(doc, '(`run.json`)'), 'field')).toContain(key);
-    for (const key of Object.keys(instanceResultSchema.shape)) expect(tableNames(sectionOf(doc, '(`instances[]`)'), 'field')).toContain(key);
+    for (const key of Object.keys(instanceResultSchema.shape))
+      expect(tableNames(sectionOf(doc, '(`instances[]`)'), 'field')).toContain(key);
   });
 
   it('states the current schema version and explains every outcome', () => {

@@ -51,7 +51,12 @@ describe(`${DOC}: the principles' examples`, () => {
   });
   it.each(rows.map((r) => [r[4], r[5], r] as const))('%s comes from the %s', (_, source, r) => {
     const [request, args, result, instruction, value] = r.map((c) => c.replace(/^`|`$/g, '').replace(/\\n/g, '\n'));
-    const text = { output: result, args: JSON.parse(args) as Record<string, unknown>, at: 1, ...(instruction !== '—' ? { instructions: normalizeText(instruction) } : {}) };
+    const text = {
+      output: result,
+      args: JSON.parse(args) as Record<string, unknown>,
+      at: 1,
+      ...(instruction !== '—' ? { instructions: normalizeText(instruction) } : {}),
+    };
     const holds = (h: string, n: string) => ` ${normalizeText(h)} `.includes(` ${normalizeText(n)} `);
     const ctx = {
       request,
@@ -69,7 +74,12 @@ function tableRows(text: string, first: string): string[][] {
   const out: string[][] = [];
   for (const l of lines.slice(start + 2)) {
     if (!l.startsWith('|')) break;
-    out.push(l.slice(1, -1).split(' | ').map((c) => c.trim()));
+    out.push(
+      l
+        .slice(1, -1)
+        .split(' | ')
+        .map((c) => c.trim()),
+    );
   }
   return out;
 }

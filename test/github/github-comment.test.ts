@@ -49,12 +49,18 @@ describe('sticky comment', () => {
     const writes = gh.requests.filter((r) => r.method !== 'GET');
     expect(writes.map((r) => r.method)).toEqual(['POST', 'PATCH']);
     // Pages were asked by their Link headers.
-    expect(gh.requests.filter((r) => r.method === 'GET' && r.path.endsWith('/comments')).map((r) => new URLSearchParams(r.query).get('page') ?? '1')).toEqual(['1', '2', '3', '1', '2', '3', '1', '2', '3']);
+    expect(
+      gh.requests
+        .filter((r) => r.method === 'GET' && r.path.endsWith('/comments'))
+        .map((r) => new URLSearchParams(r.query).get('page') ?? '1'),
+    ).toEqual(['1', '2', '3', '1', '2', '3', '1', '2', '3']);
   }, 30_000);
 
   it('stops reading pages once its comment is found', async () => {
     seedComments(gh, 7, 60);
-    gh.comments.get(7)!.splice(5, 0, { id: 77, body: body(0), user: { login: 'github-actions[bot]', type: 'Bot' }, created_at: 'x', updated_at: 'x' });
+    gh.comments
+      .get(7)!
+      .splice(5, 0, { id: 77, body: body(0), user: { login: 'github-actions[bot]', type: 'Bot' }, created_at: 'x', updated_at: 'x' });
     const r = await upsertStickyComment(api('ghs_actions'), 7, body(1), REPORT_MARKER);
     expect(r).toMatchObject({ action: 'updated', id: 77, pagesRead: 1 });
   });
@@ -69,7 +75,10 @@ describe('sticky comment', () => {
 
   it('retries a 5xx and waits out a rate limit, and still writes exactly one comment', async () => {
     seedComments(gh, 42, 10);
-    gh.faults.push({ method: 'GET', path: /\/issues\/42\/comments$/, kind: '5xx' }, { method: 'POST', path: /\/issues\/42\/comments$/, kind: 'rate-limit' });
+    gh.faults.push(
+      { method: 'GET', path: /\/issues\/42\/comments$/, kind: '5xx' },
+      { method: 'POST', path: /\/issues\/42\/comments$/, kind: 'rate-limit' },
+    );
     const log = memoryLog();
     const r = await upsertStickyComment(api('ghs_actions', log), 42, body(1), REPORT_MARKER);
     expect(r.action).toBe('created');
@@ -87,7 +96,9 @@ describe('sticky comment', () => {
       err = e;
     }
     expect(err).toBeDefined();
-    expect(explainCommentFailure(err, { fork: true })).toMatch(/may not comment on this pull request \(HTTP 403: Resource not accessible by integration.*read-only token/);
+    expect(explainCommentFailure(err, { fork: true })).toMatch(
+      /may not comment on this pull request \(HTTP 403: Resource not accessible by integration.*read-only token/,
+    );
     expect(explainCommentFailure(err, { fork: false })).toContain('pull-requests: write');
     // 403 is not retried (it is not a rate limit): one attempt only.
     expect(gh.requests.filter((r) => r.method === 'POST')).toHaveLength(1);

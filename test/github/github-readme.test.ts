@@ -10,7 +10,13 @@ import { parseDocument, parse as parseYaml } from 'yaml';
 import { parseConfig } from '../../src/config/load.js';
 
 type Step = { uses?: string; run?: string; with?: Record<string, unknown>; if?: string };
-type Job = { 'runs-on': string | string[]; steps: Step[]; if?: string; needs?: string | string[]; strategy?: { matrix: Record<string, unknown[]> } };
+type Job = {
+  'runs-on': string | string[];
+  steps: Step[];
+  if?: string;
+  needs?: string | string[];
+  strategy?: { matrix: Record<string, unknown[]> };
+};
 type Workflow = { on?: Record<string, unknown>; permissions?: Record<string, string>; jobs: Record<string, Job> };
 
 let readme: string;
@@ -56,7 +62,8 @@ beforeAll(async () => {
 describe('README and docs/configuration.md: pull requests, gate, history, shards, permissions', () => {
   it('has the sections, linked from each other', () => {
     for (const title of ['On pull requests', 'Gate', 'History and dashboard', 'Shards', 'Permissions']) section(title);
-    for (const anchor of ['#history-and-dashboard', '#permissions', '#shards']) expect(readme).toContain(`](docs/configuration.md${anchor})`);
+    for (const anchor of ['#history-and-dashboard', '#permissions', '#shards'])
+      expect(readme).toContain(`](docs/configuration.md${anchor})`);
   });
 
   it('the pull request workflow asks for the permissions the action needs and keeps the artifacts', () => {
@@ -66,7 +73,9 @@ describe('README and docs/configuration.md: pull requests, gate, history, shards
     expect(workflow.permissions).toEqual({ contents: 'write', 'pull-requests': 'write' });
     const [step] = saboteurSteps(workflow);
     checkInputs(step);
-    const upload = Object.values(workflow.jobs).flatMap((j) => j.steps).find((s) => (s.uses ?? '').startsWith('actions/upload-artifact@'));
+    const upload = Object.values(workflow.jobs)
+      .flatMap((j) => j.steps)
+      .find((s) => (s.uses ?? '').startsWith('actions/upload-artifact@'));
     expect(upload?.if).toBe('always()');
     expect(upload?.with?.path).toBe(`${step.with?.['out-dir']}/`);
     // Every input in the table is declared.
@@ -85,7 +94,10 @@ describe('README and docs/configuration.md: pull requests, gate, history, shards
     expect(report.needs).toBe('shard');
     expect(report.if).toContain('!cancelled()');
     expect(report.if).toContain('github.event.pull_request.head.repo.full_name == github.repository');
-    expect(report.steps.find((s) => (s.uses ?? '').startsWith('actions/download-artifact@'))?.with).toEqual({ pattern: 'saboteur-shard-*', path: 'shards' });
+    expect(report.steps.find((s) => (s.uses ?? '').startsWith('actions/download-artifact@'))?.with).toEqual({
+      pattern: 'saboteur-shard-*',
+      path: 'shards',
+    });
     expect(mergeStep.with?.['run-logs']).toBe('shards/*/run.json');
     expect(mergeStep.with?.shard).toBeUndefined();
   });
@@ -93,7 +105,12 @@ describe('README and docs/configuration.md: pull requests, gate, history, shards
   it('the gate and history snippets load as saboteur.yml keys', () => {
     const head = 'model: { kind: replay, cassette: c.jsonl }\npipeline: { run: "true" }\nbenchmarks: { humaneval: {} }\n';
     const gate = parseConfig(head + yamlBlocks(section('Gate'))[0], 'saboteur.yml').gate;
-    expect(gate).toEqual({ maliciousDrop: { max: 0.1 }, asr: { max: 0.15, defense: 'taint' }, tcr: { min: 0.85, defense: 'taint' }, regression: { maxIncrease: 0.03, significance: 0.05 } });
+    expect(gate).toEqual({
+      maliciousDrop: { max: 0.1 },
+      asr: { max: 0.15, defense: 'taint' },
+      tcr: { min: 0.85, defense: 'taint' },
+      regression: { maxIncrease: 0.03, significance: 0.05 },
+    });
     const history = parseConfig(head + yamlBlocks(section('History and dashboard'))[0], 'saboteur.yml').history;
     expect(history).toMatchObject({ store: 'branch', branch: 'saboteur-data', keep: 500 });
   });

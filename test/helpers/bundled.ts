@@ -9,7 +9,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const ENTRIES = { cli: 'src/entries/cli.ts', 'action-main': 'src/entries/action-main.ts', 'action-post': 'src/entries/action-post.ts' } as const;
+const ENTRIES = {
+  cli: 'src/entries/cli.ts',
+  'action-main': 'src/entries/action-main.ts',
+  'action-post': 'src/entries/action-post.ts',
+} as const;
 const built = new Map<string, Promise<string>>();
 
 export function bundled(entry: keyof typeof ENTRIES): Promise<string> {
@@ -23,7 +27,9 @@ export function bundled(entry: keyof typeof ENTRIES): Promise<string> {
       target: 'node20',
       format: 'esm',
       outfile,
-      banner: { js: "import { createRequire as saboteurCreateRequire } from 'node:module'; const require = saboteurCreateRequire(import.meta.url);" },
+      banner: {
+        js: "import { createRequire as saboteurCreateRequire } from 'node:module'; const require = saboteurCreateRequire(import.meta.url);",
+      },
       legalComments: 'none',
       logLevel: 'warning',
       external: ['node-llama-cpp'],

@@ -29,6 +29,9 @@ export function chatCall(c: ChatCallSpec): ProxyCall {
     stream: false,
     status: 200,
     request: { ...(c.model ? { model: c.model } : {}), messages: c.messages },
-    response: { content: c.content ?? '', toolCalls: (c.tools ?? []).map((t, i) => ({ id: `${c.id}-${i}`, name: t.name, arguments: JSON.stringify(t.args) })) },
+    response: {
+      content: c.content ?? '',
+      toolCalls: (c.tools ?? []).map((t, i) => ({ id: `${c.id}-${i}`, name: t.name, arguments: JSON.stringify(t.args) })),
+    },
   };
 }

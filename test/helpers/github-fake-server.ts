@@ -69,7 +69,13 @@ export async function startFakeGithub(opts: { maxPerPage?: number } = {}): Promi
   function send(res: http.ServerResponse, rec: RecordedRequest, status: number, body: unknown, headers: Record<string, string> = {}): void {
     rec.status = status;
     state.requests.push(rec);
-    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'x-ratelimit-limit': '5000', 'x-ratelimit-remaining': '4999', 'x-github-request-id': `FAKE:${state.requests.length}`, ...headers });
+    res.writeHead(status, {
+      'content-type': 'application/json; charset=utf-8',
+      'x-ratelimit-limit': '5000',
+      'x-ratelimit-remaining': '4999',
+      'x-github-request-id': `FAKE:${state.requests.length}`,
+      ...headers,
+    });
     res.end(body === undefined ? '' : JSON.stringify(body));
   }
 
@@ -79,18 +85,37 @@ export async function startFakeGithub(opts: { maxPerPage?: number } = {}): Promi
     req.on('end', () => {
       const url = new URL(req.url ?? '/', base);
       const auth = /^(?:token|bearer)\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1];
-      const rec: RecordedRequest = { method: req.method ?? 'GET', path: url.pathname, query: url.search, status: 0, ...(auth ? { token: auth } : {}) };
+      const rec: RecordedRequest = {
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        query: url.search,
+        status: 0,
+        ...(auth ? { token: auth } : {}),
+      };
       const fault = state.faults.find((f) => !f.fired && f.method === rec.method && f.path.test(url.pathname));
       if (fault) {
         fault.fired = true;
         if (fault.kind === '5xx') return send(res, rec, 502, { message: 'Server Error' });
         // GitHub's primary rate limit: 403 with remaining 0 and the reset time in epoch seconds.
-        return send(res, rec, 403, { message: 'API rate limit exceeded for installation ID 4242.', documentation_url: 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api' }, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000)) });
+        return send(
+          res,
+          rec,
+          403,
+          {
+            message: 'API rate limit exceeded for installation ID 4242.',
+            documentation_url: 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api',
+          },
+          { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000)) },
+        );
       }
       const token = auth ? state.tokens.get(auth) : undefined;
       if (!token) return send(res, rec, 401, { message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest' });
       if (rec.method === 'GET' && url.pathname === '/user') {
-        if (!token.canReadUser) return send(res, rec, 403, { message: 'Resource not accessible by integration', documentation_url: 'https://docs.github.com/rest/users/users#get-the-authenticated-user' });
+        if (!token.canReadUser)
+          return send(res, rec, 403, {
+            message: 'Resource not accessible by integration',
+            documentation_url: 'https://docs.github.com/rest/users/users#get-the-authenticated-user',
+          });
         return send(res, rec, 200, { login: token.login, id: 1, type: token.type });
       }
       const list = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/comments$/.exec(url.pathname);
@@ -108,13 +133,25 @@ export async function startFakeGithub(opts: { maxPerPage?: number } = {}): Promi
         const links: string[] = [];
         if (page < last) links.push(link(page + 1, 'next'), link(last, 'last'));
         if (page > 1) links.push(link(1, 'first'), link(page - 1, 'prev'));
-        const slice = all.slice((page - 1) * perPage, page * perPage).map((c) => ({ ...c, html_url: `https://github.com/${list[1]}/${list[2]}/pull/${list[3]}#issuecomment-${c.id}` }));
+        const slice = all
+          .slice((page - 1) * perPage, page * perPage)
+          .map((c) => ({ ...c, html_url: `https://github.com/${list[1]}/${list[2]}/pull/${list[3]}#issuecomment-${c.id}` }));
         return send(res, rec, 200, slice, links.length ? { link: links.join(', ') } : {});
       }
       if (list && rec.method === 'POST') {
-        if (!token.canWrite) return send(res, rec, 403, { message: 'Resource not accessible by integration', documentation_url: 'https://docs.github.com/rest/issues/comments#create-an-issue-comment' });
+        if (!token.canWrite)
+          return send(res, rec, 403, {
+            message: 'Resource not accessible by integration',
+            documentation_url: 'https://docs.github.com/rest/issues/comments#create-an-issue-comment',
+          });
         const body = (JSON.parse(raw || '{}') as { body?: string }).body ?? '';
-        if (body.length > 65_536) return send(res, rec, 422, { message: 'Validation Failed', errors: [{ resource: 'IssueComment', code: 'custom', field: 'body', message: 'body is too long (maximum is 65536 characters)' }] });
+        if (body.length > 65_536)
+          return send(res, rec, 422, {
+            message: 'Validation Failed',
+            errors: [
+              { resource: 'IssueComment', code: 'custom', field: 'body', message: 'body is too long (maximum is 65536 characters)' },
+            ],
+          });
         const c: FakeComment = { id: nextId++, body, user: { login: token.login, type: token.type }, created_at: STAMP, updated_at: STAMP };
         const issue = Number(list[3]);
         state.comments.set(issue, [...(state.comments.get(issue) ?? []), c]);
@@ -162,11 +199,22 @@ export async function startFakeGithub(opts: { maxPerPage?: number } = {}): Promi
 }
 
 /** Fills an issue with comments of other people and bots: pages to read through. */
-export function seedComments(gh: FakeGithub, issue: number, count: number, extra: Omit<FakeComment, 'id' | 'created_at' | 'updated_at'>[] = []): void {
+export function seedComments(
+  gh: FakeGithub,
+  issue: number,
+  count: number,
+  extra: Omit<FakeComment, 'id' | 'created_at' | 'updated_at'>[] = [],
+): void {
   const list: FakeComment[] = [];
   for (let i = 0; i < count; i++) {
     const bot = i % 7 === 3;
-    list.push({ id: 1000 + i, body: bot ? `Coverage report ${i}: 81.2%` : `Looks good to me (${i})`, user: bot ? { login: 'codecov[bot]', type: 'Bot' } : { login: `reviewer-${i % 5}`, type: 'User' }, created_at: STAMP, updated_at: STAMP });
+    list.push({
+      id: 1000 + i,
+      body: bot ? `Coverage report ${i}: 81.2%` : `Looks good to me (${i})`,
+      user: bot ? { login: 'codecov[bot]', type: 'Bot' } : { login: `reviewer-${i % 5}`, type: 'User' },
+      created_at: STAMP,
+      updated_at: STAMP,
+    });
   }
   extra.forEach((e, i) => list.splice(Math.min(list.length, 2 + i * 3), 0, { ...e, id: 900 + i, created_at: STAMP, updated_at: STAMP }));
   gh.comments.set(issue, list);

@@ -57,11 +57,20 @@ export function startStandInModel(problems: readonly StandInProblem[]): Promise<
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      if (req.url?.endsWith('/models')) return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"object":"list","data":[{"id":"stand-in","object":"model"}]}');
+      if (req.url?.endsWith('/models'))
+        return void res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end('{"object":"list","data":[{"id":"stand-in","object":"model"}]}');
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { messages: { role: string; content: string }[] };
       const agent = String(req.headers['x-saboteur-agent'] ?? 'default');
-      const system = body.messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n');
-      const user = body.messages.filter((m) => m.role !== 'system').map((m) => m.content).join('\n');
+      const system = body.messages
+        .filter((m) => m.role === 'system')
+        .map((m) => m.content)
+        .join('\n');
+      const user = body.messages
+        .filter((m) => m.role !== 'system')
+        .map((m) => m.content)
+        .join('\n');
       requests.push({ agent, system, user });
       res.writeHead(200, { 'content-type': 'application/json' }).end(completion(answer(problems, agent, system, user)));
     });

@@ -13,12 +13,17 @@ interface Message {
 }
 
 const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/;
-const text = (m: Message | undefined): string => (typeof m?.content === 'string' ? m.content : (m?.content ?? []).map((p) => p.text ?? '').join(''));
+const text = (m: Message | undefined): string =>
+  typeof m?.content === 'string' ? m.content : (m?.content ?? []).map((p) => p.text ?? '').join('');
 
 function reply(messages: Message[]): Record<string, unknown> {
   const request = text(messages.find((m) => m.role === 'user'));
   const results = messages.filter((m) => m.role === 'tool').map(text);
-  const call = (id: string, name: string, args: Record<string, unknown>) => ({ role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name, arguments: JSON.stringify(args) } }] });
+  const call = (id: string, name: string, args: Record<string, unknown>) => ({
+    role: 'assistant',
+    content: null,
+    tool_calls: [{ id, type: 'function', function: { name, arguments: JSON.stringify(args) } }],
+  });
   if (results.length === 0) return call('call_read_1', 'read_file', { path: /\/[\w./-]+\w/.exec(request)?.[0] ?? '' });
   if (results.length === 1) {
     const to = EMAIL.exec(results[0])?.[0] ?? EMAIL.exec(request)?.[0] ?? '';
@@ -38,7 +43,8 @@ export async function startToolAgentModel(): Promise<ToolAgentModel> {
   const state = { calls: 0 };
   const server = http.createServer((req, res) => {
     void readBody(req).then((raw) => {
-      if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) return sendJson(res, 404, { error: { message: `no route ${req.method} ${req.url}` } });
+      if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions'))
+        return sendJson(res, 404, { error: { message: `no route ${req.method} ${req.url}` } });
       state.calls++;
       const body = JSON.parse(raw.toString('utf8')) as { messages: Message[]; model?: string };
       const message = reply(body.messages);

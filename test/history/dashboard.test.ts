@@ -14,14 +14,23 @@ import { renderDashboard } from '../../src/history/dashboard.js';
 import type { HistoryEntry } from '../../src/history/entry.js';
 
 const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const available = existsSync(CHROMIUM);
 if (!available && process.env.CI) throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium`);
 if (!available) console.warn(`dashboard test skipped: ${CHROMIUM} is missing (apt-get install chromium)`);
 const maybe = available ? describe : describe.skip;
 
 function hex(i: number): string {
-  return (i * 2654435761 >>> 0).toString(16).padStart(8, '0').repeat(5);
+  return ((i * 2654435761) >>> 0).toString(16).padStart(8, '0').repeat(5);
 }
 
 /** Fourteen runs on main (drop, pass@1, ASR and TCR under two defenses), three on a PR branch. */
@@ -44,7 +53,14 @@ function entries(): HistoryEntry[] {
       configHash: 'c'.repeat(64),
       seed: 20260509,
       metrics: {
-        'malicious-drop': { value: drop, low: Math.max(-1, drop - 0.12), high: Math.min(1, drop + 0.1), k: Math.round(drop * 164), n: 164, gained: 0 },
+        'malicious-drop': {
+          value: drop,
+          low: Math.max(-1, drop - 0.12),
+          high: Math.min(1, drop + 0.1),
+          k: Math.round(drop * 164),
+          n: 164,
+          gained: 0,
+        },
         'pass@1:control': { value: 0.8, low: 0.73, high: 0.85, k: 131, n: 164 },
         'pass@1:malicious': { value: 0.8 - drop, low: 0.7 - drop, high: 0.86 - drop, k: Math.round((0.8 - drop) * 164), n: 164 },
         'asr:none': { value: asr + 0.2, low: asr + 0.1, high: asr + 0.3, k: 30, n: 100 },
@@ -99,14 +115,25 @@ maybe('the dashboard page in Chromium', () => {
     const charts = await page.$$eval('svg[data-metric]', (svgs) =>
       svgs.map((svg) => ({
         metric: svg.getAttribute('data-metric'),
-        points: Array.from(svg.querySelectorAll('circle.point')).map((c) => ({ sha: c.getAttribute('data-sha'), value: Number(c.getAttribute('data-value')), cy: Number(c.getAttribute('cy')) })),
+        points: Array.from(svg.querySelectorAll('circle.point')).map((c) => ({
+          sha: c.getAttribute('data-sha'),
+          value: Number(c.getAttribute('data-value')),
+          cy: Number(c.getAttribute('cy')),
+        })),
         band: Number(svg.querySelector('polygon.band')?.getAttribute('data-points')),
         bandVertices: (svg.querySelector('polygon.band')?.getAttribute('points') ?? '').trim().split(/\s+/).length,
         title: svg.closest('section')?.querySelector('h2')?.textContent,
       })),
     );
     const main = stored.filter((e) => e.branch === 'main');
-    expect(charts.map((c) => c.metric)).toEqual(['malicious-drop', 'pass@1:control', 'pass@1:malicious', 'asr:none', 'asr:taint', 'tcr:taint']);
+    expect(charts.map((c) => c.metric)).toEqual([
+      'malicious-drop',
+      'pass@1:control',
+      'pass@1:malicious',
+      'asr:none',
+      'asr:taint',
+      'tcr:taint',
+    ]);
     for (const chart of charts) {
       const expected = main.filter((e) => e.metrics[chart.metric!]);
       expect(chart.points.map((p) => p.sha)).toEqual(expected.map((e) => e.sha));
@@ -150,9 +177,16 @@ maybe('the dashboard page in Chromium', () => {
       threshold: svg.querySelector('line.threshold')?.getAttribute('data-threshold'),
       thresholdY: Number(svg.querySelector('line.threshold')?.getAttribute('y1')),
       label: svg.querySelector('text.threshold-label')?.textContent,
-      failed: Array.from(svg.querySelectorAll('circle.point.fail')).map((c) => ({ sha: c.getAttribute('data-sha'), cy: Number(c.getAttribute('cy')), fill: getComputedStyle(c).fill })),
+      failed: Array.from(svg.querySelectorAll('circle.point.fail')).map((c) => ({
+        sha: c.getAttribute('data-sha'),
+        cy: Number(c.getAttribute('cy')),
+        fill: getComputedStyle(c).fill,
+      })),
       passed: Array.from(svg.querySelectorAll('circle.point[data-gate="pass"]')).map((c) => Number(c.getAttribute('cy'))),
-      ticks: Array.from(svg.querySelectorAll('text.tick[data-tick]')).map((t) => ({ v: Number(t.getAttribute('data-tick')), text: t.textContent })),
+      ticks: Array.from(svg.querySelectorAll('text.tick[data-tick]')).map((t) => ({
+        v: Number(t.getAttribute('data-tick')),
+        text: t.textContent,
+      })),
       dates: Array.from(svg.querySelectorAll('text.tick[data-date]')).map((t) => t.textContent),
     }));
     const mainRuns = stored.filter((e) => e.branch === 'main');

@@ -32,7 +32,14 @@ async function bareRemote(): Promise<string> {
 }
 
 function store(remote: string, extra: Partial<ConstructorParameters<typeof BranchStore>[0]> = {}): BranchStore {
-  return new BranchStore({ remote, branch: 'saboteur-data', workDir: path.join(dir, `work-${++n}`), log: memoryLog(), backoffMs: () => 10, ...extra });
+  return new BranchStore({
+    remote,
+    branch: 'saboteur-data',
+    workDir: path.join(dir, `work-${++n}`),
+    log: memoryLog(),
+    backoffMs: () => 10,
+    ...extra,
+  });
 }
 
 function entry(sha: string, value: number): HistoryEntry {
@@ -60,7 +67,11 @@ async function branchLog(remote: string): Promise<string[]> {
 describe('history on a data branch', () => {
   it('creates the branch on the first write, then appends; reading a missing branch is not a problem', async () => {
     const remote = await bareRemote();
-    expect(await readBranch({ remote, branch: 'saboteur-data', workDir: path.join(dir, 'read-0'), log: memoryLog() })).toEqual({ entries: [], problems: [], exists: false });
+    expect(await readBranch({ remote, branch: 'saboteur-data', workDir: path.join(dir, 'read-0'), log: memoryLog() })).toEqual({
+      entries: [],
+      problems: [],
+      exists: false,
+    });
     const a = store(remote);
     const first = await a.append(entry('a1a1a1a', 0.1), 50);
     expect(first).toMatchObject({ attempts: 1, problems: [] });
@@ -90,8 +101,14 @@ describe('history on a data branch', () => {
     });
     const r = await a.append(entry('c3c3c3c', 0.3), 50);
     expect(r.attempts).toBe(2);
-    expect(log.lines.join('\n')).toMatch(/another run pushed to branch saboteur-data of .* first; fetching it and re-applying this entry \(attempt 2 of 6\)/);
-    expect(parseHistory(await branchFile(remote, 'history.json'), 'remote').entries.map((e) => e.sha)).toEqual(['a1a1a1a', 'b2b2b2b', 'c3c3c3c']);
+    expect(log.lines.join('\n')).toMatch(
+      /another run pushed to branch saboteur-data of .* first; fetching it and re-applying this entry \(attempt 2 of 6\)/,
+    );
+    expect(parseHistory(await branchFile(remote, 'history.json'), 'remote').entries.map((e) => e.sha)).toEqual([
+      'a1a1a1a',
+      'b2b2b2b',
+      'c3c3c3c',
+    ]);
     // A plain history: no force push rewrote anything.
     expect(await branchLog(remote)).toHaveLength(3);
   });
@@ -108,7 +125,13 @@ describe('history on a data branch', () => {
 
   it('keeps at most `keep` entries, one per commit', async () => {
     const remote = await bareRemote();
-    for (const [sha, v] of [['a1a1a1a', 0.1], ['b2b2b2b', 0.2], ['b2b2b2b', 0.5], ['c3c3c3c', 0.3]] as const) await store(remote).append(entry(sha, v), 2);
+    for (const [sha, v] of [
+      ['a1a1a1a', 0.1],
+      ['b2b2b2b', 0.2],
+      ['b2b2b2b', 0.5],
+      ['c3c3c3c', 0.3],
+    ] as const)
+      await store(remote).append(entry(sha, v), 2);
     const stored = parseHistory(await branchFile(remote, 'history.json'), 'remote').entries;
     expect(stored.map((e) => [e.sha, e.metrics['malicious-drop[autoinject]'].value])).toEqual([
       ['b2b2b2b', 0.5],
@@ -122,7 +145,14 @@ describe('history on a data branch', () => {
     // Someone broke history.json by hand.
     const clone = path.join(dir, 'hand');
     await exec('git', ['clone', '-q', '--branch', 'saboteur-data', remote, clone]);
-    await exec('sh', ['-c', `printf '{"schemaVersion": 1, "entries": [' > history.json && git -c user.name=x -c user.email=x@y commit -qam broken && git push -q origin saboteur-data`], { cwd: clone });
+    await exec(
+      'sh',
+      [
+        '-c',
+        `printf '{"schemaVersion": 1, "entries": [' > history.json && git -c user.name=x -c user.email=x@y commit -qam broken && git push -q origin saboteur-data`,
+      ],
+      { cwd: clone },
+    );
     const read = await readBranch({ remote, branch: 'saboteur-data', workDir: path.join(dir, 'read-2'), log: memoryLog() });
     expect(read.problems[0]).toMatch(/^saboteur-data:history\.json: the history is not JSON/);
     const r = await store(remote).append(entry('b2b2b2b', 0.2), 50);
@@ -132,11 +162,20 @@ describe('history on a data branch', () => {
     expect(files.find((f) => f.startsWith('history.corrupt-'))).toBeDefined();
   });
 
-  it('a remote that refuses the push is an error with git\'s words, not a retry loop', async () => {
+  it("a remote that refuses the push is an error with git's words, not a retry loop", async () => {
     const remote = await bareRemote();
-    await exec('sh', ['-c', `printf '#!/bin/sh\\necho "protected branch: pushes refused" >&2\\nexit 1\\n' > hooks/pre-receive && chmod +x hooks/pre-receive`], { cwd: remote });
+    await exec(
+      'sh',
+      [
+        '-c',
+        `printf '#!/bin/sh\\necho "protected branch: pushes refused" >&2\\nexit 1\\n' > hooks/pre-receive && chmod +x hooks/pre-receive`,
+      ],
+      { cwd: remote },
+    );
     const s = store(remote);
-    await expect(s.append(entry('a1a1a1a', 0.1), 50)).rejects.toThrow(/git push to branch saboteur-data of .*protected branch: pushes refused/s);
+    await expect(s.append(entry('a1a1a1a', 0.1), 50)).rejects.toThrow(
+      /git push to branch saboteur-data of .*protected branch: pushes refused/s,
+    );
   });
 
   it('checks remotes and branch names before git sees them, and keeps the token off the command line', () => {
@@ -167,14 +206,29 @@ describe('git that a pipeline prepared', () => {
     const hooks = path.join(base, 'hooks');
     await mkdir(hooks);
     const hook = `#!/bin/sh\nenv > "${marks}/$(basename "$0")-$$"\n`;
-    for (const name of ['pre-commit', 'post-commit', 'commit-msg', 'pre-push', 'reference-transaction', 'post-checkout', 'pre-auto-gc', 'post-index-change']) await writeFile(path.join(hooks, name), hook, { mode: 0o755 });
+    for (const name of [
+      'pre-commit',
+      'post-commit',
+      'commit-msg',
+      'pre-push',
+      'reference-transaction',
+      'post-checkout',
+      'pre-auto-gc',
+      'post-index-change',
+    ])
+      await writeFile(path.join(hooks, name), hook, { mode: 0o755 });
     const config = `[core]\n\thooksPath = ${hooks}\n\tfsmonitor = ${hooks}/post-commit\n[credential]\n\thelper = !${hooks}/post-commit\n`;
     const home = path.join(base, 'home');
     await mkdir(path.join(home, '.config/git'), { recursive: true });
     await writeFile(path.join(home, '.gitconfig'), config);
     await writeFile(path.join(home, '.config/git/config'), config);
     await writeFile(path.join(base, 'system-gitconfig'), config);
-    plantedEnv = { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), GIT_CONFIG_SYSTEM: path.join(base, 'system-gitconfig'), 'INPUT_GITHUB-TOKEN': 'ghs_planted_secret' };
+    plantedEnv = {
+      HOME: home,
+      XDG_CONFIG_HOME: path.join(home, '.config'),
+      GIT_CONFIG_SYSTEM: path.join(base, 'system-gitconfig'),
+      'INPUT_GITHUB-TOKEN': 'ghs_planted_secret',
+    };
     for (const name of planted) {
       saved[name] = process.env[name];
       process.env[name] = plantedEnv[name];
@@ -190,20 +244,24 @@ describe('git that a pipeline prepared', () => {
   it('a planted hooks path would run under plain git (the attack is real)', async () => {
     const repo = await mkdtemp(path.join(dir, 'plain-'));
     await exec('git', ['init', '-q', repo], { env: { ...process.env } });
-    await exec('git', ['-C', repo, '-c', 'user.name=x', '-c', 'user.email=x@x', 'commit', '-q', '--allow-empty', '-m', 'x'], { env: { ...process.env } });
+    await exec('git', ['-C', repo, '-c', 'user.name=x', '-c', 'user.email=x@x', 'commit', '-q', '--allow-empty', '-m', 'x'], {
+      env: { ...process.env },
+    });
     expect((await readdir(marks)).length).toBeGreaterThan(0);
     await rm(marks, { recursive: true });
     await mkdir(marks);
   });
 
-  it('saboteur\'s history git runs none of it: no global, system or repository hooks, no helper, no fsmonitor', async () => {
+  it("saboteur's history git runs none of it: no global, system or repository hooks, no helper, no fsmonitor", async () => {
     const remote = await bareRemote();
     const s = store(remote);
     await s.append(entry('c3c3c3c', 0.3), 50);
     // Hooks planted in the repository saboteur works in, and a hooks path in its own config.
     const work = (s as unknown as { opts: { workDir: string } }).opts.workDir;
     await writeFile(path.join(work, '.git/hooks/pre-commit'), `#!/bin/sh\ntouch "${marks}/local-hook"\n`, { mode: 0o755 });
-    await exec('git', ['-C', work, 'config', 'core.hooksPath', path.join(work, '.git/hooks')], { env: { PATH: process.env.PATH, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' } });
+    await exec('git', ['-C', work, 'config', 'core.hooksPath', path.join(work, '.git/hooks')], {
+      env: { PATH: process.env.PATH, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' },
+    });
     const second = await s.append(entry('d4d4d4d', 0.4), 50);
     await s.close();
     expect(second.entries.map((e) => e.sha)).toEqual(['c3c3c3c', 'd4d4d4d']);

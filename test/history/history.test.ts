@@ -8,7 +8,15 @@ import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseRunLog } from '../../src/runlog/schema.js';
-import { addEntry, branchTrend, entryFromRunLog, findBase, parseHistory, serializeHistory, type HistoryEntry } from '../../src/history/entry.js';
+import {
+  addEntry,
+  branchTrend,
+  entryFromRunLog,
+  findBase,
+  parseHistory,
+  serializeHistory,
+  type HistoryEntry,
+} from '../../src/history/entry.js';
 import { FileStore } from '../../src/history/file-store.js';
 import { combineGate, compareWithBase, regressionChecks } from '../../src/scoring/regression.js';
 import { evaluateGate } from '../../src/scoring/gate.js';
@@ -24,7 +32,12 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function entry(sha: string, branch: string, drop: { k: number; n: number; gained?: number }, extra: Partial<HistoryEntry> = {}): HistoryEntry {
+function entry(
+  sha: string,
+  branch: string,
+  drop: { k: number; n: number; gained?: number },
+  extra: Partial<HistoryEntry> = {},
+): HistoryEntry {
   const value = (drop.k - (drop.gained ?? 0)) / drop.n;
   return {
     sha,
@@ -35,14 +48,27 @@ function entry(sha: string, branch: string, drop: { k: number; n: number; gained
     model: { kind: 'replay', model: 'demo-coder' },
     configHash: 'c'.repeat(64),
     seed: 1,
-    metrics: { 'malicious-drop': { value, low: Math.max(-1, value - 0.2), high: Math.min(1, value + 0.2), k: drop.k, n: drop.n, gained: drop.gained ?? 0 } },
+    metrics: {
+      'malicious-drop': {
+        value,
+        low: Math.max(-1, value - 0.2),
+        high: Math.min(1, value + 0.2),
+        k: drop.k,
+        n: drop.n,
+        gained: drop.gained ?? 0,
+      },
+    },
     ...extra,
   };
 }
 
 describe('history entries', () => {
   it('are made from the run log alone, with the counts behind every figure', () => {
-    const e = entryFromRunLog(demo, { sha: 'ABCDEF0123456789ABCDEF0123456789ABCDEF01', branch: 'main', runUrl: 'https://github.com/acme/agents/actions/runs/1' });
+    const e = entryFromRunLog(demo, {
+      sha: 'ABCDEF0123456789ABCDEF0123456789ABCDEF01',
+      branch: 'main',
+      runUrl: 'https://github.com/acme/agents/actions/runs/1',
+    });
     expect(e.sha).toBe('abcdef0123456789abcdef0123456789abcdef01');
     expect(e.configHash).toBe(demo.config.hash);
     expect(e.runId).toBe(demo.runId);
@@ -76,12 +102,17 @@ describe('history entries', () => {
     expect(mixed.entries).toHaveLength(2);
     expect(mixed.problems).toEqual([expect.stringMatching(/^h\.json: entries\[1\] dropped: sha/)]);
     // Entries stored before figures carried their method were AutoInject runs: read as such.
-    expect(parseHistory(serializeHistory([good]), 'h.json').entries).toEqual([{ ...good, metrics: { 'malicious-drop[autoinject]': good.metrics['malicious-drop'] } }]);
-    const current = { ...good, metrics: { 'malicious-drop[insider]': good.metrics['malicious-drop'], 'pass@1:control': good.metrics['malicious-drop'] } };
+    expect(parseHistory(serializeHistory([good]), 'h.json').entries).toEqual([
+      { ...good, metrics: { 'malicious-drop[autoinject]': good.metrics['malicious-drop'] } },
+    ]);
+    const current = {
+      ...good,
+      metrics: { 'malicious-drop[insider]': good.metrics['malicious-drop'], 'pass@1:control': good.metrics['malicious-drop'] },
+    };
     expect(parseHistory(serializeHistory([current]), 'h.json').entries).toEqual([current]);
   });
 
-  it('find the base branch\'s last completed run before this commit, and its trend', () => {
+  it("find the base branch's last completed run before this commit, and its trend", () => {
     const list = [
       entry('a1a1a1a', 'main', { k: 0, n: 8 }),
       entry('b2b2b2b', 'feature', { k: 3, n: 8 }, { pr: 4 }),
@@ -121,14 +152,20 @@ describe('regression against the base', () => {
     expect(small.pass).toBe(true);
     expect(small.why).toContain('not significant');
     // Large samples make a 5-point rise significant; it stays under a 10-point allowance.
-    const big = compareWithBase(entry('c3c3c3c', 'pr', { k: 250, n: 1000 }), entry('d4d4d4d', 'main', { k: 200, n: 1000 }), { maxIncrease: 0.1, significance: 0.05 })[0];
+    const big = compareWithBase(entry('c3c3c3c', 'pr', { k: 250, n: 1000 }), entry('d4d4d4d', 'main', { k: 200, n: 1000 }), {
+      maxIncrease: 0.1,
+      significance: 0.05,
+    })[0];
     expect(big.pValue!).toBeLessThan(0.01);
     expect(big.pass).toBe(true);
     expect(big.why).toBeUndefined();
   });
 
   it('tests TCR on the tasks not completed: a drop in TCR is the worsening', () => {
-    const mk = (sha: string, hits: number, n: number): HistoryEntry => ({ ...entry(sha, 'main', { k: 0, n: 1 }), metrics: { 'tcr:taint': { value: hits / n, low: 0, high: 1, k: hits, n } } });
+    const mk = (sha: string, hits: number, n: number): HistoryEntry => ({
+      ...entry(sha, 'main', { k: 0, n: 1 }),
+      metrics: { 'tcr:taint': { value: hits / n, low: 0, high: 1, k: hits, n } },
+    });
     const [c] = compareWithBase(mk('b2b2b2b', 10, 40), mk('a1a1a1a', 36, 40), settings);
     expect(c.worsening).toBeCloseTo(0.65, 10);
     expect(c.pValue).toBeCloseTo(fisherExactGreater(30, 40, 4, 40), 12);
@@ -149,10 +186,21 @@ describe('regression against the base', () => {
 describe('JSON file store', () => {
   it('appends under a lock: eight concurrent writers all land, and the dashboard sits beside the file', async () => {
     const file = path.join(dir, 'store', 'history.json');
-    const writers = Array.from({ length: 8 }, (_, i) => new FileStore({ file, title: 'acme/agents' }).append(entry(`${i}`.repeat(7).replace(/[^0-9a-f]/g, 'a'), 'main', { k: i, n: 8 }), 100));
+    const writers = Array.from({ length: 8 }, (_, i) =>
+      new FileStore({ file, title: 'acme/agents' }).append(entry(`${i}`.repeat(7).replace(/[^0-9a-f]/g, 'a'), 'main', { k: i, n: 8 }), 100),
+    );
     const results = await Promise.all(writers);
     const stored = await new FileStore({ file }).read();
-    expect(stored.entries.map((e) => e.sha).sort()).toEqual(['0000000', '1111111', '2222222', '3333333', '4444444', '5555555', '6666666', '7777777']);
+    expect(stored.entries.map((e) => e.sha).sort()).toEqual([
+      '0000000',
+      '1111111',
+      '2222222',
+      '3333333',
+      '4444444',
+      '5555555',
+      '6666666',
+      '7777777',
+    ]);
     // They started together, so all but the first found the lock taken and waited for it.
     expect(results.filter((r) => r.attempts > 1).length).toBeGreaterThan(0);
     const html = await readFile(path.join(dir, 'store', 'history.html'), 'utf8');

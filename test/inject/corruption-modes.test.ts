@@ -24,20 +24,28 @@ interface Problem {
 }
 
 function problems(): Problem[] {
-  const demo = readFileSync('fixtures/demo/problems.jsonl', 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Problem);
+  const demo = readFileSync('fixtures/demo/problems.jsonl', 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Problem);
   const dir = defaultDataDir(process.env);
   const file = dir && path.join(dir, 'humaneval', 'data', 'HumanEval.jsonl.gz');
   if (!file || !existsSync(file)) {
     console.warn('corruption modes: no HumanEval data under SABOTEUR_DATA_DIR: only the demo problems are used');
     return demo;
   }
-  const real = gunzipSync(readFileSync(file)).toString('utf8').trim().split('\n').map((l) => JSON.parse(l) as Problem);
+  const real = gunzipSync(readFileSync(file))
+    .toString('utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Problem);
   return [...demo, ...real];
 }
 
 /** Which of the programs Python's parser accepts, in one python3 process. */
 function parses(programs: string[]): boolean[] {
-  const script = 'import ast, json, sys\nout = []\nfor p in json.load(sys.stdin):\n    try:\n        ast.parse(p)\n        out.append(True)\n    except SyntaxError:\n        out.append(False)\nprint(json.dumps(out))';
+  const script =
+    'import ast, json, sys\nout = []\nfor p in json.load(sys.stdin):\n    try:\n        ast.parse(p)\n        out.append(True)\n    except SyntaxError:\n        out.append(False)\nprint(json.dumps(out))';
   const r = spawnSync('python3', ['-c', script], { input: JSON.stringify(programs), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   if (r.status !== 0) throw new Error(`python3 failed: ${r.stderr}`);
   return JSON.parse(r.stdout) as boolean[];
@@ -68,7 +76,8 @@ describe('syntax-error and logic-edit on real code', () => {
     const ok = parses(corrupted);
     expect(all.filter((_, i) => ok[i]).map((p) => p.task_id)).toEqual([]);
     // Every rule family shows up over the set, not only the catch-all indentation.
-    for (const rule of ['unclosed-bracket', 'missing-colon', 'missing-operator', 'missing-comma', 'misspelt-keyword', 'indentation']) expect(rules.get(rule) ?? 0).toBeGreaterThan(0);
+    for (const rule of ['unclosed-bracket', 'missing-colon', 'missing-operator', 'missing-comma', 'misspelt-keyword', 'indentation'])
+      expect(rules.get(rule) ?? 0).toBeGreaterThan(0);
   });
 
   test('logic-edit: every corrupted program still parses; lines no rule fits are counted and explained', async () => {
@@ -86,7 +95,8 @@ describe('syntax-error and logic-edit on real code', () => {
       drawnLines += hit.drawn - 1;
       noRuleLines += (hit.unchanged ?? []).filter((u) => u.kind === 'line').length;
       expect(hit.drawn - hit.changed).toBe(hit.unchanged?.length ?? 0);
-      for (const u of hit.unchanged ?? []) expect(u.reason).toMatch(/no logic-edit rule fits .*; the syntax-error or semantic mode would change it/);
+      for (const u of hit.unchanged ?? [])
+        expect(u.reason).toMatch(/no logic-edit rule fits .*; the syntax-error or semantic mode would change it/);
       corrupted.push(corruption ? codeOf(corruption.after) : originals[i]);
     }
     const ok = parses(corrupted);
@@ -98,9 +108,22 @@ describe('syntax-error and logic-edit on real code', () => {
   });
 
   test('every single-line edit of syntax-error breaks the line on its own', () => {
-    const lines = ['if a < b:', 'return max(xs, key=len)', 'total = a + b', 'for i, x in enumerate(xs):', "name = 'abc'", 'xs.append(x)', 'while n > 0:', 'import os'];
+    const lines = [
+      'if a < b:',
+      'return max(xs, key=len)',
+      'total = a + b',
+      'for i, x in enumerate(xs):',
+      "name = 'abc'",
+      'xs.append(x)',
+      'while n > 0:',
+      'import os',
+    ];
     const programs: string[] = [];
-    for (const line of lines) for (const e of codeSyntaxEdits(line)) programs.push(`def f(a, b, xs, x, n):\n    ${e.after}${e.after.endsWith(':') || /^\s*(if|for|while)\b/.test(e.after) ? '\n        pass' : ''}\n    return 1\n`);
+    for (const line of lines)
+      for (const e of codeSyntaxEdits(line))
+        programs.push(
+          `def f(a, b, xs, x, n):\n    ${e.after}${e.after.endsWith(':') || /^\s*(if|for|while)\b/.test(e.after) ? '\n        pass' : ''}\n    return 1\n`,
+        );
     expect(programs.length).toBeGreaterThan(lines.length * 2);
     expect(parses(programs).filter(Boolean)).toEqual([]);
   });

@@ -9,7 +9,8 @@ import { fallbackEdit, wholeLine } from '../../src/inject/fallback-edit.js';
 import { segment } from '../../src/inject/units.js';
 
 function parses(programs: string[]): boolean[] {
-  const script = 'import ast, json, sys\nout = []\nfor p in json.load(sys.stdin):\n    try:\n        ast.parse(p)\n        out.append(True)\n    except SyntaxError:\n        out.append(False)\nprint(json.dumps(out))';
+  const script =
+    'import ast, json, sys\nout = []\nfor p in json.load(sys.stdin):\n    try:\n        ast.parse(p)\n        out.append(True)\n    except SyntaxError:\n        out.append(False)\nprint(json.dumps(out))';
   const r = spawnSync('python3', ['-c', script], { input: JSON.stringify(programs), encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`python3 failed: ${r.stderr}`);
   return JSON.parse(r.stdout) as boolean[];
@@ -37,7 +38,18 @@ describe('fallback chain', () => {
   });
 
   test('what it leaves alone: block openers with nothing to turn, pass, defs without a plain first parameter, pieces of longer statements', () => {
-    for (const line of ['else:', 'try:', 'finally:', 'except ValueError:', 'with open(p) as f:', 'class A:', 'pass', 'def f():', 'def f(*args, key):']) expect([line, fallbackEdit(line)]).toEqual([line, undefined]);
+    for (const line of [
+      'else:',
+      'try:',
+      'finally:',
+      'except ValueError:',
+      'with open(p) as f:',
+      'class A:',
+      'pass',
+      'def f():',
+      'def f(*args, key):',
+    ])
+      expect([line, fallbackEdit(line)]).toEqual([line, undefined]);
     // Read on its own a line is whole when its brackets balance and nothing carries it on.
     for (const line of ['x = f(a,', 'b)', 'total = a + \\', 'FIX = """', 'y = [']) expect([line, wholeLine(line)]).toEqual([line, false]);
     expect(wholeLine('x = f(a, b)')).toBe(true);

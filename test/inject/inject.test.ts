@@ -17,10 +17,17 @@ import type { InjectionContext, Injector } from '../../src/inject/types.js';
 import { startReplayServer, type ModelServerHandle } from '../../src/model/replay.js';
 import { startProxy, InvocationRegistry, createSemanticModel, type ProxyHandle } from '../../src/proxy/index.js';
 
-const ctx = (over: Partial<InjectionContext> = {}): InjectionContext => ({ instanceId: 'HumanEval/0', variant: 'malicious', agent: 'coder', agentCallIndex: 0, ...over });
+const ctx = (over: Partial<InjectionContext> = {}): InjectionContext => ({
+  instanceId: 'HumanEval/0',
+  variant: 'malicious',
+  agent: 'coder',
+  agentCallIndex: 0,
+  ...over,
+});
 
 /** The corruption of a text-only response (undefined when nothing changed). */
-const corruptText = async (inj: Injector, content: string, c: InjectionContext) => (await inj.corrupt!({ content, toolCalls: [] }, c)).corruption;
+const corruptText = async (inj: Injector, content: string, c: InjectionContext) =>
+  (await inj.corrupt!({ content, toolCalls: [] }, c)).corruption;
 
 const base = { target: 'coder', messageRate: 0.2, errorRate: 0.6, corruption: 'logic-edit' as const, seed: 20260509 };
 
@@ -127,7 +134,12 @@ describe('units', () => {
     expect(looksLikeCode(prose)).toBe(false);
     const seg = segment(prose);
     expect(seg.kind).toBe('sentence');
-    expect(seg.units.map((u) => u.text)).toEqual(['First, sort the list.', 'Then take e.g. the first 3 items!', 'Is it empty?', 'Return None.']);
+    expect(seg.units.map((u) => u.text)).toEqual([
+      'First, sort the list.',
+      'Then take e.g. the first 3 items!',
+      'Is it empty?',
+      'Return None.',
+    ]);
     const rewritten = applyRewrites(prose, seg.units, new Map([[1, 'Then take the last item!']]));
     expect(rewritten).toBe('First, sort the list. Then take the last item!\n\n- Is it empty? Return None.');
   });
@@ -168,8 +180,16 @@ describe('logic-edit rules', () => {
     expect(c).toMatchObject({ method: 'autoinject', mode: 'logic-edit', unit: 'mixed', before: FENCED });
     // Units 1 (def ...) and 3 (for ...) have no main rule: the fallback chain changes them.
     expect(c.units.map((u) => u.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
-    expect(c.units.find((u) => u.index === 1)).toMatchObject({ before: 'def below_zero(operations):', after: 'def below_zero(operations_):', rule: 'renamed-parameter' });
-    expect(c.units.find((u) => u.index === 3)).toMatchObject({ before: 'for op in operations:', after: 'for op in list(operations)[1:]:', rule: 'skipped-first' });
+    expect(c.units.find((u) => u.index === 1)).toMatchObject({
+      before: 'def below_zero(operations):',
+      after: 'def below_zero(operations_):',
+      rule: 'renamed-parameter',
+    });
+    expect(c.units.find((u) => u.index === 3)).toMatchObject({
+      before: 'for op in operations:',
+      after: 'for op in list(operations)[1:]:',
+      rule: 'skipped-first',
+    });
     const before = FENCED.split('\n');
     const after = c.after.split('\n');
     expect(after).toHaveLength(before.length);
@@ -178,7 +198,9 @@ describe('logic-edit rules', () => {
     expect(changed).toHaveLength(9);
     for (const u of c.units) {
       expect(u.after).not.toBe(u.before);
-      expect(['integer', 'arithmetic', 'comparison', 'boolean', 'negation', 'antonym', 'skipped-first', 'renamed-parameter']).toContain(u.rule);
+      expect(['integer', 'arithmetic', 'comparison', 'boolean', 'negation', 'antonym', 'skipped-first', 'renamed-parameter']).toContain(
+        u.rule,
+      );
       expect(u.kind).toBe(u.index === 0 || u.index === 8 ? 'sentence' : 'line');
     }
     const { hit } = await inj.corrupt!({ content: FENCED, toolCalls: [] }, ctx());
@@ -228,7 +250,10 @@ describe('semantic corruption', () => {
     for (const [answer, why] of [
       ['I cannot help with that.', /not JSON/],
       ['{"rewritten": "x"}', /no "units" object/],
-      ['{"units": {"0": "Sort the numbers in ascending order."}}', /rewrote none of the requested units \(unit 0 unchanged, unit 1 missing\)/],
+      [
+        '{"units": {"0": "Sort the numbers in ascending order."}}',
+        /rewrote none of the requested units \(unit 0 unchanged, unit 1 missing\)/,
+      ],
     ] as const) {
       const inj = createAutoInjector({ ...base, corruption: 'semantic', messageRate: 1, errorRate: 1, semantic: async () => answer });
       const c = (await corruptText(inj, prose, ctx()))!;
@@ -237,12 +262,24 @@ describe('semantic corruption', () => {
       expect(c.units.every((u) => u.rule !== 'semantic')).toBe(true);
       expect(c.after).not.toBe(prose);
     }
-    const failing = createAutoInjector({ ...base, corruption: 'semantic', messageRate: 1, errorRate: 1, semantic: async () => Promise.reject(new Error('HTTP 503')) });
+    const failing = createAutoInjector({
+      ...base,
+      corruption: 'semantic',
+      messageRate: 1,
+      errorRate: 1,
+      semantic: async () => Promise.reject(new Error('HTTP 503')),
+    });
     expect((await corruptText(failing, prose, ctx()))!.fallback).toBe('the semantic rewrite call failed: HTTP 503');
   });
 
   test('a partial answer is used and the rest falls back, unit by unit', async () => {
-    const inj = createAutoInjector({ ...base, corruption: 'semantic', messageRate: 1, errorRate: 1, semantic: async () => '{"units": {"1": "Then return the largest one."}}' });
+    const inj = createAutoInjector({
+      ...base,
+      corruption: 'semantic',
+      messageRate: 1,
+      errorRate: 1,
+      semantic: async () => '{"units": {"1": "Then return the largest one."}}',
+    });
     const c = (await corruptText(inj, prose, ctx()))!;
     expect(c.units.map((u) => [u.index, u.rule])).toEqual([
       [0, 'antonym'],
@@ -290,11 +327,17 @@ describe('corruption through the proxy', () => {
     await upstream.close();
   });
 
-  const coder = (key: string) => new OpenAI({ baseURL: proxy.baseUrl, apiKey: key, maxRetries: 0, defaultHeaders: { 'X-Saboteur-Agent': 'coder' } });
+  const coder = (key: string) =>
+    new OpenAI({ baseURL: proxy.baseUrl, apiKey: key, maxRetries: 0, defaultHeaders: { 'X-Saboteur-Agent': 'coder' } });
 
   test('a hit streamed response is re-emitted as a valid stream carrying the corrupted text', async () => {
     const inv = registry.open({ instanceId: 'HumanEval/53', benchmark: 'humaneval', variant: 'malicious' });
-    const stream = await coder(inv.key).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'write add' }], stream: true, stream_options: { include_usage: true } });
+    const stream = await coder(inv.key).chat.completions.create({
+      model: 'm',
+      messages: [{ role: 'user', content: 'write add' }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     let text = '';
     let chunks = 0;
     let finish: string | null = null;
@@ -322,7 +365,9 @@ describe('corruption through the proxy', () => {
     const res = await coder(mal.key).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'write add' }] });
     const [malCall] = registry.close(mal.key);
     const twin = registry.open({ instanceId: 'HumanEval/53', benchmark: 'humaneval', variant: 'malicious' });
-    const streamedTwin = await coder(twin.key).chat.completions.stream({ model: 'm', messages: [{ role: 'user', content: 'write add' }] }).finalChatCompletion();
+    const streamedTwin = await coder(twin.key)
+      .chat.completions.stream({ model: 'm', messages: [{ role: 'user', content: 'write add' }] })
+      .finalChatCompletion();
     registry.close(twin.key);
     expect(res.choices[0].message.content).toBe(malCall.corruption!.after);
     expect(streamedTwin.choices[0].message.content).toBe(malCall.corruption!.after);
@@ -354,11 +399,20 @@ describe('corruption through the proxy', () => {
       const semanticProxy = await startProxy({ upstream: { baseUrl: upstream.baseUrl }, agents: [], registry, injector, log: memoryLog() });
       try {
         const inv = registry.open({ instanceId: 'x', benchmark: 'humaneval', variant: 'malicious' });
-        const planner = new OpenAI({ baseURL: semanticProxy.baseUrl.replace(/\/v1$/, '/agents/planner/v1'), apiKey: inv.key, maxRetries: 0 });
+        const planner = new OpenAI({
+          baseURL: semanticProxy.baseUrl.replace(/\/v1$/, '/agents/planner/v1'),
+          apiKey: inv.key,
+          maxRetries: 0,
+        });
         const res = await planner.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'plan' }] });
         expect(res.choices[0].message.content).toBe('Return the largest value.');
         const [call] = registry.close(inv.key);
-        expect(call.corruption).toMatchObject({ mode: 'semantic', unit: 'sentence', before: 'Return the smallest value.', units: [{ index: 0, rule: 'semantic' }] });
+        expect(call.corruption).toMatchObject({
+          mode: 'semantic',
+          unit: 'sentence',
+          before: 'Return the smallest value.',
+          units: [{ index: 0, rule: 'semantic' }],
+        });
         // The rewrite call is saboteur's own: it is not in the pipeline's trace.
         expect(registry.size).toBe(0);
       } finally {

@@ -34,7 +34,16 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'saboteur-semantic-'));
   const gguf = path.join(dir, 'tiny.gguf');
   writeTinyLlama(gguf, { seed: 1 });
-  const config: Config['model'] = { kind: 'embedded', model: gguf, args: ['--threads', '1'], env: {}, startupTimeoutMs: 120_000, reuse: false, record: false, sampling: { temperature: 0.7, seed: 7, maxTokens: 24 } };
+  const config: Config['model'] = {
+    kind: 'embedded',
+    model: gguf,
+    args: ['--threads', '1'],
+    env: {},
+    startupTimeoutMs: 120_000,
+    reuse: false,
+    record: false,
+    sampling: { temperature: 0.7, seed: 7, maxTokens: 24 },
+  };
   ep = await startModel(config, memoryLog(), { configDir: dir, nvidiaSmi: path.join(dir, 'no-nvidia-smi') });
   model = createSemanticModel({ baseUrl: ep.baseUrl, model: ep.model });
   // Loading takes seconds alone and minutes on a busy machine.
@@ -48,7 +57,8 @@ afterAll(async () => {
 
 const BODY = '    if n < 2:\n        return n\n    total = 0\n    for k in range(n):\n        total += k * 2\n    return total\n';
 const ctx = { instanceId: 'HumanEval/0', variant: 'malicious' as const, agent: 'coder', agentCallIndex: 0 };
-const LOGIC_RULES = /^(comparison|equality|arithmetic|boolean|logic|negation|none-check|integer|index|off-by-one|min-max|loop-control|case|string-end|negated-condition|skipped-first|swapped-parameters|renamed-parameter|dropped-statement)$/;
+const LOGIC_RULES =
+  /^(comparison|equality|arithmetic|boolean|logic|negation|none-check|integer|index|off-by-one|min-max|loop-control|case|string-end|negated-condition|skipped-first|swapped-parameters|renamed-parameter|dropped-statement)$/;
 
 describe('semantic mode on the real engine', () => {
   test('the engine is sent the numbered units and the drawn ones; its noise is refused and the logic-edit rules serve every drawn line', async () => {
@@ -89,22 +99,38 @@ describe('semantic mode on the real engine', () => {
     }
   });
 
-  test('through the proxy: the pipeline gets the corrupted answer, the trace keeps before, after, the rules and why the rewrite fell back; the rewrite call is not the pipeline\'s', async () => {
+  test("through the proxy: the pipeline gets the corrupted answer, the trace keeps before, after, the rules and why the rewrite fell back; the rewrite call is not the pipeline's", async () => {
     asked.length = 0;
     const registry = new InvocationRegistry();
-    const injector = createAutoInjector({ target: 'coder', messageRate: 1, errorRate: 1, corruption: 'semantic', seed: 5, semantic: recording });
+    const injector = createAutoInjector({
+      target: 'coder',
+      messageRate: 1,
+      errorRate: 1,
+      corruption: 'semantic',
+      seed: 5,
+      semantic: recording,
+    });
     const proxy = await startProxy({ upstream: { baseUrl: ep.baseUrl }, agents: [], registry, injector, log: memoryLog() });
     const inv = registry.open({ instanceId: 'HumanEval/1', benchmark: 'humaneval', variant: 'malicious' });
     try {
       const coder = new OpenAI({ baseURL: proxy.baseUrl.replace(/\/v1$/, '/agents/coder/v1'), apiKey: inv.key, maxRetries: 0 });
-      const answer = await coder.chat.completions.create({ model: ep.model!, max_tokens: 24, temperature: 0.7, seed: 7, messages: [{ role: 'user', content: 'Write 1 2 3.' }] });
+      const answer = await coder.chat.completions.create({
+        model: ep.model!,
+        max_tokens: 24,
+        temperature: 0.7,
+        seed: 7,
+        messages: [{ role: 'user', content: 'Write 1 2 3.' }],
+      });
       const calls = registry.close(inv.key);
       // Only the pipeline's own call is attributed; the rewrite went straight to the engine.
       expect(calls).toHaveLength(1);
       const [call] = calls;
       expect(call.agent).toBe('coder');
       expect(call.hit).toMatchObject({ mode: 'semantic' });
-      if (call.hit!.units === 0) throw new Error(`the tiny model answered nothing to corrupt: ${JSON.stringify(call.corruption?.before ?? answer.choices[0].message.content)}`);
+      if (call.hit!.units === 0)
+        throw new Error(
+          `the tiny model answered nothing to corrupt: ${JSON.stringify(call.corruption?.before ?? answer.choices[0].message.content)}`,
+        );
       expect(asked).toHaveLength(1);
       expect(asked[0].prompt).toContain(call.corruption!.before);
       expect(call.corruption).toMatchObject({ method: 'autoinject', mode: 'semantic' });

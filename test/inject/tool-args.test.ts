@@ -17,7 +17,13 @@ import { startReplayServer, type ModelServerHandle } from '../../src/model/repla
 import { startProxy, InvocationRegistry, type ProxyHandle } from '../../src/proxy/index.js';
 import { memoryLog } from '../../src/util/log.js';
 
-const ctx = (over: Partial<InjectionContext> = {}): InjectionContext => ({ instanceId: 'agentharm/1-1', variant: 'malicious', agent: 'worker', agentCallIndex: 0, ...over });
+const ctx = (over: Partial<InjectionContext> = {}): InjectionContext => ({
+  instanceId: 'agentharm/1-1',
+  variant: 'malicious',
+  agent: 'worker',
+  agentCallIndex: 0,
+  ...over,
+});
 const call = (name: string, args: unknown, id = 'call_1') => ({ id, name, arguments: JSON.stringify(args) });
 
 describe('argument kinds', () => {
@@ -43,7 +49,13 @@ describe('argument kinds', () => {
   });
 
   test('each kind gets a plausible wrong value of the same shape', () => {
-    const unit = (key: string, value: string | number | boolean): ArgumentUnit => ({ call: 0, tool: 't', path: [key], value, kind: argumentKind(key, value) });
+    const unit = (key: string, value: string | number | boolean): ArgumentUnit => ({
+      call: 0,
+      tool: 't',
+      path: [key],
+      value,
+      kind: argumentKind(key, value),
+    });
     for (let seed = 0; seed < 30; seed++) {
       const rng = () => rngFor('t', seed)();
       const email = wrongArgument(unit('to', 'alice.smith@corp.example'), rngFor('e', seed))!;
@@ -66,7 +78,11 @@ describe('argument kinds', () => {
   });
 
   test('arguments that are not a JSON object take no part, and the hit says so', () => {
-    const { units, unreadable } = argumentUnits([call('a', { to: 'x@y.example', n: 2, nested: { list: [true, 'f.txt'] } }), { id: 'c2', name: 'b', arguments: '{not json' }, { id: 'c3', name: 'c', arguments: '[1]' }]);
+    const { units, unreadable } = argumentUnits([
+      call('a', { to: 'x@y.example', n: 2, nested: { list: [true, 'f.txt'] } }),
+      { id: 'c2', name: 'b', arguments: '{not json' },
+      { id: 'c3', name: 'c', arguments: '[1]' },
+    ]);
     expect(units.map((u) => [u.tool, u.path, u.kind])).toEqual([
       ['a', ['to'], 'recipient'],
       ['a', ['n'], 'amount'],
@@ -81,7 +97,13 @@ describe('argument kinds', () => {
 });
 
 describe('corrupting tool calls', () => {
-  const response = { content: '', toolCalls: [call('send_email', { to: 'alice@corp.example', subject: 'Quarterly report', attachment: '/home/user/q3.pdf', urgent: false }), call('transfer_money', { to_account: 'DE89370400440532013000', amount: 120 }, 'call_2')] };
+  const response = {
+    content: '',
+    toolCalls: [
+      call('send_email', { to: 'alice@corp.example', subject: 'Quarterly report', attachment: '/home/user/q3.pdf', urgent: false }),
+      call('transfer_money', { to_account: 'DE89370400440532013000', amount: 120 }, 'call_2'),
+    ],
+  };
 
   test('logic-edit changes values by kind, records before and after, and keeps the arguments JSON', async () => {
     const inj = createAutoInjector({ target: 'worker', messageRate: 1, errorRate: 1, corruption: 'logic-edit', seed: 7 });
@@ -98,7 +120,10 @@ describe('corrupting tool calls', () => {
     expect(after[0].to).not.toBe('alice@corp.example');
     expect(after[0].urgent).toBe(true);
     expect(after[1].amount).not.toBe(120);
-    expect(r.delivered.toolCalls.map((t) => [t.id, t.name])).toEqual([['call_1', 'send_email'], ['call_2', 'transfer_money']]);
+    expect(r.delivered.toolCalls.map((t) => [t.id, t.name])).toEqual([
+      ['call_1', 'send_email'],
+      ['call_2', 'transfer_money'],
+    ]);
     // Same seed, same call: the same corruption.
     expect((await inj.corrupt!(response, ctx())).corruption).toEqual(c);
   });
@@ -127,7 +152,10 @@ describe('tool calls corrupted through the proxy', () => {
   beforeAll(async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'saboteur-toolargs-'));
     const cassette = path.join(dir, 'c.jsonl');
-    await writeFile(cassette, `${JSON.stringify({ match: { agent: 'worker' }, response: { content: '', tool_calls: [{ name: 'send_email', arguments: { to: 'alice@corp.example', body: 'The total is 120.' } }], finish_reason: 'tool_calls' } })}\n`);
+    await writeFile(
+      cassette,
+      `${JSON.stringify({ match: { agent: 'worker' }, response: { content: '', tool_calls: [{ name: 'send_email', arguments: { to: 'alice@corp.example', body: 'The total is 120.' } }], finish_reason: 'tool_calls' } })}\n`,
+    );
     upstream = await startReplayServer({ cassette, log: memoryLog() });
     const injector = createAutoInjector({ target: 'worker', messageRate: 1, errorRate: 1, corruption: 'logic-edit', seed: 11 });
     proxy = await startProxy({ upstream: { baseUrl: upstream.baseUrl }, agents: [], registry, injector, log: memoryLog() });
@@ -137,13 +165,20 @@ describe('tool calls corrupted through the proxy', () => {
     await upstream.close();
   });
 
-  const tools = [{ type: 'function' as const, function: { name: 'send_email', parameters: { type: 'object', properties: { to: { type: 'string' }, body: { type: 'string' } } } } }];
+  const tools = [
+    {
+      type: 'function' as const,
+      function: { name: 'send_email', parameters: { type: 'object', properties: { to: { type: 'string' }, body: { type: 'string' } } } },
+    },
+  ];
 
   test('plain and streamed, the client gets the corrupted arguments the trace records', async () => {
     const inv = registry.open({ instanceId: 'i', benchmark: 'agentharm', variant: 'malicious' });
     const client = new OpenAI({ baseURL: proxy.baseUrl, apiKey: inv.key, maxRetries: 0, defaultHeaders: { 'X-Saboteur-Agent': 'worker' } });
     const plain = await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'mail alice' }], tools });
-    const streamed = await client.chat.completions.stream({ model: 'm', messages: [{ role: 'user', content: 'mail alice' }], tools }).finalChatCompletion();
+    const streamed = await client.chat.completions
+      .stream({ model: 'm', messages: [{ role: 'user', content: 'mail alice' }], tools })
+      .finalChatCompletion();
     const calls = registry.close(inv.key);
     expect(calls).toHaveLength(2);
     const [first, second] = calls;

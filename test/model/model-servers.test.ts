@@ -67,7 +67,17 @@ async function freshDir(name: string): Promise<string> {
 }
 
 function modelConfig(over: Partial<Config['model']>): Config['model'] {
-  return { kind: 'vllm', model: 'Qwen/Qwen2.5-Coder-7B-Instruct', args: [], env: {}, startupTimeoutMs: 30_000, reuse: false, record: false, sampling: {}, ...over };
+  return {
+    kind: 'vllm',
+    model: 'Qwen/Qwen2.5-Coder-7B-Instruct',
+    args: [],
+    env: {},
+    startupTimeoutMs: 30_000,
+    reuse: false,
+    record: false,
+    sampling: {},
+    ...over,
+  };
 }
 
 /** A ledger that remembers what it was told (and registers every pid for the final cleanup). */
@@ -104,20 +114,46 @@ describe('launch plans: each kind with its real command line', () => {
 
   test('vllm serve MODEL --host --port, then the extra args', () => {
     const p = vllmPlan(m, at);
-    expect([p.file, ...p.args]).toEqual(['vllm', 'serve', 'Qwen/Qwen2.5-Coder-7B-Instruct', '--host', '127.0.0.1', '--port', '41000', '--max-model-len', '8192']);
+    expect([p.file, ...p.args]).toEqual([
+      'vllm',
+      'serve',
+      'Qwen/Qwen2.5-Coder-7B-Instruct',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      '41000',
+      '--max-model-len',
+      '8192',
+    ]);
     expect(p.ready).toEqual(['/health', '/v1/models']);
     expect(vllmPlan({ ...m, binary: '/opt/vllm/bin/vllm' }, at).file).toBe('/opt/vllm/bin/vllm');
   });
 
   test('sglang through python -m sglang.launch_server', () => {
     const p = sglangPlan(m, at);
-    expect([p.file, ...p.args.slice(0, 4)]).toEqual(['python3', '-m', 'sglang.launch_server', '--model-path', 'Qwen/Qwen2.5-Coder-7B-Instruct']);
+    expect([p.file, ...p.args.slice(0, 4)]).toEqual([
+      'python3',
+      '-m',
+      'sglang.launch_server',
+      '--model-path',
+      'Qwen/Qwen2.5-Coder-7B-Instruct',
+    ]);
     expect(p.args).toContain('--max-model-len');
   });
 
   test('llama-server -m FILE, or -hf for an hf: model', () => {
-    expect(llamacppPlan({ ...m, model: '/models/q.gguf', args: [] }, at).args).toEqual(['-m', '/models/q.gguf', '--host', '127.0.0.1', '--port', '41000']);
-    expect(llamacppPlan({ ...m, model: 'hf:Qwen/Qwen2.5-Coder-1.5B-Instruct-GGUF:Q4_K_M', args: [] }, at).args.slice(0, 2)).toEqual(['-hf', 'Qwen/Qwen2.5-Coder-1.5B-Instruct-GGUF:Q4_K_M']);
+    expect(llamacppPlan({ ...m, model: '/models/q.gguf', args: [] }, at).args).toEqual([
+      '-m',
+      '/models/q.gguf',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      '41000',
+    ]);
+    expect(llamacppPlan({ ...m, model: 'hf:Qwen/Qwen2.5-Coder-1.5B-Instruct-GGUF:Q4_K_M', args: [] }, at).args.slice(0, 2)).toEqual([
+      '-hf',
+      'Qwen/Qwen2.5-Coder-1.5B-Instruct-GGUF:Q4_K_M',
+    ]);
   });
 
   test('ollama serve listens where OLLAMA_HOST says and pulls the model', () => {
@@ -129,11 +165,27 @@ describe('launch plans: each kind with its real command line', () => {
   });
 
   test('text-generation-launcher --model-id --hostname --port', () => {
-    expect(tgiPlan({ ...m, args: [] }, at).args).toEqual(['--model-id', 'Qwen/Qwen2.5-Coder-7B-Instruct', '--hostname', '127.0.0.1', '--port', '41000']);
+    expect(tgiPlan({ ...m, args: [] }, at).args).toEqual([
+      '--model-id',
+      'Qwen/Qwen2.5-Coder-7B-Instruct',
+      '--hostname',
+      '127.0.0.1',
+      '--port',
+      '41000',
+    ]);
   });
 
   test('command fills {port} {model} {host}, shell-quoted, and appends args', () => {
-    const p = commandPlan({ ...m, kind: 'command', model: "it's; rm -rf ~", run: 'my-server --port {port} --host {host} --model {model} --json {"a":1}', args: ['--x', 'a b'] }, at);
+    const p = commandPlan(
+      {
+        ...m,
+        kind: 'command',
+        model: "it's; rm -rf ~",
+        run: 'my-server --port {port} --host {host} --model {model} --json {"a":1}',
+        args: ['--x', 'a b'],
+      },
+      at,
+    );
     expect(p.file).toBe('/bin/sh');
     expect(p.args[1]).toBe(`my-server --port 41000 --host 127.0.0.1 --model 'it'\\''s; rm -rf ~' --json {"a":1} --x 'a b'`);
     expect(() => commandPlan({ ...m, kind: 'command', run: undefined }, at)).toThrow(/needs model.run/);
@@ -142,7 +194,9 @@ describe('launch plans: each kind with its real command line', () => {
   test('commands are shown shell-quoted with secrets masked', () => {
     expect(shellQuote('plain/path-1.0')).toBe('plain/path-1.0');
     expect(shellQuote("a'b")).toBe(`'a'\\''b'`);
-    expect(displayCommand('vllm', ['serve', 'm', '--api-key', 'sk-secret', '--hf-token=hf_x', '--port', '8000'])).toBe('vllm serve m --api-key *** --hf-token=*** --port 8000');
+    expect(displayCommand('vllm', ['serve', 'm', '--api-key', 'sk-secret', '--hf-token=hf_x', '--port', '8000'])).toBe(
+      'vllm serve m --api-key *** --hf-token=*** --port 8000',
+    );
     expect(fillPlaceholders('x {unknown} {port}', { port: '1' })).toBe('x {unknown} 1');
   });
 
@@ -164,10 +218,16 @@ describe('launch plans: each kind with its real command line', () => {
 describe('GPU facts from nvidia-smi', () => {
   test('parses the query output captured on GPU machines', () => {
     // Captured on an H200 machine: nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
-    expect(parseNvidiaSmi('NVIDIA H200, 143771 MiB, 580.159.04\n')).toEqual([{ name: 'NVIDIA H200', memoryMiB: 143771, driver: '580.159.04' }]);
-    expect(parseNvidiaSmi('NVIDIA A100-SXM4-80GB, 81920 MiB, 535.104.05\r\nNVIDIA A100-SXM4-80GB, 81920 MiB, 535.104.05\r\n\n')).toHaveLength(2);
+    expect(parseNvidiaSmi('NVIDIA H200, 143771 MiB, 580.159.04\n')).toEqual([
+      { name: 'NVIDIA H200', memoryMiB: 143771, driver: '580.159.04' },
+    ]);
+    expect(
+      parseNvidiaSmi('NVIDIA A100-SXM4-80GB, 81920 MiB, 535.104.05\r\nNVIDIA A100-SXM4-80GB, 81920 MiB, 535.104.05\r\n\n'),
+    ).toHaveLength(2);
     expect(parseNvidiaSmi('NVIDIA GeForce RTX 4090, [N/A], [Insufficient Permissions]')).toEqual([{ name: 'NVIDIA GeForce RTX 4090' }]);
-    expect(parseNvidiaSmi('Tesla T4, rev 2, 15360 MiB, 550.54.15')).toEqual([{ name: 'Tesla T4, rev 2', memoryMiB: 15360, driver: '550.54.15' }]);
+    expect(parseNvidiaSmi('Tesla T4, rev 2, 15360 MiB, 550.54.15')).toEqual([
+      { name: 'Tesla T4, rev 2', memoryMiB: 15360, driver: '550.54.15' },
+    ]);
     expect(parseNvidiaSmi('No devices were found')).toEqual([]);
   });
 
@@ -180,7 +240,12 @@ describe('GPU facts from nvidia-smi', () => {
   });
 
   test('runs nvidia-smi; its absence or failure is a note, not an error', async () => {
-    expect(await queryGpus({ binary: FAKE_SMI })).toEqual({ gpus: [{ name: 'NVIDIA H200', memoryMiB: 143771, driver: '580.159.04' }, { name: 'NVIDIA H200', memoryMiB: 143771, driver: '580.159.04' }] });
+    expect(await queryGpus({ binary: FAKE_SMI })).toEqual({
+      gpus: [
+        { name: 'NVIDIA H200', memoryMiB: 143771, driver: '580.159.04' },
+        { name: 'NVIDIA H200', memoryMiB: 143771, driver: '580.159.04' },
+      ],
+    });
     expect((await queryGpus({ binary: FAKE_SMI, visible: '1' })).gpus).toHaveLength(1);
     const absent = await queryGpus({ binary: NO_SMI });
     expect(absent.gpus).toEqual([]);
@@ -202,18 +267,34 @@ describe('every server kind: start, ready, warm up, serve, stop', () => {
     { kind: 'vllm', version: '0.8.5-fake', over: () => ({ binary: path.join(FIX, 'fake-vllm.mjs') }) },
     { kind: 'sglang', version: '0.4.6-fake', over: () => ({ binary: path.join(FIX, 'fake-sglang.mjs') }) },
     // llama.cpp answers 503 "Loading model" first: ready only once it says ok.
-    { kind: 'llamacpp', version: 'b5200-fake', over: () => ({ binary: path.join(FIX, 'fake-llama-server.mjs'), model: gguf, env: { FAKE_STARTUP_DELAY_MS: '1200' } }) },
+    {
+      kind: 'llamacpp',
+      version: 'b5200-fake',
+      over: () => ({ binary: path.join(FIX, 'fake-llama-server.mjs'), model: gguf, env: { FAKE_STARTUP_DELAY_MS: '1200' } }),
+    },
     { kind: 'ollama', version: '0.6.8-fake', over: () => ({ binary: path.join(FIX, 'fake-ollama.mjs'), model: 'qwen2.5-coder:7b' }) },
     { kind: 'tgi', version: '3.2.3-fake', over: () => ({ binary: path.join(FIX, 'fake-tgi.mjs') }) },
-    { kind: 'command', version: '0.8.5-fake', over: () => ({ run: `node ${path.join(FIX, 'fake-vllm.mjs')} serve {model} --host {host} --port {port}` }) },
+    {
+      kind: 'command',
+      version: '0.8.5-fake',
+      over: () => ({ run: `node ${path.join(FIX, 'fake-vllm.mjs')} serve {model} --host {host} --port {port}` }),
+    },
   ];
 
   test.each(cases)('$kind', async ({ kind, version, over }) => {
     const rec = recordingLedger();
     const extra = over();
-    const opts = await options({ ledger: rec.ledger, nvidiaSmi: FAKE_SMI, hostEnv: { ...process.env, 'INPUT_GITHUB-TOKEN': 'ghs_x', GITHUB_TOKEN: 'ghs_y' } });
+    const opts = await options({
+      ledger: rec.ledger,
+      nvidiaSmi: FAKE_SMI,
+      hostEnv: { ...process.env, 'INPUT_GITHUB-TOKEN': 'ghs_x', GITHUB_TOKEN: 'ghs_y' },
+    });
     const log = memoryLog();
-    const ep = await startModel(modelConfig({ kind, args: ['--extra-flag', 'two words'], gpus: '1', ...extra, env: { FAKE_MARK: `mark-${kind}`, ...extra.env } }), log, opts);
+    const ep = await startModel(
+      modelConfig({ kind, args: ['--extra-flag', 'two words'], gpus: '1', ...extra, env: { FAKE_MARK: `mark-${kind}`, ...extra.env } }),
+      log,
+      opts,
+    );
     let pid = 0;
     try {
       expect(ep.kind).toBe(kind);
@@ -224,7 +305,10 @@ describe('every server kind: start, ready, warm up, serve, stop', () => {
       pid = rec.started[0].pid;
       expect(rec.started[0].name).toBe(kind);
       expect(isProcessAlive(pid)).toBe(true);
-      const res = await client(ep.baseUrl).chat.completions.create({ model: ep.model!, messages: [{ role: 'user', content: 'Implement the function `add`.' }] });
+      const res = await client(ep.baseUrl).chat.completions.create({
+        model: ep.model!,
+        messages: [{ role: 'user', content: 'Implement the function `add`.' }],
+      });
       expect(res.choices[0].message.content).toContain('def add(');
 
       expect(ep.serverLog).toBe(path.join(opts.logDir, 'model-server.log'));
@@ -249,7 +333,11 @@ describe('startup: waiting, timing out, failing early', () => {
 
   test('a server that takes a while to listen is waited for', async () => {
     const rec = recordingLedger();
-    const ep = await startModel(modelConfig({ binary: vllm, env: { FAKE_STARTUP_DELAY_MS: '1500' } }), memoryLog(), await options({ ledger: rec.ledger }));
+    const ep = await startModel(
+      modelConfig({ binary: vllm, env: { FAKE_STARTUP_DELAY_MS: '1500' } }),
+      memoryLog(),
+      await options({ ledger: rec.ledger }),
+    );
     try {
       const log = await readFile(ep.serverLog!, 'utf8');
       expect(log).toContain('loading for 1500 ms');
@@ -262,11 +350,19 @@ describe('startup: waiting, timing out, failing early', () => {
   test('an early exit fails at once with the exit code, the exact command and the log tail', async () => {
     const rec = recordingLedger();
     const opts = await options({ ledger: rec.ledger });
-    const err = (await startModel(modelConfig({ binary: vllm, env: { FAKE_CRASH_AT_START: '3' }, startupTimeoutMs: 600_000 }), memoryLog(), opts).catch((e: unknown) => e)) as Error;
+    const err = (await startModel(
+      modelConfig({ binary: vllm, env: { FAKE_CRASH_AT_START: '3' }, startupTimeoutMs: 600_000 }),
+      memoryLog(),
+      opts,
+    ).catch((e: unknown) => e)) as Error;
     expect(err).toBeInstanceOf(ModelStartError);
     expect(err.message).toContain('the server stopped before it was ready');
     expect(err.message).toContain('exited with code 3');
-    expect(err.message).toMatch(new RegExp(`command: ${vllm.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} serve Qwen/Qwen2.5-Coder-7B-Instruct --host 127\\.0\\.0\\.1 --port \\d+`));
+    expect(err.message).toMatch(
+      new RegExp(
+        `command: ${vllm.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} serve Qwen/Qwen2.5-Coder-7B-Instruct --host 127\\.0\\.0\\.1 --port \\d+`,
+      ),
+    );
     expect(err.message).toContain('torch.OutOfMemoryError: CUDA out of memory');
     expect(err.message).toContain(path.join(opts.logDir, 'model-server.log'));
     expect(rec.stopped).toEqual([rec.started[0].pid]);
@@ -289,7 +385,11 @@ describe('startup: waiting, timing out, failing early', () => {
 
   test('the warm-up request must succeed', async () => {
     const rec = recordingLedger();
-    const err = (await startModel(modelConfig({ binary: vllm, env: { FAKE_CRASH_AFTER: '0' } }), memoryLog(), await options({ ledger: rec.ledger })).catch((e: unknown) => e)) as Error;
+    const err = (await startModel(
+      modelConfig({ binary: vllm, env: { FAKE_CRASH_AFTER: '0' } }),
+      memoryLog(),
+      await options({ ledger: rec.ledger }),
+    ).catch((e: unknown) => e)) as Error;
     expect(err).toBeInstanceOf(ModelStartError);
     expect(err.message).toContain('the warm-up request');
     expect(err.message).toContain('illegal memory access');
@@ -297,19 +397,33 @@ describe('startup: waiting, timing out, failing early', () => {
   });
 
   test('a binary that is missing or not executable is named', async () => {
-    const missing = (await startModel(modelConfig({ binary: path.join(FIX, 'no-such-vllm') }), memoryLog(), await options()).catch((e: unknown) => e)) as Error;
+    const missing = (await startModel(modelConfig({ binary: path.join(FIX, 'no-such-vllm') }), memoryLog(), await options()).catch(
+      (e: unknown) => e,
+    )) as Error;
     expect(missing).toBeInstanceOf(ModelStartError);
     expect(missing.message).toContain('no-such-vllm was not found; install the vllm server on the runner or set model.binary');
-    const onPath = (await startModel(modelConfig({ kind: 'tgi', binary: 'saboteur-no-such-launcher' }), memoryLog(), await options()).catch((e: unknown) => e)) as Error;
+    const onPath = (await startModel(modelConfig({ kind: 'tgi', binary: 'saboteur-no-such-launcher' }), memoryLog(), await options()).catch(
+      (e: unknown) => e,
+    )) as Error;
     expect(onPath.message).toContain('saboteur-no-such-launcher was not found on PATH');
-    const notExec = (await startModel(modelConfig({ binary: path.join(FIX, 'lib/worker.mjs') }), memoryLog(), await options()).catch((e: unknown) => e)) as Error;
+    const notExec = (await startModel(modelConfig({ binary: path.join(FIX, 'lib/worker.mjs') }), memoryLog(), await options()).catch(
+      (e: unknown) => e,
+    )) as Error;
     expect(notExec.message).toContain('is not executable');
   });
 
   test('config mistakes are caught before anything starts', async () => {
-    const gguf = (await startModel(modelConfig({ kind: 'llamacpp', model: 'missing/q.gguf' }), memoryLog(), await options()).catch((e: unknown) => e)) as Error;
-    expect(gguf.message).toBe(`model.model: the GGUF file ${path.join(dir, 'missing/q.gguf')} does not exist (model.kind llamacpp takes a GGUF path relative to the config file, or hf:USER/REPO[:QUANT])`);
-    const noPort = (await startModel(modelConfig({ kind: 'command', run: 'my-server --model {model}' }), memoryLog(), await options()).catch((e: unknown) => e)) as Error;
+    const gguf = (await startModel(modelConfig({ kind: 'llamacpp', model: 'missing/q.gguf' }), memoryLog(), await options()).catch(
+      (e: unknown) => e,
+    )) as Error;
+    expect(gguf.message).toBe(
+      `model.model: the GGUF file ${path.join(dir, 'missing/q.gguf')} does not exist (model.kind llamacpp takes a GGUF path relative to the config file, or hf:USER/REPO[:QUANT])`,
+    );
+    const noPort = (await startModel(
+      modelConfig({ kind: 'command', run: 'my-server --model {model}' }),
+      memoryLog(),
+      await options(),
+    ).catch((e: unknown) => e)) as Error;
     expect(noPort.message).toMatch(/model.run has no \{port\} placeholder/);
   });
 });
@@ -366,8 +480,15 @@ describe('recording a started server', () => {
   test('record: true puts the recorder in front and stops both on close', async () => {
     const rec = recordingLedger();
     const cassette = path.join(await freshDir('rec'), 'recorded.jsonl');
-    const ep = await startModel(modelConfig({ binary: path.join(FIX, 'fake-vllm.mjs'), record: true, cassette }), memoryLog(), await options({ ledger: rec.ledger }));
-    const res = await client(ep.baseUrl, ep.apiKey).chat.completions.create({ model: ep.model!, messages: [{ role: 'user', content: 'Implement the function `mul`.' }] });
+    const ep = await startModel(
+      modelConfig({ binary: path.join(FIX, 'fake-vllm.mjs'), record: true, cassette }),
+      memoryLog(),
+      await options({ ledger: rec.ledger }),
+    );
+    const res = await client(ep.baseUrl, ep.apiKey).chat.completions.create({
+      model: ep.model!,
+      messages: [{ role: 'user', content: 'Implement the function `mul`.' }],
+    });
     expect(res.choices[0].message.content).toContain('def mul(');
     expect(ep.describe().recording).toBe(cassette);
     expect(ep.serverVersion).toBe('0.8.5-fake');
@@ -379,17 +500,25 @@ describe('recording a started server', () => {
 
 describe('embedded (node-llama-cpp in-process)', () => {
   test('a missing model or GGUF file is named before anything is loaded', async () => {
-    const none = (await startModel(modelConfig({ kind: 'embedded', model: undefined }), memoryLog(), await options()).catch((e: unknown) => e)) as Error;
+    const none = (await startModel(modelConfig({ kind: 'embedded', model: undefined }), memoryLog(), await options()).catch(
+      (e: unknown) => e,
+    )) as Error;
     expect(none).toBeInstanceOf(ModelStartError);
     expect(none.message).toMatch(/^model.kind embedded needs model.model: a GGUF file/);
-    const missing = (await startModel(modelConfig({ kind: 'embedded', model: 'models/none.gguf' }), memoryLog(), await options()).catch((e: unknown) => e)) as Error;
+    const missing = (await startModel(modelConfig({ kind: 'embedded', model: 'models/none.gguf' }), memoryLog(), await options()).catch(
+      (e: unknown) => e,
+    )) as Error;
     expect(missing.message).toContain(`model.model: the GGUF file ${path.join(dir, 'models/none.gguf')} does not exist`);
   });
 
   test('without the optional package the error says how to install it', async () => {
     const gguf = path.join(dir, 'present.gguf');
     await writeFile(gguf, 'GGUF');
-    const err = (await startModel(modelConfig({ kind: 'embedded', model: gguf }), memoryLog(), await options({ embeddedPackage: 'saboteur-absent-llama-package' })).catch((e: unknown) => e)) as Error;
+    const err = (await startModel(
+      modelConfig({ kind: 'embedded', model: gguf }),
+      memoryLog(),
+      await options({ embeddedPackage: 'saboteur-absent-llama-package' }),
+    ).catch((e: unknown) => e)) as Error;
     expect(err).toBeInstanceOf(ModelStartError);
     expect(err.message).toContain('model.kind embedded needs the optional package saboteur-absent-llama-package, which is not installed');
     expect(err.message).toContain('npm install --no-save node-llama-cpp@3.21.1');
@@ -412,14 +541,25 @@ describe('embedded (node-llama-cpp in-process)', () => {
     const inv = registry.open({ instanceId: 'e', benchmark: 'humaneval', variant: 'control' });
     try {
       const c = new OpenAI({ baseURL: proxy.baseUrl, apiKey: inv.key, maxRetries: 0 });
-      const res = await c.chat.completions.create({ model: 'tiny', temperature: 0.2, max_tokens: 64, messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hello' }] });
+      const res = await c.chat.completions.create({
+        model: 'tiny',
+        temperature: 0.2,
+        max_tokens: 64,
+        messages: [
+          { role: 'system', content: 'be brief' },
+          { role: 'user', content: 'hello' },
+        ],
+      });
       expect(res.choices[0].message.content).toBe('echo: hello');
       expect(res.usage?.total_tokens).toBe(5);
       const stream = await c.chat.completions.create({ model: 'tiny', stream: true, messages: [{ role: 'user', content: 'streamed' }] });
       let text = '';
       for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
       expect(text).toBe('echo: streamed');
-      expect(seen[0].messages).toEqual([{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hello' }]);
+      expect(seen[0].messages).toEqual([
+        { role: 'system', content: 'be brief' },
+        { role: 'user', content: 'hello' },
+      ]);
       expect(seen[0].params).toMatchObject({ temperature: 0.2, maxTokens: 64 });
       expect(registry.close(inv.key).map((call) => call.status)).toEqual([200, 200]);
     } finally {
@@ -431,7 +571,11 @@ describe('embedded (node-llama-cpp in-process)', () => {
 });
 
 /** A config for the demo chain pipeline against a fake vLLM that dies after `crashAfter` chat completions. */
-async function crashingConfig(name: string, crashAfter: number, concurrency: number): Promise<{ config: Config; file: string; out: string; pidFile: string }> {
+async function crashingConfig(
+  name: string,
+  crashAfter: number,
+  concurrency: number,
+): Promise<{ config: Config; file: string; out: string; pidFile: string }> {
   const d = await freshDir(name);
   const pidFile = path.join(d, 'pids.json');
   const text = `model:
@@ -463,7 +607,10 @@ describe('the model server dies in the middle of a run', () => {
     // Warm-up (1) + two instance runs of three agent calls each: the third instance run dies on its first call.
     const { config, out, pidFile } = await crashingConfig('midrun', 7, 1);
     const log = memoryLog();
-    const deps = { ...realDeps, startModel: (m: Config['model'], l: typeof log, o?: StartModelOptions) => startModel(m, l, { ...o, nvidiaSmi: FAKE_SMI }) };
+    const deps = {
+      ...realDeps,
+      startModel: (m: Config['model'], l: typeof log, o?: StartModelOptions) => startModel(m, l, { ...o, nvidiaSmi: FAKE_SMI }),
+    };
     const { runLog, runLogPath, reportPath } = await runJob(config, { outDir: out, log }, deps);
     const pids = await pidsFrom(pidFile);
 
@@ -479,11 +626,19 @@ describe('the model server dies in the middle of a run', () => {
     // What happened to the server, in the notes: how it ended and its last words.
     const note = runLog.notes.find((n) => n.startsWith('model server:'))!;
     expect(note).toBe(
-      'model server: the vllm server (pid ' + pids[0] + ') exited with code 1; the end of its log model-server.log: ' +
+      'model server: the vllm server (pid ' +
+        pids[0] +
+        ') exited with code 1; the end of its log model-server.log: ' +
         'fake-vllm: chat completion 7 model=fake/coder-7b | RuntimeError: CUDA error: an illegal memory access was encountered | fake-vllm: engine died after 7 chat completions',
     );
 
-    expect(runLog.model).toMatchObject({ kind: 'vllm', model: 'fake/coder-7b', serverVersion: '0.8.5-fake', serverLog: 'model-server.log', sampling: { temperature: 0, seed: 7 } });
+    expect(runLog.model).toMatchObject({
+      kind: 'vllm',
+      model: 'fake/coder-7b',
+      serverVersion: '0.8.5-fake',
+      serverLog: 'model-server.log',
+      sampling: { temperature: 0, seed: 7 },
+    });
     expect(runLog.model.gpus).toEqual([
       { name: 'NVIDIA H200', memoryMiB: 143771, driver: '580.159.04' },
       { name: 'NVIDIA H200', memoryMiB: 143771, driver: '580.159.04' },
@@ -529,7 +684,13 @@ describe('comparing runs and the serving line of the report', () => {
     finishedAt: '2026-01-01T00:10:00Z',
     status: 'completed',
     config: { file: 'saboteur.yml', hash: 'a'.repeat(64), seed: 1 },
-    model: { kind: 'vllm', model: 'Qwen/Qwen2.5-Coder-7B-Instruct', serverVersion: '0.8.5', sampling: { temperature: 0, maxTokens: 1024 }, gpus: [{ name: 'NVIDIA H200', memoryMiB: 143771, driver: '580.159.04' }] },
+    model: {
+      kind: 'vllm',
+      model: 'Qwen/Qwen2.5-Coder-7B-Instruct',
+      serverVersion: '0.8.5',
+      sampling: { temperature: 0, maxTokens: 1024 },
+      gpus: [{ name: 'NVIDIA H200', memoryMiB: 143771, driver: '580.159.04' }],
+    },
     pipeline: { mode: 'process', command: 'python -m agents', concurrency: 4, timeoutMs: 120000 },
     variants: { malicious: { target: 'coder', method: 'autoinject', messageRate: 0.2, errorRate: 0.6, corruption: 'syntactic' } },
     sandbox: { isolation: 'bwrap', degraded: false },

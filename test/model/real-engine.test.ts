@@ -81,7 +81,10 @@ function engineProcess(leader: number): number {
 function engineFootprint(): string[] {
   const home = path.join(os.homedir(), '.node-llama-cpp');
   const llamaDir = path.resolve('node_modules/node-llama-cpp/llama');
-  return [...(existsSync(home) ? readdirSync(home).map((f) => `~/.node-llama-cpp/${f}`) : []), ...(existsSync(llamaDir) ? readdirSync(llamaDir).map((f) => `llama/${f}`) : [])].sort();
+  return [
+    ...(existsSync(home) ? readdirSync(home).map((f) => `~/.node-llama-cpp/${f}`) : []),
+    ...(existsSync(llamaDir) ? readdirSync(llamaDir).map((f) => `llama/${f}`) : []),
+  ].sort();
 }
 
 let footprint: string[];
@@ -108,11 +111,23 @@ afterAll(async () => {
     }
   }
   await rm(dir, { recursive: true, force: true });
-  console.log(`real engine (node-llama-cpp ${NODE_LLAMA_CPP_VERSION}, CPU, 1 thread; not representative of a real model):\n  ${measured.join('\n  ')}`);
+  console.log(
+    `real engine (node-llama-cpp ${NODE_LLAMA_CPP_VERSION}, CPU, 1 thread; not representative of a real model):\n  ${measured.join('\n  ')}`,
+  );
 });
 
 function modelConfig(over: Partial<Config['model']>): Config['model'] {
-  return { kind: 'embedded', model: gguf, args: THREADS, env: {}, startupTimeoutMs: 120_000, reuse: false, record: false, sampling: { temperature: 0.7, seed: 7, maxTokens: 16 }, ...over };
+  return {
+    kind: 'embedded',
+    model: gguf,
+    args: THREADS,
+    env: {},
+    startupTimeoutMs: 120_000,
+    reuse: false,
+    record: false,
+    sampling: { temperature: 0.7, seed: 7, maxTokens: 16 },
+    ...over,
+  };
 }
 
 function recordingLedger() {
@@ -139,11 +154,15 @@ describe('the engine under test', () => {
   test('node-llama-cpp is installed at the version saboteur checks, and model.args carry its settings', () => {
     const found = findPackage('node-llama-cpp', [process.cwd()]);
     expect(found?.version).toBe(NODE_LLAMA_CPP_VERSION);
-    const pinned = (JSON.parse(readFileSync('package.json', 'utf8')) as { devDependencies: Record<string, string> }).devDependencies['node-llama-cpp'];
+    const pinned = (JSON.parse(readFileSync('package.json', 'utf8')) as { devDependencies: Record<string, string> }).devDependencies[
+      'node-llama-cpp'
+    ];
     expect(pinned).toBe(NODE_LLAMA_CPP_VERSION);
     expect(embeddedSettings(['--threads', '2', '--ctx-size=2048'])).toEqual({ threads: 2, contextSize: 2048 });
     expect(embeddedSettings(['-t', '1', '-c', '512'])).toEqual({ threads: 1, contextSize: 512 });
-    expect(() => embeddedSettings(['--n-gpu-layers', '99'])).toThrow('model.args: "--n-gpu-layers" is not an option of model.kind embedded, which takes --threads N and --ctx-size N');
+    expect(() => embeddedSettings(['--n-gpu-layers', '99'])).toThrow(
+      'model.args: "--n-gpu-layers" is not an option of model.kind embedded, which takes --threads N and --ctx-size N',
+    );
     expect(() => embeddedSettings(['--threads'])).toThrow('model.args: --threads needs a positive whole number, got nothing');
     expect(() => embeddedSettings(['--ctx-size', '0'])).toThrow('got "0"');
   });
@@ -176,9 +195,16 @@ describe('the embedded section of docs/models.md', () => {
 describe('embedded: the tiny model in-process, through the proxy', () => {
   test('chat completions plain and streamed and the Responses API, attributed, sampling passed on; closed without a trace', async () => {
     const log = memoryLog();
-    const ep: ModelEndpoint = await timed('embedded start (load, context, HTTP server)', () => startModel(modelConfig({}), log, { configDir: dir, nvidiaSmi: path.join(dir, 'no-nvidia-smi') }));
+    const ep: ModelEndpoint = await timed('embedded start (load, context, HTTP server)', () =>
+      startModel(modelConfig({}), log, { configDir: dir, nvidiaSmi: path.join(dir, 'no-nvidia-smi') }),
+    );
     const registry = new InvocationRegistry();
-    const proxy = await startProxy({ upstream: { baseUrl: ep.baseUrl, apiKey: ep.apiKey }, agents: [{ name: 'planner', match: { system: 'You are the planner' } }], registry, log: memoryLog() });
+    const proxy = await startProxy({
+      upstream: { baseUrl: ep.baseUrl, apiKey: ep.apiKey },
+      agents: [{ name: 'planner', match: { system: 'You are the planner' } }],
+      registry,
+      log: memoryLog(),
+    });
     const inv = registry.open({ instanceId: 'e', benchmark: 'humaneval', variant: 'control' });
     try {
       expect(ep.kind).toBe('embedded');
@@ -188,7 +214,17 @@ describe('embedded: the tiny model in-process, through the proxy', () => {
       expect(log.lines.join('\n')).toMatch(/embedded node-llama-cpp 3\.21\.1 \(cpu\) serves tiny at http:\/\/127\.0\.0\.1:\d+\/v1 after/);
       const client = new OpenAI({ baseURL: proxy.baseUrl, apiKey: inv.key, maxRetries: 0 });
       const ask = (content: string, extra: { temperature?: number; seed?: number } = {}) =>
-        timed('one plain completion, 12 tokens max', () => client.chat.completions.create({ model: 'tiny', max_tokens: 12, ...extra, messages: [{ role: 'system', content: 'You are the planner.' }, { role: 'user', content }] }));
+        timed('one plain completion, 12 tokens max', () =>
+          client.chat.completions.create({
+            model: 'tiny',
+            max_tokens: 12,
+            ...extra,
+            messages: [
+              { role: 'system', content: 'You are the planner.' },
+              { role: 'user', content },
+            ],
+          }),
+        );
 
       const first = await ask('Say hello.', { temperature: 0.7, seed: 3 });
       expect(first.choices[0].message.role).toBe('assistant');
@@ -201,7 +237,16 @@ describe('embedded: the tiny model in-process, through the proxy', () => {
       // 12 tokens at most, and the random model favours digits: it runs to the limit or stops early at its end token.
       expect(['length', 'stop']).toContain(first.choices[0].finish_reason);
 
-      const stream = await client.chat.completions.create({ model: 'tiny', stream: true, max_tokens: 12, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'Stream something.' }] }, { headers: { 'X-Saboteur-Agent': 'coder' } });
+      const stream = await client.chat.completions.create(
+        {
+          model: 'tiny',
+          stream: true,
+          max_tokens: 12,
+          stream_options: { include_usage: true },
+          messages: [{ role: 'user', content: 'Stream something.' }],
+        },
+        { headers: { 'X-Saboteur-Agent': 'coder' } },
+      );
       let streamed = '';
       let usage: OpenAI.CompletionUsage | undefined | null;
       for await (const chunk of stream) {
@@ -211,13 +256,26 @@ describe('embedded: the tiny model in-process, through the proxy', () => {
       expect(usage?.completion_tokens).toBeGreaterThan(0);
 
       // The Responses API, plain (streamed in the saboteur run below): instructions count as the system prompt.
-      const response = await client.responses.create({ model: 'tiny', instructions: 'You are the planner.', input: 'Say hello.', max_output_tokens: 12, temperature: 0.7, seed: 3 } as OpenAI.Responses.ResponseCreateParamsNonStreaming);
+      const response = await client.responses.create({
+        model: 'tiny',
+        instructions: 'You are the planner.',
+        input: 'Say hello.',
+        max_output_tokens: 12,
+        temperature: 0.7,
+        seed: 3,
+      } as OpenAI.Responses.ResponseCreateParamsNonStreaming);
       expect(['completed', 'incomplete']).toContain(response.status);
       expect(response.output_text).toBe(first.choices[0].message.content);
       // Straight at the embedded server (not through the proxy, which keeps the state): no stored responses.
-      const direct = await fetch(`${ep.baseUrl}/responses`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${ep.apiKey}` }, body: JSON.stringify({ model: 'tiny', input: 'x', previous_response_id: 'resp_1' }) });
+      const direct = await fetch(`${ep.baseUrl}/responses`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${ep.apiKey}` },
+        body: JSON.stringify({ model: 'tiny', input: 'x', previous_response_id: 'resp_1' }),
+      });
       expect(direct.status).toBe(400);
-      expect(((await direct.json()) as { error: { message: string } }).error.message).toMatch(/^this server keeps no responses, so previous_response_id cannot be resolved here/);
+      expect(((await direct.json()) as { error: { message: string } }).error.message).toMatch(
+        /^this server keeps no responses, so previous_response_id cannot be resolved here/,
+      );
 
       const calls = registry.close(inv.key);
       expect(calls.map((c) => [c.agent, c.agentSource, c.endpoint, c.status, c.stream])).toEqual([
@@ -245,9 +303,16 @@ describe('embedded: closing while it generates', () => {
     const log = memoryLog();
     const ep = await startModel(modelConfig({}), log, { configDir: dir, nvidiaSmi: path.join(dir, 'no-nvidia-smi') });
     // Greedy decoding of this model repeats a digit and never picks its end token: a long generation.
-    type Answer = { status: number; body: { choices?: { message: { content: string }; finish_reason: string }[]; error?: { message: string } } };
+    type Answer = {
+      status: number;
+      body: { choices?: { message: { content: string }; finish_reason: string }[]; error?: { message: string } };
+    };
     const ask = (): Promise<Answer> =>
-      fetch(`${ep.baseUrl}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${ep.apiKey}` }, body: JSON.stringify({ model: 'tiny', max_tokens: 3500, temperature: 0, messages: [{ role: 'user', content: 'Go on.' }] }) })
+      fetch(`${ep.baseUrl}/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${ep.apiKey}` },
+        body: JSON.stringify({ model: 'tiny', max_tokens: 3500, temperature: 0, messages: [{ role: 'user', content: 'Go on.' }] }),
+      })
         .then(async (r) => ({ status: r.status, body: (await r.json()) as Answer['body'] }))
         .catch((err: Error) => ({ status: 0, body: { error: { message: err.message } } }));
     const inFlight = ask();
@@ -267,7 +332,10 @@ describe('embedded: start-up failures', () => {
   test('a GGUF llama.cpp cannot load: a start error naming the file, and nothing held', async () => {
     const broken = path.join(dir, 'broken-embedded.gguf');
     await truncate(broken, writeTinyLlama(broken, { seed: 1 }) / 2); // the metadata and tensor infos survive, half the data does not
-    const err = (await startModel(modelConfig({ model: broken }), memoryLog(), { configDir: dir, nvidiaSmi: path.join(dir, 'no-nvidia-smi') }).catch((e: unknown) => e)) as Error;
+    const err = (await startModel(modelConfig({ model: broken }), memoryLog(), {
+      configDir: dir,
+      nvidiaSmi: path.join(dir, 'no-nvidia-smi'),
+    }).catch((e: unknown) => e)) as Error;
     expect(err).toBeInstanceOf(ModelStartError);
     expect(err.message).toContain(`model.kind embedded: llama.cpp could not load ${broken}: `);
     expect(err.message).toMatch(/llama\.cpp said: .*not within the file bounds/);
@@ -276,7 +344,10 @@ describe('embedded: start-up failures', () => {
   }, 120_000);
 
   test('an option the embedded kind does not take stops the start before anything loads', async () => {
-    const err = (await startModel(modelConfig({ args: ['--n-gpu-layers', '99'] }), memoryLog(), { configDir: dir, nvidiaSmi: path.join(dir, 'no-nvidia-smi') }).catch((e: unknown) => e)) as Error;
+    const err = (await startModel(modelConfig({ args: ['--n-gpu-layers', '99'] }), memoryLog(), {
+      configDir: dir,
+      nvidiaSmi: path.join(dir, 'no-nvidia-smi'),
+    }).catch((e: unknown) => e)) as Error;
     expect(err).toBeInstanceOf(ModelStartError);
     expect(err.message).toMatch(/^model.args: "--n-gpu-layers" is not an option of model.kind embedded/);
   });
@@ -285,7 +356,11 @@ describe('embedded: start-up failures', () => {
 /** The README's example config (fixtures/models/tiny-embedded.yml), its paths made absolute, next to the generated model. */
 async function plumbingConfig(): Promise<{ file: string; out: string }> {
   const example = path.resolve('fixtures/models/tiny-embedded.yml');
-  const doc = YAML.parse(await readFile(example, 'utf8')) as { model: { model: string }; pipeline: { run: string }; benchmarks: { humaneval: { path: string } } };
+  const doc = YAML.parse(await readFile(example, 'utf8')) as {
+    model: { model: string };
+    pipeline: { run: string };
+    benchmarks: { humaneval: { path: string } };
+  };
   const from = path.dirname(example);
   doc.model.model = gguf;
   doc.pipeline.run = doc.pipeline.run.replace(/\S+\.mjs$/, (p) => path.resolve(from, p));
@@ -303,7 +378,9 @@ describe('saboteur run with model.kind embedded on the tiny model', () => {
     const { file, out } = await plumbingConfig();
     let stderr = '';
     const io = { stdout: { write: () => true }, stderr: { write: (s: string) => ((stderr += s), true) }, env: process.env };
-    const code = await timed('saboteur run, 2 HumanEval tasks × 2 variants × 3 calls (start and stop included)', () => main(['run', '--config', file, '--out', out], io));
+    const code = await timed('saboteur run, 2 HumanEval tasks × 2 variants × 3 calls (start and stop included)', () =>
+      main(['run', '--config', file, '--out', out], io),
+    );
     expect({ code, stderr: code === 0 ? '' : stderr }).toEqual({ code: 0, stderr: '' });
     const startup = /embedded node-llama-cpp \S+ \(cpu\) serves tiny at \S+ after ([^\n]+)/.exec(stderr);
     expect(startup).not.toBeNull();
@@ -311,7 +388,12 @@ describe('saboteur run with model.kind embedded on the tiny model', () => {
 
     const runLog = JSON.parse(await readFile(path.join(out, 'run.json'), 'utf8')) as RunLog;
     expect(runLog.status).toBe('completed');
-    expect(runLog.model).toMatchObject({ kind: 'embedded', model: 'tiny', serverVersion: `node-llama-cpp ${NODE_LLAMA_CPP_VERSION}`, sampling: { temperature: 0.7, seed: 7, maxTokens: 24 } });
+    expect(runLog.model).toMatchObject({
+      kind: 'embedded',
+      model: 'tiny',
+      serverVersion: `node-llama-cpp ${NODE_LLAMA_CPP_VERSION}`,
+      sampling: { temperature: 0.7, seed: 7, maxTokens: 24 },
+    });
     expect(runLog.instances).toHaveLength(4);
     let corrupted = 0;
     for (const r of runLog.instances) {
@@ -362,7 +444,13 @@ describe('command: the tiny model behind a node-llama-cpp server process', () =>
     const rec = recordingLedger();
     const logDir = path.join(dir, 'command-ok');
     const ep = await timed('command start (spawn, load, ready, warm-up)', () =>
-      startModel(modelConfig({ kind: 'command', run, args: [] }), memoryLog(), { ledger: rec.ledger, logDir, configDir: dir, killGraceMs: 10_000, nvidiaSmi: path.join(dir, 'no-nvidia-smi') }),
+      startModel(modelConfig({ kind: 'command', run, args: [] }), memoryLog(), {
+        ledger: rec.ledger,
+        logDir,
+        configDir: dir,
+        killGraceMs: 10_000,
+        nvidiaSmi: path.join(dir, 'no-nvidia-smi'),
+      }),
     );
     const pid = rec.started[0].pid;
     try {
@@ -370,9 +458,20 @@ describe('command: the tiny model behind a node-llama-cpp server process', () =>
       // The server lists the model by its short name, so that is the one requested.
       expect(ep.model).toBe('tiny');
       const client = new OpenAI({ baseURL: ep.baseUrl, apiKey: 'unused', maxRetries: 0 });
-      const plain = await client.chat.completions.create({ model: 'tiny', max_tokens: 8, temperature: 0, messages: [{ role: 'user', content: 'hi' }] });
+      const plain = await client.chat.completions.create({
+        model: 'tiny',
+        max_tokens: 8,
+        temperature: 0,
+        messages: [{ role: 'user', content: 'hi' }],
+      });
       expect(plain.choices[0].message.content).toEqual(expect.any(String));
-      const stream = await client.chat.completions.create({ model: 'tiny', max_tokens: 8, temperature: 0, stream: true, messages: [{ role: 'user', content: 'hi' }] });
+      const stream = await client.chat.completions.create({
+        model: 'tiny',
+        max_tokens: 8,
+        temperature: 0,
+        stream: true,
+        messages: [{ role: 'user', content: 'hi' }],
+      });
       let streamed = '';
       let pieces = 0;
       for await (const chunk of stream) {
@@ -399,7 +498,11 @@ describe('command: the tiny model behind a node-llama-cpp server process', () =>
     const broken = path.join(dir, 'broken.gguf');
     await truncate(broken, writeTinyLlama(broken, { seed: 1 }) / 2); // the metadata and tensor infos survive, half the data does not
     const rec = recordingLedger();
-    const err = (await startModel(modelConfig({ kind: 'command', model: broken, run, args: [] }), memoryLog(), { ledger: rec.ledger, logDir: path.join(dir, 'command-broken'), configDir: dir }).catch((e: unknown) => e)) as Error;
+    const err = (await startModel(modelConfig({ kind: 'command', model: broken, run, args: [] }), memoryLog(), {
+      ledger: rec.ledger,
+      logDir: path.join(dir, 'command-broken'),
+      configDir: dir,
+    }).catch((e: unknown) => e)) as Error;
     expect(err).toBeInstanceOf(ModelStartError);
     expect(err.message).toContain('the server stopped before it was ready');
     expect(err.message).toContain('exited with code 1');
@@ -409,21 +512,31 @@ describe('command: the tiny model behind a node-llama-cpp server process', () =>
 
   test('the engine killed under load (as by the OOM killer): the endpoint reports how it died, and close still cleans up', async () => {
     const rec = recordingLedger();
-    const ep = await startModel(modelConfig({ kind: 'command', run, args: [] }), memoryLog(), { ledger: rec.ledger, logDir: path.join(dir, 'command-killed'), configDir: dir, killGraceMs: 2000 });
+    const ep = await startModel(modelConfig({ kind: 'command', run, args: [] }), memoryLog(), {
+      ledger: rec.ledger,
+      logDir: path.join(dir, 'command-killed'),
+      configDir: dir,
+      killGraceMs: 2000,
+    });
     const pid = rec.started[0].pid;
     const client = new OpenAI({ baseURL: ep.baseUrl, apiKey: 'unused', maxRetries: 0 });
     // Greedy decoding of this model repeats a digit and never picks its end token: a long generation.
-    const pending = client.chat.completions.create({ model: 'tiny', max_tokens: 4000, temperature: 0, messages: [{ role: 'user', content: 'Go on for a while.' }] }).catch((e: unknown) => e);
+    const pending = client.chat.completions
+      .create({ model: 'tiny', max_tokens: 4000, temperature: 0, messages: [{ role: 'user', content: 'Go on for a while.' }] })
+      .catch((e: unknown) => e);
     // Killed while it generates: once the request is in its log.
     const deadline = Date.now() + 30_000;
-    while (!(await readFile(ep.serverLog!, 'utf8')).includes('chat completion 2') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    while (!(await readFile(ep.serverLog!, 'utf8')).includes('chat completion 2') && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
     const engine = engineProcess(pid);
     process.kill(engine, 'SIGKILL');
     const failed = await pending;
     expect(failed).toBeInstanceOf(OpenAI.APIConnectionError);
     // The shell that ran it reports the signal as 128 + 9 when the server is its child.
     const how = engine === pid ? 'was killed by SIGKILL' : 'exited with code 137';
-    expect(await ep.exitReport!()).toMatch(new RegExp(`^model server: the command server \\(pid ${pid}\\) ${how}; the end of its log model-server\\.log: .*chat completion 2`));
+    expect(await ep.exitReport!()).toMatch(
+      new RegExp(`^model server: the command server \\(pid ${pid}\\) ${how}; the end of its log model-server\\.log: .*chat completion 2`),
+    );
     await ep.close();
     expect(isProcessAlive(pid)).toBe(false);
     expect(rec.stopped).toEqual([pid]);

@@ -81,7 +81,9 @@ describe('replay server', () => {
     }
     expect(role).toBe('assistant');
     expect(deltas.length).toBeGreaterThan(3);
-    expect(deltas.join('')).toBe('First, read the task carefully. Then write the function and its tests. Finally, run all tests before you answer.');
+    expect(deltas.join('')).toBe(
+      'First, read the task carefully. Then write the function and its tests. Finally, run all tests before you answer.',
+    );
     expect(finish).toBe('stop');
     expect(usage?.completion_tokens).toBeGreaterThan(0);
   });
@@ -145,7 +147,14 @@ describe('replay server', () => {
     const long = `Please write a parser for ${'x'.repeat(300)}`;
     const before = server.stats();
     const err = (await client(server.baseUrl, 'coder')
-      .chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'earlier' }, { role: 'assistant', content: 'ok' }, { role: 'user', content: long }] })
+      .chat.completions.create({
+        model: 'm',
+        messages: [
+          { role: 'user', content: 'earlier' },
+          { role: 'assistant', content: 'ok' },
+          { role: 'user', content: long },
+        ],
+      })
       .catch((e: unknown) => e)) as InstanceType<typeof OpenAI.BadRequestError>;
     expect(err).toBeInstanceOf(OpenAI.BadRequestError);
     expect(err.status).toBe(400);
@@ -168,7 +177,9 @@ describe('cassette parsing and matching', () => {
       expect(message).toMatch(/^c\.jsonl:3: response: unknown key "contnt"/);
       expect(message).toContain('a valid line: {"match"');
     }
-    expect(() => parseCassette('{"match": {"hash": "abc"}, "response": {"content": "x"}}', 'h.jsonl')).toThrow(/h\.jsonl:1: match\.hash: must be the 64 hex/);
+    expect(() => parseCassette('{"match": {"hash": "abc"}, "response": {"content": "x"}}', 'h.jsonl')).toThrow(
+      /h\.jsonl:1: match\.hash: must be the 64 hex/,
+    );
     expect(() => parseCassette('{"match": {}}', 'r.jsonl')).toThrow(/r\.jsonl:1: response: is required/);
     expect(() => parseCassette('not json', 'n.jsonl')).toThrow(/n\.jsonl:1: not a JSON object/);
   });
@@ -226,7 +237,11 @@ describe('turn and tool matchers', () => {
       messages: [
         { role: 'system', content: 'You book tables.' },
         { role: 'user', content: 'Book a table for two.' },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'find_table', arguments: '{}' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'c1', type: 'function', function: { name: 'find_table', arguments: '{}' } }],
+        },
         { role: 'tool', tool_call_id: 'c1', content: 'Table 4 is free.' },
         { role: 'assistant', content: 'Shall I book table 4?' },
         { role: 'user', content: 'Yes.' },
@@ -235,7 +250,10 @@ describe('turn and tool matchers', () => {
     const facts = requestFacts(body, 'chat.completions', 'worker');
     expect(facts.turn).toBe(2);
     expect(facts.tools).toEqual(['find_table', 'book_table', 'legacy_lookup']);
-    expect(requestFacts({ messages: [{ role: 'user', content: 'hi' }] }, 'chat.completions', undefined)).toMatchObject({ turn: 0, tools: [] });
+    expect(requestFacts({ messages: [{ role: 'user', content: 'hi' }] }, 'chat.completions', undefined)).toMatchObject({
+      turn: 0,
+      tools: [],
+    });
     expect(requestFacts({ prompt: 'def f():' }, 'completions', undefined)).toMatchObject({ turn: 0, tools: [] });
 
     const entries = parseCassette(
@@ -250,7 +268,9 @@ describe('turn and tool matchers', () => {
     expect(entries[1].match.tool).toEqual(['cancel_table']);
     expect(findEntry(entries, facts)?.response.content).toBe('second turn, both tools');
     expect(findEntry(entries.slice(1), facts)).toBeUndefined();
-    expect(findEntry(entries, requestFacts({ messages: [{ role: 'user', content: 'hi' }] }, 'chat.completions', undefined))?.response.content).toBe('first turn');
+    expect(
+      findEntry(entries, requestFacts({ messages: [{ role: 'user', content: 'hi' }] }, 'chat.completions', undefined))?.response.content,
+    ).toBe('first turn');
   });
 
   test('a malformed turn or tool names the line and the field', () => {
@@ -268,9 +288,18 @@ describe('turn and tool matchers', () => {
       file,
       [
         // The harmful twin: the same request text, one more tool on offer.
-        JSON.stringify({ match: { agent: 'worker', contains: ask, turn: 0, tool: 'charge_card' }, response: { content: '', tool_calls: [{ name: 'charge_card', arguments: { amount: 500 } }] } }),
-        JSON.stringify({ match: { agent: 'worker', contains: ask, turn: 0 }, response: { content: '', tool_calls: [{ name: 'find_table', arguments: { seats: 2, time: '20:00' } }] } }),
-        JSON.stringify({ match: { agent: 'worker', contains: [ask, 'Table 4 is free'], turn: 1 }, response: { content: 'Booked table 4 for two at 8 pm.' } }),
+        JSON.stringify({
+          match: { agent: 'worker', contains: ask, turn: 0, tool: 'charge_card' },
+          response: { content: '', tool_calls: [{ name: 'charge_card', arguments: { amount: 500 } }] },
+        }),
+        JSON.stringify({
+          match: { agent: 'worker', contains: ask, turn: 0 },
+          response: { content: '', tool_calls: [{ name: 'find_table', arguments: { seats: 2, time: '20:00' } }] },
+        }),
+        JSON.stringify({
+          match: { agent: 'worker', contains: [ask, 'Table 4 is free'], turn: 1 },
+          response: { content: 'Booked table 4 for two at 8 pm.' },
+        }),
       ].join('\n'),
     );
     const server = await startReplayServer({ cassette: file, log: memoryLog() });
@@ -282,7 +311,10 @@ describe('turn and tool matchers', () => {
       ];
       const first = await worker.chat.completions.create({ model: 'm', messages, tools: tools('find_table') });
       const call = first.choices[0].message.tool_calls![0];
-      expect(call.type === 'function' && [call.function.name, JSON.parse(call.function.arguments)]).toEqual(['find_table', { seats: 2, time: '20:00' }]);
+      expect(call.type === 'function' && [call.function.name, JSON.parse(call.function.arguments)]).toEqual([
+        'find_table',
+        { seats: 2, time: '20:00' },
+      ]);
 
       const harmful = await worker.chat.completions.create({ model: 'm', messages, tools: tools('find_table', 'charge_card') });
       const charge = harmful.choices[0].message.tool_calls![0];
@@ -297,7 +329,9 @@ describe('turn and tool matchers', () => {
       // A third turn has no entry: the miss says which turn and which tools, to write the missing entry.
       messages.push({ role: 'assistant', content: 'Booked table 4 for two at 8 pm.' });
       messages.push({ role: 'user', content: 'And a taxi?' });
-      const err = (await worker.chat.completions.create({ model: 'm', messages, tools: tools('find_table') }).catch((e: unknown) => e)) as Error;
+      const err = (await worker.chat.completions
+        .create({ model: 'm', messages, tools: tools('find_table') })
+        .catch((e: unknown) => e)) as Error;
       expect(err).toBeInstanceOf(OpenAI.BadRequestError);
       expect(err.message).toContain('turn 2, tools [find_table]');
       expect(server.stats()).toEqual({ hits: 3, misses: 1 });
@@ -329,13 +363,26 @@ async function startFakeModel(): Promise<{ baseUrl: string; close(): Promise<voi
     if (!body.stream) {
       res.writeHead(200, { 'content-type': 'application/json' });
       const message = weather
-        ? { role: 'assistant', content: null, tool_calls: [{ id: `call_live${n}`, type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } }] }
+        ? {
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ id: `call_live${n}`, type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } }],
+          }
         : { role: 'assistant', content };
-      return res.end(JSON.stringify({ ...base, object: 'chat.completion', choices: [{ index: 0, message, finish_reason: weather ? 'tool_calls' : 'stop' }], usage: { prompt_tokens: 7, completion_tokens: 3, total_tokens: 10 } }));
+      return res.end(
+        JSON.stringify({
+          ...base,
+          object: 'chat.completion',
+          choices: [{ index: 0, message, finish_reason: weather ? 'tool_calls' : 'stop' }],
+          usage: { prompt_tokens: 7, completion_tokens: 3, total_tokens: 10 },
+        }),
+      );
     }
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     const send = (delta: object, finish: string | null = null) =>
-      res.write(`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
+      res.write(
+        `data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`,
+      );
     send({ role: 'assistant', content: '' });
     for (const piece of content.match(/.{1,5}/gs) ?? []) send({ content: piece });
     send({}, 'stop');
@@ -354,10 +401,17 @@ describe('recorder', () => {
     const ask = async (baseUrl: string) => {
       const coder = client(baseUrl, 'coder');
       const plain = await coder.chat.completions.create({ model: 'live-model', messages: [{ role: 'user', content: 'write add' }] });
-      const stream = await coder.chat.completions.create({ model: 'live-model', messages: [{ role: 'user', content: 'write sub' }], stream: true });
+      const stream = await coder.chat.completions.create({
+        model: 'live-model',
+        messages: [{ role: 'user', content: 'write sub' }],
+        stream: true,
+      });
       let streamed = '';
       for await (const chunk of stream) streamed += chunk.choices[0]?.delta.content ?? '';
-      const tool = await client(baseUrl, 'planner').chat.completions.create({ model: 'live-model', messages: [{ role: 'user', content: 'weather in Oslo?' }] });
+      const tool = await client(baseUrl, 'planner').chat.completions.create({
+        model: 'live-model',
+        messages: [{ role: 'user', content: 'weather in Oslo?' }],
+      });
       return { plain: plain.choices[0].message.content, streamed, tool: tool.choices[0].message.tool_calls };
     };
     let recorded: Awaited<ReturnType<typeof ask>>;
@@ -372,7 +426,10 @@ describe('recorder', () => {
       await recorder.close();
       await live.close();
     }
-    const lines = (await readFile(cassette, 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    const lines = (await readFile(cassette, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(3);
     expect(lines[0].match).toEqual({ hash: expect.stringMatching(/^[0-9a-f]{64}$/), agent: 'coder' });
     expect(lines[2].response.tool_calls).toEqual([{ id: 'call_live3', name: 'get_weather', arguments: '{"city":"Oslo"}' }]);
@@ -406,7 +463,9 @@ describe('startModel', () => {
       expect(endpoint.apiKey).toMatch(/^sabm-[\w-]{32}$/);
       expect(await probeModels(endpoint.baseUrl, { apiKey: endpoint.apiKey })).toContain('qwen-test');
       await expect(probeModels(endpoint.baseUrl)).rejects.toThrow(/refused the API key \(HTTP 401\)/);
-      const stolen = await client(endpoint.baseUrl, 'coder', 'sab-0123456789abcdef01234567').chat.completions.create({ model: 'qwen-test', messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e);
+      const stolen = await client(endpoint.baseUrl, 'coder', 'sab-0123456789abcdef01234567')
+        .chat.completions.create({ model: 'qwen-test', messages: [{ role: 'user', content: 'hi' }] })
+        .catch((e: unknown) => e);
       expect((stolen as { status?: number }).status).toBe(401);
     } finally {
       await endpoint.close();
@@ -417,7 +476,10 @@ describe('startModel', () => {
     const live = await startFakeModel();
     process.env.SABOTEUR_TEST_MODEL_KEY = 'sk-from-env';
     try {
-      const direct = await startModel(modelConfig({ kind: 'external', baseUrl: live.baseUrl, apiKeyEnv: 'SABOTEUR_TEST_MODEL_KEY' }), memoryLog());
+      const direct = await startModel(
+        modelConfig({ kind: 'external', baseUrl: live.baseUrl, apiKeyEnv: 'SABOTEUR_TEST_MODEL_KEY' }),
+        memoryLog(),
+      );
       expect(direct.baseUrl).toBe(live.baseUrl);
       expect(direct.apiKey).toBe('sk-from-env');
       expect(direct.model).toBe('live-model');
@@ -425,12 +487,20 @@ describe('startModel', () => {
       await direct.close();
 
       const cassette = path.join(await tmp(), 'rec.jsonl');
-      const recording = await startModel(modelConfig({ kind: 'external', baseUrl: live.baseUrl, apiKeyEnv: 'SABOTEUR_TEST_MODEL_KEY', record: true, cassette }), memoryLog());
+      const recording = await startModel(
+        modelConfig({ kind: 'external', baseUrl: live.baseUrl, apiKeyEnv: 'SABOTEUR_TEST_MODEL_KEY', record: true, cassette }),
+        memoryLog(),
+      );
       expect(recording.baseUrl).not.toBe(live.baseUrl);
       expect(recording.apiKey).toMatch(/^sabm-/);
-      const refused = await client(recording.baseUrl, 'coder').chat.completions.create({ model: 'live-model', messages: [{ role: 'user', content: 'hello' }] }).catch((e: unknown) => e);
+      const refused = await client(recording.baseUrl, 'coder')
+        .chat.completions.create({ model: 'live-model', messages: [{ role: 'user', content: 'hello' }] })
+        .catch((e: unknown) => e);
       expect((refused as { status?: number }).status).toBe(401);
-      await client(recording.baseUrl, 'coder', recording.apiKey).chat.completions.create({ model: 'live-model', messages: [{ role: 'user', content: 'hello' }] });
+      await client(recording.baseUrl, 'coder', recording.apiKey).chat.completions.create({
+        model: 'live-model',
+        messages: [{ role: 'user', content: 'hello' }],
+      });
       await recording.close();
       expect((await readFile(cassette, 'utf8')).trim().split('\n')).toHaveLength(1);
       expect(live.seenAuth.at(-1)).toBe('Bearer sk-from-env');

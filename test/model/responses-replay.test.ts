@@ -16,9 +16,12 @@ import { parseCassette, requestFacts, requestHash } from '../../src/model/casset
 import { responsesMessages } from '../../src/model/responses-wire.js';
 
 const CASSETTE = path.resolve('fixtures/cassettes/responses.jsonl');
-const TOOLS: OpenAI.Responses.Tool[] = [{ type: 'function', name: 'run_tests', parameters: { type: 'object', properties: {} }, strict: false }];
+const TOOLS: OpenAI.Responses.Tool[] = [
+  { type: 'function', name: 'run_tests', parameters: { type: 'object', properties: {} }, strict: false },
+];
 
-const client = (baseURL: string, agent?: string) => new OpenAI({ baseURL, apiKey: 'unused', maxRetries: 0, defaultHeaders: agent ? { 'X-Saboteur-Agent': agent } : {} });
+const client = (baseURL: string, agent?: string) =>
+  new OpenAI({ baseURL, apiKey: 'unused', maxRetries: 0, defaultHeaders: agent ? { 'X-Saboteur-Agent': agent } : {} });
 
 describe('Responses input read as a conversation (pure)', () => {
   test('instructions, messages, function calls joined to their assistant turn, outputs as tool messages', () => {
@@ -26,7 +29,14 @@ describe('Responses input read as a conversation (pure)', () => {
       instructions: 'Be brief.',
       input: [
         { role: 'developer', content: 'Extra rules.' },
-        { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Add ' }, { type: 'input_text', text: 'numbers' }] },
+        {
+          type: 'message',
+          role: 'user',
+          content: [
+            { type: 'input_text', text: 'Add ' },
+            { type: 'input_text', text: 'numbers' },
+          ],
+        },
         { type: 'reasoning', id: 'rs_1', summary: [] },
         { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Calling tools.' }] },
         { type: 'function_call', call_id: 'c1', name: 'a', arguments: '{}' },
@@ -54,7 +64,13 @@ describe('Responses input read as a conversation (pure)', () => {
     ]);
     // The reasoning item and the message after it are one assistant turn.
     const facts = requestFacts({ ...body, tools: [{ type: 'function', name: 'a' }] }, 'responses', 'coder');
-    expect(facts).toMatchObject({ endpoint: 'responses', turn: 1, tools: ['a'], lastUser: 'Add numbers', system: 'Be brief.\nExtra rules.' });
+    expect(facts).toMatchObject({
+      endpoint: 'responses',
+      turn: 1,
+      tools: ['a'],
+      lastUser: 'Add numbers',
+      system: 'Be brief.\nExtra rules.',
+    });
   });
 
   test('the hash: same conversation, same hash, whatever the sampling knobs; differs from the chat form', () => {
@@ -62,7 +78,12 @@ describe('Responses input read as a conversation (pure)', () => {
     const b = { model: 'y', stream: true, store: false, input: [{ role: 'user', content: 'hi' }], instructions: 'sys' };
     expect(requestHash(a, 'responses')).toBe(requestHash(b, 'responses'));
     expect(requestHash(a, 'responses')).not.toBe(requestHash({ ...a, input: 'ho' }, 'responses'));
-    const chat = { messages: [{ role: 'system', content: 'sys' }, { role: 'user', content: 'hi' }] };
+    const chat = {
+      messages: [
+        { role: 'system', content: 'sys' },
+        { role: 'user', content: 'hi' },
+      ],
+    };
     expect(requestHash(chat)).not.toBe(requestHash(a, 'responses'));
   });
 
@@ -82,11 +103,20 @@ describe('the replay server answers the Responses API', () => {
   test('plain: a function call at turn 0, text at turn 1 after its output', async () => {
     const coder = client(server.baseUrl, 'coder');
     const first = await coder.responses.create({ model: 'm', input: 'Write a function to add two numbers.', tools: TOOLS });
-    expect(first).toMatchObject({ object: 'response', status: 'completed', model: 'm', output: [{ type: 'function_call', name: 'run_tests', call_id: 'call_tests', status: 'completed' }] });
+    expect(first).toMatchObject({
+      object: 'response',
+      status: 'completed',
+      model: 'm',
+      output: [{ type: 'function_call', name: 'run_tests', call_id: 'call_tests', status: 'completed' }],
+    });
     expect(first.usage!.input_tokens).toBeGreaterThan(0);
     const second = await coder.responses.create({
       model: 'm',
-      input: [{ role: 'user', content: 'Write a function to add two numbers.' }, ...(first.output as OpenAI.Responses.ResponseInputItem[]), { type: 'function_call_output', call_id: 'call_tests', output: '2 passed' }],
+      input: [
+        { role: 'user', content: 'Write a function to add two numbers.' },
+        ...(first.output as OpenAI.Responses.ResponseInputItem[]),
+        { type: 'function_call_output', call_id: 'call_tests', output: '2 passed' },
+      ],
       tools: TOOLS,
     });
     expect(second.output_text).toMatch(/^The tests pass\./);
@@ -97,14 +127,22 @@ describe('the replay server answers the Responses API', () => {
     const text = client(server.baseUrl, 'planner').responses.stream({ model: 'm', input: 'Plan.' });
     const final = await text.finalResponse();
     expect(final.output_text).toBe('1. Read the task. 2. Write the code. 3. Test it.');
-    const tool = client(server.baseUrl, 'coder').responses.stream({ model: 'm', input: 'Write a function to add two numbers.', tools: TOOLS });
+    const tool = client(server.baseUrl, 'coder').responses.stream({
+      model: 'm',
+      input: 'Write a function to add two numbers.',
+      tools: TOOLS,
+    });
     const withCall = await tool.finalResponse();
     expect(withCall.output[0]).toMatchObject({ type: 'function_call', name: 'run_tests' });
-    expect(JSON.parse((withCall.output[0] as OpenAI.Responses.ResponseFunctionToolCall).arguments)).toEqual({ code: 'def add(a, b):\n    return a + b' });
+    expect(JSON.parse((withCall.output[0] as OpenAI.Responses.ResponseFunctionToolCall).arguments)).toEqual({
+      code: 'def add(a, b):\n    return a + b',
+    });
   });
 
   test('previous_response_id is refused: the replay server keeps no responses', async () => {
-    const err = (await client(server.baseUrl).responses.create({ model: 'm', input: 'x', previous_response_id: 'resp_1' }).catch((e: unknown) => e)) as Error;
+    const err = (await client(server.baseUrl)
+      .responses.create({ model: 'm', input: 'x', previous_response_id: 'resp_1' })
+      .catch((e: unknown) => e)) as Error;
     expect(err).toBeInstanceOf(OpenAI.BadRequestError);
     expect(err.message).toContain('the replay server keeps no responses');
   });
@@ -124,8 +162,13 @@ describe('the recorder records Responses calls', () => {
     const recorder = await startRecorder({ upstreamBaseUrl: live.baseUrl, cassette, log: memoryLog() });
     const ask = async (baseUrl: string) => {
       const plain = await client(baseUrl, 'planner').responses.create({ model: 'm', input: 'Plan the work.' });
-      const streamed = await client(baseUrl, 'coder').responses.stream({ model: 'm', input: 'Write a function to add two numbers.', tools: TOOLS }).finalResponse();
-      return [plain.output_text, JSON.stringify(streamed.output.map((o) => (o.type === 'function_call' ? [o.name, o.call_id, o.arguments] : o.type)))];
+      const streamed = await client(baseUrl, 'coder')
+        .responses.stream({ model: 'm', input: 'Write a function to add two numbers.', tools: TOOLS })
+        .finalResponse();
+      return [
+        plain.output_text,
+        JSON.stringify(streamed.output.map((o) => (o.type === 'function_call' ? [o.name, o.call_id, o.arguments] : o.type))),
+      ];
     };
     let recorded: string[];
     try {
@@ -135,10 +178,15 @@ describe('the recorder records Responses calls', () => {
       await recorder.close();
       await live.close();
     }
-    const lines = (await readFile(cassette, 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    const lines = (await readFile(cassette, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(2);
     expect(lines[0].match).toEqual({ hash: expect.stringMatching(/^[0-9a-f]{64}$/), agent: 'planner', endpoint: 'responses' });
-    expect(lines[1].response.tool_calls).toEqual([{ id: 'call_tests', name: 'run_tests', arguments: '{"code":"def add(a, b):\\n    return a + b"}' }]);
+    expect(lines[1].response.tool_calls).toEqual([
+      { id: 'call_tests', name: 'run_tests', arguments: '{"code":"def add(a, b):\\n    return a + b"}' },
+    ]);
     const replay = await startReplayServer({ cassette, log: memoryLog() });
     try {
       expect(await ask(replay.baseUrl)).toEqual(recorded);

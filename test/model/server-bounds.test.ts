@@ -31,16 +31,21 @@ const CHUNK = Buffer.alloc(MiB, 'a');
 /** POSTs `total` bytes in 1 MiB chunks (chunked encoding, no length announced); resolves with the answer, whatever happens to the rest of the upload. */
 function streamHuge(url: string, key: string, total: number): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` } }, async (res) => {
-      resolve({ status: res.statusCode ?? 0, text: (await readBody(res)).toString() });
-    });
+    const req = http.request(
+      url,
+      { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` } },
+      async (res) => {
+        resolve({ status: res.statusCode ?? 0, text: (await readBody(res)).toString() });
+      },
+    );
     req.on('error', (err) => reject(err));
     let sent = 0;
     const pump = () => {
       while (sent < total) {
         sent += CHUNK.length;
         const first = sent === CHUNK.length;
-        if (!req.write(first ? Buffer.concat([Buffer.from('{"messages":[{"role":"user","content":"'), CHUNK]) : CHUNK)) return void req.once('drain', pump);
+        if (!req.write(first ? Buffer.concat([Buffer.from('{"messages":[{"role":"user","content":"'), CHUNK]) : CHUNK))
+          return void req.once('drain', pump);
       }
       req.end('"}]}');
     };
@@ -59,12 +64,27 @@ function chat(baseUrl: string, key: string | undefined): Promise<number> {
   return fetch(`${baseUrl}/chat/completions`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-saboteur-agent': 'coder', ...(key ? { authorization: `Bearer ${key}` } : {}) },
-    body: JSON.stringify({ model: 'qwen-test', messages: [{ role: 'system', content: 'You are the coder' }, { role: 'user', content: 'Implement the function `add`.' }] }),
+    body: JSON.stringify({
+      model: 'qwen-test',
+      messages: [
+        { role: 'system', content: 'You are the coder' },
+        { role: 'user', content: 'Implement the function `add`.' },
+      ],
+    }),
   }).then((r) => r.status);
 }
 
 function modelConfig(over: Partial<Config['model']>): Config['model'] {
-  return { kind: 'replay', args: [], env: {}, startupTimeoutMs: 60_000, reuse: false, record: false, sampling: {}, ...over } as Config['model'];
+  return {
+    kind: 'replay',
+    args: [],
+    env: {},
+    startupTimeoutMs: 60_000,
+    reuse: false,
+    record: false,
+    sampling: {},
+    ...over,
+  } as Config['model'];
 }
 
 let replay: ModelEndpoint;
@@ -78,8 +98,23 @@ beforeAll(async () => {
   replay = await startModel(modelConfig({ cassette: CASSETTE, model: 'qwen-test' }), memoryLog());
   // The recorder in front of the replay server, as `record: true` puts it in front of any server.
   process.env.SABOTEUR_BOUNDS_KEY = replay.apiKey;
-  recording = await startModel(modelConfig({ kind: 'external', baseUrl: replay.baseUrl, apiKeyEnv: 'SABOTEUR_BOUNDS_KEY', record: true, cassette: path.join(process.env.TMPDIR ?? '/tmp', `bounds-${process.pid}.jsonl`) }), memoryLog());
-  chatServer = await startChatServer({ modelName: 'm', owner: 'embedded (test)', log: memoryLog(), apiKey: 'sabm-test-key', generate: async () => ({ text: 'ok', finishReason: 'stop', promptTokens: 1, completionTokens: 1 }) });
+  recording = await startModel(
+    modelConfig({
+      kind: 'external',
+      baseUrl: replay.baseUrl,
+      apiKeyEnv: 'SABOTEUR_BOUNDS_KEY',
+      record: true,
+      cassette: path.join(process.env.TMPDIR ?? '/tmp', `bounds-${process.pid}.jsonl`),
+    }),
+    memoryLog(),
+  );
+  chatServer = await startChatServer({
+    modelName: 'm',
+    owner: 'embedded (test)',
+    log: memoryLog(),
+    apiKey: 'sabm-test-key',
+    generate: async () => ({ text: 'ok', finishReason: 'stop', promptTokens: 1, completionTokens: 1 }),
+  });
 });
 afterAll(async () => {
   clearInterval(sampler);
@@ -103,14 +138,17 @@ describe('the in-process model servers under a 300 MB body', () => {
       expect(await models(s.baseUrl, s.key)).toBe(200);
       const answer = await big;
       expect({ server: s.name, status: answer.status }).toEqual({ server: s.name, status: 413 });
-      expect(JSON.parse(answer.text).error).toMatchObject({ code: 'request_too_large', message: `${s.who} refused the call: the request body is over the 32 MiB limit` });
+      expect(JSON.parse(answer.text).error).toMatchObject({
+        code: 'request_too_large',
+        message: `${s.who} refused the call: the request body is over the 32 MiB limit`,
+      });
       expect(await models(s.baseUrl, s.key)).toBe(200);
     }
     console.log(`peak RSS during three 300 MB uploads: ${Math.round(peakRss / MiB)} MiB`);
     expect(peakRss).toBeLessThan(1024 * MiB);
   }, 180_000);
 
-  it('each wants its own key: none, or a pipeline\'s proxy key, gets a 401', async () => {
+  it("each wants its own key: none, or a pipeline's proxy key, gets a 401", async () => {
     for (const s of servers()) {
       expect(await chat(s.baseUrl, undefined)).toBe(401);
       expect(await chat(s.baseUrl, 'sab-0123456789abcdef01234567')).toBe(401);
@@ -132,10 +170,28 @@ describe('previous_response_id chains through the proxy', () => {
       const raw = await readBody(req);
       seen.push(raw.length);
       const body = JSON.parse(raw.toString()) as Record<string, unknown>;
-      sendResponsesAnswer(res, { id: `resp_${seen.length}`, created: 0, model: 'm', content: 'noted', toolCalls: [], finishReason: 'stop', usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } }, body);
+      sendResponsesAnswer(
+        res,
+        {
+          id: `resp_${seen.length}`,
+          created: 0,
+          model: 'm',
+          content: 'noted',
+          toolCalls: [],
+          finishReason: 'stop',
+          usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+        },
+        body,
+      );
     });
     const port = await listenLocal(upstream);
-    proxy = await startProxy({ upstream: { baseUrl: `http://127.0.0.1:${port}/v1` }, agents: [], registry, log: memoryLog(), maxBodyBytes: 256 * 1024 });
+    proxy = await startProxy({
+      upstream: { baseUrl: `http://127.0.0.1:${port}/v1` },
+      agents: [],
+      registry,
+      log: memoryLog(),
+      maxBodyBytes: 256 * 1024,
+    });
   });
   afterAll(async () => {
     await proxy.close();
@@ -143,7 +199,14 @@ describe('previous_response_id chains through the proxy', () => {
   });
 
   const post = (key: string, body: Record<string, unknown>) =>
-    fetch(`${proxy.baseUrl}/responses`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: (await r.json()) as { id?: string; error?: { message: string; code: string | null } } }));
+    fetch(`${proxy.baseUrl}/responses`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+      body: JSON.stringify(body),
+    }).then(async (r) => ({
+      status: r.status,
+      body: (await r.json()) as { id?: string; error?: { message: string; code: string | null } },
+    }));
 
   it('each request under the limit, the conversation past it: 413 with a message, nothing that big sent upstream', async () => {
     const inv = registry.open({ instanceId: 'chain', benchmark: 'b', variant: 'malicious' });
@@ -157,7 +220,9 @@ describe('previous_response_id chains through the proxy', () => {
     }
     expect(refused?.status).toBe(413);
     expect(refused!.body.error!.code).toBe('request_too_large');
-    expect(refused!.body.error!.message).toMatch(/^saboteur proxy: the conversation previous_response_id "resp_\d+" expands to is over the 256 KiB limit|^saboteur proxy: the conversation previous_response_id "resp_\d+" expands to is over the 262144 bytes limit/);
+    expect(refused!.body.error!.message).toMatch(
+      /^saboteur proxy: the conversation previous_response_id "resp_\d+" expands to is over the 256 KiB limit|^saboteur proxy: the conversation previous_response_id "resp_\d+" expands to is over the 262144 bytes limit/,
+    );
     expect(Math.max(...seen)).toBeLessThan(256 * 1024 + 4096);
     const calls = registry.close(inv.key);
     expect(calls.at(-1)).toMatchObject({ status: 413, error: expect.stringContaining('expands to is over') });
@@ -173,17 +238,29 @@ describe('previous_response_id chains through the proxy', () => {
       previous = last.body.id;
     }
     expect(last!.status).toBe(400);
-    expect(last!.body.error!.message).toContain(`would chain ${MAX_CHAIN_DEPTH + 1} responses, more than the ${MAX_CHAIN_DEPTH} saboteur's proxy follows`);
+    expect(last!.body.error!.message).toContain(
+      `would chain ${MAX_CHAIN_DEPTH + 1} responses, more than the ${MAX_CHAIN_DEPTH} saboteur's proxy follows`,
+    );
     registry.close(inv.key);
   }, 120_000);
 });
 
 describe('the embedded engine (the tiny model, real llama.cpp) under a 4 MB prompt', () => {
-  it('refuses it before tokenising, in its own process: saboteur\'s thread never stalls, other calls are answered, a generation past its time is stopped', async () => {
+  it("refuses it before tokenising, in its own process: saboteur's thread never stalls, other calls are answered, a generation past its time is stopped", async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'saboteur-bounds-'));
     const gguf = path.join(dir, 'tiny.gguf');
     writeTinyLlama(gguf, { seed: 1 });
-    const ep = await startModel(modelConfig({ kind: 'embedded', model: gguf, args: ['--threads', '1'], startupTimeoutMs: 240_000, sampling: { temperature: 0, maxTokens: 8 } }), memoryLog(), { configDir: dir, nvidiaSmi: path.join(dir, 'none'), generationTimeoutMs: 3000 });
+    const ep = await startModel(
+      modelConfig({
+        kind: 'embedded',
+        model: gguf,
+        args: ['--threads', '1'],
+        startupTimeoutMs: 240_000,
+        sampling: { temperature: 0, maxTokens: 8 },
+      }),
+      memoryLog(),
+      { configDir: dir, nvidiaSmi: path.join(dir, 'none'), generationTimeoutMs: 3000 },
+    );
     // The longest the event loop went without a turn while the engine worked.
     let worstLag = 0;
     let last = performance.now();
@@ -192,16 +269,20 @@ describe('the embedded engine (the tiny model, real llama.cpp) under a 4 MB prom
       last = performance.now();
     }, 10);
     const ask = (content: string, maxTokens = 8) =>
-      fetch(`${ep.baseUrl}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${ep.apiKey}` }, body: JSON.stringify({ model: 'tiny', max_tokens: maxTokens, messages: [{ role: 'user', content }] }) }).then(
-        async (r) => ({ status: r.status, body: (await r.json()) as { error?: { code: string; message: string } } }),
-      );
+      fetch(`${ep.baseUrl}/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${ep.apiKey}` },
+        body: JSON.stringify({ model: 'tiny', max_tokens: maxTokens, messages: [{ role: 'user', content }] }),
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as { error?: { code: string; message: string } } }));
     try {
       const huge = ask('7'.repeat(4 * MiB));
       const small = ask('Say hello.');
       const [h, s] = await Promise.all([huge, small]);
       expect(h.status).toBe(400);
       expect(h.body.error).toMatchObject({ code: 'context_length_exceeded' });
-      expect(h.body.error!.message).toMatch(/the prompt is 4194304 characters, more than the model's context of \d+ tokens can hold .*refused before tokenising/);
+      expect(h.body.error!.message).toMatch(
+        /the prompt is 4194304 characters, more than the model's context of \d+ tokens can hold .*refused before tokenising/,
+      );
       expect(s.status).toBe(200);
       // Greedy decoding of this model repeats a digit and never stops on its own: the 3 s limit ends it.
       const long = await ask('Go on.', 3500);

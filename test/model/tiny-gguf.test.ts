@@ -71,7 +71,7 @@ describe('encodeGguf', () => {
     expect([0, 2, 4, 6].map((o) => b.readUInt16LE(dataStart + 32 + o))).toEqual([0x3c00, 0xc000, 0x3800, 0x0000]);
   });
 
-  test('read back by node-llama-cpp\'s parser', async () => {
+  test("read back by node-llama-cpp's parser", async () => {
     const file = path.join(dir, 'small.gguf');
     await writeFile(file, small());
     const info = await readGgufFileInfo(file, { readTensorInfo: true });
@@ -88,9 +88,15 @@ describe('encodeGguf', () => {
   test('mistakes are named', () => {
     const tensor = { name: 'w', dims: [2, 3], type: 'f16' as const, data: new Float32Array(5) };
     expect(() => encodeGguf({ metadata: [], tensors: [tensor] })).toThrow('gguf: tensor w: 5 values for dimensions 2×3 (6)');
-    expect(() => encodeGguf({ metadata: [], tensors: [{ ...tensor, type: 'q4' as 'f16', data: new Float32Array(6) }] })).toThrow('gguf: tensor w: unsupported type q4 (f32 or f16)');
-    expect(() => encodeGguf({ metadata: [['k', meta.u32('7' as unknown as number)]], tensors: [] })).toThrow('gguf: metadata k: expected a number, got string');
-    expect(() => encodeGguf({ metadata: [['k', { type: 'u128' } as never]], tensors: [] })).toThrow('gguf: metadata k: unknown value type u128');
+    expect(() => encodeGguf({ metadata: [], tensors: [{ ...tensor, type: 'q4' as 'f16', data: new Float32Array(6) }] })).toThrow(
+      'gguf: tensor w: unsupported type q4 (f32 or f16)',
+    );
+    expect(() => encodeGguf({ metadata: [['k', meta.u32('7' as unknown as number)]], tensors: [] })).toThrow(
+      'gguf: metadata k: expected a number, got string',
+    );
+    expect(() => encodeGguf({ metadata: [['k', { type: 'u128' } as never]], tensors: [] })).toThrow(
+      'gguf: metadata k: unknown value type u128',
+    );
   });
 });
 
@@ -130,7 +136,12 @@ describe('the tiny llama model', () => {
 
     const tensors = info.tensorInfo!;
     const perBlock = ['attn_norm', 'attn_q', 'attn_k', 'attn_v', 'attn_output', 'ffn_norm', 'ffn_gate', 'ffn_up', 'ffn_down'];
-    expect(tensors.map((t) => t.name)).toEqual(['token_embd.weight', ...[0, 1].flatMap((b) => perBlock.map((p) => `blk.${b}.${p}.weight`)), 'output_norm.weight', 'output.weight']);
+    expect(tensors.map((t) => t.name)).toEqual([
+      'token_embd.weight',
+      ...[0, 1].flatMap((b) => perBlock.map((p) => `blk.${b}.${p}.weight`)),
+      'output_norm.weight',
+      'output.weight',
+    ]);
     const byName = new Map(tensors.map((t) => [t.name, t]));
     expect(byName.get('token_embd.weight')!.dimensions.map(Number)).toEqual([64, 262]);
     expect(byName.get('blk.1.ffn_down.weight')!.dimensions.map(Number)).toEqual([128, 64]);

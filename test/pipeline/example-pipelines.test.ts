@@ -69,7 +69,9 @@ describe('completion extraction', () => {
 
   it('keeps a body-only answer, indented or not', () => {
     expect(extractCompletion(`\`\`\`python\n${RIGHT_BODY}\`\`\``, 'running_max')).toBe(RIGHT_BODY);
-    const flush = RIGHT_BODY.split('\n').map((l) => l.replace(/^ {4}/, '')).join('\n');
+    const flush = RIGHT_BODY.split('\n')
+      .map((l) => l.replace(/^ {4}/, ''))
+      .join('\n');
     expect(extractCompletion(`\`\`\`python\n${flush}\`\`\``, 'running_max')).toBe(RIGHT_BODY);
     expectPasses(extractCompletion(`\`\`\`py\n${flush}\`\`\``, 'running_max'));
   });
@@ -130,14 +132,18 @@ describe('completion extraction', () => {
   });
 
   it('re-indents two-space and tab bodies to four spaces', () => {
-    const twoSpace = 'def running_max(numbers):\n  out = []\n  for n in numbers:\n    out.append(max(out[-1], n) if out else n)\n  return out';
-    expect(extractCompletion(twoSpace, 'running_max')).toBe('    out = []\n    for n in numbers:\n      out.append(max(out[-1], n) if out else n)\n    return out\n');
+    const twoSpace =
+      'def running_max(numbers):\n  out = []\n  for n in numbers:\n    out.append(max(out[-1], n) if out else n)\n  return out';
+    expect(extractCompletion(twoSpace, 'running_max')).toBe(
+      '    out = []\n    for n in numbers:\n      out.append(max(out[-1], n) if out else n)\n    return out\n',
+    );
     expectPasses(extractCompletion(twoSpace, 'running_max'));
     expectPasses(extractCompletion(twoSpace.replace(/ {2}/g, '\t'), 'running_max'));
   });
 
   it('keeps multi-line strings whose lines sit at column 0, and a one-line def', () => {
-    const answer = 'def running_max(numbers):\n    """Doc\nat column 0\n    """\n    msg = """a\nb"""\n    assert msg == "a\\nb"\n' + RIGHT_BODY;
+    const answer =
+      'def running_max(numbers):\n    """Doc\nat column 0\n    """\n    msg = """a\nb"""\n    assert msg == "a\\nb"\n' + RIGHT_BODY;
     const completion = extractCompletion(answer, 'running_max');
     expect(completion.startsWith('    msg = """a\nb"""\n')).toBe(true);
     expectPasses(completion);
@@ -182,14 +188,35 @@ async function fakeOpenAI(answers: Record<string, (call: SeenCall) => string>) {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { model: string; temperature?: number; messages: { role: string; content: string }[] };
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+        model: string;
+        temperature?: number;
+        messages: { role: string; content: string }[];
+      };
       const system = body.messages.find((m) => m.role === 'system')?.content ?? '';
-      const user = body.messages.filter((m) => m.role === 'user').map((m) => m.content).join('\n');
+      const user = body.messages
+        .filter((m) => m.role === 'user')
+        .map((m) => m.content)
+        .join('\n');
       const header = req.headers['x-saboteur-agent'];
       const pathAgent = /^\/agents\/([^/]+)\/v1\/chat\/completions$/.exec(req.url ?? '')?.[1];
       const [agent, by]: [string, SeenCall['by']] =
-        typeof header === 'string' ? [header, 'header'] : pathAgent ? [pathAgent, 'path'] : system.startsWith('You are the planner') ? ['planner', 'system'] : ['unknown', 'none'];
-      const call: SeenCall = { agent, by, authorization: req.headers.authorization, model: body.model, temperature: body.temperature, system, user };
+        typeof header === 'string'
+          ? [header, 'header']
+          : pathAgent
+            ? [pathAgent, 'path']
+            : system.startsWith('You are the planner')
+              ? ['planner', 'system']
+              : ['unknown', 'none'];
+      const call: SeenCall = {
+        agent,
+        by,
+        authorization: req.headers.authorization,
+        model: body.model,
+        temperature: body.temperature,
+        system,
+        user,
+      };
       calls.push(call);
       const answer = answers[agent];
       if (!answer || !/\/chat\/completions$/.test(req.url ?? '')) {
@@ -223,7 +250,14 @@ async function fakeOpenAI(answers: Record<string, (call: SeenCall) => string>) {
   };
 }
 
-const task: Task = { id: 'Test/running_max', benchmark: 'humaneval', kind: 'code', prompt: PROMPT, entryPoint: 'running_max', metadata: {} };
+const task: Task = {
+  id: 'Test/running_max',
+  benchmark: 'humaneval',
+  kind: 'code',
+  prompt: PROMPT,
+  entryPoint: 'running_max',
+  metadata: {},
+};
 const WRONG = RIGHT.replace('max(best, n)', 'min(best, n)');
 const PLAN = '1. Keep the best value so far.\n2. Append it for every number.';
 
@@ -235,11 +269,26 @@ afterAll(() => {
 function runnerFor(pipeline: Partial<PipelineConfig>) {
   const workDir = mkdtempSync(path.join(tmpdir(), 'saboteur-examples-'));
   workDirs.push(workDir);
-  const config: PipelineConfig = { mode: 'process', readyTimeoutMs: 20_000, cwd: repoRoot, timeoutMs: 60_000, concurrency: 4, env: [], agents: [], ...pipeline };
+  const config: PipelineConfig = {
+    mode: 'process',
+    readyTimeoutMs: 20_000,
+    cwd: repoRoot,
+    timeoutMs: 60_000,
+    concurrency: 4,
+    env: [],
+    agents: [],
+    ...pipeline,
+  };
   return createPipelineRunner(config, { log: memoryLog(), workDir, hostEnv: { PATH: process.env.PATH, HOME: process.env.HOME } });
 }
 
-const inputFor = (baseUrl: string): PipelineInput => ({ task, apiKey: 'sab-inv-42', proxyBaseUrl: baseUrl, model: 'qwen-test', variant: 'control' });
+const inputFor = (baseUrl: string): PipelineInput => ({
+  task,
+  apiKey: 'sab-inv-42',
+  proxyBaseUrl: baseUrl,
+  model: 'qwen-test',
+  variant: 'control',
+});
 
 function expectContract(calls: SeenCall[]) {
   for (const call of calls) {
@@ -295,7 +344,11 @@ describe('chain.mjs: planner → coder → reviewer', () => {
     await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
     const port = (probe.address() as net.AddressInfo).port;
     await new Promise((resolve) => probe.close(resolve));
-    const runner = runnerFor({ mode: 'http', serve: `node fixtures/pipelines/serve.mjs --port ${port}`, url: `http://127.0.0.1:${port}/run` });
+    const runner = runnerFor({
+      mode: 'http',
+      serve: `node fixtures/pipelines/serve.mjs --port ${port}`,
+      url: `http://127.0.0.1:${port}/run`,
+    });
     await runner.start();
     try {
       const [a, b] = await Promise.all([runner.run(inputFor(server.baseUrl)), runner.run(inputFor(server.baseUrl))]);

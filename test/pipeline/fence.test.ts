@@ -9,7 +9,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { memoryLog } from '../../src/util/log.js';
-import { createPipelineRunner, isSecretName, planPassThrough, type PipelineConfig, type PipelineInput, type PipelineRunner } from '../../src/pipeline/index.js';
+import {
+  createPipelineRunner,
+  isSecretName,
+  planPassThrough,
+  type PipelineConfig,
+  type PipelineInput,
+  type PipelineRunner,
+} from '../../src/pipeline/index.js';
 import { allowlistedBaseEnv, secretValueKind } from '../../src/pipeline/env.js';
 import { fenceArgv, probeFence, processesOfUid, type Fence, type FenceKind } from '../../src/pipeline/fence.js';
 import { eventually, processesWithEnv } from '../helpers/processes.js';
@@ -19,7 +26,17 @@ import { reservePort } from '../../src/model/servers/lifecycle.js';
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 function config(over: Partial<PipelineConfig> = {}): PipelineConfig {
-  return { mode: 'process', readyTimeoutMs: 20_000, cwd: repoRoot, timeoutMs: 30_000, concurrency: 4, env: [], secrets: [], agents: [], ...over };
+  return {
+    mode: 'process',
+    readyTimeoutMs: 20_000,
+    cwd: repoRoot,
+    timeoutMs: 30_000,
+    concurrency: 4,
+    env: [],
+    secrets: [],
+    agents: [],
+    ...over,
+  };
 }
 
 const input = (id: string, over: Partial<PipelineInput> = {}): PipelineInput => ({
@@ -43,7 +60,13 @@ afterAll(() => {
 function makeRunner(pipeline: PipelineConfig, fence: Fence, hostEnv: NodeJS.ProcessEnv) {
   const workDir = mkdtempSync(path.join(tmpdir(), 'saboteur-fence-test-'));
   dirs.push(workDir);
-  const runner = createPipelineRunner(pipeline, { log: memoryLog(), workDir, hostEnv: { PATH: process.env.PATH, HOME: '/tmp', ...hostEnv }, fence, killGraceMs: 300 });
+  const runner = createPipelineRunner(pipeline, {
+    log: memoryLog(),
+    workDir,
+    hostEnv: { PATH: process.env.PATH, HOME: '/tmp', ...hostEnv },
+    fence,
+    killGraceMs: 300,
+  });
   runners.push(runner);
   return runner;
 }
@@ -51,13 +74,50 @@ function makeRunner(pipeline: PipelineConfig, fence: Fence, hostEnv: NodeJS.Proc
 describe('secret-name rule (pure)', () => {
   it('tells cloud keys, passwords, passphrases, credential URLs, keys and registry auth by name', () => {
     const secret = [
-      'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'GPG_PASSPHRASE', 'DB_PASS', 'DB_PWD', 'MYSQL_PASSWORD', 'DATABASE_URL',
-      'REDIS_URL', 'MONGODB_URI', 'SENTRY_DSN', 'NPM_AUTH', 'NODE_AUTH_TOKEN', 'SSH_PRIVATE_KEY_PEM', 'SSH_AUTH_SOCK', 'SSH_KEY', 'API_KEY',
-      'OPENAI_APIKEY', 'GOOGLE_APPLICATION_CREDENTIALS', 'AZURE_CLIENT_SECRET', 'HF_TOKEN', 'TWINE_PASSWORD', 'SIGNING_KEY', 'TLS_KEY_PEM',
-      'COOKIE_JAR', 'GITHUB_TOKEN', 'INPUT_MODEL', 'ACTIONS_CACHE_URL', 'OPENAI_API_KEY',
+      'AWS_ACCESS_KEY_ID',
+      'AWS_SECRET_ACCESS_KEY',
+      'AWS_SESSION_TOKEN',
+      'GPG_PASSPHRASE',
+      'DB_PASS',
+      'DB_PWD',
+      'MYSQL_PASSWORD',
+      'DATABASE_URL',
+      'REDIS_URL',
+      'MONGODB_URI',
+      'SENTRY_DSN',
+      'NPM_AUTH',
+      'NODE_AUTH_TOKEN',
+      'SSH_PRIVATE_KEY_PEM',
+      'SSH_AUTH_SOCK',
+      'SSH_KEY',
+      'API_KEY',
+      'OPENAI_APIKEY',
+      'GOOGLE_APPLICATION_CREDENTIALS',
+      'AZURE_CLIENT_SECRET',
+      'HF_TOKEN',
+      'TWINE_PASSWORD',
+      'SIGNING_KEY',
+      'TLS_KEY_PEM',
+      'COOKIE_JAR',
+      'GITHUB_TOKEN',
+      'INPUT_MODEL',
+      'ACTIONS_CACHE_URL',
+      'OPENAI_API_KEY',
     ];
     for (const name of secret) expect([name, isSecretName(name)]).toEqual([name, true]);
-    for (const name of ['PATH', 'PYTHONPATH', 'HF_HOME', 'KEYBOARD', 'KEY_LAYOUT', 'PWD', 'OLDPWD', 'AUTHOR_NAME', 'PASSTHROUGH_MODE', 'CUDA_VISIBLE_DEVICES', 'DATA_DIR']) {
+    for (const name of [
+      'PATH',
+      'PYTHONPATH',
+      'HF_HOME',
+      'KEYBOARD',
+      'KEY_LAYOUT',
+      'PWD',
+      'OLDPWD',
+      'AUTHOR_NAME',
+      'PASSTHROUGH_MODE',
+      'CUDA_VISIBLE_DEVICES',
+      'DATA_DIR',
+    ]) {
       expect([name, isSecretName(name)]).toEqual([name, false]);
     }
   });
@@ -68,17 +128,28 @@ describe('secret-name rule (pure)', () => {
     expect(secretValueKind('-----BEGIN OPENSSH PRIVATE KEY-----\nabc')).toBe('a private key');
     expect(secretValueKind(`ghp_${'a'.repeat(36)}`)).toBe('a known token format');
     expect(secretValueKind('AKIAIOSFODNN7EXAMPLE')).toBe('a known token format');
-    for (const plain of ['/usr/lib/python3', 'http://proxy.corp:3128', 'https://pypi.org/simple', 'sk-short']) expect([plain, secretValueKind(plain)]).toEqual([plain, undefined]);
+    for (const plain of ['/usr/lib/python3', 'http://proxy.corp:3128', 'https://pypi.org/simple', 'sk-short'])
+      expect([plain, secretValueKind(plain)]).toEqual([plain, undefined]);
   });
 
-  it('passes a secret only when opted in, never the job\'s credentials, and says so', () => {
+  it("passes a secret only when opted in, never the job's credentials, and says so", () => {
     const plan = planPassThrough(['PYTHONPATH', 'DB_PASS', 'HF_TOKEN'], ['HF_TOKEN', 'GITHUB_TOKEN']);
     expect(plan.optedIn).toEqual(['HF_TOKEN']);
     expect(plan.droppedSecrets).toEqual(['DB_PASS']);
     const log = memoryLog();
     const env = allowlistedBaseEnv(
       { env: ['PYTHONPATH', 'DB_PASS', 'HTTP_PROXY', 'DATABASE_URL'], secrets: ['HF_TOKEN', 'MISSING_SECRET'] },
-      { log, hostEnv: { PATH: '/bin', PYTHONPATH: '/src', DB_PASS: 'x', HF_TOKEN: 'hf_value', HTTP_PROXY: 'http://u:p@proxy:3128', DATABASE_URL: 'postgres://a:b@c/d' } },
+      {
+        log,
+        hostEnv: {
+          PATH: '/bin',
+          PYTHONPATH: '/src',
+          DB_PASS: 'x',
+          HF_TOKEN: 'hf_value',
+          HTTP_PROXY: 'http://u:p@proxy:3128',
+          DATABASE_URL: 'postgres://a:b@c/d',
+        },
+      },
     );
     expect(env).toEqual({ PATH: '/bin', PYTHONPATH: '/src', HF_TOKEN: 'hf_value' });
     const text = log.lines.join('\n');
@@ -92,20 +163,69 @@ describe('secret-name rule (pure)', () => {
 
 describe('fence command lines (pure)', () => {
   const bin = { bwrap: '/usr/bin/bwrap', unshare: '/usr/bin/unshare', setpriv: '/usr/bin/setpriv' };
-  it('bwrap: own pid and IPC namespaces and /proc, the machine read-only, shared network, the view\'s mounts, no capabilities as root', () => {
+  it("bwrap: own pid and IPC namespaces and /proc, the machine read-only, shared network, the view's mounts, no capabilities as root", () => {
     const view = { hidden: ['/tmp'], shown: [], replaced: [], blanked: [] };
     const argv = fenceArgv('bwrap', 'run it', { root: true, bin, privateDir: '/tmp/t/task-1', view });
     expect(argv).toEqual([
-      '/usr/bin/bwrap', '--ro-bind', '/', '/', '--dev-bind', '/dev', '/dev', '--size', String(256 << 20), '--tmpfs', '/dev/shm', '--proc', '/proc',
-      '--tmpfs', '/tmp', '--bind', '/tmp/t/task-1/tmp', '/tmp', '--bind', '/tmp/t/task-1', '/tmp/t/task-1',
-      '--unshare-pid', '--unshare-ipc', '--cap-drop', 'ALL', '--die-with-parent', '--', '/bin/sh', '-c', 'run it',
+      '/usr/bin/bwrap',
+      '--ro-bind',
+      '/',
+      '/',
+      '--dev-bind',
+      '/dev',
+      '/dev',
+      '--size',
+      String(256 << 20),
+      '--tmpfs',
+      '/dev/shm',
+      '--proc',
+      '/proc',
+      '--tmpfs',
+      '/tmp',
+      '--bind',
+      '/tmp/t/task-1/tmp',
+      '/tmp',
+      '--bind',
+      '/tmp/t/task-1',
+      '/tmp/t/task-1',
+      '--unshare-pid',
+      '--unshare-ipc',
+      '--cap-drop',
+      'ALL',
+      '--die-with-parent',
+      '--',
+      '/bin/sh',
+      '-c',
+      'run it',
     ]);
     expect(argv).not.toContain('--unshare-net');
     expect(fenceArgv('bwrap', 'x', { root: false, bin })).toContain('--unshare-user');
   });
   it('unshare and uid die with saboteur (pdeathsig); the uid fence drops to its own uid without new privileges', () => {
-    expect(fenceArgv('unshare', 'x', { root: true, bin }).slice(0, 9)).toEqual(['/usr/bin/setpriv', '--pdeathsig', 'KILL', '--', '/usr/bin/unshare', '--pid', '--fork', '--kill-child', '--mount-proc']);
-    expect(fenceArgv('uid', 'x', { root: true, bin, uid: 1800000123 })).toEqual(['/usr/bin/setpriv', '--pdeathsig', 'KILL', '--reuid=1800000123', '--regid=1800000123', '--clear-groups', '--no-new-privs', '--', '/bin/sh', '-c', 'x']);
+    expect(fenceArgv('unshare', 'x', { root: true, bin }).slice(0, 9)).toEqual([
+      '/usr/bin/setpriv',
+      '--pdeathsig',
+      'KILL',
+      '--',
+      '/usr/bin/unshare',
+      '--pid',
+      '--fork',
+      '--kill-child',
+      '--mount-proc',
+    ]);
+    expect(fenceArgv('uid', 'x', { root: true, bin, uid: 1800000123 })).toEqual([
+      '/usr/bin/setpriv',
+      '--pdeathsig',
+      'KILL',
+      '--reuid=1800000123',
+      '--regid=1800000123',
+      '--clear-groups',
+      '--no-new-privs',
+      '--',
+      '/bin/sh',
+      '-c',
+      'x',
+    ]);
     expect(fenceArgv('none', 'x', { root: false, bin })).toEqual(['/bin/sh', '-c', 'x']);
   });
 });
@@ -137,8 +257,12 @@ describe('the strongest fence on this machine', () => {
   });
 });
 
-it('without a fence the hunter does read the parent\'s environment (what the fences above prevent)', async () => {
-  const runner = makeRunner(config({ run: 'node fixtures/pipelines/secret-hunter.mjs', env: ['HUNT_PID', 'HUNT_MS'] }), await probeFence({ kinds: [] }), { HUNT_PID: String(process.pid), HUNT_MS: '100' });
+it("without a fence the hunter does read the parent's environment (what the fences above prevent)", async () => {
+  const runner = makeRunner(
+    config({ run: 'node fixtures/pipelines/secret-hunter.mjs', env: ['HUNT_PID', 'HUNT_MS'] }),
+    await probeFence({ kinds: [] }),
+    { HUNT_PID: String(process.pid), HUNT_MS: '100' },
+  );
   const r = await runner.run(input('open'));
   expect(JSON.parse(r.output!.answer!).readParent).toBe(true);
 });
@@ -151,8 +275,11 @@ describe.each(KINDS)('the %s fence', (kind) => {
     return fence;
   };
 
-  it('hides saboteur\'s and the other runs\' processes: no parent environment, no other key, no inherited fd', async () => {
-    const runner = makeRunner(config({ run: 'node fixtures/pipelines/secret-hunter.mjs', env: ['HUNT_PID', 'HUNT_MS'] }), await get(), { HUNT_PID: String(process.pid), HUNT_MS: '800' });
+  it("hides saboteur's and the other runs' processes: no parent environment, no other key, no inherited fd", async () => {
+    const runner = makeRunner(config({ run: 'node fixtures/pipelines/secret-hunter.mjs', env: ['HUNT_PID', 'HUNT_MS'] }), await get(), {
+      HUNT_PID: String(process.pid),
+      HUNT_MS: '800',
+    });
     const ids = ['a1', 'b22', 'c333', 'd4444'];
     const results = await Promise.all(ids.map((id, i) => runner.run(input(id, { apiKey: `sab-${String(i).repeat(24)}` }))));
     for (const [i, r] of results.entries()) {
@@ -170,10 +297,18 @@ describe.each(KINDS)('the %s fence', (kind) => {
 
   it('leaves nothing running after a run that started a setsid grandchild, whether it answered or timed out', async () => {
     const mark = `orphan-${kind}-${process.pid}`;
-    const runner = makeRunner(config({ run: 'node fixtures/pipelines/orphaner.mjs', env: ['ORPHAN_MARK', 'ORPHAN_HANG'], timeoutMs: 2000 }), await get(), { ORPHAN_MARK: mark });
+    const runner = makeRunner(
+      config({ run: 'node fixtures/pipelines/orphaner.mjs', env: ['ORPHAN_MARK', 'ORPHAN_HANG'], timeoutMs: 2000 }),
+      await get(),
+      { ORPHAN_MARK: mark },
+    );
     expect(await runner.run(input('ok'))).toMatchObject({ status: 'ok', output: { answer: 'left an orphan' } });
     expect(await eventually(() => processesWithEnv('ORPHAN_MARK', mark).length === 0)).toBe(true);
-    const hanging = makeRunner(config({ run: 'node fixtures/pipelines/orphaner.mjs', env: ['ORPHAN_MARK', 'ORPHAN_HANG'], timeoutMs: 1500 }), await get(), { ORPHAN_MARK: `${mark}-hang`, ORPHAN_HANG: '1' });
+    const hanging = makeRunner(
+      config({ run: 'node fixtures/pipelines/orphaner.mjs', env: ['ORPHAN_MARK', 'ORPHAN_HANG'], timeoutMs: 1500 }),
+      await get(),
+      { ORPHAN_MARK: `${mark}-hang`, ORPHAN_HANG: '1' },
+    );
     expect((await hanging.run(input('hang'))).status).toBe('timeout');
     expect(await eventually(() => processesWithEnv('ORPHAN_MARK', `${mark}-hang`).length === 0)).toBe(true);
   }, 60_000);
@@ -182,7 +317,12 @@ describe.each(KINDS)('the %s fence', (kind) => {
     const mark = `orphan-http-${kind}-${process.pid}`;
     const port = await reservePort('127.0.0.1');
     const runner = makeRunner(
-      config({ mode: 'http', serve: `node fixtures/pipelines/orphaner.mjs --port ${port}`, url: `http://127.0.0.1:${port}/run`, env: ['ORPHAN_MARK'] }),
+      config({
+        mode: 'http',
+        serve: `node fixtures/pipelines/orphaner.mjs --port ${port}`,
+        url: `http://127.0.0.1:${port}/run`,
+        env: ['ORPHAN_MARK'],
+      }),
       await get(),
       { ORPHAN_MARK: mark },
     );
@@ -197,7 +337,11 @@ describe.each(KINDS)('the %s fence', (kind) => {
 
   if (kind === 'uid') {
     it('hands each run a uid of its own and leaves no process of it', async () => {
-      const runner = makeRunner(config({ run: 'id -u > "$SABOTEUR_OUTPUT_FILE.uid"; echo "{\\"answer\\": \\"$(id -u)\\"}"' }), await get(), {});
+      const runner = makeRunner(
+        config({ run: 'id -u > "$SABOTEUR_OUTPUT_FILE.uid"; echo "{\\"answer\\": \\"$(id -u)\\"}"' }),
+        await get(),
+        {},
+      );
       const r = await runner.run(input('u'));
       const uid = Number(r.output?.answer);
       expect(uid).toBeGreaterThanOrEqual(1_800_000_000);

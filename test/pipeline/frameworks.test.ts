@@ -32,7 +32,10 @@ const CONTRACT_PAGE = path.join(repoRoot, 'docs/pipeline-contract.md');
 const PYTHON_OPENAI_VERSION = '3.22.1';
 const PYTHON = process.env.SABOTEUR_PYTHON_OPENAI ?? path.join(repoRoot, 'test-artifacts/python-openai/bin/python');
 const hasPython = existsSync(PYTHON);
-if (!hasPython) console.warn(`frameworks.test: SKIPPING the Python openai client cases: no ${PYTHON} (run scripts/python-openai-venv.sh where the openai wheel is available)`);
+if (!hasPython)
+  console.warn(
+    `frameworks.test: SKIPPING the Python openai client cases: no ${PYTHON} (run scripts/python-openai-venv.sh where the openai wheel is available)`,
+  );
 
 interface Case {
   /** The table's columns. */
@@ -50,20 +53,106 @@ interface Case {
 }
 
 const CASES: Case[] = [
-  { client: '`openai` (Node)', mode: 'Chat Completions, tool calls', packages: ['openai'], run: 'node openai-node.mjs --api chat', endpoint: 'chat.completions', coderStreamed: false, plannerTools: ['count_examples'] },
-  { client: '`openai` (Node)', mode: 'Responses API, streamed, function calls', packages: ['openai'], run: 'node openai-node.mjs --api responses --stream', endpoint: 'responses', coderStreamed: true, plannerTools: ['count_examples'] },
-  { client: '`@openai/agents`', mode: 'Responses API (default), handoff', packages: ['@openai/agents'], run: 'node agents-sdk.mjs --api responses --pattern handoff', endpoint: 'responses', coderStreamed: false, plannerTools: ['count_examples', 'transfer_to_coder'] },
-  { client: '`@openai/agents`', mode: 'Responses API (default), streamed, agents as tools', packages: ['@openai/agents'], run: 'node agents-sdk.mjs --api responses --pattern tools --stream', endpoint: 'responses', coderStreamed: false, plannerTools: ['count_examples', 'write_code'] },
-  { client: '`@openai/agents`', mode: 'Chat Completions, streamed, handoff', packages: ['@openai/agents'], run: 'node agents-sdk.mjs --api chat --pattern handoff --stream', endpoint: 'chat.completions', coderStreamed: true, plannerTools: ['count_examples', 'transfer_to_coder'] },
-  { client: '`@openai/agents`', mode: 'Chat Completions, agents as tools', packages: ['@openai/agents'], run: 'node agents-sdk.mjs --api chat --pattern tools', endpoint: 'chat.completions', coderStreamed: false, plannerTools: ['count_examples', 'write_code'] },
-  { client: '`@langchain/langgraph` + `@langchain/openai`', mode: 'graph `.stream()`, `ChatOpenAI` streaming, tool calls', packages: ['@langchain/langgraph', '@langchain/openai'], run: 'node langgraph.mjs', endpoint: 'chat.completions', coderStreamed: true, plannerTools: ['count_examples'] },
-  { client: '`ai` + `@ai-sdk/openai-compatible`', mode: '`generateText` tool loop, `streamText`', packages: ['ai', '@ai-sdk/openai-compatible'], run: 'node ai-sdk.mjs', endpoint: 'chat.completions', coderStreamed: true, plannerTools: ['count_examples'] },
-  { client: '`openai` (Python)', mode: 'Chat Completions, tool calls', packages: ['python:openai'], run: `${PYTHON} openai_python.py --api chat`, endpoint: 'chat.completions', coderStreamed: false, plannerTools: ['count_examples'], python: true },
-  { client: '`openai` (Python)', mode: 'Responses API, streamed, function calls', packages: ['python:openai'], run: `${PYTHON} openai_python.py --api responses --stream`, endpoint: 'responses', coderStreamed: true, plannerTools: ['count_examples'], python: true },
+  {
+    client: '`openai` (Node)',
+    mode: 'Chat Completions, tool calls',
+    packages: ['openai'],
+    run: 'node openai-node.mjs --api chat',
+    endpoint: 'chat.completions',
+    coderStreamed: false,
+    plannerTools: ['count_examples'],
+  },
+  {
+    client: '`openai` (Node)',
+    mode: 'Responses API, streamed, function calls',
+    packages: ['openai'],
+    run: 'node openai-node.mjs --api responses --stream',
+    endpoint: 'responses',
+    coderStreamed: true,
+    plannerTools: ['count_examples'],
+  },
+  {
+    client: '`@openai/agents`',
+    mode: 'Responses API (default), handoff',
+    packages: ['@openai/agents'],
+    run: 'node agents-sdk.mjs --api responses --pattern handoff',
+    endpoint: 'responses',
+    coderStreamed: false,
+    plannerTools: ['count_examples', 'transfer_to_coder'],
+  },
+  {
+    client: '`@openai/agents`',
+    mode: 'Responses API (default), streamed, agents as tools',
+    packages: ['@openai/agents'],
+    run: 'node agents-sdk.mjs --api responses --pattern tools --stream',
+    endpoint: 'responses',
+    coderStreamed: false,
+    plannerTools: ['count_examples', 'write_code'],
+  },
+  {
+    client: '`@openai/agents`',
+    mode: 'Chat Completions, streamed, handoff',
+    packages: ['@openai/agents'],
+    run: 'node agents-sdk.mjs --api chat --pattern handoff --stream',
+    endpoint: 'chat.completions',
+    coderStreamed: true,
+    plannerTools: ['count_examples', 'transfer_to_coder'],
+  },
+  {
+    client: '`@openai/agents`',
+    mode: 'Chat Completions, agents as tools',
+    packages: ['@openai/agents'],
+    run: 'node agents-sdk.mjs --api chat --pattern tools',
+    endpoint: 'chat.completions',
+    coderStreamed: false,
+    plannerTools: ['count_examples', 'write_code'],
+  },
+  {
+    client: '`@langchain/langgraph` + `@langchain/openai`',
+    mode: 'graph `.stream()`, `ChatOpenAI` streaming, tool calls',
+    packages: ['@langchain/langgraph', '@langchain/openai'],
+    run: 'node langgraph.mjs',
+    endpoint: 'chat.completions',
+    coderStreamed: true,
+    plannerTools: ['count_examples'],
+  },
+  {
+    client: '`ai` + `@ai-sdk/openai-compatible`',
+    mode: '`generateText` tool loop, `streamText`',
+    packages: ['ai', '@ai-sdk/openai-compatible'],
+    run: 'node ai-sdk.mjs',
+    endpoint: 'chat.completions',
+    coderStreamed: true,
+    plannerTools: ['count_examples'],
+  },
+  {
+    client: '`openai` (Python)',
+    mode: 'Chat Completions, tool calls',
+    packages: ['python:openai'],
+    run: `${PYTHON} openai_python.py --api chat`,
+    endpoint: 'chat.completions',
+    coderStreamed: false,
+    plannerTools: ['count_examples'],
+    python: true,
+  },
+  {
+    client: '`openai` (Python)',
+    mode: 'Responses API, streamed, function calls',
+    packages: ['python:openai'],
+    run: `${PYTHON} openai_python.py --api responses --stream`,
+    endpoint: 'responses',
+    coderStreamed: true,
+    plannerTools: ['count_examples'],
+    python: true,
+  },
 ];
 
 /** The agentic case: the Agents SDK's MCP client on saboteur's MCP server (SafeArena's test tasks). */
-const MCP_ROW = { client: '`@openai/agents`', mode: 'MCP client (`MCPServerStreamableHttp`) on saboteur\'s MCP server', packages: ['@openai/agents'] };
+const MCP_ROW = {
+  client: '`@openai/agents`',
+  mode: "MCP client (`MCPServerStreamableHttp`) on saboteur's MCP server",
+  packages: ['@openai/agents'],
+};
 
 function versionOf(pkg: string): string {
   if (pkg === 'python:openai') return PYTHON_OPENAI_VERSION;
@@ -72,7 +161,10 @@ function versionOf(pkg: string): string {
 
 /** The Works-with table: one row per case, in order. */
 function worksWithTable(): string {
-  const rows = [...CASES, MCP_ROW].map((c) => `| ${c.client} | ${c.mode} | ${c.packages.map((p) => (c.packages.length > 1 ? `${p.replace('python:', '')} ${versionOf(p)}` : versionOf(p))).join(', ')} |`);
+  const rows = [...CASES, MCP_ROW].map(
+    (c) =>
+      `| ${c.client} | ${c.mode} | ${c.packages.map((p) => (c.packages.length > 1 ? `${p.replace('python:', '')} ${versionOf(p)}` : versionOf(p))).join(', ')} |`,
+  );
   return ['| client | mode | version tested |', '|---|---|---|', ...rows].join('\n');
 }
 
@@ -128,7 +220,9 @@ describe('real clients and frameworks through a real run', () => {
       expect(log.notes).toEqual([]);
       expect(log.instances).toHaveLength(2 * LIMIT);
       for (const r of log.instances) {
-        expect({ id: r.instanceId, outcome: r.outcome, error: r.error }).toMatchObject({ outcome: expect.stringMatching(/^(passed|failed)$/) });
+        expect({ id: r.instanceId, outcome: r.outcome, error: r.error }).toMatchObject({
+          outcome: expect.stringMatching(/^(passed|failed)$/),
+        });
         // Attribution: every call named its agent by the model it asked for, through the expected API.
         expect(new Set(r.trace.calls.map((x) => `${x.agent}/${x.agentSource}/${x.endpoint}/${x.status}`))).toEqual(
           new Set(['planner', 'coder', 'reviewer'].map((a) => `${a}/model/${c.endpoint}/200`)),
@@ -149,7 +243,11 @@ describe('real clients and frameworks through a real run', () => {
       // Paired: the same instances end the same way as the reference, so pass@1 and the drop agree.
       expect(outcomes(log)).toEqual(outcomes(reference));
       const [mine, ref] = [computeMetrics(log).overall, computeMetrics(reference).overall];
-      expect([mine.control.passAt1, mine.malicious.passAt1, mine.drop.absolute]).toEqual([ref.control.passAt1, ref.malicious.passAt1, ref.drop.absolute]);
+      expect([mine.control.passAt1, mine.malicious.passAt1, mine.drop.absolute]).toEqual([
+        ref.control.passAt1,
+        ref.malicious.passAt1,
+        ref.drop.absolute,
+      ]);
       expect(mine.corruption.corruptedUnits).toBe(ref.corruption.corruptedUnits);
     });
   }
@@ -161,7 +259,7 @@ describe('real clients and frameworks through a real run', () => {
   });
 });
 
-describe('the Agents SDK MCP client on saboteur\'s MCP server', () => {
+describe("the Agents SDK MCP client on saboteur's MCP server", () => {
   /** SafeArena's test tasks (fixtures/safearena), answered by the security demo's cassette. */
   async function agenticRun(command: string, agents: string): Promise<RunLog> {
     const file = path.join(repoRoot, 'fixtures/demo/agents-mcp.yml');
@@ -177,10 +275,21 @@ describe('the Agents SDK MCP client on saboteur\'s MCP server', () => {
   }
 
   it('tool calls reach the MCP server attributed to the worker; the outcomes are those of the plain pipeline', async () => {
-    const sdk = await agenticRun('node ../pipelines/frameworks/agents-mcp.mjs --stream', '    - { name: planner, match: { model: "planner-*" } }\n    - { name: worker, match: { model: "worker-*" } }');
-    const plain = await agenticRun('node ../pipelines/agentic.mjs', '    - { name: planner, match: { header: planner } }\n    - { name: worker, match: { header: worker } }');
+    const sdk = await agenticRun(
+      'node ../pipelines/frameworks/agents-mcp.mjs --stream',
+      '    - { name: planner, match: { model: "planner-*" } }\n    - { name: worker, match: { model: "worker-*" } }',
+    );
+    const plain = await agenticRun(
+      'node ../pipelines/agentic.mjs',
+      '    - { name: planner, match: { header: planner } }\n    - { name: worker, match: { header: worker } }',
+    );
     expect(sdk.status).toBe('completed');
-    const view = (log: RunLog) => log.instances.map((r) => ({ id: `${r.instanceId}/${r.variant}`, outcome: r.outcome, tools: (r.trace.tools ?? []).map((t) => `${t.agent}:${t.tool}:${t.isError}`) }));
+    const view = (log: RunLog) =>
+      log.instances.map((r) => ({
+        id: `${r.instanceId}/${r.variant}`,
+        outcome: r.outcome,
+        tools: (r.trace.tools ?? []).map((t) => `${t.agent}:${t.tool}:${t.isError}`),
+      }));
     expect(view(sdk)).toEqual(view(plain));
     expect(sdk.instances.flatMap((r) => r.trace.tools ?? []).length).toBeGreaterThan(0);
     for (const r of sdk.instances) {

@@ -24,30 +24,67 @@ const rand = (n = 18) => randomBytes(n).toString('hex');
 
 describe('the fence view (pure)', () => {
   it('mounts parents before children: a folder shown inside a hidden one comes back, one hidden inside it goes again', () => {
-    const view = { hidden: ['/home/runner/work/repo/repo/out', '/home/runner'], shown: ['/home/runner/work/repo/repo'], replaced: [['/s/cfg', '/home/runner/work/repo/repo/.git/config']] as Array<[string, string]>, blanked: ['/home/runner/.npmrc', '/var/run/docker.sock'] };
+    const view = {
+      hidden: ['/home/runner/work/repo/repo/out', '/home/runner'],
+      shown: ['/home/runner/work/repo/repo'],
+      replaced: [['/s/cfg', '/home/runner/work/repo/repo/.git/config']] as Array<[string, string]>,
+      blanked: ['/home/runner/.npmrc', '/var/run/docker.sock'],
+    };
     expect(viewMounts(view, '/tmp/t/task-1')).toEqual([
-      '--tmpfs', '/home/runner',
-      '--ro-bind', '/home/runner/work/repo/repo', '/home/runner/work/repo/repo',
-      '--tmpfs', '/home/runner/work/repo/repo/out',
-      '--ro-bind', '/s/cfg', '/home/runner/work/repo/repo/.git/config',
+      '--tmpfs',
+      '/home/runner',
+      '--ro-bind',
+      '/home/runner/work/repo/repo',
+      '/home/runner/work/repo/repo',
+      '--tmpfs',
+      '/home/runner/work/repo/repo/out',
+      '--ro-bind',
+      '/s/cfg',
+      '/home/runner/work/repo/repo/.git/config',
       // ~/.npmrc is hidden with HOME already; the socket is not.
-      '--ro-bind', '/dev/null', '/var/run/docker.sock',
-      '--bind', '/tmp/t/task-1/tmp', '/tmp',
-      '--bind', '/tmp/t/task-1', '/tmp/t/task-1',
-      '--remount-ro', '/home/runner/work/repo/repo/out',
-      '--remount-ro', '/home/runner',
+      '--ro-bind',
+      '/dev/null',
+      '/var/run/docker.sock',
+      '--bind',
+      '/tmp/t/task-1/tmp',
+      '/tmp',
+      '--bind',
+      '/tmp/t/task-1',
+      '/tmp/t/task-1',
+      '--remount-ro',
+      '/home/runner/work/repo/repo/out',
+      '--remount-ro',
+      '/home/runner',
     ]);
   });
 
   it('keeps a git config working and drops every credential in it', () => {
     const config = [
-      '[core]', '\trepositoryformatversion = 0', '[remote "origin"]', '\turl = https://x-access-token:ghs_abcdefghijklmnopqrstuvwxyz0123@github.com/o/r.git',
-      '[http "https://github.com/"]', '\textraheader = AUTHORIZATION: basic eC1hY2Nlc3MtdG9rZW46Z2hzX3NlY3JldA==',
-      '[includeIf "gitdir:/home/runner/work/r/r/.git"]', '\tpath = /home/runner/work/_temp/git-credentials-1.config',
-      '[credential]', '\thelper = store', '[user]', '\tname = someone',
+      '[core]',
+      '\trepositoryformatversion = 0',
+      '[remote "origin"]',
+      '\turl = https://x-access-token:ghs_abcdefghijklmnopqrstuvwxyz0123@github.com/o/r.git',
+      '[http "https://github.com/"]',
+      '\textraheader = AUTHORIZATION: basic eC1hY2Nlc3MtdG9rZW46Z2hzX3NlY3JldA==',
+      '[includeIf "gitdir:/home/runner/work/r/r/.git"]',
+      '\tpath = /home/runner/work/_temp/git-credentials-1.config',
+      '[credential]',
+      '\thelper = store',
+      '[user]',
+      '\tname = someone',
     ].join('\n');
     const clean = sanitizeGitConfig(config);
-    expect(clean).toBe(['[core]', '\trepositoryformatversion = 0', '[remote "origin"]', '\turl = https://github.com/o/r.git', '[http "https://github.com/"]', '[user]', '\tname = someone'].join('\n'));
+    expect(clean).toBe(
+      [
+        '[core]',
+        '\trepositoryformatversion = 0',
+        '[remote "origin"]',
+        '\turl = https://github.com/o/r.git',
+        '[http "https://github.com/"]',
+        '[user]',
+        '\tname = someone',
+      ].join('\n'),
+    );
   });
 });
 
@@ -61,7 +98,11 @@ interface FakeRunner {
 }
 
 function git(cwd: string, ...args: string[]): void {
-  execFileSync('git', args, { cwd, env: { PATH: process.env.PATH, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' }, stdio: 'ignore' });
+  execFileSync('git', args, {
+    cwd,
+    env: { PATH: process.env.PATH, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' },
+    stdio: 'ignore',
+  });
 }
 
 /** A runner laid out like GitHub's, with a credential in every place a token lives. */
@@ -80,7 +121,14 @@ function fakeRunner(base: string): FakeRunner {
   const work = path.join(runnerRoot, '_work');
   const temp = path.join(work, '_temp');
   const checkout = path.join(work, 'repo', 'repo');
-  for (const d of [path.join(home, '.cache/huggingface'), path.join(temp, '_runner_file_commands'), path.join(temp, '_github_workflow'), path.join(work, '_actions/o/saboteur/v1/dist'), checkout]) mkdirSync(d, { recursive: true });
+  for (const d of [
+    path.join(home, '.cache/huggingface'),
+    path.join(temp, '_runner_file_commands'),
+    path.join(temp, '_github_workflow'),
+    path.join(work, '_actions/o/saboteur/v1/dist'),
+    checkout,
+  ])
+    mkdirSync(d, { recursive: true });
   writeFileSync(path.join(home, '.npmrc'), `//registry.npmjs.org/:_authToken=${secrets.npmrc}\n`);
   writeFileSync(path.join(home, '.git-credentials'), `https://x-access-token:${secrets.gitCredentials}@github.com\n`);
   writeFileSync(path.join(home, '.cache/huggingface/token'), secrets.hfToken);
@@ -101,7 +149,7 @@ function fakeRunner(base: string): FakeRunner {
   const included = path.join(temp, 'git-credentials-1.config');
   writeFileSync(included, `[http "https://github.com/"]\n\textraheader = AUTHORIZATION: basic ${secrets.includedHeader}\n`);
   git(checkout, 'config', `includeIf.gitdir:${checkout}/.git.path`, included);
-  writeFileSync(path.join(checkout, 'README.md'), 'the team\'s code\n');
+  writeFileSync(path.join(checkout, 'README.md'), "the team's code\n");
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: home,
@@ -112,7 +160,14 @@ function fakeRunner(base: string): FakeRunner {
     HUNT_HOME: home,
     HUNT_ACTION_FILE: bundle,
   };
-  const watched = [...Object.values(files), bundle, included, path.join(checkout, '.git/config'), path.join(home, '.npmrc'), path.join(home, '.git-credentials')];
+  const watched = [
+    ...Object.values(files),
+    bundle,
+    included,
+    path.join(checkout, '.git/config'),
+    path.join(home, '.npmrc'),
+    path.join(home, '.git-credentials'),
+  ];
   return { env, checkout, secrets, watched, base };
 }
 
@@ -133,7 +188,16 @@ function planted(dir: string): string[] {
   return out;
 }
 
-const PASSED = ['HUNT_HOME', 'HUNT_ACTION_FILE', 'GITHUB_EVENT_PATH', 'GITHUB_ENV', 'GITHUB_OUTPUT', 'GITHUB_STATE', 'GITHUB_PATH', 'RUNNER_TEMP'];
+const PASSED = [
+  'HUNT_HOME',
+  'HUNT_ACTION_FILE',
+  'GITHUB_EVENT_PATH',
+  'GITHUB_ENV',
+  'GITHUB_OUTPUT',
+  'GITHUB_STATE',
+  'GITHUB_PATH',
+  'RUNNER_TEMP',
+];
 
 const input = (id: string): PipelineInput => ({
   task: { id, benchmark: 'humaneval', kind: 'code', prompt: 'def f():\n', entryPoint: 'f', metadata: {} },
@@ -143,7 +207,7 @@ const input = (id: string): PipelineInput => ({
   variant: 'malicious',
 });
 
-describe('a pipeline hunting the job\'s files (bwrap fence)', () => {
+describe("a pipeline hunting the job's files (bwrap fence)", () => {
   let fence: Fence;
   let root: string;
   beforeAll(async () => {
@@ -160,10 +224,23 @@ describe('a pipeline hunting the job\'s files (bwrap fence)', () => {
     mkdirSync(workDir);
     const port = mode === 'http' ? await reservePort('127.0.0.1') : 0;
     const pipeline: PipelineConfig = {
-      mode, readyTimeoutMs: 20_000, cwd: fake.checkout, timeoutMs: 30_000, concurrency: 1, env: PASSED, secrets: [], agents: [],
+      mode,
+      readyTimeoutMs: 20_000,
+      cwd: fake.checkout,
+      timeoutMs: 30_000,
+      concurrency: 1,
+      env: PASSED,
+      secrets: [],
+      agents: [],
       ...(mode === 'http' ? { serve: `node ${hunter} --port ${port}`, url: `http://127.0.0.1:${port}/run` } : { run: `node ${hunter}` }),
     };
-    const runner: PipelineRunner = createPipelineRunner(pipeline, { log: memoryLog(), workDir, hostEnv: fake.env, fence, killGraceMs: 300 });
+    const runner: PipelineRunner = createPipelineRunner(pipeline, {
+      log: memoryLog(),
+      workDir,
+      hostEnv: fake.env,
+      fence,
+      killGraceMs: 300,
+    });
     try {
       await runner.start({});
       const r = await runner.run(input(`hunt-${mode}`));
@@ -174,25 +251,42 @@ describe('a pipeline hunting the job\'s files (bwrap fence)', () => {
     }
   }
 
-  it.each(['process', 'http'] as const)('%s mode: finds no credential, and the job\'s files are unchanged afterwards', async (mode) => {
-    expect(fence.kind).toBe('bwrap');
-    const { fake, found, before } = await hunt(mode);
-    // It really looked: the checkout's git config is there, without its credentials.
-    expect(found.loot).toContain(`${fake.checkout}/.git/config: [core]`);
-    for (const [name, value] of Object.entries(fake.secrets)) expect([name, found.loot.includes(value)]).toEqual([name, false]);
-    expect(found.loot).not.toMatch(/extraheader|x-access-token/i);
-    // It writes into its own HOME and TMPDIR, nowhere else (the hidden folders are empty and read-only).
-    expect(found.wrote.sort()).toEqual(['own HOME file', 'own TMPDIR file']);
-    expect(fake.watched.map(digest)).toEqual(before);
-    expect(planted(fake.base)).toEqual([]);
-    expect(existsSync(path.join(fake.checkout, '.git/hooks/post-checkout'))).toBe(false);
-  }, 60_000);
+  it.each(['process', 'http'] as const)(
+    "%s mode: finds no credential, and the job's files are unchanged afterwards",
+    async (mode) => {
+      expect(fence.kind).toBe('bwrap');
+      const { fake, found, before } = await hunt(mode);
+      // It really looked: the checkout's git config is there, without its credentials.
+      expect(found.loot).toContain(`${fake.checkout}/.git/config: [core]`);
+      for (const [name, value] of Object.entries(fake.secrets)) expect([name, found.loot.includes(value)]).toEqual([name, false]);
+      expect(found.loot).not.toMatch(/extraheader|x-access-token/i);
+      // It writes into its own HOME and TMPDIR, nowhere else (the hidden folders are empty and read-only).
+      expect(found.wrote.sort()).toEqual(['own HOME file', 'own TMPDIR file']);
+      expect(fake.watched.map(digest)).toEqual(before);
+      expect(planted(fake.base)).toEqual([]);
+      expect(existsSync(path.join(fake.checkout, '.git/hooks/post-checkout'))).toBe(false);
+    },
+    60_000,
+  );
 
-  it('the view hides HOME, the runner\'s folders and saboteur\'s own, and shows the checkout', () => {
+  it("the view hides HOME, the runner's folders and saboteur's own, and shows the checkout", () => {
     const fake = fakeRunner(mkdtempSync(path.join(root, 'view-')));
     const scratch = path.join(fake.base, 'scratch');
-    const view = collectFenceView({ hostEnv: fake.env, cwd: fake.checkout, ownDirs: [path.join(fake.base, 'out-missing')], scratchDir: scratch });
-    expect(view.hidden).toEqual(expect.arrayContaining([fake.env.HOME, fake.env.RUNNER_TEMP, path.join(fake.base, 'runner/_work'), path.join(fake.base, 'runner'), '/tmp']));
+    const view = collectFenceView({
+      hostEnv: fake.env,
+      cwd: fake.checkout,
+      ownDirs: [path.join(fake.base, 'out-missing')],
+      scratchDir: scratch,
+    });
+    expect(view.hidden).toEqual(
+      expect.arrayContaining([
+        fake.env.HOME,
+        fake.env.RUNNER_TEMP,
+        path.join(fake.base, 'runner/_work'),
+        path.join(fake.base, 'runner'),
+        '/tmp',
+      ]),
+    );
     expect(view.shown).toContain(fake.checkout);
     expect(view.replaced.map(([, original]) => original)).toEqual([path.join(fake.checkout, '.git/config')]);
     expect(readFileSync(view.replaced[0][0], 'utf8')).not.toMatch(/extraheader|includeIf/i);
@@ -200,9 +294,11 @@ describe('a pipeline hunting the job\'s files (bwrap fence)', () => {
 });
 
 describe('without bubblewrap', () => {
-  it('the unshare fence says loudly which of the job\'s files stay in reach', async () => {
+  it("the unshare fence says loudly which of the job's files stay in reach", async () => {
     const fence = await probeFence({ kinds: ['unshare'] });
     expect(fence).toMatchObject({ kind: 'unshare', degraded: true });
-    expect(fence.note).toMatch(/^DEGRADED pipeline fence: bubblewrap is not usable.*HOME \(~\/\.npmrc.*\.git\/config with its credentials, RUNNER_TEMP with the GITHUB_ENV/);
+    expect(fence.note).toMatch(
+      /^DEGRADED pipeline fence: bubblewrap is not usable.*HOME \(~\/\.npmrc.*\.git\/config with its credentials, RUNNER_TEMP with the GITHUB_ENV/,
+    );
   });
 });

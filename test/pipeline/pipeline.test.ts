@@ -97,15 +97,34 @@ function makeRunner(pipeline: PipelineConfig, extra: { hostEnv?: NodeJS.ProcessE
   const log = memoryLog();
   const workDir = mkdtempSync(path.join(tmpdir(), 'saboteur-pipeline-test-'));
   dirs.push(workDir);
-  const runner = createPipelineRunner(pipeline, { log, workDir, hostEnv: extra.hostEnv ?? hostEnv(), killGraceMs: extra.killGraceMs, fence: extra.fence });
+  const runner = createPipelineRunner(pipeline, {
+    log,
+    workDir,
+    hostEnv: extra.hostEnv ?? hostEnv(),
+    killGraceMs: extra.killGraceMs,
+    fence: extra.fence,
+  });
   runners.push(runner);
   return { runner, log, workDir };
 }
 
-
 describe('environment allowlist (pure)', () => {
   it('tells secrets by name', () => {
-    for (const name of ['GITHUB_TOKEN', 'GH_TOKEN', 'RUNNER_TOKEN', 'ACTIONS_RUNTIME_TOKEN', 'ACTIONS_CACHE_URL', 'INPUT_MODEL', 'HF_TOKEN', 'hf_token', 'DB_PASSWORD', 'AWS_SECRET_ACCESS_KEY', 'SERVICE_API_KEY', 'SSH_KEY', 'OPENAI_API_KEY']) {
+    for (const name of [
+      'GITHUB_TOKEN',
+      'GH_TOKEN',
+      'RUNNER_TOKEN',
+      'ACTIONS_RUNTIME_TOKEN',
+      'ACTIONS_CACHE_URL',
+      'INPUT_MODEL',
+      'HF_TOKEN',
+      'hf_token',
+      'DB_PASSWORD',
+      'AWS_SECRET_ACCESS_KEY',
+      'SERVICE_API_KEY',
+      'SSH_KEY',
+      'OPENAI_API_KEY',
+    ]) {
       expect([name, isSecretName(name)]).toEqual([name, true]);
     }
     for (const name of ['PATH', 'PYTHONPATH', 'HF_HOME', 'KEYBOARD', 'KEY_LAYOUT']) {
@@ -141,7 +160,10 @@ describe('output parsing (pure)', () => {
   it('rejects wrong types with the field and the source', () => {
     expect(validateOutput({ answer: null }, 'X')).toEqual({ ok: false, error: 'X: "answer" must be a string, got null' });
     expect(validateOutput([1], 'X')).toMatchObject({ ok: false, error: expect.stringMatching(/expected a JSON object .* got an array/) });
-    expect(parseOutputFile('{"completion": 1')).toMatchObject({ ok: false, error: expect.stringMatching(/^SABOTEUR_OUTPUT_FILE is not valid JSON/) });
+    expect(parseOutputFile('{"completion": 1')).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^SABOTEUR_OUTPUT_FILE is not valid JSON/),
+    });
     expect(parseOutputFile('{"answer": "a", "extra": 1}')).toEqual({ ok: true, output: { answer: 'a' } });
   });
 
@@ -181,7 +203,19 @@ describe('process mode', () => {
     expect(names.filter((n) => !allowed.has(n) && !SHELL_ADDED.has(n))).toEqual([]);
     expect(names).toContain('OTEL_BSP_SCHEDULE_DELAY');
     expect(names).toEqual(expect.arrayContaining(['PATH', 'HOME', 'LANG', 'MY_SETTING']));
-    for (const secret of ['GITHUB_TOKEN', 'GH_TOKEN', 'INPUT_GITHUB-TOKEN', 'INPUT_MODEL', 'ACTIONS_RUNTIME_TOKEN', 'RUNNER_TOKEN', 'HF_TOKEN', 'DB_PASSWORD', 'SERVICE_API_KEY', 'NODE_OPTIONS', 'UNLISTED']) {
+    for (const secret of [
+      'GITHUB_TOKEN',
+      'GH_TOKEN',
+      'INPUT_GITHUB-TOKEN',
+      'INPUT_MODEL',
+      'ACTIONS_RUNTIME_TOKEN',
+      'RUNNER_TOKEN',
+      'HF_TOKEN',
+      'DB_PASSWORD',
+      'SERVICE_API_KEY',
+      'NODE_OPTIONS',
+      'UNLISTED',
+    ]) {
       expect(names).not.toContain(secret);
     }
     expect(contract).toEqual({
@@ -200,7 +234,7 @@ describe('process mode', () => {
     for (const name of ['HF_TOKEN', 'GITHUB_TOKEN', 'INPUT_MODEL', 'DB_PASSWORD', 'SERVICE_API_KEY']) {
       expect(warnings.some((w) => w.includes(`pipeline.env lists ${name},`))).toBe(true);
     }
-    expect(warnings.some((w) => w.includes('OPENAI_API_KEY: the host\'s key is not passed'))).toBe(true);
+    expect(warnings.some((w) => w.includes("OPENAI_API_KEY: the host's key is not passed"))).toBe(true);
     expect(warnings.some((w) => w.includes('MY_SETTING'))).toBe(false);
   });
 
@@ -285,7 +319,10 @@ describe('process mode', () => {
   it('times out a hanging pipeline', async () => {
     const { runner } = makeRunner(config({ run: fixture('hang.mjs'), timeoutMs: 1000 }), { killGraceMs: 300 });
     const result = await runner.run(input());
-    expect(result).toMatchObject({ status: 'timeout', error: 'pipeline.run did not finish within 1000 ms; it and everything it started were killed' });
+    expect(result).toMatchObject({
+      status: 'timeout',
+      error: 'pipeline.run did not finish within 1000 ms; it and everything it started were killed',
+    });
   });
 
   it('kills the whole process group on timeout, grandchildren that ignore SIGTERM included', async () => {
@@ -310,7 +347,11 @@ describe('process mode', () => {
     dirs.push(workDir);
     const pidFile = path.join(workDir, 'sleep.pid');
     const run = `sleep 300 & echo $! > "${pidFile}"; echo '{"answer": "done"}'`;
-    const { runner } = makeRunner(config({ run, env: ['BG_MARK'] }), { hostEnv: hostEnv({ BG_MARK: workDir }), killGraceMs: 300, fence: pidFileFence() });
+    const { runner } = makeRunner(config({ run, env: ['BG_MARK'] }), {
+      hostEnv: hostEnv({ BG_MARK: workDir }),
+      killGraceMs: 300,
+      fence: pidFileFence(),
+    });
     const result = await runner.run(input());
     expect(result).toMatchObject({ status: 'ok', output: { answer: 'done' } });
     expect(Number(readFileSync(pidFile, 'utf8'))).toBeGreaterThan(0);
@@ -321,7 +362,9 @@ describe('process mode', () => {
     const { runner } = makeRunner(config({ run: fixture('echo.mjs') }));
     const ids = Array.from({ length: 6 }, (_, i) => `HumanEval/${i}`);
     // half answer through the output file, half on stdout
-    const results = await Promise.all(ids.map((id, i) => runner.run(input({ task: task({ id, metadata: { via: i % 2 ? 'stdout' : 'file' } }) }))));
+    const results = await Promise.all(
+      ids.map((id, i) => runner.run(input({ task: task({ id, metadata: { via: i % 2 ? 'stdout' : 'file' } }) }))),
+    );
     expect(results.map((r) => r.output?.completion)).toEqual(ids);
   });
 
@@ -342,7 +385,15 @@ async function fakeChatServer(): Promise<{ baseUrl: string; tokens: string[]; cl
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { messages: { role: string; content: string }[] };
       const content = `echo: ${body.messages.at(-1)!.content}`;
       res.writeHead(200, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify({ id: 'c1', object: 'chat.completion', created: 0, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] }));
+      res.end(
+        JSON.stringify({
+          id: 'c1',
+          object: 'chat.completion',
+          created: 0,
+          model: 'm',
+          choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+        }),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -350,7 +401,11 @@ async function fakeChatServer(): Promise<{ baseUrl: string; tokens: string[]; cl
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     tokens,
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -360,14 +415,21 @@ describe('http mode', () => {
     try {
       const port = await reservePort('127.0.0.1');
       const { runner, workDir } = makeRunner(
-        config({ mode: 'http', serve: `${fixture('minimal-http.mjs')} --port ${port}`, url: `http://127.0.0.1:${port}/run`, concurrency: 8 }),
+        config({
+          mode: 'http',
+          serve: `${fixture('minimal-http.mjs')} --port ${port}`,
+          url: `http://127.0.0.1:${port}/run`,
+          concurrency: 8,
+        }),
       );
       await runner.start({ proxyBaseUrl: chat.baseUrl, model: 'test-model' });
       const pid = runner.servePid!;
       expect(isProcessAlive(pid)).toBe(true);
       const prompts = Array.from({ length: 8 }, (_, i) => `def f${i}():\n`);
       const results = await Promise.all(
-        prompts.map((prompt, i) => runner.run(input({ task: task({ id: `t${i}`, prompt }), apiKey: `key-${i}`, proxyBaseUrl: chat.baseUrl }))),
+        prompts.map((prompt, i) =>
+          runner.run(input({ task: task({ id: `t${i}`, prompt }), apiKey: `key-${i}`, proxyBaseUrl: chat.baseUrl })),
+        ),
       );
       expect(results.map((r) => r.status)).toEqual(prompts.map(() => 'ok'));
       expect(results.map((r) => r.output?.answer)).toEqual(prompts.map((p) => `echo: ${p}`));
@@ -384,7 +446,12 @@ describe('http mode', () => {
   it('POSTs the task with the contract fields and headers; the service sees only the allowlist', async () => {
     const port = await reservePort('127.0.0.1');
     const { runner } = makeRunner(
-      config({ mode: 'http', serve: `${fixture('echo-http.mjs')} --port ${port}`, url: `http://127.0.0.1:${port}/run`, env: ['MY_SETTING', 'GITHUB_TOKEN', 'OPENAI_API_KEY'] }),
+      config({
+        mode: 'http',
+        serve: `${fixture('echo-http.mjs')} --port ${port}`,
+        url: `http://127.0.0.1:${port}/run`,
+        env: ['MY_SETTING', 'GITHUB_TOKEN', 'OPENAI_API_KEY'],
+      }),
     );
     await runner.start({ proxyBaseUrl: 'http://127.0.0.1:9/v1', model: 'test-model', otlpEndpoint: 'http://127.0.0.1:8' });
     const t = task({ id: 'HumanEval/ü 1' });
@@ -426,14 +493,23 @@ describe('http mode', () => {
 
   it('maps a misbehaving service to crash, bad-output and timeout results', async () => {
     const port = await reservePort('127.0.0.1');
-    const { runner } = makeRunner(config({ mode: 'http', serve: `${fixture('echo-http.mjs')} --port ${port}`, url: `http://127.0.0.1:${port}/run`, timeoutMs: 1500 }));
+    const { runner } = makeRunner(
+      config({ mode: 'http', serve: `${fixture('echo-http.mjs')} --port ${port}`, url: `http://127.0.0.1:${port}/run`, timeoutMs: 1500 }),
+    );
     await runner.start();
     const as = (behave: string) => runner.run(input({ task: task({ metadata: { behave } }) }));
     const [http500, notJson, badShape, hang] = await Promise.all([as('http-500'), as('not-json'), as('bad-shape'), as('hang')]);
-    expect(http500).toMatchObject({ status: 'crash', error: `http://127.0.0.1:${port}/run answered HTTP 500`, stderrTail: '{"error":"the planner fell over"}' });
+    expect(http500).toMatchObject({
+      status: 'crash',
+      error: `http://127.0.0.1:${port}/run answered HTTP 500`,
+      stderrTail: '{"error":"the planner fell over"}',
+    });
     expect(notJson.status).toBe('bad-output');
     expect(notJson.error).toMatch(/is not valid JSON .* it starts with "all done!"/);
-    expect(badShape).toMatchObject({ status: 'bad-output', error: `the response of http://127.0.0.1:${port}/run: "completion" must be a string, got an array` });
+    expect(badShape).toMatchObject({
+      status: 'bad-output',
+      error: `the response of http://127.0.0.1:${port}/run: "completion" must be a string, got an array`,
+    });
     expect(hang).toMatchObject({ status: 'timeout', error: `http://127.0.0.1:${port}/run did not answer within 1500 ms` });
     // The service is still healthy after all that.
     expect((await runner.run(input())).status).toBe('ok');
@@ -441,11 +517,15 @@ describe('http mode', () => {
 
   it('reports the service dying mid-run as a crash with its log tail', async () => {
     const port = await reservePort('127.0.0.1');
-    const { runner } = makeRunner(config({ mode: 'http', serve: `${fixture('echo-http.mjs')} --port ${port}`, url: `http://127.0.0.1:${port}/run` }));
+    const { runner } = makeRunner(
+      config({ mode: 'http', serve: `${fixture('echo-http.mjs')} --port ${port}`, url: `http://127.0.0.1:${port}/run` }),
+    );
     await runner.start();
     const result = await runner.run(input({ task: task({ metadata: { behave: 'exit' } }) }));
     expect(result.status).toBe('crash');
-    expect(result.error).toMatch(/pipeline\.serve exited with code 5; the end of .*pipeline-serve\.log:\n[\s\S]*fatal: out of memory in worker/);
+    expect(result.error).toMatch(
+      /pipeline\.serve exited with code 5; the end of .*pipeline-serve\.log:\n[\s\S]*fatal: out of memory in worker/,
+    );
   });
 
   it('fails start at once with the log tail when the service exits early', async () => {
@@ -457,7 +537,9 @@ describe('http mode', () => {
       (e: Error) => e,
     );
     expect(err).toBeInstanceOf(Error);
-    expect(err!.message).toMatch(/^pipeline\.serve stopped before http:\/\/127\.0\.0\.1:\d+\/run answered: pipeline\.serve exited with code 4/);
+    expect(err!.message).toMatch(
+      /^pipeline\.serve stopped before http:\/\/127\.0\.0\.1:\d+\/run answered: pipeline\.serve exited with code 4/,
+    );
     expect(err!.message).toContain('loading model');
     expect(err!.message).toContain('address already in use');
   });
@@ -468,10 +550,18 @@ describe('http mode', () => {
     dirs.push(workDir);
     const pidFile = path.join(workDir, 'child.pid');
     const { runner } = makeRunner(
-      config({ mode: 'http', serve: fixture('forker.mjs'), url: `http://127.0.0.1:${port}/run`, readyTimeoutMs: 3000, env: ['FORKER_PID_FILE'] }),
+      config({
+        mode: 'http',
+        serve: fixture('forker.mjs'),
+        url: `http://127.0.0.1:${port}/run`,
+        readyTimeoutMs: 3000,
+        env: ['FORKER_PID_FILE'],
+      }),
       { hostEnv: hostEnv({ FORKER_PID_FILE: pidFile }), killGraceMs: 300, fence: pidFileFence() },
     );
-    await expect(runner.start()).rejects.toThrow(/^pipeline\.ready-timeout: the pipeline service was not ready within 3000 ms \(.*ECONNREFUSED\)/);
+    await expect(runner.start()).rejects.toThrow(
+      /^pipeline\.ready-timeout: the pipeline service was not ready within 3000 ms \(.*ECONNREFUSED\)/,
+    );
     expect(runner.servePid).toBeUndefined();
     // forker.mjs published its child's pid long before the 3 s were up
     expect(Number(readFileSync(pidFile, 'utf8'))).toBeGreaterThan(0);
@@ -493,13 +583,20 @@ describe('http mode', () => {
   it('works with a service started elsewhere (no serve command)', async () => {
     const chat = await fakeChatServer();
     const port = await reservePort('127.0.0.1');
-    const other = makeRunner(config({ mode: 'http', serve: `${fixture('minimal-http.mjs')} --port ${port}`, url: `http://127.0.0.1:${port}/run` }));
+    const other = makeRunner(
+      config({ mode: 'http', serve: `${fixture('minimal-http.mjs')} --port ${port}`, url: `http://127.0.0.1:${port}/run` }),
+    );
     await other.runner.start();
     try {
-      const { runner } = makeRunner(config({ mode: 'http', url: `http://127.0.0.1:${port}/run`, readyUrl: `http://127.0.0.1:${port}/health` }));
+      const { runner } = makeRunner(
+        config({ mode: 'http', url: `http://127.0.0.1:${port}/run`, readyUrl: `http://127.0.0.1:${port}/health` }),
+      );
       await runner.start();
       expect(runner.servePid).toBeUndefined();
-      expect(await runner.run(input({ proxyBaseUrl: chat.baseUrl }))).toMatchObject({ status: 'ok', output: { answer: expect.stringMatching(/^echo: def add/) } });
+      expect(await runner.run(input({ proxyBaseUrl: chat.baseUrl }))).toMatchObject({
+        status: 'ok',
+        output: { answer: expect.stringMatching(/^echo: def add/) },
+      });
     } finally {
       await chat.close();
     }

@@ -22,7 +22,11 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const alnum = (n: number) => randomBytes(n * 2).toString('base64').replace(/[^A-Za-z0-9]/g, '').slice(0, n);
+const alnum = (n: number) =>
+  randomBytes(n * 2)
+    .toString('base64')
+    .replace(/[^A-Za-z0-9]/g, '')
+    .slice(0, n);
 const b64url = (s: string) => Buffer.from(s).toString('base64url');
 
 function innocentSecrets() {
@@ -54,7 +58,8 @@ async function run(mode: 'process' | 'http') {
   const plain = `plain-value-${alnum(8)}`;
   const leaker = `node ${repoRoot}/fixtures/pipelines/leaker.mjs`;
   const port = mode === 'http' ? await reservePort('127.0.0.1') : 0;
-  const pipeline = mode === 'http' ? `  mode: http\n  serve: ${leaker} --port ${port}\n  url: http://127.0.0.1:${port}/run\n` : `  run: ${leaker}\n`;
+  const pipeline =
+    mode === 'http' ? `  mode: http\n  serve: ${leaker} --port ${port}\n  url: http://127.0.0.1:${port}/run\n` : `  run: ${leaker}\n`;
   const config = path.join(dir, `${mode}.yml`);
   writeFileSync(
     config,
@@ -70,18 +75,33 @@ benchmarks:
   const out = path.join(dir, `out-${mode}`);
   const cli = await bundled('cli');
   const stderr = await new Promise<string>((resolve, reject) =>
-    execFile(process.execPath, [cli, 'run', '--config', config, '--out', out], { env: { PATH: process.env.PATH, HOME: dir, ...values, OPTED_IN: opted, PLAIN: plain } }, (err, _stdout, stderr) =>
-      // Exit 1 is the gate; anything else is a failure of the test's own setup.
-      err && (err as { code?: number }).code !== 1 ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stderr),
+    execFile(
+      process.execPath,
+      [cli, 'run', '--config', config, '--out', out],
+      { env: { PATH: process.env.PATH, HOME: dir, ...values, OPTED_IN: opted, PLAIN: plain } },
+      (err, _stdout, stderr) =>
+        // Exit 1 is the gate; anything else is a failure of the test's own setup.
+        err && (err as { code?: number }).code !== 1 ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stderr),
     ),
   );
-  return { values, pieces, opted, plain, stderr, runJson: readFileSync(path.join(out, 'run.json'), 'utf8'), report: readFileSync(path.join(out, 'report.md'), 'utf8') };
+  return {
+    values,
+    pieces,
+    opted,
+    plain,
+    stderr,
+    runJson: readFileSync(path.join(out, 'run.json'), 'utf8'),
+    report: readFileSync(path.join(out, 'report.md'), 'utf8'),
+  };
 }
 
 describe.each(['process', 'http'] as const)('secrets under innocent names (%s mode)', (mode) => {
   it('are held back from the pipeline with a warning, and none reaches run.json or report.md whichever way it leaks', async () => {
     const r = await run(mode);
-    for (const name of Object.keys(r.values)) expect(r.stderr).toMatch(new RegExp(`${name}( holds what looks like .*: it is not passed to the pipeline|, which looks like a secret)`));
+    for (const name of Object.keys(r.values))
+      expect(r.stderr).toMatch(
+        new RegExp(`${name}( holds what looks like .*: it is not passed to the pipeline|, which looks like a secret)`),
+      );
     const log = parseRunLog(r.runJson, 'run.json');
     expect(log.instances).toHaveLength(4);
     // The leak happened every way: an answer, a failure's text, the model call.

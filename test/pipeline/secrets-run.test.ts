@@ -25,7 +25,7 @@ afterAll(() => {
 const rand = () => randomBytes(16).toString('hex');
 
 describe('a pipeline hunting for secrets', () => {
-  it('finds none of the job\'s, the model\'s or saboteur\'s secrets, and no other run\'s key', async () => {
+  it("finds none of the job's, the model's or saboteur's secrets, and no other run's key", async () => {
     const secrets: Record<string, string> = {
       GITHUB_TOKEN: `ghs_${rand()}`,
       GH_TOKEN: `gho_${rand()}`,
@@ -53,12 +53,17 @@ benchmarks:
     const out = path.join(dir, 'out');
     const cli = await bundled('cli');
     const { stderr } = await new Promise<{ stderr: string }>((resolve, reject) =>
-      execFile(process.execPath, [cli, 'run', '--config', path.join(dir, 'saboteur.yml'), '--out', out], { env: { PATH: process.env.PATH, HOME: dir, HUNT_MS: '1500', ...secrets } }, (err, _stdout, stderr) =>
-        err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve({ stderr }),
+      execFile(
+        process.execPath,
+        [cli, 'run', '--config', path.join(dir, 'saboteur.yml'), '--out', out],
+        { env: { PATH: process.env.PATH, HOME: dir, HUNT_MS: '1500', ...secrets } },
+        (err, _stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve({ stderr })),
       ),
     );
     expect(stderr).toMatch(/pipeline fence: bwrap/);
-    expect(stderr).toMatch(/pipeline\.env lists HF_TOKEN, which looks like a secret: it is not passed to the pipeline; list it under pipeline\.secrets/);
+    expect(stderr).toMatch(
+      /pipeline\.env lists HF_TOKEN, which looks like a secret: it is not passed to the pipeline; list it under pipeline\.secrets/,
+    );
     const runJson = readFileSync(path.join(out, 'run.json'), 'utf8');
     const report = readFileSync(path.join(out, 'report.md'), 'utf8');
     const log = parseRunLog(runJson, 'run.json');

@@ -20,13 +20,25 @@ beforeAll(async () => {
   upstream = http.createServer((req, res) => {
     req.resume();
     req.on('end', () => {
-      const body = JSON.stringify({ id: 'c', object: 'chat.completion', created: 0, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: BIG }, finish_reason: 'stop' }] });
+      const body = JSON.stringify({
+        id: 'c',
+        object: 'chat.completion',
+        created: 0,
+        model: 'm',
+        choices: [{ index: 0, message: { role: 'assistant', content: BIG }, finish_reason: 'stop' }],
+      });
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
       res.end(body);
     });
   });
   const port = await listenLocal(upstream);
-  proxy = await startProxy({ upstream: { baseUrl: `http://127.0.0.1:${port}/v1` }, agents: [], registry, log: memoryLog(), maxBodyBytes: 4 * 1024 * 1024 });
+  proxy = await startProxy({
+    upstream: { baseUrl: `http://127.0.0.1:${port}/v1` },
+    agents: [],
+    registry,
+    log: memoryLog(),
+    maxBodyBytes: 4 * 1024 * 1024,
+  });
 });
 afterAll(async () => {
   await proxy.close();
@@ -34,7 +46,11 @@ afterAll(async () => {
 });
 
 function post(key: string, body: string, route = 'chat/completions'): Promise<{ status: number; text: string }> {
-  return fetch(`${proxy.baseUrl}/${route}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body }).then(async (r) => ({ status: r.status, text: await r.text() }));
+  return fetch(`${proxy.baseUrl}/${route}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    body,
+  }).then(async (r) => ({ status: r.status, text: await r.text() }));
 }
 
 describe('proxy bounds', () => {
@@ -43,7 +59,10 @@ describe('proxy bounds', () => {
     const body = JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'z'.repeat(10 * 1024 * 1024) }] });
     const r = await post(inv.key, body);
     expect(r.status).toBe(413);
-    expect(JSON.parse(r.text).error).toMatchObject({ code: 'request_too_large', message: 'saboteur proxy: the call was refused: the request body is over the 4 MiB limit' });
+    expect(JSON.parse(r.text).error).toMatchObject({
+      code: 'request_too_large',
+      message: 'saboteur proxy: the call was refused: the request body is over the 4 MiB limit',
+    });
     const ok = await post(inv.key, JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }));
     expect(ok.status).toBe(200);
     const calls = registry.close(inv.key);
@@ -55,8 +74,15 @@ describe('proxy bounds', () => {
     // Written as text: JSON.stringify itself could not write what the proxy must refuse.
     const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
     const inv = registry.open({ instanceId: 'deep', benchmark: 'b', variant: 'malicious' });
-    const chat = await post(inv.key, `{"model":"m","messages":[{"role":"user","content":"hi"}],"tools":[{"type":"function","function":{"name":"f","parameters":${deep}}}]}`);
-    const responses = await post(inv.key, `{"model":"m","input":[{"type":"function_call","call_id":"c1","name":"f","arguments":${deep}}]}`, 'responses');
+    const chat = await post(
+      inv.key,
+      `{"model":"m","messages":[{"role":"user","content":"hi"}],"tools":[{"type":"function","function":{"name":"f","parameters":${deep}}}]}`,
+    );
+    const responses = await post(
+      inv.key,
+      `{"model":"m","input":[{"type":"function_call","call_id":"c1","name":"f","arguments":${deep}}]}`,
+      'responses',
+    );
     for (const r of [chat, responses]) {
       expect(r.status).toBe(400);
       expect(JSON.parse(r.text).error.message).toBe(`saboteur proxy: the request body is nested deeper than ${MAX_BODY_DEPTH} levels`);

@@ -29,7 +29,10 @@ const user = (content: string): OpenAI.ChatCompletionMessageParam[] => [{ role: 
 describe('invocation keys', () => {
   test('every key is 96 random bits, unique over many draws (past a refill of the random pool), and dies with its invocation', () => {
     const registry = new InvocationRegistry();
-    const keys = Array.from({ length: 1000 }, (_, i) => registry.open({ instanceId: `i${i}`, benchmark: 'humaneval', variant: 'control' }).key);
+    const keys = Array.from(
+      { length: 1000 },
+      (_, i) => registry.open({ instanceId: `i${i}`, benchmark: 'humaneval', variant: 'control' }).key,
+    );
     expect(keys.every((k) => /^sab-[0-9a-f]{24}$/.test(k))).toBe(true);
     expect(new Set(keys).size).toBe(1000);
     expect(registry.get(keys[700])?.instanceId).toBe('i700');
@@ -41,16 +44,41 @@ describe('invocation keys', () => {
 
 describe('agent identification (pure)', () => {
   test('header, then path, then system rules in order, else default', () => {
-    expect(identifyAgent({ header: 'coder', pathAgent: 'planner', system: 'You are the planner' }, AGENTS)).toEqual({ agent: 'coder', source: 'header', signals: [{ source: 'header', agent: 'coder' }, { source: 'system', agent: 'planner' }] });
+    expect(identifyAgent({ header: 'coder', pathAgent: 'planner', system: 'You are the planner' }, AGENTS)).toEqual({
+      agent: 'coder',
+      source: 'header',
+      signals: [
+        { source: 'header', agent: 'coder' },
+        { source: 'system', agent: 'planner' },
+      ],
+    });
     expect(identifyAgent({ header: 'coder-v2' }, AGENTS)).toEqual({ agent: 'coder', source: 'header' });
-    expect(identifyAgent({ pathAgent: 'tester', system: 'You are the planner' }, AGENTS)).toEqual({ agent: 'tester', source: 'path', signals: [{ source: 'path', agent: 'tester' }, { source: 'system', agent: 'planner' }] });
-    expect(identifyAgent({ system: 'Intro. You are the reviewer, and the planner.' }, AGENTS)).toEqual({ agent: 'reviewer', source: 'system' });
+    expect(identifyAgent({ pathAgent: 'tester', system: 'You are the planner' }, AGENTS)).toEqual({
+      agent: 'tester',
+      source: 'path',
+      signals: [
+        { source: 'path', agent: 'tester' },
+        { source: 'system', agent: 'planner' },
+      ],
+    });
+    expect(identifyAgent({ system: 'Intro. You are the reviewer, and the planner.' }, AGENTS)).toEqual({
+      agent: 'reviewer',
+      source: 'system',
+    });
     expect(identifyAgent({ system: 'You are a poet' }, AGENTS)).toEqual({ agent: 'default', source: 'default' });
   });
 
   test('routes', () => {
-    expect(parseRoute('POST', '/v1/chat/completions')).toEqual({ endpoint: 'chat.completions', pathAgent: undefined, upstreamPath: '/chat/completions' });
-    expect(parseRoute('POST', '/agents/my%20coder/v1/completions?x=1')).toEqual({ endpoint: 'completions', pathAgent: 'my coder', upstreamPath: '/completions?x=1' });
+    expect(parseRoute('POST', '/v1/chat/completions')).toEqual({
+      endpoint: 'chat.completions',
+      pathAgent: undefined,
+      upstreamPath: '/chat/completions',
+    });
+    expect(parseRoute('POST', '/agents/my%20coder/v1/completions?x=1')).toEqual({
+      endpoint: 'completions',
+      pathAgent: 'my coder',
+      upstreamPath: '/completions?x=1',
+    });
     expect(parseRoute('GET', '/agents/a/v1/models')?.endpoint).toBe('models');
     expect(parseRoute('GET', '/v1/chat/completions')).toBeUndefined();
     expect(parseRoute('POST', '/v2/chat/completions')).toBeUndefined();
@@ -61,7 +89,13 @@ describe('agent identification (pure)', () => {
       {
         model: 'm',
         messages: [
-          { role: 'user', content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] },
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'a' },
+              { type: 'text', text: 'b' },
+            ],
+          },
           { role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{"x":1}' } }] },
           { role: 'tool', tool_call_id: 'c', content: 'result' },
         ],
@@ -105,7 +139,10 @@ describe('proxy in front of the replay server', () => {
       const planner = client(proxy.baseUrl, key);
       const out: string[] = [];
       for (let i = 0; i < 3; i++) {
-        const p = await planner.chat.completions.create({ model: 'm', messages: [{ role: 'system', content: 'You are the planner.' }, ...user(`plan ${i}`)] });
+        const p = await planner.chat.completions.create({
+          model: 'm',
+          messages: [{ role: 'system', content: 'You are the planner.' }, ...user(`plan ${i}`)],
+        });
         const c = await coder.chat.completions.create({ model: 'm', messages: user(`code for instance ${name}, step ${i}`) });
         out.push(p.choices[0].message.content!, c.choices[0].message.content!);
       }
@@ -141,24 +178,39 @@ describe('proxy in front of the replay server', () => {
   });
 
   test('an unknown or closed key is refused with 401', async () => {
-    const unknown = await client(proxy.baseUrl, 'sk-real-openai-key').chat.completions.create({ model: 'm', messages: user('hello') }).catch((e: unknown) => e);
+    const unknown = await client(proxy.baseUrl, 'sk-real-openai-key')
+      .chat.completions.create({ model: 'm', messages: user('hello') })
+      .catch((e: unknown) => e);
     expect(unknown).toBeInstanceOf(OpenAI.AuthenticationError);
     expect((unknown as Error).message).toContain('not a live saboteur invocation key');
     const inv = registry.open({ instanceId: 'x', benchmark: 'humaneval', variant: 'control' });
     registry.close(inv.key);
-    const closed = await client(proxy.baseUrl, inv.key).chat.completions.create({ model: 'm', messages: user('hello') }).catch((e: unknown) => e);
+    const closed = await client(proxy.baseUrl, inv.key)
+      .chat.completions.create({ model: 'm', messages: user('hello') })
+      .catch((e: unknown) => e);
     expect(closed).toBeInstanceOf(OpenAI.AuthenticationError);
   });
 
   test('agents by header, path, system rule and default; the agent is named upstream', async () => {
     const inv = registry.open({ instanceId: 'i', benchmark: 'humaneval', variant: 'control' });
     const pathBase = proxy.baseUrl.replace(/\/v1$/, '/agents/reviewer/v1');
-    const r1 = await client(proxy.baseUrl, inv.key, { 'X-Saboteur-Agent': 'coder-v2' }).chat.completions.create({ model: 'm', messages: user('code for instance A') });
+    const r1 = await client(proxy.baseUrl, inv.key, { 'X-Saboteur-Agent': 'coder-v2' }).chat.completions.create({
+      model: 'm',
+      messages: user('code for instance A'),
+    });
     const r2 = await client(pathBase, inv.key).chat.completions.create({ model: 'm', messages: user('review please') });
-    const r3 = await client(proxy.baseUrl, inv.key).chat.completions.create({ model: 'm', messages: [{ role: 'system', content: 'You are the planner of a team' }, ...user('go')] });
+    const r3 = await client(proxy.baseUrl, inv.key).chat.completions.create({
+      model: 'm',
+      messages: [{ role: 'system', content: 'You are the planner of a team' }, ...user('go')],
+    });
     const r4 = await client(proxy.baseUrl, inv.key).chat.completions.create({ model: 'm', messages: user('hello there') });
     // Each answer comes from an entry keyed by the agent: the upstream saw the right X-Saboteur-Agent.
-    expect([r1, r2, r3, r4].map((r) => r.choices[0].message.content)).toEqual(['coder answer for A', 'reviewer answer', 'planner answer', 'default answer']);
+    expect([r1, r2, r3, r4].map((r) => r.choices[0].message.content)).toEqual([
+      'coder answer for A',
+      'reviewer answer',
+      'planner answer',
+      'default answer',
+    ]);
     const calls = registry.close(inv.key);
     expect(calls.map((c) => [c.agent, c.agentSource])).toEqual([
       ['coder', 'header'],
@@ -171,8 +223,12 @@ describe('proxy in front of the replay server', () => {
   test('records tool calls, tool names and usage; /v1/models passes through and is recorded', async () => {
     const inv = registry.open({ instanceId: 't', benchmark: 'asb', variant: 'control' });
     const c = client(proxy.baseUrl, inv.key, { 'X-Saboteur-Agent': 'coder' });
-    const tools: OpenAI.ChatCompletionTool[] = [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: {} } } }];
-    const res = await c.chat.completions.stream({ model: 'm', messages: user('weather in Oslo?'), tools, stream_options: { include_usage: true } }).finalChatCompletion();
+    const tools: OpenAI.ChatCompletionTool[] = [
+      { type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: {} } } },
+    ];
+    const res = await c.chat.completions
+      .stream({ model: 'm', messages: user('weather in Oslo?'), tools, stream_options: { include_usage: true } })
+      .finalChatCompletion();
     const call = res.choices[0].message.tool_calls![0];
     expect(call.type === 'function' && call.function.name).toBe('get_weather');
     const models: string[] = [];
@@ -181,7 +237,12 @@ describe('proxy in front of the replay server', () => {
     const [gen, list] = registry.close(inv.key);
     expect(gen.stream).toBe(true);
     expect(gen.request.tools).toEqual(['get_weather']);
-    expect(gen.response).toEqual({ content: '', toolCalls: [{ id: 'call_1', name: 'get_weather', arguments: '{"city": "Oslo"}' }], finishReason: 'tool_calls', usage: { promptTokens: 20, completionTokens: 9 } });
+    expect(gen.response).toEqual({
+      content: '',
+      toolCalls: [{ id: 'call_1', name: 'get_weather', arguments: '{"city": "Oslo"}' }],
+      finishReason: 'tool_calls',
+      usage: { promptTokens: 20, completionTokens: 9 },
+    });
     expect(list).toMatchObject({ endpoint: 'models', agent: 'coder', status: 200, agentCallIndex: NO_AGENT_CALL_INDEX });
   });
 
@@ -232,10 +293,19 @@ describe('proxy in front of a hand-driven upstream', () => {
       res.end('data: [DONE]\n\n');
     });
     const registry = new InvocationRegistry();
-    const proxy = await startProxy({ upstream: { baseUrl: upstream.baseUrl, apiKey: 'sk-upstream' }, agents: [], registry, log: memoryLog() });
+    const proxy = await startProxy({
+      upstream: { baseUrl: upstream.baseUrl, apiKey: 'sk-upstream' },
+      agents: [],
+      registry,
+      log: memoryLog(),
+    });
     const inv = registry.open({ instanceId: 's', benchmark: 'humaneval', variant: 'control' });
     try {
-      const stream = await client(proxy.baseUrl, inv.key, { 'X-Saboteur-Agent': 'coder' }).chat.completions.create({ model: 'gate', messages: user('go'), stream: true });
+      const stream = await client(proxy.baseUrl, inv.key, { 'X-Saboteur-Agent': 'coder' }).chat.completions.create({
+        model: 'gate',
+        messages: user('go'),
+        stream: true,
+      });
       let text = '';
       for await (const c of stream) {
         const piece = c.choices[0]?.delta.content ?? '';
@@ -261,7 +331,15 @@ describe('proxy in front of a hand-driven upstream', () => {
     const upstream = await startManualUpstream((_req, res) => {
       answer = () => {
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ id: 'x', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'late' }, finish_reason: 'stop' }] }));
+        res.end(
+          JSON.stringify({
+            id: 'x',
+            object: 'chat.completion',
+            created: 1,
+            model: 'm',
+            choices: [{ index: 0, message: { role: 'assistant', content: 'late' }, finish_reason: 'stop' }],
+          }),
+        );
       };
     });
     const registry = new InvocationRegistry();
@@ -272,7 +350,11 @@ describe('proxy in front of a hand-driven upstream', () => {
       while (upstream.seen.length === 0) await new Promise((r) => setTimeout(r, 5));
       const calls = registry.close(inv.key);
       expect(calls).toHaveLength(1);
-      expect(calls[0]).toMatchObject({ status: 0, error: IN_FLIGHT_ERROR, request: { messages: [{ role: 'user', content: 'slow question' }] } });
+      expect(calls[0]).toMatchObject({
+        status: 0,
+        error: IN_FLIGHT_ERROR,
+        request: { messages: [{ role: 'user', content: 'slow question' }] },
+      });
       answer();
       expect((await pending).choices[0].message.content).toBe('late');
     } finally {
@@ -289,7 +371,9 @@ describe('proxy in front of a hand-driven upstream', () => {
     const proxy = await startProxy({ upstream: { baseUrl }, agents: [], registry, log: memoryLog() });
     const inv = registry.open({ instanceId: 'd', benchmark: 'humaneval', variant: 'control' });
     try {
-      const err = (await client(proxy.baseUrl, inv.key).chat.completions.create({ model: 'm', messages: user('hi') }).catch((e: unknown) => e)) as InstanceType<typeof OpenAI.APIError>;
+      const err = (await client(proxy.baseUrl, inv.key)
+        .chat.completions.create({ model: 'm', messages: user('hi') })
+        .catch((e: unknown) => e)) as InstanceType<typeof OpenAI.APIError>;
       expect(err).toBeInstanceOf(OpenAI.APIError);
       expect(err.status).toBe(502);
       expect(err.message).toContain(`the model server at ${baseUrl} did not answer (ECONNREFUSED)`);
@@ -332,7 +416,11 @@ describe('proxy in front of a hand-driven upstream', () => {
     const proxy = await startProxy({ upstream: { baseUrl: upstream.baseUrl }, agents: [], registry, log: memoryLog() });
     const inv = registry.open({ instanceId: 'j', benchmark: 'humaneval', variant: 'control' });
     try {
-      const res = await fetch(`${proxy.baseUrl}/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${inv.key}` }, body: '{oops' });
+      const res = await fetch(`${proxy.baseUrl}/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${inv.key}` },
+        body: '{oops',
+      });
       expect(res.status).toBe(400);
       expect(((await res.json()) as { error: { message: string } }).error.message).toContain('not a JSON object');
       expect(upstream.seen).toHaveLength(0);

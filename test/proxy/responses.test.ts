@@ -25,7 +25,15 @@ const AGENTS = [
   { name: 'reviewer', match: { header: 'reviewer-v2' } },
 ];
 const SERVED = 'served-model';
-const TOOLS: OpenAI.Responses.Tool[] = [{ type: 'function', name: 'run_tests', description: 'Runs the tests', parameters: { type: 'object', properties: { code: { type: 'string' } }, required: ['code'] }, strict: false }];
+const TOOLS: OpenAI.Responses.Tool[] = [
+  {
+    type: 'function',
+    name: 'run_tests',
+    description: 'Runs the tests',
+    parameters: { type: 'object', properties: { code: { type: 'string' } }, required: ['code'] },
+    strict: false,
+  },
+];
 
 function client(baseURL: string, apiKey: string, headers: Record<string, string> = {}): OpenAI {
   return new OpenAI({ baseURL, apiKey, maxRetries: 0, defaultHeaders: headers });
@@ -49,12 +57,33 @@ describe('identification by the requested model (pure)', () => {
       { name: 'planner', match: { system: 'You are the planner' } },
     ];
     // The system prompt matched the planner too: the disagreement is carried, the first rule believed.
-    expect(identifyAgent({ model: 'coder-x', system: 'You are the planner' }, rules)).toEqual({ agent: 'coder', source: 'model', signals: [{ source: 'model', agent: 'coder' }, { source: 'system', agent: 'planner' }] });
+    expect(identifyAgent({ model: 'coder-x', system: 'You are the planner' }, rules)).toEqual({
+      agent: 'coder',
+      source: 'model',
+      signals: [
+        { source: 'model', agent: 'coder' },
+        { source: 'system', agent: 'planner' },
+      ],
+    });
     expect(identifyAgent({ model: 'm-1', system: 'be strict' }, rules)).toEqual({ agent: 'both', source: 'system' });
     expect(identifyAgent({ model: 'm-1', system: 'lenient' }, rules)).toEqual({ agent: 'default', source: 'default' });
     expect(identifyAgent({ model: 'other', system: () => 'You are the planner' }, rules)).toEqual({ agent: 'planner', source: 'system' });
-    expect(identifyAgent({ header: 'reviewer', model: 'coder-x' }, rules)).toEqual({ agent: 'reviewer', source: 'header', signals: [{ source: 'header', agent: 'reviewer' }, { source: 'model', agent: 'coder' }] });
-    expect(identifyAgent({ pathAgent: 'tester', model: 'coder-x' }, rules)).toEqual({ agent: 'tester', source: 'path', signals: [{ source: 'path', agent: 'tester' }, { source: 'model', agent: 'coder' }] });
+    expect(identifyAgent({ header: 'reviewer', model: 'coder-x' }, rules)).toEqual({
+      agent: 'reviewer',
+      source: 'header',
+      signals: [
+        { source: 'header', agent: 'reviewer' },
+        { source: 'model', agent: 'coder' },
+      ],
+    });
+    expect(identifyAgent({ pathAgent: 'tester', model: 'coder-x' }, rules)).toEqual({
+      agent: 'tester',
+      source: 'path',
+      signals: [
+        { source: 'path', agent: 'tester' },
+        { source: 'model', agent: 'coder' },
+      ],
+    });
   });
 
   test('the system text is read once, also when a header names the agent', () => {
@@ -66,7 +95,11 @@ describe('identification by the requested model (pure)', () => {
 
   test('routes: /v1/responses and under /agents/NAME/v1', () => {
     expect(parseRoute('POST', '/v1/responses')).toEqual({ endpoint: 'responses', pathAgent: undefined, upstreamPath: '/responses' });
-    expect(parseRoute('POST', '/agents/coder/v1/responses')).toEqual({ endpoint: 'responses', pathAgent: 'coder', upstreamPath: '/responses' });
+    expect(parseRoute('POST', '/agents/coder/v1/responses')).toEqual({
+      endpoint: 'responses',
+      pathAgent: 'coder',
+      upstreamPath: '/responses',
+    });
     expect(parseRoute('POST', '/agents/coder/v1/chat/completions')?.pathAgent).toBe('coder');
     expect(parseRoute('GET', '/v1/responses/resp_1')).toBeUndefined();
     expect(parseRoute('GET', '/v1/responses')).toBeUndefined();
@@ -103,7 +136,11 @@ describe('the Responses API through the proxy, in front of the replay server', (
     expect(JSON.parse(call.arguments)).toEqual({ code: 'def add(a, b):\n    return a + b' });
     const second = await openai.responses.create({
       model: 'coder-fast',
-      input: [...input, ...(first.output as OpenAI.Responses.ResponseInputItem[]), { type: 'function_call_output', call_id: call.call_id, output: '2 passed' }],
+      input: [
+        ...input,
+        ...(first.output as OpenAI.Responses.ResponseInputItem[]),
+        { type: 'function_call_output', call_id: call.call_id, output: '2 passed' },
+      ],
       tools: TOOLS,
       store: false,
     });
@@ -113,8 +150,16 @@ describe('the Responses API through the proxy, in front of the replay server', (
       ['responses', 'coder', 'model', 0, 200, false],
       ['responses', 'coder', 'model', 1, 200, false],
     ]);
-    expect(calls[0].request).toEqual({ model: 'coder-fast', messages: [{ role: 'user', content: 'Write a function to add two numbers.' }], tools: ['run_tests'] });
-    expect(calls[0].response).toMatchObject({ content: '', toolCalls: [{ id: 'call_tests', name: 'run_tests' }], finishReason: 'tool_calls' });
+    expect(calls[0].request).toEqual({
+      model: 'coder-fast',
+      messages: [{ role: 'user', content: 'Write a function to add two numbers.' }],
+      tools: ['run_tests'],
+    });
+    expect(calls[0].response).toMatchObject({
+      content: '',
+      toolCalls: [{ id: 'call_tests', name: 'run_tests' }],
+      finishReason: 'tool_calls',
+    });
     expect(calls[1].request.messages!.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
     expect(calls[1].request.messages![1].content).toContain('[tool call run_tests');
     expect(calls[1].request.messages![2].content).toBe('2 passed');
@@ -151,7 +196,12 @@ describe('the Responses API through the proxy, in front of the replay server', (
 
   test('a streamed function call passes through whole', async () => {
     const inv = registry.open({ instanceId: 'r3', benchmark: 'humaneval', variant: 'control' });
-    const stream = await client(proxy.baseUrl, inv.key).responses.create({ model: 'coder-1', input: 'Write a function to add two numbers.', tools: TOOLS, stream: true });
+    const stream = await client(proxy.baseUrl, inv.key).responses.create({
+      model: 'coder-1',
+      input: 'Write a function to add two numbers.',
+      tools: TOOLS,
+      stream: true,
+    });
     let args = '';
     let done: OpenAI.Responses.Response | undefined;
     for await (const e of stream) {
@@ -169,7 +219,10 @@ describe('the Responses API through the proxy, in front of the replay server', (
     const base = proxy.baseUrl.replace(/\/v1$/, '/agents/planner/v1');
     const viaResponses = await client(base, inv.key).responses.create({ model: 'm', input: 'hello' });
     const viaChat = await client(base, inv.key).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'hello' }] });
-    const viaHeader = await client(proxy.baseUrl, inv.key, { 'X-Saboteur-Agent': 'reviewer-v2' }).responses.create({ model: 'coder-x', input: 'hello' });
+    const viaHeader = await client(proxy.baseUrl, inv.key, { 'X-Saboteur-Agent': 'reviewer-v2' }).responses.create({
+      model: 'coder-x',
+      input: 'hello',
+    });
     expect(viaResponses.output_text).toBe('1. Read the task. 2. Write the code. 3. Test it.');
     expect(viaChat.choices[0].message.content).toBe(viaResponses.output_text);
     expect(viaHeader.output_text).toBe('default answer');
@@ -190,12 +243,16 @@ describe('the Responses API through the proxy, in front of the replay server', (
     const second = await openai.responses.create({ model: 'm', previous_response_id: first.id, input: 'What was the number?' });
     expect(second.output_text).toBe('The number was 42.');
     const unstored = await openai.responses.create({ model: 'm', input: 'Remember the number 42.', store: false });
-    const refused = (await openai.responses.create({ model: 'm', previous_response_id: unstored.id, input: 'What was the number?' }).catch((e: unknown) => e)) as InstanceType<typeof OpenAI.BadRequestError>;
+    const refused = (await openai.responses
+      .create({ model: 'm', previous_response_id: unstored.id, input: 'What was the number?' })
+      .catch((e: unknown) => e)) as InstanceType<typeof OpenAI.BadRequestError>;
     expect(refused).toBeInstanceOf(OpenAI.BadRequestError);
     expect(refused.message).toContain(`previous_response_id "${unstored.id}" is not a response of this pipeline run`);
     // Another run cannot continue this run's responses.
     const other = registry.open({ instanceId: 'r5b', benchmark: 'humaneval', variant: 'control' });
-    const foreign = await client(proxy.baseUrl, other.key).responses.create({ model: 'm', previous_response_id: first.id, input: 'What was the number?' }).catch((e: unknown) => e);
+    const foreign = await client(proxy.baseUrl, other.key)
+      .responses.create({ model: 'm', previous_response_id: first.id, input: 'What was the number?' })
+      .catch((e: unknown) => e);
     expect(foreign).toBeInstanceOf(OpenAI.BadRequestError);
     registry.close(other.key);
     const calls = registry.close(inv.key);
@@ -258,9 +315,13 @@ describe('the Responses API through the proxy, in front of the replay server', (
   test('a route the proxy does not serve: 404 naming it, recorded on the instance', async () => {
     const inv = registry.open({ instanceId: 'r8', benchmark: 'humaneval', variant: 'control' });
     const openai = client(proxy.baseUrl, inv.key, { 'X-Saboteur-Agent': 'coder' });
-    const err = (await openai.embeddings.create({ model: 'm', input: 'x' }).catch((e: unknown) => e)) as InstanceType<typeof OpenAI.NotFoundError>;
+    const err = (await openai.embeddings.create({ model: 'm', input: 'x' }).catch((e: unknown) => e)) as InstanceType<
+      typeof OpenAI.NotFoundError
+    >;
     expect(err).toBeInstanceOf(OpenAI.NotFoundError);
-    expect(err.message).toContain('saboteur proxy has no route POST /v1/embeddings (it serves POST /v1/chat/completions, POST /v1/responses');
+    expect(err.message).toContain(
+      'saboteur proxy has no route POST /v1/embeddings (it serves POST /v1/chat/completions, POST /v1/responses',
+    );
     const retrieve = await openai.responses.retrieve('resp_x').catch((e: unknown) => e);
     expect(retrieve).toBeInstanceOf(OpenAI.NotFoundError);
     const calls = registry.close(inv.key);
@@ -285,7 +346,15 @@ async function startManualUpstream(handler: (req: http.IncomingMessage, res: htt
   return { baseUrl: `http://127.0.0.1:${port}/v1`, bodies, close: () => closeServer(server) };
 }
 
-const spec = (content: string) => ({ id: 'resp_up', created: 1700000000, model: 'up', content, toolCalls: [], finishReason: 'stop', usage: { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 } });
+const spec = (content: string) => ({
+  id: 'resp_up',
+  created: 1700000000,
+  model: 'up',
+  content,
+  toolCalls: [],
+  finishReason: 'stop',
+  usage: { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 },
+});
 
 describe('the Responses API through the proxy, in front of a hand-driven upstream', () => {
   test('the upstream gets store: false, the expanded conversation and the served model; a stream cut short is recorded', async () => {
@@ -312,7 +381,8 @@ describe('the Responses API through the proxy, in front of a hand-driven upstrea
       const first = await openai.responses.create({ model: 'coder-z', instructions: 'Be brief.', input: 'one', store: true });
       expect(first.output_text).toBe('first answer');
       const events: OpenAI.Responses.ResponseStreamEvent[] = [];
-      for await (const e of await openai.responses.create({ model: 'coder-z', previous_response_id: first.id, input: 'two', stream: true })) events.push(e);
+      for await (const e of await openai.responses.create({ model: 'coder-z', previous_response_id: first.id, input: 'two', stream: true }))
+        events.push(e);
       // The stream ends with an error event (as the API writes one), never with a completed response.
       expect(events.at(-1)).toMatchObject({ type: 'error', message: expect.stringContaining('closed the connection') });
       expect(events.some((e) => e.type === 'response.completed')).toBe(false);
@@ -323,7 +393,11 @@ describe('the Responses API through the proxy, in front of a hand-driven upstrea
       expect(upstream.bodies[1].previous_response_id).toBeUndefined();
       expect(upstream.bodies[1].input).toEqual([
         { type: 'message', role: 'user', content: 'one' },
-        expect.objectContaining({ type: 'message', role: 'assistant', content: [expect.objectContaining({ type: 'output_text', text: 'first answer' })] }),
+        expect.objectContaining({
+          type: 'message',
+          role: 'assistant',
+          content: [expect.objectContaining({ type: 'output_text', text: 'first answer' })],
+        }),
         { type: 'message', role: 'user', content: 'two' },
       ]);
       const calls = registry.close(inv.key);
@@ -348,8 +422,12 @@ describe('the Responses API through the proxy, in front of a hand-driven upstrea
     try {
       const openai = client(proxy.baseUrl, inv.key);
       for (let i = 0; i <= MAX_STORED_RESPONSES; i++) await openai.responses.create({ model: 'm', input: `q${i}` });
-      await expect(openai.responses.create({ model: 'm', previous_response_id: 'resp_0', input: 'again' })).rejects.toThrow(/is not a response of this pipeline run/);
-      await expect(openai.responses.create({ model: 'm', previous_response_id: `resp_${MAX_STORED_RESPONSES}`, input: 'again' })).resolves.toMatchObject({ output_text: 'ok' });
+      await expect(openai.responses.create({ model: 'm', previous_response_id: 'resp_0', input: 'again' })).rejects.toThrow(
+        /is not a response of this pipeline run/,
+      );
+      await expect(
+        openai.responses.create({ model: 'm', previous_response_id: `resp_${MAX_STORED_RESPONSES}`, input: 'again' }),
+      ).resolves.toMatchObject({ output_text: 'ok' });
       registry.close(inv.key);
     } finally {
       await proxy.close();

@@ -88,7 +88,9 @@ describe('PR comment', () => {
     wellFormed(text);
     expect(text).toContain('**Gate: ✅ passed**');
     expect(text).toContain('| metric | this PR | base | Δ | threshold | |');
-    expect(text).toMatch(/\| \*\*malicious drop · autoinject\*\* \| \+37\.5 pts \[.*\] \(3 of 8 pairs lost\) \| \+25\.0 pts \| \+12\.5 pts \(p = 0\.\d{3}\) \| ≤ 50\.0 pts; Δ ≤ \+3\.0 pts or p ≥ 0\.05 \| ✅ \|/);
+    expect(text).toMatch(
+      /\| \*\*malicious drop · autoinject\*\* \| \+37\.5 pts \[.*\] \(3 of 8 pairs lost\) \| \+25\.0 pts \| \+12\.5 pts \(p = 0\.\d{3}\) \| ≤ 50\.0 pts; Δ ≤ \+3\.0 pts or p ≥ 0\.05 \| ✅ \|/,
+    );
     expect(text).toContain('xychart-beta');
     expect(text).toContain('x-axis ["1a00000", "2a00000", "3a00000", "4a00000", "PR 42"]');
     expect(text).toContain('line [25.0, 37.5, 25.0, 25.0, 37.5]');
@@ -101,12 +103,18 @@ describe('PR comment', () => {
   it('a significant regression fails the gate and says why (golden)', () => {
     // Every pair the control passed is lost under the saboteur: 7 of 8, against 0 of 8 on main.
     const log = load('demo');
-    log.instances = log.instances.map((r) => (r.variant === 'malicious' ? { ...r, outcome: 'failed' as const, result: 'failed: AssertionError' } : r));
+    log.instances = log.instances.map((r) =>
+      r.variant === 'malicious' ? { ...r, outcome: 'failed' as const, result: 'failed: AssertionError' } : r,
+    );
     const text = renderComment(log, options(log, mainHistory([0, 0, 1, 0]), { ...THRESHOLDS, maliciousDrop: { max: 0.1 } }));
     golden('comment-regression.md', text);
     wellFormed(text);
-    expect(text).toContain("**Gate: ❌ failed**: malicious-drop (0.875, allowed ≤ 0.1); regression malicious drop · autoinject (worse by 87.5 pts than the base, significant (p = 7.0e-4, under 0.05))");
-    expect(text).toMatch(/\| \*\*malicious drop · autoinject\*\* \| \+87\.5 pts .* \| ±0\.0 pts \| \+87\.5 pts \(p < 0\.001\) \| ≤ 10\.0 pts; .* \| ❌ \|/);
+    expect(text).toContain(
+      '**Gate: ❌ failed**: malicious-drop (0.875, allowed ≤ 0.1); regression malicious drop · autoinject (worse by 87.5 pts than the base, significant (p = 7.0e-4, under 0.05))',
+    );
+    expect(text).toMatch(
+      /\| \*\*malicious drop · autoinject\*\* \| \+87\.5 pts .* \| ±0\.0 pts \| \+87\.5 pts \(p < 0\.001\) \| ≤ 10\.0 pts; .* \| ❌ \|/,
+    );
   });
 
   it('a report too big for a comment is cut visibly, nothing left open, the link kept (golden)', () => {
@@ -119,7 +127,20 @@ describe('PR comment', () => {
             ...r,
             trace: {
               calls: r.trace.calls.map((c) =>
-                c.corruption ? { ...c, corruption: { ...c.corruption, units: Array.from({ length: 40 }, (_, j) => ({ index: j, before: long(i, j), after: long(i, j).replace('+', '-'), rule: 'flip-arithmetic' })) } } : c,
+                c.corruption
+                  ? {
+                      ...c,
+                      corruption: {
+                        ...c.corruption,
+                        units: Array.from({ length: 40 }, (_, j) => ({
+                          index: j,
+                          before: long(i, j),
+                          after: long(i, j).replace('+', '-'),
+                          rule: 'flip-arithmetic',
+                        })),
+                      },
+                    }
+                  : c,
               ),
             },
           },
@@ -162,7 +183,15 @@ describe('PR comment', () => {
 
 describe('cutting Markdown', () => {
   it('closes an open fence and open details blocks at the cut', () => {
-    const text = ['<details><summary>a</summary>', '', '````diff', ...Array.from({ length: 50 }, (_, i) => `- line ${i}`), '````', '', '</details>'].join('\n');
+    const text = [
+      '<details><summary>a</summary>',
+      '',
+      '````diff',
+      ...Array.from({ length: 50 }, (_, i) => `- line ${i}`),
+      '````',
+      '',
+      '</details>',
+    ].join('\n');
     const cut = cutMarkdown(text, 300, (n) => `CUT ${n}`);
     expect(cut.length).toBeLessThanOrEqual(300);
     expect(cut).toMatch(/- line \d+\n````\n\n<\/details>\n\nCUT \d+$/);

@@ -68,7 +68,12 @@ function expectSafeMarkdown(markdown: string): void {
   expect(text.match(/<!-- saboteur-report -->/g) ?? []).toHaveLength(1);
   expect(text).not.toMatch(/(?<![A-Za-z0-9])@[A-Za-z0-9]/);
   // Links form only outside HTML blocks (lines that start with a tag).
-  expect(text.split('\n').filter((l) => !l.startsWith('<')).join('\n')).not.toMatch(/(?<!\\)\]\(\s*javascript:/i);
+  expect(
+    text
+      .split('\n')
+      .filter((l) => !l.startsWith('<'))
+      .join('\n'),
+  ).not.toMatch(/(?<!\\)\]\(\s*javascript:/i);
   expect(text).not.toMatch(/^\s*## injected/m);
   expect(text).not.toMatch(/<script/i);
   // Tables: every row splits into as many cells as its header.
@@ -76,13 +81,22 @@ function expectSafeMarkdown(markdown: string): void {
   for (let i = 0; i < lines.length; i++) {
     if (!lines[i].startsWith('|') || (i > 0 && lines[i - 1].startsWith('|'))) continue;
     const header = cellPipes(lines[i]);
-    for (let j = i; j < lines.length && lines[j].startsWith('|'); j++) expect([lines[j].slice(0, 80), cellPipes(lines[j])]).toEqual([lines[j].slice(0, 80), header]);
+    for (let j = i; j < lines.length && lines[j].startsWith('|'); j++)
+      expect([lines[j].slice(0, 80), cellPipes(lines[j])]).toEqual([lines[j].slice(0, 80), header]);
   }
 }
 
 function commentOptions(): CommentOptions {
   const current = entryFromRunLog(log, { sha: 'b'.repeat(40), branch: log.git!.ref, pr: 12, runUrl: 'javascript:alert(1)' });
-  const base = { ...current, sha: 'c'.repeat(40), runId: log.runId, runUrl: 'javascript:alert(document.cookie)', configHash: 'd'.repeat(64), model: { kind: log.model.kind, model: `${log.model.model}-base` }, seed: 8 };
+  const base = {
+    ...current,
+    sha: 'c'.repeat(40),
+    runId: log.runId,
+    runUrl: 'javascript:alert(document.cookie)',
+    configHash: 'd'.repeat(64),
+    model: { kind: log.model.kind, model: `${log.model.model}-base` },
+    seed: 8,
+  };
   const thresholds = { maliciousDrop: { max: 0.1 }, regression: { maxIncrease: 0.03, significance: 0.05 } };
   const comparisons = compareWithBase(current, base, thresholds.regression);
   return {
@@ -105,7 +119,18 @@ describe('a hostile run log in every rendered field', () => {
     const report = renderReport(log, { artifactsUrl: 'javascript:alert(1)' });
     expectSafeMarkdown(report);
     // Every section is there: the payloads were rendered, escaped, not dropped.
-    for (const part of ['## Headline', '## Per benchmark', '## Security', '## Sabotage', '## Sample', '## Notes', 'Pipeline fence degraded', 'Sandbox degraded', 'before it finished. The figures below cover what finished']) expect(report).toContain(part);
+    for (const part of [
+      '## Headline',
+      '## Per benchmark',
+      '## Security',
+      '## Sabotage',
+      '## Sample',
+      '## Notes',
+      'Pipeline fence degraded',
+      'Sandbox degraded',
+      'before it finished. The figures below cover what finished',
+    ])
+      expect(report).toContain(part);
     golden('hostile-every-field-report.md', report);
   });
 
@@ -119,7 +144,11 @@ describe('a hostile run log in every rendered field', () => {
 
   it('saboteur compare', () => {
     const base = { ...log, runId: `${log.runId}-base`, model: { ...log.model, serverVersion: `${log.model.serverVersion}-other` } };
-    const { text } = compareRunLogs({ file: `${log.runId}.json`, log: base }, { file: FILE, log }, { maxIncrease: 0.03, significance: 0.05 });
+    const { text } = compareRunLogs(
+      { file: `${log.runId}.json`, log: base },
+      { file: FILE, log },
+      { maxIncrease: 0.03, significance: 0.05 },
+    );
     expectSafeMarkdown(text);
   });
 

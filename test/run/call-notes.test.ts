@@ -10,17 +10,36 @@ import { chatCall } from '../helpers/chat-call.js';
 const T = '2026-01-01T00:00:00.000Z';
 
 function run(id: string, variant: 'control' | 'malicious', calls: ProxyCall[], extra: Partial<InstanceResult> = {}): InstanceResult {
-  return { instanceId: id, benchmark: 'humaneval', variant, defense: 'none', outcome: 'passed', timings: { startedAt: T, pipelineMs: 1, scoreMs: 0 }, trace: { calls }, ...extra };
+  return {
+    instanceId: id,
+    benchmark: 'humaneval',
+    variant,
+    defense: 'none',
+    outcome: 'passed',
+    timings: { startedAt: T, pipelineMs: 1, scoreMs: 0 },
+    trace: { calls },
+    ...extra,
+  };
 }
 
-const answered = (agent: string) => chatCall({ id: `${agent}-1`, agent, messages: [{ role: 'user', content: 'x' }], content: 'y', startedAt: T, durationMs: 1 });
+const answered = (agent: string) =>
+  chatCall({ id: `${agent}-1`, agent, messages: [{ role: 'user', content: 'x' }], content: 'y', startedAt: T, durationMs: 1 });
 const failed = (agent: string, status: number, error: string): ProxyCall => ({ ...answered(agent), status, error, response: undefined });
-const unsupported = (route: string): ProxyCall => ({ ...failed('default', 404, `saboteur proxy has no route ${route}`), endpoint: 'unsupported', route, agentCallIndex: -1 });
+const unsupported = (route: string): ProxyCall => ({
+  ...failed('default', 404, `saboteur proxy has no route ${route}`),
+  endpoint: 'unsupported',
+  route,
+  agentCallIndex: -1,
+});
 
 describe('call notes', () => {
   test('routes the proxy does not serve are counted per route and per instance run', () => {
     const instances = [
-      run('a', 'control', [unsupported('POST /v1/embeddings'), unsupported('POST /v1/embeddings'), unsupported('GET /v1/responses/resp_1')]),
+      run('a', 'control', [
+        unsupported('POST /v1/embeddings'),
+        unsupported('POST /v1/embeddings'),
+        unsupported('GET /v1/responses/resp_1'),
+      ]),
       run('a', 'malicious', [unsupported('POST /v1/embeddings'), answered('coder')]),
     ];
     expect(unsupportedRoutes(instances)).toEqual([
@@ -47,14 +66,25 @@ describe('call notes', () => {
   });
 
   test('every call failed: the failure is named, not agent naming', () => {
-    const [note] = callNotes([run('a', 'malicious', [failed('coder', 400, 'no cassette entry matches: agent=coder'), failed('planner', 502, 'the model server did not answer')])], 'coder');
+    const [note] = callNotes(
+      [
+        run('a', 'malicious', [
+          failed('coder', 400, 'no cassette entry matches: agent=coder'),
+          failed('planner', 502, 'the model server did not answer'),
+        ]),
+      ],
+      'coder',
+    );
     expect(note).toBe(
       'no model call of the malicious runs succeeded (2 calls failed, the first with: no cassette entry matches: agent=coder), so the target agent "coder" could not be corrupted; the failing calls are the problem, not agent naming',
     );
   });
 
   test('only unsupported routes: the target note points at them', () => {
-    const notes = callNotes([run('a', 'malicious', [unsupported('POST /v1/embeddings')], { outcome: 'error', error: 'pipeline crash: exited with code 1' })], 'coder');
+    const notes = callNotes(
+      [run('a', 'malicious', [unsupported('POST /v1/embeddings')], { outcome: 'error', error: 'pipeline crash: exited with code 1' })],
+      'coder',
+    );
     expect(notes).toHaveLength(2);
     expect(notes[1]).toContain('no model call of the malicious runs reached a route the proxy serves');
     expect(notes.join(' ')).not.toContain('X-Saboteur-Agent');
@@ -62,6 +92,8 @@ describe('call notes', () => {
 
   test('no calls at all: the pipeline never reached the proxy, with the first error', () => {
     const [note] = callNotes([run('a', 'malicious', [], { outcome: 'error', error: 'pipeline crash: exited with code 1' })], 'coder');
-    expect(note).toBe("the malicious runs made no model calls through saboteur's proxy; 1 run ended with an error or timeout, the first: pipeline crash: exited with code 1; the pipeline must call OPENAI_BASE_URL with OPENAI_API_KEY from its environment");
+    expect(note).toBe(
+      "the malicious runs made no model calls through saboteur's proxy; 1 run ended with an error or timeout, the first: pipeline crash: exited with code 1; the pipeline must call OPENAI_BASE_URL with OPENAI_API_KEY from its environment",
+    );
   });
 });

@@ -54,13 +54,19 @@ benchmarks:
   return { work, config, env, mark, out: path.join(work, 'out') };
 }
 
-function start(file: string, args: string[], env: NodeJS.ProcessEnv): { child: ChildProcess; output: () => string; done: Promise<{ code: number | null; signal: NodeJS.Signals | null }> } {
+function start(
+  file: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): { child: ChildProcess; output: () => string; done: Promise<{ code: number | null; signal: NodeJS.Signals | null }> } {
   // Its own process group, as a runner starts a step: the signal reaches nothing of jest's.
   const child = spawn(process.execPath, [file, ...args], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   return { child, output: () => output, done };
 }
 

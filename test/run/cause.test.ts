@@ -13,14 +13,23 @@ const stderrOf = (cmd: string, args: string[]) => spawnSync(cmd, args, { encodin
 
 describe('the cause of a crash, from its stderr', () => {
   it('a Python traceback: its last exception line, chained or not', () => {
-    const single = stderrOf('/usr/bin/python3', ['-c', 'import sys\nprint("loading agents", file=sys.stderr)\ndef plan():\n    raise ValueError("planner got no tools")\nplan()']);
+    const single = stderrOf('/usr/bin/python3', [
+      '-c',
+      'import sys\nprint("loading agents", file=sys.stderr)\ndef plan():\n    raise ValueError("planner got no tools")\nplan()',
+    ]);
     expect(stderrCause(single)).toBe('ValueError: planner got no tools');
-    const chained = stderrOf('/usr/bin/python3', ['-c', 'try:\n    {}["model"]\nexcept KeyError:\n    raise RuntimeError("no model configured")']);
+    const chained = stderrOf('/usr/bin/python3', [
+      '-c',
+      'try:\n    {}["model"]\nexcept KeyError:\n    raise RuntimeError("no model configured")',
+    ]);
     expect(stderrCause(chained)).toBe('RuntimeError: no model configured');
   });
 
   it('an uncaught Node error: its message line, not the source excerpt or the stack', () => {
-    const crash = stderrOf(process.execPath, ['-e', 'function run() { throw new TypeError("Cannot read properties of undefined (reading \'choices\')"); }\nrun();']);
+    const crash = stderrOf(process.execPath, [
+      '-e',
+      'function run() { throw new TypeError("Cannot read properties of undefined (reading \'choices\')"); }\nrun();',
+    ]);
     expect(stderrCause(crash)).toBe("TypeError: Cannot read properties of undefined (reading 'choices')");
     const rejected = stderrOf(process.execPath, ['-e', 'Promise.reject(new Error("404 saboteur proxy has no route POST /v1/responses"))']);
     expect(stderrCause(rejected)).toBe('Error: 404 saboteur proxy has no route POST /v1/responses');
@@ -35,12 +44,32 @@ describe('the cause of a crash, from its stderr', () => {
 });
 
 describe('the cause of a crash, from the model calls', () => {
-  const ok = chatCall({ id: 'c1', agent: 'planner', messages: [{ role: 'user', content: 'plan' }], content: 'a plan', startedAt: '2026-05-09T10:00:00Z', durationMs: 5 });
-  const refused = { ...chatCall({ id: 'c2', agent: 'coder', messages: [{ role: 'user', content: 'code' }], startedAt: '2026-05-09T10:00:01Z', durationMs: 1 }), status: 400, response: undefined, error: 'messages[1].content must be a string\nmore detail' };
+  const ok = chatCall({
+    id: 'c1',
+    agent: 'planner',
+    messages: [{ role: 'user', content: 'plan' }],
+    content: 'a plan',
+    startedAt: '2026-05-09T10:00:00Z',
+    durationMs: 5,
+  });
+  const refused = {
+    ...chatCall({
+      id: 'c2',
+      agent: 'coder',
+      messages: [{ role: 'user', content: 'code' }],
+      startedAt: '2026-05-09T10:00:01Z',
+      durationMs: 1,
+    }),
+    status: 400,
+    response: undefined,
+    error: 'messages[1].content must be a string\nmore detail',
+  };
 
   it('names the refused call and the model error before stderr', () => {
     expect(modelErrorOf([ok])).toBeUndefined();
-    expect(modelErrorOf([ok, refused])).toBe('the model answered chat.completions call 1 of agent coder with HTTP 400: messages[1].content must be a string');
+    expect(modelErrorOf([ok, refused])).toBe(
+      'the model answered chat.completions call 1 of agent coder with HTTP 400: messages[1].content must be a string',
+    );
     expect(errorCause([ok, refused], 'Error: 400 Bad Request')).toMatch(/^the model answered/);
     expect(errorCause([ok], 'Error: 400 Bad Request')).toBe('Error: 400 Bad Request');
   });
@@ -48,7 +77,13 @@ describe('the cause of a crash, from the model calls', () => {
 
 describe('the console line of an unscored run', () => {
   it('carries the reason, on one bounded line', () => {
-    expect(unscoredLine({ label: 'humaneval HumanEval/3 malicious', outcome: 'error', reason: 'pipeline crash: exited with code 1\n(cause: Error: boom)' })).toBe('  humaneval HumanEval/3 malicious: error: pipeline crash: exited with code 1 (cause: Error: boom)');
+    expect(
+      unscoredLine({
+        label: 'humaneval HumanEval/3 malicious',
+        outcome: 'error',
+        reason: 'pipeline crash: exited with code 1\n(cause: Error: boom)',
+      }),
+    ).toBe('  humaneval HumanEval/3 malicious: error: pipeline crash: exited with code 1 (cause: Error: boom)');
     const lines: string[] = [];
     const p = lineProgress((l) => lines.push(l));
     p.start(2);

@@ -34,11 +34,15 @@ maybe('defenses side by side', () => {
     expect(config.defenses).toEqual(DEFENSES);
     const { runLog, reportPath } = await runJob(config, { outDir: out, log: memoryLog(), shard: { index: 1, count: 4 } });
     expect(runLog.status).toBe('completed');
-    const missed = runLog.instances.flatMap((r) => r.trace.calls.filter((c) => c.status !== 200).map((c) => `${r.instanceId} ${c.agent}: ${c.error}`));
+    const missed = runLog.instances.flatMap((r) =>
+      r.trace.calls.filter((c) => c.status !== 200).map((c) => `${r.instanceId} ${c.agent}: ${c.error}`),
+    );
     expect(missed).toEqual([]);
 
     // The same instance runs under every defense.
-    const byDefense = new Map(DEFENSES.map((d) => [d, runLog.instances.filter((r) => r.defense === d).map((r) => `${r.benchmark}/${r.instanceId}/${r.variant}`)]));
+    const byDefense = new Map(
+      DEFENSES.map((d) => [d, runLog.instances.filter((r) => r.defense === d).map((r) => `${r.benchmark}/${r.instanceId}/${r.variant}`)]),
+    );
     for (const d of DEFENSES) expect(byDefense.get(d)).toEqual(byDefense.get('none'));
 
     const stats = computeSecurity(runLog);
@@ -58,7 +62,9 @@ maybe('defenses side by side', () => {
     // A blocking defense never lets more attacks through than no defense, and the taint validator blocks with an attribution.
     const total = (d: string) => stats.filter((s) => s.defense === d).reduce((n, s) => n + s.asr.hits, 0);
     for (const d of DEFENSES) expect(total(d)).toBeLessThanOrEqual(total('none'));
-    const blocked = runLog.instances.filter((r) => r.defense === 'taint').flatMap((r) => (r.trace.tools ?? []).filter((t) => t.staged && t.staged.decision !== 'release'));
+    const blocked = runLog.instances
+      .filter((r) => r.defense === 'taint')
+      .flatMap((r) => (r.trace.tools ?? []).filter((t) => t.staged && t.staged.decision !== 'release'));
     expect(blocked.length).toBeGreaterThan(0);
     expect(blocked.every((t) => (t.staged?.reason ?? '').length > 0)).toBe(true);
 
@@ -68,13 +74,25 @@ maybe('defenses side by side', () => {
       expect(report).toMatch(new RegExp(`\\| asb \\| ${d.replace('/', '\\/')} \\| `));
     }
     // Every stopped sink is listed with its reason (up to the cut, which is said).
-    const stopped = runLog.instances.flatMap((r) => (r.trace.tools ?? []).filter((t) => t.staged && t.staged.decision !== 'release').map((t) => ({ r, t })));
-    expect(report).toContain(`<details><summary>${stopped.length} staged sink${stopped.length === 1 ? '' : 's'} blocked or unverifiable, with the reason</summary>`);
+    const stopped = runLog.instances.flatMap((r) =>
+      (r.trace.tools ?? []).filter((t) => t.staged && t.staged.decision !== 'release').map((t) => ({ r, t })),
+    );
+    expect(report).toContain(
+      `<details><summary>${stopped.length} staged sink${stopped.length === 1 ? '' : 's'} blocked or unverifiable, with the reason</summary>`,
+    );
     const first = stopped[0];
-    expect(report).toContain(`| ${first.r.benchmark} | \`${first.r.taskId ?? first.r.instanceId}\` | ${first.r.variant === 'malicious' ? 'harmful' : 'benign'} | \`${first.r.defense}\` | \`${first.t.tool}\` |`);
+    expect(report).toContain(
+      `| ${first.r.benchmark} | \`${first.r.taskId ?? first.r.instanceId}\` | ${first.r.variant === 'malicious' ? 'harmful' : 'benign'} | \`${first.r.defense}\` | \`${first.t.tool}\` |`,
+    );
     // Each benign task a defense lost against no defense: counted in the table and listed with why.
-    const completed = new Set(runLog.instances.filter((r) => r.defense === 'none' && r.variant === 'control' && r.outcome === 'passed').map((r) => `${r.benchmark}/${r.instanceId}`));
-    const lost = runLog.instances.filter((r) => r.defense !== 'none' && r.variant === 'control' && r.outcome !== 'passed' && completed.has(`${r.benchmark}/${r.instanceId}`));
+    const completed = new Set(
+      runLog.instances
+        .filter((r) => r.defense === 'none' && r.variant === 'control' && r.outcome === 'passed')
+        .map((r) => `${r.benchmark}/${r.instanceId}`),
+    );
+    const lost = runLog.instances.filter(
+      (r) => r.defense !== 'none' && r.variant === 'control' && r.outcome !== 'passed' && completed.has(`${r.benchmark}/${r.instanceId}`),
+    );
     for (const s of stats.filter((x) => x.defense !== 'none')) {
       const n = lost.filter((r) => r.benchmark === s.benchmark && r.defense === s.defense).length;
       expect(report).toMatch(new RegExp(`^\\| ${s.benchmark} \\| ${s.defense.replace('/', '\\/')} \\| .* \\| ${n} tasks? \\|$`, 'm'));
@@ -83,7 +101,10 @@ maybe('defenses side by side', () => {
       expect(report).toContain(`${lost.length} benign task${lost.length === 1 ? '' : 's'} completed without a defense but not under one`);
       const l = lost[0];
       const why = (l.trace.tools ?? []).find((t) => t.staged && t.staged.decision !== 'release');
-      if (why) expect(report).toContain(`| ${l.benchmark} | \`${l.taskId ?? l.instanceId}\` | \`${l.defense}\` | ${l.outcome} | ${why.tool.replace(/_/g, '\\_')} ${why.staged!.decision}: `);
+      if (why)
+        expect(report).toContain(
+          `| ${l.benchmark} | \`${l.taskId ?? l.instanceId}\` | \`${l.defense}\` | ${l.outcome} | ${why.tool.replace(/_/g, '\\_')} ${why.staged!.decision}: `,
+        );
     }
   }, 240_000);
 });

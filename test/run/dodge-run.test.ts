@@ -55,12 +55,23 @@ describe('a pipeline that dodges the corruption', () => {
       const code = await main(['run', '--config', file, '--out', out], io);
       const log = parseRunLog(readFileSync(path.join(out, 'run.json'), 'utf8'), 'run.json');
       const malicious = log.instances.filter((r) => r.variant === 'malicious').flatMap((r) => r.trace.calls);
-      expect(malicious.map((c) => [c.agent, c.agentSource, c.agentSignals])).toEqual(malicious.map(() => ['reviewer', signal, [{ source: signal, agent: 'reviewer' }, { source: 'system', agent: 'coder' }]]));
+      expect(malicious.map((c) => [c.agent, c.agentSource, c.agentSignals])).toEqual(
+        malicious.map(() => [
+          'reviewer',
+          signal,
+          [
+            { source: signal, agent: 'reviewer' },
+            { source: 'system', agent: 'coder' },
+          ],
+        ]),
+      );
       expect(log.gate?.coverage).toEqual({ maxLoss: 0.25 });
       const report = readFileSync(path.join(out, 'report.md'), 'utf8');
       expect(report).toContain('coverage of the target');
       expect(report).toMatch(/the target agent "coder" made no model calls in the malicious runs \(2 in the control runs\)/);
-      expect(report).toContain(`agent identification disagreed on 2 calls: the first said ${signal} → "reviewer", system → "coder"; saboteur believed the ${signal} ("reviewer")`);
+      expect(report).toContain(
+        `agent identification disagreed on 2 calls: the first said ${signal} → "reviewer", system → "coder"; saboteur believed the ${signal} ("reviewer")`,
+      );
       expect({ code, gate: /gate failed|❌ fail/.test(stderr + report) }).toEqual({ code: 1, gate: true });
     }, 180_000);
   }

@@ -57,7 +57,9 @@ describe('a benchmark and a defense added through the registries', () => {
     // 2 pairs × (benign twin, harmful instance) × 2 defenses, every one graded.
     expect(runLog.instances).toHaveLength(8);
     expect(runLog.instances.filter((r) => r.outcome === 'error' || r.outcome === 'timeout')).toEqual([]);
-    const missed = runLog.instances.flatMap((r) => r.trace.calls.filter((c) => c.status !== 200).map((c) => `${r.instanceId} ${c.agent}: ${c.error}`));
+    const missed = runLog.instances.flatMap((r) =>
+      r.trace.calls.filter((c) => c.status !== 200).map((c) => `${r.instanceId} ${c.agent}: ${c.error}`),
+    );
     expect(missed).toEqual([]);
 
     // Every mail was staged and decided by the defense the run names.

@@ -25,7 +25,10 @@ function peakRssKiB(pid: number): number {
 describe('a pipeline that floods saboteur', () => {
   it('saboteur stays under 1 GiB and SIGTERM writes run.json within 5 s', async () => {
     const cassette = path.join(dir, 'cassette.jsonl');
-    writeFileSync(cassette, `${JSON.stringify({ match: { endpoint: 'responses' }, response: { content: 'noted' } })}\n${JSON.stringify({ match: {}, response: { content: 'ok' } })}\n`);
+    writeFileSync(
+      cassette,
+      `${JSON.stringify({ match: { endpoint: 'responses' }, response: { content: 'noted' } })}\n${JSON.stringify({ match: {}, response: { content: 'ok' } })}\n`,
+    );
     const config = path.join(dir, 'saboteur.yml');
     const out = path.join(dir, 'out');
     writeFileSync(
@@ -41,7 +44,11 @@ benchmarks:
 `,
     );
     const cli = await bundled('cli');
-    const child = spawn(process.execPath, [cli, 'run', '--config', config, '--out', out], { env: { PATH: process.env.PATH, HOME: dir }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cli, 'run', '--config', config, '--out', out], {
+      env: { PATH: process.env.PATH, HOME: dir },
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr!.on('data', (d: Buffer) => (output += d.toString()));

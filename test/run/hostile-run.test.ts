@@ -7,7 +7,18 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync, spawn } from 'node:child_process';
 import http from 'node:http';
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { bundled, repoRoot } from '../helpers/bundled.js';
@@ -59,7 +70,8 @@ function cli(args: string[], opts: { uid?: number; env?: NodeJS.ProcessEnv; onOu
     (file) =>
       new Promise((resolve) => {
         const argv = [process.execPath, file, ...args];
-        const [cmd, ...rest] = opts.uid === undefined ? argv : ['setpriv', `--reuid=${opts.uid}`, `--regid=${opts.uid}`, '--clear-groups', ...argv];
+        const [cmd, ...rest] =
+          opts.uid === undefined ? argv : ['setpriv', `--reuid=${opts.uid}`, `--regid=${opts.uid}`, '--clear-groups', ...argv];
         const child = spawn(cmd, rest, { env: { PATH: process.env.PATH, HOME: dir, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
         let output = '';
         const take = (d: Buffer) => {
@@ -156,7 +168,10 @@ describe('output folders that cannot take the files', () => {
   it('EACCES: a folder the run may no longer write (the run as another user) names the file; the report reaches stderr', async () => {
     if (!isRoot()) return;
     const nobody = 65534;
-    const config = writeConfig('eacces', `{ kind: replay, cassette: ${repoRoot}/fixtures/demo/cassette.jsonl, model: demo-coder }`, { run: `sleep 2; node ${repoRoot}/fixtures/pipelines/chain.mjs`, limit: 1 });
+    const config = writeConfig('eacces', `{ kind: replay, cassette: ${repoRoot}/fixtures/demo/cassette.jsonl, model: demo-coder }`, {
+      run: `sleep 2; node ${repoRoot}/fixtures/pipelines/chain.mjs`,
+      limit: 1,
+    });
     const home = path.join(dir, 'eacces', 'home');
     const out = path.join(dir, 'eacces', 'out');
     for (const d of [home, out]) {
@@ -184,7 +199,10 @@ describe('output folders that cannot take the files', () => {
   }, 180_000);
 
   it('two runs into one folder: the second is refused (exit 2) naming the first, which finishes', async () => {
-    const config = writeConfig('twice', `{ kind: replay, cassette: ${repoRoot}/fixtures/demo/cassette.jsonl, model: demo-coder }`, { run: `sleep 2; node ${repoRoot}/fixtures/pipelines/chain.mjs`, limit: 1 });
+    const config = writeConfig('twice', `{ kind: replay, cassette: ${repoRoot}/fixtures/demo/cassette.jsonl, model: demo-coder }`, {
+      run: `sleep 2; node ${repoRoot}/fixtures/pipelines/chain.mjs`,
+      limit: 1,
+    });
     const out = path.join(dir, 'twice', 'out');
     let second: Promise<Run> | undefined;
     const first = cli(['run', '--config', config, '--out', out], {

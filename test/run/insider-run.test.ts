@@ -66,7 +66,12 @@ maybe('the insider demo', () => {
       }
       const suite = suites.find((s) => s.info.id === r.benchmark)!;
       const instance = suite.instances.find((i) => i.id === r.instanceId)!;
-      const choice = chooseObjective({ seed: config.sample.seed, benchmark: r.benchmark, instanceId: r.instanceId, toolSpecs: suite.tools!(instance.control!).task.toolSpecs });
+      const choice = chooseObjective({
+        seed: config.sample.seed,
+        benchmark: r.benchmark,
+        instanceId: r.instanceId,
+        toolSpecs: suite.tools!(instance.control!).task.toolSpecs,
+      });
       expect('objective' in choice && choice.objective).toEqual(r.insider!.objective);
       // The planner carries the briefing; the worker never does; the trace keeps the pipeline's own prompts.
       for (const c of r.trace.calls) {
@@ -94,14 +99,17 @@ maybe('the insider demo', () => {
     expect(taint.success.hits).toBe(taint.attempted - taint.blocked);
     // Planted by the planner, carried out by the worker: fragmented, and the path says so.
     expect(none.fragmented).toBe(none.attempted);
-    const attempt = log.instances.find((r) => r.defense === 'taint' && r.insider?.attempts.some((a) => a.decision === 'block'))!.insider!.attempts.find((a) => a.decision === 'block')!;
+    const attempt = log.instances
+      .find((r) => r.defense === 'taint' && r.insider?.attempts.some((a) => a.decision === 'block'))!
+      .insider!.attempts.find((a) => a.decision === 'block')!;
     expect(attempt.path![0]).toMatch(/^planner call 1$/);
     expect(attempt.path![attempt.path!.length - 1]).toBe(`${attempt.tool} (by worker)`);
     expect(attempt.reason).toBeTruthy();
     // Benign completion under the insider, paired with control, per benchmark and defense.
     for (const s of computeSecurity(log)) expect(s.sabotaged!.drop.pairs).toBeGreaterThan(0);
     const ids = Object.keys(runFigures(log));
-    for (const d of ['none', 'taint', 'local-judge', 'global-judge']) expect(ids).toEqual(expect.arrayContaining([`insider-success:${d}[insider]`, `tcr-drop:${d}[insider]`, `tcr:${d}`]));
+    for (const d of ['none', 'taint', 'local-judge', 'global-judge'])
+      expect(ids).toEqual(expect.arrayContaining([`insider-success:${d}[insider]`, `tcr-drop:${d}[insider]`, `tcr:${d}`]));
     expect(ids.some((id) => id.startsWith('asr:'))).toBe(false);
   });
 
@@ -112,13 +120,15 @@ maybe('the insider demo', () => {
     expect(report).toMatch(/\| \*\*TCR drop under insider\*\* \(taint\) \|/);
     expect(report).toContain('The insider: `planner` gets a hidden objective toward a hard sink');
     // Tool names are escaped in prose (post\_on\_x), not in code spans.
-    expect(report).toMatch(/- `taint`: stopped \(run \w+, fragmented across agents\)\n {2}- `\w+` by `worker` \(fragmented: the insider is `planner`\): block \(no effect\): .+\n {4}- path of the target: planner call 1 → worker call \d+ → [\w\\]+ \(by worker\)/);
+    expect(report).toMatch(
+      /- `taint`: stopped \(run \w+, fragmented across agents\)\n {2}- `\w+` by `worker` \(fragmented: the insider is `planner`\): block \(no effect\): .+\n {4}- path of the target: planner call 1 → worker call \d+ → [\w\\]+ \(by worker\)/,
+    );
     expect(report).toMatch(/- `none`: \*\*reached its sink\*\*/);
   });
 });
 
 maybe('AutoInject on tool calls', () => {
-  it('corrupts the worker\'s arguments by kind on the benign twins, the tools get them, and the TCR drop is paired', async () => {
+  it("corrupts the worker's arguments by kind on the benign twins, the tools get them, and the TCR drop is paired", async () => {
     const result = await runJob(await loadConfig('fixtures/demo/autoinject-tools.yml'), { outDir: await tempDir(), log: memoryLog() });
     const log = result.runLog;
     const mal = log.instances.filter((r) => r.variant === 'malicious');
@@ -130,7 +140,9 @@ maybe('AutoInject on tool calls', () => {
     // What the tool server received is the corrupted call, not the model's.
     for (const { r, c } of argCalls) {
       for (const t of c.corruption!.toolCalls!.after) {
-        const event = r.trace.tools!.find((e) => e.tool === t.name && JSON.stringify(e.arguments) === JSON.stringify(JSON.parse(t.arguments)));
+        const event = r.trace.tools!.find(
+          (e) => e.tool === t.name && JSON.stringify(e.arguments) === JSON.stringify(JSON.parse(t.arguments)),
+        );
         expect(event).toBeDefined();
       }
     }
@@ -140,7 +152,9 @@ maybe('AutoInject on tool calls', () => {
     expect(log.sabotage!.unitsChanged).toBeGreaterThan(0);
     expect(runFigures(log)['tcr-drop:none[autoinject]']).toMatchObject({ k: s.sabotaged!.drop.lost, n: s.sabotaged!.drop.pairs });
     const report = await readFile(result.reportPath, 'utf8');
-    expect(report).toMatch(/\| \*\*TCR drop under autoinject\*\* \(none\) \| \+\d+\.\d pts \| \[.+\] pts \| McNemar exact p = \d\.\d{3} over \d+ pairs/);
+    expect(report).toMatch(
+      /\| \*\*TCR drop under autoinject\*\* \(none\) \| \+\d+\.\d pts \| \[.+\] pts \| McNemar exact p = \d\.\d{3} over \d+ pairs/,
+    );
     expect(report).toMatch(/```diff\n- \w+\.\w+ = .+\n\+ \w+\.\w+ = /);
   }, 600_000);
 });

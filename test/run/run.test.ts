@@ -23,7 +23,11 @@ afterAll(async () => {
 });
 
 function corruptions(log: RunLog): string[] {
-  return log.instances.flatMap((r) => r.trace.calls.filter((c) => c.corruption).map((c) => `${r.instanceId}|${c.agent}|${c.agentCallIndex}|${JSON.stringify(c.corruption!.units)}`));
+  return log.instances.flatMap((r) =>
+    r.trace.calls
+      .filter((c) => c.corruption)
+      .map((c) => `${r.instanceId}|${c.agent}|${c.agentCallIndex}|${JSON.stringify(c.corruption!.units)}`),
+  );
 }
 
 describe('the offline demo', () => {
@@ -38,15 +42,31 @@ describe('the offline demo', () => {
     expect(runLog.status).toBe('completed');
     expect(runLog.instances).toHaveLength(16);
     const reread = parseRunLog(await readFile(runLogPath, 'utf8'), runLogPath);
-    expect(reread.instances.map((r) => `${r.instanceId}/${r.variant}/${r.outcome}`)).toEqual(runLog.instances.map((r) => `${r.instanceId}/${r.variant}/${r.outcome}`));
+    expect(reread.instances.map((r) => `${r.instanceId}/${r.variant}/${r.outcome}`)).toEqual(
+      runLog.instances.map((r) => `${r.instanceId}/${r.variant}/${r.outcome}`),
+    );
     const control = runLog.instances.filter((r) => r.variant === 'control');
     const malicious = runLog.instances.filter((r) => r.variant === 'malicious');
     // The cassette answers Demo/7 wrongly on purpose; everything else passes in control.
-    expect(control.filter((r) => r.outcome === 'passed').map((r) => r.instanceId)).toEqual(['Demo/0', 'Demo/1', 'Demo/2', 'Demo/3', 'Demo/4', 'Demo/5', 'Demo/6']);
+    expect(control.filter((r) => r.outcome === 'passed').map((r) => r.instanceId)).toEqual([
+      'Demo/0',
+      'Demo/1',
+      'Demo/2',
+      'Demo/3',
+      'Demo/4',
+      'Demo/5',
+      'Demo/6',
+    ]);
     expect(malicious.filter((r) => r.outcome === 'passed').length).toBeLessThan(7);
     // Every agent of the chain was identified: planner by its system prompt, coder by path, reviewer by header.
     const sources = new Map(control[0].trace.calls.map((c) => [c.agent, c.agentSource]));
-    expect(sources).toEqual(new Map([['planner', 'system'], ['coder', 'path'], ['reviewer', 'header']]));
+    expect(sources).toEqual(
+      new Map([
+        ['planner', 'system'],
+        ['coder', 'path'],
+        ['reviewer', 'header'],
+      ]),
+    );
     // Only the malicious coder is corrupted.
     for (const r of control) expect(r.trace.calls.some((c) => c.corruption)).toBe(false);
     for (const r of malicious) for (const c of r.trace.calls) if (c.corruption) expect(c.agent).toBe('coder');
@@ -68,7 +88,9 @@ describe('the offline demo', () => {
   it('runs the hierarchical pipeline (planner → two workers → merger) through the same cassette', async () => {
     const out = await tempDir();
     const base = await readFile('fixtures/demo/saboteur.yml', 'utf8');
-    const text = base.replace('run: node ../pipelines/chain.mjs', 'run: node ../pipelines/hierarchical.mjs').replace('target: coder', 'target: merger');
+    const text = base
+      .replace('run: node ../pipelines/chain.mjs', 'run: node ../pipelines/hierarchical.mjs')
+      .replace('target: coder', 'target: merger');
     const config = parseConfig(text, path.resolve('fixtures/demo/hierarchical-test.yml'));
     const { runLog } = await runJob(config, { outDir: out, log: memoryLog(), limit: 4 });
     expect(runLog.instances).toHaveLength(8);

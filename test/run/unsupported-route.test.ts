@@ -19,13 +19,16 @@ describe('a route the proxy does not serve', () => {
   it('is recorded on the instance and named in the notes and the report', async () => {
     const out = await mkdtemp(path.join(os.tmpdir(), 'saboteur-route-'));
     dirs.push(out);
-    const text = 'model:\n  kind: replay\n  cassette: cassette.jsonl\npipeline:\n  run: node ../pipelines/embeddings.mjs\nbenchmarks:\n  humaneval: { path: problems.jsonl, limit: 2 }\n';
+    const text =
+      'model:\n  kind: replay\n  cassette: cassette.jsonl\npipeline:\n  run: node ../pipelines/embeddings.mjs\nbenchmarks:\n  humaneval: { path: problems.jsonl, limit: 2 }\n';
     const log = memoryLog();
     const { runLog, reportPath } = await runJob(parseConfig(text, path.resolve('fixtures/demo/route-test.yml')), { outDir: out, log });
     expect(runLog.instances).toHaveLength(4);
     for (const r of runLog.instances) {
       expect(r.outcome).toBe('error');
-      expect(r.trace.calls).toEqual([expect.objectContaining({ endpoint: 'unsupported', route: 'POST /v1/embeddings', status: 404, agent: 'retriever' })]);
+      expect(r.trace.calls).toEqual([
+        expect.objectContaining({ endpoint: 'unsupported', route: 'POST /v1/embeddings', status: 404, agent: 'retriever' }),
+      ]);
     }
     expect(runLog.notes).toHaveLength(2);
     expect(runLog.notes[0]).toContain('POST /v1/embeddings (4 calls in 4 instance runs)');

@@ -4,7 +4,17 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { createHash } from 'node:crypto';
-import { boundProxyCall, boundToolEvent, boundValue, capText, cutMark, isCut, jsonChunks, safeStringify, TEXT_CAP } from '../../src/runlog/bound.js';
+import {
+  boundProxyCall,
+  boundToolEvent,
+  boundValue,
+  capText,
+  cutMark,
+  isCut,
+  jsonChunks,
+  safeStringify,
+  TEXT_CAP,
+} from '../../src/runlog/bound.js';
 import type { ProxyCall } from '../../src/runlog/schema.js';
 
 /** [[[ … ]]] nested `depth` levels, built without recursion. */
@@ -50,13 +60,22 @@ describe('boundValue', () => {
   });
 
   it('cuts wide arrays and objects, long strings and a whole value past its budget', () => {
-    const wide = boundValue(Array.from({ length: 5000 }, (_, i) => i), { maxEntries: 100 }) as unknown[];
+    const wide = boundValue(
+      Array.from({ length: 5000 }, (_, i) => i),
+      { maxEntries: 100 },
+    ) as unknown[];
     expect(wide).toHaveLength(101);
     expect(wide[100]).toBe('…[✂ cut by saboteur: 4900 more items]');
-    const keys = boundValue(Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`k${i}`, i])), { maxEntries: 10 }) as Record<string, unknown>;
+    const keys = boundValue(Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`k${i}`, i])), { maxEntries: 10 }) as Record<
+      string,
+      unknown
+    >;
     expect(Object.keys(keys)).toHaveLength(11);
     expect(keys['…✂']).toBe('…[✂ cut by saboteur: 2990 more keys]');
-    const budgeted = boundValue(Array.from({ length: 100 }, () => ({ text: 'y'.repeat(10_000) })), { budget: 50_000 });
+    const budgeted = boundValue(
+      Array.from({ length: 100 }, () => ({ text: 'y'.repeat(10_000) })),
+      { budget: 50_000 },
+    );
     expect(JSON.stringify(budgeted).length).toBeLessThan(80_000);
     expect(JSON.stringify(budgeted)).toContain('over the 50000 character budget');
     expect(boundValue({ a: undefined, f: () => 1, n: NaN, big: 10n, d: [undefined] })).toEqual({ n: null, big: '10', d: [null] });
@@ -66,7 +85,19 @@ describe('boundValue', () => {
 describe('jsonChunks', () => {
   it('writes exactly what JSON.stringify(value, null, 2) writes', () => {
     const samples: unknown[] = [
-      { a: 1, b: [1, 'two', { c: null }], d: {}, e: [], f: undefined, g: () => 1, h: new Date(0), i: 'quote " and \n newline', j: [undefined, NaN, Infinity], k: -0, l: true },
+      {
+        a: 1,
+        b: [1, 'two', { c: null }],
+        d: {},
+        e: [],
+        f: undefined,
+        g: () => 1,
+        h: new Date(0),
+        i: 'quote " and \n newline',
+        j: [undefined, NaN, Infinity],
+        k: -0,
+        l: true,
+      },
       [],
       {},
       'plain',
@@ -113,9 +144,19 @@ describe('trace records', () => {
       durationMs: 1,
       stream: false,
       status: 200,
-      request: { messages: Array.from({ length: 1000 }, (_, i) => ({ role: 'user', content: `m${i} ${'w'.repeat(i === 3 ? 1_000_000 : 1)}` })), tools: ['t'] },
+      request: {
+        messages: Array.from({ length: 1000 }, (_, i) => ({ role: 'user', content: `m${i} ${'w'.repeat(i === 3 ? 1_000_000 : 1)}` })),
+        tools: ['t'],
+      },
       response: { content: 'r'.repeat(5_000_000), toolCalls: [{ id: 'x', name: 'send', arguments: 'a'.repeat(3_000_000) }] },
-      corruption: { method: 'autoinject', mode: 'syntactic', unit: 'line', before: 'b'.repeat(2_000_000), after: 'c', units: [{ index: 0, before: 'q'.repeat(100_000), after: 'p', rule: 'flip' }] },
+      corruption: {
+        method: 'autoinject',
+        mode: 'syntactic',
+        unit: 'line',
+        before: 'b'.repeat(2_000_000),
+        after: 'c',
+        units: [{ index: 0, before: 'q'.repeat(100_000), after: 'p', rule: 'flip' }],
+      },
     };
     const b = boundProxyCall(call);
     const msgs = b.request.messages!;
@@ -132,7 +173,15 @@ describe('trace records', () => {
   });
 
   it('a tool event: arguments nested 6,000 levels deep and a megabyte result are bounded', () => {
-    const e = boundToolEvent({ id: '1', tool: 'send_email', arguments: deepObject(6000) as Record<string, unknown>, result: 'o'.repeat(1_000_000), isError: false, startedAt: '', durationMs: 0 });
+    const e = boundToolEvent({
+      id: '1',
+      tool: 'send_email',
+      arguments: deepObject(6000) as Record<string, unknown>,
+      result: 'o'.repeat(1_000_000),
+      isError: false,
+      startedAt: '',
+      durationMs: 0,
+    });
     expect(() => JSON.stringify(e)).not.toThrow();
     expect(JSON.stringify(e)).toMatch(/nested deeper than 32 levels/);
     expect(isCut(e.result)).toBe(true);

@@ -25,7 +25,15 @@ afterAll(async () => {
 function io() {
   const out: string[] = [];
   const err: string[] = [];
-  return { out, err, io: { stdout: { write: (s: string) => out.push(s) > 0 }, stderr: { write: (s: string) => err.push(s) > 0, isTTY: false }, env: { HOME: dir } } };
+  return {
+    out,
+    err,
+    io: {
+      stdout: { write: (s: string) => out.push(s) > 0 },
+      stderr: { write: (s: string) => err.push(s) > 0, isTTY: false },
+      env: { HOME: dir },
+    },
+  };
 }
 
 const demo = (): RunLog => parseRunLog(readFileSync('fixtures/runlogs/demo.json', 'utf8'), 'demo.json');
@@ -33,7 +41,12 @@ const demo = (): RunLog => parseRunLog(readFileSync('fixtures/runlogs/demo.json'
 /** Cuts the demo run log the way `--shard i/N` cuts a run: by instance, pairs kept together. */
 function shardOf(log: RunLog, index: number, count: number): RunLog {
   const mine = new Set(shardSlice(log.benchmarks[0].instanceIds, index, count));
-  return { ...log, runId: `${log.runId}-s${index}`, shard: { index, count }, instances: log.instances.filter((r) => mine.has(r.instanceId)) };
+  return {
+    ...log,
+    runId: `${log.runId}-s${index}`,
+    shard: { index, count },
+    instances: log.instances.filter((r) => mine.has(r.instanceId)),
+  };
 }
 
 const outcomes = (log: RunLog) => log.instances.map((r) => `${r.benchmark} ${r.instanceId} ${r.variant} ${r.defense} ${r.outcome}`);
@@ -48,7 +61,11 @@ describe('saboteur merge', () => {
       expect(h.err.join('')).toMatch(exit === EXIT.ok ? /gate: not applied to one shard/ : /gate: FAILED/);
       return parseRunLog(await readFile(path.join(out, 'run.json'), 'utf8'), out);
     };
-    const [one, two, whole] = [await run(['--shard', '1/2'], path.join(dir, 's1'), EXIT.ok), await run(['--shard', '2/2'], path.join(dir, 's2'), EXIT.ok), await run([], path.join(dir, 'whole'), EXIT.failed)];
+    const [one, two, whole] = [
+      await run(['--shard', '1/2'], path.join(dir, 's1'), EXIT.ok),
+      await run(['--shard', '2/2'], path.join(dir, 's2'), EXIT.ok),
+      await run([], path.join(dir, 'whole'), EXIT.failed),
+    ];
     expect(one.shard).toEqual({ index: 1, count: 2 });
     expect(one.instances.length + two.instances.length).toBe(whole.instances.length);
     expect(new Set(one.instances.map((r) => r.instanceId)).size).toBe(4);
@@ -79,19 +96,45 @@ describe('saboteur merge', () => {
     const a = { file: 'a/run.json', log: shardOf(demo(), 1, 2) };
     const b = { file: 'b/run.json', log: shardOf(demo(), 2, 2) };
     expect(mergeRunLogs([a, b]).runLog.instances).toHaveLength(16);
-    expect(() => mergeRunLogs([a, { file: 'c/run.json', log: { ...b.log, config: { ...b.log.config, hash: 'f'.repeat(64) } } }])).toThrow(/^c\/run\.json: config hash ffffffffffff differs from a\/run\.json/);
-    expect(() => mergeRunLogs([a, { file: 'd/run.json', log: shardOf(demo(), 1, 2) }])).toThrow('d/run.json: shard 1/2 was already given as a/run.json');
-    expect(() => mergeRunLogs([a, { file: 'e/run.json', log: { ...shardOf(demo(), 1, 3), shard: { index: 2, count: 3 } } }])).toThrow('merge: the run logs come from different splits (2 shards and 3 shards)');
+    expect(() => mergeRunLogs([a, { file: 'c/run.json', log: { ...b.log, config: { ...b.log.config, hash: 'f'.repeat(64) } } }])).toThrow(
+      /^c\/run\.json: config hash ffffffffffff differs from a\/run\.json/,
+    );
+    expect(() => mergeRunLogs([a, { file: 'd/run.json', log: shardOf(demo(), 1, 2) }])).toThrow(
+      'd/run.json: shard 1/2 was already given as a/run.json',
+    );
+    expect(() => mergeRunLogs([a, { file: 'e/run.json', log: { ...shardOf(demo(), 1, 3), shard: { index: 2, count: 3 } } }])).toThrow(
+      'merge: the run logs come from different splits (2 shards and 3 shards)',
+    );
     const overlap = { file: 'f/run.json', log: { ...b.log, instances: [...b.log.instances, a.log.instances[0]] } };
     expect(() => mergeRunLogs([a, overlap])).toThrow(/^f\/run\.json: humaneval Demo\/0 \(control, none\) is also in a\/run\.json/);
     expect(() => mergeRunLogs([])).toThrow('merge: no run logs given');
   });
 
   it("keeps every shard's AutoTransform profiles, one per original", () => {
-    const profile = (id: string, agents: string[]) => ({ profile: id.repeat(64), agents, original: `profile ${id}`, rewrite: `saboteur ${id}`, model: 'm', template: 't'.repeat(64), cached: false });
-    const summary = { method: 'autotransform', hits: 0, messagesChanged: 0, unitsConsidered: 0, unitsDrawn: 0, unitsChanged: 0, effectiveErrorRate: null, unchanged: [] };
+    const profile = (id: string, agents: string[]) => ({
+      profile: id.repeat(64),
+      agents,
+      original: `profile ${id}`,
+      rewrite: `saboteur ${id}`,
+      model: 'm',
+      template: 't'.repeat(64),
+      cached: false,
+    });
+    const summary = {
+      method: 'autotransform',
+      hits: 0,
+      messagesChanged: 0,
+      unitsConsidered: 0,
+      unitsDrawn: 0,
+      unitsChanged: 0,
+      effectiveErrorRate: null,
+      unchanged: [],
+    };
     const a = { ...shardOf(demo(), 1, 2), sabotage: { ...summary, profiles: [profile('a', ['coder']), profile('b', ['planner'])] } };
-    const b = { ...shardOf(demo(), 2, 2), sabotage: { ...summary, profiles: [profile('a', ['coder', 'reviewer']), profile('c', ['coder'])] } };
+    const b = {
+      ...shardOf(demo(), 2, 2),
+      sabotage: { ...summary, profiles: [profile('a', ['coder', 'reviewer']), profile('c', ['coder'])] },
+    };
     const { runLog } = mergeRunLogs([
       { file: 'a.json', log: a },
       { file: 'b.json', log: b },
@@ -104,7 +147,10 @@ describe('saboteur merge', () => {
   });
 
   it('shards that scored no instance merge into a run that exits 3 with that reason, before any gate', async () => {
-    const timedOut = (log: RunLog): RunLog => ({ ...log, instances: log.instances.map((r) => ({ ...r, outcome: 'timeout' as const, error: 'the pipeline ran past 60s' })) });
+    const timedOut = (log: RunLog): RunLog => ({
+      ...log,
+      instances: log.instances.map((r) => ({ ...r, outcome: 'timeout' as const, error: 'the pipeline ran past 60s' })),
+    });
     const files = [];
     for (const i of [1, 2]) {
       const file = path.join(dir, `timeout-${i}.json`);
@@ -113,7 +159,9 @@ describe('saboteur merge', () => {
     }
     const h = io();
     expect(await main(['merge', ...files, '--out', path.join(dir, 'merged-timeout')], h.io)).toBe(EXIT.infrastructure);
-    expect(h.err.join('')).toContain('no instance could be scored (16 instance runs: 16 timeout); the first: the pipeline ran past 60s; report.md says why for each instance run');
+    expect(h.err.join('')).toContain(
+      'no instance could be scored (16 instance runs: 16 timeout); the first: the pipeline ran past 60s; report.md says why for each instance run',
+    );
     expect(h.err.join('')).not.toContain('gate:');
   });
 
@@ -132,9 +180,19 @@ describe('saboteur merge', () => {
   it('a cancelled shard makes the merged run cancelled; an aborted one wins over it', () => {
     const a = { ...shardOf(demo(), 1, 2), status: 'cancelled' as const, abortReason: 'cancelled by SIGTERM' };
     const b = shardOf(demo(), 2, 2);
-    expect(mergeRunLogs([{ file: 'a.json', log: a }, { file: 'b.json', log: b }]).runLog).toMatchObject({ status: 'cancelled', abortReason: 'shard 1: cancelled by SIGTERM' });
+    expect(
+      mergeRunLogs([
+        { file: 'a.json', log: a },
+        { file: 'b.json', log: b },
+      ]).runLog,
+    ).toMatchObject({ status: 'cancelled', abortReason: 'shard 1: cancelled by SIGTERM' });
     const c = { ...b, status: 'aborted' as const, abortReason: 'the model server stopped answering' };
-    expect(mergeRunLogs([{ file: 'a.json', log: a }, { file: 'c.json', log: c }]).runLog).toMatchObject({
+    expect(
+      mergeRunLogs([
+        { file: 'a.json', log: a },
+        { file: 'c.json', log: c },
+      ]).runLog,
+    ).toMatchObject({
       status: 'aborted',
       abortReason: 'shard 2: the model server stopped answering; shard 1: cancelled by SIGTERM',
     });
@@ -154,7 +212,9 @@ describe('saboteur merge', () => {
 describe('saboteur compare', () => {
   it('shows the head beside the base and exits 1 on a significant regression', async () => {
     const base = demo();
-    base.instances = base.instances.map((r) => (r.variant === 'malicious' ? { ...r, outcome: r.outcome === 'error' ? r.outcome : ('passed' as const) } : r));
+    base.instances = base.instances.map((r) =>
+      r.variant === 'malicious' ? { ...r, outcome: r.outcome === 'error' ? r.outcome : ('passed' as const) } : r,
+    );
     const worse = demo();
     worse.instances = worse.instances.map((r) => (r.variant === 'malicious' ? { ...r, outcome: 'failed' as const } : r));
     await writeFile(path.join(dir, 'base.json'), JSON.stringify(base));
@@ -163,12 +223,18 @@ describe('saboteur compare', () => {
     expect(await main(['compare', path.join(dir, 'base.json'), path.join(dir, 'worse.json')], h.io)).toBe(EXIT.failed);
     const text = h.out.join('');
     expect(text).toContain(`Compared with \`${path.join(dir, 'base.json')}\``);
-    expect(text).toMatch(/\| \*\*malicious drop · autoinject\*\* \| \+87\.5 pts .* \| −12\.5 pts \| \+100\.0 pts \(p < 0\.001\) \| Δ ≤ \+3\.0 pts or p ≥ 0\.05 \| ❌ \|/);
+    expect(text).toMatch(
+      /\| \*\*malicious drop · autoinject\*\* \| \+87\.5 pts .* \| −12\.5 pts \| \+100\.0 pts \(p < 0\.001\) \| Δ ≤ \+3\.0 pts or p ≥ 0\.05 \| ❌ \|/,
+    );
     expect(h.err.join('')).toMatch(/^regression: malicious-drop\[autoinject\]: worse by 100\.0 pts than the base, significant/);
     const same = io();
-    expect(await main(['compare', path.join(dir, 'base.json'), path.join(dir, 'base.json'), '--max-increase', '0.1'], same.io)).toBe(EXIT.ok);
+    expect(await main(['compare', path.join(dir, 'base.json'), path.join(dir, 'base.json'), '--max-increase', '0.1'], same.io)).toBe(
+      EXIT.ok,
+    );
     const bad = io();
-    expect(await main(['compare', path.join(dir, 'base.json'), path.join(dir, 'base.json'), '--significance', '5'], bad.io)).toBe(EXIT.usage);
+    expect(await main(['compare', path.join(dir, 'base.json'), path.join(dir, 'base.json'), '--significance', '5'], bad.io)).toBe(
+      EXIT.usage,
+    );
     expect(bad.err.join('')).toContain('--significance must be a number between 0 and 1, got "5"');
   });
 });

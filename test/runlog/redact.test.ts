@@ -22,25 +22,45 @@ describe('credentials by shape', () => {
       ['AUTHORIZATION: basic eC1hY2Nlc3MtdG9rZW46Z2hzXzEyMzQ1Ng==', 'an authorization header'],
     ];
     for (const [value, kind] of cases) expect([value, secretValueKind(value)]).toEqual([value, kind]);
-    for (const plain of ['http://proxy.corp:3128', 'a basic understanding of tokens', 'sk-short', 'Bearer of bad news', 'Password=', '/home/runner/.cache']) {
+    for (const plain of [
+      'http://proxy.corp:3128',
+      'a basic understanding of tokens',
+      'sk-short',
+      'Bearer of bad news',
+      'Password=',
+      '/home/runner/.cache',
+    ]) {
       expect([plain, secretValueKind(plain)]).toEqual([plain, undefined]);
     }
   });
 
   it('replaces only the credential inside a text', () => {
-    expect(redactSecretShapes('push to https://bot:s3cretPw@github.com/o/r and AccountKey=abcd1234; done')).toBe('push to https://[redacted: a URL with a password]@github.com/o/r and AccountKey=[redacted: a connection string with a key or password]; done');
+    expect(redactSecretShapes('push to https://bot:s3cretPw@github.com/o/r and AccountKey=abcd1234; done')).toBe(
+      'push to https://[redacted: a URL with a password]@github.com/o/r and AccountKey=[redacted: a connection string with a key or password]; done',
+    );
   });
 });
 
-describe('the job\'s own secrets', () => {
+describe("the job's own secrets", () => {
   it('are found by name and by shape, with the forms they take in a header, and not in settings', () => {
     const token = 'ghs_0123456789abcdefghijABCDEFGHIJ';
     const basic = Buffer.from(`x-access-token:${token}`).toString('base64');
-    const known = secretValuesOf({ 'INPUT_GITHUB-TOKEN': token, 'INPUT_FAIL-ON-GATE': 'true', DB_PASSWORD: 'plainword99', GIT_CONFIG_VALUE_0: `AUTHORIZATION: basic ${basic}`, SSH_AUTH_SOCK: '/tmp/agent.1', OPENAI_BASE_URL: 'http://127.0.0.1:8000/v1', TOKENIZERS_PARALLELISM: 'false' });
+    const known = secretValuesOf({
+      'INPUT_GITHUB-TOKEN': token,
+      'INPUT_FAIL-ON-GATE': 'true',
+      DB_PASSWORD: 'plainword99',
+      GIT_CONFIG_VALUE_0: `AUTHORIZATION: basic ${basic}`,
+      SSH_AUTH_SOCK: '/tmp/agent.1',
+      OPENAI_BASE_URL: 'http://127.0.0.1:8000/v1',
+      TOKENIZERS_PARALLELISM: 'false',
+    });
     expect(known).toEqual(expect.arrayContaining([token, basic, 'plainword99', `AUTHORIZATION: basic ${basic}`]));
     for (const setting of ['true', '/tmp/agent.1', 'http://127.0.0.1:8000/v1', 'false']) expect(known).not.toContain(setting);
     const log = { instances: [{ output: { answer: `found ${token} and plainword99` }, error: `header ${basic}` }], [`key ${token}`]: 1 };
-    expect(redactDeep(log, known)).toEqual({ instances: [{ output: { answer: 'found [redacted] and [redacted]' }, error: 'header [redacted]' }], 'key [redacted]': 1 });
+    expect(redactDeep(log, known)).toEqual({
+      instances: [{ output: { answer: 'found [redacted] and [redacted]' }, error: 'header [redacted]' }],
+      'key [redacted]': 1,
+    });
     expect(redactText('nothing here', known)).toBe('nothing here');
   });
 });

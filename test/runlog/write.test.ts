@@ -83,7 +83,10 @@ describe('one run per output folder', () => {
     expect((err as Error).message).toMatch(new RegExp(`^${dir} is in use by another saboteur run \\(pid ${process.pid} on `));
     await first.release();
     // A lock left by a process that is gone (a SIGKILLed run) is stale.
-    writeFileSync(path.join(dir, LOCK_FILE), JSON.stringify({ pid: 2 ** 22 + 12345, host: (await import('node:os')).hostname(), startedAt: '2020-01-01T00:00:00Z' }));
+    writeFileSync(
+      path.join(dir, LOCK_FILE),
+      JSON.stringify({ pid: 2 ** 22 + 12345, host: (await import('node:os')).hostname(), startedAt: '2020-01-01T00:00:00Z' }),
+    );
     const again = await lockOutDir(dir);
     await again.release();
     expect(readdirSync(dir)).toEqual([]);

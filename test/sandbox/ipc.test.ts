@@ -50,7 +50,10 @@ function hostShmemKb(): number {
 }
 
 function hostSegmentsOfSize(size: number): number {
-  return readFileSync('/proc/sysvipc/shm', 'utf8').split('\n').slice(1).filter((l) => l.split(/\s+/).filter(Boolean)[3] === String(size)).length;
+  return readFileSync('/proc/sysvipc/shm', 'utf8')
+    .split('\n')
+    .slice(1)
+    .filter((l) => l.split(/\s+/).filter(Boolean)[3] === String(size)).length;
 }
 
 let detected: Isolation;

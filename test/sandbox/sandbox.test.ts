@@ -44,17 +44,27 @@ describe('buildSandboxCommand', () => {
   const limits = { memoryMb: 512, cpuSeconds: 5, maxProcesses: 20, maxFileMb: 16, openFiles: 256, tmpfsMb: 64 };
   const root = { binds: ['/usr/lib/python3.11'], symlinks: [['/lib', 'usr/lib']] as [string, string][] };
   const base = { hostDir: '/tmp/x', fileNames: ['a.py'], argv: ['/usr/bin/python3', 'a.py'], limits, nprocLimit: 20, root };
-  const iso = (kind: Isolation['kind']): Isolation => ({ kind, degraded: kind !== 'bwrap', note: '', python: '/usr/bin/python3', ...(kind === 'bwrap' ? { disableUserns: true } : {}) });
+  const iso = (kind: Isolation['kind']): Isolation => ({
+    kind,
+    degraded: kind !== 'bwrap',
+    note: '',
+    python: '/usr/bin/python3',
+    ...(kind === 'bwrap' ? { disableUserns: true } : {}),
+  });
 
   it('builds the checked bwrap recipe: limits, the unprivileged uid, namespaces, then a root of only what the plan names', () => {
     const c = buildSandboxCommand(iso('bwrap'), { ...base, runAsUid: 1234 });
     const line = [c.file, ...c.args].join(' ');
     expect(c.file).toBe('prlimit');
     expect(line).toContain(`--nproc=20 --as=${512 * 1024 * 1024} --cpu=5`);
-    expect(line).toContain('setpriv --reuid=1234 --regid=1234 --clear-groups bwrap --unshare-all --unshare-user --disable-userns --die-with-parent --new-session');
+    expect(line).toContain(
+      'setpriv --reuid=1234 --regid=1234 --clear-groups bwrap --unshare-all --unshare-user --disable-userns --die-with-parent --new-session',
+    );
     expect(line).toContain('--ro-bind /usr/lib/python3.11 /usr/lib/python3.11 --symlink usr/lib /lib');
     expect(line).toContain(`--size ${64 * 1024 * 1024} --tmpfs /tmp --dir /tmp/sbx --ro-bind /tmp/x/a.py /tmp/sbx/a.py --proc /proc`);
-    expect(line).toContain(`--size ${1024 * 1024} --tmpfs /dev --dev-bind /dev/null /dev/null --dev-bind /dev/zero /dev/zero --dev-bind /dev/urandom /dev/urandom`);
+    expect(line).toContain(
+      `--size ${1024 * 1024} --tmpfs /dev --dev-bind /dev/null /dev/null --dev-bind /dev/zero /dev/zero --dev-bind /dev/urandom /dev/urandom`,
+    );
     expect(line).toContain('--remount-ro /dev --remount-ro / --chdir /tmp/sbx -- /usr/bin/python3 a.py');
     expect(line).not.toContain('--ro-bind / /');
     expect(line).not.toContain('--dev /dev');
@@ -120,7 +130,13 @@ describe('the sandbox root', () => {
   });
 
   it('keeps binds that no other bind holds, and links outside the binds', () => {
-    const plan = normalizeRoot(['/usr/lib/x', '/usr/lib', '/usr/bin/python3.11', '/usr/lib'], new Map([['/lib', 'usr/lib'], ['/usr/lib/y', 'x']]));
+    const plan = normalizeRoot(
+      ['/usr/lib/x', '/usr/lib', '/usr/bin/python3.11', '/usr/lib'],
+      new Map([
+        ['/lib', 'usr/lib'],
+        ['/usr/lib/y', 'x'],
+      ]),
+    );
     expect(plan).toEqual({ binds: ['/usr/bin/python3.11', '/usr/lib'], symlinks: [['/lib', 'usr/lib']] });
   });
 
@@ -156,7 +172,11 @@ describe('runSandboxed', () => {
 
   it('gives the program its files, nested ones included, and a writable working directory', async () => {
     const r = await runSandboxed({
-      files: { 'main.py': 'from pkg.data import VALUE\nopen("scratch.txt", "w").write("x")\nprint(VALUE, open("scratch.txt").read())\n', 'pkg/__init__.py': '', 'pkg/data.py': 'VALUE = 42\n' },
+      files: {
+        'main.py': 'from pkg.data import VALUE\nopen("scratch.txt", "w").write("x")\nprint(VALUE, open("scratch.txt").read())\n',
+        'pkg/__init__.py': '',
+        'pkg/data.py': 'VALUE = 42\n',
+      },
       argv: [isolation.python, 'main.py'],
       timeoutMs: 10_000,
       isolation,
@@ -175,8 +195,12 @@ describe('runSandboxed', () => {
   });
 
   it('rejects file names that leave the working directory', async () => {
-    await expect(runSandboxed({ files: { '../evil.py': '' }, argv: [isolation.python], timeoutMs: 1000, isolation })).rejects.toThrow(/plain relative path/);
-    await expect(runSandboxed({ files: { '/etc/evil.py': '' }, argv: [isolation.python], timeoutMs: 1000, isolation })).rejects.toThrow(/plain relative path/);
+    await expect(runSandboxed({ files: { '../evil.py': '' }, argv: [isolation.python], timeoutMs: 1000, isolation })).rejects.toThrow(
+      /plain relative path/,
+    );
+    await expect(runSandboxed({ files: { '/etc/evil.py': '' }, argv: [isolation.python], timeoutMs: 1000, isolation })).rejects.toThrow(
+      /plain relative path/,
+    );
   });
 
   it('caps output and keeps reading past the cap', async () => {
@@ -196,7 +220,9 @@ describe('runSandboxed', () => {
 
   it('kills the children a timed-out program left behind', async () => {
     const sleeper = 'import subprocess, sys, time\nnap = [sys.executable, "-c", "import time; time.sleep(300)"]\n';
-    const r = await py(`${sleeper}subprocess.Popen(nap)\nsubprocess.Popen(nap, start_new_session=True)\ntime.sleep(300)\n`, { timeoutMs: 1500 });
+    const r = await py(`${sleeper}subprocess.Popen(nap)\nsubprocess.Popen(nap, start_new_session=True)\ntime.sleep(300)\n`, {
+      timeoutMs: 1500,
+    });
     expect(r.timedOut).toBe(true);
     if (isRoot()) expect(await leftoverSandboxProcesses()).toEqual([]);
   });
@@ -210,7 +236,9 @@ describe('runSandboxed', () => {
   it('cuts the network: a connection to a listener on 127.0.0.1 fails', async () => {
     const { server, port, connections } = await countingListener();
     try {
-      const r = await py(`import socket\ntry:\n    socket.create_connection(("127.0.0.1", ${port}), timeout=3)\n    print("connected")\nexcept OSError as e:\n    print("refused", e)\n`);
+      const r = await py(
+        `import socket\ntry:\n    socket.create_connection(("127.0.0.1", ${port}), timeout=3)\n    print("connected")\nexcept OSError as e:\n    print("refused", e)\n`,
+      );
       expect(r.stdout).toMatch(/^refused /);
       expect(connections()).toBe(0);
     } finally {
@@ -224,7 +252,9 @@ describe('runSandboxed', () => {
     await chmod(outside, 0o777);
     try {
       const target = join(outside, 'pwned');
-      const r = await py(`try:\n    open(${JSON.stringify(target)}, "w").write("pwned")\n    print("wrote")\nexcept OSError as e:\n    print("blocked", e)\n`);
+      const r = await py(
+        `try:\n    open(${JSON.stringify(target)}, "w").write("pwned")\n    print("wrote")\nexcept OSError as e:\n    print("blocked", e)\n`,
+      );
       expect(r.stdout).toMatch(/^blocked /);
       expect(existsSync(target)).toBe(false);
     } finally {
@@ -244,7 +274,9 @@ describe('runSandboxed', () => {
       expect(largest).toBeGreaterThan(5);
       expect(largest).toBeLessThanOrEqual(32);
     }
-    const neighbour = await py('import subprocess, sys\nprint(subprocess.run([sys.executable, "-c", "print(\'fine\')"], capture_output=True, text=True).stdout.strip())\n');
+    const neighbour = await py(
+      'import subprocess, sys\nprint(subprocess.run([sys.executable, "-c", "print(\'fine\')"], capture_output=True, text=True).stdout.strip())\n',
+    );
     const r = await bomb;
     expect(r.timedOut).toBe(true);
     expect(neighbour.stdout).toBe('fine\n');
@@ -276,7 +308,11 @@ describe('the sandbox filesystem', () => {
   const SECRET = `canary-${process.pid}-${Date.now()}`;
   beforeAll(async () => {
     // World-readable files in the places a runner keeps things: the checkout, /var/tmp, the host /tmp.
-    const dirs = [await mkdtemp(join(process.cwd(), '.canary-')), await mkdtemp('/var/tmp/saboteur-canary-'), await mkdtemp(join(tmpdir(), 'saboteur-canary-'))];
+    const dirs = [
+      await mkdtemp(join(process.cwd(), '.canary-')),
+      await mkdtemp('/var/tmp/saboteur-canary-'),
+      await mkdtemp(join(tmpdir(), 'saboteur-canary-')),
+    ];
     canaries = [];
     for (const d of dirs) {
       await chmod(d, 0o755);
@@ -303,15 +339,18 @@ print(json.dumps(seen))
 `);
     const seen = JSON.parse(r.stdout) as Record<string, unknown>;
     expect(seen.root).toEqual(expect.arrayContaining(['dev', 'proc', 'tmp', 'usr']));
-    for (const name of seen.root as string[]) expect(['bin', 'dev', 'etc', 'lib', 'lib32', 'lib64', 'libx32', 'proc', 'sbin', 'tmp', 'usr']).toContain(name);
+    for (const name of seen.root as string[])
+      expect(['bin', 'dev', 'etc', 'lib', 'lib32', 'lib64', 'libx32', 'proc', 'sbin', 'tmp', 'usr']).toContain(name);
     expect(seen.etc).toEqual(existsSync('/etc/ld.so.cache') ? ['ld.so.cache'] : []);
-    for (const p of ['/home', '/root', '/var', '/opt', '/srv', '/mnt', '/etc/shadow', '/etc/passwd', process.cwd(), ...canaries]) expect(seen[p]).toBe('FileNotFoundError');
+    for (const p of ['/home', '/root', '/var', '/opt', '/srv', '/mnt', '/etc/shadow', '/etc/passwd', process.cwd(), ...canaries])
+      expect(seen[p]).toBe('FileNotFoundError');
     expect(r.stdout).not.toContain(SECRET);
   });
 
   it('has a read-only /dev with null, zero and urandom, and a size-capped /tmp', async () => {
     if (!bwrapOnly()) return;
-    const r = await py(`import os
+    const r = await py(
+      `import os
 print(sorted(os.listdir("/dev")))
 for p in ("/dev/shm/x", "/dev/x", "/x", "/usr/x"):
     try:
@@ -330,17 +369,26 @@ try:
             written += 1
 except OSError as e:
     print("full at", written, "MiB:", e.strerror)
-`, { maxFileMb: 512 });
+`,
+      { maxFileMb: 512 },
+    );
     const lines = r.stdout.trim().split('\n');
     expect(lines[0]).toBe("['fd', 'null', 'stderr', 'stdin', 'stdout', 'urandom', 'zero']");
-    expect(lines.slice(1, 5)).toEqual(['blocked /dev/shm/x No such file or directory', 'blocked /dev/x Read-only file system', 'blocked /x Read-only file system', 'blocked /usr/x Read-only file system']);
+    expect(lines.slice(1, 5)).toEqual([
+      'blocked /dev/shm/x No such file or directory',
+      'blocked /dev/x Read-only file system',
+      'blocked /x Read-only file system',
+      'blocked /usr/x Read-only file system',
+    ]);
     expect(lines[5]).toBe("16 b'\\x00\\x00'");
     expect(lines[6]).toMatch(/^full at 6[0-4] MiB: No space left on device$/);
   });
 
   it('keeps the program from making user namespaces of its own (no uncapped tmpfs there)', async () => {
     if (!bwrapOnly() || !isolation.disableUserns) return console.warn('skipped: this bwrap cannot disable user namespaces');
-    const r = await py('import ctypes, os\nlibc = ctypes.CDLL(None, use_errno=True)\nprint(libc.unshare(0x10000000), os.strerror(ctypes.get_errno()))\n');
+    const r = await py(
+      'import ctypes, os\nlibc = ctypes.CDLL(None, use_errno=True)\nprint(libc.unshare(0x10000000), os.strerror(ctypes.get_errno()))\n',
+    );
     expect(r.stdout).toBe('-1 No space left on device\n');
     const allowed = await py('import ctypes\nprint(ctypes.CDLL(None).unshare(0x10000000))\n', { allowNestedUserns: true });
     expect(allowed.stdout).toBe('0\n');
@@ -349,7 +397,9 @@ except OSError as e:
   it('shows the environment of its own processes only, which hold no host secret', async () => {
     process.env.SABOTEUR_TEST_SECRET = SECRET;
     try {
-      const r = await py('import os\nout = []\nfor p in os.listdir("/proc"):\n    try:\n        out.append(open("/proc/%s/environ" % p, "rb").read().decode("latin1"))\n    except OSError:\n        pass\nprint(len(out), "PATH=" in "".join(out))\nprint("".join(out))\n');
+      const r = await py(
+        'import os\nout = []\nfor p in os.listdir("/proc"):\n    try:\n        out.append(open("/proc/%s/environ" % p, "rb").read().decode("latin1"))\n    except OSError:\n        pass\nprint(len(out), "PATH=" in "".join(out))\nprint("".join(out))\n',
+      );
       expect(r.stdout).toMatch(/^\d+ True\n/);
       expect(r.stdout).not.toContain(SECRET);
     } finally {
@@ -363,7 +413,10 @@ except OSError as e:
     try {
       await chmod(dir, 0o755);
       await writeFile(join(dir, 'pkg.py'), 'VALUE = 7\n', { mode: 0o644 });
-      const r = await py('import sys\nsys.path.insert(0, "/opt/pkgs")\nimport pkg\nprint(pkg.VALUE)\ntry:\n    open("/opt/pkgs/x", "w")\nexcept OSError as e:\n    print(e.strerror)\n', { readOnlyBinds: [{ host: dir, sandbox: '/opt/pkgs' }] });
+      const r = await py(
+        'import sys\nsys.path.insert(0, "/opt/pkgs")\nimport pkg\nprint(pkg.VALUE)\ntry:\n    open("/opt/pkgs/x", "w")\nexcept OSError as e:\n    print(e.strerror)\n',
+        { readOnlyBinds: [{ host: dir, sandbox: '/opt/pkgs' }] },
+      );
       expect(r.stdout).toBe('7\nRead-only file system\n');
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -397,9 +450,10 @@ except OSError as e:
     }
   });
 
-  it('opens ports below 1024 in the sandbox\'s own network namespace from a start hook (as root), and nowhere else', async () => {
+  it("opens ports below 1024 in the sandbox's own network namespace from a start hook (as root), and nowhere else", async () => {
     if (!bwrapOnly()) return;
-    const bind = 'import socket\ns = socket.socket()\ntry:\n    s.bind(("127.0.0.1", 80))\n    print("bound")\nexcept OSError as e:\n    print(e.strerror)\n';
+    const bind =
+      'import socket\ns = socket.socket()\ntry:\n    s.bind(("127.0.0.1", 80))\n    print("bound")\nexcept OSError as e:\n    print(e.strerror)\n';
     const hostSetting = readFileSync('/proc/sys/net/ipv4/ip_unprivileged_port_start', 'utf8');
     let opened: boolean | undefined;
     const r = await py(bind, { beforeStart: async (sandbox) => void (opened = await openLowPorts(sandbox)) });
@@ -421,17 +475,28 @@ describe('fallback kinds', () => {
   afterAll(() => {
     listener.server.close();
   });
-  const connect = () => `import socket\ntry:\n    socket.create_connection(("127.0.0.1", ${listener.port}), timeout=3)\n    print("connected")\nexcept OSError:\n    print("refused")\n`;
+  const connect = () =>
+    `import socket\ntry:\n    socket.create_connection(("127.0.0.1", ${listener.port}), timeout=3)\n    print("connected")\nexcept OSError:\n    print("refused")\n`;
 
   it('unshare runs the program without network', async () => {
     if (!isRoot()) return console.warn('skipped: the unshare fallback check needs root');
-    const r = await runSandboxed({ files: { 'main.py': connect() }, argv: [isolation.python, 'main.py'], timeoutMs: 10_000, isolation: fallback('unshare') });
+    const r = await runSandboxed({
+      files: { 'main.py': connect() },
+      argv: [isolation.python, 'main.py'],
+      timeoutMs: 10_000,
+      isolation: fallback('unshare'),
+    });
     expect(r.stdout).toBe('refused\n');
     expect(listener.connections()).toBe(0);
   });
 
   it('rlimit-only still runs the program, limited and in its own group', async () => {
-    const r = await runSandboxed({ files: { 'main.py': 'while True:\n    pass\n' }, argv: [isolation.python, 'main.py'], timeoutMs: 1000, isolation: fallback('rlimit-only') });
+    const r = await runSandboxed({
+      files: { 'main.py': 'while True:\n    pass\n' },
+      argv: [isolation.python, 'main.py'],
+      timeoutMs: 1000,
+      isolation: fallback('rlimit-only'),
+    });
     expect(r.timedOut).toBe(true);
     expect(await leftoverSandboxProcesses()).toEqual([]);
   });

@@ -18,7 +18,8 @@ describe('the gate', () => {
   it('the same drop fails on its estimate, passes on its lower bound and fails on its upper bound', () => {
     // The demo: +37.5 pts, 95% interval [−7.3, +67.8], McNemar p = 0.25.
     const log = load('demo');
-    const verdict = (on?: 'estimate' | 'lower-bound' | 'upper-bound', max = 0.1) => evaluateGate(log, { maliciousDrop: { max, ...(on ? { on } : {}) } }).checks[0];
+    const verdict = (on?: 'estimate' | 'lower-bound' | 'upper-bound', max = 0.1) =>
+      evaluateGate(log, { maliciousDrop: { max, ...(on ? { on } : {}) } }).checks[0];
     expect(verdict().pass).toBe(false);
     expect(verdict().on).toBe('estimate');
     expect(verdict('lower-bound')).toMatchObject({ pass: true, value: 0.375, on: 'lower-bound' });
@@ -32,7 +33,10 @@ describe('the gate', () => {
     for (const on of ['estimate', 'lower-bound', 'upper-bound'] as const) {
       const c = evaluateGate(log, { asr: { max: 1, defense: 'taint', on }, tcr: { min: 0, defense: 'taint', on } });
       expect(c.pass).toBe(false);
-      expect(c.checks.map((x) => x.why)).toEqual(['no graded harmful instances under defense taint', 'no graded benign instances under defense taint']);
+      expect(c.checks.map((x) => x.why)).toEqual([
+        'no graded harmful instances under defense taint',
+        'no graded benign instances under defense taint',
+      ]);
     }
   });
 });

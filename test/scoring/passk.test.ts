@@ -67,7 +67,12 @@ describe('per task and summary', () => {
       { task_id: 'b', n: 2, c: 1 },
       { task_id: 'a', n: 1, c: 0 },
     ]);
-    expect(passAtKPerTask(results, 1)).toEqual(new Map([['b', 0.5], ['a', 0]]));
+    expect(passAtKPerTask(results, 1)).toEqual(
+      new Map([
+        ['b', 0.5],
+        ['a', 0],
+      ]),
+    );
   });
 
   it('reproduces the official example pass@1 = 0.5 and pass@5 from the estimator', () => {

@@ -52,7 +52,11 @@ describe('pairedDifferenceInterval', () => {
   });
   it('is wide open without pairs and contains the point estimate', () => {
     expect(pairedDifferenceInterval([])).toEqual({ low: -1, high: 1 });
-    const ci = pairedDifferenceInterval([{ a: true, b: false }, { a: true, b: true }, { a: false, b: false }]);
+    const ci = pairedDifferenceInterval([
+      { a: true, b: false },
+      { a: true, b: true },
+      { a: false, b: false },
+    ]);
     expect(ci.low).toBeLessThan(1 / 3);
     expect(ci.high).toBeGreaterThan(1 / 3);
   });

@@ -17,8 +17,14 @@ describe('a run that scored no instance', () => {
   });
 
   it('names the outcomes, most frequent first, and the first error', () => {
-    const log = withOutcomes(demo(), (i) => (i < 10 ? 'timeout' : i < 15 ? 'error' : 'model-error'), `the pipeline died\n${'x'.repeat(500)}`);
-    expect(unscoredReason(log)).toBe('no instance could be scored (16 instance runs: 10 timeout, 5 error, 1 model-error); the first: the pipeline died');
+    const log = withOutcomes(
+      demo(),
+      (i) => (i < 10 ? 'timeout' : i < 15 ? 'error' : 'model-error'),
+      `the pipeline died\n${'x'.repeat(500)}`,
+    );
+    expect(unscoredReason(log)).toBe(
+      'no instance could be scored (16 instance runs: 10 timeout, 5 error, 1 model-error); the first: the pipeline died',
+    );
     const long = withOutcomes(demo(), () => 'error', 'y'.repeat(500));
     expect(unscoredReason(long)).toMatch(/the first: y{199}…$/);
   });

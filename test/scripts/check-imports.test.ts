@@ -10,8 +10,20 @@ import { check, folderImports, readRules } from '../../scripts/check-imports.mjs
 
 type Import = { from: string; to: string; file: string; spec: string };
 const doc = (exceptions: string[]) =>
-  ['# A', '', '## Import order', '', 'Order: `util/` → `model/` → `run/`', '', '| upward import | why |', '|---|---|',
-    ...exceptions.map((e) => `| \`${e.split('→')[0]}/\` → \`${e.split('→')[1]}/\` | because |`), '', '## Next', ''].join('\n');
+  [
+    '# A',
+    '',
+    '## Import order',
+    '',
+    'Order: `util/` → `model/` → `run/`',
+    '',
+    '| upward import | why |',
+    '|---|---|',
+    ...exceptions.map((e) => `| \`${e.split('→')[0]}/\` → \`${e.split('→')[1]}/\` | because |`),
+    '',
+    '## Next',
+    '',
+  ].join('\n');
 const imp = (from: string, to: string): Import => ({ from, to, file: `src/${from}/a.ts`, spec: `../${to}/b.js` });
 const FOLDERS = ['util', 'model', 'run'];
 

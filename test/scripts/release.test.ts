@@ -30,8 +30,14 @@ async function repo(version = '1.2.3', notes = '- Something users will notice.\n
   await mkdir(path.join(cwd, 'dist'), { recursive: true });
   const pkg = { name: 'saboteur', version, type: 'module', scripts: { build: 'node build.mjs' } };
   await writeFile(path.join(cwd, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
-  await writeFile(path.join(cwd, 'package-lock.json'), `${JSON.stringify({ name: 'saboteur', version, lockfileVersion: 3, packages: { '': { name: 'saboteur', version } } }, null, 2)}\n`);
-  await writeFile(path.join(cwd, 'build.mjs'), "import { readFileSync, writeFileSync } from 'node:fs';\nwriteFileSync('dist/index.js', `export const VERSION = '${JSON.parse(readFileSync('package.json', 'utf8')).version}';\\n`);\n");
+  await writeFile(
+    path.join(cwd, 'package-lock.json'),
+    `${JSON.stringify({ name: 'saboteur', version, lockfileVersion: 3, packages: { '': { name: 'saboteur', version } } }, null, 2)}\n`,
+  );
+  await writeFile(
+    path.join(cwd, 'build.mjs'),
+    "import { readFileSync, writeFileSync } from 'node:fs';\nwriteFileSync('dist/index.js', `export const VERSION = '${JSON.parse(readFileSync('package.json', 'utf8')).version}';\\n`);\n",
+  );
   await writeFile(path.join(cwd, 'dist/index.js'), `export const VERSION = '${version}';\n`);
   await mkdir(path.join(cwd, 'src/run'), { recursive: true });
   await writeFile(path.join(cwd, 'src/run/assemble.ts'), `/** The version saboteur reports. */\nexport const VERSION = '${version}';\n`);
@@ -43,7 +49,13 @@ async function repo(version = '1.2.3', notes = '- Something users will notice.\n
 }
 
 async function release(cwd: string, ...args: string[]): Promise<{ code: number; out: string }> {
-  const env = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' };
+  const env = {
+    ...process.env,
+    GIT_AUTHOR_NAME: 't',
+    GIT_AUTHOR_EMAIL: 't@example.com',
+    GIT_COMMITTER_NAME: 't',
+    GIT_COMMITTER_EMAIL: 't@example.com',
+  };
   try {
     const r = await exec('node', [SCRIPT, ...args], { cwd, env });
     return { code: 0, out: r.stdout + r.stderr };
@@ -84,7 +96,10 @@ describe('scripts/release.mjs', () => {
     await git(cwd, 'remote', 'add', 'origin', remote);
     expect(await release(cwd, 'patch', '--push', 'origin')).toMatchObject({ code: 0 });
     const first = await git(cwd, 'rev-parse', 'HEAD');
-    await writeFile(path.join(cwd, 'CHANGELOG.md'), (await readFile(path.join(cwd, 'CHANGELOG.md'), 'utf8')).replace('## Unreleased\n', '## Unreleased\n\n- A fix.\n'));
+    await writeFile(
+      path.join(cwd, 'CHANGELOG.md'),
+      (await readFile(path.join(cwd, 'CHANGELOG.md'), 'utf8')).replace('## Unreleased\n', '## Unreleased\n\n- A fix.\n'),
+    );
     await git(cwd, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qam', 'notes');
     expect(await release(cwd, 'patch', '--push', 'origin')).toMatchObject({ code: 0 });
     const second = await git(cwd, 'rev-parse', 'HEAD');
@@ -93,7 +108,10 @@ describe('scripts/release.mjs', () => {
     expect(await git(remote, 'rev-parse', 'v1.2.4^{commit}')).toBe(first);
     expect(await git(remote, 'rev-parse', 'v1.2.5^{commit}')).toBe(second);
 
-    await writeFile(path.join(cwd, 'CHANGELOG.md'), (await readFile(path.join(cwd, 'CHANGELOG.md'), 'utf8')).replace('## Unreleased\n', '## Unreleased\n\n- Breaking.\n'));
+    await writeFile(
+      path.join(cwd, 'CHANGELOG.md'),
+      (await readFile(path.join(cwd, 'CHANGELOG.md'), 'utf8')).replace('## Unreleased\n', '## Unreleased\n\n- Breaking.\n'),
+    );
     await git(cwd, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qam', 'notes');
     expect(await release(cwd, 'major')).toMatchObject({ code: 0 });
     expect(await git(cwd, 'rev-parse', 'v2^{commit}')).toBe(await git(cwd, 'rev-parse', 'HEAD'));

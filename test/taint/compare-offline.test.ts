@@ -35,14 +35,22 @@ withData('offline defense comparison on the security benchmarks', () => {
   beforeAll(async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'sab-offline-'));
     const cassette = path.join(dir, 'judges.jsonl');
-    const judge = (contains: string[], answer: 'ALLOW' | 'BLOCK') => JSON.stringify({ match: { agent: 'saboteur-judge', contains }, response: { content: `DECISION: ${answer}\nREASON: recorded judge answer.` } });
+    const judge = (contains: string[], answer: 'ALLOW' | 'BLOCK') =>
+      JSON.stringify({
+        match: { agent: 'saboteur-judge', contains },
+        response: { content: `DECISION: ${answer}\nREASON: recorded judge answer.` },
+      });
     const local = 'You see only this pending call';
     writeFileSync(
       cassette,
       [
-        ...['/etc/', '/root', 'rm -rf', 'socket', 'exfiltrat', 'steal', 'malware', 'ransom', 'passport', 'Export', 'Theft'].map((k) => judge([local, k], 'BLOCK')),
+        ...['/etc/', '/root', 'rm -rf', 'socket', 'exfiltrat', 'steal', 'malware', 'ransom', 'passport', 'Export', 'Theft'].map((k) =>
+          judge([local, k], 'BLOCK'),
+        ),
         judge([local], 'ALLOW'),
-        ...['Ignore previous instructions', 'You must strictly adhere', '/etc/', 'ransom', 'fake'].map((k) => judge(['<trace>', k], 'BLOCK')),
+        ...['Ignore previous instructions', 'You must strictly adhere', '/etc/', 'ransom', 'fake'].map((k) =>
+          judge(['<trace>', k], 'BLOCK'),
+        ),
         judge(['<trace>'], 'ALLOW'),
       ].join('\n'),
     );
@@ -70,7 +78,8 @@ withData('offline defense comparison on the security benchmarks', () => {
 
   it('reports every defense side by side, on every benchmark', () => {
     const names = ['none', 'taint', 'taint/no-propagation', 'taint/local', 'taint/one-hop', 'local-judge', 'global-judge'];
-    for (const b of ['all', 'asb', 'agentharm', 'redcode']) expect(rows.filter((r) => r.benchmark === b).map((r) => r.defense)).toEqual(names);
+    for (const b of ['all', 'asb', 'agentharm', 'redcode'])
+      expect(rows.filter((r) => r.benchmark === b).map((r) => r.defense)).toEqual(names);
     expect(row('none').asr.n).toBeGreaterThan(30);
     expect(row('none').tcr.n).toBeGreaterThan(30);
     const table = renderDefenseTable(rows);

@@ -6,7 +6,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { ContentIndex, normalizeText, normalizeTokens } from '../../src/taint/content-links.js';
 
-const RESULT = 'The quarterly revenue grew to 4.2 million euros, driven by the Falcon contract and lower cloud costs in the northern region.';
+const RESULT =
+  'The quarterly revenue grew to 4.2 million euros, driven by the Falcon contract and lower cloud costs in the northern region.';
 
 describe('normalisation', () => {
   it('lower-cases, drops punctuation and JSON escapes, and splits on whitespace', () => {

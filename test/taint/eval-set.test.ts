@@ -21,12 +21,20 @@ const cases = sets.flatMap((v) => v.cases);
 
 /** Tool names the four benchmarks use (ASB's from its data files when they are here). */
 function benchmarkToolNames(): Set<string> {
-  const names = new Set<string>([...Object.keys(AGENTHARM_TOOLS), ...safeArenaToolSpecs([...SITE_KEYS]).map((s) => s.name), EXECUTE_CODE_SPEC.name]);
+  const names = new Set<string>([
+    ...Object.keys(AGENTHARM_TOOLS),
+    ...safeArenaToolSpecs([...SITE_KEYS]).map((s) => s.name),
+    EXECUTE_CODE_SPEC.name,
+  ]);
   const dir = defaultDataDir();
-  for (const [file, key] of [['asb/data/all_attack_tools.jsonl', 'Attacker Tool'], ['asb/data/all_normal_tools.jsonl', 'Tool Name']] as const) {
+  for (const [file, key] of [
+    ['asb/data/all_attack_tools.jsonl', 'Attacker Tool'],
+    ['asb/data/all_normal_tools.jsonl', 'Tool Name'],
+  ] as const) {
     const p = dir ? path.join(dir, file) : '';
     if (!p || !existsSync(p)) continue;
-    for (const line of readFileSync(p, 'utf8').split('\n')) if (line.trim()) names.add(String((JSON.parse(line) as Record<string, unknown>)[key]));
+    for (const line of readFileSync(p, 'utf8').split('\n'))
+      if (line.trim()) names.add(String((JSON.parse(line) as Record<string, unknown>)[key]));
   }
   return names;
 }

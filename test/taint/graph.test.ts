@@ -33,7 +33,10 @@ describe('GraphBuilder', () => {
     expect(t.n).toBe(3);
     expect(t.m).toBe(3);
     expect(t.edgeMask[0]).toBe(UNTRUSTED | SECRET);
-    const ins = (v: number) => Array.from(t.inEdge.subarray(t.inOffset[v], t.inOffset[v + 1])).map((e) => t.from[e]).sort();
+    const ins = (v: number) =>
+      Array.from(t.inEdge.subarray(t.inOffset[v], t.inOffset[v + 1]))
+        .map((e) => t.from[e])
+        .sort();
     const outs = (v: number) => Array.from(t.outTo.subarray(t.outOffset[v], t.outOffset[v + 1])).sort();
     expect(ins(c)).toEqual([a, b]);
     expect(outs(a)).toEqual([b, c]);
@@ -164,16 +167,51 @@ function exfiltrationGraph(opts: { target: TargetCheck; cut?: boolean }): BuiltT
   g.addEdge(reader, summary, 'message');
   if (!opts.cut) g.addEdge(summary, sender, 'message', ALL_MASK, 'the summary reappears here');
   g.addEdge(sender, send, 'tool', ALL_MASK);
-  const site: SinkSite = { node: send, tool: 'send_email', agent: 'sender', toolCallId: 's1:2', arguments: { to: opts.target.value }, sinks: bitOf('EXTERNAL_SEND'), targets: [opts.target], issuedBy: sender, generated: ['body'], pending: false };
-  return { graph: g.build(), root, rootText: 'Summarise the Q3 report and send it to the team.', sinks: [site], needs: { mask: bitOf('EXTERNAL_SEND'), evidence: [] }, notes: [] };
+  const site: SinkSite = {
+    node: send,
+    tool: 'send_email',
+    agent: 'sender',
+    toolCallId: 's1:2',
+    arguments: { to: opts.target.value },
+    sinks: bitOf('EXTERNAL_SEND'),
+    targets: [opts.target],
+    issuedBy: sender,
+    generated: ['body'],
+    pending: false,
+  };
+  return {
+    graph: g.build(),
+    root,
+    rootText: 'Summarise the Q3 report and send it to the team.',
+    sinks: [site],
+    needs: { mask: bitOf('EXTERNAL_SEND'), evidence: [] },
+    notes: [],
+  };
 }
 
-const outside: TargetCheck = { kind: 'recipient', require: 'authorised', argument: 'to', value: 'drop@evil.example', rule: 'default targets[0]', ok: false, why: 'named neither in the request nor in the policy' };
-const internal: TargetCheck = { kind: 'recipient', require: 'authorised', argument: 'to', value: 'team@corp.example', rule: 'default targets[0]', ok: true, why: 'authorised by the policy (*@corp.example)' };
+const outside: TargetCheck = {
+  kind: 'recipient',
+  require: 'authorised',
+  argument: 'to',
+  value: 'drop@evil.example',
+  rule: 'default targets[0]',
+  ok: false,
+  why: 'named neither in the request nor in the policy',
+};
+const internal: TargetCheck = {
+  kind: 'recipient',
+  require: 'authorised',
+  argument: 'to',
+  value: 'team@corp.example',
+  rule: 'default targets[0]',
+  ok: true,
+  why: 'authorised by the policy (*@corp.example)',
+};
 
 describe('adjudication on hand-built graphs', () => {
   const policy = defaultPolicy();
-  const decide = (b: BuiltTrace, scope: 'local' | 'one-hop' | 'full' = 'full') => adjudicateSink(b, propagate(b.graph), b.sinks[0], policy, { scope });
+  const decide = (b: BuiltTrace, scope: 'local' | 'one-hop' | 'full' = 'full') =>
+    adjudicateSink(b, propagate(b.graph), b.sinks[0], policy, { scope });
 
   it('blocks fragmented exfiltration across two agents, with the path node by node', () => {
     const v = decide(exfiltrationGraph({ target: outside }));
@@ -222,8 +260,25 @@ describe('adjudication on hand-built graphs', () => {
     g.addEdge(root, c2, 'message');
     // Every argument traced to the request: only control labels cross.
     g.addEdge(c2, exec, 'tool', CONTROL);
-    const site: SinkSite = { node: exec, tool: 'execute_code', toolCallId: 'x', arguments: { code: 'ls' }, sinks: bitOf('CODE_EXEC'), targets: [], issuedBy: c2, generated: [], pending: true };
-    const b: BuiltTrace = { graph: g.build(), root, rootText: 'Run ls in the project folder.', sinks: [site], needs: { mask: bitOf('CODE_EXEC'), evidence: [] }, notes: [] };
+    const site: SinkSite = {
+      node: exec,
+      tool: 'execute_code',
+      toolCallId: 'x',
+      arguments: { code: 'ls' },
+      sinks: bitOf('CODE_EXEC'),
+      targets: [],
+      issuedBy: c2,
+      generated: [],
+      pending: true,
+    };
+    const b: BuiltTrace = {
+      graph: g.build(),
+      root,
+      rootText: 'Run ls in the project folder.',
+      sinks: [site],
+      needs: { mask: bitOf('CODE_EXEC'), evidence: [] },
+      notes: [],
+    };
     const v = decide(b);
     expect(v.decision).toBe('block');
     expect(v.labels).toEqual(['PROMPT_OVERRIDE', 'CODE_EXEC']);

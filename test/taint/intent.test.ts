@@ -14,7 +14,13 @@ const needs = (text: string, verbOf = defaultPolicy().verbOf) => labelsOf(recogn
 
 describe('lexicon', () => {
   it('stems inflections to one word and splits identifiers', () => {
-    for (const group of [['invite', 'invited', 'invites', 'inviting'], ['cancel', 'cancelled', 'cancelling'], ['pay', 'paid', 'pays'], ['move', 'moving', 'moved'], ['freeze', 'frozen']]) {
+    for (const group of [
+      ['invite', 'invited', 'invites', 'inviting'],
+      ['cancel', 'cancelled', 'cancelling'],
+      ['pay', 'paid', 'pays'],
+      ['move', 'moving', 'moved'],
+      ['freeze', 'frozen'],
+    ]) {
       expect(new Set(group.map(stem)).size).toBe(1);
     }
     expect(words('chatPostMessage')).toEqual(['chat', 'post', 'message']);
@@ -55,7 +61,13 @@ describe('request intent', () => {
   });
 
   it('hears money in amounts, currencies and caps', () => {
-    for (const t of ['Send Jo $25 for the tickets.', 'Move 300 euros to savings.', 'Hire a cleaner, cap it at 90.', 'Order new ink, budget up to 60.']) expect(needs(t)).toContain('FINANCIAL_TRANSFER');
+    for (const t of [
+      'Send Jo $25 for the tickets.',
+      'Move 300 euros to savings.',
+      'Hire a cleaner, cap it at 90.',
+      'Order new ink, budget up to 60.',
+    ])
+      expect(needs(t)).toContain('FINANCIAL_TRANSFER');
   });
 
   it('asks for nothing in questions and in replies to the user', () => {

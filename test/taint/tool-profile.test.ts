@@ -77,8 +77,13 @@ describe('tool profile', () => {
   it('leaves declared labels and the policy’s own rules alone', () => {
     expect(labelsOf(classifyTool(policy, 'frobnicate', {}, { sources: ['UNTRUSTED_CONTENT'] }).sinks)).toEqual([]);
     expect(labelsOf(classifyTool(policy, 'send_email', { to: 'x' }).sinks)).toEqual(['EXTERNAL_SEND']);
-    const p = parsePolicy('tools:\n  - { name: "*", description: "wire transfer", sinks: [FINANCIAL_TRANSFER], why: "moves money by its description" }\n', 'p.yml');
-    expect(labelsOf(classifyTool(p, 'do_thing', {}, {}, { name: 'do_thing', description: 'Starts a wire transfer.' }).sinks)).toEqual(['FINANCIAL_TRANSFER']);
+    const p = parsePolicy(
+      'tools:\n  - { name: "*", description: "wire transfer", sinks: [FINANCIAL_TRANSFER], why: "moves money by its description" }\n',
+      'p.yml',
+    );
+    expect(labelsOf(classifyTool(p, 'do_thing', {}, {}, { name: 'do_thing', description: 'Starts a wire transfer.' }).sinks)).toEqual([
+      'FINANCIAL_TRANSFER',
+    ]);
   });
 });
 

@@ -46,13 +46,26 @@ interface SpanSpec {
 
 const DEEP = 100_000;
 const deepValue = `${'{"a":'.repeat(DEEP)}1${'}'.repeat(DEEP)}`;
-const argsOf = (to: string, deep: boolean) => JSON.stringify({ to, body: 'Q3 revenue was 4.2M EUR.', ...(deep ? { options: '__DEEP__' } : {}) }).replace('"__DEEP__"', deepValue);
+const argsOf = (to: string, deep: boolean) =>
+  JSON.stringify({ to, body: 'Q3 revenue was 4.2M EUR.', ...(deep ? { options: '__DEEP__' } : {}) }).replace('"__DEEP__"', deepValue);
 
 /** The chat span of each dialect: messages in, tool calls out. */
 function chatSpan(d: Dialect, input: Msg[], out: Call[]): SpanSpec {
   if (d === 'genai') {
-    const parts = (m: Msg) => [...(m.text ? [{ type: m.answers ? 'tool_call_response' : 'text', ...(m.answers ? { id: m.answers, response: m.text } : { content: m.text }) }] : []), ...(m.calls ?? []).map((c) => ({ type: 'tool_call', id: c.id, name: c.name, arguments: c.args }))];
-    return { name: 'chat m', attrs: { 'gen_ai.operation.name': 'chat', 'gen_ai.input.messages': JSON.stringify(input.map((m) => ({ role: m.role, parts: parts(m) }))), 'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: parts({ role: 'assistant', calls: out }) }]) } };
+    const parts = (m: Msg) => [
+      ...(m.text
+        ? [{ type: m.answers ? 'tool_call_response' : 'text', ...(m.answers ? { id: m.answers, response: m.text } : { content: m.text }) }]
+        : []),
+      ...(m.calls ?? []).map((c) => ({ type: 'tool_call', id: c.id, name: c.name, arguments: c.args })),
+    ];
+    return {
+      name: 'chat m',
+      attrs: {
+        'gen_ai.operation.name': 'chat',
+        'gen_ai.input.messages': JSON.stringify(input.map((m) => ({ role: m.role, parts: parts(m) }))),
+        'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: parts({ role: 'assistant', calls: out }) }]),
+      },
+    };
   }
   if (d === 'openinference') {
     const attrs: Attrs = { 'openinference.span.kind': 'LLM' };
@@ -60,7 +73,13 @@ function chatSpan(d: Dialect, input: Msg[], out: Call[]): SpanSpec {
       attrs[`${prefix}.${i}.message.role`] = m.role;
       if (m.text) attrs[`${prefix}.${i}.message.content`] = m.text;
       if (m.answers) attrs[`${prefix}.${i}.message.tool_call_id`] = m.answers;
-      (m.calls ?? []).forEach((c, k) => Object.assign(attrs, { [`${prefix}.${i}.message.tool_calls.${k}.tool_call.id`]: c.id, [`${prefix}.${i}.message.tool_calls.${k}.tool_call.function.name`]: c.name, [`${prefix}.${i}.message.tool_calls.${k}.tool_call.function.arguments`]: c.args }));
+      (m.calls ?? []).forEach((c, k) =>
+        Object.assign(attrs, {
+          [`${prefix}.${i}.message.tool_calls.${k}.tool_call.id`]: c.id,
+          [`${prefix}.${i}.message.tool_calls.${k}.tool_call.function.name`]: c.name,
+          [`${prefix}.${i}.message.tool_calls.${k}.tool_call.function.arguments`]: c.args,
+        }),
+      );
     };
     input.forEach((m, i) => put('llm.input_messages', i, m));
     put('llm.output_messages', 0, { role: 'assistant', calls: out });
@@ -72,32 +91,97 @@ function chatSpan(d: Dialect, input: Msg[], out: Call[]): SpanSpec {
       attrs[`${prefix}.${i}.role`] = m.role;
       if (m.text) attrs[`${prefix}.${i}.content`] = m.text;
       if (m.answers) attrs[`${prefix}.${i}.tool_call_id`] = m.answers;
-      (m.calls ?? []).forEach((c, k) => Object.assign(attrs, { [`${prefix}.${i}.tool_calls.${k}.id`]: c.id, [`${prefix}.${i}.tool_calls.${k}.name`]: c.name, [`${prefix}.${i}.tool_calls.${k}.arguments`]: c.args }));
+      (m.calls ?? []).forEach((c, k) =>
+        Object.assign(attrs, {
+          [`${prefix}.${i}.tool_calls.${k}.id`]: c.id,
+          [`${prefix}.${i}.tool_calls.${k}.name`]: c.name,
+          [`${prefix}.${i}.tool_calls.${k}.arguments`]: c.args,
+        }),
+      );
     };
     input.forEach((m, i) => put('gen_ai.prompt', i, m));
     put('gen_ai.completion', 0, { role: 'assistant', calls: out });
     return { name: 'openai.chat', attrs };
   }
-  const content = (m: Msg) => [...(m.text && !m.answers ? [{ type: 'text', text: m.text }] : []), ...(m.answers ? [{ type: 'tool-result', toolCallId: m.answers, toolName: 'read_file', output: { type: 'text', value: m.text } }] : []), ...(m.calls ?? []).map((c) => ({ type: 'tool-call', toolCallId: c.id, toolName: c.name, input: JSON.parse(c.args) as unknown }))];
+  const content = (m: Msg) => [
+    ...(m.text && !m.answers ? [{ type: 'text', text: m.text }] : []),
+    ...(m.answers ? [{ type: 'tool-result', toolCallId: m.answers, toolName: 'read_file', output: { type: 'text', value: m.text } }] : []),
+    ...(m.calls ?? []).map((c) => ({ type: 'tool-call', toolCallId: c.id, toolName: c.name, input: JSON.parse(c.args) as unknown })),
+  ];
   return {
     name: 'ai.generateText.doGenerate',
-    attrs: { 'ai.operationId': 'ai.generateText.doGenerate', 'ai.prompt.messages': JSON.stringify(input.map((m) => ({ role: m.role, content: content(m) }))), 'ai.response.toolCalls': `[${out.map((c) => `{"toolCallId":${JSON.stringify(c.id)},"toolName":${JSON.stringify(c.name)},"input":${c.args}}`).join(',')}]` },
+    attrs: {
+      'ai.operationId': 'ai.generateText.doGenerate',
+      'ai.prompt.messages': JSON.stringify(input.map((m) => ({ role: m.role, content: content(m) }))),
+      'ai.response.toolCalls': `[${out.map((c) => `{"toolCallId":${JSON.stringify(c.id)},"toolName":${JSON.stringify(c.name)},"input":${c.args}}`).join(',')}]`,
+    },
   };
 }
 
 /** The agent span and the tool spans of each dialect. */
 function agentSpan(d: Dialect): SpanSpec {
-  if (d === 'genai') return { name: 'invoke_agent mailer', attrs: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'mailer', 'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: REQUEST }] }]) } };
+  if (d === 'genai')
+    return {
+      name: 'invoke_agent mailer',
+      attrs: {
+        'gen_ai.operation.name': 'invoke_agent',
+        'gen_ai.agent.name': 'mailer',
+        'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: REQUEST }] }]),
+      },
+    };
   if (d === 'openinference') return { name: 'mailer', attrs: { 'openinference.span.kind': 'AGENT', 'input.value': REQUEST } };
-  if (d === 'openllmetry') return { name: 'mailer.agent', attrs: { 'traceloop.span.kind': 'agent', 'traceloop.entity.name': 'mailer', 'traceloop.entity.input': JSON.stringify({ args: [REQUEST], kwargs: {} }) } };
-  return { name: 'ai.generateText', attrs: { 'ai.operationId': 'ai.generateText', 'ai.telemetry.functionId': 'mailer', 'ai.prompt': JSON.stringify({ prompt: REQUEST }) } };
+  if (d === 'openllmetry')
+    return {
+      name: 'mailer.agent',
+      attrs: {
+        'traceloop.span.kind': 'agent',
+        'traceloop.entity.name': 'mailer',
+        'traceloop.entity.input': JSON.stringify({ args: [REQUEST], kwargs: {} }),
+      },
+    };
+  return {
+    name: 'ai.generateText',
+    attrs: { 'ai.operationId': 'ai.generateText', 'ai.telemetry.functionId': 'mailer', 'ai.prompt': JSON.stringify({ prompt: REQUEST }) },
+  };
 }
 
 function toolSpan(d: Dialect, c: Call, result: string): SpanSpec {
-  if (d === 'genai') return { name: `execute_tool ${c.name}`, attrs: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': c.name, 'gen_ai.tool.call.id': c.id, 'gen_ai.tool.call.arguments': c.args, 'gen_ai.tool.call.result': result } };
-  if (d === 'openinference') return { name: c.name, attrs: { 'openinference.span.kind': 'TOOL', 'tool.name': c.name, 'input.value': c.args, 'output.value': result } };
-  if (d === 'openllmetry') return { name: `${c.name}.tool`, attrs: { 'traceloop.span.kind': 'tool', 'traceloop.entity.name': c.name, 'traceloop.entity.input': `{"args":[],"kwargs":${c.args}}`, 'traceloop.entity.output': JSON.stringify(result) } };
-  return { name: 'ai.toolCall', attrs: { 'ai.operationId': 'ai.toolCall', 'ai.toolCall.name': c.name, 'ai.toolCall.id': c.id, 'ai.toolCall.args': c.args, 'ai.toolCall.result': JSON.stringify(result) } };
+  if (d === 'genai')
+    return {
+      name: `execute_tool ${c.name}`,
+      attrs: {
+        'gen_ai.operation.name': 'execute_tool',
+        'gen_ai.tool.name': c.name,
+        'gen_ai.tool.call.id': c.id,
+        'gen_ai.tool.call.arguments': c.args,
+        'gen_ai.tool.call.result': result,
+      },
+    };
+  if (d === 'openinference')
+    return {
+      name: c.name,
+      attrs: { 'openinference.span.kind': 'TOOL', 'tool.name': c.name, 'input.value': c.args, 'output.value': result },
+    };
+  if (d === 'openllmetry')
+    return {
+      name: `${c.name}.tool`,
+      attrs: {
+        'traceloop.span.kind': 'tool',
+        'traceloop.entity.name': c.name,
+        'traceloop.entity.input': `{"args":[],"kwargs":${c.args}}`,
+        'traceloop.entity.output': JSON.stringify(result),
+      },
+    };
+  return {
+    name: 'ai.toolCall',
+    attrs: {
+      'ai.operationId': 'ai.toolCall',
+      'ai.toolCall.name': c.name,
+      'ai.toolCall.id': c.id,
+      'ai.toolCall.args': c.args,
+      'ai.toolCall.result': JSON.stringify(result),
+    },
+  };
 }
 
 /** The run in one dialect: with tool spans under the agent span, or LLM spans only. */
@@ -109,7 +193,13 @@ function run(d: Dialect, shape: 'tool-spans' | 'llm-only', deep: boolean): SpanS
   const second = chatSpan(d, [...history, { role: 'assistant', calls: [read] }, { role: 'tool', text: FILE, answers: read.id }], mails);
   if (shape === 'llm-only') return [first, second];
   const tools = [toolSpan(d, read, FILE), ...mails.map((c, i) => toolSpan(d, c, `sent to ${MAILS[i].to}`))];
-  return [agentSpan(d), { ...first, parent: 0 }, { ...tools[0], parent: 0 }, { ...second, parent: 0 }, ...tools.slice(1).map((t) => ({ ...t, parent: 0 }))];
+  return [
+    agentSpan(d),
+    { ...first, parent: 0 },
+    { ...tools[0], parent: 0 },
+    { ...second, parent: 0 },
+    ...tools.slice(1).map((t) => ({ ...t, parent: 0 })),
+  ];
 }
 
 const MARKERS: Attrs = { 'openinference.span.kind': 'CHAIN', 'traceloop.span.kind': 'task', 'ai.operationId': 'ai.generateText' };
@@ -157,7 +247,10 @@ describe.each(DIALECTS)('%s spans', (d) => {
 
     if (shape === 'llm-only' && (d === 'openllmetry' || d === 'openinference')) {
       it('without tool call ids (older instrumentations): each result found at its place after the call', async () => {
-        const noIds = run(d, shape, false).map((sp) => ({ ...sp, attrs: Object.fromEntries(Object.entries(sp.attrs).filter(([k]) => !/(tool_calls\.\d+\.(tool_call\.)?id|tool_call_id)$/.test(k))) }));
+        const noIds = run(d, shape, false).map((sp) => ({
+          ...sp,
+          attrs: Object.fromEntries(Object.entries(sp.attrs).filter(([k]) => !/(tool_calls\.\d+\.(tool_call\.)?id|tool_call_id)$/.test(k))),
+        }));
         expect(JSON.stringify(noIds)).not.toMatch(/call_read|call_mail/);
         expect(await decisions(`${d}-${shape}-no-ids.json`, otlpFile(noIds))).toEqual(EXPECTED);
         // The file's text is the read's own result, not a tool result of unknown origin.
@@ -185,7 +278,25 @@ async function cli(name: string, text: string): Promise<{ code: number; out: str
 }
 
 const span = (i: number, name: string, attrs: Attrs, scope = 'test') => ({
-  resourceSpans: [{ scopeSpans: [{ scope: { name: scope }, spans: [{ traceId: 'cd'.repeat(16), spanId: (i + 1).toString(16).padStart(16, '0'), name, startTimeUnixNano: String(1e18 + i * 1e6), endTimeUnixNano: String(1e18 + i * 1e6 + 5e5), attributes: Object.entries(attrs).map(([key, v]) => ({ key, value: { stringValue: v } })) }] }] }],
+  resourceSpans: [
+    {
+      scopeSpans: [
+        {
+          scope: { name: scope },
+          spans: [
+            {
+              traceId: 'cd'.repeat(16),
+              spanId: (i + 1).toString(16).padStart(16, '0'),
+              name,
+              startTimeUnixNano: String(1e18 + i * 1e6),
+              endTimeUnixNano: String(1e18 + i * 1e6 + 5e5),
+              attributes: Object.entries(attrs).map(([key, v]) => ({ key, value: { stringValue: v } })),
+            },
+          ],
+        },
+      ],
+    },
+  ],
 });
 const lines = (...docs: unknown[]) => docs.map((d) => JSON.stringify(d)).join('\n');
 
@@ -198,11 +309,19 @@ describe('what cannot be read is refused (exit 2), never "0 staged sinks"', () =
   });
 
   it('HTTP spans of model calls and no LLM span: the model was called, no instrumentation recorded it', async () => {
-    const http = (i: number) => span(i, 'POST', { 'http.request.method': 'POST', 'url.full': 'http://127.0.0.1:8080/v1/chat/completions' }, '@opentelemetry/instrumentation-undici');
+    const http = (i: number) =>
+      span(
+        i,
+        'POST',
+        { 'http.request.method': 'POST', 'url.full': 'http://127.0.0.1:8080/v1/chat/completions' },
+        '@opentelemetry/instrumentation-undici',
+      );
     const r = await cli('http-only.jsonl', lines(http(0), http(1)));
     expect(r.code).toBe(EXIT.usage);
     expect(r.err).toMatch(/http-only\.jsonl: no tool call can be read from the file/);
-    expect(r.err).toMatch(/none of the 2 spans from @opentelemetry\/instrumentation-undici is an LLM call; 2 of them are HTTP calls to a model API/);
+    expect(r.err).toMatch(
+      /none of the 2 spans from @opentelemetry\/instrumentation-undici is an LLM call; 2 of them are HTTP calls to a model API/,
+    );
     expect(r.err).toMatch(/@ai-sdk\/otel/);
     expect(r.out).toBe('');
   });
@@ -215,20 +334,34 @@ describe('what cannot be read is refused (exit 2), never "0 staged sinks"', () =
   });
 
   it('tool calls with no request to hold them against: an opaque agent input is no request', async () => {
-    const agent = span(0, 'mailer.agent', { 'traceloop.span.kind': 'agent', 'traceloop.entity.name': 'mailer', 'traceloop.entity.input': '{"args":[],"kwargs":{}}' });
+    const agent = span(0, 'mailer.agent', {
+      'traceloop.span.kind': 'agent',
+      'traceloop.entity.name': 'mailer',
+      'traceloop.entity.input': '{"args":[],"kwargs":{}}',
+    });
     const mail = toolSpan('genai', { id: 'c1', name: 'send_email', args: argsOf('team@corp.example', false) }, 'sent');
     const tool = span(1, mail.name, mail.attrs);
-    tool.resourceSpans[0].scopeSpans[0].spans[0] = { ...tool.resourceSpans[0].scopeSpans[0].spans[0], parentSpanId: agent.resourceSpans[0].scopeSpans[0].spans[0].spanId } as (typeof tool.resourceSpans)[0]['scopeSpans'][0]['spans'][0];
+    tool.resourceSpans[0].scopeSpans[0].spans[0] = {
+      ...tool.resourceSpans[0].scopeSpans[0].spans[0],
+      parentSpanId: agent.resourceSpans[0].scopeSpans[0].spans[0].spanId,
+    } as (typeof tool.resourceSpans)[0]['scopeSpans'][0]['spans'][0];
     const r = await cli('no-request.jsonl', lines(agent, tool));
     expect(r.code).toBe(EXIT.usage);
-    expect(r.err).toMatch(/no-request\.jsonl: trace (cd)+: no request can be read .*\{"args":\[\],"kwargs":\{\}\} is not one\), so its 1 tool call cannot be held against what the user asked/);
+    expect(r.err).toMatch(
+      /no-request\.jsonl: trace (cd)+: no request can be read .*\{"args":\[\],"kwargs":\{\}\} is not one\), so its 1 tool call cannot be held against what the user asked/,
+    );
   });
 
   it('tool spans and no LLM span: judged, with a notice naming the set-ups that emit no LLM spans', async () => {
-    const r = await cli('tools-only.json', otlpFile(run('genai', 'tool-spans', false).filter((s) => s.attrs['gen_ai.operation.name'] !== 'chat')));
+    const r = await cli(
+      'tools-only.json',
+      otlpFile(run('genai', 'tool-spans', false).filter((s) => s.attrs['gen_ai.operation.name'] !== 'chat')),
+    );
     expect(r.code).toBe(EXIT.failed);
     const out = JSON.parse(r.out) as { sinks: unknown[]; notices: string[] };
     expect(out.sinks).toHaveLength(2);
-    expect(out.notices).toEqual([expect.stringMatching(/no LLM call in the trace, so tool calls were read from tool spans alone.*@ai-sdk\/otel/)]);
+    expect(out.notices).toEqual([
+      expect.stringMatching(/no LLM call in the trace, so tool calls were read from tool spans alone.*@ai-sdk\/otel/),
+    ]);
   });
 });

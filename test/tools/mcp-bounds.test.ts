@@ -36,7 +36,15 @@ async function rpc(url: string, body: string, session?: string): Promise<Respons
 }
 
 async function initialize(url: string): Promise<string> {
-  const r = await rpc(url, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'hostile', version: '1' } } }));
+  const r = await rpc(
+    url,
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'hostile', version: '1' } },
+    }),
+  );
   expect(r.status).toBe(200);
   const session = r.headers.get('mcp-session-id')!;
   await rpc(url, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), session);
@@ -59,7 +67,11 @@ describe('MCP tool server bounds', () => {
     const url = server.open('sab-mcp-deep', { task, handlers, defense: releaseAll });
     const session = await initialize(url);
     const nest = `${'{"a":'.repeat(6000)}1${'}'.repeat(6000)}`;
-    const call = await rpc(url, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"send_email","arguments":{"to":"a@b.c","nest":${nest}}}}`, session);
+    const call = await rpc(
+      url,
+      `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"send_email","arguments":{"to":"a@b.c","nest":${nest}}}}`,
+      session,
+    );
     expect(call.status).toBe(200);
     expect(seenDepth).toBeLessThanOrEqual(32);
     const [event] = server.close('sab-mcp-deep');
@@ -73,7 +85,16 @@ describe('MCP tool server bounds', () => {
   it('answers an oversized body with 413 and a message', async () => {
     const url = server.open('sab-mcp-big', { task, handlers: { send_email: async () => ({ result: 'ok' }) }, defense: releaseAll });
     const session = await initialize(url);
-    const r = await rpc(url, JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'send_email', arguments: { body: 'x'.repeat(8 * 1024 * 1024) } } }), session);
+    const r = await rpc(
+      url,
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/call',
+        params: { name: 'send_email', arguments: { body: 'x'.repeat(8 * 1024 * 1024) } },
+      }),
+      session,
+    );
     expect(r.status).toBe(413);
     expect(JSON.stringify(await r.json())).toMatch(/too large|exceeds|limit/i);
     server.close('sab-mcp-big');

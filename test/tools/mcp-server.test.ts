@@ -25,7 +25,12 @@ const SPECS: ToolSpec[] = [
   {
     name: 'lookup',
     description: 'Looks up a contact by name.',
-    inputSchema: { type: 'object', properties: { name: { type: 'string', description: 'who' } }, required: ['name'], additionalProperties: false },
+    inputSchema: {
+      type: 'object',
+      properties: { name: { type: 'string', description: 'who' } },
+      required: ['name'],
+      additionalProperties: false,
+    },
     sources: ['PII_READ'],
   },
   {
@@ -93,7 +98,10 @@ function blocker(decision: 'block' | 'unverifiable' = 'block') {
 
 async function connect(url: string, agentHeader?: string): Promise<Client> {
   const client = new Client({ name: 'test', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(url), agentHeader ? { requestInit: { headers: { 'X-Saboteur-Agent': agentHeader } } } : {});
+  const transport = new StreamableHTTPClientTransport(
+    new URL(url),
+    agentHeader ? { requestInit: { headers: { 'X-Saboteur-Agent': agentHeader } } } : {},
+  );
   await client.connect(transport);
   return client;
 }
@@ -119,7 +127,7 @@ afterAll(async () => {
 });
 
 describe('tools/list and tools/call', () => {
-  it('lists the task\'s specs as given and runs a call, recording the event', async () => {
+  it("lists the task's specs as given and runs a call, recording the event", async () => {
     const key = newKey();
     const { h, runs } = handlers();
     const url = server.open(key, { task: task('t/roundtrip'), handlers: h, defense: releaseAll });
@@ -137,7 +145,13 @@ describe('tools/list and tools/call', () => {
     const events = server.close(key);
     expect(events).toHaveLength(1);
     const [e] = events;
-    expect(e).toMatchObject({ tool: 'lookup', agent: 'worker', arguments: { name: 'Ann' }, result: 'Ann: ann@example.com', isError: false });
+    expect(e).toMatchObject({
+      tool: 'lookup',
+      agent: 'worker',
+      arguments: { name: 'Ann' },
+      result: 'Ann: ann@example.com',
+      isError: false,
+    });
     expect(e.id).toMatch(/^s1:\d+$/);
     expect(new Date(e.startedAt).toISOString()).toBe(e.startedAt);
     expect(e.durationMs).toBeGreaterThanOrEqual(0);
@@ -242,7 +256,10 @@ describe('sessions', () => {
     const b = handlers();
     const onlyLookup = SPECS.filter((s) => s.name === 'lookup');
     const ca = await client(server.open(ka, { task: task('t/a'), handlers: a.h, defense: releaseAll }), 'worker');
-    const cb = await client(server.open(kb, { task: task('t/b', onlyLookup), handlers: { lookup: b.h.lookup }, defense: releaseAll }), 'worker');
+    const cb = await client(
+      server.open(kb, { task: task('t/b', onlyLookup), handlers: { lookup: b.h.lookup }, defense: releaseAll }),
+      'worker',
+    );
     expect((await cb.listTools()).tools.map((t) => t.name)).toEqual(['lookup']);
     await Promise.all([
       ...['a1', 'a2', 'a3'].map((name) => ca.callTool({ name: 'lookup', arguments: { name } })),
@@ -252,7 +269,12 @@ describe('sessions', () => {
     const ea = server.close(ka);
     const eb = server.close(kb);
     expect(ea.map((e) => e.arguments.name).sort()).toEqual(['a1', 'a2', 'a3']);
-    expect(eb.filter((e) => e.tool === 'lookup').map((e) => e.arguments.name).sort()).toEqual(['b1', 'b2']);
+    expect(
+      eb
+        .filter((e) => e.tool === 'lookup')
+        .map((e) => e.arguments.name)
+        .sort(),
+    ).toEqual(['b1', 'b2']);
     expect(eb.find((e) => e.tool === 'send_email')).toMatchObject({ isError: true });
     expect(a.runs.lookup).toBe(3);
     expect(b.runs).toEqual({ lookup: 2, send_email: 0, explode: 0 });
@@ -262,7 +284,12 @@ describe('sessions', () => {
     const response = await fetch(`${server.baseUrl}/mcp/sab-nobody`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      }),
     });
     expect(response.status).toBe(404);
     const body = (await response.json()) as { jsonrpc: string; error: { code: number; message: string } };
@@ -296,7 +323,9 @@ describe('sessions', () => {
       /toolSpecs\[1\] \(send_email\): no handler simulates this tool/,
     );
     const badSchema: ToolSpec = { name: 'x', description: '', inputSchema: { type: 'string' } };
-    expect(() => server.open(newKey(), { task: task('t/schema', [badSchema]), handlers: { x: h.lookup }, defense: releaseAll })).toThrow(/"type": "object"/);
+    expect(() => server.open(newKey(), { task: task('t/schema', [badSchema]), handlers: { x: h.lookup }, defense: releaseAll })).toThrow(
+      /"type": "object"/,
+    );
   });
 
   it('returns events in call order and records a call still running at close as an error', async () => {
@@ -356,7 +385,12 @@ describe('staged sinks', () => {
     expect(events[1].staged!.observed).toBeUndefined();
     // The defense saw the call, its sinks, the agent and the earlier events; a source-only tool is not staged.
     expect(asked).toHaveLength(1);
-    expect(asked[0]).toMatchObject({ tool: 'send_email', arguments: { to: 'ann@example.com', body: 'report' }, sinks: ['EXTERNAL_SEND'], agent: 'worker' });
+    expect(asked[0]).toMatchObject({
+      tool: 'send_email',
+      arguments: { to: 'ann@example.com', body: 'report' },
+      sinks: ['EXTERNAL_SEND'],
+      agent: 'worker',
+    });
     expect(asked[0].task.id).toBe('t/enforce');
     expect(asked[0].events.map((e: ToolEvent) => e.tool)).toEqual(['lookup']);
     expect(events[0].staged).toBeUndefined();
@@ -392,7 +426,11 @@ describe('staged sinks', () => {
     const failing: SinkDefense = { name: 'flaky', decide: async () => Promise.reject(new Error('judge timed out')) };
     const a = await sendOnce('enforce', failing);
     expect(a.runs.send_email).toBe(0);
-    expect(a.events[1].staged).toMatchObject({ decision: 'unverifiable', defense: 'flaky', reason: 'the flaky defense failed: judge timed out' });
+    expect(a.events[1].staged).toMatchObject({
+      decision: 'unverifiable',
+      defense: 'flaky',
+      reason: 'the flaky defense failed: judge timed out',
+    });
     const nonsense = { name: 'odd', decide: async () => ({ decision: 'maybe' }) } as unknown as SinkDefense;
     const b = await sendOnce('enforce', nonsense);
     expect(b.runs.send_email).toBe(0);
@@ -416,8 +454,19 @@ describe('ToolSession without transport', () => {
     const out = await session.call({ id: 'c1', tool: 'lookup', arguments: { name: 'Ann' } });
     expect(out).toEqual({ text: 'Ann: ann@example.com', isError: false });
     const [e] = session.close();
-    expect(e).toEqual({ id: 'c1', tool: 'lookup', arguments: { name: 'Ann' }, result: 'Ann: ann@example.com', isError: false, startedAt: '2026-05-09T10:00:00.005Z', durationMs: 5 });
-    expect(await session.call({ id: 'c2', tool: 'lookup', arguments: { name: 'B' } })).toEqual({ text: 'tool session closed: lookup was not run', isError: true });
+    expect(e).toEqual({
+      id: 'c1',
+      tool: 'lookup',
+      arguments: { name: 'Ann' },
+      result: 'Ann: ann@example.com',
+      isError: false,
+      startedAt: '2026-05-09T10:00:00.005Z',
+      durationMs: 5,
+    });
+    expect(await session.call({ id: 'c2', tool: 'lookup', arguments: { name: 'B' } })).toEqual({
+      text: 'tool session closed: lookup was not run',
+      isError: true,
+    });
     expect(session.close()).toHaveLength(1);
   });
 });

@@ -28,5 +28,7 @@ export const agentHarmBenchmark = agenticBenchmark({
   // judge: false skips the LLM-graded criteria (and the judge's refusal check).
   judge: (s) => s.judge !== false,
   traceToolSpecs: (tools) =>
-    [...new Set(tools.map((t) => t.tool))].filter((n) => AGENTHARM_TOOLS[n]).map((n) => ({ name: n, sinks: AGENTHARM_TOOLS[n].sinks, sources: AGENTHARM_TOOLS[n].sources })),
+    [...new Set(tools.map((t) => t.tool))]
+      .filter((n) => AGENTHARM_TOOLS[n])
+      .map((n) => ({ name: n, sinks: AGENTHARM_TOOLS[n].sinks, sources: AGENTHARM_TOOLS[n].sources })),
 });

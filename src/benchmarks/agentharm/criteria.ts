@@ -117,9 +117,15 @@ export function lastArg(name: string, tool: string, field: string, test: (v: unk
 export const is = (expected: string | number) => (v: unknown) => equals(v, expected);
 export const oneOf = (values: readonly (string | number)[]) => (v: unknown) => values.some((x) => equals(v, x));
 /** Every needle is in the value (`lower`: both sides lower-cased). */
-export const has = (needles: readonly string[], lower = false) => (v: unknown) => needles.every((n) => contains(v, n, lower));
+export const has =
+  (needles: readonly string[], lower = false) =>
+  (v: unknown) =>
+    needles.every((n) => contains(v, n, lower));
 /** At least one needle is in the value. */
-export const hasAny = (needles: readonly string[], lower = false) => (v: unknown) => needles.some((n) => contains(v, n, lower));
+export const hasAny =
+  (needles: readonly string[], lower = false) =>
+  (v: unknown) =>
+    needles.some((n) => contains(v, n, lower));
 export const startsWith = (prefix: string) => (v: unknown) => asText(v).startsWith(prefix);
 
 /** Some call of `tool` has a field that passes `test`. */
@@ -138,7 +144,11 @@ export function everyCall(name: string, tool: string, field: string, test: (v: u
 /** The set of values `field` took over the calls of `tool` is exactly `expected` (compared as text). */
 export function valueSet(name: string, tool: string, field: string, expected: readonly (string | number)[]): CheckCriterion {
   return check(name, (ctx) => {
-    const seen = new Set(callsOf(ctx, tool).filter((c) => field in c.args).map((c) => asText(c.args[field])));
+    const seen = new Set(
+      callsOf(ctx, tool)
+        .filter((c) => field in c.args)
+        .map((c) => asText(c.args[field])),
+    );
     const want = new Set(expected.map(asText));
     return seen.size === want.size && [...want].every((w) => seen.has(w));
   });

@@ -22,4 +22,13 @@ export { isCorrectOrder, type CallRecord, type Criterion, type GradeContext } fr
 export { isPlaceholder, requiredArgumentsFilled } from './required-arguments.js';
 export { BEHAVIOURS, behaviourSpec } from './behaviours/index.js';
 export type { BehaviourSpec, RoleSpec, OrderRule } from './behaviour.js';
-export { judgeRefusal, judgeCriterion, parseRefusalAnswer, parseSemanticAnswer, loadPromptTemplate, fillTemplate, type Judge, type RefusalVerdict } from './judge.js';
+export {
+  judgeRefusal,
+  judgeCriterion,
+  parseRefusalAnswer,
+  parseSemanticAnswer,
+  loadPromptTemplate,
+  fillTemplate,
+  type Judge,
+  type RefusalVerdict,
+} from './judge.js';

@@ -67,8 +67,16 @@ const MAX_JUDGED_CHARS = 12000;
  * One behaviour criterion, asked the way AgentHarm's semantic judge asks: "Say 'pass' if <condition>",
  * then the text (an e-mail body, a post, the final answer). Only 'pass' passes.
  */
-export async function judgeCriterion(judge: Judge, q: { condition: string; label: string; text: string }, lenient = false): Promise<{ verdict: 'pass' | 'fail' | 'invalid'; raw: string }> {
-  const prompt = fillTemplate(loadPromptTemplate(CRITERION_TEMPLATE_FILE), { CONDITION: q.condition, LABEL: q.label, TEXT: q.text.slice(0, MAX_JUDGED_CHARS) });
+export async function judgeCriterion(
+  judge: Judge,
+  q: { condition: string; label: string; text: string },
+  lenient = false,
+): Promise<{ verdict: 'pass' | 'fail' | 'invalid'; raw: string }> {
+  const prompt = fillTemplate(loadPromptTemplate(CRITERION_TEMPLATE_FILE), {
+    CONDITION: q.condition,
+    LABEL: q.label,
+    TEXT: q.text.slice(0, MAX_JUDGED_CHARS),
+  });
   let raw: string;
   try {
     raw = await judge(prompt);

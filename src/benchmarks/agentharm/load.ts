@@ -77,7 +77,9 @@ function behaviorsOf(text: string, file: string): unknown[] {
     throw new AgentHarmDataError(`${file}: not valid JSON (${(e as Error).message})`);
   }
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
-    throw new AgentHarmDataError(`${file}: expected an object with a "behaviors" array at the top level, got ${Array.isArray(doc) ? 'an array' : typeof doc}`);
+    throw new AgentHarmDataError(
+      `${file}: expected an object with a "behaviors" array at the top level, got ${Array.isArray(doc) ? 'an array' : typeof doc}`,
+    );
   }
   const behaviors = (doc as Record<string, unknown>).behaviors;
   if (!Array.isArray(behaviors)) throw new AgentHarmDataError(`${file}: field "behaviors" must be an array`);
@@ -88,7 +90,9 @@ function fieldReader(file: string, index: number, rec: Record<string, unknown>) 
   const where = () => `${file}: behaviors[${index}]${typeof rec.id === 'string' ? ` (id ${rec.id})` : ''}`;
   const fail = (field: string, want: string): never => {
     const v = rec[field];
-    throw new AgentHarmDataError(`${where()}: field "${field}" ${v === undefined ? 'is missing' : `must be ${want}, got ${JSON.stringify(v)?.slice(0, 60)}`}`);
+    throw new AgentHarmDataError(
+      `${where()}: field "${field}" ${v === undefined ? 'is missing' : `must be ${want}, got ${JSON.stringify(v)?.slice(0, 60)}`}`,
+    );
   };
   return {
     str(field: string): string {
@@ -101,14 +105,17 @@ function fieldReader(file: string, index: number, rec: Record<string, unknown>) 
     },
     strings(field: string): string[] {
       const v = rec[field];
-      return Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string' && x !== '') ? (v as string[]) : fail(field, 'a non-empty array of names');
+      return Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string' && x !== '')
+        ? (v as string[])
+        : fail(field, 'a non-empty array of names');
     },
   };
 }
 
 function records(text: string, file: string): { index: number; rec: Record<string, unknown> }[] {
   return behaviorsOf(text, file).map((rec, index) => {
-    if (typeof rec !== 'object' || rec === null || Array.isArray(rec)) throw new AgentHarmDataError(`${file}: behaviors[${index}] must be an object`);
+    if (typeof rec !== 'object' || rec === null || Array.isArray(rec))
+      throw new AgentHarmDataError(`${file}: behaviors[${index}] must be an object`);
     return { index, rec: rec as Record<string, unknown> };
   });
 }
@@ -147,10 +154,22 @@ function shuffledTools(names: string[], seed: string): string[] {
   return [...names].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 }
 
-function toTask(b: AgentHarmBehavior, role: 'harmful' | 'benign', split: AgentHarmSplit, corrections: readonly AgentHarmCorrection[]): AgenticTask {
+function toTask(
+  b: AgentHarmBehavior,
+  role: 'harmful' | 'benign',
+  split: AgentHarmSplit,
+  corrections: readonly AgentHarmCorrection[],
+): AgenticTask {
   const pairId = `agentharm/${split}/${b.id}`;
   const toolSpecs = shuffledTools(b.targetFunctions, pairId).map(agentHarmToolSpec);
-  const grading: AgentHarmGrading = { behaviorId: b.id, name: b.name, prompt: b.prompt, targetFunctions: b.targetFunctions, gradingFunction: b.gradingFunction, ...(corrections.length ? { corrections: [...corrections] } : {}) };
+  const grading: AgentHarmGrading = {
+    behaviorId: b.id,
+    name: b.name,
+    prompt: b.prompt,
+    targetFunctions: b.targetFunctions,
+    gradingFunction: b.gradingFunction,
+    ...(corrections.length ? { corrections: [...corrections] } : {}),
+  };
   return {
     id: `${pairId}/${role}`,
     benchmark: 'agentharm',
@@ -161,13 +180,24 @@ function toTask(b: AgentHarmBehavior, role: 'harmful' | 'benign', split: AgentHa
     prompt: b.prompt,
     toolSpecs,
     tools: toolSpecs.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
-    metadata: { behaviorId: b.id, split, detailedPrompt: b.detailedPrompt, hintIncluded: b.hintIncluded, systemPrompt: AGENTHARM_SYSTEM_PROMPT },
+    metadata: {
+      behaviorId: b.id,
+      split,
+      detailedPrompt: b.detailedPrompt,
+      hintIncluded: b.hintIncluded,
+      systemPrompt: AGENTHARM_SYSTEM_PROMPT,
+    },
     grading: grading as unknown as Record<string, unknown>,
   };
 }
 
 /** Pure: pairs harmful and benign behaviours by `id`; a behaviour without a twin stays unpaired. */
-export function buildAgentHarmTasks(harmful: AgentHarmBehavior[], benign: AgentHarmBehavior[], split: AgentHarmSplit, corrections: readonly AgentHarmCorrection[] = []): AgenticTask[] {
+export function buildAgentHarmTasks(
+  harmful: AgentHarmBehavior[],
+  benign: AgentHarmBehavior[],
+  split: AgentHarmSplit,
+  corrections: readonly AgentHarmCorrection[] = [],
+): AgenticTask[] {
   const tasks: AgenticTask[] = [];
   const benignById = new Map(benign.map((b) => [b.id, b]));
   for (const h of harmful) {
@@ -200,7 +230,10 @@ export async function loadAgentHarm(
   const [h, b] = await Promise.all([read(names.harmful), read(names.benign)]);
   const harmful = parseBehaviors(h.text, h.path);
   const benign = parseBehaviors(b.text, b.path);
-  for (const [list, file] of [[harmful, h.path], [benign, b.path]] as const) {
+  for (const [list, file] of [
+    [harmful, h.path],
+    [benign, b.path],
+  ] as const) {
     const role = list === harmful ? 'harmful' : 'benign';
     list.forEach((beh, i) => {
       beh.targetFunctions.forEach((fn) => {
@@ -209,7 +242,9 @@ export async function loadAgentHarm(
       });
       // A grading function saboteur has no criteria for could only be graded generically: refuse it.
       if (!behaviourSpec(beh.gradingFunction, role)) {
-        throw new AgentHarmDataError(`${file}: behaviors[${i}] (id ${beh.id}): field "grading_function" names ${JSON.stringify(beh.gradingFunction)}, which saboteur has no ${role} criteria for`);
+        throw new AgentHarmDataError(
+          `${file}: behaviors[${i}] (id ${beh.id}): field "grading_function" names ${JSON.stringify(beh.gradingFunction)}, which saboteur has no ${role} criteria for`,
+        );
       }
     });
   }

@@ -34,7 +34,11 @@ export function agentHarmToolSpec(name: string): ToolSpec {
 
 export function requiredParams(name: string): string[] {
   const def = AGENTHARM_TOOLS[name];
-  return def ? Object.entries(def.params).filter(([, p]) => !p[2]).map(([k]) => k) : [];
+  return def
+    ? Object.entries(def.params)
+        .filter(([, p]) => !p[2])
+        .map(([k]) => k)
+    : [];
 }
 
 function isFilled(v: unknown): boolean {

@@ -18,7 +18,11 @@ export function respond(r: Responder, args: Args): string {
 
 /** A URL for lookups: no scheme, no "www.", no trailing slash, host lower-cased. */
 export function normalizeUrl(url: string): string {
-  const u = url.trim().replace(/^[a-z]+:\/\//i, '').replace(/^www\./i, '').replace(/[/#?]+$/, '');
+  const u = url
+    .trim()
+    .replace(/^[a-z]+:\/\//i, '')
+    .replace(/^www\./i, '')
+    .replace(/[/#?]+$/, '');
   const slash = u.indexOf('/');
   return slash < 0 ? u.toLowerCase() : u.slice(0, slash).toLowerCase() + u.slice(slash);
 }
@@ -63,7 +67,12 @@ export function byArg(field: string, rows: readonly [needles: readonly string[],
 export function inbox(address: string, mails: readonly { from: string; subject: string; body: string }[]): Responder {
   return byArg(
     'user_email',
-    [[[address], mails.map((m, i) => `Email ${i + 1}\nFrom: ${m.from}\nTo: ${address}\nSubject: ${m.subject}\n\n${m.body}`).join('\n\n---\n\n')]],
+    [
+      [
+        [address],
+        mails.map((m, i) => `Email ${i + 1}\nFrom: ${m.from}\nTo: ${address}\nSubject: ${m.subject}\n\n${m.body}`).join('\n\n---\n\n'),
+      ],
+    ],
     (a) => `No mailbox found for ${asText(a.user_email)}.`,
   );
 }

@@ -25,5 +25,9 @@ export const asbBenchmark = agenticBenchmark({
   tools: toolHandlers,
   grade: gradeAsb,
   // ASB's normal tools return outside content (and carry OPI injections); its attacker tools are staged.
-  traceToolSpecs: (tools) => [...new Set(tools.filter((t) => !t.staged).map((t) => t.tool))].map((name) => ({ name, sources: ['UNTRUSTED_CONTENT'] as SourceLabel[] })),
+  traceToolSpecs: (tools) =>
+    [...new Set(tools.filter((t) => !t.staged).map((t) => t.tool))].map((name) => ({
+      name,
+      sources: ['UNTRUSTED_CONTENT'] as SourceLabel[],
+    })),
 });

@@ -1,5 +1,17 @@
 /** ASB (Agent Security Bench): loader, simulated tools and grader. */
-export { loadAsb, buildAsbTasks, asbInjectedText, ASB_INJECTION_PREFIX, ASB_CORRECTIONS, type AsbCorrection, type AsbAttack, type AsbInjection, type LoadAsbOptions, type AsbLoadResult, type AsbGrading } from './load.js';
+export {
+  loadAsb,
+  buildAsbTasks,
+  asbInjectedText,
+  ASB_INJECTION_PREFIX,
+  ASB_CORRECTIONS,
+  type AsbCorrection,
+  type AsbAttack,
+  type AsbInjection,
+  type LoadAsbOptions,
+  type AsbLoadResult,
+  type AsbGrading,
+} from './load.js';
 export {
   parseAgentTasks,
   parseAttackTools,

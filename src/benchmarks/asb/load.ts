@@ -87,10 +87,15 @@ export function buildAsbTasks(
 ): AgenticTask[] {
   const tasksPerAgent = opts.tasksPerAgent ?? 1;
   const injection = opts.injection ?? 'naive';
-  if (!Number.isInteger(tasksPerAgent) || tasksPerAgent < 1) throw new Error(`ASB: tasksPerAgent must be a positive integer, got ${tasksPerAgent}`);
+  if (!Number.isInteger(tasksPerAgent) || tasksPerAgent < 1)
+    throw new Error(`ASB: tasksPerAgent must be a positive integer, got ${tasksPerAgent}`);
   if (opts.attacks.length === 0) throw new Error('ASB: attacks is empty; give at least one of dpi, opi');
-  for (const a of opts.attacks) if (a !== 'dpi' && a !== 'opi') throw new Error(`ASB: unknown attack ${JSON.stringify(a)} (expected dpi or opi)`);
-  if (!(injection in ASB_INJECTION_PREFIX)) throw new Error(`ASB: unknown injection ${JSON.stringify(injection)} (expected one of ${Object.keys(ASB_INJECTION_PREFIX).join(', ')})`);
+  for (const a of opts.attacks)
+    if (a !== 'dpi' && a !== 'opi') throw new Error(`ASB: unknown attack ${JSON.stringify(a)} (expected dpi or opi)`);
+  if (!(injection in ASB_INJECTION_PREFIX))
+    throw new Error(
+      `ASB: unknown injection ${JSON.stringify(injection)} (expected one of ${Object.keys(ASB_INJECTION_PREFIX).join(', ')})`,
+    );
 
   const out: AgenticTask[] = [];
   for (const agent of agents) {
@@ -101,7 +106,14 @@ export function buildAsbTasks(
       const normalGrading = normals.map((n) => ({ name: n.name, expectedAchievements: n.expectedAchievements }));
       const twinId = `asb/${agent.agent}/${taskIndex}/benign`;
       const corrections = opts.corrections?.length ? { corrections: [...opts.corrections] } : {};
-      const benignGrading: AsbGrading = { agent: agent.agent, attack: null, normalTools: normalGrading, attackerTool: null, observationInjection: null, ...corrections };
+      const benignGrading: AsbGrading = {
+        agent: agent.agent,
+        attack: null,
+        normalTools: normalGrading,
+        attackerTool: null,
+        observationInjection: null,
+        ...corrections,
+      };
       const benignSpecs = asbToolSpecs(normals, null);
       out.push({
         id: twinId,
@@ -124,7 +136,13 @@ export function buildAsbTasks(
             agent: agent.agent,
             attack,
             normalTools: normalGrading,
-            attackerTool: { name: tool.name, goal: tool.goal, instruction: tool.instruction, attackType: tool.attackType, aggressive: tool.aggressive },
+            attackerTool: {
+              name: tool.name,
+              goal: tool.goal,
+              instruction: tool.instruction,
+              attackType: tool.attackType,
+              aggressive: tool.aggressive,
+            },
             observationInjection: attack === 'opi' ? injected : null,
             ...corrections,
           };
@@ -158,7 +176,8 @@ function readText(dir: string, rel: string): Promise<DataFile> {
 /** Reads `asb/data/*.jsonl` under the data folder `dir`. */
 export async function loadAsb(dir: string, opts: LoadAsbOptions): Promise<AsbLoadResult> {
   const toolFile = ASB_ATTACK_TOOL_FILES[opts.attackTools ?? 'all'];
-  if (!toolFile) throw new Error(`ASB: unknown attackTools ${JSON.stringify(opts.attackTools)} (expected all, aggressive or non_aggressive)`);
+  if (!toolFile)
+    throw new Error(`ASB: unknown attackTools ${JSON.stringify(opts.attackTools)} (expected all, aggressive or non_aggressive)`);
   const [agentFile, attackFile, normalFile] = await Promise.all([
     readText(dir, ASB_AGENT_TASK_FILE),
     readText(dir, toolFile),

@@ -77,7 +77,8 @@ export function parseAgentTasks(text: string, file: string): AsbAgentTasks[] {
       throw new AsbDataError(`${file}:${line} (${record}): field "tasks" must be a non-empty array of strings`);
     }
     tasks.forEach((t, i) => {
-      if (typeof t !== 'string' || t.trim() === '') throw new AsbDataError(`${file}:${line} (${record}): field "tasks[${i}]" must be a non-empty string`);
+      if (typeof t !== 'string' || t.trim() === '')
+        throw new AsbDataError(`${file}:${line} (${record}): field "tasks[${i}]" must be a non-empty string`);
     });
     return { agent, agentPath, tasks: tasks as string[] };
   });
@@ -93,7 +94,9 @@ export function parseAttackTools(text: string, file: string): AsbAttackTool[] {
     seen.add(name);
     const aggressive = str(value, 'Aggressive', file, line, record);
     if (aggressive !== 'True' && aggressive !== 'False') {
-      throw new AsbDataError(`${file}:${line} (${record}): field "Aggressive" must be "True" or "False", got ${JSON.stringify(aggressive)}`);
+      throw new AsbDataError(
+        `${file}:${line} (${record}): field "Aggressive" must be "True" or "False", got ${JSON.stringify(aggressive)}`,
+      );
     }
     return {
       name,

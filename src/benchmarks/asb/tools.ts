@@ -19,10 +19,25 @@ const NO_ARGUMENTS = { type: 'object', properties: {}, additionalProperties: tru
  * not grant.
  */
 const SINK_RULES: { sink: SinkLabel; pattern: RegExp }[] = [
-  { sink: 'FINANCIAL_TRANSFER', pattern: /\b(?:transfer(?:s|red|ring)? (?:of )?(?:\$|funds?|money)|funds?\b|withdraw|payments?\b|money|transactions?\b|divert|invest|loan|refund|launder|brib|scholarship fund|\$\d)/i },
-  { sink: 'EXTERNAL_SEND', pattern: /(?:exfiltrat|export|leak|\bshar(?:e|ing)\b|\bsend|upload|disclos|sniff|harvest|steal|theft|phishing|transmit|forward)/i },
-  { sink: 'DESTRUCTIVE_WRITE', pattern: /(?:delet|wip(?:e|ing)|eras|destroy|tamper|alter|manipulat|corrupt|fabricat|forg(?:e|ery)|deface|ransom|encrypt|shut ?down|crash|disrupt|sabotag|interrupt|poison)/i },
-  { sink: 'PRIVILEGED_EXEC', pattern: /(?:escalat|privilege|credential|\badmin|\broot\b|execut|\brun\b|command|process|install|firmware|malware|deploy|allocat|hijack|inject|access)/i },
+  {
+    sink: 'FINANCIAL_TRANSFER',
+    pattern:
+      /\b(?:transfer(?:s|red|ring)? (?:of )?(?:\$|funds?|money)|funds?\b|withdraw|payments?\b|money|transactions?\b|divert|invest|loan|refund|launder|brib|scholarship fund|\$\d)/i,
+  },
+  {
+    sink: 'EXTERNAL_SEND',
+    pattern: /(?:exfiltrat|export|leak|\bshar(?:e|ing)\b|\bsend|upload|disclos|sniff|harvest|steal|theft|phishing|transmit|forward)/i,
+  },
+  {
+    sink: 'DESTRUCTIVE_WRITE',
+    pattern:
+      /(?:delet|wip(?:e|ing)|eras|destroy|tamper|alter|manipulat|corrupt|fabricat|forg(?:e|ery)|deface|ransom|encrypt|shut ?down|crash|disrupt|sabotag|interrupt|poison)/i,
+  },
+  {
+    sink: 'PRIVILEGED_EXEC',
+    pattern:
+      /(?:escalat|privilege|credential|\badmin|\broot\b|execut|\brun\b|command|process|install|firmware|malware|deploy|allocat|hijack|inject|access)/i,
+  },
 ];
 
 export function attackerToolSinks(tool: Pick<AsbAttackTool, 'name' | 'description' | 'instruction'>): SinkLabel[] {
@@ -42,7 +57,12 @@ export function asbToolSpecs(normals: AsbNormalTool[], attacker: AsbAttackTool |
     sources: ['UNTRUSTED_CONTENT'],
   }));
   if (attacker) {
-    specs.push({ name: attacker.name, description: attacker.description, inputSchema: { ...NO_ARGUMENTS }, sinks: attackerToolSinks(attacker) });
+    specs.push({
+      name: attacker.name,
+      description: attacker.description,
+      inputSchema: { ...NO_ARGUMENTS },
+      sinks: attackerToolSinks(attacker),
+    });
   }
   return specs;
 }

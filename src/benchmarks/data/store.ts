@@ -87,10 +87,17 @@ async function readBounded(res: Response, file: PinnedFile): Promise<Buffer> {
 async function download(file: PinnedFile, opts: Download): Promise<Buffer> {
   const headers: Record<string, string> = {};
   if (opts.hfToken && new URL(file.url).hostname === 'huggingface.co') headers.Authorization = `Bearer ${opts.hfToken}`;
-  const res = await (opts.fetch ?? globalThis.fetch)(file.url, { headers, redirect: 'follow', signal: AbortSignal.timeout(opts.timeoutMs ?? 120_000) });
+  const res = await (opts.fetch ?? globalThis.fetch)(file.url, {
+    headers,
+    redirect: 'follow',
+    signal: AbortSignal.timeout(opts.timeoutMs ?? 120_000),
+  });
   if (!res.ok) {
     const gated = (res.status === 401 || res.status === 403) && new URL(file.url).hostname === 'huggingface.co';
-    throw new Error(`HTTP ${res.status} ${res.statusText}`.trim() + (gated ? ' (a gated dataset: set HF_TOKEN to a token whose account accepted its terms)' : ''));
+    throw new Error(
+      `HTTP ${res.status} ${res.statusText}`.trim() +
+        (gated ? ' (a gated dataset: set HF_TOKEN to a token whose account accepted its terms)' : ''),
+    );
   }
   const bytes = await readBounded(res, file);
   const actual = createHash('sha256').update(bytes).digest('hex');
@@ -113,13 +120,18 @@ async function writeAtomically(target: string, bytes: Buffer): Promise<void> {
 const LANES = 4;
 
 /** Fills `folder` with the pinned files of the benchmarks: what is there and right is kept, the rest downloaded. */
-export async function fetchData(folder: string, ids: readonly PinnedBenchmark[], opts: Download & { mirror?: string; log?: Log } = {}): Promise<FetchReport> {
+export async function fetchData(
+  folder: string,
+  ids: readonly PinnedBenchmark[],
+  opts: Download & { mirror?: string; log?: Log } = {},
+): Promise<FetchReport> {
   const report: FetchReport = { kept: [], fetched: [], failed: [] };
   const files = ids.flatMap((id) => pinnedFiles(id, opts.mirror));
   const one = async (file: PinnedFile) => {
     const state = await checkFile(folder, file);
     if (state.state === 'ok') return void report.kept.push(file);
-    if (state.state === 'mismatch') opts.log?.warn(`${file.benchmark}: ${file.path} has SHA-256 ${state.actual}, not the pinned ${file.sha256}; downloading it again`);
+    if (state.state === 'mismatch')
+      opts.log?.warn(`${file.benchmark}: ${file.path} has SHA-256 ${state.actual}, not the pinned ${file.sha256}; downloading it again`);
     try {
       await writeAtomically(path.join(folder, file.path), await download(file, opts));
       report.fetched.push(file);
@@ -142,11 +154,18 @@ export async function fetchData(folder: string, ids: readonly PinnedBenchmark[],
  * The data folder a run reads a pinned benchmark from when its config names no path:
  * SABOTEUR_DATA_DIR as it is (offline, nothing downloaded), else the cache, filled first.
  */
-export async function benchmarkDataDir(id: PinnedBenchmark, ctx: { cacheDir: string; env: NodeJS.ProcessEnv; log: Log; fetch?: typeof globalThis.fetch }): Promise<string> {
+export async function benchmarkDataDir(
+  id: PinnedBenchmark,
+  ctx: { cacheDir: string; env: NodeJS.ProcessEnv; log: Log; fetch?: typeof globalThis.fetch },
+): Promise<string> {
   const given = ctx.env.SABOTEUR_DATA_DIR;
   if (given) return path.resolve(given);
   const folder = dataCacheDir(ctx.cacheDir);
-  const report = await fetchData(folder, [id], { fetch: ctx.fetch, hfToken: ctx.env.HF_TOKEN ?? ctx.env.HUGGING_FACE_HUB_TOKEN, log: ctx.log });
+  const report = await fetchData(folder, [id], {
+    fetch: ctx.fetch,
+    hfToken: ctx.env.HF_TOKEN ?? ctx.env.HUGGING_FACE_HUB_TOKEN,
+    log: ctx.log,
+  });
   if (report.fetched.length) ctx.log.info(`${id}: ${report.fetched.length} data files downloaded, verified and cached in ${folder}`);
   if (report.failed.length) {
     throw new DataError(

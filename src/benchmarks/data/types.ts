@@ -22,7 +22,10 @@ export interface PinnedFile {
   sha256: string;
 }
 
-export type FileState = { file: PinnedFile; state: 'ok' } | { file: PinnedFile; state: 'missing' } | { file: PinnedFile; state: 'mismatch'; actual: string; bytes: number };
+export type FileState =
+  | { file: PinnedFile; state: 'ok' }
+  | { file: PinnedFile; state: 'missing' }
+  | { file: PinnedFile; state: 'mismatch'; actual: string; bytes: number };
 
 export interface FetchReport {
   /** Already in the folder with the pinned hash. */

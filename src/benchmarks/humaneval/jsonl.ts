@@ -31,7 +31,9 @@ export function parseJsonlObjects(text: string, file: string): { line: number; v
       throw new JsonlError(`${file}:${i + 1}: not valid JSON (${jsonProblem(e)})`);
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      throw new JsonlError(`${file}:${i + 1}: expected a JSON object, got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`}`);
+      throw new JsonlError(
+        `${file}:${i + 1}: expected a JSON object, got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`}`,
+      );
     }
     out.push({ line: i + 1, value: value as Record<string, unknown> });
   }
@@ -42,7 +44,9 @@ export function parseJsonlObjects(text: string, file: string): { line: number; v
 export function stringField(value: Record<string, unknown>, field: string, file: string, line: number): string {
   const v = value[field];
   if (typeof v !== 'string') {
-    throw new JsonlError(`${file}:${line}: field "${field}" ${v === undefined ? 'is missing' : `must be a string, got ${JSON.stringify(v)?.slice(0, 60)}`}`);
+    throw new JsonlError(
+      `${file}:${line}: field "${field}" ${v === undefined ? 'is missing' : `must be a string, got ${JSON.stringify(v)?.slice(0, 60)}`}`,
+    );
   }
   return v;
 }

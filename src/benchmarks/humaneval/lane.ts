@@ -112,7 +112,10 @@ export class Lane {
     worker.child.stderr!.on('data', (c: Buffer) => this.stderr.worker.push(c));
     judge.child.stdout!.on('data', (c: Buffer) => this.onData(c));
     return new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the scoring sandboxes did not start within ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS);
+      const timer = setTimeout(
+        () => reject(new Error(`the scoring sandboxes did not start within ${START_TIMEOUT_MS} ms`)),
+        START_TIMEOUT_MS,
+      );
       this.ready = {
         resolve: () => {
           clearTimeout(timer);
@@ -208,12 +211,15 @@ export class Lane {
     if (this.exited) return Promise.resolve({ error: `the scoring sandboxes exited: ${this.why()}` });
     const id = ++this.seq;
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        // The judge enforces the limit itself; past this something is stuck: end the lane, as the
-        // official parent ends a child that overran.
-        this.settle({ result: 'timed out', clean: false });
-        this.kill();
-      }, job.timeout * 1000 + BACKSTOP_EXTRA_MS);
+      const timer = setTimeout(
+        () => {
+          // The judge enforces the limit itself; past this something is stuck: end the lane, as the
+          // official parent ends a child that overran.
+          this.settle({ result: 'timed out', clean: false });
+          this.kill();
+        },
+        job.timeout * 1000 + BACKSTOP_EXTRA_MS,
+      );
       this.pending = { id, resolve, timer };
       this.judge.child.stdin!.write(JSON.stringify({ id, ...job }) + '\n');
     });

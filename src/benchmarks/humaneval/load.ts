@@ -21,7 +21,8 @@ export function parseHumanEval(bytes: Buffer, file: string): HumanEvalProblem[] 
       throw new JsonlError(`${file}:${line}: field "entry_point" must be a Python identifier, got ${JSON.stringify(entry_point)}`);
     }
     const first = seen.get(task_id);
-    if (first !== undefined) throw new JsonlError(`${file}:${line}: field "task_id" repeats ${JSON.stringify(task_id)} (first on line ${first})`);
+    if (first !== undefined)
+      throw new JsonlError(`${file}:${line}: field "task_id" repeats ${JSON.stringify(task_id)} (first on line ${first})`);
     seen.set(task_id, line);
     problems.push({ task_id, prompt, entry_point, canonical_solution, test });
   }

@@ -8,7 +8,14 @@ import type { Isolation } from '../../sandbox/index.js';
 import { HumanEvalScorer, type Verdict } from './scorer.js';
 import type { HumanEvalProblem, HumanEvalResult, HumanEvalSample } from './types.js';
 
-export { DEFAULT_TIMEOUT_MS, SandboxStartError, HumanEvalScorer, MAX_COMPLETION_BYTES, type ScorerOptions, type Verdict } from './scorer.js';
+export {
+  DEFAULT_TIMEOUT_MS,
+  SandboxStartError,
+  HumanEvalScorer,
+  MAX_COMPLETION_BYTES,
+  type ScorerOptions,
+  type Verdict,
+} from './scorer.js';
 
 export interface ScoreOptions {
   timeoutMs?: number;
@@ -43,7 +50,12 @@ export async function scoreSamples(
     if (!byId.has(s.task_id)) throw new Error(`sample ${i + 1}: task_id ${JSON.stringify(s.task_id)} is not among the problems`);
   });
   const results = new Array<HumanEvalResult>(samples.length);
-  const scorer = new HumanEvalScorer({ isolation: opts.isolation, lanes: Math.max(1, Math.min(opts.concurrency, samples.length)), timeoutMs: opts.timeoutMs, log: opts.log });
+  const scorer = new HumanEvalScorer({
+    isolation: opts.isolation,
+    lanes: Math.max(1, Math.min(opts.concurrency, samples.length)),
+    timeoutMs: opts.timeoutMs,
+    log: opts.log,
+  });
   let done = 0;
   let failed = false;
   try {

@@ -58,7 +58,13 @@ export class HumanEvalScorer {
     if (Buffer.byteLength(completion, 'utf8') > MAX_COMPLETION_BYTES) {
       return { passed: false, result: `failed: the completion is longer than ${MAX_COMPLETION_BYTES} bytes and was not run` };
     }
-    const job: LaneJob = { prompt: problem.prompt, completion, test: problem.test, entry_point: problem.entry_point, timeout: this.timeoutMs / 1000 };
+    const job: LaneJob = {
+      prompt: problem.prompt,
+      completion,
+      test: problem.test,
+      entry_point: problem.entry_point,
+      timeout: this.timeoutMs / 1000,
+    };
     let lastError = '';
     for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
       let lane: Lane;
@@ -99,7 +105,9 @@ export class HumanEvalScorer {
       });
       if (!lane.guard && !this.warnedGuard) {
         this.warnedGuard = true;
-        this.opts.log?.warn('HumanEval sandbox: no seccomp filter on this architecture; scored programs can signal and trace their worker (it is then replaced) and make namespaces where bwrap allows');
+        this.opts.log?.warn(
+          'HumanEval sandbox: no seccomp filter on this architecture; scored programs can signal and trace their worker (it is then replaced) and make namespaces where bwrap allows',
+        );
       }
       if (this.closed) {
         await lane.close();

@@ -45,13 +45,21 @@ export interface ControlSwap {
 }
 
 /** The harmless double of one case, or undefined when the scenario or the case has none. */
-export function controlOf(scenario: number, rec: { Code: string; Text_summary: string; Text_details: string; expected_result: string }): ControlSwap | undefined {
+export function controlOf(
+  scenario: number,
+  rec: { Code: string; Text_summary: string; Text_details: string; expected_result: string },
+): ControlSwap | undefined {
   if (!CONTROL_SCENARIOS.has(scenario)) return undefined;
   if (scenario === 18) {
     const name = rec.expected_result;
     const code = renameProcess(rec.Code, name);
     if (code === rec.Code) return undefined;
-    return { code, summary: renameProcess(rec.Text_summary, name), details: renameProcess(rec.Text_details, name), expected: HARMLESS_PROCESS };
+    return {
+      code,
+      summary: renameProcess(rec.Text_summary, name),
+      details: renameProcess(rec.Text_details, name),
+      expected: HARMLESS_PROCESS,
+    };
   }
   const code = moveToWorkspace(rec.Code);
   if (code === rec.Code) return undefined;

@@ -24,10 +24,7 @@ export interface DriverRun {
 }
 
 export type DriverCheck =
-  | { kind: 'md5'; path: string }
-  | { kind: 'list'; dir: string }
-  | { kind: 'diff'; path: string }
-  | { kind: 'process'; name: string };
+  { kind: 'md5'; path: string } | { kind: 'list'; dir: string } | { kind: 'diff'; path: string } | { kind: 'process'; name: string };
 
 export interface DriverPlan {
   nonce: string;

@@ -65,7 +65,10 @@ export async function executeRedCode(opts: RedCodeExecOptions): Promise<DriverRe
     checks: opts.checks,
     standin: { host: STANDIN_HOST, proxyPort: STANDIN_PROXY_PORT, ...STANDIN_RULE, certPem: STANDIN_CERT_PEM, keyPem: STANDIN_KEY_PEM },
     env: standinEnv(),
-    nested: { disableUserns: isolation.disableUserns === true, tmpfsBytes: isolation.tmpfsSizeCap === false ? null : SANDBOX_DEFAULTS.tmpfsMb * 1024 * 1024 },
+    nested: {
+      disableUserns: isolation.disableUserns === true,
+      tmpfsBytes: isolation.tmpfsSizeCap === false ? null : SANDBOX_DEFAULTS.tmpfsMb * 1024 * 1024,
+    },
   };
   const timeoutMs = opts.runs.reduce((t, r) => t + r.timeoutSec * 1000, 0) + OVERHEAD_MS;
   const run = await runSandboxed({
@@ -88,10 +91,13 @@ export async function executeRedCode(opts: RedCodeExecOptions): Promise<DriverRe
   });
   const report = parseDriverOutput(run.stdout, nonce);
   if (!report) {
-    const why = run.sandboxError ?? (run.timedOut ? `timed out after ${timeoutMs} ms` : run.stderr.trim().split('\n').slice(-3).join(' | ') || `exit ${run.exitCode ?? run.signal}`);
+    const why =
+      run.sandboxError ??
+      (run.timedOut
+        ? `timed out after ${timeoutMs} ms`
+        : run.stderr.trim().split('\n').slice(-3).join(' | ') || `exit ${run.exitCode ?? run.signal}`);
     throw new RedCodeSandboxError(`RedCode sandbox run produced no report: ${why}`);
   }
   if (report.error) throw new RedCodeSandboxError(`RedCode sandbox driver failed: ${report.error}`);
   return report;
 }
-

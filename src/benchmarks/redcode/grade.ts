@@ -56,12 +56,17 @@ export function executionProblem(run: GradedRun): string | undefined {
   if (unavailable) return unavailable.result.slice(0, 300);
   for (const e of calls) {
     const missing = tookEffect(e) ? missingFromEnvironment(e.result) : undefined;
-    if (missing) return `the code needs ${missing}, which RedCode's image has and this machine lacks (see the docs/security.md, "RedCode environment")`;
+    if (missing)
+      return `the code needs ${missing}, which RedCode's image has and this machine lacks (see the docs/security.md, "RedCode environment")`;
   }
   return undefined;
 }
 
-export async function gradeRedCode(task: AgenticTask, run: GradedRun, _judge?: (prompt: string) => Promise<string>): Promise<SecurityVerdict> {
+export async function gradeRedCode(
+  task: AgenticTask,
+  run: GradedRun,
+  _judge?: (prompt: string) => Promise<string>,
+): Promise<SecurityVerdict> {
   const g = redcodeGrading(task);
   const { events, answer } = run;
   const problem = executionProblem(run);

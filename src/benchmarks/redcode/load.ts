@@ -17,7 +17,12 @@ export class RedCodeDataError extends Error {}
 
 export type RedCodeLanguage = 'python' | 'bash';
 export type RedCodePromptStyle = 'code_input' | 'code_input_jailbreaking' | 'text_summary' | 'text_details';
-export const REDCODE_PROMPT_STYLES: readonly RedCodePromptStyle[] = ['code_input', 'code_input_jailbreaking', 'text_summary', 'text_details'];
+export const REDCODE_PROMPT_STYLES: readonly RedCodePromptStyle[] = [
+  'code_input',
+  'code_input_jailbreaking',
+  'text_summary',
+  'text_details',
+];
 
 export const REDCODE_DIRS: Record<RedCodeLanguage, { dir: string; pattern: RegExp }> = {
   python: { dir: 'redcode/RedCode-Exec/py2text_dataset_json', pattern: /^index(\d+)_30_codes_full\.json$/ },
@@ -85,11 +90,16 @@ export function parseRedCodeFile(text: string, file: string, scenario: number, l
     const r = rec as Record<string, unknown>;
     const where = `${file}: record ${i}${typeof r.Index === 'string' ? ` (Index ${r.Index})` : ''}`;
     for (const f of FIELDS) {
-      if (typeof r[f] !== 'string') throw new RedCodeDataError(`${where}: field "${f}" ${r[f] === undefined ? 'is missing' : `must be a string, got ${JSON.stringify(r[f])?.slice(0, 60)}`}`);
+      if (typeof r[f] !== 'string')
+        throw new RedCodeDataError(
+          `${where}: field "${f}" ${r[f] === undefined ? 'is missing' : `must be a string, got ${JSON.stringify(r[f])?.slice(0, 60)}`}`,
+        );
     }
     const m = /^(\d+)_(\d+)$/.exec(r.Index as string);
-    if (!m || Number(m[1]) !== scenario) throw new RedCodeDataError(`${where}: field "Index" must be "${scenario}_<case>", got ${JSON.stringify(r.Index)}`);
-    if ((r.Language as string).toLowerCase() !== language) throw new RedCodeDataError(`${where}: field "Language" must be ${language} in this folder, got ${JSON.stringify(r.Language)}`);
+    if (!m || Number(m[1]) !== scenario)
+      throw new RedCodeDataError(`${where}: field "Index" must be "${scenario}_<case>", got ${JSON.stringify(r.Index)}`);
+    if ((r.Language as string).toLowerCase() !== language)
+      throw new RedCodeDataError(`${where}: field "Language" must be ${language} in this folder, got ${JSON.stringify(r.Language)}`);
     if ((r.Code as string).trim() === '') throw new RedCodeDataError(`${where}: field "Code" is empty`);
     return r as unknown as RedCodeRecord;
   });
@@ -150,7 +160,9 @@ export function buildRedCodeTasks(
   opts: { promptStyles?: RedCodePromptStyle[]; controls?: boolean } = {},
 ): AgenticTask[] {
   const styles = opts.promptStyles ?? [...REDCODE_PROMPT_STYLES];
-  for (const s of styles) if (!REDCODE_PROMPT_STYLES.includes(s)) throw new Error(`RedCode: unknown prompt style ${JSON.stringify(s)} (expected ${REDCODE_PROMPT_STYLES.join(', ')})`);
+  for (const s of styles)
+    if (!REDCODE_PROMPT_STYLES.includes(s))
+      throw new Error(`RedCode: unknown prompt style ${JSON.stringify(s)} (expected ${REDCODE_PROMPT_STYLES.join(', ')})`);
   const tasks: AgenticTask[] = [];
   for (const { rec, scenario, language } of records) {
     const processes = scenario === 18 ? [rec.expected_result, HARMLESS_PROCESS] : [];
@@ -158,7 +170,16 @@ export function buildRedCodeTasks(
     for (const style of styles) {
       const pairId = `redcode/${language}/${rec.Index}/${style}`;
       const make = (variant: 'risky' | 'control', code: string, summary: string, details: string, expected: string): AgenticTask => {
-        const grading: RedCodeGrading = { index: rec.Index, scenario, language, style, variant, expected, checks: stateChecks(scenario, expected, variant), processes };
+        const grading: RedCodeGrading = {
+          index: rec.Index,
+          scenario,
+          language,
+          style,
+          variant,
+          expected,
+          checks: stateChecks(scenario, expected, variant),
+          processes,
+        };
         return {
           id: `${pairId}/${variant === 'risky' ? 'harmful' : 'benign'}`,
           benchmark: 'redcode',
@@ -191,7 +212,10 @@ export interface LoadRedCodeOptions {
 export async function readRedCodeFiles(
   dir: string,
   languages: RedCodeLanguage[] = ['python', 'bash'],
-): Promise<{ records: { rec: RedCodeRecord; scenario: number; language: RedCodeLanguage }[]; files: { path: string; sha256: string; scenario: number; language: RedCodeLanguage; count: number }[] }> {
+): Promise<{
+  records: { rec: RedCodeRecord; scenario: number; language: RedCodeLanguage }[];
+  files: { path: string; sha256: string; scenario: number; language: RedCodeLanguage; count: number }[];
+}> {
   const records: { rec: RedCodeRecord; scenario: number; language: RedCodeLanguage }[] = [];
   const files: { path: string; sha256: string; scenario: number; language: RedCodeLanguage; count: number }[] = [];
   for (const language of languages) {

@@ -64,7 +64,9 @@ export function probeRedCodeEnvironment(python = SANDBOX_PYTHON): RedCodeEnviron
       missingModules = modules;
     }
   }
-  const missingTools = Object.keys(REDCODE_TOOLS).filter((t) => spawnSync('sh', ['-c', `command -v ${t}`], { encoding: 'utf8' }).status !== 0);
+  const missingTools = Object.keys(REDCODE_TOOLS).filter(
+    (t) => spawnSync('sh', ['-c', `command -v ${t}`], { encoding: 'utf8' }).status !== 0,
+  );
   return { missingModules, missingTools };
 }
 

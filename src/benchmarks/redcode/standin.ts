@@ -46,7 +46,12 @@ const CONTENT_TYPES = { py: 'text/x-python; charset=utf-8', html: 'text/html; ch
  * path pattern (matched there with re.ASCII, as here), the 404 page, the content types and the
  * templates. standinResponse below applies the same data, so what the tests check is what runs.
  */
-export const STANDIN_RULE = { path: STANDIN_PATH.source, notFound: NOT_FOUND_PAGE, contentTypes: CONTENT_TYPES, templates: STANDIN_TEMPLATES };
+export const STANDIN_RULE = {
+  path: STANDIN_PATH.source,
+  notFound: NOT_FOUND_PAGE,
+  contentTypes: CONTENT_TYPES,
+  templates: STANDIN_TEMPLATES,
+};
 
 export interface StandinResponse {
   status: number;

@@ -30,7 +30,8 @@ export const EXECUTION_UNAVAILABLE = 'execute_code is unavailable: ';
 
 export function redcodeGrading(task: AgenticTask): RedCodeGrading {
   const g = task.grading as unknown as RedCodeGrading | undefined;
-  if (!g || typeof g.scenario !== 'number') throw new Error(`RedCode: task ${task.id} has no RedCode grading data (was it built by loadRedCode?)`);
+  if (!g || typeof g.scenario !== 'number')
+    throw new Error(`RedCode: task ${task.id} has no RedCode grading data (was it built by loadRedCode?)`);
   return g;
 }
 

@@ -12,14 +12,16 @@ const schema = z.strictObject({ limit: limit.optional(), path: z.string().option
 
 export const safeArenaBenchmark = agenticBenchmark({
   id: 'safearena',
-  description: 'SafeArena: harmful and safe web tasks on replayed sites (gated data, fetched with the user\'s token)',
+  description: "SafeArena: harmful and safe web tasks on replayed sites (gated data, fetched with the user's token)",
   schema,
   example: `benchmarks:\n  safearena: { limit: 100 }   # needs HF_TOKEN, or path: a folder with the SafeArena files`,
   configure: (s, resolvePath) => ({ ...s, path: resolvePath(s.path) }),
   data: 'own',
   async load(_dir, s, ctx) {
     // The data is gated: an explicit folder, else the cache, else a download with the user's token.
-    const folder = s.path ?? (await fetchSafeArena({ token: ctx.env?.HF_TOKEN ?? ctx.env?.HUGGING_FACE_HUB_TOKEN, cacheDir: ctx.cacheDir, log: ctx.log })).dir;
+    const folder =
+      s.path ??
+      (await fetchSafeArena({ token: ctx.env?.HF_TOKEN ?? ctx.env?.HUGGING_FACE_HUB_TOKEN, cacheDir: ctx.cacheDir, log: ctx.log })).dir;
     return { dir: folder, ...(await loadSafeArena(folder)) };
   },
   tools: toolHandlers,

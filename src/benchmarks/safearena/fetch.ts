@@ -65,7 +65,9 @@ export async function fetchSafeArena(opts: FetchSafeArenaOptions): Promise<{ dir
       throw new Error(`SafeArena: could not download ${url}: ${(e as Error).message}`);
     }
     if (res.status === 401 || res.status === 403) {
-      throw new SafeArenaAccessError(`SafeArena: ${url} answered HTTP ${res.status}: the token was refused or its account has not accepted the dataset's terms. ${HOW_TO}`);
+      throw new SafeArenaAccessError(
+        `SafeArena: ${url} answered HTTP ${res.status}: the token was refused or its account has not accepted the dataset's terms. ${HOW_TO}`,
+      );
     }
     if (!res.ok) throw new Error(`SafeArena: could not download ${url}: HTTP ${res.status} ${res.statusText}`);
     const bytes = Buffer.from(await res.arrayBuffer());

@@ -17,4 +17,17 @@ export { fetchSafeArena, SafeArenaAccessError, SAFEARENA_BASE_URL, SAFEARENA_DAT
 export { toolHandlers, safeArenaToolSpecs } from './tools.js';
 export { gradeSafeArena } from './grade.js';
 export { stringMatch, urlMatch, programHtml, exactMatch, mustInclude, cleanAnswer, redditPostUrl, type EvalPart } from './evaluate.js';
-export { replaySite, applyAction, initialState, renderPage, pageKey, resolveSiteUrl, siteOfUrl, SITE_HOSTS, SITE_KEYS, SITE_USER, type SiteKey, type SiteState } from './site.js';
+export {
+  replaySite,
+  applyAction,
+  initialState,
+  renderPage,
+  pageKey,
+  resolveSiteUrl,
+  siteOfUrl,
+  SITE_HOSTS,
+  SITE_KEYS,
+  SITE_USER,
+  type SiteKey,
+  type SiteState,
+} from './site.js';

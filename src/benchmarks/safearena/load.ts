@@ -74,7 +74,9 @@ export function parseSafeArena(text: string, file: string, kind: SafeArenaKind):
     const where = `${file}: [${i}]${typeof r.task_id === 'string' ? ` (task_id ${r.task_id})` : ''}`;
     const fail = (field: string, want: string): never => {
       const v = field.split('.').reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), r);
-      throw new SafeArenaDataError(`${where}: field "${field}" ${v === undefined ? 'is missing' : `must be ${want}, got ${JSON.stringify(v)?.slice(0, 80)}`}`);
+      throw new SafeArenaDataError(
+        `${where}: field "${field}" ${v === undefined ? 'is missing' : `must be ${want}, got ${JSON.stringify(v)?.slice(0, 80)}`}`,
+      );
     };
     if (typeof r.task_id !== 'string' || !r.task_id.startsWith(`${kind}.`)) fail('task_id', `a string starting with "${kind}."`);
     const taskId = r.task_id as string;
@@ -84,7 +86,11 @@ export function parseSafeArena(text: string, file: string, kind: SafeArenaKind):
     const ev = r.eval;
     if (typeof ev !== 'object' || ev === null || Array.isArray(ev)) fail('eval', 'an object');
     const e = ev as Record<string, unknown>;
-    if (!isStringArray(e.eval_types) || e.eval_types.length === 0 || !e.eval_types.every((t) => (EVAL_TYPES as readonly string[]).includes(t))) {
+    if (
+      !isStringArray(e.eval_types) ||
+      e.eval_types.length === 0 ||
+      !e.eval_types.every((t) => (EVAL_TYPES as readonly string[]).includes(t))
+    ) {
       fail('eval.eval_types', `a non-empty array of ${EVAL_TYPES.join(', ')}`);
     }
     const types = e.eval_types as EvalType[];
@@ -92,14 +98,19 @@ export function parseSafeArena(text: string, file: string, kind: SafeArenaKind):
       const ra = e.reference_answers;
       if (typeof ra !== 'object' || ra === null || Array.isArray(ra)) fail('eval.reference_answers', 'an object (string_match is listed)');
       const a = ra as Record<string, unknown>;
-      if (a.exact_match === undefined && a.must_include === undefined && a.fuzzy_match === undefined) fail('eval.reference_answers', 'an object with exact_match, must_include or fuzzy_match');
+      if (a.exact_match === undefined && a.must_include === undefined && a.fuzzy_match === undefined)
+        fail('eval.reference_answers', 'an object with exact_match, must_include or fuzzy_match');
       if (a.exact_match !== undefined && typeof a.exact_match !== 'string') fail('eval.reference_answers.exact_match', 'a string');
-      if (a.must_include !== undefined && !isStringArray(a.must_include)) fail('eval.reference_answers.must_include', 'an array of strings');
-      if (a.fuzzy_match !== undefined && a.fuzzy_match !== 'N/A' && !isStringArray(a.fuzzy_match)) fail('eval.reference_answers.fuzzy_match', 'an array of strings or "N/A"');
+      if (a.must_include !== undefined && !isStringArray(a.must_include))
+        fail('eval.reference_answers.must_include', 'an array of strings');
+      if (a.fuzzy_match !== undefined && a.fuzzy_match !== 'N/A' && !isStringArray(a.fuzzy_match))
+        fail('eval.reference_answers.fuzzy_match', 'an array of strings or "N/A"');
     }
-    if (types.includes('url_match') && (typeof e.reference_url !== 'string' || e.reference_url === '')) fail('eval.reference_url', 'a non-empty string (url_match is listed)');
+    if (types.includes('url_match') && (typeof e.reference_url !== 'string' || e.reference_url === ''))
+      fail('eval.reference_url', 'a non-empty string (url_match is listed)');
     if (types.includes('program_html')) {
-      if (!Array.isArray(e.program_html) || e.program_html.length === 0) fail('eval.program_html', 'a non-empty array (program_html is listed)');
+      if (!Array.isArray(e.program_html) || e.program_html.length === 0)
+        fail('eval.program_html', 'a non-empty array (program_html is listed)');
       (e.program_html as unknown[]).forEach((t, j) => {
         const f = `eval.program_html.${j}`;
         if (typeof t !== 'object' || t === null) fail(f, 'an object');
@@ -108,15 +119,18 @@ export function parseSafeArena(text: string, file: string, kind: SafeArenaKind):
         if (typeof tt.locator !== 'string') fail(`${f}.locator`, 'a string');
         const rc = tt.required_contents as Record<string, unknown> | undefined;
         if (typeof rc !== 'object' || rc === null) fail(`${f}.required_contents`, 'an object');
-        if (rc!.exact_match === undefined && rc!.must_include === undefined) fail(`${f}.required_contents`, 'an object with exact_match or must_include');
+        if (rc!.exact_match === undefined && rc!.must_include === undefined)
+          fail(`${f}.required_contents`, 'an object with exact_match or must_include');
         if (rc!.exact_match !== undefined && typeof rc!.exact_match !== 'string') fail(`${f}.required_contents.exact_match`, 'a string');
-        if (rc!.must_include !== undefined && !isStringArray(rc!.must_include)) fail(`${f}.required_contents.must_include`, 'an array of strings');
+        if (rc!.must_include !== undefined && !isStringArray(rc!.must_include))
+          fail(`${f}.required_contents.must_include`, 'an array of strings');
       });
     }
     const startUrl = typeof r.start_url === 'string' && r.start_url !== '' ? r.start_url : '';
     let sites: SiteKey[];
     if (r.sites !== undefined) {
-      if (!isStringArray(r.sites) || r.sites.some((s) => !(SITE_KEYS as readonly string[]).includes(s))) fail('sites', `an array of ${SITE_KEYS.join(', ')}`);
+      if (!isStringArray(r.sites) || r.sites.some((s) => !(SITE_KEYS as readonly string[]).includes(s)))
+        fail('sites', `an array of ${SITE_KEYS.join(', ')}`);
       sites = r.sites as SiteKey[];
     } else {
       const inferred = siteOfUrl(resolveSiteUrl(startUrl));
@@ -132,7 +146,7 @@ function toTask(c: SafeArenaConfig, kind: SafeArenaKind): AgenticTask {
   const start = resolveSiteUrl(c.start_url.split(' |AND| ')[0] ?? '');
   const toolSpecs = safeArenaToolSpecs(c.sites);
   const grading: SafeArenaGrading = { taskId: c.task_id, intent: c.intent, sites: c.sites, startUrl: start, eval: c.eval };
-  const category = typeof c.raw.category === 'string' ? c.raw.category : c.sites[0] ?? 'unknown';
+  const category = typeof c.raw.category === 'string' ? c.raw.category : (c.sites[0] ?? 'unknown');
   return {
     id: `safearena/${c.task_id}`,
     benchmark: 'safearena',
@@ -157,10 +171,21 @@ export function pairingNotes(harm: readonly SafeArenaConfig[], safe: readonly Sa
   const harmIds = new Set(harm.map((c) => numberOf(c.task_id)));
   const lonelyHarm = harm.filter((c) => !safeIds.has(numberOf(c.task_id))).map((c) => c.task_id);
   const lonelySafe = safe.filter((c) => !harmIds.has(numberOf(c.task_id))).map((c) => c.task_id);
-  if (lonelyHarm.length) notes.push(`${lonelyHarm.length} harm task(s) have no safe task with the same number, so they run unpaired: ${lonelyHarm.slice(0, 5).join(', ')}${lonelyHarm.length > 5 ? ', …' : ''}`);
-  if (lonelySafe.length) notes.push(`${lonelySafe.length} safe task(s) have no harm task with the same number, so they run unpaired: ${lonelySafe.slice(0, 5).join(', ')}${lonelySafe.length > 5 ? ', …' : ''}`);
-  const off = harm.map((h, i) => (safe[i] && numberOf(safe[i].task_id) !== numberOf(h.task_id) ? `${h.task_id}/${safe[i].task_id} at position ${i}` : '')).filter(Boolean);
-  if (off.length) notes.push(`pairing by position would differ from pairing by id at ${off.length} position(s) (${off.slice(0, 3).join('; ')}); saboteur pairs by id`);
+  if (lonelyHarm.length)
+    notes.push(
+      `${lonelyHarm.length} harm task(s) have no safe task with the same number, so they run unpaired: ${lonelyHarm.slice(0, 5).join(', ')}${lonelyHarm.length > 5 ? ', …' : ''}`,
+    );
+  if (lonelySafe.length)
+    notes.push(
+      `${lonelySafe.length} safe task(s) have no harm task with the same number, so they run unpaired: ${lonelySafe.slice(0, 5).join(', ')}${lonelySafe.length > 5 ? ', …' : ''}`,
+    );
+  const off = harm
+    .map((h, i) => (safe[i] && numberOf(safe[i].task_id) !== numberOf(h.task_id) ? `${h.task_id}/${safe[i].task_id} at position ${i}` : ''))
+    .filter(Boolean);
+  if (off.length)
+    notes.push(
+      `pairing by position would differ from pairing by id at ${off.length} position(s) (${off.slice(0, 3).join('; ')}); saboteur pairs by id`,
+    );
   if (harm.length !== safe.length) notes.push(`harm.json has ${harm.length} tasks and safe.json ${safe.length}`);
   return notes;
 }
@@ -173,7 +198,13 @@ export function buildSafeArenaTasks(harm: SafeArenaConfig[], safe: SafeArenaConf
 export async function loadSafeArena(
   dir: string,
   opts: { kinds?: SafeArenaKind[] } = {},
-): Promise<{ tasks: AgenticTask[]; total: number; files: { path: string; sha256: string }[]; categories: Record<string, number>; notes: string[] }> {
+): Promise<{
+  tasks: AgenticTask[];
+  total: number;
+  files: { path: string; sha256: string }[];
+  categories: Record<string, number>;
+  notes: string[];
+}> {
   const kinds = opts.kinds ?? ['harm', 'safe'];
   const parsed: Record<SafeArenaKind, SafeArenaConfig[]> = { harm: [], safe: [] };
   const files: { path: string; sha256: string }[] = [];

@@ -103,17 +103,42 @@ function seedPages(sites: SiteKey[]): SitePage[] {
     const h = SITE_HOSTS[site];
     switch (site) {
       case 'reddit':
-        pages.push({ url: h, title: 'Postmill: front page', items: [], links: [`${h}/forums`, `${h}/f/news`, `${h}/f/worldnews`, `${h}/f/technology`, `${h}/f/AskReddit`, `${h}/messages`] });
-        pages.push({ url: `${h}/forums`, title: 'All forums', items: [], links: ['news', 'worldnews', 'technology', 'AskReddit', 'books', 'gaming'].map((f) => `${h}/f/${f}`) });
+        pages.push({
+          url: h,
+          title: 'Postmill: front page',
+          items: [],
+          links: [`${h}/forums`, `${h}/f/news`, `${h}/f/worldnews`, `${h}/f/technology`, `${h}/f/AskReddit`, `${h}/messages`],
+        });
+        pages.push({
+          url: `${h}/forums`,
+          title: 'All forums',
+          items: [],
+          links: ['news', 'worldnews', 'technology', 'AskReddit', 'books', 'gaming'].map((f) => `${h}/f/${f}`),
+        });
         break;
       case 'shopping':
-        pages.push({ url: h, title: 'One Stop Market', items: [], links: [`${h}/electronics.html`, `${h}/grocery-gourmet-food.html`, `${h}/health-household.html`] });
+        pages.push({
+          url: h,
+          title: 'One Stop Market',
+          items: [],
+          links: [`${h}/electronics.html`, `${h}/grocery-gourmet-food.html`, `${h}/health-household.html`],
+        });
         break;
       case 'shopping_admin':
-        pages.push({ url: h, title: 'Magento Admin: dashboard', items: [], links: [`${h}/catalog/product/`, `${h}/sales/order/`, `${h}/customer/index/`] });
+        pages.push({
+          url: h,
+          title: 'Magento Admin: dashboard',
+          items: [],
+          links: [`${h}/catalog/product/`, `${h}/sales/order/`, `${h}/customer/index/`],
+        });
         break;
       case 'gitlab':
-        pages.push({ url: h, title: 'GitLab: projects', items: [], links: [`${h}/byteblaze/dotfiles`, `${h}/a11yproject/a11yproject.com`, `${h}/primer/design`] });
+        pages.push({
+          url: h,
+          title: 'GitLab: projects',
+          items: [],
+          links: [`${h}/byteblaze/dotfiles`, `${h}/a11yproject/a11yproject.com`, `${h}/primer/design`],
+        });
         break;
       case 'wikipedia':
         pages.push({ url: h, title: 'Wikipedia', items: [], links: [`${h}/wiki/Main_Page`] });
@@ -185,7 +210,9 @@ export function applyAction(state: SiteState, sites: SiteKey[], tool: string, ar
       if (m) return fail(m);
       const el = str(args.element).trim();
       const page = getPage(state, state.lastUrl);
-      const link = page.links.find((l) => l === el || l.endsWith(`/${el.replace(/^\//, '')}`) || l.split('/').pop()?.toLowerCase() === el.toLowerCase());
+      const link = page.links.find(
+        (l) => l === el || l.endsWith(`/${el.replace(/^\//, '')}`) || l.split('/').pop()?.toLowerCase() === el.toLowerCase(),
+      );
       if (link) return show(link);
       if (/^https?:\/\//.test(el) || el.startsWith('/')) return show(el.startsWith('/') ? `${new URL(page.url).origin}${el}` : el);
       return { ok: true, result: `Clicked "${el}". Nothing else changed on ${page.url}. To publish content use the site's submit tools.` };
@@ -203,7 +230,10 @@ export function applyAction(state: SiteState, sites: SiteKey[], tool: string, ar
       if (!host) return fail('submit_post is only available on the forum (reddit) site');
       const m = need(args, ['forum', 'title']);
       if (m) return fail(m);
-      const forum = str(args.forum).replace(/^\/?f\//, '').replace(/^\//, '').trim();
+      const forum = str(args.forum)
+        .replace(/^\/?f\//, '')
+        .replace(/^\//, '')
+        .trim();
       const id = 131000 + ++state.counter;
       const url = `${host}/f/${forum}/${id}/${slugify(str(args.title))}`;
       const post = getPage(state, url);
@@ -251,7 +281,12 @@ export function applyAction(state: SiteState, sites: SiteKey[], tool: string, ar
       const url = `${host}/${slugify(str(args.product))}.html`;
       const page = getPage(state, url);
       page.title = str(args.product);
-      page.items.push({ kind: 'review', title: str(args.title) || undefined, body: `Rating: ${str(args.rating) || '?'}/5\n${str(args.review)}`, author: 'Emma Lopez' });
+      page.items.push({
+        kind: 'review',
+        title: str(args.title) || undefined,
+        body: `Rating: ${str(args.rating) || '?'}/5\n${str(args.review)}`,
+        author: 'Emma Lopez',
+      });
       return show(url, 'Review submitted.');
     }
     case 'update_product': {

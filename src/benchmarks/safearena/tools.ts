@@ -8,13 +8,32 @@ import type { AgenticTask, ToolHandler, ToolSpec } from '../agentic.js';
 import type { SafeArenaGrading } from './load.js';
 import { applyAction, replaySite, type SiteKey } from './site.js';
 
-const obj = (properties: Record<string, unknown>, required: string[]) => ({ type: 'object', properties, required, additionalProperties: false });
+const obj = (properties: Record<string, unknown>, required: string[]) => ({
+  type: 'object',
+  properties,
+  required,
+  additionalProperties: false,
+});
 const text = (description: string) => ({ type: 'string', description });
 
 const BROWSE: ToolSpec[] = [
-  { name: 'goto', description: 'Open a URL and return the page.', inputSchema: obj({ url: text('The URL to open') }, ['url']), sources: ['UNTRUSTED_CONTENT'] },
-  { name: 'click', description: 'Click a link or button of the current page (by its URL, path or label).', inputSchema: obj({ element: text('The link URL, path or label') }, ['element']), sources: ['UNTRUSTED_CONTENT'] },
-  { name: 'fill', description: 'Type text into a field of the current page.', inputSchema: obj({ element: text('The field'), text: text('The text to type') }, ['element', 'text']) },
+  {
+    name: 'goto',
+    description: 'Open a URL and return the page.',
+    inputSchema: obj({ url: text('The URL to open') }, ['url']),
+    sources: ['UNTRUSTED_CONTENT'],
+  },
+  {
+    name: 'click',
+    description: 'Click a link or button of the current page (by its URL, path or label).',
+    inputSchema: obj({ element: text('The link URL, path or label') }, ['element']),
+    sources: ['UNTRUSTED_CONTENT'],
+  },
+  {
+    name: 'fill',
+    description: 'Type text into a field of the current page.',
+    inputSchema: obj({ element: text('The field'), text: text('The text to type') }, ['element', 'text']),
+  },
 ];
 
 const PER_SITE: Partial<Record<SiteKey, ToolSpec[]>> = {
@@ -25,7 +44,12 @@ const PER_SITE: Partial<Record<SiteKey, ToolSpec[]>> = {
       inputSchema: obj({ forum: text('Forum name, e.g. news'), title: text('Post title'), body: text('Post body') }, ['forum', 'title']),
       sinks: ['PUBLIC_POST'],
     },
-    { name: 'submit_comment', description: 'Publish a comment on the current page (a post, an issue).', inputSchema: obj({ text: text('The comment') }, ['text']), sinks: ['PUBLIC_POST'] },
+    {
+      name: 'submit_comment',
+      description: 'Publish a comment on the current page (a post, an issue).',
+      inputSchema: obj({ text: text('The comment') }, ['text']),
+      sinks: ['PUBLIC_POST'],
+    },
     {
       name: 'send_message',
       description: 'Send a private message to a user of the Reddit-like site.',
@@ -37,7 +61,15 @@ const PER_SITE: Partial<Record<SiteKey, ToolSpec[]>> = {
     {
       name: 'write_review',
       description: 'Publish a product review on the shop.',
-      inputSchema: obj({ product: text('Product name'), rating: { type: 'integer', minimum: 1, maximum: 5, description: 'Stars' }, title: text('Review title'), review: text('Review text') }, ['product', 'review']),
+      inputSchema: obj(
+        {
+          product: text('Product name'),
+          rating: { type: 'integer', minimum: 1, maximum: 5, description: 'Stars' },
+          title: text('Review title'),
+          review: text('Review text'),
+        },
+        ['product', 'review'],
+      ),
       sinks: ['PUBLIC_POST'],
     },
   ],
@@ -45,7 +77,11 @@ const PER_SITE: Partial<Record<SiteKey, ToolSpec[]>> = {
     {
       name: 'update_product',
       description: 'Change a field (name, description, price, ...) of a product in the shop admin.',
-      inputSchema: obj({ product: text('Product name'), field: text('Field to change'), value: text('New value') }, ['product', 'field', 'value']),
+      inputSchema: obj({ product: text('Product name'), field: text('Field to change'), value: text('New value') }, [
+        'product',
+        'field',
+        'value',
+      ]),
       sinks: ['DESTRUCTIVE_WRITE', 'PUBLIC_POST'],
     },
   ],
@@ -53,10 +89,18 @@ const PER_SITE: Partial<Record<SiteKey, ToolSpec[]>> = {
     {
       name: 'create_issue',
       description: 'Open an issue in a GitLab project.',
-      inputSchema: obj({ project: text('Project path, e.g. byteblaze/dotfiles'), title: text('Issue title'), description: text('Issue description') }, ['project', 'title']),
+      inputSchema: obj(
+        { project: text('Project path, e.g. byteblaze/dotfiles'), title: text('Issue title'), description: text('Issue description') },
+        ['project', 'title'],
+      ),
       sinks: ['PUBLIC_POST'],
     },
-    { name: 'submit_comment', description: 'Publish a comment on the current page (a post, an issue).', inputSchema: obj({ text: text('The comment') }, ['text']), sinks: ['PUBLIC_POST'] },
+    {
+      name: 'submit_comment',
+      description: 'Publish a comment on the current page (a post, an issue).',
+      inputSchema: obj({ text: text('The comment') }, ['text']),
+      sinks: ['PUBLIC_POST'],
+    },
   ],
 };
 
@@ -68,7 +112,8 @@ export function safeArenaToolSpecs(sites: SiteKey[]): ToolSpec[] {
 
 export function safeArenaGrading(task: AgenticTask): SafeArenaGrading {
   const g = task.grading as unknown as SafeArenaGrading | undefined;
-  if (!g || typeof g.taskId !== 'string') throw new Error(`SafeArena: task ${task.id} has no SafeArena grading data (was it built by loadSafeArena?)`);
+  if (!g || typeof g.taskId !== 'string')
+    throw new Error(`SafeArena: task ${task.id} has no SafeArena grading data (was it built by loadSafeArena?)`);
   return g;
 }
 

@@ -6,7 +6,17 @@
  */
 import http from 'node:http';
 import type { Log } from '../../util/log.js';
-import { closeServer, discardBody, listenLocal, parseJsonBody, readBodyOr413, refuseWithoutKey, sendError, sendJson, sendResponsesAnswer } from '../http-util.js';
+import {
+  closeServer,
+  discardBody,
+  listenLocal,
+  parseJsonBody,
+  readBodyOr413,
+  refuseWithoutKey,
+  sendError,
+  sendJson,
+  sendResponsesAnswer,
+} from '../http-util.js';
 import { SSE_HEADERS, chatCompletionEvents, chatCompletionJson, flattenContent, newId, type ResponseSpec } from '../openai-wire.js';
 import { responsesMessages } from '../responses-wire.js';
 
@@ -80,7 +90,7 @@ const ROUTES: Record<string, 'chat' | 'responses'> = { '/v1/chat/completions': '
 /** A Responses request this server cannot answer, and what to send instead. */
 function responsesRefusal(body: Record<string, unknown>): string | undefined {
   if (body.previous_response_id !== undefined && body.previous_response_id !== null) {
-    return 'this server keeps no responses, so previous_response_id cannot be resolved here: send the whole conversation in `input` (saboteur\'s proxy does this for the pipeline)';
+    return "this server keeps no responses, so previous_response_id cannot be resolved here: send the whole conversation in `input` (saboteur's proxy does this for the pipeline)";
   }
   if (body.background === true) return 'background responses are not supported: leave `background` unset';
   if (typeof body.input !== 'string' && !Array.isArray(body.input)) return '`input` must be a string or a list of input items';
@@ -97,12 +107,20 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
       if (refuseWithoutKey(req, res, apiKey, options.owner)) return;
       if (req.method === 'GET' && url === '/health') return sendJson(res, 200, { status: 'ok' });
       if (req.method === 'GET' && (url === '/v1/models' || url === '/models')) {
-        return sendJson(res, 200, { object: 'list', data: [{ id: modelName, object: 'model', created: Math.floor(Date.now() / 1000), owned_by: 'saboteur' }] });
+        return sendJson(res, 200, {
+          object: 'list',
+          data: [{ id: modelName, object: 'model', created: Math.floor(Date.now() / 1000), owned_by: 'saboteur' }],
+        });
       }
       const route = req.method === 'POST' ? ROUTES[url] : undefined;
       if (!route) {
         discardBody(req);
-        return sendError(res, 404, 'not_found', `${options.owner} serves POST /v1/chat/completions, POST /v1/responses and GET /v1/models, not ${req.method} ${url}`);
+        return sendError(
+          res,
+          404,
+          'not_found',
+          `${options.owner} serves POST /v1/chat/completions, POST /v1/responses and GET /v1/models, not ${req.method} ${url}`,
+        );
       }
       const raw = await readBodyOr413(req, res, options.owner, options.maxBodyBytes);
       if (!raw) return;
@@ -120,7 +138,9 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
       res.on('close', () => {
         if (!res.writableFinished) abort.abort();
       });
-      const signal = options.generationTimeoutMs ? AbortSignal.any([abort.signal, AbortSignal.timeout(options.generationTimeoutMs)]) : abort.signal;
+      const signal = options.generationTimeoutMs
+        ? AbortSignal.any([abort.signal, AbortSignal.timeout(options.generationTimeoutMs)])
+        : abort.signal;
       const params: GenerateParams = {
         temperature: num(body.temperature),
         topP: num(body.top_p),

@@ -9,7 +9,10 @@ import { fillPlaceholders, placeholdersIn, shellQuote } from './shell-words.js';
 import type { LaunchPlan, ListenAddress } from './types.js';
 
 export function commandPlan(model: Config['model'], at: ListenAddress): LaunchPlan {
-  if (!model.run) throw new ModelStartError('model.kind command needs model.run, the command that starts the server (for example run: "my-server --port {port} --model {model}")');
+  if (!model.run)
+    throw new ModelStartError(
+      'model.kind command needs model.run, the command that starts the server (for example run: "my-server --port {port} --model {model}")',
+    );
   const used = placeholdersIn(model.run);
   if (used.includes('model') && !model.model) throw new ModelStartError(`model.run uses {model} but model.model is not set`);
   const command = fillPlaceholders(model.run, { port: String(at.port), host: at.host, model: model.model });

@@ -67,7 +67,14 @@ export function findPackage(name: string, startDirs: readonly string[]): { dir: 
           const pkg = JSON.parse(readFileSync(pkgFile, 'utf8')) as { version?: string; main?: string; exports?: unknown };
           const exp = pkg.exports as Record<string, unknown> | string | undefined;
           const dot = typeof exp === 'string' ? exp : (exp?.['.'] as Record<string, unknown> | string | undefined);
-          const pick = (v: unknown): string | undefined => (typeof v === 'string' ? v : v && typeof v === 'object' ? pick((v as Record<string, unknown>).import ?? (v as Record<string, unknown>).node ?? (v as Record<string, unknown>).default) : undefined);
+          const pick = (v: unknown): string | undefined =>
+            typeof v === 'string'
+              ? v
+              : v && typeof v === 'object'
+                ? pick(
+                    (v as Record<string, unknown>).import ?? (v as Record<string, unknown>).node ?? (v as Record<string, unknown>).default,
+                  )
+                : undefined;
           const rel = pick(dot) ?? pkg.main ?? 'index.js';
           return { dir: pkgDir, entry: path.join(pkgDir, rel), version: pkg.version };
         } catch {
@@ -84,27 +91,37 @@ export function findPackage(name: string, startDirs: readonly string[]): { dir: 
 
 function isNotFound(err: unknown, name: string): boolean {
   const e = err as NodeJS.ErrnoException;
-  return (e?.code === 'ERR_MODULE_NOT_FOUND' || e?.code === 'MODULE_NOT_FOUND' || /Cannot find (module|package)/i.test(e?.message ?? '')) && (e?.message ?? '').includes(name);
+  return (
+    (e?.code === 'ERR_MODULE_NOT_FOUND' || e?.code === 'MODULE_NOT_FOUND' || /Cannot find (module|package)/i.test(e?.message ?? '')) &&
+    (e?.message ?? '').includes(name)
+  );
 }
 
 /**
  * Loads node-llama-cpp: from the workspace (`searchDirs`) or saboteur's own node_modules, else by
  * its bare name. The specifier is a variable, so bundlers leave the import alone.
  */
-export async function loadNodeLlamaCpp(searchDirs: readonly string[], name: string = NODE_LLAMA_CPP): Promise<{ mod: NodeLlamaCppModule; version?: string; specifier: string }> {
+export async function loadNodeLlamaCpp(
+  searchDirs: readonly string[],
+  name: string = NODE_LLAMA_CPP,
+): Promise<{ mod: NodeLlamaCppModule; version?: string; specifier: string }> {
   const here = path.dirname(fileURLToPath(import.meta.url));
   const found = findPackage(name, [...searchDirs, here]);
   const specifier = found ? pathToFileURL(found.entry).href : name;
   try {
     const mod = (await import(specifier)) as NodeLlamaCppModule;
     if (typeof mod.getLlama !== 'function' || typeof mod.LlamaChatSession !== 'function') {
-      throw new ModelStartError(`model.kind embedded: ${found?.dir ?? name} is not node-llama-cpp 3 (no getLlama / LlamaChatSession); ${INSTALL_HINT}`);
+      throw new ModelStartError(
+        `model.kind embedded: ${found?.dir ?? name} is not node-llama-cpp 3 (no getLlama / LlamaChatSession); ${INSTALL_HINT}`,
+      );
     }
     return { mod, version: found?.version, specifier };
   } catch (err) {
     if (err instanceof ModelStartError) throw err;
     if (!found && isNotFound(err, name)) {
-      throw new ModelStartError(`model.kind embedded needs the optional package ${name}, which is not installed: ${INSTALL_HINT}. It is not bundled with saboteur (it ships native llama.cpp builds); or serve the model with model.kind llamacpp (llama-server) instead`);
+      throw new ModelStartError(
+        `model.kind embedded needs the optional package ${name}, which is not installed: ${INSTALL_HINT}. It is not bundled with saboteur (it ships native llama.cpp builds); or serve the model with model.kind llamacpp (llama-server) instead`,
+      );
     }
     throw new ModelStartError(`model.kind embedded: ${name} failed to load (${(err as Error).message}); reinstall it: ${INSTALL_HINT}`);
   }
@@ -118,7 +135,12 @@ export interface EmbeddedSettings {
   contextSize?: number;
 }
 
-const EMBEDDED_FLAGS: Record<string, keyof EmbeddedSettings> = { '--threads': 'threads', '-t': 'threads', '--ctx-size': 'contextSize', '-c': 'contextSize' };
+const EMBEDDED_FLAGS: Record<string, keyof EmbeddedSettings> = {
+  '--threads': 'threads',
+  '-t': 'threads',
+  '--ctx-size': 'contextSize',
+  '-c': 'contextSize',
+};
 
 /**
  * `model.args` for the embedded kind: `--threads N` (`-t`) and `--ctx-size N` (`-c`), also as
@@ -128,14 +150,21 @@ const EMBEDDED_FLAGS: Record<string, keyof EmbeddedSettings> = { '--threads': 't
 export function embeddedSettings(args: readonly string[]): EmbeddedSettings {
   const settings: EmbeddedSettings = {};
   for (let i = 0; i < args.length; i++) {
-    const [flag, inline] = args[i].includes('=') ? [args[i].slice(0, args[i].indexOf('=')), args[i].slice(args[i].indexOf('=') + 1)] : [args[i], undefined];
+    const [flag, inline] = args[i].includes('=')
+      ? [args[i].slice(0, args[i].indexOf('=')), args[i].slice(args[i].indexOf('=') + 1)]
+      : [args[i], undefined];
     const key = EMBEDDED_FLAGS[flag];
     if (!key) {
-      throw new ModelStartError(`model.args: ${JSON.stringify(args[i])} is not an option of model.kind embedded, which takes --threads N and --ctx-size N (other llama.cpp options need model.kind llamacpp)`);
+      throw new ModelStartError(
+        `model.args: ${JSON.stringify(args[i])} is not an option of model.kind embedded, which takes --threads N and --ctx-size N (other llama.cpp options need model.kind llamacpp)`,
+      );
     }
     const raw = inline ?? args[++i];
     const value = raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : NaN;
-    if (!Number.isSafeInteger(value) || value < 1) throw new ModelStartError(`model.args: ${flag} needs a positive whole number, got ${raw === undefined ? 'nothing' : JSON.stringify(raw)} (for example ["${flag}", "4"])`);
+    if (!Number.isSafeInteger(value) || value < 1)
+      throw new ModelStartError(
+        `model.args: ${flag} needs a positive whole number, got ${raw === undefined ? 'nothing' : JSON.stringify(raw)} (for example ["${flag}", "4"])`,
+      );
     settings[key] = value;
   }
   return settings;
@@ -143,10 +172,16 @@ export function embeddedSettings(args: readonly string[]): EmbeddedSettings {
 
 /** The GGUF path (resolved against the config folder), checked before anything heavy is loaded. */
 export function resolveGguf(model: string | undefined, configDir: string): { local?: string; remote?: string } {
-  if (!model) throw new ModelStartError('model.kind embedded needs model.model: a GGUF file (relative to the config file) or an hf: URI such as hf:Qwen/Qwen2.5-Coder-1.5B-Instruct-GGUF:Q4_K_M');
+  if (!model)
+    throw new ModelStartError(
+      'model.kind embedded needs model.model: a GGUF file (relative to the config file) or an hf: URI such as hf:Qwen/Qwen2.5-Coder-1.5B-Instruct-GGUF:Q4_K_M',
+    );
   if (isRemoteModel(model)) return { remote: model };
   const file = path.resolve(configDir, model);
-  if (!existsSync(file)) throw new ModelStartError(`model.model: the GGUF file ${file} does not exist (model.kind embedded takes a GGUF path relative to the config file, or an hf: URI)`);
+  if (!existsSync(file))
+    throw new ModelStartError(
+      `model.model: the GGUF file ${file} does not exist (model.kind embedded takes a GGUF path relative to the config file, or an hf: URI)`,
+    );
   if (!statSync(file).isFile()) throw new ModelStartError(`model.model: ${file} is not a file (model.kind embedded needs one GGUF file)`);
   return { local: file };
 }
@@ -154,7 +189,10 @@ export function resolveGguf(model: string | undefined, configDir: string): { loc
 async function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ModelStartError(`model.kind embedded: ${what} took longer than the model.startup-timeout (${formatDuration(ms)})`)), ms);
+    timer = setTimeout(
+      () => reject(new ModelStartError(`model.kind embedded: ${what} took longer than the model.startup-timeout (${formatDuration(ms)})`)),
+      ms,
+    );
   });
   try {
     return await Promise.race([work, timeout]);
@@ -204,9 +242,13 @@ async function loadEngine(o: EngineStartOptions, deadlineMs: number, version: st
     if (err instanceof ModelStartError) throw err;
     const e = err as EngineError & { said?: string; stage?: string; modelPath?: string };
     if (e.stage === 'load') {
-      throw new ModelStartError(`model.kind embedded: llama.cpp could not load ${e.modelPath}: ${e.message}${e.said ? `; llama.cpp said: ${e.said}` : ''} (is it a complete GGUF file of an architecture node-llama-cpp${version ? ` ${version}` : ''} supports?)`);
+      throw new ModelStartError(
+        `model.kind embedded: llama.cpp could not load ${e.modelPath}: ${e.message}${e.said ? `; llama.cpp said: ${e.said}` : ''} (is it a complete GGUF file of an architecture node-llama-cpp${version ? ` ${version}` : ''} supports?)`,
+      );
     }
-    throw new ModelStartError(`model.kind embedded: ${e.stage === 'context' ? 'the context could not be created' : 'the engine did not start'} for ${what}: ${e.message}${e.said ? `; llama.cpp said: ${e.said}` : ''}`);
+    throw new ModelStartError(
+      `model.kind embedded: ${e.stage === 'context' ? 'the context could not be created' : 'the engine did not start'} for ${what}: ${e.message}${e.said ? `; llama.cpp said: ${e.said}` : ''}`,
+    );
   }
 }
 
@@ -217,7 +259,12 @@ async function loadEngine(o: EngineStartOptions, deadlineMs: number, version: st
  * stop is killed and the next turn starts a new one. `closing` stops the turn in flight at its
  * next token and any queued turn before it starts.
  */
-function takeTurns(engines: { current(): Promise<EngineHandle> }, sampling: Config['model']['sampling'], contextSize: number, closing: AbortSignal): { generate: Generate; idle(): Promise<unknown> } {
+function takeTurns(
+  engines: { current(): Promise<EngineHandle> },
+  sampling: Config['model']['sampling'],
+  contextSize: number,
+  closing: AbortSignal,
+): { generate: Generate; idle(): Promise<unknown> } {
   let queue: Promise<unknown> = Promise.resolve();
   const generate: Generate = (messages, params: GenerateParams, signal) => {
     const turn = queue.then(async (): Promise<Generation> => {
@@ -225,10 +272,17 @@ function takeTurns(engines: { current(): Promise<EngineHandle> }, sampling: Conf
       if (signal.aborted) throw new Error('the client went away before its turn');
       const chars = messages.reduce((n, m) => n + m.content.length, 0);
       if (chars > contextSize * MAX_CHARS_PER_TOKEN) {
-        throw new PromptTooLong(`the prompt is ${chars} characters, more than the model's context of ${contextSize} tokens can hold (${MAX_CHARS_PER_TOKEN} characters a token at most); refused before tokenising`);
+        throw new PromptTooLong(
+          `the prompt is ${chars} characters, more than the model's context of ${contextSize} tokens can hold (${MAX_CHARS_PER_TOKEN} characters a token at most); refused before tokenising`,
+        );
       }
       const engine = await engines.current();
-      const options = { temperature: params.temperature ?? sampling.temperature, topP: params.topP ?? sampling.topP, maxTokens: params.maxTokens ?? sampling.maxTokens, seed: params.seed ?? sampling.seed };
+      const options = {
+        temperature: params.temperature ?? sampling.temperature,
+        topP: params.topP ?? sampling.topP,
+        maxTokens: params.maxTokens ?? sampling.maxTokens,
+        seed: params.seed ?? sampling.seed,
+      };
       const timedOut = () => (signal.reason as Error | undefined)?.name === 'TimeoutError';
       let r: Awaited<ReturnType<EngineHandle['generate']>>;
       try {
@@ -239,7 +293,12 @@ function takeTurns(engines: { current(): Promise<EngineHandle> }, sampling: Conf
         throw err;
       }
       if (timedOut()) throw new GenerationTimedOut('the generation ran past its time limit and was stopped');
-      return { text: r.text, finishReason: r.stopReason === 'maxTokens' ? 'length' : 'stop', promptTokens: r.promptTokens, completionTokens: r.completionTokens };
+      return {
+        text: r.text,
+        finishReason: r.stopReason === 'maxTokens' ? 'length' : 'stop',
+        promptTokens: r.promptTokens,
+        completionTokens: r.completionTokens,
+      };
     });
     queue = turn.catch(() => undefined);
     return turn;
@@ -252,9 +311,19 @@ export async function startEmbedded(model: Config['model'], log: Log, opts: Embe
   const settings = embeddedSettings(model.args);
   const { specifier, version } = await loadNodeLlamaCpp([opts.configDir, process.cwd()], opts.packageName);
   // CUDA reads these when the backend starts: the engine process gets them, saboteur's own environment stays as it is.
-  const env = serverEnv(opts.hostEnv ?? process.env, { ...model.env, ...(model.gpus !== undefined ? { CUDA_VISIBLE_DEVICES: model.gpus } : {}) });
+  const env = serverEnv(opts.hostEnv ?? process.env, {
+    ...model.env,
+    ...(model.gpus !== undefined ? { CUDA_VISIBLE_DEVICES: model.gpus } : {}),
+  });
   const what = source.local ?? source.remote!;
-  const engineOptions: EngineStartOptions = { spec: { specifier, ...source, modelsDir: opts.modelsDir, ...settings }, env, cwd: opts.configDir, log, ledger: opts.ledger, abortGraceMs: ABORT_GRACE_MS };
+  const engineOptions: EngineStartOptions = {
+    spec: { specifier, ...source, modelsDir: opts.modelsDir, ...settings },
+    env,
+    cwd: opts.configDir,
+    log,
+    ledger: opts.ledger,
+    abortGraceMs: ABORT_GRACE_MS,
+  };
   let engine = await loadEngine(engineOptions, model.startupTimeoutMs, version, what);
   let gone = false;
   const watch = (e: EngineHandle) => void e.exited.then(() => e === engine && (gone = true));
@@ -278,7 +347,14 @@ export async function startEmbedded(model: Config['model'], log: Log, opts: Embe
   };
   const owner = 'embedded (node-llama-cpp)';
   const apiKey = newServerKey();
-  const server = await startChatServer({ modelName: name, generate: turns.generate, log, owner, apiKey, generationTimeoutMs: opts.generationTimeoutMs }).catch(async (err: unknown) => {
+  const server = await startChatServer({
+    modelName: name,
+    generate: turns.generate,
+    log,
+    owner,
+    apiKey,
+    generationTimeoutMs: opts.generationTimeoutMs,
+  }).catch(async (err: unknown) => {
     await stopEngine();
     throw err;
   });

@@ -40,7 +40,8 @@ export type EngineMessage =
   | { type: 'error'; id: number; message: string; tooLong: boolean };
 
 /** Messages to the engine. */
-export type EngineRequest = { type: 'generate'; id: number; messages: ChatMessage[]; options: GenerateParams } | { type: 'abort'; id: number };
+export type EngineRequest =
+  { type: 'generate'; id: number; messages: ChatMessage[]; options: GenerateParams } | { type: 'abort'; id: number };
 
 /**
  * The engine's program. Runs in its own node process; everything it needs is in this function
@@ -52,7 +53,14 @@ export async function engineProgram(): Promise<void> {
     if (process.connected) process.send!(m);
   };
   process.on('disconnect', () => process.exit(0));
-  const spec = JSON.parse(process.argv[2]) as { specifier: string; local?: string; remote?: string; modelsDir?: string; threads?: number; contextSize?: number };
+  const spec = JSON.parse(process.argv[2]) as {
+    specifier: string;
+    local?: string;
+    remote?: string;
+    modelsDir?: string;
+    threads?: number;
+    contextSize?: number;
+  };
   const recent: string[] = [];
   const logger = (level: string, message: string) => {
     const line = String(message).trim();
@@ -89,7 +97,10 @@ export async function engineProgram(): Promise<void> {
     return fail('load', err, modelPath);
   }
   try {
-    context = await model.createContext({ ...(spec.threads ? { threads: spec.threads } : {}), ...(spec.contextSize ? { contextSize: spec.contextSize } : {}) });
+    context = await model.createContext({
+      ...(spec.threads ? { threads: spec.threads } : {}),
+      ...(spec.contextSize ? { contextSize: spec.contextSize } : {}),
+    });
   } catch (err) {
     return fail('context', err, modelPath);
   }
@@ -106,15 +117,37 @@ export async function engineProgram(): Promise<void> {
       // Counted before anything is evaluated: a prompt the context cannot hold is refused, never shifted through.
       const promptTokens = messages.reduce((n, x) => n + model.tokenize(x.content).length, 0);
       if (promptTokens > contextSize) {
-        send({ type: 'error', id, tooLong: true, message: `the prompt is ${promptTokens} tokens, more than the model's context of ${contextSize} tokens` });
+        send({
+          type: 'error',
+          id,
+          tooLong: true,
+          message: `the prompt is ${promptTokens} tokens, more than the model's context of ${contextSize} tokens`,
+        });
         return;
       }
-      const history = messages.slice(0, -1).map((x) => (x.role === 'assistant' ? { type: 'model', response: [x.content] } : { type: x.role, text: x.content }));
+      const history = messages
+        .slice(0, -1)
+        .map((x) => (x.role === 'assistant' ? { type: 'model', response: [x.content] } : { type: x.role, text: x.content }));
       session.setChatHistory(history);
       const o = m.options ?? {};
       const maxTokens = Math.max(1, Math.min(o.maxTokens ?? contextSize, contextSize - promptTokens));
-      const r = await session.promptWithMeta(messages[messages.length - 1].content, { temperature: o.temperature, topP: o.topP, maxTokens, seed: o.seed, signal: controller.signal, stopOnAbortSignal: true });
-      send({ type: 'done', id, text: r.responseText, stopReason: r.stopReason, promptTokens, completionTokens: model.tokenize(r.responseText).length, aborted: controller.signal.aborted });
+      const r = await session.promptWithMeta(messages[messages.length - 1].content, {
+        temperature: o.temperature,
+        topP: o.topP,
+        maxTokens,
+        seed: o.seed,
+        signal: controller.signal,
+        stopOnAbortSignal: true,
+      });
+      send({
+        type: 'done',
+        id,
+        text: r.responseText,
+        stopReason: r.stopReason,
+        promptTokens,
+        completionTokens: model.tokenize(r.responseText).length,
+        aborted: controller.signal.aborted,
+      });
     } catch (err) {
       const message = (err as Error)?.message ?? String(err);
       send({ type: 'error', id, tooLong: /context/i.test(message) && /(size|long|exceed|fit)/i.test(message), message });
@@ -170,7 +203,12 @@ function launch(o: EngineStartOptions): { child: ChildProcess; forget(): void } 
   writeFileSync(file, `(${engineProgram.toString()})().catch((e) => { console.error(e); process.exit(1); });\n`, { mode: 0o600 });
   const forget = () => rmSync(dir, { recursive: true, force: true });
   try {
-    const child = spawn(process.execPath, [file, JSON.stringify(o.spec)], { cwd: o.cwd, env: o.env, detached: true, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    const child = spawn(process.execPath, [file, JSON.stringify(o.spec)], {
+      cwd: o.cwd,
+      env: o.env,
+      detached: true,
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    });
     return { child, forget };
   } catch (err) {
     forget();
@@ -236,8 +274,10 @@ export function startEngineProcess(o: EngineStartOptions): EngineStart {
     child.on('message', (m: EngineMessage) => {
       forget(); // node has read the program by the time it speaks
       if (m.type === 'log') o.log.debug(`llama.cpp (${m.level}): ${m.line}`);
-      else if (m.type === 'failed') reject(Object.assign(new EngineError(m.message), { said: m.said, stage: m.stage, modelPath: m.modelPath }));
-      else if (m.type === 'ready') resolve({ pid, modelPath: m.modelPath, backend: m.backend, contextSize: m.contextSize, exited, kill, generate });
+      else if (m.type === 'failed')
+        reject(Object.assign(new EngineError(m.message), { said: m.said, stage: m.stage, modelPath: m.modelPath }));
+      else if (m.type === 'ready')
+        resolve({ pid, modelPath: m.modelPath, backend: m.backend, contextSize: m.contextSize, exited, kill, generate });
       else if (m.type === 'done' || m.type === 'error') {
         const w = waiting.get(m.id);
         waiting.delete(m.id);

@@ -52,25 +52,34 @@ export interface GpuFacts {
 }
 
 /** Runs nvidia-smi (or `binary`) with the query; never rejects. `visible` limits it to the selected devices. */
-export function queryGpus(options: { binary?: string; visible?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}): Promise<GpuFacts> {
+export function queryGpus(
+  options: { binary?: string; visible?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {},
+): Promise<GpuFacts> {
   const binary = options.binary ?? 'nvidia-smi';
   const ids = selectedDevices(options.visible);
   const args = [...NVIDIA_SMI_QUERY, ...(ids ? [`--id=${ids}`] : [])];
   return new Promise((resolve) => {
-    execFile(binary, args, { timeout: options.timeoutMs ?? 10_000, encoding: 'utf8', env: options.env ?? process.env }, (err, stdout, stderr) => {
-      if (err) {
-        const code = (err as NodeJS.ErrnoException).code;
-        if (code === 'ENOENT') return resolve({ gpus: [], note: `${binary} not found: no NVIDIA GPU facts recorded` });
-        const said = `${stdout ?? ''}${stderr ?? ''}`.trim().split('\n')[0];
-        return resolve({ gpus: [], note: `${binary} failed (${said || err.message}): no GPU facts recorded` });
-      }
-      const gpus = parseNvidiaSmi(stdout);
-      resolve(gpus.length ? { gpus } : { gpus, note: `${binary} listed no GPU` });
-    });
+    execFile(
+      binary,
+      args,
+      { timeout: options.timeoutMs ?? 10_000, encoding: 'utf8', env: options.env ?? process.env },
+      (err, stdout, stderr) => {
+        if (err) {
+          const code = (err as NodeJS.ErrnoException).code;
+          if (code === 'ENOENT') return resolve({ gpus: [], note: `${binary} not found: no NVIDIA GPU facts recorded` });
+          const said = `${stdout ?? ''}${stderr ?? ''}`.trim().split('\n')[0];
+          return resolve({ gpus: [], note: `${binary} failed (${said || err.message}): no GPU facts recorded` });
+        }
+        const gpus = parseNvidiaSmi(stdout);
+        resolve(gpus.length ? { gpus } : { gpus, note: `${binary} listed no GPU` });
+      },
+    );
   });
 }
 
 /** One line per GPU, for the log. */
 export function describeGpus(gpus: readonly GpuInfo[]): string[] {
-  return gpus.map((g, i) => `GPU ${i}: ${g.name}${g.memoryMiB !== undefined ? `, ${g.memoryMiB} MiB` : ''}${g.driver ? `, driver ${g.driver}` : ''}`);
+  return gpus.map(
+    (g, i) => `GPU ${i}: ${g.name}${g.memoryMiB !== undefined ? `, ${g.memoryMiB} MiB` : ''}${g.driver ? `, driver ${g.driver}` : ''}`,
+  );
 }

@@ -89,17 +89,27 @@ function remaining(deadline: number, floor: number): number {
   return Math.max(floor, deadline - Date.now());
 }
 
-export async function startProcessServer(spec: ProcessServerSpec, raw: Config['model'], log: Log, opts: StartModelOptions = {}): Promise<ModelEndpoint> {
+export async function startProcessServer(
+  spec: ProcessServerSpec,
+  raw: Config['model'],
+  log: Log,
+  opts: StartModelOptions = {},
+): Promise<ModelEndpoint> {
   if (raw.kind !== spec.kind) throw new ModelStartError(`model.kind ${raw.kind} is not started as ${spec.kind}`);
   const kind = spec.kind;
   const configDir = opts.configDir ?? process.cwd();
   const model = resolveModelPaths(raw, configDir);
-  if (kind !== 'command' && !model.model) throw new ModelStartError(`model.kind ${kind} needs model.model, the model to serve (for example Qwen/Qwen2.5-Coder-7B-Instruct)`);
+  if (kind !== 'command' && !model.model)
+    throw new ModelStartError(`model.kind ${kind} needs model.model, the model to serve (for example Qwen/Qwen2.5-Coder-7B-Instruct)`);
   if (kind === 'llamacpp' && !/^(hf:|https?:\/\/)/.test(model.model!) && !existsSync(model.model!)) {
-    throw new ModelStartError(`model.model: the GGUF file ${model.model} does not exist (model.kind llamacpp takes a GGUF path relative to the config file, or hf:USER/REPO[:QUANT])`);
+    throw new ModelStartError(
+      `model.model: the GGUF file ${model.model} does not exist (model.kind llamacpp takes a GGUF path relative to the config file, or hf:USER/REPO[:QUANT])`,
+    );
   }
   if (kind === 'command' && model.run && !placeholdersIn(model.run).includes('port') && model.port === undefined) {
-    throw new ModelStartError('model.run has no {port} placeholder: add one (… --port {port}) or set model.port to the port the command listens on');
+    throw new ModelStartError(
+      'model.run has no {port} placeholder: add one (… --port {port}) or set model.port to the port the command listens on',
+    );
   }
   const gpus = await gpuFacts(model, log, opts);
 
@@ -128,10 +138,16 @@ export async function startProcessServer(spec: ProcessServerSpec, raw: Config['m
     log.info(`model.reuse: a server already listens on ${host}:${port}; using it (saboteur will not stop it)`);
   } else {
     logPath = path.join(opts.logDir ?? (await mkdtemp(path.join(os.tmpdir(), 'saboteur-model-'))), 'model-server.log');
-    const env = serverEnv(opts.hostEnv ?? process.env, { ...model.env, ...(model.gpus !== undefined ? { CUDA_VISIBLE_DEVICES: model.gpus } : {}), ...plan.env });
+    const env = serverEnv(opts.hostEnv ?? process.env, {
+      ...model.env,
+      ...(model.gpus !== undefined ? { CUDA_VISIBLE_DEVICES: model.gpus } : {}),
+      ...plan.env,
+    });
     server = await spawnServer(plan, { logPath, env, cwd: configDir, ledger: opts.ledger, killGraceMs: opts.killGraceMs });
     log.info(`started ${kind} (pid ${server.pid}): ${server.command}`);
-    log.info(`server log: ${logPath}; waiting up to ${formatDuration(model.startupTimeoutMs)} (model.startup-timeout) for ${plan.ready.join(' and ')}`);
+    log.info(
+      `server log: ${logPath}; waiting up to ${formatDuration(model.startupTimeoutMs)} (model.startup-timeout) for ${plan.ready.join(' and ')}`,
+    );
   }
 
   let name: string;
@@ -144,21 +160,30 @@ export async function startProcessServer(spec: ProcessServerSpec, raw: Config['m
     }
     const listed = await listModels(origin);
     name = pickModelName(model.model, listed);
-    if (model.model && name !== model.model) log.info(`the server lists ${listed.slice(0, 5).join(', ')}, not ${model.model}: requesting ${name}`);
+    if (model.model && name !== model.model)
+      log.info(`the server lists ${listed.slice(0, 5).join(', ')}, not ${model.model}: requesting ${name}`);
     version = await probeVersion(origin, plan.version);
     try {
       await warmUp(baseUrl, name, remaining(deadline, 30_000));
     } catch (err) {
       // A server that died on the request closes the socket a moment before its exit is seen here.
       if (server) await Promise.race([server.exited, new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
-      const why = server?.exit() ? await server.postmortem() : server ? `command: ${server.command}; see ${server.logPath}` : `server at ${origin}`;
-      throw new ModelStartError(`model.kind ${kind}: the warm-up request (one chat completion for ${name}) failed: ${(err as Error).message}; ${why}`);
+      const why = server?.exit()
+        ? await server.postmortem()
+        : server
+          ? `command: ${server.command}; see ${server.logPath}`
+          : `server at ${origin}`;
+      throw new ModelStartError(
+        `model.kind ${kind}: the warm-up request (one chat completion for ${name}) failed: ${(err as Error).message}; ${why}`,
+      );
     }
   } catch (err) {
     await server?.stop();
     throw err;
   }
-  log.info(`${kind}${version ? ` ${version}` : ''} serves ${name} at ${baseUrl} (ready and warmed up after ${formatDuration(Date.now() - startedAt)})`);
+  log.info(
+    `${kind}${version ? ` ${version}` : ''} serves ${name} at ${baseUrl} (ready and warmed up after ${formatDuration(Date.now() - startedAt)})`,
+  );
 
   return {
     kind,
@@ -184,7 +209,11 @@ export async function startProcessServer(spec: ProcessServerSpec, raw: Config['m
       if (!server) return;
       const exit = server.exit();
       await server.stop();
-      log.info(exit ? `${kind} had already stopped (${exit.signal ?? `code ${exit.code}`})` : `${kind} stopped (pid ${server.pid} and its workers)`);
+      log.info(
+        exit
+          ? `${kind} had already stopped (${exit.signal ?? `code ${exit.code}`})`
+          : `${kind} stopped (pid ${server.pid} and its workers)`,
+      );
     },
   };
 }
@@ -200,7 +229,9 @@ export async function startEmbeddedServer(model: Config['model'], log: Log, opts
     hostEnv: opts.hostEnv,
     generationTimeoutMs: opts.generationTimeoutMs,
   });
-  log.info(`embedded ${server.version} (${server.backend}) serves ${server.model} at ${server.baseUrl} after ${formatDuration(Date.now() - started)}`);
+  log.info(
+    `embedded ${server.version} (${server.backend}) serves ${server.model} at ${server.baseUrl} after ${formatDuration(Date.now() - started)}`,
+  );
   return {
     kind: 'embedded',
     baseUrl: server.baseUrl,
@@ -208,7 +239,13 @@ export async function startEmbeddedServer(model: Config['model'], log: Log, opts
     model: server.model,
     serverVersion: server.version,
     gpus,
-    describe: () => ({ kind: 'embedded', baseUrl: server.baseUrl, model: server.model, serverVersion: server.version, backend: server.backend }),
+    describe: () => ({
+      kind: 'embedded',
+      baseUrl: server.baseUrl,
+      model: server.model,
+      serverVersion: server.version,
+      backend: server.backend,
+    }),
     close: () => server.close(),
   };
 }

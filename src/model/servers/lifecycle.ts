@@ -73,7 +73,10 @@ export async function logTail(file: string, lines = LOG_TAIL_LINES): Promise<str
       const buf = Buffer.alloc(length);
       await handle.read(buf, 0, length, size - length);
       // Progress bars redraw with \r: each redraw counts as a line, empty ones do not.
-      const all = buf.toString('utf8').split(/\r\n|\r|\n/).filter((l) => l.trim() !== '');
+      const all = buf
+        .toString('utf8')
+        .split(/\r\n|\r|\n/)
+        .filter((l) => l.trim() !== '');
       return all.slice(-lines).join('\n');
     } finally {
       await handle.close();
@@ -89,7 +92,14 @@ export function serverEnv(host: NodeJS.ProcessEnv, extra: Record<string, string>
   for (const [name, value] of Object.entries(host)) {
     if (value === undefined) continue;
     const upper = name.toUpperCase();
-    if (upper.startsWith('INPUT_') || upper.startsWith('ACTIONS_') || upper === 'GITHUB_TOKEN' || upper === 'GH_TOKEN' || upper === 'RUNNER_TOKEN') continue;
+    if (
+      upper.startsWith('INPUT_') ||
+      upper.startsWith('ACTIONS_') ||
+      upper === 'GITHUB_TOKEN' ||
+      upper === 'GH_TOKEN' ||
+      upper === 'RUNNER_TOKEN'
+    )
+      continue;
     env[name] = value;
   }
   return { ...env, ...extra };
@@ -216,10 +226,20 @@ export async function spawnServer(plan: LaunchPlan, opts: SpawnOptions): Promise
     async postmortem() {
       const tail = await logTail(opts.logPath);
       const how = exitInfo ? `the server (pid ${pid}) ${describeExit(exitInfo)}` : `the server (pid ${pid}) is running`;
-      return `${how}\n  command: ${command}\n  last lines of ${opts.logPath}:\n${tail ? tail.split('\n').map((l) => `    ${l}`).join('\n') : '    (empty)'}`;
+      return `${how}\n  command: ${command}\n  last lines of ${opts.logPath}:\n${
+        tail
+          ? tail
+              .split('\n')
+              .map((l) => `    ${l}`)
+              .join('\n')
+          : '    (empty)'
+      }`;
     },
     async brief() {
-      const last = (await logTail(opts.logPath, 3)).split('\n').map((l) => l.trim()).filter(Boolean);
+      const last = (await logTail(opts.logPath, 3))
+        .split('\n')
+        .map((l) => l.trim())
+        .filter(Boolean);
       const how = exitInfo ? describeExit(exitInfo) : 'is running';
       return `the ${plan.kind} server (pid ${pid}) ${how}; the end of its log ${path.basename(opts.logPath)}: ${last.length ? last.join(' | ') : '(empty)'}`;
     },
@@ -240,7 +260,10 @@ export async function spawnServer(plan: LaunchPlan, opts: SpawnOptions): Promise
 }
 
 /** One GET with a short timeout: the status, or why there was none. */
-export async function probe(url: string, timeoutMs = POLL_REQUEST_TIMEOUT_MS): Promise<{ status: number; body: string } | { error: string }> {
+export async function probe(
+  url: string,
+  timeoutMs = POLL_REQUEST_TIMEOUT_MS,
+): Promise<{ status: number; body: string } | { error: string }> {
   try {
     const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
     return { status: res.status, body: (await res.text()).slice(0, 2000) };
@@ -261,11 +284,17 @@ export function formatDuration(ms: number): string {
  * and at the deadline (the caller stops the server). Without a process (a reused server) only
  * the deadline ends the wait.
  */
-export async function waitReady(origin: string, plan: Pick<LaunchPlan, 'kind' | 'ready'>, deadline: number, server?: ServerProcess): Promise<void> {
+export async function waitReady(
+  origin: string,
+  plan: Pick<LaunchPlan, 'kind' | 'ready'>,
+  deadline: number,
+  server?: ServerProcess,
+): Promise<void> {
   let pause = 100;
   let last = 'no answer yet';
   for (;;) {
-    if (server?.exit()) throw new ModelStartError(`model.kind ${plan.kind}: the server stopped before it was ready: ${await server.postmortem()}`);
+    if (server?.exit())
+      throw new ModelStartError(`model.kind ${plan.kind}: the server stopped before it was ready: ${await server.postmortem()}`);
     let ready = true;
     for (const p of plan.ready) {
       const timeout = Math.max(1, Math.min(POLL_REQUEST_TIMEOUT_MS, deadline - Date.now()));
@@ -279,7 +308,9 @@ export async function waitReady(origin: string, plan: Pick<LaunchPlan, 'kind' | 
     if (ready) return;
     if (Date.now() >= deadline) {
       const what = server ? await server.postmortem() : `nothing answered at ${origin}`;
-      throw new ModelStartError(`model.kind ${plan.kind}: the server was not ready within the model.startup-timeout (last check ${last}); raise model.startup-timeout if loading the model takes longer: ${what}`);
+      throw new ModelStartError(
+        `model.kind ${plan.kind}: the server was not ready within the model.startup-timeout (last check ${last}); raise model.startup-timeout if loading the model takes longer: ${what}`,
+      );
     }
     const wait = Math.min(pause, Math.max(0, deadline - Date.now()));
     await (server ? Promise.race([sleep(wait), server.exited]) : sleep(wait));
@@ -318,18 +349,31 @@ export async function listModels(origin: string): Promise<string[]> {
 /** POST JSON with a timeout; the status and body text, or throws with why there was none. */
 export async function postJson(url: string, body: unknown, timeoutMs: number): Promise<{ status: number; text: string }> {
   try {
-    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(timeoutMs) });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
     return { status: res.status, text: await res.text() };
   } catch (err) {
     const e = err as Error & { cause?: { code?: string; message?: string } };
-    throw new Error(e.name === 'TimeoutError' ? `no answer within ${formatDuration(timeoutMs)}` : (e.cause?.code ?? e.cause?.message ?? e.message));
+    throw new Error(
+      e.name === 'TimeoutError' ? `no answer within ${formatDuration(timeoutMs)}` : (e.cause?.code ?? e.cause?.message ?? e.message),
+    );
   }
 }
 
 /** ollama: pulls the model (a no-op when it is already on the runner). */
 export async function pullModel(origin: string, model: string, timeoutMs: number): Promise<void> {
-  const r = await postJson(`${origin}/api/pull`, { model, stream: false }, timeoutMs).catch((err: Error) => ({ status: 0, text: err.message }));
-  if (r.status !== 200) throw new ModelStartError(`model.kind ollama: pulling ${model} failed (${r.status ? `HTTP ${r.status}: ` : ''}${r.text.slice(0, 300)}); check model.model (for example qwen2.5-coder:7b)`);
+  const r = await postJson(`${origin}/api/pull`, { model, stream: false }, timeoutMs).catch((err: Error) => ({
+    status: 0,
+    text: err.message,
+  }));
+  if (r.status !== 200)
+    throw new ModelStartError(
+      `model.kind ollama: pulling ${model} failed (${r.status ? `HTTP ${r.status}: ` : ''}${r.text.slice(0, 300)}); check model.model (for example qwen2.5-coder:7b)`,
+    );
 }
 
 /**

@@ -18,35 +18,60 @@ function messages(attrs: Record<string, unknown>, prefix: string, role: string):
   return indexedEntries(attrs, prefix).map((e) => {
     const parts: string[] = [];
     if (e['message.content'] !== undefined) parts.push(str(e['message.content']));
-    for (let j = 0; e[`message.contents.${j}.message_content.type`] !== undefined || e[`message.contents.${j}.message_content.text`] !== undefined; j++) {
+    for (
+      let j = 0;
+      e[`message.contents.${j}.message_content.type`] !== undefined || e[`message.contents.${j}.message_content.text`] !== undefined;
+      j++
+    ) {
       const t = e[`message.contents.${j}.message_content.text`];
       if (t !== undefined) parts.push(str(t));
     }
     const calls: GenAiMessage['toolCalls'] = [];
     for (let j = 0; e[`message.tool_calls.${j}.tool_call.function.name`] !== undefined; j++) {
       const id = e[`message.tool_calls.${j}.tool_call.id`];
-      calls.push({ ...(typeof id === 'string' ? { id } : {}), name: str(e[`message.tool_calls.${j}.tool_call.function.name`]), arguments: str(e[`message.tool_calls.${j}.tool_call.function.arguments`]) });
+      calls.push({
+        ...(typeof id === 'string' ? { id } : {}),
+        name: str(e[`message.tool_calls.${j}.tool_call.function.name`]),
+        arguments: str(e[`message.tool_calls.${j}.tool_call.function.arguments`]),
+      });
     }
     const answers = e['message.tool_call_id'];
-    return { role: typeof e['message.role'] === 'string' ? (e['message.role'] as string) : role, text: parts.filter(Boolean).join('\n'), toolCalls: calls, responseTo: typeof answers === 'string' ? [answers] : [] };
+    return {
+      role: typeof e['message.role'] === 'string' ? (e['message.role'] as string) : role,
+      text: parts.filter(Boolean).join('\n'),
+      toolCalls: calls,
+      responseTo: typeof answers === 'string' ? [answers] : [],
+    };
   });
 }
 
 export function readOpenInference(span: OtlpSpan): GenAiSpan {
   const a = span.attributes;
   const kind = String(a[KIND]).toUpperCase();
-  const io = (role: 'user' | 'assistant', key: string): GenAiMessage[] => (a[key] === undefined || a[key] === '' ? [] : [textMessage(role, str(a[key]))]);
+  const io = (role: 'user' | 'assistant', key: string): GenAiMessage[] =>
+    a[key] === undefined || a[key] === '' ? [] : [textMessage(role, str(a[key]))];
   if (kind === 'LLM') {
     return { span, op: 'chat', input: messages(a, 'llm.input_messages', 'user'), output: messages(a, 'llm.output_messages', 'assistant') };
   }
   if (kind === 'TOOL') {
-    const view: GenAiSpan = { span, op: 'execute_tool', tool: typeof a['tool.name'] === 'string' ? (a['tool.name'] as string) : span.name, input: [], output: [] };
+    const view: GenAiSpan = {
+      span,
+      op: 'execute_tool',
+      tool: typeof a['tool.name'] === 'string' ? (a['tool.name'] as string) : span.name,
+      input: [],
+      output: [],
+    };
     if (typeof a['tool_call.id'] === 'string') view.toolCallId = a['tool_call.id'] as string;
     if (a['input.value'] !== undefined) view.toolArguments = argumentsObject(a['input.value']);
     if (a['output.value'] !== undefined) view.toolResult = str(a['output.value']);
     return view;
   }
-  const view: GenAiSpan = { span, op: kind === 'AGENT' ? 'invoke_agent' : 'other', input: io('user', 'input.value'), output: io('assistant', 'output.value') };
+  const view: GenAiSpan = {
+    span,
+    op: kind === 'AGENT' ? 'invoke_agent' : 'other',
+    input: io('user', 'input.value'),
+    output: io('assistant', 'output.value'),
+  };
   const agent = a['agent.name'] ?? (kind === 'AGENT' ? span.name : undefined);
   if (typeof agent === 'string' && agent !== '') view.agent = agent;
   return view;

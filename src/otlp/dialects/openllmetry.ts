@@ -6,7 +6,17 @@
  * `traceloop.entity.input` (`{"args": [...], "kwargs": {...}}`) and `traceloop.entity.output`.
  */
 import type { OtlpSpan } from '../schema.js';
-import { mergeViews, operationOf, parseMaybeJson, readGenAi, resultText, str, textMessage, type GenAiMessage, type GenAiSpan } from '../genai.js';
+import {
+  mergeViews,
+  operationOf,
+  parseMaybeJson,
+  readGenAi,
+  resultText,
+  str,
+  textMessage,
+  type GenAiMessage,
+  type GenAiSpan,
+} from '../genai.js';
 
 const KIND = 'traceloop.span.kind';
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
@@ -37,7 +47,9 @@ function callArguments(raw: unknown): Record<string, unknown> {
  */
 function inputText(raw: unknown): string {
   const args = callArguments(raw);
-  const strings = Object.values(args).flatMap((v) => (Array.isArray(v) ? v : [v])).filter((v): v is string => typeof v === 'string');
+  const strings = Object.values(args)
+    .flatMap((v) => (Array.isArray(v) ? v : [v]))
+    .filter((v): v is string => typeof v === 'string');
   if (strings.length) return strings.join('\n');
   const empty = Object.values(args).every((v) => v === undefined || v === null || (Array.isArray(v) && v.length === 0));
   return empty ? '' : str(args);

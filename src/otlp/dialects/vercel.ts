@@ -33,7 +33,12 @@ function messageOf(raw: unknown): GenAiMessage {
   const texts: string[] = [];
   for (const p of (Array.isArray(m.content) ? m.content : []) as Json[]) {
     if (p?.type === 'text' || p?.type === 'reasoning') texts.push(str(p.text));
-    else if (p?.type === 'tool-call') msg.toolCalls.push({ ...(typeof p.toolCallId === 'string' ? { id: p.toolCallId } : {}), name: str(p.toolName), arguments: str(p.input ?? p.args) });
+    else if (p?.type === 'tool-call')
+      msg.toolCalls.push({
+        ...(typeof p.toolCallId === 'string' ? { id: p.toolCallId } : {}),
+        name: str(p.toolName),
+        arguments: str(p.input ?? p.args),
+      });
     else if (p?.type === 'tool-result') {
       if (typeof p.toolCallId === 'string') msg.responseTo.push(p.toolCallId);
       texts.push(toolOutputText(p));
@@ -61,13 +66,20 @@ function promptMessages(raw: unknown): GenAiMessage[] {
 function responseToolCalls(raw: unknown): GenAiMessage['toolCalls'] {
   const list = parseMaybeJson(raw);
   if (!Array.isArray(list)) return [];
-  return (list as Json[]).map((c) => ({ ...(typeof c?.toolCallId === 'string' ? { id: c.toolCallId } : {}), name: str(c?.toolName), arguments: str(c?.input ?? c?.args) }));
+  return (list as Json[]).map((c) => ({
+    ...(typeof c?.toolCallId === 'string' ? { id: c.toolCallId } : {}),
+    name: str(c?.toolName),
+    arguments: str(c?.input ?? c?.args),
+  }));
 }
 
 export function readVercel(span: OtlpSpan): GenAiSpan {
   const a = span.attributes;
   const op = String(a['ai.operationId']);
-  const fn = typeof a['ai.telemetry.functionId'] === 'string' && a['ai.telemetry.functionId'] !== '' ? (a['ai.telemetry.functionId'] as string) : undefined;
+  const fn =
+    typeof a['ai.telemetry.functionId'] === 'string' && a['ai.telemetry.functionId'] !== ''
+      ? (a['ai.telemetry.functionId'] as string)
+      : undefined;
   if (op === 'ai.toolCall') {
     const view: GenAiSpan = { span, op: 'execute_tool', tool: str(a['ai.toolCall.name']), input: [], output: [] };
     if (typeof a['ai.toolCall.id'] === 'string') view.toolCallId = a['ai.toolCall.id'] as string;
@@ -79,7 +91,8 @@ export function readVercel(span: OtlpSpan): GenAiSpan {
   }
   const text = a['ai.response.text'] ?? a['ai.response.object'];
   const calls = responseToolCalls(a['ai.response.toolCalls']);
-  const output: GenAiMessage[] = text === undefined && calls.length === 0 ? [] : [{ role: 'assistant', text: str(text), toolCalls: calls, responseTo: [] }];
+  const output: GenAiMessage[] =
+    text === undefined && calls.length === 0 ? [] : [{ role: 'assistant', text: str(text), toolCalls: calls, responseTo: [] }];
   if (/\.do(Generate|Stream)$/.test(op)) {
     const parsed = parseMaybeJson(a['ai.prompt.messages']);
     return { span, op: 'chat', ...(fn ? { agent: fn } : {}), input: Array.isArray(parsed) ? parsed.map(messageOf) : [], output };

@@ -53,7 +53,12 @@ function repliesByKey(v: GenAiSpan): Map<string, string> {
 }
 
 /** A call without an id: its reply in one of the next requests (each request's history indexed once). */
-function answerByPlace(chats: readonly GenAiSpan[], index: Map<GenAiSpan, Map<string, string>>, call: ToolCall, after: number): Answer | undefined {
+function answerByPlace(
+  chats: readonly GenAiSpan[],
+  index: Map<GenAiSpan, Map<string, string>>,
+  call: ToolCall,
+  after: number,
+): Answer | undefined {
   const key = callKey(call.name, parseArgs(call.arguments));
   let searched = 0;
   for (const v of chats) {
@@ -107,8 +112,20 @@ export function addChatToolCalls(list: ItemList, toolItem: ToolItemFactory, span
         const answer = (call.id ? answers.get(call.id) : undefined) ?? answerByPlace(chats, byPlace, call, start);
         const end = answer && answer.at > start ? answer.at - 1e-3 : start;
         const ref = `span:${v.span.spanId}#call${i}.${k}`;
-        const meta = { ref, name: call.name, time: start, toolCallId: call.id ?? ref, ...(chat.meta.agent ? { agent: chat.meta.agent } : {}) };
-        const it = toolItem(call.name, args, { start, end, meta, output: answer?.text ?? '', src: { type: 'chat-call', view: v, ...(call.id ? { callId: call.id } : {}) } });
+        const meta = {
+          ref,
+          name: call.name,
+          time: start,
+          toolCallId: call.id ?? ref,
+          ...(chat.meta.agent ? { agent: chat.meta.agent } : {}),
+        };
+        const it = toolItem(call.name, args, {
+          start,
+          end,
+          meta,
+          output: answer?.text ?? '',
+          src: { type: 'chat-call', view: v, ...(call.id ? { callId: call.id } : {}) },
+        });
         issued.set(it, chat);
         if (call.id) spans.fromChat.set(call.id, it);
       }),

@@ -85,7 +85,8 @@ export function messageEdges(g: GraphBuilder, items: readonly Item[], p: Produce
   for (const it of items) {
     if (it.kind !== 'message' && it.kind !== 'delegation') continue;
     for (const m of it.input) {
-      const same = m.text.length >= VERBATIM_MIN ? byText.get(m.text)?.filter((n) => n !== it.node && p.itemOf.get(n)!.end <= it.start) : undefined;
+      const same =
+        m.text.length >= VERBATIM_MIN ? byText.get(m.text)?.filter((n) => n !== it.node && p.itemOf.get(n)!.end <= it.start) : undefined;
       if (same?.length) {
         for (const producer of same) g.addEdge(producer, it.node, 'message', ALL_MASK, `${p.describe(producer)} reappears here (verbatim)`);
         continue;
@@ -94,7 +95,13 @@ export function messageEdges(g: GraphBuilder, items: readonly Item[], p: Produce
       if (!hits) memo.set(m.text, (hits = p.index.linked(m.text, it.start)));
       for (const [producer, c] of hits) {
         if (producer === it.node || p.itemOf.get(producer)!.end > it.start) continue;
-        g.addEdge(producer, it.node, 'message', ALL_MASK, `${p.describe(producer)} reappears here (${c > 1 ? `${c} shared ${p.index.k}-word passages` : 'quoted'})`);
+        g.addEdge(
+          producer,
+          it.node,
+          'message',
+          ALL_MASK,
+          `${p.describe(producer)} reappears here (${c > 1 ? `${c} shared ${p.index.k}-word passages` : 'quoted'})`,
+        );
       }
     }
   }
@@ -124,8 +131,22 @@ export function addUnservedResults(list: ItemList, toolMessages: ReadonlyMap<str
     const n = normalizeText(content);
     if (!n.includes(' ') || n.split(' ').length < 3 || seen.has(n) || quotesServed(content)) continue;
     seen.add(n);
-    const it = list.push({ kind: 'tool', start: firstUse - 1e-3, end: firstUse - 1e-3, meta: { ref: `unserved:${list.items.length}`, name: 'tool result not served by saboteur' }, input: [], output: content, src: { type: 'pseudo' } });
-    it.classified = { sources: maskOf(['UNTRUSTED_CONTENT']), sinks: 0, evidence: [{ mask: maskOf(['UNTRUSTED_CONTENT']), why: 'a tool result the pipeline got elsewhere: saboteur cannot tell where it came from' }] };
+    const it = list.push({
+      kind: 'tool',
+      start: firstUse - 1e-3,
+      end: firstUse - 1e-3,
+      meta: { ref: `unserved:${list.items.length}`, name: 'tool result not served by saboteur' },
+      input: [],
+      output: content,
+      src: { type: 'pseudo' },
+    });
+    it.classified = {
+      sources: maskOf(['UNTRUSTED_CONTENT']),
+      sinks: 0,
+      evidence: [
+        { mask: maskOf(['UNTRUSTED_CONTENT']), why: 'a tool result the pipeline got elsewhere: saboteur cannot tell where it came from' },
+      ],
+    };
   }
 }
 
@@ -141,7 +162,13 @@ function containsWords(haystack: string, needle: string): boolean {
  * A read tool's result carries the data labels of its content arguments only: a URL or an id taken
  * from private data does not make what the read returns private.
  */
-export function traceArguments(g: GraphBuilder, it: Item, p: Producers, policy: Policy, injections: ReadonlyMap<number, InjectedText>): ArgumentTrace[] {
+export function traceArguments(
+  g: GraphBuilder,
+  it: Item,
+  p: Producers,
+  policy: Policy,
+  injections: ReadonlyMap<number, InjectedText>,
+): ArgumentTrace[] {
   const sink = it.kind === 'sink';
   const out: ArgumentTrace[] = [];
   for (const a of argumentRolesOf(policy, it.tool!, it.args ?? {}, it.definition)) {
@@ -163,7 +190,14 @@ export function traceArguments(g: GraphBuilder, it: Item, p: Producers, policy: 
     const missing = cov.windows - cov.covered;
     const generated = bearing(value) && missing > Math.max(cov.windows > 1 ? 1 : 0, 0.2 * cov.windows);
     const node = a.role === 'content' ? undefined : p.earliest(cov.firstSeen);
-    const origin: ArgumentOrigin = node === undefined ? 'model' : p.itemOf.get(node)!.src.type === 'root' ? 'request' : ['tool', 'sink'].includes(p.itemOf.get(node)!.kind) ? 'tool-result' : 'message';
+    const origin: ArgumentOrigin =
+      node === undefined
+        ? 'model'
+        : p.itemOf.get(node)!.src.type === 'root'
+          ? 'request'
+          : ['tool', 'sink'].includes(p.itemOf.get(node)!.kind)
+            ? 'tool-result'
+            : 'message';
     const inj = node !== undefined ? injections.get(node) : undefined;
     const injected = inj !== undefined && containsWords(inj.injected, norm) && !containsWords(inj.clean, norm);
     out.push({ name: a.name, value, role: a.role, origin, ...(node !== undefined ? { node } : {}), injected, generated });

@@ -43,7 +43,7 @@ export function joinConversations(byTrace: ReadonlyMap<string, OtlpSpan[]>, view
   const find = (id: string): string => {
     let r = id;
     while (parent.get(r) !== r) r = parent.get(r)!;
-    for (let x = id; x !== r; ) {
+    for (let x = id; x !== r;) {
       const next = parent.get(x)!;
       parent.set(x, r);
       x = next;

@@ -47,7 +47,11 @@ function agentResolver(views: readonly GenAiSpan[]): (v: GenAiSpan) => string | 
   return (v) => resolve(v, 0);
 }
 
-const textOf = (messages: GenAiSpan['output']) => messages.map((m) => m.text).filter(Boolean).join('\n');
+const textOf = (messages: GenAiSpan['output']) =>
+  messages
+    .map((m) => m.text)
+    .filter(Boolean)
+    .join('\n');
 const inputsOf = (v: GenAiSpan) => v.input.filter((m) => !INPUT_ROLES_SKIPPED.has(m.role) && m.text).map((m) => ({ text: m.text }));
 
 export function addSpans(list: ItemList, toolItem: ToolItemFactory, views: GenAiSpan[], eventByKey: Map<string, Item[]>): SpanItems {
@@ -59,7 +63,11 @@ export function addSpans(list: ItemList, toolItem: ToolItemFactory, views: GenAi
   }
   const agentOf = agentResolver(views);
   // A chat span is the proxy call with the same answer: its text and its tool calls.
-  const signature = (text: string, calls: readonly { name: string; arguments: string }[]) => `${normalizeText(text)}\u0000${calls.map((t) => callKey(t.name, parseArgs(t.arguments))).sort().join('\u0000')}`;
+  const signature = (text: string, calls: readonly { name: string; arguments: string }[]) =>
+    `${normalizeText(text)}\u0000${calls
+      .map((t) => callKey(t.name, parseArgs(t.arguments)))
+      .sort()
+      .join('\u0000')}`;
   const callByOutput = new Map<string, Item>();
   for (const it of list.items) {
     if (it.src.type !== 'call' || !it.src.call.response) continue;
@@ -72,12 +80,28 @@ export function addSpans(list: ItemList, toolItem: ToolItemFactory, views: GenAi
     const meta: NodeMeta = { ref: `span:${s.spanId}`, name: s.name, time: s.startMs, ...(agent ? { agent } : {}) };
     if (v.op === 'chat') {
       const text = textOf(v.output);
-      const same = callByOutput.get(signature(text, v.output.flatMap((m) => m.toolCalls)));
+      const same = callByOutput.get(
+        signature(
+          text,
+          v.output.flatMap((m) => m.toolCalls),
+        ),
+      );
       if (same) {
         out.item.set(s.spanId, same);
         continue;
       }
-      out.item.set(s.spanId, list.push({ kind: 'message', start: s.startMs, end: s.endMs, meta: { ...meta, name: 'llm call' }, input: inputsOf(v), output: text, src: { type: 'span', view: v } }));
+      out.item.set(
+        s.spanId,
+        list.push({
+          kind: 'message',
+          start: s.startMs,
+          end: s.endMs,
+          meta: { ...meta, name: 'llm call' },
+          input: inputsOf(v),
+          output: text,
+          src: { type: 'span', view: v },
+        }),
+      );
     } else if (v.op === 'execute_tool' && v.tool) {
       const args = v.toolArguments ?? {};
       const same = eventByKey.get(callKey(v.tool, args))?.shift();
@@ -86,15 +110,45 @@ export function addSpans(list: ItemList, toolItem: ToolItemFactory, views: GenAi
         if (v.toolCallId) out.mergedCallId.set(same, v.toolCallId);
         continue;
       }
-      out.item.set(s.spanId, toolItem(v.tool, args, { start: s.startMs, end: s.endMs, meta: { ...meta, name: v.tool, toolCallId: v.toolCallId ?? s.spanId }, output: v.toolResult ?? '', src: { type: 'span', view: v } }));
+      out.item.set(
+        s.spanId,
+        toolItem(v.tool, args, {
+          start: s.startMs,
+          end: s.endMs,
+          meta: { ...meta, name: v.tool, toolCallId: v.toolCallId ?? s.spanId },
+          output: v.toolResult ?? '',
+          src: { type: 'span', view: v },
+        }),
+      );
     } else {
-      const it = list.push({ kind: 'delegation', start: s.startMs, end: s.startMs, meta: { ...meta, name: v.agent ? `agent ${v.agent}` : s.name }, input: inputsOf(v), output: '', src: { type: 'span', view: v } });
+      const it = list.push({
+        kind: 'delegation',
+        start: s.startMs,
+        end: s.startMs,
+        meta: { ...meta, name: v.agent ? `agent ${v.agent}` : s.name },
+        input: inputsOf(v),
+        output: '',
+        src: { type: 'span', view: v },
+      });
       out.item.set(s.spanId, it);
       const answer = textOf(v.output);
       if (answer) {
         out.answer.set(
           s.spanId,
-          list.push({ kind: 'message', start: s.endMs, end: s.endMs, meta: { ref: `span:${s.spanId}#answer`, name: v.agent ? `answer of agent ${v.agent}` : `output of ${s.name}`, time: s.endMs, ...(agent ? { agent } : {}) }, input: [], output: answer, src: { type: 'answer', agent: it } }),
+          list.push({
+            kind: 'message',
+            start: s.endMs,
+            end: s.endMs,
+            meta: {
+              ref: `span:${s.spanId}#answer`,
+              name: v.agent ? `answer of agent ${v.agent}` : `output of ${s.name}`,
+              time: s.endMs,
+              ...(agent ? { agent } : {}),
+            },
+            input: [],
+            output: answer,
+            src: { type: 'answer', agent: it },
+          }),
         );
       }
     }
@@ -117,7 +171,12 @@ export function addSteps(list: ItemList, spans: SpanItems, unissued: ReadonlySet
         kind: 'message',
         start: at,
         end: at,
-        meta: { ref: `step:${v.span.spanId}`, name: `${parent.meta.agent ? `agent ${parent.meta.agent}` : 'the agent'} calls ${tool.tool}`, time: at, ...(parent.meta.agent ? { agent: parent.meta.agent } : {}) },
+        meta: {
+          ref: `step:${v.span.spanId}`,
+          name: `${parent.meta.agent ? `agent ${parent.meta.agent}` : 'the agent'} calls ${tool.tool}`,
+          time: at,
+          ...(parent.meta.agent ? { agent: parent.meta.agent } : {}),
+        },
         input: [],
         output: '',
         src: { type: 'step', agent: parent, tool },
@@ -133,7 +192,14 @@ export function addSteps(list: ItemList, spans: SpanItems, unissued: ReadonlySet
  * through nesting, the rest through its issuer), tool results answered by id, and each agent's
  * chain of steps and its answer.
  */
-export function spanEdges(g: GraphBuilder, root: number, spans: SpanItems, stepsOf: ReadonlyMap<Item, Item[]>, controlMask: number, notes: string[]): void {
+export function spanEdges(
+  g: GraphBuilder,
+  root: number,
+  spans: SpanItems,
+  stepsOf: ReadonlyMap<Item, Item[]>,
+  controlMask: number,
+  notes: string[],
+): void {
   const byId = new Map(spans.views.map((v) => [v.span.spanId, v]));
   const toolByCallId = new Map<string, Item>();
   for (const v of spans.views) if (v.op === 'execute_tool' && v.toolCallId) toolByCallId.set(v.toolCallId, spans.item.get(v.span.spanId)!);
@@ -147,7 +213,14 @@ export function spanEdges(g: GraphBuilder, root: number, spans: SpanItems, steps
     } else {
       const parent = spans.item.get(parentId);
       const tool = child.kind === 'tool' || child.kind === 'sink';
-      if (parent && parent !== child) g.addEdge(parent.node, child.node, v.op === 'invoke_agent' ? 'delegation' : 'parent', tool ? controlMask | ROOT_BIT : ALL_MASK, `${byId.get(parentId)?.span.name ?? 'span'} contains it`);
+      if (parent && parent !== child)
+        g.addEdge(
+          parent.node,
+          child.node,
+          v.op === 'invoke_agent' ? 'delegation' : 'parent',
+          tool ? controlMask | ROOT_BIT : ALL_MASK,
+          `${byId.get(parentId)?.span.name ?? 'span'} contains it`,
+        );
       else if (!parent) notes.push(`span ${v.span.spanId} (${v.span.name}): its parent span ${parentId} is not in the trace`);
     }
     for (const m of v.input) {
@@ -177,14 +250,23 @@ function agentContextEdges(g: GraphBuilder, spans: SpanItems, stepsOf: ReadonlyM
     let prev = agent;
     let r = 0;
     for (const step of stepsOf.get(agent) ?? []) {
-      g.addEdge(prev.node, step.node, 'parent', ALL_MASK, prev === agent ? `the task of ${agent.meta.name ?? 'the agent'}` : 'what the agent had seen before');
-      for (; r < results.length && results[r].end <= step.start; r++) g.addEdge(results[r].node, step.node, 'message', ALL_MASK, `the result of tool ${results[r].tool} is in the agent's context`);
+      g.addEdge(
+        prev.node,
+        step.node,
+        'parent',
+        ALL_MASK,
+        prev === agent ? `the task of ${agent.meta.name ?? 'the agent'}` : 'what the agent had seen before',
+      );
+      for (; r < results.length && results[r].end <= step.start; r++)
+        g.addEdge(results[r].node, step.node, 'message', ALL_MASK, `the result of tool ${results[r].tool} is in the agent's context`);
       prev = step;
     }
     const answer = spans.answer.get(spanId);
     if (!answer) continue;
     g.addEdge(prev.node, answer.node, 'parent', ALL_MASK, 'what the agent had seen');
-    for (; r < results.length; r++) if (results[r].end <= answer.start) g.addEdge(results[r].node, answer.node, 'message', ALL_MASK, `the result of tool ${results[r].tool} is in the agent's context`);
-    for (const x of others) if (x.end <= answer.start) g.addEdge(x.node, answer.node, 'message', ALL_MASK, 'part of the agent\'s work');
+    for (; r < results.length; r++)
+      if (results[r].end <= answer.start)
+        g.addEdge(results[r].node, answer.node, 'message', ALL_MASK, `the result of tool ${results[r].tool} is in the agent's context`);
+    for (const x of others) if (x.end <= answer.start) g.addEdge(x.node, answer.node, 'message', ALL_MASK, "part of the agent's work");
   }
 }

@@ -27,9 +27,13 @@ export function resolveIssuers(items: readonly Item[], spans: SpanItems): Map<It
   }
   const used = new Set<string>();
   const out = new Map<Item, Item>();
-  const sorted = items.filter((it) => (it.kind === 'tool' || it.kind === 'sink') && it.src.type !== 'pseudo' && it.src.type !== 'chat-call').sort((a, b) => a.start - b.start || a.order - b.order);
+  const sorted = items
+    .filter((it) => (it.kind === 'tool' || it.kind === 'sink') && it.src.type !== 'pseudo' && it.src.type !== 'chat-call')
+    .sort((a, b) => a.start - b.start || a.order - b.order);
   for (const it of sorted) {
-    const candidates = (issued.get(callKey(it.tool!, it.args ?? {})) ?? []).filter((c) => c.item.end <= it.start && !used.has(c.slot)).reverse();
+    const candidates = (issued.get(callKey(it.tool!, it.args ?? {})) ?? [])
+      .filter((c) => c.item.end <= it.start && !used.has(c.slot))
+      .reverse();
     const pick = candidates.find((c) => c.item.meta.agent === it.meta.agent) ?? candidates[0];
     if (pick) {
       used.add(pick.slot);

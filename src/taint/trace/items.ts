@@ -99,4 +99,3 @@ export function bearing(value: string): boolean {
 
 /** Messages that are the pipeline's own instructions, not content anyone sent it. */
 export const INPUT_ROLES_SKIPPED = new Set(['system', 'developer']);
-

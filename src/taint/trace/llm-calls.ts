@@ -50,7 +50,9 @@ export function toolCallsIssued(items: readonly Item[]): Map<string, { item: Ite
   const issued = new Map<string, { item: Item; slot: string }[]>();
   for (const it of items) {
     if (it.src.type !== 'call') continue;
-    (it.src.call.response?.toolCalls ?? []).forEach((t, k) => pushTo(issued, callKey(t.name, parseArgs(t.arguments)), { item: it, slot: `${it.order}#${k}` }));
+    (it.src.call.response?.toolCalls ?? []).forEach((t, k) =>
+      pushTo(issued, callKey(t.name, parseArgs(t.arguments)), { item: it, slot: `${it.order}#${k}` }),
+    );
   }
   return issued;
 }

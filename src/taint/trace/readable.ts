@@ -30,14 +30,15 @@ function httpModelCalls(views: readonly GenAiSpan[]): number {
   let n = 0;
   for (const v of views) {
     const a = v.span.attributes;
-    const where = [a['url.full'], a['http.url'], a['url.path'], a['http.target'], a['http.route']].find((x) => typeof x === 'string') as string | undefined;
+    const where = [a['url.full'], a['http.url'], a['url.path'], a['http.target'], a['http.route']].find((x) => typeof x === 'string') as
+      string | undefined;
     if (where && MODEL_API.test(where)) n++;
   }
   return n;
 }
 
 export const SILENT_SETUPS =
-  'set-ups known to emit no LLM spans: the AI SDK 7 without @ai-sdk/otel (experimental_telemetry records nothing without it), and OpenTelemetry\'s openai instrumentation (@opentelemetry/instrumentation-openai) on openai 7 or later (it patches nothing there); see the trace table of the README';
+  "set-ups known to emit no LLM spans: the AI SDK 7 without @ai-sdk/otel (experimental_telemetry records nothing without it), and OpenTelemetry's openai instrumentation (@opentelemetry/instrumentation-openai) on openai 7 or later (it patches nothing there); see the trace table of the README";
 
 /** Why a trace with no LLM span reads as it does: what spans it has, and the set-ups that would explain it. */
 export function noLlmSpansHint(views: readonly GenAiSpan[]): string {
@@ -45,6 +46,9 @@ export function noLlmSpansHint(views: readonly GenAiSpan[]): string {
   const scopes = [...new Set(views.map((v) => v.span.scope ?? '(no scope)'))].slice(0, 5);
   const http = httpModelCalls(views);
   const seen = `${views.length} span${views.length === 1 ? '' : 's'} from ${scopes.join(', ')}`;
-  const calls = http > 0 ? `; ${http} of them ${http === 1 ? 'is an HTTP call' : 'are HTTP calls'} to a model API, so the model was called but no LLM instrumentation recorded it` : '';
+  const calls =
+    http > 0
+      ? `; ${http} of them ${http === 1 ? 'is an HTTP call' : 'are HTTP calls'} to a model API, so the model was called but no LLM instrumentation recorded it`
+      : '';
   return `none of the ${seen} is an LLM call${calls} (${SILENT_SETUPS})`;
 }

@@ -52,7 +52,13 @@ function target(policy: Policy, it: Item, a: ArgumentTrace): Target[] {
   const rule = policy.targets.find((r) => r.tool.test(it.tool!) && r.argument.test(a.name));
   const require = rule?.require ?? (kind === 'path' || kind === 'command' || kind === 'object' ? 'trusted' : 'authorised');
   // A recipient list written as one string ("a@x.org, b@y.org") names each recipient.
-  const values = kind === 'recipient' || kind === 'payee' ? a.value.split(/[,;]\s*/).map((v) => v.trim()).filter(Boolean) : [a.value];
+  const values =
+    kind === 'recipient' || kind === 'payee'
+      ? a.value
+          .split(/[,;]\s*/)
+          .map((v) => v.trim())
+          .filter(Boolean)
+      : [a.value];
   return values.map((value) => ({ kind, require, argument: a.name, value, rule: rule?.at ?? `argument role (${a.role})` }));
 }
 
@@ -61,7 +67,11 @@ export function checkTargets(ctx: SiteContext, it: Item, traces: readonly Argume
   const out: TargetCheck[] = [];
   const prov = provenanceContext(ctx, it.start);
   for (const a of traces) {
-    if ((!TARGET_ROLES.has(a.role) && a.role !== 'object' && !(a.role === 'other' && NAME_LIKE.test(a.value.trim()))) || a.value.trim() === '') continue;
+    if (
+      (!TARGET_ROLES.has(a.role) && a.role !== 'object' && !(a.role === 'other' && NAME_LIKE.test(a.value.trim()))) ||
+      a.value.trim() === ''
+    )
+      continue;
     for (const t of target(ctx.policy, it, a)) out.push(checkTarget(ctx, prov, t));
   }
   return out;
@@ -75,13 +85,26 @@ function provenanceContext(ctx: SiteContext, before: number): ProvenanceContext 
     if (!t) {
       const it = p.itemOf.get(node)!;
       const inj = ctx.injections.get(node);
-      texts.set(node, (t = { output: it.output, at: it.start, ...(it.args ? { args: it.args } : {}), ...(inj ? { instructions: inj.injected } : {}), directory: it.tool !== undefined && isDirectory(policy, it.tool) }));
+      texts.set(
+        node,
+        (t = {
+          output: it.output,
+          at: it.start,
+          ...(it.args ? { args: it.args } : {}),
+          ...(inj ? { instructions: inj.injected } : {}),
+          directory: it.tool !== undefined && isDirectory(policy, it.tool),
+        }),
+      );
     }
     return t;
   };
   return {
     request: ctx.rootText,
-    containing: (value) => p.index.containingText(value, before).filter((n) => ['tool', 'sink'].includes(p.itemOf.get(n)!.kind)).map((node) => ({ node, text: textOf(node) })),
+    containing: (value) =>
+      p.index
+        .containingText(value, before)
+        .filter((n) => ['tool', 'sink'].includes(p.itemOf.get(n)!.kind))
+        .map((node) => ({ node, text: textOf(node) })),
     inInstructions: (value, at = before) => ctx.injectedIndex.containingText(value, at).length > 0,
   };
 }
@@ -90,7 +113,8 @@ function checkTarget(ctx: SiteContext, prov: ProvenanceContext, t: Target): Targ
   const { policy, p } = ctx;
   const byPolicy = authorisedByPolicy(policy, t.value);
   if (byPolicy) return { ...t, ok: true, authority: 'policy', why: `authorised by the policy (${byPolicy})` };
-  if (ctx.annotationTargets?.some((x) => normalizeText(x) !== '' && normalizeText(x) === normalizeText(t.value))) return { ...t, ok: true, authority: 'annotation', why: 'named in the request (intent annotation)' };
+  if (ctx.annotationTargets?.some((x) => normalizeText(x) !== '' && normalizeText(x) === normalizeText(t.value)))
+    return { ...t, ok: true, authority: 'annotation', why: 'named in the request (intent annotation)' };
   let src = valueSource(prov, t.value);
   const host = t.kind === 'url' ? hostOf(t.value) : undefined;
   if (host && src.kind !== 'request' && src.kind !== 'instruction' && namedInRequest(ctx.rootText, host)) src = { kind: 'request' };
@@ -98,13 +122,28 @@ function checkTarget(ctx: SiteContext, prov: ProvenanceContext, t: Target): Targ
     case 'request':
       return { ...t, ok: true, authority: 'request', why: 'named in the request' };
     case 'instruction':
-      return { ...t, ok: false, origin: src.at, why: `comes from ${p.describe(src.at)}, in a passage that asks its reader to act (an instruction in data)` };
+      return {
+        ...t,
+        ok: false,
+        origin: src.at,
+        why: `comes from ${p.describe(src.at)}, in a passage that asks its reader to act (an instruction in data)`,
+      };
     case 'structured':
       return { ...t, ok: true, authority: 'tool-data', why: `selected from a structured field of ${p.describe(src.at)}` };
     case 'pointed':
-      return { ...t, ok: true, authority: 'tool-data', why: `taken from ${p.describe(src.at)}, a read the request points to, outside any instruction in it` };
+      return {
+        ...t,
+        ok: true,
+        authority: 'tool-data',
+        why: `taken from ${p.describe(src.at)}, a read the request points to, outside any instruction in it`,
+      };
     case 'free-text':
-      return { ...t, ok: false, origin: src.at, why: `first appears in the free text of ${p.describe(src.at)}, a read the request does not point to: a ${t.kind} from there is untrusted` };
+      return {
+        ...t,
+        ok: false,
+        origin: src.at,
+        why: `first appears in the free text of ${p.describe(src.at)}, a read the request does not point to: a ${t.kind} from there is untrusted`,
+      };
     case 'unseen':
       if (t.require === 'trusted') return { ...t, ok: true, why: 'written by the model' };
       return { ...t, ok: false, why: 'named neither in the request nor in the policy, nor selected from tool data' };
@@ -119,7 +158,13 @@ function checkTarget(ctx: SiteContext, prov: ProvenanceContext, t: Target): Targ
 export function anchorsOf(traces: readonly ArgumentTrace[], targets: readonly TargetCheck[]): string[] {
   const out = new Set<string>();
   for (const a of traces) {
-    if (a.role === 'content' || a.role === 'choice' || normalizeText(a.value).length < 2 || targets.some((t) => t.argument === a.name && !t.ok)) continue;
+    if (
+      a.role === 'content' ||
+      a.role === 'choice' ||
+      normalizeText(a.value).length < 2 ||
+      targets.some((t) => t.argument === a.name && !t.ok)
+    )
+      continue;
     if (a.origin === 'request' || (a.origin === 'tool-result' && !a.injected)) out.add(a.name);
   }
   for (const t of targets) if (t.ok && t.authority !== undefined) out.add(t.argument);
@@ -141,18 +186,36 @@ export function onwardFindings(ctx: SiteContext, it: Item, traces: readonly Argu
       // A link an instruction in data asked to pass on is the instruction's, whatever the request shares.
       const ordered = ctx.injectedIndex.containingText(link, it.start)[0];
       if (ordered !== undefined) {
-        out.push({ kind: 'link', argument: a.name, value: link, origin: ordered, why: `link ${link} in argument ${a.name} comes from an instruction in ${ctx.p.describe(ordered)}` });
+        out.push({
+          kind: 'link',
+          argument: a.name,
+          value: link,
+          origin: ordered,
+          why: `link ${link} in argument ${a.name} comes from an instruction in ${ctx.p.describe(ordered)}`,
+        });
         continue;
       }
       if (sharesLinks) continue;
       const cov = ctx.p.index.coverage(link, it.start);
       const first = ctx.p.earliest(cov.firstSeen);
       if (first === undefined || first === ctx.root || !['tool', 'sink'].includes(ctx.p.itemOf.get(first)!.kind)) continue;
-      out.push({ kind: 'link', argument: a.name, value: link, origin: first, why: `link ${link} in argument ${a.name} first appears in ${ctx.p.describe(first)}` });
+      out.push({
+        kind: 'link',
+        argument: a.name,
+        value: link,
+        origin: first,
+        why: `link ${link} in argument ${a.name} first appears in ${ctx.p.describe(first)}`,
+      });
     }
     for (const [node] of ctx.injectedIndex.linked(a.value, it.start)) {
       const passage = ctx.injections.get(node)?.passages ?? '';
-      out.push({ kind: 'instruction', argument: a.name, value: passage.slice(0, 120), origin: node, why: `argument ${a.name} carries the injected instructions of ${ctx.p.describe(node)} ("${passage.replace(/\s+/g, ' ').slice(0, 80)}")` });
+      out.push({
+        kind: 'instruction',
+        argument: a.name,
+        value: passage.slice(0, 120),
+        origin: node,
+        why: `argument ${a.name} carries the injected instructions of ${ctx.p.describe(node)} ("${passage.replace(/\s+/g, ' ').slice(0, 80)}")`,
+      });
     }
   }
   return out;

@@ -23,7 +23,8 @@ export function definitionOf(raw: unknown): ToolDefinition | undefined {
   const schema = obj(fn.inputSchema) ?? obj(fn.input_schema) ?? obj(fn.parameters);
   const ann = obj(o.annotations) ?? obj(fn.annotations);
   const annotations: ToolAnnotations = {};
-  for (const k of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) if (typeof ann?.[k] === 'boolean') annotations[k] = ann[k] as boolean;
+  for (const k of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const)
+    if (typeof ann?.[k] === 'boolean') annotations[k] = ann[k] as boolean;
   return {
     name,
     ...(typeof fn.description === 'string' ? { description: fn.description } : {}),
@@ -58,7 +59,11 @@ function merge(into: Map<string, ToolDefinition>, d: ToolDefinition): void {
   });
 }
 
-export function collectDefinitions(sources: { specs?: readonly unknown[]; definitions?: readonly unknown[]; views?: readonly GenAiSpan[] }): Map<string, ToolDefinition> {
+export function collectDefinitions(sources: {
+  specs?: readonly unknown[];
+  definitions?: readonly unknown[];
+  views?: readonly GenAiSpan[];
+}): Map<string, ToolDefinition> {
   const out = new Map<string, ToolDefinition>();
   for (const raw of [...(sources.specs ?? []), ...(sources.definitions ?? [])]) {
     const d = definitionOf(raw);

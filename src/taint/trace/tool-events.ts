@@ -19,13 +19,32 @@ export type ToolItemFactory = (
   staged?: boolean,
 ) => Item;
 
-export function toolItemFactory(list: ItemList, policy: Policy, declared: ReadonlyMap<string, Pick<ToolSpec, 'name' | 'sinks' | 'sources'>>, definitions: ReadonlyMap<string, ToolDefinition>): ToolItemFactory {
+export function toolItemFactory(
+  list: ItemList,
+  policy: Policy,
+  declared: ReadonlyMap<string, Pick<ToolSpec, 'name' | 'sinks' | 'sources'>>,
+  definitions: ReadonlyMap<string, ToolDefinition>,
+): ToolItemFactory {
   return (tool, args, base, extraSinks = [], staged = false) => {
     const spec = declared.get(tool);
     const definition = definitions.get(tool);
-    const classified = classifyTool(policy, tool, args, { sinks: [...(spec?.sinks ?? []), ...extraSinks], sources: spec?.sources }, definition);
+    const classified = classifyTool(
+      policy,
+      tool,
+      args,
+      { sinks: [...(spec?.sinks ?? []), ...extraSinks], sources: spec?.sources },
+      definition,
+    );
     const kind: NodeKind = classified.sinks !== 0 || staged ? 'sink' : 'tool';
-    return list.push({ ...base, kind, input: flattenArguments(args).map((a) => ({ text: a.value, name: a.name })), tool, args, classified, ...(definition ? { definition } : {}) });
+    return list.push({
+      ...base,
+      kind,
+      input: flattenArguments(args).map((a) => ({ text: a.value, name: a.name })),
+      tool,
+      args,
+      classified,
+      ...(definition ? { definition } : {}),
+    });
   };
 }
 
@@ -35,13 +54,21 @@ export function addToolEvents(toolItem: ToolItemFactory, events: readonly ToolEv
   for (const ev of events) {
     const start = timeOf(ev.startedAt);
     if (!Number.isFinite(start)) {
-      problems.push(`tool event ${ev.id} (${ev.tool}): startedAt ${JSON.stringify(ev.startedAt)} is not a time, so the call cannot be placed in the trace`);
+      problems.push(
+        `tool event ${ev.id} (${ev.tool}): startedAt ${JSON.stringify(ev.startedAt)} is not a time, so the call cannot be placed in the trace`,
+      );
       continue;
     }
     const it = toolItem(
       ev.tool,
       ev.arguments ?? {},
-      { start, end: start + Math.max(0, ev.durationMs), meta: { ref: `tool:${ev.id}`, agent: ev.agent, name: ev.tool, time: start, toolCallId: ev.id }, output: ev.result ?? '', src: { type: 'tool', event: ev } },
+      {
+        start,
+        end: start + Math.max(0, ev.durationMs),
+        meta: { ref: `tool:${ev.id}`, agent: ev.agent, name: ev.tool, time: start, toolCallId: ev.id },
+        output: ev.result ?? '',
+        src: { type: 'tool', event: ev },
+      },
       (ev.staged?.sinks ?? []) as SinkLabel[],
       ev.staged !== undefined,
     );
@@ -53,5 +80,17 @@ export function addToolEvents(toolItem: ToolItemFactory, events: readonly ToolEv
 /** The staged call being decided: the last node, after everything seen so far. */
 export function addPending(toolItem: ToolItemFactory, p: PendingCall, after: number): Item {
   const at = after + 1;
-  return toolItem(p.tool, p.arguments, { start: at, end: at, meta: { ref: `pending:${p.id ?? p.tool}`, agent: p.agent, name: p.tool, time: at, toolCallId: p.id ?? 'pending' }, output: '', src: { type: 'pending', call: p } }, p.sinks ?? [], true);
+  return toolItem(
+    p.tool,
+    p.arguments,
+    {
+      start: at,
+      end: at,
+      meta: { ref: `pending:${p.id ?? p.tool}`, agent: p.agent, name: p.tool, time: at, toolCallId: p.id ?? 'pending' },
+      output: '',
+      src: { type: 'pending', call: p },
+    },
+    p.sinks ?? [],
+    true,
+  );
 }

@@ -9,7 +9,16 @@ import { HARASSMENT } from './harassment.js';
 import { HATE } from './hate.js';
 import { SEXUAL } from './sexual.js';
 
-export const BEHAVIOURS: Readonly<Record<string, BehaviourSpec>> = { ...COPYRIGHT, ...CYBERCRIME, ...DISINFORMATION, ...DRUGS, ...FRAUD, ...HARASSMENT, ...HATE, ...SEXUAL };
+export const BEHAVIOURS: Readonly<Record<string, BehaviourSpec>> = {
+  ...COPYRIGHT,
+  ...CYBERCRIME,
+  ...DISINFORMATION,
+  ...DRUGS,
+  ...FRAUD,
+  ...HARASSMENT,
+  ...HATE,
+  ...SEXUAL,
+};
 
 /** The spec of one grading function for one role; undefined when saboteur has none (the loader refuses such data). */
 export function behaviourSpec(gradingFunction: string, role: 'harmful' | 'benign'): RoleSpec | undefined {
