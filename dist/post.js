@@ -19761,7 +19761,11 @@ function parseRecorded(raw) {
       problems.push(`ignored the entry ${JSON.stringify(item)}: not a process saboteur started`);
       continue;
     }
-    processes.push({ pid, name: typeof item.name === "string" ? item.name : "process", ...typeof item.startTime === "number" ? { startTime: item.startTime } : {} });
+    processes.push({
+      pid,
+      name: typeof item.name === "string" ? item.name : "process",
+      ...typeof item.startTime === "number" ? { startTime: item.startTime } : {}
+    });
   }
   return { processes, problems };
 }
