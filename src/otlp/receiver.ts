@@ -65,13 +65,11 @@ function boundSpan(span: OtlpSpan): OtlpSpan {
   if (span.service !== undefined) out.service = capText(span.service, 1024);
   if (span.scope !== undefined) out.scope = capText(span.scope, 1024);
   if (span.events)
-    out.events = span.events
-      .slice(0, EVENTS_CAP)
-      .map((e) => ({
-        name: capText(e.name, 1024),
-        timeMs: e.timeMs,
-        attributes: boundValue(e.attributes, { budget: 64 * 1024 }) as Record<string, unknown>,
-      }));
+    out.events = span.events.slice(0, EVENTS_CAP).map((e) => ({
+      name: capText(e.name, 1024),
+      timeMs: e.timeMs,
+      attributes: boundValue(e.attributes, { budget: 64 * 1024 }) as Record<string, unknown>,
+    }));
   return out;
 }
 

@@ -78,12 +78,10 @@ function newRouteFindings(instances: readonly InstanceResult[]): CoverageFinding
     if (r.variant !== 'malicious') continue;
     for (const c of r.trace.calls) if (!controlRoutes.has(routeOf(c))) fresh.set(routeOf(c), (fresh.get(routeOf(c)) ?? 0) + 1);
   }
-  return [...fresh.entries()]
-    .slice(0, 5)
-    .map(([route, n]) => ({
-      kind: 'new-route' as const,
-      message: `the malicious runs reached the model by a route the control runs never used: ${route.slice(0, 120)} (${n} ${n === 1 ? 'call' : 'calls'})`,
-    }));
+  return [...fresh.entries()].slice(0, 5).map(([route, n]) => ({
+    kind: 'new-route' as const,
+    message: `the malicious runs reached the model by a route the control runs never used: ${route.slice(0, 120)} (${n} ${n === 1 ? 'call' : 'calls'})`,
+  }));
 }
 
 /** The findings of a run's instance runs, against the malicious variant's target. */
