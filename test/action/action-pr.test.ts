@@ -148,7 +148,7 @@ describe('the action on pushes and pull requests (dist/index.js, fake GitHub, ba
     expect(comment.body.length).toBeLessThan(65_536);
     expect(comment.body).toContain('Compared with `main` at `7a8b9c0`');
     expect(comment.body).toMatch(
-      /\| \*\*malicious drop · autoinject\*\* \| \+\d+\.\d pts \[.*\] \(\d of 8 pairs lost\) \| ±0\.0 pts \| \+\d+\.\d pts \(p = [01]\.\d{3}\) \| ≤ 70\.0 pts; Δ ≤ \+50\.0 pts or p ≥ 0\.05 \| ✅ \|/,
+      /\| \*\*malicious drop · autoinject\*\* \| \+\d+\.\d pts \[.*\] \(\d of 8 pairs lost\) \| ±0\.0 pts \| \+\d+\.\d pts \(p = [01]\.\d{3}\) \| ≤ 70\.0 pts; Δ ≤ \+75\.0 pts or p ≥ 0\.05 \| ✅ \|/,
     );
     prDrop = r.outputs['malicious-drop'];
     expect(Number(prDrop)).toBeGreaterThan(0);
