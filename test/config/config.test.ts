@@ -96,6 +96,7 @@ describe('config', () => {
       asr: { max: 0.2, defense: 'taint' },
       tcr: { min: 0.8, defense: 'taint', on: 'upper-bound' },
       regression: undefined,
+      coverage: { maxLoss: 0.25 },
     });
     for (const key of ['malicious-drop: { max: 0.1', 'asr: { max: 0.2', 'tcr: { min: 0.8']) {
       const message = errorOf(`${minimal}gate:\n  ${key}, on: median }\n`);

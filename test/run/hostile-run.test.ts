@@ -93,7 +93,8 @@ describe('runs that used to lose their run log', () => {
     const out = path.join(dir, 'huge', 'out');
     const r = await cli(['run', '--config', config, '--out', out]);
     expect(r.output).not.toMatch(/Invalid string length|Maximum call stack/);
-    expect(r.code).toBe(0);
+    // No answer can be scored (each is cut), so the run ends as one that scored nothing: exit 3, files written.
+    expect(r.code).toBe(3);
     const text = readFileSync(path.join(out, 'run.json'), 'utf8');
     expect(text.length).toBeLessThan(4 * 1024 * 1024);
     const log = parseRunLog(text, 'run.json');
@@ -123,7 +124,9 @@ describe('runs that used to lose their run log', () => {
       const config = writeConfig('model500', `{ kind: external, base-url: "http://127.0.0.1:${port}/v1", model: m }`, { limit: 1 });
       const out = path.join(dir, 'model500', 'out');
       const r = await cli(['run', '--config', config, '--out', out]);
-      expect(r.code).toBe(0);
+      // Every instance is a model error, so nothing was scored: exit 3 with that reason, files written.
+      expect(r.code).toBe(3);
+      expect(r.output).toContain('no instance could be scored');
       const log = parseRunLog(readFileSync(path.join(out, 'run.json'), 'utf8'), 'run.json');
       for (const inst of log.instances) {
         expect(inst.outcome).toBe('model-error');
@@ -215,7 +218,9 @@ describe('output folders that cannot take the files', () => {
     const b = await second!;
     expect(b.code).toBe(2);
     expect(b.output).toMatch(new RegExp(`${out} is in use by another saboteur run \\(pid \\d+`));
-    expect(a.code).toBe(0);
+    // The config names no agents, so the demo cassette answers none of the planner's calls and nothing
+    // is scored (exit 3); what matters here is that the first run finishes and writes its files.
+    expect(a.code).toBe(3);
     expect(parseRunLog(readFileSync(path.join(out, 'run.json'), 'utf8'), 'run.json').status).toBe('completed');
   }, 180_000);
 });

@@ -89,7 +89,9 @@ describe('security metrics', () => {
     expect(text).toContain('| agentharm | none | 33.3% (1/3)');
     expect(text).toContain('| 25.0% (1/4)');
     expect(text).toContain('### AgentHarm');
-    expect(text).toMatch(/^\| none \| 0\.500 \| 33\.3% \(1\/3\) \[[^\]]+\] \| 66\.7% \(2\/3\) \[[^\]]+\] \| 0\.500 \| 0\.917 \|/m);
+    expect(text).toMatch(
+      /^\| none \| 0\.500 \[[^\]]+\] \| 33\.3% \(1\/3\) \[[^\]]+\] \| 66\.7% \(2\/3\) \[[^\]]+\] \| 0\.500 \[[^\]]+\] \| 0\.917 \[[^\]]+\] \|/m,
+    );
   });
 
   it('pairs that share one benign run join it by twin, and are clustered by it', () => {
