@@ -110,6 +110,7 @@ describe('README and docs/configuration.md: pull requests, gate, history, shards
       asr: { max: 0.15, defense: 'taint' },
       tcr: { min: 0.85, defense: 'taint' },
       regression: { maxIncrease: 0.03, significance: 0.05 },
+      coverage: { maxLoss: 0.25 },
     });
     const history = parseConfig(head + yamlBlocks(section('History and dashboard'))[0], 'saboteur.yml').history;
     expect(history).toMatchObject({ store: 'branch', branch: 'saboteur-data', keep: 500 });
