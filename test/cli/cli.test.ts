@@ -31,14 +31,14 @@ describe('saboteur (built binary)', () => {
     expect(failed.code).toBe(EXIT.failed);
     const { stderr } = failed;
     expect(stderr).toContain('▸ Run (6 instance runs');
-    expect(stderr).toMatch(/gate: FAILED: malicious drop \+33\.3 pts \(allowed ≤ \+10\.0 pts\)/);
+    expect(stderr).toMatch(/gate: FAILED: malicious drop \+66\.7 pts \(allowed ≤ \+10\.0 pts\)/);
     expect(stderr).toMatch(/progress: 6\/6/);
     expect(stderr).toMatch(/pass@1 control .* malicious drop/);
     const report = await readFile(path.join(out, 'report.md'), 'utf8');
     expect(report).toMatch(/## Gate\n\n\*\*❌ failed\*\*/);
     // The Gate section's row (its column layout is pinned by the golden files of test/report).
-    const row = report.split('\n').find((l) => l.startsWith('| malicious drop | +33.3 pts |')) ?? '';
-    for (const cell of ['| [−29.1, +79.2] pts |', '| ≤ +10.0 pts |', '| ❌ fail |']) expect(row).toContain(cell);
+    const row = report.split('\n').find((l) => l.startsWith('| malicious drop | +66.7 pts |')) ?? '';
+    for (const cell of ['| [−5.9, +93.9] pts |', '| ≤ +10.0 pts |', '| ❌ fail |']) expect(row).toContain(cell);
     const { stdout } = await exec(process.execPath, ['bin/saboteur.js', 'report', path.join(out, 'run.json')]);
     expect(stdout).toBe(report);
   }, 120_000);
