@@ -65166,6 +65166,9 @@ function viewMounts(view, privateDir) {
   for (const file2 of view.blanked) if (visible(file2, view)) out.push("--ro-bind", "/dev/null", file2);
   if (privateDir) {
     out.push("--bind", path18.join(privateDir, "tmp"), "/tmp", "--bind", privateDir, privateDir);
+    for (const s2 of view.shown) if (isUnder(s2, "/tmp")) out.push("--ro-bind", s2, s2);
+    for (const [copy, original] of view.replaced)
+      if (isUnder(original, "/tmp") && visible(original, view)) out.push("--ro-bind", copy, original);
   }
   for (const h2 of view.hidden) if (!(privateDir && isUnder(h2, "/tmp"))) out.push("--remount-ro", h2);
   return out;

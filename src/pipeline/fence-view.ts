@@ -101,6 +101,11 @@ export function viewMounts(view: FenceView, privateDir?: string): string[] {
   if (privateDir) {
     // /tmp is the run's own tmp folder (on disk, removed with the run), then the run's folder itself.
     out.push('--bind', path.join(privateDir, 'tmp'), '/tmp', '--bind', privateDir, privateDir);
+    // A shown folder under /tmp (a repository checked out there) is shown again over the run's own
+    // /tmp, with its git configs replaced as before.
+    for (const s of view.shown) if (isUnder(s, '/tmp')) out.push('--ro-bind', s, s);
+    for (const [copy, original] of view.replaced)
+      if (isUnder(original, '/tmp') && visible(original, view)) out.push('--ro-bind', copy, original);
   }
   // Last, once every mount point inside them exists: the empty folders are read-only too (no
   // memory to fill, nothing that looks written).
