@@ -82,15 +82,11 @@ interface Corrupted {
 }
 
 /** Pure: every problem × seed in one mode and shape, corrupted; the programs to score. */
-export async function corruptMessages(
-  problems: readonly HumanEvalProblem[],
-  mode: CorruptionMode,
-  shape: AnswerShape,
-  opts: { seeds: readonly number[]; messageRate: number; errorRate: number },
-): Promise<Corrupted> {
-  const figures: AutoInjectFigures = {
+/** A row of figures with every count at zero. */
+function emptyFigures(mode: AutoInjectFigures['mode'], shape: string): AutoInjectFigures {
+  return {
     mode,
-    shape: shape.name,
+    shape,
     messages: 0,
     hits: 0,
     units: 0,
@@ -102,6 +98,15 @@ export async function corruptMessages(
     syntaxErrors: 0,
     rules: {},
   };
+}
+
+export async function corruptMessages(
+  problems: readonly HumanEvalProblem[],
+  mode: CorruptionMode,
+  shape: AnswerShape,
+  opts: { seeds: readonly number[]; messageRate: number; errorRate: number },
+): Promise<Corrupted> {
+  const figures = emptyFigures(mode, shape.name);
   const programs: Corrupted['programs'] = [];
   for (const seed of opts.seeds) {
     const injector = createAutoInjector({
@@ -182,20 +187,7 @@ export function paperUnitMessages(
   shape: AnswerShape,
   opts: { seeds: readonly number[]; errorRate: number },
 ): Corrupted {
-  const figures: AutoInjectFigures = {
-    mode: PAPER_UNITS,
-    shape: shape.name,
-    messages: 0,
-    hits: 0,
-    units: 0,
-    drawn: 0,
-    changed: 0,
-    noRule: 0,
-    unchangedHits: 0,
-    failedHits: 0,
-    syntaxErrors: 0,
-    rules: {},
-  };
+  const figures = emptyFigures(PAPER_UNITS, shape.name);
   const programs: Corrupted['programs'] = [];
   for (const seed of opts.seeds) {
     for (const problem of problems) {
