@@ -76,7 +76,9 @@ describe('the action (dist/index.js)', () => {
         PYTHONPATH: '/opt/lib',
       },
     );
-    expect(r.code).toBe(0);
+    // The pipeline answers with names, not code, so nothing is scored: the action fails with exit 3.
+    expect(r.stdout).toContain('no instance could be scored');
+    expect(r.code).toBe(3);
     expect(r.stdout).toContain('GITHUB_TOKEN');
     // ::add-mask:: is how the runner learns to hide it; nothing else may print it.
     expect(r.stdout).toContain(`::add-mask::${secret}`);

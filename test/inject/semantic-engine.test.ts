@@ -45,7 +45,7 @@ beforeAll(async () => {
     sampling: { temperature: 0.7, seed: 7, maxTokens: 24 },
   };
   ep = await startModel(config, memoryLog(), { configDir: dir, nvidiaSmi: path.join(dir, 'no-nvidia-smi') });
-  model = createSemanticModel({ baseUrl: ep.baseUrl, model: ep.model });
+  model = createSemanticModel({ baseUrl: ep.baseUrl, apiKey: ep.apiKey, model: ep.model });
   // Loading takes seconds alone and minutes on a busy machine.
 }, 400_000);
 
@@ -110,7 +110,7 @@ describe('semantic mode on the real engine', () => {
       seed: 5,
       semantic: recording,
     });
-    const proxy = await startProxy({ upstream: { baseUrl: ep.baseUrl }, agents: [], registry, injector, log: memoryLog() });
+    const proxy = await startProxy({ upstream: { baseUrl: ep.baseUrl, apiKey: ep.apiKey }, agents: [], registry, injector, log: memoryLog() });
     const inv = registry.open({ instanceId: 'HumanEval/1', benchmark: 'humaneval', variant: 'malicious' });
     try {
       const coder = new OpenAI({ baseURL: proxy.baseUrl.replace(/\/v1$/, '/agents/coder/v1'), apiKey: inv.key, maxRetries: 0 });
