@@ -65272,26 +65272,27 @@ function toolRoots(pathVar, hidden2, homeDirs) {
   }
   return out;
 }
+function projectRoot(cwd, startDir, hidden2, homeDirs) {
+  const candidate = findRepoRoot(cwd) ?? (isUnder(cwd, startDir) ? startDir : cwd);
+  const tooWide = candidate === "/" || hidden2.includes(candidate) || homeDirs.some((h2) => isUnder(h2, candidate));
+  return tooWide ? cwd : candidate;
+}
 function collectFenceView(inputs) {
   const env = inputs.hostEnv;
   const cwd = path18.resolve(inputs.cwd);
-  const repo = findRepoRoot(cwd) ?? cwd;
   const runner = runnerFolders(env, cwd);
   const hidden2 = ["/tmp", "/var/tmp", "/root", ...env.HOME ? [env.HOME] : [], ...runner.hidden, ...inputs.ownDirs].map(
     (p) => path18.resolve(p)
   );
-  const shown = [
-    hidden2.includes(repo) ? cwd : repo,
-    ...env.RUNNER_TOOL_CACHE ? [env.RUNNER_TOOL_CACHE] : [],
-    ...toolRoots(env.PATH ?? "", hidden2, homes(env))
-  ];
+  const project = projectRoot(cwd, path18.resolve(inputs.startDir ?? process.cwd()), hidden2, homes(env));
+  const shown = [project, ...env.RUNNER_TOOL_CACHE ? [env.RUNNER_TOOL_CACHE] : [], ...toolRoots(env.PATH ?? "", hidden2, homes(env))];
   const blanked = [...runner.blanked, ...HOST_SOCKETS];
   for (const root of homes(env))
     for (const rel of HOME_TOOL_CREDENTIALS) (isDir(path18.join(root, rel)) ? hidden2 : blanked).push(path18.join(root, rel));
   for (const v of CREDENTIAL_FILE_VARS) if (env[v] && path18.isAbsolute(env[v])) (isDir(env[v]) ? hidden2 : blanked).push(env[v]);
   const replaced = [];
   mkdirSync3(inputs.scratchDir, { recursive: true, mode: 448 });
-  for (const [i2, file2] of gitConfigFiles(repo).entries()) {
+  for (const [i2, file2] of gitConfigFiles(project).entries()) {
     const copy = path18.join(inputs.scratchDir, `gitconfig-${i2}`);
     try {
       writeFileSync4(copy, sanitizeGitConfig(readFileSync7(file2, "utf8")), { mode: 420 });

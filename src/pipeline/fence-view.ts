@@ -239,30 +239,40 @@ export interface ViewInputs {
   ownDirs: string[];
   /** Where the sanitized git configs are written (a folder saboteur owns, hidden from the pipeline). */
   scratchDir: string;
+  /** The folder saboteur was started in (default: process.cwd()); the project without a repository. */
+  startDir?: string;
+}
+
+/**
+ * The team's project, shown read-only: the repository around `cwd`; without one, the folder
+ * saboteur was started in when `cwd` lies inside it (a project without git, whose pipeline may
+ * import from beside `cwd` and whose packages sit above it); else `cwd` alone. A hidden folder (a
+ * dotfiles repository in HOME), `/` or a folder holding HOME is never the project: then `cwd`.
+ * (Hidden folders deeper inside the project stay hidden: they are mounted after it.)
+ */
+function projectRoot(cwd: string, startDir: string, hidden: string[], homeDirs: string[]): string {
+  const candidate = findRepoRoot(cwd) ?? (isUnder(cwd, startDir) ? startDir : cwd);
+  const tooWide = candidate === '/' || hidden.includes(candidate) || homeDirs.some((h) => isUnder(h, candidate));
+  return tooWide ? cwd : candidate;
 }
 
 /** Looks at the machine and the job's environment and decides the view (see the top of this file). */
 export function collectFenceView(inputs: ViewInputs): FenceView {
   const env = inputs.hostEnv;
   const cwd = path.resolve(inputs.cwd);
-  const repo = findRepoRoot(cwd) ?? cwd;
   const runner = runnerFolders(env, cwd);
   const hidden = ['/tmp', '/var/tmp', '/root', ...(env.HOME ? [env.HOME] : []), ...runner.hidden, ...inputs.ownDirs].map((p) =>
     path.resolve(p),
   );
-  // The repository, unless it is a hidden folder itself (a dotfiles repository in HOME): then cwd.
-  const shown = [
-    hidden.includes(repo) ? cwd : repo,
-    ...(env.RUNNER_TOOL_CACHE ? [env.RUNNER_TOOL_CACHE] : []),
-    ...toolRoots(env.PATH ?? '', hidden, homes(env)),
-  ];
+  const project = projectRoot(cwd, path.resolve(inputs.startDir ?? process.cwd()), hidden, homes(env));
+  const shown = [project, ...(env.RUNNER_TOOL_CACHE ? [env.RUNNER_TOOL_CACHE] : []), ...toolRoots(env.PATH ?? '', hidden, homes(env))];
   const blanked = [...runner.blanked, ...HOST_SOCKETS];
   for (const root of homes(env))
     for (const rel of HOME_TOOL_CREDENTIALS) (isDir(path.join(root, rel)) ? hidden : blanked).push(path.join(root, rel));
   for (const v of CREDENTIAL_FILE_VARS) if (env[v] && path.isAbsolute(env[v]!)) (isDir(env[v]!) ? hidden : blanked).push(env[v]!);
   const replaced: Array<[string, string]> = [];
   mkdirSync(inputs.scratchDir, { recursive: true, mode: 0o700 });
-  for (const [i, file] of gitConfigFiles(repo).entries()) {
+  for (const [i, file] of gitConfigFiles(project).entries()) {
     const copy = path.join(inputs.scratchDir, `gitconfig-${i}`);
     try {
       writeFileSync(copy, sanitizeGitConfig(readFileSync(file, 'utf8')), { mode: 0o644 });

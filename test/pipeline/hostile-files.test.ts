@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { memoryLog } from '../../src/util/log.js';
@@ -290,6 +291,34 @@ describe("a pipeline hunting the job's files (bwrap fence)", () => {
     expect(view.shown).toContain(fake.checkout);
     expect(view.replaced.map(([, original]) => original)).toEqual([path.join(fake.checkout, '.git/config')]);
     expect(readFileSync(view.replaced[0][0], 'utf8')).not.toMatch(/extraheader|includeIf/i);
+  });
+
+  it('without git, the project is the folder saboteur was started in (holding cwd), never HOME or /', () => {
+    // Outside any repository (the test's own folder is inside saboteur's).
+    const base = mkdtempSync(path.join(tmpdir(), 'saboteur-nogit-'));
+    const project = path.join(base, 'project');
+    const cwd = path.join(project, 'node_modules/pkg/demo');
+    const home = path.join(base, 'home');
+    for (const d of [cwd, home]) mkdirSync(d, { recursive: true });
+    const view = (startDir: string, pipelineCwd = cwd) =>
+      collectFenceView({
+        hostEnv: { HOME: home, PATH: '/usr/bin' },
+        cwd: pipelineCwd,
+        ownDirs: [],
+        scratchDir: path.join(base, 's'),
+        startDir,
+      });
+    expect(view(project).shown).toContain(project);
+    // Started elsewhere (cwd not inside): cwd alone.
+    expect(view(home).shown).toEqual([cwd]);
+    // Started in HOME or at /, with the pipeline inside: HOME stays hidden, cwd alone is shown.
+    const inHome = path.join(home, 'proj');
+    mkdirSync(inHome);
+    expect(view(home, inHome).shown).toEqual([inHome]);
+    expect(view(home, inHome).hidden).toContain(home);
+    expect(view('/').shown).toEqual([cwd]);
+    expect(view(base).shown).toEqual([cwd]);
+    rmSync(base, { recursive: true, force: true });
   });
 });
 
