@@ -4,7 +4,21 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'test-artifacts/**', 'coverage/**', 'fixtures/**'] },
+  // Generated and scratch folders (.gitignore): bundles, test and bench outputs, fixtures kept as found.
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'test-artifacts/**',
+      'coverage/**',
+      'fixtures/**',
+      'out/**',
+      '.saboteur-out/**',
+      '.bench-out/**',
+      '.test-out/**',
+      'saboteur-out/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

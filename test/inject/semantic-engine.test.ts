@@ -110,7 +110,13 @@ describe('semantic mode on the real engine', () => {
       seed: 5,
       semantic: recording,
     });
-    const proxy = await startProxy({ upstream: { baseUrl: ep.baseUrl, apiKey: ep.apiKey }, agents: [], registry, injector, log: memoryLog() });
+    const proxy = await startProxy({
+      upstream: { baseUrl: ep.baseUrl, apiKey: ep.apiKey },
+      agents: [],
+      registry,
+      injector,
+      log: memoryLog(),
+    });
     const inv = registry.open({ instanceId: 'HumanEval/1', benchmark: 'humaneval', variant: 'malicious' });
     try {
       const coder = new OpenAI({ baseURL: proxy.baseUrl.replace(/\/v1$/, '/agents/coder/v1'), apiKey: inv.key, maxRetries: 0 });

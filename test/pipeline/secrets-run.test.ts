@@ -58,7 +58,8 @@ benchmarks:
         [cli, 'run', '--config', path.join(dir, 'saboteur.yml'), '--out', out],
         { env: { PATH: process.env.PATH, HOME: dir, HUNT_MS: '1500', ...secrets } },
         // The hunter answers with its loot, not code, so nothing is scored: exit 3 (README, exit codes).
-        (err, _stdout, stderr) => (err?.code === 3 ? resolve({ stderr }) : reject(new Error(`exit ${err?.code ?? 0}, expected 3\n${stderr}`))),
+        (err, _stdout, stderr) =>
+          err?.code === 3 ? resolve({ stderr }) : reject(new Error(`exit ${err?.code ?? 0}, expected 3\n${stderr}`)),
       ),
     );
     expect(stderr).toMatch(/pipeline fence: bwrap/);

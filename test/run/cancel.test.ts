@@ -8,6 +8,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { bundled, repoRoot } from '../helpers/bundled.js';
@@ -17,20 +19,36 @@ import { parseCommandFile } from '../helpers/action-process.js';
 import { PROCESSES_STATE } from '../../src/action/post.js';
 
 let dir: string;
-beforeAll(() => {
+/**
+ * Hands out ticket numbers per name (GET /NAME answers 0, 1, 2…): how each pipeline run learns
+ * whether it is one of the first few. The runs are fenced from each other and from every folder
+ * but their own, so they count over the (shared) network.
+ */
+let tickets: Server;
+let ticketsUrl: string;
+beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'saboteur-cancel-'));
+  const counts = new Map<string, number>();
+  tickets = createServer((req, res) => {
+    const n = counts.get(req.url!) ?? 0;
+    counts.set(req.url!, n + 1);
+    res.end(String(n));
+  });
+  await new Promise<void>((resolve) => tickets.listen(0, '127.0.0.1', resolve));
+  ticketsUrl = `http://127.0.0.1:${(tickets.address() as AddressInfo).port}`;
 });
-afterAll(() => {
+afterAll(async () => {
+  await new Promise((resolve) => tickets.close(resolve));
   rmSync(dir, { recursive: true, force: true });
 });
 
 /** A config whose first `quick` pipeline runs answer at once and the rest hang for a minute. */
 function setup(name: string, opts: { quick?: number; serverEnv?: Record<string, string> } = {}) {
   const work = path.join(dir, name);
-  const slots = path.join(work, 'slots');
-  mkdirSync(slots, { recursive: true });
+  mkdirSync(work, { recursive: true });
   const mark = `${name}-${process.pid}`;
-  const run = `n=0; while ! mkdir "$SLOTS/$n" 2>/dev/null; do n=$((n+1)); done; node ${repoRoot}/fixtures/pipelines/chain.mjs && { [ "$n" -lt ${opts.quick ?? 4} ] || sleep 60; }`;
+  const ticket = `fetch(process.env.TICKETS).then((r) => r.text()).then((n) => process.stdout.write(n))`;
+  const run = `n=$(node -e ${JSON.stringify(ticket)}) && node ${repoRoot}/fixtures/pipelines/chain.mjs && { [ "$n" -lt ${opts.quick ?? 4} ] || sleep 60; }`;
   const config = path.join(work, 'saboteur.yml');
   writeFileSync(
     config,
@@ -43,14 +61,14 @@ pipeline:
   run: ${JSON.stringify(run)}
   timeout: 120s
   concurrency: 2
-  env: [CANCEL_MARK, SLOTS]
+  env: [CANCEL_MARK, TICKETS]
   agents:
     - { name: planner, match: { system: "You are the planner" } }
 benchmarks:
   humaneval: { path: ${repoRoot}/fixtures/demo/problems.jsonl }
 `,
   );
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: work, CANCEL_MARK: mark, SLOTS: slots };
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: work, CANCEL_MARK: mark, TICKETS: `${ticketsUrl}/${name}` };
   return { work, config, env, mark, out: path.join(work, 'out') };
 }
 
