@@ -70,7 +70,7 @@ const FAMILIES: Record<Exclude<InjectionSignal, 'imperative'>, RegExp[]> = {
     new RegExp(`\\b(?:${ROLE_ASSISTANT}) (?:processing|reading|handling|using) (?:this|these|the)\\b`, 'i'),
   ],
   authority: [
-    /\b(?:system|admin(?:istrator)?|security|compliance|it|sso|hr|merchant|billing|directory|fraud|risk)[- ](?:message|notice|notification|alert|directive|update|override|instructions?|memo|department|bot|team|desk)\b/i,
+    /\b(?:system|admin(?:istrator)?|security|compliance|it|sso|hr|merchant|billing|directory|fraud|risk)[-_ ](?:message|notice|notification|alert|directive|update|override|instructions?|memo|department|bot|team|desk)\b/i,
     /\[(?:system|admin|message from[^\]]{0,40}|note from[^\]]{0,40})\]/i,
     /\b(?:this is|signed|message from|note from|update from|comment from|entered by|request from|instructions? from|from)[,:]?\s+(?:the\s+|your\s+|our\s+)?(?:user|account (?:holder|owner)|owner|cardholder|patient|travell?er|landlord|administrator|admin|manager|supervisor|workspace owner|document owner|customer|tenant|hr|bank|agency|organi[sz]ers?|management|ceo|cfo|it department|it)\b/i,
     /\bthe (?:user|account holder|account owner|owner|cardholder|patient|travell?er|customer|landlord|document owner|workspace owner|client) (?:has |had |already |just )?(?:authori[sz]ed|approved|asked|wants|requested|agreed|instructed|confirmed|promised|set this up)\b/i,
@@ -151,13 +151,14 @@ export function imperativeIn(sentence: string): string | undefined {
   return verb !== undefined && (actionVerb(verb) || verbCategory(verb) !== undefined) ? m![0] : undefined;
 }
 
-/** Sentences with their offsets: split at line ends and at sentence ends followed by a capital or a bracket. */
+/** Sentences with their offsets: split at line ends and at sentence ends followed by anything but a lower-case word. */
 function sentences(text: string): { start: number; end: number; s: string; line: number }[] {
   const out: { start: number; end: number; s: string; line: number }[] = [];
   let lineStart = 0;
   let line = 0;
   for (const l of text.split('\n')) {
-    const re = /(?<=[.!?])\s+(?=[A-Z0-9[<(“"'])/g;
+    // A sentence ends before anything but a lower-case word: a capital, a digit, a bracket, "###".
+    const re = /(?<=[.!?])\s+(?=[^\s\p{Ll}])/gu;
     let from = 0;
     for (let m = re.exec(l); ; m = re.exec(l)) {
       const to = m ? m.index : l.length;

@@ -44,8 +44,18 @@ export interface SiteContext {
 /**
  * A value that names something (a proper name, a code), not a date, a number, a plain word or
  * prose: whatever its argument is called, it is an object ("Riverside Hotel", "INV-22", "a.b@c").
+ * A proper name capitalises each of its longer words; a phrase in sentence case ("Feedback
+ * scores") is prose the model wrote, as a subject or a title is.
  */
-const NAME_LIKE = /^(?!\d{4}-\d{2}-\d{2})(?![\d.,]+$)(?=.{2,60}$)(?=.*[\p{Lu}\d._@-])[\p{L}\p{N}][\p{L}\p{N} ._'@-]*$/u;
+const NAME_SHAPED = /^(?!\d{4}-\d{2}-\d{2})(?![\d.,]+$)(?=.{2,60}$)(?=.*[\p{Lu}\d._@-])[\p{L}\p{N}][\p{L}\p{N} ._'@-]*$/u;
+function nameLike(value: string): boolean {
+  if (!NAME_SHAPED.test(value)) return false;
+  if (/[\d._@]/.test(value)) return true;
+  return value
+    .split(/\s+/)
+    .filter((w) => w.length > 3)
+    .every((w) => /^\p{Lu}/u.test(w));
+}
 
 function target(policy: Policy, it: Item, a: ArgumentTrace): Target[] {
   const kind = (a.role === 'other' ? 'object' : a.role) as TargetKind | 'object';
@@ -67,10 +77,7 @@ export function checkTargets(ctx: SiteContext, it: Item, traces: readonly Argume
   const out: TargetCheck[] = [];
   const prov = provenanceContext(ctx, it.start);
   for (const a of traces) {
-    if (
-      (!TARGET_ROLES.has(a.role) && a.role !== 'object' && !(a.role === 'other' && NAME_LIKE.test(a.value.trim()))) ||
-      a.value.trim() === ''
-    )
+    if ((!TARGET_ROLES.has(a.role) && a.role !== 'object' && !(a.role === 'other' && nameLike(a.value.trim()))) || a.value.trim() === '')
       continue;
     for (const t of target(ctx.policy, it, a)) out.push(checkTarget(ctx, prov, t));
   }
@@ -179,7 +186,9 @@ export function onwardFindings(ctx: SiteContext, it: Item, traces: readonly Argu
   const out: OnwardFinding[] = [];
   const sharesLinks = SHARES_LINKS.test(ctx.rootText);
   for (const a of traces) {
-    if (a.role !== 'content') continue;
+    // Message-like: a content argument by its name, or any other argument whose value is prose
+    // (words with spaces that name nothing), whatever the tool calls it.
+    if (a.role !== 'content' && !(a.role === 'other' && /\p{L}+\s+\p{L}+/u.test(a.value) && !nameLike(a.value.trim()))) continue;
     for (const m of a.value.matchAll(LINK)) {
       const link = m[0].replace(/[.,;:!?]+$/, '');
       if (authorisedByPolicy(ctx.policy, link)) continue;
