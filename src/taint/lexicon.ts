@@ -596,8 +596,12 @@ export function needsOfAction(category: Category, objects: ReadonlySet<ObjectKin
 export function sourcesOfRead(ws: readonly string[]): { sources: SourceLabel[]; directory: boolean } {
   const s = new Set(ws.map(stem));
   const has = (...xs: string[]) => xs.some((x) => s.has(stem(x)));
+  // A directory is a list of people, said as one: "members", "contacts", a "roster"; "a member's
+  // mailbox" reads one person's things, not the list. So these are matched as written, not stemmed.
+  const raw = new Set(ws.map((w) => w.toLowerCase()));
+  const listed = (...xs: string[]) => xs.some((x) => raw.has(x));
   const sources = new Set<SourceLabel>();
-  const directory = has(
+  const directory = listed(
     'contacts',
     'directory',
     'members',
@@ -650,7 +654,6 @@ export function sourcesOfRead(ws: readonly string[]): { sources: SourceLabel[]; 
       'audit',
       'database',
       'db',
-      'notes',
       'medical',
       'health',
       'payroll',

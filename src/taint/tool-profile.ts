@@ -140,8 +140,9 @@ export function profileTool(
   const refined = byName.category === 'change' && byDesc.category !== undefined && byDesc.category !== 'change';
   const action = refined ? byDesc : byName.category || byName.read ? byName : byDesc;
   const objects = objectKinds([...nameWords, ...descWords, ...[...argNames].flatMap((n) => words(n))].filter((w) => w !== action.verb));
-  // Access changes hands only when someone is named to get it: changing a member's details grants nothing.
-  if (!roles.has('recipient') && !roles.has('other') && !roles.has('object')) objects.delete('access');
+  // Access changes hands only when the call names who gets it (a recipient) or what access (an
+  // argument named for it: role, permission, member): changing a member's own details grants nothing.
+  if (!roles.has('recipient') && ![...argNames].some((n) => objectKinds(words(n)).has('access'))) objects.delete('access');
   const money = roles.has('payee') || roles.has('amount') || objectKinds(descWords).has('money');
   const evidence: LabelEvidence[] = [];
   const where =
