@@ -45925,8 +45925,10 @@ function needsOfAction(category, objects, money) {
 function sourcesOfRead(ws) {
   const s2 = new Set(ws.map(stem));
   const has3 = (...xs) => xs.some((x) => s2.has(stem(x)));
+  const raw = new Set(ws.map((w) => w.toLowerCase()));
+  const listed = (...xs) => xs.some((x) => raw.has(x));
   const sources = /* @__PURE__ */ new Set();
-  const directory = has3(
+  const directory = listed(
     "contacts",
     "directory",
     "members",
@@ -45978,7 +45980,6 @@ function sourcesOfRead(ws) {
     "audit",
     "database",
     "db",
-    "notes",
     "medical",
     "health",
     "payroll"
@@ -46683,7 +46684,7 @@ function profileTool(policy, def, args, opts) {
   const refined = byName2.category === "change" && byDesc.category !== void 0 && byDesc.category !== "change";
   const action = refined ? byDesc : byName2.category || byName2.read ? byName2 : byDesc;
   const objects = objectKinds([...nameWords, ...descWords, ...[...argNames].flatMap((n2) => words(n2))].filter((w) => w !== action.verb));
-  if (!roles.has("recipient") && !roles.has("other") && !roles.has("object")) objects.delete("access");
+  if (!roles.has("recipient") && ![...argNames].some((n2) => objectKinds(words(n2)).has("access"))) objects.delete("access");
   const money = roles.has("payee") || roles.has("amount") || objectKinds(descWords).has("money");
   const evidence = [];
   const where = byName2.category && !refined ? `its name (${byName2.verb})` : `its description ("${(def.description ?? "").split(/[.;\n]/)[0].slice(0, 60)}")`;
@@ -47189,7 +47190,7 @@ var FAMILIES = {
     new RegExp(`\\b(?:${ROLE_ASSISTANT}) (?:processing|reading|handling|using) (?:this|these|the)\\b`, "i")
   ],
   authority: [
-    /\b(?:system|admin(?:istrator)?|security|compliance|it|sso|hr|merchant|billing|directory|fraud|risk)[- ](?:message|notice|notification|alert|directive|update|override|instructions?|memo|department|bot|team|desk)\b/i,
+    /\b(?:system|admin(?:istrator)?|security|compliance|it|sso|hr|merchant|billing|directory|fraud|risk)[-_ ](?:message|notice|notification|alert|directive|update|override|instructions?|memo|department|bot|team|desk)\b/i,
     /\[(?:system|admin|message from[^\]]{0,40}|note from[^\]]{0,40})\]/i,
     /\b(?:this is|signed|message from|note from|update from|comment from|entered by|request from|instructions? from|from)[,:]?\s+(?:the\s+|your\s+|our\s+)?(?:user|account (?:holder|owner)|owner|cardholder|patient|travell?er|landlord|administrator|admin|manager|supervisor|workspace owner|document owner|customer|tenant|hr|bank|agency|organi[sz]ers?|management|ceo|cfo|it department|it)\b/i,
     /\bthe (?:user|account holder|account owner|owner|cardholder|patient|travell?er|customer|landlord|document owner|workspace owner|client) (?:has |had |already |just )?(?:authori[sz]ed|approved|asked|wants|requested|agreed|instructed|confirmed|promised|set this up)\b/i,
@@ -47248,7 +47249,7 @@ function sentences(text2) {
   let lineStart = 0;
   let line = 0;
   for (const l of text2.split("\n")) {
-    const re = /(?<=[.!?])\s+(?=[A-Z0-9[<(“"'])/g;
+    const re = /(?<=[.!?])\s+(?=[^\s\p{Ll}])/gu;
     let from = 0;
     for (let m = re.exec(l); ; m = re.exec(l)) {
       const to = m ? m.index : l.length;
@@ -50083,7 +50084,12 @@ function valueSource(ctx, value2) {
 }
 
 // src/taint/trace/sink-sites.ts
-var NAME_LIKE = /^(?!\d{4}-\d{2}-\d{2})(?![\d.,]+$)(?=.{2,60}$)(?=.*[\p{Lu}\d._@-])[\p{L}\p{N}][\p{L}\p{N} ._'@-]*$/u;
+var NAME_SHAPED = /^(?!\d{4}-\d{2}-\d{2})(?![\d.,]+$)(?=.{2,60}$)(?=.*[\p{Lu}\d._@-])[\p{L}\p{N}][\p{L}\p{N} ._'@-]*$/u;
+function nameLike(value2) {
+  if (!NAME_SHAPED.test(value2)) return false;
+  if (/[\d._@]/.test(value2)) return true;
+  return value2.split(/\s+/).filter((w) => w.length > 3).every((w) => new RegExp("^\\p{Lu}", "u").test(w));
+}
 function target(policy, it, a2) {
   const kind = a2.role === "other" ? "object" : a2.role;
   const rule = policy.targets.find((r) => r.tool.test(it.tool) && r.argument.test(a2.name));
@@ -50095,7 +50101,7 @@ function checkTargets(ctx, it, traces) {
   const out = [];
   const prov = provenanceContext(ctx, it.start);
   for (const a2 of traces) {
-    if (!TARGET_ROLES.has(a2.role) && a2.role !== "object" && !(a2.role === "other" && NAME_LIKE.test(a2.value.trim())) || a2.value.trim() === "")
+    if (!TARGET_ROLES.has(a2.role) && a2.role !== "object" && !(a2.role === "other" && nameLike(a2.value.trim())) || a2.value.trim() === "")
       continue;
     for (const t of target(ctx.policy, it, a2)) out.push(checkTarget(ctx, prov, t));
   }
@@ -50184,7 +50190,7 @@ function onwardFindings(ctx, it, traces) {
   const out = [];
   const sharesLinks = SHARES_LINKS.test(ctx.rootText);
   for (const a2 of traces) {
-    if (a2.role !== "content") continue;
+    if (a2.role !== "content" && !(a2.role === "other" && new RegExp("\\p{L}+\\s+\\p{L}+", "u").test(a2.value) && !nameLike(a2.value.trim()))) continue;
     for (const m of a2.value.matchAll(LINK)) {
       const link = m[0].replace(/[.,;:!?]+$/, "");
       if (authorisedByPolicy(ctx.policy, link)) continue;
@@ -54444,9 +54450,9 @@ ${tail ? tail.split("\n").map((l) => `    ${l}`).join("\n") : "    (empty)"}`;
   watch(server);
   return server;
 }
-async function probe2(url2, timeoutMs = POLL_REQUEST_TIMEOUT_MS) {
+async function probe2(url2, timeoutMs = POLL_REQUEST_TIMEOUT_MS, headers = {}) {
   try {
-    const res = await fetch(url2, { signal: AbortSignal.timeout(timeoutMs) });
+    const res = await fetch(url2, { headers, signal: AbortSignal.timeout(timeoutMs) });
     return { status: res.status, body: (await res.text()).slice(0, 2e3) };
   } catch (err) {
     const e = err;
@@ -54458,7 +54464,7 @@ function formatDuration2(ms) {
   if (ms < 12e4) return `${Math.round(ms / 100) / 10} s`;
   return `${Math.round(ms / 6e3) / 10} min`;
 }
-async function waitReady(origin, plan, deadline, server) {
+async function waitReady(origin, plan, deadline, server, headers = {}) {
   let pause = 100;
   let last = "no answer yet";
   for (; ; ) {
@@ -54467,7 +54473,7 @@ async function waitReady(origin, plan, deadline, server) {
     let ready = true;
     for (const p of plan.ready) {
       const timeout = Math.max(1, Math.min(POLL_REQUEST_TIMEOUT_MS, deadline - Date.now()));
-      const r = await probe2(`${origin}${p}`, timeout);
+      const r = await probe2(`${origin}${p}`, timeout, headers);
       if ("error" in r || r.status < 200 || r.status >= 300) {
         last = `GET ${p}: ${"error" in r ? r.error : `HTTP ${r.status}${r.body ? ` ${r.body.replace(/\s+/g, " ").slice(0, 160)}` : ""}`}`;
         ready = false;
@@ -54486,9 +54492,9 @@ async function waitReady(origin, plan, deadline, server) {
     pause = Math.min(1e3, pause * 2);
   }
 }
-async function probeVersion(origin, probes) {
+async function probeVersion(origin, probes, headers = {}) {
   for (const p of probes) {
-    const r = await probe2(`${origin}${p.path}`);
+    const r = await probe2(`${origin}${p.path}`, POLL_REQUEST_TIMEOUT_MS, headers);
     if ("error" in r || r.status !== 200) continue;
     try {
       const value2 = JSON.parse(r.body)[p.field];
@@ -54499,8 +54505,8 @@ async function probeVersion(origin, probes) {
   }
   return void 0;
 }
-async function listModels(origin) {
-  const r = await probe2(`${origin}/v1/models`, 5e3);
+async function listModels(origin, headers = {}) {
+  const r = await probe2(`${origin}/v1/models`, 5e3, headers);
   if ("error" in r || r.status !== 200) return [];
   try {
     const body = JSON.parse(r.body);
@@ -54509,11 +54515,11 @@ async function listModels(origin) {
     return [];
   }
 }
-async function postJson(url2, body, timeoutMs) {
+async function postJson(url2, body, timeoutMs, headers = {}) {
   try {
     const res = await fetch(url2, {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", ...headers },
       body: JSON.stringify(body),
       signal: AbortSignal.timeout(timeoutMs)
     });
@@ -54535,9 +54541,9 @@ async function pullModel(origin, model, timeoutMs) {
       `model.kind ollama: pulling ${model} failed (${r.status ? `HTTP ${r.status}: ` : ""}${r.text.slice(0, 300)}); check model.model (for example qwen2.5-coder:7b)`
     );
 }
-async function warmUp(baseUrl, model, timeoutMs) {
+async function warmUp(baseUrl, model, timeoutMs, headers = {}) {
   const body = { model, messages: [{ role: "user", content: "Reply with the word ready." }], max_tokens: 8, temperature: 0 };
-  const r = await postJson(`${baseUrl}/chat/completions`, body, timeoutMs);
+  const r = await postJson(`${baseUrl}/chat/completions`, body, timeoutMs, headers);
   if (r.status < 200 || r.status >= 300) throw new Error(`HTTP ${r.status}: ${r.text.replace(/\s+/g, " ").slice(0, 300)}`);
 }
 
@@ -54894,7 +54900,11 @@ async function startProcessServer(spec, raw, log, opts = {}) {
     reused = true;
   }
   const port = fixedPort ?? await reservePort(bindHost);
-  const plan = spec.plan(model, { host: bindHost, port });
+  const offeredKey = reused ? void 0 : newServerKey();
+  const plan = spec.plan(model, { host: bindHost, port, ...offeredKey ? { apiKey: offeredKey } : {} });
+  const ownKey = reused && model.apiKeyEnv ? (opts.hostEnv ?? process.env)[model.apiKeyEnv] || void 0 : void 0;
+  const serverKey = plan.requiresKey ? offeredKey : ownKey;
+  const auth = serverKey ? { authorization: `Bearer ${serverKey}` } : {};
   const origin = `http://${hostForUrl(host)}:${port}`;
   const baseUrl = `${origin}/v1`;
   const startedAt = Date.now();
@@ -54919,18 +54929,18 @@ async function startProcessServer(spec, raw, log, opts = {}) {
   let name;
   let version2;
   try {
-    await waitReady(origin, plan, deadline, server);
+    await waitReady(origin, plan, deadline, server, auth);
     if (plan.pull) {
       log.info(`${kind}: pulling ${plan.pull} (a no-op when the runner has it)`);
       await pullModel(origin, plan.pull, remaining(deadline, 6e4));
     }
-    const listed = await listModels(origin);
+    const listed = await listModels(origin, auth);
     name = pickModelName(model.model, listed);
     if (model.model && name !== model.model)
       log.info(`the server lists ${listed.slice(0, 5).join(", ")}, not ${model.model}: requesting ${name}`);
-    version2 = await probeVersion(origin, plan.version);
+    version2 = await probeVersion(origin, plan.version, auth);
     try {
-      await warmUp(baseUrl, name, remaining(deadline, 3e4));
+      await warmUp(baseUrl, name, remaining(deadline, 3e4), auth);
     } catch (err) {
       if (server) await Promise.race([server.exited, new Promise((resolve4) => setTimeout(resolve4, 1e3).unref())]);
       const why = server?.exit() ? await server.postmortem() : server ? `command: ${server.command}; see ${server.logPath}` : `server at ${origin}`;
@@ -54945,9 +54955,13 @@ async function startProcessServer(spec, raw, log, opts = {}) {
   log.info(
     `${kind}${version2 ? ` ${version2}` : ""} serves ${name} at ${baseUrl} (ready and warmed up after ${formatDuration2(Date.now() - startedAt)})`
   );
+  if (plan.requiresKey) log.info(`${kind} requires a key of saboteur's: only the proxy reaches it`);
+  else if (!reused && kind !== "command")
+    log.info(`${kind} cannot be made to require a key: a pipeline that finds its port reaches the model without the proxy`);
   return {
     kind,
     baseUrl,
+    ...serverKey ? { apiKey: serverKey } : {},
     model: name,
     serverVersion: version2,
     serverLog: logPath,
@@ -55005,16 +55019,23 @@ async function startEmbeddedServer(model, log, opts = {}) {
   };
 }
 
+// src/model/servers/types.ts
+function setsOwnKey(args) {
+  return args.some((a2) => /^--api-key(?:-file)?(?:=|$)/.test(a2));
+}
+
 // src/model/servers/llamacpp.ts
 var LLAMACPP_DEFAULT_PORT = 8080;
 function llamacppPlan(model, at) {
   const m = model.model;
   const source = m.startsWith("hf:") ? ["-hf", m.slice(3)] : /^https?:\/\//.test(m) ? ["-mu", m] : ["-m", m];
+  const keyed = at.apiKey !== void 0 && !setsOwnKey(model.args) && model.env.LLAMA_API_KEY === void 0;
   return {
     kind: "llamacpp",
     file: model.binary ?? "llama-server",
     args: [...source, "--host", at.host, "--port", String(at.port), ...model.args],
-    env: {},
+    env: keyed ? { LLAMA_API_KEY: at.apiKey } : {},
+    requiresKey: keyed,
     ready: ["/health"],
     version: [{ path: "/props", field: "build_info" }]
   };
@@ -55037,11 +55058,14 @@ function ollamaPlan(model, at) {
 // src/model/servers/sglang.ts
 var SGLANG_DEFAULT_PORT = 3e4;
 function sglangPlan(model, at) {
+  const keyed = at.apiKey !== void 0 && !setsOwnKey(model.args);
+  const key2 = keyed ? ["--api-key", at.apiKey] : [];
   return {
     kind: "sglang",
     file: model.binary ?? "python3",
-    args: ["-m", "sglang.launch_server", "--model-path", model.model, "--host", at.host, "--port", String(at.port), ...model.args],
+    args: ["-m", "sglang.launch_server", "--model-path", model.model, "--host", at.host, "--port", String(at.port), ...key2, ...model.args],
     env: {},
+    requiresKey: keyed,
     ready: ["/health", "/v1/models"],
     version: [
       { path: "/version", field: "version" },
@@ -55067,11 +55091,13 @@ function tgiPlan(model, at) {
 // src/model/servers/vllm.ts
 var VLLM_DEFAULT_PORT = 8e3;
 function vllmPlan(model, at) {
+  const keyed = at.apiKey !== void 0 && !setsOwnKey(model.args);
   return {
     kind: "vllm",
     file: model.binary ?? "vllm",
     args: ["serve", model.model, "--host", at.host, "--port", String(at.port), ...model.args],
-    env: {},
+    env: keyed ? { VLLM_API_KEY: at.apiKey } : {},
+    requiresKey: keyed,
     // /health answers once the engine is up; /v1/models once the API routes are mounted.
     ready: ["/health", "/v1/models"],
     version: [{ path: "/version", field: "version" }]

@@ -305,7 +305,17 @@ describe('every server kind: start, ready, warm up, serve, stop', () => {
       pid = rec.started[0].pid;
       expect(rec.started[0].name).toBe(kind);
       expect(isProcessAlive(pid)).toBe(true);
-      const res = await client(ep.baseUrl).chat.completions.create({
+      // Where the kind can require a key, it requires saboteur's: without it a client gets 401.
+      if (['vllm', 'sglang', 'llamacpp'].includes(kind)) {
+        expect(ep.apiKey).toMatch(/^sabm-/);
+        const keyless = await client(ep.baseUrl)
+          .chat.completions.create({ model: ep.model!, messages: [{ role: 'user', content: 'hi' }] })
+          .catch((e: { status?: number }) => e);
+        expect((keyless as { status?: number }).status).toBe(401);
+        expect(JSON.stringify(ep.describe())).not.toContain(ep.apiKey!);
+        expect(log.lines.join('\n')).not.toContain(ep.apiKey!);
+      } else expect(ep.apiKey).toBeUndefined();
+      const res = await client(ep.baseUrl, ep.apiKey).chat.completions.create({
         model: ep.model!,
         messages: [{ role: 'user', content: 'Implement the function `add`.' }],
       });
@@ -442,15 +452,24 @@ describe('reuse and stopping', () => {
 
       const second = recordingLedger();
       const log = memoryLog();
-      const reused = await startModel(modelConfig({ binary: vllm, port, reuse: true }), log, await options({ ledger: second.ledger }));
+      // The owner wants its key (saboteur started it); the reusing run is given it by model.api-key-env.
+      const reused = await startModel(
+        modelConfig({ binary: vllm, port, reuse: true, apiKeyEnv: 'OWNER_KEY' }),
+        log,
+        await options({ ledger: second.ledger, hostEnv: { ...process.env, OWNER_KEY: owner.apiKey } }),
+      );
       expect(reused.baseUrl).toBe(owner.baseUrl);
+      expect(reused.apiKey).toBe(owner.apiKey);
       expect(reused.serverVersion).toBe('0.8.5-fake');
       expect(reused.serverLog).toBeUndefined();
       expect(second.started).toEqual([]);
       expect(log.lines.join('\n')).toContain('saboteur will not stop it');
       await reused.close();
       expect(isProcessAlive(first.started[0].pid)).toBe(true);
-      const res = await client(owner.baseUrl).chat.completions.create({ model: owner.model!, messages: [{ role: 'user', content: 'hi' }] });
+      const res = await client(owner.baseUrl, owner.apiKey).chat.completions.create({
+        model: owner.model!,
+        messages: [{ role: 'user', content: 'hi' }],
+      });
       expect(res.choices[0].message.content).toBe('ready');
     } finally {
       await owner.close();

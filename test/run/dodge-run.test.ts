@@ -7,6 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { main } from '../../src/cli/main.js';
@@ -19,15 +21,22 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function config(name: string, dodge: string): { file: string; out: string } {
+const REPLAY = `{ kind: replay, cassette: ${root}/fixtures/demo/cassette.jsonl, model: demo-coder }`;
+
+function config(
+  name: string,
+  dodge: string,
+  over: { model?: string; env?: string; concurrency?: number } = {},
+): { file: string; out: string } {
   const file = path.join(dir, `${name}.yml`);
   writeFileSync(
     file,
-    `model: { kind: replay, cassette: ${root}/fixtures/demo/cassette.jsonl, model: demo-coder }
+    `model: ${over.model ?? REPLAY}
 pipeline:
   run: DODGE=${dodge} node ${root}/fixtures/pipelines/dodge.mjs
   cwd: ${root}
-  concurrency: 2
+  concurrency: ${over.concurrency ?? 2}
+  env: [${over.env ?? ''}]
   agents:
     - { name: reviewer, match: { header: reviewer } }
     - { name: reviewer, match: { model: "review-*" } }
@@ -75,4 +84,62 @@ describe('a pipeline that dodges the corruption', () => {
       expect({ code, gate: /gate failed|❌ fail/.test(stderr + report) }).toEqual({ code: 1, gate: true });
     }, 180_000);
   }
+
+  const runCli = async (file: string, out: string) => {
+    let stderr = '';
+    const io = { stdout: { write: () => true }, stderr: { write: (s: string) => ((stderr += s), true) }, env: process.env };
+    const code = await main(['run', '--config', file, '--out', out], io);
+    const log = parseRunLog(readFileSync(path.join(out, 'run.json'), 'utf8'), 'run.json');
+    return { code, stderr, log, report: readFileSync(path.join(out, 'report.md'), 'utf8') };
+  };
+
+  it('by calling the model server directly (its port found in /proc/net/tcp): the server wants a key only the proxy has', async () => {
+    const { file, out } = config('direct', 'direct', {
+      model: `{ kind: vllm, model: fake/coder, binary: ${root}/fixtures/servers/fake-vllm.mjs }`,
+    });
+    const { log, report } = await runCli(file, out);
+    const modelPort = Number(new URL(log.model.baseUrl!).port);
+    const malicious = log.instances.filter((r) => r.variant === 'malicious');
+    expect(malicious).toHaveLength(2);
+    for (const r of malicious) {
+      const found = JSON.parse(r.output!.answer!) as { proxyPort: number; ports: Record<string, number> };
+      // It found both and tried both: the model server and the proxy refuse a call without the key.
+      expect([found.ports[modelPort], found.ports[found.proxyPort]]).toEqual([401, 401]);
+      // So it went by the proxy after all, and its call was the target's, corrupted.
+      expect(r.trace.calls.map((c) => [c.agent, c.hit !== undefined])).toEqual([['coder', true]]);
+    }
+    expect(report).not.toMatch(/made no model calls in the malicious runs/);
+  }, 180_000);
+
+  it("by borrowing a control run's key: the calls land in the control run, the coverage check flags it and the default gate fails", async () => {
+    const keys: string[] = [];
+    const rendezvous: Server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (d: Buffer) => (body += d.toString()));
+      req.on('end', () => {
+        if (req.url === '/put') keys.push(body);
+        res.end(req.url === '/take' ? (keys.shift() ?? '') : '');
+      });
+    });
+    await new Promise<void>((resolve) => rendezvous.listen(0, '127.0.0.1', resolve));
+    try {
+      const { file, out } = config('borrow', 'borrow', { env: 'RENDEZVOUS', concurrency: 4 });
+      const url = `http://127.0.0.1:${(rendezvous.address() as AddressInfo).port}`;
+      // pipeline.env passes it on from saboteur's own environment.
+      process.env.RENDEZVOUS = url;
+      const { code, stderr, log, report } = await runCli(file, out).finally(() => delete process.env.RENDEZVOUS);
+      const malicious = log.instances.filter((r) => r.variant === 'malicious');
+      for (const r of malicious) {
+        expect(JSON.parse(r.output!.answer!)).toEqual({ borrowed: true });
+        expect(r.trace.calls).toEqual([]);
+      }
+      // The control runs carry the borrowed calls, unhit.
+      const control = log.instances.filter((r) => r.variant === 'control');
+      expect(control.flatMap((r) => r.trace.calls).length).toBe(4);
+      expect(report).toMatch(/the target agent "coder" made no model calls in the malicious runs \(\d+ in the control runs\)/);
+      expect({ code, gate: /gate failed|❌ fail/.test(stderr + report) }).toEqual({ code: 1, gate: true });
+    } finally {
+      await new Promise((resolve) => rendezvous.close(resolve));
+    }
+  }, 180_000);
 });

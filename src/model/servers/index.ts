@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { Config } from '../../config/load.js';
 import type { Log } from '../../util/log.js';
 import type { ModelEndpoint } from '../index.js';
+import { newServerKey } from '../http-util.js';
 import { placeholdersIn } from './shell-words.js';
 import { startEmbedded } from './embedded.js';
 import { ModelStartError } from './errors.js';
@@ -126,7 +127,14 @@ export async function startProcessServer(
     reused = true;
   }
   const port = fixedPort ?? (await reservePort(bindHost));
-  const plan = spec.plan(model, { host: bindHost, port });
+  // A server saboteur starts requires a key of its own, where its kind can: the proxy is then the
+  // only road to the model (a pipeline that finds the port gets 401). A reused server keeps its own.
+  const offeredKey = reused ? undefined : newServerKey();
+  const plan = spec.plan(model, { host: bindHost, port, ...(offeredKey ? { apiKey: offeredKey } : {}) });
+  // A reused server that wants a key of its own gets it from model.api-key-env.
+  const ownKey = reused && model.apiKeyEnv ? (opts.hostEnv ?? process.env)[model.apiKeyEnv] || undefined : undefined;
+  const serverKey = plan.requiresKey ? offeredKey : ownKey;
+  const auth: Record<string, string> = serverKey ? { authorization: `Bearer ${serverKey}` } : {};
   const origin = `http://${hostForUrl(host)}:${port}`;
   const baseUrl = `${origin}/v1`;
   const startedAt = Date.now();
@@ -153,18 +161,18 @@ export async function startProcessServer(
   let name: string;
   let version: string | undefined;
   try {
-    await waitReady(origin, plan, deadline, server);
+    await waitReady(origin, plan, deadline, server, auth);
     if (plan.pull) {
       log.info(`${kind}: pulling ${plan.pull} (a no-op when the runner has it)`);
       await pullModel(origin, plan.pull, remaining(deadline, 60_000));
     }
-    const listed = await listModels(origin);
+    const listed = await listModels(origin, auth);
     name = pickModelName(model.model, listed);
     if (model.model && name !== model.model)
       log.info(`the server lists ${listed.slice(0, 5).join(', ')}, not ${model.model}: requesting ${name}`);
-    version = await probeVersion(origin, plan.version);
+    version = await probeVersion(origin, plan.version, auth);
     try {
-      await warmUp(baseUrl, name, remaining(deadline, 30_000));
+      await warmUp(baseUrl, name, remaining(deadline, 30_000), auth);
     } catch (err) {
       // A server that died on the request closes the socket a moment before its exit is seen here.
       if (server) await Promise.race([server.exited, new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
@@ -185,9 +193,13 @@ export async function startProcessServer(
     `${kind}${version ? ` ${version}` : ''} serves ${name} at ${baseUrl} (ready and warmed up after ${formatDuration(Date.now() - startedAt)})`,
   );
 
+  if (plan.requiresKey) log.info(`${kind} requires a key of saboteur's: only the proxy reaches it`);
+  else if (!reused && kind !== 'command')
+    log.info(`${kind} cannot be made to require a key: a pipeline that finds its port reaches the model without the proxy`);
   return {
     kind,
     baseUrl,
+    ...(serverKey ? { apiKey: serverKey } : {}),
     model: name,
     serverVersion: version,
     serverLog: logPath,

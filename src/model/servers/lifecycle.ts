@@ -263,9 +263,10 @@ export async function spawnServer(plan: LaunchPlan, opts: SpawnOptions): Promise
 export async function probe(
   url: string,
   timeoutMs = POLL_REQUEST_TIMEOUT_MS,
+  headers: Record<string, string> = {},
 ): Promise<{ status: number; body: string } | { error: string }> {
   try {
-    const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
+    const res = await fetch(url, { headers, signal: AbortSignal.timeout(timeoutMs) });
     return { status: res.status, body: (await res.text()).slice(0, 2000) };
   } catch (err) {
     const e = err as Error & { cause?: { code?: string } };
@@ -289,6 +290,7 @@ export async function waitReady(
   plan: Pick<LaunchPlan, 'kind' | 'ready'>,
   deadline: number,
   server?: ServerProcess,
+  headers: Record<string, string> = {},
 ): Promise<void> {
   let pause = 100;
   let last = 'no answer yet';
@@ -298,7 +300,7 @@ export async function waitReady(
     let ready = true;
     for (const p of plan.ready) {
       const timeout = Math.max(1, Math.min(POLL_REQUEST_TIMEOUT_MS, deadline - Date.now()));
-      const r = await probe(`${origin}${p}`, timeout);
+      const r = await probe(`${origin}${p}`, timeout, headers);
       if ('error' in r || r.status < 200 || r.status >= 300) {
         last = `GET ${p}: ${'error' in r ? r.error : `HTTP ${r.status}${r.body ? ` ${r.body.replace(/\s+/g, ' ').slice(0, 160)}` : ''}`}`;
         ready = false;
@@ -319,9 +321,13 @@ export async function waitReady(
 }
 
 /** The server's version from the first probe that answers with the field; undefined otherwise. */
-export async function probeVersion(origin: string, probes: readonly VersionProbe[]): Promise<string | undefined> {
+export async function probeVersion(
+  origin: string,
+  probes: readonly VersionProbe[],
+  headers: Record<string, string> = {},
+): Promise<string | undefined> {
   for (const p of probes) {
-    const r = await probe(`${origin}${p.path}`);
+    const r = await probe(`${origin}${p.path}`, POLL_REQUEST_TIMEOUT_MS, headers);
     if ('error' in r || r.status !== 200) continue;
     try {
       const value = (JSON.parse(r.body) as Record<string, unknown>)[p.field];
@@ -335,8 +341,8 @@ export async function probeVersion(origin: string, probes: readonly VersionProbe
 }
 
 /** The model names /v1/models lists ([] when the server has no such route). */
-export async function listModels(origin: string): Promise<string[]> {
-  const r = await probe(`${origin}/v1/models`, 5000);
+export async function listModels(origin: string, headers: Record<string, string> = {}): Promise<string[]> {
+  const r = await probe(`${origin}/v1/models`, 5000, headers);
   if ('error' in r || r.status !== 200) return [];
   try {
     const body = JSON.parse(r.body) as { data?: { id?: unknown }[] };
@@ -347,11 +353,16 @@ export async function listModels(origin: string): Promise<string[]> {
 }
 
 /** POST JSON with a timeout; the status and body text, or throws with why there was none. */
-export async function postJson(url: string, body: unknown, timeoutMs: number): Promise<{ status: number; text: string }> {
+export async function postJson(
+  url: string,
+  body: unknown,
+  timeoutMs: number,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; text: string }> {
   try {
     const res = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...headers },
       body: JSON.stringify(body),
       signal: AbortSignal.timeout(timeoutMs),
     });
@@ -380,8 +391,8 @@ export async function pullModel(origin: string, model: string, timeoutMs: number
  * One chat completion before the run: the first request of a fresh server pays for compilation
  * and cache allocation, which would otherwise land on the first task's timeout.
  */
-export async function warmUp(baseUrl: string, model: string, timeoutMs: number): Promise<void> {
+export async function warmUp(baseUrl: string, model: string, timeoutMs: number, headers: Record<string, string> = {}): Promise<void> {
   const body = { model, messages: [{ role: 'user', content: 'Reply with the word ready.' }], max_tokens: 8, temperature: 0 };
-  const r = await postJson(`${baseUrl}/chat/completions`, body, timeoutMs);
+  const r = await postJson(`${baseUrl}/chat/completions`, body, timeoutMs, headers);
   if (r.status < 200 || r.status >= 300) throw new Error(`HTTP ${r.status}: ${r.text.replace(/\s+/g, ' ').slice(0, 300)}`);
 }

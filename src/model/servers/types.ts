@@ -42,6 +42,8 @@ export interface LaunchPlan {
   version: VersionProbe[];
   /** ollama: the model to pull through POST /api/pull once the server answers. */
   pull?: string;
+  /** The plan tells the server to require `ListenAddress.apiKey` of every client (docs/security.md, "One road to the model"). */
+  requiresKey?: boolean;
 }
 
 /** Where a process kind is told to listen. */
@@ -49,6 +51,13 @@ export interface ListenAddress {
   /** What the server binds (model.host, default 127.0.0.1). */
   host: string;
   port: number;
+  /** A key of saboteur's that a kind able to require one is told to require (no pipeline gets it). */
+  apiKey?: string;
+}
+
+/** The user's own args already set a key: then the server keeps theirs and saboteur adds none. */
+export function setsOwnKey(args: readonly string[]): boolean {
+  return args.some((a) => /^--api-key(?:-file)?(?:=|$)/.test(a));
 }
 
 /** One GPU as `nvidia-smi --query-gpu=name,memory.total,driver_version` reports it. */

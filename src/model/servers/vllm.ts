@@ -1,15 +1,18 @@
 /** vLLM: `vllm serve MODEL --host H --port P [args]`; ready when /health and /v1/models answer. */
 import type { Config } from '../../config/load.js';
-import type { LaunchPlan, ListenAddress } from './types.js';
+import { setsOwnKey, type LaunchPlan, type ListenAddress } from './types.js';
 
 export const VLLM_DEFAULT_PORT = 8000;
 
 export function vllmPlan(model: Config['model'], at: ListenAddress): LaunchPlan {
+  // The key goes in through VLLM_API_KEY, not argv, which other users of the machine can read.
+  const keyed = at.apiKey !== undefined && !setsOwnKey(model.args);
   return {
     kind: 'vllm',
     file: model.binary ?? 'vllm',
     args: ['serve', model.model!, '--host', at.host, '--port', String(at.port), ...model.args],
-    env: {},
+    env: keyed ? { VLLM_API_KEY: at.apiKey! } : {},
+    requiresKey: keyed,
     // /health answers once the engine is up; /v1/models once the API routes are mounted.
     ready: ['/health', '/v1/models'],
     version: [{ path: '/version', field: 'version' }],
