@@ -98,7 +98,7 @@ export async function benchHarness(opts: {
     ...silentLog,
     group: async <T>(name: string, fn: () => Promise<T>): Promise<T> => {
       if (!name.startsWith('Run')) return fn();
-      const before = { harness: selfCpuMs(), pipeline: groupCpuMs(runner?.servePid), model: processCpuMs(model.pid) };
+      const before = { harness: selfCpuMs(), pipeline: groupCpuMs(runner?.servePids[0]), model: processCpuMs(model.pid) };
       // BENCH_PROFILE=FILE.cpuprofile: a V8 CPU profile of saboteur's process during the run phase only.
       const profiler = process.env.BENCH_PROFILE ? new Session() : undefined;
       if (profiler) {
@@ -113,7 +113,7 @@ export async function benchHarness(opts: {
       } finally {
         runMs = performance.now() - t0;
         cpu.harness = selfCpuMs() - before.harness;
-        cpu.pipeline = groupCpuMs(runner?.servePid) - before.pipeline;
+        cpu.pipeline = groupCpuMs(runner?.servePids[0]) - before.pipeline;
         cpu.model = processCpuMs(model.pid) - before.model;
         if (profiler) {
           const { profile } = await profiler.post('Profiler.stop');

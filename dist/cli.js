@@ -116,17 +116,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key2, node2, visitor, path33) {
-      const ctrl = callVisitor(key2, node2, visitor, path33);
+    function visit_(key2, node2, visitor, path34) {
+      const ctrl = callVisitor(key2, node2, visitor, path34);
       if (identity3.isNode(ctrl) || identity3.isPair(ctrl)) {
-        replaceNode(key2, path33, ctrl);
-        return visit_(key2, ctrl, visitor, path33);
+        replaceNode(key2, path34, ctrl);
+        return visit_(key2, ctrl, visitor, path34);
       }
       if (typeof ctrl !== "symbol") {
         if (identity3.isCollection(node2)) {
-          path33 = Object.freeze(path33.concat(node2));
+          path34 = Object.freeze(path34.concat(node2));
           for (let i2 = 0; i2 < node2.items.length; ++i2) {
-            const ci2 = visit_(i2, node2.items[i2], visitor, path33);
+            const ci2 = visit_(i2, node2.items[i2], visitor, path34);
             if (typeof ci2 === "number")
               i2 = ci2 - 1;
             else if (ci2 === BREAK)
@@ -137,13 +137,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity3.isPair(node2)) {
-          path33 = Object.freeze(path33.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path33);
+          path34 = Object.freeze(path34.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path34);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path33);
+          const cv = visit_("value", node2.value, visitor, path34);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -164,17 +164,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key2, node2, visitor, path33) {
-      const ctrl = await callVisitor(key2, node2, visitor, path33);
+    async function visitAsync_(key2, node2, visitor, path34) {
+      const ctrl = await callVisitor(key2, node2, visitor, path34);
       if (identity3.isNode(ctrl) || identity3.isPair(ctrl)) {
-        replaceNode(key2, path33, ctrl);
-        return visitAsync_(key2, ctrl, visitor, path33);
+        replaceNode(key2, path34, ctrl);
+        return visitAsync_(key2, ctrl, visitor, path34);
       }
       if (typeof ctrl !== "symbol") {
         if (identity3.isCollection(node2)) {
-          path33 = Object.freeze(path33.concat(node2));
+          path34 = Object.freeze(path34.concat(node2));
           for (let i2 = 0; i2 < node2.items.length; ++i2) {
-            const ci2 = await visitAsync_(i2, node2.items[i2], visitor, path33);
+            const ci2 = await visitAsync_(i2, node2.items[i2], visitor, path34);
             if (typeof ci2 === "number")
               i2 = ci2 - 1;
             else if (ci2 === BREAK)
@@ -185,13 +185,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity3.isPair(node2)) {
-          path33 = Object.freeze(path33.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path33);
+          path34 = Object.freeze(path34.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path34);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path33);
+          const cv = await visitAsync_("value", node2.value, visitor, path34);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -218,23 +218,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key2, node2, visitor, path33) {
+    function callVisitor(key2, node2, visitor, path34) {
       if (typeof visitor === "function")
-        return visitor(key2, node2, path33);
+        return visitor(key2, node2, path34);
       if (identity3.isMap(node2))
-        return visitor.Map?.(key2, node2, path33);
+        return visitor.Map?.(key2, node2, path34);
       if (identity3.isSeq(node2))
-        return visitor.Seq?.(key2, node2, path33);
+        return visitor.Seq?.(key2, node2, path34);
       if (identity3.isPair(node2))
-        return visitor.Pair?.(key2, node2, path33);
+        return visitor.Pair?.(key2, node2, path34);
       if (identity3.isScalar(node2))
-        return visitor.Scalar?.(key2, node2, path33);
+        return visitor.Scalar?.(key2, node2, path34);
       if (identity3.isAlias(node2))
-        return visitor.Alias?.(key2, node2, path33);
+        return visitor.Alias?.(key2, node2, path34);
       return void 0;
     }
-    function replaceNode(key2, path33, node2) {
-      const parent = path33[path33.length - 1];
+    function replaceNode(key2, path34, node2) {
+      const parent = path34[path34.length - 1];
       if (identity3.isCollection(parent)) {
         parent.items[key2] = node2;
       } else if (identity3.isPair(parent)) {
@@ -846,10 +846,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity3 = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema6, path33, value2) {
+    function collectionFromPath(schema6, path34, value2) {
       let v = value2;
-      for (let i2 = path33.length - 1; i2 >= 0; --i2) {
-        const k = path33[i2];
+      for (let i2 = path34.length - 1; i2 >= 0; --i2) {
+        const k = path34[i2];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a2 = [];
           a2[k] = v;
@@ -868,7 +868,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path33) => path33 == null || typeof path33 === "object" && !!path33[Symbol.iterator]().next().done;
+    var isEmptyPath = (path34) => path34 == null || typeof path34 === "object" && !!path34[Symbol.iterator]().next().done;
     var Collection = class extends Node.NodeBase {
       constructor(type, schema6) {
         super(type);
@@ -898,11 +898,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path33, value2) {
-        if (isEmptyPath(path33))
+      addIn(path34, value2) {
+        if (isEmptyPath(path34))
           this.add(value2);
         else {
-          const [key2, ...rest] = path33;
+          const [key2, ...rest] = path34;
           const node2 = this.get(key2, true);
           if (identity3.isCollection(node2))
             node2.addIn(rest, value2);
@@ -916,8 +916,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path33) {
-        const [key2, ...rest] = path33;
+      deleteIn(path34) {
+        const [key2, ...rest] = path34;
         if (rest.length === 0)
           return this.delete(key2);
         const node2 = this.get(key2, true);
@@ -931,8 +931,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path33, keepScalar) {
-        const [key2, ...rest] = path33;
+      getIn(path34, keepScalar) {
+        const [key2, ...rest] = path34;
         const node2 = this.get(key2, true);
         if (rest.length === 0)
           return !keepScalar && identity3.isScalar(node2) ? node2.value : node2;
@@ -950,8 +950,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path33) {
-        const [key2, ...rest] = path33;
+      hasIn(path34) {
+        const [key2, ...rest] = path34;
         if (rest.length === 0)
           return this.has(key2);
         const node2 = this.get(key2, true);
@@ -961,8 +961,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path33, value2) {
-        const [key2, ...rest] = path33;
+      setIn(path34, value2) {
+        const [key2, ...rest] = path34;
         if (rest.length === 0) {
           this.set(key2, value2);
         } else {
@@ -3477,9 +3477,9 @@ var require_Document = __commonJS({
           this.contents.add(value2);
       }
       /** Adds a value to the document. */
-      addIn(path33, value2) {
+      addIn(path34, value2) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path33, value2);
+          this.contents.addIn(path34, value2);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -3554,14 +3554,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path33) {
-        if (Collection.isEmptyPath(path33)) {
+      deleteIn(path34) {
+        if (Collection.isEmptyPath(path34)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path33) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path34) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -3576,10 +3576,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path33, keepScalar) {
-        if (Collection.isEmptyPath(path33))
+      getIn(path34, keepScalar) {
+        if (Collection.isEmptyPath(path34))
           return !keepScalar && identity3.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity3.isCollection(this.contents) ? this.contents.getIn(path33, keepScalar) : void 0;
+        return identity3.isCollection(this.contents) ? this.contents.getIn(path34, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -3590,10 +3590,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path33) {
-        if (Collection.isEmptyPath(path33))
+      hasIn(path34) {
+        if (Collection.isEmptyPath(path34))
           return this.contents !== void 0;
-        return identity3.isCollection(this.contents) ? this.contents.hasIn(path33) : false;
+        return identity3.isCollection(this.contents) ? this.contents.hasIn(path34) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -3610,13 +3610,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path33, value2) {
-        if (Collection.isEmptyPath(path33)) {
+      setIn(path34, value2) {
+        if (Collection.isEmptyPath(path34)) {
           this.contents = value2;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path33), value2);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path34), value2);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path33, value2);
+          this.contents.setIn(path34, value2);
         }
       }
       /**
@@ -5577,9 +5577,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path33) => {
+    visit2.itemAtPath = (cst, path34) => {
       let item = cst;
-      for (const [field, index] of path33) {
+      for (const [field, index] of path34) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -5588,23 +5588,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path33) => {
-      const parent = visit2.itemAtPath(cst, path33.slice(0, -1));
-      const field = path33[path33.length - 1][0];
+    visit2.parentCollection = (cst, path34) => {
+      const parent = visit2.itemAtPath(cst, path34.slice(0, -1));
+      const field = path34[path34.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path33, item, visitor) {
-      let ctrl = visitor(item, path33);
+    function _visit(path34, item, visitor) {
+      let ctrl = visitor(item, path34);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i2 = 0; i2 < token.items.length; ++i2) {
-            const ci2 = _visit(Object.freeze(path33.concat([[field, i2]])), token.items[i2], visitor);
+            const ci2 = _visit(Object.freeze(path34.concat([[field, i2]])), token.items[i2], visitor);
             if (typeof ci2 === "number")
               i2 = ci2 - 1;
             else if (ci2 === BREAK)
@@ -5615,10 +5615,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path33);
+            ctrl = ctrl(item, path34);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path33) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path34) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -7375,7 +7375,7 @@ var require_windows = __commonJS({
     module.exports = isexe;
     isexe.sync = sync;
     var fs = __require("fs");
-    function checkPathExt(path33, options) {
+    function checkPathExt(path34, options) {
       var pathext = options.pathExt !== void 0 ? options.pathExt : process.env.PATHEXT;
       if (!pathext) {
         return true;
@@ -7386,25 +7386,25 @@ var require_windows = __commonJS({
       }
       for (var i2 = 0; i2 < pathext.length; i2++) {
         var p = pathext[i2].toLowerCase();
-        if (p && path33.substr(-p.length).toLowerCase() === p) {
+        if (p && path34.substr(-p.length).toLowerCase() === p) {
           return true;
         }
       }
       return false;
     }
-    function checkStat(stat6, path33, options) {
+    function checkStat(stat6, path34, options) {
       if (!stat6.isSymbolicLink() && !stat6.isFile()) {
         return false;
       }
-      return checkPathExt(path33, options);
+      return checkPathExt(path34, options);
     }
-    function isexe(path33, options, cb) {
-      fs.stat(path33, function(er, stat6) {
-        cb(er, er ? false : checkStat(stat6, path33, options));
+    function isexe(path34, options, cb) {
+      fs.stat(path34, function(er, stat6) {
+        cb(er, er ? false : checkStat(stat6, path34, options));
       });
     }
-    function sync(path33, options) {
-      return checkStat(fs.statSync(path33), path33, options);
+    function sync(path34, options) {
+      return checkStat(fs.statSync(path34), path34, options);
     }
   }
 });
@@ -7415,13 +7415,13 @@ var require_mode = __commonJS({
     module.exports = isexe;
     isexe.sync = sync;
     var fs = __require("fs");
-    function isexe(path33, options, cb) {
-      fs.stat(path33, function(er, stat6) {
+    function isexe(path34, options, cb) {
+      fs.stat(path34, function(er, stat6) {
         cb(er, er ? false : checkStat(stat6, options));
       });
     }
-    function sync(path33, options) {
-      return checkStat(fs.statSync(path33), options);
+    function sync(path34, options) {
+      return checkStat(fs.statSync(path34), options);
     }
     function checkStat(stat6, options) {
       return stat6.isFile() && checkMode(stat6, options);
@@ -7454,7 +7454,7 @@ var require_isexe = __commonJS({
     }
     module.exports = isexe;
     isexe.sync = sync;
-    function isexe(path33, options, cb) {
+    function isexe(path34, options, cb) {
       if (typeof options === "function") {
         cb = options;
         options = {};
@@ -7464,7 +7464,7 @@ var require_isexe = __commonJS({
           throw new TypeError("callback not provided");
         }
         return new Promise(function(resolve4, reject) {
-          isexe(path33, options || {}, function(er, is2) {
+          isexe(path34, options || {}, function(er, is2) {
             if (er) {
               reject(er);
             } else {
@@ -7473,7 +7473,7 @@ var require_isexe = __commonJS({
           });
         });
       }
-      core(path33, options || {}, function(er, is2) {
+      core(path34, options || {}, function(er, is2) {
         if (er) {
           if (er.code === "EACCES" || options && options.ignoreErrors) {
             er = null;
@@ -7483,9 +7483,9 @@ var require_isexe = __commonJS({
         cb(er, is2);
       });
     }
-    function sync(path33, options) {
+    function sync(path34, options) {
       try {
-        return core.sync(path33, options || {});
+        return core.sync(path34, options || {});
       } catch (er) {
         if (options && options.ignoreErrors || er.code === "EACCES") {
           return false;
@@ -7501,7 +7501,7 @@ var require_isexe = __commonJS({
 var require_which = __commonJS({
   "node_modules/which/which.js"(exports, module) {
     var isWindows = process.platform === "win32" || process.env.OSTYPE === "cygwin" || process.env.OSTYPE === "msys";
-    var path33 = __require("path");
+    var path34 = __require("path");
     var COLON = isWindows ? ";" : ":";
     var isexe = require_isexe();
     var getNotFoundError = (cmd) => Object.assign(new Error(`not found: ${cmd}`), { code: "ENOENT" });
@@ -7539,7 +7539,7 @@ var require_which = __commonJS({
           return opt.all && found.length ? resolve4(found) : reject(getNotFoundError(cmd));
         const ppRaw = pathEnv[i2];
         const pathPart = /^".*"$/.test(ppRaw) ? ppRaw.slice(1, -1) : ppRaw;
-        const pCmd = path33.join(pathPart, cmd);
+        const pCmd = path34.join(pathPart, cmd);
         const p = !pathPart && /^\.[\\\/]/.test(cmd) ? cmd.slice(0, 2) + pCmd : pCmd;
         resolve4(subStep(p, i2, 0));
       });
@@ -7566,7 +7566,7 @@ var require_which = __commonJS({
       for (let i2 = 0; i2 < pathEnv.length; i2++) {
         const ppRaw = pathEnv[i2];
         const pathPart = /^".*"$/.test(ppRaw) ? ppRaw.slice(1, -1) : ppRaw;
-        const pCmd = path33.join(pathPart, cmd);
+        const pCmd = path34.join(pathPart, cmd);
         const p = !pathPart && /^\.[\\\/]/.test(cmd) ? cmd.slice(0, 2) + pCmd : pCmd;
         for (let j = 0; j < pathExt.length; j++) {
           const cur = p + pathExt[j];
@@ -7614,7 +7614,7 @@ var require_path_key = __commonJS({
 var require_resolveCommand = __commonJS({
   "node_modules/cross-spawn/lib/util/resolveCommand.js"(exports, module) {
     "use strict";
-    var path33 = __require("path");
+    var path34 = __require("path");
     var which = require_which();
     var getPathKey = require_path_key();
     function resolveCommandAttempt(parsed2, withoutPathExt) {
@@ -7632,7 +7632,7 @@ var require_resolveCommand = __commonJS({
       try {
         resolved = which.sync(parsed2.command, {
           path: env[getPathKey({ env })],
-          pathExt: withoutPathExt ? path33.delimiter : void 0
+          pathExt: withoutPathExt ? path34.delimiter : void 0
         });
       } catch (e) {
       } finally {
@@ -7641,7 +7641,7 @@ var require_resolveCommand = __commonJS({
         }
       }
       if (resolved) {
-        resolved = path33.resolve(hasCustomCwd ? parsed2.options.cwd : "", resolved);
+        resolved = path34.resolve(hasCustomCwd ? parsed2.options.cwd : "", resolved);
       }
       return resolved;
     }
@@ -7695,8 +7695,8 @@ var require_shebang_command = __commonJS({
       if (!match) {
         return null;
       }
-      const [path33, argument] = match[0].replace(/#! ?/, "").split(" ");
-      const binary = path33.split("/").pop();
+      const [path34, argument] = match[0].replace(/#! ?/, "").split(" ");
+      const binary = path34.split("/").pop();
       if (binary === "env") {
         return argument;
       }
@@ -7731,7 +7731,7 @@ var require_readShebang = __commonJS({
 var require_parse = __commonJS({
   "node_modules/cross-spawn/lib/parse.js"(exports, module) {
     "use strict";
-    var path33 = __require("path");
+    var path34 = __require("path");
     var resolveCommand = require_resolveCommand();
     var escape2 = require_escape();
     var readShebang = require_readShebang();
@@ -7756,7 +7756,7 @@ var require_parse = __commonJS({
       const needsShell = !isExecutableRegExp.test(commandFile);
       if (parsed2.options.forceShell || needsShell) {
         const needsDoubleEscapeMetaChars = isCmdShimRegExp.test(commandFile);
-        parsed2.command = path33.normalize(parsed2.command);
+        parsed2.command = path34.normalize(parsed2.command);
         parsed2.command = escape2.command(parsed2.command);
         parsed2.args = parsed2.args.map((arg) => escape2.argument(arg, needsDoubleEscapeMetaChars));
         const shellCommand = [parsed2.command].concat(parsed2.args).join(" ");
@@ -11095,8 +11095,8 @@ var require_utils = __commonJS({
       }
       return ind;
     }
-    function removeDotSegments(path33) {
-      let input2 = path33;
+    function removeDotSegments(path34) {
+      let input2 = path34;
       const output2 = [];
       let nextSlash = -1;
       let len = 0;
@@ -11170,11 +11170,11 @@ var require_utils = __commonJS({
       }
       return output2.join("");
     }
-    function removeDotSegmentsRelative(path33) {
-      if (path33 === "" || path33[0] === "/") {
-        return removeDotSegments(path33);
+    function removeDotSegmentsRelative(path34) {
+      if (path34 === "" || path34[0] === "/") {
+        return removeDotSegments(path34);
       }
-      const segments = path33.split("/");
+      const segments = path34.split("/");
       const last = segments.length - 1;
       const output2 = [];
       let trailingDirectory = false;
@@ -11537,8 +11537,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path33 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path33 && path33 !== "/" ? path33 : void 0;
+        const path34 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path34 && path34 !== "/" ? path34 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -16221,10 +16221,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema6) {
   return mergeDefs(schema6._zod.def);
 }
-function getElementAtPath(obj3, path33) {
-  if (!path33)
+function getElementAtPath(obj3, path34) {
+  if (!path34)
     return obj3;
-  return path33.reduce((acc, key2) => acc?.[key2], obj3);
+  return path34.reduce((acc, key2) => acc?.[key2], obj3);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -16564,11 +16564,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path33, issues) {
+function prefixIssues(path34, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path33);
+    iss.path.unshift(path34);
     return iss;
   });
 }
@@ -17030,16 +17030,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path33 = []) => {
+  const processError = (error63, path34 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path33, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path34, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path33, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path34, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path33, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path34, ...issue2.path]);
       } else {
-        const fullpath = [...path33, ...issue2.path];
+        const fullpath = [...path34, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -17078,17 +17078,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path33 = []) => {
+  const processError = (error63, path34 = []) => {
     var _a3;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path33, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path34, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path33, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path34, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path33, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path34, ...issue2.path]);
       } else {
-        const fullpath = [...path33, ...issue2.path];
+        const fullpath = [...path34, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -17127,8 +17127,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path33 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path33) {
+  const path34 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path34) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -34266,13 +34266,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path33 = ref.slice(1).split("/").filter(Boolean);
-  if (path33.length === 0) {
+  const path34 = ref.slice(1).split("/").filter(Boolean);
+  if (path34.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path33[0] === defsKey) {
-    const key2 = path33[1] === void 0 ? void 0 : decodeJSONPointerSegment(path33[1]);
+  if (path34[0] === defsKey) {
+    const key2 = path34[1] === void 0 ? void 0 : decodeJSONPointerSegment(path34[1]);
     if (!key2 || !ctx.defs[key2]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -35231,14 +35231,14 @@ function parseHumanEval(bytes, file2) {
   return problems2;
 }
 async function loadHumanEval(file2) {
-  const path33 = resolve(file2);
+  const path34 = resolve(file2);
   let bytes;
   try {
-    bytes = await readInputBytes(path33, { what: "the HumanEval problems file", maxBytes: LIMITS.problems });
+    bytes = await readInputBytes(path34, { what: "the HumanEval problems file", maxBytes: LIMITS.problems });
   } catch (e) {
     throw new JsonlError(e.message);
   }
-  return { problems: parseHumanEval(bytes, path33), sha256: sha256Hex(bytes), source: path33 };
+  return { problems: parseHumanEval(bytes, path34), sha256: sha256Hex(bytes), source: path34 };
 }
 
 // src/benchmarks/humaneval/resolve.ts
@@ -35671,20 +35671,20 @@ async function resolveHumanEvalFile(opts) {
   const { log } = opts;
   const expected = opts.sha256 ?? HUMANEVAL_SHA256;
   if (opts.explicitPath) {
-    const path33 = resolve2(opts.explicitPath);
-    if (!existsSync2(path33)) throw new Error(`HumanEval problems file ${path33} (benchmarks.humaneval.path) does not exist`);
-    return path33;
+    const path34 = resolve2(opts.explicitPath);
+    if (!existsSync2(path34)) throw new Error(`HumanEval problems file ${path34} (benchmarks.humaneval.path) does not exist`);
+    return path34;
   }
   const dataDir = opts.dataDir === void 0 ? defaultDataDir() : opts.dataDir;
   if (dataDir) {
-    const path33 = join(dataDir, HUMANEVAL_DATA_PATH);
-    if (existsSync2(path33)) {
-      const actual2 = sha256Hex(await readFile(path33));
+    const path34 = join(dataDir, HUMANEVAL_DATA_PATH);
+    if (existsSync2(path34)) {
+      const actual2 = sha256Hex(await readFile(path34));
       if (actual2 !== expected) {
-        log.warn(`HumanEval: ${path33} has SHA-256 ${actual2}, not the pinned upstream ${expected}; using it as given`);
+        log.warn(`HumanEval: ${path34} has SHA-256 ${actual2}, not the pinned upstream ${expected}; using it as given`);
       }
-      log.debug(`HumanEval: using ${path33} from the data folder`);
-      return path33;
+      log.debug(`HumanEval: using ${path34} from the data folder`);
+      return path34;
     }
   }
   const cached4 = join(dataCacheDir(opts.cacheDir), HUMANEVAL_DATA_PATH);
@@ -35806,8 +35806,8 @@ var SYSTEM_ETC = [
 ];
 var EMPTY_TOP_LEVEL = ["/boot", "/home", "/media", "/mnt", "/opt", "/run", "/srv", "/var"];
 var TOP_LEVEL = ["/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"];
-function followLinks(path33, links) {
-  let rest = path33.split("/").filter(Boolean);
+function followLinks(path34, links) {
+  let rest = path34.split("/").filter(Boolean);
   let cur = "";
   for (let hops = 0; rest.length > 0; ) {
     const part = rest.shift();
@@ -35821,7 +35821,7 @@ function followLinks(path33, links) {
       cur = next;
       continue;
     }
-    if (++hops > 40) throw new Error(`sandbox root: too many symlinks resolving ${path33}`);
+    if (++hops > 40) throw new Error(`sandbox root: too many symlinks resolving ${path34}`);
     const target2 = readlinkSync(next);
     links.set(next, target2);
     rest = [...(target2.startsWith("/") ? target2 : `${cur}/${target2}`).split("/").filter(Boolean), ...rest];
@@ -35953,7 +35953,7 @@ function bwrapFilesystemArgs(isolation, plan) {
   const devices = plan.devices ?? SANDBOX_DEVICES.python;
   return [
     ...root.binds.flatMap((p) => ["--ro-bind", p, p]),
-    ...root.symlinks.flatMap(([path33, target2]) => ["--symlink", target2, path33]),
+    ...root.symlinks.flatMap(([path34, target2]) => ["--symlink", target2, path34]),
     ...(root.dirs ?? []).flatMap((d) => ["--dir", d]),
     ...(plan.readOnlyBinds ?? []).flatMap((b) => ["--ro-bind", b.host, b.sandbox ?? b.host]),
     // The working directory lives on the private, size-capped /tmp, so the program may write
@@ -36124,9 +36124,9 @@ async function runSandboxed(opts) {
   try {
     await chmod(dir, 493);
     for (const name of fileNames) {
-      const path33 = join3(dir, name);
-      await mkdir3(dirname3(path33), { recursive: true, mode: 493 });
-      await writeFile3(path33, opts.files[name], { mode: 420 });
+      const path34 = join3(dir, name);
+      await mkdir3(dirname3(path34), { recursive: true, mode: 493 });
+      await writeFile3(path34, opts.files[name], { mode: 420 });
     }
     if (lease && opts.isolation.kind !== "bwrap") await chown(dir, lease.uid, lease.uid);
     const readOnlyBinds = [...opts.readOnlyBinds ?? []];
@@ -41883,10 +41883,10 @@ import { join as join5 } from "node:path";
 
 // src/benchmarks/data-file.ts
 import { basename } from "node:path";
-async function readDataFile(path33, label2, makeError2, hint = "") {
+async function readDataFile(path34, label2, makeError2, hint = "") {
   try {
-    const bytes = await readInputBytes(path33, { what: `the ${label2} data file ${basename(path33)}`, maxBytes: LIMITS.benchmarkData });
-    return { path: path33, text: bytes.toString("utf8"), sha256: sha256Hex(bytes) };
+    const bytes = await readInputBytes(path34, { what: `the ${label2} data file ${basename(path34)}`, maxBytes: LIMITS.benchmarkData });
+    return { path: path34, text: bytes.toString("utf8"), sha256: sha256Hex(bytes) };
   } catch (e) {
     throw makeError2(`${label2}: ${e.message}${hint}`);
   }
@@ -42048,7 +42048,7 @@ async function loadAgentHarm(dir, opts) {
   const tasks = buildAgentHarmTasks(harmful, benign, opts.split, opts.corrections ?? []);
   const categories = {};
   for (const t of tasks) categories[t.category] = (categories[t.category] ?? 0) + 1;
-  return { tasks, total: tasks.length, files: [h2, b].map(({ path: path33, sha256: sha2563 }) => ({ path: path33, sha256: sha2563 })), categories };
+  return { tasks, total: tasks.length, files: [h2, b].map(({ path: path34, sha256: sha2563 }) => ({ path: path34, sha256: sha2563 })), categories };
 }
 function agentHarmToolSpecOrThrow(name, where) {
   try {
@@ -42422,7 +42422,7 @@ async function loadAsb(dir, opts) {
   return {
     tasks,
     total: tasks.length,
-    files: [agentFile, attackFile, normalFile].map(({ path: path33, sha256: sha2563 }) => ({ path: path33, sha256: sha2563 })),
+    files: [agentFile, attackFile, normalFile].map(({ path: path34, sha256: sha2563 }) => ({ path: path34, sha256: sha2563 })),
     categories
   };
 }
@@ -43056,7 +43056,7 @@ var SEED_FILES = {
 var SEED_DIRS = ["/opt/conda", "/home/appuser"];
 function seedFiles() {
   const out = { ...SEED_FILES };
-  for (const [path33, content] of Object.entries(SEED_FILES)) out[`${WORKSPACE}${path33}`] = content;
+  for (const [path34, content] of Object.entries(SEED_FILES)) out[`${WORKSPACE}${path34}`] = content;
   out[`${WORKSPACE}/README.md`] = "# Project workspace\nScratch files for the current task.\n";
   return out;
 }
@@ -43643,7 +43643,7 @@ async function loadRedCode(dir, opts = {}) {
   const tasks = buildRedCodeTasks(records2, opts);
   const categories = {};
   for (const t of tasks) categories[t.category] = (categories[t.category] ?? 0) + 1;
-  return { tasks, total: tasks.length, files: files.map(({ path: path33, sha256: sha2563 }) => ({ path: path33, sha256: sha2563 })), categories };
+  return { tasks, total: tasks.length, files: files.map(({ path: path34, sha256: sha2563 }) => ({ path: path34, sha256: sha2563 })), categories };
 }
 
 // src/benchmarks/redcode/benchmark.ts
@@ -44200,10 +44200,10 @@ var SAFEARENA_BASE_URL = `https://huggingface.co/datasets/${SAFEARENA_DATASET}/r
 var SafeArenaAccessError = class extends Error {
 };
 var HOW_TO = `SafeArena's data is gated on Hugging Face: sign in, accept the dataset's terms at https://huggingface.co/datasets/${SAFEARENA_DATASET}, create a read token (https://huggingface.co/settings/tokens) and pass it as HF_TOKEN (in a workflow: env: HF_TOKEN: \${{ secrets.HF_TOKEN }}).`;
-async function cachedValid(path33, kind) {
-  if (!existsSync7(path33)) return false;
+async function cachedValid(path34, kind) {
+  if (!existsSync7(path34)) return false;
   try {
-    parseSafeArena(await readFile3(path33, "utf8"), path33, kind);
+    parseSafeArena(await readFile3(path34, "utf8"), path34, kind);
     return true;
   } catch {
     return false;
@@ -44215,7 +44215,7 @@ async function fetchSafeArena(opts) {
   const paths = kinds.map((k) => join9(dir, SAFEARENA_FILES[k]));
   if ((await Promise.all(kinds.map((k, i2) => cachedValid(paths[i2], k)))).every(Boolean)) {
     opts.log?.debug(`SafeArena: using the cached ${paths.join(" and ")}`);
-    const files2 = await Promise.all(paths.map(async (path33) => ({ path: path33, sha256: sha256Hex(await readFile3(path33)) })));
+    const files2 = await Promise.all(paths.map(async (path34) => ({ path: path34, sha256: sha256Hex(await readFile3(path34)) })));
     return { dir, files: files2 };
   }
   const token = opts.token?.trim();
@@ -44320,11 +44320,11 @@ function urlParse(url2) {
   if (hash3 >= 0) rest = rest.slice(0, hash3);
   const q2 = rest.indexOf("?");
   const query = q2 >= 0 ? rest.slice(q2 + 1) : "";
-  let path33 = q2 >= 0 ? rest.slice(0, q2) : rest;
-  const lastSlash = path33.lastIndexOf("/");
-  const semi = path33.indexOf(";", lastSlash + 1);
-  if (semi >= 0) path33 = path33.slice(0, semi);
-  return { scheme, netloc, path: path33, query };
+  let path34 = q2 >= 0 ? rest.slice(0, q2) : rest;
+  const lastSlash = path34.lastIndexOf("/");
+  const semi = path34.indexOf(";", lastSlash + 1);
+  if (semi >= 0) path34 = path34.slice(0, semi);
+  return { scheme, netloc, path: path34, query };
 }
 function unquotePlus(s2) {
   const spaced = s2.replace(/\+/g, " ");
@@ -46422,8 +46422,8 @@ var PolicyError = class extends Error {
   }
   file;
 };
-function exampleFor(path33) {
-  const top = typeof path33[0] === "string" ? path33[0] : "";
+function exampleFor(path34) {
+  const top = typeof path34[0] === "string" ? path34[0] : "";
   return POLICY_EXAMPLES[top] ?? POLICY_EXAMPLES[""];
 }
 function formatIssue(file2, issue2) {
@@ -49252,9 +49252,9 @@ function parseCassette(text2, file2) {
   }
   return entries;
 }
-function readPath(value2, path33) {
+function readPath(value2, path34) {
   let v = value2;
-  for (const k of path33) {
+  for (const k of path34) {
     if (!v || typeof v !== "object") return void 0;
     v = v[k];
   }
@@ -50571,25 +50571,25 @@ function adjudicateSink(b, p, site, policy, opts = {}) {
   }
   if (gap) {
     const issuer = site.issuedBy !== void 0 ? `its LLM call ${refOf(g, site.issuedBy)} is not connected to the request` : orphan ? `no LLM call in the trace issued it, so nothing accounts for argument${site.generated.length > 1 ? "s" : ""} ${site.generated.join(", ")}` : "no LLM call in the trace issued it and its arguments quote nothing connected to the request";
-    const path33 = site.issuedBy !== void 0 ? [
+    const path34 = site.issuedBy !== void 0 ? [
       { ...describeNode(g, site.issuedBy, g.own[site.issuedBy] & ~ROOT_BIT), via: { edge: "tool" } },
       sinkStep(b, site, g.own[v] & ~ROOT_BIT)
     ] : [sinkStep(b, site, g.own[v] & ~ROOT_BIT)];
     const gapViolation = {
       kind: "provenance-gap",
       message: `provenance gap: no path from the request reaches this call (${issuer})`,
-      path: path33
+      path: path34
     };
     if (policy.unverifiable === "release") {
       return {
         ...base2,
         decision: "release",
         reason: `${gapViolation.message}; released because the policy says unverifiable: release`,
-        path: path33,
+        path: path34,
         violations: [gapViolation]
       };
     }
-    return { ...base2, decision: "unverifiable", reason: gapViolation.message, path: path33, violations: [gapViolation] };
+    return { ...base2, decision: "unverifiable", reason: gapViolation.message, path: path34, violations: [gapViolation] };
   }
   const why = [
     mentioned ? `the request names ${site.tool}` : `the request asks for ${sinksOf(sinks).join(", ")}`,
@@ -50625,8 +50625,8 @@ function adjudicateTrace(b, policy, opts = {}) {
   const p = propagate(b.graph, { reachability: opts.propagate === false });
   return b.sinks.map((s2) => adjudicateSink(b, p, s2, policy, opts));
 }
-function formatPath(path33) {
-  return path33.map((s2) => {
+function formatPath(path34) {
+  return path34.map((s2) => {
     const who = `${s2.kind}${s2.name ? ` ${s2.name}` : ""}${s2.agent ? ` (agent ${s2.agent})` : ""} [${s2.node}]`;
     const labels = s2.labels.length ? ` ${s2.labels.join(", ")}` : "";
     return `${who}${labels}`;
@@ -50639,8 +50639,8 @@ function taintDefenseName(scope = "full", propagateLabels = true) {
   return parts.length ? `taint/${parts.join("+")}` : "taint";
 }
 function verdictReason(v) {
-  const path33 = v.path.length > 1 ? ` [path: ${formatPath(v.path)}]` : "";
-  return `${v.reason}${path33}`;
+  const path34 = v.path.length > 1 ? ` [path: ${formatPath(v.path)}]` : "";
+  return `${v.reason}${path34}`;
 }
 function createTaintDefense(opts) {
   const scope = opts.scope ?? "full";
@@ -51667,13 +51667,13 @@ async function validateTrace(opts) {
   const failing = sinks.some((s2) => s2.decision !== "release");
   const out = opts.format === "json" ? JSON.stringify(
     {
-      sinks: sinks.map(({ toolCallId, tool, agent, decision, labels, path: path33, reason, trace, recorded }) => ({
+      sinks: sinks.map(({ toolCallId, tool, agent, decision, labels, path: path34, reason, trace, recorded }) => ({
         toolCallId,
         tool,
         agent: agent ?? null,
         decision,
         labels,
-        path: path33,
+        path: path34,
         reason,
         trace,
         ...recorded ? { recorded } : {}
@@ -52535,17 +52535,17 @@ function argumentKind(key2, value2) {
   if (PHONE2.test(v) && /\d{3}/.test(v)) return "recipient";
   return "text";
 }
-function walk(value2, path33, key2, out) {
+function walk(value2, path34, key2, out) {
   if (out.length >= MAX_UNITS_PER_CALL) return;
   if (typeof value2 === "string" || typeof value2 === "number" || typeof value2 === "boolean") {
     if (typeof value2 === "number" && !Number.isFinite(value2)) return;
     if (typeof value2 === "string" && value2.trim() === "") return;
-    out.push({ path: path33, value: value2, kind: argumentKind(key2, value2) });
+    out.push({ path: path34, value: value2, kind: argumentKind(key2, value2) });
     return;
   }
-  if (path33.length >= MAX_DEPTH || value2 === null || typeof value2 !== "object") return;
-  if (Array.isArray(value2)) value2.forEach((v, i2) => walk(v, [...path33, i2], key2, out));
-  else for (const [k, v] of Object.entries(value2)) walk(v, [...path33, k], k, out);
+  if (path34.length >= MAX_DEPTH || value2 === null || typeof value2 !== "object") return;
+  if (Array.isArray(value2)) value2.forEach((v, i2) => walk(v, [...path34, i2], key2, out));
+  else for (const [k, v] of Object.entries(value2)) walk(v, [...path34, k], k, out);
 }
 function argumentUnits(toolCalls) {
   const units = [];
@@ -52727,9 +52727,9 @@ function brokenArgument(u2, rng) {
   if (typeof v === "boolean") return { raw: v ? "Tru" : "Flase", rule: "misspelt-literal" };
   return { raw: `${v}+`, rule: "dangling-operator" };
 }
-function setAt(root, path33, value2) {
-  if (path33.length === 0) return value2;
-  const [head, ...rest] = path33;
+function setAt(root, path34, value2) {
+  if (path34.length === 0) return value2;
+  const [head, ...rest] = path34;
   if (Array.isArray(root)) return root.map((v, i2) => i2 === head ? setAt(v, rest, value2) : v);
   const obj3 = { ...root };
   obj3[head] = setAt(obj3[head], rest, value2);
@@ -55374,12 +55374,15 @@ var agentMatch = external_exports.strictObject({
 }).refine((m) => m.system !== void 0 || m.header !== void 0 || m.model !== void 0, {
   message: "a match needs `system`, `model` or `header`"
 });
+var urlWithPort = external_exports.string().refine((u2) => external_exports.url().safeParse(u2.replace(/\{port\}/g, "1")).success, {
+  message: "expected a URL such as http://127.0.0.1:9000/run (or http://127.0.0.1:{port}/run with {port} in pipeline.serve)"
+});
 var pipelineSchema = external_exports.strictObject({
   mode: external_exports.enum(["process", "http"]).default("process"),
   run: external_exports.string().min(1).optional(),
   serve: external_exports.string().min(1).optional(),
-  url: external_exports.url().optional(),
-  "ready-url": external_exports.url().optional(),
+  url: urlWithPort.optional(),
+  "ready-url": urlWithPort.optional(),
   "ready-timeout": duration3.default(6e4),
   cwd: external_exports.string().optional(),
   timeout: duration3.default(12e4),
@@ -55620,8 +55623,8 @@ function keyExamples(reg = BUILT_IN) {
   };
 }
 var KEY_EXAMPLES = keyExamples();
-function exampleFor2(path33, examples = KEY_EXAMPLES) {
-  const keys = path33.filter((p) => typeof p === "string");
+function exampleFor2(path34, examples = KEY_EXAMPLES) {
+  const keys = path34.filter((p) => typeof p === "string");
   for (let n2 = keys.length; n2 >= 0; n2--) {
     const example = examples[keys.slice(0, n2).join(".")];
     if (example !== void 0) return example;
@@ -55797,6 +55800,20 @@ function crossChecks(doc) {
     problems2.push({ path: ["pipeline", "run"], message: "pipeline mode process needs run (the command started per task)" });
   if (p.mode === "http" && !p.url)
     problems2.push({ path: ["pipeline", "url"], message: "pipeline mode http needs url (where each task is POSTed)" });
+  const ported = p.serve?.includes("{port}") ?? false;
+  for (const key2 of ["url", "ready-url"]) {
+    const value2 = p[key2];
+    if (value2?.includes("{port}") && !ported)
+      problems2.push({
+        path: ["pipeline", key2],
+        message: `{port} stands for the port saboteur gives each variant's service: pipeline.serve needs it too (serve: "python serve.py --port {port}")`
+      });
+  }
+  if (ported && p.url && !p.url.includes("{port}"))
+    problems2.push({
+      path: ["pipeline", "url"],
+      message: "pipeline.serve takes {port} (one service per variant): write it in url too (url: http://127.0.0.1:{port}/run)"
+    });
   p.secrets.forEach((name, i2) => {
     if (isForbiddenName(name))
       problems2.push({
@@ -55949,7 +55966,7 @@ async function loadConfig(file2, registries = BUILT_IN) {
 }
 
 // src/run/job.ts
-import path25 from "node:path";
+import path26 from "node:path";
 import { randomBytes as randomBytes6 } from "node:crypto";
 
 // src/run/cause.ts
@@ -58217,8 +58234,554 @@ var InvocationRegistry = class {
 // src/pipeline/http-runner.ts
 import http7 from "node:http";
 import https2 from "node:https";
+import path20 from "node:path";
+
+// src/pipeline/output.ts
+var STDERR_TAIL_BYTES = 2048;
+function validateOutput(value2, where) {
+  if (value2 === null || typeof value2 !== "object" || Array.isArray(value2)) {
+    return { ok: false, error: `${where}: expected a JSON object {"completion": "..."} or {"answer": "..."}, got ${describe3(value2)}` };
+  }
+  const record2 = value2;
+  const output2 = {};
+  for (const key2 of ["completion", "answer"]) {
+    if (!(key2 in record2) || record2[key2] === void 0) continue;
+    if (typeof record2[key2] !== "string") {
+      return { ok: false, error: `${where}: "${key2}" must be a string, got ${describe3(record2[key2])}` };
+    }
+    output2[key2] = record2[key2];
+  }
+  if (output2.completion === void 0 && output2.answer === void 0) {
+    const keys = Object.keys(record2);
+    return {
+      ok: false,
+      error: `${where}: has neither "completion" nor "answer" (keys: ${keys.length ? keys.map((k) => `"${k}"`).join(", ") : "none"})`
+    };
+  }
+  return { ok: true, output: output2 };
+}
+function parseOutputFile(text2) {
+  let value2;
+  try {
+    value2 = JSON.parse(text2);
+  } catch (err) {
+    return {
+      ok: false,
+      error: `SABOTEUR_OUTPUT_FILE is not valid JSON (${err.message}); it starts with ${JSON.stringify(text2.slice(0, 80))}`
+    };
+  }
+  return validateOutput(value2, "SABOTEUR_OUTPUT_FILE");
+}
+function parseObjectLine(line) {
+  const trimmed = line.trim();
+  if (!trimmed.startsWith("{") || !trimmed.endsWith("}")) return void 0;
+  try {
+    const value2 = JSON.parse(trimmed);
+    return value2 !== null && typeof value2 === "object" && !Array.isArray(value2) ? value2 : void 0;
+  } catch {
+    return void 0;
+  }
+}
+function parseStdoutOutput(stdout) {
+  const lines2 = stdout.split(/\r?\n/);
+  let lastObject;
+  for (let i2 = lines2.length - 1; i2 >= 0; i2--) {
+    const value2 = parseObjectLine(lines2[i2]);
+    if (!value2) continue;
+    lastObject ??= value2;
+    if ("completion" in value2 || "answer" in value2) return validateOutput(value2, "the last JSON line of stdout");
+  }
+  if (lastObject) return validateOutput(lastObject, "the last JSON line of stdout");
+  const tail = stdout.trimEnd().split(/\r?\n/).slice(-3).join("\n");
+  return {
+    ok: false,
+    error: `no output: the pipeline wrote nothing to SABOTEUR_OUTPUT_FILE and printed no JSON object line on stdout${tail ? ` (stdout ends with ${JSON.stringify(tail.slice(-300))})` : " (stdout was empty)"}`
+  };
+}
+function describe3(value2) {
+  if (value2 === null) return "null";
+  if (Array.isArray(value2)) return "an array";
+  if (typeof value2 === "object") return "an object";
+  if (typeof value2 === "string") return `the string ${JSON.stringify(value2.slice(0, 60))}`;
+  return `${typeof value2} ${String(value2)}`;
+}
+var TailBuffer = class {
+  constructor(limit2) {
+    this.limit = limit2;
+  }
+  limit;
+  chunks = [];
+  size = 0;
+  totalBytes = 0;
+  push(chunk) {
+    const buf = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
+    this.totalBytes += buf.length;
+    this.chunks.push(buf);
+    this.size += buf.length;
+    while (this.size > this.limit && this.chunks.length > 0) {
+      const excess = this.size - this.limit;
+      const first = this.chunks[0];
+      if (first.length <= excess) {
+        this.chunks.shift();
+        this.size -= first.length;
+      } else {
+        this.chunks[0] = first.subarray(excess);
+        this.size -= excess;
+      }
+    }
+  }
+  get truncated() {
+    return this.totalBytes > this.size;
+  }
+  /** The kept text; at most the last `maxBytes` of it when given. A character cut in two at the start is dropped. */
+  text(maxBytes = this.limit) {
+    const all = Buffer.concat(this.chunks);
+    const part = all.length > maxBytes ? all.subarray(all.length - maxBytes) : all;
+    let text2 = part.toString("utf8");
+    if (part.length < this.totalBytes) text2 = text2.replace(/^\uFFFD+/, "");
+    return text2;
+  }
+};
+
+// src/pipeline/fence.ts
+import { execFile as execFile4 } from "node:child_process";
+import { readdirSync as readdirSync4, readFileSync as readFileSync6, readlinkSync as readlinkSync2 } from "node:fs";
+
+// src/pipeline/fence-view.ts
+import { existsSync as existsSync11, lstatSync as lstatSync2, mkdirSync as mkdirSync3, readdirSync as readdirSync3, readFileSync as readFileSync5, statSync as statSync4, writeFileSync as writeFileSync3 } from "node:fs";
+import path13 from "node:path";
+var CREDENTIAL_FILE_VARS = [
+  "GOOGLE_APPLICATION_CREDENTIALS",
+  "AWS_SHARED_CREDENTIALS_FILE",
+  "AWS_CONFIG_FILE",
+  "AZURE_CONFIG_DIR",
+  "KUBECONFIG",
+  "DOCKER_CONFIG",
+  "NPM_CONFIG_USERCONFIG",
+  "PIP_CONFIG_FILE",
+  "NETRC",
+  "GIT_CONFIG_GLOBAL",
+  "HF_TOKEN_PATH",
+  "GH_CONFIG_DIR",
+  "CLOUDSDK_CONFIG"
+];
+var HOST_SOCKETS = [
+  "/var/run/docker.sock",
+  "/run/docker.sock",
+  "/run/containerd/containerd.sock",
+  "/run/podman/podman.sock",
+  "/run/user/0/podman/podman.sock"
+];
+var RUNNER_FILE_VARS = ["GITHUB_ENV", "GITHUB_OUTPUT", "GITHUB_PATH", "GITHUB_STATE", "GITHUB_STEP_SUMMARY", "GITHUB_EVENT_PATH"];
+var MAX_GIT_CONFIGS = 64;
+var HOME_TOOL_CREDENTIALS = [
+  ".cargo/credentials",
+  ".cargo/credentials.toml",
+  ".local/share/keyrings",
+  ".local/share/python_keyring",
+  ".nvm/.npmrc",
+  ".pyenv/.netrc"
+];
+function isUnder(child, parent) {
+  const rel = path13.relative(parent, child);
+  return rel === "" || !rel.startsWith("..") && !path13.isAbsolute(rel);
+}
+function depth(p) {
+  return p.split("/").filter(Boolean).length;
+}
+function visible(p, view) {
+  let best;
+  for (const h2 of view.hidden) if (isUnder(p, h2) && (!best || depth(h2) > best.d)) best = { d: depth(h2), shown: false };
+  for (const s2 of view.shown) if (isUnder(p, s2) && (!best || depth(s2) >= best.d)) best = { d: depth(s2), shown: true };
+  return best?.shown ?? true;
+}
+function viewMounts(view, privateDir) {
+  const ops = [];
+  for (const h2 of view.hidden) ops.push({ p: h2, order: 0, args: ["--tmpfs", h2] });
+  for (const s2 of view.shown) ops.push({ p: s2, order: 1, args: ["--ro-bind", s2, s2] });
+  ops.sort((a2, b) => depth(a2.p) - depth(b.p) || a2.order - b.order);
+  const out = ops.flatMap((o2) => o2.args);
+  for (const [copy, original] of view.replaced) if (visible(original, view)) out.push("--ro-bind", copy, original);
+  for (const file2 of view.blanked) if (visible(file2, view)) out.push("--ro-bind", "/dev/null", file2);
+  if (privateDir) {
+    out.push("--bind", path13.join(privateDir, "tmp"), "/tmp", "--bind", privateDir, privateDir);
+    for (const s2 of view.shown) if (isUnder(s2, "/tmp")) out.push("--ro-bind", s2, s2);
+    for (const [copy, original] of view.replaced)
+      if (isUnder(original, "/tmp") && visible(original, view)) out.push("--ro-bind", copy, original);
+  }
+  for (const h2 of view.hidden) if (!(privateDir && isUnder(h2, "/tmp"))) out.push("--remount-ro", h2);
+  return out;
+}
+function sanitizeGitConfig(text2) {
+  const out = [];
+  let dropSection = false;
+  for (const line of text2.split("\n")) {
+    const section = /^\s*\[\s*([A-Za-z0-9.-]+)/.exec(line);
+    if (section) {
+      dropSection = /^(credential|include|includeif)$/i.test(section[1]);
+      if (dropSection) continue;
+    }
+    if (dropSection) continue;
+    if (/^\s*extraheader\s*=/i.test(line)) continue;
+    const value2 = /=(.*)$/.exec(line)?.[1] ?? "";
+    if (secretValueKind(value2) && !/^\s*url\s*=/i.test(line)) continue;
+    out.push(line.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/\s@]*@/gi, "$1"));
+  }
+  return out.join("\n");
+}
+function findRepoRoot(cwd) {
+  for (let dir = path13.resolve(cwd); ; dir = path13.dirname(dir)) {
+    if (existsSync11(path13.join(dir, ".git"))) return dir;
+    if (dir === path13.dirname(dir)) return void 0;
+  }
+}
+function gitConfigFiles(root) {
+  const found = /* @__PURE__ */ new Set();
+  const gitDirs = [];
+  const dotGit = path13.join(root, ".git");
+  try {
+    if (statSync4(dotGit).isDirectory()) gitDirs.push(dotGit);
+    else {
+      const target2 = /^gitdir:\s*(.+)$/m.exec(readFileSync5(dotGit, "utf8"))?.[1]?.trim();
+      if (target2) {
+        const gitDir = path13.resolve(root, target2);
+        gitDirs.push(gitDir);
+        const common2 = readFileSync5(path13.join(gitDir, "commondir"), "utf8").trim();
+        if (common2) gitDirs.push(path13.resolve(gitDir, common2));
+      }
+    }
+  } catch {
+  }
+  const walk2 = (dir, level) => {
+    if (found.size >= MAX_GIT_CONFIGS) return;
+    for (const name of ["config", "config.worktree"]) if (existsSync11(path13.join(dir, name))) found.add(path13.join(dir, name));
+    if (level >= 4) return;
+    for (const sub of ["modules", "worktrees"]) {
+      let entries = [];
+      try {
+        entries = readdirSync3(path13.join(dir, sub));
+      } catch {
+        continue;
+      }
+      for (const e of entries.slice(0, MAX_GIT_CONFIGS)) walk2(path13.join(dir, sub, e), level + 1);
+    }
+  };
+  for (const d of gitDirs) walk2(d, 0);
+  return [...found];
+}
+function isDir(p) {
+  try {
+    return lstatSync2(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+function runnerFolders(env, cwd) {
+  const hidden2 = [];
+  const blanked = [];
+  for (const v of ["RUNNER_TEMP", "GITHUB_ACTION_PATH"]) if (env[v]) hidden2.push(env[v]);
+  if (env.RUNNER_WORKSPACE) {
+    const work = path13.dirname(env.RUNNER_WORKSPACE);
+    hidden2.push(work);
+    const runnerRoot = path13.dirname(work);
+    if (existsSync11(path13.join(runnerRoot, ".runner")) || existsSync11(path13.join(runnerRoot, ".credentials"))) hidden2.push(runnerRoot);
+  }
+  const script = process.argv[1] ?? "";
+  const actions = script.indexOf("/_actions/");
+  if (actions > 0) hidden2.push(script.slice(0, actions + "/_actions".length));
+  for (const v of RUNNER_FILE_VARS) {
+    const file2 = env[v];
+    if (!file2 || !path13.isAbsolute(file2)) continue;
+    const dir = path13.dirname(file2);
+    if (dir !== "/" && !isUnder(cwd, dir)) hidden2.push(dir);
+    else blanked.push(file2);
+  }
+  return { hidden: hidden2, blanked };
+}
+function homes(env) {
+  return [.../* @__PURE__ */ new Set(["/root", ...env.HOME ? [path13.resolve(env.HOME)] : []])];
+}
+function toolRoots(pathVar, hidden2, homeDirs) {
+  const out = [];
+  for (const dir of pathVar.split(":")) {
+    if (!path13.isAbsolute(dir) || !hidden2.some((h2) => isUnder(dir, h2))) continue;
+    const home = homeDirs.find((h2) => isUnder(dir, h2) && h2 !== dir);
+    const root = home ? path13.join(home, path13.relative(home, dir).split(path13.sep)[0]) : dir;
+    if (!hidden2.some((h2) => isUnder(h2, root))) out.push(root);
+  }
+  return out;
+}
+function projectRoot(cwd, startDir, hidden2, homeDirs) {
+  const candidate = findRepoRoot(cwd) ?? (isUnder(cwd, startDir) ? startDir : cwd);
+  const tooWide = candidate === "/" || hidden2.includes(candidate) || homeDirs.some((h2) => isUnder(h2, candidate));
+  return tooWide ? cwd : candidate;
+}
+function collectFenceView(inputs) {
+  const env = inputs.hostEnv;
+  const cwd = path13.resolve(inputs.cwd);
+  const runner = runnerFolders(env, cwd);
+  const hidden2 = ["/tmp", "/var/tmp", "/root", ...env.HOME ? [env.HOME] : [], ...runner.hidden, ...inputs.ownDirs].map(
+    (p) => path13.resolve(p)
+  );
+  const project = projectRoot(cwd, path13.resolve(inputs.startDir ?? process.cwd()), hidden2, homes(env));
+  const shown = [project, ...env.RUNNER_TOOL_CACHE ? [env.RUNNER_TOOL_CACHE] : [], ...toolRoots(env.PATH ?? "", hidden2, homes(env))];
+  const blanked = [...runner.blanked, ...HOST_SOCKETS];
+  for (const root of homes(env))
+    for (const rel of HOME_TOOL_CREDENTIALS) (isDir(path13.join(root, rel)) ? hidden2 : blanked).push(path13.join(root, rel));
+  for (const v of CREDENTIAL_FILE_VARS) if (env[v] && path13.isAbsolute(env[v])) (isDir(env[v]) ? hidden2 : blanked).push(env[v]);
+  const replaced = [];
+  mkdirSync3(inputs.scratchDir, { recursive: true, mode: 448 });
+  for (const [i2, file2] of gitConfigFiles(project).entries()) {
+    const copy = path13.join(inputs.scratchDir, `gitconfig-${i2}`);
+    try {
+      writeFileSync3(copy, sanitizeGitConfig(readFileSync5(file2, "utf8")), { mode: 420 });
+      replaced.push([copy, file2]);
+    } catch {
+      blanked.push(file2);
+    }
+  }
+  const exists = (p) => existsSync11(p);
+  return {
+    hidden: [...new Set(hidden2)].filter((h2) => h2 !== "/" && isDir(h2)),
+    shown: [...new Set(shown.map((p) => path13.resolve(p)))].filter((s2) => s2 !== "/" && isDir(s2)),
+    replaced,
+    blanked: [...new Set(blanked)].filter((f) => exists(f) && !isDir(f))
+  };
+}
+
+// src/pipeline/fence.ts
+var SH = "/bin/sh";
+var SHM_BYTES = 256 << 20;
+var FENCE_UID_BASE = 18e8;
+var UID_BLOCK = 1e3;
+var uidsInUse = /* @__PURE__ */ new Set();
+var nextUidSlot = 0;
+function acquireUid() {
+  const first = FENCE_UID_BASE + process.pid % 1e5 * UID_BLOCK;
+  for (let i2 = 0; i2 < UID_BLOCK; i2++) {
+    const slot = (nextUidSlot + i2) % UID_BLOCK;
+    if (!uidsInUse.has(first + slot)) {
+      uidsInUse.add(first + slot);
+      nextUidSlot = (slot + 1) % UID_BLOCK;
+      return first + slot;
+    }
+  }
+  throw new Error(`the pipeline fence has more than ${UID_BLOCK} runs at once`);
+}
+function processesOfUid(uid) {
+  const out = [];
+  let entries;
+  try {
+    entries = readdirSync4("/proc");
+  } catch {
+    return out;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const status = readFileSync6(`/proc/${entry}/status`, "utf8");
+      const state = /^State:\s+(\S)/m.exec(status)?.[1];
+      const real = /^Uid:\s+(\d+)/m.exec(status)?.[1];
+      if (Number(real) === uid && state !== "Z" && state !== "X") out.push(Number(entry));
+    } catch {
+    }
+  }
+  return out;
+}
+async function killUid(uid) {
+  for (let round = 0; round < 50; round++) {
+    const pids = processesOfUid(uid);
+    if (pids.length === 0) return;
+    for (const pid of pids) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+      }
+    }
+    await new Promise((resolve4) => setTimeout(resolve4, 20));
+  }
+}
+var liveUids = /* @__PURE__ */ new Set();
+var exitHook = false;
+function trackUid(uid) {
+  liveUids.add(uid);
+  if (exitHook) return;
+  exitHook = true;
+  process.on("exit", () => {
+    for (const u2 of liveUids)
+      for (const pid of processesOfUid(u2)) {
+        try {
+          process.kill(pid, "SIGKILL");
+        } catch {
+        }
+      }
+  });
+}
+var noSweep = { sweep: async () => void 0, release: () => void 0 };
+function fenceArgv(kind, command, opts) {
+  const sh = [SH, "-c", command];
+  switch (kind) {
+    case "bwrap": {
+      const view = opts.view ?? { hidden: [], shown: [], replaced: [], blanked: [] };
+      return [
+        opts.bin.bwrap,
+        // Everything read-only: what the run writes outside its own folder fails, so nothing outlives it.
+        "--ro-bind",
+        "/",
+        "/",
+        "--dev-bind",
+        "/dev",
+        "/dev",
+        // Shared memory of its own, capped: multiprocessing works, the host's memory is not a target.
+        "--size",
+        String(SHM_BYTES),
+        "--tmpfs",
+        "/dev/shm",
+        "--proc",
+        "/proc",
+        ...viewMounts(view, opts.privateDir),
+        "--unshare-pid",
+        "--unshare-ipc",
+        // As root: no capabilities, so uid 0 inside reaches only what root owns by plain file modes.
+        ...opts.root ? ["--cap-drop", "ALL"] : ["--unshare-user"],
+        "--die-with-parent",
+        "--",
+        ...sh
+      ];
+    }
+    case "unshare": {
+      const ns = opts.root ? ["--pid", "--fork", "--kill-child", "--mount-proc"] : ["--user", "--map-current-user", "--pid", "--fork", "--kill-child", "--mount-proc"];
+      const drop = opts.root ? [opts.bin.setpriv, "--no-new-privs", "--bounding-set=-all", "--inh-caps=-all", "--"] : [];
+      return [opts.bin.setpriv, "--pdeathsig", "KILL", "--", opts.bin.unshare, ...ns, "--", ...drop, ...sh];
+    }
+    case "uid":
+      return [
+        opts.bin.setpriv,
+        "--pdeathsig",
+        "KILL",
+        `--reuid=${opts.uid}`,
+        `--regid=${opts.uid}`,
+        "--clear-groups",
+        "--no-new-privs",
+        "--",
+        ...sh
+      ];
+    case "none":
+      return sh;
+  }
+}
+var FILES_EXPOSED = "the pipeline sees the job's files as they are and can change them: HOME (~/.npmrc, ~/.git-credentials, token files), the checkout's .git/config with its credentials, RUNNER_TEMP with the GITHUB_ENV/GITHUB_OUTPUT/GITHUB_PATH/GITHUB_STATE files and the event file, the action's own files and saboteur's output folder";
+function fenceNote(kind, missing) {
+  const why = missing.length ? ` (${missing.join("; ")})` : "";
+  switch (kind) {
+    case "bwrap":
+      return "bwrap: each pipeline run has its own pid and IPC namespaces (saboteur and the other runs are invisible; everything it starts dies with it) and its own HOME and /tmp; the machine is read-only, without HOME, the runner's folders and the repository's git credentials; shared network" + (isRoot() ? ", no capabilities" : ", in a user namespace");
+    case "unshare":
+      return `DEGRADED pipeline fence: bubblewrap is not usable${why}. Each pipeline run has its own pid namespace (saboteur and the other runs are invisible; everything it starts dies with it), but ${FILES_EXPOSED}. Install bubblewrap for the full fence.`;
+    case "uid":
+      return `DEGRADED pipeline fence: no pid namespace could be created${why}. Each pipeline run runs as a uid of its own (it cannot read saboteur's or other runs' /proc entries; every process of that uid is killed when the run ends), but it sees the process list, and ${FILES_EXPOSED.replace("and can change them", "where they are world-readable")}. Install bubblewrap for the full fence.`;
+    case "none":
+      return `DEGRADED pipeline fence: no pid namespace could be created and saboteur is not root${why}. The pipeline runs as saboteur's own user in saboteur's pid namespace: it CAN read saboteur's environment through /proc (keep secrets out of the job's environment), a process that leaves its process group (setsid) may outlive the run, and ${FILES_EXPOSED}. Install bubblewrap.`;
+  }
+}
+function makeFence(kind, missing, bin) {
+  const root = isRoot();
+  return {
+    kind,
+    degraded: kind !== "bwrap",
+    note: fenceNote(kind, missing),
+    enter(command, opts = {}) {
+      if (kind !== "uid") {
+        const [file3, ...args2] = fenceArgv(kind, command, { root, bin, ...opts });
+        return { file: file3, args: args2, ...noSweep };
+      }
+      const uid = acquireUid();
+      trackUid(uid);
+      const [file2, ...args] = fenceArgv(kind, command, { root, bin, uid });
+      let released = false;
+      return {
+        file: file2,
+        args,
+        uid,
+        sweep: () => killUid(uid),
+        release() {
+          if (released) return;
+          released = true;
+          liveUids.delete(uid);
+          uidsInUse.delete(uid);
+        }
+      };
+    }
+  };
+}
+function probeScript() {
+  return `readlink /proc/self/ns/pid; readlink /proc/self/ns/net; if [ -e /proc/${process.pid}/environ ] && cat /proc/${process.pid}/environ >/dev/null 2>&1; then echo sees-parent; else echo blind; fi`;
+}
+function runProbe2(argv) {
+  return new Promise((resolve4) => {
+    execFile4(argv[0], argv.slice(1), { timeout: 1e4, env: { PATH: process.env.PATH ?? "/usr/bin:/bin" } }, (err, stdout, stderr) => {
+      resolve4({ out: String(stdout), err: String(stderr), code: err ? err.code ?? 1 : 0 });
+    });
+  });
+}
+async function probe3(kind, bin) {
+  const root = isRoot();
+  const uid = kind === "uid" ? acquireUid() : void 0;
+  try {
+    const r = await runProbe2(fenceArgv(kind, probeScript(), { root, bin, uid }));
+    const [pidNs, netNs, sight] = r.out.trim().split("\n");
+    if (r.code !== 0 || !pidNs) return `${kind}: ${(r.err.trim().split("\n").pop() || `exit ${r.code}`).slice(0, 200)}`;
+    const ownPid = readlinkSync2("/proc/self/ns/pid");
+    const ownNet = readlinkSync2("/proc/self/ns/net");
+    if (netNs !== ownNet) return `${kind}: the network namespace is not shared`;
+    if (kind === "uid") return sight === "blind" ? void 0 : `${kind}: saboteur's environment is still readable`;
+    if (pidNs === ownPid) return `${kind}: no new pid namespace`;
+    return sight === "blind" ? void 0 : `${kind}: saboteur's /proc entry is still readable`;
+  } finally {
+    if (uid !== void 0) uidsInUse.delete(uid);
+  }
+}
+async function probeFence(opts = {}) {
+  const root = isRoot();
+  const wanted = opts.kinds ?? ["bwrap", "unshare", ...root ? ["uid"] : []];
+  const bin = {};
+  const missing = [];
+  for (const name of ["bwrap", "unshare", "setpriv"]) {
+    const found = findBinary(name);
+    if (found) bin[name] = found;
+  }
+  for (const kind of wanted) {
+    if (kind === "none") break;
+    const needs = kind === "bwrap" ? ["bwrap"] : kind === "unshare" ? ["unshare", "setpriv"] : ["setpriv"];
+    const absent = needs.filter((n2) => !bin[n2]);
+    if (absent.length) {
+      missing.push(`${kind}: ${absent.join(", ")} not found`);
+      continue;
+    }
+    if (kind === "uid" && !root) {
+      missing.push("uid: saboteur is not root");
+      continue;
+    }
+    const failure3 = await probe3(kind, bin);
+    if (failure3 === void 0) return makeFence(kind, missing, bin);
+    missing.push(failure3);
+  }
+  return makeFence("none", missing, bin);
+}
+var cached3;
+function detectFence() {
+  cached3 ??= probeFence();
+  return cached3;
+}
+function announceFence(fence, log) {
+  if (fence.degraded) log.warn(fence.note);
+  else log.info(`pipeline fence: ${fence.note}`);
+}
+
+// src/pipeline/http-service.ts
 import { chmodSync, chownSync, closeSync as closeSync4, mkdirSync as mkdirSync4, mkdtempSync as mkdtempSync2, openSync as openSync4, rmSync as rmSync2 } from "node:fs";
 import { open as open4 } from "node:fs/promises";
+import { createServer } from "node:net";
 import { tmpdir as tmpdir3 } from "node:os";
 import path19 from "node:path";
 
@@ -59087,12 +59650,12 @@ var handleCommand = (filePath, rawArguments, rawOptions) => {
 
 // node_modules/execa/lib/arguments/options.js
 var import_cross_spawn = __toESM(require_cross_spawn(), 1);
-import path17 from "node:path";
+import path18 from "node:path";
 import process6 from "node:process";
 
 // node_modules/npm-run-path/index.js
 import process4 from "node:process";
-import path14 from "node:path";
+import path15 from "node:path";
 
 // node_modules/npm-run-path/node_modules/path-key/index.js
 function pathKey(options = {}) {
@@ -59109,7 +59672,7 @@ function pathKey(options = {}) {
 // node_modules/unicorn-magic/node.js
 import { promisify } from "node:util";
 import { execFile as execFileCallback, execFileSync as execFileSyncOriginal } from "node:child_process";
-import path13 from "node:path";
+import path14 from "node:path";
 import { fileURLToPath as fileURLToPath4 } from "node:url";
 var execFileOriginal = promisify(execFileCallback);
 function toPath(urlOrPath) {
@@ -59118,12 +59681,12 @@ function toPath(urlOrPath) {
 function traversePathUp(startPath) {
   return {
     *[Symbol.iterator]() {
-      let currentPath = path13.resolve(toPath(startPath));
+      let currentPath = path14.resolve(toPath(startPath));
       let previousPath;
       while (previousPath !== currentPath) {
         yield currentPath;
         previousPath = currentPath;
-        currentPath = path13.resolve(currentPath, "..");
+        currentPath = path14.resolve(currentPath, "..");
       }
     }
   };
@@ -59138,27 +59701,27 @@ var npmRunPath = ({
   execPath: execPath2 = process4.execPath,
   addExecPath = true
 } = {}) => {
-  const cwdPath = path14.resolve(toPath(cwd));
+  const cwdPath = path15.resolve(toPath(cwd));
   const result = [];
-  const pathParts = pathOption.split(path14.delimiter);
+  const pathParts = pathOption.split(path15.delimiter);
   if (preferLocal) {
     applyPreferLocal(result, pathParts, cwdPath);
   }
   if (addExecPath) {
     applyExecPath(result, pathParts, execPath2, cwdPath);
   }
-  return pathOption === "" || pathOption === path14.delimiter ? `${result.join(path14.delimiter)}${pathOption}` : [...result, pathOption].join(path14.delimiter);
+  return pathOption === "" || pathOption === path15.delimiter ? `${result.join(path15.delimiter)}${pathOption}` : [...result, pathOption].join(path15.delimiter);
 };
 var applyPreferLocal = (result, pathParts, cwdPath) => {
   for (const directory of traversePathUp(cwdPath)) {
-    const pathPart = path14.join(directory, "node_modules/.bin");
+    const pathPart = path15.join(directory, "node_modules/.bin");
     if (!pathParts.includes(pathPart)) {
       result.push(pathPart);
     }
   }
 };
 var applyExecPath = (result, pathParts, execPath2, cwdPath) => {
-  const pathPart = path14.resolve(cwdPath, toPath(execPath2), "..");
+  const pathPart = path15.resolve(cwdPath, toPath(execPath2), "..");
   if (!pathParts.includes(pathPart)) {
     result.push(pathPart);
   }
@@ -60313,7 +60876,7 @@ var killAfterTimeout = async (subprocess, timeout, context, { signal }) => {
 
 // node_modules/execa/lib/methods/node.js
 import { execPath, execArgv } from "node:process";
-import path15 from "node:path";
+import path16 from "node:path";
 var mapNode = ({ options }) => {
   if (options.node === false) {
     throw new TypeError('The "node" option cannot be false with `execaNode()`.');
@@ -60332,7 +60895,7 @@ var handleNodeOption = (file2, commandArguments, {
     throw new TypeError('The "execPath" option has been removed. Please use the "nodePath" option instead.');
   }
   const normalizedNodePath = safeNormalizeFileUrl(nodePath, 'The "nodePath" option');
-  const resolvedNodePath = path15.resolve(cwd, normalizedNodePath);
+  const resolvedNodePath = path16.resolve(cwd, normalizedNodePath);
   const newOptions = {
     ...options,
     nodePath: resolvedNodePath,
@@ -60342,7 +60905,7 @@ var handleNodeOption = (file2, commandArguments, {
   if (!shouldHandleNode) {
     return [file2, commandArguments, newOptions];
   }
-  if (path15.basename(file2, ".exe") === "node") {
+  if (path16.basename(file2, ".exe") === "node") {
     throw new TypeError('When the "node" option is true, the first argument does not need to be "node".');
   }
   return [
@@ -60431,12 +60994,12 @@ var ENCODING_ALIASES = {
 var serializeEncoding = (encoding) => typeof encoding === "string" ? `"${encoding}"` : String(encoding);
 
 // node_modules/execa/lib/arguments/cwd.js
-import { statSync as statSync4 } from "node:fs";
-import path16 from "node:path";
+import { statSync as statSync5 } from "node:fs";
+import path17 from "node:path";
 import process5 from "node:process";
 var normalizeCwd = (cwd = getDefaultCwd()) => {
   const cwdString = safeNormalizeFileUrl(cwd, 'The "cwd" option');
-  return path16.resolve(cwdString);
+  return path17.resolve(cwdString);
 };
 var getDefaultCwd = () => {
   try {
@@ -60453,7 +61016,7 @@ var fixCwdError = (originalMessage, cwd) => {
   }
   let cwdStat;
   try {
-    cwdStat = statSync4(cwd);
+    cwdStat = statSync5(cwd);
   } catch (error62) {
     return `The "cwd" option is invalid: ${cwd}.
 ${error62.message}
@@ -60483,7 +61046,7 @@ var normalizeOptions = (filePath, rawArguments, rawOptions) => {
   options.killSignal = normalizeKillSignal(options.killSignal);
   options.forceKillAfterDelay = normalizeForceKillAfterDelay(options.forceKillAfterDelay);
   options.lines = options.lines.map((lines2, fdNumber) => lines2 && !BINARY_ENCODINGS.has(options.encoding) && options.buffer[fdNumber]);
-  if (process6.platform === "win32" && path17.basename(file2, ".exe") === "cmd") {
+  if (process6.platform === "win32" && path18.basename(file2, ".exe") === "cmd") {
     commandArguments.unshift("/q");
   }
   return { file: file2, commandArguments, options };
@@ -61459,7 +62022,7 @@ var handleResult = (result, verboseInfo, { reject }) => {
 };
 
 // node_modules/execa/lib/stdio/handle-sync.js
-import { readFileSync as readFileSync6 } from "node:fs";
+import { readFileSync as readFileSync8 } from "node:fs";
 
 // node_modules/execa/lib/stdio/type.js
 var getStdioItemType = (value2, optionName) => {
@@ -61789,7 +62352,7 @@ var normalizeStdioSync = (stdioArray, buffer, verboseInfo) => stdioArray.map((st
 var isOutputPipeOnly = (stdioOption) => stdioOption === "pipe" || Array.isArray(stdioOption) && stdioOption.every((item) => item === "pipe");
 
 // node_modules/execa/lib/stdio/native.js
-import { readFileSync as readFileSync5 } from "node:fs";
+import { readFileSync as readFileSync7 } from "node:fs";
 import tty2 from "node:tty";
 var handleNativeStream = ({ stdioItem, stdioItem: { type }, isStdioArray, fdNumber, direction, isSync }) => {
   if (!isStdioArray || type !== "native") {
@@ -61823,7 +62386,7 @@ var getTargetFd = ({ value: value2, optionName, fdNumber, direction }) => {
   if (tty2.isatty(targetFdNumber)) {
     throw new TypeError(`The \`${optionName}: ${serializeOptionValue(value2)}\` option is invalid: it cannot be a TTY with synchronous methods.`);
   }
-  return { type: "uint8Array", value: bufferToUint8Array(readFileSync5(targetFdNumber)), optionName };
+  return { type: "uint8Array", value: bufferToUint8Array(readFileSync7(targetFdNumber)), optionName };
 };
 var getTargetFdNumber = (value2, fdNumber) => {
   if (value2 === "inherit") {
@@ -62156,8 +62719,8 @@ var addProperties = {
 var addPropertiesSync = {
   input: {
     ...addProperties,
-    fileUrl: ({ value: value2 }) => ({ contents: [bufferToUint8Array(readFileSync6(value2))] }),
-    filePath: ({ value: { file: file2 } }) => ({ contents: [bufferToUint8Array(readFileSync6(file2))] }),
+    fileUrl: ({ value: value2 }) => ({ contents: [bufferToUint8Array(readFileSync8(value2))] }),
+    filePath: ({ value: { file: file2 } }) => ({ contents: [bufferToUint8Array(readFileSync8(file2))] }),
     fileNumber: forbiddenIfSync,
     iterable: ({ value: value2 }) => ({ contents: [...value2] }),
     string: ({ value: value2 }) => ({ contents: [value2] }),
@@ -62503,7 +63066,7 @@ var validateSerializable = (newContents) => {
 };
 
 // node_modules/execa/lib/io/output-sync.js
-import { writeFileSync as writeFileSync3, appendFileSync } from "node:fs";
+import { writeFileSync as writeFileSync4, appendFileSync } from "node:fs";
 
 // node_modules/execa/lib/verbose/output.js
 var shouldLogOutput = ({ stdioItems, encoding, verboseInfo, fdNumber }) => fdNumber !== "all" && isFullVerbose(verboseInfo, fdNumber) && !BINARY_ENCODINGS.has(encoding) && fdUsesVerbose(fdNumber) && (stdioItems.some(({ type, value: value2 }) => type === "native" && PIPED_STDIO_VALUES.has(value2)) || stdioItems.every(({ type }) => TRANSFORM_TYPES.has(type)));
@@ -62624,13 +63187,13 @@ var logOutputSync = ({ serializedResult, fdNumber, state, verboseInfo, encoding,
   }
 };
 var writeToFiles = (serializedResult, stdioItems, outputFiles) => {
-  for (const { path: path33, append } of stdioItems.filter(({ type }) => FILE_TYPES.has(type))) {
-    const pathString = typeof path33 === "string" ? path33 : path33.toString();
+  for (const { path: path34, append } of stdioItems.filter(({ type }) => FILE_TYPES.has(type))) {
+    const pathString = typeof path34 === "string" ? path34 : path34.toString();
     if (append || outputFiles.has(pathString)) {
-      appendFileSync(path33, serializedResult);
+      appendFileSync(path34, serializedResult);
     } else {
       outputFiles.add(pathString);
-      writeFileSync3(path33, serializedResult);
+      writeFileSync4(path34, serializedResult);
     }
   }
 };
@@ -65023,556 +65586,7 @@ var {
   getCancelSignal: getCancelSignal2
 } = getIpcExport();
 
-// src/pipeline/output.ts
-var STDERR_TAIL_BYTES = 2048;
-function validateOutput(value2, where) {
-  if (value2 === null || typeof value2 !== "object" || Array.isArray(value2)) {
-    return { ok: false, error: `${where}: expected a JSON object {"completion": "..."} or {"answer": "..."}, got ${describe3(value2)}` };
-  }
-  const record2 = value2;
-  const output2 = {};
-  for (const key2 of ["completion", "answer"]) {
-    if (!(key2 in record2) || record2[key2] === void 0) continue;
-    if (typeof record2[key2] !== "string") {
-      return { ok: false, error: `${where}: "${key2}" must be a string, got ${describe3(record2[key2])}` };
-    }
-    output2[key2] = record2[key2];
-  }
-  if (output2.completion === void 0 && output2.answer === void 0) {
-    const keys = Object.keys(record2);
-    return {
-      ok: false,
-      error: `${where}: has neither "completion" nor "answer" (keys: ${keys.length ? keys.map((k) => `"${k}"`).join(", ") : "none"})`
-    };
-  }
-  return { ok: true, output: output2 };
-}
-function parseOutputFile(text2) {
-  let value2;
-  try {
-    value2 = JSON.parse(text2);
-  } catch (err) {
-    return {
-      ok: false,
-      error: `SABOTEUR_OUTPUT_FILE is not valid JSON (${err.message}); it starts with ${JSON.stringify(text2.slice(0, 80))}`
-    };
-  }
-  return validateOutput(value2, "SABOTEUR_OUTPUT_FILE");
-}
-function parseObjectLine(line) {
-  const trimmed = line.trim();
-  if (!trimmed.startsWith("{") || !trimmed.endsWith("}")) return void 0;
-  try {
-    const value2 = JSON.parse(trimmed);
-    return value2 !== null && typeof value2 === "object" && !Array.isArray(value2) ? value2 : void 0;
-  } catch {
-    return void 0;
-  }
-}
-function parseStdoutOutput(stdout) {
-  const lines2 = stdout.split(/\r?\n/);
-  let lastObject;
-  for (let i2 = lines2.length - 1; i2 >= 0; i2--) {
-    const value2 = parseObjectLine(lines2[i2]);
-    if (!value2) continue;
-    lastObject ??= value2;
-    if ("completion" in value2 || "answer" in value2) return validateOutput(value2, "the last JSON line of stdout");
-  }
-  if (lastObject) return validateOutput(lastObject, "the last JSON line of stdout");
-  const tail = stdout.trimEnd().split(/\r?\n/).slice(-3).join("\n");
-  return {
-    ok: false,
-    error: `no output: the pipeline wrote nothing to SABOTEUR_OUTPUT_FILE and printed no JSON object line on stdout${tail ? ` (stdout ends with ${JSON.stringify(tail.slice(-300))})` : " (stdout was empty)"}`
-  };
-}
-function describe3(value2) {
-  if (value2 === null) return "null";
-  if (Array.isArray(value2)) return "an array";
-  if (typeof value2 === "object") return "an object";
-  if (typeof value2 === "string") return `the string ${JSON.stringify(value2.slice(0, 60))}`;
-  return `${typeof value2} ${String(value2)}`;
-}
-var TailBuffer = class {
-  constructor(limit2) {
-    this.limit = limit2;
-  }
-  limit;
-  chunks = [];
-  size = 0;
-  totalBytes = 0;
-  push(chunk) {
-    const buf = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
-    this.totalBytes += buf.length;
-    this.chunks.push(buf);
-    this.size += buf.length;
-    while (this.size > this.limit && this.chunks.length > 0) {
-      const excess = this.size - this.limit;
-      const first = this.chunks[0];
-      if (first.length <= excess) {
-        this.chunks.shift();
-        this.size -= first.length;
-      } else {
-        this.chunks[0] = first.subarray(excess);
-        this.size -= excess;
-      }
-    }
-  }
-  get truncated() {
-    return this.totalBytes > this.size;
-  }
-  /** The kept text; at most the last `maxBytes` of it when given. A character cut in two at the start is dropped. */
-  text(maxBytes = this.limit) {
-    const all = Buffer.concat(this.chunks);
-    const part = all.length > maxBytes ? all.subarray(all.length - maxBytes) : all;
-    let text2 = part.toString("utf8");
-    if (part.length < this.totalBytes) text2 = text2.replace(/^\uFFFD+/, "");
-    return text2;
-  }
-};
-
-// src/pipeline/fence.ts
-import { execFile as execFile4 } from "node:child_process";
-import { readdirSync as readdirSync4, readFileSync as readFileSync8, readlinkSync as readlinkSync2 } from "node:fs";
-
-// src/pipeline/fence-view.ts
-import { existsSync as existsSync11, lstatSync as lstatSync2, mkdirSync as mkdirSync3, readdirSync as readdirSync3, readFileSync as readFileSync7, statSync as statSync5, writeFileSync as writeFileSync4 } from "node:fs";
-import path18 from "node:path";
-var CREDENTIAL_FILE_VARS = [
-  "GOOGLE_APPLICATION_CREDENTIALS",
-  "AWS_SHARED_CREDENTIALS_FILE",
-  "AWS_CONFIG_FILE",
-  "AZURE_CONFIG_DIR",
-  "KUBECONFIG",
-  "DOCKER_CONFIG",
-  "NPM_CONFIG_USERCONFIG",
-  "PIP_CONFIG_FILE",
-  "NETRC",
-  "GIT_CONFIG_GLOBAL",
-  "HF_TOKEN_PATH",
-  "GH_CONFIG_DIR",
-  "CLOUDSDK_CONFIG"
-];
-var HOST_SOCKETS = [
-  "/var/run/docker.sock",
-  "/run/docker.sock",
-  "/run/containerd/containerd.sock",
-  "/run/podman/podman.sock",
-  "/run/user/0/podman/podman.sock"
-];
-var RUNNER_FILE_VARS = ["GITHUB_ENV", "GITHUB_OUTPUT", "GITHUB_PATH", "GITHUB_STATE", "GITHUB_STEP_SUMMARY", "GITHUB_EVENT_PATH"];
-var MAX_GIT_CONFIGS = 64;
-var HOME_TOOL_CREDENTIALS = [
-  ".cargo/credentials",
-  ".cargo/credentials.toml",
-  ".local/share/keyrings",
-  ".local/share/python_keyring",
-  ".nvm/.npmrc",
-  ".pyenv/.netrc"
-];
-function isUnder(child, parent) {
-  const rel = path18.relative(parent, child);
-  return rel === "" || !rel.startsWith("..") && !path18.isAbsolute(rel);
-}
-function depth(p) {
-  return p.split("/").filter(Boolean).length;
-}
-function visible(p, view) {
-  let best;
-  for (const h2 of view.hidden) if (isUnder(p, h2) && (!best || depth(h2) > best.d)) best = { d: depth(h2), shown: false };
-  for (const s2 of view.shown) if (isUnder(p, s2) && (!best || depth(s2) >= best.d)) best = { d: depth(s2), shown: true };
-  return best?.shown ?? true;
-}
-function viewMounts(view, privateDir) {
-  const ops = [];
-  for (const h2 of view.hidden) ops.push({ p: h2, order: 0, args: ["--tmpfs", h2] });
-  for (const s2 of view.shown) ops.push({ p: s2, order: 1, args: ["--ro-bind", s2, s2] });
-  ops.sort((a2, b) => depth(a2.p) - depth(b.p) || a2.order - b.order);
-  const out = ops.flatMap((o2) => o2.args);
-  for (const [copy, original] of view.replaced) if (visible(original, view)) out.push("--ro-bind", copy, original);
-  for (const file2 of view.blanked) if (visible(file2, view)) out.push("--ro-bind", "/dev/null", file2);
-  if (privateDir) {
-    out.push("--bind", path18.join(privateDir, "tmp"), "/tmp", "--bind", privateDir, privateDir);
-    for (const s2 of view.shown) if (isUnder(s2, "/tmp")) out.push("--ro-bind", s2, s2);
-    for (const [copy, original] of view.replaced)
-      if (isUnder(original, "/tmp") && visible(original, view)) out.push("--ro-bind", copy, original);
-  }
-  for (const h2 of view.hidden) if (!(privateDir && isUnder(h2, "/tmp"))) out.push("--remount-ro", h2);
-  return out;
-}
-function sanitizeGitConfig(text2) {
-  const out = [];
-  let dropSection = false;
-  for (const line of text2.split("\n")) {
-    const section = /^\s*\[\s*([A-Za-z0-9.-]+)/.exec(line);
-    if (section) {
-      dropSection = /^(credential|include|includeif)$/i.test(section[1]);
-      if (dropSection) continue;
-    }
-    if (dropSection) continue;
-    if (/^\s*extraheader\s*=/i.test(line)) continue;
-    const value2 = /=(.*)$/.exec(line)?.[1] ?? "";
-    if (secretValueKind(value2) && !/^\s*url\s*=/i.test(line)) continue;
-    out.push(line.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/\s@]*@/gi, "$1"));
-  }
-  return out.join("\n");
-}
-function findRepoRoot(cwd) {
-  for (let dir = path18.resolve(cwd); ; dir = path18.dirname(dir)) {
-    if (existsSync11(path18.join(dir, ".git"))) return dir;
-    if (dir === path18.dirname(dir)) return void 0;
-  }
-}
-function gitConfigFiles(root) {
-  const found = /* @__PURE__ */ new Set();
-  const gitDirs = [];
-  const dotGit = path18.join(root, ".git");
-  try {
-    if (statSync5(dotGit).isDirectory()) gitDirs.push(dotGit);
-    else {
-      const target2 = /^gitdir:\s*(.+)$/m.exec(readFileSync7(dotGit, "utf8"))?.[1]?.trim();
-      if (target2) {
-        const gitDir = path18.resolve(root, target2);
-        gitDirs.push(gitDir);
-        const common2 = readFileSync7(path18.join(gitDir, "commondir"), "utf8").trim();
-        if (common2) gitDirs.push(path18.resolve(gitDir, common2));
-      }
-    }
-  } catch {
-  }
-  const walk2 = (dir, level) => {
-    if (found.size >= MAX_GIT_CONFIGS) return;
-    for (const name of ["config", "config.worktree"]) if (existsSync11(path18.join(dir, name))) found.add(path18.join(dir, name));
-    if (level >= 4) return;
-    for (const sub of ["modules", "worktrees"]) {
-      let entries = [];
-      try {
-        entries = readdirSync3(path18.join(dir, sub));
-      } catch {
-        continue;
-      }
-      for (const e of entries.slice(0, MAX_GIT_CONFIGS)) walk2(path18.join(dir, sub, e), level + 1);
-    }
-  };
-  for (const d of gitDirs) walk2(d, 0);
-  return [...found];
-}
-function isDir(p) {
-  try {
-    return lstatSync2(p).isDirectory();
-  } catch {
-    return false;
-  }
-}
-function runnerFolders(env, cwd) {
-  const hidden2 = [];
-  const blanked = [];
-  for (const v of ["RUNNER_TEMP", "GITHUB_ACTION_PATH"]) if (env[v]) hidden2.push(env[v]);
-  if (env.RUNNER_WORKSPACE) {
-    const work = path18.dirname(env.RUNNER_WORKSPACE);
-    hidden2.push(work);
-    const runnerRoot = path18.dirname(work);
-    if (existsSync11(path18.join(runnerRoot, ".runner")) || existsSync11(path18.join(runnerRoot, ".credentials"))) hidden2.push(runnerRoot);
-  }
-  const script = process.argv[1] ?? "";
-  const actions = script.indexOf("/_actions/");
-  if (actions > 0) hidden2.push(script.slice(0, actions + "/_actions".length));
-  for (const v of RUNNER_FILE_VARS) {
-    const file2 = env[v];
-    if (!file2 || !path18.isAbsolute(file2)) continue;
-    const dir = path18.dirname(file2);
-    if (dir !== "/" && !isUnder(cwd, dir)) hidden2.push(dir);
-    else blanked.push(file2);
-  }
-  return { hidden: hidden2, blanked };
-}
-function homes(env) {
-  return [.../* @__PURE__ */ new Set(["/root", ...env.HOME ? [path18.resolve(env.HOME)] : []])];
-}
-function toolRoots(pathVar, hidden2, homeDirs) {
-  const out = [];
-  for (const dir of pathVar.split(":")) {
-    if (!path18.isAbsolute(dir) || !hidden2.some((h2) => isUnder(dir, h2))) continue;
-    const home = homeDirs.find((h2) => isUnder(dir, h2) && h2 !== dir);
-    const root = home ? path18.join(home, path18.relative(home, dir).split(path18.sep)[0]) : dir;
-    if (!hidden2.some((h2) => isUnder(h2, root))) out.push(root);
-  }
-  return out;
-}
-function projectRoot(cwd, startDir, hidden2, homeDirs) {
-  const candidate = findRepoRoot(cwd) ?? (isUnder(cwd, startDir) ? startDir : cwd);
-  const tooWide = candidate === "/" || hidden2.includes(candidate) || homeDirs.some((h2) => isUnder(h2, candidate));
-  return tooWide ? cwd : candidate;
-}
-function collectFenceView(inputs) {
-  const env = inputs.hostEnv;
-  const cwd = path18.resolve(inputs.cwd);
-  const runner = runnerFolders(env, cwd);
-  const hidden2 = ["/tmp", "/var/tmp", "/root", ...env.HOME ? [env.HOME] : [], ...runner.hidden, ...inputs.ownDirs].map(
-    (p) => path18.resolve(p)
-  );
-  const project = projectRoot(cwd, path18.resolve(inputs.startDir ?? process.cwd()), hidden2, homes(env));
-  const shown = [project, ...env.RUNNER_TOOL_CACHE ? [env.RUNNER_TOOL_CACHE] : [], ...toolRoots(env.PATH ?? "", hidden2, homes(env))];
-  const blanked = [...runner.blanked, ...HOST_SOCKETS];
-  for (const root of homes(env))
-    for (const rel of HOME_TOOL_CREDENTIALS) (isDir(path18.join(root, rel)) ? hidden2 : blanked).push(path18.join(root, rel));
-  for (const v of CREDENTIAL_FILE_VARS) if (env[v] && path18.isAbsolute(env[v])) (isDir(env[v]) ? hidden2 : blanked).push(env[v]);
-  const replaced = [];
-  mkdirSync3(inputs.scratchDir, { recursive: true, mode: 448 });
-  for (const [i2, file2] of gitConfigFiles(project).entries()) {
-    const copy = path18.join(inputs.scratchDir, `gitconfig-${i2}`);
-    try {
-      writeFileSync4(copy, sanitizeGitConfig(readFileSync7(file2, "utf8")), { mode: 420 });
-      replaced.push([copy, file2]);
-    } catch {
-      blanked.push(file2);
-    }
-  }
-  const exists = (p) => existsSync11(p);
-  return {
-    hidden: [...new Set(hidden2)].filter((h2) => h2 !== "/" && isDir(h2)),
-    shown: [...new Set(shown.map((p) => path18.resolve(p)))].filter((s2) => s2 !== "/" && isDir(s2)),
-    replaced,
-    blanked: [...new Set(blanked)].filter((f) => exists(f) && !isDir(f))
-  };
-}
-
-// src/pipeline/fence.ts
-var SH = "/bin/sh";
-var SHM_BYTES = 256 << 20;
-var FENCE_UID_BASE = 18e8;
-var UID_BLOCK = 1e3;
-var uidsInUse = /* @__PURE__ */ new Set();
-var nextUidSlot = 0;
-function acquireUid() {
-  const first = FENCE_UID_BASE + process.pid % 1e5 * UID_BLOCK;
-  for (let i2 = 0; i2 < UID_BLOCK; i2++) {
-    const slot = (nextUidSlot + i2) % UID_BLOCK;
-    if (!uidsInUse.has(first + slot)) {
-      uidsInUse.add(first + slot);
-      nextUidSlot = (slot + 1) % UID_BLOCK;
-      return first + slot;
-    }
-  }
-  throw new Error(`the pipeline fence has more than ${UID_BLOCK} runs at once`);
-}
-function processesOfUid(uid) {
-  const out = [];
-  let entries;
-  try {
-    entries = readdirSync4("/proc");
-  } catch {
-    return out;
-  }
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const status = readFileSync8(`/proc/${entry}/status`, "utf8");
-      const state = /^State:\s+(\S)/m.exec(status)?.[1];
-      const real = /^Uid:\s+(\d+)/m.exec(status)?.[1];
-      if (Number(real) === uid && state !== "Z" && state !== "X") out.push(Number(entry));
-    } catch {
-    }
-  }
-  return out;
-}
-async function killUid(uid) {
-  for (let round = 0; round < 50; round++) {
-    const pids = processesOfUid(uid);
-    if (pids.length === 0) return;
-    for (const pid of pids) {
-      try {
-        process.kill(pid, "SIGKILL");
-      } catch {
-      }
-    }
-    await new Promise((resolve4) => setTimeout(resolve4, 20));
-  }
-}
-var liveUids = /* @__PURE__ */ new Set();
-var exitHook = false;
-function trackUid(uid) {
-  liveUids.add(uid);
-  if (exitHook) return;
-  exitHook = true;
-  process.on("exit", () => {
-    for (const u2 of liveUids)
-      for (const pid of processesOfUid(u2)) {
-        try {
-          process.kill(pid, "SIGKILL");
-        } catch {
-        }
-      }
-  });
-}
-var noSweep = { sweep: async () => void 0, release: () => void 0 };
-function fenceArgv(kind, command, opts) {
-  const sh = [SH, "-c", command];
-  switch (kind) {
-    case "bwrap": {
-      const view = opts.view ?? { hidden: [], shown: [], replaced: [], blanked: [] };
-      return [
-        opts.bin.bwrap,
-        // Everything read-only: what the run writes outside its own folder fails, so nothing outlives it.
-        "--ro-bind",
-        "/",
-        "/",
-        "--dev-bind",
-        "/dev",
-        "/dev",
-        // Shared memory of its own, capped: multiprocessing works, the host's memory is not a target.
-        "--size",
-        String(SHM_BYTES),
-        "--tmpfs",
-        "/dev/shm",
-        "--proc",
-        "/proc",
-        ...viewMounts(view, opts.privateDir),
-        "--unshare-pid",
-        "--unshare-ipc",
-        // As root: no capabilities, so uid 0 inside reaches only what root owns by plain file modes.
-        ...opts.root ? ["--cap-drop", "ALL"] : ["--unshare-user"],
-        "--die-with-parent",
-        "--",
-        ...sh
-      ];
-    }
-    case "unshare": {
-      const ns = opts.root ? ["--pid", "--fork", "--kill-child", "--mount-proc"] : ["--user", "--map-current-user", "--pid", "--fork", "--kill-child", "--mount-proc"];
-      const drop = opts.root ? [opts.bin.setpriv, "--no-new-privs", "--bounding-set=-all", "--inh-caps=-all", "--"] : [];
-      return [opts.bin.setpriv, "--pdeathsig", "KILL", "--", opts.bin.unshare, ...ns, "--", ...drop, ...sh];
-    }
-    case "uid":
-      return [
-        opts.bin.setpriv,
-        "--pdeathsig",
-        "KILL",
-        `--reuid=${opts.uid}`,
-        `--regid=${opts.uid}`,
-        "--clear-groups",
-        "--no-new-privs",
-        "--",
-        ...sh
-      ];
-    case "none":
-      return sh;
-  }
-}
-var FILES_EXPOSED = "the pipeline sees the job's files as they are and can change them: HOME (~/.npmrc, ~/.git-credentials, token files), the checkout's .git/config with its credentials, RUNNER_TEMP with the GITHUB_ENV/GITHUB_OUTPUT/GITHUB_PATH/GITHUB_STATE files and the event file, the action's own files and saboteur's output folder";
-function fenceNote(kind, missing) {
-  const why = missing.length ? ` (${missing.join("; ")})` : "";
-  switch (kind) {
-    case "bwrap":
-      return "bwrap: each pipeline run has its own pid and IPC namespaces (saboteur and the other runs are invisible; everything it starts dies with it) and its own HOME and /tmp; the machine is read-only, without HOME, the runner's folders and the repository's git credentials; shared network" + (isRoot() ? ", no capabilities" : ", in a user namespace");
-    case "unshare":
-      return `DEGRADED pipeline fence: bubblewrap is not usable${why}. Each pipeline run has its own pid namespace (saboteur and the other runs are invisible; everything it starts dies with it), but ${FILES_EXPOSED}. Install bubblewrap for the full fence.`;
-    case "uid":
-      return `DEGRADED pipeline fence: no pid namespace could be created${why}. Each pipeline run runs as a uid of its own (it cannot read saboteur's or other runs' /proc entries; every process of that uid is killed when the run ends), but it sees the process list, and ${FILES_EXPOSED.replace("and can change them", "where they are world-readable")}. Install bubblewrap for the full fence.`;
-    case "none":
-      return `DEGRADED pipeline fence: no pid namespace could be created and saboteur is not root${why}. The pipeline runs as saboteur's own user in saboteur's pid namespace: it CAN read saboteur's environment through /proc (keep secrets out of the job's environment), a process that leaves its process group (setsid) may outlive the run, and ${FILES_EXPOSED}. Install bubblewrap.`;
-  }
-}
-function makeFence(kind, missing, bin) {
-  const root = isRoot();
-  return {
-    kind,
-    degraded: kind !== "bwrap",
-    note: fenceNote(kind, missing),
-    enter(command, opts = {}) {
-      if (kind !== "uid") {
-        const [file3, ...args2] = fenceArgv(kind, command, { root, bin, ...opts });
-        return { file: file3, args: args2, ...noSweep };
-      }
-      const uid = acquireUid();
-      trackUid(uid);
-      const [file2, ...args] = fenceArgv(kind, command, { root, bin, uid });
-      let released = false;
-      return {
-        file: file2,
-        args,
-        uid,
-        sweep: () => killUid(uid),
-        release() {
-          if (released) return;
-          released = true;
-          liveUids.delete(uid);
-          uidsInUse.delete(uid);
-        }
-      };
-    }
-  };
-}
-function probeScript() {
-  return `readlink /proc/self/ns/pid; readlink /proc/self/ns/net; if [ -e /proc/${process.pid}/environ ] && cat /proc/${process.pid}/environ >/dev/null 2>&1; then echo sees-parent; else echo blind; fi`;
-}
-function runProbe2(argv) {
-  return new Promise((resolve4) => {
-    execFile4(argv[0], argv.slice(1), { timeout: 1e4, env: { PATH: process.env.PATH ?? "/usr/bin:/bin" } }, (err, stdout, stderr) => {
-      resolve4({ out: String(stdout), err: String(stderr), code: err ? err.code ?? 1 : 0 });
-    });
-  });
-}
-async function probe3(kind, bin) {
-  const root = isRoot();
-  const uid = kind === "uid" ? acquireUid() : void 0;
-  try {
-    const r = await runProbe2(fenceArgv(kind, probeScript(), { root, bin, uid }));
-    const [pidNs, netNs, sight] = r.out.trim().split("\n");
-    if (r.code !== 0 || !pidNs) return `${kind}: ${(r.err.trim().split("\n").pop() || `exit ${r.code}`).slice(0, 200)}`;
-    const ownPid = readlinkSync2("/proc/self/ns/pid");
-    const ownNet = readlinkSync2("/proc/self/ns/net");
-    if (netNs !== ownNet) return `${kind}: the network namespace is not shared`;
-    if (kind === "uid") return sight === "blind" ? void 0 : `${kind}: saboteur's environment is still readable`;
-    if (pidNs === ownPid) return `${kind}: no new pid namespace`;
-    return sight === "blind" ? void 0 : `${kind}: saboteur's /proc entry is still readable`;
-  } finally {
-    if (uid !== void 0) uidsInUse.delete(uid);
-  }
-}
-async function probeFence(opts = {}) {
-  const root = isRoot();
-  const wanted = opts.kinds ?? ["bwrap", "unshare", ...root ? ["uid"] : []];
-  const bin = {};
-  const missing = [];
-  for (const name of ["bwrap", "unshare", "setpriv"]) {
-    const found = findBinary(name);
-    if (found) bin[name] = found;
-  }
-  for (const kind of wanted) {
-    if (kind === "none") break;
-    const needs = kind === "bwrap" ? ["bwrap"] : kind === "unshare" ? ["unshare", "setpriv"] : ["setpriv"];
-    const absent = needs.filter((n2) => !bin[n2]);
-    if (absent.length) {
-      missing.push(`${kind}: ${absent.join(", ")} not found`);
-      continue;
-    }
-    if (kind === "uid" && !root) {
-      missing.push("uid: saboteur is not root");
-      continue;
-    }
-    const failure3 = await probe3(kind, bin);
-    if (failure3 === void 0) return makeFence(kind, missing, bin);
-    missing.push(failure3);
-  }
-  return makeFence("none", missing, bin);
-}
-var cached3;
-function detectFence() {
-  cached3 ??= probeFence();
-  return cached3;
-}
-function announceFence(fence, log) {
-  if (fence.degraded) log.warn(fence.note);
-  else log.info(`pipeline fence: ${fence.note}`);
-}
-
-// src/pipeline/http-runner.ts
-var RESPONSE_LIMIT = 16 << 20;
-var POLL_REQUEST_TIMEOUT_MS2 = 2e3;
-var SERVE_EXIT_WAIT_MS = 1e3;
-var RequestTimeout = class extends Error {
-};
-var ResponseTooLarge = class extends Error {
-};
+// src/pipeline/http-service.ts
 async function fileTail(file2, bytes = STDERR_TAIL_BYTES) {
   try {
     const handle = await open4(file2, "r");
@@ -65589,6 +65603,113 @@ async function fileTail(file2, bytes = STDERR_TAIL_BYTES) {
     return "";
   }
 }
+function freePort() {
+  return new Promise((resolve4, reject) => {
+    const srv = createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address();
+      srv.close(() => resolve4(port));
+    });
+  });
+}
+var PORT_PLACEHOLDER = /\{port\}/g;
+var PipelineService = class {
+  constructor(o2) {
+    this.o = o2;
+  }
+  o;
+  run;
+  exitInfo;
+  fenced;
+  /** The service's own folder (its HOME and TMPDIR) and the sanitized git configs, removed at stop. */
+  root;
+  pid;
+  get exited() {
+    return this.exitInfo !== void 0;
+  }
+  /** Resolves when the service exits (at once when it never started). */
+  settled() {
+    return this.run ?? Promise.resolve();
+  }
+  async gone() {
+    const how = this.exitInfo?.signal ? `was killed by ${this.exitInfo.signal}` : `exited with code ${this.exitInfo?.code}`;
+    return `${this.o.label} ${how}; the end of ${this.o.logPath}:
+${await fileTail(this.o.logPath)}`;
+  }
+  /** Starts the command; throws when it cannot start at all. */
+  async launch(shared) {
+    const { o: o2 } = this;
+    mkdirSync4(path19.dirname(o2.logPath), { recursive: true });
+    this.exitInfo = void 0;
+    const fd = openSync4(o2.logPath, "w");
+    this.root = mkdtempSync2(path19.join(tmpdir3(), "saboteur-serve-"));
+    if (o2.fence.kind === "uid") chmodSync(this.root, 457);
+    const privateDir = path19.join(this.root, "run");
+    const own2 = [privateDir, path19.join(privateDir, "home"), path19.join(privateDir, "tmp")];
+    for (const d of own2) mkdirSync4(d, { mode: 448 });
+    const view = o2.fence.kind === "bwrap" ? collectFenceView({
+      hostEnv: o2.hostEnv,
+      cwd: o2.cwd,
+      ownDirs: [this.root, ...o2.ownDirs],
+      scratchDir: path19.join(this.root, "git-configs")
+    }) : void 0;
+    this.fenced = o2.fence.enter(o2.command, { privateDir, view });
+    try {
+      if (this.fenced.uid !== void 0) for (const d of own2) chownSync(d, this.fenced.uid, this.fenced.uid);
+      const subprocess = execa(this.fenced.file, this.fenced.args, {
+        cwd: o2.cwd,
+        env: { ...o2.baseEnv, ...privateHomeEnv(privateDir), ...sharedContractEnv(shared) },
+        extendEnv: false,
+        detached: true,
+        cleanup: false,
+        stdin: "ignore",
+        stdout: fd,
+        stderr: fd,
+        buffer: false,
+        reject: false
+      });
+      this.run = subprocess;
+      this.pid = subprocess.pid;
+    } finally {
+      closeSync4(fd);
+    }
+    if (this.pid !== void 0) trackGroup(this.pid);
+    void this.run.then((result) => {
+      this.exitInfo = { code: result.exitCode, signal: result.signal };
+    });
+    if (this.pid === void 0) {
+      const result = await this.run;
+      await this.stop(0);
+      throw new Error(`${o2.label} could not be started: ${result.shortMessage ?? result.message}`);
+    }
+  }
+  /** Kills the group and with it the fence; removes the service's own folder. */
+  async stop(graceMs) {
+    if (this.pid !== void 0) {
+      await terminateGroup(this.pid, graceMs);
+      await this.run;
+      untrackGroup(this.pid);
+      this.pid = void 0;
+    }
+    if (this.fenced) {
+      await this.fenced.sweep();
+      this.fenced.release();
+      this.fenced = void 0;
+    }
+    if (this.root) rmSync2(this.root, { recursive: true, force: true });
+    this.root = void 0;
+  }
+};
+
+// src/pipeline/http-runner.ts
+var RESPONSE_LIMIT = 16 << 20;
+var POLL_REQUEST_TIMEOUT_MS2 = 2e3;
+var SERVE_EXIT_WAIT_MS = 1e3;
+var RequestTimeout = class extends Error {
+};
+var ResponseTooLarge = class extends Error {
+};
 function request(url2, options) {
   const lib = url2.protocol === "https:" ? https2 : http7;
   return new Promise((resolve4, reject) => {
@@ -65631,71 +65752,50 @@ function headerSafe(value2) {
 function createHttpRunner(pipeline, opts) {
   const graceMs = opts.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
   const baseEnv = allowlistedBaseEnv(pipeline, opts);
-  const url2 = pipeline.url ? new URL(pipeline.url) : void 0;
+  const perVariant = pipeline.serve !== void 0 && PORT_PLACEHOLDER.test(pipeline.serve);
+  PORT_PLACEHOLDER.lastIndex = 0;
   const agentOptions = { keepAlive: true, maxSockets: Math.max(1, pipeline.concurrency) * 2 };
-  const agent = url2?.protocol === "https:" ? new https2.Agent(agentOptions) : new http7.Agent(agentOptions);
-  const logPath = path19.join(opts.workDir, "pipeline-serve.log");
-  let serve;
-  let servePid;
-  let serveExit;
+  const secure = pipeline.url?.startsWith("https:") ?? false;
+  const agent = secure ? new https2.Agent(agentOptions) : new http7.Agent(agentOptions);
+  const endpoints = /* @__PURE__ */ new Map();
   let fence;
-  let fenced2;
-  let serveRoot;
-  async function serveGone() {
-    const how = serveExit?.signal ? `was killed by ${serveExit.signal}` : `exited with code ${serveExit?.code}`;
-    return `pipeline.serve ${how}; the end of ${logPath}:
-${await fileTail(logPath)}`;
-  }
-  function launchServe(command, shared) {
-    mkdirSync4(opts.workDir, { recursive: true });
-    serveExit = void 0;
-    const fd = openSync4(logPath, "w");
-    serveRoot = mkdtempSync2(path19.join(tmpdir3(), "saboteur-serve-"));
-    if (fence.kind === "uid") chmodSync(serveRoot, 457);
-    const privateDir = path19.join(serveRoot, "run");
-    for (const d of [privateDir, path19.join(privateDir, "home"), path19.join(privateDir, "tmp")]) mkdirSync4(d, { mode: 448 });
-    const view = fence.kind === "bwrap" ? collectFenceView({
-      hostEnv: opts.hostEnv ?? process.env,
-      cwd: pipeline.cwd,
-      ownDirs: [serveRoot, opts.workDir],
-      scratchDir: path19.join(serveRoot, "git-configs")
-    }) : void 0;
-    fenced2 = fence.enter(command, { privateDir, view });
-    try {
-      if (fenced2.uid !== void 0)
-        for (const d of [privateDir, path19.join(privateDir, "home"), path19.join(privateDir, "tmp")]) chownSync(d, fenced2.uid, fenced2.uid);
-      const subprocess = execa(fenced2.file, fenced2.args, {
+  const fill2 = (template, port) => port === void 0 ? template : template.replace(PORT_PLACEHOLDER, String(port));
+  async function endpointFor(name, shared) {
+    const port = perVariant ? await freePort() : void 0;
+    const ep = {
+      name,
+      url: new URL(fill2(pipeline.url, port)),
+      ...pipeline.readyUrl ? { readyUrl: new URL(fill2(pipeline.readyUrl, port)) } : {}
+    };
+    if (pipeline.serve) {
+      if (!fence) {
+        fence = await (opts.fence ?? detectFence());
+        announceFence(fence, opts.log);
+      }
+      ep.service = new PipelineService({
+        command: fill2(pipeline.serve, port),
+        label: perVariant ? `pipeline.serve (${name})` : "pipeline.serve",
+        logPath: path20.join(opts.workDir, perVariant ? `pipeline-serve-${name}.log` : "pipeline-serve.log"),
         cwd: pipeline.cwd,
-        env: { ...baseEnv, ...privateHomeEnv(privateDir), ...sharedContractEnv(shared) },
-        extendEnv: false,
-        detached: true,
-        cleanup: false,
-        stdin: "ignore",
-        stdout: fd,
-        stderr: fd,
-        buffer: false,
-        reject: false
+        baseEnv,
+        fence,
+        hostEnv: opts.hostEnv ?? process.env,
+        ownDirs: [opts.workDir]
       });
-      serve = subprocess;
-      servePid = subprocess.pid;
-    } finally {
-      closeSync4(fd);
+      await ep.service.launch(shared);
     }
-    if (servePid !== void 0) trackGroup(servePid);
-    void serve.then((result) => {
-      serveExit = { code: result.exitCode, signal: result.signal };
-    });
+    return ep;
   }
-  async function waitReady2() {
-    const candidates2 = pipeline.readyUrl ? [new URL(pipeline.readyUrl)] : [url2, new URL("/health", url2)];
+  async function waitReady2(ep) {
+    const candidates2 = ep.readyUrl ? [ep.readyUrl] : [ep.url, new URL("/health", ep.url)];
     const deadline = Date.now() + pipeline.readyTimeoutMs;
     let lastProblem = "no answer yet";
     let pause = 50;
     for (; ; ) {
       for (const candidate of candidates2) {
-        if (serveExit) {
-          const why = await serveGone();
-          await stopServe();
+        if (ep.service?.exited) {
+          const why = await ep.service.gone();
+          await ep.service.stop(graceMs);
           throw new Error(`pipeline.serve stopped before ${candidate.href} answered: ${why}`);
         }
         try {
@@ -65707,33 +65807,18 @@ ${await fileTail(logPath)}`;
         }
       }
       if (Date.now() >= deadline) {
-        const tail = serve ? `; the end of ${logPath}:
-${await fileTail(logPath)}` : "";
-        await stopServe();
+        const tail = ep.service ? `; the end of its log:
+${(await ep.service.gone()).split("\n").slice(1).join("\n")}` : "";
+        await ep.service?.stop(graceMs);
         throw new Error(
-          `pipeline.ready-timeout: the pipeline service was not ready within ${pipeline.readyTimeoutMs} ms (${lastProblem})${tail}`
+          `pipeline.ready-timeout: the pipeline service${perVariant ? ` (${ep.name})` : ""} was not ready within ${pipeline.readyTimeoutMs} ms (${lastProblem})${tail}`
         );
       }
       await new Promise((resolve4) => setTimeout(resolve4, Math.min(pause, Math.max(1, deadline - Date.now()))));
       pause = Math.min(pause * 2, 500);
     }
   }
-  async function stopServe(grace = graceMs) {
-    if (servePid !== void 0) {
-      await terminateGroup(servePid, grace);
-      await serve;
-      untrackGroup(servePid);
-      servePid = void 0;
-    }
-    if (fenced2) {
-      await fenced2.sweep();
-      fenced2.release();
-      fenced2 = void 0;
-    }
-    if (serveRoot) rmSync2(serveRoot, { recursive: true, force: true });
-    serveRoot = void 0;
-  }
-  async function post(input2) {
+  async function post(ep, input2) {
     const body = JSON.stringify({
       task: input2.task,
       apiKey: input2.apiKey,
@@ -65753,78 +65838,93 @@ ${await fileTail(logPath)}` : "";
     };
     const deadline = Date.now() + pipeline.timeoutMs;
     try {
-      return await request(url2, { method: "POST", headers, body, agent, timeoutMs: pipeline.timeoutMs });
+      return await request(ep.url, { method: "POST", headers, body, agent, timeoutMs: pipeline.timeoutMs });
     } catch (err) {
       const e = err;
       if (!(e.reusedSocket && e.code === "ECONNRESET")) throw err;
-      return request(url2, { method: "POST", headers, body, agent, timeoutMs: Math.max(1, deadline - Date.now()) });
+      return request(ep.url, { method: "POST", headers, body, agent, timeoutMs: Math.max(1, deadline - Date.now()) });
     }
   }
+  function outcome(ep, answer, elapsed) {
+    const url2 = ep.url;
+    if (answer.status < 200 || answer.status >= 300) {
+      return {
+        status: "crash",
+        error: `${url2.href} answered HTTP ${answer.status}`,
+        stderrTail: answer.body.slice(-STDERR_TAIL_BYTES) || void 0,
+        durationMs: elapsed
+      };
+    }
+    let value2;
+    try {
+      value2 = JSON.parse(answer.body);
+    } catch (err) {
+      return {
+        status: "bad-output",
+        error: `the response of ${url2.href} is not valid JSON (${err.message}); it starts with ${JSON.stringify(answer.body.slice(0, 80))}`,
+        durationMs: elapsed
+      };
+    }
+    const parsed2 = validateOutput(value2, `the response of ${url2.href}`);
+    if (!parsed2.ok) return { status: "bad-output", error: parsed2.error, durationMs: elapsed };
+    return { status: "ok", output: parsed2.output, durationMs: elapsed };
+  }
+  async function stopAll2(grace = graceMs) {
+    await Promise.all([...endpoints.values()].map((ep) => ep.service?.stop(grace)));
+  }
   return {
-    get servePid() {
-      return servePid;
+    get servePids() {
+      return [...endpoints.values()].flatMap((ep) => ep.service?.pid !== void 0 ? [ep.service.pid] : []);
     },
     get fence() {
       return fence;
     },
     async start(shared = {}) {
-      if (!url2) throw new Error("pipeline.url: http mode needs the url each task is POSTed to (e.g. url: http://127.0.0.1:9000/run)");
-      if (pipeline.serve && servePid === void 0) {
-        if (!fence) {
-          fence = await (opts.fence ?? detectFence());
-          announceFence(fence, opts.log);
+      if (!pipeline.url)
+        throw new Error("pipeline.url: http mode needs the url each task is POSTed to (e.g. url: http://127.0.0.1:9000/run)");
+      const names = perVariant ? ["control", "malicious"] : ["shared"];
+      try {
+        for (const name of names) {
+          const ep = endpoints.get(name) ?? await endpointFor(name, shared);
+          endpoints.set(name, ep);
         }
-        launchServe(pipeline.serve, shared);
-        if (servePid === void 0) {
-          const result = await serve;
-          await stopServe();
-          throw new Error(`pipeline.serve could not be started: ${result.shortMessage ?? result.message}`);
-        }
+        await Promise.all([...endpoints.values()].map((ep) => waitReady2(ep)));
+      } catch (err) {
+        await stopAll2();
+        endpoints.clear();
+        throw err;
       }
-      await waitReady2();
+      if (pipeline.serve && !perVariant)
+        opts.log.info(
+          "pipeline.serve: one service answers both variants (write {port} in pipeline.serve and pipeline.url to start one per variant)"
+        );
     },
     async run(input2) {
       const started = performance.now();
       const elapsed = () => Math.round(performance.now() - started);
-      if (!url2) return { status: "error", error: "pipeline.url is not set", durationMs: 0 };
+      const ep = endpoints.get(perVariant ? input2.variant : "shared");
+      if (!ep) return { status: "error", error: "pipeline.url is not set, or the runner was not started", durationMs: 0 };
       let answer;
       try {
-        answer = await post(input2);
+        answer = await post(ep, input2);
       } catch (err) {
+        const url2 = ep.url;
         if (err instanceof RequestTimeout) {
           return { status: "timeout", error: `${url2.href} did not answer within ${pipeline.timeoutMs} ms`, durationMs: elapsed() };
         }
         if (err instanceof ResponseTooLarge) return { status: "bad-output", error: `${url2.href}: ${err.message}`, durationMs: elapsed() };
-        if (serve && !serveExit) await Promise.race([serve, new Promise((resolve4) => setTimeout(resolve4, SERVE_EXIT_WAIT_MS))]);
-        if (serveExit) return { status: "crash", error: await serveGone(), durationMs: elapsed() };
+        const svc = ep.service;
+        if (svc && !svc.exited) await Promise.race([svc.settled(), new Promise((resolve4) => setTimeout(resolve4, SERVE_EXIT_WAIT_MS))]);
+        if (svc?.exited) return { status: "crash", error: await svc.gone(), durationMs: elapsed() };
         const e = err;
         return { status: "error", error: `POST ${url2.href} failed: ${e.code ? `${e.code} ` : ""}${e.message}`, durationMs: elapsed() };
       }
-      if (answer.status < 200 || answer.status >= 300) {
-        return {
-          status: "crash",
-          error: `${url2.href} answered HTTP ${answer.status}`,
-          stderrTail: answer.body.slice(-STDERR_TAIL_BYTES) || void 0,
-          durationMs: elapsed()
-        };
-      }
-      let value2;
-      try {
-        value2 = JSON.parse(answer.body);
-      } catch (err) {
-        return {
-          status: "bad-output",
-          error: `the response of ${url2.href} is not valid JSON (${err.message}); it starts with ${JSON.stringify(answer.body.slice(0, 80))}`,
-          durationMs: elapsed()
-        };
-      }
-      const parsed2 = validateOutput(value2, `the response of ${url2.href}`);
-      if (!parsed2.ok) return { status: "bad-output", error: parsed2.error, durationMs: elapsed() };
-      return { status: "ok", output: parsed2.output, durationMs: elapsed() };
+      return outcome(ep, answer, elapsed());
     },
     async stop(stopOpts) {
       agent.destroy();
-      await stopServe(stopOpts?.graceMs);
+      await stopAll2(stopOpts?.graceMs);
+      endpoints.clear();
     }
   };
 }
@@ -65832,7 +65932,7 @@ ${await fileTail(logPath)}` : "";
 // src/pipeline/process-runner.ts
 import { chmod as chmod3, chown as chown3, mkdir as mkdir7, mkdtemp as mkdtemp4, readFile as readFile5, rm as rm6, stat as stat2, writeFile as writeFile6 } from "node:fs/promises";
 import { tmpdir as tmpdir4 } from "node:os";
-import path20 from "node:path";
+import path21 from "node:path";
 var STDOUT_LIMIT = 4 << 20;
 var STDERR_LIMIT = 64 << 10;
 var OUTPUT_FILE_LIMIT = 16 << 20;
@@ -65849,8 +65949,8 @@ async function readOutputFile(file2) {
   return text2.trim() === "" ? void 0 : parseOutputFile(text2);
 }
 async function makePrivateHome(dir) {
-  await mkdir7(path20.join(dir, "home"), { recursive: true, mode: 448 });
-  await mkdir7(path20.join(dir, "tmp"), { recursive: true, mode: 448 });
+  await mkdir7(path21.join(dir, "home"), { recursive: true, mode: 448 });
+  await mkdir7(path21.join(dir, "tmp"), { recursive: true, mode: 448 });
 }
 function createProcessRunner(pipeline, opts) {
   const command = pipeline.run;
@@ -65861,8 +65961,8 @@ function createProcessRunner(pipeline, opts) {
   let tasksDir;
   let view;
   async function runIn(dir, input2, started) {
-    const taskFile = path20.join(dir, "task.json");
-    const outputFile = path20.join(dir, "output.json");
+    const taskFile = path21.join(dir, "task.json");
+    const outputFile = path21.join(dir, "output.json");
     const taskJson = JSON.stringify(input2.task);
     await writeFile6(taskFile, taskJson);
     const env = {
@@ -65874,7 +65974,7 @@ function createProcessRunner(pipeline, opts) {
     const fenced2 = fence.enter(command, { privateDir: dir, view });
     try {
       if (fenced2.uid !== void 0)
-        for (const d of [dir, path20.join(dir, "home"), path20.join(dir, "tmp")]) await chown3(d, fenced2.uid, fenced2.uid);
+        for (const d of [dir, path21.join(dir, "home"), path21.join(dir, "tmp")]) await chown3(d, fenced2.uid, fenced2.uid);
       return await runFenced(fenced2, env, taskJson, outputFile, started);
     } finally {
       await fenced2.sweep();
@@ -65966,14 +66066,14 @@ function createProcessRunner(pipeline, opts) {
     prepared ??= (async () => {
       fence = await (opts.fence ?? detectFence());
       announceFence(fence, opts.log);
-      tasksDir = await mkdtemp4(path20.join(tmpdir4(), "saboteur-tasks-"));
+      tasksDir = await mkdtemp4(path21.join(tmpdir4(), "saboteur-tasks-"));
       await chmod3(tasksDir, fence.kind === "uid" ? 457 : 448);
       if (fence.kind === "bwrap") {
         view = collectFenceView({
           hostEnv: opts.hostEnv ?? process.env,
           cwd: pipeline.cwd,
           ownDirs: [tasksDir, opts.workDir],
-          scratchDir: path20.join(tasksDir, "git-configs")
+          scratchDir: path21.join(tasksDir, "git-configs")
         });
       }
     })();
@@ -65988,7 +66088,7 @@ function createProcessRunner(pipeline, opts) {
     let dir;
     try {
       await prepare();
-      dir = await mkdtemp4(path20.join(tasksDir, "task-"));
+      dir = await mkdtemp4(path21.join(tasksDir, "task-"));
       return await runIn(dir, input2, started);
     } catch (err) {
       return {
@@ -66001,7 +66101,7 @@ function createProcessRunner(pipeline, opts) {
     }
   }
   return {
-    servePid: void 0,
+    servePids: [],
     get fence() {
       return fence;
     },
@@ -69324,7 +69424,7 @@ var Server = class extends Protocol {
 var X_ALREADY_SENT = "x-hono-already-sent";
 
 // node_modules/@hono/node-server/dist/index.mjs
-import { STATUS_CODES, ServerResponse, createServer } from "node:http";
+import { STATUS_CODES, ServerResponse, createServer as createServer2 } from "node:http";
 import { Http2ServerRequest, constants as constants4 } from "node:http2";
 import { Readable as Readable4 } from "node:stream";
 
@@ -71799,7 +71899,7 @@ async function startToolServer(opts) {
 }
 
 // src/run/deps.ts
-import path21 from "node:path";
+import path22 from "node:path";
 async function loadSuites(config2, ctx, registries) {
   const suites = [];
   for (const [id, settings] of Object.entries(config2.benchmarks)) {
@@ -71852,7 +71952,7 @@ function createJobDeps(registries = BUILT_IN) {
     },
     async createDefenses(config2, ctx) {
       const policy = await loadPolicy(config2.policy);
-      const annotator = config2.taintAnnotate ? createIntentAnnotator({ ask: ctx.judge, cacheFile: path21.join(ctx.cacheDir, "taint-intent.json") }) : void 0;
+      const annotator = config2.taintAnnotate ? createIntentAnnotator({ ask: ctx.judge, cacheFile: path22.join(ctx.cacheDir, "taint-intent.json") }) : void 0;
       const mode = config2.defenseMode;
       return (name, view) => {
         const def = registries.defenses[name];
@@ -71875,7 +71975,7 @@ function createJobDeps(registries = BUILT_IN) {
 var realDeps = createJobDeps();
 
 // src/run/assemble.ts
-import path23 from "node:path";
+import path24 from "node:path";
 
 // src/runlog/redact.ts
 var REDACTED = "[redacted]";
@@ -71927,7 +72027,7 @@ function redactDeep(value2, known) {
 
 // src/runlog/write.ts
 import { open as open5, rename as rename5, unlink } from "node:fs/promises";
-import path22 from "node:path";
+import path23 from "node:path";
 import { randomBytes as randomBytes5 } from "node:crypto";
 var WHY = {
   ENOSPC: "no space left on the device",
@@ -71956,7 +72056,7 @@ function writeErrorOf(file2, err) {
   return new OutputWriteError(file2, e?.code, e?.message);
 }
 async function writeFileAtomic(file2, content) {
-  const tmp = path22.join(path22.dirname(file2), `.${path22.basename(file2)}.${process.pid}.${randomBytes5(4).toString("hex")}.tmp`);
+  const tmp = path23.join(path23.dirname(file2), `.${path23.basename(file2)}.${process.pid}.${randomBytes5(4).toString("hex")}.tmp`);
   let handle;
   try {
     handle = await open5(tmp, "wx", 420);
@@ -71999,7 +72099,7 @@ function assembleRunLog(config2, facts) {
     finishedAt: (/* @__PURE__ */ new Date()).toISOString(),
     status: facts.abortReason ? "aborted" : facts.cancelReason ? "cancelled" : "completed",
     ...facts.abortReason ? { abortReason: facts.abortReason } : facts.cancelReason ? { abortReason: facts.cancelReason } : {},
-    config: { file: path23.relative(process.cwd(), config2.file) || config2.file, hash: config2.hash, seed: config2.sample.seed },
+    config: { file: path24.relative(process.cwd(), config2.file) || config2.file, hash: config2.hash, seed: config2.sample.seed },
     ...facts.git ? { git: facts.git } : {},
     ...facts.shard ? { shard: facts.shard } : {},
     model: facts.model,
@@ -72024,8 +72124,8 @@ function assembleRunLog(config2, facts) {
 }
 async function writeRunFiles(outDir, unredacted, env = process.env) {
   const runLog = redactDeep(unredacted, secretValuesOf(env));
-  const runLogPath = path23.join(outDir, "run.json");
-  const reportPath = path23.join(outDir, "report.md");
+  const runLogPath = path24.join(outDir, "run.json");
+  const reportPath = path24.join(outDir, "report.md");
   const report = renderReport(runLog);
   const writeErrors = [];
   for (const [file2, write] of [
@@ -72106,7 +72206,7 @@ function callNotes(instances, target2, coverageGated = false) {
 import { mkdir as mkdir8, open as open6, readFile as readFile6, stat as stat3, unlink as unlink2 } from "node:fs/promises";
 import { unlinkSync } from "node:fs";
 import { hostname as hostname3 } from "node:os";
-import path24 from "node:path";
+import path25 from "node:path";
 var LOCK_FILE = ".saboteur.lock";
 var OutDirLocked = class extends Error {
   constructor(message) {
@@ -72138,7 +72238,7 @@ async function lockOutDir(dir, command = "run") {
   } catch (err) {
     throw writeErrorOf(dir, err);
   }
-  const file2 = path24.join(dir, LOCK_FILE);
+  const file2 = path25.join(dir, LOCK_FILE);
   const mine = { pid: process.pid, host: hostname3(), startedAt: (/* @__PURE__ */ new Date()).toISOString(), command };
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
@@ -72228,7 +72328,7 @@ async function serveModel(s2) {
     ...serverVersion ? { serverVersion } : {}
   };
   if (model.serverLog)
-    s2.modelInfo.serverLog = model.serverLog.startsWith(`${opts.outDir}${path25.sep}`) ? path25.relative(opts.outDir, model.serverLog) : model.serverLog;
+    s2.modelInfo.serverLog = model.serverLog.startsWith(`${opts.outDir}${path26.sep}`) ? path26.relative(opts.outDir, model.serverLog) : model.serverLog;
   if (model.gpus?.length) s2.modelInfo.gpus = model.gpus;
   return model;
 }
@@ -72278,8 +72378,7 @@ async function startServices(s2, model, setJudges, lateJudge) {
     cleanups.push({ name: "pipeline", fn: () => runner.stop(cancelled(s2) ? { graceMs: CANCEL_KILL_GRACE_MS } : void 0) });
     await runner.start({ proxyBaseUrl: proxy.baseUrl, model: modelName });
     s2.fence = runner.fence;
-    const servePid = runner.servePid;
-    if (servePid !== void 0 && opts.ledger) {
+    for (const servePid of opts.ledger ? runner.servePids : []) {
       opts.ledger.started({ pid: servePid, name: "pipeline service" });
       cleanups.push({ name: "pipeline ledger", fn: async () => opts.ledger.stopped(servePid) });
     }
@@ -72412,7 +72511,7 @@ async function runLocked(config2, opts, deps) {
     opts,
     deps,
     log,
-    cacheDir: opts.cacheDir ?? path25.join(opts.outDir, ".cache"),
+    cacheDir: opts.cacheDir ?? path26.join(opts.outDir, ".cache"),
     suites: [],
     instances: [],
     notes: [],
@@ -73089,7 +73188,7 @@ ${usage}`);
 }
 
 // src/cli/data.ts
-import path26 from "node:path";
+import path27 from "node:path";
 var FLAGS2 = {
   dir: { type: "string", description: "the data folder (default: SABOTEUR_DATA_DIR, else the data folder in the cache)" },
   mirror: { type: "string", description: "fetch: an http(s) address serving the data folder's layout, used instead of upstream" },
@@ -73101,7 +73200,7 @@ var SUMMARY = `Fills or checks the benchmark data folder. Benchmarks with pinned
           gated SafeArena files with HF_TOKEN into the cache
   verify  checks every pinned file against its SHA-256 (exit 1 when one is missing or differs)`;
 function cliCacheDir(env, fallback) {
-  return path26.join(env.XDG_CACHE_HOME ?? path26.join(env.HOME ?? fallback, ".cache"), "saboteur");
+  return path27.join(env.XDG_CACHE_HOME ?? path27.join(env.HOME ?? fallback, ".cache"), "saboteur");
 }
 function benchmarksOf(names, allowed, usage) {
   const unknown2 = names.filter((n2) => !allowed.includes(n2));
@@ -73147,7 +73246,7 @@ ${usage}`);
   const log = cliLog(io, Boolean(flags.verbose));
   const cacheDir = cliCacheDir(io.env, process.cwd());
   const given = flags.dir ?? io.env.SABOTEUR_DATA_DIR;
-  const folder = given ? path26.resolve(given) : dataCacheDir(cacheDir);
+  const folder = given ? path27.resolve(given) : dataCacheDir(cacheDir);
   io.stderr.write(`data folder: ${folder}
 `);
   if (action === "verify") {
@@ -73193,7 +73292,7 @@ ${usage}`);
 // src/cli/init.ts
 import { existsSync as existsSync12 } from "node:fs";
 import { mkdir as mkdir9 } from "node:fs/promises";
-import path27 from "node:path";
+import path28 from "node:path";
 import { createInterface } from "node:readline/promises";
 
 // src/cli/init-answers.ts
@@ -73377,7 +73476,7 @@ var FLAGS3 = {
 };
 var list = (text2) => text2.split(",").map((s2) => s2.trim()).filter(Boolean);
 function defaults(dir) {
-  const guess = guessFromFiles((f) => existsSync12(path27.join(dir, f)));
+  const guess = guessFromFiles((f) => existsSync12(path28.join(dir, f)));
   return {
     run: guess.run,
     install: guess.install,
@@ -73435,13 +73534,13 @@ async function initCommand(argv, io) {
   if (positionals.length) throw new UsageError(`init takes no arguments, got "${positionals[0]}"
 
 ${usage}`);
-  const dir = path27.resolve(flags.dir ?? process.cwd());
-  const configFile = path27.join(dir, "saboteur.yml");
-  const workflowFile = path27.join(dir, ".github", "workflows", "saboteur.yml");
+  const dir = path28.resolve(flags.dir ?? process.cwd());
+  const configFile = path28.join(dir, "saboteur.yml");
+  const workflowFile = path28.join(dir, ".github", "workflows", "saboteur.yml");
   const inTheWay = [configFile, workflowFile].filter((f) => existsSync12(f));
   if (inTheWay.length && !flags.force) {
     throw new UsageError(
-      `${inTheWay.map((f) => path27.relative(dir, f)).join(" and ")} already ${inTheWay.length > 1 ? "exist" : "exists"}; nothing written (--force overwrites)`
+      `${inTheWay.map((f) => path28.relative(dir, f)).join(" and ")} already ${inTheWay.length > 1 ? "exist" : "exists"}; nothing written (--force overwrites)`
     );
   }
   const answers = defaults(dir);
@@ -73458,13 +73557,13 @@ ${usage}`);
 ${usage}`);
     throw e;
   }
-  await mkdir9(path27.dirname(workflowFile), { recursive: true });
+  await mkdir9(path28.dirname(workflowFile), { recursive: true });
   await writeFileAtomic(configFile, renderConfig(answers, flags.schema ?? SCHEMA_REF));
   await writeFileAtomic(workflowFile, renderWorkflow(answers));
   io.stdout.write(
     [
-      `wrote ${path27.relative(process.cwd(), configFile) || configFile}`,
-      `wrote ${path27.relative(process.cwd(), workflowFile) || workflowFile}`,
+      `wrote ${path28.relative(process.cwd(), configFile) || configFile}`,
+      `wrote ${path28.relative(process.cwd(), workflowFile) || workflowFile}`,
       "next: name your agents under pipeline.agents, then try it here: saboteur run --config saboteur.yml --limit 5",
       ""
     ].join("\n")
@@ -73604,11 +73703,11 @@ ${usage}`);
 }
 
 // src/cli/merge.ts
-import path29 from "node:path";
+import path30 from "node:path";
 
 // src/runlog/merge.ts
 import { readdir as readdir3 } from "node:fs/promises";
-import path28 from "node:path";
+import path29 from "node:path";
 function mergeProfiles(shards) {
   const byProfile = /* @__PURE__ */ new Map();
   for (const s2 of shards) {
@@ -73720,7 +73819,7 @@ async function expandRunLogPaths(patterns, cwd = process.cwd()) {
       out.push(pattern2);
       continue;
     }
-    const absolute = path28.isAbsolute(pattern2);
+    const absolute = path29.isAbsolute(pattern2);
     const parts = pattern2.split("/").filter((p, i2) => p !== "" || i2 === 0);
     let current = [absolute ? "/" : cwd];
     for (const part of parts) {
@@ -73728,18 +73827,18 @@ async function expandRunLogPaths(patterns, cwd = process.cwd()) {
       const next = [];
       for (const dir of current) {
         if (!part.includes("*")) {
-          next.push(path28.join(dir, part));
+          next.push(path29.join(dir, part));
           continue;
         }
         const re = new RegExp(
           `^${part.split("*").map((s2) => s2.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join("[^/]*")}$`
         );
         const names = await readdir3(dir).catch(() => []);
-        for (const name of names.sort()) if (re.test(name)) next.push(path28.join(dir, name));
+        for (const name of names.sort()) if (re.test(name)) next.push(path29.join(dir, name));
       }
       current = next;
     }
-    const found = current.map((p) => absolute ? p : path28.relative(cwd, p));
+    const found = current.map((p) => absolute ? p : path29.relative(cwd, p));
     if (found.length === 0) throw new RunLogError(`${pattern2}: no run log matches`);
     out.push(...found);
   }
@@ -73767,7 +73866,7 @@ ${usage}`);
   const warnings = merged.warnings;
   for (const w of warnings) io.stderr.write(`warning: ${w}
 `);
-  const outDir = path29.resolve(flags.out ?? "saboteur-out");
+  const outDir = path30.resolve(flags.out ?? "saboteur-out");
   const lock = await lockOutDir(outDir, "merge");
   let written;
   try {
@@ -73808,11 +73907,11 @@ report: ${written.reportPath}
 
 // src/cli/history.ts
 import { mkdir as mkdir12, readFile as readFile8 } from "node:fs/promises";
-import path31 from "node:path";
+import path32 from "node:path";
 
 // src/history/file-store.ts
 import { mkdir as mkdir11, open as open7, readFile as readFile7, rename as rename6, rm as rm7, stat as stat4, writeFile as writeFile7 } from "node:fs/promises";
-import path30 from "node:path";
+import path31 from "node:path";
 
 // src/history/store.ts
 function corruptName(base2, at) {
@@ -74043,14 +74142,14 @@ var FileStore = class {
     }
   }
   async append(entry, keep) {
-    await mkdir11(path30.dirname(path30.resolve(this.opts.file)), { recursive: true });
+    await mkdir11(path31.dirname(path31.resolve(this.opts.file)), { recursive: true });
     const { release, attempts } = await this.lock();
     try {
       const text2 = await readFile7(this.opts.file, "utf8").catch(() => void 0);
       const stored = text2 === void 0 ? { entries: [], problems: [], exists: false } : parseHistory(text2, this.opts.file);
       let problems2 = stored.problems;
       if (text2 !== void 0 && problems2.length && stored.entries.length === 0) {
-        const aside = path30.join(path30.dirname(this.opts.file), corruptName(path30.basename(this.opts.file), /* @__PURE__ */ new Date()));
+        const aside = path31.join(path31.dirname(this.opts.file), corruptName(path31.basename(this.opts.file), /* @__PURE__ */ new Date()));
         await writeFile7(aside, text2);
         problems2 = [...problems2, `the unreadable history was kept as ${aside}`];
       }
@@ -74095,7 +74194,7 @@ function storeDir(flags, usage) {
   if (typeof flags.store !== "string" || flags.store === "") throw new UsageError(`--store names the history's folder
 
 ${usage}`);
-  return path31.resolve(flags.store);
+  return path32.resolve(flags.store);
 }
 async function historyAdd(argv, io) {
   const usage = usageOf2(
@@ -74126,7 +74225,7 @@ ${usage}`
   const pr = flags.pr ?? runLog.git?.pr;
   const entry = entryFromRunLog(runLog, { sha, ...branch ? { branch } : {}, ...pr !== void 0 ? { pr } : {} });
   await mkdir12(dir, { recursive: true });
-  const store = new FileStore({ file: path31.join(dir, HISTORY_FILE), dashboard: false });
+  const store = new FileStore({ file: path32.join(dir, HISTORY_FILE), dashboard: false });
   const { entries, problems: problems2 } = await store.append(entry, flags.keep ?? 500);
   for (const p of problems2) io.stderr.write(`warning: ${p}
 `);
@@ -74146,7 +74245,7 @@ async function dashboard(argv, io) {
 
 ${usage}`);
   const dir = storeDir(flags, usage);
-  const file2 = path31.join(dir, HISTORY_FILE);
+  const file2 = path32.join(dir, HISTORY_FILE);
   const text2 = await readFile8(file2, "utf8").catch((err) => {
     throw new UsageError(
       `${file2}: cannot read the history (${err.code ?? err.message}); add a run first with saboteur history add RUN.json --store ${flags.store}`
@@ -74156,9 +74255,9 @@ ${usage}`);
   for (const p of read.problems) io.stderr.write(`warning: ${p}
 `);
   if (read.entries.length === 0) throw new UsageError(`${file2}: the history holds no entry to draw`);
-  const out = path31.resolve(flags.out ?? dir);
+  const out = path32.resolve(flags.out ?? dir);
   await mkdir12(out, { recursive: true });
-  const page = path31.join(out, "index.html");
+  const page = path32.join(out, "index.html");
   await writeFileAtomic(
     page,
     renderDashboard(read.entries, { title: flags.title, defaultBranch: flags.branch })
@@ -74198,7 +74297,7 @@ report: ${flags.out}
 }
 
 // src/cli/run.ts
-import path32 from "node:path";
+import path33 from "node:path";
 
 // src/config/preflight.ts
 import { stat as stat5 } from "node:fs/promises";
@@ -74244,7 +74343,7 @@ ${usage}`);
   const log = cliLog(io, flags.verbose === true);
   const config2 = await loadConfig(flags.config ?? "saboteur.yml");
   log.debug(`config: ${JSON.stringify(config2)}`);
-  const outDir = path32.resolve(flags.out ?? "saboteur-out");
+  const outDir = path33.resolve(flags.out ?? "saboteur-out");
   const shard = parseShard(flags.shard);
   await preflightInputs(config2);
   const progress = io.stderr.isTTY ? ttyProgress(io.stderr) : lineProgress((l) => log.info(l));
@@ -74258,7 +74357,7 @@ ${usage}`);
       limit: flags.limit,
       concurrency: flags.concurrency,
       shard,
-      cacheDir: path32.join(io.env.XDG_CACHE_HOME ?? path32.join(io.env.HOME ?? outDir, ".cache"), "saboteur"),
+      cacheDir: path33.join(io.env.XDG_CACHE_HOME ?? path33.join(io.env.HOME ?? outDir, ".cache"), "saboteur"),
       signal: cancel.signal
     });
   } finally {

@@ -135,6 +135,21 @@ function crossChecks(doc: ConfigFile): { path: string[]; message: string }[] {
     problems.push({ path: ['pipeline', 'run'], message: 'pipeline mode process needs run (the command started per task)' });
   if (p.mode === 'http' && !p.url)
     problems.push({ path: ['pipeline', 'url'], message: 'pipeline mode http needs url (where each task is POSTed)' });
+  // {port}: one service per variant, each told its own port; the URLs must say where it listens.
+  const ported = p.serve?.includes('{port}') ?? false;
+  for (const key of ['url', 'ready-url'] as const) {
+    const value = p[key];
+    if (value?.includes('{port}') && !ported)
+      problems.push({
+        path: ['pipeline', key],
+        message: `{port} stands for the port saboteur gives each variant's service: pipeline.serve needs it too (serve: "python serve.py --port {port}")`,
+      });
+  }
+  if (ported && p.url && !p.url.includes('{port}'))
+    problems.push({
+      path: ['pipeline', 'url'],
+      message: 'pipeline.serve takes {port} (one service per variant): write it in url too (url: http://127.0.0.1:{port}/run)',
+    });
   p.secrets.forEach((name, i) => {
     if (isForbiddenName(name))
       problems.push({

@@ -60,12 +60,17 @@ const agentMatch = z
     message: 'a match needs `system`, `model` or `header`',
   });
 
+/** A URL, where `{port}` may stand for the port saboteur gives each variant's service (http mode). */
+const urlWithPort = z.string().refine((u) => z.url().safeParse(u.replace(/\{port\}/g, '1')).success, {
+  message: 'expected a URL such as http://127.0.0.1:9000/run (or http://127.0.0.1:{port}/run with {port} in pipeline.serve)',
+});
+
 const pipelineSchema = z.strictObject({
   mode: z.enum(['process', 'http']).default('process'),
   run: z.string().min(1).optional(),
   serve: z.string().min(1).optional(),
-  url: z.url().optional(),
-  'ready-url': z.url().optional(),
+  url: urlWithPort.optional(),
+  'ready-url': urlWithPort.optional(),
   'ready-timeout': duration.default(60_000),
   cwd: z.string().optional(),
   timeout: duration.default(120_000),

@@ -206,7 +206,7 @@ export function createProcessRunner(pipeline: PipelineConfig, opts: RunnerOption
   }
 
   return {
-    servePid: undefined,
+    servePids: [],
     get fence() {
       return fence;
     },

@@ -58,6 +58,6 @@ export interface PipelineRunner {
   stop(opts?: { graceMs?: number }): Promise<void>;
   /** The fence the pipeline runs in, once `start` (or the first run) decided it. */
   readonly fence?: FenceInfo;
-  /** Http mode: the pid (and process group) of the started service, for a post step that must clean up. */
-  readonly servePid: number | undefined;
+  /** Http mode: the pids (and process groups) of the started services, for a post step that must clean up. */
+  readonly servePids: readonly number[];
 }

@@ -210,9 +210,8 @@ async function startServices(
     await runner.start({ proxyBaseUrl: proxy.baseUrl, model: modelName });
     s.fence = runner.fence;
     // The post step stops a pipeline service that outlives a crashed or cancelled main step.
-    const servePid = runner.servePid;
-    if (servePid !== undefined && opts.ledger) {
-      opts.ledger.started({ pid: servePid, name: 'pipeline service' });
+    for (const servePid of opts.ledger ? runner.servePids : []) {
+      opts.ledger!.started({ pid: servePid, name: 'pipeline service' });
       cleanups.push({ name: 'pipeline ledger', fn: async () => opts.ledger!.stopped(servePid) });
     }
     const ctx: InstanceContext = {

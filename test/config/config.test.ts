@@ -133,6 +133,20 @@ describe('config', () => {
     expect(errorOf(`model:\n  kind: replay\n  cassette: c\npipeline:\n  mode: http\n`)).toContain('pipeline.url');
   });
 
+  it('takes {port} in http mode only where pipeline.serve gives it, for one service per variant', () => {
+    const http = (serve: string, url: string) =>
+      `model:\n  kind: replay\n  cassette: c\npipeline:\n  mode: http\n  serve: "${serve}"\n  url: ${url}\nbenchmarks:\n  humaneval: {}\n`;
+    const ok = parseConfig(http('python serve.py --port {port}', 'http://127.0.0.1:{port}/run'), 'saboteur.yml');
+    expect(ok.pipeline.url).toBe('http://127.0.0.1:{port}/run');
+    expect(errorOf(http('python serve.py --port 9000', 'http://127.0.0.1:{port}/run'))).toContain(
+      'pipeline.url: {port} stands for the port saboteur gives each variant',
+    );
+    expect(errorOf(http('python serve.py --port {port}', 'http://127.0.0.1:9000/run'))).toContain(
+      'pipeline.url: pipeline.serve takes {port} (one service per variant): write it in url too',
+    );
+    expect(errorOf(http('x', 'not a url'))).toContain('pipeline.url: expected a URL such as http://127.0.0.1:9000/run');
+  });
+
   it('rejects bad durations and bad YAML clearly', () => {
     expect(errorOf(`${minimal.replace('run: node p.mjs', 'run: node p.mjs\n  timeout: soon')}`)).toContain(
       'pipeline.timeout: "soon" is not a duration',

@@ -423,7 +423,7 @@ describe('http mode', () => {
         }),
       );
       await runner.start({ proxyBaseUrl: chat.baseUrl, model: 'test-model' });
-      const pid = runner.servePid!;
+      const pid = runner.servePids[0];
       expect(isProcessAlive(pid)).toBe(true);
       const prompts = Array.from({ length: 8 }, (_, i) => `def f${i}():\n`);
       const results = await Promise.all(
@@ -436,8 +436,37 @@ describe('http mode', () => {
       expect([...chat.tokens].sort()).toEqual(prompts.map((_, i) => `Bearer key-${i}`).sort());
       await runner.stop();
       expect(await eventually(() => !isProcessAlive(pid))).toBe(true);
-      expect(runner.servePid).toBeUndefined();
+      expect(runner.servePids).toEqual([]);
       expect(readFileSync(path.join(workDir, 'pipeline-serve.log'), 'utf8')).toMatch(/minimal pipeline listening on/);
+    } finally {
+      await chat.close();
+    }
+  });
+
+  it('with {port} in serve and url: one service per variant, each on its own port; one dying leaves the other answering', async () => {
+    const chat = await fakeChatServer();
+    try {
+      const { runner, workDir } = makeRunner(
+        config({ mode: 'http', serve: `${fixture('minimal-http.mjs')} --port {port}`, url: 'http://127.0.0.1:{port}/run' }),
+      );
+      await runner.start({ proxyBaseUrl: chat.baseUrl, model: 'test-model' });
+      const pids = [...runner.servePids];
+      expect(pids).toHaveLength(2);
+      expect(new Set(pids).size).toBe(2);
+      const listening = (name: string) =>
+        /listening on \S*?:(\d+)/.exec(readFileSync(path.join(workDir, `pipeline-serve-${name}.log`), 'utf8'))?.[1];
+      expect(await eventually(() => listening('control') !== undefined && listening('malicious') !== undefined)).toBe(true);
+      expect(listening('control')).not.toBe(listening('malicious'));
+      for (const variant of ['control', 'malicious'] as const)
+        expect(await runner.run(input({ variant, proxyBaseUrl: chat.baseUrl }))).toMatchObject({ status: 'ok' });
+      // The malicious service dies: its runs fail, the control service goes on answering.
+      process.kill(-pids[1], 'SIGKILL');
+      expect(await eventually(() => !isProcessAlive(pids[1]))).toBe(true);
+      expect((await runner.run(input({ variant: 'malicious', proxyBaseUrl: chat.baseUrl }))).status).not.toBe('ok');
+      expect(await runner.run(input({ variant: 'control', proxyBaseUrl: chat.baseUrl }))).toMatchObject({ status: 'ok' });
+      await runner.stop();
+      expect(runner.servePids).toEqual([]);
+      expect(await eventually(() => !isProcessAlive(pids[0]))).toBe(true);
     } finally {
       await chat.close();
     }
@@ -562,7 +591,7 @@ describe('http mode', () => {
     await expect(runner.start()).rejects.toThrow(
       /^pipeline\.ready-timeout: the pipeline service was not ready within 3000 ms \(.*ECONNREFUSED\)/,
     );
-    expect(runner.servePid).toBeUndefined();
+    expect(runner.servePids).toEqual([]);
     // forker.mjs published its child's pid long before the 3 s were up
     expect(Number(readFileSync(pidFile, 'utf8'))).toBeGreaterThan(0);
     expect(await eventually(() => processesWithEnv('FORKER_PID_FILE', pidFile).length === 0)).toBe(true);
@@ -592,7 +621,7 @@ describe('http mode', () => {
         config({ mode: 'http', url: `http://127.0.0.1:${port}/run`, readyUrl: `http://127.0.0.1:${port}/health` }),
       );
       await runner.start();
-      expect(runner.servePid).toBeUndefined();
+      expect(runner.servePids).toEqual([]);
       expect(await runner.run(input({ proxyBaseUrl: chat.baseUrl }))).toMatchObject({
         status: 'ok',
         output: { answer: expect.stringMatching(/^echo: def add/) },
