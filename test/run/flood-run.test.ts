@@ -7,10 +7,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { bundled, repoRoot } from '../helpers/bundled.js';
 import { parseRunLog } from '../../src/runlog/schema.js';
+import { writeTinyLlama } from '../../fixtures/models/tiny-llama.mjs';
 
 let dir: string;
 beforeAll(() => {
@@ -73,4 +76,69 @@ benchmarks:
     const log = parseRunLog(readFileSync(path.join(out, 'run.json'), 'utf8'), 'run.json');
     expect(log.status).toBe('cancelled');
   }, 240_000);
+
+  it('a 4 MB prompt to the embedded engine: refused, other calls answered, saboteur under 1 GiB, SIGTERM writes run.json within 5 s', async () => {
+    const gguf = path.join(dir, 'tiny.gguf');
+    writeTinyLlama(gguf, { seed: 1 });
+    const reports: { big: number; small: number }[] = [];
+    const reporter = createServer((req, res) => {
+      let body = '';
+      req.on('data', (d: Buffer) => (body += d.toString()));
+      req.on('end', () => {
+        reports.push(JSON.parse(body) as { big: number; small: number });
+        res.end();
+      });
+    });
+    await new Promise<void>((resolve) => reporter.listen(0, '127.0.0.1', resolve));
+    const config = path.join(dir, 'embedded.yml');
+    const out = path.join(dir, 'embedded-out');
+    writeFileSync(
+      config,
+      `model: { kind: embedded, model: ${gguf}, args: [--threads, "1"], startup-timeout: 4m }
+pipeline:
+  run: FLOOD=prompt node ${repoRoot}/fixtures/pipelines/flood.mjs
+  cwd: ${repoRoot}
+  timeout: 5m
+  concurrency: 2
+  env: [FLOOD_REPORT]
+benchmarks:
+  humaneval: { path: ${repoRoot}/fixtures/demo/problems.jsonl, limit: 2 }
+`,
+    );
+    try {
+      const child = spawn(process.execPath, [await bundled('cli'), 'run', '--config', config, '--out', out], {
+        env: { PATH: process.env.PATH, HOME: dir, FLOOD_REPORT: `http://127.0.0.1:${(reporter.address() as AddressInfo).port}` },
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+      child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      const deadline = Date.now() + 240_000;
+      while (reports.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+      if (reports.length < 2) process.kill(-child.pid!, 'SIGKILL');
+      expect({ reports, output: reports.length < 2 ? output.slice(-3000) : '' }).toEqual({
+        reports: [
+          { big: 400, small: 200 },
+          { big: 400, small: 200 },
+        ],
+        output: '',
+      });
+      const peak = peakRssKiB(child.pid!);
+      console.log(`saboteur peak RSS with a 4 MB prompt to the embedded engine: ${Math.round(peak / 1024)} MiB`);
+      expect(peak).toBeLessThan(1024 * 1024);
+      const t0 = Date.now();
+      process.kill(child.pid!, 'SIGTERM');
+      const code = await Promise.race([exited, new Promise<null>((r) => setTimeout(() => r(null), 10_000))]);
+      if (code === null) process.kill(-child.pid!, 'SIGKILL');
+      const elapsed = Date.now() - t0;
+      console.log(`exited ${elapsed} ms after SIGTERM`);
+      expect(code).toBe(143);
+      expect(elapsed).toBeLessThan(5000);
+      expect(parseRunLog(readFileSync(path.join(out, 'run.json'), 'utf8'), 'run.json').status).toBe('cancelled');
+    } finally {
+      await new Promise((resolve) => reporter.close(resolve));
+    }
+  }, 360_000);
 });
