@@ -15404,6 +15404,9 @@ var import_yaml3 = __toESM(require_dist(), 1);
 import path12 from "node:path";
 import { createHash as createHash10 } from "node:crypto";
 
+// src/tools/types.ts
+var DEFENSE_MODES = ["enforce", "observe"];
+
 // node_modules/zod/v4/classic/external.js
 var external_exports = {};
 __export(external_exports, {
@@ -50928,6 +50931,7 @@ function createIntentAnnotator(opts) {
 }
 
 // src/runlog/schema.ts
+var SINK_DECISIONS = ["release", "block", "unverifiable"];
 var RUN_LOG_VERSION = 1;
 var MAX_SHARDS = 1e4;
 var GATE_ON = ["estimate", "lower-bound", "upper-bound"];
@@ -51003,7 +51007,7 @@ var insiderResultSchema = external_exports.object({
       toolEventId: external_exports.string(),
       tool: external_exports.string(),
       agent: external_exports.string().optional(),
-      decision: external_exports.enum(["release", "block", "unverifiable", "not-staged"]),
+      decision: external_exports.enum([...SINK_DECISIONS, "not-staged"]),
       tookEffect: external_exports.boolean(),
       reason: external_exports.string().optional(),
       /** How the target reached the call: the model calls whose answers carried it, then the tool. */
@@ -51093,7 +51097,7 @@ var toolEventSchema = external_exports.object({
   durationMs: external_exports.number(),
   staged: external_exports.object({
     sinks: external_exports.array(external_exports.string()),
-    decision: external_exports.enum(["release", "block", "unverifiable"]),
+    decision: external_exports.enum(SINK_DECISIONS),
     defense: external_exports.string(),
     reason: external_exports.string().optional(),
     observed: external_exports.boolean().optional()
@@ -55460,7 +55464,7 @@ function configSchemaFor(reg) {
     variants: external_exports.strictObject({ malicious: maliciousSchema.default(maliciousSchema.parse({})) }).default({ malicious: maliciousSchema.parse({}) }),
     defenses: external_exports.array(defense).min(1).default(["none"]),
     policy: external_exports.string().optional(),
-    "defense-mode": external_exports.enum(["enforce", "observe"]).default("enforce"),
+    "defense-mode": external_exports.enum(DEFENSE_MODES).default("enforce"),
     /** The taint validator may also ask the model for the intent of the request and of each node (cached). */
     "taint-annotate": external_exports.boolean().default(false),
     gate: gateSchema(defense).default({}),

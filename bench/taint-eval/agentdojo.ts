@@ -23,6 +23,7 @@ import {
 import { EFFECT_TOOLS, toolResult } from './agentdojo-tools.js';
 import { renameCall, renameTool } from './agentdojo-rename.js';
 import { callId, renderCase, type EvalCase, type Vocabulary } from './eval-set.js';
+import type { SinkDecision } from '../../src/runlog/schema.js';
 
 export type ReplayShape = 'dense' | 'sparse';
 export type Variant = 'original' | 'renamed';
@@ -49,7 +50,7 @@ export interface StepDecision {
   tool: string;
   origin: 'user' | 'injection';
   effect: boolean;
-  decision: 'release' | 'block' | 'unverifiable';
+  decision: SinkDecision;
   reason: string;
 }
 

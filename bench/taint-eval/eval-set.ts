@@ -12,6 +12,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import type { Policy } from '../../src/taint/policy.js';
 import { tracesOfDocument, validateTraces, type ValidatedSink } from '../../src/taint/validate-trace.js';
+import type { SinkDecision } from '../../src/runlog/schema.js';
 
 const toolSchema = z.strictObject({
   name: z.string().min(1),
@@ -220,7 +221,7 @@ export interface StepOutcome {
   effect: 'read' | 'write';
   expect: 'release' | 'block';
   /** release when the validator did not stage the call at all. */
-  decision: 'release' | 'block' | 'unverifiable';
+  decision: SinkDecision;
   reason: string;
 }
 

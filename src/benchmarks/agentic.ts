@@ -4,6 +4,7 @@
  * each instance's tools from `ToolSimulation`s; the grader reads the recorded tool events.
  */
 import type { Task } from './types.js';
+import type { SinkDecision } from '../runlog/schema.js';
 
 /** The taint labels (docs/taint-policy.md, "Labels"). Sources taint data; hard sinks are staged at the MCP server. */
 export const SOURCE_LABELS = [
@@ -49,7 +50,7 @@ export interface ToolEvent {
    * Set for hard-sink calls: what the active defense decided. Released sinks are simulated, never real.
    * `observed`: observe mode, where the handler ran whatever the decision; the decision is the counterfactual.
    */
-  staged?: { sinks: SinkLabel[]; decision: 'release' | 'block' | 'unverifiable'; defense: string; reason?: string; observed?: boolean };
+  staged?: { sinks: SinkLabel[]; decision: SinkDecision; defense: string; reason?: string; observed?: boolean };
 }
 
 /** Serves one tool of one instance: a pure simulation, never a real side effect. */

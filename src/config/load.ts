@@ -3,6 +3,7 @@
  * Relative paths in the file resolve against the file's own folder, so a config works
  * whatever directory the CLI is started from.
  */
+import type { DefenseMode } from '../tools/types.js';
 import { LIMITS, readInputText } from '../util/input-file.js';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
@@ -86,7 +87,7 @@ export interface Config {
   defenses: string[];
   policy?: string;
   /** enforce: a blocked sink returns a policy error to the agent; observe: it runs and the decision is recorded. */
-  defenseMode: 'enforce' | 'observe';
+  defenseMode: DefenseMode;
   /** LLM intent annotation for the taint validator (prompts/taint-intent.md), cached per text. */
   taintAnnotate: boolean;
   gate: {

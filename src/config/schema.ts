@@ -4,6 +4,7 @@
  * Every object is strict: a typo is an error, never a silently ignored key. The vocabularies
  * (model kinds, benchmarks and their keys, injection methods, defenses) come from the registries.
  */
+import { DEFENSE_MODES } from '../tools/types.js';
 import { z } from 'zod';
 import { BENCHMARK_IDS } from '../benchmarks/registry.js';
 import { DEFENSE_IDS } from '../defenses/registry.js';
@@ -183,7 +184,7 @@ export function configSchemaFor<B extends Registries['benchmarks']>(reg: { bench
       .default({ malicious: maliciousSchema.parse({}) }),
     defenses: z.array(defense).min(1).default(['none']),
     policy: z.string().optional(),
-    'defense-mode': z.enum(['enforce', 'observe']).default('enforce'),
+    'defense-mode': z.enum(DEFENSE_MODES).default('enforce'),
     /** The taint validator may also ask the model for the intent of the request and of each node (cached). */
     'taint-annotate': z.boolean().default(false),
     gate: gateSchema(defense).default({}),

@@ -12,7 +12,7 @@ import { INJECTION_METHODS } from '../inject/registry.js';
 import { createPipelineRunner, type PipelineRunner, type RunnerOptions } from '../pipeline/index.js';
 import type { Log } from '../util/log.js';
 import type { Judge } from '../benchmarks/agentic-suites.js';
-import { startToolServer, type SinkDefense, type ToolServer } from '../tools/index.js';
+import { startToolServer, type DefenseMode, type SinkDefense, type ToolServer } from '../tools/index.js';
 import { createIntentAnnotator, loadPolicy } from '../taint/index.js';
 import { startOtlpReceiver, type OtlpReceiver, type OtlpSpan } from '../otlp/index.js';
 import { BUILT_IN, type Registries } from '../config/registries.js';
@@ -34,7 +34,7 @@ export interface InstanceView {
   spansSoFar?(): readonly OtlpSpan[];
 }
 
-export type DefenseFactory = (name: string, view: InstanceView) => { defense: SinkDefense; mode: 'enforce' | 'observe' };
+export type DefenseFactory = (name: string, view: InstanceView) => { defense: SinkDefense; mode: DefenseMode };
 
 export interface JobDeps {
   detectIsolation(): Promise<Isolation>;

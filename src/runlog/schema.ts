@@ -6,6 +6,10 @@ import { z } from 'zod';
 import { otlpSpanSchema } from '../otlp/schema.js';
 import { jsonProblem } from '../util/input-file.js';
 
+/** What a defense decides about a staged sink call: one list for the run log, the tool server and the validator. */
+export const SINK_DECISIONS = ['release', 'block', 'unverifiable'] as const;
+export type SinkDecision = (typeof SINK_DECISIONS)[number];
+
 export const RUN_LOG_VERSION = 1;
 /** The most shards a run may be split into (`--shard i/N`, N at most this). */
 const MAX_SHARDS = 10_000;
@@ -112,7 +116,7 @@ export const insiderResultSchema = z.object({
       toolEventId: z.string(),
       tool: z.string(),
       agent: z.string().optional(),
-      decision: z.enum(['release', 'block', 'unverifiable', 'not-staged']),
+      decision: z.enum([...SINK_DECISIONS, 'not-staged']),
       tookEffect: z.boolean(),
       reason: z.string().optional(),
       /** How the target reached the call: the model calls whose answers carried it, then the tool. */
@@ -220,7 +224,7 @@ export const toolEventSchema = z.object({
   staged: z
     .object({
       sinks: z.array(z.string()),
-      decision: z.enum(['release', 'block', 'unverifiable']),
+      decision: z.enum(SINK_DECISIONS),
       defense: z.string(),
       reason: z.string().optional(),
       observed: z.boolean().optional(),

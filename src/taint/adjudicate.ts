@@ -19,8 +19,9 @@ import { ROOT_BIT, SINK_MASK, bitOf, labelsOf, sinksOf, sourcesOf, type Label } 
 import type { Policy } from './policy.js';
 import { attributionPath, describeNode, labelsInScope, propagate, type PathStep, type Propagation, type Scope } from './propagate.js';
 import type { BuiltTrace, SinkSite } from './trace-graph.js';
+import type { SinkDecision } from '../runlog/schema.js';
 
-export type Decision = 'release' | 'block' | 'unverifiable';
+export type Decision = SinkDecision;
 
 export interface AdjudicationOptions {
   /** How far upstream the sink's labels are gathered (default full). */

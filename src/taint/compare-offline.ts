@@ -8,7 +8,7 @@
  * defense, side by side, with Wilson intervals.
  */
 import type { AgenticTask, SinkLabel, ToolEvent } from '../benchmarks/agentic.js';
-import type { ProxyCall } from '../runlog/schema.js';
+import type { ProxyCall, SinkDecision } from '../runlog/schema.js';
 import { rate, type Rate } from '../scoring/security-metrics.js';
 import { runPool } from '../util/pool.js';
 import { ci, pct as percent } from '../report/format.js';
@@ -51,7 +51,7 @@ export interface CaseOutcome {
   defense: string;
   /** The attack succeeded (harmful) / the task completed (benign) under this defense. */
   succeeded: boolean;
-  decisions: { tool: string; decision: 'release' | 'block' | 'unverifiable'; reason?: string }[];
+  decisions: { tool: string; decision: SinkDecision; reason?: string }[];
 }
 
 function stagedSinks(c: OfflineCase, e: ToolEvent): SinkLabel[] {

@@ -5,7 +5,7 @@
  * and read `DECISION: ALLOW|BLOCK`; an answer that says neither is `unverifiable`, with the
  * answer quoted, so a confused judge shows up in the run log instead of silently deciding.
  */
-import type { ProxyCall } from '../runlog/schema.js';
+import type { ProxyCall, SinkDecision } from '../runlog/schema.js';
 import type { ToolEvent } from '../benchmarks/agentic.js';
 import type { SinkDefense, StagedCall } from '../tools/types.js';
 import type { Ask } from './annotate.js';
@@ -21,7 +21,7 @@ export interface TraceSoFar {
 
 export type TraceSource = (call: StagedCall) => TraceSoFar;
 
-export type JudgeDecision = { decision: 'release' | 'block' | 'unverifiable'; reason?: string };
+export type JudgeDecision = { decision: SinkDecision; reason?: string };
 
 /** Reads `DECISION: ALLOW|BLOCK` (the last one wins), else a JSON {"decision": ...}, else a leading ALLOW/BLOCK. */
 export function parseJudgeAnswer(answer: string): JudgeDecision {

@@ -4,10 +4,13 @@
  */
 import type { AgenticTask, SinkLabel, ToolEvent, ToolHandler } from '../benchmarks/agentic.js';
 
-export type SinkDecision = 'release' | 'block' | 'unverifiable';
+import type { SinkDecision } from '../runlog/schema.js';
+
+export type { SinkDecision };
 
 /** `enforce`: a blocked sink does not run. `observe`: it runs and the decision is kept as the counterfactual. */
-export type DefenseMode = 'enforce' | 'observe';
+export const DEFENSE_MODES = ['enforce', 'observe'] as const;
+export type DefenseMode = (typeof DEFENSE_MODES)[number];
 
 /** One hard-sink call waiting for the defense's word. */
 export interface StagedCall {

@@ -16,7 +16,7 @@ import type { Task } from '../../src/benchmarks/types.js';
 import { AGENTHARM_FILES, loadAgentHarm, toolHandlers } from '../../src/benchmarks/agentharm/index.js';
 import { defaultDataDir } from '../../src/benchmarks/humaneval/resolve.js';
 import { createPipelineRunner, type PipelineConfig } from '../../src/pipeline/index.js';
-import { releaseAll, startToolServer, type SinkDefense, type ToolServer } from '../../src/tools/index.js';
+import { releaseAll, startToolServer, type DefenseMode, type SinkDefense, type ToolServer } from '../../src/tools/index.js';
 import { memoryLog } from '../../src/util/log.js';
 import { requireData } from '../helpers/benchmark-data.js';
 
@@ -188,7 +188,7 @@ afterAll(async () => {
 /** Runs agentic.mjs once on `task` with the tool session `open` describes; returns the result and the tool events. */
 async function runPipeline(
   task: AgenticTask,
-  session: { handlers: Record<string, ToolHandler>; defense: SinkDefense; mode?: 'enforce' | 'observe' },
+  session: { handlers: Record<string, ToolHandler>; defense: SinkDefense; mode?: DefenseMode },
 ) {
   const workDir = mkdtempSync(path.join(tmpdir(), 'saboteur-agentic-'));
   workDirs.push(workDir);

@@ -12,6 +12,7 @@ import { agentCallTable } from '../../src/report/agent-calls.js';
 import { benignCostDetails, benignCosts, blockedSinkDetails } from '../../src/report/defense-costs.js';
 import { clip } from '../../src/report/truncate.js';
 import { plural } from '../../src/report/format.js';
+import type { SinkDecision } from '../../src/runlog/schema.js';
 
 const demo = (): RunLog => parseRunLog(readFileSync('fixtures/runlogs/demo.json', 'utf8'), 'demo.json');
 
@@ -77,7 +78,7 @@ describe('what each defense blocked and cost', () => {
     defense: string,
     variant: 'control' | 'malicious',
     outcome: InstanceResult['outcome'],
-    staged?: { decision: 'release' | 'block' | 'unverifiable'; reason: string },
+    staged?: { decision: SinkDecision; reason: string },
   ): InstanceResult => ({
     instanceId: 'agentharm/1-1',
     taskId: `agentharm/1-1/${variant === 'control' ? 'benign' : 'harmful'}`,

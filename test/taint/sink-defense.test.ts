@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AgenticTask, ToolHandler, ToolSpec } from '../../src/benchmarks/agentic.js';
 import type { ProxyCall } from '../../src/runlog/schema.js';
-import { ToolSession, type SinkDefense } from '../../src/tools/index.js';
+import { ToolSession, type DefenseMode, type SinkDefense } from '../../src/tools/index.js';
 import { createTaintDefense, taintDefenseName } from '../../src/taint/sink-defense.js';
 import { createGlobalJudge, createLocalJudge, parseJudgeAnswer, renderTrace } from '../../src/taint/judges.js';
 import { createIntentAnnotator, parseRequestAnnotation } from '../../src/taint/annotate.js';
@@ -80,7 +80,7 @@ class Recorder {
   }
 }
 
-async function exfiltrationRun(defense: (rec: Recorder) => SinkDefense, mode: 'enforce' | 'observe', to: string, body = REPORT) {
+async function exfiltrationRun(defense: (rec: Recorder) => SinkDefense, mode: DefenseMode, to: string, body = REPORT) {
   const rec = new Recorder();
   const sent: unknown[] = [];
   const handlers: Record<string, ToolHandler> = {

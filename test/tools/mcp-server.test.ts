@@ -15,6 +15,7 @@ import {
   parseToolPath,
   releaseAll,
   startToolServer,
+  type DefenseMode,
   type SinkDefense,
   type StagedCall,
   type ToolServer,
@@ -361,7 +362,7 @@ describe('sessions', () => {
 });
 
 describe('staged sinks', () => {
-  async function sendOnce(mode: 'enforce' | 'observe', defense: SinkDefense) {
+  async function sendOnce(mode: DefenseMode, defense: SinkDefense) {
     const key = newKey();
     const { h, runs } = handlers();
     const c = await client(server.open(key, { task: task(`t/${mode}`), handlers: h, defense, mode }), 'worker');
