@@ -4,6 +4,8 @@
  * about a minute), and `integration`, everything else (`npm run test:all` runs both, and so does
  * `.ci/run`). A new test file is an integration test unless it is listed here.
  */
+import { availableParallelism } from 'node:os';
+
 const UNIT = [
   'test/action/readme-workflow.test.ts',
   'test/config/config.test.ts',
@@ -37,6 +39,9 @@ const shared = {
 
 export default {
   testTimeout: 60000,
+  // Most integration tests wait on subprocesses, servers and sandboxes rather than compute: two
+  // files at a time even on a 2-core machine (jest's default there is one).
+  maxWorkers: Math.max(2, availableParallelism() - 1),
   projects: [
     { ...shared, displayName: 'unit', testMatch: UNIT },
     {

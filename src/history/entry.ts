@@ -103,7 +103,7 @@ function codeFigures(m: BenchmarkMetrics, benchmark: string | undefined, method:
 }
 
 /** The figures of one benchmark (or all) under one defense: ASR (when harmful twins ran) and TCR; under a saboteur the TCR drop and insider success. */
-function securityFigures(s: SecurityStats, benchmark: string | undefined, method: string, out: Partial<Record<MetricId, Figure>>): void {
+function addSecurityFigures(s: SecurityStats, benchmark: string | undefined, method: string, out: Partial<Record<MetricId, Figure>>): void {
   if (s.asr.n > 0 || !s.sabotaged) out[metricId({ figure: 'asr', of: s.defense, benchmark, method })] = rateFigure(s.asr);
   out[metricId({ figure: 'tcr', of: s.defense, benchmark })] = rateFigure(s.tcr);
   const d = s.sabotaged?.drop;
@@ -146,11 +146,11 @@ export function runFigures(log: RunLog): Partial<Record<MetricId, Figure>> {
   }
   for (const defense of log.defenses) {
     const s = overallSecurity(log, defense);
-    if (s) securityFigures(s, undefined, method, out);
+    if (s) addSecurityFigures(s, undefined, method, out);
   }
   const security = computeSecurity(log);
   if (new Set(security.map((s) => s.benchmark)).size > 1) {
-    for (const s of security) securityFigures(s, s.benchmark, method, out);
+    for (const s of security) addSecurityFigures(s, s.benchmark, method, out);
   }
   for (const s of security) scoredFigures(s, method, out);
   return out;

@@ -31,7 +31,7 @@ export interface OfflineCase {
 }
 
 /** Builds a defense that reads the trace of the instance being replayed. */
-export type DefenseFactory = (traceSoFar: TraceSource) => SinkDefense;
+export type OfflineDefenseFactory = (traceSoFar: TraceSource) => SinkDefense;
 
 export type { Rate };
 
@@ -60,7 +60,7 @@ function stagedSinks(c: OfflineCase, e: ToolEvent): SinkLabel[] {
 }
 
 /** Replays one case's staged sinks through one defense. */
-export async function replayCase(c: OfflineCase, name: string, factory: DefenseFactory): Promise<CaseOutcome> {
+export async function replayCase(c: OfflineCase, name: string, factory: OfflineDefenseFactory): Promise<CaseOutcome> {
   let cutoff = -Infinity;
   const defense = factory(() => ({
     calls: c.calls.filter((call) => Date.parse(call.startedAt) + call.durationMs <= cutoff),
@@ -119,7 +119,7 @@ function row(defense: string, benchmark: string, outcomes: readonly CaseOutcome[
  */
 export async function evaluateDefenses(
   cases: readonly OfflineCase[],
-  defenses: Readonly<Record<string, DefenseFactory>>,
+  defenses: Readonly<Record<string, OfflineDefenseFactory>>,
   opts: { concurrency?: number } = {},
 ): Promise<{ rows: DefenseRow[]; outcomes: CaseOutcome[] }> {
   const outcomes: CaseOutcome[] = [];

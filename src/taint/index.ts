@@ -60,7 +60,7 @@ export {
   replayCase,
   renderDefenseTable,
   type OfflineCase,
-  type DefenseFactory,
+  type OfflineDefenseFactory,
   type DefenseRow,
   type CaseOutcome,
 } from './compare-offline.js';

@@ -10,7 +10,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defaultDataDir } from '../../src/benchmarks/humaneval/resolve.js';
-import { evaluateDefenses, renderDefenseTable, type DefenseFactory, type DefenseRow } from '../../src/taint/compare-offline.js';
+import { evaluateDefenses, renderDefenseTable, type OfflineDefenseFactory, type DefenseRow } from '../../src/taint/compare-offline.js';
 import { createTaintDefense } from '../../src/taint/sink-defense.js';
 import { createGlobalJudge, createLocalJudge } from '../../src/taint/judges.js';
 import { defaultPolicy } from '../../src/taint/policy.js';
@@ -59,7 +59,7 @@ withData('offline defense comparison on the security benchmarks', () => {
 
     const cases = [...(await asbCases(dataDir!)), ...(await agentHarmCases(dataDir!, 10)), ...(await redCodeCases(dataDir!, 8))];
     const policy = defaultPolicy();
-    const defenses: Record<string, DefenseFactory> = {
+    const defenses: Record<string, OfflineDefenseFactory> = {
       none: () => releaseAll,
       taint: (traceSoFar) => createTaintDefense({ policy, traceSoFar }),
       'taint/no-propagation': (traceSoFar) => createTaintDefense({ policy, traceSoFar, propagate: false }),
