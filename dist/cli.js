@@ -72720,7 +72720,7 @@ function codeFigures(m, benchmark, method, out) {
     n: m.malicious.scored
   };
 }
-function securityFigures(s2, benchmark, method, out) {
+function addSecurityFigures(s2, benchmark, method, out) {
   if (s2.asr.n > 0 || !s2.sabotaged) out[metricId({ figure: "asr", of: s2.defense, benchmark, method })] = rateFigure(s2.asr);
   out[metricId({ figure: "tcr", of: s2.defense, benchmark })] = rateFigure(s2.tcr);
   const d = s2.sabotaged?.drop;
@@ -72753,11 +72753,11 @@ function runFigures(log) {
   }
   for (const defense of log.defenses) {
     const s2 = overallSecurity(log, defense);
-    if (s2) securityFigures(s2, void 0, method, out);
+    if (s2) addSecurityFigures(s2, void 0, method, out);
   }
   const security = computeSecurity(log);
   if (new Set(security.map((s2) => s2.benchmark)).size > 1) {
-    for (const s2 of security) securityFigures(s2, s2.benchmark, method, out);
+    for (const s2 of security) addSecurityFigures(s2, s2.benchmark, method, out);
   }
   for (const s2 of security) scoredFigures(s2, method, out);
   return out;
