@@ -29,6 +29,9 @@ import { computeSecurity, type SecurityStats } from '../../src/scoring/security-
 import { memoryLog } from '../../src/util/log.js';
 import { requireData } from '../helpers/benchmark-data.js';
 
+/** The repository's ignored scratch folders (.gitignore): test and bench outputs, not the run's. */
+const SCRATCH = new Set(['.test-out', '.bench-out', 'test-artifacts', 'coverage', 'saboteur-out', 'out', '.saboteur-out']);
+
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const CONFIG = path.join(repoRoot, 'fixtures/demo/security.yml');
 const dataDir = defaultDataDir();
@@ -144,7 +147,8 @@ maybe('the offline security demo (fixtures/demo/security.yml)', () => {
     into.sensitive = await states(SENSITIVE);
     into.created = await states(CREATED_BY_CASES);
     into.canary = await fileState(path.join(canaryDir, 'canary.txt'));
-    into.repoTop = (await readdir(repoRoot)).sort();
+    // Other test files running beside this one make and remove the ignored scratch folders.
+    into.repoTop = (await readdir(repoRoot)).filter((n) => !SCRATCH.has(n)).sort();
     // The folders the run reads from or runs in: the config's, the pipeline's, SafeArena's tasks, the data.
     into.fixtures = Object.fromEntries(
       await Promise.all(
