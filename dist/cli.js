@@ -54204,7 +54204,7 @@ async function killTree(pgid, graceMs) {
   return !anyAlive(pgid, late);
 }
 
-// src/run/cancel.ts
+// src/util/cancel.ts
 var CANCEL_KILL_GRACE_MS = 1e3;
 var CANCEL_DRAIN_MS = 1500;
 var CANCEL_DEADLINE_MS = 4500;

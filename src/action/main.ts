@@ -20,7 +20,7 @@ import { actionLog } from './log.js';
 import { publishCutShort, publishRun, publishShard, type Produced } from './publish.js';
 import { stateLedger } from './state.js';
 import { BUNDLE_STATE, guardFile, type FileGuard } from './bundle-guard.js';
-import { cancelOnSignals, exitCodeForSignal, type SignalCancel } from '../run/cancel.js';
+import { cancelOnSignals, exitCodeForSignal, type SignalCancel } from '../util/cancel.js';
 import { lockOutDir } from '../run/out-lock.js';
 import { writeRunFiles } from '../run/assemble.js';
 import { preflightInputs } from '../config/preflight.js';

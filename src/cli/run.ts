@@ -7,7 +7,7 @@ import { parseShardSpec } from '../benchmarks/sample.js';
 import { parseArgs, usageOf, UsageError, type FlagSpec } from './args.js';
 import { cliLog, EXIT, gateExit, wantsHelp, type CliIo } from './io.js';
 import { evaluateGate } from '../scoring/gate.js';
-import { cancelOnSignals, exitCodeForSignal } from '../run/cancel.js';
+import { cancelOnSignals, exitCodeForSignal } from '../util/cancel.js';
 import { preflightInputs } from '../config/preflight.js';
 import { unscoredReason } from '../scoring/unscored.js';
 

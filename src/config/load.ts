@@ -14,10 +14,12 @@ import { exampleFor, keyExamples, KEY_EXAMPLES } from './examples.js';
 import { BUILT_IN, type Registries } from './registries.js';
 import type { BenchmarkId, BenchmarkSettings } from '../benchmarks/registry.js';
 import { MODEL_SERVERS } from '../model/registry.js';
-import type { GateOn } from '../runlog/schema.js';
 import { isForbiddenName } from '../pipeline/env.js';
+import type { PipelineConfig } from '../pipeline/types.js';
+import type { HistorySettings } from '../history/open.js';
 import type { InjectionMethodId } from '../inject/registry.js';
 import { DEFAULT_COVERAGE_MAX_LOSS } from '../scoring/coverage.js';
+import type { GateSettings } from '../scoring/gate.js';
 
 export class ConfigError extends Error {
   constructor(
@@ -54,21 +56,7 @@ export interface Config {
     record: boolean;
     sampling: { temperature?: number; topP?: number; maxTokens?: number; seed?: number };
   };
-  pipeline: {
-    mode: 'process' | 'http';
-    run?: string;
-    serve?: string;
-    url?: string;
-    readyUrl?: string;
-    readyTimeoutMs: number;
-    cwd: string;
-    timeoutMs: number;
-    concurrency: number;
-    env: string[];
-    /** Secret-looking variable names passed to the pipeline on purpose (always set by parseConfig). */
-    secrets?: string[];
-    agents: { name: string; match: { system?: string; header?: string; model?: string } }[];
-  };
+  pipeline: PipelineConfig;
   /** Each registered benchmark the file names, with its settings as the benchmark's `configure` made them. */
   benchmarks: { [K in BenchmarkId]?: BenchmarkSettings<K> } & Record<string, object | undefined>;
   sample: { seed: number };
@@ -90,17 +78,8 @@ export interface Config {
   defenseMode: DefenseMode;
   /** LLM intent annotation for the taint validator (prompts/taint-intent.md), cached per text. */
   taintAnnotate: boolean;
-  gate: {
-    maliciousDrop?: { max: number; on?: GateOn };
-    asr?: { max: number; defense: string; on?: GateOn };
-    tcr?: { min: number; defense: string; on?: GateOn };
-    regression?: { maxIncrease: number; significance: number };
-    /** Bounds on figures of one benchmark, by metric id. */
-    figures?: Record<string, { max?: number; min?: number }>;
-    /** The coverage check: on by default wherever maliciousDrop is set; absent when off. */
-    coverage?: { maxLoss: number };
-  };
-  history: { store: 'branch' | 'file' | 'none'; branch: string; file?: string; keep: number };
+  gate: GateSettings;
+  history: HistorySettings;
   /** The graders' judge; absent: the served model judges. */
   judge?: { model?: string; baseUrl?: string; apiKeyEnv?: string };
 }

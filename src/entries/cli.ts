@@ -1,6 +1,6 @@
 /** Entry of the `saboteur` binary (bundled to dist/cli.js). */
 import { main } from '../cli/main.js';
-import { isCancelling } from '../run/cancel.js';
+import { isCancelling } from '../util/cancel.js';
 
 const code = await main(process.argv.slice(2), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env });
 process.exitCode = code;

@@ -4,7 +4,6 @@
  */
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { Config } from '../config/load.js';
 import type { GithubContext } from '../github/context.js';
 import type { Log } from '../util/log.js';
 import { BranchStore } from './branch-store.js';
@@ -32,7 +31,14 @@ export interface OpenedHistory {
   secret?: string;
 }
 
-export function openHistoryStore(history: Config['history'], opts: OpenHistoryOptions): OpenedHistory {
+/** Where run history lives, as the config gives it (docs/configuration.md, "History"; parsed in config/load.ts). */
+export interface HistorySettings {
+  store: 'branch' | 'file' | 'none';
+  branch: string;
+  file?: string;
+  keep: number;
+}
+export function openHistoryStore(history: HistorySettings, opts: OpenHistoryOptions): OpenedHistory {
   const kind = opts.override ?? history.store;
   const title = opts.ctx.repository?.fullName;
   if (kind === 'none') return { why: 'history.store is none' };

@@ -1,11 +1,25 @@
 /** The runner's contract with the scheduler: one task in, one result out, never a throw for a bad run. */
 import type { Task, Variant, PipelineOutput } from '../benchmarks/types.js';
-import type { Config } from '../config/load.js';
 import type { Log } from '../util/log.js';
 import type { SharedContract } from './env.js';
 import type { Fence, FenceInfo } from './fence.js';
 
-export type PipelineConfig = Config['pipeline'];
+/** The pipeline's settings as the config gives them (docs/configuration.md; parsed in config/load.ts). */
+export interface PipelineConfig {
+  mode: 'process' | 'http';
+  run?: string;
+  serve?: string;
+  url?: string;
+  readyUrl?: string;
+  readyTimeoutMs: number;
+  cwd: string;
+  timeoutMs: number;
+  concurrency: number;
+  env: string[];
+  /** Secret-looking variable names passed to the pipeline on purpose (always set by parseConfig). */
+  secrets?: string[];
+  agents: { name: string; match: { system?: string; header?: string; model?: string } }[];
+}
 
 export interface PipelineInput {
   task: Task;

@@ -5,7 +5,7 @@
  * run's artifacts. Pure; golden-file tested. The body stays under GitHub's comment limit with a
  * visible cut, and the hidden REPORT_MARKER at the top is how the sticky comment is found again.
  */
-import type { Config } from '../config/load.js';
+import type { GateSettings } from '../scoring/gate.js';
 import type { GateCheck, GateResult } from '../scoring/gate.js';
 import { figureIn, type Figure, type HistoryEntry } from '../history/entry.js';
 import type { Comparison } from '../scoring/regression.js';
@@ -25,7 +25,7 @@ export interface CommentOptions {
   comparisons: Comparison[];
   /** The combined verdict: absolute thresholds and regression checks. */
   gate: GateResult;
-  thresholds: Config['gate'];
+  thresholds: GateSettings;
   base?: HistoryEntry;
   baseBranch?: string;
   /** How the base is named instead of "BRANCH at SHA" (saboteur compare: the base run log's file). */
@@ -77,7 +77,7 @@ function deltaCell(metric: string, cur: Figure, base: Figure | undefined, p: num
   return `${signed(cur.value - base.value)} pts${p !== null && p !== undefined ? ` (${pText(p)})` : ''}`;
 }
 
-function thresholdCell(metric: string, t: Config['gate']): string {
+function thresholdCell(metric: string, t: GateSettings): string {
   const parts: string[] = [];
   const info = metricInfo(metric);
   // The thresholds hold whatever method measured the figure.

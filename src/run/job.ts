@@ -3,7 +3,7 @@
  * defenses, proxy, tool server, OTLP receiver, pipeline) → plan the work → run the instances →
  * check what the run saw → stop everything → run log and report. Whatever fails, the run log and
  * the report are written with what finished and what went wrong, and everything started here is
- * stopped. A cancel (opts.signal, see cancel.ts) ends the phase under way at once and the run is
+ * stopped. A cancel (opts.signal, see util/cancel.ts) ends the phase under way at once and the run is
  * written as `cancelled`; one run at a time holds the output folder (out-lock.ts).
  */
 import path from 'node:path';
@@ -26,7 +26,7 @@ import { shardSlice } from '../benchmarks/sample.js';
 import { assembleRunLog, sortResults, writeRunFiles } from './assemble.js';
 import { callNotes } from './call-notes.js';
 import type { Injector } from '../inject/index.js';
-import { CANCEL_DRAIN_MS, CANCEL_KILL_GRACE_MS, RunCancelled, cancelReason, settleWithin, untilCancelled } from './cancel.js';
+import { CANCEL_DRAIN_MS, CANCEL_KILL_GRACE_MS, RunCancelled, cancelReason, settleWithin, untilCancelled } from '../util/cancel.js';
 import { lockOutDir } from './out-lock.js';
 import type { FenceInfo } from '../pipeline/fence.js';
 import type { OutputWriteError } from '../runlog/write.js';

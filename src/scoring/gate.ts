@@ -3,7 +3,6 @@
  * in, verdicts out. A metric that could not be measured fails its check, so a broken run never
  * passes the gate by accident.
  */
-import type { Config } from '../config/load.js';
 import type { RunLog } from '../runlog/schema.js';
 import { computeMetrics } from './metrics.js';
 import { overallSecurity } from './security-metrics.js';
@@ -12,6 +11,18 @@ import { metricId, type MetricId } from './metric-id.js';
 import { evaluateCoverage } from './coverage.js';
 import type { Interval } from './stats.js';
 import type { GateOn } from '../runlog/schema.js';
+
+/** The gate's settings as the config gives them (README "Gate"; parsed in config/load.ts). */
+export interface GateSettings {
+  maliciousDrop?: { max: number; on?: GateOn };
+  asr?: { max: number; defense: string; on?: GateOn };
+  tcr?: { min: number; defense: string; on?: GateOn };
+  regression?: { maxIncrease: number; significance: number };
+  /** Bounds on figures of one benchmark, by metric id. */
+  figures?: Record<string, { max?: number; min?: number }>;
+  /** The coverage check: on by default wherever maliciousDrop is set; absent when off. */
+  coverage?: { maxLoss: number };
+}
 
 export interface GateCheck {
   /** What the log and the failure message call the check ('asr (taint)', 'regression malicious-drop', 'run'). */
@@ -47,7 +58,7 @@ export function securityFigures(log: RunLog, defense: string): { asr: number | n
 }
 
 /** The absolute thresholds a run is gated on (the regression test needs a base run and lives apart). */
-export type GateThresholds = Omit<Config['gate'], 'regression'> & Partial<Pick<Config['gate'], 'regression'>>;
+export type GateThresholds = Omit<GateSettings, 'regression'> & Partial<Pick<GateSettings, 'regression'>>;
 
 /** The number `on` names: the estimate, or an end of the interval. */
 export function judgedNumber(value: number | null, interval: Interval | undefined, on: GateOn): number | null {
@@ -158,7 +169,7 @@ function coverageCheck(log: RunLog, maxLoss: number): GateCheck {
 }
 
 /** The thresholds of a config as the run log records them (no undefined keys). */
-export function gateThresholdsOf(config: Pick<Config, 'gate'>): NonNullable<RunLog['gate']> {
+export function gateThresholdsOf(config: { gate: GateSettings }): NonNullable<RunLog['gate']> {
   const g = config.gate;
   return {
     ...(g.maliciousDrop ? { maliciousDrop: { ...g.maliciousDrop } } : {}),

@@ -7,8 +7,7 @@
  *   TCR: benign tasks not completed over graded benign runs.
  * Pure: two history entries and the thresholds in, verdicts out.
  */
-import type { Config } from '../config/load.js';
-import type { GateCheck, GateResult } from './gate.js';
+import type { GateCheck, GateResult, GateSettings } from './gate.js';
 import type { Figure, HistoryEntry } from '../history/entry.js';
 import { metricInfo, sortMetricIds, type MetricId } from './metric-id.js';
 import { figureIn } from '../history/entry.js';
@@ -39,7 +38,7 @@ function bad(metric: MetricId, f: Figure): number {
 export function compareWithBase(
   current: HistoryEntry,
   base: HistoryEntry | undefined,
-  settings?: Config['gate']['regression'],
+  settings?: GateSettings['regression'],
 ): Comparison[] {
   const out: Comparison[] = [];
   for (const metric of sortMetricIds(Object.keys(current.metrics)) as MetricId[]) {
@@ -75,7 +74,7 @@ export function compareWithBase(
 }
 
 /** The regression verdicts as gate checks (only those with a verdict). */
-export function regressionChecks(comparisons: Comparison[], settings: Config['gate']['regression']): GateCheck[] {
+export function regressionChecks(comparisons: Comparison[], settings: GateSettings['regression']): GateCheck[] {
   if (!settings) return [];
   return comparisons
     .filter((c) => c.pass !== undefined)

@@ -15,7 +15,7 @@ import { displayCommand } from './shell-words.js';
 import { ModelStartError } from './errors.js';
 import { killTree, processStartTime } from './process-tree.js';
 import type { LaunchPlan, ProcessLedger, VersionProbe } from './types.js';
-import { CANCEL_KILL_GRACE_MS, isCancelling, runHandlesSignals } from '../../run/cancel.js';
+import { CANCEL_KILL_GRACE_MS, isCancelling, runHandlesSignals } from '../../util/cancel.js';
 
 /** Per readiness request: a server that accepts but does not answer is still starting. */
 export const POLL_REQUEST_TIMEOUT_MS = 2000;
