@@ -14,10 +14,11 @@ import { exampleFor, keyExamples, KEY_EXAMPLES } from './examples.js';
 import { BUILT_IN, type Registries } from './registries.js';
 import type { BenchmarkId, BenchmarkSettings } from '../benchmarks/registry.js';
 import { MODEL_SERVERS } from '../model/registry.js';
+import type { ModelSettings } from '../model/settings.js';
 import { isForbiddenName } from '../pipeline/env.js';
 import type { PipelineConfig } from '../pipeline/types.js';
 import type { HistorySettings } from '../history/open.js';
-import type { InjectionMethodId } from '../inject/registry.js';
+import type { InjectionMethodId, MaliciousVariantSettings } from '../inject/registry.js';
 import { DEFAULT_COVERAGE_MAX_LOSS } from '../scoring/coverage.js';
 import type { GateSettings } from '../scoring/gate.js';
 
@@ -38,39 +39,12 @@ export interface Config {
   dir: string;
   /** sha256 of the file's bytes: two runs are comparable only under the same config hash. */
   hash: string;
-  model: {
-    kind: ConfigFile['model']['kind'];
-    model?: string;
-    args: string[];
-    env: Record<string, string>;
-    startupTimeoutMs: number;
-    baseUrl?: string;
-    apiKeyEnv?: string;
-    run?: string;
-    binary?: string;
-    port?: number;
-    host?: string;
-    reuse: boolean;
-    gpus?: string;
-    cassette?: string;
-    record: boolean;
-    sampling: { temperature?: number; topP?: number; maxTokens?: number; seed?: number };
-  };
+  model: ModelSettings;
   pipeline: PipelineConfig;
   /** Each registered benchmark the file names, with its settings as the benchmark's `configure` made them. */
   benchmarks: { [K in BenchmarkId]?: BenchmarkSettings<K> } & Record<string, object | undefined>;
   sample: { seed: number };
-  variants: {
-    malicious: {
-      target: string;
-      method: InjectionMethodId;
-      messageRate: number;
-      errorRate: number;
-      corruption: 'logic-edit' | 'syntax-error' | 'semantic';
-      /** Agentic benchmarks: the twin the malicious variant runs (harmful: the benchmark's attack; benign: the task under the saboteur). */
-      agenticTask: 'harmful' | 'benign';
-    };
-  };
+  variants: { malicious: MaliciousVariantSettings };
   /** Registered defense names, in the order the file lists them. */
   defenses: string[];
   policy?: string;

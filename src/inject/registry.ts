@@ -3,7 +3,6 @@
  * `variants.malicious.method`. The config schema and its example, and the run, read this table:
  * a method is its module (which builds an `Injector`) plus one line here.
  */
-import type { Config } from '../config/load.js';
 import { createSemanticModel } from '../proxy/semantic-model.js';
 import { checkRegistry } from '../util/registry.js';
 import type { Log } from '../util/log.js';
@@ -12,10 +11,21 @@ import { AUTOTRANSFORM_AGENT, createAutoTransform } from './autotransform.js';
 import { createInsider } from './insider.js';
 import type { Injector } from './types.js';
 
+/** `variants.malicious` as the config gives it (docs/configuration.md; parsed in config/load.ts). */
+export interface MaliciousVariantSettings {
+  target: string;
+  method: InjectionMethodId;
+  messageRate: number;
+  errorRate: number;
+  corruption: 'logic-edit' | 'syntax-error' | 'semantic';
+  /** Agentic benchmarks: the twin the malicious variant runs (harmful: the benchmark's attack; benign: the task under the saboteur). */
+  agenticTask: 'harmful' | 'benign';
+}
+
 /** What a method is built from, once per run. */
 export interface InjectionSetup {
   /** `variants.malicious` of the config. */
-  settings: Config['variants']['malicious'];
+  settings: MaliciousVariantSettings;
   /** `sample.seed`: every draw of a method is keyed by it, so runs repeat. */
   seed: number;
   /** The run's model, for methods that ask it (semantic corruption). */

@@ -3,7 +3,7 @@
  * `external` is a server someone else runs; and `record: true`, the recorder put in front of a
  * server saboteur started.
  */
-import type { Config } from '../config/load.js';
+import type { ModelSettings } from './settings.js';
 import type { Log } from '../util/log.js';
 import type { ModelEndpoint } from './index.js';
 import { newServerKey } from './http-util.js';
@@ -13,7 +13,7 @@ import { startRecorder } from './recorder.js';
 import { ModelStartError } from './servers/errors.js';
 
 /** `record: true` on a server saboteur started: the recorder sits in front and writes the cassette. */
-export async function recordIfAsked(model: Config['model'], log: Log, endpoint: ModelEndpoint): Promise<ModelEndpoint> {
+export async function recordIfAsked(model: ModelSettings, log: Log, endpoint: ModelEndpoint): Promise<ModelEndpoint> {
   if (!model.record) return endpoint;
   if (!model.cassette) {
     await endpoint.close();
@@ -47,7 +47,7 @@ export async function recordIfAsked(model: Config['model'], log: Log, endpoint: 
 }
 
 /** replay: the cassette's answers from a local server, no model at all. */
-export async function startReplayEndpoint(model: Config['model'], log: Log): Promise<ModelEndpoint> {
+export async function startReplayEndpoint(model: ModelSettings, log: Log): Promise<ModelEndpoint> {
   if (!model.cassette) throw new ModelStartError('model.kind replay needs model.cassette (the cassette file to serve)');
   const server = await startReplayServer({
     cassette: model.cassette,
@@ -70,7 +70,7 @@ export async function startReplayEndpoint(model: Config['model'], log: Log): Pro
 }
 
 /** external: a server someone else runs, probed for its models (with the key from model.api-key-env). */
-export async function startExternalEndpoint(model: Config['model'], log: Log): Promise<ModelEndpoint> {
+export async function startExternalEndpoint(model: ModelSettings, log: Log): Promise<ModelEndpoint> {
   if (!model.baseUrl) throw new ModelStartError('model.kind external needs model.base-url (for example http://gpu-box:8000/v1)');
   let apiKey: string | undefined;
   if (model.apiKeyEnv) {

@@ -2,7 +2,7 @@
  * Starts (or connects to) the model endpoint a run uses, whatever `model.kind` says, and hands back
  * one `ModelEndpoint` the proxy sits in front of.
  */
-import type { Config } from '../config/load.js';
+import type { ModelSettings } from './settings.js';
 import type { Log } from '../util/log.js';
 import { ModelStartError } from './servers/errors.js';
 import type { GpuInfo, StartModelOptions } from './servers/index.js';
@@ -17,7 +17,7 @@ export { MODEL_SERVERS, MODEL_KIND_IDS, type ModelKind, type ModelServerDefiniti
 export type { StartModelOptions, ProcessLedger, TrackedProcess, GpuInfo } from './servers/index.js';
 
 export interface ModelEndpoint {
-  kind: Config['model']['kind'];
+  kind: ModelSettings['kind'];
   /** OpenAI base URL, ending in /v1. */
   baseUrl: string;
   apiKey?: string;
@@ -38,7 +38,7 @@ export interface ModelEndpoint {
  * `options` matter to the kinds saboteur starts itself: where the server log goes, the ledger of
  * started processes, the folder relative paths resolve against.
  */
-export async function startModel(model: Config['model'], log: Log, options: StartModelOptions = {}): Promise<ModelEndpoint> {
+export async function startModel(model: ModelSettings, log: Log, options: StartModelOptions = {}): Promise<ModelEndpoint> {
   const kind = MODEL_SERVERS[model.kind];
   if (!kind) throw new ModelStartError(`model.kind ${String(model.kind)} is not known`);
   return kind.start(model, log, options);

@@ -4,7 +4,7 @@
  * key stops the run before anything starts). The config schema and its example, the action's
  * `model-kind` input and `startModel` read this table: a kind is its module plus one line here.
  */
-import type { Config } from '../config/load.js';
+import type { ModelSettings } from './settings.js';
 import type { Log } from '../util/log.js';
 import { checkRegistry } from '../util/registry.js';
 import { recordIfAsked, startExternalEndpoint, startReplayEndpoint } from './endpoints.js';
@@ -29,7 +29,7 @@ export interface ModelServerDefinition {
   /** One line for the docs. */
   description: string;
   requires: RequiredKey[];
-  start(model: Config['model'], log: Log, options: StartModelOptions): Promise<ModelEndpoint>;
+  start(model: ModelSettings, log: Log, options: StartModelOptions): Promise<ModelEndpoint>;
 }
 
 /** A server saboteur starts as a process group of its own (and stops, with everything it started). */

@@ -3,12 +3,12 @@
  * and `{host}` placeholders. It runs through `sh -c` as the leader of its own process group, so
  * stopping it stops what the shell started.
  */
-import type { Config } from '../../config/load.js';
+import type { ModelSettings } from '../settings.js';
 import { ModelStartError } from './errors.js';
 import { fillPlaceholders, placeholdersIn, shellQuote } from './shell-words.js';
 import type { LaunchPlan, ListenAddress } from './types.js';
 
-export function commandPlan(model: Config['model'], at: ListenAddress): LaunchPlan {
+export function commandPlan(model: ModelSettings, at: ListenAddress): LaunchPlan {
   if (!model.run)
     throw new ModelStartError(
       'model.kind command needs model.run, the command that starts the server (for example run: "my-server --port {port} --model {model}")',

@@ -8,7 +8,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Config } from '../../config/load.js';
+import type { ModelSettings } from '../settings.js';
 import type { Log } from '../../util/log.js';
 import { GenerationTimedOut, PromptTooLong, startChatServer, type Generate, type GenerateParams, type Generation } from './chat-server.js';
 import { EngineError, MAX_CHARS_PER_TOKEN, startEngineProcess, type EngineHandle, type EngineStartOptions } from './engine-process.js';
@@ -261,7 +261,7 @@ async function loadEngine(o: EngineStartOptions, deadlineMs: number, version: st
  */
 function takeTurns(
   engines: { current(): Promise<EngineHandle> },
-  sampling: Config['model']['sampling'],
+  sampling: ModelSettings['sampling'],
   contextSize: number,
   closing: AbortSignal,
 ): { generate: Generate; idle(): Promise<unknown> } {
@@ -306,7 +306,7 @@ function takeTurns(
   return { generate, idle: () => queue };
 }
 
-export async function startEmbedded(model: Config['model'], log: Log, opts: EmbeddedOptions): Promise<EmbeddedServer> {
+export async function startEmbedded(model: ModelSettings, log: Log, opts: EmbeddedOptions): Promise<EmbeddedServer> {
   const source = resolveGguf(model.model, opts.configDir);
   const settings = embeddedSettings(model.args);
   const { specifier, version } = await loadNodeLlamaCpp([opts.configDir, process.cwd()], opts.packageName);

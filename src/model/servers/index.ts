@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { Config } from '../../config/load.js';
+import type { ModelSettings } from '../settings.js';
 import type { Log } from '../../util/log.js';
 import type { ModelEndpoint } from '../index.js';
 import { newServerKey } from '../http-util.js';
@@ -58,7 +58,7 @@ export interface StartModelOptions {
 /** How saboteur starts one process kind: its launch plan and where it listens by default. From the model registry. */
 export interface ProcessServerSpec {
   kind: ProcessServerKind;
-  plan(m: Config['model'], at: ListenAddress): LaunchPlan;
+  plan(m: ModelSettings, at: ListenAddress): LaunchPlan;
   /** The port `reuse: true` looks at when model.port is not set. */
   defaultPort?: number;
 }
@@ -70,14 +70,14 @@ export function pickModelName(configured: string | undefined, listed: readonly s
 }
 
 /** model.binary and a llama.cpp GGUF path, resolved against the config folder like every path in the file. */
-export function resolveModelPaths(model: Config['model'], configDir: string): Config['model'] {
+export function resolveModelPaths(model: ModelSettings, configDir: string): ModelSettings {
   const binary = model.binary && model.binary.includes('/') ? path.resolve(configDir, model.binary) : model.binary;
   let name = model.model;
   if (model.kind === 'llamacpp' && name && !name.startsWith('hf:') && !/^https?:\/\//.test(name)) name = path.resolve(configDir, name);
   return { ...model, binary, model: name };
 }
 
-async function gpuFacts(model: Config['model'], log: Log, opts: StartModelOptions): Promise<GpuInfo[]> {
+async function gpuFacts(model: ModelSettings, log: Log, opts: StartModelOptions): Promise<GpuInfo[]> {
   const env = opts.hostEnv ?? process.env;
   const facts = await queryGpus({ binary: opts.nvidiaSmi, visible: model.gpus ?? env.CUDA_VISIBLE_DEVICES, env });
   for (const line of describeGpus(facts.gpus)) log.info(line);
@@ -92,7 +92,7 @@ function remaining(deadline: number, floor: number): number {
 
 export async function startProcessServer(
   spec: ProcessServerSpec,
-  raw: Config['model'],
+  raw: ModelSettings,
   log: Log,
   opts: StartModelOptions = {},
 ): Promise<ModelEndpoint> {
@@ -231,7 +231,7 @@ export async function startProcessServer(
 }
 
 /** embedded: node-llama-cpp in an engine process of saboteur's, behind a local OpenAI-compatible server that wants its own key. */
-export async function startEmbeddedServer(model: Config['model'], log: Log, opts: StartModelOptions = {}): Promise<ModelEndpoint> {
+export async function startEmbeddedServer(model: ModelSettings, log: Log, opts: StartModelOptions = {}): Promise<ModelEndpoint> {
   const gpus = await gpuFacts(model, log, opts);
   const started = Date.now();
   const server = await startEmbedded(model, log, {

@@ -1,10 +1,10 @@
 /** Text Generation Inference: `text-generation-launcher --model-id MODEL --hostname H --port P [args]`. */
-import type { Config } from '../../config/load.js';
+import type { ModelSettings } from '../settings.js';
 import type { LaunchPlan, ListenAddress } from './types.js';
 
 export const TGI_DEFAULT_PORT = 3000;
 
-export function tgiPlan(model: Config['model'], at: ListenAddress): LaunchPlan {
+export function tgiPlan(model: ModelSettings, at: ListenAddress): LaunchPlan {
   return {
     kind: 'tgi',
     file: model.binary ?? 'text-generation-launcher',

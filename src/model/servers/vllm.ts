@@ -1,10 +1,10 @@
 /** vLLM: `vllm serve MODEL --host H --port P [args]`; ready when /health and /v1/models answer. */
-import type { Config } from '../../config/load.js';
+import type { ModelSettings } from '../settings.js';
 import { setsOwnKey, type LaunchPlan, type ListenAddress } from './types.js';
 
 export const VLLM_DEFAULT_PORT = 8000;
 
-export function vllmPlan(model: Config['model'], at: ListenAddress): LaunchPlan {
+export function vllmPlan(model: ModelSettings, at: ListenAddress): LaunchPlan {
   // The key goes in through VLLM_API_KEY, not argv, which other users of the machine can read.
   const keyed = at.apiKey !== undefined && !setsOwnKey(model.args);
   return {
