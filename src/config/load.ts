@@ -18,7 +18,7 @@ import type { ModelSettings } from '../model/settings.js';
 import { isForbiddenName } from '../pipeline/env.js';
 import type { PipelineConfig } from '../pipeline/types.js';
 import type { HistorySettings } from '../history/open.js';
-import type { InjectionMethodId, MaliciousVariantSettings } from '../inject/registry.js';
+import type { MaliciousVariantSettings } from '../inject/registry.js';
 import { DEFAULT_COVERAGE_MAX_LOSS } from '../scoring/coverage.js';
 import type { GateSettings } from '../scoring/gate.js';
 
