@@ -91,7 +91,11 @@ maybe('the insider demo', () => {
     expect(none.success.hits).toBe(none.attempted);
     expect(none.success.hits).toBeGreaterThan(5);
     expect(none.blocked).toBe(0);
-    expect(local.success.hits).toBe(none.success.hits);
+    // (Compared by what each judge did, not by equal counts: on a loaded machine one instance run
+    // may end before its attempt under one defense and not under another.)
+    expect(local.blocked).toBe(0);
+    expect(local.success.hits).toBe(local.attempted);
+    expect(local.attempted).toBeGreaterThan(5);
     expect(global.success.hits).toBe(0);
     expect(global.blocked).toBe(global.attempted);
     // The taint validator stops some of them on its own.
