@@ -65756,8 +65756,7 @@ function headerSafe(value2) {
 function createHttpRunner(pipeline, opts) {
   const graceMs = opts.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
   const baseEnv = allowlistedBaseEnv(pipeline, opts);
-  const perVariant = pipeline.serve !== void 0 && PORT_PLACEHOLDER.test(pipeline.serve);
-  PORT_PLACEHOLDER.lastIndex = 0;
+  const perVariant = pipeline.serve?.includes("{port}") ?? false;
   const agentOptions = { keepAlive: true, maxSockets: Math.max(1, pipeline.concurrency) * 2 };
   const secure = pipeline.url?.startsWith("https:") ?? false;
   const agent = secure ? new https2.Agent(agentOptions) : new http7.Agent(agentOptions);

@@ -88,8 +88,7 @@ export function createHttpRunner(pipeline: PipelineConfig, opts: RunnerOptions):
   const baseEnv = allowlistedBaseEnv(pipeline, opts);
   // One service per variant when pipeline.serve takes a {port}: the control and malicious runs
   // then share no process, memory or folder (docs/security.md, "One road to the model").
-  const perVariant = pipeline.serve !== undefined && PORT_PLACEHOLDER.test(pipeline.serve);
-  PORT_PLACEHOLDER.lastIndex = 0;
+  const perVariant = pipeline.serve?.includes('{port}') ?? false;
   const agentOptions = { keepAlive: true, maxSockets: Math.max(1, pipeline.concurrency) * 2 };
   const secure = pipeline.url?.startsWith('https:') ?? false;
   const agent = secure ? new https.Agent(agentOptions) : new http.Agent(agentOptions);

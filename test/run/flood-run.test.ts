@@ -5,7 +5,7 @@
  * (status cancelled) and exits 143 within 5 seconds.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -23,6 +23,23 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function peakRssKiB(pid: number): number {
   return Number(/^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN);
+}
+
+/**
+ * SIGTERM to a run: it must exit 143 within 5 s with run.json written, status cancelled. A run
+ * still alive after 10 s is killed so the test cannot hang.
+ */
+async function expectCancelledWithin5s(child: ChildProcess, exited: Promise<number | null>, out: string): Promise<void> {
+  const t0 = Date.now();
+  process.kill(child.pid!, 'SIGTERM');
+  const code = await Promise.race([exited, new Promise<null>((r) => setTimeout(() => r(null), 10_000))]);
+  if (code === null) process.kill(-child.pid!, 'SIGKILL');
+  const elapsed = Date.now() - t0;
+  console.log(`exited ${elapsed} ms after SIGTERM`);
+  expect(code).toBe(143);
+  expect(elapsed).toBeLessThan(5000);
+  expect(existsSync(path.join(out, 'run.json'))).toBe(true);
+  expect(parseRunLog(readFileSync(path.join(out, 'run.json'), 'utf8'), 'run.json').status).toBe('cancelled');
 }
 
 describe('a pipeline that floods saboteur', () => {
@@ -64,17 +81,7 @@ benchmarks:
     const peak = peakRssKiB(child.pid!);
     console.log(`saboteur peak RSS under the flood: ${Math.round(peak / 1024)} MiB`);
     expect(peak).toBeLessThan(1024 * 1024);
-    const t0 = Date.now();
-    process.kill(child.pid!, 'SIGTERM');
-    const code = await Promise.race([exited, new Promise<null>((r) => setTimeout(() => r(null), 10_000))]);
-    if (code === null) process.kill(-child.pid!, 'SIGKILL');
-    const elapsed = Date.now() - t0;
-    console.log(`exited ${elapsed} ms after SIGTERM`);
-    expect(code).toBe(143);
-    expect(elapsed).toBeLessThan(5000);
-    expect(existsSync(path.join(out, 'run.json'))).toBe(true);
-    const log = parseRunLog(readFileSync(path.join(out, 'run.json'), 'utf8'), 'run.json');
-    expect(log.status).toBe('cancelled');
+    await expectCancelledWithin5s(child, exited, out);
   }, 240_000);
 
   it('a 4 MB prompt to the embedded engine: refused, other calls answered, saboteur under 1 GiB, SIGTERM writes run.json within 5 s', async () => {
@@ -128,15 +135,7 @@ benchmarks:
       const peak = peakRssKiB(child.pid!);
       console.log(`saboteur peak RSS with a 4 MB prompt to the embedded engine: ${Math.round(peak / 1024)} MiB`);
       expect(peak).toBeLessThan(1024 * 1024);
-      const t0 = Date.now();
-      process.kill(child.pid!, 'SIGTERM');
-      const code = await Promise.race([exited, new Promise<null>((r) => setTimeout(() => r(null), 10_000))]);
-      if (code === null) process.kill(-child.pid!, 'SIGKILL');
-      const elapsed = Date.now() - t0;
-      console.log(`exited ${elapsed} ms after SIGTERM`);
-      expect(code).toBe(143);
-      expect(elapsed).toBeLessThan(5000);
-      expect(parseRunLog(readFileSync(path.join(out, 'run.json'), 'utf8'), 'run.json').status).toBe('cancelled');
+      await expectCancelledWithin5s(child, exited, out);
     } finally {
       await new Promise((resolve) => reporter.close(resolve));
     }
