@@ -42029,7 +42029,8 @@ async function loadAgentHarm(dir, opts) {
   const names = AGENTHARM_FILES[opts.split];
   if (!names) throw new Error(`AgentHarm: unknown split ${JSON.stringify(opts.split)} (expected test_public or validation)`);
   const read = (rel) => readDataFile(join5(dir, rel), "AgentHarm", (m) => new AgentHarmDataError(m));
-  const [h2, b] = await Promise.all([read(names.harmful), read(names.benign)]);
+  const h2 = await read(names.harmful);
+  const b = await read(names.benign);
   const harmful = parseBehaviors(h2.text, h2.path);
   const benign = parseBehaviors(b.text, b.path);
   for (const [list2, file2] of [
@@ -42411,11 +42412,9 @@ async function loadAsb(dir, opts) {
   const toolFile = ASB_ATTACK_TOOL_FILES[opts.attackTools ?? "all"];
   if (!toolFile)
     throw new Error(`ASB: unknown attackTools ${JSON.stringify(opts.attackTools)} (expected all, aggressive or non_aggressive)`);
-  const [agentFile, attackFile, normalFile] = await Promise.all([
-    readText(dir, ASB_AGENT_TASK_FILE),
-    readText(dir, toolFile),
-    readText(dir, ASB_NORMAL_TOOLS_FILE)
-  ]);
+  const agentFile = await readText(dir, ASB_AGENT_TASK_FILE);
+  const attackFile = await readText(dir, toolFile);
+  const normalFile = await readText(dir, ASB_NORMAL_TOOLS_FILE);
   const agents = parseAgentTasks(agentFile.text, agentFile.path);
   const attackTools = parseAttackTools(attackFile.text, attackFile.path);
   const normalTools = parseNormalTools(normalFile.text, normalFile.path);

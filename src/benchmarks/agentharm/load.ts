@@ -227,7 +227,9 @@ export async function loadAgentHarm(
   const names = AGENTHARM_FILES[opts.split];
   if (!names) throw new Error(`AgentHarm: unknown split ${JSON.stringify(opts.split)} (expected test_public or validation)`);
   const read = (rel: string) => readDataFile(join(dir, rel), 'AgentHarm', (m) => new AgentHarmDataError(m));
-  const [h, b] = await Promise.all([read(names.harmful), read(names.benign)]);
+  // One after the other, so a folder with two bad files always reports the same (the first) one.
+  const h = await read(names.harmful);
+  const b = await read(names.benign);
   const harmful = parseBehaviors(h.text, h.path);
   const benign = parseBehaviors(b.text, b.path);
   for (const [list, file] of [

@@ -178,11 +178,10 @@ export async function loadAsb(dir: string, opts: LoadAsbOptions): Promise<AsbLoa
   const toolFile = ASB_ATTACK_TOOL_FILES[opts.attackTools ?? 'all'];
   if (!toolFile)
     throw new Error(`ASB: unknown attackTools ${JSON.stringify(opts.attackTools)} (expected all, aggressive or non_aggressive)`);
-  const [agentFile, attackFile, normalFile] = await Promise.all([
-    readText(dir, ASB_AGENT_TASK_FILE),
-    readText(dir, toolFile),
-    readText(dir, ASB_NORMAL_TOOLS_FILE),
-  ]);
+  // One after the other, so a folder with several bad files always reports the same (the first) one.
+  const agentFile = await readText(dir, ASB_AGENT_TASK_FILE);
+  const attackFile = await readText(dir, toolFile);
+  const normalFile = await readText(dir, ASB_NORMAL_TOOLS_FILE);
   const agents = parseAgentTasks(agentFile.text, agentFile.path);
   const attackTools = parseAttackTools(attackFile.text, attackFile.path);
   const normalTools = parseNormalTools(normalFile.text, normalFile.path);
