@@ -58351,7 +58351,7 @@ import { execFile as execFile4 } from "node:child_process";
 import { readdirSync as readdirSync4, readFileSync as readFileSync6, readlinkSync as readlinkSync2 } from "node:fs";
 
 // src/pipeline/fence-view.ts
-import { existsSync as existsSync11, lstatSync as lstatSync2, mkdirSync as mkdirSync3, readdirSync as readdirSync3, readFileSync as readFileSync5, statSync as statSync4, writeFileSync as writeFileSync3 } from "node:fs";
+import { existsSync as existsSync11, lstatSync as lstatSync2, mkdirSync as mkdirSync3, readdirSync as readdirSync3, readFileSync as readFileSync5, realpathSync as realpathSync2, statSync as statSync4, writeFileSync as writeFileSync3 } from "node:fs";
 import path13 from "node:path";
 var CREDENTIAL_FILE_VARS = [
   "GOOGLE_APPLICATION_CREDENTIALS",
@@ -58515,9 +58515,18 @@ function toolRoots(pathVar, hidden2, homeDirs) {
   return out;
 }
 function projectRoot(cwd, startDir, hidden2, homeDirs) {
-  const candidate = findRepoRoot(cwd) ?? (isUnder(cwd, startDir) ? startDir : cwd);
+  const realCwd = realPath(cwd);
+  const realStart = realPath(startDir);
+  const candidate = findRepoRoot(cwd) ?? (isUnder(realCwd, realStart) ? realStart : cwd);
   const tooWide = candidate === "/" || hidden2.includes(candidate) || homeDirs.some((h2) => isUnder(h2, candidate));
   return tooWide ? cwd : candidate;
+}
+function realPath(p) {
+  try {
+    return realpathSync2(p);
+  } catch {
+    return p;
+  }
 }
 function collectFenceView(inputs) {
   const env = inputs.hostEnv;

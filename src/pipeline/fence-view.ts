@@ -17,7 +17,7 @@
  * `collectFenceView` looks at the machine; `viewMounts` turns a view into bwrap's mount arguments
  * and is pure.
  */
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { secretValueKind } from './env.js';
 
@@ -251,9 +251,20 @@ export interface ViewInputs {
  * (Hidden folders deeper inside the project stay hidden: they are mounted after it.)
  */
 function projectRoot(cwd: string, startDir: string, hidden: string[], homeDirs: string[]): string {
-  const candidate = findRepoRoot(cwd) ?? (isUnder(cwd, startDir) ? startDir : cwd);
+  // Compared by real path: a start folder that is a link to / (or to HOME) is / (or HOME).
+  const realCwd = realPath(cwd);
+  const realStart = realPath(startDir);
+  const candidate = findRepoRoot(cwd) ?? (isUnder(realCwd, realStart) ? realStart : cwd);
   const tooWide = candidate === '/' || hidden.includes(candidate) || homeDirs.some((h) => isUnder(h, candidate));
   return tooWide ? cwd : candidate;
+}
+
+function realPath(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
 }
 
 /** Looks at the machine and the job's environment and decides the view (see the top of this file). */

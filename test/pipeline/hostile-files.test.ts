@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -318,6 +318,16 @@ describe("a pipeline hunting the job's files (bwrap fence)", () => {
     expect(view(home, inHome).hidden).toContain(home);
     expect(view('/').shown).toEqual([cwd]);
     expect(view(base).shown).toEqual([cwd]);
+    // A start folder that is a link to / or to HOME is / or HOME, reached through the link.
+    for (const [name, target] of [
+      ['to-root', '/'],
+      ['to-home', home],
+    ]) {
+      const link = path.join(base, name);
+      symlinkSync(target, link);
+      const inside = path.join(link, path.relative(target, target === '/' ? cwd : inHome));
+      expect(view(link, inside).shown).toEqual([inside]);
+    }
     rmSync(base, { recursive: true, force: true });
   });
 });
