@@ -8,11 +8,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { bundled, repoRoot } from '../helpers/bundled.js';
+import { startLocalServer, type LocalServer } from '../helpers/local-server.js';
 import { eventually, processesWithEnv } from '../helpers/processes.js';
 import { parseRunLog } from '../../src/runlog/schema.js';
 import { parseCommandFile } from '../helpers/action-process.js';
@@ -24,21 +23,18 @@ let dir: string;
  * whether it is one of the first few. The runs are fenced from each other and from every folder
  * but their own, so they count over the (shared) network.
  */
-let tickets: Server;
-let ticketsUrl: string;
+let tickets: LocalServer;
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'saboteur-cancel-'));
   const counts = new Map<string, number>();
-  tickets = createServer((req, res) => {
-    const n = counts.get(req.url!) ?? 0;
-    counts.set(req.url!, n + 1);
-    res.end(String(n));
+  tickets = await startLocalServer((name) => {
+    const n = counts.get(name) ?? 0;
+    counts.set(name, n + 1);
+    return String(n);
   });
-  await new Promise<void>((resolve) => tickets.listen(0, '127.0.0.1', resolve));
-  ticketsUrl = `http://127.0.0.1:${(tickets.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
-  await new Promise((resolve) => tickets.close(resolve));
+  await tickets.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -68,7 +64,7 @@ benchmarks:
   humaneval: { path: ${repoRoot}/fixtures/demo/problems.jsonl }
 `,
   );
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: work, CANCEL_MARK: mark, TICKETS: `${ticketsUrl}/${name}` };
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: work, CANCEL_MARK: mark, TICKETS: `${tickets.url}/${name}` };
   return { work, config, env, mark, out: path.join(work, 'out') };
 }
 

@@ -7,12 +7,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { main } from '../../src/cli/main.js';
 import { parseRunLog } from '../../src/runlog/schema.js';
+import { startLocalServer } from '../helpers/local-server.js';
 
 const root = path.resolve('.');
 let dir: string;
@@ -113,20 +112,14 @@ describe('a pipeline that dodges the corruption', () => {
 
   it("by borrowing a control run's key: the calls land in the control run, the coverage check flags it and the default gate fails", async () => {
     const keys: string[] = [];
-    const rendezvous: Server = createServer((req, res) => {
-      let body = '';
-      req.on('data', (d: Buffer) => (body += d.toString()));
-      req.on('end', () => {
-        if (req.url === '/put') keys.push(body);
-        res.end(req.url === '/take' ? (keys.shift() ?? '') : '');
-      });
+    const rendezvous = await startLocalServer((at, body) => {
+      if (at === '/put') keys.push(body);
+      return at === '/take' ? (keys.shift() ?? '') : '';
     });
-    await new Promise<void>((resolve) => rendezvous.listen(0, '127.0.0.1', resolve));
     try {
       const { file, out } = config('borrow', 'borrow', { env: 'RENDEZVOUS', concurrency: 4 });
-      const url = `http://127.0.0.1:${(rendezvous.address() as AddressInfo).port}`;
       // pipeline.env passes it on from saboteur's own environment.
-      process.env.RENDEZVOUS = url;
+      process.env.RENDEZVOUS = rendezvous.url;
       const { code, stderr, log, report } = await runCli(file, out).finally(() => delete process.env.RENDEZVOUS);
       const malicious = log.instances.filter((r) => r.variant === 'malicious');
       for (const r of malicious) {
@@ -139,7 +132,7 @@ describe('a pipeline that dodges the corruption', () => {
       expect(report).toMatch(/the target agent "coder" made no model calls in the malicious runs \(\d+ in the control runs\)/);
       expect({ code, gate: /gate failed|❌ fail/.test(stderr + report) }).toEqual({ code: 1, gate: true });
     } finally {
-      await new Promise((resolve) => rendezvous.close(resolve));
+      await rendezvous.close();
     }
   }, 180_000);
 });

@@ -7,12 +7,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { bundled, repoRoot } from '../helpers/bundled.js';
 import { parseRunLog } from '../../src/runlog/schema.js';
+import { startLocalServer } from '../helpers/local-server.js';
 import { writeTinyLlama } from '../../fixtures/models/tiny-llama.mjs';
 
 let dir: string;
@@ -88,15 +87,10 @@ benchmarks:
     const gguf = path.join(dir, 'tiny.gguf');
     writeTinyLlama(gguf, { seed: 1 });
     const reports: { big: number; small: number }[] = [];
-    const reporter = createServer((req, res) => {
-      let body = '';
-      req.on('data', (d: Buffer) => (body += d.toString()));
-      req.on('end', () => {
-        reports.push(JSON.parse(body) as { big: number; small: number });
-        res.end();
-      });
+    const reporter = await startLocalServer((_path, body) => {
+      reports.push(JSON.parse(body) as { big: number; small: number });
+      return '';
     });
-    await new Promise<void>((resolve) => reporter.listen(0, '127.0.0.1', resolve));
     const config = path.join(dir, 'embedded.yml');
     const out = path.join(dir, 'embedded-out');
     writeFileSync(
@@ -114,7 +108,7 @@ benchmarks:
     );
     try {
       const child = spawn(process.execPath, [await bundled('cli'), 'run', '--config', config, '--out', out], {
-        env: { PATH: process.env.PATH, HOME: dir, FLOOD_REPORT: `http://127.0.0.1:${(reporter.address() as AddressInfo).port}` },
+        env: { PATH: process.env.PATH, HOME: dir, FLOOD_REPORT: reporter.url },
         detached: true,
         stdio: ['ignore', 'pipe', 'pipe'],
       });
@@ -137,7 +131,7 @@ benchmarks:
       expect(peak).toBeLessThan(1024 * 1024);
       await expectCancelledWithin5s(child, exited, out);
     } finally {
-      await new Promise((resolve) => reporter.close(resolve));
+      await reporter.close();
     }
   }, 360_000);
 });
