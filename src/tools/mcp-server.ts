@@ -19,7 +19,6 @@ import { ToolSession } from './session.js';
 import { boundToolEvent, boundValue, capText } from '../runlog/bound.js';
 import type { ToolServer, ToolSessionOptions } from './types.js';
 
-export { releaseAll } from './builtin-defenses.js';
 export type { SinkDefense, SinkDecision, StagedCall, ToolServer, ToolSessionOptions, DefenseMode } from './types.js';
 
 /** Characters a key may use: it travels unescaped in the URL path. */

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AgenticTask, ToolSpec } from '../../src/benchmarks/agentic.js';
 import { createIntentAnnotator, parseToolAnnotation } from '../../src/taint/annotate.js';
-import { createTaintDefense } from '../../src/taint/sink-defense.js';
+import { createTaintDefense } from '../../src/defenses/taint-defense.js';
 import { buildTraceGraph } from '../../src/taint/trace-graph.js';
 import { defaultPolicy } from '../../src/taint/policy.js';
 import { labelsOf } from '../../src/taint/labels.js';

@@ -13,7 +13,6 @@ import {
   agentOfRequest,
   missingArguments,
   parseToolPath,
-  releaseAll,
   startToolServer,
   type DefenseMode,
   type SinkDefense,
@@ -21,6 +20,7 @@ import {
   type ToolServer,
 } from '../../src/tools/index.js';
 import { memoryLog } from '../../src/util/log.js';
+import { releaseAll } from '../../src/defenses/release-all.js';
 
 const SPECS: ToolSpec[] = [
   {

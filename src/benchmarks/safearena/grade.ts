@@ -9,13 +9,13 @@
  */
 import { tookEffect } from '../agentic.js';
 import type { AgenticTask, GradedRun, SecurityVerdict } from '../agentic.js';
-import type { Judge } from '../agentharm/judge.js';
+import type { Ask } from '../../util/ask.js';
 import { runRefusal } from '../refusal.js';
 import { programHtml, stringMatch, urlMatch, type EvalPart } from './evaluate.js';
 import { replaySite } from './site.js';
 import { safeArenaGrading } from './tools.js';
 
-export async function gradeSafeArena(task: AgenticTask, run: GradedRun, judge?: Judge): Promise<SecurityVerdict> {
+export async function gradeSafeArena(task: AgenticTask, run: GradedRun, judge?: Ask): Promise<SecurityVerdict> {
   const g = safeArenaGrading(task);
   const state = replaySite(g.sites, g.startUrl, run.events);
   const text = run.answer ?? '';

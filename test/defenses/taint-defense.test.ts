@@ -11,13 +11,13 @@ import path from 'node:path';
 import type { AgenticTask, ToolHandler, ToolSpec } from '../../src/benchmarks/agentic.js';
 import type { ProxyCall } from '../../src/runlog/schema.js';
 import { ToolSession, type DefenseMode, type SinkDefense } from '../../src/tools/index.js';
-import { createTaintDefense, taintDefenseName } from '../../src/taint/sink-defense.js';
-import { createGlobalJudge, createLocalJudge, parseJudgeAnswer, renderTrace } from '../../src/taint/judges.js';
+import { createTaintDefense, taintDefenseName } from '../../src/defenses/taint-defense.js';
+import { createGlobalJudge, createLocalJudge, parseJudgeAnswer, renderTrace } from '../../src/defenses/judges.js';
 import { createIntentAnnotator, parseRequestAnnotation } from '../../src/taint/annotate.js';
 import { defaultPolicy } from '../../src/taint/policy.js';
 import type { SinkVerdict } from '../../src/taint/adjudicate.js';
 import { startReplayServer, type ModelServerHandle } from '../../src/model/index.js';
-import { createSemanticModel } from '../../src/proxy/semantic-model.js';
+import { createSemanticModel } from '../../src/model/ask.js';
 import { silentLog } from '../../src/util/log.js';
 import { chatCall } from '../helpers/chat-call.js';
 
