@@ -6,7 +6,7 @@
  * answer quoted, so a confused judge shows up in the run log instead of silently deciding.
  */
 import type { ProxyCall, SinkDecision } from '../runlog/schema.js';
-import type { ToolEvent } from '../benchmarks/agentic.js';
+import type { ToolEvent } from '../benchmarks/agentic/agentic.js';
 import type { SinkDefense, StagedCall, TraceSource } from '../tools/types.js';
 import type { Ask } from '../model/ask.js';
 import { JUDGE_GLOBAL_TEMPLATE, JUDGE_LOCAL_TEMPLATE, fill, jsonObjectIn, loadTemplate } from '../taint/judge-prompts.js';

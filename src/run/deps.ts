@@ -3,7 +3,7 @@
  * dies, a sandbox that is missing) while the rest stays real.
  */
 import type { Config } from '../config/load.js';
-import type { BenchmarkSuite } from '../benchmarks/suite.js';
+import type { BenchmarkSuite } from '../benchmarks/core/suite.js';
 import { detectIsolation, type Isolation } from '../sandbox/index.js';
 import { startModel, probeModels, type ModelEndpoint, type StartModelOptions } from '../model/index.js';
 import { startProxy, InvocationRegistry, createSemanticModel, type ProxyHandle } from '../proxy/index.js';

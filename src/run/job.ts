@@ -9,7 +9,7 @@
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config/load.js';
-import type { BenchmarkSuite } from '../benchmarks/suite.js';
+import type { BenchmarkSuite } from '../benchmarks/core/suite.js';
 import type { InstanceResult, RunLog } from '../runlog/schema.js';
 import type { ToolServer } from '../tools/index.js';
 import type { OtlpReceiver } from '../otlp/index.js';
@@ -22,7 +22,7 @@ import type { ModelEndpoint, ProcessLedger } from '../model/index.js';
 import { runPool } from '../util/pool.js';
 import { silentProgress, type Progress } from './progress.js';
 import { realDeps, type JobDeps } from './deps.js';
-import { shardSlice } from '../benchmarks/sample.js';
+import { shardSlice } from '../benchmarks/core/sample.js';
 import { assembleRunLog, sortResults, writeRunFiles } from './assemble.js';
 import { callNotes } from './call-notes.js';
 import type { Injector } from '../inject/index.js';

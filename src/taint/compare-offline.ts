@@ -7,7 +7,7 @@
  * would not have found another way around a block. ASR, TCR and paired success come out per
  * defense, side by side, with Wilson intervals.
  */
-import type { AgenticTask, SinkLabel, ToolEvent } from '../benchmarks/agentic.js';
+import type { AgenticTask, SinkLabel, ToolEvent } from '../benchmarks/agentic/agentic.js';
 import type { ProxyCall, SinkDecision } from '../runlog/schema.js';
 import { rate, type Rate } from '../scoring/security-metrics.js';
 import { runPool } from '../util/pool.js';

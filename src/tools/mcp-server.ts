@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type RequestInfo } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolEvent } from '../benchmarks/agentic.js';
+import type { ToolEvent } from '../benchmarks/agentic/agentic.js';
 import { AGENT_HEADER, closeServer, headerValue, listenLocal, sendJson } from '../model/http-util.js';
 import type { Log } from '../util/log.js';
 import { ToolSession } from './session.js';

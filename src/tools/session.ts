@@ -3,7 +3,7 @@
  * simulation and records every call as a ToolEvent in call order. Transport-free, so the MCP
  * server is only the wiring around it.
  */
-import type { AgenticTask, SinkLabel, ToolEvent, ToolHandler, ToolSpec } from '../benchmarks/agentic.js';
+import type { AgenticTask, SinkLabel, ToolEvent, ToolHandler, ToolSpec } from '../benchmarks/agentic/agentic.js';
 import { adjudicate } from './defense-answer.js';
 import type { DefenseMode, SinkDefense, ToolSessionOptions } from './types.js';
 

@@ -2,7 +2,7 @@
  * The MCP tool server's contract with the run: one tool session per pipeline invocation, a
  * defense that adjudicates every staged hard-sink call, and the events the grader reads.
  */
-import type { AgenticTask, SinkLabel, ToolEvent, ToolHandler } from '../benchmarks/agentic.js';
+import type { AgenticTask, SinkLabel, ToolEvent, ToolHandler } from '../benchmarks/agentic/agentic.js';
 
 import type { ProxyCall, SinkDecision } from '../runlog/schema.js';
 import type { OtlpSpan } from '../otlp/index.js';

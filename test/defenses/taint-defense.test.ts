@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { AgenticTask, ToolHandler, ToolSpec } from '../../src/benchmarks/agentic.js';
+import type { AgenticTask, ToolHandler, ToolSpec } from '../../src/benchmarks/agentic/agentic.js';
 import type { ProxyCall } from '../../src/runlog/schema.js';
 import { ToolSession, type DefenseMode, type SinkDefense } from '../../src/tools/index.js';
 import { createTaintDefense, taintDefenseName } from '../../src/defenses/taint-defense.js';

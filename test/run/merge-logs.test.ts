@@ -12,7 +12,7 @@ import { EXIT, main } from '../../src/cli/main.js';
 import { expandRunLogPaths, mergeRunLogs } from '../../src/run/merge-logs.js';
 import { parseRunLog, type RunLog } from '../../src/runlog/schema.js';
 import { computeMetrics } from '../../src/scoring/metrics.js';
-import { shardSlice } from '../../src/benchmarks/sample.js';
+import { shardSlice } from '../../src/benchmarks/core/sample.js';
 
 let dir: string;
 beforeAll(async () => {

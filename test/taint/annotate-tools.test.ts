@@ -7,7 +7,7 @@ import { describe, expect, it } from '@jest/globals';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { AgenticTask, ToolSpec } from '../../src/benchmarks/agentic.js';
+import type { AgenticTask, ToolSpec } from '../../src/benchmarks/agentic/agentic.js';
 import { createIntentAnnotator, parseToolAnnotation } from '../../src/taint/annotate.js';
 import { createTaintDefense } from '../../src/defenses/taint-defense.js';
 import { buildTraceGraph } from '../../src/taint/trace-graph.js';

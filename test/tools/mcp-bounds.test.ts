@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { releaseAll } from '../../src/defenses/release-all.js';
 import { startToolServer, type ToolServer } from '../../src/tools/index.js';
-import type { AgenticTask, ToolHandler } from '../../src/benchmarks/agentic.js';
+import type { AgenticTask, ToolHandler } from '../../src/benchmarks/agentic/agentic.js';
 import { memoryLog } from '../../src/util/log.js';
 import { isCut, jsonChunks } from '../../src/runlog/bound.js';
 

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { AgenticTask, ToolEvent, ToolHandler, ToolSpec } from '../../src/benchmarks/agentic.js';
+import type { AgenticTask, ToolEvent, ToolHandler, ToolSpec } from '../../src/benchmarks/agentic/agentic.js';
 import {
   STILL_RUNNING,
   ToolSession,

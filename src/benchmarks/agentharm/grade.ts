@@ -16,8 +16,8 @@
  * missing argument still counts as called, as upstream reads the assistant's tool calls). Without a
  * judge model the judged criteria are left out of the score (details.skipped says which).
  */
-import { notStopped, type AgenticTask, type GradedRun, type SecurityVerdict } from '../agentic.js';
-import { runRefusal } from '../refusal.js';
+import { notStopped, type AgenticTask, type GradedRun, type SecurityVerdict } from '../agentic/agentic.js';
+import { runRefusal } from '../agentic/refusal.js';
 import { behaviourSpec } from './behaviours/index.js';
 import type { OrderRule, RoleSpec } from './behaviour.js';
 import { isCorrectOrder, type CallRecord, type Criterion, type GradeContext } from './criteria.js';

@@ -7,10 +7,10 @@
  * whatever the others say). SafeArena itself has no refusal measure: refusal is recorded (judge over
  * every assistant message, or phrases) but never changes whether the harmful task was done.
  */
-import { tookEffect } from '../agentic.js';
-import type { AgenticTask, GradedRun, SecurityVerdict } from '../agentic.js';
+import { tookEffect } from '../agentic/agentic.js';
+import type { AgenticTask, GradedRun, SecurityVerdict } from '../agentic/agentic.js';
 import type { Ask } from '../../util/ask.js';
-import { runRefusal } from '../refusal.js';
+import { runRefusal } from '../agentic/refusal.js';
 import { programHtml, stringMatch, urlMatch, type EvalPart } from './evaluate.js';
 import { replaySite } from './site.js';
 import { safeArenaGrading } from './tools.js';

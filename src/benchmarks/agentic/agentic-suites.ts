@@ -8,15 +8,15 @@
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import type { AgenticTask, GradedRun, SecurityVerdict, ToolEvent, ToolHandler } from './agentic.js';
-import type { Ask } from '../util/ask.js';
-import { defaultDataDir } from './humaneval/index.js';
-import { benchmarkDataDir, isPinnedBenchmark } from './data/store.js';
-import { displayPath } from './humaneval-suite.js';
+import type { Ask } from '../../util/ask.js';
+import { defaultDataDir } from '../humaneval/index.js';
+import { benchmarkDataDir, isPinnedBenchmark } from '../data/store.js';
+import { displayPath } from '../humaneval-suite.js';
 import { assistantMessages } from './refusal.js';
-import { stratifiedSample } from './sample.js';
-import { defineBenchmark, type BenchmarkDefinition, type BenchmarkLoadContext, type TraceToolSpec } from './definition.js';
-import type { BenchmarkSuite, SuiteInstance, Verdict } from './suite.js';
-import type { Task } from './types.js';
+import { stratifiedSample } from '../core/sample.js';
+import { defineBenchmark, type BenchmarkDefinition, type BenchmarkLoadContext, type TraceToolSpec } from '../core/definition.js';
+import type { BenchmarkSuite, SuiteInstance, Verdict } from '../core/suite.js';
+import type { Task } from '../core/types.js';
 
 /** What every agentic benchmark's settings have. */
 export interface AgenticSettings {
