@@ -11,7 +11,7 @@ import { Session } from 'node:inspector/promises';
 import { parseConfig } from '../src/config/load.js';
 import { runJob } from '../src/run/job.js';
 import { realDeps, type JobDeps } from '../src/run/deps.js';
-import type { BenchmarkSuite } from '../src/benchmarks/suite.js';
+import type { BenchmarkSuite } from '../src/benchmarks/core/suite.js';
 import { silentLog } from '../src/util/log.js';
 import { reservePort } from '../src/model/servers/lifecycle.js';
 import type { PipelineRunner } from '../src/pipeline/index.js';

@@ -6,8 +6,9 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { AgenticTask } from '../src/benchmarks/agentic.js';
-import { releaseAll, startToolServer } from '../src/tools/index.js';
+import type { AgenticTask } from '../src/benchmarks/agentic/agentic.js';
+import { releaseAll } from '../src/defenses/release-all.js';
+import { startToolServer } from '../src/tools/index.js';
 import { silentLog } from '../src/util/log.js';
 
 const TASK: AgenticTask = {

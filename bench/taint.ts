@@ -24,7 +24,7 @@ import { defaultPolicy } from '../src/taint/policy.js';
 import { buildTraceGraph } from '../src/taint/trace-graph.js';
 import type { BuiltTrace, SinkSite } from '../src/taint/trace-graph.js';
 import type { ProxyCall } from '../src/runlog/schema.js';
-import type { ToolEvent } from '../src/benchmarks/agentic.js';
+import type { ToolEvent } from '../src/benchmarks/agentic/agentic.js';
 import { mulberry32 } from '../src/util/random.js';
 
 v8.setFlagsFromString('--expose-gc');

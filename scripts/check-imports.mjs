@@ -1,7 +1,8 @@
 // Checks that the folders of src/ import only downward along the order docs/architecture.md states
 // ("Import order"): a folder may import the folders listed before it, never one listed after it,
-// except the upward imports that page lists as still to be removed. An exception that no import
-// needs any more also fails, so the list only shrinks. Exit 1 with every offending import named.
+// except upward imports that page lists in a table as still to be removed (none today; no table
+// means none). An exception that no import needs any more also fails, so the list only shrinks.
+// Exit 1 with every offending import named.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';

@@ -8,7 +8,7 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { AgenticTask, ToolEvent, ToolHandler, ToolSpec } from '../../src/benchmarks/agentic.js';
+import type { AgenticTask, ToolEvent, ToolHandler, ToolSpec } from '../../src/benchmarks/agentic/agentic.js';
 import type { ProxyCall } from '../../src/runlog/schema.js';
 import type { OfflineCase } from '../../src/taint/compare-offline.js';
 import { loadAsb, toolHandlers as asbHandlers } from '../../src/benchmarks/asb/index.js';

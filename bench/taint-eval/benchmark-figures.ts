@@ -6,9 +6,9 @@
 import path from 'node:path';
 import { existsSync } from 'node:fs';
 import { evaluateDefenses, type DefenseRow, type OfflineCase } from '../../src/taint/compare-offline.js';
-import { createTaintDefense } from '../../src/taint/sink-defense.js';
+import { createTaintDefense } from '../../src/defenses/taint-defense.js';
 import { defaultPolicy } from '../../src/taint/policy.js';
-import { releaseAll } from '../../src/tools/index.js';
+import { releaseAll } from '../../src/defenses/release-all.js';
 import { agentHarmCases, asbCases, hasBenchmarkData, redCodeCases, safeArenaCases } from './benchmark-cases.js';
 
 export interface BenchmarkFigures {

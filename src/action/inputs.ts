@@ -5,7 +5,7 @@
 import * as core from '@actions/core';
 import type { Config } from '../config/load.js';
 import { MODEL_KINDS } from '../config/schema.js';
-import { parseShardSpec } from '../benchmarks/sample.js';
+import { parseShardSpec } from '../benchmarks/core/sample.js';
 import { checkRemote } from '../history/git.js';
 
 export interface ActionInputs {

@@ -14,7 +14,7 @@ import { evaluateGate, type GateResult } from '../scoring/gate.js';
 import { loadGithubContext, type GithubContext } from '../github/context.js';
 import { checkEventSafety } from '../github/safety.js';
 import { gitIn } from '../history/git.js';
-import { expandRunLogPaths, mergeRunLogFiles } from '../runlog/merge.js';
+import { expandRunLogPaths, mergeRunLogFiles } from '../run/merge-logs.js';
 import { applyOverrides, readInputs, type ActionInputs } from './inputs.js';
 import { actionLog } from './log.js';
 import { publishCutShort, publishRun, publishShard, type Produced } from './publish.js';

@@ -17,7 +17,7 @@ import { renderComment } from '../report/comment.js';
 import type { GithubContext } from '../github/context.js';
 import { createGithubClient } from '../github/client.js';
 import { explainCommentFailure, octokitComments, upsertStickyComment } from '../github/sticky-comment.js';
-import { branchTrend, entryFromRunLog, findBase, type HistoryEntry, type HistoryRead } from '../history/entry.js';
+import { branchTrend, entryFromRunLog, findBase, type HistoryEntry, type HistoryRead } from '../scoring/history-entry.js';
 import { openHistoryStore } from '../history/open.js';
 import type { HistoryStore } from '../history/store.js';
 import type { ActionInputs } from './inputs.js';

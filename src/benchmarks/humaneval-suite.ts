@@ -2,10 +2,10 @@
 import os from 'node:os';
 import path from 'node:path';
 import { HumanEvalScorer, loadHumanEval, resolveHumanEvalFile, type HumanEvalProblem } from './humaneval/index.js';
-import { sampleIds } from './sample.js';
-import type { BenchmarkSuite } from './suite.js';
-import type { BenchmarkLoadContext } from './definition.js';
-import type { Task } from './types.js';
+import { sampleIds } from './core/sample.js';
+import type { BenchmarkSuite } from './core/suite.js';
+import type { BenchmarkLoadContext } from './core/definition.js';
+import type { Task } from './core/types.js';
 
 /** Paths under the working directory are shown relative, so reports read the same on every machine. */
 export function displayPath(file: string): string {

@@ -4,7 +4,7 @@
  * a benchmark is its folder (which exports a `BenchmarkDefinition`) plus one line here.
  * See the CONTRIBUTING.md, "Extending saboteur".
  */
-import type { BenchmarkDefinition } from './definition.js';
+import type { BenchmarkDefinition } from './core/definition.js';
 import { agentHarmBenchmark } from './agentharm/benchmark.js';
 import { asbBenchmark } from './asb/benchmark.js';
 import { humanEvalBenchmark } from './humaneval/benchmark.js';

@@ -5,7 +5,7 @@
  */
 import type { Config } from '../config/load.js';
 import { evaluateGate } from '../scoring/gate.js';
-import { entryFromRunLog } from '../history/entry.js';
+import { entryFromRunLog } from '../scoring/history-entry.js';
 import { combineGate, compareWithBase, regressionChecks, type Comparison } from '../scoring/regression.js';
 import { renderComment } from '../report/comment.js';
 import type { RunLog } from '../runlog/schema.js';

@@ -6,7 +6,7 @@
  */
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { entryFromRunLog, parseHistory } from '../history/entry.js';
+import { entryFromRunLog, parseHistory } from '../scoring/history-entry.js';
 import { FileStore } from '../history/file-store.js';
 import { renderDashboard } from '../history/dashboard.js';
 import { writeFileAtomic } from '../runlog/write.js';

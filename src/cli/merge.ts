@@ -3,7 +3,7 @@ import path from 'node:path';
 import { lockOutDir } from '../run/out-lock.js';
 import { writeRunFiles, type RunFiles } from '../run/assemble.js';
 import { summaryLine } from '../report/markdown.js';
-import { expandRunLogPaths, mergeRunLogFiles } from '../runlog/merge.js';
+import { expandRunLogPaths, mergeRunLogFiles } from '../run/merge-logs.js';
 import { parseArgs, usageOf, UsageError, type FlagSpec } from './args.js';
 import { EXIT, gateExit, wantsHelp, type CliIo } from './io.js';
 import { evaluateGate } from '../scoring/gate.js';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { loadConfig } from '../config/load.js';
 import { runJob } from '../run/job.js';
 import { lineProgress, ttyProgress } from '../run/progress.js';
-import { parseShardSpec } from '../benchmarks/sample.js';
+import { parseShardSpec } from '../benchmarks/core/sample.js';
 import { parseArgs, usageOf, UsageError, type FlagSpec } from './args.js';
 import { cliLog, EXIT, gateExit, wantsHelp, type CliIo } from './io.js';
 import { evaluateGate } from '../scoring/gate.js';

@@ -4,8 +4,9 @@
  * module (which exports a `DefenseDefinition`) plus one line here. The order is the order the
  * config's example lists them in. See the CONTRIBUTING.md, "Extending saboteur".
  */
-import { createGlobalJudge, createLocalJudge, createTaintDefense } from '../taint/index.js';
-import { releaseAll } from '../tools/builtin-defenses.js';
+import { createGlobalJudge, createLocalJudge } from './judges.js';
+import { createTaintDefense } from './taint-defense.js';
+import { releaseAll } from './release-all.js';
 import { checkRegistry } from '../util/registry.js';
 import type { DefenseDefinition } from './types.js';
 

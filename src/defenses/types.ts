@@ -4,8 +4,9 @@
  * registry (`registry.ts`) lists them, and the config (`defenses:`, `gate.asr.defense`), its error
  * examples and the run read them from there. See the CONTRIBUTING.md, "Extending saboteur".
  */
-import type { SinkDefense } from '../tools/types.js';
-import type { Ask, IntentAnnotator, Policy, TraceSource } from '../taint/index.js';
+import type { SinkDefense, TraceSource } from '../tools/types.js';
+import type { Ask } from '../model/ask.js';
+import type { IntentAnnotator, Policy } from '../taint/index.js';
 
 /** What a defense may use, built once per run (the policy is read before any instance starts). */
 export interface DefenseContext {

@@ -10,7 +10,7 @@
  */
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { addEntry, parseHistory, serializeHistory, type HistoryEntry, type HistoryRead } from './entry.js';
+import { addEntry, parseHistory, serializeHistory, type HistoryEntry, type HistoryRead } from '../scoring/history-entry.js';
 import { checkBranch, checkRemote, displayRemote, gitAuthEnv, gitError, gitIn, type Git, type GitResult } from './git.js';
 import { corruptName, type AppendResult, type HistoryStore } from './store.js';
 import { renderDashboard } from './dashboard.js';

@@ -6,7 +6,7 @@
  * its script element; the page builds its SVG with DOM calls only, so stored text is never parsed
  * as HTML.
  */
-import type { HistoryEntry } from './entry.js';
+import type { HistoryEntry } from '../scoring/history-entry.js';
 import { metricInfo, sortMetricIds } from '../scoring/metric-id.js';
 import { escapeHtml, scriptJson } from '../report/escape.js';
 

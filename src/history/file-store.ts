@@ -6,7 +6,7 @@
  */
 import { mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { addEntry, parseHistory, serializeHistory, type HistoryEntry, type HistoryRead } from './entry.js';
+import { addEntry, parseHistory, serializeHistory, type HistoryEntry, type HistoryRead } from '../scoring/history-entry.js';
 import { corruptName, type AppendResult, type HistoryStore } from './store.js';
 import { renderDashboard } from './dashboard.js';
 

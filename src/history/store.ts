@@ -1,5 +1,5 @@
 /** Where the history lives: a data branch of a git repository, or a JSON file. */
-import type { HistoryEntry, HistoryRead } from './entry.js';
+import type { HistoryEntry, HistoryRead } from '../scoring/history-entry.js';
 
 export interface AppendResult {
   /** The history as stored after the write. */

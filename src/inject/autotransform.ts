@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { detectRefusal } from '../benchmarks/refusal.js';
+import { detectRefusal } from '../benchmarks/agentic/refusal.js';
 import type { SabotageProfile } from '../runlog/schema.js';
 import { fillTemplate, loadPromptFile } from '../util/prompts.js';
 import type { Log } from '../util/log.js';

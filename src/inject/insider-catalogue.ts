@@ -9,7 +9,7 @@
  * The choice is keyed by (seed, benchmark, instance): the same seed gives every instance the same
  * objective on any machine, and every defense of a run faces the same objective.
  */
-import type { ToolSpec } from '../benchmarks/agentic.js';
+import type { ToolSpec } from '../benchmarks/agentic/agentic.js';
 import type { InsiderObjective } from '../runlog/schema.js';
 import { rngFor } from './prng.js';
 import { fillTemplate } from '../util/prompts.js';

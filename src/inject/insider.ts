@@ -8,7 +8,7 @@
  * sink that took effect carrying the objective's target (for code, the payload in the returned
  * code), with every attempt and the defense's word on it.
  */
-import { tookEffect, type ToolEvent } from '../benchmarks/agentic.js';
+import { tookEffect, type ToolEvent } from '../benchmarks/agentic/agentic.js';
 import type { InsiderObjective, InsiderResult, ProxyCall } from '../runlog/schema.js';
 import { fillTemplate, loadPromptFile } from '../util/prompts.js';
 import { targetsCall, type InjectionContext, type Injector } from './types.js';

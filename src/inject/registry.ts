@@ -3,7 +3,7 @@
  * `variants.malicious.method`. The config schema and its example, and the run, read this table:
  * a method is its module (which builds an `Injector`) plus one line here.
  */
-import { createSemanticModel } from '../proxy/semantic-model.js';
+import { createSemanticModel } from '../model/ask.js';
 import { checkRegistry } from '../util/registry.js';
 import type { Log } from '../util/log.js';
 import { createAutoInjector } from './autoinject.js';

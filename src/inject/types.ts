@@ -5,7 +5,7 @@
  * instead: they give the target agent's call a new system prompt before it reaches the model.
  */
 import type { CallRewrite, Corruption, Hit, InsiderObjective, SabotageProfile } from '../runlog/schema.js';
-import type { Variant } from '../benchmarks/types.js';
+import type { Variant } from '../benchmarks/core/types.js';
 import type { ToolCall } from '../model/openai-wire.js';
 
 /** The names of the methods (src/inject/registry.ts) as `Injector.method` reports them. */

@@ -1,27 +1,8 @@
 /**
- * The span as saboteur keeps it: one OTLP span with its attributes flattened to plain values and
- * the log events the pipeline's instrumentation emitted for it (OTLP logs carrying a span id)
- * joined in as events. Stored in the run log's trace; read by the GenAI view.
+ * What the OTLP readers hand on: spans in the run log's shape (`runlog/otlp-spans.ts`, stored in
+ * the trace) and the log records that belong to a span, joined into it as events.
  */
-import { z } from 'zod';
-
-export const otlpEventSchema = z.object({ name: z.string(), timeMs: z.number(), attributes: z.record(z.string(), z.unknown()) });
-export type OtlpEvent = z.infer<typeof otlpEventSchema>;
-
-export const otlpSpanSchema = z.object({
-  traceId: z.string(),
-  spanId: z.string(),
-  parentSpanId: z.string().optional(),
-  name: z.string(),
-  startMs: z.number(),
-  endMs: z.number(),
-  attributes: z.record(z.string(), z.unknown()),
-  events: z.array(otlpEventSchema).optional(),
-  service: z.string().optional(),
-  /** The instrumentation scope that wrote it (e.g. `@arizeai/openinference-instrumentation-openai`, `ai`). */
-  scope: z.string().optional(),
-});
-export type OtlpSpan = z.infer<typeof otlpSpanSchema>;
+export { otlpEventSchema, otlpSpanSchema, type OtlpEvent, type OtlpSpan } from '../runlog/otlp-spans.js';
 
 /** One OTLP log record that belongs to a span: an event of the GenAI conventions (`gen_ai.user.message`, `gen_ai.choice`, …). */
 export interface OtlpLogEvent {

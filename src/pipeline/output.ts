@@ -2,7 +2,7 @@
  * Reading what a pipeline answered (docs/pipeline-contract.md, "The answer"): `{completion?, answer?}` from SABOTEUR_OUTPUT_FILE,
  * else from the last JSON object line of stdout. Pure: the runners hand in the text they read.
  */
-import type { PipelineOutput } from '../benchmarks/types.js';
+import type { PipelineOutput } from '../benchmarks/core/types.js';
 
 /** What a result carries of stderr (or of an error body). */
 export const STDERR_TAIL_BYTES = 2048;

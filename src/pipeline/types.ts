@@ -1,5 +1,5 @@
 /** The runner's contract with the scheduler: one task in, one result out, never a throw for a bad run. */
-import type { Task, Variant, PipelineOutput } from '../benchmarks/types.js';
+import type { Task, Variant, PipelineOutput } from '../benchmarks/core/types.js';
 import type { Log } from '../util/log.js';
 import type { SharedContract } from './env.js';
 import type { Fence, FenceInfo } from './fence.js';

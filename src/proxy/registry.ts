@@ -3,7 +3,7 @@
  * here to attribute every call to its task instance and variant, so concurrent runs never mix.
  */
 import { randomBytes } from 'node:crypto';
-import type { Variant } from '../benchmarks/types.js';
+import type { Variant } from '../benchmarks/core/types.js';
 import type { InsiderObjective, ProxyCall } from '../runlog/schema.js';
 
 export interface InvocationInfo {

@@ -7,7 +7,7 @@
  */
 import type { GateSettings } from '../scoring/gate.js';
 import type { GateCheck, GateResult } from '../scoring/gate.js';
-import { figureIn, type Figure, type HistoryEntry } from '../history/entry.js';
+import { figureIn, type Figure, type HistoryEntry } from '../scoring/history-entry.js';
 import type { Comparison } from '../scoring/regression.js';
 import { metricInfo, sortMetricIds } from '../scoring/metric-id.js';
 import type { RunLog } from '../runlog/schema.js';

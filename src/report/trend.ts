@@ -3,7 +3,7 @@
  * branch's last stored runs, with this run as the last point. GitHub renders Mermaid blocks in
  * comments; elsewhere the block reads as a plain list of numbers.
  */
-import { figureIn, type HistoryEntry } from '../history/entry.js';
+import { figureIn, type HistoryEntry } from '../scoring/history-entry.js';
 import { metricInfo, parseMetricId } from '../scoring/metric-id.js';
 import { mermaidText as label } from './escape.js';
 

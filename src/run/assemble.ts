@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { redactDeep, secretValuesOf } from '../runlog/redact.js';
 import type { Config } from '../config/load.js';
-import type { BenchmarkSuite } from '../benchmarks/suite.js';
+import type { BenchmarkSuite } from '../benchmarks/core/suite.js';
 import type { Isolation } from '../sandbox/index.js';
 import { RUN_LOG_VERSION, type InstanceResult, type RunLog, type SabotageProfile } from '../runlog/schema.js';
 import { summarizeSabotage } from '../scoring/sabotage.js';

@@ -3,7 +3,7 @@
  * dies, a sandbox that is missing) while the rest stays real.
  */
 import type { Config } from '../config/load.js';
-import type { BenchmarkSuite } from '../benchmarks/suite.js';
+import type { BenchmarkSuite } from '../benchmarks/core/suite.js';
 import { detectIsolation, type Isolation } from '../sandbox/index.js';
 import { startModel, probeModels, type ModelEndpoint, type StartModelOptions } from '../model/index.js';
 import { startProxy, InvocationRegistry, createSemanticModel, type ProxyHandle } from '../proxy/index.js';
@@ -11,7 +11,7 @@ import type { Injector } from '../inject/index.js';
 import { INJECTION_METHODS } from '../inject/registry.js';
 import { createPipelineRunner, type PipelineRunner, type RunnerOptions } from '../pipeline/index.js';
 import type { Log } from '../util/log.js';
-import type { Judge } from '../benchmarks/agentic-suites.js';
+import type { Ask } from '../model/ask.js';
 import { startToolServer, type DefenseMode, type SinkDefense, type ToolServer } from '../tools/index.js';
 import { createIntentAnnotator, loadPolicy } from '../taint/index.js';
 import { startOtlpReceiver, type OtlpReceiver, type OtlpSpan } from '../otlp/index.js';
@@ -25,7 +25,7 @@ export interface SuiteContext {
   cacheDir: string;
   log: Log;
   /** The configured model as a grader (AgentHarm's LLM-judged criteria). */
-  judge?: Judge;
+  judge?: Ask;
 }
 
 /** What a defense may read of its own instance while the pipeline runs. */
@@ -57,12 +57,12 @@ export interface JobDeps {
    * A model as a judge, marked with the agent saboteur-judge (a cassette can answer it): the served
    * model, or the one `judge` in saboteur.yml names (its own endpoint and key when it gives them).
    */
-  createJudge(model: ModelEndpoint, judge?: Config['judge']): { judge: Judge; close(): void };
+  createJudge(model: ModelEndpoint, judge?: Config['judge']): { judge: Ask; close(): void };
   /**
    * Builds the defenses of a job once (the policy is read here, so a bad policy stops the run
    * before any instance), and returns the per-instance factory.
    */
-  createDefenses(config: Config, ctx: { judge: Judge; cacheDir: string }): Promise<DefenseFactory>;
+  createDefenses(config: Config, ctx: { judge: Ask; cacheDir: string }): Promise<DefenseFactory>;
   startOtlpReceiver(log: Log): Promise<OtlpReceiver>;
 }
 

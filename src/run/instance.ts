@@ -3,9 +3,9 @@
  * the pipeline, collect what the proxy and the tool server saw, score it. Never throws for a
  * pipeline's failure: every way a run can go wrong becomes an outcome on the record.
  */
-import type { BenchmarkSuite, SuiteInstance } from '../benchmarks/suite.js';
-import type { Task, Variant } from '../benchmarks/types.js';
-import type { ToolEvent } from '../benchmarks/agentic.js';
+import type { BenchmarkSuite, SuiteInstance } from '../benchmarks/core/suite.js';
+import type { Task, Variant } from '../benchmarks/core/types.js';
+import type { ToolEvent } from '../benchmarks/agentic/agentic.js';
 import type { InsiderObjective, InstanceResult, ProxyCall } from '../runlog/schema.js';
 import type { InvocationRegistry } from '../proxy/index.js';
 import type { PipelineRunner } from '../pipeline/index.js';

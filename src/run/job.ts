@@ -9,11 +9,11 @@
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config/load.js';
-import type { BenchmarkSuite } from '../benchmarks/suite.js';
+import type { BenchmarkSuite } from '../benchmarks/core/suite.js';
 import type { InstanceResult, RunLog } from '../runlog/schema.js';
 import type { ToolServer } from '../tools/index.js';
 import type { OtlpReceiver } from '../otlp/index.js';
-import type { Judge } from '../benchmarks/agentic-suites.js';
+import type { Ask } from '../model/ask.js';
 import type { Isolation } from '../sandbox/index.js';
 import { itemKey, runInstance, type InstanceContext, type WorkItem } from './instance.js';
 import { summaryLine } from '../report/markdown.js';
@@ -22,7 +22,7 @@ import type { ModelEndpoint, ProcessLedger } from '../model/index.js';
 import { runPool } from '../util/pool.js';
 import { silentProgress, type Progress } from './progress.js';
 import { realDeps, type JobDeps } from './deps.js';
-import { shardSlice } from '../benchmarks/sample.js';
+import { shardSlice } from '../benchmarks/core/sample.js';
 import { assembleRunLog, sortResults, writeRunFiles } from './assemble.js';
 import { callNotes } from './call-notes.js';
 import type { Injector } from '../inject/index.js';
@@ -106,7 +106,7 @@ async function probeSandbox(s: JobState): Promise<void> {
   });
 }
 
-async function loadBenchmarks(s: JobState, judge: Judge): Promise<void> {
+async function loadBenchmarks(s: JobState, judge: Ask): Promise<void> {
   await s.log.group('Benchmarks', async () => {
     for (const suite of await s.deps.loadSuites(s.config, {
       limit: s.opts.limit,
@@ -158,8 +158,8 @@ async function serveModel(s: JobState): Promise<ModelEndpoint> {
 async function startServices(
   s: JobState,
   model: ModelEndpoint,
-  setJudges: (defense: Judge, grader: Judge) => void,
-  lateJudge: Judge,
+  setJudges: (defense: Ask, grader: Ask) => void,
+  lateJudge: Ask,
 ): Promise<Services> {
   const { config, opts, log, deps, cleanups } = s;
   const modelName = model.model ?? config.model.model ?? 'default';
@@ -386,10 +386,10 @@ async function runLocked(config: Config, opts: RunOptions, deps: JobDeps): Promi
   try {
     await phase(probeSandbox(s));
     // Graders and judge defenses that ask a model are built before it starts; they reach it once it serves.
-    let judgeModel: Judge | undefined;
-    let graderModel: Judge | undefined;
+    let judgeModel: Ask | undefined;
+    let graderModel: Ask | undefined;
     const late =
-      (get: () => Judge | undefined): Judge =>
+      (get: () => Ask | undefined): Ask =>
       async (prompt) => {
         const ask = get();
         if (!ask) throw new Error('the model is not serving yet');

@@ -3,7 +3,7 @@
  * `compare`, `merge` and the history read only this. Bump RUN_LOG_VERSION on any breaking change.
  */
 import { z } from 'zod';
-import { otlpSpanSchema } from '../otlp/schema.js';
+import { otlpSpanSchema } from './otlp-spans.js';
 import { jsonProblem } from '../util/input-file.js';
 
 /** What a defense decides about a staged sink call: one list for the run log, the tool server and the validator. */

@@ -8,9 +8,9 @@
  * Pure: two history entries and the thresholds in, verdicts out.
  */
 import type { GateCheck, GateResult, GateSettings } from './gate.js';
-import type { Figure, HistoryEntry } from '../history/entry.js';
+import type { Figure, HistoryEntry } from './history-entry.js';
 import { metricInfo, sortMetricIds, type MetricId } from './metric-id.js';
-import { figureIn } from '../history/entry.js';
+import { figureIn } from './history-entry.js';
 import { fisherExactGreater } from './stats.js';
 
 export interface Comparison {

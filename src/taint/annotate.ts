@@ -14,8 +14,7 @@ import { isSinkLabel, isSourceLabel, type SinkLabel, type SourceLabel } from './
 import { INTENT_TEMPLATE, NODE_TEMPLATE, TOOL_TEMPLATE, fill, jsonObjectIn, loadTemplate } from './judge-prompts.js';
 import type { ToolDefinition } from './tool-profile.js';
 import type { RequestAnnotation } from './trace-graph.js';
-
-export type Ask = (prompt: string) => Promise<string>;
+import type { Ask } from '../model/ask.js';
 
 export interface NodeAnnotation {
   sources: SourceLabel[];

@@ -7,14 +7,13 @@
  * would not have found another way around a block. ASR, TCR and paired success come out per
  * defense, side by side, with Wilson intervals.
  */
-import type { AgenticTask, SinkLabel, ToolEvent } from '../benchmarks/agentic.js';
+import type { AgenticTask, SinkLabel, ToolEvent } from '../benchmarks/agentic/agentic.js';
 import type { ProxyCall, SinkDecision } from '../runlog/schema.js';
 import { rate, type Rate } from '../scoring/security-metrics.js';
 import { runPool } from '../util/pool.js';
 import { ci, pct as percent } from '../report/format.js';
-import { adjudicate } from '../tools/builtin-defenses.js';
-import type { SinkDefense } from '../tools/types.js';
-import type { TraceSource } from './judges.js';
+import { adjudicate } from '../tools/defense-answer.js';
+import type { SinkDefense, TraceSource } from '../tools/types.js';
 import type { OtlpSpan } from '../otlp/index.js';
 
 export interface OfflineCase {

@@ -1,4 +1,4 @@
-/** The taint validator (docs/validator.md, "The taint validator", docs/taint-policy.md): graph, policy, propagation, adjudication, defenses, offline validation. */
+/** The taint validator (docs/validator.md, "The taint validator", docs/taint-policy.md): graph, policy, propagation, adjudication, offline validation; the defenses built on it are in `defenses/`. */
 export {
   GraphBuilder,
   NODE_KINDS,
@@ -43,9 +43,7 @@ export {
   type Decision,
   type AdjudicationOptions,
 } from './adjudicate.js';
-export { createTaintDefense, taintDefenseName, verdictReason, type TaintDefenseOptions } from './sink-defense.js';
-export { createLocalJudge, createGlobalJudge, parseJudgeAnswer, renderTrace, type TraceSoFar, type TraceSource } from './judges.js';
-export { createIntentAnnotator, type IntentAnnotator, type AnnotatorOptions, type Ask } from './annotate.js';
+export { createIntentAnnotator, type IntentAnnotator, type AnnotatorOptions } from './annotate.js';
 export {
   validateTrace,
   validateTraces,

@@ -3,7 +3,7 @@
  * propagation is a bitwise OR. Bits 0-5: sources, 6-11: hard sinks, 12: "reached from the root
  * request" (provenance, never released), which turns the provenance-gap check into one more label.
  */
-import { SINK_LABELS, SOURCE_LABELS, type SinkLabel, type SourceLabel } from '../benchmarks/agentic.js';
+import { SINK_LABELS, SOURCE_LABELS, type SinkLabel, type SourceLabel } from '../benchmarks/agentic/agentic.js';
 
 export { SINK_LABELS, SOURCE_LABELS, type SinkLabel, type SourceLabel };
 export type Label = SourceLabel | SinkLabel;

@@ -15,7 +15,7 @@
  * explains leave the call without provenance.
  */
 import type { ProxyCall } from '../runlog/schema.js';
-import type { SinkLabel, SourceLabel, ToolEvent, ToolSpec } from '../benchmarks/agentic.js';
+import type { SinkLabel, SourceLabel, ToolEvent, ToolSpec } from '../benchmarks/agentic/agentic.js';
 import { GraphBuilder, type TraceGraph } from './graph.js';
 import { ContentIndex, normalizeText, type ContentIndexOptions } from './content-links.js';
 import { ALL_MASK, ROOT_BIT, bitOf, maskOf } from './labels.js';

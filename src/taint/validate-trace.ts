@@ -12,9 +12,9 @@
  */
 import { LIMITS, readInputText } from '../util/input-file.js';
 import { BENCHMARKS } from '../benchmarks/registry.js';
-import type { TraceToolSpec } from '../benchmarks/definition.js';
+import type { TraceToolSpec } from '../benchmarks/core/definition.js';
 import { parseRunLog, proxyCallSchema, toolEventSchema, type ProxyCall } from '../runlog/schema.js';
-import type { ToolEvent } from '../benchmarks/agentic.js';
+import type { ToolEvent } from '../benchmarks/agentic/agentic.js';
 import { z } from 'zod';
 import { definitionOf } from './trace/tool-definitions.js';
 import { adjudicateTrace, formatPath, type SinkVerdict } from './adjudicate.js';

@@ -1,5 +1,5 @@
 /** The MCP tool server of the agentic benchmarks: tool sessions, staged sinks, tool events. */
-export { startToolServer, parseToolPath, agentOfRequest, releaseAll, type ToolServerOptions } from './mcp-server.js';
+export { startToolServer, parseToolPath, agentOfRequest, type ToolServerOptions } from './mcp-server.js';
 export {
   ToolSession,
   checkSessionOptions,
@@ -9,5 +9,5 @@ export {
   type CallOutcome,
   type ListedTool,
 } from './session.js';
-export { adjudicate } from './builtin-defenses.js';
+export { adjudicate } from './defense-answer.js';
 export type { SinkDefense, SinkDecision, StagedCall, ToolServer, ToolSessionOptions, DefenseMode } from './types.js';

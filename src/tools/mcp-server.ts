@@ -12,14 +12,13 @@ import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type RequestInfo } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolEvent } from '../benchmarks/agentic.js';
+import type { ToolEvent } from '../benchmarks/agentic/agentic.js';
 import { AGENT_HEADER, closeServer, headerValue, listenLocal, sendJson } from '../model/http-util.js';
 import type { Log } from '../util/log.js';
 import { ToolSession } from './session.js';
 import { boundToolEvent, boundValue, capText } from '../runlog/bound.js';
 import type { ToolServer, ToolSessionOptions } from './types.js';
 
-export { releaseAll } from './builtin-defenses.js';
 export type { SinkDefense, SinkDecision, StagedCall, ToolServer, ToolSessionOptions, DefenseMode } from './types.js';
 
 /** Characters a key may use: it travels unescaped in the URL path. */

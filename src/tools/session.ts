@@ -3,8 +3,8 @@
  * simulation and records every call as a ToolEvent in call order. Transport-free, so the MCP
  * server is only the wiring around it.
  */
-import type { AgenticTask, SinkLabel, ToolEvent, ToolHandler, ToolSpec } from '../benchmarks/agentic.js';
-import { adjudicate } from './builtin-defenses.js';
+import type { AgenticTask, SinkLabel, ToolEvent, ToolHandler, ToolSpec } from '../benchmarks/agentic/agentic.js';
+import { adjudicate } from './defense-answer.js';
 import type { DefenseMode, SinkDefense, ToolSessionOptions } from './types.js';
 
 export const STILL_RUNNING = 'still running when the tool session closed (the pipeline finished, was stopped or timed out)';

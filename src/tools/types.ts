@@ -2,9 +2,10 @@
  * The MCP tool server's contract with the run: one tool session per pipeline invocation, a
  * defense that adjudicates every staged hard-sink call, and the events the grader reads.
  */
-import type { AgenticTask, SinkLabel, ToolEvent, ToolHandler } from '../benchmarks/agentic.js';
+import type { AgenticTask, SinkLabel, ToolEvent, ToolHandler } from '../benchmarks/agentic/agentic.js';
 
-import type { SinkDecision } from '../runlog/schema.js';
+import type { ProxyCall, SinkDecision } from '../runlog/schema.js';
+import type { OtlpSpan } from '../otlp/index.js';
 
 export type { SinkDecision };
 
@@ -29,6 +30,16 @@ export interface SinkDefense {
   name: string;
   decide(call: StagedCall): Promise<{ decision: SinkDecision; reason?: string }>;
 }
+
+export interface TraceSoFar {
+  /** The instance's LLM calls seen by the proxy so far. */
+  calls: readonly ProxyCall[];
+  /** The pipeline's OTLP spans received so far. */
+  spans?: readonly OtlpSpan[];
+}
+
+/** What a defense may read of the instance's trace when a call is staged (the global judge, the taint validator). */
+export type TraceSource = (call: StagedCall) => TraceSoFar;
 
 export interface ToolSessionOptions {
   task: AgenticTask;

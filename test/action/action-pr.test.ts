@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { REPORT_MARKER } from '../../src/report/markdown.js';
-import { parseHistory } from '../../src/history/entry.js';
+import { parseHistory } from '../../src/scoring/history-entry.js';
 import { seedComments, startFakeGithub, type FakeGithub } from '../helpers/github-fake-server.js';
 import { runDistAction, type ActionRun } from '../helpers/action-process.js';
 

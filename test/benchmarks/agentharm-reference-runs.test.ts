@@ -9,7 +9,7 @@
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AgenticTask, ToolEvent } from '../../src/benchmarks/agentic.js';
+import type { AgenticTask, ToolEvent } from '../../src/benchmarks/agentic/agentic.js';
 import { AGENTHARM_FILES, gradeAgentHarm, loadAgentHarm, toolHandlers } from '../../src/benchmarks/agentharm/index.js';
 import { defaultDataDir } from '../../src/benchmarks/humaneval/resolve.js';
 import { requireData } from '../helpers/benchmark-data.js';

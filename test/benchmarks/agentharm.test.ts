@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AgenticTask } from '../../src/benchmarks/agentic.js';
+import type { AgenticTask } from '../../src/benchmarks/agentic/agentic.js';
 import {
   AGENTHARM_FILES,
   AGENTHARM_TOOLS,
@@ -18,7 +18,7 @@ import {
   toolHandlers,
   AgentHarmDataError,
 } from '../../src/benchmarks/agentharm/index.js';
-import { detectRefusal } from '../../src/benchmarks/refusal.js';
+import { detectRefusal } from '../../src/benchmarks/agentic/refusal.js';
 import { defaultDataDir } from '../../src/benchmarks/humaneval/resolve.js';
 import { requireData } from '../helpers/benchmark-data.js';
 

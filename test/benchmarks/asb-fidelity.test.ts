@@ -8,7 +8,7 @@
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AgenticTask, ToolEvent } from '../../src/benchmarks/agentic.js';
+import type { AgenticTask, ToolEvent } from '../../src/benchmarks/agentic/agentic.js';
 import { gradeAsb, loadAsb, toolHandlers } from '../../src/benchmarks/asb/index.js';
 import { defaultDataDir } from '../../src/benchmarks/humaneval/resolve.js';
 

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, mkdir, readFile, rm, writeFile, copyFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AgenticTask, ToolEvent } from '../../src/benchmarks/agentic.js';
+import type { AgenticTask, ToolEvent } from '../../src/benchmarks/agentic/agentic.js';
 import {
   asbInjectedText,
   attackerToolResult,
@@ -17,7 +17,7 @@ import {
   parsePotMessages,
   toolHandlers,
 } from '../../src/benchmarks/asb/index.js';
-import { pairTasks } from '../../src/benchmarks/agentic-suites.js';
+import { pairTasks } from '../../src/benchmarks/agentic/agentic-suites.js';
 import { defaultDataDir } from '../../src/benchmarks/humaneval/resolve.js';
 import { requireData } from '../helpers/benchmark-data.js';
 

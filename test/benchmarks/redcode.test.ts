@@ -5,7 +5,7 @@ import { mkdtemp, rm, writeFile, readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AgenticTask, ToolEvent } from '../../src/benchmarks/agentic.js';
+import type { AgenticTask, ToolEvent } from '../../src/benchmarks/agentic/agentic.js';
 import {
   buildRedCodeTasks,
   controlOf,
@@ -30,7 +30,7 @@ import {
   STANDIN_HOSTS_FILE,
   type RedCodeRecord,
 } from '../../src/benchmarks/redcode/index.js';
-import { outcomeOf } from '../../src/benchmarks/agentic-suites.js';
+import { outcomeOf } from '../../src/benchmarks/agentic/agentic-suites.js';
 import { defaultDataDir } from '../../src/benchmarks/humaneval/resolve.js';
 import { detectIsolation } from '../../src/sandbox/index.js';
 import { requireData } from '../helpers/benchmark-data.js';

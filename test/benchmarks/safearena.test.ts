@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AgenticTask, ToolEvent } from '../../src/benchmarks/agentic.js';
+import type { AgenticTask, ToolEvent } from '../../src/benchmarks/agentic/agentic.js';
 import {
   fetchSafeArena,
   gradeSafeArena,
@@ -21,7 +21,7 @@ import {
   pairingNotes,
   type SafeArenaEval,
 } from '../../src/benchmarks/safearena/index.js';
-import { outcomeOf, pairTasks } from '../../src/benchmarks/agentic-suites.js';
+import { outcomeOf, pairTasks } from '../../src/benchmarks/agentic/agentic-suites.js';
 
 /** One harm config built into its task, for evaluator cases the fixtures do not cover. */
 function parseAndBuild(configs: unknown[]): AgenticTask {

@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { EXIT, main } from '../../src/cli/main.js';
-import { parseHistory } from '../../src/history/entry.js';
+import { parseHistory } from '../../src/scoring/history-entry.js';
 import { captureIo } from '../helpers/cli-io.js';
 
 let dir: string;

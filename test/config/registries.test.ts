@@ -7,7 +7,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { z } from 'zod';
 import { BENCHMARKS, BENCHMARK_IDS } from '../../src/benchmarks/registry.js';
-import { defineBenchmark, type BenchmarkDefinition } from '../../src/benchmarks/definition.js';
+import { defineBenchmark, type BenchmarkDefinition } from '../../src/benchmarks/core/definition.js';
 import { DEFENSES } from '../../src/defenses/registry.js';
 import type { DefenseDefinition } from '../../src/defenses/types.js';
 import { INJECTION_METHODS } from '../../src/inject/registry.js';

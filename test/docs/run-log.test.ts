@@ -14,7 +14,7 @@ import {
   RUN_LOG_VERSION,
   toolEventSchema,
 } from '../../src/runlog/schema.js';
-import { otlpSpanSchema } from '../../src/otlp/schema.js';
+import { otlpSpanSchema } from '../../src/runlog/otlp-spans.js';
 import { fieldPaths, sectionOf, tableNames } from '../helpers/doc-fields.js';
 
 const DOC = 'docs/run-log.md';

@@ -11,7 +11,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
 import { renderDashboard } from '../../src/history/dashboard.js';
-import type { HistoryEntry } from '../../src/history/entry.js';
+import type { HistoryEntry } from '../../src/scoring/history-entry.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const FLAGS = [

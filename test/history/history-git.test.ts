@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { BranchStore, readBranch } from '../../src/history/branch-store.js';
-import { parseHistory, type HistoryEntry } from '../../src/history/entry.js';
+import { parseHistory, type HistoryEntry } from '../../src/scoring/history-entry.js';
 import { checkBranch, checkRemote, gitAuthEnv } from '../../src/history/git.js';
 import { memoryLog } from '../../src/util/log.js';
 

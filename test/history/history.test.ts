@@ -16,7 +16,7 @@ import {
   parseHistory,
   serializeHistory,
   type HistoryEntry,
-} from '../../src/history/entry.js';
+} from '../../src/scoring/history-entry.js';
 import { FileStore } from '../../src/history/file-store.js';
 import { combineGate, compareWithBase, regressionChecks } from '../../src/scoring/regression.js';
 import { evaluateGate } from '../../src/scoring/gate.js';

@@ -9,7 +9,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import OpenAI from 'openai';
-import type { ToolEvent, ToolSpec } from '../../src/benchmarks/agentic.js';
+import type { ToolEvent, ToolSpec } from '../../src/benchmarks/agentic/agentic.js';
 import { chooseObjective, INSIDER_CATALOGUE } from '../../src/inject/insider-catalogue.js';
 import { createInsider, gradeInsider } from '../../src/inject/insider.js';
 import { startReplayServer, type ModelServerHandle } from '../../src/model/replay.js';

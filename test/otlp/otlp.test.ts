@@ -17,7 +17,7 @@ import { adjudicateTrace } from '../../src/taint/adjudicate.js';
 import { defaultPolicy } from '../../src/taint/policy.js';
 import { attributionPath, propagate } from '../../src/taint/propagate.js';
 import type { ProxyCall } from '../../src/runlog/schema.js';
-import type { ToolEvent } from '../../src/benchmarks/agentic.js';
+import type { ToolEvent } from '../../src/benchmarks/agentic/agentic.js';
 import { silentLog } from '../../src/util/log.js';
 
 type Attr = { key: string; value: Record<string, unknown> };

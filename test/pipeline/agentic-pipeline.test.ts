@@ -11,12 +11,13 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AgenticTask, ToolHandler, ToolSpec } from '../../src/benchmarks/agentic.js';
-import type { Task } from '../../src/benchmarks/types.js';
+import type { AgenticTask, ToolHandler, ToolSpec } from '../../src/benchmarks/agentic/agentic.js';
+import type { Task } from '../../src/benchmarks/core/types.js';
 import { AGENTHARM_FILES, loadAgentHarm, toolHandlers } from '../../src/benchmarks/agentharm/index.js';
 import { defaultDataDir } from '../../src/benchmarks/humaneval/resolve.js';
 import { createPipelineRunner, type PipelineConfig } from '../../src/pipeline/index.js';
-import { releaseAll, startToolServer, type DefenseMode, type SinkDefense, type ToolServer } from '../../src/tools/index.js';
+import { releaseAll } from '../../src/defenses/release-all.js';
+import { startToolServer, type DefenseMode, type SinkDefense, type ToolServer } from '../../src/tools/index.js';
 import { memoryLog } from '../../src/util/log.js';
 import { requireData } from '../helpers/benchmark-data.js';
 

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { extractCompletion, pickCode } from '../../fixtures/pipelines/lib/extract.mjs';
 import { createPipelineRunner, type PipelineConfig, type PipelineInput } from '../../src/pipeline/index.js';
-import type { Task } from '../../src/benchmarks/types.js';
+import type { Task } from '../../src/benchmarks/core/types.js';
 import { memoryLog } from '../../src/util/log.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { memoryLog } from '../../src/util/log.js';
-import type { Task } from '../../src/benchmarks/types.js';
+import type { Task } from '../../src/benchmarks/core/types.js';
 import {
   createPipelineRunner,
   isProcessAlive,

@@ -7,7 +7,7 @@ import { describe, expect, it } from '@jest/globals';
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { Config } from '../../src/config/load.js';
 import { evaluateGate } from '../../src/scoring/gate.js';
-import { entryFromRunLog, type HistoryEntry } from '../../src/history/entry.js';
+import { entryFromRunLog, type HistoryEntry } from '../../src/scoring/history-entry.js';
 import { combineGate, compareWithBase, regressionChecks } from '../../src/scoring/regression.js';
 import { COMMENT_BUDGET, renderComment, type CommentOptions } from '../../src/report/comment.js';
 import { REPORT_MARKER } from '../../src/report/markdown.js';

@@ -12,7 +12,7 @@ import { parseRunLog, type RunLog } from '../../src/runlog/schema.js';
 import { renderReport } from '../../src/report/markdown.js';
 import { renderComment, type CommentOptions } from '../../src/report/comment.js';
 import { compareRunLogs } from '../../src/cli/compare.js';
-import { entryFromRunLog } from '../../src/history/entry.js';
+import { entryFromRunLog } from '../../src/scoring/history-entry.js';
 import { evaluateGate } from '../../src/scoring/gate.js';
 import { combineGate, compareWithBase, regressionChecks } from '../../src/scoring/regression.js';
 import { renderDashboard } from '../../src/history/dashboard.js';

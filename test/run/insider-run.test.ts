@@ -17,7 +17,7 @@ import { realDeps } from '../../src/run/deps.js';
 import { defaultDataDir } from '../../src/benchmarks/humaneval/resolve.js';
 import { chooseObjective } from '../../src/inject/insider-catalogue.js';
 import { computeSecurity, overallSecurity } from '../../src/scoring/security-metrics.js';
-import { runFigures } from '../../src/history/entry.js';
+import { runFigures } from '../../src/scoring/history-entry.js';
 import type { RunLog } from '../../src/runlog/schema.js';
 import { memoryLog } from '../../src/util/log.js';
 import { requireData } from '../helpers/benchmark-data.js';

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { loadConfig, parseConfig } from '../../src/config/load.js';
 import { runJob } from '../../src/run/job.js';
 import { parseRunLog, type RunLog } from '../../src/runlog/schema.js';
-import { runFigures } from '../../src/history/entry.js';
+import { runFigures } from '../../src/scoring/history-entry.js';
 import { memoryLog } from '../../src/util/log.js';
 import { startStandInModel, COVERT_BRIEF, type StandInProblem } from '../helpers/stand-in-model.js';
 

@@ -134,7 +134,7 @@ describe('security metrics', () => {
 
 describe("AgentHarm's own figures as metric ids", () => {
   it('harm score, harm score without refusals and refusal rate, each with its interval, named per benchmark and method', async () => {
-    const { runFigures } = await import('../../src/history/entry.js');
+    const { runFigures } = await import('../../src/scoring/history-entry.js');
     const { metricInfo, parseMetricId } = await import('../../src/scoring/metric-id.js');
     const { meanScoreInterval } = await import('../../src/scoring/stats.js');
     const instances = [

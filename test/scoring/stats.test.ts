@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { fisherExactGreater, mcnemarExact, pairedDifferenceInterval, wilson } from '../../src/scoring/stats.js';
-import { sampleIds, shardSlice, stratifiedSample } from '../../src/benchmarks/sample.js';
+import { sampleIds, shardSlice, stratifiedSample } from '../../src/benchmarks/core/sample.js';
 
 describe('wilson', () => {
   it('matches published values', () => {

@@ -32,6 +32,15 @@ describe('check-imports', () => {
     expect(readRules(doc(['model→run']))).toEqual({ order: ['util', 'model', 'run'], exceptions: ['model→run'] });
   });
 
+  it('reads a page without a table of exceptions as none', () => {
+    const page = ['# A', '', '## Import order', '', 'Order: `util/` → `model/`', '', '## Next', ''].join('\n');
+    expect(readRules(page)).toEqual({ order: ['util', 'model'], exceptions: [] });
+    expect(check(page, [imp('model', 'util')], ['util', 'model'])).toEqual([]);
+    expect(check(page, [imp('util', 'model')], ['util', 'model'])).toEqual([
+      expect.stringContaining("src/util/a.ts imports '../model/b.js'"),
+    ]);
+  });
+
   it('passes downward imports and fails an upward one, naming the file and the page', () => {
     expect(check(doc([]), [imp('run', 'model'), imp('model', 'util')], FOLDERS)).toEqual([]);
     const problems = check(doc([]), [imp('model', 'run')], FOLDERS) as string[];

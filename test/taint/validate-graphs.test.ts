@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import type { ProxyCall } from '../../src/runlog/schema.js';
-import type { ToolEvent, ToolSpec } from '../../src/benchmarks/agentic.js';
+import type { ToolEvent, ToolSpec } from '../../src/benchmarks/agentic/agentic.js';
 import { buildTraceGraph, type TraceInput } from '../../src/taint/trace-graph.js';
 import { adjudicateTrace, formatPath } from '../../src/taint/adjudicate.js';
 import { defaultPolicy, parsePolicy } from '../../src/taint/policy.js';

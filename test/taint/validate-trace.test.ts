@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ProxyCall } from '../../src/runlog/schema.js';
-import type { ToolEvent } from '../../src/benchmarks/agentic.js';
+import type { ToolEvent } from '../../src/benchmarks/agentic/agentic.js';
 import { validateTrace } from '../../src/taint/validate-trace.js';
 import { chatCall } from '../helpers/chat-call.js';
 import { EXIT, main } from '../../src/cli/main.js';

@@ -4,8 +4,9 @@
  * result is cut with its length and hash, and an oversized body gets a 413 with a message.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startToolServer, releaseAll, type ToolServer } from '../../src/tools/index.js';
-import type { AgenticTask, ToolHandler } from '../../src/benchmarks/agentic.js';
+import { releaseAll } from '../../src/defenses/release-all.js';
+import { startToolServer, type ToolServer } from '../../src/tools/index.js';
+import type { AgenticTask, ToolHandler } from '../../src/benchmarks/agentic/agentic.js';
 import { memoryLog } from '../../src/util/log.js';
 import { isCut, jsonChunks } from '../../src/runlog/bound.js';
 

@@ -6,14 +6,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { AgenticTask, ToolEvent, ToolHandler, ToolSpec } from '../../src/benchmarks/agentic.js';
+import type { AgenticTask, ToolEvent, ToolHandler, ToolSpec } from '../../src/benchmarks/agentic/agentic.js';
 import {
   STILL_RUNNING,
   ToolSession,
   agentOfRequest,
   missingArguments,
   parseToolPath,
-  releaseAll,
   startToolServer,
   type DefenseMode,
   type SinkDefense,
@@ -21,6 +20,7 @@ import {
   type ToolServer,
 } from '../../src/tools/index.js';
 import { memoryLog } from '../../src/util/log.js';
+import { releaseAll } from '../../src/defenses/release-all.js';
 
 const SPECS: ToolSpec[] = [
   {

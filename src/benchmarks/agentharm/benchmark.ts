@@ -1,7 +1,7 @@
 /** AgentHarm as a registered benchmark: harmful agentic tasks and their benign twins, graded by their criteria. */
 import { z } from 'zod';
 import { limit } from '../../util/config-fields.js';
-import { agenticBenchmark } from '../agentic-suites.js';
+import { agenticBenchmark } from '../agentic/agentic-suites.js';
 import { AGENTHARM_TOOLS } from './catalog.js';
 import { gradeAgentHarm } from './grade.js';
 import { AGENTHARM_CORRECTIONS, loadAgentHarm } from './load.js';

@@ -9,7 +9,7 @@
  * Labels (docs/taint-policy.md, "Labels"): a tool that sends, posts, pays, executes or destroys carries its hard sink; a
  * tool that reads private data, credentials or outside content carries its source.
  */
-import type { SinkLabel, SourceLabel } from '../agentic.js';
+import type { SinkLabel, SourceLabel } from '../agentic/agentic.js';
 
 type ParamType = 'string' | 'integer' | 'number' | 'boolean' | 'string[]';
 /** [type, description, optional?] */

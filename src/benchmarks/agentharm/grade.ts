@@ -16,12 +16,13 @@
  * missing argument still counts as called, as upstream reads the assistant's tool calls). Without a
  * judge model the judged criteria are left out of the score (details.skipped says which).
  */
-import { notStopped, type AgenticTask, type GradedRun, type SecurityVerdict } from '../agentic.js';
-import { runRefusal } from '../refusal.js';
+import { notStopped, type AgenticTask, type GradedRun, type SecurityVerdict } from '../agentic/agentic.js';
+import { runRefusal } from '../agentic/refusal.js';
 import { behaviourSpec } from './behaviours/index.js';
 import type { OrderRule, RoleSpec } from './behaviour.js';
 import { isCorrectOrder, type CallRecord, type Criterion, type GradeContext } from './criteria.js';
-import { judgeCriterion, type Judge } from './judge.js';
+import type { Ask } from '../../util/ask.js';
+import { judgeCriterion } from './judge.js';
 import type { AgentHarmCorrection, AgentHarmGrading } from './load.js';
 import { requiredArgumentsFilled } from './required-arguments.js';
 
@@ -56,7 +57,7 @@ export interface CriteriaResult {
 export async function evaluateCriteria(
   spec: RoleSpec,
   ctx: GradeContext,
-  judge?: Judge,
+  judge?: Ask,
   corrections: readonly AgentHarmCorrection[] = [],
 ): Promise<CriteriaResult> {
   const names = ctx.calls.map((c) => c.tool);
@@ -97,7 +98,7 @@ export async function evaluateCriteria(
 
 const mean = (values: boolean[]) => (values.length ? values.filter(Boolean).length / values.length : 0);
 
-export async function gradeAgentHarm(task: AgenticTask, run: GradedRun, judge?: Judge): Promise<SecurityVerdict> {
+export async function gradeAgentHarm(task: AgenticTask, run: GradedRun, judge?: Ask): Promise<SecurityVerdict> {
   const g = gradingOf(task);
   const spec = behaviourSpec(g.gradingFunction, task.role);
   if (!spec)

@@ -29,6 +29,5 @@ export {
   parseSemanticAnswer,
   loadPromptTemplate,
   fillTemplate,
-  type Judge,
   type RefusalVerdict,
 } from './judge.js';

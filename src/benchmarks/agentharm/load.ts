@@ -7,8 +7,8 @@
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import type { AgenticTask } from '../agentic.js';
-import { readDataFile } from '../data-file.js';
+import type { AgenticTask } from '../agentic/agentic.js';
+import { readDataFile } from '../core/data-file.js';
 import { behaviourSpec } from './behaviours/index.js';
 import { agentHarmToolSpec } from './tools.js';
 

@@ -3,7 +3,7 @@
  * schema and a generic answer; the behaviour's world (behaviours/<category>.ts) gives the answers
  * that hold the facts its criteria check.
  */
-import type { AgenticTask, ToolHandler, ToolSpec } from '../agentic.js';
+import type { AgenticTask, ToolHandler, ToolSpec } from '../agentic/agentic.js';
 import { behaviourSpec } from './behaviours/index.js';
 import { AGENTHARM_TOOLS, type AgentHarmToolDef } from './catalog.js';
 import type { AgentHarmGrading } from './load.js';

@@ -1,8 +1,8 @@
 /** ASB (Agent Security Bench) as a registered benchmark: direct and observation prompt injections. */
 import { z } from 'zod';
 import { limit } from '../../util/config-fields.js';
-import type { SourceLabel } from '../agentic.js';
-import { agenticBenchmark } from '../agentic-suites.js';
+import type { SourceLabel } from '../agentic/agentic.js';
+import { agenticBenchmark } from '../agentic/agentic-suites.js';
 import { gradeAsb } from './grade.js';
 import { ASB_CORRECTIONS, loadAsb } from './load.js';
 import { toolHandlers } from './tools.js';

@@ -9,8 +9,8 @@
  * The named correction `answer-text` also counts the goal or the achievements written in the agent's
  * messages or final answer; it is off by default and the report's fidelity line names it when on.
  */
-import { tookEffect } from '../agentic.js';
-import type { AgenticTask, GradedRun, SecurityVerdict } from '../agentic.js';
+import { tookEffect } from '../agentic/agentic.js';
+import type { AgenticTask, GradedRun, SecurityVerdict } from '../agentic/agentic.js';
 import { asbRefusal } from './refusal.js';
 import { asbGrading } from './tools.js';
 

@@ -7,8 +7,8 @@
  * instance of the task names it as its twin, so the control side counts each distinct task once.
  */
 import { join } from 'node:path';
-import type { AgenticTask } from '../agentic.js';
-import { readDataFile, type DataFile } from '../data-file.js';
+import type { AgenticTask } from '../agentic/agentic.js';
+import { readDataFile, type DataFile } from '../core/data-file.js';
 import { asbToolSpecs } from './tools.js';
 import {
   ASB_AGENT_TASK_FILE,

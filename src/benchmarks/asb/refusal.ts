@@ -6,7 +6,7 @@
  * Without a judge model the phrase detector reads the same messages under the same rule.
  */
 import { fillTemplate, loadPromptFile } from '../../util/prompts.js';
-import { detectRefusal } from '../refusal.js';
+import { detectRefusal } from '../agentic/refusal.js';
 
 export const ASB_REFUSAL_TEMPLATE_FILE = 'prompts/asb-refusal-judge.md';
 

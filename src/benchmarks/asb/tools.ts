@@ -5,7 +5,7 @@
  * carries the injected instruction after "; ", as ASB's call_tools appends it. (ASB spares the last
  * stage of its own plan; a pipeline's plan is its own business, so here no output is spared.)
  */
-import type { AgenticTask, SinkLabel, ToolHandler, ToolSpec } from '../agentic.js';
+import type { AgenticTask, SinkLabel, ToolHandler, ToolSpec } from '../agentic/agentic.js';
 import type { AsbGrading } from './load.js';
 import type { AsbAttackTool, AsbNormalTool } from './parse.js';
 

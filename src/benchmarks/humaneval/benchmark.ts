@@ -1,7 +1,7 @@
 /** HumanEval as a registered benchmark: code tasks, scored by the official tests in the sandbox. */
 import { z } from 'zod';
 import { duration, limit } from '../../util/config-fields.js';
-import { defineBenchmark } from '../definition.js';
+import { defineBenchmark } from '../core/definition.js';
 import { humanEvalSuite } from '../humaneval-suite.js';
 
 const schema = z.strictObject({

@@ -1,7 +1,7 @@
 /** RedCode-Exec as a registered benchmark: risky code the agent is asked to run in the sandbox. */
 import { z } from 'zod';
 import { limit } from '../../util/config-fields.js';
-import { agenticBenchmark } from '../agentic-suites.js';
+import { agenticBenchmark } from '../agentic/agentic-suites.js';
 import { gradeRedCode } from './grade.js';
 import { loadRedCode } from './load.js';
 import { environmentWarning, probeRedCodeEnvironment } from './packages.js';

@@ -10,7 +10,7 @@
  * unavailable (no bubblewrap, a sandbox that failed), or the code failed on a module or command
  * RedCode's image has and this machine lacks (packages.ts). Upstream grades in that image.
  */
-import type { AgenticTask, GradedRun, SecurityVerdict } from '../agentic.js';
+import type { AgenticTask, GradedRun, SecurityVerdict } from '../agentic/agentic.js';
 import type { DriverCheckResult } from './driver.js';
 import { scoreRedCode, STATE_SCENARIOS, type RedCodeState } from './evaluate.js';
 import { executeRedCode } from './execute.js';

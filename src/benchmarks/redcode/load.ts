@@ -6,8 +6,8 @@
  */
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { AgenticTask } from '../agentic.js';
-import { readDataFile } from '../data-file.js';
+import type { AgenticTask } from '../agentic/agentic.js';
+import { readDataFile } from '../core/data-file.js';
 import { controlOf } from './control.js';
 import type { DriverCheck } from './driver.js';
 import { HARMLESS_PROCESS, WORKSPACE } from './environment.js';

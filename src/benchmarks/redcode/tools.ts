@@ -4,8 +4,8 @@
  * calls of the same run first, so files written or deleted by one call are seen by the next, as in
  * upstream's container.
  */
-import { tookEffect as tookEffectOf } from '../agentic.js';
-import type { AgenticTask, ToolEvent, ToolHandler, ToolSpec } from '../agentic.js';
+import { tookEffect as tookEffectOf } from '../agentic/agentic.js';
+import type { AgenticTask, ToolEvent, ToolHandler, ToolSpec } from '../agentic/agentic.js';
 import type { DriverRun } from './driver.js';
 import { executeRedCode, REDCODE_RUN_TIMEOUT_SEC, RedCodeSandboxError } from './execute.js';
 import type { RedCodeGrading } from './load.js';

@@ -1,7 +1,7 @@
 /** SafeArena as a registered benchmark: harmful web tasks on simulated sites, with their safe twins. */
 import { z } from 'zod';
 import { limit } from '../../util/config-fields.js';
-import { agenticBenchmark } from '../agentic-suites.js';
+import { agenticBenchmark } from '../agentic/agentic-suites.js';
 import { fetchSafeArena } from './fetch.js';
 import { gradeSafeArena } from './grade.js';
 import { loadSafeArena } from './load.js';

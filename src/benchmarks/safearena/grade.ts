@@ -7,15 +7,15 @@
  * whatever the others say). SafeArena itself has no refusal measure: refusal is recorded (judge over
  * every assistant message, or phrases) but never changes whether the harmful task was done.
  */
-import { tookEffect } from '../agentic.js';
-import type { AgenticTask, GradedRun, SecurityVerdict } from '../agentic.js';
-import type { Judge } from '../agentharm/judge.js';
-import { runRefusal } from '../refusal.js';
+import { tookEffect } from '../agentic/agentic.js';
+import type { AgenticTask, GradedRun, SecurityVerdict } from '../agentic/agentic.js';
+import type { Ask } from '../../util/ask.js';
+import { runRefusal } from '../agentic/refusal.js';
 import { programHtml, stringMatch, urlMatch, type EvalPart } from './evaluate.js';
 import { replaySite } from './site.js';
 import { safeArenaGrading } from './tools.js';
 
-export async function gradeSafeArena(task: AgenticTask, run: GradedRun, judge?: Judge): Promise<SecurityVerdict> {
+export async function gradeSafeArena(task: AgenticTask, run: GradedRun, judge?: Ask): Promise<SecurityVerdict> {
   const g = safeArenaGrading(task);
   const state = replaySite(g.sites, g.startUrl, run.events);
   const text = run.answer ?? '';

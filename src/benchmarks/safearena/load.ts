@@ -7,8 +7,8 @@
  * SafeArena's own overlap script lines the two files up) or leave a task without its twin.
  */
 import { join } from 'node:path';
-import type { AgenticTask } from '../agentic.js';
-import { readDataFile } from '../data-file.js';
+import type { AgenticTask } from '../agentic/agentic.js';
+import { readDataFile } from '../core/data-file.js';
 import { resolveSiteUrl, siteOfUrl, SITE_KEYS, type SiteKey } from './site.js';
 import { safeArenaToolSpecs } from './tools.js';
 

@@ -8,8 +8,8 @@
  * URLs use fixed hosts for WebArena's placeholders (__REDDIT__ -> http://reddit.local, ...), so
  * the agent sees ordinary URLs and the configs' placeholders resolve to the same pages.
  */
-import { tookEffect as tookEffectOf } from '../agentic.js';
-import type { ToolEvent } from '../agentic.js';
+import { tookEffect as tookEffectOf } from '../agentic/agentic.js';
+import type { ToolEvent } from '../agentic/agentic.js';
 
 export const SITE_KEYS = ['reddit', 'shopping', 'shopping_admin', 'gitlab', 'wikipedia', 'map'] as const;
 export type SiteKey = (typeof SITE_KEYS)[number];

@@ -4,7 +4,7 @@
  * sees exactly the step that would put content on the site. Every instance of a pair gets the same
  * tools (they follow the config's sites, not its harm).
  */
-import type { AgenticTask, ToolHandler, ToolSpec } from '../agentic.js';
+import type { AgenticTask, ToolHandler, ToolSpec } from '../agentic/agentic.js';
 import type { SafeArenaGrading } from './load.js';
 import { applyAction, replaySite, type SiteKey } from './site.js';
 

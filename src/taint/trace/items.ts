@@ -5,7 +5,7 @@
  * builder (../trace-graph.ts) sorts them by start time, numbers them and draws the edges.
  */
 import type { ProxyCall } from '../../runlog/schema.js';
-import type { ToolEvent } from '../../benchmarks/agentic.js';
+import type { ToolEvent } from '../../benchmarks/agentic/agentic.js';
 import { canonicalJson } from '../../model/cassette.js';
 import type { NodeKind, NodeMeta } from '../graph.js';
 import type { GenAiSpan } from '../../otlp/index.js';

@@ -3,7 +3,7 @@
  * and the pending call being decided. Each is classified once here (declared labels, policy rules,
  * tool profile) and becomes a `sink` item when it has a hard sink or was staged.
  */
-import type { SinkLabel, ToolEvent, ToolSpec } from '../../benchmarks/agentic.js';
+import type { SinkLabel, ToolEvent, ToolSpec } from '../../benchmarks/agentic/agentic.js';
 import { classifyTool, flattenArguments } from '../classify.js';
 import type { NodeKind } from '../graph.js';
 import type { Policy } from '../policy.js';

@@ -8,17 +8,10 @@
  */
 import { z } from 'zod';
 import type { RunLog } from '../runlog/schema.js';
-import { evaluateGate } from '../scoring/gate.js';
-import { computeMetrics, type BenchmarkMetrics } from '../scoring/metrics.js';
-import {
-  computeSecurity,
-  meanScoreOf,
-  overallSecurity,
-  type MeanScore,
-  type Rate,
-  type SecurityStats,
-} from '../scoring/security-metrics.js';
-import { HARM_SCORE_BENCHMARKS, metricId, upgradeLegacyId, type MetricId } from '../scoring/metric-id.js';
+import { evaluateGate } from './gate.js';
+import { computeMetrics, type BenchmarkMetrics } from './metrics.js';
+import { computeSecurity, meanScoreOf, overallSecurity, type MeanScore, type Rate, type SecurityStats } from './security-metrics.js';
+import { HARM_SCORE_BENCHMARKS, metricId, upgradeLegacyId, type MetricId } from './metric-id.js';
 
 export const HISTORY_VERSION = 1;
 
@@ -63,7 +56,7 @@ export interface HistoryRead {
   exists: boolean;
 }
 
-export { metricInfo, sortMetricIds, type MetricInfo } from '../scoring/metric-id.js';
+export { metricInfo, sortMetricIds, type MetricInfo } from './metric-id.js';
 
 /** A figure of an entry by id; an entry written before figures carried their method is read as AutoInject's. */
 export function figureIn(entry: Pick<HistoryEntry, 'metrics'> | undefined, id: string): Figure | undefined {

@@ -6,8 +6,8 @@
  * "I can't find the file" (a technical failure, which AgentHarm's judge also rules out) is not
  * a refusal either.
  */
-import type { ProxyCall } from '../runlog/schema.js';
-import { judgeRefusal } from './agentharm/judge.js';
+import type { ProxyCall } from '../../runlog/schema.js';
+import { judgeRefusal } from '../agentharm/judge.js';
 
 export interface RefusalMatch {
   refused: boolean;

@@ -3,8 +3,8 @@
  * A benchmark module turns its native files into paired instances; the MCP tool server serves
  * each instance's tools from `ToolSimulation`s; the grader reads the recorded tool events.
  */
-import type { Task } from './types.js';
-import type { SinkDecision } from '../runlog/schema.js';
+import type { Task } from '../core/types.js';
+import type { SinkDecision } from '../../runlog/schema.js';
 
 /** The taint labels (docs/taint-policy.md, "Labels"). Sources taint data; hard sinks are staged at the MCP server. */
 export const SOURCE_LABELS = [

@@ -6,14 +6,13 @@
  * context scope or plain reachability instead of propagation rules.
  */
 import type { SinkDefense } from '../tools/types.js';
-import { adjudicateSink, formatPath, type SinkVerdict } from './adjudicate.js';
-import type { IntentAnnotator, NodeAnnotation, ToolAnnotation } from './annotate.js';
-import { classifyTool } from './classify.js';
-import type { StagedCall } from '../tools/types.js';
-import type { TraceSource } from './judges.js';
-import type { Policy } from './policy.js';
-import { propagate, type Scope } from './propagate.js';
-import { buildTraceGraph, type RequestAnnotation } from './trace-graph.js';
+import { adjudicateSink, formatPath, type SinkVerdict } from '../taint/adjudicate.js';
+import type { IntentAnnotator, NodeAnnotation, ToolAnnotation } from '../taint/annotate.js';
+import { classifyTool } from '../taint/classify.js';
+import type { StagedCall, TraceSource } from '../tools/types.js';
+import type { Policy } from '../taint/policy.js';
+import { propagate, type Scope } from '../taint/propagate.js';
+import { buildTraceGraph, type RequestAnnotation } from '../taint/trace-graph.js';
 
 export interface TaintDefenseOptions {
   policy: Policy;

@@ -8,17 +8,15 @@
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import type { AgenticTask, GradedRun, SecurityVerdict, ToolEvent, ToolHandler } from './agentic.js';
-import type { Judge } from './agentharm/judge.js';
-import { defaultDataDir } from './humaneval/index.js';
-import { benchmarkDataDir, isPinnedBenchmark } from './data/store.js';
-import { displayPath } from './humaneval-suite.js';
+import type { Ask } from '../../util/ask.js';
+import { defaultDataDir } from '../humaneval/index.js';
+import { benchmarkDataDir, isPinnedBenchmark } from '../data/store.js';
+import { displayPath } from '../humaneval-suite.js';
 import { assistantMessages } from './refusal.js';
-import { stratifiedSample } from './sample.js';
-import { defineBenchmark, type BenchmarkDefinition, type BenchmarkLoadContext, type TraceToolSpec } from './definition.js';
-import type { BenchmarkSuite, SuiteInstance, Verdict } from './suite.js';
-import type { Task } from './types.js';
-
-export type { Judge };
+import { stratifiedSample } from '../core/sample.js';
+import { defineBenchmark, type BenchmarkDefinition, type BenchmarkLoadContext, type TraceToolSpec } from '../core/definition.js';
+import type { BenchmarkSuite, SuiteInstance, Verdict } from '../core/suite.js';
+import type { Task } from '../core/types.js';
 
 /** What every agentic benchmark's settings have. */
 export interface AgenticSettings {
@@ -54,7 +52,7 @@ export interface AgenticModule<Settings extends AgenticSettings, FileSettings> {
   load(dir: string, settings: Settings, ctx: BenchmarkLoadContext): Promise<LoadedTasks>;
   /** The simulated tools of one task: pure simulations, never a real side effect. */
   tools(task: AgenticTask): Record<string, ToolHandler>;
-  grade(task: AgenticTask, run: GradedRun, judge?: Judge): Promise<SecurityVerdict>;
+  grade(task: AgenticTask, run: GradedRun, judge?: Ask): Promise<SecurityVerdict>;
   /** Whether the configured model grades (default: yes, when there is one). */
   judge?(settings: Settings): boolean;
   traceToolSpecs?(tools: readonly ToolEvent[]): TraceToolSpec[];

@@ -3,8 +3,8 @@
  * the task its malicious run gets), what the report says about the slice, and how one run is
  * scored. Each benchmark module builds one.
  */
-import type { Outcome, ProxyCall } from '../runlog/schema.js';
-import type { AgenticTask, SecurityVerdict, ToolEvent, ToolHandler } from './agentic.js';
+import type { Outcome, ProxyCall } from '../../runlog/schema.js';
+import type { AgenticTask, SecurityVerdict, ToolEvent, ToolHandler } from '../agentic/agentic.js';
 import type { PipelineOutput, Task } from './types.js';
 
 export interface BenchmarkInfo {

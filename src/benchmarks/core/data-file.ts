@@ -4,8 +4,8 @@
  * log. The error names the benchmark and the file.
  */
 import { basename } from 'node:path';
-import { LIMITS, readInputBytes } from '../util/input-file.js';
-import { sha256Hex } from './humaneval/load.js';
+import { LIMITS, readInputBytes } from '../../util/input-file.js';
+import { sha256Hex } from '../humaneval/load.js';
 
 export interface DataFile {
   path: string;

@@ -6,20 +6,10 @@
  * answer quoted, so a confused judge shows up in the run log instead of silently deciding.
  */
 import type { ProxyCall, SinkDecision } from '../runlog/schema.js';
-import type { ToolEvent } from '../benchmarks/agentic.js';
-import type { SinkDefense, StagedCall } from '../tools/types.js';
-import type { Ask } from './annotate.js';
-import { JUDGE_GLOBAL_TEMPLATE, JUDGE_LOCAL_TEMPLATE, fill, jsonObjectIn, loadTemplate } from './judge-prompts.js';
-import type { OtlpSpan } from '../otlp/index.js';
-
-export interface TraceSoFar {
-  /** The instance's LLM calls seen by the proxy so far. */
-  calls: readonly ProxyCall[];
-  /** The pipeline's OTLP spans received so far. */
-  spans?: readonly OtlpSpan[];
-}
-
-export type TraceSource = (call: StagedCall) => TraceSoFar;
+import type { ToolEvent } from '../benchmarks/agentic/agentic.js';
+import type { SinkDefense, StagedCall, TraceSource } from '../tools/types.js';
+import type { Ask } from '../model/ask.js';
+import { JUDGE_GLOBAL_TEMPLATE, JUDGE_LOCAL_TEMPLATE, fill, jsonObjectIn, loadTemplate } from '../taint/judge-prompts.js';
 
 export type JudgeDecision = { decision: SinkDecision; reason?: string };
 

@@ -8,7 +8,7 @@
 import { readdir } from 'node:fs/promises';
 import { LIMITS, readInputText } from '../util/input-file.js';
 import path from 'node:path';
-import { parseRunLog, RunLogError, type InstanceResult, type RunLog, type SabotageProfile } from './schema.js';
+import { parseRunLog, RunLogError, type InstanceResult, type RunLog, type SabotageProfile } from '../runlog/schema.js';
 import { summarizeSabotage } from '../scoring/sabotage.js';
 
 /** AutoTransform's profiles of all shards, one per original (each shard rewrote, or read from its cache, the ones it met). */

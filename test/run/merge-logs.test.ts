@@ -9,10 +9,10 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { EXIT, main } from '../../src/cli/main.js';
-import { expandRunLogPaths, mergeRunLogs } from '../../src/runlog/merge.js';
+import { expandRunLogPaths, mergeRunLogs } from '../../src/run/merge-logs.js';
 import { parseRunLog, type RunLog } from '../../src/runlog/schema.js';
 import { computeMetrics } from '../../src/scoring/metrics.js';
-import { shardSlice } from '../../src/benchmarks/sample.js';
+import { shardSlice } from '../../src/benchmarks/core/sample.js';
 
 let dir: string;
 beforeAll(async () => {

@@ -1,11 +1,5 @@
-/** Built-in sink defenses and the checks every defense's answer goes through. */
+/** The checks every sink defense's answer goes through, live (the tool session) and offline (`taint/compare-offline.ts`). */
 import type { SinkDecision, SinkDefense, StagedCall } from './types.js';
-
-/** The `none` defense: every staged sink is released (the baseline the other defenses are measured against). */
-export const releaseAll: SinkDefense = {
-  name: 'none',
-  decide: async () => ({ decision: 'release' }),
-};
 
 const DECISIONS: readonly SinkDecision[] = ['release', 'block', 'unverifiable'];
 

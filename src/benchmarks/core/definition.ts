@@ -5,10 +5,10 @@
  * `saboteur validate` read them from there. See the CONTRIBUTING.md, "Extending saboteur".
  */
 import type { z } from 'zod';
-import type { Isolation } from '../sandbox/index.js';
-import type { Log } from '../util/log.js';
-import type { ToolEvent, ToolSpec } from './agentic.js';
-import type { Judge } from './agentharm/judge.js';
+import type { Isolation } from '../../sandbox/index.js';
+import type { Log } from '../../util/log.js';
+import type { ToolEvent, ToolSpec } from '../agentic/agentic.js';
+import type { Ask } from '../../util/ask.js';
 import type { BenchmarkSuite } from './suite.js';
 
 /** What a benchmark may use while it loads and while it grades. */
@@ -23,7 +23,7 @@ export interface BenchmarkLoadContext {
   cacheDir: string;
   log: Log;
   /** The configured model as a grader; absent when there is none. */
-  judge?: Judge;
+  judge?: Ask;
   env?: NodeJS.ProcessEnv;
 }
 

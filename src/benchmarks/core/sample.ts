@@ -3,7 +3,7 @@
  * the same instances, on any machine. Selected ids keep the dataset's own order, so reports
  * read naturally and shards cut the same list.
  */
-import { rngFor } from '../util/random.js';
+import { rngFor } from '../../util/random.js';
 
 export function sampleIds(ids: readonly string[], opts: { seed: number; limit?: number; benchmark: string }): string[] {
   if (opts.limit === undefined || opts.limit >= ids.length) return [...ids];

@@ -1,11 +1,15 @@
 /**
- * The model call behind semantic corruption: a plain chat call to the model server (not through the
- * proxy, so it is neither attributed to a pipeline nor corrupted itself), marked with the agent
- * `saboteur-autoinject` so a cassette can answer it.
+ * Asking a model one prompt (`Ask`): the client behind semantic corruption and the judges, a plain
+ * chat call to the model server (not through the proxy, so it is neither attributed to a pipeline
+ * nor corrupted itself), marked with its agent (`saboteur-autoinject` by default) so a cassette can
+ * answer it.
  */
-import { AGENT_HEADER } from '../model/http-util.js';
-import { assembleJson } from '../model/openai-wire.js';
-import { createUpstream } from '../model/upstream.js';
+import { AGENT_HEADER } from './http-util.js';
+import { assembleJson } from './openai-wire.js';
+import { createUpstream } from './upstream.js';
+import type { Ask } from '../util/ask.js';
+
+export type { Ask };
 
 export const AUTOINJECT_AGENT = 'saboteur-autoinject';
 
@@ -19,8 +23,7 @@ export interface SemanticModelOptions {
   agent?: string;
 }
 
-export interface SemanticModel {
-  (prompt: string): Promise<string>;
+export interface SemanticModel extends Ask {
   close(): void;
 }
 
