@@ -337,11 +337,12 @@ describe('containment: each attack fails alone and leaves nothing behind', () =>
       expect(await scorer.score(identity, PROBE)).toEqual({ passed: true, result: 'passed' });
       const slow = scorer.score(identity, body('import time', 'time.sleep(3)', 'return x'));
       await new Promise((r) => setTimeout(r, 1000));
-      // The worker is the interpreter whose command line holds the worker program.
+      // The worker is the interpreter whose command line holds the worker program, started by
+      // this test's scorer (other test runs on the machine have workers of their own).
       let killed = 0;
       for (const pid of (await readdir('/proc')).filter((e) => /^\d+$/.test(e))) {
         const cmd = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-        if (cmd.includes('CHANNEL_FD = 100') && cmd.includes('"sweep"')) {
+        if (cmd.includes('CHANNEL_FD = 100') && cmd.includes('"sweep"') && (await descendsFromThisProcess(Number(pid)))) {
           process.kill(Number(pid), 'SIGKILL');
           killed++;
         }
@@ -356,6 +357,17 @@ describe('containment: each attack fails alone and leaves nothing behind', () =>
     expect(await leftoverSandboxProcesses()).toEqual([]);
   }, 60_000);
 });
+
+/** Whether `pid` is this process or one of its descendants (its parent chain, read from /proc). */
+async function descendsFromThisProcess(pid: number): Promise<boolean> {
+  for (let p = pid, hops = 0; p > 1 && hops < 64; hops++) {
+    if (p === process.pid) return true;
+    const stat = await readFile(`/proc/${p}/stat`, 'utf8').catch(() => '');
+    // The command name in parentheses may hold spaces; the parent pid is the second field after it.
+    p = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  }
+  return false;
+}
 
 describe('the weaker sandboxes keep the verdict guarantee', () => {
   /** Like PROBE, on a host /proc: the live processes of its own uid (zombies hold nothing). */
