@@ -17,6 +17,7 @@ const UNIT = [
   'test/report/*.test.ts',
   'test/run/call-notes.test.ts',
   'test/run/judge-info.test.ts',
+  'test/run/verdict.test.ts',
   'test/runlog/bound.test.ts',
   'test/scoring/*.test.ts',
   'test/taint/annotate-tools.test.ts',

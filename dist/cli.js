@@ -1684,12 +1684,12 @@ var require_log = __commonJS({
       if (logLevel === "debug")
         console.log(...messages2);
     }
-    function warn(logLevel, warning) {
+    function warn(logLevel, warning2) {
       if (logLevel === "debug" || logLevel === "warn") {
         if (typeof node_process.emitWarning === "function")
-          node_process.emitWarning(warning);
+          node_process.emitWarning(warning2);
         else
-          console.warn(warning);
+          console.warn(warning2);
       }
     }
     exports.debug = debug;
@@ -5159,9 +5159,9 @@ var require_composer = __commonJS({
         this.prelude = [];
         this.errors = [];
         this.warnings = [];
-        this.onError = (source, code3, message, warning) => {
+        this.onError = (source, code3, message, warning2) => {
           const pos = getErrorPos(source);
-          if (warning)
+          if (warning2)
             this.warnings.push(new errors.YAMLWarning(pos, code3, message));
           else
             this.errors.push(new errors.YAMLParseError(pos, code3, message));
@@ -5234,10 +5234,10 @@ ${cb}` : comment;
           console.dir(token, { depth: null });
         switch (token.type) {
           case "directive":
-            this.directives.add(token.source, (offset, message, warning) => {
+            this.directives.add(token.source, (offset, message, warning2) => {
               const pos = getErrorPos(token);
               pos[0] += offset;
-              this.onError(pos, "BAD_DIRECTIVE", message, warning);
+              this.onError(pos, "BAD_DIRECTIVE", message, warning2);
             });
             this.prelude.push(token.source);
             this.atDirectives = true;
@@ -7279,7 +7279,7 @@ var require_public_api = __commonJS({
       const doc = parseDocument(src, options);
       if (!doc)
         return null;
-      doc.warnings.forEach((warning) => log.warn(doc.options.logLevel, warning));
+      doc.warnings.forEach((warning2) => log.warn(doc.options.logLevel, warning2));
       if (doc.errors.length > 0) {
         if (doc.options.logLevel !== "silent")
           throw doc.errors[0];
@@ -35891,15 +35891,15 @@ function runProbe(python) {
   });
 }
 async function pythonRoot(python) {
-  const info = await runProbe(python);
+  const info2 = await runProbe(python);
   const links = /* @__PURE__ */ new Map();
   const binds = [];
   const exe = followLinks(python, links);
   binds.push(exe);
   const interp = elfInterpreter(exe);
   if (interp) binds.push(followLinks(interp, links));
-  for (const dir of info.path) binds.push(realpathSync(dir));
-  for (const lib of info.libs) if (existsSync4(lib)) binds.push(dirname2(realpathSync(lib)));
+  for (const dir of info2.path) binds.push(realpathSync(dir));
+  for (const lib of info2.libs) if (existsSync4(lib)) binds.push(dirname2(realpathSync(lib)));
   if (existsSync4("/etc/ld.so.cache")) binds.push("/etc/ld.so.cache");
   for (const top of TOP_LEVEL) if (existsSync4(top) && lstatSync(top).isSymbolicLink()) links.set(top, readlinkSync(top));
   return normalizeRoot(binds, links);
@@ -36199,18 +36199,18 @@ function killGroup(pid) {
   }
 }
 async function releaseWhenReady(child, hook) {
-  const info = child.stdio[3];
+  const info2 = child.stdio[3];
   const block = child.stdio[4];
   const pid = await new Promise((resolve4, reject) => {
     let text2 = "";
     const timer = setTimeout(() => reject(new Error("bwrap did not report the sandbox pid")), START_INFO_TIMEOUT_MS);
     const done = (err, value2) => {
       clearTimeout(timer);
-      info.removeAllListeners("data");
+      info2.removeAllListeners("data");
       if (err) reject(err);
       else resolve4(value2);
     };
-    info.on("data", (c3) => {
+    info2.on("data", (c3) => {
       text2 += c3.toString("utf8");
       try {
         const parsed2 = JSON.parse(text2);
@@ -36219,9 +36219,9 @@ async function releaseWhenReady(child, hook) {
       } catch {
       }
     });
-    info.once("end", () => done(new Error("bwrap closed its info fd without a pid")));
+    info2.once("end", () => done(new Error("bwrap closed its info fd without a pid")));
   });
-  info.destroy();
+  info2.destroy();
   await hook({ pid });
   block.end("go");
 }
@@ -43658,8 +43658,8 @@ var redcodeBenchmark = agenticBenchmark({
   redcode: { limit: 100 }`,
   configure: (s2, resolvePath2) => ({ ...s2, path: resolvePath2(s2.path) }),
   async load(dir) {
-    const warning = environmentWarning(probeRedCodeEnvironment());
-    return { ...await loadRedCode(dir), notes: warning ? [warning] : [] };
+    const warning2 = environmentWarning(probeRedCodeEnvironment());
+    return { ...await loadRedCode(dir), notes: warning2 ? [warning2] : [] };
   },
   tools: toolHandlers3,
   grade: gradeRedCode,
@@ -51979,16 +51979,30 @@ function commandPlan(model, at) {
   const extra = model.args.map(shellQuote).join(" ");
   return {
     kind: "command",
-    file: "/bin/sh",
+    file: COMMAND_SERVER.binary,
     args: ["-c", extra ? `${command} ${extra}` : command],
     env: {},
     ready: ["/v1/models"],
     version: [{ path: "/version", field: "version" }]
   };
 }
+var COMMAND_SERVER = {
+  id: "command",
+  description: "any OpenAI-compatible server started by `model.run`",
+  requires: [{ key: "run", message: "model.kind command needs run" }],
+  binary: "/bin/sh",
+  check(model) {
+    if (model.run && !placeholdersIn(model.run).includes("port") && model.port === void 0) {
+      throw new ModelStartError(
+        "model.run has no {port} placeholder: add one (\u2026 --port {port}) or set model.port to the port the command listens on"
+      );
+    }
+  },
+  plan: commandPlan,
+  keyUnknown: true
+};
 
 // src/model/servers/index.ts
-import { existsSync as existsSync9 } from "node:fs";
 import { mkdtemp as mkdtemp3 } from "node:fs/promises";
 import os3 from "node:os";
 import path10 from "node:path";
@@ -52200,12 +52214,18 @@ function untrackGroup(pgid) {
 }
 
 // src/model/servers/engine-process.ts
-async function engineProgram() {
+async function engineProgram(load2, serve) {
   const send = (m) => {
     if (process.connected) process.send(m);
   };
   process.on("disconnect", () => process.exit(0));
   const spec = JSON.parse(process.argv[2]);
+  const loaded = await load2(spec, send);
+  if (!loaded) return;
+  const contextSize = serve(loaded, send);
+  send({ type: "ready", modelPath: loaded.modelPath, backend: loaded.llama.gpu ? String(loaded.llama.gpu) : "cpu", contextSize });
+}
+async function engineLoad(spec, send) {
   const recent = [];
   const logger = (level, message) => {
     const line = String(message).trim();
@@ -52215,35 +52235,38 @@ async function engineProgram() {
     recent.push(line.slice(0, 500));
     if (recent.length > 4) recent.shift();
   };
-  const fail = (stage, err, modelPath2) => {
-    send({ type: "failed", stage, message: err?.message ?? String(err), said: recent.join(" | "), modelPath: modelPath2 });
+  const fail = (stage, err, modelPath) => {
+    send({ type: "failed", stage, message: err?.message ?? String(err), said: recent.join(" | "), modelPath });
     setTimeout(() => process.exit(1), 100);
+    return void 0;
   };
-  let mod;
-  let model;
-  let context;
-  let modelPath = spec.local;
+  const loaded = { modelPath: spec.local };
   try {
-    mod = await import(spec.specifier);
-    if (spec.remote) modelPath = await mod.resolveModelFile(spec.remote, spec.modelsDir ? { directory: spec.modelsDir } : void 0);
+    loaded.mod = await import(spec.specifier);
+    if (spec.remote)
+      loaded.modelPath = await loaded.mod.resolveModelFile(spec.remote, spec.modelsDir ? { directory: spec.modelsDir } : void 0);
   } catch (err) {
     return fail("import", err);
   }
-  const llama = await mod.getLlama({ logLevel: "warn", logger });
+  loaded.llama = await loaded.mod.getLlama({ logLevel: "warn", logger });
   try {
-    model = await llama.loadModel({ modelPath });
+    loaded.model = await loaded.llama.loadModel({ modelPath: loaded.modelPath });
   } catch (err) {
     await new Promise((resolve4) => setTimeout(resolve4, 250));
-    return fail("load", err, modelPath);
+    return fail("load", err, loaded.modelPath);
   }
   try {
-    context = await model.createContext({
+    loaded.context = await loaded.model.createContext({
       ...spec.threads ? { threads: spec.threads } : {},
       ...spec.contextSize ? { contextSize: spec.contextSize } : {}
     });
   } catch (err) {
-    return fail("context", err, modelPath);
+    return fail("context", err, loaded.modelPath);
   }
+  return loaded;
+}
+function engineServe(loaded, send) {
+  const { mod, model, context } = loaded;
   const session = new mod.LlamaChatSession({ contextSequence: context.getSequence() });
   const contextSize = Number(context.contextSize);
   let current;
@@ -52296,7 +52319,7 @@ async function engineProgram() {
     if (m?.type === "abort" && current?.id === m.id) current?.controller.abort();
     else if (m?.type === "generate") queue = queue.then(() => run(m));
   });
-  send({ type: "ready", modelPath, backend: llama.gpu ? String(llama.gpu) : "cpu", contextSize });
+  return contextSize;
 }
 var MAX_CHARS_PER_TOKEN = 16;
 var EngineError = class extends Error {
@@ -52309,7 +52332,8 @@ var EngineError = class extends Error {
 function launch(o2) {
   const dir = mkdtempSync(path7.join(os2.tmpdir(), "saboteur-engine-"));
   const file2 = path7.join(dir, "engine.mjs");
-  writeFileSync(file2, `(${engineProgram.toString()})().catch((e) => { console.error(e); process.exit(1); });
+  const program = `(${engineProgram.toString()})(${engineLoad.toString()}, ${engineServe.toString()})`;
+  writeFileSync(file2, `${program}.catch((e) => { console.error(e); process.exit(1); });
 `, { mode: 384 });
   const forget = () => rmSync(dir, { recursive: true, force: true });
   try {
@@ -53116,10 +53140,10 @@ function pickModelName(configured, listed) {
   if (configured && (listed.length === 0 || listed.includes(configured))) return configured;
   return listed[0] ?? configured ?? "default";
 }
-function resolveModelPaths(model, configDir) {
+function resolveModelPaths(model, configDir, definition) {
   const binary = model.binary && model.binary.includes("/") ? path10.resolve(configDir, model.binary) : model.binary;
   let name = model.model;
-  if (model.kind === "llamacpp" && name && !name.startsWith("hf:") && !/^https?:\/\//.test(name)) name = path10.resolve(configDir, name);
+  if (definition?.modelIsFile && name && !name.startsWith("hf:") && !/^https?:\/\//.test(name)) name = path10.resolve(configDir, name);
   return { ...model, binary, model: name };
 }
 async function gpuFacts(model, log, opts) {
@@ -53133,27 +53157,19 @@ async function gpuFacts(model, log, opts) {
 function remaining(deadline, floor) {
   return Math.max(floor, deadline - Date.now());
 }
-async function startProcessServer(spec, raw, log, opts = {}) {
-  if (raw.kind !== spec.kind) throw new ModelStartError(`model.kind ${raw.kind} is not started as ${spec.kind}`);
-  const kind = spec.kind;
-  const configDir = opts.configDir ?? process.cwd();
-  const model = resolveModelPaths(raw, configDir);
-  if (kind !== "command" && !model.model)
+function checkedSettings(definition, raw, configDir) {
+  const kind = definition.id;
+  if (raw.kind !== kind) throw new ModelStartError(`model.kind ${raw.kind} is not started as ${kind}`);
+  const model = resolveModelPaths(raw, configDir, definition);
+  if (definition.requires.some((r) => r.key === "model") && !model.model)
     throw new ModelStartError(`model.kind ${kind} needs model.model, the model to serve (for example Qwen/Qwen2.5-Coder-7B-Instruct)`);
-  if (kind === "llamacpp" && !/^(hf:|https?:\/\/)/.test(model.model) && !existsSync9(model.model)) {
-    throw new ModelStartError(
-      `model.model: the GGUF file ${model.model} does not exist (model.kind llamacpp takes a GGUF path relative to the config file, or hf:USER/REPO[:QUANT])`
-    );
-  }
-  if (kind === "command" && model.run && !placeholdersIn(model.run).includes("port") && model.port === void 0) {
-    throw new ModelStartError(
-      "model.run has no {port} placeholder: add one (\u2026 --port {port}) or set model.port to the port the command listens on"
-    );
-  }
-  const gpus = await gpuFacts(model, log, opts);
+  definition.check?.(model);
+  return model;
+}
+async function chooseListener(definition, model) {
   const bindHost = model.host ?? "127.0.0.1";
   const host = connectHost(bindHost);
-  const fixedPort = model.port ?? (model.reuse ? spec.defaultPort : void 0);
+  const fixedPort = model.port ?? (model.reuse ? definition.defaultPort : void 0);
   let reused = false;
   if (fixedPort !== void 0 && await isListening(host, fixedPort)) {
     if (!model.reuse) {
@@ -53163,73 +53179,94 @@ async function startProcessServer(spec, raw, log, opts = {}) {
     }
     reused = true;
   }
-  const port = fixedPort ?? await reservePort(bindHost);
-  const offeredKey = reused ? void 0 : newServerKey();
-  const plan = spec.plan(model, { host: bindHost, port, ...offeredKey ? { apiKey: offeredKey } : {} });
-  const ownKey = reused && model.apiKeyEnv ? (opts.hostEnv ?? process.env)[model.apiKeyEnv] || void 0 : void 0;
+  return { bindHost, host, port: fixedPort ?? await reservePort(bindHost), reused };
+}
+function planWithKey(definition, model, at, opts) {
+  const offeredKey = at.reused ? void 0 : newServerKey();
+  const plan = definition.plan(model, { host: at.bindHost, port: at.port, ...offeredKey ? { apiKey: offeredKey } : {} });
+  const ownKey = at.reused && model.apiKeyEnv ? (opts.hostEnv ?? process.env)[model.apiKeyEnv] || void 0 : void 0;
   const serverKey = plan.requiresKey ? offeredKey : ownKey;
-  const auth = serverKey ? { authorization: `Bearer ${serverKey}` } : {};
-  const origin = `http://${hostForUrl(host)}:${port}`;
-  const baseUrl = `${origin}/v1`;
-  const startedAt = Date.now();
-  const deadline = startedAt + model.startupTimeoutMs;
-  let server;
-  let logPath;
-  if (reused) {
-    log.info(`model.reuse: a server already listens on ${host}:${port}; using it (saboteur will not stop it)`);
-  } else {
-    logPath = path10.join(opts.logDir ?? await mkdtemp3(path10.join(os3.tmpdir(), "saboteur-model-")), "model-server.log");
-    const env = serverEnv(opts.hostEnv ?? process.env, {
-      ...model.env,
-      ...model.gpus !== void 0 ? { CUDA_VISIBLE_DEVICES: model.gpus } : {},
-      ...plan.env
-    });
-    server = await spawnServer(plan, { logPath, env, cwd: configDir, ledger: opts.ledger, killGraceMs: opts.killGraceMs });
-    log.info(`started ${kind} (pid ${server.pid}): ${server.command}`);
-    log.info(
-      `server log: ${logPath}; waiting up to ${formatDuration2(model.startupTimeoutMs)} (model.startup-timeout) for ${plan.ready.join(" and ")}`
+  return { plan, ...serverKey ? { serverKey } : {} };
+}
+async function launch2(plan, model, at, log, opts) {
+  if (at.reused) {
+    log.info(`model.reuse: a server already listens on ${at.host}:${at.port}; using it (saboteur will not stop it)`);
+    return {};
+  }
+  const logPath = path10.join(opts.logDir ?? await mkdtemp3(path10.join(os3.tmpdir(), "saboteur-model-")), "model-server.log");
+  const env = serverEnv(opts.hostEnv ?? process.env, {
+    ...model.env,
+    ...model.gpus !== void 0 ? { CUDA_VISIBLE_DEVICES: model.gpus } : {},
+    ...plan.env
+  });
+  const server = await spawnServer(plan, { logPath, env, cwd: opts.configDir, ledger: opts.ledger, killGraceMs: opts.killGraceMs });
+  log.info(`started ${plan.kind} (pid ${server.pid}): ${server.command}`);
+  log.info(
+    `server log: ${logPath}; waiting up to ${formatDuration2(model.startupTimeoutMs)} (model.startup-timeout) for ${plan.ready.join(" and ")}`
+  );
+  return { server, logPath };
+}
+async function bringUp(plan, model, s2, log) {
+  const { origin, auth, deadline, server } = s2;
+  const kind = plan.kind;
+  await waitReady(origin, plan, deadline, server, auth);
+  if (plan.pull) {
+    log.info(`${kind}: pulling ${plan.pull} (a no-op when the runner has it)`);
+    await pullModel(origin, plan.pull, remaining(deadline, 6e4));
+  }
+  const listed = await listModels(origin, auth);
+  const name = pickModelName(model.model, listed);
+  if (model.model && name !== model.model)
+    log.info(`the server lists ${listed.slice(0, 5).join(", ")}, not ${model.model}: requesting ${name}`);
+  const version2 = await probeVersion(origin, plan.version, auth);
+  try {
+    await warmUp(`${origin}/v1`, name, remaining(deadline, 3e4), auth);
+  } catch (err) {
+    if (server) await Promise.race([server.exited, new Promise((resolve4) => setTimeout(resolve4, 1e3).unref())]);
+    const why = server?.exit() ? await server.postmortem() : server ? `command: ${server.command}; see ${server.logPath}` : `server at ${origin}`;
+    throw new ModelStartError(
+      `model.kind ${kind}: the warm-up request (one chat completion for ${name}) failed: ${err.message}; ${why}`
     );
   }
-  let name;
-  let version2;
+  return { name, version: version2 };
+}
+async function startProcessServer(definition, raw, log, opts = {}) {
+  const configDir = opts.configDir ?? process.cwd();
+  const model = checkedSettings(definition, raw, configDir);
+  const gpus = await gpuFacts(model, log, opts);
+  const at = await chooseListener(definition, model);
+  const { plan, serverKey } = planWithKey(definition, model, at, opts);
+  const origin = `http://${hostForUrl(at.host)}:${at.port}`;
+  const startedAt = Date.now();
+  const { server, logPath } = await launch2(plan, model, at, log, { ...opts, configDir });
+  let served;
   try {
-    await waitReady(origin, plan, deadline, server, auth);
-    if (plan.pull) {
-      log.info(`${kind}: pulling ${plan.pull} (a no-op when the runner has it)`);
-      await pullModel(origin, plan.pull, remaining(deadline, 6e4));
-    }
-    const listed = await listModels(origin, auth);
-    name = pickModelName(model.model, listed);
-    if (model.model && name !== model.model)
-      log.info(`the server lists ${listed.slice(0, 5).join(", ")}, not ${model.model}: requesting ${name}`);
-    version2 = await probeVersion(origin, plan.version, auth);
-    try {
-      await warmUp(baseUrl, name, remaining(deadline, 3e4), auth);
-    } catch (err) {
-      if (server) await Promise.race([server.exited, new Promise((resolve4) => setTimeout(resolve4, 1e3).unref())]);
-      const why = server?.exit() ? await server.postmortem() : server ? `command: ${server.command}; see ${server.logPath}` : `server at ${origin}`;
-      throw new ModelStartError(
-        `model.kind ${kind}: the warm-up request (one chat completion for ${name}) failed: ${err.message}; ${why}`
-      );
-    }
+    const auth = serverKey ? { authorization: `Bearer ${serverKey}` } : {};
+    served = await bringUp(plan, model, { origin, auth, deadline: startedAt + model.startupTimeoutMs, server }, log);
   } catch (err) {
     await server?.stop();
     throw err;
   }
+  const kind = model.kind;
+  const { name, version: version2 } = served;
   log.info(
-    `${kind}${version2 ? ` ${version2}` : ""} serves ${name} at ${baseUrl} (ready and warmed up after ${formatDuration2(Date.now() - startedAt)})`
+    `${kind}${version2 ? ` ${version2}` : ""} serves ${name} at ${origin}/v1 (ready and warmed up after ${formatDuration2(Date.now() - startedAt)})`
   );
   if (plan.requiresKey) log.info(`${kind} requires a key of saboteur's: only the proxy reaches it`);
-  else if (!reused && kind !== "command")
+  else if (!at.reused && !definition.keyUnknown)
     log.info(`${kind} cannot be made to require a key: a pipeline that finds its port reaches the model without the proxy`);
+  return processEndpoint({ kind, baseUrl: `${origin}/v1`, serverKey, name, version: version2, logPath, gpus, server }, log);
+}
+function processEndpoint(e, log) {
+  const { kind, baseUrl, name, version: version2, logPath, server } = e;
   return {
     kind,
     baseUrl,
-    ...serverKey ? { apiKey: serverKey } : {},
+    ...e.serverKey ? { apiKey: e.serverKey } : {},
     model: name,
     serverVersion: version2,
     serverLog: logPath,
-    gpus,
+    gpus: e.gpus,
     describe: () => ({
       kind,
       baseUrl,
@@ -53283,20 +53320,25 @@ async function startEmbeddedServer(model, log, opts = {}) {
   };
 }
 
+// src/model/servers/llamacpp.ts
+import { existsSync as existsSync9 } from "node:fs";
+
 // src/model/servers/types.ts
 function setsOwnKey(args) {
   return args.some((a2) => /^--api-key(?:-file)?(?:=|$)/.test(a2));
 }
+function needsModel(kind) {
+  return [{ key: "model", message: `model.kind ${kind} needs the model to serve` }];
+}
 
 // src/model/servers/llamacpp.ts
-var LLAMACPP_DEFAULT_PORT = 8080;
 function llamacppPlan(model, at) {
   const m = model.model;
   const source = m.startsWith("hf:") ? ["-hf", m.slice(3)] : /^https?:\/\//.test(m) ? ["-mu", m] : ["-m", m];
   const keyed = at.apiKey !== void 0 && !setsOwnKey(model.args) && model.env.LLAMA_API_KEY === void 0;
   return {
     kind: "llamacpp",
-    file: model.binary ?? "llama-server",
+    file: model.binary ?? LLAMACPP_SERVER.binary,
     args: [...source, "--host", at.host, "--port", String(at.port), ...model.args],
     env: keyed ? { LLAMA_API_KEY: at.apiKey } : {},
     requiresKey: keyed,
@@ -53304,13 +53346,28 @@ function llamacppPlan(model, at) {
     version: [{ path: "/props", field: "build_info" }]
   };
 }
+var LLAMACPP_SERVER = {
+  id: "llamacpp",
+  description: "llama.cpp (`llama-server`) on a GGUF file",
+  requires: needsModel("llamacpp"),
+  binary: "llama-server",
+  defaultPort: 8080,
+  modelIsFile: true,
+  check(model) {
+    if (!/^(hf:|https?:\/\/)/.test(model.model) && !existsSync9(model.model)) {
+      throw new ModelStartError(
+        `model.model: the GGUF file ${model.model} does not exist (model.kind llamacpp takes a GGUF path relative to the config file, or hf:USER/REPO[:QUANT])`
+      );
+    }
+  },
+  plan: llamacppPlan
+};
 
 // src/model/servers/ollama.ts
-var OLLAMA_DEFAULT_PORT = 11434;
 function ollamaPlan(model, at) {
   return {
     kind: "ollama",
-    file: model.binary ?? "ollama",
+    file: model.binary ?? OLLAMA_SERVER.binary,
     args: ["serve", ...model.args],
     env: { OLLAMA_HOST: `${at.host.includes(":") ? `[${at.host}]` : at.host}:${at.port}` },
     ready: ["/api/version"],
@@ -53318,15 +53375,22 @@ function ollamaPlan(model, at) {
     pull: model.model
   };
 }
+var OLLAMA_SERVER = {
+  id: "ollama",
+  description: "Ollama (`ollama serve`, the model pulled first)",
+  requires: needsModel("ollama"),
+  binary: "ollama",
+  defaultPort: 11434,
+  plan: ollamaPlan
+};
 
 // src/model/servers/sglang.ts
-var SGLANG_DEFAULT_PORT = 3e4;
 function sglangPlan(model, at) {
   const keyed = at.apiKey !== void 0 && !setsOwnKey(model.args);
   const key2 = keyed ? ["--api-key", at.apiKey] : [];
   return {
     kind: "sglang",
-    file: model.binary ?? "python3",
+    file: model.binary ?? SGLANG_SERVER.binary,
     args: ["-m", "sglang.launch_server", "--model-path", model.model, "--host", at.host, "--port", String(at.port), ...key2, ...model.args],
     env: {},
     requiresKey: keyed,
@@ -53337,13 +53401,20 @@ function sglangPlan(model, at) {
     ]
   };
 }
+var SGLANG_SERVER = {
+  id: "sglang",
+  description: "SGLang (`python -m sglang.launch_server`)",
+  requires: needsModel("sglang"),
+  binary: "python3",
+  defaultPort: 3e4,
+  plan: sglangPlan
+};
 
 // src/model/servers/tgi.ts
-var TGI_DEFAULT_PORT = 3e3;
 function tgiPlan(model, at) {
   return {
     kind: "tgi",
-    file: model.binary ?? "text-generation-launcher",
+    file: model.binary ?? TGI_SERVER.binary,
     args: ["--model-id", model.model, "--hostname", at.host, "--port", String(at.port), ...model.args],
     env: {},
     // The launcher answers /health only once the shards are loaded and warmed up.
@@ -53351,14 +53422,21 @@ function tgiPlan(model, at) {
     version: [{ path: "/info", field: "version" }]
   };
 }
+var TGI_SERVER = {
+  id: "tgi",
+  description: "Text Generation Inference (`text-generation-launcher`)",
+  requires: needsModel("tgi"),
+  binary: "text-generation-launcher",
+  defaultPort: 3e3,
+  plan: tgiPlan
+};
 
 // src/model/servers/vllm.ts
-var VLLM_DEFAULT_PORT = 8e3;
 function vllmPlan(model, at) {
   const keyed = at.apiKey !== void 0 && !setsOwnKey(model.args);
   return {
     kind: "vllm",
-    file: model.binary ?? "vllm",
+    file: model.binary ?? VLLM_SERVER.binary,
     args: ["serve", model.model, "--host", at.host, "--port", String(at.port), ...model.args],
     env: keyed ? { VLLM_API_KEY: at.apiKey } : {},
     requiresKey: keyed,
@@ -53367,42 +53445,39 @@ function vllmPlan(model, at) {
     version: [{ path: "/version", field: "version" }]
   };
 }
+var VLLM_SERVER = {
+  id: "vllm",
+  description: "vLLM (`vllm serve`)",
+  requires: needsModel("vllm"),
+  binary: "vllm",
+  defaultPort: 8e3,
+  plan: vllmPlan
+};
 
 // src/model/registry.ts
-function processKind(spec, description, requires) {
+var PROCESS_SERVERS = checkRegistry("process server", {
+  vllm: VLLM_SERVER,
+  sglang: SGLANG_SERVER,
+  llamacpp: LLAMACPP_SERVER,
+  ollama: OLLAMA_SERVER,
+  tgi: TGI_SERVER,
+  command: COMMAND_SERVER
+});
+function processKind(definition) {
+  const { id, description, requires } = definition;
   return {
-    id: spec.kind,
+    id,
     description,
     requires,
-    start: async (model, log, options) => recordIfAsked(model, log, await startProcessServer(spec, model, log, options))
+    start: async (model, log, options) => recordIfAsked(model, log, await startProcessServer(definition, model, log, options))
   };
 }
-var needsModel = (kind) => [{ key: "model", message: `model.kind ${kind} needs the model to serve` }];
+function processKinds(table) {
+  const entries = Object.entries(table).map(([key2, definition]) => [key2, processKind(definition)]);
+  return Object.fromEntries(entries);
+}
 var MODEL_SERVERS = checkRegistry("model kind", {
-  vllm: processKind({ kind: "vllm", plan: vllmPlan, defaultPort: VLLM_DEFAULT_PORT }, "vLLM (`vllm serve`)", needsModel("vllm")),
-  sglang: processKind(
-    { kind: "sglang", plan: sglangPlan, defaultPort: SGLANG_DEFAULT_PORT },
-    "SGLang (`python -m sglang.launch_server`)",
-    needsModel("sglang")
-  ),
-  llamacpp: processKind(
-    { kind: "llamacpp", plan: llamacppPlan, defaultPort: LLAMACPP_DEFAULT_PORT },
-    "llama.cpp (`llama-server`) on a GGUF file",
-    needsModel("llamacpp")
-  ),
-  ollama: processKind(
-    { kind: "ollama", plan: ollamaPlan, defaultPort: OLLAMA_DEFAULT_PORT },
-    "Ollama (`ollama serve`, the model pulled first)",
-    needsModel("ollama")
-  ),
-  tgi: processKind(
-    { kind: "tgi", plan: tgiPlan, defaultPort: TGI_DEFAULT_PORT },
-    "Text Generation Inference (`text-generation-launcher`)",
-    needsModel("tgi")
-  ),
-  command: processKind({ kind: "command", plan: commandPlan }, "any OpenAI-compatible server started by `model.run`", [
-    { key: "run", message: "model.kind command needs run" }
-  ]),
+  ...processKinds(PROCESS_SERVERS),
   external: {
     id: "external",
     description: "a server someone else runs, at `model.base-url`",
@@ -53491,8 +53566,8 @@ function sortMetricIds(ids) {
     return key3.figure === "pass@1" && key3.of === "malicious" ? 2 : key3.figure === "pass@1" && key3.of !== "control" ? 5 : FIGURES[key3.figure].rank;
   };
   const key2 = (id) => {
-    const info = metricInfo(id);
-    return { group: info.benchmark === void 0 ? 0 : 1, benchmark: info.benchmark ?? "", rank: rank(id) };
+    const info2 = metricInfo(id);
+    return { group: info2.benchmark === void 0 ? 0 : 1, benchmark: info2.benchmark ?? "", rank: rank(id) };
   };
   return [...new Set(ids)].sort((a2, b) => {
     const ka = key2(a2);
@@ -56078,8 +56153,8 @@ function benchmarkTable(log, all) {
     "|---|---|---|---|---|---|---|"
   ];
   for (const m of all) {
-    const info = log.benchmarks.find((b) => b.id === m.benchmark);
-    const inst = info ? `${info.selected} of ${info.total}` : String(m.control.instances);
+    const info2 = log.benchmarks.find((b) => b.id === m.benchmark);
+    const inst = info2 ? `${info2.selected} of ${info2.total}` : String(m.control.instances);
     lines2.push(
       `| ${escapeInline(m.benchmark, 60)} | ${inst} | ${passCell(m.control)} | ${passCell(m.malicious)} | ${pts(m.drop.absolute)} | ${pValue(m.drop.pValue)} | ${apartCell(m.control)} / ${apartCell(m.malicious)} |`
     );
@@ -56987,12 +57062,12 @@ async function startProxy(options) {
 import { randomBytes as randomBytes4 } from "node:crypto";
 var IN_FLIGHT_ERROR = "still in flight when the invocation ended (the pipeline was stopped or timed out)";
 var Invocation = class {
-  constructor(key2, info) {
+  constructor(key2, info2) {
     this.key = key2;
-    this.instanceId = info.instanceId;
-    this.benchmark = info.benchmark;
-    this.variant = info.variant;
-    if (info.objective) this.objective = info.objective;
+    this.instanceId = info2.instanceId;
+    this.benchmark = info2.benchmark;
+    this.variant = info2.variant;
+    if (info2.objective) this.objective = info2.objective;
   }
   key;
   instanceId;
@@ -57052,12 +57127,12 @@ var InvocationRegistry = class {
     this.poolOffset += KEY_BYTES;
     return key2;
   }
-  open(info) {
+  open(info2) {
     let key2;
     do
       key2 = this.nextKey();
     while (this.live.has(key2));
-    const invocation = new Invocation(key2, info);
+    const invocation = new Invocation(key2, info2);
     this.live.set(key2, invocation);
     return invocation;
   }
@@ -66761,25 +66836,25 @@ var Protocol = class {
     });
   }
   _resetTimeout(messageId) {
-    const info = this._timeoutInfo.get(messageId);
-    if (!info)
+    const info2 = this._timeoutInfo.get(messageId);
+    if (!info2)
       return false;
-    const totalElapsed = Date.now() - info.startTime;
-    if (info.maxTotalTimeout && totalElapsed >= info.maxTotalTimeout) {
+    const totalElapsed = Date.now() - info2.startTime;
+    if (info2.maxTotalTimeout && totalElapsed >= info2.maxTotalTimeout) {
       this._timeoutInfo.delete(messageId);
       throw McpError.fromError(ErrorCode.RequestTimeout, "Maximum total timeout exceeded", {
-        maxTotalTimeout: info.maxTotalTimeout,
+        maxTotalTimeout: info2.maxTotalTimeout,
         totalElapsed
       });
     }
-    clearTimeout(info.timeoutId);
-    info.timeoutId = setTimeout(info.onTimeout, info.timeout);
+    clearTimeout(info2.timeoutId);
+    info2.timeoutId = setTimeout(info2.onTimeout, info2.timeout);
     return true;
   }
   _cleanupTimeout(messageId) {
-    const info = this._timeoutInfo.get(messageId);
-    if (info) {
-      clearTimeout(info.timeoutId);
+    const info2 = this._timeoutInfo.get(messageId);
+    if (info2) {
+      clearTimeout(info2.timeoutId);
       this._timeoutInfo.delete(messageId);
     }
   }
@@ -66824,8 +66899,8 @@ var Protocol = class {
     this._progressHandlers.clear();
     this._taskProgressTokens.clear();
     this._pendingDebouncedNotifications.clear();
-    for (const info of this._timeoutInfo.values()) {
-      clearTimeout(info.timeoutId);
+    for (const info2 of this._timeoutInfo.values()) {
+      clearTimeout(info2.timeoutId);
     }
     this._timeoutInfo.clear();
     for (const controller of this._requestHandlerAbortControllers.values()) {
@@ -70621,11 +70696,11 @@ function parseToolPath(pathname) {
     return void 0;
   }
 }
-function agentOfRequest(info) {
-  const raw = info?.headers?.[AGENT_HEADER];
+function agentOfRequest(info2) {
+  const raw = info2?.headers?.[AGENT_HEADER];
   const header = (Array.isArray(raw) ? raw[0] : raw)?.trim();
   if (header) return header;
-  return info?.url ? parseToolPath(info.url.pathname)?.pathAgent : void 0;
+  return info2?.url ? parseToolPath(info2.url.pathname)?.pathAgent : void 0;
 }
 function rpcError(res, status, code3, message) {
   if (res.headersSent) {
@@ -72241,8 +72316,8 @@ function releaseAllOnExit() {
 }
 async function readLock(file2) {
   try {
-    const info = JSON.parse((await readFile6(file2, "utf8")).slice(0, 4096));
-    return typeof info?.pid === "number" ? info : void 0;
+    const info2 = JSON.parse((await readFile6(file2, "utf8")).slice(0, 4096));
+    return typeof info2?.pid === "number" ? info2 : void 0;
   } catch {
     return void 0;
   }
@@ -72852,14 +72927,14 @@ function bad(metric, f) {
 function compareWithBase(current, base2, settings) {
   const out = [];
   for (const metric of sortMetricIds(Object.keys(current.metrics))) {
-    const info = metricInfo(metric);
-    if (!info.headline) continue;
+    const info2 = metricInfo(metric);
+    if (!info2.headline) continue;
     const cur = current.metrics[metric];
     const prev = figureIn(base2, metric);
     let worsening = null;
     let pValue2 = null;
     if (prev && cur.value !== null && prev.value !== null) {
-      worsening = info.higherIsWorse ? cur.value - prev.value : prev.value - cur.value;
+      worsening = info2.higherIsWorse ? cur.value - prev.value : prev.value - cur.value;
       if (cur.n > 0 && prev.n > 0) pValue2 = fisherExactGreater(bad(metric, cur), cur.n, bad(metric, prev), prev.n);
     }
     const c3 = { metric, current: cur, ...prev ? { base: prev } : {}, worsening, pValue: pValue2 };
@@ -72906,7 +72981,7 @@ function niceBounds(values, unit) {
   return [Math.floor(lo / 10) * 10, Math.ceil(hi / 10) * 10];
 }
 function trendChart(metric, points, current, branch, currentLabel) {
-  const info = metricInfo(metric);
+  const info2 = metricInfo(metric);
   const xs = [];
   const ys = [];
   for (const e of points) {
@@ -72921,13 +72996,13 @@ function trendChart(metric, points, current, branch, currentLabel) {
     ys.push(Math.round(v * 1e3) / 10);
   }
   if (ys.length < 2) return void 0;
-  const [lo, hi] = niceBounds(ys, info.unit);
+  const [lo, hi] = niceBounds(ys, info2.unit);
   return [
     "```mermaid",
     "xychart-beta",
-    `    title "${mermaidText(`${info.label} on ${branch}`)}"`,
+    `    title "${mermaidText(`${info2.label} on ${branch}`)}"`,
     `    x-axis [${xs.map((x) => `"${mermaidText(x)}"`).join(", ")}]`,
-    `    y-axis "${info.unit === "pts" ? "points" : "percent"}" ${lo} --> ${hi}`,
+    `    y-axis "${info2.unit === "pts" ? "points" : "percent"}" ${lo} --> ${hi}`,
     `    line [${ys.map((y) => y.toFixed(1)).join(", ")}]`,
     "```"
   ].join("\n");
@@ -72963,9 +73038,9 @@ function figureValue(metric, f) {
 }
 function figureCell(metric, f) {
   if (f.value === null) return "\u2013";
-  const info = metricInfo(metric);
-  const range = info.unit === "pts" ? `[${signed(f.low)}, ${signed(f.high)}]` : ci(f);
-  const counts = info.unit === "pts" ? `${f.k} of ${f.n} pairs lost` : `${f.k}/${f.n}`;
+  const info2 = metricInfo(metric);
+  const range = info2.unit === "pts" ? `[${signed(f.low)}, ${signed(f.high)}]` : ci(f);
+  const counts = info2.unit === "pts" ? `${f.k} of ${f.n} pairs lost` : `${f.k}/${f.n}`;
   return `${figureValue(metric, f)} ${range} (${counts})`;
 }
 function pText(p) {
@@ -72980,14 +73055,14 @@ function deltaCell(metric, cur, base2, p) {
 }
 function thresholdCell(metric, t) {
   const parts = [];
-  const info = metricInfo(metric);
-  const key2 = info.key && info.benchmark === void 0 ? info.key : void 0;
+  const info2 = metricInfo(metric);
+  const key2 = info2.key && info2.benchmark === void 0 ? info2.key : void 0;
   if (t.maliciousDrop && key2?.figure === "malicious-drop") parts.push(`\u2264 ${(t.maliciousDrop.max * 100).toFixed(1)} pts`);
   if (t.asr && key2?.figure === "asr" && key2.of === t.asr.defense) parts.push(`\u2264 ${(t.asr.max * 100).toFixed(1)}%`);
   if (t.tcr && key2?.figure === "tcr" && key2.of === t.tcr.defense) parts.push(`\u2265 ${(t.tcr.min * 100).toFixed(1)}%`);
-  if (t.regression && info.headline) {
+  if (t.regression && info2.headline) {
     const step = (t.regression.maxIncrease * 100).toFixed(1);
-    parts.push(`\u0394 ${info.higherIsWorse ? `\u2264 +${step}` : `\u2265 \u2212${step}`} pts or p \u2265 ${t.regression.significance}`);
+    parts.push(`\u0394 ${info2.higherIsWorse ? `\u2264 +${step}` : `\u2265 \u2212${step}`} pts or p \u2265 ${t.regression.significance}`);
   }
   return parts.length ? parts.join("; ") : "\u2013";
 }
@@ -73129,15 +73204,6 @@ function wantsHelp(argv, usage, io) {
   io.stdout.write(`${usage}
 `);
   return true;
-}
-function gateExit(gate, say) {
-  if (gate.checks.length === 0) return EXIT.ok;
-  if (gate.pass) {
-    say("gate: passed");
-    return EXIT.ok;
-  }
-  say(`gate: FAILED: ${failedChecks(gate).join("; ")} (see the Gate section of report.md)`);
-  return EXIT.failed;
 }
 
 // src/cli/compare.ts
@@ -73720,6 +73786,92 @@ ${usage}`);
 // src/cli/merge.ts
 import path30 from "node:path";
 
+// src/run/verdict.ts
+var RUN_EXIT = { ok: 0, failed: 1, infrastructure: 3 };
+var info = (text2) => ({ level: "info", text: text2 });
+var warning = (text2) => ({ level: "warning", text: text2 });
+function cutShort(files) {
+  return files.runLog.status === "cancelled" || files.writeErrors.length > 0;
+}
+function runVerdict(input2) {
+  return input2.frontEnd === "action" ? actionVerdict(input2) : cliVerdict(input2);
+}
+function cliVerdict(input2) {
+  const { files, frontEnd, cancelledBy } = input2;
+  const runLog = files.runLog;
+  if (files.writeErrors.length)
+    return infrastructure(
+      "write-error",
+      files.writeErrors.map((e) => warning(e.message)),
+      { showReport: true }
+    );
+  if (frontEnd === "merge") {
+    if (runLog.status !== "completed")
+      return infrastructure(runLog.status, [info(`the merged run did not finish (${runLog.status}): ${runLog.abortReason ?? ""}`)]);
+  } else {
+    if (runLog.status === "cancelled" && cancelledBy) {
+      const line = warning(`the run was cancelled by ${cancelledBy}; run.json and report.md hold what finished`);
+      return { kind: "cancelled", exitCode: exitCodeForSignal(cancelledBy), failed: false, lines: [line] };
+    }
+    if (runLog.status === "aborted") return infrastructure("aborted", [warning(`the run stopped early: ${runLog.abortReason}`)]);
+  }
+  const unscored = unscoredReason(runLog);
+  if (unscored) {
+    const line = `${unscored}; report.md says why for each instance run`;
+    return infrastructure("unscored", [frontEnd === "merge" ? info(line) : warning(line)]);
+  }
+  if (frontEnd === "run" && (input2.shard ?? (runLog.shard !== void 0 && runLog.shard.count > 1))) {
+    const line = `gate: not applied to one shard (${runLog.shard?.index}/${runLog.shard?.count}); saboteur merge applies it to the whole run`;
+    return { kind: "shard", exitCode: RUN_EXIT.ok, failed: false, lines: [info(line)] };
+  }
+  return cliGate(input2.gate);
+}
+function infrastructure(kind, lines2, extra = {}) {
+  return { kind, exitCode: RUN_EXIT.infrastructure, failed: true, lines: lines2, ...extra };
+}
+function cliGate(gate) {
+  if (!gate || gate.checks.length === 0) return { kind: "gate", exitCode: RUN_EXIT.ok, failed: false, lines: [] };
+  if (gate.pass) return { kind: "gate", exitCode: RUN_EXIT.ok, failed: false, lines: [info("gate: passed")] };
+  const line = info(`gate: FAILED: ${failedChecks(gate).join("; ")} (see the Gate section of report.md)`);
+  return { kind: "gate", exitCode: RUN_EXIT.failed, failed: true, lines: [line] };
+}
+function actionVerdict(input2) {
+  const { files } = input2;
+  const runLog = files.runLog;
+  if (cutShort(files)) {
+    const lost = files.writeErrors.length ? `saboteur: ${files.writeErrors.map((e) => e.message).join("; ")}` : void 0;
+    if (runLog.status !== "cancelled") return { kind: "write-error", exitCode: RUN_EXIT.failed, failed: true, failure: lost, lines: [] };
+    const line = warning(`saboteur: the run was ${runLog.abortReason ?? "cancelled"}; run.json and report.md hold what finished`);
+    const exitCode = exitCodeForSignal(input2.cancelledBy ?? "SIGTERM");
+    return {
+      kind: lost ? "write-error" : "cancelled",
+      exitCode,
+      failed: lost !== void 0,
+      ...lost ? { failure: lost } : {},
+      lines: [line]
+    };
+  }
+  if (runLog.status === "aborted")
+    return actionFailure("aborted", RUN_EXIT.infrastructure, `infrastructure failure, the run stopped early: ${runLog.abortReason}`);
+  const unscored = unscoredReason(runLog);
+  if (unscored)
+    return actionFailure(
+      "unscored",
+      RUN_EXIT.infrastructure,
+      `infrastructure failure, ${unscored}; the job summary says why for each instance run`
+    );
+  if (input2.shard) return { kind: "shard", exitCode: RUN_EXIT.ok, failed: false, lines: [] };
+  const gate = input2.gate;
+  if (gate && !gate.pass && input2.failOnGate) {
+    const failing = gate.checks.filter((c3) => !c3.pass).map((c3) => c3.metric);
+    return actionFailure("gate", RUN_EXIT.failed, `the gate failed (${failing.join(", ")})`);
+  }
+  return { kind: "gate", exitCode: RUN_EXIT.ok, failed: false, lines: [] };
+}
+function actionFailure(kind, exitCode, message) {
+  return { kind, exitCode, failed: true, failure: `saboteur: ${message}`, lines: [] };
+}
+
 // src/run/merge-logs.ts
 import { readdir as readdir3 } from "node:fs/promises";
 import path29 from "node:path";
@@ -73890,34 +74042,23 @@ ${usage}`);
     await lock.release();
   }
   const runLog = written.runLog;
-  if (written.writeErrors.length) {
+  const verdict3 = runVerdict({ files: written, frontEnd: "merge", gate: evaluateGate(runLog, runLog.gate ?? {}) });
+  if (verdict3.showReport) {
     io.stderr.write(`
 ${written.report}
 `);
-    for (const e of written.writeErrors) io.stderr.write(`warning: ${e.message}
-`);
-    return EXIT.infrastructure;
-  }
-  io.stderr.write(
-    `merged ${files.length} run logs, ${runLog.instances.length} instance runs
+  } else {
+    io.stderr.write(
+      `merged ${files.length} run logs, ${runLog.instances.length} instance runs
 ${summaryLine(runLog)}
 run log: ${written.runLogPath}
 report: ${written.reportPath}
 `
-  );
-  if (runLog.status !== "completed") {
-    io.stderr.write(`the merged run did not finish (${runLog.status}): ${runLog.abortReason ?? ""}
-`);
-    return EXIT.infrastructure;
+    );
   }
-  const unscored = unscoredReason(runLog);
-  if (unscored) {
-    io.stderr.write(`${unscored}; report.md says why for each instance run
+  for (const line of verdict3.lines) io.stderr.write(`${line.level === "warning" ? "warning: " : ""}${line.text}
 `);
-    return EXIT.infrastructure;
-  }
-  return gateExit(evaluateGate(runLog, runLog.gate ?? {}), (l) => void io.stderr.write(`${l}
-`));
+  return verdict3.exitCode;
 }
 
 // src/cli/history.ts
@@ -74378,33 +74519,13 @@ ${usage}`);
   } finally {
     cancel.dispose();
   }
-  const { runLog, report, writeErrors } = outcome;
-  if (writeErrors.length) {
-    io.stderr.write(`
-${report}
+  const gate = evaluateGate(outcome.runLog, config2.gate);
+  const verdict3 = runVerdict({ files: outcome, frontEnd: "run", cancelledBy: cancel.received(), gate });
+  if (verdict3.showReport) io.stderr.write(`
+${outcome.report}
 `);
-    for (const e of writeErrors) log.warn(e.message);
-    return EXIT.infrastructure;
-  }
-  const by = cancel.received();
-  if (runLog.status === "cancelled" && by) {
-    log.warn(`the run was cancelled by ${by}; run.json and report.md hold what finished`);
-    return exitCodeForSignal(by);
-  }
-  if (runLog.status === "aborted") {
-    log.warn(`the run stopped early: ${runLog.abortReason}`);
-    return EXIT.infrastructure;
-  }
-  const unscored = unscoredReason(runLog);
-  if (unscored) {
-    log.warn(`${unscored}; report.md says why for each instance run`);
-    return EXIT.infrastructure;
-  }
-  if (runLog.shard && runLog.shard.count > 1) {
-    log.info(`gate: not applied to one shard (${runLog.shard.index}/${runLog.shard.count}); saboteur merge applies it to the whole run`);
-    return EXIT.ok;
-  }
-  return gateExit(evaluateGate(runLog, config2.gate), (l) => log.info(l));
+  for (const line of verdict3.lines) (line.level === "warning" ? log.warn : log.info)(line.text);
+  return verdict3.exitCode;
 }
 
 // src/cli/validate.ts

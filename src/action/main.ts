@@ -17,19 +17,16 @@ import { gitIn } from '../history/git.js';
 import { expandRunLogPaths, mergeRunLogFiles } from '../run/merge-logs.js';
 import { applyOverrides, readInputs, type ActionInputs } from './inputs.js';
 import { actionLog } from './log.js';
-import { publishCutShort, publishRun, publishShard, type Produced } from './publish.js';
+import { publishCutShort, publishRun, publishShard } from './publish.js';
 import { stateLedger } from './state.js';
 import { BUNDLE_STATE, guardFile, type FileGuard } from './bundle-guard.js';
-import { cancelOnSignals, exitCodeForSignal, type SignalCancel } from '../util/cancel.js';
+import { cancelOnSignals, type SignalCancel } from '../util/cancel.js';
 import { lockOutDir } from '../run/out-lock.js';
-import { writeRunFiles } from '../run/assemble.js';
+import { writeRunFiles, type RunFiles } from '../run/assemble.js';
 import { preflightInputs } from '../config/preflight.js';
 import { dataCacheDir } from '../benchmarks/data/index.js';
 import { restoreDataCache, saveDataCache } from './data-cache.js';
-import { unscoredReason } from '../scoring/unscored.js';
-
-/** The CLI's exit code for an infrastructure failure (src/cli/io.ts), so both front ends say the same. */
-const EXIT_INFRASTRUCTURE = 3;
+import { cutShort, runVerdict, type RunVerdict } from '../run/verdict.js';
 
 export { readInputs, InputError, type ActionInputs } from './inputs.js';
 export { stateLedger } from './state.js';
@@ -41,7 +38,7 @@ async function workspaceHead(dir: string): Promise<string | null> {
 }
 
 /** The run log of this job: the shards' joined (`run-logs`), or a run of the pipeline. */
-async function produceRunLog(config: Config, inputs: ActionInputs, ctx: GithubContext, cancel: SignalCancel): Promise<Produced> {
+async function produceRunLog(config: Config, inputs: ActionInputs, ctx: GithubContext, cancel: SignalCancel): Promise<RunFiles> {
   const outDir = path.resolve(inputs.outDir);
   if (inputs.runLogs) {
     const files = await expandRunLogPaths(inputs.runLogs);
@@ -84,20 +81,14 @@ async function produceRunLog(config: Config, inputs: ActionInputs, ctx: GithubCo
   }
 }
 
-function failIfAborted(produced: Produced): boolean {
-  if (produced.runLog.status !== 'aborted') return false;
-  core.setFailed(`saboteur: infrastructure failure, the run stopped early: ${produced.runLog.abortReason}`);
-  process.exitCode = EXIT_INFRASTRUCTURE;
-  return true;
-}
-
-/** A run that scored no instance has nothing to gate: an infrastructure failure (exit 3), gate or not. */
-function failIfUnscored(produced: Produced): boolean {
-  const why = unscoredReason(produced.runLog);
-  if (!why) return false;
-  core.setFailed(`saboteur: infrastructure failure, ${why}; the job summary says why for each instance run`);
-  process.exitCode = EXIT_INFRASTRUCTURE;
-  return true;
+/**
+ * The run's verdict, said last: its failure fails the job, and its exit code (an infrastructure
+ * failure's 3, a signal's) is the last word, after any publishing failure's 1.
+ */
+function applyVerdict(verdict: RunVerdict): void {
+  if (verdict.failure) core.setFailed(verdict.failure);
+  for (const line of verdict.lines) (line.level === 'warning' ? core.warning : core.info)(line.text);
+  if (verdict.exitCode !== 0) process.exitCode = verdict.exitCode;
 }
 
 /** Publishing steps that failed fail the job, once everything else is published. */
@@ -105,18 +96,10 @@ function failIfUnpublished(failures: readonly string[]): void {
   if (failures.length) core.setFailed(`saboteur: publishing failed: ${failures.join('; ')}`);
 }
 
-function applyGate(gate: GateResult, inputs: ActionInputs, produced: Produced): void {
+function logGate(gate: GateResult): void {
   for (const c of gate.checks)
     core.info(
       `gate ${c.metric}: ${c.value === null ? 'n/a' : c.value.toFixed(4)} (${c.threshold}${c.on && c.on !== 'estimate' ? `, on the ${c.on.replace('-', ' ')} ${c.judged?.toFixed(4) ?? 'n/a'}` : ''}) ${c.pass ? 'pass' : `FAIL${c.why ? `: ${c.why}` : ''}`}`,
-    );
-  if (failIfAborted(produced) || failIfUnscored(produced)) return;
-  if (!gate.pass && inputs.failOnGate)
-    core.setFailed(
-      `saboteur: the gate failed (${gate.checks
-        .filter((c) => !c.pass)
-        .map((c) => c.metric)
-        .join(', ')})`,
     );
 }
 
@@ -161,32 +144,37 @@ async function runSteps(): Promise<void> {
     const config = applyOverrides(await loadConfig(inputs.config), inputs);
     core.debug(`config: ${JSON.stringify(config)}`);
     const cancel = cancelOnSignals({ log: (m) => core.warning(m) });
-    let produced: Produced;
+    let produced: RunFiles;
     try {
       produced = await produceRunLog(config, inputs, ctx, cancel);
     } finally {
       cancel.dispose();
     }
-    if (produced.runLog.status === 'cancelled' || produced.writeErrors?.length) {
+    const verdictOf = (gate?: GateResult) =>
+      runVerdict({
+        files: produced,
+        frontEnd: 'action',
+        cancelledBy: cancel.received(),
+        shard: inputs.shard !== undefined,
+        gate,
+        failOnGate: inputs.failOnGate,
+      });
+    if (cutShort(produced)) {
       await publishCutShort(produced);
-      if (produced.writeErrors?.length) core.setFailed(`saboteur: ${produced.writeErrors.map((e) => e.message).join('; ')}`);
-      if (produced.runLog.status === 'cancelled') {
-        // The job is cancelled already: a warning, not an error annotation, and the signal's exit code.
-        core.warning(`saboteur: the run was ${produced.runLog.abortReason ?? 'cancelled'}; run.json and report.md hold what finished`);
-        process.exitCode = exitCodeForSignal(cancel.received() ?? 'SIGTERM');
-      }
+      applyVerdict(verdictOf());
       return;
     }
     const absolute = evaluateGate(produced.runLog, config.gate);
     if (inputs.shard) {
       // Publishing first: core.setFailed sets exit code 1, and an infrastructure failure's 3 must be the last word.
       failIfUnpublished(await publishShard(produced, config, inputs, absolute));
-      if (!failIfAborted(produced)) failIfUnscored(produced);
+      applyVerdict(verdictOf());
       return;
     }
     const { gate, failures } = await publishRun(produced, config, inputs, ctx, absolute);
     failIfUnpublished(failures);
-    applyGate(gate, inputs, produced);
+    logGate(gate);
+    applyVerdict(verdictOf(gate));
   } catch (err) {
     core.setFailed(`saboteur: ${(err as Error).message}`);
   }

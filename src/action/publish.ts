@@ -9,6 +9,7 @@ import * as core from '@actions/core';
 import os from 'node:os';
 import type { Config } from '../config/load.js';
 import type { RunLog } from '../runlog/schema.js';
+import type { RunFiles } from '../run/assemble.js';
 import { computeMetrics } from '../scoring/metrics.js';
 import { securityFigures, type GateResult } from '../scoring/gate.js';
 import { combineGate, compareWithBase, regressionChecks } from '../scoring/regression.js';
@@ -23,15 +24,8 @@ import type { HistoryStore } from '../history/store.js';
 import type { ActionInputs } from './inputs.js';
 import { actionLog } from './log.js';
 
-export interface Produced {
-  runLog: RunLog;
-  runLogPath: string;
-  reportPath: string;
-  /** The report's text (rendered once, when the files were written). */
-  report: string;
-  /** Files that could not be written (a full disk): each names its file. */
-  writeErrors?: { file: string; message: string }[];
-}
+/** What the action publishes: the run's files as written (src/run/assemble.ts). */
+export type Produced = RunFiles;
 
 /** Publishing steps that failed, each `what: why`; the job fails on any of them. */
 export type PublishFailures = string[];

@@ -2,8 +2,6 @@
 import { parseRunLog, type RunLog } from '../runlog/schema.js';
 import { LIMITS, readInputText } from '../util/input-file.js';
 import type { Log } from '../util/log.js';
-import type { GateResult } from '../scoring/gate.js';
-import { failedChecks } from '../report/gate-table.js';
 
 /**
  * 0 success, 1 the run finished but its gate failed, 2 usage, config or input error, 3 infrastructure
@@ -44,15 +42,4 @@ export function wantsHelp(argv: readonly string[], usage: string, io: CliIo): bo
   if (!argv.includes('--help')) return false;
   io.stdout.write(`${usage}\n`);
   return true;
-}
-
-/** Says the gate's verdict; exit 1 when it failed (everything is written by then). */
-export function gateExit(gate: GateResult, say: (line: string) => void): number {
-  if (gate.checks.length === 0) return EXIT.ok;
-  if (gate.pass) {
-    say('gate: passed');
-    return EXIT.ok;
-  }
-  say(`gate: FAILED: ${failedChecks(gate).join('; ')} (see the Gate section of report.md)`);
-  return EXIT.failed;
 }

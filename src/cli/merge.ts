@@ -2,12 +2,12 @@
 import path from 'node:path';
 import { lockOutDir } from '../run/out-lock.js';
 import { writeRunFiles, type RunFiles } from '../run/assemble.js';
+import { runVerdict } from '../run/verdict.js';
 import { summaryLine } from '../report/markdown.js';
 import { expandRunLogPaths, mergeRunLogFiles } from '../run/merge-logs.js';
 import { parseArgs, usageOf, UsageError, type FlagSpec } from './args.js';
-import { EXIT, gateExit, wantsHelp, type CliIo } from './io.js';
+import { EXIT, wantsHelp, type CliIo } from './io.js';
 import { evaluateGate } from '../scoring/gate.js';
-import { unscoredReason } from '../scoring/unscored.js';
 
 const FLAGS: FlagSpec = {
   out: { type: 'string', description: 'folder for the merged run.json and report.md (default: saboteur-out)' },
@@ -36,25 +36,15 @@ export async function mergeCommand(argv: string[], io: CliIo): Promise<number> {
     await lock.release();
   }
   const runLog = written.runLog;
-  if (written.writeErrors.length) {
+  const verdict = runVerdict({ files: written, frontEnd: 'merge', gate: evaluateGate(runLog, runLog.gate ?? {}) });
+  if (verdict.showReport) {
     // The files are lost, the report is not: it goes to stderr (as `saboteur run` does).
     io.stderr.write(`\n${written.report}\n`);
-    for (const e of written.writeErrors) io.stderr.write(`warning: ${e.message}\n`);
-    return EXIT.infrastructure;
+  } else {
+    io.stderr.write(
+      `merged ${files.length} run logs, ${runLog.instances.length} instance runs\n${summaryLine(runLog)}\nrun log: ${written.runLogPath}\nreport: ${written.reportPath}\n`,
+    );
   }
-  io.stderr.write(
-    `merged ${files.length} run logs, ${runLog.instances.length} instance runs\n${summaryLine(runLog)}\nrun log: ${written.runLogPath}\nreport: ${written.reportPath}\n`,
-  );
-  // A shard that did not finish leaves the run's figures incomplete: not a gate verdict but the
-  // infrastructure failure (or cancel) behind that shard, as `saboteur run` would have reported it.
-  if (runLog.status !== 'completed') {
-    io.stderr.write(`the merged run did not finish (${runLog.status}): ${runLog.abortReason ?? ''}\n`);
-    return EXIT.infrastructure;
-  }
-  const unscored = unscoredReason(runLog);
-  if (unscored) {
-    io.stderr.write(`${unscored}; report.md says why for each instance run\n`);
-    return EXIT.infrastructure;
-  }
-  return gateExit(evaluateGate(runLog, runLog.gate ?? {}), (l) => void io.stderr.write(`${l}\n`));
+  for (const line of verdict.lines) io.stderr.write(`${line.level === 'warning' ? 'warning: ' : ''}${line.text}\n`);
+  return verdict.exitCode;
 }

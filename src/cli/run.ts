@@ -5,11 +5,11 @@ import { runJob } from '../run/job.js';
 import { lineProgress, ttyProgress } from '../run/progress.js';
 import { parseShardSpec } from '../benchmarks/core/sample.js';
 import { parseArgs, usageOf, UsageError, type FlagSpec } from './args.js';
-import { cliLog, EXIT, gateExit, wantsHelp, type CliIo } from './io.js';
+import { cliLog, EXIT, wantsHelp, type CliIo } from './io.js';
 import { evaluateGate } from '../scoring/gate.js';
-import { cancelOnSignals, exitCodeForSignal } from '../util/cancel.js';
+import { cancelOnSignals } from '../util/cancel.js';
 import { preflightInputs } from '../config/preflight.js';
-import { unscoredReason } from '../scoring/unscored.js';
+import { runVerdict } from '../run/verdict.js';
 
 const FLAGS: FlagSpec = {
   config: { type: 'string', description: 'path of saboteur.yml (default: saboteur.yml)' },
@@ -60,31 +60,10 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   } finally {
     cancel.dispose();
   }
-  const { runLog, report, writeErrors } = outcome;
-  if (writeErrors.length) {
-    // The files are lost, the report is not: it goes to stderr.
-    io.stderr.write(`\n${report}\n`);
-    for (const e of writeErrors) log.warn(e.message);
-    return EXIT.infrastructure;
-  }
-  const by = cancel.received();
-  if (runLog.status === 'cancelled' && by) {
-    log.warn(`the run was cancelled by ${by}; run.json and report.md hold what finished`);
-    return exitCodeForSignal(by);
-  }
-  if (runLog.status === 'aborted') {
-    log.warn(`the run stopped early: ${runLog.abortReason}`);
-    return EXIT.infrastructure;
-  }
-  const unscored = unscoredReason(runLog);
-  if (unscored) {
-    // Nothing to gate: not a verdict on the pipeline but a run that could not measure it.
-    log.warn(`${unscored}; report.md says why for each instance run`);
-    return EXIT.infrastructure;
-  }
-  if (runLog.shard && runLog.shard.count > 1) {
-    log.info(`gate: not applied to one shard (${runLog.shard.index}/${runLog.shard.count}); saboteur merge applies it to the whole run`);
-    return EXIT.ok;
-  }
-  return gateExit(evaluateGate(runLog, config.gate), (l) => log.info(l));
+  const gate = evaluateGate(outcome.runLog, config.gate);
+  const verdict = runVerdict({ files: outcome, frontEnd: 'run', cancelledBy: cancel.received(), gate });
+  // The files are lost, the report is not: it goes to stderr.
+  if (verdict.showReport) io.stderr.write(`\n${outcome.report}\n`);
+  for (const line of verdict.lines) (line.level === 'warning' ? log.warn : log.info)(line.text);
+  return verdict.exitCode;
 }

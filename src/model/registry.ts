@@ -2,26 +2,25 @@
  * Every `model.kind`: how saboteur gets an OpenAI-compatible endpoint for the run, and which
  * keys of `model:` the kind cannot start without (checked when the config is read, so a missing
  * key stops the run before anything starts). The config schema and its example, the action's
- * `model-kind` input and `startModel` read this table: a kind is its module plus one line here.
+ * `model-kind` input and `startModel` read this table. A kind saboteur starts as a process is one
+ * `ProcessServerDefinition` in its own module plus one line in PROCESS_SERVERS; docs/models.md's
+ * table and action.yml's `model-kind` description must name it (test/docs/model-kinds.test.ts).
  */
 import type { ModelSettings } from './settings.js';
 import type { Log } from '../util/log.js';
 import { checkRegistry } from '../util/registry.js';
 import { recordIfAsked, startExternalEndpoint, startReplayEndpoint } from './endpoints.js';
 import type { ModelEndpoint } from './index.js';
-import { commandPlan } from './servers/command-kind.js';
-import { startEmbeddedServer, startProcessServer, type ProcessServerSpec, type StartModelOptions } from './servers/index.js';
-import { LLAMACPP_DEFAULT_PORT, llamacppPlan } from './servers/llamacpp.js';
-import { OLLAMA_DEFAULT_PORT, ollamaPlan } from './servers/ollama.js';
-import { SGLANG_DEFAULT_PORT, sglangPlan } from './servers/sglang.js';
-import { TGI_DEFAULT_PORT, tgiPlan } from './servers/tgi.js';
-import { VLLM_DEFAULT_PORT, vllmPlan } from './servers/vllm.js';
+import { COMMAND_SERVER } from './servers/command-kind.js';
+import { startEmbeddedServer, startProcessServer, type StartModelOptions } from './servers/index.js';
+import { LLAMACPP_SERVER } from './servers/llamacpp.js';
+import { OLLAMA_SERVER } from './servers/ollama.js';
+import { SGLANG_SERVER } from './servers/sglang.js';
+import { TGI_SERVER } from './servers/tgi.js';
+import type { ProcessServerDefinition, RequiredKey } from './servers/types.js';
+import { VLLM_SERVER } from './servers/vllm.js';
 
-/** A key of `model:` a kind needs, and the error when it is missing. */
-export interface RequiredKey {
-  key: 'model' | 'base-url' | 'run' | 'cassette';
-  message: string;
-}
+export type { RequiredKey } from './servers/types.js';
 
 export interface ModelServerDefinition {
   /** The value of `model.kind`. */
@@ -32,43 +31,37 @@ export interface ModelServerDefinition {
   start(model: ModelSettings, log: Log, options: StartModelOptions): Promise<ModelEndpoint>;
 }
 
-/** A server saboteur starts as a process group of its own (and stops, with everything it started). */
-function processKind(spec: ProcessServerSpec, description: string, requires: RequiredKey[]): ModelServerDefinition {
+/** The kinds saboteur starts as a process group of its own (and stops, with everything it started). */
+export const PROCESS_SERVERS = checkRegistry('process server', {
+  vllm: VLLM_SERVER,
+  sglang: SGLANG_SERVER,
+  llamacpp: LLAMACPP_SERVER,
+  ollama: OLLAMA_SERVER,
+  tgi: TGI_SERVER,
+  command: COMMAND_SERVER,
+} satisfies Record<string, ProcessServerDefinition>);
+
+export type ProcessServerKind = keyof typeof PROCESS_SERVERS;
+
+/** The `model.kind` entry of a kind saboteur starts as a process. */
+export function processKind(definition: ProcessServerDefinition): ModelServerDefinition {
+  const { id, description, requires } = definition;
   return {
-    id: spec.kind,
+    id,
     description,
     requires,
-    start: async (model, log, options) => recordIfAsked(model, log, await startProcessServer(spec, model, log, options)),
+    start: async (model, log, options) => recordIfAsked(model, log, await startProcessServer(definition, model, log, options)),
   };
 }
 
-const needsModel = (kind: string): RequiredKey[] => [{ key: 'model', message: `model.kind ${kind} needs the model to serve` }];
+/** The `model.kind` entries of a table of process kinds, under the same keys. */
+export function processKinds<R extends Record<string, ProcessServerDefinition>>(table: R): { [K in keyof R]: ModelServerDefinition } {
+  const entries = Object.entries(table).map(([key, definition]) => [key, processKind(definition)]);
+  return Object.fromEntries(entries) as { [K in keyof R]: ModelServerDefinition };
+}
 
 export const MODEL_SERVERS = checkRegistry('model kind', {
-  vllm: processKind({ kind: 'vllm', plan: vllmPlan, defaultPort: VLLM_DEFAULT_PORT }, 'vLLM (`vllm serve`)', needsModel('vllm')),
-  sglang: processKind(
-    { kind: 'sglang', plan: sglangPlan, defaultPort: SGLANG_DEFAULT_PORT },
-    'SGLang (`python -m sglang.launch_server`)',
-    needsModel('sglang'),
-  ),
-  llamacpp: processKind(
-    { kind: 'llamacpp', plan: llamacppPlan, defaultPort: LLAMACPP_DEFAULT_PORT },
-    'llama.cpp (`llama-server`) on a GGUF file',
-    needsModel('llamacpp'),
-  ),
-  ollama: processKind(
-    { kind: 'ollama', plan: ollamaPlan, defaultPort: OLLAMA_DEFAULT_PORT },
-    'Ollama (`ollama serve`, the model pulled first)',
-    needsModel('ollama'),
-  ),
-  tgi: processKind(
-    { kind: 'tgi', plan: tgiPlan, defaultPort: TGI_DEFAULT_PORT },
-    'Text Generation Inference (`text-generation-launcher`)',
-    needsModel('tgi'),
-  ),
-  command: processKind({ kind: 'command', plan: commandPlan }, 'any OpenAI-compatible server started by `model.run`', [
-    { key: 'run', message: 'model.kind command needs run' },
-  ]),
+  ...processKinds(PROCESS_SERVERS),
   external: {
     id: 'external',
     description: 'a server someone else runs, at `model.base-url`',

@@ -23,13 +23,12 @@ import { runPool } from '../util/pool.js';
 import { silentProgress, type Progress } from './progress.js';
 import { realDeps, type JobDeps } from './deps.js';
 import { shardSlice } from '../benchmarks/core/sample.js';
-import { assembleRunLog, sortResults, writeRunFiles } from './assemble.js';
+import { assembleRunLog, sortResults, writeRunFiles, type RunFiles } from './assemble.js';
 import { callNotes } from './call-notes.js';
 import type { Injector } from '../inject/index.js';
 import { CANCEL_DRAIN_MS, CANCEL_KILL_GRACE_MS, RunCancelled, cancelReason, settleWithin, untilCancelled } from '../util/cancel.js';
 import { lockOutDir } from './out-lock.js';
 import type { FenceInfo } from '../pipeline/fence.js';
-import type { OutputWriteError } from '../runlog/write.js';
 
 export { VERSION } from './assemble.js';
 
@@ -51,15 +50,8 @@ export interface RunOptions {
   signal?: AbortSignal;
 }
 
-export interface RunOutcome {
-  runLog: RunLog;
-  runLogPath: string;
-  reportPath: string;
-  /** The report's text, whether or not report.md could be written. */
-  report: string;
-  /** Files that could not be written (a full disk, a read-only folder): each names its file. */
-  writeErrors: OutputWriteError[];
-}
+/** What a run leaves: its files as written (the run log, the report, what could not be written). */
+export type RunOutcome = RunFiles;
 
 /** What the phases of one run share: what finished, what went wrong, and what to stop. */
 interface JobState {

@@ -26,7 +26,7 @@ describe('registries', () => {
 
   it('give the config its vocabulary and an example for every benchmark', () => {
     expect(BENCHMARK_IDS).toEqual(['humaneval', 'asb', 'agentharm', 'redcode', 'safearena']);
-    expect(MODEL_KINDS).toEqual(['vllm', 'sglang', 'llamacpp', 'ollama', 'tgi', 'command', 'external', 'embedded', 'replay']);
+    expect(MODEL_KINDS).toEqual(Object.keys(MODEL_SERVERS));
     for (const id of BENCHMARK_IDS) expect(KEY_EXAMPLES[`benchmarks.${id}`]).toBe(BENCHMARKS[id].example);
     expect(KEY_EXAMPLES.defenses).toContain(Object.keys(DEFENSES).join(' | '));
     expect(KEY_EXAMPLES['variants.malicious.method']).toContain('autoinject | autotransform | insider');

@@ -18,7 +18,7 @@ import { pickModelName, resolveModelPaths } from '../../src/model/servers/index.
 import { reservePort } from '../../src/model/servers/lifecycle.js';
 import { vllmPlan } from '../../src/model/servers/vllm.js';
 import { sglangPlan } from '../../src/model/servers/sglang.js';
-import { llamacppPlan } from '../../src/model/servers/llamacpp.js';
+import { LLAMACPP_SERVER, llamacppPlan } from '../../src/model/servers/llamacpp.js';
 import { ollamaPlan } from '../../src/model/servers/ollama.js';
 import { tgiPlan } from '../../src/model/servers/tgi.js';
 import { commandPlan } from '../../src/model/servers/command-kind.js';
@@ -208,7 +208,11 @@ describe('launch plans: each kind with its real command line', () => {
   });
 
   test('a relative binary and GGUF path resolve against the config folder; a bare name stays for PATH', () => {
-    const r = resolveModelPaths({ ...m, kind: 'llamacpp', model: 'models/q.gguf', binary: 'bin/llama-server' }, '/work/cfg');
+    const r = resolveModelPaths(
+      { ...m, kind: 'llamacpp', model: 'models/q.gguf', binary: 'bin/llama-server' },
+      '/work/cfg',
+      LLAMACPP_SERVER,
+    );
     expect(r.binary).toBe('/work/cfg/bin/llama-server');
     expect(r.model).toBe('/work/cfg/models/q.gguf');
     expect(resolveModelPaths({ ...m, binary: 'vllm' }, '/work/cfg').binary).toBe('vllm');

@@ -6,7 +6,7 @@
 import type { ModelSettings } from '../settings.js';
 import { ModelStartError } from './errors.js';
 import { fillPlaceholders, placeholdersIn, shellQuote } from './shell-words.js';
-import type { LaunchPlan, ListenAddress } from './types.js';
+import type { LaunchPlan, ListenAddress, ProcessServerDefinition } from './types.js';
 
 export function commandPlan(model: ModelSettings, at: ListenAddress): LaunchPlan {
   if (!model.run)
@@ -20,10 +20,26 @@ export function commandPlan(model: ModelSettings, at: ListenAddress): LaunchPlan
   const extra = model.args.map(shellQuote).join(' ');
   return {
     kind: 'command',
-    file: '/bin/sh',
+    file: COMMAND_SERVER.binary,
     args: ['-c', extra ? `${command} ${extra}` : command],
     env: {},
     ready: ['/v1/models'],
     version: [{ path: '/version', field: 'version' }],
   };
 }
+
+export const COMMAND_SERVER: ProcessServerDefinition = {
+  id: 'command',
+  description: 'any OpenAI-compatible server started by `model.run`',
+  requires: [{ key: 'run', message: 'model.kind command needs run' }],
+  binary: '/bin/sh',
+  check(model) {
+    if (model.run && !placeholdersIn(model.run).includes('port') && model.port === undefined) {
+      throw new ModelStartError(
+        'model.run has no {port} placeholder: add one (… --port {port}) or set model.port to the port the command listens on',
+      );
+    }
+  },
+  plan: commandPlan,
+  keyUnknown: true,
+};

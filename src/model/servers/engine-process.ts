@@ -4,9 +4,9 @@
  * the proxy, the other runs or the SIGTERM handler, and a generation that ignores its stop is
  * ended by killing the process (README "Security": bounded in-process servers).
  *
- * The engine's program is `engineProgram` below, written to a private temporary file and run by
- * node: it uses only globals and the node-llama-cpp module it is pointed at, so its own source is
- * the whole program, bundled or not. (Not `node -e`: node-llama-cpp checks its binary by running
+ * The engine's program is `engineProgram` below, handed `engineLoad` and `engineServe`, written to
+ * a private temporary file and run by node: they use only globals and the node-llama-cpp module
+ * they are pointed at, so their own source is the whole program, bundled or not. (Not `node -e`: node-llama-cpp checks its binary by running
  * node with the parent's exec arguments, and an `-e` there would make it build llama.cpp.) The
  * file is removed as soon as node has read it. Messages go over the IPC channel; the engine exits
  * as soon as the channel closes, so it never outlives saboteur.
@@ -43,24 +43,38 @@ export type EngineMessage =
 export type EngineRequest =
   { type: 'generate'; id: number; messages: ChatMessage[]; options: GenerateParams } | { type: 'abort'; id: number };
 
+/** What `engineLoad` hands the rest of the program: node-llama-cpp's module, llama, model and context. */
+interface LoadedEngine {
+  // The module's own types are not at hand at build time (an optional package): any, on purpose.
+  /* eslint-disable @typescript-eslint/no-explicit-any */
+  mod: any;
+  llama: any;
+  model: any;
+  context: any;
+  /* eslint-enable @typescript-eslint/no-explicit-any */
+  modelPath?: string;
+}
+
+type SendToParent = (m: unknown) => void;
+
 /**
- * The engine's program. Runs in its own node process; everything it needs is in this function
- * (it is started from its source text).
+ * The engine's program. Runs in its own node process, started from the source text of this
+ * function and of the two it is handed: each uses only globals and its arguments.
  */
-export async function engineProgram(): Promise<void> {
-  type Msg = { type: string; id?: number; messages?: { role: string; content: string }[]; options?: Record<string, number | undefined> };
+export async function engineProgram(load: typeof engineLoad, serve: typeof engineServe): Promise<void> {
   const send = (m: unknown) => {
     if (process.connected) process.send!(m);
   };
   process.on('disconnect', () => process.exit(0));
-  const spec = JSON.parse(process.argv[2]) as {
-    specifier: string;
-    local?: string;
-    remote?: string;
-    modelsDir?: string;
-    threads?: number;
-    contextSize?: number;
-  };
+  const spec = JSON.parse(process.argv[2]) as EngineSpec;
+  const loaded = await load(spec, send);
+  if (!loaded) return;
+  const contextSize = serve(loaded, send);
+  send({ type: 'ready', modelPath: loaded.modelPath, backend: loaded.llama.gpu ? String(loaded.llama.gpu) : 'cpu', contextSize });
+}
+
+/** Imports node-llama-cpp and loads the model and its context; on a failure, reports it, exits and answers nothing. */
+export async function engineLoad(spec: EngineSpec, send: SendToParent): Promise<LoadedEngine | undefined> {
   const recent: string[] = [];
   const logger = (level: string, message: string) => {
     const line = String(message).trim();
@@ -73,37 +87,39 @@ export async function engineProgram(): Promise<void> {
   const fail = (stage: string, err: unknown, modelPath?: string) => {
     send({ type: 'failed', stage, message: (err as Error)?.message ?? String(err), said: recent.join(' | '), modelPath });
     setTimeout(() => process.exit(1), 100);
+    return undefined;
   };
-  // The module's own types are not at hand at build time (an optional package): any, on purpose.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  let mod: any;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  let model: any;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  let context: any;
-  let modelPath = spec.local;
+  const loaded = { modelPath: spec.local } as LoadedEngine;
   try {
-    mod = await import(spec.specifier);
-    if (spec.remote) modelPath = await mod.resolveModelFile(spec.remote, spec.modelsDir ? { directory: spec.modelsDir } : undefined);
+    loaded.mod = await import(spec.specifier);
+    if (spec.remote)
+      loaded.modelPath = await loaded.mod.resolveModelFile(spec.remote, spec.modelsDir ? { directory: spec.modelsDir } : undefined);
   } catch (err) {
     return fail('import', err);
   }
-  const llama = await mod.getLlama({ logLevel: 'warn', logger });
+  loaded.llama = await loaded.mod.getLlama({ logLevel: 'warn', logger });
   try {
-    model = await llama.loadModel({ modelPath });
+    loaded.model = await loaded.llama.loadModel({ modelPath: loaded.modelPath });
   } catch (err) {
     // llama.cpp logs from its loader thread: its last lines arrive a moment after the failure.
     await new Promise((resolve) => setTimeout(resolve, 250));
-    return fail('load', err, modelPath);
+    return fail('load', err, loaded.modelPath);
   }
   try {
-    context = await model.createContext({
+    loaded.context = await loaded.model.createContext({
       ...(spec.threads ? { threads: spec.threads } : {}),
       ...(spec.contextSize ? { contextSize: spec.contextSize } : {}),
     });
   } catch (err) {
-    return fail('context', err, modelPath);
+    return fail('context', err, loaded.modelPath);
   }
+  return loaded;
+}
+
+/** Answers `generate` and `abort` requests, one generation at a time; returns the context size. */
+export function engineServe(loaded: LoadedEngine, send: SendToParent): number {
+  type Msg = { type: string; id?: number; messages?: { role: string; content: string }[]; options?: Record<string, number | undefined> };
+  const { mod, model, context } = loaded;
   const session = new mod.LlamaChatSession({ contextSequence: context.getSequence() });
   const contextSize = Number(context.contextSize);
   let current: { id: number; controller: AbortController } | undefined;
@@ -159,7 +175,7 @@ export async function engineProgram(): Promise<void> {
     if (m?.type === 'abort' && current?.id === m.id) current?.controller.abort();
     else if (m?.type === 'generate') queue = queue.then(() => run(m));
   });
-  send({ type: 'ready', modelPath, backend: llama.gpu ? String(llama.gpu) : 'cpu', contextSize });
+  return contextSize;
 }
 
 /** How many characters one token stands for at most, on average over a whole prompt: no real text comes near. */
@@ -200,7 +216,8 @@ export interface EngineStartOptions {
 function launch(o: EngineStartOptions): { child: ChildProcess; forget(): void } {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'saboteur-engine-'));
   const file = path.join(dir, 'engine.mjs');
-  writeFileSync(file, `(${engineProgram.toString()})().catch((e) => { console.error(e); process.exit(1); });\n`, { mode: 0o600 });
+  const program = `(${engineProgram.toString()})(${engineLoad.toString()}, ${engineServe.toString()})`;
+  writeFileSync(file, `${program}.catch((e) => { console.error(e); process.exit(1); });\n`, { mode: 0o600 });
   const forget = () => rmSync(dir, { recursive: true, force: true });
   try {
     const child = spawn(process.execPath, [file, JSON.stringify(o.spec)], {

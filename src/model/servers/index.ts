@@ -3,7 +3,6 @@
  * reuses one already listening, waits until it serves, warms it up, and hands back the endpoint
  * with the facts the run log keeps (server version, log file, GPUs). `embedded` runs in-process.
  */
-import { existsSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,7 +10,6 @@ import type { ModelSettings } from '../settings.js';
 import type { Log } from '../../util/log.js';
 import type { ModelEndpoint } from '../index.js';
 import { newServerKey } from '../http-util.js';
-import { placeholdersIn } from './shell-words.js';
 import { startEmbedded } from './embedded.js';
 import { ModelStartError } from './errors.js';
 import { describeGpus, queryGpus } from './gpu.js';
@@ -30,10 +28,10 @@ import {
   warmUp,
   type ServerProcess,
 } from './lifecycle.js';
-import type { GpuInfo, LaunchPlan, ListenAddress, ProcessLedger, ProcessServerKind } from './types.js';
+import type { GpuInfo, LaunchPlan, ProcessLedger, ProcessServerDefinition } from './types.js';
 
 export { ModelStartError } from './errors.js';
-export type { GpuInfo, ProcessLedger, TrackedProcess, LaunchPlan } from './types.js';
+export type { GpuInfo, ProcessLedger, TrackedProcess, LaunchPlan, ProcessServerDefinition } from './types.js';
 export { parseNvidiaSmi, queryGpus, describeGpus } from './gpu.js';
 
 export interface StartModelOptions {
@@ -55,25 +53,21 @@ export interface StartModelOptions {
   generationTimeoutMs?: number;
 }
 
-/** How saboteur starts one process kind: its launch plan and where it listens by default. From the model registry. */
-export interface ProcessServerSpec {
-  kind: ProcessServerKind;
-  plan(m: ModelSettings, at: ListenAddress): LaunchPlan;
-  /** The port `reuse: true` looks at when model.port is not set. */
-  defaultPort?: number;
-}
-
 /** The name to request: the configured one when the server lists it (or lists nothing), else the first it lists. */
 export function pickModelName(configured: string | undefined, listed: readonly string[]): string {
   if (configured && (listed.length === 0 || listed.includes(configured))) return configured;
   return listed[0] ?? configured ?? 'default';
 }
 
-/** model.binary and a llama.cpp GGUF path, resolved against the config folder like every path in the file. */
-export function resolveModelPaths(model: ModelSettings, configDir: string): ModelSettings {
+/** model.binary and a model file (llama.cpp's GGUF), resolved against the config folder like every path in the file. */
+export function resolveModelPaths(
+  model: ModelSettings,
+  configDir: string,
+  definition?: Pick<ProcessServerDefinition, 'modelIsFile'>,
+): ModelSettings {
   const binary = model.binary && model.binary.includes('/') ? path.resolve(configDir, model.binary) : model.binary;
   let name = model.model;
-  if (model.kind === 'llamacpp' && name && !name.startsWith('hf:') && !/^https?:\/\//.test(name)) name = path.resolve(configDir, name);
+  if (definition?.modelIsFile && name && !name.startsWith('hf:') && !/^https?:\/\//.test(name)) name = path.resolve(configDir, name);
   return { ...model, binary, model: name };
 }
 
@@ -90,33 +84,30 @@ function remaining(deadline: number, floor: number): number {
   return Math.max(floor, deadline - Date.now());
 }
 
-export async function startProcessServer(
-  spec: ProcessServerSpec,
-  raw: ModelSettings,
-  log: Log,
-  opts: StartModelOptions = {},
-): Promise<ModelEndpoint> {
-  if (raw.kind !== spec.kind) throw new ModelStartError(`model.kind ${raw.kind} is not started as ${spec.kind}`);
-  const kind = spec.kind;
-  const configDir = opts.configDir ?? process.cwd();
-  const model = resolveModelPaths(raw, configDir);
-  if (kind !== 'command' && !model.model)
+/** The settings with their paths resolved, refused before anything starts when the kind cannot run on them. */
+function checkedSettings(definition: ProcessServerDefinition, raw: ModelSettings, configDir: string): ModelSettings {
+  const kind = definition.id;
+  if (raw.kind !== kind) throw new ModelStartError(`model.kind ${raw.kind} is not started as ${kind}`);
+  const model = resolveModelPaths(raw, configDir, definition);
+  if (definition.requires.some((r) => r.key === 'model') && !model.model)
     throw new ModelStartError(`model.kind ${kind} needs model.model, the model to serve (for example Qwen/Qwen2.5-Coder-7B-Instruct)`);
-  if (kind === 'llamacpp' && !/^(hf:|https?:\/\/)/.test(model.model!) && !existsSync(model.model!)) {
-    throw new ModelStartError(
-      `model.model: the GGUF file ${model.model} does not exist (model.kind llamacpp takes a GGUF path relative to the config file, or hf:USER/REPO[:QUANT])`,
-    );
-  }
-  if (kind === 'command' && model.run && !placeholdersIn(model.run).includes('port') && model.port === undefined) {
-    throw new ModelStartError(
-      'model.run has no {port} placeholder: add one (… --port {port}) or set model.port to the port the command listens on',
-    );
-  }
-  const gpus = await gpuFacts(model, log, opts);
+  definition.check?.(model);
+  return model;
+}
 
+/** Where the server listens, and whether it is one already there (`model.reuse`). */
+interface Listener {
+  bindHost: string;
+  /** The address saboteur connects to. */
+  host: string;
+  port: number;
+  reused: boolean;
+}
+
+async function chooseListener(definition: ProcessServerDefinition, model: ModelSettings): Promise<Listener> {
   const bindHost = model.host ?? '127.0.0.1';
   const host = connectHost(bindHost);
-  const fixedPort = model.port ?? (model.reuse ? spec.defaultPort : undefined);
+  const fixedPort = model.port ?? (model.reuse ? definition.defaultPort : undefined);
   let reused = false;
   if (fixedPort !== undefined && (await isListening(host, fixedPort))) {
     if (!model.reuse) {
@@ -126,84 +117,147 @@ export async function startProcessServer(
     }
     reused = true;
   }
-  const port = fixedPort ?? (await reservePort(bindHost));
+  return { bindHost, host, port: fixedPort ?? (await reservePort(bindHost)), reused };
+}
+
+/** The launch plan, and the key saboteur's requests carry (if any). */
+function planWithKey(
+  definition: ProcessServerDefinition,
+  model: ModelSettings,
+  at: Listener,
+  opts: StartModelOptions,
+): { plan: LaunchPlan; serverKey?: string } {
   // A server saboteur starts requires a key of its own, where its kind can: the proxy is then the
   // only road to the model (a pipeline that finds the port gets 401). A reused server keeps its own.
-  const offeredKey = reused ? undefined : newServerKey();
-  const plan = spec.plan(model, { host: bindHost, port, ...(offeredKey ? { apiKey: offeredKey } : {}) });
+  const offeredKey = at.reused ? undefined : newServerKey();
+  const plan = definition.plan(model, { host: at.bindHost, port: at.port, ...(offeredKey ? { apiKey: offeredKey } : {}) });
   // A reused server that wants a key of its own gets it from model.api-key-env.
-  const ownKey = reused && model.apiKeyEnv ? (opts.hostEnv ?? process.env)[model.apiKeyEnv] || undefined : undefined;
+  const ownKey = at.reused && model.apiKeyEnv ? (opts.hostEnv ?? process.env)[model.apiKeyEnv] || undefined : undefined;
   const serverKey = plan.requiresKey ? offeredKey : ownKey;
-  const auth: Record<string, string> = serverKey ? { authorization: `Bearer ${serverKey}` } : {};
-  const origin = `http://${hostForUrl(host)}:${port}`;
-  const baseUrl = `${origin}/v1`;
-  const startedAt = Date.now();
-  const deadline = startedAt + model.startupTimeoutMs;
+  return { plan, ...(serverKey ? { serverKey } : {}) };
+}
 
-  let server: ServerProcess | undefined;
-  let logPath: string | undefined;
-  if (reused) {
-    log.info(`model.reuse: a server already listens on ${host}:${port}; using it (saboteur will not stop it)`);
-  } else {
-    logPath = path.join(opts.logDir ?? (await mkdtemp(path.join(os.tmpdir(), 'saboteur-model-'))), 'model-server.log');
-    const env = serverEnv(opts.hostEnv ?? process.env, {
-      ...model.env,
-      ...(model.gpus !== undefined ? { CUDA_VISIBLE_DEVICES: model.gpus } : {}),
-      ...plan.env,
-    });
-    server = await spawnServer(plan, { logPath, env, cwd: configDir, ledger: opts.ledger, killGraceMs: opts.killGraceMs });
-    log.info(`started ${kind} (pid ${server.pid}): ${server.command}`);
-    log.info(
-      `server log: ${logPath}; waiting up to ${formatDuration(model.startupTimeoutMs)} (model.startup-timeout) for ${plan.ready.join(' and ')}`,
+/** Spawns the server (nothing when a running one is reused) with its output in the server log. */
+async function launch(
+  plan: LaunchPlan,
+  model: ModelSettings,
+  at: Listener,
+  log: Log,
+  opts: StartModelOptions & { configDir: string },
+): Promise<{ server?: ServerProcess; logPath?: string }> {
+  if (at.reused) {
+    log.info(`model.reuse: a server already listens on ${at.host}:${at.port}; using it (saboteur will not stop it)`);
+    return {};
+  }
+  const logPath = path.join(opts.logDir ?? (await mkdtemp(path.join(os.tmpdir(), 'saboteur-model-'))), 'model-server.log');
+  const env = serverEnv(opts.hostEnv ?? process.env, {
+    ...model.env,
+    ...(model.gpus !== undefined ? { CUDA_VISIBLE_DEVICES: model.gpus } : {}),
+    ...plan.env,
+  });
+  const server = await spawnServer(plan, { logPath, env, cwd: opts.configDir, ledger: opts.ledger, killGraceMs: opts.killGraceMs });
+  log.info(`started ${plan.kind} (pid ${server.pid}): ${server.command}`);
+  log.info(
+    `server log: ${logPath}; waiting up to ${formatDuration(model.startupTimeoutMs)} (model.startup-timeout) for ${plan.ready.join(' and ')}`,
+  );
+  return { server, logPath };
+}
+
+/** What a ready server is asked for: the name to request and its version. */
+interface Serving {
+  origin: string;
+  auth: Record<string, string>;
+  deadline: number;
+  server?: ServerProcess;
+}
+
+/** Waits until the server answers, pulls the model where the kind does, picks the name and warms it up. */
+async function bringUp(plan: LaunchPlan, model: ModelSettings, s: Serving, log: Log): Promise<{ name: string; version?: string }> {
+  const { origin, auth, deadline, server } = s;
+  const kind = plan.kind;
+  await waitReady(origin, plan, deadline, server, auth);
+  if (plan.pull) {
+    log.info(`${kind}: pulling ${plan.pull} (a no-op when the runner has it)`);
+    await pullModel(origin, plan.pull, remaining(deadline, 60_000));
+  }
+  const listed = await listModels(origin, auth);
+  const name = pickModelName(model.model, listed);
+  if (model.model && name !== model.model)
+    log.info(`the server lists ${listed.slice(0, 5).join(', ')}, not ${model.model}: requesting ${name}`);
+  const version = await probeVersion(origin, plan.version, auth);
+  try {
+    await warmUp(`${origin}/v1`, name, remaining(deadline, 30_000), auth);
+  } catch (err) {
+    // A server that died on the request closes the socket a moment before its exit is seen here.
+    if (server) await Promise.race([server.exited, new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
+    const why = server?.exit()
+      ? await server.postmortem()
+      : server
+        ? `command: ${server.command}; see ${server.logPath}`
+        : `server at ${origin}`;
+    throw new ModelStartError(
+      `model.kind ${kind}: the warm-up request (one chat completion for ${name}) failed: ${(err as Error).message}; ${why}`,
     );
   }
+  return { name, version };
+}
 
-  let name: string;
-  let version: string | undefined;
+export async function startProcessServer(
+  definition: ProcessServerDefinition,
+  raw: ModelSettings,
+  log: Log,
+  opts: StartModelOptions = {},
+): Promise<ModelEndpoint> {
+  const configDir = opts.configDir ?? process.cwd();
+  const model = checkedSettings(definition, raw, configDir);
+  const gpus = await gpuFacts(model, log, opts);
+  const at = await chooseListener(definition, model);
+  const { plan, serverKey } = planWithKey(definition, model, at, opts);
+  const origin = `http://${hostForUrl(at.host)}:${at.port}`;
+  const startedAt = Date.now();
+  const { server, logPath } = await launch(plan, model, at, log, { ...opts, configDir });
+  let served: { name: string; version?: string };
   try {
-    await waitReady(origin, plan, deadline, server, auth);
-    if (plan.pull) {
-      log.info(`${kind}: pulling ${plan.pull} (a no-op when the runner has it)`);
-      await pullModel(origin, plan.pull, remaining(deadline, 60_000));
-    }
-    const listed = await listModels(origin, auth);
-    name = pickModelName(model.model, listed);
-    if (model.model && name !== model.model)
-      log.info(`the server lists ${listed.slice(0, 5).join(', ')}, not ${model.model}: requesting ${name}`);
-    version = await probeVersion(origin, plan.version, auth);
-    try {
-      await warmUp(baseUrl, name, remaining(deadline, 30_000), auth);
-    } catch (err) {
-      // A server that died on the request closes the socket a moment before its exit is seen here.
-      if (server) await Promise.race([server.exited, new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
-      const why = server?.exit()
-        ? await server.postmortem()
-        : server
-          ? `command: ${server.command}; see ${server.logPath}`
-          : `server at ${origin}`;
-      throw new ModelStartError(
-        `model.kind ${kind}: the warm-up request (one chat completion for ${name}) failed: ${(err as Error).message}; ${why}`,
-      );
-    }
+    const auth: Record<string, string> = serverKey ? { authorization: `Bearer ${serverKey}` } : {};
+    served = await bringUp(plan, model, { origin, auth, deadline: startedAt + model.startupTimeoutMs, server }, log);
   } catch (err) {
     await server?.stop();
     throw err;
   }
+  const kind = model.kind;
+  const { name, version } = served;
   log.info(
-    `${kind}${version ? ` ${version}` : ''} serves ${name} at ${baseUrl} (ready and warmed up after ${formatDuration(Date.now() - startedAt)})`,
+    `${kind}${version ? ` ${version}` : ''} serves ${name} at ${origin}/v1 (ready and warmed up after ${formatDuration(Date.now() - startedAt)})`,
   );
-
   if (plan.requiresKey) log.info(`${kind} requires a key of saboteur's: only the proxy reaches it`);
-  else if (!reused && kind !== 'command')
+  else if (!at.reused && !definition.keyUnknown)
     log.info(`${kind} cannot be made to require a key: a pipeline that finds its port reaches the model without the proxy`);
+  return processEndpoint({ kind, baseUrl: `${origin}/v1`, serverKey, name, version, logPath, gpus, server }, log);
+}
+
+/** The endpoint of a started (or reused) server: what the run log records of it, and how it stops. */
+function processEndpoint(
+  e: {
+    kind: ModelSettings['kind'];
+    baseUrl: string;
+    serverKey?: string;
+    name: string;
+    version?: string;
+    logPath?: string;
+    gpus: GpuInfo[];
+    server?: ServerProcess;
+  },
+  log: Log,
+): ModelEndpoint {
+  const { kind, baseUrl, name, version, logPath, server } = e;
   return {
     kind,
     baseUrl,
-    ...(serverKey ? { apiKey: serverKey } : {}),
+    ...(e.serverKey ? { apiKey: e.serverKey } : {}),
     model: name,
     serverVersion: version,
     serverLog: logPath,
-    gpus,
+    gpus: e.gpus,
     describe: () => ({
       kind,
       baseUrl,

@@ -3,14 +3,12 @@
  * the model is pulled through POST /api/pull (a no-op when the runner already has it).
  */
 import type { ModelSettings } from '../settings.js';
-import type { LaunchPlan, ListenAddress } from './types.js';
-
-export const OLLAMA_DEFAULT_PORT = 11434;
+import { needsModel, type LaunchPlan, type ListenAddress, type ProcessServerDefinition } from './types.js';
 
 export function ollamaPlan(model: ModelSettings, at: ListenAddress): LaunchPlan {
   return {
     kind: 'ollama',
-    file: model.binary ?? 'ollama',
+    file: model.binary ?? OLLAMA_SERVER.binary,
     args: ['serve', ...model.args],
     env: { OLLAMA_HOST: `${at.host.includes(':') ? `[${at.host}]` : at.host}:${at.port}` },
     ready: ['/api/version'],
@@ -18,3 +16,12 @@ export function ollamaPlan(model: ModelSettings, at: ListenAddress): LaunchPlan 
     pull: model.model,
   };
 }
+
+export const OLLAMA_SERVER: ProcessServerDefinition = {
+  id: 'ollama',
+  description: 'Ollama (`ollama serve`, the model pulled first)',
+  requires: needsModel('ollama'),
+  binary: 'ollama',
+  defaultPort: 11434,
+  plan: ollamaPlan,
+};

@@ -3,9 +3,7 @@
  * `model.binary` names the Python interpreter (the one whose environment has sglang installed).
  */
 import type { ModelSettings } from '../settings.js';
-import { setsOwnKey, type LaunchPlan, type ListenAddress } from './types.js';
-
-export const SGLANG_DEFAULT_PORT = 30000;
+import { needsModel, setsOwnKey, type LaunchPlan, type ListenAddress, type ProcessServerDefinition } from './types.js';
 
 export function sglangPlan(model: ModelSettings, at: ListenAddress): LaunchPlan {
   // SGLang takes the key only as a flag: argv, which the fence's own pid namespace hides from the pipeline.
@@ -13,7 +11,7 @@ export function sglangPlan(model: ModelSettings, at: ListenAddress): LaunchPlan 
   const key = keyed ? ['--api-key', at.apiKey!] : [];
   return {
     kind: 'sglang',
-    file: model.binary ?? 'python3',
+    file: model.binary ?? SGLANG_SERVER.binary,
     args: ['-m', 'sglang.launch_server', '--model-path', model.model!, '--host', at.host, '--port', String(at.port), ...key, ...model.args],
     env: {},
     requiresKey: keyed,
@@ -24,3 +22,12 @@ export function sglangPlan(model: ModelSettings, at: ListenAddress): LaunchPlan 
     ],
   };
 }
+
+export const SGLANG_SERVER: ProcessServerDefinition = {
+  id: 'sglang',
+  description: 'SGLang (`python -m sglang.launch_server`)',
+  requires: needsModel('sglang'),
+  binary: 'python3',
+  defaultPort: 30000,
+  plan: sglangPlan,
+};

@@ -1,13 +1,11 @@
 /** Text Generation Inference: `text-generation-launcher --model-id MODEL --hostname H --port P [args]`. */
 import type { ModelSettings } from '../settings.js';
-import type { LaunchPlan, ListenAddress } from './types.js';
-
-export const TGI_DEFAULT_PORT = 3000;
+import { needsModel, type LaunchPlan, type ListenAddress, type ProcessServerDefinition } from './types.js';
 
 export function tgiPlan(model: ModelSettings, at: ListenAddress): LaunchPlan {
   return {
     kind: 'tgi',
-    file: model.binary ?? 'text-generation-launcher',
+    file: model.binary ?? TGI_SERVER.binary,
     args: ['--model-id', model.model!, '--hostname', at.host, '--port', String(at.port), ...model.args],
     env: {},
     // The launcher answers /health only once the shards are loaded and warmed up.
@@ -15,3 +13,12 @@ export function tgiPlan(model: ModelSettings, at: ListenAddress): LaunchPlan {
     version: [{ path: '/info', field: 'version' }],
   };
 }
+
+export const TGI_SERVER: ProcessServerDefinition = {
+  id: 'tgi',
+  description: 'Text Generation Inference (`text-generation-launcher`)',
+  requires: needsModel('tgi'),
+  binary: 'text-generation-launcher',
+  defaultPort: 3000,
+  plan: tgiPlan,
+};

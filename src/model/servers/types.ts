@@ -1,11 +1,40 @@
 /**
- * What every server kind shares: the launch plan a kind module builds (pure, unit tested), the
- * ledger through which the action records what it started (so its post step can stop it after a
- * crash), and the facts a started server adds to the run log.
+ * What every server kind shares: the definition a kind module exports (its launch plan is pure and
+ * unit tested), the ledger through which the action records what it started (so its post step can
+ * stop it after a crash), and the facts a started server adds to the run log.
  */
+import type { ModelSettings } from '../settings.js';
 
-/** The kinds saboteur starts itself as a separate process. */
-export type ProcessServerKind = 'vllm' | 'sglang' | 'llamacpp' | 'ollama' | 'tgi' | 'command';
+/** A key of `model:` a kind needs, and the error when it is missing. */
+export interface RequiredKey {
+  key: 'model' | 'base-url' | 'run' | 'cassette';
+  message: string;
+}
+
+/**
+ * Everything saboteur knows about one kind it starts as a process of its own: one object in the
+ * kind's module, filed under its id in PROCESS_SERVERS (src/model/registry.ts). docs/models.md's
+ * table of kinds and action.yml's `model-kind` description list every id (test/docs/model-kinds.test.ts).
+ */
+export interface ProcessServerDefinition {
+  /** The value of `model.kind`. */
+  id: string;
+  /** One line for the docs. */
+  description: string;
+  /** Keys of `model:` it cannot start without (checked when the config is read); `model` also before it starts. */
+  requires: RequiredKey[];
+  /** The executable when model.binary is not set (a name looked up on PATH). */
+  binary: string;
+  /** The port `reuse: true` looks at when model.port is not set. */
+  defaultPort?: number;
+  /** model.model names a file, resolved against the config folder unless it is an hf: URI or a URL. */
+  modelIsFile?: boolean;
+  /** Checks of the settings that need the disk or the whole config, made before anything starts. */
+  check?(model: ModelSettings): void;
+  plan(model: ModelSettings, at: ListenAddress): LaunchPlan;
+  /** Whether the server checks a key is up to the user's command: saboteur says nothing about it. */
+  keyUnknown?: boolean;
+}
 
 /** One started process group, as the post step needs it. */
 export interface TrackedProcess {
@@ -31,7 +60,8 @@ export interface VersionProbe {
 
 /** How to launch one server kind and how to tell it is ready. Built by the kind modules. */
 export interface LaunchPlan {
-  kind: ProcessServerKind;
+  /** The kind's id, for messages and the ledger. */
+  kind: string;
   /** The executable (a name looked up on PATH, or a path). */
   file: string;
   args: string[];
@@ -65,4 +95,9 @@ export interface GpuInfo {
   name: string;
   memoryMiB?: number;
   driver?: string;
+}
+
+/** What every kind that serves a named model requires. */
+export function needsModel(kind: string): RequiredKey[] {
+  return [{ key: 'model', message: `model.kind ${kind} needs the model to serve` }];
 }

@@ -1,15 +1,13 @@
 /** vLLM: `vllm serve MODEL --host H --port P [args]`; ready when /health and /v1/models answer. */
 import type { ModelSettings } from '../settings.js';
-import { setsOwnKey, type LaunchPlan, type ListenAddress } from './types.js';
-
-export const VLLM_DEFAULT_PORT = 8000;
+import { needsModel, setsOwnKey, type LaunchPlan, type ListenAddress, type ProcessServerDefinition } from './types.js';
 
 export function vllmPlan(model: ModelSettings, at: ListenAddress): LaunchPlan {
   // The key goes in through VLLM_API_KEY, not argv, which other users of the machine can read.
   const keyed = at.apiKey !== undefined && !setsOwnKey(model.args);
   return {
     kind: 'vllm',
-    file: model.binary ?? 'vllm',
+    file: model.binary ?? VLLM_SERVER.binary,
     args: ['serve', model.model!, '--host', at.host, '--port', String(at.port), ...model.args],
     env: keyed ? { VLLM_API_KEY: at.apiKey! } : {},
     requiresKey: keyed,
@@ -18,3 +16,12 @@ export function vllmPlan(model: ModelSettings, at: ListenAddress): LaunchPlan {
     version: [{ path: '/version', field: 'version' }],
   };
 }
+
+export const VLLM_SERVER: ProcessServerDefinition = {
+  id: 'vllm',
+  description: 'vLLM (`vllm serve`)',
+  requires: needsModel('vllm'),
+  binary: 'vllm',
+  defaultPort: 8000,
+  plan: vllmPlan,
+};
