@@ -28,6 +28,7 @@ const UNIT = [
   'test/taint/tool-profile.test.ts',
   'test/taint/trace-shapes.test.ts',
   'test/taint/validate-graphs.test.ts',
+  'test/util/input-error.test.ts',
 ].map((p) => `<rootDir>/${p}`);
 
 const shared = {

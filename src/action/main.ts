@@ -31,7 +31,7 @@ import { unscoredReason } from '../scoring/unscored.js';
 /** The CLI's exit code for an infrastructure failure (src/cli/io.ts), so both front ends say the same. */
 const EXIT_INFRASTRUCTURE = 3;
 
-export { readInputs, InputError, type ActionInputs } from './inputs.js';
+export { readInputs, ActionInputError, type ActionInputs } from './inputs.js';
 export { stateLedger } from './state.js';
 
 /** The commit checked out in the workspace, or null when there is no git repository there. */

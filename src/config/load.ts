@@ -21,8 +21,9 @@ import type { HistorySettings } from '../history/open.js';
 import type { MaliciousVariantSettings } from '../inject/registry.js';
 import { DEFAULT_COVERAGE_MAX_LOSS } from '../scoring/coverage.js';
 import type { GateSettings } from '../scoring/gate.js';
+import { InputError } from '../util/input-error.js';
 
-export class ConfigError extends Error {
+export class ConfigError extends InputError {
   constructor(
     message: string,
     readonly file: string,

@@ -4,6 +4,7 @@
  * joined in as events. Stored in the run log's trace; read by the GenAI view.
  */
 import { z } from 'zod';
+import { InputError } from '../util/input-error.js';
 
 export const otlpEventSchema = z.object({ name: z.string(), timeMs: z.number(), attributes: z.record(z.string(), z.unknown()) });
 export type OtlpEvent = z.infer<typeof otlpEventSchema>;
@@ -33,4 +34,4 @@ export interface OtlpLogEvent {
 }
 
 /** An OTLP input saboteur cannot read: named file or request, and what was expected. */
-export class OtlpInputError extends Error {}
+export class OtlpInputError extends InputError {}
