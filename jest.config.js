@@ -10,6 +10,7 @@ const UNIT = [
   'test/action/readme-workflow.test.ts',
   'test/config/config.test.ts',
   'test/config/registries.test.ts',
+  'test/config/settings-types.test.ts',
   'test/docs/*.test.ts',
   'test/github/github-context.test.ts',
   'test/github/github-readme.test.ts',

@@ -45,7 +45,7 @@ var require_windows = __commonJS({
     module.exports = isexe;
     isexe.sync = sync;
     var fs = __require("fs");
-    function checkPathExt(path34, options) {
+    function checkPathExt(path35, options) {
       var pathext = options.pathExt !== void 0 ? options.pathExt : process.env.PATHEXT;
       if (!pathext) {
         return true;
@@ -56,25 +56,25 @@ var require_windows = __commonJS({
       }
       for (var i2 = 0; i2 < pathext.length; i2++) {
         var p = pathext[i2].toLowerCase();
-        if (p && path34.substr(-p.length).toLowerCase() === p) {
+        if (p && path35.substr(-p.length).toLowerCase() === p) {
           return true;
         }
       }
       return false;
     }
-    function checkStat(stat6, path34, options) {
+    function checkStat(stat6, path35, options) {
       if (!stat6.isSymbolicLink() && !stat6.isFile()) {
         return false;
       }
-      return checkPathExt(path34, options);
+      return checkPathExt(path35, options);
     }
-    function isexe(path34, options, cb) {
-      fs.stat(path34, function(er, stat6) {
-        cb(er, er ? false : checkStat(stat6, path34, options));
+    function isexe(path35, options, cb) {
+      fs.stat(path35, function(er, stat6) {
+        cb(er, er ? false : checkStat(stat6, path35, options));
       });
     }
-    function sync(path34, options) {
-      return checkStat(fs.statSync(path34), path34, options);
+    function sync(path35, options) {
+      return checkStat(fs.statSync(path35), path35, options);
     }
   }
 });
@@ -85,13 +85,13 @@ var require_mode = __commonJS({
     module.exports = isexe;
     isexe.sync = sync;
     var fs = __require("fs");
-    function isexe(path34, options, cb) {
-      fs.stat(path34, function(er, stat6) {
+    function isexe(path35, options, cb) {
+      fs.stat(path35, function(er, stat6) {
         cb(er, er ? false : checkStat(stat6, options));
       });
     }
-    function sync(path34, options) {
-      return checkStat(fs.statSync(path34), options);
+    function sync(path35, options) {
+      return checkStat(fs.statSync(path35), options);
     }
     function checkStat(stat6, options) {
       return stat6.isFile() && checkMode(stat6, options);
@@ -124,7 +124,7 @@ var require_isexe = __commonJS({
     }
     module.exports = isexe;
     isexe.sync = sync;
-    function isexe(path34, options, cb) {
+    function isexe(path35, options, cb) {
       if (typeof options === "function") {
         cb = options;
         options = {};
@@ -134,7 +134,7 @@ var require_isexe = __commonJS({
           throw new TypeError("callback not provided");
         }
         return new Promise(function(resolve4, reject) {
-          isexe(path34, options || {}, function(er, is2) {
+          isexe(path35, options || {}, function(er, is2) {
             if (er) {
               reject(er);
             } else {
@@ -143,7 +143,7 @@ var require_isexe = __commonJS({
           });
         });
       }
-      core(path34, options || {}, function(er, is2) {
+      core(path35, options || {}, function(er, is2) {
         if (er) {
           if (er.code === "EACCES" || options && options.ignoreErrors) {
             er = null;
@@ -153,9 +153,9 @@ var require_isexe = __commonJS({
         cb(er, is2);
       });
     }
-    function sync(path34, options) {
+    function sync(path35, options) {
       try {
-        return core.sync(path34, options || {});
+        return core.sync(path35, options || {});
       } catch (er) {
         if (options && options.ignoreErrors || er.code === "EACCES") {
           return false;
@@ -171,7 +171,7 @@ var require_isexe = __commonJS({
 var require_which = __commonJS({
   "../../main/node_modules/which/which.js"(exports, module) {
     var isWindows = process.platform === "win32" || process.env.OSTYPE === "cygwin" || process.env.OSTYPE === "msys";
-    var path34 = __require("path");
+    var path35 = __require("path");
     var COLON = isWindows ? ";" : ":";
     var isexe = require_isexe();
     var getNotFoundError = (cmd) => Object.assign(new Error(`not found: ${cmd}`), { code: "ENOENT" });
@@ -209,7 +209,7 @@ var require_which = __commonJS({
           return opt.all && found.length ? resolve4(found) : reject(getNotFoundError(cmd));
         const ppRaw = pathEnv[i2];
         const pathPart = /^".*"$/.test(ppRaw) ? ppRaw.slice(1, -1) : ppRaw;
-        const pCmd = path34.join(pathPart, cmd);
+        const pCmd = path35.join(pathPart, cmd);
         const p = !pathPart && /^\.[\\\/]/.test(cmd) ? cmd.slice(0, 2) + pCmd : pCmd;
         resolve4(subStep(p, i2, 0));
       });
@@ -236,7 +236,7 @@ var require_which = __commonJS({
       for (let i2 = 0; i2 < pathEnv.length; i2++) {
         const ppRaw = pathEnv[i2];
         const pathPart = /^".*"$/.test(ppRaw) ? ppRaw.slice(1, -1) : ppRaw;
-        const pCmd = path34.join(pathPart, cmd);
+        const pCmd = path35.join(pathPart, cmd);
         const p = !pathPart && /^\.[\\\/]/.test(cmd) ? cmd.slice(0, 2) + pCmd : pCmd;
         for (let j = 0; j < pathExt.length; j++) {
           const cur = p + pathExt[j];
@@ -284,7 +284,7 @@ var require_path_key = __commonJS({
 var require_resolveCommand = __commonJS({
   "../../main/node_modules/cross-spawn/lib/util/resolveCommand.js"(exports, module) {
     "use strict";
-    var path34 = __require("path");
+    var path35 = __require("path");
     var which = require_which();
     var getPathKey = require_path_key();
     function resolveCommandAttempt(parsed2, withoutPathExt) {
@@ -302,7 +302,7 @@ var require_resolveCommand = __commonJS({
       try {
         resolved = which.sync(parsed2.command, {
           path: env[getPathKey({ env })],
-          pathExt: withoutPathExt ? path34.delimiter : void 0
+          pathExt: withoutPathExt ? path35.delimiter : void 0
         });
       } catch (e) {
       } finally {
@@ -311,7 +311,7 @@ var require_resolveCommand = __commonJS({
         }
       }
       if (resolved) {
-        resolved = path34.resolve(hasCustomCwd ? parsed2.options.cwd : "", resolved);
+        resolved = path35.resolve(hasCustomCwd ? parsed2.options.cwd : "", resolved);
       }
       return resolved;
     }
@@ -365,8 +365,8 @@ var require_shebang_command = __commonJS({
       if (!match) {
         return null;
       }
-      const [path34, argument] = match[0].replace(/#! ?/, "").split(" ");
-      const binary = path34.split("/").pop();
+      const [path35, argument] = match[0].replace(/#! ?/, "").split(" ");
+      const binary = path35.split("/").pop();
       if (binary === "env") {
         return argument;
       }
@@ -401,7 +401,7 @@ var require_readShebang = __commonJS({
 var require_parse = __commonJS({
   "../../main/node_modules/cross-spawn/lib/parse.js"(exports, module) {
     "use strict";
-    var path34 = __require("path");
+    var path35 = __require("path");
     var resolveCommand = require_resolveCommand();
     var escape2 = require_escape();
     var readShebang = require_readShebang();
@@ -426,7 +426,7 @@ var require_parse = __commonJS({
       const needsShell = !isExecutableRegExp.test(commandFile);
       if (parsed2.options.forceShell || needsShell) {
         const needsDoubleEscapeMetaChars = isCmdShimRegExp.test(commandFile);
-        parsed2.command = path34.normalize(parsed2.command);
+        parsed2.command = path35.normalize(parsed2.command);
         parsed2.command = escape2.command(parsed2.command);
         parsed2.args = parsed2.args.map((arg) => escape2.argument(arg, needsDoubleEscapeMetaChars));
         const shellCommand = [parsed2.command].concat(parsed2.args).join(" ");
@@ -3765,8 +3765,8 @@ var require_utils = __commonJS({
       }
       return ind;
     }
-    function removeDotSegments(path34) {
-      let input2 = path34;
+    function removeDotSegments(path35) {
+      let input2 = path35;
       const output2 = [];
       let nextSlash = -1;
       let len = 0;
@@ -3840,11 +3840,11 @@ var require_utils = __commonJS({
       }
       return output2.join("");
     }
-    function removeDotSegmentsRelative(path34) {
-      if (path34 === "" || path34[0] === "/") {
-        return removeDotSegments(path34);
+    function removeDotSegmentsRelative(path35) {
+      if (path35 === "" || path35[0] === "/") {
+        return removeDotSegments(path35);
       }
-      const segments = path34.split("/");
+      const segments = path35.split("/");
       const last = segments.length - 1;
       const output2 = [];
       let trailingDirectory = false;
@@ -4207,8 +4207,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path34 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path34 && path34 !== "/" ? path34 : void 0;
+        const path35 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path35 && path35 !== "/" ? path35 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -7939,17 +7939,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key2, node2, visitor, path34) {
-      const ctrl = callVisitor(key2, node2, visitor, path34);
+    function visit_(key2, node2, visitor, path35) {
+      const ctrl = callVisitor(key2, node2, visitor, path35);
       if (identity3.isNode(ctrl) || identity3.isPair(ctrl)) {
-        replaceNode(key2, path34, ctrl);
-        return visit_(key2, ctrl, visitor, path34);
+        replaceNode(key2, path35, ctrl);
+        return visit_(key2, ctrl, visitor, path35);
       }
       if (typeof ctrl !== "symbol") {
         if (identity3.isCollection(node2)) {
-          path34 = Object.freeze(path34.concat(node2));
+          path35 = Object.freeze(path35.concat(node2));
           for (let i2 = 0; i2 < node2.items.length; ++i2) {
-            const ci2 = visit_(i2, node2.items[i2], visitor, path34);
+            const ci2 = visit_(i2, node2.items[i2], visitor, path35);
             if (typeof ci2 === "number")
               i2 = ci2 - 1;
             else if (ci2 === BREAK)
@@ -7960,13 +7960,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity3.isPair(node2)) {
-          path34 = Object.freeze(path34.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path34);
+          path35 = Object.freeze(path35.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path35);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path34);
+          const cv = visit_("value", node2.value, visitor, path35);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -7987,17 +7987,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key2, node2, visitor, path34) {
-      const ctrl = await callVisitor(key2, node2, visitor, path34);
+    async function visitAsync_(key2, node2, visitor, path35) {
+      const ctrl = await callVisitor(key2, node2, visitor, path35);
       if (identity3.isNode(ctrl) || identity3.isPair(ctrl)) {
-        replaceNode(key2, path34, ctrl);
-        return visitAsync_(key2, ctrl, visitor, path34);
+        replaceNode(key2, path35, ctrl);
+        return visitAsync_(key2, ctrl, visitor, path35);
       }
       if (typeof ctrl !== "symbol") {
         if (identity3.isCollection(node2)) {
-          path34 = Object.freeze(path34.concat(node2));
+          path35 = Object.freeze(path35.concat(node2));
           for (let i2 = 0; i2 < node2.items.length; ++i2) {
-            const ci2 = await visitAsync_(i2, node2.items[i2], visitor, path34);
+            const ci2 = await visitAsync_(i2, node2.items[i2], visitor, path35);
             if (typeof ci2 === "number")
               i2 = ci2 - 1;
             else if (ci2 === BREAK)
@@ -8008,13 +8008,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity3.isPair(node2)) {
-          path34 = Object.freeze(path34.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path34);
+          path35 = Object.freeze(path35.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path35);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path34);
+          const cv = await visitAsync_("value", node2.value, visitor, path35);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -8041,23 +8041,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key2, node2, visitor, path34) {
+    function callVisitor(key2, node2, visitor, path35) {
       if (typeof visitor === "function")
-        return visitor(key2, node2, path34);
+        return visitor(key2, node2, path35);
       if (identity3.isMap(node2))
-        return visitor.Map?.(key2, node2, path34);
+        return visitor.Map?.(key2, node2, path35);
       if (identity3.isSeq(node2))
-        return visitor.Seq?.(key2, node2, path34);
+        return visitor.Seq?.(key2, node2, path35);
       if (identity3.isPair(node2))
-        return visitor.Pair?.(key2, node2, path34);
+        return visitor.Pair?.(key2, node2, path35);
       if (identity3.isScalar(node2))
-        return visitor.Scalar?.(key2, node2, path34);
+        return visitor.Scalar?.(key2, node2, path35);
       if (identity3.isAlias(node2))
-        return visitor.Alias?.(key2, node2, path34);
+        return visitor.Alias?.(key2, node2, path35);
       return void 0;
     }
-    function replaceNode(key2, path34, node2) {
-      const parent = path34[path34.length - 1];
+    function replaceNode(key2, path35, node2) {
+      const parent = path35[path35.length - 1];
       if (identity3.isCollection(parent)) {
         parent.items[key2] = node2;
       } else if (identity3.isPair(parent)) {
@@ -8669,10 +8669,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity3 = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema6, path34, value2) {
+    function collectionFromPath(schema6, path35, value2) {
       let v = value2;
-      for (let i2 = path34.length - 1; i2 >= 0; --i2) {
-        const k = path34[i2];
+      for (let i2 = path35.length - 1; i2 >= 0; --i2) {
+        const k = path35[i2];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a2 = [];
           a2[k] = v;
@@ -8691,7 +8691,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path34) => path34 == null || typeof path34 === "object" && !!path34[Symbol.iterator]().next().done;
+    var isEmptyPath = (path35) => path35 == null || typeof path35 === "object" && !!path35[Symbol.iterator]().next().done;
     var Collection = class extends Node.NodeBase {
       constructor(type, schema6) {
         super(type);
@@ -8721,11 +8721,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path34, value2) {
-        if (isEmptyPath(path34))
+      addIn(path35, value2) {
+        if (isEmptyPath(path35))
           this.add(value2);
         else {
-          const [key2, ...rest] = path34;
+          const [key2, ...rest] = path35;
           const node2 = this.get(key2, true);
           if (identity3.isCollection(node2))
             node2.addIn(rest, value2);
@@ -8739,8 +8739,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path34) {
-        const [key2, ...rest] = path34;
+      deleteIn(path35) {
+        const [key2, ...rest] = path35;
         if (rest.length === 0)
           return this.delete(key2);
         const node2 = this.get(key2, true);
@@ -8754,8 +8754,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path34, keepScalar) {
-        const [key2, ...rest] = path34;
+      getIn(path35, keepScalar) {
+        const [key2, ...rest] = path35;
         const node2 = this.get(key2, true);
         if (rest.length === 0)
           return !keepScalar && identity3.isScalar(node2) ? node2.value : node2;
@@ -8773,8 +8773,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path34) {
-        const [key2, ...rest] = path34;
+      hasIn(path35) {
+        const [key2, ...rest] = path35;
         if (rest.length === 0)
           return this.has(key2);
         const node2 = this.get(key2, true);
@@ -8784,8 +8784,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path34, value2) {
-        const [key2, ...rest] = path34;
+      setIn(path35, value2) {
+        const [key2, ...rest] = path35;
         if (rest.length === 0) {
           this.set(key2, value2);
         } else {
@@ -11300,9 +11300,9 @@ var require_Document = __commonJS({
           this.contents.add(value2);
       }
       /** Adds a value to the document. */
-      addIn(path34, value2) {
+      addIn(path35, value2) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path34, value2);
+          this.contents.addIn(path35, value2);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -11377,14 +11377,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path34) {
-        if (Collection.isEmptyPath(path34)) {
+      deleteIn(path35) {
+        if (Collection.isEmptyPath(path35)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path34) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path35) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -11399,10 +11399,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path34, keepScalar) {
-        if (Collection.isEmptyPath(path34))
+      getIn(path35, keepScalar) {
+        if (Collection.isEmptyPath(path35))
           return !keepScalar && identity3.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity3.isCollection(this.contents) ? this.contents.getIn(path34, keepScalar) : void 0;
+        return identity3.isCollection(this.contents) ? this.contents.getIn(path35, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -11413,10 +11413,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path34) {
-        if (Collection.isEmptyPath(path34))
+      hasIn(path35) {
+        if (Collection.isEmptyPath(path35))
           return this.contents !== void 0;
-        return identity3.isCollection(this.contents) ? this.contents.hasIn(path34) : false;
+        return identity3.isCollection(this.contents) ? this.contents.hasIn(path35) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -11433,13 +11433,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path34, value2) {
-        if (Collection.isEmptyPath(path34)) {
+      setIn(path35, value2) {
+        if (Collection.isEmptyPath(path35)) {
           this.contents = value2;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path34), value2);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path35), value2);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path34, value2);
+          this.contents.setIn(path35, value2);
         }
       }
       /**
@@ -13400,9 +13400,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path34) => {
+    visit2.itemAtPath = (cst, path35) => {
       let item = cst;
-      for (const [field, index] of path34) {
+      for (const [field, index] of path35) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -13411,23 +13411,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path34) => {
-      const parent = visit2.itemAtPath(cst, path34.slice(0, -1));
-      const field = path34[path34.length - 1][0];
+    visit2.parentCollection = (cst, path35) => {
+      const parent = visit2.itemAtPath(cst, path35.slice(0, -1));
+      const field = path35[path35.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path34, item, visitor) {
-      let ctrl = visitor(item, path34);
+    function _visit(path35, item, visitor) {
+      let ctrl = visitor(item, path35);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i2 = 0; i2 < token.items.length; ++i2) {
-            const ci2 = _visit(Object.freeze(path34.concat([[field, i2]])), token.items[i2], visitor);
+            const ci2 = _visit(Object.freeze(path35.concat([[field, i2]])), token.items[i2], visitor);
             if (typeof ci2 === "number")
               i2 = ci2 - 1;
             else if (ci2 === BREAK)
@@ -13438,10 +13438,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path34);
+            ctrl = ctrl(item, path35);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path34) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path35) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -17605,8 +17605,8 @@ var SYSTEM_ETC = [
 ];
 var EMPTY_TOP_LEVEL = ["/boot", "/home", "/media", "/mnt", "/opt", "/run", "/srv", "/var"];
 var TOP_LEVEL = ["/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"];
-function followLinks(path34, links) {
-  let rest = path34.split("/").filter(Boolean);
+function followLinks(path35, links) {
+  let rest = path35.split("/").filter(Boolean);
   let cur = "";
   for (let hops = 0; rest.length > 0; ) {
     const part = rest.shift();
@@ -17620,7 +17620,7 @@ function followLinks(path34, links) {
       cur = next;
       continue;
     }
-    if (++hops > 40) throw new Error(`sandbox root: too many symlinks resolving ${path34}`);
+    if (++hops > 40) throw new Error(`sandbox root: too many symlinks resolving ${path35}`);
     const target2 = readlinkSync(next);
     links.set(next, target2);
     rest = [...(target2.startsWith("/") ? target2 : `${cur}/${target2}`).split("/").filter(Boolean), ...rest];
@@ -17752,7 +17752,7 @@ function bwrapFilesystemArgs(isolation, plan) {
   const devices = plan.devices ?? SANDBOX_DEVICES.python;
   return [
     ...root.binds.flatMap((p) => ["--ro-bind", p, p]),
-    ...root.symlinks.flatMap(([path34, target2]) => ["--symlink", target2, path34]),
+    ...root.symlinks.flatMap(([path35, target2]) => ["--symlink", target2, path35]),
     ...(root.dirs ?? []).flatMap((d) => ["--dir", d]),
     ...(plan.readOnlyBinds ?? []).flatMap((b) => ["--ro-bind", b.host, b.sandbox ?? b.host]),
     // The working directory lives on the private, size-capped /tmp, so the program may write
@@ -17923,9 +17923,9 @@ async function runSandboxed(opts) {
   try {
     await chmod(dir, 493);
     for (const name of fileNames) {
-      const path34 = join2(dir, name);
-      await mkdir(dirname2(path34), { recursive: true, mode: 493 });
-      await writeFile(path34, opts.files[name], { mode: 420 });
+      const path35 = join2(dir, name);
+      await mkdir(dirname2(path35), { recursive: true, mode: 493 });
+      await writeFile(path35, opts.files[name], { mode: 420 });
     }
     if (lease && opts.isolation.kind !== "bwrap") await chown(dir, lease.uid, lease.uid);
     const readOnlyBinds = [...opts.readOnlyBinds ?? []];
@@ -20017,10 +20017,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema6) {
   return mergeDefs(schema6._zod.def);
 }
-function getElementAtPath(obj3, path34) {
-  if (!path34)
+function getElementAtPath(obj3, path35) {
+  if (!path35)
     return obj3;
-  return path34.reduce((acc, key2) => acc?.[key2], obj3);
+  return path35.reduce((acc, key2) => acc?.[key2], obj3);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -20360,11 +20360,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path34, issues) {
+function prefixIssues(path35, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path34);
+    iss.path.unshift(path35);
     return iss;
   });
 }
@@ -20826,16 +20826,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path34 = []) => {
+  const processError = (error63, path35 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path34, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path35, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path34, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path35, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path34, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path35, ...issue2.path]);
       } else {
-        const fullpath = [...path34, ...issue2.path];
+        const fullpath = [...path35, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -20874,17 +20874,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path34 = []) => {
+  const processError = (error63, path35 = []) => {
     var _a3;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path34, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path35, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path34, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path35, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path34, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path35, ...issue2.path]);
       } else {
-        const fullpath = [...path34, ...issue2.path];
+        const fullpath = [...path35, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -20923,8 +20923,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path34 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path34) {
+  const path35 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path35) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -38062,13 +38062,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path34 = ref.slice(1).split("/").filter(Boolean);
-  if (path34.length === 0) {
+  const path35 = ref.slice(1).split("/").filter(Boolean);
+  if (path35.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path34[0] === defsKey) {
-    const key2 = path34[1] === void 0 ? void 0 : decodeJSONPointerSegment(path34[1]);
+  if (path35[0] === defsKey) {
+    const key2 = path35[1] === void 0 ? void 0 : decodeJSONPointerSegment(path35[1]);
     if (!key2 || !ctx.defs[key2]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -39005,9 +39005,9 @@ function parseCassette(text2, file2) {
   }
   return entries;
 }
-function readPath(value2, path34) {
+function readPath(value2, path35) {
   let v = value2;
-  for (const k of path34) {
+  for (const k of path35) {
     if (!v || typeof v !== "object") return void 0;
     v = v[k];
   }
@@ -42239,17 +42239,17 @@ function argumentKind(key2, value2) {
   if (PHONE.test(v) && /\d{3}/.test(v)) return "recipient";
   return "text";
 }
-function walk(value2, path34, key2, out) {
+function walk(value2, path35, key2, out) {
   if (out.length >= MAX_UNITS_PER_CALL) return;
   if (typeof value2 === "string" || typeof value2 === "number" || typeof value2 === "boolean") {
     if (typeof value2 === "number" && !Number.isFinite(value2)) return;
     if (typeof value2 === "string" && value2.trim() === "") return;
-    out.push({ path: path34, value: value2, kind: argumentKind(key2, value2) });
+    out.push({ path: path35, value: value2, kind: argumentKind(key2, value2) });
     return;
   }
-  if (path34.length >= MAX_DEPTH || value2 === null || typeof value2 !== "object") return;
-  if (Array.isArray(value2)) value2.forEach((v, i2) => walk(v, [...path34, i2], key2, out));
-  else for (const [k, v] of Object.entries(value2)) walk(v, [...path34, k], k, out);
+  if (path35.length >= MAX_DEPTH || value2 === null || typeof value2 !== "object") return;
+  if (Array.isArray(value2)) value2.forEach((v, i2) => walk(v, [...path35, i2], key2, out));
+  else for (const [k, v] of Object.entries(value2)) walk(v, [...path35, k], k, out);
 }
 function argumentUnits(toolCalls) {
   const units = [];
@@ -42431,9 +42431,9 @@ function brokenArgument(u2, rng) {
   if (typeof v === "boolean") return { raw: v ? "Tru" : "Flase", rule: "misspelt-literal" };
   return { raw: `${v}+`, rule: "dangling-operator" };
 }
-function setAt(root, path34, value2) {
-  if (path34.length === 0) return value2;
-  const [head, ...rest] = path34;
+function setAt(root, path35, value2) {
+  if (path35.length === 0) return value2;
+  const [head, ...rest] = path35;
   if (Array.isArray(root)) return root.map((v, i2) => i2 === head ? setAt(v, rest, value2) : v);
   const obj3 = { ...root };
   obj3[head] = setAt(obj3[head], rest, value2);
@@ -48120,13 +48120,13 @@ var logOutputSync = ({ serializedResult, fdNumber, state, verboseInfo, encoding,
   }
 };
 var writeToFiles = (serializedResult, stdioItems, outputFiles) => {
-  for (const { path: path34, append } of stdioItems.filter(({ type }) => FILE_TYPES.has(type))) {
-    const pathString = typeof path34 === "string" ? path34 : path34.toString();
+  for (const { path: path35, append } of stdioItems.filter(({ type }) => FILE_TYPES.has(type))) {
+    const pathString = typeof path35 === "string" ? path35 : path35.toString();
     if (append || outputFiles.has(pathString)) {
-      appendFileSync(path34, serializedResult);
+      appendFileSync(path35, serializedResult);
     } else {
       outputFiles.add(pathString);
-      writeFileSync3(path34, serializedResult);
+      writeFileSync3(path35, serializedResult);
     }
   }
 };
@@ -58689,8 +58689,8 @@ var PolicyError = class extends InputError {
   }
   file;
 };
-function exampleFor(path34) {
-  const top = typeof path34[0] === "string" ? path34[0] : "";
+function exampleFor(path35) {
+  const top = typeof path35[0] === "string" ? path35[0] : "";
   return POLICY_EXAMPLES[top] ?? POLICY_EXAMPLES[""];
 }
 function formatIssue(file2, issue2) {
@@ -61712,25 +61712,25 @@ function adjudicateSink(b, p, site, policy, opts = {}) {
   }
   if (gap) {
     const issuer = site.issuedBy !== void 0 ? `its LLM call ${refOf(g, site.issuedBy)} is not connected to the request` : orphan ? `no LLM call in the trace issued it, so nothing accounts for argument${site.generated.length > 1 ? "s" : ""} ${site.generated.join(", ")}` : "no LLM call in the trace issued it and its arguments quote nothing connected to the request";
-    const path34 = site.issuedBy !== void 0 ? [
+    const path35 = site.issuedBy !== void 0 ? [
       { ...describeNode(g, site.issuedBy, g.own[site.issuedBy] & ~ROOT_BIT), via: { edge: "tool" } },
       sinkStep(b, site, g.own[v] & ~ROOT_BIT)
     ] : [sinkStep(b, site, g.own[v] & ~ROOT_BIT)];
     const gapViolation = {
       kind: "provenance-gap",
       message: `provenance gap: no path from the request reaches this call (${issuer})`,
-      path: path34
+      path: path35
     };
     if (policy.unverifiable === "release") {
       return {
         ...base2,
         decision: "release",
         reason: `${gapViolation.message}; released because the policy says unverifiable: release`,
-        path: path34,
+        path: path35,
         violations: [gapViolation]
       };
     }
-    return { ...base2, decision: "unverifiable", reason: gapViolation.message, path: path34, violations: [gapViolation] };
+    return { ...base2, decision: "unverifiable", reason: gapViolation.message, path: path35, violations: [gapViolation] };
   }
   const why = [
     mentioned ? `the request names ${site.tool}` : `the request asks for ${sinksOf(sinks).join(", ")}`,
@@ -61766,8 +61766,8 @@ function adjudicateTrace(b, policy, opts = {}) {
   const p = propagate(b.graph, { reachability: opts.propagate === false });
   return b.sinks.map((s2) => adjudicateSink(b, p, s2, policy, opts));
 }
-function formatPath(path34) {
-  return path34.map((s2) => {
+function formatPath(path35) {
+  return path35.map((s2) => {
     const who = `${s2.kind}${s2.name ? ` ${s2.name}` : ""}${s2.agent ? ` (agent ${s2.agent})` : ""} [${s2.node}]`;
     const labels = s2.labels.length ? ` ${s2.labels.join(", ")}` : "";
     return `${who}${labels}`;
@@ -61780,8 +61780,8 @@ function taintDefenseName(scope = "full", propagateLabels = true) {
   return parts.length ? `taint/${parts.join("+")}` : "taint";
 }
 function verdictReason(v) {
-  const path34 = v.path.length > 1 ? ` [path: ${formatPath(v.path)}]` : "";
-  return `${v.reason}${path34}`;
+  const path35 = v.path.length > 1 ? ` [path: ${formatPath(v.path)}]` : "";
+  return `${v.reason}${path35}`;
 }
 function createTaintDefense(opts) {
   const scope = opts.scope ?? "full";
@@ -62160,14 +62160,14 @@ function parseHumanEval(bytes, file2) {
   return problems2;
 }
 async function loadHumanEval(file2) {
-  const path34 = resolve(file2);
+  const path35 = resolve(file2);
   let bytes;
   try {
-    bytes = await readInputBytes(path34, { what: "the HumanEval problems file", maxBytes: LIMITS.problems });
+    bytes = await readInputBytes(path35, { what: "the HumanEval problems file", maxBytes: LIMITS.problems });
   } catch (e) {
     throw new JsonlError(e.message);
   }
-  return { problems: parseHumanEval(bytes, path34), sha256: sha256Hex(bytes), source: path34 };
+  return { problems: parseHumanEval(bytes, path35), sha256: sha256Hex(bytes), source: path35 };
 }
 
 // src/benchmarks/humaneval/resolve.ts
@@ -62600,20 +62600,20 @@ async function resolveHumanEvalFile(opts) {
   const { log } = opts;
   const expected = opts.sha256 ?? HUMANEVAL_SHA256;
   if (opts.explicitPath) {
-    const path34 = resolve2(opts.explicitPath);
-    if (!existsSync10(path34)) throw new Error(`HumanEval problems file ${path34} (benchmarks.humaneval.path) does not exist`);
-    return path34;
+    const path35 = resolve2(opts.explicitPath);
+    if (!existsSync10(path35)) throw new Error(`HumanEval problems file ${path35} (benchmarks.humaneval.path) does not exist`);
+    return path35;
   }
   const dataDir = opts.dataDir === void 0 ? defaultDataDir() : opts.dataDir;
   if (dataDir) {
-    const path34 = join4(dataDir, HUMANEVAL_DATA_PATH);
-    if (existsSync10(path34)) {
-      const actual2 = sha256Hex(await readFile4(path34));
+    const path35 = join4(dataDir, HUMANEVAL_DATA_PATH);
+    if (existsSync10(path35)) {
+      const actual2 = sha256Hex(await readFile4(path35));
       if (actual2 !== expected) {
-        log.warn(`HumanEval: ${path34} has SHA-256 ${actual2}, not the pinned upstream ${expected}; using it as given`);
+        log.warn(`HumanEval: ${path35} has SHA-256 ${actual2}, not the pinned upstream ${expected}; using it as given`);
       }
-      log.debug(`HumanEval: using ${path34} from the data folder`);
-      return path34;
+      log.debug(`HumanEval: using ${path35} from the data folder`);
+      return path35;
     }
   }
   const cached4 = join4(dataCacheDir(opts.cacheDir), HUMANEVAL_DATA_PATH);
@@ -67914,10 +67914,10 @@ import { join as join5 } from "node:path";
 
 // src/benchmarks/data-file.ts
 import { basename } from "node:path";
-async function readDataFile(path34, label2, makeError2, hint = "") {
+async function readDataFile(path35, label2, makeError2, hint = "") {
   try {
-    const bytes = await readInputBytes(path34, { what: `the ${label2} data file ${basename(path34)}`, maxBytes: LIMITS.benchmarkData });
-    return { path: path34, text: bytes.toString("utf8"), sha256: sha256Hex(bytes) };
+    const bytes = await readInputBytes(path35, { what: `the ${label2} data file ${basename(path35)}`, maxBytes: LIMITS.benchmarkData });
+    return { path: path35, text: bytes.toString("utf8"), sha256: sha256Hex(bytes) };
   } catch (e) {
     throw makeError2(`${label2}: ${e.message}${hint}`);
   }
@@ -68080,7 +68080,7 @@ async function loadAgentHarm(dir, opts) {
   const tasks = buildAgentHarmTasks(harmful, benign, opts.split, opts.corrections ?? []);
   const categories = {};
   for (const t of tasks) categories[t.category] = (categories[t.category] ?? 0) + 1;
-  return { tasks, total: tasks.length, files: [h2, b].map(({ path: path34, sha256: sha2563 }) => ({ path: path34, sha256: sha2563 })), categories };
+  return { tasks, total: tasks.length, files: [h2, b].map(({ path: path35, sha256: sha2563 }) => ({ path: path35, sha256: sha2563 })), categories };
 }
 function agentHarmToolSpecOrThrow(name, where) {
   try {
@@ -68105,7 +68105,7 @@ var agentHarmBenchmark = agenticBenchmark({
   schema,
   example: `benchmarks:
   agentharm: { split: test_public, limit: 110 }`,
-  configure: (s2, resolvePath2) => ({ ...s2, path: resolvePath2(s2.path) }),
+  configure: (s2, resolvePath) => ({ ...s2, path: resolvePath(s2.path) }),
   load: (dir, s2) => loadAgentHarm(dir, { split: s2.split ?? "test_public", ...s2.corrections ? { corrections: s2.corrections } : {} }),
   tools: toolHandlers,
   grade: gradeAgentHarm,
@@ -68452,7 +68452,7 @@ async function loadAsb(dir, opts) {
   return {
     tasks,
     total: tasks.length,
-    files: [agentFile, attackFile, normalFile].map(({ path: path34, sha256: sha2563 }) => ({ path: path34, sha256: sha2563 })),
+    files: [agentFile, attackFile, normalFile].map(({ path: path35, sha256: sha2563 }) => ({ path: path35, sha256: sha2563 })),
     categories
   };
 }
@@ -68471,7 +68471,7 @@ var asbBenchmark = agenticBenchmark({
   schema: schema2,
   example: `benchmarks:
   asb: { limit: 100, attacks: [dpi, opi] }`,
-  configure: (s2, resolvePath2) => ({ ...s2, path: resolvePath2(s2.path) }),
+  configure: (s2, resolvePath) => ({ ...s2, path: resolvePath(s2.path) }),
   load: (dir, s2) => loadAsb(dir, { attacks: s2.attacks ?? ["dpi", "opi"], ...s2.corrections ? { corrections: s2.corrections } : {} }),
   tools: toolHandlers2,
   grade: gradeAsb,
@@ -68495,7 +68495,7 @@ var humanEvalBenchmark = defineBenchmark({
   schema: schema3,
   example: `benchmarks:
   humaneval: { limit: 164, path: data/HumanEval.jsonl.gz }`,
-  configure: (s2, resolvePath2) => ({ limit: s2.limit, path: resolvePath2(s2.path), timeoutMs: s2.timeout }),
+  configure: (s2, resolvePath) => ({ limit: s2.limit, path: resolvePath(s2.path), timeoutMs: s2.timeout }),
   load: humanEvalSuite
 });
 
@@ -69086,7 +69086,7 @@ var SEED_FILES = {
 var SEED_DIRS = ["/opt/conda", "/home/appuser"];
 function seedFiles() {
   const out = { ...SEED_FILES };
-  for (const [path34, content] of Object.entries(SEED_FILES)) out[`${WORKSPACE}${path34}`] = content;
+  for (const [path35, content] of Object.entries(SEED_FILES)) out[`${WORKSPACE}${path35}`] = content;
   out[`${WORKSPACE}/README.md`] = "# Project workspace\nScratch files for the current task.\n";
   return out;
 }
@@ -69673,7 +69673,7 @@ async function loadRedCode(dir, opts = {}) {
   const tasks = buildRedCodeTasks(records2, opts);
   const categories = {};
   for (const t of tasks) categories[t.category] = (categories[t.category] ?? 0) + 1;
-  return { tasks, total: tasks.length, files: files.map(({ path: path34, sha256: sha2563 }) => ({ path: path34, sha256: sha2563 })), categories };
+  return { tasks, total: tasks.length, files: files.map(({ path: path35, sha256: sha2563 }) => ({ path: path35, sha256: sha2563 })), categories };
 }
 
 // src/benchmarks/redcode/benchmark.ts
@@ -69684,7 +69684,7 @@ var redcodeBenchmark = agenticBenchmark({
   schema: schema4,
   example: `benchmarks:
   redcode: { limit: 100 }`,
-  configure: (s2, resolvePath2) => ({ ...s2, path: resolvePath2(s2.path) }),
+  configure: (s2, resolvePath) => ({ ...s2, path: resolvePath(s2.path) }),
   async load(dir) {
     const warning = environmentWarning(probeRedCodeEnvironment());
     return { ...await loadRedCode(dir), notes: warning ? [warning] : [] };
@@ -70230,10 +70230,10 @@ var SAFEARENA_BASE_URL = `https://huggingface.co/datasets/${SAFEARENA_DATASET}/r
 var SafeArenaAccessError = class extends Error {
 };
 var HOW_TO = `SafeArena's data is gated on Hugging Face: sign in, accept the dataset's terms at https://huggingface.co/datasets/${SAFEARENA_DATASET}, create a read token (https://huggingface.co/settings/tokens) and pass it as HF_TOKEN (in a workflow: env: HF_TOKEN: \${{ secrets.HF_TOKEN }}).`;
-async function cachedValid(path34, kind) {
-  if (!existsSync11(path34)) return false;
+async function cachedValid(path35, kind) {
+  if (!existsSync11(path35)) return false;
   try {
-    parseSafeArena(await readFile5(path34, "utf8"), path34, kind);
+    parseSafeArena(await readFile5(path35, "utf8"), path35, kind);
     return true;
   } catch {
     return false;
@@ -70245,7 +70245,7 @@ async function fetchSafeArena(opts) {
   const paths = kinds.map((k) => join9(dir, SAFEARENA_FILES[k]));
   if ((await Promise.all(kinds.map((k, i2) => cachedValid(paths[i2], k)))).every(Boolean)) {
     opts.log?.debug(`SafeArena: using the cached ${paths.join(" and ")}`);
-    const files2 = await Promise.all(paths.map(async (path34) => ({ path: path34, sha256: sha256Hex(await readFile5(path34)) })));
+    const files2 = await Promise.all(paths.map(async (path35) => ({ path: path35, sha256: sha256Hex(await readFile5(path35)) })));
     return { dir, files: files2 };
   }
   const token = opts.token?.trim();
@@ -70350,11 +70350,11 @@ function urlParse(url2) {
   if (hash3 >= 0) rest = rest.slice(0, hash3);
   const q2 = rest.indexOf("?");
   const query = q2 >= 0 ? rest.slice(q2 + 1) : "";
-  let path34 = q2 >= 0 ? rest.slice(0, q2) : rest;
-  const lastSlash = path34.lastIndexOf("/");
-  const semi = path34.indexOf(";", lastSlash + 1);
-  if (semi >= 0) path34 = path34.slice(0, semi);
-  return { scheme, netloc, path: path34, query };
+  let path35 = q2 >= 0 ? rest.slice(0, q2) : rest;
+  const lastSlash = path35.lastIndexOf("/");
+  const semi = path35.indexOf(";", lastSlash + 1);
+  if (semi >= 0) path35 = path35.slice(0, semi);
+  return { scheme, netloc, path: path35, query };
 }
 function unquotePlus(s2) {
   const spaced = s2.replace(/\+/g, " ");
@@ -70586,7 +70586,7 @@ var safeArenaBenchmark = agenticBenchmark({
   schema: schema5,
   example: `benchmarks:
   safearena: { limit: 100 }   # needs HF_TOKEN, or path: a folder with the SafeArena files`,
-  configure: (s2, resolvePath2) => ({ ...s2, path: resolvePath2(s2.path) }),
+  configure: (s2, resolvePath) => ({ ...s2, path: resolvePath(s2.path) }),
   data: "own",
   async load(_dir, s2, ctx) {
     const folder = s2.path ?? (await fetchSafeArena({ token: ctx.env?.HF_TOKEN ?? ctx.env?.HUGGING_FACE_HUB_TOKEN, cacheDir: ctx.cacheDir, log: ctx.log })).dir;
@@ -71349,13 +71349,13 @@ async function validateTrace(opts) {
   const failing = sinks.some((s2) => s2.decision !== "release");
   const out = opts.format === "json" ? JSON.stringify(
     {
-      sinks: sinks.map(({ toolCallId, tool, agent, decision, labels, path: path34, reason, trace, recorded }) => ({
+      sinks: sinks.map(({ toolCallId, tool, agent, decision, labels, path: path35, reason, trace, recorded }) => ({
         toolCallId,
         tool,
         agent: agent ?? null,
         decision,
         labels,
-        path: path34,
+        path: path35,
         reason,
         trace,
         ...recorded ? { recorded } : {}
@@ -73806,42 +73806,54 @@ report: ${flags.out}
 }
 
 // src/cli/run.ts
-import path33 from "node:path";
+import path34 from "node:path";
 
 // src/config/load.ts
 var import_yaml3 = __toESM(require_dist2(), 1);
-import path32 from "node:path";
+import path33 from "node:path";
 import { createHash as createHash10 } from "node:crypto";
+
+// src/config/schema.ts
+import path32 from "node:path";
 
 // src/tools/types.ts
 var DEFENSE_MODES = ["enforce", "observe"];
 
 // src/config/schema.ts
+function camelCase(key2) {
+  return key2.replace(/-([a-z])/g, (_, c3) => c3.toUpperCase());
+}
+function camelKeys(doc) {
+  return Object.fromEntries(Object.entries(doc).map(([key2, value2]) => [camelCase(key2), value2]));
+}
+function configPath(dir) {
+  return (p) => path32.isAbsolute(p) ? p : path32.resolve(dir, p);
+}
 var sampling = external_exports.strictObject({
   temperature: external_exports.number().min(0).max(2).optional(),
   "top-p": external_exports.number().min(0).max(1).optional(),
   "max-tokens": external_exports.number().int().positive().optional(),
   seed: external_exports.number().int().optional()
-}).optional();
-var modelSchema = external_exports.strictObject({
+}).optional().transform((s2) => camelKeys(s2 ?? {}));
+var modelSchema = (dir) => external_exports.strictObject({
   kind: external_exports.enum(MODEL_KIND_IDS),
   model: external_exports.string().min(1).optional(),
   args: external_exports.array(external_exports.string()).default([]),
   env: external_exports.record(external_exports.string(), external_exports.string()).default({}),
   "startup-timeout": duration3.default(15 * 6e4),
   // defaults are output values (ms): zod skips the transform for them
-  "base-url": external_exports.url().optional(),
+  "base-url": external_exports.url().transform((u2) => u2.replace(/\/+$/, "")).optional(),
   "api-key-env": external_exports.string().regex(/^[A-Z_][A-Z0-9_]*$/).optional(),
   run: external_exports.string().min(1).optional(),
   binary: external_exports.string().min(1).optional(),
   port: external_exports.number().int().min(1).max(65535).optional(),
   host: external_exports.string().optional(),
   reuse: external_exports.boolean().default(false),
-  gpus: external_exports.union([external_exports.string(), external_exports.number().int()]).optional(),
-  cassette: external_exports.string().min(1).optional(),
+  gpus: external_exports.union([external_exports.string(), external_exports.number().int()]).transform((g) => String(g)).optional(),
+  cassette: external_exports.string().min(1).transform(configPath(dir)).optional(),
   record: external_exports.boolean().default(false),
   sampling
-});
+}).transform(({ "startup-timeout": startupTimeoutMs, ...m }) => ({ ...camelKeys(m), startupTimeoutMs }));
 var agentMatch = external_exports.strictObject({
   system: external_exports.string().min(1).optional(),
   header: external_exports.string().min(1).optional(),
@@ -73852,7 +73864,7 @@ var agentMatch = external_exports.strictObject({
 var urlWithPort = external_exports.string().refine((u2) => external_exports.url().safeParse(u2.replace(/\{port\}/g, "1")).success, {
   message: "expected a URL such as http://127.0.0.1:9000/run (or http://127.0.0.1:{port}/run with {port} in pipeline.serve)"
 });
-var pipelineSchema = external_exports.strictObject({
+var pipelineSchema = (dir) => external_exports.strictObject({
   mode: external_exports.enum(["process", "http"]).default("process"),
   run: external_exports.string().min(1).optional(),
   serve: external_exports.string().min(1).optional(),
@@ -73866,7 +73878,12 @@ var pipelineSchema = external_exports.strictObject({
   /** Secret-looking variables the pipeline needs, passed on purpose (docs/security.md, "Security"). */
   secrets: external_exports.array(external_exports.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/)).default([]),
   agents: external_exports.array(external_exports.strictObject({ name: external_exports.string().regex(/^[A-Za-z0-9_.-]+$/), match: agentMatch })).default([])
-});
+}).transform(({ "ready-timeout": readyTimeoutMs, timeout: timeoutMs, cwd, ...p }) => ({
+  ...camelKeys(p),
+  readyTimeoutMs,
+  timeoutMs,
+  cwd: cwd === void 0 ? dir : configPath(dir)(cwd)
+}));
 var corruptionMode = external_exports.string().transform((value2, ctx) => {
   if (CORRUPTION_MODES.includes(value2)) return value2;
   ctx.addIssue({
@@ -73884,6 +73901,9 @@ var maliciousSchema = external_exports.strictObject({
   /** Agentic benchmarks: which twin the malicious variant runs (default: harmful for autoinject, benign for autotransform and insider). */
   "agentic-task": external_exports.enum(["harmful", "benign"]).optional()
 });
+function maliciousSettings(m) {
+  return { ...camelKeys(m), agenticTask: m["agentic-task"] ?? (m.method === "autoinject" ? "harmful" : "benign") };
+}
 var historySchema = external_exports.strictObject({
   store: external_exports.enum(["branch", "file", "none"]).default("branch"),
   branch: external_exports.string().regex(/^[A-Za-z0-9._/-]+$/).default("saboteur-data"),
@@ -73894,7 +73914,7 @@ var judgeSchema = external_exports.strictObject({
   model: external_exports.string().min(1).optional(),
   "base-url": external_exports.url().optional(),
   "api-key-env": external_exports.string().regex(/^[A-Z_][A-Z0-9_]*$/).optional()
-});
+}).transform(camelKeys);
 function benchmarksSchema(benchmarks) {
   const shape = Object.fromEntries(Object.entries(benchmarks).map(([id, def]) => [id, def.schema.optional()]));
   return external_exports.strictObject(shape);
@@ -73925,23 +73945,44 @@ function gateSchema(defense) {
     coverage: external_exports.union([external_exports.literal(false), external_exports.strictObject({ "max-loss": rate2.default(DEFAULT_COVERAGE_MAX_LOSS) })]).optional()
   });
 }
-function configSchemaFor(reg) {
+function gateSettings({ coverage, regression, ...gate }) {
+  const maxLoss = coverage === false ? void 0 : coverage?.["max-loss"] ?? (gate["malicious-drop"] ? DEFAULT_COVERAGE_MAX_LOSS : void 0);
+  return {
+    ...camelKeys(gate),
+    ...regression ? { regression: camelKeys(regression) } : {},
+    ...maxLoss === void 0 ? {} : { coverage: { maxLoss } }
+  };
+}
+function configureBenchmarks(doc, benchmarks, dir) {
+  const resolve4 = (p) => p === void 0 ? void 0 : configPath(dir)(p);
+  const out = {};
+  for (const [id, def] of Object.entries(benchmarks)) {
+    if (doc[id] !== void 0) out[id] = def.configure(doc[id], resolve4);
+  }
+  return out;
+}
+var NO_FILE = { file: "saboteur.yml", dir: ".", hash: "" };
+function configSchemaFor(reg, source = NO_FILE) {
+  const { dir } = source;
   const defense = external_exports.enum(Object.keys(reg.defenses));
+  const maliciousDefault = maliciousSchema.parse({});
   return external_exports.strictObject({
-    model: modelSchema,
-    pipeline: pipelineSchema,
-    benchmarks: benchmarksSchema(reg.benchmarks).default({ humaneval: { timeout: 3e3 } }),
+    model: modelSchema(dir),
+    pipeline: pipelineSchema(dir),
+    benchmarks: benchmarksSchema(reg.benchmarks).default({ humaneval: { timeout: 3e3 } }).transform((doc) => configureBenchmarks(doc, reg.benchmarks, dir)),
     sample: external_exports.strictObject({ seed: external_exports.number().int().default(20260509) }).default({ seed: 20260509 }),
-    variants: external_exports.strictObject({ malicious: maliciousSchema.default(maliciousSchema.parse({})) }).default({ malicious: maliciousSchema.parse({}) }),
+    variants: external_exports.strictObject({ malicious: maliciousSchema.default(maliciousDefault) }).default({ malicious: maliciousDefault }).transform((v) => ({ malicious: maliciousSettings(v.malicious) })),
+    /** Registered defense names, in the order the file lists them. */
     defenses: external_exports.array(defense).min(1).default(["none"]),
-    policy: external_exports.string().optional(),
+    policy: external_exports.string().transform(configPath(dir)).optional(),
+    /** enforce: a blocked sink returns a policy error to the agent; observe: it runs and the decision is recorded. */
     "defense-mode": external_exports.enum(DEFENSE_MODES).default("enforce"),
     /** The taint validator may also ask the model for the intent of the request and of each node (cached). */
     "taint-annotate": external_exports.boolean().default(false),
-    gate: gateSchema(defense).default({}),
+    gate: gateSchema(defense).default({}).transform(gateSettings),
     judge: judgeSchema.optional(),
-    history: historySchema.default(historySchema.parse({}))
-  });
+    history: historySchema.default(historySchema.parse({})).transform(({ file: file2, ...h2 }) => ({ ...h2, ...file2 === void 0 ? {} : { file: configPath(dir)(file2) } }))
+  }).transform((doc) => ({ ...source, ...camelKeys(doc) }));
 }
 var configFileSchema = configSchemaFor(BUILT_IN);
 
@@ -74098,8 +74139,8 @@ function keyExamples(reg = BUILT_IN) {
   };
 }
 var KEY_EXAMPLES = keyExamples();
-function exampleFor2(path34, examples = KEY_EXAMPLES) {
-  const keys = path34.filter((p) => typeof p === "string");
+function exampleFor2(path35, examples = KEY_EXAMPLES) {
+  const keys = path35.filter((p) => typeof p === "string");
   for (let n2 = keys.length; n2 >= 0; n2--) {
     const example = examples[keys.slice(0, n2).join(".")];
     if (example !== void 0) return example;
@@ -74130,23 +74171,25 @@ function formatIssue2(file2, issue2, examples) {
   a valid example:
 ${indented}`;
 }
-function crossChecks(doc) {
+function crossChecks(config2) {
   const problems2 = [];
-  const m = doc.model;
+  const m = config2.model;
   for (const need2 of MODEL_SERVERS[m.kind].requires) {
-    if (!m[need2.key]) problems2.push({ path: ["model", need2.key], message: need2.message });
+    if (!m[camelCase(need2.key)]) problems2.push({ path: ["model", need2.key], message: need2.message });
   }
   if (m.record && m.kind === "replay")
     problems2.push({ path: ["model", "record"], message: "record: true records a live model; replay only plays a cassette back" });
   if (m.record && !m.cassette) problems2.push({ path: ["model", "cassette"], message: "record: true needs the cassette path to write" });
-  const p = doc.pipeline;
+  const p = config2.pipeline;
   if (p.mode === "process" && !p.run)
     problems2.push({ path: ["pipeline", "run"], message: "pipeline mode process needs run (the command started per task)" });
   if (p.mode === "http" && !p.url)
     problems2.push({ path: ["pipeline", "url"], message: "pipeline mode http needs url (where each task is POSTed)" });
   const ported = p.serve?.includes("{port}") ?? false;
-  for (const key2 of ["url", "ready-url"]) {
-    const value2 = p[key2];
+  for (const [key2, value2] of [
+    ["url", p.url],
+    ["ready-url", p.readyUrl]
+  ]) {
     if (value2?.includes("{port}") && !ported)
       problems2.push({
         path: ["pipeline", key2],
@@ -74164,140 +74207,46 @@ function crossChecks(doc) {
         path: ["pipeline", "secrets", String(i2)],
         message: `${name} is the job's own credential (or saboteur's per-invocation key): it never reaches the pipeline`
       });
-    else if (name === m["api-key-env"])
+    else if (name === m.apiKeyEnv)
       problems2.push({
         path: ["pipeline", "secrets", String(i2)],
         message: `${name} holds the model's key (model.api-key-env): the pipeline reaches the model only through saboteur's proxy`
       });
   });
-  if (Object.keys(doc.benchmarks).length === 0) problems2.push({ path: ["benchmarks"], message: "name at least one benchmark" });
+  if (Object.keys(config2.benchmarks).length === 0) problems2.push({ path: ["benchmarks"], message: "name at least one benchmark" });
   return problems2;
 }
-function resolvePath(dir, p) {
-  if (p === void 0) return void 0;
-  return path32.isAbsolute(p) ? p : path32.resolve(dir, p);
-}
-function configureBenchmarks(doc, registries, resolve4) {
-  const out = {};
-  for (const [id, def] of Object.entries(registries.benchmarks)) {
-    if (doc[id] !== void 0) out[id] = def.configure(doc[id], resolve4);
-  }
-  return out;
-}
-function coverageOf(gate) {
-  if (gate.coverage === false) return void 0;
-  if (gate.coverage) return { maxLoss: gate.coverage["max-loss"] };
-  return gate["malicious-drop"] ? { maxLoss: DEFAULT_COVERAGE_MAX_LOSS } : void 0;
+function wholeExample(examples) {
+  return `  a valid example:
+    ${exampleFor2([], examples).split("\n").join("\n    ")}`;
 }
 function parseConfig(text2, file2, registries = BUILT_IN) {
   const examples = registries === BUILT_IN ? KEY_EXAMPLES : keyExamples(registries);
-  const schema6 = registries === BUILT_IN ? configFileSchema : configSchemaFor(registries);
   let raw;
   try {
     raw = (0, import_yaml3.parse)(text2);
   } catch (err) {
     const where = err instanceof import_yaml3.YAMLParseError && err.linePos ? ` (line ${err.linePos[0].line})` : "";
-    throw new ConfigError(
-      `${file2}: not valid YAML${where}: ${err.message.split("\n")[0]}
-  a valid example:
-    ${exampleFor2([], examples).split("\n").join("\n    ")}`,
-      file2
-    );
+    throw new ConfigError(`${file2}: not valid YAML${where}: ${err.message.split("\n")[0]}
+${wholeExample(examples)}`, file2);
   }
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
-    throw new ConfigError(
-      `${file2}: the config must be a YAML mapping with model and pipeline keys
-  a valid example:
-    ${exampleFor2([], examples).split("\n").join("\n    ")}`,
-      file2
-    );
+    throw new ConfigError(`${file2}: the config must be a YAML mapping with model and pipeline keys
+${wholeExample(examples)}`, file2);
   }
-  const parsed2 = schema6.safeParse(raw);
+  const source = { file: file2, dir: path33.dirname(path33.resolve(file2)), hash: createHash10("sha256").update(text2).digest("hex") };
+  const parsed2 = configSchemaFor(registries, source).safeParse(raw);
   if (!parsed2.success) {
     throw new ConfigError(parsed2.error.issues.map((i2) => formatIssue2(file2, i2, examples)).join("\n"), file2);
   }
-  const doc = parsed2.data;
-  const problems2 = crossChecks(doc);
+  const problems2 = crossChecks(parsed2.data);
   if (problems2.length) {
     throw new ConfigError(
-      problems2.map((p2) => formatIssue2(file2, { code: "custom", path: p2.path, message: p2.message, input: void 0 }, examples)).join("\n"),
+      problems2.map((p) => formatIssue2(file2, { code: "custom", path: p.path, message: p.message, input: void 0 }, examples)).join("\n"),
       file2
     );
   }
-  const dir = path32.dirname(path32.resolve(file2));
-  const m = doc.model;
-  const p = doc.pipeline;
-  return {
-    file: file2,
-    dir,
-    hash: createHash10("sha256").update(text2).digest("hex"),
-    model: {
-      kind: m.kind,
-      model: m.model,
-      args: m.args,
-      env: m.env,
-      startupTimeoutMs: m["startup-timeout"],
-      baseUrl: m["base-url"]?.replace(/\/+$/, ""),
-      apiKeyEnv: m["api-key-env"],
-      run: m.run,
-      binary: m.binary,
-      port: m.port,
-      host: m.host,
-      reuse: m.reuse,
-      gpus: m.gpus === void 0 ? void 0 : String(m.gpus),
-      cassette: resolvePath(dir, m.cassette),
-      record: m.record,
-      sampling: {
-        temperature: m.sampling?.temperature,
-        topP: m.sampling?.["top-p"],
-        maxTokens: m.sampling?.["max-tokens"],
-        seed: m.sampling?.seed
-      }
-    },
-    pipeline: {
-      mode: p.mode,
-      run: p.run,
-      serve: p.serve,
-      url: p.url,
-      readyUrl: p["ready-url"],
-      readyTimeoutMs: p["ready-timeout"],
-      cwd: resolvePath(dir, p.cwd) ?? dir,
-      timeoutMs: p.timeout,
-      concurrency: p.concurrency,
-      env: p.env,
-      secrets: p.secrets,
-      agents: p.agents
-    },
-    benchmarks: configureBenchmarks(doc.benchmarks, registries, (p2) => resolvePath(dir, p2)),
-    sample: doc.sample,
-    variants: {
-      malicious: {
-        target: doc.variants.malicious.target,
-        method: doc.variants.malicious.method,
-        messageRate: doc.variants.malicious["message-rate"],
-        errorRate: doc.variants.malicious["error-rate"],
-        corruption: doc.variants.malicious.corruption,
-        agenticTask: doc.variants.malicious["agentic-task"] ?? (doc.variants.malicious.method === "autoinject" ? "harmful" : "benign")
-      }
-    },
-    defenses: doc.defenses,
-    policy: resolvePath(dir, doc.policy),
-    defenseMode: doc["defense-mode"],
-    taintAnnotate: doc["taint-annotate"],
-    gate: {
-      maliciousDrop: doc.gate["malicious-drop"],
-      asr: doc.gate.asr,
-      tcr: doc.gate.tcr,
-      regression: doc.gate.regression && {
-        maxIncrease: doc.gate.regression["max-increase"],
-        significance: doc.gate.regression.significance
-      },
-      ...doc.gate.figures ? { figures: doc.gate.figures } : {},
-      coverage: coverageOf(doc.gate)
-    },
-    history: { store: doc.history.store, branch: doc.history.branch, file: resolvePath(dir, doc.history.file), keep: doc.history.keep },
-    ...doc.judge ? { judge: { model: doc.judge.model, baseUrl: doc.judge["base-url"], apiKeyEnv: doc.judge["api-key-env"] } } : {}
-  };
+  return parsed2.data;
 }
 async function loadConfig(file2, registries = BUILT_IN) {
   let text2;
@@ -74353,7 +74302,7 @@ ${usage}`);
   const log = cliLog(io, flags.verbose === true);
   const config2 = await loadConfig(flags.config ?? "saboteur.yml");
   log.debug(`config: ${JSON.stringify(config2)}`);
-  const outDir = path33.resolve(flags.out ?? "saboteur-out");
+  const outDir = path34.resolve(flags.out ?? "saboteur-out");
   const shard = parseShard(flags.shard);
   await preflightInputs(config2);
   const progress = io.stderr.isTTY ? ttyProgress(io.stderr) : lineProgress((l) => log.info(l));
@@ -74367,7 +74316,7 @@ ${usage}`);
       limit: flags.limit,
       concurrency: flags.concurrency,
       shard,
-      cacheDir: path33.join(io.env.XDG_CACHE_HOME ?? path33.join(io.env.HOME ?? outDir, ".cache"), "saboteur"),
+      cacheDir: path34.join(io.env.XDG_CACHE_HOME ?? path34.join(io.env.HOME ?? outDir, ".cache"), "saboteur"),
       signal: cancel.signal
     });
   } finally {
