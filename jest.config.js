@@ -10,6 +10,7 @@ const UNIT = [
   'test/action/readme-workflow.test.ts',
   'test/config/config.test.ts',
   'test/config/registries.test.ts',
+  'test/config/settings-types.test.ts',
   'test/docs/*.test.ts',
   'test/github/github-context.test.ts',
   'test/github/github-readme.test.ts',
@@ -29,6 +30,7 @@ const UNIT = [
   'test/taint/tool-profile.test.ts',
   'test/taint/trace-shapes.test.ts',
   'test/taint/validate-graphs.test.ts',
+  'test/util/input-error.test.ts',
 ].map((p) => `<rootDir>/${p}`);
 
 const shared = {

@@ -1,12 +1,13 @@
 /**
  * The action's inputs, read and checked in one place (nothing reads inputs at import time), and
- * the overrides they make to the config. A bad input is an InputError naming it with an example.
+ * the overrides they make to the config. A bad input is an ActionInputError naming it with an example.
  */
 import * as core from '@actions/core';
 import type { Config } from '../config/load.js';
 import { MODEL_KINDS } from '../config/schema.js';
 import { parseShardSpec } from '../benchmarks/core/sample.js';
 import { checkRemote } from '../history/git.js';
+import { InputError } from '../util/input-error.js';
 
 export interface ActionInputs {
   config: string;
@@ -28,50 +29,50 @@ export interface ActionInputs {
   runLogs?: string[];
 }
 
-export class InputError extends Error {}
+export class ActionInputError extends InputError {}
 
 function booleanInput(name: string, fallback: boolean): boolean {
   const raw = core.getInput(name).trim();
   if (raw === '') return fallback;
   if (/^(true|True|TRUE)$/.test(raw)) return true;
   if (/^(false|False|FALSE)$/.test(raw)) return false;
-  throw new InputError(`input ${name}: "${raw}" is not true or false (example: ${name}: 'true')`);
+  throw new ActionInputError(`input ${name}: "${raw}" is not true or false (example: ${name}: 'true')`);
 }
 
 /** Reads and checks every input in one place; nothing reads inputs at import time. */
 export function readInputs(): ActionInputs {
   const modelKind = core.getInput('model-kind') || undefined;
   if (modelKind && !(MODEL_KINDS as readonly string[]).includes(modelKind)) {
-    throw new InputError(`input model-kind: "${modelKind}" is not one of ${MODEL_KINDS.join(', ')} (example: model-kind: external)`);
+    throw new ActionInputError(`input model-kind: "${modelKind}" is not one of ${MODEL_KINDS.join(', ')} (example: model-kind: external)`);
   }
   const baseUrl = core.getInput('base-url') || undefined;
   if (baseUrl && !/^https?:\/\/\S+$/.test(baseUrl))
-    throw new InputError(`input base-url: "${baseUrl}" is not an http(s) URL (example: base-url: http://gpu-box:8000/v1)`);
+    throw new ActionInputError(`input base-url: "${baseUrl}" is not an http(s) URL (example: base-url: http://gpu-box:8000/v1)`);
   const shardText = core.getInput('shard') || undefined;
   let shard: ActionInputs['shard'];
   if (shardText) {
     shard = parseShardSpec(shardText);
-    if (!shard) throw new InputError(`input shard: "${shardText}" must look like 2/8 (shard 2 of 8)`);
+    if (!shard) throw new ActionInputError(`input shard: "${shardText}" must look like 2/8 (shard 2 of 8)`);
   }
   const limitText = core.getInput('limit') || undefined;
   const limit = limitText ? Number(limitText) : undefined;
   if (limit !== undefined && (!Number.isInteger(limit) || limit < 1))
-    throw new InputError(`input limit: "${limitText}" must be a positive whole number (example: limit: 20)`);
+    throw new ActionInputError(`input limit: "${limitText}" must be a positive whole number (example: limit: 20)`);
   const token = core.getInput('github-token') || undefined;
   if (token) core.setSecret(token);
   const history = core.getInput('history').trim() || undefined;
   if (history && !['branch', 'file', 'none'].includes(history))
-    throw new InputError(`input history: "${history}" is not one of branch, file, none (example: history: none)`);
+    throw new ActionInputError(`input history: "${history}" is not one of branch, file, none (example: history: none)`);
   const historyRemote = core.getInput('history-remote').trim() || undefined;
   const remoteProblem = historyRemote ? checkRemote(historyRemote) : undefined;
-  if (remoteProblem) throw new InputError(`input history-remote: ${remoteProblem}`);
+  if (remoteProblem) throw new ActionInputError(`input history-remote: ${remoteProblem}`);
   const runLogs = core
     .getInput('run-logs')
     .split(/[\n,]/)
     .map((s) => s.trim())
     .filter(Boolean);
   if (runLogs.length && shard)
-    throw new InputError('inputs run-logs and shard exclude each other: shards run, the merge job joins their run logs');
+    throw new ActionInputError('inputs run-logs and shard exclude each other: shards run, the merge job joins their run logs');
   return {
     config: core.getInput('config') || 'saboteur.yml',
     model: core.getInput('model') || undefined,

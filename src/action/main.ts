@@ -28,7 +28,7 @@ import { dataCacheDir } from '../benchmarks/data/index.js';
 import { restoreDataCache, saveDataCache } from './data-cache.js';
 import { cutShort, runVerdict, type RunVerdict } from '../run/verdict.js';
 
-export { readInputs, InputError, type ActionInputs } from './inputs.js';
+export { readInputs, ActionInputError, type ActionInputs } from './inputs.js';
 export { stateLedger } from './state.js';
 
 /** The commit checked out in the workspace, or null when there is no git repository there. */

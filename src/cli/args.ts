@@ -1,5 +1,7 @@
 /** A small, strict argv parser: unknown flags are errors that show the command's usage. */
-export class UsageError extends Error {}
+import { InputError } from '../util/input-error.js';
+
+export class UsageError extends InputError {}
 
 export interface FlagSpec {
   [name: string]: { type: 'string' | 'number' | 'boolean'; description: string; list?: boolean };

@@ -1,6 +1,7 @@
 /** What `saboteur init` asks, its defaults, and the checks on each answer (pure). */
 import { BENCHMARK_IDS, type BenchmarkId } from '../benchmarks/registry.js';
 import { MODEL_KIND_IDS, type ModelKind } from '../model/registry.js';
+import { InputError } from '../util/input-error.js';
 
 export interface InitAnswers {
   /** The command that runs the pipeline on one task. */
@@ -34,7 +35,7 @@ export function guessFromFiles(has: (file: string) => boolean): Pick<InitAnswers
   return { run: 'python3 -m my_pipeline.run' };
 }
 
-export class AnswerError extends Error {}
+export class AnswerError extends InputError {}
 
 const NAME = /^[A-Za-z0-9_.-]+$/;
 

@@ -5,11 +5,8 @@
  * 2 usage or config error, 3 infrastructure failure (model server, pipeline start, a run that
  * stopped early or scored no instance).
  */
-import { ConfigError } from '../config/load.js';
-import { RunLogError } from '../runlog/schema.js';
 import { VERSION } from '../run/job.js';
-import { PolicyError, TraceInputError } from '../taint/index.js';
-import { UsageError } from './args.js';
+import { InputError } from '../util/input-error.js';
 import { compareCommand } from './compare.js';
 import { dataCommand } from './data.js';
 import { initCommand } from './init.js';
@@ -20,10 +17,6 @@ import { dashboardCommand, historyCommand } from './history.js';
 import { reportCommand } from './report.js';
 import { runCommand } from './run.js';
 import { validateCommand } from './validate.js';
-import { InputFileError } from '../util/input-file.js';
-import { JsonlError } from '../benchmarks/humaneval/index.js';
-import { OutDirLocked } from '../run/out-lock.js';
-import { CassetteError } from '../model/cassette.js';
 
 export { EXIT, type CliIo } from './io.js';
 
@@ -69,21 +62,6 @@ const COMMANDS: Record<string, (argv: string[], io: CliIo) => Promise<number>> =
   init: initCommand,
 };
 
-/** Errors in what the user gave (arguments, config, run log, policy, trace, cassette, samples, an input file, a held --out): exit 2. */
-function isInputError(err: unknown): boolean {
-  return (
-    err instanceof UsageError ||
-    err instanceof ConfigError ||
-    err instanceof RunLogError ||
-    err instanceof PolicyError ||
-    err instanceof TraceInputError ||
-    err instanceof InputFileError ||
-    err instanceof JsonlError ||
-    err instanceof CassetteError ||
-    err instanceof OutDirLocked
-  );
-}
-
 export async function main(argv: string[], io: CliIo): Promise<number> {
   const [command, ...rest] = argv;
   if (command === '--version' || command === 'version') {
@@ -103,6 +81,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     return await handler(rest, io);
   } catch (err) {
     io.stderr.write(`error: ${(err as Error).message}\n`);
-    return isInputError(err) ? EXIT.usage : EXIT.infrastructure;
+    // What the user gave (arguments, config, run log, policy, trace, cassette, samples, an input file, a held --out).
+    return err instanceof InputError ? EXIT.usage : EXIT.infrastructure;
   }
 }

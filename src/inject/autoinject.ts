@@ -21,6 +21,7 @@ import { breakUnit } from './syntax-error.js';
 import { argumentLabel, argumentUnits, brokenArgument, setAt, wrongArgument, type ArgumentUnit } from './tool-args.js';
 import { targetsCall, type InjectionContext, type InjectionResult, type Injector, type ResponseView } from './types.js';
 import { applyRewrites, segment, type Unit } from './units.js';
+import { InputError } from '../util/input-error.js';
 
 export interface AutoInjectOptions {
   /** The agent whose messages are corrupted, or `all`. */
@@ -37,7 +38,7 @@ export interface AutoInjectOptions {
   template?: string;
 }
 
-export class InjectConfigError extends Error {}
+export class InjectConfigError extends InputError {}
 
 /** One unit of a hit response: a span of its text, or an argument of one of its tool calls. */
 interface Piece {

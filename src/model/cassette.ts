@@ -36,8 +36,9 @@ import { jsonProblem, LIMITS, readInputTextSync } from '../util/input-file.js';
 import { z } from 'zod';
 import { flattenContent, flattenPrompt, type Endpoint } from './openai-wire.js';
 import { responsesMessages, responsesToolNames } from './responses-wire.js';
+import { InputError } from '../util/input-error.js';
 
-export class CassetteError extends Error {
+export class CassetteError extends InputError {
   constructor(message: string) {
     super(message);
     this.name = 'CassetteError';

@@ -10,11 +10,12 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 import { isProcessAlive } from '../pipeline/process-group.js';
 import { writeErrorOf } from '../runlog/write.js';
+import { InputError } from '../util/input-error.js';
 
 export const LOCK_FILE = '.saboteur.lock';
 
 /** Another run holds the folder: a usage error (exit 2), nothing was written. */
-export class OutDirLocked extends Error {
+export class OutDirLocked extends InputError {
   constructor(message: string) {
     super(message);
     this.name = 'OutDirLocked';

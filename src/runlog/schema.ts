@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { otlpSpanSchema } from './otlp-spans.js';
 import { jsonProblem } from '../util/input-file.js';
+import { InputError } from '../util/input-error.js';
 
 /** What a defense decides about a staged sink call: one list for the run log, the tool server and the validator. */
 export const SINK_DECISIONS = ['release', 'block', 'unverifiable'] as const;
@@ -371,7 +372,7 @@ export const runLogSchema = z.object({
 });
 export type RunLog = z.infer<typeof runLogSchema>;
 
-export class RunLogError extends Error {}
+export class RunLogError extends InputError {}
 
 /** Parses a run log from JSON text, naming the file and field when it does not fit the schema. */
 export function parseRunLog(text: string, file: string): RunLog {

@@ -12,6 +12,7 @@ import { SINK_LABELS, SOURCE_LABELS, maskOf, type SourceLabel } from './labels.j
 import { DEFAULT_POLICY } from './default-policy.js';
 import { CATEGORIES, extendLexicon, type Category } from './lexicon.js';
 import { ARGUMENT_ROLES, type ArgumentRole } from './argument-roles.js';
+import { InputError } from '../util/input-error.js';
 
 export const TARGET_KINDS = ['recipient', 'url', 'payee', 'path', 'command'] as const;
 export type TargetKind = (typeof TARGET_KINDS)[number];
@@ -131,7 +132,7 @@ export const POLICY_EXAMPLES: Record<string, string> = {
     'arguments:\n  - { tool: renew_lease, argument: rent, role: amount }   # roles: recipient, url, payee, path, command, amount, credential, object, content, choice, other',
 };
 
-export class PolicyError extends Error {
+export class PolicyError extends InputError {
   constructor(
     message: string,
     readonly file: string,

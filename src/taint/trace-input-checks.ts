@@ -6,8 +6,9 @@
  * the span's place in it and its name.
  */
 import type { OtlpSpan } from '../otlp/index.js';
+import { InputError } from '../util/input-error.js';
 
-class SpanInputError extends Error {}
+class SpanInputError extends InputError {}
 
 type Json = Record<string, unknown>;
 

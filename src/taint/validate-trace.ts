@@ -27,6 +27,7 @@ import { buildTraceGraph, type TraceInput } from './trace-graph.js';
 import { checkOtlpText, checkSpans } from './trace-input-checks.js';
 import { pushTo } from '../util/maps.js';
 import { boundValue } from '../runlog/bound.js';
+import { InputError } from '../util/input-error.js';
 
 export interface ValidateOptions {
   traceFile: string;
@@ -50,7 +51,7 @@ export interface ValidatedSink {
   recorded?: { decision: string; defense: string };
 }
 
-export class TraceInputError extends Error {}
+export class TraceInputError extends InputError {}
 
 const bareTraceSchema = z.object({
   root: z.string(),

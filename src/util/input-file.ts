@@ -8,6 +8,7 @@ import { closeSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { gunzipSync } from 'node:zlib';
 import { limitText } from './body-limit.js';
+import { InputError } from './input-error.js';
 
 const MIB = 1024 * 1024;
 
@@ -24,7 +25,7 @@ export const LIMITS = {
 } as const;
 
 /** An input file that cannot be used: a usage error (exit 2) naming the file. */
-export class InputFileError extends Error {
+export class InputFileError extends InputError {
   constructor(
     readonly file: string,
     message: string,

@@ -98,7 +98,7 @@ describe('the GPU runner workflow (docs/models.md)', () => {
 
 describe('the config reference (docs/configuration.md)', () => {
   it('documents every model key the schema accepts', () => {
-    const keys = Object.keys((configFileSchema.shape.model as unknown as { shape: Record<string, unknown> }).shape);
+    const keys = Object.keys((configFileSchema.in.shape.model.in as unknown as { shape: Record<string, unknown> }).shape);
     expect(keys.length).toBeGreaterThan(10);
     const missing = keys.filter((k) => !reference.includes(`\`model.${k}\``));
     expect(missing).toEqual([]);

@@ -11,8 +11,9 @@ import type { AgenticTask } from '../agentic/agentic.js';
 import { readDataFile } from '../core/data-file.js';
 import { behaviourSpec } from './behaviours/index.js';
 import { agentHarmToolSpec } from './tools.js';
+import { InputError } from '../../util/input-error.js';
 
-export class AgentHarmDataError extends Error {}
+export class AgentHarmDataError extends InputError {}
 
 export type AgentHarmSplit = 'test_public' | 'validation';
 

@@ -3,8 +3,9 @@
  * its keys in another order); every error names the file, the line, the record and the field.
  */
 import { JsonlError, parseJsonlObjects } from '../humaneval/jsonl.js';
+import { InputError } from '../../util/input-error.js';
 
-export class AsbDataError extends Error {}
+export class AsbDataError extends InputError {}
 
 export const ASB_DATA_DIR = 'asb/data';
 export const ASB_AGENT_TASK_FILE = `${ASB_DATA_DIR}/agent_task.jsonl`;

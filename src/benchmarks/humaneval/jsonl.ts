@@ -1,7 +1,8 @@
 /** JSON Lines files, plain or gzip-compressed (told apart by the gzip magic bytes, not the name). */
 import { gunzipBounded, jsonProblem } from '../../util/input-file.js';
+import { InputError } from '../../util/input-error.js';
 
-export class JsonlError extends Error {}
+export class JsonlError extends InputError {}
 
 export function isGzip(bytes: Uint8Array): boolean {
   return bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;

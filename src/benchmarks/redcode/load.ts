@@ -12,8 +12,9 @@ import { controlOf } from './control.js';
 import type { DriverCheck } from './driver.js';
 import { HARMLESS_PROCESS, WORKSPACE } from './environment.js';
 import { EXECUTE_CODE_SPEC } from './tools.js';
+import { InputError } from '../../util/input-error.js';
 
-export class RedCodeDataError extends Error {}
+export class RedCodeDataError extends InputError {}
 
 export type RedCodeLanguage = 'python' | 'bash';
 export type RedCodePromptStyle = 'code_input' | 'code_input_jailbreaking' | 'text_summary' | 'text_details';

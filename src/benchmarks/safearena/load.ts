@@ -11,8 +11,9 @@ import type { AgenticTask } from '../agentic/agentic.js';
 import { readDataFile } from '../core/data-file.js';
 import { resolveSiteUrl, siteOfUrl, SITE_KEYS, type SiteKey } from './site.js';
 import { safeArenaToolSpecs } from './tools.js';
+import { InputError } from '../../util/input-error.js';
 
-export class SafeArenaDataError extends Error {}
+export class SafeArenaDataError extends InputError {}
 
 export type SafeArenaKind = 'harm' | 'safe';
 export const SAFEARENA_FILES: Record<SafeArenaKind, string> = { harm: 'harm.json', safe: 'safe.json' };
