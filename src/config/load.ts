@@ -149,6 +149,7 @@ function coverageOf(gate: ConfigFile['gate']): Config['gate']['coverage'] {
   return gate['malicious-drop'] ? { maxLoss: DEFAULT_COVERAGE_MAX_LOSS } : undefined;
 }
 
+// eslint-disable-next-line max-lines-per-function -- split pending
 export function parseConfig(text: string, file: string, registries: Registries = BUILT_IN): Config {
   const examples = registries === BUILT_IN ? KEY_EXAMPLES : keyExamples(registries);
   const schema = registries === BUILT_IN ? configFileSchema : configSchemaFor(registries);

@@ -47,6 +47,7 @@ export type EngineRequest =
  * The engine's program. Runs in its own node process; everything it needs is in this function
  * (it is started from its source text).
  */
+// eslint-disable-next-line max-lines-per-function -- split pending
 export async function engineProgram(): Promise<void> {
   type Msg = { type: string; id?: number; messages?: { role: string; content: string }[]; options?: Record<string, number | undefined> };
   const send = (m: unknown) => {

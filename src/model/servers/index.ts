@@ -90,6 +90,7 @@ function remaining(deadline: number, floor: number): number {
   return Math.max(floor, deadline - Date.now());
 }
 
+// eslint-disable-next-line max-lines-per-function -- split pending
 export async function startProcessServer(
   spec: ProcessServerSpec,
   raw: ModelSettings,
