@@ -39,9 +39,9 @@ var __toESM = (mod, isNodeMode, target2) => (target2 = mod != null ? __create(__
   mod
 ));
 
-// node_modules/yaml/dist/nodes/identity.js
+// ../../main/node_modules/yaml/dist/nodes/identity.js
 var require_identity = __commonJS({
-  "node_modules/yaml/dist/nodes/identity.js"(exports) {
+  "../../main/node_modules/yaml/dist/nodes/identity.js"(exports) {
     "use strict";
     var ALIAS = /* @__PURE__ */ Symbol.for("yaml.alias");
     var DOC = /* @__PURE__ */ Symbol.for("yaml.document");
@@ -96,9 +96,9 @@ var require_identity = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/visit.js
+// ../../main/node_modules/yaml/dist/visit.js
 var require_visit = __commonJS({
-  "node_modules/yaml/dist/visit.js"(exports) {
+  "../../main/node_modules/yaml/dist/visit.js"(exports) {
     "use strict";
     var identity3 = require_identity();
     var BREAK = /* @__PURE__ */ Symbol("break visit");
@@ -254,9 +254,9 @@ var require_visit = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/directives.js
+// ../../main/node_modules/yaml/dist/doc/directives.js
 var require_directives = __commonJS({
-  "node_modules/yaml/dist/doc/directives.js"(exports) {
+  "../../main/node_modules/yaml/dist/doc/directives.js"(exports) {
     "use strict";
     var identity3 = require_identity();
     var visit2 = require_visit();
@@ -425,9 +425,9 @@ var require_directives = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/anchors.js
+// ../../main/node_modules/yaml/dist/doc/anchors.js
 var require_anchors = __commonJS({
-  "node_modules/yaml/dist/doc/anchors.js"(exports) {
+  "../../main/node_modules/yaml/dist/doc/anchors.js"(exports) {
     "use strict";
     var identity3 = require_identity();
     var visit2 = require_visit();
@@ -495,9 +495,9 @@ var require_anchors = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/applyReviver.js
+// ../../main/node_modules/yaml/dist/doc/applyReviver.js
 var require_applyReviver = __commonJS({
-  "node_modules/yaml/dist/doc/applyReviver.js"(exports) {
+  "../../main/node_modules/yaml/dist/doc/applyReviver.js"(exports) {
     "use strict";
     function applyReviver(reviver, obj3, key2, val) {
       if (val && typeof val === "object") {
@@ -545,9 +545,9 @@ var require_applyReviver = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/toJS.js
+// ../../main/node_modules/yaml/dist/nodes/toJS.js
 var require_toJS = __commonJS({
-  "node_modules/yaml/dist/nodes/toJS.js"(exports) {
+  "../../main/node_modules/yaml/dist/nodes/toJS.js"(exports) {
     "use strict";
     var identity3 = require_identity();
     function toJS(value2, arg, ctx) {
@@ -575,9 +575,9 @@ var require_toJS = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Node.js
+// ../../main/node_modules/yaml/dist/nodes/Node.js
 var require_Node = __commonJS({
-  "node_modules/yaml/dist/nodes/Node.js"(exports) {
+  "../../main/node_modules/yaml/dist/nodes/Node.js"(exports) {
     "use strict";
     var applyReviver = require_applyReviver();
     var identity3 = require_identity();
@@ -616,9 +616,9 @@ var require_Node = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Alias.js
+// ../../main/node_modules/yaml/dist/nodes/Alias.js
 var require_Alias = __commonJS({
-  "node_modules/yaml/dist/nodes/Alias.js"(exports) {
+  "../../main/node_modules/yaml/dist/nodes/Alias.js"(exports) {
     "use strict";
     var anchors = require_anchors();
     var visit2 = require_visit();
@@ -734,9 +734,9 @@ var require_Alias = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Scalar.js
+// ../../main/node_modules/yaml/dist/nodes/Scalar.js
 var require_Scalar = __commonJS({
-  "node_modules/yaml/dist/nodes/Scalar.js"(exports) {
+  "../../main/node_modules/yaml/dist/nodes/Scalar.js"(exports) {
     "use strict";
     var identity3 = require_identity();
     var Node = require_Node();
@@ -764,9 +764,9 @@ var require_Scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/createNode.js
+// ../../main/node_modules/yaml/dist/doc/createNode.js
 var require_createNode = __commonJS({
-  "node_modules/yaml/dist/doc/createNode.js"(exports) {
+  "../../main/node_modules/yaml/dist/doc/createNode.js"(exports) {
     "use strict";
     var Alias = require_Alias();
     var identity3 = require_identity();
@@ -839,9 +839,9 @@ var require_createNode = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Collection.js
+// ../../main/node_modules/yaml/dist/nodes/Collection.js
 var require_Collection = __commonJS({
-  "node_modules/yaml/dist/nodes/Collection.js"(exports) {
+  "../../main/node_modules/yaml/dist/nodes/Collection.js"(exports) {
     "use strict";
     var createNode = require_createNode();
     var identity3 = require_identity();
@@ -982,9 +982,9 @@ var require_Collection = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyComment.js
+// ../../main/node_modules/yaml/dist/stringify/stringifyComment.js
 var require_stringifyComment = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
+  "../../main/node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
     "use strict";
     var stringifyComment = (str4) => str4.replace(/^(?!$)(?: $)?/gm, "#");
     function indentComment(comment, indent) {
@@ -999,9 +999,9 @@ var require_stringifyComment = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/foldFlowLines.js
+// ../../main/node_modules/yaml/dist/stringify/foldFlowLines.js
 var require_foldFlowLines = __commonJS({
-  "node_modules/yaml/dist/stringify/foldFlowLines.js"(exports) {
+  "../../main/node_modules/yaml/dist/stringify/foldFlowLines.js"(exports) {
     "use strict";
     var FOLD_FLOW = "flow";
     var FOLD_BLOCK = "block";
@@ -1135,9 +1135,9 @@ ${indent}${text2.slice(fold + 1, end2)}`;
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyString.js
+// ../../main/node_modules/yaml/dist/stringify/stringifyString.js
 var require_stringifyString = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyString.js"(exports) {
+  "../../main/node_modules/yaml/dist/stringify/stringifyString.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var foldFlowLines = require_foldFlowLines();
@@ -1418,9 +1418,9 @@ ${indent}`);
   }
 });
 
-// node_modules/yaml/dist/stringify/stringify.js
+// ../../main/node_modules/yaml/dist/stringify/stringify.js
 var require_stringify = __commonJS({
-  "node_modules/yaml/dist/stringify/stringify.js"(exports) {
+  "../../main/node_modules/yaml/dist/stringify/stringify.js"(exports) {
     "use strict";
     var anchors = require_anchors();
     var identity3 = require_identity();
@@ -1542,9 +1542,9 @@ ${ctx.indent}${str4}`;
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyPair.js
+// ../../main/node_modules/yaml/dist/stringify/stringifyPair.js
 var require_stringifyPair = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyPair.js"(exports) {
+  "../../main/node_modules/yaml/dist/stringify/stringifyPair.js"(exports) {
     "use strict";
     var identity3 = require_identity();
     var Scalar = require_Scalar();
@@ -1675,9 +1675,9 @@ ${ctx.indent}`;
   }
 });
 
-// node_modules/yaml/dist/log.js
+// ../../main/node_modules/yaml/dist/log.js
 var require_log = __commonJS({
-  "node_modules/yaml/dist/log.js"(exports) {
+  "../../main/node_modules/yaml/dist/log.js"(exports) {
     "use strict";
     var node_process = __require("process");
     function debug(logLevel, ...messages2) {
@@ -1697,9 +1697,9 @@ var require_log = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/merge.js
+// ../../main/node_modules/yaml/dist/schema/yaml-1.1/merge.js
 var require_merge = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports) {
+  "../../main/node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports) {
     "use strict";
     var identity3 = require_identity();
     var Scalar = require_Scalar();
@@ -1757,9 +1757,9 @@ var require_merge = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/addPairToJSMap.js
+// ../../main/node_modules/yaml/dist/nodes/addPairToJSMap.js
 var require_addPairToJSMap = __commonJS({
-  "node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports) {
+  "../../main/node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports) {
     "use strict";
     var log = require_log();
     var merge3 = require_merge();
@@ -1821,9 +1821,9 @@ var require_addPairToJSMap = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/Pair.js
+// ../../main/node_modules/yaml/dist/nodes/Pair.js
 var require_Pair = __commonJS({
-  "node_modules/yaml/dist/nodes/Pair.js"(exports) {
+  "../../main/node_modules/yaml/dist/nodes/Pair.js"(exports) {
     "use strict";
     var createNode = require_createNode();
     var stringifyPair = require_stringifyPair();
@@ -1861,9 +1861,9 @@ var require_Pair = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyCollection.js
+// ../../main/node_modules/yaml/dist/stringify/stringifyCollection.js
 var require_stringifyCollection = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
+  "../../main/node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
     "use strict";
     var identity3 = require_identity();
     var stringify = require_stringify();
@@ -2012,9 +2012,9 @@ ${indent}${end}`;
   }
 });
 
-// node_modules/yaml/dist/nodes/YAMLMap.js
+// ../../main/node_modules/yaml/dist/nodes/YAMLMap.js
 var require_YAMLMap = __commonJS({
-  "node_modules/yaml/dist/nodes/YAMLMap.js"(exports) {
+  "../../main/node_modules/yaml/dist/nodes/YAMLMap.js"(exports) {
     "use strict";
     var stringifyCollection = require_stringifyCollection();
     var addPairToJSMap = require_addPairToJSMap();
@@ -2156,9 +2156,9 @@ var require_YAMLMap = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/common/map.js
+// ../../main/node_modules/yaml/dist/schema/common/map.js
 var require_map = __commonJS({
-  "node_modules/yaml/dist/schema/common/map.js"(exports) {
+  "../../main/node_modules/yaml/dist/schema/common/map.js"(exports) {
     "use strict";
     var identity3 = require_identity();
     var YAMLMap = require_YAMLMap();
@@ -2178,9 +2178,9 @@ var require_map = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/nodes/YAMLSeq.js
+// ../../main/node_modules/yaml/dist/nodes/YAMLSeq.js
 var require_YAMLSeq = __commonJS({
-  "node_modules/yaml/dist/nodes/YAMLSeq.js"(exports) {
+  "../../main/node_modules/yaml/dist/nodes/YAMLSeq.js"(exports) {
     "use strict";
     var createNode = require_createNode();
     var stringifyCollection = require_stringifyCollection();
@@ -2294,9 +2294,9 @@ var require_YAMLSeq = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/common/seq.js
+// ../../main/node_modules/yaml/dist/schema/common/seq.js
 var require_seq = __commonJS({
-  "node_modules/yaml/dist/schema/common/seq.js"(exports) {
+  "../../main/node_modules/yaml/dist/schema/common/seq.js"(exports) {
     "use strict";
     var identity3 = require_identity();
     var YAMLSeq = require_YAMLSeq();
@@ -2316,9 +2316,9 @@ var require_seq = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/common/string.js
+// ../../main/node_modules/yaml/dist/schema/common/string.js
 var require_string = __commonJS({
-  "node_modules/yaml/dist/schema/common/string.js"(exports) {
+  "../../main/node_modules/yaml/dist/schema/common/string.js"(exports) {
     "use strict";
     var stringifyString = require_stringifyString();
     var string4 = {
@@ -2335,9 +2335,9 @@ var require_string = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/common/null.js
+// ../../main/node_modules/yaml/dist/schema/common/null.js
 var require_null = __commonJS({
-  "node_modules/yaml/dist/schema/common/null.js"(exports) {
+  "../../main/node_modules/yaml/dist/schema/common/null.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var nullTag = {
@@ -2353,9 +2353,9 @@ var require_null = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/core/bool.js
+// ../../main/node_modules/yaml/dist/schema/core/bool.js
 var require_bool = __commonJS({
-  "node_modules/yaml/dist/schema/core/bool.js"(exports) {
+  "../../main/node_modules/yaml/dist/schema/core/bool.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var boolTag = {
@@ -2377,9 +2377,9 @@ var require_bool = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyNumber.js
+// ../../main/node_modules/yaml/dist/stringify/stringifyNumber.js
 var require_stringifyNumber = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyNumber.js"(exports) {
+  "../../main/node_modules/yaml/dist/stringify/stringifyNumber.js"(exports) {
     "use strict";
     function stringifyNumber({ format: format2, minFractionDigits, tag, value: value2 }) {
       if (typeof value2 === "bigint")
@@ -2404,9 +2404,9 @@ var require_stringifyNumber = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/core/float.js
+// ../../main/node_modules/yaml/dist/schema/core/float.js
 var require_float = __commonJS({
-  "node_modules/yaml/dist/schema/core/float.js"(exports) {
+  "../../main/node_modules/yaml/dist/schema/core/float.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
@@ -2450,9 +2450,9 @@ var require_float = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/core/int.js
+// ../../main/node_modules/yaml/dist/schema/core/int.js
 var require_int = __commonJS({
-  "node_modules/yaml/dist/schema/core/int.js"(exports) {
+  "../../main/node_modules/yaml/dist/schema/core/int.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value2) => typeof value2 === "bigint" || Number.isInteger(value2);
@@ -2495,9 +2495,9 @@ var require_int = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/core/schema.js
+// ../../main/node_modules/yaml/dist/schema/core/schema.js
 var require_schema = __commonJS({
-  "node_modules/yaml/dist/schema/core/schema.js"(exports) {
+  "../../main/node_modules/yaml/dist/schema/core/schema.js"(exports) {
     "use strict";
     var map2 = require_map();
     var _null4 = require_null();
@@ -2523,9 +2523,9 @@ var require_schema = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/json/schema.js
+// ../../main/node_modules/yaml/dist/schema/json/schema.js
 var require_schema2 = __commonJS({
-  "node_modules/yaml/dist/schema/json/schema.js"(exports) {
+  "../../main/node_modules/yaml/dist/schema/json/schema.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var map2 = require_map();
@@ -2590,9 +2590,9 @@ var require_schema2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/binary.js
+// ../../main/node_modules/yaml/dist/schema/yaml-1.1/binary.js
 var require_binary = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports) {
+  "../../main/node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports) {
     "use strict";
     var node_buffer = __require("buffer");
     var Scalar = require_Scalar();
@@ -2656,9 +2656,9 @@ var require_binary = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/pairs.js
+// ../../main/node_modules/yaml/dist/schema/yaml-1.1/pairs.js
 var require_pairs = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports) {
+  "../../main/node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports) {
     "use strict";
     var identity3 = require_identity();
     var Pair = require_Pair();
@@ -2734,9 +2734,9 @@ ${cn.comment}` : item.comment;
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/omap.js
+// ../../main/node_modules/yaml/dist/schema/yaml-1.1/omap.js
 var require_omap = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports) {
+  "../../main/node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports) {
     "use strict";
     var identity3 = require_identity();
     var toJS = require_toJS();
@@ -2812,9 +2812,9 @@ var require_omap = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/bool.js
+// ../../main/node_modules/yaml/dist/schema/yaml-1.1/bool.js
 var require_bool2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports) {
+  "../../main/node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     function boolStringify({ value: value2, source }, ctx) {
@@ -2844,9 +2844,9 @@ var require_bool2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/float.js
+// ../../main/node_modules/yaml/dist/schema/yaml-1.1/float.js
 var require_float2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports) {
+  "../../main/node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
@@ -2893,9 +2893,9 @@ var require_float2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/int.js
+// ../../main/node_modules/yaml/dist/schema/yaml-1.1/int.js
 var require_int2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports) {
+  "../../main/node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value2) => typeof value2 === "bigint" || Number.isInteger(value2);
@@ -2972,9 +2972,9 @@ var require_int2 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/set.js
+// ../../main/node_modules/yaml/dist/schema/yaml-1.1/set.js
 var require_set = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports) {
+  "../../main/node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports) {
     "use strict";
     var identity3 = require_identity();
     var Pair = require_Pair();
@@ -3061,9 +3061,9 @@ var require_set = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
+// ../../main/node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
 var require_timestamp = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports) {
+  "../../main/node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     function parseSexagesimal(str4, asBigInt) {
@@ -3149,9 +3149,9 @@ var require_timestamp = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/yaml-1.1/schema.js
+// ../../main/node_modules/yaml/dist/schema/yaml-1.1/schema.js
 var require_schema3 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports) {
+  "../../main/node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports) {
     "use strict";
     var map2 = require_map();
     var _null4 = require_null();
@@ -3193,9 +3193,9 @@ var require_schema3 = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/tags.js
+// ../../main/node_modules/yaml/dist/schema/tags.js
 var require_tags = __commonJS({
-  "node_modules/yaml/dist/schema/tags.js"(exports) {
+  "../../main/node_modules/yaml/dist/schema/tags.js"(exports) {
     "use strict";
     var map2 = require_map();
     var _null4 = require_null();
@@ -3287,9 +3287,9 @@ var require_tags = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/schema/Schema.js
+// ../../main/node_modules/yaml/dist/schema/Schema.js
 var require_Schema = __commonJS({
-  "node_modules/yaml/dist/schema/Schema.js"(exports) {
+  "../../main/node_modules/yaml/dist/schema/Schema.js"(exports) {
     "use strict";
     var identity3 = require_identity();
     var map2 = require_map();
@@ -3319,9 +3319,9 @@ var require_Schema = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/stringify/stringifyDocument.js
+// ../../main/node_modules/yaml/dist/stringify/stringifyDocument.js
 var require_stringifyDocument = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
+  "../../main/node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
     "use strict";
     var identity3 = require_identity();
     var stringify = require_stringify();
@@ -3399,9 +3399,9 @@ var require_stringifyDocument = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/doc/Document.js
+// ../../main/node_modules/yaml/dist/doc/Document.js
 var require_Document = __commonJS({
-  "node_modules/yaml/dist/doc/Document.js"(exports) {
+  "../../main/node_modules/yaml/dist/doc/Document.js"(exports) {
     "use strict";
     var Alias = require_Alias();
     var Collection = require_Collection();
@@ -3708,9 +3708,9 @@ var require_Document = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/errors.js
+// ../../main/node_modules/yaml/dist/errors.js
 var require_errors = __commonJS({
-  "node_modules/yaml/dist/errors.js"(exports) {
+  "../../main/node_modules/yaml/dist/errors.js"(exports) {
     "use strict";
     var YAMLError = class extends Error {
       constructor(name, pos, code3, message) {
@@ -3773,9 +3773,9 @@ ${pointer}
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-props.js
+// ../../main/node_modules/yaml/dist/compose/resolve-props.js
 var require_resolve_props = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-props.js"(exports) {
+  "../../main/node_modules/yaml/dist/compose/resolve-props.js"(exports) {
     "use strict";
     function resolveProps(tokens, { flow, indicator, next, offset, onError, parentIndent, startOnNewline }) {
       let spaceBefore = false;
@@ -3907,9 +3907,9 @@ var require_resolve_props = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/util-contains-newline.js
+// ../../main/node_modules/yaml/dist/compose/util-contains-newline.js
 var require_util_contains_newline = __commonJS({
-  "node_modules/yaml/dist/compose/util-contains-newline.js"(exports) {
+  "../../main/node_modules/yaml/dist/compose/util-contains-newline.js"(exports) {
     "use strict";
     function containsNewline(key2) {
       if (!key2)
@@ -3949,9 +3949,9 @@ var require_util_contains_newline = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/util-flow-indent-check.js
+// ../../main/node_modules/yaml/dist/compose/util-flow-indent-check.js
 var require_util_flow_indent_check = __commonJS({
-  "node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports) {
+  "../../main/node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports) {
     "use strict";
     var utilContainsNewline = require_util_contains_newline();
     function flowIndentCheck(indent, fc, onError) {
@@ -3967,9 +3967,9 @@ var require_util_flow_indent_check = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/util-map-includes.js
+// ../../main/node_modules/yaml/dist/compose/util-map-includes.js
 var require_util_map_includes = __commonJS({
-  "node_modules/yaml/dist/compose/util-map-includes.js"(exports) {
+  "../../main/node_modules/yaml/dist/compose/util-map-includes.js"(exports) {
     "use strict";
     var identity3 = require_identity();
     function mapIncludes(ctx, items, search2) {
@@ -3983,9 +3983,9 @@ var require_util_map_includes = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-block-map.js
+// ../../main/node_modules/yaml/dist/compose/resolve-block-map.js
 var require_resolve_block_map = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-map.js"(exports) {
+  "../../main/node_modules/yaml/dist/compose/resolve-block-map.js"(exports) {
     "use strict";
     var Pair = require_Pair();
     var YAMLMap = require_YAMLMap();
@@ -4091,9 +4091,9 @@ var require_resolve_block_map = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-block-seq.js
+// ../../main/node_modules/yaml/dist/compose/resolve-block-seq.js
 var require_resolve_block_seq = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-seq.js"(exports) {
+  "../../main/node_modules/yaml/dist/compose/resolve-block-seq.js"(exports) {
     "use strict";
     var YAMLSeq = require_YAMLSeq();
     var resolveProps = require_resolve_props();
@@ -4142,9 +4142,9 @@ var require_resolve_block_seq = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-end.js
+// ../../main/node_modules/yaml/dist/compose/resolve-end.js
 var require_resolve_end = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-end.js"(exports) {
+  "../../main/node_modules/yaml/dist/compose/resolve-end.js"(exports) {
     "use strict";
     function resolveEnd(end, offset, reqSpace, onError) {
       let comment = "";
@@ -4185,9 +4185,9 @@ var require_resolve_end = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-flow-collection.js
+// ../../main/node_modules/yaml/dist/compose/resolve-flow-collection.js
 var require_resolve_flow_collection = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports) {
+  "../../main/node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports) {
     "use strict";
     var identity3 = require_identity();
     var Pair = require_Pair();
@@ -4379,9 +4379,9 @@ var require_resolve_flow_collection = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/compose-collection.js
+// ../../main/node_modules/yaml/dist/compose/compose-collection.js
 var require_compose_collection = __commonJS({
-  "node_modules/yaml/dist/compose/compose-collection.js"(exports) {
+  "../../main/node_modules/yaml/dist/compose/compose-collection.js"(exports) {
     "use strict";
     var identity3 = require_identity();
     var Scalar = require_Scalar();
@@ -4444,9 +4444,9 @@ var require_compose_collection = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-block-scalar.js
+// ../../main/node_modules/yaml/dist/compose/resolve-block-scalar.js
 var require_resolve_block_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports) {
+  "../../main/node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     function resolveBlockScalar(ctx, scalar, onError) {
@@ -4627,9 +4627,9 @@ var require_resolve_block_scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/resolve-flow-scalar.js
+// ../../main/node_modules/yaml/dist/compose/resolve-flow-scalar.js
 var require_resolve_flow_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports) {
+  "../../main/node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
     var resolveEnd = require_resolve_end();
@@ -4848,9 +4848,9 @@ var require_resolve_flow_scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/compose-scalar.js
+// ../../main/node_modules/yaml/dist/compose/compose-scalar.js
 var require_compose_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/compose-scalar.js"(exports) {
+  "../../main/node_modules/yaml/dist/compose/compose-scalar.js"(exports) {
     "use strict";
     var identity3 = require_identity();
     var Scalar = require_Scalar();
@@ -4929,9 +4929,9 @@ var require_compose_scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/util-empty-scalar-position.js
+// ../../main/node_modules/yaml/dist/compose/util-empty-scalar-position.js
 var require_util_empty_scalar_position = __commonJS({
-  "node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports) {
+  "../../main/node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports) {
     "use strict";
     function emptyScalarPosition(offset, before, pos) {
       if (before) {
@@ -4959,9 +4959,9 @@ var require_util_empty_scalar_position = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/compose-node.js
+// ../../main/node_modules/yaml/dist/compose/compose-node.js
 var require_compose_node = __commonJS({
-  "node_modules/yaml/dist/compose/compose-node.js"(exports) {
+  "../../main/node_modules/yaml/dist/compose/compose-node.js"(exports) {
     "use strict";
     var Alias = require_Alias();
     var identity3 = require_identity();
@@ -5065,9 +5065,9 @@ var require_compose_node = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/compose-doc.js
+// ../../main/node_modules/yaml/dist/compose/compose-doc.js
 var require_compose_doc = __commonJS({
-  "node_modules/yaml/dist/compose/compose-doc.js"(exports) {
+  "../../main/node_modules/yaml/dist/compose/compose-doc.js"(exports) {
     "use strict";
     var Document = require_Document();
     var composeNode = require_compose_node();
@@ -5108,9 +5108,9 @@ var require_compose_doc = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/compose/composer.js
+// ../../main/node_modules/yaml/dist/compose/composer.js
 var require_composer = __commonJS({
-  "node_modules/yaml/dist/compose/composer.js"(exports) {
+  "../../main/node_modules/yaml/dist/compose/composer.js"(exports) {
     "use strict";
     var node_process = __require("process");
     var directives = require_directives();
@@ -5316,9 +5316,9 @@ ${end.comment}` : end.comment;
   }
 });
 
-// node_modules/yaml/dist/parse/cst-scalar.js
+// ../../main/node_modules/yaml/dist/parse/cst-scalar.js
 var require_cst_scalar = __commonJS({
-  "node_modules/yaml/dist/parse/cst-scalar.js"(exports) {
+  "../../main/node_modules/yaml/dist/parse/cst-scalar.js"(exports) {
     "use strict";
     var resolveBlockScalar = require_resolve_block_scalar();
     var resolveFlowScalar = require_resolve_flow_scalar();
@@ -5501,9 +5501,9 @@ var require_cst_scalar = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/cst-stringify.js
+// ../../main/node_modules/yaml/dist/parse/cst-stringify.js
 var require_cst_stringify = __commonJS({
-  "node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
+  "../../main/node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
     "use strict";
     var stringify = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
     function stringifyToken(token) {
@@ -5562,9 +5562,9 @@ var require_cst_stringify = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/cst-visit.js
+// ../../main/node_modules/yaml/dist/parse/cst-visit.js
 var require_cst_visit = __commonJS({
-  "node_modules/yaml/dist/parse/cst-visit.js"(exports) {
+  "../../main/node_modules/yaml/dist/parse/cst-visit.js"(exports) {
     "use strict";
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
@@ -5624,9 +5624,9 @@ var require_cst_visit = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/cst.js
+// ../../main/node_modules/yaml/dist/parse/cst.js
 var require_cst = __commonJS({
-  "node_modules/yaml/dist/parse/cst.js"(exports) {
+  "../../main/node_modules/yaml/dist/parse/cst.js"(exports) {
     "use strict";
     var cstScalar = require_cst_scalar();
     var cstStringify = require_cst_stringify();
@@ -5726,9 +5726,9 @@ var require_cst = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/lexer.js
+// ../../main/node_modules/yaml/dist/parse/lexer.js
 var require_lexer = __commonJS({
-  "node_modules/yaml/dist/parse/lexer.js"(exports) {
+  "../../main/node_modules/yaml/dist/parse/lexer.js"(exports) {
     "use strict";
     var cst = require_cst();
     function isEmpty(ch) {
@@ -6315,9 +6315,9 @@ var require_lexer = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/line-counter.js
+// ../../main/node_modules/yaml/dist/parse/line-counter.js
 var require_line_counter = __commonJS({
-  "node_modules/yaml/dist/parse/line-counter.js"(exports) {
+  "../../main/node_modules/yaml/dist/parse/line-counter.js"(exports) {
     "use strict";
     var LineCounter = class {
       constructor() {
@@ -6346,9 +6346,9 @@ var require_line_counter = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/parse/parser.js
+// ../../main/node_modules/yaml/dist/parse/parser.js
 var require_parser = __commonJS({
-  "node_modules/yaml/dist/parse/parser.js"(exports) {
+  "../../main/node_modules/yaml/dist/parse/parser.js"(exports) {
     "use strict";
     var node_process = __require("process");
     var cst = require_cst();
@@ -7220,9 +7220,9 @@ var require_parser = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/public-api.js
+// ../../main/node_modules/yaml/dist/public-api.js
 var require_public_api = __commonJS({
-  "node_modules/yaml/dist/public-api.js"(exports) {
+  "../../main/node_modules/yaml/dist/public-api.js"(exports) {
     "use strict";
     var composer = require_composer();
     var Document = require_Document();
@@ -7317,9 +7317,9 @@ var require_public_api = __commonJS({
   }
 });
 
-// node_modules/yaml/dist/index.js
+// ../../main/node_modules/yaml/dist/index.js
 var require_dist = __commonJS({
-  "node_modules/yaml/dist/index.js"(exports) {
+  "../../main/node_modules/yaml/dist/index.js"(exports) {
     "use strict";
     var composer = require_composer();
     var Document = require_Document();
@@ -7369,9 +7369,9 @@ var require_dist = __commonJS({
   }
 });
 
-// node_modules/isexe/windows.js
+// ../../main/node_modules/isexe/windows.js
 var require_windows = __commonJS({
-  "node_modules/isexe/windows.js"(exports, module) {
+  "../../main/node_modules/isexe/windows.js"(exports, module) {
     module.exports = isexe;
     isexe.sync = sync;
     var fs = __require("fs");
@@ -7409,9 +7409,9 @@ var require_windows = __commonJS({
   }
 });
 
-// node_modules/isexe/mode.js
+// ../../main/node_modules/isexe/mode.js
 var require_mode = __commonJS({
-  "node_modules/isexe/mode.js"(exports, module) {
+  "../../main/node_modules/isexe/mode.js"(exports, module) {
     module.exports = isexe;
     isexe.sync = sync;
     var fs = __require("fs");
@@ -7442,9 +7442,9 @@ var require_mode = __commonJS({
   }
 });
 
-// node_modules/isexe/index.js
+// ../../main/node_modules/isexe/index.js
 var require_isexe = __commonJS({
-  "node_modules/isexe/index.js"(exports, module) {
+  "../../main/node_modules/isexe/index.js"(exports, module) {
     var fs = __require("fs");
     var core;
     if (process.platform === "win32" || global.TESTING_WINDOWS) {
@@ -7497,9 +7497,9 @@ var require_isexe = __commonJS({
   }
 });
 
-// node_modules/which/which.js
+// ../../main/node_modules/which/which.js
 var require_which = __commonJS({
-  "node_modules/which/which.js"(exports, module) {
+  "../../main/node_modules/which/which.js"(exports, module) {
     var isWindows = process.platform === "win32" || process.env.OSTYPE === "cygwin" || process.env.OSTYPE === "msys";
     var path34 = __require("path");
     var COLON = isWindows ? ";" : ":";
@@ -7593,9 +7593,9 @@ var require_which = __commonJS({
   }
 });
 
-// node_modules/path-key/index.js
+// ../../main/node_modules/path-key/index.js
 var require_path_key = __commonJS({
-  "node_modules/path-key/index.js"(exports, module) {
+  "../../main/node_modules/path-key/index.js"(exports, module) {
     "use strict";
     var pathKey2 = (options = {}) => {
       const environment = options.env || process.env;
@@ -7610,9 +7610,9 @@ var require_path_key = __commonJS({
   }
 });
 
-// node_modules/cross-spawn/lib/util/resolveCommand.js
+// ../../main/node_modules/cross-spawn/lib/util/resolveCommand.js
 var require_resolveCommand = __commonJS({
-  "node_modules/cross-spawn/lib/util/resolveCommand.js"(exports, module) {
+  "../../main/node_modules/cross-spawn/lib/util/resolveCommand.js"(exports, module) {
     "use strict";
     var path34 = __require("path");
     var which = require_which();
@@ -7652,9 +7652,9 @@ var require_resolveCommand = __commonJS({
   }
 });
 
-// node_modules/cross-spawn/lib/util/escape.js
+// ../../main/node_modules/cross-spawn/lib/util/escape.js
 var require_escape = __commonJS({
-  "node_modules/cross-spawn/lib/util/escape.js"(exports, module) {
+  "../../main/node_modules/cross-spawn/lib/util/escape.js"(exports, module) {
     "use strict";
     var metaCharsRegExp = /([()\][%!^"`<>&|;, *?])/g;
     function escapeCommand(arg) {
@@ -7677,17 +7677,17 @@ var require_escape = __commonJS({
   }
 });
 
-// node_modules/shebang-regex/index.js
+// ../../main/node_modules/shebang-regex/index.js
 var require_shebang_regex = __commonJS({
-  "node_modules/shebang-regex/index.js"(exports, module) {
+  "../../main/node_modules/shebang-regex/index.js"(exports, module) {
     "use strict";
     module.exports = /^#!(.*)/;
   }
 });
 
-// node_modules/shebang-command/index.js
+// ../../main/node_modules/shebang-command/index.js
 var require_shebang_command = __commonJS({
-  "node_modules/shebang-command/index.js"(exports, module) {
+  "../../main/node_modules/shebang-command/index.js"(exports, module) {
     "use strict";
     var shebangRegex = require_shebang_regex();
     module.exports = (string4 = "") => {
@@ -7705,9 +7705,9 @@ var require_shebang_command = __commonJS({
   }
 });
 
-// node_modules/cross-spawn/lib/util/readShebang.js
+// ../../main/node_modules/cross-spawn/lib/util/readShebang.js
 var require_readShebang = __commonJS({
-  "node_modules/cross-spawn/lib/util/readShebang.js"(exports, module) {
+  "../../main/node_modules/cross-spawn/lib/util/readShebang.js"(exports, module) {
     "use strict";
     var fs = __require("fs");
     var shebangCommand = require_shebang_command();
@@ -7727,9 +7727,9 @@ var require_readShebang = __commonJS({
   }
 });
 
-// node_modules/cross-spawn/lib/parse.js
+// ../../main/node_modules/cross-spawn/lib/parse.js
 var require_parse = __commonJS({
-  "node_modules/cross-spawn/lib/parse.js"(exports, module) {
+  "../../main/node_modules/cross-spawn/lib/parse.js"(exports, module) {
     "use strict";
     var path34 = __require("path");
     var resolveCommand = require_resolveCommand();
@@ -7789,9 +7789,9 @@ var require_parse = __commonJS({
   }
 });
 
-// node_modules/cross-spawn/lib/enoent.js
+// ../../main/node_modules/cross-spawn/lib/enoent.js
 var require_enoent = __commonJS({
-  "node_modules/cross-spawn/lib/enoent.js"(exports, module) {
+  "../../main/node_modules/cross-spawn/lib/enoent.js"(exports, module) {
     "use strict";
     var isWin = process.platform === "win32";
     function notFoundError(original, syscall) {
@@ -7839,9 +7839,9 @@ var require_enoent = __commonJS({
   }
 });
 
-// node_modules/cross-spawn/index.js
+// ../../main/node_modules/cross-spawn/index.js
 var require_cross_spawn = __commonJS({
-  "node_modules/cross-spawn/index.js"(exports, module) {
+  "../../main/node_modules/cross-spawn/index.js"(exports, module) {
     "use strict";
     var cp = __require("child_process");
     var parse3 = require_parse();
@@ -7866,9 +7866,9 @@ var require_cross_spawn = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/codegen/code.js
+// ../../main/node_modules/ajv/dist/compile/codegen/code.js
 var require_code = __commonJS({
-  "node_modules/ajv/dist/compile/codegen/code.js"(exports) {
+  "../../main/node_modules/ajv/dist/compile/codegen/code.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.regexpCode = exports.getEsmExportName = exports.getProperty = exports.safeStringify = exports.stringify = exports.strConcat = exports.addCodeArg = exports.str = exports._ = exports.nil = exports._Code = exports.Name = exports.IDENTIFIER = exports._CodeOrName = void 0;
@@ -8020,9 +8020,9 @@ var require_code = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/codegen/scope.js
+// ../../main/node_modules/ajv/dist/compile/codegen/scope.js
 var require_scope = __commonJS({
-  "node_modules/ajv/dist/compile/codegen/scope.js"(exports) {
+  "../../main/node_modules/ajv/dist/compile/codegen/scope.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.ValueScope = exports.ValueScopeName = exports.Scope = exports.varKinds = exports.UsedValueState = void 0;
@@ -8165,9 +8165,9 @@ var require_scope = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/codegen/index.js
+// ../../main/node_modules/ajv/dist/compile/codegen/index.js
 var require_codegen = __commonJS({
-  "node_modules/ajv/dist/compile/codegen/index.js"(exports) {
+  "../../main/node_modules/ajv/dist/compile/codegen/index.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.or = exports.and = exports.not = exports.CodeGen = exports.operators = exports.varKinds = exports.ValueScopeName = exports.ValueScope = exports.Scope = exports.Name = exports.regexpCode = exports.stringify = exports.getProperty = exports.nil = exports.strConcat = exports.str = exports._ = void 0;
@@ -8885,9 +8885,9 @@ var require_codegen = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/util.js
+// ../../main/node_modules/ajv/dist/compile/util.js
 var require_util = __commonJS({
-  "node_modules/ajv/dist/compile/util.js"(exports) {
+  "../../main/node_modules/ajv/dist/compile/util.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.checkStrictMode = exports.getErrorPath = exports.Type = exports.useFunc = exports.setEvaluated = exports.evaluatedPropsToName = exports.mergeEvaluated = exports.eachItem = exports.unescapeJsonPointer = exports.escapeJsonPointer = exports.escapeFragment = exports.unescapeFragment = exports.schemaRefOrVal = exports.schemaHasRulesButRef = exports.schemaHasRules = exports.checkUnknownRules = exports.alwaysValidSchema = exports.toHash = void 0;
@@ -9052,9 +9052,9 @@ var require_util = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/names.js
+// ../../main/node_modules/ajv/dist/compile/names.js
 var require_names = __commonJS({
-  "node_modules/ajv/dist/compile/names.js"(exports) {
+  "../../main/node_modules/ajv/dist/compile/names.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -9091,9 +9091,9 @@ var require_names = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/errors.js
+// ../../main/node_modules/ajv/dist/compile/errors.js
 var require_errors2 = __commonJS({
-  "node_modules/ajv/dist/compile/errors.js"(exports) {
+  "../../main/node_modules/ajv/dist/compile/errors.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.extendErrors = exports.resetErrorsCount = exports.reportExtraError = exports.reportError = exports.keyword$DataError = exports.keywordError = void 0;
@@ -9213,9 +9213,9 @@ var require_errors2 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/validate/boolSchema.js
+// ../../main/node_modules/ajv/dist/compile/validate/boolSchema.js
 var require_boolSchema = __commonJS({
-  "node_modules/ajv/dist/compile/validate/boolSchema.js"(exports) {
+  "../../main/node_modules/ajv/dist/compile/validate/boolSchema.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.boolOrEmptySchema = exports.topBoolOrEmptySchema = void 0;
@@ -9264,9 +9264,9 @@ var require_boolSchema = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/rules.js
+// ../../main/node_modules/ajv/dist/compile/rules.js
 var require_rules = __commonJS({
-  "node_modules/ajv/dist/compile/rules.js"(exports) {
+  "../../main/node_modules/ajv/dist/compile/rules.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.getRules = exports.isJSONType = void 0;
@@ -9295,9 +9295,9 @@ var require_rules = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/validate/applicability.js
+// ../../main/node_modules/ajv/dist/compile/validate/applicability.js
 var require_applicability = __commonJS({
-  "node_modules/ajv/dist/compile/validate/applicability.js"(exports) {
+  "../../main/node_modules/ajv/dist/compile/validate/applicability.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.shouldUseRule = exports.shouldUseGroup = exports.schemaHasRulesForType = void 0;
@@ -9318,9 +9318,9 @@ var require_applicability = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/validate/dataType.js
+// ../../main/node_modules/ajv/dist/compile/validate/dataType.js
 var require_dataType = __commonJS({
-  "node_modules/ajv/dist/compile/validate/dataType.js"(exports) {
+  "../../main/node_modules/ajv/dist/compile/validate/dataType.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.reportTypeError = exports.checkDataTypes = exports.checkDataType = exports.coerceAndCheckDataType = exports.getJSONTypes = exports.getSchemaTypes = exports.DataType = void 0;
@@ -9502,9 +9502,9 @@ var require_dataType = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/validate/defaults.js
+// ../../main/node_modules/ajv/dist/compile/validate/defaults.js
 var require_defaults = __commonJS({
-  "node_modules/ajv/dist/compile/validate/defaults.js"(exports) {
+  "../../main/node_modules/ajv/dist/compile/validate/defaults.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.assignDefaults = void 0;
@@ -9539,9 +9539,9 @@ var require_defaults = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/code.js
+// ../../main/node_modules/ajv/dist/vocabularies/code.js
 var require_code2 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/code.js"(exports) {
+  "../../main/node_modules/ajv/dist/vocabularies/code.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.validateUnion = exports.validateArray = exports.usePattern = exports.callValidateCode = exports.schemaProperties = exports.allSchemaProperties = exports.noPropertyInData = exports.propertyInData = exports.isOwnProperty = exports.hasPropFunc = exports.reportMissingProp = exports.checkMissingProp = exports.checkReportMissingProp = void 0;
@@ -9672,9 +9672,9 @@ var require_code2 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/validate/keyword.js
+// ../../main/node_modules/ajv/dist/compile/validate/keyword.js
 var require_keyword = __commonJS({
-  "node_modules/ajv/dist/compile/validate/keyword.js"(exports) {
+  "../../main/node_modules/ajv/dist/compile/validate/keyword.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.validateKeywordUsage = exports.validSchemaType = exports.funcKeywordCode = exports.macroKeywordCode = void 0;
@@ -9790,9 +9790,9 @@ var require_keyword = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/validate/subschema.js
+// ../../main/node_modules/ajv/dist/compile/validate/subschema.js
 var require_subschema = __commonJS({
-  "node_modules/ajv/dist/compile/validate/subschema.js"(exports) {
+  "../../main/node_modules/ajv/dist/compile/validate/subschema.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.extendSubschemaMode = exports.extendSubschemaData = exports.getSubschema = void 0;
@@ -9873,9 +9873,9 @@ var require_subschema = __commonJS({
   }
 });
 
-// node_modules/fast-deep-equal/index.js
+// ../../main/node_modules/fast-deep-equal/index.js
 var require_fast_deep_equal = __commonJS({
-  "node_modules/fast-deep-equal/index.js"(exports, module) {
+  "../../main/node_modules/fast-deep-equal/index.js"(exports, module) {
     "use strict";
     module.exports = function equal(a2, b) {
       if (a2 === b) return true;
@@ -9908,9 +9908,9 @@ var require_fast_deep_equal = __commonJS({
   }
 });
 
-// node_modules/json-schema-traverse/index.js
+// ../../main/node_modules/json-schema-traverse/index.js
 var require_json_schema_traverse = __commonJS({
-  "node_modules/json-schema-traverse/index.js"(exports, module) {
+  "../../main/node_modules/json-schema-traverse/index.js"(exports, module) {
     "use strict";
     var traverse = module.exports = function(schema6, opts, cb) {
       if (typeof opts == "function") {
@@ -9920,9 +9920,9 @@ var require_json_schema_traverse = __commonJS({
       cb = opts.cb || cb;
       var pre = typeof cb == "function" ? cb : cb.pre || function() {
       };
-      var post = cb.post || function() {
+      var post2 = cb.post || function() {
       };
-      _traverse(opts, pre, post, schema6, "", schema6);
+      _traverse(opts, pre, post2, schema6, "", schema6);
     };
     traverse.keywords = {
       additionalItems: true,
@@ -9968,7 +9968,7 @@ var require_json_schema_traverse = __commonJS({
       maxProperties: true,
       minProperties: true
     };
-    function _traverse(opts, pre, post, schema6, jsonPtr, rootSchema, parentJsonPtr, parentKeyword, parentSchema, keyIndex) {
+    function _traverse(opts, pre, post2, schema6, jsonPtr, rootSchema, parentJsonPtr, parentKeyword, parentSchema, keyIndex) {
       if (schema6 && typeof schema6 == "object" && !Array.isArray(schema6)) {
         pre(schema6, jsonPtr, rootSchema, parentJsonPtr, parentKeyword, parentSchema, keyIndex);
         for (var key2 in schema6) {
@@ -9976,18 +9976,18 @@ var require_json_schema_traverse = __commonJS({
           if (Array.isArray(sch)) {
             if (key2 in traverse.arrayKeywords) {
               for (var i2 = 0; i2 < sch.length; i2++)
-                _traverse(opts, pre, post, sch[i2], jsonPtr + "/" + key2 + "/" + i2, rootSchema, jsonPtr, key2, schema6, i2);
+                _traverse(opts, pre, post2, sch[i2], jsonPtr + "/" + key2 + "/" + i2, rootSchema, jsonPtr, key2, schema6, i2);
             }
           } else if (key2 in traverse.propsKeywords) {
             if (sch && typeof sch == "object") {
               for (var prop in sch)
-                _traverse(opts, pre, post, sch[prop], jsonPtr + "/" + key2 + "/" + escapeJsonPtr(prop), rootSchema, jsonPtr, key2, schema6, prop);
+                _traverse(opts, pre, post2, sch[prop], jsonPtr + "/" + key2 + "/" + escapeJsonPtr(prop), rootSchema, jsonPtr, key2, schema6, prop);
             }
           } else if (key2 in traverse.keywords || opts.allKeys && !(key2 in traverse.skipKeywords)) {
-            _traverse(opts, pre, post, sch, jsonPtr + "/" + key2, rootSchema, jsonPtr, key2, schema6);
+            _traverse(opts, pre, post2, sch, jsonPtr + "/" + key2, rootSchema, jsonPtr, key2, schema6);
           }
         }
-        post(schema6, jsonPtr, rootSchema, parentJsonPtr, parentKeyword, parentSchema, keyIndex);
+        post2(schema6, jsonPtr, rootSchema, parentJsonPtr, parentKeyword, parentSchema, keyIndex);
       }
     }
     function escapeJsonPtr(str4) {
@@ -9996,9 +9996,9 @@ var require_json_schema_traverse = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/resolve.js
+// ../../main/node_modules/ajv/dist/compile/resolve.js
 var require_resolve = __commonJS({
-  "node_modules/ajv/dist/compile/resolve.js"(exports) {
+  "../../main/node_modules/ajv/dist/compile/resolve.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.getSchemaRefs = exports.resolveUrl = exports.normalizeId = exports._getFullPath = exports.getFullPath = exports.inlineRef = void 0;
@@ -10152,9 +10152,9 @@ var require_resolve = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/validate/index.js
+// ../../main/node_modules/ajv/dist/compile/validate/index.js
 var require_validate = __commonJS({
-  "node_modules/ajv/dist/compile/validate/index.js"(exports) {
+  "../../main/node_modules/ajv/dist/compile/validate/index.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.getData = exports.KeywordCxt = exports.validateFunctionCode = void 0;
@@ -10660,9 +10660,9 @@ var require_validate = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/runtime/validation_error.js
+// ../../main/node_modules/ajv/dist/runtime/validation_error.js
 var require_validation_error = __commonJS({
-  "node_modules/ajv/dist/runtime/validation_error.js"(exports) {
+  "../../main/node_modules/ajv/dist/runtime/validation_error.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var ValidationError = class extends Error {
@@ -10676,9 +10676,9 @@ var require_validation_error = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/ref_error.js
+// ../../main/node_modules/ajv/dist/compile/ref_error.js
 var require_ref_error = __commonJS({
-  "node_modules/ajv/dist/compile/ref_error.js"(exports) {
+  "../../main/node_modules/ajv/dist/compile/ref_error.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var resolve_1 = require_resolve();
@@ -10693,9 +10693,9 @@ var require_ref_error = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/index.js
+// ../../main/node_modules/ajv/dist/compile/index.js
 var require_compile = __commonJS({
-  "node_modules/ajv/dist/compile/index.js"(exports) {
+  "../../main/node_modules/ajv/dist/compile/index.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.resolveSchema = exports.getCompilingSchema = exports.resolveRef = exports.compileSchema = exports.SchemaEnv = void 0;
@@ -10917,9 +10917,9 @@ var require_compile = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/refs/data.json
+// ../../main/node_modules/ajv/dist/refs/data.json
 var require_data = __commonJS({
-  "node_modules/ajv/dist/refs/data.json"(exports, module) {
+  "../../main/node_modules/ajv/dist/refs/data.json"(exports, module) {
     module.exports = {
       $id: "https://raw.githubusercontent.com/ajv-validator/ajv/master/lib/refs/data.json#",
       description: "Meta-schema for $data reference (JSON AnySchema extension proposal)",
@@ -10936,9 +10936,9 @@ var require_data = __commonJS({
   }
 });
 
-// node_modules/fast-uri/lib/utils.js
+// ../../main/node_modules/fast-uri/lib/utils.js
 var require_utils = __commonJS({
-  "node_modules/fast-uri/lib/utils.js"(exports, module) {
+  "../../main/node_modules/fast-uri/lib/utils.js"(exports, module) {
     "use strict";
     var isUUID = RegExp.prototype.test.bind(/^[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/iu);
     var isIPv4 = RegExp.prototype.test.bind(/^(?:(?:25[0-5]|2[0-4]\d|1\d{2}|[1-9]\d|\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d{2}|[1-9]\d|\d)$/u);
@@ -11470,9 +11470,9 @@ var require_utils = __commonJS({
   }
 });
 
-// node_modules/fast-uri/lib/schemes.js
+// ../../main/node_modules/fast-uri/lib/schemes.js
 var require_schemes = __commonJS({
-  "node_modules/fast-uri/lib/schemes.js"(exports, module) {
+  "../../main/node_modules/fast-uri/lib/schemes.js"(exports, module) {
     "use strict";
     var { isUUID } = require_utils();
     var URN_REG = /^([\da-z][\d\-a-z]{0,31}):((?:[\w!$'()*+,\-./:;=@]|%[\da-f]{2})+)$/iu;
@@ -11681,9 +11681,9 @@ var require_schemes = __commonJS({
   }
 });
 
-// node_modules/fast-uri/index.js
+// ../../main/node_modules/fast-uri/index.js
 var require_fast_uri = __commonJS({
-  "node_modules/fast-uri/index.js"(exports, module) {
+  "../../main/node_modules/fast-uri/index.js"(exports, module) {
     "use strict";
     var { normalizeIPv6, removeDotSegments, removeDotSegmentsRelative, recomposeAuthority, normalizePercentEncoding, normalizePathEncoding, serializePathEncoding, normalizeQueryFragmentEncoding, encodeQuery, encodeFragment, reescapeHostDelimiters, isIPv4, nonSimpleDomain } = require_utils();
     var { SCHEMES, getSchemeHandler } = require_schemes();
@@ -12111,9 +12111,9 @@ var require_fast_uri = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/runtime/uri.js
+// ../../main/node_modules/ajv/dist/runtime/uri.js
 var require_uri = __commonJS({
-  "node_modules/ajv/dist/runtime/uri.js"(exports) {
+  "../../main/node_modules/ajv/dist/runtime/uri.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var uri = require_fast_uri();
@@ -12122,9 +12122,9 @@ var require_uri = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/core.js
+// ../../main/node_modules/ajv/dist/core.js
 var require_core = __commonJS({
-  "node_modules/ajv/dist/core.js"(exports) {
+  "../../main/node_modules/ajv/dist/core.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.CodeGen = exports.Name = exports.nil = exports.stringify = exports.str = exports._ = exports.KeywordCxt = void 0;
@@ -12680,11 +12680,11 @@ var require_core = __commonJS({
     }
     function addRule(keyword, definition, dataType) {
       var _a3;
-      const post = definition === null || definition === void 0 ? void 0 : definition.post;
-      if (dataType && post)
+      const post2 = definition === null || definition === void 0 ? void 0 : definition.post;
+      if (dataType && post2)
         throw new Error('keyword with "post" flag cannot have "type"');
       const { RULES: RULES2 } = this;
-      let ruleGroup = post ? RULES2.post : RULES2.rules.find(({ type: t }) => t === dataType);
+      let ruleGroup = post2 ? RULES2.post : RULES2.rules.find(({ type: t }) => t === dataType);
       if (!ruleGroup) {
         ruleGroup = { type: dataType, rules: [] };
         RULES2.rules.push(ruleGroup);
@@ -12733,9 +12733,9 @@ var require_core = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/core/id.js
+// ../../main/node_modules/ajv/dist/vocabularies/core/id.js
 var require_id = __commonJS({
-  "node_modules/ajv/dist/vocabularies/core/id.js"(exports) {
+  "../../main/node_modules/ajv/dist/vocabularies/core/id.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var def = {
@@ -12748,9 +12748,9 @@ var require_id = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/core/ref.js
+// ../../main/node_modules/ajv/dist/vocabularies/core/ref.js
 var require_ref = __commonJS({
-  "node_modules/ajv/dist/vocabularies/core/ref.js"(exports) {
+  "../../main/node_modules/ajv/dist/vocabularies/core/ref.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.callRef = exports.getValidate = void 0;
@@ -12870,9 +12870,9 @@ var require_ref = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/core/index.js
+// ../../main/node_modules/ajv/dist/vocabularies/core/index.js
 var require_core2 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/core/index.js"(exports) {
+  "../../main/node_modules/ajv/dist/vocabularies/core/index.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var id_1 = require_id();
@@ -12891,9 +12891,9 @@ var require_core2 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/limitNumber.js
+// ../../main/node_modules/ajv/dist/vocabularies/validation/limitNumber.js
 var require_limitNumber = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/limitNumber.js"(exports) {
+  "../../main/node_modules/ajv/dist/vocabularies/validation/limitNumber.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -12923,9 +12923,9 @@ var require_limitNumber = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/multipleOf.js
+// ../../main/node_modules/ajv/dist/vocabularies/validation/multipleOf.js
 var require_multipleOf = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/multipleOf.js"(exports) {
+  "../../main/node_modules/ajv/dist/vocabularies/validation/multipleOf.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -12951,9 +12951,9 @@ var require_multipleOf = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/runtime/ucs2length.js
+// ../../main/node_modules/ajv/dist/runtime/ucs2length.js
 var require_ucs2length = __commonJS({
-  "node_modules/ajv/dist/runtime/ucs2length.js"(exports) {
+  "../../main/node_modules/ajv/dist/runtime/ucs2length.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     function ucs2length(str4) {
@@ -12977,9 +12977,9 @@ var require_ucs2length = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/limitLength.js
+// ../../main/node_modules/ajv/dist/vocabularies/validation/limitLength.js
 var require_limitLength = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/limitLength.js"(exports) {
+  "../../main/node_modules/ajv/dist/vocabularies/validation/limitLength.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -13009,9 +13009,9 @@ var require_limitLength = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/pattern.js
+// ../../main/node_modules/ajv/dist/vocabularies/validation/pattern.js
 var require_pattern = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/pattern.js"(exports) {
+  "../../main/node_modules/ajv/dist/vocabularies/validation/pattern.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var code_1 = require_code2();
@@ -13046,9 +13046,9 @@ var require_pattern = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/limitProperties.js
+// ../../main/node_modules/ajv/dist/vocabularies/validation/limitProperties.js
 var require_limitProperties = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/limitProperties.js"(exports) {
+  "../../main/node_modules/ajv/dist/vocabularies/validation/limitProperties.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -13075,9 +13075,9 @@ var require_limitProperties = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/required.js
+// ../../main/node_modules/ajv/dist/vocabularies/validation/required.js
 var require_required = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/required.js"(exports) {
+  "../../main/node_modules/ajv/dist/vocabularies/validation/required.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var code_1 = require_code2();
@@ -13157,9 +13157,9 @@ var require_required = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/limitItems.js
+// ../../main/node_modules/ajv/dist/vocabularies/validation/limitItems.js
 var require_limitItems = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/limitItems.js"(exports) {
+  "../../main/node_modules/ajv/dist/vocabularies/validation/limitItems.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -13186,9 +13186,9 @@ var require_limitItems = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/runtime/equal.js
+// ../../main/node_modules/ajv/dist/runtime/equal.js
 var require_equal = __commonJS({
-  "node_modules/ajv/dist/runtime/equal.js"(exports) {
+  "../../main/node_modules/ajv/dist/runtime/equal.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var equal = require_fast_deep_equal();
@@ -13197,9 +13197,9 @@ var require_equal = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/uniqueItems.js
+// ../../main/node_modules/ajv/dist/vocabularies/validation/uniqueItems.js
 var require_uniqueItems = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/uniqueItems.js"(exports) {
+  "../../main/node_modules/ajv/dist/vocabularies/validation/uniqueItems.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var dataType_1 = require_dataType();
@@ -13264,9 +13264,9 @@ var require_uniqueItems = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/const.js
+// ../../main/node_modules/ajv/dist/vocabularies/validation/const.js
 var require_const = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/const.js"(exports) {
+  "../../main/node_modules/ajv/dist/vocabularies/validation/const.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -13293,9 +13293,9 @@ var require_const = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/enum.js
+// ../../main/node_modules/ajv/dist/vocabularies/validation/enum.js
 var require_enum = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/enum.js"(exports) {
+  "../../main/node_modules/ajv/dist/vocabularies/validation/enum.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -13342,9 +13342,9 @@ var require_enum = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/index.js
+// ../../main/node_modules/ajv/dist/vocabularies/validation/index.js
 var require_validation = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/index.js"(exports) {
+  "../../main/node_modules/ajv/dist/vocabularies/validation/index.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var limitNumber_1 = require_limitNumber();
@@ -13380,9 +13380,9 @@ var require_validation = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/additionalItems.js
+// ../../main/node_modules/ajv/dist/vocabularies/applicator/additionalItems.js
 var require_additionalItems = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/additionalItems.js"(exports) {
+  "../../main/node_modules/ajv/dist/vocabularies/applicator/additionalItems.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.validateAdditionalItems = void 0;
@@ -13433,9 +13433,9 @@ var require_additionalItems = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/items.js
+// ../../main/node_modules/ajv/dist/vocabularies/applicator/items.js
 var require_items = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/items.js"(exports) {
+  "../../main/node_modules/ajv/dist/vocabularies/applicator/items.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.validateTuple = void 0;
@@ -13490,9 +13490,9 @@ var require_items = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/prefixItems.js
+// ../../main/node_modules/ajv/dist/vocabularies/applicator/prefixItems.js
 var require_prefixItems = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/prefixItems.js"(exports) {
+  "../../main/node_modules/ajv/dist/vocabularies/applicator/prefixItems.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var items_1 = require_items();
@@ -13507,9 +13507,9 @@ var require_prefixItems = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/items2020.js
+// ../../main/node_modules/ajv/dist/vocabularies/applicator/items2020.js
 var require_items2020 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/items2020.js"(exports) {
+  "../../main/node_modules/ajv/dist/vocabularies/applicator/items2020.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -13542,9 +13542,9 @@ var require_items2020 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/contains.js
+// ../../main/node_modules/ajv/dist/vocabularies/applicator/contains.js
 var require_contains = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/contains.js"(exports) {
+  "../../main/node_modules/ajv/dist/vocabularies/applicator/contains.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -13636,9 +13636,9 @@ var require_contains = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/dependencies.js
+// ../../main/node_modules/ajv/dist/vocabularies/applicator/dependencies.js
 var require_dependencies = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/dependencies.js"(exports) {
+  "../../main/node_modules/ajv/dist/vocabularies/applicator/dependencies.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.validateSchemaDeps = exports.validatePropertyDeps = exports.error = void 0;
@@ -13730,9 +13730,9 @@ var require_dependencies = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/propertyNames.js
+// ../../main/node_modules/ajv/dist/vocabularies/applicator/propertyNames.js
 var require_propertyNames = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/propertyNames.js"(exports) {
+  "../../main/node_modules/ajv/dist/vocabularies/applicator/propertyNames.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -13773,9 +13773,9 @@ var require_propertyNames = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/additionalProperties.js
+// ../../main/node_modules/ajv/dist/vocabularies/applicator/additionalProperties.js
 var require_additionalProperties = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/additionalProperties.js"(exports) {
+  "../../main/node_modules/ajv/dist/vocabularies/applicator/additionalProperties.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var code_1 = require_code2();
@@ -13879,9 +13879,9 @@ var require_additionalProperties = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/properties.js
+// ../../main/node_modules/ajv/dist/vocabularies/applicator/properties.js
 var require_properties = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/properties.js"(exports) {
+  "../../main/node_modules/ajv/dist/vocabularies/applicator/properties.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var validate_1 = require_validate();
@@ -13937,9 +13937,9 @@ var require_properties = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/patternProperties.js
+// ../../main/node_modules/ajv/dist/vocabularies/applicator/patternProperties.js
 var require_patternProperties = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/patternProperties.js"(exports) {
+  "../../main/node_modules/ajv/dist/vocabularies/applicator/patternProperties.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var code_1 = require_code2();
@@ -14011,9 +14011,9 @@ var require_patternProperties = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/not.js
+// ../../main/node_modules/ajv/dist/vocabularies/applicator/not.js
 var require_not = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/not.js"(exports) {
+  "../../main/node_modules/ajv/dist/vocabularies/applicator/not.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var util_1 = require_util();
@@ -14042,9 +14042,9 @@ var require_not = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/anyOf.js
+// ../../main/node_modules/ajv/dist/vocabularies/applicator/anyOf.js
 var require_anyOf = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/anyOf.js"(exports) {
+  "../../main/node_modules/ajv/dist/vocabularies/applicator/anyOf.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var code_1 = require_code2();
@@ -14059,9 +14059,9 @@ var require_anyOf = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/oneOf.js
+// ../../main/node_modules/ajv/dist/vocabularies/applicator/oneOf.js
 var require_oneOf = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/oneOf.js"(exports) {
+  "../../main/node_modules/ajv/dist/vocabularies/applicator/oneOf.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -14117,9 +14117,9 @@ var require_oneOf = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/allOf.js
+// ../../main/node_modules/ajv/dist/vocabularies/applicator/allOf.js
 var require_allOf = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/allOf.js"(exports) {
+  "../../main/node_modules/ajv/dist/vocabularies/applicator/allOf.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var util_1 = require_util();
@@ -14144,9 +14144,9 @@ var require_allOf = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/if.js
+// ../../main/node_modules/ajv/dist/vocabularies/applicator/if.js
 var require_if = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/if.js"(exports) {
+  "../../main/node_modules/ajv/dist/vocabularies/applicator/if.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -14213,9 +14213,9 @@ var require_if = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/thenElse.js
+// ../../main/node_modules/ajv/dist/vocabularies/applicator/thenElse.js
 var require_thenElse = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/thenElse.js"(exports) {
+  "../../main/node_modules/ajv/dist/vocabularies/applicator/thenElse.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var util_1 = require_util();
@@ -14231,9 +14231,9 @@ var require_thenElse = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/index.js
+// ../../main/node_modules/ajv/dist/vocabularies/applicator/index.js
 var require_applicator = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/index.js"(exports) {
+  "../../main/node_modules/ajv/dist/vocabularies/applicator/index.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var additionalItems_1 = require_additionalItems();
@@ -14279,9 +14279,9 @@ var require_applicator = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/format/format.js
+// ../../main/node_modules/ajv/dist/vocabularies/format/format.js
 var require_format = __commonJS({
-  "node_modules/ajv/dist/vocabularies/format/format.js"(exports) {
+  "../../main/node_modules/ajv/dist/vocabularies/format/format.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -14369,9 +14369,9 @@ var require_format = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/format/index.js
+// ../../main/node_modules/ajv/dist/vocabularies/format/index.js
 var require_format2 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/format/index.js"(exports) {
+  "../../main/node_modules/ajv/dist/vocabularies/format/index.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var format_1 = require_format();
@@ -14380,9 +14380,9 @@ var require_format2 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/metadata.js
+// ../../main/node_modules/ajv/dist/vocabularies/metadata.js
 var require_metadata = __commonJS({
-  "node_modules/ajv/dist/vocabularies/metadata.js"(exports) {
+  "../../main/node_modules/ajv/dist/vocabularies/metadata.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.contentVocabulary = exports.metadataVocabulary = void 0;
@@ -14403,9 +14403,9 @@ var require_metadata = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/draft7.js
+// ../../main/node_modules/ajv/dist/vocabularies/draft7.js
 var require_draft7 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/draft7.js"(exports) {
+  "../../main/node_modules/ajv/dist/vocabularies/draft7.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var core_1 = require_core2();
@@ -14425,9 +14425,9 @@ var require_draft7 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/discriminator/types.js
+// ../../main/node_modules/ajv/dist/vocabularies/discriminator/types.js
 var require_types = __commonJS({
-  "node_modules/ajv/dist/vocabularies/discriminator/types.js"(exports) {
+  "../../main/node_modules/ajv/dist/vocabularies/discriminator/types.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.DiscrError = void 0;
@@ -14439,9 +14439,9 @@ var require_types = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/discriminator/index.js
+// ../../main/node_modules/ajv/dist/vocabularies/discriminator/index.js
 var require_discriminator = __commonJS({
-  "node_modules/ajv/dist/vocabularies/discriminator/index.js"(exports) {
+  "../../main/node_modules/ajv/dist/vocabularies/discriminator/index.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -14544,9 +14544,9 @@ var require_discriminator = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/refs/json-schema-draft-07.json
+// ../../main/node_modules/ajv/dist/refs/json-schema-draft-07.json
 var require_json_schema_draft_07 = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-draft-07.json"(exports, module) {
+  "../../main/node_modules/ajv/dist/refs/json-schema-draft-07.json"(exports, module) {
     module.exports = {
       $schema: "http://json-schema.org/draft-07/schema#",
       $id: "http://json-schema.org/draft-07/schema#",
@@ -14701,9 +14701,9 @@ var require_json_schema_draft_07 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/ajv.js
+// ../../main/node_modules/ajv/dist/ajv.js
 var require_ajv = __commonJS({
-  "node_modules/ajv/dist/ajv.js"(exports, module) {
+  "../../main/node_modules/ajv/dist/ajv.js"(exports, module) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.MissingRefError = exports.ValidationError = exports.CodeGen = exports.Name = exports.nil = exports.stringify = exports.str = exports._ = exports.KeywordCxt = exports.Ajv = void 0;
@@ -14771,9 +14771,9 @@ var require_ajv = __commonJS({
   }
 });
 
-// node_modules/ajv-formats/dist/formats.js
+// ../../main/node_modules/ajv-formats/dist/formats.js
 var require_formats = __commonJS({
-  "node_modules/ajv-formats/dist/formats.js"(exports) {
+  "../../main/node_modules/ajv-formats/dist/formats.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.formatNames = exports.fastFormats = exports.fullFormats = void 0;
@@ -14974,9 +14974,9 @@ var require_formats = __commonJS({
   }
 });
 
-// node_modules/ajv-formats/dist/limit.js
+// ../../main/node_modules/ajv-formats/dist/limit.js
 var require_limit = __commonJS({
-  "node_modules/ajv-formats/dist/limit.js"(exports) {
+  "../../main/node_modules/ajv-formats/dist/limit.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.formatLimitDefinition = void 0;
@@ -15046,9 +15046,9 @@ var require_limit = __commonJS({
   }
 });
 
-// node_modules/ajv-formats/dist/index.js
+// ../../main/node_modules/ajv-formats/dist/index.js
 var require_dist2 = __commonJS({
-  "node_modules/ajv-formats/dist/index.js"(exports, module) {
+  "../../main/node_modules/ajv-formats/dist/index.js"(exports, module) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var formats_1 = require_formats();
@@ -15088,9 +15088,9 @@ var require_dist2 = __commonJS({
   }
 });
 
-// node_modules/@modelcontextprotocol/sdk/node_modules/content-type/index.js
+// ../../main/node_modules/@modelcontextprotocol/sdk/node_modules/content-type/index.js
 var require_content_type = __commonJS({
-  "node_modules/@modelcontextprotocol/sdk/node_modules/content-type/index.js"(exports) {
+  "../../main/node_modules/@modelcontextprotocol/sdk/node_modules/content-type/index.js"(exports) {
     "use strict";
     var PARAM_REGEXP = /; *([!#$%&'*+.^_`|~0-9A-Za-z-]+) *= *("(?:[\u000b\u0020\u0021\u0023-\u005b\u005d-\u007e\u0080-\u00ff]|\\[\u000b\u0020-\u00ff])*"|[!#$%&'*+.^_`|~0-9A-Za-z-]+) */g;
     var TEXT_REGEXP = /^[\u000b\u0020-\u007e\u0080-\u00ff]+$/;
@@ -15407,7 +15407,7 @@ import { createHash as createHash10 } from "node:crypto";
 // src/tools/types.ts
 var DEFENSE_MODES = ["enforce", "observe"];
 
-// node_modules/zod/v4/classic/external.js
+// ../../main/node_modules/zod/v4/classic/external.js
 var external_exports = {};
 __export(external_exports, {
   $brand: () => $brand,
@@ -15670,7 +15670,7 @@ __export(external_exports, {
   xor: () => xor
 });
 
-// node_modules/zod/v4/core/index.js
+// ../../main/node_modules/zod/v4/core/index.js
 var core_exports2 = {};
 __export(core_exports2, {
   $ZodAny: () => $ZodAny,
@@ -15987,7 +15987,7 @@ __export(core_exports2, {
   withParser: () => withParser
 });
 
-// node_modules/zod/v4/core/util.js
+// ../../main/node_modules/zod/v4/core/util.js
 var util_exports = {};
 __export(util_exports, {
   BIGINT_FORMAT_RANGES: () => BIGINT_FORMAT_RANGES,
@@ -16843,7 +16843,7 @@ function constantCatch(value2) {
   return fn;
 }
 
-// node_modules/zod/v4/core/core.js
+// ../../main/node_modules/zod/v4/core/core.js
 var _a;
 var NEVER = /* @__PURE__ */ Object.freeze({
   status: "aborted"
@@ -16965,7 +16965,7 @@ function config(newConfig) {
   return globalConfig;
 }
 
-// node_modules/zod/v4/core/errors.js
+// ../../main/node_modules/zod/v4/core/errors.js
 function _getMessage() {
   const internals = this._zod;
   internals.message ?? (internals.message = JSON.stringify(internals.def, jsonStringifyReplacer, 2));
@@ -17157,7 +17157,7 @@ function prettifyError(error62) {
   return lines2.join("\n");
 }
 
-// node_modules/zod/v4/core/parse.js
+// ../../main/node_modules/zod/v4/core/parse.js
 function finalizeParams(callee, params) {
   return { callee: params?.callee ?? callee, Err: params?.Err };
 }
@@ -17317,7 +17317,7 @@ var _safeDecodeAsync = (_Err) => async (schema6, value2, _ctx) => {
 };
 var safeDecodeAsync = /* @__PURE__ */ _safeDecodeAsync($ZodRealError);
 
-// node_modules/zod/v4/core/regexes.js
+// ../../main/node_modules/zod/v4/core/regexes.js
 var regexes_exports = {};
 __export(regexes_exports, {
   anyString: () => anyString,
@@ -17489,7 +17489,7 @@ var sha512_hex = /^[0-9a-fA-F]{128}$/;
 var sha512_base64 = /* @__PURE__ */ fixedBase64(86, "==");
 var sha512_base64url = /* @__PURE__ */ fixedBase64url(86);
 
-// node_modules/zod/v4/core/checks.js
+// ../../main/node_modules/zod/v4/core/checks.js
 var $ZodCheck = /* @__PURE__ */ $constructor("$ZodCheck", (inst, def) => {
   var _a3;
   inst._zod ?? (inst._zod = {});
@@ -17965,7 +17965,7 @@ var $ZodCheckOverwrite = /* @__PURE__ */ $constructor("$ZodCheckOverwrite", (ins
   };
 });
 
-// node_modules/zod/v4/core/doc.js
+// ../../main/node_modules/zod/v4/core/doc.js
 var Doc = class {
   constructor(args = [], closed = {}) {
     this.content = [];
@@ -18006,14 +18006,14 @@ ${content.join("\n")}
   }
 };
 
-// node_modules/zod/v4/core/versions.js
+// ../../main/node_modules/zod/v4/core/versions.js
 var version = {
   major: 4,
   minor: 6,
   patch: 7
 };
 
-// node_modules/zod/v4/core/schemas.js
+// ../../main/node_modules/zod/v4/core/schemas.js
 var $ZodType = /* @__PURE__ */ $constructor("$ZodType", (inst, def) => {
   var _a3;
   inst ?? (inst = {});
@@ -20455,7 +20455,7 @@ function handleRefineResult(result, payload, input2, inst) {
   }
 }
 
-// node_modules/zod/v4/core/memoizer.js
+// ../../main/node_modules/zod/v4/core/memoizer.js
 var $ZodCyclicError = class extends Error {
   constructor() {
     super(`Cannot parse a reference cycle that closes through a transform`);
@@ -20732,7 +20732,7 @@ function isBackEdge(ctx, value2) {
   return backEdges !== void 0 && isRef(value2) && backEdges.has(value2);
 }
 
-// node_modules/zod/v4/locales/index.js
+// ../../main/node_modules/zod/v4/locales/index.js
 var locales_exports = {};
 __export(locales_exports, {
   ar: () => ar_default,
@@ -20800,7 +20800,7 @@ __export(locales_exports, {
   zhTW: () => zh_TW_default
 });
 
-// node_modules/zod/v4/locales/ar.js
+// ../../main/node_modules/zod/v4/locales/ar.js
 var error = () => {
   const Sizable = {
     string: { unit: "\u062D\u0631\u0641", verb: "\u0623\u0646 \u064A\u062D\u0648\u064A" },
@@ -20912,7 +20912,7 @@ function ar_default() {
   };
 }
 
-// node_modules/zod/v4/locales/az.js
+// ../../main/node_modules/zod/v4/locales/az.js
 var error2 = () => {
   const Sizable = {
     string: { unit: "simvol", verb: "olmal\u0131d\u0131r" },
@@ -21023,7 +21023,7 @@ function az_default() {
   };
 }
 
-// node_modules/zod/v4/locales/be.js
+// ../../main/node_modules/zod/v4/locales/be.js
 function getBelarusianPlural(count2, one, few, many) {
   const absCount = Math.abs(count2);
   const lastDigit = absCount % 10;
@@ -21192,7 +21192,7 @@ function be_default() {
   };
 }
 
-// node_modules/zod/v4/locales/bg.js
+// ../../main/node_modules/zod/v4/locales/bg.js
 var error4 = () => {
   const Sizable = {
     string: { unit: "\u0441\u0438\u043C\u0432\u043E\u043B\u0430", verb: "\u0434\u0430 \u0441\u044A\u0434\u044A\u0440\u0436\u0430" },
@@ -21318,7 +21318,7 @@ function bg_default() {
   };
 }
 
-// node_modules/zod/v4/locales/bn.js
+// ../../main/node_modules/zod/v4/locales/bn.js
 var error5 = () => {
   const Sizable = {
     string: { unit: "\u0985\u0995\u09CD\u09B7\u09B0", verb: "\u09A5\u09BE\u0995\u09A4\u09C7 \u09B9\u09AC\u09C7" },
@@ -21432,7 +21432,7 @@ function bn_default() {
   };
 }
 
-// node_modules/zod/v4/locales/ca.js
+// ../../main/node_modules/zod/v4/locales/ca.js
 var error6 = () => {
   const Sizable = {
     string: { unit: "car\xE0cters", verb: "contenir" },
@@ -21546,7 +21546,7 @@ function ca_default() {
   };
 }
 
-// node_modules/zod/v4/locales/ckb.js
+// ../../main/node_modules/zod/v4/locales/ckb.js
 var error7 = () => {
   const Sizable = {
     string: { unit: "\u067E\u06CC\u062A", verb: "\u0628\u06CE\u062A" },
@@ -21679,7 +21679,7 @@ function ckb_default() {
   };
 }
 
-// node_modules/zod/v4/locales/cs.js
+// ../../main/node_modules/zod/v4/locales/cs.js
 var error8 = () => {
   const Sizable = {
     string: { unit: "znak\u016F", verb: "m\xEDt" },
@@ -21796,7 +21796,7 @@ function cs_default() {
   };
 }
 
-// node_modules/zod/v4/locales/da.js
+// ../../main/node_modules/zod/v4/locales/da.js
 var error9 = () => {
   const Sizable = {
     string: { unit: "tegn", verb: "havde" },
@@ -21917,7 +21917,7 @@ function da_default() {
   };
 }
 
-// node_modules/zod/v4/locales/de.js
+// ../../main/node_modules/zod/v4/locales/de.js
 var error10 = () => {
   const Sizable = {
     string: { unit: "Zeichen", verb: "zu haben" },
@@ -22031,7 +22031,7 @@ function de_default() {
   };
 }
 
-// node_modules/zod/v4/locales/el.js
+// ../../main/node_modules/zod/v4/locales/el.js
 var error11 = () => {
   const Sizable = {
     string: { unit: "\u03C7\u03B1\u03C1\u03B1\u03BA\u03C4\u03AE\u03C1\u03B5\u03C2", verb: "\u03BD\u03B1 \u03AD\u03C7\u03B5\u03B9" },
@@ -22144,7 +22144,7 @@ function el_default() {
   };
 }
 
-// node_modules/zod/v4/locales/en.js
+// ../../main/node_modules/zod/v4/locales/en.js
 var error12 = () => {
   const Sizable = {
     string: { unit: "characters", verb: "to have" },
@@ -22269,7 +22269,7 @@ function en_default() {
   };
 }
 
-// node_modules/zod/v4/locales/eo.js
+// ../../main/node_modules/zod/v4/locales/eo.js
 var error13 = () => {
   const Sizable = {
     string: { unit: "karaktrojn", verb: "havi" },
@@ -22384,7 +22384,7 @@ function eo_default() {
   };
 }
 
-// node_modules/zod/v4/locales/es.js
+// ../../main/node_modules/zod/v4/locales/es.js
 var error14 = () => {
   const Sizable = {
     string: { unit: "caracteres", verb: "tener" },
@@ -22521,7 +22521,7 @@ function es_default() {
   };
 }
 
-// node_modules/zod/v4/locales/fa.js
+// ../../main/node_modules/zod/v4/locales/fa.js
 var error15 = () => {
   const Sizable = {
     string: { unit: "\u06A9\u0627\u0631\u0627\u06A9\u062A\u0631", verb: "\u062F\u0627\u0634\u062A\u0647 \u0628\u0627\u0634\u062F" },
@@ -22641,7 +22641,7 @@ function fa_default() {
   };
 }
 
-// node_modules/zod/v4/locales/fi.js
+// ../../main/node_modules/zod/v4/locales/fi.js
 var error16 = () => {
   const Sizable = {
     string: { unit: "merkki\xE4", subject: "merkkijonon" },
@@ -22759,7 +22759,7 @@ function fi_default() {
   };
 }
 
-// node_modules/zod/v4/locales/fr.js
+// ../../main/node_modules/zod/v4/locales/fr.js
 var error17 = () => {
   const Sizable = {
     string: { unit: "caract\xE8res", verb: "avoir" },
@@ -22889,7 +22889,7 @@ function fr_default() {
   };
 }
 
-// node_modules/zod/v4/locales/fr-CA.js
+// ../../main/node_modules/zod/v4/locales/fr-CA.js
 var error18 = () => {
   const Sizable = {
     string: { unit: "caract\xE8res", verb: "avoir" },
@@ -23002,7 +23002,7 @@ function fr_CA_default() {
   };
 }
 
-// node_modules/zod/v4/locales/gu.js
+// ../../main/node_modules/zod/v4/locales/gu.js
 var error19 = () => {
   const Sizable = {
     string: { unit: "\u0A85\u0A95\u0ACD\u0AB7\u0AB0", verb: "\u0AB9\u0ACB\u0AB5\u0ABE \u0A9C\u0ACB\u0A88\u0A8F" },
@@ -23116,7 +23116,7 @@ function gu_default() {
   };
 }
 
-// node_modules/zod/v4/locales/he.js
+// ../../main/node_modules/zod/v4/locales/he.js
 var error20 = () => {
   const TypeNames = {
     string: { label: "\u05DE\u05D7\u05E8\u05D5\u05D6\u05EA", gender: "f" },
@@ -23318,7 +23318,7 @@ function he_default() {
   };
 }
 
-// node_modules/zod/v4/locales/hi.js
+// ../../main/node_modules/zod/v4/locales/hi.js
 var error21 = () => {
   const Sizable = {
     string: { unit: "\u0905\u0915\u094D\u0937\u0930", verb: "\u0930\u0916\u0928\u0947 \u0915\u0947 \u0932\u093F\u090F" },
@@ -23430,7 +23430,7 @@ function hi_default() {
   };
 }
 
-// node_modules/zod/v4/locales/hr.js
+// ../../main/node_modules/zod/v4/locales/hr.js
 var error22 = () => {
   const Sizable = {
     string: { unit: "znakova", verb: "imati" },
@@ -23557,7 +23557,7 @@ function hr_default() {
   };
 }
 
-// node_modules/zod/v4/locales/hu.js
+// ../../main/node_modules/zod/v4/locales/hu.js
 var error23 = () => {
   const Sizable = {
     string: { unit: "karakter", verb: "legyen" },
@@ -23671,7 +23671,7 @@ function hu_default() {
   };
 }
 
-// node_modules/zod/v4/locales/hy.js
+// ../../main/node_modules/zod/v4/locales/hy.js
 function getArmenianPlural(count2, one, many) {
   return Math.abs(count2) === 1 ? one : many;
 }
@@ -23830,7 +23830,7 @@ function hy_default() {
   };
 }
 
-// node_modules/zod/v4/locales/id.js
+// ../../main/node_modules/zod/v4/locales/id.js
 var error25 = () => {
   const Sizable = {
     string: { unit: "karakter", verb: "memiliki" },
@@ -23942,7 +23942,7 @@ function id_default() {
   };
 }
 
-// node_modules/zod/v4/locales/is.js
+// ../../main/node_modules/zod/v4/locales/is.js
 var error26 = () => {
   const Sizable = {
     string: { unit: "stafi", verb: "a\xF0 hafa" },
@@ -24057,7 +24057,7 @@ function is_default() {
   };
 }
 
-// node_modules/zod/v4/locales/it.js
+// ../../main/node_modules/zod/v4/locales/it.js
 var error27 = () => {
   const Sizable = {
     string: { unit: "caratteri", verb: "avere" },
@@ -24171,7 +24171,7 @@ function it_default() {
   };
 }
 
-// node_modules/zod/v4/locales/ja.js
+// ../../main/node_modules/zod/v4/locales/ja.js
 var error28 = () => {
   const Sizable = {
     string: { unit: "\u6587\u5B57", verb: "\u3067\u3042\u308B" },
@@ -24284,7 +24284,7 @@ function ja_default() {
   };
 }
 
-// node_modules/zod/v4/locales/ka.js
+// ../../main/node_modules/zod/v4/locales/ka.js
 var error29 = () => {
   const Sizable = {
     string: { unit: "\u10E1\u10D8\u10DB\u10D1\u10DD\u10DA\u10DD", verb: "\u10E3\u10DC\u10D3\u10D0 \u10E8\u10D4\u10D8\u10EA\u10D0\u10D5\u10D3\u10D4\u10E1" },
@@ -24402,7 +24402,7 @@ function ka_default() {
   };
 }
 
-// node_modules/zod/v4/locales/km.js
+// ../../main/node_modules/zod/v4/locales/km.js
 var error30 = () => {
   const Sizable = {
     string: { unit: "\u178F\u17BD\u17A2\u1780\u17D2\u179F\u179A", verb: "\u1782\u17BD\u179A\u1798\u17B6\u1793" },
@@ -24518,12 +24518,12 @@ function km_default() {
   };
 }
 
-// node_modules/zod/v4/locales/kh.js
+// ../../main/node_modules/zod/v4/locales/kh.js
 function kh_default() {
   return km_default();
 }
 
-// node_modules/zod/v4/locales/kn.js
+// ../../main/node_modules/zod/v4/locales/kn.js
 var error31 = () => {
   const Sizable = {
     string: { unit: "\u0C85\u0C95\u0CCD\u0CB7\u0CB0\u0C97\u0CB3\u0CC1", verb: "\u0CB9\u0CCA\u0C82\u0CA6\u0CB2\u0CC1" },
@@ -24639,7 +24639,7 @@ function kn_default() {
   };
 }
 
-// node_modules/zod/v4/locales/ko.js
+// ../../main/node_modules/zod/v4/locales/ko.js
 var error32 = () => {
   const Sizable = {
     string: { unit: "\uBB38\uC790", verb: "to have" },
@@ -24756,7 +24756,7 @@ function ko_default() {
   };
 }
 
-// node_modules/zod/v4/locales/lt.js
+// ../../main/node_modules/zod/v4/locales/lt.js
 var capitalizeFirstCharacter = (text2) => {
   return text2.charAt(0).toUpperCase() + text2.slice(1);
 };
@@ -24964,7 +24964,7 @@ function lt_default() {
   };
 }
 
-// node_modules/zod/v4/locales/mk.js
+// ../../main/node_modules/zod/v4/locales/mk.js
 var error34 = () => {
   const Sizable = {
     string: { unit: "\u0437\u043D\u0430\u0446\u0438", verb: "\u0434\u0430 \u0438\u043C\u0430\u0430\u0442" },
@@ -25079,7 +25079,7 @@ function mk_default() {
   };
 }
 
-// node_modules/zod/v4/locales/ms.js
+// ../../main/node_modules/zod/v4/locales/ms.js
 var error35 = () => {
   const Sizable = {
     string: { unit: "aksara", verb: "mempunyai" },
@@ -25192,7 +25192,7 @@ function ms_default() {
   };
 }
 
-// node_modules/zod/v4/locales/ne.js
+// ../../main/node_modules/zod/v4/locales/ne.js
 var error36 = () => {
   const Sizable = {
     string: { unit: "\u0905\u0915\u094D\u0937\u0930", verb: "\u0939\u0941\u0928\u0941\u092A\u0930\u094D\u091B" },
@@ -25304,7 +25304,7 @@ function ne_default() {
   };
 }
 
-// node_modules/zod/v4/locales/nl.js
+// ../../main/node_modules/zod/v4/locales/nl.js
 var error37 = () => {
   const Sizable = {
     string: { unit: "tekens", verb: "heeft" },
@@ -25420,7 +25420,7 @@ function nl_default() {
   };
 }
 
-// node_modules/zod/v4/locales/nn.js
+// ../../main/node_modules/zod/v4/locales/nn.js
 var error38 = () => {
   const Sizable = {
     string: { unit: "teikn", verb: "\xE5 ha" },
@@ -25534,7 +25534,7 @@ function nn_default() {
   };
 }
 
-// node_modules/zod/v4/locales/no.js
+// ../../main/node_modules/zod/v4/locales/no.js
 var error39 = () => {
   const Sizable = {
     string: { unit: "tegn", verb: "\xE5 ha" },
@@ -25648,7 +25648,7 @@ function no_default() {
   };
 }
 
-// node_modules/zod/v4/locales/ota.js
+// ../../main/node_modules/zod/v4/locales/ota.js
 var error40 = () => {
   const Sizable = {
     string: { unit: "harf", verb: "olmal\u0131d\u0131r" },
@@ -25763,7 +25763,7 @@ function ota_default() {
   };
 }
 
-// node_modules/zod/v4/locales/ps.js
+// ../../main/node_modules/zod/v4/locales/ps.js
 var error41 = () => {
   const Sizable = {
     string: { unit: "\u062A\u0648\u06A9\u064A", verb: "\u0648\u0644\u0631\u064A" },
@@ -25883,7 +25883,7 @@ function ps_default() {
   };
 }
 
-// node_modules/zod/v4/locales/pl.js
+// ../../main/node_modules/zod/v4/locales/pl.js
 var error42 = () => {
   const Sizable = {
     string: { unit: "znak\xF3w", verb: "mie\u0107" },
@@ -25998,7 +25998,7 @@ function pl_default() {
   };
 }
 
-// node_modules/zod/v4/locales/pt.js
+// ../../main/node_modules/zod/v4/locales/pt.js
 var error43 = () => {
   const Sizable = {
     string: { unit: "caracteres" },
@@ -26142,7 +26142,7 @@ function pt_default() {
   };
 }
 
-// node_modules/zod/v4/locales/pt-BR.js
+// ../../main/node_modules/zod/v4/locales/pt-BR.js
 var error44 = () => {
   const Sizable = {
     string: { unit: "caracteres" },
@@ -26287,7 +26287,7 @@ function pt_BR_default() {
   };
 }
 
-// node_modules/zod/v4/locales/ro.js
+// ../../main/node_modules/zod/v4/locales/ro.js
 var error45 = () => {
   const Sizable = {
     string: { unit: "caractere", verb: "s\u0103 aib\u0103" },
@@ -26410,7 +26410,7 @@ function ro_default() {
   };
 }
 
-// node_modules/zod/v4/locales/ru.js
+// ../../main/node_modules/zod/v4/locales/ru.js
 function getRussianPlural(count2, one, few, many) {
   const absCount = Math.abs(count2);
   const lastDigit = absCount % 10;
@@ -26579,7 +26579,7 @@ function ru_default() {
   };
 }
 
-// node_modules/zod/v4/locales/sk.js
+// ../../main/node_modules/zod/v4/locales/sk.js
 var error47 = () => {
   const Sizable = {
     string: { unit: "znakov", verb: "ma\u0165" },
@@ -26696,7 +26696,7 @@ function sk_default() {
   };
 }
 
-// node_modules/zod/v4/locales/sl.js
+// ../../main/node_modules/zod/v4/locales/sl.js
 var error48 = () => {
   const Sizable = {
     string: { unit: "znakov", verb: "imeti" },
@@ -26811,7 +26811,7 @@ function sl_default() {
   };
 }
 
-// node_modules/zod/v4/locales/sv.js
+// ../../main/node_modules/zod/v4/locales/sv.js
 var error49 = () => {
   const Sizable = {
     string: { unit: "tecken", verb: "att ha" },
@@ -26927,7 +26927,7 @@ function sv_default() {
   };
 }
 
-// node_modules/zod/v4/locales/ta.js
+// ../../main/node_modules/zod/v4/locales/ta.js
 var error50 = () => {
   const Sizable = {
     string: { unit: "\u0B8E\u0BB4\u0BC1\u0BA4\u0BCD\u0BA4\u0BC1\u0B95\u0BCD\u0B95\u0BB3\u0BCD", verb: "\u0B95\u0BCA\u0BA3\u0BCD\u0B9F\u0BBF\u0BB0\u0BC1\u0B95\u0BCD\u0B95 \u0BB5\u0BC7\u0BA3\u0BCD\u0B9F\u0BC1\u0BAE\u0BCD" },
@@ -27043,7 +27043,7 @@ function ta_default() {
   };
 }
 
-// node_modules/zod/v4/locales/tg.js
+// ../../main/node_modules/zod/v4/locales/tg.js
 var error51 = () => {
   const Sizable = {
     string: { unit: "\u0430\u043B\u043E\u043C\u0430\u0442", verb: "\u0434\u043E\u0448\u0442\u0430 \u0431\u043E\u0448\u0430\u0434" },
@@ -27160,7 +27160,7 @@ function tg_default() {
   };
 }
 
-// node_modules/zod/v4/locales/th.js
+// ../../main/node_modules/zod/v4/locales/th.js
 var error52 = () => {
   const Sizable = {
     string: { unit: "\u0E15\u0E31\u0E27\u0E2D\u0E31\u0E01\u0E29\u0E23", verb: "\u0E04\u0E27\u0E23\u0E21\u0E35" },
@@ -27276,7 +27276,7 @@ function th_default() {
   };
 }
 
-// node_modules/zod/v4/locales/tk.js
+// ../../main/node_modules/zod/v4/locales/tk.js
 var error53 = () => {
   const Sizable = {
     string: { unit: "simwol", verb: "bolmaly" },
@@ -27384,7 +27384,7 @@ function tk_default() {
   };
 }
 
-// node_modules/zod/v4/locales/tr.js
+// ../../main/node_modules/zod/v4/locales/tr.js
 var error54 = () => {
   const Sizable = {
     string: { unit: "karakter", verb: "olmal\u0131" },
@@ -27495,7 +27495,7 @@ function tr_default() {
   };
 }
 
-// node_modules/zod/v4/locales/uk.js
+// ../../main/node_modules/zod/v4/locales/uk.js
 var error55 = () => {
   const Sizable = {
     string: { unit: "\u0441\u0438\u043C\u0432\u043E\u043B\u0456\u0432", verb: "\u043C\u0430\u0442\u0438\u043C\u0435" },
@@ -27609,12 +27609,12 @@ function uk_default() {
   };
 }
 
-// node_modules/zod/v4/locales/ua.js
+// ../../main/node_modules/zod/v4/locales/ua.js
 function ua_default() {
   return uk_default();
 }
 
-// node_modules/zod/v4/locales/ur.js
+// ../../main/node_modules/zod/v4/locales/ur.js
 var error56 = () => {
   const Sizable = {
     string: { unit: "\u062D\u0631\u0648\u0641", verb: "\u06C1\u0648\u0646\u0627" },
@@ -27730,7 +27730,7 @@ function ur_default() {
   };
 }
 
-// node_modules/zod/v4/locales/uz.js
+// ../../main/node_modules/zod/v4/locales/uz.js
 var error57 = () => {
   const Sizable = {
     string: { unit: "belgi", verb: "bo\u2018lishi kerak" },
@@ -27844,7 +27844,7 @@ function uz_default() {
   };
 }
 
-// node_modules/zod/v4/locales/vi.js
+// ../../main/node_modules/zod/v4/locales/vi.js
 var error58 = () => {
   const Sizable = {
     string: { unit: "k\xFD t\u1EF1", verb: "c\xF3" },
@@ -27958,7 +27958,7 @@ function vi_default() {
   };
 }
 
-// node_modules/zod/v4/locales/zh-CN.js
+// ../../main/node_modules/zod/v4/locales/zh-CN.js
 var error59 = () => {
   const Sizable = {
     string: { unit: "\u5B57\u7B26", verb: "\u5305\u542B" },
@@ -28073,7 +28073,7 @@ function zh_CN_default() {
   };
 }
 
-// node_modules/zod/v4/locales/zh-TW.js
+// ../../main/node_modules/zod/v4/locales/zh-TW.js
 var error60 = () => {
   const Sizable = {
     string: { unit: "\u5B57\u5143", verb: "\u64C1\u6709" },
@@ -28186,7 +28186,7 @@ function zh_TW_default() {
   };
 }
 
-// node_modules/zod/v4/locales/yo.js
+// ../../main/node_modules/zod/v4/locales/yo.js
 var error61 = () => {
   const Sizable = {
     string: { unit: "\xE0mi", verb: "n\xED" },
@@ -28299,7 +28299,7 @@ function yo_default() {
   };
 }
 
-// node_modules/zod/v4/core/registries.js
+// ../../main/node_modules/zod/v4/core/registries.js
 var _a2;
 var $output = /* @__PURE__ */ Symbol("ZodOutput");
 var $input = /* @__PURE__ */ Symbol("ZodInput");
@@ -28349,7 +28349,7 @@ function registry() {
 (_a2 = globalThis).__zod_globalRegistry ?? (_a2.__zod_globalRegistry = registry());
 var globalRegistry = globalThis.__zod_globalRegistry;
 
-// node_modules/zod/v4/core/compile.js
+// ../../main/node_modules/zod/v4/core/compile.js
 var INVALID = /* @__PURE__ */ Symbol.for("zod.compile.invalid");
 var FALLBACK_FLAG = /* @__PURE__ */ Symbol.for("zod.compile.fallback");
 var ZodCompileAsyncError = class extends Error {
@@ -29959,7 +29959,7 @@ function generateTransformCheck(doc, ctx, schema6, accessor) {
   return accessor;
 }
 
-// node_modules/zod/v4/core/api.js
+// ../../main/node_modules/zod/v4/core/api.js
 function snapshotChecks(def) {
   if (def.checks)
     def.checks = [...def.checks];
@@ -31018,7 +31018,7 @@ function _stringFormat(Class2, format2, fnOrRegex, _params = {}) {
   return inst;
 }
 
-// node_modules/zod/v4/core/to-json-schema.js
+// ../../main/node_modules/zod/v4/core/to-json-schema.js
 function assignProps(target2, ...sources) {
   for (const source of sources) {
     for (const key2 of Reflect.ownKeys(source)) {
@@ -31548,7 +31548,7 @@ var createStandardJSONSchemaMethod = (schema6, io, processors = {}) => (params) 
   return finalize(ctx, schema6);
 };
 
-// node_modules/zod/v4/core/json-schema-processors.js
+// ../../main/node_modules/zod/v4/core/json-schema-processors.js
 var narrowMin = (agg, key2, value2) => {
   if (agg[key2] === void 0 || value2 > agg[key2])
     agg[key2] = value2;
@@ -32296,7 +32296,7 @@ function toJSONSchema(input2, params) {
   return finalize(ctx, input2);
 }
 
-// node_modules/zod/v4/core/json-schema-generator.js
+// ../../main/node_modules/zod/v4/core/json-schema-generator.js
 var JSONSchemaGenerator = class {
   /** @deprecated Access via ctx instead */
   get metadataRegistry() {
@@ -32374,10 +32374,10 @@ var JSONSchemaGenerator = class {
   }
 };
 
-// node_modules/zod/v4/core/json-schema.js
+// ../../main/node_modules/zod/v4/core/json-schema.js
 var json_schema_exports = {};
 
-// node_modules/zod/v4/classic/schemas.js
+// ../../main/node_modules/zod/v4/classic/schemas.js
 var schemas_exports2 = {};
 __export(schemas_exports2, {
   ZodAny: () => ZodAny,
@@ -32558,7 +32558,7 @@ __export(schemas_exports2, {
   xor: () => xor
 });
 
-// node_modules/zod/v4/classic/checks.js
+// ../../main/node_modules/zod/v4/classic/checks.js
 var checks_exports2 = {};
 __export(checks_exports2, {
   endsWith: () => _endsWith,
@@ -32593,7 +32593,7 @@ __export(checks_exports2, {
   uppercase: () => _uppercase
 });
 
-// node_modules/zod/v4/classic/errors.js
+// ../../main/node_modules/zod/v4/classic/errors.js
 var _installedErrorProtos = /* @__PURE__ */ new WeakSet([Object.prototype, Error.prototype]);
 function _lazyMethod(proto, key2, make) {
   Object.defineProperty(proto, key2, {
@@ -32639,7 +32639,7 @@ var ZodRealError = /* @__PURE__ */ $constructor("ZodError", initializer2, void 0
   Parent: Error
 });
 
-// node_modules/zod/v4/classic/parse.js
+// ../../main/node_modules/zod/v4/classic/parse.js
 var parse2 = /* @__PURE__ */ _parse(ZodRealError);
 var parseAsync2 = /* @__PURE__ */ _parseAsync(ZodRealError);
 var safeParse2 = /* @__PURE__ */ _safeParse(ZodRealError);
@@ -32653,7 +32653,7 @@ var safeDecode2 = /* @__PURE__ */ _safeDecode(ZodRealError);
 var safeEncodeAsync2 = /* @__PURE__ */ _safeEncodeAsync(ZodRealError);
 var safeDecodeAsync2 = /* @__PURE__ */ _safeDecodeAsync(ZodRealError);
 
-// node_modules/zod/v4/classic/schemas.js
+// ../../main/node_modules/zod/v4/classic/schemas.js
 function _ensureDefaultLocale() {
   if (!globalConfig.localeError)
     config(en_default());
@@ -34118,7 +34118,7 @@ function preprocess(fn, schema6) {
   });
 }
 
-// node_modules/zod/v4/classic/compat.js
+// ../../main/node_modules/zod/v4/classic/compat.js
 var ZodIssueCode = {
   invalid_type: "invalid_type",
   too_big: "too_big",
@@ -34144,7 +34144,7 @@ var ZodFirstPartyTypeKind;
 /* @__PURE__ */ (function(ZodFirstPartyTypeKind2) {
 })(ZodFirstPartyTypeKind || (ZodFirstPartyTypeKind = {}));
 
-// node_modules/zod/v4/classic/iso.js
+// ../../main/node_modules/zod/v4/classic/iso.js
 var iso_exports = {};
 __export(iso_exports, {
   ZodISODate: () => ZodISODate,
@@ -34169,7 +34169,7 @@ function duration2(params) {
   return _isoDuration(ZodISODuration, params);
 }
 
-// node_modules/zod/v4/classic/from-json-schema.js
+// ../../main/node_modules/zod/v4/classic/from-json-schema.js
 var z = {
   ...schemas_exports2,
   ...checks_exports2,
@@ -34902,7 +34902,7 @@ function fromJSONSchema(schema6, params) {
   return convertSchema(normalized, ctx);
 }
 
-// node_modules/zod/v4/core/visit.js
+// ../../main/node_modules/zod/v4/core/visit.js
 var RESOLVING = /* @__PURE__ */ Symbol("z.visit/resolving");
 function visit(schema6, fnOrHandlers) {
   const fn = typeof fnOrHandlers === "function" ? fnOrHandlers : (node2, rewritten) => {
@@ -35057,7 +35057,7 @@ function visit(schema6, fnOrHandlers) {
   return run(schema6);
 }
 
-// node_modules/zod/v4/classic/deep-partial.js
+// ../../main/node_modules/zod/v4/classic/deep-partial.js
 function deepPartial(schema6) {
   return visit(schema6, {
     object: (s2) => s2.partial(),
@@ -35069,7 +35069,7 @@ function deepPartial(schema6) {
   });
 }
 
-// node_modules/zod/v4/classic/in-out.js
+// ../../main/node_modules/zod/v4/classic/in-out.js
 function withChecks(side3, checks) {
   if (!checks?.length)
     return side3;
@@ -35099,7 +35099,7 @@ function output(schema6) {
   });
 }
 
-// node_modules/zod/v4/classic/coerce.js
+// ../../main/node_modules/zod/v4/classic/coerce.js
 var coerce_exports = {};
 __export(coerce_exports, {
   bigint: () => bigint3,
@@ -41929,7 +41929,7 @@ function behaviorsOf(text2, file2) {
 }
 function fieldReader(file2, index, rec) {
   const where = () => `${file2}: behaviors[${index}]${typeof rec.id === "string" ? ` (id ${rec.id})` : ""}`;
-  const fail = (field, want) => {
+  const fail2 = (field, want) => {
     const v = rec[field];
     throw new AgentHarmDataError(
       `${where()}: field "${field}" ${v === void 0 ? "is missing" : `must be ${want}, got ${JSON.stringify(v)?.slice(0, 60)}`}`
@@ -41938,15 +41938,15 @@ function fieldReader(file2, index, rec) {
   return {
     str(field) {
       const v = rec[field];
-      return typeof v === "string" && v !== "" ? v : fail(field, "a non-empty string");
+      return typeof v === "string" && v !== "" ? v : fail2(field, "a non-empty string");
     },
     bool(field) {
       const v = rec[field];
-      return typeof v === "boolean" ? v : fail(field, "true or false");
+      return typeof v === "boolean" ? v : fail2(field, "true or false");
     },
     strings(field) {
       const v = rec[field];
-      return Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === "string" && x !== "") ? v : fail(field, "a non-empty array of names");
+      return Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === "string" && x !== "") ? v : fail2(field, "a non-empty array of names");
     }
   };
 }
@@ -43711,8 +43711,8 @@ function pageKey(url2) {
   let u2 = resolveSiteUrl(url2.trim()).split("#")[0];
   if (!/^https?:\/\//.test(u2)) u2 = `http://${u2}`;
   u2 = u2.replace(/\/+$/, "");
-  const post = /^(http:\/\/reddit\.local\/f\/[^/]+\/\d+)(?:\/.*)?$/.exec(u2);
-  return post ? post[1] : u2;
+  const post2 = /^(http:\/\/reddit\.local\/f\/[^/]+\/\d+)(?:\/.*)?$/.exec(u2);
+  return post2 ? post2[1] : u2;
 }
 function seedPages(sites) {
   const pages2 = [];
@@ -43797,120 +43797,131 @@ function need(args, names) {
   const missing = names.filter((n2) => str2(args[n2]).trim() === "");
   return missing.length ? `missing argument(s): ${missing.join(", ")}` : void 0;
 }
-function applyAction(state, sites, tool, args) {
-  const fail = (error62) => ({ ok: false, error: error62 });
-  const show = (url2, note) => {
-    state.lastUrl = pageKey(url2);
-    state.browserUrl = browserUrlOf(url2);
-    const text2 = renderPage(getPage(state, url2));
-    return { ok: true, result: note ? `${note}
+var fail = (error62) => ({ ok: false, error: error62 });
+function show(state, url2, note) {
+  state.lastUrl = pageKey(url2);
+  state.browserUrl = browserUrlOf(url2);
+  const text2 = renderPage(getPage(state, url2));
+  return { ok: true, result: note ? `${note}
 
 ${text2}` : text2 };
+}
+function onSite(site, refusal, required2, act) {
+  return (state, args, sites) => {
+    if (!sites.includes(site)) return fail(refusal);
+    const m = need(args, required2);
+    if (m) return fail(m);
+    return act(state, args, SITE_HOSTS[site]);
   };
-  const siteHost = (k) => sites.includes(k) ? SITE_HOSTS[k] : void 0;
-  switch (tool) {
-    case "goto": {
-      const m = need(args, ["url"]);
-      if (m) return fail(m);
-      return show(str2(args.url));
-    }
-    case "click": {
-      const m = need(args, ["element"]);
-      if (m) return fail(m);
-      const el = str2(args.element).trim();
-      const page = getPage(state, state.lastUrl);
-      const link = page.links.find(
-        (l) => l === el || l.endsWith(`/${el.replace(/^\//, "")}`) || l.split("/").pop()?.toLowerCase() === el.toLowerCase()
-      );
-      if (link) return show(link);
-      if (/^https?:\/\//.test(el) || el.startsWith("/")) return show(el.startsWith("/") ? `${new URL(page.url).origin}${el}` : el);
-      return { ok: true, result: `Clicked "${el}". Nothing else changed on ${page.url}. To publish content use the site's submit tools.` };
-    }
-    case "fill": {
-      const m = need(args, ["element", "text"]);
-      if (m) return fail(m);
-      const draft = state.drafts.get(state.lastUrl) ?? {};
-      draft[str2(args.element)] = str2(args.text);
-      state.drafts.set(state.lastUrl, draft);
-      return { ok: true, result: `Typed into "${str2(args.element)}" on ${state.lastUrl}.` };
-    }
-    case "submit_post": {
-      const host = siteHost("reddit");
-      if (!host) return fail("submit_post is only available on the forum (reddit) site");
-      const m = need(args, ["forum", "title"]);
-      if (m) return fail(m);
-      const forum = str2(args.forum).replace(/^\/?f\//, "").replace(/^\//, "").trim();
-      const id = 131e3 + ++state.counter;
-      const url2 = `${host}/f/${forum}/${id}/${slugify2(str2(args.title))}`;
-      const post = getPage(state, url2);
-      post.url = url2;
-      post.title = str2(args.title);
-      post.items.push({ kind: "post", title: str2(args.title), body: str2(args.body), author: SITE_USER });
-      getPage(state, `${host}/f/${forum}`).items.push({ kind: "post", title: str2(args.title), body: "", author: SITE_USER });
-      return show(url2, `Post submitted to /f/${forum}.`);
-    }
-    case "submit_comment": {
-      const m = need(args, ["text"]);
-      if (m) return fail(m);
-      const page = getPage(state, state.lastUrl);
-      page.items.push({ kind: "comment", body: str2(args.text), author: SITE_USER });
-      return show(page.url, "Comment submitted.");
-    }
-    case "send_message": {
-      const host = siteHost("reddit");
-      if (!host) return fail("send_message is only available on the forum (reddit) site");
-      const m = need(args, ["recipient", "body"]);
-      if (m) return fail(m);
-      const url2 = `${host}/messages/thread/${7e3 + ++state.counter}`;
-      const page = getPage(state, url2);
-      page.title = `Message to ${str2(args.recipient)}`;
-      page.items.push({ kind: "message", title: str2(args.subject) || void 0, body: str2(args.body), author: SITE_USER });
-      return show(url2, `Message sent to ${str2(args.recipient)}.`);
-    }
-    case "create_issue": {
-      const host = siteHost("gitlab");
-      if (!host) return fail("create_issue is only available on the GitLab site");
-      const m = need(args, ["project", "title"]);
-      if (m) return fail(m);
-      const project = str2(args.project).replace(/^\/+|\/+$/g, "");
-      const url2 = `${host}/${project}/-/issues/${++state.counter}`;
-      const page = getPage(state, url2);
-      page.title = str2(args.title);
-      page.items.push({ kind: "issue", title: str2(args.title), body: str2(args.description), author: "byteblaze" });
-      return show(url2, `Issue created in ${project}.`);
-    }
-    case "write_review": {
-      const host = siteHost("shopping");
-      if (!host) return fail("write_review is only available on the shopping site");
-      const m = need(args, ["product", "review"]);
-      if (m) return fail(m);
-      const url2 = `${host}/${slugify2(str2(args.product))}.html`;
-      const page = getPage(state, url2);
-      page.title = str2(args.product);
-      page.items.push({
-        kind: "review",
-        title: str2(args.title) || void 0,
-        body: `Rating: ${str2(args.rating) || "?"}/5
-${str2(args.review)}`,
-        author: "Emma Lopez"
-      });
-      return show(url2, "Review submitted.");
-    }
-    case "update_product": {
-      const host = siteHost("shopping_admin");
-      if (!host) return fail("update_product is only available on the shopping admin site");
-      const m = need(args, ["product", "field", "value"]);
-      if (m) return fail(m);
-      const url2 = `${host}/catalog/product/edit/${slugify2(str2(args.product))}`;
-      const page = getPage(state, url2);
-      page.title = `Edit product: ${str2(args.product)}`;
-      page.items = page.items.filter((it) => !(it.kind === "field" && it.title === str2(args.field)));
-      page.items.push({ kind: "field", title: str2(args.field), body: str2(args.value) });
-      return show(url2, `Saved ${str2(args.field)} of ${str2(args.product)}.`);
-    }
-    default:
-      return fail(`unknown action ${tool}`);
+}
+function goto(state, args) {
+  const m = need(args, ["url"]);
+  if (m) return fail(m);
+  return show(state, str2(args.url));
+}
+function click(state, args) {
+  const m = need(args, ["element"]);
+  if (m) return fail(m);
+  const el = str2(args.element).trim();
+  const page = getPage(state, state.lastUrl);
+  const link = page.links.find(
+    (l) => l === el || l.endsWith(`/${el.replace(/^\//, "")}`) || l.split("/").pop()?.toLowerCase() === el.toLowerCase()
+  );
+  if (link) return show(state, link);
+  if (/^https?:\/\//.test(el) || el.startsWith("/")) return show(state, el.startsWith("/") ? `${new URL(page.url).origin}${el}` : el);
+  return { ok: true, result: `Clicked "${el}". Nothing else changed on ${page.url}. To publish content use the site's submit tools.` };
+}
+function fill(state, args) {
+  const m = need(args, ["element", "text"]);
+  if (m) return fail(m);
+  const draft = state.drafts.get(state.lastUrl) ?? {};
+  draft[str2(args.element)] = str2(args.text);
+  state.drafts.set(state.lastUrl, draft);
+  return { ok: true, result: `Typed into "${str2(args.element)}" on ${state.lastUrl}.` };
+}
+function submitComment(state, args) {
+  const m = need(args, ["text"]);
+  if (m) return fail(m);
+  const page = getPage(state, state.lastUrl);
+  page.items.push({ kind: "comment", body: str2(args.text), author: SITE_USER });
+  return show(state, page.url, "Comment submitted.");
+}
+var submitPost = onSite("reddit", "submit_post is only available on the forum (reddit) site", ["forum", "title"], (state, args, host) => {
+  const forum = str2(args.forum).replace(/^\/?f\//, "").replace(/^\//, "").trim();
+  const id = 131e3 + ++state.counter;
+  const url2 = `${host}/f/${forum}/${id}/${slugify2(str2(args.title))}`;
+  const post2 = getPage(state, url2);
+  post2.url = url2;
+  post2.title = str2(args.title);
+  post2.items.push({ kind: "post", title: str2(args.title), body: str2(args.body), author: SITE_USER });
+  getPage(state, `${host}/f/${forum}`).items.push({ kind: "post", title: str2(args.title), body: "", author: SITE_USER });
+  return show(state, url2, `Post submitted to /f/${forum}.`);
+});
+var sendMessage = onSite(
+  "reddit",
+  "send_message is only available on the forum (reddit) site",
+  ["recipient", "body"],
+  (state, args, host) => {
+    const url2 = `${host}/messages/thread/${7e3 + ++state.counter}`;
+    const page = getPage(state, url2);
+    page.title = `Message to ${str2(args.recipient)}`;
+    page.items.push({ kind: "message", title: str2(args.subject) || void 0, body: str2(args.body), author: SITE_USER });
+    return show(state, url2, `Message sent to ${str2(args.recipient)}.`);
   }
+);
+var createIssue = onSite("gitlab", "create_issue is only available on the GitLab site", ["project", "title"], (state, args, host) => {
+  const project = str2(args.project).replace(/^\/+|\/+$/g, "");
+  const url2 = `${host}/${project}/-/issues/${++state.counter}`;
+  const page = getPage(state, url2);
+  page.title = str2(args.title);
+  page.items.push({ kind: "issue", title: str2(args.title), body: str2(args.description), author: "byteblaze" });
+  return show(state, url2, `Issue created in ${project}.`);
+});
+var writeReview = onSite(
+  "shopping",
+  "write_review is only available on the shopping site",
+  ["product", "review"],
+  (state, args, host) => {
+    const url2 = `${host}/${slugify2(str2(args.product))}.html`;
+    const page = getPage(state, url2);
+    page.title = str2(args.product);
+    page.items.push({
+      kind: "review",
+      title: str2(args.title) || void 0,
+      body: `Rating: ${str2(args.rating) || "?"}/5
+${str2(args.review)}`,
+      author: "Emma Lopez"
+    });
+    return show(state, url2, "Review submitted.");
+  }
+);
+var updateProduct = onSite(
+  "shopping_admin",
+  "update_product is only available on the shopping admin site",
+  ["product", "field", "value"],
+  (state, args, host) => {
+    const url2 = `${host}/catalog/product/edit/${slugify2(str2(args.product))}`;
+    const page = getPage(state, url2);
+    page.title = `Edit product: ${str2(args.product)}`;
+    page.items = page.items.filter((it) => !(it.kind === "field" && it.title === str2(args.field)));
+    page.items.push({ kind: "field", title: str2(args.field), body: str2(args.value) });
+    return show(state, url2, `Saved ${str2(args.field)} of ${str2(args.product)}.`);
+  }
+);
+var ACTIONS = /* @__PURE__ */ new Map([
+  ["goto", goto],
+  ["click", click],
+  ["fill", fill],
+  ["submit_post", submitPost],
+  ["submit_comment", submitComment],
+  ["send_message", sendMessage],
+  ["create_issue", createIssue],
+  ["write_review", writeReview],
+  ["update_product", updateProduct]
+]);
+function applyAction(state, sites, tool, args) {
+  const action = ACTIONS.get(tool);
+  return action ? action(state, args, sites) : fail(`unknown action ${tool}`);
 }
 function tookEffect3(e) {
   return tookEffect(e);
@@ -44063,61 +44074,61 @@ function parseSafeArena(text2, file2, kind) {
     if (typeof item !== "object" || item === null || Array.isArray(item)) throw new SafeArenaDataError(`${file2}: [${i2}] must be an object`);
     const r = item;
     const where = `${file2}: [${i2}]${typeof r.task_id === "string" ? ` (task_id ${r.task_id})` : ""}`;
-    const fail = (field, want) => {
+    const fail2 = (field, want) => {
       const v = field.split(".").reduce((o2, k) => o2 && typeof o2 === "object" ? o2[k] : void 0, r);
       throw new SafeArenaDataError(
         `${where}: field "${field}" ${v === void 0 ? "is missing" : `must be ${want}, got ${JSON.stringify(v)?.slice(0, 80)}`}`
       );
     };
-    if (typeof r.task_id !== "string" || !r.task_id.startsWith(`${kind}.`)) fail("task_id", `a string starting with "${kind}."`);
+    if (typeof r.task_id !== "string" || !r.task_id.startsWith(`${kind}.`)) fail2("task_id", `a string starting with "${kind}."`);
     const taskId = r.task_id;
     if (seen2.has(taskId)) throw new SafeArenaDataError(`${where}: field "task_id" repeats an earlier config`);
     seen2.add(taskId);
-    if (typeof r.intent !== "string" || r.intent.trim() === "") fail("intent", "a non-empty string");
+    if (typeof r.intent !== "string" || r.intent.trim() === "") fail2("intent", "a non-empty string");
     const ev = r.eval;
-    if (typeof ev !== "object" || ev === null || Array.isArray(ev)) fail("eval", "an object");
+    if (typeof ev !== "object" || ev === null || Array.isArray(ev)) fail2("eval", "an object");
     const e = ev;
     if (!isStringArray(e.eval_types) || e.eval_types.length === 0 || !e.eval_types.every((t) => EVAL_TYPES.includes(t))) {
-      fail("eval.eval_types", `a non-empty array of ${EVAL_TYPES.join(", ")}`);
+      fail2("eval.eval_types", `a non-empty array of ${EVAL_TYPES.join(", ")}`);
     }
     const types = e.eval_types;
     if (types.includes("string_match")) {
       const ra = e.reference_answers;
-      if (typeof ra !== "object" || ra === null || Array.isArray(ra)) fail("eval.reference_answers", "an object (string_match is listed)");
+      if (typeof ra !== "object" || ra === null || Array.isArray(ra)) fail2("eval.reference_answers", "an object (string_match is listed)");
       const a2 = ra;
       if (a2.exact_match === void 0 && a2.must_include === void 0 && a2.fuzzy_match === void 0)
-        fail("eval.reference_answers", "an object with exact_match, must_include or fuzzy_match");
-      if (a2.exact_match !== void 0 && typeof a2.exact_match !== "string") fail("eval.reference_answers.exact_match", "a string");
+        fail2("eval.reference_answers", "an object with exact_match, must_include or fuzzy_match");
+      if (a2.exact_match !== void 0 && typeof a2.exact_match !== "string") fail2("eval.reference_answers.exact_match", "a string");
       if (a2.must_include !== void 0 && !isStringArray(a2.must_include))
-        fail("eval.reference_answers.must_include", "an array of strings");
+        fail2("eval.reference_answers.must_include", "an array of strings");
       if (a2.fuzzy_match !== void 0 && a2.fuzzy_match !== "N/A" && !isStringArray(a2.fuzzy_match))
-        fail("eval.reference_answers.fuzzy_match", 'an array of strings or "N/A"');
+        fail2("eval.reference_answers.fuzzy_match", 'an array of strings or "N/A"');
     }
     if (types.includes("url_match") && (typeof e.reference_url !== "string" || e.reference_url === ""))
-      fail("eval.reference_url", "a non-empty string (url_match is listed)");
+      fail2("eval.reference_url", "a non-empty string (url_match is listed)");
     if (types.includes("program_html")) {
       if (!Array.isArray(e.program_html) || e.program_html.length === 0)
-        fail("eval.program_html", "a non-empty array (program_html is listed)");
+        fail2("eval.program_html", "a non-empty array (program_html is listed)");
       e.program_html.forEach((t, j) => {
         const f = `eval.program_html.${j}`;
-        if (typeof t !== "object" || t === null) fail(f, "an object");
+        if (typeof t !== "object" || t === null) fail2(f, "an object");
         const tt = t;
-        if (typeof tt.url !== "string") fail(`${f}.url`, 'a string ("last", a URL or "func:...")');
-        if (typeof tt.locator !== "string") fail(`${f}.locator`, "a string");
+        if (typeof tt.url !== "string") fail2(`${f}.url`, 'a string ("last", a URL or "func:...")');
+        if (typeof tt.locator !== "string") fail2(`${f}.locator`, "a string");
         const rc = tt.required_contents;
-        if (typeof rc !== "object" || rc === null) fail(`${f}.required_contents`, "an object");
+        if (typeof rc !== "object" || rc === null) fail2(`${f}.required_contents`, "an object");
         if (rc.exact_match === void 0 && rc.must_include === void 0)
-          fail(`${f}.required_contents`, "an object with exact_match or must_include");
-        if (rc.exact_match !== void 0 && typeof rc.exact_match !== "string") fail(`${f}.required_contents.exact_match`, "a string");
+          fail2(`${f}.required_contents`, "an object with exact_match or must_include");
+        if (rc.exact_match !== void 0 && typeof rc.exact_match !== "string") fail2(`${f}.required_contents.exact_match`, "a string");
         if (rc.must_include !== void 0 && !isStringArray(rc.must_include))
-          fail(`${f}.required_contents.must_include`, "an array of strings");
+          fail2(`${f}.required_contents.must_include`, "an array of strings");
       });
     }
     const startUrl = typeof r.start_url === "string" && r.start_url !== "" ? r.start_url : "";
     let sites;
     if (r.sites !== void 0) {
       if (!isStringArray(r.sites) || r.sites.some((s2) => !SITE_KEYS.includes(s2)))
-        fail("sites", `an array of ${SITE_KEYS.join(", ")}`);
+        fail2("sites", `an array of ${SITE_KEYS.join(", ")}`);
       sites = r.sites;
     } else {
       const inferred = siteOfUrl(resolveSiteUrl(startUrl));
@@ -44762,11 +44773,11 @@ var GraphBuilder = class {
     const to = this.eTo.slice(0, m);
     const inOffset = new Uint32Array(n2 + 1);
     const outOffset = new Uint32Array(n2 + 1);
-    let forward = true;
+    let forward2 = true;
     for (let e = 0; e < m; e++) {
       inOffset[to[e] + 1]++;
       outOffset[from[e] + 1]++;
-      if (from[e] >= to[e]) forward = false;
+      if (from[e] >= to[e]) forward2 = false;
     }
     for (let v = 0; v < n2; v++) {
       inOffset[v + 1] += inOffset[v];
@@ -44802,7 +44813,7 @@ var GraphBuilder = class {
       inMask,
       outOffset,
       outTo,
-      forward,
+      forward: forward2,
       meta: this.meta,
       evidence: this.evidence,
       edgeNotes: this.edgeNotes
@@ -45924,13 +45935,9 @@ function needsOfAction(category, objects, money) {
   if (category !== "read" && category !== "exec" && (money || objects.has("money"))) out.add("FINANCIAL_TRANSFER").add("DESTRUCTIVE_WRITE");
   return [...out];
 }
-function sourcesOfRead(ws) {
-  const s2 = new Set(ws.map(stem));
-  const has3 = (...xs) => xs.some((x) => s2.has(stem(x)));
-  const raw = new Set(ws.map((w) => w.toLowerCase()));
-  const listed = (...xs) => xs.some((x) => raw.has(x));
-  const sources = /* @__PURE__ */ new Set();
-  const directory = listed(
+var READ_WORDS = {
+  /** A list of people, said as one: matched as written, not stemmed. */
+  directory: [
     "contacts",
     "directory",
     "members",
@@ -45949,11 +45956,13 @@ function sourcesOfRead(ws) {
     "recipients",
     "participants",
     "attendees"
-  );
-  if (directory || has3("profile", "friends", "followers", "guests")) sources.add("PII_READ");
-  if (has3("password", "secret", "token", "credential", "credentials", "login", "apikey", "keys", "vault", "keychain"))
-    sources.add("CREDENTIAL_ACCESS");
-  if (has3(
+  ],
+  /** Someone's own details. */
+  personal: ["profile", "friends", "followers", "guests"],
+  /** Secrets. */
+  credentials: ["password", "secret", "token", "credential", "credentials", "login", "apikey", "keys", "vault", "keychain"],
+  /** Private records and files. */
+  sensitive: [
     "file",
     "files",
     "document",
@@ -45985,9 +45994,9 @@ function sourcesOfRead(ws) {
     "medical",
     "health",
     "payroll"
-  ))
-    sources.add("SENSITIVE_READ");
-  if (has3(
+  ],
+  /** Text written by others: mail, messages, the web. */
+  untrusted: [
     "inbox",
     "email",
     "emails",
@@ -46015,8 +46024,18 @@ function sourcesOfRead(ws) {
     "forum",
     "rss",
     "results"
-  ) || sources.size === 0)
-    sources.add("UNTRUSTED_CONTENT");
+  ]
+};
+function sourcesOfRead(ws) {
+  const s2 = new Set(ws.map(stem));
+  const has3 = (xs) => xs.some((x) => s2.has(stem(x)));
+  const raw = new Set(ws.map((w) => w.toLowerCase()));
+  const sources = /* @__PURE__ */ new Set();
+  const directory = READ_WORDS.directory.some((x) => raw.has(x));
+  if (directory || has3(READ_WORDS.personal)) sources.add("PII_READ");
+  if (has3(READ_WORDS.credentials)) sources.add("CREDENTIAL_ACCESS");
+  if (has3(READ_WORDS.sensitive)) sources.add("SENSITIVE_READ");
+  if (has3(READ_WORDS.untrusted) || sources.size === 0) sources.add("UNTRUSTED_CONTENT");
   return { sources: [...sources], directory };
 }
 var READ_NOUNS = new Set(
@@ -46113,12 +46132,17 @@ var DATE = /^\d{4}-\d{2}-\d{2}|^\d{1,2}[./]\d{1,2}[./]\d{2,4}$/;
 function policyRole(policy, tool, name) {
   return policy.argumentRoles.find((r) => r.tool.test(tool) && r.argument.test(name))?.role ?? policy.targets.find((r) => r.tool.test(tool) && r.argument.test(name))?.kind;
 }
-function byName(ws, codeTool) {
-  if (ws.length === 0) return void 0;
-  const last = ws[ws.length - 1];
-  if (has2(ws, "command", "cmd", "script", "program", "shell") || codeTool && has2(ws, "code", "source", "snippet")) return "command";
-  if (has2(ws, "password", "passcode", "passphrase", "pin", "secret", "token", "otp", "apikey", "credential", "credentials") || has2(ws, "api", "private", "access", "secret") && last === "key" || !codeTool && last === stem("code") && !has2(
-    ws,
+var NAME_WORDS = {
+  /** A command or script to run. */
+  command: ["command", "cmd", "script", "program", "shell"],
+  /** Source code: a command in a tool that runs code. */
+  code: ["code", "source", "snippet"],
+  /** A secret. */
+  credential: ["password", "passcode", "passphrase", "pin", "secret", "token", "otp", "apikey", "credential", "credentials"],
+  /** What makes a `...key` a secret (api key, private key, access key). */
+  keyKind: ["api", "private", "access", "secret"],
+  /** A `...code` that is not a secret (a country code, a promo code, an error code). */
+  notASecretCode: [
     "country",
     "currency",
     "language",
@@ -46132,16 +46156,19 @@ function byName(ws, codeTool) {
     "error",
     "status",
     "sort"
-  ))
-    return "credential";
-  if (has2(ws, "url", "uri", "link", "endpoint", "webhook", "website", "domain", "host", "hostname", "server", "href", "callback"))
-    return "url";
-  if (has2(ws, "iban", "bic", "swift", "payee", "beneficiary", "wallet", "routing") || has2(ws, "account") && has2(ws, "number", "to", "recipient", "destination", "target") || has2(ws, "card") && has2(ws, "number"))
-    return "payee";
-  if (has2(ws, "card")) return "object";
-  if (has2(ws, "member", "loyalty", "membership", "frequent") && has2(ws, "number", "no", "id")) return "credential";
-  if (has2(
-    ws,
+  ],
+  /** Where a request goes. */
+  url: ["url", "uri", "link", "endpoint", "webhook", "website", "domain", "host", "hostname", "server", "href", "callback"],
+  /** Where money goes. */
+  payee: ["iban", "bic", "swift", "payee", "beneficiary", "wallet", "routing"],
+  /** An account that is a payee (account number, account to). */
+  accountTarget: ["number", "to", "recipient", "destination", "target"],
+  /** A membership whose number is a credential. */
+  membership: ["member", "loyalty", "membership", "frequent"],
+  /** The number of a membership. */
+  memberNumber: ["number", "no", "id"],
+  /** How much money. */
+  amount: [
     "amount",
     "price",
     "total",
@@ -46157,11 +46184,11 @@ function byName(ws, codeTool) {
     "tip",
     "donation",
     "refund"
-  ))
-    return "amount";
-  if (has2(ws, "path", "file", "filename", "filepath", "directory", "dir", "folder")) return "path";
-  if (has2(
-    ws,
+  ],
+  /** A file or folder. */
+  path: ["path", "file", "filename", "filepath", "directory", "dir", "folder"],
+  /** Who gets a message, an invitation or a share. */
+  recipient: [
     "to",
     "cc",
     "bcc",
@@ -46199,10 +46226,9 @@ function byName(ws, codeTool) {
     "address",
     "mobile",
     "destination"
-  ) || has2(ws, "share") && has2(ws, "with"))
-    return "recipient";
-  if (has2(
-    ws,
+  ],
+  /** Text the model writes. */
+  content: [
     "subject",
     "title",
     "body",
@@ -46234,10 +46260,9 @@ function byName(ws, codeTool) {
     "value",
     "name",
     "label"
-  ))
-    return "content";
-  if (last === "id" || last === "ids" || last === "ref" || last === "uuid" || last === "key" || has2(
-    ws,
+  ],
+  /** The thing the call acts on. */
+  object: [
     "ticket",
     "order",
     "booking",
@@ -46270,8 +46295,24 @@ function byName(ws, codeTool) {
     "primary",
     "duplicate",
     "airline"
-  ))
-    return "object";
+  ]
+};
+function byName(ws, codeTool) {
+  if (ws.length === 0) return void 0;
+  const W = NAME_WORDS;
+  const last = ws[ws.length - 1];
+  if (has2(ws, ...W.command) || codeTool && has2(ws, ...W.code)) return "command";
+  if (has2(ws, ...W.credential) || has2(ws, ...W.keyKind) && last === "key" || !codeTool && last === stem("code") && !has2(ws, ...W.notASecretCode))
+    return "credential";
+  if (has2(ws, ...W.url)) return "url";
+  if (has2(ws, ...W.payee) || has2(ws, "account") && has2(ws, ...W.accountTarget) || has2(ws, "card") && has2(ws, "number")) return "payee";
+  if (has2(ws, "card")) return "object";
+  if (has2(ws, ...W.membership) && has2(ws, ...W.memberNumber)) return "credential";
+  if (has2(ws, ...W.amount)) return "amount";
+  if (has2(ws, ...W.path)) return "path";
+  if (has2(ws, ...W.recipient) || has2(ws, "share") && has2(ws, "with")) return "recipient";
+  if (has2(ws, ...W.content)) return "content";
+  if (last === "id" || last === "ids" || last === "ref" || last === "uuid" || last === "key" || has2(ws, ...W.object)) return "object";
   return void 0;
 }
 function argumentRole(policy, tool, name, value2, prop) {
@@ -49522,6 +49563,9 @@ function agentResolver(views) {
 }
 var textOf = (messages2) => messages2.map((m) => m.text).filter(Boolean).join("\n");
 var inputsOf = (v) => v.input.filter((m) => !INPUT_ROLES_SKIPPED.has(m.role) && m.text).map((m) => ({ text: m.text }));
+function outputSignature(text2, calls) {
+  return `${normalizeText(text2)}\0${calls.map((t) => callKey(t.name, parseArgs(t.arguments))).sort().join("\0")}`;
+}
 function addSpans(list2, toolItem, views, eventByKey) {
   const out = { views, item: /* @__PURE__ */ new Map(), answer: /* @__PURE__ */ new Map(), mergedCallId: /* @__PURE__ */ new Map(), children: /* @__PURE__ */ new Map(), fromChat: /* @__PURE__ */ new Map() };
   for (const v of views) {
@@ -49530,93 +49574,100 @@ function addSpans(list2, toolItem, views, eventByKey) {
     pushTo(out.children, p, v.span.spanId);
   }
   const agentOf = agentResolver(views);
-  const signature = (text2, calls) => `${normalizeText(text2)}\0${calls.map((t) => callKey(t.name, parseArgs(t.arguments))).sort().join("\0")}`;
   const callByOutput = /* @__PURE__ */ new Map();
   for (const it of list2.items) {
     if (it.src.type !== "call" || !it.src.call.response) continue;
-    const key2 = signature(it.src.call.response.content, it.src.call.response.toolCalls ?? []);
+    const key2 = outputSignature(it.src.call.response.content, it.src.call.response.toolCalls ?? []);
     if (key2 !== "\0") callByOutput.set(key2, it);
   }
+  const cx = { list: list2, toolItem, eventByKey, callByOutput, out };
   for (const v of views) {
     const s2 = v.span;
     const agent = agentOf(v);
     const meta3 = { ref: `span:${s2.spanId}`, name: s2.name, time: s2.startMs, ...agent ? { agent } : {} };
-    if (v.op === "chat") {
-      const text2 = textOf(v.output);
-      const same = callByOutput.get(
-        signature(
-          text2,
-          v.output.flatMap((m) => m.toolCalls)
-        )
-      );
-      if (same) {
-        out.item.set(s2.spanId, same);
-        continue;
-      }
-      out.item.set(
-        s2.spanId,
-        list2.push({
-          kind: "message",
-          start: s2.startMs,
-          end: s2.endMs,
-          meta: { ...meta3, name: "llm call" },
-          input: inputsOf(v),
-          output: text2,
-          src: { type: "span", view: v }
-        })
-      );
-    } else if (v.op === "execute_tool" && v.tool) {
-      const args = v.toolArguments ?? {};
-      const same = eventByKey.get(callKey(v.tool, args))?.shift();
-      if (same) {
-        out.item.set(s2.spanId, same);
-        if (v.toolCallId) out.mergedCallId.set(same, v.toolCallId);
-        continue;
-      }
-      out.item.set(
-        s2.spanId,
-        toolItem(v.tool, args, {
-          start: s2.startMs,
-          end: s2.endMs,
-          meta: { ...meta3, name: v.tool, toolCallId: v.toolCallId ?? s2.spanId },
-          output: v.toolResult ?? "",
-          src: { type: "span", view: v }
-        })
-      );
-    } else {
-      const it = list2.push({
-        kind: "delegation",
-        start: s2.startMs,
-        end: s2.startMs,
-        meta: { ...meta3, name: v.agent ? `agent ${v.agent}` : s2.name },
-        input: inputsOf(v),
-        output: "",
-        src: { type: "span", view: v }
-      });
-      out.item.set(s2.spanId, it);
-      const answer = textOf(v.output);
-      if (answer) {
-        out.answer.set(
-          s2.spanId,
-          list2.push({
-            kind: "message",
-            start: s2.endMs,
-            end: s2.endMs,
-            meta: {
-              ref: `span:${s2.spanId}#answer`,
-              name: v.agent ? `answer of agent ${v.agent}` : `output of ${s2.name}`,
-              time: s2.endMs,
-              ...agent ? { agent } : {}
-            },
-            input: [],
-            output: answer,
-            src: { type: "answer", agent: it }
-          })
-        );
-      }
-    }
+    if (v.op === "chat") addChatSpan(cx, v, meta3);
+    else if (v.op === "execute_tool" && v.tool) addToolSpan(cx, v, v.tool, meta3);
+    else addAgentSpan(cx, v, meta3, agent);
   }
   return out;
+}
+function addChatSpan(cx, v, meta3) {
+  const s2 = v.span;
+  const text2 = textOf(v.output);
+  const same = cx.callByOutput.get(
+    outputSignature(
+      text2,
+      v.output.flatMap((m) => m.toolCalls)
+    )
+  );
+  if (same) {
+    cx.out.item.set(s2.spanId, same);
+    return;
+  }
+  cx.out.item.set(
+    s2.spanId,
+    cx.list.push({
+      kind: "message",
+      start: s2.startMs,
+      end: s2.endMs,
+      meta: { ...meta3, name: "llm call" },
+      input: inputsOf(v),
+      output: text2,
+      src: { type: "span", view: v }
+    })
+  );
+}
+function addToolSpan(cx, v, tool, meta3) {
+  const s2 = v.span;
+  const args = v.toolArguments ?? {};
+  const same = cx.eventByKey.get(callKey(tool, args))?.shift();
+  if (same) {
+    cx.out.item.set(s2.spanId, same);
+    if (v.toolCallId) cx.out.mergedCallId.set(same, v.toolCallId);
+    return;
+  }
+  cx.out.item.set(
+    s2.spanId,
+    cx.toolItem(tool, args, {
+      start: s2.startMs,
+      end: s2.endMs,
+      meta: { ...meta3, name: tool, toolCallId: v.toolCallId ?? s2.spanId },
+      output: v.toolResult ?? "",
+      src: { type: "span", view: v }
+    })
+  );
+}
+function addAgentSpan(cx, v, meta3, agent) {
+  const s2 = v.span;
+  const it = cx.list.push({
+    kind: "delegation",
+    start: s2.startMs,
+    end: s2.startMs,
+    meta: { ...meta3, name: v.agent ? `agent ${v.agent}` : s2.name },
+    input: inputsOf(v),
+    output: "",
+    src: { type: "span", view: v }
+  });
+  cx.out.item.set(s2.spanId, it);
+  const answer = textOf(v.output);
+  if (!answer) return;
+  cx.out.answer.set(
+    s2.spanId,
+    cx.list.push({
+      kind: "message",
+      start: s2.endMs,
+      end: s2.endMs,
+      meta: {
+        ref: `span:${s2.spanId}#answer`,
+        name: v.agent ? `answer of agent ${v.agent}` : `output of ${s2.name}`,
+        time: s2.endMs,
+        ...agent ? { agent } : {}
+      },
+      input: [],
+      output: answer,
+      src: { type: "answer", agent: it }
+    })
+  );
 }
 function addSteps(list2, spans, unissued) {
   const stepOf = /* @__PURE__ */ new Map();
@@ -50296,8 +50347,7 @@ function collectDefinitions(sources) {
 
 // src/taint/trace-graph.ts
 var OVERRIDE = bitOf("PROMPT_OVERRIDE");
-function buildTraceGraph(input2, policy, indexOptions = {}) {
-  const notes = [];
+function collectItems(input2, policy, indexOptions) {
   const list2 = new ItemList();
   const views = (input2.spans ?? []).map(genAiView);
   const definitions = collectDefinitions({ specs: input2.toolSpecs, definitions: input2.toolDefinitions, views });
@@ -50329,6 +50379,11 @@ function buildTraceGraph(input2, policy, indexOptions = {}) {
   );
   const stepOf = addSteps(list2, spans, unissued);
   for (const [tool, step] of stepOf) issuers.set(tool, step);
+  return { list: list2, rootItem, spans, issuers, stepOf, problems: problems2 };
+}
+function buildTraceGraph(input2, policy, indexOptions = {}) {
+  const notes = [];
+  const { list: list2, rootItem, spans, issuers, stepOf, problems: problems2 } = collectItems(input2, policy, indexOptions);
   const items = [...list2.items].sort((a2, b) => a2.start - b.start || a2.order - b.order);
   const g = new GraphBuilder({ nodes: items.length, edges: items.length * 4 });
   for (const it of items) it.node = g.addNode(it.kind, it.meta);
@@ -50359,49 +50414,57 @@ function buildTraceGraph(input2, policy, indexOptions = {}) {
     const traces = traceArguments(g, it, p, policy, injections);
     const generated = traces.filter((a2) => a2.generated && a2.role !== "choice").map((a2) => a2.name);
     const issuer = issuers.get(it);
-    if (issuer && issuer.node !== it.node) {
-      const carrying = it.kind === "sink" ? generated : traces.filter((a2) => a2.generated && (a2.role === "content" || a2.role === "command" || a2.role === "other" || a2.role === "amount")).map((a2) => a2.name);
-      const mask = carrying.length > 0 ? ALL_MASK : policy.controlMask | ROOT_BIT;
-      const note = carrying.length > 0 ? `issued this call; argument${carrying.length > 1 ? "s" : ""} ${carrying.join(", ")} written by the model from its whole context` : "issued this call; every argument traced to its source, so only control labels pass";
-      g.addEdge(issuer.node, it.node, "tool", mask, note);
-    } else if (it.src.type !== "span" || !it.src.view.span.parentSpanId) {
-      notes.push(`${it.meta.ref} (${it.tool}): no LLM call in the trace issued it`);
-    }
-    if (it.kind !== "sink") continue;
-    const targets = checkTargets(ctx, it, traces);
-    const sinkMask = it.classified?.sinks ?? 0;
-    const sends = sinkMask & maskOf(["EXTERNAL_SEND", "PUBLIC_POST"]);
-    sinks.push({
-      node: it.node,
-      tool: it.tool,
-      ...it.meta.agent !== void 0 ? { agent: it.meta.agent } : {},
-      toolCallId: it.meta.toolCallId ?? it.meta.ref,
-      arguments: it.args ?? {},
-      sinks: sinkMask,
-      ...it.src.type === "tool" && it.src.event.staged ? { staged: it.src.event.staged } : {},
-      targets,
-      ...issuer ? { issuedBy: issuer.node } : {},
-      generated,
-      args: traces,
-      anchors: anchorsOf(traces, targets),
-      // Any call whose arguments quote an instruction found in data carries that instruction out; links only matter in what is sent.
-      onward: onwardFindings(ctx, it, traces).filter((f) => sends || f.kind === "instruction"),
-      ...it.classified?.profile?.verb ? { verb: it.classified.profile.verb } : {},
-      ...it.classified?.fetch ? { fetch: true } : {},
-      pending: it.src.type === "pending"
-    });
+    connectIssuer(g, it, issuer, traces, generated, policy, notes);
+    if (it.kind === "sink") sinks.push(sinkSite(ctx, it, issuer, traces, generated));
   }
+  const read = {
+    toolCalls: items.filter((it) => (it.kind === "tool" || it.kind === "sink") && it.src.type !== "pseudo").length,
+    llmCalls: items.filter((it) => it.src.type === "call" || it.src.type === "span" && it.src.view.op === "chat").length
+  };
+  return { graph: g.build(), root, rootText: input2.root, sinks, needs: needsOf(policy, input2), notes, injections, problems: problems2, read };
+}
+function connectIssuer(g, it, issuer, traces, generated, policy, notes) {
+  if (issuer && issuer.node !== it.node) {
+    const carrying = it.kind === "sink" ? generated : traces.filter((a2) => a2.generated && (a2.role === "content" || a2.role === "command" || a2.role === "other" || a2.role === "amount")).map((a2) => a2.name);
+    const mask = carrying.length > 0 ? ALL_MASK : policy.controlMask | ROOT_BIT;
+    const note = carrying.length > 0 ? `issued this call; argument${carrying.length > 1 ? "s" : ""} ${carrying.join(", ")} written by the model from its whole context` : "issued this call; every argument traced to its source, so only control labels pass";
+    g.addEdge(issuer.node, it.node, "tool", mask, note);
+  } else if (it.src.type !== "span" || !it.src.view.span.parentSpanId) {
+    notes.push(`${it.meta.ref} (${it.tool}): no LLM call in the trace issued it`);
+  }
+}
+function sinkSite(ctx, it, issuer, traces, generated) {
+  const targets = checkTargets(ctx, it, traces);
+  const sinkMask = it.classified?.sinks ?? 0;
+  const sends = sinkMask & maskOf(["EXTERNAL_SEND", "PUBLIC_POST"]);
+  return {
+    node: it.node,
+    tool: it.tool,
+    ...it.meta.agent !== void 0 ? { agent: it.meta.agent } : {},
+    toolCallId: it.meta.toolCallId ?? it.meta.ref,
+    arguments: it.args ?? {},
+    sinks: sinkMask,
+    ...it.src.type === "tool" && it.src.event.staged ? { staged: it.src.event.staged } : {},
+    targets,
+    ...issuer ? { issuedBy: issuer.node } : {},
+    generated,
+    args: traces,
+    anchors: anchorsOf(traces, targets),
+    // Any call whose arguments quote an instruction found in data carries that instruction out; links only matter in what is sent.
+    onward: onwardFindings(ctx, it, traces).filter((f) => sends || f.kind === "instruction"),
+    ...it.classified?.profile?.verb ? { verb: it.classified.profile.verb } : {},
+    ...it.classified?.fetch ? { fetch: true } : {},
+    pending: it.src.type === "pending"
+  };
+}
+function needsOf(policy, input2) {
   const needs = requestNeeds(policy, input2.root);
   if (input2.annotation?.needs.length) {
     const m = maskOf(input2.annotation.needs);
     needs.mask |= m;
     needs.evidence.push({ mask: m, why: input2.annotation.why });
   }
-  const read = {
-    toolCalls: items.filter((it) => (it.kind === "tool" || it.kind === "sink") && it.src.type !== "pseudo").length,
-    llmCalls: items.filter((it) => it.src.type === "call" || it.src.type === "span" && it.src.view.op === "chat").length
-  };
-  return { graph: g.build(), root, rootText: input2.root, sinks, needs, notes, injections, problems: problems2, read };
+  return needs;
 }
 function echoesRequest(passages, rootTokens) {
   const ws = normalizeText(passages).split(" ").filter((w) => w.length > 2);
@@ -50473,6 +50536,9 @@ function originPath(b, origin, site, note) {
     sinkStep(b, site, g.own[site.node] & ~ROOT_BIT)
   ];
 }
+function ownStep(c3) {
+  return sinkStep(c3.b, c3.site, c3.b.graph.own[c3.site.node] & ~ROOT_BIT);
+}
 function adjudicateSink(b, p, site, policy, opts = {}) {
   const scope = opts.scope ?? "full";
   const g = b.graph;
@@ -50496,35 +50562,91 @@ function adjudicateSink(b, p, site, policy, opts = {}) {
       violations: []
     };
   }
-  const violations = [];
+  const c3 = { b, p, site, policy, scope, inScope, sinks };
+  const waiver = injectionWaiver(b, p, site, g.own[v] & OVERRIDE2 ? void 0 : inScope);
+  const onward = onwardFindings2(c3);
+  const mentioned = mentionsTool(b.rootText, site.tool) || usesToolVerb(b.rootText, site.verb);
+  const violations = [
+    ...forbiddenPaths(c3, waiver !== void 0),
+    ...injectedArguments(c3),
+    ...onward.violations,
+    ...notNeeded(c3, mentioned),
+    ...unauthorisedTargets(c3)
+  ];
+  if (violations.length > 0) {
+    return { ...base2, decision: "block", reason: violations.map((x) => x.message).join("; "), path: violations[0].path, violations };
+  }
+  const gap = provenanceGap(c3);
+  if (gap) {
+    if (policy.unverifiable === "release") {
+      return {
+        ...base2,
+        decision: "release",
+        reason: `${gap.message}; released because the policy says unverifiable: release`,
+        path: gap.path,
+        violations: [gap]
+      };
+    }
+    return { ...base2, decision: "unverifiable", reason: gap.message, path: gap.path, violations: [gap] };
+  }
+  const why = [
+    mentioned ? `the request names ${site.tool}` : `the request asks for ${sinksOf(sinks).join(", ")}`,
+    site.targets.length ? `targets ${site.targets.map((t) => `${t.value} (${t.why})`).join(", ")}` : "no targets",
+    "no forbidden path",
+    ...waiver ? [waiver] : [],
+    ...onward.warnings
+  ];
+  return {
+    ...base2,
+    decision: "release",
+    reason: why.join("; "),
+    path: scope === "full" ? attributionPath(g, p, v, "ROOT", "full") : [],
+    violations: []
+  };
+}
+function targetsAuthorised(site) {
   const authorityTargets = site.targets.filter((t) => t.require === "authorised");
+  if (authorityTargets.length > 0) return authorityTargets.every((t) => t.ok);
   const objectAnchors = (site.args ?? []).filter((a2) => a2.role === "object" && a2.origin === "request");
   const objectTargets = site.targets.filter((t) => t.kind === "object");
-  const targetsAuthorised = authorityTargets.length > 0 ? authorityTargets.every((t) => t.ok) : objectAnchors.length > 0 || objectTargets.length > 0 && objectTargets.every((t) => t.ok && t.authority !== void 0);
-  const waiver = injectionWaiver(b, p, site, g.own[v] & OVERRIDE2 ? void 0 : inScope);
-  for (const rule of policy.forbidden) {
-    let from = inScope & rule.from;
-    const to = sinks & rule.to;
-    if (waiver) from &= ~OVERRIDE2;
+  return objectAnchors.length > 0 || objectTargets.length > 0 && objectTargets.every((t) => t.ok && t.authority !== void 0);
+}
+function forbiddenPaths(c3, waived) {
+  const authorised = targetsAuthorised(c3.site);
+  const out = [];
+  for (const rule of c3.policy.forbidden) {
+    let from = c3.inScope & rule.from;
+    const to = c3.sinks & rule.to;
+    if (waived) from &= ~OVERRIDE2;
     if (!from || !to) continue;
-    if (rule.unlessAuthorised && targetsAuthorised) continue;
+    if (rule.unlessAuthorised && authorised) continue;
     for (const src of sourcesOf(from)) {
-      violations.push({
+      out.push({
         kind: "forbidden-path",
         message: `${src} reaches ${sinksOf(to).join(", ")} (policy ${rule.at}${rule.why ? `: ${rule.why}` : ""}${rule.unlessAuthorised ? "; the target is not authorised" : ""})`,
-        path: attributionPath(g, p, v, src, scope)
+        path: attributionPath(c3.b.graph, c3.p, c3.site.node, src, c3.scope)
       });
     }
   }
+  return out;
+}
+function injectedArguments(c3) {
+  const { b, site } = c3;
+  const out = [];
   for (const a2 of site.args ?? []) {
     if (!a2.injected || !INJECTABLE_ROLES.has(a2.role) || a2.node === void 0 || site.targets.some((t) => t.argument === a2.name && !t.ok))
       continue;
-    violations.push({
+    out.push({
       kind: "injected-argument",
-      message: `argument ${a2.name} (${JSON.stringify(a2.value.slice(0, 60))}) comes from an injected passage of ${refOf(g, a2.node)}`,
+      message: `argument ${a2.name} (${JSON.stringify(a2.value.slice(0, 60))}) comes from an injected passage of ${refOf(b.graph, a2.node)}`,
       path: originPath(b, a2.node, site, `argument ${a2.name} first appears here`)
     });
   }
+  return out;
+}
+function onwardFindings2(c3) {
+  const { b, site, policy } = c3;
+  const violations = [];
   const warnings = [];
   for (const f of site.onward ?? []) {
     const action = f.kind === "link" ? policy.onward.links : policy.onward.instructions;
@@ -50537,76 +50659,49 @@ function adjudicateSink(b, p, site, policy, opts = {}) {
         path: originPath(b, f.origin, site, `the ${f.kind} first appears here`)
       });
   }
-  const mentioned = mentionsTool(b.rootText, site.tool) || usesToolVerb(b.rootText, site.verb);
+  return { violations, warnings };
+}
+function notNeeded(c3, mentioned) {
+  const { b, site, policy } = c3;
   const authorisedByPolicy2 = site.targets.some((t) => t.ok && t.authority === "policy");
-  for (const s2 of sinksOf(sinks)) {
+  const out = [];
+  for (const s2 of sinksOf(c3.sinks)) {
     const bit = bitOf(s2);
     if (policy.policyOnly & bit) {
       if (authorisedByPolicy2) continue;
-      violations.push({
+      out.push({
         kind: "not-needed",
         message: `${s2} is released only for targets the policy authorises (policy-only), and this call names none`,
-        path: [sinkStep(b, site, g.own[v] & ~ROOT_BIT)]
+        path: [ownStep(c3)]
       });
       continue;
     }
     if (mentioned || b.needs.mask & bit || site.fetch) continue;
-    violations.push({
+    out.push({
       kind: "not-needed",
       message: `the request does not ask for ${s2} (no intent rule matched it and it does not name ${site.tool})`,
-      path: [sinkStep(b, site, g.own[v] & ~ROOT_BIT)]
+      path: [ownStep(c3)]
     });
   }
-  for (const t of site.targets) {
-    if (t.ok) continue;
-    violations.push({
-      kind: "target",
-      message: `${t.kind} ${JSON.stringify(t.value)} (argument ${t.argument}) ${t.why}`,
-      path: t.origin !== void 0 ? originPath(b, t.origin, site, `the ${t.kind} first appears here`) : [sinkStep(b, site, g.own[v] & ~ROOT_BIT)]
-    });
-  }
+  return out;
+}
+function unauthorisedTargets(c3) {
+  const { b, site } = c3;
+  return site.targets.filter((t) => !t.ok).map((t) => ({
+    kind: "target",
+    message: `${t.kind} ${JSON.stringify(t.value)} (argument ${t.argument}) ${t.why}`,
+    path: t.origin !== void 0 ? originPath(b, t.origin, site, `the ${t.kind} first appears here`) : [ownStep(c3)]
+  }));
+}
+function provenanceGap(c3) {
+  const { b, p, site } = c3;
+  const g = b.graph;
   const issuerCut = site.issuedBy !== void 0 && !(p.out[site.issuedBy] & ROOT_BIT);
   const orphan = site.issuedBy === void 0 && site.generated.length > 0;
-  const gap = scope === "full" && (!(inScope & ROOT_BIT) || issuerCut || orphan);
-  if (violations.length > 0) {
-    return { ...base2, decision: "block", reason: violations.map((x) => x.message).join("; "), path: violations[0].path, violations };
-  }
-  if (gap) {
-    const issuer = site.issuedBy !== void 0 ? `its LLM call ${refOf(g, site.issuedBy)} is not connected to the request` : orphan ? `no LLM call in the trace issued it, so nothing accounts for argument${site.generated.length > 1 ? "s" : ""} ${site.generated.join(", ")}` : "no LLM call in the trace issued it and its arguments quote nothing connected to the request";
-    const path34 = site.issuedBy !== void 0 ? [
-      { ...describeNode(g, site.issuedBy, g.own[site.issuedBy] & ~ROOT_BIT), via: { edge: "tool" } },
-      sinkStep(b, site, g.own[v] & ~ROOT_BIT)
-    ] : [sinkStep(b, site, g.own[v] & ~ROOT_BIT)];
-    const gapViolation = {
-      kind: "provenance-gap",
-      message: `provenance gap: no path from the request reaches this call (${issuer})`,
-      path: path34
-    };
-    if (policy.unverifiable === "release") {
-      return {
-        ...base2,
-        decision: "release",
-        reason: `${gapViolation.message}; released because the policy says unverifiable: release`,
-        path: path34,
-        violations: [gapViolation]
-      };
-    }
-    return { ...base2, decision: "unverifiable", reason: gapViolation.message, path: path34, violations: [gapViolation] };
-  }
-  const why = [
-    mentioned ? `the request names ${site.tool}` : `the request asks for ${sinksOf(sinks).join(", ")}`,
-    site.targets.length ? `targets ${site.targets.map((t) => `${t.value} (${t.why})`).join(", ")}` : "no targets",
-    "no forbidden path",
-    ...waiver ? [waiver] : [],
-    ...warnings
-  ];
-  return {
-    ...base2,
-    decision: "release",
-    reason: why.join("; "),
-    path: scope === "full" ? attributionPath(g, p, v, "ROOT", "full") : [],
-    violations: []
-  };
+  if (!(c3.scope === "full" && (!(c3.inScope & ROOT_BIT) || issuerCut || orphan))) return void 0;
+  const issuer = site.issuedBy !== void 0 ? `its LLM call ${refOf(g, site.issuedBy)} is not connected to the request` : orphan ? `no LLM call in the trace issued it, so nothing accounts for argument${site.generated.length > 1 ? "s" : ""} ${site.generated.join(", ")}` : "no LLM call in the trace issued it and its arguments quote nothing connected to the request";
+  const path34 = site.issuedBy !== void 0 ? [{ ...describeNode(g, site.issuedBy, g.own[site.issuedBy] & ~ROOT_BIT), via: { edge: "tool" } }, ownStep(c3)] : [ownStep(c3)];
+  return { kind: "provenance-gap", message: `provenance gap: no path from the request reaches this call (${issuer})`, path: path34 };
 }
 var OVERRIDE2 = bitOf("PROMPT_OVERRIDE");
 var INJECTABLE_ROLES = /* @__PURE__ */ new Set([...AUTHORITY_ROLES, "object"]);
@@ -50721,7 +50816,7 @@ var INTENT_TEMPLATE = "prompts/taint-intent.md";
 var NODE_TEMPLATE = "prompts/taint-node.md";
 var TOOL_TEMPLATE = "prompts/taint-tool.md";
 var loadTemplate = loadPromptFile;
-var fill = fillTemplate;
+var fill2 = fillTemplate;
 function jsonObjectIn(answer) {
   const fenced2 = /```(?:json)?\s*([\s\S]*?)```/.exec(answer);
   const text2 = fenced2 ? fenced2[1] : answer;
@@ -50775,7 +50870,7 @@ function createLocalJudge(opts) {
     decide: (call) => ask(
       opts.ask,
       name,
-      fill(loadTemplate(JUDGE_LOCAL_TEMPLATE), {
+      fill2(loadTemplate(JUDGE_LOCAL_TEMPLATE), {
         TOOL: call.tool,
         DESCRIPTION: describeTool(call),
         ARGUMENTS: JSON.stringify(call.arguments, null, 2)
@@ -50828,7 +50923,7 @@ function createGlobalJudge(opts) {
     name,
     decide(call) {
       const trace = opts.traceSoFar?.(call) ?? { calls: [] };
-      const prompt = fill(loadTemplate(JUDGE_GLOBAL_TEMPLATE), {
+      const prompt = fill2(loadTemplate(JUDGE_GLOBAL_TEMPLATE), {
         REQUEST: call.task.prompt,
         TRACE: renderTrace(trace.calls, call.events, opts.maxChars),
         TOOL: call.tool,
@@ -50911,11 +51006,11 @@ function createIntentAnnotator(opts) {
       return asked;
     },
     async annotateRequest(text2) {
-      const reply = await answer(fill(loadTemplate(INTENT_TEMPLATE), { REQUEST: text2 }));
+      const reply = await answer(fill2(loadTemplate(INTENT_TEMPLATE), { REQUEST: text2 }));
       return parseRequestAnnotation(reply);
     },
     async annotateToolResult(text2) {
-      const reply = await answer(fill(loadTemplate(NODE_TEMPLATE), { TEXT: text2.slice(0, 8e3) }));
+      const reply = await answer(fill2(loadTemplate(NODE_TEMPLATE), { TEXT: text2.slice(0, 8e3) }));
       return parseNodeAnnotation(reply);
     },
     async annotateTool(def) {
@@ -50924,7 +51019,7 @@ function createIntentAnnotator(opts) {
         null,
         1
       ).slice(0, 8e3);
-      return parseToolAnnotation(await answer(fill(loadTemplate(TOOL_TEMPLATE), { TOOL: tool })));
+      return parseToolAnnotation(await answer(fill2(loadTemplate(TOOL_TEMPLATE), { TOOL: tool })));
     }
   };
 }
@@ -53954,7 +54049,7 @@ async function engineProgram() {
     recent.push(line.slice(0, 500));
     if (recent.length > 4) recent.shift();
   };
-  const fail = (stage, err, modelPath2) => {
+  const fail2 = (stage, err, modelPath2) => {
     send({ type: "failed", stage, message: err?.message ?? String(err), said: recent.join(" | "), modelPath: modelPath2 });
     setTimeout(() => process.exit(1), 100);
   };
@@ -53966,14 +54061,14 @@ async function engineProgram() {
     mod = await import(spec.specifier);
     if (spec.remote) modelPath = await mod.resolveModelFile(spec.remote, spec.modelsDir ? { directory: spec.modelsDir } : void 0);
   } catch (err) {
-    return fail("import", err);
+    return fail2("import", err);
   }
   const llama = await mod.getLlama({ logLevel: "warn", logger });
   try {
     model = await llama.loadModel({ modelPath });
   } catch (err) {
     await new Promise((resolve4) => setTimeout(resolve4, 250));
-    return fail("load", err, modelPath);
+    return fail2("load", err, modelPath);
   }
   try {
     context = await model.createContext({
@@ -53981,7 +54076,7 @@ async function engineProgram() {
       ...spec.contextSize ? { contextSize: spec.contextSize } : {}
     });
   } catch (err) {
-    return fail("context", err, modelPath);
+    return fail2("context", err, modelPath);
   }
   const session = new mod.LlamaChatSession({ contextSequence: context.getSequence() });
   const contextSize = Number(context.contextSize);
@@ -54092,7 +54187,7 @@ function startEngineProcess(o2) {
   const tell = (m) => {
     if (child.connected) child.send(m, () => void 0);
   };
-  const generate = (messages2, params, signal) => {
+  const generate2 = (messages2, params, signal) => {
     const id = nextId++;
     return new Promise((resolve4, reject) => {
       waiting.set(id, { resolve: resolve4, reject });
@@ -54113,7 +54208,7 @@ function startEngineProcess(o2) {
       else if (m.type === "failed")
         reject(Object.assign(new EngineError(m.message), { said: m.said, stage: m.stage, modelPath: m.modelPath }));
       else if (m.type === "ready")
-        resolve4({ pid, modelPath: m.modelPath, backend: m.backend, contextSize: m.contextSize, exited, kill, generate });
+        resolve4({ pid, modelPath: m.modelPath, backend: m.backend, contextSize: m.contextSize, exited, kill, generate: generate2 });
       else if (m.type === "done" || m.type === "error") {
         const w = waiting.get(m.id);
         waiting.delete(m.id);
@@ -54685,7 +54780,7 @@ async function loadEngine(o2, deadlineMs, version2, what) {
 }
 function takeTurns(engines, sampling2, contextSize, closing) {
   let queue = Promise.resolve();
-  const generate = (messages2, params, signal) => {
+  const generate2 = (messages2, params, signal) => {
     const turn = queue.then(async () => {
       if (closing.aborted) throw new Error("the model is shutting down");
       if (signal.aborted) throw new Error("the client went away before its turn");
@@ -54722,7 +54817,7 @@ function takeTurns(engines, sampling2, contextSize, closing) {
     queue = turn.catch(() => void 0);
     return turn;
   };
-  return { generate, idle: () => queue };
+  return { generate: generate2, idle: () => queue };
 }
 async function startEmbedded(model, log, opts) {
   const source = resolveGguf(model.model, opts.configDir);
@@ -57613,6 +57708,125 @@ async function injectAnswer(assembled, injector, ctx, log) {
   }
 }
 
+// src/proxy/relay.ts
+function streamThrough(up, res, wire) {
+  return new Promise((resolve4) => {
+    const status = up.statusCode ?? 502;
+    const contentType3 = String(up.headers["content-type"] ?? "application/json");
+    const isSse = contentType3.includes("text/event-stream");
+    const headers = { "content-type": contentType3 };
+    if (isSse) headers["cache-control"] = "no-cache";
+    else if (up.headers["content-length"]) headers["content-length"] = String(up.headers["content-length"]);
+    res.writeHead(status, headers);
+    if (isSse) res.flushHeaders();
+    const sse = isSse && wire ? wire.sse() : void 0;
+    const chunks = [];
+    let settled = false;
+    const done = (error62) => {
+      if (settled) return;
+      settled = true;
+      let assembled;
+      if (sse) assembled = sse.end();
+      else if (wire) {
+        try {
+          assembled = wire.json(JSON.parse(Buffer.concat(chunks).toString("utf8")));
+        } catch {
+          assembled = void 0;
+        }
+      }
+      const err = error62 ?? assembled?.error ?? (status >= 400 ? `HTTP ${status} from the model server` : void 0);
+      resolve4({ status, assembled, error: err });
+    };
+    up.on("data", (chunk) => {
+      if (!res.write(chunk)) {
+        up.pause();
+        res.once("drain", () => up.resume());
+      }
+      if (sse) sse.feed(chunk);
+      else chunks.push(chunk);
+    });
+    up.on("end", () => {
+      res.end();
+      done();
+    });
+    up.on("error", () => void 0);
+    up.on("close", () => {
+      if (settled) return;
+      const message = "the model server closed the connection in the middle of the response";
+      if (isSse && !res.writableEnded) res.end(streamError(wire?.endpoint, `saboteur proxy: ${message}`));
+      else res.destroy();
+      done(message);
+    });
+    res.on("close", () => {
+      if (!res.writableFinished) {
+        up.destroy();
+        done("the client closed the connection before the response ended");
+      }
+    });
+  });
+}
+async function readAll(up) {
+  const chunks = [];
+  for await (const c3 of up) chunks.push(c3);
+  return Buffer.concat(chunks);
+}
+function streamError(endpoint, message) {
+  if (endpoint === "responses") return responsesEvent("error", { code: "upstream_error", message, param: null, sequence_number: 0 });
+  return sseData({ error: { type: "upstream_error", code: "upstream_error", message } });
+}
+async function corruptThrough(up, res, wire, body, injector, ctx, log, hit, echoed) {
+  const status = up.statusCode ?? 502;
+  const contentType3 = String(up.headers["content-type"] ?? "application/json");
+  const raw = await readAll(up);
+  const isSse = contentType3.includes("text/event-stream");
+  const original = (assembled2, error62) => {
+    res.writeHead(status, { "content-type": contentType3, "content-length": raw.length });
+    res.end(raw);
+    return { status, assembled: assembled2, error: error62 ?? assembled2?.error ?? (status >= 400 ? `HTTP ${status} from the model server` : void 0) };
+  };
+  let assembled;
+  let json3;
+  if (isSse) {
+    const sse = wire.sse();
+    sse.feed(raw);
+    assembled = sse.end();
+  } else {
+    try {
+      json3 = JSON.parse(raw.toString("utf8"));
+    } catch {
+      return original(void 0, status >= 400 ? void 0 : "the model server answered with a body that is not JSON");
+    }
+    assembled = wire.json(json3);
+  }
+  if (status < 200 || status >= 300 || assembled.error || assembled.choiceCount !== 1) {
+    const why = status < 200 || status >= 300 || assembled.error ? `the model answered with an error (HTTP ${status}): passed through unchanged` : `the response has ${assembled.choiceCount} choices: only single-choice responses are corrupted`;
+    return { ...original(assembled), ...hit ? { hit: { mode: "n/a", units: 0, drawn: 0, changed: 0, why } } : {} };
+  }
+  const injected = hit ? await injectAnswer(assembled, injector, ctx, log) : void 0;
+  const record2 = injected ? { hit: injected.hit } : {};
+  if (!injected?.corruption && !echoed) return { ...original(assembled), ...record2 };
+  const corruption = injected?.corruption;
+  let delivered = injected?.corruption ? injected.delivered : assembled;
+  if (echoed) {
+    if (json3) json3.instructions = echoed.instructions;
+    if (delivered.raw) delivered = { ...delivered, raw: { ...delivered.raw, instructions: echoed.instructions } };
+  }
+  if (isSse) {
+    const events = wire.deliveredEvents(delivered, body);
+    if (!events)
+      return {
+        ...original(assembled),
+        ...injected ? { hit: { ...injected.hit, changed: 0, why: "the stream could not be written again, so it went out unchanged" } } : {}
+      };
+    res.writeHead(status, SSE_HEADERS);
+    for (const e of events) res.write(e);
+    res.end();
+  } else {
+    sendJson(res, status, wire.deliveredJson(json3, delivered));
+  }
+  return { status, assembled: delivered, ...corruption ? { corruption } : {}, ...record2 };
+}
+
 // src/proxy/responses-route.ts
 var MAX_STORED_RESPONSES = 256;
 var MAX_CHAIN_DEPTH = 128;
@@ -57779,364 +57993,244 @@ function responseOf(a2, status) {
     ...a2.usage ? { usage: usageOf(a2) } : {}
   };
 }
-function streamThrough(up, res, wire) {
-  return new Promise((resolve4) => {
-    const status = up.statusCode ?? 502;
-    const contentType3 = String(up.headers["content-type"] ?? "application/json");
-    const isSse = contentType3.includes("text/event-stream");
-    const headers = { "content-type": contentType3 };
-    if (isSse) headers["cache-control"] = "no-cache";
-    else if (up.headers["content-length"]) headers["content-length"] = String(up.headers["content-length"]);
-    res.writeHead(status, headers);
-    if (isSse) res.flushHeaders();
-    const sse = isSse && wire ? wire.sse() : void 0;
-    const chunks = [];
-    let settled = false;
-    const done = (error62) => {
-      if (settled) return;
-      settled = true;
-      let assembled;
-      if (sse) assembled = sse.end();
-      else if (wire) {
-        try {
-          assembled = wire.json(JSON.parse(Buffer.concat(chunks).toString("utf8")));
-        } catch {
-          assembled = void 0;
-        }
-      }
-      const err = error62 ?? assembled?.error ?? (status >= 400 ? `HTTP ${status} from the model server` : void 0);
-      resolve4({ status, assembled, error: err });
-    };
-    up.on("data", (chunk) => {
-      if (!res.write(chunk)) {
-        up.pause();
-        res.once("drain", () => up.resume());
-      }
-      if (sse) sse.feed(chunk);
-      else chunks.push(chunk);
-    });
-    up.on("end", () => {
-      res.end();
-      done();
-    });
-    up.on("error", () => void 0);
-    up.on("close", () => {
-      if (settled) return;
-      const message = "the model server closed the connection in the middle of the response";
-      if (isSse && !res.writableEnded) res.end(streamError(wire?.endpoint, `saboteur proxy: ${message}`));
-      else res.destroy();
-      done(message);
-    });
-    res.on("close", () => {
-      if (!res.writableFinished) {
-        up.destroy();
-        done("the client closed the connection before the response ended");
-      }
-    });
-  });
+function namedAgent(px, ex, model) {
+  return identifyAgent({ header: ex.header, pathAgent: ex.route.pathAgent, ...model ? { model } : {} }, px.options.agents);
 }
-async function readAll(up) {
-  const chunks = [];
-  for await (const c3 of up) chunks.push(c3);
-  return Buffer.concat(chunks);
-}
-function streamError(endpoint, message) {
-  if (endpoint === "responses") return responsesEvent("error", { code: "upstream_error", message, param: null, sequence_number: 0 });
-  return sseData({ error: { type: "upstream_error", code: "upstream_error", message } });
-}
-async function corruptThrough(up, res, wire, body, injector, ctx, log, hit, echoed) {
-  const status = up.statusCode ?? 502;
-  const contentType3 = String(up.headers["content-type"] ?? "application/json");
-  const raw = await readAll(up);
-  const isSse = contentType3.includes("text/event-stream");
-  const original = (assembled2, error62) => {
-    res.writeHead(status, { "content-type": contentType3, "content-length": raw.length });
-    res.end(raw);
-    return { status, assembled: assembled2, error: error62 ?? assembled2?.error ?? (status >= 400 ? `HTTP ${status} from the model server` : void 0) };
-  };
-  let assembled;
-  let json3;
-  if (isSse) {
-    const sse = wire.sse();
-    sse.feed(raw);
-    assembled = sse.end();
-  } else {
-    try {
-      json3 = JSON.parse(raw.toString("utf8"));
-    } catch {
-      return original(void 0, status >= 400 ? void 0 : "the model server answered with a body that is not JSON");
-    }
-    assembled = wire.json(json3);
-  }
-  if (status < 200 || status >= 300 || assembled.error || assembled.choiceCount !== 1) {
-    const why = status < 200 || status >= 300 || assembled.error ? `the model answered with an error (HTTP ${status}): passed through unchanged` : `the response has ${assembled.choiceCount} choices: only single-choice responses are corrupted`;
-    return { ...original(assembled), ...hit ? { hit: { mode: "n/a", units: 0, drawn: 0, changed: 0, why } } : {} };
-  }
-  const injected = hit ? await injectAnswer(assembled, injector, ctx, log) : void 0;
-  const record2 = injected ? { hit: injected.hit } : {};
-  if (!injected?.corruption && !echoed) return { ...original(assembled), ...record2 };
-  const corruption = injected?.corruption;
-  let delivered = injected?.corruption ? injected.delivered : assembled;
-  if (echoed) {
-    if (json3) json3.instructions = echoed.instructions;
-    if (delivered.raw) delivered = { ...delivered, raw: { ...delivered.raw, instructions: echoed.instructions } };
-  }
-  if (isSse) {
-    const events = wire.deliveredEvents(delivered, body);
-    if (!events)
-      return {
-        ...original(assembled),
-        ...injected ? { hit: { ...injected.hit, changed: 0, why: "the stream could not be written again, so it went out unchanged" } } : {}
-      };
-    res.writeHead(status, SSE_HEADERS);
-    for (const e of events) res.write(e);
-    res.end();
-  } else {
-    sendJson(res, status, wire.deliveredJson(json3, delivered));
-  }
-  return { status, assembled: delivered, ...corruption ? { corruption } : {}, ...record2 };
-}
-async function startProxy(options) {
-  const { registry: registry2, injector, log } = options;
-  const agents = options.agents;
-  const upstream = createUpstream(options.upstream);
-  const warnedRoutes = /* @__PURE__ */ new Set();
-  function unsupported(req, res, startedAt) {
-    req.resume();
-    const where = `${req.method ?? "GET"} ${(req.url ?? "/").split("?")[0]}`.slice(0, 200);
-    const message = `saboteur proxy has no route ${where} (it serves ${SERVED_ROUTES})`;
-    const invocation = registry2.get(clientKey(req.headers));
-    if (invocation) {
-      const { agent, source } = identifyAgent(
-        { header: headerValue(req, AGENT_HEADER), pathAgent: /^\/agents\/([^/]+)\//.exec(req.url ?? "")?.[1] },
-        agents
-      );
-      const call = {
-        id: randomUUID(),
-        agent,
-        agentSource: source,
-        endpoint: "unsupported",
-        route: where,
-        agentCallIndex: NO_AGENT_CALL_INDEX,
-        startedAt,
-        durationMs: 0,
-        stream: false,
-        status: 404,
-        request: {},
-        error: message
-      };
-      invocation.finish(invocation.begin(call), call);
-    }
-    if (!warnedRoutes.has(where) && warnedRoutes.size < 100) {
-      warnedRoutes.add(where);
-      log.warn(`proxy: ${message}`);
-    }
-    sendError(res, 404, "not_found", message);
-  }
-  async function handle(req, res) {
-    const t0 = performance2.now();
-    const startedAt = (/* @__PURE__ */ new Date()).toISOString();
-    const route = parseRoute(req.method ?? "GET", req.url ?? "/");
-    if (!route) return unsupported(req, res, startedAt);
-    const invocation = registry2.get(clientKey(req.headers));
-    if (!invocation) {
-      req.resume();
-      log.warn(`proxy: refused ${req.method} ${req.url}: not a live invocation key`);
-      return sendError(res, 401, "invalid_api_key", UNKNOWN_KEY_MESSAGE, "invalid_api_key");
-    }
-    const header = headerValue(req, AGENT_HEADER);
-    if (route.endpoint === "models") {
-      req.resume();
-      const { agent: agent2, source: source2 } = identifyAgent({ header, pathAgent: route.pathAgent }, agents);
-      const base3 = {
-        id: randomUUID(),
-        agent: agent2,
-        agentSource: source2,
-        endpoint: "models",
-        agentCallIndex: NO_AGENT_CALL_INDEX,
-        startedAt,
-        durationMs: 0,
-        stream: false,
-        status: 0,
-        request: {}
-      };
-      await forward(invocation, base3, t0, res, {
-        method: "GET",
-        path: route.upstreamPath,
-        headers: { accept: "application/json", [AGENT_HEADER]: agent2 }
-      });
-      return;
-    }
-    const endpoint = route.endpoint;
-    const refuse = (agent2, message, request2 = {}, status = 400) => {
-      const call = boundProxyCall({
-        id: randomUUID(),
-        agent: agent2.agent,
-        agentSource: agent2.source,
-        endpoint,
-        agentCallIndex: NO_AGENT_CALL_INDEX,
-        startedAt,
-        durationMs: performance2.now() - t0,
-        stream: false,
-        status,
-        request: request2,
-        error: message
-      });
-      invocation.finish(invocation.begin(call), call);
-      sendError(res, status, "invalid_request_error", `saboteur proxy: ${message}`, status === 413 ? "request_too_large" : null);
-    };
-    const maxBytes = options.maxBodyBytes ?? DEFAULT_BODY_LIMIT;
-    const read = await readBodyWithin(req, maxBytes);
-    if (!read.ok) {
-      const message = `saboteur proxy: ${tooLargeMessage("the call was refused", read.limit)}`;
-      const { agent: agent2, source: source2 } = identifyAgent({ header, pathAgent: route.pathAgent }, agents);
-      const call = boundProxyCall({
-        id: randomUUID(),
-        agent: agent2,
-        agentSource: source2,
-        endpoint,
-        agentCallIndex: NO_AGENT_CALL_INDEX,
-        startedAt,
-        durationMs: performance2.now() - t0,
-        stream: false,
-        status: 413,
-        request: {},
-        error: message
-      });
-      invocation.finish(invocation.begin(call), call);
-      log.warn(`proxy: ${message} (${agent2} of ${invocation.instanceId})`);
-      for (const [name, value2] of Object.entries(refusalHeaders(read))) res.setHeader(name, value2);
-      return sendError(res, 413, "invalid_request_error", message, "request_too_large");
-    }
-    const raw = read.body;
-    let body;
-    try {
-      body = JSON.parse(raw.toString("utf8"));
-      if (!body || typeof body !== "object" || Array.isArray(body)) throw new Error("not a JSON object");
-    } catch (err) {
-      return refuse(
-        identifyAgent({ header, pathAgent: route.pathAgent }, agents),
-        `the request body is not a JSON object: ${err.message}`
-      );
-    }
-    if (nestsDeeperThan(body, MAX_BODY_DEPTH))
-      return refuse(
-        identifyAgent({ header, pathAgent: route.pathAgent }, agents),
-        `the request body is nested deeper than ${MAX_BODY_DEPTH} levels`
-      );
-    const requested = typeof body.model === "string" ? body.model : void 0;
-    let responses;
-    if (endpoint === "responses") {
-      responses = prepareResponses(body, invocation, { requestBytes: raw.length, maxBytes });
-      if (!responses.ok)
-        return refuse(
-          identifyAgent({ header, pathAgent: route.pathAgent, model: requested }, agents),
-          responses.message,
-          requested ? { model: requested } : {},
-          responses.status
-        );
-      body = responses.body;
-    }
-    const sent = body;
-    const { agent, source, signals: signals2 } = identifyAgent(
-      { header, pathAgent: route.pathAgent, system: () => systemTextOf(sent, endpoint), model: requested },
-      agents
+function unsupported(px, req, res, startedAt) {
+  req.resume();
+  const where = `${req.method ?? "GET"} ${(req.url ?? "/").split("?")[0]}`.slice(0, 200);
+  const message = `saboteur proxy has no route ${where} (it serves ${SERVED_ROUTES})`;
+  const invocation = px.options.registry.get(clientKey(req.headers));
+  if (invocation) {
+    const { agent, source } = identifyAgent(
+      { header: headerValue(req, AGENT_HEADER), pathAgent: /^\/agents\/([^/]+)\//.exec(req.url ?? "")?.[1] },
+      px.options.agents
     );
-    const agentCallIndex = invocation.nextAgentCallIndex(agent);
-    const ctx = {
-      instanceId: invocation.instanceId,
-      variant: invocation.variant,
-      agent,
-      agentCallIndex,
-      ...invocation.objective ? { objective: invocation.objective } : {}
-    };
-    let hit = false;
-    if (injector) {
-      try {
-        hit = injector.decide(ctx);
-      } catch (err) {
-        log.warn(`proxy: injection decision failed for ${agent} call ${agentCallIndex}: ${err.message}`);
-      }
-    }
-    const rewritten = await rewriteRequest(body, endpoint, injector, ctx, log);
-    const modelBody = rewritten?.body ?? body;
-    const upstreamBody = source === "model" && options.model && requested !== options.model ? { ...modelBody, model: options.model } : modelBody;
-    const bytes = upstreamBody === body && !responses ? raw : Buffer.from(JSON.stringify(upstreamBody));
-    const base2 = {
+    const call = {
       id: randomUUID(),
       agent,
       agentSource: source,
-      ...signals2 ? { agentSignals: signals2 } : {},
-      endpoint,
-      agentCallIndex,
+      endpoint: "unsupported",
+      route: where,
+      agentCallIndex: NO_AGENT_CALL_INDEX,
       startedAt,
       durationMs: 0,
-      stream: body.stream === true,
-      status: 0,
+      stream: false,
+      status: 404,
       request: {},
-      ...rewritten ? { rewrite: rewritten.record } : {}
+      error: message
     };
-    const headers = { "content-type": "application/json", accept: String(req.headers.accept ?? "application/json"), [AGENT_HEADER]: agent };
-    const echoed = endpoint === "responses" && rewritten && rewritten.body !== body ? { instructions: body.instructions ?? null } : void 0;
-    const outcome = await forward(
-      invocation,
-      base2,
-      t0,
-      res,
-      { method: "POST", path: route.upstreamPath, headers, body: bytes },
-      { body, wire: wireFor(endpoint), hit, ctx, ...echoed ? { echoed } : {} }
-    );
-    if (responses?.ok && outcome.status >= 200 && outcome.status < 300)
-      rememberResponse(invocation, responses, outcome.assembled, outcome.corruption !== void 0);
+    invocation.finish(invocation.begin(call), call);
   }
-  async function forward(invocation, base2, t0, res, upstreamRequest, generation) {
-    const pending = upstream.request(upstreamRequest);
-    if (generation) base2.request = summarizeRequest(generation.body, generation.wire.endpoint);
-    const bounded = boundProxyCall(base2);
-    const slot = invocation.begin(bounded);
-    let outcome;
-    try {
-      const up = await pending;
-      outcome = (generation?.hit || generation?.echoed) && injector ? await corruptThrough(
-        up,
-        res,
-        generation.wire,
-        generation.body,
-        injector,
-        generation.ctx,
-        log,
-        generation.hit,
-        generation.echoed
-      ) : await streamThrough(up, res, generation?.wire);
-    } catch (err) {
-      const message = err instanceof UpstreamError ? `saboteur proxy: ${err.message}` : `saboteur proxy: forwarding failed: ${err.message}`;
-      log.warn(message);
-      sendError(res, 502, "upstream_unreachable", message, "upstream_unreachable");
-      outcome = { status: 502, error: message };
-    }
-    const call = { ...bounded, durationMs: performance2.now() - t0, status: outcome.status };
-    const response = generation ? responseOf(outcome.assembled, outcome.status) : void 0;
-    if (response) call.response = response;
-    if (outcome.error) call.error = outcome.error;
-    if (outcome.corruption) call.corruption = outcome.corruption;
-    if (outcome.hit) call.hit = outcome.hit;
-    invocation.finish(slot, boundProxyCall(call));
-    return outcome;
+  if (!px.warnedRoutes.has(where) && px.warnedRoutes.size < 100) {
+    px.warnedRoutes.add(where);
+    px.options.log.warn(`proxy: ${message}`);
   }
+  sendError(res, 404, "not_found", message);
+}
+async function handleRequest(px, req, res) {
+  const t0 = performance2.now();
+  const startedAt = (/* @__PURE__ */ new Date()).toISOString();
+  const route = parseRoute(req.method ?? "GET", req.url ?? "/");
+  if (!route) return unsupported(px, req, res, startedAt);
+  const invocation = px.options.registry.get(clientKey(req.headers));
+  if (!invocation) {
+    req.resume();
+    px.options.log.warn(`proxy: refused ${req.method} ${req.url}: not a live invocation key`);
+    return sendError(res, 401, "invalid_api_key", UNKNOWN_KEY_MESSAGE, "invalid_api_key");
+  }
+  const ex = { req, res, t0, startedAt, invocation, route, header: headerValue(req, AGENT_HEADER) };
+  if (route.endpoint === "models") return listModels2(px, ex);
+  return handleGeneration(px, ex, route.endpoint);
+}
+async function listModels2(px, ex) {
+  ex.req.resume();
+  const { agent, source } = namedAgent(px, ex);
+  const base2 = {
+    id: randomUUID(),
+    agent,
+    agentSource: source,
+    endpoint: "models",
+    agentCallIndex: NO_AGENT_CALL_INDEX,
+    startedAt: ex.startedAt,
+    durationMs: 0,
+    stream: false,
+    status: 0,
+    request: {}
+  };
+  await forward(px, ex, base2, {
+    method: "GET",
+    path: ex.route.upstreamPath,
+    headers: { accept: "application/json", [AGENT_HEADER]: agent }
+  });
+}
+function recordRefusal(ex, endpoint, who, status, message, request2 = {}) {
+  const call = boundProxyCall({
+    id: randomUUID(),
+    agent: who.agent,
+    agentSource: who.source,
+    endpoint,
+    agentCallIndex: NO_AGENT_CALL_INDEX,
+    startedAt: ex.startedAt,
+    durationMs: performance2.now() - ex.t0,
+    stream: false,
+    status,
+    request: request2,
+    error: message
+  });
+  ex.invocation.finish(ex.invocation.begin(call), call);
+}
+function refuse(ex, endpoint, who, message, request2 = {}, status = 400) {
+  recordRefusal(ex, endpoint, who, status, message, request2);
+  sendError(ex.res, status, "invalid_request_error", `saboteur proxy: ${message}`, status === 413 ? "request_too_large" : null);
+}
+function refuseTooLarge(px, ex, endpoint, read) {
+  const message = `saboteur proxy: ${tooLargeMessage("the call was refused", read.limit)}`;
+  const who = namedAgent(px, ex);
+  recordRefusal(ex, endpoint, who, 413, message);
+  px.options.log.warn(`proxy: ${message} (${who.agent} of ${ex.invocation.instanceId})`);
+  for (const [name, value2] of Object.entries(refusalHeaders(read))) ex.res.setHeader(name, value2);
+  sendError(ex.res, 413, "invalid_request_error", message, "request_too_large");
+}
+function parseRequestBody(raw) {
+  let body;
+  try {
+    body = JSON.parse(raw.toString("utf8"));
+    if (!body || typeof body !== "object" || Array.isArray(body)) throw new Error("not a JSON object");
+  } catch (err) {
+    return `the request body is not a JSON object: ${err.message}`;
+  }
+  if (nestsDeeperThan(body, MAX_BODY_DEPTH)) return `the request body is nested deeper than ${MAX_BODY_DEPTH} levels`;
+  return body;
+}
+async function handleGeneration(px, ex, endpoint) {
+  const maxBytes = px.options.maxBodyBytes ?? DEFAULT_BODY_LIMIT;
+  const read = await readBodyWithin(ex.req, maxBytes);
+  if (!read.ok) return refuseTooLarge(px, ex, endpoint, read);
+  const raw = read.body;
+  const parsed2 = parseRequestBody(raw);
+  if (typeof parsed2 === "string") return refuse(ex, endpoint, namedAgent(px, ex), parsed2);
+  const requested = typeof parsed2.model === "string" ? parsed2.model : void 0;
+  let responses;
+  if (endpoint === "responses") {
+    responses = prepareResponses(parsed2, ex.invocation, { requestBytes: raw.length, maxBytes });
+    if (!responses.ok)
+      return refuse(
+        ex,
+        endpoint,
+        namedAgent(px, ex, requested),
+        responses.message,
+        requested ? { model: requested } : {},
+        responses.status
+      );
+  }
+  const body = responses?.ok ? responses.body : parsed2;
+  const outcome = await generate(px, ex, endpoint, { raw, body, requested, expanded: responses !== void 0 });
+  if (responses?.ok && outcome.status >= 200 && outcome.status < 300)
+    rememberResponse(ex.invocation, responses, outcome.assembled, outcome.corruption !== void 0);
+}
+function decideHit(px, ctx) {
+  const { injector, log } = px.options;
+  if (!injector) return false;
+  try {
+    return injector.decide(ctx);
+  } catch (err) {
+    log.warn(`proxy: injection decision failed for ${ctx.agent} call ${ctx.agentCallIndex}: ${err.message}`);
+    return false;
+  }
+}
+async function generate(px, ex, endpoint, request2) {
+  const { invocation, route } = ex;
+  const { body, requested } = request2;
+  const { agent, source, signals: signals2 } = identifyAgent(
+    { header: ex.header, pathAgent: route.pathAgent, system: () => systemTextOf(body, endpoint), model: requested },
+    px.options.agents
+  );
+  const agentCallIndex = invocation.nextAgentCallIndex(agent);
+  const ctx = {
+    instanceId: invocation.instanceId,
+    variant: invocation.variant,
+    agent,
+    agentCallIndex,
+    ...invocation.objective ? { objective: invocation.objective } : {}
+  };
+  const hit = decideHit(px, ctx);
+  const rewritten = await rewriteRequest(body, endpoint, px.options.injector, ctx, px.options.log);
+  const modelBody = rewritten?.body ?? body;
+  const served = px.options.model;
+  const upstreamBody = source === "model" && served && requested !== served ? { ...modelBody, model: served } : modelBody;
+  const bytes = upstreamBody === body && !request2.expanded ? request2.raw : Buffer.from(JSON.stringify(upstreamBody));
+  const base2 = {
+    id: randomUUID(),
+    agent,
+    agentSource: source,
+    ...signals2 ? { agentSignals: signals2 } : {},
+    endpoint,
+    agentCallIndex,
+    startedAt: ex.startedAt,
+    durationMs: 0,
+    stream: body.stream === true,
+    status: 0,
+    request: {},
+    ...rewritten ? { rewrite: rewritten.record } : {}
+  };
+  const headers = {
+    "content-type": "application/json",
+    accept: String(ex.req.headers.accept ?? "application/json"),
+    [AGENT_HEADER]: agent
+  };
+  const echoed = endpoint === "responses" && rewritten && rewritten.body !== body ? { instructions: body.instructions ?? null } : void 0;
+  return forward(
+    px,
+    ex,
+    base2,
+    { method: "POST", path: route.upstreamPath, headers, body: bytes },
+    { body, wire: wireFor(endpoint), hit, ctx, ...echoed ? { echoed } : {} }
+  );
+}
+async function forward(px, ex, base2, upstreamRequest, generation) {
+  const { injector, log } = px.options;
+  const { invocation, res } = ex;
+  const pending = px.upstream.request(upstreamRequest);
+  if (generation) base2.request = summarizeRequest(generation.body, generation.wire.endpoint);
+  const bounded = boundProxyCall(base2);
+  const slot = invocation.begin(bounded);
+  let outcome;
+  try {
+    const up = await pending;
+    outcome = (generation?.hit || generation?.echoed) && injector ? await corruptThrough(up, res, generation.wire, generation.body, injector, generation.ctx, log, generation.hit, generation.echoed) : await streamThrough(up, res, generation?.wire);
+  } catch (err) {
+    const message = err instanceof UpstreamError ? `saboteur proxy: ${err.message}` : `saboteur proxy: forwarding failed: ${err.message}`;
+    log.warn(message);
+    sendError(res, 502, "upstream_unreachable", message, "upstream_unreachable");
+    outcome = { status: 502, error: message };
+  }
+  const call = { ...bounded, durationMs: performance2.now() - ex.t0, status: outcome.status };
+  const response = generation ? responseOf(outcome.assembled, outcome.status) : void 0;
+  if (response) call.response = response;
+  if (outcome.error) call.error = outcome.error;
+  if (outcome.corruption) call.corruption = outcome.corruption;
+  if (outcome.hit) call.hit = outcome.hit;
+  invocation.finish(slot, boundProxyCall(call));
+  return outcome;
+}
+async function startProxy(options) {
+  const { log } = options;
+  const px = { options, upstream: createUpstream(options.upstream), warnedRoutes: /* @__PURE__ */ new Set() };
   const server = http6.createServer((req, res) => {
-    handle(req, res).catch((err) => {
+    handleRequest(px, req, res).catch((err) => {
       log.warn(`proxy: ${req.method} ${req.url} failed: ${err.message}`);
       sendError(res, 500, "server_error", `saboteur proxy error: ${err.message}`);
     });
   });
   server.keepAliveTimeout = 3e4;
   const port = await listenLocal(server);
-  log.info(`proxy on http://127.0.0.1:${port}/v1 -> ${upstream.baseUrl}`);
+  log.info(`proxy on http://127.0.0.1:${port}/v1 -> ${px.upstream.baseUrl}`);
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     close: async () => {
       await closeServer(server);
-      upstream.close();
+      px.upstream.close();
     }
   };
 }
@@ -58788,7 +58882,7 @@ import { createServer } from "node:net";
 import { tmpdir as tmpdir3 } from "node:os";
 import path19 from "node:path";
 
-// node_modules/is-plain-obj/index.js
+// ../../main/node_modules/is-plain-obj/index.js
 function isPlainObject2(value2) {
   if (typeof value2 !== "object" || value2 === null) {
     return false;
@@ -58797,7 +58891,7 @@ function isPlainObject2(value2) {
   return (prototype === null || prototype === Object.prototype || Object.getPrototypeOf(prototype) === null) && !(Symbol.toStringTag in value2) && !(Symbol.iterator in value2);
 }
 
-// node_modules/execa/lib/arguments/file-url.js
+// ../../main/node_modules/execa/lib/arguments/file-url.js
 import { fileURLToPath as fileURLToPath3 } from "node:url";
 var safeNormalizeFileUrl = (file2, name) => {
   const fileString = normalizeFileUrl(normalizeDenoExecPath(file2));
@@ -58810,7 +58904,7 @@ var normalizeDenoExecPath = (file2) => isDenoExecPath(file2) ? file2.toString() 
 var isDenoExecPath = (file2) => typeof file2 !== "string" && file2 && Object.getPrototypeOf(file2) === String.prototype;
 var normalizeFileUrl = (file2) => file2 instanceof URL ? fileURLToPath3(file2) : file2;
 
-// node_modules/execa/lib/methods/parameters.js
+// ../../main/node_modules/execa/lib/methods/parameters.js
 var normalizeParameters = (rawFile, rawArguments = [], rawOptions = {}) => {
   const filePath = safeNormalizeFileUrl(rawFile, "First argument");
   const [commandArguments, options] = isPlainObject2(rawArguments) ? [[], rawArguments] : [rawArguments, rawOptions];
@@ -58831,10 +58925,10 @@ var normalizeParameters = (rawFile, rawArguments = [], rawOptions = {}) => {
   return [filePath, normalizedArguments, options];
 };
 
-// node_modules/execa/lib/methods/template.js
+// ../../main/node_modules/execa/lib/methods/template.js
 import { ChildProcess } from "node:child_process";
 
-// node_modules/execa/lib/utils/uint-array.js
+// ../../main/node_modules/execa/lib/utils/uint-array.js
 import { StringDecoder } from "node:string_decoder";
 var { toString: objectToString } = Object.prototype;
 var isArrayBuffer = (value2) => objectToString.call(value2) === "[object ArrayBuffer]";
@@ -58881,7 +58975,7 @@ var getJoinLength = (uint8Arrays) => {
   return joinLength;
 };
 
-// node_modules/execa/lib/methods/template.js
+// ../../main/node_modules/execa/lib/methods/template.js
 var isTemplateString = (templates) => Array.isArray(templates) && Array.isArray(templates.raw);
 var parseTemplates = (templates, expressions) => {
   let tokens = [];
@@ -58981,20 +59075,20 @@ var getSubprocessResult = ({ stdout }) => {
   throw new TypeError(`Unexpected "${typeof stdout}" stdout in template expression`);
 };
 
-// node_modules/execa/lib/methods/main-sync.js
+// ../../main/node_modules/execa/lib/methods/main-sync.js
 import { spawnSync as spawnSync2 } from "node:child_process";
 
-// node_modules/execa/lib/arguments/specific.js
+// ../../main/node_modules/execa/lib/arguments/specific.js
 import { debuglog } from "node:util";
 
-// node_modules/execa/lib/utils/standard-stream.js
+// ../../main/node_modules/execa/lib/utils/standard-stream.js
 import process2 from "node:process";
 var isStandardStream = (stream) => STANDARD_STREAMS.includes(stream);
 var STANDARD_STREAMS = [process2.stdin, process2.stdout, process2.stderr];
 var STANDARD_STREAMS_ALIASES = ["stdin", "stdout", "stderr"];
 var getStreamName = (fdNumber) => STANDARD_STREAMS_ALIASES[fdNumber] ?? `stdio[${fdNumber}]`;
 
-// node_modules/execa/lib/arguments/specific.js
+// ../../main/node_modules/execa/lib/arguments/specific.js
 var normalizeFdSpecificOptions = (options) => {
   const optionsCopy = { ...options };
   for (const optionName of FD_SPECIFIC_OPTIONS) {
@@ -59064,7 +59158,7 @@ var DEFAULT_OPTIONS = {
 var FD_SPECIFIC_OPTIONS = ["lines", "buffer", "maxBuffer", "verbose", "stripFinalNewline"];
 var getFdSpecificValue = (optionArray, fdNumber) => fdNumber === "ipc" ? optionArray.at(-1) : optionArray[fdNumber];
 
-// node_modules/execa/lib/verbose/values.js
+// ../../main/node_modules/execa/lib/verbose/values.js
 var isVerbose = ({ verbose }, fdNumber) => getFdVerbose(verbose, fdNumber) !== "none";
 var isFullVerbose = ({ verbose }, fdNumber) => !["none", "short"].includes(getFdVerbose(verbose, fdNumber));
 var getVerboseFunction = ({ verbose }, fdNumber) => {
@@ -59076,10 +59170,10 @@ var getFdGenericVerbose = (verbose) => verbose.find((fdVerbose) => isVerboseFunc
 var isVerboseFunction = (fdVerbose) => typeof fdVerbose === "function";
 var VERBOSE_VALUES = ["none", "short", "full"];
 
-// node_modules/execa/lib/verbose/log.js
+// ../../main/node_modules/execa/lib/verbose/log.js
 import { inspect } from "node:util";
 
-// node_modules/execa/lib/arguments/escape.js
+// ../../main/node_modules/execa/lib/arguments/escape.js
 import { platform } from "node:process";
 import { stripVTControlCharacters } from "node:util";
 var joinCommand = (filePath, rawArguments) => {
@@ -59124,7 +59218,7 @@ var quoteString = (escapedArgument) => {
 };
 var NO_ESCAPE_REGEXP = /^[\w./-]+$/;
 
-// node_modules/is-unicode-supported/index.js
+// ../../main/node_modules/is-unicode-supported/index.js
 import process3 from "node:process";
 function isUnicodeSupported() {
   const { env } = process3;
@@ -59135,7 +59229,7 @@ function isUnicodeSupported() {
   return Boolean(env.WT_SESSION) || Boolean(env.TERMINUS_SUBLIME) || env.ConEmuTask === "{cmd::Cmder}" || TERM_PROGRAM === "Terminus-Sublime" || TERM_PROGRAM === "vscode" || TERM === "xterm-256color" || TERM === "alacritty" || TERM === "rxvt-unicode" || TERM === "rxvt-unicode-256color" || env.TERMINAL_EMULATOR === "JetBrains-JediTerm";
 }
 
-// node_modules/figures/index.js
+// ../../main/node_modules/figures/index.js
 var common = {
   circleQuestionMark: "(?)",
   questionMarkPrefix: "(?)",
@@ -59411,7 +59505,7 @@ var figures = shouldUseMain ? mainSymbols : fallbackSymbols;
 var figures_default = figures;
 var replacements = Object.entries(specialMainSymbols);
 
-// node_modules/yoctocolors/base.js
+// ../../main/node_modules/yoctocolors/base.js
 import tty from "node:tty";
 var hasColors = tty?.WriteStream?.prototype?.hasColors?.() ?? false;
 var format = (open8, close) => {
@@ -59501,7 +59595,7 @@ var underlineMagentaBright = format("58;5;13", 59);
 var underlineCyanBright = format("58;5;14", 59);
 var underlineWhiteBright = format("58;5;15", 59);
 
-// node_modules/execa/lib/verbose/default.js
+// ../../main/node_modules/execa/lib/verbose/default.js
 var defaultVerboseFunction = ({
   type,
   message,
@@ -59540,7 +59634,7 @@ var COLORS = {
   duration: () => gray
 };
 
-// node_modules/execa/lib/verbose/custom.js
+// ../../main/node_modules/execa/lib/verbose/custom.js
 var applyVerboseOnLines = (printedLines, verboseInfo, fdNumber) => {
   const verboseFunction = getVerboseFunction(verboseInfo, fdNumber);
   return printedLines.map(({ verboseLine, verboseObject }) => applyVerboseFunction(verboseLine, verboseObject, verboseFunction)).filter((printedLine) => printedLine !== void 0).map((printedLine) => appendNewline(printedLine)).join("");
@@ -59557,7 +59651,7 @@ var applyVerboseFunction = (verboseLine, verboseObject, verboseFunction) => {
 var appendNewline = (printedLine) => printedLine.endsWith("\n") ? printedLine : `${printedLine}
 `;
 
-// node_modules/execa/lib/verbose/log.js
+// ../../main/node_modules/execa/lib/verbose/log.js
 var verboseLog = ({ type, verboseMessage, fdNumber, verboseInfo, result }) => {
   const verboseObject = getVerboseObject({ type, result, verboseInfo });
   const printedLines = getPrintedLines(verboseMessage, verboseObject);
@@ -59591,7 +59685,7 @@ var serializeVerboseMessage = (message) => {
 };
 var TAB_SIZE = 2;
 
-// node_modules/execa/lib/verbose/start.js
+// ../../main/node_modules/execa/lib/verbose/start.js
 var logCommand = (escapedCommand, verboseInfo) => {
   if (!isVerbose(verboseInfo)) {
     return;
@@ -59603,7 +59697,7 @@ var logCommand = (escapedCommand, verboseInfo) => {
   });
 };
 
-// node_modules/execa/lib/verbose/info.js
+// ../../main/node_modules/execa/lib/verbose/info.js
 var getVerboseInfo = (verbose, escapedCommand, rawOptions) => {
   validateVerbose(verbose);
   const commandId = getCommandId(verbose);
@@ -59631,12 +59725,12 @@ var validateVerbose = (verbose) => {
   }
 };
 
-// node_modules/execa/lib/return/duration.js
+// ../../main/node_modules/execa/lib/return/duration.js
 import { hrtime } from "node:process";
 var getStartTime = () => hrtime.bigint();
 var getDurationMs = (startTime) => Number(hrtime.bigint() - startTime) / 1e6;
 
-// node_modules/execa/lib/arguments/command.js
+// ../../main/node_modules/execa/lib/arguments/command.js
 var handleCommand = (filePath, rawArguments, rawOptions) => {
   const startTime = getStartTime();
   const { command, escapedCommand } = joinCommand(filePath, rawArguments);
@@ -59651,16 +59745,16 @@ var handleCommand = (filePath, rawArguments, rawOptions) => {
   };
 };
 
-// node_modules/execa/lib/arguments/options.js
+// ../../main/node_modules/execa/lib/arguments/options.js
 var import_cross_spawn = __toESM(require_cross_spawn(), 1);
 import path18 from "node:path";
 import process6 from "node:process";
 
-// node_modules/npm-run-path/index.js
+// ../../main/node_modules/npm-run-path/index.js
 import process4 from "node:process";
 import path15 from "node:path";
 
-// node_modules/npm-run-path/node_modules/path-key/index.js
+// ../../main/node_modules/npm-run-path/node_modules/path-key/index.js
 function pathKey(options = {}) {
   const {
     env = process.env,
@@ -59672,7 +59766,7 @@ function pathKey(options = {}) {
   return Object.keys(env).reverse().find((key2) => key2.toUpperCase() === "PATH") || "Path";
 }
 
-// node_modules/unicorn-magic/node.js
+// ../../main/node_modules/unicorn-magic/node.js
 import { promisify } from "node:util";
 import { execFile as execFileCallback, execFileSync as execFileSyncOriginal } from "node:child_process";
 import path14 from "node:path";
@@ -59696,7 +59790,7 @@ function traversePathUp(startPath) {
 }
 var TEN_MEGABYTES_IN_BYTES = 10 * 1024 * 1024;
 
-// node_modules/npm-run-path/index.js
+// ../../main/node_modules/npm-run-path/index.js
 var npmRunPath = ({
   cwd = process4.cwd(),
   path: pathOption = process4.env[pathKey()],
@@ -59737,10 +59831,10 @@ var npmRunPathEnv = ({ env = process4.env, ...options } = {}) => {
   return env;
 };
 
-// node_modules/execa/lib/terminate/kill.js
+// ../../main/node_modules/execa/lib/terminate/kill.js
 import { setTimeout as setTimeout2 } from "node:timers/promises";
 
-// node_modules/execa/lib/return/final-error.js
+// ../../main/node_modules/execa/lib/return/final-error.js
 var getFinalError = (originalError, message, isSync) => {
   const ErrorClass = isSync ? ExecaSyncError : ExecaError;
   const options = originalError instanceof DiscardedError ? {} : { cause: originalError };
@@ -59772,13 +59866,13 @@ var ExecaSyncError = class extends Error {
 };
 setErrorName(ExecaSyncError, ExecaSyncError.name);
 
-// node_modules/execa/lib/terminate/signal.js
+// ../../main/node_modules/execa/lib/terminate/signal.js
 import { constants as constants3 } from "node:os";
 
-// node_modules/human-signals/build/src/main.js
+// ../../main/node_modules/human-signals/build/src/main.js
 import { constants as constants2 } from "node:os";
 
-// node_modules/human-signals/build/src/realtime.js
+// ../../main/node_modules/human-signals/build/src/realtime.js
 var getRealtimeSignals = () => {
   const length = SIGRTMAX - SIGRTMIN + 1;
   return Array.from({ length }, getRealtimeSignal);
@@ -59793,10 +59887,10 @@ var getRealtimeSignal = (value2, index) => ({
 var SIGRTMIN = 34;
 var SIGRTMAX = 64;
 
-// node_modules/human-signals/build/src/signals.js
+// ../../main/node_modules/human-signals/build/src/signals.js
 import { constants } from "node:os";
 
-// node_modules/human-signals/build/src/core.js
+// ../../main/node_modules/human-signals/build/src/core.js
 var SIGNALS2 = [
   {
     name: "SIGHUP",
@@ -60069,7 +60163,7 @@ var SIGNALS2 = [
   }
 ];
 
-// node_modules/human-signals/build/src/signals.js
+// ../../main/node_modules/human-signals/build/src/signals.js
 var getSignals = () => {
   const realtimeSignals = getRealtimeSignals();
   const signals2 = [...SIGNALS2, ...realtimeSignals].map(normalizeSignal);
@@ -60091,7 +60185,7 @@ var normalizeSignal = ({
   return { name, number: number5, description, supported, action, forced, standard };
 };
 
-// node_modules/human-signals/build/src/main.js
+// ../../main/node_modules/human-signals/build/src/main.js
 var getSignalsByName = () => {
   const signals2 = getSignals();
   return Object.fromEntries(signals2.map(getSignalByName));
@@ -60142,7 +60236,7 @@ var findSignalByNumber = (number5, signals2) => {
 };
 var signalsByNumber = getSignalsByNumber();
 
-// node_modules/execa/lib/terminate/signal.js
+// ../../main/node_modules/execa/lib/terminate/signal.js
 var normalizeKillSignal = (killSignal) => {
   const optionName = "option `killSignal`";
   if (killSignal === 0) {
@@ -60186,7 +60280,7 @@ var getAvailableSignalNames = () => Object.keys(constants3.signals).sort().map((
 var getAvailableSignalIntegers = () => [...new Set(Object.values(constants3.signals).sort((signalInteger, signalIntegerTwo) => signalInteger - signalIntegerTwo))].join(", ");
 var getSignalDescription = (signal) => signalsByName[signal].description;
 
-// node_modules/execa/lib/terminate/kill.js
+// ../../main/node_modules/execa/lib/terminate/kill.js
 var normalizeForceKillAfterDelay = (forceKillAfterDelay) => {
   if (forceKillAfterDelay === false) {
     return forceKillAfterDelay;
@@ -60253,7 +60347,7 @@ var killOnTimeout = async ({ kill, forceKillAfterDelay, context, controllerSigna
   }
 };
 
-// node_modules/execa/lib/utils/abort-signal.js
+// ../../main/node_modules/execa/lib/utils/abort-signal.js
 import { once } from "node:events";
 var onAbortedSignal = async (mainSignal, stopSignal) => {
   if (!mainSignal.aborted) {
@@ -60261,7 +60355,7 @@ var onAbortedSignal = async (mainSignal, stopSignal) => {
   }
 };
 
-// node_modules/execa/lib/terminate/cancel.js
+// ../../main/node_modules/execa/lib/terminate/cancel.js
 var validateCancelSignal = ({ cancelSignal }) => {
   if (cancelSignal !== void 0 && Object.prototype.toString.call(cancelSignal) !== "[object AbortSignal]") {
     throw new Error(`The \`cancelSignal\` option must be an AbortSignal: ${String(cancelSignal)}`);
@@ -60275,13 +60369,13 @@ var terminateOnCancel = async (subprocess, cancelSignal, context, { signal }) =>
   throw cancelSignal.reason;
 };
 
-// node_modules/execa/lib/ipc/graceful.js
+// ../../main/node_modules/execa/lib/ipc/graceful.js
 import { scheduler as scheduler2 } from "node:timers/promises";
 
-// node_modules/execa/lib/ipc/send.js
+// ../../main/node_modules/execa/lib/ipc/send.js
 import { promisify as promisify2 } from "node:util";
 
-// node_modules/execa/lib/ipc/validation.js
+// ../../main/node_modules/execa/lib/ipc/validation.js
 var validateIpcMethod = ({ methodName, isSubprocess, ipc, isConnected: isConnected2 }) => {
   validateIpcOption(methodName, isSubprocess, ipc);
   validateConnection(methodName, isSubprocess, isConnected2);
@@ -60353,7 +60447,7 @@ var disconnect = (anyProcess) => {
   }
 };
 
-// node_modules/execa/lib/utils/deferred.js
+// ../../main/node_modules/execa/lib/utils/deferred.js
 var createDeferred = () => {
   const methods = {};
   const promise2 = new Promise((resolve4, reject) => {
@@ -60362,7 +60456,7 @@ var createDeferred = () => {
   return Object.assign(promise2, methods);
 };
 
-// node_modules/execa/lib/arguments/fd-options.js
+// ../../main/node_modules/execa/lib/arguments/fd-options.js
 var getToStream = (destination, to = "stdin") => {
   const isWritable = true;
   const { options, fileDescriptors } = SUBPROCESS_OPTIONS.get(destination);
@@ -60442,10 +60536,10 @@ var serializeOptionValue = (value2) => {
   return typeof value2 === "number" ? `${value2}` : "Stream";
 };
 
-// node_modules/execa/lib/ipc/strict.js
+// ../../main/node_modules/execa/lib/ipc/strict.js
 import { once as once3 } from "node:events";
 
-// node_modules/execa/lib/utils/max-listeners.js
+// ../../main/node_modules/execa/lib/utils/max-listeners.js
 import { addAbortListener } from "node:events";
 var incrementMaxListeners = (eventEmitter, maxListenersIncrement, signal) => {
   const maxListeners = eventEmitter.getMaxListeners();
@@ -60458,14 +60552,14 @@ var incrementMaxListeners = (eventEmitter, maxListenersIncrement, signal) => {
   });
 };
 
-// node_modules/execa/lib/ipc/forward.js
+// ../../main/node_modules/execa/lib/ipc/forward.js
 import { EventEmitter } from "node:events";
 
-// node_modules/execa/lib/ipc/incoming.js
+// ../../main/node_modules/execa/lib/ipc/incoming.js
 import { once as once2 } from "node:events";
 import { scheduler } from "node:timers/promises";
 
-// node_modules/execa/lib/ipc/reference.js
+// ../../main/node_modules/execa/lib/ipc/reference.js
 var addReference = (channel, reference) => {
   if (reference) {
     addReferenceCount(channel);
@@ -60495,7 +60589,7 @@ var redoAddedReferences = (channel, isSubprocess) => {
   }
 };
 
-// node_modules/execa/lib/ipc/incoming.js
+// ../../main/node_modules/execa/lib/ipc/incoming.js
 var onMessage = async ({ anyProcess, channel, isSubprocess, ipcEmitter }, wrappedMessage) => {
   if (handleStrictResponse(wrappedMessage) || handleAbort(wrappedMessage)) {
     return;
@@ -60536,7 +60630,7 @@ var onDisconnect = async ({ anyProcess, channel, isSubprocess, ipcEmitter, bound
 };
 var INCOMING_MESSAGES = /* @__PURE__ */ new WeakMap();
 
-// node_modules/execa/lib/ipc/forward.js
+// ../../main/node_modules/execa/lib/ipc/forward.js
 var getIpcEmitter = (anyProcess, channel, isSubprocess) => {
   if (IPC_EMITTERS.has(anyProcess)) {
     return IPC_EMITTERS.get(anyProcess);
@@ -60575,7 +60669,7 @@ var isConnected = (anyProcess) => {
   return ipcEmitter === void 0 ? anyProcess.channel !== null : ipcEmitter.connected;
 };
 
-// node_modules/execa/lib/ipc/strict.js
+// ../../main/node_modules/execa/lib/ipc/strict.js
 var handleSendStrict = ({ anyProcess, channel, isSubprocess, message, strict }) => {
   if (!strict) {
     return message;
@@ -60607,7 +60701,7 @@ var handleStrictRequest = async ({ wrappedMessage, anyProcess, channel, isSubpro
   const { id, message } = wrappedMessage;
   const response = { id, type: RESPONSE_TYPE, message: hasMessageListeners(anyProcess, ipcEmitter) };
   try {
-    await sendMessage({
+    await sendMessage2({
       anyProcess,
       channel,
       isSubprocess,
@@ -60658,7 +60752,7 @@ var throwOnDisconnect = async (anyProcess, isSubprocess, { signal }) => {
 var REQUEST_TYPE = "execa:ipc:request";
 var RESPONSE_TYPE = "execa:ipc:response";
 
-// node_modules/execa/lib/ipc/outgoing.js
+// ../../main/node_modules/execa/lib/ipc/outgoing.js
 var startSendMessage = (anyProcess, wrappedMessage, strict) => {
   if (!OUTGOING_MESSAGES.has(anyProcess)) {
     OUTGOING_MESSAGES.set(anyProcess, /* @__PURE__ */ new Set());
@@ -60685,8 +60779,8 @@ var OUTGOING_MESSAGES = /* @__PURE__ */ new WeakMap();
 var hasMessageListeners = (anyProcess, ipcEmitter) => ipcEmitter.listenerCount("message") > getMinListenerCount(anyProcess);
 var getMinListenerCount = (anyProcess) => SUBPROCESS_OPTIONS.has(anyProcess) && !getFdSpecificValue(SUBPROCESS_OPTIONS.get(anyProcess).options.buffer, "ipc") ? 1 : 0;
 
-// node_modules/execa/lib/ipc/send.js
-var sendMessage = ({ anyProcess, channel, isSubprocess, ipc }, message, { strict = false } = {}) => {
+// ../../main/node_modules/execa/lib/ipc/send.js
+var sendMessage2 = ({ anyProcess, channel, isSubprocess, ipc }, message, { strict = false } = {}) => {
   const methodName = "sendMessage";
   validateIpcMethod({
     methodName,
@@ -60755,7 +60849,7 @@ var getSendMethod = (anyProcess) => {
 };
 var PROCESS_SEND_METHODS = /* @__PURE__ */ new WeakMap();
 
-// node_modules/execa/lib/ipc/graceful.js
+// ../../main/node_modules/execa/lib/ipc/graceful.js
 var sendAbort = (subprocess, message) => {
   const methodName = "cancelSignal";
   validateConnection(methodName, false, subprocess.connected);
@@ -60806,7 +60900,7 @@ var abortOnDisconnect = () => {
 };
 var cancelController = new AbortController();
 
-// node_modules/execa/lib/terminate/graceful.js
+// ../../main/node_modules/execa/lib/terminate/graceful.js
 var validateGracefulCancel = ({ gracefulCancel, cancelSignal, ipc, serialization }) => {
   if (!gracefulCancel) {
     return;
@@ -60862,7 +60956,7 @@ var getReason = ({ reason }) => {
   return error62;
 };
 
-// node_modules/execa/lib/terminate/timeout.js
+// ../../main/node_modules/execa/lib/terminate/timeout.js
 import { setTimeout as setTimeout3 } from "node:timers/promises";
 var validateTimeout = ({ timeout }) => {
   if (timeout !== void 0 && (!Number.isFinite(timeout) || timeout < 0)) {
@@ -60877,7 +60971,7 @@ var killAfterTimeout = async (subprocess, timeout, context, { signal }) => {
   throw new DiscardedError();
 };
 
-// node_modules/execa/lib/methods/node.js
+// ../../main/node_modules/execa/lib/methods/node.js
 import { execPath, execArgv } from "node:process";
 import path16 from "node:path";
 var mapNode = ({ options }) => {
@@ -60918,7 +61012,7 @@ var handleNodeOption = (file2, commandArguments, {
   ];
 };
 
-// node_modules/execa/lib/ipc/ipc-input.js
+// ../../main/node_modules/execa/lib/ipc/ipc-input.js
 import { serialize } from "node:v8";
 var validateIpcInputOption = ({ ipcInput, ipc, serialization }) => {
   if (ipcInput === void 0) {
@@ -60954,7 +61048,7 @@ var sendIpcInput = async (subprocess, ipcInput) => {
   await subprocess.sendMessage(ipcInput);
 };
 
-// node_modules/execa/lib/arguments/encoding-option.js
+// ../../main/node_modules/execa/lib/arguments/encoding-option.js
 var validateEncoding = ({ encoding }) => {
   if (ENCODINGS.has(encoding)) {
     return;
@@ -60996,7 +61090,7 @@ var ENCODING_ALIASES = {
 };
 var serializeEncoding = (encoding) => typeof encoding === "string" ? `"${encoding}"` : String(encoding);
 
-// node_modules/execa/lib/arguments/cwd.js
+// ../../main/node_modules/execa/lib/arguments/cwd.js
 import { statSync as statSync5 } from "node:fs";
 import path17 from "node:path";
 import process5 from "node:process";
@@ -61032,7 +61126,7 @@ ${originalMessage}`;
   return originalMessage;
 };
 
-// node_modules/execa/lib/arguments/options.js
+// ../../main/node_modules/execa/lib/arguments/options.js
 var normalizeOptions = (filePath, rawArguments, rawOptions) => {
   rawOptions.cwd = normalizeCwd(rawOptions.cwd);
   const [processedFile, processedArguments, processedOptions] = handleNodeOption(filePath, rawArguments, rawOptions);
@@ -61103,13 +61197,13 @@ var getEnv = ({ env: envOption, extendEnv, preferLocal, node: node2, localDirect
   return env;
 };
 
-// node_modules/execa/lib/arguments/shell.js
+// ../../main/node_modules/execa/lib/arguments/shell.js
 var concatenateShell = (file2, commandArguments, options) => options.shell && commandArguments.length > 0 ? [[file2, ...commandArguments].join(" "), [], options] : [file2, commandArguments, options];
 
-// node_modules/execa/lib/return/message.js
+// ../../main/node_modules/execa/lib/return/message.js
 import { inspect as inspect2 } from "node:util";
 
-// node_modules/strip-final-newline/index.js
+// ../../main/node_modules/strip-final-newline/index.js
 function stripFinalNewline(input2) {
   if (typeof input2 === "string") {
     return stripFinalNewlineString(input2);
@@ -61126,11 +61220,11 @@ var LF_BINARY = LF.codePointAt(0);
 var CR = "\r";
 var CR_BINARY = CR.codePointAt(0);
 
-// node_modules/get-stream/source/index.js
+// ../../main/node_modules/get-stream/source/index.js
 import { on } from "node:events";
 import { finished } from "node:stream/promises";
 
-// node_modules/is-stream/index.js
+// ../../main/node_modules/is-stream/index.js
 function isStream(stream, { checkOpen = true } = {}) {
   return stream !== null && typeof stream === "object" && (stream.writable || stream.readable || !checkOpen || stream.writable === void 0 && stream.readable === void 0) && typeof stream.pipe === "function";
 }
@@ -61144,7 +61238,7 @@ function isDuplexStream(stream, options) {
   return isWritableStream(stream, options) && isReadableStream(stream, options);
 }
 
-// node_modules/@sec-ant/readable-stream/dist/ponyfill/asyncIterator.js
+// ../../main/node_modules/@sec-ant/readable-stream/dist/ponyfill/asyncIterator.js
 var a = Object.getPrototypeOf(
   Object.getPrototypeOf(
     /* istanbul ignore next */
@@ -61232,7 +61326,7 @@ function h({ preventCancel: r = false } = {}) {
   return s2[n] = t, s2;
 }
 
-// node_modules/get-stream/source/stream.js
+// ../../main/node_modules/get-stream/source/stream.js
 var getAsyncIterable = (stream) => {
   if (isReadableStream(stream, { checkOpen: false }) && nodeImports.on !== void 0) {
     return getStreamIterable(stream);
@@ -61280,7 +61374,7 @@ var handleStreamEnd = async (stream, controller, state) => {
 };
 var nodeImports = {};
 
-// node_modules/get-stream/source/contents.js
+// ../../main/node_modules/get-stream/source/contents.js
 var getStreamContents = async (stream, { init, convertChunk, getSize, truncateChunk, addChunk, getFinalChunk, finalize: finalize2 }, { maxBuffer = Number.POSITIVE_INFINITY } = {}) => {
   const asyncIterable = getAsyncIterable(stream);
   const state = init();
@@ -61375,7 +61469,7 @@ var MaxBufferError = class extends Error {
   }
 };
 
-// node_modules/get-stream/source/utils.js
+// ../../main/node_modules/get-stream/source/utils.js
 var identity2 = (value2) => value2;
 var noop = () => void 0;
 var getContentsProperty = ({ contents }) => contents;
@@ -61384,7 +61478,7 @@ var throwObjectStream = (chunk) => {
 };
 var getLengthProperty = (convertedChunk) => convertedChunk.length;
 
-// node_modules/get-stream/source/array.js
+// ../../main/node_modules/get-stream/source/array.js
 async function getStreamAsArray(stream, options) {
   return getStreamContents(stream, arrayMethods, options);
 }
@@ -61411,7 +61505,7 @@ var arrayMethods = {
   finalize: getContentsProperty
 };
 
-// node_modules/get-stream/source/array-buffer.js
+// ../../main/node_modules/get-stream/source/array-buffer.js
 async function getStreamAsArrayBuffer(stream, options) {
   return getStreamContents(stream, arrayBufferMethods, options);
 }
@@ -61464,7 +61558,7 @@ var arrayBufferMethods = {
   finalize: finalizeArrayBuffer
 };
 
-// node_modules/get-stream/source/string.js
+// ../../main/node_modules/get-stream/source/string.js
 async function getStreamAsString(stream, options) {
   return getStreamContents(stream, stringMethods, options);
 }
@@ -61493,10 +61587,10 @@ var stringMethods = {
   finalize: getContentsProperty
 };
 
-// node_modules/get-stream/source/index.js
+// ../../main/node_modules/get-stream/source/index.js
 Object.assign(nodeImports, { on, finished });
 
-// node_modules/execa/lib/io/max-buffer.js
+// ../../main/node_modules/execa/lib/io/max-buffer.js
 var handleMaxBuffer = ({ error: error62, stream, readableObjectMode, lines: lines2, encoding, fdNumber }) => {
   if (!(error62 instanceof MaxBufferError)) {
     throw error62;
@@ -61555,7 +61649,7 @@ var truncateMaxBufferSync = (result, isMaxBuffer, maxBuffer) => {
 };
 var getMaxBufferSync = ([, stdoutMaxBuffer]) => stdoutMaxBuffer;
 
-// node_modules/execa/lib/return/message.js
+// ../../main/node_modules/execa/lib/return/message.js
 var createMessages = ({
   stdio,
   all,
@@ -61673,7 +61767,7 @@ var serializeMessageItem = (messageItem) => {
   return "";
 };
 
-// node_modules/execa/lib/return/result.js
+// ../../main/node_modules/execa/lib/return/result.js
 var makeSuccessResult = ({
   command,
   escapedCommand,
@@ -61846,7 +61940,7 @@ var normalizeExitPayload = (rawExitCode, rawSignal) => {
   return { exitCode, signal, signalDescription };
 };
 
-// node_modules/parse-ms/index.js
+// ../../main/node_modules/parse-ms/index.js
 var toZeroIfInfinity = (value2) => Number.isFinite(value2) ? value2 : 0;
 function parseNumber(milliseconds) {
   return {
@@ -61885,7 +61979,7 @@ function parseMilliseconds(milliseconds) {
   throw new TypeError("Expected a finite number or bigint");
 }
 
-// node_modules/pretty-ms/index.js
+// ../../main/node_modules/pretty-ms/index.js
 var isZero = (value2) => value2 === 0 || value2 === 0n;
 var pluralize = (word, count2) => count2 === 1 || count2 === 1n ? word : `${word}s`;
 var SECOND_ROUNDING_EPSILON = 1e-7;
@@ -61985,7 +62079,7 @@ function prettyMilliseconds(milliseconds, options) {
   return sign + result.join(separator);
 }
 
-// node_modules/execa/lib/verbose/error.js
+// ../../main/node_modules/execa/lib/verbose/error.js
 var logError = (result, verboseInfo) => {
   if (result.failed) {
     verboseLog({
@@ -61997,7 +62091,7 @@ var logError = (result, verboseInfo) => {
   }
 };
 
-// node_modules/execa/lib/verbose/complete.js
+// ../../main/node_modules/execa/lib/verbose/complete.js
 var logResult = (result, verboseInfo) => {
   if (!isVerbose(verboseInfo)) {
     return;
@@ -62015,7 +62109,7 @@ var logDuration = (result, verboseInfo) => {
   });
 };
 
-// node_modules/execa/lib/return/reject.js
+// ../../main/node_modules/execa/lib/return/reject.js
 var handleResult = (result, verboseInfo, { reject }) => {
   logResult(result, verboseInfo);
   if (result.failed && reject) {
@@ -62024,10 +62118,10 @@ var handleResult = (result, verboseInfo, { reject }) => {
   return result;
 };
 
-// node_modules/execa/lib/stdio/handle-sync.js
+// ../../main/node_modules/execa/lib/stdio/handle-sync.js
 import { readFileSync as readFileSync8 } from "node:fs";
 
-// node_modules/execa/lib/stdio/type.js
+// ../../main/node_modules/execa/lib/stdio/type.js
 var getStdioItemType = (value2, optionName) => {
   if (isAsyncGenerator(value2)) {
     return "asyncGenerator";
@@ -62153,7 +62247,7 @@ var TYPE_TO_MESSAGE = {
   uint8Array: "a Uint8Array"
 };
 
-// node_modules/execa/lib/transform/object-mode.js
+// ../../main/node_modules/execa/lib/transform/object-mode.js
 var getTransformObjectModes = (objectMode, index, newTransforms, direction) => direction === "output" ? getOutputObjectModes(objectMode, index, newTransforms) : getInputObjectModes(objectMode, index, newTransforms);
 var getOutputObjectModes = (objectMode, index, newTransforms) => {
   const writableObjectMode = index !== 0 && newTransforms[index - 1].value.readableObjectMode;
@@ -62173,7 +62267,7 @@ var getFdObjectMode = (stdioItems, direction) => {
   return direction === "input" ? lastTransform.value.writableObjectMode : lastTransform.value.readableObjectMode;
 };
 
-// node_modules/execa/lib/transform/normalize.js
+// ../../main/node_modules/execa/lib/transform/normalize.js
 var normalizeTransforms = (stdioItems, optionName, direction, options) => [
   ...stdioItems.filter(({ type }) => !TRANSFORM_TYPES.has(type)),
   ...getTransforms(stdioItems, optionName, direction, options)
@@ -62267,7 +62361,7 @@ var normalizeGenerator = ({ stdioItem, stdioItem: { value: value2 }, index, newT
 };
 var sortTransforms = (newTransforms, direction) => direction === "input" ? newTransforms.reverse() : newTransforms;
 
-// node_modules/execa/lib/stdio/direction.js
+// ../../main/node_modules/execa/lib/stdio/direction.js
 import process7 from "node:process";
 var getStreamDirection = (stdioItems, fdNumber, optionName) => {
   const directions = stdioItems.map((stdioItem) => getStdioItemDirection(stdioItem, fdNumber));
@@ -62317,10 +62411,10 @@ var getStandardStreamDirection = (value2) => {
 };
 var DEFAULT_DIRECTION = "output";
 
-// node_modules/execa/lib/ipc/array.js
+// ../../main/node_modules/execa/lib/ipc/array.js
 var normalizeIpcStdioArray = (stdioArray, ipc) => ipc && !stdioArray.includes("ipc") ? [...stdioArray, "ipc"] : stdioArray;
 
-// node_modules/execa/lib/stdio/stdio-option.js
+// ../../main/node_modules/execa/lib/stdio/stdio-option.js
 var normalizeStdioOption = ({ stdio, ipc, buffer, ...options }, verboseInfo, isSync) => {
   const stdioArray = getStdioArray(stdio, options).map((stdioOption, fdNumber) => addDefaultValue2(stdioOption, fdNumber));
   return isSync ? normalizeStdioSync(stdioArray, buffer, verboseInfo) : normalizeIpcStdioArray(stdioArray, ipc);
@@ -62354,7 +62448,7 @@ var addDefaultValue2 = (stdioOption, fdNumber) => {
 var normalizeStdioSync = (stdioArray, buffer, verboseInfo) => stdioArray.map((stdioOption, fdNumber) => !buffer[fdNumber] && fdNumber !== 0 && !isFullVerbose(verboseInfo, fdNumber) && isOutputPipeOnly(stdioOption) ? "ignore" : stdioOption);
 var isOutputPipeOnly = (stdioOption) => stdioOption === "pipe" || Array.isArray(stdioOption) && stdioOption.every((item) => item === "pipe");
 
-// node_modules/execa/lib/stdio/native.js
+// ../../main/node_modules/execa/lib/stdio/native.js
 import { readFileSync as readFileSync7 } from "node:fs";
 import tty2 from "node:tty";
 var handleNativeStream = ({ stdioItem, stdioItem: { type }, isStdioArray, fdNumber, direction, isSync }) => {
@@ -62423,7 +62517,7 @@ var getStandardStream = (fdNumber, value2, optionName) => {
   return standardStream;
 };
 
-// node_modules/execa/lib/stdio/input-option.js
+// ../../main/node_modules/execa/lib/stdio/input-option.js
 var handleInputOptions = ({ input: input2, inputFile }, fdNumber) => fdNumber === 0 ? [
   ...handleInputOption(input2),
   ...handleInputFileOption(inputFile)
@@ -62459,7 +62553,7 @@ var getInputFileType = (inputFile) => {
   throw new Error("The `inputFile` option must be a file path string or a file URL.");
 };
 
-// node_modules/execa/lib/stdio/duplicate.js
+// ../../main/node_modules/execa/lib/stdio/duplicate.js
 var filterDuplicates = (stdioItems) => stdioItems.filter((stdioItemOne, indexOne) => stdioItems.every((stdioItemTwo, indexTwo) => stdioItemOne.value !== stdioItemTwo.value || indexOne >= indexTwo || stdioItemOne.type === "generator" || stdioItemOne.type === "asyncGenerator"));
 var getDuplicateStream = ({ stdioItem: { type, value: value2, optionName }, direction, fileDescriptors, isSync }) => {
   const otherStdioItems = getOtherStdioItems(fileDescriptors, type);
@@ -62534,7 +62628,7 @@ var throwOnDuplicateStream = (stdioItem, optionName, type) => {
   }
 };
 
-// node_modules/execa/lib/stdio/handle.js
+// ../../main/node_modules/execa/lib/stdio/handle.js
 var handleStdio = (addProperties3, options, verboseInfo, isSync) => {
   const stdio = normalizeStdioOption(options, verboseInfo, isSync);
   const initialFileDescriptors = stdio.map((stdioOption, fdNumber) => getFileDescriptor({
@@ -62694,7 +62788,7 @@ var forwardStdio = (stdioItems) => {
   return type === "native" ? value2 : "pipe";
 };
 
-// node_modules/execa/lib/stdio/handle-sync.js
+// ../../main/node_modules/execa/lib/stdio/handle-sync.js
 var handleStdioSync = (options, verboseInfo) => handleStdio(addPropertiesSync, options, verboseInfo, true);
 var forbiddenIfSync = ({ type, optionName }) => {
   throwInvalidSyncValue(optionName, TYPE_TO_MESSAGE[type]);
@@ -62740,14 +62834,14 @@ var addPropertiesSync = {
   }
 };
 
-// node_modules/execa/lib/io/strip-newline.js
+// ../../main/node_modules/execa/lib/io/strip-newline.js
 var stripNewline = (value2, { stripFinalNewline: stripFinalNewline2 }, fdNumber) => getStripFinalNewline(stripFinalNewline2, fdNumber) && value2 !== void 0 && !Array.isArray(value2) ? stripFinalNewline(value2) : value2;
 var getStripFinalNewline = (stripFinalNewline2, fdNumber) => fdNumber === "all" ? stripFinalNewline2[1] || stripFinalNewline2[2] : stripFinalNewline2[fdNumber];
 
-// node_modules/execa/lib/transform/generator.js
+// ../../main/node_modules/execa/lib/transform/generator.js
 import { Transform, getDefaultHighWaterMark } from "node:stream";
 
-// node_modules/execa/lib/transform/split.js
+// ../../main/node_modules/execa/lib/transform/split.js
 var getSplitLinesGenerator = (binary, preserveNewlines, skipped, state) => binary || skipped ? void 0 : initializeSplitLines(preserveNewlines, state);
 var splitLinesSync = (chunk, preserveNewlines, objectMode) => objectMode ? chunk.flatMap((item) => splitLinesItemSync(item, preserveNewlines)) : splitLinesItemSync(chunk, preserveNewlines);
 var splitLinesItemSync = (chunk, preserveNewlines) => {
@@ -62827,7 +62921,7 @@ var linesUint8ArrayInfo = {
   concatBytes: concatUint8Array
 };
 
-// node_modules/execa/lib/transform/validate.js
+// ../../main/node_modules/execa/lib/transform/validate.js
 import { Buffer as Buffer2 } from "node:buffer";
 var getValidateTransformInput = (writableObjectMode, optionName) => writableObjectMode ? void 0 : validateStringTransformInput.bind(void 0, optionName);
 var validateStringTransformInput = function* (optionName, chunk) {
@@ -62856,7 +62950,7 @@ Instead, \`yield\` should either be called with a value, or not be called at all
   }
 };
 
-// node_modules/execa/lib/transform/encoding-transform.js
+// ../../main/node_modules/execa/lib/transform/encoding-transform.js
 import { Buffer as Buffer3 } from "node:buffer";
 import { StringDecoder as StringDecoder2 } from "node:string_decoder";
 var getEncodingTransformGenerator = (binary, encoding, skipped) => {
@@ -62891,7 +62985,7 @@ var encodingStringFinal = function* (stringDecoder) {
   }
 };
 
-// node_modules/execa/lib/transform/run-async.js
+// ../../main/node_modules/execa/lib/transform/run-async.js
 import { callbackify } from "node:util";
 var pushChunks = callbackify(async (getChunks, state, getChunksArguments, transformStream) => {
   state.currentIterable = getChunks(...getChunksArguments);
@@ -62939,7 +63033,7 @@ var identityGenerator = function* (chunk) {
   yield chunk;
 };
 
-// node_modules/execa/lib/transform/run-sync.js
+// ../../main/node_modules/execa/lib/transform/run-sync.js
 var pushChunksSync = (getChunksSync, getChunksArguments, transformStream, done) => {
   try {
     for (const chunk of getChunksSync(...getChunksArguments)) {
@@ -62981,7 +63075,7 @@ var identityGenerator2 = function* (chunk) {
   yield chunk;
 };
 
-// node_modules/execa/lib/transform/generator.js
+// ../../main/node_modules/execa/lib/transform/generator.js
 var generatorToStream = ({
   value: value2,
   value: { transform: transform2, final, writableObjectMode, readableObjectMode },
@@ -63035,7 +63129,7 @@ var addInternalGenerators = ({ transform: transform2, final, binary, writableObj
   ].filter(Boolean);
 };
 
-// node_modules/execa/lib/io/input-sync.js
+// ../../main/node_modules/execa/lib/io/input-sync.js
 var addInputOptionsSync = (fileDescriptors, options) => {
   for (const fdNumber of getInputFdNumbers(fileDescriptors)) {
     addInputOptionSync(fileDescriptors, fdNumber, options);
@@ -63068,10 +63162,10 @@ var validateSerializable = (newContents) => {
   }
 };
 
-// node_modules/execa/lib/io/output-sync.js
+// ../../main/node_modules/execa/lib/io/output-sync.js
 import { writeFileSync as writeFileSync4, appendFileSync } from "node:fs";
 
-// node_modules/execa/lib/verbose/output.js
+// ../../main/node_modules/execa/lib/verbose/output.js
 var shouldLogOutput = ({ stdioItems, encoding, verboseInfo, fdNumber }) => fdNumber !== "all" && isFullVerbose(verboseInfo, fdNumber) && !BINARY_ENCODINGS.has(encoding) && fdUsesVerbose(fdNumber) && (stdioItems.some(({ type, value: value2 }) => type === "native" && PIPED_STDIO_VALUES.has(value2)) || stdioItems.every(({ type }) => TRANSFORM_TYPES.has(type)));
 var fdUsesVerbose = (fdNumber) => fdNumber === 1 || fdNumber === 2;
 var PIPED_STDIO_VALUES = /* @__PURE__ */ new Set(["pipe", "overlapped"]);
@@ -63098,7 +63192,7 @@ var logLine = (line, fdNumber, verboseInfo) => {
   });
 };
 
-// node_modules/execa/lib/io/output-sync.js
+// ../../main/node_modules/execa/lib/io/output-sync.js
 var transformOutputSync = ({ fileDescriptors, syncResult: { output: output2 }, options, isMaxBuffer, verboseInfo }) => {
   if (output2 === null) {
     return { output: Array.from({ length: 3 }) };
@@ -63201,7 +63295,7 @@ var writeToFiles = (serializedResult, stdioItems, outputFiles) => {
   }
 };
 
-// node_modules/execa/lib/resolve/all-sync.js
+// ../../main/node_modules/execa/lib/resolve/all-sync.js
 var getAllSync = ([, stdout, stderr], options) => {
   if (!options.all) {
     return;
@@ -63224,7 +63318,7 @@ var getAllSync = ([, stdout, stderr], options) => {
   return `${stdout}${stderr}`;
 };
 
-// node_modules/execa/lib/resolve/exit-async.js
+// ../../main/node_modules/execa/lib/resolve/exit-async.js
 import { once as once4 } from "node:events";
 var waitForExit = async (subprocess, context) => {
   const [exitCode, signal] = await waitForExitOrError(subprocess);
@@ -63258,7 +63352,7 @@ var waitForSuccessfulExit = async (exitPromise) => {
 var isSubprocessErrorExit = (exitCode, signal) => exitCode === void 0 && signal === void 0;
 var isFailedExit = (exitCode, signal) => exitCode !== 0 || signal !== null;
 
-// node_modules/execa/lib/resolve/exit-sync.js
+// ../../main/node_modules/execa/lib/resolve/exit-sync.js
 var getExitResultSync = ({ error: error62, status: exitCode, signal, output: output2 }, { maxBuffer }) => {
   const resultError = getResultError(error62, exitCode, signal);
   const timedOut = resultError?.code === "ETIMEDOUT";
@@ -63278,7 +63372,7 @@ var getResultError = (error62, exitCode, signal) => {
   return isFailedExit(exitCode, signal) ? new DiscardedError() : void 0;
 };
 
-// node_modules/execa/lib/methods/main-sync.js
+// ../../main/node_modules/execa/lib/methods/main-sync.js
 var execaCoreSync = (rawFile, rawArguments, rawOptions) => {
   const { file: file2, commandArguments, command, escapedCommand, startTime, verboseInfo, options, fileDescriptors } = handleSyncArguments(rawFile, rawArguments, rawOptions);
   const result = spawnSubprocessSync({
@@ -63410,14 +63504,14 @@ var getSyncResult = ({ error: error62, exitCode, signal, timedOut, isMaxBuffer, 
   isSync: true
 });
 
-// node_modules/execa/lib/methods/main-async.js
+// ../../main/node_modules/execa/lib/methods/main-async.js
 import { setMaxListeners } from "node:events";
 import { spawn as spawn5 } from "node:child_process";
 
-// node_modules/execa/lib/ipc/methods.js
+// ../../main/node_modules/execa/lib/ipc/methods.js
 import process8 from "node:process";
 
-// node_modules/execa/lib/ipc/get-one.js
+// ../../main/node_modules/execa/lib/ipc/get-one.js
 import { once as once5, on as on2 } from "node:events";
 var getOneMessage = ({ anyProcess, channel, isSubprocess, ipc }, { reference = true, filter } = {}) => {
   validateIpcMethod({
@@ -63472,7 +63566,7 @@ var throwOnStrictError = async (ipcEmitter, isSubprocess, { signal }) => {
   throw getStrictResponseError(error62, isSubprocess);
 };
 
-// node_modules/execa/lib/ipc/get-each.js
+// ../../main/node_modules/execa/lib/ipc/get-each.js
 import { once as once6, on as on3 } from "node:events";
 var getEachMessage = ({ anyProcess, channel, isSubprocess, ipc }, { reference = true } = {}) => loopOnMessages({
   anyProcess,
@@ -63551,7 +63645,7 @@ var throwIfStrictError = ({ error: error62 }) => {
   }
 };
 
-// node_modules/execa/lib/ipc/methods.js
+// ../../main/node_modules/execa/lib/ipc/methods.js
 var addIpcMethods = (subprocess, { ipc }) => {
   Object.assign(subprocess, getIpcMethods(subprocess, false, ipc));
 };
@@ -63570,7 +63664,7 @@ var getIpcExport = () => {
   };
 };
 var getIpcMethods = (anyProcess, isSubprocess, ipc) => ({
-  sendMessage: sendMessage.bind(void 0, {
+  sendMessage: sendMessage2.bind(void 0, {
     anyProcess,
     channel: anyProcess.channel,
     isSubprocess,
@@ -63590,7 +63684,7 @@ var getIpcMethods = (anyProcess, isSubprocess, ipc) => ({
   })
 });
 
-// node_modules/execa/lib/return/early-error.js
+// ../../main/node_modules/execa/lib/return/early-error.js
 import { ChildProcess as ChildProcess2 } from "node:child_process";
 import {
   PassThrough,
@@ -63644,7 +63738,7 @@ var duplex = () => new Duplex({ read() {
 } });
 var handleDummyPromise = async (error62, verboseInfo, options) => handleResult(error62, verboseInfo, options);
 
-// node_modules/execa/lib/stdio/handle-async.js
+// ../../main/node_modules/execa/lib/stdio/handle-async.js
 import { createReadStream as createReadStream2, createWriteStream } from "node:fs";
 import { Buffer as Buffer4 } from "node:buffer";
 import { Readable as Readable2, Writable as Writable2, Duplex as Duplex2 } from "node:stream";
@@ -63689,7 +63783,7 @@ var addPropertiesAsync = {
   }
 };
 
-// node_modules/@sindresorhus/merge-streams/index.js
+// ../../main/node_modules/@sindresorhus/merge-streams/index.js
 import { on as on4, once as once7 } from "node:events";
 import { PassThrough as PassThroughStream, getDefaultHighWaterMark as getDefaultHighWaterMark2 } from "node:stream";
 import { finished as finished2 } from "node:stream/promises";
@@ -63906,7 +64000,7 @@ var updateMaxListeners = (passThroughStream, increment2) => {
 var PASSTHROUGH_LISTENERS_COUNT = 2;
 var PASSTHROUGH_LISTENERS_PER_STREAM = 1;
 
-// node_modules/execa/lib/io/pipeline.js
+// ../../main/node_modules/execa/lib/io/pipeline.js
 import { finished as finished3 } from "node:stream/promises";
 var pipeStreams = (source, destination) => {
   source.pipe(destination);
@@ -63944,7 +64038,7 @@ var abortSourceStream = (source) => {
   }
 };
 
-// node_modules/execa/lib/io/output-async.js
+// ../../main/node_modules/execa/lib/io/output-async.js
 var pipeOutputAsync = (subprocess, fileDescriptors, controller) => {
   const pipeGroups = /* @__PURE__ */ new Map();
   for (const [fdNumber, { stdioItems, direction }] of Object.entries(fileDescriptors)) {
@@ -63996,10 +64090,10 @@ var setStandardStreamMaxListeners = (stream, { signal }) => {
 };
 var MAX_LISTENERS_INCREMENT = 2;
 
-// node_modules/execa/lib/terminate/cleanup.js
+// ../../main/node_modules/execa/lib/terminate/cleanup.js
 import { addAbortListener as addAbortListener2 } from "node:events";
 
-// node_modules/signal-exit/dist/mjs/signals.js
+// ../../main/node_modules/signal-exit/dist/mjs/signals.js
 var signals = [];
 signals.push("SIGHUP", "SIGINT", "SIGTERM");
 if (process.platform !== "win32") {
@@ -64023,7 +64117,7 @@ if (process.platform === "linux") {
   signals.push("SIGIO", "SIGPOLL", "SIGPWR", "SIGSTKFLT");
 }
 
-// node_modules/signal-exit/dist/mjs/index.js
+// ../../main/node_modules/signal-exit/dist/mjs/index.js
 var processOk = (process10) => !!process10 && typeof process10 === "object" && typeof process10.removeListener === "function" && typeof process10.emit === "function" && typeof process10.reallyExit === "function" && typeof process10.listeners === "function" && typeof process10.kill === "function" && typeof process10.pid === "number" && typeof process10.on === "function";
 var kExitEmitter = /* @__PURE__ */ Symbol.for("signal-exit emitter");
 var global2 = globalThis;
@@ -64250,7 +64344,7 @@ var {
   unload
 } = signalExitWrap(processOk(process9) ? new SignalExit(process9) : new SignalExitFallback());
 
-// node_modules/execa/lib/terminate/cleanup.js
+// ../../main/node_modules/execa/lib/terminate/cleanup.js
 var cleanupOnExit = (subprocess, { cleanup, detached }, { signal }) => {
   if (!cleanup || detached) {
     return;
@@ -64263,7 +64357,7 @@ var cleanupOnExit = (subprocess, { cleanup, detached }, { signal }) => {
   });
 };
 
-// node_modules/execa/lib/pipe/pipe-arguments.js
+// ../../main/node_modules/execa/lib/pipe/pipe-arguments.js
 var normalizePipeArguments = ({ source, sourcePromise, boundOptions, createNested }, ...pipeArguments) => {
   const startTime = getStartTime();
   const {
@@ -64336,7 +64430,7 @@ var getSourceStream = (source, from) => {
   }
 };
 
-// node_modules/execa/lib/pipe/throw.js
+// ../../main/node_modules/execa/lib/pipe/throw.js
 var handlePipeArgumentsError = ({
   sourceStream,
   sourceError,
@@ -64385,7 +64479,7 @@ var createNonCommandError = ({ error: error62, fileDescriptors, sourceOptions, s
 });
 var PIPE_COMMAND_MESSAGE = "source.pipe(destination)";
 
-// node_modules/execa/lib/pipe/sequence.js
+// ../../main/node_modules/execa/lib/pipe/sequence.js
 var waitForBothSubprocesses = async (subprocessPromises) => {
   const [
     { status: sourceStatus, reason: sourceReason, value: sourceResult = sourceReason },
@@ -64403,7 +64497,7 @@ var waitForBothSubprocesses = async (subprocessPromises) => {
   return destinationResult;
 };
 
-// node_modules/execa/lib/pipe/streaming.js
+// ../../main/node_modules/execa/lib/pipe/streaming.js
 import { finished as finished4 } from "node:stream/promises";
 var pipeSubprocessStream = (sourceStream, destinationStream, maxListenersController) => {
   const mergedStream = MERGED_STREAMS.has(destinationStream) ? pipeMoreSubprocessStream(sourceStream, destinationStream) : pipeFirstSubprocessStream(sourceStream, destinationStream);
@@ -64434,7 +64528,7 @@ var MERGED_STREAMS = /* @__PURE__ */ new WeakMap();
 var SOURCE_LISTENERS_PER_PIPE = 2;
 var DESTINATION_LISTENERS_PER_PIPE = 1;
 
-// node_modules/execa/lib/pipe/abort.js
+// ../../main/node_modules/execa/lib/pipe/abort.js
 import { aborted as aborted2 } from "node:util";
 var unpipeOnAbort = (unpipeSignal, unpipeContext) => unpipeSignal === void 0 ? [] : [unpipeOnSignalAbort(unpipeSignal, unpipeContext)];
 var unpipeOnSignalAbort = async (unpipeSignal, { sourceStream, mergedStream, fileDescriptors, sourceOptions, startTime }) => {
@@ -64449,7 +64543,7 @@ var unpipeOnSignalAbort = async (unpipeSignal, { sourceStream, mergedStream, fil
   });
 };
 
-// node_modules/execa/lib/pipe/setup.js
+// ../../main/node_modules/execa/lib/pipe/setup.js
 var pipeToSubprocess = (sourceInfo, ...pipeArguments) => {
   if (isPlainObject2(pipeArguments[0])) {
     return pipeToSubprocess.bind(void 0, {
@@ -64508,10 +64602,10 @@ var handlePipePromise = async ({
 };
 var getSubprocessPromises = (sourcePromise, destination) => Promise.allSettled([sourcePromise, destination]);
 
-// node_modules/execa/lib/io/contents.js
+// ../../main/node_modules/execa/lib/io/contents.js
 import { setImmediate } from "node:timers/promises";
 
-// node_modules/execa/lib/io/iterate.js
+// ../../main/node_modules/execa/lib/io/iterate.js
 import { on as on5 } from "node:events";
 import { getDefaultHighWaterMark as getDefaultHighWaterMark3 } from "node:stream";
 var iterateOnSubprocessStream = ({ subprocessStdout, subprocess, binary, shouldEncode, encoding, preserveNewlines }) => {
@@ -64604,7 +64698,7 @@ var getGenerators = ({ binary, shouldEncode, encoding, shouldSplit, preserveNewl
   getSplitLinesGenerator(binary, preserveNewlines, !shouldSplit, {})
 ].filter(Boolean);
 
-// node_modules/execa/lib/io/contents.js
+// ../../main/node_modules/execa/lib/io/contents.js
 var getStreamOutput = async ({ stream, onStreamEnd, fdNumber, encoding, buffer, maxBuffer, lines: lines2, allMixed, stripFinalNewline: stripFinalNewline2, verboseInfo, streamInfo }) => {
   const logPromise = logOutputAsync({
     stream,
@@ -64695,7 +64789,7 @@ var getBufferedData = async (streamPromise) => {
 };
 var handleBufferedData = ({ bufferedData }) => isArrayBuffer(bufferedData) ? new Uint8Array(bufferedData) : bufferedData;
 
-// node_modules/execa/lib/resolve/wait-stream.js
+// ../../main/node_modules/execa/lib/resolve/wait-stream.js
 import { finished as finished5 } from "node:stream/promises";
 var waitForStream = async (stream, fdNumber, streamInfo, { isSameDirection, stopOnExit = false } = {}) => {
   const state = handleStdinDestroy(stream, streamInfo);
@@ -64748,7 +64842,7 @@ var isInputFileDescriptor = ({ fileDescriptors }, fdNumber) => fdNumber !== "all
 var isStreamAbort = (error62) => error62?.code === "ERR_STREAM_PREMATURE_CLOSE";
 var isStreamEpipe = (error62) => error62?.code === "EPIPE";
 
-// node_modules/execa/lib/resolve/stdio.js
+// ../../main/node_modules/execa/lib/resolve/stdio.js
 var waitForStdioStreams = ({ subprocess, encoding, buffer, maxBuffer, lines: lines2, stripFinalNewline: stripFinalNewline2, verboseInfo, streamInfo }) => subprocess.stdio.map((stream, fdNumber) => waitForSubprocessStream({
   stream,
   fdNumber,
@@ -64789,7 +64883,7 @@ var waitForSubprocessStream = async ({ stream, fdNumber, encoding, buffer, maxBu
   return output2;
 };
 
-// node_modules/execa/lib/resolve/all-async.js
+// ../../main/node_modules/execa/lib/resolve/all-async.js
 var makeAllStream = ({ stdout, stderr }, { all }) => all && (stdout || stderr) ? mergeStreams([stdout, stderr].filter(Boolean)) : void 0;
 var waitForAllStream = ({ subprocess, encoding, buffer, maxBuffer, lines: lines2, stripFinalNewline: stripFinalNewline2, verboseInfo, streamInfo }) => waitForSubprocessStream({
   ...getAllStream(subprocess, buffer),
@@ -64817,10 +64911,10 @@ var getAllStream = ({ stdout, stderr, all }, [, bufferStdout, bufferStderr]) => 
 };
 var getAllMixed = ({ all, stdout, stderr }) => all && stdout && stderr && stdout.readableObjectMode !== stderr.readableObjectMode;
 
-// node_modules/execa/lib/resolve/wait-subprocess.js
+// ../../main/node_modules/execa/lib/resolve/wait-subprocess.js
 import { once as once8 } from "node:events";
 
-// node_modules/execa/lib/verbose/ipc.js
+// ../../main/node_modules/execa/lib/verbose/ipc.js
 var shouldLogIpc = (verboseInfo) => isFullVerbose(verboseInfo, "ipc");
 var logIpcOutput = (message, verboseInfo) => {
   const verboseMessage = serializeVerboseMessage(message);
@@ -64832,7 +64926,7 @@ var logIpcOutput = (message, verboseInfo) => {
   });
 };
 
-// node_modules/execa/lib/ipc/buffer-messages.js
+// ../../main/node_modules/execa/lib/ipc/buffer-messages.js
 var waitForIpcOutput = async ({
   subprocess,
   buffer: bufferArray,
@@ -64870,7 +64964,7 @@ var getBufferedIpcOutput = async (ipcOutputPromise, ipcOutput) => {
   return ipcOutput;
 };
 
-// node_modules/execa/lib/resolve/wait-subprocess.js
+// ../../main/node_modules/execa/lib/resolve/wait-subprocess.js
 var waitForSubprocessResult = async ({
   subprocess,
   options: {
@@ -64986,7 +65080,7 @@ var throwOnSubprocessError = async (subprocess, { signal }) => {
   throw error62;
 };
 
-// node_modules/execa/lib/convert/concurrent.js
+// ../../main/node_modules/execa/lib/convert/concurrent.js
 var initializeConcurrentStreams = () => ({
   readableDestroy: /* @__PURE__ */ new WeakMap(),
   writableFinal: /* @__PURE__ */ new WeakMap(),
@@ -65012,11 +65106,11 @@ var waitForConcurrentStreams = async ({ resolve: resolve4, promises }, subproces
   return !isSubprocessExit;
 };
 
-// node_modules/execa/lib/convert/readable.js
+// ../../main/node_modules/execa/lib/convert/readable.js
 import { Readable as Readable3 } from "node:stream";
 import { callbackify as callbackify2 } from "node:util";
 
-// node_modules/execa/lib/convert/shared.js
+// ../../main/node_modules/execa/lib/convert/shared.js
 import { finished as finished6 } from "node:stream/promises";
 var safeWaitForSubprocessStdin = async (subprocessStdin) => {
   if (subprocessStdin === void 0) {
@@ -65056,7 +65150,7 @@ var destroyOtherStream = (stream, isOpen, error62) => {
   }
 };
 
-// node_modules/execa/lib/convert/readable.js
+// ../../main/node_modules/execa/lib/convert/readable.js
 var createReadable = ({ subprocess, concurrentStreams, encoding }, { from, binary: binaryOption = true, preserveNewlines = true } = {}) => {
   const binary = binaryOption || BINARY_ENCODINGS.has(encoding);
   const { subprocessStdout, waitReadableDestroy } = getSubprocessStdout(subprocess, from, concurrentStreams);
@@ -65141,7 +65235,7 @@ var destroyOtherReadable = (stream, error62) => {
   destroyOtherStream(stream, stream.readable, error62);
 };
 
-// node_modules/execa/lib/convert/writable.js
+// ../../main/node_modules/execa/lib/convert/writable.js
 import { Writable as Writable3 } from "node:stream";
 import { callbackify as callbackify3 } from "node:util";
 var createWritable = ({ subprocess, concurrentStreams }, { to } = {}) => {
@@ -65207,7 +65301,7 @@ var destroyOtherWritable = (stream, error62) => {
   destroyOtherStream(stream, stream.writable, error62);
 };
 
-// node_modules/execa/lib/convert/duplex.js
+// ../../main/node_modules/execa/lib/convert/duplex.js
 import { Duplex as Duplex3 } from "node:stream";
 import { callbackify as callbackify4 } from "node:util";
 var createDuplex = ({ subprocess, concurrentStreams, encoding }, { from, to, binary: binaryOption = true, preserveNewlines = true } = {}) => {
@@ -65261,7 +65355,7 @@ var onDuplexDestroy = async ({ subprocessStdout, subprocessStdin, subprocess, wa
   ]);
 };
 
-// node_modules/execa/lib/convert/iterable.js
+// ../../main/node_modules/execa/lib/convert/iterable.js
 var createIterable = (subprocess, encoding, {
   from,
   binary: binaryOption = false,
@@ -65290,7 +65384,7 @@ var iterateOnStdoutData = async function* (onStdoutData, subprocessStdout, subpr
   }
 };
 
-// node_modules/execa/lib/convert/add.js
+// ../../main/node_modules/execa/lib/convert/add.js
 var addConvertedStreams = (subprocess, { encoding }) => {
   const concurrentStreams = initializeConcurrentStreams();
   subprocess.readable = createReadable.bind(void 0, { subprocess, concurrentStreams, encoding });
@@ -65300,7 +65394,7 @@ var addConvertedStreams = (subprocess, { encoding }) => {
   subprocess[Symbol.asyncIterator] = createIterable.bind(void 0, subprocess, encoding, {});
 };
 
-// node_modules/execa/lib/methods/promise.js
+// ../../main/node_modules/execa/lib/methods/promise.js
 var mergePromise = (subprocess, promise2) => {
   for (const [property, descriptor] of descriptors) {
     const value2 = descriptor.value.bind(promise2);
@@ -65314,7 +65408,7 @@ var descriptors = ["then", "catch", "finally"].map((property) => [
   Reflect.getOwnPropertyDescriptor(nativePromisePrototype, property)
 ]);
 
-// node_modules/execa/lib/methods/main-async.js
+// ../../main/node_modules/execa/lib/methods/main-async.js
 var execaCoreAsync = (rawFile, rawArguments, rawOptions, createNested) => {
   const { file: file2, commandArguments, command, escapedCommand, startTime, verboseInfo, options, fileDescriptors } = handleAsyncArguments(rawFile, rawArguments, rawOptions);
   const { subprocess, promise: promise2 } = spawnSubprocessAsync({
@@ -65469,7 +65563,7 @@ var getAsyncResult = ({ errorInfo, exitCode, signal, stdio, all, ipcOutput, cont
   startTime
 });
 
-// node_modules/execa/lib/methods/bind.js
+// ../../main/node_modules/execa/lib/methods/bind.js
 var mergeOptions = (boundOptions, options) => {
   const newOptions = Object.fromEntries(
     Object.entries(options).map(([optionName, optionValue]) => [
@@ -65487,7 +65581,7 @@ var mergeOption = (optionName, boundOptionValue, optionValue) => {
 };
 var DEEP_OPTIONS = /* @__PURE__ */ new Set(["env", ...FD_SPECIFIC_OPTIONS]);
 
-// node_modules/execa/lib/methods/create.js
+// ../../main/node_modules/execa/lib/methods/create.js
 var createExeca = (mapArguments, boundOptions, deepOptions, setBoundExeca) => {
   const createNested = (mapArguments2, boundOptions2, setBoundExeca2) => createExeca(mapArguments2, boundOptions2, deepOptions, setBoundExeca2);
   const boundExeca = (...execaArguments) => callBoundExeca({
@@ -65533,7 +65627,7 @@ var parseArguments = ({ mapArguments, firstArgument, nextArguments, deepOptions,
   };
 };
 
-// node_modules/execa/lib/methods/command.js
+// ../../main/node_modules/execa/lib/methods/command.js
 var mapCommandAsync = ({ file: file2, commandArguments }) => parseCommand(file2, commandArguments);
 var mapCommandSync = ({ file: file2, commandArguments }) => ({ ...parseCommand(file2, commandArguments), isSync: true });
 var parseCommand = (command, unusedArguments) => {
@@ -65564,7 +65658,7 @@ var parseCommandString = (command) => {
 };
 var SPACES_REGEXP = / +/g;
 
-// node_modules/execa/lib/methods/script.js
+// ../../main/node_modules/execa/lib/methods/script.js
 var setScriptSync = (boundExeca, createNested, boundOptions) => {
   boundExeca.sync = createNested(mapScriptSync, boundOptions);
   boundExeca.s = boundExeca.sync;
@@ -65575,7 +65669,7 @@ var getScriptOptions = (options) => ({ options: { ...getScriptStdinOption(option
 var getScriptStdinOption = ({ input: input2, inputFile, stdio }) => input2 === void 0 && inputFile === void 0 && stdio === void 0 ? { stdin: "inherit" } : {};
 var deepScriptOptions = { preferLocal: true };
 
-// node_modules/execa/index.js
+// ../../main/node_modules/execa/index.js
 var execa = createExeca(() => ({}));
 var execaSync = createExeca(() => ({ isSync: true }));
 var execaCommand = createExeca(mapCommandAsync);
@@ -65583,7 +65677,7 @@ var execaCommandSync = createExeca(mapCommandSync);
 var execaNode = createExeca(mapNode);
 var $ = createExeca(mapScriptAsync, {}, deepScriptOptions, setScriptSync);
 var {
-  sendMessage: sendMessage2,
+  sendMessage: sendMessage3,
   getOneMessage: getOneMessage2,
   getEachMessage: getEachMessage2,
   getCancelSignal: getCancelSignal2
@@ -65752,181 +65846,193 @@ function request(url2, options) {
 function headerSafe(value2) {
   return /^[\x20-\x7e]*$/.test(value2) ? value2 : encodeURIComponent(value2);
 }
+function fillPort(template, port) {
+  return port === void 0 ? template : template.replace(PORT_PLACEHOLDER, String(port));
+}
+async function endpointFor(st, name, shared) {
+  const { pipeline, opts, perVariant } = st;
+  const port = perVariant ? await freePort() : void 0;
+  const ep = {
+    name,
+    url: new URL(fillPort(pipeline.url, port)),
+    ...pipeline.readyUrl ? { readyUrl: new URL(fillPort(pipeline.readyUrl, port)) } : {}
+  };
+  if (pipeline.serve) {
+    if (!st.fence) {
+      st.fence = await (opts.fence ?? detectFence());
+      announceFence(st.fence, opts.log);
+    }
+    ep.service = new PipelineService({
+      command: fillPort(pipeline.serve, port),
+      label: perVariant ? `pipeline.serve (${name})` : "pipeline.serve",
+      logPath: path20.join(opts.workDir, perVariant ? `pipeline-serve-${name}.log` : "pipeline-serve.log"),
+      cwd: pipeline.cwd,
+      baseEnv: st.baseEnv,
+      fence: st.fence,
+      hostEnv: opts.hostEnv ?? process.env,
+      ownDirs: [opts.workDir]
+    });
+    await ep.service.launch(shared);
+  }
+  return ep;
+}
+async function waitReady2(st, ep) {
+  const { pipeline, graceMs } = st;
+  const candidates2 = ep.readyUrl ? [ep.readyUrl] : [ep.url, new URL("/health", ep.url)];
+  const deadline = Date.now() + pipeline.readyTimeoutMs;
+  let lastProblem = "no answer yet";
+  let pause = 50;
+  for (; ; ) {
+    for (const candidate of candidates2) {
+      if (ep.service?.exited) {
+        const why = await ep.service.gone();
+        await ep.service.stop(graceMs);
+        throw new Error(`pipeline.serve stopped before ${candidate.href} answered: ${why}`);
+      }
+      try {
+        const answer = await request(candidate, { method: "GET", agent: false, timeoutMs: POLL_REQUEST_TIMEOUT_MS2 });
+        if (answer.status < 500) return;
+        lastProblem = `${candidate.href} answered HTTP ${answer.status}`;
+      } catch (err) {
+        lastProblem = `${candidate.href}: ${err.code ?? err.message}`;
+      }
+    }
+    if (Date.now() >= deadline) {
+      const tail = ep.service ? `; the end of its log:
+${(await ep.service.gone()).split("\n").slice(1).join("\n")}` : "";
+      await ep.service?.stop(graceMs);
+      throw new Error(
+        `pipeline.ready-timeout: the pipeline service${st.perVariant ? ` (${ep.name})` : ""} was not ready within ${pipeline.readyTimeoutMs} ms (${lastProblem})${tail}`
+      );
+    }
+    await new Promise((resolve4) => setTimeout(resolve4, Math.min(pause, Math.max(1, deadline - Date.now()))));
+    pause = Math.min(pause * 2, 500);
+  }
+}
+async function post(st, ep, input2) {
+  const { pipeline, agent } = st;
+  const body = JSON.stringify({
+    task: input2.task,
+    apiKey: input2.apiKey,
+    variant: input2.variant,
+    maliciousAgent: input2.variant === "malicious" ? input2.maliciousAgent : void 0,
+    model: input2.model,
+    openaiBaseUrl: input2.proxyBaseUrl,
+    mcpUrl: input2.mcpUrl,
+    otlpEndpoint: input2.otlpEndpoint
+  });
+  const headers = {
+    "Content-Type": "application/json",
+    "Content-Length": String(Buffer.byteLength(body)),
+    Authorization: `Bearer ${input2.apiKey}`,
+    "X-Saboteur-Variant": input2.variant,
+    "X-Saboteur-Task": headerSafe(input2.task.id)
+  };
+  const deadline = Date.now() + pipeline.timeoutMs;
+  try {
+    return await request(ep.url, { method: "POST", headers, body, agent, timeoutMs: pipeline.timeoutMs });
+  } catch (err) {
+    const e = err;
+    if (!(e.reusedSocket && e.code === "ECONNRESET")) throw err;
+    return request(ep.url, { method: "POST", headers, body, agent, timeoutMs: Math.max(1, deadline - Date.now()) });
+  }
+}
+function answerResult(url2, answer, elapsed) {
+  if (answer.status < 200 || answer.status >= 300) {
+    return {
+      status: "crash",
+      error: `${url2.href} answered HTTP ${answer.status}`,
+      stderrTail: answer.body.slice(-STDERR_TAIL_BYTES) || void 0,
+      durationMs: elapsed
+    };
+  }
+  let value2;
+  try {
+    value2 = JSON.parse(answer.body);
+  } catch (err) {
+    return {
+      status: "bad-output",
+      error: `the response of ${url2.href} is not valid JSON (${err.message}); it starts with ${JSON.stringify(answer.body.slice(0, 80))}`,
+      durationMs: elapsed
+    };
+  }
+  const parsed2 = validateOutput(value2, `the response of ${url2.href}`);
+  if (!parsed2.ok) return { status: "bad-output", error: parsed2.error, durationMs: elapsed };
+  return { status: "ok", output: parsed2.output, durationMs: elapsed };
+}
+async function failedPost(st, ep, err, elapsed) {
+  const url2 = ep.url;
+  if (err instanceof RequestTimeout) {
+    return { status: "timeout", error: `${url2.href} did not answer within ${st.pipeline.timeoutMs} ms`, durationMs: elapsed() };
+  }
+  if (err instanceof ResponseTooLarge) return { status: "bad-output", error: `${url2.href}: ${err.message}`, durationMs: elapsed() };
+  const svc = ep.service;
+  if (svc && !svc.exited) await Promise.race([svc.settled(), new Promise((resolve4) => setTimeout(resolve4, SERVE_EXIT_WAIT_MS))]);
+  if (svc?.exited) return { status: "crash", error: await svc.gone(), durationMs: elapsed() };
+  const e = err;
+  return { status: "error", error: `POST ${url2.href} failed: ${e.code ? `${e.code} ` : ""}${e.message}`, durationMs: elapsed() };
+}
+async function stopAll(st, grace = st.graceMs) {
+  await Promise.all([...st.endpoints.values()].map((ep) => ep.service?.stop(grace)));
+}
+async function startHttpRunner(st, shared) {
+  const { pipeline, endpoints, perVariant } = st;
+  if (!pipeline.url) throw new Error("pipeline.url: http mode needs the url each task is POSTed to (e.g. url: http://127.0.0.1:9000/run)");
+  const names = perVariant ? ["control", "malicious"] : ["shared"];
+  try {
+    for (const name of names) {
+      const ep = endpoints.get(name) ?? await endpointFor(st, name, shared);
+      endpoints.set(name, ep);
+    }
+    await Promise.all([...endpoints.values()].map((ep) => waitReady2(st, ep)));
+  } catch (err) {
+    await stopAll(st);
+    endpoints.clear();
+    throw err;
+  }
+  if (pipeline.serve && !perVariant)
+    st.opts.log.info(
+      "pipeline.serve: one service answers both variants (write {port} in pipeline.serve and pipeline.url to start one per variant)"
+    );
+}
+async function runTask(st, input2) {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  const ep = st.endpoints.get(st.perVariant ? input2.variant : "shared");
+  if (!ep) return { status: "error", error: "pipeline.url is not set, or the runner was not started", durationMs: 0 };
+  let answer;
+  try {
+    answer = await post(st, ep, input2);
+  } catch (err) {
+    return failedPost(st, ep, err, elapsed);
+  }
+  return answerResult(ep.url, answer, elapsed());
+}
 function createHttpRunner(pipeline, opts) {
-  const graceMs = opts.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
-  const baseEnv = allowlistedBaseEnv(pipeline, opts);
-  const perVariant = pipeline.serve?.includes("{port}") ?? false;
   const agentOptions = { keepAlive: true, maxSockets: Math.max(1, pipeline.concurrency) * 2 };
   const secure = pipeline.url?.startsWith("https:") ?? false;
-  const agent = secure ? new https2.Agent(agentOptions) : new http7.Agent(agentOptions);
-  const endpoints = /* @__PURE__ */ new Map();
-  let fence;
-  const fill2 = (template, port) => port === void 0 ? template : template.replace(PORT_PLACEHOLDER, String(port));
-  async function endpointFor(name, shared) {
-    const port = perVariant ? await freePort() : void 0;
-    const ep = {
-      name,
-      url: new URL(fill2(pipeline.url, port)),
-      ...pipeline.readyUrl ? { readyUrl: new URL(fill2(pipeline.readyUrl, port)) } : {}
-    };
-    if (pipeline.serve) {
-      if (!fence) {
-        fence = await (opts.fence ?? detectFence());
-        announceFence(fence, opts.log);
-      }
-      ep.service = new PipelineService({
-        command: fill2(pipeline.serve, port),
-        label: perVariant ? `pipeline.serve (${name})` : "pipeline.serve",
-        logPath: path20.join(opts.workDir, perVariant ? `pipeline-serve-${name}.log` : "pipeline-serve.log"),
-        cwd: pipeline.cwd,
-        baseEnv,
-        fence,
-        hostEnv: opts.hostEnv ?? process.env,
-        ownDirs: [opts.workDir]
-      });
-      await ep.service.launch(shared);
-    }
-    return ep;
-  }
-  async function waitReady2(ep) {
-    const candidates2 = ep.readyUrl ? [ep.readyUrl] : [ep.url, new URL("/health", ep.url)];
-    const deadline = Date.now() + pipeline.readyTimeoutMs;
-    let lastProblem = "no answer yet";
-    let pause = 50;
-    for (; ; ) {
-      for (const candidate of candidates2) {
-        if (ep.service?.exited) {
-          const why = await ep.service.gone();
-          await ep.service.stop(graceMs);
-          throw new Error(`pipeline.serve stopped before ${candidate.href} answered: ${why}`);
-        }
-        try {
-          const answer = await request(candidate, { method: "GET", agent: false, timeoutMs: POLL_REQUEST_TIMEOUT_MS2 });
-          if (answer.status < 500) return;
-          lastProblem = `${candidate.href} answered HTTP ${answer.status}`;
-        } catch (err) {
-          lastProblem = `${candidate.href}: ${err.code ?? err.message}`;
-        }
-      }
-      if (Date.now() >= deadline) {
-        const tail = ep.service ? `; the end of its log:
-${(await ep.service.gone()).split("\n").slice(1).join("\n")}` : "";
-        await ep.service?.stop(graceMs);
-        throw new Error(
-          `pipeline.ready-timeout: the pipeline service${perVariant ? ` (${ep.name})` : ""} was not ready within ${pipeline.readyTimeoutMs} ms (${lastProblem})${tail}`
-        );
-      }
-      await new Promise((resolve4) => setTimeout(resolve4, Math.min(pause, Math.max(1, deadline - Date.now()))));
-      pause = Math.min(pause * 2, 500);
-    }
-  }
-  async function post(ep, input2) {
-    const body = JSON.stringify({
-      task: input2.task,
-      apiKey: input2.apiKey,
-      variant: input2.variant,
-      maliciousAgent: input2.variant === "malicious" ? input2.maliciousAgent : void 0,
-      model: input2.model,
-      openaiBaseUrl: input2.proxyBaseUrl,
-      mcpUrl: input2.mcpUrl,
-      otlpEndpoint: input2.otlpEndpoint
-    });
-    const headers = {
-      "Content-Type": "application/json",
-      "Content-Length": String(Buffer.byteLength(body)),
-      Authorization: `Bearer ${input2.apiKey}`,
-      "X-Saboteur-Variant": input2.variant,
-      "X-Saboteur-Task": headerSafe(input2.task.id)
-    };
-    const deadline = Date.now() + pipeline.timeoutMs;
-    try {
-      return await request(ep.url, { method: "POST", headers, body, agent, timeoutMs: pipeline.timeoutMs });
-    } catch (err) {
-      const e = err;
-      if (!(e.reusedSocket && e.code === "ECONNRESET")) throw err;
-      return request(ep.url, { method: "POST", headers, body, agent, timeoutMs: Math.max(1, deadline - Date.now()) });
-    }
-  }
-  function outcome(ep, answer, elapsed) {
-    const url2 = ep.url;
-    if (answer.status < 200 || answer.status >= 300) {
-      return {
-        status: "crash",
-        error: `${url2.href} answered HTTP ${answer.status}`,
-        stderrTail: answer.body.slice(-STDERR_TAIL_BYTES) || void 0,
-        durationMs: elapsed
-      };
-    }
-    let value2;
-    try {
-      value2 = JSON.parse(answer.body);
-    } catch (err) {
-      return {
-        status: "bad-output",
-        error: `the response of ${url2.href} is not valid JSON (${err.message}); it starts with ${JSON.stringify(answer.body.slice(0, 80))}`,
-        durationMs: elapsed
-      };
-    }
-    const parsed2 = validateOutput(value2, `the response of ${url2.href}`);
-    if (!parsed2.ok) return { status: "bad-output", error: parsed2.error, durationMs: elapsed };
-    return { status: "ok", output: parsed2.output, durationMs: elapsed };
-  }
-  async function stopAll2(grace = graceMs) {
-    await Promise.all([...endpoints.values()].map((ep) => ep.service?.stop(grace)));
-  }
+  const st = {
+    pipeline,
+    opts,
+    graceMs: opts.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
+    baseEnv: allowlistedBaseEnv(pipeline, opts),
+    perVariant: pipeline.serve?.includes("{port}") ?? false,
+    agent: secure ? new https2.Agent(agentOptions) : new http7.Agent(agentOptions),
+    endpoints: /* @__PURE__ */ new Map()
+  };
   return {
     get servePids() {
-      return [...endpoints.values()].flatMap((ep) => ep.service?.pid !== void 0 ? [ep.service.pid] : []);
+      return [...st.endpoints.values()].flatMap((ep) => ep.service?.pid !== void 0 ? [ep.service.pid] : []);
     },
     get fence() {
-      return fence;
+      return st.fence;
     },
-    async start(shared = {}) {
-      if (!pipeline.url)
-        throw new Error("pipeline.url: http mode needs the url each task is POSTed to (e.g. url: http://127.0.0.1:9000/run)");
-      const names = perVariant ? ["control", "malicious"] : ["shared"];
-      try {
-        for (const name of names) {
-          const ep = endpoints.get(name) ?? await endpointFor(name, shared);
-          endpoints.set(name, ep);
-        }
-        await Promise.all([...endpoints.values()].map((ep) => waitReady2(ep)));
-      } catch (err) {
-        await stopAll2();
-        endpoints.clear();
-        throw err;
-      }
-      if (pipeline.serve && !perVariant)
-        opts.log.info(
-          "pipeline.serve: one service answers both variants (write {port} in pipeline.serve and pipeline.url to start one per variant)"
-        );
-    },
-    async run(input2) {
-      const started = performance.now();
-      const elapsed = () => Math.round(performance.now() - started);
-      const ep = endpoints.get(perVariant ? input2.variant : "shared");
-      if (!ep) return { status: "error", error: "pipeline.url is not set, or the runner was not started", durationMs: 0 };
-      let answer;
-      try {
-        answer = await post(ep, input2);
-      } catch (err) {
-        const url2 = ep.url;
-        if (err instanceof RequestTimeout) {
-          return { status: "timeout", error: `${url2.href} did not answer within ${pipeline.timeoutMs} ms`, durationMs: elapsed() };
-        }
-        if (err instanceof ResponseTooLarge) return { status: "bad-output", error: `${url2.href}: ${err.message}`, durationMs: elapsed() };
-        const svc = ep.service;
-        if (svc && !svc.exited) await Promise.race([svc.settled(), new Promise((resolve4) => setTimeout(resolve4, SERVE_EXIT_WAIT_MS))]);
-        if (svc?.exited) return { status: "crash", error: await svc.gone(), durationMs: elapsed() };
-        const e = err;
-        return { status: "error", error: `POST ${url2.href} failed: ${e.code ? `${e.code} ` : ""}${e.message}`, durationMs: elapsed() };
-      }
-      return outcome(ep, answer, elapsed());
-    },
+    start: (shared = {}) => startHttpRunner(st, shared),
+    run: (input2) => runTask(st, input2),
     async stop(stopOpts) {
-      agent.destroy();
-      await stopAll2(stopOpts?.graceMs);
-      endpoints.clear();
+      st.agent.destroy();
+      await stopAll(st, stopOpts?.graceMs);
+      st.endpoints.clear();
     }
   };
 }
@@ -65954,184 +66060,175 @@ async function makePrivateHome(dir) {
   await mkdir7(path21.join(dir, "home"), { recursive: true, mode: 448 });
   await mkdir7(path21.join(dir, "tmp"), { recursive: true, mode: 448 });
 }
-function createProcessRunner(pipeline, opts) {
-  const command = pipeline.run;
-  const graceMs = opts.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
-  const baseEnv = allowlistedBaseEnv(pipeline, opts);
-  const running2 = /* @__PURE__ */ new Set();
-  let fence;
-  let tasksDir;
-  let view;
-  async function runIn(dir, input2, started) {
-    const taskFile = path21.join(dir, "task.json");
-    const outputFile = path21.join(dir, "output.json");
-    const taskJson = JSON.stringify(input2.task);
-    await writeFile6(taskFile, taskJson);
-    const env = {
-      ...baseEnv,
-      ...privateHomeEnv(dir),
-      ...taskContractEnv({ ...input2, taskFile, outputFile })
-    };
-    await makePrivateHome(dir);
-    const fenced2 = fence.enter(command, { privateDir: dir, view });
-    try {
-      if (fenced2.uid !== void 0)
-        for (const d of [dir, path21.join(dir, "home"), path21.join(dir, "tmp")]) await chown3(d, fenced2.uid, fenced2.uid);
-      return await runFenced(fenced2, env, taskJson, outputFile, started);
-    } finally {
-      await fenced2.sweep();
-      fenced2.release();
-    }
-  }
-  async function runFenced(fenced2, env, taskJson, outputFile, started) {
-    const subprocess = execa(fenced2.file, fenced2.args, {
-      cwd: pipeline.cwd,
-      env,
-      extendEnv: false,
-      detached: true,
-      // Our own group kill replaces execa's: it would signal only the shell.
-      cleanup: false,
-      input: `${taskJson}
-`,
-      buffer: false,
-      reject: false,
-      stdout: "pipe",
-      stderr: "pipe"
-    });
-    const stdout = new TailBuffer(STDOUT_LIMIT);
-    const stderr = new TailBuffer(STDERR_LIMIT);
-    subprocess.stdout?.on("data", (chunk) => stdout.push(chunk));
-    subprocess.stderr?.on("data", (chunk) => stderr.push(chunk));
-    const pgid = subprocess.pid;
-    let exited = false;
-    let timedOut = false;
-    let killing = Promise.resolve();
-    let timer;
-    if (pgid !== void 0) {
-      trackGroup(pgid);
-      running2.add(pgid);
-      timer = setTimeout(() => {
-        if (exited) return;
-        timedOut = true;
-        killing = terminateGroup(pgid, graceMs).then(() => fenced2.sweep());
-      }, pipeline.timeoutMs);
-      subprocess.on("exit", () => {
-        exited = true;
-        clearTimeout(timer);
-        if (!timedOut && livingMembers(pgid).length > 0) killing = terminateGroup(pgid, graceMs);
+function prepare(st) {
+  const { opts, pipeline } = st;
+  st.prepared ??= (async () => {
+    const fence = await (opts.fence ?? detectFence());
+    st.fence = fence;
+    announceFence(fence, opts.log);
+    const tasksDir = await mkdtemp4(path21.join(tmpdir4(), "saboteur-tasks-"));
+    st.tasksDir = tasksDir;
+    await chmod3(tasksDir, fence.kind === "uid" ? 457 : 448);
+    if (fence.kind === "bwrap") {
+      st.view = collectFenceView({
+        hostEnv: opts.hostEnv ?? process.env,
+        cwd: pipeline.cwd,
+        ownDirs: [tasksDir, opts.workDir],
+        scratchDir: path21.join(tasksDir, "git-configs")
       });
     }
-    const result = await subprocess;
-    clearTimeout(timer);
-    await killing;
-    if (pgid !== void 0) {
-      untrackGroup(pgid);
-      running2.delete(pgid);
-    }
-    const durationMs = Math.round(performance.now() - started);
-    const stderrTail = stderr.text(STDERR_TAIL_BYTES) || void 0;
-    if (timedOut) {
-      return {
-        status: "timeout",
-        exitCode: result.exitCode ?? null,
-        stderrTail,
-        error: `pipeline.run did not finish within ${pipeline.timeoutMs} ms; it and everything it started were killed`,
-        durationMs
-      };
-    }
-    if (pgid === void 0 || result.exitCode === void 0 && result.signal === void 0) {
-      return {
-        status: "error",
-        error: `pipeline.run could not be started: ${result.shortMessage ?? result.message}`,
-        stderrTail,
-        durationMs
-      };
-    }
-    if (result.signal) {
-      return { status: "crash", exitCode: null, stderrTail, error: `pipeline.run was killed by ${result.signal}`, durationMs };
-    }
-    if (result.exitCode !== 0) {
-      return {
-        status: "crash",
-        exitCode: result.exitCode,
-        stderrTail,
-        error: `pipeline.run exited with code ${result.exitCode}`,
-        durationMs
-      };
-    }
-    const parsed2 = await readOutputFile(outputFile) ?? parseStdoutOutput(stdout.text());
-    if (!parsed2.ok) return { status: "bad-output", exitCode: 0, stderrTail, error: parsed2.error, durationMs };
-    return { status: "ok", output: parsed2.output, exitCode: 0, durationMs };
+  })();
+  return st.prepared;
+}
+async function runOne(st, input2) {
+  const started = performance.now();
+  if (!st.pipeline.run) {
+    return { status: "error", error: "pipeline.run is not set", durationMs: 0 };
   }
-  let prepared;
-  function prepare() {
-    prepared ??= (async () => {
-      fence = await (opts.fence ?? detectFence());
-      announceFence(fence, opts.log);
-      tasksDir = await mkdtemp4(path21.join(tmpdir4(), "saboteur-tasks-"));
-      await chmod3(tasksDir, fence.kind === "uid" ? 457 : 448);
-      if (fence.kind === "bwrap") {
-        view = collectFenceView({
-          hostEnv: opts.hostEnv ?? process.env,
-          cwd: pipeline.cwd,
-          ownDirs: [tasksDir, opts.workDir],
-          scratchDir: path21.join(tasksDir, "git-configs")
-        });
-      }
-    })();
-    return prepared;
+  let dir;
+  try {
+    await prepare(st);
+    dir = await mkdtemp4(path21.join(st.tasksDir, "task-"));
+    return await runIn(st, dir, input2, started);
+  } catch (err) {
+    return {
+      status: "error",
+      error: `running pipeline.run failed: ${err.message}`,
+      durationMs: Math.round(performance.now() - started)
+    };
+  } finally {
+    if (dir) await rm6(dir, { recursive: true, force: true });
   }
+}
+async function runIn(st, dir, input2, started) {
+  const taskFile = path21.join(dir, "task.json");
+  const outputFile = path21.join(dir, "output.json");
+  const taskJson = JSON.stringify(input2.task);
+  await writeFile6(taskFile, taskJson);
+  const env = {
+    ...st.baseEnv,
+    ...privateHomeEnv(dir),
+    ...taskContractEnv({ ...input2, taskFile, outputFile })
+  };
+  await makePrivateHome(dir);
+  const fenced2 = st.fence.enter(st.pipeline.run, { privateDir: dir, view: st.view });
+  try {
+    if (fenced2.uid !== void 0)
+      for (const d of [dir, path21.join(dir, "home"), path21.join(dir, "tmp")]) await chown3(d, fenced2.uid, fenced2.uid);
+    return await runFenced(st, fenced2, env, taskJson, outputFile, started);
+  } finally {
+    await fenced2.sweep();
+    fenced2.release();
+  }
+}
+async function runFenced(st, fenced2, env, taskJson, outputFile, started) {
+  const { pipeline, graceMs, running: running2 } = st;
+  const subprocess = execa(fenced2.file, fenced2.args, {
+    cwd: pipeline.cwd,
+    env,
+    extendEnv: false,
+    detached: true,
+    // Our own group kill replaces execa's: it would signal only the shell.
+    cleanup: false,
+    input: `${taskJson}
+`,
+    buffer: false,
+    reject: false,
+    stdout: "pipe",
+    stderr: "pipe"
+  });
+  const stdout = new TailBuffer(STDOUT_LIMIT);
+  const stderr = new TailBuffer(STDERR_LIMIT);
+  subprocess.stdout?.on("data", (chunk) => stdout.push(chunk));
+  subprocess.stderr?.on("data", (chunk) => stderr.push(chunk));
+  const pgid = subprocess.pid;
+  let exited = false;
+  let timedOut = false;
+  let killing = Promise.resolve();
+  let timer;
+  if (pgid !== void 0) {
+    trackGroup(pgid);
+    running2.add(pgid);
+    timer = setTimeout(() => {
+      if (exited) return;
+      timedOut = true;
+      killing = terminateGroup(pgid, graceMs).then(() => fenced2.sweep());
+    }, pipeline.timeoutMs);
+    subprocess.on("exit", () => {
+      exited = true;
+      clearTimeout(timer);
+      if (!timedOut && livingMembers(pgid).length > 0) killing = terminateGroup(pgid, graceMs);
+    });
+  }
+  const result = await subprocess;
+  clearTimeout(timer);
+  await killing;
+  if (pgid !== void 0) {
+    untrackGroup(pgid);
+    running2.delete(pgid);
+  }
+  const durationMs = Math.round(performance.now() - started);
+  const stderrTail = stderr.text(STDERR_TAIL_BYTES) || void 0;
+  const failed = failureOf(result, { timedOut, spawned: pgid !== void 0, timeoutMs: pipeline.timeoutMs }, stderrTail, durationMs);
+  if (failed) return failed;
+  const parsed2 = await readOutputFile(outputFile) ?? parseStdoutOutput(stdout.text());
+  if (!parsed2.ok) return { status: "bad-output", exitCode: 0, stderrTail, error: parsed2.error, durationMs };
+  return { status: "ok", output: parsed2.output, exitCode: 0, durationMs };
+}
+function failureOf(end, how, stderrTail, durationMs) {
+  if (how.timedOut) {
+    return {
+      status: "timeout",
+      exitCode: end.exitCode ?? null,
+      stderrTail,
+      error: `pipeline.run did not finish within ${how.timeoutMs} ms; it and everything it started were killed`,
+      durationMs
+    };
+  }
+  if (!how.spawned || end.exitCode === void 0 && end.signal === void 0) {
+    return { status: "error", error: `pipeline.run could not be started: ${end.shortMessage ?? end.message}`, stderrTail, durationMs };
+  }
+  if (end.signal) return { status: "crash", exitCode: null, stderrTail, error: `pipeline.run was killed by ${end.signal}`, durationMs };
+  if (end.exitCode !== 0)
+    return { status: "crash", exitCode: end.exitCode, stderrTail, error: `pipeline.run exited with code ${end.exitCode}`, durationMs };
+  return void 0;
+}
+async function startProcessRunner(st) {
+  if (!st.pipeline.run)
+    throw new Error("pipeline.run: process mode needs the command to start per task (e.g. run: python -m our_agents.run)");
+  let isDir2 = false;
+  try {
+    isDir2 = (await stat2(st.pipeline.cwd)).isDirectory();
+  } catch {
+    isDir2 = false;
+  }
+  if (!isDir2) throw new Error(`pipeline.cwd: ${st.pipeline.cwd} is not a directory`);
+  await prepare(st);
+}
+function createProcessRunner(pipeline, opts) {
+  const graceMs = opts.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
+  const st = { pipeline, opts, graceMs, baseEnv: allowlistedBaseEnv(pipeline, opts), running: /* @__PURE__ */ new Set() };
   const inflight = /* @__PURE__ */ new Set();
-  async function runOne(input2) {
-    const started = performance.now();
-    if (!command) {
-      return { status: "error", error: "pipeline.run is not set", durationMs: 0 };
-    }
-    let dir;
-    try {
-      await prepare();
-      dir = await mkdtemp4(path21.join(tasksDir, "task-"));
-      return await runIn(dir, input2, started);
-    } catch (err) {
-      return {
-        status: "error",
-        error: `running pipeline.run failed: ${err.message}`,
-        durationMs: Math.round(performance.now() - started)
-      };
-    } finally {
-      if (dir) await rm6(dir, { recursive: true, force: true });
-    }
-  }
   return {
     servePids: [],
     get fence() {
-      return fence;
+      return st.fence;
     },
-    async start() {
-      if (!command) throw new Error("pipeline.run: process mode needs the command to start per task (e.g. run: python -m our_agents.run)");
-      let isDir2 = false;
-      try {
-        isDir2 = (await stat2(pipeline.cwd)).isDirectory();
-      } catch {
-        isDir2 = false;
-      }
-      if (!isDir2) throw new Error(`pipeline.cwd: ${pipeline.cwd} is not a directory`);
-      await prepare();
-    },
+    start: () => startProcessRunner(st),
     run(input2) {
-      const p = runOne(input2);
+      const p = runOne(st, input2);
       inflight.add(p);
       void p.finally(() => inflight.delete(p));
       return p;
     },
     async stop(stopOpts) {
       const grace = stopOpts?.graceMs ?? graceMs;
-      await Promise.all([...running2].map((pgid) => terminateGroup(pgid, grace)));
+      await Promise.all([...st.running].map((pgid) => terminateGroup(pgid, grace)));
       await Promise.allSettled([...inflight]);
-      if (tasksDir) await rm6(tasksDir, { recursive: true, force: true });
-      tasksDir = void 0;
-      view = void 0;
-      prepared = void 0;
+      if (st.tasksDir) await rm6(st.tasksDir, { recursive: true, force: true });
+      st.tasksDir = void 0;
+      st.view = void 0;
+      st.prepared = void 0;
     }
   };
 }
@@ -66145,7 +66242,7 @@ function createPipelineRunner(pipeline, opts) {
 import http8 from "node:http";
 import { randomUUID as randomUUID2 } from "node:crypto";
 
-// node_modules/@modelcontextprotocol/sdk/dist/esm/server/zod-compat.js
+// ../../main/node_modules/@modelcontextprotocol/sdk/dist/esm/server/zod-compat.js
 function isZ4Schema(s2) {
   const schema6 = s2;
   return !!schema6._zod;
@@ -66208,7 +66305,7 @@ function getLiteralValue(schema6) {
   return void 0;
 }
 
-// node_modules/@modelcontextprotocol/sdk/dist/esm/types.js
+// ../../main/node_modules/@modelcontextprotocol/sdk/dist/esm/types.js
 var LATEST_PROTOCOL_VERSION = "2025-11-25";
 var DEFAULT_NEGOTIATED_PROTOCOL_VERSION = "2025-03-26";
 var SUPPORTED_PROTOCOL_VERSIONS = [LATEST_PROTOCOL_VERSION, "2025-06-18", "2025-03-26", "2024-11-05", "2024-10-07"];
@@ -67729,15 +67826,15 @@ var UrlElicitationRequiredError = class extends McpError {
   }
 };
 
-// node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/interfaces.js
+// ../../main/node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/interfaces.js
 function isTerminal(status) {
   return status === "completed" || status === "failed" || status === "cancelled";
 }
 
-// node_modules/zod-to-json-schema/dist/esm/parsers/string.js
+// ../../main/node_modules/zod-to-json-schema/dist/esm/parsers/string.js
 var ALPHA_NUMERIC = new Set("ABCDEFGHIJKLMNOPQRSTUVXYZabcdefghijklmnopqrstuvxyz0123456789");
 
-// node_modules/@modelcontextprotocol/sdk/dist/esm/server/zod-json-schema-compat.js
+// ../../main/node_modules/@modelcontextprotocol/sdk/dist/esm/server/zod-json-schema-compat.js
 function getMethodLiteral(schema6) {
   const shape = getObjectShape(schema6);
   const methodSchema = shape?.method;
@@ -67758,7 +67855,7 @@ function parseWithCompat(schema6, data) {
   return result.data;
 }
 
-// node_modules/@modelcontextprotocol/sdk/dist/esm/shared/protocol.js
+// ../../main/node_modules/@modelcontextprotocol/sdk/dist/esm/shared/protocol.js
 var DEFAULT_REQUEST_TIMEOUT_MSEC = 6e4;
 var Protocol = class {
   constructor(_options) {
@@ -68735,7 +68832,7 @@ function mergeCapabilities(base2, additional) {
   return result;
 }
 
-// node_modules/@modelcontextprotocol/sdk/dist/esm/validation/ajv-provider.js
+// ../../main/node_modules/@modelcontextprotocol/sdk/dist/esm/validation/ajv-provider.js
 var import_ajv = __toESM(require_ajv(), 1);
 var import_ajv_formats = __toESM(require_dist2(), 1);
 function createDefaultAjvInstance() {
@@ -68803,7 +68900,7 @@ var AjvJsonSchemaValidator = class {
   }
 };
 
-// node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/server.js
+// ../../main/node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/server.js
 var ExperimentalServerTasks = class {
   constructor(_server) {
     this._server = _server;
@@ -69016,7 +69113,7 @@ var ExperimentalServerTasks = class {
   }
 };
 
-// node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/helpers.js
+// ../../main/node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/helpers.js
 function assertToolsCallTaskCapability(requests, method, entityName) {
   if (!requests) {
     throw new Error(`${entityName} does not support task creation (required for ${method})`);
@@ -69051,7 +69148,7 @@ function assertClientRequestTaskCapability(requests, method, entityName) {
   }
 }
 
-// node_modules/@modelcontextprotocol/sdk/dist/esm/server/index.js
+// ../../main/node_modules/@modelcontextprotocol/sdk/dist/esm/server/index.js
 var Server = class extends Protocol {
   /**
    * Initializes this server with the given name and version information.
@@ -69422,15 +69519,15 @@ var Server = class extends Protocol {
   }
 };
 
-// node_modules/@hono/node-server/dist/constants-BLSFu_RU.mjs
+// ../../main/node_modules/@hono/node-server/dist/constants-BLSFu_RU.mjs
 var X_ALREADY_SENT = "x-hono-already-sent";
 
-// node_modules/@hono/node-server/dist/index.mjs
+// ../../main/node_modules/@hono/node-server/dist/index.mjs
 import { STATUS_CODES, ServerResponse, createServer as createServer2 } from "node:http";
 import { Http2ServerRequest, constants as constants4 } from "node:http2";
 import { Readable as Readable4 } from "node:stream";
 
-// node_modules/hono/dist/helper/websocket/index.js
+// ../../main/node_modules/hono/dist/helper/websocket/index.js
 var defineWebSocketHelper = (handler) => {
   return ((...args) => {
     if (typeof args[0] === "function") {
@@ -69451,7 +69548,7 @@ var defineWebSocketHelper = (handler) => {
   });
 };
 
-// node_modules/@hono/node-server/dist/index.mjs
+// ../../main/node_modules/@hono/node-server/dist/index.mjs
 var RequestError = class extends Error {
   constructor(message, options) {
     super(message, options);
@@ -70649,7 +70746,7 @@ var upgradeWebSocket = defineWebSocketHelper(async (c3, events, options) => {
   return new Response();
 });
 
-// node_modules/@modelcontextprotocol/sdk/dist/esm/shared/mediaType.js
+// ../../main/node_modules/@modelcontextprotocol/sdk/dist/esm/shared/mediaType.js
 var import_content_type = __toESM(require_content_type(), 1);
 function mediaTypeEssence(header) {
   if (!header) {
@@ -70672,7 +70769,7 @@ function isJsonContentType(header) {
   return mediaTypeEssence(header) === "application/json";
 }
 
-// node_modules/@modelcontextprotocol/sdk/dist/esm/server/requestBody.js
+// ../../main/node_modules/@modelcontextprotocol/sdk/dist/esm/server/requestBody.js
 var DEFAULT_MAX_REQUEST_BODY_SIZE = 4 * 1024 * 1024;
 var MAX_BATCH_SIZE = 100;
 function requestBodyTooLargeMessage(maxBytes) {
@@ -70716,7 +70813,7 @@ async function readRequestBody(request2, maxBytes = DEFAULT_MAX_REQUEST_BODY_SIZ
   return { tooLarge: false, text: text2 + decoder.decode() };
 }
 
-// node_modules/@modelcontextprotocol/sdk/dist/esm/server/sseKeepAlive.js
+// ../../main/node_modules/@modelcontextprotocol/sdk/dist/esm/server/sseKeepAlive.js
 var DEFAULT_SSE_KEEP_ALIVE_MS = 15e3;
 var MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
 function armSseKeepAlive(intervalMs, onTick) {
@@ -70728,7 +70825,7 @@ function armSseKeepAlive(intervalMs, onTick) {
   return timer;
 }
 
-// node_modules/@modelcontextprotocol/sdk/dist/esm/server/webStandardStreamableHttp.js
+// ../../main/node_modules/@modelcontextprotocol/sdk/dist/esm/server/webStandardStreamableHttp.js
 var WebStandardStreamableHTTPServerTransport = class {
   constructor(options = {}) {
     this._started = false;
@@ -71471,7 +71568,7 @@ data:
   }
 };
 
-// node_modules/@modelcontextprotocol/sdk/dist/esm/server/streamableHttp.js
+// ../../main/node_modules/@modelcontextprotocol/sdk/dist/esm/server/streamableHttp.js
 var StreamableHTTPServerTransport = class {
   constructor(options = {}) {
     this._requestContext = /* @__PURE__ */ new WeakMap();
@@ -71764,86 +71861,109 @@ function rpcError(res, status, code3, message) {
   }
   sendJson(res, status, { jsonrpc: "2.0", error: { code: code3, message }, id: null });
 }
+function newClient(entry) {
+  const ordinal = ++entry.opened;
+  const server = new Server({ name: "saboteur-tools", version: "1.0.0" }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: entry.session.listTools() }));
+  server.setRequestHandler(CallToolRequestSchema, async (request2, extra) => {
+    const agent = agentOfRequest(extra.requestInfo);
+    const outcome = await entry.session.call({
+      id: `s${ordinal}:${String(extra.requestId)}`,
+      tool: capText(request2.params.name, 512),
+      arguments: boundValue(request2.params.arguments ?? {}),
+      ...agent !== void 0 ? { agent: capText(agent, 512) } : {}
+    });
+    return { content: [{ type: "text", text: outcome.text }], isError: outcome.isError };
+  });
+  const client = { ordinal, server, transport: void 0 };
+  client.transport = new StreamableHTTPServerTransport({
+    sessionIdGenerator: () => randomUUID2(),
+    // Plain JSON answers: no SSE stream to keep open per call.
+    enableJsonResponse: true,
+    onsessioninitialized: (id) => void entry.clients.set(id, client),
+    onsessionclosed: (id) => void entry.clients.delete(id)
+  });
+  return client;
+}
+async function handleToolRequest(cx, req, res) {
+  const url2 = new URL(req.url ?? "/", "http://127.0.0.1");
+  const route = parseToolPath(url2.pathname);
+  if (!route) {
+    return rpcError(
+      res,
+      404,
+      NOT_FOUND,
+      `saboteur tool server has no route ${req.method} ${url2.pathname}: tool sessions live at /mcp/<key> (or /mcp/<key>/agents/<name>), the URL given in SABOTEUR_MCP_URL`
+    );
+  }
+  const entry = cx.live.get(route.key);
+  if (!entry || entry.session.isClosed) {
+    return rpcError(
+      res,
+      404,
+      NOT_FOUND,
+      `unknown or closed tool session ${JSON.stringify(route.key)}: use the SABOTEUR_MCP_URL of the running invocation (a session ends when its pipeline run ends)`
+    );
+  }
+  entry.inflight.add(res);
+  res.once("close", () => entry.inflight.delete(res));
+  const mcpSessionId = headerValue(req, "mcp-session-id");
+  if (mcpSessionId !== void 0) {
+    const client = entry.clients.get(mcpSessionId);
+    if (!client)
+      return rpcError(
+        res,
+        404,
+        NOT_FOUND,
+        `MCP session ${JSON.stringify(mcpSessionId)} is not open in tool session ${JSON.stringify(route.key)}: initialize a new one`
+      );
+    return client.transport.handleRequest(req, res);
+  }
+  return openClient(cx, entry, req, res);
+}
+async function openClient(cx, entry, req, res) {
+  if (req.method !== "POST") {
+    return rpcError(res, 400, BAD_REQUEST, `${req.method} without an Mcp-Session-Id header: start with a POST of "initialize"`);
+  }
+  if (entry.clients.size >= cx.maxClients) {
+    return rpcError(
+      res,
+      429,
+      BAD_REQUEST,
+      `tool session ${JSON.stringify(entry.key)} already has ${entry.clients.size} MCP clients open (at most ${cx.maxClients}); reuse a client per agent`
+    );
+  }
+  const client = newClient(entry);
+  await client.server.connect(client.transport);
+  await client.transport.handleRequest(req, res);
+  if (client.transport.sessionId === void 0) await client.server.close();
+}
+function endClients(log, entry) {
+  for (const res of entry.inflight) {
+    rpcError(res, 404, NOT_FOUND, `tool session ${JSON.stringify(entry.key)} closed while this request was running (the invocation ended)`);
+  }
+  entry.inflight.clear();
+  for (const client of entry.clients.values()) {
+    client.server.close().catch((err) => log.debug(`tool server: closing an MCP client of ${entry.key}: ${err?.message}`));
+  }
+  entry.clients.clear();
+}
+function openSession(cx, baseUrl, key2, options) {
+  if (!KEY_PATTERN2.test(key2))
+    throw new Error(`tool session key ${JSON.stringify(key2)} must be 1-200 characters of A-Z a-z 0-9 . _ ~ - (it is part of the URL path)`);
+  if (cx.live.has(key2)) throw new Error(`tool session ${JSON.stringify(key2)} is already open: every invocation needs its own key`);
+  cx.live.set(key2, { key: key2, session: new ToolSession(options), clients: /* @__PURE__ */ new Map(), opened: 0, inflight: /* @__PURE__ */ new Set() });
+  cx.log.debug(
+    `tool server: opened ${key2} for ${options.task.id} (${options.task.toolSpecs.length} tools, defense ${options.defense.name}, ${options.mode ?? "enforce"})`
+  );
+  return `${baseUrl}/mcp/${key2}`;
+}
 async function startToolServer(opts) {
   const { log } = opts;
-  const maxClients = opts.maxClientsPerSession ?? DEFAULT_MAX_CLIENTS;
-  const live = /* @__PURE__ */ new Map();
-  function newClient(entry) {
-    const ordinal = ++entry.opened;
-    const server = new Server({ name: "saboteur-tools", version: "1.0.0" }, { capabilities: { tools: {} } });
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: entry.session.listTools() }));
-    server.setRequestHandler(CallToolRequestSchema, async (request2, extra) => {
-      const agent = agentOfRequest(extra.requestInfo);
-      const outcome = await entry.session.call({
-        id: `s${ordinal}:${String(extra.requestId)}`,
-        tool: capText(request2.params.name, 512),
-        arguments: boundValue(request2.params.arguments ?? {}),
-        ...agent !== void 0 ? { agent: capText(agent, 512) } : {}
-      });
-      return { content: [{ type: "text", text: outcome.text }], isError: outcome.isError };
-    });
-    const client = { ordinal, server, transport: void 0 };
-    client.transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID2(),
-      // Plain JSON answers: no SSE stream to keep open per call.
-      enableJsonResponse: true,
-      onsessioninitialized: (id) => void entry.clients.set(id, client),
-      onsessionclosed: (id) => void entry.clients.delete(id)
-    });
-    return client;
-  }
-  async function handle(req, res) {
-    const url2 = new URL(req.url ?? "/", "http://127.0.0.1");
-    const route = parseToolPath(url2.pathname);
-    if (!route) {
-      return rpcError(
-        res,
-        404,
-        NOT_FOUND,
-        `saboteur tool server has no route ${req.method} ${url2.pathname}: tool sessions live at /mcp/<key> (or /mcp/<key>/agents/<name>), the URL given in SABOTEUR_MCP_URL`
-      );
-    }
-    const entry = live.get(route.key);
-    if (!entry || entry.session.isClosed) {
-      return rpcError(
-        res,
-        404,
-        NOT_FOUND,
-        `unknown or closed tool session ${JSON.stringify(route.key)}: use the SABOTEUR_MCP_URL of the running invocation (a session ends when its pipeline run ends)`
-      );
-    }
-    entry.inflight.add(res);
-    res.once("close", () => entry.inflight.delete(res));
-    const mcpSessionId = headerValue(req, "mcp-session-id");
-    if (mcpSessionId !== void 0) {
-      const client2 = entry.clients.get(mcpSessionId);
-      if (!client2)
-        return rpcError(
-          res,
-          404,
-          NOT_FOUND,
-          `MCP session ${JSON.stringify(mcpSessionId)} is not open in tool session ${JSON.stringify(route.key)}: initialize a new one`
-        );
-      return client2.transport.handleRequest(req, res);
-    }
-    if (req.method !== "POST") {
-      return rpcError(res, 400, BAD_REQUEST, `${req.method} without an Mcp-Session-Id header: start with a POST of "initialize"`);
-    }
-    if (entry.clients.size >= maxClients) {
-      return rpcError(
-        res,
-        429,
-        BAD_REQUEST,
-        `tool session ${JSON.stringify(route.key)} already has ${entry.clients.size} MCP clients open (at most ${maxClients}); reuse a client per agent`
-      );
-    }
-    const client = newClient(entry);
-    await client.server.connect(client.transport);
-    await client.transport.handleRequest(req, res);
-    if (client.transport.sessionId === void 0) await client.server.close();
-  }
+  const cx = { log, maxClients: opts.maxClientsPerSession ?? DEFAULT_MAX_CLIENTS, live: /* @__PURE__ */ new Map() };
+  const { live } = cx;
   const httpServer = http8.createServer((req, res) => {
-    handle(req, res).catch((err) => {
+    handleToolRequest(cx, req, res).catch((err) => {
       log.warn(`tool server: ${req.method} ${req.url}: ${err?.message ?? String(err)}`);
       rpcError(res, 500, -32603, `saboteur tool server failed on this request: ${err?.message ?? String(err)}`);
     });
@@ -71851,48 +71971,22 @@ async function startToolServer(opts) {
   const port = await listenLocal(httpServer);
   const baseUrl = `http://127.0.0.1:${port}`;
   log.debug(`tool server listening on ${baseUrl}`);
-  function endClients(entry) {
-    for (const res of entry.inflight) {
-      rpcError(
-        res,
-        404,
-        NOT_FOUND,
-        `tool session ${JSON.stringify(entry.key)} closed while this request was running (the invocation ended)`
-      );
-    }
-    entry.inflight.clear();
-    for (const client of entry.clients.values()) {
-      client.server.close().catch((err) => log.debug(`tool server: closing an MCP client of ${entry.key}: ${err?.message}`));
-    }
-    entry.clients.clear();
-  }
   return {
     baseUrl,
-    open(key2, options) {
-      if (!KEY_PATTERN2.test(key2))
-        throw new Error(
-          `tool session key ${JSON.stringify(key2)} must be 1-200 characters of A-Z a-z 0-9 . _ ~ - (it is part of the URL path)`
-        );
-      if (live.has(key2)) throw new Error(`tool session ${JSON.stringify(key2)} is already open: every invocation needs its own key`);
-      live.set(key2, { key: key2, session: new ToolSession(options), clients: /* @__PURE__ */ new Map(), opened: 0, inflight: /* @__PURE__ */ new Set() });
-      log.debug(
-        `tool server: opened ${key2} for ${options.task.id} (${options.task.toolSpecs.length} tools, defense ${options.defense.name}, ${options.mode ?? "enforce"})`
-      );
-      return `${baseUrl}/mcp/${key2}`;
-    },
+    open: (key2, options) => openSession(cx, baseUrl, key2, options),
     close(key2) {
       const entry = live.get(key2);
       if (!entry) return [];
       live.delete(key2);
       const events = entry.session.close().map(boundToolEvent);
-      endClients(entry);
+      endClients(log, entry);
       log.debug(`tool server: closed ${key2} with ${events.length} tool calls`);
       return events;
     },
     async stop() {
       for (const entry of live.values()) {
         entry.session.close();
-        endClients(entry);
+        endClients(log, entry);
       }
       live.clear();
       await closeServer(httpServer);
@@ -72487,7 +72581,7 @@ function markSkipped(s2, items, why) {
     });
   }
 }
-async function stopAll(s2) {
+async function stopAll2(s2) {
   for (const c3 of s2.cleanups.reverse()) {
     try {
       await c3.fn();
@@ -72564,7 +72658,7 @@ async function runLocked(config2, opts, deps) {
       await settleWithin(pending, CANCEL_DRAIN_MS);
     }
   } finally {
-    await stopAll(s2);
+    await stopAll2(s2);
   }
   sortResults(s2.instances, s2.suites, config2.defenses);
   const assembled = assembleRunLog(config2, {
@@ -73310,7 +73404,7 @@ var AnswerError = class extends Error {
 };
 var NAME2 = /^[A-Za-z0-9_.-]+$/;
 function checkAnswers(a2) {
-  const fail = (what, value2, rule) => {
+  const fail2 = (what, value2, rule) => {
     throw new AnswerError(`${what} "${value2}" ${rule}`);
   };
   for (const [what, value2] of [
@@ -73318,19 +73412,19 @@ function checkAnswers(a2) {
     ["the model (--model)", a2.model],
     ["the install step", a2.install ?? ""]
   ]) {
-    if (/[\r\n\0]/.test(value2)) fail(what, value2, "must be one line");
-    if (value2.length > 500) fail(what, value2.slice(0, 40), "is longer than 500 characters");
+    if (/[\r\n\0]/.test(value2)) fail2(what, value2, "must be one line");
+    if (value2.length > 500) fail2(what, value2.slice(0, 40), "is longer than 500 characters");
   }
-  if (!a2.run.trim()) fail("the pipeline command (--run)", a2.run, "is empty");
+  if (!a2.run.trim()) fail2("the pipeline command (--run)", a2.run, "is empty");
   if (!MODEL_KIND_IDS.includes(a2.modelKind))
-    fail("the model kind (--model-kind)", a2.modelKind, `is not one of ${MODEL_KIND_IDS.join(", ")}`);
-  if (!a2.benchmarks.length) fail("the benchmarks (--benchmarks)", "", `name at least one of ${BENCHMARK_IDS.join(", ")}`);
-  for (const b of a2.benchmarks) if (!BENCHMARK_IDS.includes(b)) fail("the benchmark", b, `is not one of ${BENCHMARK_IDS.join(", ")}`);
-  if (!NAME2.test(a2.target)) fail("the target agent (--target)", a2.target, "may hold only letters, digits, _ . -");
-  if (!a2.runnerLabels.length) fail("the runner labels (--runner-labels)", "", "name at least one label");
-  for (const l of a2.runnerLabels) if (!NAME2.test(l)) fail("the runner label", l, "may hold only letters, digits, _ . -");
-  if (!/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(a2.action)) fail("the action (--action)", a2.action, "is not owner/name");
-  if (!/^[A-Za-z0-9_./-]+$/.test(a2.branch)) fail("the default branch (--branch)", a2.branch, "is not a branch name");
+    fail2("the model kind (--model-kind)", a2.modelKind, `is not one of ${MODEL_KIND_IDS.join(", ")}`);
+  if (!a2.benchmarks.length) fail2("the benchmarks (--benchmarks)", "", `name at least one of ${BENCHMARK_IDS.join(", ")}`);
+  for (const b of a2.benchmarks) if (!BENCHMARK_IDS.includes(b)) fail2("the benchmark", b, `is not one of ${BENCHMARK_IDS.join(", ")}`);
+  if (!NAME2.test(a2.target)) fail2("the target agent (--target)", a2.target, "may hold only letters, digits, _ . -");
+  if (!a2.runnerLabels.length) fail2("the runner labels (--runner-labels)", "", "name at least one label");
+  for (const l of a2.runnerLabels) if (!NAME2.test(l)) fail2("the runner label", l, "may hold only letters, digits, _ . -");
+  if (!/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(a2.action)) fail2("the action (--action)", a2.action, "is not owner/name");
+  if (!/^[A-Za-z0-9_./-]+$/.test(a2.branch)) fail2("the default branch (--branch)", a2.branch, "is not a branch name");
   return a2;
 }
 
