@@ -101,6 +101,7 @@ function rebuildToolCalls(calls: readonly ToolCall[], edits: ReadonlyMap<number,
   });
 }
 
+// eslint-disable-next-line max-lines-per-function -- split pending
 export function createAutoInjector(options: AutoInjectOptions): Injector {
   const { target, messageRate, errorRate, seed, corruption } = options;
   checkRate('the message rate', 'message-rate', messageRate);

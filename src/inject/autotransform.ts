@@ -72,6 +72,7 @@ export function readRewrite(answer: string, original: string): { ok: true; rewri
   return { ok: true, rewrite: text };
 }
 
+// eslint-disable-next-line max-lines-per-function -- split pending
 export function createAutoTransform(options: AutoTransformOptions): Injector {
   const template = options.template ?? loadPromptFile(AUTOTRANSFORM_TEMPLATE_FILE);
   const templateSha = sha256(template);

@@ -40,201 +40,227 @@ async function makePrivateHome(dir: string): Promise<void> {
   await mkdir(path.join(dir, 'tmp'), { recursive: true, mode: 0o700 });
 }
 
-export function createProcessRunner(pipeline: PipelineConfig, opts: RunnerOptions): PipelineRunner {
-  const command = pipeline.run;
-  const graceMs = opts.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
-  const baseEnv = allowlistedBaseEnv(pipeline, opts);
-  const running = new Set<number>();
-  let fence: Fence | undefined;
+/** What one process runner keeps between runs: the fence, the folder of its runs' folders, the groups running. */
+export interface ProcessRunnerState {
+  pipeline: PipelineConfig;
+  opts: RunnerOptions;
+  graceMs: number;
+  baseEnv: Record<string, string>;
+  /** Process groups of runs under way, killed by `stop`. */
+  running: Set<number>;
+  fence?: Fence;
   /** Holds every run's temp folder; the fence hides the others' from each run. */
-  let tasksDir: string | undefined;
-  let view: FenceView | undefined;
+  tasksDir?: string;
+  view?: FenceView;
+  prepared?: Promise<void>;
+}
 
-  async function runIn(dir: string, input: PipelineInput, started: number): Promise<PipelineResult> {
-    const taskFile = path.join(dir, 'task.json');
-    const outputFile = path.join(dir, 'output.json');
-    const taskJson = JSON.stringify(input.task);
-    await writeFile(taskFile, taskJson);
-    const env = {
-      ...baseEnv,
-      ...privateHomeEnv(dir),
-      ...taskContractEnv({ ...input, taskFile, outputFile }),
-    };
-    await makePrivateHome(dir);
-    const fenced = fence!.enter(command!, { privateDir: dir, view });
-    try {
-      if (fenced.uid !== undefined)
-        for (const d of [dir, path.join(dir, 'home'), path.join(dir, 'tmp')]) await chown(d, fenced.uid, fenced.uid);
-      return await runFenced(fenced, env, taskJson, outputFile, started);
-    } finally {
-      await fenced.sweep();
-      fenced.release();
-    }
-  }
+/** How the pipeline's process ended, as execa reports it. */
+export interface ProcessEnd {
+  exitCode?: number;
+  signal?: string;
+  shortMessage?: string;
+  message?: string;
+}
 
-  async function runFenced(
-    fenced: ReturnType<Fence['enter']>,
-    env: Record<string, string>,
-    taskJson: string,
-    outputFile: string,
-    started: number,
-  ): Promise<PipelineResult> {
-    const subprocess = execa(fenced.file, fenced.args, {
-      cwd: pipeline.cwd,
-      env,
-      extendEnv: false,
-      detached: true,
-      // Our own group kill replaces execa's: it would signal only the shell.
-      cleanup: false,
-      input: `${taskJson}\n`,
-      buffer: false,
-      reject: false,
-      stdout: 'pipe',
-      stderr: 'pipe',
-    });
-    const stdout = new TailBuffer(STDOUT_LIMIT);
-    const stderr = new TailBuffer(STDERR_LIMIT);
-    subprocess.stdout?.on('data', (chunk: Buffer | string) => stdout.push(chunk));
-    subprocess.stderr?.on('data', (chunk: Buffer | string) => stderr.push(chunk));
-
-    const pgid = subprocess.pid;
-    let exited = false;
-    let timedOut = false;
-    let killing: Promise<unknown> = Promise.resolve();
-    let timer: NodeJS.Timeout | undefined;
-    if (pgid !== undefined) {
-      trackGroup(pgid);
-      running.add(pgid);
-      timer = setTimeout(() => {
-        if (exited) return;
-        timedOut = true;
-        killing = terminateGroup(pgid, graceMs).then(() => fenced.sweep());
-      }, pipeline.timeoutMs);
-      subprocess.on('exit', () => {
-        exited = true;
-        clearTimeout(timer);
-        // Children left behind would hold stdout open (and the run waiting) or leak across tasks.
-        if (!timedOut && livingMembers(pgid).length > 0) killing = terminateGroup(pgid, graceMs);
+/** Decides the fence (probed once per process) and makes the folder every run's temp folder lives in. */
+function prepare(st: ProcessRunnerState): Promise<void> {
+  const { opts, pipeline } = st;
+  st.prepared ??= (async () => {
+    const fence = await (opts.fence ?? detectFence());
+    st.fence = fence;
+    announceFence(fence, opts.log);
+    const tasksDir = await mkdtemp(path.join(tmpdir(), 'saboteur-tasks-'));
+    st.tasksDir = tasksDir;
+    // The uid fence: each run's own uid must reach its folder (and only its folder) inside.
+    await chmod(tasksDir, fence.kind === 'uid' ? 0o711 : 0o700);
+    if (fence.kind === 'bwrap') {
+      st.view = collectFenceView({
+        hostEnv: opts.hostEnv ?? process.env,
+        cwd: pipeline.cwd,
+        ownDirs: [tasksDir, opts.workDir],
+        scratchDir: path.join(tasksDir, 'git-configs'),
       });
     }
-    const result = await subprocess;
-    clearTimeout(timer);
-    await killing;
-    if (pgid !== undefined) {
-      untrackGroup(pgid);
-      running.delete(pgid);
-    }
-    const durationMs = Math.round(performance.now() - started);
-    const stderrTail = stderr.text(STDERR_TAIL_BYTES) || undefined;
+  })();
+  return st.prepared;
+}
 
-    if (timedOut) {
-      return {
-        status: 'timeout',
-        exitCode: result.exitCode ?? null,
-        stderrTail,
-        error: `pipeline.run did not finish within ${pipeline.timeoutMs} ms; it and everything it started were killed`,
-        durationMs,
-      };
-    }
-    if (pgid === undefined || (result.exitCode === undefined && result.signal === undefined)) {
-      return {
-        status: 'error',
-        error: `pipeline.run could not be started: ${result.shortMessage ?? result.message}`,
-        stderrTail,
-        durationMs,
-      };
-    }
-    if (result.signal) {
-      return { status: 'crash', exitCode: null, stderrTail, error: `pipeline.run was killed by ${result.signal}`, durationMs };
-    }
-    if (result.exitCode !== 0) {
-      return {
-        status: 'crash',
-        exitCode: result.exitCode,
-        stderrTail,
-        error: `pipeline.run exited with code ${result.exitCode}`,
-        durationMs,
-      };
-    }
-    const parsed = (await readOutputFile(outputFile)) ?? parseStdoutOutput(stdout.text());
-    if (!parsed.ok) return { status: 'bad-output', exitCode: 0, stderrTail, error: parsed.error, durationMs };
-    return { status: 'ok', output: parsed.output, exitCode: 0, durationMs };
+/** One task: a fresh folder, the pipeline run in it, the folder removed. */
+async function runOne(st: ProcessRunnerState, input: PipelineInput): Promise<PipelineResult> {
+  const started = performance.now();
+  if (!st.pipeline.run) {
+    return { status: 'error', error: 'pipeline.run is not set', durationMs: 0 };
   }
+  let dir: string | undefined;
+  try {
+    await prepare(st);
+    dir = await mkdtemp(path.join(st.tasksDir!, 'task-'));
+    return await runIn(st, dir, input, started);
+  } catch (err) {
+    // Our own failure (temp dir, spawn): still a result, so the run goes on.
+    return {
+      status: 'error',
+      error: `running pipeline.run failed: ${(err as Error).message}`,
+      durationMs: Math.round(performance.now() - started),
+    };
+  } finally {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  }
+}
 
-  /** Decides the fence (probed once per process) and makes the folder every run's temp folder lives in. */
-  let prepared: Promise<void> | undefined;
-  function prepare(): Promise<void> {
-    prepared ??= (async () => {
-      fence = await (opts.fence ?? detectFence());
-      announceFence(fence, opts.log);
-      tasksDir = await mkdtemp(path.join(tmpdir(), 'saboteur-tasks-'));
-      // The uid fence: each run's own uid must reach its folder (and only its folder) inside.
-      await chmod(tasksDir, fence.kind === 'uid' ? 0o711 : 0o700);
-      if (fence.kind === 'bwrap') {
-        view = collectFenceView({
-          hostEnv: opts.hostEnv ?? process.env,
-          cwd: pipeline.cwd,
-          ownDirs: [tasksDir, opts.workDir],
-          scratchDir: path.join(tasksDir, 'git-configs'),
-        });
-      }
-    })();
-    return prepared;
+async function runIn(st: ProcessRunnerState, dir: string, input: PipelineInput, started: number): Promise<PipelineResult> {
+  const taskFile = path.join(dir, 'task.json');
+  const outputFile = path.join(dir, 'output.json');
+  const taskJson = JSON.stringify(input.task);
+  await writeFile(taskFile, taskJson);
+  const env = {
+    ...st.baseEnv,
+    ...privateHomeEnv(dir),
+    ...taskContractEnv({ ...input, taskFile, outputFile }),
+  };
+  await makePrivateHome(dir);
+  const fenced = st.fence!.enter(st.pipeline.run!, { privateDir: dir, view: st.view });
+  try {
+    if (fenced.uid !== undefined)
+      for (const d of [dir, path.join(dir, 'home'), path.join(dir, 'tmp')]) await chown(d, fenced.uid, fenced.uid);
+    return await runFenced(st, fenced, env, taskJson, outputFile, started);
+  } finally {
+    await fenced.sweep();
+    fenced.release();
   }
+}
+
+/**
+ * Starts the fenced command in its own process group and waits for it: killed (with all it
+ * started) at the timeout, and any children it left behind killed when it exits.
+ */
+async function runFenced(
+  st: ProcessRunnerState,
+  fenced: ReturnType<Fence['enter']>,
+  env: Record<string, string>,
+  taskJson: string,
+  outputFile: string,
+  started: number,
+): Promise<PipelineResult> {
+  const { pipeline, graceMs, running } = st;
+  const subprocess = execa(fenced.file, fenced.args, {
+    cwd: pipeline.cwd,
+    env,
+    extendEnv: false,
+    detached: true,
+    // Our own group kill replaces execa's: it would signal only the shell.
+    cleanup: false,
+    input: `${taskJson}\n`,
+    buffer: false,
+    reject: false,
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
+  const stdout = new TailBuffer(STDOUT_LIMIT);
+  const stderr = new TailBuffer(STDERR_LIMIT);
+  subprocess.stdout?.on('data', (chunk: Buffer | string) => stdout.push(chunk));
+  subprocess.stderr?.on('data', (chunk: Buffer | string) => stderr.push(chunk));
+
+  const pgid = subprocess.pid;
+  let exited = false;
+  let timedOut = false;
+  let killing: Promise<unknown> = Promise.resolve();
+  let timer: NodeJS.Timeout | undefined;
+  if (pgid !== undefined) {
+    trackGroup(pgid);
+    running.add(pgid);
+    timer = setTimeout(() => {
+      if (exited) return;
+      timedOut = true;
+      killing = terminateGroup(pgid, graceMs).then(() => fenced.sweep());
+    }, pipeline.timeoutMs);
+    subprocess.on('exit', () => {
+      exited = true;
+      clearTimeout(timer);
+      // Children left behind would hold stdout open (and the run waiting) or leak across tasks.
+      if (!timedOut && livingMembers(pgid).length > 0) killing = terminateGroup(pgid, graceMs);
+    });
+  }
+  const result = await subprocess;
+  clearTimeout(timer);
+  await killing;
+  if (pgid !== undefined) {
+    untrackGroup(pgid);
+    running.delete(pgid);
+  }
+  const durationMs = Math.round(performance.now() - started);
+  const stderrTail = stderr.text(STDERR_TAIL_BYTES) || undefined;
+  const failed = failureOf(result, { timedOut, spawned: pgid !== undefined, timeoutMs: pipeline.timeoutMs }, stderrTail, durationMs);
+  if (failed) return failed;
+  const parsed = (await readOutputFile(outputFile)) ?? parseStdoutOutput(stdout.text());
+  if (!parsed.ok) return { status: 'bad-output', exitCode: 0, stderrTail, error: parsed.error, durationMs };
+  return { status: 'ok', output: parsed.output, exitCode: 0, durationMs };
+}
+
+/** The result of a run that did not end with exit code 0 (timed out, never started, killed, failed); undefined for one that did. */
+export function failureOf(
+  end: ProcessEnd,
+  how: { timedOut: boolean; spawned: boolean; timeoutMs: number },
+  stderrTail: string | undefined,
+  durationMs: number,
+): PipelineResult | undefined {
+  if (how.timedOut) {
+    return {
+      status: 'timeout',
+      exitCode: end.exitCode ?? null,
+      stderrTail,
+      error: `pipeline.run did not finish within ${how.timeoutMs} ms; it and everything it started were killed`,
+      durationMs,
+    };
+  }
+  if (!how.spawned || (end.exitCode === undefined && end.signal === undefined)) {
+    return { status: 'error', error: `pipeline.run could not be started: ${end.shortMessage ?? end.message}`, stderrTail, durationMs };
+  }
+  if (end.signal) return { status: 'crash', exitCode: null, stderrTail, error: `pipeline.run was killed by ${end.signal}`, durationMs };
+  if (end.exitCode !== 0)
+    return { status: 'crash', exitCode: end.exitCode, stderrTail, error: `pipeline.run exited with code ${end.exitCode}`, durationMs };
+  return undefined;
+}
+
+/** Cwd exists, the command is set: checked once before the first run. */
+async function startProcessRunner(st: ProcessRunnerState): Promise<void> {
+  if (!st.pipeline.run)
+    throw new Error('pipeline.run: process mode needs the command to start per task (e.g. run: python -m our_agents.run)');
+  let isDir = false;
+  try {
+    isDir = (await stat(st.pipeline.cwd)).isDirectory();
+  } catch {
+    isDir = false;
+  }
+  if (!isDir) throw new Error(`pipeline.cwd: ${st.pipeline.cwd} is not a directory`);
+  await prepare(st);
+}
+
+export function createProcessRunner(pipeline: PipelineConfig, opts: RunnerOptions): PipelineRunner {
+  const graceMs = opts.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
+  const st: ProcessRunnerState = { pipeline, opts, graceMs, baseEnv: allowlistedBaseEnv(pipeline, opts), running: new Set() };
   const inflight = new Set<Promise<PipelineResult>>();
-
-  async function runOne(input: PipelineInput): Promise<PipelineResult> {
-    const started = performance.now();
-    if (!command) {
-      return { status: 'error', error: 'pipeline.run is not set', durationMs: 0 };
-    }
-    let dir: string | undefined;
-    try {
-      await prepare();
-      dir = await mkdtemp(path.join(tasksDir!, 'task-'));
-      return await runIn(dir, input, started);
-    } catch (err) {
-      // Our own failure (temp dir, spawn): still a result, so the run goes on.
-      return {
-        status: 'error',
-        error: `running pipeline.run failed: ${(err as Error).message}`,
-        durationMs: Math.round(performance.now() - started),
-      };
-    } finally {
-      if (dir) await rm(dir, { recursive: true, force: true });
-    }
-  }
-
   return {
     servePids: [],
     get fence() {
-      return fence;
+      return st.fence;
     },
-    async start() {
-      if (!command) throw new Error('pipeline.run: process mode needs the command to start per task (e.g. run: python -m our_agents.run)');
-      let isDir = false;
-      try {
-        isDir = (await stat(pipeline.cwd)).isDirectory();
-      } catch {
-        isDir = false;
-      }
-      if (!isDir) throw new Error(`pipeline.cwd: ${pipeline.cwd} is not a directory`);
-      await prepare();
-    },
+    start: () => startProcessRunner(st),
     run(input) {
-      const p = runOne(input);
+      const p = runOne(st, input);
       inflight.add(p);
       void p.finally(() => inflight.delete(p));
       return p;
     },
     async stop(stopOpts) {
       const grace = stopOpts?.graceMs ?? graceMs;
-      await Promise.all([...running].map((pgid) => terminateGroup(pgid, grace)));
+      await Promise.all([...st.running].map((pgid) => terminateGroup(pgid, grace)));
       await Promise.allSettled([...inflight]);
-      if (tasksDir) await rm(tasksDir, { recursive: true, force: true });
-      tasksDir = undefined;
-      view = undefined;
-      prepared = undefined;
+      if (st.tasksDir) await rm(st.tasksDir, { recursive: true, force: true });
+      st.tasksDir = undefined;
+      st.view = undefined;
+      st.prepared = undefined;
     },
   };
 }

@@ -22,17 +22,24 @@ import {
   MAX_BODY_DEPTH,
   nestsDeeperThan,
   sendError,
-  sendJson,
 } from '../model/http-util.js';
-import { SSE_HEADERS, sseData, type AssembledResponse, type Endpoint } from '../model/openai-wire.js';
-import { responsesEvent } from '../model/responses-wire.js';
+import type { AssembledResponse, Endpoint } from '../model/openai-wire.js';
 import { wireFor, type EndpointWire } from '../model/wire.js';
-import { DEFAULT_BODY_LIMIT, readBodyWithin, refusalHeaders, tooLargeMessage } from '../util/body-limit.js';
+import { DEFAULT_BODY_LIMIT, readBodyWithin, refusalHeaders, tooLargeMessage, type BodyRead } from '../util/body-limit.js';
 import { boundProxyCall } from '../runlog/bound.js';
 import { createUpstream, UpstreamError, type Upstream } from '../model/upstream.js';
-import { clientKey, identifyAgent, parseRoute, SERVED_ROUTES, summarizeRequest, systemTextOf, type AgentRule } from './identify.js';
-import { injectAnswer } from './inject-answer.js';
+import {
+  clientKey,
+  identifyAgent,
+  parseRoute,
+  SERVED_ROUTES,
+  summarizeRequest,
+  systemTextOf,
+  type AgentRule,
+  type Route,
+} from './identify.js';
 import type { Invocation, InvocationRegistry } from './registry.js';
+import { corruptThrough, streamThrough, type Outcome } from './relay.js';
 import { prepareResponses, rememberResponse, type PreparedResponses } from './responses-route.js';
 import { rewriteRequest } from './sabotage.js';
 
@@ -63,14 +70,6 @@ export const NO_AGENT_CALL_INDEX = -1;
 const UNKNOWN_KEY_MESSAGE =
   'saboteur proxy: the API key is not a live saboteur invocation key. Each pipeline run gets its own OPENAI_API_KEY from saboteur and the key stops working when that run ends; use the key from the environment, not a model key.';
 
-interface Outcome {
-  status: number;
-  assembled?: AssembledResponse;
-  error?: string;
-  corruption?: ProxyCall['corruption'];
-  hit?: ProxyCall['hit'];
-}
-
 function usageOf(a: AssembledResponse | undefined): NonNullable<ProxyCall['response']>['usage'] {
   return a?.usage ? { promptTokens: a.usage.prompt_tokens, completionTokens: a.usage.completion_tokens } : undefined;
 }
@@ -85,438 +84,343 @@ function responseOf(a: AssembledResponse | undefined, status: number): ProxyCall
   };
 }
 
-/**
- * Writes the upstream response to the client as it arrives (headers at once, each chunk as soon as
- * it comes) and assembles it on the side. Resolves when the upstream response is over.
- */
-function streamThrough(up: http.IncomingMessage, res: http.ServerResponse, wire: EndpointWire | undefined): Promise<Outcome> {
-  return new Promise((resolve) => {
-    const status = up.statusCode ?? 502;
-    const contentType = String(up.headers['content-type'] ?? 'application/json');
-    const isSse = contentType.includes('text/event-stream');
-    const headers: Record<string, string> = { 'content-type': contentType };
-    if (isSse) headers['cache-control'] = 'no-cache';
-    else if (up.headers['content-length']) headers['content-length'] = String(up.headers['content-length']);
-    res.writeHead(status, headers);
-    if (isSse) res.flushHeaders();
-    const sse = isSse && wire ? wire.sse() : undefined;
-    const chunks: Buffer[] = [];
-    let settled = false;
-    const done = (error?: string) => {
-      if (settled) return;
-      settled = true;
-      let assembled: AssembledResponse | undefined;
-      if (sse) assembled = sse.end();
-      else if (wire) {
-        try {
-          assembled = wire.json(JSON.parse(Buffer.concat(chunks).toString('utf8')));
-        } catch {
-          assembled = undefined;
-        }
-      }
-      const err = error ?? assembled?.error ?? (status >= 400 ? `HTTP ${status} from the model server` : undefined);
-      resolve({ status, assembled, error: err });
-    };
-    up.on('data', (chunk: Buffer) => {
-      if (!res.write(chunk)) {
-        up.pause();
-        res.once('drain', () => up.resume());
-      }
-      if (sse) sse.feed(chunk);
-      else chunks.push(chunk);
-    });
-    up.on('end', () => {
-      res.end();
-      done();
-    });
-    up.on('error', () => undefined);
-    up.on('close', () => {
-      if (settled) return;
-      const message = 'the model server closed the connection in the middle of the response';
-      if (isSse && !res.writableEnded) res.end(streamError(wire?.endpoint, `saboteur proxy: ${message}`));
-      else res.destroy();
-      done(message);
-    });
-    // The client hung up: stop the generation upstream too.
-    res.on('close', () => {
-      if (!res.writableFinished) {
-        up.destroy();
-        done('the client closed the connection before the response ended');
-      }
-    });
-  });
+/** What every request of one proxy shares: its options and its connection to the model server. */
+export interface ProxyContext {
+  options: ProxyOptions;
+  upstream: Upstream;
+  /** Routes already warned about (at most 100), so that a pipeline polling one logs it once. */
+  warnedRoutes: Set<string>;
 }
 
-async function readAll(up: http.IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const c of up) chunks.push(c as Buffer);
-  return Buffer.concat(chunks);
+/** One request of a live invocation on its way through the proxy. */
+interface Exchange {
+  req: http.IncomingMessage;
+  res: http.ServerResponse;
+  /** performance.now() when the request came in: the call's duration counts from it. */
+  t0: number;
+  startedAt: string;
+  invocation: Invocation;
+  route: Route;
+  /** The agent header the pipeline sent, if any. */
+  header: string | undefined;
 }
 
-/** An error written into a stream already under way, in the endpoint's own event format. */
-function streamError(endpoint: Endpoint | undefined, message: string): string {
-  if (endpoint === 'responses') return responsesEvent('error', { code: 'upstream_error', message, param: null, sequence_number: 0 });
-  return sseData({ error: { type: 'upstream_error', code: 'upstream_error', message } });
+/** What a generation call asks of `forward` beyond passing the answer on. */
+interface Generation {
+  body: Record<string, unknown>;
+  wire: EndpointWire;
+  hit: boolean;
+  ctx: InjectionContext;
+  echoed?: { instructions: unknown };
+}
+
+type NamedAgent = { agent: string; source: ProxyCall['agentSource'] };
+
+/** The agent a request names by its header or path alone (for calls refused before their body is read). */
+function namedAgent(px: ProxyContext, ex: Exchange, model?: string): NamedAgent {
+  return identifyAgent({ header: ex.header, pathAgent: ex.route.pathAgent, ...(model ? { model } : {}) }, px.options.agents);
 }
 
 /**
- * A hit call: the whole upstream answer is collected, its text corrupted, and the result written as
- * the same kind of response (a valid SSE stream for a streamed call). Anything that cannot be
- * corrupted (an error, several choices, no text) goes out unchanged. A Responses call whose
- * instructions the saboteur rewrote also comes this way, so that the response echoes the
- * instructions the pipeline sent (`echoed`), never the saboteur's.
+ * A route the proxy does not serve: 404, and, when the key is a live one, a call on its instance
+ * naming the route, so the run log and the report say what the pipeline asked for.
  */
-async function corruptThrough(
-  up: http.IncomingMessage,
-  res: http.ServerResponse,
-  wire: EndpointWire,
-  body: Record<string, unknown>,
-  injector: Injector,
-  ctx: InjectionContext,
-  log: Log,
-  hit: boolean,
-  echoed?: { instructions: unknown },
-): Promise<Outcome> {
-  const status = up.statusCode ?? 502;
-  const contentType = String(up.headers['content-type'] ?? 'application/json');
-  const raw = await readAll(up);
-  const isSse = contentType.includes('text/event-stream');
-  const original = (assembled?: AssembledResponse, error?: string): Outcome => {
-    res.writeHead(status, { 'content-type': contentType, 'content-length': raw.length });
-    res.end(raw);
-    return { status, assembled, error: error ?? assembled?.error ?? (status >= 400 ? `HTTP ${status} from the model server` : undefined) };
-  };
-  let assembled: AssembledResponse;
-  let json: Record<string, unknown> | undefined;
-  if (isSse) {
-    const sse = wire.sse();
-    sse.feed(raw);
-    assembled = sse.end();
-  } else {
-    try {
-      json = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
-    } catch {
-      return original(undefined, status >= 400 ? undefined : 'the model server answered with a body that is not JSON');
-    }
-    assembled = wire.json(json);
-  }
-  if (status < 200 || status >= 300 || assembled.error || assembled.choiceCount !== 1) {
-    const why =
-      status < 200 || status >= 300 || assembled.error
-        ? `the model answered with an error (HTTP ${status}): passed through unchanged`
-        : `the response has ${assembled.choiceCount} choices: only single-choice responses are corrupted`;
-    return { ...original(assembled), ...(hit ? { hit: { mode: 'n/a', units: 0, drawn: 0, changed: 0, why } } : {}) };
-  }
-  const injected = hit ? await injectAnswer(assembled, injector, ctx, log) : undefined;
-  const record = injected ? { hit: injected.hit } : {};
-  if (!injected?.corruption && !echoed) return { ...original(assembled), ...record };
-  const corruption = injected?.corruption;
-  let delivered = injected?.corruption ? injected.delivered : assembled;
-  if (echoed) {
-    if (json) json.instructions = echoed.instructions;
-    if (delivered.raw) delivered = { ...delivered, raw: { ...delivered.raw, instructions: echoed.instructions } };
-  }
-  if (isSse) {
-    const events = wire.deliveredEvents(delivered, body);
-    if (!events)
-      return {
-        ...original(assembled),
-        ...(injected
-          ? { hit: { ...injected.hit, changed: 0, why: 'the stream could not be written again, so it went out unchanged' } }
-          : {}),
-      };
-    res.writeHead(status, SSE_HEADERS);
-    for (const e of events) res.write(e);
-    res.end();
-  } else {
-    sendJson(res, status, wire.deliveredJson(json!, delivered));
-  }
-  return { status, assembled: delivered, ...(corruption ? { corruption } : {}), ...record };
-}
-
-export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
-  const { registry, injector, log } = options;
-  const agents = options.agents;
-  const upstream: Upstream = createUpstream(options.upstream);
-
-  const warnedRoutes = new Set<string>();
-
-  /**
-   * A route the proxy does not serve: 404, and, when the key is a live one, a call on its instance
-   * naming the route, so the run log and the report say what the pipeline asked for.
-   */
-  function unsupported(req: http.IncomingMessage, res: http.ServerResponse, startedAt: string): void {
-    req.resume();
-    const where = `${req.method ?? 'GET'} ${(req.url ?? '/').split('?')[0]}`.slice(0, 200);
-    const message = `saboteur proxy has no route ${where} (it serves ${SERVED_ROUTES})`;
-    const invocation = registry.get(clientKey(req.headers));
-    if (invocation) {
-      const { agent, source } = identifyAgent(
-        { header: headerValue(req, AGENT_HEADER), pathAgent: /^\/agents\/([^/]+)\//.exec(req.url ?? '')?.[1] },
-        agents,
-      );
-      const call: ProxyCall = {
-        id: randomUUID(),
-        agent,
-        agentSource: source,
-        endpoint: 'unsupported',
-        route: where,
-        agentCallIndex: NO_AGENT_CALL_INDEX,
-        startedAt,
-        durationMs: 0,
-        stream: false,
-        status: 404,
-        request: {},
-        error: message,
-      };
-      invocation.finish(invocation.begin(call), call);
-    }
-    if (!warnedRoutes.has(where) && warnedRoutes.size < 100) {
-      warnedRoutes.add(where);
-      log.warn(`proxy: ${message}`);
-    }
-    sendError(res, 404, 'not_found', message);
-  }
-
-  async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    const t0 = performance.now();
-    const startedAt = new Date().toISOString();
-    const route = parseRoute(req.method ?? 'GET', req.url ?? '/');
-    if (!route) return unsupported(req, res, startedAt);
-    const invocation = registry.get(clientKey(req.headers));
-    if (!invocation) {
-      req.resume();
-      log.warn(`proxy: refused ${req.method} ${req.url}: not a live invocation key`);
-      return sendError(res, 401, 'invalid_api_key', UNKNOWN_KEY_MESSAGE, 'invalid_api_key');
-    }
-    const header = headerValue(req, AGENT_HEADER);
-
-    if (route.endpoint === 'models') {
-      req.resume();
-      const { agent, source } = identifyAgent({ header, pathAgent: route.pathAgent }, agents);
-      const base: ProxyCall = {
-        id: randomUUID(),
-        agent,
-        agentSource: source,
-        endpoint: 'models',
-        agentCallIndex: NO_AGENT_CALL_INDEX,
-        startedAt,
-        durationMs: 0,
-        stream: false,
-        status: 0,
-        request: {},
-      };
-      await forward(invocation, base, t0, res, {
-        method: 'GET',
-        path: route.upstreamPath,
-        headers: { accept: 'application/json', [AGENT_HEADER]: agent },
-      });
-      return;
-    }
-
-    const endpoint = route.endpoint;
-    const refuse = (
-      agent: { agent: string; source: ProxyCall['agentSource'] },
-      message: string,
-      request: ProxyCall['request'] = {},
-      status: 400 | 413 = 400,
-    ) => {
-      const call = boundProxyCall({
-        id: randomUUID(),
-        agent: agent.agent,
-        agentSource: agent.source,
-        endpoint,
-        agentCallIndex: NO_AGENT_CALL_INDEX,
-        startedAt,
-        durationMs: performance.now() - t0,
-        stream: false,
-        status,
-        request,
-        error: message,
-      });
-      invocation.finish(invocation.begin(call), call);
-      sendError(res, status, 'invalid_request_error', `saboteur proxy: ${message}`, status === 413 ? 'request_too_large' : null);
-    };
-    const maxBytes = options.maxBodyBytes ?? DEFAULT_BODY_LIMIT;
-    const read = await readBodyWithin(req, maxBytes);
-    if (!read.ok) {
-      const message = `saboteur proxy: ${tooLargeMessage('the call was refused', read.limit)}`;
-      const { agent, source } = identifyAgent({ header, pathAgent: route.pathAgent }, agents);
-      const call = boundProxyCall({
-        id: randomUUID(),
-        agent,
-        agentSource: source,
-        endpoint,
-        agentCallIndex: NO_AGENT_CALL_INDEX,
-        startedAt,
-        durationMs: performance.now() - t0,
-        stream: false,
-        status: 413,
-        request: {},
-        error: message,
-      });
-      invocation.finish(invocation.begin(call), call);
-      log.warn(`proxy: ${message} (${agent} of ${invocation.instanceId})`);
-      for (const [name, value] of Object.entries(refusalHeaders(read))) res.setHeader(name, value);
-      return sendError(res, 413, 'invalid_request_error', message, 'request_too_large');
-    }
-    const raw = read.body;
-    let body: Record<string, unknown>;
-    try {
-      body = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
-      if (!body || typeof body !== 'object' || Array.isArray(body)) throw new Error('not a JSON object');
-    } catch (err) {
-      return refuse(
-        identifyAgent({ header, pathAgent: route.pathAgent }, agents),
-        `the request body is not a JSON object: ${(err as Error).message}`,
-      );
-    }
-    // Bounded here, once: what passes can be rewritten, re-sent and summarized without overflowing.
-    if (nestsDeeperThan(body, MAX_BODY_DEPTH))
-      return refuse(
-        identifyAgent({ header, pathAgent: route.pathAgent }, agents),
-        `the request body is nested deeper than ${MAX_BODY_DEPTH} levels`,
-      );
-    const requested = typeof body.model === 'string' ? body.model : undefined;
-    // The Responses API's state lives here: the request goes upstream with its whole conversation.
-    let responses: PreparedResponses | undefined;
-    if (endpoint === 'responses') {
-      responses = prepareResponses(body, invocation, { requestBytes: raw.length, maxBytes });
-      if (!responses.ok)
-        return refuse(
-          identifyAgent({ header, pathAgent: route.pathAgent, model: requested }, agents),
-          responses.message,
-          requested ? { model: requested } : {},
-          responses.status,
-        );
-      body = responses.body;
-    }
-    const sent = body;
-    const { agent, source, signals } = identifyAgent(
-      { header, pathAgent: route.pathAgent, system: () => systemTextOf(sent, endpoint), model: requested },
-      agents,
+function unsupported(px: ProxyContext, req: http.IncomingMessage, res: http.ServerResponse, startedAt: string): void {
+  req.resume();
+  const where = `${req.method ?? 'GET'} ${(req.url ?? '/').split('?')[0]}`.slice(0, 200);
+  const message = `saboteur proxy has no route ${where} (it serves ${SERVED_ROUTES})`;
+  const invocation = px.options.registry.get(clientKey(req.headers));
+  if (invocation) {
+    const { agent, source } = identifyAgent(
+      { header: headerValue(req, AGENT_HEADER), pathAgent: /^\/agents\/([^/]+)\//.exec(req.url ?? '')?.[1] },
+      px.options.agents,
     );
-    const agentCallIndex = invocation.nextAgentCallIndex(agent);
-    const ctx: InjectionContext = {
-      instanceId: invocation.instanceId,
-      variant: invocation.variant,
-      agent,
-      agentCallIndex,
-      ...(invocation.objective ? { objective: invocation.objective } : {}),
-    };
-    let hit = false;
-    if (injector) {
-      try {
-        hit = injector.decide(ctx);
-      } catch (err) {
-        log.warn(`proxy: injection decision failed for ${agent} call ${agentCallIndex}: ${(err as Error).message}`);
-      }
-    }
-    // The trace keeps the request as the pipeline sent it; the model gets the saboteur's rewrite of its system prompt.
-    const rewritten = await rewriteRequest(body, endpoint, injector, ctx, log);
-    const modelBody = rewritten?.body ?? body;
-    // A model alias that named the agent is not a model the server knows: ask for the served one.
-    const upstreamBody =
-      source === 'model' && options.model && requested !== options.model ? { ...modelBody, model: options.model } : modelBody;
-    const bytes = upstreamBody === body && !responses ? raw : Buffer.from(JSON.stringify(upstreamBody));
-    const base: ProxyCall = {
+    const call: ProxyCall = {
       id: randomUUID(),
       agent,
       agentSource: source,
-      ...(signals ? { agentSignals: signals } : {}),
-      endpoint,
-      agentCallIndex,
+      endpoint: 'unsupported',
+      route: where,
+      agentCallIndex: NO_AGENT_CALL_INDEX,
       startedAt,
       durationMs: 0,
-      stream: body.stream === true,
-      status: 0,
+      stream: false,
+      status: 404,
       request: {},
-      ...(rewritten ? { rewrite: rewritten.record } : {}),
+      error: message,
     };
-    const headers = { 'content-type': 'application/json', accept: String(req.headers.accept ?? 'application/json'), [AGENT_HEADER]: agent };
-    // A Responses object echoes its instructions: the pipeline must get back its own, not the saboteur's.
-    const echoed =
-      endpoint === 'responses' && rewritten && rewritten.body !== body ? { instructions: body.instructions ?? null } : undefined;
-    const outcome = await forward(
-      invocation,
-      base,
-      t0,
-      res,
-      { method: 'POST', path: route.upstreamPath, headers, body: bytes },
-      { body, wire: wireFor(endpoint), hit, ctx, ...(echoed ? { echoed } : {}) },
-    );
-    if (responses?.ok && outcome.status >= 200 && outcome.status < 300)
-      rememberResponse(invocation, responses, outcome.assembled, outcome.corruption !== undefined);
+    invocation.finish(invocation.begin(call), call);
   }
-
-  async function forward(
-    invocation: Invocation,
-    base: ProxyCall,
-    t0: number,
-    res: http.ServerResponse,
-    upstreamRequest: Parameters<Upstream['request']>[0],
-    generation?: {
-      body: Record<string, unknown>;
-      wire: EndpointWire;
-      hit: boolean;
-      ctx: InjectionContext;
-      echoed?: { instructions: unknown };
-    },
-  ): Promise<Outcome> {
-    const pending = upstream.request(upstreamRequest);
-    // The summary is built while the model works, off the response's path.
-    if (generation) base.request = summarizeRequest(generation.body, generation.wire.endpoint);
-    // What the trace keeps is bounded (docs/security.md, "Security"): the model and the pipeline see it all.
-    const bounded = boundProxyCall(base);
-    const slot = invocation.begin(bounded);
-    let outcome: Outcome;
-    try {
-      const up = await pending;
-      outcome =
-        (generation?.hit || generation?.echoed) && injector
-          ? await corruptThrough(
-              up,
-              res,
-              generation.wire,
-              generation.body,
-              injector,
-              generation.ctx,
-              log,
-              generation.hit,
-              generation.echoed,
-            )
-          : await streamThrough(up, res, generation?.wire);
-    } catch (err) {
-      const message =
-        err instanceof UpstreamError ? `saboteur proxy: ${err.message}` : `saboteur proxy: forwarding failed: ${(err as Error).message}`;
-      log.warn(message);
-      sendError(res, 502, 'upstream_unreachable', message, 'upstream_unreachable');
-      outcome = { status: 502, error: message };
-    }
-    const call: ProxyCall = { ...bounded, durationMs: performance.now() - t0, status: outcome.status };
-    const response = generation ? responseOf(outcome.assembled, outcome.status) : undefined;
-    if (response) call.response = response;
-    if (outcome.error) call.error = outcome.error;
-    if (outcome.corruption) call.corruption = outcome.corruption;
-    if (outcome.hit) call.hit = outcome.hit;
-    invocation.finish(slot, boundProxyCall(call));
-    return outcome;
+  if (!px.warnedRoutes.has(where) && px.warnedRoutes.size < 100) {
+    px.warnedRoutes.add(where);
+    px.options.log.warn(`proxy: ${message}`);
   }
+  sendError(res, 404, 'not_found', message);
+}
 
+/** One request: the route and key checked, then the model list or a generation call. */
+export async function handleRequest(px: ProxyContext, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  const t0 = performance.now();
+  const startedAt = new Date().toISOString();
+  const route = parseRoute(req.method ?? 'GET', req.url ?? '/');
+  if (!route) return unsupported(px, req, res, startedAt);
+  const invocation = px.options.registry.get(clientKey(req.headers));
+  if (!invocation) {
+    req.resume();
+    px.options.log.warn(`proxy: refused ${req.method} ${req.url}: not a live invocation key`);
+    return sendError(res, 401, 'invalid_api_key', UNKNOWN_KEY_MESSAGE, 'invalid_api_key');
+  }
+  const ex: Exchange = { req, res, t0, startedAt, invocation, route, header: headerValue(req, AGENT_HEADER) };
+  if (route.endpoint === 'models') return listModels(px, ex);
+  return handleGeneration(px, ex, route.endpoint);
+}
+
+/** GET /v1/models: passed on to the model server, recorded as a call that generates nothing. */
+async function listModels(px: ProxyContext, ex: Exchange): Promise<void> {
+  ex.req.resume();
+  const { agent, source } = namedAgent(px, ex);
+  const base: ProxyCall = {
+    id: randomUUID(),
+    agent,
+    agentSource: source,
+    endpoint: 'models',
+    agentCallIndex: NO_AGENT_CALL_INDEX,
+    startedAt: ex.startedAt,
+    durationMs: 0,
+    stream: false,
+    status: 0,
+    request: {},
+  };
+  await forward(px, ex, base, {
+    method: 'GET',
+    path: ex.route.upstreamPath,
+    headers: { accept: 'application/json', [AGENT_HEADER]: agent },
+  });
+}
+
+/** Records a call refused before it reached the model, with why. */
+function recordRefusal(
+  ex: Exchange,
+  endpoint: Endpoint,
+  who: NamedAgent,
+  status: number,
+  message: string,
+  request: ProxyCall['request'] = {},
+): void {
+  const call = boundProxyCall({
+    id: randomUUID(),
+    agent: who.agent,
+    agentSource: who.source,
+    endpoint,
+    agentCallIndex: NO_AGENT_CALL_INDEX,
+    startedAt: ex.startedAt,
+    durationMs: performance.now() - ex.t0,
+    stream: false,
+    status,
+    request,
+    error: message,
+  });
+  ex.invocation.finish(ex.invocation.begin(call), call);
+}
+
+/** A request the proxy will not pass on (a body that is not a JSON object, a Responses chain it cannot rebuild). */
+function refuse(
+  ex: Exchange,
+  endpoint: Endpoint,
+  who: NamedAgent,
+  message: string,
+  request: ProxyCall['request'] = {},
+  status: 400 | 413 = 400,
+): void {
+  recordRefusal(ex, endpoint, who, status, message, request);
+  sendError(ex.res, status, 'invalid_request_error', `saboteur proxy: ${message}`, status === 413 ? 'request_too_large' : null);
+}
+
+/** A body over the limit: 413, with the headers that tell the client whether the connection can be reused. */
+function refuseTooLarge(px: ProxyContext, ex: Exchange, endpoint: Endpoint, read: Extract<BodyRead, { ok: false }>): void {
+  const message = `saboteur proxy: ${tooLargeMessage('the call was refused', read.limit)}`;
+  const who = namedAgent(px, ex);
+  recordRefusal(ex, endpoint, who, 413, message);
+  px.options.log.warn(`proxy: ${message} (${who.agent} of ${ex.invocation.instanceId})`);
+  for (const [name, value] of Object.entries(refusalHeaders(read))) ex.res.setHeader(name, value);
+  sendError(ex.res, 413, 'invalid_request_error', message, 'request_too_large');
+}
+
+/** The request body as a JSON object, or why it is not one the proxy passes on. */
+export function parseRequestBody(raw: Buffer): Record<string, unknown> | string {
+  let body: Record<string, unknown>;
+  try {
+    body = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
+    if (!body || typeof body !== 'object' || Array.isArray(body)) throw new Error('not a JSON object');
+  } catch (err) {
+    return `the request body is not a JSON object: ${(err as Error).message}`;
+  }
+  // Bounded here, once: what passes can be rewritten, re-sent and summarized without overflowing.
+  if (nestsDeeperThan(body, MAX_BODY_DEPTH)) return `the request body is nested deeper than ${MAX_BODY_DEPTH} levels`;
+  return body;
+}
+
+/** A generation call: its body read and checked, then (for the Responses API) its conversation rebuilt. */
+async function handleGeneration(px: ProxyContext, ex: Exchange, endpoint: Endpoint): Promise<void> {
+  const maxBytes = px.options.maxBodyBytes ?? DEFAULT_BODY_LIMIT;
+  const read = await readBodyWithin(ex.req, maxBytes);
+  if (!read.ok) return refuseTooLarge(px, ex, endpoint, read);
+  const raw = read.body;
+  const parsed = parseRequestBody(raw);
+  if (typeof parsed === 'string') return refuse(ex, endpoint, namedAgent(px, ex), parsed);
+  const requested = typeof parsed.model === 'string' ? parsed.model : undefined;
+  // The Responses API's state lives here: the request goes upstream with its whole conversation.
+  let responses: PreparedResponses | undefined;
+  if (endpoint === 'responses') {
+    responses = prepareResponses(parsed, ex.invocation, { requestBytes: raw.length, maxBytes });
+    if (!responses.ok)
+      return refuse(
+        ex,
+        endpoint,
+        namedAgent(px, ex, requested),
+        responses.message,
+        requested ? { model: requested } : {},
+        responses.status,
+      );
+  }
+  const body = responses?.ok ? responses.body : parsed;
+  const outcome = await generate(px, ex, endpoint, { raw, body, requested, expanded: responses !== undefined });
+  if (responses?.ok && outcome.status >= 200 && outcome.status < 300)
+    rememberResponse(ex.invocation, responses, outcome.assembled, outcome.corruption !== undefined);
+}
+
+/** Whether the injector hits this call; a decision that throws is a miss, and a warning. */
+function decideHit(px: ProxyContext, ctx: InjectionContext): boolean {
+  const { injector, log } = px.options;
+  if (!injector) return false;
+  try {
+    return injector.decide(ctx);
+  } catch (err) {
+    log.warn(`proxy: injection decision failed for ${ctx.agent} call ${ctx.agentCallIndex}: ${(err as Error).message}`);
+    return false;
+  }
+}
+
+/**
+ * A checked generation call: its agent named, the injection decided, its system prompt rewritten
+ * for the model, and the call forwarded. `expanded`: the body is not the one the pipeline sent
+ * (a Responses conversation rebuilt), so it is serialized again.
+ */
+async function generate(
+  px: ProxyContext,
+  ex: Exchange,
+  endpoint: Endpoint,
+  request: { raw: Buffer; body: Record<string, unknown>; requested: string | undefined; expanded: boolean },
+): Promise<Outcome> {
+  const { invocation, route } = ex;
+  const { body, requested } = request;
+  const { agent, source, signals } = identifyAgent(
+    { header: ex.header, pathAgent: route.pathAgent, system: () => systemTextOf(body, endpoint), model: requested },
+    px.options.agents,
+  );
+  const agentCallIndex = invocation.nextAgentCallIndex(agent);
+  const ctx: InjectionContext = {
+    instanceId: invocation.instanceId,
+    variant: invocation.variant,
+    agent,
+    agentCallIndex,
+    ...(invocation.objective ? { objective: invocation.objective } : {}),
+  };
+  const hit = decideHit(px, ctx);
+  // The trace keeps the request as the pipeline sent it; the model gets the saboteur's rewrite of its system prompt.
+  const rewritten = await rewriteRequest(body, endpoint, px.options.injector, ctx, px.options.log);
+  const modelBody = rewritten?.body ?? body;
+  // A model alias that named the agent is not a model the server knows: ask for the served one.
+  const served = px.options.model;
+  const upstreamBody = source === 'model' && served && requested !== served ? { ...modelBody, model: served } : modelBody;
+  const bytes = upstreamBody === body && !request.expanded ? request.raw : Buffer.from(JSON.stringify(upstreamBody));
+  const base: ProxyCall = {
+    id: randomUUID(),
+    agent,
+    agentSource: source,
+    ...(signals ? { agentSignals: signals } : {}),
+    endpoint,
+    agentCallIndex,
+    startedAt: ex.startedAt,
+    durationMs: 0,
+    stream: body.stream === true,
+    status: 0,
+    request: {},
+    ...(rewritten ? { rewrite: rewritten.record } : {}),
+  };
+  const headers = {
+    'content-type': 'application/json',
+    accept: String(ex.req.headers.accept ?? 'application/json'),
+    [AGENT_HEADER]: agent,
+  };
+  // A Responses object echoes its instructions: the pipeline must get back its own, not the saboteur's.
+  const echoed = endpoint === 'responses' && rewritten && rewritten.body !== body ? { instructions: body.instructions ?? null } : undefined;
+  return forward(
+    px,
+    ex,
+    base,
+    { method: 'POST', path: route.upstreamPath, headers, body: bytes },
+    { body, wire: wireFor(endpoint), hit, ctx, ...(echoed ? { echoed } : {}) },
+  );
+}
+
+/** Sends a call to the model server, passes (or corrupts) its answer on, and records the call. */
+async function forward(
+  px: ProxyContext,
+  ex: Exchange,
+  base: ProxyCall,
+  upstreamRequest: Parameters<Upstream['request']>[0],
+  generation?: Generation,
+): Promise<Outcome> {
+  const { injector, log } = px.options;
+  const { invocation, res } = ex;
+  const pending = px.upstream.request(upstreamRequest);
+  // The summary is built while the model works, off the response's path.
+  if (generation) base.request = summarizeRequest(generation.body, generation.wire.endpoint);
+  // What the trace keeps is bounded (docs/security.md, "Security"): the model and the pipeline see it all.
+  const bounded = boundProxyCall(base);
+  const slot = invocation.begin(bounded);
+  let outcome: Outcome;
+  try {
+    const up = await pending;
+    outcome =
+      (generation?.hit || generation?.echoed) && injector
+        ? await corruptThrough(up, res, generation.wire, generation.body, injector, generation.ctx, log, generation.hit, generation.echoed)
+        : await streamThrough(up, res, generation?.wire);
+  } catch (err) {
+    const message =
+      err instanceof UpstreamError ? `saboteur proxy: ${err.message}` : `saboteur proxy: forwarding failed: ${(err as Error).message}`;
+    log.warn(message);
+    sendError(res, 502, 'upstream_unreachable', message, 'upstream_unreachable');
+    outcome = { status: 502, error: message };
+  }
+  const call: ProxyCall = { ...bounded, durationMs: performance.now() - ex.t0, status: outcome.status };
+  const response = generation ? responseOf(outcome.assembled, outcome.status) : undefined;
+  if (response) call.response = response;
+  if (outcome.error) call.error = outcome.error;
+  if (outcome.corruption) call.corruption = outcome.corruption;
+  if (outcome.hit) call.hit = outcome.hit;
+  invocation.finish(slot, boundProxyCall(call));
+  return outcome;
+}
+
+export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
+  const { log } = options;
+  const px: ProxyContext = { options, upstream: createUpstream(options.upstream), warnedRoutes: new Set() };
   const server = http.createServer((req, res) => {
-    handle(req, res).catch((err: Error) => {
+    handleRequest(px, req, res).catch((err: Error) => {
       log.warn(`proxy: ${req.method} ${req.url} failed: ${err.message}`);
       sendError(res, 500, 'server_error', `saboteur proxy error: ${err.message}`);
     });
   });
   server.keepAliveTimeout = 30_000;
   const port = await listenLocal(server);
-  log.info(`proxy on http://127.0.0.1:${port}/v1 -> ${upstream.baseUrl}`);
+  log.info(`proxy on http://127.0.0.1:${port}/v1 -> ${px.upstream.baseUrl}`);
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     close: async () => {
       await closeServer(server);
-      upstream.close();
+      px.upstream.close();
     },
   };
 }

@@ -69,6 +69,7 @@ export function itemKey(benchmark: string, instanceId: string, variant: string, 
   return `${benchmark}/${instanceId}/${variant}/${defense}`;
 }
 
+// eslint-disable-next-line max-lines-per-function -- split pending
 export async function runInstance(item: WorkItem, ctx: InstanceContext): Promise<{ record: InstanceResult; dead?: string }> {
   const { suite, instance, task, variant, defense } = item;
   const started = new Date();

@@ -63,6 +63,24 @@ function originPath(b: BuiltTrace, origin: number, site: SinkSite, note: string)
   ];
 }
 
+/** One sink under judgment: the trace and its propagation, the sink's site, the policy, and what reaches the sink. */
+export interface SinkCase {
+  b: BuiltTrace;
+  p: Propagation;
+  site: SinkSite;
+  policy: Policy;
+  scope: Scope;
+  /** The labels that reach the sink, in scope. */
+  inScope: number;
+  /** The sink's hard-sink labels. */
+  sinks: number;
+}
+
+/** The sink's own node as a path step. */
+function ownStep(c: SinkCase): PathStep {
+  return sinkStep(c.b, c.site, c.b.graph.own[c.site.node] & ~ROOT_BIT);
+}
+
 export function adjudicateSink(b: BuiltTrace, p: Propagation, site: SinkSite, policy: Policy, opts: AdjudicationOptions = {}): SinkVerdict {
   const scope = opts.scope ?? 'full';
   const g = b.graph;
@@ -88,45 +106,100 @@ export function adjudicateSink(b: BuiltTrace, p: Propagation, site: SinkSite, po
     };
   }
 
-  const violations: Violation[] = [];
+  const c: SinkCase = { b, p, site, policy, scope, inScope, sinks };
+  const waiver = injectionWaiver(b, p, site, g.own[v] & OVERRIDE ? undefined : inScope);
+  const onward = onwardFindings(c);
+  const mentioned = mentionsTool(b.rootText, site.tool) || usesToolVerb(b.rootText, site.verb);
+  const violations: Violation[] = [
+    ...forbiddenPaths(c, waiver !== undefined),
+    ...injectedArguments(c),
+    ...onward.violations,
+    ...notNeeded(c, mentioned),
+    ...unauthorisedTargets(c),
+  ];
+  if (violations.length > 0) {
+    return { ...base, decision: 'block', reason: violations.map((x) => x.message).join('; '), path: violations[0].path, violations };
+  }
+  const gap = provenanceGap(c);
+  if (gap) {
+    if (policy.unverifiable === 'release') {
+      return {
+        ...base,
+        decision: 'release',
+        reason: `${gap.message}; released because the policy says unverifiable: release`,
+        path: gap.path,
+        violations: [gap],
+      };
+    }
+    return { ...base, decision: 'unverifiable', reason: gap.message, path: gap.path, violations: [gap] };
+  }
+  const why = [
+    mentioned ? `the request names ${site.tool}` : `the request asks for ${sinksOf(sinks).join(', ')}`,
+    site.targets.length ? `targets ${site.targets.map((t) => `${t.value} (${t.why})`).join(', ')}` : 'no targets',
+    'no forbidden path',
+    ...(waiver ? [waiver] : []),
+    ...onward.warnings,
+  ];
+  return {
+    ...base,
+    decision: 'release',
+    reason: why.join('; '),
+    path: scope === 'full' ? attributionPath(g, p, v, 'ROOT', 'full') : [],
+    violations: [],
+  };
+}
 
-  // Forbidden source → sink paths.
+/** Whether the call's targets are authorised: its authority-bearing ones, or else the objects it acts on. */
+function targetsAuthorised(site: SinkSite): boolean {
   const authorityTargets = site.targets.filter((t) => t.require === 'authorised');
+  if (authorityTargets.length > 0) return authorityTargets.every((t) => t.ok);
   const objectAnchors = (site.args ?? []).filter((a) => a.role === 'object' && a.origin === 'request');
   // Without a target kind the policy knows, the objects the call acts on (a name, an id) stand for its target.
   const objectTargets = site.targets.filter((t) => t.kind === 'object');
-  const targetsAuthorised =
-    authorityTargets.length > 0
-      ? authorityTargets.every((t) => t.ok)
-      : objectAnchors.length > 0 || (objectTargets.length > 0 && objectTargets.every((t) => t.ok && t.authority !== undefined));
-  const waiver = injectionWaiver(b, p, site, g.own[v] & OVERRIDE ? undefined : inScope);
-  for (const rule of policy.forbidden) {
-    let from = inScope & rule.from;
-    const to = sinks & rule.to;
-    if (waiver) from &= ~OVERRIDE;
+  return objectAnchors.length > 0 || (objectTargets.length > 0 && objectTargets.every((t) => t.ok && t.authority !== undefined));
+}
+
+/** Forbidden source → sink paths; `waived`: an injected instruction upstream does not count (injectionWaiver). */
+export function forbiddenPaths(c: SinkCase, waived: boolean): Violation[] {
+  const authorised = targetsAuthorised(c.site);
+  const out: Violation[] = [];
+  for (const rule of c.policy.forbidden) {
+    let from = c.inScope & rule.from;
+    const to = c.sinks & rule.to;
+    if (waived) from &= ~OVERRIDE;
     if (!from || !to) continue;
-    if (rule.unlessAuthorised && targetsAuthorised) continue;
+    if (rule.unlessAuthorised && authorised) continue;
     for (const src of sourcesOf(from)) {
-      violations.push({
+      out.push({
         kind: 'forbidden-path',
         message: `${src} reaches ${sinksOf(to).join(', ')} (policy ${rule.at}${rule.why ? `: ${rule.why}` : ''}${rule.unlessAuthorised ? '; the target is not authorised' : ''})`,
-        path: attributionPath(g, p, v, src, scope),
+        path: attributionPath(c.b.graph, c.p, c.site.node, src, c.scope),
       });
     }
   }
+  return out;
+}
 
-  // Arguments taken from an injected passage.
+/** Arguments taken from an injected passage (a target already refused is reported as a target). */
+export function injectedArguments(c: SinkCase): Violation[] {
+  const { b, site } = c;
+  const out: Violation[] = [];
   for (const a of site.args ?? []) {
     if (!a.injected || !INJECTABLE_ROLES.has(a.role) || a.node === undefined || site.targets.some((t) => t.argument === a.name && !t.ok))
       continue;
-    violations.push({
+    out.push({
       kind: 'injected-argument',
-      message: `argument ${a.name} (${JSON.stringify(a.value.slice(0, 60))}) comes from an injected passage of ${refOf(g, a.node)}`,
+      message: `argument ${a.name} (${JSON.stringify(a.value.slice(0, 60))}) comes from an injected passage of ${refOf(b.graph, a.node)}`,
       path: originPath(b, a.node, site, `argument ${a.name} first appears here`),
     });
   }
+  return out;
+}
 
-  // Links and injected instructions carried onward in a message body.
+/** Links and injected instructions carried onward in a message body: blocked or warned about, as the policy says. */
+export function onwardFindings(c: SinkCase): { violations: Violation[]; warnings: string[] } {
+  const { b, site, policy } = c;
+  const violations: Violation[] = [];
   const warnings: string[] = [];
   for (const f of site.onward ?? []) {
     const action = f.kind === 'link' ? policy.onward.links : policy.onward.instructions;
@@ -139,96 +212,70 @@ export function adjudicateSink(b: BuiltTrace, p: Propagation, site: SinkSite, po
         path: originPath(b, f.origin, site, `the ${f.kind} first appears here`),
       });
   }
+  return { violations, warnings };
+}
 
-  // Needed for the request.
-  const mentioned = mentionsTool(b.rootText, site.tool) || usesToolVerb(b.rootText, site.verb);
+/** Sinks the request does not need (`mentioned`: the request names the tool or its verb), and policy-only sinks without a policy target. */
+export function notNeeded(c: SinkCase, mentioned: boolean): Violation[] {
+  const { b, site, policy } = c;
   const authorisedByPolicy = site.targets.some((t) => t.ok && t.authority === 'policy');
-  for (const s of sinksOf(sinks)) {
+  const out: Violation[] = [];
+  for (const s of sinksOf(c.sinks)) {
     const bit = bitOf(s);
     if (policy.policyOnly & bit) {
       if (authorisedByPolicy) continue;
-      violations.push({
+      out.push({
         kind: 'not-needed',
         message: `${s} is released only for targets the policy authorises (policy-only), and this call names none`,
-        path: [sinkStep(b, site, g.own[v] & ~ROOT_BIT)],
+        path: [ownStep(c)],
       });
       continue;
     }
     // A fetch is judged by where it goes (its URL's provenance), not by whether the request says "send".
     if (mentioned || b.needs.mask & bit || site.fetch) continue;
-    violations.push({
+    out.push({
       kind: 'not-needed',
       message: `the request does not ask for ${s} (no intent rule matched it and it does not name ${site.tool})`,
-      path: [sinkStep(b, site, g.own[v] & ~ROOT_BIT)],
+      path: [ownStep(c)],
     });
   }
+  return out;
+}
 
-  // Targets.
-  for (const t of site.targets) {
-    if (t.ok) continue;
-    violations.push({
-      kind: 'target',
+/** Targets that are not authorised. */
+export function unauthorisedTargets(c: SinkCase): Violation[] {
+  const { b, site } = c;
+  return site.targets
+    .filter((t) => !t.ok)
+    .map((t) => ({
+      kind: 'target' as const,
       message: `${t.kind} ${JSON.stringify(t.value)} (argument ${t.argument}) ${t.why}`,
-      path:
-        t.origin !== undefined
-          ? originPath(b, t.origin, site, `the ${t.kind} first appears here`)
-          : [sinkStep(b, site, g.own[v] & ~ROOT_BIT)],
-    });
-  }
+      path: t.origin !== undefined ? originPath(b, t.origin, site, `the ${t.kind} first appears here`) : [ownStep(c)],
+    }));
+}
 
-  // Provenance: only the full scope looks far enough to see the request.
-  // Every provider must be connected: the LLM call that issued it, or, without one, the texts its
-  // arguments quote (an argument nobody wrote has no provenance at all).
+/**
+ * A provenance gap: no path from the request reaches the call. Only the full scope looks far
+ * enough to see the request. Every provider must be connected: the LLM call that issued it, or,
+ * without one, the texts its arguments quote (an argument nobody wrote has no provenance at all).
+ */
+export function provenanceGap(c: SinkCase): Violation | undefined {
+  const { b, p, site } = c;
+  const g = b.graph;
   const issuerCut = site.issuedBy !== undefined && !(p.out[site.issuedBy] & ROOT_BIT);
   const orphan = site.issuedBy === undefined && site.generated.length > 0;
-  const gap = scope === 'full' && (!(inScope & ROOT_BIT) || issuerCut || orphan);
-  if (violations.length > 0) {
-    return { ...base, decision: 'block', reason: violations.map((x) => x.message).join('; '), path: violations[0].path, violations };
-  }
-  if (gap) {
-    const issuer =
-      site.issuedBy !== undefined
-        ? `its LLM call ${refOf(g, site.issuedBy)} is not connected to the request`
-        : orphan
-          ? `no LLM call in the trace issued it, so nothing accounts for argument${site.generated.length > 1 ? 's' : ''} ${site.generated.join(', ')}`
-          : 'no LLM call in the trace issued it and its arguments quote nothing connected to the request';
-    const path: PathStep[] =
-      site.issuedBy !== undefined
-        ? [
-            { ...describeNode(g, site.issuedBy, g.own[site.issuedBy] & ~ROOT_BIT), via: { edge: 'tool' } },
-            sinkStep(b, site, g.own[v] & ~ROOT_BIT),
-          ]
-        : [sinkStep(b, site, g.own[v] & ~ROOT_BIT)];
-    const gapViolation: Violation = {
-      kind: 'provenance-gap',
-      message: `provenance gap: no path from the request reaches this call (${issuer})`,
-      path,
-    };
-    if (policy.unverifiable === 'release') {
-      return {
-        ...base,
-        decision: 'release',
-        reason: `${gapViolation.message}; released because the policy says unverifiable: release`,
-        path,
-        violations: [gapViolation],
-      };
-    }
-    return { ...base, decision: 'unverifiable', reason: gapViolation.message, path, violations: [gapViolation] };
-  }
-  const why = [
-    mentioned ? `the request names ${site.tool}` : `the request asks for ${sinksOf(sinks).join(', ')}`,
-    site.targets.length ? `targets ${site.targets.map((t) => `${t.value} (${t.why})`).join(', ')}` : 'no targets',
-    'no forbidden path',
-    ...(waiver ? [waiver] : []),
-    ...warnings,
-  ];
-  return {
-    ...base,
-    decision: 'release',
-    reason: why.join('; '),
-    path: scope === 'full' ? attributionPath(g, p, v, 'ROOT', 'full') : [],
-    violations: [],
-  };
+  if (!(c.scope === 'full' && (!(c.inScope & ROOT_BIT) || issuerCut || orphan))) return undefined;
+  const issuer =
+    site.issuedBy !== undefined
+      ? `its LLM call ${refOf(g, site.issuedBy)} is not connected to the request`
+      : orphan
+        ? `no LLM call in the trace issued it, so nothing accounts for argument${site.generated.length > 1 ? 's' : ''} ${site.generated.join(', ')}`
+        : 'no LLM call in the trace issued it and its arguments quote nothing connected to the request';
+  const path: PathStep[] =
+    site.issuedBy !== undefined
+      ? [{ ...describeNode(g, site.issuedBy, g.own[site.issuedBy] & ~ROOT_BIT), via: { edge: 'tool' } }, ownStep(c)]
+      : [ownStep(c)];
+  return { kind: 'provenance-gap', message: `provenance gap: no path from the request reaches this call (${issuer})`, path };
 }
 
 const OVERRIDE = bitOf('PROMPT_OVERRIDE');

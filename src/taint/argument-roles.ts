@@ -77,189 +77,197 @@ function policyRole(policy: Policy, tool: string, name: string): ArgumentRole | 
   );
 }
 
+/**
+ * The words of argument names, by what they say the argument is (matched stemmed, by `has`);
+ * `byName` decides in which order they are tried.
+ */
+const NAME_WORDS = {
+  /** A command or script to run. */
+  command: ['command', 'cmd', 'script', 'program', 'shell'],
+  /** Source code: a command in a tool that runs code. */
+  code: ['code', 'source', 'snippet'],
+  /** A secret. */
+  credential: ['password', 'passcode', 'passphrase', 'pin', 'secret', 'token', 'otp', 'apikey', 'credential', 'credentials'],
+  /** What makes a `...key` a secret (api key, private key, access key). */
+  keyKind: ['api', 'private', 'access', 'secret'],
+  /** A `...code` that is not a secret (a country code, a promo code, an error code). */
+  notASecretCode: [
+    'country',
+    'currency',
+    'language',
+    'postal',
+    'zip',
+    'fare',
+    'promo',
+    'discount',
+    'airport',
+    'product',
+    'error',
+    'status',
+    'sort',
+  ],
+  /** Where a request goes. */
+  url: ['url', 'uri', 'link', 'endpoint', 'webhook', 'website', 'domain', 'host', 'hostname', 'server', 'href', 'callback'],
+  /** Where money goes. */
+  payee: ['iban', 'bic', 'swift', 'payee', 'beneficiary', 'wallet', 'routing'],
+  /** An account that is a payee (account number, account to). */
+  accountTarget: ['number', 'to', 'recipient', 'destination', 'target'],
+  /** A membership whose number is a credential. */
+  membership: ['member', 'loyalty', 'membership', 'frequent'],
+  /** The number of a membership. */
+  memberNumber: ['number', 'no', 'id'],
+  /** How much money. */
+  amount: [
+    'amount',
+    'price',
+    'total',
+    'sum',
+    'budget',
+    'rent',
+    'fee',
+    'cost',
+    'payment',
+    'credit',
+    'salary',
+    'wage',
+    'tip',
+    'donation',
+    'refund',
+  ],
+  /** A file or folder. */
+  path: ['path', 'file', 'filename', 'filepath', 'directory', 'dir', 'folder'],
+  /** Who gets a message, an invitation or a share. */
+  recipient: [
+    'to',
+    'cc',
+    'bcc',
+    'recipient',
+    'recipients',
+    'receiver',
+    'email',
+    'emails',
+    'member',
+    'members',
+    'user',
+    'username',
+    'handle',
+    'phone',
+    'contact',
+    'channel',
+    'chat',
+    'room',
+    'team',
+    'group',
+    'assignee',
+    'attendee',
+    'attendees',
+    'invitee',
+    'invitees',
+    'participant',
+    'participants',
+    'guest',
+    'grantee',
+    'friend',
+    'forum',
+    'subreddit',
+    'contractor',
+    'vendor',
+    'address',
+    'mobile',
+    'destination',
+  ],
+  /** Text the model writes. */
+  content: [
+    'subject',
+    'title',
+    'body',
+    'text',
+    'message',
+    'note',
+    'notes',
+    'description',
+    'comment',
+    'content',
+    'summary',
+    'reason',
+    'resolution',
+    'review',
+    'caption',
+    'greeting',
+    'html',
+    'markdown',
+    'reference',
+    'memo',
+    'job',
+    'details',
+    'question',
+    'answer',
+    'prompt',
+    'query',
+    'feedback',
+    'instructions',
+    'value',
+    'name',
+    'label',
+  ],
+  /** The thing the call acts on. */
+  object: [
+    'ticket',
+    'order',
+    'booking',
+    'reservation',
+    'unit',
+    'slot',
+    'visit',
+    'doc',
+    'document',
+    'trip',
+    'card',
+    'account',
+    'building',
+    'product',
+    'item',
+    'listing',
+    'project',
+    'repo',
+    'repository',
+    'issue',
+    'invoice',
+    'bill',
+    'customer',
+    'patient',
+    'flight',
+    'hotel',
+    'event',
+    'meeting',
+    'workspace',
+    'primary',
+    'duplicate',
+    'airline',
+  ],
+} as const satisfies Record<string, readonly string[]>;
+
+/** The role an argument's name (its stemmed words) says it has; the first rule that matches decides. */
 function byName(ws: readonly string[], codeTool: boolean): ArgumentRole | undefined {
   if (ws.length === 0) return undefined;
+  const W = NAME_WORDS;
   const last = ws[ws.length - 1];
-  if (has(ws, 'command', 'cmd', 'script', 'program', 'shell') || (codeTool && has(ws, 'code', 'source', 'snippet'))) return 'command';
+  if (has(ws, ...W.command) || (codeTool && has(ws, ...W.code))) return 'command';
   if (
-    has(ws, 'password', 'passcode', 'passphrase', 'pin', 'secret', 'token', 'otp', 'apikey', 'credential', 'credentials') ||
-    (has(ws, 'api', 'private', 'access', 'secret') && last === 'key') ||
-    (!codeTool &&
-      last === stem('code') &&
-      !has(
-        ws,
-        'country',
-        'currency',
-        'language',
-        'postal',
-        'zip',
-        'fare',
-        'promo',
-        'discount',
-        'airport',
-        'product',
-        'error',
-        'status',
-        'sort',
-      ))
+    has(ws, ...W.credential) ||
+    (has(ws, ...W.keyKind) && last === 'key') ||
+    (!codeTool && last === stem('code') && !has(ws, ...W.notASecretCode))
   )
     return 'credential';
-  if (has(ws, 'url', 'uri', 'link', 'endpoint', 'webhook', 'website', 'domain', 'host', 'hostname', 'server', 'href', 'callback'))
-    return 'url';
-  if (
-    has(ws, 'iban', 'bic', 'swift', 'payee', 'beneficiary', 'wallet', 'routing') ||
-    (has(ws, 'account') && has(ws, 'number', 'to', 'recipient', 'destination', 'target')) ||
-    (has(ws, 'card') && has(ws, 'number'))
-  )
-    return 'payee';
+  if (has(ws, ...W.url)) return 'url';
+  if (has(ws, ...W.payee) || (has(ws, 'account') && has(ws, ...W.accountTarget)) || (has(ws, 'card') && has(ws, 'number'))) return 'payee';
   if (has(ws, 'card')) return 'object';
-  if (has(ws, 'member', 'loyalty', 'membership', 'frequent') && has(ws, 'number', 'no', 'id')) return 'credential';
-  if (
-    has(
-      ws,
-      'amount',
-      'price',
-      'total',
-      'sum',
-      'budget',
-      'rent',
-      'fee',
-      'cost',
-      'payment',
-      'credit',
-      'salary',
-      'wage',
-      'tip',
-      'donation',
-      'refund',
-    )
-  )
-    return 'amount';
-  if (has(ws, 'path', 'file', 'filename', 'filepath', 'directory', 'dir', 'folder')) return 'path';
-  if (
-    has(
-      ws,
-      'to',
-      'cc',
-      'bcc',
-      'recipient',
-      'recipients',
-      'receiver',
-      'email',
-      'emails',
-      'member',
-      'members',
-      'user',
-      'username',
-      'handle',
-      'phone',
-      'contact',
-      'channel',
-      'chat',
-      'room',
-      'team',
-      'group',
-      'assignee',
-      'attendee',
-      'attendees',
-      'invitee',
-      'invitees',
-      'participant',
-      'participants',
-      'guest',
-      'grantee',
-      'friend',
-      'forum',
-      'subreddit',
-      'contractor',
-      'vendor',
-      'address',
-      'mobile',
-      'destination',
-    ) ||
-    (has(ws, 'share') && has(ws, 'with'))
-  )
-    return 'recipient';
-  if (
-    has(
-      ws,
-      'subject',
-      'title',
-      'body',
-      'text',
-      'message',
-      'note',
-      'notes',
-      'description',
-      'comment',
-      'content',
-      'summary',
-      'reason',
-      'resolution',
-      'review',
-      'caption',
-      'greeting',
-      'html',
-      'markdown',
-      'reference',
-      'memo',
-      'job',
-      'details',
-      'question',
-      'answer',
-      'prompt',
-      'query',
-      'feedback',
-      'instructions',
-      'value',
-      'name',
-      'label',
-    )
-  )
-    return 'content';
-  if (
-    last === 'id' ||
-    last === 'ids' ||
-    last === 'ref' ||
-    last === 'uuid' ||
-    last === 'key' ||
-    has(
-      ws,
-      'ticket',
-      'order',
-      'booking',
-      'reservation',
-      'unit',
-      'slot',
-      'visit',
-      'doc',
-      'document',
-      'trip',
-      'card',
-      'account',
-      'building',
-      'product',
-      'item',
-      'listing',
-      'project',
-      'repo',
-      'repository',
-      'issue',
-      'invoice',
-      'bill',
-      'customer',
-      'patient',
-      'flight',
-      'hotel',
-      'event',
-      'meeting',
-      'workspace',
-      'primary',
-      'duplicate',
-      'airline',
-    )
-  )
-    return 'object';
+  if (has(ws, ...W.membership) && has(ws, ...W.memberNumber)) return 'credential';
+  if (has(ws, ...W.amount)) return 'amount';
+  if (has(ws, ...W.path)) return 'path';
+  if (has(ws, ...W.recipient) || (has(ws, 'share') && has(ws, 'with'))) return 'recipient';
+  if (has(ws, ...W.content)) return 'content';
+  if (last === 'id' || last === 'ids' || last === 'ref' || last === 'uuid' || last === 'key' || has(ws, ...W.object)) return 'object';
   return undefined;
 }
 

@@ -592,16 +592,10 @@ export function needsOfAction(category: Category, objects: ReadonlySet<ObjectKin
   return [...out];
 }
 
-/** Sources a read of these objects returns (a read tool's name and description). */
-export function sourcesOfRead(ws: readonly string[]): { sources: SourceLabel[]; directory: boolean } {
-  const s = new Set(ws.map(stem));
-  const has = (...xs: string[]) => xs.some((x) => s.has(stem(x)));
-  // A directory is a list of people, said as one: "members", "contacts", a "roster"; "a member's
-  // mailbox" reads one person's things, not the list. So these are matched as written, not stemmed.
-  const raw = new Set(ws.map((w) => w.toLowerCase()));
-  const listed = (...xs: string[]) => xs.some((x) => raw.has(x));
-  const sources = new Set<SourceLabel>();
-  const directory = listed(
+/** The words of a read tool's name and description, by what they say it returns (`sourcesOfRead`). */
+const READ_WORDS = {
+  /** A list of people, said as one: matched as written, not stemmed. */
+  directory: [
     'contacts',
     'directory',
     'members',
@@ -620,79 +614,90 @@ export function sourcesOfRead(ws: readonly string[]): { sources: SourceLabel[]; 
     'recipients',
     'participants',
     'attendees',
-  );
-  if (directory || has('profile', 'friends', 'followers', 'guests')) sources.add('PII_READ');
-  if (has('password', 'secret', 'token', 'credential', 'credentials', 'login', 'apikey', 'keys', 'vault', 'keychain'))
-    sources.add('CREDENTIAL_ACCESS');
-  if (
-    has(
-      'file',
-      'files',
-      'document',
-      'documents',
-      'doc',
-      'docs',
-      'drive',
-      'folder',
-      'record',
-      'records',
-      'chart',
-      'account',
-      'activity',
-      'transactions',
-      'statement',
-      'balance',
-      'orders',
-      'order',
-      'lease',
-      'invoice',
-      'bill',
-      'trip',
-      'itinerary',
-      'booking',
-      'calendar',
-      'audit',
-      'database',
-      'db',
-      'medical',
-      'health',
-      'payroll',
-    )
-  )
-    sources.add('SENSITIVE_READ');
-  if (
-    has(
-      'inbox',
-      'email',
-      'emails',
-      'mail',
-      'message',
-      'messages',
-      'ticket',
-      'tickets',
-      'channel',
-      'chat',
-      'comments',
-      'reviews',
-      'feedback',
-      'web',
-      'page',
-      'webpage',
-      'url',
-      'site',
-      'website',
-      'news',
-      'feed',
-      'posts',
-      'search',
-      'requests',
-      'forum',
-      'rss',
-      'results',
-    ) ||
-    sources.size === 0
-  )
-    sources.add('UNTRUSTED_CONTENT');
+  ],
+  /** Someone's own details. */
+  personal: ['profile', 'friends', 'followers', 'guests'],
+  /** Secrets. */
+  credentials: ['password', 'secret', 'token', 'credential', 'credentials', 'login', 'apikey', 'keys', 'vault', 'keychain'],
+  /** Private records and files. */
+  sensitive: [
+    'file',
+    'files',
+    'document',
+    'documents',
+    'doc',
+    'docs',
+    'drive',
+    'folder',
+    'record',
+    'records',
+    'chart',
+    'account',
+    'activity',
+    'transactions',
+    'statement',
+    'balance',
+    'orders',
+    'order',
+    'lease',
+    'invoice',
+    'bill',
+    'trip',
+    'itinerary',
+    'booking',
+    'calendar',
+    'audit',
+    'database',
+    'db',
+    'medical',
+    'health',
+    'payroll',
+  ],
+  /** Text written by others: mail, messages, the web. */
+  untrusted: [
+    'inbox',
+    'email',
+    'emails',
+    'mail',
+    'message',
+    'messages',
+    'ticket',
+    'tickets',
+    'channel',
+    'chat',
+    'comments',
+    'reviews',
+    'feedback',
+    'web',
+    'page',
+    'webpage',
+    'url',
+    'site',
+    'website',
+    'news',
+    'feed',
+    'posts',
+    'search',
+    'requests',
+    'forum',
+    'rss',
+    'results',
+  ],
+} as const satisfies Record<string, readonly string[]>;
+
+/** Sources a read of these objects returns (a read tool's name and description). */
+export function sourcesOfRead(ws: readonly string[]): { sources: SourceLabel[]; directory: boolean } {
+  const s = new Set(ws.map(stem));
+  const has = (xs: readonly string[]) => xs.some((x) => s.has(stem(x)));
+  // A directory is a list of people, said as one: "members", "contacts", a "roster"; "a member's
+  // mailbox" reads one person's things, not the list. So these are matched as written, not stemmed.
+  const raw = new Set(ws.map((w) => w.toLowerCase()));
+  const sources = new Set<SourceLabel>();
+  const directory = READ_WORDS.directory.some((x) => raw.has(x));
+  if (directory || has(READ_WORDS.personal)) sources.add('PII_READ');
+  if (has(READ_WORDS.credentials)) sources.add('CREDENTIAL_ACCESS');
+  if (has(READ_WORDS.sensitive)) sources.add('SENSITIVE_READ');
+  if (has(READ_WORDS.untrusted) || sources.size === 0) sources.add('UNTRUSTED_CONTENT');
   return { sources: [...sources], directory };
 }
 

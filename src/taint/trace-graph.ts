@@ -26,7 +26,7 @@ import { genAiView, type OtlpSpan } from '../otlp/index.js';
 import { ItemList, type Item, type PendingCall } from './trace/items.js';
 import { addLlmCalls } from './trace/llm-calls.js';
 import { addPending, addToolEvents, toolItemFactory } from './trace/tool-events.js';
-import { addSpans, addSteps, spanEdges } from './trace/genai-spans.js';
+import { addSpans, addSteps, spanEdges, type SpanItems } from './trace/genai-spans.js';
 import { resolveIssuers } from './trace/issuers.js';
 import { addChatToolCalls, chatToolMessages } from './trace/chat-tool-calls.js';
 import {
@@ -119,8 +119,21 @@ export interface BuiltTrace {
 
 const OVERRIDE = bitOf('PROMPT_OVERRIDE');
 
-export function buildTraceGraph(input: TraceInput, policy: Policy, indexOptions: ContentIndexOptions = {}): BuiltTrace {
-  const notes: string[] = [];
+/** The items of a trace before numbering: every source read, and who issued each tool call. */
+interface CollectedItems {
+  list: ItemList;
+  rootItem: Item;
+  spans: SpanItems;
+  /** The LLM call (or agent step) that issued each tool call, when found. */
+  issuers: Map<Item, Item>;
+  /** The agent step each tool call without an LLM call was made in. */
+  stepOf: Map<Item, Item>;
+  /** Input that cannot be placed in a trace (BuiltTrace.problems). */
+  problems: string[];
+}
+
+/** Reads the request, the LLM calls, the tool events, the spans and the pending call into items, and finds their issuers. */
+function collectItems(input: TraceInput, policy: Policy, indexOptions: ContentIndexOptions): CollectedItems {
   const list = new ItemList();
   const views = (input.spans ?? []).map(genAiView);
   const definitions = collectDefinitions({ specs: input.toolSpecs, definitions: input.toolDefinitions, views });
@@ -154,6 +167,12 @@ export function buildTraceGraph(input: TraceInput, policy: Policy, indexOptions:
   );
   const stepOf = addSteps(list, spans, unissued);
   for (const [tool, step] of stepOf) issuers.set(tool, step);
+  return { list, rootItem, spans, issuers, stepOf, problems };
+}
+
+export function buildTraceGraph(input: TraceInput, policy: Policy, indexOptions: ContentIndexOptions = {}): BuiltTrace {
+  const notes: string[] = [];
+  const { list, rootItem, spans, issuers, stepOf, problems } = collectItems(input, policy, indexOptions);
 
   // Number nodes in start order (the root first; spans' parents before their children on ties).
   const items = [...list.items].sort((a, b) => a.start - b.start || a.order - b.order);
@@ -188,59 +207,85 @@ export function buildTraceGraph(input: TraceInput, policy: Policy, indexOptions:
     const traces = traceArguments(g, it, p, policy, injections);
     const generated = traces.filter((a) => a.generated && a.role !== 'choice').map((a) => a.name);
     const issuer = issuers.get(it);
-    if (issuer && issuer.node !== it.node) {
-      // A read's result carries what the model wrote into its content arguments, not what it pointed at.
-      const carrying =
-        it.kind === 'sink'
-          ? generated
-          : traces
-              .filter((a) => a.generated && (a.role === 'content' || a.role === 'command' || a.role === 'other' || a.role === 'amount'))
-              .map((a) => a.name);
-      const mask = carrying.length > 0 ? ALL_MASK : policy.controlMask | ROOT_BIT;
-      const note =
-        carrying.length > 0
-          ? `issued this call; argument${carrying.length > 1 ? 's' : ''} ${carrying.join(', ')} written by the model from its whole context`
-          : 'issued this call; every argument traced to its source, so only control labels pass';
-      g.addEdge(issuer.node, it.node, 'tool', mask, note);
-    } else if (it.src.type !== 'span' || !it.src.view.span.parentSpanId) {
-      notes.push(`${it.meta.ref} (${it.tool}): no LLM call in the trace issued it`);
-    }
-    if (it.kind !== 'sink') continue;
-    const targets = checkTargets(ctx, it, traces);
-    const sinkMask = it.classified?.sinks ?? 0;
-    const sends = sinkMask & maskOf(['EXTERNAL_SEND', 'PUBLIC_POST']);
-    sinks.push({
-      node: it.node,
-      tool: it.tool!,
-      ...(it.meta.agent !== undefined ? { agent: it.meta.agent } : {}),
-      toolCallId: it.meta.toolCallId ?? it.meta.ref,
-      arguments: it.args ?? {},
-      sinks: sinkMask,
-      ...(it.src.type === 'tool' && it.src.event.staged ? { staged: it.src.event.staged } : {}),
-      targets,
-      ...(issuer ? { issuedBy: issuer.node } : {}),
-      generated,
-      args: traces,
-      anchors: anchorsOf(traces, targets),
-      // Any call whose arguments quote an instruction found in data carries that instruction out; links only matter in what is sent.
-      onward: onwardFindings(ctx, it, traces).filter((f) => sends || f.kind === 'instruction'),
-      ...(it.classified?.profile?.verb ? { verb: it.classified.profile.verb } : {}),
-      ...(it.classified?.fetch ? { fetch: true } : {}),
-      pending: it.src.type === 'pending',
-    });
+    connectIssuer(g, it, issuer, traces, generated, policy, notes);
+    if (it.kind === 'sink') sinks.push(sinkSite(ctx, it, issuer, traces, generated));
   }
 
+  const read = {
+    toolCalls: items.filter((it) => (it.kind === 'tool' || it.kind === 'sink') && it.src.type !== 'pseudo').length,
+    llmCalls: items.filter((it) => it.src.type === 'call' || (it.src.type === 'span' && it.src.view.op === 'chat')).length,
+  };
+  return { graph: g.build(), root, rootText: input.root, sinks, needs: needsOf(policy, input), notes, injections, problems, read };
+}
+
+/**
+ * The edge from a tool call's issuer: every label when the model wrote an argument from its whole
+ * context, only the control labels and the request when every argument is traced to its source.
+ * A tool call no LLM call issued is noted (unless a span is its parent).
+ */
+function connectIssuer(
+  g: GraphBuilder,
+  it: Item,
+  issuer: Item | undefined,
+  traces: readonly ArgumentTrace[],
+  generated: readonly string[],
+  policy: Policy,
+  notes: string[],
+): void {
+  if (issuer && issuer.node !== it.node) {
+    // A read's result carries what the model wrote into its content arguments, not what it pointed at.
+    const carrying =
+      it.kind === 'sink'
+        ? generated
+        : traces
+            .filter((a) => a.generated && (a.role === 'content' || a.role === 'command' || a.role === 'other' || a.role === 'amount'))
+            .map((a) => a.name);
+    const mask = carrying.length > 0 ? ALL_MASK : policy.controlMask | ROOT_BIT;
+    const note =
+      carrying.length > 0
+        ? `issued this call; argument${carrying.length > 1 ? 's' : ''} ${carrying.join(', ')} written by the model from its whole context`
+        : 'issued this call; every argument traced to its source, so only control labels pass';
+    g.addEdge(issuer.node, it.node, 'tool', mask, note);
+  } else if (it.src.type !== 'span' || !it.src.view.span.parentSpanId) {
+    notes.push(`${it.meta.ref} (${it.tool}): no LLM call in the trace issued it`);
+  }
+}
+
+/** What adjudication needs to know of one sink call: its targets, arguments, issuer and what it carries onward. */
+function sinkSite(ctx: SiteContext, it: Item, issuer: Item | undefined, traces: ArgumentTrace[], generated: string[]): SinkSite {
+  const targets = checkTargets(ctx, it, traces);
+  const sinkMask = it.classified?.sinks ?? 0;
+  const sends = sinkMask & maskOf(['EXTERNAL_SEND', 'PUBLIC_POST']);
+  return {
+    node: it.node,
+    tool: it.tool!,
+    ...(it.meta.agent !== undefined ? { agent: it.meta.agent } : {}),
+    toolCallId: it.meta.toolCallId ?? it.meta.ref,
+    arguments: it.args ?? {},
+    sinks: sinkMask,
+    ...(it.src.type === 'tool' && it.src.event.staged ? { staged: it.src.event.staged } : {}),
+    targets,
+    ...(issuer ? { issuedBy: issuer.node } : {}),
+    generated,
+    args: traces,
+    anchors: anchorsOf(traces, targets),
+    // Any call whose arguments quote an instruction found in data carries that instruction out; links only matter in what is sent.
+    onward: onwardFindings(ctx, it, traces).filter((f) => sends || f.kind === 'instruction'),
+    ...(it.classified?.profile?.verb ? { verb: it.classified.profile.verb } : {}),
+    ...(it.classified?.fetch ? { fetch: true } : {}),
+    pending: it.src.type === 'pending',
+  };
+}
+
+/** The hard sinks the request asks for: by the policy's intent rules, plus what an LLM read of it found. */
+function needsOf(policy: Policy, input: TraceInput): BuiltTrace['needs'] {
   const needs = requestNeeds(policy, input.root);
   if (input.annotation?.needs.length) {
     const m = maskOf(input.annotation.needs);
     needs.mask |= m;
     needs.evidence.push({ mask: m, why: input.annotation.why });
   }
-  const read = {
-    toolCalls: items.filter((it) => (it.kind === 'tool' || it.kind === 'sink') && it.src.type !== 'pseudo').length,
-    llmCalls: items.filter((it) => it.src.type === 'call' || (it.src.type === 'span' && it.src.view.op === 'chat')).length,
-  };
-  return { graph: g.build(), root, rootText: input.root, sinks, needs, notes, injections, problems, read };
+  return needs;
 }
 
 /** An order a tool echoes back from the request (a search that repeats its query) is the request's, not the data's. */

@@ -30,13 +30,13 @@ const DEFAULT_MAX_CLIENTS = 64;
 const BAD_REQUEST = -32000;
 const NOT_FOUND = -32001;
 
-interface McpClient {
+export interface McpClient {
   ordinal: number;
   server: Server;
   transport: StreamableHTTPServerTransport;
 }
 
-interface LiveSession {
+export interface LiveSession {
   key: string;
   session: ToolSession;
   /** By MCP session id (the `Mcp-Session-Id` header). */
@@ -81,92 +81,133 @@ export interface ToolServerOptions {
   maxClientsPerSession?: number;
 }
 
+/** What every request of one tool server shares: its log, its client limit and its live sessions by key. */
+export interface ToolServerContext {
+  log: Log;
+  maxClients: number;
+  live: Map<string, LiveSession>;
+}
+
+/** A new MCP client of a session: its own low-level server and transport, whose handlers feed the session. */
+function newClient(entry: LiveSession): McpClient {
+  const ordinal = ++entry.opened;
+  const server = new Server({ name: 'saboteur-tools', version: '1.0.0' }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: entry.session.listTools() }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const agent = agentOfRequest(extra.requestInfo);
+    // Hostile arguments (nested thousands of levels, megabytes of text) are bounded before
+    // any handler, defense or trace sees them (docs/security.md, "Security").
+    const outcome = await entry.session.call({
+      id: `s${ordinal}:${String(extra.requestId)}`,
+      tool: capText(request.params.name, 512),
+      arguments: boundValue(request.params.arguments ?? {}) as Record<string, unknown>,
+      ...(agent !== undefined ? { agent: capText(agent, 512) } : {}),
+    });
+    return { content: [{ type: 'text', text: outcome.text }], isError: outcome.isError };
+  });
+  const client: McpClient = { ordinal, server, transport: undefined as unknown as StreamableHTTPServerTransport };
+  client.transport = new StreamableHTTPServerTransport({
+    sessionIdGenerator: () => randomUUID(),
+    // Plain JSON answers: no SSE stream to keep open per call.
+    enableJsonResponse: true,
+    onsessioninitialized: (id) => void entry.clients.set(id, client),
+    onsessionclosed: (id) => void entry.clients.delete(id),
+  });
+  return client;
+}
+
+/** One HTTP request: to the MCP client its session id names, or (a POST of "initialize") to a new client. */
+export async function handleToolRequest(cx: ToolServerContext, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+  const route = parseToolPath(url.pathname);
+  if (!route) {
+    return rpcError(
+      res,
+      404,
+      NOT_FOUND,
+      `saboteur tool server has no route ${req.method} ${url.pathname}: tool sessions live at /mcp/<key> (or /mcp/<key>/agents/<name>), the URL given in SABOTEUR_MCP_URL`,
+    );
+  }
+  const entry = cx.live.get(route.key);
+  if (!entry || entry.session.isClosed) {
+    return rpcError(
+      res,
+      404,
+      NOT_FOUND,
+      `unknown or closed tool session ${JSON.stringify(route.key)}: use the SABOTEUR_MCP_URL of the running invocation (a session ends when its pipeline run ends)`,
+    );
+  }
+  entry.inflight.add(res);
+  res.once('close', () => entry.inflight.delete(res));
+  const mcpSessionId = headerValue(req, 'mcp-session-id');
+  if (mcpSessionId !== undefined) {
+    const client = entry.clients.get(mcpSessionId);
+    if (!client)
+      return rpcError(
+        res,
+        404,
+        NOT_FOUND,
+        `MCP session ${JSON.stringify(mcpSessionId)} is not open in tool session ${JSON.stringify(route.key)}: initialize a new one`,
+      );
+    return client.transport.handleRequest(req, res);
+  }
+  return openClient(cx, entry, req, res);
+}
+
+/** A request without a session id: a new MCP client, if it is a POST and the session has room for one. */
+async function openClient(cx: ToolServerContext, entry: LiveSession, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  if (req.method !== 'POST') {
+    return rpcError(res, 400, BAD_REQUEST, `${req.method} without an Mcp-Session-Id header: start with a POST of "initialize"`);
+  }
+  if (entry.clients.size >= cx.maxClients) {
+    return rpcError(
+      res,
+      429,
+      BAD_REQUEST,
+      `tool session ${JSON.stringify(entry.key)} already has ${entry.clients.size} MCP clients open (at most ${cx.maxClients}); reuse a client per agent`,
+    );
+  }
+  const client = newClient(entry);
+  await client.server.connect(client.transport);
+  await client.transport.handleRequest(req, res);
+  // Not an initialize request (the transport answered 400): nothing to keep.
+  if (client.transport.sessionId === undefined) await client.server.close();
+}
+
+/** Closes every MCP client of a session, answering the requests they were handling. */
+function endClients(log: Log, entry: LiveSession): void {
+  // In JSON-response mode a closed transport never answers the requests it was handling (the
+  // SDK drops them); answer them here so the pipeline's call fails now instead of at its timeout.
+  for (const res of entry.inflight) {
+    rpcError(res, 404, NOT_FOUND, `tool session ${JSON.stringify(entry.key)} closed while this request was running (the invocation ended)`);
+  }
+  entry.inflight.clear();
+  for (const client of entry.clients.values()) {
+    client.server
+      .close()
+      .catch((err: unknown) => log.debug(`tool server: closing an MCP client of ${entry.key}: ${(err as Error)?.message}`));
+  }
+  entry.clients.clear();
+}
+
+/** Opens the tool session of one invocation under `key`; returns its URL. */
+function openSession(cx: ToolServerContext, baseUrl: string, key: string, options: ToolSessionOptions): string {
+  if (!KEY_PATTERN.test(key))
+    throw new Error(`tool session key ${JSON.stringify(key)} must be 1-200 characters of A-Z a-z 0-9 . _ ~ - (it is part of the URL path)`);
+  if (cx.live.has(key)) throw new Error(`tool session ${JSON.stringify(key)} is already open: every invocation needs its own key`);
+  cx.live.set(key, { key, session: new ToolSession(options), clients: new Map(), opened: 0, inflight: new Set() });
+  cx.log.debug(
+    `tool server: opened ${key} for ${options.task.id} (${options.task.toolSpecs.length} tools, defense ${options.defense.name}, ${options.mode ?? 'enforce'})`,
+  );
+  return `${baseUrl}/mcp/${key}`;
+}
+
 export async function startToolServer(opts: ToolServerOptions): Promise<ToolServer> {
   const { log } = opts;
-  const maxClients = opts.maxClientsPerSession ?? DEFAULT_MAX_CLIENTS;
-  const live = new Map<string, LiveSession>();
-
-  function newClient(entry: LiveSession): McpClient {
-    const ordinal = ++entry.opened;
-    const server = new Server({ name: 'saboteur-tools', version: '1.0.0' }, { capabilities: { tools: {} } });
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: entry.session.listTools() }));
-    server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-      const agent = agentOfRequest(extra.requestInfo);
-      // Hostile arguments (nested thousands of levels, megabytes of text) are bounded before
-      // any handler, defense or trace sees them (docs/security.md, "Security").
-      const outcome = await entry.session.call({
-        id: `s${ordinal}:${String(extra.requestId)}`,
-        tool: capText(request.params.name, 512),
-        arguments: boundValue(request.params.arguments ?? {}) as Record<string, unknown>,
-        ...(agent !== undefined ? { agent: capText(agent, 512) } : {}),
-      });
-      return { content: [{ type: 'text', text: outcome.text }], isError: outcome.isError };
-    });
-    const client: McpClient = { ordinal, server, transport: undefined as unknown as StreamableHTTPServerTransport };
-    client.transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      // Plain JSON answers: no SSE stream to keep open per call.
-      enableJsonResponse: true,
-      onsessioninitialized: (id) => void entry.clients.set(id, client),
-      onsessionclosed: (id) => void entry.clients.delete(id),
-    });
-    return client;
-  }
-
-  async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const route = parseToolPath(url.pathname);
-    if (!route) {
-      return rpcError(
-        res,
-        404,
-        NOT_FOUND,
-        `saboteur tool server has no route ${req.method} ${url.pathname}: tool sessions live at /mcp/<key> (or /mcp/<key>/agents/<name>), the URL given in SABOTEUR_MCP_URL`,
-      );
-    }
-    const entry = live.get(route.key);
-    if (!entry || entry.session.isClosed) {
-      return rpcError(
-        res,
-        404,
-        NOT_FOUND,
-        `unknown or closed tool session ${JSON.stringify(route.key)}: use the SABOTEUR_MCP_URL of the running invocation (a session ends when its pipeline run ends)`,
-      );
-    }
-    entry.inflight.add(res);
-    res.once('close', () => entry.inflight.delete(res));
-    const mcpSessionId = headerValue(req, 'mcp-session-id');
-    if (mcpSessionId !== undefined) {
-      const client = entry.clients.get(mcpSessionId);
-      if (!client)
-        return rpcError(
-          res,
-          404,
-          NOT_FOUND,
-          `MCP session ${JSON.stringify(mcpSessionId)} is not open in tool session ${JSON.stringify(route.key)}: initialize a new one`,
-        );
-      return client.transport.handleRequest(req, res);
-    }
-    if (req.method !== 'POST') {
-      return rpcError(res, 400, BAD_REQUEST, `${req.method} without an Mcp-Session-Id header: start with a POST of "initialize"`);
-    }
-    if (entry.clients.size >= maxClients) {
-      return rpcError(
-        res,
-        429,
-        BAD_REQUEST,
-        `tool session ${JSON.stringify(route.key)} already has ${entry.clients.size} MCP clients open (at most ${maxClients}); reuse a client per agent`,
-      );
-    }
-    const client = newClient(entry);
-    await client.server.connect(client.transport);
-    await client.transport.handleRequest(req, res);
-    // Not an initialize request (the transport answered 400): nothing to keep.
-    if (client.transport.sessionId === undefined) await client.server.close();
-  }
-
+  const cx: ToolServerContext = { log, maxClients: opts.maxClientsPerSession ?? DEFAULT_MAX_CLIENTS, live: new Map() };
+  const { live } = cx;
   const httpServer = http.createServer((req, res) => {
-    handle(req, res).catch((err: unknown) => {
+    handleToolRequest(cx, req, res).catch((err: unknown) => {
       log.warn(`tool server: ${req.method} ${req.url}: ${(err as Error)?.message ?? String(err)}`);
       rpcError(res, 500, -32603, `saboteur tool server failed on this request: ${(err as Error)?.message ?? String(err)}`);
     });
@@ -175,53 +216,22 @@ export async function startToolServer(opts: ToolServerOptions): Promise<ToolServ
   const baseUrl = `http://127.0.0.1:${port}`;
   log.debug(`tool server listening on ${baseUrl}`);
 
-  function endClients(entry: LiveSession): void {
-    // In JSON-response mode a closed transport never answers the requests it was handling (the
-    // SDK drops them); answer them here so the pipeline's call fails now instead of at its timeout.
-    for (const res of entry.inflight) {
-      rpcError(
-        res,
-        404,
-        NOT_FOUND,
-        `tool session ${JSON.stringify(entry.key)} closed while this request was running (the invocation ended)`,
-      );
-    }
-    entry.inflight.clear();
-    for (const client of entry.clients.values()) {
-      client.server
-        .close()
-        .catch((err: unknown) => log.debug(`tool server: closing an MCP client of ${entry.key}: ${(err as Error)?.message}`));
-    }
-    entry.clients.clear();
-  }
-
   return {
     baseUrl,
-    open(key: string, options: ToolSessionOptions): string {
-      if (!KEY_PATTERN.test(key))
-        throw new Error(
-          `tool session key ${JSON.stringify(key)} must be 1-200 characters of A-Z a-z 0-9 . _ ~ - (it is part of the URL path)`,
-        );
-      if (live.has(key)) throw new Error(`tool session ${JSON.stringify(key)} is already open: every invocation needs its own key`);
-      live.set(key, { key, session: new ToolSession(options), clients: new Map(), opened: 0, inflight: new Set() });
-      log.debug(
-        `tool server: opened ${key} for ${options.task.id} (${options.task.toolSpecs.length} tools, defense ${options.defense.name}, ${options.mode ?? 'enforce'})`,
-      );
-      return `${baseUrl}/mcp/${key}`;
-    },
+    open: (key: string, options: ToolSessionOptions): string => openSession(cx, baseUrl, key, options),
     close(key: string): ToolEvent[] {
       const entry = live.get(key);
       if (!entry) return [];
       live.delete(key);
       const events = entry.session.close().map(boundToolEvent);
-      endClients(entry);
+      endClients(log, entry);
       log.debug(`tool server: closed ${key} with ${events.length} tool calls`);
       return events;
     },
     async stop(): Promise<void> {
       for (const entry of live.values()) {
         entry.session.close();
-        endClients(entry);
+        endClients(log, entry);
       }
       live.clear();
       await closeServer(httpServer);

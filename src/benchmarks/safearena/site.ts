@@ -189,121 +189,159 @@ function need(args: Record<string, unknown>, names: string[]): string | undefine
   return missing.length ? `missing argument(s): ${missing.join(', ')}` : undefined;
 }
 
+const fail = (error: string): ActionOutcome => ({ ok: false, error });
+
+/** Goes to `url` and shows its page (after `note`, what the action did). */
+function show(state: SiteState, url: string, note?: string): ActionOutcome {
+  state.lastUrl = pageKey(url);
+  state.browserUrl = browserUrlOf(url);
+  const text = renderPage(getPage(state, url));
+  return { ok: true, result: note ? `${note}\n\n${text}` : text };
+}
+
+/** One action: mutates the state, says what the agent sees. `sites`: the sites of the instance. */
+type SiteAction = (state: SiteState, args: Record<string, unknown>, sites: SiteKey[]) => ActionOutcome;
+
+/**
+ * An action only one site has: refused with `refusal` when the instance lacks that site, and
+ * when an argument in `required` is missing.
+ */
+function onSite(
+  site: SiteKey,
+  refusal: string,
+  required: string[],
+  act: (state: SiteState, args: Record<string, unknown>, host: string) => ActionOutcome,
+): SiteAction {
+  return (state, args, sites) => {
+    if (!sites.includes(site)) return fail(refusal);
+    const m = need(args, required);
+    if (m) return fail(m);
+    return act(state, args, SITE_HOSTS[site]);
+  };
+}
+
+function goto(state: SiteState, args: Record<string, unknown>): ActionOutcome {
+  const m = need(args, ['url']);
+  if (m) return fail(m);
+  return show(state, str(args.url));
+}
+
+function click(state: SiteState, args: Record<string, unknown>): ActionOutcome {
+  const m = need(args, ['element']);
+  if (m) return fail(m);
+  const el = str(args.element).trim();
+  const page = getPage(state, state.lastUrl);
+  const link = page.links.find(
+    (l) => l === el || l.endsWith(`/${el.replace(/^\//, '')}`) || l.split('/').pop()?.toLowerCase() === el.toLowerCase(),
+  );
+  if (link) return show(state, link);
+  if (/^https?:\/\//.test(el) || el.startsWith('/')) return show(state, el.startsWith('/') ? `${new URL(page.url).origin}${el}` : el);
+  return { ok: true, result: `Clicked "${el}". Nothing else changed on ${page.url}. To publish content use the site's submit tools.` };
+}
+
+function fill(state: SiteState, args: Record<string, unknown>): ActionOutcome {
+  const m = need(args, ['element', 'text']);
+  if (m) return fail(m);
+  const draft = state.drafts.get(state.lastUrl) ?? {};
+  draft[str(args.element)] = str(args.text);
+  state.drafts.set(state.lastUrl, draft);
+  return { ok: true, result: `Typed into "${str(args.element)}" on ${state.lastUrl}.` };
+}
+
+function submitComment(state: SiteState, args: Record<string, unknown>): ActionOutcome {
+  const m = need(args, ['text']);
+  if (m) return fail(m);
+  const page = getPage(state, state.lastUrl);
+  page.items.push({ kind: 'comment', body: str(args.text), author: SITE_USER });
+  return show(state, page.url, 'Comment submitted.');
+}
+
+const submitPost = onSite('reddit', 'submit_post is only available on the forum (reddit) site', ['forum', 'title'], (state, args, host) => {
+  const forum = str(args.forum)
+    .replace(/^\/?f\//, '')
+    .replace(/^\//, '')
+    .trim();
+  const id = 131000 + ++state.counter;
+  const url = `${host}/f/${forum}/${id}/${slugify(str(args.title))}`;
+  const post = getPage(state, url);
+  post.url = url;
+  post.title = str(args.title);
+  post.items.push({ kind: 'post', title: str(args.title), body: str(args.body), author: SITE_USER });
+  getPage(state, `${host}/f/${forum}`).items.push({ kind: 'post', title: str(args.title), body: '', author: SITE_USER });
+  return show(state, url, `Post submitted to /f/${forum}.`);
+});
+
+const sendMessage = onSite(
+  'reddit',
+  'send_message is only available on the forum (reddit) site',
+  ['recipient', 'body'],
+  (state, args, host) => {
+    const url = `${host}/messages/thread/${7000 + ++state.counter}`;
+    const page = getPage(state, url);
+    page.title = `Message to ${str(args.recipient)}`;
+    page.items.push({ kind: 'message', title: str(args.subject) || undefined, body: str(args.body), author: SITE_USER });
+    return show(state, url, `Message sent to ${str(args.recipient)}.`);
+  },
+);
+
+const createIssue = onSite('gitlab', 'create_issue is only available on the GitLab site', ['project', 'title'], (state, args, host) => {
+  const project = str(args.project).replace(/^\/+|\/+$/g, '');
+  const url = `${host}/${project}/-/issues/${++state.counter}`;
+  const page = getPage(state, url);
+  page.title = str(args.title);
+  page.items.push({ kind: 'issue', title: str(args.title), body: str(args.description), author: 'byteblaze' });
+  return show(state, url, `Issue created in ${project}.`);
+});
+
+const writeReview = onSite(
+  'shopping',
+  'write_review is only available on the shopping site',
+  ['product', 'review'],
+  (state, args, host) => {
+    const url = `${host}/${slugify(str(args.product))}.html`;
+    const page = getPage(state, url);
+    page.title = str(args.product);
+    page.items.push({
+      kind: 'review',
+      title: str(args.title) || undefined,
+      body: `Rating: ${str(args.rating) || '?'}/5\n${str(args.review)}`,
+      author: 'Emma Lopez',
+    });
+    return show(state, url, 'Review submitted.');
+  },
+);
+
+const updateProduct = onSite(
+  'shopping_admin',
+  'update_product is only available on the shopping admin site',
+  ['product', 'field', 'value'],
+  (state, args, host) => {
+    const url = `${host}/catalog/product/edit/${slugify(str(args.product))}`;
+    const page = getPage(state, url);
+    page.title = `Edit product: ${str(args.product)}`;
+    page.items = page.items.filter((it) => !(it.kind === 'field' && it.title === str(args.field)));
+    page.items.push({ kind: 'field', title: str(args.field), body: str(args.value) });
+    return show(state, url, `Saved ${str(args.field)} of ${str(args.product)}.`);
+  },
+);
+
+/** The browser's actions by tool name. */
+const ACTIONS = new Map<string, SiteAction>([
+  ['goto', goto],
+  ['click', click],
+  ['fill', fill],
+  ['submit_post', submitPost],
+  ['submit_comment', submitComment],
+  ['send_message', sendMessage],
+  ['create_issue', createIssue],
+  ['write_review', writeReview],
+  ['update_product', updateProduct],
+]);
+
 /** Applies one action to the state (mutating it) and says what the agent sees. */
 export function applyAction(state: SiteState, sites: SiteKey[], tool: string, args: Record<string, unknown>): ActionOutcome {
-  const fail = (error: string): ActionOutcome => ({ ok: false, error });
-  const show = (url: string, note?: string): ActionOutcome => {
-    state.lastUrl = pageKey(url);
-    state.browserUrl = browserUrlOf(url);
-    const text = renderPage(getPage(state, url));
-    return { ok: true, result: note ? `${note}\n\n${text}` : text };
-  };
-  const siteHost = (k: SiteKey) => (sites.includes(k) ? SITE_HOSTS[k] : undefined);
-  switch (tool) {
-    case 'goto': {
-      const m = need(args, ['url']);
-      if (m) return fail(m);
-      return show(str(args.url));
-    }
-    case 'click': {
-      const m = need(args, ['element']);
-      if (m) return fail(m);
-      const el = str(args.element).trim();
-      const page = getPage(state, state.lastUrl);
-      const link = page.links.find(
-        (l) => l === el || l.endsWith(`/${el.replace(/^\//, '')}`) || l.split('/').pop()?.toLowerCase() === el.toLowerCase(),
-      );
-      if (link) return show(link);
-      if (/^https?:\/\//.test(el) || el.startsWith('/')) return show(el.startsWith('/') ? `${new URL(page.url).origin}${el}` : el);
-      return { ok: true, result: `Clicked "${el}". Nothing else changed on ${page.url}. To publish content use the site's submit tools.` };
-    }
-    case 'fill': {
-      const m = need(args, ['element', 'text']);
-      if (m) return fail(m);
-      const draft = state.drafts.get(state.lastUrl) ?? {};
-      draft[str(args.element)] = str(args.text);
-      state.drafts.set(state.lastUrl, draft);
-      return { ok: true, result: `Typed into "${str(args.element)}" on ${state.lastUrl}.` };
-    }
-    case 'submit_post': {
-      const host = siteHost('reddit');
-      if (!host) return fail('submit_post is only available on the forum (reddit) site');
-      const m = need(args, ['forum', 'title']);
-      if (m) return fail(m);
-      const forum = str(args.forum)
-        .replace(/^\/?f\//, '')
-        .replace(/^\//, '')
-        .trim();
-      const id = 131000 + ++state.counter;
-      const url = `${host}/f/${forum}/${id}/${slugify(str(args.title))}`;
-      const post = getPage(state, url);
-      post.url = url;
-      post.title = str(args.title);
-      post.items.push({ kind: 'post', title: str(args.title), body: str(args.body), author: SITE_USER });
-      getPage(state, `${host}/f/${forum}`).items.push({ kind: 'post', title: str(args.title), body: '', author: SITE_USER });
-      return show(url, `Post submitted to /f/${forum}.`);
-    }
-    case 'submit_comment': {
-      const m = need(args, ['text']);
-      if (m) return fail(m);
-      const page = getPage(state, state.lastUrl);
-      page.items.push({ kind: 'comment', body: str(args.text), author: SITE_USER });
-      return show(page.url, 'Comment submitted.');
-    }
-    case 'send_message': {
-      const host = siteHost('reddit');
-      if (!host) return fail('send_message is only available on the forum (reddit) site');
-      const m = need(args, ['recipient', 'body']);
-      if (m) return fail(m);
-      const url = `${host}/messages/thread/${7000 + ++state.counter}`;
-      const page = getPage(state, url);
-      page.title = `Message to ${str(args.recipient)}`;
-      page.items.push({ kind: 'message', title: str(args.subject) || undefined, body: str(args.body), author: SITE_USER });
-      return show(url, `Message sent to ${str(args.recipient)}.`);
-    }
-    case 'create_issue': {
-      const host = siteHost('gitlab');
-      if (!host) return fail('create_issue is only available on the GitLab site');
-      const m = need(args, ['project', 'title']);
-      if (m) return fail(m);
-      const project = str(args.project).replace(/^\/+|\/+$/g, '');
-      const url = `${host}/${project}/-/issues/${++state.counter}`;
-      const page = getPage(state, url);
-      page.title = str(args.title);
-      page.items.push({ kind: 'issue', title: str(args.title), body: str(args.description), author: 'byteblaze' });
-      return show(url, `Issue created in ${project}.`);
-    }
-    case 'write_review': {
-      const host = siteHost('shopping');
-      if (!host) return fail('write_review is only available on the shopping site');
-      const m = need(args, ['product', 'review']);
-      if (m) return fail(m);
-      const url = `${host}/${slugify(str(args.product))}.html`;
-      const page = getPage(state, url);
-      page.title = str(args.product);
-      page.items.push({
-        kind: 'review',
-        title: str(args.title) || undefined,
-        body: `Rating: ${str(args.rating) || '?'}/5\n${str(args.review)}`,
-        author: 'Emma Lopez',
-      });
-      return show(url, 'Review submitted.');
-    }
-    case 'update_product': {
-      const host = siteHost('shopping_admin');
-      if (!host) return fail('update_product is only available on the shopping admin site');
-      const m = need(args, ['product', 'field', 'value']);
-      if (m) return fail(m);
-      const url = `${host}/catalog/product/edit/${slugify(str(args.product))}`;
-      const page = getPage(state, url);
-      page.title = `Edit product: ${str(args.product)}`;
-      page.items = page.items.filter((it) => !(it.kind === 'field' && it.title === str(args.field)));
-      page.items.push({ kind: 'field', title: str(args.field), body: str(args.value) });
-      return show(url, `Saved ${str(args.field)} of ${str(args.product)}.`);
-    }
-    default:
-      return fail(`unknown action ${tool}`);
-  }
+  const action = ACTIONS.get(tool);
+  return action ? action(state, args, sites) : fail(`unknown action ${tool}`);
 }
 
 function tookEffect(e: ToolEvent): boolean {

@@ -54,6 +54,25 @@ const textOf = (messages: GenAiSpan['output']) =>
     .join('\n');
 const inputsOf = (v: GenAiSpan) => v.input.filter((m) => !INPUT_ROLES_SKIPPED.has(m.role) && m.text).map((m) => ({ text: m.text }));
 
+/** A chat span is the proxy call with the same answer: its text and its tool calls. */
+function outputSignature(text: string, calls: readonly { name: string; arguments: string }[]): string {
+  return `${normalizeText(text)}\u0000${calls
+    .map((t) => callKey(t.name, parseArgs(t.arguments)))
+    .sort()
+    .join('\u0000')}`;
+}
+
+/** What adding the spans shares: where items go, and the recorded calls and events a span can merge into. */
+interface SpanContext {
+  list: ItemList;
+  toolItem: ToolItemFactory;
+  /** Recorded tool events by call key, each taken by the first execute_tool span that matches it. */
+  eventByKey: Map<string, Item[]>;
+  /** Proxy calls by the signature of their answer. */
+  callByOutput: Map<string, Item>;
+  out: SpanItems;
+}
+
 export function addSpans(list: ItemList, toolItem: ToolItemFactory, views: GenAiSpan[], eventByKey: Map<string, Item[]>): SpanItems {
   const out: SpanItems = { views, item: new Map(), answer: new Map(), mergedCallId: new Map(), children: new Map(), fromChat: new Map() };
   for (const v of views) {
@@ -62,98 +81,106 @@ export function addSpans(list: ItemList, toolItem: ToolItemFactory, views: GenAi
     pushTo(out.children, p, v.span.spanId);
   }
   const agentOf = agentResolver(views);
-  // A chat span is the proxy call with the same answer: its text and its tool calls.
-  const signature = (text: string, calls: readonly { name: string; arguments: string }[]) =>
-    `${normalizeText(text)}\u0000${calls
-      .map((t) => callKey(t.name, parseArgs(t.arguments)))
-      .sort()
-      .join('\u0000')}`;
   const callByOutput = new Map<string, Item>();
   for (const it of list.items) {
     if (it.src.type !== 'call' || !it.src.call.response) continue;
-    const key = signature(it.src.call.response.content, it.src.call.response.toolCalls ?? []);
+    const key = outputSignature(it.src.call.response.content, it.src.call.response.toolCalls ?? []);
     if (key !== '\u0000') callByOutput.set(key, it);
   }
+  const cx: SpanContext = { list, toolItem, eventByKey, callByOutput, out };
   for (const v of views) {
     const s = v.span;
     const agent = agentOf(v);
     const meta: NodeMeta = { ref: `span:${s.spanId}`, name: s.name, time: s.startMs, ...(agent ? { agent } : {}) };
-    if (v.op === 'chat') {
-      const text = textOf(v.output);
-      const same = callByOutput.get(
-        signature(
-          text,
-          v.output.flatMap((m) => m.toolCalls),
-        ),
-      );
-      if (same) {
-        out.item.set(s.spanId, same);
-        continue;
-      }
-      out.item.set(
-        s.spanId,
-        list.push({
-          kind: 'message',
-          start: s.startMs,
-          end: s.endMs,
-          meta: { ...meta, name: 'llm call' },
-          input: inputsOf(v),
-          output: text,
-          src: { type: 'span', view: v },
-        }),
-      );
-    } else if (v.op === 'execute_tool' && v.tool) {
-      const args = v.toolArguments ?? {};
-      const same = eventByKey.get(callKey(v.tool, args))?.shift();
-      if (same) {
-        out.item.set(s.spanId, same);
-        if (v.toolCallId) out.mergedCallId.set(same, v.toolCallId);
-        continue;
-      }
-      out.item.set(
-        s.spanId,
-        toolItem(v.tool, args, {
-          start: s.startMs,
-          end: s.endMs,
-          meta: { ...meta, name: v.tool, toolCallId: v.toolCallId ?? s.spanId },
-          output: v.toolResult ?? '',
-          src: { type: 'span', view: v },
-        }),
-      );
-    } else {
-      const it = list.push({
-        kind: 'delegation',
-        start: s.startMs,
-        end: s.startMs,
-        meta: { ...meta, name: v.agent ? `agent ${v.agent}` : s.name },
-        input: inputsOf(v),
-        output: '',
-        src: { type: 'span', view: v },
-      });
-      out.item.set(s.spanId, it);
-      const answer = textOf(v.output);
-      if (answer) {
-        out.answer.set(
-          s.spanId,
-          list.push({
-            kind: 'message',
-            start: s.endMs,
-            end: s.endMs,
-            meta: {
-              ref: `span:${s.spanId}#answer`,
-              name: v.agent ? `answer of agent ${v.agent}` : `output of ${s.name}`,
-              time: s.endMs,
-              ...(agent ? { agent } : {}),
-            },
-            input: [],
-            output: answer,
-            src: { type: 'answer', agent: it },
-          }),
-        );
-      }
-    }
+    if (v.op === 'chat') addChatSpan(cx, v, meta);
+    else if (v.op === 'execute_tool' && v.tool) addToolSpan(cx, v, v.tool, meta);
+    else addAgentSpan(cx, v, meta, agent);
   }
   return out;
+}
+
+/** A chat span: merged into the proxy call with the same answer, else an LLM call of its own. */
+function addChatSpan(cx: SpanContext, v: GenAiSpan, meta: NodeMeta): void {
+  const s = v.span;
+  const text = textOf(v.output);
+  const same = cx.callByOutput.get(
+    outputSignature(
+      text,
+      v.output.flatMap((m) => m.toolCalls),
+    ),
+  );
+  if (same) {
+    cx.out.item.set(s.spanId, same);
+    return;
+  }
+  cx.out.item.set(
+    s.spanId,
+    cx.list.push({
+      kind: 'message',
+      start: s.startMs,
+      end: s.endMs,
+      meta: { ...meta, name: 'llm call' },
+      input: inputsOf(v),
+      output: text,
+      src: { type: 'span', view: v },
+    }),
+  );
+}
+
+/** An execute_tool span: merged into the recorded tool event with the same call, else a tool call of its own. */
+function addToolSpan(cx: SpanContext, v: GenAiSpan, tool: string, meta: NodeMeta): void {
+  const s = v.span;
+  const args = v.toolArguments ?? {};
+  const same = cx.eventByKey.get(callKey(tool, args))?.shift();
+  if (same) {
+    cx.out.item.set(s.spanId, same);
+    if (v.toolCallId) cx.out.mergedCallId.set(same, v.toolCallId);
+    return;
+  }
+  cx.out.item.set(
+    s.spanId,
+    cx.toolItem(tool, args, {
+      start: s.startMs,
+      end: s.endMs,
+      meta: { ...meta, name: tool, toolCallId: v.toolCallId ?? s.spanId },
+      output: v.toolResult ?? '',
+      src: { type: 'span', view: v },
+    }),
+  );
+}
+
+/** An agent (or any other) span: the agent receiving its task at its start, and its answer, if any, at its end. */
+function addAgentSpan(cx: SpanContext, v: GenAiSpan, meta: NodeMeta, agent: string | undefined): void {
+  const s = v.span;
+  const it = cx.list.push({
+    kind: 'delegation',
+    start: s.startMs,
+    end: s.startMs,
+    meta: { ...meta, name: v.agent ? `agent ${v.agent}` : s.name },
+    input: inputsOf(v),
+    output: '',
+    src: { type: 'span', view: v },
+  });
+  cx.out.item.set(s.spanId, it);
+  const answer = textOf(v.output);
+  if (!answer) return;
+  cx.out.answer.set(
+    s.spanId,
+    cx.list.push({
+      kind: 'message',
+      start: s.endMs,
+      end: s.endMs,
+      meta: {
+        ref: `span:${s.spanId}#answer`,
+        name: v.agent ? `answer of agent ${v.agent}` : `output of ${s.name}`,
+        time: s.endMs,
+        ...(agent ? { agent } : {}),
+      },
+      input: [],
+      output: answer,
+      src: { type: 'answer', agent: it },
+    }),
+  );
 }
 
 /** A step item for each tool span nothing issued whose parent is an agent (or any other non-chat) span. */
