@@ -3,6 +3,7 @@ import path from 'node:path';
 import { lockOutDir } from '../run/out-lock.js';
 import { writeRunFiles, type RunFiles } from '../run/assemble.js';
 import { summaryLine } from '../report/markdown.js';
+import { methodReportOf } from '../inject/registry.js';
 import { expandRunLogPaths, mergeRunLogFiles } from '../runlog/merge.js';
 import { parseArgs, usageOf, UsageError, type FlagSpec } from './args.js';
 import { EXIT, gateExit, wantsHelp, type CliIo } from './io.js';
@@ -43,7 +44,7 @@ export async function mergeCommand(argv: string[], io: CliIo): Promise<number> {
     return EXIT.infrastructure;
   }
   io.stderr.write(
-    `merged ${files.length} run logs, ${runLog.instances.length} instance runs\n${summaryLine(runLog)}\nrun log: ${written.runLogPath}\nreport: ${written.reportPath}\n`,
+    `merged ${files.length} run logs, ${runLog.instances.length} instance runs\n${summaryLine(runLog, methodReportOf(runLog.variants.malicious.method))}\nrun log: ${written.runLogPath}\nreport: ${written.reportPath}\n`,
   );
   // A shard that did not finish leaves the run's figures incomplete: not a gate verdict but the
   // infrastructure failure (or cancel) behind that shard, as `saboteur run` would have reported it.

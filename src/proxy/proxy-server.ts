@@ -2,9 +2,9 @@
  * saboteur's proxy: the OpenAI endpoint the pipeline talks to. It attributes every call to its
  * invocation (by the per-invocation key) and agent, forwards it to the model server with the
  * model's own key, streams the answer straight back (chunk by chunk, nothing buffered) while
- * assembling it for the trace, and sabotages the target agent's calls: a rewritten system prompt on
- * the way in (sabotage.ts: AutoTransform, the insider), a corrupted answer on the way out
- * (inject-answer.ts: AutoInject).
+ * assembling it for the trace, and sabotages the target agent's calls through the run's injector:
+ * a rewritten system prompt on the way in (sabotage.ts), a corrupted answer on the way out
+ * (inject-answer.ts).
  * Chat completions, completions and the Responses API share all of this; what differs per API is
  * in src/model/wire.ts (reading and writing answers) and responses-route.ts (the Responses state).
  */
@@ -402,7 +402,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyHandle> {
       variant: invocation.variant,
       agent,
       agentCallIndex,
-      ...(invocation.objective ? { objective: invocation.objective } : {}),
+      ...(invocation.plan !== undefined ? { plan: invocation.plan } : {}),
     };
     let hit = false;
     if (injector) {
