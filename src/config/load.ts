@@ -18,7 +18,7 @@ import type { ModelSettings } from '../model/settings.js';
 import { isForbiddenName } from '../pipeline/env.js';
 import type { PipelineConfig } from '../pipeline/types.js';
 import type { HistorySettings } from '../history/open.js';
-import type { MaliciousVariantSettings } from '../inject/registry.js';
+import { INJECTION_METHODS, type MaliciousVariantSettings } from '../inject/registry.js';
 import { DEFAULT_COVERAGE_MAX_LOSS } from '../scoring/coverage.js';
 import type { GateSettings } from '../scoring/gate.js';
 
@@ -235,7 +235,7 @@ export function parseConfig(text: string, file: string, registries: Registries =
         messageRate: doc.variants.malicious['message-rate'],
         errorRate: doc.variants.malicious['error-rate'],
         corruption: doc.variants.malicious.corruption,
-        agenticTask: doc.variants.malicious['agentic-task'] ?? (doc.variants.malicious.method === 'autoinject' ? 'harmful' : 'benign'),
+        agenticTask: doc.variants.malicious['agentic-task'] ?? INJECTION_METHODS[doc.variants.malicious.method].agenticTask,
       },
     },
     defenses: doc.defenses,

@@ -101,7 +101,7 @@ const maliciousSchema = z.strictObject({
   'message-rate': rate.default(0.2),
   'error-rate': rate.default(0.6),
   corruption: corruptionMode.default('logic-edit'),
-  /** Agentic benchmarks: which twin the malicious variant runs (default: harmful for autoinject, benign for autotransform and insider). */
+  /** Agentic benchmarks: which twin the malicious variant runs (default: the method's `agenticTask`, src/inject/). */
   'agentic-task': z.enum(['harmful', 'benign']).optional(),
 });
 
