@@ -15,6 +15,7 @@ import { securityFigures, type GateResult } from '../scoring/gate.js';
 import { combineGate, compareWithBase, regressionChecks } from '../scoring/regression.js';
 import { REPORT_MARKER } from '../report/markdown.js';
 import { renderComment } from '../report/comment.js';
+import { methodReportOf } from '../inject/registry.js';
 import type { GithubContext } from '../github/context.js';
 import { createGithubClient } from '../github/client.js';
 import { explainCommentFailure, octokitComments, upsertStickyComment } from '../github/sticky-comment.js';
@@ -213,6 +214,7 @@ export async function publishRun(
       trendLabel: ctx.pr ? `PR ${ctx.pr.number}` : (ctx.commit ?? 'this run').slice(0, 7),
       artifactsUrl: ctx.runUrl ? `${ctx.runUrl}#artifacts` : undefined,
       notes,
+      method: methodReportOf(runLog.variants.malicious.method),
     };
 
     // The job summary takes 1 MiB per step; 800,000 characters leaves room for multi-byte ones.

@@ -8,6 +8,7 @@ import { evaluateGate } from '../scoring/gate.js';
 import { entryFromRunLog } from '../scoring/history-entry.js';
 import { combineGate, compareWithBase, regressionChecks, type Comparison } from '../scoring/regression.js';
 import { renderComment } from '../report/comment.js';
+import { methodReportOf } from '../inject/registry.js';
 import type { RunLog } from '../runlog/schema.js';
 import { writeFileAtomic } from '../runlog/write.js';
 import { parseArgs, usageOf, UsageError, type FlagSpec } from './args.js';
@@ -41,6 +42,7 @@ export function compareRunLogs(
     trend: [],
     subject: 'this run',
     maxChars: 1_000_000,
+    method: methodReportOf(head.log.variants.malicious.method),
   });
   return { text, comparisons, regressions: comparisons.filter((c) => c.pass === false) };
 }

@@ -3,6 +3,7 @@
  * that the config loader accepts, and the pull-request workflow that runs it on the GPU runner.
  */
 import { AGENTIC_DEFAULTS, checkAnswers, type InitAnswers } from './init-answers.js';
+import { INJECTION_METHOD_IDS } from '../inject/registry.js';
 
 export { checkAnswers, type InitAnswers };
 
@@ -77,7 +78,7 @@ export function renderConfig(a: InitAnswers, schemaRef: string): string {
     'variants:',
     '  malicious:',
     `    target: ${a.target}`,
-    '    method: autoinject   # autoinject | autotransform | insider',
+    `    method: autoinject   # ${INJECTION_METHOD_IDS.join(' | ')}`,
     '    message-rate: 0.2',
     '    error-rate: 0.6',
     '',

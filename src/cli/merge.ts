@@ -4,6 +4,7 @@ import { lockOutDir } from '../run/out-lock.js';
 import { writeRunFiles, type RunFiles } from '../run/assemble.js';
 import { runVerdict } from '../run/verdict.js';
 import { summaryLine } from '../report/markdown.js';
+import { methodReportOf } from '../inject/registry.js';
 import { expandRunLogPaths, mergeRunLogFiles } from '../run/merge-logs.js';
 import { parseArgs, usageOf, UsageError, type FlagSpec } from './args.js';
 import { EXIT, wantsHelp, type CliIo } from './io.js';
@@ -42,7 +43,7 @@ export async function mergeCommand(argv: string[], io: CliIo): Promise<number> {
     io.stderr.write(`\n${written.report}\n`);
   } else {
     io.stderr.write(
-      `merged ${files.length} run logs, ${runLog.instances.length} instance runs\n${summaryLine(runLog)}\nrun log: ${written.runLogPath}\nreport: ${written.reportPath}\n`,
+      `merged ${files.length} run logs, ${runLog.instances.length} instance runs\n${summaryLine(runLog, methodReportOf(runLog.variants.malicious.method))}\nrun log: ${written.runLogPath}\nreport: ${written.reportPath}\n`,
     );
   }
   for (const line of verdict.lines) io.stderr.write(`${line.level === 'warning' ? 'warning: ' : ''}${line.text}\n`);

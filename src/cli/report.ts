@@ -1,6 +1,7 @@
 /** `saboteur report RUN.json`: the Markdown report again, from a run log alone. */
 import { writeFileAtomic } from '../runlog/write.js';
 import { renderReport, summaryLine } from '../report/markdown.js';
+import { methodReportOf } from '../inject/registry.js';
 import { parseArgs, usageOf, UsageError, type FlagSpec } from './args.js';
 import { EXIT, readRunLogFile, wantsHelp, type CliIo } from './io.js';
 
@@ -12,10 +13,11 @@ export async function reportCommand(argv: string[], io: CliIo): Promise<number> 
   const { flags, positionals } = parseArgs(argv, FLAGS, usage);
   if (positionals.length !== 1) throw new UsageError(`name one run log\n\n${usage}`);
   const runLog = await readRunLogFile(positionals[0]);
-  const report = renderReport(runLog);
+  const method = methodReportOf(runLog.variants.malicious.method);
+  const report = renderReport(runLog, { method });
   if (flags.out) {
     await writeFileAtomic(flags.out as string, report);
-    io.stderr.write(`${summaryLine(runLog)}\nreport: ${flags.out}\n`);
+    io.stderr.write(`${summaryLine(runLog, method)}\nreport: ${flags.out}\n`);
   } else {
     io.stdout.write(report);
   }

@@ -11,7 +11,7 @@ import { DEFENSE_MODES } from '../tools/types.js';
 import { z } from 'zod';
 import { BENCHMARK_IDS, type BenchmarkId, type BenchmarkSettings } from '../benchmarks/registry.js';
 import { DEFENSE_IDS } from '../defenses/registry.js';
-import { INJECTION_METHOD_IDS } from '../inject/registry.js';
+import { INJECTION_METHOD_IDS, INJECTION_METHODS } from '../inject/registry.js';
 import { MODEL_KIND_IDS } from '../model/registry.js';
 import { duration, rate } from '../util/config-fields.js';
 import { gatedFigureKey } from '../scoring/gate-figures.js';
@@ -147,13 +147,13 @@ const maliciousSchema = z.strictObject({
   'message-rate': rate.default(0.2),
   'error-rate': rate.default(0.6),
   corruption: corruptionMode.default('logic-edit'),
-  /** Agentic benchmarks: which twin the malicious variant runs (default: harmful for autoinject, benign for autotransform and insider). */
+  /** Agentic benchmarks: which twin the malicious variant runs (default: the method's `agenticTask`, src/inject/). */
   'agentic-task': z.enum(['harmful', 'benign']).optional(),
 });
 
-/** Without `agentic-task`, autoinject runs the harmful twin and the other methods the benign one. */
+/** Without `agentic-task`, the method's own default twin (its definition's `agenticTask`). */
 function maliciousSettings(m: z.output<typeof maliciousSchema>) {
-  return { ...camelKeys(m), agenticTask: m['agentic-task'] ?? (m.method === 'autoinject' ? 'harmful' : 'benign') };
+  return { ...camelKeys(m), agenticTask: m['agentic-task'] ?? INJECTION_METHODS[m.method].agenticTask };
 }
 
 const historySchema = z.strictObject({

@@ -11,7 +11,7 @@
  * control twin sees the same calls untouched, so the two are paired. Every hit is recorded, with
  * the units drawn and changed and why the rest could not be, so the effective Pe is known.
  */
-import type { CorruptionMode, Hit } from '../runlog/schema.js';
+import type { Corruption, CorruptionMode, Hit } from '../runlog/schema.js';
 import type { ToolCall } from '../model/openai-wire.js';
 import { rngFor } from './prng.js';
 import { buildSemanticPrompt, loadSemanticTemplate, parseSemanticAnswer, type SemanticUnit } from './semantic-prompt.js';
@@ -32,7 +32,7 @@ export interface AutoInjectOptions {
   errorRate: number;
   corruption: CorruptionMode;
   seed: number;
-  /** Asks a model (semantic mode): the proxy's `createSemanticModel` is the usual one. */
+  /** Asks a model (semantic mode): `createSemanticModel` (model/ask.ts) is the usual one. */
   semantic?: (prompt: string) => Promise<string>;
   /** The semantic prompt template; prompts/autoinject-semantic.md when absent. */
   template?: string;
@@ -101,177 +101,205 @@ function rebuildToolCalls(calls: readonly ToolCall[], edits: ReadonlyMap<number,
   });
 }
 
-// eslint-disable-next-line max-lines-per-function -- split pending
-export function createAutoInjector(options: AutoInjectOptions): Injector {
-  const { target, messageRate, errorRate, seed, corruption } = options;
-  checkRate('the message rate', 'message-rate', messageRate);
-  checkRate('the error rate', 'error-rate', errorRate);
-  if (target === 'each')
+/** The per-unit rule draws of one call: keyed by the run's seed and the call, never by arrival order. */
+type RuleRng = (index: number) => () => number;
+
+function callKey(seed: number, ctx: InjectionContext) {
+  return [seed, ctx.instanceId, ctx.agent, ctx.agentCallIndex] as const;
+}
+
+function logicEdit(p: Piece, ruleRng: RuleRng): Edit | undefined {
+  if (p.arg) return wrongArgument(p.arg, ruleRng(p.index));
+  const edit = corruptUnit(p.text, p.kind as 'line' | 'sentence', ruleRng(p.index));
+  if (edit || p.kind !== 'line') return edit;
+  return fallbackEdit(p.text, p.unit?.whole);
+}
+
+function syntaxEdit(p: Piece, ruleRng: RuleRng): Edit | undefined {
+  if (p.arg) {
+    const b = brokenArgument(p.arg, ruleRng(p.index));
+    return { after: b.raw, rule: b.rule, raw: b.raw };
+  }
+  return breakUnit(p.text, p.kind as 'line' | 'sentence', ruleRng(p.index));
+}
+
+interface SemanticEdits {
+  edits: Map<number, Edit>;
+  fallback?: string;
+  asked: Set<number>;
+}
+
+/** Semantic mode: text units and free-text arguments go to the model; the rest, and whatever it leaves, to the logic-edit rules. */
+async function semanticEdits(
+  ask: (prompt: string) => Promise<string>,
+  template: string,
+  content: string,
+  pieces: readonly Piece[],
+  drawn: readonly Piece[],
+  ruleRng: RuleRng,
+): Promise<SemanticEdits> {
+  const edits = new Map<number, Edit>();
+  const fallBack = (which: readonly Piece[]) => {
+    for (const p of which) {
+      const e = logicEdit(p, ruleRng);
+      if (e) edits.set(p.index, e);
+    }
+  };
+  const toModel = drawn.filter((p) => !p.arg || p.arg.kind === 'text');
+  const asked = new Set(toModel.map((p) => p.index));
+  fallBack(drawn.filter((p) => !asked.has(p.index)));
+  if (toModel.length === 0) return { edits, asked };
+  const shown: SemanticUnit[] = pieces.map((p) => ({
+    index: p.index,
+    text: p.text,
+    kind: p.kind,
+    ...(p.arg ? { label: argumentLabel(p.arg) } : {}),
+  }));
+  const wanted = toModel.map((p) => p.index);
+  let answer: string;
+  try {
+    answer = await ask(buildSemanticPrompt(template, content, shown, wanted));
+  } catch (err) {
+    fallBack(toModel);
+    return { edits, asked, fallback: `the semantic rewrite call failed: ${(err as Error).message}` };
+  }
+  const reading = parseSemanticAnswer(answer, shown, wanted);
+  if (!reading.ok) {
+    fallBack(toModel);
+    return { edits, asked, fallback: reading.reason };
+  }
+  for (const [i, after] of reading.rewrites) edits.set(i, { after, rule: 'semantic' });
+  const rest = toModel.filter((p) => !reading.rewrites.has(p.index));
+  if (rest.length === 0) return { edits, asked };
+  fallBack(rest);
+  return {
+    edits,
+    asked,
+    fallback: `${reading.problems.join(', ')}: the logic-edit rules served for ${rest.length === 1 ? 'that unit' : 'those units'}`,
+  };
+}
+
+/** The units of a response: its text's lines and sentences, then its tool calls' arguments. */
+function piecesOf(response: ResponseView): { pieces: Piece[]; textUnits: Unit[]; skipped: string[] } {
+  const seg = segment(response.content);
+  const args = argumentUnits(response.toolCalls);
+  const pieces: Piece[] = [
+    ...seg.units.map((u) => ({ index: u.index, kind: u.kind, text: u.text, unit: u })),
+    ...args.units.map((a, j) => ({ index: seg.units.length + j, kind: 'argument' as const, text: displayValue(a.value), arg: a })),
+  ];
+  return { pieces, textUnits: seg.units, skipped: args.unreadable.map((u) => `tool call ${u.call + 1} (${u.tool}): ${u.reason}`) };
+}
+
+/** The drawn units that could not change, and why (the mode that would change them). */
+function unchangedUnits(drawn: readonly Piece[], edits: ReadonlyMap<number, Edit>, asked: ReadonlySet<number>, corruption: CorruptionMode) {
+  return drawn
+    .filter((p) => !edits.has(p.index))
+    .map((p) => ({
+      index: p.index,
+      kind: p.arg ? `argument:${p.arg.kind}` : p.kind,
+      reason: `${asked.has(p.index) ? 'the model did not rewrite it and ' : ''}${noRuleReason(p)}${corruption === 'syntax-error' ? '' : `; ${WOULD_CHANGE[corruption]}`}`,
+    }));
+}
+
+/** The response with the edits applied, and the record of what changed. */
+function applyEdits(
+  response: ResponseView,
+  corruption: CorruptionMode,
+  found: { pieces: Piece[]; textUnits: Unit[] },
+  edits: ReadonlyMap<number, Edit>,
+  fallback: string | undefined,
+): { delivered: ResponseView; corruption: Corruption } {
+  const { content, toolCalls } = response;
+  const { pieces, textUnits } = found;
+  const textEdits = new Map<number, string>();
+  for (const [i, e] of edits) if (i < textUnits.length) textEdits.set(i, String(e.after));
+  const after = textEdits.size ? applyRewrites(content, textUnits, textEdits) : content;
+  const hasArgEdits = [...edits.keys()].some((i) => i >= textUnits.length);
+  const deliveredCalls = hasArgEdits ? rebuildToolCalls(toolCalls, edits, pieces) : toolCalls.map((t) => ({ ...t }));
+  const kinds = new Set([...edits.keys()].map((i) => (pieces[i].kind === 'argument' ? 'argument' : pieces[i].kind)));
+  const ordered = [...edits.entries()].sort((a, b) => a[0] - b[0]);
+  return {
+    delivered: { content: after, toolCalls: deliveredCalls },
+    corruption: {
+      method: 'autoinject',
+      mode: corruption,
+      unit: kinds.size > 1 ? 'mixed' : ([...kinds][0] as 'line' | 'sentence' | 'argument'),
+      before: content,
+      after,
+      units: ordered.map(([index, e]) => {
+        const p = pieces[index];
+        if (!p.arg) return { index, before: p.text, after: String(e.after), rule: e.rule, kind: p.kind };
+        return {
+          index,
+          before: JSON.stringify(p.arg.value),
+          after: e.raw ?? JSON.stringify(e.after),
+          rule: e.rule,
+          kind: 'argument' as const,
+          target: argumentLabel(p.arg),
+          argKind: p.arg.kind,
+        };
+      }),
+      ...(hasArgEdits ? { toolCalls: { before: toolCalls.map((t) => ({ ...t })), after: deliveredCalls } } : {}),
+      ...(fallback ? { fallback } : {}),
+    },
+  };
+}
+
+/** Draws the units of a hit response (Pe), edits them in the configured mode, and records what changed and what could not. */
+async function corruptResponse(
+  options: AutoInjectOptions,
+  template: string,
+  response: ResponseView,
+  ctx: InjectionContext,
+): Promise<InjectionResult> {
+  const { seed, errorRate, corruption } = options;
+  const { content, toolCalls } = response;
+  const found = piecesOf(response);
+  const { pieces, skipped } = found;
+  const hit: Hit = { mode: corruption, units: pieces.length, drawn: 0, changed: 0, ...(skipped.length ? { skipped } : {}) };
+  const unchangedResult = (why: string): InjectionResult => ({ hit: { ...hit, why }, delivered: { content, toolCalls } });
+  if (pieces.length === 0) return unchangedResult('the response has no text and no tool call arguments to corrupt');
+  const draw = rngFor('units', ...callKey(seed, ctx));
+  const drawn = pieces.filter(() => draw() < errorRate);
+  hit.drawn = drawn.length;
+  if (drawn.length === 0) return unchangedResult(`none of its ${pieces.length} units was drawn (Pe = ${errorRate})`);
+
+  const ruleRng: RuleRng = (i) => rngFor('rule', ...callKey(seed, ctx), i);
+  let made: SemanticEdits = { edits: new Map(), asked: new Set() };
+  if (corruption === 'semantic') made = await semanticEdits(options.semantic!, template, content, pieces, drawn, ruleRng);
+  else
+    for (const p of drawn) {
+      const e = corruption === 'syntax-error' ? syntaxEdit(p, ruleRng) : logicEdit(p, ruleRng);
+      if (e) made.edits.set(p.index, e);
+    }
+  const { edits, fallback, asked } = made;
+
+  const unchanged = unchangedUnits(drawn, edits, asked, corruption);
+  hit.changed = edits.size;
+  if (unchanged.length) hit.unchanged = unchanged.slice(0, MAX_UNCHANGED_LISTED);
+  if (edits.size === 0) {
+    hit.why = `none of the ${drawn.length} drawn units could be changed in ${corruption} mode`;
+    if (fallback) hit.skipped = [...(hit.skipped ?? []), `semantic rewrite: ${fallback}`];
+    return { hit, delivered: { content, toolCalls } };
+  }
+  return { hit, ...applyEdits(response, corruption, found, edits, fallback) };
+}
+
+function checkOptions(options: AutoInjectOptions): void {
+  checkRate('the message rate', 'message-rate', options.messageRate);
+  checkRate('the error rate', 'error-rate', options.errorRate);
+  if (options.target === 'each')
     throw new InjectConfigError(
       'variants.malicious.target: "each" is run as one malicious variant per agent; give the injector one agent name or all',
     );
-  if (corruption === 'semantic' && !options.semantic)
+  if (options.corruption === 'semantic' && !options.semantic)
     throw new InjectConfigError('variants.malicious.corruption: semantic needs a model to ask (the semantic callback)');
+}
+
+export function createAutoInjector(options: AutoInjectOptions): Injector {
+  checkOptions(options);
+  const { target, messageRate, seed, corruption } = options;
   const template = corruption === 'semantic' ? (options.template ?? loadSemanticTemplate()) : '';
-
-  const key = (ctx: InjectionContext) => [seed, ctx.instanceId, ctx.agent, ctx.agentCallIndex] as const;
-  const ruleRng = (ctx: InjectionContext, i: number) => rngFor('rule', ...key(ctx), i);
-
-  function logicEdit(p: Piece, ctx: InjectionContext): Edit | undefined {
-    if (p.arg) return wrongArgument(p.arg, ruleRng(ctx, p.index));
-    const rng = ruleRng(ctx, p.index);
-    const edit = corruptUnit(p.text, p.kind as 'line' | 'sentence', rng);
-    if (edit || p.kind !== 'line') return edit;
-    return fallbackEdit(p.text, p.unit?.whole);
-  }
-
-  function syntaxEdit(p: Piece, ctx: InjectionContext): Edit | undefined {
-    if (p.arg) {
-      const b = brokenArgument(p.arg, ruleRng(ctx, p.index));
-      return { after: b.raw, rule: b.rule, raw: b.raw };
-    }
-    return breakUnit(p.text, p.kind as 'line' | 'sentence', ruleRng(ctx, p.index));
-  }
-
-  /** Semantic mode: text units and free-text arguments go to the model; the rest, and whatever it leaves, to the logic-edit rules. */
-  async function semanticEdits(
-    content: string,
-    pieces: readonly Piece[],
-    drawn: readonly Piece[],
-    ctx: InjectionContext,
-  ): Promise<{ edits: Map<number, Edit>; fallback?: string; asked: Set<number> }> {
-    const edits = new Map<number, Edit>();
-    const toModel = drawn.filter((p) => !p.arg || p.arg.kind === 'text');
-    const asked = new Set(toModel.map((p) => p.index));
-    for (const p of drawn)
-      if (!asked.has(p.index)) {
-        const e = logicEdit(p, ctx);
-        if (e) edits.set(p.index, e);
-      }
-    if (toModel.length === 0) return { edits, asked };
-    const shown: SemanticUnit[] = pieces.map((p) => ({
-      index: p.index,
-      text: p.text,
-      kind: p.kind,
-      ...(p.arg ? { label: argumentLabel(p.arg) } : {}),
-    }));
-    const fallBack = (which: readonly Piece[]) => {
-      for (const p of which) {
-        const e = logicEdit(p, ctx);
-        if (e) edits.set(p.index, e);
-      }
-    };
-    let answer: string;
-    try {
-      answer = await options.semantic!(
-        buildSemanticPrompt(
-          template,
-          content,
-          shown,
-          toModel.map((p) => p.index),
-        ),
-      );
-    } catch (err) {
-      fallBack(toModel);
-      return { edits, asked, fallback: `the semantic rewrite call failed: ${(err as Error).message}` };
-    }
-    const reading = parseSemanticAnswer(
-      answer,
-      shown,
-      toModel.map((p) => p.index),
-    );
-    if (!reading.ok) {
-      fallBack(toModel);
-      return { edits, asked, fallback: reading.reason };
-    }
-    for (const [i, after] of reading.rewrites) edits.set(i, { after, rule: 'semantic' });
-    const rest = toModel.filter((p) => !reading.rewrites.has(p.index));
-    if (rest.length === 0) return { edits, asked };
-    fallBack(rest);
-    return {
-      edits,
-      asked,
-      fallback: `${reading.problems.join(', ')}: the logic-edit rules served for ${rest.length === 1 ? 'that unit' : 'those units'}`,
-    };
-  }
-
-  async function corrupt(response: ResponseView, ctx: InjectionContext): Promise<InjectionResult> {
-    const { content, toolCalls } = response;
-    const seg = segment(content);
-    const args = argumentUnits(toolCalls);
-    const pieces: Piece[] = [
-      ...seg.units.map((u) => ({ index: u.index, kind: u.kind, text: u.text, unit: u })),
-      ...args.units.map((a, j) => ({ index: seg.units.length + j, kind: 'argument' as const, text: displayValue(a.value), arg: a })),
-    ];
-    const skipped = args.unreadable.map((u) => `tool call ${u.call + 1} (${u.tool}): ${u.reason}`);
-    const hit: Hit = { mode: corruption, units: pieces.length, drawn: 0, changed: 0, ...(skipped.length ? { skipped } : {}) };
-    const unchangedResult = (why: string): InjectionResult => ({ hit: { ...hit, why }, delivered: { content, toolCalls } });
-    if (pieces.length === 0) return unchangedResult('the response has no text and no tool call arguments to corrupt');
-    const draw = rngFor('units', ...key(ctx));
-    const drawn = pieces.filter(() => draw() < errorRate);
-    hit.drawn = drawn.length;
-    if (drawn.length === 0) return unchangedResult(`none of its ${pieces.length} units was drawn (Pe = ${errorRate})`);
-
-    let edits = new Map<number, Edit>();
-    let fallback: string | undefined;
-    let asked = new Set<number>();
-    if (corruption === 'semantic') ({ edits, fallback, asked } = await semanticEdits(content, pieces, drawn, ctx));
-    else
-      for (const p of drawn) {
-        const e = corruption === 'syntax-error' ? syntaxEdit(p, ctx) : logicEdit(p, ctx);
-        if (e) edits.set(p.index, e);
-      }
-
-    const unchanged = drawn
-      .filter((p) => !edits.has(p.index))
-      .map((p) => ({
-        index: p.index,
-        kind: p.arg ? `argument:${p.arg.kind}` : p.kind,
-        reason: `${asked.has(p.index) ? 'the model did not rewrite it and ' : ''}${noRuleReason(p)}${corruption === 'syntax-error' ? '' : `; ${WOULD_CHANGE[corruption]}`}`,
-      }));
-    hit.changed = edits.size;
-    if (unchanged.length) hit.unchanged = unchanged.slice(0, MAX_UNCHANGED_LISTED);
-    if (edits.size === 0) {
-      hit.why = `none of the ${drawn.length} drawn units could be changed in ${corruption} mode`;
-      if (fallback) hit.skipped = [...(hit.skipped ?? []), `semantic rewrite: ${fallback}`];
-      return { hit, delivered: { content, toolCalls } };
-    }
-
-    const textEdits = new Map<number, string>();
-    for (const [i, e] of edits) if (i < seg.units.length) textEdits.set(i, String(e.after));
-    const after = textEdits.size ? applyRewrites(content, seg.units, textEdits) : content;
-    const hasArgEdits = [...edits.keys()].some((i) => i >= seg.units.length);
-    const deliveredCalls = hasArgEdits ? rebuildToolCalls(toolCalls, edits, pieces) : toolCalls.map((t) => ({ ...t }));
-    const kinds = new Set([...edits.keys()].map((i) => (pieces[i].kind === 'argument' ? 'argument' : pieces[i].kind)));
-    const ordered = [...edits.entries()].sort((a, b) => a[0] - b[0]);
-    return {
-      hit,
-      delivered: { content: after, toolCalls: deliveredCalls },
-      corruption: {
-        method: 'autoinject',
-        mode: corruption,
-        unit: kinds.size > 1 ? 'mixed' : ([...kinds][0] as 'line' | 'sentence' | 'argument'),
-        before: content,
-        after,
-        units: ordered.map(([index, e]) => {
-          const p = pieces[index];
-          if (!p.arg) return { index, before: p.text, after: String(e.after), rule: e.rule, kind: p.kind };
-          return {
-            index,
-            before: JSON.stringify(p.arg.value),
-            after: e.raw ?? JSON.stringify(e.after),
-            rule: e.rule,
-            kind: 'argument' as const,
-            target: argumentLabel(p.arg),
-            argKind: p.arg.kind,
-          };
-        }),
-        ...(hasArgEdits ? { toolCalls: { before: toolCalls.map((t) => ({ ...t })), after: deliveredCalls } } : {}),
-        ...(fallback ? { fallback } : {}),
-      },
-    };
-  }
-
   return {
     method: 'autoinject',
     decide(ctx) {
@@ -279,8 +307,8 @@ export function createAutoInjector(options: AutoInjectOptions): Injector {
       // The draw is in [0, 1): rates of 0 and 1 decide without hashing the call's key.
       if (messageRate <= 0) return false;
       if (messageRate >= 1) return true;
-      return rngFor('message', ...key(ctx))() < messageRate;
+      return rngFor('message', ...callKey(seed, ctx))() < messageRate;
     },
-    corrupt,
+    corrupt: (response, ctx) => corruptResponse(options, template, response, ctx),
   };
 }

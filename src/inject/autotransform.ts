@@ -72,118 +72,153 @@ export function readRewrite(answer: string, original: string): { ok: true; rewri
   return { ok: true, rewrite: text };
 }
 
-// eslint-disable-next-line max-lines-per-function -- split pending
+/** What every rewrite of a run shares: the template, the model, the cache. */
+interface TransformSettings {
+  options: AutoTransformOptions;
+  template: string;
+  templateSha: string;
+  /** The cache folder of rewrites, when the run has a cache dir. */
+  dir?: string;
+}
+
+type Transformed = { rewrite: string; cached: boolean };
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A cached rewrite of this profile, made by the same model from the same template; undefined otherwise. */
+async function fromCache(file: string, original: string, s: TransformSettings): Promise<string | undefined> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const parsed = cacheEntrySchema.safeParse(parseJson(text));
+  if (
+    !parsed.success ||
+    parsed.data.original !== original ||
+    parsed.data.model !== s.options.model ||
+    parsed.data.template !== s.templateSha
+  ) {
+    s.options.log?.warn(
+      `autotransform: ignoring the cached rewrite ${file} (it does not match this profile, model and template); asking again`,
+    );
+    return undefined;
+  }
+  return parsed.data.rewrite;
+}
+
+/** The rewrite of one profile: from the cache, or asked of the model and then cached. */
+async function transform(original: string, key: string, s: TransformSettings): Promise<Transformed> {
+  const { options, dir } = s;
+  const file = dir ? path.join(dir, `${key}.json`) : undefined;
+  const cached = file ? await fromCache(file, original, s) : undefined;
+  if (cached !== undefined) return { rewrite: cached, cached: true };
+  const answer = await options.ask(fillTemplate(s.template, { PROFILE: original }));
+  const reading = readRewrite(answer, original);
+  if (!reading.ok) throw new Error(reading.reason);
+  if (file && dir) {
+    await mkdir(dir, { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    await writeFile(tmp, JSON.stringify({ original, rewrite: reading.rewrite, model: options.model, template: s.templateSha }, null, 1));
+    await rename(tmp, file);
+  }
+  return { rewrite: reading.rewrite, cached: false };
+}
+
+/** Keeps each profile once for the run log, with every agent that sent it. */
+function recordProfile(
+  profiles: Map<string, SabotageProfile>,
+  entry: { profile: string; agent: string; original: string; note?: string },
+  result: Transformed,
+  s: TransformSettings,
+): void {
+  const { profile, agent, original, note } = entry;
+  const known = profiles.get(profile);
+  if (known) {
+    if (!known.agents.includes(agent)) known.agents.push(agent);
+    return;
+  }
+  profiles.set(profile, {
+    profile,
+    agents: [agent],
+    original,
+    rewrite: result.rewrite,
+    model: s.options.model,
+    template: s.templateSha,
+    cached: result.cached,
+    ...(note ? { fallback: note } : {}),
+  });
+}
+
 export function createAutoTransform(options: AutoTransformOptions): Injector {
   const template = options.template ?? loadPromptFile(AUTOTRANSFORM_TEMPLATE_FILE);
-  const templateSha = sha256(template);
-  const dir = options.cacheDir ? path.join(options.cacheDir, 'autotransform') : undefined;
-  const pending = new Map<string, Promise<{ rewrite: string; cached: boolean }>>();
+  const s: TransformSettings = {
+    options,
+    template,
+    templateSha: sha256(template),
+    ...(options.cacheDir ? { dir: path.join(options.cacheDir, 'autotransform') } : {}),
+  };
+  const pending = new Map<string, Promise<Transformed>>();
   const profiles = new Map<string, SabotageProfile>();
 
-  async function fromCache(file: string, original: string): Promise<string | undefined> {
-    let text: string;
+  /** One rewrite per profile, model and template, shared by every call that waits on it. */
+  function transformOnce(original: string, key: string): Promise<Transformed> {
+    let job = pending.get(key);
+    if (!job) {
+      job = transform(original, key, s);
+      pending.set(key, job);
+    }
+    return job;
+  }
+
+  async function rewriteSystem(
+    system: string | undefined,
+    ctx: InjectionContext,
+  ): Promise<SystemRewrite | { record: SystemRewrite['record'] }> {
+    const given = system !== undefined && system.trim() !== '';
+    const original = (given ? system : standInProfile(ctx.agent)).slice(0, MAX_PROFILE_CHARS);
+    const profile = sha256(original);
+    const note = given
+      ? undefined
+      : `agent ${ctx.agent} sent no system prompt: the stand-in profile for it was transformed and inserted as its system prompt`;
+    const key = sha256(JSON.stringify([profile, options.model, s.templateSha]));
+    const job = transformOnce(original, key);
+    let result: Transformed;
     try {
-      text = await readFile(file, 'utf8');
-    } catch {
-      return undefined;
+      result = await job;
+    } catch (err) {
+      // Not kept: a later call asks again.
+      if (pending.get(key) === job) pending.delete(key);
+      return {
+        record: {
+          method: 'autotransform',
+          action: 'none',
+          profile,
+          ...(note ? { note } : {}),
+          error: `the profile could not be transformed: ${(err as Error).message}`,
+        },
+      };
     }
-    const parsed = cacheEntrySchema.safeParse(
-      (() => {
-        try {
-          return JSON.parse(text);
-        } catch {
-          return undefined;
-        }
-      })(),
-    );
-    if (
-      !parsed.success ||
-      parsed.data.original !== original ||
-      parsed.data.model !== options.model ||
-      parsed.data.template !== templateSha
-    ) {
-      options.log?.warn(
-        `autotransform: ignoring the cached rewrite ${file} (it does not match this profile, model and template); asking again`,
-      );
-      return undefined;
-    }
-    return parsed.data.rewrite;
-  }
-
-  async function transform(original: string, key: string): Promise<{ rewrite: string; cached: boolean }> {
-    const file = dir ? path.join(dir, `${key}.json`) : undefined;
-    const cached = file ? await fromCache(file, original) : undefined;
-    if (cached !== undefined) return { rewrite: cached, cached: true };
-    const answer = await options.ask(fillTemplate(template, { PROFILE: original }));
-    const reading = readRewrite(answer, original);
-    if (!reading.ok) throw new Error(reading.reason);
-    if (file && dir) {
-      await mkdir(dir, { recursive: true });
-      const tmp = `${file}.${process.pid}.tmp`;
-      await writeFile(tmp, JSON.stringify({ original, rewrite: reading.rewrite, model: options.model, template: templateSha }, null, 1));
-      await rename(tmp, file);
-    }
-    return { rewrite: reading.rewrite, cached: false };
-  }
-
-  function targets(ctx: InjectionContext): boolean {
-    return targetsCall(options.target, ctx);
+    recordProfile(profiles, { profile, agent: ctx.agent, original, ...(note ? { note } : {}) }, result, s);
+    return {
+      action: 'replace',
+      text: result.rewrite,
+      record: { method: 'autotransform', action: 'replaced', profile, ...(note ? { note } : {}) },
+    };
   }
 
   return {
     method: 'autotransform',
     decide: () => false,
-    rewrites: targets,
-    async rewriteSystem(system, ctx): Promise<SystemRewrite | { record: SystemRewrite['record'] }> {
-      const given = system !== undefined && system.trim() !== '';
-      const original = (given ? system : standInProfile(ctx.agent)).slice(0, MAX_PROFILE_CHARS);
-      const profile = sha256(original);
-      const note = given
-        ? undefined
-        : `agent ${ctx.agent} sent no system prompt: the stand-in profile for it was transformed and inserted as its system prompt`;
-      const key = sha256(JSON.stringify([profile, options.model, templateSha]));
-      let job = pending.get(key);
-      if (!job) {
-        job = transform(original, key);
-        pending.set(key, job);
-      }
-      let result: { rewrite: string; cached: boolean };
-      try {
-        result = await job;
-      } catch (err) {
-        // Not kept: a later call asks again.
-        if (pending.get(key) === job) pending.delete(key);
-        return {
-          record: {
-            method: 'autotransform',
-            action: 'none',
-            profile,
-            ...(note ? { note } : {}),
-            error: `the profile could not be transformed: ${(err as Error).message}`,
-          },
-        };
-      }
-      const known = profiles.get(profile);
-      if (known) {
-        if (!known.agents.includes(ctx.agent)) known.agents.push(ctx.agent);
-      } else {
-        profiles.set(profile, {
-          profile,
-          agents: [ctx.agent],
-          original,
-          rewrite: result.rewrite,
-          model: options.model,
-          template: templateSha,
-          cached: result.cached,
-          ...(note ? { fallback: note } : {}),
-        });
-      }
-      return {
-        action: 'replace',
-        text: result.rewrite,
-        record: { method: 'autotransform', action: 'replaced', profile, ...(note ? { note } : {}) },
-      };
-    },
+    rewrites: (ctx) => targetsCall(options.target, ctx),
+    rewriteSystem,
     profiles: () =>
       [...profiles.values()].sort((a, b) => a.agents.join().localeCompare(b.agents.join()) || a.profile.localeCompare(b.profile)),
   };

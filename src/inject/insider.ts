@@ -23,13 +23,13 @@ export interface InsiderOptions {
 
 export function createInsider(options: InsiderOptions): Injector {
   const template = options.template ?? loadPromptFile(INSIDER_TEMPLATE_FILE);
-  const targets = (ctx: InjectionContext) => ctx.objective !== undefined && targetsCall(options.target, ctx);
+  const targets = (ctx: InjectionContext) => ctx.plan !== undefined && targetsCall(options.target, ctx);
   return {
     method: 'insider',
     decide: () => false,
     rewrites: targets,
     async rewriteSystem(_system, ctx) {
-      const objective = ctx.objective!;
+      const objective = ctx.plan as InsiderObjective;
       return {
         action: 'append',
         text: fillTemplate(template, { OBJECTIVE: objective.text }),

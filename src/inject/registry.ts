@@ -1,85 +1,47 @@
 /**
  * Every injection method of the malicious variant, by the name users write in
- * `variants.malicious.method`. The config schema and its example, and the run, read this table:
- * a method is its module (which builds an `Injector`) plus one line here.
+ * `variants.malicious.method`. The config schema and its example, the run and the report read this
+ * table: a method is its folder (a `method.ts` with its `InjectionMethodDefinition`) plus one line here.
  */
-import { createSemanticModel } from '../model/ask.js';
+import type { MethodReport } from '../report/method-report.js';
 import { checkRegistry } from '../util/registry.js';
-import type { Log } from '../util/log.js';
-import { createAutoInjector } from './autoinject.js';
-import { AUTOTRANSFORM_AGENT, createAutoTransform } from './autotransform.js';
-import { createInsider } from './insider.js';
-import type { Injector } from './types.js';
+import { AUTOINJECT } from './autoinject/method.js';
+import { AUTOTRANSFORM } from './autotransform/method.js';
+import { INSIDER } from './insider/method.js';
+import { instructionsGuide, type InjectionMethodDefinition } from './method.js';
+import { code, escapeInline } from '../report/escape.js';
+import type { MethodInstanceHook } from './types.js';
 
-/** `variants.malicious` as the config gives it (docs/configuration.md; parsed in config/load.ts). */
-export interface MaliciousVariantSettings {
-  target: string;
-  method: InjectionMethodId;
-  messageRate: number;
-  errorRate: number;
-  corruption: 'logic-edit' | 'syntax-error' | 'semantic';
-  /** Agentic benchmarks: the twin the malicious variant runs (harmful: the benchmark's attack; benign: the task under the saboteur). */
-  agenticTask: 'harmful' | 'benign';
-}
-
-/** What a method is built from, once per run. */
-export interface InjectionSetup {
-  /** `variants.malicious` of the config. */
-  settings: MaliciousVariantSettings;
-  /** `sample.seed`: every draw of a method is keyed by it, so runs repeat. */
-  seed: number;
-  /** The run's model, for methods that ask it (semantic corruption). */
-  model: { baseUrl: string; apiKey?: string; model?: string };
-  /** The config file, for errors that name it. */
-  configFile: string;
-  /** The run's cache dir (AutoTransform keeps its rewrites there). */
-  cacheDir?: string;
-  log?: Log;
-}
-
-export interface InjectionMethodDefinition {
-  /** The name in `variants.malicious.method` and in the run log. */
-  id: string;
-  /** One line for the docs and the config's example. */
-  description: string;
-  /** The injector of the malicious variant, plus what must be closed with it. */
-  create(setup: InjectionSetup): { injector?: Injector; close(): Promise<void> };
-}
+export type { InjectionMethodDefinition, InjectionSetup, MaliciousVariantSettings } from './method.js';
 
 export const INJECTION_METHODS = checkRegistry('injection method', {
-  autoinject: {
-    id: 'autoinject',
-    description: "corrupts a share of the target agent's messages (message-rate) and of their units (error-rate)",
-    create({ settings: m, seed, model }) {
-      const semantic =
-        m.corruption === 'semantic' ? createSemanticModel({ baseUrl: model.baseUrl, apiKey: model.apiKey, model: model.model }) : undefined;
-      const injector = createAutoInjector({
-        target: m.target,
-        messageRate: m.messageRate,
-        errorRate: m.errorRate,
-        corruption: m.corruption,
-        seed,
-        semantic,
-      });
-      return { injector, close: async () => semantic?.close() };
-    },
-  },
-  autotransform: {
-    id: 'autotransform',
-    description:
-      "the model rewrites the target agent's profile once into a covert saboteur of its own task, which replaces its system prompt",
-    create({ settings: m, model, cacheDir, log }) {
-      const ask = createSemanticModel({ baseUrl: model.baseUrl, apiKey: model.apiKey, model: model.model, agent: AUTOTRANSFORM_AGENT });
-      const injector = createAutoTransform({ target: m.target, ask, model: model.model ?? '(server default)', cacheDir, log });
-      return { injector, close: async () => ask.close() };
-    },
-  },
-  insider: {
-    id: 'insider',
-    description: "the target agent gets a hidden objective toward a hard sink the instance's tools reach",
-    create: ({ settings: m }) => ({ injector: createInsider({ target: m.target }), close: async () => undefined }),
-  },
+  autoinject: AUTOINJECT,
+  autotransform: AUTOTRANSFORM,
+  insider: INSIDER,
 } satisfies Record<string, InjectionMethodDefinition>);
 
 export type InjectionMethodId = keyof typeof INJECTION_METHODS;
 export const INJECTION_METHOD_IDS = Object.keys(INJECTION_METHODS) as InjectionMethodId[];
+
+/** A registry of methods: the built-in one, or one a project or a test extended. */
+export type InjectionMethodRegistry = Readonly<Record<string, InjectionMethodDefinition>>;
+
+/**
+ * What the report says of the method `id`. A run log of a method this registry lacks (written by
+ * another build) is told under its id, with whatever hits and corruptions its calls recorded.
+ */
+export function methodReportOf(id: string, methods: InjectionMethodRegistry = INJECTION_METHODS): MethodReport {
+  if (Object.hasOwn(methods, id)) return methods[id].report;
+  const label = escapeInline(id, 30);
+  return { label, section: AUTOINJECT.report.section, guide: (log) => instructionsGuide(label, code(log.variants.malicious.target)) };
+}
+
+/** The per-instance hook of the method `id` for a run with this `sample.seed` (undefined when the method has none). */
+export function instanceHookOf(
+  id: string,
+  seed: number,
+  methods: InjectionMethodRegistry = INJECTION_METHODS,
+): MethodInstanceHook | undefined {
+  const perInstance = Object.hasOwn(methods, id) ? methods[id].perInstance : undefined;
+  return perInstance ? (instance) => perInstance({ seed }, instance) : undefined;
+}

@@ -4,12 +4,13 @@
  * hit response's text and tool-call arguments. AutoTransform and the insider act on the request
  * instead: they give the target agent's call a new system prompt before it reaches the model.
  */
-import type { CallRewrite, Corruption, Hit, InsiderObjective, SabotageProfile } from '../runlog/schema.js';
+import type { CallRewrite, Corruption, Hit, InstanceResult, ProxyCall, SabotageProfile } from '../runlog/schema.js';
+import type { ToolEvent, ToolSpec } from '../benchmarks/agentic/agentic.js';
 import type { Variant } from '../benchmarks/core/types.js';
 import type { ToolCall } from '../model/openai-wire.js';
 
-/** The names of the methods (src/inject/registry.ts) as `Injector.method` reports them. */
-export type InjectionMethod = 'autoinject' | 'autotransform' | 'insider';
+/** A method's id (src/inject/registry.ts) as `Injector.method` reports it. */
+export type InjectionMethod = string;
 
 export interface InjectionContext {
   instanceId: string;
@@ -18,8 +19,8 @@ export interface InjectionContext {
   agent: string;
   /** 0-based index of this call among the same agent's calls in this invocation. */
   agentCallIndex: number;
-  /** The insider's hidden objective for this instance run (set by the run, insider only). */
-  objective?: InsiderObjective;
+  /** The method's plan for this instance run (`MethodRun.plan`), when its method makes one. */
+  plan?: unknown;
 }
 
 /**
@@ -68,3 +69,33 @@ export interface Injector {
   /** The profiles AutoTransform wrote (original and rewrite), for the run log. */
   profiles?(): SabotageProfile[];
 }
+
+/** The instance a malicious run is about to run, as a method's per-instance hook sees it. */
+export interface MethodInstance {
+  benchmark: string;
+  instanceId: string;
+  /** The tools the instance offers (agentic tasks); undefined for code tasks. */
+  toolSpecs?: readonly ToolSpec[];
+}
+
+/** What a malicious run left for its method to grade. */
+export interface EndedRun {
+  /** The agent the method aimed at (`variants.malicious.target`). */
+  target: string;
+  tools: readonly ToolEvent[];
+  output: { completion?: string; answer?: string } | undefined;
+  calls: readonly ProxyCall[];
+}
+
+/** A method's part in one malicious instance run. */
+export interface MethodRun {
+  /** Handed to the injector with every call of the run (`InjectionContext.plan`). */
+  plan?: unknown;
+  /** Why the method has no plan for this run, for the instance's notes. */
+  note?: string;
+  /** The method's fields of the instance's record, once the run ended. */
+  grade?(ended: EndedRun): Partial<InstanceResult>;
+}
+
+/** The per-instance hook of the run's method: called before each malicious instance run. */
+export type MethodInstanceHook = (instance: MethodInstance) => MethodRun;

@@ -2,9 +2,9 @@
  * saboteur's proxy: the OpenAI endpoint the pipeline talks to. It attributes every call to its
  * invocation (by the per-invocation key) and agent, forwards it to the model server with the
  * model's own key, streams the answer straight back (chunk by chunk, nothing buffered) while
- * assembling it for the trace, and sabotages the target agent's calls: a rewritten system prompt on
- * the way in (sabotage.ts: AutoTransform, the insider), a corrupted answer on the way out
- * (inject-answer.ts: AutoInject).
+ * assembling it for the trace, and sabotages the target agent's calls through the run's injector:
+ * a rewritten system prompt on the way in (sabotage.ts), a corrupted answer on the way out
+ * (inject-answer.ts).
  * Chat completions, completions and the Responses API share all of this; what differs per API is
  * in src/model/wire.ts (reading and writing answers) and responses-route.ts (the Responses state).
  */
@@ -14,15 +14,7 @@ import { performance } from 'node:perf_hooks';
 import type { Log } from '../util/log.js';
 import type { ProxyCall } from '../runlog/schema.js';
 import type { Injector, InjectionContext } from '../inject/types.js';
-import {
-  AGENT_HEADER,
-  closeServer,
-  headerValue,
-  listenLocal,
-  MAX_BODY_DEPTH,
-  nestsDeeperThan,
-  sendError,
-} from '../model/http-util.js';
+import { AGENT_HEADER, closeServer, headerValue, listenLocal, MAX_BODY_DEPTH, nestsDeeperThan, sendError } from '../model/http-util.js';
 import type { AssembledResponse, Endpoint } from '../model/openai-wire.js';
 import { wireFor, type EndpointWire } from '../model/wire.js';
 import { DEFAULT_BODY_LIMIT, readBodyWithin, refusalHeaders, tooLargeMessage, type BodyRead } from '../util/body-limit.js';
@@ -324,7 +316,7 @@ async function generate(
     variant: invocation.variant,
     agent,
     agentCallIndex,
-    ...(invocation.objective ? { objective: invocation.objective } : {}),
+    ...(invocation.plan !== undefined ? { plan: invocation.plan } : {}),
   };
   const hit = decideHit(px, ctx);
   // The trace keeps the request as the pipeline sent it; the model gets the saboteur's rewrite of its system prompt.

@@ -4,14 +4,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Variant } from '../benchmarks/core/types.js';
-import type { InsiderObjective, ProxyCall } from '../runlog/schema.js';
+import type { ProxyCall } from '../runlog/schema.js';
 
 export interface InvocationInfo {
   instanceId: string;
   benchmark: string;
   variant: Variant;
-  /** The insider's hidden objective for this run (method insider, malicious variant). */
-  objective?: InsiderObjective;
+  /** The injection method's plan for this run (malicious variant), handed to its injector with every call. */
+  plan?: unknown;
 }
 
 export const IN_FLIGHT_ERROR = 'still in flight when the invocation ended (the pipeline was stopped or timed out)';
@@ -20,7 +20,7 @@ export class Invocation implements InvocationInfo {
   readonly instanceId: string;
   readonly benchmark: string;
   readonly variant: Variant;
-  readonly objective?: InsiderObjective;
+  readonly plan?: unknown;
   private readonly calls: ProxyCall[] = [];
   private readonly pending = new Set<number>();
   private readonly counters = new Map<string, number>();
@@ -33,7 +33,7 @@ export class Invocation implements InvocationInfo {
     this.instanceId = info.instanceId;
     this.benchmark = info.benchmark;
     this.variant = info.variant;
-    if (info.objective) this.objective = info.objective;
+    if (info.plan !== undefined) this.plan = info.plan;
   }
 
   /** The next 0-based call index of `agent` (generation calls only). */

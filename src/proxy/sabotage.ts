@@ -1,5 +1,5 @@
 /**
- * What AutoTransform and the insider do to a call, for every route of the proxy: the request's
+ * What a method that rewrites requests does to a call, for every route of the proxy: the request's
  * system prompt rewritten before the model sees it. Chat calls carry it in system and developer
  * messages, Responses calls in `instructions` and in system or developer input items; both are
  * read and written here, so every route sabotages the same way. (Corrupting the answer on the way

@@ -14,6 +14,7 @@ import type { RunLog } from '../runlog/schema.js';
 import { code, escapeInline, safeUrl } from './escape.js';
 import { ci, pct } from './format.js';
 import { renderReport } from './markdown.js';
+import type { MethodReport } from './method-report.js';
 import { cutMarkdown, GITHUB_COMMENT_LIMIT } from './truncate.js';
 import { trendCharts } from './trend.js';
 
@@ -37,6 +38,8 @@ export interface CommentOptions {
   /** The trend's label for this run ("PR 12"). */
   trendLabel?: string;
   artifactsUrl?: string;
+  /** The run's injection method as the report tells it (`RenderOptions.method`). */
+  method?: MethodReport;
   /** Plain-text notes shown under the verdict (history problems, skipped steps); escaped here. */
   notes?: string[];
   maxChars?: number;
@@ -167,8 +170,8 @@ function baseLine(opts: CommentOptions): string[] {
 }
 
 /** Splits the report into its preamble (marker, title, run line, warnings) and its `## ` sections. */
-function reportParts(log: RunLog): { preamble: string; sections: { name: string; text: string }[] } {
-  const parts = renderReport(log)
+function reportParts(log: RunLog, method?: MethodReport): { preamble: string; sections: { name: string; text: string }[] } {
+  const parts = renderReport(log, method ? { method } : {})
     .replace(/\n+$/, '')
     .split(/\n(?=## )/);
   return {
@@ -179,7 +182,7 @@ function reportParts(log: RunLog): { preamble: string; sections: { name: string;
 
 export function renderComment(log: RunLog, opts: CommentOptions): string {
   const subject = opts.subject ?? 'this PR';
-  const { preamble, sections } = reportParts(log);
+  const { preamble, sections } = reportParts(log, opts.method);
   const head: string[] = [preamble, '', verdict(opts.gate), '', ...baseLine(opts)];
   if (opts.notes?.length) head.push('', ...opts.notes.slice(0, 10).map((n) => `- ⚠️ ${escapeInline(n, 400)}`));
   head.push('', '## Headline', '', ...headlineTable(opts, subject));

@@ -14,7 +14,8 @@ import { securityHeadline, securitySection } from './security-tables.js';
 import { gateSection } from './gate-table.js';
 import { readingGuide } from './reading-guide.js';
 import { unscoredReason } from '../scoring/unscored.js';
-import { METHOD_NAMES, sabotageSection } from './sabotage-section.js';
+import { sabotageSection } from './sabotage-section.js';
+import { methodReportFor, type MethodReport } from './method-report.js';
 import { overallSecurity } from '../scoring/security-metrics.js';
 import { sabotageOf } from '../scoring/sabotage.js';
 
@@ -37,14 +38,14 @@ function apartCell(s: VariantStats): string {
   return parts.length ? parts.join(', ') : '0';
 }
 
-function headline(m: BenchmarkMetrics, method: string): string[] {
+function headline(m: BenchmarkMetrics, method: MethodReport): string[] {
   const d = m.drop;
   return [
     '| metric | value | 95% interval | note |',
     '|---|---|---|---|',
     `| pass@1 control | ${passCell(m.control)} | ${ci(m.control.interval)} | ${apartCell(m.control)} not scored |`,
     `| pass@1 malicious | ${passCell(m.malicious)} | ${ci(m.malicious.interval)} | ${apartCell(m.malicious)} not scored |`,
-    `| **malicious drop** (${METHOD_NAMES[method] ?? escapeInline(method, 30)}) | **${pts(d.absolute)}** (${d.relative === null ? '–' : pct(d.relative)} relative) | ${ci(d.interval, true)} pts | McNemar exact p = ${pValue(d.pValue)} over ${d.pairs} pairs (${d.controlOnly} lost, ${d.maliciousOnly} gained) |`,
+    `| **malicious drop** (${method.label}) | **${pts(d.absolute)}** (${d.relative === null ? '–' : pct(d.relative)} relative) | ${ci(d.interval, true)} pts | McNemar exact p = ${pValue(d.pValue)} over ${d.pairs} pairs (${d.controlOnly} lost, ${d.maliciousOnly} gained) |`,
   ];
 }
 
@@ -114,10 +115,13 @@ export interface RenderOptions {
   /** How many corrupted instances to detail before cutting (the rest stay in run.json). */
   maxDetailed?: number;
   artifactsUrl?: string;
+  /** What the report calls the run's injection method and shows of it (its definition's; by default, its id). */
+  method?: MethodReport;
 }
 
 export function renderReport(log: RunLog, opts: RenderOptions = {}): string {
   const metrics = computeMetrics(log);
+  const method = methodReportFor(log, opts.method);
   const kind = escapeInline(log.model.kind, 40);
   const model = log.model.model ? `${code(log.model.model)} (${kind})` : kind;
   const lines = [
@@ -164,15 +168,13 @@ export function renderReport(log: RunLog, opts: RenderOptions = {}): string {
     );
   }
   const hasCode = metrics.benchmarks.length > 0;
-  const head = hasCode
-    ? headline(metrics.overall, log.variants.malicious.method)
-    : ['| metric | value | 95% interval | note |', '|---|---|---|---|'];
-  lines.push(...readingGuide(log));
+  const head = hasCode ? headline(metrics.overall, method) : ['| metric | value | 95% interval | note |', '|---|---|---|---|'];
+  lines.push(...readingGuide(log, method));
   lines.push('', '## Headline', '', ...head, ...securityHeadline(log));
   lines.push(...gateSection(log));
   if (hasCode) lines.push('', '## Per benchmark', '', ...benchmarkTable(log, metrics.benchmarks));
   lines.push(...securitySection(log));
-  lines.push('', '## Sabotage', '', ...sabotageSection(log, opts.maxDetailed ?? 20), ...agentCallTable(log));
+  lines.push('', '## Sabotage', '', ...sabotageSection(log, opts.maxDetailed ?? 20, method), ...agentCallTable(log));
   lines.push(...failures(log, 50), ...problems(log, 50));
   lines.push('', '## Sample', '');
   for (const b of log.benchmarks) {
@@ -198,8 +200,8 @@ export function renderReport(log: RunLog, opts: RenderOptions = {}): string {
   return lines.join('\n');
 }
 
-/** One line for logs: the headline figures. */
-export function summaryLine(log: RunLog): string {
+/** One line for logs: the headline figures (`method`: as in `RenderOptions`). */
+export function summaryLine(log: RunLog, method?: MethodReport): string {
   const metrics = computeMetrics(log);
   const parts: string[] = [];
   if (metrics.benchmarks.length > 0) {
@@ -226,7 +228,7 @@ export function summaryLine(log: RunLog): string {
   const sabotage = sabotageOf(log);
   if (sabotage.hits > 0)
     parts.push(
-      `AutoInject hit ${sabotage.hits} messages, changed ${sabotage.unitsChanged} units (effective Pe ${pct(sabotage.effectiveErrorRate)})`,
+      `${methodReportFor(log, method).label} hit ${sabotage.hits} messages, changed ${sabotage.unitsChanged} units (effective Pe ${pct(sabotage.effectiveErrorRate)})`,
     );
   return parts.join('; ') || 'no instance was scored';
 }

@@ -5,8 +5,7 @@
  * Pure: the run log in, Markdown lines out (docs/benchmarks.md, "Metrics", says the same at length).
  */
 import type { RunLog } from '../runlog/schema.js';
-import { code, escapeInline } from './escape.js';
-import { METHOD_NAMES } from './sabotage-section.js';
+import type { MethodReport } from './method-report.js';
 
 /** How the proxy can tell one agent's calls from another's, as the agent table names them. */
 const SOURCES: Record<string, string> = {
@@ -21,20 +20,6 @@ function sourcesSeen(log: RunLog): string[] {
   const seen = new Set<string>();
   for (const r of log.instances) for (const c of r.trace.calls) if (c.endpoint !== 'models') seen.add(c.agentSource);
   return Object.keys(SOURCES).filter((s) => seen.has(s));
-}
-
-function sabotageTerms(log: RunLog): string[] {
-  const m = log.variants.malicious;
-  const target = code(m.target);
-  const pmPe = `- **Pm** (\`message-rate\`, ${m.messageRate} here) is the chance that one answer of the target agent ${target} is hit; **Pe** (\`error-rate\`, ${m.errorRate} here) is the chance that each unit of a hit answer is drawn for corruption.`;
-  const units = '- A **unit** is what one draw can corrupt: a line of code, a sentence of prose, or one argument of a tool call.';
-  const effective =
-    '- The **effective Pe** is units changed / units drawn: below Pe when a drawn unit had nothing the corruption rules could change.';
-  if (m.method === 'autoinject') return [pmPe, units, effective];
-  const name = METHOD_NAMES[m.method] ?? escapeInline(m.method, 30);
-  return [
-    `- **Pm**, **Pe**, **units** and the **effective Pe** describe AutoInject's corruption of answers; this run used ${name} on ${target}, which rewrites the agent's instructions instead, so it has none of them.`,
-  ];
 }
 
 function figureTerms(log: RunLog): string[] {
@@ -69,7 +54,8 @@ function gateTerms(log: RunLog): string[] {
   ];
 }
 
-export function readingGuide(log: RunLog): string[] {
-  const terms = [...figureTerms(log), ...sabotageTerms(log), ...agentTerms(log), ...gateTerms(log)];
+/** `method`: the run's injection method, whose own terms (Pm, Pe, units) it explains. */
+export function readingGuide(log: RunLog, method?: MethodReport): string[] {
+  const terms = [...figureTerms(log), ...(method?.guide?.(log) ?? []), ...agentTerms(log), ...gateTerms(log)];
   return ['', '<details><summary>How to read this report</summary>', '', ...terms, '', '</details>'];
 }

@@ -11,6 +11,7 @@ import type { Isolation } from '../sandbox/index.js';
 import { RUN_LOG_VERSION, type InstanceResult, type RunLog, type SabotageProfile } from '../runlog/schema.js';
 import { summarizeSabotage } from '../scoring/sabotage.js';
 import { renderReport } from '../report/markdown.js';
+import { methodReportOf } from '../inject/registry.js';
 import { gateThresholdsOf } from '../scoring/gate.js';
 import type { FenceInfo } from '../pipeline/fence.js';
 import { writeErrorOf, writeFileAtomic, writeJsonAtomic, type OutputWriteError } from '../runlog/write.js';
@@ -102,7 +103,7 @@ export async function writeRunFiles(outDir: string, unredacted: RunLog, env: Nod
   const runLog = redactDeep(unredacted, secretValuesOf(env));
   const runLogPath = path.join(outDir, 'run.json');
   const reportPath = path.join(outDir, 'report.md');
-  const report = renderReport(runLog);
+  const report = renderReport(runLog, { method: methodReportOf(runLog.variants.malicious.method) });
   const writeErrors: OutputWriteError[] = [];
   for (const [file, write] of [
     [runLogPath, () => writeJsonAtomic(runLogPath, runLog)],

@@ -6,15 +6,15 @@
 import type { BenchmarkSuite, SuiteInstance } from '../benchmarks/core/suite.js';
 import type { Task, Variant } from '../benchmarks/core/types.js';
 import type { ToolEvent } from '../benchmarks/agentic/agentic.js';
-import type { InsiderObjective, InstanceResult, ProxyCall } from '../runlog/schema.js';
+import type { InstanceResult, ProxyCall } from '../runlog/schema.js';
 import type { InvocationRegistry } from '../proxy/index.js';
 import type { PipelineRunner } from '../pipeline/index.js';
 import type { ToolServer } from '../tools/index.js';
 import type { OtlpReceiver } from '../otlp/index.js';
 import type { DefenseFactory } from './deps.js';
 import { errorCause } from './cause.js';
-import { chooseObjective } from '../inject/insider-catalogue.js';
-import { gradeInsider } from '../inject/insider.js';
+import type { MethodInstanceHook, MethodRun } from '../inject/types.js';
+import type { PipelineResult } from '../pipeline/index.js';
 import { boundValue, capText, OUTPUT_CAP } from '../runlog/bound.js';
 
 export interface WorkItem {
@@ -36,8 +36,8 @@ export interface InstanceContext {
   /** Collects the pipeline's OpenTelemetry spans per instance (agentic runs). */
   otlp?: OtlpReceiver;
   defense: DefenseFactory;
-  /** The insider method: each malicious run gets its instance's objective (seeded by `seed`). */
-  insider?: { seed: number };
+  /** The injection method's part in each malicious run (its plan for the run, its grading), when it has one. */
+  method?: MethodInstanceHook;
 }
 
 /** What a reader of the instance should know from its calls: rewrites that could not be made, agents with no system prompt. */
@@ -69,55 +69,63 @@ export function itemKey(benchmark: string, instanceId: string, variant: string, 
   return `${benchmark}/${instanceId}/${variant}/${defense}`;
 }
 
-// eslint-disable-next-line max-lines-per-function -- split pending
-export async function runInstance(item: WorkItem, ctx: InstanceContext): Promise<{ record: InstanceResult; dead?: string }> {
+/** What one instance run opened (its attribution key, its tool session and span endpoint) and the method's part in it. */
+interface OpenedRun {
+  key: string;
+  session?: ReturnType<NonNullable<BenchmarkSuite['tools']>>;
+  mcpUrl?: string;
+  otlpEndpoint?: string;
+  methodRun: MethodRun;
+}
+
+/** Opens the run's key in the proxy (with the method's plan) and, for agentic tasks, its MCP tool session and OTLP endpoint. */
+function openRun(item: WorkItem, ctx: InstanceContext): OpenedRun {
   const { suite, instance, task, variant, defense } = item;
-  const started = new Date();
   const session = suite.tools && ctx.toolServer ? suite.tools(task) : undefined;
-  const notes: string[] = [];
-  let objective: InsiderObjective | undefined;
-  if (ctx.insider && variant === 'malicious') {
-    const choice = chooseObjective({
-      seed: ctx.insider.seed,
-      benchmark: suite.info.id,
-      instanceId: instance.id,
-      toolSpecs: session?.task.toolSpecs,
-    });
-    if ('objective' in choice) objective = choice.objective;
-    else notes.push(`insider: ${choice.none}`);
-  }
-  const invocation = ctx.registry.open({ instanceId: instance.id, benchmark: suite.info.id, variant, ...(objective ? { objective } : {}) });
-  let mcpUrl: string | undefined;
-  let otlpEndpoint: string | undefined;
+  const methodRun: MethodRun =
+    ctx.method && variant === 'malicious'
+      ? ctx.method({ benchmark: suite.info.id, instanceId: instance.id, toolSpecs: session?.task.toolSpecs })
+      : {};
+  const invocation = ctx.registry.open({
+    instanceId: instance.id,
+    benchmark: suite.info.id,
+    variant,
+    ...(methodRun.plan !== undefined ? { plan: methodRun.plan } : {}),
+  });
+  const opened: OpenedRun = { key: invocation.key, session, methodRun };
   if (session && ctx.toolServer) {
     const otlp = ctx.otlp;
-    if (otlp) otlpEndpoint = otlp.open(invocation.key);
+    if (otlp) opened.otlpEndpoint = otlp.open(invocation.key);
     const d = ctx.defense(defense, {
       callsSoFar: () => invocation.snapshot(),
       ...(otlp ? { spansSoFar: () => otlp.spans(invocation.key) } : {}),
     });
-    mcpUrl = ctx.toolServer.open(invocation.key, { task: session.task, handlers: session.handlers, defense: d.defense, mode: d.mode });
+    opened.mcpUrl = ctx.toolServer.open(invocation.key, {
+      task: session.task,
+      handlers: session.handlers,
+      defense: d.defense,
+      mode: d.mode,
+    });
   }
-  const result = await ctx.runner.run({
-    task,
-    apiKey: invocation.key,
-    proxyBaseUrl: ctx.proxyUrl,
-    model: ctx.model,
-    variant,
-    maliciousAgent: variant === 'malicious' ? ctx.target : undefined,
-    ...(mcpUrl ? { mcpUrl } : {}),
-    ...(otlpEndpoint ? { otlpEndpoint } : {}),
-  });
-  const calls = ctx.registry.close(invocation.key);
-  const tools: ToolEvent[] | undefined = mcpUrl ? ctx.toolServer!.close(invocation.key) : undefined;
-  const spans = otlpEndpoint ? ctx.otlp!.close(invocation.key) : undefined;
-  notes.push(...rewriteNotes(calls));
-  const insider = objective ? gradeInsider(objective, ctx.target, tools ?? [], result.output, calls) : undefined;
-  const base = {
+  return opened;
+}
+
+/** The instance's record before its outcome: what ran, what the method graded, and what the proxy, tools and spans saw. */
+function baseRecord(
+  item: WorkItem,
+  opened: OpenedRun,
+  result: PipelineResult,
+  seen: Pick<InstanceResult['trace'], 'calls' | 'tools' | 'spans'>,
+  graded: Partial<InstanceResult>,
+  notes: string[],
+) {
+  const { suite, instance, task, variant, defense } = item;
+  const { calls, tools, spans } = seen;
+  return {
     instanceId: instance.id,
     ...(task.id !== instance.id ? { taskId: task.id } : {}),
-    ...(session ? { role: session.task.role } : {}),
-    ...(insider ? { insider } : {}),
+    ...(opened.session ? { role: opened.session.task.role } : {}),
+    ...graded,
     ...(notes.length ? { notes } : {}),
     ...(instance.category ? { category: instance.category } : {}),
     ...(suite.tools ? { prompt: task.prompt } : {}),
@@ -135,7 +143,19 @@ export async function runInstance(item: WorkItem, ctx: InstanceContext): Promise
     pipeline: { exitCode: result.exitCode ?? null, stderrTail: result.stderrTail },
     trace: { calls, ...(tools ? { tools } : {}), ...(spans?.length ? { spans } : {}) },
   };
-  const timings = (scoreMs: number) => ({ startedAt: started.toISOString(), pipelineMs: result.durationMs, scoreMs });
+}
+
+type BaseRecord = ReturnType<typeof baseRecord>;
+type Timings = (scoreMs: number) => InstanceResult['timings'];
+
+/** The record of a run the pipeline did not finish: a dead or erring model, a timeout, a crash. Undefined when it finished. */
+function unfinished(
+  result: PipelineResult,
+  base: BaseRecord,
+  timings: Timings,
+  timeoutMs: number,
+): { record: InstanceResult; dead?: string } | undefined {
+  const calls = base.trace.calls;
   const dead = modelFailure(calls);
   if (result.status !== 'ok' && dead) {
     return {
@@ -167,7 +187,7 @@ export async function runInstance(item: WorkItem, ctx: InstanceContext): Promise
       record: {
         ...base,
         outcome: 'timeout',
-        error: `${result.error ?? `no answer within ${ctx.timeoutMs} ms`}${because}`,
+        error: `${result.error ?? `no answer within ${timeoutMs} ms`}${because}`,
         timings: timings(0),
       },
     };
@@ -182,17 +202,51 @@ export async function runInstance(item: WorkItem, ctx: InstanceContext): Promise
       },
     };
   }
+  return undefined;
+}
+
+/** The benchmark's verdict on a finished run. */
+async function scored(
+  item: WorkItem,
+  result: PipelineResult,
+  seen: { calls: ProxyCall[]; tools?: ToolEvent[] },
+  base: BaseRecord,
+  timings: Timings,
+): Promise<InstanceResult> {
+  const { calls, tools } = seen;
   const scoreStart = Date.now();
   try {
-    const verdict = await suite.score(task, result.output ?? {}, { tools: tools ?? [], calls });
+    const verdict = await item.suite.score(item.task, result.output ?? {}, { tools: tools ?? [], calls });
     const security = verdict.security
       ? { ...verdict.security, details: boundValue(verdict.security.details) as Record<string, unknown> }
       : undefined;
-    return { record: { ...base, ...verdict, ...(security ? { security } : {}), timings: timings(Date.now() - scoreStart) } };
+    return { ...base, ...verdict, ...(security ? { security } : {}), timings: timings(Date.now() - scoreStart) };
   } catch (err) {
     // A grader that cannot decide (a judge model that failed, a sandbox that would not start) is an error, not a failure.
-    return {
-      record: { ...base, outcome: 'error', error: `scoring failed: ${(err as Error).message}`, timings: timings(Date.now() - scoreStart) },
-    };
+    return { ...base, outcome: 'error', error: `scoring failed: ${(err as Error).message}`, timings: timings(Date.now() - scoreStart) };
   }
+}
+
+export async function runInstance(item: WorkItem, ctx: InstanceContext): Promise<{ record: InstanceResult; dead?: string }> {
+  const started = new Date();
+  const opened = openRun(item, ctx);
+  const { key, mcpUrl, otlpEndpoint, methodRun } = opened;
+  const result = await ctx.runner.run({
+    task: item.task,
+    apiKey: key,
+    proxyBaseUrl: ctx.proxyUrl,
+    model: ctx.model,
+    variant: item.variant,
+    maliciousAgent: item.variant === 'malicious' ? ctx.target : undefined,
+    ...(mcpUrl ? { mcpUrl } : {}),
+    ...(otlpEndpoint ? { otlpEndpoint } : {}),
+  });
+  const calls = ctx.registry.close(key);
+  const tools: ToolEvent[] | undefined = mcpUrl ? ctx.toolServer!.close(key) : undefined;
+  const spans = otlpEndpoint ? ctx.otlp!.close(key) : undefined;
+  const notes = [...(methodRun.note ? [methodRun.note] : []), ...rewriteNotes(calls)];
+  const graded = methodRun.grade?.({ target: ctx.target, tools: tools ?? [], output: result.output, calls }) ?? {};
+  const base = baseRecord(item, opened, result, { calls, tools, spans }, graded, notes);
+  const timings: Timings = (scoreMs) => ({ startedAt: started.toISOString(), pipelineMs: result.durationMs, scoreMs });
+  return unfinished(result, base, timings, ctx.timeoutMs) ?? { record: await scored(item, result, { calls, tools }, base, timings) };
 }

@@ -26,6 +26,7 @@ import { shardSlice } from '../benchmarks/core/sample.js';
 import { assembleRunLog, sortResults, writeRunFiles, type RunFiles } from './assemble.js';
 import { callNotes } from './call-notes.js';
 import type { Injector } from '../inject/index.js';
+import { instanceHookOf, methodReportOf } from '../inject/registry.js';
 import { CANCEL_DRAIN_MS, CANCEL_KILL_GRACE_MS, RunCancelled, cancelReason, settleWithin, untilCancelled } from '../util/cancel.js';
 import { lockOutDir } from './out-lock.js';
 import type { FenceInfo } from '../pipeline/fence.js';
@@ -216,8 +217,9 @@ async function startServices(
       toolServer,
       otlp,
       defense,
-      ...(config.variants.malicious.method === 'insider' ? { insider: { seed: config.sample.seed } } : {}),
     };
+    const method = instanceHookOf(config.variants.malicious.method, config.sample.seed);
+    if (method) ctx.method = method;
     return { model, ctx };
   });
 }
@@ -444,7 +446,7 @@ async function runLocked(config: Config, opts: RunOptions, deps: JobDeps): Promi
   const runLog = files.runLog;
   for (const e of files.writeErrors) log.warn(e.message);
   const lost = (file: string) => (files.writeErrors.some((e) => e.file === file) ? ' (NOT written)' : '');
-  log.info(summaryLine(runLog));
+  log.info(summaryLine(runLog, methodReportOf(runLog.variants.malicious.method)));
   log.info(`run log: ${files.runLogPath}${lost(files.runLogPath)}`);
   log.info(`report: ${files.reportPath}${lost(files.reportPath)}`);
   return files;

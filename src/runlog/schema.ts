@@ -43,7 +43,8 @@ export const corruptedUnitSchema = z.object({
 export const toolCallSchema = z.object({ id: z.string(), name: z.string(), arguments: z.string() });
 
 export const corruptionSchema = z.object({
-  method: z.enum(['autoinject', 'autotransform', 'insider']),
+  /** The id of the injection method that made it (src/inject/registry.ts). */
+  method: z.string(),
   /** `syntactic`: how run logs of earlier versions named `logic-edit`. */
   mode: z.enum([...CORRUPTION_MODES, 'syntactic']),
   unit: z.enum(['line', 'sentence', 'mixed', 'argument']),
@@ -76,9 +77,10 @@ export const hitSchema = z.object({
 });
 export type Hit = z.infer<typeof hitSchema>;
 
-/** How AutoTransform or the insider changed the system prompt of one call before the model saw it. */
+/** How a method that rewrites requests (AutoTransform, the insider) changed the system prompt of one call before the model saw it. */
 export const callRewriteSchema = z.object({
-  method: z.enum(['autotransform', 'insider']),
+  /** The id of the injection method that made it (src/inject/registry.ts). */
+  method: z.string(),
   /** replaced / appended to the request's system prompt; inserted: the request had none; none: left as it was. */
   action: z.enum(['replaced', 'appended', 'inserted', 'none']),
   /** AutoTransform: the sha256 of the original profile, the key into the run log's `sabotage.profiles`. */

@@ -1,8 +1,8 @@
 /**
  * The run's sabotage in figures, from the instances alone: for AutoInject, the messages hit, the
  * units they had, drew and changed, the effective Pe (units changed / units drawn) and why the
- * rest could not change; for AutoTransform and the insider, the target calls whose system prompt
- * was rewritten and those that could not be. Pure; the run writes it into run.json, and the report
+ * rest could not change; for the methods that rewrite requests (AutoTransform and others), the
+ * target calls whose system prompt was rewritten and those that could not be. Pure; the run writes it into run.json, and the report
  * and `merge` compute the same from the same instances.
  */
 import type { InstanceResult, RunLog, SabotageProfile, SabotageSummary } from '../runlog/schema.js';

@@ -196,7 +196,7 @@ describe('the objective through the proxy', () => {
   };
 
   test('the target gets the briefing in the malicious run; the trace, control and other agents do not', async () => {
-    const mal = registry.open({ instanceId: 'x', benchmark: 'agentharm', variant: 'malicious', objective });
+    const mal = registry.open({ instanceId: 'x', benchmark: 'agentharm', variant: 'malicious', plan: objective });
     expect(await ask(mal.key, 'planner')).toContain('sync-ops@offsite-backup.example');
     expect(await ask(mal.key, 'worker')).toBe('ok');
     const [planner, worker] = registry.close(mal.key);

@@ -115,7 +115,7 @@ describe('through /v1/responses', () => {
 
   test('the insider: briefed through instructions, set when the call had none', async () => {
     const p = await proxyWith(createInsider({ target: 'coder' }));
-    const inv = registry.open({ instanceId: 'y', benchmark: 'agentharm', variant: 'malicious', objective: OBJECTIVE });
+    const inv = registry.open({ instanceId: 'y', benchmark: 'agentharm', variant: 'malicious', plan: OBJECTIVE });
     const res = await coder(p, inv.key).responses.create({ model: 'm', input: 'summarise the notes' });
     const [call] = registry.close(inv.key);
     expect(res.output_text).toContain('sync-ops@offsite-backup.example');

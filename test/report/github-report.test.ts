@@ -11,6 +11,7 @@ import { entryFromRunLog, type HistoryEntry } from '../../src/scoring/history-en
 import { combineGate, compareWithBase, regressionChecks } from '../../src/scoring/regression.js';
 import { COMMENT_BUDGET, renderComment, type CommentOptions } from '../../src/report/comment.js';
 import { REPORT_MARKER } from '../../src/report/markdown.js';
+import { methodReportOf } from '../../src/inject/registry.js';
 import { cutMarkdown, GITHUB_COMMENT_LIMIT } from '../../src/report/truncate.js';
 import { parseRunLog, type RunLog } from '../../src/runlog/schema.js';
 
@@ -59,6 +60,7 @@ function options(log: RunLog, history: HistoryEntry[], thresholds: Config['gate'
     subject: 'this PR',
     trendLabel: 'PR 42',
     artifactsUrl: `${RUN_URL}#artifacts`,
+    method: methodReportOf(log.variants.malicious.method),
     ...extra,
   };
 }

@@ -9,13 +9,18 @@
 import { describe, expect, it } from '@jest/globals';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseRunLog, type RunLog } from '../../src/runlog/schema.js';
-import { renderReport } from '../../src/report/markdown.js';
+import { renderReport as renderBare, type RenderOptions } from '../../src/report/markdown.js';
+import { methodReportOf } from '../../src/inject/registry.js';
 import { renderComment, type CommentOptions } from '../../src/report/comment.js';
 import { compareRunLogs } from '../../src/cli/compare.js';
 import { entryFromRunLog } from '../../src/scoring/history-entry.js';
 import { evaluateGate } from '../../src/scoring/gate.js';
 import { combineGate, compareWithBase, regressionChecks } from '../../src/scoring/regression.js';
 import { renderDashboard } from '../../src/history/dashboard.js';
+
+/** The report as the run renders it: with the run's method as its definition tells it. */
+const renderReport = (log: RunLog, opts: RenderOptions = {}) =>
+  renderBare(log, { method: methodReportOf(log.variants.malicious.method), ...opts });
 
 const FILE = 'fixtures/runlogs/hostile-every-field.json';
 const log: RunLog = parseRunLog(readFileSync(FILE, 'utf8'), FILE);
@@ -110,6 +115,7 @@ function commentOptions(): CommentOptions {
     subject: 'this PR',
     trendLabel: 'PR 12',
     artifactsUrl: 'javascript:alert(1)',
+    method: methodReportOf(log.variants.malicious.method),
     notes: [log.notes[0]],
   };
 }

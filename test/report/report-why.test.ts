@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { parseRunLog, type InstanceResult, type RunLog } from '../../src/runlog/schema.js';
 import { gateSection } from '../../src/report/gate-table.js';
 import { readingGuide } from '../../src/report/reading-guide.js';
+import { methodReportOf } from '../../src/inject/registry.js';
 import { agentCallTable } from '../../src/report/agent-calls.js';
 import { benignCostDetails, benignCosts, blockedSinkDetails } from '../../src/report/defense-costs.js';
 import { clip } from '../../src/report/truncate.js';
@@ -139,7 +140,7 @@ describe('what each defense blocked and cost', () => {
 });
 
 describe('how to read this report', () => {
-  const guideOf = (log: RunLog) => readingGuide(log).join('\n');
+  const guideOf = (log: RunLog) => readingGuide(log, methodReportOf(log.variants.malicious.method)).join('\n');
 
   it("explains Pm, Pe, units, the effective Pe, the drop and the agents seen, with this run's settings", () => {
     const text = guideOf(demo());

@@ -1,9 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { parseRunLog, RunLogError } from '../../src/runlog/schema.js';
-import { renderReport } from '../../src/report/markdown.js';
+import { parseRunLog, RunLogError, type RunLog } from '../../src/runlog/schema.js';
+import { renderReport as renderBare, type RenderOptions } from '../../src/report/markdown.js';
+import { methodReportOf } from '../../src/inject/registry.js';
 import { escapeInline, fenced } from '../../src/report/escape.js';
 import { computeMetrics } from '../../src/scoring/metrics.js';
+
+/** The report as the run renders it: with the run's method as its definition tells it. */
+const renderReport = (log: RunLog, opts: RenderOptions = {}) =>
+  renderBare(log, { method: methodReportOf(log.variants.malicious.method), ...opts });
 
 // Golden files: UPDATE_GOLDEN=1 npm test -- test/report/report.test.ts rewrites them after a deliberate change.
 function golden(name: string, text: string): void {

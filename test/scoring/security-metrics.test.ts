@@ -1,8 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
 import type { InstanceResult, RunLog } from '../../src/runlog/schema.js';
-import { renderReport } from '../../src/report/markdown.js';
+import { renderReport as renderBare, type RenderOptions } from '../../src/report/markdown.js';
+import { methodReportOf } from '../../src/inject/registry.js';
 import { computeSecurity } from '../../src/scoring/security-metrics.js';
 import { clusteredWilson, wilson } from '../../src/scoring/stats.js';
+
+/** The report as the run renders it: with the run's method as its definition tells it. */
+const renderReport = (log: RunLog, opts: RenderOptions = {}) =>
+  renderBare(log, { method: methodReportOf(log.variants.malicious.method), ...opts });
 
 type Side = 'control' | 'malicious';
 function run(
