@@ -4,7 +4,8 @@
  * each instance's tools from `ToolSimulation`s; the grader reads the recorded tool events.
  */
 import type { Task } from '../core/types.js';
-import type { SinkDecision } from '../../runlog/schema.js';
+import type { z } from 'zod';
+import type { toolEventSchema } from '../../runlog/schema.js';
 
 /** The taint labels (docs/taint-policy.md, "Labels"). Sources taint data; hard sinks are staged at the MCP server. */
 export const SOURCE_LABELS = [
@@ -36,22 +37,12 @@ export interface ToolSpec {
   sources?: SourceLabel[];
 }
 
-/** One tool call as the MCP server saw it. */
-export interface ToolEvent {
-  id: string;
-  tool: string;
-  agent?: string;
-  arguments: Record<string, unknown>;
-  result: string;
-  isError: boolean;
-  startedAt: string;
-  durationMs: number;
-  /**
-   * Set for hard-sink calls: what the active defense decided. Released sinks are simulated, never real.
-   * `observed`: observe mode, where the handler ran whatever the decision; the decision is the counterfactual.
-   */
-  staged?: { sinks: SinkLabel[]; decision: SinkDecision; defense: string; reason?: string; observed?: boolean };
-}
+/**
+ * One tool call as the MCP server saw it: the run log's record (runlog/schema.ts). Set `staged`
+ * for hard-sink calls: what the active defense decided (released sinks are simulated, never real;
+ * `observed`: observe mode, where the handler ran whatever the decision).
+ */
+export type ToolEvent = z.infer<typeof toolEventSchema>;
 
 /** Serves one tool of one instance: a pure simulation, never a real side effect. */
 export type ToolHandler = (
