@@ -39169,74 +39169,6 @@ async function startExternalEndpoint(model, log) {
   });
 }
 
-// src/model/servers/shell-words.ts
-var SAFE = /^[A-Za-z0-9_@%+=:,./-]+$/;
-function shellQuote(word) {
-  if (word !== "" && SAFE.test(word)) return word;
-  return `'${word.replace(/'/g, `'\\''`)}'`;
-}
-var SECRET_FLAG = /^--?[\w-]*(key|token|secret|password)[\w-]*$/i;
-function displayCommand(file2, args) {
-  const out = [shellQuote(file2)];
-  for (let i2 = 0; i2 < args.length; i2++) {
-    const arg = args[i2];
-    const eq = arg.indexOf("=");
-    if (arg.startsWith("-") && eq > 0 && SECRET_FLAG.test(arg.slice(0, eq))) {
-      out.push(`${arg.slice(0, eq)}=***`);
-    } else if (SECRET_FLAG.test(arg) && i2 + 1 < args.length) {
-      out.push(arg, "***");
-      i2++;
-    } else {
-      out.push(shellQuote(arg));
-    }
-  }
-  return out.join(" ");
-}
-function fillPlaceholders(template, values) {
-  return template.replace(/\{(port|model|host)\}/g, (whole, name) => {
-    const value2 = values[name];
-    return value2 === void 0 ? whole : shellQuote(value2);
-  });
-}
-function placeholdersIn(template) {
-  return [...new Set([...template.matchAll(/\{(port|model|host)\}/g)].map((m) => m[1]))];
-}
-
-// src/model/servers/command-kind.ts
-function commandPlan(model, at) {
-  if (!model.run)
-    throw new ModelStartError(
-      'model.kind command needs model.run, the command that starts the server (for example run: "my-server --port {port} --model {model}")'
-    );
-  const used = placeholdersIn(model.run);
-  if (used.includes("model") && !model.model) throw new ModelStartError(`model.run uses {model} but model.model is not set`);
-  const command = fillPlaceholders(model.run, { port: String(at.port), host: at.host, model: model.model });
-  const extra = model.args.map(shellQuote).join(" ");
-  return {
-    kind: "command",
-    file: COMMAND_SERVER.binary,
-    args: ["-c", extra ? `${command} ${extra}` : command],
-    env: {},
-    ready: ["/v1/models"],
-    version: [{ path: "/version", field: "version" }]
-  };
-}
-var COMMAND_SERVER = {
-  id: "command",
-  description: "any OpenAI-compatible server started by `model.run`",
-  requires: [{ key: "run", message: "model.kind command needs run" }],
-  binary: "/bin/sh",
-  check(model) {
-    if (model.run && !placeholdersIn(model.run).includes("port") && model.port === void 0) {
-      throw new ModelStartError(
-        "model.run has no {port} placeholder: add one (\u2026 --port {port}) or set model.port to the port the command listens on"
-      );
-    }
-  },
-  plan: commandPlan,
-  keyUnknown: true
-};
-
 // src/model/servers/index.ts
 import { mkdtemp as mkdtemp3 } from "node:fs/promises";
 import os2 from "node:os";
@@ -39652,6 +39584,39 @@ import { closeSync as closeSync3, mkdirSync, openSync as openSync3 } from "node:
 import { open as open3 } from "node:fs/promises";
 import net from "node:net";
 import path3 from "node:path";
+
+// src/model/servers/shell-words.ts
+var SAFE = /^[A-Za-z0-9_@%+=:,./-]+$/;
+function shellQuote(word) {
+  if (word !== "" && SAFE.test(word)) return word;
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+var SECRET_FLAG = /^--?[\w-]*(key|token|secret|password)[\w-]*$/i;
+function displayCommand(file2, args) {
+  const out = [shellQuote(file2)];
+  for (let i2 = 0; i2 < args.length; i2++) {
+    const arg = args[i2];
+    const eq = arg.indexOf("=");
+    if (arg.startsWith("-") && eq > 0 && SECRET_FLAG.test(arg.slice(0, eq))) {
+      out.push(`${arg.slice(0, eq)}=***`);
+    } else if (SECRET_FLAG.test(arg) && i2 + 1 < args.length) {
+      out.push(arg, "***");
+      i2++;
+    } else {
+      out.push(shellQuote(arg));
+    }
+  }
+  return out.join(" ");
+}
+function fillPlaceholders(template, values) {
+  return template.replace(/\{(port|model|host)\}/g, (whole, name) => {
+    const value2 = values[name];
+    return value2 === void 0 ? whole : shellQuote(value2);
+  });
+}
+function placeholdersIn(template) {
+  return [...new Set([...template.matchAll(/\{(port|model|host)\}/g)].map((m) => m[1]))];
+}
 
 // src/model/servers/process-tree.ts
 import { readdirSync as readdirSync2 } from "node:fs";
@@ -40555,6 +40520,65 @@ async function startEmbeddedServer(model, log, opts = {}) {
   };
 }
 
+// src/model/servers/embedded-kind.ts
+var EMBEDDED_KIND = {
+  id: "embedded",
+  description: "node-llama-cpp in saboteur's own process",
+  requires: [],
+  start: async (model, log, options) => recordIfAsked(model, log, await startEmbeddedServer(model, log, options))
+};
+
+// src/model/servers/external-kind.ts
+var EXTERNAL_KIND = {
+  id: "external",
+  description: "a server someone else runs, at `model.base-url`",
+  requires: [{ key: "base-url", message: "model.kind external needs base-url" }],
+  start: (model, log) => startExternalEndpoint(model, log)
+};
+
+// src/model/servers/replay-kind.ts
+var REPLAY_KIND = {
+  id: "replay",
+  description: "the answers of a recorded cassette, no model at all",
+  requires: [{ key: "cassette", message: "model.kind replay needs a cassette file" }],
+  start: (model, log) => startReplayEndpoint(model, log)
+};
+
+// src/model/servers/command-kind.ts
+function commandPlan(model, at) {
+  if (!model.run)
+    throw new ModelStartError(
+      'model.kind command needs model.run, the command that starts the server (for example run: "my-server --port {port} --model {model}")'
+    );
+  const used = placeholdersIn(model.run);
+  if (used.includes("model") && !model.model) throw new ModelStartError(`model.run uses {model} but model.model is not set`);
+  const command = fillPlaceholders(model.run, { port: String(at.port), host: at.host, model: model.model });
+  const extra = model.args.map(shellQuote).join(" ");
+  return {
+    kind: "command",
+    file: COMMAND_SERVER.binary,
+    args: ["-c", extra ? `${command} ${extra}` : command],
+    env: {},
+    ready: ["/v1/models"],
+    version: [{ path: "/version", field: "version" }]
+  };
+}
+var COMMAND_SERVER = {
+  id: "command",
+  description: "any OpenAI-compatible server started by `model.run`",
+  requires: [{ key: "run", message: "model.kind command needs run" }],
+  binary: "/bin/sh",
+  check(model) {
+    if (model.run && !placeholdersIn(model.run).includes("port") && model.port === void 0) {
+      throw new ModelStartError(
+        "model.run has no {port} placeholder: add one (\u2026 --port {port}) or set model.port to the port the command listens on"
+      );
+    }
+  },
+  plan: commandPlan,
+  keyUnknown: true
+};
+
 // src/model/servers/llamacpp.ts
 import { existsSync as existsSync5 } from "node:fs";
 
@@ -40713,24 +40737,9 @@ function processKinds(table) {
 }
 var MODEL_SERVERS = checkRegistry("model kind", {
   ...processKinds(PROCESS_SERVERS),
-  external: {
-    id: "external",
-    description: "a server someone else runs, at `model.base-url`",
-    requires: [{ key: "base-url", message: "model.kind external needs base-url" }],
-    start: (model, log) => startExternalEndpoint(model, log)
-  },
-  embedded: {
-    id: "embedded",
-    description: "node-llama-cpp in saboteur's own process",
-    requires: [],
-    start: async (model, log, options) => recordIfAsked(model, log, await startEmbeddedServer(model, log, options))
-  },
-  replay: {
-    id: "replay",
-    description: "the answers of a recorded cassette, no model at all",
-    requires: [{ key: "cassette", message: "model.kind replay needs a cassette file" }],
-    start: (model, log) => startReplayEndpoint(model, log)
-  }
+  external: EXTERNAL_KIND,
+  embedded: EMBEDDED_KIND,
+  replay: REPLAY_KIND
 });
 var MODEL_KIND_IDS = Object.keys(MODEL_SERVERS);
 

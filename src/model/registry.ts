@@ -3,33 +3,25 @@
  * keys of `model:` the kind cannot start without (checked when the config is read, so a missing
  * key stops the run before anything starts). The config schema and its example, the action's
  * `model-kind` input and `startModel` read this table. A kind saboteur starts as a process is one
- * `ProcessServerDefinition` in its own module plus one line in PROCESS_SERVERS; docs/models.md's
+ * `ProcessServerDefinition` in its own module plus one line in PROCESS_SERVERS; any other kind is
+ * one `ModelServerDefinition` in its own module plus one line in MODEL_SERVERS; docs/models.md's
  * table and action.yml's `model-kind` description must name it (test/docs/model-kinds.test.ts).
  */
-import type { ModelSettings } from './settings.js';
-import type { Log } from '../util/log.js';
 import { checkRegistry } from '../util/registry.js';
-import { recordIfAsked, startExternalEndpoint, startReplayEndpoint } from './endpoints.js';
-import type { ModelEndpoint } from './index.js';
+import { recordIfAsked } from './endpoints.js';
+import { EMBEDDED_KIND } from './servers/embedded-kind.js';
+import { EXTERNAL_KIND } from './servers/external-kind.js';
+import { REPLAY_KIND } from './servers/replay-kind.js';
 import { COMMAND_SERVER } from './servers/command-kind.js';
-import { startEmbeddedServer, startProcessServer, type StartModelOptions } from './servers/index.js';
+import { startProcessServer } from './servers/index.js';
 import { LLAMACPP_SERVER } from './servers/llamacpp.js';
 import { OLLAMA_SERVER } from './servers/ollama.js';
 import { SGLANG_SERVER } from './servers/sglang.js';
 import { TGI_SERVER } from './servers/tgi.js';
-import type { ProcessServerDefinition, RequiredKey } from './servers/types.js';
+import type { ModelServerDefinition, ProcessServerDefinition } from './servers/types.js';
 import { VLLM_SERVER } from './servers/vllm.js';
 
-export type { RequiredKey } from './servers/types.js';
-
-export interface ModelServerDefinition {
-  /** The value of `model.kind`. */
-  id: string;
-  /** One line for the docs. */
-  description: string;
-  requires: RequiredKey[];
-  start(model: ModelSettings, log: Log, options: StartModelOptions): Promise<ModelEndpoint>;
-}
+export type { ModelServerDefinition, RequiredKey } from './servers/types.js';
 
 /** The kinds saboteur starts as a process group of its own (and stops, with everything it started). */
 export const PROCESS_SERVERS = checkRegistry('process server', {
@@ -62,24 +54,9 @@ export function processKinds<R extends Record<string, ProcessServerDefinition>>(
 
 export const MODEL_SERVERS = checkRegistry('model kind', {
   ...processKinds(PROCESS_SERVERS),
-  external: {
-    id: 'external',
-    description: 'a server someone else runs, at `model.base-url`',
-    requires: [{ key: 'base-url', message: 'model.kind external needs base-url' }],
-    start: (model, log) => startExternalEndpoint(model, log),
-  },
-  embedded: {
-    id: 'embedded',
-    description: "node-llama-cpp in saboteur's own process",
-    requires: [],
-    start: async (model, log, options) => recordIfAsked(model, log, await startEmbeddedServer(model, log, options)),
-  },
-  replay: {
-    id: 'replay',
-    description: 'the answers of a recorded cassette, no model at all',
-    requires: [{ key: 'cassette', message: 'model.kind replay needs a cassette file' }],
-    start: (model, log) => startReplayEndpoint(model, log),
-  },
+  external: EXTERNAL_KIND,
+  embedded: EMBEDDED_KIND,
+  replay: REPLAY_KIND,
 } satisfies Record<string, ModelServerDefinition>);
 
 export type ModelKind = keyof typeof MODEL_SERVERS;

@@ -4,6 +4,9 @@
  * stop it after a crash), and the facts a started server adds to the run log.
  */
 import type { ModelSettings } from '../settings.js';
+import type { Log } from '../../util/log.js';
+import type { ModelEndpoint } from '../index.js';
+import type { StartModelOptions } from './index.js';
 
 /** A key of `model:` a kind needs, and the error when it is missing. */
 export interface RequiredKey {
@@ -16,6 +19,16 @@ export interface RequiredKey {
  * kind's module, filed under its id in PROCESS_SERVERS (src/model/registry.ts). docs/models.md's
  * table of kinds and action.yml's `model-kind` description list every id (test/docs/model-kinds.test.ts).
  */
+/** One `model.kind`: how saboteur gets an OpenAI-compatible endpoint for the run (src/model/registry.ts). */
+export interface ModelServerDefinition {
+  /** The value of `model.kind`. */
+  id: string;
+  /** One line for the docs. */
+  description: string;
+  requires: RequiredKey[];
+  start(model: ModelSettings, log: Log, options: StartModelOptions): Promise<ModelEndpoint>;
+}
+
 export interface ProcessServerDefinition {
   /** The value of `model.kind`. */
   id: string;
