@@ -8,7 +8,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { closeServer, listenLocal, readBody } from '../src/model/http-util.js';
+import { closeServer, listenLocal, readBody } from '../src/util/http.js';
 import { slowModel } from './harness-overhead.js';
 import { reservePort } from '../src/model/servers/lifecycle.js';
 import { createClient, createServer } from './wire.mjs';

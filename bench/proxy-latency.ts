@@ -4,7 +4,7 @@
  * alike. Reports p50/p99 of each and the overhead (proxy minus direct).
  */
 import http from 'node:http';
-import { closeServer, listenLocal, readBody } from '../src/model/http-util.js';
+import { closeServer, listenLocal, readBody } from '../src/util/http.js';
 import { silentLog } from '../src/util/log.js';
 import { InvocationRegistry, startProxy } from '../src/proxy/index.js';
 

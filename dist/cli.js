@@ -17993,6 +17993,51 @@ function refusalHeaders(read) {
   return read.complete ? {} : { connection: "close" };
 }
 
+// src/util/http.ts
+function listenLocal(server) {
+  return new Promise((resolve4, reject) => {
+    const onError = (err) => reject(err);
+    server.once("error", onError);
+    server.listen(0, "127.0.0.1", () => {
+      server.off("error", onError);
+      resolve4(server.address().port);
+    });
+  });
+}
+function closeServer(server) {
+  return new Promise((resolve4) => {
+    if (!server.listening) return resolve4();
+    server.close(() => resolve4());
+    server.closeIdleConnections();
+    setTimeout(() => server.closeAllConnections(), 200).unref();
+  });
+}
+function discardBody(req) {
+  req.resume();
+}
+function sendJson(res, status, body, extraHeaders = {}) {
+  const text2 = JSON.stringify(body);
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text2), ...extraHeaders });
+  res.end(text2);
+}
+var MAX_BODY_DEPTH = 256;
+function nestsDeeperThan(value2, max) {
+  const stack = [{ v: value2, depth: 0 }];
+  while (stack.length) {
+    const { v, depth: depth2 } = stack.pop();
+    if (v === null || typeof v !== "object") continue;
+    if (depth2 >= max) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v))
+      if (child !== null && typeof child === "object") stack.push({ v: child, depth: depth2 + 1 });
+  }
+  return false;
+}
+function headerValue(req, name) {
+  const v = req.headers[name];
+  const s2 = Array.isArray(v) ? v[0] : v;
+  return s2 === void 0 || s2 === "" ? void 0 : s2;
+}
+
 // src/model/openai-wire.ts
 import { randomBytes } from "node:crypto";
 function flattenContent(content) {
@@ -18561,32 +18606,11 @@ function withDelivered(response, delivered) {
 }
 
 // src/model/http-util.ts
-function listenLocal(server) {
-  return new Promise((resolve4, reject) => {
-    const onError = (err) => reject(err);
-    server.once("error", onError);
-    server.listen(0, "127.0.0.1", () => {
-      server.off("error", onError);
-      resolve4(server.address().port);
-    });
-  });
-}
-function closeServer(server) {
-  return new Promise((resolve4) => {
-    if (!server.listening) return resolve4();
-    server.close(() => resolve4());
-    server.closeIdleConnections();
-    setTimeout(() => server.closeAllConnections(), 200).unref();
-  });
-}
 async function readBodyOr413(req, res, who, limit2 = DEFAULT_BODY_LIMIT) {
   const read = await readBodyWithin(req, limit2);
   if (read.ok) return read.body;
   sendError(res, 413, "invalid_request_error", tooLargeMessage(`${who} refused the call`, read.limit), "request_too_large");
   return void 0;
-}
-function discardBody(req) {
-  req.resume();
 }
 function newServerKey() {
   return `sabm-${randomBytes2(24).toString("base64url")}`;
@@ -18615,11 +18639,6 @@ function refuseWithoutKey(req, res, key2, who) {
   );
   return true;
 }
-function sendJson(res, status, body, extraHeaders = {}) {
-  const text2 = JSON.stringify(body);
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text2), ...extraHeaders });
-  res.end(text2);
-}
 function sendResponsesAnswer(res, spec, body) {
   const response = responseObject(spec, body);
   if (body.stream !== true) return sendJson(res, 200, responseJson(response));
@@ -18637,18 +18656,6 @@ function sendError(res, status, type, message, code3 = null) {
   }
   sendJson(res, status, openaiErrorBody(type, message, code3));
 }
-var MAX_BODY_DEPTH = 256;
-function nestsDeeperThan(value2, max) {
-  const stack = [{ v: value2, depth: 0 }];
-  while (stack.length) {
-    const { v, depth: depth2 } = stack.pop();
-    if (v === null || typeof v !== "object") continue;
-    if (depth2 >= max) return true;
-    for (const child of Array.isArray(v) ? v : Object.values(v))
-      if (child !== null && typeof child === "object") stack.push({ v: child, depth: depth2 + 1 });
-  }
-  return false;
-}
 function parseJsonBody(res, raw) {
   let value2;
   try {
@@ -18665,11 +18672,6 @@ function parseJsonBody(res, raw) {
   return void 0;
 }
 var AGENT_HEADER = "x-saboteur-agent";
-function headerValue(req, name) {
-  const v = req.headers[name];
-  const s2 = Array.isArray(v) ? v[0] : v;
-  return s2 === void 0 || s2 === "" ? void 0 : s2;
-}
 
 // src/model/probe.ts
 async function probeModels(baseUrl, options = {}) {

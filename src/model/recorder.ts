@@ -10,17 +10,8 @@ import { mkdir, appendFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Log } from '../util/log.js';
 import { requestHash, type CassetteEntryInput } from './cassette.js';
-import {
-  AGENT_HEADER,
-  closeServer,
-  discardBody,
-  headerValue,
-  listenLocal,
-  parseJsonBody,
-  readBodyOr413,
-  refuseWithoutKey,
-  sendError,
-} from './http-util.js';
+import { AGENT_HEADER, parseJsonBody, readBodyOr413, refuseWithoutKey, sendError } from './http-util.js';
+import { closeServer, discardBody, headerValue, listenLocal } from '../util/http.js';
 import type { AssembledResponse, Endpoint } from './openai-wire.js';
 import { GENERATION_ROUTES, wireFor } from './wire.js';
 import type { ModelServerHandle } from './replay.js';

@@ -6,19 +6,8 @@
 import http from 'node:http';
 import type { Log } from '../util/log.js';
 import { findEntry, loadCassette, missMessage, requestFacts, type CassetteEntry } from './cassette.js';
-import {
-  AGENT_HEADER,
-  closeServer,
-  discardBody,
-  headerValue,
-  listenLocal,
-  parseJsonBody,
-  readBodyOr413,
-  refuseWithoutKey,
-  sendError,
-  sendJson,
-  sendResponsesAnswer,
-} from './http-util.js';
+import { AGENT_HEADER, parseJsonBody, readBodyOr413, refuseWithoutKey, sendError, sendResponsesAnswer } from './http-util.js';
+import { closeServer, discardBody, headerValue, listenLocal, sendJson } from '../util/http.js';
 import { GENERATION_ROUTES } from './wire.js';
 import {
   SSE_HEADERS,

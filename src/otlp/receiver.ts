@@ -6,7 +6,7 @@
 import http from 'node:http';
 import { gunzipSync, inflateSync } from 'node:zlib';
 import type { Log } from '../util/log.js';
-import { closeServer, listenLocal, sendJson } from '../model/http-util.js';
+import { closeServer, listenLocal, sendJson } from '../util/http.js';
 import { DEFAULT_BODY_LIMIT, readBodyWithin, refusalHeaders, tooLargeMessage } from '../util/body-limit.js';
 import { boundValue, capText } from '../runlog/bound.js';
 import { decodeOtlpLogsProtobuf, decodeOtlpProtobuf } from './protobuf.js';

@@ -7,7 +7,7 @@ import type http from 'node:http';
 import type { Log } from '../util/log.js';
 import type { ProxyCall } from '../runlog/schema.js';
 import type { Injector, InjectionContext } from '../inject/types.js';
-import { sendJson } from '../model/http-util.js';
+import { sendJson } from '../util/http.js';
 import { SSE_HEADERS, sseData, type AssembledResponse, type Endpoint } from '../model/openai-wire.js';
 import { responsesEvent } from '../model/responses-wire.js';
 import type { EndpointWire } from '../model/wire.js';

@@ -5,7 +5,7 @@
  * address in the request, then answers. Deterministic, so every trace dialect sees the same run.
  */
 import http from 'node:http';
-import { closeServer, listenLocal, readBody, sendJson } from '../../src/model/http-util.js';
+import { closeServer, listenLocal, readBody, sendJson } from '../../src/util/http.js';
 
 interface Message {
   role: string;

@@ -14,7 +14,7 @@ import { CassetteError, parseCassette, requestHash, canonicalJson, requestFacts,
 import { startReplayServer, type ModelServerHandle } from '../../src/model/replay.js';
 import { startRecorder } from '../../src/model/recorder.js';
 import { startModel, probeModels, ModelStartError } from '../../src/model/index.js';
-import { listenLocal, closeServer, readBody } from '../../src/model/http-util.js';
+import { listenLocal, closeServer, readBody } from '../../src/util/http.js';
 import type { Config } from '../../src/config/load.js';
 
 const CASSETTE = path.resolve('fixtures/cassettes/basic.jsonl');

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import http from 'node:http';
 import { createHash } from 'node:crypto';
 import { memoryLog } from '../../src/util/log.js';
-import { closeServer, listenLocal, MAX_BODY_DEPTH } from '../../src/model/http-util.js';
+import { closeServer, listenLocal, MAX_BODY_DEPTH } from '../../src/util/http.js';
 import { startProxy, InvocationRegistry, type ProxyHandle } from '../../src/proxy/index.js';
 import { isCut, TEXT_CAP } from '../../src/runlog/bound.js';
 

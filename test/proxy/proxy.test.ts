@@ -9,7 +9,7 @@ import path from 'node:path';
 import OpenAI from 'openai';
 import { memoryLog } from '../../src/util/log.js';
 import { startReplayServer, type ModelServerHandle } from '../../src/model/replay.js';
-import { closeServer, listenLocal, readBody } from '../../src/model/http-util.js';
+import { closeServer, listenLocal, readBody } from '../../src/util/http.js';
 import { startProxy, InvocationRegistry, IN_FLIGHT_ERROR, NO_AGENT_CALL_INDEX, type ProxyHandle } from '../../src/proxy/index.js';
 import { identifyAgent, parseRoute, summarizeRequest } from '../../src/proxy/identify.js';
 

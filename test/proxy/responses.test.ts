@@ -11,7 +11,7 @@ import path from 'node:path';
 import OpenAI from 'openai';
 import { memoryLog } from '../../src/util/log.js';
 import { startReplayServer, type ModelServerHandle } from '../../src/model/replay.js';
-import { closeServer, listenLocal, readBody } from '../../src/model/http-util.js';
+import { closeServer, listenLocal, readBody } from '../../src/util/http.js';
 import { responseEvents, responseObject } from '../../src/model/responses-wire.js';
 import { createAutoInjector } from '../../src/inject/index.js';
 import { startProxy, InvocationRegistry, NO_AGENT_CALL_INDEX, type ProxyHandle } from '../../src/proxy/index.js';

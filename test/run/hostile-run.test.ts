@@ -23,7 +23,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { bundled, repoRoot } from '../helpers/bundled.js';
 import { parseRunLog } from '../../src/runlog/schema.js';
-import { closeServer, listenLocal } from '../../src/model/http-util.js';
+import { closeServer, listenLocal } from '../../src/util/http.js';
 import { isRoot } from '../../src/sandbox/uid.js';
 import { eventually } from '../helpers/processes.js';
 

@@ -6,17 +6,8 @@
  */
 import http from 'node:http';
 import type { Log } from '../../util/log.js';
-import {
-  closeServer,
-  discardBody,
-  listenLocal,
-  parseJsonBody,
-  readBodyOr413,
-  refuseWithoutKey,
-  sendError,
-  sendJson,
-  sendResponsesAnswer,
-} from '../http-util.js';
+import { parseJsonBody, readBodyOr413, refuseWithoutKey, sendError, sendResponsesAnswer } from '../http-util.js';
+import { closeServer, discardBody, listenLocal, sendJson } from '../../util/http.js';
 import { SSE_HEADERS, chatCompletionEvents, chatCompletionJson, flattenContent, newId, type ResponseSpec } from '../openai-wire.js';
 import { responsesMessages } from '../responses-wire.js';
 
