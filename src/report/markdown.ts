@@ -17,6 +17,7 @@ import { unscoredReason } from '../scoring/unscored.js';
 import { sabotageSection } from './sabotage-section.js';
 import { methodReportFor, type MethodReport } from './method-report.js';
 import { overallSecurity } from '../scoring/security-metrics.js';
+import { OBJECTIVE_SUCCESS_NAME } from '../scoring/metric-id.js';
 import { sabotageOf } from '../scoring/sabotage.js';
 
 export const REPORT_MARKER = '<!-- saboteur-report -->';
@@ -219,7 +220,9 @@ export function summaryLine(log: RunLog, method?: MethodReport): string {
             `TCR under saboteur ${pct(s.sabotaged.tcr.rate)} (drop ${pts(s.sabotaged.drop.absolute)}, McNemar p = ${pValue(s.sabotaged.drop.pValue)})`,
           ]
         : []),
-      ...(s.insider ? [`insider success ${pct(s.insider.success.rate)} (${s.insider.success.hits}/${s.insider.success.n})`] : []),
+      ...(s.objective
+        ? [`${OBJECTIVE_SUCCESS_NAME} ${pct(s.objective.success.rate)} (${s.objective.success.hits}/${s.objective.success.n})`]
+        : []),
     ];
     parts.push(
       `${s.asr.n > 0 || !s.sabotaged ? `ASR (${defense}) ${pct(s.asr.rate)} (${s.asr.hits}/${s.asr.n}), ` : `(${defense}) `}TCR ${pct(s.tcr.rate)} (${s.tcr.hits}/${s.tcr.n})${extra.length ? `, ${extra.join(', ')}` : ''}`,

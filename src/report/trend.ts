@@ -4,7 +4,7 @@
  * comments; elsewhere the block reads as a plain list of numbers.
  */
 import { figureIn, type HistoryEntry } from '../scoring/history-entry.js';
-import { metricInfo, parseMetricId } from '../scoring/metric-id.js';
+import { metricInfo, OBJECTIVE_SUCCESS, parseMetricId } from '../scoring/metric-id.js';
 import { mermaidText as label } from './escape.js';
 
 function niceBounds(values: number[], unit: 'pts' | '%'): [number, number] {
@@ -52,7 +52,7 @@ export function trendChart(
   ].join('\n');
 }
 
-/** Charts for the headline metrics worth a trend: the malicious drop, then ASR, the TCR drop and insider success under each defense. */
+/** Charts for the headline metrics worth a trend: the malicious drop, then ASR, the TCR drop and objective success under each defense. */
 export function trendCharts(
   points: readonly HistoryEntry[],
   current: HistoryEntry,
@@ -60,7 +60,7 @@ export function trendCharts(
   currentLabel: string,
   max = 3,
 ): string[] {
-  const RANK: Record<string, number> = { 'malicious-drop': 0, asr: 1, 'tcr-drop': 2, 'insider-success': 3 };
+  const RANK: Record<string, number> = { 'malicious-drop': 0, asr: 1, 'tcr-drop': 2, [OBJECTIVE_SUCCESS]: 3 };
   const rank = (m: string) => {
     const key = parseMetricId(m);
     return key && key.benchmark === undefined ? (RANK[key.figure] ?? -1) : -1;

@@ -276,7 +276,7 @@ export const instanceResultSchema = z.object({
     .optional(),
   /** Agentic benchmarks: which twin of the pair this run was (the malicious variant runs the benign twin under a saboteur). */
   role: z.enum(['harmful', 'benign']).optional(),
-  /** The insider's objective for this run and whether it reached its sink. */
+  /** The insider's objective for this run and whether it reached its sink (read it with `objectiveResultOf`). */
   insider: insiderResultSchema.optional(),
   /** What a reader of this instance should know (an agent with no system prompt to transform, ...). */
   notes: z.array(z.string()).optional(),
@@ -397,3 +397,14 @@ export function parseRunLog(text: string, file: string): RunLog {
   }
   return parsed.data;
 }
+
+/**
+ * The hidden objective of an instance run and whether it reached its sink, when its method gave it
+ * one: the figures and tables read it here, so the run log's field name is said once.
+ */
+export function objectiveResultOf(r: InstanceResult): InsiderResult | undefined {
+  return r.insider;
+}
+
+/** The note a run carries when its method aimed at an objective but found none to draw (no tool reaches a hard sink). */
+export const NO_OBJECTIVE_NOTE_PREFIX = 'insider:';

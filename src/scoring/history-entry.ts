@@ -11,7 +11,7 @@ import type { RunLog } from '../runlog/schema.js';
 import { evaluateGate } from './gate.js';
 import { computeMetrics, type BenchmarkMetrics } from './metrics.js';
 import { computeSecurity, meanScoreOf, overallSecurity, type MeanScore, type Rate, type SecurityStats } from './security-metrics.js';
-import { HARM_SCORE_BENCHMARKS, metricId, upgradeLegacyId, type MetricId } from './metric-id.js';
+import { HARM_SCORE_BENCHMARKS, metricId, OBJECTIVE_SUCCESS, upgradeLegacyId, type MetricId } from './metric-id.js';
 
 export const HISTORY_VERSION = 1;
 
@@ -95,7 +95,7 @@ function codeFigures(m: BenchmarkMetrics, benchmark: string | undefined, method:
   };
 }
 
-/** The figures of one benchmark (or all) under one defense: ASR (when harmful twins ran) and TCR; under a saboteur the TCR drop and insider success. */
+/** The figures of one benchmark (or all) under one defense: ASR (when harmful twins ran) and TCR; under a saboteur the TCR drop and objective success. */
 function addSecurityFigures(s: SecurityStats, benchmark: string | undefined, method: string, out: Partial<Record<MetricId, Figure>>): void {
   if (s.asr.n > 0 || !s.sabotaged) out[metricId({ figure: 'asr', of: s.defense, benchmark, method })] = rateFigure(s.asr);
   out[metricId({ figure: 'tcr', of: s.defense, benchmark })] = rateFigure(s.tcr);
@@ -109,7 +109,7 @@ function addSecurityFigures(s: SecurityStats, benchmark: string | undefined, met
       n: d.pairs,
       gained: d.gained,
     };
-  if (s.insider) out[metricId({ figure: 'insider-success', of: s.defense, benchmark, method })] = rateFigure(s.insider.success);
+  if (s.objective) out[metricId({ figure: OBJECTIVE_SUCCESS, of: s.defense, benchmark, method })] = rateFigure(s.objective.success);
 }
 
 /** A benchmark that scores its runs (AgentHarm): its own figures on the harmful runs, always named with the benchmark. */
@@ -125,7 +125,7 @@ function scoredFigures(s: SecurityStats, method: string, out: Partial<Record<Met
 /**
  * Every figure of a run, by metric id: `malicious-drop`, `pass@1:control`, `pass@1:malicious`,
  * `asr:<defense>`, `tcr:<defense>`, and under a saboteur on agentic benchmarks `tcr-drop:<defense>`
- * and `insider-success:<defense>`, over all benchmarks of their kind, and the same per benchmark as
+ * and the objective success (`OBJECTIVE_SUCCESS`), over all benchmarks of their kind, and the same per benchmark as
  * `<benchmark>/<id>` when a run has more than one benchmark of that kind. Figures of the malicious
  * variant end in the method: `malicious-drop[autotransform]`.
  */

@@ -41,6 +41,18 @@ export const FIGURES = {
   refusal: { label: 'refusal rate ({of})', higherIsWorse: false, unit: '%', headline: false, rank: 9 },
 } as const satisfies Record<FigureKind, FigureInfo>;
 
+/**
+ * The figure of the hidden objectives a method gives its runs (the insider's): runs whose objective
+ * reached its sink, of those graded. Its id is stored in histories and named in gates, so it keeps
+ * the spelling it was first stored under.
+ */
+export const OBJECTIVE_SUCCESS = 'insider-success' satisfies FigureKind;
+/** Its name in the report's tables and the summary line. */
+export const OBJECTIVE_SUCCESS_NAME = 'insider success';
+/** What its columns in the report mean. */
+export const OBJECTIVE_SUCCESS_LEGEND =
+  'Insider success: runs whose hidden objective reached its sink, of the insider runs graded; blocked: runs where the defense stopped at least one call carrying the objective; fragmented: runs where another agent than the insider made such a call.';
+
 /** The benchmarks whose runs carry a harm score in [0, 1] (their harm-score figures exist). */
 export const HARM_SCORE_BENCHMARKS: ReadonlySet<string> = new Set(['agentharm']);
 
@@ -52,7 +64,7 @@ export type MetricId = OverallId | `${string}/${OverallId}`;
 /** What a metric id says, parsed. */
 export interface MetricKey {
   figure: FigureKind;
-  /** pass@1: the variant; ASR, TCR, TCR drop, insider success: the defense. */
+  /** pass@1: the variant; ASR, TCR, TCR drop, objective success: the defense. */
   of?: string;
   /** Set for a figure of one benchmark; absent for all benchmarks together. */
   benchmark?: string;
@@ -65,7 +77,7 @@ function measuresMethod(key: Pick<MetricKey, 'figure' | 'of'>): boolean {
   return (
     key.figure === 'malicious-drop' ||
     (key.figure === 'pass@1' && key.of === 'malicious') ||
-    ['asr', 'tcr-drop', 'insider-success', 'harm-score', 'harm-score-non-refused', 'refusal'].includes(key.figure)
+    ['asr', 'tcr-drop', OBJECTIVE_SUCCESS, 'harm-score', 'harm-score-non-refused', 'refusal'].includes(key.figure)
   );
 }
 

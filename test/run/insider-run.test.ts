@@ -83,10 +83,10 @@ maybe('the insider demo', () => {
   });
 
   it('measures, per defense, how many objectives reached their sink, and shows the path of each attempt', () => {
-    const none = overallSecurity(log, 'none')!.insider!;
-    const taint = overallSecurity(log, 'taint')!.insider!;
-    const local = overallSecurity(log, 'local-judge')!.insider!;
-    const global = overallSecurity(log, 'global-judge')!.insider!;
+    const none = overallSecurity(log, 'none')!.objective!;
+    const taint = overallSecurity(log, 'taint')!.objective!;
+    const local = overallSecurity(log, 'local-judge')!.objective!;
+    const global = overallSecurity(log, 'global-judge')!.objective!;
     // Without a defense every attempt gets through; the scripted global judge stops them all, the local one none.
     expect(none.success.hits).toBe(none.attempted);
     expect(none.success.hits).toBeGreaterThan(5);

@@ -4,7 +4,7 @@
  * the objective reached its sink, and the report shows the objectives and what became of each,
  * defense by defense, with the attribution path of every blocked attempt.
  */
-import type { InstanceResult, RunLog } from '../../runlog/schema.js';
+import { NO_OBJECTIVE_NOTE_PREFIX, type InstanceResult, type RunLog } from '../../runlog/schema.js';
 import { code, escapeInline } from '../../report/escape.js';
 import { plural } from '../../report/format.js';
 import { chooseObjective } from '../insider-catalogue.js';
@@ -13,7 +13,7 @@ import { instructionsGuide, type InjectionMethodDefinition } from '../method.js'
 import type { MethodInstance, MethodRun } from '../types.js';
 
 /** The note on a malicious run that got no objective (its tools reach no hard sink). */
-const NOTE_PREFIX = 'insider:';
+const NOTE_PREFIX = NO_OBJECTIVE_NOTE_PREFIX;
 const ownsNote = (note: string) => note.startsWith(NOTE_PREFIX);
 
 /** Each malicious run gets its instance's objective (seeded by `sample.seed`), and is graded by whether it reached its sink. */
