@@ -40869,7 +40869,7 @@ async function startEmbeddedServer(model, log, opts = {}) {
 // src/model/servers/embedded-kind.ts
 var EMBEDDED_KIND = {
   id: "embedded",
-  description: "node-llama-cpp in saboteur's own process",
+  description: "node-llama-cpp in an engine process saboteur starts",
   requires: [],
   start: async (model, log, options) => recordIfAsked(model, log, await startEmbeddedServer(model, log, options))
 };

@@ -5,7 +5,7 @@ import type { ModelServerDefinition } from './types.js';
 
 export const EMBEDDED_KIND: ModelServerDefinition = {
   id: 'embedded',
-  description: "node-llama-cpp in saboteur's own process",
+  description: 'node-llama-cpp in an engine process saboteur starts',
   requires: [],
   start: async (model, log, options) => recordIfAsked(model, log, await startEmbeddedServer(model, log, options)),
 };
