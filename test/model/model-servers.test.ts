@@ -33,6 +33,7 @@ import { main } from '../../src/cli/main.js';
 import { comparability, comparabilityNote, servingLine } from '../../src/report/compat.js';
 import { renderReport } from '../../src/report/markdown.js';
 import { runLogSchema, type RunLog } from '../../src/runlog/schema.js';
+import { modelSettings } from '../helpers/model-settings.js';
 import { memoryLog } from '../../src/util/log.js';
 
 const FIX = path.resolve('fixtures/servers');
@@ -66,20 +67,6 @@ async function freshDir(name: string): Promise<string> {
   return d;
 }
 
-function modelConfig(over: Partial<Config['model']>): Config['model'] {
-  return {
-    kind: 'vllm',
-    model: 'Qwen/Qwen2.5-Coder-7B-Instruct',
-    args: [],
-    env: {},
-    startupTimeoutMs: 30_000,
-    reuse: false,
-    record: false,
-    sampling: {},
-    ...over,
-  };
-}
-
 /** A ledger that remembers what it was told (and registers every pid for the final cleanup). */
 function recordingLedger() {
   const started: TrackedProcess[] = [];
@@ -110,7 +97,7 @@ async function pidsFrom(file: string): Promise<number[]> {
 
 describe('launch plans: each kind with its real command line', () => {
   const at = { host: '127.0.0.1', port: 41000 };
-  const m = modelConfig({ args: ['--max-model-len', '8192'] });
+  const m = modelSettings({ args: ['--max-model-len', '8192'] });
 
   test('vllm serve MODEL --host --port, then the extra args', () => {
     const p = vllmPlan(m, at);
@@ -295,7 +282,7 @@ describe('every server kind: start, ready, warm up, serve, stop', () => {
     });
     const log = memoryLog();
     const ep = await startModel(
-      modelConfig({ kind, args: ['--extra-flag', 'two words'], gpus: '1', ...extra, env: { FAKE_MARK: `mark-${kind}`, ...extra.env } }),
+      modelSettings({ kind, args: ['--extra-flag', 'two words'], gpus: '1', ...extra, env: { FAKE_MARK: `mark-${kind}`, ...extra.env } }),
       log,
       opts,
     );
@@ -348,7 +335,7 @@ describe('startup: waiting, timing out, failing early', () => {
   test('a server that takes a while to listen is waited for', async () => {
     const rec = recordingLedger();
     const ep = await startModel(
-      modelConfig({ binary: vllm, env: { FAKE_STARTUP_DELAY_MS: '1500' } }),
+      modelSettings({ binary: vllm, env: { FAKE_STARTUP_DELAY_MS: '1500' } }),
       memoryLog(),
       await options({ ledger: rec.ledger }),
     );
@@ -365,7 +352,7 @@ describe('startup: waiting, timing out, failing early', () => {
     const rec = recordingLedger();
     const opts = await options({ ledger: rec.ledger });
     const err = (await startModel(
-      modelConfig({ binary: vllm, env: { FAKE_CRASH_AT_START: '3' }, startupTimeoutMs: 600_000 }),
+      modelSettings({ binary: vllm, env: { FAKE_CRASH_AT_START: '3' }, startupTimeoutMs: 600_000 }),
       memoryLog(),
       opts,
     ).catch((e: unknown) => e)) as Error;
@@ -385,7 +372,7 @@ describe('startup: waiting, timing out, failing early', () => {
   test('a server that never gets ready is stopped at the startup timeout, workers included', async () => {
     const rec = recordingLedger();
     const pidFile = path.join(await freshDir('hang'), 'pids.json');
-    const cfg = modelConfig({ binary: vllm, env: { FAKE_HANG: '1', FAKE_WORKERS: '1', FAKE_PID_FILE: pidFile }, startupTimeoutMs: 3000 });
+    const cfg = modelSettings({ binary: vllm, env: { FAKE_HANG: '1', FAKE_WORKERS: '1', FAKE_PID_FILE: pidFile }, startupTimeoutMs: 3000 });
     const err = (await startModel(cfg, memoryLog(), await options({ ledger: rec.ledger })).catch((e: unknown) => e)) as Error;
     expect(err).toBeInstanceOf(ModelStartError);
     expect(err.message).toContain('was not ready within the model.startup-timeout');
@@ -400,7 +387,7 @@ describe('startup: waiting, timing out, failing early', () => {
   test('the warm-up request must succeed', async () => {
     const rec = recordingLedger();
     const err = (await startModel(
-      modelConfig({ binary: vllm, env: { FAKE_CRASH_AFTER: '0' } }),
+      modelSettings({ binary: vllm, env: { FAKE_CRASH_AFTER: '0' } }),
       memoryLog(),
       await options({ ledger: rec.ledger }),
     ).catch((e: unknown) => e)) as Error;
@@ -411,30 +398,32 @@ describe('startup: waiting, timing out, failing early', () => {
   });
 
   test('a binary that is missing or not executable is named', async () => {
-    const missing = (await startModel(modelConfig({ binary: path.join(FIX, 'no-such-vllm') }), memoryLog(), await options()).catch(
+    const missing = (await startModel(modelSettings({ binary: path.join(FIX, 'no-such-vllm') }), memoryLog(), await options()).catch(
       (e: unknown) => e,
     )) as Error;
     expect(missing).toBeInstanceOf(ModelStartError);
     expect(missing.message).toContain('no-such-vllm was not found; install the vllm server on the runner or set model.binary');
-    const onPath = (await startModel(modelConfig({ kind: 'tgi', binary: 'saboteur-no-such-launcher' }), memoryLog(), await options()).catch(
-      (e: unknown) => e,
-    )) as Error;
+    const onPath = (await startModel(
+      modelSettings({ kind: 'tgi', binary: 'saboteur-no-such-launcher' }),
+      memoryLog(),
+      await options(),
+    ).catch((e: unknown) => e)) as Error;
     expect(onPath.message).toContain('saboteur-no-such-launcher was not found on PATH');
-    const notExec = (await startModel(modelConfig({ binary: path.join(FIX, 'lib/worker.mjs') }), memoryLog(), await options()).catch(
+    const notExec = (await startModel(modelSettings({ binary: path.join(FIX, 'lib/worker.mjs') }), memoryLog(), await options()).catch(
       (e: unknown) => e,
     )) as Error;
     expect(notExec.message).toContain('is not executable');
   });
 
   test('config mistakes are caught before anything starts', async () => {
-    const gguf = (await startModel(modelConfig({ kind: 'llamacpp', model: 'missing/q.gguf' }), memoryLog(), await options()).catch(
+    const gguf = (await startModel(modelSettings({ kind: 'llamacpp', model: 'missing/q.gguf' }), memoryLog(), await options()).catch(
       (e: unknown) => e,
     )) as Error;
     expect(gguf.message).toBe(
       `model.model: the GGUF file ${path.join(dir, 'missing/q.gguf')} does not exist (model.kind llamacpp takes a GGUF path relative to the config file, or hf:USER/REPO[:QUANT])`,
     );
     const noPort = (await startModel(
-      modelConfig({ kind: 'command', run: 'my-server --model {model}' }),
+      modelSettings({ kind: 'command', run: 'my-server --model {model}' }),
       memoryLog(),
       await options(),
     ).catch((e: unknown) => e)) as Error;
@@ -448,9 +437,11 @@ describe('reuse and stopping', () => {
   test('a server already on the port: an error without reuse, used (and left running) with reuse: true', async () => {
     const port = await reservePort('127.0.0.1');
     const first = recordingLedger();
-    const owner = await startModel(modelConfig({ binary: vllm, port }), memoryLog(), await options({ ledger: first.ledger }));
+    const owner = await startModel(modelSettings({ binary: vllm, port }), memoryLog(), await options({ ledger: first.ledger }));
     try {
-      const busy = (await startModel(modelConfig({ binary: vllm, port }), memoryLog(), await options()).catch((e: unknown) => e)) as Error;
+      const busy = (await startModel(modelSettings({ binary: vllm, port }), memoryLog(), await options()).catch(
+        (e: unknown) => e,
+      )) as Error;
       expect(busy).toBeInstanceOf(ModelStartError);
       expect(busy.message).toContain(`model.port ${port}: something already listens on 127.0.0.1:${port}; set model.reuse: true`);
 
@@ -458,7 +449,7 @@ describe('reuse and stopping', () => {
       const log = memoryLog();
       // The owner wants its key (saboteur started it); the reusing run is given it by model.api-key-env.
       const reused = await startModel(
-        modelConfig({ binary: vllm, port, reuse: true, apiKeyEnv: 'OWNER_KEY' }),
+        modelSettings({ binary: vllm, port, reuse: true, apiKeyEnv: 'OWNER_KEY' }),
         log,
         await options({ ledger: second.ledger, hostEnv: { ...process.env, OWNER_KEY: owner.apiKey } }),
       );
@@ -485,7 +476,7 @@ describe('reuse and stopping', () => {
     const rec = recordingLedger();
     const pidFile = path.join(await freshDir('tree'), 'pids.json');
     const ep = await startModel(
-      modelConfig({ binary: vllm, env: { FAKE_WORKERS: '2', FAKE_DETACHED_WORKER: '1', FAKE_IGNORE_TERM: '1', FAKE_PID_FILE: pidFile } }),
+      modelSettings({ binary: vllm, env: { FAKE_WORKERS: '2', FAKE_DETACHED_WORKER: '1', FAKE_IGNORE_TERM: '1', FAKE_PID_FILE: pidFile } }),
       memoryLog(),
       await options({ ledger: rec.ledger, killGraceMs: 300 }),
     );
@@ -504,7 +495,7 @@ describe('recording a started server', () => {
     const rec = recordingLedger();
     const cassette = path.join(await freshDir('rec'), 'recorded.jsonl');
     const ep = await startModel(
-      modelConfig({ binary: path.join(FIX, 'fake-vllm.mjs'), record: true, cassette }),
+      modelSettings({ binary: path.join(FIX, 'fake-vllm.mjs'), record: true, cassette }),
       memoryLog(),
       await options({ ledger: rec.ledger }),
     );
@@ -523,12 +514,12 @@ describe('recording a started server', () => {
 
 describe('embedded (node-llama-cpp in-process)', () => {
   test('a missing model or GGUF file is named before anything is loaded', async () => {
-    const none = (await startModel(modelConfig({ kind: 'embedded', model: undefined }), memoryLog(), await options()).catch(
+    const none = (await startModel(modelSettings({ kind: 'embedded', model: undefined }), memoryLog(), await options()).catch(
       (e: unknown) => e,
     )) as Error;
     expect(none).toBeInstanceOf(ModelStartError);
     expect(none.message).toMatch(/^model.kind embedded needs model.model: a GGUF file/);
-    const missing = (await startModel(modelConfig({ kind: 'embedded', model: 'models/none.gguf' }), memoryLog(), await options()).catch(
+    const missing = (await startModel(modelSettings({ kind: 'embedded', model: 'models/none.gguf' }), memoryLog(), await options()).catch(
       (e: unknown) => e,
     )) as Error;
     expect(missing.message).toContain(`model.model: the GGUF file ${path.join(dir, 'models/none.gguf')} does not exist`);
@@ -538,7 +529,7 @@ describe('embedded (node-llama-cpp in-process)', () => {
     const gguf = path.join(dir, 'present.gguf');
     await writeFile(gguf, 'GGUF');
     const err = (await startModel(
-      modelConfig({ kind: 'embedded', model: gguf }),
+      modelSettings({ kind: 'embedded', model: gguf }),
       memoryLog(),
       await options({ embeddedPackage: 'saboteur-absent-llama-package' }),
     ).catch((e: unknown) => e)) as Error;

@@ -8,10 +8,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { processKinds, PROCESS_SERVERS, MODEL_SERVERS, type ModelKind, type ModelServerDefinition } from '../../src/model/registry.js';
-import type { ModelSettings } from '../../src/model/settings.js';
 import { needsModel, type ProcessServerDefinition } from '../../src/model/servers/types.js';
 import { isProcessAlive } from '../../src/pipeline/process-group.js';
 import { memoryLog } from '../../src/util/log.js';
+import { modelSettings } from '../helpers/model-settings.js';
 
 const FIX = path.resolve('fixtures/servers');
 
@@ -55,16 +55,7 @@ describe('a process kind defined in one object', () => {
 
   test('starts, serves, reports its version and stops', async () => {
     const { toy } = processKinds({ toy: TOY_SERVER });
-    const model: ModelSettings = {
-      kind: 'toy' as ModelKind,
-      model: 'toy-model',
-      args: [],
-      env: {},
-      startupTimeoutMs: 30_000,
-      reuse: false,
-      record: false,
-      sampling: {},
-    };
+    const model = modelSettings({ kind: 'toy' as ModelKind, model: 'toy-model' });
     const log = memoryLog();
     const ep = await toy.start(model, log, { logDir: dir, configDir: dir, nvidiaSmi: path.join(FIX, 'no-such-nvidia-smi') });
     const pid = Number(ep.describe().pid);
@@ -81,15 +72,7 @@ describe('a process kind defined in one object', () => {
 
   test('refuses settings without the model it requires before anything starts', async () => {
     const { toy } = processKinds({ toy: TOY_SERVER });
-    const model = {
-      kind: 'toy',
-      args: [],
-      env: {},
-      startupTimeoutMs: 1000,
-      reuse: false,
-      record: false,
-      sampling: {},
-    } as unknown as ModelSettings;
+    const model = modelSettings({ kind: 'toy' as ModelKind, model: undefined as unknown as string, startupTimeoutMs: 1000 });
     await expect(toy.start(model, memoryLog(), { configDir: dir })).rejects.toThrow('model.kind toy needs model.model');
   });
 });
