@@ -12,7 +12,7 @@ import type { ProxyCall, SinkDecision } from '../runlog/schema.js';
 import { rate, type Rate } from '../scoring/security-metrics.js';
 import { runPool } from '../util/pool.js';
 import { ci, pct as percent } from '../report/format.js';
-import { adjudicate } from '../tools/defense-answer.js';
+import { askDefense } from '../tools/defense-answer.js';
 import type { SinkDefense, TraceSource } from '../tools/types.js';
 import type { OtlpSpan } from '../otlp/index.js';
 
@@ -74,7 +74,7 @@ export async function replayCase(c: OfflineCase, name: string, factory: OfflineD
     const start = Date.parse(e.startedAt);
     cutoff = start;
     const earlier = ordered.slice(0, i).filter((x) => Date.parse(x.startedAt) + x.durationMs <= start);
-    const v = await adjudicate(defense, {
+    const v = await askDefense(defense, {
       tool: e.tool,
       arguments: e.arguments,
       sinks,

@@ -9,5 +9,5 @@ export {
   type CallOutcome,
   type ListedTool,
 } from './session.js';
-export { adjudicate } from './defense-answer.js';
+export { askDefense } from './defense-answer.js';
 export type { SinkDefense, SinkDecision, StagedCall, ToolServer, ToolSessionOptions, DefenseMode } from './types.js';

@@ -4,8 +4,8 @@
  * server is only the wiring around it.
  */
 import type { AgenticTask, SinkLabel, ToolEvent, ToolHandler, ToolSpec } from '../benchmarks/agentic/agentic.js';
-import { adjudicate } from './defense-answer.js';
-import type { DefenseMode, SinkDefense, ToolSessionOptions } from './types.js';
+import { askDefense } from './defense-answer.js';
+import { DEFENSE_MODES, type DefenseMode, type SinkDefense, type ToolSessionOptions } from './types.js';
 
 export const STILL_RUNNING = 'still running when the tool session closed (the pipeline finished, was stopped or timed out)';
 
@@ -37,8 +37,8 @@ export function checkSessionOptions(opts: ToolSessionOptions): void {
   const where = `tool session for task ${opts.task?.id ?? '(no id)'}`;
   if (!opts.task || !Array.isArray(opts.task.toolSpecs)) throw new Error(`${where}: task.toolSpecs must be an array`);
   if (!opts.defense || typeof opts.defense.decide !== 'function') throw new Error(`${where}: defense must have a decide() function`);
-  if (opts.mode !== undefined && opts.mode !== 'enforce' && opts.mode !== 'observe') {
-    throw new Error(`${where}: mode must be "enforce" or "observe", got ${JSON.stringify(opts.mode)}`);
+  if (opts.mode !== undefined && !DEFENSE_MODES.includes(opts.mode)) {
+    throw new Error(`${where}: mode must be ${DEFENSE_MODES.map((m) => `"${m}"`).join(' or ')}, got ${JSON.stringify(opts.mode)}`);
   }
   const seen = new Set<string>();
   for (const [i, spec] of opts.task.toolSpecs.entries()) {
@@ -156,7 +156,7 @@ export class ToolSession {
     let staged: ToolEvent['staged'];
     const sinks: SinkLabel[] = spec.sinks ?? [];
     if (sinks.length > 0) {
-      const verdict = await adjudicate(this.defense, {
+      const verdict = await askDefense(this.defense, {
         tool: spec.name,
         arguments: args,
         sinks: [...sinks],
