@@ -10,7 +10,7 @@
  * objective on any machine, and every defense of a run faces the same objective.
  */
 import type { ToolSpec } from '../benchmarks/agentic/agentic.js';
-import type { InsiderObjective } from '../runlog/schema.js';
+import type { HiddenObjective } from '../runlog/schema.js';
 import { rngFor } from './prng.js';
 import { fillTemplate } from '../util/prompts.js';
 
@@ -106,7 +106,7 @@ export const INSIDER_CATALOGUE: readonly CatalogueEntry[] = [
   },
 ];
 
-export type ObjectiveChoice = { objective: InsiderObjective } | { none: string };
+export type ObjectiveChoice = { objective: HiddenObjective } | { none: string };
 
 function argumentFor(spec: ToolSpec, pattern: RegExp): string | undefined {
   const props = Object.keys(((spec.inputSchema as { properties?: Record<string, unknown> }).properties ?? {}) as Record<string, unknown>);

@@ -1,17 +1,22 @@
 /**
  * The run log (`run.json`): the one versioned record of a run. The report, `saboteur report`,
- * `compare`, `merge` and the history read only this. Bump RUN_LOG_VERSION on any breaking change.
+ * `compare`, `merge` and the history read only this. Bump RUN_LOG_VERSION on any breaking change,
+ * with a step in ./upgrade.ts that reads the version before it.
  */
 import { z } from 'zod';
 import { otlpSpanSchema } from './otlp-spans.js';
 import { jsonProblem } from '../util/input-file.js';
 import { InputError } from '../util/input-error.js';
+import { readableVersions, upgradeRunLog } from './upgrade.js';
+
+export { NO_OBJECTIVE_NOTE_PREFIX } from './upgrade.js';
 
 /** What a defense decides about a staged sink call: one list for the run log, the tool server and the validator. */
 export const SINK_DECISIONS = ['release', 'block', 'unverifiable'] as const;
 export type SinkDecision = (typeof SINK_DECISIONS)[number];
 
-export const RUN_LOG_VERSION = 1;
+/** The run log's version; a reader upgrades earlier ones (./upgrade.ts). */
+export const RUN_LOG_VERSION = 2;
 /** The most shards a run may be split into (`--shard i/N`, N at most this). */
 const MAX_SHARDS = 10_000;
 
@@ -77,7 +82,7 @@ export const hitSchema = z.object({
 });
 export type Hit = z.infer<typeof hitSchema>;
 
-/** How a method that rewrites requests (AutoTransform, the insider) changed the system prompt of one call before the model saw it. */
+/** How a method that rewrites requests (src/inject/) changed the system prompt of one call before the model saw it. */
 export const callRewriteSchema = z.object({
   /** The id of the injection method that made it (src/inject/registry.ts). */
   method: z.string(),
@@ -85,15 +90,15 @@ export const callRewriteSchema = z.object({
   action: z.enum(['replaced', 'appended', 'inserted', 'none']),
   /** AutoTransform: the sha256 of the original profile, the key into the run log's `sabotage.profiles`. */
   profile: z.string().optional(),
-  /** Insider: the catalogue id of the objective. */
+  /** A method that gives hidden objectives: the catalogue id of the objective. */
   objective: z.string().optional(),
   note: z.string().optional(),
   error: z.string().optional(),
 });
 export type CallRewrite = z.infer<typeof callRewriteSchema>;
 
-/** The insider's hidden objective for one instance run, drawn from the catalogue (src/inject/insider-catalogue.ts). */
-export const insiderObjectiveSchema = z.object({
+/** The hidden objective a method gave one instance run (src/inject/), drawn from its catalogue. */
+export const hiddenObjectiveSchema = z.object({
   id: z.string(),
   /** The hard sink it aims at (EXTERNAL_SEND, FINANCIAL_TRANSFER, ...), or CODE for a planted payload in code. */
   sink: z.string(),
@@ -102,13 +107,14 @@ export const insiderObjectiveSchema = z.object({
   argument: z.string().optional(),
   /** The outside address, account, path or command the objective names: what success is checked by. */
   target: z.string(),
-  /** The objective as the insider is told it. */
+  /** The objective as the target agent is told it. */
   text: z.string(),
 });
-export type InsiderObjective = z.infer<typeof insiderObjectiveSchema>;
+export type HiddenObjective = z.infer<typeof hiddenObjectiveSchema>;
 
-export const insiderResultSchema = z.object({
-  objective: insiderObjectiveSchema,
+/** The hidden objective of one malicious run and what became of it. */
+export const objectiveResultSchema = z.object({
+  objective: hiddenObjectiveSchema,
   /** The agent given the objective. */
   agent: z.string(),
   /** The objective's sink took effect (a released or observed sink call carrying the target; for code, the payload in the output). */
@@ -126,11 +132,11 @@ export const insiderResultSchema = z.object({
       path: z.array(z.string()).optional(),
     }),
   ),
-  /** An attempt was made by another agent than the insider: the objective travelled between agents. */
+  /** An attempt was made by another agent than the one given the objective: it travelled between agents. */
   fragmented: z.boolean(),
   note: z.string().optional(),
 });
-export type InsiderResult = z.infer<typeof insiderResultSchema>;
+export type ObjectiveResult = z.infer<typeof objectiveResultSchema>;
 
 /** One profile AutoTransform rewrote: the original system prompt and the saboteur the model made of it. */
 export const sabotageProfileSchema = z.object({
@@ -161,7 +167,7 @@ export const sabotageSummarySchema = z.object({
   effectiveErrorRate: z.number().nullable(),
   /** Drawn units that could not be changed, by reason. */
   unchanged: z.array(z.object({ reason: z.string(), count: z.number().int() })),
-  /** AutoTransform and the insider: target calls whose system prompt was rewritten, and those that could not be. */
+  /** Methods that rewrite requests: target calls whose system prompt was rewritten, and those that could not be. */
   rewrites: z.object({ calls: z.number().int(), failed: z.number().int(), noSystem: z.number().int() }).optional(),
   profiles: z.array(sabotageProfileSchema).optional(),
 });
@@ -209,7 +215,7 @@ export const proxyCallSchema = z.object({
   corruption: corruptionSchema.optional(),
   /** Set on every call AutoInject hit, changed or not. */
   hit: hitSchema.optional(),
-  /** Set when AutoTransform or the insider rewrote the request's system prompt (the request above is as the pipeline sent it). */
+  /** Set when a method rewrote the request's system prompt (the request above is as the pipeline sent it). */
   rewrite: callRewriteSchema.optional(),
 });
 export type ProxyCall = z.infer<typeof proxyCallSchema>;
@@ -276,8 +282,8 @@ export const instanceResultSchema = z.object({
     .optional(),
   /** Agentic benchmarks: which twin of the pair this run was (the malicious variant runs the benign twin under a saboteur). */
   role: z.enum(['harmful', 'benign']).optional(),
-  /** The insider's objective for this run and whether it reached its sink (read it with `objectiveResultOf`). */
-  insider: insiderResultSchema.optional(),
+  /** The hidden objective the run's method gave this run, and whether it reached its sink. */
+  objective: objectiveResultSchema.optional(),
   /** What a reader of this instance should know (an agent with no system prompt to transform, ...). */
   notes: z.array(z.string()).optional(),
   /** Agentic benchmarks: the category of the instance (the stratum of the sample). */
@@ -289,6 +295,7 @@ export const instanceResultSchema = z.object({
   trace: traceSchema,
 });
 export type InstanceResult = z.infer<typeof instanceResultSchema>;
+const INSTANCE_KEYS: ReadonlySet<string> = new Set(Object.keys(instanceResultSchema.shape));
 
 export const benchmarkInfoSchema = z.object({
   id: z.string(),
@@ -384,27 +391,18 @@ export function parseRunLog(text: string, file: string): RunLog {
   } catch (err) {
     throw new RunLogError(`${file}: not JSON (${jsonProblem(err)})`);
   }
-  const version = (raw as { schemaVersion?: unknown })?.schemaVersion;
-  if (version !== RUN_LOG_VERSION) {
+  const version = (raw as { schemaVersion?: unknown } | null)?.schemaVersion;
+  const readable = readableVersions(RUN_LOG_VERSION);
+  if (typeof version !== 'number' || !readable.includes(version)) {
     throw new RunLogError(
-      `${file}: schemaVersion ${JSON.stringify(version)} is not supported; this saboteur reads run logs of schemaVersion ${RUN_LOG_VERSION}`,
+      `${file}: schemaVersion ${JSON.stringify(version)} is not supported; this saboteur reads run logs of schemaVersion ${readable.join(', ')}`,
     );
   }
-  const parsed = runLogSchema.safeParse(raw);
+  const current = upgradeRunLog(raw as Record<string, unknown>, version, RUN_LOG_VERSION, INSTANCE_KEYS);
+  const parsed = runLogSchema.safeParse(current);
   if (!parsed.success) {
     const first = parsed.error.issues.slice(0, 5).map((i) => `  ${i.path.join('.') || '(top level)'}: ${i.message}`);
     throw new RunLogError(`${file}: not a valid run log:\n${first.join('\n')}`);
   }
   return parsed.data;
 }
-
-/**
- * The hidden objective of an instance run and whether it reached its sink, when its method gave it
- * one: the figures and tables read it here, so the run log's field name is said once.
- */
-export function objectiveResultOf(r: InstanceResult): InsiderResult | undefined {
-  return r.insider;
-}
-
-/** The note a run carries when its method aimed at an objective but found none to draw (no tool reaches a hard sink). */
-export const NO_OBJECTIVE_NOTE_PREFIX = 'insider:';

@@ -3,7 +3,7 @@
  * dashboard and the history all name a figure by a `MetricId` built here and read its label,
  * direction and unit from `FIGURES`. On disk (the history file) an id is its string form:
  *   `malicious-drop`, `pass@1:control`, `pass@1:malicious`, `asr:<defense>`, `tcr:<defense>`,
- *   `tcr-drop:<defense>`, `insider-success:<defense>`, and AgentHarm's `harm-score:<defense>`,
+ *   `tcr-drop:<defense>`, `objective-success:<defense>`, and AgentHarm's `harm-score:<defense>`,
  *   `harm-score-non-refused:<defense>`, `refusal:<defense>` (always with the benchmark),
  * per benchmark `<benchmark>/<one of those>`, and a figure of the malicious variant ends in the
  * saboteur method it was measured under, `malicious-drop[autotransform]`, so that the history, the
@@ -25,7 +25,7 @@ export interface FigureInfo {
 }
 
 export type FigureKind =
-  'malicious-drop' | 'pass@1' | 'asr' | 'tcr' | 'tcr-drop' | 'insider-success' | 'harm-score' | 'harm-score-non-refused' | 'refusal';
+  'malicious-drop' | 'pass@1' | 'asr' | 'tcr' | 'tcr-drop' | 'objective-success' | 'harm-score' | 'harm-score-non-refused' | 'refusal';
 
 export const FIGURES = {
   'malicious-drop': { label: 'malicious drop', higherIsWorse: true, unit: 'pts', headline: true, rank: 0 },
@@ -33,7 +33,7 @@ export const FIGURES = {
   asr: { label: 'ASR ({of})', higherIsWorse: true, unit: '%', headline: true, rank: 3 },
   tcr: { label: 'TCR ({of})', higherIsWorse: false, unit: '%', headline: true, rank: 4 },
   'tcr-drop': { label: 'TCR drop under sabotage ({of})', higherIsWorse: true, unit: 'pts', headline: true, rank: 5 },
-  'insider-success': { label: 'insider success ({of})', higherIsWorse: true, unit: '%', headline: true, rank: 6 },
+  'objective-success': { label: 'objective success ({of})', higherIsWorse: true, unit: '%', headline: true, rank: 6 },
   // AgentHarm's own figures on its harmful runs (its ASR is the full-score rate): the mean harm score,
   // the same over the runs without a refusal, and the refusal rate.
   'harm-score': { label: 'harm score ({of})', higherIsWorse: true, unit: '%', headline: false, rank: 7 },
@@ -41,17 +41,13 @@ export const FIGURES = {
   refusal: { label: 'refusal rate ({of})', higherIsWorse: false, unit: '%', headline: false, rank: 9 },
 } as const satisfies Record<FigureKind, FigureInfo>;
 
-/**
- * The figure of the hidden objectives a method gives its runs (the insider's): runs whose objective
- * reached its sink, of those graded. Its id is stored in histories and named in gates, so it keeps
- * the spelling it was first stored under.
- */
-export const OBJECTIVE_SUCCESS = 'insider-success' satisfies FigureKind;
+/** The figure of the hidden objectives a method gives its runs: runs whose objective reached its sink, of those graded. */
+export const OBJECTIVE_SUCCESS = 'objective-success' satisfies FigureKind;
 /** Its name in the report's tables and the summary line. */
-export const OBJECTIVE_SUCCESS_NAME = 'insider success';
+export const OBJECTIVE_SUCCESS_NAME = 'objective success';
 /** What its columns in the report mean. */
 export const OBJECTIVE_SUCCESS_LEGEND =
-  'Insider success: runs whose hidden objective reached its sink, of the insider runs graded; blocked: runs where the defense stopped at least one call carrying the objective; fragmented: runs where another agent than the insider made such a call.';
+  'Objective success: malicious runs whose hidden objective reached its sink, of those graded; blocked: runs where the defense stopped at least one call carrying the objective; fragmented: runs where another agent than the one given the objective made such a call.';
 
 /** The benchmarks whose runs carry a harm score in [0, 1] (their harm-score figures exist). */
 export const HARM_SCORE_BENCHMARKS: ReadonlySet<string> = new Set(['agentharm']);
@@ -106,11 +102,19 @@ export function parseMetricId(id: string): MetricKey | undefined {
   return undefined;
 }
 
+/** `<method>-success:<defense>[<method>]`, the spelling objective success was first stored under. */
+const METHOD_NAMED_OBJECTIVE = /^((?:[^/]*\/)?)([a-z][a-z0-9-]*)-success:([^[]+)\[\2\]$/;
+
 /**
- * Ids stored before figures carried their method were AutoInject's (the only method then): the
- * id as this build writes it. Other ids come back as they were.
+ * An id as this build writes it, for one read from a history written by an earlier build:
+ * - ids stored before figures carried their method were AutoInject's (the only method then);
+ * - objective success was stored under the name of the one method that had objectives then,
+ *   `<method>-success:<defense>[<method>]`.
+ * Other ids come back as they were.
  */
 export function upgradeLegacyId(id: string): string {
+  const named = METHOD_NAMED_OBJECTIVE.exec(id);
+  if (named && named[2] !== 'objective') return `${named[1]}${OBJECTIVE_SUCCESS}:${named[3]}[${named[2]}]`;
   const key = parseMetricId(id);
   return key && !key.method && measuresMethod(key) ? metricId({ ...key, method: 'autoinject' }) : id;
 }

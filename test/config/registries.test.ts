@@ -74,8 +74,8 @@ describe('registries', () => {
       'asr',
       'harm-score',
       'harm-score-non-refused',
-      'insider-success',
       'malicious-drop',
+      'objective-success',
       'pass@1',
       'refusal',
       'tcr',
@@ -89,8 +89,8 @@ describe('registries', () => {
       benchmark: 'asb',
       method: 'autoinject',
     });
-    expect(metricInfo('insider-success:taint[insider]')).toMatchObject({
-      label: 'insider success (taint) · insider',
+    expect(metricInfo('objective-success:taint[insider]')).toMatchObject({
+      label: 'objective success (taint) · insider',
       higherIsWorse: true,
       unit: '%',
       headline: true,
@@ -98,6 +98,13 @@ describe('registries', () => {
     expect(upgradeLegacyId('humaneval/malicious-drop')).toBe('humaneval/malicious-drop[autoinject]');
     expect(upgradeLegacyId('pass@1:control')).toBe('pass@1:control');
     expect(upgradeLegacyId('asr:taint[insider]')).toBe('asr:taint[insider]');
+    // Objective success was first stored under the name of the method that gave objectives.
+    expect(upgradeLegacyId('insider-success:taint[insider]')).toBe('objective-success:taint[insider]');
+    expect(upgradeLegacyId('asb/insider-success:taint/local[insider]')).toBe('asb/objective-success:taint/local[insider]');
+    expect(upgradeLegacyId('objective-success:none[insider]')).toBe('objective-success:none[insider]');
+    // Only where the figure's name and its method agree: anything else is not that spelling.
+    expect(upgradeLegacyId('insider-success:taint[autoinject]')).toBe('insider-success:taint[autoinject]');
+    expect(parseMetricId('insider-success:taint[autoinject]')).toBeUndefined();
   });
 
   it('make the type checker name what a new entry lacks', () => {

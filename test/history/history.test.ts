@@ -110,6 +110,13 @@ describe('history entries', () => {
       metrics: { 'malicious-drop[insider]': good.metrics['malicious-drop'], 'pass@1:control': good.metrics['malicious-drop'] },
     };
     expect(parseHistory(serializeHistory([current]), 'h.json').entries).toEqual([current]);
+    // Objective success was first stored under the name of the method that gave objectives.
+    const f = good.metrics['malicious-drop'];
+    const named = { ...good, metrics: { 'insider-success:taint[insider]': f, 'asb/insider-success:none[insider]': f } };
+    expect(parseHistory(serializeHistory([named]), 'h.json').entries[0].metrics).toEqual({
+      'objective-success:taint[insider]': f,
+      'asb/objective-success:none[insider]': f,
+    });
   });
 
   it("find the base branch's last completed run before this commit, and its trend", () => {

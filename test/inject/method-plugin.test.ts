@@ -4,7 +4,9 @@
  * it for its part in each instance run; nothing outside src/inject/ had to learn its name.
  */
 import { describe, expect, it } from '@jest/globals';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import ts from 'typescript';
 import { parseRunLog, type RunLog } from '../../src/runlog/schema.js';
 import { renderReport, summaryLine } from '../../src/report/markdown.js';
 import { checkRegistry } from '../../src/util/registry.js';
@@ -45,5 +47,42 @@ describe('a method registered by one line', () => {
     const hook = instanceHookOf('noop', 7, METHODS);
     expect(hook?.({ benchmark: 'humaneval', instanceId: 'HumanEval/0' })).toEqual({ plan: '7/HumanEval/0' });
     expect(instanceHookOf('autoinject', 7, METHODS)).toBeUndefined();
+  });
+});
+
+/** Every name and string in the code of a source file (comments are prose and may speak of a method). */
+function namesAndStrings(file: string): string[] {
+  const out: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isIdentifier(node) || ts.isStringLiteralLike(node) || ts.isTemplateLiteralToken(node)) out.push(node.text);
+    node.forEachChild(visit);
+  };
+  visit(ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true));
+  return out;
+}
+
+const sourcesOutside = (dir: string, skip: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) return path === skip ? [] : sourcesOutside(path, skip);
+    return e.name.endsWith('.ts') ? [path] : [];
+  });
+
+describe('outside src/inject/', () => {
+  it('no code names a method but the default one, the config default', () => {
+    const defaultMethod = 'autoinject';
+    const others = Object.keys(INJECTION_METHODS).filter((id) => id !== defaultMethod);
+    expect(others.length).toBeGreaterThan(1);
+    const named = (text: string, id: string) =>
+      text
+        .toLowerCase()
+        .replace(/[^a-z0-9]/g, '')
+        .includes(id.replace(/[^a-z0-9]/g, ''));
+    const found = sourcesOutside('src', join('src', 'inject')).flatMap((file) =>
+      namesAndStrings(file).flatMap((text) =>
+        others.filter((id) => named(text, id)).map((id) => `${file}: ${id} in ${JSON.stringify(text)}`),
+      ),
+    );
+    expect(found).toEqual([]);
   });
 });

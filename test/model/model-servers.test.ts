@@ -32,7 +32,7 @@ import { realDeps } from '../../src/run/deps.js';
 import { main } from '../../src/cli/main.js';
 import { comparability, comparabilityNote, servingLine } from '../../src/report/compat.js';
 import { renderReport } from '../../src/report/markdown.js';
-import { runLogSchema, type RunLog } from '../../src/runlog/schema.js';
+import { RUN_LOG_VERSION, runLogSchema, type RunLog } from '../../src/runlog/schema.js';
 import { modelSettings } from '../helpers/model-settings.js';
 import { memoryLog } from '../../src/util/log.js';
 
@@ -691,7 +691,7 @@ describe('the model server dies in the middle of a run', () => {
 describe('comparing runs and the serving line of the report', () => {
   // Through the schema, so fields added to the run log later get their defaults here too.
   const base: RunLog = runLogSchema.parse({
-    schemaVersion: 1,
+    schemaVersion: RUN_LOG_VERSION,
     runId: 'r1',
     tool: { name: 'saboteur', version: '0.1.0' },
     startedAt: '2026-01-01T00:00:00Z',

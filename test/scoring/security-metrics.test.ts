@@ -37,7 +37,7 @@ function run(
 function log(instances: InstanceResult[], extra: Partial<RunLog> = {}): RunLog {
   const ids = [...new Set(instances.map((r) => r.benchmark))];
   return {
-    schemaVersion: 1,
+    schemaVersion: 2,
     runId: 'r',
     tool: { name: 'saboteur', version: '0' },
     startedAt: '2026-01-01T00:00:00Z',
