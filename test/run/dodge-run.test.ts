@@ -101,6 +101,11 @@ describe('a pipeline that dodges the corruption', () => {
     const malicious = log.instances.filter((r) => r.variant === 'malicious');
     expect(malicious).toHaveLength(2);
     for (const r of malicious) {
+      // When the pipeline gave no answer, say why (its outcome, error and stderr) rather than fail on a missing field.
+      expect({ answer: typeof r.output?.answer }).toEqual({
+        answer: 'string',
+        ...(r.output?.answer ? {} : { why: [r.outcome, r.error, r.pipeline] }),
+      });
       const found = JSON.parse(r.output!.answer!) as { proxyPort: number; ports: Record<string, number> };
       // It found both and tried both: the model server and the proxy refuse a call without the key.
       expect([found.ports[modelPort], found.ports[found.proxyPort]]).toEqual([401, 401]);
