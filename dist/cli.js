@@ -35976,7 +35976,7 @@ function fromVersion1(log, instanceKeys) {
   if (!method || instanceKeys.has(method) || !Array.isArray(log.instances)) return { ...log, schemaVersion: 2 };
   const instances = log.instances.map((r) => {
     if (!isObject2(r)) return r;
-    const entries = Object.entries(r).map(([k, v]) => [k === method ? "objective" : k, v]);
+    const entries = Object.entries(r).filter(([k]) => k !== "objective").map(([k, v]) => [k === method ? "objective" : k, v]);
     const upgraded = Object.fromEntries(entries);
     if (Array.isArray(r.notes)) {
       upgraded.notes = r.notes.map(

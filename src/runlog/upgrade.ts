@@ -23,7 +23,10 @@ function fromVersion1(log: Json, instanceKeys: ReadonlySet<string>): Json {
   if (!method || instanceKeys.has(method) || !Array.isArray(log.instances)) return { ...log, schemaVersion: 2 };
   const instances = log.instances.map((r: unknown) => {
     if (!isObject(r)) return r;
-    const entries = Object.entries(r).map(([k, v]): [string, unknown] => [k === method ? 'objective' : k, v]);
+    // Version 1 had no `objective` field (its reader dropped one): only the method's record becomes it.
+    const entries = Object.entries(r)
+      .filter(([k]) => k !== 'objective')
+      .map(([k, v]): [string, unknown] => [k === method ? 'objective' : k, v]);
     const upgraded = Object.fromEntries(entries);
     if (Array.isArray(r.notes)) {
       upgraded.notes = r.notes.map((n: unknown) =>

@@ -81,6 +81,12 @@ describe('a version-1 run log', () => {
     bad.instances[2].insider = { reached: 'yes' };
     expect(() => read(bad)).toThrow(/instances\.2\.objective\.objective: /);
 
+    // A field version 1 did not have is dropped, as its reader dropped it, and never shadows the method's record.
+    const shadow = v1();
+    const first = shadow.instances.findIndex((r: Record<string, unknown>) => 'insider' in r);
+    shadow.instances[first].objective = { forged: true };
+    expect(read(shadow).instances[first].objective).toEqual(v1().instances[first].insider);
+
     const notList = v1();
     notList.instances = { insider: {} };
     expect(() => read(notList)).toThrow(/instances: /);
