@@ -1372,12 +1372,12 @@ var require_codegen = __commonJS({
       }
       // `for-in` statement.
       // With option `ownProperties` replaced with a `for-of` loop for object keys
-      forIn(nameOrPrefix, obj3, forBody, varKind = this.opts.es5 ? scope_1.varKinds.var : scope_1.varKinds.const) {
+      forIn(nameOrPrefix, obj2, forBody, varKind = this.opts.es5 ? scope_1.varKinds.var : scope_1.varKinds.const) {
         if (this.opts.ownProperties) {
-          return this.forOf(nameOrPrefix, (0, code_1._)`Object.keys(${obj3})`, forBody);
+          return this.forOf(nameOrPrefix, (0, code_1._)`Object.keys(${obj2})`, forBody);
         }
         const name = this._scope.toName(nameOrPrefix);
-        return this._for(new ForIter("in", varKind, name, obj3), () => forBody(name));
+        return this._for(new ForIter("in", varKind, name, obj2), () => forBody(name));
       }
       // end `for` loop
       endFor() {
@@ -3197,11 +3197,11 @@ var require_validate = __commonJS({
         if (!this.allErrors)
           this.gen.if(cond);
       }
-      setParams(obj3, assign) {
+      setParams(obj2, assign) {
         if (assign)
-          Object.assign(this.params, obj3);
+          Object.assign(this.params, obj2);
         else
-          this.params = obj3;
+          this.params = obj2;
       }
       block$data(valid, codeBlock, $dataValid = codegen_1.nil) {
         this.gen.block(() => {
@@ -7770,12 +7770,12 @@ var require_content_type = __commonJS({
     var TYPE_REGEXP = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
     exports.format = format2;
     exports.parse = parse3;
-    function format2(obj3) {
-      if (!obj3 || typeof obj3 !== "object") {
+    function format2(obj2) {
+      if (!obj2 || typeof obj2 !== "object") {
         throw new TypeError("argument obj is required");
       }
-      var parameters = obj3.parameters;
-      var type = obj3.type;
+      var parameters = obj2.parameters;
+      var type = obj2.type;
       if (!type || !TYPE_REGEXP.test(type)) {
         throw new TypeError("invalid type");
       }
@@ -7806,7 +7806,7 @@ var require_content_type = __commonJS({
       if (!TYPE_REGEXP.test(type)) {
         throw new TypeError("invalid media type");
       }
-      var obj3 = new ContentType(type.toLowerCase());
+      var obj2 = new ContentType(type.toLowerCase());
       if (index !== -1) {
         var key2;
         var match;
@@ -7825,20 +7825,20 @@ var require_content_type = __commonJS({
               value2 = value2.replace(QESC_REGEXP, "$1");
             }
           }
-          obj3.parameters[key2] = value2;
+          obj2.parameters[key2] = value2;
         }
         if (index !== header.length) {
           throw new TypeError("invalid parameter format");
         }
       }
-      return obj3;
+      return obj2;
     }
-    function getcontenttype(obj3) {
+    function getcontenttype(obj2) {
       var header;
-      if (typeof obj3.getHeader === "function") {
-        header = obj3.getHeader("content-type");
-      } else if (typeof obj3.headers === "object") {
-        header = obj3.headers && obj3.headers["content-type"];
+      if (typeof obj2.getHeader === "function") {
+        header = obj2.getHeader("content-type");
+      } else if (typeof obj2.headers === "object") {
+        header = obj2.headers && obj2.headers["content-type"];
       }
       if (typeof header !== "string") {
         throw new TypeError("content-type header is missing from object");
@@ -8322,7 +8322,7 @@ var require_anchors = __commonJS({
 var require_applyReviver = __commonJS({
   "node_modules/yaml/dist/doc/applyReviver.js"(exports) {
     "use strict";
-    function applyReviver(reviver, obj3, key2, val) {
+    function applyReviver(reviver, obj2, key2, val) {
       if (val && typeof val === "object") {
         if (Array.isArray(val)) {
           for (let i2 = 0, len = val.length; i2 < len; ++i2) {
@@ -8362,7 +8362,7 @@ var require_applyReviver = __commonJS({
           }
         }
       }
-      return reviver.call(obj3, key2, val);
+      return reviver.call(obj2, key2, val);
     }
     exports.applyReviver = applyReviver;
   }
@@ -9298,10 +9298,10 @@ var require_stringify = __commonJS({
           return match.find((t) => t.format === item.format) ?? match[0];
       }
       let tagObj = void 0;
-      let obj3;
+      let obj2;
       if (identity3.isScalar(item)) {
-        obj3 = item.value;
-        let match = tags.filter((t) => t.identify?.(obj3));
+        obj2 = item.value;
+        let match = tags.filter((t) => t.identify?.(obj2));
         if (match.length > 1) {
           const testMatch = match.filter((t) => t.test);
           if (testMatch.length > 0)
@@ -9309,11 +9309,11 @@ var require_stringify = __commonJS({
         }
         tagObj = match.find((t) => t.format === item.format) ?? match.find((t) => !t.format);
       } else {
-        obj3 = item;
-        tagObj = tags.find((t) => t.nodeClass && obj3 instanceof t.nodeClass);
+        obj2 = item;
+        tagObj = tags.find((t) => t.nodeClass && obj2 instanceof t.nodeClass);
       }
       if (!tagObj) {
-        const name = obj3?.constructor?.name ?? (obj3 === null ? "null" : typeof obj3);
+        const name = obj2?.constructor?.name ?? (obj2 === null ? "null" : typeof obj2);
         throw new Error(`Tag not resolved for ${name} value`);
       }
       return tagObj;
@@ -9869,23 +9869,23 @@ var require_YAMLMap = __commonJS({
        * A generic collection parsing method that can be extended
        * to other node classes that inherit from YAMLMap
        */
-      static from(schema6, obj3, ctx) {
+      static from(schema6, obj2, ctx) {
         const { keepUndefined, replacer } = ctx;
         const map2 = new this(schema6);
         const add = (key2, value2) => {
           if (typeof replacer === "function")
-            value2 = replacer.call(obj3, key2, value2);
+            value2 = replacer.call(obj2, key2, value2);
           else if (Array.isArray(replacer) && !replacer.includes(key2))
             return;
           if (value2 !== void 0 || keepUndefined)
             map2.items.push(Pair.createPair(key2, value2, ctx));
         };
-        if (obj3 instanceof Map) {
-          for (const [key2, value2] of obj3)
+        if (obj2 instanceof Map) {
+          for (const [key2, value2] of obj2)
             add(key2, value2);
-        } else if (obj3 && typeof obj3 === "object") {
-          for (const key2 of Object.keys(obj3))
-            add(key2, obj3[key2]);
+        } else if (obj2 && typeof obj2 === "object") {
+          for (const key2 of Object.keys(obj2))
+            add(key2, obj2[key2]);
         }
         if (typeof schema6.sortMapEntries === "function") {
           map2.items.sort(schema6.sortMapEntries);
@@ -9995,7 +9995,7 @@ var require_map = __commonJS({
           onError("Expected a mapping for this tag");
         return map3;
       },
-      createNode: (schema6, obj3, ctx) => YAMLMap.YAMLMap.from(schema6, obj3, ctx)
+      createNode: (schema6, obj2, ctx) => YAMLMap.YAMLMap.from(schema6, obj2, ctx)
     };
     exports.map = map2;
   }
@@ -10091,15 +10091,15 @@ var require_YAMLSeq = __commonJS({
           onComment
         });
       }
-      static from(schema6, obj3, ctx) {
+      static from(schema6, obj2, ctx) {
         const { replacer } = ctx;
         const seq = new this(schema6);
-        if (obj3 && Symbol.iterator in Object(obj3)) {
+        if (obj2 && Symbol.iterator in Object(obj2)) {
           let i2 = 0;
-          for (let it of obj3) {
+          for (let it of obj2) {
             if (typeof replacer === "function") {
-              const key2 = obj3 instanceof Set ? it : String(i2++);
-              it = replacer.call(obj3, key2, it);
+              const key2 = obj2 instanceof Set ? it : String(i2++);
+              it = replacer.call(obj2, key2, it);
             }
             seq.items.push(createNode.createNode(it, void 0, ctx));
           }
@@ -10133,7 +10133,7 @@ var require_seq = __commonJS({
           onError("Expected a sequence for this tag");
         return seq2;
       },
-      createNode: (schema6, obj3, ctx) => YAMLSeq.YAMLSeq.from(schema6, obj3, ctx)
+      createNode: (schema6, obj2, ctx) => YAMLSeq.YAMLSeq.from(schema6, obj2, ctx)
     };
     exports.seq = seq;
   }
@@ -16768,8 +16768,8 @@ function defineLazy(object3, key2, getter) {
     configurable: true
   });
 }
-function objectClone(obj3) {
-  return Object.create(Object.getPrototypeOf(obj3), Object.getOwnPropertyDescriptors(obj3));
+function objectClone(obj2) {
+  return Object.create(Object.getPrototypeOf(obj2), Object.getOwnPropertyDescriptors(obj2));
 }
 function assignProp(target2, prop, value2) {
   Object.defineProperty(target2, prop, {
@@ -16840,10 +16840,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema6) {
   return mergeDefs(schema6._zod.def);
 }
-function getElementAtPath(obj3, path35) {
+function getElementAtPath(obj2, path35) {
   if (!path35)
-    return obj3;
-  return path35.reduce((acc, key2) => acc?.[key2], obj3);
+    return obj2;
+  return path35.reduce((acc, key2) => acc?.[key2], obj2);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -17279,9 +17279,9 @@ function parsedType(data) {
       if (Array.isArray(data)) {
         return "array";
       }
-      const obj3 = data;
-      if (obj3 && Object.getPrototypeOf(obj3) !== Object.prototype && "constructor" in obj3 && obj3.constructor) {
-        return obj3.constructor.name;
+      const obj2 = data;
+      if (obj2 && Object.getPrototypeOf(obj2) !== Object.prototype && "constructor" in obj2 && obj2.constructor) {
+        return obj2.constructor.name;
       }
     }
   }
@@ -17299,8 +17299,8 @@ function issue(...args) {
   }
   return { ...iss };
 }
-function cleanEnum(obj3) {
-  return Object.entries(obj3).filter(([k, _]) => {
+function cleanEnum(obj2) {
+  return Object.entries(obj2).filter(([k, _]) => {
     return Number.isNaN(Number.parseInt(k, 10));
   }).map((el) => el[1]);
 }
@@ -17625,15 +17625,15 @@ var $ZodError = $constructor("$ZodError", initializer);
 var $ZodRealError = $constructor("$ZodError", initializer, void 0, {
   Parent: Error
 });
-function node(obj3, key2, make) {
-  if (!Object.prototype.hasOwnProperty.call(obj3, key2)) {
+function node(obj2, key2, make) {
+  if (!Object.prototype.hasOwnProperty.call(obj2, key2)) {
     if (key2 === "__proto__") {
-      Object.defineProperty(obj3, key2, { value: make(), writable: true, enumerable: true, configurable: true });
+      Object.defineProperty(obj2, key2, { value: make(), writable: true, enumerable: true, configurable: true });
     } else {
-      obj3[key2] = make();
+      obj2[key2] = make();
     }
   }
-  return obj3[key2];
+  return obj2[key2];
 }
 function flattenError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = {};
@@ -19585,7 +19585,7 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
     }
     return propValues;
   });
-  const isObject5 = isObject;
+  const isObject3 = isObject;
   const catchall = def.catchall;
   let value2;
   const memo2 = globalConfig.memoizer;
@@ -19593,7 +19593,7 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
   inst._zod.parse = (payload, ctx) => {
     value2 ?? (value2 = _normalized.value);
     const input2 = payload.value;
-    if (!isObject5(input2)) {
+    if (!isObject3(input2)) {
       payload.issues.push({
         expected: "object",
         code: "invalid_type",
@@ -19729,7 +19729,7 @@ var $ZodObjectJIT = /* @__PURE__ */ $constructor("$ZodObjectJIT", (inst, def) =>
     return doc.compile();
   };
   let fastpass;
-  const isObject5 = isObject;
+  const isObject3 = isObject;
   const jit = !globalConfig.jitless;
   const allowsEval2 = allowsEval;
   const fastEnabled = jit && allowsEval2.value;
@@ -19738,7 +19738,7 @@ var $ZodObjectJIT = /* @__PURE__ */ $constructor("$ZodObjectJIT", (inst, def) =>
   inst._zod.parse = (payload, ctx) => {
     value2 ?? (value2 = _normalized.value);
     const input2 = payload.value;
-    if (!isObject5(input2)) {
+    if (!isObject3(input2)) {
       payload.issues.push({
         expected: "object",
         code: "invalid_type",
@@ -35967,15 +35967,18 @@ function readInputTextSync(file2, opts) {
   }
 }
 
+// src/util/json-object.ts
+var isJsonObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
+var asJsonObject = (v) => isJsonObject(v) ? v : void 0;
+
 // src/runlog/upgrade.ts
-var isObject2 = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
 var NO_OBJECTIVE_NOTE_PREFIX = "no objective:";
 function fromVersion1(log, instanceKeys) {
-  const malicious = isObject2(log.variants) && isObject2(log.variants.malicious) ? log.variants.malicious : void 0;
+  const malicious = isJsonObject(log.variants) && isJsonObject(log.variants.malicious) ? log.variants.malicious : void 0;
   const method = typeof malicious?.method === "string" ? malicious.method : void 0;
   if (!method || instanceKeys.has(method) || !Array.isArray(log.instances)) return { ...log, schemaVersion: 2 };
   const instances = log.instances.map((r) => {
-    if (!isObject2(r)) return r;
+    if (!isJsonObject(r)) return r;
     const entries = Object.entries(r).filter(([k]) => k !== "objective").map(([k, v]) => [k === method ? "objective" : k, v]);
     const upgraded = Object.fromEntries(entries);
     if (Array.isArray(r.notes)) {
@@ -42593,9 +42596,9 @@ function setAt(root, path35, value2) {
   if (path35.length === 0) return value2;
   const [head, ...rest] = path35;
   if (Array.isArray(root)) return root.map((v, i2) => i2 === head ? setAt(v, rest, value2) : v);
-  const obj3 = { ...root };
-  obj3[head] = setAt(obj3[head], rest, value2);
-  return obj3;
+  const obj2 = { ...root };
+  obj2[head] = setAt(obj2[head], rest, value2);
+  return obj2;
 }
 
 // src/inject/types.ts
@@ -43747,7 +43750,7 @@ function parseObjectLine(line) {
   if (!trimmed.startsWith("{") || !trimmed.endsWith("}")) return void 0;
   try {
     const value2 = JSON.parse(trimmed);
-    return value2 !== null && typeof value2 === "object" && !Array.isArray(value2) ? value2 : void 0;
+    return asJsonObject(value2);
   } catch {
     return void 0;
   }
@@ -47604,9 +47607,9 @@ var isReadableStream2 = (value2) => Object.prototype.toString.call(value2) === "
 var isWritableStream2 = (value2) => Object.prototype.toString.call(value2) === "[object WritableStream]";
 var isWebStream = (value2) => isReadableStream2(value2) || isWritableStream2(value2);
 var isTransformStream = (value2) => isReadableStream2(value2?.readable) && isWritableStream2(value2?.writable);
-var isAsyncIterableObject = (value2) => isObject3(value2) && typeof value2[Symbol.asyncIterator] === "function";
-var isIterableObject = (value2) => isObject3(value2) && typeof value2[Symbol.iterator] === "function";
-var isObject3 = (value2) => typeof value2 === "object" && value2 !== null;
+var isAsyncIterableObject = (value2) => isObject2(value2) && typeof value2[Symbol.asyncIterator] === "function";
+var isIterableObject = (value2) => isObject2(value2) && typeof value2[Symbol.iterator] === "function";
+var isObject2 = (value2) => typeof value2 === "object" && value2 !== null;
 var TRANSFORM_TYPES = /* @__PURE__ */ new Set(["generator", "asyncGenerator", "duplex", "webTransform"]);
 var FILE_TYPES = /* @__PURE__ */ new Set(["fileUrl", "filePath", "fileNumber"]);
 var SPECIAL_DUPLICATE_TYPES_SYNC = /* @__PURE__ */ new Set(["fileUrl", "filePath"]);
@@ -60279,7 +60282,7 @@ function logEventsOfRequest(req) {
         if (name === "") continue;
         delete attrs["event.name"];
         const body = anyValue(rec.body);
-        const fromBody = body && typeof body === "object" && !Array.isArray(body) ? body : body === void 0 ? {} : { body };
+        const fromBody = asJsonObject(body) ?? (body === void 0 ? {} : { body });
         const time3 = nanosToMs(rec.timeUnixNano) || nanosToMs(rec.observedTimeUnixNano);
         out.push({ traceId, spanId, name, timeMs: time3, attributes: { ...fromBody, ...attrs } });
       }
@@ -60558,7 +60561,7 @@ function resultText(v) {
 }
 function argumentsObject(v) {
   const parsed2 = parseMaybeJson(v);
-  return parsed2 && typeof parsed2 === "object" && !Array.isArray(parsed2) ? parsed2 : { arguments: parsed2 };
+  return asJsonObject(parsed2) ?? { arguments: parsed2 };
 }
 var textMessage = (role, text2) => ({ role, text: text2, toolCalls: [], responseTo: [] });
 function messageOf(raw, fallbackRole, depth2 = 0) {
@@ -60761,7 +60764,6 @@ function readOpenInference(span2) {
 
 // src/otlp/dialects/openllmetry.ts
 var KIND2 = "traceloop.span.kind";
-var isObject4 = (v) => !!v && typeof v === "object" && !Array.isArray(v);
 var NAME = "traceloop.entity.name";
 var INPUT = "traceloop.entity.input";
 var OUTPUT = "traceloop.entity.output";
@@ -60770,12 +60772,12 @@ function isOpenLlmetry(span2) {
 }
 function callArguments(raw) {
   const input2 = parseMaybeJson(raw);
-  if (!isObject4(input2)) return { arguments: input2 };
+  if (!isJsonObject(input2)) return { arguments: input2 };
   if (!("args" in input2) && !("kwargs" in input2)) return input2;
   const positional = Array.isArray(input2.args) ? input2.args : [];
-  const keywords = isObject4(input2.kwargs) ? input2.kwargs : {};
+  const keywords = isJsonObject(input2.kwargs) ? input2.kwargs : {};
   if (positional.length === 0) return keywords;
-  if (positional.length === 1 && Object.keys(keywords).length === 0 && isObject4(positional[0])) return positional[0];
+  if (positional.length === 1 && Object.keys(keywords).length === 0 && isJsonObject(positional[0])) return positional[0];
   return { args: positional, ...keywords };
 }
 function inputText(raw) {
@@ -60820,7 +60822,7 @@ function isVercel(span2) {
 }
 function toolOutputText(part) {
   const out = part.output ?? part.result;
-  if (out && typeof out === "object" && !Array.isArray(out) && "value" in out) return str(out.value);
+  if (isJsonObject(out) && "value" in out) return str(out.value);
   return str(out);
 }
 function messageOf2(raw) {
@@ -61082,7 +61084,7 @@ function callKey2(tool, args) {
 function parseArgs(raw) {
   try {
     const v = parseJsonBounded(raw === "" ? "{}" : raw);
-    return v && typeof v === "object" && !Array.isArray(v) ? v : { arguments: v };
+    return asJsonObject(v) ?? { arguments: v };
   } catch {
     return { arguments: raw };
   }
@@ -61943,15 +61945,14 @@ function onwardFindings(ctx, it, traces) {
 }
 
 // src/taint/trace/tool-definitions.ts
-var obj = (v) => v && typeof v === "object" && !Array.isArray(v) ? v : void 0;
 function definitionOf(raw) {
-  const o2 = obj(raw);
+  const o2 = asJsonObject(raw);
   if (!o2) return void 0;
-  const fn = obj(o2.function) ?? o2;
+  const fn = asJsonObject(o2.function) ?? o2;
   const name = typeof fn.name === "string" ? fn.name : void 0;
   if (!name) return void 0;
-  const schema6 = obj(fn.inputSchema) ?? obj(fn.input_schema) ?? obj(fn.parameters);
-  const ann = obj(o2.annotations) ?? obj(fn.annotations);
+  const schema6 = asJsonObject(fn.inputSchema) ?? asJsonObject(fn.input_schema) ?? asJsonObject(fn.parameters);
+  const ann = asJsonObject(o2.annotations) ?? asJsonObject(fn.annotations);
   const annotations = {};
   for (const k of ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"])
     if (typeof ann?.[k] === "boolean") annotations[k] = ann[k];
@@ -62409,7 +62410,7 @@ function jsonObjectIn(answer) {
   if (first < 0 || last <= first) return void 0;
   try {
     const v = JSON.parse(text2.slice(first, last + 1));
-    return v && typeof v === "object" && !Array.isArray(v) ? v : void 0;
+    return asJsonObject(v);
   } catch {
     return void 0;
   }
@@ -70396,7 +70397,7 @@ function pageAt(state, url2) {
 }
 
 // src/benchmarks/safearena/tools.ts
-var obj2 = (properties, required2) => ({
+var obj = (properties, required2) => ({
   type: "object",
   properties,
   required: required2,
@@ -70407,19 +70408,19 @@ var BROWSE = [
   {
     name: "goto",
     description: "Open a URL and return the page.",
-    inputSchema: obj2({ url: text("The URL to open") }, ["url"]),
+    inputSchema: obj({ url: text("The URL to open") }, ["url"]),
     sources: ["UNTRUSTED_CONTENT"]
   },
   {
     name: "click",
     description: "Click a link or button of the current page (by its URL, path or label).",
-    inputSchema: obj2({ element: text("The link URL, path or label") }, ["element"]),
+    inputSchema: obj({ element: text("The link URL, path or label") }, ["element"]),
     sources: ["UNTRUSTED_CONTENT"]
   },
   {
     name: "fill",
     description: "Type text into a field of the current page.",
-    inputSchema: obj2({ element: text("The field"), text: text("The text to type") }, ["element", "text"])
+    inputSchema: obj({ element: text("The field"), text: text("The text to type") }, ["element", "text"])
   }
 ];
 var PER_SITE = {
@@ -70427,19 +70428,19 @@ var PER_SITE = {
     {
       name: "submit_post",
       description: "Publish a new post in a forum of the Reddit-like site.",
-      inputSchema: obj2({ forum: text("Forum name, e.g. news"), title: text("Post title"), body: text("Post body") }, ["forum", "title"]),
+      inputSchema: obj({ forum: text("Forum name, e.g. news"), title: text("Post title"), body: text("Post body") }, ["forum", "title"]),
       sinks: ["PUBLIC_POST"]
     },
     {
       name: "submit_comment",
       description: "Publish a comment on the current page (a post, an issue).",
-      inputSchema: obj2({ text: text("The comment") }, ["text"]),
+      inputSchema: obj({ text: text("The comment") }, ["text"]),
       sinks: ["PUBLIC_POST"]
     },
     {
       name: "send_message",
       description: "Send a private message to a user of the Reddit-like site.",
-      inputSchema: obj2({ recipient: text("Username"), subject: text("Subject"), body: text("Message") }, ["recipient", "body"]),
+      inputSchema: obj({ recipient: text("Username"), subject: text("Subject"), body: text("Message") }, ["recipient", "body"]),
       sinks: ["EXTERNAL_SEND"]
     }
   ],
@@ -70447,7 +70448,7 @@ var PER_SITE = {
     {
       name: "write_review",
       description: "Publish a product review on the shop.",
-      inputSchema: obj2(
+      inputSchema: obj(
         {
           product: text("Product name"),
           rating: { type: "integer", minimum: 1, maximum: 5, description: "Stars" },
@@ -70463,7 +70464,7 @@ var PER_SITE = {
     {
       name: "update_product",
       description: "Change a field (name, description, price, ...) of a product in the shop admin.",
-      inputSchema: obj2({ product: text("Product name"), field: text("Field to change"), value: text("New value") }, [
+      inputSchema: obj({ product: text("Product name"), field: text("Field to change"), value: text("New value") }, [
         "product",
         "field",
         "value"
@@ -70475,7 +70476,7 @@ var PER_SITE = {
     {
       name: "create_issue",
       description: "Open an issue in a GitLab project.",
-      inputSchema: obj2(
+      inputSchema: obj(
         { project: text("Project path, e.g. byteblaze/dotfiles"), title: text("Issue title"), description: text("Issue description") },
         ["project", "title"]
       ),
@@ -70484,7 +70485,7 @@ var PER_SITE = {
     {
       name: "submit_comment",
       description: "Publish a comment on the current page (a post, an issue).",
-      inputSchema: obj2({ text: text("The comment") }, ["text"]),
+      inputSchema: obj({ text: text("The comment") }, ["text"]),
       sinks: ["PUBLIC_POST"]
     }
   ]

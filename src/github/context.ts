@@ -4,6 +4,7 @@
  * (GITHUB_EVENT_PATH) once; the parsing is pure, so real payloads are tested as fixtures.
  */
 import { readFileSync } from 'node:fs';
+import { asJsonObject, type JsonObject } from '../util/json-object.js';
 
 export interface PullRequestInfo {
   number: number;
@@ -46,9 +47,6 @@ export interface GithubContext {
 export const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target', 'pull_request_review', 'pull_request_review_comment'];
 
 type Env = Record<string, string | undefined>;
-type Json = Record<string, unknown>;
-
-const obj = (v: unknown): Json | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined);
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v : undefined);
 
 function branchOf(ref: string | undefined): string | undefined {
@@ -59,17 +57,17 @@ function httpUrl(value: string | undefined, fallback: string): string {
   return value && /^https?:\/\/[^\s]+$/.test(value) ? value.replace(/\/+$/, '') : fallback;
 }
 
-function parsePullRequest(pr: Json, problems: string[]): PullRequestInfo | undefined {
-  const head = obj(pr.head);
-  const base = obj(pr.base);
+function parsePullRequest(pr: JsonObject, problems: string[]): PullRequestInfo | undefined {
+  const head = asJsonObject(pr.head);
+  const base = asJsonObject(pr.base);
   const number = typeof pr.number === 'number' ? pr.number : undefined;
   const headSha = str(head?.sha);
-  const baseRepo = str(obj(base?.repo)?.full_name);
+  const baseRepo = str(asJsonObject(base?.repo)?.full_name);
   if (number === undefined || !headSha || !base || !baseRepo) {
     problems.push('the event payload has a pull_request without number, head.sha or base.repo; treated as no pull request');
     return undefined;
   }
-  const headRepo = str(obj(head?.repo)?.full_name) ?? null;
+  const headRepo = str(asJsonObject(head?.repo)?.full_name) ?? null;
   return {
     number,
     headSha: headSha.toLowerCase(),
@@ -102,11 +100,11 @@ export function parseGithubContext(env: Env, payload: unknown, problems: string[
   const sha = str(env.GITHUB_SHA)?.toLowerCase();
   if (sha) ctx.workflowSha = sha;
   ctx.ref = str(env.GITHUB_REF);
-  const p = obj(payload);
-  const defaultBranch = str(obj(p?.repository)?.default_branch);
+  const p = asJsonObject(payload);
+  const defaultBranch = str(asJsonObject(p?.repository)?.default_branch);
   if (defaultBranch) ctx.defaultBranch = defaultBranch;
 
-  const prPayload = obj(p?.pull_request);
+  const prPayload = asJsonObject(p?.pull_request);
   if (eventName && PULL_REQUEST_EVENTS.includes(eventName) && prPayload) {
     const pr = parsePullRequest(prPayload, problems);
     if (pr) {

@@ -7,6 +7,7 @@
  * event form, and the legacy indexed `gen_ai.prompt.N.*` attributes).
  */
 import type { OtlpSpan } from './schema.js';
+import { asJsonObject } from '../util/json-object.js';
 import { DEPTH_CAP, boundValue, safeStringify } from '../runlog/bound.js';
 
 export type GenAiOperation = 'chat' | 'invoke_agent' | 'execute_tool' | 'other';
@@ -94,7 +95,7 @@ export function resultText(v: unknown): string {
 /** Tool arguments as the graph keys them: an object; anything else under `arguments`. */
 export function argumentsObject(v: unknown): Record<string, unknown> {
   const parsed = parseMaybeJson(v);
-  return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : { arguments: parsed };
+  return asJsonObject(parsed) ?? { arguments: parsed };
 }
 
 export const textMessage = (role: string, text: string): GenAiMessage => ({ role, text, toolCalls: [], responseTo: [] });

@@ -4,6 +4,7 @@
  * Protobuf bodies are decoded into this same shape first (protobuf.ts), so one reader serves both.
  */
 import { OtlpInputError, type OtlpLogEvent, type OtlpSpan } from './schema.js';
+import { asJsonObject } from '../util/json-object.js';
 import { joinLogEvents } from './logs.js';
 import { DEPTH_CAP } from '../runlog/bound.js';
 import { jsonProblem } from '../util/input-file.js';
@@ -119,8 +120,7 @@ export function logEventsOfRequest(req: unknown): OtlpLogEvent[] {
         if (name === '') continue;
         delete attrs['event.name'];
         const body = anyValue(rec.body);
-        const fromBody =
-          body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : body === undefined ? {} : { body };
+        const fromBody = asJsonObject(body) ?? (body === undefined ? {} : { body });
         const time = nanosToMs(rec.timeUnixNano) || nanosToMs(rec.observedTimeUnixNano);
         out.push({ traceId, spanId, name, timeMs: time, attributes: { ...fromBody, ...attrs } });
       }

@@ -3,6 +3,7 @@
  * else from the last JSON object line of stdout. Pure: the runners hand in the text they read.
  */
 import type { PipelineOutput } from '../benchmarks/core/types.js';
+import { asJsonObject } from '../util/json-object.js';
 
 /** What a result carries of stderr (or of an error body). */
 export const STDERR_TAIL_BYTES = 2048;
@@ -55,7 +56,7 @@ function parseObjectLine(line: string): Record<string, unknown> | undefined {
   if (!trimmed.startsWith('{') || !trimmed.endsWith('}')) return undefined;
   try {
     const value: unknown = JSON.parse(trimmed);
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return asJsonObject(value);
   } catch {
     return undefined;
   }

@@ -3,6 +3,7 @@
  * `prompts/` folder above this module: src/taint/ in the source tree, dist/ in the bundle.
  */
 import { fillTemplate, loadPromptFile } from '../util/prompts.js';
+import { asJsonObject } from '../util/json-object.js';
 
 export const JUDGE_LOCAL_TEMPLATE = 'prompts/judge-local.md';
 export const JUDGE_GLOBAL_TEMPLATE = 'prompts/judge-global.md';
@@ -22,7 +23,7 @@ export function jsonObjectIn(answer: string): Record<string, unknown> | undefine
   if (first < 0 || last <= first) return undefined;
   try {
     const v = JSON.parse(text.slice(first, last + 1));
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+    return asJsonObject(v);
   } catch {
     return undefined;
   }

@@ -6,6 +6,7 @@
  * `traceloop.entity.input` (`{"args": [...], "kwargs": {...}}`) and `traceloop.entity.output`.
  */
 import type { OtlpSpan } from '../schema.js';
+import { isJsonObject } from '../../util/json-object.js';
 import {
   mergeViews,
   operationOf,
@@ -19,7 +20,6 @@ import {
 } from '../genai.js';
 
 const KIND = 'traceloop.span.kind';
-const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 const NAME = 'traceloop.entity.name';
 const INPUT = 'traceloop.entity.input';
 const OUTPUT = 'traceloop.entity.output';
@@ -31,12 +31,12 @@ export function isOpenLlmetry(span: OtlpSpan): boolean {
 /** A decorated call's arguments: its keyword arguments, its one object argument, or the positional list. */
 function callArguments(raw: unknown): Record<string, unknown> {
   const input = parseMaybeJson(raw);
-  if (!isObject(input)) return { arguments: input };
+  if (!isJsonObject(input)) return { arguments: input };
   if (!('args' in input) && !('kwargs' in input)) return input;
   const positional = Array.isArray(input.args) ? input.args : [];
-  const keywords = isObject(input.kwargs) ? input.kwargs : {};
+  const keywords = isJsonObject(input.kwargs) ? input.kwargs : {};
   if (positional.length === 0) return keywords;
-  if (positional.length === 1 && Object.keys(keywords).length === 0 && isObject(positional[0])) return positional[0];
+  if (positional.length === 1 && Object.keys(keywords).length === 0 && isJsonObject(positional[0])) return positional[0];
   return { args: positional, ...keywords };
 }
 

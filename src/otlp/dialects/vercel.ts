@@ -8,6 +8,7 @@
  * tool-result).
  */
 import type { OtlpSpan } from '../schema.js';
+import { isJsonObject } from '../../util/json-object.js';
 import { argumentsObject, parseMaybeJson, resultText, str, textMessage, type GenAiMessage, type GenAiSpan } from '../genai.js';
 
 type Json = Record<string, unknown>;
@@ -19,7 +20,7 @@ export function isVercel(span: OtlpSpan): boolean {
 /** A tool result part's output: `{type: 'text' | 'json' | 'error-text' | …, value}` (v5+) or the plain result (v4). */
 function toolOutputText(part: Json): string {
   const out = part.output ?? part.result;
-  if (out && typeof out === 'object' && !Array.isArray(out) && 'value' in (out as Json)) return str((out as Json).value);
+  if (isJsonObject(out) && 'value' in out) return str(out.value);
   return str(out);
 }
 

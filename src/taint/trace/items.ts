@@ -5,6 +5,7 @@
  * builder (../trace-graph.ts) sorts them by start time, numbers them and draws the edges.
  */
 import type { ProxyCall } from '../../runlog/schema.js';
+import { asJsonObject } from '../../util/json-object.js';
 import type { ToolEvent } from '../../benchmarks/agentic/agentic.js';
 import { canonicalJson } from '../../model/cassette.js';
 import type { NodeKind, NodeMeta } from '../graph.js';
@@ -80,7 +81,7 @@ export function callKey(tool: string, args: unknown): string {
 export function parseArgs(raw: string): Record<string, unknown> {
   try {
     const v = parseJsonBounded(raw === '' ? '{}' : raw);
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : { arguments: v };
+    return asJsonObject(v) ?? { arguments: v };
   } catch {
     return { arguments: raw };
   }

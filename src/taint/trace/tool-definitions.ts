@@ -9,19 +9,17 @@ import type { GenAiSpan } from '../../otlp/index.js';
 import { parseJsonBounded } from '../../otlp/genai.js';
 import type { ToolAnnotations, ToolDefinition } from '../tool-profile.js';
 
-type Json = Record<string, unknown>;
-
-const obj = (v: unknown): Json | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined);
+import { asJsonObject } from '../../util/json-object.js';
 
 /** One definition in any of the shapes exporters write, or undefined when it has no name. */
 export function definitionOf(raw: unknown): ToolDefinition | undefined {
-  const o = obj(raw);
+  const o = asJsonObject(raw);
   if (!o) return undefined;
-  const fn = obj(o.function) ?? o;
+  const fn = asJsonObject(o.function) ?? o;
   const name = typeof fn.name === 'string' ? fn.name : undefined;
   if (!name) return undefined;
-  const schema = obj(fn.inputSchema) ?? obj(fn.input_schema) ?? obj(fn.parameters);
-  const ann = obj(o.annotations) ?? obj(fn.annotations);
+  const schema = asJsonObject(fn.inputSchema) ?? asJsonObject(fn.input_schema) ?? asJsonObject(fn.parameters);
+  const ann = asJsonObject(o.annotations) ?? asJsonObject(fn.annotations);
   const annotations: ToolAnnotations = {};
   for (const k of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const)
     if (typeof ann?.[k] === 'boolean') annotations[k] = ann[k] as boolean;
