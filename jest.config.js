@@ -34,7 +34,9 @@ const UNIT = [
 ].map((p) => `<rootDir>/${p}`);
 
 const shared = {
-  testEnvironment: 'node',
+  // Jest's node environment with each test file's own TMPDIR: files that run beside each other
+  // share no scratch folder.
+  testEnvironment: '<rootDir>/test/helpers/own-tmpdir-environment.js',
   extensionsToTreatAsEsm: ['.ts'],
   resolver: 'ts-jest-resolver',
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, isolatedModules: true }] },

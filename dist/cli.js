@@ -45,7 +45,7 @@ var require_windows = __commonJS({
     module.exports = isexe;
     isexe.sync = sync;
     var fs = __require("fs");
-    function checkPathExt(path35, options) {
+    function checkPathExt(path36, options) {
       var pathext = options.pathExt !== void 0 ? options.pathExt : process.env.PATHEXT;
       if (!pathext) {
         return true;
@@ -56,25 +56,25 @@ var require_windows = __commonJS({
       }
       for (var i2 = 0; i2 < pathext.length; i2++) {
         var p = pathext[i2].toLowerCase();
-        if (p && path35.substr(-p.length).toLowerCase() === p) {
+        if (p && path36.substr(-p.length).toLowerCase() === p) {
           return true;
         }
       }
       return false;
     }
-    function checkStat(stat6, path35, options) {
+    function checkStat(stat6, path36, options) {
       if (!stat6.isSymbolicLink() && !stat6.isFile()) {
         return false;
       }
-      return checkPathExt(path35, options);
+      return checkPathExt(path36, options);
     }
-    function isexe(path35, options, cb) {
-      fs.stat(path35, function(er, stat6) {
-        cb(er, er ? false : checkStat(stat6, path35, options));
+    function isexe(path36, options, cb) {
+      fs.stat(path36, function(er, stat6) {
+        cb(er, er ? false : checkStat(stat6, path36, options));
       });
     }
-    function sync(path35, options) {
-      return checkStat(fs.statSync(path35), path35, options);
+    function sync(path36, options) {
+      return checkStat(fs.statSync(path36), path36, options);
     }
   }
 });
@@ -85,13 +85,13 @@ var require_mode = __commonJS({
     module.exports = isexe;
     isexe.sync = sync;
     var fs = __require("fs");
-    function isexe(path35, options, cb) {
-      fs.stat(path35, function(er, stat6) {
+    function isexe(path36, options, cb) {
+      fs.stat(path36, function(er, stat6) {
         cb(er, er ? false : checkStat(stat6, options));
       });
     }
-    function sync(path35, options) {
-      return checkStat(fs.statSync(path35), options);
+    function sync(path36, options) {
+      return checkStat(fs.statSync(path36), options);
     }
     function checkStat(stat6, options) {
       return stat6.isFile() && checkMode(stat6, options);
@@ -124,7 +124,7 @@ var require_isexe = __commonJS({
     }
     module.exports = isexe;
     isexe.sync = sync;
-    function isexe(path35, options, cb) {
+    function isexe(path36, options, cb) {
       if (typeof options === "function") {
         cb = options;
         options = {};
@@ -134,7 +134,7 @@ var require_isexe = __commonJS({
           throw new TypeError("callback not provided");
         }
         return new Promise(function(resolve4, reject) {
-          isexe(path35, options || {}, function(er, is2) {
+          isexe(path36, options || {}, function(er, is2) {
             if (er) {
               reject(er);
             } else {
@@ -143,7 +143,7 @@ var require_isexe = __commonJS({
           });
         });
       }
-      core(path35, options || {}, function(er, is2) {
+      core(path36, options || {}, function(er, is2) {
         if (er) {
           if (er.code === "EACCES" || options && options.ignoreErrors) {
             er = null;
@@ -153,9 +153,9 @@ var require_isexe = __commonJS({
         cb(er, is2);
       });
     }
-    function sync(path35, options) {
+    function sync(path36, options) {
       try {
-        return core.sync(path35, options || {});
+        return core.sync(path36, options || {});
       } catch (er) {
         if (options && options.ignoreErrors || er.code === "EACCES") {
           return false;
@@ -171,7 +171,7 @@ var require_isexe = __commonJS({
 var require_which = __commonJS({
   "node_modules/which/which.js"(exports, module) {
     var isWindows = process.platform === "win32" || process.env.OSTYPE === "cygwin" || process.env.OSTYPE === "msys";
-    var path35 = __require("path");
+    var path36 = __require("path");
     var COLON = isWindows ? ";" : ":";
     var isexe = require_isexe();
     var getNotFoundError = (cmd) => Object.assign(new Error(`not found: ${cmd}`), { code: "ENOENT" });
@@ -209,7 +209,7 @@ var require_which = __commonJS({
           return opt.all && found.length ? resolve4(found) : reject(getNotFoundError(cmd));
         const ppRaw = pathEnv[i2];
         const pathPart = /^".*"$/.test(ppRaw) ? ppRaw.slice(1, -1) : ppRaw;
-        const pCmd = path35.join(pathPart, cmd);
+        const pCmd = path36.join(pathPart, cmd);
         const p = !pathPart && /^\.[\\\/]/.test(cmd) ? cmd.slice(0, 2) + pCmd : pCmd;
         resolve4(subStep(p, i2, 0));
       });
@@ -236,7 +236,7 @@ var require_which = __commonJS({
       for (let i2 = 0; i2 < pathEnv.length; i2++) {
         const ppRaw = pathEnv[i2];
         const pathPart = /^".*"$/.test(ppRaw) ? ppRaw.slice(1, -1) : ppRaw;
-        const pCmd = path35.join(pathPart, cmd);
+        const pCmd = path36.join(pathPart, cmd);
         const p = !pathPart && /^\.[\\\/]/.test(cmd) ? cmd.slice(0, 2) + pCmd : pCmd;
         for (let j = 0; j < pathExt.length; j++) {
           const cur = p + pathExt[j];
@@ -284,7 +284,7 @@ var require_path_key = __commonJS({
 var require_resolveCommand = __commonJS({
   "node_modules/cross-spawn/lib/util/resolveCommand.js"(exports, module) {
     "use strict";
-    var path35 = __require("path");
+    var path36 = __require("path");
     var which = require_which();
     var getPathKey = require_path_key();
     function resolveCommandAttempt(parsed2, withoutPathExt) {
@@ -302,7 +302,7 @@ var require_resolveCommand = __commonJS({
       try {
         resolved = which.sync(parsed2.command, {
           path: env[getPathKey({ env })],
-          pathExt: withoutPathExt ? path35.delimiter : void 0
+          pathExt: withoutPathExt ? path36.delimiter : void 0
         });
       } catch (e) {
       } finally {
@@ -311,7 +311,7 @@ var require_resolveCommand = __commonJS({
         }
       }
       if (resolved) {
-        resolved = path35.resolve(hasCustomCwd ? parsed2.options.cwd : "", resolved);
+        resolved = path36.resolve(hasCustomCwd ? parsed2.options.cwd : "", resolved);
       }
       return resolved;
     }
@@ -365,8 +365,8 @@ var require_shebang_command = __commonJS({
       if (!match) {
         return null;
       }
-      const [path35, argument] = match[0].replace(/#! ?/, "").split(" ");
-      const binary = path35.split("/").pop();
+      const [path36, argument] = match[0].replace(/#! ?/, "").split(" ");
+      const binary = path36.split("/").pop();
       if (binary === "env") {
         return argument;
       }
@@ -401,7 +401,7 @@ var require_readShebang = __commonJS({
 var require_parse = __commonJS({
   "node_modules/cross-spawn/lib/parse.js"(exports, module) {
     "use strict";
-    var path35 = __require("path");
+    var path36 = __require("path");
     var resolveCommand = require_resolveCommand();
     var escape2 = require_escape();
     var readShebang = require_readShebang();
@@ -426,7 +426,7 @@ var require_parse = __commonJS({
       const needsShell = !isExecutableRegExp.test(commandFile);
       if (parsed2.options.forceShell || needsShell) {
         const needsDoubleEscapeMetaChars = isCmdShimRegExp.test(commandFile);
-        parsed2.command = path35.normalize(parsed2.command);
+        parsed2.command = path36.normalize(parsed2.command);
         parsed2.command = escape2.command(parsed2.command);
         parsed2.args = parsed2.args.map((arg) => escape2.argument(arg, needsDoubleEscapeMetaChars));
         const shellCommand = [parsed2.command].concat(parsed2.args).join(" ");
@@ -913,11 +913,11 @@ var require_codegen = __commonJS({
         const rhs = this.rhs === void 0 ? "" : ` = ${this.rhs}`;
         return `${varKind} ${this.name}${rhs};` + _n;
       }
-      optimizeNames(names, constants5) {
+      optimizeNames(names, constants6) {
         if (!names[this.name.str])
           return;
         if (this.rhs)
-          this.rhs = optimizeExpr(this.rhs, names, constants5);
+          this.rhs = optimizeExpr(this.rhs, names, constants6);
         return this;
       }
       get names() {
@@ -934,10 +934,10 @@ var require_codegen = __commonJS({
       render({ _n }) {
         return `${this.lhs} = ${this.rhs};` + _n;
       }
-      optimizeNames(names, constants5) {
+      optimizeNames(names, constants6) {
         if (this.lhs instanceof code_1.Name && !names[this.lhs.str] && !this.sideEffects)
           return;
-        this.rhs = optimizeExpr(this.rhs, names, constants5);
+        this.rhs = optimizeExpr(this.rhs, names, constants6);
         return this;
       }
       get names() {
@@ -998,8 +998,8 @@ var require_codegen = __commonJS({
       optimizeNodes() {
         return `${this.code}` ? this : void 0;
       }
-      optimizeNames(names, constants5) {
-        this.code = optimizeExpr(this.code, names, constants5);
+      optimizeNames(names, constants6) {
+        this.code = optimizeExpr(this.code, names, constants6);
         return this;
       }
       get names() {
@@ -1028,12 +1028,12 @@ var require_codegen = __commonJS({
         }
         return nodes.length > 0 ? this : void 0;
       }
-      optimizeNames(names, constants5) {
+      optimizeNames(names, constants6) {
         const { nodes } = this;
         let i2 = nodes.length;
         while (i2--) {
           const n2 = nodes[i2];
-          if (n2.optimizeNames(names, constants5))
+          if (n2.optimizeNames(names, constants6))
             continue;
           subtractNames(names, n2.names);
           nodes.splice(i2, 1);
@@ -1086,12 +1086,12 @@ var require_codegen = __commonJS({
           return void 0;
         return this;
       }
-      optimizeNames(names, constants5) {
+      optimizeNames(names, constants6) {
         var _a3;
-        this.else = (_a3 = this.else) === null || _a3 === void 0 ? void 0 : _a3.optimizeNames(names, constants5);
-        if (!(super.optimizeNames(names, constants5) || this.else))
+        this.else = (_a3 = this.else) === null || _a3 === void 0 ? void 0 : _a3.optimizeNames(names, constants6);
+        if (!(super.optimizeNames(names, constants6) || this.else))
           return;
-        this.condition = optimizeExpr(this.condition, names, constants5);
+        this.condition = optimizeExpr(this.condition, names, constants6);
         return this;
       }
       get names() {
@@ -1114,10 +1114,10 @@ var require_codegen = __commonJS({
       render(opts) {
         return `for(${this.iteration})` + super.render(opts);
       }
-      optimizeNames(names, constants5) {
-        if (!super.optimizeNames(names, constants5))
+      optimizeNames(names, constants6) {
+        if (!super.optimizeNames(names, constants6))
           return;
-        this.iteration = optimizeExpr(this.iteration, names, constants5);
+        this.iteration = optimizeExpr(this.iteration, names, constants6);
         return this;
       }
       get names() {
@@ -1153,10 +1153,10 @@ var require_codegen = __commonJS({
       render(opts) {
         return `for(${this.varKind} ${this.name} ${this.loop} ${this.iterable})` + super.render(opts);
       }
-      optimizeNames(names, constants5) {
-        if (!super.optimizeNames(names, constants5))
+      optimizeNames(names, constants6) {
+        if (!super.optimizeNames(names, constants6))
           return;
-        this.iterable = optimizeExpr(this.iterable, names, constants5);
+        this.iterable = optimizeExpr(this.iterable, names, constants6);
         return this;
       }
       get names() {
@@ -1198,11 +1198,11 @@ var require_codegen = __commonJS({
         (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNodes();
         return this;
       }
-      optimizeNames(names, constants5) {
+      optimizeNames(names, constants6) {
         var _a3, _b;
-        super.optimizeNames(names, constants5);
-        (_a3 = this.catch) === null || _a3 === void 0 ? void 0 : _a3.optimizeNames(names, constants5);
-        (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNames(names, constants5);
+        super.optimizeNames(names, constants6);
+        (_a3 = this.catch) === null || _a3 === void 0 ? void 0 : _a3.optimizeNames(names, constants6);
+        (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNames(names, constants6);
         return this;
       }
       get names() {
@@ -1503,7 +1503,7 @@ var require_codegen = __commonJS({
     function addExprNames(names, from) {
       return from instanceof code_1._CodeOrName ? addNames(names, from.names) : names;
     }
-    function optimizeExpr(expr, names, constants5) {
+    function optimizeExpr(expr, names, constants6) {
       if (expr instanceof code_1.Name)
         return replaceName(expr);
       if (!canOptimize(expr))
@@ -1518,14 +1518,14 @@ var require_codegen = __commonJS({
         return items;
       }, []));
       function replaceName(n2) {
-        const c3 = constants5[n2.str];
+        const c3 = constants6[n2.str];
         if (c3 === void 0 || names[n2.str] !== 1)
           return n2;
         delete names[n2.str];
         return c3;
       }
       function canOptimize(e) {
-        return e instanceof code_1._Code && e._items.some((c3) => c3 instanceof code_1.Name && names[c3.str] === 1 && constants5[c3.str] !== void 0);
+        return e instanceof code_1._Code && e._items.some((c3) => c3 instanceof code_1.Name && names[c3.str] === 1 && constants6[c3.str] !== void 0);
       }
     }
     function subtractNames(names, from) {
@@ -3765,8 +3765,8 @@ var require_utils = __commonJS({
       }
       return ind;
     }
-    function removeDotSegments(path35) {
-      let input2 = path35;
+    function removeDotSegments(path36) {
+      let input2 = path36;
       const output2 = [];
       let nextSlash = -1;
       let len = 0;
@@ -3840,11 +3840,11 @@ var require_utils = __commonJS({
       }
       return output2.join("");
     }
-    function removeDotSegmentsRelative(path35) {
-      if (path35 === "" || path35[0] === "/") {
-        return removeDotSegments(path35);
+    function removeDotSegmentsRelative(path36) {
+      if (path36 === "" || path36[0] === "/") {
+        return removeDotSegments(path36);
       }
-      const segments = path35.split("/");
+      const segments = path36.split("/");
       const last = segments.length - 1;
       const output2 = [];
       let trailingDirectory = false;
@@ -4207,8 +4207,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path35 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path35 && path35 !== "/" ? path35 : void 0;
+        const path36 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path36 && path36 !== "/" ? path36 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -7939,17 +7939,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key2, node2, visitor, path35) {
-      const ctrl = callVisitor(key2, node2, visitor, path35);
+    function visit_(key2, node2, visitor, path36) {
+      const ctrl = callVisitor(key2, node2, visitor, path36);
       if (identity3.isNode(ctrl) || identity3.isPair(ctrl)) {
-        replaceNode(key2, path35, ctrl);
-        return visit_(key2, ctrl, visitor, path35);
+        replaceNode(key2, path36, ctrl);
+        return visit_(key2, ctrl, visitor, path36);
       }
       if (typeof ctrl !== "symbol") {
         if (identity3.isCollection(node2)) {
-          path35 = Object.freeze(path35.concat(node2));
+          path36 = Object.freeze(path36.concat(node2));
           for (let i2 = 0; i2 < node2.items.length; ++i2) {
-            const ci2 = visit_(i2, node2.items[i2], visitor, path35);
+            const ci2 = visit_(i2, node2.items[i2], visitor, path36);
             if (typeof ci2 === "number")
               i2 = ci2 - 1;
             else if (ci2 === BREAK)
@@ -7960,13 +7960,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity3.isPair(node2)) {
-          path35 = Object.freeze(path35.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path35);
+          path36 = Object.freeze(path36.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path36);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path35);
+          const cv = visit_("value", node2.value, visitor, path36);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -7987,17 +7987,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key2, node2, visitor, path35) {
-      const ctrl = await callVisitor(key2, node2, visitor, path35);
+    async function visitAsync_(key2, node2, visitor, path36) {
+      const ctrl = await callVisitor(key2, node2, visitor, path36);
       if (identity3.isNode(ctrl) || identity3.isPair(ctrl)) {
-        replaceNode(key2, path35, ctrl);
-        return visitAsync_(key2, ctrl, visitor, path35);
+        replaceNode(key2, path36, ctrl);
+        return visitAsync_(key2, ctrl, visitor, path36);
       }
       if (typeof ctrl !== "symbol") {
         if (identity3.isCollection(node2)) {
-          path35 = Object.freeze(path35.concat(node2));
+          path36 = Object.freeze(path36.concat(node2));
           for (let i2 = 0; i2 < node2.items.length; ++i2) {
-            const ci2 = await visitAsync_(i2, node2.items[i2], visitor, path35);
+            const ci2 = await visitAsync_(i2, node2.items[i2], visitor, path36);
             if (typeof ci2 === "number")
               i2 = ci2 - 1;
             else if (ci2 === BREAK)
@@ -8008,13 +8008,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity3.isPair(node2)) {
-          path35 = Object.freeze(path35.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path35);
+          path36 = Object.freeze(path36.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path36);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path35);
+          const cv = await visitAsync_("value", node2.value, visitor, path36);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -8041,23 +8041,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key2, node2, visitor, path35) {
+    function callVisitor(key2, node2, visitor, path36) {
       if (typeof visitor === "function")
-        return visitor(key2, node2, path35);
+        return visitor(key2, node2, path36);
       if (identity3.isMap(node2))
-        return visitor.Map?.(key2, node2, path35);
+        return visitor.Map?.(key2, node2, path36);
       if (identity3.isSeq(node2))
-        return visitor.Seq?.(key2, node2, path35);
+        return visitor.Seq?.(key2, node2, path36);
       if (identity3.isPair(node2))
-        return visitor.Pair?.(key2, node2, path35);
+        return visitor.Pair?.(key2, node2, path36);
       if (identity3.isScalar(node2))
-        return visitor.Scalar?.(key2, node2, path35);
+        return visitor.Scalar?.(key2, node2, path36);
       if (identity3.isAlias(node2))
-        return visitor.Alias?.(key2, node2, path35);
+        return visitor.Alias?.(key2, node2, path36);
       return void 0;
     }
-    function replaceNode(key2, path35, node2) {
-      const parent = path35[path35.length - 1];
+    function replaceNode(key2, path36, node2) {
+      const parent = path36[path36.length - 1];
       if (identity3.isCollection(parent)) {
         parent.items[key2] = node2;
       } else if (identity3.isPair(parent)) {
@@ -8669,10 +8669,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity3 = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema6, path35, value2) {
+    function collectionFromPath(schema6, path36, value2) {
       let v = value2;
-      for (let i2 = path35.length - 1; i2 >= 0; --i2) {
-        const k = path35[i2];
+      for (let i2 = path36.length - 1; i2 >= 0; --i2) {
+        const k = path36[i2];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a2 = [];
           a2[k] = v;
@@ -8691,7 +8691,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path35) => path35 == null || typeof path35 === "object" && !!path35[Symbol.iterator]().next().done;
+    var isEmptyPath = (path36) => path36 == null || typeof path36 === "object" && !!path36[Symbol.iterator]().next().done;
     var Collection = class extends Node.NodeBase {
       constructor(type, schema6) {
         super(type);
@@ -8721,11 +8721,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path35, value2) {
-        if (isEmptyPath(path35))
+      addIn(path36, value2) {
+        if (isEmptyPath(path36))
           this.add(value2);
         else {
-          const [key2, ...rest] = path35;
+          const [key2, ...rest] = path36;
           const node2 = this.get(key2, true);
           if (identity3.isCollection(node2))
             node2.addIn(rest, value2);
@@ -8739,8 +8739,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path35) {
-        const [key2, ...rest] = path35;
+      deleteIn(path36) {
+        const [key2, ...rest] = path36;
         if (rest.length === 0)
           return this.delete(key2);
         const node2 = this.get(key2, true);
@@ -8754,8 +8754,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path35, keepScalar) {
-        const [key2, ...rest] = path35;
+      getIn(path36, keepScalar) {
+        const [key2, ...rest] = path36;
         const node2 = this.get(key2, true);
         if (rest.length === 0)
           return !keepScalar && identity3.isScalar(node2) ? node2.value : node2;
@@ -8773,8 +8773,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path35) {
-        const [key2, ...rest] = path35;
+      hasIn(path36) {
+        const [key2, ...rest] = path36;
         if (rest.length === 0)
           return this.has(key2);
         const node2 = this.get(key2, true);
@@ -8784,8 +8784,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path35, value2) {
-        const [key2, ...rest] = path35;
+      setIn(path36, value2) {
+        const [key2, ...rest] = path36;
         if (rest.length === 0) {
           this.set(key2, value2);
         } else {
@@ -11300,9 +11300,9 @@ var require_Document = __commonJS({
           this.contents.add(value2);
       }
       /** Adds a value to the document. */
-      addIn(path35, value2) {
+      addIn(path36, value2) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path35, value2);
+          this.contents.addIn(path36, value2);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -11377,14 +11377,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path35) {
-        if (Collection.isEmptyPath(path35)) {
+      deleteIn(path36) {
+        if (Collection.isEmptyPath(path36)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path35) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path36) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -11399,10 +11399,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path35, keepScalar) {
-        if (Collection.isEmptyPath(path35))
+      getIn(path36, keepScalar) {
+        if (Collection.isEmptyPath(path36))
           return !keepScalar && identity3.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity3.isCollection(this.contents) ? this.contents.getIn(path35, keepScalar) : void 0;
+        return identity3.isCollection(this.contents) ? this.contents.getIn(path36, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -11413,10 +11413,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path35) {
-        if (Collection.isEmptyPath(path35))
+      hasIn(path36) {
+        if (Collection.isEmptyPath(path36))
           return this.contents !== void 0;
-        return identity3.isCollection(this.contents) ? this.contents.hasIn(path35) : false;
+        return identity3.isCollection(this.contents) ? this.contents.hasIn(path36) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -11433,13 +11433,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path35, value2) {
-        if (Collection.isEmptyPath(path35)) {
+      setIn(path36, value2) {
+        if (Collection.isEmptyPath(path36)) {
           this.contents = value2;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path35), value2);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path36), value2);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path35, value2);
+          this.contents.setIn(path36, value2);
         }
       }
       /**
@@ -13400,9 +13400,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path35) => {
+    visit2.itemAtPath = (cst, path36) => {
       let item = cst;
-      for (const [field, index] of path35) {
+      for (const [field, index] of path36) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -13411,23 +13411,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path35) => {
-      const parent = visit2.itemAtPath(cst, path35.slice(0, -1));
-      const field = path35[path35.length - 1][0];
+    visit2.parentCollection = (cst, path36) => {
+      const parent = visit2.itemAtPath(cst, path36.slice(0, -1));
+      const field = path36[path36.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path35, item, visitor) {
-      let ctrl = visitor(item, path35);
+    function _visit(path36, item, visitor) {
+      let ctrl = visitor(item, path36);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i2 = 0; i2 < token.items.length; ++i2) {
-            const ci2 = _visit(Object.freeze(path35.concat([[field, i2]])), token.items[i2], visitor);
+            const ci2 = _visit(Object.freeze(path36.concat([[field, i2]])), token.items[i2], visitor);
             if (typeof ci2 === "number")
               i2 = ci2 - 1;
             else if (ci2 === BREAK)
@@ -13438,10 +13438,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path35);
+            ctrl = ctrl(item, path36);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path35) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path36) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -15193,7 +15193,7 @@ var require_dist2 = __commonJS({
 });
 
 // src/run/job.ts
-import path25 from "node:path";
+import path26 from "node:path";
 import { randomBytes as randomBytes6 } from "node:crypto";
 
 // src/run/cause.ts
@@ -15326,7 +15326,7 @@ function* jsonChunks(value2, indent = 2) {
   let buf = "";
   const ancestors = /* @__PURE__ */ new Set();
   const stack = [];
-  const open8 = (v, pad) => {
+  const open9 = (v, pad) => {
     const p = primitive(v);
     if (p !== void 0) {
       buf += p;
@@ -15349,7 +15349,7 @@ function* jsonChunks(value2, indent = 2) {
   };
   const top = toJsonValue(value2, "");
   if (top === void 0 || typeof top === "function" || typeof top === "symbol") return;
-  open8(top, "");
+  open9(top, "");
   while (stack.length) {
     if (buf.length >= 65536) {
       yield buf;
@@ -15368,7 +15368,7 @@ function* jsonChunks(value2, indent = 2) {
       let v = toJsonValue(w.items[i2], String(i2));
       if (v === void 0 || typeof v === "function" || typeof v === "symbol") v = null;
       buf += `${i2 ? "," : ""}${nl}${inner}`;
-      open8(v, inner);
+      open9(v, inner);
     } else {
       if (w.i >= w.keys.length) {
         buf += w.wrote ? `${nl}${w.pad}}` : "}";
@@ -15381,7 +15381,7 @@ function* jsonChunks(value2, indent = 2) {
       if (v === void 0 || typeof v === "function" || typeof v === "symbol") continue;
       buf += `${w.wrote ? "," : ""}${nl}${inner}${JSON.stringify(key2)}${colon}`;
       w.wrote = true;
-      open8(v, inner);
+      open9(v, inner);
     }
   }
   if (buf) yield buf;
@@ -16840,10 +16840,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema6) {
   return mergeDefs(schema6._zod.def);
 }
-function getElementAtPath(obj2, path35) {
-  if (!path35)
+function getElementAtPath(obj2, path36) {
+  if (!path36)
     return obj2;
-  return path35.reduce((acc, key2) => acc?.[key2], obj2);
+  return path36.reduce((acc, key2) => acc?.[key2], obj2);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -17183,11 +17183,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path35, issues) {
+function prefixIssues(path36, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path35);
+    iss.path.unshift(path36);
     return iss;
   });
 }
@@ -17649,16 +17649,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path35 = []) => {
+  const processError = (error63, path36 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path35, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path36, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path35, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path36, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path35, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path36, ...issue2.path]);
       } else {
-        const fullpath = [...path35, ...issue2.path];
+        const fullpath = [...path36, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -17697,17 +17697,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path35 = []) => {
+  const processError = (error63, path36 = []) => {
     var _a3;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path35, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path36, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path35, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path36, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path35, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path36, ...issue2.path]);
       } else {
-        const fullpath = [...path35, ...issue2.path];
+        const fullpath = [...path36, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -17746,8 +17746,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path35 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path35) {
+  const path36 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path36) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -34885,13 +34885,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path35 = ref.slice(1).split("/").filter(Boolean);
-  if (path35.length === 0) {
+  const path36 = ref.slice(1).split("/").filter(Boolean);
+  if (path36.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path35[0] === defsKey) {
-    const key2 = path35[1] === void 0 ? void 0 : decodeJSONPointerSegment(path35[1]);
+  if (path36[0] === defsKey) {
+    const key2 = path36[1] === void 0 ? void 0 : decodeJSONPointerSegment(path36[1]);
     if (!key2 || !ctx.defs[key2]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -37567,8 +37567,8 @@ var SYSTEM_ETC = [
 ];
 var EMPTY_TOP_LEVEL = ["/boot", "/home", "/media", "/mnt", "/opt", "/run", "/srv", "/var"];
 var TOP_LEVEL = ["/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"];
-function followLinks(path35, links) {
-  let rest = path35.split("/").filter(Boolean);
+function followLinks(path36, links) {
+  let rest = path36.split("/").filter(Boolean);
   let cur = "";
   for (let hops = 0; rest.length > 0; ) {
     const part = rest.shift();
@@ -37582,7 +37582,7 @@ function followLinks(path35, links) {
       cur = next;
       continue;
     }
-    if (++hops > 40) throw new Error(`sandbox root: too many symlinks resolving ${path35}`);
+    if (++hops > 40) throw new Error(`sandbox root: too many symlinks resolving ${path36}`);
     const target2 = readlinkSync(next);
     links.set(next, target2);
     rest = [...(target2.startsWith("/") ? target2 : `${cur}/${target2}`).split("/").filter(Boolean), ...rest];
@@ -37714,7 +37714,7 @@ function bwrapFilesystemArgs(isolation, plan) {
   const devices = plan.devices ?? SANDBOX_DEVICES.python;
   return [
     ...root.binds.flatMap((p) => ["--ro-bind", p, p]),
-    ...root.symlinks.flatMap(([path35, target2]) => ["--symlink", target2, path35]),
+    ...root.symlinks.flatMap(([path36, target2]) => ["--symlink", target2, path36]),
     ...(root.dirs ?? []).flatMap((d) => ["--dir", d]),
     ...(plan.readOnlyBinds ?? []).flatMap((b) => ["--ro-bind", b.host, b.sandbox ?? b.host]),
     // The working directory lives on the private, size-capped /tmp, so the program may write
@@ -37885,9 +37885,9 @@ async function runSandboxed(opts) {
   try {
     await chmod(dir, 493);
     for (const name of fileNames) {
-      const path35 = join2(dir, name);
-      await mkdir(dirname2(path35), { recursive: true, mode: 493 });
-      await writeFile(path35, opts.files[name], { mode: 420 });
+      const path36 = join2(dir, name);
+      await mkdir(dirname2(path36), { recursive: true, mode: 493 });
+      await writeFile(path36, opts.files[name], { mode: 420 });
     }
     if (lease && opts.isolation.kind !== "bwrap") await chown(dir, lease.uid, lease.uid);
     const readOnlyBinds = [...opts.readOnlyBinds ?? []];
@@ -38111,7 +38111,7 @@ async function probeIsolation(python = findPython()) {
   } catch (e) {
     missing.push(e.message);
   }
-  const candidates2 = [
+  const candidates3 = [
     ...pythonRoot2 ? [
       { kind: "bwrap", tmpfsSizeCap: true, disableUserns: true },
       { kind: "bwrap", tmpfsSizeCap: true, disableUserns: false },
@@ -38119,7 +38119,7 @@ async function probeIsolation(python = findPython()) {
     ] : [],
     { kind: "unshare" }
   ];
-  for (const c3 of candidates2) {
+  for (const c3 of candidates3) {
     const { kind, ...flags } = c3;
     const candidate = { kind, degraded: false, note: "", python, ...flags };
     const failure4 = await probe(candidate);
@@ -39039,9 +39039,9 @@ function parseCassette(text2, file2) {
   }
   return entries;
 }
-function readPath(value2, path35) {
+function readPath(value2, path36) {
   let v = value2;
-  for (const k of path35) {
+  for (const k of path36) {
     if (!v || typeof v !== "object") return void 0;
     v = v[k];
   }
@@ -40717,6 +40717,7 @@ function describeGpus(gpus) {
 }
 
 // src/model/servers/index.ts
+var EXIT_REPORT_WAIT_MS = 3e4;
 function pickModelName(configured, listed) {
   if (configured && (listed.length === 0 || listed.includes(configured))) return configured;
   return listed[0] ?? configured ?? "default";
@@ -40803,7 +40804,9 @@ async function bringUp(plan, model, s2, log) {
   try {
     await warmUp(`${origin}/v1`, name, remaining(deadline, 3e4), auth);
   } catch (err) {
-    if (server) await Promise.race([server.exited, new Promise((resolve4) => setTimeout(resolve4, 1e3).unref())]);
+    const answered = err instanceof Error && err.message.startsWith("HTTP ");
+    if (server && !answered)
+      await Promise.race([server.exited, new Promise((resolve4) => setTimeout(resolve4, EXIT_REPORT_WAIT_MS).unref())]);
     const why = server?.exit() ? await server.postmortem() : server ? `command: ${server.command}; see ${server.logPath}` : `server at ${origin}`;
     throw new ModelStartError(
       `model.kind ${kind}: the warm-up request (one chat completion for ${name}) failed: ${err.message}; ${why}`
@@ -40857,9 +40860,10 @@ function processEndpoint(e, log) {
     }),
     exitReport: async () => {
       if (!server) return void 0;
-      await Promise.race([server.exited, new Promise((resolve4) => setTimeout(resolve4, 2e3).unref())]);
+      await Promise.race([server.exited, new Promise((resolve4) => setTimeout(resolve4, EXIT_REPORT_WAIT_MS).unref())]);
       return server.exit() ? `model server: ${await server.brief()}` : void 0;
     },
+    exited: () => server?.exit() !== void 0,
     close: async () => {
       if (!server) return;
       const exit = server.exit();
@@ -42246,8 +42250,8 @@ var FALLBACKS = [
     (line, masked) => {
       const m = /^((?:async\s+)?def\s+\w+\s*\()(.*)(\)\s*(?:->.*)?:)$/.exec(masked);
       if (!m) return void 0;
-      const open8 = m[1].length;
-      const params = splitTopLevel(m[2], line.slice(open8, open8 + m[2].length));
+      const open9 = m[1].length;
+      const params = splitTopLevel(m[2], line.slice(open9, open9 + m[2].length));
       if (params.length < 2) return void 0;
       const [a2, b] = params;
       const simple = (p) => /^\s*[A-Za-z_]\w*\s*(?::[^=]+)?(?:=.+)?$/.test(p);
@@ -42255,7 +42259,7 @@ var FALLBACKS = [
       if (!simple(a2) || !simple(b) || hasDefault(a2) !== hasDefault(b)) return void 0;
       const lead = (p) => /^\s*/.exec(p)[0];
       const swapped = [lead(a2) + b.trim(), lead(b) + a2.trim(), ...params.slice(2)].join(",");
-      return line.slice(0, open8) + swapped + line.slice(open8 + m[2].length);
+      return line.slice(0, open9) + swapped + line.slice(open9 + m[2].length);
     }
   ],
   [
@@ -42400,17 +42404,17 @@ function argumentKind(key2, value2) {
   if (PHONE.test(v) && /\d{3}/.test(v)) return "recipient";
   return "text";
 }
-function walk(value2, path35, key2, out) {
+function walk(value2, path36, key2, out) {
   if (out.length >= MAX_UNITS_PER_CALL) return;
   if (typeof value2 === "string" || typeof value2 === "number" || typeof value2 === "boolean") {
     if (typeof value2 === "number" && !Number.isFinite(value2)) return;
     if (typeof value2 === "string" && value2.trim() === "") return;
-    out.push({ path: path35, value: value2, kind: argumentKind(key2, value2) });
+    out.push({ path: path36, value: value2, kind: argumentKind(key2, value2) });
     return;
   }
-  if (path35.length >= MAX_DEPTH || value2 === null || typeof value2 !== "object") return;
-  if (Array.isArray(value2)) value2.forEach((v, i2) => walk(v, [...path35, i2], key2, out));
-  else for (const [k, v] of Object.entries(value2)) walk(v, [...path35, k], k, out);
+  if (path36.length >= MAX_DEPTH || value2 === null || typeof value2 !== "object") return;
+  if (Array.isArray(value2)) value2.forEach((v, i2) => walk(v, [...path36, i2], key2, out));
+  else for (const [k, v] of Object.entries(value2)) walk(v, [...path36, k], k, out);
 }
 function argumentUnits(toolCalls) {
   const units = [];
@@ -42592,9 +42596,9 @@ function brokenArgument(u2, rng) {
   if (typeof v === "boolean") return { raw: v ? "Tru" : "Flase", rule: "misspelt-literal" };
   return { raw: `${v}+`, rule: "dangling-operator" };
 }
-function setAt(root, path35, value2) {
-  if (path35.length === 0) return value2;
-  const [head, ...rest] = path35;
+function setAt(root, path36, value2) {
+  if (path36.length === 0) return value2;
+  const [head, ...rest] = path36;
   if (Array.isArray(root)) return root.map((v, i2) => i2 === head ? setAt(v, rest, value2) : v);
   const obj2 = { ...root };
   obj2[head] = setAt(obj2[head], rest, value2);
@@ -42695,10 +42699,10 @@ function segment(content) {
   if (lines2.some((l) => FENCE.test(l.text))) {
     const inside = [];
     const outside = [];
-    let open8 = false;
+    let open9 = false;
     for (const l of lines2) {
-      if (FENCE.test(l.text)) open8 = !open8;
-      else (open8 ? inside : outside).push(l);
+      if (FENCE.test(l.text)) open9 = !open9;
+      else (open9 ? inside : outside).push(l);
     }
     codeUnits(inside, units);
     sentenceUnits(outside, units);
@@ -43576,7 +43580,7 @@ function instanceHookOf(id, seed, methods = INJECTION_METHODS) {
 // src/pipeline/http-runner.ts
 import http6 from "node:http";
 import https2 from "node:https";
-import path15 from "node:path";
+import path16 from "node:path";
 
 // src/util/secrets.ts
 var AUTH_VALUE = "(?=[A-Za-z0-9._~+/-]*[0-9])(?=[A-Za-z0-9._~+/-]*[A-Z])(?=[A-Za-z0-9._~+/-]*[a-z])[A-Za-z0-9._~+/-]{16,}=*";
@@ -44063,8 +44067,8 @@ function processesOfUid(uid) {
     try {
       const status = readFileSync5(`/proc/${entry}/status`, "utf8");
       const state = /^State:\s+(\S)/m.exec(status)?.[1];
-      const real = /^Uid:\s+(\d+)/m.exec(status)?.[1];
-      if (Number(real) === uid && state !== "Z" && state !== "X") out.push(Number(entry));
+      const real2 = /^Uid:\s+(\d+)/m.exec(status)?.[1];
+      if (Number(real2) === uid && state !== "Z" && state !== "X") out.push(Number(entry));
     } catch {
     }
   }
@@ -44265,7 +44269,7 @@ import { chmodSync, chownSync, closeSync as closeSync4, mkdirSync as mkdirSync3,
 import { open as open4 } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir as tmpdir3 } from "node:os";
-import path14 from "node:path";
+import path15 from "node:path";
 
 // node_modules/is-plain-obj/index.js
 function isPlainObject2(value2) {
@@ -44893,11 +44897,11 @@ var replacements = Object.entries(specialMainSymbols);
 // node_modules/yoctocolors/base.js
 import tty from "node:tty";
 var hasColors = tty?.WriteStream?.prototype?.hasColors?.() ?? false;
-var format = (open8, close) => {
+var format = (open9, close) => {
   if (!hasColors) {
     return (input2) => input2;
   }
-  const openCode = `\x1B[${open8}m`;
+  const openCode = `\x1B[${open9}m`;
   const closeCode = `\x1B[${close}m`;
   return (input2) => {
     const string4 = input2 + "";
@@ -48669,13 +48673,13 @@ var logOutputSync = ({ serializedResult, fdNumber, state, verboseInfo, encoding,
   }
 };
 var writeToFiles = (serializedResult, stdioItems, outputFiles) => {
-  for (const { path: path35, append } of stdioItems.filter(({ type }) => FILE_TYPES.has(type))) {
-    const pathString = typeof path35 === "string" ? path35 : path35.toString();
+  for (const { path: path36, append } of stdioItems.filter(({ type }) => FILE_TYPES.has(type))) {
+    const pathString = typeof path36 === "string" ? path36 : path36.toString();
     if (append || outputFiles.has(pathString)) {
-      appendFileSync(path35, serializedResult);
+      appendFileSync(path36, serializedResult);
     } else {
       outputFiles.add(pathString);
-      writeFileSync3(path35, serializedResult);
+      writeFileSync3(path36, serializedResult);
     }
   }
 };
@@ -51068,6 +51072,64 @@ var {
   getCancelSignal: getCancelSignal2
 } = getIpcExport();
 
+// src/pipeline/hidden-paths.ts
+import { realpathSync as realpathSync3, statSync as statSync6 } from "node:fs";
+import path14 from "node:path";
+function commandWords(command) {
+  const words2 = [];
+  const re = /'([^']*)'|"((?:[^"\\]|\\.)*)"|(\\.|[^\s'"])+/g;
+  let word = "";
+  let last = -1;
+  for (const m of command.matchAll(re)) {
+    if (last !== -1 && m.index !== last) {
+      words2.push(word);
+      word = "";
+    }
+    word += m[1] ?? (m[2] !== void 0 ? m[2].replace(/\\(.)/g, "$1") : m[0].replace(/\\(.)/g, "$1"));
+    last = m.index + m[0].length;
+  }
+  if (last !== -1) words2.push(word);
+  return words2;
+}
+function candidates2(word) {
+  const eq = word.indexOf("=");
+  const out = [word];
+  if (eq > 0) out.push(word.slice(eq + 1));
+  return out.filter((w) => w.includes("/") && !/^[a-z][a-z0-9+.-]*:\/\//i.test(w));
+}
+function isFile(p) {
+  try {
+    return statSync6(p).isFile();
+  } catch {
+    return false;
+  }
+}
+function real(p) {
+  try {
+    return realpathSync3(p);
+  } catch {
+    return p;
+  }
+}
+function hiddenPathsIn(command, cwd, view) {
+  const found = /* @__PURE__ */ new Set();
+  for (const word of commandWords(command))
+    for (const c3 of candidates2(word)) {
+      const abs = path14.resolve(cwd, c3);
+      if (!isFile(abs)) continue;
+      if (!visible(abs, view) || !visible(real(abs), view)) found.add(abs);
+    }
+  return [...found];
+}
+function checkCommandPaths(key2, command, cwd, view) {
+  const hidden2 = hiddenPathsIn(command, cwd, view);
+  if (hidden2.length === 0) return;
+  const shown = view.shown.length > 0 ? ` It sees the project (${view.shown[0]}) read-only and the machine's system folders.` : "";
+  throw new InputError(
+    `${key2} names ${hidden2.join(", ")}, which the pipeline cannot see: the fence hides /tmp, /var/tmp, HOME, /root and the runner's folders from it.${shown} Keep the pipeline's files in the project (the repository around pipeline.cwd) or in an installed tool's folder on PATH; see docs/security.md#what-the-pipeline-can-still-see-and-write.`
+  );
+}
+
 // src/pipeline/http-service.ts
 async function fileTail(file2, bytes = STDERR_TAIL_BYTES) {
   try {
@@ -51122,20 +51184,29 @@ ${await fileTail(this.o.logPath)}`;
   /** Starts the command; throws when it cannot start at all. */
   async launch(shared) {
     const { o: o2 } = this;
-    mkdirSync3(path14.dirname(o2.logPath), { recursive: true });
+    mkdirSync3(path15.dirname(o2.logPath), { recursive: true });
     this.exitInfo = void 0;
     const fd = openSync4(o2.logPath, "w");
-    this.root = mkdtempSync2(path14.join(tmpdir3(), "saboteur-serve-"));
+    this.root = mkdtempSync2(path15.join(tmpdir3(), "saboteur-serve-"));
     if (o2.fence.kind === "uid") chmodSync(this.root, 457);
-    const privateDir = path14.join(this.root, "run");
-    const own2 = [privateDir, path14.join(privateDir, "home"), path14.join(privateDir, "tmp")];
+    const privateDir = path15.join(this.root, "run");
+    const own2 = [privateDir, path15.join(privateDir, "home"), path15.join(privateDir, "tmp")];
     for (const d of own2) mkdirSync3(d, { mode: 448 });
     const view = o2.fence.kind === "bwrap" ? collectFenceView({
       hostEnv: o2.hostEnv,
       cwd: o2.cwd,
       ownDirs: [this.root, ...o2.ownDirs],
-      scratchDir: path14.join(this.root, "git-configs")
+      scratchDir: path15.join(this.root, "git-configs")
     }) : void 0;
+    if (view) {
+      try {
+        checkCommandPaths(o2.label, o2.command, o2.cwd, view);
+      } catch (err) {
+        rmSync2(this.root, { recursive: true, force: true });
+        this.root = void 0;
+        throw err;
+      }
+    }
     this.fenced = o2.fence.enter(o2.command, { privateDir, view });
     try {
       if (this.fenced.uid !== void 0) for (const d of own2) chownSync(d, this.fenced.uid, this.fenced.uid);
@@ -51250,7 +51321,7 @@ async function endpointFor(st, name, shared) {
     ep.service = new PipelineService({
       command: fillPort(pipeline.serve, port),
       label: perVariant ? `pipeline.serve (${name})` : "pipeline.serve",
-      logPath: path15.join(opts.workDir, perVariant ? `pipeline-serve-${name}.log` : "pipeline-serve.log"),
+      logPath: path16.join(opts.workDir, perVariant ? `pipeline-serve-${name}.log` : "pipeline-serve.log"),
       cwd: pipeline.cwd,
       baseEnv: st.baseEnv,
       fence: st.fence,
@@ -51263,12 +51334,12 @@ async function endpointFor(st, name, shared) {
 }
 async function waitReady2(st, ep) {
   const { pipeline, graceMs } = st;
-  const candidates2 = ep.readyUrl ? [ep.readyUrl] : [ep.url, new URL("/health", ep.url)];
+  const candidates3 = ep.readyUrl ? [ep.readyUrl] : [ep.url, new URL("/health", ep.url)];
   const deadline = Date.now() + pipeline.readyTimeoutMs;
   let lastProblem = "no answer yet";
   let pause = 50;
   for (; ; ) {
-    for (const candidate of candidates2) {
+    for (const candidate of candidates3) {
       if (ep.service?.exited) {
         const why = await ep.service.gone();
         await ep.service.stop(graceMs);
@@ -51423,27 +51494,76 @@ function createHttpRunner(pipeline, opts) {
 }
 
 // src/pipeline/process-runner.ts
-import { chmod as chmod3, chown as chown3, mkdir as mkdir4, mkdtemp as mkdtemp4, readFile as readFile3, rm as rm3, stat as stat2, writeFile as writeFile3 } from "node:fs/promises";
+import { chmod as chmod3, chown as chown3, mkdir as mkdir4, mkdtemp as mkdtemp4, rm as rm3, stat as stat2, writeFile as writeFile3 } from "node:fs/promises";
 import { tmpdir as tmpdir4 } from "node:os";
-import path16 from "node:path";
+import path17 from "node:path";
+
+// src/pipeline/output-file.ts
+import { constants as constants4 } from "node:fs";
+import { open as open5 } from "node:fs/promises";
+function kindOf2(st) {
+  if (st.isDirectory()) return "folder";
+  if (st.isFIFO()) return "FIFO";
+  if (st.isSocket()) return "socket";
+  if (st.isCharacterDevice() || st.isBlockDevice()) return "device";
+  return "special file";
+}
+async function readAtMost(handle, limit2) {
+  const buf = Buffer.alloc(limit2 + 1);
+  let got = 0;
+  for (; ; ) {
+    const { bytesRead } = await handle.read(buf, got, buf.length - got, got);
+    if (bytesRead === 0) return buf.subarray(0, got);
+    got += bytesRead;
+    if (got > limit2) return void 0;
+  }
+}
+async function readOpened(handle, limit2) {
+  const st = await handle.stat();
+  if (!st.isFile()) return { kind: "refused", why: `is a ${kindOf2(st)}, not a regular file` };
+  const over = { kind: "refused", why: `is over the ${limit2 >> 20} MiB limit` };
+  if (st.size > limit2) return { ...over, why: `is ${st.size} bytes, over the ${limit2 >> 20} MiB limit` };
+  const bytes = await readAtMost(handle, limit2);
+  if (!bytes) return over;
+  const text2 = bytes.toString("utf8");
+  return text2.trim() === "" ? { kind: "missing" } : { kind: "text", text: text2 };
+}
+async function readLeftFile(file2, limit2, timeoutMs) {
+  let handle;
+  try {
+    handle = await open5(file2, constants4.O_RDONLY | constants4.O_NOFOLLOW | constants4.O_NONBLOCK | constants4.O_NOCTTY);
+  } catch (err) {
+    const code3 = err.code;
+    if (code3 === "ENOENT") return { kind: "missing" };
+    if (code3 === "ELOOP") return { kind: "refused", why: "is a symbolic link; saboteur reads only a regular file the pipeline wrote" };
+    return { kind: "refused", why: `cannot be opened (${code3 ?? err.message})` };
+  }
+  let timer;
+  const late = new Promise((resolve4) => {
+    timer = setTimeout(() => resolve4({ kind: "refused", why: `could not be read within ${timeoutMs / 1e3} s` }), timeoutMs);
+  });
+  try {
+    return await Promise.race([readOpened(handle, limit2), late]);
+  } finally {
+    clearTimeout(timer);
+    await handle.close().catch(() => void 0);
+  }
+}
+
+// src/pipeline/process-runner.ts
 var STDOUT_LIMIT = 4 << 20;
 var STDERR_LIMIT = 64 << 10;
 var OUTPUT_FILE_LIMIT = 16 << 20;
+var OUTPUT_FILE_READ_MS = 3e4;
 async function readOutputFile(file2) {
-  let size;
-  try {
-    size = (await stat2(file2)).size;
-  } catch {
-    return void 0;
-  }
-  if (size > OUTPUT_FILE_LIMIT)
-    return { ok: false, error: `SABOTEUR_OUTPUT_FILE is ${size} bytes, over the ${OUTPUT_FILE_LIMIT >> 20} MiB limit` };
-  const text2 = await readFile3(file2, "utf8");
-  return text2.trim() === "" ? void 0 : parseOutputFile(text2);
+  const left = await readLeftFile(file2, OUTPUT_FILE_LIMIT, OUTPUT_FILE_READ_MS);
+  if (left.kind === "missing") return void 0;
+  if (left.kind === "refused") return { ok: false, error: `SABOTEUR_OUTPUT_FILE ${left.why}` };
+  return parseOutputFile(left.text);
 }
 async function makePrivateHome(dir) {
-  await mkdir4(path16.join(dir, "home"), { recursive: true, mode: 448 });
-  await mkdir4(path16.join(dir, "tmp"), { recursive: true, mode: 448 });
+  await mkdir4(path17.join(dir, "home"), { recursive: true, mode: 448 });
+  await mkdir4(path17.join(dir, "tmp"), { recursive: true, mode: 448 });
 }
 function prepare(st) {
   const { opts, pipeline } = st;
@@ -51451,7 +51571,7 @@ function prepare(st) {
     const fence = await (opts.fence ?? detectFence());
     st.fence = fence;
     announceFence(fence, opts.log);
-    const tasksDir = await mkdtemp4(path16.join(tmpdir4(), "saboteur-tasks-"));
+    const tasksDir = await mkdtemp4(path17.join(tmpdir4(), "saboteur-tasks-"));
     st.tasksDir = tasksDir;
     await chmod3(tasksDir, fence.kind === "uid" ? 457 : 448);
     if (fence.kind === "bwrap") {
@@ -51459,8 +51579,9 @@ function prepare(st) {
         hostEnv: opts.hostEnv ?? process.env,
         cwd: pipeline.cwd,
         ownDirs: [tasksDir, opts.workDir],
-        scratchDir: path16.join(tasksDir, "git-configs")
+        scratchDir: path17.join(tasksDir, "git-configs")
       });
+      checkCommandPaths("pipeline.run", pipeline.run ?? "", pipeline.cwd, st.view);
     }
   })();
   return st.prepared;
@@ -51473,7 +51594,7 @@ async function runOne(st, input2) {
   let dir;
   try {
     await prepare(st);
-    dir = await mkdtemp4(path16.join(st.tasksDir, "task-"));
+    dir = await mkdtemp4(path17.join(st.tasksDir, "task-"));
     return await runIn(st, dir, input2, started);
   } catch (err) {
     return {
@@ -51486,8 +51607,8 @@ async function runOne(st, input2) {
   }
 }
 async function runIn(st, dir, input2, started) {
-  const taskFile = path16.join(dir, "task.json");
-  const outputFile = path16.join(dir, "output.json");
+  const taskFile = path17.join(dir, "task.json");
+  const outputFile = path17.join(dir, "output.json");
   const taskJson = JSON.stringify(input2.task);
   await writeFile3(taskFile, taskJson);
   const env = {
@@ -51499,7 +51620,7 @@ async function runIn(st, dir, input2, started) {
   const fenced2 = st.fence.enter(st.pipeline.run, { privateDir: dir, view: st.view });
   try {
     if (fenced2.uid !== void 0)
-      for (const d of [dir, path16.join(dir, "home"), path16.join(dir, "tmp")]) await chown3(d, fenced2.uid, fenced2.uid);
+      for (const d of [dir, path17.join(dir, "home"), path17.join(dir, "tmp")]) await chown3(d, fenced2.uid, fenced2.uid);
     return await runFenced(st, fenced2, env, taskJson, outputFile, started);
   } finally {
     await fenced2.sweep();
@@ -54909,7 +55030,7 @@ var X_ALREADY_SENT = "x-hono-already-sent";
 
 // node_modules/@hono/node-server/dist/index.mjs
 import { STATUS_CODES, ServerResponse, createServer as createServer2 } from "node:http";
-import { Http2ServerRequest, constants as constants4 } from "node:http2";
+import { Http2ServerRequest, constants as constants5 } from "node:http2";
 import { Readable as Readable4 } from "node:stream";
 
 // node_modules/hono/dist/helper/websocket/index.js
@@ -55760,7 +55881,7 @@ var drainIncoming = (incoming) => {
   incomingWithDrainState[incomingDraining] = true;
   if (incoming instanceof Http2ServerRequest) {
     try {
-      incoming.stream?.close?.(constants4.NGHTTP2_NO_ERROR);
+      incoming.stream?.close?.(constants5.NGHTTP2_NO_ERROR);
     } catch {
     }
     return;
@@ -59266,8 +59387,8 @@ var PolicyError = class extends InputError {
   }
   file;
 };
-function exampleFor(path35) {
-  const top = typeof path35[0] === "string" ? path35[0] : "";
+function exampleFor(path36) {
+  const top = typeof path36[0] === "string" ? path36[0] : "";
   return POLICY_EXAMPLES[top] ?? POLICY_EXAMPLES[""];
 }
 function formatIssue(file2, issue2) {
@@ -61445,8 +61566,8 @@ function resolveIssuers(items, spans) {
   const out = /* @__PURE__ */ new Map();
   const sorted = items.filter((it) => (it.kind === "tool" || it.kind === "sink") && it.src.type !== "pseudo" && it.src.type !== "chat-call").sort((a2, b) => a2.start - b.start || a2.order - b.order);
   for (const it of sorted) {
-    const candidates2 = (issued.get(callKey2(it.tool, it.args ?? {})) ?? []).filter((c3) => c3.item.end <= it.start && !used.has(c3.slot)).reverse();
-    const pick3 = candidates2.find((c3) => c3.item.meta.agent === it.meta.agent) ?? candidates2[0];
+    const candidates3 = (issued.get(callKey2(it.tool, it.args ?? {})) ?? []).filter((c3) => c3.item.end <= it.start && !used.has(c3.slot)).reverse();
+    const pick3 = candidates3.find((c3) => c3.item.meta.agent === it.meta.agent) ?? candidates3[0];
     if (pick3) {
       used.add(pick3.slot);
       out.set(it, pick3.item);
@@ -62359,8 +62480,8 @@ function provenanceGap(c3) {
   const orphan = site.issuedBy === void 0 && site.generated.length > 0;
   if (!(c3.scope === "full" && (!(c3.inScope & ROOT_BIT) || issuerCut || orphan))) return void 0;
   const issuer = site.issuedBy !== void 0 ? `its LLM call ${refOf(g, site.issuedBy)} is not connected to the request` : orphan ? `no LLM call in the trace issued it, so nothing accounts for argument${site.generated.length > 1 ? "s" : ""} ${site.generated.join(", ")}` : "no LLM call in the trace issued it and its arguments quote nothing connected to the request";
-  const path35 = site.issuedBy !== void 0 ? [{ ...describeNode(g, site.issuedBy, g.own[site.issuedBy] & ~ROOT_BIT), via: { edge: "tool" } }, ownStep(c3)] : [ownStep(c3)];
-  return { kind: "provenance-gap", message: `provenance gap: no path from the request reaches this call (${issuer})`, path: path35 };
+  const path36 = site.issuedBy !== void 0 ? [{ ...describeNode(g, site.issuedBy, g.own[site.issuedBy] & ~ROOT_BIT), via: { edge: "tool" } }, ownStep(c3)] : [ownStep(c3)];
+  return { kind: "provenance-gap", message: `provenance gap: no path from the request reaches this call (${issuer})`, path: path36 };
 }
 var OVERRIDE2 = bitOf("PROMPT_OVERRIDE");
 var INJECTABLE_ROLES = /* @__PURE__ */ new Set([...AUTHORITY_ROLES, "object"]);
@@ -62381,8 +62502,8 @@ function adjudicateTrace(b, policy, opts = {}) {
   const p = propagate(b.graph, { reachability: opts.propagate === false });
   return b.sinks.map((s2) => adjudicateSink(b, p, s2, policy, opts));
 }
-function formatPath(path35) {
-  return path35.map((s2) => {
+function formatPath(path36) {
+  return path36.map((s2) => {
     const who = `${s2.kind}${s2.name ? ` ${s2.name}` : ""}${s2.agent ? ` (agent ${s2.agent})` : ""} [${s2.node}]`;
     const labels = s2.labels.length ? ` ${s2.labels.join(", ")}` : "";
     return `${who}${labels}`;
@@ -62392,7 +62513,7 @@ function formatPath(path35) {
 // src/taint/annotate.ts
 import { createHash as createHash5 } from "node:crypto";
 import { existsSync as existsSync8, mkdirSync as mkdirSync4, readFileSync as readFileSync8, renameSync, writeFileSync as writeFileSync4 } from "node:fs";
-import path17 from "node:path";
+import path18 from "node:path";
 
 // src/taint/judge-prompts.ts
 var JUDGE_LOCAL_TEMPLATE = "prompts/judge-local.md";
@@ -62458,7 +62579,7 @@ function createIntentAnnotator(opts) {
   let asked = 0;
   const persist = () => {
     if (!opts.cacheFile) return;
-    mkdirSync4(path17.dirname(opts.cacheFile), { recursive: true });
+    mkdirSync4(path18.dirname(opts.cacheFile), { recursive: true });
     const tmp = `${opts.cacheFile}.${process.pid}.tmp`;
     writeFileSync4(tmp, JSON.stringify(Object.fromEntries(memory), null, 1));
     renameSync(tmp, opts.cacheFile);
@@ -62518,7 +62639,7 @@ var rate2 = external_exports.number().min(0).max(1);
 var limit = external_exports.number().int().positive();
 
 // src/benchmarks/agentic/agentic-suites.ts
-import path20 from "node:path";
+import path21 from "node:path";
 import { createHash as createHash8 } from "node:crypto";
 
 // src/benchmarks/humaneval/load.ts
@@ -62593,26 +62714,26 @@ function parseHumanEval(bytes, file2) {
   return problems2;
 }
 async function loadHumanEval(file2) {
-  const path35 = resolve(file2);
+  const path36 = resolve(file2);
   let bytes;
   try {
-    bytes = await readInputBytes(path35, { what: "the HumanEval problems file", maxBytes: LIMITS.problems });
+    bytes = await readInputBytes(path36, { what: "the HumanEval problems file", maxBytes: LIMITS.problems });
   } catch (e) {
     throw new JsonlError(e.message);
   }
-  return { problems: parseHumanEval(bytes, path35), sha256: sha256Hex(bytes), source: path35 };
+  return { problems: parseHumanEval(bytes, path36), sha256: sha256Hex(bytes), source: path36 };
 }
 
 // src/benchmarks/humaneval/resolve.ts
 import { existsSync as existsSync10 } from "node:fs";
-import { mkdir as mkdir6, readFile as readFile4, rename as rename3, rm as rm5, writeFile as writeFile5 } from "node:fs/promises";
+import { mkdir as mkdir6, readFile as readFile3, rename as rename3, rm as rm5, writeFile as writeFile5 } from "node:fs/promises";
 import { dirname as dirname3, join as join4, resolve as resolve2 } from "node:path";
 
 // src/benchmarks/data/store.ts
 import { createHash as createHash7 } from "node:crypto";
 import { createReadStream as createReadStream2, existsSync as existsSync9 } from "node:fs";
 import { mkdir as mkdir5, rename as rename2, rm as rm4, writeFile as writeFile4 } from "node:fs/promises";
-import path18 from "node:path";
+import path19 from "node:path";
 
 // src/benchmarks/data/pins.ts
 var DATA_PINS = {
@@ -62914,7 +63035,7 @@ function pinnedFiles(id, mirror) {
   });
 }
 function dataCacheDir(cacheDir) {
-  return path18.join(cacheDir, "data");
+  return path19.join(cacheDir, "data");
 }
 async function hashFile(file2) {
   const hash3 = createHash7("sha256");
@@ -62926,7 +63047,7 @@ async function hashFile(file2) {
   return { sha256: hash3.digest("hex"), bytes };
 }
 async function checkFile(folder, file2) {
-  const at = path18.join(folder, file2.path);
+  const at = path19.join(folder, file2.path);
   if (!existsSync9(at)) return { file: file2, state: "missing" };
   const { sha256: sha2563, bytes } = await hashFile(at);
   return sha2563 === file2.sha256 ? { file: file2, state: "ok" } : { file: file2, state: "mismatch", actual: sha2563, bytes };
@@ -62968,7 +63089,7 @@ async function download(file2, opts) {
   return bytes;
 }
 async function writeAtomically(target2, bytes) {
-  await mkdir5(path18.dirname(target2), { recursive: true });
+  await mkdir5(path19.dirname(target2), { recursive: true });
   const partial2 = `${target2}.${process.pid}.partial`;
   try {
     await writeFile4(partial2, bytes);
@@ -62987,7 +63108,7 @@ async function fetchData(folder, ids, opts = {}) {
     if (state.state === "mismatch")
       opts.log?.warn(`${file2.benchmark}: ${file2.path} has SHA-256 ${state.actual}, not the pinned ${file2.sha256}; downloading it again`);
     try {
-      await writeAtomically(path18.join(folder, file2.path), await download(file2, opts));
+      await writeAtomically(path19.join(folder, file2.path), await download(file2, opts));
       report.fetched.push(file2);
       opts.log?.debug(`${file2.benchmark}: ${file2.path} verified and written`);
     } catch (e) {
@@ -63005,7 +63126,7 @@ async function fetchData(folder, ids, opts = {}) {
 }
 async function benchmarkDataDir(id, ctx) {
   const given = ctx.env.SABOTEUR_DATA_DIR;
-  if (given) return path18.resolve(given);
+  if (given) return path19.resolve(given);
   const folder = dataCacheDir(ctx.cacheDir);
   const report = await fetchData(folder, [id], {
     fetch: ctx.fetch,
@@ -63033,25 +63154,25 @@ async function resolveHumanEvalFile(opts) {
   const { log } = opts;
   const expected = opts.sha256 ?? HUMANEVAL_SHA256;
   if (opts.explicitPath) {
-    const path35 = resolve2(opts.explicitPath);
-    if (!existsSync10(path35)) throw new Error(`HumanEval problems file ${path35} (benchmarks.humaneval.path) does not exist`);
-    return path35;
+    const path36 = resolve2(opts.explicitPath);
+    if (!existsSync10(path36)) throw new Error(`HumanEval problems file ${path36} (benchmarks.humaneval.path) does not exist`);
+    return path36;
   }
   const dataDir = opts.dataDir === void 0 ? defaultDataDir() : opts.dataDir;
   if (dataDir) {
-    const path35 = join4(dataDir, HUMANEVAL_DATA_PATH);
-    if (existsSync10(path35)) {
-      const actual2 = sha256Hex(await readFile4(path35));
+    const path36 = join4(dataDir, HUMANEVAL_DATA_PATH);
+    if (existsSync10(path36)) {
+      const actual2 = sha256Hex(await readFile3(path36));
       if (actual2 !== expected) {
-        log.warn(`HumanEval: ${path35} has SHA-256 ${actual2}, not the pinned upstream ${expected}; using it as given`);
+        log.warn(`HumanEval: ${path36} has SHA-256 ${actual2}, not the pinned upstream ${expected}; using it as given`);
       }
-      log.debug(`HumanEval: using ${path35} from the data folder`);
-      return path35;
+      log.debug(`HumanEval: using ${path36} from the data folder`);
+      return path36;
     }
   }
   const cached4 = join4(dataCacheDir(opts.cacheDir), HUMANEVAL_DATA_PATH);
   if (existsSync10(cached4)) {
-    const actual2 = sha256Hex(await readFile4(cached4));
+    const actual2 = sha256Hex(await readFile3(cached4));
     if (actual2 === expected) {
       log.debug(`HumanEval: using cached ${cached4}`);
       return cached4;
@@ -64362,7 +64483,7 @@ async function scoreSamples(samples, problems2, opts) {
 
 // src/benchmarks/humaneval-suite.ts
 import os3 from "node:os";
-import path19 from "node:path";
+import path20 from "node:path";
 
 // src/benchmarks/core/sample.ts
 function sampleIds(ids, opts) {
@@ -64430,8 +64551,8 @@ function stratifiedSample(items, opts) {
 
 // src/benchmarks/humaneval-suite.ts
 function displayPath(file2) {
-  const rel = path19.relative(process.cwd(), file2);
-  return rel && !rel.startsWith("..") && !path19.isAbsolute(rel) ? rel : file2;
+  const rel = path20.relative(process.cwd(), file2);
+  return rel && !rel.startsWith("..") && !path20.isAbsolute(rel) ? rel : file2;
 }
 function humanEvalTask(p) {
   return { id: p.task_id, benchmark: "humaneval", kind: "code", prompt: p.prompt, entryPoint: p.entry_point, metadata: {} };
@@ -64564,7 +64685,7 @@ async function agenticSuite(mod, settings, ctx) {
     info: {
       id,
       kind: "agentic",
-      source: displayPath(loaded.files.length === 1 ? loaded.files[0].path : path20.join(root, ownData ? "" : id)),
+      source: displayPath(loaded.files.length === 1 ? loaded.files[0].path : path21.join(root, ownData ? "" : id)),
       sha256: combinedSha(loaded.files),
       total: pairs.size,
       selected: instances.length,
@@ -68347,10 +68468,10 @@ import { join as join5 } from "node:path";
 
 // src/benchmarks/core/data-file.ts
 import { basename } from "node:path";
-async function readDataFile(path35, label2, makeError2, hint = "") {
+async function readDataFile(path36, label2, makeError2, hint = "") {
   try {
-    const bytes = await readInputBytes(path35, { what: `the ${label2} data file ${basename(path35)}`, maxBytes: LIMITS.benchmarkData });
-    return { path: path35, text: bytes.toString("utf8"), sha256: sha256Hex(bytes) };
+    const bytes = await readInputBytes(path36, { what: `the ${label2} data file ${basename(path36)}`, maxBytes: LIMITS.benchmarkData });
+    return { path: path36, text: bytes.toString("utf8"), sha256: sha256Hex(bytes) };
   } catch (e) {
     throw makeError2(`${label2}: ${e.message}${hint}`);
   }
@@ -68513,7 +68634,7 @@ async function loadAgentHarm(dir, opts) {
   const tasks = buildAgentHarmTasks(harmful, benign, opts.split, opts.corrections ?? []);
   const categories = {};
   for (const t of tasks) categories[t.category] = (categories[t.category] ?? 0) + 1;
-  return { tasks, total: tasks.length, files: [h2, b].map(({ path: path35, sha256: sha2563 }) => ({ path: path35, sha256: sha2563 })), categories };
+  return { tasks, total: tasks.length, files: [h2, b].map(({ path: path36, sha256: sha2563 }) => ({ path: path36, sha256: sha2563 })), categories };
 }
 function agentHarmToolSpecOrThrow(name, where) {
   try {
@@ -68885,7 +69006,7 @@ async function loadAsb(dir, opts) {
   return {
     tasks,
     total: tasks.length,
-    files: [agentFile, attackFile, normalFile].map(({ path: path35, sha256: sha2563 }) => ({ path: path35, sha256: sha2563 })),
+    files: [agentFile, attackFile, normalFile].map(({ path: path36, sha256: sha2563 }) => ({ path: path36, sha256: sha2563 })),
     categories
   };
 }
@@ -69519,7 +69640,7 @@ var SEED_FILES = {
 var SEED_DIRS = ["/opt/conda", "/home/appuser"];
 function seedFiles() {
   const out = { ...SEED_FILES };
-  for (const [path35, content] of Object.entries(SEED_FILES)) out[`${WORKSPACE}${path35}`] = content;
+  for (const [path36, content] of Object.entries(SEED_FILES)) out[`${WORKSPACE}${path36}`] = content;
   out[`${WORKSPACE}/README.md`] = "# Project workspace\nScratch files for the current task.\n";
   return out;
 }
@@ -70106,7 +70227,7 @@ async function loadRedCode(dir, opts = {}) {
   const tasks = buildRedCodeTasks(records2, opts);
   const categories = {};
   for (const t of tasks) categories[t.category] = (categories[t.category] ?? 0) + 1;
-  return { tasks, total: tasks.length, files: files.map(({ path: path35, sha256: sha2563 }) => ({ path: path35, sha256: sha2563 })), categories };
+  return { tasks, total: tasks.length, files: files.map(({ path: path36, sha256: sha2563 }) => ({ path: path36, sha256: sha2563 })), categories };
 }
 
 // src/benchmarks/redcode/benchmark.ts
@@ -70129,7 +70250,7 @@ var redcodeBenchmark = agenticBenchmark({
 
 // src/benchmarks/safearena/fetch.ts
 import { existsSync as existsSync11 } from "node:fs";
-import { mkdir as mkdir7, readFile as readFile5, rename as rename4, rm as rm6, writeFile as writeFile6 } from "node:fs/promises";
+import { mkdir as mkdir7, readFile as readFile4, rename as rename4, rm as rm6, writeFile as writeFile6 } from "node:fs/promises";
 import { join as join9 } from "node:path";
 
 // src/benchmarks/safearena/load.ts
@@ -70674,10 +70795,10 @@ var SAFEARENA_BASE_URL = `https://huggingface.co/datasets/${SAFEARENA_DATASET}/r
 var SafeArenaAccessError = class extends Error {
 };
 var HOW_TO = `SafeArena's data is gated on Hugging Face: sign in, accept the dataset's terms at https://huggingface.co/datasets/${SAFEARENA_DATASET}, create a read token (https://huggingface.co/settings/tokens) and pass it as HF_TOKEN (in a workflow: env: HF_TOKEN: \${{ secrets.HF_TOKEN }}).`;
-async function cachedValid(path35, kind) {
-  if (!existsSync11(path35)) return false;
+async function cachedValid(path36, kind) {
+  if (!existsSync11(path36)) return false;
   try {
-    parseSafeArena(await readFile5(path35, "utf8"), path35, kind);
+    parseSafeArena(await readFile4(path36, "utf8"), path36, kind);
     return true;
   } catch {
     return false;
@@ -70689,7 +70810,7 @@ async function fetchSafeArena(opts) {
   const paths = kinds.map((k) => join9(dir, SAFEARENA_FILES[k]));
   if ((await Promise.all(kinds.map((k, i2) => cachedValid(paths[i2], k)))).every(Boolean)) {
     opts.log?.debug(`SafeArena: using the cached ${paths.join(" and ")}`);
-    const files2 = await Promise.all(paths.map(async (path35) => ({ path: path35, sha256: sha256Hex(await readFile5(path35)) })));
+    const files2 = await Promise.all(paths.map(async (path36) => ({ path: path36, sha256: sha256Hex(await readFile4(path36)) })));
     return { dir, files: files2 };
   }
   const token = opts.token?.trim();
@@ -70794,11 +70915,11 @@ function urlParse(url2) {
   if (hash3 >= 0) rest = rest.slice(0, hash3);
   const q2 = rest.indexOf("?");
   const query = q2 >= 0 ? rest.slice(q2 + 1) : "";
-  let path35 = q2 >= 0 ? rest.slice(0, q2) : rest;
-  const lastSlash = path35.lastIndexOf("/");
-  const semi = path35.indexOf(";", lastSlash + 1);
-  if (semi >= 0) path35 = path35.slice(0, semi);
-  return { scheme, netloc, path: path35, query };
+  let path36 = q2 >= 0 ? rest.slice(0, q2) : rest;
+  const lastSlash = path36.lastIndexOf("/");
+  const semi = path36.indexOf(";", lastSlash + 1);
+  if (semi >= 0) path36 = path36.slice(0, semi);
+  return { scheme, netloc, path: path36, query };
 }
 function unquotePlus(s2) {
   const spaced = s2.replace(/\+/g, " ");
@@ -71476,13 +71597,13 @@ async function validateTrace(opts) {
   const failing = sinks.some((s2) => s2.decision !== "release");
   const out = opts.format === "json" ? JSON.stringify(
     {
-      sinks: sinks.map(({ toolCallId, tool, agent, decision, labels, path: path35, reason, trace, recorded }) => ({
+      sinks: sinks.map(({ toolCallId, tool, agent, decision, labels, path: path36, reason, trace, recorded }) => ({
         toolCallId,
         tool,
         agent: agent ?? null,
         decision,
         labels,
-        path: path35,
+        path: path36,
         reason,
         trace,
         ...recorded ? { recorded } : {}
@@ -71606,8 +71727,8 @@ function taintDefenseName(scope = "full", propagateLabels = true) {
   return parts.length ? `taint/${parts.join("+")}` : "taint";
 }
 function verdictReason(v) {
-  const path35 = v.path.length > 1 ? ` [path: ${formatPath(v.path)}]` : "";
-  return `${v.reason}${path35}`;
+  const path36 = v.path.length > 1 ? ` [path: ${formatPath(v.path)}]` : "";
+  return `${v.reason}${path36}`;
 }
 function createTaintDefense(opts) {
   const scope = opts.scope ?? "full";
@@ -71725,7 +71846,7 @@ var DEFENSE_IDS = Object.keys(DEFENSES);
 var BUILT_IN = { benchmarks: BENCHMARKS, defenses: DEFENSES };
 
 // src/run/deps.ts
-import path21 from "node:path";
+import path22 from "node:path";
 async function loadSuites(config2, ctx, registries) {
   const suites = [];
   for (const [id, settings] of Object.entries(config2.benchmarks)) {
@@ -71778,7 +71899,7 @@ function createJobDeps(registries = BUILT_IN) {
     },
     async createDefenses(config2, ctx) {
       const policy = await loadPolicy(config2.policy);
-      const annotator = config2.taintAnnotate ? createIntentAnnotator({ ask: ctx.judge, cacheFile: path21.join(ctx.cacheDir, "taint-intent.json") }) : void 0;
+      const annotator = config2.taintAnnotate ? createIntentAnnotator({ ask: ctx.judge, cacheFile: path22.join(ctx.cacheDir, "taint-intent.json") }) : void 0;
       const mode = config2.defenseMode;
       return (name, view) => {
         const def = registries.defenses[name];
@@ -71789,6 +71910,7 @@ function createJobDeps(registries = BUILT_IN) {
     },
     startOtlpReceiver: (log) => startOtlpReceiver({ log }),
     async modelAlive(model) {
+      if (model.exited?.()) return false;
       try {
         await probeModels(model.baseUrl, { apiKey: model.apiKey, timeoutMs: 3e3 });
         return true;
@@ -71801,7 +71923,7 @@ function createJobDeps(registries = BUILT_IN) {
 var realDeps = createJobDeps();
 
 // src/run/assemble.ts
-import path23 from "node:path";
+import path24 from "node:path";
 
 // src/runlog/redact.ts
 var REDACTED = "[redacted]";
@@ -71852,8 +71974,8 @@ function redactDeep(value2, known) {
 }
 
 // src/runlog/write.ts
-import { open as open5, rename as rename5, unlink } from "node:fs/promises";
-import path22 from "node:path";
+import { open as open6, rename as rename5, unlink } from "node:fs/promises";
+import path23 from "node:path";
 import { randomBytes as randomBytes5 } from "node:crypto";
 var WHY = {
   ENOSPC: "no space left on the device",
@@ -71882,10 +72004,10 @@ function writeErrorOf(file2, err) {
   return new OutputWriteError(file2, e?.code, e?.message);
 }
 async function writeFileAtomic(file2, content) {
-  const tmp = path22.join(path22.dirname(file2), `.${path22.basename(file2)}.${process.pid}.${randomBytes5(4).toString("hex")}.tmp`);
+  const tmp = path23.join(path23.dirname(file2), `.${path23.basename(file2)}.${process.pid}.${randomBytes5(4).toString("hex")}.tmp`);
   let handle;
   try {
-    handle = await open5(tmp, "wx", 420);
+    handle = await open6(tmp, "wx", 420);
     if (typeof content === "string") await handle.writeFile(content);
     else for (const chunk of content) await handle.write(chunk);
     await handle.close();
@@ -71925,7 +72047,7 @@ function assembleRunLog(config2, facts) {
     finishedAt: (/* @__PURE__ */ new Date()).toISOString(),
     status: facts.abortReason ? "aborted" : facts.cancelReason ? "cancelled" : "completed",
     ...facts.abortReason ? { abortReason: facts.abortReason } : facts.cancelReason ? { abortReason: facts.cancelReason } : {},
-    config: { file: path23.relative(process.cwd(), config2.file) || config2.file, hash: config2.hash, seed: config2.sample.seed },
+    config: { file: path24.relative(process.cwd(), config2.file) || config2.file, hash: config2.hash, seed: config2.sample.seed },
     ...facts.git ? { git: facts.git } : {},
     ...facts.shard ? { shard: facts.shard } : {},
     model: facts.model,
@@ -71950,8 +72072,8 @@ function assembleRunLog(config2, facts) {
 }
 async function writeRunFiles(outDir, unredacted, env = process.env) {
   const runLog = redactDeep(unredacted, secretValuesOf(env));
-  const runLogPath = path23.join(outDir, "run.json");
-  const reportPath = path23.join(outDir, "report.md");
+  const runLogPath = path24.join(outDir, "run.json");
+  const reportPath = path24.join(outDir, "report.md");
   const report = renderReport(runLog, { method: methodReportOf(runLog.variants.malicious.method) });
   const writeErrors = [];
   for (const [file2, write] of [
@@ -72029,10 +72151,10 @@ function callNotes(instances, target2, coverageGated = false) {
 }
 
 // src/run/out-lock.ts
-import { mkdir as mkdir8, open as open6, readFile as readFile6, stat as stat3, unlink as unlink2 } from "node:fs/promises";
+import { mkdir as mkdir8, open as open7, readFile as readFile5, stat as stat3, unlink as unlink2 } from "node:fs/promises";
 import { unlinkSync } from "node:fs";
 import { hostname as hostname3 } from "node:os";
-import path24 from "node:path";
+import path25 from "node:path";
 var LOCK_FILE = ".saboteur.lock";
 var OutDirLocked = class extends InputError {
   constructor(message) {
@@ -72052,7 +72174,7 @@ function releaseAllOnExit() {
 }
 async function readLock(file2) {
   try {
-    const info2 = JSON.parse((await readFile6(file2, "utf8")).slice(0, 4096));
+    const info2 = JSON.parse((await readFile5(file2, "utf8")).slice(0, 4096));
     return typeof info2?.pid === "number" ? info2 : void 0;
   } catch {
     return void 0;
@@ -72064,11 +72186,11 @@ async function lockOutDir(dir, command = "run") {
   } catch (err) {
     throw writeErrorOf(dir, err);
   }
-  const file2 = path24.join(dir, LOCK_FILE);
+  const file2 = path25.join(dir, LOCK_FILE);
   const mine = { pid: process.pid, host: hostname3(), startedAt: (/* @__PURE__ */ new Date()).toISOString(), command };
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      const handle = await open6(file2, "wx", 420);
+      const handle = await open7(file2, "wx", 420);
       try {
         await handle.writeFile(JSON.stringify(mine));
       } finally {
@@ -72154,7 +72276,7 @@ async function serveModel(s2) {
     ...serverVersion ? { serverVersion } : {}
   };
   if (model.serverLog)
-    s2.modelInfo.serverLog = model.serverLog.startsWith(`${opts.outDir}${path25.sep}`) ? path25.relative(opts.outDir, model.serverLog) : model.serverLog;
+    s2.modelInfo.serverLog = model.serverLog.startsWith(`${opts.outDir}${path26.sep}`) ? path26.relative(opts.outDir, model.serverLog) : model.serverLog;
   if (model.gpus?.length) s2.modelInfo.gpus = model.gpus;
   return model;
 }
@@ -72338,7 +72460,7 @@ async function runLocked(config2, opts, deps) {
     opts,
     deps,
     log,
-    cacheDir: opts.cacheDir ?? path25.join(opts.outDir, ".cache"),
+    cacheDir: opts.cacheDir ?? path26.join(opts.outDir, ".cache"),
     suites: [],
     instances: [],
     notes: [],
@@ -73007,7 +73129,7 @@ ${usage}`);
 }
 
 // src/cli/data.ts
-import path26 from "node:path";
+import path27 from "node:path";
 var FLAGS2 = {
   dir: { type: "string", description: "the data folder (default: SABOTEUR_DATA_DIR, else the data folder in the cache)" },
   mirror: { type: "string", description: "fetch: an http(s) address serving the data folder's layout, used instead of upstream" },
@@ -73019,7 +73141,7 @@ var SUMMARY = `Fills or checks the benchmark data folder. Benchmarks with pinned
           gated SafeArena files with HF_TOKEN into the cache
   verify  checks every pinned file against its SHA-256 (exit 1 when one is missing or differs)`;
 function cliCacheDir(env, fallback) {
-  return path26.join(env.XDG_CACHE_HOME ?? path26.join(env.HOME ?? fallback, ".cache"), "saboteur");
+  return path27.join(env.XDG_CACHE_HOME ?? path27.join(env.HOME ?? fallback, ".cache"), "saboteur");
 }
 function benchmarksOf(names, allowed, usage) {
   const unknown2 = names.filter((n2) => !allowed.includes(n2));
@@ -73065,7 +73187,7 @@ ${usage}`);
   const log = cliLog(io, Boolean(flags.verbose));
   const cacheDir = cliCacheDir(io.env, process.cwd());
   const given = flags.dir ?? io.env.SABOTEUR_DATA_DIR;
-  const folder = given ? path26.resolve(given) : dataCacheDir(cacheDir);
+  const folder = given ? path27.resolve(given) : dataCacheDir(cacheDir);
   io.stderr.write(`data folder: ${folder}
 `);
   if (action === "verify") {
@@ -73111,7 +73233,7 @@ ${usage}`);
 // src/cli/init.ts
 import { existsSync as existsSync12 } from "node:fs";
 import { mkdir as mkdir9 } from "node:fs/promises";
-import path27 from "node:path";
+import path28 from "node:path";
 import { createInterface } from "node:readline/promises";
 
 // src/cli/init-answers.ts
@@ -73295,7 +73417,7 @@ var FLAGS3 = {
 };
 var list = (text2) => text2.split(",").map((s2) => s2.trim()).filter(Boolean);
 function defaults(dir) {
-  const guess = guessFromFiles((f) => existsSync12(path27.join(dir, f)));
+  const guess = guessFromFiles((f) => existsSync12(path28.join(dir, f)));
   return {
     run: guess.run,
     install: guess.install,
@@ -73327,11 +73449,11 @@ var QUESTIONS = [
     set: (a2, v) => void (a2.runnerLabels = list(v))
   }
 ];
-async function ask2(answers, open8, io) {
+async function ask2(answers, open9, io) {
   const rl = createInterface({ input: io.stdin, terminal: false, crlfDelay: Infinity });
   const lines2 = rl[Symbol.asyncIterator]();
   try {
-    for (const q2 of open8) {
+    for (const q2 of open9) {
       io.stderr.write(`${q2.question} [${q2.get(answers)}]: `);
       const next = await lines2.next();
       if (next.done) break;
@@ -73353,21 +73475,21 @@ async function initCommand(argv, io) {
   if (positionals.length) throw new UsageError(`init takes no arguments, got "${positionals[0]}"
 
 ${usage}`);
-  const dir = path27.resolve(flags.dir ?? process.cwd());
-  const configFile = path27.join(dir, "saboteur.yml");
-  const workflowFile = path27.join(dir, ".github", "workflows", "saboteur.yml");
+  const dir = path28.resolve(flags.dir ?? process.cwd());
+  const configFile = path28.join(dir, "saboteur.yml");
+  const workflowFile = path28.join(dir, ".github", "workflows", "saboteur.yml");
   const inTheWay = [configFile, workflowFile].filter((f) => existsSync12(f));
   if (inTheWay.length && !flags.force) {
     throw new UsageError(
-      `${inTheWay.map((f) => path27.relative(dir, f)).join(" and ")} already ${inTheWay.length > 1 ? "exist" : "exists"}; nothing written (--force overwrites)`
+      `${inTheWay.map((f) => path28.relative(dir, f)).join(" and ")} already ${inTheWay.length > 1 ? "exist" : "exists"}; nothing written (--force overwrites)`
     );
   }
   const answers = defaults(dir);
   for (const q2 of QUESTIONS) if (typeof flags[q2.flag] === "string") q2.set(answers, flags[q2.flag]);
   if (flags.branch) answers.branch = flags.branch;
   if (flags.action) answers.action = flags.action;
-  const open8 = QUESTIONS.filter((q2) => flags[q2.flag] === void 0);
-  if (!flags.yes && open8.length && io.stdin?.isTTY) await ask2(answers, open8, io);
+  const open9 = QUESTIONS.filter((q2) => flags[q2.flag] === void 0);
+  if (!flags.yes && open9.length && io.stdin?.isTTY) await ask2(answers, open9, io);
   try {
     checkAnswers(answers);
   } catch (e) {
@@ -73376,13 +73498,13 @@ ${usage}`);
 ${usage}`);
     throw e;
   }
-  await mkdir9(path27.dirname(workflowFile), { recursive: true });
+  await mkdir9(path28.dirname(workflowFile), { recursive: true });
   await writeFileAtomic(configFile, renderConfig(answers, flags.schema ?? SCHEMA_REF));
   await writeFileAtomic(workflowFile, renderWorkflow(answers));
   io.stdout.write(
     [
-      `wrote ${path27.relative(process.cwd(), configFile) || configFile}`,
-      `wrote ${path27.relative(process.cwd(), workflowFile) || workflowFile}`,
+      `wrote ${path28.relative(process.cwd(), configFile) || configFile}`,
+      `wrote ${path28.relative(process.cwd(), workflowFile) || workflowFile}`,
       "next: name your agents under pipeline.agents, then try it here: saboteur run --config saboteur.yml --limit 5",
       ""
     ].join("\n")
@@ -73522,7 +73644,7 @@ ${usage}`);
 }
 
 // src/cli/merge.ts
-import path29 from "node:path";
+import path30 from "node:path";
 
 // src/run/verdict.ts
 var RUN_EXIT = { ok: 0, failed: 1, infrastructure: 3 };
@@ -73612,7 +73734,7 @@ function actionFailure(kind, exitCode, message) {
 
 // src/run/merge-logs.ts
 import { readdir as readdir3 } from "node:fs/promises";
-import path28 from "node:path";
+import path29 from "node:path";
 function mergeProfiles(shards) {
   const byProfile = /* @__PURE__ */ new Map();
   for (const s2 of shards) {
@@ -73724,7 +73846,7 @@ async function expandRunLogPaths(patterns, cwd = process.cwd()) {
       out.push(pattern2);
       continue;
     }
-    const absolute = path28.isAbsolute(pattern2);
+    const absolute = path29.isAbsolute(pattern2);
     const parts = pattern2.split("/").filter((p, i2) => p !== "" || i2 === 0);
     let current = [absolute ? "/" : cwd];
     for (const part of parts) {
@@ -73732,18 +73854,18 @@ async function expandRunLogPaths(patterns, cwd = process.cwd()) {
       const next = [];
       for (const dir of current) {
         if (!part.includes("*")) {
-          next.push(path28.join(dir, part));
+          next.push(path29.join(dir, part));
           continue;
         }
         const re = new RegExp(
           `^${part.split("*").map((s2) => s2.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join("[^/]*")}$`
         );
         const names = await readdir3(dir).catch(() => []);
-        for (const name of names.sort()) if (re.test(name)) next.push(path28.join(dir, name));
+        for (const name of names.sort()) if (re.test(name)) next.push(path29.join(dir, name));
       }
       current = next;
     }
-    const found = current.map((p) => absolute ? p : path28.relative(cwd, p));
+    const found = current.map((p) => absolute ? p : path29.relative(cwd, p));
     if (found.length === 0) throw new RunLogError(`${pattern2}: no run log matches`);
     out.push(...found);
   }
@@ -73771,7 +73893,7 @@ ${usage}`);
   const warnings = merged.warnings;
   for (const w of warnings) io.stderr.write(`warning: ${w}
 `);
-  const outDir = path29.resolve(flags.out ?? "saboteur-out");
+  const outDir = path30.resolve(flags.out ?? "saboteur-out");
   const lock = await lockOutDir(outDir, "merge");
   let written;
   try {
@@ -73800,12 +73922,12 @@ report: ${written.reportPath}
 }
 
 // src/cli/history.ts
-import { mkdir as mkdir12, readFile as readFile8 } from "node:fs/promises";
-import path31 from "node:path";
+import { mkdir as mkdir12, readFile as readFile7 } from "node:fs/promises";
+import path32 from "node:path";
 
 // src/history/file-store.ts
-import { mkdir as mkdir11, open as open7, readFile as readFile7, rename as rename6, rm as rm7, stat as stat4, writeFile as writeFile7 } from "node:fs/promises";
-import path30 from "node:path";
+import { mkdir as mkdir11, open as open8, readFile as readFile6, rename as rename6, rm as rm7, stat as stat4, writeFile as writeFile7 } from "node:fs/promises";
+import path31 from "node:path";
 
 // src/history/store.ts
 function corruptName(base2, at) {
@@ -74000,7 +74122,7 @@ var FileStore = class {
   async read() {
     let text2;
     try {
-      text2 = await readFile7(this.opts.file, "utf8");
+      text2 = await readFile6(this.opts.file, "utf8");
     } catch (err) {
       if (err.code === "ENOENT") return { entries: [], problems: [], exists: false };
       return {
@@ -74016,7 +74138,7 @@ var FileStore = class {
     const deadline = Date.now() + (this.opts.lockTimeoutMs ?? 6e4);
     for (let attempts = 1; ; attempts++) {
       try {
-        const handle = await open7(lockFile, "wx");
+        const handle = await open8(lockFile, "wx");
         await handle.writeFile(`${process.pid}
 `);
         await handle.close();
@@ -74036,14 +74158,14 @@ var FileStore = class {
     }
   }
   async append(entry, keep) {
-    await mkdir11(path30.dirname(path30.resolve(this.opts.file)), { recursive: true });
+    await mkdir11(path31.dirname(path31.resolve(this.opts.file)), { recursive: true });
     const { release, attempts } = await this.lock();
     try {
-      const text2 = await readFile7(this.opts.file, "utf8").catch(() => void 0);
+      const text2 = await readFile6(this.opts.file, "utf8").catch(() => void 0);
       const stored = text2 === void 0 ? { entries: [], problems: [], exists: false } : parseHistory(text2, this.opts.file);
       let problems2 = stored.problems;
       if (text2 !== void 0 && problems2.length && stored.entries.length === 0) {
-        const aside = path30.join(path30.dirname(this.opts.file), corruptName(path30.basename(this.opts.file), /* @__PURE__ */ new Date()));
+        const aside = path31.join(path31.dirname(this.opts.file), corruptName(path31.basename(this.opts.file), /* @__PURE__ */ new Date()));
         await writeFile7(aside, text2);
         problems2 = [...problems2, `the unreadable history was kept as ${aside}`];
       }
@@ -74088,7 +74210,7 @@ function storeDir(flags, usage) {
   if (typeof flags.store !== "string" || flags.store === "") throw new UsageError(`--store names the history's folder
 
 ${usage}`);
-  return path31.resolve(flags.store);
+  return path32.resolve(flags.store);
 }
 async function historyAdd(argv, io) {
   const usage = usageOf2(
@@ -74119,7 +74241,7 @@ ${usage}`
   const pr = flags.pr ?? runLog.git?.pr;
   const entry = entryFromRunLog(runLog, { sha, ...branch ? { branch } : {}, ...pr !== void 0 ? { pr } : {} });
   await mkdir12(dir, { recursive: true });
-  const store = new FileStore({ file: path31.join(dir, HISTORY_FILE), dashboard: false });
+  const store = new FileStore({ file: path32.join(dir, HISTORY_FILE), dashboard: false });
   const { entries, problems: problems2 } = await store.append(entry, flags.keep ?? 500);
   for (const p of problems2) io.stderr.write(`warning: ${p}
 `);
@@ -74139,8 +74261,8 @@ async function dashboard(argv, io) {
 
 ${usage}`);
   const dir = storeDir(flags, usage);
-  const file2 = path31.join(dir, HISTORY_FILE);
-  const text2 = await readFile8(file2, "utf8").catch((err) => {
+  const file2 = path32.join(dir, HISTORY_FILE);
+  const text2 = await readFile7(file2, "utf8").catch((err) => {
     throw new UsageError(
       `${file2}: cannot read the history (${err.code ?? err.message}); add a run first with saboteur history add RUN.json --store ${flags.store}`
     );
@@ -74149,9 +74271,9 @@ ${usage}`);
   for (const p of read.problems) io.stderr.write(`warning: ${p}
 `);
   if (read.entries.length === 0) throw new UsageError(`${file2}: the history holds no entry to draw`);
-  const out = path31.resolve(flags.out ?? dir);
+  const out = path32.resolve(flags.out ?? dir);
   await mkdir12(out, { recursive: true });
-  const page = path31.join(out, "index.html");
+  const page = path32.join(out, "index.html");
   await writeFileAtomic(
     page,
     renderDashboard(read.entries, { title: flags.title, defaultBranch: flags.branch })
@@ -74192,15 +74314,15 @@ report: ${flags.out}
 }
 
 // src/cli/run.ts
-import path34 from "node:path";
+import path35 from "node:path";
 
 // src/config/load.ts
 var import_yaml3 = __toESM(require_dist2(), 1);
-import path33 from "node:path";
+import path34 from "node:path";
 import { createHash as createHash10 } from "node:crypto";
 
 // src/config/schema.ts
-import path32 from "node:path";
+import path33 from "node:path";
 function camelCase(key2) {
   return key2.replace(/-([a-z])/g, (_, c3) => c3.toUpperCase());
 }
@@ -74208,7 +74330,7 @@ function camelKeys(doc) {
   return Object.fromEntries(Object.entries(doc).map(([key2, value2]) => [camelCase(key2), value2]));
 }
 function configPath(dir) {
-  return (p) => path32.isAbsolute(p) ? p : path32.resolve(dir, p);
+  return (p) => path33.isAbsolute(p) ? p : path33.resolve(dir, p);
 }
 var sampling = external_exports.strictObject({
   temperature: external_exports.number().min(0).max(2).optional(),
@@ -74520,8 +74642,8 @@ function keyExamples(reg = BUILT_IN) {
   };
 }
 var KEY_EXAMPLES = keyExamples();
-function exampleFor2(path35, examples = KEY_EXAMPLES) {
-  const keys = path35.filter((p) => typeof p === "string");
+function exampleFor2(path36, examples = KEY_EXAMPLES) {
+  const keys = path36.filter((p) => typeof p === "string");
   for (let n2 = keys.length; n2 >= 0; n2--) {
     const example = examples[keys.slice(0, n2).join(".")];
     if (example !== void 0) return example;
@@ -74615,7 +74737,7 @@ ${wholeExample(examples)}`, file2);
     throw new ConfigError(`${file2}: the config must be a YAML mapping with model and pipeline keys
 ${wholeExample(examples)}`, file2);
   }
-  const source = { file: file2, dir: path33.dirname(path33.resolve(file2)), hash: createHash10("sha256").update(text2).digest("hex") };
+  const source = { file: file2, dir: path34.dirname(path34.resolve(file2)), hash: createHash10("sha256").update(text2).digest("hex") };
   const parsed2 = configSchemaFor(registries, source).safeParse(raw);
   if (!parsed2.success) {
     throw new ConfigError(parsed2.error.issues.map((i2) => formatIssue2(file2, i2, examples)).join("\n"), file2);
@@ -74683,7 +74805,7 @@ ${usage}`);
   const log = cliLog(io, flags.verbose === true);
   const config2 = await loadConfig(flags.config ?? "saboteur.yml");
   log.debug(`config: ${JSON.stringify(config2)}`);
-  const outDir = path34.resolve(flags.out ?? "saboteur-out");
+  const outDir = path35.resolve(flags.out ?? "saboteur-out");
   const shard = parseShard(flags.shard);
   await preflightInputs(config2);
   const progress = io.stderr.isTTY ? ttyProgress(io.stderr) : lineProgress((l) => log.info(l));
@@ -74697,7 +74819,7 @@ ${usage}`);
       limit: flags.limit,
       concurrency: flags.concurrency,
       shard,
-      cacheDir: path34.join(io.env.XDG_CACHE_HOME ?? path34.join(io.env.HOME ?? outDir, ".cache"), "saboteur"),
+      cacheDir: path35.join(io.env.XDG_CACHE_HOME ?? path35.join(io.env.HOME ?? outDir, ".cache"), "saboteur"),
       signal: cancel.signal
     });
   } finally {

@@ -31,6 +31,8 @@ export interface ModelEndpoint {
   gpus?: GpuInfo[];
   /** Once a started server has died: how it ended, its command and its log's last lines. */
   exitReport?(): Promise<string | undefined>;
+  /** A server saboteur started whose process has exited: dead whatever answers at its port now. */
+  exited?(): boolean;
   close(): Promise<void>;
 }
 

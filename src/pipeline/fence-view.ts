@@ -79,7 +79,7 @@ function depth(p: string): number {
 }
 
 /** Visible inside: the deepest hidden or shown folder above `p` is a shown one, or there is none. */
-function visible(p: string, view: FenceView): boolean {
+export function visible(p: string, view: FenceView): boolean {
   let best: { d: number; shown: boolean } | undefined;
   for (const h of view.hidden) if (isUnder(p, h) && (!best || depth(h) > best.d)) best = { d: depth(h), shown: false };
   for (const s of view.shown) if (isUnder(p, s) && (!best || depth(s) >= best.d)) best = { d: depth(s), shown: true };

@@ -16,6 +16,7 @@ import { STDERR_TAIL_BYTES } from './output.js';
 import { terminateGroup, trackGroup, untrackGroup } from './process-group.js';
 import type { Fence, FencedCommand } from './fence.js';
 import { collectFenceView } from './fence-view.js';
+import { checkCommandPaths } from './hidden-paths.js';
 
 /** The last `bytes` of a file, read without loading it whole. */
 export async function fileTail(file: string, bytes = STDERR_TAIL_BYTES): Promise<string> {
@@ -112,6 +113,15 @@ export class PipelineService {
             scratchDir: path.join(this.root, 'git-configs'),
           })
         : undefined;
+    if (view) {
+      try {
+        checkCommandPaths(o.label, o.command, o.cwd, view);
+      } catch (err) {
+        rmSync(this.root, { recursive: true, force: true });
+        this.root = undefined;
+        throw err;
+      }
+    }
     this.fenced = o.fence.enter(o.command, { privateDir, view });
     try {
       if (this.fenced.uid !== undefined) for (const d of own) chownSync(d, this.fenced.uid, this.fenced.uid);

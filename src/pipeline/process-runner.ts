@@ -5,7 +5,7 @@
  * and in SABOTEUR_TASK_FILE, and a fresh folder of its own (its HOME and TMPDIR, the only place
  * it can write under bwrap) that is removed afterwards.
  */
-import { chmod, chown, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
@@ -14,6 +14,8 @@ import { parseOutputFile, parseStdoutOutput, STDERR_TAIL_BYTES, TailBuffer, type
 import { DEFAULT_KILL_GRACE_MS, livingMembers, terminateGroup, trackGroup, untrackGroup } from './process-group.js';
 import { announceFence, detectFence, type Fence } from './fence.js';
 import { collectFenceView, type FenceView } from './fence-view.js';
+import { checkCommandPaths } from './hidden-paths.js';
+import { readLeftFile } from './output-file.js';
 import type { PipelineConfig, PipelineInput, PipelineResult, PipelineRunner, RunnerOptions } from './types.js';
 
 /** Enough for any real answer; a pipeline printing more only loses its oldest output. */
@@ -21,18 +23,15 @@ const STDOUT_LIMIT = 4 << 20;
 const STDERR_LIMIT = 64 << 10;
 const OUTPUT_FILE_LIMIT = 16 << 20;
 
+/** How long reading SABOTEUR_OUTPUT_FILE may take (a regular file of at most 16 MiB: far less). */
+const OUTPUT_FILE_READ_MS = 30_000;
+
 /** Reads SABOTEUR_OUTPUT_FILE; undefined when the pipeline did not write it (missing or empty). */
 async function readOutputFile(file: string): Promise<OutputParse | undefined> {
-  let size: number;
-  try {
-    size = (await stat(file)).size;
-  } catch {
-    return undefined;
-  }
-  if (size > OUTPUT_FILE_LIMIT)
-    return { ok: false, error: `SABOTEUR_OUTPUT_FILE is ${size} bytes, over the ${OUTPUT_FILE_LIMIT >> 20} MiB limit` };
-  const text = await readFile(file, 'utf8');
-  return text.trim() === '' ? undefined : parseOutputFile(text);
+  const left = await readLeftFile(file, OUTPUT_FILE_LIMIT, OUTPUT_FILE_READ_MS);
+  if (left.kind === 'missing') return undefined;
+  if (left.kind === 'refused') return { ok: false, error: `SABOTEUR_OUTPUT_FILE ${left.why}` };
+  return parseOutputFile(left.text);
 }
 
 async function makePrivateHome(dir: string): Promise<void> {
@@ -81,6 +80,7 @@ function prepare(st: ProcessRunnerState): Promise<void> {
         ownDirs: [tasksDir, opts.workDir],
         scratchDir: path.join(tasksDir, 'git-configs'),
       });
+      checkCommandPaths('pipeline.run', pipeline.run ?? '', pipeline.cwd, st.view);
     }
   })();
   return st.prepared;

@@ -134,6 +134,8 @@ export function createJobDeps(registries: Registries = BUILT_IN): JobDeps {
     },
     startOtlpReceiver: (log) => startOtlpReceiver({ log }),
     async modelAlive(model) {
+      // A started server that exited is dead, even when something else now answers at its port.
+      if (model.exited?.()) return false;
       try {
         await probeModels(model.baseUrl, { apiKey: model.apiKey, timeoutMs: 3000 });
         return true;

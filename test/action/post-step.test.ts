@@ -33,7 +33,11 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function waitFor<T>(probe: () => Promise<T | undefined>, what: string, withinMs = 30_000): Promise<T> {
+/**
+ * Polls `probe` until it gives a value. `withinMs` is only a hang guard for a loaded machine, shorter
+ * than the tests' own timeouts so that it fails naming what never came.
+ */
+async function waitFor<T>(probe: () => Promise<T | undefined>, what: string, withinMs = 120_000): Promise<T> {
   const deadline = Date.now() + withinMs;
   for (;;) {
     const value = await probe();
@@ -61,7 +65,7 @@ async function startMain(name: string) {
   kind: vllm
   model: fake/slow-model
   binary: ${FAKE_VLLM}
-  env: { FAKE_STARTUP_DELAY_MS: "600000", FAKE_WORKERS: "1", FAKE_DETACHED_WORKER: "1", FAKE_PID_FILE: ${JSON.stringify(pidFile)} }
+  env: { FAKE_HANG: "1", FAKE_WORKERS: "1", FAKE_DETACHED_WORKER: "1", FAKE_PID_FILE: ${JSON.stringify(pidFile)} }
   startup-timeout: 10m
 pipeline:
   run: node -e "0"
@@ -72,6 +76,8 @@ benchmarks:
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: work,
+    // This test file's own temp folder, for whatever scratch the step makes.
+    TMPDIR: process.env.TMPDIR,
     GITHUB_STATE: stateFile,
     GITHUB_OUTPUT: path.join(work, 'output'),
     GITHUB_STEP_SUMMARY: path.join(work, 'summary'),
@@ -132,7 +138,7 @@ describe('post step after a crash or a cancellation', () => {
     const again = await runPost(saved);
     expect(again.code).toBe(0);
     expect(again.stdout).toContain(`saboteur post: vllm (pid ${all[0]}) had already stopped`);
-  }, 60_000);
+  }, 300_000);
 
   it('a cancelled job (SIGINT to main) stops the server before main exits; the post step has nothing left', async () => {
     const { main, done, stateFile, all, output } = await startMain('cancel');
@@ -146,7 +152,7 @@ describe('post step after a crash or a cancellation', () => {
     const post = await runPost(state);
     expect(post.code).toBe(0);
     expect(post.stdout).toContain('saboteur post: nothing to stop');
-  }, 60_000);
+  }, 300_000);
 
   it('no state, bad state: the post step only warns and never fails the job', async () => {
     const none = await runPost(undefined);
@@ -158,7 +164,7 @@ describe('post step after a crash or a cancellation', () => {
     const odd = await runPost(JSON.stringify([{ pid: 'x', name: 'vllm' }]));
     expect(odd.code).toBe(0);
     expect(odd.stdout).toMatch(/::warning::saboteur post: ignored the entry/);
-  }, 30_000);
+  }, 120_000);
 });
 
 describe('what the post step trusts in the state', () => {
@@ -200,5 +206,5 @@ describe('what the post step trusts in the state', () => {
     );
     expect(ours).toEqual({ stopped: 1, gone: 0, failed: 0 });
     expect(isProcessAlive(stranger.pid!)).toBe(false);
-  });
+  }, 180_000);
 });

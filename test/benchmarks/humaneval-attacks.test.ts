@@ -5,14 +5,16 @@
  * attacks only passes when the worker is as clean as a fresh one.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { readdirSync, readFileSync } from 'node:fs';
 import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:net';
+import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { HumanEvalScorer, loadHumanEval, type HumanEvalProblem } from '../../src/benchmarks/humaneval/index.js';
 import { detectIsolation, type Isolation } from '../../src/sandbox/index.js';
 import { isRoot } from '../../src/sandbox/uid.js';
-import { leftoverSandboxProcesses } from '../helpers/sandbox-processes.js';
+import { eventually } from '../helpers/processes.js';
+import { leftoverSandboxProcesses, parentPid } from '../helpers/sandbox-processes.js';
 
 /** A function body: each line indented under the prompt's signature. */
 const body = (...lines: string[]) => lines.map((l) => `    ${l}\n`).join('');
@@ -45,6 +47,9 @@ const canaries: string[] = [];
 let listener: Server;
 let port = 0;
 let connections = 0;
+/** What the attack sends once connected: anything else on the machine may connect to the port too, and is not counted. */
+const LEAK_MARK = `leak-${process.pid}`;
+const accepted = new Set<Socket>();
 
 beforeAll(async () => {
   isolation = await detectIsolation();
@@ -62,8 +67,19 @@ beforeAll(async () => {
     canaries.push(join(dir, 'token.txt'));
   }
   listener = createServer((s) => {
-    connections++;
-    s.destroy();
+    accepted.add(s);
+    let got = '';
+    s.setEncoding('utf8');
+    s.on('error', () => undefined);
+    s.on('data', (chunk: string) => {
+      got += chunk;
+      if (got.includes(LEAK_MARK)) {
+        connections++;
+        s.destroy();
+      }
+    });
+    s.on('end', () => s.destroy());
+    s.on('close', () => accepted.delete(s));
   });
   await new Promise<void>((r) => listener.listen(0, '127.0.0.1', r));
   port = (listener.address() as { port: number }).port;
@@ -71,6 +87,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   listener.close();
+  for (const s of accepted) s.destroy();
   for (const f of canaries) await rm(join(f, '..'), { recursive: true, force: true });
 });
 
@@ -216,7 +233,7 @@ describe('containment: each attack fails alone and leaves nothing behind', () =>
     ),
     'connects to a host listener': body(
       'import socket',
-      `socket.create_connection(("127.0.0.1", ${port}), timeout=1).sendall(b"leak")`,
+      `socket.create_connection(("127.0.0.1", ${port}), timeout=1).sendall(b"${LEAK_MARK}")`,
       'return x',
     ),
     'resolves a name': body('import socket', 'return socket.getaddrinfo("example.com", 80)'),
@@ -295,11 +312,11 @@ describe('containment: each attack fails alone and leaves nothing behind', () =>
     const results: Record<string, string> = {};
     try {
       for (const [name, completion] of Object.entries(attacks())) {
-        const started = Date.now();
         results[name] = (await scorer.score(identity, completion)).result;
-        expect(Date.now() - started).toBeLessThan(2000 + 8000);
         expect([name, await scorer.score(identity, PROBE)]).toEqual([name, { passed: true, result: 'passed' }]);
       }
+      // The judge ended every attack itself: the lane's backstop, which ends a problem the judge
+      // could not, also ends the lane, and none was replaced.
       expect(scorer.stats()).toEqual({ lanesStarted: 1, lanesReplaced: 0 });
     } finally {
       await scorer.close();
@@ -332,22 +349,36 @@ describe('containment: each attack fails alone and leaves nothing behind', () =>
   }, 300_000);
 
   it('a worker killed from outside costs its problem only: "timed out", then a fresh worker', async () => {
-    const scorer = new HumanEvalScorer({ isolation, lanes: 1, timeoutMs: 5000 });
+    // The problem's time limit is only a hang guard here: the problem ends because its worker is killed.
+    const scorer = new HumanEvalScorer({ isolation, lanes: 1, timeoutMs: 60_000 });
     try {
       expect(await scorer.score(identity, PROBE)).toEqual({ passed: true, result: 'passed' });
-      const slow = scorer.score(identity, body('import time', 'time.sleep(3)', 'return x'));
-      await new Promise((r) => setTimeout(r, 1000));
-      // The worker is the interpreter whose command line holds the worker program, started by
-      // this test's scorer (other test runs on the machine have workers of their own).
-      let killed = 0;
-      for (const pid of (await readdir('/proc')).filter((e) => /^\d+$/.test(e))) {
-        const cmd = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-        if (cmd.includes('CHANNEL_FD = 100') && cmd.includes('"sweep"') && (await descendsFromThisProcess(Number(pid)))) {
-          process.kill(Number(pid), 'SIGKILL');
-          killed++;
+      // The problem names itself once it runs, so that the test can see it from the host.
+      const slow = scorer.score(
+        identity,
+        body('import ctypes, time', `ctypes.CDLL(None).prctl(15, b"${SLOW_NAME}", 0, 0, 0)`, 'time.sleep(600)', 'return x'),
+      );
+      // Once it runs, its worker (its parent, the interpreter whose command line holds the worker
+      // program) is killed, and the problem's own process with it; both started by this test's
+      // scorer (other test runs on the machine have workers and slow problems of their own).
+      let running: number[] = [];
+      expect(await eventually(() => (running = slowProblems().filter(descendsFromThisProcess)).length > 0, 60_000)).toBe(true);
+      const killed: number[] = [];
+      for (const pid of running) {
+        const worker = parentPid(pid) ?? 0;
+        const cmd = await readFile(`/proc/${worker}/cmdline`, 'utf8').catch(() => '');
+        if (cmd.includes('CHANNEL_FD = 100') && cmd.includes('"sweep"')) {
+          // The worker first: its problem must not end while the worker could still answer for it.
+          process.kill(worker, 'SIGKILL');
+          try {
+            process.kill(pid, 'SIGKILL');
+          } catch {
+            // ESRCH: it went with the worker's pid namespace.
+          }
+          killed.push(worker);
         }
       }
-      expect(killed).toBeGreaterThanOrEqual(1);
+      expect(killed).toHaveLength(1);
       expect(await slow).toEqual({ passed: false, result: 'timed out' });
       expect(await scorer.score(identity, PROBE)).toEqual({ passed: true, result: 'passed' });
       expect(scorer.stats()).toEqual({ lanesStarted: 2, lanesReplaced: 1 });
@@ -355,16 +386,30 @@ describe('containment: each attack fails alone and leaves nothing behind', () =>
       await scorer.close();
     }
     expect(await leftoverSandboxProcesses()).toEqual([]);
-  }, 60_000);
+  }, 180_000);
 });
 
+/** The name the slow problem gives itself (its /proc/PID/comm, at most 15 characters). */
+const SLOW_NAME = 'slow-problem';
+
+/** Host pids of processes that named themselves SLOW_NAME. */
+function slowProblems(): number[] {
+  const found: number[] = [];
+  for (const pid of readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
+    try {
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === SLOW_NAME) found.push(Number(pid));
+    } catch {
+      // gone
+    }
+  }
+  return found;
+}
+
 /** Whether `pid` is this process or one of its descendants (its parent chain, read from /proc). */
-async function descendsFromThisProcess(pid: number): Promise<boolean> {
-  for (let p = pid, hops = 0; p > 1 && hops < 64; hops++) {
+function descendsFromThisProcess(pid: number): boolean {
+  for (let p: number | undefined = pid, hops = 0; p !== undefined && p > 1 && hops < 64; hops++) {
     if (p === process.pid) return true;
-    const stat = await readFile(`/proc/${p}/stat`, 'utf8').catch(() => '');
-    // The command name in parentheses may hold spaces; the parent pid is the second field after it.
-    p = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    p = parentPid(p);
   }
   return false;
 }

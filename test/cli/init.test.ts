@@ -40,8 +40,27 @@ async function repo(files: Record<string, string> = {}): Promise<string> {
 function cli(stdin?: PassThrough & { isTTY?: boolean }) {
   const out: string[] = [];
   const err: string[] = [];
-  const io = { stdin, stdout: { write: (s: string) => out.push(s) > 0 }, stderr: { write: (s: string) => err.push(s) > 0 }, env: {} };
-  return { run: (...argv: string[]) => main(['init', ...argv], io), out: () => out.join(''), err: () => err.join('') };
+  // Told of each write to stderr, where the questions go.
+  let wake = () => {};
+  const io = {
+    stdin,
+    stdout: { write: (s: string) => out.push(s) > 0 },
+    stderr: {
+      write: (s: string) => {
+        err.push(s);
+        wake();
+        return true;
+      },
+    },
+    env: {},
+  };
+  /** The questions asked so far (each prompt ends in `]: `). */
+  const questions = () => err.filter((s) => s.endsWith(']: '));
+  /** Resolves once the `n`th question has been asked. */
+  const asked = async (n: number): Promise<void> => {
+    while (questions().length < n) await new Promise<void>((resolve) => (wake = resolve));
+  };
+  return { run: (...argv: string[]) => main(['init', ...argv], io), out: () => out.join(''), err: () => err.join(''), questions, asked };
 }
 
 const written = (dir: string) => ({
@@ -127,12 +146,21 @@ describe('saboteur init on a terminal', () => {
     const stdin = Object.assign(new PassThrough(), { isTTY: true });
     const c = cli(stdin);
     const done = c.run('--dir', dir, '--model-kind', 'external');
-    // run, model, benchmarks, target, runner labels (the model kind came as a flag).
-    for (const reply of ['node agents/run.mjs', '', 'humaneval,asb', 'writer', 'gpu-a100']) {
-      await new Promise((r) => setTimeout(r, 50));
+    // Each reply once its question is on the screen, as someone at the terminal gives it.
+    const replies = ['node agents/run.mjs', '', 'humaneval,asb', 'writer', 'gpu-a100'];
+    for (const [i, reply] of replies.entries()) {
+      await c.asked(i + 1);
       stdin.write(`${reply}\n`);
     }
     expect(await done).toBe(0);
+    // run, model, benchmarks, target, runner labels (the model kind came as a flag).
+    expect(c.questions().map((q) => q.slice(0, q.indexOf(' [')))).toEqual([
+      'Command that runs your pipeline on one task',
+      'Model',
+      'Benchmarks (comma-separated)',
+      'Agent to corrupt in the malicious variant',
+      'Labels of the GPU runner (comma-separated)',
+    ]);
     expect(c.err()).toContain('Command that runs your pipeline on one task [node pipeline.mjs]: ');
     expect(c.err()).not.toContain('Model server kind');
     const loaded = parseConfig(written(dir).config, path.join(dir, 'saboteur.yml'));

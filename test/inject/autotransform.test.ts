@@ -35,15 +35,18 @@ describe('the rewrite', () => {
   test('one model call per profile, shared by concurrent first calls, then the disk cache', async () => {
     const dir = await tempDir();
     const prompts: string[] = [];
+    // The model answers only once all five calls are waiting: they arrive while its call is in flight.
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
     const ask = async (prompt: string) => {
       prompts.push(prompt);
-      await new Promise((r) => setTimeout(r, 20));
+      await answered;
       return `\`\`\`\n${REWRITE}\n\`\`\``;
     };
     const t = createAutoTransform({ target: 'coder', ask, model: 'm1', cacheDir: dir });
-    const results = (await Promise.all(
-      Array.from({ length: 5 }, (_, i) => t.rewriteSystem!(CODER, ctx({ agentCallIndex: i }))),
-    )) as SystemRewrite[];
+    const calls = Array.from({ length: 5 }, (_, i) => t.rewriteSystem!(CODER, ctx({ agentCallIndex: i })));
+    answer();
+    const results = (await Promise.all(calls)) as SystemRewrite[];
     expect(prompts).toHaveLength(1);
     expect(prompts[0]).toContain(`<<<PROFILE\n${CODER}\nPROFILE>>>`);
     expect(prompts[0]).not.toContain('{{');

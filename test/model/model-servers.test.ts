@@ -5,8 +5,8 @@
  * facts, embedded's clear errors, and a model dying in the middle of a real run (runJob and CLI).
  * The real engine (node-llama-cpp on a generated GGUF) is in real-engine.test.ts.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { existsSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -87,6 +87,54 @@ async function options(over: StartModelOptions = {}): Promise<StartModelOptions 
 
 function client(baseURL: string, apiKey = 'unused'): OpenAI {
   return new OpenAI({ baseURL, apiKey, maxRetries: 0 });
+}
+
+/**
+ * Waits until `check` holds. The limit is only a hang guard (reckoned on the monotonic clock, as
+ * Date may be held still): past it the answer is whatever `check` says then, and the caller's
+ * assertion fails.
+ */
+async function until(check: () => boolean, limitMs = 60_000): Promise<boolean> {
+  const end = performance.now() + limitMs;
+  while (!check() && performance.now() < end) await new Promise((r) => setTimeout(r, 20));
+  return check();
+}
+
+/**
+ * Runs `work` with Date held still (timers, the monotonic clock and everything else as ever) until
+ * `event` has happened: a deadline the code under test reckons from Date.now() cannot pass before
+ * it, however slow the machine. Then the clock jumps to the real time, and the deadline falls due
+ * at once if its time has come, or when it comes.
+ */
+async function withDateHeldUntil<T>(work: () => Promise<T>, event: () => boolean): Promise<T> {
+  jest.useFakeTimers({
+    doNotFake: [
+      'hrtime',
+      'nextTick',
+      'performance',
+      'queueMicrotask',
+      'requestAnimationFrame',
+      'cancelAnimationFrame',
+      'requestIdleCallback',
+      'cancelIdleCallback',
+      'setImmediate',
+      'clearImmediate',
+      'setInterval',
+      'clearInterval',
+      'setTimeout',
+      'clearTimeout',
+    ],
+  });
+  let done: Promise<T>;
+  try {
+    done = work();
+    // The work is under way; a rejection is the caller's to see once the clock runs again.
+    done.catch(() => undefined);
+    expect(await until(event)).toBe(true);
+  } finally {
+    jest.useRealTimers();
+  }
+  return done;
 }
 
 async function pidsFrom(file: string): Promise<number[]> {
@@ -373,7 +421,15 @@ describe('startup: waiting, timing out, failing early', () => {
     const rec = recordingLedger();
     const pidFile = path.join(await freshDir('hang'), 'pids.json');
     const cfg = modelSettings({ binary: vllm, env: { FAKE_HANG: '1', FAKE_WORKERS: '1', FAKE_PID_FILE: pidFile }, startupTimeoutMs: 3000 });
-    const err = (await startModel(cfg, memoryLog(), await options({ ledger: rec.ledger })).catch((e: unknown) => e)) as Error;
+    const opts = await options({ ledger: rec.ledger });
+    const serverLog = path.join(opts.logDir, 'model-server.log');
+    // The 3 s are counted only once the fake is up (its worker started, its pids written, its loading
+    // line printed): what the timeout must stop and report is there, however slowly the machine
+    // started it.
+    const err = (await withDateHeldUntil(
+      () => startModel(cfg, memoryLog(), opts),
+      () => existsSync(pidFile) && existsSync(serverLog) && readFileSync(serverLog, 'utf8').includes('Loading safetensors'),
+    ).catch((e: unknown) => e)) as Error;
     expect(err).toBeInstanceOf(ModelStartError);
     expect(err.message).toContain('was not ready within the model.startup-timeout');
     expect(err.message).toContain('last check GET /health');
@@ -483,9 +539,13 @@ describe('reuse and stopping', () => {
     const pids = await pidsFrom(pidFile);
     expect(pids).toHaveLength(4);
     for (const pid of pids) expect(isProcessAlive(pid)).toBe(true);
-    await ep.close();
+    // The 300 ms grace is counted only once the server has had the SIGTERM it ignores (its log says
+    // so): the SIGKILL that follows is the one for what ignored it, however slowly the machine ran it.
+    await withDateHeldUntil(
+      () => ep.close(),
+      () => readFileSync(ep.serverLog!, 'utf8').includes('ignoring SIGTERM'),
+    );
     for (const pid of pids) expect(isProcessAlive(pid)).toBe(false);
-    expect(await readFile(ep.serverLog!, 'utf8')).toContain('ignoring SIGTERM');
     expect(rec.stopped).toEqual([pids[0]]);
   });
 });

@@ -7,6 +7,7 @@
  * shutdown times are printed, never asserted.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -31,6 +32,10 @@ const WRAPPER = path.resolve('fixtures/servers/node-llama-server.mjs');
 const PROBLEMS = path.resolve('fixtures/demo/problems.jsonl');
 /** One thread: on a shared machine llama.cpp's threads spin while they wait for each other. */
 const THREADS = ['--threads', '1'];
+/** A context 8 times the model's own: a generation it holds takes minutes of CPU on any machine. */
+const LONG_CONTEXT = 32_768;
+/** Clock ticks a second, the unit of /proc/PID/stat's CPU times. */
+const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
 
 let dir: string;
 let gguf: string;
@@ -75,6 +80,28 @@ function engineProcess(leader: number): number {
     }
   }
   return leader;
+}
+
+/** CPU time (user + system, all threads) a living process has used, in ms; undefined once it is gone. */
+function cpuMs(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Past the command name (which may hold spaces): state is field 3, utime and stime fields 14 and 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Waits until `check` holds. The limit is only a hang guard, far past what a loaded machine needs:
+ * past it the answer is whatever `check` says then, and the caller's assertion fails.
+ */
+async function until(check: () => boolean, limitMs = 60_000): Promise<boolean> {
+  const end = Date.now() + limitMs;
+  while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+  return check();
 }
 
 /** What node-llama-cpp could write on its own: its home folder and the package's local builds. */
@@ -301,8 +328,15 @@ describe('embedded: the tiny model in-process, through the proxy', () => {
 describe('embedded: closing while it generates', () => {
   test('the answer in flight stops at its next token, the queued one never starts, nothing runs on a disposed context', async () => {
     const log = memoryLog();
-    const ep = await startModel(modelConfig({}), log, { configDir: dir, nvidiaSmi: path.join(dir, 'no-nvidia-smi') });
-    // Greedy decoding of this model repeats a digit and never picks its end token: a long generation.
+    const rec = recordingLedger();
+    const ep = await startModel(modelConfig({ args: [...THREADS, '--ctx-size', String(LONG_CONTEXT)] }), log, {
+      ledger: rec.ledger,
+      configDir: dir,
+      nvidiaSmi: path.join(dir, 'no-nvidia-smi'),
+    });
+    const engine = rec.started[0].pid;
+    // Greedy decoding of this model repeats a digit and never picks its end token: a generation as
+    // long as the context allows, minutes of CPU on any machine, far past the close below.
     type Answer = {
       status: number;
       body: { choices?: { message: { content: string }; finish_reason: string }[]; error?: { message: string } };
@@ -311,18 +345,22 @@ describe('embedded: closing while it generates', () => {
       fetch(`${ep.baseUrl}/chat/completions`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${ep.apiKey}` },
-        body: JSON.stringify({ model: 'tiny', max_tokens: 3500, temperature: 0, messages: [{ role: 'user', content: 'Go on.' }] }),
+        body: JSON.stringify({ model: 'tiny', max_tokens: LONG_CONTEXT, temperature: 0, messages: [{ role: 'user', content: 'Go on.' }] }),
       })
         .then(async (r) => ({ status: r.status, body: (await r.json()) as Answer['body'] }))
         .catch((err: Error) => ({ status: 0, body: { error: { message: err.message } } }));
+    const idle = cpuMs(engine)!;
     const inFlight = ask();
     const queued = ask();
-    await new Promise((r) => setTimeout(r, 1000));
+    // The first generation is under way once the engine, idle until asked, has spent 200 ms of CPU
+    // on it (a few hundred tokens; idle, it spends a few ms in ten seconds). A dead engine ends the wait too.
+    expect(await until(() => (cpuMs(engine) ?? Infinity) - idle >= 200)).toBe(true);
     await timed('embedded shutdown with one generation in flight and one queued', () => ep.close());
     const [first, second] = await Promise.all([inFlight, queued]);
     expect(first.status).toBe(200);
     expect(first.body.choices![0].finish_reason).toBe('stop');
-    expect(first.body.choices![0].message.content.length).toBeLessThan(3500);
+    expect(first.body.choices![0].message.content.length).toBeLessThan(LONG_CONTEXT);
+    // The second reached the server and waited its turn, or (sent as the server closed) found it gone.
     expect(second.status === 0 || second.body.error?.message?.includes('the model is shutting down')).toBe(true);
     expect(log.lines.join('\n')).not.toContain('disposed');
   }, 120_000);
@@ -358,7 +396,7 @@ async function plumbingConfig(): Promise<{ file: string; out: string }> {
   const example = path.resolve('fixtures/models/tiny-embedded.yml');
   const doc = YAML.parse(await readFile(example, 'utf8')) as {
     model: { model: string };
-    pipeline: { run: string };
+    pipeline: { run: string; cwd?: string };
     benchmarks: { humaneval: { path: string } };
   };
   const from = path.dirname(example);
@@ -366,6 +404,9 @@ async function plumbingConfig(): Promise<{ file: string; out: string }> {
   doc.pipeline.run = doc.pipeline.run.replace(/\S+\.mjs$/, (p) => path.resolve(from, p));
   doc.benchmarks.humaneval.path = path.resolve(from, doc.benchmarks.humaneval.path);
   expect([doc.pipeline.run, doc.benchmarks.humaneval.path]).toEqual([`node ${PLUMBING}`, PROBLEMS]);
+  // The config lives in a temp folder, the pipeline in the project: it runs from the project, which
+  // the fence shows wherever the clone lives (a folder under /tmp is hidden from the pipeline).
+  doc.pipeline.cwd = process.cwd();
   const d = path.join(dir, 'run');
   await mkdir(d, { recursive: true });
   const file = path.join(d, 'saboteur.yml');
@@ -520,14 +561,13 @@ describe('command: the tiny model behind a node-llama-cpp server process', () =>
     });
     const pid = rec.started[0].pid;
     const client = new OpenAI({ baseURL: ep.baseUrl, apiKey: 'unused', maxRetries: 0 });
-    // Greedy decoding of this model repeats a digit and never picks its end token: a long generation.
+    // Greedy decoding of this model repeats a digit and never picks its end token, and the wrapper
+    // shifts its context rather than stop at its end: a generation that runs until the kill below.
     const pending = client.chat.completions
-      .create({ model: 'tiny', max_tokens: 4000, temperature: 0, messages: [{ role: 'user', content: 'Go on for a while.' }] })
+      .create({ model: 'tiny', max_tokens: 1_000_000, temperature: 0, messages: [{ role: 'user', content: 'Go on for a while.' }] })
       .catch((e: unknown) => e);
     // Killed while it generates: once the request is in its log.
-    const deadline = Date.now() + 30_000;
-    while (!(await readFile(ep.serverLog!, 'utf8')).includes('chat completion 2') && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 50));
+    expect(await until(() => readFileSync(ep.serverLog!, 'utf8').includes('chat completion 2'))).toBe(true);
     const engine = engineProcess(pid);
     process.kill(engine, 'SIGKILL');
     const failed = await pending;

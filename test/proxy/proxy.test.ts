@@ -386,9 +386,15 @@ describe('proxy in front of a hand-driven upstream', () => {
   });
 
   test('an upstream that dies in the middle of a stream ends it with an error event, recorded', async () => {
-    const upstream = await startManualUpstream((_req, res) => {
+    let die!: () => void;
+    const dead = new Promise<void>((resolve) => (die = resolve));
+    const upstream = await startManualUpstream(async (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.write(chunk({ role: 'assistant', content: 'partial ' }), () => setTimeout(() => res.socket?.destroy(), 20));
+      res.write(chunk({ role: 'assistant', content: 'partial ' }));
+      // The connection drops once the pipeline has the first chunk: the proxy has passed it on (and
+      // read it for the trace) before the end it must report.
+      await dead;
+      res.socket?.destroy();
     });
     const registry = new InvocationRegistry();
     const proxy = await startProxy({ upstream: { baseUrl: upstream.baseUrl }, agents: [], registry, log: memoryLog() });
@@ -397,7 +403,10 @@ describe('proxy in front of a hand-driven upstream', () => {
       const stream = await client(proxy.baseUrl, inv.key).chat.completions.create({ model: 'm', messages: user('go'), stream: true });
       let text = '';
       const err = await (async () => {
-        for await (const c of stream) text += c.choices[0]?.delta.content ?? '';
+        for await (const c of stream) {
+          text += c.choices[0]?.delta.content ?? '';
+          if (text === 'partial ') die();
+        }
       })().catch((e: unknown) => e);
       expect(text).toBe('partial ');
       expect((err as Error).message).toContain('closed the connection in the middle of the response');

@@ -359,7 +359,10 @@ const spec = (content: string) => ({
 describe('the Responses API through the proxy, in front of a hand-driven upstream', () => {
   test('the upstream gets store: false, the expanded conversation and the served model; a stream cut short is recorded', async () => {
     let n = 0;
-    const upstream = await startManualUpstream((_req, res, body) => {
+    let sent = 0;
+    let die!: () => void;
+    const dead = new Promise<void>((resolve) => (die = resolve));
+    const upstream = await startManualUpstream(async (_req, res, body) => {
       const response = responseObject(spec(n++ === 0 ? 'first answer' : 'second answer'), body);
       (response as { id: string }).id = `resp_up${n}`;
       if (body.stream !== true) {
@@ -370,8 +373,11 @@ describe('the Responses API through the proxy, in front of a hand-driven upstrea
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       // Cut before the terminal event: the model server died mid-answer.
       for (const e of events.slice(0, -2)) res.write(e);
-      // Once the proxy has the events, the connection drops.
-      setTimeout(() => res.destroy(), 100);
+      sent = events.length - 2;
+      // The connection drops once the pipeline has every event sent: the proxy has passed them all on
+      // (and read them for the trace) before the end it must report.
+      await dead;
+      res.destroy();
     });
     const registry = new InvocationRegistry();
     const proxy = await startProxy({ upstream: { baseUrl: upstream.baseUrl }, agents: AGENTS, model: SERVED, registry, log: memoryLog() });
@@ -381,8 +387,15 @@ describe('the Responses API through the proxy, in front of a hand-driven upstrea
       const first = await openai.responses.create({ model: 'coder-z', instructions: 'Be brief.', input: 'one', store: true });
       expect(first.output_text).toBe('first answer');
       const events: OpenAI.Responses.ResponseStreamEvent[] = [];
-      for await (const e of await openai.responses.create({ model: 'coder-z', previous_response_id: first.id, input: 'two', stream: true }))
+      for await (const e of await openai.responses.create({
+        model: 'coder-z',
+        previous_response_id: first.id,
+        input: 'two',
+        stream: true,
+      })) {
         events.push(e);
+        if (events.length === sent) die();
+      }
       // The stream ends with an error event (as the API writes one), never with a completed response.
       expect(events.at(-1)).toMatchObject({ type: 'error', message: expect.stringContaining('closed the connection') });
       expect(events.some((e) => e.type === 'response.completed')).toBe(false);

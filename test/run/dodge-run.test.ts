@@ -4,6 +4,9 @@
  * with another agent's header, and with another agent's model alias. With the default gate (a
  * malicious-drop threshold, so the coverage check is on) each run fails the gate, and the report
  * says which signals disagreed and which one saboteur believed.
+ *
+ * The pipelines wait for each other by handshakes (a key posted, a key used), never by sleeping, and
+ * their timeout is far past the test's own: how fast the machine is changes no outcome.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -34,6 +37,7 @@ function config(
 pipeline:
   run: DODGE=${dodge} node ${root}/fixtures/pipelines/dodge.mjs
   cwd: ${root}
+  timeout: 1h
   concurrency: ${over.concurrency ?? 2}
   env: [${over.env ?? ''}]
   agents:
@@ -81,7 +85,7 @@ describe('a pipeline that dodges the corruption', () => {
         `agent identification disagreed on 2 calls: the first said ${signal} → "reviewer", system → "coder"; saboteur believed the ${signal} ("reviewer")`,
       );
       expect({ code, gate: /gate failed|❌ fail/.test(stderr + report) }).toEqual({ code: 1, gate: true });
-    }, 180_000);
+    }, 600_000);
   }
 
   const runCli = async (file: string, out: string) => {
@@ -113,15 +117,21 @@ describe('a pipeline that dodges the corruption', () => {
       expect(r.trace.calls.map((c) => [c.agent, c.hit !== undefined])).toEqual([['coder', true]]);
     }
     expect(report).not.toMatch(/made no model calls in the malicious runs/);
-  }, 180_000);
+  }, 600_000);
 
   it("by borrowing a control run's key: the calls land in the control run, the coverage check flags it and the default gate fails", async () => {
+    // Control runs put their keys and wait until one was used; malicious runs take one and say they used it.
     const keys: string[] = [];
+    const used = new Set<string>();
     const rendezvous = await startLocalServer((at, body) => {
       if (at === '/put') keys.push(body);
-      return at === '/take' ? (keys.shift() ?? '') : '';
+      if (at === '/used') used.add(body);
+      if (at === '/take') return keys.shift() ?? '';
+      if (at === '/was-used') return used.has(body) ? 'yes' : '';
+      return '';
     });
     try {
+      // Concurrency 4: the two control and two malicious runs all run at once, as the handshake needs.
       const { file, out } = config('borrow', 'borrow', { env: 'RENDEZVOUS', concurrency: 4 });
       // pipeline.env passes it on from saboteur's own environment.
       process.env.RENDEZVOUS = rendezvous.url;
@@ -139,5 +149,5 @@ describe('a pipeline that dodges the corruption', () => {
     } finally {
       await rendezvous.close();
     }
-  }, 180_000);
+  }, 600_000);
 });

@@ -65,6 +65,22 @@ interface Run {
   output: string;
 }
 
+/**
+ * Holds a run's pipelines until the test releases them: a pipeline command that starts with
+ * `node wait-for.mjs URL &&` waits for the answer, which comes only after `release()`.
+ */
+async function pipelineGate(): Promise<{ wait: string; release: () => void; close: () => Promise<void> }> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const server = http.createServer((_req, res) => void released.then(() => res.end('go')));
+  const url = `http://127.0.0.1:${await listenLocal(server)}/`;
+  return {
+    wait: `node ${repoRoot}/fixtures/pipelines/wait-for.mjs ${url}`,
+    release,
+    close: () => (release(), closeServer(server)),
+  };
+}
+
 function cli(args: string[], opts: { uid?: number; env?: NodeJS.ProcessEnv; onOutput?: (all: string) => void } = {}): Promise<Run> {
   return bundled('cli').then(
     (file) =>
@@ -171,8 +187,10 @@ describe('output folders that cannot take the files', () => {
   it('EACCES: a folder the run may no longer write (the run as another user) names the file; the report reaches stderr', async () => {
     if (!isRoot()) return;
     const nobody = 65534;
+    // The pipelines wait until the folder has turned read-only, so nothing is written before that.
+    const gate = await pipelineGate();
     const config = writeConfig('eacces', `{ kind: replay, cassette: ${repoRoot}/fixtures/demo/cassette.jsonl, model: demo-coder }`, {
-      run: `sleep 2; node ${repoRoot}/fixtures/pipelines/chain.mjs`,
+      run: `${gate.wait} && node ${repoRoot}/fixtures/pipelines/chain.mjs`,
       limit: 1,
     });
     const home = path.join(dir, 'eacces', 'home');
@@ -190,9 +208,10 @@ describe('output folders that cannot take the files', () => {
         if (!locked && /▸ Run/.test(all)) {
           locked = true;
           chmodSync(out, 0o555);
+          gate.release();
         }
       },
-    });
+    }).finally(gate.close);
     expect(locked).toBe(true);
     expect(r.code).toBe(3);
     expect(r.output).toContain(`cannot write ${out}/run.json: EACCES (permission denied)`);
@@ -202,18 +221,23 @@ describe('output folders that cannot take the files', () => {
   }, 180_000);
 
   it('two runs into one folder: the second is refused (exit 2) naming the first, which finishes', async () => {
+    // The first run's pipelines wait until the second run has ended, so the second always finds the
+    // folder in use, however long it takes to start.
+    const gate = await pipelineGate();
     const config = writeConfig('twice', `{ kind: replay, cassette: ${repoRoot}/fixtures/demo/cassette.jsonl, model: demo-coder }`, {
-      run: `sleep 2; node ${repoRoot}/fixtures/pipelines/chain.mjs`,
+      run: `${gate.wait} && node ${repoRoot}/fixtures/pipelines/chain.mjs`,
       limit: 1,
     });
     const out = path.join(dir, 'twice', 'out');
     let second: Promise<Run> | undefined;
     const first = cli(['run', '--config', config, '--out', out], {
       onOutput: (all) => {
-        if (!second && /▸ Run/.test(all)) second = cli(['run', '--config', config, '--out', out]);
+        if (second || !/▸ Run/.test(all)) return;
+        second = cli(['run', '--config', config, '--out', out]);
+        void second.finally(gate.release);
       },
     });
-    const a = await first;
+    const a = await first.finally(gate.close);
     expect(await eventually(() => second !== undefined)).toBe(true);
     const b = await second!;
     expect(b.code).toBe(2);

@@ -30,6 +30,9 @@ import {
 } from './lifecycle.js';
 import type { GpuInfo, LaunchPlan, ProcessLedger, ProcessServerDefinition } from './types.js';
 
+/** How long a run that lost its model server waits for the server's exit, to say how it ended. */
+const EXIT_REPORT_WAIT_MS = 30_000;
+
 export { ModelStartError } from './errors.js';
 export type { GpuInfo, ProcessLedger, TrackedProcess, LaunchPlan, ProcessServerDefinition } from './types.js';
 export { parseNvidiaSmi, queryGpus, describeGpus } from './gpu.js';
@@ -188,8 +191,12 @@ async function bringUp(plan: LaunchPlan, model: ModelSettings, s: Serving, log: 
   try {
     await warmUp(`${origin}/v1`, name, remaining(deadline, 30_000), auth);
   } catch (err) {
-    // A server that died on the request closes the socket a moment before its exit is seen here.
-    if (server) await Promise.race([server.exited, new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
+    // A server that died on the request closes the socket before its exit is seen here, however busy
+    // the machine: wait for the exit then (the limit only bounds a server that hangs). A server that
+    // answered with an HTTP error is alive: nothing to wait for.
+    const answered = err instanceof Error && err.message.startsWith('HTTP ');
+    if (server && !answered)
+      await Promise.race([server.exited, new Promise((resolve) => setTimeout(resolve, EXIT_REPORT_WAIT_MS).unref())]);
     const why = server?.exit()
       ? await server.postmortem()
       : server
@@ -267,10 +274,13 @@ function processEndpoint(
     }),
     exitReport: async () => {
       if (!server) return undefined;
-      // The proxy sees the connection drop a moment before the exit is reported here.
-      await Promise.race([server.exited, new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
+      // Asked once the server stopped answering: the proxy sees the connection drop before the exit
+      // reaches this process, however busy the machine. The limit only bounds a server that hangs
+      // without exiting (then there is no exit to report).
+      await Promise.race([server.exited, new Promise((resolve) => setTimeout(resolve, EXIT_REPORT_WAIT_MS).unref())]);
       return server.exit() ? `model server: ${await server.brief()}` : undefined;
     },
+    exited: () => server?.exit() !== undefined,
     close: async () => {
       if (!server) return;
       const exit = server.exit();

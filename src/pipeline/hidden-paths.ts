@@ -1,0 +1,79 @@
+/**
+ * A pipeline command that names a file the fence hides (a script under /tmp, in HOME, in the
+ * runner's folders) would die inside with a bare "Cannot find module" or "No such file". Checked
+ * once before the first run, so the error names the path and says why it is out of sight
+ * (docs/security.md, "What the pipeline can still see and write").
+ */
+import { realpathSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { InputError } from '../util/input-error.js';
+import { visible, type FenceView } from './fence-view.js';
+
+/** The words of a command line, quotes removed (enough to find the paths it names; no expansion). */
+export function commandWords(command: string): string[] {
+  const words: string[] = [];
+  const re = /'([^']*)'|"((?:[^"\\]|\\.)*)"|(\\.|[^\s'"])+/g;
+  let word = '';
+  let last = -1;
+  for (const m of command.matchAll(re)) {
+    // Adjacent pieces (a"b"c) are one word; whitespace between matches starts a new one.
+    if (last !== -1 && m.index !== last) {
+      words.push(word);
+      word = '';
+    }
+    word += m[1] ?? (m[2] !== undefined ? m[2].replace(/\\(.)/g, '$1') : m[0].replace(/\\(.)/g, '$1'));
+    last = m.index + m[0].length;
+  }
+  if (last !== -1) words.push(word);
+  return words;
+}
+
+/** The paths a word may name: itself, or the value of `NAME=value` / `--flag=value`. */
+function candidates(word: string): string[] {
+  const eq = word.indexOf('=');
+  const out = [word];
+  if (eq > 0) out.push(word.slice(eq + 1));
+  return out.filter((w) => w.includes('/') && !/^[a-z][a-z0-9+.-]*:\/\//i.test(w));
+}
+
+function isFile(p: string): boolean {
+  try {
+    return statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function real(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+}
+
+/** The existing files the command names that the pipeline cannot see inside the fence. */
+export function hiddenPathsIn(command: string, cwd: string, view: FenceView): string[] {
+  const found = new Set<string>();
+  for (const word of commandWords(command))
+    for (const c of candidates(word)) {
+      const abs = path.resolve(cwd, c);
+      // Files only: a folder named in the command (`--cache /tmp/x`) may be one the pipeline makes
+      // in its own /tmp; a script or data file it needs from outside cannot be.
+      if (!isFile(abs)) continue;
+      // Both as written and as the link leads: a link in the project to a hidden file is hidden too.
+      if (!visible(abs, view) || !visible(real(abs), view)) found.add(abs);
+    }
+  return [...found];
+}
+
+/** Throws when the command names a path the fence hides, saying which and what the pipeline sees. */
+export function checkCommandPaths(key: string, command: string, cwd: string, view: FenceView): void {
+  const hidden = hiddenPathsIn(command, cwd, view);
+  if (hidden.length === 0) return;
+  const shown = view.shown.length > 0 ? ` It sees the project (${view.shown[0]}) read-only and the machine's system folders.` : '';
+  throw new InputError(
+    `${key} names ${hidden.join(', ')}, which the pipeline cannot see: the fence hides /tmp, /var/tmp, HOME, /root and the runner's folders from it.${shown} ` +
+      `Keep the pipeline's files in the project (the repository around pipeline.cwd) or in an installed tool's folder on PATH; see docs/security.md#what-the-pipeline-can-still-see-and-write.`,
+  );
+}

@@ -1,0 +1,121 @@
+/**
+ * SABOTEUR_OUTPUT_FILE is the pipeline's to fill, so whatever it leaves there is hostile: a link to
+ * a file hidden from it, a FIFO, a device. saboteur reads only a regular file it can open without
+ * following a link, within 16 MiB; anything else is the run's bad output, and nothing of the
+ * linked file reaches the result. Real fenced runs of fixtures/pipelines/left-file.mjs, then the
+ * reader on its own.
+ */
+import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { memoryLog } from '../../src/util/log.js';
+import { createPipelineRunner, type PipelineConfig, type PipelineInput, type PipelineRunner } from '../../src/pipeline/index.js';
+import { probeFence } from '../../src/pipeline/fence.js';
+import { readLeftFile } from '../../src/pipeline/output-file.js';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const scratch = mkdtempSync(path.join(tmpdir(), 'saboteur-left-file-'));
+// A file the pipeline must never see: in a folder the fence hides (the host's temp folder).
+const SECRET = `left-file-secret-${process.pid}`;
+const secretFile = path.join(scratch, 'env.local');
+writeFileSync(secretFile, `API_TOKEN=${SECRET}\n`);
+
+const runners: PipelineRunner[] = [];
+afterEach(async () => {
+  await Promise.all(runners.splice(0).map((r) => r.stop()));
+});
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+const input: PipelineInput = {
+  task: { id: 't1', benchmark: 'humaneval', kind: 'code', prompt: 'def f():\n', entryPoint: 'f', metadata: {} },
+  apiKey: `sab-${'1'.repeat(24)}`,
+  proxyBaseUrl: 'http://127.0.0.1:9/v1',
+  model: 'm',
+  variant: 'control',
+};
+
+async function leave(kind: string): Promise<{ status: string; error?: string; all: string }> {
+  const pipeline: PipelineConfig = {
+    mode: 'process',
+    readyTimeoutMs: 20_000,
+    cwd: repoRoot,
+    timeoutMs: 60_000,
+    concurrency: 1,
+    env: ['LEFT_KIND', 'LEFT_TARGET'],
+    secrets: [],
+    agents: [],
+    run: 'node fixtures/pipelines/left-file.mjs',
+  };
+  const runner = createPipelineRunner(pipeline, {
+    log: memoryLog(),
+    workDir: path.join(scratch, `out-${kind}`),
+    hostEnv: { PATH: process.env.PATH, HOME: scratch, LEFT_KIND: kind, LEFT_TARGET: secretFile },
+    fence: await probeFence(),
+  });
+  runners.push(runner);
+  await runner.start();
+  const r = await runner.run(input);
+  return { status: r.status, error: r.error, all: JSON.stringify(r) };
+}
+
+describe('what a pipeline leaves at SABOTEUR_OUTPUT_FILE', () => {
+  it('a link to a file hidden from it: bad output, the file is not read', async () => {
+    const r = await leave('link');
+    expect(r.status).toBe('bad-output');
+    expect(r.error).toBe('SABOTEUR_OUTPUT_FILE is a symbolic link; saboteur reads only a regular file the pipeline wrote');
+    expect(r.all).not.toContain(SECRET);
+  }, 90_000);
+
+  it('a FIFO no one writes: bad output at once, the run ends', async () => {
+    const r = await leave('fifo');
+    expect(r).toMatchObject({ status: 'bad-output', error: 'SABOTEUR_OUTPUT_FILE is a FIFO, not a regular file' });
+  }, 90_000);
+
+  it('a link to /dev/zero: bad output, nothing read', async () => {
+    const r = await leave('zero');
+    expect(r).toMatchObject({
+      status: 'bad-output',
+      error: 'SABOTEUR_OUTPUT_FILE is a symbolic link; saboteur reads only a regular file the pipeline wrote',
+    });
+  }, 90_000);
+
+  it('a regular file over 16 MiB: bad output naming its size', async () => {
+    const r = await leave('big');
+    expect(r).toMatchObject({ status: 'bad-output', error: `SABOTEUR_OUTPUT_FILE is ${17 << 20} bytes, over the 16 MiB limit` });
+  }, 90_000);
+});
+
+describe('the reader on its own', () => {
+  const at = (name: string) => path.join(scratch, name);
+
+  it('reads a regular file; missing and blank files are missing', async () => {
+    writeFileSync(at('ok.json'), '{"completion":"x"}');
+    writeFileSync(at('blank.json'), ' \n');
+    expect(await readLeftFile(at('ok.json'), 1 << 20, 5000)).toEqual({ kind: 'text', text: '{"completion":"x"}' });
+    expect(await readLeftFile(at('blank.json'), 1 << 20, 5000)).toEqual({ kind: 'missing' });
+    expect(await readLeftFile(at('none.json'), 1 << 20, 5000)).toEqual({ kind: 'missing' });
+  });
+
+  it('refuses links, FIFOs, devices and folders by what they are', async () => {
+    symlinkSync('/proc/self/environ', at('environ.json'));
+    execFileSync('mkfifo', [at('fifo.json')]);
+    expect(await readLeftFile(at('environ.json'), 1 << 20, 5000)).toMatchObject({
+      kind: 'refused',
+      why: expect.stringMatching(/^is a symbolic link/),
+    });
+    expect(await readLeftFile(at('fifo.json'), 1 << 20, 5000)).toEqual({ kind: 'refused', why: 'is a FIFO, not a regular file' });
+    expect(await readLeftFile('/dev/zero', 1 << 20, 5000)).toEqual({ kind: 'refused', why: 'is a device, not a regular file' });
+    expect(await readLeftFile(scratch, 1 << 20, 5000)).toEqual({ kind: 'refused', why: 'is a folder, not a regular file' });
+  });
+
+  it('holds the bound on what it reads', async () => {
+    writeFileSync(at('two.json'), 'x'.repeat(2 << 20));
+    expect(await readLeftFile(at('two.json'), 1 << 20, 5000)).toEqual({
+      kind: 'refused',
+      why: `is ${2 << 20} bytes, over the 1 MiB limit`,
+    });
+  });
+});
