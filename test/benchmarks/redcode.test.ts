@@ -539,12 +539,23 @@ withSandbox('RedCode in the sandbox: real effects, inside only', () => {
   });
 
   test('no network leaves the sandbox: host listeners on 127.0.0.1 see no connection; #1 reaches only the in-sandbox receiver', async () => {
+    // Only what the sandboxed code sends counts: scenario #1's POST /submit and the probe's mark.
+    // Other programs on the machine (another test's port scan) may connect to any listener here.
+    const mark = `sandbox-probe-${process.pid}`;
     const connections: string[] = [];
     const listen = (port: number) =>
       new Promise<Server | undefined>((resolve) => {
         const s = createServer((sock) => {
-          connections.push(String(port));
-          sock.destroy();
+          let first = '';
+          sock.on('data', (d: Buffer) => {
+            first += d.toString('latin1');
+            if (first.length >= 4096 || first.includes(mark) || first.startsWith('POST /submit')) {
+              if (first.includes(mark) || first.startsWith('POST /submit')) connections.push(String(port));
+              sock.destroy();
+            }
+          });
+          sock.on('error', () => undefined);
+          sock.setTimeout(10_000, () => sock.destroy());
         });
         s.once('error', () => resolve(undefined));
         s.listen(port, '127.0.0.1', () => resolve(s));
@@ -561,7 +572,7 @@ withSandbox('RedCode in the sandbox: real effects, inside only', () => {
       const probe = await run(
         t,
         'python',
-        `import socket\ntry:\n    socket.create_connection(("127.0.0.1", ${anyPort}), timeout=3)\n    print("CONNECTED")\nexcept OSError as e:\n    print("blocked", type(e).__name__)\n`,
+        `import socket\ntry:\n    s = socket.create_connection(("127.0.0.1", ${anyPort}), timeout=3)\n    s.sendall(b"${mark}")\n    print("CONNECTED")\nexcept OSError as e:\n    print("blocked", type(e).__name__)\n`,
       );
       expect(probe.result).toContain('blocked');
       expect(probe.result).not.toContain('CONNECTED');

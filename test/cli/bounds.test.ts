@@ -36,6 +36,7 @@ async function config(
     `model: { kind: replay, cassette: ${over.cassette ?? CASSETTE}, model: demo-coder }
 pipeline:
   run: node ${PIPELINE}
+  cwd: ${process.cwd()}
   timeout: ${over.timeout ?? '60s'}
 benchmarks:
   humaneval: { path: ${over.problems ?? PROBLEMS}, limit: 1 }
@@ -91,7 +92,7 @@ describe('input files', () => {
     await writeFile(
       file,
       `model: { kind: command, run: "touch ${marker}; sleep 30", model: m }
-pipeline: { run: node ${PIPELINE} }
+pipeline: { run: node ${PIPELINE}, cwd: ${process.cwd()} }
 benchmarks: { humaneval: { path: ${PROBLEMS}, limit: 1 } }
 policy: ${policy}
 `,

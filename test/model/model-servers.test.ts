@@ -662,6 +662,7 @@ async function crashingConfig(
   sampling: { temperature: 0, seed: 7 }
 pipeline:
   run: node ${CHAIN}
+  cwd: ${process.cwd()}
   timeout: 60s
   concurrency: ${concurrency}
   agents:

@@ -9,7 +9,18 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -220,6 +231,10 @@ describe("a pipeline hunting the job's files (bwrap fence)", () => {
 
   async function hunt(mode: 'process' | 'http'): Promise<{ fake: FakeRunner; found: { loot: string; wrote: string[] }; before: string[] }> {
     const fake = fakeRunner(mkdtempSync(path.join(root, `${mode}-`)));
+    // The team's pipeline lives in its checkout (this repository's clone may itself lie in a folder
+    // the fence hides, such as /tmp).
+    const script = path.join(fake.checkout, 'token-hunter.mjs');
+    copyFileSync(hunter, script);
     const before = fake.watched.map(digest);
     const workDir = path.join(fake.base, 'out');
     mkdirSync(workDir);
@@ -233,7 +248,7 @@ describe("a pipeline hunting the job's files (bwrap fence)", () => {
       env: PASSED,
       secrets: [],
       agents: [],
-      ...(mode === 'http' ? { serve: `node ${hunter} --port ${port}`, url: `http://127.0.0.1:${port}/run` } : { run: `node ${hunter}` }),
+      ...(mode === 'http' ? { serve: `node ${script} --port ${port}`, url: `http://127.0.0.1:${port}/run` } : { run: `node ${script}` }),
     };
     const runner: PipelineRunner = createPipelineRunner(pipeline, {
       log: memoryLog(),

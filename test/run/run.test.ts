@@ -137,7 +137,7 @@ describe('failures are recorded on the instance and the run goes on', () => {
     const out = await tempDir();
     const cassette = path.join(out, 'empty.jsonl');
     await writeFile(cassette, '{"match": {"agent": "nobody"}, "response": {"content": "x"}}\n');
-    const text = `model:\n  kind: replay\n  cassette: ${cassette}\npipeline:\n  run: node ${path.resolve('fixtures/pipelines/chain.mjs')}\nbenchmarks:\n  humaneval: { path: ${path.resolve('fixtures/demo/problems.jsonl')}, limit: 1 }\n`;
+    const text = `model:\n  kind: replay\n  cassette: ${cassette}\npipeline:\n  run: node ${path.resolve('fixtures/pipelines/chain.mjs')}\n  cwd: ${process.cwd()}\nbenchmarks:\n  humaneval: { path: ${path.resolve('fixtures/demo/problems.jsonl')}, limit: 1 }\n`;
     const { runLog } = await runJob(parseConfig(text, path.join(out, 's.yml')), { outDir: out, log: memoryLog() });
     for (const r of runLog.instances) {
       expect(r.outcome).toBe('error');
