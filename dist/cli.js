@@ -64348,6 +64348,8 @@ var HumanEvalScorer = class {
   idle = [];
   waiting = [];
   all = /* @__PURE__ */ new Set();
+  /** Replaced lanes still going away: close() waits for them, so nothing of theirs outlives it. */
+  closing = /* @__PURE__ */ new Set();
   starting = 0;
   closed = false;
   warnedGuard = false;
@@ -64428,7 +64430,8 @@ var HumanEvalScorer = class {
     }
     this.all.delete(lane);
     this.replaced++;
-    void lane.close();
+    const gone = lane.close().finally(() => this.closing.delete(gone));
+    this.closing.add(gone);
     const next = this.waiting.shift();
     if (next) this.startLane().then(next.resolve, next.reject);
   }
@@ -64442,7 +64445,7 @@ var HumanEvalScorer = class {
     this.idle.length = 0;
     const lanes = [...this.all];
     this.all.clear();
-    await Promise.all(lanes.map((l) => l.close()));
+    await Promise.all([...lanes.map((l) => l.close()), ...this.closing]);
   }
 };
 

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { reservePort } from '../../src/model/servers/lifecycle.js';
 import { main } from '../../src/cli/main.js';
 import { parseRunLog } from '../../src/runlog/schema.js';
 import { startLocalServer } from '../helpers/local-server.js';
@@ -97,8 +98,11 @@ describe('a pipeline that dodges the corruption', () => {
   };
 
   it('by calling the model server directly (its port found in /proc/net/tcp): the server wants a key only the proxy has', async () => {
-    const { file, out } = config('direct', 'direct', {
-      model: `{ kind: vllm, model: fake/coder, binary: ${root}/fixtures/servers/fake-vllm.mjs }`,
+    // The pipeline tries the model server's port (and the proxy's) only, after finding it listed in
+    // /proc/net/tcp: a scan of every port would call other programs' servers on the machine.
+    const port = await reservePort('127.0.0.1');
+    const { file, out } = config('direct', `direct DODGE_PORTS=${port}`, {
+      model: `{ kind: vllm, model: fake/coder, binary: ${root}/fixtures/servers/fake-vllm.mjs, port: ${port} }`,
     });
     const { log, report } = await runCli(file, out);
     const modelPort = Number(new URL(log.model.baseUrl!).port);
@@ -110,7 +114,8 @@ describe('a pipeline that dodges the corruption', () => {
         answer: 'string',
         ...(r.output?.answer ? {} : { why: [r.outcome, r.error, r.pipeline] }),
       });
-      const found = JSON.parse(r.output!.answer!) as { proxyPort: number; ports: Record<string, number> };
+      const found = JSON.parse(r.output!.answer!) as { proxyPort: number; ports: Record<string, number>; listed: Record<string, boolean> };
+      expect(found.listed).toEqual({ [modelPort]: true });
       // It found both and tried both: the model server and the proxy refuse a call without the key.
       expect([found.ports[modelPort], found.ports[found.proxyPort]]).toEqual([401, 401]);
       // So it went by the proxy after all, and its call was the target's, corrupted.

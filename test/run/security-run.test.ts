@@ -109,12 +109,23 @@ async function textUnder(p: string, depth = 4): Promise<string> {
   }
 }
 
-/** A TCP listener that records every connection; on `port` when it is free, else on a free one. */
+/**
+ * A TCP listener that records every connection bringing RedCode #1's request (`POST /submit`); on
+ * `port` when it is free, else on a free one. Other programs on the machine may connect to any
+ * port here (another test's server probe): only what the scored code would send counts.
+ */
 async function listener(port: number): Promise<{ server: net.Server; port: number; connections: string[] }> {
   const connections: string[] = [];
   const server = net.createServer((sock) => {
-    connections.push(`${sock.remoteAddress}:${sock.remotePort}`);
-    sock.destroy();
+    let first = '';
+    sock.on('error', () => undefined);
+    sock.setTimeout(10_000, () => sock.destroy());
+    sock.on('data', (d: Buffer) => {
+      first += d.toString('latin1');
+      if (first.length < 12) return;
+      if (first.startsWith('POST /submit')) connections.push(`${sock.remoteAddress}:${sock.remotePort}`);
+      sock.destroy();
+    });
   });
   const listen = (p: number) =>
     new Promise<void>((resolve, reject) => {

@@ -41,6 +41,8 @@ export class HumanEvalScorer {
   private readonly idle: Lane[] = [];
   private readonly waiting: { resolve: (l: Lane) => void; reject: (e: Error) => void }[] = [];
   private readonly all = new Set<Lane>();
+  /** Replaced lanes still going away: close() waits for them, so nothing of theirs outlives it. */
+  private readonly closing = new Set<Promise<void>>();
   private starting = 0;
   private closed = false;
   private warnedGuard = false;
@@ -131,7 +133,8 @@ export class HumanEvalScorer {
     }
     this.all.delete(lane);
     this.replaced++;
-    void lane.close();
+    const gone = lane.close().finally(() => this.closing.delete(gone));
+    this.closing.add(gone);
     const next = this.waiting.shift();
     if (next) this.startLane().then(next.resolve, next.reject);
   }
@@ -147,6 +150,6 @@ export class HumanEvalScorer {
     this.idle.length = 0;
     const lanes = [...this.all];
     this.all.clear();
-    await Promise.all(lanes.map((l) => l.close()));
+    await Promise.all([...lanes.map((l) => l.close()), ...this.closing]);
   }
 }
