@@ -43,7 +43,8 @@ const shared = {
 };
 
 export default {
-  testTimeout: 60000,
+  // A hang guard, never a condition: a test waits for the event it checks (CONTRIBUTING.md, "Tests under load").
+  testTimeout: 180_000,
   // Most integration tests wait on subprocesses, servers and sandboxes rather than compute: two
   // files at a time even on a 2-core machine (jest's default there is one).
   maxWorkers: Math.max(2, availableParallelism() - 1),

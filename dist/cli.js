@@ -39344,10 +39344,11 @@ function createUpstream(options) {
   const prefix = url2.pathname.replace(/\/+$/, "");
   const auth = options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {};
   const baseUrl = options.baseUrl.replace(/\/+$/, "");
-  function request2(r) {
+  function attempt(r, fresh) {
     return new Promise((resolve4, reject) => {
       const headers = { ...r.headers, ...auth };
       if (r.body) headers["content-length"] = r.body.length;
+      let answered = false;
       const req = (secure ? https : http2).request(
         {
           protocol: url2.protocol,
@@ -39356,15 +39357,25 @@ function createUpstream(options) {
           method: r.method,
           path: prefix + r.path,
           headers,
-          agent
+          agent: fresh ? false : agent
         },
-        resolve4
+        (res) => {
+          answered = true;
+          resolve4(res);
+        }
       );
       req.on("error", (err) => {
+        if (!answered && !fresh && req.reusedSocket && (err.code === "ECONNRESET" || err.code === "EPIPE")) {
+          attempt(r, true).then(resolve4, reject);
+          return;
+        }
         reject(new UpstreamError(`the model server at ${baseUrl} did not answer (${err.code ?? err.message})`, err.code));
       });
       req.end(r.body);
     });
+  }
+  function request2(r) {
+    return attempt(r, false);
   }
   async function fetchBody(r) {
     const res = await request2(r);

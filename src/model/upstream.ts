@@ -48,10 +48,16 @@ export function createUpstream(options: { baseUrl: string; apiKey?: string }): U
   const auth: Record<string, string> = options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {};
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
 
-  function request(r: UpstreamRequest): Promise<http.IncomingMessage> {
+  /**
+   * One try. `fresh` sends it on a new connection: a kept-alive connection the server closed while
+   * it sat idle resets the next request sent on it, before the server read a byte of it (Node's
+   * `request.reusedSocket`); that request is sent once more on a new connection.
+   */
+  function attempt(r: UpstreamRequest, fresh: boolean): Promise<http.IncomingMessage> {
     return new Promise((resolve, reject) => {
       const headers: Record<string, string | number> = { ...r.headers, ...auth };
       if (r.body) headers['content-length'] = r.body.length;
+      let answered = false;
       const req = (secure ? https : http).request(
         {
           protocol: url.protocol,
@@ -60,15 +66,26 @@ export function createUpstream(options: { baseUrl: string; apiKey?: string }): U
           method: r.method,
           path: prefix + r.path,
           headers,
-          agent,
+          agent: fresh ? false : agent,
         },
-        resolve,
+        (res) => {
+          answered = true;
+          resolve(res);
+        },
       );
       req.on('error', (err: NodeJS.ErrnoException) => {
+        if (!answered && !fresh && req.reusedSocket && (err.code === 'ECONNRESET' || err.code === 'EPIPE')) {
+          attempt(r, true).then(resolve, reject);
+          return;
+        }
         reject(new UpstreamError(`the model server at ${baseUrl} did not answer (${err.code ?? err.message})`, err.code));
       });
       req.end(r.body);
     });
+  }
+
+  function request(r: UpstreamRequest): Promise<http.IncomingMessage> {
+    return attempt(r, false);
   }
 
   async function fetchBody(r: UpstreamRequest) {
