@@ -2,6 +2,7 @@
  * Finding processes from the host's /proc by something they carry in their environment: a fenced
  * pipeline's own pids are those of its pid namespace, so a pid it reports means nothing outside.
  */
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 
 /** Host pids of the living (not zombie) processes whose environment holds NAME=value. */
@@ -33,4 +34,19 @@ export async function eventually(check: () => boolean, limitMs = 60_000): Promis
     await new Promise((r) => setTimeout(r, 50));
   }
   return check();
+}
+
+/** Clock ticks a second, the unit of /proc/PID/stat's CPU times. */
+const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+
+/** CPU time (user + system, all threads) a living process has used, in ms; undefined once it is gone. */
+export function processCpuMs(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Past the command name (which may hold spaces): state is field 3, utime and stime fields 14 and 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK;
+  } catch {
+    return undefined;
+  }
 }

@@ -7,7 +7,6 @@
  * shutdown times are printed, never asserted.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -26,6 +25,7 @@ import { memoryLog } from '../../src/util/log.js';
 import { segment } from '../../src/inject/units.js';
 import { codeEdits, textEdits } from '../../src/inject/logic-edit.js';
 import { writeTinyLlama } from '../../fixtures/models/tiny-llama.mjs';
+import { processCpuMs } from '../helpers/processes.js';
 
 const PLUMBING = path.resolve('fixtures/pipelines/plumbing.mjs');
 const WRAPPER = path.resolve('fixtures/servers/node-llama-server.mjs');
@@ -34,8 +34,6 @@ const PROBLEMS = path.resolve('fixtures/demo/problems.jsonl');
 const THREADS = ['--threads', '1'];
 /** A context 8 times the model's own: a generation it holds takes minutes of CPU on any machine. */
 const LONG_CONTEXT = 32_768;
-/** Clock ticks a second, the unit of /proc/PID/stat's CPU times. */
-const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
 
 let dir: string;
 let gguf: string;
@@ -80,18 +78,6 @@ function engineProcess(leader: number): number {
     }
   }
   return leader;
-}
-
-/** CPU time (user + system, all threads) a living process has used, in ms; undefined once it is gone. */
-function cpuMs(pid: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Past the command name (which may hold spaces): state is field 3, utime and stime fields 14 and 15.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK;
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -349,12 +335,12 @@ describe('embedded: closing while it generates', () => {
       })
         .then(async (r) => ({ status: r.status, body: (await r.json()) as Answer['body'] }))
         .catch((err: Error) => ({ status: 0, body: { error: { message: err.message } } }));
-    const idle = cpuMs(engine)!;
+    const idle = processCpuMs(engine)!;
     const inFlight = ask();
     const queued = ask();
     // The first generation is under way once the engine, idle until asked, has spent 200 ms of CPU
     // on it (a few hundred tokens; idle, it spends a few ms in ten seconds). A dead engine ends the wait too.
-    expect(await until(() => (cpuMs(engine) ?? Infinity) - idle >= 200)).toBe(true);
+    expect(await until(() => (processCpuMs(engine) ?? Infinity) - idle >= 200)).toBe(true);
     await timed('embedded shutdown with one generation in flight and one queued', () => ep.close());
     const [first, second] = await Promise.all([inFlight, queued]);
     expect(first.status).toBe(200);

@@ -11,7 +11,6 @@
  * limit.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { execFileSync } from 'node:child_process';
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -27,25 +26,11 @@ import { startChatServer, type ChatServerHandle } from '../../src/model/servers/
 import { InvocationRegistry, startProxy, type ProxyHandle } from '../../src/proxy/index.js';
 import { MAX_CHAIN_DEPTH } from '../../src/proxy/responses-route.js';
 import { memoryLog } from '../../src/util/log.js';
+import { processCpuMs } from '../helpers/processes.js';
 
 const CASSETTE = path.resolve('fixtures/cassettes/basic.jsonl');
 const MiB = 1024 * 1024;
 const CHUNK = Buffer.alloc(MiB, 'a');
-
-/** Clock ticks a second, the unit of /proc/PID/stat's CPU times. */
-const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-
-/** CPU time (user + system, all threads) a living process has used, in ms; undefined once it is gone. */
-function processCpuMs(pid: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Past the command name (which may hold spaces): state is field 3, utime and stime fields 14 and 15.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK;
-  } catch {
-    return undefined;
-  }
-}
 
 /** The CPU time this process has used (user + system, all threads), in ms. */
 function ownCpuMs(): number {
