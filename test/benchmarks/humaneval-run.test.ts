@@ -129,6 +129,8 @@ function chainConfig(baseUrl: string, problemsFile: string, dir: string, over: {
     'pipeline:',
     '  mode: http',
     `  serve: "node ${serve} --port ${port}"`,
+    // The config lives in a temp folder, the pipeline in the project (hidden from it under /tmp).
+    `  cwd: ${process.cwd()}`,
     `  url: http://127.0.0.1:${port}/run`,
     `  ready-url: http://127.0.0.1:${port}/health`,
     `  concurrency: ${over.concurrency ?? 4}`,

@@ -70,6 +70,7 @@ function setup(name: string, opts: { quick?: number; serverEnv?: Record<string, 
   env: ${JSON.stringify({ CANCEL_MARK: mark, ...(opts.serverEnv ?? {}) })}
 pipeline:
   run: ${JSON.stringify(run)}
+  cwd: ${repoRoot}
   timeout: 1h
   concurrency: 2
   env: [CANCEL_MARK, TICKETS]
