@@ -78,7 +78,7 @@ export async function benchHarness(opts: {
   const port = await reservePort('127.0.0.1');
   const pipeline =
     opts.mode === 'http'
-      ? `pipeline:\n  mode: http\n  serve: "node ${path.resolve('bench/minimal-service.mjs')} --port ${port}"\n  url: http://127.0.0.1:${port}/run\n  ready-url: http://127.0.0.1:${port}/health\n  concurrency: ${opts.concurrency}\n`
+      ? `pipeline:\n  mode: http\n  serve: "node ${path.resolve('bench/minimal-service.mjs')} --port ${port}"\n  cwd: ${process.cwd()}\n  url: http://127.0.0.1:${port}/run\n  ready-url: http://127.0.0.1:${port}/health\n  concurrency: ${opts.concurrency}\n`
       : `pipeline:\n  run: node ${root}/minimal.mjs\n  concurrency: ${opts.concurrency}\n`;
   const config = parseConfig(
     `model:\n  kind: external\n  base-url: ${model.baseUrl}\n  model: bench\n${pipeline}variants:\n  malicious: { message-rate: 0 }\n`,
