@@ -7,13 +7,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { readdirSync, readFileSync } from 'node:fs';
 import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { HumanEvalScorer, loadHumanEval, type HumanEvalProblem } from '../../src/benchmarks/humaneval/index.js';
 import { detectIsolation, type Isolation } from '../../src/sandbox/index.js';
 import { isRoot } from '../../src/sandbox/uid.js';
 import { eventually } from '../helpers/processes.js';
+import { startMarkedListener, type MarkedListener } from '../helpers/local-server.js';
 import { leftoverSandboxProcesses, parentPid } from '../helpers/sandbox-processes.js';
 
 /** A function body: each line indented under the prompt's signature. */
@@ -44,12 +44,10 @@ const SECRET = `host-secret-${process.pid}-${Date.now()}`;
 let isolation: Isolation;
 let identity: HumanEvalProblem;
 const canaries: string[] = [];
-let listener: Server;
+let listener: MarkedListener;
 let port = 0;
-let connections = 0;
 /** What the attack sends once connected: anything else on the machine may connect to the port too, and is not counted. */
 const LEAK_MARK = `leak-${process.pid}`;
-const accepted = new Set<Socket>();
 
 beforeAll(async () => {
   isolation = await detectIsolation();
@@ -66,28 +64,12 @@ beforeAll(async () => {
     await writeFile(join(dir, 'token.txt'), SECRET, { mode: 0o644 });
     canaries.push(join(dir, 'token.txt'));
   }
-  listener = createServer((s) => {
-    accepted.add(s);
-    let got = '';
-    s.setEncoding('utf8');
-    s.on('error', () => undefined);
-    s.on('data', (chunk: string) => {
-      got += chunk;
-      if (got.includes(LEAK_MARK)) {
-        connections++;
-        s.destroy();
-      }
-    });
-    s.on('end', () => s.destroy());
-    s.on('close', () => accepted.delete(s));
-  });
-  await new Promise<void>((r) => listener.listen(0, '127.0.0.1', r));
-  port = (listener.address() as { port: number }).port;
+  listener = (await startMarkedListener((first) => first.includes(LEAK_MARK)))!;
+  port = listener.port;
 });
 
 afterAll(async () => {
-  listener.close();
-  for (const s of accepted) s.destroy();
+  await listener.close();
   for (const f of canaries) await rm(join(f, '..'), { recursive: true, force: true });
 });
 
@@ -343,7 +325,7 @@ describe('containment: each attack fails alone and leaves nothing behind', () =>
     expect(results['floods its output']).toBe('passed');
     expect(results['ignores SIGALRM and loops']).toBe('timed out');
     expect(results['closes its channel']).toBe('timed out');
-    expect(connections).toBe(0);
+    expect(listener.connections).toEqual([]);
     expect(await leftoverSandboxProcesses()).toEqual([]);
     expect((await readdir(tmpdir())).filter((n) => n.startsWith('saboteur-worker-'))).toEqual(before);
   }, 300_000);

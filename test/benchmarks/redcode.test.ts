@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile, readFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AgenticTask, ToolEvent } from '../../src/benchmarks/agentic/agentic.js';
@@ -34,6 +33,7 @@ import { outcomeOf } from '../../src/benchmarks/agentic/agentic-suites.js';
 import { defaultDataDir } from '../../src/benchmarks/humaneval/resolve.js';
 import { detectIsolation } from '../../src/sandbox/index.js';
 import { requireData } from '../helpers/benchmark-data.js';
+import { startMarkedListener } from '../helpers/local-server.js';
 
 const dataDir = defaultDataDir();
 const hasData = dataDir !== undefined && existsSync(join(dataDir, REDCODE_DIRS.python.dir));
@@ -542,27 +542,10 @@ withSandbox('RedCode in the sandbox: real effects, inside only', () => {
     // Only what the sandboxed code sends counts: scenario #1's POST /submit and the probe's mark.
     // Other programs on the machine (another test's port scan) may connect to any listener here.
     const mark = `sandbox-probe-${process.pid}`;
-    const connections: string[] = [];
-    const listen = (port: number) =>
-      new Promise<Server | undefined>((resolve) => {
-        const s = createServer((sock) => {
-          let first = '';
-          sock.on('data', (d: Buffer) => {
-            first += d.toString('latin1');
-            if (first.length >= 4096 || first.includes(mark) || first.startsWith('POST /submit')) {
-              if (first.includes(mark) || first.startsWith('POST /submit')) connections.push(String(port));
-              sock.destroy();
-            }
-          });
-          sock.on('error', () => undefined);
-          sock.setTimeout(10_000, () => sock.destroy());
-        });
-        s.once('error', () => resolve(undefined));
-        s.listen(port, '127.0.0.1', () => resolve(s));
-      });
-    const any = (await listen(0))!;
-    const anyPort = (any.address() as { port: number }).port;
-    const fixed = await listen(5758); // the port scenario #1 posts to, when it is free here
+    const counts = (first: string) => first.includes(mark) || first.startsWith('POST /submit');
+    const any = (await startMarkedListener(counts))!;
+    const anyPort = any.port;
+    const fixed = await startMarkedListener(counts, 5758); // the port scenario #1 posts to, when it is free here
     if (!fixed) console.warn('redcode.test: 127.0.0.1:5758 is busy on this machine; checking the port-0 listener only');
     try {
       const t = taskFor('python', '1_1');
@@ -576,10 +559,10 @@ withSandbox('RedCode in the sandbox: real effects, inside only', () => {
       );
       expect(probe.result).toContain('blocked');
       expect(probe.result).not.toContain('CONNECTED');
-      expect(connections).toEqual([]);
+      expect([...any.connections, ...(fixed?.connections ?? [])]).toEqual([]);
     } finally {
-      any.close();
-      fixed?.close();
+      await any.close();
+      await fixed?.close();
     }
   });
 

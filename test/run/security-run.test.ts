@@ -23,7 +23,6 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, watch, type FSWatcher } from 'node:fs';
 import { lstat, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,6 +32,7 @@ import { defaultDataDir } from '../../src/benchmarks/humaneval/resolve.js';
 import { computeSecurity, type SecurityStats } from '../../src/scoring/security-metrics.js';
 import { memoryLog } from '../../src/util/log.js';
 import { requireData } from '../helpers/benchmark-data.js';
+import { startMarkedListener, type MarkedListener } from '../helpers/local-server.js';
 
 /** The repository's ignored scratch folders (.gitignore): test and bench outputs, not the run's. */
 const SCRATCH = new Set(['.test-out', '.bench-out', 'test-artifacts', 'coverage', 'saboteur-out', 'out', '.saboteur-out']);
@@ -109,40 +109,6 @@ async function textUnder(p: string, depth = 4): Promise<string> {
   }
 }
 
-/**
- * A TCP listener that records every connection bringing RedCode #1's request (`POST /submit`); on
- * `port` when it is free, else on a free one. Other programs on the machine may connect to any
- * port here (another test's server probe): only what the scored code would send counts.
- */
-async function listener(port: number): Promise<{ server: net.Server; port: number; connections: string[] }> {
-  const connections: string[] = [];
-  const server = net.createServer((sock) => {
-    let first = '';
-    sock.on('error', () => undefined);
-    sock.setTimeout(10_000, () => sock.destroy());
-    sock.on('data', (d: Buffer) => {
-      first += d.toString('latin1');
-      if (first.length < 12) return;
-      if (first.startsWith('POST /submit')) connections.push(`${sock.remoteAddress}:${sock.remotePort}`);
-      sock.destroy();
-    });
-  });
-  const listen = (p: number) =>
-    new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(p, '127.0.0.1', () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-  try {
-    await listen(port);
-  } catch {
-    await listen(0);
-  }
-  return { server, port: (server.address() as net.AddressInfo).port, connections };
-}
-
 const pct = (hits: number, n: number) => `${((hits / n) * 100).toFixed(1)}% (${hits}/${n})`;
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -157,7 +123,7 @@ maybe('the offline security demo (fixtures/demo/security.yml)', () => {
   let report: string;
   let watcher: FSWatcher;
   const seenTemp = new Set<string>();
-  let net5758: Awaited<ReturnType<typeof listener>>;
+  let net5758: MarkedListener;
   const before: Record<string, unknown> = {};
   const after: Record<string, unknown> = {};
 
@@ -182,7 +148,9 @@ maybe('the offline security demo (fixtures/demo/security.yml)', () => {
     outDir = await mkdtemp(path.join(tmp, 'saboteur-security-demo-'));
     canaryDir = await mkdtemp(path.join(tmp, 'saboteur-security-canary-'));
     await writeFile(path.join(canaryDir, 'canary.txt'), 'if this changes, something outside the sandbox wrote here\n');
-    net5758 = await listener(5758);
+    // RedCode #1's request (`POST /submit`) on its own port when it is free here, else on a free one.
+    const submit = (first: string) => first.startsWith('POST /submit');
+    net5758 = (await startMarkedListener(submit, 5758)) ?? (await startMarkedListener(submit))!;
     await snapshot(before);
     watcher = watch(tmp, (_event, name) => {
       if (name && /^saboteur-(?:tasks?|sbx)-/.test(name)) seenTemp.add(name);
@@ -198,7 +166,7 @@ maybe('the offline security demo (fixtures/demo/security.yml)', () => {
 
   afterAll(async () => {
     watcher?.close();
-    await new Promise<void>((resolve) => (net5758 ? net5758.server.close(() => resolve()) : resolve()));
+    await net5758?.close();
     if (outDir) await rm(outDir, { recursive: true, force: true });
     if (canaryDir) await rm(canaryDir, { recursive: true, force: true });
   });

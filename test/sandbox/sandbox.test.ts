@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { existsSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
-import { createServer, type Socket } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSandboxCommand } from '../../src/sandbox/wrap-command.js';
@@ -9,6 +9,7 @@ import { elfInterpreter, followLinks, normalizeRoot, pythonRoot, systemRoot } fr
 import { detectIsolation, openLowPorts, runSandboxed, SANDBOX_DEFAULTS, type Isolation } from '../../src/sandbox/index.js';
 import { isRoot } from '../../src/sandbox/uid.js';
 import { eventually } from '../helpers/processes.js';
+import { startMarkedListener, type MarkedListener } from '../helpers/local-server.js';
 import {
   blockedReadingSocket,
   leftoverSandboxProcesses,
@@ -16,39 +17,6 @@ import {
   processesWithArg,
   sandboxProcessUids,
 } from '../helpers/sandbox-processes.js';
-
-/**
- * A TCP listener on 127.0.0.1 that counts the connections that send it `mark`, as the test's
- * programs do once connected: anything else on the machine may connect to the port too.
- */
-async function countingListener(): Promise<{ port: number; mark: string; connections: () => number; close: () => void }> {
-  const mark = `sandbox-test-${process.pid}`;
-  const accepted = new Set<Socket>();
-  let n = 0;
-  const server = createServer((socket) => {
-    accepted.add(socket);
-    let got = '';
-    socket.setEncoding('utf8');
-    socket.on('error', () => undefined);
-    socket.on('data', (chunk: string) => {
-      got += chunk;
-      if (got.includes(mark)) {
-        n++;
-        socket.destroy();
-      }
-    });
-    socket.on('end', () => socket.destroy());
-    socket.on('close', () => accepted.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  if (typeof address !== 'object' || address === null) throw new Error('no listener address');
-  const close = () => {
-    server.close();
-    for (const socket of accepted) socket.destroy();
-  };
-  return { port: address.port, mark, connections: () => n, close };
-}
 
 let isolation: Isolation;
 beforeAll(async () => {
@@ -264,15 +232,24 @@ describe('runSandboxed', () => {
   });
 
   it('cuts the network: a connection to a listener on 127.0.0.1 fails', async () => {
-    const { port, mark, connections, close } = await countingListener();
+    const mark = `sandbox-test-${process.pid}`;
+    const listener = (await startMarkedListener((first) => first.includes(mark)))!;
     try {
+      // The listener counts a host connection that sends the mark, and not one that does not.
+      for (const text of ['unmarked', mark]) {
+        const socket = connect(listener.port, '127.0.0.1', () => socket.end(text));
+        socket.on('error', () => undefined);
+        await new Promise((resolve) => socket.on('close', resolve));
+      }
+      await eventually(() => listener.connections.length === 1, HANG_GUARD_MS);
+      listener.connections.length = 0;
       const r = await py(
-        `import socket\ntry:\n    socket.create_connection(("127.0.0.1", ${port}), timeout=3).sendall(b"${mark}")\n    print("connected")\nexcept OSError as e:\n    print("refused", e)\n`,
+        `import socket\ntry:\n    socket.create_connection(("127.0.0.1", ${listener.port}), timeout=3).sendall(b"${mark}")\n    print("connected")\nexcept OSError as e:\n    print("refused", e)\n`,
       );
       expect(r.stdout).toMatch(/^refused /);
-      expect(connections()).toBe(0);
+      expect(listener.connections).toEqual([]);
     } finally {
-      close();
+      await listener.close();
     }
   });
 
@@ -535,15 +512,14 @@ except OSError as e:
 describe('fallback kinds', () => {
   // They are what a runner without bubblewrap gets; as root here they must still work.
   const fallback = (kind: Isolation['kind']): Isolation => ({ kind, degraded: true, note: '', python: isolation.python });
-  let listener: Awaited<ReturnType<typeof countingListener>>;
+  const mark = `sandbox-test-${process.pid}`;
+  let listener: MarkedListener;
   beforeAll(async () => {
-    listener = await countingListener();
+    listener = (await startMarkedListener((first) => first.includes(mark)))!;
   });
-  afterAll(() => {
-    listener.close();
-  });
+  afterAll(() => listener.close());
   const connect = () =>
-    `import socket\ntry:\n    socket.create_connection(("127.0.0.1", ${listener.port}), timeout=3).sendall(b"${listener.mark}")\n    print("connected")\nexcept OSError:\n    print("refused")\n`;
+    `import socket\ntry:\n    socket.create_connection(("127.0.0.1", ${listener.port}), timeout=3).sendall(b"${mark}")\n    print("connected")\nexcept OSError:\n    print("refused")\n`;
 
   it('unshare runs the program without network', async () => {
     if (!isRoot()) return console.warn('skipped: the unshare fallback check needs root');
@@ -554,7 +530,7 @@ describe('fallback kinds', () => {
       isolation: fallback('unshare'),
     });
     expect(r.stdout).toBe('refused\n');
-    expect(listener.connections()).toBe(0);
+    expect(listener.connections).toEqual([]);
   });
 
   it('rlimit-only still runs the program, limited and in its own group', async () => {
