@@ -8,9 +8,11 @@
  *   output folder and the folder every run's temp folder lives in;
  * - shown again, read-only, inside a hidden folder: the team's repository, the tool cache and the
  *   PATH folders (programs, not secrets);
- * - replaced: each git config of the repository by a copy without credentials (extraheader,
- *   credential and include sections, passwords in URLs); credential files named by the
- *   environment and the container sockets by an empty file;
+ * - replaced: each git config of the repository, and of every checkout, submodule and worktree
+ *   inside a shown folder, by a copy without credentials (extraheader, credential and include
+ *   sections, passwords in URLs); credential files named by the environment or found by name in a
+ *   shown folder (credential-files.ts), and the container sockets, by an empty file; credential
+ *   folders found there (`.ssh`, `.aws`, `.docker`, …) hidden;
  * - writable: the run's own folder only (HOME and TMPDIR point into it; /tmp is its tmp folder),
  *   removed when the run ends. Everything else is read-only, so nothing written outlives the run.
  *
@@ -20,6 +22,7 @@
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { secretValueKind } from './env.js';
+import { CREDENTIAL_WALK_LIMITS, findCredentialFiles } from './credential-files.js';
 
 export interface FenceView {
   /** Folders replaced by an empty one. */
@@ -30,6 +33,8 @@ export interface FenceView {
   replaced: Array<[string, string]>;
   /** Files replaced by an empty one (credential files, container sockets). */
   blanked: string[];
+  /** A shown folder whose search for credential files stopped at its bound (the log says so). */
+  credentialSearchCut?: string;
 }
 
 /** Variables naming a file that holds a credential (read by the tools that use them). */
@@ -103,9 +108,14 @@ export function viewMounts(view: FenceView, privateDir?: string): string[] {
     out.push('--bind', path.join(privateDir, 'tmp'), '/tmp', '--bind', privateDir, privateDir);
     // A shown folder under /tmp (a repository checked out there) is shown again over the run's own
     // /tmp, with its git configs replaced as before.
+    // Its credential folders and files stay hidden, deepest last.
+    const again = (p: string) => isUnder(p, '/tmp') && view.shown.some((s) => isUnder(s, '/tmp') && isUnder(p, s));
     for (const s of view.shown) if (isUnder(s, '/tmp')) out.push('--ro-bind', s, s);
+    for (const h of [...view.hidden].sort((a, b) => depth(a) - depth(b)))
+      if (again(h) && !view.shown.includes(h)) out.push('--tmpfs', h, '--remount-ro', h);
     for (const [copy, original] of view.replaced)
       if (isUnder(original, '/tmp') && visible(original, view)) out.push('--ro-bind', copy, original);
+    for (const file of view.blanked) if (again(file) && visible(file, view)) out.push('--ro-bind', '/dev/null', file);
   }
   // Last, once every mount point inside them exists: the empty folders are read-only too (no
   // memory to fill, nothing that looks written).
@@ -267,6 +277,14 @@ function realPath(p: string): string {
   }
 }
 
+/** The log's warning when the search for credential files in a shown folder stopped at its bound. */
+export function credentialSearchWarning(root: string): string {
+  return (
+    `pipeline fence: ${root} has more than ${CREDENTIAL_WALK_LIMITS.entries} files outside node_modules; credential files ` +
+    "past that were not looked for (.npmrc, .netrc, a second checkout's .git/config): keep them out of the project (docs/security.md)"
+  );
+}
+
 /** Looks at the machine and the job's environment and decides the view (see the top of this file). */
 export function collectFenceView(inputs: ViewInputs): FenceView {
   const env = inputs.hostEnv;
@@ -281,9 +299,14 @@ export function collectFenceView(inputs: ViewInputs): FenceView {
   for (const root of homes(env))
     for (const rel of HOME_TOOL_CREDENTIALS) (isDir(path.join(root, rel)) ? hidden : blanked).push(path.join(root, rel));
   for (const v of CREDENTIAL_FILE_VARS) if (env[v] && path.isAbsolute(env[v]!)) (isDir(env[v]!) ? hidden : blanked).push(env[v]!);
+  // Credentials inside what comes back: a second checkout's git config, .npmrc, cloud logins.
+  const creds = findCredentialFiles([project, ...shown.filter((s) => homes(env).some((h) => isUnder(s, h)))]);
+  hidden.push(...creds.dirs);
+  blanked.push(...creds.files);
+  const configs = [...new Set([project, ...creds.repos].flatMap((repo) => gitConfigFiles(repo)))].slice(0, MAX_GIT_CONFIGS * 4);
   const replaced: Array<[string, string]> = [];
   mkdirSync(inputs.scratchDir, { recursive: true, mode: 0o700 });
-  for (const [i, file] of gitConfigFiles(project).entries()) {
+  for (const [i, file] of configs.entries()) {
     const copy = path.join(inputs.scratchDir, `gitconfig-${i}`);
     try {
       writeFileSync(copy, sanitizeGitConfig(readFileSync(file, 'utf8')), { mode: 0o644 });
@@ -299,5 +322,6 @@ export function collectFenceView(inputs: ViewInputs): FenceView {
     shown: [...new Set(shown.map((p) => path.resolve(p)))].filter((s) => s !== '/' && isDir(s)),
     replaced,
     blanked: [...new Set(blanked)].filter((f) => exists(f) && !isDir(f)),
+    ...(creds.cut ? { credentialSearchCut: creds.cut } : {}),
   };
 }

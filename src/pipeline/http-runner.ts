@@ -127,6 +127,7 @@ async function endpointFor(st: HttpRunnerState, name: string, shared: SharedCont
       fence: st.fence,
       hostEnv: opts.hostEnv ?? process.env,
       ownDirs: [opts.workDir],
+      warn: (m) => opts.log.warn(m),
     });
     await ep.service.launch(shared);
   }

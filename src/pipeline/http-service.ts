@@ -15,7 +15,7 @@ import { privateHomeEnv, sharedContractEnv, type SharedContract } from './env.js
 import { STDERR_TAIL_BYTES } from './output.js';
 import { terminateGroup, trackGroup, untrackGroup } from './process-group.js';
 import type { Fence, FencedCommand } from './fence.js';
-import { collectFenceView } from './fence-view.js';
+import { collectFenceView, credentialSearchWarning } from './fence-view.js';
 import { checkCommandPaths } from './hidden-paths.js';
 
 /** The last `bytes` of a file, read without loading it whole. */
@@ -64,6 +64,8 @@ export interface ServiceOptions {
   hostEnv: NodeJS.ProcessEnv;
   /** saboteur's folders the fence hides (the output folder). */
   ownDirs: string[];
+  /** Where a warning about the fence goes (the run's log). */
+  warn?: (message: string) => void;
 }
 
 export class PipelineService {
@@ -113,6 +115,7 @@ export class PipelineService {
             scratchDir: path.join(this.root, 'git-configs'),
           })
         : undefined;
+    if (view?.credentialSearchCut) o.warn?.(credentialSearchWarning(view.credentialSearchCut));
     if (view) {
       try {
         checkCommandPaths(o.label, o.command, o.cwd, view);

@@ -13,7 +13,7 @@ import { allowlistedBaseEnv, privateHomeEnv, taskContractEnv } from './env.js';
 import { parseOutputFile, parseStdoutOutput, STDERR_TAIL_BYTES, TailBuffer, type OutputParse } from './output.js';
 import { DEFAULT_KILL_GRACE_MS, livingMembers, terminateGroup, trackGroup, untrackGroup } from './process-group.js';
 import { announceFence, detectFence, type Fence } from './fence.js';
-import { collectFenceView, type FenceView } from './fence-view.js';
+import { collectFenceView, credentialSearchWarning, type FenceView } from './fence-view.js';
 import { checkCommandPaths } from './hidden-paths.js';
 import { readLeftFile } from './output-file.js';
 import type { PipelineConfig, PipelineInput, PipelineResult, PipelineRunner, RunnerOptions } from './types.js';
@@ -80,6 +80,7 @@ function prepare(st: ProcessRunnerState): Promise<void> {
         ownDirs: [tasksDir, opts.workDir],
         scratchDir: path.join(tasksDir, 'git-configs'),
       });
+      if (st.view.credentialSearchCut) opts.log.warn(credentialSearchWarning(st.view.credentialSearchCut));
       checkCommandPaths('pipeline.run', pipeline.run ?? '', pipeline.cwd, st.view);
     }
   })();

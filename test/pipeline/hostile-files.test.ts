@@ -70,6 +70,25 @@ describe('the fence view (pure)', () => {
     ]);
   });
 
+  it("a project under /tmp, shown again over the run's own /tmp, keeps its credential files and folders hidden", () => {
+    const view = {
+      hidden: ['/tmp', '/tmp/proj/.docker', '/tmp/proj/out'],
+      shown: ['/tmp/proj'],
+      replaced: [['/s/cfg', '/tmp/proj/vendor/.git/config']] as Array<[string, string]>,
+      blanked: ['/tmp/proj/.npmrc'],
+    };
+    const mounts = viewMounts(view, '/tmp/t/task-1').join(' ');
+    const after = mounts.slice(mounts.indexOf('--bind /tmp/t/task-1 /tmp/t/task-1'));
+    expect(after).toContain('--ro-bind /tmp/proj /tmp/proj');
+    for (const again of [
+      '--tmpfs /tmp/proj/.docker --remount-ro /tmp/proj/.docker',
+      '--tmpfs /tmp/proj/out --remount-ro /tmp/proj/out',
+      '--ro-bind /s/cfg /tmp/proj/vendor/.git/config',
+      '--ro-bind /dev/null /tmp/proj/.npmrc',
+    ])
+      expect(after.indexOf(again)).toBeGreaterThan(after.indexOf('--ro-bind /tmp/proj /tmp/proj'));
+  });
+
   it('keeps a git config working and drops every credential in it', () => {
     const config = [
       '[core]',
@@ -127,6 +146,11 @@ function fakeRunner(base: string): FakeRunner {
     hfToken: `hf_${rand()}`,
     event: `event-${rand()}`,
     runnerCredentials: `runner-${rand()}`,
+    secondCheckout: Buffer.from(`x-access-token:ghs_${rand()}`).toString('base64'),
+    projectNpmrc: `npm_${rand()}`,
+    projectDocker: `docker-${rand()}`,
+    projectAws: `aws-${rand()}`,
+    projectNetrc: `netrc-${rand()}`,
   };
   const home = path.join(base, 'home');
   const runnerRoot = path.join(base, 'runner');
@@ -162,6 +186,16 @@ function fakeRunner(base: string): FakeRunner {
   writeFileSync(included, `[http "https://github.com/"]\n\textraheader = AUTHORIZATION: basic ${secrets.includedHeader}\n`);
   git(checkout, 'config', `includeIf.gitdir:${checkout}/.git.path`, included);
   writeFileSync(path.join(checkout, 'README.md'), "the team's code\n");
+  // A second repository checked out inside the project (actions/checkout with `path:`), and
+  // credential files a workflow step left in the project.
+  const second = path.join(checkout, 'vendor', 'tools');
+  for (const d of [second, path.join(checkout, '.docker'), path.join(checkout, 'deploy', '.aws')]) mkdirSync(d, { recursive: true });
+  git(second, 'init', '-q');
+  git(second, 'config', 'http.https://github.com/.extraheader', `AUTHORIZATION: basic ${secrets.secondCheckout}`);
+  writeFileSync(path.join(checkout, '.npmrc'), `//registry.npmjs.org/:_authToken=${secrets.projectNpmrc}\n`);
+  writeFileSync(path.join(checkout, '.docker', 'config.json'), JSON.stringify({ auths: { 'ghcr.io': { auth: secrets.projectDocker } } }));
+  writeFileSync(path.join(checkout, 'deploy', '.aws', 'credentials'), `[default]\naws_secret_access_key = ${secrets.projectAws}\n`);
+  writeFileSync(path.join(checkout, 'deploy', '.netrc'), `machine example.com login x password ${secrets.projectNetrc}\n`);
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: home,
@@ -177,6 +211,8 @@ function fakeRunner(base: string): FakeRunner {
     bundle,
     included,
     path.join(checkout, '.git/config'),
+    path.join(second, '.git/config'),
+    path.join(checkout, '.npmrc'),
     path.join(home, '.npmrc'),
     path.join(home, '.git-credentials'),
   ];
@@ -274,6 +310,7 @@ describe("a pipeline hunting the job's files (bwrap fence)", () => {
       const { fake, found, before } = await hunt(mode);
       // It really looked: the checkout's git config is there, without its credentials.
       expect(found.loot).toContain(`${fake.checkout}/.git/config: [core]`);
+      expect(found.loot).toContain(`${fake.checkout}/vendor/tools/.git/config: [core]`);
       for (const [name, value] of Object.entries(fake.secrets)) expect([name, found.loot.includes(value)]).toEqual([name, false]);
       expect(found.loot).not.toMatch(/extraheader|x-access-token/i);
       // It writes into its own HOME and TMPDIR, nowhere else (the hidden folders are empty and read-only).
@@ -305,7 +342,12 @@ describe("a pipeline hunting the job's files (bwrap fence)", () => {
       ]),
     );
     expect(view.shown).toContain(fake.checkout);
-    expect(view.replaced.map(([, original]) => original)).toEqual([path.join(fake.checkout, '.git/config')]);
+    // (and those of tool folders from HOME PATH runs programs from, such as a ~/.pyenv clone)
+    expect(view.replaced.map(([, original]) => original)).toEqual(
+      expect.arrayContaining([path.join(fake.checkout, '.git/config'), path.join(fake.checkout, 'vendor/tools/.git/config')]),
+    );
+    expect(view.blanked).toEqual(expect.arrayContaining([path.join(fake.checkout, '.npmrc'), path.join(fake.checkout, 'deploy/.netrc')]));
+    expect(view.hidden).toEqual(expect.arrayContaining([path.join(fake.checkout, '.docker'), path.join(fake.checkout, 'deploy/.aws')]));
     expect(readFileSync(view.replaced[0][0], 'utf8')).not.toMatch(/extraheader|includeIf/i);
   });
 
