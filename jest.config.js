@@ -7,6 +7,7 @@
 import { availableParallelism } from 'node:os';
 
 const UNIT = [
+  'test/action/mask.test.ts',
   'test/action/readme-workflow.test.ts',
   'test/config/config.test.ts',
   'test/config/registries.test.ts',
@@ -18,6 +19,7 @@ const UNIT = [
   'test/report/*.test.ts',
   'test/run/call-notes.test.ts',
   'test/run/judge-info.test.ts',
+  'test/run/secrets.test.ts',
   'test/run/verdict.test.ts',
   'test/runlog/bound.test.ts',
   'test/scoring/*.test.ts',
@@ -27,10 +29,12 @@ const UNIT = [
   'test/taint/injection.test.ts',
   'test/taint/intent.test.ts',
   'test/taint/policy.test.ts',
+  'test/taint/suggest.test.ts',
   'test/taint/tool-profile.test.ts',
   'test/taint/trace-shapes.test.ts',
   'test/taint/validate-graphs.test.ts',
   'test/util/input-error.test.ts',
+  'test/util/log.test.ts',
 ].map((p) => `<rootDir>/${p}`);
 
 const shared = {

@@ -8,6 +8,7 @@ import { MODEL_KINDS } from '../config/schema.js';
 import { parseShardSpec } from '../benchmarks/core/sample.js';
 import { checkRemote } from '../history/git.js';
 import { InputError } from '../util/input-error.js';
+import { maskSecret } from './mask.js';
 
 export interface ActionInputs {
   config: string;
@@ -59,7 +60,7 @@ export function readInputs(): ActionInputs {
   if (limit !== undefined && (!Number.isInteger(limit) || limit < 1))
     throw new ActionInputError(`input limit: "${limitText}" must be a positive whole number (example: limit: 20)`);
   const token = core.getInput('github-token') || undefined;
-  if (token) core.setSecret(token);
+  if (token) maskSecret(token);
   const history = core.getInput('history').trim() || undefined;
   if (history && !['branch', 'file', 'none'].includes(history))
     throw new ActionInputError(`input history: "${history}" is not one of branch, file, none (example: history: none)`);

@@ -27,6 +27,10 @@ import { preflightInputs } from '../config/preflight.js';
 import { dataCacheDir } from '../benchmarks/data/index.js';
 import { restoreDataCache, saveDataCache } from './data-cache.js';
 import { cutShort, runVerdict, type RunVerdict } from '../run/verdict.js';
+import { createRedactor, secretValuesOf, type Redactor } from '../runlog/redact.js';
+import { declaredSecretNames } from '../run/secrets.js';
+import { redactingLog } from '../util/log.js';
+import { maskSecret } from './mask.js';
 
 export { readInputs, ActionInputError, type ActionInputs } from './inputs.js';
 export { stateLedger } from './state.js';
@@ -38,16 +42,25 @@ async function workspaceHead(dir: string): Promise<string | null> {
 }
 
 /** The run log of this job: the shards' joined (`run-logs`), or a run of the pipeline. */
-async function produceRunLog(config: Config, inputs: ActionInputs, ctx: GithubContext, cancel: SignalCancel): Promise<RunFiles> {
+async function produceRunLog(
+  config: Config,
+  inputs: ActionInputs,
+  ctx: GithubContext,
+  cancel: SignalCancel,
+  redactor: Redactor,
+): Promise<RunFiles> {
   const outDir = path.resolve(inputs.outDir);
+  const log = redactingLog(actionLog, redactor.text);
   if (inputs.runLogs) {
     const files = await expandRunLogPaths(inputs.runLogs);
-    core.info(`merging ${files.length} run logs: ${files.join(', ')}`);
+    log.info(`merging ${files.length} run logs: ${files.join(', ')}`);
     const { runLog, warnings } = await mergeRunLogFiles(files);
-    for (const w of warnings) core.warning(w);
+    for (const w of warnings) log.warn(w);
+    // The shards' runs may have declared secrets this job's config does not.
+    redactor.add(...secretValuesOf(process.env, runLog.pipeline.secrets ?? []));
     const lock = await lockOutDir(outDir, 'merge');
     try {
-      return await writeRunFiles(outDir, runLog);
+      return await writeRunFiles(outDir, runLog, redactor);
     } finally {
       await lock.release();
     }
@@ -58,13 +71,14 @@ async function produceRunLog(config: Config, inputs: ActionInputs, ctx: GithubCo
   const downloaded = Object.entries(config.benchmarks)
     .filter(([, s]) => !(s as { path?: string } | undefined)?.path)
     .map(([id]) => id);
-  const dataCache = await restoreDataCache(actionsCache, dataCacheDir(cacheDir), downloaded, process.env, actionLog);
+  const dataCache = await restoreDataCache(actionsCache, dataCacheDir(cacheDir), downloaded, process.env, log);
   try {
     return await runJob(config, {
       signal: cancel.signal,
       outDir,
-      log: actionLog,
-      progress: lineProgress((l) => core.info(l)),
+      log,
+      progress: lineProgress((l) => log.info(l)),
+      redactor,
       limit: inputs.limit,
       shard: inputs.shard,
       cacheDir,
@@ -77,7 +91,7 @@ async function produceRunLog(config: Config, inputs: ActionInputs, ctx: GithubCo
       ledger: stateLedger(),
     });
   } finally {
-    await saveDataCache(actionsCache, dataCache, actionLog);
+    await saveDataCache(actionsCache, dataCache, log);
   }
 }
 
@@ -130,6 +144,10 @@ export async function run(): Promise<void> {
 }
 
 async function runSteps(): Promise<void> {
+  // Every secret of the job's environment is masked in the runner's log before anything is
+  // printed, and the config's declared ones as soon as it is read; the run adds the model
+  // server's key. What the run prints passes the same redaction as run.json besides.
+  const redactor = createRedactor(secretValuesOf(process.env), maskSecret);
   try {
     const inputs = readInputs();
     const ctx = loadGithubContext(process.env);
@@ -142,11 +160,12 @@ async function runSteps(): Promise<void> {
       return;
     }
     const config = applyOverrides(await loadConfig(inputs.config), inputs);
-    core.debug(`config: ${JSON.stringify(config)}`);
+    redactor.add(...secretValuesOf(process.env, declaredSecretNames(config)));
+    core.debug(redactor.text(`config: ${JSON.stringify(config)}`));
     const cancel = cancelOnSignals({ log: (m) => core.warning(m) });
     let produced: RunFiles;
     try {
-      produced = await produceRunLog(config, inputs, ctx, cancel);
+      produced = await produceRunLog(config, inputs, ctx, cancel, redactor);
     } finally {
       cancel.dispose();
     }
@@ -176,6 +195,6 @@ async function runSteps(): Promise<void> {
     logGate(gate);
     applyVerdict(verdictOf(gate));
   } catch (err) {
-    core.setFailed(`saboteur: ${(err as Error).message}`);
+    core.setFailed(redactor.text(`saboteur: ${(err as Error).message}`));
   }
 }

@@ -24,6 +24,7 @@ import { openHistoryStore } from '../history/open.js';
 import type { HistoryStore } from '../history/store.js';
 import type { ActionInputs } from './inputs.js';
 import { actionLog } from './log.js';
+import { maskSecret } from './mask.js';
 
 /** What the action publishes: the run's files as written (src/run/assemble.ts). */
 export type Produced = RunFiles;
@@ -185,7 +186,7 @@ export async function publishRun(
     dashboard: inputs.dashboard,
     log: actionLog,
   });
-  if (opened.secret) core.setSecret(opened.secret);
+  if (opened.secret) maskSecret(opened.secret);
   if (opened.why) core.info(`history: not kept (${opened.why})`);
   const store = opened.store;
   try {

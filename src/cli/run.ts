@@ -10,6 +10,8 @@ import { evaluateGate } from '../scoring/gate.js';
 import { cancelOnSignals } from '../util/cancel.js';
 import { preflightInputs } from '../config/preflight.js';
 import { runVerdict } from '../run/verdict.js';
+import { runRedactor } from '../run/secrets.js';
+import { redactingLog } from '../util/log.js';
 
 const FLAGS: FlagSpec = {
   config: { type: 'string', description: 'path of saboteur.yml (default: saboteur.yml)' },
@@ -36,8 +38,11 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   if (wantsHelp(argv, usage, io)) return EXIT.ok;
   const { flags, positionals } = parseArgs(argv, FLAGS, usage);
   if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"\n\n${usage}`);
-  const log = cliLog(io, flags.verbose === true);
   const config = await loadConfig((flags.config as string | undefined) ?? 'saboteur.yml');
+  // The run's redactor from here on: this command's own lines say no more than the run log
+  // (process.env, as the pipeline's secrets come from there).
+  const redactor = runRedactor(config, process.env);
+  const log = redactingLog(cliLog(io, flags.verbose === true), redactor.text);
   log.debug(`config: ${JSON.stringify(config)}`);
   const outDir = path.resolve((flags.out as string | undefined) ?? 'saboteur-out');
   const shard = parseShard(flags.shard as string | undefined);
@@ -56,6 +61,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       shard,
       cacheDir: path.join(io.env.XDG_CACHE_HOME ?? path.join(io.env.HOME ?? outDir, '.cache'), 'saboteur'),
       signal: cancel.signal,
+      redactor,
     });
   } finally {
     cancel.dispose();

@@ -64,6 +64,8 @@ const HOST_SOCKETS = [
 /** The runner's variables that name one of its files (the command files, the event, the state). */
 const RUNNER_FILE_VARS = ['GITHUB_ENV', 'GITHUB_OUTPUT', 'GITHUB_PATH', 'GITHUB_STATE', 'GITHUB_STEP_SUMMARY', 'GITHUB_EVENT_PATH'];
 const MAX_GIT_CONFIGS = 64;
+/** How far the search for credential files goes in a tool folder shown from HOME. */
+const TOOL_FOLDER_WALK = { entries: 5_000, depth: 2 };
 /** Credentials kept inside tool folders that come back for PATH (relative to HOME). */
 const HOME_TOOL_CREDENTIALS = [
   '.cargo/credentials',
@@ -91,6 +93,24 @@ export function visible(p: string, view: FenceView): boolean {
   return best?.shown ?? true;
 }
 
+/** The folders between `p` and the hidden folder it lies in (the deepest; with `tops`, the shallowest of those too), top first. */
+function foldersAbove(p: string, hidden: readonly string[], shallowest = false): string[] {
+  const tops = hidden.filter((h) => h !== p && isUnder(p, h));
+  if (tops.length === 0) return [];
+  const top = tops.reduce((a, b) => ((shallowest ? depth(a) <= depth(b) : depth(a) >= depth(b)) ? a : b));
+  const out: string[] = [];
+  for (let dir = path.dirname(p); dir !== top && isUnder(dir, top); dir = path.dirname(dir)) out.unshift(dir);
+  return out;
+}
+
+/**
+ * bwrap makes the missing folders above a mount point as root's, 0700: a run with a uid of its
+ * own (bwrap as root) must pass through those above a shown folder inside a hidden one.
+ */
+function passThrough(shown: string, view: FenceView): string[] {
+  return foldersAbove(shown, view.hidden).flatMap((dir) => ['--perms', '0711', '--dir', dir]);
+}
+
 /**
  * bwrap's mount arguments for a view (after `--ro-bind / /`): parents before children, so a folder
  * shown inside a hidden one is mounted after it; a folder both hidden and shown is shown.
@@ -98,19 +118,22 @@ export function visible(p: string, view: FenceView): boolean {
 export function viewMounts(view: FenceView, privateDir?: string): string[] {
   const ops: Array<{ p: string; order: number; args: string[] }> = [];
   for (const h of view.hidden) ops.push({ p: h, order: 0, args: ['--tmpfs', h] });
-  for (const s of view.shown) ops.push({ p: s, order: 1, args: ['--ro-bind', s, s] });
+  for (const s of view.shown) ops.push({ p: s, order: 1, args: [...passThrough(s, view), '--ro-bind', s, s] });
   ops.sort((a, b) => depth(a.p) - depth(b.p) || a.order - b.order);
   const out = ops.flatMap((o) => o.args);
   for (const [copy, original] of view.replaced) if (visible(original, view)) out.push('--ro-bind', copy, original);
   for (const file of view.blanked) if (visible(file, view)) out.push('--ro-bind', '/dev/null', file);
   if (privateDir) {
     // /tmp is the run's own tmp folder (on disk, removed with the run), then the run's folder itself.
-    out.push('--bind', path.join(privateDir, 'tmp'), '/tmp', '--bind', privateDir, privateDir);
+    out.push('--bind', path.join(privateDir, 'tmp'), '/tmp');
+    // The folders above the run's own one, made anew in its /tmp (or a hidden folder), let it pass.
+    for (const above of foldersAbove(privateDir, ['/tmp', ...view.hidden], true)) out.push('--perms', '0711', '--dir', above);
+    out.push('--bind', privateDir, privateDir);
     // A shown folder under /tmp (a repository checked out there) is shown again over the run's own
     // /tmp, with its git configs replaced as before.
     // Its credential folders and files stay hidden, deepest last.
     const again = (p: string) => isUnder(p, '/tmp') && view.shown.some((s) => isUnder(s, '/tmp') && isUnder(p, s));
-    for (const s of view.shown) if (isUnder(s, '/tmp')) out.push('--ro-bind', s, s);
+    for (const s of view.shown) if (isUnder(s, '/tmp')) out.push(...passThrough(s, { ...view, hidden: ['/tmp'] }), '--ro-bind', s, s);
     for (const h of [...view.hidden].sort((a, b) => depth(a) - depth(b)))
       if (again(h) && !view.shown.includes(h)) out.push('--tmpfs', h, '--remount-ro', h);
     for (const [copy, original] of view.replaced)
@@ -300,10 +323,17 @@ export function collectFenceView(inputs: ViewInputs): FenceView {
     for (const rel of HOME_TOOL_CREDENTIALS) (isDir(path.join(root, rel)) ? hidden : blanked).push(path.join(root, rel));
   for (const v of CREDENTIAL_FILE_VARS) if (env[v] && path.isAbsolute(env[v]!)) (isDir(env[v]!) ? hidden : blanked).push(env[v]!);
   // Credentials inside what comes back: a second checkout's git config, .npmrc, cloud logins.
-  const creds = findCredentialFiles([project, ...shown.filter((s) => homes(env).some((h) => isUnder(s, h)))]);
-  hidden.push(...creds.dirs);
-  blanked.push(...creds.files);
-  const configs = [...new Set([project, ...creds.repos].flatMap((repo) => gitConfigFiles(repo)))].slice(0, MAX_GIT_CONFIGS * 4);
+  // The project at any depth; a tool folder from HOME (~/.pyenv: a whole Python) only near its top,
+  // where a tool keeps its login.
+  const creds = findCredentialFiles([project]);
+  const toolCreds = findCredentialFiles(
+    shown.filter((s) => s !== project && homes(env).some((h) => isUnder(s, h))),
+    TOOL_FOLDER_WALK,
+  );
+  hidden.push(...creds.dirs, ...toolCreds.dirs);
+  blanked.push(...creds.files, ...toolCreds.files);
+  const repos = [project, ...creds.repos, ...toolCreds.repos];
+  const configs = [...new Set(repos.flatMap((repo) => gitConfigFiles(repo)))].slice(0, MAX_GIT_CONFIGS * 4);
   const replaced: Array<[string, string]> = [];
   mkdirSync(inputs.scratchDir, { recursive: true, mode: 0o700 });
   for (const [i, file] of configs.entries()) {

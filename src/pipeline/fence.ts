@@ -8,8 +8,8 @@
  * fence-view.ts: read-only, without HOME, the runner's folders and the git credentials, with the
  * run's own folder the only writable place.
  *
- * Strongest first: bwrap (as root: all capabilities dropped, no new privileges; otherwise in a
- * user namespace), then unshare (degraded: the job's files stay in reach), then — as root
+ * Strongest first: bwrap (as root: each run drops to an unprivileged uid of its own with no
+ * capabilities and no new privileges; otherwise in a user namespace), then unshare (degraded: the job's files stay in reach), then — as root
  * without namespaces — a uid of its own per run (other uids' /proc entries are unreadable, and
  * every process of that uid is killed at the end), else nothing but the process group, said loudly. See docs/security.md, "The pipeline fence".
  */
@@ -40,6 +40,8 @@ export interface FencedCommand {
 }
 
 export interface Fence extends FenceInfo {
+  /** Each run runs as a uid of its own (the uid fence; bwrap as root): its folders are handed to it. */
+  ownUid: boolean;
   /**
    * The command line that runs `sh -c command` inside the fence. Under bwrap the run sees the
    * filesystem as `view` says, read-only, and writes only into `privateDir` (its own folder).
@@ -55,6 +57,12 @@ const FENCE_UID_BASE = 1_800_000_000;
 const UID_BLOCK = 1000;
 const uidsInUse = new Set<number>();
 let nextUidSlot = 0;
+
+/** The uids this process hands out, as the log names them. */
+function uidRange(): string {
+  const first = FENCE_UID_BASE + (process.pid % 100_000) * UID_BLOCK;
+  return `uid ${first}–${first + UID_BLOCK - 1}`;
+}
 
 function acquireUid(): number {
   const first = FENCE_UID_BASE + (process.pid % 100_000) * UID_BLOCK;
@@ -129,6 +137,11 @@ function trackUid(uid: number): void {
 
 const noSweep = { sweep: async () => undefined, release: () => undefined };
 
+/** setpriv's argv that runs the rest as `uid` (its own group, no other groups, no privilege ever regained). */
+function dropToUid(setpriv: string | undefined, uid: number): string[] {
+  return [setpriv ?? 'setpriv', `--reuid=${uid}`, `--regid=${uid}`, '--clear-groups', '--no-new-privs', '--'];
+}
+
 /** The argv of each kind, pure (unit tested); `bin` maps tool names to their paths. */
 export function fenceArgv(
   kind: FenceKind,
@@ -145,10 +158,12 @@ export function fenceArgv(
         '--ro-bind',
         '/',
         '/',
-        '--dev-bind',
-        '/dev',
+        // A minimal /dev of its own (null, zero, full, random, urandom, tty, pts): no host device.
+        '--dev',
         '/dev',
         // Shared memory of its own, capped: multiprocessing works, the host's memory is not a target.
+        '--perms',
+        '1777',
         '--size',
         String(SHM_BYTES),
         '--tmpfs',
@@ -158,10 +173,17 @@ export function fenceArgv(
         ...viewMounts(view, opts.privateDir),
         '--unshare-pid',
         '--unshare-ipc',
-        // As root: no capabilities, so uid 0 inside reaches only what root owns by plain file modes.
-        ...(opts.root ? ['--cap-drop', 'ALL'] : ['--unshare-user']),
+        // As root: the run drops to an unprivileged uid of its own (root-only files such as
+        // /etc/shadow stay unreadable) with no capabilities left; bwrap keeps only the two it
+        // needs to hand that uid over. Without a uid (no setpriv): uid 0 with no capabilities.
+        ...(!opts.root
+          ? ['--unshare-user']
+          : opts.uid === undefined
+            ? ['--cap-drop', 'ALL']
+            : ['--cap-drop', 'ALL', '--cap-add', 'CAP_SETUID', '--cap-add', 'CAP_SETGID']),
         '--die-with-parent',
         '--',
+        ...(opts.root && opts.uid !== undefined ? dropToUid(opts.bin.setpriv, opts.uid) : []),
         ...sh,
       ];
     }
@@ -174,17 +196,7 @@ export function fenceArgv(
       return [opts.bin.setpriv, '--pdeathsig', 'KILL', '--', opts.bin.unshare, ...ns, '--', ...drop, ...sh];
     }
     case 'uid':
-      return [
-        opts.bin.setpriv,
-        '--pdeathsig',
-        'KILL',
-        `--reuid=${opts.uid}`,
-        `--regid=${opts.uid}`,
-        '--clear-groups',
-        '--no-new-privs',
-        '--',
-        ...sh,
-      ];
+      return [opts.bin.setpriv, '--pdeathsig', 'KILL', ...dropToUid(undefined, opts.uid!).slice(1), ...sh];
     case 'none':
       return sh;
   }
@@ -194,13 +206,17 @@ export function fenceArgv(
 const FILES_EXPOSED =
   "the pipeline sees the job's files as they are and can change them: HOME (~/.npmrc, ~/.git-credentials, token files), the checkout's .git/config with its credentials, RUNNER_TEMP with the GITHUB_ENV/GITHUB_OUTPUT/GITHUB_PATH/GITHUB_STATE files and the event file, the action's own files and saboteur's output folder";
 
-function fenceNote(kind: FenceKind, missing: string[]): string {
+function fenceNote(kind: FenceKind, missing: string[], bin: Record<string, string>): string {
   const why = missing.length ? ` (${missing.join('; ')})` : '';
   switch (kind) {
     case 'bwrap':
       return (
         "bwrap: each pipeline run has its own pid and IPC namespaces (saboteur and the other runs are invisible; everything it starts dies with it) and its own HOME and /tmp; the machine is read-only, without HOME, the runner's folders and the repository's git credentials; shared network" +
-        (isRoot() ? ', no capabilities' : ', in a user namespace')
+        (!isRoot()
+          ? ', in a user namespace'
+          : ownUid(kind, true, bin)
+            ? `; saboteur runs as root, so each run runs as an unprivileged uid of its own (${uidRange()}) with no capabilities and a minimal /dev`
+            : '; saboteur runs as root and setpriv is missing, so each run keeps uid 0 with no capabilities (root-owned files stay readable: install util-linux)')
       );
     case 'unshare':
       return `DEGRADED pipeline fence: bubblewrap is not usable${why}. Each pipeline run has its own pid namespace (saboteur and the other runs are invisible; everything it starts dies with it), but ${FILES_EXPOSED}. Install bubblewrap for the full fence.`;
@@ -211,20 +227,26 @@ function fenceNote(kind: FenceKind, missing: string[]): string {
   }
 }
 
+/** Whether each run gets a uid of its own: the uid fence, and bwrap as root (the run is not root inside). */
+function ownUid(kind: FenceKind, root: boolean, bin: Record<string, string>): boolean {
+  return kind === 'uid' || (kind === 'bwrap' && root && bin.setpriv !== undefined);
+}
+
 function makeFence(kind: FenceKind, missing: string[], bin: Record<string, string>): Fence {
   const root = isRoot();
   return {
     kind,
     degraded: kind !== 'bwrap',
-    note: fenceNote(kind, missing),
+    note: fenceNote(kind, missing, bin),
+    ownUid: ownUid(kind, root, bin),
     enter(command, opts = {}) {
-      if (kind !== 'uid') {
+      if (!ownUid(kind, root, bin)) {
         const [file, ...args] = fenceArgv(kind, command, { root, bin, ...opts });
         return { file, args, ...noSweep };
       }
       const uid = acquireUid();
       trackUid(uid);
-      const [file, ...args] = fenceArgv(kind, command, { root, bin, uid });
+      const [file, ...args] = fenceArgv(kind, command, { root, bin, uid, ...opts });
       let released = false;
       return {
         file,
@@ -258,7 +280,7 @@ function runProbe(argv: string[]): Promise<{ out: string; err: string; code: num
 /** Runs the probe inside a candidate; undefined when it fences as promised, else why not. */
 async function probe(kind: FenceKind, bin: Record<string, string>): Promise<string | undefined> {
   const root = isRoot();
-  const uid = kind === 'uid' ? acquireUid() : undefined;
+  const uid = ownUid(kind, root, bin) ? acquireUid() : undefined;
   try {
     const r = await runProbe(fenceArgv(kind, probeScript(), { root, bin, uid }));
     const [pidNs, netNs, sight] = r.out.trim().split('\n');

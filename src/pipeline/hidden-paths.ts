@@ -77,3 +77,37 @@ export function checkCommandPaths(key: string, command: string, cwd: string, vie
       `Keep the pipeline's files in the project (the repository around pipeline.cwd) or in an installed tool's folder on PATH; see docs/security.md#what-the-pipeline-can-still-see-and-write.`,
   );
 }
+
+/**
+ * The first folder on the way to `cwd` that a run with a uid of its own (saboteur as root) cannot
+ * pass through: a host folder without the others' search bit. Folders inside a hidden one are
+ * made anew by the fence (passable) and are not looked at.
+ */
+export function impassableFolder(cwd: string, view: FenceView): string | undefined {
+  const chain: string[] = [];
+  for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
+    chain.unshift(dir);
+    if (dir === path.dirname(dir)) break;
+  }
+  // A folder the fence hides is an empty one of its own inside (or a passable one it makes): only host folders count.
+  return chain.find((d) => visible(d, view) && (statMode(d) & 0o001) === 0);
+}
+
+function statMode(p: string): number {
+  try {
+    return statSync(p).mode;
+  } catch {
+    return 0;
+  }
+}
+
+/** Throws when a run with a uid of its own could not reach `cwd`, naming the folder in the way. */
+export function checkCwdPassable(key: string, cwd: string, view: FenceView): void {
+  const blocked = impassableFolder(cwd, view);
+  if (blocked === undefined) return;
+  throw new InputError(
+    `${key} ${cwd} cannot be reached by the pipeline: saboteur runs as root, so the pipeline runs as an unprivileged uid of its own, ` +
+      `and ${blocked} (mode ${(statMode(blocked) & 0o777).toString(8).padStart(3, '0')}) does not let others pass. ` +
+      `Run 'chmod o+x ${blocked}' in the workflow before saboteur, or keep the project in a folder others can pass (docs/security.md#as-root).`,
+  );
+}

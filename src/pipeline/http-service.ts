@@ -16,7 +16,7 @@ import { STDERR_TAIL_BYTES } from './output.js';
 import { terminateGroup, trackGroup, untrackGroup } from './process-group.js';
 import type { Fence, FencedCommand } from './fence.js';
 import { collectFenceView, credentialSearchWarning } from './fence-view.js';
-import { checkCommandPaths } from './hidden-paths.js';
+import { checkCommandPaths, checkCwdPassable } from './hidden-paths.js';
 
 /** The last `bytes` of a file, read without loading it whole. */
 export async function fileTail(file: string, bytes = STDERR_TAIL_BYTES): Promise<string> {
@@ -101,8 +101,8 @@ export class PipelineService {
     // types name only literal fds; any open fd works at runtime.
     const fd = openSync(o.logPath, 'w') as 3;
     this.root = mkdtempSync(path.join(tmpdir(), 'saboteur-serve-'));
-    // The uid fence: the service's uid must pass through to its own folder.
-    if (o.fence.kind === 'uid') chmodSync(this.root, 0o711);
+    // A service with a uid of its own (the uid fence, bwrap as root) must pass through to its own folder.
+    if (o.fence.ownUid) chmodSync(this.root, 0o711);
     const privateDir = path.join(this.root, 'run');
     const own = [privateDir, path.join(privateDir, 'home'), path.join(privateDir, 'tmp')];
     for (const d of own) mkdirSync(d, { mode: 0o700 });
@@ -119,6 +119,7 @@ export class PipelineService {
     if (view) {
       try {
         checkCommandPaths(o.label, o.command, o.cwd, view);
+        if (o.fence.ownUid) checkCwdPassable('pipeline.cwd', o.cwd, view);
       } catch (err) {
         rmSync(this.root, { recursive: true, force: true });
         this.root = undefined;

@@ -14,7 +14,7 @@ import { parseOutputFile, parseStdoutOutput, STDERR_TAIL_BYTES, TailBuffer, type
 import { DEFAULT_KILL_GRACE_MS, livingMembers, terminateGroup, trackGroup, untrackGroup } from './process-group.js';
 import { announceFence, detectFence, type Fence } from './fence.js';
 import { collectFenceView, credentialSearchWarning, type FenceView } from './fence-view.js';
-import { checkCommandPaths } from './hidden-paths.js';
+import { checkCommandPaths, checkCwdPassable } from './hidden-paths.js';
 import { readLeftFile } from './output-file.js';
 import type { PipelineConfig, PipelineInput, PipelineResult, PipelineRunner, RunnerOptions } from './types.js';
 
@@ -71,8 +71,8 @@ function prepare(st: ProcessRunnerState): Promise<void> {
     announceFence(fence, opts.log);
     const tasksDir = await mkdtemp(path.join(tmpdir(), 'saboteur-tasks-'));
     st.tasksDir = tasksDir;
-    // The uid fence: each run's own uid must reach its folder (and only its folder) inside.
-    await chmod(tasksDir, fence.kind === 'uid' ? 0o711 : 0o700);
+    // A run with a uid of its own (the uid fence, bwrap as root) must reach its folder (and only its folder) inside.
+    await chmod(tasksDir, fence.ownUid ? 0o711 : 0o700);
     if (fence.kind === 'bwrap') {
       st.view = collectFenceView({
         hostEnv: opts.hostEnv ?? process.env,
@@ -82,6 +82,7 @@ function prepare(st: ProcessRunnerState): Promise<void> {
       });
       if (st.view.credentialSearchCut) opts.log.warn(credentialSearchWarning(st.view.credentialSearchCut));
       checkCommandPaths('pipeline.run', pipeline.run ?? '', pipeline.cwd, st.view);
+      if (fence.ownUid) checkCwdPassable('pipeline.cwd', pipeline.cwd, st.view);
     }
   })();
   return st.prepared;

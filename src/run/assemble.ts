@@ -4,7 +4,7 @@
  * never sees half a run log; a failed write names its file and leaves no temp file).
  */
 import path from 'node:path';
-import { redactDeep, secretValuesOf } from '../runlog/redact.js';
+import { createRedactor, secretValuesOf, type Redactor } from '../runlog/redact.js';
 import type { Config } from '../config/load.js';
 import type { BenchmarkSuite } from '../benchmarks/core/suite.js';
 import type { Isolation } from '../sandbox/index.js';
@@ -97,10 +97,15 @@ export interface RunFiles {
   writeErrors: OutputWriteError[];
 }
 
-/** run.json and report.md in `outDir`; a file that cannot be written is reported, never thrown. */
-export async function writeRunFiles(outDir: string, unredacted: RunLog, env: NodeJS.ProcessEnv = process.env): Promise<RunFiles> {
+/**
+ * run.json and report.md in `outDir`; a file that cannot be written is reported, never thrown.
+ * `redactor`: the run's (run/secrets.ts), which its live log shares; by default the job's secrets
+ * and those the run log names (pipeline.secrets: a merge has no config), read from process.env.
+ */
+export async function writeRunFiles(outDir: string, unredacted: RunLog, redactor?: Redactor): Promise<RunFiles> {
+  const redact = redactor ?? createRedactor(secretValuesOf(process.env, unredacted.pipeline.secrets ?? []));
   // Whatever way a secret got into the run (an answer, a trace, an error), it is not written, nor published.
-  const runLog = redactDeep(unredacted, secretValuesOf(env));
+  const runLog = redact.deep(unredacted);
   const runLogPath = path.join(outDir, 'run.json');
   const reportPath = path.join(outDir, 'report.md');
   const report = renderReport(runLog, { method: methodReportOf(runLog.variants.malicious.method) });

@@ -17,10 +17,10 @@ import type { Ask } from '../model/ask.js';
 import type { Isolation } from '../sandbox/index.js';
 import { itemKey, runInstance, type InstanceContext, type WorkItem } from './instance.js';
 import { summaryLine } from '../report/markdown.js';
-import type { Log } from '../util/log.js';
+import { redactingLog, type Log } from '../util/log.js';
 import type { ModelEndpoint, ProcessLedger } from '../model/index.js';
 import { runPool } from '../util/pool.js';
-import { silentProgress, type Progress } from './progress.js';
+import { redactingProgress, silentProgress, type Progress } from './progress.js';
 import { realDeps, type JobDeps } from './deps.js';
 import { shardSlice } from '../benchmarks/core/sample.js';
 import { assembleRunLog, sortResults, writeRunFiles, type RunFiles } from './assemble.js';
@@ -30,6 +30,8 @@ import { instanceHookOf, methodReportOf } from '../inject/registry.js';
 import { CANCEL_DRAIN_MS, CANCEL_KILL_GRACE_MS, RunCancelled, cancelReason, settleWithin, untilCancelled } from '../util/cancel.js';
 import { lockOutDir } from './out-lock.js';
 import type { FenceInfo } from '../pipeline/fence.js';
+import type { Redactor } from '../runlog/redact.js';
+import { runRedactor } from './secrets.js';
 
 export { VERSION } from './assemble.js';
 
@@ -49,6 +51,12 @@ export interface RunOptions {
   ledger?: ProcessLedger;
   /** Aborted by SIGINT/SIGTERM (cancelOnSignals): the run stops and writes what finished, status `cancelled`. */
   signal?: AbortSignal;
+  /**
+   * What the run log and everything the run prints pass through (run/secrets.ts); default: one for
+   * this config and process.env. A front end passes its own to redact its lines the same way (the
+   * action's masks each value in the runner's log too). The run adds the model server's key.
+   */
+  redactor?: Redactor;
 }
 
 /** What a run leaves: its files as written (the run log, the report, what could not be written). */
@@ -59,7 +67,10 @@ interface JobState {
   config: Config;
   opts: RunOptions;
   deps: JobDeps;
+  /** The front end's log and progress, each line redacted: what the run prints holds no more than its run log. */
   log: Log;
+  progress: Progress;
+  redactor: Redactor;
   cacheDir: string;
   suites: BenchmarkSuite[];
   instances: InstanceResult[];
@@ -128,6 +139,8 @@ async function serveModel(s: JobState): Promise<ModelEndpoint> {
       generationTimeoutMs: config.pipeline.timeoutMs,
     });
     s.cleanups.push({ name: 'model', fn: () => m.close() });
+    // A key saboteur drew for a server it started is as secret as the job's own.
+    s.redactor.add(m.apiKey);
     log.info(`model ${m.model ?? config.model.model ?? '(server default)'} (${m.kind}) at ${m.baseUrl}`);
     return m;
   });
@@ -259,7 +272,7 @@ async function runInstances(s: JobState, items: WorkItem[], services: Services):
   const { log, deps } = s;
   const { model, ctx } = services;
   const signal = s.opts.signal;
-  const progress = s.opts.progress ?? silentProgress;
+  const progress = s.progress;
   const concurrency = s.opts.concurrency ?? s.config.pipeline.concurrency;
   let poolClosed = false;
   await log.group(`Run (${items.length} instance runs, concurrency ${concurrency})`, async () => {
@@ -354,15 +367,16 @@ export async function runJob(config: Config, opts: RunOptions, deps: JobDeps = r
   }
 }
 
-async function runLocked(config: Config, opts: RunOptions, deps: JobDeps): Promise<RunOutcome> {
-  const { log } = opts;
-  const runId = opts.runId ?? newRunId();
-  const startedAt = new Date().toISOString();
-  const s: JobState = {
+/** A run's state before its first phase; its log and progress are redacted here, once, so no phase, dependency or progress line can print a secret. */
+function initialState(config: Config, opts: RunOptions, deps: JobDeps): JobState {
+  const redactor = opts.redactor ?? runRedactor(config);
+  return {
     config,
     opts,
     deps,
-    log,
+    log: redactingLog(opts.log, redactor.text),
+    progress: redactingProgress(opts.progress ?? silentProgress, redactor.text),
+    redactor,
     cacheDir: opts.cacheDir ?? path.join(opts.outDir, '.cache'),
     suites: [],
     instances: [],
@@ -371,6 +385,13 @@ async function runLocked(config: Config, opts: RunOptions, deps: JobDeps): Promi
     isolation: { kind: 'unknown', degraded: true, note: 'not probed (the run stopped before scoring)' } as never,
     modelInfo: { kind: config.model.kind, model: config.model.model, sampling: { ...config.model.sampling } },
   };
+}
+
+async function runLocked(config: Config, opts: RunOptions, deps: JobDeps): Promise<RunOutcome> {
+  const runId = opts.runId ?? newRunId();
+  const startedAt = new Date().toISOString();
+  const s = initialState(config, opts, deps);
+  const { log, redactor } = s;
   // Each phase gives way to a cancel at once; what it started is stopped by stopAll. The phase
   // cut short gets a moment to settle first (a model server still starting is being stopped by
   // then, and its stop tells the ledger), so nothing it started is left out of stopAll.
@@ -442,7 +463,7 @@ async function runLocked(config: Config, opts: RunOptions, deps: JobDeps): Promi
     notes: s.notes,
     profiles: s.injector?.profiles?.(),
   });
-  const files = await writeRunFiles(opts.outDir, assembled);
+  const files = await writeRunFiles(opts.outDir, assembled, redactor);
   const runLog = files.runLog;
   for (const e of files.writeErrors) log.warn(e.message);
   const lost = (file: string) => (files.writeErrors.some((e) => e.file === file) ? ' (NOT written)' : '');

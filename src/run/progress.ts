@@ -75,6 +75,20 @@ export function ttyProgress(stream: NodeJS.WriteStream): Progress {
   };
 }
 
+/**
+ * `progress` with each item's label and reason (the cause of an unscored run, the pipeline's own
+ * words) passed through `redact` first: a terminal's bar and CI's lines print no more than the run
+ * log holds (docs/security.md, "Secrets").
+ */
+export function redactingProgress(progress: Progress, redact: (text: string) => string): Progress {
+  return {
+    start: (n) => progress.start(n),
+    done: (item) =>
+      progress.done({ ...item, label: redact(item.label), ...(item.reason !== undefined ? { reason: redact(item.reason) } : {}) }),
+    finish: () => progress.finish(),
+  };
+}
+
 /** Plain lines for logs that are not terminals (GitHub Actions, files). */
 export function lineProgress(write: (line: string) => void): Progress {
   let total = 0;

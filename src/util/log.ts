@@ -31,3 +31,23 @@ export function memoryLog(): Log & { lines: string[] } {
     },
   };
 }
+
+/** Marks a log made by redactingLog with the function it redacts with, so wrapping it again with the same one is a no-op. */
+const REDACTS = Symbol('redacts');
+
+/**
+ * `log` with every line and group name passed through `redact` before it is written: wrapped once
+ * where a run's log is made, no caller can print what the run log would not hold (docs/security.md,
+ * "Secrets"). The CLI and the run both wrap with the run's redactor; the second wrap is the first.
+ */
+export function redactingLog(log: Log, redact: (text: string) => string): Log {
+  if ((log as { [REDACTS]?: unknown })[REDACTS] === redact) return log;
+  const wrapped: Log & { [REDACTS]: typeof redact } = {
+    [REDACTS]: redact,
+    info: (m) => log.info(redact(m)),
+    warn: (m) => log.warn(redact(m)),
+    debug: (m) => log.debug(redact(m)),
+    group: (name, fn) => log.group(redact(name), fn),
+  };
+  return wrapped;
+}

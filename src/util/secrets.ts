@@ -22,8 +22,15 @@ const SHAPES: SecretShape[] = [
     pattern:
       /https:\/\/(hooks\.slack\.com\/(services|workflows|triggers)|(discord|discordapp)\.com\/api\/webhooks|[a-z0-9-]+\.webhook\.office\.com)\/[A-Za-z0-9/_+-]{10,}/i,
   },
-  { kind: 'a JWT', pattern: /eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/ },
-  { kind: 'an authorization header', pattern: new RegExp(`(?<=\\b([Bb]asic|[Bb]earer|[Tt]oken|BASIC|BEARER|TOKEN)\\s+)${AUTH_VALUE}`) },
+  // Only where a run of token characters starts: tried at every `eyJ` inside one (eyJeyJeyJ…), the
+  // pattern would scan the rest of the run from each, quadratic in a long line.
+  { kind: 'a JWT', pattern: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/ },
+  // At most 16 spaces after the scheme: the lookbehind is tried at every position of the text, and
+  // an unbounded `\s+` would scan a long run of blanks back to its start from each, quadratic.
+  {
+    kind: 'an authorization header',
+    pattern: new RegExp(`(?<=\\b([Bb]asic|[Bb]earer|[Tt]oken|BASIC|BEARER|TOKEN)\\s{1,16})${AUTH_VALUE}`),
+  },
   {
     kind: 'a connection string with a key or password',
     pattern: /(?<=\b(AccountKey|SharedAccessKey|SharedAccessSignature|Password|Pwd)=)[^;\s"']{4,}/i,

@@ -4,7 +4,7 @@
  * secret-name rule is pure and checked name by name.
  */
 import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -163,17 +163,18 @@ describe('secret-name rule (pure)', () => {
 
 describe('fence command lines (pure)', () => {
   const bin = { bwrap: '/usr/bin/bwrap', unshare: '/usr/bin/unshare', setpriv: '/usr/bin/setpriv' };
-  it("bwrap: own pid and IPC namespaces and /proc, the machine read-only, shared network, the view's mounts, no capabilities as root", () => {
+  it("bwrap: own pid and IPC namespaces and /proc, a minimal /dev, the machine read-only, shared network, the view's mounts; as root an unprivileged uid without capabilities", () => {
     const view = { hidden: ['/tmp'], shown: [], replaced: [], blanked: [] };
-    const argv = fenceArgv('bwrap', 'run it', { root: true, bin, privateDir: '/tmp/t/task-1', view });
+    const argv = fenceArgv('bwrap', 'run it', { root: true, bin, privateDir: '/tmp/t/task-1', view, uid: 1800000123 });
     expect(argv).toEqual([
       '/usr/bin/bwrap',
       '--ro-bind',
       '/',
       '/',
-      '--dev-bind',
+      '--dev',
       '/dev',
-      '/dev',
+      '--perms',
+      '1777',
       '--size',
       String(256 << 20),
       '--tmpfs',
@@ -185,9 +186,37 @@ describe('fence command lines (pure)', () => {
       '--bind',
       '/tmp/t/task-1/tmp',
       '/tmp',
+      // The folder above the run's own one, made anew in its /tmp, lets its uid pass.
+      '--perms',
+      '0711',
+      '--dir',
+      '/tmp/t',
       '--bind',
       '/tmp/t/task-1',
       '/tmp/t/task-1',
+      '--unshare-pid',
+      '--unshare-ipc',
+      '--cap-drop',
+      'ALL',
+      '--cap-add',
+      'CAP_SETUID',
+      '--cap-add',
+      'CAP_SETGID',
+      '--die-with-parent',
+      '--',
+      '/usr/bin/setpriv',
+      '--reuid=1800000123',
+      '--regid=1800000123',
+      '--clear-groups',
+      '--no-new-privs',
+      '--',
+      '/bin/sh',
+      '-c',
+      'run it',
+    ]);
+    expect(argv).not.toContain('--unshare-net');
+    // Without setpriv, as root: uid 0 without any capability.
+    expect(fenceArgv('bwrap', 'x', { root: true, bin }).slice(-9)).toEqual([
       '--unshare-pid',
       '--unshare-ipc',
       '--cap-drop',
@@ -196,9 +225,8 @@ describe('fence command lines (pure)', () => {
       '--',
       '/bin/sh',
       '-c',
-      'run it',
+      'x',
     ]);
-    expect(argv).not.toContain('--unshare-net');
     expect(fenceArgv('bwrap', 'x', { root: false, bin })).toContain('--unshare-user');
   });
   it('unshare and uid die with saboteur (pdeathsig); the uid fence drops to its own uid without new privileges', () => {
@@ -334,6 +362,44 @@ describe.each(KINDS)('the %s fence', (kind) => {
     await runner.stop();
     expect(await eventually(() => processesWithEnv('ORPHAN_MARK', mark).length === 0)).toBe(true);
   }, 60_000);
+
+  if (kind === 'bwrap' && isRoot()) {
+    it('as root: each run is an unprivileged uid of its own, with root-only files unreadable and a minimal /dev, and the log says so', async () => {
+      const f = await get();
+      expect(f.note).toMatch(/runs as an unprivileged uid of its own \(uid \d+–\d+\)/);
+      const probe = [
+        'u=$(id -u)',
+        'shadow=$(head -c1 /etc/shadow >/dev/null 2>&1 && echo readable || echo denied)',
+        'devs=$(ls /dev | tr "\\n" " ")',
+        'printf \'{"answer": "%s|%s|%s"}\' "$u" "$shadow" "$devs"',
+      ].join('; ');
+      const runner = makeRunner(config({ run: probe }), f, {});
+      const results = await Promise.all(['r1', 'r2'].map((id) => runner.run(input(id))));
+      const seen = results.map((r) => (r.output?.answer ?? r.error ?? '').split('|'));
+      for (const [uid, shadow, devs] of seen) {
+        expect(Number(uid)).toBeGreaterThanOrEqual(1_800_000_000);
+        expect(shadow).toBe('denied');
+        const names = devs.trim().split(/\s+/);
+        expect(names).toEqual(expect.arrayContaining(['null', 'zero', 'random', 'urandom', 'tty', 'shm']));
+        for (const host of ['kvm', 'vsock', 'loop0', 'sda', 'vda', 'mem', 'kmsg']) expect(names).not.toContain(host);
+      }
+      // Two runs at once: two uids.
+      expect(new Set(seen.map(([uid]) => uid)).size).toBe(2);
+    });
+
+    it('as root: a project behind a folder others cannot pass is refused with the folder named', async () => {
+      const base = mkdtempSync(path.join(repoRoot, '.test-out', 'closed-'));
+      dirs.push(base);
+      const project = path.join(base, 'project');
+      mkdirSync(project);
+      chmodSync(base, 0o700);
+      const runner = makeRunner(config({ run: 'echo "{}"', cwd: project }), await get(), {});
+      const r = await runner.run(input('closed'));
+      expect(r.status).toBe('error');
+      expect(r.error).toContain(`${base} (mode 700) does not let others pass`);
+      expect(r.error).toContain(`chmod o+x ${base}`);
+    });
+  }
 
   if (kind === 'uid') {
     it('hands each run a uid of its own and leaves no process of it', async () => {

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import {
+  chmodSync,
   copyFileSync,
   existsSync,
   mkdirSync,
@@ -45,6 +46,15 @@ describe('the fence view (pure)', () => {
     expect(viewMounts(view, '/tmp/t/task-1')).toEqual([
       '--tmpfs',
       '/home/runner',
+      // The folders above the checkout, made anew inside the hidden HOME, let a run's own uid pass.
+      '--perms',
+      '0711',
+      '--dir',
+      '/home/runner/work',
+      '--perms',
+      '0711',
+      '--dir',
+      '/home/runner/work/repo',
       '--ro-bind',
       '/home/runner/work/repo/repo',
       '/home/runner/work/repo/repo',
@@ -60,6 +70,10 @@ describe('the fence view (pure)', () => {
       '--bind',
       '/tmp/t/task-1/tmp',
       '/tmp',
+      '--perms',
+      '0711',
+      '--dir',
+      '/tmp/t',
       '--bind',
       '/tmp/t/task-1',
       '/tmp/t/task-1',
@@ -138,6 +152,9 @@ function git(cwd: string, ...args: string[]): void {
 
 /** A runner laid out like GitHub's, with a credential in every place a token lives. */
 function fakeRunner(base: string): FakeRunner {
+  // A runner's folders let others pass (a pipeline of saboteur run as root runs as a uid of its own).
+  chmodSync(path.dirname(base), 0o755);
+  chmodSync(base, 0o755);
   const secrets = {
     extraheader: Buffer.from(`x-access-token:ghs_${rand()}`).toString('base64'),
     includedHeader: Buffer.from(`x-access-token:ghs_${rand()}`).toString('base64'),

@@ -1,9 +1,10 @@
 /**
  * The run log's redaction, pure: credentials by shape in any text, and the job's own secret values
- * (by name or by shape) with the forms they take in a header. Prose and settings stay as they are.
+ * (by name, by shape or declared) with the forms they take in a header. Prose and settings stay as
+ * they are. The redactor the run log and the live log share learns values as the run goes.
  */
 import { describe, expect, it } from '@jest/globals';
-import { redactDeep, redactText, secretValuesOf } from '../../src/runlog/redact.js';
+import { createRedactor, redactDeep, redactText, secretValuesOf } from '../../src/runlog/redact.js';
 import { redactSecretShapes, secretValueKind } from '../../src/util/secrets.js';
 
 describe('credentials by shape', () => {
@@ -63,4 +64,46 @@ describe("the job's own secrets", () => {
     });
     expect(redactText('nothing here', known)).toBe('nothing here');
   });
+});
+
+describe('the redactor', () => {
+  it('learns values as the run goes, tells each once, and replaces a value containing another whole', () => {
+    const told: string[] = [];
+    const r = createRedactor(['value-one-1234', 'value-one-1234-and-more'], (v) => told.push(v));
+    expect(r.text('a value-one-1234-and-more, a value-one-1234, a sabm-key')).toBe('a [redacted], a [redacted], a sabm-key');
+    r.add('sabm-0123456789abcdef', 'value-one-1234', undefined, 'short');
+    expect(r.text('a sabm-0123456789abcdef.')).toBe('a [redacted].');
+    // Each value told once; too short to tell from ordinary text, none.
+    expect(told).toEqual(['value-one-1234', 'value-one-1234-and-more', 'sabm-0123456789abcdef']);
+    expect(r.values()).toEqual(['value-one-1234-and-more', 'sabm-0123456789abcdef', 'value-one-1234']);
+    // Values are text, not patterns.
+    expect(createRedactor(['a.b*c(d)+e']).text('a.b*c(d)+e axbbbcde')).toBe('[redacted] axbbbcde');
+    expect(r.deep({ [`k sabm-0123456789abcdef`]: ['value-one-1234', 3] })).toEqual({ 'k [redacted]': ['[redacted]', 3] });
+  });
+
+  it('holds a declared name secret whatever its name and value look like, with its header forms', () => {
+    const env = { WIDGET_CODE: 'plum-orchard-7781-velvet', COLOR: 'plum-orchard-7781-velvet-2' };
+    expect(secretValuesOf(env)).toEqual([]);
+    expect(secretValuesOf(env, ['WIDGET_CODE'])).toEqual([
+      Buffer.from('x-access-token:plum-orchard-7781-velvet').toString('base64'),
+      'plum-orchard-7781-velvet',
+    ]);
+  });
+
+  // Structural: quadratic work on any of these lines takes minutes, past the hang guard (the test
+  // yields after each line, so the guard can fire); linear work takes milliseconds.
+  it('is linear on long lines built to make a pattern rescan them', async () => {
+    const r = createRedactor(secretValuesOf({ API_TOKEN: 'tok-0123456789abcdef' }));
+    const n = 150_000;
+    for (const line of [
+      ' '.repeat(n),
+      `Bearer${' '.repeat(n)}x`,
+      'eyJ'.repeat(n / 3),
+      '\t\n'.repeat(n / 2),
+      'tok-0123456789abcde '.repeat(n / 20),
+    ]) {
+      expect(r.text(line)).toHaveLength(line.length);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }, 30_000);
 });
