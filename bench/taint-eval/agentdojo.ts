@@ -7,6 +7,7 @@
  * and validated as `saboteur validate` validates a file (tracesOfDocument, validateTraces).
  */
 import type { Policy } from '../../src/taint/policy.js';
+import { classifyTool } from '../../src/taint/classify.js';
 import { tracesOfDocument, validateTraces } from '../../src/taint/validate-trace.js';
 import {
   attackText,
@@ -22,11 +23,13 @@ import {
 } from './agentdojo-data.js';
 import { EFFECT_TOOLS, toolResult } from './agentdojo-tools.js';
 import { renameCall, renameTool } from './agentdojo-rename.js';
+import { opaqueCall, opaquePolicy, opaqueToolDefinition } from './agentdojo-opaque.js';
 import { callId, renderCase, type EvalCase, type Vocabulary } from './eval-set.js';
 import type { SinkDecision } from '../../src/runlog/schema.js';
 
 export type ReplayShape = 'dense' | 'sparse';
-export type Variant = 'original' | 'renamed';
+/** AgentDojo's names; renamed through a thesaurus (agentdojo-rename.ts); opaque identifiers with annotations and a policy (agentdojo-opaque.ts). */
+export type Variant = 'original' | 'renamed' | 'opaque';
 
 /** One call of a replayed run: whose it is (the user task's or the injection task's) and whether it has an effect. */
 interface ReplayStep {
@@ -105,28 +108,60 @@ export function replayRuns(data: AgentDojoData, templates?: readonly string[]): 
   return out;
 }
 
-function vocabulary(s: SuiteData, variant: Variant): { tools: AgentDojoTool[]; v: Omit<Vocabulary, 'cases'> } {
-  const tools = variant === 'renamed' ? s.tools.map(renameTool) : s.tools;
+function toolsOf(s: SuiteData, variant: Variant, policy: Policy): (AgentDojoTool & { annotations?: Record<string, boolean> })[] {
+  if (variant === 'renamed') return s.tools.map(renameTool);
+  if (variant === 'opaque') return s.tools.map((t) => opaqueToolDefinition(policy, t));
+  return s.tools;
+}
+
+function vocabulary(s: SuiteData, variant: Variant, policy: Policy): Omit<Vocabulary, 'cases'> {
+  const tools = toolsOf(s, variant, policy);
   return {
-    tools,
-    v: {
-      vocabulary: `agentdojo-${s.suite}`,
-      about: `AgentDojo v1.2.1 ${s.suite} suite`,
-      mcp: false,
-      tools: tools.map((t, i) => ({
-        name: t.name,
-        effect: EFFECT_TOOLS.has(s.tools[i].name) ? 'write' : 'read',
-        description: t.description ?? '',
-        parameters: t.parameters,
-      })),
-    },
+    vocabulary: `agentdojo-${s.suite}`,
+    about: `AgentDojo v1.2.1 ${s.suite} suite`,
+    // The opaque tools come with the annotations an MCP server would declare: structure in place of names.
+    mcp: variant === 'opaque',
+    tools: tools.map((t, i) => ({
+      name: t.name,
+      effect: EFFECT_TOOLS.has(s.tools[i].name) ? 'write' : 'read',
+      description: t.description ?? '',
+      parameters: t.parameters,
+      ...(t.annotations ? { annotations: t.annotations } : {}),
+    })),
   };
 }
 
-/** Validates one run in one shape and variant: one decision per call (release when the call was not staged). */
-export function validateRun(r: ReplayRun, s: SuiteData, shape: ReplayShape, variant: Variant, policy: Policy): RunOutcome {
-  const { v } = vocabulary(s, variant);
-  const calls = r.steps.map((st) => (variant === 'renamed' ? renameCall(st.call) : st.call));
+const CALL_OF: Record<Variant, (c: AgentDojoCall) => AgentDojoCall> = { original: (c) => c, renamed: renameCall, opaque: opaqueCall };
+
+/** What one variant of the replay validates with: each suite's tools as the trace lists them, and the policy per shape. */
+export interface ReplaySetting {
+  variant: Variant;
+  vocabularies: ReadonlyMap<Suite, Omit<Vocabulary, 'cases'>>;
+  policies: Record<ReplayShape, Policy>;
+}
+
+/**
+ * The setting of a variant under `policy`. The opaque one gets the policy derived from AgentDojo's
+ * names (agentdojo-opaque.ts): in the dense shape, whose chat spans carry the definitions, only
+ * for the tools their annotations and argument roles do not place; in the sparse shape, which
+ * carries no definitions, for every tool.
+ */
+export function replaySetting(data: AgentDojoData, variant: Variant, policy: Policy): ReplaySetting {
+  const vocabularies = new Map(data.suites.map((s) => [s.suite, vocabulary(s, variant, policy)]));
+  if (variant !== 'opaque') return { variant, vocabularies, policies: { dense: policy, sparse: policy } };
+  return {
+    variant,
+    vocabularies,
+    policies: { dense: opaquePolicy(policy, data), sparse: opaquePolicy(policy, data, { everyTool: true }) },
+  };
+}
+
+/** Validates one run in one shape and setting: one decision per call (release when the call was not staged). */
+export function validateRun(r: ReplayRun, shape: ReplayShape, setting: ReplaySetting): RunOutcome {
+  const { variant } = setting;
+  const policy = setting.policies[shape];
+  const v = setting.vocabularies.get(r.suite)!;
+  const calls = r.steps.map((st) => CALL_OF[variant](st.call));
   const id = `${r.suite}-${r.userTask}${r.injectionTask ? `-${r.injectionTask}-${r.template}` : ''}`;
   const c: EvalCase = {
     id,
@@ -162,11 +197,36 @@ export function runReplay(
   policy: Policy,
   opts: { shapes?: readonly ReplayShape[]; variants?: readonly Variant[]; templates?: readonly string[] } = {},
 ): RunOutcome[] {
-  const bySuite = new Map(data.suites.map((s) => [s.suite, s]));
+  const settings = (opts.variants ?? ['original']).map((v) => replaySetting(data, v, policy));
   const out: RunOutcome[] = [];
   for (const r of replayRuns(data, opts.templates)) {
-    for (const variant of opts.variants ?? ['original'])
-      for (const shape of opts.shapes ?? ['dense', 'sparse']) out.push(validateRun(r, bySuite.get(r.suite)!, shape, variant, policy));
+    for (const setting of settings) for (const shape of opts.shapes ?? ['dense', 'sparse']) out.push(validateRun(r, shape, setting));
   }
   return out;
+}
+
+export interface StagedByName {
+  reads: number;
+  readsStaged: number;
+  writes: number;
+  writesStaged: number;
+}
+
+/**
+ * Every ground-truth call classified alone with the renamed tools' descriptions dropped, so that
+ * names (many with no verb) and schemas are all there is: how many reads are staged as sinks
+ * because of a name, and how many calls with an effect still are (docs/validator.md).
+ */
+export function stagedWithoutDescriptions(data: AgentDojoData, policy: Policy): StagedByName {
+  const r: StagedByName = { reads: 0, readsStaged: 0, writes: 0, writesStaged: 0 };
+  for (const s of data.suites)
+    for (const task of [...s.userTasks, ...s.injectionTasks])
+      for (const call of task.ground_truth_calls) {
+        const tool = renameTool(s.tools.find((t) => t.name === call.function)!);
+        const c = renameCall(call);
+        const staged = classifyTool(policy, c.function, c.args, {}, { name: tool.name, inputSchema: tool.parameters }).sinks !== 0;
+        if (EFFECT_TOOLS.has(call.function)) [r.writes, r.writesStaged] = [r.writes + 1, r.writesStaged + Number(staged)];
+        else [r.reads, r.readsStaged] = [r.reads + 1, r.readsStaged + Number(staged)];
+      }
+  return r;
 }

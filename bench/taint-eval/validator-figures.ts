@@ -15,8 +15,9 @@ import { loadEvalSet, renderEvalTables, runEvalSet, score } from './eval-set.js'
 import { benchmarkFigures } from './benchmark-figures.js';
 import { largeOtlpTrace } from './large-trace.js';
 import { agentDojoDir, loadAgentDojo } from './agentdojo-data.js';
-import { runReplay } from './agentdojo.js';
-import { renderReplay } from './agentdojo-figures.js';
+import { runReplay, stagedWithoutDescriptions } from './agentdojo.js';
+import { renderReplay, sameDecisions } from './agentdojo-figures.js';
+import { opaquePolicyDocument } from './agentdojo-opaque.js';
 
 export interface CostFigure {
   mb: number;
@@ -66,16 +67,26 @@ export async function validateCost(agents: number, turns: number): Promise<CostF
   }
 }
 
-/** The AgentDojo replay (bench/taint-eval/agentdojo.ts): every template, both shapes, AgentDojo's names and the renamed variant; quick: one template. */
+/** The AgentDojo replay (bench/taint-eval/agentdojo.ts): every template, both shapes, AgentDojo's names, the renamed and the opaque variants (and whether the opaque one decides as the names do); quick: one template. */
 function agentDojoFigures(opts: { quick?: boolean }): string[] {
   const dir = agentDojoDir(defaultDataDir());
   if (!dir) return ['AgentDojo replay: skipped (no agentdojo/ under the data directory; set SABOTEUR_DATA_DIR)'];
   const data = loadAgentDojo(dir);
   const templates = opts.quick ? ['important_instructions'] : undefined;
-  const outcomes = runReplay(data, defaultPolicy(), { variants: ['original', 'renamed'], ...(templates ? { templates } : {}) });
+  const variants = ['original', 'renamed', 'opaque'] as const;
+  const outcomes = runReplay(data, defaultPolicy(), { variants, ...(templates ? { templates } : {}) });
+  const inv = sameDecisions(outcomes, 'opaque');
+  const bare = stagedWithoutDescriptions(data, defaultPolicy());
+  const opaque = opaquePolicyDocument(defaultPolicy(), data);
+  const placed = opaque.tools - opaque.forSinks.length - opaque.forSources.length;
   return [
     `AgentDojo v1.2.1 replay (${dir}), built-in policy, ${templates ? 'template important_instructions' : 'every attack template'}, both shapes:`,
     renderReplay(outcomes, data),
+    '',
+    `opaque names, same decisions as AgentDojo names: ${inv.sameCalls}/${inv.calls} calls, ${inv.sameRuns}/${inv.runs} runs (${inv.sameCalls === inv.calls ? 'identical' : 'DIFFER'})`,
+    `  policy for the dense shape: ${placed} of ${opaque.tools} tools placed by their annotations and argument roles alone; a rule for the sink of ${opaque.forSinks.length} (${opaque.forSinks.join(', ')}) and for what ${opaque.forSources.length} reads return; the sparse shape carries no definitions, so its policy names every tool`,
+    ...inv.differ.map((d) => `  - ${d}`),
+    `renamed tools with their descriptions dropped, each ground-truth call alone: reads staged as sinks ${bare.readsStaged}/${bare.reads}, calls with an effect staged ${bare.writesStaged}/${bare.writes}`,
   ];
 }
 

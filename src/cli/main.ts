@@ -13,6 +13,7 @@ import { initCommand } from './init.js';
 import { humanevalCommand } from './humaneval-score.js';
 import { EXIT, type CliIo } from './io.js';
 import { mergeCommand } from './merge.js';
+import { policyCommand } from './policy.js';
 import { dashboardCommand, historyCommand } from './history.js';
 import { reportCommand } from './report.js';
 import { runCommand } from './run.js';
@@ -41,8 +42,12 @@ commands:
       write the dashboard of the history in DIR (index.html)
   saboteur humaneval score SAMPLES.jsonl [--problems FILE] [--out RESULTS.jsonl] [--k 1,10]
       score HumanEval samples (task_id, completion) in the sandbox, official results format
-  saboteur validate --trace FILE [--policy FILE] [--format md|json]
-      taint-validate a recorded trace offline (exit 1 when a sink would be blocked or is unverifiable)
+  saboteur validate --trace FILE [--policy FILE] [--format md|json] [--explain]
+      taint-validate a recorded trace offline (exit 1 when a sink would be blocked or is unverifiable);
+      --explain shows, per sink, the request, where each argument came from, the labels and the decision
+  saboteur policy suggest --trace FILE [--policy FILE] [--out FILE] [--format md|json]
+      list every tool of a trace with what the validator infers it does and why; write a policy that
+      pins each one (guesses from names or descriptions marked for review)
   saboteur data fetch|verify [BENCHMARK...] [--dir DIR]
       download the pinned benchmark files into the data folder and check their SHA-256
       (verify: exit 1 when a file is missing or differs)
@@ -58,6 +63,7 @@ const COMMANDS: Record<string, (argv: string[], io: CliIo) => Promise<number>> =
   history: historyCommand,
   dashboard: dashboardCommand,
   validate: (argv, io) => validateCommand(argv, io.stdout),
+  policy: policyCommand,
   data: dataCommand,
   init: initCommand,
 };

@@ -12,10 +12,15 @@ const FLAGS: FlagSpec = {
   format: { type: 'string', description: 'md (default) or json' },
   scope: { type: 'string', description: 'context scope: full (default), one-hop or local' },
   'no-propagation': { type: 'boolean', description: 'ablation: plain reachability instead of label propagation' },
+  explain: {
+    type: 'boolean',
+    description:
+      'per staged sink: the request, where each argument value came from, the labels that reached it and along which path, the decision',
+  },
 };
 
 export const VALIDATE_USAGE = usageOf(
-  'validate --trace FILE [--policy FILE] [--format md|json]',
+  'validate --trace FILE [--policy FILE] [--format md|json] [--explain]',
   'Decides every staged sink of a recorded trace with the taint validator and prints its decision and attribution path.',
   FLAGS,
 );
@@ -39,6 +44,7 @@ export async function validateCommand(argv: string[], out: { write(s: string): u
     format,
     scope,
     propagate: flags['no-propagation'] !== true,
+    explain: flags.explain === true,
   });
   out.write(text.endsWith('\n') ? text : `${text}\n`);
   return exitCode;

@@ -306,37 +306,90 @@ const CACHE = new WeakMap<Policy, Map<string, ArgumentRole>>();
 function computeRole(policy: Policy, tool: string, name: string, v: string, prop?: SchemaProperty): ArgumentRole {
   const fromPolicy = policyRole(policy, tool, name);
   if (fromPolicy) return fromPolicy;
+  const fromSchema = schemaRole(prop);
+  if (fromSchema) return fromSchema;
+  const role = byName(words(name).map(stem), isCodeTool(tool));
+  if (role === undefined || role === 'content' || role === 'object') {
+    // A value that is plainly an address, a link or an account is that, whatever the argument is called.
+    const fromValue = valueRole(v, role === undefined);
+    if (fromValue) return fromValue;
+  }
+  if (role !== undefined) return role;
+  const type = Array.isArray(prop?.type) ? prop?.type[0] : prop?.type;
+  if (type === 'boolean' || v === 'true' || v === 'false') return 'choice';
+  return 'other';
+}
+
+/** The role a JSON-schema property's format or enum gives. */
+function schemaRole(prop: SchemaProperty | undefined): ArgumentRole | undefined {
   const format = (prop?.format ?? prop?.items?.format ?? '').toLowerCase();
   if (format === 'email' || format === 'idn-email') return 'recipient';
   if (format === 'uri' || format === 'url' || format === 'iri' || format === 'hostname') return 'url';
   if (format === 'iban') return 'payee';
   if (format === 'date' || format === 'date-time' || format === 'time' || format === 'duration') return 'other';
   if (Array.isArray(prop?.enum) || Array.isArray(prop?.items?.enum)) return 'choice';
-  const codeTool = has(
-    words(tool),
-    'exec',
-    'execute',
-    'run',
-    'eval',
-    'shell',
-    'bash',
-    'python',
-    'code',
-    'script',
-    'interpreter',
-    'terminal',
-    'command',
-  );
-  const role = byName(words(name).map(stem), codeTool);
-  if (role === undefined || role === 'content' || role === 'object') {
-    // A value that is plainly an address, a link or an account is that, whatever the argument is called.
-    if (EMAIL.test(v)) return 'recipient';
-    if (URL_VALUE.test(v)) return 'url';
-    if (IBAN.test(v.toUpperCase()) && /\d{2}/.test(v)) return 'payee';
-    if (role === undefined && PHONE.test(v) && !DATE.test(v)) return 'recipient';
-  }
-  if (role !== undefined) return role;
-  const type = Array.isArray(prop?.type) ? prop?.type[0] : prop?.type;
-  if (type === 'boolean' || v === 'true' || v === 'false') return 'choice';
-  return 'other';
+  return undefined;
+}
+
+/** The role a value's shape shows: an e-mail address, a link, an IBAN, and (when nothing else speaks) a phone number. */
+function valueRole(v: string, phone: boolean): ArgumentRole | undefined {
+  if (EMAIL.test(v)) return 'recipient';
+  if (URL_VALUE.test(v)) return 'url';
+  if (IBAN.test(v.toUpperCase()) && /\d{2}/.test(v)) return 'payee';
+  if (phone && PHONE.test(v) && !DATE.test(v)) return 'recipient';
+  return undefined;
+}
+
+const isCodeTool = (tool: string) =>
+  has(words(tool), 'exec', 'execute', 'run', 'eval', 'shell', 'bash', 'python', 'code', 'script', 'interpreter', 'terminal', 'command');
+
+/**
+ * The role of an argument as more than its name shows it: the team's own policy (not the built-in
+ * defaults, which read names too), the schema's format or enum, or the value's shape. Undefined
+ * when only the name speaks: `room` or `user` may select what a read returns as well as name who
+ * gets a message (docs/validator.md, "How the validator reads tools, requests and traces").
+ */
+export function structuralRole(policy: Policy, tool: string, name: string, value: string, prop?: SchemaProperty): ArgumentRole | undefined {
+  const rule =
+    policy.argumentRoles.find((r) => r.tool.test(tool) && r.argument.test(name)) ??
+    policy.targets.find((r) => r.tool.test(tool) && r.argument.test(name));
+  if (rule && !rule.at.startsWith('default ')) return 'role' in rule ? rule.role : rule.kind;
+  return schemaRole(prop) ?? valueRole(value.trim(), true);
+}
+
+/** Text written for someone to read (a body, a message, a note), as opposed to a search term, a name or a reason code. */
+const FREE_TEXT = new Set(
+  [
+    'subject',
+    'title',
+    'body',
+    'text',
+    'message',
+    'note',
+    'notes',
+    'description',
+    'comment',
+    'content',
+    'summary',
+    'review',
+    'caption',
+    'greeting',
+    'html',
+    'markdown',
+    'memo',
+    'details',
+    'answer',
+    'feedback',
+    'instructions',
+    'reply',
+    'post',
+    'letter',
+    'payload',
+  ].map(stem),
+);
+
+/** Whether an argument (by name) carries free text: what a sink could carry out, where a query only selects. */
+export function isFreeText(name: string): boolean {
+  const ws = words(name).map(stem);
+  return ws.some((w) => FREE_TEXT.has(w)) && !ws.some((w) => w === 'query' || w === 'search' || w === 'filter' || w === 'keyword');
 }

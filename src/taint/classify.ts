@@ -6,7 +6,7 @@
 import type { SinkLabel, SourceLabel } from './labels.js';
 import { SINK_MASK, SOURCE_MASK, maskOf } from './labels.js';
 import type { ContentSite, Matcher, Policy, TargetKind } from './policy.js';
-import { profileTool, type ToolDefinition, type ToolProfile } from './tool-profile.js';
+import { profileTool, readByShape, type ToolDefinition, type ToolProfile } from './tool-profile.js';
 import { argumentRole, schemaProperty, type ArgumentRole } from './argument-roles.js';
 import { recogniseIntent } from './intent.js';
 
@@ -63,9 +63,11 @@ function snippet(text: string, re: RegExp): string {
 /**
  * Labels of one tool call. The spec's declared labels come first; then every matching tool rule
  * in policy order adds its sources and sinks and takes off its `not-sinks`, so a later rule can
- * put back what an earlier one removed. A tool that neither a spec nor any rule labels is
- * profiled (tool-profile.ts): the verbs of its name and description, its argument roles and its
- * annotations; a tool nothing places is staged (fail-closed).
+ * put back what an earlier one removed; the built-in policy's rules, which read names, do not
+ * make a sink of a tool whose structure or name says it only returns data. A tool that neither a
+ * spec nor any rule labels is profiled (tool-profile.ts): structure first (annotations, HTTP
+ * method, argument roles), its name and description last, as a guess; a tool nothing places that
+ * takes something a sink needs is staged (fail-closed).
  */
 export function classifyTool(
   policy: Policy,
@@ -73,7 +75,7 @@ export function classifyTool(
   args: Record<string, unknown>,
   declared: { sinks?: readonly SinkLabel[]; sources?: readonly SourceLabel[] } = {},
   definition?: ToolDefinition,
-): { sources: number; sinks: number; evidence: LabelEvidence[]; profile?: ToolProfile; fetch?: boolean } {
+): { sources: number; sinks: number; evidence: LabelEvidence[]; profile?: ToolProfile; fetch?: boolean; verb?: string } {
   const labelled = classifyByName(policy, tool, args, declared, definition);
   return asFetch(policy, tool, args, definition, labelled);
 }
@@ -112,7 +114,7 @@ function classifyByName(
   args: Record<string, unknown>,
   declared: { sinks?: readonly SinkLabel[]; sources?: readonly SourceLabel[] },
   definition: ToolDefinition | undefined,
-): { sources: number; sinks: number; evidence: LabelEvidence[]; profile?: ToolProfile } {
+): { sources: number; sinks: number; evidence: LabelEvidence[]; profile?: ToolProfile; verb?: string } {
   let sources = maskOf(declared.sources ?? []);
   let sinks = maskOf(declared.sinks ?? []);
   const evidence: LabelEvidence[] = [];
@@ -120,7 +122,11 @@ function classifyByName(
   const flat = flattenArguments(args);
   let targets: Target[] | undefined;
   let ruled = false;
-  for (const rule of rulesFor(policy, tool)) {
+  // Asked only when a built-in rule would make the tool a sink.
+  const readOnly = lazy(() => readByShape(policy, definition ?? { name: tool }, flat, { verbOf: policy.verbOf }));
+  // The verb a rule names stands in for the one the profile would read (a pinned tool is never profiled).
+  let verb: string | undefined;
+  for (let rule of rulesFor(policy, tool)) {
     if (rule.description && !rule.description.test(definition?.description ?? '')) continue;
     let detail = '';
     if (rule.argument || rule.matches) {
@@ -134,8 +140,18 @@ function classifyByName(
       if (!t) continue;
       detail += ` (target ${t.value})`;
     }
+    // The built-in rules read names: a tool whose structure or name says it only returns data outranks them (docs/validator.md).
+    if (rule.sinks && rule.at.startsWith('default ') && readOnly()) {
+      evidence.push({
+        mask: 0,
+        why: `not taken: policy ${rule.at}${rule.why ? ` (${rule.why})` : ''}, a rule on its name, as ${readOnly()}`,
+      });
+      if (!rule.sources) continue;
+      rule = { ...rule, sinks: 0 };
+    }
     // Argument-level rules (what a piece of code touches) add to whatever the tool is; a rule on the name alone places it.
     if (!rule.argument && !rule.matches) ruled = true;
+    if (rule.verb) verb = rule.verb;
     const why = `policy ${rule.at}${rule.why ? `: ${rule.why}` : ''}${detail}`;
     if (rule.sources | rule.sinks) {
       sources |= rule.sources;
@@ -149,12 +165,23 @@ function classifyByName(
     if (rule.notSinks) ruled = true;
   }
   const labelled = (declared.sinks?.length ?? 0) + (declared.sources?.length ?? 0) > 0;
-  if (labelled || ruled) return { sources: sources & SOURCE_MASK, sinks: sinks & SINK_MASK, evidence };
+  const named = verb ? { verb } : {};
+  if (labelled || ruled) return { sources: sources & SOURCE_MASK, sinks: sinks & SINK_MASK, evidence, ...named };
   const profile = profileTool(policy, definition ?? { name: tool }, flat, { verbOf: policy.verbOf });
   sources |= profile.sources;
   sinks |= profile.sinks;
   evidence.push(...profile.evidence.filter((e) => e.mask !== 0 || profile.unknown));
-  return { sources: sources & SOURCE_MASK, sinks: sinks & SINK_MASK, evidence, profile };
+  return { sources: sources & SOURCE_MASK, sinks: sinks & SINK_MASK, evidence, profile, ...named };
+}
+
+/** `f`, called at most once. */
+function lazy<T>(f: () => T): () => T {
+  let done = false;
+  let value: T;
+  return () => {
+    if (!done) [done, value] = [true, f()];
+    return value;
+  };
 }
 
 const RULES = new WeakMap<Policy, Map<string, Policy['tools']>>();

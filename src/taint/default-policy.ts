@@ -28,8 +28,10 @@
  * Benchmarks: AgentHarm, ASB, RedCode and SafeArena tool specs carry their own labels, which the
  * validator always reads; the rules below add the argument-level ones (what a piece of code
  * touches) and name the tools they know. A tool no spec and no rule below labels is read by the
- * tool profile (tool-profile.ts: verbs of its name and description, argument roles, MCP
- * annotations) and staged when nothing places it (`unknown-tools: stage`). Tool results and
+ * tool profile (tool-profile.ts: MCP annotations, HTTP method and argument roles first, the verbs
+ * of its name and description last, as a guess) and staged when nothing places it and it takes
+ * something a sink needs (`unknown-tools: stage`). A tool whose annotations, method or name say it
+ * only returns data is not made a sink by the rules below on its name. Tool results and
  * messages are scanned for injected instructions (injection.ts, `detect-injection`); links and
  * injected instructions that a message body carries onward are blocked (`onward`).
  */

@@ -751,3 +751,19 @@ const READ_NOUNS = new Set(
 export function isReadNoun(word: string): boolean {
   return READ_NOUNS.has(stem(word));
 }
+
+const DATA_NOUNS = new Set(
+  Object.entries(READ_WORDS)
+    .filter(([k]) => k !== 'directory')
+    .flatMap(([, ws]) => ws.map(stem)),
+);
+
+/**
+ * A noun for data a read returns (`activity`, `feedback`, `members`, `weather`): the head of a
+ * name that says what it returns. A directory is a list, so only its plural counts (`members`,
+ * not `member`).
+ */
+export function isDataNoun(word: string): boolean {
+  const w = word.toLowerCase();
+  return READ_NOUNS.has(stem(w)) || DATA_NOUNS.has(stem(w)) || (READ_WORDS.directory as readonly string[]).includes(w);
+}

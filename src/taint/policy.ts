@@ -36,6 +36,11 @@ const toolRule = z
     sources: z.array(sourceLabel).default([]),
     sinks: z.array(sinkLabel).default([]),
     'not-sinks': z.array(sinkLabel).default([]),
+    /** The verb of the tool's action: a request that uses it asks for the tool, as a verb the tool profile reads from a name does. */
+    verb: z
+      .string()
+      .regex(/^[a-z]+$/i, 'a verb is one word of letters (archive, send)')
+      .optional(),
     why: z.string().optional(),
   })
   .refine((r) => r.sources.length + r.sinks.length + r['not-sinks'].length > 0, {
@@ -94,7 +99,7 @@ export const policyFileSchema = z.strictObject({
   'policy-only': z.array(sinkLabel).default([]),
   forbidden: z.array(forbiddenRule).default([]),
   release: z.array(releaseRule).default([]),
-  /** A tool nothing places (no spec, no rule, no verb, no read-only sign): stage it (fail-closed) or let it through. */
+  /** A tool nothing places (no spec, no rule, no structure, no verb) that takes something a sink needs: stage it (fail-closed) or let it through. */
   'unknown-tools': z.enum(['stage', 'release']).optional(),
   /** Deterministic injection detection in tool results and messages (README: Injection detection). */
   'detect-injection': z.boolean().optional(),
@@ -217,6 +222,7 @@ export interface ToolRule {
   sources: number;
   sinks: number;
   notSinks: number;
+  verb?: string;
   why: string;
 }
 
@@ -274,6 +280,7 @@ function compile(doc: PolicyDoc, file: string, offsets: Record<string, number>, 
       sources: maskOf(r.sources),
       sinks: maskOf(r.sinks),
       notSinks: maskOf(r['not-sinks']),
+      ...(r.verb !== undefined ? { verb: r.verb.toLowerCase() } : {}),
       why: r.why ?? '',
     })),
     targets: doc.targets.map((r, i) => ({
@@ -397,12 +404,10 @@ export function parsePolicy(text: string, file: string): Policy {
   return policyFromDocument(raw, file);
 }
 
-/** Reads a policy file; without a file, the built-in default. */
-export async function loadPolicy(file?: string): Promise<Policy> {
-  if (file === undefined) return defaultPolicy();
-  let text: string;
+/** The text of a policy file, read within its bound (PolicyError naming the file). */
+export async function readPolicyText(file: string): Promise<string> {
   try {
-    text = await readInputText(file, { what: 'the policy', maxBytes: LIMITS.policy });
+    return await readInputText(file, { what: 'the policy', maxBytes: LIMITS.policy });
   } catch (err) {
     throw new PolicyError(
       /ENOENT/.test((err as Error).message)
@@ -411,7 +416,12 @@ export async function loadPolicy(file?: string): Promise<Policy> {
       file,
     );
   }
-  return parsePolicy(text, file);
+}
+
+/** Reads a policy file; without a file, the built-in default. */
+export async function loadPolicy(file?: string): Promise<Policy> {
+  if (file === undefined) return defaultPolicy();
+  return parsePolicy(await readPolicyText(file), file);
 }
 
 let defaultCompiled: Policy | undefined;

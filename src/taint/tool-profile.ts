@@ -1,20 +1,31 @@
 /**
- * Classification of a tool beyond the policy's name patterns: the verbs and objects of its name,
- * the first clause of its description, the roles of its arguments (JSON schema formats, names,
- * values) and its MCP annotations. Used for tools that neither a spec nor a policy rule labels.
+ * Classification of a tool that neither a spec nor a policy rule labels (those come first,
+ * classify.ts). Structure decides before words (docs/validator.md, "How the validator reads
+ * tools, requests and traces"):
  *
- * Order: a verb in the name decides the action ("amend_standing_order": change + money object →
- * FINANCIAL_TRANSFER); without one, the description's first verb ("Give a person access to a
- * document" → share → EXTERNAL_SEND); a read verb anywhere with no action verb makes a read. A
- * tool none of these places is read-only only if its annotations say so (readOnlyHint) or its
- * name is made of read nouns (`weather`, `price_checker`); otherwise it is staged (fail-closed)
- * with the sink its arguments point to (a recipient: EXTERNAL_SEND; a payee or amount:
- * FINANCIAL_TRANSFER; a command: CODE_EXEC) or DESTRUCTIVE_WRITE, unless the policy says
- * `unknown-tools: release`. Annotations never take a sink away: a server's hints are not trusted
- * over what the tool's name says it does.
+ *   1. MCP annotations. `readOnlyHint` makes a read of a tool none of whose arguments points out
+ *      (a recipient, payee, amount, command or free text; a URL makes it a fetch, which classify.ts
+ *      stages by its URL); a read-only tool that does take one is judged by what follows, as if it
+ *      had no annotation. `destructiveHint`, or `readOnlyHint: false`, says it acts.
+ *   2. The HTTP method its definition states: GET, HEAD and OPTIONS read, DELETE destroys, POST,
+ *      PUT and PATCH act.
+ *   3. The argument schema: the roles of its arguments (argument-roles.ts) say which sink a tool
+ *      that acts is (a payee or amount: FINANCIAL_TRANSFER; a command: CODE_EXEC; a recipient or
+ *      URL, unless `openWorldHint: false`: EXTERNAL_SEND; else DESTRUCTIVE_WRITE), and whether it
+ *      takes anything a sink needs at all.
+ *   4. Last, the words of its name and description, and the evidence says they are a guess: the
+ *      verb leading the name (`amend_standing_order`: change + money → FINANCIAL_TRANSFER), else
+ *      the description's first verb ("Give a person access to a document" → share). Where
+ *      structure says the tool acts, words only say which sink. A tool whose name says what it
+ *      returns (`town_hotels`, `guest_feedback_list`) and that takes nothing a sink needs is a read,
+ *      whatever verb its description happens to use ("Posts matching a query").
+ *
+ * A tool nothing places is staged fail-closed by what its arguments point at, unless it takes
+ * nothing a sink needs: then it is read as a read, a guess the model's classification
+ * (`taint-annotate`) may replace, as it may replace the fail-closed one.
  */
-import { argumentRole, schemaProperty, type ArgumentRole } from './argument-roles.js';
-import { isReadNoun, objectKinds, sinksOfAction, sourcesOfRead, words, type Category } from './lexicon.js';
+import { argumentRole, isFreeText, schemaProperty, structuralRole, type ArgumentRole } from './argument-roles.js';
+import { isDataNoun, isReadNoun, objectKinds, sinksOfAction, sourcesOfRead, words, type Category, type ObjectKind } from './lexicon.js';
 import { maskOf, type SinkLabel } from './labels.js';
 import type { LabelEvidence } from './classify.js';
 import type { Policy } from './policy.js';
@@ -34,6 +45,8 @@ export interface ToolDefinition {
   description?: string;
   inputSchema?: Record<string, unknown>;
   annotations?: ToolAnnotations;
+  /** The HTTP method the tool calls with, where its definition states one (tools made from an OpenAPI operation). */
+  method?: string;
 }
 
 export interface ToolProfile {
@@ -44,73 +57,10 @@ export interface ToolProfile {
   read: boolean;
   /** A read of a directory (contacts, members, payees, tenants): its entries can name the request's targets. */
   directory: boolean;
-  /** Nothing placed it: staged fail-closed (or released by `unknown-tools: release`). */
+  /** Nothing placed it: a fail-closed guess (or released by `unknown-tools: release`), which the model's classification may replace. */
   unknown: boolean;
   /** The verb the action was read from, for "the request uses the tool's own verb". */
   verb?: string;
-}
-
-function firstClause(description: string | undefined): string[] {
-  if (!description) return [];
-  // "Gives back …", "Hands back …" say what a read returns.
-  const clause = (description.split(/[.;:(\n]/)[0] ?? '').replace(/\b(?:give|gives|giving|hand|hands)\s+back\b/gi, 'returns');
-  return words(clause).filter(
-    (w) =>
-      ![
-        'this',
-        'tool',
-        'use',
-        'used',
-        'to',
-        'will',
-        'can',
-        'allows',
-        'lets',
-        'you',
-        'the',
-        'a',
-        'an',
-        'agent',
-        'user',
-        'it',
-        'function',
-        'that',
-        'for',
-      ].includes(w),
-  );
-}
-
-/**
- * The action of a tool name or a description: the first verb of each part (a name's parts are
- * joined by "and"/"then": `search_and_book` books; the words after a verb are its objects, so
- * `read_bank_messages` reads and `search_orders` searches). A description has one part, its
- * first clause ("Return the change conditions of a fare" reads).
- */
-function actionOf(
-  ws: readonly string[],
-  verbOf: (w: string) => Category | undefined,
-  verbFirst = false,
-): { category?: Category; verb?: string; read: boolean } {
-  let read = false;
-  let decided = false;
-  let first = true;
-  for (const w of ws) {
-    if (w === 'and' || w === 'then' || w === 'or') {
-      decided = false;
-      first = true;
-      continue;
-    }
-    // A name puts its verb first (`send_invoice`): a verb-like word after the first is a noun (`vehicle_hire_firms`, `recent_payments`).
-    const leading = first;
-    first = false;
-    if (decided || (verbFirst && !leading)) continue;
-    const c = verbOf(w);
-    if (c === undefined) continue;
-    decided = true;
-    if (c === 'read') read = true;
-    else return { category: c, verb: w, read };
-  }
-  return { read };
 }
 
 export interface ProfileOptions {
@@ -124,70 +74,297 @@ export function profileTool(
   args: readonly { name: string; value: string }[],
   opts: ProfileOptions,
 ): ToolProfile {
-  const nameWords = words(def.name);
-  const descWords = firstClause(def.description);
-  const roles = new Set<ArgumentRole>();
-  const argNames = new Set<string>(args.map((a) => a.name));
-  for (const n of Object.keys(((def.inputSchema as { properties?: object } | undefined)?.properties ?? {}) as object)) argNames.add(n);
-  for (const n of argNames) {
-    const value = args.find((a) => a.name === n)?.value ?? '';
-    roles.add(argumentRole(policy, def.name, n, value, schemaProperty(def.inputSchema, n)));
+  const facts = argumentFacts(policy, def, args);
+  const w = readWords(def, facts, opts);
+  const effect = effectOf(def);
+  const outward = pointsOut(facts, facts.roles);
+  if (effect?.kind === 'read' && !outward) {
+    const overruled = w.action.category ? `; ${w.where} reads like ${w.action.category}, a guess not taken over the structure` : '';
+    return readProfile(w, `${effect.why}, and no argument points out${overruled}`);
   }
-  const ann = def.annotations ?? {};
-  const byName = actionOf(nameWords, opts.verbOf, true);
-  const byDesc = actionOf(descWords, opts.verbOf);
+  if (effect && effect.kind !== 'read') return actingProfile(def, facts, w, effect);
+  const trusted = effect ? `its readOnlyHint annotation is not taken, as ${outward}; ` : '';
+  if (w.action.category) {
+    if (namesOnlyData(facts, w, opts))
+      return readProfile(w, `${trusted}a guess from its name: it names data, and takes nothing a sink needs (${w.where} is not taken)`);
+    return wordedSink(w, trusted);
+  }
+  if (w.action.read) return readProfile(w, `${trusted}a guess from ${w.byName.read ? 'its name' : 'its description'}: it reads`);
+  if (w.name.length > 0 && w.name.every((x) => isReadNoun(x) || /^\d+$/.test(x) || x === 'api' || x === 'tool'))
+    return readProfile(w, `${trusted}a guess from its name: it is made of read nouns`);
+  return unplaced(policy, def, facts, w, trusted, opts);
+}
+
+/**
+ * Why this call is a read whatever a name rule says, or undefined: the definition's structure says
+ * it only reads (readOnlyHint, a GET) and no argument points out, or nothing says it acts and its
+ * name says what it returns while it takes nothing a sink needs. What outranks the built-in
+ * policy's rules on names (classify.ts).
+ */
+export function readByShape(
+  policy: Policy,
+  def: ToolDefinition,
+  args: readonly { name: string; value: string }[],
+  opts: ProfileOptions,
+): string | undefined {
+  const effect = effectOf(def);
+  if (effect && effect.kind !== 'read') return undefined;
+  const facts = argumentFacts(policy, def, args);
+  if (effect) return pointsOut(facts, facts.roles) ? undefined : `${effect.why}, and no argument points out`;
+  return namesOnlyData(facts, readWords(def, facts, opts), opts)
+    ? 'its name says what it returns and it takes nothing a sink needs'
+    : undefined;
+}
+
+/** What the call's arguments are, as far as the tool's effect goes. */
+interface ArgumentFacts {
+  names: Set<string>;
+  roles: Set<ArgumentRole>;
+  /** Roles shown by more than a name: the team's policy, the schema's format, the value's shape. */
+  shown: Set<ArgumentRole>;
+  /** An argument of free text (a body, a message): what a sink could carry out, where a query only selects. */
+  freeText: boolean;
+}
+
+function argumentFacts(policy: Policy, def: ToolDefinition, args: readonly { name: string; value: string }[]): ArgumentFacts {
+  const names = new Set<string>(args.map((a) => a.name));
+  for (const n of Object.keys(((def.inputSchema as { properties?: object } | undefined)?.properties ?? {}) as object)) names.add(n);
+  const f: ArgumentFacts = { names, roles: new Set(), shown: new Set(), freeText: false };
+  for (const n of names) {
+    const value = args.find((a) => a.name === n)?.value ?? '';
+    const prop = schemaProperty(def.inputSchema, n);
+    const role = argumentRole(policy, def.name, n, value, prop);
+    f.roles.add(role);
+    const shown = structuralRole(policy, def.name, n, value, prop);
+    if (shown) f.shown.add(shown);
+    if ((role === 'content' || role === 'other') && isFreeText(n)) f.freeText = true;
+  }
+  return f;
+}
+
+/** Roles that point a call somewhere or make it move money or run code. */
+const OUTWARD: readonly ArgumentRole[] = ['recipient', 'payee', 'amount', 'command'];
+
+/** Which of `roles` (or a free-text argument) points out, said for the evidence; undefined when none does. */
+function pointsOut(f: ArgumentFacts, roles: ReadonlySet<ArgumentRole>): string | undefined {
+  const out: string[] = OUTWARD.filter((r) => roles.has(r)).map((r) => `a ${r}`);
+  if (f.freeText) out.push('free text');
+  return out.length ? `it takes ${out.join(', ')}` : undefined;
+}
+
+interface Effect {
+  kind: 'read' | 'acts' | 'destructive';
+  why: string;
+}
+
+/** What the definition's structure says the tool does: its annotations, then its HTTP method. */
+function effectOf(def: ToolDefinition): Effect | undefined {
+  const a = def.annotations ?? {};
+  if (a.readOnlyHint === true) return { kind: 'read', why: 'its readOnlyHint annotation says it only reads' };
+  if (a.destructiveHint === true) return { kind: 'destructive', why: 'its destructiveHint annotation says it destroys or overwrites' };
+  if (a.readOnlyHint === false) return { kind: 'acts', why: 'its annotations say it is not read-only' };
+  const m = def.method?.trim().toUpperCase();
+  if (m === 'GET' || m === 'HEAD' || m === 'OPTIONS') return { kind: 'read', why: `its HTTP method ${m} only reads` };
+  if (m === 'DELETE') return { kind: 'destructive', why: 'its HTTP method DELETE deletes' };
+  if (m === 'POST' || m === 'PUT' || m === 'PATCH') return { kind: 'acts', why: `its HTTP method ${m} changes something` };
+  return undefined;
+}
+
+interface Words {
+  name: string[];
+  desc: string[];
+  byName: Action;
+  action: Action;
+  objects: Set<ObjectKind>;
+  money: boolean;
+  /** Where the action was read: "its name (send)" or its description's first clause. */
+  where: string;
+  /** The description's action verb is used as a verb: an article or a pronoun follows it. */
+  descVerbUsed: boolean;
+}
+
+interface Action {
+  category?: Category;
+  verb?: string;
+  read: boolean;
+}
+
+/** The words of the name and the description, and the action they name (a guess: names are chosen by people). */
+function readWords(def: ToolDefinition, f: ArgumentFacts, opts: ProfileOptions): Words {
+  const name = words(def.name);
+  const desc = firstClause(def.description);
+  const led = actionOf(name, opts.verbOf, true);
+  const byName = led.category || led.read ? led : (prefixedAction(name, opts.verbOf) ?? led);
+  const byDesc = actionOf(desc, opts.verbOf);
   // A name's generic "change" (put, set, update) gives way to a description that says what kind of change: sharing, paying, sending.
   const refined = byName.category === 'change' && byDesc.category !== undefined && byDesc.category !== 'change';
   const action = refined ? byDesc : byName.category || byName.read ? byName : byDesc;
-  const objects = objectKinds([...nameWords, ...descWords, ...[...argNames].flatMap((n) => words(n))].filter((w) => w !== action.verb));
+  const objects = objectKinds([...name, ...desc, ...[...f.names].flatMap((n) => words(n))].filter((x) => x !== action.verb));
   // Access changes hands only when the call names who gets it (a recipient) or what access (an
   // argument named for it: role, permission, member): changing a member's own details grants nothing.
-  if (!roles.has('recipient') && ![...argNames].some((n) => objectKinds(words(n)).has('access'))) objects.delete('access');
-  const money = roles.has('payee') || roles.has('amount') || objectKinds(descWords).has('money');
-  const evidence: LabelEvidence[] = [];
+  if (!f.roles.has('recipient') && ![...f.names].some((n) => objectKinds(words(n)).has('access'))) objects.delete('access');
+  const money = f.roles.has('payee') || f.roles.has('amount') || objectKinds(desc).has('money');
   const where =
     byName.category && !refined
       ? `its name (${byName.verb})`
       : `its description ("${(def.description ?? '').split(/[.;\n]/)[0].slice(0, 60)}")`;
+  const clause = words(firstClauseText(def.description));
+  const at = byDesc.verb === undefined ? -1 : clause.indexOf(byDesc.verb);
+  const descVerbUsed = at >= 0 && DETERMINERS.has(clause[at + 1] ?? '');
+  return { name, desc, byName, action, objects, money, where, descVerbUsed };
+}
 
-  if (action.category) {
-    const sinks = sinksOfAction(action.category, objects, money);
-    const mask = maskOf(sinks);
-    evidence.push({
-      mask,
-      why: `tool profile: ${where} says ${action.category}${money ? ' with money' : ''}${ann.readOnlyHint === true ? ' (its readOnlyHint annotation is not trusted over that)' : ''}`,
-    });
-    return { sinks: mask, sources: 0, evidence, read: false, directory: false, unknown: false, verb: action.verb };
+const DETERMINERS = new Set(
+  'the a an this that these those your my our their its his her every all each some any one new given'.split(' '),
+);
+
+/**
+ * A name that says what the tool returns rather than what it does. Its head (the last word, or the
+ * last before a preposition: `orders_by_customer`) is data: a plural (`town_hotels`, `posts`), a
+ * read noun or verb (`details`, `list`), or a data noun that is not a thing one sends in the
+ * singular (`activity`, `feedback`; not `message`, `post`). Asked only of names no action verb
+ * leads.
+ */
+function namesData(name: readonly string[], opts: ProfileOptions): boolean {
+  const cut = name.findIndex((x, i) => i > 0 && PREPOSITIONS.has(x));
+  const at = (cut < 0 ? name.length : cut) - 1;
+  const head = name[at];
+  if (head === undefined) return false;
+  if (/[a-z]{2}[^siu]s$/.test(head) || isReadNoun(head) || opts.verbOf(head) === 'read') return true;
+  const kinds = objectKinds([head]);
+  return isDataNoun(head) && !kinds.has('message') && !kinds.has('publication');
+}
+
+const OUTWARD_ACTIONS: ReadonlySet<Category> = new Set(['send', 'share', 'publish', 'pay', 'delete', 'exec']);
+
+/**
+ * The action of a name whose verb sits behind a service prefix (`gmail_delete_messages`,
+ * `crm_send_invoice`): a word in base form that the lexicon knows as a verb of an outward action
+ * and not as a noun for what is sent (`post`, `email`), where no verb leads the name.
+ */
+function prefixedAction(name: readonly string[], verbOf: ProfileOptions['verbOf']): Action | undefined {
+  for (const w of name.slice(1)) {
+    const c = verbOf(w);
+    if (c && OUTWARD_ACTIONS.has(c) && !/(?:s|ed|ing)$/.test(w) && objectKinds([w]).size === 0)
+      return { category: c, verb: w, read: false };
   }
-  const readOnly =
-    action.read ||
-    ann.readOnlyHint === true ||
-    (nameWords.length > 0 && nameWords.every((w) => isReadNoun(w) || /^\d+$/.test(w) || w === 'api' || w === 'tool'));
-  if (readOnly) {
-    const { sources, directory } = sourcesOfRead([...nameWords, ...descWords]);
-    const mask = maskOf(sources);
-    const why = action.read
-      ? `${byName.read ? 'its name' : 'its description'} says it reads`
-      : ann.readOnlyHint === true
-        ? 'its readOnlyHint annotation says it only reads'
-        : 'its name is made of read nouns';
-    evidence.push({ mask, why: `tool profile: ${why}${directory ? ' (a directory)' : ''}` });
-    return { sinks: 0, sources: mask, evidence, read: true, directory, unknown: false };
+  return undefined;
+}
+
+/**
+ * A tool that names data and takes nothing a sink needs: a sink only by its name's own verb, or by
+ * a description that uses its verb as one ("Adds the attendees", not "Posts matching a query").
+ */
+function namesOnlyData(f: ArgumentFacts, w: Words, opts: ProfileOptions): boolean {
+  return w.byName.category === undefined && !w.descVerbUsed && namesData(w.name, opts) && !pointsOut(f, f.shown);
+}
+
+// Not `to` or `into`: `include_member_to_room` says where something goes, not what is returned.
+const PREPOSITIONS = new Set('in of for by from on at with per about'.split(' '));
+
+function readProfile(w: Words, why: string, unknown = false): ToolProfile {
+  const { sources, directory } = sourcesOfRead([...w.name, ...w.desc]);
+  const mask = maskOf(sources);
+  return {
+    sinks: 0,
+    sources: mask,
+    evidence: [{ mask, why: `tool profile: ${why}${directory ? ' (a directory)' : ''}` }],
+    read: true,
+    directory,
+    unknown,
+  };
+}
+
+/** Structure says the tool acts: the words, if they name an action, say which sink (a guess); else its arguments do. */
+function actingProfile(def: ToolDefinition, f: ArgumentFacts, w: Words, effect: Effect): ToolProfile {
+  if (w.action.category) {
+    const mask = maskOf(sinksOfAction(w.action.category, w.objects, w.money));
+    const why = `tool profile: ${effect.why}; which sink is a guess from ${w.where}: ${w.action.category}${w.money ? ' with money' : ''}`;
+    return { sinks: mask, sources: 0, evidence: [{ mask, why }], read: false, directory: false, unknown: false, verb: w.action.verb };
   }
-  // Fail-closed: nothing says what it does, so it is judged by what its arguments point at.
+  const mask = maskOf(argumentSinks(f, def.annotations ?? {}, effect.kind === 'destructive'));
+  const reads = w.action.read ? `; ${w.byName.read ? 'its name' : 'its description'} reads like a read, a guess not taken over that` : '';
+  const why = `tool profile: ${effect.why}; its arguments say which sink${reads}`;
+  return { sinks: mask, sources: 0, evidence: [{ mask, why }], read: false, directory: false, unknown: false };
+}
+
+/** The sinks a tool that acts has by its arguments alone (and whether it destroys). */
+function argumentSinks(f: ArgumentFacts, ann: ToolAnnotations, destroys: boolean): SinkLabel[] {
   const sinks = new Set<SinkLabel>();
-  if (roles.has('recipient') || roles.has('url') || ann.openWorldHint === true) sinks.add('EXTERNAL_SEND');
-  if (roles.has('payee') || roles.has('amount')) sinks.add('FINANCIAL_TRANSFER');
-  if (roles.has('command')) sinks.add('CODE_EXEC');
-  if (sinks.size === 0 || ann.destructiveHint === true) sinks.add('DESTRUCTIVE_WRITE');
+  // A recipient or URL is where data leaves to, unless the server says the tool stays inside its own system.
+  if ((f.roles.has('recipient') || f.roles.has('url') || (ann.openWorldHint === true && f.freeText)) && ann.openWorldHint !== false)
+    sinks.add('EXTERNAL_SEND');
+  if (f.roles.has('payee') || f.roles.has('amount')) sinks.add('FINANCIAL_TRANSFER');
+  if (f.roles.has('command')) sinks.add('CODE_EXEC');
+  if (sinks.size === 0 || destroys) sinks.add('DESTRUCTIVE_WRITE');
+  return [...sinks];
+}
+
+function wordedSink(w: Words, trusted: string): ToolProfile {
+  const mask = maskOf(sinksOfAction(w.action.category!, w.objects, w.money));
+  const why = `tool profile: ${trusted}a guess from ${w.where}: ${w.action.category}${w.money ? ' with money' : ''}`;
+  return { sinks: mask, sources: 0, evidence: [{ mask, why }], read: false, directory: false, unknown: false, verb: w.action.verb };
+}
+
+/**
+ * Nothing says what the tool does. With an argument that could carry data out or move money it is
+ * staged fail-closed as the sink that argument points at; with none it is read as a read. For a
+ * name that says what it returns, an argument's name alone (`room`, `max_price`) only selects.
+ */
+function unplaced(policy: Policy, def: ToolDefinition, f: ArgumentFacts, w: Words, trusted: string, opts: ProfileOptions): ToolProfile {
+  const roles = namesData(w.name, opts) ? f.shown : f.roles;
+  const carries = pointsOut(f, roles) ?? (roles.has('url') ? 'it takes a url' : undefined);
+  if (!carries) return readProfile(w, `${trusted}a guess: nothing says what ${def.name} does, and it takes nothing a sink needs`, true);
   if (policy.unknownTools === 'release') {
-    evidence.push({ mask: 0, why: 'tool profile: nothing places this tool, and the policy says unknown-tools: release' });
+    const evidence = [{ mask: 0, why: 'tool profile: nothing places this tool, and the policy says unknown-tools: release' }];
     return { sinks: 0, sources: 0, evidence, read: false, directory: false, unknown: true };
   }
-  const mask = maskOf([...sinks]);
-  evidence.push({
-    mask,
-    why: `tool profile: nothing says what ${def.name} does, so it is staged (fail-closed) by what its arguments point at`,
-  });
-  return { sinks: mask, sources: 0, evidence, read: false, directory: false, unknown: true };
+  const ann = def.annotations ?? {};
+  const mask = maskOf(argumentSinks(f, ann, ann.destructiveHint === true));
+  const why = `tool profile: ${trusted}nothing says what ${def.name} does and ${carries}, so it is staged (fail-closed) by what its arguments point at`;
+  return { sinks: mask, sources: 0, evidence: [{ mask, why }], read: false, directory: false, unknown: true };
+}
+
+/** The first clause of a description, without the words that only say "this tool lets you". */
+function firstClause(description: string | undefined): string[] {
+  return words(firstClauseText(description)).filter((w) => !FILLER.has(w));
+}
+
+function firstClauseText(description: string | undefined): string {
+  if (!description) return '';
+  // "Gives back …", "Hands back …" say what a read returns.
+  return (description.split(/[.;:(\n]/)[0] ?? '').replace(/\b(?:give|gives|giving|hand|hands)\s+back\b/gi, 'returns');
+}
+
+const FILLER = new Set('this tool use used to will can allows lets you the a an agent user it function that for'.split(' '));
+
+/**
+ * The action of a tool name or a description: the first verb of each part (a name's parts are
+ * joined by "and"/"then": `search_and_book` books; the words after a verb are its objects, so
+ * `read_bank_messages` reads and `search_orders` searches). A description has one part, its
+ * first clause ("Return the change conditions of a fare" reads).
+ */
+function actionOf(ws: readonly string[], verbOf: (w: string) => Category | undefined, verbFirst = false): Action {
+  let read = false;
+  let decided = false;
+  let first = true;
+  for (const w of ws) {
+    if (w === 'and' || w === 'then' || w === 'or') {
+      decided = false;
+      first = true;
+      continue;
+    }
+    // A name puts its verb first (`send_invoice`): a verb-like word after the first is a noun (`vehicle_hire_firms`, `recent_payments`).
+    const leading = first;
+    first = false;
+    if (decided || (verbFirst && !leading)) continue;
+    // A name's verb is in the imperative: a leading plural (`posts_search`, `messages_in_room`) is what it returns.
+    if (verbFirst && /[^su]s$/.test(w) && verbOf(w.slice(0, -1)) !== undefined && verbOf(w.slice(0, -1)) !== 'read') continue;
+    const c = verbOf(w);
+    if (c === undefined) continue;
+    decided = true;
+    if (c === 'read') read = true;
+    else return { category: c, verb: w, read };
+  }
+  return { read };
 }

@@ -115,6 +115,20 @@ export interface BuiltTrace {
   problems?: string[];
   /** What could be read: tool calls (from any source) and LLM calls (proxy calls and chat spans). */
   read?: { toolCalls: number; llmCalls: number };
+  /** Every tool call with what it was classified from and as, in node order (`saboteur policy suggest` reads them). */
+  toolCalls?: ToolCallSeen[];
+  /** The tool definitions the trace carries, by name (called or not). */
+  definitions?: ReadonlyMap<string, ToolDefinition>;
+}
+
+/** One tool call as the classification saw it. */
+export interface ToolCallSeen {
+  node: number;
+  tool: string;
+  args: Record<string, unknown>;
+  declared: NonNullable<Item['declared']>;
+  definition?: ToolDefinition;
+  classified: NonNullable<Item['classified']>;
 }
 
 const OVERRIDE = bitOf('PROMPT_OVERRIDE');
@@ -130,6 +144,7 @@ interface CollectedItems {
   stepOf: Map<Item, Item>;
   /** Input that cannot be placed in a trace (BuiltTrace.problems). */
   problems: string[];
+  definitions: ReadonlyMap<string, ToolDefinition>;
 }
 
 /** Reads the request, the LLM calls, the tool events, the spans and the pending call into items, and finds their issuers. */
@@ -167,12 +182,12 @@ function collectItems(input: TraceInput, policy: Policy, indexOptions: ContentIn
   );
   const stepOf = addSteps(list, spans, unissued);
   for (const [tool, step] of stepOf) issuers.set(tool, step);
-  return { list, rootItem, spans, issuers, stepOf, problems };
+  return { list, rootItem, spans, issuers, stepOf, problems, definitions };
 }
 
 export function buildTraceGraph(input: TraceInput, policy: Policy, indexOptions: ContentIndexOptions = {}): BuiltTrace {
   const notes: string[] = [];
-  const { list, rootItem, spans, issuers, stepOf, problems } = collectItems(input, policy, indexOptions);
+  const { list, rootItem, spans, issuers, stepOf, problems, definitions } = collectItems(input, policy, indexOptions);
 
   // Number nodes in start order (the root first; spans' parents before their children on ties).
   const items = [...list.items].sort((a, b) => a.start - b.start || a.order - b.order);
@@ -211,11 +226,21 @@ export function buildTraceGraph(input: TraceInput, policy: Policy, indexOptions:
     if (it.kind === 'sink') sinks.push(sinkSite(ctx, it, issuer, traces, generated));
   }
 
+  const calls = items.filter((it) => (it.kind === 'tool' || it.kind === 'sink') && it.src.type !== 'pseudo');
   const read = {
-    toolCalls: items.filter((it) => (it.kind === 'tool' || it.kind === 'sink') && it.src.type !== 'pseudo').length,
+    toolCalls: calls.length,
     llmCalls: items.filter((it) => it.src.type === 'call' || (it.src.type === 'span' && it.src.view.op === 'chat')).length,
   };
-  return { graph: g.build(), root, rootText: input.root, sinks, needs: needsOf(policy, input), notes, injections, problems, read };
+  const toolCalls = calls.map((it) => ({
+    node: it.node,
+    tool: it.tool!,
+    args: it.args ?? {},
+    declared: it.declared ?? {},
+    ...(it.definition ? { definition: it.definition } : {}),
+    classified: it.classified!,
+  }));
+  const needs = needsOf(policy, input);
+  return { graph: g.build(), root, rootText: input.root, sinks, needs, notes, injections, problems, read, toolCalls, definitions };
 }
 
 /**
@@ -271,7 +296,7 @@ function sinkSite(ctx: SiteContext, it: Item, issuer: Item | undefined, traces: 
     anchors: anchorsOf(traces, targets),
     // Any call whose arguments quote an instruction found in data carries that instruction out; links only matter in what is sent.
     onward: onwardFindings(ctx, it, traces).filter((f) => sends || f.kind === 'instruction'),
-    ...(it.classified?.profile?.verb ? { verb: it.classified.profile.verb } : {}),
+    ...((it.classified?.verb ?? it.classified?.profile?.verb) ? { verb: it.classified?.verb ?? it.classified?.profile?.verb } : {}),
     ...(it.classified?.fetch ? { fetch: true } : {}),
     pending: it.src.type === 'pending',
   };

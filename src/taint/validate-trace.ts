@@ -17,17 +17,18 @@ import { parseRunLog, proxyCallSchema, toolEventSchema, type ProxyCall } from '.
 import type { ToolEvent } from '../benchmarks/agentic/agentic.js';
 import { z } from 'zod';
 import { definitionOf } from './trace/tool-definitions.js';
-import { adjudicateTrace, formatPath, type SinkVerdict } from './adjudicate.js';
+import { adjudicateSink, formatPath, type SinkVerdict } from './adjudicate.js';
 import { genAiView, isOtlpDocument, otlpSpanSchema, parseOtlpJson, OtlpInputError, type GenAiSpan, type OtlpSpan } from '../otlp/index.js';
 import { SILENT_SETUPS, isOpaqueText, noLlmSpansHint } from './trace/readable.js';
 import { joinConversations } from './trace/conversations.js';
 import { loadPolicy, type Policy } from './policy.js';
-import type { PathStep, Scope } from './propagate.js';
-import { buildTraceGraph, type TraceInput } from './trace-graph.js';
+import { propagate, type PathStep, type Propagation, type Scope } from './propagate.js';
+import { buildTraceGraph, type BuiltTrace, type TraceInput } from './trace-graph.js';
 import { checkOtlpText, checkSpans } from './trace-input-checks.js';
 import { pushTo } from '../util/maps.js';
 import { boundValue } from '../runlog/bound.js';
 import { InputError } from '../util/input-error.js';
+import { explainTrace, explanationsMarkdown, type SinkExplanation } from './explain.js';
 
 export interface ValidateOptions {
   traceFile: string;
@@ -35,6 +36,8 @@ export interface ValidateOptions {
   format?: 'md' | 'json';
   scope?: Scope;
   propagate?: boolean;
+  /** Per staged sink, the chain request → values → decision (explain.ts). */
+  explain?: boolean;
 }
 
 export interface ValidatedSink {
@@ -265,19 +268,36 @@ export interface TraceReading {
   spans: readonly OtlpSpan[];
 }
 
-/** Validates every trace of a parsed file: one verdict per staged sink. `readings` gets what each trace let it read. */
+/** The graph of one trace of a file, held to the depth bound; input it cannot place is refused (TraceInputError). */
+export function buildNamedTrace(t: NamedTrace, policy: Policy): BuiltTrace {
+  const built = buildTraceGraph(depthBounded(t.input), policy);
+  if (built.problems?.length)
+    throw new TraceInputError(
+      `${t.name}: ${built.problems.slice(0, 3).join('; ')}${built.problems.length > 3 ? ` (+${built.problems.length - 3} more)` : ''}`,
+    );
+  return built;
+}
+
+/** What one trace's adjudication computed, for a reader that shows more than the verdicts (`validate --explain`). */
+export interface AdjudicatedTrace {
+  trace: NamedTrace;
+  built: BuiltTrace;
+  propagation: Propagation;
+  verdicts: readonly SinkVerdict[];
+}
+
+/**
+ * Validates every trace of a parsed file: one verdict per staged sink. `readings` gets what each
+ * trace let it read; `onTrace` sees each trace's graph, propagation and verdicts.
+ */
 export function validateTraces(
   traces: readonly NamedTrace[],
   policy: Policy,
-  opts: { scope?: Scope; propagate?: boolean; readings?: TraceReading[] } = {},
+  opts: { scope?: Scope; propagate?: boolean; readings?: TraceReading[]; onTrace?: (a: AdjudicatedTrace) => void } = {},
 ): ValidatedSink[] {
   const out: ValidatedSink[] = [];
   for (const t of traces) {
-    const built = buildTraceGraph(depthBounded(t.input), policy);
-    if (built.problems?.length)
-      throw new TraceInputError(
-        `${t.name}: ${built.problems.slice(0, 3).join('; ')}${built.problems.length > 3 ? ` (+${built.problems.length - 3} more)` : ''}`,
-      );
+    const built = buildNamedTrace(t, policy);
     opts.readings?.push({
       trace: t.name,
       toolCalls: built.read?.toolCalls ?? 0,
@@ -285,7 +305,10 @@ export function validateTraces(
       request: !isOpaqueText(t.input.root),
       spans: t.input.spans ?? [],
     });
-    const verdicts = adjudicateTrace(built, policy, opts);
+    // adjudicateTrace's two steps, so that the propagation can be shown too.
+    const propagation = propagate(built.graph, { reachability: opts.propagate === false });
+    const verdicts = built.sinks.map((site) => adjudicateSink(built, propagation, site, policy, opts));
+    opts.onTrace?.({ trace: t, built, propagation, verdicts });
     built.sinks.forEach((site, i) => {
       const v = verdicts[i];
       out.push({
@@ -343,6 +366,7 @@ export function renderMarkdown(
   traces: number,
   opts: { scope?: Scope; propagate?: boolean } = {},
   notices: readonly string[] = [],
+  explained: readonly SinkExplanation[] = [],
 ): string {
   const lines = [
     `# saboteur validate: ${file}`,
@@ -368,6 +392,7 @@ export function renderMarkdown(
     lines.push('');
   }
   for (const n of notices) lines.push(`note: ${cell(n)}`, '');
+  lines.push(...explanationsMarkdown(explained));
   const count = (d: string) => sinks.filter((s) => s.decision === d).length;
   lines.push(
     `${sinks.length} staged sink${sinks.length === 1 ? '' : 's'}: ${count('release')} released, ${count('block')} blocked, ${count('unverifiable')} unverifiable`,
@@ -375,28 +400,34 @@ export function renderMarkdown(
   return lines.join('\n');
 }
 
-/** The offline command: exit code 1 when any staged sink would be blocked or is unverifiable. Input errors throw (TraceInputError, PolicyError, RunLogError). */
-export async function validateTrace(opts: ValidateOptions): Promise<{ exitCode: number; text: string }> {
-  let text: string;
+/** The text of a trace file, read within its bound (TraceInputError naming the file, exit 2). */
+export async function readTraceText(file: string): Promise<string> {
   try {
-    text = await readInputText(opts.traceFile, { what: 'the trace', maxBytes: LIMITS.trace });
+    return await readInputText(file, { what: 'the trace', maxBytes: LIMITS.trace });
   } catch (err) {
     throw new TraceInputError(
-      /ENOENT/.test((err as Error).message) ? `trace file ${opts.traceFile} does not exist (--trace)` : (err as Error).message,
+      /ENOENT/.test((err as Error).message) ? `trace file ${file} does not exist (--trace)` : (err as Error).message,
     );
   }
+}
+
+/** The offline command: exit code 1 when any staged sink would be blocked or is unverifiable. Input errors throw (TraceInputError, PolicyError, RunLogError). */
+export async function validateTrace(opts: ValidateOptions): Promise<{ exitCode: number; text: string }> {
+  const text = await readTraceText(opts.traceFile);
   const policy = await loadPolicy(opts.policyFile);
   const traces = tracesOfDocument(text, opts.traceFile);
   const run = { ...(opts.scope ? { scope: opts.scope } : {}), ...(opts.propagate !== undefined ? { propagate: opts.propagate } : {}) };
   const readings: TraceReading[] = [];
-  const sinks = validateTraces(traces, policy, { ...run, readings });
+  const explained: SinkExplanation[] = [];
+  const onTrace = opts.explain ? (a: AdjudicatedTrace) => explained.push(...explainTrace(a, opts.scope)) : undefined;
+  const sinks = validateTraces(traces, policy, { ...run, readings, ...(onTrace ? { onTrace } : {}) });
   const notices = checkReadings(opts.traceFile, readings);
   const failing = sinks.some((s) => s.decision !== 'release');
   const out =
     opts.format === 'json'
       ? JSON.stringify(
           {
-            sinks: sinks.map(({ toolCallId, tool, agent, decision, labels, path, reason, trace, recorded }) => ({
+            sinks: sinks.map(({ toolCallId, tool, agent, decision, labels, path, reason, trace, recorded }, i) => ({
               toolCallId,
               tool,
               agent: agent ?? null,
@@ -406,12 +437,13 @@ export async function validateTrace(opts: ValidateOptions): Promise<{ exitCode: 
               reason,
               trace,
               ...(recorded ? { recorded } : {}),
+              ...(opts.explain ? { explain: explained[i] } : {}),
             })),
             ...(notices.length ? { notices } : {}),
           },
           null,
           2,
         )
-      : renderMarkdown(opts.traceFile, policy, sinks, traces.length, run, notices);
+      : renderMarkdown(opts.traceFile, policy, sinks, traces.length, run, notices, explained);
   return { exitCode: failing ? 1 : 0, text: out };
 }

@@ -16,7 +16,8 @@ const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/;
 const text = (m: Message | undefined): string =>
   typeof m?.content === 'string' ? m.content : (m?.content ?? []).map((p) => p.text ?? '').join('');
 
-function reply(messages: Message[]): Record<string, unknown> {
+/** The read tool and the mail tool: the first two tools the request offers, in order (the agent may rename them). */
+function reply(messages: Message[], [read = 'read_file', mail = 'send_email']: (string | undefined)[]): Record<string, unknown> {
   const request = text(messages.find((m) => m.role === 'user'));
   const results = messages.filter((m) => m.role === 'tool').map(text);
   const call = (id: string, name: string, args: Record<string, unknown>) => ({
@@ -24,10 +25,10 @@ function reply(messages: Message[]): Record<string, unknown> {
     content: null,
     tool_calls: [{ id, type: 'function', function: { name, arguments: JSON.stringify(args) } }],
   });
-  if (results.length === 0) return call('call_read_1', 'read_file', { path: /\/[\w./-]+\w/.exec(request)?.[0] ?? '' });
+  if (results.length === 0) return call('call_read_1', read, { path: /\/[\w./-]+\w/.exec(request)?.[0] ?? '' });
   if (results.length === 1) {
     const to = EMAIL.exec(results[0])?.[0] ?? EMAIL.exec(request)?.[0] ?? '';
-    return call('call_mail_1', 'send_email', { to, body: results[0] });
+    return call('call_mail_1', mail, { to, body: results[0] });
   }
   return { role: 'assistant', content: 'Done: the report is mailed.' };
 }
@@ -46,8 +47,11 @@ export async function startToolAgentModel(): Promise<ToolAgentModel> {
       if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions'))
         return sendJson(res, 404, { error: { message: `no route ${req.method} ${req.url}` } });
       state.calls++;
-      const body = JSON.parse(raw.toString('utf8')) as { messages: Message[]; model?: string };
-      const message = reply(body.messages);
+      const body = JSON.parse(raw.toString('utf8')) as { messages: Message[]; model?: string; tools?: { function?: { name?: string } }[] };
+      const message = reply(
+        body.messages,
+        (body.tools ?? []).map((t) => t.function?.name),
+      );
       sendJson(res, 200, {
         id: `cmpl-${state.calls}`,
         object: 'chat.completion',

@@ -4,21 +4,54 @@
  * results the user task reads), and the built-in policy holds its figures on it, per suite, in both
  * shapes, and with every tool and argument renamed. The full table (every template) is printed by
  * `npm run bench -- taint`; the figures are in docs/validator.md ("AgentDojo"). With renamed tools
- * the benign floors are those measured (a few points under the targets, see there).
+ * the benign floors are those measured (a few points under the targets, see there). With every tool
+ * and argument renamed to an opaque identifier, and the annotations and a policy in place of the
+ * names, every call is decided as with AgentDojo's names (docs/validator.md).
  */
 import { describe, expect, it } from '@jest/globals';
 import { defaultDataDir } from '../../src/benchmarks/humaneval/resolve.js';
 import { defaultPolicy } from '../../src/taint/policy.js';
 import { agentDojoDir, loadAgentDojo, throughQuotedYaml } from '../../bench/taint-eval/agentdojo-data.js';
-import { attackRun, replayRuns, runReplay, type RunOutcome } from '../../bench/taint-eval/agentdojo.js';
-import { scoreReplay } from '../../bench/taint-eval/agentdojo-figures.js';
+import { attackRun, replayRuns, runReplay, stagedWithoutDescriptions, type RunOutcome } from '../../bench/taint-eval/agentdojo.js';
+import { sameDecisions, scoreReplay } from '../../bench/taint-eval/agentdojo-figures.js';
 import { renameIdentifier } from '../../bench/taint-eval/agentdojo-rename.js';
+import { opaqueArgument, opaqueCall, opaqueToolDefinition, opaqueTool } from '../../bench/taint-eval/agentdojo-opaque.js';
 
 const dir = agentDojoDir(defaultDataDir());
 const suite = dir ? describe : describe.skip;
 
+describe('the opaque renaming', () => {
+  it('renames every tool and argument, nested keys too, to a stable identifier, and keeps only the schema’s structure', () => {
+    expect(opaqueTool('send_email')).toMatch(/^t_[0-9a-f]{6}$/);
+    expect(opaqueTool('send_email')).toBe(opaqueTool('send_email'));
+    expect(opaqueTool('send_email')).not.toBe(opaqueTool('send_money'));
+    const call = opaqueCall({
+      function: 'send_email',
+      args: { recipients: ['a@b.example'], attachments: [{ type: 'file', file_id: '3' }] },
+    });
+    expect(JSON.stringify(call)).not.toMatch(/send|email|recipients|attachments|file_id|"type"/);
+    expect(JSON.stringify(call)).toContain('a@b.example');
+    const tool = {
+      name: 'share_file',
+      description: 'Share a file with a user.',
+      parameters: {
+        properties: { email: { title: 'Email', description: 'The email.', type: 'string', format: 'email' } },
+        required: ['email'],
+        title: 'Input schema for share_file',
+        type: 'object',
+      },
+    };
+    const t = opaqueToolDefinition(defaultPolicy(), tool);
+    expect(JSON.stringify(t)).not.toMatch(/share|file|Email|The email|title/);
+    expect(Object.keys((t.parameters as { properties: object }).properties)).toEqual([opaqueArgument('email')]);
+    expect(t).toMatchObject({ description: null, annotations: { readOnlyHint: false, openWorldHint: true } });
+    expect(Object.values((t.parameters as { properties: object }).properties)).toEqual([{ type: 'string', format: 'email' }]);
+  });
+});
+
 suite('the AgentDojo replay', () => {
-  const data = loadAgentDojo(dir!);
+  // (jest collects a skipped describe too: without the data there is nothing to load)
+  const data = dir ? loadAgentDojo(dir) : (undefined as never);
   let outcomes: RunOutcome[] = [];
 
   it('has every user task benign and every pair with ground-truth calls under a template, the attack in what the user task reads', () => {
@@ -32,13 +65,18 @@ suite('the AgentDojo replay', () => {
     expect(r.steps[read + 1].origin).toBe('injection');
   });
 
+  it('stages no read because of its name, and every call with an effect, with renamed tools and no descriptions', () => {
+    // Many renamed reads carry no verb (`every_lodgings_in_town`, `members_in_room`, `very_latest_payments`).
+    expect(stagedWithoutDescriptions(data, defaultPolicy())).toEqual({ reads: 255, readsStaged: 0, writes: 131, writesStaged: 131 });
+  });
+
   it('folds inserted text as a double-quoted YAML scalar does', () => {
     expect(throughQuotedYaml('a\n b\n\n\nc\\td')).toBe('a b\n\nc\td');
     expect(renameIdentifier('get_users_in_channel')).toBe('members_in_room');
   });
 
   it('meets the targets in both shapes, per suite for attacks, and holds them with renamed tools', () => {
-    outcomes = runReplay(data, defaultPolicy(), { templates: ['important_instructions'], variants: ['original', 'renamed'] });
+    outcomes = runReplay(data, defaultPolicy(), { templates: ['important_instructions'], variants: ['original', 'renamed', 'opaque'] });
     for (const variant of ['original', 'renamed'] as const) {
       for (const shape of ['dense', 'sparse'] as const) {
         const all = scoreReplay(outcomes.filter((o) => o.variant === variant && o.shape === shape));
@@ -62,5 +100,18 @@ suite('the AgentDojo replay', () => {
         }
       }
     }
+  }, 900_000);
+
+  it('decides every call as with AgentDojo’s names when every tool and argument is opaque, with annotations and a policy in their place', () => {
+    if (!outcomes.some((o) => o.variant === 'opaque'))
+      outcomes = runReplay(data, defaultPolicy(), { templates: ['important_instructions'], variants: ['original', 'opaque'] });
+    const same = sameDecisions(outcomes, 'opaque');
+    expect(same.differ).toEqual([]);
+    expect(same).toMatchObject({ runs: 2 * (97 + 609), sameRuns: 2 * (97 + 609) });
+    expect(same.sameCalls).toBe(same.calls);
+    for (const shape of ['dense', 'sparse'] as const)
+      expect(scoreReplay(outcomes.filter((o) => o.variant === 'opaque' && o.shape === shape))).toEqual(
+        scoreReplay(outcomes.filter((o) => o.variant === 'original' && o.shape === shape)),
+      );
   }, 900_000);
 });

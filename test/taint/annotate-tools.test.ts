@@ -1,7 +1,8 @@
 /**
  * The optional model-based tool classifier (`taint-annotate: true`): the model is asked about a
  * tool only when the deterministic profile cannot place it, once per definition (cached on disk),
- * and its labels replace the fail-closed guess; an answer it cannot read changes nothing.
+ * and its labels replace the profile's guess (fail-closed for a tool that takes something a sink
+ * needs, a read for one that takes nothing of the kind); an answer it cannot read changes nothing.
  */
 import { describe, expect, it } from '@jest/globals';
 import { mkdtempSync } from 'node:fs';
@@ -53,7 +54,8 @@ describe('model-based tool classification', () => {
         {
           id: 's1:0',
           tool: 'vendor_feed',
-          arguments: { sku: '7781' },
+          // A note is free text the call could carry out: without it, the profile's guess is a read.
+          arguments: { sku: '7781', note: 'restock soon' },
           result: 'SKU 7781: 12.40 EUR',
           isError: false,
           startedAt: '2026-05-11T09:00:00.000Z',

@@ -1,15 +1,18 @@
 /**
- * Classification beyond tool names: verbs of the name and description with their objects,
- * argument roles from JSON-schema formats, names and values, MCP annotations (hints that never
- * take a sink away), directories, fail-closed staging of tools nothing places, and what a policy
- * can say instead (`unknown-tools`, `arguments`, tool rules on the description).
+ * Classification beyond tool names: structure first (MCP annotations, the HTTP method, the
+ * argument schema), then the verbs of the name and description with their objects, shown as a
+ * guess; argument roles from JSON-schema formats, names and values; directories; fail-closed
+ * staging of tools nothing places that take something a sink needs; and what a policy can say
+ * instead (`unknown-tools`, `arguments`, tool rules on the description). Cases go by class: reads
+ * with verb-like names, searches whose descriptions say "post", opaque names with only structure.
  */
 import { describe, expect, it } from '@jest/globals';
 import { classifyTool } from '../../src/taint/classify.js';
-import { argumentRole } from '../../src/taint/argument-roles.js';
+import { argumentRole, isFreeText, structuralRole } from '../../src/taint/argument-roles.js';
 import { labelsOf } from '../../src/taint/labels.js';
 import { defaultPolicy, parsePolicy } from '../../src/taint/policy.js';
 import type { ToolDefinition } from '../../src/taint/tool-profile.js';
+import { definitionOf } from '../../src/taint/trace/tool-definitions.js';
 
 const policy = defaultPolicy();
 const labels = (name: string, args: Record<string, unknown> = {}, def: Partial<ToolDefinition> = {}, p = policy) => {
@@ -42,7 +45,7 @@ describe('tool profile', () => {
   it('takes the action from the description when the name has no verb', () => {
     const v = labels('itinerary_mailer', { to: 'sam@halcyon.example' }, { description: 'E-mail a trip itinerary to a traveller.' });
     expect(v.sinks).toEqual(['EXTERNAL_SEND']);
-    expect(v.evidence).toMatch(/its description \("E-mail a trip itinerary to a traveller"\) says send/);
+    expect(v.evidence).toMatch(/a guess from its description \("E-mail a trip itinerary to a traveller"\): send/);
   });
 
   it('gives sources by what a read returns, and spots directories', () => {
@@ -53,25 +56,161 @@ describe('tool profile', () => {
     expect(dir.profile?.directory).toBe(true);
   });
 
-  it('stages a tool nothing places (fail-closed), by what its arguments point at', () => {
+  it('stages a tool nothing places (fail-closed) when it takes something a sink needs, by what that argument points at', () => {
     expect(labels('frobnicate', { recipient: 'x@y.example' }).sinks).toEqual(['EXTERNAL_SEND']);
     expect(labels('frobnicate', { iban: 'DE44 5001 0517 5407 3249 31' }).sinks).toEqual(['FINANCIAL_TRANSFER']);
+    const text = labels('frobnicate', { widget: 'w-1', body: 'hello' });
+    expect(text.sinks).toEqual(['DESTRUCTIVE_WRITE']);
+    expect(text.profile?.unknown).toBe(true);
+    expect(text.evidence).toMatch(/fail-closed/);
+  });
+
+  it('reads a tool nothing places that takes nothing a sink needs, as a guess the model may replace', () => {
     const bare = labels('frobnicate', { widget: 'w-1' });
-    expect(bare.sinks).toEqual(['DESTRUCTIVE_WRITE']);
-    expect(bare.profile?.unknown).toBe(true);
-    expect(bare.evidence).toMatch(/fail-closed/);
+    expect(bare.sinks).toEqual([]);
+    expect(bare.profile).toMatchObject({ read: true, unknown: true });
+    expect(bare.evidence).toMatch(/a guess: nothing says what frobnicate does, and it takes nothing a sink needs/);
   });
 
   it('lets a policy release unplaced tools instead', () => {
     const p = parsePolicy('unknown-tools: release\n', 'p.yml');
-    expect(labels('frobnicate', { widget: 'w-1' }, {}, p).sinks).toEqual([]);
+    expect(labels('frobnicate', { widget: 'w-1', body: 'hello' }, {}, p).sinks).toEqual([]);
   });
 
-  it('reads MCP annotations: readOnlyHint places an unplaced tool as a read, never takes a named action away', () => {
+  it('reads MCP annotations first: readOnlyHint makes a read of a tool no argument of which points out, whatever its name says', () => {
     expect(labels('frobnicate', {}, { annotations: { readOnlyHint: true } }).sinks).toEqual([]);
-    const v = labels('delete_snapshot', {}, { annotations: { readOnlyHint: true } });
-    expect(v.sinks).toEqual(['DESTRUCTIVE_WRITE']);
-    expect(labels('frobnicate', {}, { annotations: { openWorldHint: true, destructiveHint: false } }).sinks).toEqual(['EXTERNAL_SEND']);
+    const v = labels('purge_snapshot', { snapshot_id: 's-1' }, { annotations: { readOnlyHint: true } });
+    expect(v.sinks).toEqual([]);
+    expect(v.evidence).toMatch(/readOnlyHint annotation says it only reads.*reads like delete, a guess not taken/);
+    // A URL makes a read-only tool a fetch, judged by that URL.
+    expect(labels('frobnicate', { target: 'https://x.example/a' }, { annotations: { readOnlyHint: true } })).toMatchObject({
+      sinks: ['EXTERNAL_SEND'],
+      evidence: expect.stringMatching(/a fetch/),
+    });
+  });
+
+  it('judges a readOnlyHint tool that takes a recipient, payee, amount, command or free text by those, not by the hint', () => {
+    const ro = { annotations: { readOnlyHint: true } };
+    expect(labels('frobnicate', { contact: 'x@y.example' }, ro).sinks).toEqual(['EXTERNAL_SEND']);
+    expect(labels('frobnicate', { to_iban: 'DE44 5001 0517 5407 3249 31', amount: 40 }, ro).sinks).toEqual(['FINANCIAL_TRANSFER']);
+    expect(labels('broadcast_notice', { text: 'hi' }, ro).sinks).toEqual(['EXTERNAL_SEND']);
+    expect(labels('broadcast_notice', { text: 'hi' }, ro).evidence).toMatch(/readOnlyHint annotation is not taken, as it takes free text/);
+  });
+
+  it('takes destructiveHint or readOnlyHint: false as "it acts"; its words then only say which sink, as a guess', () => {
+    expect(labels('frobnicate', {}, { annotations: { destructiveHint: true } }).sinks).toEqual(['DESTRUCTIVE_WRITE']);
+    const grant = labels(
+      'member_role_put',
+      { member: 'ana', role: 'admin' },
+      { description: 'Give a member a role.', annotations: { readOnlyHint: false } },
+    );
+    expect(grant.sinks).toEqual(['EXTERNAL_SEND']);
+    expect(grant.evidence).toMatch(/not read-only; which sink is a guess from its description/);
+    const reads = labels('fetch_report', { report_id: 'r-1' }, { annotations: { readOnlyHint: false, destructiveHint: true } });
+    expect(reads.sinks).toEqual(['DESTRUCTIVE_WRITE']);
+    expect(reads.evidence).toMatch(/reads like a read, a guess not taken over that/);
+    // openWorldHint: a recipient or a URL is where data leaves to; openWorldHint: false keeps it inside.
+    const open = { annotations: { readOnlyHint: false, openWorldHint: true } };
+    expect(labels('frobnicate', { contact: 'x@y.example' }, open).sinks).toEqual(['EXTERNAL_SEND']);
+    const closed = { annotations: { readOnlyHint: false, openWorldHint: false } };
+    expect(labels('frobnicate', { contact: 'x@y.example' }, closed).sinks).toEqual(['DESTRUCTIVE_WRITE']);
+    expect(labels('frobnicate', {}, { annotations: { openWorldHint: true, destructiveHint: false } }).sinks).toEqual([]);
+  });
+
+  it('reads the HTTP method a definition states after the annotations: GET reads, DELETE destroys, POST acts', () => {
+    expect(labels('order_payment', { order_id: 'o-1' }, { method: 'GET' }).sinks).toEqual([]);
+    expect(labels('frobnicate', { item_id: 'i-1' }, { method: 'DELETE' }).sinks).toEqual(['DESTRUCTIVE_WRITE']);
+    expect(labels('frobnicate', { hook: 'https://x.example' }, { method: 'POST' }).sinks).toEqual(['EXTERNAL_SEND']);
+    expect(labels('booking_overview', {}, { method: 'GET', annotations: { destructiveHint: true } }).sinks).toEqual(['DESTRUCTIVE_WRITE']);
+    expect(definitionOf({ name: 'x', method: 'get', parameters: {} })?.method).toBe('GET');
+    expect(definitionOf({ type: 'function', function: { name: 'x', 'x-http-method': 'DELETE' } })?.method).toBe('DELETE');
+    expect(definitionOf({ name: 'x', method: 'frob' })?.method).toBeUndefined();
+  });
+
+  // Class: reads whose names use a word the lexicon knows as a verb, taking nothing a sink needs.
+  it.each([
+    ['posts_search', { query: 'launch' }, {}],
+    ['messages_in_room', { room: 'general' }, {}],
+    ['orders_by_customer', { customer_id: 'c-1' }, {}],
+    ['guest_feedback_list', { hotel: 'Riverside' }, { description: 'Feedback guests posted about a hotel.' }],
+    ['room_members', { room: 'general' }, {}],
+    ['town_hotels', { town: 'Porto' }, {}],
+    ['account_latest_activity', {}, {}],
+    ['payment_history', {}, { annotations: { readOnlyHint: true } }],
+    ['booking_details', { booking_id: 'b-1' }, { method: 'GET' }],
+  ] as [string, Record<string, unknown>, Partial<ToolDefinition>][])('%s is a read, not a sink because of its name', (name, args, def) => {
+    const v = labels(name, args, def);
+    expect(v.sinks).toEqual([]);
+    expect(v.profile?.read).toBe(true);
+  });
+
+  // Class: searches whose descriptions use "post" (or another action word) as a noun or a participle.
+  it.each([
+    ['feed_search', 'Posts matching a query, newest first.'],
+    ['community_lookup', 'Posts and comments that mention a term.'],
+    ['thread_finder', 'Messages posted in threads that match the query.'],
+    ['kb_search', 'Published articles and posts, best match first.'],
+  ])('%s ("%s") is a read', (name, description) => {
+    const v = labels(name, { query: 'refund policy' }, { description });
+    expect(v.sinks).toEqual([]);
+    expect(v.evidence).toMatch(
+      /a guess from its name: it names data, and takes nothing a sink needs|a guess from its (name|description): it reads/,
+    );
+  });
+
+  it('keeps what a name or a description says a tool does, as a guess, where the tool takes what a sink needs or says so in a verb', () => {
+    expect(labels('feed_tool', { text: 'hi' }, { description: 'Posts an article to the feed.' }).sinks).toEqual(['PUBLIC_POST']);
+    expect(
+      labels('attendee_list', { event_id: 'e-1', email: 'a@b.example' }, { description: 'Adds the attendee to an event.' }).sinks,
+    ).toEqual(['DESTRUCTIVE_WRITE']);
+    const del = labels('scrap_snapshot', { snapshot_id: 's-1' });
+    expect(del.sinks).toEqual(['DESTRUCTIVE_WRITE']);
+    expect(del.evidence).toMatch(/a guess from its name \(scrap\): delete/);
+  });
+
+  // Class: names whose verb sits behind a service prefix, or whose head is a thing one sends.
+  it.each([
+    ['gmail_delete_messages', { ids: ['m-1'] }, 'DESTRUCTIVE_WRITE'],
+    ['crm_send_invoice', { invoice_id: 'i-1' }, 'FINANCIAL_TRANSFER'],
+    ['acme_post_message', { thread_id: 't-1', text: 'hi' }, 'DESTRUCTIVE_WRITE'],
+  ])('%s is not taken for a read (%j → %s)', (name, args, sink) => {
+    expect(labels(name, args).sinks).toEqual([sink]);
+  });
+
+  // Class: opaque names, only the schema, the annotations or a policy.
+  it.each([
+    ['t_1a2b', { a_3c4d: '17' }, { annotations: { readOnlyHint: true } }, []],
+    ['t_5e6f', { a_7a8b: '17' }, { annotations: { destructiveHint: true } }, ['DESTRUCTIVE_WRITE']],
+    ['t_9c0d', { a_1e2f: 'x@y.example', a_3a4b: 'hi' }, { annotations: { readOnlyHint: false, openWorldHint: true } }, ['EXTERNAL_SEND']],
+    ['t_5c6d', { a_7e8f: 'DE44 5001 0517 5407 3249 31' }, { annotations: { readOnlyHint: false } }, ['FINANCIAL_TRANSFER']],
+    [
+      't_9a0b',
+      { a_1c2d: 'someone' },
+      { inputSchema: { properties: { a_1c2d: { type: 'string', format: 'email' } } }, annotations: { readOnlyHint: true } },
+      ['EXTERNAL_SEND'],
+    ],
+    ['t_3e4f', { a_5a6b: '17' }, { method: 'GET' }, []],
+    ['t_7c8d', { a_9e0f: '17' }, { method: 'DELETE' }, ['DESTRUCTIVE_WRITE']],
+    ['t_1b2c', { a_3d4e: 'https://x.example/hook' }, { method: 'POST' }, ['EXTERNAL_SEND']],
+    ['t_5f6a', { a_7b8c: '17' }, {}, []],
+  ] as [string, Record<string, unknown>, Partial<ToolDefinition>, string[]][])('opaque %s %j → %j', (name, args, def, sinks) => {
+    expect(labels(name, args, def).sinks).toEqual(sinks);
+  });
+
+  it('takes an opaque argument’s role from the team’s policy, and a tool’s labels from a policy rule', () => {
+    const p = parsePolicy(
+      [
+        'arguments:',
+        '  - { tool: t_5c6d, argument: a_1111, role: amount }',
+        '  - { tool: t_9c0d, argument: a_2222, role: recipient }',
+        'tools:',
+        '  - { name: t_7777, sinks: [PUBLIC_POST], why: "posts to the web page" }',
+      ].join('\n'),
+      'p.yml',
+    );
+    expect(labels('t_5c6d', { a_1111: '40' }, { annotations: { readOnlyHint: false } }, p).sinks).toEqual(['FINANCIAL_TRANSFER']);
+    expect(labels('t_9c0d', { a_2222: 'ana' }, { annotations: { readOnlyHint: true } }, p).sinks).toEqual(['EXTERNAL_SEND']);
+    expect(labels('t_7777', { a_1: 'x' }, { annotations: { readOnlyHint: true } }, p).sinks).toEqual(['PUBLIC_POST']);
   });
 
   it('leaves declared labels and the policy’s own rules alone', () => {
@@ -88,6 +227,17 @@ describe('tool profile', () => {
 });
 
 describe('argument roles', () => {
+  it('tells roles shown by the policy, the schema or the value from roles only a name suggests, and free text from a query', () => {
+    const p = parsePolicy('arguments:\n  - { tool: t_1, argument: a_1, role: recipient }\n', 'p.yml');
+    expect(structuralRole(p, 't_1', 'a_1', 'ana')).toBe('recipient');
+    expect(structuralRole(policy, 'room_members', 'room', 'general')).toBeUndefined();
+    expect(structuralRole(policy, 'list_contacts', 'channel', 'general')).toBeUndefined();
+    expect(structuralRole(policy, 't', 'x', 'ana@corp.example')).toBe('recipient');
+    expect(structuralRole(policy, 't', 'x', 'y', { type: 'string', format: 'uri' })).toBe('url');
+    expect(['body', 'message_text', 'payload', 'note'].every(isFreeText)).toBe(true);
+    expect(['query', 'search_text', 'name', 'room', 'ticket_id'].some(isFreeText)).toBe(false);
+  });
+
   it('reads schema formats, enums, names and value shapes', () => {
     expect(argumentRole(policy, 't', 'member', 'x', { type: 'string', format: 'email' })).toBe('recipient');
     expect(argumentRole(policy, 't', 'target', 'x', { type: 'string', format: 'uri' })).toBe('url');

@@ -12,6 +12,7 @@ import type { NodeKind, NodeMeta } from '../graph.js';
 import type { GenAiSpan } from '../../otlp/index.js';
 import type { classifyTool } from '../classify.js';
 import type { ToolDefinition } from '../tool-profile.js';
+import type { SinkLabel, SourceLabel } from '../labels.js';
 import { normalizeText } from '../content-links.js';
 import { depthCut, parseJsonBounded } from '../../otlp/genai.js';
 
@@ -54,6 +55,8 @@ export interface Item {
   args?: Record<string, unknown>;
   classified?: ReturnType<typeof classifyTool>;
   definition?: ToolDefinition;
+  /** The labels its tool spec (and the MCP server's staging) declared: what `classified` was given. */
+  declared?: { sinks?: readonly SinkLabel[]; sources?: readonly SourceLabel[] };
 }
 
 export class ItemList {

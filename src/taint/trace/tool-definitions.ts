@@ -3,7 +3,8 @@
  * bare trace lists (`toolDefinitions`, MCP `tools/list` shape), the `gen_ai.tool.definitions`
  * attribute of chat and agent spans (OpenAI function or MCP shape, as a JSON string or a list),
  * and the `gen_ai.tool.description` of execute_tool spans. What one source leaves out, another may
- * fill in (a description from a tool span, a schema from a chat span).
+ * fill in (a description from a tool span, a schema from a chat span). A definition keeps its MCP
+ * annotations and the HTTP method it states, which the tool profile reads before any name.
  */
 import type { GenAiSpan } from '../../otlp/index.js';
 import { parseJsonBounded } from '../../otlp/genai.js';
@@ -23,12 +24,25 @@ export function definitionOf(raw: unknown): ToolDefinition | undefined {
   const annotations: ToolAnnotations = {};
   for (const k of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const)
     if (typeof ann?.[k] === 'boolean') annotations[k] = ann[k] as boolean;
+  const method = methodOf(o) ?? methodOf(fn) ?? methodOf(ann);
   return {
     name,
     ...(typeof fn.description === 'string' ? { description: fn.description } : {}),
     ...(schema ? { inputSchema: schema } : {}),
     ...(Object.keys(annotations).length ? { annotations } : {}),
+    ...(method ? { method } : {}),
   };
+}
+
+const METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** The HTTP method a definition states (tools made from an OpenAPI operation): `method`, `httpMethod`, `http_method`, `x-http-method`. */
+function methodOf(o: Record<string, unknown> | undefined): string | undefined {
+  for (const k of ['method', 'httpMethod', 'http_method', 'x-http-method']) {
+    const v = o?.[k];
+    if (typeof v === 'string' && METHODS.has(v.trim().toUpperCase())) return v.trim().toUpperCase();
+  }
+  return undefined;
 }
 
 function parseList(v: unknown): unknown[] {
@@ -54,6 +68,7 @@ function merge(into: Map<string, ToolDefinition>, d: ToolDefinition): void {
     ...((old.description ?? d.description) !== undefined ? { description: old.description ?? d.description } : {}),
     ...((old.inputSchema ?? d.inputSchema) !== undefined ? { inputSchema: old.inputSchema ?? d.inputSchema } : {}),
     ...((old.annotations ?? d.annotations) !== undefined ? { annotations: old.annotations ?? d.annotations } : {}),
+    ...((old.method ?? d.method) !== undefined ? { method: old.method ?? d.method } : {}),
   });
 }
 

@@ -14,7 +14,7 @@ import { pushTo } from '../../util/maps.js';
 export type ToolItemFactory = (
   tool: string,
   args: Record<string, unknown>,
-  base: Omit<Item, 'order' | 'node' | 'kind' | 'input' | 'tool' | 'args' | 'classified' | 'definition'>,
+  base: Omit<Item, 'order' | 'node' | 'kind' | 'input' | 'tool' | 'args' | 'classified' | 'definition' | 'declared'>,
   extraSinks?: readonly SinkLabel[],
   staged?: boolean,
 ) => Item;
@@ -28,13 +28,8 @@ export function toolItemFactory(
   return (tool, args, base, extraSinks = [], staged = false) => {
     const spec = declared.get(tool);
     const definition = definitions.get(tool);
-    const classified = classifyTool(
-      policy,
-      tool,
-      args,
-      { sinks: [...(spec?.sinks ?? []), ...extraSinks], sources: spec?.sources },
-      definition,
-    );
+    const declaredLabels = { sinks: [...(spec?.sinks ?? []), ...extraSinks], sources: spec?.sources };
+    const classified = classifyTool(policy, tool, args, declaredLabels, definition);
     const kind: NodeKind = classified.sinks !== 0 || staged ? 'sink' : 'tool';
     return list.push({
       ...base,
@@ -43,6 +38,7 @@ export function toolItemFactory(
       tool,
       args,
       classified,
+      declared: declaredLabels,
       ...(definition ? { definition } : {}),
     });
   };
