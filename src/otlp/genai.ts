@@ -31,6 +31,11 @@ export interface GenAiSpan {
   toolResult?: string;
   input: GenAiMessage[];
   output: GenAiMessage[];
+  /**
+   * The tool definitions the span carries (offered to the model, or a tool span's own), parsed,
+   * in the shape the exporter wrote them (tool-definitions.ts); absent when it carries none.
+   */
+  toolDefinitions?: Record<string, unknown>[];
 }
 
 type Json = Record<string, unknown>;

@@ -5,13 +5,15 @@
  * span reads it, and so do the GenAI conventions; the views are merged so that no reading loses
  * what another found: the operation is the most specific any reader saw (a tool execution before
  * an LLM call before an agent run), and each field comes from the first reader of that operation
- * that has it. An extra attribute can add to what a span is, never hide it.
+ * that has it. An extra attribute can add to what a span is, never hide it. The tool definitions
+ * of every reader's attributes are all kept (tool-definitions.ts).
  */
 import type { OtlpSpan } from './schema.js';
 import { mergeViews, readGenAi, type GenAiSpan } from './genai.js';
 import { isOpenInference, readOpenInference } from './dialects/openinference.js';
 import { isOpenLlmetry, readOpenLlmetry } from './dialects/openllmetry.js';
 import { isVercel, readVercel } from './dialects/vercel.js';
+import { spanToolDefinitions } from './tool-definitions.js';
 
 export const DIALECTS = ['genai', 'openinference', 'openllmetry', 'vercel'] as const;
 export type Dialect = (typeof DIALECTS)[number];
@@ -44,5 +46,7 @@ export function genAiView(span: OtlpSpan): GenAiSpan {
   const dialects = dialectsOf(span);
   // The GenAI conventions read first among equals: their attributes name the tool and the agent explicitly.
   const readers: Dialect[] = dialects[0] === 'genai' ? ['genai'] : ['genai', ...dialects];
-  return mergeViews(readers.map((d) => READERS[d](span)));
+  const view = mergeViews(readers.map((d) => READERS[d](span)));
+  const definitions = spanToolDefinitions(span, readers, view);
+  return definitions.length ? { ...view, toolDefinitions: definitions } : view;
 }

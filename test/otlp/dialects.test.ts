@@ -124,5 +124,10 @@ describe('each dialect is read as itself', () => {
     // The LLM call that issued the mail: the request and the file in, the tool call out.
     const issuing = views.find((v) => v.op === 'chat' && v.output.some((m) => m.toolCalls.some((t) => t.name === 'send_email')))!;
     expect(issuing.input.map((m) => m.text)).toEqual(expect.arrayContaining([REQUEST, SCENARIOS.injected]));
+    // The tools the model was offered, as each instrumentation records them on its LLM spans
+    // (`llm.tools`, `gen_ai.tool.definitions`, `ai.prompt.tools`); OpenTelemetry's records none.
+    const offered = views.filter((v) => v.op === 'chat').flatMap((v) => v.toolDefinitions ?? []);
+    const names = offered.map((d) => (d.function as { name?: string } | undefined)?.name ?? d.name);
+    expect([...new Set(names)].sort()).toEqual(dialect === 'otel' ? [] : ['read_file', 'send_email']);
   });
 });

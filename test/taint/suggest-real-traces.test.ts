@@ -17,6 +17,8 @@ import { EXIT, main } from '../../src/cli/main.js';
 import { closeServer, listenLocal, readBody } from '../../src/util/http.js';
 import { startToolAgentModel, type ToolAgentModel } from '../helpers/tool-agent-model.js';
 import { captureIo } from '../helpers/cli-io.js';
+import { buildNamedTrace, tracesOfDocument } from '../../src/taint/validate-trace.js';
+import { defaultPolicy } from '../../src/taint/policy.js';
 
 const run = promisify(execFile);
 const AGENT = path.resolve('fixtures/pipelines/traced/agent.cjs');
@@ -49,8 +51,11 @@ afterAll(async () => {
   await collector.stop();
 });
 
-/** Runs the agent traced by `dialect` (its tools renamed by `names`) and writes what it exported as an OTLP JSON lines file. */
-async function tracedFile(dialect: string, names?: Record<string, string>): Promise<string> {
+/**
+ * Runs the agent traced by `dialect` (its tools renamed by `names`, or defined by `specs`) and
+ * writes what it exported as an OTLP JSON lines file.
+ */
+async function tracedFile(dialect: string, names?: Record<string, string>, specs?: readonly Record<string, unknown>[]): Promise<string> {
   collector.bodies.length = 0;
   await run(process.execPath, [AGENT], {
     env: {
@@ -62,11 +67,12 @@ async function tracedFile(dialect: string, names?: Record<string, string>): Prom
       AGENT_REQUEST: REQUEST,
       AGENT_FILES: JSON.stringify({ '/data/q3.txt': INJECTED }),
       ...(names ? { AGENT_TOOL_NAMES: JSON.stringify(names) } : {}),
+      ...(specs ? { AGENT_TOOL_SPECS: JSON.stringify(specs) } : {}),
     },
     timeout: 30_000,
   });
   expect(collector.bodies.length).toBeGreaterThan(0);
-  const file = path.join(dir, `${dialect}${names ? '-renamed' : ''}.jsonl`);
+  const file = path.join(dir, `${dialect}${names ? '-renamed' : ''}${specs ? '-specs' : ''}.jsonl`);
   writeFileSync(file, `${collector.bodies.map((b) => JSON.stringify(JSON.parse(b))).join('\n')}\n`);
   return file;
 }
@@ -144,38 +150,160 @@ describe.each(['genai', 'openinference', 'openllmetry', 'vercel'])('a trace the 
     expect(without.map((s) => [s.tool, s.agent, s.decision])).toEqual([['send_email', 'mailer', 'block']]);
     expect(await decisions(trace, out)).toEqual(without);
   }, 60_000);
+
+  it('reads the tool definitions the instrumentation recorded: names, descriptions, parameter schemas', () => {
+    const traces = tracesOfDocument(readFileSync(trace, 'utf8'), trace);
+    expect(traces).toHaveLength(1);
+    const definitions = buildNamedTrace(traces[0], defaultPolicy()).definitions;
+    expect(Object.fromEntries(definitions ?? [])).toEqual({
+      read_file: {
+        name: 'read_file',
+        description: 'Read a file',
+        inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+      },
+      send_email: {
+        name: 'send_email',
+        description: 'Send an email',
+        inputSchema: { type: 'object', properties: { to: { type: 'string' }, body: { type: 'string' } }, required: ['to', 'body'] },
+      },
+    });
+  });
 });
 
 /**
- * The same run with the tools renamed: no rule of the built-in policy knows them. (These exporters
- * record the tools' definitions, in `llm.tools` and `ai.prompt.tools`, which the trace readers do
- * not take yet: nothing but the names and the arguments is seen.)
+ * The same run with the tools renamed: no rule of the built-in policy knows them. Every
+ * instrumentation records the definitions the model was offered (`gen_ai.tool.definitions`,
+ * OpenInference's `llm.tools`, the AI SDK's `ai.prompt.tools`), and the trace readers take them:
+ * what the names no longer say, the descriptions do (a guess, for review).
  */
-describe.each(['openinference', 'vercel'])('a trace the %s instrumentation wrote of tools no rule knows', (dialect) => {
-  let trace: string;
-  beforeAll(async () => {
-    trace = await tracedFile(dialect, { read_file: 'quarterly_figures', send_email: 'courier' });
-  }, 60_000);
+describe.each(['genai', 'openinference', 'openllmetry', 'vercel'])(
+  'a trace the %s instrumentation wrote of tools no rule knows',
+  (dialect) => {
+    let trace: string;
+    beforeAll(async () => {
+      trace = await tracedFile(dialect, { read_file: 'quarterly_figures', send_email: 'courier' });
+    }, 60_000);
 
-  it('marks both as guesses for review, and validate decides alike with the suggested policy', async () => {
-    const out = path.join(dir, `${dialect}-renamed.yml`);
-    const r = await cli('policy', 'suggest', '--trace', trace, '--out', out, '--format', 'json');
-    expect(r).toMatchObject({ code: EXIT.ok, err: '' });
-    const tools = (JSON.parse(r.out) as { tools: Record<string, unknown>[] }).tools;
-    expect(tools.map(({ tool, effect, sinks, basis, guess, rule }) => ({ tool, effect, sinks, basis, guess, rule }))).toEqual([
-      { tool: 'courier', effect: 'unknown', sinks: ['EXTERNAL_SEND'], basis: 'nothing', guess: true, rule: 'review' },
-      { tool: 'quarterly_figures', effect: 'unknown', sinks: [], basis: 'nothing', guess: true, rule: 'review' },
-    ]);
-    const yaml = readFileSync(out, 'utf8');
-    expect(yaml).toContain(
-      '  # nothing says what it does: staged fail-closed: review\n  - { name: "courier", sinks: [EXTERNAL_SEND], why: ',
-    );
-    expect(yaml).toMatch(
-      / {2}# nothing says what it does: not staged: review\n {2}- \{ name: "quarterly_figures", (sources: \[[A-Z_, ]+\], )?not-sinks: \[/,
-    );
+    it('reads them by their descriptions, marked for review, and validate decides alike with the suggested policy', async () => {
+      const out = path.join(dir, `${dialect}-renamed.yml`);
+      const r = await cli('policy', 'suggest', '--trace', trace, '--out', out, '--format', 'json');
+      expect(r).toMatchObject({ code: EXIT.ok, err: '' });
+      const tools = (JSON.parse(r.out) as { tools: Record<string, unknown>[] }).tools;
+      expect(
+        tools.map(({ tool, calls, inDefinitions, effect, sinks, basis, guess }) => ({
+          tool,
+          calls,
+          inDefinitions,
+          effect,
+          sinks,
+          basis,
+          guess,
+        })),
+      ).toEqual([
+        { tool: 'courier', calls: 1, inDefinitions: true, effect: 'sink', sinks: ['EXTERNAL_SEND'], basis: 'description', guess: true },
+        { tool: 'quarterly_figures', calls: 1, inDefinitions: true, effect: 'read', sinks: [], basis: 'description', guess: true },
+      ]);
+      const yaml = readFileSync(out, 'utf8');
+      expect(yaml).toContain('  # guess from its description: review\n  - { name: "courier", sinks: [EXTERNAL_SEND], ');
+      expect(yaml).toMatch(/ {2}# guess from its description: review\n {2}- \{ name: "quarterly_figures", /);
 
-    const without = await decisions(trace);
-    expect(without.map((s) => [s.tool, s.decision])).toEqual([['courier', 'block']]);
-    expect(await decisions(trace, out)).toEqual(without);
-  }, 60_000);
-});
+      const without = await decisions(trace);
+      expect(without.map((s) => [s.tool, s.decision])).toEqual([['courier', 'block']]);
+      expect(await decisions(trace, out)).toEqual(without);
+    }, 60_000);
+  },
+);
+
+/**
+ * Tools whose names and descriptions say nothing: only the schemas the instrumentation recorded
+ * do. The mail tool's recipient is typed `format: email`; a third tool, offered and never called,
+ * takes only such a recipient. Suggest lists it from its definition alone and stages it by its
+ * schema; the called one is staged by the recipient its schema types.
+ */
+const OPAQUE_SPECS = [
+  {
+    name: 'quarterly_figures',
+    description: 'Quarterly figures.',
+    parameters: { type: 'object', properties: { path: { type: 'string' } } },
+  },
+  {
+    name: 'courier',
+    description: 'The team courier.',
+    parameters: {
+      type: 'object',
+      properties: { to: { type: 'string', format: 'email' }, body: { type: 'string' } },
+      required: ['to', 'body'],
+    },
+  },
+  {
+    name: 'hermes',
+    description: 'Hermes.',
+    parameters: { type: 'object', properties: { handle: { type: 'string', format: 'email' } }, required: ['handle'] },
+  },
+];
+
+describe.each(['genai', 'openinference', 'openllmetry', 'vercel'])(
+  'a trace the %s instrumentation wrote of tools only schemas explain',
+  (dialect) => {
+    let trace: string;
+    beforeAll(async () => {
+      trace = await tracedFile(dialect, undefined, OPAQUE_SPECS);
+    }, 60_000);
+
+    it('lists the tool only defined, staged by its schema, and validate decides alike with the suggested policy', async () => {
+      const out = path.join(dir, `${dialect}-opaque.yml`);
+      const r = await cli('policy', 'suggest', '--trace', trace, '--out', out, '--format', 'json');
+      expect(r).toMatchObject({ code: EXIT.ok, err: '' });
+      const tools = (JSON.parse(r.out) as { tools: Record<string, unknown>[] }).tools;
+      expect(
+        tools.map(({ tool, calls, inDefinitions, effect, sinks, basis, evidence }) => ({
+          tool,
+          calls,
+          inDefinitions,
+          effect,
+          sinks,
+          basis,
+          evidence,
+        })),
+      ).toEqual([
+        {
+          tool: 'courier',
+          calls: 1,
+          inDefinitions: true,
+          effect: 'unknown',
+          sinks: ['EXTERNAL_SEND'],
+          basis: 'nothing',
+          evidence: [
+            'tool profile: nothing says what courier does and it takes a recipient, free text, so it is staged (fail-closed) by what its arguments point at',
+          ],
+        },
+        {
+          tool: 'hermes',
+          calls: 0,
+          inDefinitions: true,
+          effect: 'unknown',
+          sinks: ['EXTERNAL_SEND'],
+          basis: 'nothing',
+          evidence: [
+            'tool profile: nothing says what hermes does and it takes a recipient, so it is staged (fail-closed) by what its arguments point at',
+          ],
+        },
+        {
+          tool: 'quarterly_figures',
+          calls: 1,
+          inDefinitions: true,
+          effect: 'unknown',
+          sinks: [],
+          basis: 'nothing',
+          evidence: ['tool profile: a guess: nothing says what quarterly_figures does, and it takes nothing a sink needs'],
+        },
+      ]);
+      expect(readFileSync(out, 'utf8')).toContain(
+        '  # nothing says what it does: staged fail-closed: review\n  - { name: "hermes", sinks: [EXTERNAL_SEND], why: ',
+      );
+      const without = await decisions(trace);
+      expect(without.map((s) => [s.tool, s.decision])).toEqual([['courier', 'block']]);
+      expect(await decisions(trace, out)).toEqual(without);
+    }, 60_000);
+  },
+);

@@ -26,7 +26,7 @@ const MAILS = [
 ];
 const DIALECTS = ['genai', 'openinference', 'openllmetry', 'vercel'] as const;
 type Dialect = (typeof DIALECTS)[number];
-type Attrs = Record<string, string>;
+type Attrs = Record<string, string | string[]>;
 interface Call {
   id: string;
   name: string;
@@ -185,9 +185,14 @@ function toolSpan(d: Dialect, c: Call, result: string): SpanSpec {
 }
 
 /** The run in one dialect: with tool spans under the agent span, or LLM spans only. */
-function run(d: Dialect, shape: 'tool-spans' | 'llm-only', deep: boolean): SpanSpec[] {
+function run(
+  d: Dialect,
+  shape: 'tool-spans' | 'llm-only',
+  deep: boolean,
+  mail: (to: string) => Omit<Call, 'id'> = (to) => ({ name: 'send_email', args: argsOf(to, deep) }),
+): SpanSpec[] {
   const read: Call = { id: 'call_read', name: 'read_file', args: JSON.stringify({ path: '/data/q3.txt' }) };
-  const mails: Call[] = MAILS.map((m) => ({ id: m.id, name: 'send_email', args: argsOf(m.to, deep) }));
+  const mails: Call[] = MAILS.map((m) => ({ id: m.id, ...mail(m.to) }));
   const history: Msg[] = [{ role: 'user', text: REQUEST }];
   const first = chatSpan(d, history, [read]);
   const second = chatSpan(d, [...history, { role: 'assistant', calls: [read] }, { role: 'tool', text: FILE, answers: read.id }], mails);
@@ -216,7 +221,10 @@ function otlpFile(spans: SpanSpec[], marker?: string): string {
       name: s.name,
       startTimeUnixNano: String(t),
       endTimeUnixNano: String(t + (s.parent === undefined && spans.length > 2 ? 900_000_000 : 500_000)),
-      attributes: Object.entries(attrs).map(([key, v]) => ({ key, value: { stringValue: v } })),
+      attributes: Object.entries(attrs).map(([key, v]) => ({
+        key,
+        value: typeof v === 'string' ? { stringValue: v } : { arrayValue: { values: v.map((x) => ({ stringValue: x })) } },
+      })),
     };
   });
   return JSON.stringify({ resourceSpans: [{ scopeSpans: [{ scope: { name: 'test' }, spans: out }] }] });
@@ -265,6 +273,79 @@ describe.each(DIALECTS)('%s spans', (d) => {
       expect(text.length).toBeGreaterThan(2 * 5 * DEEP);
       expect(await decisions(`${d}-${shape}-deep.json`, text)).toEqual(EXPECTED);
     });
+  });
+});
+
+/**
+ * One tool definition as each dialect records it on its LLM spans: `gen_ai.tool.definitions`,
+ * OpenInference's `llm.tools.0.tool.json_schema`, OpenLLMetry's older `llm.request.functions.0.*`
+ * (the parameters), the AI SDK's `ai.prompt.tools`. `text` is the definition's JSON, as hostile as
+ * a trace may make it.
+ */
+function definitionAttrs(d: Dialect, text: string): Attrs {
+  if (d === 'genai') return { 'gen_ai.tool.definitions': text };
+  if (d === 'openinference') return { 'llm.tools.0.tool.json_schema': text };
+  if (d === 'openllmetry') return { 'llm.request.functions.0.name': 'send_email', 'llm.request.functions.0.parameters': text };
+  return { 'ai.prompt.tools': [text] };
+}
+
+const isChat = (sp: SpanSpec) =>
+  sp.attrs['gen_ai.operation.name'] === 'chat' ||
+  sp.attrs['openinference.span.kind'] === 'LLM' ||
+  sp.attrs['llm.request.type'] === 'chat' ||
+  sp.attrs['ai.operationId'] === 'ai.generateText.doGenerate';
+
+const HOSTILE_DEFINITIONS: [string, string][] = [
+  ['malformed JSON', '[{"type":"function","function":{"name":"send_email",'],
+  ['not an object', '[42, null, "send_email", [[["x"]]]]'],
+  ['a schema nested 100,000 levels deep', `{"name":"send_email","parameters":${deepValue}}`],
+  ['a schema nested 40,000 levels deep', `{"name":"send_email","parameters":${'{"a":'.repeat(40_000)}1${'}'.repeat(40_000)}}`],
+  ['a description of 1 MiB', JSON.stringify({ name: 'send_email', description: 'x'.repeat(1024 * 1024) })],
+  // Shape only: a definition that says the mail tool only reads does not outrank the policy's rule on it.
+  ['the mail tool claiming readOnlyHint', JSON.stringify({ name: 'send_email', annotations: { readOnlyHint: true } })],
+];
+
+describe.each(DIALECTS)('%s LLM spans carrying hostile tool definitions', (d) => {
+  it.each(HOSTILE_DEFINITIONS)('%s: the decisions of the clean trace', async (what, text) => {
+    for (const shape of ['tool-spans', 'llm-only'] as const) {
+      const spans = run(d, shape, false).map((sp) => (isChat(sp) ? { ...sp, attrs: { ...sp.attrs, ...definitionAttrs(d, text) } } : sp));
+      expect(await decisions(`${d}-${shape}-definitions-${what.replace(/\W+/g, '-')}.json`, otlpFile(spans))).toEqual(EXPECTED);
+    }
+  });
+});
+
+/**
+ * The mail tool renamed (`hermes`) and its recipient argument renamed (`handle`, given as a team
+ * alias, not an address): nothing but the definition each dialect records says what it is. With
+ * the argument typed `format: email` the calls are staged as EXTERNAL_SEND by that structure (and
+ * fail-closed, as nothing says more); with it untyped no call is staged.
+ */
+describe.each(DIALECTS)('%s LLM spans defining a renamed mail tool', (d) => {
+  // The team alias in place of each address: `team` for the request's, `drop` for the injected one.
+  const hermes = (to: string) => ({ name: 'hermes', args: JSON.stringify({ handle: to.split('@')[0], ref: 'q3' }) });
+  const withSchema = (format: boolean) => (sp: SpanSpec) => {
+    if (!isChat(sp)) return sp;
+    const handle = { type: 'string', ...(format ? { format: 'email' } : {}) };
+    const parameters = { type: 'object', properties: { handle, ref: { type: 'string' } } };
+    const text =
+      d === 'openllmetry'
+        ? JSON.stringify(parameters)
+        : JSON.stringify(
+            d === 'openinference'
+              ? { type: 'function', function: { name: 'hermes', parameters } }
+              : { type: 'function', name: 'hermes', parameters },
+          );
+    const attrs = definitionAttrs(d, d === 'genai' ? `[${text}]` : text);
+    if (d === 'openllmetry') attrs['llm.request.functions.0.name'] = 'hermes';
+    return { ...sp, attrs: { ...sp.attrs, ...attrs } };
+  };
+
+  it.each(['tool-spans', 'llm-only'] as const)('%s: typed format: email, both mails are staged; untyped, neither', async (shape) => {
+    const spans = run(d, shape, false, hermes);
+    const typed = await decisions(`${d}-${shape}-hermes-typed.json`, otlpFile(spans.map(withSchema(true))));
+    expect(typed.map((s) => s.tool)).toEqual(['hermes', 'hermes']);
+    const untyped = await decisions(`${d}-${shape}-hermes-untyped.json`, otlpFile(spans.map(withSchema(false))));
+    expect(untyped).toEqual([]);
   });
 });
 

@@ -1,13 +1,14 @@
 /**
  * The tool definitions a trace carries, by tool name: the task's tool specs, the definitions a
- * bare trace lists (`toolDefinitions`, MCP `tools/list` shape), the `gen_ai.tool.definitions`
- * attribute of chat and agent spans (OpenAI function or MCP shape, as a JSON string or a list),
- * and the `gen_ai.tool.description` of execute_tool spans. What one source leaves out, another may
- * fill in (a description from a tool span, a schema from a chat span). A definition keeps its MCP
+ * bare trace lists (`toolDefinitions`, MCP `tools/list` shape), and those its spans carry in any
+ * dialect (src/otlp/tool-definitions.ts: `gen_ai.tool.definitions`, OpenInference's `llm.tools`,
+ * OpenLLMetry's `llm.request.functions`, the AI SDK's `ai.prompt.tools`, a tool span's own
+ * description), in OpenAI function, AI SDK or MCP shape. What one source leaves out, another may
+ * fill in (a description from a tool span, a schema from a chat span). What the trace carries is
+ * untrusted: read for its shape only, and bounded (`boundedDefinition`, MAX_TRACE_DEFINITIONS). A definition keeps its MCP
  * annotations and the HTTP method it states, which the tool profile reads before any name.
  */
 import type { GenAiSpan } from '../../otlp/index.js';
-import { parseJsonBounded } from '../../otlp/genai.js';
 import type { ToolAnnotations, ToolDefinition } from '../tool-profile.js';
 
 import { asJsonObject } from '../../util/json-object.js';
@@ -45,17 +46,6 @@ function methodOf(o: Record<string, unknown> | undefined): string | undefined {
   return undefined;
 }
 
-function parseList(v: unknown): unknown[] {
-  if (Array.isArray(v)) return v;
-  if (typeof v !== 'string') return [];
-  try {
-    const parsed = parseJsonBounded(v);
-    return Array.isArray(parsed) ? parsed : [parsed];
-  } catch {
-    return [];
-  }
-}
-
 /** Merges `d` into the map: fields already known are kept, missing ones filled in. */
 function merge(into: Map<string, ToolDefinition>, d: ToolDefinition): void {
   const old = into.get(d.name);
@@ -72,24 +62,55 @@ function merge(into: Map<string, ToolDefinition>, d: ToolDefinition): void {
   });
 }
 
+/** Names a trace's own definitions (a bare trace's list, its spans') may add at most, beyond the task's specs. */
+export const MAX_TRACE_DEFINITIONS = 1024;
+/** The longest tool name a trace's definition may give; a longer one is no tool's name and is skipped. */
+const NAME_CAP = 256;
+/** A trace's definition's description is kept to this many characters (the profile reads its first clause). */
+const DESCRIPTION_CAP = 4096;
+/** Properties of a trace's definition's argument schema kept at most, in their order. */
+const PROPERTIES_CAP = 256;
+
+/**
+ * A definition a trace carries, held to what a tool could need: a name of at most NAME_CAP
+ * characters (else undefined), the description cut, the schema's properties capped.
+ */
+export function boundedDefinition(d: ToolDefinition): ToolDefinition | undefined {
+  if (d.name.length > NAME_CAP) return undefined;
+  const out: ToolDefinition = { ...d };
+  if (d.description !== undefined && d.description.length > DESCRIPTION_CAP) out.description = d.description.slice(0, DESCRIPTION_CAP);
+  const props = asJsonObject(d.inputSchema?.properties);
+  if (d.inputSchema && props) {
+    const keys = Object.keys(props);
+    if (keys.length > PROPERTIES_CAP)
+      out.inputSchema = { ...d.inputSchema, properties: Object.fromEntries(keys.slice(0, PROPERTIES_CAP).map((k) => [k, props[k]])) };
+  }
+  return out;
+}
+
 export function collectDefinitions(sources: {
   specs?: readonly unknown[];
   definitions?: readonly unknown[];
   views?: readonly GenAiSpan[];
 }): Map<string, ToolDefinition> {
   const out = new Map<string, ToolDefinition>();
-  for (const raw of [...(sources.specs ?? []), ...(sources.definitions ?? [])]) {
+  for (const raw of sources.specs ?? []) {
     const d = definitionOf(raw);
     if (d) merge(out, d);
   }
-  for (const v of sources.views ?? []) {
-    const attrs = v.span.attributes;
-    for (const raw of parseList(attrs['gen_ai.tool.definitions'])) {
-      const d = definitionOf(raw);
-      if (d) merge(out, d);
+  // What the trace itself carries is untrusted: bounded, and no more than MAX_TRACE_DEFINITIONS new names.
+  let added = 0;
+  const take = (raw: unknown) => {
+    const parsed = definitionOf(raw);
+    const d = parsed && boundedDefinition(parsed);
+    if (!d) return;
+    if (!out.has(d.name)) {
+      if (added >= MAX_TRACE_DEFINITIONS) return;
+      added++;
     }
-    const description = attrs['gen_ai.tool.description'];
-    if (v.op === 'execute_tool' && v.tool && typeof description === 'string') merge(out, { name: v.tool, description });
-  }
+    merge(out, d);
+  };
+  for (const raw of sources.definitions ?? []) take(raw);
+  for (const v of sources.views ?? []) for (const raw of v.toolDefinitions ?? []) take(raw);
   return out;
 }
