@@ -18,6 +18,7 @@ import { gatedFigureKey } from '../scoring/gate-figures.js';
 import { BUILT_IN, type Registries } from './registries.js';
 import { CORRUPTION_MODES, GATE_ON } from '../runlog/schema.js';
 import { DEFAULT_COVERAGE_MAX_LOSS } from '../scoring/coverage.js';
+import { DEFAULT_LIMITS } from '../pipeline/limits.js';
 
 export { BENCHMARK_IDS, DEFENSE_IDS, INJECTION_METHOD_IDS };
 export const MODEL_KINDS = MODEL_KIND_IDS;
@@ -104,6 +105,22 @@ const urlWithPort = z.string().refine((u) => z.url().safeParse(u.replace(/\{port
   message: 'expected a URL such as http://127.0.0.1:9000/run (or http://127.0.0.1:{port}/run with {port} in pipeline.serve)',
 });
 
+/** A whole number within bounds, with an error that says what the key holds. */
+function capField(what: string, min: number, max: number) {
+  const error = `expected a whole number from ${min} to ${max}: ${what}`;
+  return z.number({ error }).int({ error }).min(min, { error }).max(max, { error });
+}
+
+/** `pipeline.limits`: the caps on each run (docs/security.md, "Caps"; src/pipeline/limits.ts). */
+const limitsSchema = z.strictObject({
+  'disk-mb': capField(
+    "the MiB each run's HOME, TMPDIR and /tmp hold together (memory folders; a write past it fails with ENOSPC)",
+    16,
+    1 << 20,
+  ).default(DEFAULT_LIMITS.diskMb),
+  processes: capField('the processes and threads each run may have at once', 16, 1 << 22).default(DEFAULT_LIMITS.processes),
+});
+
 const pipelineSchema = (dir: string) =>
   z
     .strictObject({
@@ -120,6 +137,7 @@ const pipelineSchema = (dir: string) =>
       /** Secret-looking variables the pipeline needs, passed on purpose (docs/security.md, "Security"). */
       secrets: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/)).default([]),
       agents: z.array(z.strictObject({ name: z.string().regex(/^[A-Za-z0-9_.-]+$/), match: agentMatch })).default([]),
+      limits: limitsSchema.default(limitsSchema.parse({})).transform(({ 'disk-mb': diskMb, processes }) => ({ diskMb, processes })),
     })
     .transform(({ 'ready-timeout': readyTimeoutMs, timeout: timeoutMs, cwd, ...p }) => ({
       ...camelKeys(p),

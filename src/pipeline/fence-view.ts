@@ -13,8 +13,10 @@
  *   sections, passwords in URLs); credential files named by the environment or found by name in a
  *   shown folder (credential-files.ts), and the container sockets, by an empty file; credential
  *   folders found there (`.ssh`, `.aws`, `.docker`, …) hidden;
- * - writable: the run's own folder only (HOME and TMPDIR point into it; /tmp is its tmp folder),
- *   removed when the run ends. Everything else is read-only, so nothing written outlives the run.
+ * - writable: the run's own folder only (HOME and TMPDIR point into it; its tmp folder is /tmp), a
+ *   memory folder of a capped size (pipeline.limits.disk-mb) gone when the run ends; of the host's
+ *   disk only the files saboteur exchanges with the run (its output file). Everything else is
+ *   read-only, so nothing written outlives the run.
  *
  * `collectFenceView` looks at the machine; `viewMounts` turns a view into bwrap's mount arguments
  * and is pure.
@@ -111,11 +113,43 @@ function passThrough(shown: string, view: FenceView): string[] {
   return foldersAbove(shown, view.hidden).flatMap((dir) => ['--perms', '0711', '--dir', dir]);
 }
 
+/** The run's own folder inside the fence (see `viewMounts`). */
+export interface PrivateMounts {
+  /** The run's folder (HOME is its `home`, TMPDIR its `tmp`). */
+  dir: string;
+  /** Size of its memory folder, in bytes (the disk cap). */
+  bytes: number;
+  /** The mode of the folders the run writes in: 0777 when bwrap (root) makes them for another uid. */
+  mode: string;
+  /** Files of the folder bound from the host: read-only (the task), writable (the output file). */
+  read?: string[];
+  write?: string[];
+}
+
+/**
+ * The run's writable places: /tmp is a memory folder (tmpfs) of `bytes` of its own; the run's
+ * folder lies in it (or, outside /tmp, is a second one of the same size) with `home` and `tmp`
+ * (a link to /tmp); the files saboteur exchanges with the run are bound from the host one by one.
+ * Nothing the run writes reaches the host's disk but those files.
+ */
+function privateMounts(p: PrivateMounts, view: FenceView): string[] {
+  const out = ['--size', String(p.bytes), '--perms', '1777', '--tmpfs', '/tmp'];
+  // The folders above the run's own one, made anew in its /tmp (or a hidden folder), let it pass.
+  for (const above of foldersAbove(p.dir, ['/tmp', ...view.hidden], true)) out.push('--perms', '0711', '--dir', above);
+  if (isUnder(p.dir, '/tmp')) out.push('--perms', p.mode, '--dir', p.dir);
+  else out.push('--size', String(p.bytes), '--perms', p.mode, '--tmpfs', p.dir);
+  out.push('--perms', p.mode, '--dir', path.join(p.dir, 'home'), '--symlink', '/tmp', path.join(p.dir, 'tmp'));
+  for (const file of p.read ?? []) out.push('--ro-bind', file, file);
+  for (const file of p.write ?? []) out.push('--bind', file, file);
+  return out;
+}
+
 /**
  * bwrap's mount arguments for a view (after `--ro-bind / /`): parents before children, so a folder
  * shown inside a hidden one is mounted after it; a folder both hidden and shown is shown.
  */
-export function viewMounts(view: FenceView, privateDir?: string): string[] {
+export function viewMounts(view: FenceView, own?: PrivateMounts): string[] {
+  const privateDir = own?.dir;
   const ops: Array<{ p: string; order: number; args: string[] }> = [];
   for (const h of view.hidden) ops.push({ p: h, order: 0, args: ['--tmpfs', h] });
   for (const s of view.shown) ops.push({ p: s, order: 1, args: [...passThrough(s, view), '--ro-bind', s, s] });
@@ -123,12 +157,9 @@ export function viewMounts(view: FenceView, privateDir?: string): string[] {
   const out = ops.flatMap((o) => o.args);
   for (const [copy, original] of view.replaced) if (visible(original, view)) out.push('--ro-bind', copy, original);
   for (const file of view.blanked) if (visible(file, view)) out.push('--ro-bind', '/dev/null', file);
-  if (privateDir) {
-    // /tmp is the run's own tmp folder (on disk, removed with the run), then the run's folder itself.
-    out.push('--bind', path.join(privateDir, 'tmp'), '/tmp');
-    // The folders above the run's own one, made anew in its /tmp (or a hidden folder), let it pass.
-    for (const above of foldersAbove(privateDir, ['/tmp', ...view.hidden], true)) out.push('--perms', '0711', '--dir', above);
-    out.push('--bind', privateDir, privateDir);
+  if (own) {
+    // /tmp is the run's own memory folder, capped, with the run's folder in it.
+    out.push(...privateMounts(own, view));
     // A shown folder under /tmp (a repository checked out there) is shown again over the run's own
     // /tmp, with its git configs replaced as before.
     // Its credential folders and files stay hidden, deepest last.

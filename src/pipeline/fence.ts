@@ -6,7 +6,9 @@
  * grandchildren included. The network stays shared: the pipeline reaches the proxy, the MCP
  * server and the OTLP receiver on 127.0.0.1. Under bwrap the filesystem is the view of
  * fence-view.ts: read-only, without HOME, the runner's folders and the git credentials, with the
- * run's own folder the only writable place.
+ * run's own folder the only writable place: a memory folder of `pipeline.limits.disk-mb`, and
+ * RLIMIT_NPROC / RLIMIT_FSIZE (prlimit, as the run's own user) on its processes and on the host
+ * files bound in (limits.ts; docs/security.md, "Caps").
  *
  * Strongest first: bwrap (as root: each run drops to an unprivileged uid of its own with no
  * capabilities and no new privileges; otherwise in a user namespace), then unshare (degraded: the job's files stay in reach), then — as root
@@ -18,6 +20,7 @@ import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { isRoot } from '../sandbox/uid.js';
 import { findBinary } from '../util/find-binary.js';
 import { viewMounts, type FenceView } from './fence-view.js';
+import { DEFAULT_LIMITS, diskBytes, fileSizeLimit, type PipelineLimits } from './limits.js';
 
 export type FenceKind = 'bwrap' | 'unshare' | 'uid' | 'none';
 
@@ -44,9 +47,20 @@ export interface Fence extends FenceInfo {
   ownUid: boolean;
   /**
    * The command line that runs `sh -c command` inside the fence. Under bwrap the run sees the
-   * filesystem as `view` says, read-only, and writes only into `privateDir` (its own folder).
+   * filesystem as `view` says, read-only, and writes only into `privateDir` (its own folder, a
+   * memory folder of `limits.diskMb` inside) and the host files of `files` (made beforehand);
+   * it has at most `limits.processes` processes and threads.
    */
-  enter(command: string, opts?: { privateDir?: string; view?: FenceView }): FencedCommand;
+  enter(command: string, opts?: EnterOptions): FencedCommand;
+}
+
+export interface EnterOptions {
+  privateDir?: string;
+  view?: FenceView;
+  /** The caps (default DEFAULT_LIMITS). */
+  limits?: PipelineLimits;
+  /** Files in `privateDir` bound from the host under bwrap: read-only (the task), writable (the output file). */
+  files?: { read?: string[]; write?: string[] };
 }
 
 const SH = '/bin/sh';
@@ -142,16 +156,35 @@ function dropToUid(setpriv: string | undefined, uid: number): string[] {
   return [setpriv ?? 'setpriv', `--reuid=${uid}`, `--regid=${uid}`, '--clear-groups', '--no-new-privs', '--'];
 }
 
+/**
+ * prlimit's argv that caps the rest: RLIMIT_NPROC counts the processes and threads of the run's
+ * uid in its user namespace (as root: its uid of its own; otherwise: bwrap's user namespace, made
+ * for this run), RLIMIT_FSIZE holds a file bound from the host. Hard and soft: never raised again.
+ */
+function capLimits(prlimit: string | undefined, limits: PipelineLimits): string[] {
+  if (!prlimit) return [];
+  const nproc = limits.processes;
+  const fsize = fileSizeLimit(limits);
+  return [prlimit, `--nproc=${nproc}:${nproc}`, `--fsize=${fsize}:${fsize}`, '--'];
+}
+
 /** The argv of each kind, pure (unit tested); `bin` maps tool names to their paths. */
 export function fenceArgv(
   kind: FenceKind,
   command: string,
-  opts: { root: boolean; bin: Record<string, string>; uid?: number; privateDir?: string; view?: FenceView },
+  opts: { root: boolean; bin: Record<string, string>; uid?: number } & EnterOptions,
 ): string[] {
   const sh = [SH, '-c', command];
   switch (kind) {
     case 'bwrap': {
       const view = opts.view ?? { hidden: [], shown: [], replaced: [], blanked: [] };
+      const limits = opts.limits ?? DEFAULT_LIMITS;
+      // bwrap makes the run's folders as root for a run of another uid: open to all of the run
+      // (no one else sees them: they are memory of its own mount namespace).
+      const mode = opts.root && opts.uid !== undefined ? '0777' : '0700';
+      const own = opts.privateDir
+        ? { dir: opts.privateDir, bytes: diskBytes(limits), mode, read: opts.files?.read, write: opts.files?.write }
+        : undefined;
       return [
         opts.bin.bwrap,
         // Everything read-only: what the run writes outside its own folder fails, so nothing outlives it.
@@ -170,7 +203,7 @@ export function fenceArgv(
         '/dev/shm',
         '--proc',
         '/proc',
-        ...viewMounts(view, opts.privateDir),
+        ...viewMounts(view, own),
         '--unshare-pid',
         '--unshare-ipc',
         // As root: the run drops to an unprivileged uid of its own (root-only files such as
@@ -184,6 +217,8 @@ export function fenceArgv(
         '--die-with-parent',
         '--',
         ...(opts.root && opts.uid !== undefined ? dropToUid(opts.bin.setpriv, opts.uid) : []),
+        // As uid 0 (root without setpriv) RLIMIT_NPROC binds nothing: the caps come with a uid.
+        ...(opts.root && opts.uid === undefined ? [] : capLimits(opts.bin.prlimit, limits)),
         ...sh,
       ];
     }
@@ -211,7 +246,12 @@ function fenceNote(kind: FenceKind, missing: string[], bin: Record<string, strin
   switch (kind) {
     case 'bwrap':
       return (
-        "bwrap: each pipeline run has its own pid and IPC namespaces (saboteur and the other runs are invisible; everything it starts dies with it) and its own HOME and /tmp; the machine is read-only, without HOME, the runner's folders and the repository's git credentials; shared network" +
+        "bwrap: each pipeline run has its own pid and IPC namespaces (saboteur and the other runs are invisible; everything it starts dies with it) and its own HOME and /tmp, in memory and size-capped (pipeline.limits.disk-mb); the machine is read-only, without HOME, the runner's folders and the repository's git credentials; shared network" +
+        (capsApply(bin)
+          ? '; processes capped per run (pipeline.limits.processes)'
+          : bin.prlimit
+            ? '; processes NOT capped (uid 0 without setpriv: install util-linux)'
+            : '; processes and output file sizes NOT capped (prlimit is missing: install util-linux)') +
         (!isRoot()
           ? ', in a user namespace'
           : ownUid(kind, true, bin)
@@ -225,6 +265,11 @@ function fenceNote(kind: FenceKind, missing: string[], bin: Record<string, strin
     case 'none':
       return `DEGRADED pipeline fence: no pid namespace could be created and saboteur is not root${why}. The pipeline runs as saboteur's own user in saboteur's pid namespace: it CAN read saboteur's environment through /proc (keep secrets out of the job's environment), a process that leaves its process group (setsid) may outlive the run, and ${FILES_EXPOSED}. Install bubblewrap.`;
   }
+}
+
+/** Whether bwrap caps a run's processes and file sizes: prlimit is there and the run is not uid 0. */
+function capsApply(bin: Record<string, string>): boolean {
+  return bin.prlimit !== undefined && (!isRoot() || bin.setpriv !== undefined);
 }
 
 /** Whether each run gets a uid of its own: the uid fence, and bwrap as root (the run is not root inside). */
@@ -302,7 +347,7 @@ export async function probeFence(opts: { kinds?: FenceKind[] } = {}): Promise<Fe
   const wanted = opts.kinds ?? (['bwrap', 'unshare', ...(root ? ['uid' as const] : [])] as FenceKind[]);
   const bin: Record<string, string> = {};
   const missing: string[] = [];
-  for (const name of ['bwrap', 'unshare', 'setpriv']) {
+  for (const name of ['bwrap', 'unshare', 'setpriv', 'prlimit']) {
     const found = findBinary(name);
     if (found) bin[name] = found;
   }

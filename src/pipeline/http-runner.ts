@@ -128,6 +128,7 @@ async function endpointFor(st: HttpRunnerState, name: string, shared: SharedCont
       hostEnv: opts.hostEnv ?? process.env,
       ownDirs: [opts.workDir],
       warn: (m) => opts.log.warn(m),
+      limits: pipeline.limits,
     });
     await ep.service.launch(shared);
   }

@@ -17,6 +17,7 @@ import { terminateGroup, trackGroup, untrackGroup } from './process-group.js';
 import type { Fence, FencedCommand } from './fence.js';
 import { collectFenceView, credentialSearchWarning } from './fence-view.js';
 import { checkCommandPaths, checkCwdPassable } from './hidden-paths.js';
+import { capNote, DEFAULT_LIMITS, type PipelineLimits } from './limits.js';
 
 /** The last `bytes` of a file, read without loading it whole. */
 export async function fileTail(file: string, bytes = STDERR_TAIL_BYTES): Promise<string> {
@@ -66,6 +67,8 @@ export interface ServiceOptions {
   ownDirs: string[];
   /** Where a warning about the fence goes (the run's log). */
   warn?: (message: string) => void;
+  /** The caps on the service (`pipeline.limits`; default DEFAULT_LIMITS): its folders, processes and log file. */
+  limits?: PipelineLimits;
 }
 
 export class PipelineService {
@@ -89,7 +92,12 @@ export class PipelineService {
 
   async gone(): Promise<string> {
     const how = this.exitInfo?.signal ? `was killed by ${this.exitInfo.signal}` : `exited with code ${this.exitInfo?.code}`;
-    return `${this.o.label} ${how}; the end of ${this.o.logPath}:\n${await fileTail(this.o.logPath)}`;
+    const tail = await fileTail(this.o.logPath);
+    const cap =
+      this.o.fence.kind === 'bwrap'
+        ? capNote(this.o.limits ?? DEFAULT_LIMITS, { exitCode: this.exitInfo?.code, signal: this.exitInfo?.signal }, tail)
+        : '';
+    return `${this.o.label} ${how}${cap}; the end of ${this.o.logPath}:\n${tail}`;
   }
 
   /** Starts the command; throws when it cannot start at all. */
@@ -126,7 +134,7 @@ export class PipelineService {
         throw err;
       }
     }
-    this.fenced = o.fence.enter(o.command, { privateDir, view });
+    this.fenced = o.fence.enter(o.command, { privateDir, view, limits: o.limits });
     try {
       if (this.fenced.uid !== undefined) for (const d of own) chownSync(d, this.fenced.uid, this.fenced.uid);
       const subprocess = execa(this.fenced.file, this.fenced.args, {

@@ -3,7 +3,8 @@
  * per task and variant, inside the fence (its own pid namespace: everything it starts dies with
  * it), detached into its own process group, with the allowlisted environment, the task on stdin
  * and in SABOTEUR_TASK_FILE, and a fresh folder of its own (its HOME and TMPDIR, the only place
- * it can write under bwrap) that is removed afterwards.
+ * it can write under bwrap: memory of a capped size there, with the output file bound from the
+ * host) that is removed afterwards.
  */
 import { chmod, chown, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,6 +17,7 @@ import { announceFence, detectFence, type Fence } from './fence.js';
 import { collectFenceView, credentialSearchWarning, type FenceView } from './fence-view.js';
 import { checkCommandPaths, checkCwdPassable } from './hidden-paths.js';
 import { readLeftFile } from './output-file.js';
+import { DEFAULT_LIMITS, withCapNote } from './limits.js';
 import type { PipelineConfig, PipelineInput, PipelineResult, PipelineRunner, RunnerOptions } from './types.js';
 
 /** Enough for any real answer; a pipeline printing more only loses its oldest output. */
@@ -122,11 +124,19 @@ async function runIn(st: ProcessRunnerState, dir: string, input: PipelineInput, 
     ...taskContractEnv({ ...input, taskFile, outputFile }),
   };
   await makePrivateHome(dir);
-  const fenced = st.fence!.enter(st.pipeline.run!, { privateDir: dir, view: st.view });
+  const limits = st.pipeline.limits ?? DEFAULT_LIMITS;
+  const bwrap = st.fence!.kind === 'bwrap';
+  // Under bwrap the run's folder is memory of its own: the output file is the one place on the
+  // host's disk it writes, made here (empty: "not written") and bound in, held to the cap.
+  if (bwrap) await writeFile(outputFile, '', { mode: 0o600 });
+  const files = bwrap ? { read: [taskFile], write: [outputFile] } : undefined;
+  const fenced = st.fence!.enter(st.pipeline.run!, { privateDir: dir, view: st.view, limits, files });
   try {
     if (fenced.uid !== undefined)
-      for (const d of [dir, path.join(dir, 'home'), path.join(dir, 'tmp')]) await chown(d, fenced.uid, fenced.uid);
-    return await runFenced(st, fenced, env, taskJson, outputFile, started);
+      for (const d of [dir, path.join(dir, 'home'), path.join(dir, 'tmp'), ...(bwrap ? [outputFile] : [])])
+        await chown(d, fenced.uid, fenced.uid);
+    const result = await runFenced(st, fenced, env, taskJson, outputFile, started);
+    return bwrap ? withCapNote(result, limits) : result;
   } finally {
     await fenced.sweep();
     fenced.release();

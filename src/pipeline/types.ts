@@ -3,6 +3,7 @@ import type { Task, Variant, PipelineOutput } from '../benchmarks/core/types.js'
 import type { Log } from '../util/log.js';
 import type { SharedContract } from './env.js';
 import type { Fence, FenceInfo } from './fence.js';
+import type { PipelineLimits } from './limits.js';
 
 /** The pipeline's settings as the config gives them (docs/configuration.md; parsed in config/load.ts). */
 export interface PipelineConfig {
@@ -19,6 +20,8 @@ export interface PipelineConfig {
   /** Secret-looking variable names passed to the pipeline on purpose (always set by parseConfig). */
   secrets?: string[];
   agents: { name: string; match: { system?: string; header?: string; model?: string } }[];
+  /** Caps on each run (`pipeline.limits`; default DEFAULT_LIMITS of limits.ts). */
+  limits?: PipelineLimits;
 }
 
 export interface PipelineInput {

@@ -50,6 +50,23 @@ describe('config', () => {
     expect(config.defenses).toEqual(['none']);
   });
 
+  it('reads pipeline.limits, with defaults a CI runner survives, and names a bad cap with an example', () => {
+    expect(parseConfig(minimal, 's.yml').pipeline.limits).toEqual({ diskMb: 256, processes: 512 });
+    const set = parseConfig(`${minimal}  limits: { disk-mb: 1024, processes: 64 }\n`, 's.yml');
+    expect(set.pipeline.limits).toEqual({ diskMb: 1024, processes: 64 });
+    expect(parseConfig(`${minimal}  limits: { processes: 64 }\n`, 's.yml').pipeline.limits).toEqual({ diskMb: 256, processes: 64 });
+    const small = errorOf(`${minimal}  limits: { disk-mb: 8 }\n`);
+    expect(small).toContain(
+      "pipeline.limits.disk-mb: expected a whole number from 16 to 1048576: the MiB each run's HOME, TMPDIR and /tmp hold",
+    );
+    expect(small).toContain('a valid example:\n    pipeline:\n      limits:\n        disk-mb: 1024');
+    expect(errorOf(`${minimal}  limits: { processes: many }\n`)).toContain(
+      'pipeline.limits.processes: expected a whole number from 16 to 4194304: the processes and threads each run may have at once',
+    );
+    expect(errorOf(`${minimal}  limits: { disk-mb: 1.5 }\n`)).toContain('pipeline.limits.disk-mb: expected a whole number');
+    expect(errorOf(`${minimal}  limits: { disk: 100 }\n`)).toContain('pipeline.limits: unknown key "disk"');
+  });
+
   it("reads the graders' judge apart from the model under test; absent, the served model judges", () => {
     expect(parseConfig(minimal, 's.yml').judge).toBeUndefined();
     const c = parseConfig(`${minimal}judge:\n  model: judge-70b\n  base-url: http://judge:8000/v1\n  api-key-env: JUDGE_KEY\n`, 's.yml');

@@ -8,6 +8,7 @@ import type { HistorySettings } from '../../src/history/open.js';
 import type { MaliciousVariantSettings } from '../../src/inject/registry.js';
 import type { ModelSettings } from '../../src/model/settings.js';
 import type { PipelineConfig } from '../../src/pipeline/types.js';
+import type { PipelineLimits } from '../../src/pipeline/limits.js';
 import type { GateSettings } from '../../src/scoring/gate.js';
 
 /** One object type, nested objects included, however the compiler built it (intersections, mapped keys). */
@@ -20,9 +21,9 @@ const checks = {
   malicious: true satisfies Equals<Config['variants']['malicious'], MaliciousVariantSettings>,
   gate: true satisfies Equals<Config['gate'], GateSettings>,
   history: true satisfies Equals<Config['history'], HistorySettings>,
-  // PipelineConfig.secrets is optional for pipelines built in code; the schema always fills it.
+  // PipelineConfig.secrets and .limits are optional for pipelines built in code; the schema always fills them.
   pipeline: true satisfies Assignable<Config['pipeline'], PipelineConfig>,
-  pipelineWithSecrets: true satisfies Equals<Config['pipeline'], PipelineConfig & { secrets: string[] }>,
+  pipelineWithSecrets: true satisfies Equals<Config['pipeline'], PipelineConfig & { secrets: string[]; limits: PipelineLimits }>,
 };
 
 describe('the settings types and the config schema', () => {

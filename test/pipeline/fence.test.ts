@@ -162,10 +162,18 @@ describe('secret-name rule (pure)', () => {
 });
 
 describe('fence command lines (pure)', () => {
-  const bin = { bwrap: '/usr/bin/bwrap', unshare: '/usr/bin/unshare', setpriv: '/usr/bin/setpriv' };
-  it("bwrap: own pid and IPC namespaces and /proc, a minimal /dev, the machine read-only, shared network, the view's mounts; as root an unprivileged uid without capabilities", () => {
+  const bin = { bwrap: '/usr/bin/bwrap', unshare: '/usr/bin/unshare', setpriv: '/usr/bin/setpriv', prlimit: '/usr/bin/prlimit' };
+  it("bwrap: own pid and IPC namespaces and /proc, a minimal /dev, the machine read-only, shared network, the view's mounts; as root an unprivileged uid without capabilities; the caps", () => {
     const view = { hidden: ['/tmp'], shown: [], replaced: [], blanked: [] };
-    const argv = fenceArgv('bwrap', 'run it', { root: true, bin, privateDir: '/tmp/t/task-1', view, uid: 1800000123 });
+    const argv = fenceArgv('bwrap', 'run it', {
+      root: true,
+      bin,
+      privateDir: '/tmp/t/task-1',
+      view,
+      uid: 1800000123,
+      limits: { diskMb: 100, processes: 64 },
+      files: { read: ['/tmp/t/task-1/task.json'], write: ['/tmp/t/task-1/output.json'] },
+    });
     expect(argv).toEqual([
       '/usr/bin/bwrap',
       '--ro-bind',
@@ -183,17 +191,38 @@ describe('fence command lines (pure)', () => {
       '/proc',
       '--tmpfs',
       '/tmp',
-      '--bind',
-      '/tmp/t/task-1/tmp',
+      // The run's /tmp: memory of its own, capped at pipeline.limits.disk-mb.
+      '--size',
+      String(100 << 20),
+      '--perms',
+      '1777',
+      '--tmpfs',
       '/tmp',
       // The folder above the run's own one, made anew in its /tmp, lets its uid pass.
       '--perms',
       '0711',
       '--dir',
       '/tmp/t',
+      // The run's folder, HOME in it and TMPDIR (its /tmp), in the same memory: made by bwrap as
+      // root, open to the run's uid.
+      '--perms',
+      '0777',
+      '--dir',
+      '/tmp/t/task-1',
+      '--perms',
+      '0777',
+      '--dir',
+      '/tmp/t/task-1/home',
+      '--symlink',
+      '/tmp',
+      '/tmp/t/task-1/tmp',
+      // Of the host's disk: the task, read-only, and the output file.
+      '--ro-bind',
+      '/tmp/t/task-1/task.json',
+      '/tmp/t/task-1/task.json',
       '--bind',
-      '/tmp/t/task-1',
-      '/tmp/t/task-1',
+      '/tmp/t/task-1/output.json',
+      '/tmp/t/task-1/output.json',
       '--unshare-pid',
       '--unshare-ipc',
       '--cap-drop',
@@ -209,6 +238,11 @@ describe('fence command lines (pure)', () => {
       '--regid=1800000123',
       '--clear-groups',
       '--no-new-privs',
+      '--',
+      // Then, as that uid, the caps that count its processes and hold the output file's size.
+      '/usr/bin/prlimit',
+      '--nproc=64:64',
+      `--fsize=${(100 << 20) + (1 << 20)}:${(100 << 20) + (1 << 20)}`,
       '--',
       '/bin/sh',
       '-c',
@@ -227,7 +261,26 @@ describe('fence command lines (pure)', () => {
       '-c',
       'x',
     ]);
-    expect(fenceArgv('bwrap', 'x', { root: false, bin })).toContain('--unshare-user');
+    // Not root: in a user namespace of the run's own, where RLIMIT_NPROC counts only its processes;
+    // the run's folders are its own (0700). Default caps: 256 MiB, 512 processes.
+    const user = fenceArgv('bwrap', 'x', { root: false, bin, privateDir: '/var/t/task-2', view: { ...view, hidden: ['/tmp', '/var/t'] } });
+    expect(user).toContain('--unshare-user');
+    expect(user.join(' ')).toContain(
+      // Outside /tmp, the run's folder is a memory folder of its own, the same size.
+      `--size ${256 << 20} --perms 0700 --tmpfs /var/t/task-2 --perms 0700 --dir /var/t/task-2/home --symlink /tmp /var/t/task-2/tmp`,
+    );
+    expect(user.slice(-8)).toEqual([
+      '--',
+      '/usr/bin/prlimit',
+      '--nproc=512:512',
+      `--fsize=${257 << 20}:${257 << 20}`,
+      '--',
+      '/bin/sh',
+      '-c',
+      'x',
+    ]);
+    // Without prlimit: no process cap (the fence's note says so), the folders stay capped.
+    expect(fenceArgv('bwrap', 'x', { root: false, bin: { bwrap: '/usr/bin/bwrap' } }).slice(-4)).toEqual(['--', '/bin/sh', '-c', 'x']);
   });
   it('unshare and uid die with saboteur (pdeathsig); the uid fence drops to its own uid without new privileges', () => {
     expect(fenceArgv('unshare', 'x', { root: true, bin }).slice(0, 9)).toEqual([

@@ -43,7 +43,14 @@ describe('the fence view (pure)', () => {
       replaced: [['/s/cfg', '/home/runner/work/repo/repo/.git/config']] as Array<[string, string]>,
       blanked: ['/home/runner/.npmrc', '/var/run/docker.sock'],
     };
-    expect(viewMounts(view, '/tmp/t/task-1')).toEqual([
+    const own = {
+      dir: '/tmp/t/task-1',
+      bytes: 64 << 20,
+      mode: '0777',
+      read: ['/tmp/t/task-1/task.json'],
+      write: ['/tmp/t/task-1/output.json'],
+    };
+    expect(viewMounts(view, own)).toEqual([
       '--tmpfs',
       '/home/runner',
       // The folders above the checkout, made anew inside the hidden HOME, let a run's own uid pass.
@@ -67,16 +74,35 @@ describe('the fence view (pure)', () => {
       '--ro-bind',
       '/dev/null',
       '/var/run/docker.sock',
-      '--bind',
-      '/tmp/t/task-1/tmp',
+      // The run's /tmp: memory of its own, capped; its folder in it, with HOME and TMPDIR (/tmp).
+      '--size',
+      String(64 << 20),
+      '--perms',
+      '1777',
+      '--tmpfs',
       '/tmp',
       '--perms',
       '0711',
       '--dir',
       '/tmp/t',
+      '--perms',
+      '0777',
+      '--dir',
+      '/tmp/t/task-1',
+      '--perms',
+      '0777',
+      '--dir',
+      '/tmp/t/task-1/home',
+      '--symlink',
+      '/tmp',
+      '/tmp/t/task-1/tmp',
+      // Of the host's disk only the task (read-only) and the output file.
+      '--ro-bind',
+      '/tmp/t/task-1/task.json',
+      '/tmp/t/task-1/task.json',
       '--bind',
-      '/tmp/t/task-1',
-      '/tmp/t/task-1',
+      '/tmp/t/task-1/output.json',
+      '/tmp/t/task-1/output.json',
       '--remount-ro',
       '/home/runner/work/repo/repo/out',
       '--remount-ro',
@@ -91,8 +117,8 @@ describe('the fence view (pure)', () => {
       replaced: [['/s/cfg', '/tmp/proj/vendor/.git/config']] as Array<[string, string]>,
       blanked: ['/tmp/proj/.npmrc'],
     };
-    const mounts = viewMounts(view, '/tmp/t/task-1').join(' ');
-    const after = mounts.slice(mounts.indexOf('--bind /tmp/t/task-1 /tmp/t/task-1'));
+    const mounts = viewMounts(view, { dir: '/tmp/t/task-1', bytes: 1 << 20, mode: '0700' }).join(' ');
+    const after = mounts.slice(mounts.indexOf('--symlink /tmp /tmp/t/task-1/tmp'));
     expect(after).toContain('--ro-bind /tmp/proj /tmp/proj');
     for (const again of [
       '--tmpfs /tmp/proj/.docker --remount-ro /tmp/proj/.docker',

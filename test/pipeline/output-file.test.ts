@@ -2,7 +2,7 @@
  * SABOTEUR_OUTPUT_FILE is the pipeline's to fill, so whatever it leaves there is hostile: a link to
  * a file hidden from it, a FIFO, a device. saboteur reads only a regular file it can open without
  * following a link, within 16 MiB; anything else is the run's bad output, and nothing of the
- * linked file reaches the result. Real fenced runs of fixtures/pipelines/left-file.mjs, then the
+ * linked file reaches the result. Under bwrap the file is bound in and cannot be replaced at all. Real fenced runs of fixtures/pipelines/left-file.mjs, then the
  * reader on its own.
  */
 import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
@@ -37,7 +37,7 @@ const input: PipelineInput = {
   variant: 'control',
 };
 
-async function leave(kind: string): Promise<{ status: string; error?: string; all: string }> {
+async function leave(kind: string, fence: 'bwrap' | 'unshare' = 'bwrap'): Promise<{ status: string; error?: string; all: string }> {
   const pipeline: PipelineConfig = {
     mode: 'process',
     readyTimeoutMs: 20_000,
@@ -53,7 +53,7 @@ async function leave(kind: string): Promise<{ status: string; error?: string; al
     log: memoryLog(),
     workDir: path.join(scratch, `out-${kind}`),
     hostEnv: { PATH: process.env.PATH, HOME: scratch, LEFT_KIND: kind, LEFT_TARGET: secretFile },
-    fence: await probeFence(),
+    fence: await probeFence({ kinds: [fence] }),
   });
   runners.push(runner);
   await runner.start();
@@ -61,21 +61,33 @@ async function leave(kind: string): Promise<{ status: string; error?: string; al
   return { status: r.status, error: r.error, all: JSON.stringify(r) };
 }
 
+// Under bwrap the output file is bound in from the host (the one file of the host's disk the run
+// writes): a link or a FIFO cannot take its place. The reader's own bounds hold where no bind is
+// made (the unshare fence here; uid and none alike).
 describe('what a pipeline leaves at SABOTEUR_OUTPUT_FILE', () => {
+  it('under bwrap nothing can take its place: a link or a FIFO fails inside, and nothing behind it is read', async () => {
+    for (const kind of ['link', 'fifo', 'zero']) {
+      const r = await leave(kind);
+      expect([kind, r.status]).toEqual([kind, 'crash']);
+      expect(r.all).toMatch(/EEXIST|File exists/);
+      expect(r.all).not.toContain(SECRET);
+    }
+  }, 90_000);
+
   it('a link to a file hidden from it: bad output, the file is not read', async () => {
-    const r = await leave('link');
+    const r = await leave('link', 'unshare');
     expect(r.status).toBe('bad-output');
     expect(r.error).toBe('SABOTEUR_OUTPUT_FILE is a symbolic link; saboteur reads only a regular file the pipeline wrote');
     expect(r.all).not.toContain(SECRET);
   }, 90_000);
 
   it('a FIFO no one writes: bad output at once, the run ends', async () => {
-    const r = await leave('fifo');
+    const r = await leave('fifo', 'unshare');
     expect(r).toMatchObject({ status: 'bad-output', error: 'SABOTEUR_OUTPUT_FILE is a FIFO, not a regular file' });
   }, 90_000);
 
   it('a link to /dev/zero: bad output, nothing read', async () => {
-    const r = await leave('zero');
+    const r = await leave('zero', 'unshare');
     expect(r).toMatchObject({
       status: 'bad-output',
       error: 'SABOTEUR_OUTPUT_FILE is a symbolic link; saboteur reads only a regular file the pipeline wrote',
