@@ -21,7 +21,7 @@ import {
 import { humanevalScore } from '../../src/cli/humaneval-score.js';
 import { detectIsolation, type Isolation } from '../../src/sandbox/index.js';
 import { memoryLog, silentLog } from '../../src/util/log.js';
-import { referenceScore } from '../../bench/reference-scorer.js';
+import { referenceScoreForked } from '../../bench/reference-scorer.js';
 import { COMPLETION_KINDS, generateCompletionSet } from '../../bench/generated-completions.js';
 import { RECORDED_ENV, readRecordedResults } from '../../bench/recorded-results.js';
 import { requireData } from '../helpers/benchmark-data.js';
@@ -483,8 +483,9 @@ describeRealData('HumanEval on the real data', () => {
     expect(generated).toHaveLength(656);
     const byId = new Map(real.map((p) => [p.task_id, p]));
     const ours = await scoreSamples(generated, byId, { concurrency: 4, isolation });
-    // The official way on this same interpreter: the program in one fresh python3, trusted to report.
-    const official = await referenceScore(generated, byId, { python: isolation.python, threads: 4, timeoutMs: 3000 });
+    // The official way on this same interpreter: the program in a child forked per problem from a
+    // python3 (as the official harness forks its own), trusted to report.
+    const official = await referenceScoreForked(generated, byId, { python: isolation.python, threads: 4, timeoutMs: 3000 });
     const tally = new Map<string, number>();
     for (const [i, g] of generated.entries()) {
       const key = `${g.kind} -> ${outcomeClass(official[i].result)}`;
@@ -531,8 +532,9 @@ describeRealData('HumanEval on the real data', () => {
     expect(new Set(tricky.map((t) => t.class))).toEqual(new Set(['return type', 'arguments', 'exception', 'program']));
     const byId = new Map(real.map((p) => [p.task_id, p]));
     const ours = await scoreSamples(tricky, byId, { concurrency: 4, isolation });
-    // The official way on this same interpreter: the program in one fresh python3, trusted to report.
-    const official = await referenceScore(tricky, byId, { python: isolation.python, threads: 4, timeoutMs: 3000 });
+    // The official way on this same interpreter: the program in a child forked per problem from a
+    // python3 (as the official harness forks its own), trusted to report.
+    const official = await referenceScoreForked(tricky, byId, { python: isolation.python, threads: 4, timeoutMs: 3000 });
     const differ = tricky.flatMap((t, i) =>
       ours[i].result === official[i].result ? [] : [`${t.task_id} (${t.why}): ${ours[i].result} vs ${official[i].result}`],
     );
