@@ -442,6 +442,8 @@ describe.each(KINDS)('the %s fence', (kind) => {
     });
 
     it('as root: a project behind a folder others cannot pass is refused with the folder named', async () => {
+      // In the project (a folder inside /tmp or HOME would be made anew, passable, by the fence).
+      mkdirSync(path.join(repoRoot, '.test-out'), { recursive: true });
       const base = mkdtempSync(path.join(repoRoot, '.test-out', 'closed-'));
       dirs.push(base);
       const project = path.join(base, 'project');
