@@ -59,7 +59,7 @@ function originPath(b: BuiltTrace, origin: number, site: SinkSite, note: string)
   const g = b.graph;
   return [
     { ...describeNode(g, origin, g.own[origin] & ~ROOT_BIT), via: { edge: 'argument', note } },
-    sinkStep(b, site, g.own[site.node] & ~ROOT_BIT),
+    sinkStep(b, site, g.atCall[site.node] & ~ROOT_BIT),
   ];
 }
 
@@ -78,7 +78,7 @@ export interface SinkCase {
 
 /** The sink's own node as a path step. */
 function ownStep(c: SinkCase): PathStep {
-  return sinkStep(c.b, c.site, c.b.graph.own[c.site.node] & ~ROOT_BIT);
+  return sinkStep(c.b, c.site, c.b.graph.atCall[c.site.node] & ~ROOT_BIT);
 }
 
 export function adjudicateSink(b: BuiltTrace, p: Propagation, site: SinkSite, policy: Policy, opts: AdjudicationOptions = {}): SinkVerdict {
@@ -107,7 +107,7 @@ export function adjudicateSink(b: BuiltTrace, p: Propagation, site: SinkSite, po
   }
 
   const c: SinkCase = { b, p, site, policy, scope, inScope, sinks };
-  const waiver = injectionWaiver(b, p, site, g.own[v] & OVERRIDE ? undefined : inScope);
+  const waiver = injectionWaiver(b, p, site, g.atCall[v] & OVERRIDE ? undefined : inScope);
   const onward = onwardFindings(c);
   const mentioned = mentionsTool(b.rootText, site.tool) || usesToolVerb(b.rootText, site.verb);
   const violations: Violation[] = [

@@ -46,6 +46,12 @@ export interface TraceGraph {
   readonly kind: Uint8Array;
   /** Labels the node carries itself (annotation), ROOT_BIT on the root. */
   readonly own: Uint16Array;
+  /**
+   * The labels the node carried when it was made: `own` less what its own result brought (a tool
+   * call's output). A call is judged on these and on what reached it, never on what it returned:
+   * events count in their order.
+   */
+  readonly atCall: Uint16Array;
   /** Labels the node does not pass on (release rules: declassification, sanitisers). */
   readonly release: Uint16Array;
   readonly from: Uint32Array;
@@ -82,6 +88,7 @@ function grow<T extends Uint8Array | Uint16Array | Uint32Array>(a: T, size: numb
 export class GraphBuilder {
   private kinds = new Uint8Array(16);
   private ownLabels = new Uint16Array(16);
+  private callLabels = new Uint16Array(16);
   private releases = new Uint16Array(16);
   private eFrom = new Uint32Array(16);
   private eTo = new Uint32Array(16);
@@ -110,6 +117,7 @@ export class GraphBuilder {
   private reserveNodes(size: number): void {
     this.kinds = grow(this.kinds, size);
     this.ownLabels = grow(this.ownLabels, size);
+    this.callLabels = grow(this.callLabels, size);
     this.releases = grow(this.releases, size);
   }
 
@@ -142,10 +150,14 @@ export class GraphBuilder {
     return this.ownLabels[node];
   }
 
-  /** Adds labels (a bit mask) to a node, with the evidence for each when given. */
-  label(node: number, mask: number, why?: string): void {
+  /**
+   * Adds labels (a bit mask) to a node, with the evidence for each when given. `result`: the labels
+   * come from what the node returned (a tool's output), so they pass on but do not judge the call.
+   */
+  label(node: number, mask: number, why?: string, when: 'call' | 'result' = 'call'): void {
     this.check(node);
     this.ownLabels[node] |= mask;
+    if (when === 'call') this.callLabels[node] |= mask;
     if (why !== undefined) {
       const list = this.evidence.get(node) ?? [];
       for (const l of labelsOf(mask)) list.push({ label: l, why });
@@ -250,6 +262,7 @@ export class GraphBuilder {
       m,
       kind: this.kinds.slice(0, n),
       own: this.ownLabels.slice(0, n),
+      atCall: this.callLabels.slice(0, n),
       release: this.releases.slice(0, n),
       from,
       to,

@@ -114,13 +114,15 @@ export type Scope = 'local' | 'one-hop' | 'full';
  * plus what its direct predecessors carry themselves, `full` everything propagated to it.
  */
 export function labelsInScope(g: TraceGraph, p: Propagation, sink: number, scope: Scope): number {
-  if (scope === 'full') return p.out[sink];
-  let labels = g.own[sink];
-  if (scope === 'one-hop') {
-    for (let i = g.inOffset[sink], end = g.inOffset[sink + 1]; i < end; i++) {
-      const e = g.inEdge[i];
-      labels |= g.own[g.from[e]] & (p.reachability ? ALL_MASK : g.edgeMask[e]);
-    }
+  // A call is judged on what it carried when it was made: its own result comes after it.
+  let labels = g.atCall[sink];
+  if (scope === 'full' && labels === g.own[sink]) return p.out[sink];
+  if (scope === 'local') return labels;
+  const rel = p.reachability || scope === 'one-hop' ? 0 : g.release[sink] & ~ROOT_BIT;
+  for (let i = g.inOffset[sink], end = g.inOffset[sink + 1]; i < end; i++) {
+    const e = g.inEdge[i];
+    const from = scope === 'full' ? p.out[g.from[e]] : g.own[g.from[e]];
+    labels |= from & (p.reachability ? ALL_MASK : g.edgeMask[e]) & ~rel;
   }
   return labels;
 }
@@ -160,7 +162,7 @@ export function attributionPath(g: TraceGraph, p: Propagation, sink: number, lab
   const b = label === 'ROOT' ? ROOT_SLOT : (SOURCE_LABELS as readonly string[]).indexOf(label);
   const nodes: number[] = [sink];
   const edges: number[] = [];
-  if (scope === 'one-hop' && !(g.own[sink] & bit)) {
+  if (scope === 'one-hop' && !(g.atCall[sink] & bit)) {
     for (let i = g.inOffset[sink], end = g.inOffset[sink + 1]; i < end; i++) {
       const e = g.inEdge[i];
       if (g.own[g.from[e]] & bit & (p.reachability ? ALL_MASK : g.edgeMask[e])) {
@@ -175,7 +177,7 @@ export function attributionPath(g: TraceGraph, p: Propagation, sink: number, lab
     // the path will do; the bound is a guard.
     const seen = new Set<number>([sink]);
     let v = sink;
-    for (let guard = 0; !(g.own[v] & bit) && guard < g.n; guard++) {
+    for (let guard = 0; !((v === sink ? g.atCall[v] : g.own[v]) & bit) && guard < g.n; guard++) {
       const want = p.dist[(v << 3) + b] - 1;
       let best = -1;
       let fallback = -1;
@@ -199,7 +201,7 @@ export function attributionPath(g: TraceGraph, p: Propagation, sink: number, lab
     }
   }
   return nodes.map((v, i) => {
-    const step: PathStep = describeNode(g, v, g.own[v] & ~ROOT_BIT);
+    const step: PathStep = describeNode(g, v, (v === sink ? g.atCall[v] : g.own[v]) & ~ROOT_BIT);
     if (i < edges.length) {
       const note = g.edgeNotes.get(edges[i]);
       step.via = { edge: edgeKind(g, edges[i]), ...(note !== undefined ? { note } : {}) };

@@ -18,7 +18,7 @@ import type { ProxyCall } from '../runlog/schema.js';
 import type { SinkLabel, SourceLabel, ToolEvent, ToolSpec } from '../benchmarks/agentic/agentic.js';
 import { GraphBuilder, type TraceGraph } from './graph.js';
 import { ContentIndex, normalizeText, type ContentIndexOptions } from './content-links.js';
-import { ALL_MASK, ROOT_BIT, bitOf, maskOf } from './labels.js';
+import { ALL_MASK, ROOT_BIT, SINK_MASK, bitOf, maskOf } from './labels.js';
 import type { Policy } from './policy.js';
 import { contentLabels, releaseAt, requestNeeds, type LabelEvidence } from './classify.js';
 import { detectInjection, injectedText, cleanText } from './injection.js';
@@ -346,15 +346,21 @@ function labelNodes(g: GraphBuilder, items: readonly Item[], rootItem: Item, inp
   if (input.annotation && input.annotation.sources.length) g.label(root, maskOf(input.annotation.sources), input.annotation.why);
   for (const it of items) {
     if (it === rootItem) continue;
-    for (const e of it.classified?.evidence ?? []) if (e.mask) g.label(it.node, e.mask, e.why);
     const site = it.kind === 'tool' || it.kind === 'sink' ? 'tool-result' : 'message';
+    // A tool call's source labels and its output's labels are what it returned: they pass on to
+    // what follows, and do not judge the call itself (a result cannot taint the call that produced it).
+    const after = site === 'tool-result' ? 'result' : 'call';
+    for (const e of it.classified?.evidence ?? []) {
+      if (e.mask & SINK_MASK) g.label(it.node, e.mask & SINK_MASK, e.why);
+      if (e.mask & ~SINK_MASK) g.label(it.node, e.mask & ~SINK_MASK, e.why, after);
+    }
     const content = contentLabels(policy, it.output, site);
-    for (const e of content.evidence) g.label(it.node, e.mask, e.why);
+    for (const e of content.evidence) g.label(it.node, e.mask, e.why, after);
     // Orders in any wording are looked for in data (tool results); the agents' own messages only by the explicit signals.
     const found = policy.detectInjection && it.output ? detectInjection(it.output, { orders: site === 'tool-result' }) : undefined;
     if (found && !echoesRequest(injectedText(it.output, found), rootTokens)) {
       // A plain order in data marks its passage (values taken from it are the injection's); an explicit one also labels the text an override.
-      if (found.explicit) g.label(it.node, OVERRIDE, found.why);
+      if (found.explicit) g.label(it.node, OVERRIDE, found.why, after);
       const passages = injectedText(it.output, found);
       injections.set(it.node, {
         why: found.why,
@@ -372,7 +378,7 @@ function labelNodes(g: GraphBuilder, items: readonly Item[], rootItem: Item, inp
       });
     }
     const annotated = site === 'tool-result' ? input.toolResultLabels?.get(it.output) : undefined;
-    if (annotated?.sources.length) g.label(it.node, maskOf(annotated.sources), annotated.why);
+    if (annotated?.sources.length) g.label(it.node, maskOf(annotated.sources), annotated.why, 'result');
     if (it.kind === 'sink')
       for (const e of contentLabels(policy, it.input.map((x) => x.text).join('\n'), 'argument').evidence)
         g.label(it.node, e.mask, `${e.why} in the arguments`);
