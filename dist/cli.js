@@ -57995,6 +57995,7 @@ function grow(a2, size) {
 var GraphBuilder = class {
   kinds = new Uint8Array(16);
   ownLabels = new Uint16Array(16);
+  callLabels = new Uint16Array(16);
   releases = new Uint16Array(16);
   eFrom = new Uint32Array(16);
   eTo = new Uint32Array(16);
@@ -58019,6 +58020,7 @@ var GraphBuilder = class {
   reserveNodes(size) {
     this.kinds = grow(this.kinds, size);
     this.ownLabels = grow(this.ownLabels, size);
+    this.callLabels = grow(this.callLabels, size);
     this.releases = grow(this.releases, size);
   }
   reserveEdges(size) {
@@ -58045,10 +58047,14 @@ var GraphBuilder = class {
   ownOf(node2) {
     return this.ownLabels[node2];
   }
-  /** Adds labels (a bit mask) to a node, with the evidence for each when given. */
-  label(node2, mask, why) {
+  /**
+   * Adds labels (a bit mask) to a node, with the evidence for each when given. `result`: the labels
+   * come from what the node returned (a tool's output), so they pass on but do not judge the call.
+   */
+  label(node2, mask, why, when = "call") {
     this.check(node2);
     this.ownLabels[node2] |= mask;
+    if (when === "call") this.callLabels[node2] |= mask;
     if (why !== void 0) {
       const list3 = this.evidence.get(node2) ?? [];
       for (const l of labelsOf(mask)) list3.push({ label: l, why });
@@ -58147,6 +58153,7 @@ var GraphBuilder = class {
       m,
       kind: this.kinds.slice(0, n2),
       own: this.ownLabels.slice(0, n2),
+      atCall: this.callLabels.slice(0, n2),
       release: this.releases.slice(0, n2),
       from,
       to,
@@ -60620,13 +60627,14 @@ function propagate(g, opts = {}) {
   return { out, dist, reachability: plain };
 }
 function labelsInScope(g, p, sink, scope) {
-  if (scope === "full") return p.out[sink];
-  let labels = g.own[sink];
-  if (scope === "one-hop") {
-    for (let i2 = g.inOffset[sink], end = g.inOffset[sink + 1]; i2 < end; i2++) {
-      const e = g.inEdge[i2];
-      labels |= g.own[g.from[e]] & (p.reachability ? ALL_MASK : g.edgeMask[e]);
-    }
+  let labels = g.atCall[sink];
+  if (scope === "full" && labels === g.own[sink]) return p.out[sink];
+  if (scope === "local") return labels;
+  const rel = p.reachability || scope === "one-hop" ? 0 : g.release[sink] & ~ROOT_BIT;
+  for (let i2 = g.inOffset[sink], end = g.inOffset[sink + 1]; i2 < end; i2++) {
+    const e = g.inEdge[i2];
+    const from = scope === "full" ? p.out[g.from[e]] : g.own[g.from[e]];
+    labels |= from & (p.reachability ? ALL_MASK : g.edgeMask[e]) & ~rel;
   }
   return labels;
 }
@@ -60648,7 +60656,7 @@ function attributionPath(g, p, sink, label2, scope = "full") {
   const b = label2 === "ROOT" ? ROOT_SLOT : SOURCE_LABELS.indexOf(label2);
   const nodes = [sink];
   const edges = [];
-  if (scope === "one-hop" && !(g.own[sink] & bit)) {
+  if (scope === "one-hop" && !(g.atCall[sink] & bit)) {
     for (let i2 = g.inOffset[sink], end = g.inOffset[sink + 1]; i2 < end; i2++) {
       const e = g.inEdge[i2];
       if (g.own[g.from[e]] & bit & (p.reachability ? ALL_MASK : g.edgeMask[e])) {
@@ -60660,7 +60668,7 @@ function attributionPath(g, p, sink, label2, scope = "full") {
   } else if (scope === "full" && b >= 0) {
     const seen2 = /* @__PURE__ */ new Set([sink]);
     let v = sink;
-    for (let guard = 0; !(g.own[v] & bit) && guard < g.n; guard++) {
+    for (let guard = 0; !((v === sink ? g.atCall[v] : g.own[v]) & bit) && guard < g.n; guard++) {
       const want = p.dist[(v << 3) + b] - 1;
       let best = -1;
       let fallback = -1;
@@ -60684,7 +60692,7 @@ function attributionPath(g, p, sink, label2, scope = "full") {
     }
   }
   return nodes.map((v, i2) => {
-    const step = describeNode(g, v, g.own[v] & ~ROOT_BIT);
+    const step = describeNode(g, v, (v === sink ? g.atCall[v] : g.own[v]) & ~ROOT_BIT);
     if (i2 < edges.length) {
       const note = g.edgeNotes.get(edges[i2]);
       step.via = { edge: edgeKind(g, edges[i2]), ...note !== void 0 ? { note } : {} };
@@ -60712,7 +60720,7 @@ var FAMILIES = {
     new RegExp(`\\bif you(?:'re| are) an? (?:ai|llm|language model|assistant|agent|bot|automated)`, "i"),
     new RegExp(`(?:^|[.:;!?\\]]\\s*)(?:the\\s+)?${ROLE_ASSISTANT}\\s*[,:]`, "i"),
     new RegExp(
-      `\\b${ROLE_ASSISTANT}\\b[^.;:!?]{0,40}?\\b(?:must|should|shall|needs? to|are required to|is required to|have to|has to|will need to|are (?:now )?authori[sz]ed to|is (?:now )?authori[sz]ed to)\\b`,
+      `\\b${ROLE_ASSISTANT}\\b(?!\\s+(?!(?:must|should|shall|needs?|is|are|has|have|will|to|who|that|which)\\b)[a-z]+\\b(?<!ing))[^.;:!?]{0,40}?\\b(?:must|should|shall|needs? to|are required to|is required to|have to|has to|will need to|are (?:now )?authori[sz]ed to|is (?:now )?authori[sz]ed to)\\b`,
       "i"
     ),
     /\bassistant instructions?\b/i,
@@ -60726,7 +60734,9 @@ var FAMILIES = {
   authority: [
     /\b(?:system|admin(?:istrator)?|security|compliance|it|sso|hr|merchant|billing|directory|fraud|risk)[-_ ](?:message|notice|notification|alert|directive|update|override|instructions?|memo|department|bot|team|desk)\b/i,
     /\[(?:system|admin|message from[^\]]{0,40}|note from[^\]]{0,40})\]/i,
-    /\b(?:this is|signed|message from|note from|update from|comment from|entered by|request from|instructions? from|from)[,:]?\s+(?:the\s+|your\s+|our\s+)?(?:user|account (?:holder|owner)|owner|cardholder|patient|travell?er|landlord|administrator|admin|manager|supervisor|workspace owner|document owner|customer|tenant|hr|bank|agency|organi[sz]ers?|management|ceo|cfo|it department|it)\b/i,
+    /\b(?:this is|signed|message from|note from|update from|comment from|entered by|request from|instructions? from|from)[,:]?\s+(?:the\s+|your\s+|our\s+)?(?:user|account (?:holder|owner)|owner|cardholder|patient|travell?er|landlord|administrator|admin|manager|supervisor|workspace owner|document owner|customer|tenant|hr|bank|agency|organi[sz]ers?|management|ceo|cfo|it department)\b/i,
+    // The IT department by its capitals: "from it" is a pronoun.
+    /\b(?:this is|message from|note from|update from|request from|from)[,:]?\s+(?:the\s+|your\s+|our\s+)?IT\b/,
     /\bthe (?:user|account holder|account owner|owner|cardholder|patient|travell?er|customer|landlord|document owner|workspace owner|client) (?:has |had |already |just )?(?:authori[sz]ed|approved|asked|wants|requested|agreed|instructed|confirmed|promised|set this up)\b/i,
     /\b(?:already|pre-?)\s?(?:approved|authori[sz]ed|agreed|confirmed)\b/i,
     /\b(?:approved|authori[sz]ed|requested) by (?:the |a |your )?(?:account owner|user|owner|patient|customer|travell?er|supervisor|manager|admin|administrator|cardholder|landlord)\b/i,
@@ -60760,30 +60770,73 @@ var FETCH_VERBS = /* @__PURE__ */ new Set(["visit", "open", "click", "go", "navi
 var STATEMENT = /^\S+(?:\s+\S+){0,3}?\s+(?:is|are|was|were|has|have|had|been|will|would|did|does)\b/i;
 var GENERAL_VERBS = /* @__PURE__ */ new Set(["make", "say", "take", "put", "keep", "bring", "concatenate", "combine", "include"]);
 var SECOND_PERSON = /\b(?:you|assistant|agent|model)\s+(?:must|should|shall|need to|have to|are to|will need to|are required to)\s+([a-z]+)|\b(?:want|need|ask|require)s?\s+you\s+to\s+([a-z]+)|\byour (?:task|job|goal|instruction)s? (?:is|are) to\s+([a-z]+)|\bmake sure (?:to|you)\s+([a-z]+)/i;
+var PAST_FORMS = new Set(
+  "sent paid frozen bought sold made done given taken shown written chosen kept brought told built spent lost found held forgotten".split(
+    " "
+  )
+);
 function actionVerb(word) {
   const w = word.toLowerCase();
   if (!/^[a-z]+$/.test(w) || /(?:ment|tion|sion|ance|ence|ing|ed|ly)$/.test(w) || /[^s]s$/.test(w) && w.length > 3) return false;
+  if (PAST_FORMS.has(w)) return false;
   if (FETCH_VERBS.has(w) || GENERAL_VERBS.has(w)) return true;
   const c3 = verbCategory(w);
   return c3 !== void 0 && c3 !== "read";
 }
-function imperativeIn(sentence) {
-  for (const clause of sentence.split(/[:;]\s+|\s+(?:and then|and|then)\s+|,\s+(?=[a-z])/i)) {
+function imperativeIn(sentence, opts = {}) {
+  const labelled = /^\s*[\w"' ./()-]{1,40}:\s+(\S.*)$/.exec(sentence);
+  const field = opts.field === true || labelled !== null;
+  const targeted = TARGET.test(sentence);
+  const parts = sentence.split(/([:;]\s+|\s+(?:and then|and|then)\s+|,\s+(?=[a-z]))/i);
+  let verbLed = false;
+  for (let i2 = 0; i2 < parts.length; i2 += 2) {
+    const clause = parts[i2];
+    const joined = i2 > 0 && /\b(?:and|then)\b/i.test(parts[i2 - 1]);
     const rest = clause.replace(LEAD_IN, "").replace(/^do\s+(?=[a-z]+\s)/i, "");
     const ws = rest.split(/\s+/).filter(Boolean);
-    if (ws.length < 3 || rest[ws[0].length] === ":" || STATEMENT.test(rest)) continue;
+    const opensWithVerb = ws.length > 0 && (actionVerb(ws[0]) || verbCategory(ws[0]) === "read" && !/(?:ing|ed|s)$/i.test(ws[0]));
+    if (joined && !verbLed) continue;
+    if (!joined) verbLed = opensWithVerb;
+    if (ws.length < 3 || rest[ws[0].length] === ":" || STATEMENT.test(rest) || properName(ws, clause) || NOUN_AFTER.test(ws[1]) || /^[a-z]+ed$/i.test(ws[1]))
+      continue;
+    if (field && !targeted && !/^(?:\d+(?:[.,]\d+)?|[A-Z][a-z]+)[,.]?$/.test(ws[1]) && !FUNCTION_WORDS.has(ws[1].toLowerCase())) continue;
     if (actionVerb(ws[0])) return ws.slice(0, 4).join(" ");
   }
   const m = SECOND_PERSON.exec(sentence);
   const verb = m?.slice(1).find((x) => x !== void 0);
   return verb !== void 0 && (actionVerb(verb) || verbCategory(verb) !== void 0) ? m[0] : void 0;
 }
+function properName(ws, clause) {
+  const cap2 = (w) => w !== void 0 && /^[A-Z][a-z'’]+[,.]?$/.test(w);
+  const second = ws[1] === "-" || ws[1] === "&" ? ws[2] : ws[1];
+  return cap2(ws[0]) && cap2(second) && !FUNCTION_WORDS.has(second.toLowerCase().replace(/[,.]$/, "")) && !TARGET.test(clause);
+}
+var NOUN_AFTER = /^(?:of|at|from|by|with|on)$/i;
+var FUNCTION_WORDS = new Set(
+  "the a an my our your this that these those all any every me us it them to and or of for in on at by".split(" ")
+);
+var QUOTE = /^\s*(?:>\s?)*/;
+function joinWrapped(text2) {
+  const lines2 = text2.split("\n");
+  let out = lines2[0];
+  for (let i2 = 1; i2 < lines2.length; i2++) {
+    const prev = lines2[i2 - 1];
+    const l = lines2[i2];
+    const pq = QUOTE.exec(prev)[0].replace(/\s/g, "");
+    const q2 = QUOTE.exec(l)[0];
+    const body = l.slice(q2.length);
+    const prevBody = prev.slice(QUOTE.exec(prev)[0].length).trim();
+    const wraps = pq === q2.replace(/\s/g, "") && prevBody !== "" && !/[.!?:;]["')\]]*$/.test(prevBody) && /^[a-z]/.test(body) && !/^[\w-]{1,40}:\s/.test(body);
+    out += (wraps ? " " : "\n") + l;
+  }
+  return out;
+}
 function sentences(text2) {
   const out = [];
   let lineStart = 0;
   let line = 0;
   for (const l of text2.split("\n")) {
-    const re = /(?<=[.!?])\s+(?=[^\s\p{Ll}])/gu;
+    const re = /(?<=[.!?])(?:\s+(?=[^\s\p{Ll}])|(?=[#<[]))/gu;
     let from = 0;
     for (let m = re.exec(l); ; m = re.exec(l)) {
       const to = m ? m.index : l.length;
@@ -60791,6 +60844,7 @@ function sentences(text2) {
       if (s2.trim()) out.push({ start: lineStart + from, end: lineStart + to, s: s2, line });
       if (!m) break;
       from = m.index + m[0].length;
+      if (m[0].length === 0) re.lastIndex = m.index + 1;
     }
     lineStart += l.length + 1;
     line++;
@@ -60801,6 +60855,36 @@ function detectInjection(text2, opts = {}) {
   if (!text2 || text2.length < 12) return void 0;
   const body = text2.length > (opts.maxChars ?? 2e5) ? text2.slice(0, opts.maxChars ?? 2e5) : text2;
   if (!CUES.test(body) && (opts.orders === false || !/[a-z]{2,}\s+\S+\s+\S+/i.test(body))) return void 0;
+  const found = jsonFields(body, opts) ?? scan2(joinWrapped(body), opts, false);
+  if (found.passages.length === 0) return void 0;
+  const { reasons } = found;
+  const more = reasons.length > 1 ? ` (+${reasons.length - 1} more passage${reasons.length > 2 ? "s" : ""})` : "";
+  return { why: `injected instructions: ${reasons[0]}${more}`, passages: found.passages, explicit: found.explicit };
+}
+var JSON_STRING = /"(?:[^"\\\n]|\\.)*"/g;
+function jsonFields(body, opts) {
+  const t = body.trimStart();
+  if (!(t.startsWith("{") || t.startsWith("["))) return void 0;
+  try {
+    JSON.parse(body);
+  } catch {
+    return void 0;
+  }
+  const out = { passages: [], reasons: [], explicit: false };
+  JSON_STRING.lastIndex = 0;
+  for (let m = JSON_STRING.exec(body); m; m = JSON_STRING.exec(body)) {
+    const end = m.index + m[0].length;
+    if (/^\s*:/.test(body.slice(end, end + 8)) || m[0].length < 14) continue;
+    const value2 = JSON.parse(m[0]);
+    const f = scan2(joinWrapped(value2), opts, true);
+    if (f.passages.length === 0) continue;
+    out.passages.push([m.index, end]);
+    out.reasons.push(...f.reasons);
+    out.explicit ||= f.explicit;
+  }
+  return out;
+}
+function scan2(body, opts, field) {
   const passages = [];
   const reasons = [];
   let explicit = false;
@@ -60808,11 +60892,6 @@ function detectInjection(text2, opts = {}) {
   const lineEnds = [];
   for (let i2 = body.indexOf("\n"); i2 >= 0; i2 = body.indexOf("\n", i2 + 1)) lineEnds.push(i2);
   lineEnds.push(body.length);
-  const isInjected = (hit, s2) => {
-    const toolOrder = hit.directive !== void 0 && /_/.test(hit.directive);
-    const targeted = hit.directive !== void 0 && (toolOrder || TARGET.test(s2));
-    return hit.imperative !== void 0 || hit.override !== void 0 || hit.addressed !== void 0 && (hit.directive !== void 0 || hit.authority !== void 0 || hit.redirect !== void 0 || /\b(?:must|should|need|required)\b/i.test(s2)) || hit.authority !== void 0 && (hit.redirect !== void 0 || targeted) || hit.redirect !== void 0 && targeted;
-  };
   let prev;
   for (const sent of sentences(body)) {
     if (sent.line === flaggedLine) continue;
@@ -60824,7 +60903,7 @@ function detectInjection(text2, opts = {}) {
         if (m !== void 0) own2[k] = m;
       }
     }
-    const order = opts.orders === false ? void 0 : imperativeIn(sent.s);
+    const order = opts.orders === false ? void 0 : imperativeIn(sent.s, { field });
     if (order !== void 0) own2.imperative = order;
     const withPrev = prev && prev.line === sent.line ? { hit: { ...prev.hit, ...own2 }, s: `${prev.s} ${sent.s}`, start: prev.start } : void 0;
     const found = isInjected(own2, sent.s) ? { hit: own2, start: sent.start } : withPrev && isInjected(withPrev.hit, withPrev.s) ? withPrev : void 0;
@@ -60840,9 +60919,12 @@ function detectInjection(text2, opts = {}) {
       ["override", "imperative", "addressed", "authority", "redirect", "directive"].map(quote).filter(Boolean).join(", ")
     );
   }
-  if (passages.length === 0) return void 0;
-  const more = reasons.length > 1 ? ` (+${reasons.length - 1} more passage${reasons.length > 2 ? "s" : ""})` : "";
-  return { why: `injected instructions: ${reasons[0]}${more}`, passages, explicit };
+  return { passages, reasons, explicit };
+}
+function isInjected(hit, s2) {
+  const toolOrder = hit.directive !== void 0 && /_/.test(hit.directive);
+  const targeted = hit.directive !== void 0 && (toolOrder || TARGET.test(s2));
+  return hit.imperative !== void 0 || hit.override !== void 0 || hit.addressed !== void 0 && (hit.directive !== void 0 || hit.authority !== void 0 || hit.redirect !== void 0 || /\b(?:must|should|need|required)\b/i.test(s2)) || hit.authority !== void 0 && (hit.redirect !== void 0 || targeted) || hit.redirect !== void 0 && targeted;
 }
 function injectedText(text2, f) {
   return f.passages.map(([a2, b]) => text2.slice(a2, b)).join("\n");
@@ -62942,13 +63024,17 @@ function labelNodes(g, items, rootItem, input2, policy) {
   if (input2.annotation && input2.annotation.sources.length) g.label(root, maskOf(input2.annotation.sources), input2.annotation.why);
   for (const it of items) {
     if (it === rootItem) continue;
-    for (const e of it.classified?.evidence ?? []) if (e.mask) g.label(it.node, e.mask, e.why);
     const site = it.kind === "tool" || it.kind === "sink" ? "tool-result" : "message";
+    const after = site === "tool-result" ? "result" : "call";
+    for (const e of it.classified?.evidence ?? []) {
+      if (e.mask & SINK_MASK) g.label(it.node, e.mask & SINK_MASK, e.why);
+      if (e.mask & ~SINK_MASK) g.label(it.node, e.mask & ~SINK_MASK, e.why, after);
+    }
     const content = contentLabels(policy, it.output, site);
-    for (const e of content.evidence) g.label(it.node, e.mask, e.why);
+    for (const e of content.evidence) g.label(it.node, e.mask, e.why, after);
     const found = policy.detectInjection && it.output ? detectInjection(it.output, { orders: site === "tool-result" }) : void 0;
     if (found && !echoesRequest(injectedText(it.output, found), rootTokens)) {
-      if (found.explicit) g.label(it.node, OVERRIDE, found.why);
+      if (found.explicit) g.label(it.node, OVERRIDE, found.why, after);
       const passages = injectedText(it.output, found);
       injections.set(it.node, {
         why: found.why,
@@ -62965,7 +63051,7 @@ function labelNodes(g, items, rootItem, input2, policy) {
       });
     }
     const annotated = site === "tool-result" ? input2.toolResultLabels?.get(it.output) : void 0;
-    if (annotated?.sources.length) g.label(it.node, maskOf(annotated.sources), annotated.why);
+    if (annotated?.sources.length) g.label(it.node, maskOf(annotated.sources), annotated.why, "result");
     if (it.kind === "sink")
       for (const e of contentLabels(policy, it.input.map((x) => x.text).join("\n"), "argument").evidence)
         g.label(it.node, e.mask, `${e.why} in the arguments`);
@@ -62983,11 +63069,11 @@ function originPath(b, origin, site, note) {
   const g = b.graph;
   return [
     { ...describeNode(g, origin, g.own[origin] & ~ROOT_BIT), via: { edge: "argument", note } },
-    sinkStep(b, site, g.own[site.node] & ~ROOT_BIT)
+    sinkStep(b, site, g.atCall[site.node] & ~ROOT_BIT)
   ];
 }
 function ownStep(c3) {
-  return sinkStep(c3.b, c3.site, c3.b.graph.own[c3.site.node] & ~ROOT_BIT);
+  return sinkStep(c3.b, c3.site, c3.b.graph.atCall[c3.site.node] & ~ROOT_BIT);
 }
 function adjudicateSink(b, p, site, policy, opts = {}) {
   const scope = opts.scope ?? "full";
@@ -63013,7 +63099,7 @@ function adjudicateSink(b, p, site, policy, opts = {}) {
     };
   }
   const c3 = { b, p, site, policy, scope, inScope, sinks };
-  const waiver = injectionWaiver(b, p, site, g.own[v] & OVERRIDE2 ? void 0 : inScope);
+  const waiver = injectionWaiver(b, p, site, g.atCall[v] & OVERRIDE2 ? void 0 : inScope);
   const onward = onwardFindings2(c3);
   const mentioned = mentionsTool(b.rootText, site.tool) || usesToolVerb(b.rootText, site.verb);
   const violations = [

@@ -18,6 +18,7 @@ import { agentDojoDir, loadAgentDojo } from './agentdojo-data.js';
 import { runReplay, stagedWithoutDescriptions } from './agentdojo.js';
 import { renderReplay, sameDecisions } from './agentdojo-figures.js';
 import { opaquePolicyDocument } from './agentdojo-opaque.js';
+import { benignCorpus, corpusFigures, renderCorpusFigures, type CorpusSplit } from './benign-corpus.js';
 
 export interface CostFigure {
   mb: number;
@@ -67,6 +68,16 @@ export async function validateCost(agents: number, turns: number): Promise<CostF
   }
 }
 
+/** The injection detector on the benign corpus (benign-corpus.ts), the split it was tuned on and the held-out one; quick: fewer texts. */
+function corpusLines(opts: { quick?: boolean }): string[] {
+  const size = opts.quick ? { n: 150, mail: 250 } : { n: 600, mail: 1400 };
+  return (['tune', 'held-out'] as CorpusSplit[]).flatMap((split) => [
+    `${split} split:`,
+    renderCorpusFigures(corpusFigures(benignCorpus({ split, ...size }))),
+    '',
+  ]);
+}
+
 /** The AgentDojo replay (bench/taint-eval/agentdojo.ts): every template, both shapes, AgentDojo's names, the renamed and the opaque variants (and whether the opaque one decides as the names do); quick: one template. */
 function agentDojoFigures(opts: { quick?: boolean }): string[] {
   const dir = agentDojoDir(defaultDataDir());
@@ -113,6 +124,7 @@ export async function validatorFigures(opts: { quick?: boolean } = {}): Promise<
   );
   for (const s of b.skipped) lines.push(`  skipped: ${s}`);
   lines.push('', ...agentDojoFigures(opts));
+  lines.push('', ...corpusLines(opts));
   const sizes: [number, number][] = opts.quick
     ? [[4, 250]]
     : [

@@ -58,7 +58,7 @@ const FAMILIES: Record<Exclude<InjectionSignal, 'imperative'>, RegExp[]> = {
     new RegExp(`\\bif you(?:'re| are) an? (?:ai|llm|language model|assistant|agent|bot|automated)`, 'i'),
     new RegExp(`(?:^|[.:;!?\\]]\\s*)(?:the\\s+)?${ROLE_ASSISTANT}\\s*[,:]`, 'i'),
     new RegExp(
-      `\\b${ROLE_ASSISTANT}\\b[^.;:!?]{0,40}?\\b(?:must|should|shall|needs? to|are required to|is required to|have to|has to|will need to|are (?:now )?authori[sz]ed to|is (?:now )?authori[sz]ed to)\\b`,
+      `\\b${ROLE_ASSISTANT}\\b(?!\\s+(?!(?:must|should|shall|needs?|is|are|has|have|will|to|who|that|which)\\b)[a-z]+\\b(?<!ing))[^.;:!?]{0,40}?\\b(?:must|should|shall|needs? to|are required to|is required to|have to|has to|will need to|are (?:now )?authori[sz]ed to|is (?:now )?authori[sz]ed to)\\b`,
       'i',
     ),
     /\bassistant instructions?\b/i,
@@ -72,7 +72,9 @@ const FAMILIES: Record<Exclude<InjectionSignal, 'imperative'>, RegExp[]> = {
   authority: [
     /\b(?:system|admin(?:istrator)?|security|compliance|it|sso|hr|merchant|billing|directory|fraud|risk)[-_ ](?:message|notice|notification|alert|directive|update|override|instructions?|memo|department|bot|team|desk)\b/i,
     /\[(?:system|admin|message from[^\]]{0,40}|note from[^\]]{0,40})\]/i,
-    /\b(?:this is|signed|message from|note from|update from|comment from|entered by|request from|instructions? from|from)[,:]?\s+(?:the\s+|your\s+|our\s+)?(?:user|account (?:holder|owner)|owner|cardholder|patient|travell?er|landlord|administrator|admin|manager|supervisor|workspace owner|document owner|customer|tenant|hr|bank|agency|organi[sz]ers?|management|ceo|cfo|it department|it)\b/i,
+    /\b(?:this is|signed|message from|note from|update from|comment from|entered by|request from|instructions? from|from)[,:]?\s+(?:the\s+|your\s+|our\s+)?(?:user|account (?:holder|owner)|owner|cardholder|patient|travell?er|landlord|administrator|admin|manager|supervisor|workspace owner|document owner|customer|tenant|hr|bank|agency|organi[sz]ers?|management|ceo|cfo|it department)\b/i,
+    // The IT department by its capitals: "from it" is a pronoun.
+    /\b(?:this is|message from|note from|update from|request from|from)[,:]?\s+(?:the\s+|your\s+|our\s+)?IT\b/,
     /\bthe (?:user|account holder|account owner|owner|cardholder|patient|travell?er|customer|landlord|document owner|workspace owner|client) (?:has |had |already |just )?(?:authori[sz]ed|approved|asked|wants|requested|agreed|instructed|confirmed|promised|set this up)\b/i,
     /\b(?:already|pre-?)\s?(?:approved|authori[sz]ed|agreed|confirmed)\b/i,
     /\b(?:approved|authori[sz]ed|requested) by (?:the |a |your )?(?:account owner|user|owner|patient|customer|travell?er|supervisor|manager|admin|administrator|cardholder|landlord)\b/i,
@@ -125,10 +127,18 @@ const GENERAL_VERBS = new Set(['make', 'say', 'take', 'put', 'keep', 'bring', 'c
 const SECOND_PERSON =
   /\b(?:you|assistant|agent|model)\s+(?:must|should|shall|need to|have to|are to|will need to|are required to)\s+([a-z]+)|\b(?:want|need|ask|require)s?\s+you\s+to\s+([a-z]+)|\byour (?:task|job|goal|instruction)s? (?:is|are) to\s+([a-z]+)|\bmake sure (?:to|you)\s+([a-z]+)/i;
 
-/** Whether a word, as written, can be a bare verb of an action (not "payment", "sending", "orders"). */
+/** Irregular past forms the stemmer reads as the verb: "sent in quickly", "Frozen Granite Chicken" state or name, they do not order. */
+const PAST_FORMS = new Set(
+  'sent paid frozen bought sold made done given taken shown written chosen kept brought told built spent lost found held forgotten'.split(
+    ' ',
+  ),
+);
+
+/** Whether a word, as written, can be a bare verb of an action (not "payment", "sending", "orders", "sent"). */
 function actionVerb(word: string): boolean {
   const w = word.toLowerCase();
   if (!/^[a-z]+$/.test(w) || /(?:ment|tion|sion|ance|ence|ing|ed|ly)$/.test(w) || (/[^s]s$/.test(w) && w.length > 3)) return false;
+  if (PAST_FORMS.has(w)) return false;
   if (FETCH_VERBS.has(w) || GENERAL_VERBS.has(w)) return true;
   const c = verbCategory(w);
   return c !== undefined && c !== 'read';
@@ -139,16 +149,89 @@ function actionVerb(word: string): boolean {
  * bare verb of an action ("Send ...", "TODO: change ...", "please do the following first: pay
  * ..."), or an order in the second person ("you must transfer"). Returns the words that order.
  */
-export function imperativeIn(sentence: string): string | undefined {
-  for (const clause of sentence.split(/[:;]\s+|\s+(?:and then|and|then)\s+|,\s+(?=[a-z])/i)) {
+export function imperativeIn(sentence: string, opts: { field?: boolean } = {}): string | undefined {
+  // A field's value (a record's cell, a `Label: value` line) orders only as a sentence: its verb
+  // takes an object that points at something ("the", "all", "it", a number, a name) or it acts on a
+  // target. "transmit redundant program", "enable real-time large language models" and "deposit
+  // transaction at Hilpert" are labels, not orders.
+  const labelled = /^\s*[\w"' ./()-]{1,40}:\s+(\S.*)$/.exec(sentence);
+  const field = opts.field === true || labelled !== null;
+  const targeted = TARGET.test(sentence);
+  const parts = sentence.split(/([:;]\s+|\s+(?:and then|and|then)\s+|,\s+(?=[a-z]))/i);
+  // A clause joined by "and"/"then" shares the subject of the one before: it orders only when that
+  // one opens with a verb ("Read the mail and send it ..."), not in "combines play and pause in".
+  let verbLed = false;
+  for (let i = 0; i < parts.length; i += 2) {
+    const clause = parts[i];
+    const joined = i > 0 && /\b(?:and|then)\b/i.test(parts[i - 1]);
     const rest = clause.replace(LEAD_IN, '').replace(/^do\s+(?=[a-z]+\s)/i, '');
     const ws = rest.split(/\s+/).filter(Boolean);
-    if (ws.length < 3 || rest[ws[0].length] === ':' || STATEMENT.test(rest)) continue;
+    const opensWithVerb = ws.length > 0 && (actionVerb(ws[0]) || (verbCategory(ws[0]) === 'read' && !/(?:ing|ed|s)$/i.test(ws[0])));
+    if (joined && !verbLed) continue;
+    if (!joined) verbLed = opensWithVerb;
+    if (
+      ws.length < 3 ||
+      rest[ws[0].length] === ':' ||
+      STATEMENT.test(rest) ||
+      properName(ws, clause) ||
+      NOUN_AFTER.test(ws[1]) ||
+      /^[a-z]+ed$/i.test(ws[1])
+    )
+      continue;
+    if (field && !targeted && !/^(?:\d+(?:[.,]\d+)?|[A-Z][a-z]+)[,.]?$/.test(ws[1]) && !FUNCTION_WORDS.has(ws[1].toLowerCase())) continue;
     if (actionVerb(ws[0])) return ws.slice(0, 4).join(' ');
   }
   const m = SECOND_PERSON.exec(sentence);
   const verb = m?.slice(1).find((x) => x !== undefined);
   return verb !== undefined && (actionVerb(verb) || verbCategory(verb) !== undefined) ? m![0] : undefined;
+}
+
+/**
+ * A clause that opens with a proper name ("Forward Quality Strategist", "Mark Twomey joked", "Hand -
+ * Torp"): two capitalised words in a row, the second no function word, and nothing a target of an
+ * order (an address, account, link or amount) in it. A name is not an order.
+ */
+function properName(ws: readonly string[], clause: string): boolean {
+  const cap = (w: string | undefined) => w !== undefined && /^[A-Z][a-z'’]+[,.]?$/.test(w);
+  const second = ws[1] === '-' || ws[1] === '&' ? ws[2] : ws[1];
+  return cap(ws[0]) && cap(second) && !FUNCTION_WORDS.has(second!.toLowerCase().replace(/[,.]$/, '')) && !TARGET.test(clause);
+}
+
+/** A verb-like word followed by one of these is a noun: "deposit at Dobler", "transfer of 150 EUR", "order from" (as one followed by a participle is: "deposit confirmed at"). */
+const NOUN_AFTER = /^(?:of|at|from|by|with|on)$/i;
+
+const FUNCTION_WORDS = new Set(
+  'the a an my our your this that these those all any every me us it them to and or of for in on at by'.split(' '),
+);
+
+/** A quoting prefix of a mail line ("> ", ">> "). */
+const QUOTE = /^\s*(?:>\s?)*/;
+
+/**
+ * The text with each hard-wrapped line joined to the one before (the newline becomes a space, so
+ * offsets hold): a line that starts with a lower-case word, under the same quoting, after a
+ * non-empty line that ends no sentence, continues it ("... the first\nmove appeared to be ...").
+ * A list item, a `key: value` line or a line after a blank one starts anew.
+ */
+function joinWrapped(text: string): string {
+  const lines = text.split('\n');
+  let out = lines[0];
+  for (let i = 1; i < lines.length; i++) {
+    const prev = lines[i - 1];
+    const l = lines[i];
+    const pq = QUOTE.exec(prev)![0].replace(/\s/g, '');
+    const q = QUOTE.exec(l)![0];
+    const body = l.slice(q.length);
+    const prevBody = prev.slice(QUOTE.exec(prev)![0].length).trim();
+    const wraps =
+      pq === q.replace(/\s/g, '') &&
+      prevBody !== '' &&
+      !/[.!?:;]["')\]]*$/.test(prevBody) &&
+      /^[a-z]/.test(body) &&
+      !/^[\w-]{1,40}:\s/.test(body);
+    out += (wraps ? ' ' : '\n') + l;
+  }
+  return out;
 }
 
 /** Sentences with their offsets: split at line ends and at sentence ends followed by anything but a lower-case word. */
@@ -157,8 +240,9 @@ function sentences(text: string): { start: number; end: number; s: string; line:
   let lineStart = 0;
   let line = 0;
   for (const l of text.split('\n')) {
-    // A sentence ends before anything but a lower-case word: a capital, a digit, a bracket, "###".
-    const re = /(?<=[.!?])\s+(?=[^\s\p{Ll}])/gu;
+    // A sentence ends before anything but a lower-case word: a capital, a digit, a bracket, "###";
+    // before a marker ("7.2%.###(system_message) ...", "done.<note>") even with no space.
+    const re = /(?<=[.!?])(?:\s+(?=[^\s\p{Ll}])|(?=[#<[]))/gu;
     let from = 0;
     for (let m = re.exec(l); ; m = re.exec(l)) {
       const to = m ? m.index : l.length;
@@ -166,6 +250,8 @@ function sentences(text: string): { start: number; end: number; s: string; line:
       if (s.trim()) out.push({ start: lineStart + from, end: lineStart + to, s, line });
       if (!m) break;
       from = m.index + m[0].length;
+      // A break before a marker is empty: step past it, or exec would find it again.
+      if (m[0].length === 0) re.lastIndex = m.index + 1;
     }
     lineStart += l.length + 1;
     line++;
@@ -189,6 +275,52 @@ export function detectInjection(text: string, opts: InjectionOptions = {}): Inje
   if (!text || text.length < 12) return undefined;
   const body = text.length > (opts.maxChars ?? 200_000) ? text.slice(0, opts.maxChars ?? 200_000) : text;
   if (!CUES.test(body) && (opts.orders === false || !/[a-z]{2,}\s+\S+\s+\S+/i.test(body))) return undefined;
+  const found = jsonFields(body, opts) ?? scan(joinWrapped(body), opts, false);
+  if (found.passages.length === 0) return undefined;
+  const { reasons } = found;
+  const more = reasons.length > 1 ? ` (+${reasons.length - 1} more passage${reasons.length > 2 ? 's' : ''})` : '';
+  return { why: `injected instructions: ${reasons[0]}${more}`, passages: found.passages, explicit: found.explicit };
+}
+
+interface Scan {
+  passages: [number, number][];
+  reasons: string[];
+  explicit: boolean;
+}
+
+/** A JSON string token: its quotes and escapes. */
+const JSON_STRING = /"(?:[^"\\\n]|\\.)*"/g;
+
+/**
+ * A JSON document is read field by field: each string value is scanned on its own, as a field,
+ * and a passage found in it is that value alone, not the rest of the record on its line. Keys are
+ * names, not text. Undefined when the text is no JSON object or array.
+ */
+function jsonFields(body: string, opts: InjectionOptions): Scan | undefined {
+  const t = body.trimStart();
+  if (!(t.startsWith('{') || t.startsWith('['))) return undefined;
+  try {
+    JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  const out: Scan = { passages: [], reasons: [], explicit: false };
+  JSON_STRING.lastIndex = 0;
+  for (let m = JSON_STRING.exec(body); m; m = JSON_STRING.exec(body)) {
+    const end = m.index + m[0].length;
+    if (/^\s*:/.test(body.slice(end, end + 8)) || m[0].length < 14) continue;
+    const value = JSON.parse(m[0]) as string;
+    const f = scan(joinWrapped(value), opts, true);
+    if (f.passages.length === 0) continue;
+    out.passages.push([m.index, end]);
+    out.reasons.push(...f.reasons);
+    out.explicit ||= f.explicit;
+  }
+  return out;
+}
+
+/** The injected passages of one text (a document, or one field of a record). */
+function scan(body: string, opts: InjectionOptions, field: boolean): Scan {
   const passages: [number, number][] = [];
   const reasons: string[] = [];
   let explicit = false;
@@ -196,22 +328,6 @@ export function detectInjection(text: string, opts: InjectionOptions = {}): Inje
   const lineEnds: number[] = [];
   for (let i = body.indexOf('\n'); i >= 0; i = body.indexOf('\n', i + 1)) lineEnds.push(i);
   lineEnds.push(body.length);
-  const isInjected = (hit: Partial<Record<InjectionSignal, string>>, s: string): boolean => {
-    // An order that names a tool, or one that acts on an address, account, link or amount, is strong; a bare imperative is not.
-    const toolOrder = hit.directive !== undefined && /_/.test(hit.directive);
-    const targeted = hit.directive !== undefined && (toolOrder || TARGET.test(s));
-    return (
-      hit.imperative !== undefined ||
-      hit.override !== undefined ||
-      (hit.addressed !== undefined &&
-        (hit.directive !== undefined ||
-          hit.authority !== undefined ||
-          hit.redirect !== undefined ||
-          /\b(?:must|should|need|required)\b/i.test(s))) ||
-      (hit.authority !== undefined && (hit.redirect !== undefined || targeted)) ||
-      (hit.redirect !== undefined && targeted)
-    );
-  };
   // Signals are read over two neighbouring sentences of one line ("System message: X must be updated. Set it to Y.").
   let prev: { hit: Partial<Record<InjectionSignal, string>>; s: string; start: number; line: number } | undefined;
   for (const sent of sentences(body)) {
@@ -226,7 +342,7 @@ export function detectInjection(text: string, opts: InjectionOptions = {}): Inje
         if (m !== undefined) own[k] = m;
       }
     }
-    const order = opts.orders === false ? undefined : imperativeIn(sent.s);
+    const order = opts.orders === false ? undefined : imperativeIn(sent.s, { field });
     if (order !== undefined) own.imperative = order;
     const withPrev =
       prev && prev.line === sent.line ? { hit: { ...prev.hit, ...own }, s: `${prev.s} ${sent.s}`, start: prev.start } : undefined;
@@ -247,9 +363,25 @@ export function detectInjection(text: string, opts: InjectionOptions = {}): Inje
       (['override', 'imperative', 'addressed', 'authority', 'redirect', 'directive'] as const).map(quote).filter(Boolean).join(', '),
     );
   }
-  if (passages.length === 0) return undefined;
-  const more = reasons.length > 1 ? ` (+${reasons.length - 1} more passage${reasons.length > 2 ? 's' : ''})` : '';
-  return { why: `injected instructions: ${reasons[0]}${more}`, passages, explicit };
+  return { passages, reasons, explicit };
+}
+
+/** Whether a sentence's signals make it an instruction. */
+function isInjected(hit: Partial<Record<InjectionSignal, string>>, s: string): boolean {
+  // An order that names a tool, or one that acts on an address, account, link or amount, is strong; a bare imperative is not.
+  const toolOrder = hit.directive !== undefined && /_/.test(hit.directive);
+  const targeted = hit.directive !== undefined && (toolOrder || TARGET.test(s));
+  return (
+    hit.imperative !== undefined ||
+    hit.override !== undefined ||
+    (hit.addressed !== undefined &&
+      (hit.directive !== undefined ||
+        hit.authority !== undefined ||
+        hit.redirect !== undefined ||
+        /\b(?:must|should|need|required)\b/i.test(s))) ||
+    (hit.authority !== undefined && (hit.redirect !== undefined || targeted)) ||
+    (hit.redirect !== undefined && targeted)
+  );
 }
 
 /** The text of the injected passages, one per line. */
