@@ -60249,9 +60249,14 @@ var PHRASES = [
     re: /\blet (?!me\b|us\b)(?:everyone|everybody|all)\b[^.?!;]{0,40}\bknow\b|\b(?:tell|inform|notify) (?:everyone|everybody|all (?:tenants|members|residents|staff))\b|\bput (?:\S+ ){0,4}up (?:for|on)\b/i,
     category: "publish"
   },
-  { re: /\blet (?!me\b|us\b)[\w#@.'-]+(?: [\w#@.'-]+){0,3} know\b/i, category: "send" },
+  { re: /\blet (?!me\b|us\b)[\w#@.'()-]+(?: [\w#@.'()-]+){0,3} know\b/i, category: "send" },
   {
     re: /\b(?:drop|leave|put|fire off|shoot|send|post) (?:them |him |her )?(?:a |an |the |my )?(?:quick |short |brief )?(?:note|line|message|digest|summary|recap|update|heads[- ]up|reminder|word)\b/i,
+    category: "send"
+  },
+  {
+    // Writing a message to someone sends it: "write them the following message", "write the message: …", "write a note to #ops".
+    re: /\bwrite (?:(?:him|her|them|everyone|each (?:user|member|one)|\S+) )?(?:a |an |the |this |that |my |following |short |quick )*(?:message|note|dm|e-?mail|mail|reply|line)s?\b/i,
     category: "send"
   },
   {
@@ -60339,7 +60344,7 @@ function recogniseIntent(prose, opts) {
   };
   const text2 = prose.replace(/\blet's\b/gi, "let us").replace(TO_USER, " ");
   const moneyMatch = MONEY.exec(text2);
-  for (const clause of text2.split(/[.;!?\n]+|,\s*(?:then|and then|after that)\b|\band then\b/i)) {
+  for (const clause of text2.split(/(?:[;!?\n]|\.(?=\s|$))+|,\s*(?:then|and then|after that)\b|\band then\b/i)) {
     const trimmed = clause.trim();
     if (!trimmed) continue;
     if (QUESTION_START.test(trimmed) && prose.includes(`${trimmed}?`)) continue;

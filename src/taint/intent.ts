@@ -17,9 +17,14 @@ const PHRASES: { re: RegExp; category: Category; money?: boolean }[] = [
     re: /\blet (?!me\b|us\b)(?:everyone|everybody|all)\b[^.?!;]{0,40}\bknow\b|\b(?:tell|inform|notify) (?:everyone|everybody|all (?:tenants|members|residents|staff))\b|\bput (?:\S+ ){0,4}up (?:for|on)\b/i,
     category: 'publish',
   },
-  { re: /\blet (?!me\b|us\b)[\w#@.'-]+(?: [\w#@.'-]+){0,3} know\b/i, category: 'send' },
+  { re: /\blet (?!me\b|us\b)[\w#@.'()-]+(?: [\w#@.'()-]+){0,3} know\b/i, category: 'send' },
   {
     re: /\b(?:drop|leave|put|fire off|shoot|send|post) (?:them |him |her )?(?:a |an |the |my )?(?:quick |short |brief )?(?:note|line|message|digest|summary|recap|update|heads[- ]up|reminder|word)\b/i,
+    category: 'send',
+  },
+  {
+    // Writing a message to someone sends it: "write them the following message", "write the message: …", "write a note to #ops".
+    re: /\bwrite (?:(?:him|her|them|everyone|each (?:user|member|one)|\S+) )?(?:a |an |the |this |that |my |following |short |quick )*(?:message|note|dm|e-?mail|mail|reply|line)s?\b/i,
     category: 'send',
   },
   {
@@ -125,7 +130,8 @@ export function recogniseIntent(prose: string, opts: IntentOptions): { mask: num
   };
   const text = prose.replace(/\blet's\b/gi, 'let us').replace(TO_USER, ' ');
   const moneyMatch = MONEY.exec(text);
-  for (const clause of text.split(/[.;!?\n]+|,\s*(?:then|and then|after that)\b|\band then\b/i)) {
+  // A full stop ends a clause only before a space or the end: not inside an address, a link or a number.
+  for (const clause of text.split(/(?:[;!?\n]|\.(?=\s|$))+|,\s*(?:then|and then|after that)\b|\band then\b/i)) {
     const trimmed = clause.trim();
     if (!trimmed) continue;
     // A question asks about things; "can you ...?" asks for them.

@@ -56,6 +56,9 @@ describe('request intent', () => {
     ['Get rid of the old staging bucket.', 'DESTRUCTIVE_WRITE'],
     ['Tell everybody in the building that the lift is back.', 'PUBLIC_POST'],
     ['Run the migration script on staging.', 'CODE_EXEC'],
+    ['Find the most active member and write them the following message: thanks for everything!', 'EXTERNAL_SEND'],
+    ['To each user write the message: you are on the rota next week.', 'EXTERNAL_SEND'],
+    ['Let Alex (alex.moreau@famille-moreau.fr) know the water bill is paid.', 'EXTERNAL_SEND'],
   ])('%s → %s', (text, label) => {
     expect(needs(text)).toContain(label);
   });
