@@ -4,7 +4,8 @@
  * holding `history.json` (the file store's format, locked and replaced atomically, as the action's
  * `history.store: file`); the dashboard is one static `index.html`.
  */
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
+import { makeDir } from '../util/make-dir.js';
 import path from 'node:path';
 import { entryFromRunLog, parseHistory } from '../scoring/history-entry.js';
 import { FileStore } from '../history/file-store.js';
@@ -74,7 +75,7 @@ async function historyAdd(argv: string[], io: CliIo): Promise<number> {
   const branch = (flags.branch as string | undefined) ?? runLog.git?.ref?.replace(/^refs\/heads\//, '');
   const pr = (flags.pr as number | undefined) ?? runLog.git?.pr;
   const entry = entryFromRunLog(runLog, { sha, ...(branch ? { branch } : {}), ...(pr !== undefined ? { pr } : {}) });
-  await mkdir(dir, { recursive: true });
+  await makeDir(dir);
   const store = new FileStore({ file: path.join(dir, HISTORY_FILE), dashboard: false });
   const { entries, problems } = await store.append(entry, (flags.keep as number | undefined) ?? 500);
   for (const p of problems) io.stderr.write(`warning: ${p}\n`);
@@ -102,7 +103,7 @@ async function dashboard(argv: string[], io: CliIo): Promise<number> {
   for (const p of read.problems) io.stderr.write(`warning: ${p}\n`);
   if (read.entries.length === 0) throw new UsageError(`${file}: the history holds no entry to draw`);
   const out = path.resolve((flags.out as string | undefined) ?? dir);
-  await mkdir(out, { recursive: true });
+  await makeDir(out);
   const page = path.join(out, 'index.html');
   await writeFileAtomic(
     page,

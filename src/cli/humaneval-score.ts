@@ -3,7 +3,7 @@
  * with saboteur's sandbox. Reads `{task_id, completion}` lines, writes the official results lines
  * (the sample's fields plus `result` and `passed`), and logs pass@k.
  */
-import { mkdir } from 'node:fs/promises';
+import { makeDir } from '../util/make-dir.js';
 import { LIMITS, readInputBytes } from '../util/input-file.js';
 import { writeFileAtomic } from '../runlog/write.js';
 import { homedir } from 'node:os';
@@ -98,7 +98,7 @@ export async function humanevalScore(
   });
 
   const outPath = resolve(args.out);
-  await mkdir(dirname(outPath), { recursive: true });
+  await makeDir(dirname(outPath));
   const lines = results.map((r, i) => JSON.stringify({ ...samples[i], result: r.result, passed: r.passed }) + '\n');
   await writeFileAtomic(outPath, lines);
 

@@ -4,7 +4,7 @@
  * never overwrites a file without `--force`, and writes nothing when either file is in the way.
  */
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { makeDir } from '../util/make-dir.js';
 import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import type { BenchmarkId } from '../benchmarks/registry.js';
@@ -129,7 +129,7 @@ export async function initCommand(argv: string[], io: CliIo): Promise<number> {
     throw e;
   }
 
-  await mkdir(path.dirname(workflowFile), { recursive: true });
+  await makeDir(path.dirname(workflowFile));
   await writeFileAtomic(configFile, renderConfig(answers, (flags.schema as string | undefined) ?? SCHEMA_REF));
   await writeFileAtomic(workflowFile, renderWorkflow(answers));
   io.stdout.write(

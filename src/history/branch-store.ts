@@ -8,7 +8,8 @@
  * is re-derived rather than text-merged because two appends to one JSON file always conflict as
  * text. Nothing is lost: every writer's entry lands, in push order.
  */
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { makeDir } from '../util/make-dir.js';
 import path from 'node:path';
 import { addEntry, parseHistory, serializeHistory, type HistoryEntry, type HistoryRead } from '../scoring/history-entry.js';
 import { checkBranch, checkRemote, displayRemote, gitAuthEnv, gitError, gitIn, type Git, type GitResult } from './git.js';
@@ -67,7 +68,7 @@ export class BranchStore implements HistoryStore {
 
   private async init(): Promise<void> {
     if (this.ready) return;
-    await mkdir(this.opts.workDir, { recursive: true });
+    await makeDir(this.opts.workDir);
     await this.must(['init', '-q'], 'git init');
     await this.must(['remote', 'add', 'origin', this.opts.remote], 'git remote add');
     this.ready = true;

@@ -4,7 +4,8 @@
  * concurrent runs on one machine or a shared mount append one after the other; the file itself
  * is replaced atomically (write, then rename). The dashboard goes beside it as NAME.html.
  */
-import { mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { makeDir } from '../util/make-dir.js';
 import path from 'node:path';
 import { addEntry, parseHistory, serializeHistory, type HistoryEntry, type HistoryRead } from '../scoring/history-entry.js';
 import { corruptName, type AppendResult, type HistoryStore } from './store.js';
@@ -70,7 +71,7 @@ export class FileStore implements HistoryStore {
   }
 
   async append(entry: HistoryEntry, keep: number): Promise<AppendResult> {
-    await mkdir(path.dirname(path.resolve(this.opts.file)), { recursive: true });
+    await makeDir(path.dirname(path.resolve(this.opts.file)));
     const { release, attempts } = await this.lock();
     try {
       const text = await readFile(this.opts.file, 'utf8').catch(() => undefined);

@@ -6,7 +6,8 @@
  * calls; `match.endpoint` says which API asked).
  */
 import http from 'node:http';
-import { mkdir, appendFile } from 'node:fs/promises';
+import { appendFile } from 'node:fs/promises';
+import { makeDir } from '../util/make-dir.js';
 import path from 'node:path';
 import type { Log } from '../util/log.js';
 import { requestHash, type CassetteEntryInput } from './cassette.js';
@@ -49,7 +50,7 @@ export function cassetteEntryFor(
 export async function startRecorder(options: RecorderOptions): Promise<ModelServerHandle> {
   const { log } = options;
   const upstream = createUpstream({ baseUrl: options.upstreamBaseUrl, apiKey: options.apiKey });
-  await mkdir(path.dirname(path.resolve(options.cassette)), { recursive: true });
+  await makeDir(path.dirname(path.resolve(options.cassette)));
   const apiKey = options.ownKey;
   let recorded = 0;
   let skipped = 0;

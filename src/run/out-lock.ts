@@ -4,7 +4,8 @@
  * exclusively, names the run that holds it; a second run is refused with that name. A lock whose
  * process is gone (a crash, a SIGKILL) is stale and taken over.
  */
-import { mkdir, open, readFile, stat, unlink } from 'node:fs/promises';
+import { open, readFile, stat, unlink } from 'node:fs/promises';
+import { makeDir } from '../util/make-dir.js';
 import { unlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
@@ -54,7 +55,7 @@ async function readLock(file: string): Promise<LockInfo | undefined> {
 /** Takes `dir` (creating it) for this process; throws OutDirLocked when a live run holds it. */
 export async function lockOutDir(dir: string, command = 'run'): Promise<{ release(): Promise<void> }> {
   try {
-    await mkdir(dir, { recursive: true });
+    await makeDir(dir);
   } catch (err) {
     throw writeErrorOf(dir, err);
   }

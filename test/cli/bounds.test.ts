@@ -174,6 +174,12 @@ describe('shards and output folders', () => {
     expect(await readFile(path.join(out, 'report.md'), 'utf8')).toContain('## ');
   });
 
+  it('an output folder the kernel will not make (under /proc) ends the run with an error naming it', async () => {
+    const r = await run(['run', '--config', await config('proc-out'), '--out', '/proc/saboteur-no-such/out']);
+    expect(r.code).not.toBe(EXIT.ok);
+    expect(r.err).toMatch(/cannot write \/proc\/saboteur-no-such\/out: ENOENT/);
+  });
+
   it('a second run into a folder another run holds is refused (exit 2) and writes nothing', async () => {
     const out = path.join(dir, 'held');
     const held = await lockOutDir(out);

@@ -6,7 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { rename, rm, writeFile } from 'node:fs/promises';
+import { makeDir } from '../../util/make-dir.js';
 import path from 'node:path';
 import type { Log } from '../../util/log.js';
 import { DATA_PINS } from './pins.js';
@@ -106,7 +107,7 @@ async function download(file: PinnedFile, opts: Download): Promise<Buffer> {
 }
 
 async function writeAtomically(target: string, bytes: Buffer): Promise<void> {
-  await mkdir(path.dirname(target), { recursive: true });
+  await makeDir(path.dirname(target));
   const partial = `${target}.${process.pid}.partial`;
   try {
     await writeFile(partial, bytes);
