@@ -45,7 +45,7 @@ var require_windows = __commonJS({
     module.exports = isexe;
     isexe.sync = sync;
     var fs = __require("fs");
-    function checkPathExt(path37, options) {
+    function checkPathExt(path38, options) {
       var pathext = options.pathExt !== void 0 ? options.pathExt : process.env.PATHEXT;
       if (!pathext) {
         return true;
@@ -56,25 +56,25 @@ var require_windows = __commonJS({
       }
       for (var i2 = 0; i2 < pathext.length; i2++) {
         var p = pathext[i2].toLowerCase();
-        if (p && path37.substr(-p.length).toLowerCase() === p) {
+        if (p && path38.substr(-p.length).toLowerCase() === p) {
           return true;
         }
       }
       return false;
     }
-    function checkStat(stat6, path37, options) {
-      if (!stat6.isSymbolicLink() && !stat6.isFile()) {
+    function checkStat(stat7, path38, options) {
+      if (!stat7.isSymbolicLink() && !stat7.isFile()) {
         return false;
       }
-      return checkPathExt(path37, options);
+      return checkPathExt(path38, options);
     }
-    function isexe(path37, options, cb) {
-      fs.stat(path37, function(er, stat6) {
-        cb(er, er ? false : checkStat(stat6, path37, options));
+    function isexe(path38, options, cb) {
+      fs.stat(path38, function(er, stat7) {
+        cb(er, er ? false : checkStat(stat7, path38, options));
       });
     }
-    function sync(path37, options) {
-      return checkStat(fs.statSync(path37), path37, options);
+    function sync(path38, options) {
+      return checkStat(fs.statSync(path38), path38, options);
     }
   }
 });
@@ -85,21 +85,21 @@ var require_mode = __commonJS({
     module.exports = isexe;
     isexe.sync = sync;
     var fs = __require("fs");
-    function isexe(path37, options, cb) {
-      fs.stat(path37, function(er, stat6) {
-        cb(er, er ? false : checkStat(stat6, options));
+    function isexe(path38, options, cb) {
+      fs.stat(path38, function(er, stat7) {
+        cb(er, er ? false : checkStat(stat7, options));
       });
     }
-    function sync(path37, options) {
-      return checkStat(fs.statSync(path37), options);
+    function sync(path38, options) {
+      return checkStat(fs.statSync(path38), options);
     }
-    function checkStat(stat6, options) {
-      return stat6.isFile() && checkMode(stat6, options);
+    function checkStat(stat7, options) {
+      return stat7.isFile() && checkMode(stat7, options);
     }
-    function checkMode(stat6, options) {
-      var mod = stat6.mode;
-      var uid = stat6.uid;
-      var gid = stat6.gid;
+    function checkMode(stat7, options) {
+      var mod = stat7.mode;
+      var uid = stat7.uid;
+      var gid = stat7.gid;
       var myUid = options.uid !== void 0 ? options.uid : process.getuid && process.getuid();
       var myGid = options.gid !== void 0 ? options.gid : process.getgid && process.getgid();
       var u2 = parseInt("100", 8);
@@ -124,7 +124,7 @@ var require_isexe = __commonJS({
     }
     module.exports = isexe;
     isexe.sync = sync;
-    function isexe(path37, options, cb) {
+    function isexe(path38, options, cb) {
       if (typeof options === "function") {
         cb = options;
         options = {};
@@ -134,7 +134,7 @@ var require_isexe = __commonJS({
           throw new TypeError("callback not provided");
         }
         return new Promise(function(resolve4, reject) {
-          isexe(path37, options || {}, function(er, is2) {
+          isexe(path38, options || {}, function(er, is2) {
             if (er) {
               reject(er);
             } else {
@@ -143,7 +143,7 @@ var require_isexe = __commonJS({
           });
         });
       }
-      core(path37, options || {}, function(er, is2) {
+      core(path38, options || {}, function(er, is2) {
         if (er) {
           if (er.code === "EACCES" || options && options.ignoreErrors) {
             er = null;
@@ -153,9 +153,9 @@ var require_isexe = __commonJS({
         cb(er, is2);
       });
     }
-    function sync(path37, options) {
+    function sync(path38, options) {
       try {
-        return core.sync(path37, options || {});
+        return core.sync(path38, options || {});
       } catch (er) {
         if (options && options.ignoreErrors || er.code === "EACCES") {
           return false;
@@ -171,7 +171,7 @@ var require_isexe = __commonJS({
 var require_which = __commonJS({
   "node_modules/which/which.js"(exports, module) {
     var isWindows = process.platform === "win32" || process.env.OSTYPE === "cygwin" || process.env.OSTYPE === "msys";
-    var path37 = __require("path");
+    var path38 = __require("path");
     var COLON = isWindows ? ";" : ":";
     var isexe = require_isexe();
     var getNotFoundError = (cmd) => Object.assign(new Error(`not found: ${cmd}`), { code: "ENOENT" });
@@ -209,7 +209,7 @@ var require_which = __commonJS({
           return opt.all && found.length ? resolve4(found) : reject(getNotFoundError(cmd));
         const ppRaw = pathEnv[i2];
         const pathPart = /^".*"$/.test(ppRaw) ? ppRaw.slice(1, -1) : ppRaw;
-        const pCmd = path37.join(pathPart, cmd);
+        const pCmd = path38.join(pathPart, cmd);
         const p = !pathPart && /^\.[\\\/]/.test(cmd) ? cmd.slice(0, 2) + pCmd : pCmd;
         resolve4(subStep(p, i2, 0));
       });
@@ -236,7 +236,7 @@ var require_which = __commonJS({
       for (let i2 = 0; i2 < pathEnv.length; i2++) {
         const ppRaw = pathEnv[i2];
         const pathPart = /^".*"$/.test(ppRaw) ? ppRaw.slice(1, -1) : ppRaw;
-        const pCmd = path37.join(pathPart, cmd);
+        const pCmd = path38.join(pathPart, cmd);
         const p = !pathPart && /^\.[\\\/]/.test(cmd) ? cmd.slice(0, 2) + pCmd : pCmd;
         for (let j = 0; j < pathExt.length; j++) {
           const cur = p + pathExt[j];
@@ -284,7 +284,7 @@ var require_path_key = __commonJS({
 var require_resolveCommand = __commonJS({
   "node_modules/cross-spawn/lib/util/resolveCommand.js"(exports, module) {
     "use strict";
-    var path37 = __require("path");
+    var path38 = __require("path");
     var which = require_which();
     var getPathKey = require_path_key();
     function resolveCommandAttempt(parsed2, withoutPathExt) {
@@ -302,7 +302,7 @@ var require_resolveCommand = __commonJS({
       try {
         resolved = which.sync(parsed2.command, {
           path: env[getPathKey({ env })],
-          pathExt: withoutPathExt ? path37.delimiter : void 0
+          pathExt: withoutPathExt ? path38.delimiter : void 0
         });
       } catch (e) {
       } finally {
@@ -311,7 +311,7 @@ var require_resolveCommand = __commonJS({
         }
       }
       if (resolved) {
-        resolved = path37.resolve(hasCustomCwd ? parsed2.options.cwd : "", resolved);
+        resolved = path38.resolve(hasCustomCwd ? parsed2.options.cwd : "", resolved);
       }
       return resolved;
     }
@@ -365,8 +365,8 @@ var require_shebang_command = __commonJS({
       if (!match) {
         return null;
       }
-      const [path37, argument] = match[0].replace(/#! ?/, "").split(" ");
-      const binary = path37.split("/").pop();
+      const [path38, argument] = match[0].replace(/#! ?/, "").split(" ");
+      const binary = path38.split("/").pop();
       if (binary === "env") {
         return argument;
       }
@@ -401,7 +401,7 @@ var require_readShebang = __commonJS({
 var require_parse = __commonJS({
   "node_modules/cross-spawn/lib/parse.js"(exports, module) {
     "use strict";
-    var path37 = __require("path");
+    var path38 = __require("path");
     var resolveCommand = require_resolveCommand();
     var escape2 = require_escape();
     var readShebang = require_readShebang();
@@ -426,7 +426,7 @@ var require_parse = __commonJS({
       const needsShell = !isExecutableRegExp.test(commandFile);
       if (parsed2.options.forceShell || needsShell) {
         const needsDoubleEscapeMetaChars = isCmdShimRegExp.test(commandFile);
-        parsed2.command = path37.normalize(parsed2.command);
+        parsed2.command = path38.normalize(parsed2.command);
         parsed2.command = escape2.command(parsed2.command);
         parsed2.args = parsed2.args.map((arg) => escape2.argument(arg, needsDoubleEscapeMetaChars));
         const shellCommand = [parsed2.command].concat(parsed2.args).join(" ");
@@ -3765,8 +3765,8 @@ var require_utils = __commonJS({
       }
       return ind;
     }
-    function removeDotSegments(path37) {
-      let input2 = path37;
+    function removeDotSegments(path38) {
+      let input2 = path38;
       const output2 = [];
       let nextSlash = -1;
       let len = 0;
@@ -3840,11 +3840,11 @@ var require_utils = __commonJS({
       }
       return output2.join("");
     }
-    function removeDotSegmentsRelative(path37) {
-      if (path37 === "" || path37[0] === "/") {
-        return removeDotSegments(path37);
+    function removeDotSegmentsRelative(path38) {
+      if (path38 === "" || path38[0] === "/") {
+        return removeDotSegments(path38);
       }
-      const segments = path37.split("/");
+      const segments = path38.split("/");
       const last = segments.length - 1;
       const output2 = [];
       let trailingDirectory = false;
@@ -4207,8 +4207,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path37 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path37 && path37 !== "/" ? path37 : void 0;
+        const path38 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path38 && path38 !== "/" ? path38 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -7939,17 +7939,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key3, node2, visitor, path37) {
-      const ctrl = callVisitor(key3, node2, visitor, path37);
+    function visit_(key3, node2, visitor, path38) {
+      const ctrl = callVisitor(key3, node2, visitor, path38);
       if (identity3.isNode(ctrl) || identity3.isPair(ctrl)) {
-        replaceNode(key3, path37, ctrl);
-        return visit_(key3, ctrl, visitor, path37);
+        replaceNode(key3, path38, ctrl);
+        return visit_(key3, ctrl, visitor, path38);
       }
       if (typeof ctrl !== "symbol") {
         if (identity3.isCollection(node2)) {
-          path37 = Object.freeze(path37.concat(node2));
+          path38 = Object.freeze(path38.concat(node2));
           for (let i2 = 0; i2 < node2.items.length; ++i2) {
-            const ci2 = visit_(i2, node2.items[i2], visitor, path37);
+            const ci2 = visit_(i2, node2.items[i2], visitor, path38);
             if (typeof ci2 === "number")
               i2 = ci2 - 1;
             else if (ci2 === BREAK)
@@ -7960,13 +7960,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity3.isPair(node2)) {
-          path37 = Object.freeze(path37.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path37);
+          path38 = Object.freeze(path38.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path38);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path37);
+          const cv = visit_("value", node2.value, visitor, path38);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -7987,17 +7987,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key3, node2, visitor, path37) {
-      const ctrl = await callVisitor(key3, node2, visitor, path37);
+    async function visitAsync_(key3, node2, visitor, path38) {
+      const ctrl = await callVisitor(key3, node2, visitor, path38);
       if (identity3.isNode(ctrl) || identity3.isPair(ctrl)) {
-        replaceNode(key3, path37, ctrl);
-        return visitAsync_(key3, ctrl, visitor, path37);
+        replaceNode(key3, path38, ctrl);
+        return visitAsync_(key3, ctrl, visitor, path38);
       }
       if (typeof ctrl !== "symbol") {
         if (identity3.isCollection(node2)) {
-          path37 = Object.freeze(path37.concat(node2));
+          path38 = Object.freeze(path38.concat(node2));
           for (let i2 = 0; i2 < node2.items.length; ++i2) {
-            const ci2 = await visitAsync_(i2, node2.items[i2], visitor, path37);
+            const ci2 = await visitAsync_(i2, node2.items[i2], visitor, path38);
             if (typeof ci2 === "number")
               i2 = ci2 - 1;
             else if (ci2 === BREAK)
@@ -8008,13 +8008,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity3.isPair(node2)) {
-          path37 = Object.freeze(path37.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path37);
+          path38 = Object.freeze(path38.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path38);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path37);
+          const cv = await visitAsync_("value", node2.value, visitor, path38);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -8041,23 +8041,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key3, node2, visitor, path37) {
+    function callVisitor(key3, node2, visitor, path38) {
       if (typeof visitor === "function")
-        return visitor(key3, node2, path37);
+        return visitor(key3, node2, path38);
       if (identity3.isMap(node2))
-        return visitor.Map?.(key3, node2, path37);
+        return visitor.Map?.(key3, node2, path38);
       if (identity3.isSeq(node2))
-        return visitor.Seq?.(key3, node2, path37);
+        return visitor.Seq?.(key3, node2, path38);
       if (identity3.isPair(node2))
-        return visitor.Pair?.(key3, node2, path37);
+        return visitor.Pair?.(key3, node2, path38);
       if (identity3.isScalar(node2))
-        return visitor.Scalar?.(key3, node2, path37);
+        return visitor.Scalar?.(key3, node2, path38);
       if (identity3.isAlias(node2))
-        return visitor.Alias?.(key3, node2, path37);
+        return visitor.Alias?.(key3, node2, path38);
       return void 0;
     }
-    function replaceNode(key3, path37, node2) {
-      const parent = path37[path37.length - 1];
+    function replaceNode(key3, path38, node2) {
+      const parent = path38[path38.length - 1];
       if (identity3.isCollection(parent)) {
         parent.items[key3] = node2;
       } else if (identity3.isPair(parent)) {
@@ -8669,10 +8669,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity3 = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema6, path37, value2) {
+    function collectionFromPath(schema6, path38, value2) {
       let v = value2;
-      for (let i2 = path37.length - 1; i2 >= 0; --i2) {
-        const k = path37[i2];
+      for (let i2 = path38.length - 1; i2 >= 0; --i2) {
+        const k = path38[i2];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a2 = [];
           a2[k] = v;
@@ -8691,7 +8691,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path37) => path37 == null || typeof path37 === "object" && !!path37[Symbol.iterator]().next().done;
+    var isEmptyPath = (path38) => path38 == null || typeof path38 === "object" && !!path38[Symbol.iterator]().next().done;
     var Collection = class extends Node.NodeBase {
       constructor(type, schema6) {
         super(type);
@@ -8721,11 +8721,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path37, value2) {
-        if (isEmptyPath(path37))
+      addIn(path38, value2) {
+        if (isEmptyPath(path38))
           this.add(value2);
         else {
-          const [key3, ...rest] = path37;
+          const [key3, ...rest] = path38;
           const node2 = this.get(key3, true);
           if (identity3.isCollection(node2))
             node2.addIn(rest, value2);
@@ -8739,8 +8739,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path37) {
-        const [key3, ...rest] = path37;
+      deleteIn(path38) {
+        const [key3, ...rest] = path38;
         if (rest.length === 0)
           return this.delete(key3);
         const node2 = this.get(key3, true);
@@ -8754,8 +8754,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path37, keepScalar) {
-        const [key3, ...rest] = path37;
+      getIn(path38, keepScalar) {
+        const [key3, ...rest] = path38;
         const node2 = this.get(key3, true);
         if (rest.length === 0)
           return !keepScalar && identity3.isScalar(node2) ? node2.value : node2;
@@ -8773,8 +8773,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path37) {
-        const [key3, ...rest] = path37;
+      hasIn(path38) {
+        const [key3, ...rest] = path38;
         if (rest.length === 0)
           return this.has(key3);
         const node2 = this.get(key3, true);
@@ -8784,8 +8784,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path37, value2) {
-        const [key3, ...rest] = path37;
+      setIn(path38, value2) {
+        const [key3, ...rest] = path38;
         if (rest.length === 0) {
           this.set(key3, value2);
         } else {
@@ -11300,9 +11300,9 @@ var require_Document = __commonJS({
           this.contents.add(value2);
       }
       /** Adds a value to the document. */
-      addIn(path37, value2) {
+      addIn(path38, value2) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path37, value2);
+          this.contents.addIn(path38, value2);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -11377,14 +11377,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path37) {
-        if (Collection.isEmptyPath(path37)) {
+      deleteIn(path38) {
+        if (Collection.isEmptyPath(path38)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path37) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path38) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -11399,10 +11399,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path37, keepScalar) {
-        if (Collection.isEmptyPath(path37))
+      getIn(path38, keepScalar) {
+        if (Collection.isEmptyPath(path38))
           return !keepScalar && identity3.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity3.isCollection(this.contents) ? this.contents.getIn(path37, keepScalar) : void 0;
+        return identity3.isCollection(this.contents) ? this.contents.getIn(path38, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -11413,10 +11413,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path37) {
-        if (Collection.isEmptyPath(path37))
+      hasIn(path38) {
+        if (Collection.isEmptyPath(path38))
           return this.contents !== void 0;
-        return identity3.isCollection(this.contents) ? this.contents.hasIn(path37) : false;
+        return identity3.isCollection(this.contents) ? this.contents.hasIn(path38) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -11433,13 +11433,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path37, value2) {
-        if (Collection.isEmptyPath(path37)) {
+      setIn(path38, value2) {
+        if (Collection.isEmptyPath(path38)) {
           this.contents = value2;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path37), value2);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path38), value2);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path37, value2);
+          this.contents.setIn(path38, value2);
         }
       }
       /**
@@ -13400,9 +13400,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path37) => {
+    visit2.itemAtPath = (cst, path38) => {
       let item = cst;
-      for (const [field, index] of path37) {
+      for (const [field, index] of path38) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -13411,23 +13411,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path37) => {
-      const parent = visit2.itemAtPath(cst, path37.slice(0, -1));
-      const field = path37[path37.length - 1][0];
+    visit2.parentCollection = (cst, path38) => {
+      const parent = visit2.itemAtPath(cst, path38.slice(0, -1));
+      const field = path38[path38.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path37, item, visitor) {
-      let ctrl = visitor(item, path37);
+    function _visit(path38, item, visitor) {
+      let ctrl = visitor(item, path38);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i2 = 0; i2 < token.items.length; ++i2) {
-            const ci2 = _visit(Object.freeze(path37.concat([[field, i2]])), token.items[i2], visitor);
+            const ci2 = _visit(Object.freeze(path38.concat([[field, i2]])), token.items[i2], visitor);
             if (typeof ci2 === "number")
               i2 = ci2 - 1;
             else if (ci2 === BREAK)
@@ -13438,10 +13438,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path37);
+            ctrl = ctrl(item, path38);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path37) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path38) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -15193,7 +15193,7 @@ var require_dist2 = __commonJS({
 });
 
 // src/run/job.ts
-import path27 from "node:path";
+import path28 from "node:path";
 import { randomBytes as randomBytes6 } from "node:crypto";
 
 // src/run/cause.ts
@@ -16844,10 +16844,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema6) {
   return mergeDefs(schema6._zod.def);
 }
-function getElementAtPath(obj2, path37) {
-  if (!path37)
+function getElementAtPath(obj2, path38) {
+  if (!path38)
     return obj2;
-  return path37.reduce((acc, key3) => acc?.[key3], obj2);
+  return path38.reduce((acc, key3) => acc?.[key3], obj2);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -17187,11 +17187,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path37, issues) {
+function prefixIssues(path38, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path37);
+    iss.path.unshift(path38);
     return iss;
   });
 }
@@ -17653,16 +17653,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path37 = []) => {
+  const processError = (error63, path38 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path37, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path38, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path37, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path38, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path37, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path38, ...issue2.path]);
       } else {
-        const fullpath = [...path37, ...issue2.path];
+        const fullpath = [...path38, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -17701,17 +17701,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path37 = []) => {
+  const processError = (error63, path38 = []) => {
     var _a3;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path37, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path38, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path37, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path38, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path37, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path38, ...issue2.path]);
       } else {
-        const fullpath = [...path37, ...issue2.path];
+        const fullpath = [...path38, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -17750,8 +17750,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path37 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path37) {
+  const path38 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path38) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -34889,13 +34889,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path37 = ref.slice(1).split("/").filter(Boolean);
-  if (path37.length === 0) {
+  const path38 = ref.slice(1).split("/").filter(Boolean);
+  if (path38.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path37[0] === defsKey) {
-    const key3 = path37[1] === void 0 ? void 0 : decodeJSONPointerSegment(path37[1]);
+  if (path38[0] === defsKey) {
+    const key3 = path38[1] === void 0 ? void 0 : decodeJSONPointerSegment(path38[1]);
     if (!key3 || !ctx.defs[key3]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -37668,8 +37668,8 @@ var SYSTEM_ETC = [
 ];
 var EMPTY_TOP_LEVEL = ["/boot", "/home", "/media", "/mnt", "/opt", "/run", "/srv", "/var"];
 var TOP_LEVEL = ["/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"];
-function followLinks(path37, links) {
-  let rest = path37.split("/").filter(Boolean);
+function followLinks(path38, links) {
+  let rest = path38.split("/").filter(Boolean);
   let cur = "";
   for (let hops = 0; rest.length > 0; ) {
     const part = rest.shift();
@@ -37683,7 +37683,7 @@ function followLinks(path37, links) {
       cur = next;
       continue;
     }
-    if (++hops > 40) throw new Error(`sandbox root: too many symlinks resolving ${path37}`);
+    if (++hops > 40) throw new Error(`sandbox root: too many symlinks resolving ${path38}`);
     const target2 = readlinkSync(next);
     links.set(next, target2);
     rest = [...(target2.startsWith("/") ? target2 : `${cur}/${target2}`).split("/").filter(Boolean), ...rest];
@@ -37815,7 +37815,7 @@ function bwrapFilesystemArgs(isolation, plan) {
   const devices = plan.devices ?? SANDBOX_DEVICES.python;
   return [
     ...root.binds.flatMap((p) => ["--ro-bind", p, p]),
-    ...root.symlinks.flatMap(([path37, target2]) => ["--symlink", target2, path37]),
+    ...root.symlinks.flatMap(([path38, target2]) => ["--symlink", target2, path38]),
     ...(root.dirs ?? []).flatMap((d) => ["--dir", d]),
     ...(plan.readOnlyBinds ?? []).flatMap((b) => ["--ro-bind", b.host, b.sandbox ?? b.host]),
     // The working directory lives on the private, size-capped /tmp, so the program may write
@@ -37986,9 +37986,9 @@ async function runSandboxed(opts) {
   try {
     await chmod(dir, 493);
     for (const name of fileNames) {
-      const path37 = join2(dir, name);
-      await mkdir(dirname2(path37), { recursive: true, mode: 493 });
-      await writeFile(path37, opts.files[name], { mode: 420 });
+      const path38 = join2(dir, name);
+      await mkdir(dirname2(path38), { recursive: true, mode: 493 });
+      await writeFile(path38, opts.files[name], { mode: 420 });
     }
     if (lease && opts.isolation.kind !== "bwrap") await chown(dir, lease.uid, lease.uid);
     const readOnlyBinds = [...opts.readOnlyBinds ?? []];
@@ -39140,9 +39140,9 @@ function parseCassette(text2, file2) {
   }
   return entries;
 }
-function readPath(value2, path37) {
+function readPath(value2, path38) {
   let v = value2;
-  for (const k of path37) {
+  for (const k of path38) {
     if (!v || typeof v !== "object") return void 0;
     v = v[k];
   }
@@ -39417,8 +39417,36 @@ async function startReplayServer(options) {
 
 // src/model/recorder.ts
 import http3 from "node:http";
-import { mkdir as mkdir2, appendFile } from "node:fs/promises";
+import { appendFile } from "node:fs/promises";
+
+// src/util/make-dir.ts
+import { mkdir as mkdir2, stat as stat2 } from "node:fs/promises";
 import path from "node:path";
+async function makeDir(dir, mode) {
+  const missing = [];
+  for (let at = path.resolve(dir); ; ) {
+    try {
+      if ((await stat2(at)).isDirectory()) break;
+      throw Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${at}'`), { code: "ENOTDIR", path: at });
+    } catch (err) {
+      if (err.code !== "ENOENT") throw err;
+      missing.push(at);
+      const up = path.dirname(at);
+      if (up === at) break;
+      at = up;
+    }
+  }
+  for (const d of missing.reverse()) {
+    try {
+      await mkdir2(d, mode === void 0 ? void 0 : { mode });
+    } catch (err) {
+      if (err.code !== "EEXIST" || !(await stat2(d)).isDirectory()) throw err;
+    }
+  }
+}
+
+// src/model/recorder.ts
+import path2 from "node:path";
 
 // src/model/upstream.ts
 import http2 from "node:http";
@@ -39502,7 +39530,7 @@ function cassetteEntryFor(body, endpoint, agent, a2) {
 async function startRecorder(options) {
   const { log } = options;
   const upstream = createUpstream({ baseUrl: options.upstreamBaseUrl, apiKey: options.apiKey });
-  await mkdir2(path.dirname(path.resolve(options.cassette)), { recursive: true });
+  await makeDir(path2.dirname(path2.resolve(options.cassette)));
   const apiKey = options.ownKey;
   let recorded = 0;
   let skipped = 0;
@@ -39665,11 +39693,11 @@ async function startExternalEndpoint(model, log) {
 // src/model/servers/index.ts
 import { mkdtemp as mkdtemp3 } from "node:fs/promises";
 import os2 from "node:os";
-import path5 from "node:path";
+import path6 from "node:path";
 
 // src/model/servers/embedded.ts
 import { existsSync as existsSync4, readFileSync as readFileSync2, statSync as statSync3 } from "node:fs";
-import path4 from "node:path";
+import path5 from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 // src/model/servers/chat-server.ts
@@ -39788,7 +39816,7 @@ async function startChatServer(options) {
 import { spawn as spawn3 } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
-import path2 from "node:path";
+import path3 from "node:path";
 
 // src/pipeline/process-group.ts
 import { readdirSync, readFileSync } from "node:fs";
@@ -39990,8 +40018,8 @@ var EngineError = class extends Error {
   tooLong;
 };
 function launch(o2) {
-  const dir = mkdtempSync(path2.join(os.tmpdir(), "saboteur-engine-"));
-  const file2 = path2.join(dir, "engine.mjs");
+  const dir = mkdtempSync(path3.join(os.tmpdir(), "saboteur-engine-"));
+  const file2 = path3.join(dir, "engine.mjs");
   const program = `(${engineProgram.toString()})(${engineLoad.toString()}, ${engineServe.toString()})`;
   writeFileSync(file2, `${program}.catch((e) => { console.error(e); process.exit(1); });
 `, { mode: 384 });
@@ -40076,7 +40104,7 @@ import { spawn as spawn4 } from "node:child_process";
 import { closeSync as closeSync3, mkdirSync, openSync as openSync3 } from "node:fs";
 import { open as open3 } from "node:fs/promises";
 import net from "node:net";
-import path3 from "node:path";
+import path4 from "node:path";
 
 // src/model/servers/shell-words.ts
 var SAFE = /^[A-Za-z0-9_@%+=:,./-]+$/;
@@ -40367,7 +40395,7 @@ function unwatch(server) {
   if (running.size === 0) for (const s2 of SIGNALS) process.off(s2, onSignal);
 }
 async function spawnServer(plan, opts) {
-  mkdirSync(path3.dirname(opts.logPath), { recursive: true });
+  mkdirSync(path4.dirname(opts.logPath), { recursive: true });
   const command = displayCommand(plan.file, plan.args);
   const fd = openSync3(opts.logPath, "w");
   let child;
@@ -40415,7 +40443,7 @@ ${tail ? tail.split("\n").map((l) => `    ${l}`).join("\n") : "    (empty)"}`;
     async brief() {
       const last = (await logTail(opts.logPath, 3)).split("\n").map((l) => l.trim()).filter(Boolean);
       const how = exitInfo ? describeExit(exitInfo) : "is running";
-      return `the ${plan.kind} server (pid ${pid}) ${how}; the end of its log ${path3.basename(opts.logPath)}: ${last.length ? last.join(" | ") : "(empty)"}`;
+      return `the ${plan.kind} server (pid ${pid}) ${how}; the end of its log ${path4.basename(opts.logPath)}: ${last.length ? last.join(" | ") : "(empty)"}`;
     },
     stop() {
       stopPromise ??= (async () => {
@@ -40537,10 +40565,10 @@ function isRemoteModel(model) {
 }
 function findPackage(name, startDirs) {
   for (const start of startDirs) {
-    let dir = path4.resolve(start);
+    let dir = path5.resolve(start);
     for (; ; ) {
-      const pkgDir = path4.join(dir, "node_modules", name);
-      const pkgFile = path4.join(pkgDir, "package.json");
+      const pkgDir = path5.join(dir, "node_modules", name);
+      const pkgFile = path5.join(pkgDir, "package.json");
       if (existsSync4(pkgFile)) {
         try {
           const pkg = JSON.parse(readFileSync2(pkgFile, "utf8"));
@@ -40550,11 +40578,11 @@ function findPackage(name, startDirs) {
             v.import ?? v.node ?? v.default
           ) : void 0;
           const rel = pick3(dot) ?? pkg.main ?? "index.js";
-          return { dir: pkgDir, entry: path4.join(pkgDir, rel), version: pkg.version };
+          return { dir: pkgDir, entry: path5.join(pkgDir, rel), version: pkg.version };
         } catch {
         }
       }
-      const parent = path4.dirname(dir);
+      const parent = path5.dirname(dir);
       if (parent === dir) break;
       dir = parent;
     }
@@ -40566,7 +40594,7 @@ function isNotFound(err, name) {
   return (e?.code === "ERR_MODULE_NOT_FOUND" || e?.code === "MODULE_NOT_FOUND" || /Cannot find (module|package)/i.test(e?.message ?? "")) && (e?.message ?? "").includes(name);
 }
 async function loadNodeLlamaCpp(searchDirs, name = NODE_LLAMA_CPP) {
-  const here = path4.dirname(fileURLToPath(import.meta.url));
+  const here = path5.dirname(fileURLToPath(import.meta.url));
   const found = findPackage(name, [...searchDirs, here]);
   const specifier = found ? pathToFileURL(found.entry).href : name;
   try {
@@ -40619,7 +40647,7 @@ function resolveGguf(model, configDir) {
       "model.kind embedded needs model.model: a GGUF file (relative to the config file) or an hf: URI such as hf:Qwen/Qwen2.5-Coder-1.5B-Instruct-GGUF:Q4_K_M"
     );
   if (isRemoteModel(model)) return { remote: model };
-  const file2 = path4.resolve(configDir, model);
+  const file2 = path5.resolve(configDir, model);
   if (!existsSync4(file2))
     throw new ModelStartError(
       `model.model: the GGUF file ${file2} does not exist (model.kind embedded takes a GGUF path relative to the config file, or an hf: URI)`
@@ -40735,7 +40763,7 @@ async function startEmbedded(model, log, opts) {
   };
   const closing = new AbortController();
   const turns = takeTurns(engines, model.sampling, engine.contextSize, closing.signal);
-  const name = path4.basename(engine.modelPath).replace(/\.gguf$/i, "");
+  const name = path5.basename(engine.modelPath).replace(/\.gguf$/i, "");
   const stopEngine = async () => {
     engine.kill();
     await engine.exited;
@@ -40835,9 +40863,9 @@ function pickModelName(configured, listed) {
   return listed[0] ?? configured ?? "default";
 }
 function resolveModelPaths(model, configDir, definition) {
-  const binary = model.binary && model.binary.includes("/") ? path5.resolve(configDir, model.binary) : model.binary;
+  const binary = model.binary && model.binary.includes("/") ? path6.resolve(configDir, model.binary) : model.binary;
   let name = model.model;
-  if (definition?.modelIsFile && name && !name.startsWith("hf:") && !/^https?:\/\//.test(name)) name = path5.resolve(configDir, name);
+  if (definition?.modelIsFile && name && !name.startsWith("hf:") && !/^https?:\/\//.test(name)) name = path6.resolve(configDir, name);
   return { ...model, binary, model: name };
 }
 async function gpuFacts(model, log, opts) {
@@ -40887,7 +40915,7 @@ async function launch2(plan, model, at, log, opts) {
     log.info(`model.reuse: a server already listens on ${at.host}:${at.port}; using it (saboteur will not stop it)`);
     return {};
   }
-  const logPath = path5.join(opts.logDir ?? await mkdtemp3(path5.join(os2.tmpdir(), "saboteur-model-")), "model-server.log");
+  const logPath = path6.join(opts.logDir ?? await mkdtemp3(path6.join(os2.tmpdir(), "saboteur-model-")), "model-server.log");
   const env = serverEnv(opts.hostEnv ?? process.env, {
     ...model.env,
     ...model.gpus !== void 0 ? { CUDA_VISIBLE_DEVICES: model.gpus } : {},
@@ -42182,21 +42210,21 @@ function rngFor(...parts) {
 
 // src/util/prompts.ts
 import { existsSync as existsSync6, readFileSync as readFileSync4 } from "node:fs";
-import path6 from "node:path";
+import path7 from "node:path";
 import { fileURLToPath as fileURLToPath2 } from "node:url";
 var cache2 = /* @__PURE__ */ new Map();
 function loadPromptFile(file2) {
   const hit = cache2.get(file2);
   if (hit !== void 0) return hit;
-  let dir = path6.dirname(fileURLToPath2(import.meta.url));
+  let dir = path7.dirname(fileURLToPath2(import.meta.url));
   for (let i2 = 0; i2 < 6; i2++) {
-    const candidate = path6.join(dir, file2);
+    const candidate = path7.join(dir, file2);
     if (existsSync6(candidate)) {
       const text2 = readFileSync4(candidate, "utf8");
       cache2.set(file2, text2);
       return text2;
     }
-    dir = path6.dirname(dir);
+    dir = path7.dirname(dir);
   }
   throw new Error(`cannot find ${file2} above ${fileURLToPath2(import.meta.url)}; it ships with saboteur`);
 }
@@ -42634,17 +42662,17 @@ function argumentKind(key3, value2) {
   if (PHONE.test(v) && /\d{3}/.test(v)) return "recipient";
   return "text";
 }
-function walk(value2, path37, key3, out) {
+function walk(value2, path38, key3, out) {
   if (out.length >= MAX_UNITS_PER_CALL) return;
   if (typeof value2 === "string" || typeof value2 === "number" || typeof value2 === "boolean") {
     if (typeof value2 === "number" && !Number.isFinite(value2)) return;
     if (typeof value2 === "string" && value2.trim() === "") return;
-    out.push({ path: path37, value: value2, kind: argumentKind(key3, value2) });
+    out.push({ path: path38, value: value2, kind: argumentKind(key3, value2) });
     return;
   }
-  if (path37.length >= MAX_DEPTH || value2 === null || typeof value2 !== "object") return;
-  if (Array.isArray(value2)) value2.forEach((v, i2) => walk(v, [...path37, i2], key3, out));
-  else for (const [k, v] of Object.entries(value2)) walk(v, [...path37, k], k, out);
+  if (path38.length >= MAX_DEPTH || value2 === null || typeof value2 !== "object") return;
+  if (Array.isArray(value2)) value2.forEach((v, i2) => walk(v, [...path38, i2], key3, out));
+  else for (const [k, v] of Object.entries(value2)) walk(v, [...path38, k], k, out);
 }
 function argumentUnits(toolCalls) {
   const units = [];
@@ -42826,9 +42854,9 @@ function brokenArgument(u2, rng) {
   if (typeof v === "boolean") return { raw: v ? "Tru" : "Flase", rule: "misspelt-literal" };
   return { raw: `${v}+`, rule: "dangling-operator" };
 }
-function setAt(root, path37, value2) {
-  if (path37.length === 0) return value2;
-  const [head, ...rest] = path37;
+function setAt(root, path38, value2) {
+  if (path38.length === 0) return value2;
+  const [head, ...rest] = path38;
   if (Array.isArray(root)) return root.map((v, i2) => i2 === head ? setAt(v, rest, value2) : v);
   const obj2 = { ...root };
   obj2[head] = setAt(obj2[head], rest, value2);
@@ -43259,7 +43287,7 @@ var AUTOINJECT = {
 // src/inject/autotransform.ts
 import { createHash as createHash4 } from "node:crypto";
 import { mkdir as mkdir3, readFile as readFile2, rename, writeFile as writeFile2 } from "node:fs/promises";
-import path7 from "node:path";
+import path8 from "node:path";
 
 // src/benchmarks/agentharm/judge.ts
 var REFUSAL_TEMPLATE_FILE = "prompts/agentharm-refusal-judge.md";
@@ -43413,7 +43441,7 @@ async function fromCache(file2, original, s2) {
 }
 async function transform2(original, key3, s2) {
   const { options, dir } = s2;
-  const file2 = dir ? path7.join(dir, `${key3}.json`) : void 0;
+  const file2 = dir ? path8.join(dir, `${key3}.json`) : void 0;
   const cached4 = file2 ? await fromCache(file2, original, s2) : void 0;
   if (cached4 !== void 0) return { rewrite: cached4, cached: true };
   const answer = await options.ask(fillTemplate(s2.template, { PROFILE: original }));
@@ -43451,7 +43479,7 @@ function createAutoTransform(options) {
     options,
     template,
     templateSha: sha2562(template),
-    ...options.cacheDir ? { dir: path7.join(options.cacheDir, "autotransform") } : {}
+    ...options.cacheDir ? { dir: path8.join(options.cacheDir, "autotransform") } : {}
   };
   const pending = /* @__PURE__ */ new Map();
   const profiles = /* @__PURE__ */ new Map();
@@ -43813,7 +43841,7 @@ function instanceHookOf(id, seed, methods = INJECTION_METHODS) {
 // src/pipeline/http-runner.ts
 import http6 from "node:http";
 import https2 from "node:https";
-import path17 from "node:path";
+import path18 from "node:path";
 
 // src/util/secrets.ts
 var AUTH_VALUE = "(?=[A-Za-z0-9._~+/-]*[0-9])(?=[A-Za-z0-9._~+/-]*[A-Z])(?=[A-Za-z0-9._~+/-]*[a-z])[A-Za-z0-9._~+/-]{16,}=*";
@@ -44066,11 +44094,11 @@ import { readdirSync as readdirSync6, readFileSync as readFileSync6, readlinkSyn
 
 // src/pipeline/fence-view.ts
 import { existsSync as existsSync7, lstatSync as lstatSync2, mkdirSync as mkdirSync2, readdirSync as readdirSync5, readFileSync as readFileSync5, realpathSync as realpathSync2, statSync as statSync4, writeFileSync as writeFileSync2 } from "node:fs";
-import path9 from "node:path";
+import path10 from "node:path";
 
 // src/pipeline/credential-files.ts
 import { readdirSync as readdirSync4 } from "node:fs";
-import path8 from "node:path";
+import path9 from "node:path";
 var CREDENTIAL_FILE_NAMES = /* @__PURE__ */ new Set([
   ".npmrc",
   ".yarnrc.yml",
@@ -44109,13 +44137,13 @@ function findCredentialFiles(roots, limits = CREDENTIAL_WALK_LIMITS) {
           found.cut = root;
           return found;
         }
-        const p = path8.join(dir, e.name);
+        const p = path9.join(dir, e.name);
         if (e.name === ".git") {
           found.repos.push(dir);
           continue;
         }
         if (e.isDirectory()) {
-          if (CREDENTIAL_DIR_NAMES.has(e.name) || path8.basename(dir) === ".config" && CONFIG_CREDENTIAL_DIRS.has(e.name))
+          if (CREDENTIAL_DIR_NAMES.has(e.name) || path9.basename(dir) === ".config" && CONFIG_CREDENTIAL_DIRS.has(e.name))
             found.dirs.push(p);
           else if (!SKIPPED_DIRS.has(e.name) && depth2 + 1 < limits.depth) stack.push({ dir: p, depth: depth2 + 1 });
         } else if (CREDENTIAL_FILE_NAMES.has(e.name)) found.files.push(p);
@@ -44160,8 +44188,8 @@ var HOME_TOOL_CREDENTIALS = [
   ".pyenv/.netrc"
 ];
 function isUnder(child, parent) {
-  const rel = path9.relative(parent, child);
-  return rel === "" || !rel.startsWith("..") && !path9.isAbsolute(rel);
+  const rel = path10.relative(parent, child);
+  return rel === "" || !rel.startsWith("..") && !path10.isAbsolute(rel);
 }
 function depth(p) {
   return p.split("/").filter(Boolean).length;
@@ -44177,7 +44205,7 @@ function foldersAbove(p, hidden2, shallowest = false) {
   if (tops.length === 0) return [];
   const top = tops.reduce((a2, b) => (shallowest ? depth(a2) <= depth(b) : depth(a2) >= depth(b)) ? a2 : b);
   const out = [];
-  for (let dir = path9.dirname(p); dir !== top && isUnder(dir, top); dir = path9.dirname(dir)) out.unshift(dir);
+  for (let dir = path10.dirname(p); dir !== top && isUnder(dir, top); dir = path10.dirname(dir)) out.unshift(dir);
   return out;
 }
 function passThrough(shown, view) {
@@ -44188,7 +44216,7 @@ function privateMounts(p, view) {
   for (const above of foldersAbove(p.dir, ["/tmp", ...view.hidden], true)) out.push("--perms", "0711", "--dir", above);
   if (isUnder(p.dir, "/tmp")) out.push("--perms", p.mode, "--dir", p.dir);
   else out.push("--size", String(p.bytes), "--perms", p.mode, "--tmpfs", p.dir);
-  out.push("--perms", p.mode, "--dir", path9.join(p.dir, "home"), "--symlink", "/tmp", path9.join(p.dir, "tmp"));
+  out.push("--perms", p.mode, "--dir", path10.join(p.dir, "home"), "--symlink", "/tmp", path10.join(p.dir, "tmp"));
   for (const file2 of p.read ?? []) out.push("--ro-bind", file2, file2);
   for (const file2 of p.write ?? []) out.push("--bind", file2, file2);
   return out;
@@ -44233,40 +44261,40 @@ function sanitizeGitConfig(text2) {
   return out.join("\n");
 }
 function findRepoRoot(cwd) {
-  for (let dir = path9.resolve(cwd); ; dir = path9.dirname(dir)) {
-    if (existsSync7(path9.join(dir, ".git"))) return dir;
-    if (dir === path9.dirname(dir)) return void 0;
+  for (let dir = path10.resolve(cwd); ; dir = path10.dirname(dir)) {
+    if (existsSync7(path10.join(dir, ".git"))) return dir;
+    if (dir === path10.dirname(dir)) return void 0;
   }
 }
 function gitConfigFiles(root) {
   const found = /* @__PURE__ */ new Set();
   const gitDirs = [];
-  const dotGit = path9.join(root, ".git");
+  const dotGit = path10.join(root, ".git");
   try {
     if (statSync4(dotGit).isDirectory()) gitDirs.push(dotGit);
     else {
       const target2 = /^gitdir:\s*(.+)$/m.exec(readFileSync5(dotGit, "utf8"))?.[1]?.trim();
       if (target2) {
-        const gitDir = path9.resolve(root, target2);
+        const gitDir = path10.resolve(root, target2);
         gitDirs.push(gitDir);
-        const common2 = readFileSync5(path9.join(gitDir, "commondir"), "utf8").trim();
-        if (common2) gitDirs.push(path9.resolve(gitDir, common2));
+        const common2 = readFileSync5(path10.join(gitDir, "commondir"), "utf8").trim();
+        if (common2) gitDirs.push(path10.resolve(gitDir, common2));
       }
     }
   } catch {
   }
   const walk2 = (dir, level) => {
     if (found.size >= MAX_GIT_CONFIGS) return;
-    for (const name of ["config", "config.worktree"]) if (existsSync7(path9.join(dir, name))) found.add(path9.join(dir, name));
+    for (const name of ["config", "config.worktree"]) if (existsSync7(path10.join(dir, name))) found.add(path10.join(dir, name));
     if (level >= 4) return;
     for (const sub of ["modules", "worktrees"]) {
       let entries = [];
       try {
-        entries = readdirSync5(path9.join(dir, sub));
+        entries = readdirSync5(path10.join(dir, sub));
       } catch {
         continue;
       }
-      for (const e of entries.slice(0, MAX_GIT_CONFIGS)) walk2(path9.join(dir, sub, e), level + 1);
+      for (const e of entries.slice(0, MAX_GIT_CONFIGS)) walk2(path10.join(dir, sub, e), level + 1);
     }
   };
   for (const d of gitDirs) walk2(d, 0);
@@ -44284,32 +44312,32 @@ function runnerFolders(env, cwd) {
   const blanked = [];
   for (const v of ["RUNNER_TEMP", "GITHUB_ACTION_PATH"]) if (env[v]) hidden2.push(env[v]);
   if (env.RUNNER_WORKSPACE) {
-    const work = path9.dirname(env.RUNNER_WORKSPACE);
+    const work = path10.dirname(env.RUNNER_WORKSPACE);
     hidden2.push(work);
-    const runnerRoot = path9.dirname(work);
-    if (existsSync7(path9.join(runnerRoot, ".runner")) || existsSync7(path9.join(runnerRoot, ".credentials"))) hidden2.push(runnerRoot);
+    const runnerRoot = path10.dirname(work);
+    if (existsSync7(path10.join(runnerRoot, ".runner")) || existsSync7(path10.join(runnerRoot, ".credentials"))) hidden2.push(runnerRoot);
   }
   const script = process.argv[1] ?? "";
   const actions = script.indexOf("/_actions/");
   if (actions > 0) hidden2.push(script.slice(0, actions + "/_actions".length));
   for (const v of RUNNER_FILE_VARS) {
     const file2 = env[v];
-    if (!file2 || !path9.isAbsolute(file2)) continue;
-    const dir = path9.dirname(file2);
+    if (!file2 || !path10.isAbsolute(file2)) continue;
+    const dir = path10.dirname(file2);
     if (dir !== "/" && !isUnder(cwd, dir)) hidden2.push(dir);
     else blanked.push(file2);
   }
   return { hidden: hidden2, blanked };
 }
 function homes(env) {
-  return [.../* @__PURE__ */ new Set(["/root", ...env.HOME ? [path9.resolve(env.HOME)] : []])];
+  return [.../* @__PURE__ */ new Set(["/root", ...env.HOME ? [path10.resolve(env.HOME)] : []])];
 }
 function toolRoots(pathVar, hidden2, homeDirs) {
   const out = [];
   for (const dir of pathVar.split(":")) {
-    if (!path9.isAbsolute(dir) || !hidden2.some((h2) => isUnder(dir, h2))) continue;
+    if (!path10.isAbsolute(dir) || !hidden2.some((h2) => isUnder(dir, h2))) continue;
     const home = homeDirs.find((h2) => isUnder(dir, h2) && h2 !== dir);
-    const root = home ? path9.join(home, path9.relative(home, dir).split(path9.sep)[0]) : dir;
+    const root = home ? path10.join(home, path10.relative(home, dir).split(path10.sep)[0]) : dir;
     if (!hidden2.some((h2) => isUnder(h2, root))) out.push(root);
   }
   return out;
@@ -44333,17 +44361,17 @@ function credentialSearchWarning(root) {
 }
 function collectFenceView(inputs) {
   const env = inputs.hostEnv;
-  const cwd = path9.resolve(inputs.cwd);
+  const cwd = path10.resolve(inputs.cwd);
   const runner = runnerFolders(env, cwd);
   const hidden2 = ["/tmp", "/var/tmp", "/root", ...env.HOME ? [env.HOME] : [], ...runner.hidden, ...inputs.ownDirs].map(
-    (p) => path9.resolve(p)
+    (p) => path10.resolve(p)
   );
-  const project = projectRoot(cwd, path9.resolve(inputs.startDir ?? process.cwd()), hidden2, homes(env));
+  const project = projectRoot(cwd, path10.resolve(inputs.startDir ?? process.cwd()), hidden2, homes(env));
   const shown = [project, ...env.RUNNER_TOOL_CACHE ? [env.RUNNER_TOOL_CACHE] : [], ...toolRoots(env.PATH ?? "", hidden2, homes(env))];
   const blanked = [...runner.blanked, ...HOST_SOCKETS];
   for (const root of homes(env))
-    for (const rel of HOME_TOOL_CREDENTIALS) (isDir(path9.join(root, rel)) ? hidden2 : blanked).push(path9.join(root, rel));
-  for (const v of CREDENTIAL_FILE_VARS) if (env[v] && path9.isAbsolute(env[v])) (isDir(env[v]) ? hidden2 : blanked).push(env[v]);
+    for (const rel of HOME_TOOL_CREDENTIALS) (isDir(path10.join(root, rel)) ? hidden2 : blanked).push(path10.join(root, rel));
+  for (const v of CREDENTIAL_FILE_VARS) if (env[v] && path10.isAbsolute(env[v])) (isDir(env[v]) ? hidden2 : blanked).push(env[v]);
   const creds = findCredentialFiles([project]);
   const toolCreds = findCredentialFiles(
     shown.filter((s2) => s2 !== project && homes(env).some((h2) => isUnder(s2, h2))),
@@ -44356,7 +44384,7 @@ function collectFenceView(inputs) {
   const replaced = [];
   mkdirSync2(inputs.scratchDir, { recursive: true, mode: 448 });
   for (const [i2, file2] of configs.entries()) {
-    const copy = path9.join(inputs.scratchDir, `gitconfig-${i2}`);
+    const copy = path10.join(inputs.scratchDir, `gitconfig-${i2}`);
     try {
       writeFileSync2(copy, sanitizeGitConfig(readFileSync5(file2, "utf8")), { mode: 420 });
       replaced.push([copy, file2]);
@@ -44367,7 +44395,7 @@ function collectFenceView(inputs) {
   const exists = (p) => existsSync7(p);
   return {
     hidden: [...new Set(hidden2)].filter((h2) => h2 !== "/" && isDir(h2)),
-    shown: [...new Set(shown.map((p) => path9.resolve(p)))].filter((s2) => s2 !== "/" && isDir(s2)),
+    shown: [...new Set(shown.map((p) => path10.resolve(p)))].filter((s2) => s2 !== "/" && isDir(s2)),
     replaced,
     blanked: [...new Set(blanked)].filter((f) => exists(f) && !isDir(f)),
     ...creds.cut ? { credentialSearchCut: creds.cut } : {}
@@ -44654,7 +44682,7 @@ import { chmodSync, chownSync, closeSync as closeSync4, mkdirSync as mkdirSync3,
 import { open as open4 } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir as tmpdir3 } from "node:os";
-import path16 from "node:path";
+import path17 from "node:path";
 
 // node_modules/is-plain-obj/index.js
 function isPlainObject2(value2) {
@@ -45521,12 +45549,12 @@ var handleCommand = (filePath, rawArguments, rawOptions) => {
 
 // node_modules/execa/lib/arguments/options.js
 var import_cross_spawn = __toESM(require_cross_spawn(), 1);
-import path14 from "node:path";
+import path15 from "node:path";
 import process6 from "node:process";
 
 // node_modules/npm-run-path/index.js
 import process4 from "node:process";
-import path11 from "node:path";
+import path12 from "node:path";
 
 // node_modules/npm-run-path/node_modules/path-key/index.js
 function pathKey(options = {}) {
@@ -45543,7 +45571,7 @@ function pathKey(options = {}) {
 // node_modules/unicorn-magic/node.js
 import { promisify } from "node:util";
 import { execFile as execFileCallback, execFileSync as execFileSyncOriginal } from "node:child_process";
-import path10 from "node:path";
+import path11 from "node:path";
 import { fileURLToPath as fileURLToPath4 } from "node:url";
 var execFileOriginal = promisify(execFileCallback);
 function toPath(urlOrPath) {
@@ -45552,12 +45580,12 @@ function toPath(urlOrPath) {
 function traversePathUp(startPath) {
   return {
     *[Symbol.iterator]() {
-      let currentPath = path10.resolve(toPath(startPath));
+      let currentPath = path11.resolve(toPath(startPath));
       let previousPath;
       while (previousPath !== currentPath) {
         yield currentPath;
         previousPath = currentPath;
-        currentPath = path10.resolve(currentPath, "..");
+        currentPath = path11.resolve(currentPath, "..");
       }
     }
   };
@@ -45572,27 +45600,27 @@ var npmRunPath = ({
   execPath: execPath2 = process4.execPath,
   addExecPath = true
 } = {}) => {
-  const cwdPath = path11.resolve(toPath(cwd));
+  const cwdPath = path12.resolve(toPath(cwd));
   const result = [];
-  const pathParts = pathOption.split(path11.delimiter);
+  const pathParts = pathOption.split(path12.delimiter);
   if (preferLocal) {
     applyPreferLocal(result, pathParts, cwdPath);
   }
   if (addExecPath) {
     applyExecPath(result, pathParts, execPath2, cwdPath);
   }
-  return pathOption === "" || pathOption === path11.delimiter ? `${result.join(path11.delimiter)}${pathOption}` : [...result, pathOption].join(path11.delimiter);
+  return pathOption === "" || pathOption === path12.delimiter ? `${result.join(path12.delimiter)}${pathOption}` : [...result, pathOption].join(path12.delimiter);
 };
 var applyPreferLocal = (result, pathParts, cwdPath) => {
   for (const directory of traversePathUp(cwdPath)) {
-    const pathPart = path11.join(directory, "node_modules/.bin");
+    const pathPart = path12.join(directory, "node_modules/.bin");
     if (!pathParts.includes(pathPart)) {
       result.push(pathPart);
     }
   }
 };
 var applyExecPath = (result, pathParts, execPath2, cwdPath) => {
-  const pathPart = path11.resolve(cwdPath, toPath(execPath2), "..");
+  const pathPart = path12.resolve(cwdPath, toPath(execPath2), "..");
   if (!pathParts.includes(pathPart)) {
     result.push(pathPart);
   }
@@ -46747,7 +46775,7 @@ var killAfterTimeout = async (subprocess, timeout, context, { signal }) => {
 
 // node_modules/execa/lib/methods/node.js
 import { execPath, execArgv } from "node:process";
-import path12 from "node:path";
+import path13 from "node:path";
 var mapNode = ({ options }) => {
   if (options.node === false) {
     throw new TypeError('The "node" option cannot be false with `execaNode()`.');
@@ -46766,7 +46794,7 @@ var handleNodeOption = (file2, commandArguments, {
     throw new TypeError('The "execPath" option has been removed. Please use the "nodePath" option instead.');
   }
   const normalizedNodePath = safeNormalizeFileUrl(nodePath, 'The "nodePath" option');
-  const resolvedNodePath = path12.resolve(cwd, normalizedNodePath);
+  const resolvedNodePath = path13.resolve(cwd, normalizedNodePath);
   const newOptions = {
     ...options,
     nodePath: resolvedNodePath,
@@ -46776,7 +46804,7 @@ var handleNodeOption = (file2, commandArguments, {
   if (!shouldHandleNode) {
     return [file2, commandArguments, newOptions];
   }
-  if (path12.basename(file2, ".exe") === "node") {
+  if (path13.basename(file2, ".exe") === "node") {
     throw new TypeError('When the "node" option is true, the first argument does not need to be "node".');
   }
   return [
@@ -46866,11 +46894,11 @@ var serializeEncoding = (encoding) => typeof encoding === "string" ? `"${encodin
 
 // node_modules/execa/lib/arguments/cwd.js
 import { statSync as statSync5 } from "node:fs";
-import path13 from "node:path";
+import path14 from "node:path";
 import process5 from "node:process";
 var normalizeCwd = (cwd = getDefaultCwd()) => {
   const cwdString = safeNormalizeFileUrl(cwd, 'The "cwd" option');
-  return path13.resolve(cwdString);
+  return path14.resolve(cwdString);
 };
 var getDefaultCwd = () => {
   try {
@@ -46917,7 +46945,7 @@ var normalizeOptions = (filePath, rawArguments, rawOptions) => {
   options.killSignal = normalizeKillSignal(options.killSignal);
   options.forceKillAfterDelay = normalizeForceKillAfterDelay(options.forceKillAfterDelay);
   options.lines = options.lines.map((lines2, fdNumber) => lines2 && !BINARY_ENCODINGS.has(options.encoding) && options.buffer[fdNumber]);
-  if (process6.platform === "win32" && path14.basename(file2, ".exe") === "cmd") {
+  if (process6.platform === "win32" && path15.basename(file2, ".exe") === "cmd") {
     commandArguments.unshift("/q");
   }
   return { file: file2, commandArguments, options };
@@ -49058,13 +49086,13 @@ var logOutputSync = ({ serializedResult, fdNumber, state, verboseInfo, encoding,
   }
 };
 var writeToFiles = (serializedResult, stdioItems, outputFiles) => {
-  for (const { path: path37, append } of stdioItems.filter(({ type }) => FILE_TYPES.has(type))) {
-    const pathString = typeof path37 === "string" ? path37 : path37.toString();
+  for (const { path: path38, append } of stdioItems.filter(({ type }) => FILE_TYPES.has(type))) {
+    const pathString = typeof path38 === "string" ? path38 : path38.toString();
     if (append || outputFiles.has(pathString)) {
-      appendFileSync(path37, serializedResult);
+      appendFileSync(path38, serializedResult);
     } else {
       outputFiles.add(pathString);
-      writeFileSync3(path37, serializedResult);
+      writeFileSync3(path38, serializedResult);
     }
   }
 };
@@ -51459,7 +51487,7 @@ var {
 
 // src/pipeline/hidden-paths.ts
 import { realpathSync as realpathSync3, statSync as statSync6 } from "node:fs";
-import path15 from "node:path";
+import path16 from "node:path";
 function commandWords(command) {
   const words2 = [];
   const re = /'([^']*)'|"((?:[^"\\]|\\.)*)"|(\\.|[^\s'"])+/g;
@@ -51500,7 +51528,7 @@ function hiddenPathsIn(command, cwd, view) {
   const found = /* @__PURE__ */ new Set();
   for (const word of commandWords(command))
     for (const c3 of candidates2(word)) {
-      const abs = path15.resolve(cwd, c3);
+      const abs = path16.resolve(cwd, c3);
       if (!isFile(abs)) continue;
       if (!visible(abs, view) || !visible(real(abs), view)) found.add(abs);
     }
@@ -51516,9 +51544,9 @@ function checkCommandPaths(key3, command, cwd, view) {
 }
 function impassableFolder(cwd, view) {
   const chain = [];
-  for (let dir = path15.resolve(cwd); ; dir = path15.dirname(dir)) {
+  for (let dir = path16.resolve(cwd); ; dir = path16.dirname(dir)) {
     chain.unshift(dir);
-    if (dir === path15.dirname(dir)) break;
+    if (dir === path16.dirname(dir)) break;
   }
   return chain.find((d) => visible(d, view) && (statMode(d) & 1) === 0);
 }
@@ -51593,19 +51621,19 @@ ${tail}`;
   /** Starts the command; throws when it cannot start at all. */
   async launch(shared) {
     const { o: o2 } = this;
-    mkdirSync3(path16.dirname(o2.logPath), { recursive: true });
+    mkdirSync3(path17.dirname(o2.logPath), { recursive: true });
     this.exitInfo = void 0;
     const fd = openSync4(o2.logPath, "w");
-    this.root = mkdtempSync2(path16.join(tmpdir3(), "saboteur-serve-"));
+    this.root = mkdtempSync2(path17.join(tmpdir3(), "saboteur-serve-"));
     if (o2.fence.ownUid) chmodSync(this.root, 457);
-    const privateDir = path16.join(this.root, "run");
-    const own2 = [privateDir, path16.join(privateDir, "home"), path16.join(privateDir, "tmp")];
+    const privateDir = path17.join(this.root, "run");
+    const own2 = [privateDir, path17.join(privateDir, "home"), path17.join(privateDir, "tmp")];
     for (const d of own2) mkdirSync3(d, { mode: 448 });
     const view = o2.fence.kind === "bwrap" ? collectFenceView({
       hostEnv: o2.hostEnv,
       cwd: o2.cwd,
       ownDirs: [this.root, ...o2.ownDirs],
-      scratchDir: path16.join(this.root, "git-configs")
+      scratchDir: path17.join(this.root, "git-configs")
     }) : void 0;
     if (view?.credentialSearchCut) o2.warn?.(credentialSearchWarning(view.credentialSearchCut));
     if (view) {
@@ -51732,7 +51760,7 @@ async function endpointFor(st, name, shared) {
     ep.service = new PipelineService({
       command: fillPort(pipeline.serve, port),
       label: perVariant ? `pipeline.serve (${name})` : "pipeline.serve",
-      logPath: path17.join(opts.workDir, perVariant ? `pipeline-serve-${name}.log` : "pipeline-serve.log"),
+      logPath: path18.join(opts.workDir, perVariant ? `pipeline-serve-${name}.log` : "pipeline-serve.log"),
       cwd: pipeline.cwd,
       baseEnv: st.baseEnv,
       fence: st.fence,
@@ -51907,9 +51935,9 @@ function createHttpRunner(pipeline, opts) {
 }
 
 // src/pipeline/process-runner.ts
-import { chmod as chmod3, chown as chown3, mkdir as mkdir4, mkdtemp as mkdtemp4, rm as rm3, stat as stat2, writeFile as writeFile3 } from "node:fs/promises";
+import { chmod as chmod3, chown as chown3, mkdir as mkdir4, mkdtemp as mkdtemp4, rm as rm3, stat as stat3, writeFile as writeFile3 } from "node:fs/promises";
 import { tmpdir as tmpdir4 } from "node:os";
-import path18 from "node:path";
+import path19 from "node:path";
 
 // src/pipeline/output-file.ts
 import { constants as constants4 } from "node:fs";
@@ -51975,8 +52003,8 @@ async function readOutputFile(file2) {
   return parseOutputFile(left.text);
 }
 async function makePrivateHome(dir) {
-  await mkdir4(path18.join(dir, "home"), { recursive: true, mode: 448 });
-  await mkdir4(path18.join(dir, "tmp"), { recursive: true, mode: 448 });
+  await mkdir4(path19.join(dir, "home"), { recursive: true, mode: 448 });
+  await mkdir4(path19.join(dir, "tmp"), { recursive: true, mode: 448 });
 }
 function prepare(st) {
   const { opts, pipeline } = st;
@@ -51984,7 +52012,7 @@ function prepare(st) {
     const fence = await (opts.fence ?? detectFence());
     st.fence = fence;
     announceFence(fence, opts.log);
-    const tasksDir = await mkdtemp4(path18.join(tmpdir4(), "saboteur-tasks-"));
+    const tasksDir = await mkdtemp4(path19.join(tmpdir4(), "saboteur-tasks-"));
     st.tasksDir = tasksDir;
     await chmod3(tasksDir, fence.ownUid ? 457 : 448);
     if (fence.kind === "bwrap") {
@@ -51992,7 +52020,7 @@ function prepare(st) {
         hostEnv: opts.hostEnv ?? process.env,
         cwd: pipeline.cwd,
         ownDirs: [tasksDir, opts.workDir],
-        scratchDir: path18.join(tasksDir, "git-configs")
+        scratchDir: path19.join(tasksDir, "git-configs")
       });
       if (st.view.credentialSearchCut) opts.log.warn(credentialSearchWarning(st.view.credentialSearchCut));
       checkCommandPaths("pipeline.run", pipeline.run ?? "", pipeline.cwd, st.view);
@@ -52009,7 +52037,7 @@ async function runOne(st, input2) {
   let dir;
   try {
     await prepare(st);
-    dir = await mkdtemp4(path18.join(st.tasksDir, "task-"));
+    dir = await mkdtemp4(path19.join(st.tasksDir, "task-"));
     return await runIn(st, dir, input2, started);
   } catch (err) {
     return {
@@ -52022,8 +52050,8 @@ async function runOne(st, input2) {
   }
 }
 async function runIn(st, dir, input2, started) {
-  const taskFile = path18.join(dir, "task.json");
-  const outputFile = path18.join(dir, "output.json");
+  const taskFile = path19.join(dir, "task.json");
+  const outputFile = path19.join(dir, "output.json");
   const taskJson = JSON.stringify(input2.task);
   await writeFile3(taskFile, taskJson);
   const env = {
@@ -52039,7 +52067,7 @@ async function runIn(st, dir, input2, started) {
   const fenced2 = st.fence.enter(st.pipeline.run, { privateDir: dir, view: st.view, limits, files });
   try {
     if (fenced2.uid !== void 0)
-      for (const d of [dir, path18.join(dir, "home"), path18.join(dir, "tmp"), ...bwrap ? [outputFile] : []])
+      for (const d of [dir, path19.join(dir, "home"), path19.join(dir, "tmp"), ...bwrap ? [outputFile] : []])
         await chown3(d, fenced2.uid, fenced2.uid);
     const result = await runFenced(st, fenced2, { env, taskJson, outputFile, onStart: input2.onStart }, started);
     return bwrap ? withCapNote(result, limits) : result;
@@ -52127,7 +52155,7 @@ async function startProcessRunner(st) {
     throw new Error("pipeline.run: process mode needs the command to start per task (e.g. run: python -m our_agents.run)");
   let isDir2 = false;
   try {
-    isDir2 = (await stat2(st.pipeline.cwd)).isDirectory();
+    isDir2 = (await stat3(st.pipeline.cwd)).isDirectory();
   } catch {
     isDir2 = false;
   }
@@ -59860,8 +59888,8 @@ var PolicyError = class extends InputError {
   }
   file;
 };
-function exampleFor(path37) {
-  const top = typeof path37[0] === "string" ? path37[0] : "";
+function exampleFor(path38) {
+  const top = typeof path38[0] === "string" ? path38[0] : "";
   return POLICY_EXAMPLES[top] ?? POLICY_EXAMPLES[""];
 }
 function formatIssue(file2, issue2) {
@@ -63241,8 +63269,8 @@ function provenanceGap(c3) {
   const orphan = site.issuedBy === void 0 && site.generated.length > 0;
   if (!(c3.scope === "full" && (!(c3.inScope & ROOT_BIT) || issuerCut || orphan))) return void 0;
   const issuer = site.issuedBy !== void 0 ? `its LLM call ${refOf(g, site.issuedBy)} is not connected to the request` : orphan ? `no LLM call in the trace issued it, so nothing accounts for argument${site.generated.length > 1 ? "s" : ""} ${site.generated.join(", ")}` : "no LLM call in the trace issued it and its arguments quote nothing connected to the request";
-  const path37 = site.issuedBy !== void 0 ? [{ ...describeNode(g, site.issuedBy, g.own[site.issuedBy] & ~ROOT_BIT), via: { edge: "tool" } }, ownStep(c3)] : [ownStep(c3)];
-  return { kind: "provenance-gap", message: `provenance gap: no path from the request reaches this call (${issuer})`, path: path37 };
+  const path38 = site.issuedBy !== void 0 ? [{ ...describeNode(g, site.issuedBy, g.own[site.issuedBy] & ~ROOT_BIT), via: { edge: "tool" } }, ownStep(c3)] : [ownStep(c3)];
+  return { kind: "provenance-gap", message: `provenance gap: no path from the request reaches this call (${issuer})`, path: path38 };
 }
 var OVERRIDE2 = bitOf("PROMPT_OVERRIDE");
 var INJECTABLE_ROLES = /* @__PURE__ */ new Set([...AUTHORITY_ROLES, "object"]);
@@ -63259,8 +63287,8 @@ function injectionWaiver(b, p, site, inScope) {
   }
   return `an injected instruction was upstream, but this call is the request's own (it asks for it; argument${site.anchors.length > 1 ? "s" : ""} ${site.anchors.join(", ")} from the request; nothing from the injected text)`;
 }
-function formatPath(path37) {
-  return path37.map((s2) => {
+function formatPath(path38) {
+  return path38.map((s2) => {
     const who = `${s2.kind}${s2.name ? ` ${s2.name}` : ""}${s2.agent ? ` (agent ${s2.agent})` : ""} [${s2.node}]`;
     const labels = s2.labels.length ? ` ${s2.labels.join(", ")}` : "";
     return `${who}${labels}`;
@@ -63270,7 +63298,7 @@ function formatPath(path37) {
 // src/taint/annotate.ts
 import { createHash as createHash5 } from "node:crypto";
 import { existsSync as existsSync8, mkdirSync as mkdirSync4, readFileSync as readFileSync9, renameSync, writeFileSync as writeFileSync4 } from "node:fs";
-import path19 from "node:path";
+import path20 from "node:path";
 
 // src/taint/judge-prompts.ts
 var JUDGE_LOCAL_TEMPLATE = "prompts/judge-local.md";
@@ -63336,7 +63364,7 @@ function createIntentAnnotator(opts) {
   let asked = 0;
   const persist = () => {
     if (!opts.cacheFile) return;
-    mkdirSync4(path19.dirname(opts.cacheFile), { recursive: true });
+    mkdirSync4(path20.dirname(opts.cacheFile), { recursive: true });
     const tmp = `${opts.cacheFile}.${process.pid}.tmp`;
     writeFileSync4(tmp, JSON.stringify(Object.fromEntries(memory), null, 1));
     renameSync(tmp, opts.cacheFile);
@@ -63396,7 +63424,7 @@ var rate2 = external_exports.number().min(0).max(1);
 var limit = external_exports.number().int().positive();
 
 // src/benchmarks/agentic/agentic-suites.ts
-import path22 from "node:path";
+import path23 from "node:path";
 import { createHash as createHash8 } from "node:crypto";
 
 // src/benchmarks/humaneval/load.ts
@@ -63471,26 +63499,26 @@ function parseHumanEval(bytes, file2) {
   return problems2;
 }
 async function loadHumanEval(file2) {
-  const path37 = resolve(file2);
+  const path38 = resolve(file2);
   let bytes;
   try {
-    bytes = await readInputBytes(path37, { what: "the HumanEval problems file", maxBytes: LIMITS.problems });
+    bytes = await readInputBytes(path38, { what: "the HumanEval problems file", maxBytes: LIMITS.problems });
   } catch (e) {
     throw new JsonlError(e.message);
   }
-  return { problems: parseHumanEval(bytes, path37), sha256: sha256Hex(bytes), source: path37 };
+  return { problems: parseHumanEval(bytes, path38), sha256: sha256Hex(bytes), source: path38 };
 }
 
 // src/benchmarks/humaneval/resolve.ts
 import { existsSync as existsSync10 } from "node:fs";
-import { mkdir as mkdir6, readFile as readFile3, rename as rename3, rm as rm5, writeFile as writeFile5 } from "node:fs/promises";
+import { mkdir as mkdir5, readFile as readFile3, rename as rename3, rm as rm5, writeFile as writeFile5 } from "node:fs/promises";
 import { dirname as dirname3, join as join4, resolve as resolve2 } from "node:path";
 
 // src/benchmarks/data/store.ts
 import { createHash as createHash7 } from "node:crypto";
 import { createReadStream as createReadStream2, existsSync as existsSync9 } from "node:fs";
-import { mkdir as mkdir5, rename as rename2, rm as rm4, writeFile as writeFile4 } from "node:fs/promises";
-import path20 from "node:path";
+import { rename as rename2, rm as rm4, writeFile as writeFile4 } from "node:fs/promises";
+import path21 from "node:path";
 
 // src/benchmarks/data/pins.ts
 var DATA_PINS = {
@@ -63792,7 +63820,7 @@ function pinnedFiles(id, mirror) {
   });
 }
 function dataCacheDir(cacheDir) {
-  return path20.join(cacheDir, "data");
+  return path21.join(cacheDir, "data");
 }
 async function hashFile(file2) {
   const hash3 = createHash7("sha256");
@@ -63804,7 +63832,7 @@ async function hashFile(file2) {
   return { sha256: hash3.digest("hex"), bytes };
 }
 async function checkFile(folder, file2) {
-  const at = path20.join(folder, file2.path);
+  const at = path21.join(folder, file2.path);
   if (!existsSync9(at)) return { file: file2, state: "missing" };
   const { sha256: sha2563, bytes } = await hashFile(at);
   return sha2563 === file2.sha256 ? { file: file2, state: "ok" } : { file: file2, state: "mismatch", actual: sha2563, bytes };
@@ -63846,7 +63874,7 @@ async function download(file2, opts) {
   return bytes;
 }
 async function writeAtomically(target2, bytes) {
-  await mkdir5(path20.dirname(target2), { recursive: true });
+  await makeDir(path21.dirname(target2));
   const partial2 = `${target2}.${process.pid}.partial`;
   try {
     await writeFile4(partial2, bytes);
@@ -63865,7 +63893,7 @@ async function fetchData(folder, ids, opts = {}) {
     if (state.state === "mismatch")
       opts.log?.warn(`${file2.benchmark}: ${file2.path} has SHA-256 ${state.actual}, not the pinned ${file2.sha256}; downloading it again`);
     try {
-      await writeAtomically(path20.join(folder, file2.path), await download(file2, opts));
+      await writeAtomically(path21.join(folder, file2.path), await download(file2, opts));
       report.fetched.push(file2);
       opts.log?.debug(`${file2.benchmark}: ${file2.path} verified and written`);
     } catch (e) {
@@ -63883,7 +63911,7 @@ async function fetchData(folder, ids, opts = {}) {
 }
 async function benchmarkDataDir(id, ctx) {
   const given = ctx.env.SABOTEUR_DATA_DIR;
-  if (given) return path20.resolve(given);
+  if (given) return path21.resolve(given);
   const folder = dataCacheDir(ctx.cacheDir);
   const report = await fetchData(folder, [id], {
     fetch: ctx.fetch,
@@ -63911,20 +63939,20 @@ async function resolveHumanEvalFile(opts) {
   const { log } = opts;
   const expected = opts.sha256 ?? HUMANEVAL_SHA256;
   if (opts.explicitPath) {
-    const path37 = resolve2(opts.explicitPath);
-    if (!existsSync10(path37)) throw new Error(`HumanEval problems file ${path37} (benchmarks.humaneval.path) does not exist`);
-    return path37;
+    const path38 = resolve2(opts.explicitPath);
+    if (!existsSync10(path38)) throw new Error(`HumanEval problems file ${path38} (benchmarks.humaneval.path) does not exist`);
+    return path38;
   }
   const dataDir = opts.dataDir === void 0 ? defaultDataDir() : opts.dataDir;
   if (dataDir) {
-    const path37 = join4(dataDir, HUMANEVAL_DATA_PATH);
-    if (existsSync10(path37)) {
-      const actual2 = sha256Hex(await readFile3(path37));
+    const path38 = join4(dataDir, HUMANEVAL_DATA_PATH);
+    if (existsSync10(path38)) {
+      const actual2 = sha256Hex(await readFile3(path38));
       if (actual2 !== expected) {
-        log.warn(`HumanEval: ${path37} has SHA-256 ${actual2}, not the pinned upstream ${expected}; using it as given`);
+        log.warn(`HumanEval: ${path38} has SHA-256 ${actual2}, not the pinned upstream ${expected}; using it as given`);
       }
-      log.debug(`HumanEval: using ${path37} from the data folder`);
-      return path37;
+      log.debug(`HumanEval: using ${path38} from the data folder`);
+      return path38;
     }
   }
   const cached4 = join4(dataCacheDir(opts.cacheDir), HUMANEVAL_DATA_PATH);
@@ -63953,7 +63981,7 @@ async function resolveHumanEvalFile(opts) {
   if (actual !== expected) {
     throw new Error(`HumanEval: the file downloaded from ${url2} has SHA-256 ${actual}, expected ${expected}; not using it`);
   }
-  await mkdir6(dirname3(cached4), { recursive: true });
+  await mkdir5(dirname3(cached4), { recursive: true });
   const partial2 = `${cached4}.${process.pid}.partial`;
   try {
     await writeFile5(partial2, bytes);
@@ -65243,7 +65271,7 @@ async function scoreSamples(samples, problems2, opts) {
 
 // src/benchmarks/humaneval-suite.ts
 import os3 from "node:os";
-import path21 from "node:path";
+import path22 from "node:path";
 
 // src/benchmarks/core/sample.ts
 function sampleIds(ids, opts) {
@@ -65311,8 +65339,8 @@ function stratifiedSample(items, opts) {
 
 // src/benchmarks/humaneval-suite.ts
 function displayPath(file2) {
-  const rel = path21.relative(process.cwd(), file2);
-  return rel && !rel.startsWith("..") && !path21.isAbsolute(rel) ? rel : file2;
+  const rel = path22.relative(process.cwd(), file2);
+  return rel && !rel.startsWith("..") && !path22.isAbsolute(rel) ? rel : file2;
 }
 function humanEvalTask(p) {
   return { id: p.task_id, benchmark: "humaneval", kind: "code", prompt: p.prompt, entryPoint: p.entry_point, metadata: {} };
@@ -65445,7 +65473,7 @@ async function agenticSuite(mod, settings, ctx) {
     info: {
       id,
       kind: "agentic",
-      source: displayPath(loaded.files.length === 1 ? loaded.files[0].path : path22.join(root, ownData ? "" : id)),
+      source: displayPath(loaded.files.length === 1 ? loaded.files[0].path : path23.join(root, ownData ? "" : id)),
       sha256: combinedSha(loaded.files),
       total: pairs.size,
       selected: instances.length,
@@ -69240,10 +69268,10 @@ import { join as join5 } from "node:path";
 
 // src/benchmarks/core/data-file.ts
 import { basename } from "node:path";
-async function readDataFile(path37, label2, makeError2, hint = "") {
+async function readDataFile(path38, label2, makeError2, hint = "") {
   try {
-    const bytes = await readInputBytes(path37, { what: `the ${label2} data file ${basename(path37)}`, maxBytes: LIMITS.benchmarkData });
-    return { path: path37, text: bytes.toString("utf8"), sha256: sha256Hex(bytes) };
+    const bytes = await readInputBytes(path38, { what: `the ${label2} data file ${basename(path38)}`, maxBytes: LIMITS.benchmarkData });
+    return { path: path38, text: bytes.toString("utf8"), sha256: sha256Hex(bytes) };
   } catch (e) {
     throw makeError2(`${label2}: ${e.message}${hint}`);
   }
@@ -69406,7 +69434,7 @@ async function loadAgentHarm(dir, opts) {
   const tasks = buildAgentHarmTasks(harmful, benign, opts.split, opts.corrections ?? []);
   const categories = {};
   for (const t of tasks) categories[t.category] = (categories[t.category] ?? 0) + 1;
-  return { tasks, total: tasks.length, files: [h2, b].map(({ path: path37, sha256: sha2563 }) => ({ path: path37, sha256: sha2563 })), categories };
+  return { tasks, total: tasks.length, files: [h2, b].map(({ path: path38, sha256: sha2563 }) => ({ path: path38, sha256: sha2563 })), categories };
 }
 function agentHarmToolSpecOrThrow(name, where) {
   try {
@@ -69778,7 +69806,7 @@ async function loadAsb(dir, opts) {
   return {
     tasks,
     total: tasks.length,
-    files: [agentFile, attackFile, normalFile].map(({ path: path37, sha256: sha2563 }) => ({ path: path37, sha256: sha2563 })),
+    files: [agentFile, attackFile, normalFile].map(({ path: path38, sha256: sha2563 }) => ({ path: path38, sha256: sha2563 })),
     categories
   };
 }
@@ -70412,7 +70440,7 @@ var SEED_FILES = {
 var SEED_DIRS = ["/opt/conda", "/home/appuser"];
 function seedFiles() {
   const out = { ...SEED_FILES };
-  for (const [path37, content] of Object.entries(SEED_FILES)) out[`${WORKSPACE}${path37}`] = content;
+  for (const [path38, content] of Object.entries(SEED_FILES)) out[`${WORKSPACE}${path38}`] = content;
   out[`${WORKSPACE}/README.md`] = "# Project workspace\nScratch files for the current task.\n";
   return out;
 }
@@ -70999,7 +71027,7 @@ async function loadRedCode(dir, opts = {}) {
   const tasks = buildRedCodeTasks(records2, opts);
   const categories = {};
   for (const t of tasks) categories[t.category] = (categories[t.category] ?? 0) + 1;
-  return { tasks, total: tasks.length, files: files.map(({ path: path37, sha256: sha2563 }) => ({ path: path37, sha256: sha2563 })), categories };
+  return { tasks, total: tasks.length, files: files.map(({ path: path38, sha256: sha2563 }) => ({ path: path38, sha256: sha2563 })), categories };
 }
 
 // src/benchmarks/redcode/benchmark.ts
@@ -71022,7 +71050,7 @@ var redcodeBenchmark = agenticBenchmark({
 
 // src/benchmarks/safearena/fetch.ts
 import { existsSync as existsSync11 } from "node:fs";
-import { mkdir as mkdir7, readFile as readFile4, rename as rename4, rm as rm6, writeFile as writeFile6 } from "node:fs/promises";
+import { mkdir as mkdir6, readFile as readFile4, rename as rename4, rm as rm6, writeFile as writeFile6 } from "node:fs/promises";
 import { join as join9 } from "node:path";
 
 // src/benchmarks/safearena/load.ts
@@ -71567,10 +71595,10 @@ var SAFEARENA_BASE_URL = `https://huggingface.co/datasets/${SAFEARENA_DATASET}/r
 var SafeArenaAccessError = class extends Error {
 };
 var HOW_TO = `SafeArena's data is gated on Hugging Face: sign in, accept the dataset's terms at https://huggingface.co/datasets/${SAFEARENA_DATASET}, create a read token (https://huggingface.co/settings/tokens) and pass it as HF_TOKEN (in a workflow: env: HF_TOKEN: \${{ secrets.HF_TOKEN }}).`;
-async function cachedValid(path37, kind) {
-  if (!existsSync11(path37)) return false;
+async function cachedValid(path38, kind) {
+  if (!existsSync11(path38)) return false;
   try {
-    parseSafeArena(await readFile4(path37, "utf8"), path37, kind);
+    parseSafeArena(await readFile4(path38, "utf8"), path38, kind);
     return true;
   } catch {
     return false;
@@ -71582,14 +71610,14 @@ async function fetchSafeArena(opts) {
   const paths = kinds.map((k) => join9(dir, SAFEARENA_FILES[k]));
   if ((await Promise.all(kinds.map((k, i2) => cachedValid(paths[i2], k)))).every(Boolean)) {
     opts.log?.debug(`SafeArena: using the cached ${paths.join(" and ")}`);
-    const files2 = await Promise.all(paths.map(async (path37) => ({ path: path37, sha256: sha256Hex(await readFile4(path37)) })));
+    const files2 = await Promise.all(paths.map(async (path38) => ({ path: path38, sha256: sha256Hex(await readFile4(path38)) })));
     return { dir, files: files2 };
   }
   const token = opts.token?.trim();
   if (!token) throw new SafeArenaAccessError(`SafeArena: no Hugging Face token given. ${HOW_TO}`);
   const fetchFn = opts.fetch ?? globalThis.fetch;
   const base2 = (opts.baseUrl ?? SAFEARENA_BASE_URL).replace(/\/+$/, "");
-  await mkdir7(dir, { recursive: true });
+  await mkdir6(dir, { recursive: true });
   const files = [];
   for (const [i2, kind] of kinds.entries()) {
     const url2 = `${base2}/${SAFEARENA_FILES[kind]}`;
@@ -71687,11 +71715,11 @@ function urlParse(url2) {
   if (hash3 >= 0) rest = rest.slice(0, hash3);
   const q2 = rest.indexOf("?");
   const query = q2 >= 0 ? rest.slice(q2 + 1) : "";
-  let path37 = q2 >= 0 ? rest.slice(0, q2) : rest;
-  const lastSlash = path37.lastIndexOf("/");
-  const semi = path37.indexOf(";", lastSlash + 1);
-  if (semi >= 0) path37 = path37.slice(0, semi);
-  return { scheme, netloc, path: path37, query };
+  let path38 = q2 >= 0 ? rest.slice(0, q2) : rest;
+  const lastSlash = path38.lastIndexOf("/");
+  const semi = path38.indexOf(";", lastSlash + 1);
+  if (semi >= 0) path38 = path38.slice(0, semi);
+  return { scheme, netloc, path: path38, query };
 }
 function unquotePlus(s2) {
   const spaced = s2.replace(/\+/g, " ");
@@ -72160,7 +72188,7 @@ function explainTrace(a2, scope = "full") {
       reached,
       decision: v.decision,
       reason: v.reason,
-      violations: v.violations.map(({ kind, message, path: path37 }) => ({ kind, message, path: path37 }))
+      violations: v.violations.map(({ kind, message, path: path38 }) => ({ kind, message, path: path38 }))
     };
   });
 }
@@ -72173,8 +72201,8 @@ var FROM = {
 function nodeText(n2) {
   return `${escapeInline(n2.kind, 40)}${n2.name ? ` ${code(n2.name, 80)}` : ""}${n2.agent ? ` (agent ${code(n2.agent, 60)})` : ""} [${code(n2.node, 80)}]`;
 }
-function pathText(path37) {
-  return path37.map((s2) => `${nodeText(s2)}${s2.labels.length ? ` ${s2.labels.map((l) => code(l)).join(", ")}` : ""}`).join(" \u2192 ") || "\u2013";
+function pathText(path38) {
+  return path38.map((s2) => `${nodeText(s2)}${s2.labels.length ? ` ${s2.labels.map((l) => code(l)).join(", ")}` : ""}`).join(" \u2192 ") || "\u2013";
 }
 function explanationMarkdown(x) {
   const who = `${code(x.toolCallId, 80)} ${code(x.tool, 80)}${x.agent ? ` (agent ${code(x.agent, 60)})` : ""}`;
@@ -72483,13 +72511,13 @@ async function validateTrace(opts) {
   const failing = sinks.some((s2) => s2.decision !== "release");
   const out = opts.format === "json" ? JSON.stringify(
     {
-      sinks: sinks.map(({ toolCallId, tool, agent, decision, labels, path: path37, reason, trace, recorded }, i2) => ({
+      sinks: sinks.map(({ toolCallId, tool, agent, decision, labels, path: path38, reason, trace, recorded }, i2) => ({
         toolCallId,
         tool,
         agent: agent ?? null,
         decision,
         labels,
-        path: path37,
+        path: path38,
         reason,
         trace,
         ...recorded ? { recorded } : {},
@@ -72614,8 +72642,8 @@ function taintDefenseName(scope = "full", propagateLabels = true) {
   return parts.length ? `taint/${parts.join("+")}` : "taint";
 }
 function verdictReason(v) {
-  const path37 = v.path.length > 1 ? ` [path: ${formatPath(v.path)}]` : "";
-  return `${v.reason}${path37}`;
+  const path38 = v.path.length > 1 ? ` [path: ${formatPath(v.path)}]` : "";
+  return `${v.reason}${path38}`;
 }
 function createTaintDefense(opts) {
   const scope = opts.scope ?? "full";
@@ -72733,7 +72761,7 @@ var DEFENSE_IDS = Object.keys(DEFENSES);
 var BUILT_IN = { benchmarks: BENCHMARKS, defenses: DEFENSES };
 
 // src/run/deps.ts
-import path23 from "node:path";
+import path24 from "node:path";
 async function loadSuites(config2, ctx, registries) {
   const suites = [];
   for (const [id, settings] of Object.entries(config2.benchmarks)) {
@@ -72786,7 +72814,7 @@ function createJobDeps(registries = BUILT_IN) {
     },
     async createDefenses(config2, ctx) {
       const policy = await loadPolicy(config2.policy);
-      const annotator = config2.taintAnnotate ? createIntentAnnotator({ ask: ctx.judge, cacheFile: path23.join(ctx.cacheDir, "taint-intent.json") }) : void 0;
+      const annotator = config2.taintAnnotate ? createIntentAnnotator({ ask: ctx.judge, cacheFile: path24.join(ctx.cacheDir, "taint-intent.json") }) : void 0;
       const mode = config2.defenseMode;
       return (name, view) => {
         const def = registries.defenses[name];
@@ -72810,7 +72838,7 @@ function createJobDeps(registries = BUILT_IN) {
 var realDeps = createJobDeps();
 
 // src/run/assemble.ts
-import path25 from "node:path";
+import path26 from "node:path";
 
 // src/runlog/redact.ts
 var REDACTED = "[redacted]";
@@ -72882,7 +72910,7 @@ function createRedactor(known, onValue) {
 
 // src/runlog/write.ts
 import { open as open6, rename as rename5, unlink } from "node:fs/promises";
-import path24 from "node:path";
+import path25 from "node:path";
 import { randomBytes as randomBytes5 } from "node:crypto";
 var WHY = {
   ENOSPC: "no space left on the device",
@@ -72911,7 +72939,7 @@ function writeErrorOf(file2, err) {
   return new OutputWriteError(file2, e?.code, e?.message);
 }
 async function writeFileAtomic(file2, content) {
-  const tmp = path24.join(path24.dirname(file2), `.${path24.basename(file2)}.${process.pid}.${randomBytes5(4).toString("hex")}.tmp`);
+  const tmp = path25.join(path25.dirname(file2), `.${path25.basename(file2)}.${process.pid}.${randomBytes5(4).toString("hex")}.tmp`);
   let handle;
   try {
     handle = await open6(tmp, "wx", 420);
@@ -72954,7 +72982,7 @@ function assembleRunLog(config2, facts) {
     finishedAt: (/* @__PURE__ */ new Date()).toISOString(),
     status: facts.abortReason ? "aborted" : facts.cancelReason ? "cancelled" : "completed",
     ...facts.abortReason ? { abortReason: facts.abortReason } : facts.cancelReason ? { abortReason: facts.cancelReason } : {},
-    config: { file: path25.relative(process.cwd(), config2.file) || config2.file, hash: config2.hash, seed: config2.sample.seed },
+    config: { file: path26.relative(process.cwd(), config2.file) || config2.file, hash: config2.hash, seed: config2.sample.seed },
     ...facts.git ? { git: facts.git } : {},
     ...facts.shard ? { shard: facts.shard } : {},
     model: facts.model,
@@ -72980,8 +73008,8 @@ function assembleRunLog(config2, facts) {
 async function writeRunFiles(outDir, unredacted, redactor) {
   const redact = redactor ?? createRedactor(secretValuesOf(process.env, unredacted.pipeline.secrets ?? []));
   const runLog = redact.deep(unredacted);
-  const runLogPath = path25.join(outDir, "run.json");
-  const reportPath = path25.join(outDir, "report.md");
+  const runLogPath = path26.join(outDir, "run.json");
+  const reportPath = path26.join(outDir, "report.md");
   const report = renderReport(runLog, { method: methodReportOf(runLog.variants.malicious.method) });
   const writeErrors = [];
   for (const [file2, write] of [
@@ -73064,10 +73092,10 @@ function callNotes(instances, target2, coverageGated = false) {
 }
 
 // src/run/out-lock.ts
-import { mkdir as mkdir8, open as open7, readFile as readFile5, stat as stat3, unlink as unlink2 } from "node:fs/promises";
+import { open as open7, readFile as readFile5, stat as stat4, unlink as unlink2 } from "node:fs/promises";
 import { unlinkSync } from "node:fs";
 import { hostname as hostname3 } from "node:os";
-import path26 from "node:path";
+import path27 from "node:path";
 var LOCK_FILE = ".saboteur.lock";
 var OutDirLocked = class extends InputError {
   constructor(message) {
@@ -73095,11 +73123,11 @@ async function readLock(file2) {
 }
 async function lockOutDir(dir, command = "run") {
   try {
-    await mkdir8(dir, { recursive: true });
+    await makeDir(dir);
   } catch (err) {
     throw writeErrorOf(dir, err);
   }
-  const file2 = path26.join(dir, LOCK_FILE);
+  const file2 = path27.join(dir, LOCK_FILE);
   const mine = { pid: process.pid, host: hostname3(), startedAt: (/* @__PURE__ */ new Date()).toISOString(), command };
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
@@ -73124,7 +73152,7 @@ async function lockOutDir(dir, command = "run") {
       if (err.code !== "EEXIST") throw writeErrorOf(file2, err);
     }
     const other = await readLock(file2);
-    const fresh = other === void 0 && Date.now() - ((await stat3(file2).catch(() => void 0))?.mtimeMs ?? 0) < 5e3;
+    const fresh = other === void 0 && Date.now() - ((await stat4(file2).catch(() => void 0))?.mtimeMs ?? 0) < 5e3;
     if (fresh) throw new OutDirLocked(`${dir} is being taken by another saboteur run right now (${file2}); give this one another --out`);
     const alive = other !== void 0 && (other.host !== mine.host || other.pid !== process.pid && isProcessAlive(other.pid));
     if (alive || other?.pid === process.pid && held.has(file2)) {
@@ -73199,7 +73227,7 @@ async function serveModel(s2) {
     ...serverVersion ? { serverVersion } : {}
   };
   if (model.serverLog)
-    s2.modelInfo.serverLog = model.serverLog.startsWith(`${opts.outDir}${path27.sep}`) ? path27.relative(opts.outDir, model.serverLog) : model.serverLog;
+    s2.modelInfo.serverLog = model.serverLog.startsWith(`${opts.outDir}${path28.sep}`) ? path28.relative(opts.outDir, model.serverLog) : model.serverLog;
   if (model.gpus?.length) s2.modelInfo.gpus = model.gpus;
   return model;
 }
@@ -73383,7 +73411,7 @@ function initialState2(config2, opts, deps) {
     log: redactingLog(opts.log, redactor.text),
     progress: redactingProgress(opts.progress ?? silentProgress, redactor.text),
     redactor,
-    cacheDir: opts.cacheDir ?? path27.join(opts.outDir, ".cache"),
+    cacheDir: opts.cacheDir ?? path28.join(opts.outDir, ".cache"),
     suites: [],
     instances: [],
     notes: [],
@@ -74058,7 +74086,7 @@ ${usage}`);
 }
 
 // src/cli/data.ts
-import path28 from "node:path";
+import path29 from "node:path";
 var FLAGS2 = {
   dir: { type: "string", description: "the data folder (default: SABOTEUR_DATA_DIR, else the data folder in the cache)" },
   mirror: { type: "string", description: "fetch: an http(s) address serving the data folder's layout, used instead of upstream" },
@@ -74070,7 +74098,7 @@ var SUMMARY = `Fills or checks the benchmark data folder. Benchmarks with pinned
           gated SafeArena files with HF_TOKEN into the cache
   verify  checks every pinned file against its SHA-256 (exit 1 when one is missing or differs)`;
 function cliCacheDir(env, fallback) {
-  return path28.join(env.XDG_CACHE_HOME ?? path28.join(env.HOME ?? fallback, ".cache"), "saboteur");
+  return path29.join(env.XDG_CACHE_HOME ?? path29.join(env.HOME ?? fallback, ".cache"), "saboteur");
 }
 function benchmarksOf(names, allowed, usage) {
   const unknown2 = names.filter((n2) => !allowed.includes(n2));
@@ -74120,7 +74148,7 @@ ${usage}`);
   const log = cliLog(io, Boolean(flags.verbose));
   const cacheDir = cliCacheDir(io.env, process.cwd());
   const given = flags.dir ?? io.env.SABOTEUR_DATA_DIR;
-  const folder = given ? path28.resolve(given) : dataCacheDir(cacheDir);
+  const folder = given ? path29.resolve(given) : dataCacheDir(cacheDir);
   io.stderr.write(`data folder: ${folder}
 `);
   if (action === "verify") {
@@ -74167,8 +74195,7 @@ ${usage}`);
 
 // src/cli/init.ts
 import { existsSync as existsSync12 } from "node:fs";
-import { mkdir as mkdir9 } from "node:fs/promises";
-import path29 from "node:path";
+import path30 from "node:path";
 import { createInterface } from "node:readline/promises";
 
 // src/cli/init-answers.ts
@@ -74358,7 +74385,7 @@ var FLAGS3 = {
 };
 var list = (text2) => text2.split(",").map((s2) => s2.trim()).filter(Boolean);
 function defaults(dir) {
-  const guess = guessFromFiles((f) => existsSync12(path29.join(dir, f)));
+  const guess = guessFromFiles((f) => existsSync12(path30.join(dir, f)));
   return {
     run: guess.run,
     install: guess.install,
@@ -74416,13 +74443,13 @@ async function initCommand(argv, io) {
   if (positionals.length) throw new UsageError(`init takes no arguments, got "${positionals[0]}"
 
 ${usage}`);
-  const dir = path29.resolve(flags.dir ?? process.cwd());
-  const configFile = path29.join(dir, "saboteur.yml");
-  const workflowFile = path29.join(dir, ".github", "workflows", "saboteur.yml");
+  const dir = path30.resolve(flags.dir ?? process.cwd());
+  const configFile = path30.join(dir, "saboteur.yml");
+  const workflowFile = path30.join(dir, ".github", "workflows", "saboteur.yml");
   const inTheWay = [configFile, workflowFile].filter((f) => existsSync12(f));
   if (inTheWay.length && !flags.force) {
     throw new UsageError(
-      `${inTheWay.map((f) => path29.relative(dir, f)).join(" and ")} already ${inTheWay.length > 1 ? "exist" : "exists"}; nothing written (--force overwrites)`
+      `${inTheWay.map((f) => path30.relative(dir, f)).join(" and ")} already ${inTheWay.length > 1 ? "exist" : "exists"}; nothing written (--force overwrites)`
     );
   }
   const answers = defaults(dir);
@@ -74439,13 +74466,13 @@ ${usage}`);
 ${usage}`);
     throw e;
   }
-  await mkdir9(path29.dirname(workflowFile), { recursive: true });
+  await makeDir(path30.dirname(workflowFile));
   await writeFileAtomic(configFile, renderConfig(answers, flags.schema ?? SCHEMA_REF));
   await writeFileAtomic(workflowFile, renderWorkflow(answers));
   io.stdout.write(
     [
-      `wrote ${path29.relative(process.cwd(), configFile) || configFile}`,
-      `wrote ${path29.relative(process.cwd(), workflowFile) || workflowFile}`,
+      `wrote ${path30.relative(process.cwd(), configFile) || configFile}`,
+      `wrote ${path30.relative(process.cwd(), workflowFile) || workflowFile}`,
       "next: name your agents under pipeline.agents, then try it here: saboteur run --config saboteur.yml --limit 5",
       ""
     ].join("\n")
@@ -74454,7 +74481,6 @@ ${usage}`);
 }
 
 // src/cli/humaneval-score.ts
-import { mkdir as mkdir10 } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname as dirname4, join as join10, resolve as resolve3 } from "node:path";
 
@@ -74536,7 +74562,7 @@ async function humanevalScore(args) {
     }
   });
   const outPath = resolve3(args.out);
-  await mkdir10(dirname4(outPath), { recursive: true });
+  await makeDir(dirname4(outPath));
   const lines2 = results.map((r, i2) => JSON.stringify({ ...samples[i2], result: r.result, passed: r.passed }) + "\n");
   await writeFileAtomic(outPath, lines2);
   const passed = results.filter((r) => r.passed).length;
@@ -74585,7 +74611,7 @@ ${usage}`);
 }
 
 // src/cli/merge.ts
-import path31 from "node:path";
+import path32 from "node:path";
 
 // src/run/verdict.ts
 var RUN_EXIT = { ok: 0, failed: 1, infrastructure: 3 };
@@ -74675,7 +74701,7 @@ function actionFailure(kind, exitCode, message) {
 
 // src/run/merge-logs.ts
 import { readdir as readdir3 } from "node:fs/promises";
-import path30 from "node:path";
+import path31 from "node:path";
 function mergeProfiles(shards) {
   const byProfile = /* @__PURE__ */ new Map();
   for (const s2 of shards) {
@@ -74787,7 +74813,7 @@ async function expandRunLogPaths(patterns, cwd = process.cwd()) {
       out.push(pattern2);
       continue;
     }
-    const absolute = path30.isAbsolute(pattern2);
+    const absolute = path31.isAbsolute(pattern2);
     const parts = pattern2.split("/").filter((p, i2) => p !== "" || i2 === 0);
     let current = [absolute ? "/" : cwd];
     for (const part of parts) {
@@ -74795,18 +74821,18 @@ async function expandRunLogPaths(patterns, cwd = process.cwd()) {
       const next = [];
       for (const dir of current) {
         if (!part.includes("*")) {
-          next.push(path30.join(dir, part));
+          next.push(path31.join(dir, part));
           continue;
         }
         const re = new RegExp(
           `^${part.split("*").map((s2) => s2.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join("[^/]*")}$`
         );
         const names = await readdir3(dir).catch(() => []);
-        for (const name of names.sort()) if (re.test(name)) next.push(path30.join(dir, name));
+        for (const name of names.sort()) if (re.test(name)) next.push(path31.join(dir, name));
       }
       current = next;
     }
-    const found = current.map((p) => absolute ? p : path30.relative(cwd, p));
+    const found = current.map((p) => absolute ? p : path31.relative(cwd, p));
     if (found.length === 0) throw new RunLogError(`${pattern2}: no run log matches`);
     out.push(...found);
   }
@@ -74834,7 +74860,7 @@ ${usage}`);
   const warnings = merged.warnings;
   for (const w of warnings) io.stderr.write(`warning: ${w}
 `);
-  const outDir = path31.resolve(flags.out ?? "saboteur-out");
+  const outDir = path32.resolve(flags.out ?? "saboteur-out");
   const lock = await lockOutDir(outDir, "merge");
   let written;
   try {
@@ -75294,12 +75320,12 @@ ${SUGGEST_USAGE}`
 }
 
 // src/cli/history.ts
-import { mkdir as mkdir12, readFile as readFile7 } from "node:fs/promises";
-import path33 from "node:path";
+import { readFile as readFile7 } from "node:fs/promises";
+import path34 from "node:path";
 
 // src/history/file-store.ts
-import { mkdir as mkdir11, open as open8, readFile as readFile6, rename as rename6, rm as rm7, stat as stat4, writeFile as writeFile7 } from "node:fs/promises";
-import path32 from "node:path";
+import { open as open8, readFile as readFile6, rename as rename6, rm as rm7, stat as stat5, writeFile as writeFile7 } from "node:fs/promises";
+import path33 from "node:path";
 
 // src/history/store.ts
 function corruptName(base2, at) {
@@ -75524,7 +75550,7 @@ var FileStore = class {
         if (err.code !== "EEXIST")
           throw new Error(`${lockFile}: cannot take the history lock (${err.message})`);
       }
-      const age = await stat4(lockFile).then((s2) => Date.now() - s2.mtimeMs).catch(() => 0);
+      const age = await stat5(lockFile).then((s2) => Date.now() - s2.mtimeMs).catch(() => 0);
       if (age > (this.opts.staleLockMs ?? 6e5)) {
         await rm7(lockFile, { force: true });
         continue;
@@ -75535,14 +75561,14 @@ var FileStore = class {
     }
   }
   async append(entry, keep) {
-    await mkdir11(path32.dirname(path32.resolve(this.opts.file)), { recursive: true });
+    await makeDir(path33.dirname(path33.resolve(this.opts.file)));
     const { release, attempts } = await this.lock();
     try {
       const text2 = await readFile6(this.opts.file, "utf8").catch(() => void 0);
       const stored = text2 === void 0 ? { entries: [], problems: [], exists: false } : parseHistory(text2, this.opts.file);
       let problems2 = stored.problems;
       if (text2 !== void 0 && problems2.length && stored.entries.length === 0) {
-        const aside = path32.join(path32.dirname(this.opts.file), corruptName(path32.basename(this.opts.file), /* @__PURE__ */ new Date()));
+        const aside = path33.join(path33.dirname(this.opts.file), corruptName(path33.basename(this.opts.file), /* @__PURE__ */ new Date()));
         await writeFile7(aside, text2);
         problems2 = [...problems2, `the unreadable history was kept as ${aside}`];
       }
@@ -75642,7 +75668,7 @@ function storeDir(flags, usage) {
   if (typeof flags.store !== "string" || flags.store === "") throw new UsageError(`--store names the history's folder
 
 ${usage}`);
-  return path33.resolve(flags.store);
+  return path34.resolve(flags.store);
 }
 async function historyAdd(argv, io) {
   const usage = usageOf2(
@@ -75659,7 +75685,7 @@ ${usage}`);
   const runLog = await readRunLogFile(positionals[0]);
   let sha = flags.sha ?? runLog.git?.sha;
   if (sha === void 0) {
-    sha = await headOf(path33.dirname(path33.resolve(positionals[0])));
+    sha = await headOf(path34.dirname(path34.resolve(positionals[0])));
     if (sha) io.stderr.write(`history: the run log records no commit; using HEAD of the repository holding it (${sha.slice(0, 7)})
 `);
   }
@@ -75677,8 +75703,8 @@ ${usage}`
   const branch = flags.branch ?? runLog.git?.ref?.replace(/^refs\/heads\//, "");
   const pr = flags.pr ?? runLog.git?.pr;
   const entry = entryFromRunLog(runLog, { sha, ...branch ? { branch } : {}, ...pr !== void 0 ? { pr } : {} });
-  await mkdir12(dir, { recursive: true });
-  const store = new FileStore({ file: path33.join(dir, HISTORY_FILE), dashboard: false });
+  await makeDir(dir);
+  const store = new FileStore({ file: path34.join(dir, HISTORY_FILE), dashboard: false });
   const { entries, problems: problems2 } = await store.append(entry, flags.keep ?? 500);
   for (const p of problems2) io.stderr.write(`warning: ${p}
 `);
@@ -75698,7 +75724,7 @@ async function dashboard(argv, io) {
 
 ${usage}`);
   const dir = storeDir(flags, usage);
-  const file2 = path33.join(dir, HISTORY_FILE);
+  const file2 = path34.join(dir, HISTORY_FILE);
   const text2 = await readFile7(file2, "utf8").catch((err) => {
     throw new UsageError(
       `${file2}: cannot read the history (${err.code ?? err.message}); add a run first with saboteur history add RUN.json --store ${flags.store}`
@@ -75708,9 +75734,9 @@ ${usage}`);
   for (const p of read.problems) io.stderr.write(`warning: ${p}
 `);
   if (read.entries.length === 0) throw new UsageError(`${file2}: the history holds no entry to draw`);
-  const out = path33.resolve(flags.out ?? dir);
-  await mkdir12(out, { recursive: true });
-  const page = path33.join(out, "index.html");
+  const out = path34.resolve(flags.out ?? dir);
+  await makeDir(out);
+  const page = path34.join(out, "index.html");
   await writeFileAtomic(
     page,
     renderDashboard(read.entries, { title: flags.title, defaultBranch: flags.branch })
@@ -75751,15 +75777,15 @@ report: ${flags.out}
 }
 
 // src/cli/run.ts
-import path36 from "node:path";
+import path37 from "node:path";
 
 // src/config/load.ts
 var import_yaml4 = __toESM(require_dist2(), 1);
-import path35 from "node:path";
+import path36 from "node:path";
 import { createHash as createHash10 } from "node:crypto";
 
 // src/config/schema.ts
-import path34 from "node:path";
+import path35 from "node:path";
 function camelCase(key3) {
   return key3.replace(/-([a-z])/g, (_, c3) => c3.toUpperCase());
 }
@@ -75767,7 +75793,7 @@ function camelKeys(doc) {
   return Object.fromEntries(Object.entries(doc).map(([key3, value2]) => [camelCase(key3), value2]));
 }
 function configPath(dir) {
-  return (p) => path34.isAbsolute(p) ? p : path34.resolve(dir, p);
+  return (p) => path35.isAbsolute(p) ? p : path35.resolve(dir, p);
 }
 var sampling = external_exports.strictObject({
   temperature: external_exports.number().min(0).max(2).optional(),
@@ -76100,8 +76126,8 @@ function keyExamples(reg = BUILT_IN) {
   };
 }
 var KEY_EXAMPLES = keyExamples();
-function exampleFor2(path37, examples = KEY_EXAMPLES) {
-  const keys = path37.filter((p) => typeof p === "string");
+function exampleFor2(path38, examples = KEY_EXAMPLES) {
+  const keys = path38.filter((p) => typeof p === "string");
   for (let n2 = keys.length; n2 >= 0; n2--) {
     const example = examples[keys.slice(0, n2).join(".")];
     if (example !== void 0) return example;
@@ -76195,7 +76221,7 @@ ${wholeExample(examples)}`, file2);
     throw new ConfigError(`${file2}: the config must be a YAML mapping with model and pipeline keys
 ${wholeExample(examples)}`, file2);
   }
-  const source = { file: file2, dir: path35.dirname(path35.resolve(file2)), hash: createHash10("sha256").update(text2).digest("hex") };
+  const source = { file: file2, dir: path36.dirname(path36.resolve(file2)), hash: createHash10("sha256").update(text2).digest("hex") };
   const parsed2 = configSchemaFor(registries, source).safeParse(raw);
   if (!parsed2.success) {
     throw new ConfigError(parsed2.error.issues.map((i2) => formatIssue2(file2, i2, examples)).join("\n"), file2);
@@ -76220,9 +76246,9 @@ async function loadConfig(file2, registries = BUILT_IN) {
 }
 
 // src/config/preflight.ts
-import { stat as stat5 } from "node:fs/promises";
+import { stat as stat6 } from "node:fs/promises";
 async function checkRegularFile(file2, key3, maxBytes) {
-  const s2 = await stat5(file2).catch(() => void 0);
+  const s2 = await stat6(file2).catch(() => void 0);
   if (!s2) return;
   if (!s2.isFile()) throw new InputFileError(file2, `${file2} (${key3}) must be a regular file`);
   if (s2.size > maxBytes) throw new InputFileError(file2, `${file2} (${key3}) is over the limit of ${maxBytes >> 20} MiB`);
@@ -76272,7 +76298,7 @@ ${usage}`);
 async function runRedacted(config2, flags, io, redactor) {
   const log = redactingLog(cliLog(io, flags.verbose === true), redactor.text);
   log.debug(`config: ${JSON.stringify(config2)}`);
-  const outDir = path36.resolve(flags.out ?? "saboteur-out");
+  const outDir = path37.resolve(flags.out ?? "saboteur-out");
   const shard = parseShard(flags.shard);
   await preflightInputs(config2);
   const progress = io.stderr.isTTY ? ttyProgress(io.stderr) : lineProgress((l) => log.info(l));
@@ -76286,7 +76312,7 @@ async function runRedacted(config2, flags, io, redactor) {
       limit: flags.limit,
       concurrency: flags.concurrency,
       shard,
-      cacheDir: path36.join(io.env.XDG_CACHE_HOME ?? path36.join(io.env.HOME ?? outDir, ".cache"), "saboteur"),
+      cacheDir: path37.join(io.env.XDG_CACHE_HOME ?? path37.join(io.env.HOME ?? outDir, ".cache"), "saboteur"),
       signal: cancel.signal,
       redactor
     });
