@@ -2,19 +2,13 @@
  * makeDir: `mkdir -p` that always settles. Node's recursive mkdir never returns under /proc, where
  * the kernel answers ENOENT for a folder whose parent exists; makeDir passes that error on.
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { describe, expect, it } from '@jest/globals';
+import { stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { makeDir } from '../../src/util/make-dir.js';
+import { ownedPipelineRuns } from '../helpers/pipeline-runs.js';
 
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'saboteur-make-dir-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const dir = ownedPipelineRuns().tempDir('saboteur-make-dir-');
 
 describe('makeDir', () => {
   it('makes every missing folder of a path, and is a no-op on one that exists', async () => {
