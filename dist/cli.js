@@ -43286,7 +43286,7 @@ var AUTOINJECT = {
 
 // src/inject/autotransform.ts
 import { createHash as createHash4 } from "node:crypto";
-import { mkdir as mkdir3, readFile as readFile2, rename, writeFile as writeFile2 } from "node:fs/promises";
+import { readFile as readFile2, rename, writeFile as writeFile2 } from "node:fs/promises";
 import path8 from "node:path";
 
 // src/benchmarks/agentharm/judge.ts
@@ -43448,7 +43448,7 @@ async function transform2(original, key3, s2) {
   const reading = readRewrite(answer, original);
   if (!reading.ok) throw new Error(reading.reason);
   if (file2 && dir) {
-    await mkdir3(dir, { recursive: true });
+    await makeDir(dir);
     const tmp = `${file2}.${process.pid}.tmp`;
     await writeFile2(tmp, JSON.stringify({ original, rewrite: reading.rewrite, model: options.model, template: s2.templateSha }, null, 1));
     await rename(tmp, file2);
@@ -51935,7 +51935,7 @@ function createHttpRunner(pipeline, opts) {
 }
 
 // src/pipeline/process-runner.ts
-import { chmod as chmod3, chown as chown3, mkdir as mkdir4, mkdtemp as mkdtemp4, rm as rm3, stat as stat3, writeFile as writeFile3 } from "node:fs/promises";
+import { chmod as chmod3, chown as chown3, mkdir as mkdir3, mkdtemp as mkdtemp4, rm as rm3, stat as stat3, writeFile as writeFile3 } from "node:fs/promises";
 import { tmpdir as tmpdir4 } from "node:os";
 import path19 from "node:path";
 
@@ -52003,8 +52003,8 @@ async function readOutputFile(file2) {
   return parseOutputFile(left.text);
 }
 async function makePrivateHome(dir) {
-  await mkdir4(path19.join(dir, "home"), { recursive: true, mode: 448 });
-  await mkdir4(path19.join(dir, "tmp"), { recursive: true, mode: 448 });
+  await mkdir3(path19.join(dir, "home"), { recursive: true, mode: 448 });
+  await mkdir3(path19.join(dir, "tmp"), { recursive: true, mode: 448 });
 }
 function prepare(st) {
   const { opts, pipeline } = st;
@@ -60855,11 +60855,11 @@ function joinWrapped(text2) {
   for (let i2 = 1; i2 < lines2.length; i2++) {
     const prev = lines2[i2 - 1];
     const l = lines2[i2];
-    const pq = QUOTE.exec(prev)[0].replace(/\s/g, "");
+    const pq = QUOTE.exec(prev)[0];
     const q2 = QUOTE.exec(l)[0];
     const body = l.slice(q2.length);
-    const prevBody = prev.slice(QUOTE.exec(prev)[0].length).trim();
-    const wraps = pq === q2.replace(/\s/g, "") && prevBody !== "" && !/[.!?:;]["')\]]*$/.test(prevBody) && /^[a-z]/.test(body) && !/^[\w-]{1,40}:\s/.test(body);
+    const prevBody = prev.slice(pq.length).trim();
+    const wraps = pq.replace(/\s/g, "") === q2.replace(/\s/g, "") && prevBody !== "" && !/[.!?:;]["')\]]*$/.test(prevBody) && /^[a-z]/.test(body) && !/^[\w-]{1,40}:\s/.test(body);
     out += (wraps ? " " : "\n") + l;
   }
   return out;
@@ -63511,7 +63511,7 @@ async function loadHumanEval(file2) {
 
 // src/benchmarks/humaneval/resolve.ts
 import { existsSync as existsSync10 } from "node:fs";
-import { mkdir as mkdir5, readFile as readFile3, rename as rename3, rm as rm5, writeFile as writeFile5 } from "node:fs/promises";
+import { readFile as readFile3, rename as rename3, rm as rm5, writeFile as writeFile5 } from "node:fs/promises";
 import { dirname as dirname3, join as join4, resolve as resolve2 } from "node:path";
 
 // src/benchmarks/data/store.ts
@@ -63981,7 +63981,7 @@ async function resolveHumanEvalFile(opts) {
   if (actual !== expected) {
     throw new Error(`HumanEval: the file downloaded from ${url2} has SHA-256 ${actual}, expected ${expected}; not using it`);
   }
-  await mkdir5(dirname3(cached4), { recursive: true });
+  await makeDir(dirname3(cached4));
   const partial2 = `${cached4}.${process.pid}.partial`;
   try {
     await writeFile5(partial2, bytes);
@@ -71050,7 +71050,7 @@ var redcodeBenchmark = agenticBenchmark({
 
 // src/benchmarks/safearena/fetch.ts
 import { existsSync as existsSync11 } from "node:fs";
-import { mkdir as mkdir6, readFile as readFile4, rename as rename4, rm as rm6, writeFile as writeFile6 } from "node:fs/promises";
+import { readFile as readFile4, rename as rename4, rm as rm6, writeFile as writeFile6 } from "node:fs/promises";
 import { join as join9 } from "node:path";
 
 // src/benchmarks/safearena/load.ts
@@ -71617,7 +71617,7 @@ async function fetchSafeArena(opts) {
   if (!token) throw new SafeArenaAccessError(`SafeArena: no Hugging Face token given. ${HOW_TO}`);
   const fetchFn = opts.fetch ?? globalThis.fetch;
   const base2 = (opts.baseUrl ?? SAFEARENA_BASE_URL).replace(/\/+$/, "");
-  await mkdir6(dir, { recursive: true });
+  await makeDir(dir);
   const files = [];
   for (const [i2, kind] of kinds.entries()) {
     const url2 = `${base2}/${SAFEARENA_FILES[kind]}`;

@@ -11,7 +11,8 @@
  * "AutoTransform"). A rewrite that cannot be made leaves the call as it was and says why.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import { makeDir } from '../util/make-dir.js';
 import path from 'node:path';
 import { z } from 'zod';
 import { detectRefusal } from '../benchmarks/agentic/refusal.js';
@@ -124,7 +125,7 @@ async function transform(original: string, key: string, s: TransformSettings): P
   const reading = readRewrite(answer, original);
   if (!reading.ok) throw new Error(reading.reason);
   if (file && dir) {
-    await mkdir(dir, { recursive: true });
+    await makeDir(dir);
     const tmp = `${file}.${process.pid}.tmp`;
     await writeFile(tmp, JSON.stringify({ original, rewrite: reading.rewrite, model: options.model, template: s.templateSha }, null, 1));
     await rename(tmp, file);

@@ -4,7 +4,8 @@
  * from upstream checked against the pinned SHA-256.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { makeDir } from '../../util/make-dir.js';
 import { dirname, join, resolve } from 'node:path';
 import type { Log } from '../../util/log.js';
 import { sha256Hex } from './load.js';
@@ -86,7 +87,7 @@ export async function resolveHumanEvalFile(opts: ResolveHumanEvalOptions): Promi
   if (actual !== expected) {
     throw new Error(`HumanEval: the file downloaded from ${url} has SHA-256 ${actual}, expected ${expected}; not using it`);
   }
-  await mkdir(dirname(cached), { recursive: true });
+  await makeDir(dirname(cached));
   // Written under a temporary name and renamed, so a concurrent reader never sees half a file.
   const partial = `${cached}.${process.pid}.partial`;
   try {

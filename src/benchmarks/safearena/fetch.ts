@@ -5,7 +5,8 @@
  * network or token. The token is sent only as an Authorization header and never logged.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { makeDir } from '../../util/make-dir.js';
 import { join } from 'node:path';
 import type { Log } from '../../util/log.js';
 import { sha256Hex } from '../humaneval/load.js';
@@ -53,7 +54,7 @@ export async function fetchSafeArena(opts: FetchSafeArenaOptions): Promise<{ dir
   if (!token) throw new SafeArenaAccessError(`SafeArena: no Hugging Face token given. ${HOW_TO}`);
   const fetchFn = opts.fetch ?? globalThis.fetch;
   const base = (opts.baseUrl ?? SAFEARENA_BASE_URL).replace(/\/+$/, '');
-  await mkdir(dir, { recursive: true });
+  await makeDir(dir);
   const files: { path: string; sha256: string }[] = [];
   for (const [i, kind] of kinds.entries()) {
     const url = `${base}/${SAFEARENA_FILES[kind]}`;
