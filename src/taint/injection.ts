@@ -219,12 +219,12 @@ function joinWrapped(text: string): string {
   for (let i = 1; i < lines.length; i++) {
     const prev = lines[i - 1];
     const l = lines[i];
-    const pq = QUOTE.exec(prev)![0].replace(/\s/g, '');
+    const pq = QUOTE.exec(prev)![0];
     const q = QUOTE.exec(l)![0];
     const body = l.slice(q.length);
-    const prevBody = prev.slice(QUOTE.exec(prev)![0].length).trim();
+    const prevBody = prev.slice(pq.length).trim();
     const wraps =
-      pq === q.replace(/\s/g, '') &&
+      pq.replace(/\s/g, '') === q.replace(/\s/g, '') &&
       prevBody !== '' &&
       !/[.!?:;]["')\]]*$/.test(prevBody) &&
       /^[a-z]/.test(body) &&
