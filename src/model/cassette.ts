@@ -179,14 +179,55 @@ export function loadCassette(file: string): CassetteEntry[] {
   return parseCassette(text, file);
 }
 
+/**
+ * JSON with sorted keys and no `undefined`, written piece by piece: the same request always gives
+ * the same bytes, and a large one is hashed without first being built as one string.
+ */
+function writeCanonical(value: unknown, write: (piece: string) => void): void {
+  if (value === null || typeof value !== 'object') return write(JSON.stringify(value) ?? 'null');
+  if (Array.isArray(value)) {
+    write('[');
+    value.forEach((v, i) => {
+      if (i > 0) write(',');
+      if (v === undefined) write('null');
+      else writeCanonical(v, write);
+    });
+    return write(']');
+  }
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record)
+    .filter((k) => record[k] !== undefined)
+    .sort();
+  write('{');
+  keys.forEach((k, i) => {
+    write(`${i > 0 ? ',' : ''}${JSON.stringify(k)}:`);
+    writeCanonical(record[k], write);
+  });
+  write('}');
+}
+
 /** JSON with sorted keys and no `undefined`: the same request always gives the same bytes. */
 export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`;
-  const keys = Object.keys(value as object)
-    .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
-    .sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
+  const pieces: string[] = [];
+  writeCanonical(value, (piece) => pieces.push(piece));
+  return pieces.join('');
+}
+
+/** Pieces are handed to the hash in runs of about this many characters. */
+const HASH_RUN = 64 * 1024;
+
+/** sha256 (hex) of the canonical JSON of `value`, fed to the hash as it is written. */
+function canonicalHash(value: unknown): string {
+  const hash = createHash('sha256');
+  let run = '';
+  writeCanonical(value, (piece) => {
+    run += piece;
+    if (run.length >= HASH_RUN) {
+      hash.update(run);
+      run = '';
+    }
+  });
+  return hash.update(run).digest('hex');
 }
 
 export function endpointOf(body: Record<string, unknown>): Endpoint {
@@ -220,8 +261,7 @@ export function requestHash(body: Record<string, unknown>, endpoint: Endpoint = 
         }))
       : undefined;
   const prompt = body.prompt === undefined ? undefined : flattenPrompt(body.prompt);
-  const canonical = canonicalJson({ endpoint, messages, tools: body.tools, prompt });
-  return createHash('sha256').update(canonical).digest('hex');
+  return canonicalHash({ endpoint, messages, tools: body.tools, prompt });
 }
 
 /** What entries match against, computed once per request. */

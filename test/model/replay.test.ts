@@ -201,6 +201,18 @@ describe('cassette parsing and matching', () => {
     expect(canonicalJson({ b: 1, a: [undefined, { d: undefined, c: 2 }] })).toBe('{"a":[null,{"c":2}],"b":1}');
   });
 
+  test('the request hash is pinned: cassettes recorded earlier keep matching, large requests included', () => {
+    expect(requestHash({ model: 'x', temperature: 0.2, messages: [{ role: 'user', content: 'hi' }] })).toBe(
+      'b33efe6762693a095b8db3a766c9d58dcc747968604e53e7b5f4b125d722d1e5',
+    );
+    // Fed to the hash in runs: a run boundary inside multi-byte text must not change the bytes hashed.
+    const large = {
+      input: [{ role: 'user', content: 'é'.repeat(200_000) + 'x'.repeat(100_000) }],
+      tools: [{ type: 'function', name: 'f', parameters: { b: 1, a: 2 } }],
+    };
+    expect(requestHash(large)).toBe('a5a819f5ddd11ddf6740752ab1088558091847b7e9ebfbd1a7bf623202437700');
+  });
+
   test('a hash entry wins over an earlier catch-all', async () => {
     const dir = await tmp();
     const file = path.join(dir, 'h.jsonl');
