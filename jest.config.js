@@ -16,6 +16,7 @@ const UNIT = [
   'test/github/github-context.test.ts',
   'test/github/github-readme.test.ts',
   'test/history/history.test.ts',
+  'test/model/reference-answers.test.ts',
   'test/report/*.test.ts',
   'test/run/call-notes.test.ts',
   'test/run/judge-info.test.ts',

@@ -68,6 +68,18 @@ export async function humanEvalSuite(settings: HumanEvalSettings, ctx: Benchmark
         ...(verdict.reason ? { error: verdict.reason } : {}),
       };
     },
+    reference(task) {
+      const p = byId.get(task.id);
+      if (!p) return undefined;
+      const code = `${p.prompt}${p.canonical_solution}`.trimEnd();
+      return {
+        taskId: p.task_id,
+        prompt: p.prompt,
+        anchors: [`def ${p.entry_point}(`],
+        answer: `\`\`\`python\n${code}\n\`\`\``,
+        continuation: p.canonical_solution,
+      };
+    },
     async close() {
       await scorer?.close();
     },

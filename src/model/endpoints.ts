@@ -1,6 +1,6 @@
 /**
  * The model kinds that start no server process of their own: `replay` serves a cassette,
- * `external` is a server someone else runs; and `record: true`, the recorder put in front of a
+ * `reference` the benchmarks' own answers, `external` is a server someone else runs; and `record: true`, the recorder put in front of a
  * server saboteur started.
  */
 import type { ModelSettings } from './settings.js';
@@ -11,6 +11,12 @@ import { probeModels } from './probe.js';
 import { startReplayServer, REPLAY_DEFAULT_MODEL } from './replay.js';
 import { startRecorder } from './recorder.js';
 import { ModelStartError } from './servers/errors.js';
+import { startAnswerServer } from './answer-server.js';
+import { ReferenceIndex, referenceReply } from './reference-answers.js';
+import type { ReferenceAnswer } from '../benchmarks/core/suite.js';
+
+/** The model name the reference server answers as when `model.model` names none. */
+export const REFERENCE_DEFAULT_MODEL = 'saboteur-reference';
 
 /** `record: true` on a server saboteur started: the recorder sits in front and writes the cassette. */
 export async function recordIfAsked(model: ModelSettings, log: Log, endpoint: ModelEndpoint): Promise<ModelEndpoint> {
@@ -90,4 +96,43 @@ export async function startExternalEndpoint(model: ModelSettings, log: Log): Pro
     describe: () => ({ kind: 'external', baseUrl: model.baseUrl!, ...(name ? { model: name } : {}) }),
     close: async () => {},
   });
+}
+
+/** reference: the benchmarks' own answers from a local server, no model and no recording (reference-answers.ts). */
+export async function startReferenceEndpoint(model: ModelSettings, log: Log, references: ReferenceAnswer[]): Promise<ModelEndpoint> {
+  const index = new ReferenceIndex(references);
+  const counts = { reference: 0, 'passed-on': 0, echo: 0 };
+  const name = model.model ?? REFERENCE_DEFAULT_MODEL;
+  if (!references.length)
+    log.warn('model.kind reference: no benchmark of this run has reference answers (HumanEval has), so every call gets an echo');
+  const server = await startAnswerServer({
+    name: 'the reference model server',
+    label: 'reference',
+    log,
+    models: [name],
+    defaultModel: name,
+    apiKey: newServerKey(),
+    answer: (facts) => {
+      const reply = referenceReply(index, facts);
+      counts[reply.kind]++;
+      return {
+        response: { content: reply.content, toolCalls: [] },
+        note: reply.kind === 'echo' ? 'echo' : `${reply.kind} ${reply.taskId}`,
+      };
+    },
+  });
+  log.info(`reference model server on ${server.baseUrl} (the reference answers of ${references.length} tasks)`);
+  return {
+    kind: 'reference',
+    baseUrl: server.baseUrl,
+    apiKey: server.apiKey,
+    model: name,
+    describe: () => ({ kind: 'reference', baseUrl: server.baseUrl, model: name }),
+    close: async () => {
+      log.info(
+        `reference: ${counts.reference} calls answered with a reference answer, ${counts['passed-on']} passed an earlier agent's answer on, ${counts.echo} echoed (no task known)`,
+      );
+      await server.close();
+    },
+  };
 }

@@ -11,6 +11,7 @@ import { checkRegistry } from '../util/registry.js';
 import { recordIfAsked } from './endpoints.js';
 import { EMBEDDED_KIND } from './servers/embedded-kind.js';
 import { EXTERNAL_KIND } from './servers/external-kind.js';
+import { REFERENCE_KIND } from './servers/reference-kind.js';
 import { REPLAY_KIND } from './servers/replay-kind.js';
 import { COMMAND_SERVER } from './servers/command-kind.js';
 import { startProcessServer } from './servers/index.js';
@@ -57,6 +58,7 @@ export const MODEL_SERVERS = checkRegistry('model kind', {
   external: EXTERNAL_KIND,
   embedded: EMBEDDED_KIND,
   replay: REPLAY_KIND,
+  reference: REFERENCE_KIND,
 } satisfies Record<string, ModelServerDefinition>);
 
 export type ModelKind = keyof typeof MODEL_SERVERS;

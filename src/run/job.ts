@@ -9,7 +9,7 @@
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config/load.js';
-import type { BenchmarkSuite } from '../benchmarks/core/suite.js';
+import { referenceAnswers, type BenchmarkSuite } from '../benchmarks/core/suite.js';
 import type { InstanceResult, RunLog } from '../runlog/schema.js';
 import type { ToolServer } from '../tools/index.js';
 import type { OtlpReceiver } from '../otlp/index.js';
@@ -137,6 +137,7 @@ async function serveModel(s: JobState): Promise<ModelEndpoint> {
       logDir: opts.outDir,
       configDir: config.dir,
       generationTimeoutMs: config.pipeline.timeoutMs,
+      ...(config.model.kind === 'reference' ? { references: referenceAnswers(s.suites) } : {}),
     });
     s.cleanups.push({ name: 'model', fn: () => m.close() });
     // A key saboteur drew for a server it started is as secret as the job's own.

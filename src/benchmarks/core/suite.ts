@@ -42,12 +42,41 @@ export interface ScoreContext {
   calls: ProxyCall[];
 }
 
+/**
+ * A task's answer as the benchmark itself gives it, for `model.kind: reference` (docs/models.md):
+ * the offline model that answers each call about this task with it.
+ */
+export interface ReferenceAnswer {
+  taskId: string;
+  /** The task as the pipeline gets it: its lines, found in a call, tell which task the call is about. */
+  prompt: string;
+  /** Short strings only this task's calls hold (HumanEval: `def <entry point>(`), for a call that quotes the task in another form. */
+  anchors: string[];
+  /** The reply a chat model gives. */
+  answer: string;
+  /** What follows `prompt` when a completions call ends with it. */
+  continuation: string;
+}
+
 export interface BenchmarkSuite {
   info: BenchmarkInfo;
   instances: SuiteInstance[];
   score(task: Task, output: PipelineOutput, ctx: ScoreContext): Promise<Verdict>;
   /** Agentic suites: the full task (tool specs with their sink labels) and its simulated tools, served over MCP. */
   tools?(task: Task): { task: AgenticTask; handlers: Record<string, ToolHandler> };
+  /** The benchmark's own answer to a task, where it has one (code benchmarks). */
+  reference?(task: Task): ReferenceAnswer | undefined;
   /** Stops what scoring keeps running between instances (HumanEval's warm sandboxes); called once when the run ends. */
   close?(): Promise<void>;
+}
+
+/** The benchmarks' own answers to the tasks of a run, for `model.kind: reference`. */
+export function referenceAnswers(suites: readonly BenchmarkSuite[]): ReferenceAnswer[] {
+  return suites.flatMap((suite) =>
+    suite.instances.flatMap((instance) => {
+      const task = instance.control ?? instance.malicious;
+      const answer = task && suite.reference?.(task);
+      return answer ? [answer] : [];
+    }),
+  );
 }

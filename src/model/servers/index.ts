@@ -29,6 +29,7 @@ import {
   type ServerProcess,
 } from './lifecycle.js';
 import type { GpuInfo, LaunchPlan, ProcessLedger, ProcessServerDefinition } from './types.js';
+import type { ReferenceAnswer } from '../../benchmarks/core/suite.js';
 
 /** How long a run that lost its model server waits for the server's exit, to say how it ended. */
 const EXIT_REPORT_WAIT_MS = 30_000;
@@ -54,6 +55,8 @@ export interface StartModelOptions {
   embeddedPackage?: string;
   /** embedded: a generation running longer is stopped (the run passes the pipeline's timeout). */
   generationTimeoutMs?: number;
+  /** reference: the benchmarks' own answers to the run's tasks. */
+  references?: ReferenceAnswer[];
 }
 
 /** The name to request: the configured one when the server lists it (or lists nothing), else the first it lists. */
