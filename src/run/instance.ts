@@ -7,7 +7,7 @@ import type { BenchmarkSuite, SuiteInstance } from '../benchmarks/core/suite.js'
 import type { Task, Variant } from '../benchmarks/core/types.js';
 import type { ToolEvent } from '../benchmarks/agentic/agentic.js';
 import type { InstanceResult, ProxyCall } from '../runlog/schema.js';
-import type { InvocationRegistry } from '../proxy/index.js';
+import type { Invocation, InvocationRegistry } from '../proxy/index.js';
 import type { PipelineRunner } from '../pipeline/index.js';
 import type { ToolServer } from '../tools/index.js';
 import type { OtlpReceiver } from '../otlp/index.js';
@@ -72,6 +72,8 @@ export function itemKey(benchmark: string, instanceId: string, variant: string, 
 /** What one instance run opened (its attribution key, its tool session and span endpoint) and the method's part in it. */
 interface OpenedRun {
   key: string;
+  /** The run's entry in the proxy's registry: told the pid of the process the run starts. */
+  invocation: Invocation;
   session?: ReturnType<NonNullable<BenchmarkSuite['tools']>>;
   mcpUrl?: string;
   otlpEndpoint?: string;
@@ -92,7 +94,7 @@ function openRun(item: WorkItem, ctx: InstanceContext): OpenedRun {
     variant,
     ...(methodRun.plan !== undefined ? { plan: methodRun.plan } : {}),
   });
-  const opened: OpenedRun = { key: invocation.key, session, methodRun };
+  const opened: OpenedRun = { key: invocation.key, invocation, session, methodRun };
   if (session && ctx.toolServer) {
     const otlp = ctx.otlp;
     if (otlp) opened.otlpEndpoint = otlp.open(invocation.key);
@@ -230,7 +232,7 @@ async function scored(
 export async function runInstance(item: WorkItem, ctx: InstanceContext): Promise<{ record: InstanceResult; dead?: string }> {
   const started = new Date();
   const opened = openRun(item, ctx);
-  const { key, mcpUrl, otlpEndpoint, methodRun } = opened;
+  const { key, invocation, mcpUrl, otlpEndpoint, methodRun } = opened;
   const result = await ctx.runner.run({
     task: item.task,
     apiKey: key,
@@ -240,10 +242,7 @@ export async function runInstance(item: WorkItem, ctx: InstanceContext): Promise
     maliciousAgent: item.variant === 'malicious' ? ctx.target : undefined,
     ...(mcpUrl ? { mcpUrl } : {}),
     ...(otlpEndpoint ? { otlpEndpoint } : {}),
-    onStart: (pid) => {
-      const invocation = ctx.registry.get(key);
-      if (invocation) invocation.process = pid;
-    },
+    onStart: (pid) => void (invocation.process = pid),
   });
   const calls = ctx.registry.close(key);
   const tools: ToolEvent[] | undefined = mcpUrl ? ctx.toolServer!.close(key) : undefined;
