@@ -1,7 +1,9 @@
 /**
  * What the proxy adds to a model call: N sequential chat calls to a local model server that answers
- * at once, straight and through the proxy, interleaved one by one so load on the machine hits both
- * alike. Reports p50/p99 of each and the overhead (proxy minus direct).
+ * at once, straight, through a bare node:http forwarder (the hop itself: read the body, send it on
+ * over a kept-alive connection, pass the answer back) and through the proxy, interleaved one by one
+ * so load on the machine hits all three alike. Reports p50/p99 of each, the overhead (proxy minus
+ * direct) and what the proxy adds beyond the hop (proxy minus forwarder).
  */
 import http from 'node:http';
 import { closeServer, listenLocal, readBody } from '../src/util/http.js';
@@ -63,6 +65,32 @@ function call(agent: http.Agent, url: URL, key: string): Promise<number> {
   });
 }
 
+/** The hop alone: a node:http server that forwards each request to `to` and passes the answer back. */
+async function bareForwarder(to: URL): Promise<{ server: http.Server; url: URL; agent: http.Agent }> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const server = http.createServer(async (req, res) => {
+    const body = await readBody(req);
+    const up = http.request(
+      {
+        host: to.hostname,
+        port: to.port,
+        path: req.url,
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': body.length },
+      },
+      async (answer) => {
+        const text = await readBody(answer);
+        res.writeHead(answer.statusCode ?? 502, { 'content-type': 'application/json', 'content-length': text.length });
+        res.end(text);
+      },
+    );
+    up.end(body);
+  });
+  const port = await listenLocal(server);
+  return { server, url: new URL(`http://127.0.0.1:${port}${to.pathname}`), agent };
+}
+
 export async function benchProxyLatency(): Promise<Record<string, number>> {
   const model = http.createServer(async (req, res) => {
     await readBody(req);
@@ -78,8 +106,10 @@ export async function benchProxyLatency(): Promise<Record<string, number>> {
     registry,
     log: silentLog,
   });
+  const forwarder = await bareForwarder(new URL(modelUrl));
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const direct: number[] = [];
+  const viaForwarder: number[] = [];
   const viaProxy: number[] = [];
   try {
     const directUrl = new URL(modelUrl);
@@ -92,31 +122,42 @@ export async function benchProxyLatency(): Promise<Record<string, number>> {
         inv = registry.open({ instanceId: `bench-${i}`, benchmark: 'bench', variant: 'control' });
       }
       const d = await call(agent, directUrl, 'none');
+      const f = await call(agent, forwarder.url, 'none');
       const p = await call(agent, proxyUrl, inv.key);
       if (i >= WARMUP) {
         direct.push(d);
+        viaForwarder.push(f);
         viaProxy.push(p);
       }
     }
     registry.close(inv.key);
   } finally {
     agent.destroy();
+    forwarder.agent.destroy();
+    await closeServer(forwarder.server);
     await proxy.close();
     await closeServer(model);
   }
   direct.sort((a, b) => a - b);
+  viaForwarder.sort((a, b) => a - b);
   viaProxy.sort((a, b) => a - b);
   const round = (x: number) => Math.round(x * 1000) / 1000;
   const result = {
     calls: N,
     directP50Ms: round(percentile(direct, 50)),
     directP99Ms: round(percentile(direct, 99)),
+    forwarderP50Ms: round(percentile(viaForwarder, 50)),
+    forwarderP99Ms: round(percentile(viaForwarder, 99)),
     proxyP50Ms: round(percentile(viaProxy, 50)),
     proxyP99Ms: round(percentile(viaProxy, 99)),
     overheadP50Ms: 0,
     overheadP99Ms: 0,
+    hopP50Ms: 0,
+    beyondHopP50Ms: 0,
   };
   result.overheadP50Ms = round(result.proxyP50Ms - result.directP50Ms);
   result.overheadP99Ms = round(result.proxyP99Ms - result.directP99Ms);
+  result.hopP50Ms = round(result.forwarderP50Ms - result.directP50Ms);
+  result.beyondHopP50Ms = round(result.proxyP50Ms - result.forwarderP50Ms);
   return result;
 }
