@@ -1,6 +1,7 @@
 /**
  * The two files `saboteur init` writes, rendered from the answers (pure): a commented saboteur.yml
- * that the config loader accepts, and the pull-request workflow that runs it on the GPU runner.
+ * that the config loader accepts, and the pull-request workflow that runs it on the GPU runner with
+ * the action from the installed package.
  */
 import { AGENTIC_DEFAULTS, checkAnswers, type InitAnswers } from './init-answers.js';
 import { INJECTION_METHOD_IDS } from '../inject/registry.js';
@@ -96,6 +97,26 @@ export function renderConfig(a: InitAnswers, schemaRef: string): string {
   ].join('\n');
 }
 
+/** Whether a command is npm's own install, which installs saboteur (a devDependency) with the pipeline's packages. */
+const isNpmInstall = (command: string | undefined) => command !== undefined && /^npm (ci|install)$/.test(command.trim());
+
+/**
+ * The steps up to the action: Node for npm (the action itself runs on the runner's own Node), npm's
+ * install of the lockfile (saboteur with it, so the action runs from ./node_modules/saboteur at the
+ * version and hash package-lock.json pins), then the pipeline's own install when it is not npm's.
+ */
+function installSteps(a: InitAnswers): string[] {
+  const npm = isNpmInstall(a.install) ? a.install! : 'npm ci';
+  return [
+    '      - uses: actions/setup-node@v4',
+    '        with:',
+    "          node-version: '24'",
+    `      - name: ${isNpmInstall(a.install) ? 'saboteur and the pipeline dependencies' : 'saboteur (a devDependency in package.json)'}`,
+    `        run: ${q(npm)}`,
+    ...(a.install && !isNpmInstall(a.install) ? ['      - name: Pipeline dependencies', `        run: ${q(a.install)}`] : []),
+  ];
+}
+
 export function renderWorkflow(a: InitAnswers): string {
   const labels = a.runnerLabels.map(q).join(', ');
   const hfToken = a.benchmarks.includes('safearena') ? '' : '# ';
@@ -121,9 +142,12 @@ export function renderWorkflow(a: InitAnswers): string {
     '    timeout-minutes: 120',
     '    steps:',
     '      - uses: actions/checkout@v4',
-    ...(a.install ? ['      - name: Pipeline dependencies', `        run: ${q(a.install)}`] : []),
+    ...installSteps(a),
     '      - name: saboteur',
-    `        uses: ${a.action}@v${a.version}   # a release tag: the action never changes under you`,
+    '        # The action from the installed package: the version and integrity hash package-lock.json pins.',
+    '        uses: ./node_modules/saboteur',
+    `        # Or from GitHub, pinned by the commit of the release tag v${a.version} (a commit SHA never moves; a tag can):`,
+    `        # uses: ${a.action}@<40-hex commit SHA>   # git ls-remote https://github.com/${a.action} refs/tags/v${a.version}^{}`,
     '        env:',
     '          HF_HOME: /srv/hf-cache   # model weights stay on the runner between jobs',
     `          ${hfToken}HF_TOKEN: \${{ secrets.HF_TOKEN }}   # gated models and SafeArena's data`,

@@ -16,8 +16,11 @@ import { AnswerError, checkAnswers, guessFromFiles, type InitAnswers } from './i
 import { renderConfig, renderWorkflow } from './init-files.js';
 import { EXIT, wantsHelp, type CliIo } from './io.js';
 
-/** Where the workflow takes the action from; --action names a fork or a mirror. */
-export const ACTION_REPOSITORY = 'your-org/saboteur';
+/**
+ * The action's repository on GitHub, for the workflow's commented alternative to the installed
+ * package's action; --action names a fork or a mirror.
+ */
+export const ACTION_REPOSITORY = 'saboteur/saboteur';
 const SCHEMA_REF = './node_modules/saboteur/saboteur.schema.json';
 
 const FLAGS: FlagSpec = {
@@ -31,7 +34,7 @@ const FLAGS: FlagSpec = {
   target: { type: 'string', description: 'the agent the malicious variant corrupts (default coder)' },
   'runner-labels': { type: 'string', description: 'comma-separated labels of the GPU runner (default self-hosted,linux,gpu)' },
   branch: { type: 'string', description: 'the default branch (default main)' },
-  action: { type: 'string', description: `the action's repository, owner/name (default ${ACTION_REPOSITORY})` },
+  action: { type: 'string', description: `the action's GitHub repository, named in the workflow's comment (default ${ACTION_REPOSITORY})` },
   schema: { type: 'string', description: `where editors find the schema (default ${SCHEMA_REF})` },
   dir: { type: 'string', description: 'the repository to write into (default: the working directory)' },
   yes: { type: 'boolean', description: 'take the defaults without asking' },

@@ -52,9 +52,12 @@ describe('the GPU runner workflow (docs/models.md)', () => {
     expect(text).toBeDefined();
     workflow = strictYaml(text!) as Workflow;
     const steps = Object.values(workflow.jobs).flatMap((j) => j.steps);
-    const ours = steps.filter((s) => /(^|\/)saboteur@v\d+$/.test(s.uses ?? ''));
+    // The action from the package npm ci installed (a devDependency), after that install.
+    const ours = steps.filter((s) => s.uses === './node_modules/saboteur');
     expect(ours).toHaveLength(1);
     saboteurStep = ours[0];
+    expect(steps.findIndex((s) => s.run === 'npm ci')).toBeLessThan(steps.indexOf(saboteurStep));
+    expect(text).not.toContain('your-org');
   });
 
   it('is valid YAML with triggers and a job on a self-hosted GPU runner', () => {

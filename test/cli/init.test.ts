@@ -12,6 +12,7 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { parse } from 'yaml';
 import { BENCHMARK_IDS } from '../../src/benchmarks/registry.js';
+import { ACTION_REPOSITORY } from '../../src/cli/init.js';
 import { main } from '../../src/cli/main.js';
 import { parseConfig } from '../../src/config/load.js';
 import { MODEL_KIND_IDS } from '../../src/model/registry.js';
@@ -96,10 +97,19 @@ describe('saboteur init --yes', () => {
     expect(job.if).toContain('github.event.pull_request.head.repo.full_name == github.repository');
     expect(job['runs-on']).toEqual(['self-hosted', 'linux', 'gpu']);
     const steps = job.steps as { uses?: string; run?: string; with?: Record<string, string> }[];
-    expect(steps.find((s) => s.run)?.run).toBe('python3 -m pip install -r requirements.txt');
-    const action = steps.find((s) => s.uses?.includes('saboteur@'));
-    expect(action?.uses).toBe(`your-org/saboteur@v${VERSION}`);
-    expect(action?.with).toMatchObject({ config: 'saboteur.yml', 'allow-fork-prs': 'false' });
+    // npm ci installs saboteur (a devDependency) from the lockfile; then the pipeline's own install.
+    expect(steps.filter((s) => s.run).map((s) => s.run)).toEqual(['npm ci', 'python3 -m pip install -r requirements.txt']);
+    expect(steps.some((s) => s.uses?.startsWith('actions/setup-node@'))).toBe(true);
+    // The action runs from the installed package, after the install.
+    const at = steps.findIndex((s) => s.uses === './node_modules/saboteur');
+    expect(at).toBeGreaterThan(steps.findIndex((s) => s.run === 'npm ci'));
+    expect(steps[at].with).toMatchObject({ config: 'saboteur.yml', 'allow-fork-prs': 'false' });
+    // The GitHub form only as a comment, pinned by a release's commit (a tag can move), with its real owner.
+    expect(steps.filter((s) => s.uses?.includes('saboteur'))).toHaveLength(1);
+    expect(workflow).toContain(`# uses: ${ACTION_REPOSITORY}@<40-hex commit SHA>`);
+    expect(workflow).toContain(`git ls-remote https://github.com/${ACTION_REPOSITORY} refs/tags/v${VERSION}^{}`);
+    expect(ACTION_REPOSITORY).toBe('saboteur/saboteur');
+    expect(workflow).not.toMatch(/your-org|saboteur@v\d/);
   });
 
   it.each(MODEL_KIND_IDS)('model kind %s: the config loads and passes the schema', async (kind) => {
@@ -118,6 +128,15 @@ describe('saboteur init --yes', () => {
     const run = `sh -c 'echo "a: b" # not a comment' ; x: [1]`;
     expect(await cli().run('--yes', '--dir', dir, '--run', run)).toBe(0);
     expect(parseConfig(written(dir).config, path.join(dir, 'saboteur.yml')).pipeline.run).toBe(run);
+  });
+
+  it('--action names a fork in the commented GitHub form; the step still runs the installed package', async () => {
+    const dir = await repo({ 'package-lock.json': '{}' });
+    expect(await cli().run('--yes', '--dir', dir, '--action', 'our-team/saboteur-fork')).toBe(0);
+    const { workflow } = written(dir);
+    expect(workflow).toContain('# uses: our-team/saboteur-fork@<40-hex commit SHA>');
+    const steps = (parse(workflow) as any).jobs.robustness.steps as { uses?: string }[];
+    expect(steps.filter((s) => s.uses?.includes('saboteur')).map((s) => s.uses)).toEqual(['./node_modules/saboteur']);
   });
 
   it('refuses answers it cannot write: a multi-line command, an unknown kind or benchmark, a bad label (exit 2, nothing written)', async () => {
@@ -177,6 +196,8 @@ describe('saboteur init on a terminal', () => {
     expect(Object.keys(loaded.benchmarks).sort()).toEqual(['asb', 'humaneval']);
     expect(loaded.variants.malicious.target).toBe('writer');
     expect((parse(written(dir).workflow) as any).jobs.robustness['runs-on']).toEqual(['gpu-a100']);
-    expect((parse(written(dir).workflow) as any).jobs.robustness.steps[1].run).toBe('npm ci');
+    // The repository's own npm install installs saboteur too: one install step.
+    const steps = (parse(written(dir).workflow) as any).jobs.robustness.steps as { run?: string }[];
+    expect(steps.filter((s) => s.run).map((s) => s.run)).toEqual(['npm ci']);
   });
 });

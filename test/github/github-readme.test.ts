@@ -41,8 +41,16 @@ function strictYaml(text: string): unknown {
 
 const yamlBlocks = (text: string) => [...text.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]);
 
+/** The steps that run the action: from the package `npm ci` installed, an earlier step of the same job. */
 function saboteurSteps(w: Workflow): Step[] {
-  return Object.values(w.jobs).flatMap((j) => j.steps.filter((s) => /(^|\/)saboteur@v\d+$/.test(s.uses ?? '')));
+  return Object.values(w.jobs).flatMap((j) => {
+    const ours = j.steps.filter((s) => /saboteur/.test(s.uses ?? ''));
+    for (const step of ours) {
+      expect(step.uses).toBe('./node_modules/saboteur');
+      expect(j.steps.findIndex((s) => s.run?.startsWith('npm ci'))).toBeLessThan(j.steps.indexOf(step));
+    }
+    return ours;
+  });
 }
 
 function checkInputs(step: Step): void {
@@ -60,6 +68,13 @@ beforeAll(async () => {
 });
 
 describe('README and docs/configuration.md: pull requests, gate, history, shards, permissions', () => {
+  it('name no placeholder owner, and pin the action from GitHub only by a commit SHA, never a tag', () => {
+    for (const page of [readme, reference]) {
+      expect(page).not.toContain('your-org');
+      expect(page).not.toMatch(/saboteur\/saboteur@(?!<)/);
+    }
+  });
+
   it('has the sections, linked from each other', () => {
     for (const title of ['On pull requests', 'Gate', 'History and dashboard', 'Shards', 'Permissions']) section(title);
     for (const anchor of ['#history-and-dashboard', '#permissions', '#shards'])
