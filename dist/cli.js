@@ -15196,6 +15196,17 @@ var require_dist2 = __commonJS({
 import path28 from "node:path";
 import { randomBytes as randomBytes6 } from "node:crypto";
 
+// src/benchmarks/core/suite.ts
+function referenceAnswers(suites) {
+  return suites.flatMap(
+    (suite) => suite.instances.flatMap((instance) => {
+      const task = instance.control ?? instance.malicious;
+      const answer = task && suite.reference?.(task);
+      return answer ? [answer] : [];
+    })
+  );
+}
+
 // src/run/cause.ts
 var MAX = 300;
 var ERROR_LINE = /^(?:[\w.$]*(?:Error|Exception|Exit|Interrupt)\b.*|(?:error|fatal|panic)\b.*)$/i;
@@ -15492,7 +15503,7 @@ function openRun(item, ctx) {
     variant,
     ...methodRun.plan !== void 0 ? { plan: methodRun.plan } : {}
   });
-  const opened = { key: invocation.key, session, methodRun };
+  const opened = { key: invocation.key, invocation, session, methodRun };
   if (session && ctx.toolServer) {
     const otlp = ctx.otlp;
     if (otlp) opened.otlpEndpoint = otlp.open(invocation.key);
@@ -15596,7 +15607,7 @@ async function scored(item, result, seen2, base2, timings) {
 async function runInstance(item, ctx) {
   const started = /* @__PURE__ */ new Date();
   const opened = openRun(item, ctx);
-  const { key: key3, mcpUrl, otlpEndpoint, methodRun } = opened;
+  const { key: key3, invocation, mcpUrl, otlpEndpoint, methodRun } = opened;
   const result = await ctx.runner.run({
     task: item.task,
     apiKey: key3,
@@ -15606,10 +15617,7 @@ async function runInstance(item, ctx) {
     maliciousAgent: item.variant === "malicious" ? ctx.target : void 0,
     ...mcpUrl ? { mcpUrl } : {},
     ...otlpEndpoint ? { otlpEndpoint } : {},
-    onStart: (pid) => {
-      const invocation = ctx.registry.get(key3);
-      if (invocation) invocation.process = pid;
-    }
+    onStart: (pid) => void (invocation.process = pid)
   });
   const calls = ctx.registry.close(key3);
   const tools = mcpUrl ? ctx.toolServer.close(key3) : void 0;
@@ -39048,9 +39056,6 @@ async function probeModels(baseUrl, options = {}) {
   return (body.data ?? []).map((m) => m.id).filter((id) => typeof id === "string");
 }
 
-// src/model/replay.ts
-import http from "node:http";
-
 // src/model/cassette.ts
 import { createHash as createHash2 } from "node:crypto";
 var CassetteError = class extends InputError {
@@ -39159,11 +39164,43 @@ function loadCassette(file2) {
   }
   return parseCassette(text2, file2);
 }
+function writeCanonical(value2, write) {
+  if (value2 === null || typeof value2 !== "object") return write(JSON.stringify(value2) ?? "null");
+  if (Array.isArray(value2)) {
+    write("[");
+    value2.forEach((v, i2) => {
+      if (i2 > 0) write(",");
+      if (v === void 0) write("null");
+      else writeCanonical(v, write);
+    });
+    return write("]");
+  }
+  const record2 = value2;
+  const keys = Object.keys(record2).filter((k) => record2[k] !== void 0).sort();
+  write("{");
+  keys.forEach((k, i2) => {
+    write(`${i2 > 0 ? "," : ""}${JSON.stringify(k)}:`);
+    writeCanonical(record2[k], write);
+  });
+  write("}");
+}
 function canonicalJson(value2) {
-  if (value2 === null || typeof value2 !== "object") return JSON.stringify(value2) ?? "null";
-  if (Array.isArray(value2)) return `[${value2.map((v) => v === void 0 ? "null" : canonicalJson(v)).join(",")}]`;
-  const keys = Object.keys(value2).filter((k) => value2[k] !== void 0).sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value2[k])}`).join(",")}}`;
+  const pieces = [];
+  writeCanonical(value2, (piece) => pieces.push(piece));
+  return pieces.join("");
+}
+var HASH_RUN = 64 * 1024;
+function canonicalHash(value2) {
+  const hash3 = createHash2("sha256");
+  let run = "";
+  writeCanonical(value2, (piece) => {
+    run += piece;
+    if (run.length >= HASH_RUN) {
+      hash3.update(run);
+      run = "";
+    }
+  });
+  return hash3.update(run).digest("hex");
 }
 function endpointOf(body) {
   if (Array.isArray(body.messages)) return "chat.completions";
@@ -39188,8 +39225,7 @@ function requestHash(body, endpoint = endpointOf(body)) {
     tool_call_id: m?.tool_call_id
   })) : void 0;
   const prompt = body.prompt === void 0 ? void 0 : flattenPrompt(body.prompt);
-  const canonical = canonicalJson({ endpoint, messages: messages2, tools: body.tools, prompt });
-  return createHash2("sha256").update(canonical).digest("hex");
+  return canonicalHash({ endpoint, messages: messages2, tools: body.tools, prompt });
 }
 function offeredTools(body) {
   const names = [];
@@ -39252,6 +39288,9 @@ function missMessage(facts, file2) {
   return `no cassette entry matches: agent=${facts.agent ?? "(none)"}, last user message: '${snippet2}' (endpoint ${facts.endpoint}, turn ${facts.turn}, tools [${facts.tools.join(", ")}], request hash ${facts.hash}, cassette ${file2})`;
 }
 
+// src/model/answer-server.ts
+import http from "node:http";
+
 // src/model/wire.ts
 function chatToolCallsDelivered(message, delivered) {
   if (!Array.isArray(message.tool_calls)) return;
@@ -39302,24 +39341,16 @@ var GENERATION_ROUTES = /* @__PURE__ */ new Map([
   ["/v1/responses", "responses"]
 ]);
 
-// src/model/replay.ts
-var REPLAY_DEFAULT_MODEL = "saboteur-replay";
-function responsesRefusal(body) {
+// src/model/answer-server.ts
+function responsesRefusal(name, body) {
   if (body.previous_response_id !== void 0 && body.previous_response_id !== null) {
-    return "the replay server keeps no responses, so previous_response_id cannot be resolved here: send the whole conversation in `input` (saboteur's proxy does this for the pipeline)";
+    return `${name} keeps no responses, so previous_response_id cannot be resolved here: send the whole conversation in \`input\` (saboteur's proxy does this for the pipeline)`;
   }
   if (body.input === void 0) return "a Responses request needs `input` (a string or a list of items)";
   return void 0;
 }
 var sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-function modelNames(entries, extra = []) {
-  const names = new Set(extra);
-  for (const e of entries) if (e.response.model) names.add(e.response.model);
-  if (names.size === 0) names.add(REPLAY_DEFAULT_MODEL);
-  return [...names];
-}
-function specFor(entry, endpoint, requestedModel, promptText) {
-  const r = entry.response;
+function specFor(r, endpoint, requestedModel, promptText, { defaultModel, label: label2 }) {
   const completionTokens = estimateTokens(r.content + r.toolCalls.map((t) => t.name + t.arguments).join(""));
   const promptTokens = estimateTokens(promptText);
   const usage = r.usage ? {
@@ -39330,30 +39361,39 @@ function specFor(entry, endpoint, requestedModel, promptText) {
   return {
     id: newId(endpoint === "completions" ? "cmpl-" : endpoint === "responses" ? "resp_" : "chatcmpl-"),
     created: Math.floor(Date.now() / 1e3),
-    model: r.model ?? (typeof requestedModel === "string" && requestedModel ? requestedModel : REPLAY_DEFAULT_MODEL),
+    model: r.model ?? (typeof requestedModel === "string" && requestedModel ? requestedModel : defaultModel),
     content: r.content,
     toolCalls: endpoint === "completions" ? [] : r.toolCalls,
     finishReason: r.finishReason ?? (r.toolCalls.length && endpoint !== "completions" ? "tool_calls" : "stop"),
     usage,
-    systemFingerprint: "fp_saboteur_replay"
+    systemFingerprint: `fp_saboteur_${label2}`
   };
 }
-async function startReplayServer(options) {
-  const entries = loadCassette(options.cassette);
-  const models = modelNames(entries, options.models);
-  const { log } = options;
-  const apiKey = options.apiKey;
+function sendAnswer(res, endpoint, spec, body) {
+  if (endpoint === "responses") return sendResponsesAnswer(res, spec, body);
+  if (body.stream === true) {
+    const includeUsage = body.stream_options?.include_usage === true;
+    res.writeHead(200, SSE_HEADERS);
+    const events = endpoint === "completions" ? completionEvents(spec, includeUsage) : chatCompletionEvents(spec, includeUsage);
+    for (const e of events) res.write(e);
+    res.end();
+    return;
+  }
+  sendJson(res, 200, endpoint === "completions" ? completionJson(spec) : chatCompletionJson(spec));
+}
+async function startAnswerServer(options) {
+  const { log, name, label: label2, apiKey } = options;
   let hits = 0;
   let misses = 0;
   const server = http.createServer(async (req, res) => {
     try {
-      if (refuseWithoutKey(req, res, apiKey, "the replay server")) return;
+      if (refuseWithoutKey(req, res, apiKey, name)) return;
       const url2 = (req.url ?? "/").split("?")[0];
       if (req.method === "GET" && (url2 === "/v1/models" || url2 === "/models")) {
         const created = Math.floor(Date.now() / 1e3);
         return sendJson(res, 200, {
           object: "list",
-          data: models.map((id) => ({ id, object: "model", created, owned_by: "saboteur-replay" }))
+          data: options.models.map((id) => ({ id, object: "model", created, owned_by: `saboteur-${label2}` }))
         });
       }
       if (req.method === "GET" && url2 === "/health") return sendJson(res, 200, { status: "ok" });
@@ -39364,55 +39404,69 @@ async function startReplayServer(options) {
           res,
           404,
           "not_found",
-          `the replay server has no route ${req.method} ${url2} (it serves POST /v1/chat/completions, POST /v1/completions, POST /v1/responses, GET /v1/models)`
+          `${name} has no route ${req.method} ${url2} (it serves POST /v1/chat/completions, POST /v1/completions, POST /v1/responses, GET /v1/models)`
         );
       }
-      const raw = await readBodyOr413(req, res, "the replay server", options.maxBodyBytes);
+      const raw = await readBodyOr413(req, res, name, options.maxBodyBytes);
       if (!raw) return;
       const body = parseJsonBody(res, raw);
       if (!body) return;
       if (endpoint === "responses") {
-        const refusal = responsesRefusal(body);
+        const refusal = responsesRefusal(name, body);
         if (refusal) return sendError(res, 400, "invalid_request_error", refusal);
       }
       const agent = headerValue(req, AGENT_HEADER);
       const facts = requestFacts(body, endpoint, agent);
-      const entry = findEntry(entries, facts);
-      if (!entry) {
+      const answer = options.answer(facts, body);
+      if ("miss" in answer) {
         misses++;
-        const message = missMessage(facts, options.cassette);
-        log.warn(`replay: ${message}`);
-        return sendError(res, 400, "cassette_miss", message, "cassette_miss");
+        log.warn(`${label2}: ${answer.miss}`);
+        return sendError(res, 400, answer.code, answer.miss, answer.code);
       }
       hits++;
-      log.debug(`replay: ${endpoint} agent=${agent ?? "(none)"} turn=${facts.turn} -> ${options.cassette}:${entry.line}`);
-      if (entry.latencyMs) await sleep(entry.latencyMs);
-      const spec = specFor(entry, endpoint, body.model, facts.text);
-      if (endpoint === "responses") {
-        return sendResponsesAnswer(res, spec, body);
-      }
-      if (body.stream === true) {
-        const includeUsage = body.stream_options?.include_usage === true;
-        res.writeHead(200, SSE_HEADERS);
-        const events = endpoint === "completions" ? completionEvents(spec, includeUsage) : chatCompletionEvents(spec, includeUsage);
-        for (const e of events) res.write(e);
-        res.end();
-        return;
-      }
-      sendJson(res, 200, endpoint === "completions" ? completionJson(spec) : chatCompletionJson(spec));
+      log.debug(`${label2}: ${endpoint} agent=${agent ?? "(none)"} turn=${facts.turn} -> ${answer.note}`);
+      if (answer.latencyMs) await sleep(answer.latencyMs);
+      sendAnswer(res, endpoint, specFor(answer.response, endpoint, body.model, facts.text, options), body);
     } catch (err) {
-      log.warn(`replay: request failed: ${err.message}`);
-      sendError(res, 500, "server_error", `replay server error: ${err.message}`);
+      log.warn(`${label2}: request failed: ${err.message}`);
+      sendError(res, 500, "server_error", `${name} error: ${err.message}`);
     }
   });
   const port = await listenLocal(server);
-  log.info(`replay model server on http://127.0.0.1:${port}/v1 (${entries.length} entries from ${options.cassette})`);
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     apiKey,
     close: () => closeServer(server),
     stats: () => ({ hits, misses })
   };
+}
+
+// src/model/replay.ts
+var REPLAY_DEFAULT_MODEL = "saboteur-replay";
+function modelNames(entries, extra = []) {
+  const names = new Set(extra);
+  for (const e of entries) if (e.response.model) names.add(e.response.model);
+  if (names.size === 0) names.add(REPLAY_DEFAULT_MODEL);
+  return [...names];
+}
+async function startReplayServer(options) {
+  const entries = loadCassette(options.cassette);
+  const server = await startAnswerServer({
+    name: "the replay server",
+    label: "replay",
+    log: options.log,
+    models: modelNames(entries, options.models),
+    defaultModel: REPLAY_DEFAULT_MODEL,
+    apiKey: options.apiKey,
+    maxBodyBytes: options.maxBodyBytes,
+    answer: (facts) => {
+      const entry = findEntry(entries, facts);
+      if (!entry) return { miss: missMessage(facts, options.cassette), code: "cassette_miss" };
+      return { response: entry.response, note: `${options.cassette}:${entry.line}`, latencyMs: entry.latencyMs };
+    }
+  });
+  options.log.info(`replay model server on ${server.baseUrl} (${entries.length} entries from ${options.cassette})`);
+  return server;
 }
 
 // src/model/recorder.ts
@@ -39613,7 +39667,82 @@ async function startRecorder(options) {
   };
 }
 
+// src/model/reference-answers.ts
+var MIN_LINE = 12;
+var MAX_SHARED = 2;
+var MIN_SHARE = 0.5;
+var ECHO_CHARS = 200;
+function linesOf(text2) {
+  return text2.split("\n").map((l) => l.trim().replace(/\s+/g, " ")).filter((l) => l.length >= MIN_LINE);
+}
+var ReferenceIndex = class {
+  constructor(answers) {
+    this.answers = answers;
+    answers.forEach((answer, i2) => {
+      for (const line of new Set(linesOf(answer.prompt))) this.byLine.set(line, [...this.byLine.get(line) ?? [], i2]);
+    });
+    for (const [line, tasks] of this.byLine) if (tasks.length > MAX_SHARED) this.byLine.delete(line);
+    this.weights = answers.map(() => 0);
+    for (const [line, tasks] of this.byLine) for (const t of tasks) this.weights[t] += line.length;
+  }
+  answers;
+  byLine = /* @__PURE__ */ new Map();
+  weights;
+  /**
+   * The task a call's text is about: most of its own lines there (read as they are, then with JSON
+   * string escapes undone, for a task passed on inside a JSON document), else the one task whose
+   * anchor is there.
+   */
+  find(text2) {
+    const byLines = this.byOwnLines(text2) ?? (text2.includes("\\n") ? this.byOwnLines(unescapeJson(text2)) : void 0);
+    if (byLines) return byLines;
+    const anchored = this.answers.filter((a2) => a2.anchors.some((anchor2) => text2.includes(anchor2)));
+    return anchored.length === 1 ? anchored[0] : void 0;
+  }
+  byOwnLines(text2) {
+    const held2 = /* @__PURE__ */ new Map();
+    for (const line of new Set(linesOf(text2))) for (const t of this.byLine.get(line) ?? []) held2.set(t, (held2.get(t) ?? 0) + line.length);
+    let best;
+    let bestShare = 0;
+    for (const [t, length] of held2) {
+      const share = length / this.weights[t];
+      if (share > bestShare) [best, bestShare] = [t, share];
+    }
+    return best !== void 0 && bestShare >= MIN_SHARE ? this.answers[best] : void 0;
+  }
+};
+function unescapeJson(text2) {
+  return text2.replace(/\\([n"t\\/])/g, (_m, c3) => c3 === "n" ? "\n" : c3 === "t" ? "	" : c3);
+}
+var FENCED = /```[^\n`]*\n([\s\S]*?)```/g;
+function carriedAnswer(text2, reference) {
+  const own2 = new Set(linesOf(reference.prompt));
+  let last;
+  for (const m of text2.matchAll(FENCED)) {
+    const block = m[1];
+    if (reference.anchors.some((a2) => block.includes(a2)) && linesOf(block).some((l) => !own2.has(l))) last = m[0];
+  }
+  return last;
+}
+function referenceReply(index, facts) {
+  const reference = index.find(facts.text);
+  if (!reference) {
+    const asked = facts.lastUser.replace(/\s+/g, " ").trim();
+    const quoted = asked.length > ECHO_CHARS ? `${asked.slice(0, ECHO_CHARS)}\u2026` : asked;
+    return {
+      kind: "echo",
+      content: `saboteur's reference model knows no benchmark task in this request, so it has no answer to give. It was asked: ${JSON.stringify(quoted)}`
+    };
+  }
+  if (facts.endpoint === "completions" && facts.text.trimEnd().endsWith(reference.prompt.trimEnd()))
+    return { kind: "reference", taskId: reference.taskId, content: reference.continuation };
+  const carried = carriedAnswer(facts.text, reference);
+  if (carried) return { kind: "passed-on", taskId: reference.taskId, content: carried };
+  return { kind: "reference", taskId: reference.taskId, content: reference.answer };
+}
+
 // src/model/endpoints.ts
+var REFERENCE_DEFAULT_MODEL = "saboteur-reference";
 async function recordIfAsked(model, log, endpoint) {
   if (!model.record) return endpoint;
   if (!model.cassette) {
@@ -39688,6 +39817,43 @@ async function startExternalEndpoint(model, log) {
     close: async () => {
     }
   });
+}
+async function startReferenceEndpoint(model, log, references) {
+  const index = new ReferenceIndex(references);
+  const counts = { reference: 0, "passed-on": 0, echo: 0 };
+  const name = model.model ?? REFERENCE_DEFAULT_MODEL;
+  if (!references.length)
+    log.warn("model.kind reference: no benchmark of this run has reference answers (HumanEval has), so every call gets an echo");
+  const server = await startAnswerServer({
+    name: "the reference model server",
+    label: "reference",
+    log,
+    models: [name],
+    defaultModel: name,
+    apiKey: newServerKey(),
+    answer: (facts) => {
+      const reply = referenceReply(index, facts);
+      counts[reply.kind]++;
+      return {
+        response: { content: reply.content, toolCalls: [] },
+        note: reply.kind === "echo" ? "echo" : `${reply.kind} ${reply.taskId}`
+      };
+    }
+  });
+  log.info(`reference model server on ${server.baseUrl} (the reference answers of ${references.length} tasks)`);
+  return {
+    kind: "reference",
+    baseUrl: server.baseUrl,
+    apiKey: server.apiKey,
+    model: name,
+    describe: () => ({ kind: "reference", baseUrl: server.baseUrl, model: name }),
+    close: async () => {
+      log.info(
+        `reference: ${counts.reference} calls answered with a reference answer, ${counts["passed-on"]} passed an earlier agent's answer on, ${counts.echo} echoed (no task known)`
+      );
+      await server.close();
+    }
+  };
 }
 
 // src/model/servers/index.ts
@@ -41061,6 +41227,14 @@ var EXTERNAL_KIND = {
   start: (model, log) => startExternalEndpoint(model, log)
 };
 
+// src/model/servers/reference-kind.ts
+var REFERENCE_KIND = {
+  id: "reference",
+  description: "the benchmark's own answer to each task (HumanEval's reference solutions), no model at all: a first offline run of your own pipeline",
+  requires: [],
+  start: (model, log, options) => startReferenceEndpoint(model, log, options.references ?? [])
+};
+
 // src/model/servers/replay-kind.ts
 var REPLAY_KIND = {
   id: "replay",
@@ -41264,7 +41438,8 @@ var MODEL_SERVERS = checkRegistry("model kind", {
   ...processKinds(PROCESS_SERVERS),
   external: EXTERNAL_KIND,
   embedded: EMBEDDED_KIND,
-  replay: REPLAY_KIND
+  replay: REPLAY_KIND,
+  reference: REFERENCE_KIND
 });
 var MODEL_KIND_IDS = Object.keys(MODEL_SERVERS);
 
@@ -42869,7 +43044,7 @@ function targetsCall(target2, ctx) {
 }
 
 // src/inject/units.ts
-function linesOf(content) {
+function linesOf2(content) {
   const out = [];
   let start = 0;
   for (const raw of content.split("\n")) {
@@ -42952,7 +43127,7 @@ function sentenceUnits(lines2, units) {
   }
 }
 function segment(content) {
-  const lines2 = linesOf(content);
+  const lines2 = linesOf2(content);
   const units = [];
   if (lines2.some((l) => FENCE.test(l.text))) {
     const inside = [];
@@ -65387,6 +65562,20 @@ async function humanEvalSuite(settings, ctx) {
         ...verdict3.reason ? { error: verdict3.reason } : {}
       };
     },
+    reference(task) {
+      const p = byId.get(task.id);
+      if (!p) return void 0;
+      const code3 = `${p.prompt}${p.canonical_solution}`.trimEnd();
+      return {
+        taskId: p.task_id,
+        prompt: p.prompt,
+        anchors: [`def ${p.entry_point}(`],
+        answer: `\`\`\`python
+${code3}
+\`\`\``,
+        continuation: p.canonical_solution
+      };
+    },
     async close() {
       await scorer?.close();
     }
@@ -73211,7 +73400,8 @@ async function serveModel(s2) {
       ledger: opts.ledger,
       logDir: opts.outDir,
       configDir: config2.dir,
-      generationTimeoutMs: config2.pipeline.timeoutMs
+      generationTimeoutMs: config2.pipeline.timeoutMs,
+      ...config2.model.kind === "reference" ? { references: referenceAnswers(s2.suites) } : {}
     });
     s2.cleanups.push({ name: "model", fn: () => m.close() });
     s2.redactor.add(m.apiKey);
@@ -74200,6 +74390,7 @@ import { createInterface } from "node:readline/promises";
 
 // src/cli/init-answers.ts
 var AGENTIC_DEFAULTS = { limit: 50 };
+var OFFLINE_HUMANEVAL_LIMIT = 40;
 function guessFromFiles(has3) {
   if (has3("requirements.txt")) return { run: "python3 -m my_pipeline.run", install: "python3 -m pip install -r requirements.txt" };
   if (has3("pyproject.toml")) return { run: "python3 -m my_pipeline.run", install: "python3 -m pip install ." };
@@ -74246,6 +74437,12 @@ function modelLines(a2) {
         `  model: ${q(a2.model)}`
       );
       break;
+    case "reference":
+      lines2.push(
+        "  # The benchmark's own answer to each task, no model at all: the control passes, the corrupted agent's",
+        "  # cost shows. For your real measure, serve your model here (kind vllm, ollama, external, \u2026)."
+      );
+      break;
     case "replay":
       lines2.push(`  cassette: ${q(a2.cassette ?? "saboteur-cassette.jsonl")}   # recorded answers, no model at all`);
       break;
@@ -74263,7 +74460,7 @@ function modelLines(a2) {
 }
 function benchmarkLines(a2) {
   return a2.benchmarks.map(
-    (id) => id === "humaneval" ? "  humaneval: { limit: 164 }   # the code benchmark: pass@1 and the malicious drop" : `  ${id}: { limit: ${AGENTIC_DEFAULTS.limit} }`
+    (id) => id === "humaneval" ? a2.offline ? `  humaneval: { limit: ${OFFLINE_HUMANEVAL_LIMIT} }   # the code benchmark: pass@1 and the malicious drop (164 tasks in all)` : "  humaneval: { limit: 164 }   # the code benchmark: pass@1 and the malicious drop" : `  ${id}: { limit: ${AGENTIC_DEFAULTS.limit} }`
   );
 }
 function renderConfig(a2, schemaRef) {
@@ -74316,6 +74513,18 @@ function renderConfig(a2, schemaRef) {
     ""
   ].join("\n");
 }
+var isNpmInstall = (command) => command !== void 0 && /^npm (ci|install)$/.test(command.trim());
+function installSteps(a2) {
+  const npm = isNpmInstall(a2.install) ? a2.install : "npm ci";
+  return [
+    "      - uses: actions/setup-node@v4",
+    "        with:",
+    "          node-version: '24'",
+    `      - name: ${isNpmInstall(a2.install) ? "saboteur and the pipeline dependencies" : "saboteur (a devDependency in package.json)"}`,
+    `        run: ${q(npm)}`,
+    ...a2.install && !isNpmInstall(a2.install) ? ["      - name: Pipeline dependencies", `        run: ${q(a2.install)}`] : []
+  ];
+}
 function renderWorkflow(a2) {
   const labels = a2.runnerLabels.map(q).join(", ");
   const hfToken = a2.benchmarks.includes("safearena") ? "" : "# ";
@@ -74341,9 +74550,12 @@ function renderWorkflow(a2) {
     "    timeout-minutes: 120",
     "    steps:",
     "      - uses: actions/checkout@v4",
-    ...a2.install ? ["      - name: Pipeline dependencies", `        run: ${q(a2.install)}`] : [],
+    ...installSteps(a2),
     "      - name: saboteur",
-    `        uses: ${a2.action}@v${a2.version}   # a release tag: the action never changes under you`,
+    "        # The action from the installed package: the version and integrity hash package-lock.json pins.",
+    "        uses: ./node_modules/saboteur",
+    `        # Or from GitHub, pinned by the commit of the release tag v${a2.version} (a commit SHA never moves; a tag can):`,
+    `        # uses: ${a2.action}@<40-hex commit SHA>   # git ls-remote https://github.com/${a2.action} refs/tags/v${a2.version}^{}`,
     "        env:",
     "          HF_HOME: /srv/hf-cache   # model weights stay on the runner between jobs",
     `          ${hfToken}HF_TOKEN: \${{ secrets.HF_TOKEN }}   # gated models and SafeArena's data`,
@@ -74364,22 +74576,26 @@ function renderWorkflow(a2) {
 }
 
 // src/cli/init.ts
-var ACTION_REPOSITORY = "your-org/saboteur";
+var ACTION_REPOSITORY = "saboteur/saboteur";
 var SCHEMA_REF = "./node_modules/saboteur/saboteur.schema.json";
 var FLAGS3 = {
   run: { type: "string", description: "the command that runs the pipeline on one task" },
   "model-kind": {
     type: "string",
-    description: "vllm, sglang, llamacpp, ollama, tgi, command, external, embedded or replay (default vllm)"
+    description: "vllm, sglang, llamacpp, ollama, tgi, command, external, embedded, replay or reference (default vllm)"
   },
   model: { type: "string", description: "the model to serve (default Qwen/Qwen2.5-Coder-7B-Instruct)" },
   benchmarks: { type: "string", description: "comma-separated: humaneval, asb, agentharm, redcode, safearena (default humaneval)" },
   target: { type: "string", description: "the agent the malicious variant corrupts (default coder)" },
   "runner-labels": { type: "string", description: "comma-separated labels of the GPU runner (default self-hosted,linux,gpu)" },
   branch: { type: "string", description: "the default branch (default main)" },
-  action: { type: "string", description: `the action's repository, owner/name (default ${ACTION_REPOSITORY})` },
+  action: { type: "string", description: `the action's GitHub repository, named in the workflow's comment (default ${ACTION_REPOSITORY})` },
   schema: { type: "string", description: `where editors find the schema (default ${SCHEMA_REF})` },
   dir: { type: "string", description: "the repository to write into (default: the working directory)" },
+  offline: {
+    type: "boolean",
+    description: "no GPU, no model: the benchmark's own answers (model kind reference) and a first run small enough for a laptop"
+  },
   yes: { type: "boolean", description: "take the defaults without asking" },
   force: { type: "boolean", description: "overwrite saboteur.yml and the workflow when they exist" }
 };
@@ -74434,7 +74650,7 @@ async function ask2(answers, open9, io) {
 }
 async function initCommand(argv, io) {
   const usage = usageOf2(
-    "init [--yes] [--force] [--run CMD] [--model-kind KIND] [--benchmarks LIST]",
+    "init [--yes] [--offline] [--force] [--run CMD] [--model-kind KIND] [--benchmarks LIST]",
     "Writes saboteur.yml and .github/workflows/saboteur.yml for this repository.",
     FLAGS3
   );
@@ -74453,10 +74669,22 @@ ${usage}`);
     );
   }
   const answers = defaults(dir);
+  if (flags.offline) {
+    if (flags["model-kind"] !== void 0 && flags["model-kind"] !== "reference")
+      throw new UsageError(
+        `--offline serves the benchmark's own answers (model kind reference); it cannot go with --model-kind ${String(flags["model-kind"])}
+
+${usage}`
+      );
+    answers.modelKind = "reference";
+    answers.offline = true;
+  }
   for (const q2 of QUESTIONS) if (typeof flags[q2.flag] === "string") q2.set(answers, flags[q2.flag]);
   if (flags.branch) answers.branch = flags.branch;
   if (flags.action) answers.action = flags.action;
-  const open9 = QUESTIONS.filter((q2) => flags[q2.flag] === void 0);
+  const open9 = QUESTIONS.filter(
+    (q2) => flags[q2.flag] === void 0 && !(answers.offline && (q2.flag === "model-kind" || q2.flag === "model"))
+  );
   if (!flags.yes && open9.length && io.stdin?.isTTY) await ask2(answers, open9, io);
   try {
     checkAnswers(answers);
@@ -74473,7 +74701,7 @@ ${usage}`);
     [
       `wrote ${path30.relative(process.cwd(), configFile) || configFile}`,
       `wrote ${path30.relative(process.cwd(), workflowFile) || workflowFile}`,
-      "next: name your agents under pipeline.agents, then try it here: saboteur run --config saboteur.yml --limit 5",
+      answers.offline ? "next: saboteur run (offline: the benchmark's own answers stand in for the model; name your agents under pipeline.agents)" : "next: name your agents under pipeline.agents, then try it here: saboteur run --config saboteur.yml --limit 5",
       ""
     ].join("\n")
   );

@@ -1,7 +1,9 @@
-// Bundles the action (dist/index.js, dist/post.js) and the CLI (dist/cli.js), and writes
+// Bundles the action (dist/index.js, dist/post.js), the CLI (dist/cli.js) and the demos' pipelines
+// (dist/demo/chain.js, dist/demo/agentic.js: fixtures/pipelines/*.mjs with their openai client and
+// MCP SDK inside, so the packaged demos run where nothing but the package is installed), and writes
 // dist/licenses.txt: the licence of every third-party package the bundles contain. Deterministic:
-// CI rebuilds and fails when the committed bundle differs. `--outdir DIR --only cli` bundles the CLI
-// alone elsewhere (the install test packs a fresh one).
+// CI rebuilds and fails when the committed bundle differs. `--outdir DIR` bundles elsewhere (the
+// install test packs fresh bundles); `--only NAME` (e.g. cli) bundles one entry alone.
 import { build } from 'esbuild';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -12,7 +14,13 @@ const banner = {
 };
 const option = (name) => (process.argv.includes(`--${name}`) ? process.argv[process.argv.indexOf(`--${name}`) + 1] : undefined);
 const outdir = option('outdir') ?? 'dist';
-const allEntries = { index: 'src/entries/action-main.ts', post: 'src/entries/action-post.ts', cli: 'src/entries/cli.ts' };
+const allEntries = {
+  index: 'src/entries/action-main.ts',
+  post: 'src/entries/action-post.ts',
+  cli: 'src/entries/cli.ts',
+  'demo/chain': 'fixtures/pipelines/chain.mjs',
+  'demo/agentic': 'fixtures/pipelines/agentic.mjs',
+};
 const only = option('only');
 const entries = only ? { [only]: allEntries[only] } : allEntries;
 const results = await Promise.all(

@@ -17,7 +17,9 @@
  * The run's own temp dirs are watched being created.
  *
  * The demo's pipeline timeout (60 s an instance run) is for a real machine; here the run is checked
- * for its figures and its effects, not its speed, so the timeout is raised past the test's own.
+ * for its figures and its effects, not its speed, so the timeout is raised past the test's own. The
+ * demo also runs every instance behind the taint validator; these figures are the undefended runs',
+ * so only `none` runs here (test/run/defenses-run.test.ts compares the defenses on the same cassette).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createHash } from 'node:crypto';
@@ -156,7 +158,8 @@ maybe('the offline security demo (fixtures/demo/security.yml)', () => {
       if (name && /^saboteur-(?:tasks?|sbx)-/.test(name)) seenTemp.add(name);
     });
     const demo = await loadConfig(CONFIG);
-    const config = { ...demo, pipeline: { ...demo.pipeline, timeoutMs: 60 * 60_000 } };
+    expect(demo.defenses).toEqual(['none', 'taint']);
+    const config = { ...demo, defenses: ['none' as const], pipeline: { ...demo.pipeline, timeoutMs: 60 * 60_000 } };
     outcome = await runJob(config, { outDir, log: memoryLog(), runId: 'security-demo-test' });
     watcher.close();
     await snapshot(after);
