@@ -89,7 +89,7 @@ describe('the offline demo', () => {
     const out = await tempDir();
     const base = await readFile('fixtures/demo/saboteur.yml', 'utf8');
     const text = base
-      .replace('run: node ../pipelines/chain.mjs', 'run: node ../pipelines/hierarchical.mjs')
+      .replace(/^ {2}run: .*$/m, '  run: node ../pipelines/hierarchical.mjs')
       .replace('target: coder', 'target: merger');
     const config = parseConfig(text, path.resolve('fixtures/demo/hierarchical-test.yml'));
     const { runLog } = await runJob(config, { outDir: out, log: memoryLog(), limit: 4 });
