@@ -22,9 +22,13 @@ export interface InitAnswers {
   branch: string;
   /** The workflow step that installs the pipeline's dependencies, when the repository shows one. */
   install?: string;
+  /** `--offline`: model kind reference, and a first run small enough for a laptop. */
+  offline?: boolean;
 }
 
 export const AGENTIC_DEFAULTS = { limit: 50 };
+/** HumanEval tasks of an `--offline` config: a first run of a few minutes on a laptop's cores. */
+export const OFFLINE_HUMANEVAL_LIMIT = 40;
 
 /** What the repository's files suggest: a Python or a Node pipeline, and how its dependencies install. */
 export function guessFromFiles(has: (file: string) => boolean): Pick<InitAnswers, 'run' | 'install'> {

@@ -3,7 +3,7 @@
  * that the config loader accepts, and the pull-request workflow that runs it on the GPU runner with
  * the action from the installed package.
  */
-import { AGENTIC_DEFAULTS, checkAnswers, type InitAnswers } from './init-answers.js';
+import { AGENTIC_DEFAULTS, OFFLINE_HUMANEVAL_LIMIT, checkAnswers, type InitAnswers } from './init-answers.js';
 import { INJECTION_METHOD_IDS } from '../inject/registry.js';
 
 export { checkAnswers, type InitAnswers };
@@ -19,6 +19,12 @@ function modelLines(a: InitAnswers): string[] {
       lines.push(
         `  base-url: ${q(a.baseUrl ?? 'http://127.0.0.1:8000/v1')}   # a server you run; saboteur only connects`,
         `  model: ${q(a.model)}`,
+      );
+      break;
+    case 'reference':
+      lines.push(
+        "  # The benchmark's own answer to each task, no model at all: the control passes, the corrupted agent's",
+        '  # cost shows. For your real measure, serve your model here (kind vllm, ollama, external, …).',
       );
       break;
     case 'replay':
@@ -40,7 +46,9 @@ function modelLines(a: InitAnswers): string[] {
 function benchmarkLines(a: InitAnswers): string[] {
   return a.benchmarks.map((id) =>
     id === 'humaneval'
-      ? '  humaneval: { limit: 164 }   # the code benchmark: pass@1 and the malicious drop'
+      ? a.offline
+        ? `  humaneval: { limit: ${OFFLINE_HUMANEVAL_LIMIT} }   # the code benchmark: pass@1 and the malicious drop (164 tasks in all)`
+        : '  humaneval: { limit: 164 }   # the code benchmark: pass@1 and the malicious drop'
       : `  ${id}: { limit: ${AGENTIC_DEFAULTS.limit} }`,
   );
 }

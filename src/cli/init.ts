@@ -27,7 +27,7 @@ const FLAGS: FlagSpec = {
   run: { type: 'string', description: 'the command that runs the pipeline on one task' },
   'model-kind': {
     type: 'string',
-    description: 'vllm, sglang, llamacpp, ollama, tgi, command, external, embedded or replay (default vllm)',
+    description: 'vllm, sglang, llamacpp, ollama, tgi, command, external, embedded, replay or reference (default vllm)',
   },
   model: { type: 'string', description: 'the model to serve (default Qwen/Qwen2.5-Coder-7B-Instruct)' },
   benchmarks: { type: 'string', description: 'comma-separated: humaneval, asb, agentharm, redcode, safearena (default humaneval)' },
@@ -37,6 +37,10 @@ const FLAGS: FlagSpec = {
   action: { type: 'string', description: `the action's GitHub repository, named in the workflow's comment (default ${ACTION_REPOSITORY})` },
   schema: { type: 'string', description: `where editors find the schema (default ${SCHEMA_REF})` },
   dir: { type: 'string', description: 'the repository to write into (default: the working directory)' },
+  offline: {
+    type: 'boolean',
+    description: "no GPU, no model: the benchmark's own answers (model kind reference) and a first run small enough for a laptop",
+  },
   yes: { type: 'boolean', description: 'take the defaults without asking' },
   force: { type: 'boolean', description: 'overwrite saboteur.yml and the workflow when they exist' },
 };
@@ -102,7 +106,7 @@ async function ask(answers: InitAnswers, open: Asked[], io: CliIo): Promise<void
 
 export async function initCommand(argv: string[], io: CliIo): Promise<number> {
   const usage = usageOf(
-    'init [--yes] [--force] [--run CMD] [--model-kind KIND] [--benchmarks LIST]',
+    'init [--yes] [--offline] [--force] [--run CMD] [--model-kind KIND] [--benchmarks LIST]',
     'Writes saboteur.yml and .github/workflows/saboteur.yml for this repository.',
     FLAGS,
   );
@@ -120,10 +124,21 @@ export async function initCommand(argv: string[], io: CliIo): Promise<number> {
   }
 
   const answers = defaults(dir);
+  if (flags.offline) {
+    if (flags['model-kind'] !== undefined && flags['model-kind'] !== 'reference')
+      throw new UsageError(
+        `--offline serves the benchmark's own answers (model kind reference); it cannot go with --model-kind ${String(flags['model-kind'])}\n\n${usage}`,
+      );
+    answers.modelKind = 'reference';
+    answers.offline = true;
+  }
   for (const q of QUESTIONS) if (typeof flags[q.flag] === 'string') q.set(answers, flags[q.flag] as string);
   if (flags.branch) answers.branch = flags.branch as string;
   if (flags.action) answers.action = flags.action as string;
-  const open = QUESTIONS.filter((q) => flags[q.flag] === undefined);
+  // Offline, the model kind is settled and there is no model to name.
+  const open = QUESTIONS.filter(
+    (q) => flags[q.flag] === undefined && !(answers.offline && (q.flag === 'model-kind' || q.flag === 'model')),
+  );
   if (!flags.yes && open.length && io.stdin?.isTTY) await ask(answers, open, io);
   try {
     checkAnswers(answers);
@@ -139,7 +154,9 @@ export async function initCommand(argv: string[], io: CliIo): Promise<number> {
     [
       `wrote ${path.relative(process.cwd(), configFile) || configFile}`,
       `wrote ${path.relative(process.cwd(), workflowFile) || workflowFile}`,
-      'next: name your agents under pipeline.agents, then try it here: saboteur run --config saboteur.yml --limit 5',
+      answers.offline
+        ? "next: saboteur run (offline: the benchmark's own answers stand in for the model; name your agents under pipeline.agents)"
+        : 'next: name your agents under pipeline.agents, then try it here: saboteur run --config saboteur.yml --limit 5',
       '',
     ].join('\n'),
   );

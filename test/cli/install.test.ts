@@ -3,7 +3,8 @@
  * with `npm pack` (only what package.json's `files` names) and installed from the tarball alone into
  * an empty project: nothing else, so whatever the package needs at run time must be inside it. From
  * there: `saboteur --help`, `saboteur init`, the action as a runner starts `uses: ./node_modules/saboteur`,
- * and both offline demos as the README and docs/benchmarks.md document them.
+ * both offline demos as the README and docs/benchmarks.md document them, and the README's first hour
+ * (`init --yes --offline`, then `run`) on a team's own pipeline.
  *
  * One install serves every case. The two demos start together at the end of the install and run
  * beside the other cases (they mostly wait on their pipeline runs); their cases wait for them.
@@ -11,11 +12,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { defaultDataDir } from '../../src/benchmarks/humaneval/resolve.js';
+import { HUMANEVAL_DATA_PATH, defaultDataDir } from '../../src/benchmarks/humaneval/resolve.js';
 import { parseConfig } from '../../src/config/load.js';
 import { parseCommandFile } from '../helpers/action-process.js';
 import { requireData } from '../helpers/benchmark-data.js';
@@ -24,6 +25,8 @@ const repoRoot = process.cwd();
 const dataDir = defaultDataDir();
 const hasData = dataDir !== undefined && ['asb', 'agentharm', 'redcode'].every((d) => existsSync(path.join(dataDir, d)));
 requireData(hasData, 'install.test: the packaged security demo: no benchmark data');
+const hasHumanEval = dataDir !== undefined && existsSync(path.join(dataDir, HUMANEVAL_DATA_PATH));
+requireData(hasHumanEval, 'install.test: the first hour on HumanEval: no benchmark data');
 
 /** The environment without what npm sets for the jest process (a prefix or a cache of its own would leak in). */
 function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
@@ -212,6 +215,31 @@ describe('the packed package', () => {
     expect(existsSync(path.join(project, 'saboteur-out', 'run.json'))).toBe(true);
     expect(readFileSync(path.join(project, 'saboteur-out', 'report.md'), 'utf8')).toContain('pass@1');
   }, 300_000);
+
+  (hasHumanEval ? it : it.skip)(
+    "the README's first hour: init --yes --offline, then run, on a team's own openai pipeline in an empty git repository",
+    async () => {
+      const team = path.join(work, 'team');
+      await mkdir(path.join(team, 'node_modules'), { recursive: true });
+      // A checkout others can pass: as root, the pipeline runs as a uid of its own.
+      await chmod(team, 0o755);
+      await writeFile(path.join(team, 'package.json'), JSON.stringify({ name: 'team', private: true, type: 'module' }));
+      await copyFile(path.join(repoRoot, 'fixtures/team-pipeline/pipeline.mjs'), path.join(team, 'pipeline.mjs'));
+      // The installed package, and the team's own client.
+      await symlink(installed, path.join(team, 'node_modules', 'saboteur'));
+      await symlink(path.join(repoRoot, 'node_modules', 'openai'), path.join(team, 'node_modules', 'openai'));
+      expect((await run('git', ['init', '-q'], team, env)).code).toBe(0);
+      const cli = path.join(team, 'node_modules', 'saboteur', 'bin', 'saboteur.js');
+      const init = await run(process.execPath, [cli, 'init', '--yes', '--offline', '--run', 'node pipeline.mjs'], team, env);
+      expect(init.code).toBe(0);
+      // A few tasks keep the case short; the config's own 40 are what the README times.
+      const r = await run(process.execPath, [cli, 'run', '--limit', '4'], team, env);
+      if (r.code !== 0 && r.code !== 1) throw new Error(`saboteur run exited ${r.code}:\n${r.stderr.slice(-3000)}`);
+      expect(r.stderr).toMatch(/^pass@1 control 100\.0% \(4\/4\)/m);
+      expect(r.stderr).toMatch(r.code === 0 ? /^gate: passed$/m : /^gate: FAILED: malicious drop/m);
+    },
+    240_000,
+  );
 
   (hasData ? it : it.skip)(
     'runs the security demo with nothing else installed: no defense and the taint validator side by side, exit 0 (no gate)',
