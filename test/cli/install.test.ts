@@ -237,9 +237,26 @@ describe('the packed package', () => {
       if (r.code !== 0 && r.code !== 1) throw new Error(`saboteur run exited ${r.code}:\n${r.stderr.slice(-3000)}`);
       expect(r.stderr).toMatch(/^pass@1 control 100\.0% \(4\/4\)/m);
       expect(r.stderr).toMatch(r.code === 0 ? /^gate: passed$/m : /^gate: FAILED: malicious drop/m);
+      // Then into the history, in the team's repository, with no --sha.
+      const git = (...args: string[]) => run('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], team, env);
+      expect((await git('add', 'pipeline.mjs')).code).toBe(0);
+      expect((await git('commit', '-qm', 'pipeline')).code).toBe(0);
+      const added = await run(process.execPath, [cli, 'history', 'add', 'saboteur-out/run.json', '--store', 'history'], team, env);
+      expect(added.code).toBe(0);
+      expect(existsSync(path.join(team, 'history', 'history.json'))).toBe(true);
     },
     240_000,
   );
+
+  it('data fetch with no road to the data names SABOTEUR_DATA_DIR and keeps the failures short (exit 3)', async () => {
+    // A closed port stands in for an unreachable upstream.
+    const r = await saboteur(['data', 'fetch', 'humaneval', 'asb', '--dir', path.join(work, 'no-data'), '--mirror', 'http://127.0.0.1:9/']);
+    expect(r.code).toBe(3);
+    // Five failures named for a benchmark of many files, the rest counted.
+    expect(r.stdout.match(/^ {2}failed: asb\//gm)).toHaveLength(5);
+    expect(r.stdout).toMatch(/^ {2}… and \d+ more failed$/m);
+    expect(r.stderr).toContain('point SABOTEUR_DATA_DIR (or --dir) at it');
+  });
 
   (hasData ? it : it.skip)(
     'runs the security demo with nothing else installed: no defense and the taint validator side by side, exit 0 (no gate)',
