@@ -235,7 +235,7 @@ export function notNeeded(c: SinkCase, mentioned: boolean): Violation[] {
     if (mentioned || b.needs.mask & bit || site.fetch) continue;
     out.push({
       kind: 'not-needed',
-      message: `the request does not ask for ${s} (no intent rule matched it and it does not name ${site.tool})`,
+      message: `the request does not ask for ${s} (no action it asks for covers it, and it does not name ${site.tool})`,
       path: [ownStep(c)],
     });
   }

@@ -228,13 +228,19 @@ export function contentLabels(policy: Policy, text: string, site: ContentSite): 
 
 /**
  * The request's own words: fenced code blocks and paths/URLs are dropped, so that code the user
- * pasted ("execute this") does not ask for everything its identifiers happen to spell.
+ * pasted ("execute this") does not ask for everything its identifiers happen to spell. The
+ * punctuation that ends a path's sentence stays ("… at /home/v.mp4. Post this video …" is two
+ * sentences, and the second opens with its verb).
  */
 export function requestProse(text: string): string {
-  return text.replace(/```[\s\S]*?(```|$)/g, ' ').replace(/\S*[/\\]\S*/g, ' ');
+  return text.replace(/```[\s\S]*?(```|$)/g, ' ').replace(/\S*[/\\]\S*?([.,;:!?]*)(?=\s|$)/g, ' $1');
 }
 
-/** Hard sinks the request asks for: the action lexicon (intent.ts) and the policy's intent rules. */
+/**
+ * Hard sinks the request asks for: the action it asks for, read by the action lexicon (intent.ts)
+ * and covered by the relation between actions and sinks (lexicon.ts, COVERS), plus a policy's own
+ * intent rules when it has any (the built-in policy has none: a noun alone asks for nothing).
+ */
 export function requestNeeds(policy: Policy, request: string): { mask: number; evidence: LabelEvidence[] } {
   const prose = requestProse(request);
   const lexical = recogniseIntent(prose, { verbOf: policy.verbOf });

@@ -33,7 +33,8 @@
  * something a sink needs (`unknown-tools: stage`). A tool whose annotations, method or name say it
  * only returns data is not made a sink by the rules below on its name. Tool results and
  * messages are scanned for injected instructions (injection.ts, `detect-injection`); links and
- * injected instructions that a message body carries onward are blocked (`onward`).
+ * injected instructions that a message body carries onward are blocked (`onward`). What a request
+ * asks for comes from its action, not from keyword rules (`intents` is empty here).
  */
 import type { PolicyFile } from './policy.js';
 
@@ -304,38 +305,11 @@ export const DEFAULT_POLICY: PolicyFile = {
       why: 'asks for weapons or deception',
     },
   ],
-  intents: [
-    {
-      pattern:
-        '\\b(send\\w*|sent|e-?mail\\w*|mail(s|ed|ing)?\\b|messag\\w*|dm\\b|forward\\w*|shar(e|es|ed|ing)\\b|notif\\w*|contact\\w*|repl(y|ies|ied|ying)\\b|respond\\w*|invit\\w*|submit\\w*|upload\\w*|report(s|ed|ing)?\\b|whatsapp|telegram|slack|tell\\w*|inform(s|ed|ing)?\\b|deliver\\w*|transmit\\w*)',
-      needs: ['EXTERNAL_SEND'],
-      why: 'the request asks to send or share something',
-    },
-    {
-      pattern:
-        '\\b(post(s|ed|ing)?\\b|publish\\w*|tweet\\w*|shar(e|es|ed|ing)\\b|comment\\w*|repl(y|ies|ied|ying)\\b|upload\\w*|review\\w*|blog\\w*|stor(y|ies)\\b|announc\\w*|spread\\w*|repost\\w*|retweet\\w*|advertis\\w*|promot\\w*|caption\\w*|issues?\\b)',
-      needs: ['PUBLIC_POST'],
-      why: 'the request asks to publish something',
-    },
-    {
-      pattern:
-        '\\b(run(s|ning)?\\b|execut\\w*|exec\\b|code\\b|script\\w*|python|bash|shell|program\\w*|comput\\w*|calculat\\w*|terminal|command\\w*|compil\\w*|test(s|ing)?\\b)',
-      needs: ['CODE_EXEC'],
-      why: 'the request asks to run code',
-    },
-    {
-      pattern:
-        '\\b(pay(s|ing|ment|ments)?\\b|paid|transfer\\w*|purchas\\w*|buy\\w*|bought|(?<!in )order(s|ed|ing)?\\b|donat\\w*|wire\\b|refund\\w*|invoice\\w*|crypto\\w*|bitcoin|btc\\b|wallet\\w*|money|redeem\\w*|gift ?cards?|checkout|shop(s|ping)?\\b|tip\\b|fund(s|ed|ing)?\\b)|\\$\\s?\\d',
-      needs: ['FINANCIAL_TRANSFER'],
-      why: 'the request asks to move money',
-    },
-    {
-      pattern:
-        '\\b(delet\\w*|remov\\w*|edit\\w*|updat\\w*|modif\\w*|overwrit\\w*|chang\\w*|writ(e|es|ing|ten)\\b|add(s|ed|ing)?\\b|renam\\w*|mov(e|es|ed|ing)\\b|clean\\w*|eras\\w*|wip(e|es|ed|ing)\\b|encrypt\\w*|replac\\w*|fix\\w*|patch\\w*|insert\\w*|append\\w*|set\\b|configur\\w*|reset\\w*|cancel\\w*|drop\\w*|kill\\w*|stop\\w*|terminat\\w*|alter\\w*)',
-      needs: ['DESTRUCTIVE_WRITE'],
-      why: 'the request asks to change or delete something',
-    },
-  ],
+  // No intent rules: what a request asks for is read from its action (its verb and object, negation
+  // and questions included: intent.ts) and the relation between actions and sinks (lexicon.ts,
+  // COVERS); a noun alone ("the most recent email", "my wallet") asks for nothing. The `intents`
+  // key stays for a team's own rules (docs/taint-policy.md).
+  intents: [],
   'policy-only': ['PRIVILEGED_EXEC'],
   forbidden: [
     {

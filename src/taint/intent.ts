@@ -3,9 +3,11 @@
  * every clause's verbs (stemmed, so "refunded" and "refund" agree), the objects that follow them
  * ("my standing order", "a seat", "edit access"), money expressions ("35 EUR", "$20", "cap it at
  * 400"), and everyday phrasings of sending, paying, booking and changing ("let #launch know",
- * "drop a note in", "chip in", "get me in with", "push ... back"). Questions ("how much did I
- * spend?") and replies to the user ("tell me", "let me know") ask for no action. README:
- * "Intent".
+ * "drop a note in", "chip in", "get me in with", "push ... back"). A noun alone asks for nothing;
+ * negation ("don't share", "without sending") asks for nothing of the action it reaches; questions
+ * ("how much did I spend?") and replies to the user ("tell me", "let me know") ask for no action.
+ * What an action covers is the relation in lexicon.ts (COVERS). docs/taint-policy.md: "What a
+ * request asks for".
  */
 import { needsOfAction, objectKinds, stem, words, type Category } from './lexicon.js';
 import { maskOf, type SinkLabel } from './labels.js';
@@ -32,7 +34,7 @@ const PHRASES: { re: RegExp; category: Category; money?: boolean }[] = [
     category: 'send',
   },
   {
-    re: /\bloop (?:\S+ ){0,4}in(?:to)?\b|\bbring (?:\S+ ){0,3}in(?:to)? (?:the|this|my|our)\b|\bgive (?:\S+ ){0,4}(?:access|rights|permission)\b|\badd (?:\S+ ){0,3}(?:to|as) (?:the |an? )?(?:doc|document|team|channel|workspace|project|editor|viewer|collaborator|admin|owner|member|guest)\b/i,
+    re: /\bloop (?:\S+ ){0,4}in(?:to)?\b|\bbring (?:\S+ ){0,3}in(?:to)? (?:the|this|my|our)\b|\bgive (?:\S+ ){0,4}(?:access|rights|permission)\b|\badd (?:\S+ ){0,10}?(?:to|as) (?:the |an? |that |this |our |my |their |its )?(?:doc|document|team|channel|workspace|project|editor|viewer|collaborator|admin|owner|member|guest)\b/i,
     category: 'share',
   },
   {
@@ -118,6 +120,62 @@ export interface IntentOptions {
   verbOf: (word: string) => Category | undefined;
 }
 
+/** Words that open an object (as a number does): after a comma, a verb-like word followed by one is a verb ("After this, send an email"). */
+const OBJECT_START = new Set(
+  'the a an this that these those my our your their his her its it them him me us every all each some any everyone everybody'.split(' '),
+);
+
+/**
+ * Negation: "don't share", "never pay", "without sending", "instead of emailing", "no need to
+ * post" ask for nothing of that action. A negator reaches the next verb of its clause, across a
+ * few words ("do not under any circumstances share") but not across another verb, a comma or a
+ * joining word; "don't forget to send" asks to send. (`n't` is split off as `t` by words().)
+ */
+const NEGATORS = new Set(['not', 'never', 'without', 'nor', 't', 'no']);
+const NEGATED_PAIRS: readonly [string, string][] = [
+  ['instead', 'of'],
+  ['rather', 'than'],
+];
+const AFFIRMING = new Set(['forget', 'fail', 'hesitate', 'neglect', 'omit'].map(stem));
+const JOINS = new Set(['and', 'but', 'then', 'so', 'also', 'instead']);
+
+/** A clause's words and the indices where a comma starts a new part of it. */
+interface ClauseWords {
+  ws: string[];
+  parts: Set<number>;
+}
+
+function clauseWords(clause: string): ClauseWords {
+  const parts = new Set<number>();
+  for (let at = clause.indexOf(','); at >= 0; at = clause.indexOf(',', at + 1)) parts.add(words(clause.slice(0, at)).length);
+  return { ws: words(clause), parts };
+}
+
+/** Whether the word at `i` is under a negator (see NEGATORS). */
+function negatedAt(c: ClauseWords, i: number, verbOf: IntentOptions['verbOf']): boolean {
+  for (let j = i - 1; j >= Math.max(0, i - 6); j--) {
+    const w = c.ws[j];
+    if (NEGATORS.has(w) || NEGATED_PAIRS.some(([a, b]) => w === b && c.ws[j - 1] === a)) return true;
+    if (AFFIRMING.has(stem(w)) || JOINS.has(w) || c.parts.has(j)) return false;
+    // "don't share or post it": a verb joined by "or" to a negated one is negated with it.
+    if (verbOf(w) !== undefined) return c.ws.slice(j + 1, i).every((x) => x === 'or') && i - j === 2 && negatedAt(c, j, verbOf);
+  }
+  return false;
+}
+
+/**
+ * Whether the verb-like word at `i` is used as a verb: the clause's first word, one that follows a
+ * subject, a conjunction or a modal (VERB_CONTEXT), one that opens a part after a comma with an
+ * object after it ("After this, send an email"), or one in a relative clause describing code the
+ * request asks to run ("execute a script that sends ...": what the code does is what the request
+ * asks it to do).
+ */
+function usedAsVerb(c: ClauseWords, i: number, execAsked: boolean): boolean {
+  if (i === 0 || VERB_CONTEXT.has(c.ws[i - 1])) return true;
+  if (c.parts.has(i) && (OBJECT_START.has(c.ws[i + 1] ?? '') || /^\d/.test(c.ws[i + 1] ?? ''))) return true;
+  return execAsked && (c.ws[i - 1] === 'that' || c.ws[i - 1] === 'which');
+}
+
 /** The hard sinks the request asks for, each with the words that asked. */
 export function recogniseIntent(prose: string, opts: IntentOptions): { mask: number; evidence: LabelEvidence[] } {
   const evidence: LabelEvidence[] = [];
@@ -136,27 +194,33 @@ export function recogniseIntent(prose: string, opts: IntentOptions): { mask: num
     if (!trimmed) continue;
     // A question asks about things; "can you ...?" asks for them.
     if (QUESTION_START.test(trimmed) && prose.includes(`${trimmed}?`)) continue;
-    const ws = words(trimmed);
     const money = MONEY.test(trimmed) || moneyMatch !== null;
-    for (const p of PHRASES) {
-      const m = p.re.exec(trimmed);
-      if (!m) continue;
-      const after = words(trimmed.slice(m.index));
-      add(needsOfAction(p.category, objectKinds(after), money || p.money === true), `"${m[0]}" asks to ${p.category}`);
-    }
-    for (let i = 0; i < ws.length; i++) {
-      const c = opts.verbOf(ws[i]);
-      if (c === undefined || c === 'read') continue;
-      if (i > 0 && !VERB_CONTEXT.has(ws[i - 1])) continue;
-      const objects = objectKinds(ws.slice(i + 1, i + 13));
-      add(
-        needsOfAction(c, objects, money && (c !== 'send' || objects.has('money') || MONEY.test(ws.slice(i, i + 6).join(' ')))),
-        `"${ws.slice(i, i + 4).join(' ')}" asks to ${c}`,
-      );
-    }
+    for (const a of clauseActions(trimmed, money, opts)) add(a.sinks, a.why);
   }
   if (moneyMatch && mask !== 0) add(['FINANCIAL_TRANSFER'], `"${moneyMatch[0].trim()}" is an amount of money`);
   return { mask, evidence };
+}
+
+/** The actions one clause asks for: its everyday phrasings, then its verbs with their objects, negated ones left out. */
+function clauseActions(clause: string, money: boolean, opts: IntentOptions): { sinks: SinkLabel[]; why: string }[] {
+  const out: { sinks: SinkLabel[]; why: string }[] = [];
+  const c = clauseWords(clause);
+  for (const p of PHRASES) {
+    const m = p.re.exec(clause);
+    if (!m || negatedAt(c, words(clause.slice(0, m.index)).length, opts.verbOf)) continue;
+    const after = words(clause.slice(m.index));
+    out.push({ sinks: needsOfAction(p.category, objectKinds(after), money || p.money === true), why: `"${m[0]}" asks to ${p.category}` });
+  }
+  let execAsked = false;
+  for (let i = 0; i < c.ws.length; i++) {
+    const cat = opts.verbOf(c.ws[i]);
+    if (cat === undefined || cat === 'read' || !usedAsVerb(c, i, execAsked) || negatedAt(c, i, opts.verbOf)) continue;
+    if (cat === 'exec') execAsked = true;
+    const objects = objectKinds(c.ws.slice(i + 1, i + 13));
+    const paid = money && (cat !== 'send' || objects.has('money') || MONEY.test(c.ws.slice(i, i + 6).join(' ')));
+    out.push({ sinks: needsOfAction(cat, objects, paid), why: `"${c.ws.slice(i, i + 4).join(' ')}" asks to ${cat}` });
+  }
+  return out;
 }
 
 /** Whether the request uses the tool's own action verb ("archive" for `archive_channel`). */

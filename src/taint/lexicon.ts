@@ -176,7 +176,7 @@ const VERBS: Record<Category, string[]> = {
     'deliver',
     'transmit',
     'submit',
-    'upload',
+    'report',
     'export',
     'sync',
     'relay',
@@ -205,6 +205,8 @@ const VERBS: Record<Category, string[]> = {
     'collaborate',
     'onboard',
     'give',
+    'upload',
+    'distribute',
   ],
   publish: ['post', 'publish', 'announce', 'tweet', 'broadcast', 'blog', 'comment', 'repost', 'retweet', 'advertise', 'promote', 'caption'],
   pay: [
@@ -335,6 +337,8 @@ const VERBS: Record<Category, string[]> = {
     'upsert',
     'copy',
     'duplicate',
+    'encrypt',
+    'decrypt',
   ],
   delete: [
     'delete',
@@ -581,14 +585,60 @@ export function sinksOfAction(category: Category, objects: ReadonlySet<ObjectKin
   }
 }
 
-/** What a request for an action of this category may need: generous, as the tool side is exact. */
+/**
+ * What a request for an action covers: the one relation between the action a request asks for
+ * (its category) and the sinks of the calls that may carry it out, each with its reason
+ * (docs/taint-policy.md, "What a request asks for"). It is generous where the tool side is exact:
+ * the request says what should happen, the tool says how, and one action is carried out by tools
+ * of more than one kind ("upload it to the video site" is a post; "let #launch know" a message).
+ */
+export const COVERS: Readonly<Record<Category, { sinks: readonly SinkLabel[]; why: string }>> = {
+  read: { sinks: [], why: 'reading changes nothing and sends nothing (a fetch is judged by its URL)' },
+  send: { sinks: ['EXTERNAL_SEND'], why: 'content goes to the people or the place the request names' },
+  share: {
+    sinks: ['EXTERNAL_SEND', 'PUBLIC_POST'],
+    why: 'sharing or uploading makes content or access available to others: named people (a send, a grant) or an audience (a post, a video site)',
+  },
+  publish: { sinks: ['PUBLIC_POST', 'EXTERNAL_SEND'], why: 'a post reaches an audience; one to a channel is delivered as a message' },
+  pay: { sinks: ['FINANCIAL_TRANSFER'], why: 'money moves' },
+  book: { sinks: ['FINANCIAL_TRANSFER', 'DESTRUCTIVE_WRITE'], why: 'a booking holds something, and may charge for it' },
+  change: { sinks: ['DESTRUCTIVE_WRITE'], why: 'something is created, changed or overwritten' },
+  delete: { sinks: ['DESTRUCTIVE_WRITE'], why: 'something is removed' },
+  exec: { sinks: ['CODE_EXEC'], why: 'the code or the command runs' },
+};
+
+/** What an action's objects add to what it covers, for the categories each names, with the reason. */
+export const OBJECT_COVERS: readonly {
+  object: ObjectKind | 'amount';
+  for: readonly Category[];
+  adds: readonly SinkLabel[];
+  why: string;
+}[] = [
+  {
+    object: 'amount',
+    for: ['send', 'share', 'publish', 'pay', 'book', 'change', 'delete'],
+    adds: ['FINANCIAL_TRANSFER', 'DESTRUCTIVE_WRITE'],
+    why: 'an action on money (a bill, a standing order, 35 EUR) moves money or changes how it moves',
+  },
+  {
+    object: 'access',
+    for: ['change'],
+    adds: ['EXTERNAL_SEND'],
+    why: 'adding someone to a document or making them an admin gives them its data',
+  },
+  { object: 'publication', for: ['change'], adds: ['PUBLIC_POST'], why: 'writing or creating a post, a review or a comment publishes it' },
+];
+
+/**
+ * The sinks a request for this action covers (COVERS and OBJECT_COVERS), with the sinks the tool
+ * side would read from the same action, so that a request and a tool meet whenever their words do.
+ */
 export function needsOfAction(category: Category, objects: ReadonlySet<ObjectKind>, money: boolean): SinkLabel[] {
-  const out = new Set<SinkLabel>(sinksOfAction(category, objects, money));
-  if (category === 'book') out.add('FINANCIAL_TRANSFER').add('DESTRUCTIVE_WRITE');
-  if (category === 'send' || category === 'share') out.add('EXTERNAL_SEND');
-  if (category === 'publish') out.add('PUBLIC_POST').add('EXTERNAL_SEND');
-  if (category === 'change' && objects.has('access')) out.add('EXTERNAL_SEND');
-  if (category !== 'read' && category !== 'exec' && (money || objects.has('money'))) out.add('FINANCIAL_TRANSFER').add('DESTRUCTIVE_WRITE');
+  const out = new Set<SinkLabel>([...sinksOfAction(category, objects, money), ...COVERS[category].sinks]);
+  for (const r of OBJECT_COVERS) {
+    const present = r.object === 'amount' ? money || objects.has('money') : objects.has(r.object);
+    if (present && r.for.includes(category)) for (const s of r.adds) out.add(s);
+  }
   return [...out];
 }
 

@@ -25,7 +25,17 @@
  * (`taint-annotate`) may replace, as it may replace the fail-closed one.
  */
 import { argumentRole, isFreeText, schemaProperty, structuralRole, type ArgumentRole } from './argument-roles.js';
-import { isDataNoun, isReadNoun, objectKinds, sinksOfAction, sourcesOfRead, words, type Category, type ObjectKind } from './lexicon.js';
+import {
+  isDataNoun,
+  isReadNoun,
+  objectKinds,
+  sinksOfAction,
+  sourcesOfRead,
+  stem,
+  words,
+  type Category,
+  type ObjectKind,
+} from './lexicon.js';
 import { maskOf, type SinkLabel } from './labels.js';
 import type { LabelEvidence } from './classify.js';
 import type { Policy } from './policy.js';
@@ -198,7 +208,8 @@ function readWords(def: ToolDefinition, f: ArgumentFacts, opts: ProfileOptions):
   const byDesc = actionOf(desc, opts.verbOf);
   // A name's generic "change" (put, set, update) gives way to a description that says what kind of change: sharing, paying, sending.
   const refined = byName.category === 'change' && byDesc.category !== undefined && byDesc.category !== 'change';
-  const action = refined ? byDesc : byName.category || byName.read ? byName : byDesc;
+  const fromName = !refined && (byName.category !== undefined || byName.read);
+  const action = messageWritten(fromName ? byName : byDesc, fromName ? name : desc);
   const objects = objectKinds([...name, ...desc, ...[...f.names].flatMap((n) => words(n))].filter((x) => x !== action.verb));
   // Access changes hands only when the call names who gets it (a recipient) or what access (an
   // argument named for it: role, permission, member): changing a member's own details grants nothing.
@@ -212,6 +223,18 @@ function readWords(def: ToolDefinition, f: ArgumentFacts, opts: ProfileOptions):
   const at = byDesc.verb === undefined ? -1 : clause.indexOf(byDesc.verb);
   const descVerbUsed = at >= 0 && DETERMINERS.has(clause[at + 1] ?? '');
   return { name, desc, byName, action, objects, money, where, descVerbUsed };
+}
+
+/**
+ * Writing a message delivers it: a tool that writes a message, a note or a reply (a channel's
+ * "Write a message into a channel") is a send, as the request side reads "write them a message"
+ * (intent.ts); editing or updating one stays a change. Only the words the action was read from
+ * count (its name, or its description's first clause): an `email` argument is an address.
+ */
+function messageWritten(action: Action, own: readonly string[]): Action {
+  if (action.category !== 'change' || action.verb === undefined || stem(action.verb) !== stem('write')) return action;
+  const kinds = objectKinds(own.filter((x) => x !== action.verb));
+  return kinds.has('message') && !kinds.has('publication') ? { ...action, category: 'send' } : action;
 }
 
 const DETERMINERS = new Set(

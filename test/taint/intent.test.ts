@@ -1,10 +1,12 @@
 /**
  * The action lexicon and request intent: stemming, identifier words, how a verb and its objects map
  * to hard sinks on the tool side and on the request side, everyday phrasings by class, money
- * expressions, questions and replies to the user (no action), and a policy's added verbs.
+ * expressions, questions and replies to the user (no action), negation, the relation between the
+ * action a request asks for and the sinks it covers, and a policy's added verbs and intent rules.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
-import { needsOfAction, objectKinds, sinksOfAction, stem, verbCategory, words } from '../../src/taint/lexicon.js';
+import { CATEGORIES, COVERS, needsOfAction, objectKinds, sinksOfAction, stem, verbCategory, words } from '../../src/taint/lexicon.js';
 import { recogniseIntent, usesToolVerb } from '../../src/taint/intent.js';
 import { labelsOf } from '../../src/taint/labels.js';
 import { defaultPolicy, parsePolicy } from '../../src/taint/policy.js';
@@ -97,8 +99,97 @@ describe('request intent', () => {
     expect(n.evidence.some((e) => /^intent: "chip in" asks to pay/i.test(e.why))).toBe(true);
   });
 
+  it('a policy’s own intent rules still apply on top of the action', () => {
+    const policy = parsePolicy(
+      'intents:\n  - { pattern: "\\\\bquarterly close\\\\b", needs: [FINANCIAL_TRANSFER], why: "our close pays suppliers" }\n',
+      'p.yml',
+    );
+    const n = requestNeeds(policy, 'Start the quarterly close.');
+    expect(labelsOf(n.mask)).toContain('FINANCIAL_TRANSFER');
+    expect(n.evidence.some((e) => /our close pays suppliers/.test(e.why))).toBe(true);
+  });
+
   it('knows when the request uses the tool’s own verb', () => {
     expect(usesToolVerb('Please archive the #q3 channel.', 'archive')).toBe(true);
     expect(usesToolVerb('Please keep the #q3 channel.', 'archive')).toBe(false);
+  });
+});
+
+/** What the built-in policy reads a request as asking for (the lexicon, the relation, no keyword rules). */
+const asks = (text: string) => labelsOf(requestNeeds(defaultPolicy(), text).mask);
+
+describe('intent from structure, not from words', () => {
+  it('a noun alone asks for nothing: the built-in policy has no keyword rules', () => {
+    expect(defaultPolicy().intents).toEqual([]);
+    for (const t of [
+      'Find the most recent email from the landlord and summarise it.',
+      'What is in my wallet after the last payment?',
+      'Summarise the messages about the money for the school trip.',
+      'Look through the reviews and the issues of the project.',
+      'Read the report on the Python test results.',
+    ])
+      expect([t, asks(t)]).toEqual([t, []]);
+  });
+
+  it.each([
+    ['Email the landlord that the boiler is fixed.', 'EXTERNAL_SEND'],
+    ['Report the spam post to the moderators.', 'EXTERNAL_SEND'],
+    ['Upload the video to the school channel.', 'PUBLIC_POST'],
+    ['Write a review of the headphones.', 'PUBLIC_POST'],
+    ['Encrypt the files in the archive folder.', 'DESTRUCTIVE_WRITE'],
+    ['Once the quote arrives, pay the plumber.', 'FINANCIAL_TRANSFER'],
+    ['When the list is ready, send it to Priya.', 'EXTERNAL_SEND'],
+    ['If the login works, transfer 50 to savings.', 'FINANCIAL_TRANSFER'],
+    ['Create and run a script that deletes the old logs.', 'DESTRUCTIVE_WRITE'],
+    ['Save the clip to /home/me/clip.mp4. Post it on the club page.', 'PUBLIC_POST'],
+  ])('a verb with its object asks for its action: %s → %s', (text, label) => {
+    expect(asks(text)).toContain(label);
+  });
+
+  it.each([
+    ['Do not share the contract with anyone.', 'EXTERNAL_SEND'],
+    ['Never pay an invoice from this supplier.', 'FINANCIAL_TRANSFER'],
+    ['Summarise the thread without sending anything.', 'EXTERNAL_SEND'],
+    ['I don’t want you to email the tenants.', 'EXTERNAL_SEND'],
+    ["Don't share or post the draft.", 'PUBLIC_POST'],
+    ['Draft the reply to the bank, but do not send it.', 'EXTERNAL_SEND'],
+  ])('negation asks for nothing of that action: %s (not %s)', (text, label) => {
+    expect(asks(text)).not.toContain(label);
+  });
+
+  it('a negation reaches only its own verb: "don’t forget to send" asks to send, "instead of" negates the one it names', () => {
+    expect(asks("Don't forget to send Omar the agenda.")).toContain('EXTERNAL_SEND');
+    expect(asks('Instead of paying the fine, appeal it.')).not.toContain('FINANCIAL_TRANSFER');
+    expect(asks('Do not email Dana; pay the deposit instead.')).toEqual(expect.arrayContaining(['FINANCIAL_TRANSFER']));
+    expect(asks('Do not email Dana; pay the deposit instead.')).not.toContain('EXTERNAL_SEND');
+  });
+
+  it('a question asks for nothing; a request phrased as a question asks', () => {
+    expect(asks('Did I send the signed lease to the agency?')).toEqual([]);
+    expect(asks('How much did I pay for parking in May?')).toEqual([]);
+    expect(asks('Can you send the signed lease to the agency?')).toContain('EXTERNAL_SEND');
+  });
+
+  it('the relation covers every category once, and reads each action against it', () => {
+    expect(Object.keys(COVERS).sort()).toEqual([...CATEGORIES].sort());
+    for (const c of CATEGORIES) expect(COVERS[c].why.length).toBeGreaterThan(10);
+    // An upload (share) covers a post and a send; a publication covers a message to a channel.
+    expect(needsOfAction('share', new Set(), false).sort()).toEqual(['EXTERNAL_SEND', 'PUBLIC_POST']);
+    expect(needsOfAction('publish', new Set(), false).sort()).toEqual(['EXTERNAL_SEND', 'PUBLIC_POST']);
+    // A plain send covers neither a post nor a change; writing a post publishes it.
+    expect(needsOfAction('send', new Set(), false)).toEqual(['EXTERNAL_SEND']);
+    expect(needsOfAction('change', objectKinds(['review']), false).sort()).toEqual(['DESTRUCTIVE_WRITE', 'PUBLIC_POST']);
+    expect(needsOfAction('exec', objectKinds(['invoice']), true)).toEqual(['CODE_EXEC']);
+    expect(verbCategory('uploading')).toBe('share');
+    expect(verbCategory('reported')).toBe('send');
+  });
+
+  it('docs/taint-policy.md states the relation as the code defines it, with its reasons', () => {
+    const doc = readFileSync('docs/taint-policy.md', 'utf8');
+    for (const c of CATEGORIES) {
+      const row = new RegExp(`^\\| \`${c}\` \\([^)]*\\) \\| ([^|]*) \\| ([^|]*) \\|$`, 'm').exec(doc);
+      expect([c, row?.[1].match(/[A-Z_]{6,}/g) ?? []]).toEqual([c, [...COVERS[c].sinks]]);
+      expect(row?.[2].startsWith(COVERS[c].why.split(' (')[0].split(';')[0])).toBe(true);
+    }
   });
 });

@@ -48,6 +48,14 @@ describe('tool profile', () => {
     expect(v.evidence).toMatch(/a guess from its description \("E-mail a trip itinerary to a traveller"\): send/);
   });
 
+  it('a tool that writes a message sends it; one that edits a note changes it', () => {
+    const annotations = { readOnlyHint: false, destructiveHint: false, openWorldHint: false };
+    const chat = { description: 'Write a message into a channel.', annotations };
+    expect(labels('chat_post_message', { channel: '#ops', text: 'hi' }, chat).sinks).toEqual(['EXTERNAL_SEND']);
+    const edit = { description: 'Edit a note on a patient record.', annotations };
+    expect(labels('record_notes', { record: 'P-7', text: 'seen' }, edit).sinks).toEqual(['DESTRUCTIVE_WRITE']);
+  });
+
   it('gives sources by what a read returns, and spots directories', () => {
     expect(labels('get_portal_inbox').sources).toContain('UNTRUSTED_CONTENT');
     expect(labels('fetch_patient_chart').sources).toContain('SENSITIVE_READ');
