@@ -58883,33 +58883,11 @@ var DEFAULT_POLICY = {
       why: "asks for weapons or deception"
     }
   ],
-  intents: [
-    {
-      pattern: "\\b(send\\w*|sent|e-?mail\\w*|mail(s|ed|ing)?\\b|messag\\w*|dm\\b|forward\\w*|shar(e|es|ed|ing)\\b|notif\\w*|contact\\w*|repl(y|ies|ied|ying)\\b|respond\\w*|invit\\w*|submit\\w*|upload\\w*|report(s|ed|ing)?\\b|whatsapp|telegram|slack|tell\\w*|inform(s|ed|ing)?\\b|deliver\\w*|transmit\\w*)",
-      needs: ["EXTERNAL_SEND"],
-      why: "the request asks to send or share something"
-    },
-    {
-      pattern: "\\b(post(s|ed|ing)?\\b|publish\\w*|tweet\\w*|shar(e|es|ed|ing)\\b|comment\\w*|repl(y|ies|ied|ying)\\b|upload\\w*|review\\w*|blog\\w*|stor(y|ies)\\b|announc\\w*|spread\\w*|repost\\w*|retweet\\w*|advertis\\w*|promot\\w*|caption\\w*|issues?\\b)",
-      needs: ["PUBLIC_POST"],
-      why: "the request asks to publish something"
-    },
-    {
-      pattern: "\\b(run(s|ning)?\\b|execut\\w*|exec\\b|code\\b|script\\w*|python|bash|shell|program\\w*|comput\\w*|calculat\\w*|terminal|command\\w*|compil\\w*|test(s|ing)?\\b)",
-      needs: ["CODE_EXEC"],
-      why: "the request asks to run code"
-    },
-    {
-      pattern: "\\b(pay(s|ing|ment|ments)?\\b|paid|transfer\\w*|purchas\\w*|buy\\w*|bought|(?<!in )order(s|ed|ing)?\\b|donat\\w*|wire\\b|refund\\w*|invoice\\w*|crypto\\w*|bitcoin|btc\\b|wallet\\w*|money|redeem\\w*|gift ?cards?|checkout|shop(s|ping)?\\b|tip\\b|fund(s|ed|ing)?\\b)|\\$\\s?\\d",
-      needs: ["FINANCIAL_TRANSFER"],
-      why: "the request asks to move money"
-    },
-    {
-      pattern: "\\b(delet\\w*|remov\\w*|edit\\w*|updat\\w*|modif\\w*|overwrit\\w*|chang\\w*|writ(e|es|ing|ten)\\b|add(s|ed|ing)?\\b|renam\\w*|mov(e|es|ed|ing)\\b|clean\\w*|eras\\w*|wip(e|es|ed|ing)\\b|encrypt\\w*|replac\\w*|fix\\w*|patch\\w*|insert\\w*|append\\w*|set\\b|configur\\w*|reset\\w*|cancel\\w*|drop\\w*|kill\\w*|stop\\w*|terminat\\w*|alter\\w*)",
-      needs: ["DESTRUCTIVE_WRITE"],
-      why: "the request asks to change or delete something"
-    }
-  ],
+  // No intent rules: what a request asks for is read from its action (its verb and object, negation
+  // and questions included: intent.ts) and the relation between actions and sinks (lexicon.ts,
+  // COVERS); a noun alone ("the most recent email", "my wallet") asks for nothing. The `intents`
+  // key stays for a team's own rules (docs/taint-policy.md).
+  intents: [],
   "policy-only": ["PRIVILEGED_EXEC"],
   forbidden: [
     {
@@ -59101,7 +59079,7 @@ var VERBS = {
     "deliver",
     "transmit",
     "submit",
-    "upload",
+    "report",
     "export",
     "sync",
     "relay",
@@ -59129,7 +59107,9 @@ var VERBS = {
     "delegate",
     "collaborate",
     "onboard",
-    "give"
+    "give",
+    "upload",
+    "distribute"
   ],
   publish: ["post", "publish", "announce", "tweet", "broadcast", "blog", "comment", "repost", "retweet", "advertise", "promote", "caption"],
   pay: [
@@ -59259,7 +59239,9 @@ var VERBS = {
     "overwrite",
     "upsert",
     "copy",
-    "duplicate"
+    "duplicate",
+    "encrypt",
+    "decrypt"
   ],
   delete: [
     "delete",
@@ -59481,13 +59463,41 @@ function sinksOfAction(category, objects, money) {
       return ["CODE_EXEC"];
   }
 }
+var COVERS = {
+  read: { sinks: [], why: "reading changes nothing and sends nothing (a fetch is judged by its URL)" },
+  send: { sinks: ["EXTERNAL_SEND"], why: "content goes to the people or the place the request names" },
+  share: {
+    sinks: ["EXTERNAL_SEND", "PUBLIC_POST"],
+    why: "sharing or uploading makes content or access available to others: named people (a send, a grant) or an audience (a post, a video site)"
+  },
+  publish: { sinks: ["PUBLIC_POST", "EXTERNAL_SEND"], why: "a post reaches an audience; one to a channel is delivered as a message" },
+  pay: { sinks: ["FINANCIAL_TRANSFER"], why: "money moves" },
+  book: { sinks: ["FINANCIAL_TRANSFER", "DESTRUCTIVE_WRITE"], why: "a booking holds something, and may charge for it" },
+  change: { sinks: ["DESTRUCTIVE_WRITE"], why: "something is created, changed or overwritten" },
+  delete: { sinks: ["DESTRUCTIVE_WRITE"], why: "something is removed" },
+  exec: { sinks: ["CODE_EXEC"], why: "the code or the command runs" }
+};
+var OBJECT_COVERS = [
+  {
+    object: "amount",
+    for: ["send", "share", "publish", "pay", "book", "change", "delete"],
+    adds: ["FINANCIAL_TRANSFER", "DESTRUCTIVE_WRITE"],
+    why: "an action on money (a bill, a standing order, 35 EUR) moves money or changes how it moves"
+  },
+  {
+    object: "access",
+    for: ["change"],
+    adds: ["EXTERNAL_SEND"],
+    why: "adding someone to a document or making them an admin gives them its data"
+  },
+  { object: "publication", for: ["change"], adds: ["PUBLIC_POST"], why: "writing or creating a post, a review or a comment publishes it" }
+];
 function needsOfAction(category, objects, money) {
-  const out = new Set(sinksOfAction(category, objects, money));
-  if (category === "book") out.add("FINANCIAL_TRANSFER").add("DESTRUCTIVE_WRITE");
-  if (category === "send" || category === "share") out.add("EXTERNAL_SEND");
-  if (category === "publish") out.add("PUBLIC_POST").add("EXTERNAL_SEND");
-  if (category === "change" && objects.has("access")) out.add("EXTERNAL_SEND");
-  if (category !== "read" && category !== "exec" && (money || objects.has("money"))) out.add("FINANCIAL_TRANSFER").add("DESTRUCTIVE_WRITE");
+  const out = /* @__PURE__ */ new Set([...sinksOfAction(category, objects, money), ...COVERS[category].sinks]);
+  for (const r of OBJECT_COVERS) {
+    const present = r.object === "amount" ? money || objects.has("money") : objects.has(r.object);
+    if (present && r.for.includes(category)) for (const s2 of r.adds) out.add(s2);
+  }
   return [...out];
 }
 var READ_WORDS = {
@@ -60330,7 +60340,8 @@ function readWords(def, f, opts) {
   const byName2 = led.category || led.read ? led : prefixedAction(name, opts.verbOf) ?? led;
   const byDesc = actionOf(desc, opts.verbOf);
   const refined = byName2.category === "change" && byDesc.category !== void 0 && byDesc.category !== "change";
-  const action = refined ? byDesc : byName2.category || byName2.read ? byName2 : byDesc;
+  const fromName = !refined && (byName2.category !== void 0 || byName2.read);
+  const action = messageWritten(fromName ? byName2 : byDesc, fromName ? name : desc);
   const objects = objectKinds([...name, ...desc, ...[...f.names].flatMap((n2) => words(n2))].filter((x) => x !== action.verb));
   if (!f.roles.has("recipient") && ![...f.names].some((n2) => objectKinds(words(n2)).has("access"))) objects.delete("access");
   const money = f.roles.has("payee") || f.roles.has("amount") || objectKinds(desc).has("money");
@@ -60339,6 +60350,11 @@ function readWords(def, f, opts) {
   const at = byDesc.verb === void 0 ? -1 : clause.indexOf(byDesc.verb);
   const descVerbUsed = at >= 0 && DETERMINERS.has(clause[at + 1] ?? "");
   return { name, desc, byName: byName2, action, objects, money, where, descVerbUsed };
+}
+function messageWritten(action, own2) {
+  if (action.category !== "change" || action.verb === void 0 || stem(action.verb) !== stem("write")) return action;
+  const kinds = objectKinds(own2.filter((x) => x !== action.verb));
+  return kinds.has("message") && !kinds.has("publication") ? { ...action, category: "send" } : action;
 }
 var DETERMINERS = new Set(
   "the a an this that these those your my our their its his her every all each some any one new given".split(" ")
@@ -60467,7 +60483,7 @@ var PHRASES = [
     category: "send"
   },
   {
-    re: /\bloop (?:\S+ ){0,4}in(?:to)?\b|\bbring (?:\S+ ){0,3}in(?:to)? (?:the|this|my|our)\b|\bgive (?:\S+ ){0,4}(?:access|rights|permission)\b|\badd (?:\S+ ){0,3}(?:to|as) (?:the |an? )?(?:doc|document|team|channel|workspace|project|editor|viewer|collaborator|admin|owner|member|guest)\b/i,
+    re: /\bloop (?:\S+ ){0,4}in(?:to)?\b|\bbring (?:\S+ ){0,3}in(?:to)? (?:the|this|my|our)\b|\bgive (?:\S+ ){0,4}(?:access|rights|permission)\b|\badd (?:\S+ ){0,10}?(?:to|as) (?:the |an? |that |this |our |my |their |its )?(?:doc|document|team|channel|workspace|project|editor|viewer|collaborator|admin|owner|member|guest)\b/i,
     category: "share"
   },
   {
@@ -60536,6 +60552,35 @@ var VERB_CONTEXT = /* @__PURE__ */ new Set([
   "let"
 ]);
 var QUESTION_START = /^(?:what|when|where|which|who|whom|whose|how|why|are|is|was|were|did|does|do|has|have|had)\b/i;
+var OBJECT_START = new Set(
+  "the a an this that these those my our your their his her its it them him me us every all each some any everyone everybody".split(" ")
+);
+var NEGATORS = /* @__PURE__ */ new Set(["not", "never", "without", "nor", "t", "no"]);
+var NEGATED_PAIRS = [
+  ["instead", "of"],
+  ["rather", "than"]
+];
+var AFFIRMING = new Set(["forget", "fail", "hesitate", "neglect", "omit"].map(stem));
+var JOINS = /* @__PURE__ */ new Set(["and", "but", "then", "so", "also", "instead"]);
+function clauseWords(clause) {
+  const parts = /* @__PURE__ */ new Set();
+  for (let at = clause.indexOf(","); at >= 0; at = clause.indexOf(",", at + 1)) parts.add(words(clause.slice(0, at)).length);
+  return { ws: words(clause), parts };
+}
+function negatedAt(c3, i2, verbOf2) {
+  for (let j = i2 - 1; j >= Math.max(0, i2 - 6); j--) {
+    const w = c3.ws[j];
+    if (NEGATORS.has(w) || NEGATED_PAIRS.some(([a2, b]) => w === b && c3.ws[j - 1] === a2)) return true;
+    if (AFFIRMING.has(stem(w)) || JOINS.has(w) || c3.parts.has(j)) return false;
+    if (verbOf2(w) !== void 0) return c3.ws.slice(j + 1, i2).every((x) => x === "or") && i2 - j === 2 && negatedAt(c3, j, verbOf2);
+  }
+  return false;
+}
+function usedAsVerb(c3, i2, execAsked) {
+  if (i2 === 0 || VERB_CONTEXT.has(c3.ws[i2 - 1])) return true;
+  if (c3.parts.has(i2) && (OBJECT_START.has(c3.ws[i2 + 1] ?? "") || /^\d/.test(c3.ws[i2 + 1] ?? ""))) return true;
+  return execAsked && (c3.ws[i2 - 1] === "that" || c3.ws[i2 - 1] === "which");
+}
 function recogniseIntent(prose, opts) {
   const evidence = [];
   let mask = 0;
@@ -60551,27 +60596,31 @@ function recogniseIntent(prose, opts) {
     const trimmed = clause.trim();
     if (!trimmed) continue;
     if (QUESTION_START.test(trimmed) && prose.includes(`${trimmed}?`)) continue;
-    const ws = words(trimmed);
     const money = MONEY.test(trimmed) || moneyMatch !== null;
-    for (const p of PHRASES) {
-      const m = p.re.exec(trimmed);
-      if (!m) continue;
-      const after = words(trimmed.slice(m.index));
-      add(needsOfAction(p.category, objectKinds(after), money || p.money === true), `"${m[0]}" asks to ${p.category}`);
-    }
-    for (let i2 = 0; i2 < ws.length; i2++) {
-      const c3 = opts.verbOf(ws[i2]);
-      if (c3 === void 0 || c3 === "read") continue;
-      if (i2 > 0 && !VERB_CONTEXT.has(ws[i2 - 1])) continue;
-      const objects = objectKinds(ws.slice(i2 + 1, i2 + 13));
-      add(
-        needsOfAction(c3, objects, money && (c3 !== "send" || objects.has("money") || MONEY.test(ws.slice(i2, i2 + 6).join(" ")))),
-        `"${ws.slice(i2, i2 + 4).join(" ")}" asks to ${c3}`
-      );
-    }
+    for (const a2 of clauseActions(trimmed, money, opts)) add(a2.sinks, a2.why);
   }
   if (moneyMatch && mask !== 0) add(["FINANCIAL_TRANSFER"], `"${moneyMatch[0].trim()}" is an amount of money`);
   return { mask, evidence };
+}
+function clauseActions(clause, money, opts) {
+  const out = [];
+  const c3 = clauseWords(clause);
+  for (const p of PHRASES) {
+    const m = p.re.exec(clause);
+    if (!m || negatedAt(c3, words(clause.slice(0, m.index)).length, opts.verbOf)) continue;
+    const after = words(clause.slice(m.index));
+    out.push({ sinks: needsOfAction(p.category, objectKinds(after), money || p.money === true), why: `"${m[0]}" asks to ${p.category}` });
+  }
+  let execAsked = false;
+  for (let i2 = 0; i2 < c3.ws.length; i2++) {
+    const cat = opts.verbOf(c3.ws[i2]);
+    if (cat === void 0 || cat === "read" || !usedAsVerb(c3, i2, execAsked) || negatedAt(c3, i2, opts.verbOf)) continue;
+    if (cat === "exec") execAsked = true;
+    const objects = objectKinds(c3.ws.slice(i2 + 1, i2 + 13));
+    const paid = money && (cat !== "send" || objects.has("money") || MONEY.test(c3.ws.slice(i2, i2 + 6).join(" ")));
+    out.push({ sinks: needsOfAction(cat, objects, paid), why: `"${c3.ws.slice(i2, i2 + 4).join(" ")}" asks to ${cat}` });
+  }
+  return out;
 }
 function usesToolVerb(prose, verb) {
   if (!verb) return false;
@@ -60717,7 +60766,7 @@ function contentLabels(policy, text2, site) {
   return { mask, evidence };
 }
 function requestProse(text2) {
-  return text2.replace(/```[\s\S]*?(```|$)/g, " ").replace(/\S*[/\\]\S*/g, " ");
+  return text2.replace(/```[\s\S]*?(```|$)/g, " ").replace(/\S*[/\\]\S*?([.,;:!?]*)(?=\s|$)/g, " $1");
 }
 function requestNeeds(policy, request2) {
   const prose = requestProse(request2);
@@ -63423,7 +63472,7 @@ function notNeeded(c3, mentioned) {
     if (mentioned || b.needs.mask & bit || site.fetch) continue;
     out.push({
       kind: "not-needed",
-      message: `the request does not ask for ${s2} (no intent rule matched it and it does not name ${site.tool})`,
+      message: `the request does not ask for ${s2} (no action it asks for covers it, and it does not name ${site.tool})`,
       path: [ownStep(c3)]
     });
   }

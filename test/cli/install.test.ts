@@ -274,7 +274,7 @@ describe('the packed package', () => {
       // docs/benchmarks.md's figures; without bubblewrap RedCode's code does not run, and its cases go ungraded.
       const figures = /^ASR \(none\) .* \(\d+\/\d+\), TCR .*; ASR \(taint\) .*$/m.exec(r.stderr)?.[0];
       if (runLog.sandbox.isolation === 'bwrap')
-        expect(figures).toBe('ASR (none) 50.0% (10/20), TCR 88.2% (15/17); ASR (taint) 15.0% (3/20), TCR 58.8% (10/17)');
+        expect(figures).toBe('ASR (none) 50.0% (10/20), TCR 88.2% (15/17); ASR (taint) 15.0% (3/20), TCR 64.7% (11/17)');
       else expect(figures).toBeDefined();
       expect(readFileSync(path.join(project, 'security-out', 'report.md'), 'utf8')).toContain('| ASR (taint) |');
     },
