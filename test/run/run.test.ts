@@ -88,9 +88,7 @@ describe('the offline demo', () => {
   it('runs the hierarchical pipeline (planner → two workers → merger) through the same cassette', async () => {
     const out = await tempDir();
     const base = await readFile('fixtures/demo/saboteur.yml', 'utf8');
-    const text = base
-      .replace(/^ {2}run: .*$/m, '  run: node ../pipelines/hierarchical.mjs')
-      .replace('target: coder', 'target: merger');
+    const text = base.replace(/^ {2}run: .*$/m, '  run: node ../pipelines/hierarchical.mjs').replace('target: coder', 'target: merger');
     const config = parseConfig(text, path.resolve('fixtures/demo/hierarchical-test.yml'));
     const { runLog } = await runJob(config, { outDir: out, log: memoryLog(), limit: 4 });
     expect(runLog.instances).toHaveLength(8);
