@@ -259,8 +259,14 @@ function sentences(text: string): { start: number; end: number; s: string; line:
   return out;
 }
 
+/** Plain text is read in windows of this many characters, each overlapping the next (a sentence across the edge is read whole). */
+const WINDOW = 200_000;
+const WINDOW_OVERLAP = 4_000;
+/** Text read at the most (characters); what lies past it is unread, and a finding says so. */
+export const READ_LIMIT = 8 * 1024 * 1024;
+
 export interface InjectionOptions {
-  /** Longest text scanned (characters; longer texts are scanned up to this point). Default 200,000. */
+  /** Longest text read (characters; default READ_LIMIT). The rest of a longer text is one unread passage. */
   maxChars?: number;
   /**
    * Also read orders in any wording (imperativeIn). True for data (tool results), where nobody
@@ -273,9 +279,21 @@ export interface InjectionOptions {
 /** The injected passages of a text, if any, with the signals that found them. */
 export function detectInjection(text: string, opts: InjectionOptions = {}): InjectionFinding | undefined {
   if (!text || text.length < 12) return undefined;
-  const body = text.length > (opts.maxChars ?? 200_000) ? text.slice(0, opts.maxChars ?? 200_000) : text;
-  if (!CUES.test(body) && (opts.orders === false || !/[a-z]{2,}\s+\S+\s+\S+/i.test(body))) return undefined;
-  const found = jsonFields(body, opts) ?? scan(joinWrapped(body), opts, false);
+  const limit = opts.maxChars ?? READ_LIMIT;
+  const body = text.length > limit ? text.slice(0, limit) : text;
+  const read =
+    !CUES.test(body) && (opts.orders === false || !/[a-z]{2,}\s+\S+\s+\S+/i.test(body))
+      ? { passages: [], reasons: [], explicit: false }
+      : (jsonFields(body, opts) ?? scanWindows(body, opts));
+  // Padding past what is read must not hide an order: the unread rest is a passage of its own.
+  const found =
+    body.length < text.length
+      ? {
+          ...read,
+          passages: [...read.passages, [body.length, text.length] as [number, number]],
+          reasons: [...read.reasons, `unread: the text is ${text.length} characters, past the ${limit} read`],
+        }
+      : read;
   if (found.passages.length === 0) return undefined;
   const { reasons } = found;
   const more = reasons.length > 1 ? ` (+${reasons.length - 1} more passage${reasons.length > 2 ? 's' : ''})` : '';
@@ -315,6 +333,26 @@ function jsonFields(body: string, opts: InjectionOptions): Scan | undefined {
     out.passages.push([m.index, end]);
     out.reasons.push(...f.reasons);
     out.explicit ||= f.explicit;
+  }
+  return out;
+}
+
+/** A plain text read window by window, the passages at their places in the whole text. */
+function scanWindows(body: string, opts: InjectionOptions): Scan {
+  if (body.length <= WINDOW) return scan(joinWrapped(body), opts, false);
+  const out: Scan = { passages: [], reasons: [], explicit: false };
+  const seen = new Set<string>();
+  for (let start = 0; start < body.length; start += WINDOW - WINDOW_OVERLAP) {
+    const f = scan(joinWrapped(body.slice(start, start + WINDOW)), opts, false);
+    f.passages.forEach(([a, b], i) => {
+      const at: [number, number] = [a + start, b + start];
+      if (seen.has(`${at[0]}`)) return;
+      seen.add(`${at[0]}`);
+      out.passages.push(at);
+      if (f.reasons[i] !== undefined) out.reasons.push(f.reasons[i]);
+    });
+    out.explicit ||= f.explicit;
+    if (start + WINDOW >= body.length) break;
   }
   return out;
 }
