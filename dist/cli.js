@@ -61108,11 +61108,19 @@ function sentences(text2) {
   }
   return out;
 }
+var WINDOW = 2e5;
+var WINDOW_OVERLAP = 4e3;
+var READ_LIMIT = 8 * 1024 * 1024;
 function detectInjection(text2, opts = {}) {
   if (!text2 || text2.length < 12) return void 0;
-  const body = text2.length > (opts.maxChars ?? 2e5) ? text2.slice(0, opts.maxChars ?? 2e5) : text2;
-  if (!CUES.test(body) && (opts.orders === false || !/[a-z]{2,}\s+\S+\s+\S+/i.test(body))) return void 0;
-  const found = jsonFields(body, opts) ?? scan2(joinWrapped(body), opts, false);
+  const limit2 = opts.maxChars ?? READ_LIMIT;
+  const body = text2.length > limit2 ? text2.slice(0, limit2) : text2;
+  const read = !CUES.test(body) && (opts.orders === false || !/[a-z]{2,}\s+\S+\s+\S+/i.test(body)) ? { passages: [], reasons: [], explicit: false } : jsonFields(body, opts) ?? scanWindows(body, opts);
+  const found = body.length < text2.length ? {
+    ...read,
+    passages: [...read.passages, [body.length, text2.length]],
+    reasons: [...read.reasons, `unread: the text is ${text2.length} characters, past the ${limit2} read`]
+  } : read;
   if (found.passages.length === 0) return void 0;
   const { reasons } = found;
   const more = reasons.length > 1 ? ` (+${reasons.length - 1} more passage${reasons.length > 2 ? "s" : ""})` : "";
@@ -61138,6 +61146,24 @@ function jsonFields(body, opts) {
     out.passages.push([m.index, end]);
     out.reasons.push(...f.reasons);
     out.explicit ||= f.explicit;
+  }
+  return out;
+}
+function scanWindows(body, opts) {
+  if (body.length <= WINDOW) return scan2(joinWrapped(body), opts, false);
+  const out = { passages: [], reasons: [], explicit: false };
+  const seen2 = /* @__PURE__ */ new Set();
+  for (let start = 0; start < body.length; start += WINDOW - WINDOW_OVERLAP) {
+    const f = scan2(joinWrapped(body.slice(start, start + WINDOW)), opts, false);
+    f.passages.forEach(([a2, b], i2) => {
+      const at = [a2 + start, b + start];
+      if (seen2.has(`${at[0]}`)) return;
+      seen2.add(`${at[0]}`);
+      out.passages.push(at);
+      if (f.reasons[i2] !== void 0) out.reasons.push(f.reasons[i2]);
+    });
+    out.explicit ||= f.explicit;
+    if (start + WINDOW >= body.length) break;
   }
   return out;
 }
