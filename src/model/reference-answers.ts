@@ -18,6 +18,17 @@ const MAX_SHARED = 2;
 const MIN_SHARE = 0.5;
 /** How much of the request the echo quotes. */
 const ECHO_CHARS = 200;
+/**
+ * How much of a call is read, its start and its end (characters each): a task and the answers
+ * about it are far shorter, and a pipeline's 30 MiB request must not hold saboteur's process for
+ * seconds (docs/models.md, "The reference model").
+ */
+const READ_EACH_END = 256 * 1024;
+
+/** The call's text as the model reads it: whole, or its start and its end. */
+function readable(text: string): string {
+  return text.length <= 2 * READ_EACH_END ? text : `${text.slice(0, READ_EACH_END)}\n${text.slice(-READ_EACH_END)}`;
+}
 
 function linesOf(text: string): string[] {
   return text
@@ -86,18 +97,19 @@ export type ReferenceReply = { kind: 'reference' | 'passed-on'; taskId: string; 
 
 /** The reply to one call. */
 export function referenceReply(index: ReferenceIndex, facts: RequestFacts): ReferenceReply {
-  const reference = index.find(facts.text);
+  const text = readable(facts.text);
+  const reference = index.find(text);
   if (!reference) {
-    const asked = facts.lastUser.replace(/\s+/g, ' ').trim();
+    const asked = facts.lastUser.slice(0, 4 * ECHO_CHARS).replace(/\s+/g, ' ').trim();
     const quoted = asked.length > ECHO_CHARS ? `${asked.slice(0, ECHO_CHARS)}…` : asked;
     return {
       kind: 'echo',
       content: `saboteur's reference model knows no benchmark task in this request, so it has no answer to give. It was asked: ${JSON.stringify(quoted)}`,
     };
   }
-  if (facts.endpoint === 'completions' && facts.text.trimEnd().endsWith(reference.prompt.trimEnd()))
+  if (facts.endpoint === 'completions' && text.trimEnd().endsWith(reference.prompt.trimEnd()))
     return { kind: 'reference', taskId: reference.taskId, content: reference.continuation };
-  const carried = carriedAnswer(facts.text, reference);
+  const carried = carriedAnswer(text, reference);
   if (carried) return { kind: 'passed-on', taskId: reference.taskId, content: carried };
   return { kind: 'reference', taskId: reference.taskId, content: reference.answer };
 }

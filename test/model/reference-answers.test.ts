@@ -99,6 +99,21 @@ describe('the reply', () => {
     expect(referenceReply(index, facts)).toEqual({ kind: 'reference', taskId: p.task_id, content: p.canonical_solution });
   });
 
+  it('reads a long call at its start and its end: the task found there, whatever lies between', () => {
+    const filler = 'Context line that names no task at all.\n'.repeat(100_000);
+    const ask = `Implement:\n\`\`\`python\n${p.prompt}\`\`\``;
+    expect(referenceReply(index, chat({ role: 'user', content: `${ask}\n${filler}` }))).toMatchObject({
+      kind: 'reference',
+      taskId: p.task_id,
+    });
+    expect(referenceReply(index, chat({ role: 'user', content: `${filler}\n${ask}` }))).toMatchObject({
+      kind: 'reference',
+      taskId: p.task_id,
+    });
+    // The middle of a long call is not read: the bound that keeps a hostile 30 MiB request cheap.
+    expect(referenceReply(index, chat({ role: 'user', content: `${filler}\n${ask}\n${filler}` })).kind).toBe('echo');
+  });
+
   it('echoes a call about no task, saying so, the quote bounded', () => {
     const reply = referenceReply(index, chat({ role: 'user', content: `Summarize ${'x'.repeat(5000)}` }));
     expect(reply.kind).toBe('echo');
