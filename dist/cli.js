@@ -36320,10 +36320,10 @@ function parseRunLog(text2, file2) {
     throw new RunLogError(`${file2}: not JSON (${jsonProblem(err)})`);
   }
   const version2 = raw?.schemaVersion;
-  const readable2 = readableVersions(RUN_LOG_VERSION);
-  if (typeof version2 !== "number" || !readable2.includes(version2)) {
+  const readable3 = readableVersions(RUN_LOG_VERSION);
+  if (typeof version2 !== "number" || !readable3.includes(version2)) {
     throw new RunLogError(
-      `${file2}: schemaVersion ${JSON.stringify(version2)} is not supported; this saboteur reads run logs of schemaVersion ${readable2.join(", ")}`
+      `${file2}: schemaVersion ${JSON.stringify(version2)} is not supported; this saboteur reads run logs of schemaVersion ${readable3.join(", ")}`
     );
   }
   const current = upgradeRunLog(raw, version2, RUN_LOG_VERSION, INSTANCE_KEYS);
@@ -39672,6 +39672,11 @@ var MIN_LINE = 12;
 var MAX_SHARED = 2;
 var MIN_SHARE = 0.5;
 var ECHO_CHARS = 200;
+var READ_EACH_END = 256 * 1024;
+function readable(text2) {
+  return text2.length <= 2 * READ_EACH_END ? text2 : `${text2.slice(0, READ_EACH_END)}
+${text2.slice(-READ_EACH_END)}`;
+}
 function linesOf(text2) {
   return text2.split("\n").map((l) => l.trim().replace(/\s+/g, " ")).filter((l) => l.length >= MIN_LINE);
 }
@@ -39725,18 +39730,19 @@ function carriedAnswer(text2, reference) {
   return last;
 }
 function referenceReply(index, facts) {
-  const reference = index.find(facts.text);
+  const text2 = readable(facts.text);
+  const reference = index.find(text2);
   if (!reference) {
-    const asked = facts.lastUser.replace(/\s+/g, " ").trim();
+    const asked = facts.lastUser.slice(0, 4 * ECHO_CHARS).replace(/\s+/g, " ").trim();
     const quoted = asked.length > ECHO_CHARS ? `${asked.slice(0, ECHO_CHARS)}\u2026` : asked;
     return {
       kind: "echo",
       content: `saboteur's reference model knows no benchmark task in this request, so it has no answer to give. It was asked: ${JSON.stringify(quoted)}`
     };
   }
-  if (facts.endpoint === "completions" && facts.text.trimEnd().endsWith(reference.prompt.trimEnd()))
+  if (facts.endpoint === "completions" && text2.trimEnd().endsWith(reference.prompt.trimEnd()))
     return { kind: "reference", taskId: reference.taskId, content: reference.continuation };
-  const carried = carriedAnswer(facts.text, reference);
+  const carried = carriedAnswer(text2, reference);
   if (carried) return { kind: "passed-on", taskId: reference.taskId, content: carried };
   return { kind: "reference", taskId: reference.taskId, content: reference.answer };
 }
@@ -49673,7 +49679,7 @@ var handleEarlyError = ({ error: error62, command, escapedCommand, fileDescripto
   cleanupCustomStreams(fileDescriptors);
   const subprocess = new ChildProcess2();
   createDummyStreams(subprocess, fileDescriptors);
-  Object.assign(subprocess, { readable, writable, duplex });
+  Object.assign(subprocess, { readable: readable2, writable, duplex });
   const earlyError = makeEarlyError({
     error: error62,
     command,
@@ -49706,7 +49712,7 @@ var createDummyStream = () => {
   stream.end();
   return stream;
 };
-var readable = () => new Readable({ read() {
+var readable2 = () => new Readable({ read() {
 } });
 var writable = () => new Writable({ write() {
 } });
@@ -51139,7 +51145,7 @@ var createReadable = ({ subprocess, concurrentStreams, encoding }, { from, binar
     encoding,
     preserveNewlines
   });
-  const readable2 = new Readable3({
+  const readable3 = new Readable3({
     read,
     destroy: callbackify2(onReadableDestroy.bind(void 0, { subprocessStdout, subprocess, waitReadableDestroy })),
     highWaterMark: readableHighWaterMark,
@@ -51149,10 +51155,10 @@ var createReadable = ({ subprocess, concurrentStreams, encoding }, { from, binar
   onStdoutFinished({
     subprocessStdout,
     onStdoutDataDone,
-    readable: readable2,
+    readable: readable3,
     subprocess
   });
-  return readable2;
+  return readable3;
 };
 var getSubprocessStdout = (subprocess, from, concurrentStreams) => {
   const subprocessStdout = getFromStream(subprocess, from);
@@ -51177,29 +51183,29 @@ var getReadableMethods = ({ subprocessStdout, subprocess, binary, encoding, pres
     onStdoutDataDone
   };
 };
-var onRead = async (readable2, onStdoutData, onStdoutDataDone) => {
+var onRead = async (readable3, onStdoutData, onStdoutDataDone) => {
   try {
     const { value: value2, done } = await onStdoutData.next();
     if (done) {
       onStdoutDataDone.resolve();
     } else {
-      readable2.push(value2);
+      readable3.push(value2);
     }
   } catch {
   }
 };
-var onStdoutFinished = async ({ subprocessStdout, onStdoutDataDone, readable: readable2, subprocess, subprocessStdin }) => {
+var onStdoutFinished = async ({ subprocessStdout, onStdoutDataDone, readable: readable3, subprocess, subprocessStdin }) => {
   try {
     await waitForSubprocessStdout(subprocessStdout);
     await subprocess;
     await safeWaitForSubprocessStdin(subprocessStdin);
     await onStdoutDataDone;
-    if (readable2.readable) {
-      readable2.push(null);
+    if (readable3.readable) {
+      readable3.push(null);
     }
   } catch (error62) {
     await safeWaitForSubprocessStdin(subprocessStdin);
-    destroyOtherReadable(readable2, error62);
+    destroyOtherReadable(readable3, error62);
   }
 };
 var onReadableDestroy = async ({ subprocessStdout, subprocess, waitReadableDestroy }, error62) => {
@@ -57142,7 +57148,7 @@ data:
     const encoder = new TextEncoder();
     let streamController;
     let keepAliveTimer = void 0;
-    const readable2 = new ReadableStream({
+    const readable3 = new ReadableStream({
       start: (controller) => {
         streamController = controller;
       },
@@ -57179,7 +57185,7 @@ data:
       }
     });
     keepAliveTimer = this.startKeepAlive(streamController, encoder);
-    return new Response(readable2, { headers });
+    return new Response(readable3, { headers });
   }
   /**
    * Replays events that would have been sent after the specified event ID
@@ -57217,7 +57223,7 @@ data:
       let keepAliveTimer = void 0;
       let replayedStreamId = void 0;
       let cancelled2 = false;
-      const readable2 = new ReadableStream({
+      const readable3 = new ReadableStream({
         start: (controller) => {
           streamController = controller;
         },
@@ -57271,7 +57277,7 @@ data:
       });
       this._resumableStreams.add(replayedStreamId);
       keepAliveTimer = this.startKeepAlive(streamController, encoder);
-      return new Response(readable2, { headers });
+      return new Response(readable3, { headers });
     } catch (error62) {
       this.onerror?.(error62);
       return this.createJsonErrorResponse(500, -32e3, "Error replaying events");
@@ -57432,7 +57438,7 @@ data:
       const encoder = new TextEncoder();
       let streamController;
       let keepAliveTimer = void 0;
-      const readable2 = new ReadableStream({
+      const readable3 = new ReadableStream({
         start: (controller) => {
           streamController = controller;
         },
@@ -57501,7 +57507,7 @@ data:
       if (this._streamMapping.get(streamId)?.controller === streamController) {
         keepAliveTimer = this.startKeepAlive(streamController, encoder);
       }
-      return new Response(readable2, { status: 200, headers });
+      return new Response(readable3, { status: 200, headers });
     } catch (error62) {
       this.onerror?.(error62);
       return this.createJsonErrorResponse(400, -32700, "Parse error", { data: String(error62) });
