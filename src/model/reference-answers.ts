@@ -100,7 +100,10 @@ export function referenceReply(index: ReferenceIndex, facts: RequestFacts): Refe
   const text = readable(facts.text);
   const reference = index.find(text);
   if (!reference) {
-    const asked = facts.lastUser.slice(0, 4 * ECHO_CHARS).replace(/\s+/g, ' ').trim();
+    const asked = facts.lastUser
+      .slice(0, 4 * ECHO_CHARS)
+      .replace(/\s+/g, ' ')
+      .trim();
     const quoted = asked.length > ECHO_CHARS ? `${asked.slice(0, ECHO_CHARS)}…` : asked;
     return {
       kind: 'echo',
