@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { chmod, copyFile, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
@@ -41,9 +41,9 @@ beforeAll(async () => {
   await chmod(repo, 0o755);
   await writeFile(path.join(repo, 'package.json'), JSON.stringify({ name: 'team-pipeline', private: true, type: 'module' }));
   await copyFile(path.join(repoRoot, 'fixtures/team-pipeline/pipeline.mjs'), path.join(repo, 'pipeline.mjs'));
-  // The team's own dependency, as `npm install openai` leaves it.
-  await mkdir(path.join(repo, 'node_modules'));
-  await symlink(path.join(repoRoot, 'node_modules', 'openai'), path.join(repo, 'node_modules', 'openai'));
+  // The team's own dependency, a copy as `npm install openai` leaves it (a link would lead out of
+  // the repository, to a folder the fence may hide: this clone's, when it lives under /tmp).
+  await cp(path.join(repoRoot, 'node_modules', 'openai'), path.join(repo, 'node_modules', 'openai'), { recursive: true });
   await new Promise((resolve, reject) => execFile('git', ['init', '-q', repo], (err) => (err ? reject(err) : resolve(undefined))));
 });
 afterAll(() => rm(repo, { recursive: true, force: true }));

@@ -12,7 +12,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { chmod, copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
@@ -225,9 +225,10 @@ describe('the packed package', () => {
       await chmod(team, 0o755);
       await writeFile(path.join(team, 'package.json'), JSON.stringify({ name: 'team', private: true, type: 'module' }));
       await copyFile(path.join(repoRoot, 'fixtures/team-pipeline/pipeline.mjs'), path.join(team, 'pipeline.mjs'));
-      // The installed package, and the team's own client.
+      // The installed package, and the team's own client: a copy as `npm install openai` leaves it
+      // (a link would lead to a folder the fence may hide: this clone's, when it lives under /tmp).
       await symlink(installed, path.join(team, 'node_modules', 'saboteur'));
-      await symlink(path.join(repoRoot, 'node_modules', 'openai'), path.join(team, 'node_modules', 'openai'));
+      await cp(path.join(repoRoot, 'node_modules', 'openai'), path.join(team, 'node_modules', 'openai'), { recursive: true });
       expect((await run('git', ['init', '-q'], team, env)).code).toBe(0);
       const cli = path.join(team, 'node_modules', 'saboteur', 'bin', 'saboteur.js');
       const init = await run(process.execPath, [cli, 'init', '--yes', '--offline', '--run', 'node pipeline.mjs'], team, env);
