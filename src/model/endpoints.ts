@@ -1,7 +1,7 @@
 /**
  * The model kinds that start no server process of their own: `replay` serves a cassette,
- * `reference` the benchmarks' own answers, `external` is a server someone else runs; and `record: true`, the recorder put in front of a
- * server saboteur started.
+ * `reference` the benchmarks' own answers, `external` is a server someone else runs; and
+ * `record: true`, the recorder put in front of a server saboteur started.
  */
 import type { ModelSettings } from './settings.js';
 import type { Log } from '../util/log.js';

@@ -341,13 +341,15 @@ function jsonFields(body: string, opts: InjectionOptions): Scan | undefined {
 function scanWindows(body: string, opts: InjectionOptions): Scan {
   if (body.length <= WINDOW) return scan(joinWrapped(body), opts, false);
   const out: Scan = { passages: [], reasons: [], explicit: false };
-  const seen = new Set<string>();
+  // A passage found again in the next window (the overlap) keeps its first place, to its fuller end.
+  const byStart = new Map<number, [number, number]>();
   for (let start = 0; start < body.length; start += WINDOW - WINDOW_OVERLAP) {
     const f = scan(joinWrapped(body.slice(start, start + WINDOW)), opts, false);
     f.passages.forEach(([a, b], i) => {
+      const known = byStart.get(a + start);
+      if (known) return void (known[1] = Math.max(known[1], b + start));
       const at: [number, number] = [a + start, b + start];
-      if (seen.has(`${at[0]}`)) return;
-      seen.add(`${at[0]}`);
+      byStart.set(at[0], at);
       out.passages.push(at);
       if (f.reasons[i] !== undefined) out.reasons.push(f.reasons[i]);
     });
