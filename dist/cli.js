@@ -61158,13 +61158,14 @@ function jsonFields(body, opts) {
 function scanWindows(body, opts) {
   if (body.length <= WINDOW) return scan2(joinWrapped(body), opts, false);
   const out = { passages: [], reasons: [], explicit: false };
-  const seen2 = /* @__PURE__ */ new Set();
+  const byStart = /* @__PURE__ */ new Map();
   for (let start = 0; start < body.length; start += WINDOW - WINDOW_OVERLAP) {
     const f = scan2(joinWrapped(body.slice(start, start + WINDOW)), opts, false);
     f.passages.forEach(([a2, b], i2) => {
+      const known = byStart.get(a2 + start);
+      if (known) return void (known[1] = Math.max(known[1], b + start));
       const at = [a2 + start, b + start];
-      if (seen2.has(`${at[0]}`)) return;
-      seen2.add(`${at[0]}`);
+      byStart.set(at[0], at);
       out.passages.push(at);
       if (f.reasons[i2] !== void 0) out.reasons.push(f.reasons[i2]);
     });
