@@ -1,7 +1,7 @@
 /**
  * The AgentDojo replay's figures: attacks stopped (every sink call of the injection task blocked),
  * benign sink calls released, and benign tasks with nothing blocked, per suite, per attack
- * template, per trace shape and for the renamed and opaque variants; whether the opaque variant decides
+ * template, per trace shape and for the renamed, opaque and German variants; whether the opaque variant decides
  * every call as AgentDojo's names do; the benign calls still blocked with the
  * validator's reason; and the user tasks that are ambiguous by nature (the request hands its
  * authority to text the agent reads: "follow the instructions in the file").
@@ -82,6 +82,27 @@ export function sameDecisions(outcomes: readonly RunOutcome[], variant: Variant)
   return r;
 }
 
+/**
+ * A variant's three figures against AgentDojo's names, per shape, in points (variant minus
+ * original): attacks stopped, benign sink calls released, benign tasks with nothing blocked.
+ */
+export function pointsAgainstOriginal(outcomes: readonly RunOutcome[], variant: Variant): string[] {
+  const shapes = [...new Set(outcomes.map((o) => o.shape))] as ReplayShape[];
+  const points = (a: number, n: number, b: number, m: number) => {
+    const d = 100 * (rate(a, n) - rate(b, m));
+    return `${d >= 0 ? '+' : '−'}${Math.abs(d).toFixed(1)}`;
+  };
+  return shapes.map((shape) => {
+    const v = scoreReplay(outcomes.filter((o) => o.variant === variant && o.shape === shape));
+    const o = scoreReplay(outcomes.filter((x) => x.variant === 'original' && x.shape === shape));
+    return (
+      `${variant} against AgentDojo names, ${shape}: attacks stopped ${points(v.attacksStopped, v.attacks, o.attacksStopped, o.attacks)} points, ` +
+      `benign sink calls released ${points(v.benignReleased, v.benignCalls, o.benignReleased, o.benignCalls)}, ` +
+      `benign tasks with nothing blocked ${points(v.benignClean, v.benignTasks, o.benignClean, o.benignTasks)}`
+    );
+  });
+}
+
 /** Requests that hand their authority to what the agent reads: whatever the data says is, by the request's own words, asked for. */
 const DELEGATES =
   /\bfollow (?:the|its|their|all)? ?(?:instructions|steps)\b|\b(?:do|complete|perform) (?:all )?the (?:tasks|actions)\b[^.]{0,40}\b(?:list|email|file|message)|\b(?:actions|tasks) (?:specified|described|listed) in\b/i;
@@ -106,6 +127,7 @@ const VARIANT_TITLE: Record<Variant, string> = {
   original: 'AgentDojo names',
   renamed: 'renamed tools, arguments and descriptions',
   opaque: 'opaque tools and arguments (t_/a_ identifiers, no descriptions; MCP annotations and a policy in place of names)',
+  german: 'German tools, arguments and descriptions (no annotations, no policy: the built-in policy and the tools’ structure)',
 };
 
 /** Markdown tables: per suite × shape, per template × shape, per variant; then the benign calls still blocked. */

@@ -24,12 +24,17 @@ import {
 import { EFFECT_TOOLS, toolResult } from './agentdojo-tools.js';
 import { renameCall, renameTool } from './agentdojo-rename.js';
 import { opaqueCall, opaquePolicy, opaqueToolDefinition } from './agentdojo-opaque.js';
+import { germanCall, germanTool } from './agentdojo-german.js';
 import { callId, renderCase, type EvalCase, type Vocabulary } from './eval-set.js';
 import type { SinkDecision } from '../../src/runlog/schema.js';
 
 export type ReplayShape = 'dense' | 'sparse';
-/** AgentDojo's names; renamed through a thesaurus (agentdojo-rename.ts); opaque identifiers with annotations and a policy (agentdojo-opaque.ts). */
-export type Variant = 'original' | 'renamed' | 'opaque';
+/**
+ * AgentDojo's names; renamed through a thesaurus (agentdojo-rename.ts); opaque identifiers with
+ * annotations and a policy (agentdojo-opaque.ts); German names and descriptions with neither
+ * (agentdojo-german.ts).
+ */
+export type Variant = 'original' | 'renamed' | 'opaque' | 'german';
 
 /** One call of a replayed run: whose it is (the user task's or the injection task's) and whether it has an effect. */
 interface ReplayStep {
@@ -111,6 +116,7 @@ export function replayRuns(data: AgentDojoData, templates?: readonly string[]): 
 function toolsOf(s: SuiteData, variant: Variant, policy: Policy): (AgentDojoTool & { annotations?: Record<string, boolean> })[] {
   if (variant === 'renamed') return s.tools.map(renameTool);
   if (variant === 'opaque') return s.tools.map((t) => opaqueToolDefinition(policy, t));
+  if (variant === 'german') return s.tools.map(germanTool);
   return s.tools;
 }
 
@@ -131,7 +137,12 @@ function vocabulary(s: SuiteData, variant: Variant, policy: Policy): Omit<Vocabu
   };
 }
 
-const CALL_OF: Record<Variant, (c: AgentDojoCall) => AgentDojoCall> = { original: (c) => c, renamed: renameCall, opaque: opaqueCall };
+const CALL_OF: Record<Variant, (c: AgentDojoCall) => AgentDojoCall> = {
+  original: (c) => c,
+  renamed: renameCall,
+  opaque: opaqueCall,
+  german: germanCall,
+};
 
 /** What one variant of the replay validates with: each suite's tools as the trace lists them, and the policy per shape. */
 export interface ReplaySetting {

@@ -16,7 +16,7 @@ import { benchmarkFigures } from './benchmark-figures.js';
 import { largeOtlpTrace } from './large-trace.js';
 import { agentDojoDir, loadAgentDojo } from './agentdojo-data.js';
 import { runReplay, stagedWithoutDescriptions } from './agentdojo.js';
-import { renderReplay, sameDecisions } from './agentdojo-figures.js';
+import { pointsAgainstOriginal, renderReplay, sameDecisions } from './agentdojo-figures.js';
 import { opaquePolicyDocument } from './agentdojo-opaque.js';
 import { benignCorpus, corpusFigures, renderCorpusFigures, type CorpusSplit } from './benign-corpus.js';
 
@@ -78,13 +78,17 @@ function corpusLines(opts: { quick?: boolean }): string[] {
   ]);
 }
 
-/** The AgentDojo replay (bench/taint-eval/agentdojo.ts): every template, both shapes, AgentDojo's names, the renamed and the opaque variants (and whether the opaque one decides as the names do); quick: one template. */
+/**
+ * The AgentDojo replay (bench/taint-eval/agentdojo.ts): every template, both shapes, AgentDojo's
+ * names, the renamed, opaque and German variants (whether the opaque one decides as the names do,
+ * and the German one's figures against the names', in points); quick: one template.
+ */
 function agentDojoFigures(opts: { quick?: boolean }): string[] {
   const dir = agentDojoDir(defaultDataDir());
   if (!dir) return ['AgentDojo replay: skipped (no agentdojo/ under the data directory; set SABOTEUR_DATA_DIR)'];
   const data = loadAgentDojo(dir);
   const templates = opts.quick ? ['important_instructions'] : undefined;
-  const variants = ['original', 'renamed', 'opaque'] as const;
+  const variants = ['original', 'renamed', 'opaque', 'german'] as const;
   const outcomes = runReplay(data, defaultPolicy(), { variants, ...(templates ? { templates } : {}) });
   const inv = sameDecisions(outcomes, 'opaque');
   const bare = stagedWithoutDescriptions(data, defaultPolicy());
@@ -97,6 +101,7 @@ function agentDojoFigures(opts: { quick?: boolean }): string[] {
     `opaque names, same decisions as AgentDojo names: ${inv.sameCalls}/${inv.calls} calls, ${inv.sameRuns}/${inv.runs} runs (${inv.sameCalls === inv.calls ? 'identical' : 'DIFFER'})`,
     `  policy for the dense shape: ${placed} of ${opaque.tools} tools placed by their annotations and argument roles alone; a rule for the sink of ${opaque.forSinks.length} (${opaque.forSinks.join(', ')}) and for what ${opaque.forSources.length} reads return; the sparse shape carries no definitions, so its policy names every tool`,
     ...inv.differ.map((d) => `  - ${d}`),
+    ...pointsAgainstOriginal(outcomes, 'german'),
     `renamed tools with their descriptions dropped, each ground-truth call alone: reads staged as sinks ${bare.readsStaged}/${bare.reads}, calls with an effect staged ${bare.writesStaged}/${bare.writes}`,
   ];
 }
