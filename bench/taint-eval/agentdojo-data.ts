@@ -137,9 +137,14 @@ export const MODEL_NAME = 'GPT-4';
 export const USER_NAME = 'Emma Johnson';
 
 /** The text an attack puts into every vector the user task reads. */
-export function attackText(attack: Attack, suite: Suite, userTask: UserTask, injection: InjectionTask): string {
+export function attackText(
+  attack: Attack & { rewriteGoal?: (goal: string) => string },
+  suite: Suite,
+  userTask: UserTask,
+  injection: InjectionTask,
+): string {
   const values: Record<string, string> = {
-    goal: injection.goal,
+    goal: attack.rewriteGoal ? attack.rewriteGoal(injection.goal) : injection.goal,
     user: USER_NAME,
     model: MODEL_NAME,
     task: userTask.prompt,

@@ -15,7 +15,6 @@ import {
   type AgentDojoCall,
   type AgentDojoData,
   type AgentDojoTool,
-  type Attack,
   type InjectionTask,
   type Suite,
   type SuiteData,
@@ -23,12 +22,15 @@ import {
 } from './agentdojo-data.js';
 import { EFFECT_TOOLS, toolResult } from './agentdojo-tools.js';
 import { renameCall, renameTool } from './agentdojo-rename.js';
+import { detachedAttacks, type ReplayAttack } from './agentdojo-detached.js';
 import { opaqueCall, opaquePolicy, opaqueToolDefinition } from './agentdojo-opaque.js';
 import { germanCall, germanTool } from './agentdojo-german.js';
 import { callId, renderCase, type EvalCase, type Vocabulary } from './eval-set.js';
 import type { SinkDecision } from '../../src/runlog/schema.js';
 
 export type ReplayShape = 'dense' | 'sparse';
+/** The template the detached phrasings (agentdojo-detached.ts) reword. */
+const DETACHED_FROM = 'important_instructions';
 /**
  * AgentDojo's names; renamed through a thesaurus (agentdojo-rename.ts); opaque identifiers with
  * annotations and a policy (agentdojo-opaque.ts); German names and descriptions with neither
@@ -82,11 +84,11 @@ export function benignRun(s: SuiteData, u: UserTask): ReplayRun {
 }
 
 /** A run where the user task reads the attack and the injection task's calls follow the first result that shows it. */
-export function attackRun(s: SuiteData, u: UserTask, inj: InjectionTask, attack: Attack): ReplayRun {
+export function attackRun(s: SuiteData, u: UserTask, inj: InjectionTask, attack: ReplayAttack): ReplayRun {
   const text = attackText(attack, s.suite, u, inj);
   const env = fillEnvironment(s, new Map(u.injection_vectors.map((v) => [v, text])));
   const user = steps(s, env, u.ground_truth_calls, 'user');
-  const marker = inj.goal.slice(0, 40);
+  const marker = (attack.rewriteGoal ? attack.rewriteGoal(inj.goal) : inj.goal).slice(0, 40);
   const at = user.findIndex((st) => st.result.includes(marker));
   const cut = at < 0 ? user.length : at + 1;
   const injected = steps(s, env, inj.ground_truth_calls, 'injection');
@@ -102,7 +104,8 @@ export function attackRun(s: SuiteData, u: UserTask, inj: InjectionTask, attack:
 
 /** Every benign run and every attack run (injection tasks with ground-truth calls) of the data, for the given templates. */
 export function replayRuns(data: AgentDojoData, templates?: readonly string[]): ReplayRun[] {
-  const attacks = data.attacks.filter((a) => !templates || templates.includes(a.name));
+  const every: ReplayAttack[] = [...data.attacks, ...data.attacks.filter((a) => a.name === DETACHED_FROM).flatMap(detachedAttacks)];
+  const attacks = every.filter((a) => !templates || templates.includes(a.name));
   const out: ReplayRun[] = [];
   for (const s of data.suites) {
     for (const u of s.userTasks) out.push(benignRun(s, u));

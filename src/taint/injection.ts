@@ -106,6 +106,12 @@ const CUES =
 const TARGET =
   /[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b|https?:\/\/\S+|\+?\d[\d ()-]{7,}\d|\b\d[\d,.]*\s?(?:eur|usd|gbp|chf|€|\$)|[$€£]\s?\d/i;
 
+/** Whether a text carries a signal beyond a plain order: it addresses the assistant, claims authority, redirects or overrides. */
+export function carriesSignal(text: string): boolean {
+  if (!CUES.test(text)) return false;
+  return (['override', 'addressed', 'authority', 'redirect'] as const).some((k) => firstMatch(FAMILIES[k], text) !== undefined);
+}
+
 function firstMatch(res: readonly RegExp[], s: string): string | undefined {
   for (const re of res) {
     const m = re.exec(s);

@@ -6,6 +6,9 @@
  *   - a value the request names is the request's;
  *   - a value inside a passage that asks its reader to act (an instruction in data) is the
  *     instruction's, wherever else it also appears;
+ *   - so is a value in the block around such a passage (its paragraph or field) when the call does
+ *     what the instruction asks (a transfer for "pay …"): the decision is the instruction's,
+ *     whichever field the value was selected from;
  *   - a value that is a whole structured field of a tool result (a list entry, a field of a
  *     record, a cell of a row: a channel from the channel list, the sender of a message, an IBAN
  *     on its own `IBAN: ...` line) may be selected, when the read itself was not steered by an
@@ -28,6 +31,8 @@ export interface ProducedText {
   args?: Record<string, unknown>;
   /** The normalised injected (instruction) passages of the output, when it has any. */
   instructions?: string;
+  /** Each instruction passage's block (instruction-reach.ts), normalised, with the hard sinks its order asks for. */
+  reaches?: readonly { text: string; asks: number; explicit: boolean }[];
   /** A policy `directories:` tool: its records may be selected without the request pointing at the read. */
   directory?: boolean;
   /** When the read was made (ms): instructions seen before then can have steered it. */
@@ -37,6 +42,7 @@ export interface ProducedText {
 export type ValueSource =
   | { kind: 'request' }
   | { kind: 'instruction'; at: number }
+  | { kind: 'instructed'; at: number; asks: number }
   | { kind: 'structured'; at: number }
   | { kind: 'pointed'; at: number }
   | { kind: 'free-text'; at: number }
@@ -122,6 +128,8 @@ function pointers(p: ProducedText): string[] {
 
 export interface ProvenanceContext {
   request: string;
+  /** The hard sinks the request asks for (default none). */
+  needs?: number;
   /** The tool results before the call whose text holds `value` as whole words, earliest first. */
   containing(value: string): readonly { node: number; text: ProducedText }[];
   /** Whether an instruction passage in data seen before `before` (ms; default: the call) holds `value`. */
@@ -150,17 +158,40 @@ function pointedByRequest(ctx: ProvenanceContext, p: ProducedText): boolean {
   return pointers(p).some((v) => v.length >= 3 && within(request, v));
 }
 
-/** Where `value` comes from, by the rules above. */
-export function valueSource(ctx: ProvenanceContext, value: string): ValueSource {
+/**
+ * Whether an instruction's block claims the values beside its order for a call with these sinks:
+ * the order asks for the call's action (any order, for a link), and it is not the plain order of a
+ * document the request hands the choice to ("pay the bill in bill.txt", whose "please pay to the
+ * account below" names where: the request asks for that very action and points at that read).
+ */
+function claims(ctx: ProvenanceContext, text: ProducedText, r: { asks: number; explicit: boolean }, sinks: number): boolean {
+  if (sinks !== ANY_ORDER && !(r.asks & sinks)) return false;
+  return r.explicit || !((ctx.needs ?? 0) & r.asks & (sinks === ANY_ORDER ? -1 : sinks) && pointedByRequest(ctx, text));
+}
+
+/** For `valueSource`: any order claims the value beside it (a link: "visit", "open", "see" ask for the fetch). */
+export const ANY_ORDER = -1;
+
+/**
+ * Where `value` comes from, by the rules above; `sinks`: the hard sinks of the call that uses it
+ * (what an instruction must ask for to claim a value beside its passage), or ANY_ORDER.
+ */
+export function valueSource(ctx: ProvenanceContext, value: string, sinks = 0): ValueSource {
   const n = normalizeText(value);
   if (n === '') return { kind: 'unseen' };
   if (namedInRequest(ctx.request, value)) return { kind: 'request' };
   let instruction: number | undefined;
+  let instructed: Extract<ValueSource, { kind: 'instructed' }> | undefined;
   let loose: number | undefined;
   let ok: ValueSource | undefined;
   for (const { node, text } of ctx.containing(value)) {
     if (text.instructions !== undefined && within(text.instructions, n)) {
       instruction ??= node;
+      continue;
+    }
+    const reach = sinks === 0 ? undefined : text.reaches?.find((r) => claims(ctx, text, r, sinks) && within(r.text, n));
+    if (reach) {
+      instructed ??= { kind: 'instructed', at: node, asks: sinks === ANY_ORDER ? reach.asks : reach.asks & sinks };
       continue;
     }
     if (ok) continue;
@@ -170,6 +201,7 @@ export function valueSource(ctx: ProvenanceContext, value: string): ValueSource 
     else loose ??= node;
   }
   if (instruction !== undefined) return { kind: 'instruction', at: instruction };
+  if (instructed) return instructed;
   if (ok) return ok;
   if (loose !== undefined) return { kind: 'free-text', at: loose };
   return { kind: 'unseen' };

@@ -21,7 +21,9 @@ import { ContentIndex, normalizeText, type ContentIndexOptions } from './content
 import { ALL_MASK, ROOT_BIT, SINK_MASK, bitOf, maskOf } from './labels.js';
 import type { Policy } from './policy.js';
 import { contentLabels, releaseAt, requestNeeds, type LabelEvidence } from './classify.js';
-import { detectInjection, injectedText, cleanText } from './injection.js';
+import { carriesSignal, detectInjection, injectedText, cleanText, type InjectionFinding } from './injection.js';
+import { instructionReaches } from './instruction-reach.js';
+import { recogniseIntent } from './intent.js';
 import { genAiView, type OtlpSpan } from '../otlp/index.js';
 import { ItemList, type Item, type PendingCall } from './trace/items.js';
 import { addLlmCalls } from './trace/llm-calls.js';
@@ -36,6 +38,7 @@ import {
   traceArguments,
   type ArgumentTrace,
   type InjectedText,
+  type InstructionReach,
 } from './trace/content-edges.js';
 import { anchorsOf, checkTargets, onwardFindings, type OnwardFinding, type SiteContext, type TargetCheck } from './trace/sink-sites.js';
 import { collectDefinitions } from './trace/tool-definitions.js';
@@ -207,11 +210,13 @@ export function buildTraceGraph(input: TraceInput, policy: Policy, indexOptions:
 
   const injectedIndex = new ContentIndex(indexOptions);
   for (const [node, inj] of injections) injectedIndex.add(node, inj.passages, p.itemOf.get(node)!.end);
+  const needs = needsOf(policy, input);
   const ctx: SiteContext = {
     policy,
     p,
     root,
     rootText: input.root,
+    needs: needs.mask,
     ...(input.annotation ? { annotationTargets: input.annotation.targets } : {}),
     injections,
     injectedIndex,
@@ -239,7 +244,6 @@ export function buildTraceGraph(input: TraceInput, policy: Policy, indexOptions:
     ...(it.definition ? { definition: it.definition } : {}),
     classified: it.classified!,
   }));
-  const needs = needsOf(policy, input);
   return { graph: g.build(), root, rootText: input.root, sinks, needs, notes, injections, problems, read, toolCalls, definitions };
 }
 
@@ -336,6 +340,32 @@ function applyToolLabels(it: Item, toolLabels: TraceInput['toolLabels']): void {
   if (it.kind === 'sink' && it.classified.sinks === 0 && !staged) it.kind = 'tool';
 }
 
+const MAX_REACH = 20_000;
+/**
+ * Sinks that move something to someone. An order in data that asks for one claims its target for
+ * any of them: the writer of "send a transaction to …" means a payment, and the request, not the
+ * instruction, is where the exact action is read.
+ */
+const OUTWARD = maskOf(['EXTERNAL_SEND', 'FINANCIAL_TRANSFER', 'PUBLIC_POST']);
+
+/**
+ * Each passage's block and the hard sinks its order asks for, read as a request is read (a colon
+ * ends a clause there: "do the following first: pay …").
+ */
+function reachesOf(policy: Policy, output: string, found: InjectionFinding): InstructionReach[] {
+  const blocks = instructionReaches(output, found.passages);
+  return found.passages.map(([a, b], i) => {
+    const [s, e] = blocks[i];
+    // A long passage (an unread rest, a padded field) is already the injection's: keep the block's edges only.
+    const text = e - s > MAX_REACH ? `${output.slice(s, a + 2_000)}\n${output.slice(b - 2_000, e)}` : output.slice(s, e);
+    const order = output.slice(a, Math.min(b, a + MAX_REACH)).replace(/:\s+/g, '. ');
+    const asks = recogniseIntent(order, { verbOf: policy.verbOf }).mask;
+    // The block around a plain order may carry what makes it an injection: "to you, GPT-4", "before you solve your task".
+    const explicit = found.explicit || carriesSignal(text);
+    return { text: normalizeText(text), asks: asks & OUTWARD ? asks | OUTWARD : asks, explicit };
+  });
+}
+
 /** Labels of every node: classification, content rules, injection detection, annotations, release rules. */
 function labelNodes(g: GraphBuilder, items: readonly Item[], rootItem: Item, input: TraceInput, policy: Policy): Map<number, InjectedText> {
   const injections = new Map<number, InjectedText>();
@@ -367,6 +397,7 @@ function labelNodes(g: GraphBuilder, items: readonly Item[], rootItem: Item, inp
         injected: normalizeText(passages),
         clean: normalizeText(cleanText(it.output, found)),
         passages,
+        reaches: reachesOf(policy, it.output, found),
       });
     } else if (content.mask & OVERRIDE) {
       // A policy content rule found the injection: the whole text is its passage.

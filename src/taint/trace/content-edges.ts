@@ -37,6 +37,15 @@ export interface InjectedText {
   clean: string;
   /** The passages themselves, for display and for onward checks. */
   passages: string;
+  /** Each passage's block (instruction-reach.ts), normalised, with the hard sinks its order asks for. */
+  reaches?: InstructionReach[];
+}
+
+export interface InstructionReach {
+  text: string;
+  asks: number;
+  /** The text's findings are more than plain orders (injection.ts, `explicit`). */
+  explicit: boolean;
 }
 
 export class Producers {

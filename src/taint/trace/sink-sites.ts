@@ -5,9 +5,10 @@
  * links and injected instructions its message body would carry onward.
  */
 import { normalizeText, type ContentIndex } from '../content-links.js';
-import { namedInRequest, valueSource, type ProducedText, type ProvenanceContext } from '../provenance.js';
+import { ANY_ORDER, namedInRequest, valueSource, type ProducedText, type ProvenanceContext } from '../provenance.js';
 import { authorisedByPolicy, hostOf, isDirectory, type Target } from '../classify.js';
 import { TARGET_ROLES } from '../argument-roles.js';
+import { SINK_MASK, sinksOf } from '../labels.js';
 import type { Policy, TargetKind } from '../policy.js';
 import type { ArgumentTrace, InjectedText, Producers } from './content-edges.js';
 import type { Item } from './items.js';
@@ -35,6 +36,8 @@ export interface SiteContext {
   p: Producers;
   root: number;
   rootText: string;
+  /** The hard sinks the request asks for. */
+  needs: number;
   annotationTargets?: readonly string[];
   injections: ReadonlyMap<number, InjectedText>;
   /** The injected passages alone, indexed: a body that quotes one carries the instruction onward. */
@@ -79,7 +82,9 @@ export function checkTargets(ctx: SiteContext, it: Item, traces: readonly Argume
   for (const a of traces) {
     if ((!TARGET_ROLES.has(a.role) && a.role !== 'object' && !(a.role === 'other' && nameLike(a.value.trim()))) || a.value.trim() === '')
       continue;
-    for (const t of target(ctx.policy, it, a)) out.push(checkTarget(ctx, prov, t));
+    // A link beside any order is its object ("visit the link below"): a fetch of it is the order's.
+    const sinks = a.role === 'url' ? ANY_ORDER : (it.classified?.sinks ?? 0) & SINK_MASK;
+    for (const t of target(ctx.policy, it, a)) out.push(checkTarget(ctx, prov, t, sinks));
   }
   return out;
 }
@@ -98,7 +103,7 @@ function provenanceContext(ctx: SiteContext, before: number): ProvenanceContext 
           output: it.output,
           at: it.start,
           ...(it.args ? { args: it.args } : {}),
-          ...(inj ? { instructions: inj.injected } : {}),
+          ...(inj ? { instructions: inj.injected, ...(inj.reaches ? { reaches: inj.reaches } : {}) } : {}),
           directory: it.tool !== undefined && isDirectory(policy, it.tool),
         }),
       );
@@ -107,6 +112,7 @@ function provenanceContext(ctx: SiteContext, before: number): ProvenanceContext 
   };
   return {
     request: ctx.rootText,
+    needs: ctx.needs,
     containing: (value) =>
       p.index
         .containingText(value, before)
@@ -116,15 +122,16 @@ function provenanceContext(ctx: SiteContext, before: number): ProvenanceContext 
   };
 }
 
-function checkTarget(ctx: SiteContext, prov: ProvenanceContext, t: Target): TargetCheck {
+function checkTarget(ctx: SiteContext, prov: ProvenanceContext, t: Target, sinks: number): TargetCheck {
   const { policy, p } = ctx;
   const byPolicy = authorisedByPolicy(policy, t.value);
   if (byPolicy) return { ...t, ok: true, authority: 'policy', why: `authorised by the policy (${byPolicy})` };
   if (ctx.annotationTargets?.some((x) => normalizeText(x) !== '' && normalizeText(x) === normalizeText(t.value)))
     return { ...t, ok: true, authority: 'annotation', why: 'named in the request (intent annotation)' };
-  let src = valueSource(prov, t.value);
+  let src = valueSource(prov, t.value, sinks);
   const host = t.kind === 'url' ? hostOf(t.value) : undefined;
-  if (host && src.kind !== 'request' && src.kind !== 'instruction' && namedInRequest(ctx.rootText, host)) src = { kind: 'request' };
+  if (host && src.kind !== 'request' && src.kind !== 'instruction' && src.kind !== 'instructed' && namedInRequest(ctx.rootText, host))
+    src = { kind: 'request' };
   switch (src.kind) {
     case 'request':
       return { ...t, ok: true, authority: 'request', why: 'named in the request' };
@@ -134,6 +141,13 @@ function checkTarget(ctx: SiteContext, prov: ProvenanceContext, t: Target): Targ
         ok: false,
         origin: src.at,
         why: `comes from ${p.describe(src.at)}, in a passage that asks its reader to act (an instruction in data)`,
+      };
+    case 'instructed':
+      return {
+        ...t,
+        ok: false,
+        origin: src.at,
+        why: `is what an instruction in ${p.describe(src.at)} asks for: it names this ${t.kind} beside its order${src.asks ? ` (an order for ${sinksOf(src.asks).join(', ')})` : ''}`,
       };
     case 'structured':
       return { ...t, ok: true, authority: 'tool-data', why: `selected from a structured field of ${p.describe(src.at)}` };
@@ -181,6 +195,15 @@ export function anchorsOf(traces: readonly ArgumentTrace[], targets: readonly Ta
 const LINK = /\bhttps?:\/\/[^\s"'<>)\]]+|\bwww\.[^\s"'<>)\]]+/gi;
 const SHARES_LINKS = /\b(?:links?|urls?|articles?|pages?|websites?|sites?|sources?|videos?|web ?addresses?)\b/i;
 
+/** The first node before `before` whose instruction block (not its passage) names `value` beside an order to move something. */
+function besideAnOrder(ctx: SiteContext, value: string, before: number): number | undefined {
+  const n = ` ${normalizeText(value)} `;
+  if (n.trim() === '') return undefined;
+  for (const [node, inj] of ctx.injections)
+    if (ctx.p.itemOf.get(node)!.end <= before && inj.reaches?.some((r) => r.asks !== 0 && ` ${r.text} `.includes(n))) return node;
+  return undefined;
+}
+
 /** Links from untrusted content, and injected instructions, in the message-like arguments of a send or a post. */
 export function onwardFindings(ctx: SiteContext, it: Item, traces: readonly ArgumentTrace[]): OnwardFinding[] {
   const out: OnwardFinding[] = [];
@@ -193,7 +216,7 @@ export function onwardFindings(ctx: SiteContext, it: Item, traces: readonly Argu
       const link = m[0].replace(/[.,;:!?]+$/, '');
       if (authorisedByPolicy(ctx.policy, link)) continue;
       // A link an instruction in data asked to pass on is the instruction's, whatever the request shares.
-      const ordered = ctx.injectedIndex.containingText(link, it.start)[0];
+      const ordered = ctx.injectedIndex.containingText(link, it.start)[0] ?? besideAnOrder(ctx, link, it.start);
       if (ordered !== undefined) {
         out.push({
           kind: 'link',
