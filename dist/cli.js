@@ -61021,6 +61021,10 @@ var FAMILIES = {
 };
 var CUES = /assistant|\bai\b|a\.i\.|llm|gpt|language model|bot|agent|model|copilot|scheduler|system|admin|security|compliance|\bsso\b|\bhr\b|\bit\b|merchant|billing|directory|fraud|risk|this is|signed|from|entered by|the (?:user|account|owner|cardholder|patient|travell?er|customer|landlord|document|workspace|client)|already|pre-?\s?approved|approved|authori|requested|policy|directive|must be|before|first|instead|without|no need|no confirmation|don'?t ask|immediately|right away|right now|at once|urgently|automatically|do not|ignore|override|<\/?(?:system|instructions?|admin|assistant)>|\[/i;
 var TARGET = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b|https?:\/\/\S+|\+?\d[\d ()-]{7,}\d|\b\d[\d,.]*\s?(?:eur|usd|gbp|chf|€|\$)|[$€£]\s?\d/i;
+function carriesSignal(text2) {
+  if (!CUES.test(text2)) return false;
+  return ["override", "addressed", "authority", "redirect"].some((k) => firstMatch(FAMILIES[k], text2) !== void 0);
+}
 function firstMatch(res, s2) {
   for (const re of res) {
     const m = re.exec(s2);
@@ -61228,6 +61232,63 @@ function cleanText(text2, f) {
     at = b;
   }
   return out + text2.slice(at);
+}
+
+// src/taint/instruction-reach.ts
+var REACH_LINES = 6;
+var REACH_CHARS = 1500;
+var OPENS_FIELD = /^([ \t]*)(?:[-*•][ \t]+|\d{1,3}[.)][ \t]+|[\p{L}_][\p{L}\p{N} _.'-]{0,39}:(?:[ \t]|$))/u;
+function linesOf3(text2) {
+  const out = [];
+  let start = 0;
+  for (; ; ) {
+    const nl = text2.indexOf("\n", start);
+    const end = nl < 0 ? text2.length : nl;
+    out.push({ start, end, text: text2.slice(start, end) });
+    if (nl < 0) return out;
+    start = nl + 1;
+  }
+}
+var indentOf = (l) => /^[ \t]*/.exec(l)[0].length;
+var blank = (l) => l.trim() === "";
+function lineAt(lines2, at) {
+  let lo = 0;
+  let hi = lines2.length - 1;
+  while (lo < hi) {
+    const mid = lo + hi + 1 >> 1;
+    if (lines2[mid].start <= at) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+function blockOf(text2, lines2, [a2, b]) {
+  const first = lineAt(lines2, a2);
+  const last = lineAt(lines2, Math.max(a2, b - 1));
+  const own2 = indentOf(lines2[first].text);
+  let top = first;
+  if (!OPENS_FIELD.test(lines2[first].text)) {
+    while (top > 0 && first - top < REACH_LINES) {
+      const up = lines2[top - 1].text;
+      if (blank(up) || OPENS_FIELD.test(up)) break;
+      top--;
+    }
+  }
+  let bottom = last;
+  while (bottom < lines2.length - 1 && bottom - last < REACH_LINES) {
+    const down = lines2[bottom + 1].text;
+    if (blank(down)) break;
+    const field = OPENS_FIELD.exec(down);
+    const introduced = lines2[bottom].text.trimEnd().endsWith(":");
+    if (field && field[1].length <= own2 && !introduced) break;
+    bottom++;
+  }
+  return [Math.max(lines2[top].start, a2 - REACH_CHARS), Math.min(lines2[bottom].end, b + REACH_CHARS)];
+}
+function instructionReaches(text2, passages) {
+  const t = text2.trimStart();
+  const json3 = t.startsWith("{") || t.startsWith("[");
+  let lines2;
+  return passages.map((p) => json3 && text2[p[0]] === '"' ? [p[0], p[1]] : blockOf(text2, lines2 ??= linesOf3(text2), p));
 }
 
 // src/otlp/schema.ts
@@ -62035,7 +62096,7 @@ var CLAIMS = [
   ["openllmetry", isOpenLlmetry]
 ];
 function dialectsOf(span2) {
-  const out = CLAIMS.filter(([, claims]) => claims(span2)).map(([d]) => d);
+  const out = CLAIMS.filter(([, claims2]) => claims2(span2)).map(([d]) => d);
   return out.length ? out : ["genai"];
 }
 var READERS = {
@@ -62904,16 +62965,27 @@ function pointedByRequest(ctx, p) {
   const request2 = normalizeText(ctx.request);
   return pointers(p).some((v) => v.length >= 3 && within(request2, v));
 }
-function valueSource(ctx, value2) {
+function claims(ctx, text2, r, sinks) {
+  if (sinks !== ANY_ORDER && !(r.asks & sinks)) return false;
+  return r.explicit || !((ctx.needs ?? 0) & r.asks & (sinks === ANY_ORDER ? -1 : sinks) && pointedByRequest(ctx, text2));
+}
+var ANY_ORDER = -1;
+function valueSource(ctx, value2, sinks = 0) {
   const n2 = normalizeText(value2);
   if (n2 === "") return { kind: "unseen" };
   if (namedInRequest(ctx.request, value2)) return { kind: "request" };
   let instruction;
+  let instructed;
   let loose;
   let ok2;
   for (const { node: node2, text: text2 } of ctx.containing(value2)) {
     if (text2.instructions !== void 0 && within(text2.instructions, n2)) {
       instruction ??= node2;
+      continue;
+    }
+    const reach = sinks === 0 ? void 0 : text2.reaches?.find((r) => claims(ctx, text2, r, sinks) && within(r.text, n2));
+    if (reach) {
+      instructed ??= { kind: "instructed", at: node2, asks: sinks === ANY_ORDER ? reach.asks : reach.asks & sinks };
       continue;
     }
     if (ok2) continue;
@@ -62923,6 +62995,7 @@ function valueSource(ctx, value2) {
     else loose ??= node2;
   }
   if (instruction !== void 0) return { kind: "instruction", at: instruction };
+  if (instructed) return instructed;
   if (ok2) return ok2;
   if (loose !== void 0) return { kind: "free-text", at: loose };
   return { kind: "unseen" };
@@ -62948,7 +63021,8 @@ function checkTargets(ctx, it, traces) {
   for (const a2 of traces) {
     if (!TARGET_ROLES.has(a2.role) && a2.role !== "object" && !(a2.role === "other" && nameLike(a2.value.trim())) || a2.value.trim() === "")
       continue;
-    for (const t of target(ctx.policy, it, a2)) out.push(checkTarget(ctx, prov, t));
+    const sinks = a2.role === "url" ? ANY_ORDER : (it.classified?.sinks ?? 0) & SINK_MASK;
+    for (const t of target(ctx.policy, it, a2)) out.push(checkTarget(ctx, prov, t, sinks));
   }
   return out;
 }
@@ -62966,7 +63040,7 @@ function provenanceContext(ctx, before) {
           output: it.output,
           at: it.start,
           ...it.args ? { args: it.args } : {},
-          ...inj ? { instructions: inj.injected } : {},
+          ...inj ? { instructions: inj.injected, ...inj.reaches ? { reaches: inj.reaches } : {} } : {},
           directory: it.tool !== void 0 && isDirectory(policy, it.tool)
         }
       );
@@ -62975,19 +63049,21 @@ function provenanceContext(ctx, before) {
   };
   return {
     request: ctx.rootText,
+    needs: ctx.needs,
     containing: (value2) => p.index.containingText(value2, before).filter((n2) => ["tool", "sink"].includes(p.itemOf.get(n2).kind)).map((node2) => ({ node: node2, text: textOf2(node2) })),
     inInstructions: (value2, at = before) => ctx.injectedIndex.containingText(value2, at).length > 0
   };
 }
-function checkTarget(ctx, prov, t) {
+function checkTarget(ctx, prov, t, sinks) {
   const { policy, p } = ctx;
   const byPolicy = authorisedByPolicy(policy, t.value);
   if (byPolicy) return { ...t, ok: true, authority: "policy", why: `authorised by the policy (${byPolicy})` };
   if (ctx.annotationTargets?.some((x) => normalizeText(x) !== "" && normalizeText(x) === normalizeText(t.value)))
     return { ...t, ok: true, authority: "annotation", why: "named in the request (intent annotation)" };
-  let src = valueSource(prov, t.value);
+  let src = valueSource(prov, t.value, sinks);
   const host = t.kind === "url" ? hostOf(t.value) : void 0;
-  if (host && src.kind !== "request" && src.kind !== "instruction" && namedInRequest(ctx.rootText, host)) src = { kind: "request" };
+  if (host && src.kind !== "request" && src.kind !== "instruction" && src.kind !== "instructed" && namedInRequest(ctx.rootText, host))
+    src = { kind: "request" };
   switch (src.kind) {
     case "request":
       return { ...t, ok: true, authority: "request", why: "named in the request" };
@@ -62997,6 +63073,13 @@ function checkTarget(ctx, prov, t) {
         ok: false,
         origin: src.at,
         why: `comes from ${p.describe(src.at)}, in a passage that asks its reader to act (an instruction in data)`
+      };
+    case "instructed":
+      return {
+        ...t,
+        ok: false,
+        origin: src.at,
+        why: `is what an instruction in ${p.describe(src.at)} asks for: it names this ${t.kind} beside its order${src.asks ? ` (an order for ${sinksOf(src.asks).join(", ")})` : ""}`
       };
     case "structured":
       return { ...t, ok: true, authority: "tool-data", why: `selected from a structured field of ${p.describe(src.at)}` };
@@ -63031,6 +63114,13 @@ function anchorsOf(traces, targets) {
 }
 var LINK = /\bhttps?:\/\/[^\s"'<>)\]]+|\bwww\.[^\s"'<>)\]]+/gi;
 var SHARES_LINKS = /\b(?:links?|urls?|articles?|pages?|websites?|sites?|sources?|videos?|web ?addresses?)\b/i;
+function besideAnOrder(ctx, value2, before) {
+  const n2 = ` ${normalizeText(value2)} `;
+  if (n2.trim() === "") return void 0;
+  for (const [node2, inj] of ctx.injections)
+    if (ctx.p.itemOf.get(node2).end <= before && inj.reaches?.some((r) => r.asks !== 0 && ` ${r.text} `.includes(n2))) return node2;
+  return void 0;
+}
 function onwardFindings(ctx, it, traces) {
   const out = [];
   const sharesLinks = SHARES_LINKS.test(ctx.rootText);
@@ -63039,7 +63129,7 @@ function onwardFindings(ctx, it, traces) {
     for (const m of a2.value.matchAll(LINK)) {
       const link = m[0].replace(/[.,;:!?]+$/, "");
       if (authorisedByPolicy(ctx.policy, link)) continue;
-      const ordered2 = ctx.injectedIndex.containingText(link, it.start)[0];
+      const ordered2 = ctx.injectedIndex.containingText(link, it.start)[0] ?? besideAnOrder(ctx, link, it.start);
       if (ordered2 !== void 0) {
         out.push({
           kind: "link",
@@ -63211,11 +63301,13 @@ function buildTraceGraph(input2, policy, indexOptions = {}) {
   spanEdges(g, root, spans, stepsOf, policy.controlMask, notes);
   const injectedIndex = new ContentIndex(indexOptions);
   for (const [node2, inj] of injections) injectedIndex.add(node2, inj.passages, p.itemOf.get(node2).end);
+  const needs = needsOf(policy, input2);
   const ctx = {
     policy,
     p,
     root,
     rootText: input2.root,
+    needs: needs.mask,
     ...input2.annotation ? { annotationTargets: input2.annotation.targets } : {},
     injections,
     injectedIndex
@@ -63242,7 +63334,6 @@ function buildTraceGraph(input2, policy, indexOptions = {}) {
     ...it.definition ? { definition: it.definition } : {},
     classified: it.classified
   }));
-  const needs = needsOf(policy, input2);
   return { graph: g.build(), root, rootText: input2.root, sinks, needs, notes, injections, problems: problems2, read, toolCalls, definitions };
 }
 function connectIssuer(g, it, issuer, traces, generated, policy, notes) {
@@ -63305,6 +63396,20 @@ function applyToolLabels(it, toolLabels) {
   const staged = it.src.type === "pending" || it.src.type === "tool" && it.src.event.staged !== void 0;
   if (it.kind === "sink" && it.classified.sinks === 0 && !staged) it.kind = "tool";
 }
+var MAX_REACH = 2e4;
+var OUTWARD2 = maskOf(["EXTERNAL_SEND", "FINANCIAL_TRANSFER", "PUBLIC_POST"]);
+function reachesOf(policy, output2, found) {
+  const blocks = instructionReaches(output2, found.passages);
+  return found.passages.map(([a2, b], i2) => {
+    const [s2, e] = blocks[i2];
+    const text2 = e - s2 > MAX_REACH ? `${output2.slice(s2, a2 + 2e3)}
+${output2.slice(b - 2e3, e)}` : output2.slice(s2, e);
+    const order = output2.slice(a2, Math.min(b, a2 + MAX_REACH)).replace(/:\s+/g, ". ");
+    const asks = recogniseIntent(order, { verbOf: policy.verbOf }).mask;
+    const explicit = found.explicit || carriesSignal(text2);
+    return { text: normalizeText(text2), asks: asks & OUTWARD2 ? asks | OUTWARD2 : asks, explicit };
+  });
+}
 function labelNodes(g, items, rootItem, input2, policy) {
   const injections = /* @__PURE__ */ new Map();
   const root = rootItem.node;
@@ -63330,7 +63435,8 @@ function labelNodes(g, items, rootItem, input2, policy) {
         why: found.why,
         injected: normalizeText(passages),
         clean: normalizeText(cleanText(it.output, found)),
-        passages
+        passages,
+        reaches: reachesOf(policy, it.output, found)
       });
     } else if (content.mask & OVERRIDE) {
       injections.set(it.node, {
