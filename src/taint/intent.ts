@@ -5,8 +5,9 @@
  * 400"), and everyday phrasings of sending, paying, booking and changing ("let #launch know",
  * "drop a note in", "chip in", "get me in with", "push ... back"). A noun alone asks for nothing;
  * negation ("don't share", "without sending") asks for nothing of the action it reaches; questions
- * ("how much did I spend?") and replies to the user ("tell me", "let me know") ask for no action.
- * What an action covers is the relation in lexicon.ts (COVERS). docs/taint-policy.md: "What a
+ * ("how much did I spend?") and replies to the user ("tell me", "let me know") ask for no action,
+ * nor do indirect questions ("check whether I paid") and past forms after a subject ("the email I
+ * sent"). What an action covers is the relation in lexicon.ts (COVERS). docs/taint-policy.md: "What a
  * request asks for".
  */
 import { needsOfAction, objectKinds, stem, words, type Category } from './lexicon.js';
@@ -163,6 +164,30 @@ function negatedAt(c: ClauseWords, i: number, verbOf: IntentOptions['verbOf']): 
   return false;
 }
 
+/** Words after which a past form states what happened ("I paid", "we have booked", "was sent"). */
+const PAST_SUBJECTS = new Set(['i', 'we', 'you', 'they', 'he', 'she', 'who', 'already', 'have', 'has', 'had', 've', 'was', 'were', 'been']);
+const IRREGULAR_PAST = new Set('paid sent bought made gave given took taken wrote written spent sold told shown'.split(' '));
+
+/** Whether the word at `i` is a past form after a subject: it says what was done, and asks for nothing ("whether I paid"). */
+function statesThePast(c: ClauseWords, i: number): boolean {
+  const w = c.ws[i];
+  return PAST_SUBJECTS.has(c.ws[i - 1] ?? '') && (IRREGULAR_PAST.has(w) || (w.length > 4 && w.endsWith('ed')));
+}
+
+/**
+ * Whether the word at `i` is inside an indirect question: after "whether", or an "if" that does
+ * not open its part ("check whether I still owe", "see if Bob can share"), up to a joining word or
+ * a comma ("check if it is paid and pay it if not" asks to pay).
+ */
+function inIndirectQuestion(c: ClauseWords, i: number): boolean {
+  for (let j = i - 1; j >= 0 && !c.parts.has(j + 1); j--) {
+    const w = c.ws[j];
+    if (JOINS.has(w)) return false;
+    if (w === 'whether' || (w === 'if' && j > 0 && !c.parts.has(j))) return true;
+  }
+  return false;
+}
+
 /**
  * Whether the verb-like word at `i` is used as a verb: the clause's first word, one that follows a
  * subject, a conjunction or a modal (VERB_CONTEXT), one that opens a part after a comma with an
@@ -215,6 +240,7 @@ function clauseActions(clause: string, money: boolean, opts: IntentOptions): { s
   for (let i = 0; i < c.ws.length; i++) {
     const cat = opts.verbOf(c.ws[i]);
     if (cat === undefined || cat === 'read' || !usedAsVerb(c, i, execAsked) || negatedAt(c, i, opts.verbOf)) continue;
+    if (statesThePast(c, i) || inIndirectQuestion(c, i)) continue;
     if (cat === 'exec') execAsked = true;
     const objects = objectKinds(c.ws.slice(i + 1, i + 13));
     const paid = money && (cat !== 'send' || objects.has('money') || MONEY.test(c.ws.slice(i, i + 6).join(' ')));

@@ -170,6 +170,25 @@ describe('intent from structure, not from words', () => {
     expect(asks('Can you send the signed lease to the agency?')).toContain('EXTERNAL_SEND');
   });
 
+  it.each([
+    'Check whether I paid the rent last month.',
+    'Tell me whether we booked the hotel in Rome.',
+    'Find out if the invoice was sent to the client.',
+    'Can you check whether Anna forwarded the contract?',
+    'Summarise the email I sent to Bob yesterday.',
+    'Look up which files I shared last week.',
+    'List the transfers we made to the landlord this year.',
+  ])('an indirect question or a past action asks for nothing: %s', (text) => {
+    expect(asks(text)).toEqual([]);
+  });
+
+  it('an action after the question, or a condition opening the clause, still asks', () => {
+    expect(asks('Check if the rent is paid and pay it if not.')).toContain('FINANCIAL_TRANSFER');
+    expect(asks('If the invoice is due, pay it.')).toContain('FINANCIAL_TRANSFER');
+    expect(asks('We paid too much; refund the difference to my card.')).toContain('FINANCIAL_TRANSFER');
+    expect(asks('See whether the flat is free, then book it for May 3.')).toContain('DESTRUCTIVE_WRITE');
+  });
+
   it('the relation covers every category once, and reads each action against it', () => {
     expect(Object.keys(COVERS).sort()).toEqual([...CATEGORIES].sort());
     for (const c of CATEGORIES) expect(COVERS[c].why.length).toBeGreaterThan(10);
