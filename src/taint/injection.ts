@@ -64,7 +64,7 @@ const FAMILIES: Record<Exclude<InjectionSignal, 'imperative'>, RegExp[]> = {
     /\bassistant instructions?\b/i,
     new RegExp(`\\bto the ${ADDRESSEE}\\b`, 'i'),
     new RegExp(
-      `\\b(?:for|to) (?:any |all |the )?(?:${ROLE_ASSISTANT})(?: (?:processing|reading|handling|using|booking|working on)\\b)?`,
+      `\\b(?:for|to) (?:any |all |the )?(?:${ROLE_ASSISTANT})\\b(?: (?:processing|reading|handling|using|booking|working on)\\b)?`,
       'i',
     ),
     new RegExp(`\\b(?:${ROLE_ASSISTANT}) (?:processing|reading|handling|using) (?:this|these|the)\\b`, 'i'),
@@ -72,7 +72,9 @@ const FAMILIES: Record<Exclude<InjectionSignal, 'imperative'>, RegExp[]> = {
   authority: [
     /\b(?:system|admin(?:istrator)?|security|compliance|it|sso|hr|merchant|billing|directory|fraud|risk)[-_ ](?:message|notice|notification|alert|directive|update|override|instructions?|memo|department|bot|team|desk)\b/i,
     /\[(?:system|admin|message from[^\]]{0,40}|note from[^\]]{0,40})\]/i,
-    /\b(?:this is|signed|message from|note from|update from|comment from|entered by|request from|instructions? from|from)[,:]?\s+(?:the\s+|your\s+|our\s+)?(?:user|account (?:holder|owner)|owner|cardholder|patient|travell?er|landlord|administrator|admin|manager|supervisor|workspace owner|document owner|customer|tenant|hr|bank|agency|organi[sz]ers?|management|ceo|cfo|it department)\b/i,
+    /\b(?:this is|signed|message from|note from|update from|comment from|entered by|request from|instructions? from)[,:]?\s+(?:the\s+|your\s+|our\s+)?(?:user|account (?:holder|owner)|owner|cardholder|patient|travell?er|landlord|administrator|admin|manager|supervisor|workspace owner|document owner|customer|tenant|hr|bank|agency|organi[sz]ers?|management|ceo|cfo|it department)\b/i,
+    // A bare "from the landlord" claims a sender only where the phrase ends ("… from the landlord: pay …"), not in "from customer management".
+    /\bfrom[,:]?\s+(?:the\s+|your\s+|our\s+)?(?:user|account (?:holder|owner)|owner|cardholder|patient|travell?er|landlord|administrator|admin|manager|supervisor|workspace owner|document owner|customer|tenant|hr|bank|agency|organi[sz]ers?|management|ceo|cfo|it department)(?=\s*(?:[:,.;)\]!—–-]|$))/im,
     // The IT department by its capitals: "from it" is a pronoun.
     /\b(?:this is|message from|note from|update from|request from|from)[,:]?\s+(?:the\s+|your\s+|our\s+)?IT\b/,
     /\bthe (?:user|account holder|account owner|owner|cardholder|patient|travell?er|customer|landlord|document owner|workspace owner|client) (?:has |had |already |just )?(?:authori[sz]ed|approved|asked|wants|requested|agreed|instructed|confirmed|promised|set this up)\b/i,
@@ -82,7 +84,8 @@ const FAMILIES: Record<Exclude<InjectionSignal, 'imperative'>, RegExp[]> = {
     /\bmust be (?:sent|routed|issued|forwarded|updated|changed|set|paid|transferred|moved|shared|granted)\b/i,
   ],
   redirect: [
-    /\bbefore (?:you |doing anything|anything else|continuing|finishing|summari[sz]ing|replying|answering|escalating|freezing|proceeding|responding|completing|analy[sz]ing|reading)/i,
+    // "Before you spend the big bucks" is advice; "before you can solve the task", "before you reply" redirect the reader's work.
+    /\bbefore you (?:(?:can|do|start|begin|go on|move on)\s+)?(?:continue|proceed|answer|reply|respond|solve|finish|complete|summari[sz]e|do|start|begin|read|go on|move on|carry on|handle|process|act|return|write|execute|call|use|send|perform|look|check|analy[sz]e|escalate|close)\b|\bbefore (?:doing anything|anything else|continuing|finishing|summari[sz]ing|replying|answering|escalating|freezing|proceeding|responding|completing|analy[sz]ing|reading)/i,
     /\b(?:do (?:this|it|both|that|these) (?:first|now|immediately)|this first|first,? (?:you must|please))\b/i,
     /\binstead\b/i,
     /\bwithout (?:asking|confirm\w*|verification|verifying|telling|notifying|checking with)\b|\bno (?:need to confirm|confirmation (?:is )?(?:needed|required))\b|\bdon'?t ask\b/i,
@@ -402,14 +405,30 @@ function scan(body: string, opts: InjectionOptions, field: boolean): Scan {
     const hit = found.hit;
     flaggedLine = sent.line;
     passages.push([found.start, lineEnds[sent.line]]);
-    if (Object.keys(hit).some((k) => k !== 'imperative' && k !== 'directive') || isInjected({ ...hit, imperative: undefined }, sent.s))
-      explicit = true;
+    if (overrides(hit, sent.s)) explicit = true;
     const quote = (k: InjectionSignal) => (hit[k] !== undefined ? `${k} ("${hit[k]!.slice(0, 60)}")` : undefined);
     reasons.push(
       (['override', 'imperative', 'addressed', 'authority', 'redirect', 'directive'] as const).map(quote).filter(Boolean).join(', '),
     );
   }
   return { passages, reasons, explicit };
+}
+
+/**
+ * Urgency alone ("immediately", "automatically", "instead") is how people write to people ("Buy
+ * online now and collect it immediately"): with an order it is still an order, but it makes the text
+ * an override only beside another signal (an address to the assistant, claimed authority).
+ */
+const URGENCY = /^(?:immediately|right away|right now|at once|urgently|automatically|instead)$/i;
+
+/** Whether a found sentence is more than a plain order (an override): see InjectionFinding.explicit. */
+function overrides(hit: Partial<Record<InjectionSignal, string>>, s: string): boolean {
+  const strong = {
+    ...hit,
+    imperative: undefined,
+    ...(hit.redirect !== undefined && URGENCY.test(hit.redirect) ? { redirect: undefined } : {}),
+  };
+  return Object.entries(strong).some(([k, v]) => v !== undefined && k !== 'directive') || isInjected(strong, s);
 }
 
 /** Whether a sentence's signals make it an instruction. */
