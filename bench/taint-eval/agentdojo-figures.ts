@@ -127,7 +127,8 @@ const VARIANT_TITLE: Record<Variant, string> = {
   original: 'AgentDojo names',
   renamed: 'renamed tools, arguments and descriptions',
   opaque: 'opaque tools and arguments (t_/a_ identifiers, no descriptions; MCP annotations and a policy in place of names)',
-  german: 'German tools, arguments and descriptions (no annotations, no policy: the built-in policy and the tools’ structure)',
+  german:
+    'German tools, arguments and descriptions (MCP annotations, no policy: the built-in policy and the tools’ structure; the sparse shape carries no definitions)',
 };
 
 /** Markdown tables: per suite × shape, per template × shape, per variant; then the benign calls still blocked. */

@@ -2,10 +2,11 @@
  * The German variant of the AgentDojo replay: every tool and every argument (nested keys too)
  * renamed into German, as a German team names its own tools (`nachricht_senden`,
  * `iban_abfragen`, `kanalmitglieder`), every tool description rewritten as a German sentence and
- * every argument description put into German word by word. No policy and no annotations come with
- * it: the validator's built-in policy has only the tools' structure (argument schemas, JSON types,
- * the values' shapes) to go by, since it knows no German word. The user's requests and the
- * injected texts stay as AgentDojo wrote them; only the tools change.
+ * every argument description put into German word by word. The replay adds the MCP annotations a
+ * server declares (agentdojo.ts; they are not words) and no policy: the validator's built-in policy
+ * has only the tools' structure (annotations, argument schemas, JSON types, the values' shapes) to
+ * go by, since it knows no German word. The user's requests and the injected texts stay as
+ * AgentDojo wrote them; only the tools change.
  */
 import type { AgentDojoCall, AgentDojoTool } from './agentdojo-data.js';
 

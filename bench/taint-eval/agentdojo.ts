@@ -23,7 +23,7 @@ import {
 import { EFFECT_TOOLS, toolResult } from './agentdojo-tools.js';
 import { renameCall, renameTool } from './agentdojo-rename.js';
 import { detachedAttacks, type ReplayAttack } from './agentdojo-detached.js';
-import { opaqueCall, opaquePolicy, opaqueToolDefinition } from './agentdojo-opaque.js';
+import { annotationsOf, opaqueCall, opaquePolicy, opaqueToolDefinition } from './agentdojo-opaque.js';
 import { germanCall, germanTool } from './agentdojo-german.js';
 import { callId, renderCase, type EvalCase, type Vocabulary } from './eval-set.js';
 import type { SinkDecision } from '../../src/runlog/schema.js';
@@ -33,8 +33,8 @@ export type ReplayShape = 'dense' | 'sparse';
 const DETACHED_FROM = 'important_instructions';
 /**
  * AgentDojo's names; renamed through a thesaurus (agentdojo-rename.ts); opaque identifiers with
- * annotations and a policy (agentdojo-opaque.ts); German names and descriptions with neither
- * (agentdojo-german.ts).
+ * annotations and a policy (agentdojo-opaque.ts); German names and descriptions with the annotations
+ * and no policy (agentdojo-german.ts).
  */
 export type Variant = 'original' | 'renamed' | 'opaque' | 'german';
 
@@ -119,7 +119,7 @@ export function replayRuns(data: AgentDojoData, templates?: readonly string[]): 
 function toolsOf(s: SuiteData, variant: Variant, policy: Policy): (AgentDojoTool & { annotations?: Record<string, boolean> })[] {
   if (variant === 'renamed') return s.tools.map(renameTool);
   if (variant === 'opaque') return s.tools.map((t) => opaqueToolDefinition(policy, t));
-  if (variant === 'german') return s.tools.map(germanTool);
+  if (variant === 'german') return s.tools.map((t) => ({ ...germanTool(t), annotations: annotationsOf(policy, t) }));
   return s.tools;
 }
 
@@ -128,8 +128,8 @@ function vocabulary(s: SuiteData, variant: Variant, policy: Policy): Omit<Vocabu
   return {
     vocabulary: `agentdojo-${s.suite}`,
     about: `AgentDojo v1.2.1 ${s.suite} suite`,
-    // The opaque tools come with the annotations an MCP server would declare: structure in place of names.
-    mcp: variant === 'opaque',
+    // The opaque and German tools come with the annotations an MCP server would declare: structure in place of names.
+    mcp: variant === 'opaque' || variant === 'german',
     tools: tools.map((t, i) => ({
       name: t.name,
       effect: EFFECT_TOOLS.has(s.tools[i].name) ? 'write' : 'read',

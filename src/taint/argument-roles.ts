@@ -289,7 +289,9 @@ export function argumentRole(policy: Policy, tool: string, name: string, value: 
           ? 'p'
           : v === 'true' || v === 'false'
             ? 'b'
-            : '-';
+            : ID_VALUE.test(v)
+              ? 'n'
+              : '-';
   let cache = CACHE.get(policy);
   if (!cache) CACHE.set(policy, (cache = new Map()));
   const key = `${tool}\u0000${name}\u0000${shape}\u0000${prop ? JSON.stringify(prop) : ''}`;
@@ -317,8 +319,12 @@ function computeRole(policy: Policy, tool: string, name: string, v: string, prop
   if (role !== undefined) return role;
   const type = Array.isArray(prop?.type) ? prop?.type[0] : prop?.type;
   if (type === 'boolean' || v === 'true' || v === 'false') return 'choice';
+  // Digits the schema types as a string are an identifier, not a quantity: the call acts on what they name.
+  if (type === 'string' && ID_VALUE.test(v)) return 'object';
   return 'other';
 }
+
+const ID_VALUE = /^\d{1,12}$/;
 
 /** The role a JSON-schema property's format or enum gives. */
 function schemaRole(prop: SchemaProperty | undefined): ArgumentRole | undefined {

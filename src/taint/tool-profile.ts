@@ -11,7 +11,8 @@
  *      PUT and PATCH act.
  *   3. The argument schema: the roles of its arguments (argument-roles.ts) say which sink a tool
  *      that acts is (a payee or amount: FINANCIAL_TRANSFER; a command: CODE_EXEC; a recipient or
- *      URL, unless `openWorldHint: false`: EXTERNAL_SEND; else DESTRUCTIVE_WRITE), and whether it
+ *      URL, unless `openWorldHint: false`: EXTERNAL_SEND; with `openWorldHint: true`, reaching
+ *      others is a send too, unless the tool only destroys; else DESTRUCTIVE_WRITE), and whether it
  *      takes anything a sink needs at all.
  *   4. Last, the words of its name and description, and the evidence says they are a guess: the
  *      verb leading the name (`amend_standing_order`: change + money → FINANCIAL_TRANSFER), else
@@ -134,12 +135,14 @@ interface ArgumentFacts {
   shown: Set<ArgumentRole>;
   /** An argument of free text (a body, a message): what a sink could carry out, where a query only selects. */
   freeText: boolean;
+  /** A value that is prose (words in a sentence, not a name), whatever its argument is called: for a tool that acts, a message. */
+  prose: boolean;
 }
 
 function argumentFacts(policy: Policy, def: ToolDefinition, args: readonly { name: string; value: string }[]): ArgumentFacts {
   const names = new Set<string>(args.map((a) => a.name));
   for (const n of Object.keys(((def.inputSchema as { properties?: object } | undefined)?.properties ?? {}) as object)) names.add(n);
-  const f: ArgumentFacts = { names, roles: new Set(), shown: new Set(), freeText: false };
+  const f: ArgumentFacts = { names, roles: new Set(), shown: new Set(), freeText: false, prose: false };
   for (const n of names) {
     const value = args.find((a) => a.name === n)?.value ?? '';
     const prop = schemaProperty(def.inputSchema, n);
@@ -148,9 +151,13 @@ function argumentFacts(policy: Policy, def: ToolDefinition, args: readonly { nam
     const shown = structuralRole(policy, def.name, n, value, prop);
     if (shown) f.shown.add(shown);
     if ((role === 'content' || role === 'other') && isFreeText(n)) f.freeText = true;
+    if ((role === 'content' || role === 'other') && PROSE.test(value)) f.prose = true;
   }
   return f;
 }
+
+/** Prose: at least four words in a row with a space between each, one of them lower-case (a sentence, not "Riverside View Hotel"). */
+const PROSE = /(?=[^\n]*\b\p{Ll}{2,})\p{L}+(?:[,;:]?\s+\p{L}+){3,}/u;
 
 /** Roles that point a call somewhere or make it move money or run code. */
 const OUTWARD: readonly ArgumentRole[] = ['recipient', 'payee', 'amount', 'command'];
@@ -315,8 +322,10 @@ function actingProfile(def: ToolDefinition, f: ArgumentFacts, w: Words, effect: 
 function argumentSinks(f: ArgumentFacts, ann: ToolAnnotations, destroys: boolean): SinkLabel[] {
   const sinks = new Set<SinkLabel>();
   // A recipient or URL is where data leaves to, unless the server says the tool stays inside its own system.
-  if ((f.roles.has('recipient') || f.roles.has('url') || (ann.openWorldHint === true && f.freeText)) && ann.openWorldHint !== false)
-    sinks.add('EXTERNAL_SEND');
+  // An open-world tool that acts reaches others (MCP's openWorldHint): what it carries leaves, unless
+  // it only destroys; one that destroys and carries a message (by its argument's name or its value's prose) both.
+  const reaches = ann.openWorldHint === true && (f.freeText || f.prose || !destroys);
+  if ((f.roles.has('recipient') || f.roles.has('url') || reaches) && ann.openWorldHint !== false) sinks.add('EXTERNAL_SEND');
   if (f.roles.has('payee') || f.roles.has('amount')) sinks.add('FINANCIAL_TRANSFER');
   if (f.roles.has('command')) sinks.add('CODE_EXEC');
   if (sinks.size === 0 || destroys) sinks.add('DESTRUCTIVE_WRITE');

@@ -125,6 +125,24 @@ describe('tool profile', () => {
     expect(labels('frobnicate', {}, { annotations: { openWorldHint: true, destructiveHint: false } }).sinks).toEqual([]);
   });
 
+  it('reads an open-world tool that acts as reaching others: a send, unless it only destroys; a message it carries goes out either way', () => {
+    // Names in a language the lexicon does not know: only the annotations and the values speak.
+    const open = { annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true } };
+    expect(labels('direktnachricht_senden', { empfaenger: 'Alice', inhalt: 'Hi' }, open).sinks).toEqual(['EXTERNAL_SEND']);
+    const destroys = { annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true } };
+    expect(labels('datei_entfernen', { dateiname: 'plan' }, destroys).sinks).toEqual(['DESTRUCTIVE_WRITE']);
+    expect(labels('beitrag_ersetzen', { inhalt: 'The launch moves to Friday, see you there' }, destroys).sinks.sort()).toEqual([
+      'DESTRUCTIVE_WRITE',
+      'EXTERNAL_SEND',
+    ]);
+  });
+
+  it('takes digits the schema types as a string for an identifier the call acts on, and a number for a quantity', () => {
+    expect(argumentRole(policy, 'datei_loeschen', 'dateinummer', '13', { type: 'string' })).toBe('object');
+    expect(argumentRole(policy, 'datei_loeschen', 'anzahl', '13', { type: 'integer' })).toBe('other');
+    expect(argumentRole(policy, 'datei_loeschen', 'dateinummer', 'plan B', { type: 'string' })).toBe('other');
+  });
+
   it('reads the HTTP method a definition states after the annotations: GET reads, DELETE destroys, POST acts', () => {
     expect(labels('order_payment', { order_id: 'o-1' }, { method: 'GET' }).sinks).toEqual([]);
     expect(labels('frobnicate', { item_id: 'i-1' }, { method: 'DELETE' }).sinks).toEqual(['DESTRUCTIVE_WRITE']);
