@@ -388,7 +388,10 @@ function labelNodes(g: GraphBuilder, items: readonly Item[], rootItem: Item, inp
     for (const e of content.evidence) g.label(it.node, e.mask, e.why, after);
     // Orders in any wording are looked for in data (tool results); the agents' own messages only by the explicit signals.
     const found = policy.detectInjection && it.output ? detectInjection(it.output, { orders: site === 'tool-result' }) : undefined;
-    if (found && !echoesRequest(injectedText(it.output, found), rootTokens)) {
+    const reaches = found ? reachesOf(policy, it.output, found) : undefined;
+    // An order a tool merely echoes from the request is the request's, unless the block around it carries what makes it an injection.
+    const echo = found !== undefined && echoesRequest(injectedText(it.output, found), rootTokens) && !reaches!.some((r) => r.explicit);
+    if (found && !echo) {
       // A plain order in data marks its passage (values taken from it are the injection's); an explicit one also labels the text an override.
       if (found.explicit) g.label(it.node, OVERRIDE, found.why, after);
       const passages = injectedText(it.output, found);
@@ -397,7 +400,7 @@ function labelNodes(g: GraphBuilder, items: readonly Item[], rootItem: Item, inp
         injected: normalizeText(passages),
         clean: normalizeText(cleanText(it.output, found)),
         passages,
-        reaches: reachesOf(policy, it.output, found),
+        reaches,
       });
     } else if (content.mask & OVERRIDE) {
       // A policy content rule found the injection: the whole text is its passage.
