@@ -233,6 +233,7 @@ export function notNeeded(c: SinkCase, mentioned: boolean): Violation[] {
     }
     // A fetch is judged by where it goes (its URL's provenance), not by whether the request says "send".
     if (mentioned || b.needs.mask & bit || site.fetch) continue;
+    if (chargesTheService(c, bit)) continue;
     out.push({
       kind: 'not-needed',
       message: `the request does not ask for ${s} (no action it asks for covers it, and it does not name ${site.tool})`,
@@ -240,6 +241,19 @@ export function notNeeded(c: SinkCase, mentioned: boolean): Violation[] {
     });
   }
   return out;
+}
+
+const FINANCIAL = bitOf('FINANCIAL_TRANSFER');
+const WRITE = bitOf('DESTRUCTIVE_WRITE');
+
+/**
+ * A charge with no payee, recipient or amount among its arguments (a payment method for an upgrade,
+ * an exchange, a rebooking) pays the service for the change it makes: a request for that change
+ * (a change or a booking) covers it. Money to anyone else needs a payee, which the request must ask for.
+ */
+function chargesTheService(c: SinkCase, bit: number): boolean {
+  if (bit !== FINANCIAL || !(c.b.needs.mask & WRITE)) return false;
+  return !(c.site.args ?? []).some((a) => a.role === 'payee' || a.role === 'amount' || a.role === 'recipient');
 }
 
 /** Targets that are not authorised. */

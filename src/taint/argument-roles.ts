@@ -248,6 +248,8 @@ const NAME_WORDS = {
 } as const satisfies Record<string, readonly string[]>;
 
 /** The role an argument's name (its stemmed words) says it has; the first rule that matches decides. */
+const ID_LAST = new Set(['id', 'ids', 'ref', 'uuid', 'key']);
+
 function byName(ws: readonly string[], codeTool: boolean): ArgumentRole | undefined {
   if (ws.length === 0) return undefined;
   const W = NAME_WORDS;
@@ -263,7 +265,8 @@ function byName(ws: readonly string[], codeTool: boolean): ArgumentRole | undefi
   if (has(ws, ...W.payee) || (has(ws, 'account') && has(ws, ...W.accountTarget)) || (has(ws, 'card') && has(ws, 'number'))) return 'payee';
   if (has(ws, 'card')) return 'object';
   if (has(ws, ...W.membership) && has(ws, ...W.memberNumber)) return 'credential';
-  if (has(ws, ...W.amount)) return 'amount';
+  // An identifier under a money word (`payment_method_id`, `refund_ref`) names the payer's own instrument or a record, not how much.
+  if (has(ws, ...W.amount) && !ID_LAST.has(last)) return 'amount';
   if (has(ws, ...W.path)) return 'path';
   if (has(ws, ...W.recipient) || (has(ws, 'share') && has(ws, 'with'))) return 'recipient';
   if (has(ws, ...W.content)) return 'content';

@@ -256,6 +256,7 @@ const VERBS: Record<Category, string[]> = {
     'postpone',
     'shift',
     'swap',
+    'exchange',
     'replace',
     'rename',
     'renew',

@@ -273,7 +273,9 @@ const OUTWARD_ACTIONS: ReadonlySet<Category> = new Set(['send', 'share', 'publis
  * and not as a noun for what is sent (`post`, `email`), where no verb leads the name.
  */
 function prefixedAction(name: readonly string[], verbOf: ProfileOptions['verbOf']): Action | undefined {
-  for (const w of name.slice(1)) {
+  for (const [i, w] of name.entries()) {
+    // After a participle a word is a noun: `exchange_delivered_order_items` orders nothing.
+    if (i === 0 || name[i - 1].endsWith('ed')) continue;
     const c = verbOf(w);
     if (c && OUTWARD_ACTIONS.has(c) && !/(?:s|ed|ing)$/.test(w) && objectKinds([w]).size === 0)
       return { category: c, verb: w, read: false };
