@@ -152,3 +152,13 @@ export function attackText(
   };
   return attack.template.replace(/\{([a-z_]+)\}/g, (m, k: string) => values[k] ?? m);
 }
+
+/** A call with its tool renamed by `tool` and every argument key, at any depth (an attachment's `file_id` too), by `argument`. */
+export function renameCallWith(c: AgentDojoCall, tool: (name: string) => string, argument: (name: string) => string): AgentDojoCall {
+  const keys = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(keys);
+    if (!v || typeof v !== 'object') return v;
+    return Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [argument(k), keys(x)]));
+  };
+  return { function: tool(c.function), args: keys(c.args) as Record<string, unknown> };
+}

@@ -8,7 +8,7 @@
  * go by, since it knows no German word. The user's requests and the injected texts stay as
  * AgentDojo wrote them; only the tools change.
  */
-import type { AgentDojoCall, AgentDojoTool } from './agentdojo-data.js';
+import { renameCallWith, type AgentDojoCall, type AgentDojoTool } from './agentdojo-data.js';
 
 /** AgentDojo's identifier → its German name: every tool of the four suites, then every argument (an attachment's keys too). */
 export const GERMAN_IDENTIFIERS: Readonly<Record<string, string>> = {
@@ -454,15 +454,8 @@ export function germanTool(t: AgentDojoTool): AgentDojoTool {
   };
 }
 
-/** Argument values with every object key in German, at any depth (an attachment's `type` and `file_id` too). */
-function germanArgs(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(germanArgs);
-  if (!v || typeof v !== 'object') return v;
-  return Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [germanIdentifier(k), germanArgs(x)]));
-}
-
 export function germanCall(c: AgentDojoCall): AgentDojoCall {
-  return { function: germanIdentifier(c.function), args: germanArgs(c.args) as Record<string, unknown> };
+  return renameCallWith(c, germanIdentifier, germanIdentifier);
 }
 
 /** Whether the tool's description is one of the German sentences (not the word-by-word fallback). */

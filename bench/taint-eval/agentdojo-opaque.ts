@@ -12,7 +12,7 @@ import { policyFromDocument } from '../../src/taint/policy.js';
 import { classifyTool, flattenArguments, isDirectory } from '../../src/taint/classify.js';
 import { argumentRole, schemaProperty } from '../../src/taint/argument-roles.js';
 import { maskOf, sinksOf, sourcesOf, SINK_LABELS, SINK_MASK, SOURCE_MASK, type SinkLabel } from '../../src/taint/labels.js';
-import type { AgentDojoCall, AgentDojoData, AgentDojoTool } from './agentdojo-data.js';
+import { renameCallWith, type AgentDojoCall, type AgentDojoData, type AgentDojoTool } from './agentdojo-data.js';
 
 /** FNV-1a, 32 bits: a stable hash, the same on every machine and run. */
 function fnv1a(s: string): number {
@@ -40,15 +40,8 @@ function opaqueSchema(schema: unknown): unknown {
   return out;
 }
 
-/** Argument values with every object key renamed, at any depth (an attachment's `file_id` too). */
-function opaqueArgs(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(opaqueArgs);
-  if (!v || typeof v !== 'object') return v;
-  return Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [opaqueArgument(k), opaqueArgs(x)]));
-}
-
 export function opaqueCall(c: AgentDojoCall): AgentDojoCall {
-  return { function: opaqueTool(c.function), args: opaqueArgs(c.args) as Record<string, unknown> };
+  return renameCallWith(c, opaqueTool, opaqueArgument);
 }
 
 /** The labels `policy` gives a tool (AgentDojo's, or an opaque one with its annotations), as a call with no values gets them. */
