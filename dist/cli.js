@@ -59165,6 +59165,7 @@ var VERBS = {
     "postpone",
     "shift",
     "swap",
+    "exchange",
     "replace",
     "rename",
     "renew",
@@ -59875,6 +59876,7 @@ var NAME_WORDS = {
     "airline"
   ]
 };
+var ID_LAST = /* @__PURE__ */ new Set(["id", "ids", "ref", "uuid", "key"]);
 function byName(ws, codeTool) {
   if (ws.length === 0) return void 0;
   const W = NAME_WORDS;
@@ -59886,7 +59888,7 @@ function byName(ws, codeTool) {
   if (has(ws, ...W.payee) || has(ws, "account") && has(ws, ...W.accountTarget) || has(ws, "card") && has(ws, "number")) return "payee";
   if (has(ws, "card")) return "object";
   if (has(ws, ...W.membership) && has(ws, ...W.memberNumber)) return "credential";
-  if (has(ws, ...W.amount)) return "amount";
+  if (has(ws, ...W.amount) && !ID_LAST.has(last)) return "amount";
   if (has(ws, ...W.path)) return "path";
   if (has(ws, ...W.recipient) || has(ws, "share") && has(ws, "with")) return "recipient";
   if (has(ws, ...W.content)) return "content";
@@ -59895,7 +59897,7 @@ function byName(ws, codeTool) {
 }
 function argumentRole(policy, tool, name, value2, prop) {
   const v = value2.trim();
-  const shape = EMAIL2.test(v) ? "e" : URL_VALUE.test(v) ? "u" : IBAN.test(v.toUpperCase()) && /\d{2}/.test(v) ? "i" : PHONE2.test(v) && !DATE.test(v) ? "p" : v === "true" || v === "false" ? "b" : "-";
+  const shape = EMAIL2.test(v) ? "e" : URL_VALUE.test(v) ? "u" : IBAN.test(v.toUpperCase()) && /\d{2}/.test(v) ? "i" : PHONE2.test(v) && !DATE.test(v) ? "p" : v === "true" || v === "false" ? "b" : ID_VALUE.test(v) ? "n" : "-";
   let cache3 = CACHE.get(policy);
   if (!cache3) CACHE.set(policy, cache3 = /* @__PURE__ */ new Map());
   const key3 = `${tool}\0${name}\0${shape}\0${prop ? JSON.stringify(prop) : ""}`;
@@ -59920,8 +59922,10 @@ function computeRole(policy, tool, name, v, prop) {
   if (role !== void 0) return role;
   const type = Array.isArray(prop?.type) ? prop?.type[0] : prop?.type;
   if (type === "boolean" || v === "true" || v === "false") return "choice";
+  if (type === "string" && ID_VALUE.test(v)) return "object";
   return "other";
 }
+var ID_VALUE = /^\d{1,12}$/;
 function schemaRole(prop) {
   const format2 = (prop?.format ?? prop?.items?.format ?? "").toLowerCase();
   if (format2 === "email" || format2 === "idn-email") return "recipient";
@@ -60310,7 +60314,7 @@ function readByShape(policy, def, args, opts) {
 function argumentFacts(policy, def, args) {
   const names = new Set(args.map((a2) => a2.name));
   for (const n2 of Object.keys(def.inputSchema?.properties ?? {})) names.add(n2);
-  const f = { names, roles: /* @__PURE__ */ new Set(), shown: /* @__PURE__ */ new Set(), freeText: false };
+  const f = { names, roles: /* @__PURE__ */ new Set(), shown: /* @__PURE__ */ new Set(), freeText: false, prose: false };
   for (const n2 of names) {
     const value2 = args.find((a2) => a2.name === n2)?.value ?? "";
     const prop = schemaProperty(def.inputSchema, n2);
@@ -60319,9 +60323,11 @@ function argumentFacts(policy, def, args) {
     const shown = structuralRole(policy, def.name, n2, value2, prop);
     if (shown) f.shown.add(shown);
     if ((role === "content" || role === "other") && isFreeText(n2)) f.freeText = true;
+    if ((role === "content" || role === "other") && PROSE.test(value2)) f.prose = true;
   }
   return f;
 }
+var PROSE = new RegExp("(?=[^\\n]*\\b\\p{Ll}{2,})\\p{L}+(?:[,;:]?\\s+\\p{L}+){3,}", "u");
 var OUTWARD = ["recipient", "payee", "amount", "command"];
 function pointsOut(f, roles) {
   const out = OUTWARD.filter((r) => roles.has(r)).map((r) => `a ${r}`);
@@ -60376,7 +60382,8 @@ function namesData(name, opts) {
 }
 var OUTWARD_ACTIONS = /* @__PURE__ */ new Set(["send", "share", "publish", "pay", "delete", "exec"]);
 function prefixedAction(name, verbOf2) {
-  for (const w of name.slice(1)) {
+  for (const [i2, w] of name.entries()) {
+    if (i2 === 0 || name[i2 - 1].endsWith("ed")) continue;
     const c3 = verbOf2(w);
     if (c3 && OUTWARD_ACTIONS.has(c3) && !/(?:s|ed|ing)$/.test(w) && objectKinds([w]).size === 0)
       return { category: c3, verb: w, read: false };
@@ -60412,8 +60419,8 @@ function actingProfile(def, f, w, effect3) {
 }
 function argumentSinks(f, ann, destroys) {
   const sinks = /* @__PURE__ */ new Set();
-  if ((f.roles.has("recipient") || f.roles.has("url") || ann.openWorldHint === true && f.freeText) && ann.openWorldHint !== false)
-    sinks.add("EXTERNAL_SEND");
+  const reaches = ann.openWorldHint === true && (f.freeText || f.prose || !destroys);
+  if ((f.roles.has("recipient") || f.roles.has("url") || reaches) && ann.openWorldHint !== false) sinks.add("EXTERNAL_SEND");
   if (f.roles.has("payee") || f.roles.has("amount")) sinks.add("FINANCIAL_TRANSFER");
   if (f.roles.has("command")) sinks.add("CODE_EXEC");
   if (sinks.size === 0 || destroys) sinks.add("DESTRUCTIVE_WRITE");
@@ -60582,6 +60589,20 @@ function negatedAt(c3, i2, verbOf2) {
   }
   return false;
 }
+var PAST_SUBJECTS = /* @__PURE__ */ new Set(["i", "we", "you", "they", "he", "she", "who", "already", "have", "has", "had", "ve", "was", "were", "been"]);
+var IRREGULAR_PAST = new Set("paid sent bought made gave given took taken wrote written spent sold told shown".split(" "));
+function statesThePast(c3, i2) {
+  const w = c3.ws[i2];
+  return PAST_SUBJECTS.has(c3.ws[i2 - 1] ?? "") && (IRREGULAR_PAST.has(w) || w.length > 4 && w.endsWith("ed"));
+}
+function inIndirectQuestion(c3, i2) {
+  for (let j = i2 - 1; j >= 0 && !c3.parts.has(j + 1); j--) {
+    const w = c3.ws[j];
+    if (JOINS.has(w)) return false;
+    if (w === "whether" || w === "if" && j > 0 && !c3.parts.has(j)) return true;
+  }
+  return false;
+}
 function usedAsVerb(c3, i2, execAsked) {
   if (i2 === 0 || VERB_CONTEXT.has(c3.ws[i2 - 1])) return true;
   if (c3.parts.has(i2) && (OBJECT_START.has(c3.ws[i2 + 1] ?? "") || /^\d/.test(c3.ws[i2 + 1] ?? ""))) return true;
@@ -60621,6 +60642,7 @@ function clauseActions(clause, money, opts) {
   for (let i2 = 0; i2 < c3.ws.length; i2++) {
     const cat = opts.verbOf(c3.ws[i2]);
     if (cat === void 0 || cat === "read" || !usedAsVerb(c3, i2, execAsked) || negatedAt(c3, i2, opts.verbOf)) continue;
+    if (statesThePast(c3, i2) || inIndirectQuestion(c3, i2)) continue;
     if (cat === "exec") execAsked = true;
     const objects = objectKinds(c3.ws.slice(i2 + 1, i2 + 13));
     const paid = money && (cat !== "send" || objects.has("money") || MONEY.test(c3.ws.slice(i2, i2 + 6).join(" ")));
@@ -60989,7 +61011,7 @@ var FAMILIES = {
     /\bassistant instructions?\b/i,
     new RegExp(`\\bto the ${ADDRESSEE}\\b`, "i"),
     new RegExp(
-      `\\b(?:for|to) (?:any |all |the )?(?:${ROLE_ASSISTANT})(?: (?:processing|reading|handling|using|booking|working on)\\b)?`,
+      `\\b(?:for|to) (?:any |all |the )?(?:${ROLE_ASSISTANT})\\b(?: (?:processing|reading|handling|using|booking|working on)\\b)?`,
       "i"
     ),
     new RegExp(`\\b(?:${ROLE_ASSISTANT}) (?:processing|reading|handling|using) (?:this|these|the)\\b`, "i")
@@ -60997,7 +61019,9 @@ var FAMILIES = {
   authority: [
     /\b(?:system|admin(?:istrator)?|security|compliance|it|sso|hr|merchant|billing|directory|fraud|risk)[-_ ](?:message|notice|notification|alert|directive|update|override|instructions?|memo|department|bot|team|desk)\b/i,
     /\[(?:system|admin|message from[^\]]{0,40}|note from[^\]]{0,40})\]/i,
-    /\b(?:this is|signed|message from|note from|update from|comment from|entered by|request from|instructions? from|from)[,:]?\s+(?:the\s+|your\s+|our\s+)?(?:user|account (?:holder|owner)|owner|cardholder|patient|travell?er|landlord|administrator|admin|manager|supervisor|workspace owner|document owner|customer|tenant|hr|bank|agency|organi[sz]ers?|management|ceo|cfo|it department)\b/i,
+    /\b(?:this is|signed|message from|note from|update from|comment from|entered by|request from|instructions? from)[,:]?\s+(?:the\s+|your\s+|our\s+)?(?:user|account (?:holder|owner)|owner|cardholder|patient|travell?er|landlord|administrator|admin|manager|supervisor|workspace owner|document owner|customer|tenant|hr|bank|agency|organi[sz]ers?|management|ceo|cfo|it department)\b/i,
+    // A bare "from the landlord" claims a sender only where the phrase ends ("… from the landlord: pay …"), not in "from customer management".
+    /\bfrom[,:]?\s+(?:the\s+|your\s+|our\s+)?(?:user|account (?:holder|owner)|owner|cardholder|patient|travell?er|landlord|administrator|admin|manager|supervisor|workspace owner|document owner|customer|tenant|hr|bank|agency|organi[sz]ers?|management|ceo|cfo|it department)(?=\s*(?:[:,.;)\]!—–-]|$))/im,
     // The IT department by its capitals: "from it" is a pronoun.
     /\b(?:this is|message from|note from|update from|request from|from)[,:]?\s+(?:the\s+|your\s+|our\s+)?IT\b/,
     /\bthe (?:user|account holder|account owner|owner|cardholder|patient|travell?er|customer|landlord|document owner|workspace owner|client) (?:has |had |already |just )?(?:authori[sz]ed|approved|asked|wants|requested|agreed|instructed|confirmed|promised|set this up)\b/i,
@@ -61007,7 +61031,8 @@ var FAMILIES = {
     /\bmust be (?:sent|routed|issued|forwarded|updated|changed|set|paid|transferred|moved|shared|granted)\b/i
   ],
   redirect: [
-    /\bbefore (?:you |doing anything|anything else|continuing|finishing|summari[sz]ing|replying|answering|escalating|freezing|proceeding|responding|completing|analy[sz]ing|reading)/i,
+    // "Before you spend the big bucks" is advice; "before you can solve the task", "before you reply" redirect the reader's work.
+    /\bbefore you (?:(?:can|do|start|begin|go on|move on)\s+)?(?:continue|proceed|answer|reply|respond|solve|finish|complete|summari[sz]e|do|start|begin|read|go on|move on|carry on|handle|process|act|return|write|execute|call|use|send|perform|look|check|analy[sz]e|escalate|close)\b|\bbefore (?:doing anything|anything else|continuing|finishing|summari[sz]ing|replying|answering|escalating|freezing|proceeding|responding|completing|analy[sz]ing|reading)/i,
     /\b(?:do (?:this|it|both|that|these) (?:first|now|immediately)|this first|first,? (?:you must|please))\b/i,
     /\binstead\b/i,
     /\bwithout (?:asking|confirm\w*|verification|verifying|telling|notifying|checking with)\b|\bno (?:need to confirm|confirmation (?:is )?(?:needed|required))\b|\bdon'?t ask\b/i,
@@ -61206,14 +61231,22 @@ function scan2(body, opts, field) {
     const hit = found.hit;
     flaggedLine = sent.line;
     passages.push([found.start, lineEnds[sent.line]]);
-    if (Object.keys(hit).some((k) => k !== "imperative" && k !== "directive") || isInjected({ ...hit, imperative: void 0 }, sent.s))
-      explicit = true;
+    if (overrides(hit, sent.s)) explicit = true;
     const quote = (k) => hit[k] !== void 0 ? `${k} ("${hit[k].slice(0, 60)}")` : void 0;
     reasons.push(
       ["override", "imperative", "addressed", "authority", "redirect", "directive"].map(quote).filter(Boolean).join(", ")
     );
   }
   return { passages, reasons, explicit };
+}
+var URGENCY = /^(?:immediately|right away|right now|at once|urgently|automatically|instead)$/i;
+function overrides(hit, s2) {
+  const strong = {
+    ...hit,
+    imperative: void 0,
+    ...hit.redirect !== void 0 && URGENCY.test(hit.redirect) ? { redirect: void 0 } : {}
+  };
+  return Object.entries(strong).some(([k, v]) => v !== void 0 && k !== "directive") || isInjected(strong, s2);
 }
 function isInjected(hit, s2) {
   const toolOrder = hit.directive !== void 0 && /_/.test(hit.directive);
@@ -63428,7 +63461,9 @@ function labelNodes(g, items, rootItem, input2, policy) {
     const content = contentLabels(policy, it.output, site);
     for (const e of content.evidence) g.label(it.node, e.mask, e.why, after);
     const found = policy.detectInjection && it.output ? detectInjection(it.output, { orders: site === "tool-result" }) : void 0;
-    if (found && !echoesRequest(injectedText(it.output, found), rootTokens)) {
+    const reaches = found ? reachesOf(policy, it.output, found) : void 0;
+    const echo = found !== void 0 && echoesRequest(injectedText(it.output, found), rootTokens) && !reaches.some((r) => r.explicit);
+    if (found && !echo) {
       if (found.explicit) g.label(it.node, OVERRIDE, found.why, after);
       const passages = injectedText(it.output, found);
       injections.set(it.node, {
@@ -63436,7 +63471,7 @@ function labelNodes(g, items, rootItem, input2, policy) {
         injected: normalizeText(passages),
         clean: normalizeText(cleanText(it.output, found)),
         passages,
-        reaches: reachesOf(policy, it.output, found)
+        reaches
       });
     } else if (content.mask & OVERRIDE) {
       injections.set(it.node, {
@@ -63609,6 +63644,7 @@ function notNeeded(c3, mentioned) {
       continue;
     }
     if (mentioned || b.needs.mask & bit || site.fetch) continue;
+    if (chargesTheService(c3, bit)) continue;
     out.push({
       kind: "not-needed",
       message: `the request does not ask for ${s2} (no action it asks for covers it, and it does not name ${site.tool})`,
@@ -63616,6 +63652,12 @@ function notNeeded(c3, mentioned) {
     });
   }
   return out;
+}
+var FINANCIAL = bitOf("FINANCIAL_TRANSFER");
+var WRITE = bitOf("DESTRUCTIVE_WRITE");
+function chargesTheService(c3, bit) {
+  if (bit !== FINANCIAL || !(c3.b.needs.mask & WRITE)) return false;
+  return !(c3.site.args ?? []).some((a2) => a2.role === "payee" || a2.role === "amount" || a2.role === "recipient");
 }
 function unauthorisedTargets(c3) {
   const { b, site } = c3;
