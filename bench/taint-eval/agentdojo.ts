@@ -8,7 +8,8 @@
  */
 import type { Policy } from '../../src/taint/policy.js';
 import { classifyTool } from '../../src/taint/classify.js';
-import { tracesOfDocument, validateTraces } from '../../src/taint/validate-trace.js';
+import { tracesOfDocument, validateTraces, withToolList } from '../../src/taint/validate-trace.js';
+import type { ToolDefinition } from '../../src/taint/tool-profile.js';
 import {
   attackText,
   fillEnvironment,
@@ -152,6 +153,18 @@ export interface ReplaySetting {
   variant: Variant;
   vocabularies: ReadonlyMap<Suite, Omit<Vocabulary, 'cases'>>;
   policies: Record<ReplayShape, Policy>;
+  /** Each suite's tools as the server lists them, given as `--tools` gives them (sparse traces carry none). */
+  toolLists?: ReadonlyMap<Suite, ToolDefinition[]>;
+}
+
+/** The server's tool list of a vocabulary, as `saboteur validate --tools` reads it. */
+function toolListOf(v: Omit<Vocabulary, 'cases'>): ToolDefinition[] {
+  return v.tools.map((t) => ({
+    name: t.name,
+    description: t.description,
+    inputSchema: t.parameters as Record<string, unknown>,
+    ...(t.annotations ? { annotations: t.annotations } : {}),
+  }));
 }
 
 /**
@@ -160,13 +173,15 @@ export interface ReplaySetting {
  * for the tools their annotations and argument roles do not place; in the sparse shape, which
  * carries no definitions, for every tool.
  */
-export function replaySetting(data: AgentDojoData, variant: Variant, policy: Policy): ReplaySetting {
+export function replaySetting(data: AgentDojoData, variant: Variant, policy: Policy, opts: { toolList?: boolean } = {}): ReplaySetting {
   const vocabularies = new Map(data.suites.map((s) => [s.suite, vocabulary(s, variant, policy)]));
-  if (variant !== 'opaque') return { variant, vocabularies, policies: { dense: policy, sparse: policy } };
+  const lists = opts.toolList ? { toolLists: new Map([...vocabularies].map(([k, v]) => [k, toolListOf(v)])) } : {};
+  if (variant !== 'opaque') return { variant, vocabularies, policies: { dense: policy, sparse: policy }, ...lists };
   return {
     variant,
     vocabularies,
     policies: { dense: opaquePolicy(policy, data), sparse: opaquePolicy(policy, data, { everyTool: true }) },
+    ...lists,
   };
 }
 
@@ -186,7 +201,8 @@ export function validateRun(r: ReplayRun, shape: ReplayShape, setting: ReplaySet
     steps: calls.map((call, i) => ({ call: call.function, args: call.args, result: r.steps[i].result })),
   };
   const doc = renderCase({ ...v, cases: [c] }, c, shape);
-  const verdicts = new Map(validateTraces(tracesOfDocument(doc, `${id}.${shape}.otlp.json`), policy).map((x) => [x.toolCallId, x]));
+  const traces = withToolList(tracesOfDocument(doc, `${id}.${shape}.otlp.json`), setting.toolLists?.get(r.suite));
+  const verdicts = new Map(validateTraces(traces, policy).map((x) => [x.toolCallId, x]));
   return {
     suite: r.suite,
     userTask: r.userTask,
@@ -209,9 +225,9 @@ export function validateRun(r: ReplayRun, shape: ReplayShape, setting: ReplaySet
 export function runReplay(
   data: AgentDojoData,
   policy: Policy,
-  opts: { shapes?: readonly ReplayShape[]; variants?: readonly Variant[]; templates?: readonly string[] } = {},
+  opts: { shapes?: readonly ReplayShape[]; variants?: readonly Variant[]; templates?: readonly string[]; toolList?: boolean } = {},
 ): RunOutcome[] {
-  const settings = (opts.variants ?? ['original']).map((v) => replaySetting(data, v, policy));
+  const settings = (opts.variants ?? ['original']).map((v) => replaySetting(data, v, policy, { toolList: opts.toolList }));
   const out: RunOutcome[] = [];
   for (const r of replayRuns(data, opts.templates)) {
     for (const setting of settings) for (const shape of opts.shapes ?? ['dense', 'sparse']) out.push(validateRun(r, shape, setting));

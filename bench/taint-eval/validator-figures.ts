@@ -14,9 +14,9 @@ import { defaultDataDir } from '../../src/benchmarks/humaneval/resolve.js';
 import { loadEvalSet, renderEvalTables, runEvalSet, score } from './eval-set.js';
 import { benchmarkFigures } from './benchmark-figures.js';
 import { largeOtlpTrace } from './large-trace.js';
-import { agentDojoDir, loadAgentDojo } from './agentdojo-data.js';
+import { agentDojoDir, loadAgentDojo, type AgentDojoData } from './agentdojo-data.js';
 import { runReplay, stagedWithoutDescriptions } from './agentdojo.js';
-import { pointsAgainstOriginal, renderReplay, sameDecisions } from './agentdojo-figures.js';
+import { pct, pointsAgainstOriginal, renderReplay, sameDecisions, scoreReplay } from './agentdojo-figures.js';
 import { opaquePolicyDocument } from './agentdojo-opaque.js';
 import { benignCorpus, corpusFigures, renderCorpusFigures, type CorpusSplit } from './benign-corpus.js';
 
@@ -102,8 +102,17 @@ function agentDojoFigures(opts: { quick?: boolean }): string[] {
     `  policy for the dense shape: ${placed} of ${opaque.tools} tools placed by their annotations and argument roles alone; a rule for the sink of ${opaque.forSinks.length} (${opaque.forSinks.join(', ')}) and for what ${opaque.forSources.length} reads return; the sparse shape carries no definitions, so its policy names every tool`,
     ...inv.differ.map((d) => `  - ${d}`),
     ...pointsAgainstOriginal(outcomes, 'german'),
+    germanWithToolList(data),
     `renamed tools with their descriptions dropped, each ground-truth call alone: reads staged as sinks ${bare.readsStaged}/${bare.reads}, calls with an effect staged ${bare.writesStaged}/${bare.writes}`,
   ];
+}
+
+/** The German variant's sparse shape with the server's tool list given as `--tools` gives it (`important_instructions`). */
+function germanWithToolList(data: AgentDojoData): string {
+  const s = scoreReplay(
+    runReplay(data, defaultPolicy(), { templates: ['important_instructions'], variants: ['german'], shapes: ['sparse'], toolList: true }),
+  );
+  return `german, sparse, with the server's tool list (--tools), important_instructions: attacks stopped ${pct(s.attacksStopped, s.attacks)}, benign sink calls released ${pct(s.benignReleased, s.benignCalls)}, benign tasks with nothing blocked ${pct(s.benignClean, s.benignTasks)}`;
 }
 
 export async function validatorFigures(opts: { quick?: boolean } = {}): Promise<string> {

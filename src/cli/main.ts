@@ -42,10 +42,10 @@ commands:
       write the dashboard of the history in DIR (index.html)
   saboteur humaneval score SAMPLES.jsonl [--problems FILE] [--out RESULTS.jsonl] [--k 1,10]
       score HumanEval samples (task_id, completion) in the sandbox, official results format
-  saboteur validate --trace FILE [--policy FILE] [--format md|json] [--explain]
+  saboteur validate --trace FILE [--policy FILE] [--tools FILE] [--format md|json] [--explain]
       taint-validate a recorded trace offline (exit 1 when a sink would be blocked or is unverifiable);
       --explain shows, per sink, the request, where each argument came from, the labels and the decision
-  saboteur policy suggest --trace FILE [--policy FILE] [--out FILE] [--format md|json]
+  saboteur policy suggest --trace FILE [--policy FILE] [--tools FILE] [--out FILE] [--format md|json]
       list every tool of a trace with what the validator infers it does and why; write a policy that
       pins each one (guesses from names or descriptions marked for review)
   saboteur data fetch|verify [BENCHMARK...] [--dir DIR]

@@ -1,5 +1,5 @@
 /**
- * `saboteur policy suggest --trace FILE [--policy FILE] [--out FILE] [--format md|json]`
+ * `saboteur policy suggest --trace FILE [--policy FILE] [--tools FILE] [--out FILE] [--format md|json]`
  * (docs/taint-policy.md, "Writing a policy from a trace"): every tool a recorded trace shows, with
  * what the validator infers it does and on what evidence, and a policy with one rule per tool
  * that pins it, for the team to review and commit. Reads what `saboteur validate` reads.
@@ -10,7 +10,8 @@ import { writeFileAtomic } from '../runlog/write.js';
 import { LIMITS } from '../util/input-file.js';
 import { limitText } from '../util/body-limit.js';
 import { defaultPolicy, parsePolicy, readPolicyText, PolicyError } from '../taint/policy.js';
-import { buildNamedTrace, readTraceText, tracesOfDocument, TraceInputError } from '../taint/validate-trace.js';
+import { buildNamedTrace, readTraceText, tracesOfDocument, withToolList, TraceInputError } from '../taint/validate-trace.js';
+import { readToolList } from '../taint/tool-list.js';
 import { suggestPolicy, toolsSeen } from '../taint/suggest.js';
 import { renderSuggestMarkdown, suggestJson } from '../taint/suggest-report.js';
 
@@ -20,12 +21,13 @@ const FLAGS: FlagSpec = {
     description: 'a run.json, a saboteur trace, or an OTLP JSON export (what saboteur validate reads)',
   },
   policy: { type: 'string', description: "the team's policy: its rules apply, and the new rules are added to its text" },
+  tools: { type: 'string', description: "the MCP server's tool list (tools/list JSON): annotations and schemas the trace does not carry" },
   out: { type: 'string', description: 'write the policy here (default: stdout, and the listing to stderr)' },
   format: { type: 'string', description: 'the listing: md (default) or json' },
 };
 
 export const SUGGEST_USAGE = usageOf(
-  'policy suggest --trace FILE [--policy FILE] [--out FILE] [--format md|json]',
+  'policy suggest --trace FILE [--policy FILE] [--tools FILE] [--out FILE] [--format md|json]',
   'Lists every tool of a recorded trace with what the validator infers it does and why, and writes a policy that pins each one, guesses marked for review.',
   FLAGS,
 );
@@ -56,7 +58,8 @@ async function suggest(argv: string[], io: CliIo): Promise<number> {
   const text = await readTraceText(traceFile);
   const base = policyFile !== undefined ? { text: await readPolicyText(policyFile), file: policyFile } : undefined;
   const policy = base ? parsePolicy(base.text, base.file) : defaultPolicy();
-  const traces = tracesOfDocument(text, traceFile).map((t) => ({ input: t.input, built: buildNamedTrace(t, policy) }));
+  const list = flags.tools !== undefined ? await readToolList(flags.tools as string) : undefined;
+  const traces = withToolList(tracesOfDocument(text, traceFile), list).map((t) => ({ input: t.input, built: buildNamedTrace(t, policy) }));
   const seen = toolsSeen(traces);
   if (seen.length === 0)
     throw new TraceInputError(

@@ -9,6 +9,11 @@ const FLAGS: FlagSpec = {
       'a run.json, a saboteur trace, or an OTLP JSON export (GenAI conventions, OpenInference, OpenLLMetry, AI SDK; LLM spans alone are enough)',
   },
   policy: { type: 'string', description: 'policy YAML (default: the built-in policy)' },
+  tools: {
+    type: 'string',
+    description:
+      "the MCP server's tool list (tools/list JSON, or a list of definitions): annotations and schemas for traces that carry none",
+  },
   format: { type: 'string', description: 'md (default) or json' },
   scope: { type: 'string', description: 'context scope: full (default), one-hop or local' },
   'no-propagation': { type: 'boolean', description: 'ablation: plain reachability instead of label propagation' },
@@ -20,7 +25,7 @@ const FLAGS: FlagSpec = {
 };
 
 export const VALIDATE_USAGE = usageOf(
-  'validate --trace FILE [--policy FILE] [--format md|json] [--explain]',
+  'validate --trace FILE [--policy FILE] [--tools FILE] [--format md|json] [--explain]',
   'Decides every staged sink of a recorded trace with the taint validator and prints its decision and attribution path.',
   FLAGS,
 );
@@ -41,6 +46,7 @@ export async function validateCommand(argv: string[], out: { write(s: string): u
   const { exitCode, text } = await validateTrace({
     traceFile,
     policyFile: flags.policy as string | undefined,
+    toolsFile: flags.tools as string | undefined,
     format,
     scope,
     propagate: flags['no-propagation'] !== true,

@@ -67,6 +67,8 @@ export interface TraceInput {
   toolSpecs?: readonly (Pick<ToolSpec, 'name' | 'sinks' | 'sources'> & Partial<Pick<ToolSpec, 'description' | 'inputSchema'>>)[];
   /** Tool definitions the trace lists (MCP tools/list or OpenAI function shape). */
   toolDefinitions?: readonly ToolDefinition[];
+  /** The team's tool list (`--tools`, tool-list.ts): read before the trace's own definitions. */
+  toolList?: readonly ToolDefinition[];
   /** The staged call being decided: it becomes the last node. */
   pending?: PendingCall;
   annotation?: RequestAnnotation;
@@ -154,7 +156,7 @@ interface CollectedItems {
 function collectItems(input: TraceInput, policy: Policy, indexOptions: ContentIndexOptions): CollectedItems {
   const list = new ItemList();
   const views = (input.spans ?? []).map(genAiView);
-  const definitions = collectDefinitions({ specs: input.toolSpecs, definitions: input.toolDefinitions, views });
+  const definitions = collectDefinitions({ specs: input.toolSpecs, listed: input.toolList, definitions: input.toolDefinitions, views });
   const declared = new Map((input.toolSpecs ?? []).map((s) => [s.name, s]));
   const toolItem = toolItemFactory(list, policy, declared, definitions);
 

@@ -1,5 +1,5 @@
 /**
- * `saboteur validate --trace FILE [--policy FILE] [--format md|json]` (README: The taint
+ * `saboteur validate --trace FILE [--policy FILE] [--tools FILE] [--format md|json]` (README: The taint
  * validator): the taint validator offline, on a run log (every instance's trace), on one trace
  * (`{"root": "...", "calls": [...], "tools": [...], "spans": [...], "toolDefinitions": [...]}`) or
  * on an OTLP JSON export of the pipeline's spans (GenAI conventions). Prints every staged sink's
@@ -29,6 +29,8 @@ import { pushTo } from '../util/maps.js';
 import { boundValue } from '../runlog/bound.js';
 import { InputError } from '../util/input-error.js';
 import { explainTrace, explanationsMarkdown, type SinkExplanation } from './explain.js';
+import { readToolList } from './tool-list.js';
+import type { ToolDefinition } from './tool-profile.js';
 
 export interface ValidateOptions {
   traceFile: string;
@@ -38,6 +40,8 @@ export interface ValidateOptions {
   propagate?: boolean;
   /** Per staged sink, the chain request → values → decision (explain.ts). */
   explain?: boolean;
+  /** The team's tool list (`--tools`, tool-list.ts), for traces that carry no definitions. */
+  toolsFile?: string;
 }
 
 export interface ValidatedSink {
@@ -411,11 +415,16 @@ export async function readTraceText(file: string): Promise<string> {
   }
 }
 
+/** Each trace with the team's tool list, when one was given. */
+export function withToolList(traces: NamedTrace[], list: readonly ToolDefinition[] | undefined): NamedTrace[] {
+  return list ? traces.map((t) => ({ ...t, input: { ...t.input, toolList: list } })) : traces;
+}
+
 /** The offline command: exit code 1 when any staged sink would be blocked or is unverifiable. Input errors throw (TraceInputError, PolicyError, RunLogError). */
 export async function validateTrace(opts: ValidateOptions): Promise<{ exitCode: number; text: string }> {
   const text = await readTraceText(opts.traceFile);
   const policy = await loadPolicy(opts.policyFile);
-  const traces = tracesOfDocument(text, opts.traceFile);
+  const traces = withToolList(tracesOfDocument(text, opts.traceFile), opts.toolsFile ? await readToolList(opts.toolsFile) : undefined);
   const run = { ...(opts.scope ? { scope: opts.scope } : {}), ...(opts.propagate !== undefined ? { propagate: opts.propagate } : {}) };
   const readings: TraceReading[] = [];
   const explained: SinkExplanation[] = [];

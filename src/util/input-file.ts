@@ -22,6 +22,7 @@ export const LIMITS = {
   benchmarkData: 64 * MIB,
   runLog: 256 * MIB,
   trace: 256 * MIB,
+  toolList: 16 * MIB,
 } as const;
 
 /** An input file that cannot be used: a usage error (exit 2) naming the file. */

@@ -164,7 +164,7 @@ describe('saboteur policy suggest', () => {
   it('has its usage, and is listed in saboteur --help', async () => {
     const r = await cli('policy', 'suggest', '--help');
     expect(r.code).toBe(EXIT.ok);
-    expect(r.out).toContain('usage: saboteur policy suggest --trace FILE [--policy FILE] [--out FILE] [--format md|json]');
-    expect((await cli('--help')).out).toContain('saboteur policy suggest --trace FILE [--policy FILE] [--out FILE] [--format md|json]');
+    expect(r.out).toContain('usage: saboteur policy suggest --trace FILE [--policy FILE] [--tools FILE] [--out FILE] [--format md|json]');
+    expect((await cli('--help')).out).toContain('saboteur policy suggest --trace FILE [--policy FILE] [--tools FILE] [--out FILE] [--format md|json]');
   });
 });

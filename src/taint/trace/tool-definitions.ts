@@ -90,6 +90,8 @@ export function boundedDefinition(d: ToolDefinition): ToolDefinition | undefined
 
 export function collectDefinitions(sources: {
   specs?: readonly unknown[];
+  /** The team's tool list (`--tools`), already read and bounded (tool-list.ts): no cap on new names. */
+  listed?: readonly ToolDefinition[];
   definitions?: readonly unknown[];
   views?: readonly GenAiSpan[];
 }): Map<string, ToolDefinition> {
@@ -98,6 +100,7 @@ export function collectDefinitions(sources: {
     const d = definitionOf(raw);
     if (d) merge(out, d);
   }
+  for (const d of sources.listed ?? []) merge(out, d);
   // What the trace itself carries is untrusted: bounded, and no more than MAX_TRACE_DEFINITIONS new names.
   let added = 0;
   const take = (raw: unknown) => {
