@@ -35853,7 +35853,8 @@ var LIMITS = {
   problems: 64 * MIB,
   benchmarkData: 64 * MIB,
   runLog: 256 * MIB,
-  trace: 256 * MIB
+  trace: 256 * MIB,
+  toolList: 16 * MIB
 };
 var InputFileError = class extends InputError {
   constructor(file2, message) {
@@ -63264,6 +63265,7 @@ function collectDefinitions(sources) {
     const d = definitionOf(raw);
     if (d) merge2(out, d);
   }
+  for (const d of sources.listed ?? []) merge2(out, d);
   let added = 0;
   const take = (raw) => {
     const parsed2 = definitionOf(raw);
@@ -63285,7 +63287,7 @@ var OVERRIDE = bitOf("PROMPT_OVERRIDE");
 function collectItems(input2, policy, indexOptions) {
   const list3 = new ItemList();
   const views = (input2.spans ?? []).map(genAiView);
-  const definitions = collectDefinitions({ specs: input2.toolSpecs, definitions: input2.toolDefinitions, views });
+  const definitions = collectDefinitions({ specs: input2.toolSpecs, listed: input2.toolList, definitions: input2.toolDefinitions, views });
   const declared = new Map((input2.toolSpecs ?? []).map((s2) => [s2.name, s2]));
   const toolItem = toolItemFactory(list3, policy, declared, definitions);
   const rootItem = list3.push({
@@ -72661,6 +72663,41 @@ function explanationsMarkdown(xs) {
   return lines2;
 }
 
+// src/taint/tool-list.ts
+var MAX_LISTED_TOOLS = 2e3;
+var SHAPE = 'a tool list is {"tools": [...]} as MCP tools/list returns it, its JSON-RPC response, or a list of definitions';
+function toolListOf(text2, file2) {
+  let doc;
+  try {
+    doc = JSON.parse(text2);
+  } catch (err) {
+    throw new InputFileError(file2, `${file2}: not JSON (${jsonProblem(err)}); ${SHAPE}`);
+  }
+  const o2 = asJsonObject(doc);
+  const list3 = Array.isArray(doc) ? doc : asJsonObject(o2?.result)?.tools ?? o2?.tools;
+  if (!Array.isArray(list3)) throw new InputFileError(file2, `${file2}: no list of tools in it; ${SHAPE}`);
+  if (list3.length > MAX_LISTED_TOOLS)
+    throw new InputFileError(file2, `${file2}: ${list3.length} tools, more than the ${MAX_LISTED_TOOLS} a list may hold`);
+  return list3.map((raw, i2) => {
+    const d = definitionOf(raw);
+    const bounded = d && boundedDefinition(d);
+    if (!bounded)
+      throw new InputFileError(file2, `${file2}: tools[${i2}]: not a tool definition (it needs a "name" of at most 256 characters); ${SHAPE}`);
+    const depthOnly2 = (v) => boundValue(v, { textCap: Number.MAX_SAFE_INTEGER, maxEntries: Number.MAX_SAFE_INTEGER, budget: Number.MAX_SAFE_INTEGER });
+    return bounded.inputSchema ? { ...bounded, inputSchema: depthOnly2(bounded.inputSchema) } : bounded;
+  });
+}
+async function readToolList(file2) {
+  let text2;
+  try {
+    text2 = await readInputText(file2, { what: "the tool list", maxBytes: LIMITS.toolList });
+  } catch (err) {
+    if (/ENOENT/.test(err.message)) throw new InputFileError(file2, `tool list ${file2} does not exist (--tools)`);
+    throw err;
+  }
+  return toolListOf(text2, file2);
+}
+
 // src/taint/validate-trace.ts
 var TraceInputError = class extends InputError {
 };
@@ -72917,10 +72954,13 @@ async function readTraceText(file2) {
     );
   }
 }
+function withToolList(traces, list3) {
+  return list3 ? traces.map((t) => ({ ...t, input: { ...t.input, toolList: list3 } })) : traces;
+}
 async function validateTrace(opts) {
   const text2 = await readTraceText(opts.traceFile);
   const policy = await loadPolicy(opts.policyFile);
-  const traces = tracesOfDocument(text2, opts.traceFile);
+  const traces = withToolList(tracesOfDocument(text2, opts.traceFile), opts.toolsFile ? await readToolList(opts.toolsFile) : void 0);
   const run = { ...opts.scope ? { scope: opts.scope } : {}, ...opts.propagate !== void 0 ? { propagate: opts.propagate } : {} };
   const readings = [];
   const explained = [];
@@ -75706,11 +75746,12 @@ var FLAGS6 = {
     description: "a run.json, a saboteur trace, or an OTLP JSON export (what saboteur validate reads)"
   },
   policy: { type: "string", description: "the team's policy: its rules apply, and the new rules are added to its text" },
+  tools: { type: "string", description: "the MCP server's tool list (tools/list JSON): annotations and schemas the trace does not carry" },
   out: { type: "string", description: "write the policy here (default: stdout, and the listing to stderr)" },
   format: { type: "string", description: "the listing: md (default) or json" }
 };
 var SUGGEST_USAGE = usageOf2(
-  "policy suggest --trace FILE [--policy FILE] [--out FILE] [--format md|json]",
+  "policy suggest --trace FILE [--policy FILE] [--tools FILE] [--out FILE] [--format md|json]",
   "Lists every tool of a recorded trace with what the validator infers it does and why, and writes a policy that pins each one, guesses marked for review.",
   FLAGS6
 );
@@ -75738,7 +75779,8 @@ ${SUGGEST_USAGE}`);
   const text2 = await readTraceText(traceFile);
   const base2 = policyFile !== void 0 ? { text: await readPolicyText(policyFile), file: policyFile } : void 0;
   const policy = base2 ? parsePolicy(base2.text, base2.file) : defaultPolicy();
-  const traces = tracesOfDocument(text2, traceFile).map((t) => ({ input: t.input, built: buildNamedTrace(t, policy) }));
+  const list3 = flags.tools !== void 0 ? await readToolList(flags.tools) : void 0;
+  const traces = withToolList(tracesOfDocument(text2, traceFile), list3).map((t) => ({ input: t.input, built: buildNamedTrace(t, policy) }));
   const seen2 = toolsSeen(traces);
   if (seen2.length === 0)
     throw new TraceInputError(
@@ -76793,6 +76835,10 @@ var FLAGS9 = {
     description: "a run.json, a saboteur trace, or an OTLP JSON export (GenAI conventions, OpenInference, OpenLLMetry, AI SDK; LLM spans alone are enough)"
   },
   policy: { type: "string", description: "policy YAML (default: the built-in policy)" },
+  tools: {
+    type: "string",
+    description: "the MCP server's tool list (tools/list JSON, or a list of definitions): annotations and schemas for traces that carry none"
+  },
   format: { type: "string", description: "md (default) or json" },
   scope: { type: "string", description: "context scope: full (default), one-hop or local" },
   "no-propagation": { type: "boolean", description: "ablation: plain reachability instead of label propagation" },
@@ -76802,7 +76848,7 @@ var FLAGS9 = {
   }
 };
 var VALIDATE_USAGE = usageOf2(
-  "validate --trace FILE [--policy FILE] [--format md|json] [--explain]",
+  "validate --trace FILE [--policy FILE] [--tools FILE] [--format md|json] [--explain]",
   "Decides every staged sink of a recorded trace with the taint validator and prints its decision and attribution path.",
   FLAGS9
 );
@@ -76825,6 +76871,7 @@ ${VALIDATE_USAGE}`);
   const { exitCode, text: text2 } = await validateTrace({
     traceFile,
     policyFile: flags.policy,
+    toolsFile: flags.tools,
     format: format2,
     scope,
     propagate: flags["no-propagation"] !== true,
@@ -76857,10 +76904,10 @@ commands:
       write the dashboard of the history in DIR (index.html)
   saboteur humaneval score SAMPLES.jsonl [--problems FILE] [--out RESULTS.jsonl] [--k 1,10]
       score HumanEval samples (task_id, completion) in the sandbox, official results format
-  saboteur validate --trace FILE [--policy FILE] [--format md|json] [--explain]
+  saboteur validate --trace FILE [--policy FILE] [--tools FILE] [--format md|json] [--explain]
       taint-validate a recorded trace offline (exit 1 when a sink would be blocked or is unverifiable);
       --explain shows, per sink, the request, where each argument came from, the labels and the decision
-  saboteur policy suggest --trace FILE [--policy FILE] [--out FILE] [--format md|json]
+  saboteur policy suggest --trace FILE [--policy FILE] [--tools FILE] [--out FILE] [--format md|json]
       list every tool of a trace with what the validator infers it does and why; write a policy that
       pins each one (guesses from names or descriptions marked for review)
   saboteur data fetch|verify [BENCHMARK...] [--dir DIR]
