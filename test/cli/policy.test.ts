@@ -165,6 +165,8 @@ describe('saboteur policy suggest', () => {
     const r = await cli('policy', 'suggest', '--help');
     expect(r.code).toBe(EXIT.ok);
     expect(r.out).toContain('usage: saboteur policy suggest --trace FILE [--policy FILE] [--tools FILE] [--out FILE] [--format md|json]');
-    expect((await cli('--help')).out).toContain('saboteur policy suggest --trace FILE [--policy FILE] [--tools FILE] [--out FILE] [--format md|json]');
+    expect((await cli('--help')).out).toContain(
+      'saboteur policy suggest --trace FILE [--policy FILE] [--tools FILE] [--out FILE] [--format md|json]',
+    );
   });
 });

@@ -77,7 +77,9 @@ describe('--tools', () => {
     const r = await cli('policy', 'suggest', '--trace', trace, '--tools', file('tools2.json', JSON.stringify(LIST)), '--format', 'json');
     expect(r.code).toBe(EXIT.ok);
     const listing = JSON.parse(r.err === '' ? r.out : r.err) as unknown;
-    const tool = (listing as { tools: { tool: string; sinks: string[]; evidence: string }[] }).tools.find((t) => t.tool === 'datei_entfernen');
+    const tool = (listing as { tools: { tool: string; sinks: string[]; evidence: string }[] }).tools.find(
+      (t) => t.tool === 'datei_entfernen',
+    );
     expect(tool).toMatchObject({ sinks: ['DESTRUCTIVE_WRITE'] });
   });
 
