@@ -1,8 +1,8 @@
 /**
  * The model servers saboteur runs in its own process under load, over real HTTP on 127.0.0.1:
  * a 300 MB body streamed to the replay server, the recorder and the embedded kind's server is
- * refused with a 413 while each keeps answering other calls, and this process stays far below
- * 1 GiB (the body is streamed from one 1 MiB buffer, never allocated whole); a call without the
+ * refused with a 413 while each keeps answering other calls, and this process grows by far less
+ * than one body (the body is streamed from one 1 MiB buffer, never allocated whole); a call without the
  * server's own key gets a 401 (the key a pipeline holds is the proxy's, not the model's); a
  * `previous_response_id` chain that grows past the proxy's body limit is refused with a 413 and
  * a message, and one past the depth cap with a 400. The embedded engine on the tiny random model
@@ -149,7 +149,11 @@ describe('the in-process model servers under a 300 MB body', () => {
     { name: 'embedded', baseUrl: chatServer.baseUrl, key: chatServer.apiKey!, who: 'embedded (test)' },
   ];
 
-  it('each refuses it with a 413 and a message, answers other calls meanwhile, and this process stays under 1 GiB', async () => {
+  it('each refuses it with a 413 and a message, answers other calls meanwhile, and this process grows by less than one body', async () => {
+    // What this worker already holds depends on the test files it ran before (and on when its
+    // collector last ran): the bound is on the growth during the uploads, from here.
+    const baseline = process.memoryUsage().rss;
+    peakRss = baseline;
     for (const s of servers()) {
       const big = streamHuge(`${s.baseUrl}/chat/completions`, s.key, 300 * MiB);
       // Another run's call while the upload goes on.
@@ -162,8 +166,12 @@ describe('the in-process model servers under a 300 MB body', () => {
       });
       expect(await models(s.baseUrl, s.key)).toBe(200);
     }
-    console.log(`peak RSS during three 300 MB uploads: ${Math.round(peakRss / MiB)} MiB`);
-    expect(peakRss).toBeLessThan(1024 * MiB);
+    const growth = peakRss - baseline;
+    console.log(
+      `RSS during three 300 MB uploads: ${Math.round(baseline / MiB)} MiB before, ${Math.round(growth / MiB)} MiB more at the peak`,
+    );
+    // One body held whole would be 286 MiB: none is.
+    expect(growth).toBeLessThan(256 * MiB);
   }, 180_000);
 
   it("each wants its own key: none, or a pipeline's proxy key, gets a 401", async () => {
