@@ -247,9 +247,10 @@ const NAME_WORDS = {
   ],
 } as const satisfies Record<string, readonly string[]>;
 
-/** The role an argument's name (its stemmed words) says it has; the first rule that matches decides. */
+/** Last words that make a name an identifier (`order_id`, `payment_method_id`). */
 const ID_LAST = new Set(['id', 'ids', 'ref', 'uuid', 'key']);
 
+/** The role an argument's name (its stemmed words) says it has; the first rule that matches decides. */
 function byName(ws: readonly string[], codeTool: boolean): ArgumentRole | undefined {
   if (ws.length === 0) return undefined;
   const W = NAME_WORDS;
@@ -270,7 +271,7 @@ function byName(ws: readonly string[], codeTool: boolean): ArgumentRole | undefi
   if (has(ws, ...W.path)) return 'path';
   if (has(ws, ...W.recipient) || (has(ws, 'share') && has(ws, 'with'))) return 'recipient';
   if (has(ws, ...W.content)) return 'content';
-  if (last === 'id' || last === 'ids' || last === 'ref' || last === 'uuid' || last === 'key' || has(ws, ...W.object)) return 'object';
+  if (ID_LAST.has(last) || has(ws, ...W.object)) return 'object';
   return undefined;
 }
 

@@ -48,7 +48,8 @@ export type ValueSource =
   | { kind: 'free-text'; at: number }
   | { kind: 'unseen' };
 
-const within = (haystack: string, needle: string) => needle !== '' && ` ${haystack} `.includes(` ${needle} `);
+/** Whether normalised `needle` stands in normalised `haystack` as whole words. */
+export const within = (haystack: string, needle: string) => needle !== '' && ` ${haystack} `.includes(` ${needle} `);
 
 const FIELDS = new WeakMap<object, Set<string>>();
 /** A token that names one thing: a code with a digit in it ("G-201", "O-7781", "2A"), an e-mail address. */
@@ -166,10 +167,10 @@ function pointedByRequest(ctx: ProvenanceContext, p: ProducedText): boolean {
  */
 function claims(ctx: ProvenanceContext, text: ProducedText, r: { asks: number; explicit: boolean }, sinks: number): boolean {
   if (sinks !== ANY_ORDER && !(r.asks & sinks)) return false;
-  return r.explicit || !((ctx.needs ?? 0) & r.asks & (sinks === ANY_ORDER ? -1 : sinks) && pointedByRequest(ctx, text));
+  return r.explicit || !((ctx.needs ?? 0) & r.asks & sinks && pointedByRequest(ctx, text));
 }
 
-/** For `valueSource`: any order claims the value beside it (a link: "visit", "open", "see" ask for the fetch). */
+/** For `valueSource`: any order claims the value beside it (a link: "visit", "open", "see" ask for the fetch). Every bit set, so masks with it keep what they mask. */
 export const ANY_ORDER = -1;
 
 /**
@@ -191,7 +192,7 @@ export function valueSource(ctx: ProvenanceContext, value: string, sinks = 0): V
     }
     const reach = sinks === 0 ? undefined : text.reaches?.find((r) => claims(ctx, text, r, sinks) && within(r.text, n));
     if (reach) {
-      instructed ??= { kind: 'instructed', at: node, asks: sinks === ANY_ORDER ? reach.asks : reach.asks & sinks };
+      instructed ??= { kind: 'instructed', at: node, asks: reach.asks & sinks };
       continue;
     }
     if (ok) continue;

@@ -9,7 +9,7 @@ import { InputFileError, readInputText, LIMITS, jsonProblem } from '../util/inpu
 import { asJsonObject } from '../util/json-object.js';
 import { boundedDefinition, definitionOf } from './trace/tool-definitions.js';
 import type { ToolDefinition } from './tool-profile.js';
-import { boundValue } from '../runlog/bound.js';
+import { boundDepth } from '../runlog/bound.js';
 
 /** More tools than a server lists: a file with more is no tool list. */
 export const MAX_LISTED_TOOLS = 2000;
@@ -35,9 +35,7 @@ export function toolListOf(text: string, file: string): ToolDefinition[] {
     if (!bounded)
       throw new InputFileError(file, `${file}: tools[${i}]: not a tool definition (it needs a "name" of at most 256 characters); ${SHAPE}`);
     // A schema of any depth is held to the depth saboteur records at, as a trace's own definitions are.
-    const depthOnly = (v: unknown) =>
-      boundValue(v, { textCap: Number.MAX_SAFE_INTEGER, maxEntries: Number.MAX_SAFE_INTEGER, budget: Number.MAX_SAFE_INTEGER });
-    return bounded.inputSchema ? { ...bounded, inputSchema: depthOnly(bounded.inputSchema) as Record<string, unknown> } : bounded;
+    return bounded.inputSchema ? { ...bounded, inputSchema: boundDepth(bounded.inputSchema) as Record<string, unknown> } : bounded;
   });
 }
 

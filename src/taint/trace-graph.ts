@@ -390,13 +390,13 @@ function labelNodes(g: GraphBuilder, items: readonly Item[], rootItem: Item, inp
     for (const e of content.evidence) g.label(it.node, e.mask, e.why, after);
     // Orders in any wording are looked for in data (tool results); the agents' own messages only by the explicit signals.
     const found = policy.detectInjection && it.output ? detectInjection(it.output, { orders: site === 'tool-result' }) : undefined;
-    const reaches = found ? reachesOf(policy, it.output, found) : undefined;
+    const passages = found ? injectedText(it.output, found) : '';
+    const reaches = found ? reachesOf(policy, it.output, found) : [];
     // An order a tool merely echoes from the request is the request's, unless the block around it carries what makes it an injection.
-    const echo = found !== undefined && echoesRequest(injectedText(it.output, found), rootTokens) && !reaches!.some((r) => r.explicit);
+    const echo = found !== undefined && echoesRequest(passages, rootTokens) && !reaches.some((r) => r.explicit);
     if (found && !echo) {
       // A plain order in data marks its passage (values taken from it are the injection's); an explicit one also labels the text an override.
       if (found.explicit) g.label(it.node, OVERRIDE, found.why, after);
-      const passages = injectedText(it.output, found);
       injections.set(it.node, {
         why: found.why,
         injected: normalizeText(passages),

@@ -26,7 +26,7 @@ import { propagate, type PathStep, type Propagation, type Scope } from './propag
 import { buildTraceGraph, type BuiltTrace, type TraceInput } from './trace-graph.js';
 import { checkOtlpText, checkSpans } from './trace-input-checks.js';
 import { pushTo } from '../util/maps.js';
-import { boundValue } from '../runlog/bound.js';
+import { boundDepth } from '../runlog/bound.js';
 import { InputError } from '../util/input-error.js';
 import { explainTrace, explanationsMarkdown, type SinkExplanation } from './explain.js';
 import { readToolList } from './tool-list.js';
@@ -230,10 +230,6 @@ export function tracesOfDocument(text: string, file: string): NamedTrace[] {
   );
 }
 
-const NO_CAP = Number.MAX_SAFE_INTEGER;
-/** `value` with whatever nests past the run log's depth cap replaced by a cut mark; texts, lists and sizes untouched. */
-const depthOnly = (value: unknown) => boundValue(value, { textCap: NO_CAP, maxEntries: NO_CAP, budget: NO_CAP });
-
 /**
  * A trace from a file held to the depth saboteur records its own traces at (docs/security.md, "Security",
  * Bounds): tool arguments, span attributes and definition schemas of any depth cannot overflow
@@ -242,20 +238,20 @@ const depthOnly = (value: unknown) => boundValue(value, { textCap: NO_CAP, maxEn
 function depthBounded(input: TraceInput): TraceInput {
   return {
     ...input,
-    ...(input.tools ? { tools: input.tools.map((e) => ({ ...e, arguments: depthOnly(e.arguments) as Record<string, unknown> })) } : {}),
+    ...(input.tools ? { tools: input.tools.map((e) => ({ ...e, arguments: boundDepth(e.arguments) as Record<string, unknown> })) } : {}),
     ...(input.spans
       ? {
           spans: input.spans.map((sp) => ({
             ...sp,
-            attributes: depthOnly(sp.attributes) as Record<string, unknown>,
-            ...(sp.events ? { events: depthOnly(sp.events) as typeof sp.events } : {}),
+            attributes: boundDepth(sp.attributes) as Record<string, unknown>,
+            ...(sp.events ? { events: boundDepth(sp.events) as typeof sp.events } : {}),
           })),
         }
       : {}),
     ...(input.toolDefinitions
       ? {
           toolDefinitions: input.toolDefinitions.map((d) =>
-            d.inputSchema ? { ...d, inputSchema: depthOnly(d.inputSchema) as Record<string, unknown> } : d,
+            d.inputSchema ? { ...d, inputSchema: boundDepth(d.inputSchema) as Record<string, unknown> } : d,
           ),
         }
       : {}),

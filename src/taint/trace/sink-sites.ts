@@ -5,7 +5,7 @@
  * links and injected instructions its message body would carry onward.
  */
 import { normalizeText, type ContentIndex } from '../content-links.js';
-import { ANY_ORDER, namedInRequest, valueSource, type ProducedText, type ProvenanceContext } from '../provenance.js';
+import { ANY_ORDER, namedInRequest, valueSource, within, type ProducedText, type ProvenanceContext } from '../provenance.js';
 import { authorisedByPolicy, hostOf, isDirectory, type Target } from '../classify.js';
 import { TARGET_ROLES } from '../argument-roles.js';
 import { SINK_MASK, sinksOf } from '../labels.js';
@@ -197,10 +197,9 @@ const SHARES_LINKS = /\b(?:links?|urls?|articles?|pages?|websites?|sites?|source
 
 /** The first node before `before` whose instruction block (not its passage) names `value` beside an order to move something. */
 function besideAnOrder(ctx: SiteContext, value: string, before: number): number | undefined {
-  const n = ` ${normalizeText(value)} `;
-  if (n.trim() === '') return undefined;
+  const n = normalizeText(value);
   for (const [node, inj] of ctx.injections)
-    if (ctx.p.itemOf.get(node)!.end <= before && inj.reaches?.some((r) => r.asks !== 0 && ` ${r.text} `.includes(n))) return node;
+    if (ctx.p.itemOf.get(node)!.end <= before && inj.reaches?.some((r) => r.asks !== 0 && within(r.text, n))) return node;
   return undefined;
 }
 
