@@ -5,20 +5,15 @@
  * (exit 2).
  */
 import { describe, expect, it } from '@jest/globals';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { EXIT } from '../../src/cli/main.js';
 import { loadPolicy } from '../../src/taint/policy.js';
 import { bareTrace } from '../helpers/bare-trace.js';
 import { runCli } from '../helpers/cli-io.js';
+import { scratchFiles } from '../helpers/scratch-files.js';
 
-const dir = mkdtempSync(path.join(tmpdir(), 'sab-policy-'));
-const file = (name: string, text: string) => {
-  const f = path.join(dir, name);
-  writeFileSync(f, text);
-  return f;
-};
+const { dir, file } = scratchFiles('sab-policy-');
 
 const cli = (...argv: string[]) => runCli(dir, argv);
 

@@ -5,19 +5,13 @@
  * one is an input error naming the file and the entry (exit 2).
  */
 import { describe, expect, it } from '@jest/globals';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { EXIT } from '../../src/cli/main.js';
 import { bareTrace } from '../helpers/bare-trace.js';
 import { runCli } from '../helpers/cli-io.js';
+import { scratchFiles } from '../helpers/scratch-files.js';
 
-const dir = mkdtempSync(path.join(tmpdir(), 'sab-tools-'));
-const file = (name: string, text: string) => {
-  const f = path.join(dir, name);
-  writeFileSync(f, text);
-  return f;
-};
+const { dir, file } = scratchFiles('sab-tools-');
 const cli = (...argv: string[]) => runCli(dir, argv);
 
 // A delete by an id the injected text names, under a German name the lexicon does not know.
