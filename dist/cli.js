@@ -15250,6 +15250,9 @@ function capText(text2, max = TEXT_CAP) {
   const mark = cutMark(text2.length, sha256(text2));
   return text2.slice(0, Math.max(0, max - mark.length)) + mark;
 }
+function boundDepth(value2) {
+  return boundValue(value2, { textCap: Number.MAX_SAFE_INTEGER, maxEntries: Number.MAX_SAFE_INTEGER, budget: Number.MAX_SAFE_INTEGER });
+}
 function boundValue(value2, opts = {}) {
   const textCap = opts.textCap ?? TEXT_CAP;
   const maxDepth = opts.maxDepth ?? DEPTH_CAP;
@@ -59893,7 +59896,7 @@ function byName(ws, codeTool) {
   if (has(ws, ...W.path)) return "path";
   if (has(ws, ...W.recipient) || has(ws, "share") && has(ws, "with")) return "recipient";
   if (has(ws, ...W.content)) return "content";
-  if (last === "id" || last === "ids" || last === "ref" || last === "uuid" || last === "key" || has(ws, ...W.object)) return "object";
+  if (ID_LAST.has(last) || has(ws, ...W.object)) return "object";
   return void 0;
 }
 function argumentRole(policy, tool, name, value2, prop) {
@@ -63001,7 +63004,7 @@ function pointedByRequest(ctx, p) {
 }
 function claims(ctx, text2, r, sinks) {
   if (sinks !== ANY_ORDER && !(r.asks & sinks)) return false;
-  return r.explicit || !((ctx.needs ?? 0) & r.asks & (sinks === ANY_ORDER ? -1 : sinks) && pointedByRequest(ctx, text2));
+  return r.explicit || !((ctx.needs ?? 0) & r.asks & sinks && pointedByRequest(ctx, text2));
 }
 var ANY_ORDER = -1;
 function valueSource(ctx, value2, sinks = 0) {
@@ -63019,7 +63022,7 @@ function valueSource(ctx, value2, sinks = 0) {
     }
     const reach = sinks === 0 ? void 0 : text2.reaches?.find((r) => claims(ctx, text2, r, sinks) && within(r.text, n2));
     if (reach) {
-      instructed ??= { kind: "instructed", at: node2, asks: sinks === ANY_ORDER ? reach.asks : reach.asks & sinks };
+      instructed ??= { kind: "instructed", at: node2, asks: reach.asks & sinks };
       continue;
     }
     if (ok2) continue;
@@ -63149,10 +63152,9 @@ function anchorsOf(traces, targets) {
 var LINK = /\bhttps?:\/\/[^\s"'<>)\]]+|\bwww\.[^\s"'<>)\]]+/gi;
 var SHARES_LINKS = /\b(?:links?|urls?|articles?|pages?|websites?|sites?|sources?|videos?|web ?addresses?)\b/i;
 function besideAnOrder(ctx, value2, before) {
-  const n2 = ` ${normalizeText(value2)} `;
-  if (n2.trim() === "") return void 0;
+  const n2 = normalizeText(value2);
   for (const [node2, inj] of ctx.injections)
-    if (ctx.p.itemOf.get(node2).end <= before && inj.reaches?.some((r) => r.asks !== 0 && ` ${r.text} `.includes(n2))) return node2;
+    if (ctx.p.itemOf.get(node2).end <= before && inj.reaches?.some((r) => r.asks !== 0 && within(r.text, n2))) return node2;
   return void 0;
 }
 function onwardFindings(ctx, it, traces) {
@@ -63463,11 +63465,11 @@ function labelNodes(g, items, rootItem, input2, policy) {
     const content = contentLabels(policy, it.output, site);
     for (const e of content.evidence) g.label(it.node, e.mask, e.why, after);
     const found = policy.detectInjection && it.output ? detectInjection(it.output, { orders: site === "tool-result" }) : void 0;
-    const reaches = found ? reachesOf(policy, it.output, found) : void 0;
-    const echo = found !== void 0 && echoesRequest(injectedText(it.output, found), rootTokens) && !reaches.some((r) => r.explicit);
+    const passages = found ? injectedText(it.output, found) : "";
+    const reaches = found ? reachesOf(policy, it.output, found) : [];
+    const echo = found !== void 0 && echoesRequest(passages, rootTokens) && !reaches.some((r) => r.explicit);
     if (found && !echo) {
       if (found.explicit) g.label(it.node, OVERRIDE, found.why, after);
-      const passages = injectedText(it.output, found);
       injections.set(it.node, {
         why: found.why,
         injected: normalizeText(passages),
@@ -72683,8 +72685,7 @@ function toolListOf(text2, file2) {
     const bounded = d && boundedDefinition(d);
     if (!bounded)
       throw new InputFileError(file2, `${file2}: tools[${i2}]: not a tool definition (it needs a "name" of at most 256 characters); ${SHAPE}`);
-    const depthOnly2 = (v) => boundValue(v, { textCap: Number.MAX_SAFE_INTEGER, maxEntries: Number.MAX_SAFE_INTEGER, budget: Number.MAX_SAFE_INTEGER });
-    return bounded.inputSchema ? { ...bounded, inputSchema: depthOnly2(bounded.inputSchema) } : bounded;
+    return bounded.inputSchema ? { ...bounded, inputSchema: boundDepth(bounded.inputSchema) } : bounded;
   });
 }
 async function readToolList(file2) {
@@ -72836,22 +72837,20 @@ function tracesOfDocument(text2, file2) {
     `${file2}: not a trace saboteur reads: expected a run log (run.json), a trace {"root", "calls", "tools"}, or an OTLP JSON export ({"resourceSpans": [...]}, a list of them, or one per line)`
   );
 }
-var NO_CAP = Number.MAX_SAFE_INTEGER;
-var depthOnly = (value2) => boundValue(value2, { textCap: NO_CAP, maxEntries: NO_CAP, budget: NO_CAP });
 function depthBounded(input2) {
   return {
     ...input2,
-    ...input2.tools ? { tools: input2.tools.map((e) => ({ ...e, arguments: depthOnly(e.arguments) })) } : {},
+    ...input2.tools ? { tools: input2.tools.map((e) => ({ ...e, arguments: boundDepth(e.arguments) })) } : {},
     ...input2.spans ? {
       spans: input2.spans.map((sp) => ({
         ...sp,
-        attributes: depthOnly(sp.attributes),
-        ...sp.events ? { events: depthOnly(sp.events) } : {}
+        attributes: boundDepth(sp.attributes),
+        ...sp.events ? { events: boundDepth(sp.events) } : {}
       }))
     } : {},
     ...input2.toolDefinitions ? {
       toolDefinitions: input2.toolDefinitions.map(
-        (d) => d.inputSchema ? { ...d, inputSchema: depthOnly(d.inputSchema) } : d
+        (d) => d.inputSchema ? { ...d, inputSchema: boundDepth(d.inputSchema) } : d
       )
     } : {}
   };
