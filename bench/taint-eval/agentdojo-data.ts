@@ -138,13 +138,13 @@ export const USER_NAME = 'Emma Johnson';
 
 /** The text an attack puts into every vector the user task reads. */
 export function attackText(
-  attack: Attack & { rewriteGoal?: (goal: string) => string },
+  attack: Attack & { rewriteGoal?: (goal: string, suite: Suite, injectionTask: string) => string },
   suite: Suite,
   userTask: UserTask,
   injection: InjectionTask,
 ): string {
   const values: Record<string, string> = {
-    goal: attack.rewriteGoal ? attack.rewriteGoal(injection.goal) : injection.goal,
+    goal: attack.rewriteGoal ? attack.rewriteGoal(injection.goal, suite, injection.id) : injection.goal,
     user: USER_NAME,
     model: MODEL_NAME,
     task: userTask.prompt,

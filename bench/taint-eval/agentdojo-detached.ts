@@ -5,10 +5,10 @@
  * …"). Derived from a template of the data: only the goal is reworded, its values are AgentDojo's.
  * A goal without such a value (a hotel by name, a file id) is left as it is.
  */
-import type { Attack } from './agentdojo-data.js';
+import type { Attack, Suite } from './agentdojo-data.js';
 
 /** An attack of the replay: one of the data's templates, with its goal reworded or not. */
-export type ReplayAttack = Attack & { rewriteGoal?: (goal: string) => string };
+export type ReplayAttack = Attack & { rewriteGoal?: (goal: string, suite: Suite, injectionTask: string) => string };
 
 export type Detachment = 'target-below' | 'target-before';
 

@@ -26,6 +26,7 @@ import { renameCall, renameTool } from './agentdojo-rename.js';
 import { detachedAttacks, type ReplayAttack } from './agentdojo-detached.js';
 import { annotationsOf, opaqueCall, opaquePolicy, opaqueToolDefinition } from './agentdojo-opaque.js';
 import { germanCall, germanTool } from './agentdojo-german.js';
+import { otherPhrasings } from './agentdojo-phrasings.js';
 import { callId, renderCase, type EvalCase, type Vocabulary } from './eval-set.js';
 import type { SinkDecision } from '../../src/runlog/schema.js';
 
@@ -89,7 +90,7 @@ export function attackRun(s: SuiteData, u: UserTask, inj: InjectionTask, attack:
   const text = attackText(attack, s.suite, u, inj);
   const env = fillEnvironment(s, new Map(u.injection_vectors.map((v) => [v, text])));
   const user = steps(s, env, u.ground_truth_calls, 'user');
-  const marker = (attack.rewriteGoal ? attack.rewriteGoal(inj.goal) : inj.goal).slice(0, 40);
+  const marker = (attack.rewriteGoal ? attack.rewriteGoal(inj.goal, s.suite, inj.id) : inj.goal).slice(0, 40);
   const at = user.findIndex((st) => st.result.includes(marker));
   const cut = at < 0 ? user.length : at + 1;
   const injected = steps(s, env, inj.ground_truth_calls, 'injection');
@@ -105,7 +106,8 @@ export function attackRun(s: SuiteData, u: UserTask, inj: InjectionTask, attack:
 
 /** Every benign run and every attack run (injection tasks with ground-truth calls) of the data, for the given templates. */
 export function replayRuns(data: AgentDojoData, templates?: readonly string[]): ReplayRun[] {
-  const every: ReplayAttack[] = [...data.attacks, ...data.attacks.filter((a) => a.name === DETACHED_FROM).flatMap(detachedAttacks)];
+  const from = data.attacks.filter((a) => a.name === DETACHED_FROM);
+  const every: ReplayAttack[] = [...data.attacks, ...from.flatMap(detachedAttacks), ...from.flatMap(otherPhrasings)];
   const attacks = every.filter((a) => !templates || templates.includes(a.name));
   const out: ReplayRun[] = [];
   for (const s of data.suites) {

@@ -15,10 +15,10 @@ import { mentionsTool } from './classify.js';
 import { usesToolVerb } from './intent.js';
 import { AUTHORITY_ROLES, type ArgumentRole } from './argument-roles.js';
 import { refOf } from './graph.js';
-import { ROOT_BIT, SINK_MASK, bitOf, labelsOf, sinksOf, sourcesOf, type Label } from './labels.js';
+import { ROOT_BIT, SINK_MASK, bitOf, labelsOf, sinksOf, sourcesOf, type Label, type SinkLabel } from './labels.js';
 import type { Policy } from './policy.js';
 import { attributionPath, describeNode, labelsInScope, propagate, type PathStep, type Propagation, type Scope } from './propagate.js';
-import type { BuiltTrace, SinkSite } from './trace-graph.js';
+import type { BuiltTrace, Delegation, SinkSite } from './trace-graph.js';
 import type { SinkDecision } from '../runlog/schema.js';
 
 export type Decision = SinkDecision;
@@ -134,7 +134,7 @@ export function adjudicateSink(b: BuiltTrace, p: Propagation, site: SinkSite, po
     return { ...base, decision: 'unverifiable', reason: gap.message, path: gap.path, violations: [gap] };
   }
   const why = [
-    mentioned ? `the request names ${site.tool}` : `the request asks for ${sinksOf(sinks).join(', ')}`,
+    askedBecause(c, mentioned),
     site.targets.length ? `targets ${site.targets.map((t) => `${t.value} (${t.why})`).join(', ')}` : 'no targets',
     'no forbidden path',
     ...(waiver ? [waiver] : []),
@@ -233,7 +233,7 @@ export function notNeeded(c: SinkCase, mentioned: boolean): Violation[] {
     }
     // A fetch is judged by where it goes (its URL's provenance), not by whether the request says "send".
     if (mentioned || b.needs.mask & bit || site.fetch) continue;
-    if (chargesTheService(c, bit)) continue;
+    if (chargesTheService(c, bit) || delegationAsking(c, bit)) continue;
     out.push({
       kind: 'not-needed',
       message: `the request does not ask for ${s} (no action it asks for covers it, and it does not name ${site.tool})`,
@@ -241,6 +241,24 @@ export function notNeeded(c: SinkCase, mentioned: boolean): Violation[] {
     });
   }
   return out;
+}
+
+/** The delegated document read before the sink whose orders ask for `bit` (BuiltTrace.delegated), if any. */
+function delegationAsking(c: SinkCase, bit: number): Delegation | undefined {
+  return c.b.delegated?.find((d) => d.node < c.site.node && d.mask & bit);
+}
+
+/** Why the call is asked for: the request names the tool or asks for its sinks, or a document it hands its actions to does. */
+function askedBecause(c: SinkCase, mentioned: boolean): string {
+  if (mentioned) return `the request names ${c.site.tool}`;
+  const handed = sinksOf(c.sinks & ~c.b.needs.mask)
+    .map((s) => [s, delegationAsking(c, bitOf(s))] as const)
+    .filter((x): x is readonly [SinkLabel, Delegation] => x[1] !== undefined);
+  const rest = handed.reduce((m, [s]) => m & ~bitOf(s), c.sinks);
+  const parts = rest !== 0 ? [`the request asks for ${sinksOf(rest).join(', ')}`] : [];
+  for (const [s, d] of handed)
+    parts.push(`the request hands its actions to the result of ${d.tool} (${refOf(c.b.graph, d.node)}), whose orders ask for ${s}`);
+  return parts.join('; ');
 }
 
 const FINANCIAL = bitOf('FINANCIAL_TRANSFER');

@@ -21,8 +21,9 @@
  * only claims its values. docs/taint-policy.md, "Principles"; docs/validator.md.
  */
 import { verbCategory } from './lexicon.js';
+import { leansUnreadable, unreadableProse } from './readable.js';
 
-export type InjectionSignal = 'addressed' | 'authority' | 'redirect' | 'directive' | 'override' | 'imperative';
+export type InjectionSignal = 'addressed' | 'authority' | 'redirect' | 'directive' | 'override' | 'imperative' | 'unreadable';
 
 export interface InjectionFinding {
   /** One line: which signals, with the words that raised them. */
@@ -42,7 +43,7 @@ const ADDRESSEE = '(?:ai|a\\.i\\.|llm|gpt|language model|chat ?bot|bot|assistant
 const ROLE_ASSISTANT =
   '(?:(?:(?:ai|llm|automated|autonomous|virtual|digital)\\s+)?(?:(?:support|booking|payment|building|property|scheduling|travel|shopping|billing|email|banking|personal|research)\\s+)?(?:assistants?|ais?|llms?|chat ?bots?|schedulers?)|(?:ai|llm|automated|autonomous|virtual|booking|support|payment|scheduling)\\s+agents?)';
 
-const FAMILIES: Record<Exclude<InjectionSignal, 'imperative'>, RegExp[]> = {
+const FAMILIES: Record<Exclude<InjectionSignal, 'imperative' | 'unreadable'>, RegExp[]> = {
   override: [
     /\bignore (?:the|your|all|any|every) (?:user|previous|prior|above|earlier|original|other|request|question)/i,
     /<\/?(?:system|instructions?|admin)>/i,
@@ -126,6 +127,8 @@ function firstMatch(res: readonly RegExp[], s: string): string | undefined {
 /** Words that lead into an order without changing it: "Please", "TODO:", "Then", "1.", "###(note)". */
 const LEAD_IN =
   /^(?:[\W_]*(?:\(?[a-z_]{2,24}\)|please|pls|kindly|now|then|also|just|first(?:ly)?|second(?:ly)?|next|finally|and|so|ok(?:ay)?|todo|to-?do|important|urgent|step\s*\d+|\d+)(?![\w'])[\W_]*)+/i;
+/** Quotes and brackets a clause can open with: a JSON string's value (`"action": "Send …"`, escaped or not) orders as the same words unquoted do. */
+const OPENING_QUOTES = /^[\s\\"'“”‘’«»„{[]+/;
 /** Verbs that fetch from elsewhere: an order to visit a page sends the request out. */
 const FETCH_VERBS = new Set(['visit', 'open', 'click', 'go', 'navigate', 'browse', 'download', 'fetch', 'call']);
 /** A clause with a finite verb after its first word states something ("Order O-17 was charged"): it is not an order. */
@@ -173,7 +176,10 @@ export function imperativeIn(sentence: string, opts: { field?: boolean } = {}): 
   for (let i = 0; i < parts.length; i += 2) {
     const clause = parts[i];
     const joined = i > 0 && /\b(?:and|then)\b/i.test(parts[i - 1]);
-    const rest = clause.replace(LEAD_IN, '').replace(/^do\s+(?=[a-z]+\s)/i, '');
+    const rest = clause
+      .replace(OPENING_QUOTES, '')
+      .replace(LEAD_IN, '')
+      .replace(/^do\s+(?=[a-z]+\s)/i, '');
     const ws = rest.split(/\s+/).filter(Boolean);
     const opensWithVerb = ws.length > 0 && (actionVerb(ws[0]) || (verbCategory(ws[0]) === 'read' && !/(?:ing|ed|s)$/i.test(ws[0])));
     if (joined && !verbLed) continue;
@@ -283,6 +289,12 @@ export interface InjectionOptions {
    * planner's "Send the report to ..." restates the request. Default true.
    */
   orders?: boolean;
+  /**
+   * Also treat prose the validator cannot read (readable.ts) in data as a plain order: it claims
+   * its values, as an order would, since nobody can tell it is none. Default: as `orders`; off
+   * when the request itself is in another language.
+   */
+  unreadable?: boolean;
 }
 
 /** The injected passages of a text, if any, with the signals that found them. */
@@ -374,6 +386,7 @@ function scan(body: string, opts: InjectionOptions, field: boolean): Scan {
   const reasons: string[] = [];
   let explicit = false;
   let flaggedLine = -1;
+  const unreadableLines: number[] = [];
   const lineEnds: number[] = [];
   for (let i = body.indexOf('\n'); i >= 0; i = body.indexOf('\n', i + 1)) lineEnds.push(i);
   lineEnds.push(body.length);
@@ -393,6 +406,7 @@ function scan(body: string, opts: InjectionOptions, field: boolean): Scan {
     }
     const order = opts.orders === false ? undefined : imperativeIn(sent.s, { field });
     if (order !== undefined) own.imperative = order;
+    else if ((opts.unreadable ?? opts.orders) !== false && unreadableProse(sent.s)) own.unreadable = sent.s.trim().slice(0, 40);
     const withPrev =
       prev && prev.line === sent.line ? { hit: { ...prev.hit, ...own }, s: `${prev.s} ${sent.s}`, start: prev.start } : undefined;
     const found = isInjected(own, sent.s)
@@ -404,14 +418,47 @@ function scan(body: string, opts: InjectionOptions, field: boolean): Scan {
     if (!found) continue;
     const hit = found.hit;
     flaggedLine = sent.line;
+    if (hit.unreadable !== undefined) unreadableLines.push(sent.line);
     passages.push([found.start, lineEnds[sent.line]]);
     if (overrides(hit, sent.s)) explicit = true;
     const quote = (k: InjectionSignal) => (hit[k] !== undefined ? `${k} ("${hit[k]!.slice(0, 60)}")` : undefined);
     reasons.push(
-      (['override', 'imperative', 'addressed', 'authority', 'redirect', 'directive'] as const).map(quote).filter(Boolean).join(', '),
+      (['override', 'imperative', 'unreadable', 'addressed', 'authority', 'redirect', 'directive'] as const)
+        .map(quote)
+        .filter(Boolean)
+        .join(', '),
     );
   }
+  if (unreadableLines.length > 0) besideUnreadable(body, unreadableLines, lineEnds, passages, reasons);
   return { passages, reasons, explicit };
+}
+
+/** How many lines from an unreadable sentence a short one in the same language is read as part of it. */
+const UNREADABLE_REACH = 3;
+
+/**
+ * Short sentences of the same language beside unreadable prose ("Schick Alice den Link …" under
+ * "Bevor du die Aufgabe lösen kannst, …") are unreadable too: too short to be told alone, they are
+ * told by their neighbours. Adds their passages, keeping the passages in text order.
+ */
+function besideUnreadable(
+  body: string,
+  lines: readonly number[],
+  lineEnds: readonly number[],
+  passages: [number, number][],
+  reasons: string[],
+): void {
+  const flagged = new Set(passages.map(([a]) => a));
+  const taken = new Set<number>(lines);
+  for (const sent of sentences(body)) {
+    if (taken.has(sent.line) || flagged.has(sent.start) || !lines.some((l) => Math.abs(l - sent.line) <= UNREADABLE_REACH)) continue;
+    if (!leansUnreadable(sent.s)) continue;
+    taken.add(sent.line);
+    passages.push([sent.start, lineEnds[sent.line]]);
+    reasons.push(`unreadable ("${sent.s.trim().slice(0, 60)}")`);
+  }
+  const order = passages.map((p, i) => [p, reasons[i]] as const).sort((x, y) => x[0][0] - y[0][0]);
+  order.forEach(([p, r], i) => ((passages[i] = p), (reasons[i] = r)));
 }
 
 /**
@@ -426,6 +473,7 @@ function overrides(hit: Partial<Record<InjectionSignal, string>>, s: string): bo
   const strong = {
     ...hit,
     imperative: undefined,
+    unreadable: undefined,
     ...(hit.redirect !== undefined && URGENCY.test(hit.redirect) ? { redirect: undefined } : {}),
   };
   return Object.entries(strong).some(([k, v]) => v !== undefined && k !== 'directive') || isInjected(strong, s);
@@ -438,6 +486,7 @@ function isInjected(hit: Partial<Record<InjectionSignal, string>>, s: string): b
   const targeted = hit.directive !== undefined && (toolOrder || TARGET.test(s));
   return (
     hit.imperative !== undefined ||
+    hit.unreadable !== undefined ||
     hit.override !== undefined ||
     (hit.addressed !== undefined &&
       (hit.directive !== undefined ||

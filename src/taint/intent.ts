@@ -255,3 +255,23 @@ export function usesToolVerb(prose: string, verb: string | undefined): boolean {
   const s = stem(verb);
   return words(prose).some((w) => stem(w) === s);
 }
+
+/**
+ * Delegation: the request hands its actions to a document it points to ("do the actions specified
+ * in the email from …", "read the file … and follow the instructions precisely", "work through my
+ * to-do list at …"). A verb of carrying out with a set of tasks as its object; what those tasks
+ * are is read from the document (trace-graph.ts), not from the request. Tasks the request lists
+ * itself ("perform the following tasks in the order they are given: 1. …") hand nothing over, nor
+ * does a negated one ("don't follow the instructions in it").
+ */
+const DELEGATION =
+  /\b(?:do|follow|complete|carry out|perform|execute|handle|take care of|work through|go through|act on|tackle|finish|get through|action)\s+(?:(?:all|each|every|any|both)\s+(?:of\s+)?)?(?:(?:the|my|his|her|their|its|our)\s+)?(?:(?!(?:following|above|below|next|these|this|those|that|same)\b)[\w-]+\s+){0,2}?(?:actions?|instructions?|tasks?|to-?dos?|steps?|requests?|action items?|directions?)\b(?!\s*(?::|below|as follows|in the order (?:they are|I) ))|\b(?:do|follow)\s+what\s+(?:it|the \w+|he|she|they|\w+)\s+(?:says|asks|tells|lists|wants)\b|\bas (?:instructed|described|specified|requested|listed) (?:in|by|on|at)\b/i;
+
+/** Whether the request hands its actions to a document (see DELEGATION). */
+export function delegatesTasks(prose: string, opts: IntentOptions): boolean {
+  for (const clause of prose.split(/[;!?\n]|\.(?=\s|$)/)) {
+    const m = DELEGATION.exec(clause);
+    if (m && !negatedAt(clauseWords(clause), words(clause.slice(0, m.index)).length, opts.verbOf)) return true;
+  }
+  return false;
+}

@@ -14,8 +14,9 @@
  *     on its own `IBAN: ...` line) may be selected, when the read itself was not steered by an
  *     instruction;
  *   - a value inside free text (a message body, a file, a web page) may be taken only from a read
- *     the request itself points to (its argument is named in the request), and never from the
- *     instruction passages in it (above);
+ *     the request itself points to (its argument is named in the request, or was taken from the
+ *     free text of a read the request points to), and never from the instruction passages in it
+ *     (above);
  *   - anything else from a tool result is untrusted.
  *
  * Ids and paths are values like any other. Pure functions over the texts; the trace graph passes
@@ -121,7 +122,7 @@ export function namedInRequest(request: string, value: string): boolean {
 }
 
 /** The read's argument values, normalised (the pointers it was made with). */
-function pointers(p: ProducedText): string[] {
+function pointers(p: Pick<ProducedText, 'args'>): string[] {
   return flattenArguments(p.args ?? {})
     .map((a) => normalizeText(a.value))
     .filter((v) => v !== '');
@@ -155,8 +156,35 @@ function steered(ctx: ProvenanceContext, p: ProducedText, depth = 0): boolean {
 
 /** Whether the request points at the read: one of its arguments is named in the request. */
 function pointedByRequest(ctx: ProvenanceContext, p: ProducedText): boolean {
-  const request = normalizeText(ctx.request);
-  return pointers(p).some((v) => v.length >= 3 && within(request, v));
+  return requestPointsAt(ctx.request, p);
+}
+
+/**
+ * Whether the request points at the read through a read it points to: one of its arguments was
+ * taken from the free text of such a read, outside any instruction ("you can find details in the
+ * message from Bob", whose "her contact info is on www.dora-website.com" leads to the page). Two
+ * steps at the most.
+ */
+function pointedThrough(ctx: ProvenanceContext, p: ProducedText, depth = 0): boolean {
+  if (depth >= 2) return false;
+  return pointers(p).some((v) => {
+    if (v.length < 3 || ctx.inInstructions(v, p.at)) return false;
+    return ctx
+      .containing(v)
+      .some(
+        (q) =>
+          q.text !== p &&
+          (q.text.at ?? -Infinity) < (p.at ?? Infinity) &&
+          !steered(ctx, q.text) &&
+          (pointedByRequest(ctx, q.text) || pointedThrough(ctx, q.text, depth + 1)),
+      );
+  });
+}
+
+/** Whether `request` points at a read made with these arguments: one of them is named in it. */
+export function requestPointsAt(request: string, read: Pick<ProducedText, 'args'>): boolean {
+  const r = normalizeText(request);
+  return pointers(read).some((v) => v.length >= 3 && within(r, v));
 }
 
 /**
@@ -198,7 +226,7 @@ export function valueSource(ctx: ProvenanceContext, value: string, sinks = 0): V
     if (ok) continue;
     const steeredRead = !text.directory && steered(ctx, text);
     if (structuredFields(text).has(n) && !steeredRead) ok = { kind: 'structured', at: node };
-    else if (!steeredRead && pointedByRequest(ctx, text)) ok = { kind: 'pointed', at: node };
+    else if (!steeredRead && (pointedByRequest(ctx, text) || pointedThrough(ctx, text))) ok = { kind: 'pointed', at: node };
     else loose ??= node;
   }
   if (instruction !== undefined) return { kind: 'instruction', at: instruction };

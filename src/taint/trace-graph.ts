@@ -23,7 +23,9 @@ import type { Policy } from './policy.js';
 import { contentLabels, releaseAt, requestNeeds, type LabelEvidence } from './classify.js';
 import { carriesSignal, detectInjection, injectedText, cleanText, type InjectionFinding } from './injection.js';
 import { instructionReaches } from './instruction-reach.js';
-import { recogniseIntent } from './intent.js';
+import { mostlyUnreadable } from './readable.js';
+import { delegatesTasks, recogniseIntent } from './intent.js';
+import { requestPointsAt } from './provenance.js';
 import { genAiView, type OtlpSpan } from '../otlp/index.js';
 import { ItemList, type Item, type PendingCall } from './trace/items.js';
 import { addLlmCalls } from './trace/llm-calls.js';
@@ -116,6 +118,8 @@ export interface BuiltTrace {
   notes: string[];
   /** Nodes whose text carries injected instructions, with the passages. */
   injections?: ReadonlyMap<number, InjectedText>;
+  /** Reads the request hands its actions to ("do the actions in the email from …"): the hard sinks their orders ask for. */
+  delegated?: readonly Delegation[];
   /** Input that cannot be placed in a trace (times that are not times): `validate` refuses it. */
   problems?: string[];
   /** What could be read: tool calls (from any source) and LLM calls (proxy calls and chat spans). */
@@ -124,6 +128,15 @@ export interface BuiltTrace {
   toolCalls?: ToolCallSeen[];
   /** The tool definitions the trace carries, by name (called or not). */
   definitions?: ReadonlyMap<string, ToolDefinition>;
+}
+
+/** A document the request hands its actions to, and what its orders ask for (docs/taint-policy.md, "Delegation"). */
+export interface Delegation {
+  /** The read whose result holds the orders: a sink after it may do what they ask. */
+  node: number;
+  tool: string;
+  mask: number;
+  evidence: LabelEvidence[];
 }
 
 /** One tool call as the classification saw it. */
@@ -199,7 +212,7 @@ export function buildTraceGraph(input: TraceInput, policy: Policy, indexOptions:
   const g = new GraphBuilder({ nodes: items.length, edges: items.length * 4 });
   for (const it of items) it.node = g.addNode(it.kind, it.meta);
   const root = rootItem.node;
-  const injections = labelNodes(g, items, rootItem, input, policy);
+  const { injections, delegated } = labelNodes(g, items, rootItem, input, policy);
 
   const p = new Producers(items, indexOptions);
   messageEdges(g, items, p);
@@ -246,7 +259,20 @@ export function buildTraceGraph(input: TraceInput, policy: Policy, indexOptions:
     ...(it.definition ? { definition: it.definition } : {}),
     classified: it.classified!,
   }));
-  return { graph: g.build(), root, rootText: input.root, sinks, needs, notes, injections, problems, read, toolCalls, definitions };
+  return {
+    graph: g.build(),
+    root,
+    rootText: input.root,
+    sinks,
+    needs,
+    notes,
+    injections,
+    delegated,
+    problems,
+    read,
+    toolCalls,
+    definitions,
+  };
 }
 
 /**
@@ -369,8 +395,18 @@ function reachesOf(policy: Policy, output: string, found: InjectionFinding): Ins
 }
 
 /** Labels of every node: classification, content rules, injection detection, annotations, release rules. */
-function labelNodes(g: GraphBuilder, items: readonly Item[], rootItem: Item, input: TraceInput, policy: Policy): Map<number, InjectedText> {
+function labelNodes(
+  g: GraphBuilder,
+  items: readonly Item[],
+  rootItem: Item,
+  input: TraceInput,
+  policy: Policy,
+): { injections: Map<number, InjectedText>; delegated: Delegation[] } {
   const injections = new Map<number, InjectedText>();
+  const delegated: Delegation[] = [];
+  const delegating = delegatesTasks(input.root, { verbOf: policy.verbOf });
+  // Prose the validator cannot read is an order it cannot rule out, unless the request itself is in that other language.
+  const readableRequest = !mostlyUnreadable(input.root);
   const root = rootItem.node;
   const rootTokens = new Set(normalizeText(input.root).split(' '));
   g.label(root, ROOT_BIT);
@@ -389,12 +425,19 @@ function labelNodes(g: GraphBuilder, items: readonly Item[], rootItem: Item, inp
     const content = contentLabels(policy, it.output, site);
     for (const e of content.evidence) g.label(it.node, e.mask, e.why, after);
     // Orders in any wording are looked for in data (tool results); the agents' own messages only by the explicit signals.
-    const found = policy.detectInjection && it.output ? detectInjection(it.output, { orders: site === 'tool-result' }) : undefined;
+    const found =
+      policy.detectInjection && it.output
+        ? detectInjection(it.output, { orders: site === 'tool-result', unreadable: site === 'tool-result' && readableRequest })
+        : undefined;
     const passages = found ? injectedText(it.output, found) : '';
     const reaches = found ? reachesOf(policy, it.output, found) : [];
     // An order a tool merely echoes from the request is the request's, unless the block around it carries what makes it an injection.
-    const echo = found !== undefined && echoesRequest(passages, rootTokens) && !reaches.some((r) => r.explicit);
-    if (found && !echo) {
+    const plain = found !== undefined && !reaches.some((r) => r.explicit);
+    const echo = plain && echoesRequest(passages, rootTokens);
+    // The plain orders of a document the request hands its actions to are the request's tasks, not an injection.
+    const tasks = plain && !echo && delegating && site === 'tool-result' && requestPointsAt(input.root, { args: it.args });
+    if (tasks) delegated.push(delegationOf(policy, it, passages));
+    if (found && !echo && !tasks) {
       // A plain order in data marks its passage (values taken from it are the injection's); an explicit one also labels the text an override.
       if (found.explicit) g.label(it.node, OVERRIDE, found.why, after);
       injections.set(it.node, {
@@ -421,5 +464,11 @@ function labelNodes(g: GraphBuilder, items: readonly Item[], rootItem: Item, inp
     const rel = releaseAt(policy, { tool: it.tool, agent: it.meta.agent });
     if (rel) g.releaseAt(it.node, rel.mask, rel.why);
   }
-  return injections;
+  return { injections, delegated };
+}
+
+/** What the orders of a delegated document ask for, read as the request is read. */
+function delegationOf(policy: Policy, it: Item, passages: string): Delegation {
+  const needs = requestNeeds(policy, passages.slice(0, MAX_REACH));
+  return { node: it.node, tool: it.tool ?? it.meta.ref, mask: needs.mask, evidence: needs.evidence };
 }

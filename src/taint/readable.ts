@@ -1,0 +1,90 @@
+/**
+ * Whether the validator can read a sentence at all. Its detector and its intent parse read
+ * English; a sentence of prose in another language could be an order it cannot see (docs/
+ * taint-policy.md, "Text the validator cannot read"). Language is told by function words alone
+ * (articles, pronouns, prepositions, auxiliaries): every English sentence of some length has them,
+ * whatever its subject, and what they are is the same in any domain. Names, lists, codes and
+ * tables are not prose and are never unreadable.
+ */
+
+/** English function words: the words a sentence of English cannot go long without. */
+const FUNCTION_WORDS = new Set(
+  (
+    'the a and or but nor of to in on at for with from by as into onto about over under after before than then ' +
+    'is are was were be been being am do does did done have has had having will would can could shall should may might must ' +
+    'i me my we us our you your he him his she her it its they them their this that these those there here what which who ' +
+    'whom whose when where why how not no yes all any some each every if so up out just also only very more most please ' +
+    "let's don't can't won't isn't it's i'm you're we're " +
+    // The short content words English uses most: they are not another language's function words.
+    'get got let set put see saw say use way day new old one two six ten now too off far yet own few etc ago end try ' +
+    'run big top low ask buy pay add fix job key lot man men sit win won yes age air art bad bed box boy car cut eye fun guy ' +
+    'hot kid law lay leg lie log map mix net oil pop red row sea sky son sun tax tea web why out back like way'
+  ).split(' '),
+);
+
+/** Markup (tags, entities) and tokens with an `@`, a slash, a dot, an underscore, a digit or code's punctuation inside, or a leading dash: addresses, links, file names, identifiers, code, options. */
+const NOT_WORDS = /<[^<>]{0,300}>|&#?\w+;|\S*(?:[@/_\d$={}()<>;\\|#*]|\w\.\w)\S*|(?<!\S)-\S+/gu;
+
+/** A `Label: value` field's label: a name, not a word of the value's language. */
+const LABEL = /^\s*[\w"' .()-]{1,40}:\s+/;
+
+/** The words of a sentence: addresses, links, file names, identifiers, codes and a field's label are no words of any language. */
+function wordsOf(sentence: string): RegExpMatchArray | null {
+  return sentence
+    .replace(LABEL, ' ')
+    .replace(NOT_WORDS, ' ')
+    .match(/\p{L}[\p{L}'’]*/gu);
+}
+
+/** Prose: at least this many words of letters, most of them lower-case. */
+const MIN_WORDS = 8;
+/** At most this share of English function words: English prose runs at 30–50%. */
+const MAX_SHARE = 0.15;
+
+/**
+ * Whether `sentence` is prose the validator cannot read: enough words, most of them lower-case,
+ * few English function words, and in their place the short words every language builds its
+ * sentences with (at least three of two or three letters, twice as many as the English ones, of four
+ * kinds or of three beside longer lower-case words: "ist", "von", "den", "que", "les", "het"). A
+ * keyword list ("travel plan vacation budget") has none of either, and is not prose; nor are names
+ * with their particles.
+ */
+export function unreadableProse(sentence: string): boolean {
+  const ws = wordsOf(sentence);
+  if (!ws || ws.length < MIN_WORDS) return false;
+  const lower = ws.filter((w) => /^\p{Ll}/u.test(w));
+  if (lower.length < ws.length / 2) return false;
+  const english = ws.filter((w) => FUNCTION_WORDS.has(w.toLowerCase().replace(/’/g, "'"))).length;
+  // The first word counts in lower case ("Per favore …"); other capitalised short words are names.
+  const short = [ws[0].toLowerCase(), ...ws.slice(1).filter((w) => /^\p{Ll}/u.test(w))].filter(
+    (w) => w.length >= 2 && w.length <= 3 && !FUNCTION_WORDS.has(w),
+  );
+  if (english / ws.length > MAX_SHARE || short.length < 2 * english) return false;
+  const long = lower.filter((w) => w.length >= 4).length;
+  // No English function word at all in eight words of prose: two short words of another language will do.
+  if (english === 0 && short.length >= 2 && long >= 3) return true;
+  if (short.length < 3) return false;
+  // Names keep their particles in lower case ("Huisman, van der Meer and van de Berg"): a few
+  // particles over and over, and no longer lower-case word. Prose has longer ones beside them.
+  const kinds = new Set(short).size;
+  return (kinds >= 4 && long >= 1) || (kinds >= 3 && long >= 2);
+}
+
+/**
+ * Whether a short sentence leans the same way: three words or more, no English function word, and
+ * a short word that is none; not a `Label: value` field. Asked only beside unreadable prose (injection.ts), never alone.
+ */
+export function leansUnreadable(sentence: string): boolean {
+  // A record's `Label: value` field names things; it is told alone or not at all.
+  if (LABEL.test(sentence)) return false;
+  const ws = wordsOf(sentence);
+  if (!ws || ws.length < 3) return false;
+  if (ws.some((w) => FUNCTION_WORDS.has(w.toLowerCase().replace(/’/g, "'")))) return false;
+  return ws.some((w) => /^\p{Ll}{2,3}$/u.test(w));
+}
+
+/** Whether most of a text's prose is unreadable: then the request itself is in another language, and so, likely, is all the data. */
+export function mostlyUnreadable(text: string): boolean {
+  const sentences = text.split(/[.!?\n]+/).filter((s) => (s.match(/\p{L}+/gu)?.length ?? 0) >= MIN_WORDS);
+  return sentences.length > 0 && sentences.filter(unreadableProse).length * 2 >= sentences.length;
+}
