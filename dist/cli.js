@@ -60659,6 +60659,14 @@ function usesToolVerb(prose, verb) {
   const s2 = stem(verb);
   return words(prose).some((w) => stem(w) === s2);
 }
+var DELEGATION = /\b(?:do|follow|complete|carry out|perform|execute|handle|take care of|work through|go through|act on|tackle|finish|get through|action)\s+(?:(?:all|each|every|any|both)\s+(?:of\s+)?)?(?:(?:the|my|his|her|their|its|our)\s+)?(?:(?!(?:following|above|below|next|these|this|those|that|same)\b)[\w-]+\s+){0,2}?(?:actions?|instructions?|tasks?|to-?dos?|steps?|requests?|action items?|directions?)\b(?!\s*(?::|below|as follows|in the order (?:they are|I) ))|\b(?:do|follow)\s+what\s+(?:it|the \w+|he|she|they|\w+)\s+(?:says|asks|tells|lists|wants)\b|\bas (?:instructed|described|specified|requested|listed) (?:in|by|on|at)\b/i;
+function delegatesTasks(prose, opts) {
+  for (const clause of prose.split(/[;!?\n]|\.(?=\s|$)/)) {
+    const m = DELEGATION.exec(clause);
+    if (m && !negatedAt(clauseWords(clause), words(clause.slice(0, m.index)).length, opts.verbOf)) return true;
+  }
+  return false;
+}
 
 // src/taint/classify.ts
 function flattenArguments(args, name = "") {
@@ -60990,6 +60998,45 @@ function attributionPath(g, p, sink, label2, scope = "full") {
   });
 }
 
+// src/taint/readable.ts
+var FUNCTION_WORDS = new Set(
+  "the a and or but nor of to in on at for with from by as into onto about over under after before than then is are was were be been being am do does did done have has had having will would can could shall should may might must i me my we us our you your he him his she her it its they them their this that these those there here what which who whom whose when where why how not no yes all any some each every if so up out just also only very more most please let's don't can't won't isn't it's i'm you're we're get got let set put see saw say use way day new old one two six ten now too off far yet own few etc ago end try run big top low ask buy pay add fix job key lot man men sit win won yes age air art bad bed box boy car cut eye fun guy hot kid law lay leg lie log map mix net oil pop red row sea sky son sun tax tea web why out back like way".split(" ")
+);
+var NOT_WORDS = /<[^<>]{0,300}>|&#?\w+;|\S*(?:[@/_\d$={}()<>;\\|#*]|\w\.\w)\S*|(?<!\S)-\S+/gu;
+var LABEL = /^\s*[\w"' .()-]{1,40}:\s+/;
+function wordsOf(sentence) {
+  return sentence.replace(LABEL, " ").replace(NOT_WORDS, " ").match(new RegExp("\\p{L}[\\p{L}'\u2019]*", "gu"));
+}
+var MIN_WORDS = 8;
+var MAX_SHARE = 0.15;
+function unreadableProse(sentence) {
+  const ws = wordsOf(sentence);
+  if (!ws || ws.length < MIN_WORDS) return false;
+  const lower = ws.filter((w) => new RegExp("^\\p{Ll}", "u").test(w));
+  if (lower.length < ws.length / 2) return false;
+  const english = ws.filter((w) => FUNCTION_WORDS.has(w.toLowerCase().replace(/’/g, "'"))).length;
+  const short = [ws[0].toLowerCase(), ...ws.slice(1).filter((w) => new RegExp("^\\p{Ll}", "u").test(w))].filter(
+    (w) => w.length >= 2 && w.length <= 3 && !FUNCTION_WORDS.has(w)
+  );
+  if (english / ws.length > MAX_SHARE || short.length < 2 * english) return false;
+  const long = lower.filter((w) => w.length >= 4).length;
+  if (english === 0 && short.length >= 2 && long >= 3) return true;
+  if (short.length < 3) return false;
+  const kinds = new Set(short).size;
+  return kinds >= 4 && long >= 1 || kinds >= 3 && long >= 2;
+}
+function leansUnreadable(sentence) {
+  if (LABEL.test(sentence)) return false;
+  const ws = wordsOf(sentence);
+  if (!ws || ws.length < 3) return false;
+  if (ws.some((w) => FUNCTION_WORDS.has(w.toLowerCase().replace(/’/g, "'")))) return false;
+  return ws.some((w) => new RegExp("^\\p{Ll}{2,3}$", "u").test(w));
+}
+function mostlyUnreadable(text2) {
+  const sentences2 = text2.split(/[.!?\n]+/).filter((s2) => (s2.match(new RegExp("\\p{L}+", "gu"))?.length ?? 0) >= MIN_WORDS);
+  return sentences2.length > 0 && sentences2.filter(unreadableProse).length * 2 >= sentences2.length;
+}
+
 // src/taint/injection.ts
 var ADDRESSEE = "(?:ai|a\\.i\\.|llm|gpt|language model|chat ?bot|bot|assistant|agent|model|copilot)s?";
 var ROLE_ASSISTANT = "(?:(?:(?:ai|llm|automated|autonomous|virtual|digital)\\s+)?(?:(?:support|booking|payment|building|property|scheduling|travel|shopping|billing|email|banking|personal|research)\\s+)?(?:assistants?|ais?|llms?|chat ?bots?|schedulers?)|(?:ai|llm|automated|autonomous|virtual|booking|support|payment|scheduling)\\s+agents?)";
@@ -61062,6 +61109,7 @@ function firstMatch(res, s2) {
   return void 0;
 }
 var LEAD_IN = /^(?:[\W_]*(?:\(?[a-z_]{2,24}\)|please|pls|kindly|now|then|also|just|first(?:ly)?|second(?:ly)?|next|finally|and|so|ok(?:ay)?|todo|to-?do|important|urgent|step\s*\d+|\d+)(?![\w'])[\W_]*)+/i;
+var OPENING_QUOTES = /^[\s\\"'“”‘’«»„{[]+/;
 var FETCH_VERBS = /* @__PURE__ */ new Set(["visit", "open", "click", "go", "navigate", "browse", "download", "fetch", "call"]);
 var STATEMENT = /^\S+(?:\s+\S+){0,3}?\s+(?:is|are|was|were|has|have|had|been|will|would|did|does)\b/i;
 var GENERAL_VERBS = /* @__PURE__ */ new Set(["make", "say", "take", "put", "keep", "bring", "concatenate", "combine", "include"]);
@@ -61088,14 +61136,14 @@ function imperativeIn(sentence, opts = {}) {
   for (let i2 = 0; i2 < parts.length; i2 += 2) {
     const clause = parts[i2];
     const joined = i2 > 0 && /\b(?:and|then)\b/i.test(parts[i2 - 1]);
-    const rest = clause.replace(LEAD_IN, "").replace(/^do\s+(?=[a-z]+\s)/i, "");
+    const rest = clause.replace(OPENING_QUOTES, "").replace(LEAD_IN, "").replace(/^do\s+(?=[a-z]+\s)/i, "");
     const ws = rest.split(/\s+/).filter(Boolean);
     const opensWithVerb = ws.length > 0 && (actionVerb(ws[0]) || verbCategory(ws[0]) === "read" && !/(?:ing|ed|s)$/i.test(ws[0]));
     if (joined && !verbLed) continue;
     if (!joined) verbLed = opensWithVerb;
     if (ws.length < 3 || rest[ws[0].length] === ":" || STATEMENT.test(rest) || properName(ws, clause) || NOUN_AFTER.test(ws[1]) || /^[a-z]+ed$/i.test(ws[1]))
       continue;
-    if (field && !targeted && !/^(?:\d+(?:[.,]\d+)?|[A-Z][a-z]+)[,.]?$/.test(ws[1]) && !FUNCTION_WORDS.has(ws[1].toLowerCase())) continue;
+    if (field && !targeted && !/^(?:\d+(?:[.,]\d+)?|[A-Z][a-z]+)[,.]?$/.test(ws[1]) && !FUNCTION_WORDS2.has(ws[1].toLowerCase())) continue;
     if (actionVerb(ws[0])) return ws.slice(0, 4).join(" ");
   }
   const m = SECOND_PERSON.exec(sentence);
@@ -61105,10 +61153,10 @@ function imperativeIn(sentence, opts = {}) {
 function properName(ws, clause) {
   const cap2 = (w) => w !== void 0 && /^[A-Z][a-z'’]+[,.]?$/.test(w);
   const second = ws[1] === "-" || ws[1] === "&" ? ws[2] : ws[1];
-  return cap2(ws[0]) && cap2(second) && !FUNCTION_WORDS.has(second.toLowerCase().replace(/[,.]$/, "")) && !TARGET.test(clause);
+  return cap2(ws[0]) && cap2(second) && !FUNCTION_WORDS2.has(second.toLowerCase().replace(/[,.]$/, "")) && !TARGET.test(clause);
 }
 var NOUN_AFTER = /^(?:of|at|from|by|with|on)$/i;
-var FUNCTION_WORDS = new Set(
+var FUNCTION_WORDS2 = new Set(
   "the a an my our your this that these those all any every me us it them to and or of for in on at by".split(" ")
 );
 var QUOTE = /^\s*(?:>\s?)*/;
@@ -61212,6 +61260,7 @@ function scan2(body, opts, field) {
   const reasons = [];
   let explicit = false;
   let flaggedLine = -1;
+  const unreadableLines = [];
   const lineEnds = [];
   for (let i2 = body.indexOf("\n"); i2 >= 0; i2 = body.indexOf("\n", i2 + 1)) lineEnds.push(i2);
   lineEnds.push(body.length);
@@ -61228,26 +61277,44 @@ function scan2(body, opts, field) {
     }
     const order = opts.orders === false ? void 0 : imperativeIn(sent.s, { field });
     if (order !== void 0) own2.imperative = order;
+    else if ((opts.unreadable ?? opts.orders) !== false && unreadableProse(sent.s)) own2.unreadable = sent.s.trim().slice(0, 40);
     const withPrev = prev && prev.line === sent.line ? { hit: { ...prev.hit, ...own2 }, s: `${prev.s} ${sent.s}`, start: prev.start } : void 0;
     const found = isInjected(own2, sent.s) ? { hit: own2, start: sent.start } : withPrev && isInjected(withPrev.hit, withPrev.s) ? withPrev : void 0;
     prev = { hit: own2, s: sent.s, start: sent.start, line: sent.line };
     if (!found) continue;
     const hit = found.hit;
     flaggedLine = sent.line;
+    if (hit.unreadable !== void 0) unreadableLines.push(sent.line);
     passages.push([found.start, lineEnds[sent.line]]);
     if (overrides(hit, sent.s)) explicit = true;
     const quote = (k) => hit[k] !== void 0 ? `${k} ("${hit[k].slice(0, 60)}")` : void 0;
     reasons.push(
-      ["override", "imperative", "addressed", "authority", "redirect", "directive"].map(quote).filter(Boolean).join(", ")
+      ["override", "imperative", "unreadable", "addressed", "authority", "redirect", "directive"].map(quote).filter(Boolean).join(", ")
     );
   }
+  if (unreadableLines.length > 0) besideUnreadable(body, unreadableLines, lineEnds, passages, reasons);
   return { passages, reasons, explicit };
+}
+var UNREADABLE_REACH = 3;
+function besideUnreadable(body, lines2, lineEnds, passages, reasons) {
+  const flagged = new Set(passages.map(([a2]) => a2));
+  const taken = new Set(lines2);
+  for (const sent of sentences(body)) {
+    if (taken.has(sent.line) || flagged.has(sent.start) || !lines2.some((l) => Math.abs(l - sent.line) <= UNREADABLE_REACH)) continue;
+    if (!leansUnreadable(sent.s)) continue;
+    taken.add(sent.line);
+    passages.push([sent.start, lineEnds[sent.line]]);
+    reasons.push(`unreadable ("${sent.s.trim().slice(0, 60)}")`);
+  }
+  const order = passages.map((p, i2) => [p, reasons[i2]]).sort((x, y) => x[0][0] - y[0][0]);
+  order.forEach(([p, r], i2) => (passages[i2] = p, reasons[i2] = r));
 }
 var URGENCY = /^(?:immediately|right away|right now|at once|urgently|automatically|instead)$/i;
 function overrides(hit, s2) {
   const strong = {
     ...hit,
     imperative: void 0,
+    unreadable: void 0,
     ...hit.redirect !== void 0 && URGENCY.test(hit.redirect) ? { redirect: void 0 } : {}
   };
   return Object.entries(strong).some(([k, v]) => v !== void 0 && k !== "directive") || isInjected(strong, s2);
@@ -61255,7 +61322,7 @@ function overrides(hit, s2) {
 function isInjected(hit, s2) {
   const toolOrder = hit.directive !== void 0 && /_/.test(hit.directive);
   const targeted = hit.directive !== void 0 && (toolOrder || TARGET.test(s2));
-  return hit.imperative !== void 0 || hit.override !== void 0 || hit.addressed !== void 0 && (hit.directive !== void 0 || hit.authority !== void 0 || hit.redirect !== void 0 || /\b(?:must|should|need|required)\b/i.test(s2)) || hit.authority !== void 0 && (hit.redirect !== void 0 || targeted) || hit.redirect !== void 0 && targeted;
+  return hit.imperative !== void 0 || hit.unreadable !== void 0 || hit.override !== void 0 || hit.addressed !== void 0 && (hit.directive !== void 0 || hit.authority !== void 0 || hit.redirect !== void 0 || /\b(?:must|should|need|required)\b/i.test(s2)) || hit.authority !== void 0 && (hit.redirect !== void 0 || targeted) || hit.redirect !== void 0 && targeted;
 }
 function injectedText(text2, f) {
   return f.passages.map(([a2, b]) => text2.slice(a2, b)).join("\n");
@@ -61326,6 +61393,129 @@ function instructionReaches(text2, passages) {
   const json3 = t.startsWith("{") || t.startsWith("[");
   let lines2;
   return passages.map((p) => json3 && text2[p[0]] === '"' ? [p[0], p[1]] : blockOf(text2, lines2 ??= linesOf3(text2), p));
+}
+
+// src/taint/provenance.ts
+var import_yaml2 = __toESM(require_dist2(), 1);
+var within = (haystack, needle) => needle !== "" && ` ${haystack} `.includes(` ${needle} `);
+var FIELDS = /* @__PURE__ */ new WeakMap();
+var ID_SHAPED = /^(?=[^\s]*\d)[A-Za-z0-9][\w.+/-]*$|^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/;
+var MAX_PARSE = 2e5;
+function leaves(x, out, depth2 = 0) {
+  if (depth2 > 12 || out.size > 2e4) return;
+  if (typeof x === "string" || typeof x === "number" || typeof x === "boolean") {
+    const n2 = normalizeText(String(x));
+    if (n2) out.add(n2);
+    return;
+  }
+  if (Array.isArray(x)) {
+    for (const v of x) leaves(v, out, depth2 + 1);
+    return;
+  }
+  if (x && typeof x === "object") {
+    for (const [k, v] of Object.entries(x)) {
+      const nk = normalizeText(k);
+      if (nk) out.add(nk);
+      leaves(v, out, depth2 + 1);
+    }
+  }
+}
+function parsed(text2) {
+  const t = text2.trim();
+  if (t.length > MAX_PARSE) return void 0;
+  try {
+    return t.startsWith("{") || t.startsWith("[") ? JSON.parse(t) : (0, import_yaml2.parse)(t, { logLevel: "silent" });
+  } catch {
+    return void 0;
+  }
+}
+function structuredFields(p) {
+  let out = FIELDS.get(p);
+  if (out) return out;
+  out = /* @__PURE__ */ new Set();
+  const doc = parsed(p.output);
+  if (doc !== null && typeof doc === "object") leaves(doc, out);
+  for (const line of p.output.split("\n").slice(0, 5e3)) {
+    const l = line.trim().replace(/^[-*•]\s+/, "");
+    if (!l || l.length > 200) continue;
+    const colon = /^[^:]{1,40}:\s+(\S.*)$/.exec(l);
+    if (colon) out.add(normalizeText(colon[1]));
+    if (l.split(/\s+/).length <= 8) out.add(normalizeText(l));
+    if (l.split(/\s+/).length <= 8) {
+      for (const tok of l.split(/[\s<>()[\];,]+/)) if (ID_SHAPED.test(tok.replace(/[.:]+$/, ""))) out.add(normalizeText(tok));
+    }
+    for (const cell2 of l.split(/\s+[—–|]\s+|\t+|\s*\|\s*/)) if (cell2 !== l && cell2.split(/\s+/).length <= 8) out.add(normalizeText(cell2));
+  }
+  FIELDS.set(p, out);
+  return out;
+}
+function namedInRequest(request2, value2) {
+  const n2 = normalizeText(value2);
+  if (n2 === "" || /^\d{1,3}$/.test(n2)) return false;
+  return within(normalizeText(request2), n2);
+}
+function pointers(p) {
+  return flattenArguments(p.args ?? {}).map((a2) => normalizeText(a2.value)).filter((v) => v !== "");
+}
+function steered(ctx, p, depth2 = 0) {
+  return pointers(p).some((v) => {
+    if (v.length < 3) return false;
+    if (ctx.inInstructions(v, p.at)) return true;
+    if (depth2 >= 3 || namedInRequest(ctx.request, v)) return false;
+    const earlier = ctx.containing(v).filter((q2) => q2.text !== p && (q2.text.at ?? -Infinity) < (p.at ?? Infinity));
+    return earlier.length > 0 && earlier.every((q2) => !q2.text.directory && steered(ctx, q2.text, depth2 + 1));
+  });
+}
+function pointedByRequest(ctx, p) {
+  return requestPointsAt(ctx.request, p);
+}
+function pointedThrough(ctx, p, depth2 = 0) {
+  if (depth2 >= 2) return false;
+  return pointers(p).some((v) => {
+    if (v.length < 3 || ctx.inInstructions(v, p.at)) return false;
+    return ctx.containing(v).some(
+      (q2) => q2.text !== p && (q2.text.at ?? -Infinity) < (p.at ?? Infinity) && !steered(ctx, q2.text) && (pointedByRequest(ctx, q2.text) || pointedThrough(ctx, q2.text, depth2 + 1))
+    );
+  });
+}
+function requestPointsAt(request2, read) {
+  const r = normalizeText(request2);
+  return pointers(read).some((v) => v.length >= 3 && within(r, v));
+}
+function claims(ctx, text2, r, sinks) {
+  if (sinks !== ANY_ORDER && !(r.asks & sinks)) return false;
+  return r.explicit || !((ctx.needs ?? 0) & r.asks & sinks && pointedByRequest(ctx, text2));
+}
+var ANY_ORDER = -1;
+function valueSource(ctx, value2, sinks = 0) {
+  const n2 = normalizeText(value2);
+  if (n2 === "") return { kind: "unseen" };
+  if (namedInRequest(ctx.request, value2)) return { kind: "request" };
+  let instruction;
+  let instructed;
+  let loose;
+  let ok2;
+  for (const { node: node2, text: text2 } of ctx.containing(value2)) {
+    if (text2.instructions !== void 0 && within(text2.instructions, n2)) {
+      instruction ??= node2;
+      continue;
+    }
+    const reach = sinks === 0 ? void 0 : text2.reaches?.find((r) => claims(ctx, text2, r, sinks) && within(r.text, n2));
+    if (reach) {
+      instructed ??= { kind: "instructed", at: node2, asks: reach.asks & sinks };
+      continue;
+    }
+    if (ok2) continue;
+    const steeredRead = !text2.directory && steered(ctx, text2);
+    if (structuredFields(text2).has(n2) && !steeredRead) ok2 = { kind: "structured", at: node2 };
+    else if (!steeredRead && (pointedByRequest(ctx, text2) || pointedThrough(ctx, text2))) ok2 = { kind: "pointed", at: node2 };
+    else loose ??= node2;
+  }
+  if (instruction !== void 0) return { kind: "instruction", at: instruction };
+  if (instructed) return instructed;
+  if (ok2) return ok2;
+  if (loose !== void 0) return { kind: "free-text", at: loose };
+  return { kind: "unseen" };
 }
 
 // src/otlp/schema.ts
@@ -61806,13 +61996,13 @@ var EVENT_ROLES = {
   "gen_ai.system.message": "system"
 };
 var SPECIFICITY = ["execute_tool", "chat", "invoke_agent", "other"];
-var FIELDS = ["agent", "tool", "toolCallId", "toolArguments", "toolResult"];
+var FIELDS2 = ["agent", "tool", "toolCallId", "toolArguments", "toolResult"];
 function mergeViews(views) {
   if (views.length === 1) return views[0];
   const op = SPECIFICITY.find((o2) => views.some((v) => v.op === o2)) ?? "other";
   const same = views.filter((v) => v.op === op);
   const merged = { span: views[0].span, op, input: [], output: [] };
-  for (const f of FIELDS) {
+  for (const f of FIELDS2) {
     const from = same.find((v) => v[f] !== void 0) ?? (f === "agent" ? views.find((v) => v.agent !== void 0) : void 0);
     if (from) merged[f] = from[f];
   }
@@ -62927,117 +63117,6 @@ function traceArguments(g, it, p, policy, injections) {
   return out;
 }
 
-// src/taint/provenance.ts
-var import_yaml2 = __toESM(require_dist2(), 1);
-var within = (haystack, needle) => needle !== "" && ` ${haystack} `.includes(` ${needle} `);
-var FIELDS2 = /* @__PURE__ */ new WeakMap();
-var ID_SHAPED = /^(?=[^\s]*\d)[A-Za-z0-9][\w.+/-]*$|^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/;
-var MAX_PARSE = 2e5;
-function leaves(x, out, depth2 = 0) {
-  if (depth2 > 12 || out.size > 2e4) return;
-  if (typeof x === "string" || typeof x === "number" || typeof x === "boolean") {
-    const n2 = normalizeText(String(x));
-    if (n2) out.add(n2);
-    return;
-  }
-  if (Array.isArray(x)) {
-    for (const v of x) leaves(v, out, depth2 + 1);
-    return;
-  }
-  if (x && typeof x === "object") {
-    for (const [k, v] of Object.entries(x)) {
-      const nk = normalizeText(k);
-      if (nk) out.add(nk);
-      leaves(v, out, depth2 + 1);
-    }
-  }
-}
-function parsed(text2) {
-  const t = text2.trim();
-  if (t.length > MAX_PARSE) return void 0;
-  try {
-    return t.startsWith("{") || t.startsWith("[") ? JSON.parse(t) : (0, import_yaml2.parse)(t, { logLevel: "silent" });
-  } catch {
-    return void 0;
-  }
-}
-function structuredFields(p) {
-  let out = FIELDS2.get(p);
-  if (out) return out;
-  out = /* @__PURE__ */ new Set();
-  const doc = parsed(p.output);
-  if (doc !== null && typeof doc === "object") leaves(doc, out);
-  for (const line of p.output.split("\n").slice(0, 5e3)) {
-    const l = line.trim().replace(/^[-*•]\s+/, "");
-    if (!l || l.length > 200) continue;
-    const colon = /^[^:]{1,40}:\s+(\S.*)$/.exec(l);
-    if (colon) out.add(normalizeText(colon[1]));
-    if (l.split(/\s+/).length <= 8) out.add(normalizeText(l));
-    if (l.split(/\s+/).length <= 8) {
-      for (const tok of l.split(/[\s<>()[\];,]+/)) if (ID_SHAPED.test(tok.replace(/[.:]+$/, ""))) out.add(normalizeText(tok));
-    }
-    for (const cell2 of l.split(/\s+[—–|]\s+|\t+|\s*\|\s*/)) if (cell2 !== l && cell2.split(/\s+/).length <= 8) out.add(normalizeText(cell2));
-  }
-  FIELDS2.set(p, out);
-  return out;
-}
-function namedInRequest(request2, value2) {
-  const n2 = normalizeText(value2);
-  if (n2 === "" || /^\d{1,3}$/.test(n2)) return false;
-  return within(normalizeText(request2), n2);
-}
-function pointers(p) {
-  return flattenArguments(p.args ?? {}).map((a2) => normalizeText(a2.value)).filter((v) => v !== "");
-}
-function steered(ctx, p, depth2 = 0) {
-  return pointers(p).some((v) => {
-    if (v.length < 3) return false;
-    if (ctx.inInstructions(v, p.at)) return true;
-    if (depth2 >= 3 || namedInRequest(ctx.request, v)) return false;
-    const earlier = ctx.containing(v).filter((q2) => q2.text !== p && (q2.text.at ?? -Infinity) < (p.at ?? Infinity));
-    return earlier.length > 0 && earlier.every((q2) => !q2.text.directory && steered(ctx, q2.text, depth2 + 1));
-  });
-}
-function pointedByRequest(ctx, p) {
-  const request2 = normalizeText(ctx.request);
-  return pointers(p).some((v) => v.length >= 3 && within(request2, v));
-}
-function claims(ctx, text2, r, sinks) {
-  if (sinks !== ANY_ORDER && !(r.asks & sinks)) return false;
-  return r.explicit || !((ctx.needs ?? 0) & r.asks & sinks && pointedByRequest(ctx, text2));
-}
-var ANY_ORDER = -1;
-function valueSource(ctx, value2, sinks = 0) {
-  const n2 = normalizeText(value2);
-  if (n2 === "") return { kind: "unseen" };
-  if (namedInRequest(ctx.request, value2)) return { kind: "request" };
-  let instruction;
-  let instructed;
-  let loose;
-  let ok2;
-  for (const { node: node2, text: text2 } of ctx.containing(value2)) {
-    if (text2.instructions !== void 0 && within(text2.instructions, n2)) {
-      instruction ??= node2;
-      continue;
-    }
-    const reach = sinks === 0 ? void 0 : text2.reaches?.find((r) => claims(ctx, text2, r, sinks) && within(r.text, n2));
-    if (reach) {
-      instructed ??= { kind: "instructed", at: node2, asks: reach.asks & sinks };
-      continue;
-    }
-    if (ok2) continue;
-    const steeredRead = !text2.directory && steered(ctx, text2);
-    if (structuredFields(text2).has(n2) && !steeredRead) ok2 = { kind: "structured", at: node2 };
-    else if (!steeredRead && pointedByRequest(ctx, text2)) ok2 = { kind: "pointed", at: node2 };
-    else loose ??= node2;
-  }
-  if (instruction !== void 0) return { kind: "instruction", at: instruction };
-  if (instructed) return instructed;
-  if (ok2) return ok2;
-  if (loose !== void 0) return { kind: "free-text", at: loose };
-  return { kind: "unseen" };
-}
-
 // src/taint/trace/sink-sites.ts
 var NAME_SHAPED = /^(?!\d{4}-\d{2}-\d{2})(?![\d.,]+$)(?=.{2,60}$)(?=.*[\p{Lu}\d._@-])[\p{L}\p{N}][\p{L}\p{N} ._'@-]*$/u;
 function nameLike(value2) {
@@ -63327,7 +63406,7 @@ function buildTraceGraph(input2, policy, indexOptions = {}) {
   const g = new GraphBuilder({ nodes: items.length, edges: items.length * 4 });
   for (const it of items) it.node = g.addNode(it.kind, it.meta);
   const root = rootItem.node;
-  const injections = labelNodes(g, items, rootItem, input2, policy);
+  const { injections, delegated } = labelNodes(g, items, rootItem, input2, policy);
   const p = new Producers(items, indexOptions);
   messageEdges(g, items, p);
   const stepsOf = /* @__PURE__ */ new Map();
@@ -63371,7 +63450,20 @@ function buildTraceGraph(input2, policy, indexOptions = {}) {
     ...it.definition ? { definition: it.definition } : {},
     classified: it.classified
   }));
-  return { graph: g.build(), root, rootText: input2.root, sinks, needs, notes, injections, problems: problems2, read, toolCalls, definitions };
+  return {
+    graph: g.build(),
+    root,
+    rootText: input2.root,
+    sinks,
+    needs,
+    notes,
+    injections,
+    delegated,
+    problems: problems2,
+    read,
+    toolCalls,
+    definitions
+  };
 }
 function connectIssuer(g, it, issuer, traces, generated, policy, notes) {
   if (issuer && issuer.node !== it.node) {
@@ -63449,6 +63541,9 @@ ${output2.slice(b - 2e3, e)}` : output2.slice(s2, e);
 }
 function labelNodes(g, items, rootItem, input2, policy) {
   const injections = /* @__PURE__ */ new Map();
+  const delegated = [];
+  const delegating = delegatesTasks(input2.root, { verbOf: policy.verbOf });
+  const readableRequest = !mostlyUnreadable(input2.root);
   const root = rootItem.node;
   const rootTokens = new Set(normalizeText(input2.root).split(" "));
   g.label(root, ROOT_BIT);
@@ -63464,11 +63559,14 @@ function labelNodes(g, items, rootItem, input2, policy) {
     }
     const content = contentLabels(policy, it.output, site);
     for (const e of content.evidence) g.label(it.node, e.mask, e.why, after);
-    const found = policy.detectInjection && it.output ? detectInjection(it.output, { orders: site === "tool-result" }) : void 0;
+    const found = policy.detectInjection && it.output ? detectInjection(it.output, { orders: site === "tool-result", unreadable: site === "tool-result" && readableRequest }) : void 0;
     const passages = found ? injectedText(it.output, found) : "";
     const reaches = found ? reachesOf(policy, it.output, found) : [];
-    const echo = found !== void 0 && echoesRequest(passages, rootTokens) && !reaches.some((r) => r.explicit);
-    if (found && !echo) {
+    const plain = found !== void 0 && !reaches.some((r) => r.explicit);
+    const echo = plain && echoesRequest(passages, rootTokens);
+    const tasks = plain && !echo && delegating && site === "tool-result" && requestPointsAt(input2.root, { args: it.args });
+    if (tasks) delegated.push(delegationOf(policy, it, passages));
+    if (found && !echo && !tasks) {
       if (found.explicit) g.label(it.node, OVERRIDE, found.why, after);
       injections.set(it.node, {
         why: found.why,
@@ -63493,7 +63591,11 @@ function labelNodes(g, items, rootItem, input2, policy) {
     const rel = releaseAt(policy, { tool: it.tool, agent: it.meta.agent });
     if (rel) g.releaseAt(it.node, rel.mask, rel.why);
   }
-  return injections;
+  return { injections, delegated };
+}
+function delegationOf(policy, it, passages) {
+  const needs = requestNeeds(policy, passages.slice(0, MAX_REACH));
+  return { node: it.node, tool: it.tool ?? it.meta.ref, mask: needs.mask, evidence: needs.evidence };
 }
 
 // src/taint/adjudicate.ts
@@ -63561,7 +63663,7 @@ function adjudicateSink(b, p, site, policy, opts = {}) {
     return { ...base2, decision: "unverifiable", reason: gap.message, path: gap.path, violations: [gap] };
   }
   const why = [
-    mentioned ? `the request names ${site.tool}` : `the request asks for ${sinksOf(sinks).join(", ")}`,
+    askedBecause(c3, mentioned),
     site.targets.length ? `targets ${site.targets.map((t) => `${t.value} (${t.why})`).join(", ")}` : "no targets",
     "no forbidden path",
     ...waiver ? [waiver] : [],
@@ -63648,7 +63750,7 @@ function notNeeded(c3, mentioned) {
       continue;
     }
     if (mentioned || b.needs.mask & bit || site.fetch) continue;
-    if (chargesTheService(c3, bit)) continue;
+    if (chargesTheService(c3, bit) || delegationAsking(c3, bit)) continue;
     out.push({
       kind: "not-needed",
       message: `the request does not ask for ${s2} (no action it asks for covers it, and it does not name ${site.tool})`,
@@ -63656,6 +63758,18 @@ function notNeeded(c3, mentioned) {
     });
   }
   return out;
+}
+function delegationAsking(c3, bit) {
+  return c3.b.delegated?.find((d) => d.node < c3.site.node && d.mask & bit);
+}
+function askedBecause(c3, mentioned) {
+  if (mentioned) return `the request names ${c3.site.tool}`;
+  const handed = sinksOf(c3.sinks & ~c3.b.needs.mask).map((s2) => [s2, delegationAsking(c3, bitOf(s2))]).filter((x) => x[1] !== void 0);
+  const rest = handed.reduce((m, [s2]) => m & ~bitOf(s2), c3.sinks);
+  const parts = rest !== 0 ? [`the request asks for ${sinksOf(rest).join(", ")}`] : [];
+  for (const [s2, d] of handed)
+    parts.push(`the request hands its actions to the result of ${d.tool} (${refOf(c3.b.graph, d.node)}), whose orders ask for ${s2}`);
+  return parts.join("; ");
 }
 var FINANCIAL = bitOf("FINANCIAL_TRANSFER");
 var WRITE = bitOf("DESTRUCTIVE_WRITE");
