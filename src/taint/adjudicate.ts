@@ -109,7 +109,8 @@ export function adjudicateSink(b: BuiltTrace, p: Propagation, site: SinkSite, po
   const c: SinkCase = { b, p, site, policy, scope, inScope, sinks };
   const waiver = injectionWaiver(b, p, site, g.atCall[v] & OVERRIDE ? undefined : inScope);
   const onward = onwardFindings(c);
-  const mentioned = mentionsTool(b.rootText, site.tool) || usesToolVerb(b.rootText, site.verb);
+  const request = requestOf(b, site);
+  const mentioned = mentionsTool(request, site.tool) || usesToolVerb(request, site.verb);
   const violations: Violation[] = [
     ...forbiddenPaths(c, waiver !== undefined),
     ...injectedArguments(c),
@@ -232,7 +233,7 @@ export function notNeeded(c: SinkCase, mentioned: boolean): Violation[] {
       continue;
     }
     // A fetch is judged by where it goes (its URL's provenance), not by whether the request says "send".
-    if (mentioned || b.needs.mask & bit || site.fetch) continue;
+    if (mentioned || needsOf(b, site) & bit || site.fetch) continue;
     if (chargesTheService(c, bit) || delegationAsking(c, bit)) continue;
     out.push({
       kind: 'not-needed',
@@ -243,6 +244,11 @@ export function notNeeded(c: SinkCase, mentioned: boolean): Violation[] {
   return out;
 }
 
+/** The request as the call saw it: the first message and the user's later turns before the call. */
+const requestOf = (b: BuiltTrace, site: SinkSite): string => site.request?.text ?? b.rootText;
+/** The hard sinks the request, as the call saw it, asks for. */
+const needsOf = (b: BuiltTrace, site: SinkSite): number => b.needs.mask | (site.request?.needs ?? 0);
+
 /** The delegated document read before the sink whose orders ask for `bit` (BuiltTrace.delegated), if any. */
 function delegationAsking(c: SinkCase, bit: number): Delegation | undefined {
   return c.b.delegated?.find((d) => d.node < c.site.node && d.mask & bit);
@@ -251,7 +257,7 @@ function delegationAsking(c: SinkCase, bit: number): Delegation | undefined {
 /** Why the call is asked for: the request names the tool or asks for its sinks, or a document it hands its actions to does. */
 function askedBecause(c: SinkCase, mentioned: boolean): string {
   if (mentioned) return `the request names ${c.site.tool}`;
-  const handed = sinksOf(c.sinks & ~c.b.needs.mask)
+  const handed = sinksOf(c.sinks & ~needsOf(c.b, c.site))
     .map((s) => [s, delegationAsking(c, bitOf(s))] as const)
     .filter((x): x is readonly [SinkLabel, Delegation] => x[1] !== undefined);
   const rest = handed.reduce((m, [s]) => m & ~bitOf(s), c.sinks);
@@ -270,7 +276,7 @@ const WRITE = bitOf('DESTRUCTIVE_WRITE');
  * (a change or a booking) covers it. Money to anyone else needs a payee, which the request must ask for.
  */
 function chargesTheService(c: SinkCase, bit: number): boolean {
-  if (bit !== FINANCIAL || !(c.b.needs.mask & WRITE)) return false;
+  if (bit !== FINANCIAL || !(needsOf(c.b, c.site) & WRITE)) return false;
   return !(c.site.args ?? []).some((a) => a.role === 'payee' || a.role === 'amount' || a.role === 'recipient');
 }
 
@@ -324,12 +330,13 @@ function injectionWaiver(b: BuiltTrace, p: Propagation, site: SinkSite, inScope:
   if (inScope === undefined || !(inScope & OVERRIDE)) return undefined;
   const g = b.graph;
   if (g.own[b.root] & OVERRIDE) return undefined;
-  const named = mentionsTool(b.rootText, site.tool) || usesToolVerb(b.rootText, site.verb) || site.fetch === true;
-  if (!named && (site.sinks & SINK_MASK & ~b.needs.mask) !== 0) return undefined;
+  const request = requestOf(b, site);
+  const named = mentionsTool(request, site.tool) || usesToolVerb(request, site.verb) || site.fetch === true;
+  if (!named && (site.sinks & SINK_MASK & ~needsOf(b, site)) !== 0) return undefined;
   if (!site.anchors?.length || (site.args ?? []).some((a) => a.injected && INJECTABLE_ROLES.has(a.role))) return undefined;
   for (const [node, inj] of b.injections ?? []) {
     if (node >= site.node || !(p.out[node] & OVERRIDE)) continue;
-    if (mentionsTool(inj.passages, site.tool) && !mentionsTool(b.rootText, site.tool)) return undefined;
+    if (mentionsTool(inj.passages, site.tool) && !mentionsTool(request, site.tool)) return undefined;
   }
   return `an injected instruction was upstream, but this call is the request's own (it asks for it; argument${site.anchors.length > 1 ? 's' : ''} ${site.anchors.join(', ')} from the request; nothing from the injected text)`;
 }

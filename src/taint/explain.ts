@@ -76,7 +76,15 @@ export function explainTrace(a: AdjudicatedTrace, scope: Scope = 'full'): SinkEx
       toolCallId: v.toolCallId,
       tool: v.tool,
       ...(v.agent !== undefined ? { agent: v.agent } : {}),
-      request: { text: b.rootText, asks },
+      // With the user's later turns before the call (trace/user-turns.ts), the request as the call saw it.
+      request: site.request
+        ? {
+            text: site.request.text,
+            asks: [...asks, { sinks: sinksOf(site.request.needs & ~b.needs.mask), why: "the user's later turns" }].filter(
+              (e) => e.sinks.length,
+            ),
+          }
+        : { text: b.rootText, asks },
       sink: { sinks: sinksOf(site.sinks), evidence: describeNode(g, site.node, g.own[site.node] & SINK_MASK).evidence },
       ...(site.issuedBy !== undefined ? { issuedBy: ref(site.issuedBy) } : {}),
       arguments: (site.args ?? []).map((x) => ({

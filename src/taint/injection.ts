@@ -36,6 +36,8 @@ export interface InjectionFinding {
    * that follow it and take its values the injection's; these make the text an override too.
    */
   explicit: boolean;
+  /** Some passage is prose the validator cannot read (readable.ts): what it asks is unknown. */
+  unreadable?: boolean;
 }
 
 const ADDRESSEE = '(?:ai|a\\.i\\.|llm|gpt|language model|chat ?bot|bot|assistant|agent|model|copilot)s?';
@@ -318,7 +320,13 @@ export function detectInjection(text: string, opts: InjectionOptions = {}): Inje
   if (found.passages.length === 0) return undefined;
   const { reasons } = found;
   const more = reasons.length > 1 ? ` (+${reasons.length - 1} more passage${reasons.length > 2 ? 's' : ''})` : '';
-  return { why: `injected instructions: ${reasons[0]}${more}`, passages: found.passages, explicit: found.explicit };
+  const unreadable = reasons.some((r) => r.includes('unreadable ('));
+  return {
+    why: `injected instructions: ${reasons[0]}${more}`,
+    passages: found.passages,
+    explicit: found.explicit,
+    ...(unreadable ? { unreadable } : {}),
+  };
 }
 
 interface Scan {

@@ -28,10 +28,14 @@ const NOT_WORDS = /<[^<>]{0,300}>|&#?\w+;|\S*(?:[@/_\d$={}()<>;\\|#*]|\w\.\w)\S*
 /** A `Label: value` field's label: a name, not a word of the value's language. */
 const LABEL = /^\s*[\w"' .()-]{1,40}:\s+/;
 
-/** The words of a sentence: addresses, links, file names, identifiers, codes and a field's label are no words of any language. */
+/** A quotation (a subject line, a title, a message to pass on): cited words, in whatever language, not the sentence's own. */
+const QUOTED = /(?<!\p{L})(?:'[^'\n]{1,80}'|"[^"\n]{1,80}"|‘[^’\n]{1,80}’|“[^”\n]{1,80}”|„[^“”\n]{1,80}[“”])(?!\p{L})/gu;
+
+/** The words of a sentence: addresses, links, file names, identifiers, codes, quotations and a field's label are no words of its language. */
 function wordsOf(sentence: string): RegExpMatchArray | null {
   return sentence
     .replace(LABEL, ' ')
+    .replace(QUOTED, ' ')
     .replace(NOT_WORDS, ' ')
     .match(/\p{L}[\p{L}'’]*/gu);
 }

@@ -5,8 +5,9 @@
  *
  *   1. MCP annotations. `readOnlyHint` makes a read of a tool none of whose arguments points out
  *      (a recipient, payee, amount, command or free text; a URL makes it a fetch, which classify.ts
- *      stages by its URL); a read-only tool that does take one is judged by what follows, as if it
- *      had no annotation. `destructiveHint`, or `readOnlyHint: false`, says it acts.
+ *      stages by its URL), and of one that also says `openWorldHint: false` and takes no payee,
+ *      amount or command (an address there is a filter); a read-only tool that does take one is
+ *      judged by what follows, as if it had no annotation. `destructiveHint`, or `readOnlyHint: false`, says it acts.
  *   2. The HTTP method its definition states: GET, HEAD and OPTIONS read, DELETE destroys, POST,
  *      PUT and PATCH act.
  *   3. The argument schema: the roles of its arguments (argument-roles.ts) say which sink a tool
@@ -88,10 +89,11 @@ export function profileTool(
   const facts = argumentFacts(policy, def, args);
   const w = readWords(def, facts, opts);
   const effect = effectOf(def);
-  const outward = pointsOut(facts, facts.roles);
+  const closed = closedRead(def, facts);
+  const outward = closed ? undefined : pointsOut(facts, facts.roles);
   if (effect?.kind === 'read' && !outward) {
     const overruled = w.action.category ? `; ${w.where} reads like ${w.action.category}, a guess not taken over the structure` : '';
-    return readProfile(w, `${effect.why}, and no argument points out${overruled}`);
+    return readProfile(w, `${effect.why}${closed ? CLOSED : NO_ARGUMENT_OUT}${overruled}`);
   }
   if (effect && effect.kind !== 'read') return actingProfile(def, facts, w, effect);
   const trusted = effect ? `its readOnlyHint annotation is not taken, as ${outward}; ` : '';
@@ -121,7 +123,8 @@ export function readByShape(
   const effect = effectOf(def);
   if (effect && effect.kind !== 'read') return undefined;
   const facts = argumentFacts(policy, def, args);
-  if (effect) return pointsOut(facts, facts.roles) ? undefined : `${effect.why}, and no argument points out`;
+  if (effect && closedRead(def, facts)) return `${effect.why}${CLOSED}`;
+  if (effect) return pointsOut(facts, facts.roles) ? undefined : `${effect.why}${NO_ARGUMENT_OUT}`;
   return namesOnlyData(facts, readWords(def, facts, opts), opts)
     ? 'its name says what it returns and it takes nothing a sink needs'
     : undefined;
@@ -158,6 +161,19 @@ function argumentFacts(policy: Policy, def: ToolDefinition, args: readonly { nam
 
 /** Prose: at least four words in a row with a space between each, one of them lower-case (a sentence, not "Riverside View Hotel"). */
 const PROSE = /(?=[^\n]*\b\p{Ll}{2,})\p{L}+(?:[,;:]?\s+\p{L}+){3,}/u;
+
+/**
+ * A read its server says stays inside its own system (`readOnlyHint` and `openWorldHint: false`)
+ * and that moves no money and runs no code: an address or a text it takes is a filter ("mail from
+ * ana@…", a search query), since by the server's word nothing leaves and nothing changes.
+ */
+const NO_ARGUMENT_OUT = ', and no argument points out';
+const CLOSED = ', and its openWorldHint: false keeps it inside its own system: an address or text it takes is a filter';
+
+function closedRead(def: ToolDefinition, f: ArgumentFacts): boolean {
+  const a = def.annotations ?? {};
+  return a.readOnlyHint === true && a.openWorldHint === false && !(['payee', 'amount', 'command'] as const).some((r) => f.roles.has(r));
+}
 
 /** Roles that point a call somewhere or make it move money or run code. */
 const OUTWARD: readonly ArgumentRole[] = ['recipient', 'payee', 'amount', 'command'];

@@ -44,6 +44,7 @@ import {
 } from './trace/content-edges.js';
 import { anchorsOf, checkTargets, onwardFindings, type OnwardFinding, type SiteContext, type TargetCheck } from './trace/sink-sites.js';
 import { collectDefinitions } from './trace/tool-definitions.js';
+import { userTurns, type UserTurn } from './trace/user-turns.js';
 import type { ToolDefinition } from './tool-profile.js';
 import { pushTo } from '../util/maps.js';
 
@@ -105,6 +106,8 @@ export interface SinkSite {
   /** A read that points at a URL: a sink by its target alone, asked for or not. */
   fetch?: boolean;
   pending: boolean;
+  /** The request as this call saw it, when the user said more in later turns before it (trace/user-turns.ts): the text and the hard sinks it asks for. */
+  request?: { text: string; needs: number };
 }
 
 export interface BuiltTrace {
@@ -237,13 +240,17 @@ export function buildTraceGraph(input: TraceInput, policy: Policy, indexOptions:
     injectedIndex,
   };
   const sinks: SinkSite[] = [];
+  const turns = requestWithTurns(ctx, policy, userTurns(items, input.root));
   for (const it of items) {
     if ((it.kind !== 'tool' && it.kind !== 'sink') || it.src.type === 'pseudo') continue;
     const traces = traceArguments(g, it, p, policy, injections);
     const generated = traces.filter((a) => a.generated && a.role !== 'choice').map((a) => a.name);
     const issuer = issuers.get(it);
     connectIssuer(g, it, issuer, traces, generated, policy, notes);
-    if (it.kind === 'sink') sinks.push(sinkSite(ctx, it, issuer, traces, generated));
+    if (it.kind !== 'sink') continue;
+    const seen = turns(it.start);
+    const site = sinkSite(seen, it, issuer, traces, generated);
+    sinks.push(seen === ctx ? site : { ...site, request: { text: seen.rootText, needs: seen.needs } });
   }
 
   const calls = items.filter((it) => (it.kind === 'tool' || it.kind === 'sink') && it.src.type !== 'pseudo');
@@ -331,6 +338,24 @@ function sinkSite(ctx: SiteContext, it: Item, issuer: Item | undefined, traces: 
     ...((it.classified?.verb ?? it.classified?.profile?.verb) ? { verb: it.classified?.verb ?? it.classified?.profile?.verb } : {}),
     ...(it.classified?.fetch ? { fetch: true } : {}),
     pending: it.src.type === 'pending',
+  };
+}
+
+/**
+ * The request as a call made at a given time saw it: the first message and the user's later turns
+ * before then (trace/user-turns.ts), with what they ask for. The same context when there are none.
+ */
+function requestWithTurns(ctx: SiteContext, policy: Policy, turns: readonly UserTurn[]): (at: number) => SiteContext {
+  const byCount = new Map<number, SiteContext>([[0, ctx]]);
+  return (at) => {
+    const said = turns.filter((t) => t.at <= at);
+    let seen = byCount.get(said.length);
+    if (!seen) {
+      const text = said.map((t) => t.text).join('\n');
+      seen = { ...ctx, rootText: `${ctx.rootText}\n${text}`, needs: ctx.needs | requestNeeds(policy, text).mask };
+      byCount.set(said.length, seen);
+    }
+    return seen;
   };
 }
 
@@ -435,7 +460,9 @@ function labelNodes(
     const plain = found !== undefined && !reaches.some((r) => r.explicit);
     const echo = plain && echoesRequest(passages, rootTokens);
     // The plain orders of a document the request hands its actions to are the request's tasks, not an injection.
-    const tasks = plain && !echo && delegating && site === 'tool-result' && requestPointsAt(input.root, { args: it.args });
+    // Text it cannot read is no task list the validator can follow.
+    const tasks =
+      plain && !echo && !found.unreadable && delegating && site === 'tool-result' && requestPointsAt(input.root, { args: it.args });
     if (tasks) delegated.push(delegationOf(policy, it, passages));
     if (found && !echo && !tasks) {
       // A plain order in data marks its passage (values taken from it are the injection's); an explicit one also labels the text an override.

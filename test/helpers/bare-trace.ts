@@ -1,7 +1,7 @@
 /**
  * A bare trace (`{"root", "calls", "tools", "toolDefinitions"}`, what `saboteur validate` reads) of
  * one agent: each step is one LLM call that issues its tool calls; the MCP server's events carry
- * their results, which the next LLM call reads.
+ * their results, which the next LLM call reads. A `{ user }` step is a later turn of the user.
  */
 import { chatCall } from './chat-call.js';
 
@@ -11,7 +11,12 @@ export interface Step {
   result: string;
 }
 
-export function bareTrace(root: string, steps: readonly Step[][], toolDefinitions?: readonly Record<string, unknown>[]) {
+/** A later turn of the user in the same conversation: the next LLM call carries it. */
+export interface UserSays {
+  user: string;
+}
+
+export function bareTrace(root: string, steps: readonly (Step[] | UserSays)[], toolDefinitions?: readonly Record<string, unknown>[]) {
   const T0 = Date.parse('2026-05-09T10:00:00.000Z');
   let t = 0;
   const at = () => new Date(T0 + (t += 100)).toISOString();
@@ -22,6 +27,10 @@ export function bareTrace(root: string, steps: readonly Step[][], toolDefinition
   const calls = [];
   const tools = [];
   for (const [i, step] of steps.entries()) {
+    if (!Array.isArray(step)) {
+      messages.push({ role: 'user', content: (step as UserSays).user });
+      continue;
+    }
     const id = `c${i + 1}`;
     const tc = step.map((s) => ({ name: s.name, args: s.args }));
     calls.push(chatCall({ id, agent: 'worker', model: 'm', messages: [...messages], tools: tc, startedAt: at(), durationMs: 10 }));

@@ -72,3 +72,10 @@ describe('unreadable prose in data', () => {
     expect(detectInjection(text, { unreadable: false })).toBeUndefined();
   });
 });
+
+describe('quotations', () => {
+  it('are not the sentence’s language', () => {
+    expect(unreadableProse("Bitte schick mir die Liste bis morgen früh, Betreff 'Monthly report for the team'.")).toBe(true);
+    expect(unreadableProse('Please send me the list by tomorrow morning, subject "Monatsbericht für das ganze Team".')).toBe(false);
+  });
+});

@@ -97,6 +97,15 @@ describe('tool profile', () => {
     });
   });
 
+  it('reads a read-only tool its server keeps in its own system (openWorldHint: false) as a read, an address it takes being a filter', () => {
+    const closed = { annotations: { readOnlyHint: true, openWorldHint: false } };
+    const v = labels('postfach_durchsuchen', { absender: 'ana@corp.example', suchtext: 'Wochenplan' }, closed);
+    expect(v.sinks).toEqual([]);
+    expect(v.evidence).toMatch(/openWorldHint: false keeps it inside its own system/);
+    // Money or code is never a filter.
+    expect(labels('konto_pruefen', { betrag: 40, empfaenger_iban: 'DE44500105175407324931' }, closed).sinks).not.toEqual([]);
+  });
+
   it('judges a readOnlyHint tool that takes a recipient, payee, amount, command or free text by those, not by the hint', () => {
     const ro = { annotations: { readOnlyHint: true } };
     expect(labels('frobnicate', { contact: 'x@y.example' }, ro).sinks).toEqual(['EXTERNAL_SEND']);
