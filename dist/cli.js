@@ -60291,10 +60291,11 @@ function profileTool(policy, def, args, opts) {
   const facts = argumentFacts(policy, def, args);
   const w = readWords(def, facts, opts);
   const effect3 = effectOf(def);
-  const outward = pointsOut(facts, facts.roles);
+  const closed = closedRead(def, facts);
+  const outward = closed ? void 0 : pointsOut(facts, facts.roles);
   if (effect3?.kind === "read" && !outward) {
     const overruled = w.action.category ? `; ${w.where} reads like ${w.action.category}, a guess not taken over the structure` : "";
-    return readProfile(w, `${effect3.why}, and no argument points out${overruled}`);
+    return readProfile(w, `${effect3.why}${closed ? CLOSED : NO_ARGUMENT_OUT}${overruled}`);
   }
   if (effect3 && effect3.kind !== "read") return actingProfile(def, facts, w, effect3);
   const trusted = effect3 ? `its readOnlyHint annotation is not taken, as ${outward}; ` : "";
@@ -60312,7 +60313,8 @@ function readByShape(policy, def, args, opts) {
   const effect3 = effectOf(def);
   if (effect3 && effect3.kind !== "read") return void 0;
   const facts = argumentFacts(policy, def, args);
-  if (effect3) return pointsOut(facts, facts.roles) ? void 0 : `${effect3.why}, and no argument points out`;
+  if (effect3 && closedRead(def, facts)) return `${effect3.why}${CLOSED}`;
+  if (effect3) return pointsOut(facts, facts.roles) ? void 0 : `${effect3.why}${NO_ARGUMENT_OUT}`;
   return namesOnlyData(facts, readWords(def, facts, opts), opts) ? "its name says what it returns and it takes nothing a sink needs" : void 0;
 }
 function argumentFacts(policy, def, args) {
@@ -60332,6 +60334,12 @@ function argumentFacts(policy, def, args) {
   return f;
 }
 var PROSE = new RegExp("(?=[^\\n]*\\b\\p{Ll}{2,})\\p{L}+(?:[,;:]?\\s+\\p{L}+){3,}", "u");
+var NO_ARGUMENT_OUT = ", and no argument points out";
+var CLOSED = ", and its openWorldHint: false keeps it inside its own system: an address or text it takes is a filter";
+function closedRead(def, f) {
+  const a2 = def.annotations ?? {};
+  return a2.readOnlyHint === true && a2.openWorldHint === false && !["payee", "amount", "command"].some((r) => f.roles.has(r));
+}
 var OUTWARD = ["recipient", "payee", "amount", "command"];
 function pointsOut(f, roles) {
   const out = OUTWARD.filter((r) => roles.has(r)).map((r) => `a ${r}`);
@@ -61004,8 +61012,9 @@ var FUNCTION_WORDS = new Set(
 );
 var NOT_WORDS = /<[^<>]{0,300}>|&#?\w+;|\S*(?:[@/_\d$={}()<>;\\|#*]|\w\.\w)\S*|(?<!\S)-\S+/gu;
 var LABEL = /^\s*[\w"' .()-]{1,40}:\s+/;
+var QUOTED = new RegExp(`(?<!\\p{L})(?:'[^'\\n]{1,80}'|"[^"\\n]{1,80}"|\u2018[^\u2019\\n]{1,80}\u2019|\u201C[^\u201D\\n]{1,80}\u201D|\u201E[^\u201C\u201D\\n]{1,80}[\u201C\u201D])(?!\\p{L})`, "gu");
 function wordsOf(sentence) {
-  return sentence.replace(LABEL, " ").replace(NOT_WORDS, " ").match(new RegExp("\\p{L}[\\p{L}'\u2019]*", "gu"));
+  return sentence.replace(LABEL, " ").replace(QUOTED, " ").replace(NOT_WORDS, " ").match(new RegExp("\\p{L}[\\p{L}'\u2019]*", "gu"));
 }
 var MIN_WORDS = 8;
 var MAX_SHARE = 0.15;
@@ -61211,7 +61220,13 @@ function detectInjection(text2, opts = {}) {
   if (found.passages.length === 0) return void 0;
   const { reasons } = found;
   const more = reasons.length > 1 ? ` (+${reasons.length - 1} more passage${reasons.length > 2 ? "s" : ""})` : "";
-  return { why: `injected instructions: ${reasons[0]}${more}`, passages: found.passages, explicit: found.explicit };
+  const unreadable = reasons.some((r) => r.includes("unreadable ("));
+  return {
+    why: `injected instructions: ${reasons[0]}${more}`,
+    passages: found.passages,
+    explicit: found.explicit,
+    ...unreadable ? { unreadable } : {}
+  };
 }
 var JSON_STRING = /"(?:[^"\\\n]|\\.)*"/g;
 function jsonFields(body, opts) {
@@ -63363,6 +63378,32 @@ function collectDefinitions(sources) {
   return out;
 }
 
+// src/taint/trace/user-turns.ts
+var MAX_TURN = 4e3;
+var MIN_RESULT = 24;
+function userTurns(items, root) {
+  const first = normalizeText(root);
+  if (!first) return [];
+  const results = items.filter((it) => (it.kind === "tool" || it.kind === "sink") && it.output.length >= MIN_RESULT).map((it) => normalizeText(it.output)).filter((r) => r.length >= MIN_RESULT);
+  const seen2 = /* @__PURE__ */ new Map();
+  for (const it of items) {
+    const users = userMessagesOf(it);
+    if (users.length < 2 || normalizeText(users[0]) !== first) continue;
+    for (const text2 of users.slice(1)) {
+      const n2 = normalizeText(text2);
+      if (!n2 || text2.length > MAX_TURN || n2 === first || /^\s*(?:observation|tool|result|function)\b/i.test(text2)) continue;
+      if (results.some((r) => n2.includes(r) || n2.length >= MIN_RESULT && r.includes(n2))) continue;
+      if (!((seen2.get(text2) ?? Infinity) <= it.start)) seen2.set(text2, it.start);
+    }
+  }
+  return [...seen2].map(([text2, at]) => ({ text: text2, at })).sort((a2, b) => a2.at - b.at);
+}
+function userMessagesOf(it) {
+  if (it.src.type === "call") return (it.src.call.request.messages ?? []).filter((m) => m.role === "user").map((m) => m.content);
+  if (it.src.type === "span" && it.src.view.op === "chat") return it.src.view.input.filter((m) => m.role === "user").map((m) => m.text);
+  return [];
+}
+
 // src/taint/trace-graph.ts
 var OVERRIDE = bitOf("PROMPT_OVERRIDE");
 function collectItems(input2, policy, indexOptions) {
@@ -63429,13 +63470,17 @@ function buildTraceGraph(input2, policy, indexOptions = {}) {
     injectedIndex
   };
   const sinks = [];
+  const turns = requestWithTurns(ctx, policy, userTurns(items, input2.root));
   for (const it of items) {
     if (it.kind !== "tool" && it.kind !== "sink" || it.src.type === "pseudo") continue;
     const traces = traceArguments(g, it, p, policy, injections);
     const generated = traces.filter((a2) => a2.generated && a2.role !== "choice").map((a2) => a2.name);
     const issuer = issuers.get(it);
     connectIssuer(g, it, issuer, traces, generated, policy, notes);
-    if (it.kind === "sink") sinks.push(sinkSite(ctx, it, issuer, traces, generated));
+    if (it.kind !== "sink") continue;
+    const seen2 = turns(it.start);
+    const site = sinkSite(seen2, it, issuer, traces, generated);
+    sinks.push(seen2 === ctx ? site : { ...site, request: { text: seen2.rootText, needs: seen2.needs } });
   }
   const calls = items.filter((it) => (it.kind === "tool" || it.kind === "sink") && it.src.type !== "pseudo");
   const read = {
@@ -63497,6 +63542,20 @@ function sinkSite(ctx, it, issuer, traces, generated) {
     ...it.classified?.verb ?? it.classified?.profile?.verb ? { verb: it.classified?.verb ?? it.classified?.profile?.verb } : {},
     ...it.classified?.fetch ? { fetch: true } : {},
     pending: it.src.type === "pending"
+  };
+}
+function requestWithTurns(ctx, policy, turns) {
+  const byCount = /* @__PURE__ */ new Map([[0, ctx]]);
+  return (at) => {
+    const said = turns.filter((t) => t.at <= at);
+    let seen2 = byCount.get(said.length);
+    if (!seen2) {
+      const text2 = said.map((t) => t.text).join("\n");
+      seen2 = { ...ctx, rootText: `${ctx.rootText}
+${text2}`, needs: ctx.needs | requestNeeds(policy, text2).mask };
+      byCount.set(said.length, seen2);
+    }
+    return seen2;
   };
 }
 function needsOf(policy, input2) {
@@ -63564,7 +63623,7 @@ function labelNodes(g, items, rootItem, input2, policy) {
     const reaches = found ? reachesOf(policy, it.output, found) : [];
     const plain = found !== void 0 && !reaches.some((r) => r.explicit);
     const echo = plain && echoesRequest(passages, rootTokens);
-    const tasks = plain && !echo && delegating && site === "tool-result" && requestPointsAt(input2.root, { args: it.args });
+    const tasks = plain && !echo && !found.unreadable && delegating && site === "tool-result" && requestPointsAt(input2.root, { args: it.args });
     if (tasks) delegated.push(delegationOf(policy, it, passages));
     if (found && !echo && !tasks) {
       if (found.explicit) g.label(it.node, OVERRIDE, found.why, after);
@@ -63638,7 +63697,8 @@ function adjudicateSink(b, p, site, policy, opts = {}) {
   const c3 = { b, p, site, policy, scope, inScope, sinks };
   const waiver = injectionWaiver(b, p, site, g.atCall[v] & OVERRIDE2 ? void 0 : inScope);
   const onward = onwardFindings2(c3);
-  const mentioned = mentionsTool(b.rootText, site.tool) || usesToolVerb(b.rootText, site.verb);
+  const request2 = requestOf(b, site);
+  const mentioned = mentionsTool(request2, site.tool) || usesToolVerb(request2, site.verb);
   const violations = [
     ...forbiddenPaths(c3, waiver !== void 0),
     ...injectedArguments(c3),
@@ -63749,7 +63809,7 @@ function notNeeded(c3, mentioned) {
       });
       continue;
     }
-    if (mentioned || b.needs.mask & bit || site.fetch) continue;
+    if (mentioned || needsOf2(b, site) & bit || site.fetch) continue;
     if (chargesTheService(c3, bit) || delegationAsking(c3, bit)) continue;
     out.push({
       kind: "not-needed",
@@ -63759,12 +63819,14 @@ function notNeeded(c3, mentioned) {
   }
   return out;
 }
+var requestOf = (b, site) => site.request?.text ?? b.rootText;
+var needsOf2 = (b, site) => b.needs.mask | (site.request?.needs ?? 0);
 function delegationAsking(c3, bit) {
   return c3.b.delegated?.find((d) => d.node < c3.site.node && d.mask & bit);
 }
 function askedBecause(c3, mentioned) {
   if (mentioned) return `the request names ${c3.site.tool}`;
-  const handed = sinksOf(c3.sinks & ~c3.b.needs.mask).map((s2) => [s2, delegationAsking(c3, bitOf(s2))]).filter((x) => x[1] !== void 0);
+  const handed = sinksOf(c3.sinks & ~needsOf2(c3.b, c3.site)).map((s2) => [s2, delegationAsking(c3, bitOf(s2))]).filter((x) => x[1] !== void 0);
   const rest = handed.reduce((m, [s2]) => m & ~bitOf(s2), c3.sinks);
   const parts = rest !== 0 ? [`the request asks for ${sinksOf(rest).join(", ")}`] : [];
   for (const [s2, d] of handed)
@@ -63774,7 +63836,7 @@ function askedBecause(c3, mentioned) {
 var FINANCIAL = bitOf("FINANCIAL_TRANSFER");
 var WRITE = bitOf("DESTRUCTIVE_WRITE");
 function chargesTheService(c3, bit) {
-  if (bit !== FINANCIAL || !(c3.b.needs.mask & WRITE)) return false;
+  if (bit !== FINANCIAL || !(needsOf2(c3.b, c3.site) & WRITE)) return false;
   return !(c3.site.args ?? []).some((a2) => a2.role === "payee" || a2.role === "amount" || a2.role === "recipient");
 }
 function unauthorisedTargets(c3) {
@@ -63801,12 +63863,13 @@ function injectionWaiver(b, p, site, inScope) {
   if (inScope === void 0 || !(inScope & OVERRIDE2)) return void 0;
   const g = b.graph;
   if (g.own[b.root] & OVERRIDE2) return void 0;
-  const named = mentionsTool(b.rootText, site.tool) || usesToolVerb(b.rootText, site.verb) || site.fetch === true;
-  if (!named && (site.sinks & SINK_MASK & ~b.needs.mask) !== 0) return void 0;
+  const request2 = requestOf(b, site);
+  const named = mentionsTool(request2, site.tool) || usesToolVerb(request2, site.verb) || site.fetch === true;
+  if (!named && (site.sinks & SINK_MASK & ~needsOf2(b, site)) !== 0) return void 0;
   if (!site.anchors?.length || (site.args ?? []).some((a2) => a2.injected && INJECTABLE_ROLES.has(a2.role))) return void 0;
   for (const [node2, inj] of b.injections ?? []) {
     if (node2 >= site.node || !(p.out[node2] & OVERRIDE2)) continue;
-    if (mentionsTool(inj.passages, site.tool) && !mentionsTool(b.rootText, site.tool)) return void 0;
+    if (mentionsTool(inj.passages, site.tool) && !mentionsTool(request2, site.tool)) return void 0;
   }
   return `an injected instruction was upstream, but this call is the request's own (it asks for it; argument${site.anchors.length > 1 ? "s" : ""} ${site.anchors.join(", ")} from the request; nothing from the injected text)`;
 }
@@ -72702,7 +72765,13 @@ function explainTrace(a2, scope = "full") {
       toolCallId: v.toolCallId,
       tool: v.tool,
       ...v.agent !== void 0 ? { agent: v.agent } : {},
-      request: { text: b.rootText, asks },
+      // With the user's later turns before the call (trace/user-turns.ts), the request as the call saw it.
+      request: site.request ? {
+        text: site.request.text,
+        asks: [...asks, { sinks: sinksOf(site.request.needs & ~b.needs.mask), why: "the user's later turns" }].filter(
+          (e) => e.sinks.length
+        )
+      } : { text: b.rootText, asks },
       sink: { sinks: sinksOf(site.sinks), evidence: describeNode(g, site.node, g.own[site.node] & SINK_MASK).evidence },
       ...site.issuedBy !== void 0 ? { issuedBy: ref(site.issuedBy) } : {},
       arguments: (site.args ?? []).map((x) => ({
