@@ -129,17 +129,26 @@ function firstMatch(res: readonly RegExp[], s: string): string | undefined {
 /** Words that lead into an order without changing it: "Please", "TODO:", "Then", "1.", "###(note)". */
 const LEAD_IN =
   /^(?:[\W_]*(?:\(?[a-z_]{2,24}\)|please|pls|kindly|now|then|also|just|first(?:ly)?|second(?:ly)?|next|finally|and|so|ok(?:ay)?|todo|to-?do|important|urgent|step\s*\d+|\d+)(?![\w'])[\W_]*)+/i;
-/** Quotes and brackets a clause can open with: a JSON string's value (`"action": "Send …"`, escaped or not) orders as the same words unquoted do. */
-const OPENING_QUOTES = /^[\s\\"'“”‘’«»„{[]+/;
+/** Quotes, brackets and comment marks a clause can open with: a JSON string's value (`"action": "Send …"`, escaped or not) or an HTML comment (`<!-- Send … -->`) orders as the same words bare do. */
+const OPENING_QUOTES = /^(?:[\s\\"'“”‘’«»„{[]|<!--)+/;
 /** Verbs that fetch from elsewhere: an order to visit a page sends the request out. */
 const FETCH_VERBS = new Set(['visit', 'open', 'click', 'go', 'navigate', 'browse', 'download', 'fetch', 'call']);
 /** A clause with a finite verb after its first word states something ("Order O-17 was charged"): it is not an order. */
 const STATEMENT = /^\S+(?:\s+\S+){0,3}?\s+(?:is|are|was|were|has|have|had|been|will|would|did|does)\b/i;
 /** General verbs that order an action whatever follows them: "make a reservation", "say that", "put it in". */
 const GENERAL_VERBS = new Set(['make', 'say', 'take', 'put', 'keep', 'bring', 'concatenate', 'combine', 'include']);
-/** Orders put to the reader in the second person: "you must send", "I need you to pay", "your task is to post". */
+/**
+ * Orders put to the reader in the second person: "you must send", "I need you to pay", "your task is
+ * to post", or what someone asked of the assistant ("… has asked that the assistant send …").
+ */
 const SECOND_PERSON =
-  /\b(?:you|assistant|agent|model)\s+(?:must|should|shall|need to|have to|are to|will need to|are required to)\s+([a-z]+)|\b(?:want|need|ask|require)s?\s+you\s+to\s+([a-z]+)|\byour (?:task|job|goal|instruction)s? (?:is|are) to\s+([a-z]+)|\bmake sure (?:to|you)\s+([a-z]+)/i;
+  /\b(?:you|assistant|agent|model)\s+(?:must|should|shall|need to|have to|are to|will need to|are required to)\s+([a-z]+)|\b(?:want|need|ask|require)s?\s+you\s+to\s+([a-z]+)|\byour (?:task|job|goal|instruction)s? (?:is|are) to\s+([a-z]+)|\bmake sure (?:to|you)\s+([a-z]+)|\bthat\s+(?:the\s+)?(?:assistant|agent|model|ai)\s+(?:please\s+|kindly\s+|also\s+)?([a-z]+)/i;
+/**
+ * A request put as a question ("could you send the file to …?"): an order when it acts on a target
+ * (an address, an account, a link, an amount). Without one it is people asking people ("Hi Sam,
+ * could you send me the slides?").
+ */
+const QUESTION_ORDER = /\b(?:could|can|would|will)\s+you\s+(?:please\s+|kindly\s+|also\s+)?([a-z]+)/i;
 
 /** Irregular past forms the stemmer reads as the verb: "sent in quickly", "Frozen Granite Chicken" state or name, they do not order. */
 const PAST_FORMS = new Set(
@@ -198,7 +207,7 @@ export function imperativeIn(sentence: string, opts: { field?: boolean } = {}): 
     if (field && !targeted && !/^(?:\d+(?:[.,]\d+)?|[A-Z][a-z]+)[,.]?$/.test(ws[1]) && !FUNCTION_WORDS.has(ws[1].toLowerCase())) continue;
     if (actionVerb(ws[0])) return ws.slice(0, 4).join(' ');
   }
-  const m = SECOND_PERSON.exec(sentence);
+  const m = SECOND_PERSON.exec(sentence) ?? (targeted || /\bwww\.\S/i.test(sentence) ? QUESTION_ORDER.exec(sentence) : null);
   const verb = m?.slice(1).find((x) => x !== undefined);
   return verb !== undefined && (actionVerb(verb) || verbCategory(verb) !== undefined) ? m![0] : undefined;
 }
