@@ -61118,11 +61118,12 @@ function firstMatch(res, s2) {
   return void 0;
 }
 var LEAD_IN = /^(?:[\W_]*(?:\(?[a-z_]{2,24}\)|please|pls|kindly|now|then|also|just|first(?:ly)?|second(?:ly)?|next|finally|and|so|ok(?:ay)?|todo|to-?do|important|urgent|step\s*\d+|\d+)(?![\w'])[\W_]*)+/i;
-var OPENING_QUOTES = /^[\s\\"'“”‘’«»„{[]+/;
+var OPENING_QUOTES = /^(?:[\s\\"'“”‘’«»„{[]|<!--)+/;
 var FETCH_VERBS = /* @__PURE__ */ new Set(["visit", "open", "click", "go", "navigate", "browse", "download", "fetch", "call"]);
 var STATEMENT = /^\S+(?:\s+\S+){0,3}?\s+(?:is|are|was|were|has|have|had|been|will|would|did|does)\b/i;
 var GENERAL_VERBS = /* @__PURE__ */ new Set(["make", "say", "take", "put", "keep", "bring", "concatenate", "combine", "include"]);
-var SECOND_PERSON = /\b(?:you|assistant|agent|model)\s+(?:must|should|shall|need to|have to|are to|will need to|are required to)\s+([a-z]+)|\b(?:want|need|ask|require)s?\s+you\s+to\s+([a-z]+)|\byour (?:task|job|goal|instruction)s? (?:is|are) to\s+([a-z]+)|\bmake sure (?:to|you)\s+([a-z]+)/i;
+var SECOND_PERSON = /\b(?:you|assistant|agent|model)\s+(?:must|should|shall|need to|have to|are to|will need to|are required to)\s+([a-z]+)|\b(?:want|need|ask|require)s?\s+you\s+to\s+([a-z]+)|\byour (?:task|job|goal|instruction)s? (?:is|are) to\s+([a-z]+)|\bmake sure (?:to|you)\s+([a-z]+)|\bthat\s+(?:the\s+)?(?:assistant|agent|model|ai)\s+(?:please\s+|kindly\s+|also\s+)?([a-z]+)/i;
+var QUESTION_ORDER = /\b(?:could|can|would|will)\s+you\s+(?:please\s+|kindly\s+|also\s+)?([a-z]+)/i;
 var PAST_FORMS = new Set(
   "sent paid frozen bought sold made done given taken shown written chosen kept brought told built spent lost found held forgotten".split(
     " "
@@ -61155,7 +61156,7 @@ function imperativeIn(sentence, opts = {}) {
     if (field && !targeted && !/^(?:\d+(?:[.,]\d+)?|[A-Z][a-z]+)[,.]?$/.test(ws[1]) && !FUNCTION_WORDS2.has(ws[1].toLowerCase())) continue;
     if (actionVerb(ws[0])) return ws.slice(0, 4).join(" ");
   }
-  const m = SECOND_PERSON.exec(sentence);
+  const m = SECOND_PERSON.exec(sentence) ?? (targeted || /\bwww\.\S/i.test(sentence) ? QUESTION_ORDER.exec(sentence) : null);
   const verb = m?.slice(1).find((x) => x !== void 0);
   return verb !== void 0 && (actionVerb(verb) || verbCategory(verb) !== void 0) ? m[0] : void 0;
 }
