@@ -259,6 +259,8 @@ export interface CorpusFigure {
   orders: number;
   /** Texts the detector makes an override (PROMPT_OVERRIDE). */
   overrides: number;
+  /** Texts with prose the validator cannot read (another language): plain orders, which claim their own values. */
+  unreadable: number;
   /** The false positives by the kind's reading: any finding for a record, an override for free text. */
   falsePositives: number;
   /** Up to three findings, for the reader to judge. */
@@ -270,16 +272,28 @@ export function corpusFigures(kinds: readonly CorpusKind[]): CorpusFigure[] {
   return kinds.map((k) => {
     let orders = 0;
     let overrides = 0;
+    let unreadable = 0;
     const examples: string[] = [];
     for (const t of k.texts) {
       const f = detectInjection(t);
       if (!f) continue;
       orders++;
       if (f.explicit) overrides++;
+      if (f.unreadable) unreadable++;
       if ((k.reading === 'record' || f.explicit) && examples.length < 3) examples.push(f.why.slice(0, 140));
     }
     const falsePositives = k.reading === 'record' ? orders : overrides;
-    return { kind: k.kind, reading: k.reading, source: k.source, texts: k.texts.length, orders, overrides, falsePositives, examples };
+    return {
+      kind: k.kind,
+      reading: k.reading,
+      source: k.source,
+      texts: k.texts.length,
+      orders,
+      overrides,
+      unreadable,
+      falsePositives,
+      examples,
+    };
   });
 }
 
@@ -289,12 +303,14 @@ const pct = (a: number, b: number) => `${((100 * a) / Math.max(1, b)).toFixed(1)
 export function renderCorpusFigures(figures: readonly CorpusFigure[]): string {
   const lines = [
     'injection detector on a benign corpus (no text in it orders an agent): false positives per kind, target ≤ 1%',
-    '| kind | source | texts | read as an order | read as an override | false positives |',
-    '|---|---|---|---|---|---|',
+    '| kind | source | texts | read as an order | of them, prose it cannot read | read as an override | false positives |',
+    '|---|---|---|---|---|---|---|',
   ];
   for (const f of figures) {
     const fp = `${pct(f.falsePositives, f.texts)} (${f.falsePositives}/${f.texts}; ${f.reading === 'record' ? 'any finding' : 'overrides'}) ${f.falsePositives <= f.texts / 100 ? 'met' : 'MISSED'}`;
-    lines.push(`| ${f.kind} | ${f.source} | ${f.texts} | ${pct(f.orders, f.texts)} | ${pct(f.overrides, f.texts)} | ${fp} |`);
+    lines.push(
+      `| ${f.kind} | ${f.source} | ${f.texts} | ${pct(f.orders, f.texts)} | ${pct(f.unreadable, f.texts)} | ${pct(f.overrides, f.texts)} | ${fp} |`,
+    );
   }
   const shown = figures.filter((f) => f.examples.length > 0);
   if (shown.length) {

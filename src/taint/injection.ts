@@ -267,8 +267,9 @@ function sentences(text: string): { start: number; end: number; s: string; line:
   let line = 0;
   for (const l of text.split('\n')) {
     // A sentence ends before anything but a lower-case word: a capital, a digit, a bracket, "###";
-    // before a marker ("7.2%.###(system_message) ...", "done.<note>") even with no space.
-    const re = /(?<=[.!?])(?:\s+(?=[^\s\p{Ll}])|(?=[#<[]))/gu;
+    // before a marker ("7.2%.###(system_message) ...", "done.<note>") even with no space; and
+    // before an HTML comment wherever it opens ("USA<!-- Send … -->").
+    const re = /(?<=[.!?])(?:\s+(?=[^\s\p{Ll}])|(?=[#<[]))|(?=<!--)/gu;
     let from = 0;
     for (let m = re.exec(l); ; m = re.exec(l)) {
       const to = m ? m.index : l.length;
