@@ -61190,7 +61190,7 @@ function sentences(text2) {
   let lineStart = 0;
   let line = 0;
   for (const l of text2.split("\n")) {
-    const re = /(?<=[.!?])(?:\s+(?=[^\s\p{Ll}])|(?=[#<[]))/gu;
+    const re = /(?<=[.!?])(?:\s+(?=[^\s\p{Ll}])|(?=[#<[]))|(?=<!--)/gu;
     let from = 0;
     for (let m = re.exec(l); ; m = re.exec(l)) {
       const to = m ? m.index : l.length;
