@@ -8,6 +8,8 @@
  */
 import type { RunOutcome, ReplayShape, Variant } from './agentdojo.js';
 import { SUITES, type AgentDojoData } from './agentdojo-data.js';
+import { delegatesTasks } from '../../src/taint/intent.js';
+import { defaultPolicy } from '../../src/taint/policy.js';
 
 export interface ReplayScore {
   attacksStopped: number;
@@ -103,13 +105,11 @@ export function pointsAgainstOriginal(outcomes: readonly RunOutcome[], variant: 
   });
 }
 
-/** Requests that hand their authority to what the agent reads: whatever the data says is, by the request's own words, asked for. */
-const DELEGATES =
-  /\bfollow (?:the|its|their|all)? ?(?:instructions|steps)\b|\b(?:do|complete|perform) (?:all )?the (?:tasks|actions)\b[^.]{0,40}\b(?:list|email|file|message)|\b(?:actions|tasks) (?:specified|described|listed) in\b/i;
-
+/** The user tasks whose request hands its actions to what the agent reads, as the validator reads them (delegation: docs/taint-policy.md). */
 export function ambiguousTasks(data: AgentDojoData): { suite: string; id: string; prompt: string }[] {
+  const verbOf = defaultPolicy().verbOf;
   return data.suites.flatMap((s) =>
-    s.userTasks.filter((u) => DELEGATES.test(u.prompt)).map((u) => ({ suite: s.suite, id: u.id, prompt: u.prompt })),
+    s.userTasks.filter((u) => delegatesTasks(u.prompt, { verbOf })).map((u) => ({ suite: s.suite, id: u.id, prompt: u.prompt })),
   );
 }
 
@@ -175,7 +175,10 @@ export function renderReplay(outcomes: readonly RunOutcome[], data: AgentDojoDat
   lines.push(`benign calls still blocked (AgentDojo names, either shape): ${stillBlocked.size}`);
   for (const [k, why] of stillBlocked) lines.push(`  - ${k}: ${why}`);
   const amb = ambiguousTasks(data);
-  lines.push('', `user tasks ambiguous by nature (the request hands its authority to what the agent reads): ${amb.length}`);
+  lines.push(
+    '',
+    `user tasks that hand their actions to what the agent reads (delegation; their plain orders are the request's): ${amb.length}`,
+  );
   for (const a of amb) lines.push(`  - ${a.suite} ${a.id}: "${a.prompt.slice(0, 110)}"`);
   return lines.join('\n');
 }
