@@ -24,22 +24,37 @@ const MIN_RESULT = 24;
 export function userTurns(items: readonly Item[], root: string): UserTurn[] {
   const first = normalizeText(root);
   if (!first) return [];
-  const results = items
-    .filter((it) => (it.kind === 'tool' || it.kind === 'sink') && it.output.length >= MIN_RESULT)
-    .map((it) => normalizeText(it.output))
-    .filter((r) => r.length >= MIN_RESULT);
+  // Read only when a conversation has a later user message: most traces have none.
+  let normalised: string[] | undefined;
+  const results = () =>
+    (normalised ??= items
+      .filter((it) => (it.kind === 'tool' || it.kind === 'sink') && it.output.length >= MIN_RESULT)
+      .map((it) => normalizeText(it.output))
+      .filter((r) => r.length >= MIN_RESULT));
   const seen = new Map<string, number>();
+  const refused = new Set<string>();
   for (const it of items) {
     const users = userMessagesOf(it);
-    if (users.length < 2 || normalizeText(users[0]) !== first) continue;
+    if (users.length < 2 || !opensWith(users[0], root, first)) continue;
     for (const text of users.slice(1)) {
-      const n = normalizeText(text);
-      if (!n || text.length > MAX_TURN || n === first || /^\s*(?:observation|tool|result|function)\b/i.test(text)) continue;
-      if (results.some((r) => n.includes(r) || (n.length >= MIN_RESULT && r.includes(n)))) continue;
-      if (!((seen.get(text) ?? Infinity) <= it.start)) seen.set(text, it.start);
+      // Each text is judged once: a conversation repeats its history in every call.
+      if (refused.has(text)) continue;
+      if (seen.has(text)) {
+        if (it.start < seen.get(text)!) seen.set(text, it.start);
+        continue;
+      }
+      const n = text.length > MAX_TURN ? '' : normalizeText(text);
+      const data = !n || n === first || /^\s*(?:observation|tool|result|function)\b/i.test(text);
+      if (data || results().some((r) => n.includes(r) || (n.length >= MIN_RESULT && r.includes(n)))) refused.add(text);
+      else seen.set(text, it.start);
     }
   }
   return [...seen].map(([text, at]) => ({ text, at })).sort((a, b) => a.at - b.at);
+}
+
+/** Whether a conversation's first user message is the request (normalised only when it could be: its length is near the request's). */
+function opensWith(message: string, root: string, first: string): boolean {
+  return message === root || (message.length <= 2 * root.length + 64 && normalizeText(message) === first);
 }
 
 /** The user messages an LLM call carried, in order. */
