@@ -63385,19 +63385,29 @@ var MIN_RESULT = 24;
 function userTurns(items, root) {
   const first = normalizeText(root);
   if (!first) return [];
-  const results = items.filter((it) => (it.kind === "tool" || it.kind === "sink") && it.output.length >= MIN_RESULT).map((it) => normalizeText(it.output)).filter((r) => r.length >= MIN_RESULT);
+  let normalised;
+  const results = () => normalised ??= items.filter((it) => (it.kind === "tool" || it.kind === "sink") && it.output.length >= MIN_RESULT).map((it) => normalizeText(it.output)).filter((r) => r.length >= MIN_RESULT);
   const seen2 = /* @__PURE__ */ new Map();
+  const refused = /* @__PURE__ */ new Set();
   for (const it of items) {
     const users = userMessagesOf(it);
-    if (users.length < 2 || normalizeText(users[0]) !== first) continue;
+    if (users.length < 2 || !opensWith(users[0], root, first)) continue;
     for (const text2 of users.slice(1)) {
-      const n2 = normalizeText(text2);
-      if (!n2 || text2.length > MAX_TURN || n2 === first || /^\s*(?:observation|tool|result|function)\b/i.test(text2)) continue;
-      if (results.some((r) => n2.includes(r) || n2.length >= MIN_RESULT && r.includes(n2))) continue;
-      if (!((seen2.get(text2) ?? Infinity) <= it.start)) seen2.set(text2, it.start);
+      if (refused.has(text2)) continue;
+      if (seen2.has(text2)) {
+        if (it.start < seen2.get(text2)) seen2.set(text2, it.start);
+        continue;
+      }
+      const n2 = text2.length > MAX_TURN ? "" : normalizeText(text2);
+      const data = !n2 || n2 === first || /^\s*(?:observation|tool|result|function)\b/i.test(text2);
+      if (data || results().some((r) => n2.includes(r) || n2.length >= MIN_RESULT && r.includes(n2))) refused.add(text2);
+      else seen2.set(text2, it.start);
     }
   }
   return [...seen2].map(([text2, at]) => ({ text: text2, at })).sort((a2, b) => a2.at - b.at);
+}
+function opensWith(message, root, first) {
+  return message === root || message.length <= 2 * root.length + 64 && normalizeText(message) === first;
 }
 function userMessagesOf(it) {
   if (it.src.type === "call") return (it.src.call.request.messages ?? []).filter((m) => m.role === "user").map((m) => m.content);
