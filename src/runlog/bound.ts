@@ -46,17 +46,17 @@ type Frame =
   | { kind: 'array'; src: unknown[]; out: unknown[]; i: number; depth: number }
   | { kind: 'object'; src: Record<string, unknown>; keys: string[]; out: Record<string, unknown>; i: number; depth: number };
 
+/** `value` with whatever nests past DEPTH_CAP replaced by a cut mark; texts, lists and sizes untouched. */
+export function boundDepth(value: unknown): unknown {
+  return boundValue(value, { textCap: Number.MAX_SAFE_INTEGER, maxEntries: Number.MAX_SAFE_INTEGER, budget: Number.MAX_SAFE_INTEGER });
+}
+
 /**
  * A copy of `value` within the bounds: strings capped at `textCap`, nesting past `maxDepth`
  * replaced by a mark, arrays and objects past `maxEntries` cut with a mark, and once about
  * `budget` characters were kept, what remains replaced by a mark. Plain JSON values come out
  * (functions, symbols and undefined in arrays become null, as JSON would have them).
  */
-/** `value` with whatever nests past DEPTH_CAP replaced by a cut mark; texts, lists and sizes untouched. */
-export function boundDepth(value: unknown): unknown {
-  return boundValue(value, { textCap: Number.MAX_SAFE_INTEGER, maxEntries: Number.MAX_SAFE_INTEGER, budget: Number.MAX_SAFE_INTEGER });
-}
-
 export function boundValue(
   value: unknown,
   opts: { textCap?: number; maxDepth?: number; maxEntries?: number; budget?: number } = {},

@@ -260,9 +260,16 @@ function joinWrapped(text: string): string {
   return out;
 }
 
+interface Sentence {
+  start: number;
+  end: number;
+  s: string;
+  line: number;
+}
+
 /** Sentences with their offsets: split at line ends and at sentence ends followed by anything but a lower-case word. */
-function sentences(text: string): { start: number; end: number; s: string; line: number }[] {
-  const out: { start: number; end: number; s: string; line: number }[] = [];
+function sentences(text: string): Sentence[] {
+  const out: Sentence[] = [];
   let lineStart = 0;
   let line = 0;
   for (const l of text.split('\n')) {
@@ -316,7 +323,7 @@ export function detectInjection(text: string, opts: InjectionOptions = {}): Inje
   const body = text.length > limit ? text.slice(0, limit) : text;
   const read =
     !CUES.test(body) && (opts.orders === false || !/[a-z]{2,}\s+\S+\s+\S+/i.test(body))
-      ? { passages: [], reasons: [], explicit: false }
+      ? { passages: [], reasons: [], explicit: false, unreadable: false }
       : (jsonFields(body, opts) ?? scanWindows(body, opts));
   // Padding past what is read must not hide an order: the unread rest is a passage of its own.
   const found =
@@ -330,12 +337,11 @@ export function detectInjection(text: string, opts: InjectionOptions = {}): Inje
   if (found.passages.length === 0) return undefined;
   const { reasons } = found;
   const more = reasons.length > 1 ? ` (+${reasons.length - 1} more passage${reasons.length > 2 ? 's' : ''})` : '';
-  const unreadable = reasons.some((r) => r.includes('unreadable ('));
   return {
     why: `injected instructions: ${reasons[0]}${more}`,
     passages: found.passages,
     explicit: found.explicit,
-    ...(unreadable ? { unreadable } : {}),
+    ...(found.unreadable ? { unreadable: true } : {}),
   };
 }
 
@@ -343,6 +349,8 @@ interface Scan {
   passages: [number, number][];
   reasons: string[];
   explicit: boolean;
+  /** Some passage is prose the validator cannot read (InjectionFinding.unreadable). */
+  unreadable: boolean;
 }
 
 /** A JSON string token: its quotes and escapes. */
@@ -361,7 +369,7 @@ function jsonFields(body: string, opts: InjectionOptions): Scan | undefined {
   } catch {
     return undefined;
   }
-  const out: Scan = { passages: [], reasons: [], explicit: false };
+  const out: Scan = { passages: [], reasons: [], explicit: false, unreadable: false };
   JSON_STRING.lastIndex = 0;
   for (let m = JSON_STRING.exec(body); m; m = JSON_STRING.exec(body)) {
     const end = m.index + m[0].length;
@@ -372,6 +380,7 @@ function jsonFields(body: string, opts: InjectionOptions): Scan | undefined {
     out.passages.push([m.index, end]);
     out.reasons.push(...f.reasons);
     out.explicit ||= f.explicit;
+    out.unreadable ||= f.unreadable;
   }
   return out;
 }
@@ -379,7 +388,7 @@ function jsonFields(body: string, opts: InjectionOptions): Scan | undefined {
 /** A plain text read window by window, the passages at their places in the whole text. */
 function scanWindows(body: string, opts: InjectionOptions): Scan {
   if (body.length <= WINDOW) return scan(joinWrapped(body), opts, false);
-  const out: Scan = { passages: [], reasons: [], explicit: false };
+  const out: Scan = { passages: [], reasons: [], explicit: false, unreadable: false };
   // A passage found again in the next window (the overlap) keeps its first place, to its fuller end.
   const byStart = new Map<number, [number, number]>();
   for (let start = 0; start < body.length; start += WINDOW - WINDOW_OVERLAP) {
@@ -393,6 +402,7 @@ function scanWindows(body: string, opts: InjectionOptions): Scan {
       if (f.reasons[i] !== undefined) out.reasons.push(f.reasons[i]);
     });
     out.explicit ||= f.explicit;
+    out.unreadable ||= f.unreadable;
     if (start + WINDOW >= body.length) break;
   }
   return out;
@@ -410,7 +420,8 @@ function scan(body: string, opts: InjectionOptions, field: boolean): Scan {
   lineEnds.push(body.length);
   // Signals are read over two neighbouring sentences of one line ("System message: X must be updated. Set it to Y.").
   let prev: { hit: Partial<Record<InjectionSignal, string>>; s: string; start: number; line: number } | undefined;
-  for (const sent of sentences(body)) {
+  const all = sentences(body);
+  for (const sent of all) {
     if (sent.line === flaggedLine) continue;
     const own: Partial<Record<InjectionSignal, string>> = {};
     // Only sentences with a cue, or that follow one with signals on the same line, are read in full.
@@ -447,8 +458,8 @@ function scan(body: string, opts: InjectionOptions, field: boolean): Scan {
         .join(', '),
     );
   }
-  if (unreadableLines.length > 0) besideUnreadable(body, unreadableLines, lineEnds, passages, reasons);
-  return { passages, reasons, explicit };
+  if (unreadableLines.length > 0) besideUnreadable(all, unreadableLines, lineEnds, passages, reasons);
+  return { passages, reasons, explicit, unreadable: unreadableLines.length > 0 };
 }
 
 /** How many lines from an unreadable sentence a short one in the same language is read as part of it. */
@@ -460,7 +471,7 @@ const UNREADABLE_REACH = 3;
  * told by their neighbours. Adds their passages, keeping the passages in text order.
  */
 function besideUnreadable(
-  body: string,
+  all: readonly Sentence[],
   lines: readonly number[],
   lineEnds: readonly number[],
   passages: [number, number][],
@@ -468,7 +479,7 @@ function besideUnreadable(
 ): void {
   const flagged = new Set(passages.map(([a]) => a));
   const taken = new Set<number>(lines);
-  for (const sent of sentences(body)) {
+  for (const sent of all) {
     if (taken.has(sent.line) || flagged.has(sent.start) || !lines.some((l) => Math.abs(l - sent.line) <= UNREADABLE_REACH)) continue;
     if (!leansUnreadable(sent.s)) continue;
     taken.add(sent.line);

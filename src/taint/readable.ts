@@ -17,10 +17,13 @@ const FUNCTION_WORDS = new Set(
     "let's don't can't won't isn't it's i'm you're we're " +
     // The short content words English uses most: they are not another language's function words.
     'get got let set put see saw say use way day new old one two six ten now too off far yet own few etc ago end try ' +
-    'run big top low ask buy pay add fix job key lot man men sit win won yes age air art bad bed box boy car cut eye fun guy ' +
-    'hot kid law lay leg lie log map mix net oil pop red row sea sky son sun tax tea web why out back like way'
+    'run big top low ask buy pay add fix job key lot man men sit win won age air art bad bed box boy car cut eye fun guy ' +
+    'hot kid law lay leg lie log map mix net oil pop red row sea sky son sun tax tea web back like'
   ).split(' '),
 );
+
+/** Whether a word, in any case and with either apostrophe, is one of the English words above. */
+const isEnglish = (w: string) => FUNCTION_WORDS.has(w.toLowerCase().replace(/’/g, "'"));
 
 /** Markup (tags, entities) and tokens with an `@`, a slash, a dot, an underscore, a digit or code's punctuation inside, or a leading dash: addresses, links, file names, identifiers, code, options. */
 const NOT_WORDS = /<[^<>]{0,300}>|&#?\w+;|\S*(?:[@/_\d$={}()<>;\\|#*]|\w\.\w)\S*|(?<!\S)-\S+/gu;
@@ -58,7 +61,7 @@ export function unreadableProse(sentence: string): boolean {
   if (!ws || ws.length < MIN_WORDS) return false;
   const lower = ws.filter((w) => /^\p{Ll}/u.test(w));
   if (lower.length < ws.length / 2) return false;
-  const english = ws.filter((w) => FUNCTION_WORDS.has(w.toLowerCase().replace(/’/g, "'"))).length;
+  const english = ws.filter(isEnglish).length;
   // The first word counts in lower case ("Per favore …"); other capitalised short words are names.
   const short = [ws[0].toLowerCase(), ...ws.slice(1).filter((w) => /^\p{Ll}/u.test(w))].filter(
     (w) => w.length >= 2 && w.length <= 3 && !FUNCTION_WORDS.has(w),
@@ -83,7 +86,7 @@ export function leansUnreadable(sentence: string): boolean {
   if (LABEL.test(sentence)) return false;
   const ws = wordsOf(sentence);
   if (!ws || ws.length < 3) return false;
-  if (ws.some((w) => FUNCTION_WORDS.has(w.toLowerCase().replace(/’/g, "'")))) return false;
+  if (ws.some(isEnglish)) return false;
   return ws.some((w) => /^\p{Ll}{2,3}$/u.test(w));
 }
 

@@ -7,7 +7,8 @@
  *      (a recipient, payee, amount, command or free text; a URL makes it a fetch, which classify.ts
  *      stages by its URL), and of one that also says `openWorldHint: false` and takes no payee,
  *      amount or command (an address there is a filter); a read-only tool that does take one is
- *      judged by what follows, as if it had no annotation. `destructiveHint`, or `readOnlyHint: false`, says it acts.
+ *      judged by what follows, as if it had no annotation. `destructiveHint`, or
+ *      `readOnlyHint: false`, says it acts.
  *   2. The HTTP method its definition states: GET, HEAD and OPTIONS read, DELETE destroys, POST,
  *      PUT and PATCH act.
  *   3. The argument schema: the roles of its arguments (argument-roles.ts) say which sink a tool
@@ -162,14 +163,15 @@ function argumentFacts(policy: Policy, def: ToolDefinition, args: readonly { nam
 /** Prose: at least four words in a row with a space between each, one of them lower-case (a sentence, not "Riverside View Hotel"). */
 const PROSE = /(?=[^\n]*\b\p{Ll}{2,})\p{L}+(?:[,;:]?\s+\p{L}+){3,}/u;
 
+/** Why a read-only tool is a read: none of its arguments points out, or its server keeps it in its own system (closedRead). */
+const NO_ARGUMENT_OUT = ', and no argument points out';
+const CLOSED = ', and its openWorldHint: false keeps it inside its own system: an address or text it takes is a filter';
+
 /**
  * A read its server says stays inside its own system (`readOnlyHint` and `openWorldHint: false`)
  * and that moves no money and runs no code: an address or a text it takes is a filter ("mail from
  * ana@…", a search query), since by the server's word nothing leaves and nothing changes.
  */
-const NO_ARGUMENT_OUT = ', and no argument points out';
-const CLOSED = ', and its openWorldHint: false keeps it inside its own system: an address or text it takes is a filter';
-
 function closedRead(def: ToolDefinition, f: ArgumentFacts): boolean {
   const a = def.annotations ?? {};
   return a.readOnlyHint === true && a.openWorldHint === false && !(['payee', 'amount', 'command'] as const).some((r) => f.roles.has(r));

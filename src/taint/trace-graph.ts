@@ -138,8 +138,8 @@ export interface Delegation {
   /** The read whose result holds the orders: a sink after it may do what they ask. */
   node: number;
   tool: string;
+  /** The hard sinks its orders ask for. */
   mask: number;
-  evidence: LabelEvidence[];
 }
 
 /** One tool call as the classification saw it. */
@@ -496,6 +496,5 @@ function labelNodes(
 
 /** What the orders of a delegated document ask for, read as the request is read. */
 function delegationOf(policy: Policy, it: Item, passages: string): Delegation {
-  const needs = requestNeeds(policy, passages.slice(0, MAX_REACH));
-  return { node: it.node, tool: it.tool ?? it.meta.ref, mask: needs.mask, evidence: needs.evidence };
+  return { node: it.node, tool: it.tool ?? it.meta.ref, mask: requestNeeds(policy, passages.slice(0, MAX_REACH)).mask };
 }
