@@ -22251,10 +22251,10 @@ var error7 = () => {
         const receivedType = parsedType(issue2.input);
         const received2 = TypeDictionary[receivedType] ?? receivedType;
         const postfix = ["\u0627", "\u0648", "\u06C6", "\u0648\u0648", "\u06D5", "\u06CC", "\u06CE"].some((p) => received2.endsWith(p)) ? "\u06CC\u06D5" : "\u06D5";
-        const isEnglish = /^[a-zA-Z]+$/.test(received2);
+        const isEnglish2 = /^[a-zA-Z]+$/.test(received2);
         if (receivedType === "null" || receivedType === "undefined")
           return `\u062F\u0627\u0648\u0627\u06A9\u0631\u0627\u0648\u06D5`;
-        return `\u0686\u0627\u0648\u06D5\u0695\u0648\u0627\u0646\u06A9\u0631\u0627\u0648\u06D5 ${expected} \u0628\u06CE\u062A\u060C \u0628\u06D5\u06B5\u0627\u0645 ${received2}${isEnglish ? "" : postfix}`;
+        return `\u0686\u0627\u0648\u06D5\u0695\u0648\u0627\u0646\u06A9\u0631\u0627\u0648\u06D5 ${expected} \u0628\u06CE\u062A\u060C \u0628\u06D5\u06B5\u0627\u0645 ${received2}${isEnglish2 ? "" : postfix}`;
       }
       case "invalid_value":
         if (issue2.values.length === 1)
@@ -61008,8 +61008,9 @@ function attributionPath(g, p, sink, label2, scope = "full") {
 
 // src/taint/readable.ts
 var FUNCTION_WORDS = new Set(
-  "the a and or but nor of to in on at for with from by as into onto about over under after before than then is are was were be been being am do does did done have has had having will would can could shall should may might must i me my we us our you your he him his she her it its they them their this that these those there here what which who whom whose when where why how not no yes all any some each every if so up out just also only very more most please let's don't can't won't isn't it's i'm you're we're get got let set put see saw say use way day new old one two six ten now too off far yet own few etc ago end try run big top low ask buy pay add fix job key lot man men sit win won yes age air art bad bed box boy car cut eye fun guy hot kid law lay leg lie log map mix net oil pop red row sea sky son sun tax tea web why out back like way".split(" ")
+  "the a and or but nor of to in on at for with from by as into onto about over under after before than then is are was were be been being am do does did done have has had having will would can could shall should may might must i me my we us our you your he him his she her it its they them their this that these those there here what which who whom whose when where why how not no yes all any some each every if so up out just also only very more most please let's don't can't won't isn't it's i'm you're we're get got let set put see saw say use way day new old one two six ten now too off far yet own few etc ago end try run big top low ask buy pay add fix job key lot man men sit win won age air art bad bed box boy car cut eye fun guy hot kid law lay leg lie log map mix net oil pop red row sea sky son sun tax tea web back like".split(" ")
 );
+var isEnglish = (w) => FUNCTION_WORDS.has(w.toLowerCase().replace(/’/g, "'"));
 var NOT_WORDS = /<[^<>]{0,300}>|&#?\w+;|\S*(?:[@/_\d$={}()<>;\\|#*]|\w\.\w)\S*|(?<!\S)-\S+/gu;
 var LABEL = /^\s*[\w"' .()-]{1,40}:\s+/;
 var QUOTED = new RegExp(`(?<!\\p{L})(?:'[^'\\n]{1,80}'|"[^"\\n]{1,80}"|\u2018[^\u2019\\n]{1,80}\u2019|\u201C[^\u201D\\n]{1,80}\u201D|\u201E[^\u201C\u201D\\n]{1,80}[\u201C\u201D])(?!\\p{L})`, "gu");
@@ -61023,7 +61024,7 @@ function unreadableProse(sentence) {
   if (!ws || ws.length < MIN_WORDS) return false;
   const lower = ws.filter((w) => new RegExp("^\\p{Ll}", "u").test(w));
   if (lower.length < ws.length / 2) return false;
-  const english = ws.filter((w) => FUNCTION_WORDS.has(w.toLowerCase().replace(/’/g, "'"))).length;
+  const english = ws.filter(isEnglish).length;
   const short = [ws[0].toLowerCase(), ...ws.slice(1).filter((w) => new RegExp("^\\p{Ll}", "u").test(w))].filter(
     (w) => w.length >= 2 && w.length <= 3 && !FUNCTION_WORDS.has(w)
   );
@@ -61038,7 +61039,7 @@ function leansUnreadable(sentence) {
   if (LABEL.test(sentence)) return false;
   const ws = wordsOf(sentence);
   if (!ws || ws.length < 3) return false;
-  if (ws.some((w) => FUNCTION_WORDS.has(w.toLowerCase().replace(/’/g, "'")))) return false;
+  if (ws.some(isEnglish)) return false;
   return ws.some((w) => new RegExp("^\\p{Ll}{2,3}$", "u").test(w));
 }
 function mostlyUnreadable(text2) {
@@ -61212,7 +61213,7 @@ function detectInjection(text2, opts = {}) {
   if (!text2 || text2.length < 12) return void 0;
   const limit2 = opts.maxChars ?? READ_LIMIT;
   const body = text2.length > limit2 ? text2.slice(0, limit2) : text2;
-  const read = !CUES.test(body) && (opts.orders === false || !/[a-z]{2,}\s+\S+\s+\S+/i.test(body)) ? { passages: [], reasons: [], explicit: false } : jsonFields(body, opts) ?? scanWindows(body, opts);
+  const read = !CUES.test(body) && (opts.orders === false || !/[a-z]{2,}\s+\S+\s+\S+/i.test(body)) ? { passages: [], reasons: [], explicit: false, unreadable: false } : jsonFields(body, opts) ?? scanWindows(body, opts);
   const found = body.length < text2.length ? {
     ...read,
     passages: [...read.passages, [body.length, text2.length]],
@@ -61221,12 +61222,11 @@ function detectInjection(text2, opts = {}) {
   if (found.passages.length === 0) return void 0;
   const { reasons } = found;
   const more = reasons.length > 1 ? ` (+${reasons.length - 1} more passage${reasons.length > 2 ? "s" : ""})` : "";
-  const unreadable = reasons.some((r) => r.includes("unreadable ("));
   return {
     why: `injected instructions: ${reasons[0]}${more}`,
     passages: found.passages,
     explicit: found.explicit,
-    ...unreadable ? { unreadable } : {}
+    ...found.unreadable ? { unreadable: true } : {}
   };
 }
 var JSON_STRING = /"(?:[^"\\\n]|\\.)*"/g;
@@ -61238,7 +61238,7 @@ function jsonFields(body, opts) {
   } catch {
     return void 0;
   }
-  const out = { passages: [], reasons: [], explicit: false };
+  const out = { passages: [], reasons: [], explicit: false, unreadable: false };
   JSON_STRING.lastIndex = 0;
   for (let m = JSON_STRING.exec(body); m; m = JSON_STRING.exec(body)) {
     const end = m.index + m[0].length;
@@ -61249,12 +61249,13 @@ function jsonFields(body, opts) {
     out.passages.push([m.index, end]);
     out.reasons.push(...f.reasons);
     out.explicit ||= f.explicit;
+    out.unreadable ||= f.unreadable;
   }
   return out;
 }
 function scanWindows(body, opts) {
   if (body.length <= WINDOW) return scan2(joinWrapped(body), opts, false);
-  const out = { passages: [], reasons: [], explicit: false };
+  const out = { passages: [], reasons: [], explicit: false, unreadable: false };
   const byStart = /* @__PURE__ */ new Map();
   for (let start = 0; start < body.length; start += WINDOW - WINDOW_OVERLAP) {
     const f = scan2(joinWrapped(body.slice(start, start + WINDOW)), opts, false);
@@ -61267,6 +61268,7 @@ function scanWindows(body, opts) {
       if (f.reasons[i2] !== void 0) out.reasons.push(f.reasons[i2]);
     });
     out.explicit ||= f.explicit;
+    out.unreadable ||= f.unreadable;
     if (start + WINDOW >= body.length) break;
   }
   return out;
@@ -61281,7 +61283,8 @@ function scan2(body, opts, field) {
   for (let i2 = body.indexOf("\n"); i2 >= 0; i2 = body.indexOf("\n", i2 + 1)) lineEnds.push(i2);
   lineEnds.push(body.length);
   let prev;
-  for (const sent of sentences(body)) {
+  const all = sentences(body);
+  for (const sent of all) {
     if (sent.line === flaggedLine) continue;
     const own2 = {};
     const neighbour = prev !== void 0 && prev.line === sent.line && Object.keys(prev.hit).length > 0;
@@ -61308,14 +61311,14 @@ function scan2(body, opts, field) {
       ["override", "imperative", "unreadable", "addressed", "authority", "redirect", "directive"].map(quote).filter(Boolean).join(", ")
     );
   }
-  if (unreadableLines.length > 0) besideUnreadable(body, unreadableLines, lineEnds, passages, reasons);
-  return { passages, reasons, explicit };
+  if (unreadableLines.length > 0) besideUnreadable(all, unreadableLines, lineEnds, passages, reasons);
+  return { passages, reasons, explicit, unreadable: unreadableLines.length > 0 };
 }
 var UNREADABLE_REACH = 3;
-function besideUnreadable(body, lines2, lineEnds, passages, reasons) {
+function besideUnreadable(all, lines2, lineEnds, passages, reasons) {
   const flagged = new Set(passages.map(([a2]) => a2));
   const taken = new Set(lines2);
-  for (const sent of sentences(body)) {
+  for (const sent of all) {
     if (taken.has(sent.line) || flagged.has(sent.start) || !lines2.some((l) => Math.abs(l - sent.line) <= UNREADABLE_REACH)) continue;
     if (!leansUnreadable(sent.s)) continue;
     taken.add(sent.line);
@@ -63664,8 +63667,7 @@ function labelNodes(g, items, rootItem, input2, policy) {
   return { injections, delegated };
 }
 function delegationOf(policy, it, passages) {
-  const needs = requestNeeds(policy, passages.slice(0, MAX_REACH));
-  return { node: it.node, tool: it.tool ?? it.meta.ref, mask: needs.mask, evidence: needs.evidence };
+  return { node: it.node, tool: it.tool ?? it.meta.ref, mask: requestNeeds(policy, passages.slice(0, MAX_REACH)).mask };
 }
 
 // src/taint/adjudicate.ts
