@@ -25,8 +25,23 @@ const FUNCTION_WORDS = new Set(
 /** Whether a word, in any case and with either apostrophe, is one of the English words above. */
 const isEnglish = (w: string) => FUNCTION_WORDS.has(w.toLowerCase().replace(/’/g, "'"));
 
-/** Markup (tags, entities) and tokens with an `@`, a slash, a dot, an underscore, a digit or code's punctuation inside, or a leading dash: addresses, links, file names, identifiers, code, options. */
-const NOT_WORDS = /<[^<>]{0,300}>|&#?\w+;|\S*(?:[@/_\d$={}()<>;\\|#*]|\w\.\w)\S*|(?<!\S)-\S+/gu;
+/** Markup (tags, entities), or else a run of non-space: the pieces `notWords` takes a sentence apart into. */
+const PIECES = /(<[^<>]{0,300}>|&#?\w+;)|\S+/gu;
+/** Inside a token: an `@`, a slash, an underscore, a digit or code's punctuation, or a dot between letters. */
+const NOT_WORD_INSIDE = /[@/_\d$={}()<>;\\|#*]|\w\.\w/u;
+
+/**
+ * The sentence with markup and every token that is no word blanked: addresses, links, file names,
+ * identifiers, code, and options (a token that opens with a dash after a space). One pass that
+ * tests each token once, so a long token (a pasted blob) costs its length, not its square.
+ */
+function notWords(sentence: string): string {
+  return sentence.replace(PIECES, (piece: string, markup: string | undefined, at: number) => {
+    if (markup !== undefined || NOT_WORD_INSIDE.test(piece)) return ' ';
+    const option = piece.length > 1 && piece.startsWith('-') && (at === 0 || /\s/.test(sentence[at - 1]));
+    return option ? ' ' : piece;
+  });
+}
 
 /** A `Label: value` field's label: a name, not a word of the value's language. */
 const LABEL = /^\s*[\w"' .()-]{1,40}:\s+/;
@@ -36,11 +51,7 @@ const QUOTED = /(?<!\p{L})(?:'[^'\n]{1,80}'|"[^"\n]{1,80}"|‘[^’\n]{1,80}’|
 
 /** The words of a sentence: addresses, links, file names, identifiers, codes, quotations and a field's label are no words of its language. */
 function wordsOf(sentence: string): RegExpMatchArray | null {
-  return sentence
-    .replace(LABEL, ' ')
-    .replace(QUOTED, ' ')
-    .replace(NOT_WORDS, ' ')
-    .match(/\p{L}[\p{L}'’]*/gu);
+  return notWords(sentence.replace(LABEL, ' ').replace(QUOTED, ' ')).match(/\p{L}[\p{L}'’]*/gu);
 }
 
 /** Prose: at least this many words of letters, most of them lower-case. */

@@ -50,6 +50,11 @@ describe('the user’s later turns', () => {
     expect(decide(doc).find((v) => v.tool === 'exchange_items')?.decision).toBe('block');
   });
 
+  it('are not a pasted document: a later message over 4,000 characters is data', () => {
+    const pasted: UserSays = { user: `${turn.user} ${'Lorem ipsum dolor sit amet. '.repeat(40_000)}` };
+    expect(decide(bareTrace(root, [pasted, [lookup], [exchange]]))[0].decision).toBe('block');
+  });
+
   it('are not the user messages of another agent’s conversation', () => {
     const doc = bareTrace(root, [[lookup], [exchange]]);
     // A worker briefed by a planner: its first user message is not the request.
