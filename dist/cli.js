@@ -61011,11 +61011,19 @@ var FUNCTION_WORDS = new Set(
   "the a and or but nor of to in on at for with from by as into onto about over under after before than then is are was were be been being am do does did done have has had having will would can could shall should may might must i me my we us our you your he him his she her it its they them their this that these those there here what which who whom whose when where why how not no yes all any some each every if so up out just also only very more most please let's don't can't won't isn't it's i'm you're we're get got let set put see saw say use way day new old one two six ten now too off far yet own few etc ago end try run big top low ask buy pay add fix job key lot man men sit win won age air art bad bed box boy car cut eye fun guy hot kid law lay leg lie log map mix net oil pop red row sea sky son sun tax tea web back like".split(" ")
 );
 var isEnglish = (w) => FUNCTION_WORDS.has(w.toLowerCase().replace(/’/g, "'"));
-var NOT_WORDS = /<[^<>]{0,300}>|&#?\w+;|\S*(?:[@/_\d$={}()<>;\\|#*]|\w\.\w)\S*|(?<!\S)-\S+/gu;
+var PIECES = /(<[^<>]{0,300}>|&#?\w+;)|\S+/gu;
+var NOT_WORD_INSIDE = /[@/_\d$={}()<>;\\|#*]|\w\.\w/u;
+function notWords(sentence) {
+  return sentence.replace(PIECES, (piece, markup, at) => {
+    if (markup !== void 0 || NOT_WORD_INSIDE.test(piece)) return " ";
+    const option = piece.length > 1 && piece.startsWith("-") && (at === 0 || /\s/.test(sentence[at - 1]));
+    return option ? " " : piece;
+  });
+}
 var LABEL = /^\s*[\w"' .()-]{1,40}:\s+/;
 var QUOTED = new RegExp(`(?<!\\p{L})(?:'[^'\\n]{1,80}'|"[^"\\n]{1,80}"|\u2018[^\u2019\\n]{1,80}\u2019|\u201C[^\u201D\\n]{1,80}\u201D|\u201E[^\u201C\u201D\\n]{1,80}[\u201C\u201D])(?!\\p{L})`, "gu");
 function wordsOf(sentence) {
-  return sentence.replace(LABEL, " ").replace(QUOTED, " ").replace(NOT_WORDS, " ").match(new RegExp("\\p{L}[\\p{L}'\u2019]*", "gu"));
+  return notWords(sentence.replace(LABEL, " ").replace(QUOTED, " ")).match(new RegExp("\\p{L}[\\p{L}'\u2019]*", "gu"));
 }
 var MIN_WORDS = 8;
 var MAX_SHARE = 0.15;
@@ -61106,7 +61114,7 @@ var FAMILIES = {
   ]
 };
 var CUES = /assistant|\bai\b|a\.i\.|llm|gpt|language model|bot|agent|model|copilot|scheduler|system|admin|security|compliance|\bsso\b|\bhr\b|\bit\b|merchant|billing|directory|fraud|risk|this is|signed|from|entered by|the (?:user|account|owner|cardholder|patient|travell?er|customer|landlord|document|workspace|client)|already|pre-?\s?approved|approved|authori|requested|policy|directive|must be|before|first|instead|without|no need|no confirmation|don'?t ask|immediately|right away|right now|at once|urgently|automatically|do not|ignore|override|<\/?(?:system|instructions?|admin|assistant)>|\[/i;
-var TARGET = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b|https?:\/\/\S+|\+?\d[\d ()-]{7,}\d|\b\d[\d,.]*\s?(?:eur|usd|gbp|chf|€|\$)|[$€£]\s?\d/i;
+var TARGET = /(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b|https?:\/\/\S+|\+?\d[\d ()-]{7,}\d|\b\d[\d,.]*\s?(?:eur|usd|gbp|chf|€|\$)|[$€£]\s?\d/i;
 function carriesSignal(text2) {
   if (!CUES.test(text2)) return false;
   return ["override", "addressed", "authority", "redirect"].some((k) => firstMatch(FAMILIES[k], text2) !== void 0);
