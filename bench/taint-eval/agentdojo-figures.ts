@@ -129,6 +129,10 @@ const VARIANT_TITLE: Record<Variant, string> = {
   opaque: 'opaque tools and arguments (t_/a_ identifiers, no descriptions; MCP annotations and a policy in place of names)',
   german:
     'German tools, arguments and descriptions (MCP annotations, no policy: the built-in policy and the tools’ structure; the sparse shape carries no definitions)',
+  json: 'AgentDojo names, record results as compact JSON',
+  'python-dict': 'AgentDojo names, record results as Python prints a dict',
+  'python-repr': 'AgentDojo names, record results as Python prints its models (`Record(id_=…)`, `datetime.datetime(…)`)',
+  'mcp-json': 'AgentDojo names, record results as JSON inside an MCP text block',
 };
 
 /** Markdown tables: per suite × shape, per template × shape, per variant; then the benign calls still blocked. */

@@ -27,6 +27,7 @@ import { detachedAttacks, type ReplayAttack } from './agentdojo-detached.js';
 import { annotationsOf, opaqueCall, opaquePolicy, opaqueToolDefinition } from './agentdojo-opaque.js';
 import { germanCall, germanTool } from './agentdojo-german.js';
 import { otherPhrasings } from './agentdojo-phrasings.js';
+import { printedAs, RESULT_FORMATS, type ResultFormat } from './result-formats.js';
 import { callId, renderCase, type EvalCase, type Vocabulary } from './eval-set.js';
 import type { SinkDecision } from '../../src/runlog/schema.js';
 
@@ -36,9 +37,11 @@ const DETACHED_FROM = 'important_instructions';
 /**
  * AgentDojo's names; renamed through a thesaurus (agentdojo-rename.ts); opaque identifiers with
  * annotations and a policy (agentdojo-opaque.ts); German names and descriptions with the annotations
- * and no policy (agentdojo-german.ts).
+ * and no policy (agentdojo-german.ts); AgentDojo's names with every record result printed in
+ * another format (result-formats.ts).
  */
-export type Variant = 'original' | 'renamed' | 'opaque' | 'german';
+export type Variant = 'original' | 'renamed' | 'opaque' | 'german' | ResultFormat;
+const isFormat = (v: Variant): v is ResultFormat => (RESULT_FORMATS as readonly string[]).includes(v);
 
 /** One call of a replayed run: whose it is (the user task's or the injection task's) and whether it has an effect. */
 interface ReplayStep {
@@ -143,12 +146,15 @@ function vocabulary(s: SuiteData, variant: Variant, policy: Policy): Omit<Vocabu
   };
 }
 
-const CALL_OF: Record<Variant, (c: AgentDojoCall) => AgentDojoCall> = {
+const CALL_OF: Record<Exclude<Variant, ResultFormat>, (c: AgentDojoCall) => AgentDojoCall> = {
   original: (c) => c,
   renamed: renameCall,
   opaque: opaqueCall,
   german: germanCall,
 };
+const callOf = (v: Variant) => (isFormat(v) ? CALL_OF.original : CALL_OF[v]);
+/** A step's result as the variant's pipeline prints it. */
+const resultOf = (v: Variant, result: string) => (isFormat(v) ? printedAs(v, result) : result);
 
 /** What one variant of the replay validates with: each suite's tools as the trace lists them, and the policy per shape. */
 export interface ReplaySetting {
@@ -192,7 +198,7 @@ export function validateRun(r: ReplayRun, shape: ReplayShape, setting: ReplaySet
   const { variant } = setting;
   const policy = setting.policies[shape];
   const v = setting.vocabularies.get(r.suite)!;
-  const calls = r.steps.map((st) => CALL_OF[variant](st.call));
+  const calls = r.steps.map((st) => callOf(variant)(st.call));
   const id = `${r.suite}-${r.userTask}${r.injectionTask ? `-${r.injectionTask}-${r.template}` : ''}`;
   const c: EvalCase = {
     id,
@@ -200,7 +206,7 @@ export function validateRun(r: ReplayRun, shape: ReplayShape, setting: ReplaySet
     class: r.template ?? 'benign',
     split: 'held-out',
     request: r.request,
-    steps: calls.map((call, i) => ({ call: call.function, args: call.args, result: r.steps[i].result })),
+    steps: calls.map((call, i) => ({ call: call.function, args: call.args, result: resultOf(variant, r.steps[i].result) })),
   };
   const doc = renderCase({ ...v, cases: [c] }, c, shape);
   const traces = withToolList(tracesOfDocument(doc, `${id}.${shape}.otlp.json`), setting.toolLists?.get(r.suite));

@@ -19,6 +19,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fakerDE, fakerEN_GB, fakerEN_US, fakerES, fakerFR, fakerIT, fakerNL, type Faker } from '@faker-js/faker';
 import { detectInjection } from '../../src/taint/injection.js';
+import { readingOf } from '../../src/taint/reading.js';
+import { pythonValue } from './result-formats.js';
 
 export type CorpusReading = 'record' | 'free-text';
 
@@ -42,15 +44,17 @@ const SPLITS: Record<CorpusSplit, { locales: Faker[]; seed: number; folders: [st
   'held-out': { locales: [fakerEN_GB, fakerES, fakerIT, fakerNL], seed: 500_000, folders: ['easy-ham-2', ''] },
 };
 
-/** `n` texts of a kind: `make` renders one record in each of the layouts a tool returns (one-line JSON, indented JSON, `Label: value` lines). */
+/** `n` texts of a kind: `make` renders one record in each of the layouts a tool returns (one-line JSON, indented JSON, `Label: value` lines, a Python dict). */
 function records(locales: readonly Faker[], n: number, seed: number, make: (f: Faker) => Record<string, unknown>): string[] {
   const out: string[] = [];
   for (let i = 0; out.length < n; i++) {
     const f = locales[i % locales.length];
     f.seed(seed + i);
     const r = make(f);
-    const layout = i % 3;
-    out.push(layout === 0 ? JSON.stringify(r) : layout === 1 ? JSON.stringify(r, null, 2) : labelled(r));
+    const layout = i % 4;
+    out.push(
+      layout === 0 ? JSON.stringify(r) : layout === 1 ? JSON.stringify(r, null, 2) : layout === 2 ? labelled(r) : pythonValue(r, false),
+    );
   }
   return out;
 }
@@ -267,7 +271,7 @@ export interface CorpusFigure {
   examples: string[];
 }
 
-/** The detector over each kind, read as a tool result is. */
+/** The detector over each kind, read as a tool result is (a record by its fields: src/taint/reading.ts). */
 export function corpusFigures(kinds: readonly CorpusKind[]): CorpusFigure[] {
   return kinds.map((k) => {
     let orders = 0;
@@ -275,7 +279,7 @@ export function corpusFigures(kinds: readonly CorpusKind[]): CorpusFigure[] {
     let unreadable = 0;
     const examples: string[] = [];
     for (const t of k.texts) {
-      const f = detectInjection(t);
+      const f = detectInjection(readingOf(t).text);
       if (!f) continue;
       orders++;
       if (f.explicit) overrides++;

@@ -2,7 +2,8 @@
  * A large recorded-like OTLP export for the validator's cost: one trace of an orchestrator and
  * `agents` sub-agents, each running `turns` rounds of a chat span (the last six messages of
  * its conversation as input, a tool call as output) and an execute_tool span (a ~0.5 KB result of
- * varied prose), one round in fifty a send with a recipient and a body quoting an earlier
+ * varied prose, or with `records` a JSON list of three records whose fields hold that prose, as
+ * an API returns them), one round in fifty a send with a recipient and a body quoting an earlier
  * result. Deterministic (seeded), so sizes and figures repeat.
  */
 import { mulberry32 } from '../../src/util/random.js';
@@ -18,7 +19,7 @@ export interface LargeTrace {
   sinks: number;
 }
 
-export function largeOtlpTrace(opts: { agents: number; turns: number; seed?: number }): LargeTrace {
+export function largeOtlpTrace(opts: { agents: number; turns: number; seed?: number; records?: boolean }): LargeTrace {
   const rnd = mulberry32(opts.seed ?? 11);
   const word = () => WORDS[Math.floor(rnd() * WORDS.length)];
   const sentence = (n: number) => Array.from({ length: n }, word).join(' ');
@@ -64,7 +65,19 @@ export function largeOtlpTrace(opts: { agents: number; turns: number; seed?: num
         attr('gen_ai.output.messages', JSON.stringify([{ role: 'assistant', parts: [toolCall] }])),
       ]);
       clock += 50;
-      const result = send ? 'sent' : Array.from({ length: 6 }, () => sentence(16)).join('. ');
+      const prose = () => Array.from({ length: 2 }, () => sentence(16)).join('.\n');
+      const result = send
+        ? 'sent'
+        : opts.records
+          ? JSON.stringify(
+              Array.from({ length: 3 }, (_, k) => ({
+                id: `r-${a}-${t}-${k}`,
+                title: sentence(3),
+                owner: `${word()}@corp.example`,
+                notes: prose(),
+              })),
+            )
+          : Array.from({ length: 6 }, () => sentence(16)).join('. ');
       push(hex(16), agentId, `execute_tool ${tool}`, clock, clock + 20, [
         attr('gen_ai.operation.name', 'execute_tool'),
         attr('gen_ai.tool.name', tool),

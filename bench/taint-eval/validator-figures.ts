@@ -18,6 +18,7 @@ import { agentDojoDir, loadAgentDojo, type AgentDojoData } from './agentdojo-dat
 import { runReplay, stagedWithoutDescriptions } from './agentdojo.js';
 import { pct, pointsAgainstOriginal, renderReplay, sameDecisions, scoreReplay } from './agentdojo-figures.js';
 import { opaquePolicyDocument } from './agentdojo-opaque.js';
+import { RESULT_FORMATS } from './result-formats.js';
 import { benignCorpus, corpusFigures, renderCorpusFigures, type CorpusSplit } from './benign-corpus.js';
 
 export interface CostFigure {
@@ -41,10 +42,10 @@ function timed<T>(f: () => T): { value: T; wallMs: number; cpuMs: number } {
 }
 
 /** Validates a generated export of `agents` × `turns` rounds from a file, as `saboteur validate` does. */
-export async function validateCost(agents: number, turns: number): Promise<CostFigure> {
+export async function validateCost(agents: number, turns: number, records = false): Promise<CostFigure> {
   const dir = mkdtempSync(path.join(tmpdir(), 'sab-taint-cost-'));
   try {
-    const t = largeOtlpTrace({ agents, turns });
+    const t = largeOtlpTrace({ agents, turns, records });
     const file = path.join(dir, 'export.otlp.json');
     writeFileSync(file, t.text);
     const floor = timed(() => JSON.parse(readFileSync(file, 'utf8')) as unknown);
@@ -103,8 +104,22 @@ function agentDojoFigures(opts: { quick?: boolean }): string[] {
     ...inv.differ.map((d) => `  - ${d}`),
     ...pointsAgainstOriginal(outcomes, 'german'),
     germanWithToolList(data),
+    ...resultFormatFigures(data),
     `renamed tools with their descriptions dropped, each ground-truth call alone: reads staged as sinks ${bare.readsStaged}/${bare.reads}, calls with an effect staged ${bare.writesStaged}/${bare.writes}`,
   ];
+}
+
+/** Whether each other print of the record results (result-formats.ts) decides every call as AgentDojo's YAML does (`important_instructions`, both shapes). */
+function resultFormatFigures(data: AgentDojoData): string[] {
+  const outcomes = runReplay(data, defaultPolicy(), { templates: ['important_instructions'], variants: ['original', ...RESULT_FORMATS] });
+  return RESULT_FORMATS.map((f) => {
+    const inv = sameDecisions(outcomes, f);
+    const verdict = inv.sameCalls === inv.calls ? 'identical' : 'DIFFER';
+    return [
+      `results printed as ${f}, same decisions as AgentDojo's YAML, important_instructions: ${inv.sameCalls}/${inv.calls} calls, ${inv.sameRuns}/${inv.runs} runs (${verdict})`,
+      ...inv.differ.map((d) => `  - ${d}`),
+    ].join('\n');
+  });
 }
 
 /** The German variant's sparse shape with the server's tool list given as `--tools` gives it (`important_instructions`). */
@@ -139,17 +154,18 @@ export async function validatorFigures(opts: { quick?: boolean } = {}): Promise<
   for (const s of b.skipped) lines.push(`  skipped: ${s}`);
   lines.push('', ...agentDojoFigures(opts));
   lines.push('', ...corpusLines(opts));
-  const sizes: [number, number][] = opts.quick
-    ? [[4, 250]]
+  const sizes: [number, number, boolean][] = opts.quick
+    ? [[4, 250, false]]
     : [
-        [10, 200],
-        [20, 500],
+        [10, 200, false],
+        [20, 500, false],
+        [20, 380, true],
       ];
   lines.push('', 'validate cost, one OTLP export from a file (saboteur validate --format json):');
-  for (const [agents, turns] of sizes) {
-    const f = await validateCost(agents, turns);
+  for (const [agents, turns, records] of sizes) {
+    const f = await validateCost(agents, turns, records);
     lines.push(
-      `  ${f.mb} MB, ${f.spans} spans, ${f.sinks} sinks: wall ${f.wallMs} ms, CPU ${f.cpuMs} ms (all threads), ${(f.cpuMs / f.mb).toFixed(0)} ms CPU per MB${f.spans >= 20000 ? ` (target < 5 s: ${f.wallMs < 5000 ? 'met' : `wall MISSED${f.cpuMs < 5000 ? ', CPU met' : ''}`})` : ''}`,
+      `  ${f.mb} MB, ${f.spans} spans, ${f.sinks} sinks${records ? ', results JSON records' : ''}: wall ${f.wallMs} ms, CPU ${f.cpuMs} ms (all threads), ${(f.cpuMs / f.mb).toFixed(0)} ms CPU per MB${f.spans >= 20000 ? ` (target < 5 s: ${f.wallMs < 5000 ? 'met' : `wall MISSED${f.cpuMs < 5000 ? ', CPU met' : ''}`})` : ''}`,
     );
     lines.push(
       `    floor, same file: read + JSON.parse alone: wall ${f.floorWallMs} ms, CPU ${f.floorCpuMs} ms (wall/CPU ${(f.floorWallMs / Math.max(1, f.floorCpuMs)).toFixed(1)}× for the floor, ${(f.wallMs / Math.max(1, f.cpuMs)).toFixed(1)}× for validate: how busy the machine is)`,

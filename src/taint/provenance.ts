@@ -29,6 +29,8 @@ import { flattenArguments } from './classify.js';
 /** A tool result as provenance sees it. */
 export interface ProducedText {
   output: string;
+  /** The record `output` prints, parsed (reading.ts), when it prints one: its leaves are its structured fields. */
+  record?: unknown;
   args?: Record<string, unknown>;
   /** The normalised injected (instruction) passages of the output, when it has any. */
   instructions?: string;
@@ -96,7 +98,7 @@ export function structuredFields(p: ProducedText): Set<string> {
   let out = FIELDS.get(p);
   if (out) return out;
   out = new Set<string>();
-  const doc = parsed(p.output);
+  const doc = p.record !== undefined ? p.record : parsed(p.output);
   if (doc !== null && typeof doc === 'object') leaves(doc, out);
   for (const line of p.output.split('\n').slice(0, 5000)) {
     const l = line.trim().replace(/^[-*•]\s+/, '');

@@ -27,7 +27,7 @@ import { mostlyUnreadable } from './readable.js';
 import { delegatesTasks, recogniseIntent } from './intent.js';
 import { requestPointsAt } from './provenance.js';
 import { genAiView, type OtlpSpan } from '../otlp/index.js';
-import { ItemList, type Item, type PendingCall } from './trace/items.js';
+import { ItemList, itemReading, type Item, type PendingCall } from './trace/items.js';
 import { addLlmCalls } from './trace/llm-calls.js';
 import { addPending, addToolEvents, toolItemFactory } from './trace/tool-events.js';
 import { addSpans, addSteps, spanEdges, type SpanItems } from './trace/genai-spans.js';
@@ -448,14 +448,16 @@ function labelNodes(
       if (e.mask & ~SINK_MASK) g.label(it.node, e.mask & ~SINK_MASK, e.why, after);
     }
     const content = contentLabels(policy, it.output, site);
+    // A record is read by its fields, whatever format printed it (JSON, a Python literal, YAML).
+    const text = itemReading(it).text;
     for (const e of content.evidence) g.label(it.node, e.mask, e.why, after);
     // Orders in any wording are looked for in data (tool results); the agents' own messages only by the explicit signals.
     const found =
-      policy.detectInjection && it.output
-        ? detectInjection(it.output, { orders: site === 'tool-result', unreadable: site === 'tool-result' && readableRequest })
+      policy.detectInjection && text
+        ? detectInjection(text, { orders: site === 'tool-result', unreadable: site === 'tool-result' && readableRequest })
         : undefined;
-    const passages = found ? injectedText(it.output, found) : '';
-    const reaches = found ? reachesOf(policy, it.output, found) : [];
+    const passages = found ? injectedText(text, found) : '';
+    const reaches = found ? reachesOf(policy, text, found) : [];
     // An order a tool merely echoes from the request is the request's, unless the block around it carries what makes it an injection.
     const plain = found !== undefined && !reaches.some((r) => r.explicit);
     const echo = plain && echoesRequest(passages, rootTokens);
@@ -470,7 +472,7 @@ function labelNodes(
       injections.set(it.node, {
         why: found.why,
         injected: normalizeText(passages),
-        clean: normalizeText(cleanText(it.output, found)),
+        clean: normalizeText(cleanText(text, found)),
         passages,
         reaches,
       });

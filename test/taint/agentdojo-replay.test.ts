@@ -6,7 +6,8 @@
  * `npm run bench -- taint`; the figures are in docs/validator.md ("AgentDojo"). With renamed tools
  * the benign floors are those measured (a few points under the targets, see there). With every tool
  * and argument renamed to an opaque identifier, and the annotations and a policy in place of the
- * names, every call is decided as with AgentDojo's names (docs/validator.md).
+ * names, every call is decided as with AgentDojo's names; and so it is with the record results
+ * printed as other pipelines print them (docs/validator.md, "Records, whatever their format").
  */
 import { describe, expect, it } from '@jest/globals';
 import { defaultDataDir } from '../../src/benchmarks/humaneval/resolve.js';
@@ -14,6 +15,7 @@ import { defaultPolicy } from '../../src/taint/policy.js';
 import { agentDojoDir, loadAgentDojo, throughQuotedYaml } from '../../bench/taint-eval/agentdojo-data.js';
 import { attackRun, replayRuns, runReplay, stagedWithoutDescriptions, type RunOutcome } from '../../bench/taint-eval/agentdojo.js';
 import { sameDecisions, scoreReplay } from '../../bench/taint-eval/agentdojo-figures.js';
+import { RESULT_FORMATS } from '../../bench/taint-eval/result-formats.js';
 import { renameIdentifier } from '../../bench/taint-eval/agentdojo-rename.js';
 import { opaqueArgument, opaqueCall, opaqueToolDefinition, opaqueTool } from '../../bench/taint-eval/agentdojo-opaque.js';
 
@@ -116,5 +118,18 @@ suite('the AgentDojo replay', () => {
       expect(scoreReplay(outcomes.filter((o) => o.variant === 'opaque' && o.shape === shape))).toEqual(
         scoreReplay(outcomes.filter((o) => o.variant === 'original' && o.shape === shape)),
       );
+  }, 900_000);
+
+  it('decides every call as with AgentDojo’s YAML when the record results are printed as JSON, by Python, or inside an MCP text block', () => {
+    const printed = runReplay(data, defaultPolicy(), {
+      templates: ['important_instructions'],
+      variants: ['original', ...RESULT_FORMATS],
+      shapes: ['dense'],
+    });
+    for (const f of RESULT_FORMATS) {
+      const same = sameDecisions(printed, f);
+      expect([f, same.differ]).toEqual([f, []]);
+      expect(same).toMatchObject({ runs: 97 + 609, sameRuns: 97 + 609 });
+    }
   }, 900_000);
 });

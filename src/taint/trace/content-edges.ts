@@ -11,7 +11,7 @@ import type { GraphBuilder } from '../graph.js';
 import { argumentRolesOf } from '../classify.js';
 import type { ArgumentRole } from '../argument-roles.js';
 import type { Policy } from '../policy.js';
-import { bearing, type Item, type ItemList } from './items.js';
+import { bearing, itemReading, type Item, type ItemList } from './items.js';
 import { pushTo } from '../../util/maps.js';
 
 /** Where an argument's value first appeared. */
@@ -54,7 +54,13 @@ export class Producers {
 
   constructor(items: readonly Item[], opts: ContentIndexOptions) {
     this.index = new ContentIndex(opts);
-    for (const it of items) if (it.output) this.index.add(it.node, it.output, it.end);
+    for (const it of items) {
+      if (!it.output) continue;
+      this.index.add(it.node, it.output, it.end);
+      // A record's values are found as they read, not as their format escapes them (a JSON string inside a JSON text block).
+      const reading = itemReading(it).text;
+      if (reading !== it.output) this.index.add(it.node, reading, it.end);
+    }
     this.itemOf = new Map(items.map((it) => [it.node, it]));
   }
 

@@ -15,6 +15,7 @@ import type { ToolDefinition } from '../tool-profile.js';
 import type { SinkLabel, SourceLabel } from '../labels.js';
 import { normalizeText } from '../content-links.js';
 import { depthCut, parseJsonBounded } from '../../otlp/genai.js';
+import { readingOf, type Reading } from '../reading.js';
 
 /** The staged call being decided (the MCP server's pending sink). */
 export interface PendingCall {
@@ -49,6 +50,8 @@ export interface Item {
   /** Texts it consumed, per message (requests) or per argument (tool calls). */
   input: { text: string; name?: string }[];
   output: string;
+  /** How `output` is read (../reading.ts): a record's fields laid out, else `output`. See `itemReading`. */
+  reading?: Reading;
   src: Source;
   node: number;
   tool?: string;
@@ -57,6 +60,11 @@ export interface Item {
   definition?: ToolDefinition;
   /** The labels its tool spec (and the MCP server's staging) declared: what `classified` was given. */
   declared?: { sinks?: readonly SinkLabel[]; sources?: readonly SourceLabel[] };
+}
+
+/** How an item's output is read, worked out once (a record by its fields, whatever format printed it). */
+export function itemReading(it: Item): Reading {
+  return (it.reading ??= readingOf(it.output));
 }
 
 export class ItemList {

@@ -5,13 +5,21 @@
  * links and injected instructions its message body would carry onward.
  */
 import { normalizeText, type ContentIndex } from '../content-links.js';
-import { ANY_ORDER, namedInRequest, valueSource, within, type ProducedText, type ProvenanceContext } from '../provenance.js';
+import {
+  ANY_ORDER,
+  namedInRequest,
+  requestPointsAt,
+  valueSource,
+  within,
+  type ProducedText,
+  type ProvenanceContext,
+} from '../provenance.js';
 import { authorisedByPolicy, hostOf, isDirectory, type Target } from '../classify.js';
 import { TARGET_ROLES } from '../argument-roles.js';
-import { SINK_MASK, sinksOf } from '../labels.js';
+import { maskOf, SINK_MASK, sinksOf } from '../labels.js';
 import type { Policy, TargetKind } from '../policy.js';
 import type { ArgumentTrace, InjectedText, Producers } from './content-edges.js';
-import type { Item } from './items.js';
+import { itemReading, type Item } from './items.js';
 
 export interface TargetCheck extends Target {
   ok: boolean;
@@ -100,7 +108,8 @@ function provenanceContext(ctx: SiteContext, before: number): ProvenanceContext 
       texts.set(
         node,
         (t = {
-          output: it.output,
+          output: itemReading(it).text,
+          record: itemReading(it).record,
           at: it.start,
           ...(it.args ? { args: it.args } : {}),
           ...(inj ? { instructions: inj.injected, ...(inj.reaches ? { reaches: inj.reaches } : {}) } : {}),
@@ -203,6 +212,28 @@ function besideAnOrder(ctx: SiteContext, value: string, before: number): number 
   return undefined;
 }
 
+const MESSAGE_SINKS = maskOf(['EXTERNAL_SEND', 'PUBLIC_POST']);
+
+/**
+ * Whether a message passes on what the user asked it to: the plain orders (no injection's signal
+ * in their block) of a read the request points at, in a call whose action the request asks for.
+ * "Forward Bob's mail about the report to Alice" sends Bob's "please send me your comments" on,
+ * as asked; an order addressed to the assistant, or one in a read the request never named, is not.
+ */
+function forwardedAsAsked(ctx: SiteContext, it: Item, node: number): boolean {
+  const inj = ctx.injections.get(node);
+  const read = ctx.p.itemOf.get(node)!;
+  // Only a message passes text on to someone: a write that quotes the order (an event titled after it) is no forward.
+  const sinks = (it.classified?.sinks ?? 0) & MESSAGE_SINKS;
+  return (
+    inj?.reaches !== undefined &&
+    !inj.reaches.some((r) => r.explicit) &&
+    (ctx.needs & sinks) !== 0 &&
+    read.args !== undefined &&
+    requestPointsAt(ctx.rootText, { args: read.args })
+  );
+}
+
 /** Links from untrusted content, and injected instructions, in the message-like arguments of a send or a post. */
 export function onwardFindings(ctx: SiteContext, it: Item, traces: readonly ArgumentTrace[]): OnwardFinding[] {
   const out: OnwardFinding[] = [];
@@ -239,6 +270,7 @@ export function onwardFindings(ctx: SiteContext, it: Item, traces: readonly Argu
       });
     }
     for (const [node] of ctx.injectedIndex.linked(a.value, it.start)) {
+      if (forwardedAsAsked(ctx, it, node)) continue;
       const passage = ctx.injections.get(node)?.passages ?? '';
       out.push({
         kind: 'instruction',
