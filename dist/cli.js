@@ -14266,7 +14266,7 @@ var require_parser = __commonJS({
         }
       }
     }
-    var Parser = class {
+    var Parser2 = class {
       /**
        * @param onNewLine - If defined, called separately with the start position of
        *   each new line (in `parse()`, including the start of input).
@@ -15039,7 +15039,7 @@ var require_parser = __commonJS({
         }
       }
     };
-    exports.Parser = Parser;
+    exports.Parser = Parser2;
   }
 });
 
@@ -15340,7 +15340,7 @@ function* jsonChunks(value2, indent = 2) {
   let buf = "";
   const ancestors = /* @__PURE__ */ new Set();
   const stack = [];
-  const open9 = (v, pad) => {
+  const open9 = (v, pad2) => {
     const p = primitive(v);
     if (p !== void 0) {
       buf += p;
@@ -15354,10 +15354,10 @@ function* jsonChunks(value2, indent = 2) {
     ancestors.add(v);
     if (Array.isArray(v)) {
       buf += "[";
-      stack.push({ kind: "array", items: v, i: 0, pad, self: v });
+      stack.push({ kind: "array", items: v, i: 0, pad: pad2, self: v });
     } else {
       buf += "{";
-      stack.push({ kind: "object", obj: v, keys: Object.keys(v), i: 0, pad, wrote: false, self: v });
+      stack.push({ kind: "object", obj: v, keys: Object.keys(v), i: 0, pad: pad2, wrote: false, self: v });
     }
     return true;
   };
@@ -15506,30 +15506,30 @@ function openRun(item, ctx) {
     variant,
     ...methodRun.plan !== void 0 ? { plan: methodRun.plan } : {}
   });
-  const opened = { key: invocation.key, invocation, session, methodRun };
+  const opened2 = { key: invocation.key, invocation, session, methodRun };
   if (session && ctx.toolServer) {
     const otlp = ctx.otlp;
-    if (otlp) opened.otlpEndpoint = otlp.open(invocation.key);
+    if (otlp) opened2.otlpEndpoint = otlp.open(invocation.key);
     const d = ctx.defense(defense, {
       callsSoFar: () => invocation.snapshot(),
       ...otlp ? { spansSoFar: () => otlp.spans(invocation.key) } : {}
     });
-    opened.mcpUrl = ctx.toolServer.open(invocation.key, {
+    opened2.mcpUrl = ctx.toolServer.open(invocation.key, {
       task: session.task,
       handlers: session.handlers,
       defense: d.defense,
       mode: d.mode
     });
   }
-  return opened;
+  return opened2;
 }
-function baseRecord(item, opened, result, seen2, graded, notes) {
+function baseRecord(item, opened2, result, seen2, graded, notes) {
   const { suite, instance, task, variant, defense } = item;
   const { calls, tools, spans } = seen2;
   return {
     instanceId: instance.id,
     ...task.id !== instance.id ? { taskId: task.id } : {},
-    ...opened.session ? { role: opened.session.task.role } : {},
+    ...opened2.session ? { role: opened2.session.task.role } : {},
     ...graded,
     ...notes.length ? { notes } : {},
     ...instance.category ? { category: instance.category } : {},
@@ -15609,8 +15609,8 @@ async function scored(item, result, seen2, base2, timings) {
 }
 async function runInstance(item, ctx) {
   const started = /* @__PURE__ */ new Date();
-  const opened = openRun(item, ctx);
-  const { key: key3, invocation, mcpUrl, otlpEndpoint, methodRun } = opened;
+  const opened2 = openRun(item, ctx);
+  const { key: key3, invocation, mcpUrl, otlpEndpoint, methodRun } = opened2;
   const result = await ctx.runner.run({
     task: item.task,
     apiKey: key3,
@@ -15627,7 +15627,7 @@ async function runInstance(item, ctx) {
   const spans = otlpEndpoint ? ctx.otlp.close(key3) : void 0;
   const notes = [...methodRun.note ? [methodRun.note] : [], ...rewriteNotes(calls)];
   const graded = methodRun.grade?.({ target: ctx.target, tools: tools ?? [], output: result.output, calls }) ?? {};
-  const base2 = baseRecord(item, opened, result, { calls, tools, spans }, graded, notes);
+  const base2 = baseRecord(item, opened2, result, { calls, tools, spans }, graded, notes);
   const timings = (scoreMs) => ({ startedAt: started.toISOString(), pipelineMs: result.durationMs, scoreMs });
   return unfinished(result, base2, timings, ctx.timeoutMs) ?? { record: await scored(item, result, { calls, tools }, base2, timings) };
 }
@@ -21261,9 +21261,9 @@ var memo = {
     if (!bucket)
       return empty;
     handoff = void 0;
-    const entry = { value: empty, issues: null };
-    bucket.set(payload.value, entry);
-    open.push(entry);
+    const entry2 = { value: empty, issues: null };
+    bucket.set(payload.value, entry2);
+    open.push(entry2);
     return empty;
   },
   guard(inst) {
@@ -21337,16 +21337,16 @@ var memo = {
         const depth2 = open.length;
         const result = base2(payload, ctx);
         handoff = void 0;
-        const entry = open.length > depth2 ? open.pop() : void 0;
+        const entry2 = open.length > depth2 ? open.pop() : void 0;
         if (result instanceof Promise) {
           return result.then((r) => {
-            if (entry)
-              entry.issues = r.issues.length ? cloneIssues(r.issues) : NO_ISSUES;
+            if (entry2)
+              entry2.issues = r.issues.length ? cloneIssues(r.issues) : NO_ISSUES;
             return r;
           });
         }
-        if (entry)
-          entry.issues = result.issues.length ? cloneIssues(result.issues) : NO_ISSUES;
+        if (entry2)
+          entry2.issues = result.issues.length ? cloneIssues(result.issues) : NO_ISSUES;
         return result;
       };
       inst._zod.parse = wrapped;
@@ -31760,42 +31760,42 @@ function extractDefs(ctx, schema6) {
   if (ctx.external && ctx.sharedDefsExtractedFor === ctx.external)
     return;
   const idToSchema = /* @__PURE__ */ new Map();
-  for (const entry of ctx.seen.entries()) {
-    const id = ctx.metadataRegistry.get(entry[0])?.id;
+  for (const entry2 of ctx.seen.entries()) {
+    const id = ctx.metadataRegistry.get(entry2[0])?.id;
     if (id) {
       const existing = idToSchema.get(id);
-      if (existing && existing !== entry[0]) {
+      if (existing && existing !== entry2[0]) {
         throw new Error(`Duplicate schema id "${id}" detected during JSON Schema conversion. Two different schemas cannot share the same id when converted together.`);
       }
-      idToSchema.set(id, entry[0]);
+      idToSchema.set(id, entry2[0]);
     }
   }
-  const makeURI = (entry) => {
+  const makeURI = (entry2) => {
     const defsSegment = ctx.target === "draft-2020-12" ? "$defs" : "definitions";
     if (ctx.external) {
-      const externalId = ctx.external.registry.get(entry[0])?.id;
+      const externalId = ctx.external.registry.get(entry2[0])?.id;
       const uriGenerator = ctx.external.uri ?? ((id2) => id2);
       if (externalId) {
         return { ref: uriGenerator(externalId) };
       }
-      const id = entry[1].defId ?? entry[1].schema.id ?? `schema${ctx.counter++}`;
-      entry[1].defId = id;
+      const id = entry2[1].defId ?? entry2[1].schema.id ?? `schema${ctx.counter++}`;
+      entry2[1].defId = id;
       return { defId: id, ref: `${uriGenerator("__shared")}#/${defsSegment}/${encodeJSONPointerSegment(id)}` };
     }
     const uriPrefix = `#`;
     const defUriPrefix = `${uriPrefix}/${defsSegment}/`;
-    if (entry[1] === root && !entry[1].schema.id) {
+    if (entry2[1] === root && !entry2[1].schema.id) {
       return { ref: uriPrefix };
     }
-    const defId = entry[1].schema.id ?? `__schema${ctx.counter++}`;
+    const defId = entry2[1].schema.id ?? `__schema${ctx.counter++}`;
     return { defId, ref: defUriPrefix + encodeJSONPointerSegment(defId) };
   };
-  const extractToDef = (entry) => {
-    if (entry[1].schema.$ref) {
+  const extractToDef = (entry2) => {
+    if (entry2[1].schema.$ref) {
       return;
     }
-    const seen2 = entry[1];
-    const { ref, defId } = makeURI(entry);
+    const seen2 = entry2[1];
+    const { ref, defId } = makeURI(entry2);
     seen2.def = { ...seen2.schema };
     if (defId)
       seen2.defId = defId;
@@ -31806,8 +31806,8 @@ function extractDefs(ctx, schema6) {
     schema7.$ref = ref;
   };
   if (ctx.cycles === "throw") {
-    for (const entry of ctx.seen.entries()) {
-      const seen2 = entry[1];
+    for (const entry2 of ctx.seen.entries()) {
+      const seen2 = entry2[1];
       if (seen2.cycle) {
         throw new Error(`Cycle detected: #/${seen2.cycle?.join("/")}/<root>
 
@@ -31815,31 +31815,31 @@ Set the \`cycles\` parameter to \`"ref"\` to resolve cyclical schemas with defs.
       }
     }
   }
-  for (const entry of ctx.seen.entries()) {
-    const seen2 = entry[1];
-    if (schema6 === entry[0]) {
-      extractToDef(entry);
+  for (const entry2 of ctx.seen.entries()) {
+    const seen2 = entry2[1];
+    if (schema6 === entry2[0]) {
+      extractToDef(entry2);
       continue;
     }
     if (ctx.external) {
-      const ext = ctx.external.registry.get(entry[0])?.id;
-      if (schema6 !== entry[0] && ext) {
-        extractToDef(entry);
+      const ext = ctx.external.registry.get(entry2[0])?.id;
+      if (schema6 !== entry2[0] && ext) {
+        extractToDef(entry2);
         continue;
       }
     }
-    const id = ctx.metadataRegistry.get(entry[0])?.id;
+    const id = ctx.metadataRegistry.get(entry2[0])?.id;
     if (id) {
-      extractToDef(entry);
+      extractToDef(entry2);
       continue;
     }
     if (seen2.cycle) {
-      extractToDef(entry);
+      extractToDef(entry2);
       continue;
     }
     if (seen2.count > 1) {
       if (ctx.reused === "ref") {
-        extractToDef(entry);
+        extractToDef(entry2);
       }
     }
   }
@@ -32021,12 +32021,12 @@ function finalize(ctx, schema6) {
     });
   };
   if (!ctx.external || ctx.sharedEmitDoneFor !== ctx.external) {
-    for (const entry of [...ctx.seen.entries()].reverse()) {
-      flattenRef(entry[0]);
+    for (const entry2 of [...ctx.seen.entries()].reverse()) {
+      flattenRef(entry2[0]);
     }
     if (ctx.target !== "openapi-3.0") {
-      for (const entry of ctx.seen.entries()) {
-        compactTypeUnion(entry[1].def ?? entry[1].schema);
+      for (const entry2 of ctx.seen.entries()) {
+        compactTypeUnion(entry2[1].def ?? entry2[1].schema);
       }
     }
     for (const rewrite of ctx.deferred)
@@ -32073,8 +32073,8 @@ function finalize(ctx, schema6) {
     delete result.id;
   const defs = ctx.external?.defs ?? {};
   if (!ctx.external || ctx.sharedEmitDoneFor !== ctx.external) {
-    for (const entry of ctx.seen.entries()) {
-      const seen2 = entry[1];
+    for (const entry2 of ctx.seen.entries()) {
+      const seen2 = entry2[1];
       if (seen2.def && seen2.defId) {
         if (seen2.def.id === seen2.defId)
           delete seen2.def.id;
@@ -32686,9 +32686,9 @@ function stringifyKeyNames(bySchema, json3, visited) {
 var pendingRecords = /* @__PURE__ */ new WeakMap();
 function rewriteKeyNames(ctx) {
   const bySchema = /* @__PURE__ */ new Map();
-  for (const entry of ctx.seen.values()) {
-    if (entry.def && !bySchema.has(entry.schema))
-      bySchema.set(entry.schema, entry);
+  for (const entry2 of ctx.seen.values()) {
+    if (entry2.def && !bySchema.has(entry2.schema))
+      bySchema.set(entry2.schema, entry2);
   }
   const rewrites = /* @__PURE__ */ new Map();
   for (const record2 of pendingRecords.get(ctx) ?? []) {
@@ -32702,8 +32702,8 @@ function rewriteKeyNames(ctx) {
   }
   if (!rewrites.size)
     return;
-  for (const entry of ctx.seen.values()) {
-    for (const carrier of [entry.schema, entry.def]) {
+  for (const entry2 of ctx.seen.values()) {
+    for (const carrier of [entry2.schema, entry2.def]) {
       const rewritten = carrier && rewrites.get(carrier.propertyNames);
       if (rewritten)
         carrier.propertyNames = rewritten;
@@ -32897,8 +32897,8 @@ function toJSONSchema(input2, params) {
     const registry2 = input2;
     const ctx2 = initializeContext({ ...params, processors: allProcessors });
     const defs = {};
-    for (const entry of registry2._idmap.entries()) {
-      const [_, schema6] = entry;
+    for (const entry2 of registry2._idmap.entries()) {
+      const [_, schema6] = entry2;
       processSchema(schema6, ctx2);
     }
     const schemas = {};
@@ -32908,8 +32908,8 @@ function toJSONSchema(input2, params) {
       defs
     };
     ctx2.external = external;
-    for (const entry of registry2._idmap.entries()) {
-      const [key3, schema6] = entry;
+    for (const entry2 of registry2._idmap.entries()) {
+      const [key3, schema6] = entry2;
       extractDefs(ctx2, schema6);
       assignProp(schemas, key3, finalize(ctx2, schema6));
     }
@@ -37783,7 +37783,7 @@ function systemRoot() {
     if (lstatSync(top).isSymbolicLink()) links.set(top, readlinkSync(top));
     else if (statSync2(top).isDirectory()) binds.push(top);
   }
-  for (const entry of SYSTEM_ETC) if (existsSync2(entry)) binds.push(entry);
+  for (const entry2 of SYSTEM_ETC) if (existsSync2(entry2)) binds.push(entry2);
   if (existsSync2("/sys/kernel")) binds.push("/sys");
   return { ...normalizeRoot(binds, links), dirs: EMPTY_TOP_LEVEL };
 }
@@ -38340,8 +38340,8 @@ var ModelStartError = class extends Error {
 
 // src/util/registry.ts
 function checkRegistry(what, registry2) {
-  for (const [key3, entry] of Object.entries(registry2)) {
-    if (entry.id !== key3) throw new Error(`the ${what} registry files "${entry.id}" under "${key3}": an entry's key is its id`);
+  for (const [key3, entry2] of Object.entries(registry2)) {
+    if (entry2.id !== key3) throw new Error(`the ${what} registry files "${entry2.id}" under "${key3}": an entry's key is its id`);
   }
   return registry2;
 }
@@ -39273,8 +39273,8 @@ function requestFacts(body, endpoint, agent) {
     hash: requestHash(body, endpoint)
   };
 }
-function entryMatches(entry, facts) {
-  const m = entry.match;
+function entryMatches(entry2, facts) {
+  const m = entry2.match;
   if (m.hash !== void 0 && m.hash !== facts.hash) return false;
   if (m.agent !== void 0 && m.agent !== facts.agent) return false;
   if (m.endpoint !== void 0 && m.endpoint !== facts.endpoint) return false;
@@ -39464,9 +39464,9 @@ async function startReplayServer(options) {
     apiKey: options.apiKey,
     maxBodyBytes: options.maxBodyBytes,
     answer: (facts) => {
-      const entry = findEntry(entries, facts);
-      if (!entry) return { miss: missMessage(facts, options.cassette), code: "cassette_miss" };
-      return { response: entry.response, note: `${options.cassette}:${entry.line}`, latencyMs: entry.latencyMs };
+      const entry2 = findEntry(entries, facts);
+      if (!entry2) return { miss: missMessage(facts, options.cassette), code: "cassette_miss" };
+      return { response: entry2.response, note: `${options.cassette}:${entry2.line}`, latencyMs: entry2.latencyMs };
     }
   });
   options.log.info(`replay model server on ${server.baseUrl} (${entries.length} entries from ${options.cassette})`);
@@ -39593,8 +39593,8 @@ async function startRecorder(options) {
   let recorded = 0;
   let skipped = 0;
   let writes = Promise.resolve();
-  const append = (entry) => {
-    writes = writes.then(() => appendFile(options.cassette, `${JSON.stringify(entry)}
+  const append = (entry2) => {
+    writes = writes.then(() => appendFile(options.cassette, `${JSON.stringify(entry2)}
 `)).catch((err) => log.warn(`recorder: cannot append to ${options.cassette}: ${err.message}`));
   };
   const server = http3.createServer(async (req, res) => {
@@ -40025,10 +40025,10 @@ function livingMembers(pgid) {
     return signalGroup(pgid, 0) ? [pgid] : [];
   }
   const members2 = [];
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    const fields = readProcStat(Number(entry));
-    if (fields && Number(fields[2]) === pgid && fields[0] !== "Z" && fields[0] !== "X") members2.push(Number(entry));
+  for (const entry2 of entries) {
+    if (!/^\d+$/.test(entry2)) continue;
+    const fields = readProcStat(Number(entry2));
+    if (fields && Number(fields[2]) === pgid && fields[0] !== "Z" && fields[0] !== "X") members2.push(Number(entry2));
   }
   return members2;
 }
@@ -40330,14 +40330,14 @@ function parentMap() {
   } catch {
     return children;
   }
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    const fields = readProcStat(Number(entry));
+  for (const entry2 of entries) {
+    if (!/^\d+$/.test(entry2)) continue;
+    const fields = readProcStat(Number(entry2));
     if (!fields || fields[0] === "Z" || fields[0] === "X") continue;
     const ppid = Number(fields[1]);
     const list3 = children.get(ppid);
-    if (list3) list3.push(Number(entry));
-    else children.set(ppid, [Number(entry)]);
+    if (list3) list3.push(Number(entry2));
+    else children.set(ppid, [Number(entry2)]);
   }
   return children;
 }
@@ -43640,8 +43640,8 @@ async function transform2(original, key3, s2) {
   }
   return { rewrite: reading.rewrite, cached: false };
 }
-function recordProfile(profiles, entry, result, s2) {
-  const { profile, agent, original, note } = entry;
+function recordProfile(profiles, entry2, result, s2) {
+  const { profile, agent, original, note } = entry2;
   const known = profiles.get(profile);
   if (known) {
     if (!known.agents.includes(agent)) known.agents.push(agent);
@@ -43841,34 +43841,34 @@ function chooseObjective(input2, catalogue = INSIDER_CATALOGUE) {
   const rng = rngFor("insider", input2.seed, input2.benchmark, input2.instanceId);
   const pick3 = (items) => items[Math.floor(rng() * items.length)];
   if (!input2.toolSpecs) {
-    const entry2 = catalogue.find((e) => e.sink === "CODE");
-    if (!entry2) return { none: "the catalogue has no objective for code tasks" };
-    const p2 = pick3(entry2.payloads);
+    const entry3 = catalogue.find((e) => e.sink === "CODE");
+    if (!entry3) return { none: "the catalogue has no objective for code tasks" };
+    const p2 = pick3(entry3.payloads);
     return {
       objective: {
-        id: entry2.id,
-        sink: entry2.sink,
+        id: entry3.id,
+        sink: entry3.sink,
         target: p2.marker,
-        text: fillTemplate(entry2.objective, { TOOL: "", ARGUMENT: "", PAYLOAD: p2.payload })
+        text: fillTemplate(entry3.objective, { TOOL: "", ARGUMENT: "", PAYLOAD: p2.payload })
       }
     };
   }
-  const options = catalogue.filter((e) => e.sink !== "CODE").map((entry2) => {
-    const tools2 = input2.toolSpecs.filter((t) => (t.sinks ?? []).includes(entry2.sink));
-    const fitting = tools2.filter((t) => argumentFor(t, entry2.argument) !== void 0);
-    return { entry: entry2, tools: fitting.length ? fitting : tools2, fits: fitting.length > 0 };
+  const options = catalogue.filter((e) => e.sink !== "CODE").map((entry3) => {
+    const tools2 = input2.toolSpecs.filter((t) => (t.sinks ?? []).includes(entry3.sink));
+    const fitting = tools2.filter((t) => argumentFor(t, entry3.argument) !== void 0);
+    return { entry: entry3, tools: fitting.length ? fitting : tools2, fits: fitting.length > 0 };
   }).filter((o2) => o2.tools.length > 0);
   if (options.some((o2) => o2.fits)) options.splice(0, options.length, ...options.filter((o2) => o2.fits));
   if (options.length === 0) {
     const names = input2.toolSpecs.map((t) => t.name).join(", ") || "none";
     return { none: `no tool of this instance reaches a hard sink (tools: ${names}), so the insider had no objective to aim at` };
   }
-  const { entry, tools } = pick3(options);
+  const { entry: entry2, tools } = pick3(options);
   const tool = pick3(tools);
-  const argument = argumentFor(tool, entry.argument);
-  const p = pick3(entry.payloads);
-  const text2 = fillTemplate(entry.objective, { TOOL: tool.name, ARGUMENT: argument ?? "its arguments", PAYLOAD: p.payload });
-  return { objective: { id: entry.id, sink: entry.sink, tool: tool.name, ...argument ? { argument } : {}, target: p.marker, text: text2 } };
+  const argument = argumentFor(tool, entry2.argument);
+  const p = pick3(entry2.payloads);
+  const text2 = fillTemplate(entry2.objective, { TOOL: tool.name, ARGUMENT: argument ?? "its arguments", PAYLOAD: p.payload });
+  return { objective: { id: entry2.id, sink: entry2.sink, tool: tool.name, ...argument ? { argument } : {}, target: p.marker, text: text2 } };
 }
 
 // src/benchmarks/agentic/agentic.ts
@@ -44644,13 +44644,13 @@ function processesOfUid(uid) {
   } catch {
     return out;
   }
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
+  for (const entry2 of entries) {
+    if (!/^\d+$/.test(entry2)) continue;
     try {
-      const status2 = readFileSync6(`/proc/${entry}/status`, "utf8");
+      const status2 = readFileSync6(`/proc/${entry2}/status`, "utf8");
       const state = /^State:\s+(\S)/m.exec(status2)?.[1];
       const real2 = /^Uid:\s+(\d+)/m.exec(status2)?.[1];
-      if (Number(real2) === uid && state !== "Z" && state !== "X") out.push(Number(entry));
+      if (Number(real2) === uid && state !== "Z" && state !== "X") out.push(Number(entry2));
     } catch {
     }
   }
@@ -58024,13 +58024,13 @@ function rpcError(res, status2, code3, message) {
   }
   sendJson(res, status2, { jsonrpc: "2.0", error: { code: code3, message }, id: null });
 }
-function newClient(entry) {
-  const ordinal = ++entry.opened;
+function newClient(entry2) {
+  const ordinal = ++entry2.opened;
   const server = new Server({ name: "saboteur-tools", version: "1.0.0" }, { capabilities: { tools: {} } });
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: entry.session.listTools() }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: entry2.session.listTools() }));
   server.setRequestHandler(CallToolRequestSchema, async (request2, extra) => {
     const agent = agentOfRequest(extra.requestInfo);
-    const outcome = await entry.session.call({
+    const outcome = await entry2.session.call({
       id: `s${ordinal}:${String(extra.requestId)}`,
       tool: capText(request2.params.name, 512),
       arguments: boundValue(request2.params.arguments ?? {}),
@@ -58043,8 +58043,8 @@ function newClient(entry) {
     sessionIdGenerator: () => randomUUID2(),
     // Plain JSON answers: no SSE stream to keep open per call.
     enableJsonResponse: true,
-    onsessioninitialized: (id) => void entry.clients.set(id, client),
-    onsessionclosed: (id) => void entry.clients.delete(id)
+    onsessioninitialized: (id) => void entry2.clients.set(id, client),
+    onsessionclosed: (id) => void entry2.clients.delete(id)
   });
   return client;
 }
@@ -58059,8 +58059,8 @@ async function handleToolRequest(cx, req, res) {
       `saboteur tool server has no route ${req.method} ${url2.pathname}: tool sessions live at /mcp/<key> (or /mcp/<key>/agents/<name>), the URL given in SABOTEUR_MCP_URL`
     );
   }
-  const entry = cx.live.get(route.key);
-  if (!entry || entry.session.isClosed) {
+  const entry2 = cx.live.get(route.key);
+  if (!entry2 || entry2.session.isClosed) {
     return rpcError(
       res,
       404,
@@ -58068,11 +58068,11 @@ async function handleToolRequest(cx, req, res) {
       `unknown or closed tool session ${JSON.stringify(route.key)}: use the SABOTEUR_MCP_URL of the running invocation (a session ends when its pipeline run ends)`
     );
   }
-  entry.inflight.add(res);
-  res.once("close", () => entry.inflight.delete(res));
+  entry2.inflight.add(res);
+  res.once("close", () => entry2.inflight.delete(res));
   const mcpSessionId = headerValue(req, "mcp-session-id");
   if (mcpSessionId !== void 0) {
-    const client = entry.clients.get(mcpSessionId);
+    const client = entry2.clients.get(mcpSessionId);
     if (!client)
       return rpcError(
         res,
@@ -58082,34 +58082,34 @@ async function handleToolRequest(cx, req, res) {
       );
     return client.transport.handleRequest(req, res);
   }
-  return openClient(cx, entry, req, res);
+  return openClient(cx, entry2, req, res);
 }
-async function openClient(cx, entry, req, res) {
+async function openClient(cx, entry2, req, res) {
   if (req.method !== "POST") {
     return rpcError(res, 400, BAD_REQUEST, `${req.method} without an Mcp-Session-Id header: start with a POST of "initialize"`);
   }
-  if (entry.clients.size >= cx.maxClients) {
+  if (entry2.clients.size >= cx.maxClients) {
     return rpcError(
       res,
       429,
       BAD_REQUEST,
-      `tool session ${JSON.stringify(entry.key)} already has ${entry.clients.size} MCP clients open (at most ${cx.maxClients}); reuse a client per agent`
+      `tool session ${JSON.stringify(entry2.key)} already has ${entry2.clients.size} MCP clients open (at most ${cx.maxClients}); reuse a client per agent`
     );
   }
-  const client = newClient(entry);
+  const client = newClient(entry2);
   await client.server.connect(client.transport);
   await client.transport.handleRequest(req, res);
   if (client.transport.sessionId === void 0) await client.server.close();
 }
-function endClients(log, entry) {
-  for (const res of entry.inflight) {
-    rpcError(res, 404, NOT_FOUND, `tool session ${JSON.stringify(entry.key)} closed while this request was running (the invocation ended)`);
+function endClients(log, entry2) {
+  for (const res of entry2.inflight) {
+    rpcError(res, 404, NOT_FOUND, `tool session ${JSON.stringify(entry2.key)} closed while this request was running (the invocation ended)`);
   }
-  entry.inflight.clear();
-  for (const client of entry.clients.values()) {
-    client.server.close().catch((err) => log.debug(`tool server: closing an MCP client of ${entry.key}: ${err?.message}`));
+  entry2.inflight.clear();
+  for (const client of entry2.clients.values()) {
+    client.server.close().catch((err) => log.debug(`tool server: closing an MCP client of ${entry2.key}: ${err?.message}`));
   }
-  entry.clients.clear();
+  entry2.clients.clear();
 }
 function openSession(cx, baseUrl, key3, options) {
   if (!KEY_PATTERN.test(key3))
@@ -58138,18 +58138,18 @@ async function startToolServer(opts) {
     baseUrl,
     open: (key3, options) => openSession(cx, baseUrl, key3, options),
     close(key3) {
-      const entry = live2.get(key3);
-      if (!entry) return [];
+      const entry2 = live2.get(key3);
+      if (!entry2) return [];
       live2.delete(key3);
-      const events = entry.session.close().map(boundToolEvent);
-      endClients(log, entry);
+      const events = entry2.session.close().map(boundToolEvent);
+      endClients(log, entry2);
       log.debug(`tool server: closed ${key3} with ${events.length} tool calls`);
       return events;
     },
     async stop() {
-      for (const entry of live2.values()) {
-        entry.session.close();
-        endClients(log, entry);
+      for (const entry2 of live2.values()) {
+        entry2.session.close();
+        endClients(log, entry2);
       }
       live2.clear();
       await closeServer(httpServer);
@@ -58522,13 +58522,13 @@ var ContentIndex = class {
     const prev = this.availableAt.get(node2);
     this.availableAt.set(node2, prev === void 0 ? availableAt : Math.min(prev, availableAt));
     const hashes = tokenHashes(tokens);
-    const entry = this.corpus.length;
+    const entry2 = this.corpus.length;
     this.corpus.push({ node: node2, ...hashes });
     for (let i2 = 0; i2 < tokens.length; i2++) {
       const key3 = hashes.a[i2] & 1073741823;
       const list3 = this.postings.get(key3);
-      if (!list3) this.postings.set(key3, [entry, i2]);
-      else if (list3.length < POSTINGS_CAP) list3.push(entry, i2);
+      if (!list3) this.postings.set(key3, [entry2, i2]);
+      else if (list3.length < POSTINGS_CAP) list3.push(entry2, i2);
       else if (list3.length === POSTINGS_CAP) list3.push(-1, -1);
     }
     const w = new Windows(tokens);
@@ -61460,7 +61460,7 @@ function structuredFields(p) {
   let out = FIELDS.get(p);
   if (out) return out;
   out = /* @__PURE__ */ new Set();
-  const doc = parsed(p.output);
+  const doc = p.record !== void 0 ? p.record : parsed(p.output);
   if (doc !== null && typeof doc === "object") leaves(doc, out);
   for (const line of p.output.split("\n").slice(0, 5e3)) {
     const l = line.trim().replace(/^[-*•]\s+/, "");
@@ -61866,9 +61866,9 @@ function decodeResources(body, what, scopesKey, itemsKey, item) {
     root.fields((f, w) => {
       if (f !== 1 || w !== 2) return false;
       const rs = root.bytes();
-      const entry = { [scopesKey]: [] };
+      const entry2 = { [scopesKey]: [] };
       rs.fields((g, v) => {
-        if (g === 1 && v === 2) entry.resource = { attributes: attributesOf(rs.bytes()) };
+        if (g === 1 && v === 2) entry2.resource = { attributes: attributesOf(rs.bytes()) };
         else if ((g === 2 || g === 1e3) && v === 2) {
           const ss = rs.bytes();
           const items = [];
@@ -61879,11 +61879,11 @@ function decodeResources(body, what, scopesKey, itemsKey, item) {
             else return false;
             return true;
           });
-          entry[scopesKey].push({ scope, [itemsKey]: items });
+          entry2[scopesKey].push({ scope, [itemsKey]: items });
         } else return false;
         return true;
       });
-      resources.push(entry);
+      resources.push(entry2);
       return true;
     });
   } catch (err) {
@@ -61990,9 +61990,9 @@ function indexedEntries(attrs, prefix) {
     const dot = rest.indexOf(".");
     if (dot <= 0 || !/^\d+$/.test(rest.slice(0, dot))) continue;
     const i2 = Number(rest.slice(0, dot));
-    const entry = byIndex.get(i2) ?? {};
-    entry[rest.slice(dot + 1)] = v;
-    byIndex.set(i2, entry);
+    const entry2 = byIndex.get(i2) ?? {};
+    entry2[rest.slice(dot + 1)] = v;
+    byIndex.set(i2, entry2);
   }
   return [...byIndex.entries()].sort((a2, b) => a2[0] - b[0]).map(([, e]) => e);
 }
@@ -62518,7 +62518,313 @@ async function startOtlpReceiver(opts) {
   };
 }
 
+// src/taint/python-literal.ts
+var MAX_DEPTH2 = 64;
+var NotALiteral = class extends Error {
+};
+var STRING_START = /[rRbBuUfF]{0,2}(['"])/y;
+var NUMBER = /-?(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?j?/y;
+var NAME2 = /[A-Za-z_][\w.]*/y;
+var KEYWORD = /([A-Za-z_]\w*)\s*=(?!=)/y;
+var ENUM_MEMBER = /<[\w.]+:\s*/y;
+var NEXT_STRING = /\s*[rRbBuUfF]{0,2}['"]/y;
+var PREFIX = /[rRbBuUfF]{0,2}/y;
+function parsePythonLiteral(text2) {
+  const p = new Parser(text2);
+  try {
+    p.space();
+    const head = text2.slice(p.at, p.at + 200);
+    if (!/^(?:[{[(<]|[A-Za-z_][\w.]*\(|[A-Za-z_]\w*=)/.test(head)) return void 0;
+    const value2 = /^[A-Za-z_]\w*=/.test(head) ? p.keywords() : p.value(0);
+    p.space();
+    return p.at === text2.length ? value2 : void 0;
+  } catch (e) {
+    if (e instanceof NotALiteral) return void 0;
+    throw e;
+  }
+}
+var ESCAPES = {
+  n: "\n",
+  t: "	",
+  r: "\r",
+  "\\": "\\",
+  "'": "'",
+  '"': '"',
+  a: "\x07",
+  b: "\b",
+  f: "\f",
+  v: "\v",
+  "0": "\0",
+  "\n": ""
+};
+var Parser = class {
+  constructor(s2) {
+    this.s = s2;
+  }
+  s;
+  at = 0;
+  fail() {
+    throw new NotALiteral();
+  }
+  match(re) {
+    re.lastIndex = this.at;
+    return re.exec(this.s);
+  }
+  space() {
+    for (let c3 = this.s.charCodeAt(this.at); c3 === 32 || c3 >= 9 && c3 <= 13; c3 = this.s.charCodeAt(this.at)) this.at++;
+  }
+  eat(c3) {
+    this.space();
+    if (this.s.startsWith(c3, this.at)) {
+      this.at += c3.length;
+      return true;
+    }
+    return false;
+  }
+  value(depth2) {
+    if (depth2 > MAX_DEPTH2) this.fail();
+    this.space();
+    const c3 = this.s[this.at];
+    if (c3 === "{") return this.braces(depth2);
+    if (c3 === "[") return this.sequence("]", depth2);
+    if (c3 === "(") return this.sequence(")", depth2);
+    if (c3 === "<") return this.enumMember(depth2);
+    const str4 = this.match(STRING_START);
+    if (str4) return this.strings();
+    const num3 = this.match(NUMBER);
+    if (num3) {
+      this.at += num3[0].length;
+      const n2 = Number(num3[0].replace(/_/g, ""));
+      return Number.isNaN(n2) ? num3[0] : n2;
+    }
+    const name = this.match(NAME2);
+    if (!name) this.fail();
+    this.at += name[0].length;
+    if (this.eat("(")) {
+      if (!/^(?:[A-Z]\w*|datetime|date|time)$/.test(name[0].split(".").pop())) this.fail();
+      return this.call(name[0], depth2);
+    }
+    if (name[0] === "True" || name[0] === "False") return name[0] === "True";
+    if (name[0] === "None") return null;
+    return name[0];
+  }
+  /** A dict (`{'a': 1}`), a set (`{1, 2}`, a list here) or `{}`. */
+  braces(depth2) {
+    this.at++;
+    if (this.eat("}")) return {};
+    const first = this.value(depth2 + 1);
+    if (!this.eat(":")) return this.rest([first], "}", depth2);
+    const out = {};
+    this.set(out, keyOf(first), this.value(depth2 + 1));
+    while (this.eat(",")) {
+      if (this.eat("}")) return out;
+      const k = this.value(depth2 + 1);
+      if (!this.eat(":")) this.fail();
+      this.set(out, keyOf(k), this.value(depth2 + 1));
+    }
+    if (!this.eat("}")) this.fail();
+    return out;
+  }
+  /** A repeated key would drop what the first one holds, which the model still reads: no record then. */
+  set(out, key3, value2) {
+    if (Object.hasOwn(out, key3)) this.fail();
+    Object.defineProperty(out, key3, { value: value2, enumerable: true, writable: true, configurable: true });
+  }
+  sequence(close, depth2) {
+    this.at++;
+    if (this.eat(close)) return [];
+    return this.rest([this.value(depth2 + 1)], close, depth2);
+  }
+  rest(out, close, depth2) {
+    while (this.eat(",")) {
+      if (this.eat(close)) return out;
+      out.push(this.value(depth2 + 1));
+    }
+    if (!this.eat(close)) this.fail();
+    return out;
+  }
+  /** `Name(a, b, k=v)`: keyword arguments are a record's fields; a date is its ISO text; one positional argument is itself. */
+  call(name, depth2) {
+    const args = [];
+    const kw = {};
+    let keyed = false;
+    for (let n2 = 0; !this.eat(")"); n2++) {
+      if (n2 > 0 && !this.eat(",")) this.fail();
+      if (this.eat(")")) break;
+      this.space();
+      const key3 = this.match(KEYWORD);
+      if (key3) {
+        this.at += key3[0].length;
+        this.set(kw, key3[1], this.value(depth2 + 1));
+        keyed = true;
+      } else args.push(this.value(depth2 + 1));
+    }
+    const base2 = name.split(".").pop();
+    if (/^(?:datetime|date|time)$/.test(base2) && args.every((a2) => typeof a2 === "number")) return dateText(base2, args);
+    if (keyed) return args.length ? { ...kw, args } : kw;
+    return args.length === 1 ? args[0] : args;
+  }
+  /** An enum member's repr, `<Status.sent: 'sent'>`: its value. */
+  enumMember(depth2) {
+    const m = this.match(ENUM_MEMBER);
+    if (!m) this.fail();
+    this.at += m[0].length;
+    const v = this.value(depth2 + 1);
+    if (!this.eat(">")) this.fail();
+    return v;
+  }
+  /** The pydantic `str()` of a model: `k=v` pairs separated by spaces. */
+  keywords() {
+    const out = {};
+    for (; ; ) {
+      this.space();
+      if (this.at >= this.s.length) return out;
+      const key3 = this.match(KEYWORD);
+      if (!key3) this.fail();
+      this.at += key3[0].length;
+      this.set(out, key3[1], this.value(1));
+    }
+  }
+  /** One string literal, or adjacent ones ('a' 'b' is 'ab'). */
+  strings() {
+    let out = "";
+    do
+      out += this.string();
+    while (this.match(NEXT_STRING) && (this.space(), true));
+    return out;
+  }
+  string() {
+    const prefix = this.match(PREFIX)[0];
+    this.at += prefix.length;
+    const raw = /r/i.test(prefix);
+    const q2 = this.s.startsWith(this.s[this.at].repeat(3), this.at) ? this.s[this.at].repeat(3) : this.s[this.at];
+    this.at += q2.length;
+    let out = "";
+    for (; ; ) {
+      if (this.at >= this.s.length) this.fail();
+      if (this.s.startsWith(q2, this.at)) {
+        this.at += q2.length;
+        return out;
+      }
+      const c3 = this.s[this.at];
+      if (c3 === "\n" && q2.length === 1) this.fail();
+      if (c3 !== "\\" || raw) {
+        let end = this.at + 1;
+        for (let k = this.s.charCodeAt(end); end < this.s.length && k !== 92 && k !== 10 && this.s[end] !== q2[0]; k = this.s.charCodeAt(++end)) ;
+        out += this.s.slice(this.at, end);
+        this.at = end;
+        continue;
+      }
+      out += this.escape();
+    }
+  }
+  escape() {
+    const e = this.s[this.at + 1] ?? "";
+    const hex3 = { x: 2, u: 4, U: 8 }[e];
+    if (hex3 !== void 0) {
+      const digits = this.s.slice(this.at + 2, this.at + 2 + hex3);
+      if (!/^[0-9a-fA-F]+$/.test(digits) || digits.length !== hex3) this.fail();
+      this.at += 2 + hex3;
+      return String.fromCodePoint(Math.min(parseInt(digits, 16), 1114111));
+    }
+    this.at += 2;
+    return ESCAPES[e] ?? `\\${e}`;
+  }
+};
+var keyOf = (k) => typeof k === "string" ? k : JSON.stringify(k) ?? String(k);
+var pad = (n2) => String(n2 ?? 0).padStart(2, "0");
+function dateText(kind, a2) {
+  if (kind === "time") return `${pad(a2[0])}:${pad(a2[1])}:${pad(a2[2])}`;
+  const day = `${a2[0]}-${pad(a2[1])}-${pad(a2[2])}`;
+  return kind === "date" ? day : `${day}T${pad(a2[3])}:${pad(a2[4])}:${pad(a2[5])}`;
+}
+
+// src/taint/reading.ts
+var READING_LIMIT = 2e5;
+var NESTED = 2;
+var MAX_DEPTH3 = 64;
+function readingOf(text2) {
+  const value2 = recordOf(text2, NESTED);
+  if (value2 === void 0) return { text: text2 };
+  if (typeof value2 === "string") return { text: value2 };
+  const lines2 = [];
+  layOut(value2, "", lines2);
+  return { text: lines2.join("\n"), record: value2 };
+}
+function layOut(value2, indent, out) {
+  if (Array.isArray(value2)) {
+    for (const item of value2) {
+      const at = out.length;
+      entry(item, `${indent}  `, "", out);
+      out[at] = `${indent}- ${out[at].slice(indent.length + 2)}`;
+    }
+    return;
+  }
+  for (const [k, v] of Object.entries(value2))
+    entry(v, indent, `${k.includes("\n") ? k.replace(/\n/g, " ") : k}:`, out);
+}
+function entry(v, indent, label2, out) {
+  const head = label2 ? `${label2} ` : "";
+  if (v !== null && typeof v === "object") {
+    const empty = Array.isArray(v) ? v.length === 0 : Object.keys(v).length === 0;
+    if (empty) return void out.push(`${indent}${head}${Array.isArray(v) ? "[]" : "{}"}`);
+    if (!label2) return layOut(v, indent, out);
+    out.push(`${indent}${label2}`);
+    return layOut(v, `${indent}  `, out);
+  }
+  const text2 = typeof v === "string" ? v : v === null || v === void 0 ? "null" : String(v);
+  if (!text2.includes("\n")) return void out.push(`${indent}${head}${text2 === "" ? '""' : text2}`);
+  out.push(`${indent}${head}|`);
+  for (const line of (text2.endsWith("\n") ? text2.slice(0, -1) : text2).split("\n")) out.push(line ? `${indent}  ${line}` : "");
+}
+function recordOf(text2, open9) {
+  if (text2.length > READING_LIMIT) return void 0;
+  const t = text2.trim();
+  if (!/^[{["(<A-Za-z_]/.test(t)) return void 0;
+  let value2;
+  if (/^[{["]/.test(t)) {
+    try {
+      value2 = JSON.parse(t);
+    } catch {
+      value2 = void 0;
+    }
+    if (value2 !== void 0 && stringsIn(value2, 0) !== jsonStrings(t)) return void 0;
+  }
+  if (value2 === void 0 && t[0] !== '"') value2 = parsePythonLiteral(t);
+  if (value2 === void 0 || value2 === null || typeof value2 !== "object") {
+    if (typeof value2 === "string") return open9 > 0 ? recordOf(value2, open9 - 1) ?? value2 : value2;
+    return void 0;
+  }
+  return open9 > 0 ? opened(value2, open9 - 1) : value2;
+}
+var jsonStrings = (t) => t.match(/"(?:[^"\\]|\\.)*"/g)?.length ?? 0;
+function stringsIn(x, depth2) {
+  if (typeof x === "string") return 1;
+  if (x === null || typeof x !== "object") return 0;
+  if (depth2 > MAX_DEPTH3) return NaN;
+  let n2 = 0;
+  if (Array.isArray(x)) for (const v of x) n2 += stringsIn(v, depth2 + 1);
+  else for (const [, v] of Object.entries(x)) n2 += 1 + stringsIn(v, depth2 + 1);
+  return n2;
+}
+function opened(value2, open9) {
+  if (typeof value2 === "string") {
+    if (!/^\s*[{[]/.test(value2)) return value2;
+    const inner = recordOf(value2, open9);
+    return inner !== void 0 && typeof inner === "object" ? inner : value2;
+  }
+  if (Array.isArray(value2)) for (let i2 = 0; i2 < value2.length; i2++) value2[i2] = opened(value2[i2], open9);
+  else if (value2 && typeof value2 === "object") {
+    const record2 = value2;
+    for (const k of Object.keys(record2)) if (typeof record2[k] !== "number") record2[k] = opened(record2[k], open9);
+  }
+  return value2;
+}
+
 // src/taint/trace/items.ts
+function itemReading(it) {
+  return it.reading ??= readingOf(it.output);
+}
 var ItemList = class {
   items = [];
   order = 0;
@@ -63025,7 +63331,12 @@ var Producers = class {
   itemOf;
   constructor(items, opts) {
     this.index = new ContentIndex(opts);
-    for (const it of items) if (it.output) this.index.add(it.node, it.output, it.end);
+    for (const it of items) {
+      if (!it.output) continue;
+      this.index.add(it.node, it.output, it.end);
+      const reading = itemReading(it).text;
+      if (reading !== it.output) this.index.add(it.node, reading, it.end);
+    }
     this.itemOf = new Map(items.map((it) => [it.node, it]));
   }
   describe(node2) {
@@ -63180,7 +63491,8 @@ function provenanceContext(ctx, before) {
       texts.set(
         node2,
         t = {
-          output: it.output,
+          output: itemReading(it).text,
+          record: itemReading(it).record,
           at: it.start,
           ...it.args ? { args: it.args } : {},
           ...inj ? { instructions: inj.injected, ...inj.reaches ? { reaches: inj.reaches } : {} } : {},
@@ -63263,6 +63575,13 @@ function besideAnOrder(ctx, value2, before) {
     if (ctx.p.itemOf.get(node2).end <= before && inj.reaches?.some((r) => r.asks !== 0 && within(r.text, n2))) return node2;
   return void 0;
 }
+var MESSAGE_SINKS = maskOf(["EXTERNAL_SEND", "PUBLIC_POST"]);
+function forwardedAsAsked(ctx, it, node2) {
+  const inj = ctx.injections.get(node2);
+  const read = ctx.p.itemOf.get(node2);
+  const sinks = (it.classified?.sinks ?? 0) & MESSAGE_SINKS;
+  return inj?.reaches !== void 0 && !inj.reaches.some((r) => r.explicit) && (ctx.needs & sinks) !== 0 && read.args !== void 0 && requestPointsAt(ctx.rootText, { args: read.args });
+}
 function onwardFindings(ctx, it, traces) {
   const out = [];
   const sharesLinks = SHARES_LINKS.test(ctx.rootText);
@@ -63295,6 +63614,7 @@ function onwardFindings(ctx, it, traces) {
       });
     }
     for (const [node2] of ctx.injectedIndex.linked(a2.value, it.start)) {
+      if (forwardedAsAsked(ctx, it, node2)) continue;
       const passage = ctx.injections.get(node2)?.passages ?? "";
       out.push({
         kind: "instruction",
@@ -63639,10 +63959,11 @@ function labelNodes(g, items, rootItem, input2, policy) {
       if (e.mask & ~SINK_MASK) g.label(it.node, e.mask & ~SINK_MASK, e.why, after);
     }
     const content = contentLabels(policy, it.output, site);
+    const text2 = itemReading(it).text;
     for (const e of content.evidence) g.label(it.node, e.mask, e.why, after);
-    const found = policy.detectInjection && it.output ? detectInjection(it.output, { orders: site === "tool-result", unreadable: site === "tool-result" && readableRequest }) : void 0;
-    const passages = found ? injectedText(it.output, found) : "";
-    const reaches = found ? reachesOf(policy, it.output, found) : [];
+    const found = policy.detectInjection && text2 ? detectInjection(text2, { orders: site === "tool-result", unreadable: site === "tool-result" && readableRequest }) : void 0;
+    const passages = found ? injectedText(text2, found) : "";
+    const reaches = found ? reachesOf(policy, text2, found) : [];
     const plain = found !== void 0 && !reaches.some((r) => r.explicit);
     const echo = plain && echoesRequest(passages, rootTokens);
     const tasks = plain && !echo && !found.unreadable && delegating && site === "tool-result" && requestPointsAt(input2.root, { args: it.args });
@@ -63652,7 +63973,7 @@ function labelNodes(g, items, rootItem, input2, policy) {
       injections.set(it.node, {
         why: found.why,
         injected: normalizeText(passages),
-        clean: normalizeText(cleanText(it.output, found)),
+        clean: normalizeText(cleanText(text2, found)),
         passages,
         reaches
       });
@@ -73698,10 +74019,10 @@ function unsupportedRoutes(instances) {
     for (const c3 of r.trace.calls) {
       if (c3.endpoint !== "unsupported") continue;
       const route = c3.route ?? "an unknown route";
-      const entry = byRoute.get(route) ?? { calls: 0, instances: /* @__PURE__ */ new Set() };
-      entry.calls++;
-      entry.instances.add(`${r.benchmark}/${r.instanceId}/${r.variant}/${r.defense}`);
-      byRoute.set(route, entry);
+      const entry2 = byRoute.get(route) ?? { calls: 0, instances: /* @__PURE__ */ new Set() };
+      entry2.calls++;
+      entry2.instances.add(`${r.benchmark}/${r.instanceId}/${r.variant}/${r.defense}`);
+      byRoute.set(route, entry2);
     }
   }
   return [...byRoute.entries()].map(([route, e]) => ({ route, calls: e.calls, instances: e.instances.size })).sort((a2, b) => b.calls - a2.calls || a2.route.localeCompare(b.route));
@@ -74196,11 +74517,11 @@ var historyEntrySchema = external_exports.object({
   /** The gate's threshold checks on this run (the dashboard draws the thresholds and marks failures); absent in older entries. */
   gate: external_exports.array(external_exports.object({ metric: external_exports.string(), op: external_exports.enum(["\u2264", "\u2265"]), threshold: external_exports.number(), pass: external_exports.boolean() })).optional()
 });
-function figureIn(entry, id) {
-  if (!entry) return void 0;
-  const f = entry.metrics[id];
+function figureIn(entry2, id) {
+  if (!entry2) return void 0;
+  const f = entry2.metrics[id];
   if (f !== void 0 || !id.endsWith("[autoinject]")) return f;
-  return entry.metrics[id.slice(0, -"[autoinject]".length)];
+  return entry2.metrics[id.slice(0, -"[autoinject]".length)];
 }
 function rateFigure(r) {
   return { value: r.rate, low: r.interval.low, high: r.interval.high, k: r.hits, n: r.n };
@@ -74337,9 +74658,9 @@ function serializeHistory(entries) {
   return `${JSON.stringify({ schemaVersion: HISTORY_VERSION, entries }, null, 2)}
 `;
 }
-function addEntry(entries, entry, keep) {
-  const i2 = entries.findIndex((e) => e.sha === entry.sha);
-  const next = i2 >= 0 ? entries.map((e, j) => j === i2 ? entry : e) : [...entries, entry];
+function addEntry(entries, entry2, keep) {
+  const i2 = entries.findIndex((e) => e.sha === entry2.sha);
+  const next = i2 >= 0 ? entries.map((e, j) => j === i2 ? entry2 : e) : [...entries, entry2];
   return next.length > keep ? next.slice(next.length - keep) : next;
 }
 
@@ -74873,7 +75194,7 @@ function guessFromFiles(has3) {
 }
 var AnswerError = class extends InputError {
 };
-var NAME2 = /^[A-Za-z0-9_.-]+$/;
+var NAME3 = /^[A-Za-z0-9_.-]+$/;
 function checkAnswers(a2) {
   const fail2 = (what, value2, rule) => {
     throw new AnswerError(`${what} "${value2}" ${rule}`);
@@ -74891,9 +75212,9 @@ function checkAnswers(a2) {
     fail2("the model kind (--model-kind)", a2.modelKind, `is not one of ${MODEL_KIND_IDS.join(", ")}`);
   if (!a2.benchmarks.length) fail2("the benchmarks (--benchmarks)", "", `name at least one of ${BENCHMARK_IDS.join(", ")}`);
   for (const b of a2.benchmarks) if (!BENCHMARK_IDS.includes(b)) fail2("the benchmark", b, `is not one of ${BENCHMARK_IDS.join(", ")}`);
-  if (!NAME2.test(a2.target)) fail2("the target agent (--target)", a2.target, "may hold only letters, digits, _ . -");
+  if (!NAME3.test(a2.target)) fail2("the target agent (--target)", a2.target, "may hold only letters, digits, _ . -");
   if (!a2.runnerLabels.length) fail2("the runner labels (--runner-labels)", "", "name at least one label");
-  for (const l of a2.runnerLabels) if (!NAME2.test(l)) fail2("the runner label", l, "may hold only letters, digits, _ . -");
+  for (const l of a2.runnerLabels) if (!NAME3.test(l)) fail2("the runner label", l, "may hold only letters, digits, _ . -");
   if (!/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(a2.action)) fail2("the action (--action)", a2.action, "is not owner/name");
   if (!/^[A-Za-z0-9_./-]+$/.test(a2.branch)) fail2("the default branch (--branch)", a2.branch, "is not a branch name");
   return a2;
@@ -75648,7 +75969,7 @@ function insertAt(text2, at, block) {
   const lead = at === text2.length && text2 !== "" && !text2.endsWith("\n") ? "\n" : "";
   return `${text2.slice(0, at)}${lead}${block}${text2.slice(at)}`;
 }
-var indented = (lines2, pad) => lines2.map((l) => `${pad}${l}
+var indented = (lines2, pad2) => lines2.map((l) => `${pad2}${l}
 `).join("");
 function insertRules(text2, rules, file2) {
   if (rules.length === 0) return text2;
@@ -75656,10 +75977,10 @@ function insertRules(text2, rules, file2) {
   const fail2 = (why) => new PolicyError(`${file2}: cannot add the suggested tool rules: ${why} (write it as a block mapping with a tools: list)`, file2);
   if (doc.errors.length) throw fail2(doc.errors[0].message.split("\n")[0]);
   const top = doc.contents;
-  const newKey = (pad2) => `${pad2}${rules.some(live) ? "tools:" : "tools: []"}
+  const newKey = (pad3) => `${pad3}${rules.some(live) ? "tools:" : "tools: []"}
 ${indented(
     rules.flatMap((r) => entryLines(r, true)),
-    `${pad2}  `
+    `${pad3}  `
   )}`;
   if (top === null || (0, import_yaml3.isScalar)(top) && (top.value === null || top.value === void 0)) return insertAt(text2, text2.length, newKey(""));
   if (!(0, import_yaml3.isMap)(top) || top.flow || !top.range) throw fail2("its top level is not a block mapping");
@@ -75668,19 +75989,19 @@ ${indented(
   const seq = pair.value;
   if (!(0, import_yaml3.isSeq)(seq) || !seq.range) throw fail2("its tools key does not hold a list written in place");
   if (!seq.flow) {
-    const pad2 = " ".repeat(column(text2, seq.range[0]));
+    const pad3 = " ".repeat(column(text2, seq.range[0]));
     return insertAt(
       text2,
       nextLineStart(text2, seq.range[1]),
       indented(
         rules.flatMap((r) => entryLines(r, true)),
-        pad2
+        pad3
       )
     );
   }
   const close = seq.range[1] - 1;
   if (text2[close] !== "]") throw fail2("its tools list has no closing bracket where expected");
-  const pad = " ".repeat(column(text2, pair.key.range?.[0] ?? 0) + 2);
+  const pad2 = " ".repeat(column(text2, pair.key.range?.[0] ?? 0) + 2);
   let comma = seq.items.length > 0;
   const lines2 = rules.flatMap((r) => {
     const ls = entryLines(r, false);
@@ -75690,9 +76011,9 @@ ${indented(
     return [...ls.slice(0, -1), `${lead}${ls[ls.length - 1]}`];
   });
   const block = lines2.map((l) => `
-${pad}${l}`).join("");
+${pad2}${l}`).join("");
   return `${text2.slice(0, close)}${block}
-${pad}${text2.slice(close)}`;
+${pad2}${text2.slice(close)}`;
 }
 
 // src/taint/suggest.ts
@@ -75700,19 +76021,19 @@ var GUESSES = /* @__PURE__ */ new Set(["name", "description", "nothing"]);
 var key2 = (a2, b) => a2 < b ? -1 : a2 > b ? 1 : 0;
 function toolsSeen(traces) {
   const by = /* @__PURE__ */ new Map();
-  const entry = (tool) => by.get(tool) ?? by.set(tool, { tool, uses: [], calls: 0, inDefinitions: false }).get(tool);
+  const entry2 = (tool) => by.get(tool) ?? by.set(tool, { tool, uses: [], calls: 0, inDefinitions: false }).get(tool);
   for (const { input: input2, built } of traces) {
     for (const c3 of built.toolCalls ?? []) {
-      const e = entry(c3.tool);
+      const e = entry2(c3.tool);
       e.calls++;
       e.uses.push({ args: c3.args, declared: c3.declared, ...c3.definition ? { definition: c3.definition } : {} });
     }
     for (const [name, d] of built.definitions ?? []) {
-      const e = entry(name);
+      const e = entry2(name);
       e.inDefinitions = true;
       e.definition ??= d;
     }
-    for (const s2 of input2.toolSpecs ?? []) entry(s2.name).declared ??= { sinks: s2.sinks, sources: s2.sources };
+    for (const s2 of input2.toolSpecs ?? []) entry2(s2.name).declared ??= { sinks: s2.sinks, sources: s2.sources };
   }
   return [...by.values()].map(
     ({ definition, declared, ...e }) => e.uses.length ? e : { ...e, uses: [{ args: {}, declared: declared ?? {}, ...definition ? { definition } : {} }] }
@@ -76263,7 +76584,7 @@ var FileStore = class {
       await new Promise((r) => setTimeout(r, 50 + Math.floor(Math.random() * 100)));
     }
   }
-  async append(entry, keep) {
+  async append(entry2, keep) {
     await makeDir(path33.dirname(path33.resolve(this.opts.file)));
     const { release, attempts } = await this.lock();
     try {
@@ -76275,7 +76596,7 @@ var FileStore = class {
         await writeFile7(aside, text2);
         problems2 = [...problems2, `the unreadable history was kept as ${aside}`];
       }
-      const entries = addEntry(stored.entries, entry, keep);
+      const entries = addEntry(stored.entries, entry2, keep);
       const tmp = `${this.opts.file}.${process.pid}.tmp`;
       await writeFile7(tmp, serializeHistory(entries));
       await rename6(tmp, this.opts.file);
@@ -76405,10 +76726,10 @@ ${usage}`
   }
   const branch = flags.branch ?? runLog.git?.ref?.replace(/^refs\/heads\//, "");
   const pr = flags.pr ?? runLog.git?.pr;
-  const entry = entryFromRunLog(runLog, { sha, ...branch ? { branch } : {}, ...pr !== void 0 ? { pr } : {} });
+  const entry2 = entryFromRunLog(runLog, { sha, ...branch ? { branch } : {}, ...pr !== void 0 ? { pr } : {} });
   await makeDir(dir);
   const store = new FileStore({ file: path34.join(dir, HISTORY_FILE), dashboard: false });
-  const { entries, problems: problems2 } = await store.append(entry, flags.keep ?? 500);
+  const { entries, problems: problems2 } = await store.append(entry2, flags.keep ?? 500);
   for (const p of problems2) io.stderr.write(`warning: ${p}
 `);
   io.stderr.write(`history: ${sha.slice(0, 7)}${branch ? ` on ${branch}` : ""} stored in ${store.where} (${entries.length} entries)
