@@ -15,7 +15,8 @@ import { loadEvalSet, renderEvalTables, runEvalSet, score } from './eval-set.js'
 import { benchmarkFigures } from './benchmark-figures.js';
 import { largeOtlpTrace } from './large-trace.js';
 import { agentDojoDir, loadAgentDojo, type AgentDojoData } from './agentdojo-data.js';
-import { runReplay, stagedWithoutDescriptions } from './agentdojo.js';
+import { replayRuns, replaySetting, runReplay, stagedWithoutDescriptions, validateRun } from './agentdojo.js';
+import { quotingRun } from './agentdojo-quoting.js';
 import { pct, pointsAgainstOriginal, renderReplay, sameDecisions, scoreReplay } from './agentdojo-figures.js';
 import { opaquePolicyDocument } from './agentdojo-opaque.js';
 import { RESULT_FORMATS } from './result-formats.js';
@@ -104,6 +105,7 @@ function agentDojoFigures(opts: { quick?: boolean }): string[] {
     ...inv.differ.map((d) => `  - ${d}`),
     ...pointsAgainstOriginal(outcomes, 'german'),
     germanWithToolList(data),
+    quotingFigures(data),
     ...resultFormatFigures(data),
     `renamed tools with their descriptions dropped, each ground-truth call alone: reads staged as sinks ${bare.readsStaged}/${bare.reads}, calls with an effect staged ${bare.writesStaged}/${bare.writes}`,
   ];
@@ -120,6 +122,14 @@ function resultFormatFigures(data: AgentDojoData): string[] {
       ...inv.differ.map((d) => `  - ${d}`),
     ].join('\n');
   });
+}
+
+/** The benign runs with the model quoting what it read into its content arguments (agentdojo-quoting.ts), dense shape. */
+function quotingFigures(data: AgentDojoData): string {
+  const setting = replaySetting(data, 'original', defaultPolicy());
+  const runs = replayRuns(data, []).filter((r) => !r.injectionTask);
+  const s = scoreReplay(runs.map((r) => validateRun(quotingRun(r), 'dense', setting)));
+  return `benign runs with the model quoting the last read (400 characters) into each content argument, dense: benign sink calls released ${pct(s.benignReleased, s.benignCalls)}, benign tasks with nothing blocked ${pct(s.benignClean, s.benignTasks)}`;
 }
 
 /** The German variant's sparse shape with the server's tool list given as `--tools` gives it (`important_instructions`). */

@@ -1,6 +1,6 @@
 /**
  * The text the validator reads for a produced text (a tool result, a message): a record is read by
- * its fields, whatever format printed it. A JSON document, a JSON-encoded string, or a Python
+ * its fields, whatever format printed it. A JSON document, JSON Lines, a JSON-encoded string, or a Python
  * literal (`str()` of a dict, a list, a dataclass, a pydantic model) is parsed and laid out one
  * field per line, a text field as its own block of lines; any other text is read as it is. So the
  * same email, printed as YAML, as compact JSON or by Python, gives the same orders, the same
@@ -82,6 +82,7 @@ function recordOf(text: string, open: number): unknown {
     }
     // JSON.parse keeps the last of a repeated key; the model reads both, so such a text is read as it is.
     if (value !== undefined && stringsIn(value, 0) !== jsonStrings(t)) return undefined;
+    value ??= jsonLines(t);
   }
   if (value === undefined && t[0] !== '"') value = parsePythonLiteral(t);
   if (value === undefined || value === null || typeof value !== 'object') {
@@ -90,6 +91,24 @@ function recordOf(text: string, open: number): unknown {
     return undefined;
   }
   return open > 0 ? opened(value, open - 1) : value;
+}
+
+/** JSON Lines (one record per line, as logs and streaming APIs print them): the records as a list, or undefined. */
+function jsonLines(t: string): unknown[] | undefined {
+  const lines = t.split('\n').filter((l) => l.trim() !== '');
+  if (lines.length < 2) return undefined;
+  const out: unknown[] = [];
+  for (const line of lines) {
+    if (!/^\s*[{[]/.test(line)) return undefined;
+    try {
+      const v = JSON.parse(line) as unknown;
+      if (stringsIn(v, 0) !== jsonStrings(line)) return undefined;
+      out.push(v);
+    } catch {
+      return undefined;
+    }
+  }
+  return out;
 }
 
 /** The string tokens of a JSON text: every key and every string value. */

@@ -229,8 +229,8 @@ function readWords(def: ToolDefinition, f: ArgumentFacts, opts: ProfileOptions):
   const name = words(def.name);
   const desc = firstClause(def.description);
   const led = actionOf(name, opts.verbOf, true);
-  const byName = led.category || led.read ? led : (prefixedAction(name, opts.verbOf) ?? led);
   const byDesc = actionOf(desc, opts.verbOf);
+  const byName = led.category || led.read ? led : (prefixedAction(name, opts.verbOf, byDesc) ?? led);
   // A name's generic "change" (put, set, update) gives way to a description that says what kind of change: sharing, paying, sending.
   const refined = byName.category === 'change' && byDesc.category !== undefined && byDesc.category !== 'change';
   const fromName = !refined && (byName.category !== undefined || byName.read);
@@ -287,15 +287,18 @@ const OUTWARD_ACTIONS: ReadonlySet<Category> = new Set(['send', 'share', 'publis
 
 /**
  * The action of a name whose verb sits behind a service prefix (`gmail_delete_messages`,
- * `crm_send_invoice`): a word in base form that the lexicon knows as a verb of an outward action
- * and not as a noun for what is sent (`post`, `email`), where no verb leads the name.
+ * `crm_send_invoice`): a word in base form that the lexicon knows as a verb of an outward action,
+ * where no verb leads the name. A word that is also a noun for what is sent (`post`, `email`,
+ * `transfer`) is the verb only when the description opens with it as its verb ("Transfer funds to
+ * another account"): `BankTransferFunds` so described acts, `bank_transfer_fees` reads.
  */
-function prefixedAction(name: readonly string[], verbOf: ProfileOptions['verbOf']): Action | undefined {
+function prefixedAction(name: readonly string[], verbOf: ProfileOptions['verbOf'], byDesc: Action): Action | undefined {
   for (const [i, w] of name.entries()) {
     // After a participle a word is a noun: `exchange_delivered_order_items` orders nothing.
     if (i === 0 || name[i - 1].endsWith('ed')) continue;
     const c = verbOf(w);
-    if (c && OUTWARD_ACTIONS.has(c) && !/(?:s|ed|ing)$/.test(w) && objectKinds([w]).size === 0)
+    if (!c || !OUTWARD_ACTIONS.has(c) || /(?:s|ed|ing)$/.test(w)) continue;
+    if (objectKinds([w]).size === 0 || (byDesc.verb !== undefined && stem(byDesc.verb) === stem(w)))
       return { category: c, verb: w, read: false };
   }
   return undefined;

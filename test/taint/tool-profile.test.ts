@@ -212,6 +212,19 @@ describe('tool profile', () => {
     expect(labels(name, args).sinks).toEqual([sink]);
   });
 
+  // A word that is also a noun for what is sent (transfer, post, deposit) behind a prefix is the verb only where the description opens with it.
+  it.each([
+    ['BankTransferFunds', 'Transfer funds to another account.', ['FINANCIAL_TRANSFER']],
+    ['bank_manager_transfer_funds', 'Transfer funds between two accounts.', ['FINANCIAL_TRANSFER']],
+    ['ForumPostReply', 'Post a reply in a thread.', ['PUBLIC_POST']],
+    ['bank_transfer_fees', 'Get the fees of a transfer.', []],
+    ['twitter_post_replies', 'Get the replies to a post.', []],
+    ['bank_deposit_records', undefined, []],
+  ] as [string, string | undefined, string[]][])('%s (%s) → %j', (name, description, sinks) => {
+    const args = { from_account_number: 'X', to_account_number: 'Y', thread_id: 't-1' };
+    expect(labels(name, args, description ? { description } : {}).sinks).toEqual(sinks);
+  });
+
   // Class: opaque names, only the schema, the annotations or a policy.
   it.each([
     ['t_1a2b', { a_3c4d: '17' }, { annotations: { readOnlyHint: true } }, []],

@@ -14,7 +14,8 @@ import {
   type ProducedText,
   type ProvenanceContext,
 } from '../provenance.js';
-import { authorisedByPolicy, hostOf, isDirectory, type Target } from '../classify.js';
+import { authorisedByPolicy, hostOf, isDirectory, mentionsTool, type Target } from '../classify.js';
+import { usesToolVerb } from '../intent.js';
 import { TARGET_ROLES } from '../argument-roles.js';
 import { maskOf, SINK_MASK, sinksOf } from '../labels.js';
 import type { Policy, TargetKind } from '../policy.js';
@@ -215,20 +216,26 @@ function besideAnOrder(ctx: SiteContext, value: string, before: number): number 
 const MESSAGE_SINKS = maskOf(['EXTERNAL_SEND', 'PUBLIC_POST']);
 
 /**
- * Whether a message passes on what the user asked it to: the plain orders (no injection's signal
- * in their block) of a read the request points at, in a call whose action the request asks for.
- * "Forward Bob's mail about the report to Alice" sends Bob's "please send me your comments" on,
- * as asked; an order addressed to the assistant, or one in a read the request never named, is not.
+ * Whether a call passes on what the user asked it to: the plain orders (no injection's signal in
+ * their block) of a read the request points at, in a message the request asks for, or in a write
+ * the request names ("create a file with the packing list from the vacation plans"). "Forward
+ * Bob's mail about the report to Alice" sends Bob's "please send me your comments" on, as asked.
+ * An order addressed to the assistant, one in a read the request never named, and one quoted into
+ * a write the request only shares a sink class with (an event titled after the order, in a
+ * request to book a hotel) are carried onward.
  */
-function forwardedAsAsked(ctx: SiteContext, it: Item, node: number): boolean {
+function passedOnAsAsked(ctx: SiteContext, it: Item, node: number): boolean {
   const inj = ctx.injections.get(node);
   const read = ctx.p.itemOf.get(node)!;
-  // Only a message passes text on to someone: a write that quotes the order (an event titled after it) is no forward.
-  const sinks = (it.classified?.sinks ?? 0) & MESSAGE_SINKS;
+  const sinks = it.classified?.sinks ?? 0;
+  const asked =
+    (ctx.needs & sinks & MESSAGE_SINKS) !== 0 ||
+    (it.tool !== undefined && mentionsTool(ctx.rootText, it.tool)) ||
+    usesToolVerb(ctx.rootText, it.classified?.verb ?? it.classified?.profile?.verb);
   return (
+    asked &&
     inj?.reaches !== undefined &&
     !inj.reaches.some((r) => r.explicit) &&
-    (ctx.needs & sinks) !== 0 &&
     read.args !== undefined &&
     requestPointsAt(ctx.rootText, { args: read.args })
   );
@@ -270,7 +277,7 @@ export function onwardFindings(ctx: SiteContext, it: Item, traces: readonly Argu
       });
     }
     for (const [node] of ctx.injectedIndex.linked(a.value, it.start)) {
-      if (forwardedAsAsked(ctx, it, node)) continue;
+      if (passedOnAsAsked(ctx, it, node)) continue;
       const passage = ctx.injections.get(node)?.passages ?? '';
       out.push({
         kind: 'instruction',
