@@ -60361,8 +60361,8 @@ function readWords(def, f, opts) {
   const name = words(def.name);
   const desc = firstClause(def.description);
   const led = actionOf(name, opts.verbOf, true);
-  const byName2 = led.category || led.read ? led : prefixedAction(name, opts.verbOf) ?? led;
   const byDesc = actionOf(desc, opts.verbOf);
+  const byName2 = led.category || led.read ? led : prefixedAction(name, opts.verbOf, byDesc) ?? led;
   const refined = byName2.category === "change" && byDesc.category !== void 0 && byDesc.category !== "change";
   const fromName = !refined && (byName2.category !== void 0 || byName2.read);
   const action = messageWritten(fromName ? byName2 : byDesc, fromName ? name : desc);
@@ -60393,11 +60393,12 @@ function namesData(name, opts) {
   return isDataNoun(head) && !kinds.has("message") && !kinds.has("publication");
 }
 var OUTWARD_ACTIONS = /* @__PURE__ */ new Set(["send", "share", "publish", "pay", "delete", "exec"]);
-function prefixedAction(name, verbOf2) {
+function prefixedAction(name, verbOf2, byDesc) {
   for (const [i2, w] of name.entries()) {
     if (i2 === 0 || name[i2 - 1].endsWith("ed")) continue;
     const c3 = verbOf2(w);
-    if (c3 && OUTWARD_ACTIONS.has(c3) && !/(?:s|ed|ing)$/.test(w) && objectKinds([w]).size === 0)
+    if (!c3 || !OUTWARD_ACTIONS.has(c3) || /(?:s|ed|ing)$/.test(w)) continue;
+    if (objectKinds([w]).size === 0 || byDesc.verb !== void 0 && stem(byDesc.verb) === stem(w))
       return { category: c3, verb: w, read: false };
   }
   return void 0;
@@ -62789,6 +62790,7 @@ function recordOf(text2, open9) {
       value2 = void 0;
     }
     if (value2 !== void 0 && stringsIn(value2, 0) !== jsonStrings(t)) return void 0;
+    value2 ??= jsonLines(t);
   }
   if (value2 === void 0 && t[0] !== '"') value2 = parsePythonLiteral(t);
   if (value2 === void 0 || value2 === null || typeof value2 !== "object") {
@@ -62796,6 +62798,22 @@ function recordOf(text2, open9) {
     return void 0;
   }
   return open9 > 0 ? opened(value2, open9 - 1) : value2;
+}
+function jsonLines(t) {
+  const lines2 = t.split("\n").filter((l) => l.trim() !== "");
+  if (lines2.length < 2) return void 0;
+  const out = [];
+  for (const line of lines2) {
+    if (!/^\s*[{[]/.test(line)) return void 0;
+    try {
+      const v = JSON.parse(line);
+      if (stringsIn(v, 0) !== jsonStrings(line)) return void 0;
+      out.push(v);
+    } catch {
+      return void 0;
+    }
+  }
+  return out;
 }
 var jsonStrings = (t) => t.match(/"(?:[^"\\]|\\.)*"/g)?.length ?? 0;
 function stringsIn(x, depth2) {
@@ -63576,11 +63594,12 @@ function besideAnOrder(ctx, value2, before) {
   return void 0;
 }
 var MESSAGE_SINKS = maskOf(["EXTERNAL_SEND", "PUBLIC_POST"]);
-function forwardedAsAsked(ctx, it, node2) {
+function passedOnAsAsked(ctx, it, node2) {
   const inj = ctx.injections.get(node2);
   const read = ctx.p.itemOf.get(node2);
-  const sinks = (it.classified?.sinks ?? 0) & MESSAGE_SINKS;
-  return inj?.reaches !== void 0 && !inj.reaches.some((r) => r.explicit) && (ctx.needs & sinks) !== 0 && read.args !== void 0 && requestPointsAt(ctx.rootText, { args: read.args });
+  const sinks = it.classified?.sinks ?? 0;
+  const asked = (ctx.needs & sinks & MESSAGE_SINKS) !== 0 || it.tool !== void 0 && mentionsTool(ctx.rootText, it.tool) || usesToolVerb(ctx.rootText, it.classified?.verb ?? it.classified?.profile?.verb);
+  return asked && inj?.reaches !== void 0 && !inj.reaches.some((r) => r.explicit) && read.args !== void 0 && requestPointsAt(ctx.rootText, { args: read.args });
 }
 function onwardFindings(ctx, it, traces) {
   const out = [];
@@ -63614,7 +63633,7 @@ function onwardFindings(ctx, it, traces) {
       });
     }
     for (const [node2] of ctx.injectedIndex.linked(a2.value, it.start)) {
-      if (forwardedAsAsked(ctx, it, node2)) continue;
+      if (passedOnAsAsked(ctx, it, node2)) continue;
       const passage = ctx.injections.get(node2)?.passages ?? "";
       out.push({
         kind: "instruction",
