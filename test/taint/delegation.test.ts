@@ -6,10 +6,9 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { delegatesTasks } from '../../src/taint/intent.js';
-import { adjudicateTrace } from '../../src/taint/adjudicate.js';
 import { defaultPolicy } from '../../src/taint/policy.js';
-import { buildNamedTrace, tracesOfDocument } from '../../src/taint/validate-trace.js';
-import { bareTrace, type Step } from '../helpers/bare-trace.js';
+import { type Step } from '../helpers/bare-trace.js';
+import { decideBare } from '../helpers/decide-bare.js';
 
 const verbOf = defaultPolicy().verbOf;
 
@@ -31,11 +30,7 @@ describe('a request that hands its actions to a document', () => {
   ])('does not delegate: %s', (r) => expect(delegatesTasks(r, { verbOf })).toBe(false));
 });
 
-const decide = (root: string, steps: Step[][]) => {
-  const policy = defaultPolicy();
-  const [t] = tracesOfDocument(JSON.stringify(bareTrace(root, steps)), 'trace.json');
-  return adjudicateTrace(buildNamedTrace(t, policy), policy).map((v) => ({ tool: v.tool, decision: v.decision, reason: v.reason }));
-};
+const decide = decideBare;
 
 const readMail = (body: string): Step => ({
   name: 'search_emails',

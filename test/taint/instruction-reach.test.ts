@@ -7,10 +7,8 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { instructionReaches } from '../../src/taint/instruction-reach.js';
-import { adjudicateTrace } from '../../src/taint/adjudicate.js';
-import { defaultPolicy } from '../../src/taint/policy.js';
-import { buildNamedTrace, tracesOfDocument } from '../../src/taint/validate-trace.js';
-import { bareTrace, type Step } from '../helpers/bare-trace.js';
+import { type Step } from '../helpers/bare-trace.js';
+import { decideBare } from '../helpers/decide-bare.js';
 
 /** The reach of the passage that starts at `from` and runs to its line's end, as text. */
 function reach(text: string, from: string): string {
@@ -55,11 +53,7 @@ describe('the reach of an instruction', () => {
   });
 });
 
-const decide = (root: string, steps: Step[][]) => {
-  const policy = defaultPolicy();
-  const [t] = tracesOfDocument(JSON.stringify(bareTrace(root, steps)), 'trace.json');
-  return adjudicateTrace(buildNamedTrace(t, policy), policy).map((v) => ({ tool: v.tool, decision: v.decision, reason: v.reason }));
-};
+const decide = decideBare;
 
 const LANDLORD = 'Landlord: Ines Duarte\nIBAN: DE44 5001 0517 5407 3249 31\nRent: 1,200 EUR on the first of each month.';
 const request = 'Pay this month’s rent of 1,200 EUR to my landlord; the details are in landlord.txt';

@@ -8,16 +8,10 @@
  * with stay blocked.
  */
 import { describe, expect, it } from '@jest/globals';
-import { adjudicateTrace } from '../../src/taint/adjudicate.js';
-import { defaultPolicy } from '../../src/taint/policy.js';
-import { buildNamedTrace, tracesOfDocument } from '../../src/taint/validate-trace.js';
-import { bareTrace, type Step } from '../helpers/bare-trace.js';
+import { type Step } from '../helpers/bare-trace.js';
+import { decideBare } from '../helpers/decide-bare.js';
 
-const decide = (root: string, steps: Step[][]) => {
-  const policy = defaultPolicy();
-  const [t] = tracesOfDocument(JSON.stringify(bareTrace(root, steps)), 'trace.json');
-  return adjudicateTrace(buildNamedTrace(t, policy), policy).map((v) => ({ tool: v.tool, decision: v.decision, reason: v.reason }));
-};
+const decide = decideBare;
 
 const mail = (body: string): Step => ({
   name: 'search_emails',

@@ -7,11 +7,9 @@
 import { describe, expect, it } from '@jest/globals';
 import { stringify } from 'yaml';
 import { readingOf as readingWith, READING_LIMIT } from '../../src/taint/reading.js';
-import { adjudicateTrace } from '../../src/taint/adjudicate.js';
-import { defaultPolicy } from '../../src/taint/policy.js';
-import { buildNamedTrace, tracesOfDocument } from '../../src/taint/validate-trace.js';
 import { printedAs, RESULT_FORMATS } from '../../bench/taint-eval/result-formats.js';
-import { bareTrace, type Step } from '../helpers/bare-trace.js';
+import { type Step } from '../helpers/bare-trace.js';
+import { decideBare } from '../helpers/decide-bare.js';
 
 const readingOf = (text: string) => readingWith(text).text;
 
@@ -62,11 +60,7 @@ describe('the reading of a produced text', () => {
   });
 });
 
-const decide = (root: string, steps: Step[][]) => {
-  const policy = defaultPolicy();
-  const [t] = tracesOfDocument(JSON.stringify(bareTrace(root, steps)), 'trace.json');
-  return adjudicateTrace(buildNamedTrace(t, policy), policy).map((v) => `${v.tool}: ${v.decision}: ${v.reason}`);
-};
+const decide = (root: string, steps: Step[][]) => decideBare(root, steps).map((v) => `${v.tool}: ${v.decision}: ${v.reason}`);
 
 /** The decisions of the trace `steps(print)` makes, for each format a result can be printed in. */
 function underEveryPrint(root: string, steps: (print: (v: unknown) => string) => Step[][]): Record<string, string[]> {

@@ -6,19 +6,15 @@
  * written for these cases.
  */
 import { describe, expect, it } from '@jest/globals';
-import { adjudicateTrace } from '../../src/taint/adjudicate.js';
 import { argumentRole } from '../../src/taint/argument-roles.js';
 import { classifyTool } from '../../src/taint/classify.js';
 import { labelsOf } from '../../src/taint/labels.js';
 import { defaultPolicy } from '../../src/taint/policy.js';
-import { buildNamedTrace, tracesOfDocument } from '../../src/taint/validate-trace.js';
-import { bareTrace, type Step } from '../helpers/bare-trace.js';
+import { type Step } from '../helpers/bare-trace.js';
+import { decideBare } from '../helpers/decide-bare.js';
 
 const policy = defaultPolicy();
-const decide = (root: string, steps: Step[][]) => {
-  const [t] = tracesOfDocument(JSON.stringify(bareTrace(root, steps)), 'trace.json');
-  return adjudicateTrace(buildNamedTrace(t, policy), policy).map((v) => ({ tool: v.tool, decision: v.decision, reason: v.reason }));
-};
+const decide = (root: string, steps: Step[][]) => decideBare(root, steps, policy);
 
 const profile: Step = {
   name: 'get_customer_profile',
