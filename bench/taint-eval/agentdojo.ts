@@ -107,6 +107,11 @@ export function attackRun(s: SuiteData, u: UserTask, inj: InjectionTask, attack:
   };
 }
 
+/** The same attack run with the injection task's calls after all of the user task's, as an agent that finishes its task first would make them. */
+export function withInjectionLast(r: ReplayRun): ReplayRun {
+  return { ...r, steps: [...r.steps.filter((s) => s.origin === 'user'), ...r.steps.filter((s) => s.origin === 'injection')] };
+}
+
 /** Every benign run and every attack run (injection tasks with ground-truth calls) of the data, for the given templates. */
 export function replayRuns(data: AgentDojoData, templates?: readonly string[]): ReplayRun[] {
   const from = data.attacks.filter((a) => a.name === DETACHED_FROM);

@@ -15,7 +15,7 @@ import { loadEvalSet, renderEvalTables, runEvalSet, score } from './eval-set.js'
 import { benchmarkFigures } from './benchmark-figures.js';
 import { largeOtlpTrace } from './large-trace.js';
 import { agentDojoDir, loadAgentDojo, type AgentDojoData } from './agentdojo-data.js';
-import { replayRuns, replaySetting, runReplay, stagedWithoutDescriptions, validateRun } from './agentdojo.js';
+import { replayRuns, replaySetting, runReplay, stagedWithoutDescriptions, validateRun, withInjectionLast } from './agentdojo.js';
 import { quotingRun } from './agentdojo-quoting.js';
 import { pct, pointsAgainstOriginal, renderReplay, sameDecisions, scoreReplay } from './agentdojo-figures.js';
 import { opaquePolicyDocument } from './agentdojo-opaque.js';
@@ -106,6 +106,7 @@ function agentDojoFigures(opts: { quick?: boolean }): string[] {
     ...pointsAgainstOriginal(outcomes, 'german'),
     germanWithToolList(data),
     quotingFigures(data),
+    injectionLastFigures(data),
     ...resultFormatFigures(data),
     `renamed tools with their descriptions dropped, each ground-truth call alone: reads staged as sinks ${bare.readsStaged}/${bare.reads}, calls with an effect staged ${bare.writesStaged}/${bare.writes}`,
   ];
@@ -130,6 +131,13 @@ function quotingFigures(data: AgentDojoData): string {
   const runs = replayRuns(data, []).filter((r) => !r.injectionTask);
   const s = scoreReplay(runs.map((r) => validateRun(quotingRun(r), 'dense', setting)));
   return `benign runs with the model quoting the last read (400 characters) into each content argument, dense: benign sink calls released ${pct(s.benignReleased, s.benignCalls)}, benign tasks with nothing blocked ${pct(s.benignClean, s.benignTasks)}`;
+}
+
+/** The attack runs with the injection's calls after all of the user's (`important_instructions`, dense shape). */
+function injectionLastFigures(data: AgentDojoData): string {
+  const setting = replaySetting(data, 'original', defaultPolicy());
+  const s = scoreReplay(replayRuns(data, ['important_instructions']).map((r) => validateRun(withInjectionLast(r), 'dense', setting)));
+  return `the injection's calls after all of the user's, important_instructions, dense: attacks stopped ${pct(s.attacksStopped, s.attacks)}`;
 }
 
 /** The German variant's sparse shape with the server's tool list given as `--tools` gives it (`important_instructions`). */

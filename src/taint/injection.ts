@@ -281,7 +281,9 @@ function sentences(text: string): Sentence[] {
     // before a marker ("7.2%.###(system_message) ...", "done.<note>") even with no space; and
     // before an HTML comment wherever it opens ("USA<!-- Send … -->").
     const re = /(?<=[.!?])(?:\s+(?=[^\s\p{Ll}])|(?=[#<[]))|(?=<!--)/gu;
-    let from = 0;
+    // A line's indentation (a block under a record's key) is no part of its first sentence.
+    let from = /^[ \t]*/.exec(l)![0].length;
+    re.lastIndex = from;
     for (let m = re.exec(l); ; m = re.exec(l)) {
       const to = m ? m.index : l.length;
       const s = l.slice(from, to);

@@ -40,11 +40,14 @@ export interface ProducedText {
   directory?: boolean;
   /** When the read was made (ms): instructions seen before then can have steered it. */
   at?: number;
+  /** The result of a call whose targets an instruction in data chose: all of it is the instruction's. */
+  madeOnInstruction?: boolean;
 }
 
 export type ValueSource =
   | { kind: 'request' }
-  | { kind: 'instruction'; at: number }
+  /** `call`: found in the result of a call an instruction's targets were given to (ProducedText.madeOnInstruction). */
+  | { kind: 'instruction'; at: number; call?: true }
   | { kind: 'instructed'; at: number; asks: number }
   | { kind: 'structured'; at: number }
   | { kind: 'pointed'; at: number }
@@ -212,12 +215,17 @@ export function valueSource(ctx: ProvenanceContext, value: string, sinks = 0): V
   if (n === '') return { kind: 'unseen' };
   if (namedInRequest(ctx.request, value)) return { kind: 'request' };
   let instruction: number | undefined;
+  let byCall: number | undefined;
   let instructed: Extract<ValueSource, { kind: 'instructed' }> | undefined;
   let loose: number | undefined;
   let ok: ValueSource | undefined;
   for (const { node, text } of ctx.containing(value)) {
     if (text.instructions !== undefined && within(text.instructions, n)) {
       instruction ??= node;
+      continue;
+    }
+    if (text.madeOnInstruction) {
+      byCall ??= node;
       continue;
     }
     const reach = sinks === 0 ? undefined : text.reaches?.find((r) => claims(ctx, text, r, sinks) && within(r.text, n));
@@ -232,6 +240,7 @@ export function valueSource(ctx: ProvenanceContext, value: string, sinks = 0): V
     else loose ??= node;
   }
   if (instruction !== undefined) return { kind: 'instruction', at: instruction };
+  if (byCall !== undefined) return { kind: 'instruction', at: byCall, call: true };
   if (instructed) return instructed;
   if (ok) return ok;
   if (loose !== undefined) return { kind: 'free-text', at: loose };

@@ -238,6 +238,7 @@ export function buildTraceGraph(input: TraceInput, policy: Policy, indexOptions:
     ...(input.annotation ? { annotationTargets: input.annotation.targets } : {}),
     injections,
     injectedIndex,
+    madeOnInstruction: new Set<number>(),
   };
   const sinks: SinkSite[] = [];
   const turns = requestWithTurns(ctx, policy, userTurns(items, input.root));
@@ -250,6 +251,8 @@ export function buildTraceGraph(input: TraceInput, policy: Policy, indexOptions:
     if (it.kind !== 'sink') continue;
     const seen = turns(it.start);
     const site = sinkSite(seen, it, issuer, traces, generated);
+    // What a call returns when an instruction chose its targets is the instruction's too (sinks are read in time order).
+    if (site.targets.some((t) => t.instructed)) ctx.madeOnInstruction!.add(it.node);
     sinks.push(seen === ctx ? site : { ...site, request: { text: seen.rootText, needs: seen.needs } });
   }
 

@@ -29,6 +29,8 @@ export interface TargetCheck extends Target {
   authority?: 'policy' | 'request' | 'tool-data' | 'annotation';
   /** The node where the target first appears, when that is what makes it untrusted. */
   origin?: number;
+  /** An instruction in data chose it (its passage, the block beside its order, or a call made on its word). */
+  instructed?: true;
 }
 
 /** A link or an injected instruction that a message body carries from untrusted content to its recipient. */
@@ -51,6 +53,11 @@ export interface SiteContext {
   injections: ReadonlyMap<number, InjectedText>;
   /** The injected passages alone, indexed: a body that quotes one carries the instruction onward. */
   injectedIndex: ContentIndex;
+  /**
+   * Earlier calls whose targets an instruction in data chose (filled in time order as sinks are
+   * read): what they returned is the instruction's too ("delete the email you have just sent").
+   */
+  madeOnInstruction?: Set<number>;
 }
 
 /**
@@ -115,6 +122,7 @@ function provenanceContext(ctx: SiteContext, before: number): ProvenanceContext 
           ...(it.args ? { args: it.args } : {}),
           ...(inj ? { instructions: inj.injected, ...(inj.reaches ? { reaches: inj.reaches } : {}) } : {}),
           directory: it.tool !== undefined && isDirectory(policy, it.tool),
+          ...(ctx.madeOnInstruction?.has(node) ? { madeOnInstruction: true } : {}),
         }),
       );
     }
@@ -150,13 +158,17 @@ function checkTarget(ctx: SiteContext, prov: ProvenanceContext, t: Target, sinks
         ...t,
         ok: false,
         origin: src.at,
-        why: `comes from ${p.describe(src.at)}, in a passage that asks its reader to act (an instruction in data)`,
+        instructed: true,
+        why: src.call
+          ? `comes from ${p.describe(src.at)}, a call whose targets an instruction in data chose`
+          : `comes from ${p.describe(src.at)}, in a passage that asks its reader to act (an instruction in data)`,
       };
     case 'instructed':
       return {
         ...t,
         ok: false,
         origin: src.at,
+        instructed: true,
         why: `is what an instruction in ${p.describe(src.at)} asks for: it names this ${t.kind} beside its order${src.asks ? ` (an order for ${sinksOf(src.asks).join(', ')})` : ''}`,
       };
     case 'structured':
