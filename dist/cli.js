@@ -61201,7 +61201,8 @@ function sentences(text2) {
   let line = 0;
   for (const l of text2.split("\n")) {
     const re = /(?<=[.!?])(?:\s+(?=[^\s\p{Ll}])|(?=[#<[]))|(?=<!--)/gu;
-    let from = 0;
+    let from = /^[ \t]*/.exec(l)[0].length;
+    re.lastIndex = from;
     for (let m = re.exec(l); ; m = re.exec(l)) {
       const to = m ? m.index : l.length;
       const s2 = l.slice(from, to);
@@ -61520,12 +61521,17 @@ function valueSource(ctx, value2, sinks = 0) {
   if (n2 === "") return { kind: "unseen" };
   if (namedInRequest(ctx.request, value2)) return { kind: "request" };
   let instruction;
+  let byCall;
   let instructed;
   let loose;
   let ok2;
   for (const { node: node2, text: text2 } of ctx.containing(value2)) {
     if (text2.instructions !== void 0 && within(text2.instructions, n2)) {
       instruction ??= node2;
+      continue;
+    }
+    if (text2.madeOnInstruction) {
+      byCall ??= node2;
       continue;
     }
     const reach = sinks === 0 ? void 0 : text2.reaches?.find((r) => claims(ctx, text2, r, sinks) && within(r.text, n2));
@@ -61540,6 +61546,7 @@ function valueSource(ctx, value2, sinks = 0) {
     else loose ??= node2;
   }
   if (instruction !== void 0) return { kind: "instruction", at: instruction };
+  if (byCall !== void 0) return { kind: "instruction", at: byCall, call: true };
   if (instructed) return instructed;
   if (ok2) return ok2;
   if (loose !== void 0) return { kind: "free-text", at: loose };
@@ -63514,7 +63521,8 @@ function provenanceContext(ctx, before) {
           at: it.start,
           ...it.args ? { args: it.args } : {},
           ...inj ? { instructions: inj.injected, ...inj.reaches ? { reaches: inj.reaches } : {} } : {},
-          directory: it.tool !== void 0 && isDirectory(policy, it.tool)
+          directory: it.tool !== void 0 && isDirectory(policy, it.tool),
+          ...ctx.madeOnInstruction?.has(node2) ? { madeOnInstruction: true } : {}
         }
       );
     }
@@ -63545,13 +63553,15 @@ function checkTarget(ctx, prov, t, sinks) {
         ...t,
         ok: false,
         origin: src.at,
-        why: `comes from ${p.describe(src.at)}, in a passage that asks its reader to act (an instruction in data)`
+        instructed: true,
+        why: src.call ? `comes from ${p.describe(src.at)}, a call whose targets an instruction in data chose` : `comes from ${p.describe(src.at)}, in a passage that asks its reader to act (an instruction in data)`
       };
     case "instructed":
       return {
         ...t,
         ok: false,
         origin: src.at,
+        instructed: true,
         why: `is what an instruction in ${p.describe(src.at)} asks for: it names this ${t.kind} beside its order${src.asks ? ` (an order for ${sinksOf(src.asks).join(", ")})` : ""}`
       };
     case "structured":
@@ -63828,7 +63838,8 @@ function buildTraceGraph(input2, policy, indexOptions = {}) {
     needs: needs.mask,
     ...input2.annotation ? { annotationTargets: input2.annotation.targets } : {},
     injections,
-    injectedIndex
+    injectedIndex,
+    madeOnInstruction: /* @__PURE__ */ new Set()
   };
   const sinks = [];
   const turns = requestWithTurns(ctx, policy, userTurns(items, input2.root));
@@ -63841,6 +63852,7 @@ function buildTraceGraph(input2, policy, indexOptions = {}) {
     if (it.kind !== "sink") continue;
     const seen2 = turns(it.start);
     const site = sinkSite(seen2, it, issuer, traces, generated);
+    if (site.targets.some((t) => t.instructed)) ctx.madeOnInstruction.add(it.node);
     sinks.push(seen2 === ctx ? site : { ...site, request: { text: seen2.rootText, needs: seen2.needs } });
   }
   const calls = items.filter((it) => (it.kind === "tool" || it.kind === "sink") && it.src.type !== "pseudo");
