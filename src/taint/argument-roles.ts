@@ -269,7 +269,8 @@ function byName(ws: readonly string[], codeTool: boolean): ArgumentRole | undefi
   // An identifier under a money word (`payment_method_id`, `refund_ref`) names the payer's own instrument or a record, not how much.
   if (has(ws, ...W.amount) && !ID_LAST.has(last)) return 'amount';
   if (has(ws, ...W.path)) return 'path';
-  if (has(ws, ...W.recipient) || (has(ws, 'share') && has(ws, 'with'))) return 'recipient';
+  // An identifier under an address word (`email_id`, `contact_ref`) names a record, not whom something goes to.
+  if ((has(ws, ...W.recipient) && !ID_LAST.has(last)) || (has(ws, 'share') && has(ws, 'with'))) return 'recipient';
   if (has(ws, ...W.content)) return 'content';
   if (ID_LAST.has(last) || has(ws, ...W.object)) return 'object';
   return undefined;
