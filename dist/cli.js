@@ -59894,7 +59894,7 @@ function byName(ws, codeTool) {
   if (has(ws, ...W.membership) && has(ws, ...W.memberNumber)) return "credential";
   if (has(ws, ...W.amount) && !ID_LAST.has(last)) return "amount";
   if (has(ws, ...W.path)) return "path";
-  if (has(ws, ...W.recipient) || has(ws, "share") && has(ws, "with")) return "recipient";
+  if (has(ws, ...W.recipient) && !ID_LAST.has(last) || has(ws, "share") && has(ws, "with")) return "recipient";
   if (has(ws, ...W.content)) return "content";
   if (ID_LAST.has(last) || has(ws, ...W.object)) return "object";
   return void 0;
