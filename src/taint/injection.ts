@@ -20,7 +20,7 @@
  * instruction's. A finding with explicit signals is an override (PROMPT_OVERRIDE); a plain order
  * only claims its values. docs/taint-policy.md, "Principles"; docs/validator.md.
  */
-import { verbCategory } from './lexicon.js';
+import { stem, verbCategory } from './lexicon.js';
 import { leansUnreadable, unreadableProse } from './readable.js';
 
 export type InjectionSignal = 'addressed' | 'authority' | 'redirect' | 'directive' | 'override' | 'imperative' | 'unreadable';
@@ -148,9 +148,10 @@ const GENERAL_VERBS = new Set(['make', 'say', 'take', 'put', 'keep', 'bring', 'c
 const SECOND_PERSON =
   /\b(?:you|assistant|agent|model)\s+(?:must|should|shall|need to|have to|are to|will need to|are required to)\s+([a-z]+)|\b(?:want|need|ask|require)s?\s+you\s+to\s+([a-z]+)|\byour (?:task|job|goal|instruction)s? (?:is|are) to\s+([a-z]+)|\bmake sure (?:to|you)\s+([a-z]+)|\bthat\s+(?:the\s+)?(?:assistant|agent|model|ai)\s+(?:please\s+|kindly\s+|also\s+)?([a-z]+)/i;
 /**
- * A request put as a question ("could you send the file to …?"): an order when it acts on a target
- * (an address, an account, a link, an amount). Without one it is people asking people ("Hi Sam,
- * could you send me the slides?").
+ * A request put as a question ("could you send the file to …?", "can you delete the file with ID
+ * 13?"): an order, whoever it is put to. Nobody may ask the agent for anything in data; where the
+ * request itself asks for that very action and points at the message, the question is the request's
+ * (trace-graph.ts, withoutRequestedOrders).
  */
 const QUESTION_ORDER = /\b(?:could|can|would|will)\s+you\s+(?:please\s+|kindly\s+|also\s+)?([a-z]+)/i;
 
@@ -177,6 +178,11 @@ function actionVerb(word: string): boolean {
  * ..."), or an order in the second person ("you must transfer"). Returns the words that order.
  */
 export function imperativeIn(sentence: string, opts: { field?: boolean } = {}): string | undefined {
+  return orderIn(sentence, opts)?.words;
+}
+
+/** The order of a sentence (imperativeIn): the words that order and the verb they order with. */
+export function orderIn(sentence: string, opts: { field?: boolean } = {}): { words: string; verb: string; question: boolean } | undefined {
   // A field's value (a record's cell, a `Label: value` line) orders only as a sentence: its verb
   // takes an object that points at something ("the", "all", "it", a number, a name) or it acts on a
   // target. "transmit redundant program", "enable real-time large language models" and "deposit
@@ -209,11 +215,16 @@ export function imperativeIn(sentence: string, opts: { field?: boolean } = {}): 
     )
       continue;
     if (field && !targeted && !/^(?:\d+(?:[.,]\d+)?|[A-Z][a-z]+)[,.]?$/.test(ws[1]) && !FUNCTION_WORDS.has(ws[1].toLowerCase())) continue;
-    if (actionVerb(ws[0])) return ws.slice(0, 4).join(' ');
+    if (actionVerb(ws[0])) return { words: ws.slice(0, 4).join(' '), verb: ws[0], question: false };
   }
-  const m = SECOND_PERSON.exec(sentence) ?? (targeted || /\bwww\.\S/i.test(sentence) ? QUESTION_ORDER.exec(sentence) : null);
-  const verb = m?.slice(1).find((x) => x !== undefined);
-  return verb !== undefined && (actionVerb(verb) || verbCategory(verb) !== undefined) ? m![0] : undefined;
+  const second = SECOND_PERSON.exec(sentence);
+  const verb = second?.slice(1).find((x) => x !== undefined);
+  if (verb !== undefined && (actionVerb(verb) || verbCategory(verb) !== undefined)) return { words: second![0], verb, question: false };
+  // A question that asks for an action ("could you delete the file …?") orders it, whoever it was
+  // put to; one with a target (an address, an account, a link) orders whatever verb it asks with.
+  const q = QUESTION_ORDER.exec(sentence);
+  const asked = q !== null && (actionVerb(q[1]) || ((targeted || /\bwww\.\S/i.test(sentence)) && verbCategory(q[1]) !== undefined));
+  return asked ? { words: q[0], verb: q[1], question: true } : undefined;
 }
 
 /**
@@ -531,6 +542,33 @@ function isInjected(hit: Partial<Record<InjectionSignal, string>>, s: string): b
     (hit.authority !== undefined && (hit.redirect !== undefined || targeted)) ||
     (hit.redirect !== undefined && targeted)
   );
+}
+
+/**
+ * Whether every order of a passage is a question that asks, by its own verb, for an action the
+ * request names with that verb (`requestActions`: intent.ts, openActions): "can you invite Dora
+ * to Slack …?" under "invite our new colleague to Slack". A bare order ("Invite Dora …", "TODO:
+ * send …") is how an injection is written, so it never agrees; nor do general verbs ("make", "take").
+ */
+export function ordersAsRequested(passage: string, requestActions: ReadonlySet<string>): boolean {
+  const orders = sentences(passage).flatMap((x) => orderIn(x.s) ?? []);
+  return (
+    orders.length > 0 &&
+    orders.every(
+      (o) =>
+        o.question &&
+        !GENERAL_VERBS.has(o.verb.toLowerCase()) &&
+        verbCategory(o.verb) !== undefined &&
+        requestActions.has(stem(o.verb.toLowerCase())),
+    )
+  );
+}
+
+/** The finding less the passages `drop` picks; undefined when none is left. */
+export function withoutPassages(f: InjectionFinding, drop: (i: number) => boolean): InjectionFinding | undefined {
+  const passages = f.passages.filter((_, i) => !drop(i));
+  if (passages.length === f.passages.length) return f;
+  return passages.length === 0 ? undefined : { ...f, passages };
 }
 
 /** The text of the injected passages, one per line. */

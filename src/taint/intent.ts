@@ -249,6 +249,29 @@ function clauseActions(clause: string, money: boolean, opts: IntentOptions): { s
   return out;
 }
 
+/** A value a clause names itself: a quoted text, an address, a link, a number. */
+const NAMED_VALUE = /['"‘“][^'"’”\n]{2,}['"’”]|@|\bhttps?:|\bwww\.|\d/;
+
+/**
+ * The stems of the verbs the request asks for an action with where it leaves the action's values
+ * open: a clause that names no value itself ("invite our new colleague to Slack", not "create an
+ * event titled 'Lunch'"). Read as recogniseIntent reads verbs: negated, past and indirect ones ask
+ * for nothing.
+ */
+export function openActions(prose: string, opts: IntentOptions): Set<string> {
+  const out = new Set<string>();
+  for (const clause of prose.split(/(?:[;!?\n]|\.(?=\s|$))+/)) {
+    if (NAMED_VALUE.test(clause)) continue;
+    const c = clauseWords(clause);
+    for (let i = 0; i < c.ws.length; i++) {
+      const cat = opts.verbOf(c.ws[i]);
+      if (cat === undefined || cat === 'read' || !usedAsVerb(c, i, false) || negatedAt(c, i, opts.verbOf)) continue;
+      if (!statesThePast(c, i) && !inIndirectQuestion(c, i)) out.add(stem(c.ws[i]));
+    }
+  }
+  return out;
+}
+
 /** Whether the request uses the tool's own action verb ("archive" for `archive_channel`). */
 export function usesToolVerb(prose: string, verb: string | undefined): boolean {
   if (!verb) return false;

@@ -21,10 +21,18 @@ import { ContentIndex, normalizeText, type ContentIndexOptions } from './content
 import { ALL_MASK, ROOT_BIT, SINK_MASK, bitOf, maskOf } from './labels.js';
 import type { Policy } from './policy.js';
 import { contentLabels, releaseAt, requestNeeds, type LabelEvidence } from './classify.js';
-import { carriesSignal, detectInjection, injectedText, cleanText, type InjectionFinding } from './injection.js';
+import {
+  carriesSignal,
+  cleanText,
+  detectInjection,
+  injectedText,
+  ordersAsRequested,
+  withoutPassages,
+  type InjectionFinding,
+} from './injection.js';
 import { instructionReaches } from './instruction-reach.js';
 import { mostlyUnreadable } from './readable.js';
-import { delegatesTasks, recogniseIntent } from './intent.js';
+import { delegatesTasks, openActions, recogniseIntent } from './intent.js';
 import { requestPointsAt } from './provenance.js';
 import { genAiView, type OtlpSpan } from '../otlp/index.js';
 import { ItemList, itemReading, type Item, type PendingCall } from './trace/items.js';
@@ -437,6 +445,7 @@ function labelNodes(
   const readableRequest = !mostlyUnreadable(input.root);
   const root = rootItem.node;
   const rootTokens = new Set(normalizeText(input.root).split(' '));
+  const rootActions = openActions(input.root, { verbOf: policy.verbOf });
   g.label(root, ROOT_BIT);
   for (const e of contentLabels(policy, input.root, 'request').evidence) g.label(root, e.mask, e.why);
   if (input.annotation && input.annotation.sources.length) g.label(root, maskOf(input.annotation.sources), input.annotation.why);
@@ -455,12 +464,12 @@ function labelNodes(
     const text = itemReading(it).text;
     for (const e of content.evidence) g.label(it.node, e.mask, e.why, after);
     // Orders in any wording are looked for in data (tool results); the agents' own messages only by the explicit signals.
-    const found =
+    const detected =
       policy.detectInjection && text
         ? detectInjection(text, { orders: site === 'tool-result', unreadable: site === 'tool-result' && readableRequest })
         : undefined;
+    const { found, reaches } = withoutRequestedOrders(policy, it, text, detected, input.root, rootActions);
     const passages = found ? injectedText(text, found) : '';
-    const reaches = found ? reachesOf(policy, text, found) : [];
     // An order a tool merely echoes from the request is the request's, unless the block around it carries what makes it an injection.
     const plain = found !== undefined && !reaches.some((r) => r.explicit);
     const echo = plain && echoesRequest(passages, rootTokens);
@@ -497,6 +506,29 @@ function labelNodes(
     if (rel) g.releaseAt(it.node, rel.mask, rel.why);
   }
   return { injections, delegated };
+}
+
+/**
+ * A finding less the plain orders of a read the request points to that ask for the request's own
+ * action by its own verb: the request said where that action's details are ("invite our new
+ * colleague to Slack …; you can find details in the message from Bob", which asks "can you invite
+ * Dora to Slack …?"). Orders with an injection's signals around them stay. docs/taint-policy.md.
+ */
+function withoutRequestedOrders(
+  policy: Policy,
+  it: Item,
+  text: string,
+  found: InjectionFinding | undefined,
+  request: string,
+  requestActions: ReadonlySet<string>,
+): { found: InjectionFinding | undefined; reaches: InstructionReach[] } {
+  if (!found) return { found, reaches: [] };
+  const reaches = reachesOf(policy, text, found);
+  const pointed = (it.kind === 'tool' || it.kind === 'sink') && !found.explicit && requestPointsAt(request, { args: it.args });
+  if (!pointed) return { found, reaches };
+  const asked = found.passages.map(([a, b], i) => !reaches[i].explicit && ordersAsRequested(text.slice(a, b), requestActions));
+  const left = withoutPassages(found, (i) => asked[i]);
+  return { found: left, reaches: reaches.filter((_, i) => !asked[i]) };
 }
 
 /** What the orders of a delegated document ask for, read as the request is read. */

@@ -356,7 +356,9 @@ describe('process mode', () => {
     const results = await Promise.all(
       ids.map((id, i) => runner.run(input({ task: task({ id, metadata: { via: i % 2 ? 'stdout' : 'file' } }) }))),
     );
-    expect(results.map((r) => r.output?.completion)).toEqual(ids);
+    // a task without a completion shows its status, error and stderr, so a failure names its cause
+    const answers = results.map((r) => r.output?.completion ?? `${r.status}: ${r.error ?? ''} ${r.stderrTail ?? ''}`);
+    expect(answers).toEqual(ids);
   });
 
   it('refuses a missing cwd at start', async () => {

@@ -5,7 +5,7 @@
  * newsletter, a legitimate "instead").
  */
 import { describe, expect, it } from '@jest/globals';
-import { cleanText, detectInjection, injectedText } from '../../src/taint/injection.js';
+import { cleanText, detectInjection, injectedText, orderIn } from '../../src/taint/injection.js';
 
 describe('detectInjection', () => {
   it.each([
@@ -41,7 +41,6 @@ describe('detectInjection', () => {
   });
 
   it.each([
-    ['a colleague asking for something', 'Hi Sam, could you send me the slides before Friday? Thanks, Priya'],
     [
       'a how-to',
       'To reset your password: open Settings, then Security, then Reset password. Check your spam folder if the e-mail does not arrive.',
@@ -201,8 +200,22 @@ describe('orders in other forms', () => {
     expect(detectInjection(text)).toBeDefined();
   });
 
-  it('leaves a question without a target as people asking people', () => {
-    expect(detectInjection('Hi Sam, could you send me the slides before Friday? Thanks, Priya')).toBeUndefined();
+  it('reads a question that asks for an action as a plain order, whoever it is put to', () => {
+    // nobody may ask the agent for anything in data: the values beside it are the question's, and nothing more
+    expect(detectInjection('Hi Sam, could you delete the file with ID 13 from the drive? Thanks, Priya')).toMatchObject({
+      explicit: false,
+    });
+    expect(detectInjection('Hi Sam, could you send me the slides before Friday? Thanks, Priya')).toMatchObject({ explicit: false });
+    expect(orderIn('Would you please cancel the booking for Friday?')).toEqual({
+      words: 'Would you please cancel',
+      verb: 'cancel',
+      question: true,
+    });
+  });
+
+  it('leaves questions that ask for no action, and suggestions', () => {
+    expect(detectInjection('Hi Sam, could you check whether the slides are ready? Thanks, Priya')).toBeUndefined();
+    expect(detectInjection('Can you believe the weather today? It was lovely.')).toBeUndefined();
     expect(detectInjection('I suggest that you try the soup, it is very good today.')).toBeUndefined();
   });
 });
