@@ -60663,6 +60663,20 @@ function clauseActions(clause, money, opts) {
   }
   return out;
 }
+var NAMED_VALUE = /['"‘“][^'"’”\n]{2,}['"’”]|@|\bhttps?:|\bwww\.|\d/;
+function openActions(prose, opts) {
+  const out = /* @__PURE__ */ new Set();
+  for (const clause of prose.split(/(?:[;!?\n]|\.(?=\s|$))+/)) {
+    if (NAMED_VALUE.test(clause)) continue;
+    const c3 = clauseWords(clause);
+    for (let i2 = 0; i2 < c3.ws.length; i2++) {
+      const cat = opts.verbOf(c3.ws[i2]);
+      if (cat === void 0 || cat === "read" || !usedAsVerb(c3, i2, false) || negatedAt(c3, i2, opts.verbOf)) continue;
+      if (!statesThePast(c3, i2) && !inIndirectQuestion(c3, i2)) out.add(stem(c3.ws[i2]));
+    }
+  }
+  return out;
+}
 function usesToolVerb(prose, verb) {
   if (!verb) return false;
   const s2 = stem(verb);
@@ -61148,6 +61162,9 @@ function actionVerb(word) {
   return c3 !== void 0 && c3 !== "read";
 }
 function imperativeIn(sentence, opts = {}) {
+  return orderIn(sentence, opts)?.words;
+}
+function orderIn(sentence, opts = {}) {
   const labelled = /^\s*[\w"' ./()-]{1,40}:\s+(\S.*)$/.exec(sentence);
   const field = opts.field === true || labelled !== null;
   const targeted = TARGET.test(sentence);
@@ -61164,11 +61181,14 @@ function imperativeIn(sentence, opts = {}) {
     if (ws.length < 3 || rest[ws[0].length] === ":" || STATEMENT.test(rest) || properName(ws, clause) || NOUN_AFTER.test(ws[1]) || /^[a-z]+ed$/i.test(ws[1]))
       continue;
     if (field && !targeted && !/^(?:\d+(?:[.,]\d+)?|[A-Z][a-z]+)[,.]?$/.test(ws[1]) && !FUNCTION_WORDS2.has(ws[1].toLowerCase())) continue;
-    if (actionVerb(ws[0])) return ws.slice(0, 4).join(" ");
+    if (actionVerb(ws[0])) return { words: ws.slice(0, 4).join(" "), verb: ws[0], question: false };
   }
-  const m = SECOND_PERSON.exec(sentence) ?? (targeted || /\bwww\.\S/i.test(sentence) ? QUESTION_ORDER.exec(sentence) : null);
-  const verb = m?.slice(1).find((x) => x !== void 0);
-  return verb !== void 0 && (actionVerb(verb) || verbCategory(verb) !== void 0) ? m[0] : void 0;
+  const second = SECOND_PERSON.exec(sentence);
+  const verb = second?.slice(1).find((x) => x !== void 0);
+  if (verb !== void 0 && (actionVerb(verb) || verbCategory(verb) !== void 0)) return { words: second[0], verb, question: false };
+  const q2 = QUESTION_ORDER.exec(sentence);
+  const asked = q2 !== null && (actionVerb(q2[1]) || (targeted || /\bwww\.\S/i.test(sentence)) && verbCategory(q2[1]) !== void 0);
+  return asked ? { words: q2[0], verb: q2[1], question: true } : void 0;
 }
 function properName(ws, clause) {
   const cap2 = (w) => w !== void 0 && /^[A-Z][a-z'’]+[,.]?$/.test(w);
@@ -61352,6 +61372,17 @@ function isInjected(hit, s2) {
   const toolOrder = hit.directive !== void 0 && /_/.test(hit.directive);
   const targeted = hit.directive !== void 0 && (toolOrder || TARGET.test(s2));
   return hit.imperative !== void 0 || hit.unreadable !== void 0 || hit.override !== void 0 || hit.addressed !== void 0 && (hit.directive !== void 0 || hit.authority !== void 0 || hit.redirect !== void 0 || /\b(?:must|should|need|required)\b/i.test(s2)) || hit.authority !== void 0 && (hit.redirect !== void 0 || targeted) || hit.redirect !== void 0 && targeted;
+}
+function ordersAsRequested(passage, requestActions) {
+  const orders = sentences(passage).flatMap((x) => orderIn(x.s) ?? []);
+  return orders.length > 0 && orders.every(
+    (o2) => o2.question && !GENERAL_VERBS.has(o2.verb.toLowerCase()) && verbCategory(o2.verb) !== void 0 && requestActions.has(stem(o2.verb.toLowerCase()))
+  );
+}
+function withoutPassages(f, drop) {
+  const passages = f.passages.filter((_, i2) => !drop(i2));
+  if (passages.length === f.passages.length) return f;
+  return passages.length === 0 ? void 0 : { ...f, passages };
 }
 function injectedText(text2, f) {
   return f.passages.map(([a2, b]) => text2.slice(a2, b)).join("\n");
@@ -63978,6 +64009,7 @@ function labelNodes(g, items, rootItem, input2, policy) {
   const readableRequest = !mostlyUnreadable(input2.root);
   const root = rootItem.node;
   const rootTokens = new Set(normalizeText(input2.root).split(" "));
+  const rootActions = openActions(input2.root, { verbOf: policy.verbOf });
   g.label(root, ROOT_BIT);
   for (const e of contentLabels(policy, input2.root, "request").evidence) g.label(root, e.mask, e.why);
   if (input2.annotation && input2.annotation.sources.length) g.label(root, maskOf(input2.annotation.sources), input2.annotation.why);
@@ -63992,9 +64024,9 @@ function labelNodes(g, items, rootItem, input2, policy) {
     const content = contentLabels(policy, it.output, site);
     const text2 = itemReading(it).text;
     for (const e of content.evidence) g.label(it.node, e.mask, e.why, after);
-    const found = policy.detectInjection && text2 ? detectInjection(text2, { orders: site === "tool-result", unreadable: site === "tool-result" && readableRequest }) : void 0;
+    const detected = policy.detectInjection && text2 ? detectInjection(text2, { orders: site === "tool-result", unreadable: site === "tool-result" && readableRequest }) : void 0;
+    const { found, reaches } = withoutRequestedOrders(policy, it, text2, detected, input2.root, rootActions);
     const passages = found ? injectedText(text2, found) : "";
-    const reaches = found ? reachesOf(policy, text2, found) : [];
     const plain = found !== void 0 && !reaches.some((r) => r.explicit);
     const echo = plain && echoesRequest(passages, rootTokens);
     const tasks = plain && !echo && !found.unreadable && delegating && site === "tool-result" && requestPointsAt(input2.root, { args: it.args });
@@ -64025,6 +64057,15 @@ function labelNodes(g, items, rootItem, input2, policy) {
     if (rel) g.releaseAt(it.node, rel.mask, rel.why);
   }
   return { injections, delegated };
+}
+function withoutRequestedOrders(policy, it, text2, found, request2, requestActions) {
+  if (!found) return { found, reaches: [] };
+  const reaches = reachesOf(policy, text2, found);
+  const pointed = (it.kind === "tool" || it.kind === "sink") && !found.explicit && requestPointsAt(request2, { args: it.args });
+  if (!pointed) return { found, reaches };
+  const asked = found.passages.map(([a2, b], i2) => !reaches[i2].explicit && ordersAsRequested(text2.slice(a2, b), requestActions));
+  const left = withoutPassages(found, (i2) => asked[i2]);
+  return { found: left, reaches: reaches.filter((_, i2) => !asked[i2]) };
 }
 function delegationOf(policy, it, passages) {
   return { node: it.node, tool: it.tool ?? it.meta.ref, mask: requestNeeds(policy, passages.slice(0, MAX_REACH)).mask };
