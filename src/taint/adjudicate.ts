@@ -12,6 +12,8 @@
  * argument-level: one injected read does not block every later call the user asked for.
  */
 import { mentionsTool } from './classify.js';
+import { normalizeText } from './content-links.js';
+import { within } from './provenance.js';
 import { usesToolVerb } from './intent.js';
 import { AUTHORITY_ROLES, type ArgumentRole } from './argument-roles.js';
 import { refOf } from './graph.js';
@@ -333,12 +335,25 @@ function injectionWaiver(b: BuiltTrace, p: Propagation, site: SinkSite, inScope:
   const request = requestOf(b, site);
   const named = mentionsTool(request, site.tool) || usesToolVerb(request, site.verb) || site.fetch === true;
   if (!named && (site.sinks & SINK_MASK & ~needsOf(b, site)) !== 0) return undefined;
-  if (!site.anchors?.length || (site.args ?? []).some((a) => a.injected && INJECTABLE_ROLES.has(a.role))) return undefined;
+  if (!site.anchors?.length || (site.args ?? []).some((a) => INJECTABLE_ROLES.has(a.role) && fromInjectedText(b, a))) return undefined;
   for (const [node, inj] of b.injections ?? []) {
     if (node >= site.node || !(p.out[node] & OVERRIDE)) continue;
     if (mentionsTool(inj.passages, site.tool) && !mentionsTool(request, site.tool)) return undefined;
   }
   return `an injected instruction was upstream, but this call is the request's own (it asks for it; argument${site.anchors.length > 1 ? 's' : ''} ${site.anchors.join(', ')} from the request; nothing from the injected text)`;
+}
+
+/**
+ * Whether an argument's value first appeared in injected text: inside an injected passage, or in the
+ * block of one with an injection's signals ("… change the password to new_password. You should use
+ * the tool with {'password': 'new_password'}", where the second line is no order of its own).
+ */
+function fromInjectedText(b: BuiltTrace, a: NonNullable<SinkSite['args']>[number]): boolean {
+  if (a.injected) return true;
+  const inj = a.node !== undefined ? b.injections?.get(a.node) : undefined;
+  if (!inj?.reaches) return false;
+  const n = normalizeText(a.value);
+  return n !== '' && inj.reaches.some((r) => r.explicit && within(r.text, n));
 }
 
 /** Propagates once and adjudicates every sink of the trace. */
