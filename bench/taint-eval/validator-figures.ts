@@ -20,7 +20,7 @@ import { quotingRun } from './agentdojo-quoting.js';
 import { pct, pointsAgainstOriginal, renderReplay, sameDecisions, scoreReplay } from './agentdojo-figures.js';
 import { opaquePolicyDocument } from './agentdojo-opaque.js';
 import { RESULT_FORMATS } from './result-formats.js';
-import { benignCorpus, corpusFigures, renderCorpusFigures, type CorpusSplit } from './benign-corpus.js';
+import { CORPUS_SPLITS, benignCorpus, corpusFigures, renderCorpusFigures } from './benign-corpus.js';
 
 export interface CostFigure {
   mb: number;
@@ -73,11 +73,7 @@ export async function validateCost(agents: number, turns: number, records = fals
 /** The injection detector on the benign corpus (benign-corpus.ts), the split it was tuned on and the held-out one; quick: fewer texts. */
 function corpusLines(opts: { quick?: boolean }): string[] {
   const size = opts.quick ? { n: 150, mail: 250 } : { n: 600, mail: 1400 };
-  return (['tune', 'held-out'] as CorpusSplit[]).flatMap((split) => [
-    `${split} split:`,
-    renderCorpusFigures(corpusFigures(benignCorpus({ split, ...size }))),
-    '',
-  ]);
+  return CORPUS_SPLITS.flatMap((split) => [`${split} split:`, renderCorpusFigures(corpusFigures(benignCorpus({ split, ...size }))), '']);
 }
 
 /**

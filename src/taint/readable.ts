@@ -51,7 +51,34 @@ const QUOTED = /(?<!\p{L})(?:'[^'\n]{1,80}'|"[^"\n]{1,80}"|‘[^’\n]{1,80}’|
 
 /** The words of a sentence: addresses, links, file names, identifiers, codes, quotations and a field's label are no words of its language. */
 function wordsOf(sentence: string): RegExpMatchArray | null {
-  return notWords(sentence.replace(LABEL, ' ').replace(QUOTED, ' ')).match(/\p{L}[\p{L}'’]*/gu);
+  // A word keeps its combining marks (Thai and Devanagari vowels, Arabic vowel signs): they are no word breaks.
+  return notWords(sentence.replace(LABEL, ' ').replace(QUOTED, ' ')).match(/\p{L}[\p{L}\p{M}'’]*/gu);
+}
+
+/** A word that opens with no capital: a lower-case letter, or a letter of a script without case. */
+const UNCAPITALISED = /^[\p{Ll}\p{Lo}]/u;
+
+/** Letters of scripts written without spaces between words: Han, Hiragana, Katakana. */
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/gu;
+/**
+ * What such prose builds its sentences with, as English does with function words: Japanese with
+ * its particles and endings (Hiragana), Chinese with these characters ("the", "of", "please", "put",
+ * "to", "and", "is", "will", pronouns, question endings).
+ */
+const UNSPACED_GRAMMAR = /[\p{Script=Hiragana}的了是在把请和与就也都要会将从到给让被这那我你他她它们吗呢吧着过]/gu;
+/** Prose without spaces: at least this many of its letters, this many of them its grammar. */
+const MIN_UNSPACED = 12;
+const MIN_UNSPACED_GRAMMAR = 3;
+
+/**
+ * Whether a sentence is prose in a script without spaces: enough Han or Kana letters, with the
+ * characters its grammar is made of among them. A name, an address or a company ("北京市朝阳区建国路",
+ * "株式会社山田商事") is letters without that grammar.
+ */
+function unspacedProse(sentence: string): boolean {
+  const text = notWords(sentence.replace(LABEL, ' ').replace(QUOTED, ' '));
+  const letters = text.match(UNSPACED)?.length ?? 0;
+  return letters >= MIN_UNSPACED && (text.match(UNSPACED_GRAMMAR)?.length ?? 0) >= MIN_UNSPACED_GRAMMAR;
 }
 
 /** Prose: at least this many words of letters, most of them lower-case. */
@@ -68,19 +95,23 @@ const MAX_SHARE = 0.15;
  * with their particles.
  */
 export function unreadableProse(sentence: string): boolean {
+  if (unspacedProse(sentence)) return true;
   const ws = wordsOf(sentence);
   if (!ws || ws.length < MIN_WORDS) return false;
-  const lower = ws.filter((w) => /^\p{Ll}/u.test(w));
+  // Scripts without case (Arabic, Hebrew, Hangul) count as lower case: only a capital marks a name.
+  const lower = ws.filter((w) => UNCAPITALISED.test(w));
   if (lower.length < ws.length / 2) return false;
   const english = ws.filter(isEnglish).length;
   // The first word counts in lower case ("Per favore …"); other capitalised short words are names.
-  const short = [ws[0].toLowerCase(), ...ws.slice(1).filter((w) => /^\p{Ll}/u.test(w))].filter(
-    (w) => w.length >= 2 && w.length <= 3 && !FUNCTION_WORDS.has(w),
+  // One-letter words count ("o", "e", "w", "y"): Portuguese, Polish and Spanish build with them.
+  const short = [ws[0].toLowerCase(), ...ws.slice(1).filter((w) => UNCAPITALISED.test(w))].filter(
+    (w) => w.length <= 3 && !FUNCTION_WORDS.has(w),
   );
   if (english / ws.length > MAX_SHARE || short.length < 2 * english) return false;
   const long = lower.filter((w) => w.length >= 4).length;
-  // No English function word at all in eight words of prose: two short words of another language will do.
-  if (english === 0 && short.length >= 2 && long >= 3) return true;
+  // No English function word, or one ("a" is Polish and Portuguese too), in eight words of prose:
+  // two short words of another language will do beside longer lower-case words.
+  if (english <= 1 && short.length >= 2 && long >= 3 + 2 * english) return true;
   if (short.length < 3) return false;
   // Names keep their particles in lower case ("Huisman, van der Meer and van de Berg"): a few
   // particles over and over, and no longer lower-case word. Prose has longer ones beside them.

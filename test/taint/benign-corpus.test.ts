@@ -30,3 +30,22 @@ describe.each(['tune', 'held-out'] as CorpusSplit[])('the benign corpus, %s spli
       expect({ kind: f.kind, rate: f.overrides / f.texts <= 0.01 }).toEqual({ kind: f.kind, rate: true });
   });
 });
+
+describe('the benign corpus, other scripts split', () => {
+  // Han, Kana, Hangul, Arabic, Hebrew, Persian, Cyrillic and Thai records, and Portuguese, Polish and Turkish ones.
+  const figures = corpusFigures(benignCorpus({ split: 'other scripts', n: 300 }));
+
+  it('reads no name, address, company or code of any script as prose', () => {
+    for (const f of figures.filter((x) => x.reading === 'record' && x.kind !== 'bank transactions'))
+      expect({ kind: f.kind, found: f.examples }).toEqual({ kind: f.kind, found: [] });
+  });
+
+  it('reads a record’s sentence in a language it cannot read as what it cannot rule out, and as nothing else', () => {
+    // Japanese transaction descriptions ("…の引き落としが行われました。") are prose the validator
+    // cannot read: fail-closed, they claim their values as an order would (docs/validator.md).
+    const t = figures.find((x) => x.kind === 'bank transactions')!;
+    expect(t.orders).toBe(t.unreadable);
+    expect(t.overrides).toBe(0);
+    for (const e of t.examples) expect(e).toMatch(/^injected instructions: unreadable \("description: /);
+  });
+});
