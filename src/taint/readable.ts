@@ -51,9 +51,13 @@ const QUOTED = /(?<!\p{L})(?:'[^'\n]{1,80}'|"[^"\n]{1,80}"|‘[^’\n]{1,80}’|
 
 /** The words of a sentence: addresses, links, file names, identifiers, codes, quotations and a field's label are no words of its language. */
 function wordsOf(sentence: string): RegExpMatchArray | null {
-  // A word keeps its combining marks (Thai and Devanagari vowels, Arabic vowel signs): they are no word breaks.
-  return notWords(sentence.replace(LABEL, ' ').replace(QUOTED, ' ')).match(/\p{L}[\p{L}\p{M}'’]*/gu);
+  return wordsIn(ownText(sentence));
 }
+
+/** The sentence less what is no word of its language (see wordsOf). */
+const ownText = (sentence: string) => notWords(sentence.replace(LABEL, ' ').replace(QUOTED, ' '));
+// A word keeps its combining marks (Thai and Devanagari vowels, Arabic vowel signs): they are no word breaks.
+const wordsIn = (text: string) => text.match(/\p{L}[\p{L}\p{M}'’]*/gu);
 
 /** A word that opens with no capital: a lower-case letter, or a letter of a script without case. */
 const UNCAPITALISED = /^[\p{Ll}\p{Lo}]/u;
@@ -71,12 +75,11 @@ const MIN_UNSPACED = 12;
 const MIN_UNSPACED_GRAMMAR = 3;
 
 /**
- * Whether a sentence is prose in a script without spaces: enough Han or Kana letters, with the
+ * Whether a sentence's own text (ownText) is prose in a script without spaces: enough Han or Kana letters, with the
  * characters its grammar is made of among them. A name, an address or a company ("北京市朝阳区建国路",
  * "株式会社山田商事") is letters without that grammar.
  */
-function unspacedProse(sentence: string): boolean {
-  const text = notWords(sentence.replace(LABEL, ' ').replace(QUOTED, ' '));
+function unspacedProse(text: string): boolean {
   const letters = text.match(UNSPACED)?.length ?? 0;
   return letters >= MIN_UNSPACED && (text.match(UNSPACED_GRAMMAR)?.length ?? 0) >= MIN_UNSPACED_GRAMMAR;
 }
@@ -95,8 +98,9 @@ const MAX_SHARE = 0.15;
  * with their particles.
  */
 export function unreadableProse(sentence: string): boolean {
-  if (unspacedProse(sentence)) return true;
-  const ws = wordsOf(sentence);
+  const own = ownText(sentence);
+  if (unspacedProse(own)) return true;
+  const ws = wordsIn(own);
   if (!ws || ws.length < MIN_WORDS) return false;
   // Scripts without case (Arabic, Hebrew, Hangul) count as lower case: only a capital marks a name.
   const lower = ws.filter((w) => UNCAPITALISED.test(w));
