@@ -61038,22 +61038,35 @@ function notWords(sentence) {
 var LABEL = /^\s*[\w"' .()-]{1,40}:\s+/;
 var QUOTED = new RegExp(`(?<!\\p{L})(?:'[^'\\n]{1,80}'|"[^"\\n]{1,80}"|\u2018[^\u2019\\n]{1,80}\u2019|\u201C[^\u201D\\n]{1,80}\u201D|\u201E[^\u201C\u201D\\n]{1,80}[\u201C\u201D])(?!\\p{L})`, "gu");
 function wordsOf(sentence) {
-  return notWords(sentence.replace(LABEL, " ").replace(QUOTED, " ")).match(new RegExp("\\p{L}[\\p{L}'\u2019]*", "gu"));
+  return wordsIn(ownText(sentence));
+}
+var ownText = (sentence) => notWords(sentence.replace(LABEL, " ").replace(QUOTED, " "));
+var wordsIn = (text2) => text2.match(new RegExp("\\p{L}[\\p{L}\\p{M}'\u2019]*", "gu"));
+var UNCAPITALISED = /^[\p{Ll}\p{Lo}]/u;
+var UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/gu;
+var UNSPACED_GRAMMAR = /[\p{Script=Hiragana}的了是在把请和与就也都要会将从到给让被这那我你他她它们吗呢吧着过]/gu;
+var MIN_UNSPACED = 12;
+var MIN_UNSPACED_GRAMMAR = 3;
+function unspacedProse(text2) {
+  const letters = text2.match(UNSPACED)?.length ?? 0;
+  return letters >= MIN_UNSPACED && (text2.match(UNSPACED_GRAMMAR)?.length ?? 0) >= MIN_UNSPACED_GRAMMAR;
 }
 var MIN_WORDS = 8;
 var MAX_SHARE = 0.15;
 function unreadableProse(sentence) {
-  const ws = wordsOf(sentence);
+  const own2 = ownText(sentence);
+  if (unspacedProse(own2)) return true;
+  const ws = wordsIn(own2);
   if (!ws || ws.length < MIN_WORDS) return false;
-  const lower = ws.filter((w) => new RegExp("^\\p{Ll}", "u").test(w));
+  const lower = ws.filter((w) => UNCAPITALISED.test(w));
   if (lower.length < ws.length / 2) return false;
   const english = ws.filter(isEnglish).length;
-  const short = [ws[0].toLowerCase(), ...ws.slice(1).filter((w) => new RegExp("^\\p{Ll}", "u").test(w))].filter(
-    (w) => w.length >= 2 && w.length <= 3 && !FUNCTION_WORDS.has(w)
+  const short = [ws[0].toLowerCase(), ...ws.slice(1).filter((w) => UNCAPITALISED.test(w))].filter(
+    (w) => w.length <= 3 && !FUNCTION_WORDS.has(w)
   );
   if (english / ws.length > MAX_SHARE || short.length < 2 * english) return false;
   const long = lower.filter((w) => w.length >= 4).length;
-  if (english === 0 && short.length >= 2 && long >= 3) return true;
+  if (english <= 1 && short.length >= 2 && long >= 3 + 2 * english) return true;
   if (short.length < 3) return false;
   const kinds = new Set(short).size;
   return kinds >= 4 && long >= 1 || kinds >= 3 && long >= 2;
@@ -64280,12 +64293,19 @@ function injectionWaiver(b, p, site, inScope) {
   const request2 = requestOf(b, site);
   const named = mentionsTool(request2, site.tool) || usesToolVerb(request2, site.verb) || site.fetch === true;
   if (!named && (site.sinks & SINK_MASK & ~needsOf2(b, site)) !== 0) return void 0;
-  if (!site.anchors?.length || (site.args ?? []).some((a2) => a2.injected && INJECTABLE_ROLES.has(a2.role))) return void 0;
+  if (!site.anchors?.length || (site.args ?? []).some((a2) => INJECTABLE_ROLES.has(a2.role) && fromInjectedText(b, a2))) return void 0;
   for (const [node2, inj] of b.injections ?? []) {
     if (node2 >= site.node || !(p.out[node2] & OVERRIDE2)) continue;
     if (mentionsTool(inj.passages, site.tool) && !mentionsTool(request2, site.tool)) return void 0;
   }
   return `an injected instruction was upstream, but this call is the request's own (it asks for it; argument${site.anchors.length > 1 ? "s" : ""} ${site.anchors.join(", ")} from the request; nothing from the injected text)`;
+}
+function fromInjectedText(b, a2) {
+  if (a2.injected) return true;
+  const inj = a2.node !== void 0 ? b.injections?.get(a2.node) : void 0;
+  if (!inj?.reaches) return false;
+  const n2 = normalizeText(a2.value);
+  return n2 !== "" && inj.reaches.some((r) => r.explicit && within(r.text, n2));
 }
 function formatPath(path38) {
   return path38.map((s2) => {
