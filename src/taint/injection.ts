@@ -132,9 +132,9 @@ function firstMatch(res: readonly RegExp[], s: string): string | undefined {
 
 /** Words that lead into an order without changing it: "Please", "TODO:", "Then", "1.", "###(note)". */
 const LEAD_IN =
-  /^(?:[\W_]*(?:\(?[a-z_]{2,24}\)|please|pls|kindly|now|then|also|just|first(?:ly)?|second(?:ly)?|next|finally|and|so|ok(?:ay)?|todo|to-?do|important|urgent|step\s*\d+|\d+)(?![\w'])[\W_]*)+/i;
-/** Quotes, brackets and comment marks a clause can open with: a JSON string's value (`"action": "Send …"`, escaped or not) or an HTML comment (`<!-- Send … -->`) orders as the same words bare do. */
-const OPENING_QUOTES = /^(?:[\s\\"'“”‘’«»„{[]|<!--)+/;
+  /^(?:[\W_]*(?:\(?[a-z_]{2,24}\)|please|pls|kindly|now|then|also|just|first(?:ly)?|second(?:ly)?|next|finally|and|so|ok(?:ay)?|todo|to-?do|action\s+(?:items?|required|needed)|important|urgent|step\s*\d+|\d+)(?![\w'])[\W_]*)+/i;
+/** Quotes, brackets, comment marks, list marks ("- [ ]") and a tag a clause can open with: a JSON string's value (`"action": "Send …"`, escaped or not) or an HTML comment (`<!-- Send … -->`) orders as the same words bare do. */
+const OPENING_QUOTES = /^(?:\[[ xX]?\]|[\s\\"'“”‘’«»„{[]|<!--|[-*•](?=\s)|<[a-z][\w-]{0,20}>)+/i;
 /** Verbs that fetch from elsewhere: an order to visit a page sends the request out. */
 const FETCH_VERBS = new Set(['visit', 'open', 'click', 'go', 'navigate', 'browse', 'download', 'fetch', 'call']);
 /** A clause with a finite verb after its first word states something ("Order O-17 was charged"): it is not an order. */
@@ -153,7 +153,30 @@ const SECOND_PERSON =
  * request itself asks for that very action and points at the message, the question is the request's
  * (trace-graph.ts, withoutRequestedOrders).
  */
-const QUESTION_ORDER = /\b(?:could|can|would|will)\s+you\s+(?:please\s+|kindly\s+|also\s+)?([a-z]+)/i;
+/**
+ * Orders in other forms, each with its verb: the reader among those who act ("let's delete", "we
+ * must send"), a reminder or an invitation to act ("remember to pay", "don't forget to forward",
+ * "feel free to share", "it is time to book"), a wish put as a condition ("it would be great if you
+ * could cancel"), "would you mind deleting", and an obligation in the passive ("the file should be
+ * deleted", "needs to be sent", "ensure that the invoice is paid"). What any of them asks is the
+ * action of its verb, as an imperative's is.
+ */
+const OTHER_FORMS = new RegExp(
+  [
+    /\blet(?:'s|’s| us)\s+(?:also\s+|now\s+|just\s+)?([a-z]+)/,
+    /\bwe\s+(?:must|should|need to|have to|ought to|are to)\s+(?:also\s+|now\s+|still\s+)?([a-z]+)/,
+    /\b(?:remember|forget|be sure|feel free|time|best|important|necessary|essential|urgent)\s+to\s+([a-z]+)/,
+    /\bif you (?:could|would|can)\s+(?:please\s+|kindly\s+|just\s+)?([a-z]+)/,
+    /\bwould you mind\s+([a-z]+ing)\b/,
+    /\b(?:should|must|needs? to|has to|have to|is to|are to|ought to)\s+(?:also\s+|now\s+|still\s+|immediately\s+)?be\s+([a-z]+)/,
+    /\b(?:ensure|make sure|see to it)\s+(?:that\s+)?(?:[\w'’.-]+\s+){0,10}?(?:is|are|gets?)\s+([a-z]+)/,
+  ]
+    .map((r) => r.source)
+    .join('|'),
+  'i',
+);
+
+const QUESTION_ORDER = /\b(?:(?:could|can|would|will)\s+you|(?:shall|should|shouldn'?t|shouldn’t)\s+we)\s+(?:please\s+|kindly\s+|also\s+|not\s+)?([a-z]+)/i;
 
 /** Irregular past forms the stemmer reads as the verb: "sent in quickly", "Frozen Granite Chicken" state or name, they do not order. */
 const PAST_FORMS = new Set(
@@ -161,6 +184,13 @@ const PAST_FORMS = new Set(
     ' ',
   ),
 );
+
+/** Whether a verb in any form ("deleted", "sending", "pay", "make") names an action: a category other than reading, a fetch, or a general verb. */
+function actsBy(verb: string): boolean {
+  const w = verb.toLowerCase();
+  const c = verbCategory(w);
+  return (c !== undefined && c !== 'read') || FETCH_VERBS.has(w) || GENERAL_VERBS.has(w);
+}
 
 /** Whether a word, as written, can be a bare verb of an action (not "payment", "sending", "orders", "sent"). */
 function actionVerb(word: string): boolean {
@@ -220,6 +250,9 @@ export function orderIn(sentence: string, opts: { field?: boolean } = {}): { wor
   const second = SECOND_PERSON.exec(sentence);
   const verb = second?.slice(1).find((x) => x !== undefined);
   if (verb !== undefined && (actionVerb(verb) || verbCategory(verb) !== undefined)) return { words: second![0], verb, question: false };
+  const other = OTHER_FORMS.exec(sentence);
+  const otherVerb = other?.slice(1).find((x) => x !== undefined);
+  if (otherVerb !== undefined && actsBy(otherVerb)) return { words: other![0], verb: otherVerb, question: false };
   // A question that asks for an action ("could you delete the file …?") orders it, whoever it was
   // put to; one with a target (an address, an account, a link) orders whatever verb it asks with.
   const q = QUESTION_ORDER.exec(sentence);
@@ -516,10 +549,13 @@ const URGENCY = /^(?:immediately|right away|right now|at once|urgently|automatic
 
 /** Whether a found sentence is more than a plain order (an override): see InjectionFinding.explicit. */
 function overrides(hit: Partial<Record<InjectionSignal, string>>, s: string): boolean {
+  // "must be sent" is an order in the passive: it claims no authority beside itself.
+  const passive = hit.authority !== undefined && hit.imperative?.toLowerCase().includes(hit.authority.toLowerCase()) === true;
   const strong = {
     ...hit,
     imperative: undefined,
     unreadable: undefined,
+    ...(passive ? { authority: undefined } : {}),
     ...(hit.redirect !== undefined && URGENCY.test(hit.redirect) ? { redirect: undefined } : {}),
   };
   return Object.entries(strong).some(([k, v]) => v !== undefined && k !== 'directive') || isInjected(strong, s);
