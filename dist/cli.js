@@ -61154,18 +61154,35 @@ function firstMatch(res, s2) {
   }
   return void 0;
 }
-var LEAD_IN = /^(?:[\W_]*(?:\(?[a-z_]{2,24}\)|please|pls|kindly|now|then|also|just|first(?:ly)?|second(?:ly)?|next|finally|and|so|ok(?:ay)?|todo|to-?do|important|urgent|step\s*\d+|\d+)(?![\w'])[\W_]*)+/i;
-var OPENING_QUOTES = /^(?:[\s\\"'“”‘’«»„{[]|<!--)+/;
+var LEAD_IN = /^(?:[\W_]*(?:\(?[a-z_]{2,24}\)|please|pls|kindly|now|then|also|just|first(?:ly)?|second(?:ly)?|next|finally|and|so|ok(?:ay)?|todo|to-?do|action\s+(?:items?|required|needed)|important|urgent|step\s*\d+|\d+)(?![\w'])[\W_]*)+/i;
+var OPENING_QUOTES = /^(?:\[[ xX]?\]|[\s\\"'“”‘’«»„{[]|<!--|[-*•](?=\s)|<[a-z][\w-]{0,20}>)+/i;
 var FETCH_VERBS = /* @__PURE__ */ new Set(["visit", "open", "click", "go", "navigate", "browse", "download", "fetch", "call"]);
 var STATEMENT = /^\S+(?:\s+\S+){0,3}?\s+(?:is|are|was|were|has|have|had|been|will|would|did|does)\b/i;
 var GENERAL_VERBS = /* @__PURE__ */ new Set(["make", "say", "take", "put", "keep", "bring", "concatenate", "combine", "include"]);
 var SECOND_PERSON = /\b(?:you|assistant|agent|model)\s+(?:must|should|shall|need to|have to|are to|will need to|are required to)\s+([a-z]+)|\b(?:want|need|ask|require)s?\s+you\s+to\s+([a-z]+)|\byour (?:task|job|goal|instruction)s? (?:is|are) to\s+([a-z]+)|\bmake sure (?:to|you)\s+([a-z]+)|\bthat\s+(?:the\s+)?(?:assistant|agent|model|ai)\s+(?:please\s+|kindly\s+|also\s+)?([a-z]+)/i;
-var QUESTION_ORDER = /\b(?:could|can|would|will)\s+you\s+(?:please\s+|kindly\s+|also\s+)?([a-z]+)/i;
+var OTHER_FORMS = new RegExp(
+  [
+    /\blet(?:'s|’s| us)\s+(?:also\s+|now\s+|just\s+)?([a-z]+)/,
+    /\bwe\s+(?:must|should|need to|have to|ought to|are to)\s+(?:also\s+|now\s+|still\s+)?([a-z]+)/,
+    /\b(?:remember|forget|be sure|feel free|time|best|important|necessary|essential|urgent)\s+to\s+([a-z]+)/,
+    /\bif you (?:could|would|can)\s+(?:please\s+|kindly\s+|just\s+)?([a-z]+)/,
+    /\bwould you mind\s+([a-z]+ing)\b/,
+    /\b(?:should|must|needs? to|has to|have to|is to|are to|ought to)\s+(?:also\s+|now\s+|still\s+|immediately\s+)?be\s+([a-z]+)/,
+    /\b(?:ensure|make sure|see to it)\s+(?:that\s+)?(?:[\w'’.-]+\s+){0,10}?(?:is|are|gets?)\s+([a-z]+)/
+  ].map((r) => r.source).join("|"),
+  "i"
+);
+var QUESTION_ORDER = /\b(?:(?:could|can|would|will)\s+you|(?:shall|should|shouldn'?t|shouldn’t)\s+we)\s+(?:please\s+|kindly\s+|also\s+|not\s+)?([a-z]+)/i;
 var PAST_FORMS = new Set(
   "sent paid frozen bought sold made done given taken shown written chosen kept brought told built spent lost found held forgotten".split(
     " "
   )
 );
+function actsBy(verb) {
+  const w = verb.toLowerCase();
+  const c3 = verbCategory(w);
+  return c3 !== void 0 && c3 !== "read" || FETCH_VERBS.has(w) || GENERAL_VERBS.has(w);
+}
 function actionVerb(word) {
   const w = word.toLowerCase();
   if (!/^[a-z]+$/.test(w) || /(?:ment|tion|sion|ance|ence|ing|ed|ly)$/.test(w) || /[^s]s$/.test(w) && w.length > 3) return false;
@@ -61199,6 +61216,9 @@ function orderIn(sentence, opts = {}) {
   const second = SECOND_PERSON.exec(sentence);
   const verb = second?.slice(1).find((x) => x !== void 0);
   if (verb !== void 0 && (actionVerb(verb) || verbCategory(verb) !== void 0)) return { words: second[0], verb, question: false };
+  const other = OTHER_FORMS.exec(sentence);
+  const otherVerb = other?.slice(1).find((x) => x !== void 0);
+  if (otherVerb !== void 0 && actsBy(otherVerb)) return { words: other[0], verb: otherVerb, question: false };
   const q2 = QUESTION_ORDER.exec(sentence);
   const asked = q2 !== null && (actionVerb(q2[1]) || (targeted || /\bwww\.\S/i.test(sentence)) && verbCategory(q2[1]) !== void 0);
   return asked ? { words: q2[0], verb: q2[1], question: true } : void 0;
@@ -61373,10 +61393,12 @@ function besideUnreadable(all, lines2, lineEnds, passages, reasons) {
 }
 var URGENCY = /^(?:immediately|right away|right now|at once|urgently|automatically|instead)$/i;
 function overrides(hit, s2) {
+  const passive = hit.authority !== void 0 && hit.imperative?.toLowerCase().includes(hit.authority.toLowerCase()) === true;
   const strong = {
     ...hit,
     imperative: void 0,
     unreadable: void 0,
+    ...passive ? { authority: void 0 } : {},
     ...hit.redirect !== void 0 && URGENCY.test(hit.redirect) ? { redirect: void 0 } : {}
   };
   return Object.entries(strong).some(([k, v]) => v !== void 0 && k !== "directive") || isInjected(strong, s2);
