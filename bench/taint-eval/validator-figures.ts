@@ -146,6 +146,25 @@ function germanWithToolList(data: AgentDojoData): string {
 
 export async function validatorFigures(opts: { quick?: boolean } = {}): Promise<string> {
   const lines: string[] = [];
+  // The cost first, in a process the replay has not yet filled (its heap, the stemmer's cache), as `saboteur validate` runs.
+  const sizes: [number, number, boolean][] = opts.quick
+    ? [[4, 250, false]]
+    : [
+        [10, 200, false],
+        [20, 500, false],
+        [20, 380, true],
+      ];
+  const cost = ['validate cost, one OTLP export from a file (saboteur validate --format json):'];
+  for (const [agents, turns, records] of sizes) {
+    const f = await validateCost(agents, turns, records);
+    const ratio = f.wallMs / Math.max(1, f.floorWallMs);
+    cost.push(
+      `  ${f.mb} MB, ${f.spans} spans, ${f.sinks} sinks${records ? ', results JSON records' : ''}: wall ${f.wallMs} ms, CPU ${f.cpuMs} ms (all threads), ${(f.cpuMs / f.mb).toFixed(0)} ms CPU per MB${f.spans >= 20000 ? ` (target < 5 s: ${f.wallMs < 5000 ? 'met' : `wall MISSED${f.cpuMs < 5000 ? ', CPU met' : ''}`})` : ''}`,
+    );
+    cost.push(
+      `    floor, same file: read + JSON.parse alone: wall ${f.floorWallMs} ms, CPU ${f.floorCpuMs} ms (wall/CPU ${(f.floorWallMs / Math.max(1, f.floorCpuMs)).toFixed(1)}× for the floor, ${(f.wallMs / Math.max(1, f.cpuMs)).toFixed(1)}× for validate: how busy the machine is); validate ${ratio.toFixed(1)}× the floor (target ≤ 20×: ${ratio <= 20 ? 'met' : 'MISSED'})`,
+    );
+  }
   const sets = loadEvalSet(path.resolve('fixtures/taint-eval'));
   const outcomes = runEvalSet(sets, defaultPolicy());
   const cases = sets.flatMap((v) => v.cases);
@@ -168,22 +187,6 @@ export async function validatorFigures(opts: { quick?: boolean } = {}): Promise<
   for (const s of b.skipped) lines.push(`  skipped: ${s}`);
   lines.push('', ...agentDojoFigures(opts));
   lines.push('', ...corpusLines(opts));
-  const sizes: [number, number, boolean][] = opts.quick
-    ? [[4, 250, false]]
-    : [
-        [10, 200, false],
-        [20, 500, false],
-        [20, 380, true],
-      ];
-  lines.push('', 'validate cost, one OTLP export from a file (saboteur validate --format json):');
-  for (const [agents, turns, records] of sizes) {
-    const f = await validateCost(agents, turns, records);
-    lines.push(
-      `  ${f.mb} MB, ${f.spans} spans, ${f.sinks} sinks${records ? ', results JSON records' : ''}: wall ${f.wallMs} ms, CPU ${f.cpuMs} ms (all threads), ${(f.cpuMs / f.mb).toFixed(0)} ms CPU per MB${f.spans >= 20000 ? ` (target < 5 s: ${f.wallMs < 5000 ? 'met' : `wall MISSED${f.cpuMs < 5000 ? ', CPU met' : ''}`})` : ''}`,
-    );
-    lines.push(
-      `    floor, same file: read + JSON.parse alone: wall ${f.floorWallMs} ms, CPU ${f.floorCpuMs} ms (wall/CPU ${(f.floorWallMs / Math.max(1, f.floorCpuMs)).toFixed(1)}× for the floor, ${(f.wallMs / Math.max(1, f.cpuMs)).toFixed(1)}× for validate: how busy the machine is)`,
-    );
-  }
+  lines.push('', ...cost);
   return lines.join('\n');
 }
