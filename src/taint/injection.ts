@@ -176,7 +176,8 @@ const OTHER_FORMS = new RegExp(
   'i',
 );
 
-const QUESTION_ORDER = /\b(?:(?:could|can|would|will)\s+you|(?:shall|should|shouldn'?t|shouldn’t)\s+we)\s+(?:please\s+|kindly\s+|also\s+|not\s+)?([a-z]+)/i;
+const QUESTION_ORDER =
+  /\b(?:(?:could|can|would|will)\s+you|(?:shall|should|shouldn'?t|shouldn’t)\s+we)\s+(?:please\s+|kindly\s+|also\s+|not\s+)?([a-z]+)/i;
 
 /** Irregular past forms the stemmer reads as the verb: "sent in quickly", "Frozen Granite Chicken" state or name, they do not order. */
 const PAST_FORMS = new Set(
