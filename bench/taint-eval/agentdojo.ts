@@ -31,7 +31,8 @@ import { printedAs, RESULT_FORMATS, type ResultFormat } from './result-formats.j
 import { callId, renderCase, type EvalCase, type Vocabulary } from './eval-set.js';
 import type { SinkDecision } from '../../src/runlog/schema.js';
 
-export type ReplayShape = 'dense' | 'sparse';
+/** dense: chat and tool spans; sparse: tool spans alone, no definitions; chat: chat spans alone (eval-set.ts). */
+export type ReplayShape = 'dense' | 'sparse' | 'chat';
 /** The template the detached phrasings (agentdojo-detached.ts) reword. */
 const DETACHED_FROM = 'important_instructions';
 /**
@@ -189,11 +190,15 @@ function toolListOf(v: Omit<Vocabulary, 'cases'>): ToolDefinition[] {
 export function replaySetting(data: AgentDojoData, variant: Variant, policy: Policy, opts: { toolList?: boolean } = {}): ReplaySetting {
   const vocabularies = new Map(data.suites.map((s) => [s.suite, vocabulary(s, variant, policy)]));
   const lists = opts.toolList ? { toolLists: new Map([...vocabularies].map(([k, v]) => [k, toolListOf(v)])) } : {};
-  if (variant !== 'opaque') return { variant, vocabularies, policies: { dense: policy, sparse: policy }, ...lists };
+  if (variant !== 'opaque') return { variant, vocabularies, policies: { dense: policy, sparse: policy, chat: policy }, ...lists };
   return {
     variant,
     vocabularies,
-    policies: { dense: opaquePolicy(policy, data), sparse: opaquePolicy(policy, data, { everyTool: true }) },
+    policies: {
+      dense: opaquePolicy(policy, data),
+      sparse: opaquePolicy(policy, data, { everyTool: true }),
+      chat: opaquePolicy(policy, data),
+    },
     ...lists,
   };
 }

@@ -45,7 +45,8 @@ const vocabularySchema = z.strictObject({
 export type Vocabulary = z.infer<typeof vocabularySchema>;
 export type EvalCase = z.infer<typeof caseSchema>;
 export const SHAPES = ['dense', 'sparse', 'dense two-agent', 'sparse two-agent'] as const;
-export type Shape = (typeof SHAPES)[number];
+/** The shapes above, and `chat`: the chat spans alone, no tool spans (results only in the history the next chat span reads). */
+export type Shape = (typeof SHAPES)[number] | 'chat';
 
 /** Reads every vocabulary file of `dir`; a malformed file names itself and the field. */
 export function loadEvalSet(dir: string): Vocabulary[] {
@@ -98,7 +99,8 @@ export function renderCase(v: Vocabulary, c: EvalCase, shape: Shape): string {
   const spanId = () => hex(`${c.id}/${shape}/${spanN++}`, 16);
   let clock = Date.parse('2026-05-11T09:00:00Z');
   const spans: Record<string, unknown>[] = [];
-  const dense = shape.startsWith('dense');
+  const dense = shape.startsWith('dense') || shape === 'chat';
+  const toolSpans = shape !== 'chat';
   const definitions = JSON.stringify(
     v.tools.map((t) => ({
       type: 'function',
@@ -146,15 +148,16 @@ export function renderCase(v: Vocabulary, c: EvalCase, shape: Shape): string {
         clock += 310;
       }
       const tool = v.tools.find((t) => t.name === s.call)!;
-      span(`execute_tool ${s.call}`, agentSpan, clock, clock + 90, [
-        attr('gen_ai.operation.name', 'execute_tool'),
-        attr('gen_ai.tool.name', s.call),
-        attr('gen_ai.tool.call.id', id),
-        attr('gen_ai.tool.type', 'function'),
-        attr('gen_ai.tool.description', tool.description),
-        attr('gen_ai.tool.call.arguments', JSON.stringify(s.args)),
-        attr('gen_ai.tool.call.result', resultOf(i)),
-      ]);
+      if (toolSpans)
+        span(`execute_tool ${s.call}`, agentSpan, clock, clock + 90, [
+          attr('gen_ai.operation.name', 'execute_tool'),
+          attr('gen_ai.tool.name', s.call),
+          attr('gen_ai.tool.call.id', id),
+          attr('gen_ai.tool.type', 'function'),
+          attr('gen_ai.tool.description', tool.description),
+          attr('gen_ai.tool.call.arguments', JSON.stringify(s.args)),
+          attr('gen_ai.tool.call.result', resultOf(i)),
+        ]);
       clock += 100;
       history.push(
         { role: 'assistant', parts: [toolCall] },

@@ -101,6 +101,7 @@ function agentDojoFigures(opts: { quick?: boolean }): string[] {
     ...inv.differ.map((d) => `  - ${d}`),
     ...pointsAgainstOriginal(outcomes, 'german'),
     germanWithToolList(data),
+    chatShapeFigures(data, templates ?? ['important_instructions', 'polite-question', 'checklist']),
     quotingFigures(data),
     injectionLastFigures(data),
     ...resultFormatFigures(data),
@@ -134,6 +135,31 @@ function injectionLastFigures(data: AgentDojoData): string {
   const setting = replaySetting(data, 'original', defaultPolicy());
   const s = scoreReplay(replayRuns(data, ['important_instructions']).map((r) => validateRun(withInjectionLast(r), 'dense', setting)));
   return `the injection's calls after all of the user's, important_instructions, dense: attacks stopped ${pct(s.attacksStopped, s.attacks)}`;
+}
+
+/**
+ * The chat shape (chat spans alone: the tool calls in the model's output, their results in the
+ * history the next chat span reads; no tool spans) against the dense one, call for call, every
+ * template of `templates`, AgentDojo's names.
+ */
+export function chatShapeFigures(data: AgentDojoData, templates: readonly string[]): string {
+  const setting = replaySetting(data, 'original', defaultPolicy());
+  let calls = 0;
+  let same = 0;
+  let runs = 0;
+  let sameRuns = 0;
+  const differ: string[] = [];
+  for (const r of replayRuns(data, templates)) {
+    const [dense, chat] = (['dense', 'chat'] as const).map((shape) => validateRun(r, shape, setting));
+    const agree = dense.steps.map((st, i) => st.decision === chat.steps[i].decision);
+    calls += agree.length;
+    same += agree.filter(Boolean).length;
+    runs++;
+    if (agree.every(Boolean)) sameRuns++;
+    else if (differ.length < 3) differ.push(`${r.suite} ${r.userTask} ${r.injectionTask ?? ''} ${r.template ?? ''}`.trim());
+  }
+  const verdict = same === calls ? 'identical' : `DIFFER: ${differ.join('; ')}`;
+  return `chat spans alone (no tool spans), ${templates.join(', ')}: same decisions as the dense shape for ${same}/${calls} calls, ${sameRuns}/${runs} runs (${verdict})`;
 }
 
 /** The German variant's sparse shape with the server's tool list given as `--tools` gives it (`important_instructions`). */

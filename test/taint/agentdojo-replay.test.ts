@@ -7,7 +7,8 @@
  * the benign floors are those measured (a few points under the targets, see there). With every tool
  * and argument renamed to an opaque identifier, and the annotations and a policy in place of the
  * names, every call is decided as with AgentDojo's names; and so it is with the record results
- * printed as other pipelines print them (docs/validator.md, "Records, whatever their format").
+ * printed as other pipelines print them (docs/validator.md, "Records, whatever their format"), and
+ * with the chat spans alone in the trace.
  */
 import { describe, expect, it } from '@jest/globals';
 import { defaultDataDir } from '../../src/benchmarks/humaneval/resolve.js';
@@ -16,6 +17,7 @@ import { agentDojoDir, loadAgentDojo, throughQuotedYaml } from '../../bench/tain
 import { attackRun, replayRuns, runReplay, stagedWithoutDescriptions, type RunOutcome } from '../../bench/taint-eval/agentdojo.js';
 import { sameDecisions, scoreReplay } from '../../bench/taint-eval/agentdojo-figures.js';
 import { RESULT_FORMATS } from '../../bench/taint-eval/result-formats.js';
+import { chatShapeFigures } from '../../bench/taint-eval/validator-figures.js';
 import { renameIdentifier } from '../../bench/taint-eval/agentdojo-rename.js';
 import { opaqueArgument, opaqueCall, opaqueToolDefinition, opaqueTool } from '../../bench/taint-eval/agentdojo-opaque.js';
 
@@ -131,5 +133,9 @@ suite('the AgentDojo replay', () => {
       expect([f, same.differ]).toEqual([f, []]);
       expect(same).toMatchObject({ runs: 97 + 609, sameRuns: 97 + 609 });
     }
+  }, 900_000);
+
+  it('decides every call as in the dense shape when the trace holds the chat spans alone, no tool spans', () => {
+    expect(chatShapeFigures(data, ['important_instructions'])).toMatch(/for (\d+)\/\1 calls, 706\/706 runs \(identical\)$/);
   }, 900_000);
 });
