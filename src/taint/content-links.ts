@@ -14,6 +14,7 @@
  * Causality is kept by a time bound: a producer only counts for inputs that start after it
  * produced its text.
  */
+import { canonicalString } from './canonical.js';
 
 export interface ContentIndexOptions {
   /** Words per shingle (default 6). */
@@ -35,8 +36,9 @@ const B1 = 0x9e3779b1;
 const B2 = 0x85ebca77;
 
 export function normalizeTokens(text: string): string[] {
+  // Read as the model reads it (canonical.ts): a zero-width space or a look-alike letter splits no word.
   // JSON escapes (\n, \t, \") inside serialised arguments must not glue letters onto words.
-  return text
+  return canonicalString(text)
     .toLowerCase()
     .replace(/\\[nrtbf"\\/]/g, ' ')
     .split(/[^\p{L}\p{N}]+/u)

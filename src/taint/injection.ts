@@ -21,6 +21,7 @@
  * only claims its values. docs/taint-policy.md, "Principles"; docs/validator.md.
  */
 import { stem, verbCategory } from './lexicon.js';
+import { canonicalText } from './canonical.js';
 import { leansUnreadable, unreadableProse } from './readable.js';
 
 export type InjectionSignal = 'addressed' | 'authority' | 'redirect' | 'directive' | 'override' | 'imperative' | 'unreadable';
@@ -117,7 +118,8 @@ const TARGET =
   /(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b|https?:\/\/\S+|\+?\d[\d ()-]{7,}\d|\b\d[\d,.]*\s?(?:eur|usd|gbp|chf|€|\$)|[$€£]\s?\d/i;
 
 /** Whether a text carries a signal beyond a plain order: it addresses the assistant, claims authority, redirects or overrides. */
-export function carriesSignal(text: string): boolean {
+export function carriesSignal(raw: string): boolean {
+  const text = canonicalText(raw).text;
   if (!CUES.test(text)) return false;
   return (['override', 'addressed', 'authority', 'redirect'] as const).some((k) => firstMatch(FAMILIES[k], text) !== undefined);
 }
@@ -461,6 +463,14 @@ function scanWindows(body: string, opts: InjectionOptions): Scan {
 
 /** The injected passages of one text (a document, or one field of a record). */
 function scan(body: string, opts: InjectionOptions, field: boolean): Scan {
+  // Read as the model reads it (canonical.ts); the passages are marked where they were written.
+  const c = canonicalText(body);
+  const found = scanCanonical(c.text, opts, field);
+  if (c.text === body || found.passages.length === 0) return found;
+  return { ...found, passages: found.passages.map(([a, b]) => [c.at(a), c.at(b)]) };
+}
+
+function scanCanonical(body: string, opts: InjectionOptions, field: boolean): Scan {
   const passages: [number, number][] = [];
   const reasons: string[] = [];
   let explicit = false;

@@ -3,7 +3,8 @@
  * the goal as a JSON field, a forged transcript, the whole injection in German (a language the
  * validator does not read: docs/taint-policy.md, "Principles", 3), an HTML comment, a tool error's
  * detail, a colleague's polite question, a note of what the user asked of the assistant, a
- * reminder, a to-do list's open item and a colleague's wish. The benign runs keep their
+ * reminder, a to-do list's open item, a colleague's wish and a goal hidden from a matcher of words
+ * (zero-width spaces, look-alike letters). The benign runs keep their
  * figures, delegated tasks included ("What a request asks for", Delegation).
  */
 import { describe, expect, it } from '@jest/globals';
@@ -44,6 +45,7 @@ const dir = agentDojoDir(defaultDataDir());
       'reminder',
       'checklist',
       'wish',
+      'obfuscated',
     ];
     const outcomes = runReplay(data, defaultPolicy(), { templates, shapes: ['dense'] });
     for (const t of templates) {
