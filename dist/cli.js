@@ -58395,13 +58395,127 @@ function refOf(g, v) {
   return g.meta[v]?.ref ?? `#${v}`;
 }
 
+// src/taint/canonical.ts
+var SPECIAL = new RegExp("\\p{Cf}|\\p{M}+|[\\uFF01-\\uFF5E\\uFB00-\\uFB06]|[\\u{1D400}-\\u{1D7FF}]|<\\/?(?:b|i|u|em|strong|span|mark|font|small|big|sub|sup|s|del|ins|code|a)\\b[^<>]{0,200}>|&(?:#\\d{1,7}|#x[0-9a-f]{1,6}|amp|lt|gt|quot|apos|nbsp);|\\*\\*|__|~~|`|\\\\[ntr]", "giu");
+var CONFUSABLE = {
+  \u0430: "a",
+  \u0435: "e",
+  \u043E: "o",
+  \u0440: "p",
+  \u0441: "c",
+  \u0443: "y",
+  \u0445: "x",
+  \u0456: "i",
+  \u0458: "j",
+  \u0455: "s",
+  "\u0501": "d",
+  \u04BB: "h",
+  "\u04CF": "l",
+  "\u051B": "q",
+  "\u051D": "w",
+  \u0410: "A",
+  \u0412: "B",
+  \u0415: "E",
+  \u041A: "K",
+  \u041C: "M",
+  \u041D: "H",
+  \u041E: "O",
+  \u0420: "P",
+  \u0421: "C",
+  \u0422: "T",
+  \u0425: "X",
+  \u0406: "I",
+  \u0408: "J",
+  \u0405: "S",
+  \u03B1: "a",
+  \u03BF: "o",
+  \u03C1: "p",
+  \u03BD: "v",
+  \u03C4: "t",
+  \u03B9: "i",
+  \u03BA: "k",
+  \u03C5: "u",
+  \u0391: "A",
+  \u0392: "B",
+  \u0395: "E",
+  \u0396: "Z",
+  \u0397: "H",
+  \u0399: "I",
+  \u039A: "K",
+  \u039C: "M",
+  \u039D: "N",
+  \u039F: "O",
+  \u03A1: "P",
+  \u03A4: "T",
+  \u03A5: "Y",
+  \u03A7: "X"
+};
+var CONFUSABLES = new RegExp(`[${Object.keys(CONFUSABLE).join("")}]`, "u");
+var MIXED_WORD = new RegExp("\\p{L}+", "gu");
+var ENTITIES = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " };
+function readAs(piece, before) {
+  const c3 = piece.codePointAt(0);
+  if (new RegExp("^\\p{Cf}$", "u").test(piece)) return void 0;
+  if (new RegExp("^\\p{M}", "u").test(piece)) return /[A-Za-z]/.test(before) ? void 0 : piece;
+  if (c3 >= 65281 && c3 <= 65374 || c3 >= 64256 && c3 <= 64262 || c3 >= 119808 && c3 <= 120831) return piece.normalize("NFKC");
+  if (piece.startsWith("<")) return void 0;
+  if (piece.startsWith("&")) {
+    const name = piece.slice(1, -1).toLowerCase();
+    if (name in ENTITIES) return ENTITIES[name];
+    const code3 = name.startsWith("#x") ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
+    return code3 > 0 && code3 <= 1114111 ? String.fromCodePoint(code3) : piece;
+  }
+  if (piece.startsWith("\\")) return piece === "\\n" ? "\n" : " ";
+  return void 0;
+}
+function unconfuse(text2) {
+  return text2.replace(
+    MIXED_WORD,
+    (w) => /[A-Za-z]/.test(w) && CONFUSABLES.test(w) ? [...w].map((ch) => CONFUSABLE[ch] ?? ch).join("") : w
+  );
+}
+function canonicalString(original) {
+  SPECIAL.lastIndex = 0;
+  const special = SPECIAL.test(original);
+  const mixed = CONFUSABLES.test(original);
+  if (!special && !mixed) return original;
+  SPECIAL.lastIndex = 0;
+  const text2 = special ? original.replace(SPECIAL, (piece, at) => readAs(piece, original[at - 1] ?? "") ?? "") : original;
+  return mixed ? unconfuse(text2) : text2;
+}
+function canonicalText(original) {
+  SPECIAL.lastIndex = 0;
+  let m = SPECIAL.exec(original);
+  const mixed = CONFUSABLES.test(original);
+  if (!m && !mixed) return { text: original, at: (i2) => i2 };
+  let text2 = "";
+  const map2 = [];
+  let from = 0;
+  const copy = (to) => {
+    for (let i2 = from; i2 < to; i2++) map2.push(i2);
+    text2 += original.slice(from, to);
+  };
+  for (; m; m = SPECIAL.exec(original)) {
+    copy(m.index);
+    const as = readAs(m[0], original[m.index - 1] ?? "");
+    if (as !== void 0) {
+      text2 += as;
+      for (let k = 0; k < as.length; k++) map2.push(m.index);
+    }
+    from = m.index + m[0].length;
+  }
+  copy(original.length);
+  if (mixed) text2 = unconfuse(text2);
+  return { text: text2, at: (i2) => i2 < map2.length ? map2[i2] : original.length };
+}
+
 // src/taint/content-links.ts
 var POSTINGS_CAP = 8192;
 var COMMON_CAP = 64;
 var B1 = 2654435761;
 var B2 = 2246822519;
 function normalizeTokens(text2) {
-  return text2.toLowerCase().replace(/\\[nrtbf"\\/]/g, " ").split(/[^\p{L}\p{N}]+/u).filter((t) => t !== "");
+  return canonicalString(text2).toLowerCase().replace(/\\[nrtbf"\\/]/g, " ").split(/[^\p{L}\p{N}]+/u).filter((t) => t !== "");
 }
 function normalizeText(text2) {
   return normalizeTokens(text2).join(" ");
@@ -61143,7 +61257,8 @@ var FAMILIES = {
 };
 var CUES = /assistant|\bai\b|a\.i\.|llm|gpt|language model|bot|agent|model|copilot|scheduler|system|admin|security|compliance|\bsso\b|\bhr\b|\bit\b|merchant|billing|directory|fraud|risk|this is|signed|from|entered by|the (?:user|account|owner|cardholder|patient|travell?er|customer|landlord|document|workspace|client)|already|pre-?\s?approved|approved|authori|requested|policy|directive|must be|before|first|instead|without|no need|no confirmation|don'?t ask|immediately|right away|right now|at once|urgently|automatically|do not|ignore|override|<\/?(?:system|instructions?|admin|assistant)>|\[/i;
 var TARGET = /(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b|https?:\/\/\S+|\+?\d[\d ()-]{7,}\d|\b\d[\d,.]*\s?(?:eur|usd|gbp|chf|€|\$)|[$€£]\s?\d/i;
-function carriesSignal(text2) {
+function carriesSignal(raw) {
+  const text2 = canonicalText(raw).text;
   if (!CUES.test(text2)) return false;
   return ["override", "addressed", "authority", "redirect"].some((k) => firstMatch(FAMILIES[k], text2) !== void 0);
 }
@@ -61337,6 +61452,12 @@ function scanWindows(body, opts) {
   return out;
 }
 function scan2(body, opts, field) {
+  const c3 = canonicalText(body);
+  const found = scanCanonical(c3.text, opts, field);
+  if (c3.text === body || found.passages.length === 0) return found;
+  return { ...found, passages: found.passages.map(([a2, b]) => [c3.at(a2), c3.at(b)]) };
+}
+function scanCanonical(body, opts, field) {
   const passages = [];
   const reasons = [];
   let explicit = false;
@@ -64031,7 +64152,7 @@ function reachesOf(policy, output2, found) {
     const [s2, e] = blocks[i2];
     const text2 = e - s2 > MAX_REACH ? `${output2.slice(s2, a2 + 2e3)}
 ${output2.slice(b - 2e3, e)}` : output2.slice(s2, e);
-    const order = output2.slice(a2, Math.min(b, a2 + MAX_REACH)).replace(/:\s+/g, ". ");
+    const order = canonicalText(output2.slice(a2, Math.min(b, a2 + MAX_REACH))).text.replace(/:\s+/g, ". ");
     const asks = recogniseIntent(order, { verbOf: policy.verbOf }).mask;
     const explicit = found.explicit || carriesSignal(text2);
     return { text: normalizeText(text2), asks: asks & OUTWARD2 ? asks | OUTWARD2 : asks, explicit };
