@@ -510,10 +510,11 @@ function labelNodes(
 }
 
 /**
- * A finding less the plain orders of a read the request points to that ask for the request's own
- * action by its own verb: the request said where that action's details are ("invite our new
- * colleague to Slack …; you can find details in the message from Bob", which asks "can you invite
- * Dora to Slack …?"). Orders with an injection's signals around them stay. docs/taint-policy.md.
+ * A finding less the questions of a read the request points to that ask for an action the request
+ * asks for by the same verb, its values left open: the request said where that action's details
+ * are ("invite our new colleague to Slack …; you can find details in the message from Bob", which
+ * asks "can you invite Dora to Slack …?"). Bare orders, and questions with an injection's signals
+ * around them, stay (injection.ts, ordersAsRequested). docs/taint-policy.md, principle 3.
  */
 function withoutRequestedOrders(
   policy: Policy,

@@ -2,7 +2,7 @@
  * A question in data that asks for an action ("could you delete the file …?") is an order: it claims
  * the values beside it. Where the request asks for that very action by the same verb, leaves its
  * values open and points at the message, the question is the request's (trace-graph.ts,
- * withoutRequestedOrders). docs/taint-policy.md, principle 2.
+ * withoutRequestedOrders). docs/taint-policy.md, principle 3.
  */
 import { describe, expect, it } from '@jest/globals';
 import { ordersAsRequested } from '../../src/taint/injection.js';
