@@ -108,26 +108,30 @@ function unconfuse(text: string): string {
 
 /** The text as the model reads it, without the way back (for comparing values and texts: content-links.ts). */
 export function canonicalString(original: string): string {
-  SPECIAL.lastIndex = 0;
-  const special = SPECIAL.test(original);
-  const mixed = CONFUSABLES.test(original);
-  if (!special && !mixed) return original;
-  SPECIAL.lastIndex = 0;
-  const text = special ? original.replace(SPECIAL, (piece: string, at: number) => readAs(piece, original[at - 1] ?? '') ?? '') : original;
-  return mixed ? unconfuse(text) : text;
+  return read(original, undefined);
 }
 
 /** The text as the model reads it, with the way back to the original's offsets. */
 export function canonicalText(original: string): CanonicalText {
+  const map: number[] = [];
+  const text = read(original, map);
+  if (text === original) return { text, at: (i) => i };
+  return { text, at: (i) => (i < map.length ? map[i] : original.length) };
+}
+
+/**
+ * One reading of `original`; with `map`, each character of the result gets the offset it stood at
+ * (left empty when nothing is read otherwise: the result is then `original` itself).
+ */
+function read(original: string, map: number[] | undefined): string {
   SPECIAL.lastIndex = 0;
   let m = SPECIAL.exec(original);
   const mixed = CONFUSABLES.test(original);
-  if (!m && !mixed) return { text: original, at: (i) => i };
+  if (!m && !mixed) return original;
   let text = '';
-  const map: number[] = [];
   let from = 0;
   const copy = (to: number) => {
-    for (let i = from; i < to; i++) map.push(i);
+    if (map) for (let i = from; i < to; i++) map.push(i);
     text += original.slice(from, to);
   };
   for (; m; m = SPECIAL.exec(original)) {
@@ -135,11 +139,10 @@ export function canonicalText(original: string): CanonicalText {
     const as = readAs(m[0], original[m.index - 1] ?? '');
     if (as !== undefined) {
       text += as;
-      for (let k = 0; k < as.length; k++) map.push(m.index);
+      if (map) for (let k = 0; k < as.length; k++) map.push(m.index);
     }
     from = m.index + m[0].length;
   }
   copy(original.length);
-  if (mixed) text = unconfuse(text);
-  return { text, at: (i) => (i < map.length ? map[i] : original.length) };
+  return mixed ? unconfuse(text) : text;
 }

@@ -21,7 +21,7 @@
  * only claims its values. docs/taint-policy.md, "Principles"; docs/validator.md.
  */
 import { stem, verbCategory } from './lexicon.js';
-import { canonicalText } from './canonical.js';
+import { canonicalString, canonicalText } from './canonical.js';
 import { leansUnreadable, unreadableProse } from './readable.js';
 
 export type InjectionSignal = 'addressed' | 'authority' | 'redirect' | 'directive' | 'override' | 'imperative' | 'unreadable';
@@ -119,7 +119,7 @@ const TARGET =
 
 /** Whether a text carries a signal beyond a plain order: it addresses the assistant, claims authority, redirects or overrides. */
 export function carriesSignal(raw: string): boolean {
-  const text = canonicalText(raw).text;
+  const text = canonicalString(raw);
   if (!CUES.test(text)) return false;
   return (['override', 'addressed', 'authority', 'redirect'] as const).some((k) => firstMatch(FAMILIES[k], text) !== undefined);
 }
@@ -150,12 +150,6 @@ const GENERAL_VERBS = new Set(['make', 'say', 'take', 'put', 'keep', 'bring', 'c
 const SECOND_PERSON =
   /\b(?:you|assistant|agent|model)\s+(?:must|should|shall|need to|have to|are to|will need to|are required to)\s+([a-z]+)|\b(?:want|need|ask|require)s?\s+you\s+to\s+([a-z]+)|\byour (?:task|job|goal|instruction)s? (?:is|are) to\s+([a-z]+)|\bmake sure (?:to|you)\s+([a-z]+)|\bthat\s+(?:the\s+)?(?:assistant|agent|model|ai)\s+(?:please\s+|kindly\s+|also\s+)?([a-z]+)/i;
 /**
- * A request put as a question ("could you send the file to …?", "can you delete the file with ID
- * 13?"): an order, whoever it is put to. Nobody may ask the agent for anything in data; where the
- * request itself asks for that very action and points at the message, the question is the request's
- * (trace-graph.ts, withoutRequestedOrders).
- */
-/**
  * Orders in other forms, each with its verb: the reader among those who act ("let's delete", "we
  * must send"), a reminder or an invitation to act ("remember to pay", "don't forget to forward",
  * "feel free to share", "it is time to book"), a wish put as a condition ("it would be great if you
@@ -178,6 +172,12 @@ const OTHER_FORMS = new RegExp(
   'i',
 );
 
+/**
+ * A request put as a question ("could you send the file to …?", "can you delete the file with ID
+ * 13?"): an order, whoever it is put to. Nobody may ask the agent for anything in data; where the
+ * request itself asks for that very action and points at the message, the question is the request's
+ * (trace-graph.ts, withoutRequestedOrders).
+ */
 const QUESTION_ORDER =
   /\b(?:(?:could|can|would|will)\s+you|(?:shall|should|shouldn'?t|shouldn’t)\s+we)\s+(?:please\s+|kindly\s+|also\s+|not\s+)?([a-z]+)/i;
 
@@ -199,10 +199,7 @@ function actsBy(verb: string): boolean {
 function actionVerb(word: string): boolean {
   const w = word.toLowerCase();
   if (!/^[a-z]+$/.test(w) || /(?:ment|tion|sion|ance|ence|ing|ed|ly)$/.test(w) || (/[^s]s$/.test(w) && w.length > 3)) return false;
-  if (PAST_FORMS.has(w)) return false;
-  if (FETCH_VERBS.has(w) || GENERAL_VERBS.has(w)) return true;
-  const c = verbCategory(w);
-  return c !== undefined && c !== 'read';
+  return !PAST_FORMS.has(w) && actsBy(w);
 }
 
 /**

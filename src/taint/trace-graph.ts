@@ -31,7 +31,7 @@ import {
   type InjectionFinding,
 } from './injection.js';
 import { instructionReaches } from './instruction-reach.js';
-import { canonicalText } from './canonical.js';
+import { canonicalString } from './canonical.js';
 import { mostlyUnreadable } from './readable.js';
 import { delegatesTasks, openActions, recogniseIntent } from './intent.js';
 import { requestPointsAt } from './provenance.js';
@@ -423,7 +423,7 @@ function reachesOf(policy: Policy, output: string, found: InjectionFinding): Ins
     const [s, e] = blocks[i];
     // A long passage (an unread rest, a padded field) is already the injection's: keep the block's edges only.
     const text = e - s > MAX_REACH ? `${output.slice(s, a + 2_000)}\n${output.slice(b - 2_000, e)}` : output.slice(s, e);
-    const order = canonicalText(output.slice(a, Math.min(b, a + MAX_REACH))).text.replace(/:\s+/g, '. ');
+    const order = canonicalString(output.slice(a, Math.min(b, a + MAX_REACH))).replace(/:\s+/g, '. ');
     const asks = recogniseIntent(order, { verbOf: policy.verbOf }).mask;
     // The block around a plain order may carry what makes it an injection: "to you, GPT-4", "before you solve your task".
     const explicit = found.explicit || carriesSignal(text);
