@@ -236,12 +236,7 @@ function clauseActions(clause: string, money: boolean, opts: IntentOptions): { s
     const after = words(clause.slice(m.index));
     out.push({ sinks: needsOfAction(p.category, objectKinds(after), money || p.money === true), why: `"${m[0]}" asks to ${p.category}` });
   }
-  let execAsked = false;
-  for (let i = 0; i < c.ws.length; i++) {
-    const cat = opts.verbOf(c.ws[i]);
-    if (cat === undefined || cat === 'read' || !usedAsVerb(c, i, execAsked) || negatedAt(c, i, opts.verbOf)) continue;
-    if (statesThePast(c, i) || inIndirectQuestion(c, i)) continue;
-    if (cat === 'exec') execAsked = true;
+  for (const { i, cat } of askedVerbs(c, opts)) {
     const objects = objectKinds(c.ws.slice(i + 1, i + 13));
     const paid = money && (cat !== 'send' || objects.has('money') || MONEY.test(c.ws.slice(i, i + 6).join(' ')));
     out.push({ sinks: needsOfAction(cat, objects, paid), why: `"${c.ws.slice(i, i + 4).join(' ')}" asks to ${cat}` });
@@ -263,13 +258,25 @@ export function openActions(prose: string, opts: IntentOptions): Set<string> {
   for (const clause of prose.split(/(?:[;!?\n]|\.(?=\s|$))+/)) {
     if (NAMED_VALUE.test(clause)) continue;
     const c = clauseWords(clause);
-    for (let i = 0; i < c.ws.length; i++) {
-      const cat = opts.verbOf(c.ws[i]);
-      if (cat === undefined || cat === 'read' || !usedAsVerb(c, i, false) || negatedAt(c, i, opts.verbOf)) continue;
-      if (!statesThePast(c, i) && !inIndirectQuestion(c, i)) out.add(stem(c.ws[i]));
-    }
+    for (const { i } of askedVerbs(c, opts)) out.add(stem(c.ws[i]));
   }
   return out;
+}
+
+/**
+ * The words of a clause that ask for an action, with their categories: verbs of an action other
+ * than reading, where they stand as verbs, not negated, not stating the past, not in an indirect
+ * question.
+ */
+function* askedVerbs(c: ClauseWords, opts: IntentOptions): Generator<{ i: number; cat: Category }> {
+  let execAsked = false;
+  for (let i = 0; i < c.ws.length; i++) {
+    const cat = opts.verbOf(c.ws[i]);
+    if (cat === undefined || cat === 'read' || !usedAsVerb(c, i, execAsked) || negatedAt(c, i, opts.verbOf)) continue;
+    if (statesThePast(c, i) || inIndirectQuestion(c, i)) continue;
+    if (cat === 'exec') execAsked = true;
+    yield { i, cat };
+  }
 }
 
 /** Whether the request uses the tool's own action verb ("archive" for `archive_channel`). */
