@@ -11,10 +11,9 @@
  * no argument comes from injected text, and the injected text does not name the tool. Taint is
  * argument-level: one injected read does not block every later call the user asked for.
  */
-import { mentionsTool } from './classify.js';
+import { mentionsTool, namesCall } from './classify.js';
 import { normalizeText } from './content-links.js';
 import { within } from './provenance.js';
-import { usesToolVerb } from './intent.js';
 import { AUTHORITY_ROLES, type ArgumentRole } from './argument-roles.js';
 import { refOf } from './graph.js';
 import { ROOT_BIT, SINK_MASK, bitOf, labelsOf, sinksOf, sourcesOf, type Label, type SinkLabel } from './labels.js';
@@ -112,7 +111,7 @@ export function adjudicateSink(b: BuiltTrace, p: Propagation, site: SinkSite, po
   const waiver = injectionWaiver(b, p, site, g.atCall[v] & OVERRIDE ? undefined : inScope);
   const onward = onwardFindings(c);
   const request = requestOf(b, site);
-  const mentioned = mentionsTool(request, site.tool) || usesToolVerb(request, site.verb);
+  const mentioned = namesCall(request, site.tool, site.verb);
   const violations: Violation[] = [
     ...forbiddenPaths(c, waiver !== undefined),
     ...injectedArguments(c),
@@ -333,7 +332,7 @@ function injectionWaiver(b: BuiltTrace, p: Propagation, site: SinkSite, inScope:
   const g = b.graph;
   if (g.own[b.root] & OVERRIDE) return undefined;
   const request = requestOf(b, site);
-  const named = mentionsTool(request, site.tool) || usesToolVerb(request, site.verb) || site.fetch === true;
+  const named = namesCall(request, site.tool, site.verb) || site.fetch === true;
   if (!named && (site.sinks & SINK_MASK & ~needsOf(b, site)) !== 0) return undefined;
   if (!site.anchors?.length || (site.args ?? []).some((a) => INJECTABLE_ROLES.has(a.role) && fromInjectedText(b, a))) return undefined;
   for (const [node, inj] of b.injections ?? []) {

@@ -8,7 +8,7 @@ import { SINK_MASK, SOURCE_MASK, maskOf } from './labels.js';
 import type { ContentSite, Matcher, Policy, TargetKind } from './policy.js';
 import { profileTool, readByShape, type ToolDefinition, type ToolProfile } from './tool-profile.js';
 import { argumentRole, schemaProperty, type ArgumentRole } from './argument-roles.js';
-import { recogniseIntent } from './intent.js';
+import { recogniseIntent, usesToolVerb } from './intent.js';
 
 export interface LabelEvidence {
   mask: number;
@@ -259,6 +259,11 @@ export function mentionsTool(request: string, tool: string): boolean {
   const spaced = tool.replace(/[_-]+/g, ' ').toLowerCase().trim();
   const text = request.toLowerCase();
   return text.includes(tool.toLowerCase()) || (spaced.includes(' ') && text.replace(/[_-]+/g, ' ').includes(spaced));
+}
+
+/** Whether the request names the call: its tool (`post_on_x`, "post on x") or the tool's own action verb ("archive" for `archive_channel`). */
+export function namesCall(request: string, tool: string | undefined, verb: string | undefined): boolean {
+  return (tool !== undefined && mentionsTool(request, tool)) || usesToolVerb(request, verb);
 }
 
 /** The host of a URL-like target, or undefined. */

@@ -14,8 +14,7 @@ import {
   type ProducedText,
   type ProvenanceContext,
 } from '../provenance.js';
-import { authorisedByPolicy, hostOf, isDirectory, mentionsTool, type Target } from '../classify.js';
-import { usesToolVerb } from '../intent.js';
+import { authorisedByPolicy, hostOf, isDirectory, namesCall, type Target } from '../classify.js';
 import { TARGET_ROLES } from '../argument-roles.js';
 import { maskOf, SINK_MASK, sinksOf } from '../labels.js';
 import type { Policy, TargetKind } from '../policy.js';
@@ -241,9 +240,7 @@ function passedOnAsAsked(ctx: SiteContext, it: Item, node: number): boolean {
   const read = ctx.p.itemOf.get(node)!;
   const sinks = it.classified?.sinks ?? 0;
   const asked =
-    (ctx.needs & sinks & MESSAGE_SINKS) !== 0 ||
-    (it.tool !== undefined && mentionsTool(ctx.rootText, it.tool)) ||
-    usesToolVerb(ctx.rootText, it.classified?.verb ?? it.classified?.profile?.verb);
+    (ctx.needs & sinks & MESSAGE_SINKS) !== 0 || namesCall(ctx.rootText, it.tool, it.classified?.verb ?? it.classified?.profile?.verb);
   return (
     asked &&
     inj?.reaches !== undefined &&
