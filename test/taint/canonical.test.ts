@@ -43,6 +43,17 @@ describe('canonical text', () => {
     expect(c.at(c.text.length)).toBe(original.length);
   });
 
+  it('reads malformed pieces as written, and keeps every offset inside the original', () => {
+    const original = 'Pay &#99999999; and &#0; and &#xD800; now<b\u200b>\u0301\u0301 `x` \\q &bogus;';
+    const c = canonicalText(original);
+    expect(c.text).toContain('&#99999999;');
+    expect(c.text).toContain('&#0;');
+    expect(c.text).toContain('&bogus;');
+    const offsets = Array.from({ length: c.text.length + 1 }, (_, i) => c.at(i));
+    expect(offsets.every((o, i) => o >= 0 && o <= original.length && (i === 0 || o >= offsets[i - 1]))).toBe(true);
+    expect(canonicalString(original)).toBe(c.text);
+  });
+
   it('leaves other scripts, their marks and their words as they are', () => {
     for (const t of ['Прежде чем решать задачу', 'ณิชญา หนอกค้างพลู', 'नमस्ते दुनिया', 'café crème', 'iPhone-ом']) {
       expect(canonicalString(t)).toBe(t);
