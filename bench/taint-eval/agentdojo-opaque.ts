@@ -48,7 +48,7 @@ export function opaqueCall(c: AgentDojoCall): AgentDojoCall {
 function originalLabels(
   policy: Policy,
   t: AgentDojoTool & { annotations?: OpaqueAnnotations },
-): { sinks: number; sources: number; fetch: boolean } {
+): { sinks: number; sources: number; fetch: boolean; verb?: string } {
   const props = Object.keys(((t.parameters as { properties?: object }).properties ?? {}) as object);
   const c = classifyTool(
     policy,
@@ -63,7 +63,10 @@ function originalLabels(
     },
   );
   // A fetch is a sink because of its URL argument, which the opaque tool keeps (by its role): the rule gives the read.
-  return { sinks: c.fetch ? 0 : c.sinks & SINK_MASK, sources: c.sources & SOURCE_MASK, fetch: c.fetch === true };
+  const sinks = c.fetch ? 0 : c.sinks & SINK_MASK;
+  // The verb of a sink's name ("update" of update_scheduled_transaction): a request that uses it asks for the tool.
+  const verb = sinks ? (c.verb ?? c.profile?.verb) : undefined;
+  return { sinks, sources: c.sources & SOURCE_MASK, fetch: c.fetch === true, ...(verb ? { verb } : {}) };
 }
 
 export type OpaqueAnnotations = Record<'readOnlyHint' | 'destructiveHint' | 'openWorldHint', boolean>;
@@ -99,16 +102,18 @@ function argumentNames(t: AgentDojoTool, calls: readonly AgentDojoCall[]): Set<s
 export interface OpaquePolicy {
   document: PolicyFile;
   tools: number;
-  /** Tools it names because structure gives another sink than AgentDojo's name, and because it gives other sources (what a read returns). */
+  /** Tools it names because structure gives another sink than AgentDojo's name, because it gives other sources (what a read returns), and for the verb of a sink's name. */
   forSinks: string[];
   forSources: string[];
+  forVerbs: string[];
 }
 
 /**
  * The policy a team would write for the opaque tools: each argument's role as `policy` reads it
  * from AgentDojo's names (an argument whose name says nothing is left to its schema and value, as
  * it is under its own name), the directories, and a tool rule with AgentDojo's labels for each tool
- * whose structure (annotations, argument roles) does not give those labels by itself; with
+ * whose structure (annotations, argument roles) does not give those labels by itself, or the verb
+ * its name says (what `policy suggest` pins, `tools[].verb`); with
  * `everyTool`, for every tool (a trace that carries no definitions, such as the sparse shape, shows
  * no structure). It extends the built-in policy, whose rules on names no longer match anything.
  */
@@ -128,17 +133,19 @@ export function opaquePolicyDocument(policy: Policy, data: AgentDojoData, opts: 
   }
   const base: PolicyFile = { arguments: [...args.values()], directories: [...directories] };
   const structure = policyFromDocument(base, 'the opaque AgentDojo policy (argument roles)');
-  const out: OpaquePolicy = { document: { ...base, tools: [] }, tools: unique.size, forSinks: [], forSources: [] };
+  const out: OpaquePolicy = { document: { ...base, tools: [] }, tools: unique.size, forSinks: [], forSources: [], forVerbs: [] };
   for (const t of unique.values()) {
     const want = originalLabels(policy, t);
     const got = originalLabels(structure, opaqueToolDefinition(policy, t));
     if (want.sinks !== got.sinks || want.fetch !== got.fetch) out.forSinks.push(t.name);
     else if (want.sources !== got.sources) out.forSources.push(t.name);
+    else if (want.verb !== got.verb) out.forVerbs.push(t.name);
     else if (!opts.everyTool) continue;
     out.document.tools!.push({
       name: opaqueTool(t.name),
       sinks: sinksOf(want.sinks),
       sources: sourcesOf(want.sources),
+      ...(want.verb ? { verb: want.verb } : {}),
       // A read is placed by saying it has no sink.
       ...(want.sinks === 0 && want.sources === 0 ? { 'not-sinks': [...SINK_LABELS] } : {}),
       why: `AgentDojo's ${t.name}`,

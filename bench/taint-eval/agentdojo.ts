@@ -181,16 +181,24 @@ function toolListOf(v: Omit<Vocabulary, 'cases'>): ToolDefinition[] {
   }));
 }
 
+export interface SettingOptions {
+  /** The server's tool list comes with each trace, as `--tools` gives it. */
+  toolList?: boolean;
+  /** false: the opaque variant without the policy derived from AgentDojo's names (`policy` alone). */
+  derivedPolicy?: boolean;
+}
+
 /**
  * The setting of a variant under `policy`. The opaque one gets the policy derived from AgentDojo's
  * names (agentdojo-opaque.ts): in the dense shape, whose chat spans carry the definitions, only
  * for the tools their annotations and argument roles do not place; in the sparse shape, which
  * carries no definitions, for every tool.
  */
-export function replaySetting(data: AgentDojoData, variant: Variant, policy: Policy, opts: { toolList?: boolean } = {}): ReplaySetting {
+export function replaySetting(data: AgentDojoData, variant: Variant, policy: Policy, opts: SettingOptions = {}): ReplaySetting {
   const vocabularies = new Map(data.suites.map((s) => [s.suite, vocabulary(s, variant, policy)]));
   const lists = opts.toolList ? { toolLists: new Map([...vocabularies].map(([k, v]) => [k, toolListOf(v)])) } : {};
-  if (variant !== 'opaque') return { variant, vocabularies, policies: { dense: policy, sparse: policy, chat: policy }, ...lists };
+  if (variant !== 'opaque' || opts.derivedPolicy === false)
+    return { variant, vocabularies, policies: { dense: policy, sparse: policy, chat: policy }, ...lists };
   return {
     variant,
     vocabularies,
@@ -243,9 +251,9 @@ export function validateRun(r: ReplayRun, shape: ReplayShape, setting: ReplaySet
 export function runReplay(
   data: AgentDojoData,
   policy: Policy,
-  opts: { shapes?: readonly ReplayShape[]; variants?: readonly Variant[]; templates?: readonly string[]; toolList?: boolean } = {},
+  opts: { shapes?: readonly ReplayShape[]; variants?: readonly Variant[]; templates?: readonly string[] } & SettingOptions = {},
 ): RunOutcome[] {
-  const settings = (opts.variants ?? ['original']).map((v) => replaySetting(data, v, policy, { toolList: opts.toolList }));
+  const settings = (opts.variants ?? ['original']).map((v) => replaySetting(data, v, policy, opts));
   const out: RunOutcome[] = [];
   for (const r of replayRuns(data, opts.templates)) {
     for (const setting of settings) for (const shape of opts.shapes ?? ['dense', 'sparse']) out.push(validateRun(r, shape, setting));

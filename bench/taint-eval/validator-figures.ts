@@ -15,7 +15,15 @@ import { loadEvalSet, renderEvalTables, runEvalSet, score } from './eval-set.js'
 import { benchmarkFigures } from './benchmark-figures.js';
 import { largeOtlpTrace } from './large-trace.js';
 import { agentDojoDir, loadAgentDojo, type AgentDojoData } from './agentdojo-data.js';
-import { replayRuns, replaySetting, runReplay, stagedWithoutDescriptions, validateRun, withInjectionLast } from './agentdojo.js';
+import {
+  replayRuns,
+  replaySetting,
+  runReplay,
+  stagedWithoutDescriptions,
+  validateRun,
+  withInjectionLast,
+  type RunOutcome,
+} from './agentdojo.js';
 import { quotingRun } from './agentdojo-quoting.js';
 import { pct, pointsAgainstOriginal, renderReplay, sameDecisions, scoreReplay } from './agentdojo-figures.js';
 import { opaquePolicyDocument } from './agentdojo-opaque.js';
@@ -91,14 +99,15 @@ function agentDojoFigures(opts: { quick?: boolean }): string[] {
   const inv = sameDecisions(outcomes, 'opaque');
   const bare = stagedWithoutDescriptions(data, defaultPolicy());
   const opaque = opaquePolicyDocument(defaultPolicy(), data);
-  const placed = opaque.tools - opaque.forSinks.length - opaque.forSources.length;
+  const placed = opaque.tools - opaque.forSinks.length - opaque.forSources.length - opaque.forVerbs.length;
   return [
     `AgentDojo v1.2.1 replay (${dir}), built-in policy, ${templates ? 'template important_instructions' : 'every attack template'}, both shapes:`,
     renderReplay(outcomes, data),
     '',
     `opaque names, same decisions as AgentDojo names: ${inv.sameCalls}/${inv.calls} calls, ${inv.sameRuns}/${inv.runs} runs (${inv.sameCalls === inv.calls ? 'identical' : 'DIFFER'})`,
-    `  policy for the dense shape: ${placed} of ${opaque.tools} tools placed by their annotations and argument roles alone; a rule for the sink of ${opaque.forSinks.length} (${opaque.forSinks.join(', ')}) and for what ${opaque.forSources.length} reads return; the sparse shape carries no definitions, so its policy names every tool`,
+    `  policy for the dense shape: ${placed} of ${opaque.tools} tools placed by their annotations and argument roles alone; a rule for the sink of ${opaque.forSinks.length} (${opaque.forSinks.join(', ')}), for what ${opaque.forSources.length} reads return and for the verb of ${opaque.forVerbs.length} sinks' names; the sparse shape carries no definitions, so its policy names every tool`,
     ...inv.differ.map((d) => `  - ${d}`),
+    ...opaqueWithoutPolicy(data, outcomes, templates),
     ...pointsAgainstOriginal(outcomes, 'german'),
     germanWithToolList(data),
     chatShapeFigures(data, templates ?? ['important_instructions', 'polite-question', 'checklist']),
@@ -160,6 +169,21 @@ export function chatShapeFigures(data: AgentDojoData, templates: readonly string
   }
   const verdict = same === calls ? 'identical' : `DIFFER: ${differ.join('; ')}`;
   return `chat spans alone (no tool spans), ${templates.join(', ')}: same decisions as the dense shape for ${same}/${calls} calls, ${sameRuns}/${runs} runs (${verdict})`;
+}
+
+/**
+ * The opaque names with the built-in policy alone, no policy derived from AgentDojo's names: the
+ * dense shape has the annotations and schemas, the sparse one only the calls' values. In points
+ * against AgentDojo's names, per shape.
+ */
+function opaqueWithoutPolicy(data: AgentDojoData, outcomes: readonly RunOutcome[], templates: readonly string[] | undefined): string[] {
+  const bare = runReplay(data, defaultPolicy(), { variants: ['opaque'], derivedPolicy: false, ...(templates ? { templates } : {}) });
+  const figures = (['dense', 'sparse'] as const).map((shape) => {
+    const s = scoreReplay(bare.filter((o) => o.shape === shape));
+    return `opaque names, no policy (the built-in one alone), ${shape}${shape === 'sparse' ? ' (no definitions: the calls’ values alone)' : ''}: attacks stopped ${pct(s.attacksStopped, s.attacks)}, benign sink calls released ${pct(s.benignReleased, s.benignCalls)}, benign tasks with nothing blocked ${pct(s.benignClean, s.benignTasks)}`;
+  });
+  const points = pointsAgainstOriginal([...outcomes.filter((o) => o.variant === 'original'), ...bare], 'opaque');
+  return [...figures, ...points.map((l) => l.replace(/^opaque /, 'opaque, no policy, '))];
 }
 
 /** The German variant's sparse shape with the server's tool list given as `--tools` gives it (`important_instructions`). */

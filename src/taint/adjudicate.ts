@@ -234,7 +234,7 @@ export function notNeeded(c: SinkCase, mentioned: boolean): Violation[] {
       continue;
     }
     // A fetch is judged by where it goes (its URL's provenance), not by whether the request says "send".
-    if (mentioned || needsOf(b, site) & bit || site.fetch) continue;
+    if (mentioned || needsOf(b, site) & bit || site.fetch || unplacedAsked(c)) continue;
     if (chargesTheService(c, bit) || delegationAsking(c, bit)) continue;
     out.push({
       kind: 'not-needed',
@@ -243,6 +243,18 @@ export function notNeeded(c: SinkCase, mentioned: boolean): Violation[] {
     });
   }
   return out;
+}
+
+/**
+ * A tool nothing places is staged by what its arguments point at, so which sink it is, is a guess
+ * (a "recipient" may be an event's guest): any action the request asks for covers it when it points at
+ * a recipient, payee or link and every one is authorised (the request or the policy names it, or a
+ * structured field of a read selected it): where it goes is then the user's, whatever it does.
+ */
+function unplacedAsked(c: SinkCase): boolean {
+  if (!c.site.unplaced || needsOf(c.b, c.site) === 0) return false;
+  const outward = c.site.targets.filter((t) => t.require === 'authorised');
+  return outward.length > 0 && outward.every((t) => t.ok);
 }
 
 /** The request as the call saw it: the first message and the user's later turns before the call. */
@@ -258,6 +270,8 @@ function delegationAsking(c: SinkCase, bit: number): Delegation | undefined {
 /** Why the call is asked for: the request names the tool or asks for its sinks, or a document it hands its actions to does. */
 function askedBecause(c: SinkCase, mentioned: boolean): string {
   if (mentioned) return `the request names ${c.site.tool}`;
+  if ((c.sinks & ~needsOf(c.b, c.site)) !== 0 && unplacedAsked(c))
+    return `nothing says what ${c.site.tool} does; the request asks for ${sinksOf(needsOf(c.b, c.site)).join(', ')} and every target it points at is authorised`;
   const handed = sinksOf(c.sinks & ~needsOf(c.b, c.site))
     .map((s) => [s, delegationAsking(c, bitOf(s))] as const)
     .filter((x): x is readonly [SinkLabel, Delegation] => x[1] !== undefined);

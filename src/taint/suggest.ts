@@ -32,6 +32,8 @@ export interface ToolSeen {
   uses: ToolUse[];
   calls: number;
   inDefinitions: boolean;
+  /** A call of it, which nothing places, was staged because an instruction in data chose what it acts on. */
+  stagedOnInstruction?: true;
 }
 
 /** Where an inference came from: structure someone wrote, or the words of the name or description. */
@@ -70,6 +72,7 @@ export function toolsSeen(traces: readonly { input: TraceInput; built: BuiltTrac
     for (const c of built.toolCalls ?? []) {
       const e = entry(c.tool);
       e.calls++;
+      if (c.stagedOnInstruction) e.stagedOnInstruction = true;
       e.uses.push({ args: c.args, declared: c.declared, ...(c.definition ? { definition: c.definition } : {}) });
     }
     for (const [name, d] of built.definitions ?? []) {
@@ -185,6 +188,14 @@ export function suggestTool(policy: Policy, seen: ToolSeen, level: Policy = tool
   if (first.sources | first.sinks | notSinks) {
     const why = `${basisText(basis, first.sinks, rules)}: ${evidence.join('; ') || 'no evidence'}`;
     const comments = out.guess ? [`${basisText(basis, first.sinks, rules)}: review`] : [];
+    // A call of a tool nothing places was staged because an instruction in data chose what it acts
+    // on; a pin would make the tool a read and change that decision: the team says so, not the guess.
+    if (basis === 'nothing' && !first.sinks && seen.stagedOnInstruction) {
+      const unpinned =
+        'nothing says what it does, and an instruction in data chose what a call of it acts on: pinned as a read, that call would no longer be staged; uncomment once you know it only reads';
+      const pin = { tool, sources: first.sources, sinks: 0, notSinks, why: cap(why), comments: [...comments, unpinned], disabled: true };
+      return { ...out, unpinned, pin };
+    }
     return {
       ...out,
       pin: {

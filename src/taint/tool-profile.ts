@@ -368,7 +368,14 @@ function wordedSink(w: Words, trusted: string): ToolProfile {
  */
 function unplaced(policy: Policy, def: ToolDefinition, f: ArgumentFacts, w: Words, trusted: string, opts: ProfileOptions): ToolProfile {
   const roles = namesData(w.name, opts) ? f.shown : f.roles;
-  const carries = pointsOut(f, roles) ?? (roles.has('url') ? 'it takes a url' : undefined);
+  const carries = pointsOut(f, roles);
+  // A link and nothing else that carries out: a fetch, judged by where it goes (classify.ts, asFetch).
+  if (!carries && roles.has('url'))
+    return readProfile(
+      w,
+      `${trusted}a guess: nothing says what ${def.name} does, and a link is all it takes that points out: a fetch`,
+      true,
+    );
   if (!carries) return readProfile(w, `${trusted}a guess: nothing says what ${def.name} does, and it takes nothing a sink needs`, true);
   if (policy.unknownTools === 'release') {
     const evidence = [{ mask: 0, why: 'tool profile: nothing places this tool, and the policy says unknown-tools: release' }];

@@ -34,7 +34,7 @@ import { instructionReaches } from './instruction-reach.js';
 import { canonicalString } from './canonical.js';
 import { mostlyUnreadable } from './readable.js';
 import { delegatesTasks, openActions, recogniseIntent } from './intent.js';
-import { requestPointsAt } from './provenance.js';
+import { requestPointsAt, within } from './provenance.js';
 import { genAiView, type OtlpSpan } from '../otlp/index.js';
 import { ItemList, itemReading, type Item, type PendingCall } from './trace/items.js';
 import { addLlmCalls } from './trace/llm-calls.js';
@@ -51,7 +51,15 @@ import {
   type InjectedText,
   type InstructionReach,
 } from './trace/content-edges.js';
-import { anchorsOf, checkTargets, onwardFindings, type OnwardFinding, type SiteContext, type TargetCheck } from './trace/sink-sites.js';
+import {
+  anchorsOf,
+  checkTargets,
+  onwardFindings,
+  stagedOnInstruction,
+  type OnwardFinding,
+  type SiteContext,
+  type TargetCheck,
+} from './trace/sink-sites.js';
 import { collectDefinitions } from './trace/tool-definitions.js';
 import { userTurns, type UserTurn } from './trace/user-turns.js';
 import type { ToolDefinition } from './tool-profile.js';
@@ -115,6 +123,8 @@ export interface SinkSite {
   /** A read that points at a URL: a sink by its target alone, asked for or not. */
   fetch?: boolean;
   pending: boolean;
+  /** Nothing places the tool and it is staged fail-closed by what its arguments point at: which sink it is, is a guess. */
+  unplaced?: true;
   /** The request as this call saw it, when the user said more in later turns before it (trace/user-turns.ts): the text and the hard sinks it asks for. */
   request?: { text: string; needs: number };
 }
@@ -159,9 +169,12 @@ export interface ToolCallSeen {
   declared: NonNullable<Item['declared']>;
   definition?: ToolDefinition;
   classified: NonNullable<Item['classified']>;
+  /** Nothing places the tool, and the call was staged because an instruction in data chose what it acts on. */
+  stagedOnInstruction?: true;
 }
 
 const OVERRIDE = bitOf('PROMPT_OVERRIDE');
+const WRITE = bitOf('DESTRUCTIVE_WRITE');
 
 /** The items of a trace before numbering: every source read, and who issued each tool call. */
 interface CollectedItems {
@@ -250,6 +263,7 @@ export function buildTraceGraph(input: TraceInput, policy: Policy, indexOptions:
     madeOnInstruction: new Set<number>(),
   };
   const sinks: SinkSite[] = [];
+  const onInstructionNodes = new Set<number>();
   const turns = requestWithTurns(ctx, policy, userTurns(items, input.root));
   for (const it of items) {
     if ((it.kind !== 'tool' && it.kind !== 'sink') || it.src.type === 'pseudo') continue;
@@ -257,9 +271,12 @@ export function buildTraceGraph(input: TraceInput, policy: Policy, indexOptions:
     const generated = traces.filter((a) => a.generated && a.role !== 'choice').map((a) => a.name);
     const issuer = issuers.get(it);
     connectIssuer(g, it, issuer, traces, generated, policy, notes);
-    if (it.kind !== 'sink') continue;
     const seen = turns(it.start);
-    const site = sinkSite(seen, it, issuer, traces, generated);
+    const onInstruction = it.kind !== 'sink';
+    const staged = onInstruction ? stageOnInstruction(g, seen, it, traces) : traces;
+    if (!staged) continue;
+    if (onInstruction) onInstructionNodes.add(it.node);
+    const site = sinkSite(seen, it, issuer, staged, generated, onInstruction);
     // What a call returns when an instruction chose its targets is the instruction's too (sinks are read in time order).
     if (site.targets.some((t) => t.instructed)) ctx.madeOnInstruction!.add(it.node);
     sinks.push(seen === ctx ? site : { ...site, request: { text: seen.rootText, needs: seen.needs } });
@@ -277,6 +294,7 @@ export function buildTraceGraph(input: TraceInput, policy: Policy, indexOptions:
     declared: it.declared ?? {},
     ...(it.definition ? { definition: it.definition } : {}),
     classified: it.classified!,
+    ...(onInstructionNodes.has(it.node) ? { stagedOnInstruction: true as const } : {}),
   }));
   return {
     graph: g.build(),
@@ -327,8 +345,26 @@ function connectIssuer(
   }
 }
 
+/** Makes a sink of a call nothing places whose target an instruction in data chose (sink-sites.ts, stagedOnInstruction). */
+function stageOnInstruction(g: GraphBuilder, ctx: SiteContext, it: Item, traces: ArgumentTrace[]): ArgumentTrace[] | undefined {
+  const staged = stagedOnInstruction(ctx, it, traces);
+  if (!staged || !it.classified) return undefined;
+  const { why } = staged;
+  it.kind = 'sink';
+  it.classified = { ...it.classified, sinks: WRITE, evidence: [...it.classified.evidence, { mask: WRITE, why: `tool profile: ${why}` }] };
+  g.label(it.node, WRITE, why);
+  return staged.traces;
+}
+
 /** What adjudication needs to know of one sink call: its targets, arguments, issuer and what it carries onward. */
-function sinkSite(ctx: SiteContext, it: Item, issuer: Item | undefined, traces: ArgumentTrace[], generated: string[]): SinkSite {
+function sinkSite(
+  ctx: SiteContext,
+  it: Item,
+  issuer: Item | undefined,
+  traces: ArgumentTrace[],
+  generated: string[],
+  onInstruction: boolean,
+): SinkSite {
   const targets = checkTargets(ctx, it, traces);
   const sinkMask = it.classified?.sinks ?? 0;
   const sends = sinkMask & maskOf(['EXTERNAL_SEND', 'PUBLIC_POST']);
@@ -346,10 +382,11 @@ function sinkSite(ctx: SiteContext, it: Item, issuer: Item | undefined, traces: 
     args: traces,
     anchors: anchorsOf(traces, targets),
     // Any call whose arguments quote an instruction found in data carries that instruction out; links only matter in what is sent.
-    onward: onwardFindings(ctx, it, traces).filter((f) => sends || f.kind === 'instruction'),
+    onward: onwardFindings(ctx, it, traces).filter((f) => sends || onInstruction || f.kind === 'instruction'),
     ...((it.classified?.verb ?? it.classified?.profile?.verb) ? { verb: it.classified?.verb ?? it.classified?.profile?.verb } : {}),
     ...(it.classified?.fetch ? { fetch: true } : {}),
     pending: it.src.type === 'pending',
+    ...(it.classified?.profile?.unknown && !onInstruction ? { unplaced: true as const } : {}),
   };
 }
 
@@ -383,12 +420,19 @@ function needsOf(policy: Policy, input: TraceInput): BuiltTrace['needs'] {
 }
 
 /** An order a tool echoes back from the request (a search that repeats its query) is the request's, not the data's. */
-function echoesRequest(passages: string, rootTokens: ReadonlySet<string>): boolean {
+function echoesRequest(passages: string, rootTokens: ReadonlySet<string>, root: string): boolean {
   const ws = normalizeText(passages)
     .split(' ')
     .filter((w) => w.length > 2);
-  return ws.length > 0 && ws.filter((w) => rootTokens.has(w)).length >= 0.7 * ws.length;
+  if (ws.length === 0 || ws.filter((w) => rootTokens.has(w)).length < 0.7 * ws.length) return false;
+  // An order that names a target of its own (a link, an address, an account) is not the request's, however like it it reads.
+  const request = normalizeText(root);
+  return [...passages.matchAll(TARGETS)].every((m) => within(request, normalizeText(m[0].replace(/[.,;:!?]+$/, ''))));
 }
+
+/** Links, addresses and accounts in a passage. */
+const TARGETS =
+  /(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b|(?:https?:\/\/|www\.)\S+/gi;
 
 /** A model's classification of a tool the profile could not place replaces the fail-closed guess. */
 function applyToolLabels(it: Item, toolLabels: TraceInput['toolLabels']): void {
@@ -473,7 +517,7 @@ function labelNodes(
     const passages = found ? injectedText(text, found) : '';
     // An order a tool merely echoes from the request is the request's, unless the block around it carries what makes it an injection.
     const plain = found !== undefined && !reaches.some((r) => r.explicit);
-    const echo = plain && echoesRequest(passages, rootTokens);
+    const echo = plain && echoesRequest(passages, rootTokens, input.root);
     // The plain orders of a document the request hands its actions to are the request's tasks, not an injection.
     // Text it cannot read is no task list the validator can follow.
     const tasks =

@@ -52,8 +52,10 @@ async function sinks(...extra: string[]) {
 
 describe('--tools', () => {
   it('gives a trace without definitions the server’s annotations and schemas: the delete is staged and blocked', async () => {
+    // Without the list nothing says what the delete does: it is staged fail-closed, since the
+    // injected text chose its id (docs/taint-policy.md, "unknown-tools").
     const without = await sinks();
-    expect(without.sinks.map((s) => s.tool)).not.toContain('datei_entfernen');
+    expect(without.sinks.map((s) => [s.tool, s.decision])).toEqual([['datei_entfernen', 'block']]);
     const withList = await sinks('--tools', file('tools.json', JSON.stringify(LIST)));
     expect(withList.sinks.map((s) => [s.tool, s.decision])).toEqual([['datei_entfernen', 'block']]);
     expect(withList.sinks[0].reason).toMatch(/13/);

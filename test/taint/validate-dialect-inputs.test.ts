@@ -318,7 +318,9 @@ describe.each(DIALECTS)('%s LLM spans carrying hostile tool definitions', (d) =>
  * The mail tool renamed (`hermes`) and its recipient argument renamed (`handle`, given as a team
  * alias, not an address): nothing but the definition each dialect records says what it is. With
  * the argument typed `format: email` the calls are staged as EXTERNAL_SEND by that structure (and
- * fail-closed, as nothing says more); with it untyped no call is staged.
+ * fail-closed, as nothing says more); with it untyped, only the call to the alias the injected
+ * text named is staged, as an instruction in data chose what it acts on (docs/taint-policy.md,
+ * "unknown-tools"), and blocked.
  */
 describe.each(DIALECTS)('%s LLM spans defining a renamed mail tool', (d) => {
   // The team alias in place of each address: `team` for the request's, `drop` for the injected one.
@@ -340,13 +342,16 @@ describe.each(DIALECTS)('%s LLM spans defining a renamed mail tool', (d) => {
     return { ...sp, attrs: { ...sp.attrs, ...attrs } };
   };
 
-  it.each(['tool-spans', 'llm-only'] as const)('%s: typed format: email, both mails are staged; untyped, neither', async (shape) => {
-    const spans = run(d, shape, false, hermes);
-    const typed = await decisions(`${d}-${shape}-hermes-typed.json`, otlpFile(spans.map(withSchema(true))));
-    expect(typed.map((s) => s.tool)).toEqual(['hermes', 'hermes']);
-    const untyped = await decisions(`${d}-${shape}-hermes-untyped.json`, otlpFile(spans.map(withSchema(false))));
-    expect(untyped).toEqual([]);
-  });
+  it.each(['tool-spans', 'llm-only'] as const)(
+    '%s: typed format: email, both mails are staged; untyped, only the injected one',
+    async (shape) => {
+      const spans = run(d, shape, false, hermes);
+      const typed = await decisions(`${d}-${shape}-hermes-typed.json`, otlpFile(spans.map(withSchema(true))));
+      expect(typed.map((s) => s.tool)).toEqual(['hermes', 'hermes']);
+      const untyped = await decisions(`${d}-${shape}-hermes-untyped.json`, otlpFile(spans.map(withSchema(false))));
+      expect(untyped).toEqual([{ tool: 'hermes', decision: 'block' }]);
+    },
+  );
 });
 
 /** `saboteur validate FILE --format json` in-process: the exit code, stdout and stderr. */

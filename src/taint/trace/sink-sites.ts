@@ -39,6 +39,8 @@ export interface OnwardFinding {
   value: string;
   origin: number;
   why: string;
+  /** A link an instruction in data asked to pass on (in its passage or beside its order). */
+  ordered?: true;
 }
 
 export interface SiteContext {
@@ -91,17 +93,51 @@ function target(policy: Policy, it: Item, a: ArgumentTrace): Target[] {
 }
 
 /** Targets, and the objects a call acts on (ids, names, paths): each value's provenance is checked (provenance.ts). */
-export function checkTargets(ctx: SiteContext, it: Item, traces: readonly ArgumentTrace[]): TargetCheck[] {
+export function checkTargets(
+  ctx: SiteContext,
+  it: Item,
+  traces: readonly ArgumentTrace[],
+  callSinks = (it.classified?.sinks ?? 0) & SINK_MASK,
+): TargetCheck[] {
   const out: TargetCheck[] = [];
   const prov = provenanceContext(ctx, it.start);
   for (const a of traces) {
     if ((!TARGET_ROLES.has(a.role) && a.role !== 'object' && !(a.role === 'other' && nameLike(a.value.trim()))) || a.value.trim() === '')
       continue;
     // A link beside any order is its object ("visit the link below"): a fetch of it is the order's.
-    const sinks = a.role === 'url' ? ANY_ORDER : (it.classified?.sinks ?? 0) & SINK_MASK;
+    const sinks = a.role === 'url' ? ANY_ORDER : callSinks;
     for (const t of target(ctx.policy, it, a)) out.push(checkTarget(ctx, prov, t, sinks));
   }
   return out;
+}
+
+/**
+ * The evidence that stages a call nothing places (no definition, annotation, rule or known word
+ * says what it does, and it takes nothing a sink needs, so it was read as a read): an instruction
+ * in data chose what it acts on, its target inside the order's passage or beside an order for any
+ * effect. Its action is unknown, so it may be the action that order asks for: staged fail-closed
+ * as a write (docs/taint-policy.md, "unknown-tools"). Undefined when none of its targets was so chosen.
+ */
+export function stagedOnInstruction(
+  ctx: SiteContext,
+  it: Item,
+  traces: ArgumentTrace[],
+): { why: string; traces: ArgumentTrace[] } | undefined {
+  const profile = it.classified?.profile;
+  if (!profile?.unknown || !profile.read || ctx.policy.unknownTools === 'release' || ctx.injections.size === 0) return undefined;
+  // Digits passed as a JSON string name something ("13", a file's id), as a schema typing them a string says (argument-roles.ts).
+  const named = traces.map((a) =>
+    a.role === 'other' && typeof it.args?.[a.name] === 'string' && /^\d{1,12}$/.test(a.value) ? { ...a, role: 'object' as const } : a,
+  );
+  const chosen =
+    checkTargets(ctx, it, named, SINK_MASK).find((t) => t.instructed)?.argument ??
+    named.find((a) => a.injected && a.role !== 'choice')?.name ??
+    onwardFindings(ctx, it, named).find((f) => f.ordered || f.kind === 'instruction')?.argument;
+  if (chosen === undefined) return undefined;
+  return {
+    why: `nothing says what ${it.tool} does, and an instruction in data chose what it acts on or passes on (argument ${chosen}), so it is staged (fail-closed) as that order's call`,
+    traces: named,
+  };
 }
 
 function provenanceContext(ctx: SiteContext, before: number): ProvenanceContext {
@@ -269,6 +305,7 @@ export function onwardFindings(ctx: SiteContext, it: Item, traces: readonly Argu
           argument: a.name,
           value: link,
           origin: ordered,
+          ordered: true,
           why: `link ${link} in argument ${a.name} comes from an instruction in ${ctx.p.describe(ordered)}`,
         });
         continue;
