@@ -1,7 +1,7 @@
 /**
  * Text as the model reads it. What a reader never sees, or sees as the plain letter, must not hide
  * an order from the detector: "De\u200blete" (a zero-width space), "Dele\u00adte" (a soft hyphen),
- * "Dеlete" (a Cyrillic "е" among Latin letters), "Ｄｅｌｅｔｅ" (fullwidth), "𝐃𝐞𝐥𝐞𝐭𝐞" (mathematical
+ * "Dеlete" (a Cyrillic "е" among Latin letters), "D e l e t e" (letters spaced out), "Ｄｅｌｅｔｅ" (fullwidth), "𝐃𝐞𝐥𝐞𝐭𝐞" (mathematical
  * bold), "**Delete**", "<b>Delete</b>", "&#68;elete", a combining accent on a Latin letter, a literal
  * "\n" between sentences, and the bidirectional controls around a line. Each is read as the plain
  * text; every character of the result knows where it stood in the original, so what is found is
@@ -15,12 +15,12 @@ export interface CanonicalText {
 }
 
 /**
- * The pieces read otherwise: format characters (zero-width, soft hyphen, bidirectional controls),
+ * The pieces read otherwise: letters spaced out one by one, format characters (zero-width, soft hyphen, bidirectional controls),
  * combining marks, fullwidth forms and ligatures, mathematical letters, inline markup tags, HTML
  * entities, Markdown emphasis and code marks, and escaped line breaks and tabs.
  */
 const SPECIAL =
-  /\p{Cf}|\p{M}+|[\uFF01-\uFF5E\uFB00-\uFB06]|[\u{1D400}-\u{1D7FF}]|<\/?(?:b|i|u|em|strong|span|mark|font|small|big|sub|sup|s|del|ins|code|a)\b[^<>]{0,200}>|&(?:#\d{1,7}|#x[0-9a-f]{1,6}|amp|lt|gt|quot|apos|nbsp);|\*\*|__|~~|`|\\[ntr]/giu;
+  /(?<![\p{L}\p{N}])\p{L}(?: \p{L}){2,}(?![\p{L}\p{N}])|(?<=^|[^\p{L}\p{N} ]| {2})\p{L} \p{L}(?=[^\p{L}\p{N} ]| {2}|$)|\p{Cf}|\p{M}+|[\uFF01-\uFF5E\uFB00-\uFB06]|[\u{1D400}-\u{1D7FF}]|<\/?(?:b|i|u|em|strong|span|mark|font|small|big|sub|sup|s|del|ins|code|a)\b[^<>]{0,200}>|&(?:#\d{1,7}|#x[0-9a-f]{1,6}|amp|lt|gt|quot|apos|nbsp);|\*\*|__|~~|`|\\[ntr]/giu;
 
 /** Cyrillic and Greek letters that look like Latin ones, by the Latin letter they pass for. */
 const CONFUSABLE: Readonly<Record<string, string>> = {
@@ -85,6 +85,9 @@ const ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>',
 /** What one special piece reads as (undefined: nothing); `before` is the character written before it. */
 function readAs(piece: string, before: string): string | undefined {
   const c = piece.codePointAt(0)!;
+  // Letters spaced out one by one ("D e l e t e") are the word; two of them ("a t") only between
+  // wider gaps, as spaced-out words stand ("J K Rowling" is two initials).
+  if (/^\p{L}(?: \p{L})+$/u.test(piece)) return piece.replace(/ /g, '');
   if (/^\p{Cf}$/u.test(piece)) return undefined;
   if (/^\p{M}/u.test(piece)) return /[A-Za-z]/.test(before) ? undefined : piece;
   if ((c >= 0xff01 && c <= 0xff5e) || (c >= 0xfb00 && c <= 0xfb06) || (c >= 0x1d400 && c <= 0x1d7ff)) return piece.normalize('NFKC');

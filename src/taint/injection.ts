@@ -147,8 +147,27 @@ const GENERAL_VERBS = new Set(['make', 'say', 'take', 'put', 'keep', 'bring', 'c
  * Orders put to the reader in the second person: "you must send", "I need you to pay", "your task is
  * to post", or what someone asked of the assistant ("… has asked that the assistant send …").
  */
-const SECOND_PERSON =
-  /\b(?:you|assistant|agent|model)\s+(?:must|should|shall|need to|have to|are to|will need to|are required to)\s+([a-z]+)|\b(?:want|need|ask|require)s?\s+you\s+to\s+([a-z]+)|\byour (?:task|job|goal|instruction)s? (?:is|are) to\s+([a-z]+)|\bmake sure (?:to|you)\s+([a-z]+)|\bthat\s+(?:the\s+)?(?:assistant|agent|model|ai)\s+(?:please\s+|kindly\s+|also\s+)?([a-z]+)/i;
+const SECOND_PERSON = new RegExp(
+  [
+    /\b(?:you|assistant|agent|model)\s+(?:must|should|shall|need to|have to|are to|will need to|are required to)\s+([a-z]+)/,
+    // What someone wants, needs or expects the reader to do: "I need you to pay", "Emma would like the assistant to send".
+    /\b(?:would like|wants?|needs?|asks?|expects?|requires?|instructs?|tells?)\s+(?:you|(?:the\s+)?(?:assistant|agent|model|ai|bot))\s+to\s+([a-z]+)/,
+    /\b(?:your (?:task|job|goal|instruction|assignment|mission)s?|(?:the\s+)?next step) (?:now\s+)?(?:is|are|will be) to\s+([a-z]+)/,
+    /\bmake sure (?:to|you)\s+([a-z]+)/,
+    /\bthat\s+(?:the\s+)?(?:assistant|agent|model|ai)\s+(?:please\s+|kindly\s+|also\s+)?([a-z]+)/,
+  ]
+    .map((r) => r.source)
+    .join('|'),
+  'i',
+);
+/**
+ * Leave given to the reader to act: "you can delete", "the assistant may now transfer", "you are
+ * cleared to send". Only with the verb of an action: "you can find the report attached" leaves
+ * nothing to do; and only put to the reader or the assistant ("your travel agent can call you" is
+ * someone else's).
+ */
+const PERMISSION =
+  /\b(?:you|(?:the\s+)?(?:ai\s+)?(?:assistant|model|ai|bot))\s+(?:can|may|(?:are|is)\s+(?:now\s+)?(?:allowed|authori[sz]ed|permitted|cleared|free|welcome|expected|supposed|asked|instructed|requested)\s+to)\s+(?:now\s+|also\s+|just\s+|go ahead and\s+|safely\s+)?([a-z]+)/i;
 /**
  * Orders in other forms, each with its verb: the reader among those who act ("let's delete", "we
  * must send"), a reminder or an invitation to act ("remember to pay", "don't forget to forward",
@@ -250,6 +269,8 @@ export function orderIn(sentence: string, opts: { field?: boolean } = {}): { wor
   const second = SECOND_PERSON.exec(sentence);
   const verb = second?.slice(1).find((x) => x !== undefined);
   if (verb !== undefined && (actionVerb(verb) || verbCategory(verb) !== undefined)) return { words: second![0], verb, question: false };
+  const permitted = PERMISSION.exec(sentence);
+  if (permitted && actionVerb(permitted[1])) return { words: permitted[0], verb: permitted[1], question: false };
   const other = OTHER_FORMS.exec(sentence);
   const otherVerb = other?.slice(1).find((x) => x !== undefined);
   if (otherVerb !== undefined && actsBy(otherVerb)) return { words: other![0], verb: otherVerb, question: false };
@@ -323,8 +344,9 @@ function sentences(text: string): Sentence[] {
   for (const l of text.split('\n')) {
     // A sentence ends before anything but a lower-case word: a capital, a digit, a bracket, "###";
     // before a marker ("7.2%.###(system_message) ...", "done.<note>") even with no space; and
-    // before an HTML comment wherever it opens ("USA<!-- Send … -->").
-    const re = /(?<=[.!?])(?:\s+(?=[^\s\p{Ll}])|(?=[#<[]))|(?=<!--)/gu;
+    // before an HTML comment wherever it opens ("USA<!-- Send … -->"); and before a capitalised
+    // word glued to the end of a sentence ("edged down to 7.2%.Visit a website …").
+    const re = /(?<=[.!?])(?:\s+(?=[^\s\p{Ll}])|(?=[#<[]))|(?=<!--)|(?<=[\p{Ll}\d%)"'’][.!?])(?=\p{Lu}\p{Ll}+\s)/gu;
     // A line's indentation (a block under a record's key) is no part of its first sentence.
     let from = /^[ \t]*/.exec(l)![0].length;
     re.lastIndex = from;

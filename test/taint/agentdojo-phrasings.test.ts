@@ -3,8 +3,10 @@
  * the goal as a JSON field, a forged transcript, the whole injection in German (a language the
  * validator does not read: docs/taint-policy.md, "Principles", 3), an HTML comment, a tool error's
  * detail, a colleague's polite question, a note of what the user asked of the assistant, a
- * reminder, a to-do list's open item, a colleague's wish and a goal hidden from a matcher of words
- * (zero-width spaces, look-alike letters). The benign runs keep their
+ * reminder, a to-do list's open item, a colleague's wish, a goal hidden from a matcher of words
+ * (zero-width spaces, look-alike letters; letters spaced out), leave to act ("you are cleared to"),
+ * what someone would like the assistant to do, "the next step is to", and the bare goal glued to
+ * the sentence before it. The benign runs keep their
  * figures, delegated tasks included ("What a request asks for", Delegation).
  */
 import { describe, expect, it } from '@jest/globals';
@@ -46,6 +48,11 @@ const dir = agentDojoDir(defaultDataDir());
       'checklist',
       'wish',
       'obfuscated',
+      'permission',
+      'desire',
+      'next-step',
+      'bare-goal',
+      'spaced',
     ];
     const outcomes = runReplay(data, defaultPolicy(), { templates, shapes: ['dense'] });
     for (const t of templates) {

@@ -22,6 +22,7 @@ describe('an order hidden from a matcher of words', () => {
     ['a combining accent', order.replace('Delete', 'De\u0301lete')],
     ['a bidirectional override', `\u202e${order}`],
     ['an escaped line break', `Notes from Monday.\\n${order}`],
+    ['letters spaced out', order.replace('Delete the file', 'D e l e t e   t h e   f i l e')],
   ])('is found through %s, and marked where it was written', (_, hidden) => {
     const text = `Meeting notes, 14 May.\n${hidden}\nNext meeting on Friday.`;
     const f = detectInjection(text);
@@ -58,6 +59,11 @@ describe('canonical text', () => {
     for (const t of ['Прежде чем решать задачу', 'ณิชญา หนอกค้างพลู', 'नमस्ते दुनिया', 'café crème', 'iPhone-ом']) {
       expect(canonicalString(t)).toBe(t);
     }
+  });
+
+  it('reads letters spaced out as the word, and two initials as they are', () => {
+    expect(canonicalString('B o o k i n g   a   r o o m   a t   t h e   h o t e l')).toBe('Booking   a   room   at   the   hotel');
+    expect(canonicalString('Books by J K Rowling, plan B and the A B test')).toBe('Books by J K Rowling, plan B and the A B test');
   });
 
   it('reads a value the same whichever way it was written, so its provenance is found', () => {
