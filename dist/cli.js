@@ -58396,7 +58396,7 @@ function refOf(g, v) {
 }
 
 // src/taint/canonical.ts
-var SPECIAL = new RegExp("\\p{Cf}|\\p{M}+|[\\uFF01-\\uFF5E\\uFB00-\\uFB06]|[\\u{1D400}-\\u{1D7FF}]|<\\/?(?:b|i|u|em|strong|span|mark|font|small|big|sub|sup|s|del|ins|code|a)\\b[^<>]{0,200}>|&(?:#\\d{1,7}|#x[0-9a-f]{1,6}|amp|lt|gt|quot|apos|nbsp);|\\*\\*|__|~~|`|\\\\[ntr]", "giu");
+var SPECIAL = new RegExp("(?<![\\p{L}\\p{N}])\\p{L}(?: \\p{L}){2,}(?![\\p{L}\\p{N}])|(?<=^|[^\\p{L}\\p{N} ]| {2})\\p{L} \\p{L}(?=[^\\p{L}\\p{N} ]| {2}|$)|\\p{Cf}|\\p{M}+|[\\uFF01-\\uFF5E\\uFB00-\\uFB06]|[\\u{1D400}-\\u{1D7FF}]|<\\/?(?:b|i|u|em|strong|span|mark|font|small|big|sub|sup|s|del|ins|code|a)\\b[^<>]{0,200}>|&(?:#\\d{1,7}|#x[0-9a-f]{1,6}|amp|lt|gt|quot|apos|nbsp);|\\*\\*|__|~~|`|\\\\[ntr]", "giu");
 var CONFUSABLE = {
   \u0430: "a",
   \u0435: "e",
@@ -58455,6 +58455,7 @@ var MIXED_WORD = new RegExp("\\p{L}+", "gu");
 var ENTITIES = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " };
 function readAs(piece, before) {
   const c3 = piece.codePointAt(0);
+  if (new RegExp("^\\p{L}(?: \\p{L})+$", "u").test(piece)) return piece.replace(/ /g, "");
   if (new RegExp("^\\p{Cf}$", "u").test(piece)) return void 0;
   if (new RegExp("^\\p{M}", "u").test(piece)) return /[A-Za-z]/.test(before) ? void 0 : piece;
   if (c3 >= 65281 && c3 <= 65374 || c3 >= 64256 && c3 <= 64262 || c3 >= 119808 && c3 <= 120831) return piece.normalize("NFKC");
@@ -59820,7 +59821,7 @@ var has = (ws, ...xs) => {
   return ws.some((w) => set2.has(w));
 };
 var EMAIL2 = /^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/;
-var URL_VALUE = /^(?:https?|ftp|wss?):\/\/\S+$/i;
+var URL_VALUE = /^(?:(?:https?|ftp|wss?):\/\/\S+|www\.[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+(?:[/?#]\S*)?)$/iu;
 var IBAN = /^[A-Z]{2}\d{2}(?: ?[A-Z0-9]{2,4}){3,8}$/;
 var PHONE2 = /^\+?\d[\d ()/-]{6,}\d$/;
 var DATE = /^\d{4}-\d{2}-\d{2}|^\d{1,2}[./]\d{1,2}[./]\d{2,4}$/;
@@ -60558,7 +60559,13 @@ function wordedSink(w, trusted) {
 }
 function unplaced(policy, def, f, w, trusted, opts) {
   const roles = namesData(w.name, opts) ? f.shown : f.roles;
-  const carries2 = pointsOut(f, roles) ?? (roles.has("url") ? "it takes a url" : void 0);
+  const carries2 = pointsOut(f, roles);
+  if (!carries2 && roles.has("url"))
+    return readProfile(
+      w,
+      `${trusted}a guess: nothing says what ${def.name} does, and a link is all it takes that points out: a fetch`,
+      true
+    );
   if (!carries2) return readProfile(w, `${trusted}a guess: nothing says what ${def.name} does, and it takes nothing a sink needs`, true);
   if (policy.unknownTools === "release") {
     const evidence = [{ mask: 0, why: "tool profile: nothing places this tool, and the policy says unknown-tools: release" }];
@@ -61276,7 +61283,18 @@ var OPENING_QUOTES = /^(?:\[[ xX]?\]|[\s\\"'“”‘’«»„{[]|<!--|[-*•](
 var FETCH_VERBS = /* @__PURE__ */ new Set(["visit", "open", "click", "go", "navigate", "browse", "download", "fetch", "call"]);
 var STATEMENT = /^\S+(?:\s+\S+){0,3}?\s+(?:is|are|was|were|has|have|had|been|will|would|did|does)\b/i;
 var GENERAL_VERBS = /* @__PURE__ */ new Set(["make", "say", "take", "put", "keep", "bring", "concatenate", "combine", "include"]);
-var SECOND_PERSON = /\b(?:you|assistant|agent|model)\s+(?:must|should|shall|need to|have to|are to|will need to|are required to)\s+([a-z]+)|\b(?:want|need|ask|require)s?\s+you\s+to\s+([a-z]+)|\byour (?:task|job|goal|instruction)s? (?:is|are) to\s+([a-z]+)|\bmake sure (?:to|you)\s+([a-z]+)|\bthat\s+(?:the\s+)?(?:assistant|agent|model|ai)\s+(?:please\s+|kindly\s+|also\s+)?([a-z]+)/i;
+var SECOND_PERSON = new RegExp(
+  [
+    /\b(?:you|assistant|agent|model)\s+(?:must|should|shall|need to|have to|are to|will need to|are required to)\s+([a-z]+)/,
+    // What someone wants, needs or expects the reader to do: "I need you to pay", "Emma would like the assistant to send".
+    /\b(?:would like|wants?|needs?|asks?|expects?|requires?|instructs?|tells?)\s+(?:you|(?:the\s+)?(?:assistant|agent|model|ai|bot))\s+to\s+([a-z]+)/,
+    /\b(?:your (?:task|job|goal|instruction|assignment|mission)s?|(?:the\s+)?next step) (?:now\s+)?(?:is|are|will be) to\s+([a-z]+)/,
+    /\bmake sure (?:to|you)\s+([a-z]+)/,
+    /\bthat\s+(?:the\s+)?(?:assistant|agent|model|ai)\s+(?:please\s+|kindly\s+|also\s+)?([a-z]+)/
+  ].map((r) => r.source).join("|"),
+  "i"
+);
+var PERMISSION = /\b(?:you|(?:the\s+)?(?:ai\s+)?(?:assistant|model|ai|bot))\s+(?:can|may|(?:are|is)\s+(?:now\s+)?(?:allowed|authori[sz]ed|permitted|cleared|free|welcome|expected|supposed|asked|instructed|requested)\s+to)\s+(?:now\s+|also\s+|just\s+|go ahead and\s+|safely\s+)?([a-z]+)/i;
 var OTHER_FORMS = new RegExp(
   [
     /\blet(?:'s|’s| us)\s+(?:also\s+|now\s+|just\s+)?([a-z]+)/,
@@ -61330,6 +61348,8 @@ function orderIn(sentence, opts = {}) {
   const second = SECOND_PERSON.exec(sentence);
   const verb = second?.slice(1).find((x) => x !== void 0);
   if (verb !== void 0 && (actionVerb(verb) || verbCategory(verb) !== void 0)) return { words: second[0], verb, question: false };
+  const permitted = PERMISSION.exec(sentence);
+  if (permitted && actionVerb(permitted[1])) return { words: permitted[0], verb: permitted[1], question: false };
   const other = OTHER_FORMS.exec(sentence);
   const otherVerb = other?.slice(1).find((x) => x !== void 0);
   if (otherVerb !== void 0 && actsBy(otherVerb)) return { words: other[0], verb: otherVerb, question: false };
@@ -61367,7 +61387,7 @@ function sentences(text2) {
   let lineStart = 0;
   let line = 0;
   for (const l of text2.split("\n")) {
-    const re = /(?<=[.!?])(?:\s+(?=[^\s\p{Ll}])|(?=[#<[]))|(?=<!--)/gu;
+    const re = new RegExp(`(?<=[.!?])(?:\\s+(?=[^\\s\\p{Ll}])|(?=[#<[]))|(?=<!--)|(?<=[\\p{Ll}\\d%)"'\u2019][.!?])(?=\\p{Lu}\\p{Ll}+\\s)`, "gu");
     let from = /^[ \t]*/.exec(l)[0].length;
     re.lastIndex = from;
     for (let m = re.exec(l); ; m = re.exec(l)) {
@@ -63680,16 +63700,29 @@ function target(policy, it, a2) {
   const values = kind === "recipient" || kind === "payee" ? a2.value.split(/[,;]\s*/).map((v) => v.trim()).filter(Boolean) : [a2.value];
   return values.map((value2) => ({ kind, require: require2, argument: a2.name, value: value2, rule: rule?.at ?? `argument role (${a2.role})` }));
 }
-function checkTargets(ctx, it, traces) {
+function checkTargets(ctx, it, traces, callSinks = (it.classified?.sinks ?? 0) & SINK_MASK) {
   const out = [];
   const prov = provenanceContext(ctx, it.start);
   for (const a2 of traces) {
     if (!TARGET_ROLES.has(a2.role) && a2.role !== "object" && !(a2.role === "other" && nameLike(a2.value.trim())) || a2.value.trim() === "")
       continue;
-    const sinks = a2.role === "url" ? ANY_ORDER : (it.classified?.sinks ?? 0) & SINK_MASK;
+    const sinks = a2.role === "url" ? ANY_ORDER : callSinks;
     for (const t of target(ctx.policy, it, a2)) out.push(checkTarget(ctx, prov, t, sinks));
   }
   return out;
+}
+function stagedOnInstruction(ctx, it, traces) {
+  const profile = it.classified?.profile;
+  if (!profile?.unknown || !profile.read || ctx.policy.unknownTools === "release" || ctx.injections.size === 0) return void 0;
+  const named = traces.map(
+    (a2) => a2.role === "other" && typeof it.args?.[a2.name] === "string" && /^\d{1,12}$/.test(a2.value) ? { ...a2, role: "object" } : a2
+  );
+  const chosen = checkTargets(ctx, it, named, SINK_MASK).find((t) => t.instructed)?.argument ?? named.find((a2) => a2.injected && a2.role !== "choice")?.name ?? onwardFindings(ctx, it, named).find((f) => f.ordered || f.kind === "instruction")?.argument;
+  if (chosen === void 0) return void 0;
+  return {
+    why: `nothing says what ${it.tool} does, and an instruction in data chose what it acts on or passes on (argument ${chosen}), so it is staged (fail-closed) as that order's call`,
+    traces: named
+  };
 }
 function provenanceContext(ctx, before) {
   const { p, policy } = ctx;
@@ -63812,6 +63845,7 @@ function onwardFindings(ctx, it, traces) {
           argument: a2.name,
           value: link,
           origin: ordered2,
+          ordered: true,
           why: `link ${link} in argument ${a2.name} comes from an instruction in ${ctx.p.describe(ordered2)}`
         });
         continue;
@@ -63963,6 +63997,7 @@ function userMessagesOf(it) {
 
 // src/taint/trace-graph.ts
 var OVERRIDE = bitOf("PROMPT_OVERRIDE");
+var WRITE = bitOf("DESTRUCTIVE_WRITE");
 function collectItems(input2, policy, indexOptions) {
   const list3 = new ItemList();
   const views = (input2.spans ?? []).map(genAiView);
@@ -64028,6 +64063,7 @@ function buildTraceGraph(input2, policy, indexOptions = {}) {
     madeOnInstruction: /* @__PURE__ */ new Set()
   };
   const sinks = [];
+  const onInstructionNodes = /* @__PURE__ */ new Set();
   const turns = requestWithTurns(ctx, policy, userTurns(items, input2.root));
   for (const it of items) {
     if (it.kind !== "tool" && it.kind !== "sink" || it.src.type === "pseudo") continue;
@@ -64035,9 +64071,12 @@ function buildTraceGraph(input2, policy, indexOptions = {}) {
     const generated = traces.filter((a2) => a2.generated && a2.role !== "choice").map((a2) => a2.name);
     const issuer = issuers.get(it);
     connectIssuer(g, it, issuer, traces, generated, policy, notes);
-    if (it.kind !== "sink") continue;
     const seen2 = turns(it.start);
-    const site = sinkSite(seen2, it, issuer, traces, generated);
+    const onInstruction = it.kind !== "sink";
+    const staged = onInstruction ? stageOnInstruction(g, seen2, it, traces) : traces;
+    if (!staged) continue;
+    if (onInstruction) onInstructionNodes.add(it.node);
+    const site = sinkSite(seen2, it, issuer, staged, generated, onInstruction);
     if (site.targets.some((t) => t.instructed)) ctx.madeOnInstruction.add(it.node);
     sinks.push(seen2 === ctx ? site : { ...site, request: { text: seen2.rootText, needs: seen2.needs } });
   }
@@ -64052,7 +64091,8 @@ function buildTraceGraph(input2, policy, indexOptions = {}) {
     args: it.args ?? {},
     declared: it.declared ?? {},
     ...it.definition ? { definition: it.definition } : {},
-    classified: it.classified
+    classified: it.classified,
+    ...onInstructionNodes.has(it.node) ? { stagedOnInstruction: true } : {}
   }));
   return {
     graph: g.build(),
@@ -64079,7 +64119,16 @@ function connectIssuer(g, it, issuer, traces, generated, policy, notes) {
     notes.push(`${it.meta.ref} (${it.tool}): no LLM call in the trace issued it`);
   }
 }
-function sinkSite(ctx, it, issuer, traces, generated) {
+function stageOnInstruction(g, ctx, it, traces) {
+  const staged = stagedOnInstruction(ctx, it, traces);
+  if (!staged || !it.classified) return void 0;
+  const { why } = staged;
+  it.kind = "sink";
+  it.classified = { ...it.classified, sinks: WRITE, evidence: [...it.classified.evidence, { mask: WRITE, why: `tool profile: ${why}` }] };
+  g.label(it.node, WRITE, why);
+  return staged.traces;
+}
+function sinkSite(ctx, it, issuer, traces, generated, onInstruction) {
   const targets = checkTargets(ctx, it, traces);
   const sinkMask = it.classified?.sinks ?? 0;
   const sends = sinkMask & maskOf(["EXTERNAL_SEND", "PUBLIC_POST"]);
@@ -64097,10 +64146,11 @@ function sinkSite(ctx, it, issuer, traces, generated) {
     args: traces,
     anchors: anchorsOf(traces, targets),
     // Any call whose arguments quote an instruction found in data carries that instruction out; links only matter in what is sent.
-    onward: onwardFindings(ctx, it, traces).filter((f) => sends || f.kind === "instruction"),
+    onward: onwardFindings(ctx, it, traces).filter((f) => sends || onInstruction || f.kind === "instruction"),
     ...it.classified?.verb ?? it.classified?.profile?.verb ? { verb: it.classified?.verb ?? it.classified?.profile?.verb } : {},
     ...it.classified?.fetch ? { fetch: true } : {},
-    pending: it.src.type === "pending"
+    pending: it.src.type === "pending",
+    ...it.classified?.profile?.unknown && !onInstruction ? { unplaced: true } : {}
   };
 }
 function requestWithTurns(ctx, policy, turns) {
@@ -64126,10 +64176,13 @@ function needsOf(policy, input2) {
   }
   return needs;
 }
-function echoesRequest(passages, rootTokens) {
+function echoesRequest(passages, rootTokens, root) {
   const ws = normalizeText(passages).split(" ").filter((w) => w.length > 2);
-  return ws.length > 0 && ws.filter((w) => rootTokens.has(w)).length >= 0.7 * ws.length;
+  if (ws.length === 0 || ws.filter((w) => rootTokens.has(w)).length < 0.7 * ws.length) return false;
+  const request2 = normalizeText(root);
+  return [...passages.matchAll(TARGETS)].every((m) => within(request2, normalizeText(m[0].replace(/[.,;:!?]+$/, ""))));
 }
+var TARGETS = /(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b|(?:https?:\/\/|www\.)\S+/gi;
 function applyToolLabels(it, toolLabels) {
   const c3 = it.classified;
   const annotated = it.tool ? toolLabels?.get(it.tool) : void 0;
@@ -64183,7 +64236,7 @@ function labelNodes(g, items, rootItem, input2, policy) {
     const { found, reaches } = withoutRequestedOrders(policy, it, text2, detected, input2.root, rootActions);
     const passages = found ? injectedText(text2, found) : "";
     const plain = found !== void 0 && !reaches.some((r) => r.explicit);
-    const echo = plain && echoesRequest(passages, rootTokens);
+    const echo = plain && echoesRequest(passages, rootTokens, input2.root);
     const tasks = plain && !echo && !found.unreadable && delegating && site === "tool-result" && requestPointsAt(input2.root, { args: it.args });
     if (tasks) delegated.push(delegationOf(policy, it, passages));
     if (found && !echo && !tasks) {
@@ -64378,7 +64431,7 @@ function notNeeded(c3, mentioned) {
       });
       continue;
     }
-    if (mentioned || needsOf2(b, site) & bit || site.fetch) continue;
+    if (mentioned || needsOf2(b, site) & bit || site.fetch || unplacedAsked(c3)) continue;
     if (chargesTheService(c3, bit) || delegationAsking(c3, bit)) continue;
     out.push({
       kind: "not-needed",
@@ -64388,6 +64441,11 @@ function notNeeded(c3, mentioned) {
   }
   return out;
 }
+function unplacedAsked(c3) {
+  if (!c3.site.unplaced || needsOf2(c3.b, c3.site) === 0) return false;
+  const outward = c3.site.targets.filter((t) => t.require === "authorised");
+  return outward.length > 0 && outward.every((t) => t.ok);
+}
 var requestOf = (b, site) => site.request?.text ?? b.rootText;
 var needsOf2 = (b, site) => b.needs.mask | (site.request?.needs ?? 0);
 function delegationAsking(c3, bit) {
@@ -64395,6 +64453,8 @@ function delegationAsking(c3, bit) {
 }
 function askedBecause(c3, mentioned) {
   if (mentioned) return `the request names ${c3.site.tool}`;
+  if ((c3.sinks & ~needsOf2(c3.b, c3.site)) !== 0 && unplacedAsked(c3))
+    return `nothing says what ${c3.site.tool} does; the request asks for ${sinksOf(needsOf2(c3.b, c3.site)).join(", ")} and every target it points at is authorised`;
   const handed = sinksOf(c3.sinks & ~needsOf2(c3.b, c3.site)).map((s2) => [s2, delegationAsking(c3, bitOf(s2))]).filter((x) => x[1] !== void 0);
   const rest = handed.reduce((m, [s2]) => m & ~bitOf(s2), c3.sinks);
   const parts = rest !== 0 ? [`the request asks for ${sinksOf(rest).join(", ")}`] : [];
@@ -64403,9 +64463,9 @@ function askedBecause(c3, mentioned) {
   return parts.join("; ");
 }
 var FINANCIAL = bitOf("FINANCIAL_TRANSFER");
-var WRITE = bitOf("DESTRUCTIVE_WRITE");
+var WRITE2 = bitOf("DESTRUCTIVE_WRITE");
 function chargesTheService(c3, bit) {
-  if (bit !== FINANCIAL || !(needsOf2(c3.b, c3.site) & WRITE)) return false;
+  if (bit !== FINANCIAL || !(needsOf2(c3.b, c3.site) & WRITE2)) return false;
   return !(c3.site.args ?? []).some((a2) => a2.role === "payee" || a2.role === "amount" || a2.role === "recipient");
 }
 function unauthorisedTargets(c3) {
@@ -76260,6 +76320,7 @@ function toolsSeen(traces) {
     for (const c3 of built.toolCalls ?? []) {
       const e = entry2(c3.tool);
       e.calls++;
+      if (c3.stagedOnInstruction) e.stagedOnInstruction = true;
       e.uses.push({ args: c3.args, declared: c3.declared, ...c3.definition ? { definition: c3.definition } : {} });
     }
     for (const [name, d] of built.definitions ?? []) {
@@ -76354,6 +76415,11 @@ function suggestTool(policy, seen2, level = toolLevel(policy)) {
   if (first.sources | first.sinks | notSinks) {
     const why = `${basisText(basis, first.sinks, rules)}: ${evidence.join("; ") || "no evidence"}`;
     const comments = out.guess ? [`${basisText(basis, first.sinks, rules)}: review`] : [];
+    if (basis === "nothing" && !first.sinks && seen2.stagedOnInstruction) {
+      const unpinned = "nothing says what it does, and an instruction in data chose what a call of it acts on: pinned as a read, that call would no longer be staged; uncomment once you know it only reads";
+      const pin = { tool, sources: first.sources, sinks: 0, notSinks, why: cap(why), comments: [...comments, unpinned], disabled: true };
+      return { ...out, unpinned, pin };
+    }
     return {
       ...out,
       pin: {
