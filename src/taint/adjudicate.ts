@@ -234,7 +234,7 @@ export function notNeeded(c: SinkCase, mentioned: boolean): Violation[] {
       continue;
     }
     // A fetch is judged by where it goes (its URL's provenance), not by whether the request says "send".
-    if (mentioned || needsOf(b, site) & bit || site.fetch || unplacedAsked(c)) continue;
+    if (mentioned || needsOf(b, site) & bit || site.fetch || (GUESSED & bit && unplacedAsked(c))) continue;
     if (chargesTheService(c, bit) || delegationAsking(c, bit)) continue;
     out.push({
       kind: 'not-needed',
@@ -246,12 +246,15 @@ export function notNeeded(c: SinkCase, mentioned: boolean): Violation[] {
 }
 
 /**
- * A tool nothing places is staged by what its arguments point at, so which sink it is, is a guess
- * (a "recipient" may be an event's guest): any action the request asks for covers it when it points at
- * a recipient, payee or link and every one is authorised (the request or the policy names it, or a
- * structured field of a read selected it): where it goes is then the user's, whatever it does.
+ * A tool nothing places is staged by what its arguments point at, so whether it sends or writes is
+ * a guess (a "recipient" may be an event's guest): any action the request asks for covers that,
+ * when the call points at a recipient, payee or link and every one is authorised (the request or
+ * the policy names it, or a structured field of a read selected it): where it goes is then the
+ * user's, whatever it does. Money (a payee, an amount) and code (a command) are no guess: the
+ * request must ask for them.
  */
 function unplacedAsked(c: SinkCase): boolean {
+  if (!(c.sinks & GUESSED)) return false;
   if (!c.site.unplaced || needsOf(c.b, c.site) === 0) return false;
   const outward = c.site.targets.filter((t) => t.require === 'authorised');
   return outward.length > 0 && outward.every((t) => t.ok);
@@ -270,7 +273,7 @@ function delegationAsking(c: SinkCase, bit: number): Delegation | undefined {
 /** Why the call is asked for: the request names the tool or asks for its sinks, or a document it hands its actions to does. */
 function askedBecause(c: SinkCase, mentioned: boolean): string {
   if (mentioned) return `the request names ${c.site.tool}`;
-  if ((c.sinks & ~needsOf(c.b, c.site)) !== 0 && unplacedAsked(c))
+  if ((c.sinks & ~needsOf(c.b, c.site)) !== 0 && (c.sinks & ~needsOf(c.b, c.site) & ~GUESSED) === 0 && unplacedAsked(c))
     return `nothing says what ${c.site.tool} does; the request asks for ${sinksOf(needsOf(c.b, c.site)).join(', ')} and every target it points at is authorised`;
   const handed = sinksOf(c.sinks & ~needsOf(c.b, c.site))
     .map((s) => [s, delegationAsking(c, bitOf(s))] as const)
@@ -284,6 +287,8 @@ function askedBecause(c: SinkCase, mentioned: boolean): string {
 
 const FINANCIAL = bitOf('FINANCIAL_TRANSFER');
 const WRITE = bitOf('DESTRUCTIVE_WRITE');
+/** The sinks a tool nothing places gets by a guess: a recipient or link may be no send, anything else no write. */
+const GUESSED = bitOf('EXTERNAL_SEND') | WRITE;
 
 /**
  * A charge with no payee, recipient or amount among its arguments (a payment method for an upgrade,

@@ -94,6 +94,15 @@ describe('a tool nothing places, staged fail-closed', () => {
     expect(verdicts.map((v) => v.decision)).toEqual(['block']);
   });
 
+  it('is not covered where it moves money the request does not ask to move', () => {
+    const verdicts = decide('Email the March statement to bob@mail.example.', [
+      [{ name: 't_k2', args: {}, result: '{"month": "March", "iban": "LT121000011101001000", "balance": 1200}' }],
+      [{ name: 't_p5', args: { a_2: 'LT121000011101001000', a_4: 1200 }, result: '{}' }],
+    ]);
+    expect(verdicts.map((v) => v.decision)).toEqual(['block']);
+    expect(verdicts[0].reason).toMatch(/does not ask for FINANCIAL_TRANSFER/);
+  });
+
   it('is not covered when the request asks for nothing', () => {
     const verdicts = decide('What is on my calendar today?', [
       [{ name: 't_e1', args: { a_7: ['sarah.connor@mail.example'], a_8: 'Lunch' }, result: '{}' }],
