@@ -64431,7 +64431,7 @@ function notNeeded(c3, mentioned) {
       });
       continue;
     }
-    if (mentioned || needsOf2(b, site) & bit || site.fetch || unplacedAsked(c3)) continue;
+    if (mentioned || needsOf2(b, site) & bit || site.fetch || GUESSED & bit && unplacedAsked(c3)) continue;
     if (chargesTheService(c3, bit) || delegationAsking(c3, bit)) continue;
     out.push({
       kind: "not-needed",
@@ -64442,6 +64442,7 @@ function notNeeded(c3, mentioned) {
   return out;
 }
 function unplacedAsked(c3) {
+  if (!(c3.sinks & GUESSED)) return false;
   if (!c3.site.unplaced || needsOf2(c3.b, c3.site) === 0) return false;
   const outward = c3.site.targets.filter((t) => t.require === "authorised");
   return outward.length > 0 && outward.every((t) => t.ok);
@@ -64453,7 +64454,7 @@ function delegationAsking(c3, bit) {
 }
 function askedBecause(c3, mentioned) {
   if (mentioned) return `the request names ${c3.site.tool}`;
-  if ((c3.sinks & ~needsOf2(c3.b, c3.site)) !== 0 && unplacedAsked(c3))
+  if ((c3.sinks & ~needsOf2(c3.b, c3.site)) !== 0 && (c3.sinks & ~needsOf2(c3.b, c3.site) & ~GUESSED) === 0 && unplacedAsked(c3))
     return `nothing says what ${c3.site.tool} does; the request asks for ${sinksOf(needsOf2(c3.b, c3.site)).join(", ")} and every target it points at is authorised`;
   const handed = sinksOf(c3.sinks & ~needsOf2(c3.b, c3.site)).map((s2) => [s2, delegationAsking(c3, bitOf(s2))]).filter((x) => x[1] !== void 0);
   const rest = handed.reduce((m, [s2]) => m & ~bitOf(s2), c3.sinks);
@@ -64464,6 +64465,7 @@ function askedBecause(c3, mentioned) {
 }
 var FINANCIAL = bitOf("FINANCIAL_TRANSFER");
 var WRITE2 = bitOf("DESTRUCTIVE_WRITE");
+var GUESSED = bitOf("EXTERNAL_SEND") | WRITE2;
 function chargesTheService(c3, bit) {
   if (bit !== FINANCIAL || !(needsOf2(c3.b, c3.site) & WRITE2)) return false;
   return !(c3.site.args ?? []).some((a2) => a2.role === "payee" || a2.role === "amount" || a2.role === "recipient");
