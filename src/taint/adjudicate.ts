@@ -254,7 +254,6 @@ export function notNeeded(c: SinkCase, mentioned: boolean): Violation[] {
  * request must ask for them.
  */
 function unplacedAsked(c: SinkCase): boolean {
-  if (!(c.sinks & GUESSED)) return false;
   if (!c.site.unplaced || needsOf(c.b, c.site) === 0) return false;
   const outward = c.site.targets.filter((t) => t.require === 'authorised');
   return outward.length > 0 && outward.every((t) => t.ok);

@@ -330,7 +330,8 @@ function computeRole(policy: Policy, tool: string, name: string, v: string, prop
   return 'other';
 }
 
-const ID_VALUE = /^\d{1,12}$/;
+/** Digits that name something when passed as a string (a file's id, "13"), not a quantity. */
+export const ID_VALUE = /^\d{1,12}$/;
 
 /** The role a JSON-schema property's format or enum gives. */
 function schemaRole(prop: SchemaProperty | undefined): ArgumentRole | undefined {

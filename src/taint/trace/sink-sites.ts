@@ -15,7 +15,7 @@ import {
   type ProvenanceContext,
 } from '../provenance.js';
 import { authorisedByPolicy, hostOf, isDirectory, namesCall, type Target } from '../classify.js';
-import { TARGET_ROLES } from '../argument-roles.js';
+import { ID_VALUE, TARGET_ROLES } from '../argument-roles.js';
 import { maskOf, SINK_MASK, sinksOf } from '../labels.js';
 import type { Policy, TargetKind } from '../policy.js';
 import type { ArgumentTrace, InjectedText, Producers } from './content-edges.js';
@@ -127,7 +127,7 @@ export function stagedOnInstruction(
   if (!profile?.unknown || !profile.read || ctx.policy.unknownTools === 'release' || ctx.injections.size === 0) return undefined;
   // Digits passed as a JSON string name something ("13", a file's id), as a schema typing them a string says (argument-roles.ts).
   const named = traces.map((a) =>
-    a.role === 'other' && typeof it.args?.[a.name] === 'string' && /^\d{1,12}$/.test(a.value) ? { ...a, role: 'object' as const } : a,
+    a.role === 'other' && typeof it.args?.[a.name] === 'string' && ID_VALUE.test(a.value) ? { ...a, role: 'object' as const } : a,
   );
   const chosen =
     checkTargets(ctx, it, named, SINK_MASK).find((t) => t.instructed)?.argument ??
