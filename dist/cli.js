@@ -63715,7 +63715,7 @@ function stagedOnInstruction(ctx, it, traces) {
   const profile = it.classified?.profile;
   if (!profile?.unknown || !profile.read || ctx.policy.unknownTools === "release" || ctx.injections.size === 0) return void 0;
   const named = traces.map(
-    (a2) => a2.role === "other" && typeof it.args?.[a2.name] === "string" && /^\d{1,12}$/.test(a2.value) ? { ...a2, role: "object" } : a2
+    (a2) => a2.role === "other" && typeof it.args?.[a2.name] === "string" && ID_VALUE.test(a2.value) ? { ...a2, role: "object" } : a2
   );
   const chosen = checkTargets(ctx, it, named, SINK_MASK).find((t) => t.instructed)?.argument ?? named.find((a2) => a2.injected && a2.role !== "choice")?.name ?? onwardFindings(ctx, it, named).find((f) => f.ordered || f.kind === "instruction")?.argument;
   if (chosen === void 0) return void 0;
@@ -64442,7 +64442,6 @@ function notNeeded(c3, mentioned) {
   return out;
 }
 function unplacedAsked(c3) {
-  if (!(c3.sinks & GUESSED)) return false;
   if (!c3.site.unplaced || needsOf2(c3.b, c3.site) === 0) return false;
   const outward = c3.site.targets.filter((t) => t.require === "authorised");
   return outward.length > 0 && outward.every((t) => t.ok);
