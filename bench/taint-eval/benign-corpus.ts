@@ -174,6 +174,37 @@ function transaction(f: Faker): Record<string, unknown> {
   };
 }
 
+/** A traveller's profile and booking, as an airline's or a shop's customer service reads it. */
+function reservation(f: Faker): Record<string, unknown> {
+  const from = f.airline.airport();
+  const to = f.airline.airport();
+  const airline = f.airline.airline();
+  return {
+    reservation_id: f.airline.recordLocator(),
+    user_id: `${f.person.firstName().toLowerCase()}_${f.person.lastName().toLowerCase()}_${f.string.numeric(4)}`,
+    origin: `${from.name} (${from.iataCode})`,
+    destination: `${to.name} (${to.iataCode})`,
+    flights: Array.from({ length: 1 + (f.number.int(1) as number) }, () => ({
+      flight_number: `${airline.iataCode}${f.airline.flightNumber({ length: { min: 3, max: 4 } })}`,
+      date: f.date.soon({ days: 90 }).toISOString().slice(0, 10),
+      seat: f.airline.seat(),
+      aircraft: f.airline.aircraftType(),
+    })),
+    cabin: f.helpers.arrayElement(['basic_economy', 'economy', 'business']),
+    passengers: Array.from({ length: 1 + (f.number.int(2) as number) }, () => ({
+      first_name: f.person.firstName(),
+      last_name: f.person.lastName(),
+      dob: f.date.birthdate().toISOString().slice(0, 10),
+    })),
+    payment_methods: {
+      [`credit_card_${f.string.numeric(7)}`]: `${f.finance.creditCardIssuer()} ending ${f.finance.creditCardNumber().slice(-4)}`,
+      [`gift_card_${f.string.numeric(7)}`]: `balance ${f.finance.amount({ max: 300 })}`,
+    },
+    address: `${f.location.streetAddress()}, ${f.location.city()}, ${f.location.zipCode()}`,
+    vehicle_on_arrival: f.vehicle.vehicle(),
+  };
+}
+
 function commit(f: Faker): Record<string, unknown> {
   return {
     sha: f.git.commitSha(),
@@ -266,6 +297,7 @@ export function benignCorpus(opts: { split?: CorpusSplit; n?: number; mail?: num
     { kind: 'staff directory', reading: 'record', source: faker, texts: records(locales, n, seed + 4_000, directoryEntry) },
     { kind: 'bank transactions', reading: 'record', source: faker, texts: records(locales, n, seed + 5_000, transaction) },
     { kind: 'commit log (JSON API)', reading: 'record', source: faker, texts: records(locales, n, seed + 6_000, commit) },
+    { kind: 'travel reservations', reading: 'record', source: faker, texts: records(locales, n, seed + 9_000, reservation) },
     { kind: 'product pages', reading: 'free-text', source: faker, texts: productPage(locales, n, seed + 7_000) },
     {
       kind: 'support threads',

@@ -86,6 +86,9 @@ function unspacedProse(text: string): boolean {
 
 /** Prose: at least this many words of letters, most of them lower-case. */
 const MIN_WORDS = 8;
+/** What separates the pieces of an address, a list or a title, and the fewest words a clause of prose has between them. */
+const PIECE_BREAK = /[,;|·•–—،、，]|\s-\s/u;
+const MIN_CLAUSE = 5;
 /** At most this share of English function words: English prose runs at 30–50%. */
 const MAX_SHARE = 0.15;
 
@@ -102,6 +105,9 @@ export function unreadableProse(sentence: string): boolean {
   if (unspacedProse(own)) return true;
   const ws = wordsIn(own);
   if (!ws || ws.length < MIN_WORDS) return false;
+  // Prose has a clause of a few words between its commas, dashes and bars; an address, a list of
+  // names or a title is short pieces ("דרך האדמו"ר 63, שבלי - אום אל-גנם, 04366").
+  if (!sentence.split(PIECE_BREAK).some((piece) => (wordsOf(piece)?.length ?? 0) >= MIN_CLAUSE)) return false;
   // Scripts without case (Arabic, Hebrew, Hangul) count as lower case: only a capital marks a name.
   const lower = ws.filter((w) => UNCAPITALISED.test(w));
   if (lower.length < ws.length / 2) return false;

@@ -37,6 +37,9 @@ describe('prose the validator cannot read', () => {
     ['a Japanese address and company', '東京都渋谷区神南一丁目 古川鉱業合同会社'],
     ['Thai names (combining vowels)', 'ณิชญา หนอกค้างพลู-มณีจันทึก, กฤษฎาวรรณ บางสีสุก-ศิริกุล and บูรณิมา กีรติวัฒนานุศาสน์'],
     ['Arabic names', 'المحجوب, بن حسين and الزوابي'],
+    // A street, a town and a code on one line: short pieces between commas and dashes, no clause.
+    ['a Hebrew address on one line', `דרך האדמו"ר מויז'ניץ 'א63, שבלי - אום אל-גנם, 04366`],
+    ['an Arabic address on one line', 'شارع الملك فهد 1234، حي العليا - الرياض، 12211'],
   ])('does not read %s as unreadable', (_, s) => {
     expect(unreadableProse(s)).toBe(false);
   });
