@@ -13,13 +13,16 @@
  */
 import { mentionsTool, namesCall } from './classify.js';
 import { normalizeText } from './content-links.js';
-import { within } from './provenance.js';
+import { requestPointsAt, within } from './provenance.js';
 import { AUTHORITY_ROLES, type ArgumentRole } from './argument-roles.js';
 import { refOf } from './graph.js';
 import { ROOT_BIT, SINK_MASK, bitOf, labelsOf, sinksOf, sourcesOf, type Label, type SinkLabel } from './labels.js';
 import type { Policy } from './policy.js';
 import { attributionPath, describeNode, labelsInScope, propagate, type PathStep, type Propagation, type Scope } from './propagate.js';
 import type { BuiltTrace, Delegation, SinkSite } from './trace-graph.js';
+import type { InjectedText } from './trace/content-edges.js';
+import { orderVerbs } from './injection.js';
+import { verbCategory, type Category } from './lexicon.js';
 import type { SinkDecision } from '../runlog/schema.js';
 
 export type Decision = SinkDecision;
@@ -170,16 +173,60 @@ export function forbiddenPaths(c: SinkCase, waived: boolean): Violation[] {
     const to = c.sinks & rule.to;
     if (waived) from &= ~OVERRIDE;
     if (!from || !to) continue;
-    if (rule.unlessAuthorised && authorised) continue;
+    if (rule.unless === 'authorised-target' && authorised) continue;
+    if (rule.unless === 'requested-source' && requestedSource(c, from, to)) continue;
     for (const src of sourcesOf(from)) {
       out.push({
         kind: 'forbidden-path',
-        message: `${src} reaches ${sinksOf(to).join(', ')} (policy ${rule.at}${rule.why ? `: ${rule.why}` : ''}${rule.unlessAuthorised ? '; the target is not authorised' : ''})`,
+        message: `${src} reaches ${sinksOf(to).join(', ')} (policy ${rule.at}${rule.why ? `: ${rule.why}` : ''}${UNLESS_FAILED[rule.unless ?? 'none']})`,
         path: attributionPath(c.b.graph, c.p, c.site.node, src, c.scope),
       });
     }
   }
   return out;
+}
+
+const UNLESS_FAILED = {
+  none: '',
+  'authorised-target': '; the target is not authorised',
+  'requested-source': '; the request does not ask for this, or does not point at every read the data comes from, or one orders it',
+} as const;
+
+/**
+ * Whether the request hands this private data over itself (`unless: requested-source`): it asks for
+ * the sink's action, and every node before the call that carries one of the labels is a tool read
+ * the request points at (one of its arguments is named in the request: "check my email irish@…,
+ * pay for the photo and post it on X") whose result orders nothing that moves data (orderMovesData).
+ * A read the request does not name, or a label from anywhere else, keeps the rule.
+ */
+function requestedSource(c: SinkCase, from: number, to: number): boolean {
+  const { b, site } = c;
+  if ((to & ~needsOf(b, site)) !== 0) return false;
+  const request = requestOf(b, site);
+  const reads = new Map((b.toolCalls ?? []).map((t) => [t.node, t]));
+  let any = false;
+  for (let v = 0; v < site.node; v++) {
+    if ((b.graph.own[v] & from) === 0) continue;
+    const read = reads.get(v);
+    if (!read || orderMovesData(b.injections?.get(v)) || !requestPointsAt(request, { args: read.args })) return false;
+    any = true;
+  }
+  return any;
+}
+
+/** Actions that move nothing to an audience: an order for one of them in a read does not ask for its data to be published. */
+const KEEPS_DATA: ReadonlySet<Category> = new Set(['read', 'pay', 'book', 'change', 'delete', 'exec']);
+
+/**
+ * Whether an instruction found in a read may ask for its data to go out: an override, an order to
+ * send, share or publish, a general verb ("include it in the post"), or an order whose verb was not
+ * read (another language). A payment order in a bill ("Pay $100 to …") is none of them.
+ */
+function orderMovesData(found: InjectedText | undefined): boolean {
+  if (!found) return false;
+  if (!found.reaches || found.reaches.some((r) => r.explicit)) return true;
+  const verbs = orderVerbs(found.passages);
+  return verbs.length === 0 || verbs.some((w) => !KEEPS_DATA.has(verbCategory(w.toLowerCase()) as Category));
 }
 
 /** Arguments taken from an injected passage (a target already refused is reported as a target). */

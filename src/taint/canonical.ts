@@ -7,6 +7,7 @@
  * text; every character of the result knows where it stood in the original, so what is found is
  * marked where it was written. docs/taint-policy.md, "Principles", 3.
  */
+import { actsBy } from './action-verbs.js';
 
 export interface CanonicalText {
   text: string;
@@ -87,7 +88,7 @@ function readAs(piece: string, before: string): string | undefined {
   const c = piece.codePointAt(0)!;
   // Letters spaced out one by one ("D e l e t e") are the word; two of them ("a t") only between
   // wider gaps, as spaced-out words stand ("J K Rowling" is two initials).
-  if (/^\p{L}(?: \p{L})+$/u.test(piece)) return piece.replace(/ /g, '');
+  if (/^\p{L}(?: \p{L})+$/u.test(piece)) return spacedWord(piece.replace(/ /g, ''));
   if (/^\p{Cf}$/u.test(piece)) return undefined;
   if (/^\p{M}/u.test(piece)) return /[A-Za-z]/.test(before) ? undefined : piece;
   if ((c >= 0xff01 && c <= 0xff5e) || (c >= 0xfb00 && c <= 0xfb06) || (c >= 0x1d400 && c <= 0x1d7ff)) return piece.normalize('NFKC');
@@ -100,6 +101,18 @@ function readAs(piece: string, before: string): string | undefined {
   }
   if (piece.startsWith('\\')) return piece === '\\n' ? '\n' : ' ';
   return undefined;
+}
+
+/**
+ * A spaced-out word joined. A one-letter word after it, spaced as its letters are, joins it too
+ * ("C r e a t e a 1 hour event" reads "Createa"): where the letters make no verb of an action but
+ * all of them save a last "a" or "I" do (action-verbs.ts), they are the verb and that word, as the
+ * model reads them.
+ */
+function spacedWord(word: string): string {
+  const m = /^(\p{L}{3,})([aAI])$/u.exec(word);
+  if (!m || actsBy(word) || !actsBy(m[1])) return word;
+  return `${m[1]} ${m[2]}`;
 }
 
 /** Each word that mixes Latin letters with look-alikes of another script, in Latin letters (one for one: offsets hold). */

@@ -318,7 +318,12 @@ export const DEFAULT_POLICY: PolicyFile = {
       unless: 'authorised-target',
       why: 'private data leaves only to recipients the request or the policy names',
     },
-    { from: ['SENSITIVE_READ', 'PII_READ'], to: ['PUBLIC_POST'], why: 'private data is never published' },
+    {
+      from: ['SENSITIVE_READ', 'PII_READ'],
+      to: ['PUBLIC_POST'],
+      unless: 'requested-source',
+      why: 'private data is published only where the request asks to publish, from reads it points at',
+    },
     {
       from: ['CREDENTIAL_ACCESS'],
       to: ['EXTERNAL_SEND', 'PUBLIC_POST', 'CODE_EXEC', 'PRIVILEGED_EXEC'],

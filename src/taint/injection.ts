@@ -22,6 +22,7 @@
  */
 import { stem, verbCategory } from './lexicon.js';
 import { canonicalString, canonicalText } from './canonical.js';
+import { GENERAL_VERBS, actsBy } from './action-verbs.js';
 import { leansUnreadable, unreadableProse } from './readable.js';
 
 export type InjectionSignal = 'addressed' | 'authority' | 'redirect' | 'directive' | 'override' | 'imperative' | 'unreadable';
@@ -109,13 +110,21 @@ const FAMILIES: Record<Exclude<InjectionSignal, 'imperative' | 'unreadable'>, Re
 const CUES =
   /assistant|\bai\b|a\.i\.|llm|gpt|language model|bot|agent|model|copilot|scheduler|system|admin|security|compliance|\bsso\b|\bhr\b|\bit\b|merchant|billing|directory|fraud|risk|this is|signed|from|entered by|the (?:user|account|owner|cardholder|patient|travell?er|customer|landlord|document|workspace|client)|already|pre-?\s?approved|approved|authori|requested|policy|directive|must be|before|first|instead|without|no need|no confirmation|don'?t ask|immediately|right away|right now|at once|urgently|automatically|do not|ignore|override|<\/?(?:system|instructions?|admin|assistant)>|\[/i;
 
+/** An e-mail address and an account number (IBAN) as they stand in text. */
+const ADDRESS = String.raw`(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+`;
+const ACCOUNT = String.raw`\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b`;
+
 /**
  * Something an order acts on: an address, account, link, phone number or amount. An address is
  * only tried from the start of its run of characters (the leftmost match starts there anyway), so
  * a long run with no `@` in it costs its length, not its square.
  */
-const TARGET =
-  /(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b|https?:\/\/\S+|\+?\d[\d ()-]{7,}\d|\b\d[\d,.]*\s?(?:eur|usd|gbp|chf|€|\$)|[$€£]\s?\d/i;
+const TARGET = new RegExp(
+  `${ADDRESS}|${ACCOUNT}|https?:\\/\\/\\S+|\\+?\\d[\\d ()-]{7,}\\d|\\b\\d[\\d,.]*\\s?(?:eur|usd|gbp|chf|€|\\$)|[$€£]\\s?\\d`,
+  'i',
+);
+/** The links, addresses and accounts of a text, all of them (`matchAll`): what an order that echoes the request may not add. */
+export const NAMED_TARGETS = new RegExp(`${ADDRESS}|${ACCOUNT}|(?:https?:\\/\\/|www\\.)\\S+`, 'gi');
 
 /** Whether a text carries a signal beyond a plain order: it addresses the assistant, claims authority, redirects or overrides. */
 export function carriesSignal(raw: string): boolean {
@@ -137,12 +146,8 @@ const LEAD_IN =
   /^(?:[\W_]*(?:\(?[a-z_]{2,24}\)|please|pls|kindly|now|then|also|just|first(?:ly)?|second(?:ly)?|next|finally|and|so|ok(?:ay)?|todo|to-?do|action\s+(?:items?|required|needed)|important|urgent|step\s*\d+|\d+)(?![\w'])[\W_]*)+/i;
 /** Quotes, brackets, comment marks, list marks ("- [ ]") and a tag a clause can open with: a JSON string's value (`"action": "Send …"`, escaped or not) or an HTML comment (`<!-- Send … -->`) orders as the same words bare do. */
 const OPENING_QUOTES = /^(?:\[[ xX]?\]|[\s\\"'“”‘’«»„{[]|<!--|[-*•](?=\s)|<[a-z][\w-]{0,20}>)+/i;
-/** Verbs that fetch from elsewhere: an order to visit a page sends the request out. */
-const FETCH_VERBS = new Set(['visit', 'open', 'click', 'go', 'navigate', 'browse', 'download', 'fetch', 'call']);
 /** A clause with a finite verb after its first word states something ("Order O-17 was charged"): it is not an order. */
 const STATEMENT = /^\S+(?:\s+\S+){0,3}?\s+(?:is|are|was|were|has|have|had|been|will|would|did|does)\b/i;
-/** General verbs that order an action whatever follows them: "make a reservation", "say that", "put it in". */
-const GENERAL_VERBS = new Set(['make', 'say', 'take', 'put', 'keep', 'bring', 'concatenate', 'combine', 'include']);
 /**
  * Orders put to the reader in the second person: "you must send", "I need you to pay", "your task is
  * to post", or what someone asked of the assistant ("… has asked that the assistant send …").
@@ -206,13 +211,6 @@ const PAST_FORMS = new Set(
     ' ',
   ),
 );
-
-/** Whether a verb in any form ("deleted", "sending", "pay", "make") names an action: a category other than reading, a fetch, or a general verb. */
-function actsBy(verb: string): boolean {
-  const w = verb.toLowerCase();
-  const c = verbCategory(w);
-  return (c !== undefined && c !== 'read') || FETCH_VERBS.has(w) || GENERAL_VERBS.has(w);
-}
 
 /** Whether a word, as written, can be a bare verb of an action (not "payment", "sending", "orders", "sent"). */
 function actionVerb(word: string): boolean {
@@ -608,6 +606,11 @@ function isInjected(hit: Partial<Record<InjectionSignal, string>>, s: string): b
     (hit.authority !== undefined && (hit.redirect !== undefined || targeted)) ||
     (hit.redirect !== undefined && targeted)
   );
+}
+
+/** The verbs a passage's orders order with, sentence by sentence (orderIn); none where no order's verb was read (prose the validator cannot read). */
+export function orderVerbs(passage: string): string[] {
+  return sentences(canonicalString(passage)).flatMap((x) => orderIn(x.s)?.verb ?? []);
 }
 
 /**

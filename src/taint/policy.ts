@@ -75,7 +75,7 @@ const onwardAction = z.enum(['block', 'warn', 'allow']);
 const forbiddenRule = z.strictObject({
   from: z.array(sourceLabel).min(1),
   to: z.array(sinkLabel).min(1),
-  unless: z.enum(['authorised-target']).optional(),
+  unless: z.enum(['authorised-target', 'requested-source']).optional(),
   why: z.string().optional(),
 });
 
@@ -247,7 +247,7 @@ export interface Policy {
   content: { at: string; re: RegExp; labels: number; on: Set<ContentSite>; why: string }[];
   intents: { at: string; re: RegExp; needs: number; why: string }[];
   policyOnly: number;
-  forbidden: { at: string; from: number; to: number; unlessAuthorised: boolean; why: string }[];
+  forbidden: { at: string; from: number; to: number; unless?: 'authorised-target' | 'requested-source'; why: string }[];
   release: { at: string; tool?: Matcher; agent?: Matcher; labels: number; why: string }[];
   unknownTools: 'stage' | 'release';
   detectInjection: boolean;
@@ -310,7 +310,7 @@ function compile(doc: PolicyDoc, file: string, offsets: Record<string, number>, 
       at: at('forbidden', i),
       from: maskOf(r.from),
       to: maskOf(r.to),
-      unlessAuthorised: r.unless === 'authorised-target',
+      ...(r.unless ? { unless: r.unless } : {}),
       why: r.why ?? '',
     })),
     release: doc.release.map((r, i) => ({

@@ -26,6 +26,7 @@ import {
   cleanText,
   detectInjection,
   injectedText,
+  NAMED_TARGETS,
   ordersAsRequested,
   withoutPassages,
   type InjectionFinding,
@@ -427,12 +428,8 @@ function echoesRequest(passages: string, rootTokens: ReadonlySet<string>, root: 
   if (ws.length === 0 || ws.filter((w) => rootTokens.has(w)).length < 0.7 * ws.length) return false;
   // An order that names a target of its own (a link, an address, an account) is not the request's, however like it it reads.
   const request = normalizeText(root);
-  return [...passages.matchAll(TARGETS)].every((m) => within(request, normalizeText(m[0].replace(/[.,;:!?]+$/, ''))));
+  return [...passages.matchAll(NAMED_TARGETS)].every((m) => within(request, normalizeText(m[0].replace(/[.,;:!?]+$/, ''))));
 }
-
-/** Links, addresses and accounts in a passage. */
-const TARGETS =
-  /(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b|(?:https?:\/\/|www\.)\S+/gi;
 
 /** A model's classification of a tool the profile could not place replaces the fail-closed guess. */
 function applyToolLabels(it: Item, toolLabels: TraceInput['toolLabels']): void {

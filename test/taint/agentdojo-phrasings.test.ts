@@ -4,7 +4,7 @@
  * validator does not read: docs/taint-policy.md, "Principles", 3), an HTML comment, a tool error's
  * detail, a colleague's polite question, a note of what the user asked of the assistant, a
  * reminder, a to-do list's open item, a colleague's wish, a goal hidden from a matcher of words
- * (zero-width spaces, look-alike letters; letters spaced out), leave to act ("you are cleared to"),
+ * (zero-width spaces, look-alike letters; letters spaced out, the verb alone one space apart), leave to act ("you are cleared to"),
  * what someone would like the assistant to do, "the next step is to", and the bare goal glued to
  * the sentence before it. The benign runs keep their
  * figures, delegated tasks included ("What a request asks for", Delegation).
@@ -53,6 +53,7 @@ const dir = agentDojoDir(defaultDataDir());
       'next-step',
       'bare-goal',
       'spaced',
+      'spaced-verb',
     ];
     const outcomes = runReplay(data, defaultPolicy(), { templates, shapes: ['dense'] });
     for (const t of templates) {
