@@ -51,7 +51,8 @@ export type ValueSource =
   | { kind: 'instructed'; at: number; asks: number }
   | { kind: 'structured'; at: number }
   | { kind: 'pointed'; at: number }
-  | { kind: 'free-text'; at: number }
+  /** `steered`: the read it first appears in was itself made on an instruction's word (one of its arguments came from one). */
+  | { kind: 'free-text'; at: number; steered?: true }
   | { kind: 'unseen' };
 
 /** Whether normalised `needle` stands in normalised `haystack` as whole words. */
@@ -217,7 +218,7 @@ export function valueSource(ctx: ProvenanceContext, value: string, sinks = 0): V
   let instruction: number | undefined;
   let byCall: number | undefined;
   let instructed: Extract<ValueSource, { kind: 'instructed' }> | undefined;
-  let loose: number | undefined;
+  let loose: { at: number; steered: boolean } | undefined;
   let ok: ValueSource | undefined;
   for (const { node, text } of ctx.containing(value)) {
     if (text.instructions !== undefined && within(text.instructions, n)) {
@@ -237,12 +238,12 @@ export function valueSource(ctx: ProvenanceContext, value: string, sinks = 0): V
     const steeredRead = !text.directory && steered(ctx, text);
     if (structuredFields(text).has(n) && !steeredRead) ok = { kind: 'structured', at: node };
     else if (!steeredRead && (pointedByRequest(ctx, text) || pointedThrough(ctx, text))) ok = { kind: 'pointed', at: node };
-    else loose ??= node;
+    else loose ??= { at: node, steered: steeredRead };
   }
   if (instruction !== undefined) return { kind: 'instruction', at: instruction };
   if (byCall !== undefined) return { kind: 'instruction', at: byCall, call: true };
   if (instructed) return instructed;
   if (ok) return ok;
-  if (loose !== undefined) return { kind: 'free-text', at: loose };
+  if (loose !== undefined) return { kind: 'free-text', at: loose.at, ...(loose.steered ? { steered: true as const } : {}) };
   return { kind: 'unseen' };
 }

@@ -30,6 +30,8 @@ export interface TargetCheck extends Target {
   origin?: number;
   /** An instruction in data chose it (its passage, the block beside its order, or a call made on its word). */
   instructed?: true;
+  /** It first appears in a read an instruction in data steered (one of the read's arguments came from it). */
+  steered?: true;
 }
 
 /** A link or an injected instruction that a message body carries from untrusted content to its recipient. */
@@ -115,8 +117,9 @@ export function checkTargets(
  * The evidence that stages a call nothing places (no definition, annotation, rule or known word
  * says what it does, and it takes nothing a sink needs, so it was read as a read): an instruction
  * in data chose what it acts on, its target inside the order's passage or beside an order for any
- * effect. Its action is unknown, so it may be the action that order asks for: staged fail-closed
- * as a write (docs/taint-policy.md, "unknown-tools"). Undefined when none of its targets was so chosen.
+ * effect, or it first appears in a read the order steered. Its action is unknown, so it may be
+ * the action that order asks for: staged fail-closed as a write (docs/taint-policy.md,
+ * "unknown-tools"). Undefined when none of its targets was so chosen.
  */
 export function stagedOnInstruction(
   ctx: SiteContext,
@@ -130,7 +133,7 @@ export function stagedOnInstruction(
     a.role === 'other' && typeof it.args?.[a.name] === 'string' && ID_VALUE.test(a.value) ? { ...a, role: 'object' as const } : a,
   );
   const chosen =
-    checkTargets(ctx, it, named, SINK_MASK).find((t) => t.instructed)?.argument ??
+    checkTargets(ctx, it, named, SINK_MASK).find((t) => t.instructed || t.steered)?.argument ??
     named.find((a) => a.injected && a.role !== 'choice')?.name ??
     onwardFindings(ctx, it, named).find((f) => f.ordered || f.kind === 'instruction')?.argument;
   if (chosen === undefined) return undefined;
@@ -220,7 +223,8 @@ function checkTarget(ctx: SiteContext, prov: ProvenanceContext, t: Target, sinks
         ...t,
         ok: false,
         origin: src.at,
-        why: `first appears in the free text of ${p.describe(src.at)}, a read the request does not point to: a ${t.kind} from there is untrusted`,
+        ...(src.steered ? { steered: true as const } : {}),
+        why: `first appears in the free text of ${p.describe(src.at)}, a read the request does not point to${src.steered ? ' and an instruction in data steered' : ''}: a ${t.kind} from there is untrusted`,
       };
     case 'unseen':
       if (t.require === 'trusted') return { ...t, ok: true, why: 'written by the model' };
