@@ -103,11 +103,16 @@ const MAX_SHARE = 0.15;
 export function unreadableProse(sentence: string): boolean {
   const own = ownText(sentence);
   if (unspacedProse(own)) return true;
+  // Prose has a clause of a few words between its commas, dashes and bars; an address, a list of
+  // names or a title is short pieces ("דרך האדמו"ר 63, שבלי - אום אל-גנם, 04366"). Asked last: it
+  // reads the sentence again, piece by piece.
+  return spacedProse(own) && sentence.split(PIECE_BREAK).some((piece) => (wordsOf(piece)?.length ?? 0) >= MIN_CLAUSE);
+}
+
+/** The test of unreadableProse for scripts written with spaces, on the sentence's own text. */
+function spacedProse(own: string): boolean {
   const ws = wordsIn(own);
   if (!ws || ws.length < MIN_WORDS) return false;
-  // Prose has a clause of a few words between its commas, dashes and bars; an address, a list of
-  // names or a title is short pieces ("דרך האדמו"ר 63, שבלי - אום אל-גנם, 04366").
-  if (!sentence.split(PIECE_BREAK).some((piece) => (wordsOf(piece)?.length ?? 0) >= MIN_CLAUSE)) return false;
   // Scripts without case (Arabic, Hebrew, Hangul) count as lower case: only a capital marks a name.
   const lower = ws.filter((w) => UNCAPITALISED.test(w));
   if (lower.length < ws.length / 2) return false;
