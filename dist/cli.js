@@ -58395,657 +58395,6 @@ function refOf(g, v) {
   return g.meta[v]?.ref ?? `#${v}`;
 }
 
-// src/taint/canonical.ts
-var SPECIAL = new RegExp("(?<![\\p{L}\\p{N}])\\p{L}(?: \\p{L}){2,}(?![\\p{L}\\p{N}])|(?<=^|[^\\p{L}\\p{N} ]| {2})\\p{L} \\p{L}(?=[^\\p{L}\\p{N} ]| {2}|$)|\\p{Cf}|\\p{M}+|[\\uFF01-\\uFF5E\\uFB00-\\uFB06]|[\\u{1D400}-\\u{1D7FF}]|<\\/?(?:b|i|u|em|strong|span|mark|font|small|big|sub|sup|s|del|ins|code|a)\\b[^<>]{0,200}>|&(?:#\\d{1,7}|#x[0-9a-f]{1,6}|amp|lt|gt|quot|apos|nbsp);|\\*\\*|__|~~|`|\\\\[ntr]", "giu");
-var CONFUSABLE = {
-  \u0430: "a",
-  \u0435: "e",
-  \u043E: "o",
-  \u0440: "p",
-  \u0441: "c",
-  \u0443: "y",
-  \u0445: "x",
-  \u0456: "i",
-  \u0458: "j",
-  \u0455: "s",
-  "\u0501": "d",
-  \u04BB: "h",
-  "\u04CF": "l",
-  "\u051B": "q",
-  "\u051D": "w",
-  \u0410: "A",
-  \u0412: "B",
-  \u0415: "E",
-  \u041A: "K",
-  \u041C: "M",
-  \u041D: "H",
-  \u041E: "O",
-  \u0420: "P",
-  \u0421: "C",
-  \u0422: "T",
-  \u0425: "X",
-  \u0406: "I",
-  \u0408: "J",
-  \u0405: "S",
-  \u03B1: "a",
-  \u03BF: "o",
-  \u03C1: "p",
-  \u03BD: "v",
-  \u03C4: "t",
-  \u03B9: "i",
-  \u03BA: "k",
-  \u03C5: "u",
-  \u0391: "A",
-  \u0392: "B",
-  \u0395: "E",
-  \u0396: "Z",
-  \u0397: "H",
-  \u0399: "I",
-  \u039A: "K",
-  \u039C: "M",
-  \u039D: "N",
-  \u039F: "O",
-  \u03A1: "P",
-  \u03A4: "T",
-  \u03A5: "Y",
-  \u03A7: "X"
-};
-var CONFUSABLES = new RegExp(`[${Object.keys(CONFUSABLE).join("")}]`, "u");
-var MIXED_WORD = new RegExp("\\p{L}+", "gu");
-var ENTITIES = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " };
-function readAs(piece, before) {
-  const c3 = piece.codePointAt(0);
-  if (new RegExp("^\\p{L}(?: \\p{L})+$", "u").test(piece)) return piece.replace(/ /g, "");
-  if (new RegExp("^\\p{Cf}$", "u").test(piece)) return void 0;
-  if (new RegExp("^\\p{M}", "u").test(piece)) return /[A-Za-z]/.test(before) ? void 0 : piece;
-  if (c3 >= 65281 && c3 <= 65374 || c3 >= 64256 && c3 <= 64262 || c3 >= 119808 && c3 <= 120831) return piece.normalize("NFKC");
-  if (piece.startsWith("<")) return void 0;
-  if (piece.startsWith("&")) {
-    const name = piece.slice(1, -1).toLowerCase();
-    if (name in ENTITIES) return ENTITIES[name];
-    const code3 = name.startsWith("#x") ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
-    return code3 > 0 && code3 <= 1114111 ? String.fromCodePoint(code3) : piece;
-  }
-  if (piece.startsWith("\\")) return piece === "\\n" ? "\n" : " ";
-  return void 0;
-}
-function unconfuse(text2) {
-  return text2.replace(
-    MIXED_WORD,
-    (w) => /[A-Za-z]/.test(w) && CONFUSABLES.test(w) ? [...w].map((ch) => CONFUSABLE[ch] ?? ch).join("") : w
-  );
-}
-function canonicalString(original) {
-  return read(original, void 0);
-}
-function canonicalText(original) {
-  const map2 = [];
-  const text2 = read(original, map2);
-  if (text2 === original) return { text: text2, at: (i2) => i2 };
-  return { text: text2, at: (i2) => i2 < map2.length ? map2[i2] : original.length };
-}
-function read(original, map2) {
-  SPECIAL.lastIndex = 0;
-  let m = SPECIAL.exec(original);
-  const mixed = CONFUSABLES.test(original);
-  if (!m && !mixed) return original;
-  let text2 = "";
-  let from = 0;
-  const copy = (to) => {
-    if (map2) for (let i2 = from; i2 < to; i2++) map2.push(i2);
-    text2 += original.slice(from, to);
-  };
-  for (; m; m = SPECIAL.exec(original)) {
-    copy(m.index);
-    const as = readAs(m[0], original[m.index - 1] ?? "");
-    if (as !== void 0) {
-      text2 += as;
-      if (map2) for (let k = 0; k < as.length; k++) map2.push(m.index);
-    }
-    from = m.index + m[0].length;
-  }
-  copy(original.length);
-  return mixed ? unconfuse(text2) : text2;
-}
-
-// src/taint/content-links.ts
-var POSTINGS_CAP = 8192;
-var COMMON_CAP = 64;
-var B1 = 2654435761;
-var B2 = 2246822519;
-function normalizeTokens(text2) {
-  return canonicalString(text2).toLowerCase().replace(/\\[nrtbf"\\/]/g, " ").split(/[^\p{L}\p{N}]+/u).filter((t) => t !== "");
-}
-function normalizeText(text2) {
-  return normalizeTokens(text2).join(" ");
-}
-function tokenHashes(tokens) {
-  const a2 = new Uint32Array(tokens.length);
-  const b = new Uint32Array(tokens.length);
-  for (let i2 = 0; i2 < tokens.length; i2++) {
-    const t = tokens[i2];
-    let h1 = 2166136261;
-    let h2 = 5381;
-    for (let j = 0; j < t.length; j++) {
-      const c3 = t.charCodeAt(j);
-      h1 = Math.imul(h1 ^ c3, 16777619);
-      h2 = Math.imul(h2, 33) ^ c3;
-    }
-    a2[i2] = h1 >>> 0;
-    b[i2] = h2 >>> 0;
-  }
-  return { a: a2, b };
-}
-var Windows = class {
-  length;
-  p1;
-  p2;
-  constructor(tokens) {
-    const { a: a2, b } = tokenHashes(tokens);
-    this.length = tokens.length;
-    this.p1 = new Uint32Array(tokens.length + 1);
-    this.p2 = new Uint32Array(tokens.length + 1);
-    for (let i2 = 0; i2 < tokens.length; i2++) {
-      this.p1[i2 + 1] = Math.imul(this.p1[i2], B1) + a2[i2] >>> 0;
-      this.p2[i2 + 1] = Math.imul(this.p2[i2], B2) + b[i2] >>> 0;
-    }
-  }
-  /** The two 32-bit hashes of tokens [i, i+len): the first picks the bucket, the second checks the entry. */
-  h1(i2, len, pow) {
-    return this.p1[i2 + len] - Math.imul(this.p1[i2], pow.p1(len)) >>> 0;
-  }
-  h2(i2, len, pow) {
-    return this.p2[i2 + len] - Math.imul(this.p2[i2], pow.p2(len)) >>> 0;
-  }
-};
-var Buckets = class {
-  map = /* @__PURE__ */ new Map();
-  get size() {
-    return this.map.size;
-  }
-  /** Adds `node` under the passage (h1, h2), keeping each list in time order. */
-  add(h1, h2, node2, timeOf2) {
-    const key3 = h1 & 1073741823;
-    const list3 = this.map.get(key3);
-    if (!list3) {
-      this.map.set(key3, [h2, node2]);
-      return;
-    }
-    for (let j = list3.length - 2; j >= 0 && j >= list3.length - 8; j -= 2) if (list3[j] === h2 && list3[j + 1] === node2) return;
-    const t = timeOf2(node2);
-    let i2 = list3.length;
-    while (i2 > 0 && timeOf2(list3[i2 - 1]) > t) i2 -= 2;
-    if (i2 === list3.length) list3.push(h2, node2);
-    else list3.splice(i2, 0, h2, node2);
-  }
-  /** The producers of the passage (h1, h2), earliest first, at most `cap` of them. */
-  each(h1, h2, cap2, visit2) {
-    const list3 = this.map.get(h1 & 1073741823);
-    if (!list3) return;
-    let seen2 = 0;
-    for (let j = 0; j < list3.length && seen2 < cap2; j += 2) {
-      if (list3[j] !== h2) continue;
-      seen2++;
-      visit2(list3[j + 1]);
-    }
-  }
-};
-var Pow = class {
-  a = [1];
-  b = [1];
-  p1(n2) {
-    while (this.a.length <= n2) this.a.push(Math.imul(this.a[this.a.length - 1], B1) >>> 0);
-    return this.a[n2];
-  }
-  p2(n2) {
-    while (this.b.length <= n2) this.b.push(Math.imul(this.b[this.b.length - 1], B2) >>> 0);
-    return this.b[n2];
-  }
-};
-var ContentIndex = class {
-  k;
-  minShingles;
-  minShortWords;
-  minShortChars;
-  pow = new Pow();
-  /** Shingles → producers containing them, earliest first. */
-  shingles = new Buckets();
-  /** Short producers, indexed whole: word count → whole-text hashes → producers. */
-  shortByLength = /* @__PURE__ */ new Map();
-  availableAt = /* @__PURE__ */ new Map();
-  shingleCount = /* @__PURE__ */ new Map();
-  /** Producer texts as token hashes, for containment of texts shorter than a shingle. */
-  corpus = [];
-  /** Token → places it occurs: [corpus entry, token position, ...], bucketed by the token's first hash. */
-  postings = /* @__PURE__ */ new Map();
-  timeOf = (n2) => this.availableAt.get(n2);
-  constructor(opts = {}) {
-    this.k = opts.k ?? 6;
-    this.minShingles = opts.minShingles ?? 2;
-    this.minShortWords = opts.minShortWords ?? 3;
-    this.minShortChars = opts.minShortChars ?? 12;
-  }
-  get producers() {
-    return this.availableAt.size;
-  }
-  /** Registers text that `node` produced, usable by inputs that start at or after `availableAt` (ms). */
-  add(node2, text2, availableAt) {
-    const tokens = normalizeTokens(text2);
-    if (tokens.length === 0) return;
-    const prev = this.availableAt.get(node2);
-    this.availableAt.set(node2, prev === void 0 ? availableAt : Math.min(prev, availableAt));
-    const hashes = tokenHashes(tokens);
-    const entry2 = this.corpus.length;
-    this.corpus.push({ node: node2, ...hashes });
-    for (let i2 = 0; i2 < tokens.length; i2++) {
-      const key3 = hashes.a[i2] & 1073741823;
-      const list3 = this.postings.get(key3);
-      if (!list3) this.postings.set(key3, [entry2, i2]);
-      else if (list3.length < POSTINGS_CAP) list3.push(entry2, i2);
-      else if (list3.length === POSTINGS_CAP) list3.push(-1, -1);
-    }
-    const w = new Windows(tokens);
-    if (tokens.length >= this.k) {
-      let count2 = 0;
-      for (let i2 = 0; i2 + this.k <= tokens.length; i2++, count2++)
-        this.shingles.add(w.h1(i2, this.k, this.pow), w.h2(i2, this.k, this.pow), node2, this.timeOf);
-      this.shingleCount.set(node2, (this.shingleCount.get(node2) ?? 0) + count2);
-      return;
-    }
-    let chars = 0;
-    for (const t of tokens) chars += t.length;
-    if (tokens.length < this.minShortWords || chars < this.minShortChars) return;
-    let byKey = this.shortByLength.get(tokens.length);
-    if (!byKey) this.shortByLength.set(tokens.length, byKey = new Buckets());
-    byKey.add(w.h1(0, tokens.length, this.pow), w.h2(0, tokens.length, this.pow), node2, this.timeOf);
-  }
-  usable(node2, before) {
-    return this.availableAt.get(node2) <= before;
-  }
-  /** Producers available by `before` that `text` quotes enough of to be linked, with the windows shared. */
-  linked(text2, before) {
-    const tokens = normalizeTokens(text2);
-    const hits = /* @__PURE__ */ new Map();
-    if (tokens.length === 0) return hits;
-    const w = new Windows(tokens);
-    if (tokens.length >= this.k && this.shingles.size > 0) {
-      for (let i2 = 0; i2 + this.k <= tokens.length; i2++) {
-        this.shingles.each(w.h1(i2, this.k, this.pow), w.h2(i2, this.k, this.pow), COMMON_CAP, (p) => {
-          if (this.usable(p, before)) hits.set(p, (hits.get(p) ?? 0) + 1);
-        });
-      }
-      for (const [p, c3] of hits) if (c3 < Math.min(this.minShingles, this.shingleCount.get(p) ?? 1)) hits.delete(p);
-    }
-    for (const [len, byKey] of this.shortByLength) {
-      for (let i2 = 0; i2 + len <= tokens.length; i2++) {
-        byKey.each(w.h1(i2, len, this.pow), w.h2(i2, len, this.pow), COMMON_CAP, (p) => {
-          if (this.usable(p, before) && !hits.has(p)) hits.set(p, 1);
-        });
-      }
-    }
-    return hits;
-  }
-  /**
-   * Where the pieces of `text` come from: each K-word window of a long text, or the whole of a
-   * short one, looked up in the producers available by `before`.
-   */
-  coverage(text2, before) {
-    const tokens = normalizeTokens(text2);
-    const byProducer = /* @__PURE__ */ new Map();
-    const firstSeen = /* @__PURE__ */ new Map();
-    if (tokens.length === 0) return { windows: 0, covered: 0, byProducer, firstSeen };
-    if (tokens.length < this.k) {
-      const found = this.containing(tokens, before);
-      for (const p of found) byProducer.set(p, 1);
-      if (found.length > 0) firstSeen.set(this.earliest(found), 1);
-      return { windows: 1, covered: found.length > 0 ? 1 : 0, byProducer, firstSeen };
-    }
-    const w = new Windows(tokens);
-    let covered = 0;
-    const windows = tokens.length - this.k + 1;
-    for (let i2 = 0; i2 < windows; i2++) {
-      let first = -1;
-      this.shingles.each(w.h1(i2, this.k, this.pow), w.h2(i2, this.k, this.pow), COMMON_CAP, (p) => {
-        if (!this.usable(p, before)) return;
-        byProducer.set(p, (byProducer.get(p) ?? 0) + 1);
-        if (first < 0) first = p;
-      });
-      if (first >= 0) {
-        covered++;
-        firstSeen.set(first, (firstSeen.get(first) ?? 0) + 1);
-      }
-    }
-    return { windows, covered, byProducer, firstSeen };
-  }
-  /** Producers available by `before` whose normalised text contains `text` as whole words, earliest first. */
-  containingText(text2, before) {
-    return this.containing(normalizeTokens(text2), before);
-  }
-  containing(tokens, before) {
-    if (tokens.length === 0) return [];
-    const { a: a2, b } = tokenHashes(tokens);
-    let rare = -1;
-    let places;
-    for (let j = 0; j < tokens.length; j++) {
-      const list3 = this.postings.get(a2[j] & 1073741823);
-      if (!list3) return [];
-      if (!places || list3.length < places.length) {
-        places = list3;
-        rare = j;
-      }
-    }
-    const found = /* @__PURE__ */ new Set();
-    const matchAt = (c3, start) => {
-      if (start < 0 || start + tokens.length > c3.a.length) return false;
-      for (let j = 0; j < tokens.length; j++) if (c3.a[start + j] !== a2[j] || c3.b[start + j] !== b[j]) return false;
-      return true;
-    };
-    for (let x = 0; x < places.length; x += 2) {
-      if (places[x] < 0) break;
-      const c3 = this.corpus[places[x]];
-      if (!found.has(c3.node) && this.usable(c3.node, before) && matchAt(c3, places[x + 1] - rare)) found.add(c3.node);
-    }
-    return [...found].sort((x, y) => this.availableAt.get(x) - this.availableAt.get(y) || x - y);
-  }
-  earliest(nodes) {
-    return nodes.reduce((best, p) => this.availableAt.get(p) < this.availableAt.get(best) ? p : best, nodes[0]);
-  }
-};
-
-// src/taint/policy.ts
-var import_yaml = __toESM(require_dist2(), 1);
-
-// src/taint/default-policy.ts
-var SYSTEM_PATH = "(?<![\\w./~-])/(?:etc|root|var|boot|sys|proc|app|dev/(?!null\\b)|usr(?!/(?:bin|sbin|lib|lib64|local|include|libexec|share)\\b))(?=[/'\"\\s*`),;]|$)";
-var CODE_TOOL = "/(exec|run|eval|shell|bash|terminal|python|code|command|cmd|script|interpreter)/";
-var CODE_ARG = "/^(code|command|cmd|script|program|source|shell_command|input)$/";
-var DEFAULT_POLICY = {
-  version: 1,
-  extends: "none",
-  unverifiable: "block",
-  "unknown-tools": "stage",
-  "detect-injection": true,
-  onward: { links: "block", instructions: "block" },
-  "control-labels": ["PROMPT_OVERRIDE", "HARMFUL_INTENT"],
-  tools: [
-    // Files
-    {
-      name: "/^(read|cat|open|view|load|get)_?(file|files|document|doc|text|txt|pdf_text)$/",
-      sources: ["SENSITIVE_READ"],
-      why: "reads the user's files"
-    },
-    { name: ["get_dir_list", "list_files", "/^list_?dir(ectory)?$/", "ls"], sources: ["SENSITIVE_READ"], why: "lists the user's files" },
-    {
-      name: "/^(delete|remove|rm|unlink|erase|wipe|truncate|overwrite|shred|format)(_|$)/",
-      sinks: ["DESTRUCTIVE_WRITE"],
-      why: "deletes or overwrites data"
-    },
-    { name: "/(encrypt|ransom)/", sinks: ["DESTRUCTIVE_WRITE"], why: "makes data unreadable" },
-    // Shell and code
-    {
-      name: "/^(shell|bash|sh|terminal|run_command|run_shell|execute_command|exec_command|cmd|powershell|subprocess)$/",
-      sinks: ["CODE_EXEC"],
-      why: "runs shell commands"
-    },
-    {
-      name: "/^(execute_code|run_code|run_python|python|code_interpreter|exec|eval|execute|run_script|execute_python)$/",
-      sinks: ["CODE_EXEC"],
-      why: "runs code"
-    },
-    // AgentHarm's simulated terminal carries PRIVILEGED_EXEC in its spec; the argument rules below
-    // put it back where the command itself asks for privilege.
-    { name: "terminal", "not-sinks": ["PRIVILEGED_EXEC"], why: "a terminal is privileged only through what its command does" },
-    {
-      name: CODE_TOOL,
-      argument: CODE_ARG,
-      matches: SYSTEM_PATH,
-      sinks: ["PRIVILEGED_EXEC"],
-      why: "the code touches system paths (/etc, /root, /var, /usr, /proc, /sys, /boot, /app)"
-    },
-    {
-      name: CODE_TOOL,
-      argument: CODE_ARG,
-      matches: "\\bsudo\\b|\\bsu\\s+-|\\bchown\\b|\\bchmod\\s+[0-7]*[67][0-7]{2}\\b|setuid|sudoers|crontab|systemctl|\\buseradd\\b|\\busermod\\b|iptables|\\bmount\\b",
-      sinks: ["PRIVILEGED_EXEC"],
-      why: "the code changes privileges, users, services or the system configuration"
-    },
-    {
-      name: CODE_TOOL,
-      argument: CODE_ARG,
-      matches: "\\b(sshd|dockerd|containerd|systemd|crond?|nginx|apache2?|httpd|mysqld|postgres|rsyslogd|udevd|dbus-daemon|journald)\\b",
-      sinks: ["PRIVILEGED_EXEC"],
-      why: "the code acts on a system daemon"
-    },
-    {
-      name: CODE_TOOL,
-      argument: CODE_ARG,
-      matches: "\\brm\\s+-\\w*[rf]|\\brm\\s|os\\.remove|os\\.unlink|\\.unlink\\(|shutil\\.rmtree|os\\.rmdir|\\btruncate\\b|\\bmkfs|\\bdd\\s+if=|\\bshred\\b|\\bdrop\\s+(table|database)\\b|\\bdelete\\s+from\\b",
-      sinks: ["DESTRUCTIVE_WRITE"],
-      why: "the code deletes files or data"
-    },
-    {
-      name: CODE_TOOL,
-      argument: CODE_ARG,
-      matches: "socket\\.|requests\\.(post|put|patch)|urllib|http\\.client|httpx|aiohttp|\\bcurl\\b|\\bwget\\b|\\bnc\\s|netcat|/dev/tcp|smtplib|ftplib|paramiko|telnetlib",
-      sinks: ["EXTERNAL_SEND"],
-      why: "the code opens network connections"
-    },
-    {
-      name: CODE_TOOL,
-      argument: CODE_ARG,
-      matches: `(?<![\\w./~-])/etc/(shadow|gshadow|sudoers)|(?<![\\w./~-])(/root|/home/[^/\\s'"]+|~)/\\.(ssh|aws|gnupg|netrc|git-credentials|pgpass|docker)\\b|id_rsa|id_ed25519|private[_ ]key`,
-      sources: ["CREDENTIAL_ACCESS"],
-      why: "the code reads credential files"
-    },
-    // HTTP and the web
-    {
-      name: "/^(http_post|post_request|http_request|send_request|api_call|webhook|call_webhook|curl|upload|upload_file|upload_data|ftp_upload)$/",
-      sinks: ["EXTERNAL_SEND"],
-      why: "sends data over the network"
-    },
-    {
-      name: "/^(http_get|fetch|fetch_url|browse|get_webpage|goto|click|open_url|read_url|web_search|search|search_web|scrape\\w*|download\\w*|query_\\w*_search|get_public_databases|convert_pdf_to_text)$/",
-      sources: ["UNTRUSTED_CONTENT"],
-      why: "returns content written by third parties"
-    },
-    // Email
-    {
-      name: "/^(send_e?mail|send_mail|reply_e?mail|forward_e?mail|gmail_send\\w*|email_send\\w*)$/",
-      sinks: ["EXTERNAL_SEND"],
-      why: "sends an email"
-    },
-    {
-      name: "/^(read_e?mails?|get_\\w*e?mails|fetch_inbox|search_e?mails?|list_e?mails)$/",
-      sources: ["PII_READ", "UNTRUSTED_CONTENT"],
-      why: "returns mail that others wrote, about people"
-    },
-    // Messaging
-    {
-      name: "/^(send_\\w*message\\w*|send_dm\\w*|dm_\\w+|send_direct_message\\w*|post_message|slack_post\\w*|send_sms|send_text|whatsapp\\w*|telegram_send\\w*|discord_send\\w*|teams_send\\w*|notify\\w*|report_x_post|submit_assignment)$/",
-      sinks: ["EXTERNAL_SEND"],
-      why: "sends a message to someone"
-    },
-    {
-      name: "/^(read_messages|get_\\w*messages\\w*|get_direct_messages\\w*)$/",
-      sources: ["PII_READ", "UNTRUSTED_CONTENT"],
-      why: "returns messages that others wrote"
-    },
-    // Payments
-    {
-      name: "/^(transfer\\w*|pay\\w*|send_money|wire\\w*|purchase\\w*|buy\\w*|order\\w*|checkout\\w*|refund\\w*|withdraw\\w*|redeem\\w*|submit_\\w*order|make_\\w*purchases?|donate\\w*)$/",
-      sinks: ["FINANCIAL_TRANSFER"],
-      why: "moves money"
-    },
-    {
-      name: "/^(get_paypal_transactions|get_\\w*transactions|get_\\w*balance|get_bank\\w*)$/",
-      sources: ["SENSITIVE_READ", "PII_READ"],
-      why: "returns financial records"
-    },
-    // Social posting
-    {
-      name: "/^(post_(?!request|data|json|http)\\w+|tweet\\w*|publish\\w*|share_on_\\w+|create_\\w*(post|story)|comment\\w*|post|repost\\w*|retweet\\w*|upload_\\w*video|submit_post|submit_comment|write_review|create_issue|personal_website_upload|post_to_\\w+|reply_\\w+|\\w+_reply)$/",
-      sinks: ["PUBLIC_POST"],
-      why: "publishes content"
-    },
-    // Databases
-    {
-      name: "/^(query_db|db_query|run_query|sql|execute_sql|select|get_info_from_database|extract_data_from_database|query_database)$/",
-      sources: ["SENSITIVE_READ"],
-      why: "reads records from a database"
-    },
-    {
-      name: "/^(drop_\\w+|db_write|insert_\\w+|update_\\w*record\\w*|delete_\\w*record\\w*)$/",
-      sinks: ["DESTRUCTIVE_WRITE"],
-      why: "writes to a database"
-    },
-    {
-      name: "*",
-      argument: "/^(query|sql|statement)$/",
-      matches: "\\b(drop|delete|truncate|update|alter|insert)\\b",
-      sinks: ["DESTRUCTIVE_WRITE"],
-      why: "the query modifies data"
-    },
-    // Secrets
-    {
-      name: "/^(get_secret\\w*|read_secret\\w*|get_\\w*password\\w*|get_\\w*credential\\w*|get_\\w*token\\w*|get_api_key\\w*|vault_\\w+|get_all_login_data|keychain\\w*|login\\w*)$/",
-      sources: ["CREDENTIAL_ACCESS"],
-      why: "returns credentials"
-    },
-    // People
-    {
-      name: "/^(get_contacts|list_contacts|search_contacts|lookup_contact\\w*|get_\\w*profile\\w*|get_friends\\w*|get_client_emails|query_x_user\\w*|search_people|scrape_reddit_usernames|get_pinterest_accounts|get_tinder_choices)$/",
-      sources: ["PII_READ"],
-      why: "returns personal data"
-    }
-  ],
-  targets: [
-    {
-      argument: "/^(to|cc|bcc|recipients?|receivers?|email|emails|email_address|to_email|recipient_email|address|user|username|user_name|handle|account_handle|phone|phone_number|number|contact|channel|chat_id|friend|target_user|forum|subreddit|project)$/",
-      kind: "recipient"
-    },
-    {
-      argument: "/^(url|urls|link|uri|endpoint|webhook|webhook_url|website|domain|host|server|server_url|upload_url|destination_url)$/",
-      kind: "url"
-    },
-    {
-      argument: "/^(wallet|wallet_address|iban|account|account_number|account_id|to_account|bank_id|payee|beneficiary|recipient_account|card_number|paypal_email)$/",
-      kind: "payee"
-    },
-    {
-      argument: "/^(path|file|file_path|filepath|filename|file_name|dir|directory|target_directory|folder|save_path|destination|dest|output_path)$/",
-      kind: "path"
-    },
-    { argument: "/^(command|cmd|code|script|program|shell_command)$/", kind: "command" }
-  ],
-  authorised: [],
-  directories: [
-    "get_contacts",
-    "list_contacts",
-    "search_contacts",
-    "lookup_contact*",
-    "get_friends_info",
-    "get_client_emails",
-    "get_dir_list",
-    "list_files",
-    "list_dir*"
-  ],
-  content: [
-    {
-      pattern: "\\b(ignore|disregard|forget|override)\\b.{0,20}\\b(all |any |the |your )?(previous|prior|above|earlier|preceding|original|system)\\b.{0,12}\\b(instructions?|prompts?|directions?|rules|guidelines|task)",
-      labels: ["PROMPT_OVERRIDE"],
-      why: "tells the agent to drop its instructions"
-    },
-    {
-      pattern: "\\byou must (strictly )?(adhere to|follow|obey|comply with|execute) (the following|these|this|my|the next) (instructions?|orders?|commands?|steps?)",
-      labels: ["PROMPT_OVERRIDE"],
-      why: "orders the agent to follow new instructions"
-    },
-    {
-      pattern: "\\bdo not use (any )?other tools\\b|\\buse only the \\S+ tool\\b",
-      labels: ["PROMPT_OVERRIDE"],
-      why: "steers the agent to one tool"
-    },
-    {
-      pattern: "\\b(new|updated|real|actual) (system )?instructions?\\s*:|\\bsystem (prompt )?override\\b|<\\|im_start\\|>|</?(system|instructions?)>|\\[(system|admin) (message|instruction)\\]",
-      labels: ["PROMPT_OVERRIDE"],
-      why: "poses as a system instruction"
-    },
-    {
-      pattern: "\\bdo not (tell|inform|notify|alert|mention (this|it) to) the user\\b",
-      labels: ["PROMPT_OVERRIDE"],
-      why: "asks the agent to hide something from the user"
-    },
-    {
-      pattern: "\\b(ransomware|malware|keylogger|botnet|ddos|phishing|spyware|trojan|backdoor|rootkit|credential stuffing)\\b",
-      labels: ["HARMFUL_INTENT"],
-      on: ["request", "message"],
-      why: "asks for malicious software or attacks"
-    },
-    {
-      pattern: "\\b(launder\\w*|counterfeit\\w*|fake (passports?|ids?|identit\\w+|documents?|reviews?|news)|forged? (documents?|signatures?|passports?)|tax evasion|ponzi)\\b",
-      labels: ["HARMFUL_INTENT"],
-      on: ["request", "message"],
-      why: "asks for fraud"
-    },
-    {
-      pattern: "\\b(blackmail\\w*|extort\\w*|harass\\w*|doxx?\\w*|stalk\\w*|threaten\\w*|intimidat\\w*|bully\\w*|sextort\\w*|revenge porn|hateful|hate speech|racist|racial slurs?)\\b",
-      labels: ["HARMFUL_INTENT"],
-      on: ["request", "message"],
-      why: "asks to harm or coerce a person"
-    },
-    {
-      pattern: "\\b(steal\\w*|stolen|hack (into|someone)|break into|without (their|his|her|the owner.s) (consent|knowledge|permission)|dark ?web|alpha ?bay|untraceable|illegal\\w*|illicit|leaked (private |intimate |nude |personal )?(photos?|images?|pictures?|videos?|nudes|documents?|emails?|files?|data))\\b",
-      labels: ["HARMFUL_INTENT"],
-      on: ["request", "message"],
-      why: "asks for theft or illegal acts"
-    },
-    {
-      pattern: "\\b(bomb|explosives?|nerve agent|bioweapon\\w*|chemical weapons?|ghost gun)\\b|\\bclaim\\w* (that )?it.?s (authentic|real|genuine)\\b",
-      labels: ["HARMFUL_INTENT"],
-      on: ["request", "message"],
-      why: "asks for weapons or deception"
-    }
-  ],
-  // No intent rules: what a request asks for is read from its action (its verb and object, negation
-  // and questions included: intent.ts) and the relation between actions and sinks (lexicon.ts,
-  // COVERS); a noun alone ("the most recent email", "my wallet") asks for nothing. The `intents`
-  // key stays for a team's own rules (docs/taint-policy.md).
-  intents: [],
-  "policy-only": ["PRIVILEGED_EXEC"],
-  forbidden: [
-    {
-      from: ["SENSITIVE_READ", "PII_READ"],
-      to: ["EXTERNAL_SEND"],
-      unless: "authorised-target",
-      why: "private data leaves only to recipients the request or the policy names"
-    },
-    { from: ["SENSITIVE_READ", "PII_READ"], to: ["PUBLIC_POST"], why: "private data is never published" },
-    {
-      from: ["CREDENTIAL_ACCESS"],
-      to: ["EXTERNAL_SEND", "PUBLIC_POST", "CODE_EXEC", "PRIVILEGED_EXEC"],
-      why: "credentials never leave, and never feed code"
-    },
-    { from: ["UNTRUSTED_CONTENT"], to: ["CODE_EXEC", "PRIVILEGED_EXEC"], why: "code that outside content wrote is not run" },
-    {
-      from: ["PROMPT_OVERRIDE"],
-      to: ["EXTERNAL_SEND", "PRIVILEGED_EXEC", "CODE_EXEC", "DESTRUCTIVE_WRITE", "FINANCIAL_TRANSFER", "PUBLIC_POST"],
-      why: "an injected instruction reaches no hard sink"
-    },
-    {
-      from: ["HARMFUL_INTENT"],
-      to: ["EXTERNAL_SEND", "PRIVILEGED_EXEC", "CODE_EXEC", "DESTRUCTIVE_WRITE", "FINANCIAL_TRANSFER", "PUBLIC_POST"],
-      why: "a harmful request reaches no hard sink"
-    }
-  ],
-  release: [
-    {
-      tool: "/^(redact\\w*|anonymi[sz]e\\w*|sanitiz\\w*|mask_pii\\w*)$/",
-      labels: ["PII_READ", "SENSITIVE_READ"],
-      why: "the tool's output has the personal and sensitive data removed"
-    }
-  ]
-};
-
 // src/taint/lexicon.ts
 var CATEGORIES = ["read", "send", "share", "publish", "pay", "book", "change", "delete", "exec"];
 var IRREGULAR = {
@@ -59783,6 +59132,676 @@ function isDataNoun(word) {
   return READ_NOUNS.has(stem(w)) || DATA_NOUNS.has(stem(w)) || READ_WORDS.directory.includes(w);
 }
 
+// src/taint/action-verbs.ts
+var FETCH_VERBS = /* @__PURE__ */ new Set(["visit", "open", "click", "go", "navigate", "browse", "download", "fetch", "call"]);
+var GENERAL_VERBS = /* @__PURE__ */ new Set(["make", "say", "take", "put", "keep", "bring", "concatenate", "combine", "include"]);
+function actsBy(verb) {
+  const w = verb.toLowerCase();
+  const c3 = verbCategory(w);
+  return c3 !== void 0 && c3 !== "read" || FETCH_VERBS.has(w) || GENERAL_VERBS.has(w);
+}
+
+// src/taint/canonical.ts
+var SPECIAL = new RegExp("(?<![\\p{L}\\p{N}])\\p{L}(?: \\p{L}){2,}(?![\\p{L}\\p{N}])|(?<=^|[^\\p{L}\\p{N} ]| {2})\\p{L} \\p{L}(?=[^\\p{L}\\p{N} ]| {2}|$)|\\p{Cf}|\\p{M}+|[\\uFF01-\\uFF5E\\uFB00-\\uFB06]|[\\u{1D400}-\\u{1D7FF}]|<\\/?(?:b|i|u|em|strong|span|mark|font|small|big|sub|sup|s|del|ins|code|a)\\b[^<>]{0,200}>|&(?:#\\d{1,7}|#x[0-9a-f]{1,6}|amp|lt|gt|quot|apos|nbsp);|\\*\\*|__|~~|`|\\\\[ntr]", "giu");
+var CONFUSABLE = {
+  \u0430: "a",
+  \u0435: "e",
+  \u043E: "o",
+  \u0440: "p",
+  \u0441: "c",
+  \u0443: "y",
+  \u0445: "x",
+  \u0456: "i",
+  \u0458: "j",
+  \u0455: "s",
+  "\u0501": "d",
+  \u04BB: "h",
+  "\u04CF": "l",
+  "\u051B": "q",
+  "\u051D": "w",
+  \u0410: "A",
+  \u0412: "B",
+  \u0415: "E",
+  \u041A: "K",
+  \u041C: "M",
+  \u041D: "H",
+  \u041E: "O",
+  \u0420: "P",
+  \u0421: "C",
+  \u0422: "T",
+  \u0425: "X",
+  \u0406: "I",
+  \u0408: "J",
+  \u0405: "S",
+  \u03B1: "a",
+  \u03BF: "o",
+  \u03C1: "p",
+  \u03BD: "v",
+  \u03C4: "t",
+  \u03B9: "i",
+  \u03BA: "k",
+  \u03C5: "u",
+  \u0391: "A",
+  \u0392: "B",
+  \u0395: "E",
+  \u0396: "Z",
+  \u0397: "H",
+  \u0399: "I",
+  \u039A: "K",
+  \u039C: "M",
+  \u039D: "N",
+  \u039F: "O",
+  \u03A1: "P",
+  \u03A4: "T",
+  \u03A5: "Y",
+  \u03A7: "X"
+};
+var CONFUSABLES = new RegExp(`[${Object.keys(CONFUSABLE).join("")}]`, "u");
+var MIXED_WORD = new RegExp("\\p{L}+", "gu");
+var ENTITIES = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " };
+function readAs(piece, before) {
+  const c3 = piece.codePointAt(0);
+  if (new RegExp("^\\p{L}(?: \\p{L})+$", "u").test(piece)) return spacedWord(piece.replace(/ /g, ""));
+  if (new RegExp("^\\p{Cf}$", "u").test(piece)) return void 0;
+  if (new RegExp("^\\p{M}", "u").test(piece)) return /[A-Za-z]/.test(before) ? void 0 : piece;
+  if (c3 >= 65281 && c3 <= 65374 || c3 >= 64256 && c3 <= 64262 || c3 >= 119808 && c3 <= 120831) return piece.normalize("NFKC");
+  if (piece.startsWith("<")) return void 0;
+  if (piece.startsWith("&")) {
+    const name = piece.slice(1, -1).toLowerCase();
+    if (name in ENTITIES) return ENTITIES[name];
+    const code3 = name.startsWith("#x") ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
+    return code3 > 0 && code3 <= 1114111 ? String.fromCodePoint(code3) : piece;
+  }
+  if (piece.startsWith("\\")) return piece === "\\n" ? "\n" : " ";
+  return void 0;
+}
+function spacedWord(word) {
+  const m = new RegExp("^(\\p{L}{3,})([aAI])$", "u").exec(word);
+  if (!m || actsBy(word) || !actsBy(m[1])) return word;
+  return `${m[1]} ${m[2]}`;
+}
+function unconfuse(text2) {
+  return text2.replace(
+    MIXED_WORD,
+    (w) => /[A-Za-z]/.test(w) && CONFUSABLES.test(w) ? [...w].map((ch) => CONFUSABLE[ch] ?? ch).join("") : w
+  );
+}
+function canonicalString(original) {
+  return read(original, void 0);
+}
+function canonicalText(original) {
+  const map2 = [];
+  const text2 = read(original, map2);
+  if (text2 === original) return { text: text2, at: (i2) => i2 };
+  return { text: text2, at: (i2) => i2 < map2.length ? map2[i2] : original.length };
+}
+function read(original, map2) {
+  SPECIAL.lastIndex = 0;
+  let m = SPECIAL.exec(original);
+  const mixed = CONFUSABLES.test(original);
+  if (!m && !mixed) return original;
+  let text2 = "";
+  let from = 0;
+  const copy = (to) => {
+    if (map2) for (let i2 = from; i2 < to; i2++) map2.push(i2);
+    text2 += original.slice(from, to);
+  };
+  for (; m; m = SPECIAL.exec(original)) {
+    copy(m.index);
+    const as = readAs(m[0], original[m.index - 1] ?? "");
+    if (as !== void 0) {
+      text2 += as;
+      if (map2) for (let k = 0; k < as.length; k++) map2.push(m.index);
+    }
+    from = m.index + m[0].length;
+  }
+  copy(original.length);
+  return mixed ? unconfuse(text2) : text2;
+}
+
+// src/taint/content-links.ts
+var POSTINGS_CAP = 8192;
+var COMMON_CAP = 64;
+var B1 = 2654435761;
+var B2 = 2246822519;
+function normalizeTokens(text2) {
+  return canonicalString(text2).toLowerCase().replace(/\\[nrtbf"\\/]/g, " ").split(/[^\p{L}\p{N}]+/u).filter((t) => t !== "");
+}
+function normalizeText(text2) {
+  return normalizeTokens(text2).join(" ");
+}
+function tokenHashes(tokens) {
+  const a2 = new Uint32Array(tokens.length);
+  const b = new Uint32Array(tokens.length);
+  for (let i2 = 0; i2 < tokens.length; i2++) {
+    const t = tokens[i2];
+    let h1 = 2166136261;
+    let h2 = 5381;
+    for (let j = 0; j < t.length; j++) {
+      const c3 = t.charCodeAt(j);
+      h1 = Math.imul(h1 ^ c3, 16777619);
+      h2 = Math.imul(h2, 33) ^ c3;
+    }
+    a2[i2] = h1 >>> 0;
+    b[i2] = h2 >>> 0;
+  }
+  return { a: a2, b };
+}
+var Windows = class {
+  length;
+  p1;
+  p2;
+  constructor(tokens) {
+    const { a: a2, b } = tokenHashes(tokens);
+    this.length = tokens.length;
+    this.p1 = new Uint32Array(tokens.length + 1);
+    this.p2 = new Uint32Array(tokens.length + 1);
+    for (let i2 = 0; i2 < tokens.length; i2++) {
+      this.p1[i2 + 1] = Math.imul(this.p1[i2], B1) + a2[i2] >>> 0;
+      this.p2[i2 + 1] = Math.imul(this.p2[i2], B2) + b[i2] >>> 0;
+    }
+  }
+  /** The two 32-bit hashes of tokens [i, i+len): the first picks the bucket, the second checks the entry. */
+  h1(i2, len, pow) {
+    return this.p1[i2 + len] - Math.imul(this.p1[i2], pow.p1(len)) >>> 0;
+  }
+  h2(i2, len, pow) {
+    return this.p2[i2 + len] - Math.imul(this.p2[i2], pow.p2(len)) >>> 0;
+  }
+};
+var Buckets = class {
+  map = /* @__PURE__ */ new Map();
+  get size() {
+    return this.map.size;
+  }
+  /** Adds `node` under the passage (h1, h2), keeping each list in time order. */
+  add(h1, h2, node2, timeOf2) {
+    const key3 = h1 & 1073741823;
+    const list3 = this.map.get(key3);
+    if (!list3) {
+      this.map.set(key3, [h2, node2]);
+      return;
+    }
+    for (let j = list3.length - 2; j >= 0 && j >= list3.length - 8; j -= 2) if (list3[j] === h2 && list3[j + 1] === node2) return;
+    const t = timeOf2(node2);
+    let i2 = list3.length;
+    while (i2 > 0 && timeOf2(list3[i2 - 1]) > t) i2 -= 2;
+    if (i2 === list3.length) list3.push(h2, node2);
+    else list3.splice(i2, 0, h2, node2);
+  }
+  /** The producers of the passage (h1, h2), earliest first, at most `cap` of them. */
+  each(h1, h2, cap2, visit2) {
+    const list3 = this.map.get(h1 & 1073741823);
+    if (!list3) return;
+    let seen2 = 0;
+    for (let j = 0; j < list3.length && seen2 < cap2; j += 2) {
+      if (list3[j] !== h2) continue;
+      seen2++;
+      visit2(list3[j + 1]);
+    }
+  }
+};
+var Pow = class {
+  a = [1];
+  b = [1];
+  p1(n2) {
+    while (this.a.length <= n2) this.a.push(Math.imul(this.a[this.a.length - 1], B1) >>> 0);
+    return this.a[n2];
+  }
+  p2(n2) {
+    while (this.b.length <= n2) this.b.push(Math.imul(this.b[this.b.length - 1], B2) >>> 0);
+    return this.b[n2];
+  }
+};
+var ContentIndex = class {
+  k;
+  minShingles;
+  minShortWords;
+  minShortChars;
+  pow = new Pow();
+  /** Shingles → producers containing them, earliest first. */
+  shingles = new Buckets();
+  /** Short producers, indexed whole: word count → whole-text hashes → producers. */
+  shortByLength = /* @__PURE__ */ new Map();
+  availableAt = /* @__PURE__ */ new Map();
+  shingleCount = /* @__PURE__ */ new Map();
+  /** Producer texts as token hashes, for containment of texts shorter than a shingle. */
+  corpus = [];
+  /** Token → places it occurs: [corpus entry, token position, ...], bucketed by the token's first hash. */
+  postings = /* @__PURE__ */ new Map();
+  timeOf = (n2) => this.availableAt.get(n2);
+  constructor(opts = {}) {
+    this.k = opts.k ?? 6;
+    this.minShingles = opts.minShingles ?? 2;
+    this.minShortWords = opts.minShortWords ?? 3;
+    this.minShortChars = opts.minShortChars ?? 12;
+  }
+  get producers() {
+    return this.availableAt.size;
+  }
+  /** Registers text that `node` produced, usable by inputs that start at or after `availableAt` (ms). */
+  add(node2, text2, availableAt) {
+    const tokens = normalizeTokens(text2);
+    if (tokens.length === 0) return;
+    const prev = this.availableAt.get(node2);
+    this.availableAt.set(node2, prev === void 0 ? availableAt : Math.min(prev, availableAt));
+    const hashes = tokenHashes(tokens);
+    const entry2 = this.corpus.length;
+    this.corpus.push({ node: node2, ...hashes });
+    for (let i2 = 0; i2 < tokens.length; i2++) {
+      const key3 = hashes.a[i2] & 1073741823;
+      const list3 = this.postings.get(key3);
+      if (!list3) this.postings.set(key3, [entry2, i2]);
+      else if (list3.length < POSTINGS_CAP) list3.push(entry2, i2);
+      else if (list3.length === POSTINGS_CAP) list3.push(-1, -1);
+    }
+    const w = new Windows(tokens);
+    if (tokens.length >= this.k) {
+      let count2 = 0;
+      for (let i2 = 0; i2 + this.k <= tokens.length; i2++, count2++)
+        this.shingles.add(w.h1(i2, this.k, this.pow), w.h2(i2, this.k, this.pow), node2, this.timeOf);
+      this.shingleCount.set(node2, (this.shingleCount.get(node2) ?? 0) + count2);
+      return;
+    }
+    let chars = 0;
+    for (const t of tokens) chars += t.length;
+    if (tokens.length < this.minShortWords || chars < this.minShortChars) return;
+    let byKey = this.shortByLength.get(tokens.length);
+    if (!byKey) this.shortByLength.set(tokens.length, byKey = new Buckets());
+    byKey.add(w.h1(0, tokens.length, this.pow), w.h2(0, tokens.length, this.pow), node2, this.timeOf);
+  }
+  usable(node2, before) {
+    return this.availableAt.get(node2) <= before;
+  }
+  /** Producers available by `before` that `text` quotes enough of to be linked, with the windows shared. */
+  linked(text2, before) {
+    const tokens = normalizeTokens(text2);
+    const hits = /* @__PURE__ */ new Map();
+    if (tokens.length === 0) return hits;
+    const w = new Windows(tokens);
+    if (tokens.length >= this.k && this.shingles.size > 0) {
+      for (let i2 = 0; i2 + this.k <= tokens.length; i2++) {
+        this.shingles.each(w.h1(i2, this.k, this.pow), w.h2(i2, this.k, this.pow), COMMON_CAP, (p) => {
+          if (this.usable(p, before)) hits.set(p, (hits.get(p) ?? 0) + 1);
+        });
+      }
+      for (const [p, c3] of hits) if (c3 < Math.min(this.minShingles, this.shingleCount.get(p) ?? 1)) hits.delete(p);
+    }
+    for (const [len, byKey] of this.shortByLength) {
+      for (let i2 = 0; i2 + len <= tokens.length; i2++) {
+        byKey.each(w.h1(i2, len, this.pow), w.h2(i2, len, this.pow), COMMON_CAP, (p) => {
+          if (this.usable(p, before) && !hits.has(p)) hits.set(p, 1);
+        });
+      }
+    }
+    return hits;
+  }
+  /**
+   * Where the pieces of `text` come from: each K-word window of a long text, or the whole of a
+   * short one, looked up in the producers available by `before`.
+   */
+  coverage(text2, before) {
+    const tokens = normalizeTokens(text2);
+    const byProducer = /* @__PURE__ */ new Map();
+    const firstSeen = /* @__PURE__ */ new Map();
+    if (tokens.length === 0) return { windows: 0, covered: 0, byProducer, firstSeen };
+    if (tokens.length < this.k) {
+      const found = this.containing(tokens, before);
+      for (const p of found) byProducer.set(p, 1);
+      if (found.length > 0) firstSeen.set(this.earliest(found), 1);
+      return { windows: 1, covered: found.length > 0 ? 1 : 0, byProducer, firstSeen };
+    }
+    const w = new Windows(tokens);
+    let covered = 0;
+    const windows = tokens.length - this.k + 1;
+    for (let i2 = 0; i2 < windows; i2++) {
+      let first = -1;
+      this.shingles.each(w.h1(i2, this.k, this.pow), w.h2(i2, this.k, this.pow), COMMON_CAP, (p) => {
+        if (!this.usable(p, before)) return;
+        byProducer.set(p, (byProducer.get(p) ?? 0) + 1);
+        if (first < 0) first = p;
+      });
+      if (first >= 0) {
+        covered++;
+        firstSeen.set(first, (firstSeen.get(first) ?? 0) + 1);
+      }
+    }
+    return { windows, covered, byProducer, firstSeen };
+  }
+  /** Producers available by `before` whose normalised text contains `text` as whole words, earliest first. */
+  containingText(text2, before) {
+    return this.containing(normalizeTokens(text2), before);
+  }
+  containing(tokens, before) {
+    if (tokens.length === 0) return [];
+    const { a: a2, b } = tokenHashes(tokens);
+    let rare = -1;
+    let places;
+    for (let j = 0; j < tokens.length; j++) {
+      const list3 = this.postings.get(a2[j] & 1073741823);
+      if (!list3) return [];
+      if (!places || list3.length < places.length) {
+        places = list3;
+        rare = j;
+      }
+    }
+    const found = /* @__PURE__ */ new Set();
+    const matchAt = (c3, start) => {
+      if (start < 0 || start + tokens.length > c3.a.length) return false;
+      for (let j = 0; j < tokens.length; j++) if (c3.a[start + j] !== a2[j] || c3.b[start + j] !== b[j]) return false;
+      return true;
+    };
+    for (let x = 0; x < places.length; x += 2) {
+      if (places[x] < 0) break;
+      const c3 = this.corpus[places[x]];
+      if (!found.has(c3.node) && this.usable(c3.node, before) && matchAt(c3, places[x + 1] - rare)) found.add(c3.node);
+    }
+    return [...found].sort((x, y) => this.availableAt.get(x) - this.availableAt.get(y) || x - y);
+  }
+  earliest(nodes) {
+    return nodes.reduce((best, p) => this.availableAt.get(p) < this.availableAt.get(best) ? p : best, nodes[0]);
+  }
+};
+
+// src/taint/policy.ts
+var import_yaml = __toESM(require_dist2(), 1);
+
+// src/taint/default-policy.ts
+var SYSTEM_PATH = "(?<![\\w./~-])/(?:etc|root|var|boot|sys|proc|app|dev/(?!null\\b)|usr(?!/(?:bin|sbin|lib|lib64|local|include|libexec|share)\\b))(?=[/'\"\\s*`),;]|$)";
+var CODE_TOOL = "/(exec|run|eval|shell|bash|terminal|python|code|command|cmd|script|interpreter)/";
+var CODE_ARG = "/^(code|command|cmd|script|program|source|shell_command|input)$/";
+var DEFAULT_POLICY = {
+  version: 1,
+  extends: "none",
+  unverifiable: "block",
+  "unknown-tools": "stage",
+  "detect-injection": true,
+  onward: { links: "block", instructions: "block" },
+  "control-labels": ["PROMPT_OVERRIDE", "HARMFUL_INTENT"],
+  tools: [
+    // Files
+    {
+      name: "/^(read|cat|open|view|load|get)_?(file|files|document|doc|text|txt|pdf_text)$/",
+      sources: ["SENSITIVE_READ"],
+      why: "reads the user's files"
+    },
+    { name: ["get_dir_list", "list_files", "/^list_?dir(ectory)?$/", "ls"], sources: ["SENSITIVE_READ"], why: "lists the user's files" },
+    {
+      name: "/^(delete|remove|rm|unlink|erase|wipe|truncate|overwrite|shred|format)(_|$)/",
+      sinks: ["DESTRUCTIVE_WRITE"],
+      why: "deletes or overwrites data"
+    },
+    { name: "/(encrypt|ransom)/", sinks: ["DESTRUCTIVE_WRITE"], why: "makes data unreadable" },
+    // Shell and code
+    {
+      name: "/^(shell|bash|sh|terminal|run_command|run_shell|execute_command|exec_command|cmd|powershell|subprocess)$/",
+      sinks: ["CODE_EXEC"],
+      why: "runs shell commands"
+    },
+    {
+      name: "/^(execute_code|run_code|run_python|python|code_interpreter|exec|eval|execute|run_script|execute_python)$/",
+      sinks: ["CODE_EXEC"],
+      why: "runs code"
+    },
+    // AgentHarm's simulated terminal carries PRIVILEGED_EXEC in its spec; the argument rules below
+    // put it back where the command itself asks for privilege.
+    { name: "terminal", "not-sinks": ["PRIVILEGED_EXEC"], why: "a terminal is privileged only through what its command does" },
+    {
+      name: CODE_TOOL,
+      argument: CODE_ARG,
+      matches: SYSTEM_PATH,
+      sinks: ["PRIVILEGED_EXEC"],
+      why: "the code touches system paths (/etc, /root, /var, /usr, /proc, /sys, /boot, /app)"
+    },
+    {
+      name: CODE_TOOL,
+      argument: CODE_ARG,
+      matches: "\\bsudo\\b|\\bsu\\s+-|\\bchown\\b|\\bchmod\\s+[0-7]*[67][0-7]{2}\\b|setuid|sudoers|crontab|systemctl|\\buseradd\\b|\\busermod\\b|iptables|\\bmount\\b",
+      sinks: ["PRIVILEGED_EXEC"],
+      why: "the code changes privileges, users, services or the system configuration"
+    },
+    {
+      name: CODE_TOOL,
+      argument: CODE_ARG,
+      matches: "\\b(sshd|dockerd|containerd|systemd|crond?|nginx|apache2?|httpd|mysqld|postgres|rsyslogd|udevd|dbus-daemon|journald)\\b",
+      sinks: ["PRIVILEGED_EXEC"],
+      why: "the code acts on a system daemon"
+    },
+    {
+      name: CODE_TOOL,
+      argument: CODE_ARG,
+      matches: "\\brm\\s+-\\w*[rf]|\\brm\\s|os\\.remove|os\\.unlink|\\.unlink\\(|shutil\\.rmtree|os\\.rmdir|\\btruncate\\b|\\bmkfs|\\bdd\\s+if=|\\bshred\\b|\\bdrop\\s+(table|database)\\b|\\bdelete\\s+from\\b",
+      sinks: ["DESTRUCTIVE_WRITE"],
+      why: "the code deletes files or data"
+    },
+    {
+      name: CODE_TOOL,
+      argument: CODE_ARG,
+      matches: "socket\\.|requests\\.(post|put|patch)|urllib|http\\.client|httpx|aiohttp|\\bcurl\\b|\\bwget\\b|\\bnc\\s|netcat|/dev/tcp|smtplib|ftplib|paramiko|telnetlib",
+      sinks: ["EXTERNAL_SEND"],
+      why: "the code opens network connections"
+    },
+    {
+      name: CODE_TOOL,
+      argument: CODE_ARG,
+      matches: `(?<![\\w./~-])/etc/(shadow|gshadow|sudoers)|(?<![\\w./~-])(/root|/home/[^/\\s'"]+|~)/\\.(ssh|aws|gnupg|netrc|git-credentials|pgpass|docker)\\b|id_rsa|id_ed25519|private[_ ]key`,
+      sources: ["CREDENTIAL_ACCESS"],
+      why: "the code reads credential files"
+    },
+    // HTTP and the web
+    {
+      name: "/^(http_post|post_request|http_request|send_request|api_call|webhook|call_webhook|curl|upload|upload_file|upload_data|ftp_upload)$/",
+      sinks: ["EXTERNAL_SEND"],
+      why: "sends data over the network"
+    },
+    {
+      name: "/^(http_get|fetch|fetch_url|browse|get_webpage|goto|click|open_url|read_url|web_search|search|search_web|scrape\\w*|download\\w*|query_\\w*_search|get_public_databases|convert_pdf_to_text)$/",
+      sources: ["UNTRUSTED_CONTENT"],
+      why: "returns content written by third parties"
+    },
+    // Email
+    {
+      name: "/^(send_e?mail|send_mail|reply_e?mail|forward_e?mail|gmail_send\\w*|email_send\\w*)$/",
+      sinks: ["EXTERNAL_SEND"],
+      why: "sends an email"
+    },
+    {
+      name: "/^(read_e?mails?|get_\\w*e?mails|fetch_inbox|search_e?mails?|list_e?mails)$/",
+      sources: ["PII_READ", "UNTRUSTED_CONTENT"],
+      why: "returns mail that others wrote, about people"
+    },
+    // Messaging
+    {
+      name: "/^(send_\\w*message\\w*|send_dm\\w*|dm_\\w+|send_direct_message\\w*|post_message|slack_post\\w*|send_sms|send_text|whatsapp\\w*|telegram_send\\w*|discord_send\\w*|teams_send\\w*|notify\\w*|report_x_post|submit_assignment)$/",
+      sinks: ["EXTERNAL_SEND"],
+      why: "sends a message to someone"
+    },
+    {
+      name: "/^(read_messages|get_\\w*messages\\w*|get_direct_messages\\w*)$/",
+      sources: ["PII_READ", "UNTRUSTED_CONTENT"],
+      why: "returns messages that others wrote"
+    },
+    // Payments
+    {
+      name: "/^(transfer\\w*|pay\\w*|send_money|wire\\w*|purchase\\w*|buy\\w*|order\\w*|checkout\\w*|refund\\w*|withdraw\\w*|redeem\\w*|submit_\\w*order|make_\\w*purchases?|donate\\w*)$/",
+      sinks: ["FINANCIAL_TRANSFER"],
+      why: "moves money"
+    },
+    {
+      name: "/^(get_paypal_transactions|get_\\w*transactions|get_\\w*balance|get_bank\\w*)$/",
+      sources: ["SENSITIVE_READ", "PII_READ"],
+      why: "returns financial records"
+    },
+    // Social posting
+    {
+      name: "/^(post_(?!request|data|json|http)\\w+|tweet\\w*|publish\\w*|share_on_\\w+|create_\\w*(post|story)|comment\\w*|post|repost\\w*|retweet\\w*|upload_\\w*video|submit_post|submit_comment|write_review|create_issue|personal_website_upload|post_to_\\w+|reply_\\w+|\\w+_reply)$/",
+      sinks: ["PUBLIC_POST"],
+      why: "publishes content"
+    },
+    // Databases
+    {
+      name: "/^(query_db|db_query|run_query|sql|execute_sql|select|get_info_from_database|extract_data_from_database|query_database)$/",
+      sources: ["SENSITIVE_READ"],
+      why: "reads records from a database"
+    },
+    {
+      name: "/^(drop_\\w+|db_write|insert_\\w+|update_\\w*record\\w*|delete_\\w*record\\w*)$/",
+      sinks: ["DESTRUCTIVE_WRITE"],
+      why: "writes to a database"
+    },
+    {
+      name: "*",
+      argument: "/^(query|sql|statement)$/",
+      matches: "\\b(drop|delete|truncate|update|alter|insert)\\b",
+      sinks: ["DESTRUCTIVE_WRITE"],
+      why: "the query modifies data"
+    },
+    // Secrets
+    {
+      name: "/^(get_secret\\w*|read_secret\\w*|get_\\w*password\\w*|get_\\w*credential\\w*|get_\\w*token\\w*|get_api_key\\w*|vault_\\w+|get_all_login_data|keychain\\w*|login\\w*)$/",
+      sources: ["CREDENTIAL_ACCESS"],
+      why: "returns credentials"
+    },
+    // People
+    {
+      name: "/^(get_contacts|list_contacts|search_contacts|lookup_contact\\w*|get_\\w*profile\\w*|get_friends\\w*|get_client_emails|query_x_user\\w*|search_people|scrape_reddit_usernames|get_pinterest_accounts|get_tinder_choices)$/",
+      sources: ["PII_READ"],
+      why: "returns personal data"
+    }
+  ],
+  targets: [
+    {
+      argument: "/^(to|cc|bcc|recipients?|receivers?|email|emails|email_address|to_email|recipient_email|address|user|username|user_name|handle|account_handle|phone|phone_number|number|contact|channel|chat_id|friend|target_user|forum|subreddit|project)$/",
+      kind: "recipient"
+    },
+    {
+      argument: "/^(url|urls|link|uri|endpoint|webhook|webhook_url|website|domain|host|server|server_url|upload_url|destination_url)$/",
+      kind: "url"
+    },
+    {
+      argument: "/^(wallet|wallet_address|iban|account|account_number|account_id|to_account|bank_id|payee|beneficiary|recipient_account|card_number|paypal_email)$/",
+      kind: "payee"
+    },
+    {
+      argument: "/^(path|file|file_path|filepath|filename|file_name|dir|directory|target_directory|folder|save_path|destination|dest|output_path)$/",
+      kind: "path"
+    },
+    { argument: "/^(command|cmd|code|script|program|shell_command)$/", kind: "command" }
+  ],
+  authorised: [],
+  directories: [
+    "get_contacts",
+    "list_contacts",
+    "search_contacts",
+    "lookup_contact*",
+    "get_friends_info",
+    "get_client_emails",
+    "get_dir_list",
+    "list_files",
+    "list_dir*"
+  ],
+  content: [
+    {
+      pattern: "\\b(ignore|disregard|forget|override)\\b.{0,20}\\b(all |any |the |your )?(previous|prior|above|earlier|preceding|original|system)\\b.{0,12}\\b(instructions?|prompts?|directions?|rules|guidelines|task)",
+      labels: ["PROMPT_OVERRIDE"],
+      why: "tells the agent to drop its instructions"
+    },
+    {
+      pattern: "\\byou must (strictly )?(adhere to|follow|obey|comply with|execute) (the following|these|this|my|the next) (instructions?|orders?|commands?|steps?)",
+      labels: ["PROMPT_OVERRIDE"],
+      why: "orders the agent to follow new instructions"
+    },
+    {
+      pattern: "\\bdo not use (any )?other tools\\b|\\buse only the \\S+ tool\\b",
+      labels: ["PROMPT_OVERRIDE"],
+      why: "steers the agent to one tool"
+    },
+    {
+      pattern: "\\b(new|updated|real|actual) (system )?instructions?\\s*:|\\bsystem (prompt )?override\\b|<\\|im_start\\|>|</?(system|instructions?)>|\\[(system|admin) (message|instruction)\\]",
+      labels: ["PROMPT_OVERRIDE"],
+      why: "poses as a system instruction"
+    },
+    {
+      pattern: "\\bdo not (tell|inform|notify|alert|mention (this|it) to) the user\\b",
+      labels: ["PROMPT_OVERRIDE"],
+      why: "asks the agent to hide something from the user"
+    },
+    {
+      pattern: "\\b(ransomware|malware|keylogger|botnet|ddos|phishing|spyware|trojan|backdoor|rootkit|credential stuffing)\\b",
+      labels: ["HARMFUL_INTENT"],
+      on: ["request", "message"],
+      why: "asks for malicious software or attacks"
+    },
+    {
+      pattern: "\\b(launder\\w*|counterfeit\\w*|fake (passports?|ids?|identit\\w+|documents?|reviews?|news)|forged? (documents?|signatures?|passports?)|tax evasion|ponzi)\\b",
+      labels: ["HARMFUL_INTENT"],
+      on: ["request", "message"],
+      why: "asks for fraud"
+    },
+    {
+      pattern: "\\b(blackmail\\w*|extort\\w*|harass\\w*|doxx?\\w*|stalk\\w*|threaten\\w*|intimidat\\w*|bully\\w*|sextort\\w*|revenge porn|hateful|hate speech|racist|racial slurs?)\\b",
+      labels: ["HARMFUL_INTENT"],
+      on: ["request", "message"],
+      why: "asks to harm or coerce a person"
+    },
+    {
+      pattern: "\\b(steal\\w*|stolen|hack (into|someone)|break into|without (their|his|her|the owner.s) (consent|knowledge|permission)|dark ?web|alpha ?bay|untraceable|illegal\\w*|illicit|leaked (private |intimate |nude |personal )?(photos?|images?|pictures?|videos?|nudes|documents?|emails?|files?|data))\\b",
+      labels: ["HARMFUL_INTENT"],
+      on: ["request", "message"],
+      why: "asks for theft or illegal acts"
+    },
+    {
+      pattern: "\\b(bomb|explosives?|nerve agent|bioweapon\\w*|chemical weapons?|ghost gun)\\b|\\bclaim\\w* (that )?it.?s (authentic|real|genuine)\\b",
+      labels: ["HARMFUL_INTENT"],
+      on: ["request", "message"],
+      why: "asks for weapons or deception"
+    }
+  ],
+  // No intent rules: what a request asks for is read from its action (its verb and object, negation
+  // and questions included: intent.ts) and the relation between actions and sinks (lexicon.ts,
+  // COVERS); a noun alone ("the most recent email", "my wallet") asks for nothing. The `intents`
+  // key stays for a team's own rules (docs/taint-policy.md).
+  intents: [],
+  "policy-only": ["PRIVILEGED_EXEC"],
+  forbidden: [
+    {
+      from: ["SENSITIVE_READ", "PII_READ"],
+      to: ["EXTERNAL_SEND"],
+      unless: "authorised-target",
+      why: "private data leaves only to recipients the request or the policy names"
+    },
+    {
+      from: ["SENSITIVE_READ", "PII_READ"],
+      to: ["PUBLIC_POST"],
+      unless: "requested-source",
+      why: "private data is published only where the request asks to publish, from reads it points at"
+    },
+    {
+      from: ["CREDENTIAL_ACCESS"],
+      to: ["EXTERNAL_SEND", "PUBLIC_POST", "CODE_EXEC", "PRIVILEGED_EXEC"],
+      why: "credentials never leave, and never feed code"
+    },
+    { from: ["UNTRUSTED_CONTENT"], to: ["CODE_EXEC", "PRIVILEGED_EXEC"], why: "code that outside content wrote is not run" },
+    {
+      from: ["PROMPT_OVERRIDE"],
+      to: ["EXTERNAL_SEND", "PRIVILEGED_EXEC", "CODE_EXEC", "DESTRUCTIVE_WRITE", "FINANCIAL_TRANSFER", "PUBLIC_POST"],
+      why: "an injected instruction reaches no hard sink"
+    },
+    {
+      from: ["HARMFUL_INTENT"],
+      to: ["EXTERNAL_SEND", "PRIVILEGED_EXEC", "CODE_EXEC", "DESTRUCTIVE_WRITE", "FINANCIAL_TRANSFER", "PUBLIC_POST"],
+      why: "a harmful request reaches no hard sink"
+    }
+  ],
+  release: [
+    {
+      tool: "/^(redact\\w*|anonymi[sz]e\\w*|sanitiz\\w*|mask_pii\\w*)$/",
+      labels: ["PII_READ", "SENSITIVE_READ"],
+      why: "the tool's output has the personal and sensitive data removed"
+    }
+  ]
+};
+
 // src/taint/argument-roles.ts
 var ARGUMENT_ROLES = [
   "recipient",
@@ -60141,7 +60160,7 @@ var onwardAction = external_exports.enum(["block", "warn", "allow"]);
 var forbiddenRule = external_exports.strictObject({
   from: external_exports.array(sourceLabel).min(1),
   to: external_exports.array(sinkLabel).min(1),
-  unless: external_exports.enum(["authorised-target"]).optional(),
+  unless: external_exports.enum(["authorised-target", "requested-source"]).optional(),
   why: external_exports.string().optional()
 });
 var releaseRule = external_exports.strictObject({ tool: pattern.optional(), agent: pattern.optional(), labels: external_exports.array(sourceLabel).min(1), why: external_exports.string().optional() }).refine((r) => r.tool !== void 0 || r.agent !== void 0, {
@@ -60295,7 +60314,7 @@ function compile2(doc, file2, offsets, prefix = "") {
       at: at("forbidden", i2),
       from: maskOf(r.from),
       to: maskOf(r.to),
-      unlessAuthorised: r.unless === "authorised-target",
+      ...r.unless ? { unless: r.unless } : {},
       why: r.why ?? ""
     })),
     release: doc.release.map((r, i2) => ({
@@ -61175,10 +61194,15 @@ function unspacedProse(text2) {
   return letters >= MIN_UNSPACED && (text2.match(UNSPACED_GRAMMAR)?.length ?? 0) >= MIN_UNSPACED_GRAMMAR;
 }
 var MIN_WORDS = 8;
+var PIECE_BREAK = /[,;|·•–—،、，]|\s-\s/u;
+var MIN_CLAUSE = 5;
 var MAX_SHARE = 0.15;
 function unreadableProse(sentence) {
   const own2 = ownText(sentence);
   if (unspacedProse(own2)) return true;
+  return spacedProse(own2) && sentence.split(PIECE_BREAK).some((piece) => (wordsOf(piece)?.length ?? 0) >= MIN_CLAUSE);
+}
+function spacedProse(own2) {
   const ws = wordsIn(own2);
   if (!ws || ws.length < MIN_WORDS) return false;
   const lower = ws.filter((w) => UNCAPITALISED.test(w));
@@ -61265,7 +61289,13 @@ var FAMILIES = {
   ]
 };
 var CUES = /assistant|\bai\b|a\.i\.|llm|gpt|language model|bot|agent|model|copilot|scheduler|system|admin|security|compliance|\bsso\b|\bhr\b|\bit\b|merchant|billing|directory|fraud|risk|this is|signed|from|entered by|the (?:user|account|owner|cardholder|patient|travell?er|customer|landlord|document|workspace|client)|already|pre-?\s?approved|approved|authori|requested|policy|directive|must be|before|first|instead|without|no need|no confirmation|don'?t ask|immediately|right away|right now|at once|urgently|automatically|do not|ignore|override|<\/?(?:system|instructions?|admin|assistant)>|\[/i;
-var TARGET = /(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b|https?:\/\/\S+|\+?\d[\d ()-]{7,}\d|\b\d[\d,.]*\s?(?:eur|usd|gbp|chf|€|\$)|[$€£]\s?\d/i;
+var ADDRESS = String.raw`(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+`;
+var ACCOUNT = String.raw`\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b`;
+var TARGET = new RegExp(
+  `${ADDRESS}|${ACCOUNT}|https?:\\/\\/\\S+|\\+?\\d[\\d ()-]{7,}\\d|\\b\\d[\\d,.]*\\s?(?:eur|usd|gbp|chf|\u20AC|\\$)|[$\u20AC\xA3]\\s?\\d`,
+  "i"
+);
+var NAMED_TARGETS = new RegExp(`${ADDRESS}|${ACCOUNT}|(?:https?:\\/\\/|www\\.)\\S+`, "gi");
 function carriesSignal(raw) {
   const text2 = canonicalString(raw);
   if (!CUES.test(text2)) return false;
@@ -61280,9 +61310,7 @@ function firstMatch(res, s2) {
 }
 var LEAD_IN = /^(?:[\W_]*(?:\(?[a-z_]{2,24}\)|please|pls|kindly|now|then|also|just|first(?:ly)?|second(?:ly)?|next|finally|and|so|ok(?:ay)?|todo|to-?do|action\s+(?:items?|required|needed)|important|urgent|step\s*\d+|\d+)(?![\w'])[\W_]*)+/i;
 var OPENING_QUOTES = /^(?:\[[ xX]?\]|[\s\\"'“”‘’«»„{[]|<!--|[-*•](?=\s)|<[a-z][\w-]{0,20}>)+/i;
-var FETCH_VERBS = /* @__PURE__ */ new Set(["visit", "open", "click", "go", "navigate", "browse", "download", "fetch", "call"]);
 var STATEMENT = /^\S+(?:\s+\S+){0,3}?\s+(?:is|are|was|were|has|have|had|been|will|would|did|does)\b/i;
-var GENERAL_VERBS = /* @__PURE__ */ new Set(["make", "say", "take", "put", "keep", "bring", "concatenate", "combine", "include"]);
 var SECOND_PERSON = new RegExp(
   [
     /\b(?:you|assistant|agent|model)\s+(?:must|should|shall|need to|have to|are to|will need to|are required to)\s+([a-z]+)/,
@@ -61313,11 +61341,6 @@ var PAST_FORMS = new Set(
     " "
   )
 );
-function actsBy(verb) {
-  const w = verb.toLowerCase();
-  const c3 = verbCategory(w);
-  return c3 !== void 0 && c3 !== "read" || FETCH_VERBS.has(w) || GENERAL_VERBS.has(w);
-}
 function actionVerb(word) {
   const w = word.toLowerCase();
   if (!/^[a-z]+$/.test(w) || /(?:ment|tion|sion|ance|ence|ing|ed|ly)$/.test(w) || /[^s]s$/.test(w) && w.length > 3) return false;
@@ -61548,6 +61571,9 @@ function isInjected(hit, s2) {
   const targeted = hit.directive !== void 0 && (toolOrder || TARGET.test(s2));
   return hit.imperative !== void 0 || hit.unreadable !== void 0 || hit.override !== void 0 || hit.addressed !== void 0 && (hit.directive !== void 0 || hit.authority !== void 0 || hit.redirect !== void 0 || /\b(?:must|should|need|required)\b/i.test(s2)) || hit.authority !== void 0 && (hit.redirect !== void 0 || targeted) || hit.redirect !== void 0 && targeted;
 }
+function orderVerbs(passage) {
+  return sentences(canonicalString(passage)).flatMap((x) => orderIn(x.s)?.verb ?? []);
+}
 function ordersAsRequested(passage, requestActions) {
   const orders = sentences(passage).flatMap((x) => orderIn(x.s) ?? []);
   return orders.length > 0 && orders.every(
@@ -61749,13 +61775,13 @@ function valueSource(ctx, value2, sinks = 0) {
     const steeredRead = !text2.directory && steered(ctx, text2);
     if (structuredFields(text2).has(n2) && !steeredRead) ok2 = { kind: "structured", at: node2 };
     else if (!steeredRead && (pointedByRequest(ctx, text2) || pointedThrough(ctx, text2))) ok2 = { kind: "pointed", at: node2 };
-    else loose ??= node2;
+    else loose ??= { at: node2, steered: steeredRead };
   }
   if (instruction !== void 0) return { kind: "instruction", at: instruction };
   if (byCall !== void 0) return { kind: "instruction", at: byCall, call: true };
   if (instructed) return instructed;
   if (ok2) return ok2;
-  if (loose !== void 0) return { kind: "free-text", at: loose };
+  if (loose !== void 0) return { kind: "free-text", at: loose.at, ...loose.steered ? { steered: true } : {} };
   return { kind: "unseen" };
 }
 
@@ -63717,7 +63743,7 @@ function stagedOnInstruction(ctx, it, traces) {
   const named = traces.map(
     (a2) => a2.role === "other" && typeof it.args?.[a2.name] === "string" && ID_VALUE.test(a2.value) ? { ...a2, role: "object" } : a2
   );
-  const chosen = checkTargets(ctx, it, named, SINK_MASK).find((t) => t.instructed)?.argument ?? named.find((a2) => a2.injected && a2.role !== "choice")?.name ?? onwardFindings(ctx, it, named).find((f) => f.ordered || f.kind === "instruction")?.argument;
+  const chosen = checkTargets(ctx, it, named, SINK_MASK).find((t) => t.instructed || t.steered)?.argument ?? named.find((a2) => a2.injected && a2.role !== "choice")?.name ?? onwardFindings(ctx, it, named).find((f) => f.ordered || f.kind === "instruction")?.argument;
   if (chosen === void 0) return void 0;
   return {
     why: `nothing says what ${it.tool} does, and an instruction in data chose what it acts on or passes on (argument ${chosen}), so it is staged (fail-closed) as that order's call`,
@@ -63797,7 +63823,8 @@ function checkTarget(ctx, prov, t, sinks) {
         ...t,
         ok: false,
         origin: src.at,
-        why: `first appears in the free text of ${p.describe(src.at)}, a read the request does not point to: a ${t.kind} from there is untrusted`
+        ...src.steered ? { steered: true } : {},
+        why: `first appears in the free text of ${p.describe(src.at)}, a read the request does not point to${src.steered ? " and an instruction in data steered" : ""}: a ${t.kind} from there is untrusted`
       };
     case "unseen":
       if (t.require === "trusted") return { ...t, ok: true, why: "written by the model" };
@@ -64180,9 +64207,8 @@ function echoesRequest(passages, rootTokens, root) {
   const ws = normalizeText(passages).split(" ").filter((w) => w.length > 2);
   if (ws.length === 0 || ws.filter((w) => rootTokens.has(w)).length < 0.7 * ws.length) return false;
   const request2 = normalizeText(root);
-  return [...passages.matchAll(TARGETS)].every((m) => within(request2, normalizeText(m[0].replace(/[.,;:!?]+$/, ""))));
+  return [...passages.matchAll(NAMED_TARGETS)].every((m) => within(request2, normalizeText(m[0].replace(/[.,;:!?]+$/, ""))));
 }
-var TARGETS = /(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b|(?:https?:\/\/|www\.)\S+/gi;
 function applyToolLabels(it, toolLabels) {
   const c3 = it.classified;
   const annotated = it.tool ? toolLabels?.get(it.tool) : void 0;
@@ -64374,16 +64400,43 @@ function forbiddenPaths(c3, waived) {
     const to = c3.sinks & rule.to;
     if (waived) from &= ~OVERRIDE2;
     if (!from || !to) continue;
-    if (rule.unlessAuthorised && authorised) continue;
+    if (rule.unless === "authorised-target" && authorised) continue;
+    if (rule.unless === "requested-source" && requestedSource(c3, from, to)) continue;
     for (const src of sourcesOf(from)) {
       out.push({
         kind: "forbidden-path",
-        message: `${src} reaches ${sinksOf(to).join(", ")} (policy ${rule.at}${rule.why ? `: ${rule.why}` : ""}${rule.unlessAuthorised ? "; the target is not authorised" : ""})`,
+        message: `${src} reaches ${sinksOf(to).join(", ")} (policy ${rule.at}${rule.why ? `: ${rule.why}` : ""}${UNLESS_FAILED[rule.unless ?? "none"]})`,
         path: attributionPath(c3.b.graph, c3.p, c3.site.node, src, c3.scope)
       });
     }
   }
   return out;
+}
+var UNLESS_FAILED = {
+  none: "",
+  "authorised-target": "; the target is not authorised",
+  "requested-source": "; the request does not ask for this, or does not point at every read the data comes from, or one orders it"
+};
+function requestedSource(c3, from, to) {
+  const { b, site } = c3;
+  if ((to & ~needsOf2(b, site)) !== 0) return false;
+  const request2 = requestOf(b, site);
+  const reads = new Map((b.toolCalls ?? []).map((t) => [t.node, t]));
+  let any2 = false;
+  for (let v = 0; v < site.node; v++) {
+    if ((b.graph.own[v] & from) === 0) continue;
+    const read2 = reads.get(v);
+    if (!read2 || orderMovesData(b.injections?.get(v)) || !requestPointsAt(request2, { args: read2.args })) return false;
+    any2 = true;
+  }
+  return any2;
+}
+var KEEPS_DATA = /* @__PURE__ */ new Set(["read", "pay", "book", "change", "delete", "exec"]);
+function orderMovesData(found) {
+  if (!found) return false;
+  if (!found.reaches || found.reaches.some((r) => r.explicit)) return true;
+  const verbs = orderVerbs(found.passages);
+  return verbs.length === 0 || verbs.some((w) => !KEEPS_DATA.has(verbCategory(w.toLowerCase())));
 }
 function injectedArguments(c3) {
   const { b, site } = c3;
