@@ -366,7 +366,8 @@ function sinkSite(
   generated: string[],
   onInstruction: boolean,
 ): SinkSite {
-  const targets = checkTargets(ctx, it, traces);
+  // A tool nothing places may do what any order asks: a target beside an order for any effect is that order's.
+  const targets = checkTargets(ctx, it, traces, it.classified?.profile?.unknown ? SINK_MASK : undefined);
   const sinkMask = it.classified?.sinks ?? 0;
   const sends = sinkMask & maskOf(['EXTERNAL_SEND', 'PUBLIC_POST']);
   return {
