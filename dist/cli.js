@@ -64156,7 +64156,7 @@ function stageOnInstruction(g, ctx, it, traces) {
   return staged.traces;
 }
 function sinkSite(ctx, it, issuer, traces, generated, onInstruction) {
-  const targets = checkTargets(ctx, it, traces);
+  const targets = checkTargets(ctx, it, traces, it.classified?.profile?.unknown ? SINK_MASK : void 0);
   const sinkMask = it.classified?.sinks ?? 0;
   const sends = sinkMask & maskOf(["EXTERNAL_SEND", "PUBLIC_POST"]);
   return {
