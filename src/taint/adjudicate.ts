@@ -203,15 +203,30 @@ function requestedSource(c: SinkCase, from: number, to: number): boolean {
   const { b, site } = c;
   if ((to & ~needsOf(b, site)) !== 0) return false;
   const request = requestOf(b, site);
-  const reads = new Map((b.toolCalls ?? []).map((t) => [t.node, t]));
+  const { labelled, reads } = labelledNodes(b);
   let any = false;
-  for (let v = 0; v < site.node; v++) {
+  for (const v of labelled) {
+    if (v >= site.node) break;
     if ((b.graph.own[v] & from) === 0) continue;
     const read = reads.get(v);
     if (!read || orderMovesData(b.injections?.get(v)) || !requestPointsAt(request, { args: read.args })) return false;
     any = true;
   }
   return any;
+}
+
+const LABELLED = new WeakMap<BuiltTrace, { labelled: number[]; reads: Map<number, { args: Record<string, unknown> }> }>();
+
+/** The nodes that carry a label of their own, in order, and the tool calls by node: read once per trace, not once per sink. */
+function labelledNodes(b: BuiltTrace): { labelled: number[]; reads: Map<number, { args: Record<string, unknown> }> } {
+  let found = LABELLED.get(b);
+  if (!found) {
+    const labelled: number[] = [];
+    for (let v = 0; v < b.graph.n; v++) if (b.graph.own[v] & ~ROOT_BIT) labelled.push(v);
+    found = { labelled, reads: new Map((b.toolCalls ?? []).map((t) => [t.node, t])) };
+    LABELLED.set(b, found);
+  }
+  return found;
 }
 
 /** Actions that move nothing to an audience: an order for one of them in a read does not ask for its data to be published. */
@@ -226,7 +241,13 @@ function orderMovesData(found: InjectedText | undefined): boolean {
   if (!found) return false;
   if (!found.reaches || found.reaches.some((r) => r.explicit)) return true;
   const verbs = orderVerbs(found.passages);
-  return verbs.length === 0 || verbs.some((w) => !KEEPS_DATA.has(verbCategory(w.toLowerCase()) as Category));
+  return (
+    verbs.length === 0 ||
+    verbs.some((w) => {
+      const category = verbCategory(w.toLowerCase());
+      return category === undefined || !KEEPS_DATA.has(category);
+    })
+  );
 }
 
 /** Arguments taken from an injected passage (a target already refused is reported as a target). */
@@ -319,9 +340,11 @@ function delegationAsking(c: SinkCase, bit: number): Delegation | undefined {
 /** Why the call is asked for: the request names the tool or asks for its sinks, or a document it hands its actions to does. */
 function askedBecause(c: SinkCase, mentioned: boolean): string {
   if (mentioned) return `the request names ${c.site.tool}`;
-  if ((c.sinks & ~needsOf(c.b, c.site)) !== 0 && (c.sinks & ~needsOf(c.b, c.site) & ~GUESSED) === 0 && unplacedAsked(c))
-    return `nothing says what ${c.site.tool} does; the request asks for ${sinksOf(needsOf(c.b, c.site)).join(', ')} and every target it points at is authorised`;
-  const handed = sinksOf(c.sinks & ~needsOf(c.b, c.site))
+  const needs = needsOf(c.b, c.site);
+  const unasked = c.sinks & ~needs;
+  if (unasked !== 0 && (unasked & ~GUESSED) === 0 && unplacedAsked(c))
+    return `nothing says what ${c.site.tool} does; the request asks for ${sinksOf(needs).join(', ')} and every target it points at is authorised`;
+  const handed = sinksOf(unasked)
     .map((s) => [s, delegationAsking(c, bitOf(s))] as const)
     .filter((x): x is readonly [SinkLabel, Delegation] => x[1] !== undefined);
   const rest = handed.reduce((m, [s]) => m & ~bitOf(s), c.sinks);

@@ -274,7 +274,7 @@ export function buildTraceGraph(input: TraceInput, policy: Policy, indexOptions:
     connectIssuer(g, it, issuer, traces, generated, policy, notes);
     const seen = turns(it.start);
     const onInstruction = it.kind !== 'sink';
-    const staged = onInstruction ? stageOnInstruction(g, seen, it, traces) : traces;
+    const staged = onInstruction ? stageOnInstruction(g, seen, it, traces) : { traces };
     if (!staged) continue;
     if (onInstruction) onInstructionNodes.add(it.node);
     const site = sinkSite(seen, it, issuer, staged, generated, onInstruction);
@@ -346,15 +346,21 @@ function connectIssuer(
   }
 }
 
+/** A call's argument traces, and its targets where staging it already checked them. */
+interface StagedCall {
+  traces: ArgumentTrace[];
+  targets?: TargetCheck[];
+}
+
 /** Makes a sink of a call nothing places whose target an instruction in data chose (sink-sites.ts, stagedOnInstruction). */
-function stageOnInstruction(g: GraphBuilder, ctx: SiteContext, it: Item, traces: ArgumentTrace[]): ArgumentTrace[] | undefined {
+function stageOnInstruction(g: GraphBuilder, ctx: SiteContext, it: Item, traces: ArgumentTrace[]): StagedCall | undefined {
   const staged = stagedOnInstruction(ctx, it, traces);
   if (!staged || !it.classified) return undefined;
   const { why } = staged;
   it.kind = 'sink';
   it.classified = { ...it.classified, sinks: WRITE, evidence: [...it.classified.evidence, { mask: WRITE, why: `tool profile: ${why}` }] };
   g.label(it.node, WRITE, why);
-  return staged.traces;
+  return { traces: staged.traces, targets: staged.targets };
 }
 
 /** What adjudication needs to know of one sink call: its targets, arguments, issuer and what it carries onward. */
@@ -362,12 +368,12 @@ function sinkSite(
   ctx: SiteContext,
   it: Item,
   issuer: Item | undefined,
-  traces: ArgumentTrace[],
+  { traces, targets: checked }: StagedCall,
   generated: string[],
   onInstruction: boolean,
 ): SinkSite {
   // A tool nothing places may do what any order asks: a target beside an order for any effect is that order's.
-  const targets = checkTargets(ctx, it, traces, it.classified?.profile?.unknown ? SINK_MASK : undefined);
+  const targets = checked ?? checkTargets(ctx, it, traces, it.classified?.profile?.unknown ? SINK_MASK : undefined);
   const sinkMask = it.classified?.sinks ?? 0;
   const sends = sinkMask & maskOf(['EXTERNAL_SEND', 'PUBLIC_POST']);
   return {

@@ -125,21 +125,24 @@ export function stagedOnInstruction(
   ctx: SiteContext,
   it: Item,
   traces: ArgumentTrace[],
-): { why: string; traces: ArgumentTrace[] } | undefined {
+): { why: string; traces: ArgumentTrace[]; targets: TargetCheck[] } | undefined {
   const profile = it.classified?.profile;
   if (!profile?.unknown || !profile.read || ctx.policy.unknownTools === 'release' || ctx.injections.size === 0) return undefined;
   // Digits passed as a JSON string name something ("13", a file's id), as a schema typing them a string says (argument-roles.ts).
   const named = traces.map((a) =>
     a.role === 'other' && typeof it.args?.[a.name] === 'string' && ID_VALUE.test(a.value) ? { ...a, role: 'object' as const } : a,
   );
+  // The call's own check (trace-graph.ts, sinkSite) reads a tool nothing places with every sink too: these are its targets.
+  const targets = checkTargets(ctx, it, named, SINK_MASK);
   const chosen =
-    checkTargets(ctx, it, named, SINK_MASK).find((t) => t.instructed || t.steered)?.argument ??
+    targets.find((t) => t.instructed || t.steered)?.argument ??
     named.find((a) => a.injected && a.role !== 'choice')?.name ??
     onwardFindings(ctx, it, named).find((f) => f.ordered || f.kind === 'instruction')?.argument;
   if (chosen === undefined) return undefined;
   return {
     why: `nothing says what ${it.tool} does, and an instruction in data chose what it acts on or passes on (argument ${chosen}), so it is staged (fail-closed) as that order's call`,
     traces: named,
+    targets,
   };
 }
 
