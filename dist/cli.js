@@ -63743,11 +63743,13 @@ function stagedOnInstruction(ctx, it, traces) {
   const named = traces.map(
     (a2) => a2.role === "other" && typeof it.args?.[a2.name] === "string" && ID_VALUE.test(a2.value) ? { ...a2, role: "object" } : a2
   );
-  const chosen = checkTargets(ctx, it, named, SINK_MASK).find((t) => t.instructed || t.steered)?.argument ?? named.find((a2) => a2.injected && a2.role !== "choice")?.name ?? onwardFindings(ctx, it, named).find((f) => f.ordered || f.kind === "instruction")?.argument;
+  const targets = checkTargets(ctx, it, named, SINK_MASK);
+  const chosen = targets.find((t) => t.instructed || t.steered)?.argument ?? named.find((a2) => a2.injected && a2.role !== "choice")?.name ?? onwardFindings(ctx, it, named).find((f) => f.ordered || f.kind === "instruction")?.argument;
   if (chosen === void 0) return void 0;
   return {
     why: `nothing says what ${it.tool} does, and an instruction in data chose what it acts on or passes on (argument ${chosen}), so it is staged (fail-closed) as that order's call`,
-    traces: named
+    traces: named,
+    targets
   };
 }
 function provenanceContext(ctx, before) {
@@ -64100,7 +64102,7 @@ function buildTraceGraph(input2, policy, indexOptions = {}) {
     connectIssuer(g, it, issuer, traces, generated, policy, notes);
     const seen2 = turns(it.start);
     const onInstruction = it.kind !== "sink";
-    const staged = onInstruction ? stageOnInstruction(g, seen2, it, traces) : traces;
+    const staged = onInstruction ? stageOnInstruction(g, seen2, it, traces) : { traces };
     if (!staged) continue;
     if (onInstruction) onInstructionNodes.add(it.node);
     const site = sinkSite(seen2, it, issuer, staged, generated, onInstruction);
@@ -64153,10 +64155,10 @@ function stageOnInstruction(g, ctx, it, traces) {
   it.kind = "sink";
   it.classified = { ...it.classified, sinks: WRITE, evidence: [...it.classified.evidence, { mask: WRITE, why: `tool profile: ${why}` }] };
   g.label(it.node, WRITE, why);
-  return staged.traces;
+  return { traces: staged.traces, targets: staged.targets };
 }
-function sinkSite(ctx, it, issuer, traces, generated, onInstruction) {
-  const targets = checkTargets(ctx, it, traces, it.classified?.profile?.unknown ? SINK_MASK : void 0);
+function sinkSite(ctx, it, issuer, { traces, targets: checked }, generated, onInstruction) {
+  const targets = checked ?? checkTargets(ctx, it, traces, it.classified?.profile?.unknown ? SINK_MASK : void 0);
   const sinkMask = it.classified?.sinks ?? 0;
   const sends = sinkMask & maskOf(["EXTERNAL_SEND", "PUBLIC_POST"]);
   return {
@@ -64421,9 +64423,10 @@ function requestedSource(c3, from, to) {
   const { b, site } = c3;
   if ((to & ~needsOf2(b, site)) !== 0) return false;
   const request2 = requestOf(b, site);
-  const reads = new Map((b.toolCalls ?? []).map((t) => [t.node, t]));
+  const { labelled, reads } = labelledNodes(b);
   let any2 = false;
-  for (let v = 0; v < site.node; v++) {
+  for (const v of labelled) {
+    if (v >= site.node) break;
     if ((b.graph.own[v] & from) === 0) continue;
     const read2 = reads.get(v);
     if (!read2 || orderMovesData(b.injections?.get(v)) || !requestPointsAt(request2, { args: read2.args })) return false;
@@ -64431,12 +64434,26 @@ function requestedSource(c3, from, to) {
   }
   return any2;
 }
+var LABELLED = /* @__PURE__ */ new WeakMap();
+function labelledNodes(b) {
+  let found = LABELLED.get(b);
+  if (!found) {
+    const labelled = [];
+    for (let v = 0; v < b.graph.n; v++) if (b.graph.own[v] & ~ROOT_BIT) labelled.push(v);
+    found = { labelled, reads: new Map((b.toolCalls ?? []).map((t) => [t.node, t])) };
+    LABELLED.set(b, found);
+  }
+  return found;
+}
 var KEEPS_DATA = /* @__PURE__ */ new Set(["read", "pay", "book", "change", "delete", "exec"]);
 function orderMovesData(found) {
   if (!found) return false;
   if (!found.reaches || found.reaches.some((r) => r.explicit)) return true;
   const verbs = orderVerbs(found.passages);
-  return verbs.length === 0 || verbs.some((w) => !KEEPS_DATA.has(verbCategory(w.toLowerCase())));
+  return verbs.length === 0 || verbs.some((w) => {
+    const category = verbCategory(w.toLowerCase());
+    return category === void 0 || !KEEPS_DATA.has(category);
+  });
 }
 function injectedArguments(c3) {
   const { b, site } = c3;
@@ -64506,9 +64523,11 @@ function delegationAsking(c3, bit) {
 }
 function askedBecause(c3, mentioned) {
   if (mentioned) return `the request names ${c3.site.tool}`;
-  if ((c3.sinks & ~needsOf2(c3.b, c3.site)) !== 0 && (c3.sinks & ~needsOf2(c3.b, c3.site) & ~GUESSED) === 0 && unplacedAsked(c3))
-    return `nothing says what ${c3.site.tool} does; the request asks for ${sinksOf(needsOf2(c3.b, c3.site)).join(", ")} and every target it points at is authorised`;
-  const handed = sinksOf(c3.sinks & ~needsOf2(c3.b, c3.site)).map((s2) => [s2, delegationAsking(c3, bitOf(s2))]).filter((x) => x[1] !== void 0);
+  const needs = needsOf2(c3.b, c3.site);
+  const unasked = c3.sinks & ~needs;
+  if (unasked !== 0 && (unasked & ~GUESSED) === 0 && unplacedAsked(c3))
+    return `nothing says what ${c3.site.tool} does; the request asks for ${sinksOf(needs).join(", ")} and every target it points at is authorised`;
+  const handed = sinksOf(unasked).map((s2) => [s2, delegationAsking(c3, bitOf(s2))]).filter((x) => x[1] !== void 0);
   const rest = handed.reduce((m, [s2]) => m & ~bitOf(s2), c3.sinks);
   const parts = rest !== 0 ? [`the request asks for ${sinksOf(rest).join(", ")}`] : [];
   for (const [s2, d] of handed)
