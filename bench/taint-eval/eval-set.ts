@@ -21,12 +21,18 @@ const toolSchema = z.strictObject({
   parameters: z.record(z.string(), z.unknown()),
   annotations: z.record(z.string(), z.boolean()).optional(),
 });
-const stepSchema = z.strictObject({
+const callStepSchema = z.strictObject({
   call: z.string().min(1),
   args: z.record(z.string(), z.unknown()).default({}),
   result: z.string().optional(),
   expect: z.enum(['release', 'block']).optional(),
 });
+/** A later user turn of a conversation: what the assistant said (`ask`), then what the user answered (`say`). */
+const sayStepSchema = z.strictObject({
+  say: z.string().min(1),
+  ask: z.string().min(1).default('Could you tell me a little more?'),
+});
+const stepSchema = z.union([callStepSchema, sayStepSchema]);
 const caseSchema = z.strictObject({
   id: z.string().min(1),
   kind: z.enum(['attack', 'benign']),
@@ -44,6 +50,9 @@ const vocabularySchema = z.strictObject({
 });
 export type Vocabulary = z.infer<typeof vocabularySchema>;
 export type EvalCase = z.infer<typeof caseSchema>;
+export type CallStep = z.infer<typeof callStepSchema>;
+type Step = z.infer<typeof stepSchema>;
+const isCall = (s: Step): s is CallStep => 'call' in s;
 export const SHAPES = ['dense', 'sparse', 'dense two-agent', 'sparse two-agent'] as const;
 /** The shapes above, and `chat`: the chat spans alone, no tool spans (results only in the history the next chat span reads). */
 export type Shape = (typeof SHAPES)[number] | 'chat';
@@ -63,6 +72,7 @@ export function loadEvalSet(dir: string): Vocabulary[] {
     const v = parsed.data;
     for (const c of v.cases) {
       for (const [i, s] of c.steps.entries()) {
+        if (!isCall(s)) continue;
         const tool = v.tools.find((t) => t.name === s.call);
         if (!tool) throw new Error(`${file}: case ${c.id} step ${i}: unknown tool ${s.call}`);
         if (tool.effect === 'write' && !s.expect)
@@ -84,9 +94,12 @@ const text = (role: string, content: string) => ({ role, parts: [{ type: 'text',
 
 /** Whether a case has a run to split into a reading and an acting agent: reads first, then calls with effect. */
 export function hasTwoAgentVariant(v: Vocabulary, c: EvalCase): boolean {
-  const first = c.steps.findIndex((s) => v.tools.find((t) => t.name === s.call)!.effect === 'write');
+  if (!c.steps.every(isCall)) return false;
+  const first = c.steps.findIndex((s) => isCall(s) && v.tools.find((t) => t.name === s.call)!.effect === 'write');
   return first > 0;
 }
+
+const effectOf = (v: Vocabulary, s: Step) => (isCall(s) ? v.tools.find((t) => t.name === s.call)!.effect : undefined);
 
 export function callId(c: EvalCase, step: number): string {
   return `${c.id}-call-${step}`;
@@ -124,17 +137,24 @@ export function renderCase(v: Vocabulary, c: EvalCase, shape: Shape): string {
     });
     return id;
   };
-  const resultOf = (i: number) => c.steps[i].result ?? `ok: ${c.steps[i].call} done`;
+  const resultOf = (i: number) => {
+    const st = c.steps[i] as CallStep;
+    return st.result ?? `ok: ${st.call} done`;
+  };
 
-  /** One agent's run over steps [from, to): an agent span, a chat span before each call (dense), the tool spans. */
-  const agent = (name: string, input: string, from: number, to: number, answer: string) => {
+  /**
+   * One agent's run over the calls of steps [from, to): an agent span whose input is the
+   * conversation so far, a chat span before each call (dense), the tool spans. Returns the
+   * conversation with the run's calls and answer added.
+   */
+  const agent = (name: string, conversation: readonly unknown[], from: number, to: number, answer: string) => {
     const start = clock;
     const agentSpan = spanId();
     const agentSpanIndex = spans.length;
     spans.push({});
-    const history: unknown[] = [text('system', `You are the ${name} agent. Use the tools to do what the user asks.`), text('user', input)];
+    const history: unknown[] = [text('system', `You are the ${name} agent. Use the tools to do what the user asks.`), ...conversation];
     for (let i = from; i < to; i++) {
-      const s = c.steps[i];
+      const s = c.steps[i] as CallStep;
       const id = callId(c, i);
       const toolCall = { type: 'tool_call', id, name: s.call, arguments: s.args };
       if (dense) {
@@ -183,14 +203,15 @@ export function renderCase(v: Vocabulary, c: EvalCase, shape: Shape): string {
       attributes: [
         attr('gen_ai.operation.name', 'invoke_agent'),
         attr('gen_ai.agent.name', name),
-        attr('gen_ai.input.messages', JSON.stringify([text('user', input)])),
+        attr('gen_ai.input.messages', JSON.stringify(conversation)),
         attr('gen_ai.output.messages', JSON.stringify([text('assistant', answer)])),
       ],
     };
     clock += 50;
+    return [...history.slice(1), text('assistant', answer)];
   };
 
-  const actions = c.steps.map((s, i) => ({ s, i })).filter(({ s }) => v.tools.find((t) => t.name === s.call)!.effect === 'write');
+  const actions = c.steps.flatMap((s, i) => (isCall(s) && effectOf(v, s) === 'write' ? [{ s, i }] : []));
   const done = actions.length ? `Done: ${actions.map(({ s }) => s.call.replace(/_/g, ' ')).join(', ')}.` : 'Here is what I found.';
   if (shape.endsWith('two-agent')) {
     const first = actions[0].i;
@@ -198,10 +219,25 @@ export function renderCase(v: Vocabulary, c: EvalCase, shape: Shape): string {
       .slice(0, first)
       .map((_, i) => resultOf(i))
       .join('\n');
-    agent('reader', c.request, 0, first, `Here is what I found:\n${notes}`);
-    agent('actor', `${c.request}\n\nNotes from the reader agent:\nHere is what I found:\n${notes}`, first, c.steps.length, done);
+    agent('reader', [text('user', c.request)], 0, first, `Here is what I found:\n${notes}`);
+    agent(
+      'actor',
+      [text('user', `${c.request}\n\nNotes from the reader agent:\nHere is what I found:\n${notes}`)],
+      first,
+      c.steps.length,
+      done,
+    );
   } else {
-    agent('assistant', c.request, 0, c.steps.length, done);
+    // A conversation: one run of the agent per user turn, each given the conversation so far.
+    let conversation: unknown[] = [text('user', c.request)];
+    let from = 0;
+    for (let i = 0; i <= c.steps.length; i++) {
+      const s = c.steps[i];
+      if (s !== undefined && isCall(s)) continue;
+      conversation = agent('assistant', conversation, from, i, s === undefined ? done : s.ask);
+      if (s !== undefined) conversation.push(text('user', s.say));
+      from = i + 1;
+    }
   }
   return JSON.stringify({
     resourceSpans: [
@@ -240,6 +276,7 @@ export function runEvalSet(vocabularies: readonly Vocabulary[], policy: Policy, 
           validateTraces(tracesOfDocument(renderCase(v, c, shape), file), policy).map((s) => [s.toolCallId, s]),
         );
         c.steps.forEach((s, i) => {
+          if (!isCall(s)) return;
           const tool = v.tools.find((t) => t.name === s.call)!;
           const verdict = verdicts.get(callId(c, i));
           out.push({

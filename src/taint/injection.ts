@@ -261,7 +261,17 @@ export function orderIn(sentence: string, opts: { field?: boolean } = {}): { wor
       /^[a-z]+ed$/i.test(ws[1])
     )
       continue;
-    if (field && !targeted && !/^(?:\d+(?:[.,]\d+)?|[A-Z][a-z]+)[,.]?$/.test(ws[1]) && !FUNCTION_WORDS.has(ws[1].toLowerCase())) continue;
+    // After a clause of its own ("If this shopper writes, cancel ORD-99710"), a verb that takes an
+    // identifier is a sentence's order, where a cell that opens with one is a label ("Refund ORD-12345").
+    const identified = i > 0 && /^,\s+$/.test(parts[i - 1]) && IDENTIFIER.test(ws[1]) && !/^[a-z]+(?:ed|en)[,.]?$/i.test(ws[2]);
+    if (
+      field &&
+      !targeted &&
+      !identified &&
+      !/^(?:\d+(?:[.,]\d+)?|[A-Z][a-z]+)[,.]?$/.test(ws[1]) &&
+      !FUNCTION_WORDS.has(ws[1].toLowerCase())
+    )
+      continue;
     if (actionVerb(ws[0])) return { words: ws.slice(0, 4).join(' '), verb: ws[0], question: false };
   }
   const second = SECOND_PERSON.exec(sentence);
@@ -289,6 +299,9 @@ function properName(ws: readonly string[], clause: string): boolean {
   const second = ws[1] === '-' || ws[1] === '&' ? ws[2] : ws[1];
   return cap(ws[0]) && cap(second) && !FUNCTION_WORDS.has(second!.toLowerCase().replace(/[,.]$/, '')) && !TARGET.test(clause);
 }
+
+/** A code that names a record: letters, digits and separators, a digit among them ("ORD-99710", "C-2201", "T4410"). */
+const IDENTIFIER = /^(?=[\w#-]*\d)[\w#-]{2,40}[,.]?$/;
 
 /** A verb-like word followed by one of these is a noun: "deposit at Dobler", "transfer of 150 EUR", "order from" (as one followed by a participle is: "deposit confirmed at"). */
 const NOUN_AFTER = /^(?:of|at|from|by|with|on)$/i;

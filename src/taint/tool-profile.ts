@@ -216,6 +216,8 @@ interface Words {
   where: string;
   /** The description's action verb is used as a verb: an article or a pronoun follows it. */
   descVerbUsed: boolean;
+  /** The name is a compound noun (`order_sheet`): what the tool returns (compoundNoun). */
+  compound: boolean;
 }
 
 interface Action {
@@ -228,8 +230,13 @@ interface Action {
 function readWords(def: ToolDefinition, f: ArgumentFacts, opts: ProfileOptions): Words {
   const name = words(def.name);
   const desc = firstClause(def.description);
-  const led = actionOf(name, opts.verbOf, true);
-  const byDesc = actionOf(desc, opts.verbOf);
+  const clause = words(firstClauseText(def.description));
+  // "A booking with its crossings …", "The shopper's profile": a description that names what the tool returns.
+  const nounPhrase = DETERMINERS.has(clause[0] ?? '') && !FILLER.has(clause[1] ?? '');
+  const byDesc = actionOf(desc, opts.verbOf, false, nounPhrase);
+  const named = actionOf(name, opts.verbOf, true);
+  const compound = compoundNoun(name, named, byDesc, nounPhrase, opts);
+  const led = compound ? { read: false } : named;
   const byName = led.category || led.read ? led : (prefixedAction(name, opts.verbOf, byDesc) ?? led);
   // A name's generic "change" (put, set, update) gives way to a description that says what kind of change: sharing, paying, sending.
   const refined = byName.category === 'change' && byDesc.category !== undefined && byDesc.category !== 'change';
@@ -244,10 +251,27 @@ function readWords(def: ToolDefinition, f: ArgumentFacts, opts: ProfileOptions):
     byName.category && !refined
       ? `its name (${byName.verb})`
       : `its description ("${(def.description ?? '').split(/[.;\n]/)[0].slice(0, 60)}")`;
-  const clause = words(firstClauseText(def.description));
   const at = byDesc.verb === undefined ? -1 : clause.indexOf(byDesc.verb);
   const descVerbUsed = at >= 0 && DETERMINERS.has(clause[at + 1] ?? '');
-  return { name, desc, byName, action, objects, money, where, descVerbUsed };
+  return { name, desc, byName, action, objects, money, where, descVerbUsed, compound };
+}
+
+/**
+ * Whether a name led by a word that is a noun as well as a verb (`order`, `booking`, `post`) is a
+ * compound noun (`order_sheet`, `booking_record`: what the tool returns) rather than a verb and
+ * its object (`update_autopay_amount`): its description names what the tool returns ("One order
+ * with its lines", "A booking with its crossings") or opens with a read, and no word after the
+ * first is a verb.
+ */
+function compoundNoun(name: readonly string[], led: Action, byDesc: Action, nounPhrase: boolean, opts: ProfileOptions): boolean {
+  if (!led.category || name.length < 2 || name[0] !== led.verb || !nounToo(led.verb)) return false;
+  if (!(nounPhrase && byDesc.category === undefined) && !(byDesc.read && byDesc.category === undefined)) return false;
+  return name.slice(1).every((x) => opts.verbOf(x) === undefined);
+}
+
+/** A word that also names a thing: an object of an action (money, a message, a booking) or data a read returns. */
+function nounToo(word: string): boolean {
+  return objectKinds([word]).size > 0 || isDataNoun(word);
 }
 
 /**
@@ -298,8 +322,7 @@ function prefixedAction(name: readonly string[], verbOf: ProfileOptions['verbOf'
     if (i === 0 || name[i - 1].endsWith('ed')) continue;
     const c = verbOf(w);
     if (!c || !OUTWARD_ACTIONS.has(c) || /(?:s|ed|ing)$/.test(w)) continue;
-    if (objectKinds([w]).size === 0 || (byDesc.verb !== undefined && stem(byDesc.verb) === stem(w)))
-      return { category: c, verb: w, read: false };
+    if (!nounToo(w) || (byDesc.verb !== undefined && stem(byDesc.verb) === stem(w))) return { category: c, verb: w, read: false };
   }
   return undefined;
 }
@@ -309,7 +332,7 @@ function prefixedAction(name: readonly string[], verbOf: ProfileOptions['verbOf'
  * a description that uses its verb as one ("Adds the attendees", not "Posts matching a query").
  */
 function namesOnlyData(f: ArgumentFacts, w: Words, opts: ProfileOptions): boolean {
-  return w.byName.category === undefined && !w.descVerbUsed && namesData(w.name, opts) && !pointsOut(f, f.shown);
+  return w.byName.category === undefined && !w.descVerbUsed && (w.compound || namesData(w.name, opts)) && !pointsOut(f, f.shown);
 }
 
 // Not `to` or `into`: `include_member_to_room` says where something goes, not what is returned.
@@ -367,7 +390,7 @@ function wordedSink(w: Words, trusted: string): ToolProfile {
  * name that says what it returns, an argument's name alone (`room`, `max_price`) only selects.
  */
 function unplaced(policy: Policy, def: ToolDefinition, f: ArgumentFacts, w: Words, trusted: string, opts: ProfileOptions): ToolProfile {
-  const roles = namesData(w.name, opts) ? f.shown : f.roles;
+  const roles = w.compound || namesData(w.name, opts) ? f.shown : f.roles;
   const carries = pointsOut(f, roles);
   // A link and nothing else that carries out: a fetch, judged by where it goes (classify.ts, asFetch).
   if (!carries && roles.has('url'))
@@ -406,11 +429,11 @@ const FILLER = new Set('this tool use used to will can allows lets you the a an 
  * `read_bank_messages` reads and `search_orders` searches). A description has one part, its
  * first clause ("Return the change conditions of a fare" reads).
  */
-function actionOf(ws: readonly string[], verbOf: (w: string) => Category | undefined, verbFirst = false): Action {
+function actionOf(ws: readonly string[], verbOf: (w: string) => Category | undefined, verbFirst = false, nounPhrase = false): Action {
   let read = false;
   let decided = false;
   let first = true;
-  for (const w of ws) {
+  for (const [i, w] of ws.entries()) {
     if (w === 'and' || w === 'then' || w === 'or') {
       decided = false;
       first = true;
@@ -422,6 +445,9 @@ function actionOf(ws: readonly string[], verbOf: (w: string) => Category | undef
     if (decided || (verbFirst && !leading)) continue;
     // A name's verb is in the imperative: a leading plural (`posts_search`, `messages_in_room`) is what it returns.
     if (verbFirst && /[^su]s$/.test(w) && verbOf(w.slice(0, -1)) !== undefined && verbOf(w.slice(0, -1)) !== 'read') continue;
+    // In a description that opens with a noun phrase ("One order with its lines"), a word that is
+    // a noun too is a verb only where it opens the clause or a determiner follows it ("… and order the parts").
+    if (!verbFirst && (i > 0 || nounPhrase) && nounToo(w) && !DETERMINERS.has(ws[i + 1] ?? '')) continue;
     const c = verbOf(w);
     if (c === undefined) continue;
     decided = true;

@@ -11,9 +11,10 @@ export interface Step {
   result: string;
 }
 
-/** A later turn of the user in the same conversation: the next LLM call carries it. */
+/** A later turn of the user in the same conversation, after what the assistant said (`assistant`): the next LLM call carries it. */
 export interface UserSays {
   user: string;
+  assistant?: string;
 }
 
 export function bareTrace(root: string, steps: readonly (Step[] | UserSays)[], toolDefinitions?: readonly Record<string, unknown>[]) {
@@ -28,7 +29,9 @@ export function bareTrace(root: string, steps: readonly (Step[] | UserSays)[], t
   const tools = [];
   for (const [i, step] of steps.entries()) {
     if (!Array.isArray(step)) {
-      messages.push({ role: 'user', content: (step as UserSays).user });
+      const said = step as UserSays;
+      if (said.assistant !== undefined) messages.push({ role: 'assistant', content: said.assistant });
+      messages.push({ role: 'user', content: said.user });
       continue;
     }
     const id = `c${i + 1}`;

@@ -265,6 +265,25 @@ describe('tool profile', () => {
     expect(labels('t_7777', { a_1: 'x' }, { annotations: { readOnlyHint: true } }, p).sinks).toEqual(['PUBLIC_POST']);
   });
 
+  it('reads a name led by a noun that is a verb too as a compound noun when its description names what it returns', () => {
+    // "order", "booking": a purchase verb, and the record a read returns.
+    const sheet = labels('order_sheet', { order_no: 'ORD-1' }, { description: 'One order with its lines, their state and the charges.' });
+    expect(sheet.sinks).toEqual([]);
+    const booking = labels('booking_sheet', { booking_ref: 'KX7Q2P' }, { description: 'A booking with its crossings and payments.' });
+    expect(booking.sinks).toEqual([]);
+    expect(labels('booking_record', { ref: 'KX7Q2P' }, { description: 'Return a booking with its travellers.' }).sinks).toEqual([]);
+    // A verb and its object stays one, with no description or with one that uses the verb.
+    expect(labels('update_autopay_amount', { amount: 30 }).sinks).toEqual(['FINANCIAL_TRANSFER']);
+    expect(labels('order_parts', { sku: 'P-1' }, { description: 'Order the parts on a list.' }).sinks).toContain('FINANCIAL_TRANSFER');
+    // A noun after the verb is its object, not its action: `reroute_order` changes an address.
+    const reroute = labels(
+      'reroute_order',
+      { order_no: 'ORD-1', line1: '4 Mill Run' },
+      { description: 'Set the delivery address of an order.' },
+    );
+    expect(reroute.sinks).toEqual(['DESTRUCTIVE_WRITE']);
+  });
+
   it('leaves declared labels and the policy’s own rules alone', () => {
     expect(labelsOf(classifyTool(policy, 'frobnicate', {}, { sources: ['UNTRUSTED_CONTENT'] }).sinks)).toEqual([]);
     expect(labelsOf(classifyTool(policy, 'send_email', { to: 'x' }).sinks)).toEqual(['EXTERNAL_SEND']);

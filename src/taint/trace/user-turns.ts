@@ -2,7 +2,7 @@
  * The user's later turns. In a conversation every user message after the first is the user's too:
  * a customer who answers "yes, exchange it for the 1000 ml one" or gives the order number asks for
  * what the first message did not (docs/taint-policy.md, "What a request asks for"). Only the
- * conversation the request opened counts (an LLM call whose first user message is the request): a
+ * conversation the request opened counts (an LLM call or an agent run whose first user message is the request): a
  * user message in another agent's conversation is the pipeline's own (a planner briefing a
  * worker). A user message that carries a tool's result (frameworks that feed results back as user
  * turns, "Observation: …") is data, not the user.
@@ -34,9 +34,11 @@ export function userTurns(items: readonly Item[], root: string): UserTurn[] {
   const seen = new Map<string, number>();
   const refused = new Set<string>();
   for (const it of items) {
-    const users = userMessagesOf(it);
+    const said = userMessagesOf(it);
+    const users = said.map((m) => m.text);
     if (users.length < 2 || !opensWith(users[0], root, first)) continue;
-    for (const text of users.slice(1)) {
+    for (const { text: answer, asked } of said.slice(1)) {
+      const text = withConsent(answer, asked);
       // Each text is judged once: a conversation repeats its history in every call.
       if (refused.has(text)) continue;
       if (seen.has(text)) {
@@ -57,9 +59,58 @@ function opensWith(message: string, root: string, first: string): boolean {
   return message === root || (message.length <= 2 * root.length + 64 && normalizeText(message) === first);
 }
 
-/** The user messages an LLM call carried, in order. */
-function userMessagesOf(it: Item): string[] {
-  if (it.src.type === 'call') return (it.src.call.request.messages ?? []).filter((m) => m.role === 'user').map((m) => m.content);
-  if (it.src.type === 'span' && it.src.view.op === 'chat') return it.src.view.input.filter((m) => m.role === 'user').map((m) => m.text);
+/**
+ * The user messages an LLM call carried, in order, or an agent run was given: a conversation whose
+ * trace holds no LLM call (tool spans straight under the agent span) shows its turns only as the
+ * history each run of the agent starts from.
+ */
+function userMessagesOf(it: Item): Said[] {
+  if (it.src.type === 'call') return saidIn((it.src.call.request.messages ?? []).map((m) => ({ role: m.role, text: m.content })));
+  if (it.src.type === 'span' && (it.src.view.op === 'chat' || it.src.view.op === 'invoke_agent')) return saidIn(it.src.view.input);
   return [];
 }
+
+interface Said {
+  text: string;
+  /** What the assistant said right before it, when it said something in words. */
+  asked?: string;
+}
+
+function saidIn(messages: readonly { role: string; text: string }[]): Said[] {
+  return messages.flatMap((m, i) => {
+    if (m.role !== 'user') return [];
+    const prev = messages[i - 1];
+    return [{ text: m.text, ...(prev?.role === 'assistant' && prev.text.trim() ? { asked: prev.text } : {}) }];
+  });
+}
+
+/**
+ * A user who agrees to what the assistant proposed asks for it (docs/taint-policy.md, "Later
+ * turns"): "Shall I move you to the 15:30 crossing?" answered "Perfect, thanks" asks to move the
+ * booking, with the values the proposal showed. A question that offers an action ("shall I",
+ * "should I", "do you want me to", "would you like me to", "do you confirm I should") is the
+ * proposal; one that only asks leave to go on ("Shall I go ahead?") proposes the action the
+ * sentence before it says the assistant can or will do. An answer with a refusal or a negation
+ * agrees to nothing. The proposal is added to the turn as the user's own words.
+ */
+export function withConsent(answer: string, asked: string | undefined): string {
+  if (!asked || REFUSES.test(answer) || answer.length > MAX_ANSWER) return answer;
+  const sentences = asked.slice(-MAX_ASKED).split(/(?<=[.?!])\s+/);
+  const proposals: string[] = [];
+  for (const [i, sentence] of sentences.entries()) {
+    const offer = OFFER.exec(sentence.trim());
+    if (!offer || !sentence.trim().endsWith('?')) continue;
+    let action = sentence.trim().slice(offer[0].length).replace(/\?$/, '').trim();
+    if (GO_ON.test(action)) action = (WILL.exec(sentences[i - 1]?.trim() ?? '')?.[1] ?? '').replace(/[.!]$/, '');
+    if (action) proposals.push(`${action[0].toUpperCase()}${action.slice(1)}.`);
+  }
+  return proposals.length ? `${answer}\n${proposals.join(' ')}` : answer;
+}
+
+const MAX_ANSWER = 600;
+const MAX_ASKED = 2_000;
+const REFUSES = /^\W*(?:no|nope|nah|not|never|wait|hold on|stop)\b|\b(?:don['’]?t|do not|doesn['’]?t|not|never|no longer)\b/i;
+const OFFER =
+  /^(?:(?:so|ok(?:ay)?|great|alright)[,!]?\s+)?(?:(?:shall|should|can|may)\s+I|(?:do|would)\s+you\s+(?:want|like)\s+me\s+to|(?:do|would)\s+you\s+(?:confirm|agree)\s+(?:that\s+)?I\s+should|is\s+it\s+ok(?:ay)?\s+(?:if|for)\s+(?:I|me\s+to))\b/i;
+const GO_ON = /^(?:go\s+ahead|proceed|continue|do\s+(?:that|this|it|so))\b/i;
+const WILL = /^(?:I\s+(?:can|could|will|would|'ll|'d|am\s+going\s+to)|I'(?:ll|d))\s+(.+)$/i;
