@@ -60492,8 +60492,12 @@ function effectOf(def) {
 function readWords(def, f, opts) {
   const name = words(def.name);
   const desc = firstClause(def.description);
-  const led = actionOf(name, opts.verbOf, true);
-  const byDesc = actionOf(desc, opts.verbOf);
+  const clause = words(firstClauseText(def.description));
+  const nounPhrase = DETERMINERS.has(clause[0] ?? "") && !FILLER.has(clause[1] ?? "");
+  const byDesc = actionOf(desc, opts.verbOf, false, nounPhrase);
+  const named = actionOf(name, opts.verbOf, true);
+  const compound = compoundNoun(name, named, byDesc, nounPhrase, opts);
+  const led = compound ? { read: false } : named;
   const byName2 = led.category || led.read ? led : prefixedAction(name, opts.verbOf, byDesc) ?? led;
   const refined = byName2.category === "change" && byDesc.category !== void 0 && byDesc.category !== "change";
   const fromName = !refined && (byName2.category !== void 0 || byName2.read);
@@ -60502,10 +60506,17 @@ function readWords(def, f, opts) {
   if (!f.roles.has("recipient") && ![...f.names].some((n2) => objectKinds(words(n2)).has("access"))) objects.delete("access");
   const money = f.roles.has("payee") || f.roles.has("amount") || objectKinds(desc).has("money");
   const where = byName2.category && !refined ? `its name (${byName2.verb})` : `its description ("${(def.description ?? "").split(/[.;\n]/)[0].slice(0, 60)}")`;
-  const clause = words(firstClauseText(def.description));
   const at = byDesc.verb === void 0 ? -1 : clause.indexOf(byDesc.verb);
   const descVerbUsed = at >= 0 && DETERMINERS.has(clause[at + 1] ?? "");
-  return { name, desc, byName: byName2, action, objects, money, where, descVerbUsed };
+  return { name, desc, byName: byName2, action, objects, money, where, descVerbUsed, compound };
+}
+function compoundNoun(name, led, byDesc, nounPhrase, opts) {
+  if (!led.category || name.length < 2 || name[0] !== led.verb || !nounToo(led.verb)) return false;
+  if (!(nounPhrase && byDesc.category === void 0) && !(byDesc.read && byDesc.category === void 0)) return false;
+  return name.slice(1).every((x) => opts.verbOf(x) === void 0);
+}
+function nounToo(word) {
+  return objectKinds([word]).size > 0 || isDataNoun(word);
 }
 function messageWritten(action, own2) {
   if (action.category !== "change" || action.verb === void 0 || stem(action.verb) !== stem("write")) return action;
@@ -60530,13 +60541,12 @@ function prefixedAction(name, verbOf2, byDesc) {
     if (i2 === 0 || name[i2 - 1].endsWith("ed")) continue;
     const c3 = verbOf2(w);
     if (!c3 || !OUTWARD_ACTIONS.has(c3) || /(?:s|ed|ing)$/.test(w)) continue;
-    if (objectKinds([w]).size === 0 || byDesc.verb !== void 0 && stem(byDesc.verb) === stem(w))
-      return { category: c3, verb: w, read: false };
+    if (!nounToo(w) || byDesc.verb !== void 0 && stem(byDesc.verb) === stem(w)) return { category: c3, verb: w, read: false };
   }
   return void 0;
 }
 function namesOnlyData(f, w, opts) {
-  return w.byName.category === void 0 && !w.descVerbUsed && namesData(w.name, opts) && !pointsOut(f, f.shown);
+  return w.byName.category === void 0 && !w.descVerbUsed && (w.compound || namesData(w.name, opts)) && !pointsOut(f, f.shown);
 }
 var PREPOSITIONS = new Set("in of for by from on at with per about".split(" "));
 function readProfile(w, why, unknown2 = false) {
@@ -60577,7 +60587,7 @@ function wordedSink(w, trusted) {
   return { sinks: mask, sources: 0, evidence: [{ mask, why }], read: false, directory: false, unknown: false, verb: w.action.verb };
 }
 function unplaced(policy, def, f, w, trusted, opts) {
-  const roles = namesData(w.name, opts) ? f.shown : f.roles;
+  const roles = w.compound || namesData(w.name, opts) ? f.shown : f.roles;
   const carries2 = pointsOut(f, roles);
   if (!carries2 && roles.has("url"))
     return readProfile(
@@ -60603,11 +60613,11 @@ function firstClauseText(description) {
   return (description.split(/[.;:(\n]/)[0] ?? "").replace(/\b(?:give|gives|giving|hand|hands)\s+back\b/gi, "returns");
 }
 var FILLER = new Set("this tool use used to will can allows lets you the a an agent user it function that for".split(" "));
-function actionOf(ws, verbOf2, verbFirst = false) {
+function actionOf(ws, verbOf2, verbFirst = false, nounPhrase = false) {
   let read2 = false;
   let decided = false;
   let first = true;
-  for (const w of ws) {
+  for (const [i2, w] of ws.entries()) {
     if (w === "and" || w === "then" || w === "or") {
       decided = false;
       first = true;
@@ -60617,6 +60627,7 @@ function actionOf(ws, verbOf2, verbFirst = false) {
     first = false;
     if (decided || verbFirst && !leading) continue;
     if (verbFirst && /[^su]s$/.test(w) && verbOf2(w.slice(0, -1)) !== void 0 && verbOf2(w.slice(0, -1)) !== "read") continue;
+    if (!verbFirst && (i2 > 0 || nounPhrase) && nounToo(w) && !DETERMINERS.has(ws[i2 + 1] ?? "")) continue;
     const c3 = verbOf2(w);
     if (c3 === void 0) continue;
     decided = true;
@@ -61365,7 +61376,9 @@ function orderIn(sentence, opts = {}) {
     if (!joined) verbLed = opensWithVerb;
     if (ws.length < 3 || rest[ws[0].length] === ":" || STATEMENT.test(rest) || properName(ws, clause) || NOUN_AFTER.test(ws[1]) || /^[a-z]+ed$/i.test(ws[1]))
       continue;
-    if (field && !targeted && !/^(?:\d+(?:[.,]\d+)?|[A-Z][a-z]+)[,.]?$/.test(ws[1]) && !FUNCTION_WORDS2.has(ws[1].toLowerCase())) continue;
+    const identified = i2 > 0 && /^,\s+$/.test(parts[i2 - 1]) && IDENTIFIER.test(ws[1]) && !/^[a-z]+(?:ed|en)[,.]?$/i.test(ws[2]);
+    if (field && !targeted && !identified && !/^(?:\d+(?:[.,]\d+)?|[A-Z][a-z]+)[,.]?$/.test(ws[1]) && !FUNCTION_WORDS2.has(ws[1].toLowerCase()))
+      continue;
     if (actionVerb(ws[0])) return { words: ws.slice(0, 4).join(" "), verb: ws[0], question: false };
   }
   const second = SECOND_PERSON.exec(sentence);
@@ -61385,6 +61398,7 @@ function properName(ws, clause) {
   const second = ws[1] === "-" || ws[1] === "&" ? ws[2] : ws[1];
   return cap2(ws[0]) && cap2(second) && !FUNCTION_WORDS2.has(second.toLowerCase().replace(/[,.]$/, "")) && !TARGET.test(clause);
 }
+var IDENTIFIER = /^(?=[\w#-]*\d)[\w#-]{2,40}[,.]?$/;
 var NOUN_AFTER = /^(?:of|at|from|by|with|on)$/i;
 var FUNCTION_WORDS2 = new Set(
   "the a an my our your this that these those all any every me us it them to and or of for in on at by".split(" ")
@@ -63999,9 +64013,11 @@ function userTurns(items, root) {
   const seen2 = /* @__PURE__ */ new Map();
   const refused = /* @__PURE__ */ new Set();
   for (const it of items) {
-    const users = userMessagesOf(it);
+    const said = userMessagesOf(it);
+    const users = said.map((m) => m.text);
     if (users.length < 2 || !opensWith(users[0], root, first)) continue;
-    for (const text2 of users.slice(1)) {
+    for (const { text: answer, asked } of said.slice(1)) {
+      const text2 = withConsent(answer, asked);
       if (refused.has(text2)) continue;
       if (seen2.has(text2)) {
         if (it.start < seen2.get(text2)) seen2.set(text2, it.start);
@@ -64019,10 +64035,37 @@ function opensWith(message, root, first) {
   return message === root || message.length <= 2 * root.length + 64 && normalizeText(message) === first;
 }
 function userMessagesOf(it) {
-  if (it.src.type === "call") return (it.src.call.request.messages ?? []).filter((m) => m.role === "user").map((m) => m.content);
-  if (it.src.type === "span" && it.src.view.op === "chat") return it.src.view.input.filter((m) => m.role === "user").map((m) => m.text);
+  if (it.src.type === "call") return saidIn((it.src.call.request.messages ?? []).map((m) => ({ role: m.role, text: m.content })));
+  if (it.src.type === "span" && (it.src.view.op === "chat" || it.src.view.op === "invoke_agent")) return saidIn(it.src.view.input);
   return [];
 }
+function saidIn(messages2) {
+  return messages2.flatMap((m, i2) => {
+    if (m.role !== "user") return [];
+    const prev = messages2[i2 - 1];
+    return [{ text: m.text, ...prev?.role === "assistant" && prev.text.trim() ? { asked: prev.text } : {} }];
+  });
+}
+function withConsent(answer, asked) {
+  if (!asked || REFUSES.test(answer) || answer.length > MAX_ANSWER) return answer;
+  const sentences2 = asked.slice(-MAX_ASKED).split(/(?<=[.?!])\s+/);
+  const proposals = [];
+  for (const [i2, sentence] of sentences2.entries()) {
+    const offer = OFFER.exec(sentence.trim());
+    if (!offer || !sentence.trim().endsWith("?")) continue;
+    let action = sentence.trim().slice(offer[0].length).replace(/\?$/, "").trim();
+    if (GO_ON.test(action)) action = (WILL.exec(sentences2[i2 - 1]?.trim() ?? "")?.[1] ?? "").replace(/[.!]$/, "");
+    if (action) proposals.push(`${action[0].toUpperCase()}${action.slice(1)}.`);
+  }
+  return proposals.length ? `${answer}
+${proposals.join(" ")}` : answer;
+}
+var MAX_ANSWER = 600;
+var MAX_ASKED = 2e3;
+var REFUSES = /^\W*(?:no|nope|nah|not|never|wait|hold on|stop)\b|\b(?:don['’]?t|do not|doesn['’]?t|not|never|no longer)\b/i;
+var OFFER = /^(?:(?:so|ok(?:ay)?|great|alright)[,!]?\s+)?(?:(?:shall|should|can|may)\s+I|(?:do|would)\s+you\s+(?:want|like)\s+me\s+to|(?:do|would)\s+you\s+(?:confirm|agree)\s+(?:that\s+)?I\s+should|is\s+it\s+ok(?:ay)?\s+(?:if|for)\s+(?:I|me\s+to))\b/i;
+var GO_ON = /^(?:go\s+ahead|proceed|continue|do\s+(?:that|this|it|so))\b/i;
+var WILL = /^(?:I\s+(?:can|could|will|would|'ll|'d|am\s+going\s+to)|I'(?:ll|d))\s+(.+)$/i;
 
 // src/taint/trace-graph.ts
 var OVERRIDE = bitOf("PROMPT_OVERRIDE");
