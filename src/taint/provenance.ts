@@ -124,8 +124,38 @@ export function structuredFields(p: ProducedText): Set<string> {
 export function namedInRequest(request: string, value: string): boolean {
   const n = normalizeText(value);
   if (n === '' || /^\d{1,3}$/.test(n)) return false;
-  return within(normalizeText(request), n);
+  return within(normalizeText(request), n) || codeInText(request, value);
 }
+
+/**
+ * Whether `text` writes the code `value` (a phone number, an IBAN, a card number: six or more
+ * letters and digits, four of them digits) with other separators: "07700 900655" names
+ * 07700900655, "GB33 BUKB 2020 1555" names GB33BUKB20201555. Runs of upper-case or digit tokens
+ * are compared without their spaces, dashes, dots and brackets.
+ */
+function codeInText(text: string, value: string): boolean {
+  const code = compactCode(value);
+  if (!/^\+?[a-z0-9]{6,40}$/.test(code) || (code.match(/\d/g)?.length ?? 0) < 4) return false;
+  for (const run of text.slice(0, 20_000).matchAll(CODE_RUN)) {
+    const tokens = run[0].split(/[\s.()-]+/).filter(Boolean);
+    for (let i = 0; i < tokens.length; i++) {
+      let joined = '';
+      for (let j = i; j < tokens.length && joined.length < code.length; j++) {
+        joined += tokens[j].toLowerCase();
+        if (joined === code.replace(/^\+/, '') || `+${joined}` === code || joined === code) return true;
+      }
+    }
+  }
+  return false;
+}
+
+const compactCode = (v: string) =>
+  v
+    .trim()
+    .toLowerCase()
+    .replace(/[\s.()-]+/g, '');
+/** Tokens of digits or capitals (with a leading + or bracket) joined by single separators. */
+const CODE_RUN = /\+?\(?[A-Z0-9]+\)?(?:[ .-]\(?[A-Z0-9]+\)?)+/g;
 
 /** The read's argument values, normalised (the pointers it was made with). */
 function pointers(p: Pick<ProducedText, 'args'>): string[] {

@@ -233,7 +233,8 @@ function readWords(def: ToolDefinition, f: ArgumentFacts, opts: ProfileOptions):
   const clause = words(firstClauseText(def.description));
   // "A booking with its crossings …", "The shopper's profile": a description that names what the tool returns.
   const nounPhrase = DETERMINERS.has(clause[0] ?? '') && !FILLER.has(clause[1] ?? '');
-  const byDesc = actionOf(desc, opts.verbOf, false, nounPhrase);
+  // A description that names what the tool returns says no action: a verb-like word in it is part of a noun ("the plan and its add-ons").
+  const byDesc = nounPhrase ? { read: false } : actionOf(desc, opts.verbOf);
   const named = actionOf(name, opts.verbOf, true);
   const compound = compoundNoun(name, named, byDesc, nounPhrase, opts);
   const led = compound ? { read: false } : named;
@@ -417,8 +418,10 @@ function firstClause(description: string | undefined): string[] {
 
 function firstClauseText(description: string | undefined): string {
   if (!description) return '';
-  // "Gives back …", "Hands back …" say what a read returns.
-  return (description.split(/[.;:(\n]/)[0] ?? '').replace(/\b(?:give|gives|giving|hand|hands)\s+back\b/gi, 'returns');
+  // "Gives back …", "Hands back …" say what a read returns; a hyphenated word is one word ("add-ons", "check-in": nouns).
+  return (description.split(/[.;:(\n]/)[0] ?? '')
+    .replace(/\b(?:give|gives|giving|hand|hands)\s+back\b/gi, 'returns')
+    .replace(/\b([a-z]+)-(?=[a-z]+\b)/gi, '$1');
 }
 
 const FILLER = new Set('this tool use used to will can allows lets you the a an agent user it function that for'.split(' '));
@@ -429,7 +432,7 @@ const FILLER = new Set('this tool use used to will can allows lets you the a an 
  * `read_bank_messages` reads and `search_orders` searches). A description has one part, its
  * first clause ("Return the change conditions of a fare" reads).
  */
-function actionOf(ws: readonly string[], verbOf: (w: string) => Category | undefined, verbFirst = false, nounPhrase = false): Action {
+function actionOf(ws: readonly string[], verbOf: (w: string) => Category | undefined, verbFirst = false): Action {
   let read = false;
   let decided = false;
   let first = true;
@@ -447,7 +450,7 @@ function actionOf(ws: readonly string[], verbOf: (w: string) => Category | undef
     if (verbFirst && /[^su]s$/.test(w) && verbOf(w.slice(0, -1)) !== undefined && verbOf(w.slice(0, -1)) !== 'read') continue;
     // In a description that opens with a noun phrase ("One order with its lines"), a word that is
     // a noun too is a verb only where it opens the clause or a determiner follows it ("… and order the parts").
-    if (!verbFirst && (i > 0 || nounPhrase) && nounToo(w) && !DETERMINERS.has(ws[i + 1] ?? '')) continue;
+    if (!verbFirst && i > 0 && nounToo(w) && !DETERMINERS.has(ws[i + 1] ?? '')) continue;
     const c = verbOf(w);
     if (c === undefined) continue;
     decided = true;

@@ -87,6 +87,16 @@ describe('provenance of values', () => {
     expect(namedInRequest('Delete file 4412 from the share', '4412')).toBe(true);
   });
 
+  it('counts a code the request writes with other separators as named: a phone number, an IBAN', () => {
+    expect(namedInRequest('Text her: her number is 07700 900655.', '07700900655')).toBe(true);
+    expect(namedInRequest('Call +44 (7700) 900-655 tomorrow', '+447700900655')).toBe(true);
+    expect(namedInRequest('Pay GB33 BUKB 2020 1555 5555 55 today', 'GB33BUKB20201555555555')).toBe(true);
+    // Another number, or only a part of the code, is no name.
+    expect(namedInRequest('Her number is 07700 900655.', '07700900656')).toBe(false);
+    expect(namedInRequest('Her number ends in 900 655.', '07700900655')).toBe(false);
+    expect(namedInRequest('Ref 2020 1555 and 5555', '202015555555')).toBe(false);
+  });
+
   it('reads fields off YAML records, Label: value lines and id-shaped tokens of short record lines', () => {
     const f = structuredFields({ output: '- sender: Dana\n  body: "see you at noon"\n- sender: Idris\n  body: "hi"' });
     expect(f.has('dana')).toBe(true);

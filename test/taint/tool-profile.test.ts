@@ -284,6 +284,17 @@ describe('tool profile', () => {
     expect(reroute.sinks).toEqual(['DESTRUCTIVE_WRITE']);
   });
 
+  it('reads no action in a description that names what the tool returns, nor in a hyphenated noun', () => {
+    const overview = { description: 'The plan, add-ons, SIM, device instalments and latest bill of a line.' };
+    expect(labels('line_overview', { line_id: 'LN-1' }, overview).sinks).toEqual([]);
+    const catalogue = { description: 'Lists the plans and add-ons on sale, with their monthly price and conditions.' };
+    expect(labels('plan_catalogue', { segment: 'consumer' }, catalogue).sinks).toEqual([]);
+    // A description that opens with its verb still says what the tool does.
+    expect(labels('addon_toggle', { line_id: 'LN-1', code: 'A-1' }, { description: 'Add an add-on to a line.' }).sinks).toEqual([
+      'DESTRUCTIVE_WRITE',
+    ]);
+  });
+
   it('leaves declared labels and the policy’s own rules alone', () => {
     expect(labelsOf(classifyTool(policy, 'frobnicate', {}, { sources: ['UNTRUSTED_CONTENT'] }).sinks)).toEqual([]);
     expect(labelsOf(classifyTool(policy, 'send_email', { to: 'x' }).sinks)).toEqual(['EXTERNAL_SEND']);

@@ -107,6 +107,19 @@ describe('agreeing to what the assistant proposed', () => {
     expect(withConsent('Don’t, thanks.', 'Shall I cancel order K-4410?')).toBe('Don’t, thanks.');
     expect(withConsent('ok', 'Would you like the receipt?')).toBe('ok');
   });
+
+  it('reads a request to confirm as agreeing to every plan laid out before it', () => {
+    const laidOut =
+      'Here is what I found. I will exchange the blue kettle for the steel one. I’ll charge the difference of 4.00 to card_4242. Would you like to proceed?';
+    expect(withConsent('yes', laidOut)).toBe(
+      'yes\nExchange the blue kettle for the steel one. Charge the difference of 4.00 to card_4242.',
+    );
+    for (const ask of ['Can you confirm?', 'Is that correct?', 'Please confirm (yes/no).', 'Does this look right?'])
+      expect(withConsent('yes', `I can cancel order K-4410. ${ask}`)).toBe('yes\nCancel order K-4410.');
+    // What the assistant cannot do, or a question that asks for nothing to be confirmed, proposes nothing.
+    expect(withConsent('yes', 'I cannot cancel order K-4410. Would you like to proceed?')).toBe('yes');
+    expect(withConsent('yes', 'I will cancel order K-4410. Anything else?')).toBe('yes');
+  });
 });
 
 describe('turns in the sparse shape', () => {

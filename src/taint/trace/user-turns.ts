@@ -89,28 +89,45 @@ function saidIn(messages: readonly { role: string; text: string }[]): Said[] {
  * turns"): "Shall I move you to the 15:30 crossing?" answered "Perfect, thanks" asks to move the
  * booking, with the values the proposal showed. A question that offers an action ("shall I",
  * "should I", "do you want me to", "would you like me to", "do you confirm I should") is the
- * proposal; one that only asks leave to go on ("Shall I go ahead?") proposes the action the
- * sentence before it says the assistant can or will do. An answer with a refusal or a negation
- * agrees to nothing. The proposal is added to the turn as the user's own words.
+ * proposal; one that asks leave to go on or to confirm ("Shall I go ahead?", "Would you like to
+ * proceed?", "Can you confirm?", "Is that correct?", "Please confirm") proposes what the sentences
+ * before it say the assistant can or will do ("I will exchange …"). An answer with a refusal or a
+ * negation agrees to nothing. The proposal is added to the turn as the user's own words.
  */
 export function withConsent(answer: string, asked: string | undefined): string {
   if (!asked || REFUSES.test(answer) || answer.length > MAX_ANSWER) return answer;
-  const sentences = asked.slice(-MAX_ASKED).split(/(?<=[.?!])\s+/);
+  const sentences = asked
+    .slice(-MAX_ASKED)
+    .split(/(?<=[.?!])\s+/)
+    .map((x) => x.trim());
+  const plans = (before: number) =>
+    sentences.slice(0, before).flatMap((x) => {
+      const m = WILL.exec(x);
+      return m ? [m[1].replace(/[.!:]$/, '')] : [];
+    });
   const proposals: string[] = [];
   for (const [i, sentence] of sentences.entries()) {
-    const offer = OFFER.exec(sentence.trim());
-    if (!offer || !sentence.trim().endsWith('?')) continue;
-    let action = sentence.trim().slice(offer[0].length).replace(/\?$/, '').trim();
-    if (GO_ON.test(action)) action = (WILL.exec(sentences[i - 1]?.trim() ?? '')?.[1] ?? '').replace(/[.!]$/, '');
-    if (action) proposals.push(`${action[0].toUpperCase()}${action.slice(1)}.`);
+    const question = sentence.endsWith('?');
+    const offer = question ? OFFER.exec(sentence) : null;
+    const action = offer ? sentence.slice(offer[0].length).replace(/\?$/, '').trim() : '';
+    if (offer && action && !GO_ON.test(action)) proposals.push(action);
+    else if (offer || (question && CONFIRM.test(sentence)) || PLEASE_CONFIRM.test(sentence)) proposals.push(...plans(i));
   }
-  return proposals.length ? `${answer}\n${proposals.join(' ')}` : answer;
+  const said = [...new Set(proposals)].filter(Boolean).map((x) => `${x[0].toUpperCase()}${x.slice(1)}.`);
+  return said.length ? `${answer}\n${said.join(' ')}` : answer;
 }
 
 const MAX_ANSWER = 600;
 const MAX_ASKED = 2_000;
 const REFUSES = /^\W*(?:no|nope|nah|not|never|wait|hold on|stop)\b|\b(?:don['’]?t|do not|doesn['’]?t|not|never|no longer)\b/i;
+/** A question that offers an action: what follows it is the action. */
 const OFFER =
   /^(?:(?:so|ok(?:ay)?|great|alright)[,!]?\s+)?(?:(?:shall|should|can|may)\s+I|(?:do|would)\s+you\s+(?:want|like)\s+me\s+to|(?:do|would)\s+you\s+(?:confirm|agree)\s+(?:that\s+)?I\s+should|is\s+it\s+ok(?:ay)?\s+(?:if|for)\s+(?:I|me\s+to))\b/i;
+/** An offer whose action is only to go on: the plans before it are the action. */
 const GO_ON = /^(?:go\s+ahead|proceed|continue|do\s+(?:that|this|it|so))\b/i;
-const WILL = /^(?:I\s+(?:can|could|will|would|'ll|'d|am\s+going\s+to)|I'(?:ll|d))\s+(.+)$/i;
+/** A question that asks the user to confirm what was laid out before it. */
+const CONFIRM =
+  /^(?:(?:so|ok(?:ay)?|great|alright)[,!]?\s+)?(?:(?:would|do)\s+you\s+(?:like|want)\s+(?:me\s+)?to\s+(?:proceed|go\s+ahead|continue|confirm)|shall\s+(?:I|we)\s+(?:proceed|go\s+ahead|continue)|(?:can|could|would)\s+you\s+(?:please\s+)?confirm|do\s+you\s+confirm|is\s+(?:that|this|everything)\s+(?:correct|right|ok(?:ay)?|fine|alright)|(?:does|do)\s+(?:that|this|these)\s+(?:sound|look)\s+(?:good|right|ok(?:ay)?|fine))\b/i;
+const PLEASE_CONFIRM = /^please\s+confirm\b/i;
+/** What the assistant says it can or will do: the action it proposes. */
+const WILL = /^(?:I\s+(?:can|could|will|would|am\s+going\s+to)|I['’](?:ll|d|m\s+going\s+to))\s+(.+)$/i;
