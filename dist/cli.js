@@ -60494,7 +60494,7 @@ function readWords(def, f, opts) {
   const desc = firstClause(def.description);
   const clause = words(firstClauseText(def.description));
   const nounPhrase = DETERMINERS.has(clause[0] ?? "") && !FILLER.has(clause[1] ?? "");
-  const byDesc = actionOf(desc, opts.verbOf, false, nounPhrase);
+  const byDesc = nounPhrase ? { read: false } : actionOf(desc, opts.verbOf);
   const named = actionOf(name, opts.verbOf, true);
   const compound = compoundNoun(name, named, byDesc, nounPhrase, opts);
   const led = compound ? { read: false } : named;
@@ -60610,10 +60610,10 @@ function firstClause(description) {
 }
 function firstClauseText(description) {
   if (!description) return "";
-  return (description.split(/[.;:(\n]/)[0] ?? "").replace(/\b(?:give|gives|giving|hand|hands)\s+back\b/gi, "returns");
+  return (description.split(/[.;:(\n]/)[0] ?? "").replace(/\b(?:give|gives|giving|hand|hands)\s+back\b/gi, "returns").replace(/\b([a-z]+)-(?=[a-z]+\b)/gi, "$1");
 }
 var FILLER = new Set("this tool use used to will can allows lets you the a an agent user it function that for".split(" "));
-function actionOf(ws, verbOf2, verbFirst = false, nounPhrase = false) {
+function actionOf(ws, verbOf2, verbFirst = false) {
   let read2 = false;
   let decided = false;
   let first = true;
@@ -60627,7 +60627,7 @@ function actionOf(ws, verbOf2, verbFirst = false, nounPhrase = false) {
     first = false;
     if (decided || verbFirst && !leading) continue;
     if (verbFirst && /[^su]s$/.test(w) && verbOf2(w.slice(0, -1)) !== void 0 && verbOf2(w.slice(0, -1)) !== "read") continue;
-    if (!verbFirst && (i2 > 0 || nounPhrase) && nounToo(w) && !DETERMINERS.has(ws[i2 + 1] ?? "")) continue;
+    if (!verbFirst && i2 > 0 && nounToo(w) && !DETERMINERS.has(ws[i2 + 1] ?? "")) continue;
     const c3 = verbOf2(w);
     if (c3 === void 0) continue;
     decided = true;
@@ -61727,8 +61727,25 @@ function structuredFields(p) {
 function namedInRequest(request2, value2) {
   const n2 = normalizeText(value2);
   if (n2 === "" || /^\d{1,3}$/.test(n2)) return false;
-  return within(normalizeText(request2), n2);
+  return within(normalizeText(request2), n2) || codeInText(request2, value2);
 }
+function codeInText(text2, value2) {
+  const code3 = compactCode(value2);
+  if (!/^\+?[a-z0-9]{6,40}$/.test(code3) || (code3.match(/\d/g)?.length ?? 0) < 4) return false;
+  for (const run of text2.slice(0, 2e4).matchAll(CODE_RUN)) {
+    const tokens = run[0].split(/[\s.()-]+/).filter(Boolean);
+    for (let i2 = 0; i2 < tokens.length; i2++) {
+      let joined = "";
+      for (let j = i2; j < tokens.length && joined.length < code3.length; j++) {
+        joined += tokens[j].toLowerCase();
+        if (joined === code3.replace(/^\+/, "") || `+${joined}` === code3 || joined === code3) return true;
+      }
+    }
+  }
+  return false;
+}
+var compactCode = (v) => v.trim().toLowerCase().replace(/[\s.()-]+/g, "");
+var CODE_RUN = /\+?\(?[A-Z0-9]+\)?(?:[ .-]\(?[A-Z0-9]+\)?)+/g;
 function pointers(p) {
   return flattenArguments(p.args ?? {}).map((a2) => normalizeText(a2.value)).filter((v) => v !== "");
 }
@@ -64048,24 +64065,31 @@ function saidIn(messages2) {
 }
 function withConsent(answer, asked) {
   if (!asked || REFUSES.test(answer) || answer.length > MAX_ANSWER) return answer;
-  const sentences2 = asked.slice(-MAX_ASKED).split(/(?<=[.?!])\s+/);
+  const sentences2 = asked.slice(-MAX_ASKED).split(/(?<=[.?!])\s+/).map((x) => x.trim());
+  const plans = (before) => sentences2.slice(0, before).flatMap((x) => {
+    const m = WILL.exec(x);
+    return m ? [m[1].replace(/[.!:]$/, "")] : [];
+  });
   const proposals = [];
   for (const [i2, sentence] of sentences2.entries()) {
-    const offer = OFFER.exec(sentence.trim());
-    if (!offer || !sentence.trim().endsWith("?")) continue;
-    let action = sentence.trim().slice(offer[0].length).replace(/\?$/, "").trim();
-    if (GO_ON.test(action)) action = (WILL.exec(sentences2[i2 - 1]?.trim() ?? "")?.[1] ?? "").replace(/[.!]$/, "");
-    if (action) proposals.push(`${action[0].toUpperCase()}${action.slice(1)}.`);
+    const question = sentence.endsWith("?");
+    const offer = question ? OFFER.exec(sentence) : null;
+    const action = offer ? sentence.slice(offer[0].length).replace(/\?$/, "").trim() : "";
+    if (offer && action && !GO_ON.test(action)) proposals.push(action);
+    else if (offer || question && CONFIRM.test(sentence) || PLEASE_CONFIRM.test(sentence)) proposals.push(...plans(i2));
   }
-  return proposals.length ? `${answer}
-${proposals.join(" ")}` : answer;
+  const said = [...new Set(proposals)].filter(Boolean).map((x) => `${x[0].toUpperCase()}${x.slice(1)}.`);
+  return said.length ? `${answer}
+${said.join(" ")}` : answer;
 }
 var MAX_ANSWER = 600;
 var MAX_ASKED = 2e3;
 var REFUSES = /^\W*(?:no|nope|nah|not|never|wait|hold on|stop)\b|\b(?:don['’]?t|do not|doesn['’]?t|not|never|no longer)\b/i;
 var OFFER = /^(?:(?:so|ok(?:ay)?|great|alright)[,!]?\s+)?(?:(?:shall|should|can|may)\s+I|(?:do|would)\s+you\s+(?:want|like)\s+me\s+to|(?:do|would)\s+you\s+(?:confirm|agree)\s+(?:that\s+)?I\s+should|is\s+it\s+ok(?:ay)?\s+(?:if|for)\s+(?:I|me\s+to))\b/i;
 var GO_ON = /^(?:go\s+ahead|proceed|continue|do\s+(?:that|this|it|so))\b/i;
-var WILL = /^(?:I\s+(?:can|could|will|would|'ll|'d|am\s+going\s+to)|I'(?:ll|d))\s+(.+)$/i;
+var CONFIRM = /^(?:(?:so|ok(?:ay)?|great|alright)[,!]?\s+)?(?:(?:would|do)\s+you\s+(?:like|want)\s+(?:me\s+)?to\s+(?:proceed|go\s+ahead|continue|confirm)|shall\s+(?:I|we)\s+(?:proceed|go\s+ahead|continue)|(?:can|could|would)\s+you\s+(?:please\s+)?confirm|do\s+you\s+confirm|is\s+(?:that|this|everything)\s+(?:correct|right|ok(?:ay)?|fine|alright)|(?:does|do)\s+(?:that|this|these)\s+(?:sound|look)\s+(?:good|right|ok(?:ay)?|fine))\b/i;
+var PLEASE_CONFIRM = /^please\s+confirm\b/i;
+var WILL = /^(?:I\s+(?:can|could|will|would|am\s+going\s+to)|I['’](?:ll|d|m\s+going\s+to))\s+(.+)$/i;
 
 // src/taint/trace-graph.ts
 var OVERRIDE = bitOf("PROMPT_OVERRIDE");
