@@ -136,19 +136,28 @@ export function namedInRequest(request: string, value: string): boolean {
 function codeInText(text: string, value: string): boolean {
   const code = compactCode(value);
   if (!/^\+?[a-z0-9]{6,40}$/.test(code) || (code.match(/\d/g)?.length ?? 0) < 4) return false;
+  const codes = codesOf(text);
+  return codes.has(code) || codes.has(code.replace(/^\+/, ''));
+}
+
+/** The codes a text writes with separators, every run of adjacent tokens joined (the last few texts kept: a trace asks of one request). */
+function codesOf(text: string): Set<string> {
+  let out = CODES.get(text);
+  if (out) return out;
+  out = new Set<string>();
   for (const run of text.slice(0, 20_000).matchAll(CODE_RUN)) {
     const tokens = run[0].split(/[\s.()-]+/).filter(Boolean);
     for (let i = 0; i < tokens.length; i++) {
-      let joined = '';
-      for (let j = i; j < tokens.length && joined.length < code.length; j++) {
-        joined += tokens[j].toLowerCase();
-        if (joined === code.replace(/^\+/, '') || `+${joined}` === code || joined === code) return true;
-      }
+      let joined = tokens[i].toLowerCase().replace(/^\+/, '');
+      for (let j = i + 1; j < tokens.length && joined.length < 40; j++) out.add((joined += tokens[j].toLowerCase()));
     }
   }
-  return false;
+  if (CODES.size >= 16) CODES.delete(CODES.keys().next().value!);
+  CODES.set(text, out);
+  return out;
 }
 
+const CODES = new Map<string, Set<string>>();
 const compactCode = (v: string) =>
   v
     .trim()

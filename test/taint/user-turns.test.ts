@@ -101,6 +101,7 @@ describe('agreeing to what the assistant proposed', () => {
       'Yes please.\nExchange the blue kettle for the steel one.',
     );
     expect(withConsent('Sure.', 'Do you want me to cancel order K-4410?')).toBe('Sure.\nCancel order K-4410.');
+    expect(withConsent('Sure.', 'Would you like me to go ahead and cancel order K-4410?')).toBe('Sure.\nCancel order K-4410.');
     expect(withConsent('Sure.', 'Do you confirm I should cancel it because it was ordered by mistake?')).toBe(
       'Sure.\nCancel it because it was ordered by mistake.',
     );

@@ -103,19 +103,22 @@ export function withConsent(answer: string, asked: string | undefined): string {
   const plans = (before: number) =>
     sentences.slice(0, before).flatMap((x) => {
       const m = WILL.exec(x);
-      return m ? [m[1].replace(/[.!:]$/, '')] : [];
+      return m ? [leadless(m[1].replace(/[.!:]$/, ''))] : [];
     });
   const proposals: string[] = [];
   for (const [i, sentence] of sentences.entries()) {
     const question = sentence.endsWith('?');
     const offer = question ? OFFER.exec(sentence) : null;
-    const action = offer ? sentence.slice(offer[0].length).replace(/\?$/, '').trim() : '';
+    const action = offer ? leadless(sentence.slice(offer[0].length).replace(/\?$/, '')) : '';
     if (offer && action && !GO_ON.test(action)) proposals.push(action);
     else if (offer || (question && CONFIRM.test(sentence)) || PLEASE_CONFIRM.test(sentence)) proposals.push(...plans(i));
   }
   const said = [...new Set(proposals)].filter(Boolean).map((x) => `${x[0].toUpperCase()}${x.slice(1)}.`);
   return said.length ? `${answer}\n${said.join(' ')}` : answer;
 }
+
+/** The action without a lead that only says "go on and": "go ahead and cancel it" is "cancel it". */
+const leadless = (action: string) => action.trim().replace(/^(?:go\s+ahead\s+and|proceed\s+to|now)\s+/i, '');
 
 const MAX_ANSWER = 600;
 const MAX_ASKED = 2_000;
