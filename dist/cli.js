@@ -61732,18 +61732,25 @@ function namedInRequest(request2, value2) {
 function codeInText(text2, value2) {
   const code3 = compactCode(value2);
   if (!/^\+?[a-z0-9]{6,40}$/.test(code3) || (code3.match(/\d/g)?.length ?? 0) < 4) return false;
+  const codes = codesOf(text2);
+  return codes.has(code3) || codes.has(code3.replace(/^\+/, ""));
+}
+function codesOf(text2) {
+  let out = CODES.get(text2);
+  if (out) return out;
+  out = /* @__PURE__ */ new Set();
   for (const run of text2.slice(0, 2e4).matchAll(CODE_RUN)) {
     const tokens = run[0].split(/[\s.()-]+/).filter(Boolean);
     for (let i2 = 0; i2 < tokens.length; i2++) {
-      let joined = "";
-      for (let j = i2; j < tokens.length && joined.length < code3.length; j++) {
-        joined += tokens[j].toLowerCase();
-        if (joined === code3.replace(/^\+/, "") || `+${joined}` === code3 || joined === code3) return true;
-      }
+      let joined = tokens[i2].toLowerCase().replace(/^\+/, "");
+      for (let j = i2 + 1; j < tokens.length && joined.length < 40; j++) out.add(joined += tokens[j].toLowerCase());
     }
   }
-  return false;
+  if (CODES.size >= 16) CODES.delete(CODES.keys().next().value);
+  CODES.set(text2, out);
+  return out;
 }
+var CODES = /* @__PURE__ */ new Map();
 var compactCode = (v) => v.trim().toLowerCase().replace(/[\s.()-]+/g, "");
 var CODE_RUN = /\+?\(?[A-Z0-9]+\)?(?:[ .-]\(?[A-Z0-9]+\)?)+/g;
 function pointers(p) {
@@ -64068,13 +64075,13 @@ function withConsent(answer, asked) {
   const sentences2 = asked.slice(-MAX_ASKED).split(/(?<=[.?!])\s+/).map((x) => x.trim());
   const plans = (before) => sentences2.slice(0, before).flatMap((x) => {
     const m = WILL.exec(x);
-    return m ? [m[1].replace(/[.!:]$/, "")] : [];
+    return m ? [leadless(m[1].replace(/[.!:]$/, ""))] : [];
   });
   const proposals = [];
   for (const [i2, sentence] of sentences2.entries()) {
     const question = sentence.endsWith("?");
     const offer = question ? OFFER.exec(sentence) : null;
-    const action = offer ? sentence.slice(offer[0].length).replace(/\?$/, "").trim() : "";
+    const action = offer ? leadless(sentence.slice(offer[0].length).replace(/\?$/, "")) : "";
     if (offer && action && !GO_ON.test(action)) proposals.push(action);
     else if (offer || question && CONFIRM.test(sentence) || PLEASE_CONFIRM.test(sentence)) proposals.push(...plans(i2));
   }
@@ -64082,6 +64089,7 @@ function withConsent(answer, asked) {
   return said.length ? `${answer}
 ${said.join(" ")}` : answer;
 }
+var leadless = (action) => action.trim().replace(/^(?:go\s+ahead\s+and|proceed\s+to|now)\s+/i, "");
 var MAX_ANSWER = 600;
 var MAX_ASKED = 2e3;
 var REFUSES = /^\W*(?:no|nope|nah|not|never|wait|hold on|stop)\b|\b(?:don['’]?t|do not|doesn['’]?t|not|never|no longer)\b/i;
