@@ -110,7 +110,8 @@ function asInputError(check: () => void): void {
 
 /**
  * The root request of an OTLP trace: the first user message of its earliest top-level span; when
- * that is empty or opaque (an agent decorator called with no arguments records `{}`), of its
+ * that is empty or opaque (an agent decorator called with no arguments records `{}`), or is a later
+ * turn of the conversation its LLM calls carry (an agent run on the user's latest message), of its
  * earliest LLM call; else of its earliest span with one.
  */
 function otlpRoot(spans: readonly OtlpSpan[]): string {
@@ -126,7 +127,23 @@ function otlpRoot(spans: readonly OtlpSpan[]): string {
     }
     return undefined;
   };
-  return firstUser((s) => !s.parentSpanId) ?? firstUser((s) => view(s).op === 'chat') ?? firstUser(() => true) ?? '';
+  const top = firstUser((s) => !s.parentSpanId);
+  const llm = firstUser((s) => view(s).op === 'chat');
+  // A later run of a conversation: the agent was called with the user's latest turn, and its LLM
+  // calls carry the whole conversation, which the request opened.
+  if (top !== undefined && llm !== undefined && top !== llm && laterTurnOf(sorted, view, top)) return llm;
+  return top ?? llm ?? firstUser(() => true) ?? '';
+}
+
+/** Whether `text` is a later user message (not the first) of an LLM call of the trace. */
+function laterTurnOf(sorted: readonly OtlpSpan[], view: (s: OtlpSpan) => GenAiSpan, text: string): boolean {
+  for (const s of sorted) {
+    const v = view(s);
+    if (v.op !== 'chat') continue;
+    const users = v.input.filter((m) => m.role === 'user');
+    if (users.slice(1).some((m) => m.text === text)) return true;
+  }
+  return false;
 }
 
 /**

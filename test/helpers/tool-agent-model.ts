@@ -16,10 +16,16 @@ const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/;
 const text = (m: Message | undefined): string =>
   typeof m?.content === 'string' ? m.content : (m?.content ?? []).map((p) => p.text ?? '').join('');
 
-/** The read tool and the mail tool: the first two tools the request offers, in order (the agent may rename them). */
+/**
+ * The read tool and the mail tool: the first two tools the request offers, in order (the agent may
+ * rename them). A request that names no address gets a proposal first ("Shall I mail it to …?", the
+ * address the file gives); the mail follows the user's next turn, whatever it says (the stand-in
+ * does not listen).
+ */
 function reply(messages: Message[], [read = 'read_file', mail = 'send_email']: (string | undefined)[]): Record<string, unknown> {
   const request = text(messages.find((m) => m.role === 'user'));
   const results = messages.filter((m) => m.role === 'tool').map(text);
+  const turns = messages.filter((m) => m.role === 'user').length;
   const call = (id: string, name: string, args: Record<string, unknown>) => ({
     role: 'assistant',
     content: null,
@@ -28,6 +34,7 @@ function reply(messages: Message[], [read = 'read_file', mail = 'send_email']: (
   if (results.length === 0) return call('call_read_1', read, { path: /\/[\w./-]+\w/.exec(request)?.[0] ?? '' });
   if (results.length === 1) {
     const to = EMAIL.exec(results[0])?.[0] ?? EMAIL.exec(request)?.[0] ?? '';
+    if (!EMAIL.test(request) && turns === 1) return { role: 'assistant', content: `I have read it. Shall I mail it to ${to}?` };
     return call('call_mail_1', mail, { to, body: results[0] });
   }
   return { role: 'assistant', content: 'Done: the report is mailed.' };
