@@ -73712,7 +73712,19 @@ function otlpRoot(spans) {
     }
     return void 0;
   };
-  return firstUser((s2) => !s2.parentSpanId) ?? firstUser((s2) => view(s2).op === "chat") ?? firstUser(() => true) ?? "";
+  const top = firstUser((s2) => !s2.parentSpanId);
+  const llm = firstUser((s2) => view(s2).op === "chat");
+  if (top !== void 0 && llm !== void 0 && top !== llm && laterTurnOf(sorted, view, top)) return llm;
+  return top ?? llm ?? firstUser(() => true) ?? "";
+}
+function laterTurnOf(sorted, view, text2) {
+  for (const s2 of sorted) {
+    const v = view(s2);
+    if (v.op !== "chat") continue;
+    const users = v.input.filter((m) => m.role === "user");
+    if (users.slice(1).some((m) => m.text === text2)) return true;
+  }
+  return false;
 }
 function tracesOfSpans(spans) {
   const byTrace = /* @__PURE__ */ new Map();
