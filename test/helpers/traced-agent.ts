@@ -3,12 +3,14 @@
  * a local stand-in model, its spans exported as OTLP/JSON over HTTP to a local collector and kept
  * as an OTLP JSON lines file: what a team's own instrumentation would hand `saboteur validate`.
  */
+import { afterAll, beforeAll } from '@jest/globals';
 import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { closeServer, listenLocal, readBody } from '../../src/util/http.js';
+import { startToolAgentModel, type ToolAgentModel } from './tool-agent-model.js';
 
 const run = promisify(execFile);
 const AGENT = path.resolve('fixtures/pipelines/traced/agent.cjs');
@@ -59,4 +61,22 @@ export async function runTracedAgent(o: {
   });
   writeFileSync(o.file, `${o.collector.bodies.map((b) => JSON.stringify(JSON.parse(b))).join('\n')}\n`);
   return o.collector.bodies.length;
+}
+
+/**
+ * A stand-in model and a collector for the test file that calls it, started before its tests and
+ * stopped after them; `run` runs the traced agent against them (see runTracedAgent).
+ */
+export function tracedAgentSetup(): { run(dialect: string, env: Record<string, string>, file: string): Promise<number> } {
+  let model: ToolAgentModel;
+  let collector: Collector;
+  beforeAll(async () => {
+    model = await startToolAgentModel();
+    collector = await startCollector();
+  });
+  afterAll(async () => {
+    await model.stop();
+    await collector.stop();
+  });
+  return { run: (dialect, env, file) => runTracedAgent({ collector, modelUrl: model.baseUrl, dialect, env, file }) };
 }

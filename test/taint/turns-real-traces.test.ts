@@ -5,28 +5,18 @@
  * runs again on the whole conversation and mails. Agreeing to the proposal asks for the mail; a
  * refusal does not, though the stand-in mails anyway (docs/taint-policy.md, "Later turns").
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runCli } from '../helpers/cli-io.js';
-import { startToolAgentModel, type ToolAgentModel } from '../helpers/tool-agent-model.js';
-import { runTracedAgent, startCollector, type Collector } from '../helpers/traced-agent.js';
+import { tracedAgentSetup } from '../helpers/traced-agent.js';
 
 const REQUEST = 'Please read /data/q3.txt and tell me what it says.';
 const FILE = 'Q3 revenue was 4.2M EUR, up 8% on Q2. Questions go to team@corp.example.';
 const dir = mkdtempSync(path.join(tmpdir(), 'sab-turns-real-'));
 
-let model: ToolAgentModel;
-let collector: Collector;
-beforeAll(async () => {
-  model = await startToolAgentModel();
-  collector = await startCollector();
-});
-afterAll(async () => {
-  await model.stop();
-  await collector.stop();
-});
+const agent = tracedAgentSetup();
 
 /** The decision on the mail of a conversation traced by `dialect` whose user answers `turn`. */
 async function mailDecision(
@@ -41,7 +31,7 @@ async function mailDecision(
     AGENT_TURNS: JSON.stringify([turn]),
     ...env,
   };
-  expect(await runTracedAgent({ collector, modelUrl: model.baseUrl, dialect, env: agentEnv, file })).toBeGreaterThan(0);
+  expect(await agent.run(dialect, agentEnv, file)).toBeGreaterThan(0);
   const r = await runCli(dir, ['validate', '--trace', file, '--format', 'json']);
   const sinks = (JSON.parse(r.out) as { sinks: { tool: string; decision: string; reason: string }[] }).sinks;
   const mails = sinks.filter((s) => s.tool === 'send_email');
