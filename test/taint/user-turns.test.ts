@@ -88,6 +88,11 @@ describe('agreeing to what the assistant proposed', () => {
     expect(v).toMatchObject({ tool: 'exchange_items', decision: 'release' });
   });
 
+  it('holds when the proposal quotes what a tool returned: the user’s answer is what is judged as data', () => {
+    const quoting = `Shall I exchange the blue kettle for it-78, on card_4242, in the order ${lookup.result}?`;
+    expect(decide(bareTrace(root, [[lookup], { ...vague, assistant: quoting }, [exchange]]))[0].decision).toBe('release');
+  });
+
   it('asks for nothing when the answer refuses, or when nothing was proposed', () => {
     expect(decide(bareTrace(root, [[lookup], { user: 'No, not yet.', assistant: proposal }, [exchange]]))[0].decision).toBe('block');
     expect(decide(bareTrace(root, [[lookup], { ...vague, assistant: 'The steel kettle costs the same.' }, [exchange]]))[0].decision).toBe(

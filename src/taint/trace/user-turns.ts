@@ -38,16 +38,17 @@ export function userTurns(items: readonly Item[], root: string): UserTurn[] {
     const users = said.map((m) => m.text);
     if (users.length < 2 || !opensWith(users[0], root, first)) continue;
     for (const { text: answer, asked } of said.slice(1)) {
+      // Each answer is judged once: a conversation repeats its history in every call. What the
+      // user typed is judged, not the proposal it agrees to (which may quote what a tool returned).
+      if (refused.has(answer)) continue;
       const text = withConsent(answer, asked);
-      // Each text is judged once: a conversation repeats its history in every call.
-      if (refused.has(text)) continue;
       if (seen.has(text)) {
         if (it.start < seen.get(text)!) seen.set(text, it.start);
         continue;
       }
-      const n = text.length > MAX_TURN ? '' : normalizeText(text);
-      const data = !n || n === first || /^\s*(?:observation|tool|result|function)\b/i.test(text);
-      if (data || results().some((r) => n.includes(r) || (n.length >= MIN_RESULT && r.includes(n)))) refused.add(text);
+      const n = answer.length > MAX_TURN ? '' : normalizeText(answer);
+      const data = !n || n === first || /^\s*(?:observation|tool|result|function)\b/i.test(answer);
+      if (data || results().some((r) => n.includes(r) || (n.length >= MIN_RESULT && r.includes(n)))) refused.add(answer);
       else seen.set(text, it.start);
     }
   }
