@@ -64041,15 +64041,15 @@ function userTurns(items, root) {
     const users = said.map((m) => m.text);
     if (users.length < 2 || !opensWith(users[0], root, first)) continue;
     for (const { text: answer, asked } of said.slice(1)) {
+      if (refused.has(answer)) continue;
       const text2 = withConsent(answer, asked);
-      if (refused.has(text2)) continue;
       if (seen2.has(text2)) {
         if (it.start < seen2.get(text2)) seen2.set(text2, it.start);
         continue;
       }
-      const n2 = text2.length > MAX_TURN ? "" : normalizeText(text2);
-      const data = !n2 || n2 === first || /^\s*(?:observation|tool|result|function)\b/i.test(text2);
-      if (data || results().some((r) => n2.includes(r) || n2.length >= MIN_RESULT && r.includes(n2))) refused.add(text2);
+      const n2 = answer.length > MAX_TURN ? "" : normalizeText(answer);
+      const data = !n2 || n2 === first || /^\s*(?:observation|tool|result|function)\b/i.test(answer);
+      if (data || results().some((r) => n2.includes(r) || n2.length >= MIN_RESULT && r.includes(n2))) refused.add(answer);
       else seen2.set(text2, it.start);
     }
   }
