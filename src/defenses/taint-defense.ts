@@ -71,6 +71,8 @@ export function createTaintDefense(opts: TaintDefenseOptions): SinkDefense {
       const built = buildTraceGraph(
         {
           root: call.task.prompt,
+          // A benchmark task is one prompt: a later "user" message in the pipeline's calls is the pipeline's own.
+          singleTurn: true,
           calls: trace.calls,
           tools: call.events,
           ...(trace.spans ? { spans: trace.spans } : {}),

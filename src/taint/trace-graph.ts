@@ -97,6 +97,11 @@ export interface TraceInput {
   toolResultLabels?: ReadonlyMap<string, { sources: SourceLabel[]; why: string }>;
   /** LLM classifications of tools the profile could not place, by tool name. */
   toolLabels?: ReadonlyMap<string, { sinks: SinkLabel[]; sources: SourceLabel[]; why: string }>;
+  /**
+   * The request is all the user said (a benchmark task's prompt): no user speaks after it, so a
+   * later user message in an LLM call was written by the pipeline and is no turn of the user's.
+   */
+  singleTurn?: boolean;
 }
 
 export interface SinkSite {
@@ -265,7 +270,7 @@ export function buildTraceGraph(input: TraceInput, policy: Policy, indexOptions:
   };
   const sinks: SinkSite[] = [];
   const onInstructionNodes = new Set<number>();
-  const turns = requestWithTurns(ctx, policy, userTurns(items, input.root));
+  const turns = requestWithTurns(ctx, policy, input.singleTurn ? [] : userTurns(items, input.root));
   for (const it of items) {
     if ((it.kind !== 'tool' && it.kind !== 'sink') || it.src.type === 'pseudo') continue;
     const traces = traceArguments(g, it, p, policy, injections);

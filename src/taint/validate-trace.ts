@@ -203,6 +203,8 @@ export function tracesOfDocument(text: string, file: string): NamedTrace[] {
           name: `${inst.benchmark} ${inst.taskId ?? inst.instanceId} (${inst.variant}, defense ${inst.defense})`,
           input: {
             root: recoverRoot(r, inst.trace.calls),
+            // A benchmark instance is one prompt: no user speaks after it (trace-graph.ts, TraceInput.singleTurn).
+            singleTurn: true,
             calls: inst.trace.calls,
             tools: tools as ToolEvent[],
             ...(spans ? { spans } : {}),
