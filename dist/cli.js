@@ -64168,7 +64168,7 @@ function buildTraceGraph(input2, policy, indexOptions = {}) {
   };
   const sinks = [];
   const onInstructionNodes = /* @__PURE__ */ new Set();
-  const turns = requestWithTurns(ctx, policy, userTurns(items, input2.root));
+  const turns = requestWithTurns(ctx, policy, input2.singleTurn ? [] : userTurns(items, input2.root));
   for (const it of items) {
     if (it.kind !== "tool" && it.kind !== "sink" || it.src.type === "pseudo") continue;
     const traces = traceArguments(g, it, p, policy, injections);
@@ -73773,6 +73773,8 @@ function tracesOfDocument(text2, file2) {
         name: `${inst.benchmark} ${inst.taskId ?? inst.instanceId} (${inst.variant}, defense ${inst.defense})`,
         input: {
           root: recoverRoot(r, inst.trace.calls),
+          // A benchmark instance is one prompt: no user speaks after it (trace-graph.ts, TraceInput.singleTurn).
+          singleTurn: true,
           calls: inst.trace.calls,
           tools,
           ...spans ? { spans } : {},
@@ -74111,6 +74113,8 @@ function createTaintDefense(opts) {
       const built = buildTraceGraph(
         {
           root: call.task.prompt,
+          // A benchmark task is one prompt: a later "user" message in the pipeline's calls is the pipeline's own.
+          singleTurn: true,
           calls: trace.calls,
           tools: call.events,
           ...trace.spans ? { spans: trace.spans } : {},
