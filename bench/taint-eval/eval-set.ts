@@ -95,10 +95,10 @@ const text = (role: string, content: string) => ({ role, parts: [{ type: 'text',
 /** Whether a case has a run to split into a reading and an acting agent: reads first, then calls with effect. */
 export function hasTwoAgentVariant(v: Vocabulary, c: EvalCase): boolean {
   if (!c.steps.every(isCall)) return false;
-  const first = c.steps.findIndex((s) => isCall(s) && v.tools.find((t) => t.name === s.call)!.effect === 'write');
-  return first > 0;
+  return c.steps.findIndex((s) => effectOf(v, s) === 'write') > 0;
 }
 
+/** The effect of a call step's tool (undefined for a user turn). */
 const effectOf = (v: Vocabulary, s: Step) => (isCall(s) ? v.tools.find((t) => t.name === s.call)!.effect : undefined);
 
 export function callId(c: EvalCase, step: number): string {

@@ -229,8 +229,9 @@ interface Action {
 /** The words of the name and the description, and the action they name (a guess: names are chosen by people). */
 function readWords(def: ToolDefinition, f: ArgumentFacts, opts: ProfileOptions): Words {
   const name = words(def.name);
-  const desc = firstClause(def.description);
   const clause = words(firstClauseText(def.description));
+  // The clause without the words that only say "this tool lets you".
+  const desc = clause.filter((w) => !FILLER.has(w));
   // "A booking with its crossings …", "The shopper's profile": a description that names what the tool returns.
   const nounPhrase = DETERMINERS.has(clause[0] ?? '') && !FILLER.has(clause[1] ?? '');
   // A description that names what the tool returns says no action: a verb-like word in it is part of a noun ("the plan and its add-ons").
@@ -266,7 +267,7 @@ function readWords(def: ToolDefinition, f: ArgumentFacts, opts: ProfileOptions):
  */
 function compoundNoun(name: readonly string[], led: Action, byDesc: Action, nounPhrase: boolean, opts: ProfileOptions): boolean {
   if (!led.category || name.length < 2 || name[0] !== led.verb || !nounToo(led.verb)) return false;
-  if (!(nounPhrase && byDesc.category === undefined) && !(byDesc.read && byDesc.category === undefined)) return false;
+  if (!nounPhrase && !(byDesc.read && byDesc.category === undefined)) return false;
   return name.slice(1).every((x) => opts.verbOf(x) === undefined);
 }
 
@@ -411,11 +412,6 @@ function unplaced(policy: Policy, def: ToolDefinition, f: ArgumentFacts, w: Word
   return { sinks: mask, sources: 0, evidence: [{ mask, why }], read: false, directory: false, unknown: true };
 }
 
-/** The first clause of a description, without the words that only say "this tool lets you". */
-function firstClause(description: string | undefined): string[] {
-  return words(firstClauseText(description)).filter((w) => !FILLER.has(w));
-}
-
 function firstClauseText(description: string | undefined): string {
   if (!description) return '';
   // "Gives back …", "Hands back …" say what a read returns; a hyphenated word is one word ("add-ons", "check-in": nouns).
@@ -448,8 +444,8 @@ function actionOf(ws: readonly string[], verbOf: (w: string) => Category | undef
     if (decided || (verbFirst && !leading)) continue;
     // A name's verb is in the imperative: a leading plural (`posts_search`, `messages_in_room`) is what it returns.
     if (verbFirst && /[^su]s$/.test(w) && verbOf(w.slice(0, -1)) !== undefined && verbOf(w.slice(0, -1)) !== 'read') continue;
-    // In a description that opens with a noun phrase ("One order with its lines"), a word that is
-    // a noun too is a verb only where it opens the clause or a determiner follows it ("… and order the parts").
+    // In a description, a word that is a noun too ("order", "charges") is a verb only where it opens
+    // the clause or a determiner follows it ("… and order the parts").
     if (!verbFirst && i > 0 && nounToo(w) && !DETERMINERS.has(ws[i + 1] ?? '')) continue;
     const c = verbOf(w);
     if (c === undefined) continue;

@@ -33,15 +33,17 @@ export function userTurns(items: readonly Item[], root: string): UserTurn[] {
       .filter((r) => r.length >= MIN_RESULT));
   const seen = new Map<string, number>();
   const refused = new Set<string>();
+  // A conversation repeats its history in every call: each answer, with what it answers, is read once.
+  const consented = new Map<string, string>();
   for (const it of items) {
     const said = userMessagesOf(it);
-    const users = said.map((m) => m.text);
-    if (users.length < 2 || !opensWith(users[0], root, first)) continue;
+    if (said.length < 2 || !opensWith(said[0].text, root, first)) continue;
     for (const { text: answer, asked } of said.slice(1)) {
-      // Each answer is judged once: a conversation repeats its history in every call. What the
-      // user typed is judged, not the proposal it agrees to (which may quote what a tool returned).
+      // What the user typed is judged as data, not the proposal it agrees to (which may quote what a tool returned).
       if (refused.has(answer)) continue;
-      const text = withConsent(answer, asked);
+      const key = `${asked ?? ''}\u0000${answer}`;
+      let text = consented.get(key);
+      if (text === undefined) consented.set(key, (text = withConsent(answer, asked)));
       if (seen.has(text)) {
         if (it.start < seen.get(text)!) seen.set(text, it.start);
         continue;
