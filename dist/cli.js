@@ -60491,8 +60491,8 @@ function effectOf(def) {
 }
 function readWords(def, f, opts) {
   const name = words(def.name);
-  const desc = firstClause(def.description);
   const clause = words(firstClauseText(def.description));
+  const desc = clause.filter((w) => !FILLER.has(w));
   const nounPhrase = DETERMINERS.has(clause[0] ?? "") && !FILLER.has(clause[1] ?? "");
   const byDesc = nounPhrase ? { read: false } : actionOf(desc, opts.verbOf);
   const named = actionOf(name, opts.verbOf, true);
@@ -60512,7 +60512,7 @@ function readWords(def, f, opts) {
 }
 function compoundNoun(name, led, byDesc, nounPhrase, opts) {
   if (!led.category || name.length < 2 || name[0] !== led.verb || !nounToo(led.verb)) return false;
-  if (!(nounPhrase && byDesc.category === void 0) && !(byDesc.read && byDesc.category === void 0)) return false;
+  if (!nounPhrase && !(byDesc.read && byDesc.category === void 0)) return false;
   return name.slice(1).every((x) => opts.verbOf(x) === void 0);
 }
 function nounToo(word) {
@@ -60604,9 +60604,6 @@ function unplaced(policy, def, f, w, trusted, opts) {
   const mask = maskOf(argumentSinks(f, ann, ann.destructiveHint === true));
   const why = `tool profile: ${trusted}nothing says what ${def.name} does and ${carries2}, so it is staged (fail-closed) by what its arguments point at`;
   return { sinks: mask, sources: 0, evidence: [{ mask, why }], read: false, directory: false, unknown: true };
-}
-function firstClause(description) {
-  return words(firstClauseText(description)).filter((w) => !FILLER.has(w));
 }
 function firstClauseText(description) {
   if (!description) return "";
@@ -64036,13 +64033,15 @@ function userTurns(items, root) {
   const results = () => normalised ??= items.filter((it) => (it.kind === "tool" || it.kind === "sink") && it.output.length >= MIN_RESULT).map((it) => normalizeText(it.output)).filter((r) => r.length >= MIN_RESULT);
   const seen2 = /* @__PURE__ */ new Map();
   const refused = /* @__PURE__ */ new Set();
+  const consented = /* @__PURE__ */ new Map();
   for (const it of items) {
     const said = userMessagesOf(it);
-    const users = said.map((m) => m.text);
-    if (users.length < 2 || !opensWith(users[0], root, first)) continue;
+    if (said.length < 2 || !opensWith(said[0].text, root, first)) continue;
     for (const { text: answer, asked } of said.slice(1)) {
       if (refused.has(answer)) continue;
-      const text2 = withConsent(answer, asked);
+      const key3 = `${asked ?? ""}\0${answer}`;
+      let text2 = consented.get(key3);
+      if (text2 === void 0) consented.set(key3, text2 = withConsent(answer, asked));
       if (seen2.has(text2)) {
         if (it.start < seen2.get(text2)) seen2.set(text2, it.start);
         continue;
