@@ -12,6 +12,7 @@
  * argument-level: one injected read does not block every later call the user asked for.
  */
 import { mentionsTool, namesCall } from './classify.js';
+import { asksWithVerbs } from './intent.js';
 import { normalizeText } from './content-links.js';
 import { requestPointsAt, within } from './provenance.js';
 import { AUTHORITY_ROLES, type ArgumentRole } from './argument-roles.js';
@@ -114,7 +115,7 @@ export function adjudicateSink(b: BuiltTrace, p: Propagation, site: SinkSite, po
   const waiver = injectionWaiver(b, p, site, g.atCall[v] & OVERRIDE ? undefined : inScope);
   const onward = onwardFindings(c);
   const request = requestOf(b, site);
-  const mentioned = namesCall(request, site.tool, site.verb);
+  const mentioned = namesCall(request, site.tool, site.verb) || asksWithVerbs(request, site.alsoVerbs ?? []);
   const violations: Violation[] = [
     ...forbiddenPaths(c, waiver !== undefined),
     ...injectedArguments(c),

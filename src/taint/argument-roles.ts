@@ -7,7 +7,7 @@
  * the call acts on and can show that the request named it.
  */
 import { stem, words } from './lexicon.js';
-import type { Policy, TargetKind } from './policy.js';
+import type { Policy } from './policy.js';
 
 export const ARGUMENT_ROLES = [
   'recipient',
@@ -70,12 +70,10 @@ const IBAN = /^[A-Z]{2}\d{2}(?: ?[A-Z0-9]{2,4}){3,8}$/;
 const PHONE = /^\+?\d[\d ()/-]{6,}\d$/;
 const DATE = /^\d{4}-\d{2}-\d{2}|^\d{1,2}[./]\d{1,2}[./]\d{2,4}$/;
 
-/** The policy's `arguments` rules, then its target kinds (which are roles too). */
-function policyRole(policy: Policy, tool: string, name: string): ArgumentRole | TargetKind | undefined {
-  return (
-    policy.argumentRoles.find((r) => r.tool.test(tool) && r.argument.test(name))?.role ??
-    policy.targets.find((r) => r.tool.test(tool) && r.argument.test(name))?.kind
-  );
+/** The policy's rule for this argument (`arguments`, then target kinds, which are roles too): the team's own first, then a built-in one. */
+function policyRule(policy: Policy, tool: string, name: string): Policy['argumentRoles'][number] | Policy['targets'][number] | undefined {
+  const rules = [...policy.argumentRoles, ...policy.targets].filter((r) => r.tool.test(tool) && r.argument.test(name));
+  return rules.find((r) => !r.at.startsWith('default ')) ?? rules[0];
 }
 
 /**
@@ -312,10 +310,13 @@ export function argumentRole(policy: Policy, tool: string, name: string, value: 
 const CACHE = new WeakMap<Policy, Map<string, ArgumentRole>>();
 
 function computeRole(policy: Policy, tool: string, name: string, v: string, prop?: SchemaProperty): ArgumentRole {
-  const fromPolicy = policyRole(policy, tool, name);
-  if (fromPolicy) return fromPolicy;
+  // The team's own rules first, then the schema (a format, an enum: `channel: {enum: [sms, tablet]}`
+  // is a choice, not a recipient), then the built-in rules, which read names.
+  const rule = policyRule(policy, tool, name);
+  if (rule && !rule.at.startsWith('default ')) return 'role' in rule ? rule.role : rule.kind;
   const fromSchema = schemaRole(prop);
   if (fromSchema) return fromSchema;
+  if (rule) return 'role' in rule ? rule.role : rule.kind;
   const role = byName(words(name).map(stem), isCodeTool(tool));
   if (role === undefined || role === 'content' || role === 'object') {
     // A value that is plainly an address, a link or an account is that, whatever the argument is called.
@@ -363,9 +364,7 @@ const isCodeTool = (tool: string) =>
  * gets a message (docs/validator.md, "How the validator reads tools, requests and traces").
  */
 export function structuralRole(policy: Policy, tool: string, name: string, value: string, prop?: SchemaProperty): ArgumentRole | undefined {
-  const rule =
-    policy.argumentRoles.find((r) => r.tool.test(tool) && r.argument.test(name)) ??
-    policy.targets.find((r) => r.tool.test(tool) && r.argument.test(name));
+  const rule = policyRule(policy, tool, name);
   if (rule && !rule.at.startsWith('default ')) return 'role' in rule ? rule.role : rule.kind;
   return schemaRole(prop) ?? valueRole(value.trim(), true);
 }

@@ -24,6 +24,7 @@ import { stem, verbCategory } from './lexicon.js';
 import { canonicalString, canonicalText } from './canonical.js';
 import { GENERAL_VERBS, actsBy } from './action-verbs.js';
 import { leansUnreadable, unreadableProse } from './readable.js';
+import { readsAsSpanish, spanishOrderIn } from './spanish.js';
 
 export type InjectionSignal = 'addressed' | 'authority' | 'redirect' | 'directive' | 'override' | 'imperative' | 'unreadable';
 
@@ -53,6 +54,8 @@ const FAMILIES: Record<Exclude<InjectionSignal, 'imperative' | 'unreadable'>, Re
     /<\/?(?:system|instructions?|admin)>/i,
     /\bsystem (?:prompt )?override\b/i,
     /<\/?assistant>/i,
+    // The same signals in Spanish (docs/taint-policy.md, "Requests in Spanish").
+    /\bignor[ae]r? (?:las |todas las |cualquier )?(?:instrucciones|indicaciones|[oó]rdenes) (?:anteriores|previas|del usuario|originales)/i,
   ],
   addressed: [
     new RegExp(
@@ -73,6 +76,10 @@ const FAMILIES: Record<Exclude<InjectionSignal, 'imperative' | 'unreadable'>, Re
       'i',
     ),
     new RegExp(`\\b(?:${ROLE_ASSISTANT}) (?:processing|reading|handling|using) (?:this|these|the)\\b`, 'i'),
+    /\b(?:nota|mensaje|instrucci[oó]n|instrucciones|aviso|importante|atenci[oó]n)\s+(?:para|al?)\s+(?:el\s+|la\s+|los\s+|cualquier\s+)?(?:asistente|agente|bot|sistema|ia|modelo)\b/i,
+    /\bsi (?:eres|sos|es) (?:una?\s+)?(?:ia|asistente|agente|modelo|bot)\b/i,
+    /\b(?:al|para el|para la|a la) (?:asistente|agente|bot|ia)\b/i,
+    /(?:^|[.:;!?\]]\s*)(?:el\s+|la\s+)?(?:asistente|agente)\s*[,:]/i,
   ],
   authority: [
     /\b(?:system|admin(?:istrator)?|security|compliance|it|sso|hr|merchant|billing|directory|fraud|risk)[-_ ](?:message|notice|notification|alert|directive|update|override|instructions?|memo|department|bot|team|desk)\b/i,
@@ -87,6 +94,10 @@ const FAMILIES: Record<Exclude<InjectionSignal, 'imperative' | 'unreadable'>, Re
     /\b(?:approved|authori[sz]ed|requested) by (?:the |a |your )?(?:account owner|user|owner|patient|customer|travell?er|supervisor|manager|admin|administrator|cardholder|landlord)\b/i,
     /\bpolicy (?:update|change)\b|\bnew directive\b|\bcompliance requires\b/i,
     /\bmust be (?:sent|routed|issued|forwarded|updated|changed|set|paid|transferred|moved|shared|granted)\b/i,
+    /\b(?:autorizad[oa]s?|aprobad[oa]s?|validad[oa]s?) (?:por|desde) (?:la |el )?(?:direcci[oó]n|gerencia|administraci[oó]n|titular|usuari[oa]|cliente|paciente|due[nñ]o|responsable|rr\.? ?hh|recursos humanos)/i,
+    /\bya (?:est[aá]|fue|ha sido|lo|la) (?:autorizad|aprobad|validad|autoriz[oó]|aprob[oó])/i,
+    /\bya lo (?:habl[eé]|convers[eé]|coordin[eé]|acord[eé]|autoric[eé]|confirm[eé]|aprob[eé])(?![a-z])/i,
+    /\b(?:mensaje|nota|aviso) (?:interna? )?del sistema\b|\[sistema\]/i,
   ],
   redirect: [
     // "Before you spend the big bucks" is advice; "before you can solve the task", "before you reply" redirect the reader's work.
@@ -96,6 +107,7 @@ const FAMILIES: Record<Exclude<InjectionSignal, 'imperative' | 'unreadable'>, Re
     /\bwithout (?:asking|confirm\w*|verification|verifying|telling|notifying|checking with)\b|\bno (?:need to confirm|confirmation (?:is )?(?:needed|required))\b|\bdon'?t ask\b/i,
     /\b(?:immediately|right away|right now|at once|urgently|automatically)\b/i,
     /\bdo not (?:tell|inform|notify|mention)\b/i,
+    /\bantes de (?:continuar|seguir|responder|contestar|terminar|hacer (?:cualquier|nada))\b|\bsin (?:preguntar|consultar|avisar|confirmar|verificar)\b|\bsin excepci[oó]n\b|\bsin m[aá]s tr[aá]mites?\b|\bde inmediato\b|\binmediatamente\b/i,
   ],
   directive: [
     /\b(?:call|use|invoke|run|via|using|through|with)\s+(?:the\s+)?`?[a-z]+(?:_[a-z0-9]+)+`?/i,
@@ -108,7 +120,7 @@ const FAMILIES: Record<Exclude<InjectionSignal, 'imperative' | 'unreadable'>, Re
  * without any of them cannot be an injection, so most texts are dismissed with one scan.
  */
 const CUES =
-  /assistant|\bai\b|a\.i\.|llm|gpt|language model|bot|agent|model|copilot|scheduler|system|admin|security|compliance|\bsso\b|\bhr\b|\bit\b|merchant|billing|directory|fraud|risk|this is|signed|from|entered by|the (?:user|account|owner|cardholder|patient|travell?er|customer|landlord|document|workspace|client)|already|pre-?\s?approved|approved|authori|requested|policy|directive|must be|before|first|instead|without|no need|no confirmation|don'?t ask|immediately|right away|right now|at once|urgently|automatically|do not|ignore|override|<\/?(?:system|instructions?|admin|assistant)>|\[/i;
+  /assistant|asistente|sistema|\bia\b|autoriza|aprob|validad|antes de|sin (?:preguntar|consultar|avisar|confirmar|verificar|excepci|m[aá]s tr)|inmediat|ignor|ya lo|\bai\b|a\.i\.|llm|gpt|language model|bot|agent|model|copilot|scheduler|system|admin|security|compliance|\bsso\b|\bhr\b|\bit\b|merchant|billing|directory|fraud|risk|this is|signed|from|entered by|the (?:user|account|owner|cardholder|patient|travell?er|customer|landlord|document|workspace|client)|already|pre-?\s?approved|approved|authori|requested|policy|directive|must be|before|first|instead|without|no need|no confirmation|don'?t ask|immediately|right away|right now|at once|urgently|automatically|do not|ignore|override|<\/?(?:system|instructions?|admin|assistant)>|\[/i;
 
 /** An e-mail address and an account number (IBAN) as they stand in text. */
 const ADDRESS = String.raw`(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+`;
@@ -264,10 +276,14 @@ export function orderIn(sentence: string, opts: { field?: boolean } = {}): { wor
     // After a clause of its own ("If this shopper writes, cancel ORD-99710"), a verb that takes an
     // identifier is a sentence's order, where a cell that opens with one is a label ("Refund ORD-12345").
     const identified = i > 0 && /^,\s+$/.test(parts[i - 1]) && IDENTIFIER.test(ws[1]) && !/^[a-z]+(?:ed|en)[,.]?$/i.test(ws[2]);
+    // A label is never polite: "Whoever grants access here: please add svc-bot with admin" is a
+    // sentence's order, where "Add user" is a column's name.
+    const asked = POLITE.test(clause);
     if (
       field &&
       !targeted &&
       !identified &&
+      !asked &&
       !/^(?:\d+(?:[.,]\d+)?|[A-Z][a-z]+)[,.]?$/.test(ws[1]) &&
       !FUNCTION_WORDS.has(ws[1].toLowerCase())
     )
@@ -298,6 +314,14 @@ function properName(ws: readonly string[], clause: string): boolean {
   const cap = (w: string | undefined) => w !== undefined && /^[A-Z][a-z'’]+[,.]?$/.test(w);
   const second = ws[1] === '-' || ws[1] === '&' ? ws[2] : ws[1];
   return cap(ws[0]) && cap(second) && !FUNCTION_WORDS.has(second!.toLowerCase().replace(/[,.]$/, '')) && !TARGET.test(clause);
+}
+
+/** A polite lead-in ("please", "kindly") that only a sentence opens with. */
+const POLITE = /^[\W_]*(?:please|pls|kindly)\b/i;
+
+/** An order written in Spanish (spanish.ts) with a target beside it: an address, account, link or amount, or a record's code ("C-3011"). */
+function spanishOrder(sentence: string): string | undefined {
+  return TARGET.test(sentence) || /\b(?=[\w#-]*\d)[A-Z][\w#-]*\d/.test(sentence) ? spanishOrderIn(sentence) : undefined;
 }
 
 /** A code that names a record: letters, digits and separators, a digit among them ("ORD-99710", "C-2201", "T4410"). */
@@ -512,6 +536,7 @@ function scanCanonical(body: string, opts: InjectionOptions, field: boolean): Sc
   // Signals are read over two neighbouring sentences of one line ("System message: X must be updated. Set it to Y.").
   let prev: { hit: Partial<Record<InjectionSignal, string>>; s: string; start: number; line: number } | undefined;
   const all = sentences(body);
+  const spanish = readsAsSpanish(body);
   for (const sent of all) {
     if (sent.line === flaggedLine) continue;
     const own: Partial<Record<InjectionSignal, string>> = {};
@@ -524,7 +549,7 @@ function scanCanonical(body: string, opts: InjectionOptions, field: boolean): Sc
         if (m !== undefined) own[k] = m;
       }
     }
-    const order = opts.orders === false ? undefined : imperativeIn(sent.s, { field });
+    const order = opts.orders === false ? undefined : (imperativeIn(sent.s, { field }) ?? (spanish ? spanishOrder(sent.s) : undefined));
     if (order !== undefined) own.imperative = order;
     else if ((opts.unreadable ?? opts.orders) !== false && unreadableProse(sent.s)) own.unreadable = sent.s.trim().slice(0, 40);
     const withPrev =
@@ -615,7 +640,7 @@ function isInjected(hit: Partial<Record<InjectionSignal, string>>, s: string): b
       (hit.directive !== undefined ||
         hit.authority !== undefined ||
         hit.redirect !== undefined ||
-        /\b(?:must|should|need|required)\b/i.test(s))) ||
+        /\b(?:must|should|need|required|debe|deben|hay que|tiene que|obligatori[oa])\b/i.test(s))) ||
     (hit.authority !== undefined && (hit.redirect !== undefined || targeted)) ||
     (hit.redirect !== undefined && targeted)
   );

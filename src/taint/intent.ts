@@ -13,6 +13,7 @@
 import { needsOfAction, objectKinds, stem, words, type Category } from './lexicon.js';
 import { maskOf, type SinkLabel } from './labels.js';
 import type { LabelEvidence } from './classify.js';
+import { readsAsSpanish, spanishActions, spanishObjects } from './spanish.js';
 
 /** Everyday phrasings, by the action they ask for. */
 const PHRASES: { re: RegExp; category: Category; money?: boolean }[] = [
@@ -38,6 +39,12 @@ const PHRASES: { re: RegExp; category: Category; money?: boolean }[] = [
     re: /\bloop (?:\S+ ){0,4}in(?:to)?\b|\bbring (?:\S+ ){0,3}in(?:to)? (?:the|this|my|our)\b|\bgive (?:\S+ ){0,4}(?:access|rights|permission)\b|\badd (?:\S+ ){0,10}?(?:to|as) (?:the |an? |that |this |our |my |their |its )?(?:doc|document|team|channel|workspace|project|editor|viewer|collaborator|admin|owner|member|guest)\b/i,
     category: 'share',
   },
+  // Money handed to someone ("front him $300 for fuel", "spot me 20 bucks"): whatever the verb, an amount given to a person is paid.
+  {
+    re: /\b(?!tell|show|ask|let|remind|text|email|message)[a-z]+ (?:him|her|them|me|us) (?:a |an )?(?:[$€£]\s?\d|\d[\d.,]*\s?(?:eur|euros?|usd|dollars?|bucks|pounds?|gbp)\b)/i,
+    category: 'pay',
+    money: true,
+  },
   {
     re: /\bchip in\b|\btop (?:\S+ ){0,3}up\b|\bpick up the (?:tab|bill|check)\b|\bput (?:it|this|that) on (?:the|my|our) (?:card|account)\b|\bknock [\w.,]+ off\b|\bsplit the (?:bill|cost)\b|\bcover (?:the|my|our) (?:bill|cost)\b|\bpay (?:\S+ )?back\b|\bput (?:\S+ ){0,4}(?:aside|away)\b|\bgive (?:\S+ ){0,5}(?:their |the |his |her )?(?:money )?back\b/i,
     category: 'pay',
@@ -53,12 +60,22 @@ const PHRASES: { re: RegExp; category: Category; money?: boolean }[] = [
     category: 'book',
   },
   {
-    re: /\b(?:make|place|do|arrange|put in|submit|complete|send) (?:a |an |the |my |our )?(?:\w+ )?(?:payments?|transfers?|refunds?|purchases?|deposits?|donations?)\b|\bsend (?:\S+ ){0,2}back the (?:difference|rest|change|remainder)\b/i,
+    re: /\b(?:make|place|do|arrange|put in|submit|complete|send|sort out|process|handle|issue|take care of) (?:a |an |the |my |our |any |all )?(?:\w+ )?(?:payments?|transfers?|refunds?|purchases?|deposits?|donations?)\b|\b(?:square|settle) (?:\S+ )?up\b|\bsend (?:\S+ ){0,2}back the (?:difference|rest|change|remainder)\b/i,
     category: 'pay',
     money: true,
   },
   {
-    re: /\bpush (?:\S+ ){0,6}back\b|\bbring (?:\S+ ){0,6}forward\b|\bkick (?:\S+ ){0,4}off\b|\bsign (?:\S+ ){0,3}out\b|\blog (?:\S+ ){0,3}out\b|\bfold (?:\S+ ){0,4}into\b|\bmake (?:\S+ ){0,3}(?:an? )?(?:admin|owner|editor|member|viewer|moderator|manager)\b|\bswitch (?:\S+ ){0,4}(?:to|over)\b|\bturn (?:\S+ )?(?:off|on)\b|\bswap (?:\S+ ){0,4}(?:to|for|with)\b/i,
+    re: /\bpush (?:\S+ ){0,6}(?:back\b|(?:out )?(?:to|till|until) (?:\d|(?:noon|tomorrow|next|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b))|\bbring (?:\S+ ){0,6}forward\b|\bkick (?:\S+ ){0,4}off\b|\bsign (?:\S+ ){0,3}out\b|\blog (?:\S+ ){0,3}out\b|\bfold (?:\S+ ){0,4}into\b|\bmake (?:\S+ ){0,3}(?:an? )?(?:admin|owner|editor|member|viewer|moderator|manager)\b|\bswitch (?:\S+ ){0,4}(?:to|over)\b|\bturn (?:\S+ )?(?:off|on)\b|\bswap (?:\S+ ){0,4}(?:to|for|with)\b/i,
+    category: 'change',
+  },
+  // Someone put on a list ("chuck Jess on the door list", "add Sam to the waitlist") changes it.
+  {
+    re: /\b(?:put|add|chuck|stick|pop|get) (?:\S+ ){1,4}(?:on|onto|to) (?:the |my |our |a |your )?(?:\S+ ){0,2}(?:list|waitlist|roster|rota)\b/i,
+    category: 'change',
+  },
+  // Committing to a choice, or finishing a piece of work, changes its state: "I'd like to go with that one", "wrap it up".
+  {
+    re: /\bgo (?:ahead )?with (?:that|this|the|it|them|him|her|those|these)\b|\bgo for (?:that|this|the|it)\b|\bopt for\b|\bsettle on\b|\bwrap (?:\S+ ){0,3}up\b|\bclose (?:\S+ ){0,3}out\b/i,
     category: 'change',
   },
   {
@@ -67,13 +84,16 @@ const PHRASES: { re: RegExp; category: Category; money?: boolean }[] = [
   },
 ];
 
-/** An amount of money: "35 EUR", "$20", "€1,150", "200 a month", "budget up to 300", "cap it at 400". */
+/** An amount of money: "35 EUR", "$20", "€1,150", "200 a month", "budget up to 300", "cap it at 400", "at his figure". */
 const MONEY =
-  /[$€£¥]\s?\d|\b\d[\d.,']*\s?(?:eur|euros?|usd|dollars?|gbp|pounds?|chf|francs?|bucks|cents?|€|\$|£)(?![a-z])|\b(?:budget|cap(?:ped)?|limit|up to|at most|no more than)\b[^.?!;]{0,20}\d|\b\d[\d.,]*\s?(?:a|per) (?:month|week|year)\b/i;
+  /[$€£¥]\s?\d|\bat (?:his|her|their|the|its|that|this|our) (?:figure|valuation|quoted? (?:price|amount)|agreed (?:price|amount|sum))\b|\b\d[\d.,']*\s?(?:eur|euros?|usd|dollars?|gbp|pounds?|chf|francs?|bucks|cents?|€|\$|£)(?![a-z])|\b(?:budget|cap(?:ped)?|limit|up to|at most|no more than)\b[^.?!;]{0,20}\d|\b\d[\d.,]*\s?(?:a|per) (?:month|week|year)\b/i;
 
-/** Replies to the user are not requests to send anything: "tell me", "let me know", "show me". */
-const TO_USER =
-  /\b(?:tell|show|give|send|let|remind|ask|message|email|text) (?:me|us)\b(?! (?:a|an|the) (?:link|copy|email|e-mail|message|text))/i;
+/**
+ * Replies to the user are not requests to send anything: "tell me", "let me know", "show me". A
+ * channel verb is a send ("email me the summary", "text me my plan"): it goes out to an address,
+ * which the request must still name.
+ */
+const TO_USER = /\b(?:tell|show|give|send|let|remind|ask) (?:me|us)\b(?! (?:a|an|the) (?:link|copy|email|e-mail|message|text))/i;
 
 /**
  * Words after which a verb-like word is a verb: the clause's first word, or one that follows a
@@ -196,7 +216,7 @@ function inIndirectQuestion(c: ClauseWords, i: number): boolean {
  * asks it to do).
  */
 function usedAsVerb(c: ClauseWords, i: number, execAsked: boolean): boolean {
-  if (i === 0 || VERB_CONTEXT.has(c.ws[i - 1])) return true;
+  if (i === 0 || VERB_CONTEXT.has(c.ws[i - 1]) || (c.ws[i - 1] === 'us' && c.ws[i - 2] === 'let')) return true;
   if (c.parts.has(i) && (OBJECT_START.has(c.ws[i + 1] ?? '') || /^\d/.test(c.ws[i + 1] ?? ''))) return true;
   return execAsked && (c.ws[i - 1] === 'that' || c.ws[i - 1] === 'which');
 }
@@ -211,7 +231,7 @@ export function recogniseIntent(prose: string, opts: IntentOptions): { mask: num
     mask |= m;
     evidence.push({ mask: m, why: `intent: ${why}` });
   };
-  const text = prose.replace(/\blet's\b/gi, 'let us').replace(TO_USER, ' ');
+  const text = prose.replace(/\blet['’]s\b/gi, 'let us').replace(TO_USER, ' ');
   const moneyMatch = MONEY.exec(text);
   // A full stop ends a clause only before a space or the end: not inside an address, a link or a number.
   for (const clause of text.split(/(?:[;!?\n]|\.(?=\s|$))+|,\s*(?:then|and then|after that)\b|\band then\b/i)) {
@@ -222,6 +242,13 @@ export function recogniseIntent(prose: string, opts: IntentOptions): { mask: num
     const money = MONEY.test(trimmed) || moneyMatch !== null;
     for (const a of clauseActions(trimmed, money, opts)) add(a.sinks, a.why);
   }
+  // A request in Spanish is read by its own grammar (spanish.ts), with the same categories and objects.
+  if (readsAsSpanish(prose))
+    for (const a of spanishActions(prose)) {
+      const objects = spanishObjects(a.after);
+      const paid = moneyMatch !== null && (a.category !== 'send' || objects.has('money'));
+      add(needsOfAction(a.category, objects, paid), `"${a.words}" asks to ${a.category}`);
+    }
   if (moneyMatch && mask !== 0) add(['FINANCIAL_TRANSFER'], `"${moneyMatch[0].trim()}" is an amount of money`);
   return { mask, evidence };
 }
@@ -277,6 +304,23 @@ function* askedVerbs(c: ClauseWords, opts: IntentOptions): Generator<{ i: number
     if (cat === 'exec') execAsked = true;
     yield { i, cat };
   }
+}
+
+/**
+ * Whether the request asks with one of `verbs` where it stands as a verb, not negated and not in a
+ * question: the other verbs a tool's description offers ("counter the rate con at $2.40" for a
+ * tool that "accepts, counters or declines" one), words the lexicon need not know.
+ */
+export function asksWithVerbs(prose: string, verbs: readonly string[]): boolean {
+  if (verbs.length === 0) return false;
+  const stems = new Set(verbs.map(stem));
+  const verbOf = (w: string): Category | undefined => (stems.has(stem(w)) ? 'change' : undefined);
+  for (const clause of prose.split(/(?:[;!?\n]|\.(?=\s|$))+/)) {
+    const trimmed = clause.trim();
+    if (!trimmed || (QUESTION_START.test(trimmed) && prose.includes(`${trimmed}?`))) continue;
+    if (!askedVerbs(clauseWords(trimmed), { verbOf }).next().done) return true;
+  }
+  return false;
 }
 
 /** Whether the request uses the tool's own action verb ("archive" for `archive_channel`). */

@@ -74,12 +74,17 @@ function stemWord(word: string): string {
 
 /** Words of an identifier or a text: `sendEmail`, `send_email`, `send-email` and "send e-mail" give [send, email]. */
 export function words(text: string): string[] {
-  return text
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/\be-mail/gi, 'email')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter(Boolean);
+  return (
+    text
+      .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+      // Accents and diacritics go ("Envía" is "envia", "Überweisung" "uberweisung"), so a word is not split at them.
+      .normalize('NFD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .replace(/\be-mail/gi, 'email')
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter(Boolean)
+  );
 }
 
 const VERBS: Record<Category, string[]> = {
@@ -166,6 +171,7 @@ const VERBS: Record<Category, string[]> = {
     'respond',
     'answer',
     'sms',
+    'text',
     'dm',
     'ping',
     'contact',

@@ -130,14 +130,18 @@ export function namedInRequest(request: string, value: string): boolean {
 /**
  * Whether `text` writes the code `value` (a phone number, an IBAN, a card number: six or more
  * letters and digits, four of them digits) with other separators: "07700 900655" names
- * 07700900655, "GB33 BUKB 2020 1555" names GB33BUKB20201555. Runs of upper-case or digit tokens
- * are compared without their spaces, dashes, dots and brackets.
+ * 07700900655, "GB33 BUKB 2020 1555" names GB33BUKB20201555, and "315 208 7741" names +573152087741
+ * (its country code left off). Runs of upper-case or digit tokens are compared without their
+ * spaces, dashes, dots and brackets.
  */
 function codeInText(text: string, value: string): boolean {
   const code = compactCode(value);
   if (!/^\+?[a-z0-9]{6,40}$/.test(code) || (code.match(/\d/g)?.length ?? 0) < 4) return false;
   const codes = codesOf(text);
-  return codes.has(code) || codes.has(code.replace(/^\+/, ''));
+  if (codes.has(code) || codes.has(code.replace(/^\+/, ''))) return true;
+  // An international number names the national one it ends with: +57 315 208 7741 is "315 208 7741".
+  const digits = /^\+\d{10,15}$/.test(code) ? code.slice(1) : undefined;
+  return digits !== undefined && [1, 2, 3].some((k) => digits.length - k >= 7 && codes.has(digits.slice(k)));
 }
 
 /** The codes a text writes with separators, every run of adjacent tokens joined (the last few texts kept: a trace asks of one request). */
@@ -226,10 +230,21 @@ function pointedThrough(ctx: ProvenanceContext, p: ProducedText, depth = 0): boo
   });
 }
 
-/** Whether `request` points at a read made with these arguments: one of them is named in it. */
+/**
+ * Whether `request` points at a read made with these arguments: one of them is named in it, or is
+ * a search of several words each of which the request says ("Midwest Paper pickup" for "Midwest
+ * Paper emailed about Thursday's pickup"): the agent searched with the request's own words.
+ */
 export function requestPointsAt(request: string, read: Pick<ProducedText, 'args'>): boolean {
   const r = normalizeText(request);
-  return pointers(read).some((v) => v.length >= 3 && within(r, v));
+  return pointers(read).some((v) => (v.length >= 3 && within(r, v)) || wordsOfRequest(r, v));
+}
+
+/** A value of two to eight words of three letters or more, every one of them a word of the request. */
+function wordsOfRequest(request: string, value: string): boolean {
+  const ws = value.split(/\s+/);
+  if (ws.length < 2 || ws.length > 8 || ws.some((w) => !/^\p{L}{3,}$/u.test(w))) return false;
+  return ws.every((w) => within(request, w));
 }
 
 /**

@@ -42,6 +42,7 @@ import {
 import { maskOf, type SinkLabel } from './labels.js';
 import type { LabelEvidence } from './classify.js';
 import type { Policy } from './policy.js';
+import { readsAsSpanish, spanishCategory, spanishInfinitive, spanishObjects } from './spanish.js';
 
 /** MCP tool annotations (hints a server gives about a tool). */
 export interface ToolAnnotations {
@@ -74,10 +75,14 @@ export interface ToolProfile {
   unknown: boolean;
   /** The verb the action was read from, for "the request uses the tool's own verb". */
   verb?: string;
+  /** The other verbs the description offers for the tool's action ("Accept, counter or decline a rate"). */
+  alsoVerbs?: string[];
 }
 
 export interface ProfileOptions {
   verbOf: (word: string) => Category | undefined;
+  /** The tool is Spanish (inItsLanguage): its name's verb is its infinitive. */
+  spanish?: boolean;
 }
 
 /** The profile of `def` as called with `args` (flattened (name, value) pairs). */
@@ -87,6 +92,7 @@ export function profileTool(
   args: readonly { name: string; value: string }[],
   opts: ProfileOptions,
 ): ToolProfile {
+  opts = inItsLanguage(def, opts);
   const facts = argumentFacts(policy, def, args);
   const w = readWords(def, facts, opts);
   const effect = effectOf(def);
@@ -121,6 +127,7 @@ export function readByShape(
   args: readonly { name: string; value: string }[],
   opts: ProfileOptions,
 ): string | undefined {
+  opts = inItsLanguage(def, opts);
   const effect = effectOf(def);
   if (effect && effect.kind !== 'read') return undefined;
   const facts = argumentFacts(policy, def, args);
@@ -129,6 +136,26 @@ export function readByShape(
   return namesOnlyData(facts, readWords(def, facts, opts), opts)
     ? 'its name says what it returns and it takes nothing a sink needs'
     : undefined;
+}
+
+/**
+ * A tool described in Spanish, or named with a Spanish infinitive (`enviar_oferta`), is read with
+ * the Spanish verbs too (spanish.ts): only there, so that an English name that happens to spell a
+ * Spanish verb form keeps its English reading.
+ */
+function inItsLanguage(def: ToolDefinition, opts: ProfileOptions): ProfileOptions {
+  if (!readsAsSpanish(def.description ?? '') && spanishInfinitive(words(def.name)) < 0) return opts;
+  return { ...opts, verbOf: (w) => opts.verbOf(w) ?? spanishCategory(w), spanish: true };
+}
+
+/**
+ * A Spanish name's verb is its infinitive, wherever it stands (`turnos_agendar`, `agenda_consultar`:
+ * "agenda" is the noun there); the name is read with it first.
+ */
+function nameWords(def: ToolDefinition, opts: ProfileOptions): string[] {
+  const name = words(def.name);
+  const at = opts.spanish ? spanishInfinitive(name) : -1;
+  return at > 0 ? [name[at], ...name.slice(0, at), ...name.slice(at + 1)] : name;
 }
 
 /** What the call's arguments are, as far as the tool's effect goes. */
@@ -218,6 +245,8 @@ interface Words {
   descVerbUsed: boolean;
   /** The name is a compound noun (`order_sheet`): what the tool returns (compoundNoun). */
   compound: boolean;
+  /** The verbs the description's first clause opens with (leadVerbs). */
+  lead: string[];
 }
 
 interface Action {
@@ -228,12 +257,13 @@ interface Action {
 
 /** The words of the name and the description, and the action they name (a guess: names are chosen by people). */
 function readWords(def: ToolDefinition, f: ArgumentFacts, opts: ProfileOptions): Words {
-  const name = words(def.name);
+  const name = nameWords(def, opts);
   const clause = words(firstClauseText(def.description));
   // The clause without the words that only say "this tool lets you".
   const desc = clause.filter((w) => !FILLER.has(w));
-  // "A booking with its crossings …", "The shopper's profile": a description that names what the tool returns.
-  const nounPhrase = DETERMINERS.has(clause[0] ?? '') && !FILLER.has(clause[1] ?? '');
+  // "A booking with its crossings …", "The shopper's profile", "Documents uploaded to a claim by …":
+  // a description that names what the tool returns.
+  const nounPhrase = (DETERMINERS.has(clause[0] ?? '') && !FILLER.has(clause[1] ?? '')) || reducedRelative(clause);
   // A description that names what the tool returns says no action: a verb-like word in it is part of a noun ("the plan and its add-ons").
   const byDesc = nounPhrase ? { read: false } : actionOf(desc, opts.verbOf);
   const named = actionOf(name, opts.verbOf, true);
@@ -243,8 +273,10 @@ function readWords(def: ToolDefinition, f: ArgumentFacts, opts: ProfileOptions):
   // A name's generic "change" (put, set, update) gives way to a description that says what kind of change: sharing, paying, sending.
   const refined = byName.category === 'change' && byDesc.category !== undefined && byDesc.category !== 'change';
   const fromName = !refined && (byName.category !== undefined || byName.read);
-  const action = messageWritten(fromName ? byName : byDesc, fromName ? name : desc);
-  const objects = objectKinds([...name, ...desc, ...[...f.names].flatMap((n) => words(n))].filter((x) => x !== action.verb));
+  const action = addressless(messageWritten(fromName ? byName : byDesc, fromName ? name : desc), def, f);
+  const own = [...name, ...desc, ...[...f.names].flatMap((n) => words(n))].filter((x) => x !== action.verb);
+  const objects = objectKinds(own);
+  if (opts.spanish) for (const k of spanishObjects(own)) objects.add(k);
   // Access changes hands only when the call names who gets it (a recipient) or what access (an
   // argument named for it: role, permission, member): changing a member's own details grants nothing.
   if (!f.roles.has('recipient') && ![...f.names].some((n) => objectKinds(words(n)).has('access'))) objects.delete('access');
@@ -255,7 +287,55 @@ function readWords(def: ToolDefinition, f: ArgumentFacts, opts: ProfileOptions):
       : `its description ("${(def.description ?? '').split(/[.;\n]/)[0].slice(0, 60)}")`;
   const at = byDesc.verb === undefined ? -1 : clause.indexOf(byDesc.verb);
   const descVerbUsed = at >= 0 && DETERMINERS.has(clause[at + 1] ?? '');
-  return { name, desc, byName, action, objects, money, where, descVerbUsed, compound };
+  const lead = nounPhrase ? [] : leadVerbs(firstClauseText(def.description));
+  return { name, desc, byName, action, objects, money, where, descVerbUsed, compound, lead };
+}
+
+const PARTICIPLES = new Set('sent made given taken written shown kept held bought sold paid found told left put set'.split(' '));
+const AFTER_PARTICIPLE = new Set('to in into by from with on for at under against through about'.split(' '));
+
+/**
+ * A noun with a participle and a preposition after it ("Documents uploaded to a claim by …",
+ * "Emails received in the mailbox", "Messages sent to a channel"): the description names things
+ * by what happened to them, and so says what the tool returns, not what it does. A verb followed
+ * by a participle takes a noun after it ("Sends queued messages", "Delete selected rows").
+ */
+function reducedRelative(clause: readonly string[]): boolean {
+  const [, second, third] = clause;
+  if (second === undefined || third === undefined || !AFTER_PARTICIPLE.has(third)) return false;
+  return PARTICIPLES.has(second) || (second.length > 4 && second.endsWith('ed'));
+}
+
+/**
+ * The verbs a description's first clause opens with when it offers several, joined by commas,
+ * "and" or "or" before the object ("Accept, counter or decline a broker's rate confirmation"
+ * offers three): a request that asks with any of them asks for what the tool does, a word the
+ * lexicon need not know. One verb followed by its object offers nothing more.
+ */
+function leadVerbs(clause: string): string[] {
+  const m = LEAD_VERBS.exec(clause);
+  return m ? words(m[1]).filter((x) => x !== 'and' && x !== 'or') : [];
+}
+const LEAD_VERBS =
+  /^\s*([a-z]+(?:\s*,\s*[a-z]+)*\s*,?\s+(?:and|or)\s+[a-z]+)\s+(?:a|an|the|this|that|these|those|one|its|their|your|\w+['’]s)\b/i;
+
+/** The verb a profile was read from and the others its description offers. */
+function verbsOf(w: Words): Pick<ToolProfile, 'verb' | 'alsoVerbs'> {
+  const also = w.lead.filter((x) => x !== w.action.verb);
+  return { ...(w.action.verb ? { verb: w.action.verb } : {}), ...(also.length ? { alsoVerbs: also } : {}) };
+}
+
+/**
+ * A send needs someone to send to and something to send: a tool whose words say "send"
+ * (`dispatchWorkflow`, `notify_build`) but whose schema takes no recipient, no link, no free text
+ * and no prose carries nothing of the caller's anywhere; it sets something off in its own system, a change.
+ */
+function addressless(action: Action, def: ToolDefinition, f: ArgumentFacts): Action {
+  // Only a schema shows what the tool takes: a call's values alone may leave a recipient unseen (a list of user names).
+  const schema = (def.inputSchema as { properties?: object } | undefined)?.properties;
+  if (action.category !== 'send' || schema === undefined) return action;
+  if (f.roles.has('recipient') || f.roles.has('url') || f.freeText || f.prose) return action;
+  return { ...action, category: 'change' };
 }
 
 /**
@@ -358,7 +438,7 @@ function actingProfile(def: ToolDefinition, f: ArgumentFacts, w: Words, effect: 
   if (w.action.category) {
     const mask = maskOf(sinksOfAction(w.action.category, w.objects, w.money));
     const why = `tool profile: ${effect.why}; which sink is a guess from ${w.where}: ${w.action.category}${w.money ? ' with money' : ''}`;
-    return { sinks: mask, sources: 0, evidence: [{ mask, why }], read: false, directory: false, unknown: false, verb: w.action.verb };
+    return { sinks: mask, sources: 0, evidence: [{ mask, why }], read: false, directory: false, unknown: false, ...verbsOf(w) };
   }
   const mask = maskOf(argumentSinks(f, def.annotations ?? {}, effect.kind === 'destructive'));
   const reads = w.action.read ? `; ${w.byName.read ? 'its name' : 'its description'} reads like a read, a guess not taken over that` : '';
@@ -383,7 +463,7 @@ function argumentSinks(f: ArgumentFacts, ann: ToolAnnotations, destroys: boolean
 function wordedSink(w: Words, trusted: string): ToolProfile {
   const mask = maskOf(sinksOfAction(w.action.category!, w.objects, w.money));
   const why = `tool profile: ${trusted}a guess from ${w.where}: ${w.action.category}${w.money ? ' with money' : ''}`;
-  return { sinks: mask, sources: 0, evidence: [{ mask, why }], read: false, directory: false, unknown: false, verb: w.action.verb };
+  return { sinks: mask, sources: 0, evidence: [{ mask, why }], read: false, directory: false, unknown: false, ...verbsOf(w) };
 }
 
 /**

@@ -126,6 +126,8 @@ export interface SinkSite {
   onward?: OnwardFinding[];
   /** The verb of the tool's name, when the tool profile read it ("archive" for archive_channel). */
   verb?: string;
+  /** The other verbs the tool's description offers for its action ("accept, counter or decline"). */
+  alsoVerbs?: string[];
   /** A read that points at a URL: a sink by its target alone, asked for or not. */
   fetch?: boolean;
   pending: boolean;
@@ -397,6 +399,7 @@ function sinkSite(
     // Any call whose arguments quote an instruction found in data carries that instruction out; links only matter in what is sent.
     onward: onwardFindings(ctx, it, traces).filter((f) => sends || onInstruction || f.kind === 'instruction'),
     ...((it.classified?.verb ?? it.classified?.profile?.verb) ? { verb: it.classified?.verb ?? it.classified?.profile?.verb } : {}),
+    ...(it.classified?.profile?.alsoVerbs ? { alsoVerbs: it.classified.profile.alsoVerbs } : {}),
     ...(it.classified?.fetch ? { fetch: true } : {}),
     pending: it.src.type === 'pending',
     ...(it.classified?.profile?.unknown && !onInstruction ? { unplaced: true as const } : {}),

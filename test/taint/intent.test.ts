@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
 import { CATEGORIES, COVERS, needsOfAction, objectKinds, sinksOfAction, stem, verbCategory, words } from '../../src/taint/lexicon.js';
-import { recogniseIntent, usesToolVerb } from '../../src/taint/intent.js';
+import { asksWithVerbs, recogniseIntent, usesToolVerb } from '../../src/taint/intent.js';
 import { labelsOf } from '../../src/taint/labels.js';
 import { defaultPolicy, parsePolicy } from '../../src/taint/policy.js';
 import { requestNeeds } from '../../src/taint/classify.js';
@@ -80,6 +80,41 @@ describe('request intent', () => {
     expect(needs('Are there any new invoices from the printer?')).toEqual([]);
     expect(needs('Read the lease and tell me when it ends.')).toEqual([]);
     expect(needs('Look at the last 30 messages and let me know if anyone complained.')).toEqual([]);
+  });
+
+  it('reads a channel verb aimed at the user as a send, which still needs the address named', () => {
+    expect(needs('Email me the minutes of Monday’s call at dana@example.com.')).toContain('EXTERNAL_SEND');
+    expect(needs('Can you text my son the door code? His number is 07700 900111.')).toContain('EXTERNAL_SEND');
+    expect(needs('Show me the minutes of Monday’s call.')).toEqual([]);
+  });
+
+  it('reads committing to a choice and finishing a piece of work as changes, and "let us" before a verb', () => {
+    expect(needs('Two caterers quoted. Which is cheaper? I’d like to go with that one.')).toContain('DESTRUCTIVE_WRITE');
+    expect(needs('The audit is done, wrap up ticket T-12.')).toContain('DESTRUCTIVE_WRITE');
+    expect(needs('We agreed on the price; close out the quote Q-88.')).toContain('DESTRUCTIVE_WRITE');
+    expect(needs('Let’s cancel the Friday stand-up.')).toContain('DESTRUCTIVE_WRITE');
+    expect(needs('Approve the repair at the agreed amount.')).toContain('FINANCIAL_TRANSFER');
+    expect(needs('Push the Tuesday delivery to 3pm.')).toContain('DESTRUCTIVE_WRITE');
+  });
+
+  it('reads settling up and handling refunds as payments, and putting someone on a list as a change', () => {
+    expect(needs('Square up with the caterers for Friday.')).toContain('FINANCIAL_TRANSFER');
+    expect(needs('Sort out refunds for the cancelled matinee.')).toContain('FINANCIAL_TRANSFER');
+    expect(needs('Chuck Jess and a plus-one on the door list for Friday.')).toContain('DESTRUCTIVE_WRITE');
+  });
+
+  it('reads money handed to a person as a payment, whatever the verb', () => {
+    expect(needs('He is stuck in Amarillo, front him $300 for fuel.')).toContain('FINANCIAL_TRANSFER');
+    expect(needs('Spot me 20 bucks for the taxi.')).toContain('FINANCIAL_TRANSFER');
+    expect(needs('Show me $300 worth of receipts.')).toEqual([]);
+  });
+
+  it('asks with a verb a tool offers besides its first, where it stands as a verb', () => {
+    const offered = ['counter', 'decline'];
+    expect(asksWithVerbs('Counter the offer on L-52 at $2.40 a mile.', offered)).toBe(true);
+    expect(asksWithVerbs('What did their counter offer say?', offered)).toBe(false);
+    expect(asksWithVerbs('Don’t decline it yet.', offered)).toBe(false);
+    expect(asksWithVerbs('Summarise the counter offers from this week.', offered)).toBe(false);
   });
 
   it('does not take nouns for verbs ("my standing order", "20 messages", "the invoice")', () => {

@@ -193,7 +193,7 @@ describe('tool profile', () => {
     const v = labels(name, { query: 'refund policy' }, { description });
     expect(v.sinks).toEqual([]);
     expect(v.evidence).toMatch(
-      /a guess from its name: it names data, and takes nothing a sink needs|a guess from its (name|description): it reads/,
+      /a guess from its name: it names data, and takes nothing a sink needs|a guess from its (name|description): it reads|nothing says what \w+ does, and it takes nothing a sink needs/,
     );
   });
 
@@ -339,5 +339,58 @@ describe('argument roles', () => {
     const p = parsePolicy('arguments:\n  - { tool: renew_lease, argument: rent, role: content }\n', 'p.yml');
     expect(argumentRole(p, 'renew_lease', 'rent', '950')).toBe('content');
     expect(argumentRole(p, 'other_tool', 'rent', '950')).toBe('amount');
+  });
+
+  // Class: tools whose words say "send" but whose schema carries nothing to anyone.
+  it('reads a send with no recipient, link, free text or prose in its schema as a change, and keeps a send that has one', () => {
+    const trigger = { repo: { type: 'string' }, pipeline: { type: 'string' }, branch: { type: 'string' } };
+    expect(
+      labels(
+        'pipelines.dispatch',
+        { repo: 'a/b', pipeline: 'nightly', branch: 'main' },
+        { inputSchema: { type: 'object', properties: trigger } },
+      ).sinks,
+    ).toEqual(['DESTRUCTIVE_WRITE']);
+    const notify = { ...trigger, email: { type: 'string', format: 'email' } };
+    expect(
+      labels('pipelines.dispatch', { repo: 'a/b', email: 'ops@b.example' }, { inputSchema: { type: 'object', properties: notify } }).sinks,
+    ).toEqual(['EXTERNAL_SEND']);
+    // Without a schema the call's values may hide a recipient: the guess stands.
+    expect(labels('pipelines.dispatch', { repo: 'a/b', pipeline: 'nightly' }).sinks).toEqual(['EXTERNAL_SEND']);
+  });
+
+  // Class: descriptions that name things by what happened to them.
+  it.each([
+    ['case_files', 'Documents uploaded to a case by the client or the court, returned as text.'],
+    ['mailbox', 'Emails received in the shared mailbox, newest first.'],
+    ['dm_log', 'Messages sent to the team channel since a date.'],
+  ])('%s ("%s") is a read', (name, description) => {
+    expect(labels(name, { case_id: 'C-1' }, { description }).sinks).toEqual([]);
+  });
+
+  it('keeps a verb followed by a participle and its noun as the action: "Delete selected rows"', () => {
+    expect(labels('rows_tool', { table: 't' }, { description: 'Deletes archived rows from a table.' }).sinks).toEqual([
+      'DESTRUCTIVE_WRITE',
+    ]);
+  });
+
+  it('offers the other verbs of a description that opens with several, and none for one verb and its object', () => {
+    const def = (description: string) => ({
+      description,
+      inputSchema: { type: 'object', properties: { offerId: { type: 'string' }, rate: { type: 'number' } } },
+    });
+    expect(labels('offer_tool', { offerId: 'o-1' }, def('Accept, counter or decline an offer from a broker.')).profile?.alsoVerbs).toEqual([
+      'counter',
+      'decline',
+    ]);
+    expect(labels('offer_tool', { offerId: 'o-1' }, def('Accept an offer from a broker.')).profile?.alsoVerbs).toBeUndefined();
+  });
+
+  it('takes an enum over the built-in rules on names: a `channel` with a fixed set of values is a choice, not a recipient', () => {
+    const enumChannel = { type: 'string', enum: ['tablet', 'sms'] };
+    expect(argumentRole(policy, 'driver_message', 'channel', 'sms', enumChannel)).toBe('choice');
+    expect(argumentRole(policy, 'driver_message', 'channel', '#ops', { type: 'string' })).toBe('recipient');
+    const team = parsePolicy('targets:\n  - { tool: driver_message, argument: channel, kind: recipient }\n', 'p.yml');
+    expect(argumentRole(team, 'driver_message', 'channel', 'sms', enumChannel)).toBe('recipient');
   });
 });

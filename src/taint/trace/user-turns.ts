@@ -9,6 +9,7 @@
  */
 import { normalizeText } from '../content-links.js';
 import type { Item } from './items.js';
+import { spanishOffer, spanishPlan } from '../spanish.js';
 
 export interface UserTurn {
   text: string;
@@ -106,7 +107,8 @@ export function withConsent(answer: string, asked: string | undefined): string {
   const plans = (before: number) =>
     sentences.slice(0, before).flatMap((x) => {
       const m = WILL.exec(x);
-      return m ? [leadless(m[1].replace(/[.!:]$/, ''))] : [];
+      const plan = m ? leadless(m[1].replace(/[.!:]$/, '')) : spanishPlan(x);
+      return plan ? [plan] : [];
     });
   const proposals: string[] = [];
   for (const [i, sentence] of sentences.entries()) {
@@ -115,6 +117,12 @@ export function withConsent(answer: string, asked: string | undefined): string {
     const action = offer ? leadless(sentence.slice(offer[0].length).replace(/\?$/, '')) : '';
     if (offer && action && !GO_ON.test(action)) proposals.push(action);
     else if (offer || (question && CONFIRM.test(sentence)) || PLEASE_CONFIRM.test(sentence)) proposals.push(...plans(i));
+    else if (question) {
+      // The same, asked in Spanish (spanish.ts): "¿Quieres que le envíe la oferta?", "¿Le cambio la tarifa?", "¿Procedo?".
+      const es = spanishOffer(sentence);
+      if (es === 'go-on') proposals.push(...plans(i));
+      else if (es) proposals.push(es);
+    }
   }
   const said = [...new Set(proposals)].filter(Boolean).map((x) => `${x[0].toUpperCase()}${x.slice(1)}.`);
   return said.length ? `${answer}\n${said.join(' ')}` : answer;
@@ -125,7 +133,8 @@ const leadless = (action: string) => action.trim().replace(/^(?:go\s+ahead\s+and
 
 const MAX_ANSWER = 600;
 const MAX_ASKED = 2_000;
-const REFUSES = /^\W*(?:no|nope|nah|not|never|wait|hold on|stop)\b|\b(?:don['’]?t|do not|doesn['’]?t|not|never|no longer)\b/i;
+const REFUSES =
+  /^\W*(?:no|nope|nah|not|never|wait|hold on|stop|espera|mejor no)\b|\b(?:don['’]?t|do not|doesn['’]?t|not|never|no longer|todav[ií]a no|a[uú]n no|nunca)\b/i;
 /** A question that offers an action: what follows it is the action. */
 const OFFER =
   /^(?:(?:so|ok(?:ay)?|great|alright)[,!]?\s+)?(?:(?:shall|should|can|may)\s+I|(?:do|would)\s+you\s+(?:want|like)\s+me\s+to|(?:do|would)\s+you\s+(?:confirm|agree)\s+(?:that\s+)?I\s+should|is\s+it\s+ok(?:ay)?\s+(?:if|for)\s+(?:I|me\s+to))\b/i;
