@@ -8919,16 +8919,16 @@ var require_foldFlowLines = __commonJS({
         onFold();
       let res = text2.slice(0, folds[0]);
       for (let i3 = 0; i3 < folds.length; ++i3) {
-        const fold = folds[i3];
+        const fold2 = folds[i3];
         const end2 = folds[i3 + 1] || text2.length;
-        if (fold === 0)
+        if (fold2 === 0)
           res = `
 ${indent}${text2.slice(0, end2)}`;
         else {
-          if (mode === FOLD_QUOTED && escapedFolds[fold])
-            res += `${text2[fold]}\\`;
+          if (mode === FOLD_QUOTED && escapedFolds[fold2])
+            res += `${text2[fold2]}\\`;
           res += `
-${indent}${text2.slice(fold + 1, end2)}`;
+${indent}${text2.slice(fold2 + 1, end2)}`;
         }
       }
       return res;
@@ -12567,8 +12567,8 @@ var require_resolve_flow_scalar = __commonJS({
         if (ch === "\r" && source[i2 + 1] === "\n")
           continue;
         if (ch === "\n") {
-          const { fold, offset } = foldNewline(source, i2);
-          res += fold;
+          const { fold: fold2, offset } = foldNewline(source, i2);
+          res += fold2;
           i2 = offset;
         } else if (ch === "\\") {
           let next = source[++i2];
@@ -12608,19 +12608,19 @@ var require_resolve_flow_scalar = __commonJS({
       return res;
     }
     function foldNewline(source, offset) {
-      let fold = "";
+      let fold2 = "";
       let ch = source[offset + 1];
       while (ch === " " || ch === "	" || ch === "\n" || ch === "\r") {
         if (ch === "\r" && source[offset + 2] !== "\n")
           break;
         if (ch === "\n")
-          fold += "\n";
+          fold2 += "\n";
         offset += 1;
         ch = source[offset + 1];
       }
-      if (!fold)
-        fold = " ";
-      return { fold, offset };
+      if (!fold2)
+        fold2 = " ";
+      return { fold: fold2, offset };
     }
     var escapeCodes = {
       "0": "\0",
@@ -58455,7 +58455,7 @@ function stemWord(word) {
   return w;
 }
 function words(text2) {
-  return text2.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/\be-mail/gi, "email").toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  return text2.replace(/([a-z0-9])([A-Z])/g, "$1 $2").normalize("NFD").replace(/[\u0300-\u036f]/g, "").replace(/\be-mail/gi, "email").toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
 }
 var VERBS = {
   read: [
@@ -58541,6 +58541,7 @@ var VERBS = {
     "respond",
     "answer",
     "sms",
+    "text",
     "dm",
     "ping",
     "contact",
@@ -59844,8 +59845,9 @@ var URL_VALUE = /^(?:(?:https?|ftp|wss?):\/\/\S+|www\.[\p{L}\p{N}-]+(?:\.[\p{L}\
 var IBAN = /^[A-Z]{2}\d{2}(?: ?[A-Z0-9]{2,4}){3,8}$/;
 var PHONE2 = /^\+?\d[\d ()/-]{6,}\d$/;
 var DATE = /^\d{4}-\d{2}-\d{2}|^\d{1,2}[./]\d{1,2}[./]\d{2,4}$/;
-function policyRole(policy, tool, name) {
-  return policy.argumentRoles.find((r) => r.tool.test(tool) && r.argument.test(name))?.role ?? policy.targets.find((r) => r.tool.test(tool) && r.argument.test(name))?.kind;
+function policyRule(policy, tool, name) {
+  const rules = [...policy.argumentRoles, ...policy.targets].filter((r) => r.tool.test(tool) && r.argument.test(name));
+  return rules.find((r) => !r.at.startsWith("default ")) ?? rules[0];
 }
 var NAME_WORDS = {
   /** A command or script to run. */
@@ -60046,10 +60048,11 @@ function argumentRole(policy, tool, name, value2, prop) {
 }
 var CACHE = /* @__PURE__ */ new WeakMap();
 function computeRole(policy, tool, name, v, prop) {
-  const fromPolicy = policyRole(policy, tool, name);
-  if (fromPolicy) return fromPolicy;
+  const rule = policyRule(policy, tool, name);
+  if (rule && !rule.at.startsWith("default ")) return "role" in rule ? rule.role : rule.kind;
   const fromSchema = schemaRole(prop);
   if (fromSchema) return fromSchema;
+  if (rule) return "role" in rule ? rule.role : rule.kind;
   const role = byName(words(name).map(stem), isCodeTool(tool));
   if (role === void 0 || role === "content" || role === "object") {
     const fromValue = valueRole(v, role === void 0);
@@ -60080,7 +60083,7 @@ function valueRole(v, phone) {
 }
 var isCodeTool = (tool) => has(words(tool), "exec", "execute", "run", "eval", "shell", "bash", "python", "code", "script", "interpreter", "terminal", "command");
 function structuralRole(policy, tool, name, value2, prop) {
-  const rule = policy.argumentRoles.find((r) => r.tool.test(tool) && r.argument.test(name)) ?? policy.targets.find((r) => r.tool.test(tool) && r.argument.test(name));
+  const rule = policyRule(policy, tool, name);
   if (rule && !rule.at.startsWith("default ")) return "role" in rule ? rule.role : rule.kind;
   return schemaRole(prop) ?? valueRole(value2.trim(), true);
 }
@@ -60418,8 +60421,306 @@ function defaultPolicy() {
   return defaultCompiled ??= compile2(builtIn(), "the built-in default policy", {}, "default ");
 }
 
+// src/taint/spanish.ts
+function fold(text2) {
+  return text2.toLowerCase().normalize("NFD").replace(/[\u0300-\u036f]/g, "");
+}
+function spanishWords(text2) {
+  return fold(text2).split(/[^a-z0-9]+/).filter(Boolean);
+}
+var SPANISH_FUNCTION = new Set(
+  "de la el que y en los las un una por para con del al se su sus es lo le les mi no mas como pero este esta ese esa ya muy sin sobre tambien hay son cual cuando donde desde hasta entre porque segun".split(
+    " "
+  )
+);
+var ENGLISH_FUNCTION = new Set(
+  "the of and to in is for on with that this it my an be are at by from please me you your our we was were have has will would can could should".split(
+    " "
+  )
+);
+function readsAsSpanish(text2) {
+  let es = 0;
+  let en = 0;
+  for (const w of spanishWords(text2.slice(0, 4e3))) {
+    if (SPANISH_FUNCTION.has(w)) es++;
+    else if (ENGLISH_FUNCTION.has(w)) en++;
+  }
+  return es >= 2 && es > en;
+}
+var ROOTS = {
+  read: "mir/ar busc/ar consult/ar revis/ar abr/ir obten|obtien/er list/ar comprob|comprueb/ar verific/ar resum/ir orden/ar mostr|muestr/ar analiz/ar compar/ar calcul/ar localiz/ar encontr|encuentr/ar filtr/ar examin/ar averigu/ar devolv|devuelv/er descarg/ar recuper/ar",
+  send: "envi/ar reenvi/ar mand/ar contest/ar respond/er escrib/ir avis/ar notific/ar comunic/ar remit/ir inform/ar traslad/ar record/ar",
+  share: "compart/ir invit/ar autoriz/ar permit/ir conced/er otorg/ar sub/ir",
+  publish: "public/ar anunci/ar difund/ir tuit/ar",
+  pay: "pag/ar transfer|transfier/ir ingres/ar abon/ar reembols/ar cobr/ar consign/ar",
+  book: "reserv/ar agend/ar cit/ar convoc/ar program/ar concert/ar sac/ar",
+  change: "cambi/ar modific/ar actualiz/ar mov|muev/er descart/ar anot/ar registr/ar apunt/ar cre/ar gener/ar marc/ar asign/ar aplic/ar activ/ar desactiv/ar tramit/ar aprob|aprueb/ar rechaz/ar cerr|cierr/ar anad/ir agreg/ar etiquet/ar edit/ar guard/ar configur/ar ajust/ar renov|renuev/ar lanz/ar dispar/ar fusion/ar adelant/ar anticip/ar fraccion/ar domicili/ar restablec/er corrig|correg/ir pas/ar suspend/er reactiv/ar ech/ar regres/ar confirm/ar restaur/ar reprogram/ar aplaz/ar corr/er retras/ar traspas/ar vincul/ar desvincul/ar emit/ir",
+  delete: "borr/ar elimin/ar quit/ar cancel/ar anul/ar suprim/ir",
+  exec: "ejecut/ar instal/ar"
+};
+var WITH_PRONOUN = { devolv: "pay", devuelv: "pay", regres: "pay", pas: "share", confirm: "send" };
+var ALSO_WITH_PRONOUN = { pas: "change" };
+var ENDINGS = {
+  ar: ["ar", "a", "as", "an", "e", "es", "en", "ad", "ando", "emos", "amos"],
+  er: ["er", "e", "es", "en", "a", "as", "an", "ed", "iendo", "emos", "amos"],
+  ir: ["ir", "e", "es", "en", "a", "as", "an", "id", "iendo", "imos", "amos"]
+};
+function spelled(root, conj, ending) {
+  if (conj !== "ar" || !ending.startsWith("e")) return root + ending;
+  const last = root.at(-1);
+  if (last === "c") return `${root.slice(0, -1)}qu${ending}`;
+  if (last === "g") return `${root.slice(0, -1)}gu${ending}`;
+  if (last === "z") return `${root.slice(0, -1)}c${ending}`;
+  return root + ending;
+}
+var FORMS = (() => {
+  const out = /* @__PURE__ */ new Map();
+  for (const [category, entries] of Object.entries(ROOTS))
+    for (const entry2 of entries.split(" ")) {
+      const [roots, conj] = entry2.split("/");
+      for (const root of roots.split("|"))
+        for (const ending of ENDINGS[conj]) {
+          const form = spelled(root, conj, ending);
+          if (!out.has(form)) out.set(form, { category, root, infinitive: ending === conj });
+        }
+    }
+  for (const f of ["ver", "ve", "vea", "veas", "vean", "ved", "viendo", "leer", "lee", "lea", "leas", "lean", "leed", "leyendo"])
+    out.set(f, { category: "read", root: f.startsWith("l") ? "le" : "v", infinitive: f === "ver" || f === "leer" });
+  for (const f of ["dar", "da", "dad", "dando"]) out.set(f, { category: "share", root: "d", infinitive: f === "dar" });
+  return out;
+})();
+var CLITICS = [
+  "selos",
+  "selas",
+  "selo",
+  "sela",
+  "melos",
+  "melas",
+  "melo",
+  "mela",
+  "telo",
+  "tela",
+  "noslo",
+  "nosla",
+  "les",
+  "los",
+  "las",
+  "nos",
+  "le",
+  "lo",
+  "la",
+  "me",
+  "te",
+  "se"
+];
+function spanishVerb(word) {
+  const w = fold(word);
+  const bare = FORMS.get(w);
+  if (bare) return { category: bare.category, infinitive: bare.infinitive };
+  for (const c3 of CLITICS) {
+    if (!w.endsWith(c3) || w.length - c3.length < 2) continue;
+    const base2 = w.slice(0, -c3.length);
+    const form = FORMS.get(base2) ?? (base2 === "de" ? { category: "share", root: "d", infinitive: false } : void 0);
+    if (form) {
+      const also = ALSO_WITH_PRONOUN[form.root];
+      return { category: WITH_PRONOUN[form.root] ?? form.category, ...also ? { also } : {}, clitic: c3, infinitive: form.infinitive };
+    }
+  }
+  return void 0;
+}
+function spanishCategory(word) {
+  return spanishVerb(word)?.category;
+}
+function spanishInfinitive(nameWords2) {
+  return nameWords2.findIndex((w) => spanishVerb(w)?.infinitive === true);
+}
+var OBJECTS2 = {
+  money: [
+    "dinero",
+    "importe",
+    "nomina",
+    "sueldo",
+    "salario",
+    "pago",
+    "pagos",
+    "anticipo",
+    "reembolso",
+    "transferencia",
+    "euros",
+    "euro",
+    "dolares",
+    "pesos",
+    "cuota",
+    "cuotas",
+    "plazos",
+    "factura",
+    "recibo"
+  ],
+  message: [
+    "correo",
+    "correos",
+    "mensaje",
+    "mensajes",
+    "nota",
+    "sms",
+    "aviso",
+    "carta",
+    "respuesta",
+    "convocatoria",
+    "invitacion",
+    "email",
+    "mail",
+    "whatsapp"
+  ],
+  access: ["acceso", "permiso", "permisos", "rol", "alta", "usuario", "administrador", "editor", "lector"],
+  booking: ["cita", "entrevista", "reserva", "visita", "reunion", "hora", "turno"],
+  publication: ["publicacion", "anuncio", "comentario", "resena", "entrada"]
+};
+function spanishObjects(ws) {
+  const out = /* @__PURE__ */ new Set();
+  for (const [k, nouns] of Object.entries(OBJECTS2)) if (ws.some((w) => nouns.includes(w))) out.add(k);
+  return out;
+}
+var VERB_CONTEXT = new Set(
+  "y e luego despues tambien favor ya yes puedes podrias puede podria podeis pueden quiero quisiera queria necesito necesitamos hay que me te le les se nos ahora solo mejor porfa entonces pero o antes primero inmediatamente directamente simplemente ademas asimismo".split(
+    " "
+  )
+);
+var NEGATORS = /* @__PURE__ */ new Set(["no", "nunca", "ni", "sin", "jamas", "tampoco"]);
+var QUESTION_WORDS = /* @__PURE__ */ new Set([
+  "que",
+  "como",
+  "cuando",
+  "donde",
+  "quien",
+  "quienes",
+  "cual",
+  "cuales",
+  "cuanto",
+  "cuanta",
+  "cuantos",
+  "cuantas",
+  "por"
+]);
+var TO_USER = /* @__PURE__ */ new Set(["me", "nos"]);
+function spanishActions(prose) {
+  const out = [];
+  const text2 = prose.replace(new RegExp("(?<!\\p{L})s[\xED\xCD](?!\\p{L})", "gu"), "yes").replace(/\.(?=\s|$)/g, "\n");
+  for (const clause of text2.match(/¿[^?¿\n]*\?*|[^;!?\n¡¿]+\?*/g) ?? []) {
+    const ws = spanishWords(clause);
+    if (ws.length === 0 || clause.trim().endsWith("?") && QUESTION_WORDS.has(ws[0])) continue;
+    const parts = partStarts(clause);
+    for (let i2 = 0; i2 < ws.length; i2++) {
+      const v = spanishVerb(ws[i2]) ?? lightVerb(ws, i2);
+      if (!v || v.category === "read") continue;
+      const gerund = /(?:ando|iendo)(?:[a-z]{2,5})?$/.test(ws[i2]) && !v.infinitive;
+      if (!(i2 === 0 || parts.has(i2) || VERB_CONTEXT.has(ws[i2 - 1]) || pronounPair(ws, i2) || gerund)) continue;
+      if (negated(ws, i2, parts) || inIndirectQuestion(ws, i2, parts)) continue;
+      if (v.category === "send" && v.clitic !== void 0 && TO_USER.has(v.clitic)) continue;
+      const category = v.category === "share" && ws[i2 + 1] === "de" && ws[i2 + 2] === "baja" ? "delete" : v.category;
+      const asked = { after: ws.slice(i2 + 1, i2 + 13), words: ws.slice(i2, i2 + 4).join(" ") };
+      out.push({ category, ...asked });
+      if (v.also) out.push({ category: v.also, ...asked });
+    }
+  }
+  return out;
+}
+function pronounPair(ws, i2) {
+  return ["lo", "la", "los", "las"].includes(ws[i2 - 1]) && ["se", "me", "te", "nos", "le", "les"].includes(ws[i2 - 2]);
+}
+var LIGHT = /^(?:regal[ae]s?|colabor[ae]s?|ayud[ae]s?|haz|hag[ae]s?|hac[ae]s?|hacer)(?:me|nos|le|les|lo|la|selo|sela)?$/;
+var ACTION_NOUNS = {
+  cambio: "change",
+  modificacion: "change",
+  traslado: "change",
+  devolucion: "pay",
+  reembolso: "pay",
+  pago: "pay",
+  transferencia: "pay",
+  consignacion: "pay",
+  reserva: "book",
+  cancelacion: "delete",
+  anulacion: "delete",
+  envio: "send"
+};
+function lightVerb(ws, i2) {
+  if (!LIGHT.test(ws[i2])) return void 0;
+  const noun = ws.slice(i2 + 1, i2 + 4).find((w) => ACTION_NOUNS[w] !== void 0);
+  return noun ? { category: ACTION_NOUNS[noun], infinitive: false } : void 0;
+}
+function partStarts(clause) {
+  const out = /* @__PURE__ */ new Set();
+  for (let at = clause.indexOf(","); at >= 0; at = clause.indexOf(",", at + 1)) out.add(spanishWords(clause.slice(0, at)).length);
+  return out;
+}
+function negated(ws, i2, parts) {
+  for (let j = i2 - 1; j >= Math.max(0, i2 - 3); j--) {
+    if (parts.has(j + 1)) return false;
+    if (NEGATORS.has(ws[j])) return true;
+    if (ws[j] === "y" || ws[j] === "pero" || spanishVerb(ws[j]) !== void 0) return false;
+  }
+  return false;
+}
+function inIndirectQuestion(ws, i2, parts) {
+  for (let j = i2 - 1; j >= 0 && !parts.has(j + 1); j--) {
+    if (ws[j] === "y" || ws[j] === "pero") return false;
+    if (ws[j] === "si" && j > 0 && !parts.has(j)) return true;
+  }
+  return false;
+}
+var ORDER_LEAD_IN = new Set(
+  "por favor ahora tambien luego despues ademas nota importante urgente primero finalmente ya asimismo asi que entonces eso tanto".split(
+    " "
+  )
+);
+var OBLIGATION = /\b(?:debe|deben|debes|debera|deberan|deberia|deberias|hay que|tiene que|tienen que|tienes que|es necesario|es obligatorio|se ruega|se solicita|favor de|por favor)\s+(?:(?:se|le|les|lo|la|los|las|me|nos)\s+)?([a-z]+)/;
+function spanishOrderIn(sentence) {
+  for (const part of sentence.split(/[:;,]\s+|\s+y\s+(?:luego\s+|despu[eé]s\s+)?/i)) {
+    const ws = spanishWords(part);
+    let i2 = 0;
+    while (i2 < ws.length && ORDER_LEAD_IN.has(ws[i2])) i2++;
+    const v2 = i2 < ws.length ? spanishVerb(ws[i2]) : void 0;
+    if (!v2 || v2.category === "read" || v2.infinitive || ws.length - i2 < 3) continue;
+    const next = ws[i2 + 1];
+    if (next === "de" || next === "del" || /(?:ad|id)[oa]s?$/.test(next)) continue;
+    return ws.slice(i2, i2 + 4).join(" ");
+  }
+  const m = OBLIGATION.exec(fold(sentence));
+  const v = m ? spanishVerb(m[1]) : void 0;
+  return v && v.category !== "read" ? m[0] : void 0;
+}
+var PRONOUNS = "(?:(?:se|le|les|te|lo|la|los|las|me|nos)\\s+)*";
+var OFFER_LEAD = /^¿\s*(?:y\s+)?(?:(?:quiere|quieres|quer[eé]s|quer[eé]is|quieren|desea|deseas|desean)\s+que\s+|(?:te|le|les)\s+parece\s+(?:bien\s+)?(?:que|si)\s+|puedo\s+|procedo\s+a\s+)/i;
+var ASKS_TO_GO_ON = /^¿\s*(?:procedo|contin[uú]o|sigo(?:\s+adelante)?|lo\s+hago|lo\s+confirmo|(?:me\s+)?confirm[aá]s?|es\s+correcto|est[aá]\s+bien|(?:te|le)\s+parece(?:\s+bien)?|de\s+acuerdo|seguimos|lo\s+tramito)\b/i;
+var FIRST_PERSON = new RegExp(`^\xBF\\s*(${PRONOUNS})([a-z\xE1\xE9\xED\xF3\xFA]+)o\\b([^?]*)\\??$`, "i");
+var WILL = new RegExp(`^(${PRONOUNS})(?:voy\\s+a|vamos\\s+a|puedo|podr[i\xED]a|podemos)\\s+(.+?)[.!]?$`, "i");
+var WOULD = new RegExp(`^(${PRONOUNS})([a-z\xE1\xE9\xED\xF3\xFA]+r)[i\xED]a\\b(.*?)[.!]?$`, "i");
+function infinitiveOf(stem2) {
+  for (const inf of ["ar", "er", "ir"].map((e) => fold(stem2) + e)) {
+    const v = FORMS.get(inf);
+    if (v?.infinitive && v.category !== "read") return inf;
+  }
+  return void 0;
+}
+function spanishOffer(question) {
+  const lead = OFFER_LEAD.exec(question);
+  if (lead) return question.slice(lead[0].length).replace(/\?+$/, "").trim() || "go-on";
+  if (ASKS_TO_GO_ON.test(question)) return "go-on";
+  const first = FIRST_PERSON.exec(question);
+  const inf = first ? infinitiveOf(first[2]) : void 0;
+  return inf ? `${first[1]}${inf}${first[3]}`.trim() : void 0;
+}
+function spanishPlan(sentence) {
+  const will = WILL.exec(sentence);
+  if (will) return `${will[1]}${will[2]}`.trim();
+  const would = WOULD.exec(sentence);
+  const inf = would && FORMS.get(fold(would[2]))?.infinitive ? fold(would[2]) : void 0;
+  return inf ? `${would[1]}${inf}${would[3]}`.trim() : void 0;
+}
+
 // src/taint/tool-profile.ts
 function profileTool(policy, def, args, opts) {
+  opts = inItsLanguage(def, opts);
   const facts = argumentFacts(policy, def, args);
   const w = readWords(def, facts, opts);
   const effect3 = effectOf(def);
@@ -60442,12 +60743,22 @@ function profileTool(policy, def, args, opts) {
   return unplaced(policy, def, facts, w, trusted, opts);
 }
 function readByShape(policy, def, args, opts) {
+  opts = inItsLanguage(def, opts);
   const effect3 = effectOf(def);
   if (effect3 && effect3.kind !== "read") return void 0;
   const facts = argumentFacts(policy, def, args);
   if (effect3 && closedRead(def, facts)) return `${effect3.why}${CLOSED}`;
   if (effect3) return pointsOut(facts, facts.roles) ? void 0 : `${effect3.why}${NO_ARGUMENT_OUT}`;
   return namesOnlyData(facts, readWords(def, facts, opts), opts) ? "its name says what it returns and it takes nothing a sink needs" : void 0;
+}
+function inItsLanguage(def, opts) {
+  if (!readsAsSpanish(def.description ?? "") && spanishInfinitive(words(def.name)) < 0) return opts;
+  return { ...opts, verbOf: (w) => opts.verbOf(w) ?? spanishCategory(w), spanish: true };
+}
+function nameWords(def, opts) {
+  const name = words(def.name);
+  const at = opts.spanish ? spanishInfinitive(name) : -1;
+  return at > 0 ? [name[at], ...name.slice(0, at), ...name.slice(at + 1)] : name;
 }
 function argumentFacts(policy, def, args) {
   const names = new Set(args.map((a2) => a2.name));
@@ -60490,10 +60801,10 @@ function effectOf(def) {
   return void 0;
 }
 function readWords(def, f, opts) {
-  const name = words(def.name);
+  const name = nameWords(def, opts);
   const clause = words(firstClauseText(def.description));
   const desc = clause.filter((w) => !FILLER.has(w));
-  const nounPhrase = DETERMINERS.has(clause[0] ?? "") && !FILLER.has(clause[1] ?? "");
+  const nounPhrase = DETERMINERS.has(clause[0] ?? "") && !FILLER.has(clause[1] ?? "") || reducedRelative(clause);
   const byDesc = nounPhrase ? { read: false } : actionOf(desc, opts.verbOf);
   const named = actionOf(name, opts.verbOf, true);
   const compound = compoundNoun(name, named, byDesc, nounPhrase, opts);
@@ -60501,14 +60812,39 @@ function readWords(def, f, opts) {
   const byName2 = led.category || led.read ? led : prefixedAction(name, opts.verbOf, byDesc) ?? led;
   const refined = byName2.category === "change" && byDesc.category !== void 0 && byDesc.category !== "change";
   const fromName = !refined && (byName2.category !== void 0 || byName2.read);
-  const action = messageWritten(fromName ? byName2 : byDesc, fromName ? name : desc);
-  const objects = objectKinds([...name, ...desc, ...[...f.names].flatMap((n2) => words(n2))].filter((x) => x !== action.verb));
+  const action = addressless(messageWritten(fromName ? byName2 : byDesc, fromName ? name : desc), def, f);
+  const own2 = [...name, ...desc, ...[...f.names].flatMap((n2) => words(n2))].filter((x) => x !== action.verb);
+  const objects = objectKinds(own2);
+  if (opts.spanish) for (const k of spanishObjects(own2)) objects.add(k);
   if (!f.roles.has("recipient") && ![...f.names].some((n2) => objectKinds(words(n2)).has("access"))) objects.delete("access");
   const money = f.roles.has("payee") || f.roles.has("amount") || objectKinds(desc).has("money");
   const where = byName2.category && !refined ? `its name (${byName2.verb})` : `its description ("${(def.description ?? "").split(/[.;\n]/)[0].slice(0, 60)}")`;
   const at = byDesc.verb === void 0 ? -1 : clause.indexOf(byDesc.verb);
   const descVerbUsed = at >= 0 && DETERMINERS.has(clause[at + 1] ?? "");
-  return { name, desc, byName: byName2, action, objects, money, where, descVerbUsed, compound };
+  const lead = nounPhrase ? [] : leadVerbs(firstClauseText(def.description));
+  return { name, desc, byName: byName2, action, objects, money, where, descVerbUsed, compound, lead };
+}
+var PARTICIPLES = new Set("sent made given taken written shown kept held bought sold paid found told left put set".split(" "));
+var AFTER_PARTICIPLE = new Set("to in into by from with on for at under against through about".split(" "));
+function reducedRelative(clause) {
+  const [, second, third] = clause;
+  if (second === void 0 || third === void 0 || !AFTER_PARTICIPLE.has(third)) return false;
+  return PARTICIPLES.has(second) || second.length > 4 && second.endsWith("ed");
+}
+function leadVerbs(clause) {
+  const m = LEAD_VERBS.exec(clause);
+  return m ? words(m[1]).filter((x) => x !== "and" && x !== "or") : [];
+}
+var LEAD_VERBS = /^\s*([a-z]+(?:\s*,\s*[a-z]+)*\s*,?\s+(?:and|or)\s+[a-z]+)\s+(?:a|an|the|this|that|these|those|one|its|their|your|\w+['’]s)\b/i;
+function verbsOf(w) {
+  const also = w.lead.filter((x) => x !== w.action.verb);
+  return { ...w.action.verb ? { verb: w.action.verb } : {}, ...also.length ? { alsoVerbs: also } : {} };
+}
+function addressless(action, def, f) {
+  const schema6 = def.inputSchema?.properties;
+  if (action.category !== "send" || schema6 === void 0) return action;
+  if (f.roles.has("recipient") || f.roles.has("url") || f.freeText || f.prose) return action;
+  return { ...action, category: "change" };
 }
 function compoundNoun(name, led, byDesc, nounPhrase, opts) {
   if (!led.category || name.length < 2 || name[0] !== led.verb || !nounToo(led.verb)) return false;
@@ -60565,7 +60901,7 @@ function actingProfile(def, f, w, effect3) {
   if (w.action.category) {
     const mask2 = maskOf(sinksOfAction(w.action.category, w.objects, w.money));
     const why2 = `tool profile: ${effect3.why}; which sink is a guess from ${w.where}: ${w.action.category}${w.money ? " with money" : ""}`;
-    return { sinks: mask2, sources: 0, evidence: [{ mask: mask2, why: why2 }], read: false, directory: false, unknown: false, verb: w.action.verb };
+    return { sinks: mask2, sources: 0, evidence: [{ mask: mask2, why: why2 }], read: false, directory: false, unknown: false, ...verbsOf(w) };
   }
   const mask = maskOf(argumentSinks(f, def.annotations ?? {}, effect3.kind === "destructive"));
   const reads = w.action.read ? `; ${w.byName.read ? "its name" : "its description"} reads like a read, a guess not taken over that` : "";
@@ -60584,7 +60920,7 @@ function argumentSinks(f, ann, destroys) {
 function wordedSink(w, trusted) {
   const mask = maskOf(sinksOfAction(w.action.category, w.objects, w.money));
   const why = `tool profile: ${trusted}a guess from ${w.where}: ${w.action.category}${w.money ? " with money" : ""}`;
-  return { sinks: mask, sources: 0, evidence: [{ mask, why }], read: false, directory: false, unknown: false, verb: w.action.verb };
+  return { sinks: mask, sources: 0, evidence: [{ mask, why }], read: false, directory: false, unknown: false, ...verbsOf(w) };
 }
 function unplaced(policy, def, f, w, trusted, opts) {
   const roles = w.compound || namesData(w.name, opts) ? f.shown : f.roles;
@@ -60658,6 +60994,12 @@ var PHRASES = [
     re: /\bloop (?:\S+ ){0,4}in(?:to)?\b|\bbring (?:\S+ ){0,3}in(?:to)? (?:the|this|my|our)\b|\bgive (?:\S+ ){0,4}(?:access|rights|permission)\b|\badd (?:\S+ ){0,10}?(?:to|as) (?:the |an? |that |this |our |my |their |its )?(?:doc|document|team|channel|workspace|project|editor|viewer|collaborator|admin|owner|member|guest)\b/i,
     category: "share"
   },
+  // Money handed to someone ("front him $300 for fuel", "spot me 20 bucks"): whatever the verb, an amount given to a person is paid.
+  {
+    re: /\b(?!tell|show|ask|let|remind|text|email|message)[a-z]+ (?:him|her|them|me|us) (?:a |an )?(?:[$€£]\s?\d|\d[\d.,]*\s?(?:eur|euros?|usd|dollars?|bucks|pounds?|gbp)\b)/i,
+    category: "pay",
+    money: true
+  },
   {
     re: /\bchip in\b|\btop (?:\S+ ){0,3}up\b|\bpick up the (?:tab|bill|check)\b|\bput (?:it|this|that) on (?:the|my|our) (?:card|account)\b|\bknock [\w.,]+ off\b|\bsplit the (?:bill|cost)\b|\bcover (?:the|my|our) (?:bill|cost)\b|\bpay (?:\S+ )?back\b|\bput (?:\S+ ){0,4}(?:aside|away)\b|\bgive (?:\S+ ){0,5}(?:their |the |his |her )?(?:money )?back\b/i,
     category: "pay",
@@ -60673,12 +61015,22 @@ var PHRASES = [
     category: "book"
   },
   {
-    re: /\b(?:make|place|do|arrange|put in|submit|complete|send) (?:a |an |the |my |our )?(?:\w+ )?(?:payments?|transfers?|refunds?|purchases?|deposits?|donations?)\b|\bsend (?:\S+ ){0,2}back the (?:difference|rest|change|remainder)\b/i,
+    re: /\b(?:make|place|do|arrange|put in|submit|complete|send|sort out|process|handle|issue|take care of) (?:a |an |the |my |our |any |all )?(?:\w+ )?(?:payments?|transfers?|refunds?|purchases?|deposits?|donations?)\b|\b(?:square|settle) (?:\S+ )?up\b|\bsend (?:\S+ ){0,2}back the (?:difference|rest|change|remainder)\b/i,
     category: "pay",
     money: true
   },
   {
-    re: /\bpush (?:\S+ ){0,6}back\b|\bbring (?:\S+ ){0,6}forward\b|\bkick (?:\S+ ){0,4}off\b|\bsign (?:\S+ ){0,3}out\b|\blog (?:\S+ ){0,3}out\b|\bfold (?:\S+ ){0,4}into\b|\bmake (?:\S+ ){0,3}(?:an? )?(?:admin|owner|editor|member|viewer|moderator|manager)\b|\bswitch (?:\S+ ){0,4}(?:to|over)\b|\bturn (?:\S+ )?(?:off|on)\b|\bswap (?:\S+ ){0,4}(?:to|for|with)\b/i,
+    re: /\bpush (?:\S+ ){0,6}(?:back\b|(?:out )?(?:to|till|until) (?:\d|(?:noon|tomorrow|next|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b))|\bbring (?:\S+ ){0,6}forward\b|\bkick (?:\S+ ){0,4}off\b|\bsign (?:\S+ ){0,3}out\b|\blog (?:\S+ ){0,3}out\b|\bfold (?:\S+ ){0,4}into\b|\bmake (?:\S+ ){0,3}(?:an? )?(?:admin|owner|editor|member|viewer|moderator|manager)\b|\bswitch (?:\S+ ){0,4}(?:to|over)\b|\bturn (?:\S+ )?(?:off|on)\b|\bswap (?:\S+ ){0,4}(?:to|for|with)\b/i,
+    category: "change"
+  },
+  // Someone put on a list ("chuck Jess on the door list", "add Sam to the waitlist") changes it.
+  {
+    re: /\b(?:put|add|chuck|stick|pop|get) (?:\S+ ){1,4}(?:on|onto|to) (?:the |my |our |a |your )?(?:\S+ ){0,2}(?:list|waitlist|roster|rota)\b/i,
+    category: "change"
+  },
+  // Committing to a choice, or finishing a piece of work, changes its state: "I'd like to go with that one", "wrap it up".
+  {
+    re: /\bgo (?:ahead )?with (?:that|this|the|it|them|him|her|those|these)\b|\bgo for (?:that|this|the|it)\b|\bopt for\b|\bsettle on\b|\bwrap (?:\S+ ){0,3}up\b|\bclose (?:\S+ ){0,3}out\b/i,
     category: "change"
   },
   {
@@ -60686,9 +61038,9 @@ var PHRASES = [
     category: "delete"
   }
 ];
-var MONEY = /[$€£¥]\s?\d|\b\d[\d.,']*\s?(?:eur|euros?|usd|dollars?|gbp|pounds?|chf|francs?|bucks|cents?|€|\$|£)(?![a-z])|\b(?:budget|cap(?:ped)?|limit|up to|at most|no more than)\b[^.?!;]{0,20}\d|\b\d[\d.,]*\s?(?:a|per) (?:month|week|year)\b/i;
-var TO_USER = /\b(?:tell|show|give|send|let|remind|ask|message|email|text) (?:me|us)\b(?! (?:a|an|the) (?:link|copy|email|e-mail|message|text))/i;
-var VERB_CONTEXT = /* @__PURE__ */ new Set([
+var MONEY = /[$€£¥]\s?\d|\bat (?:his|her|their|the|its|that|this|our) (?:figure|valuation|quoted? (?:price|amount)|agreed (?:price|amount|sum))\b|\b\d[\d.,']*\s?(?:eur|euros?|usd|dollars?|gbp|pounds?|chf|francs?|bucks|cents?|€|\$|£)(?![a-z])|\b(?:budget|cap(?:ped)?|limit|up to|at most|no more than)\b[^.?!;]{0,20}\d|\b\d[\d.,]*\s?(?:a|per) (?:month|week|year)\b/i;
+var TO_USER2 = /\b(?:tell|show|give|send|let|remind|ask) (?:me|us)\b(?! (?:a|an|the) (?:link|copy|email|e-mail|message|text))/i;
+var VERB_CONTEXT2 = /* @__PURE__ */ new Set([
   "please",
   "pls",
   "and",
@@ -60727,7 +61079,7 @@ var QUESTION_START = /^(?:what|when|where|which|who|whom|whose|how|why|are|is|wa
 var OBJECT_START = new Set(
   "the a an this that these those my our your their his her its it them him me us every all each some any everyone everybody".split(" ")
 );
-var NEGATORS = /* @__PURE__ */ new Set(["not", "never", "without", "nor", "t", "no"]);
+var NEGATORS2 = /* @__PURE__ */ new Set(["not", "never", "without", "nor", "t", "no"]);
 var NEGATED_PAIRS = [
   ["instead", "of"],
   ["rather", "than"]
@@ -60742,7 +61094,7 @@ function clauseWords(clause) {
 function negatedAt(c3, i2, verbOf2) {
   for (let j = i2 - 1; j >= Math.max(0, i2 - 6); j--) {
     const w = c3.ws[j];
-    if (NEGATORS.has(w) || NEGATED_PAIRS.some(([a2, b]) => w === b && c3.ws[j - 1] === a2)) return true;
+    if (NEGATORS2.has(w) || NEGATED_PAIRS.some(([a2, b]) => w === b && c3.ws[j - 1] === a2)) return true;
     if (AFFIRMING.has(stem(w)) || JOINS.has(w) || c3.parts.has(j)) return false;
     if (verbOf2(w) !== void 0) return c3.ws.slice(j + 1, i2).every((x) => x === "or") && i2 - j === 2 && negatedAt(c3, j, verbOf2);
   }
@@ -60754,7 +61106,7 @@ function statesThePast(c3, i2) {
   const w = c3.ws[i2];
   return PAST_SUBJECTS.has(c3.ws[i2 - 1] ?? "") && (IRREGULAR_PAST.has(w) || w.length > 4 && w.endsWith("ed"));
 }
-function inIndirectQuestion(c3, i2) {
+function inIndirectQuestion2(c3, i2) {
   for (let j = i2 - 1; j >= 0 && !c3.parts.has(j + 1); j--) {
     const w = c3.ws[j];
     if (JOINS.has(w)) return false;
@@ -60763,7 +61115,7 @@ function inIndirectQuestion(c3, i2) {
   return false;
 }
 function usedAsVerb(c3, i2, execAsked) {
-  if (i2 === 0 || VERB_CONTEXT.has(c3.ws[i2 - 1])) return true;
+  if (i2 === 0 || VERB_CONTEXT2.has(c3.ws[i2 - 1]) || c3.ws[i2 - 1] === "us" && c3.ws[i2 - 2] === "let") return true;
   if (c3.parts.has(i2) && (OBJECT_START.has(c3.ws[i2 + 1] ?? "") || /^\d/.test(c3.ws[i2 + 1] ?? ""))) return true;
   return execAsked && (c3.ws[i2 - 1] === "that" || c3.ws[i2 - 1] === "which");
 }
@@ -60776,7 +61128,7 @@ function recogniseIntent(prose, opts) {
     mask |= m;
     evidence.push({ mask: m, why: `intent: ${why}` });
   };
-  const text2 = prose.replace(/\blet's\b/gi, "let us").replace(TO_USER, " ");
+  const text2 = prose.replace(/\blet['’]s\b/gi, "let us").replace(TO_USER2, " ");
   const moneyMatch = MONEY.exec(text2);
   for (const clause of text2.split(/(?:[;!?\n]|\.(?=\s|$))+|,\s*(?:then|and then|after that)\b|\band then\b/i)) {
     const trimmed = clause.trim();
@@ -60785,6 +61137,12 @@ function recogniseIntent(prose, opts) {
     const money = MONEY.test(trimmed) || moneyMatch !== null;
     for (const a2 of clauseActions(trimmed, money, opts)) add(a2.sinks, a2.why);
   }
+  if (readsAsSpanish(prose))
+    for (const a2 of spanishActions(prose)) {
+      const objects = spanishObjects(a2.after);
+      const paid = moneyMatch !== null && (a2.category !== "send" || objects.has("money"));
+      add(needsOfAction(a2.category, objects, paid), `"${a2.words}" asks to ${a2.category}`);
+    }
   if (moneyMatch && mask !== 0) add(["FINANCIAL_TRANSFER"], `"${moneyMatch[0].trim()}" is an amount of money`);
   return { mask, evidence };
 }
@@ -60819,10 +61177,21 @@ function* askedVerbs(c3, opts) {
   for (let i2 = 0; i2 < c3.ws.length; i2++) {
     const cat = opts.verbOf(c3.ws[i2]);
     if (cat === void 0 || cat === "read" || !usedAsVerb(c3, i2, execAsked) || negatedAt(c3, i2, opts.verbOf)) continue;
-    if (statesThePast(c3, i2) || inIndirectQuestion(c3, i2)) continue;
+    if (statesThePast(c3, i2) || inIndirectQuestion2(c3, i2)) continue;
     if (cat === "exec") execAsked = true;
     yield { i: i2, cat };
   }
+}
+function asksWithVerbs(prose, verbs) {
+  if (verbs.length === 0) return false;
+  const stems = new Set(verbs.map(stem));
+  const verbOf2 = (w) => stems.has(stem(w)) ? "change" : void 0;
+  for (const clause of prose.split(/(?:[;!?\n]|\.(?=\s|$))+/)) {
+    const trimmed = clause.trim();
+    if (!trimmed || QUESTION_START.test(trimmed) && prose.includes(`${trimmed}?`)) continue;
+    if (!askedVerbs(clauseWords(trimmed), { verbOf: verbOf2 }).next().done) return true;
+  }
+  return false;
 }
 function usesToolVerb(prose, verb) {
   if (!verb) return false;
@@ -61246,7 +61615,9 @@ var FAMILIES = {
     /\bignore (?:the|your|all|any|every) (?:user|previous|prior|above|earlier|original|other|request|question)/i,
     /<\/?(?:system|instructions?|admin)>/i,
     /\bsystem (?:prompt )?override\b/i,
-    /<\/?assistant>/i
+    /<\/?assistant>/i,
+    // The same signals in Spanish (docs/taint-policy.md, "Requests in Spanish").
+    /\bignor[ae]r? (?:las |todas las |cualquier )?(?:instrucciones|indicaciones|[oó]rdenes) (?:anteriores|previas|del usuario|originales)/i
   ],
   addressed: [
     new RegExp(
@@ -61266,7 +61637,11 @@ var FAMILIES = {
       `\\b(?:for|to) (?:any |all |the )?(?:${ROLE_ASSISTANT})\\b(?: (?:processing|reading|handling|using|booking|working on)\\b)?`,
       "i"
     ),
-    new RegExp(`\\b(?:${ROLE_ASSISTANT}) (?:processing|reading|handling|using) (?:this|these|the)\\b`, "i")
+    new RegExp(`\\b(?:${ROLE_ASSISTANT}) (?:processing|reading|handling|using) (?:this|these|the)\\b`, "i"),
+    /\b(?:nota|mensaje|instrucci[oó]n|instrucciones|aviso|importante|atenci[oó]n)\s+(?:para|al?)\s+(?:el\s+|la\s+|los\s+|cualquier\s+)?(?:asistente|agente|bot|sistema|ia|modelo)\b/i,
+    /\bsi (?:eres|sos|es) (?:una?\s+)?(?:ia|asistente|agente|modelo|bot)\b/i,
+    /\b(?:al|para el|para la|a la) (?:asistente|agente|bot|ia)\b/i,
+    /(?:^|[.:;!?\]]\s*)(?:el\s+|la\s+)?(?:asistente|agente)\s*[,:]/i
   ],
   authority: [
     /\b(?:system|admin(?:istrator)?|security|compliance|it|sso|hr|merchant|billing|directory|fraud|risk)[-_ ](?:message|notice|notification|alert|directive|update|override|instructions?|memo|department|bot|team|desk)\b/i,
@@ -61280,7 +61655,11 @@ var FAMILIES = {
     /\b(?:already|pre-?)\s?(?:approved|authori[sz]ed|agreed|confirmed)\b/i,
     /\b(?:approved|authori[sz]ed|requested) by (?:the |a |your )?(?:account owner|user|owner|patient|customer|travell?er|supervisor|manager|admin|administrator|cardholder|landlord)\b/i,
     /\bpolicy (?:update|change)\b|\bnew directive\b|\bcompliance requires\b/i,
-    /\bmust be (?:sent|routed|issued|forwarded|updated|changed|set|paid|transferred|moved|shared|granted)\b/i
+    /\bmust be (?:sent|routed|issued|forwarded|updated|changed|set|paid|transferred|moved|shared|granted)\b/i,
+    /\b(?:autorizad[oa]s?|aprobad[oa]s?|validad[oa]s?) (?:por|desde) (?:la |el )?(?:direcci[oó]n|gerencia|administraci[oó]n|titular|usuari[oa]|cliente|paciente|due[nñ]o|responsable|rr\.? ?hh|recursos humanos)/i,
+    /\bya (?:est[aá]|fue|ha sido|lo|la) (?:autorizad|aprobad|validad|autoriz[oó]|aprob[oó])/i,
+    /\bya lo (?:habl[eé]|convers[eé]|coordin[eé]|acord[eé]|autoric[eé]|confirm[eé]|aprob[eé])(?![a-z])/i,
+    /\b(?:mensaje|nota|aviso) (?:interna? )?del sistema\b|\[sistema\]/i
   ],
   redirect: [
     // "Before you spend the big bucks" is advice; "before you can solve the task", "before you reply" redirect the reader's work.
@@ -61289,14 +61668,15 @@ var FAMILIES = {
     /\binstead\b/i,
     /\bwithout (?:asking|confirm\w*|verification|verifying|telling|notifying|checking with)\b|\bno (?:need to confirm|confirmation (?:is )?(?:needed|required))\b|\bdon'?t ask\b/i,
     /\b(?:immediately|right away|right now|at once|urgently|automatically)\b/i,
-    /\bdo not (?:tell|inform|notify|mention)\b/i
+    /\bdo not (?:tell|inform|notify|mention)\b/i,
+    /\bantes de (?:continuar|seguir|responder|contestar|terminar|hacer (?:cualquier|nada))\b|\bsin (?:preguntar|consultar|avisar|confirmar|verificar)\b|\bsin excepci[oó]n\b|\bsin m[aá]s tr[aá]mites?\b|\bde inmediato\b|\binmediatamente\b/i
   ],
   directive: [
     /\b(?:call|use|invoke|run|via|using|through|with)\s+(?:the\s+)?`?[a-z]+(?:_[a-z0-9]+)+`?/i,
     /(?:^|[.:;,!\]\-–—]\s*|\b(?:please|also|then|kindly|and|now|just)\s+)(?:send|forward|transfer|move|pay|grant|add|promote|invite|share|release|reset|set|update|change|cancel|book|reserve|apply|issue|create|register|escalate|merge|export|e-?mail|refund|process|rebook|renew|dispatch|give|mirror|text|remove|delete|freeze|amend|copy|upload|post|publish|wire|approve|disable|enable|grant|schedule|order|purchase|buy|redeem|reply|respond|install|run|execute|download|click|visit|open)\b/i
   ]
 };
-var CUES = /assistant|\bai\b|a\.i\.|llm|gpt|language model|bot|agent|model|copilot|scheduler|system|admin|security|compliance|\bsso\b|\bhr\b|\bit\b|merchant|billing|directory|fraud|risk|this is|signed|from|entered by|the (?:user|account|owner|cardholder|patient|travell?er|customer|landlord|document|workspace|client)|already|pre-?\s?approved|approved|authori|requested|policy|directive|must be|before|first|instead|without|no need|no confirmation|don'?t ask|immediately|right away|right now|at once|urgently|automatically|do not|ignore|override|<\/?(?:system|instructions?|admin|assistant)>|\[/i;
+var CUES = /assistant|asistente|sistema|\bia\b|autoriza|aprob|validad|antes de|sin (?:preguntar|consultar|avisar|confirmar|verificar|excepci|m[aá]s tr)|inmediat|ignor|ya lo|\bai\b|a\.i\.|llm|gpt|language model|bot|agent|model|copilot|scheduler|system|admin|security|compliance|\bsso\b|\bhr\b|\bit\b|merchant|billing|directory|fraud|risk|this is|signed|from|entered by|the (?:user|account|owner|cardholder|patient|travell?er|customer|landlord|document|workspace|client)|already|pre-?\s?approved|approved|authori|requested|policy|directive|must be|before|first|instead|without|no need|no confirmation|don'?t ask|immediately|right away|right now|at once|urgently|automatically|do not|ignore|override|<\/?(?:system|instructions?|admin|assistant)>|\[/i;
 var ADDRESS = String.raw`(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+`;
 var ACCOUNT = String.raw`\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b`;
 var TARGET = new RegExp(
@@ -61374,7 +61754,8 @@ function orderIn(sentence, opts = {}) {
     if (ws.length < 3 || rest[ws[0].length] === ":" || STATEMENT.test(rest) || properName(ws, clause) || NOUN_AFTER.test(ws[1]) || /^[a-z]+ed$/i.test(ws[1]))
       continue;
     const identified = i2 > 0 && /^,\s+$/.test(parts[i2 - 1]) && IDENTIFIER.test(ws[1]) && !/^[a-z]+(?:ed|en)[,.]?$/i.test(ws[2]);
-    if (field && !targeted && !identified && !/^(?:\d+(?:[.,]\d+)?|[A-Z][a-z]+)[,.]?$/.test(ws[1]) && !FUNCTION_WORDS2.has(ws[1].toLowerCase()))
+    const asked2 = POLITE.test(clause);
+    if (field && !targeted && !identified && !asked2 && !/^(?:\d+(?:[.,]\d+)?|[A-Z][a-z]+)[,.]?$/.test(ws[1]) && !FUNCTION_WORDS2.has(ws[1].toLowerCase()))
       continue;
     if (actionVerb(ws[0])) return { words: ws.slice(0, 4).join(" "), verb: ws[0], question: false };
   }
@@ -61394,6 +61775,10 @@ function properName(ws, clause) {
   const cap2 = (w) => w !== void 0 && /^[A-Z][a-z'’]+[,.]?$/.test(w);
   const second = ws[1] === "-" || ws[1] === "&" ? ws[2] : ws[1];
   return cap2(ws[0]) && cap2(second) && !FUNCTION_WORDS2.has(second.toLowerCase().replace(/[,.]$/, "")) && !TARGET.test(clause);
+}
+var POLITE = /^[\W_]*(?:please|pls|kindly)\b/i;
+function spanishOrder(sentence) {
+  return TARGET.test(sentence) || /\b(?=[\w#-]*\d)[A-Z][\w#-]*\d/.test(sentence) ? spanishOrderIn(sentence) : void 0;
 }
 var IDENTIFIER = /^(?=[\w#-]*\d)[\w#-]{2,40}[,.]?$/;
 var NOUN_AFTER = /^(?:of|at|from|by|with|on)$/i;
@@ -61521,6 +61906,7 @@ function scanCanonical(body, opts, field) {
   lineEnds.push(body.length);
   let prev;
   const all = sentences(body);
+  const spanish = readsAsSpanish(body);
   for (const sent of all) {
     if (sent.line === flaggedLine) continue;
     const own2 = {};
@@ -61531,7 +61917,7 @@ function scanCanonical(body, opts, field) {
         if (m !== void 0) own2[k] = m;
       }
     }
-    const order = opts.orders === false ? void 0 : imperativeIn(sent.s, { field });
+    const order = opts.orders === false ? void 0 : imperativeIn(sent.s, { field }) ?? (spanish ? spanishOrder(sent.s) : void 0);
     if (order !== void 0) own2.imperative = order;
     else if ((opts.unreadable ?? opts.orders) !== false && unreadableProse(sent.s)) own2.unreadable = sent.s.trim().slice(0, 40);
     const withPrev = prev && prev.line === sent.line ? { hit: { ...prev.hit, ...own2 }, s: `${prev.s} ${sent.s}`, start: prev.start } : void 0;
@@ -61580,7 +61966,7 @@ function overrides(hit, s2) {
 function isInjected(hit, s2) {
   const toolOrder = hit.directive !== void 0 && /_/.test(hit.directive);
   const targeted = hit.directive !== void 0 && (toolOrder || TARGET.test(s2));
-  return hit.imperative !== void 0 || hit.unreadable !== void 0 || hit.override !== void 0 || hit.addressed !== void 0 && (hit.directive !== void 0 || hit.authority !== void 0 || hit.redirect !== void 0 || /\b(?:must|should|need|required)\b/i.test(s2)) || hit.authority !== void 0 && (hit.redirect !== void 0 || targeted) || hit.redirect !== void 0 && targeted;
+  return hit.imperative !== void 0 || hit.unreadable !== void 0 || hit.override !== void 0 || hit.addressed !== void 0 && (hit.directive !== void 0 || hit.authority !== void 0 || hit.redirect !== void 0 || /\b(?:must|should|need|required|debe|deben|hay que|tiene que|obligatori[oa])\b/i.test(s2)) || hit.authority !== void 0 && (hit.redirect !== void 0 || targeted) || hit.redirect !== void 0 && targeted;
 }
 function orderVerbs(passage) {
   return sentences(canonicalString(passage)).flatMap((x) => orderIn(x.s)?.verb ?? []);
@@ -61730,7 +62116,9 @@ function codeInText(text2, value2) {
   const code3 = compactCode(value2);
   if (!/^\+?[a-z0-9]{6,40}$/.test(code3) || (code3.match(/\d/g)?.length ?? 0) < 4) return false;
   const codes = codesOf(text2);
-  return codes.has(code3) || codes.has(code3.replace(/^\+/, ""));
+  if (codes.has(code3) || codes.has(code3.replace(/^\+/, ""))) return true;
+  const digits = /^\+\d{10,15}$/.test(code3) ? code3.slice(1) : void 0;
+  return digits !== void 0 && [1, 2, 3].some((k) => digits.length - k >= 7 && codes.has(digits.slice(k)));
 }
 function codesOf(text2) {
   let out = CODES.get(text2);
@@ -61776,7 +62164,12 @@ function pointedThrough(ctx, p, depth2 = 0) {
 }
 function requestPointsAt(request2, read2) {
   const r = normalizeText(request2);
-  return pointers(read2).some((v) => v.length >= 3 && within(r, v));
+  return pointers(read2).some((v) => v.length >= 3 && within(r, v) || wordsOfRequest(r, v));
+}
+function wordsOfRequest(request2, value2) {
+  const ws = value2.split(/\s+/);
+  if (ws.length < 2 || ws.length > 8 || ws.some((w) => !new RegExp("^\\p{L}{3,}$", "u").test(w))) return false;
+  return ws.every((w) => within(request2, w));
 }
 function claims(ctx, text2, r, sinks) {
   if (sinks !== ANY_ORDER && !(r.asks & sinks)) return false;
@@ -64073,8 +64466,9 @@ function withConsent(answer, asked) {
   if (!asked || REFUSES.test(answer) || answer.length > MAX_ANSWER) return answer;
   const sentences2 = asked.slice(-MAX_ASKED).split(/(?<=[.?!])\s+/).map((x) => x.trim());
   const plans = (before) => sentences2.slice(0, before).flatMap((x) => {
-    const m = WILL.exec(x);
-    return m ? [leadless(m[1].replace(/[.!:]$/, ""))] : [];
+    const m = WILL2.exec(x);
+    const plan = m ? leadless(m[1].replace(/[.!:]$/, "")) : spanishPlan(x);
+    return plan ? [plan] : [];
   });
   const proposals = [];
   for (const [i2, sentence] of sentences2.entries()) {
@@ -64083,6 +64477,11 @@ function withConsent(answer, asked) {
     const action = offer ? leadless(sentence.slice(offer[0].length).replace(/\?$/, "")) : "";
     if (offer && action && !GO_ON.test(action)) proposals.push(action);
     else if (offer || question && CONFIRM.test(sentence) || PLEASE_CONFIRM.test(sentence)) proposals.push(...plans(i2));
+    else if (question) {
+      const es = spanishOffer(sentence);
+      if (es === "go-on") proposals.push(...plans(i2));
+      else if (es) proposals.push(es);
+    }
   }
   const said = [...new Set(proposals)].filter(Boolean).map((x) => `${x[0].toUpperCase()}${x.slice(1)}.`);
   return said.length ? `${answer}
@@ -64091,12 +64490,12 @@ ${said.join(" ")}` : answer;
 var leadless = (action) => action.trim().replace(/^(?:go\s+ahead\s+and|proceed\s+to|now)\s+/i, "");
 var MAX_ANSWER = 600;
 var MAX_ASKED = 2e3;
-var REFUSES = /^\W*(?:no|nope|nah|not|never|wait|hold on|stop)\b|\b(?:don['’]?t|do not|doesn['’]?t|not|never|no longer)\b/i;
+var REFUSES = /^\W*(?:no|nope|nah|not|never|wait|hold on|stop|espera|mejor no)\b|\b(?:don['’]?t|do not|doesn['’]?t|not|never|no longer|todav[ií]a no|a[uú]n no|nunca)\b/i;
 var OFFER = /^(?:(?:so|ok(?:ay)?|great|alright)[,!]?\s+)?(?:(?:shall|should|can|may)\s+I|(?:do|would)\s+you\s+(?:want|like)\s+me\s+to|(?:do|would)\s+you\s+(?:confirm|agree)\s+(?:that\s+)?I\s+should|is\s+it\s+ok(?:ay)?\s+(?:if|for)\s+(?:I|me\s+to))\b/i;
 var GO_ON = /^(?:go\s+ahead|proceed|continue|do\s+(?:that|this|it|so))\b/i;
 var CONFIRM = /^(?:(?:so|ok(?:ay)?|great|alright)[,!]?\s+)?(?:(?:would|do)\s+you\s+(?:like|want)\s+(?:me\s+)?to\s+(?:proceed|go\s+ahead|continue|confirm)|shall\s+(?:I|we)\s+(?:proceed|go\s+ahead|continue)|(?:can|could|would)\s+you\s+(?:please\s+)?confirm|do\s+you\s+confirm|is\s+(?:that|this|everything)\s+(?:correct|right|ok(?:ay)?|fine|alright)|(?:does|do)\s+(?:that|this|these)\s+(?:sound|look)\s+(?:good|right|ok(?:ay)?|fine))\b/i;
 var PLEASE_CONFIRM = /^please\s+confirm\b/i;
-var WILL = /^(?:I\s+(?:can|could|will|would|am\s+going\s+to)|I['’](?:ll|d|m\s+going\s+to))\s+(.+)$/i;
+var WILL2 = /^(?:I\s+(?:can|could|will|would|am\s+going\s+to)|I['’](?:ll|d|m\s+going\s+to))\s+(.+)$/i;
 
 // src/taint/trace-graph.ts
 var OVERRIDE = bitOf("PROMPT_OVERRIDE");
@@ -64251,6 +64650,7 @@ function sinkSite(ctx, it, issuer, { traces, targets: checked }, generated, onIn
     // Any call whose arguments quote an instruction found in data carries that instruction out; links only matter in what is sent.
     onward: onwardFindings(ctx, it, traces).filter((f) => sends || onInstruction || f.kind === "instruction"),
     ...it.classified?.verb ?? it.classified?.profile?.verb ? { verb: it.classified?.verb ?? it.classified?.profile?.verb } : {},
+    ...it.classified?.profile?.alsoVerbs ? { alsoVerbs: it.classified.profile.alsoVerbs } : {},
     ...it.classified?.fetch ? { fetch: true } : {},
     pending: it.src.type === "pending",
     ...it.classified?.profile?.unknown && !onInstruction ? { unplaced: true } : {}
@@ -64422,7 +64822,7 @@ function adjudicateSink(b, p, site, policy, opts = {}) {
   const waiver = injectionWaiver(b, p, site, g.atCall[v] & OVERRIDE2 ? void 0 : inScope);
   const onward = onwardFindings2(c3);
   const request2 = requestOf(b, site);
-  const mentioned = namesCall(request2, site.tool, site.verb);
+  const mentioned = namesCall(request2, site.tool, site.verb) || asksWithVerbs(request2, site.alsoVerbs ?? []);
   const violations = [
     ...forbiddenPaths(c3, waiver !== void 0),
     ...injectedArguments(c3),
