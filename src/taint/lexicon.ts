@@ -74,17 +74,14 @@ function stemWord(word: string): string {
 
 /** Words of an identifier or a text: `sendEmail`, `send_email`, `send-email` and "send e-mail" give [send, email]. */
 export function words(text: string): string[] {
-  return (
-    text
-      .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-      // Accents and diacritics go ("Envía" is "envia", "Überweisung" "uberweisung"), so a word is not split at them.
-      .normalize('NFD')
-      .replace(/[\u0300-\u036f]/g, '')
-      .replace(/\be-mail/gi, 'email')
-      .toLowerCase()
-      .split(/[^a-z0-9]+/)
-      .filter(Boolean)
-  );
+  // Accents and diacritics go ("Envía" is "envia", "Überweisung" "uberweisung"), so a word is not split at them.
+  const plain = /[^\x00-\x7f]/.test(text) ? text.normalize('NFD').replace(/[\u0300-\u036f]/g, '') : text;
+  return plain
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/\be-mail/gi, 'email')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
 }
 
 const VERBS: Record<Category, string[]> = {

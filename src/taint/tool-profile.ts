@@ -247,6 +247,8 @@ interface Words {
   compound: boolean;
   /** The verbs the description's first clause opens with (leadVerbs). */
   lead: string[];
+  /** The description names what the tool returns ("The roll-call register of a class …"). */
+  nounPhrase: boolean;
 }
 
 interface Action {
@@ -288,7 +290,7 @@ function readWords(def: ToolDefinition, f: ArgumentFacts, opts: ProfileOptions):
   const at = byDesc.verb === undefined ? -1 : clause.indexOf(byDesc.verb);
   const descVerbUsed = at >= 0 && DETERMINERS.has(clause[at + 1] ?? '');
   const lead = nounPhrase ? [] : leadVerbs(firstClauseText(def.description));
-  return { name, desc, byName, action, objects, money, where, descVerbUsed, compound, lead };
+  return { name, desc, byName, action, objects, money, where, descVerbUsed, compound, lead, nounPhrase };
 }
 
 const PARTICIPLES = new Set('sent made given taken written shown kept held bought sold paid found told left put set'.split(' '));
@@ -297,13 +299,16 @@ const AFTER_PARTICIPLE = new Set('to in into by from with on for at under agains
 /**
  * A noun with a participle and a preposition after it ("Documents uploaded to a claim by …",
  * "Emails received in the mailbox", "Messages sent to a channel"): the description names things
- * by what happened to them, and so says what the tool returns, not what it does. A verb followed
+ * by what happened to them, and so says what the tool returns, not what it does; so does a list
+ * of nouns before one ("Payments, deposits and refunds recorded against a trip"). A verb followed
  * by a participle takes a noun after it ("Sends queued messages", "Delete selected rows").
  */
 function reducedRelative(clause: readonly string[]): boolean {
-  const [, second, third] = clause;
-  if (second === undefined || third === undefined || !AFTER_PARTICIPLE.has(third)) return false;
-  return PARTICIPLES.has(second) || (second.length > 4 && second.endsWith('ed'));
+  // The nouns may be a list: "Payments, deposits and refunds recorded against a trip".
+  const at = clause.findIndex(
+    (w, i) => i > 0 && i <= 6 && (PARTICIPLES.has(w) || (w.length > 4 && w.endsWith('ed'))) && AFTER_PARTICIPLE.has(clause[i + 1] ?? ''),
+  );
+  return at > 0 && (at === 1 || clause.slice(0, at).every((w) => w === 'and' || w === 'or' || /[^su]s$/.test(w)));
 }
 
 /**
@@ -472,7 +477,8 @@ function wordedSink(w: Words, trusted: string): ToolProfile {
  * name that says what it returns, an argument's name alone (`room`, `max_price`) only selects.
  */
 function unplaced(policy: Policy, def: ToolDefinition, f: ArgumentFacts, w: Words, trusted: string, opts: ProfileOptions): ToolProfile {
-  const roles = w.compound || namesData(w.name, opts) ? f.shown : f.roles;
+  // A name or a description that says what the tool returns: an argument's name alone (`student_id`, `teacher`) only selects.
+  const roles = w.compound || w.nounPhrase || namesData(w.name, opts) ? f.shown : f.roles;
   const carries = pointsOut(f, roles);
   // A link and nothing else that carries out: a fetch, judged by where it goes (classify.ts, asFetch).
   if (!carries && roles.has('url'))

@@ -61,8 +61,8 @@ describe('the evaluation set', () => {
   const FLOORS = {
     'tune dense': { attacks: 219, benign: 249, reads: 2 },
     'tune sparse': { attacks: 217, benign: 244, reads: 2 },
-    'held-out dense': { attacks: 78, benign: 75, reads: 7 },
-    'held-out sparse': { attacks: 78, benign: 71, reads: 3 },
+    'held-out dense': { attacks: 78, benign: 75, reads: 1 },
+    'held-out sparse': { attacks: 78, benign: 71, reads: 1 },
   };
 
   it('keeps its figures in both trace shapes, two-agent variants included, tuned and held-out parts apart', () => {

@@ -364,8 +364,25 @@ describe('argument roles', () => {
     ['case_files', 'Documents uploaded to a case by the client or the court, returned as text.'],
     ['mailbox', 'Emails received in the shared mailbox, newest first.'],
     ['dm_log', 'Messages sent to the team channel since a date.'],
+    ['trip_ledger', 'Payments, deposits and refunds recorded against a school trip, optionally for one family.'],
   ])('%s ("%s") is a read', (name, description) => {
     expect(labels(name, { case_id: 'C-1' }, { description }).sinks).toEqual([]);
+  });
+
+  it('takes an argument’s name alone for a filter when the description names what the tool returns', () => {
+    const props = { teacher: { type: 'string' }, class_group: { type: 'string' }, day: { type: 'string' } };
+    const def = (description: string) => ({ description, inputSchema: { type: 'object', properties: props } });
+    expect(
+      labels('timetable', { teacher: 'Byrne, Kevin', day: 'Thu' }, def('A teacher’s or a class group’s timetable for one day.')).sinks,
+    ).toEqual([]);
+    // The same arguments with an address in them are still what a sink needs.
+    const withEmail = { ...props, email: { type: 'string', format: 'email' } };
+    const staged = labels(
+      'timetable',
+      { email: 'kb@school.example' },
+      { description: 'A teacher’s timetable.', inputSchema: { type: 'object', properties: withEmail } },
+    );
+    expect(staged.sinks).toEqual(['EXTERNAL_SEND']);
   });
 
   it('keeps a verb followed by a participle and its noun as the action: "Delete selected rows"', () => {
