@@ -58455,7 +58455,8 @@ function stemWord(word) {
   return w;
 }
 function words(text2) {
-  return text2.replace(/([a-z0-9])([A-Z])/g, "$1 $2").normalize("NFD").replace(/[\u0300-\u036f]/g, "").replace(/\be-mail/gi, "email").toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  const plain = /[^\x00-\x7f]/.test(text2) ? text2.normalize("NFD").replace(/[\u0300-\u036f]/g, "") : text2;
+  return plain.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/\be-mail/gi, "email").toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
 }
 var VERBS = {
   read: [
@@ -60429,7 +60430,7 @@ function spanishWords(text2) {
   return fold(text2).split(/[^a-z0-9]+/).filter(Boolean);
 }
 var SPANISH_FUNCTION = new Set(
-  "de la el que y en los las un una por para con del al se su sus es lo le les mi no mas como pero este esta ese esa ya muy sin sobre tambien hay son cual cuando donde desde hasta entre porque segun".split(
+  "de la el que y en los las un una por para con del al se su sus es lo le les mi no mas m\xE1s como pero este esta est\xE1 ese esa ya muy sin sobre tambien tambi\xE9n hay son cual cu\xE1l cuando donde desde hasta entre porque segun seg\xFAn".split(
     " "
   )
 );
@@ -60441,7 +60442,7 @@ var ENGLISH_FUNCTION = new Set(
 function readsAsSpanish(text2) {
   let es = 0;
   let en = 0;
-  for (const w of spanishWords(text2.slice(0, 4e3))) {
+  for (const w of text2.slice(0, 4e3).toLowerCase().split(/[^a-z\u00e0-\u00ff]+/)) {
     if (SPANISH_FUNCTION.has(w)) es++;
     else if (ENGLISH_FUNCTION.has(w)) en++;
   }
@@ -60822,14 +60823,15 @@ function readWords(def, f, opts) {
   const at = byDesc.verb === void 0 ? -1 : clause.indexOf(byDesc.verb);
   const descVerbUsed = at >= 0 && DETERMINERS.has(clause[at + 1] ?? "");
   const lead = nounPhrase ? [] : leadVerbs(firstClauseText(def.description));
-  return { name, desc, byName: byName2, action, objects, money, where, descVerbUsed, compound, lead };
+  return { name, desc, byName: byName2, action, objects, money, where, descVerbUsed, compound, lead, nounPhrase };
 }
 var PARTICIPLES = new Set("sent made given taken written shown kept held bought sold paid found told left put set".split(" "));
 var AFTER_PARTICIPLE = new Set("to in into by from with on for at under against through about".split(" "));
 function reducedRelative(clause) {
-  const [, second, third] = clause;
-  if (second === void 0 || third === void 0 || !AFTER_PARTICIPLE.has(third)) return false;
-  return PARTICIPLES.has(second) || second.length > 4 && second.endsWith("ed");
+  const at = clause.findIndex(
+    (w, i2) => i2 > 0 && i2 <= 6 && (PARTICIPLES.has(w) || w.length > 4 && w.endsWith("ed")) && AFTER_PARTICIPLE.has(clause[i2 + 1] ?? "")
+  );
+  return at > 0 && (at === 1 || clause.slice(0, at).every((w) => w === "and" || w === "or" || /[^su]s$/.test(w)));
 }
 function leadVerbs(clause) {
   const m = LEAD_VERBS.exec(clause);
@@ -60923,7 +60925,7 @@ function wordedSink(w, trusted) {
   return { sinks: mask, sources: 0, evidence: [{ mask, why }], read: false, directory: false, unknown: false, ...verbsOf(w) };
 }
 function unplaced(policy, def, f, w, trusted, opts) {
-  const roles = w.compound || namesData(w.name, opts) ? f.shown : f.roles;
+  const roles = w.compound || w.nounPhrase || namesData(w.name, opts) ? f.shown : f.roles;
   const carries2 = pointsOut(f, roles);
   if (!carries2 && roles.has("url"))
     return readProfile(
