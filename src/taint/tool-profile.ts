@@ -338,7 +338,8 @@ function verbsOf(w: Words): Pick<ToolProfile, 'verb' | 'alsoVerbs'> {
 function addressless(action: Action, def: ToolDefinition, f: ArgumentFacts): Action {
   // Only a schema shows what the tool takes: a call's values alone may leave a recipient unseen (a list of user names).
   const schema = (def.inputSchema as { properties?: object } | undefined)?.properties;
-  if (action.category !== 'send' || schema === undefined) return action;
+  // A server that says the tool reaches the outside world (openWorldHint) has it send, whatever it takes.
+  if (action.category !== 'send' || schema === undefined || def.annotations?.openWorldHint === true) return action;
   if (f.roles.has('recipient') || f.roles.has('url') || f.freeText || f.prose) return action;
   return { ...action, category: 'change' };
 }

@@ -59,7 +59,7 @@ describe('the evaluation set', () => {
   // (docs/validator.md, "Figures"). The held-out vocabularies were written blind and are far from
   // the targets; a change may raise these counts, never lower them.
   const FLOORS = {
-    'tune dense': { attacks: 219, benign: 249, reads: 2 },
+    'tune dense': { attacks: 219, benign: 251, reads: 2 },
     'tune sparse': { attacks: 217, benign: 244, reads: 2 },
     'held-out dense': { attacks: 78, benign: 75, reads: 1 },
     'held-out sparse': { attacks: 78, benign: 71, reads: 1 },

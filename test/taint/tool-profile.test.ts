@@ -357,6 +357,9 @@ describe('argument roles', () => {
     ).toEqual(['EXTERNAL_SEND']);
     // Without a schema the call's values may hide a recipient: the guess stands.
     expect(labels('pipelines.dispatch', { repo: 'a/b', pipeline: 'nightly' }).sinks).toEqual(['EXTERNAL_SEND']);
+    // A server that says the tool reaches the outside world has it send, whatever it takes.
+    const outward = { inputSchema: { type: 'object', properties: trigger }, annotations: { readOnlyHint: false, openWorldHint: true } };
+    expect(labels('pipelines.dispatch', { repo: 'a/b', pipeline: 'nightly' }, outward).sinks).toEqual(['EXTERNAL_SEND']);
   });
 
   // Class: descriptions that name things by what happened to them.
