@@ -60844,7 +60844,7 @@ function verbsOf(w) {
 }
 function addressless(action, def, f) {
   const schema6 = def.inputSchema?.properties;
-  if (action.category !== "send" || schema6 === void 0) return action;
+  if (action.category !== "send" || schema6 === void 0 || def.annotations?.openWorldHint === true) return action;
   if (f.roles.has("recipient") || f.roles.has("url") || f.freeText || f.prose) return action;
   return { ...action, category: "change" };
 }
