@@ -319,9 +319,14 @@ function properName(ws: readonly string[], clause: string): boolean {
 /** A polite lead-in ("please", "kindly") that only a sentence opens with. */
 const POLITE = /^[\W_]*(?:please|pls|kindly)\b/i;
 
-/** An order written in Spanish (spanish.ts) with a target beside it: an address, account, link or amount, or a record's code ("C-3011"). */
-function spanishOrder(sentence: string): string | undefined {
-  return TARGET.test(sentence) || /\b(?=[\w#-]*\d)[A-Z][\w#-]*\d/.test(sentence) ? spanishOrderIn(sentence) : undefined;
+/**
+ * An order written in Spanish (spanish.ts) with a target beside it: an address, account, link or
+ * amount, or a record's code ("C-3011"). Whether the text is Spanish is asked last, and only once
+ * per text (`inSpanish` remembers it): most sentences hold no target.
+ */
+function spanishOrder(sentence: string, inSpanish: () => boolean): string | undefined {
+  if (!TARGET.test(sentence) && !/\b(?=[\w#-]*\d)[A-Z][\w#-]*\d/.test(sentence)) return undefined;
+  return inSpanish() ? spanishOrderIn(sentence) : undefined;
 }
 
 /** A code that names a record: letters, digits and separators, a digit among them ("ORD-99710", "C-2201", "T4410"). */
@@ -536,7 +541,8 @@ function scanCanonical(body: string, opts: InjectionOptions, field: boolean): Sc
   // Signals are read over two neighbouring sentences of one line ("System message: X must be updated. Set it to Y.").
   let prev: { hit: Partial<Record<InjectionSignal, string>>; s: string; start: number; line: number } | undefined;
   const all = sentences(body);
-  const spanish = readsAsSpanish(body);
+  let spanish: boolean | undefined;
+  const inSpanish = () => (spanish ??= readsAsSpanish(body));
   for (const sent of all) {
     if (sent.line === flaggedLine) continue;
     const own: Partial<Record<InjectionSignal, string>> = {};
@@ -549,7 +555,7 @@ function scanCanonical(body: string, opts: InjectionOptions, field: boolean): Sc
         if (m !== undefined) own[k] = m;
       }
     }
-    const order = opts.orders === false ? undefined : (imperativeIn(sent.s, { field }) ?? (spanish ? spanishOrder(sent.s) : undefined));
+    const order = opts.orders === false ? undefined : (imperativeIn(sent.s, { field }) ?? spanishOrder(sent.s, inSpanish));
     if (order !== undefined) own.imperative = order;
     else if ((opts.unreadable ?? opts.orders) !== false && unreadableProse(sent.s)) own.unreadable = sent.s.trim().slice(0, 40);
     const withPrev =
