@@ -61779,8 +61779,9 @@ function properName(ws, clause) {
   return cap2(ws[0]) && cap2(second) && !FUNCTION_WORDS2.has(second.toLowerCase().replace(/[,.]$/, "")) && !TARGET.test(clause);
 }
 var POLITE = /^[\W_]*(?:please|pls|kindly)\b/i;
-function spanishOrder(sentence) {
-  return TARGET.test(sentence) || /\b(?=[\w#-]*\d)[A-Z][\w#-]*\d/.test(sentence) ? spanishOrderIn(sentence) : void 0;
+function spanishOrder(sentence, inSpanish) {
+  if (!TARGET.test(sentence) && !/\b(?=[\w#-]*\d)[A-Z][\w#-]*\d/.test(sentence)) return void 0;
+  return inSpanish() ? spanishOrderIn(sentence) : void 0;
 }
 var IDENTIFIER = /^(?=[\w#-]*\d)[\w#-]{2,40}[,.]?$/;
 var NOUN_AFTER = /^(?:of|at|from|by|with|on)$/i;
@@ -61908,7 +61909,8 @@ function scanCanonical(body, opts, field) {
   lineEnds.push(body.length);
   let prev;
   const all = sentences(body);
-  const spanish = readsAsSpanish(body);
+  let spanish;
+  const inSpanish = () => spanish ??= readsAsSpanish(body);
   for (const sent of all) {
     if (sent.line === flaggedLine) continue;
     const own2 = {};
@@ -61919,7 +61921,7 @@ function scanCanonical(body, opts, field) {
         if (m !== void 0) own2[k] = m;
       }
     }
-    const order = opts.orders === false ? void 0 : imperativeIn(sent.s, { field }) ?? (spanish ? spanishOrder(sent.s) : void 0);
+    const order = opts.orders === false ? void 0 : imperativeIn(sent.s, { field }) ?? spanishOrder(sent.s, inSpanish);
     if (order !== void 0) own2.imperative = order;
     else if ((opts.unreadable ?? opts.orders) !== false && unreadableProse(sent.s)) own2.unreadable = sent.s.trim().slice(0, 40);
     const withPrev = prev && prev.line === sent.line ? { hit: { ...prev.hit, ...own2 }, s: `${prev.s} ${sent.s}`, start: prev.start } : void 0;
