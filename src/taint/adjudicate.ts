@@ -122,6 +122,7 @@ export function adjudicateSink(b: BuiltTrace, p: Propagation, site: SinkSite, po
     ...onward.violations,
     ...notNeeded(c, mentioned),
     ...unauthorisedTargets(c),
+    ...contradictedTargets(c, request),
   ];
   if (violations.length > 0) {
     return { ...base, decision: 'block', reason: violations.map((x) => x.message).join('; '), path: violations[0].path, violations };
@@ -304,7 +305,7 @@ export function notNeeded(c: SinkCase, mentioned: boolean): Violation[] {
     }
     // A fetch is judged by where it goes (its URL's provenance), not by whether the request says "send".
     if (mentioned || needsOf(b, site) & bit || site.fetch || (GUESSED & bit && unplacedAsked(c))) continue;
-    if (chargesTheService(c, bit) || delegationAsking(c, bit)) continue;
+    if (chargesTheService(c, bit) || recordsTheMoney(c, bit) || delegationAsking(c, bit)) continue;
     out.push({
       kind: 'not-needed',
       message: `the request does not ask for ${s} (no action it asks for covers it, and it does not name ${site.tool})`,
@@ -370,6 +371,17 @@ function chargesTheService(c: SinkCase, bit: number): boolean {
   return !(c.site.args ?? []).some((a) => a.role === 'payee' || a.role === 'amount' || a.role === 'recipient');
 }
 
+/**
+ * The other way round: a request for money (charge the tenant the fine, refund the deposit) carried
+ * out by a write that records an amount against something the call names (adds a charge to an
+ * account, sets the refund on an order) and sends it to no one: the write is the payment asked for.
+ */
+function recordsTheMoney(c: SinkCase, bit: number): boolean {
+  if (bit !== WRITE || !(needsOf(c.b, c.site) & FINANCIAL) || c.sinks & ~(WRITE | FINANCIAL)) return false;
+  const args = c.site.args ?? [];
+  return args.some((a) => a.role === 'amount') && !args.some((a) => a.role === 'payee' || a.role === 'recipient');
+}
+
 /** Targets that are not authorised. */
 export function unauthorisedTargets(c: SinkCase): Violation[] {
   const { b, site } = c;
@@ -380,6 +392,43 @@ export function unauthorisedTargets(c: SinkCase): Violation[] {
       message: `${t.kind} ${JSON.stringify(t.value)} (argument ${t.argument}) ${t.why}`,
       path: t.origin !== undefined ? originPath(b, t.origin, site, `the ${t.kind} first appears here`) : [ownStep(c)],
     }));
+}
+
+/**
+ * Targets that replace the one value of their shape the request names: the request names repairer
+ * RS-2041 or CLABE 012180015432109876 and the call sends to RS-7730 or 646180204700319952 taken
+ * from data. Codes of four digits or more, compared by their letters and their count of digits
+ * ("RS-####"), separators aside; a request that names two of a shape leaves the choice open.
+ */
+export function contradictedTargets(c: SinkCase, request: string): Violation[] {
+  const named = new Map<string, string[]>();
+  for (const m of request.matchAll(CODE)) {
+    const code = compact(m[0]);
+    const shape = shapeOf(code);
+    if (shape) named.set(shape, [...(named.get(shape) ?? []), code]);
+  }
+  if (named.size === 0) return [];
+  const out: Violation[] = [];
+  for (const t of c.site.targets) {
+    if (!t.ok || t.authority === 'request' || t.authority === 'policy') continue;
+    const code = compact(t.value);
+    const shape = shapeOf(code);
+    const asked = shape === undefined ? undefined : named.get(shape);
+    if (asked?.length !== 1 || asked[0] === code) continue;
+    out.push({
+      kind: 'target',
+      message: `${t.kind} ${JSON.stringify(t.value)} (argument ${t.argument}) replaces ${asked[0]}, the one the request names (${t.why})`,
+      path: t.origin !== undefined ? originPath(c.b, t.origin, c.site, `the ${t.kind} first appears here`) : [ownStep(c)],
+    });
+  }
+  return out;
+}
+const CODE = /\b[A-Za-z]{0,4}[-‐ ]?\d[\d ‐-]{2,}\d\b/g;
+const compact = (v: string) => v.replace(/[\s‐-]/g, '').toUpperCase();
+/** A code's letters and its count of digits, or undefined when it is no code (fewer than four digits, other characters). */
+function shapeOf(code: string): string | undefined {
+  const m = /^([A-Z]{0,4})(\d{4,})$/.exec(code);
+  return m ? `${m[1]}#${m[2].length}` : undefined;
 }
 
 /**

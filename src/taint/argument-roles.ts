@@ -132,6 +132,9 @@ const NAME_WORDS = {
     'tip',
     'donation',
     'refund',
+    'monto',
+    // A currency code in a name (`amount_usd`, `monto_clp`, `price_eur`) says how much money.
+    ...'usd eur gbp chf jpy cad aud nzd mxn clp ars cop pen brl inr cny sek nok dkk pln zar'.split(' '),
   ],
   /** A file or folder. */
   path: ['path', 'file', 'filename', 'filepath', 'directory', 'dir', 'folder'],
@@ -342,8 +345,12 @@ function schemaRole(prop: SchemaProperty | undefined): ArgumentRole | undefined 
   if (format === 'iban') return 'payee';
   if (format === 'date' || format === 'date-time' || format === 'time' || format === 'duration') return 'other';
   if (Array.isArray(prop?.enum) || Array.isArray(prop?.items?.enum)) return 'choice';
+  // A value the schema says narrows a search ("Name, email or phone to filter by") picks what is
+  // read, whatever it holds: an address there is no one the call reaches.
+  if (FILTERS.test(prop?.description ?? '')) return 'other';
   return undefined;
 }
+const FILTERS = /\b(?:to filter|filter(?:s|ed)? (?:by|on)|para filtrar|filtr(?:o|a) (?:por|de))\b/i;
 
 /** The role a value's shape shows: an e-mail address, a link, an IBAN, and (when nothing else speaks) a phone number. */
 function valueRole(v: string, phone: boolean): ArgumentRole | undefined {

@@ -221,6 +221,14 @@ function usedAsVerb(c: ClauseWords, i: number, execAsked: boolean): boolean {
   return execAsked && (c.ws[i - 1] === 'that' || c.ws[i - 1] === 'which');
 }
 
+/**
+ * Where a sentence ends: a full stop before a space or the end (not inside an address, a link or a
+ * number), and a dash with spaces round it ("her pay day has moved - change her direct debit").
+ */
+const SENTENCE_END = /(?:[;!?\n]|\.(?=\s|$)|\s[-–—]\s)+/;
+/** Where a clause ends: a sentence's end, and "then" joining two actions. */
+const CLAUSE_END = /(?:[;!?\n]|\.(?=\s|$)|\s[-–—]\s)+|,\s*(?:then|and then|after that)\b|\band then\b/i;
+
 /** The hard sinks the request asks for, each with the words that asked. */
 export function recogniseIntent(prose: string, opts: IntentOptions): { mask: number; evidence: LabelEvidence[] } {
   const evidence: LabelEvidence[] = [];
@@ -233,8 +241,7 @@ export function recogniseIntent(prose: string, opts: IntentOptions): { mask: num
   };
   const text = prose.replace(/\blet['’]s\b/gi, 'let us').replace(TO_USER, ' ');
   const moneyMatch = MONEY.exec(text);
-  // A full stop ends a clause only before a space or the end: not inside an address, a link or a number.
-  for (const clause of text.split(/(?:[;!?\n]|\.(?=\s|$))+|,\s*(?:then|and then|after that)\b|\band then\b/i)) {
+  for (const clause of text.split(CLAUSE_END)) {
     const trimmed = clause.trim();
     if (!trimmed) continue;
     // A question asks about things; "can you ...?" asks for them.
@@ -282,7 +289,7 @@ const NAMED_VALUE = /['"‘“][^'"’”\n]{2,}['"’”]|@|\bhttps?:|\bwww\.|\
  */
 export function openActions(prose: string, opts: IntentOptions): Set<string> {
   const out = new Set<string>();
-  for (const clause of prose.split(/(?:[;!?\n]|\.(?=\s|$))+/)) {
+  for (const clause of prose.split(SENTENCE_END)) {
     if (NAMED_VALUE.test(clause)) continue;
     const c = clauseWords(clause);
     for (const { i } of askedVerbs(c, opts)) out.add(stem(c.ws[i]));
@@ -315,7 +322,7 @@ export function asksWithVerbs(prose: string, verbs: readonly string[]): boolean 
   if (verbs.length === 0) return false;
   const stems = new Set(verbs.map(stem));
   const verbOf = (w: string): Category | undefined => (stems.has(stem(w)) ? 'change' : undefined);
-  for (const clause of prose.split(/(?:[;!?\n]|\.(?=\s|$))+/)) {
+  for (const clause of prose.split(SENTENCE_END)) {
     const trimmed = clause.trim();
     if (!trimmed || (QUESTION_START.test(trimmed) && prose.includes(`${trimmed}?`))) continue;
     if (!askedVerbs(clauseWords(trimmed), { verbOf }).next().done) return true;

@@ -265,7 +265,10 @@ function readWords(def: ToolDefinition, f: ArgumentFacts, opts: ProfileOptions):
   const desc = clause.filter((w) => !FILLER.has(w));
   // "A booking with its crossings …", "The shopper's profile", "Documents uploaded to a claim by …":
   // a description that names what the tool returns.
-  const nounPhrase = (DETERMINERS.has(clause[0] ?? '') && !FILLER.has(clause[1] ?? '')) || reducedRelative(clause);
+  const nounPhrase =
+    (DETERMINERS.has(clause[0] ?? '') && !FILLER.has(clause[1] ?? '')) ||
+    reducedRelative(clause) ||
+    (opts.spanish === true && spanishReducedRelative(clause, opts));
   // A description that names what the tool returns says no action: a verb-like word in it is part of a noun ("the plan and its add-ons").
   const byDesc = nounPhrase ? { read: false } : actionOf(desc, opts.verbOf);
   const named = actionOf(name, opts.verbOf, true);
@@ -310,6 +313,18 @@ function reducedRelative(clause: readonly string[]): boolean {
   );
   return at > 0 && (at === 1 || clause.slice(0, at).every((w) => w === 'and' || w === 'or' || /[^su]s$/.test(w)));
 }
+
+/**
+ * The same in Spanish: nouns and a participle with a preposition after it ("Correos y WhatsApp
+ * recibidos en la bandeja compartida", "Pagos registrados por propiedad"), no verb before it.
+ */
+function spanishReducedRelative(clause: readonly string[], opts: ProfileOptions): boolean {
+  const at = clause.findIndex(
+    (w, i) => i > 0 && i <= 5 && /^[a-z]{3,}[ai]d[oa]s?$/.test(w) && AFTER_PARTICIPLE_ES.has(clause[i + 1] ?? ''),
+  );
+  return at > 0 && clause.slice(0, at).every((w) => w === 'y' || w === 'o' || opts.verbOf(w) === undefined);
+}
+const AFTER_PARTICIPLE_ES = new Set('en de del por a al desde con para entre hacia'.split(' '));
 
 /**
  * The verbs a description's first clause opens with when it offers several, joined by commas,

@@ -406,6 +406,17 @@ describe('argument roles', () => {
     expect(labels('offer_tool', { offerId: 'o-1' }, def('Accept an offer from a broker.')).profile?.alsoVerbs).toBeUndefined();
   });
 
+  it('reads a property the schema describes as a filter as no recipient, and a currency code in a name as an amount', () => {
+    const filter = { type: 'string', description: 'Nombre, correo o teléfono para filtrar' };
+    expect(argumentRole(policy, 'bandeja', 'remitente', 'admin@edificio.example', filter)).toBe('other');
+    expect(argumentRole(policy, 'inbox', 'sender', 'a@b.example', { type: 'string', description: 'An address to filter by' })).toBe(
+      'other',
+    );
+    expect(argumentRole(policy, 'inbox', 'to', 'a@b.example', { type: 'string' })).toBe('recipient');
+    expect(argumentRole(policy, 'cargo_aplicar', 'monto_clp', '39800', { type: 'integer' })).toBe('amount');
+    expect(argumentRole(policy, 'refund', 'amount_usd', '12.5', { type: 'number' })).toBe('amount');
+  });
+
   it('takes an enum over the built-in rules on names: a `channel` with a fixed set of values is a choice, not a recipient', () => {
     const enumChannel = { type: 'string', enum: ['tablet', 'sms'] };
     expect(argumentRole(policy, 'driver_message', 'channel', 'sms', enumChannel)).toBe('choice');
