@@ -59901,7 +59901,10 @@ var NAME_WORDS = {
     "wage",
     "tip",
     "donation",
-    "refund"
+    "refund",
+    "monto",
+    // A currency code in a name (`amount_usd`, `monto_clp`, `price_eur`) says how much money.
+    ..."usd eur gbp chf jpy cad aud nzd mxn clp ars cop pen brl inr cny sek nok dkk pln zar".split(" ")
   ],
   /** A file or folder. */
   path: ["path", "file", "filename", "filepath", "directory", "dir", "folder"],
@@ -60073,8 +60076,10 @@ function schemaRole(prop) {
   if (format2 === "iban") return "payee";
   if (format2 === "date" || format2 === "date-time" || format2 === "time" || format2 === "duration") return "other";
   if (Array.isArray(prop?.enum) || Array.isArray(prop?.items?.enum)) return "choice";
+  if (FILTERS.test(prop?.description ?? "")) return "other";
   return void 0;
 }
+var FILTERS = /\b(?:to filter|filter(?:s|ed)? (?:by|on)|para filtrar|filtr(?:o|a) (?:por|de))\b/i;
 function valueRole(v, phone) {
   if (EMAIL2.test(v)) return "recipient";
   if (URL_VALUE.test(v)) return "url";
@@ -60805,7 +60810,7 @@ function readWords(def, f, opts) {
   const name = nameWords(def, opts);
   const clause = words(firstClauseText(def.description));
   const desc = clause.filter((w) => !FILLER.has(w));
-  const nounPhrase = DETERMINERS.has(clause[0] ?? "") && !FILLER.has(clause[1] ?? "") || reducedRelative(clause);
+  const nounPhrase = DETERMINERS.has(clause[0] ?? "") && !FILLER.has(clause[1] ?? "") || reducedRelative(clause) || opts.spanish === true && spanishReducedRelative(clause, opts);
   const byDesc = nounPhrase ? { read: false } : actionOf(desc, opts.verbOf);
   const named = actionOf(name, opts.verbOf, true);
   const compound = compoundNoun(name, named, byDesc, nounPhrase, opts);
@@ -60833,6 +60838,13 @@ function reducedRelative(clause) {
   );
   return at > 0 && (at === 1 || clause.slice(0, at).every((w) => w === "and" || w === "or" || /[^su]s$/.test(w)));
 }
+function spanishReducedRelative(clause, opts) {
+  const at = clause.findIndex(
+    (w, i2) => i2 > 0 && i2 <= 5 && /^[a-z]{3,}[ai]d[oa]s?$/.test(w) && AFTER_PARTICIPLE_ES.has(clause[i2 + 1] ?? "")
+  );
+  return at > 0 && clause.slice(0, at).every((w) => w === "y" || w === "o" || opts.verbOf(w) === void 0);
+}
+var AFTER_PARTICIPLE_ES = new Set("en de del por a al desde con para entre hacia".split(" "));
 function leadVerbs(clause) {
   const m = LEAD_VERBS.exec(clause);
   return m ? words(m[1]).filter((x) => x !== "and" && x !== "or") : [];
@@ -61121,6 +61133,8 @@ function usedAsVerb(c3, i2, execAsked) {
   if (c3.parts.has(i2) && (OBJECT_START.has(c3.ws[i2 + 1] ?? "") || /^\d/.test(c3.ws[i2 + 1] ?? ""))) return true;
   return execAsked && (c3.ws[i2 - 1] === "that" || c3.ws[i2 - 1] === "which");
 }
+var SENTENCE_END2 = /(?:[;!?\n]|\.(?=\s|$)|\s[-–—]\s)+/;
+var CLAUSE_END = /(?:[;!?\n]|\.(?=\s|$)|\s[-–—]\s)+|,\s*(?:then|and then|after that)\b|\band then\b/i;
 function recogniseIntent(prose, opts) {
   const evidence = [];
   let mask = 0;
@@ -61132,7 +61146,7 @@ function recogniseIntent(prose, opts) {
   };
   const text2 = prose.replace(/\blet['’]s\b/gi, "let us").replace(TO_USER2, " ");
   const moneyMatch = MONEY.exec(text2);
-  for (const clause of text2.split(/(?:[;!?\n]|\.(?=\s|$))+|,\s*(?:then|and then|after that)\b|\band then\b/i)) {
+  for (const clause of text2.split(CLAUSE_END)) {
     const trimmed = clause.trim();
     if (!trimmed) continue;
     if (QUESTION_START.test(trimmed) && prose.includes(`${trimmed}?`)) continue;
@@ -61167,7 +61181,7 @@ function clauseActions(clause, money, opts) {
 var NAMED_VALUE = /['"‘“][^'"’”\n]{2,}['"’”]|@|\bhttps?:|\bwww\.|\d/;
 function openActions(prose, opts) {
   const out = /* @__PURE__ */ new Set();
-  for (const clause of prose.split(/(?:[;!?\n]|\.(?=\s|$))+/)) {
+  for (const clause of prose.split(SENTENCE_END2)) {
     if (NAMED_VALUE.test(clause)) continue;
     const c3 = clauseWords(clause);
     for (const { i: i2 } of askedVerbs(c3, opts)) out.add(stem(c3.ws[i2]));
@@ -61188,7 +61202,7 @@ function asksWithVerbs(prose, verbs) {
   if (verbs.length === 0) return false;
   const stems = new Set(verbs.map(stem));
   const verbOf2 = (w) => stems.has(stem(w)) ? "change" : void 0;
-  for (const clause of prose.split(/(?:[;!?\n]|\.(?=\s|$))+/)) {
+  for (const clause of prose.split(SENTENCE_END2)) {
     const trimmed = clause.trim();
     if (!trimmed || QUESTION_START.test(trimmed) && prose.includes(`${trimmed}?`)) continue;
     if (!askedVerbs(clauseWords(trimmed), { verbOf: verbOf2 }).next().done) return true;
@@ -64832,7 +64846,8 @@ function adjudicateSink(b, p, site, policy, opts = {}) {
     ...injectedArguments(c3),
     ...onward.violations,
     ...notNeeded(c3, mentioned),
-    ...unauthorisedTargets(c3)
+    ...unauthorisedTargets(c3),
+    ...contradictedTargets(c3, request2)
   ];
   if (violations.length > 0) {
     return { ...base2, decision: "block", reason: violations.map((x) => x.message).join("; "), path: violations[0].path, violations };
@@ -64980,7 +64995,7 @@ function notNeeded(c3, mentioned) {
       continue;
     }
     if (mentioned || needsOf2(b, site) & bit || site.fetch || GUESSED & bit && unplacedAsked(c3)) continue;
-    if (chargesTheService(c3, bit) || delegationAsking(c3, bit)) continue;
+    if (chargesTheService(c3, bit) || recordsTheMoney(c3, bit) || delegationAsking(c3, bit)) continue;
     out.push({
       kind: "not-needed",
       message: `the request does not ask for ${s2} (no action it asks for covers it, and it does not name ${site.tool})`,
@@ -65019,6 +65034,11 @@ function chargesTheService(c3, bit) {
   if (bit !== FINANCIAL || !(needsOf2(c3.b, c3.site) & WRITE2)) return false;
   return !(c3.site.args ?? []).some((a2) => a2.role === "payee" || a2.role === "amount" || a2.role === "recipient");
 }
+function recordsTheMoney(c3, bit) {
+  if (bit !== WRITE2 || !(needsOf2(c3.b, c3.site) & FINANCIAL) || c3.sinks & ~(WRITE2 | FINANCIAL)) return false;
+  const args = c3.site.args ?? [];
+  return args.some((a2) => a2.role === "amount") && !args.some((a2) => a2.role === "payee" || a2.role === "recipient");
+}
 function unauthorisedTargets(c3) {
   const { b, site } = c3;
   return site.targets.filter((t) => !t.ok).map((t) => ({
@@ -65026,6 +65046,35 @@ function unauthorisedTargets(c3) {
     message: `${t.kind} ${JSON.stringify(t.value)} (argument ${t.argument}) ${t.why}`,
     path: t.origin !== void 0 ? originPath(b, t.origin, site, `the ${t.kind} first appears here`) : [ownStep(c3)]
   }));
+}
+function contradictedTargets(c3, request2) {
+  const named = /* @__PURE__ */ new Map();
+  for (const m of request2.matchAll(CODE)) {
+    const code3 = compact(m[0]);
+    const shape = shapeOf(code3);
+    if (shape) named.set(shape, [...named.get(shape) ?? [], code3]);
+  }
+  if (named.size === 0) return [];
+  const out = [];
+  for (const t of c3.site.targets) {
+    if (!t.ok || t.authority === "request" || t.authority === "policy") continue;
+    const code3 = compact(t.value);
+    const shape = shapeOf(code3);
+    const asked = shape === void 0 ? void 0 : named.get(shape);
+    if (asked?.length !== 1 || asked[0] === code3) continue;
+    out.push({
+      kind: "target",
+      message: `${t.kind} ${JSON.stringify(t.value)} (argument ${t.argument}) replaces ${asked[0]}, the one the request names (${t.why})`,
+      path: t.origin !== void 0 ? originPath(c3.b, t.origin, c3.site, `the ${t.kind} first appears here`) : [ownStep(c3)]
+    });
+  }
+  return out;
+}
+var CODE = /\b[A-Za-z]{0,4}[-‐ ]?\d[\d ‐-]{2,}\d\b/g;
+var compact = (v) => v.replace(/[\s‐-]/g, "").toUpperCase();
+function shapeOf(code3) {
+  const m = /^([A-Z]{0,4})(\d{4,})$/.exec(code3);
+  return m ? `${m[1]}#${m[2].length}` : void 0;
 }
 function provenanceGap(c3) {
   const { b, p, site } = c3;
