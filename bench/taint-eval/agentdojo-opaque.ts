@@ -48,7 +48,7 @@ export function opaqueCall(c: AgentDojoCall): AgentDojoCall {
 function originalLabels(
   policy: Policy,
   t: AgentDojoTool & { annotations?: OpaqueAnnotations },
-): { sinks: number; sources: number; fetch: boolean; verb?: string } {
+): { sinks: number; sources: number; fetch: boolean; verb?: string; words?: string[] } {
   const props = Object.keys(((t.parameters as { properties?: object }).properties ?? {}) as object);
   const c = classifyTool(
     policy,
@@ -66,7 +66,15 @@ function originalLabels(
   const sinks = c.fetch ? 0 : c.sinks & SINK_MASK;
   // The verb of a sink's name ("update" of update_scheduled_transaction): a request that uses it asks for the tool.
   const verb = sinks ? (c.verb ?? c.profile?.verb) : undefined;
-  return { sinks, sources: c.sources & SOURCE_MASK, fetch: c.fetch === true, ...(verb ? { verb } : {}) };
+  // And the other words a request may use for it (its name's words, its description's verbs), which the opaque tool has lost.
+  const words = sinks ? (c.words ?? c.profile?.alsoVerbs ?? []).filter((w) => /^[a-z]+$/i.test(w)) : [];
+  return {
+    sinks,
+    sources: c.sources & SOURCE_MASK,
+    fetch: c.fetch === true,
+    ...(verb ? { verb } : {}),
+    ...(words.length ? { words } : {}),
+  };
 }
 
 export type OpaqueAnnotations = Record<'readOnlyHint' | 'destructiveHint' | 'openWorldHint', boolean>;
@@ -139,13 +147,14 @@ export function opaquePolicyDocument(policy: Policy, data: AgentDojoData, opts: 
     const got = originalLabels(structure, opaqueToolDefinition(policy, t));
     if (want.sinks !== got.sinks || want.fetch !== got.fetch) out.forSinks.push(t.name);
     else if (want.sources !== got.sources) out.forSources.push(t.name);
-    else if (want.verb !== got.verb) out.forVerbs.push(t.name);
+    else if (want.verb !== got.verb || (want.words ?? []).join() !== (got.words ?? []).join()) out.forVerbs.push(t.name);
     else if (!opts.everyTool) continue;
     out.document.tools!.push({
       name: opaqueTool(t.name),
       sinks: sinksOf(want.sinks),
       sources: sourcesOf(want.sources),
       ...(want.verb ? { verb: want.verb } : {}),
+      ...(want.words ? { words: want.words } : {}),
       // A read is placed by saying it has no sink.
       ...(want.sinks === 0 && want.sources === 0 ? { 'not-sinks': [...SINK_LABELS] } : {}),
       why: `AgentDojo's ${t.name}`,

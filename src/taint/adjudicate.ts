@@ -12,10 +12,10 @@
  * argument-level: one injected read does not block every later call the user asked for.
  */
 import { mentionsTool, namesCall } from './classify.js';
-import { asksWithVerbs } from './intent.js';
+import { asksForThing, asksWithVerbs } from './intent.js';
 import { normalizeText } from './content-links.js';
 import { requestPointsAt, within } from './provenance.js';
-import { AUTHORITY_ROLES, type ArgumentRole } from './argument-roles.js';
+import { AUTHORITY_ROLES, IBAN, type ArgumentRole } from './argument-roles.js';
 import { refOf } from './graph.js';
 import { ROOT_BIT, SINK_MASK, bitOf, labelsOf, sinksOf, sourcesOf, type Label, type SinkLabel } from './labels.js';
 import type { Policy } from './policy.js';
@@ -115,7 +115,10 @@ export function adjudicateSink(b: BuiltTrace, p: Propagation, site: SinkSite, po
   const waiver = injectionWaiver(b, p, site, g.atCall[v] & OVERRIDE ? undefined : inScope);
   const onward = onwardFindings(c);
   const request = requestOf(b, site);
-  const mentioned = namesCall(request, site.tool, site.verb) || asksWithVerbs(request, site.alsoVerbs ?? []);
+  const mentioned =
+    namesCall(request, site.tool, site.verb) ||
+    asksWithVerbs(request, site.alsoVerbs ?? []) ||
+    asksForThing(request, site.alsoVerbs ?? [], policy.verbOf);
   const violations: Violation[] = [
     ...forbiddenPaths(c, waiver !== undefined),
     ...injectedArguments(c),
@@ -397,8 +400,9 @@ export function unauthorisedTargets(c: SinkCase): Violation[] {
 /**
  * Targets that replace the one value of their shape the request names: the request names repairer
  * RS-2041 or CLABE 012180015432109876 and the call sends to RS-7730 or 646180204700319952 taken
- * from data. Codes of four digits or more, compared by their letters and their count of digits
- * ("RS-####"), separators aside; a request that names two of a shape leaves the choice open.
+ * from data, and no call uses the one it names. Codes of four digits or more, compared by their
+ * letters and their count of digits ("RS-####"), separators aside, IBANs as IBANs; a request that
+ * names two of a shape leaves the choice open.
  */
 export function contradictedTargets(c: SinkCase, request: string): Violation[] {
   const named = new Map<string, string[]>();
@@ -408,6 +412,10 @@ export function contradictedTargets(c: SinkCase, request: string): Violation[] {
     if (shape) named.set(shape, [...(named.get(shape) ?? []), code]);
   }
   if (named.size === 0) return [];
+  // A code the request names that some call uses went where the request said ("the landlord's
+  // account is …", then a refund to the friend who paid): only a dropped one was replaced.
+  const used = c.b.sinks.map((s) => compact(JSON.stringify(s.arguments)));
+  for (const [shape, codes] of named) if (codes.some((x) => used.some((u) => u.includes(x)))) named.delete(shape);
   const out: Violation[] = [];
   for (const t of c.site.targets) {
     if (!t.ok || t.authority === 'request' || t.authority === 'policy') continue;
@@ -423,10 +431,11 @@ export function contradictedTargets(c: SinkCase, request: string): Violation[] {
   }
   return out;
 }
-const CODE = /\b[A-Za-z]{0,4}[-‐ ]?\d[\d ‐-]{2,}\d\b/g;
+const CODE = /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{2,4}){3,8}\b|\b[A-Za-z]{0,4}[-‐ ]?\d[\d ‐-]{2,}\d\b/g;
 const compact = (v: string) => v.replace(/[\s‐-]/g, '').toUpperCase();
-/** A code's letters and its count of digits, or undefined when it is no code (fewer than four digits, other characters). */
+/** An IBAN (any country's), or a code's letters and its count of digits; undefined when it is no code (fewer than four digits, other characters). */
 function shapeOf(code: string): string | undefined {
+  if (IBAN.test(code) && /\d{6}/.test(code)) return 'IBAN';
   const m = /^([A-Z]{0,4})(\d{4,})$/.exec(code);
   return m ? `${m[1]}#${m[2].length}` : undefined;
 }

@@ -66,7 +66,7 @@ const has = (ws: readonly string[], ...xs: string[]) => {
 const EMAIL = /^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/;
 // A link with its scheme, or a host written as people write one ("www.informations.com/page").
 const URL_VALUE = /^(?:(?:https?|ftp|wss?):\/\/\S+|www\.[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+(?:[/?#]\S*)?)$/iu;
-const IBAN = /^[A-Z]{2}\d{2}(?: ?[A-Z0-9]{2,4}){3,8}$/;
+export const IBAN = /^[A-Z]{2}\d{2}(?: ?[A-Z0-9]{2,4}){3,8}$/;
 const PHONE = /^\+?\d[\d ()/-]{6,}\d$/;
 const DATE = /^\d{4}-\d{2}-\d{2}|^\d{1,2}[./]\d{1,2}[./]\d{2,4}$/;
 

@@ -75,7 +75,7 @@ export function classifyTool(
   args: Record<string, unknown>,
   declared: { sinks?: readonly SinkLabel[]; sources?: readonly SourceLabel[] } = {},
   definition?: ToolDefinition,
-): { sources: number; sinks: number; evidence: LabelEvidence[]; profile?: ToolProfile; fetch?: boolean; verb?: string } {
+): { sources: number; sinks: number; evidence: LabelEvidence[]; profile?: ToolProfile; fetch?: boolean; verb?: string; words?: string[] } {
   const labelled = classifyByName(policy, tool, args, declared, definition);
   return asFetch(policy, tool, args, definition, labelled);
 }
@@ -114,7 +114,7 @@ function classifyByName(
   args: Record<string, unknown>,
   declared: { sinks?: readonly SinkLabel[]; sources?: readonly SourceLabel[] },
   definition: ToolDefinition | undefined,
-): { sources: number; sinks: number; evidence: LabelEvidence[]; profile?: ToolProfile; verb?: string } {
+): { sources: number; sinks: number; evidence: LabelEvidence[]; profile?: ToolProfile; verb?: string; words?: string[] } {
   let sources = maskOf(declared.sources ?? []);
   let sinks = maskOf(declared.sinks ?? []);
   const evidence: LabelEvidence[] = [];
@@ -126,6 +126,7 @@ function classifyByName(
   const readOnly = lazy(() => readByShape(policy, definition ?? { name: tool }, flat, { verbOf: policy.verbOf }));
   // The verb a rule names stands in for the one the profile would read (a pinned tool is never profiled).
   let verb: string | undefined;
+  let words: string[] | undefined;
   for (let rule of rulesFor(policy, tool)) {
     if (rule.description && !rule.description.test(definition?.description ?? '')) continue;
     let detail = '';
@@ -152,6 +153,7 @@ function classifyByName(
     // Argument-level rules (what a piece of code touches) add to whatever the tool is; a rule on the name alone places it.
     if (!rule.argument && !rule.matches) ruled = true;
     if (rule.verb) verb = rule.verb;
+    if (rule.words) words = rule.words;
     const why = `policy ${rule.at}${rule.why ? `: ${rule.why}` : ''}${detail}`;
     if (rule.sources | rule.sinks) {
       sources |= rule.sources;
@@ -165,7 +167,7 @@ function classifyByName(
     if (rule.notSinks) ruled = true;
   }
   const labelled = (declared.sinks?.length ?? 0) + (declared.sources?.length ?? 0) > 0;
-  const named = verb ? { verb } : {};
+  const named = { ...(verb ? { verb } : {}), ...(words ? { words } : {}) };
   if (labelled || ruled) return { sources: sources & SOURCE_MASK, sinks: sinks & SINK_MASK, evidence, ...named };
   const profile = profileTool(policy, definition ?? { name: tool }, flat, { verbOf: policy.verbOf });
   sources |= profile.sources;

@@ -10,7 +10,7 @@
  * sent"). What an action covers is the relation in lexicon.ts (COVERS). docs/taint-policy.md: "What a
  * request asks for".
  */
-import { needsOfAction, objectKinds, stem, words, type Category } from './lexicon.js';
+import { needsOfAction, objectKinds, stem, verbCategory, words, type Category } from './lexicon.js';
 import { maskOf, type SinkLabel } from './labels.js';
 import type { LabelEvidence } from './classify.js';
 import { readsAsSpanish, spanishActions, spanishObjects } from './spanish.js';
@@ -222,12 +222,14 @@ function usedAsVerb(c: ClauseWords, i: number, execAsked: boolean): boolean {
 }
 
 /**
- * Where a sentence ends: a full stop before a space or the end (not inside an address, a link or a
- * number), and a dash with spaces round it ("her pay day has moved - change her direct debit").
+ * Where a sentence of the request ends: a full stop before a space or the end (not inside an
+ * address, a link or a number), and a dash with spaces round it ("her pay day has moved - change
+ * her direct debit"). Only the request's: in data a dash opens a list's items as often ("Open items:
+ * - [ ] send …" folded onto one line), and an order is read there as written.
  */
-const SENTENCE_END = /(?:[;!?\n]|\.(?=\s|$)|\s[-–—]\s)+/;
-/** Where a clause ends: a sentence's end, and "then" joining two actions. */
-const CLAUSE_END = /(?:[;!?\n]|\.(?=\s|$)|\s[-–—]\s)+|,\s*(?:then|and then|after that)\b|\band then\b/i;
+const SENTENCE_END = /(?:[;!?\n]|\.(?=\s|$)|[ \t][-–—][ \t])+/;
+/** Where a clause ends: a full stop as above, and "then" joining two actions. */
+const CLAUSE_END = /(?:[;!?\n]|\.(?=\s|$))+|,\s*(?:then|and then|after that)\b|\band then\b/i;
 
 /** The hard sinks the request asks for, each with the words that asked. */
 export function recogniseIntent(prose: string, opts: IntentOptions): { mask: number; evidence: LabelEvidence[] } {
@@ -329,6 +331,42 @@ export function asksWithVerbs(prose: string, verbs: readonly string[]): boolean 
   }
   return false;
 }
+
+/**
+ * Whether the request asks for an action on the thing a tool is named for: a verb, known to the
+ * lexicon or not ("pop a note on his record", "make callback tasks"), whose object, the words right
+ * after it in the same part, is a noun of the tool's name (`SupporterNoteAdd`, `callbackTaskCreate`).
+ * Read as askedVerbs reads: a question, a negated verb, a past form or a verb of reading asks nothing.
+ */
+export function asksForThing(prose: string, toolWords: readonly string[], verbOf: IntentOptions['verbOf'] = verbCategory): boolean {
+  const things = new Set(toolWords.map(stem));
+  if (things.size === 0) return false;
+  // Quoted text is what the user dictates (a title, a message), not what the action acts on.
+  for (const clause of prose.replace(QUOTED, '$1 quoted ').split(SENTENCE_END)) {
+    const trimmed = clause.trim();
+    // A question asks about the thing, in any language ("¿En qué va el pedido?").
+    if (!trimmed || prose.includes(`${trimmed}?`) || trimmed.startsWith('¿')) continue;
+    const c = clauseWords(trimmed);
+    for (let i = 0; i < c.ws.length; i++) {
+      const w = c.ws[i];
+      if (!usedAsVerb(c, i, false) || NOT_A_VERB.has(w) || things.has(stem(w)) || verbOf(w) === 'read') continue;
+      if (negatedAt(c, i, verbOf) || statesThePast(c, i) || inIndirectQuestion(c, i)) continue;
+      // Its object: the words right after it ("a note", "callback tasks"), not a noun further on
+      // ("send an email titled 'Hotel: …'"), and nothing told to the user ("tell me the hotel name").
+      if (c.ws[i + 1] === 'me' || c.ws[i + 1] === 'us') continue;
+      const end = [...c.parts].find((p) => p > i) ?? c.ws.length;
+      if (c.ws.slice(i + 1, Math.min(end, i + 4)).some((w) => things.has(stem(w)))) return true;
+    }
+  }
+  return false;
+}
+const QUOTED = /(^|\s)['"‘“][^'"’”\n]{1,300}['"’”](?=[\s.,;:!?)]|$)/g;
+/** Words that stand where a verb would and are none: "please summarise the email" asks with "summarise". */
+const NOT_A_VERB = new Set([
+  ...VERB_CONTEXT,
+  ...OBJECT_START,
+  ...'hi hello hey thanks thank ok okay yes no sure there here dear do does did don doesn didn won shouldn never not'.split(' '),
+]);
 
 /** Whether the request uses the tool's own action verb ("archive" for `archive_channel`). */
 export function usesToolVerb(prose: string, verb: string | undefined): boolean {

@@ -41,6 +41,15 @@ const toolRule = z
       .string()
       .regex(/^[a-z]+$/i, 'a verb is one word of letters (archive, send)')
       .optional(),
+    /**
+     * The other words a request may use for the tool: as its verb ("lodge it", "scale it to 12") or as
+     * the thing a verb acts on ("pop a note on his record"). What the tool profile reads from a name
+     * and a description, pinned for a tool whose name says nothing.
+     */
+    words: z
+      .array(z.string().regex(/^[a-z]+$/i, 'a word is letters only (lodge, note)'))
+      .max(24)
+      .optional(),
     why: z.string().optional(),
   })
   .refine((r) => r.sources.length + r.sinks.length + r['not-sinks'].length > 0, {
@@ -223,6 +232,7 @@ export interface ToolRule {
   sinks: number;
   notSinks: number;
   verb?: string;
+  words?: string[];
   why: string;
 }
 
@@ -281,6 +291,7 @@ function compile(doc: PolicyDoc, file: string, offsets: Record<string, number>, 
       sinks: maskOf(r.sinks),
       notSinks: maskOf(r['not-sinks']),
       ...(r.verb !== undefined ? { verb: r.verb.toLowerCase() } : {}),
+      ...(r.words !== undefined ? { words: r.words.map((w) => w.toLowerCase()) } : {}),
       why: r.why ?? '',
     })),
     targets: doc.targets.map((r, i) => ({

@@ -17,6 +17,7 @@ export interface PinRule {
   sinks: number;
   notSinks: number;
   verb?: string;
+  words?: string[];
   why: string;
   /** Comment lines above the rule (plain words; sanitised again when written). */
   comments: string[];
@@ -66,6 +67,7 @@ export function ruleLine(r: PinRule): string {
   if (r.sinks) parts.push(`sinks: ${list(r.sinks)}`);
   if (r.notSinks) parts.push(`not-sinks: ${list(r.notSinks)}`);
   if (r.verb) parts.push(`verb: ${yamlString(r.verb)}`);
+  if (r.words?.length) parts.push(`words: [${r.words.map(yamlString).join(', ')}]`);
   parts.push(`why: ${yamlString(r.why)}`);
   return `{ ${parts.join(', ')} }`;
 }

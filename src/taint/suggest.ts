@@ -49,6 +49,8 @@ export interface ToolSuggestion {
   sources: SourceLabel[];
   sinks: SinkLabel[];
   verb?: string;
+  /** The other words a request may use for it (pinned with it: a pinned tool is not profiled). */
+  words?: string[];
   basis: Basis;
   guess: boolean;
   evidence: string[];
@@ -103,6 +105,7 @@ function argumentSinks(policy: Policy, tool: string): number {
 
 const isFetch = (why: string) => why.startsWith('a fetch:');
 const verbOf = (c: Classified) => (c.sinks ? (c.verb ?? c.profile?.verb ?? '') : '');
+const wordsOf = (c: Classified) => (c.sinks && !c.fetch ? (c.words ?? c.profile?.alsoVerbs ?? []).filter((w) => /^[a-z]+$/i.test(w)) : []);
 /** What a call is, before a URL argument makes it a fetch (the fetch is decided per call, with or without a pin). */
 const effect = (c: Classified) => ({ sources: c.sources, sinks: c.fetch ? 0 : c.sinks, verb: c.fetch ? '' : verbOf(c) });
 const sameEffect = (a: ReturnType<typeof effect>, b: ReturnType<typeof effect>) =>
@@ -169,6 +172,7 @@ export function suggestTool(policy: Policy, seen: ToolSeen, level: Policy = tool
     sources: sourcesOf(first.sources),
     sinks: sinksOf(first.sinks),
     ...(first.verb ? { verb: first.verb } : {}),
+    ...(wordsOf(base[0]).length ? { words: wordsOf(base[0]) } : {}),
     basis,
     guess: GUESSES.has(basis),
     evidence,
@@ -204,6 +208,7 @@ export function suggestTool(policy: Policy, seen: ToolSeen, level: Policy = tool
         sinks: first.sinks,
         notSinks,
         ...(first.verb ? { verb: first.verb } : {}),
+        ...(out.words ? { words: out.words } : {}),
         why: cap(why),
         comments,
       },

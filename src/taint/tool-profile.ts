@@ -75,7 +75,7 @@ export interface ToolProfile {
   unknown: boolean;
   /** The verb the action was read from, for "the request uses the tool's own verb". */
   verb?: string;
-  /** The other verbs the description offers for the tool's action ("Accept, counter or decline a rate"). */
+  /** The other words a request may use for the tool: the verbs its description offers ("Accept, counter or decline a rate", "Roll a container"), its name's words. */
   alsoVerbs?: string[];
 }
 
@@ -271,7 +271,7 @@ function readWords(def: ToolDefinition, f: ArgumentFacts, opts: ProfileOptions):
     (opts.spanish === true && spanishReducedRelative(clause, opts));
   // A description that names what the tool returns says no action: a verb-like word in it is part of a noun ("the plan and its add-ons").
   const byDesc = nounPhrase ? { read: false } : actionOf(desc, opts.verbOf);
-  const named = actionOf(name, opts.verbOf, true);
+  const named = verbLast(name, opts.verbOf, byDesc, nounPhrase) ?? actionOf(name, opts.verbOf, true);
   const compound = compoundNoun(name, named, byDesc, nounPhrase, opts);
   const led = compound ? { read: false } : named;
   const byName = led.category || led.read ? led : (prefixedAction(name, opts.verbOf, byDesc) ?? led);
@@ -293,8 +293,19 @@ function readWords(def: ToolDefinition, f: ArgumentFacts, opts: ProfileOptions):
   const at = byDesc.verb === undefined ? -1 : clause.indexOf(byDesc.verb);
   const descVerbUsed = at >= 0 && DETERMINERS.has(clause[at + 1] ?? '');
   const lead = nounPhrase ? [] : leadVerbs(firstClauseText(def.description));
+  // The words the tool's own name and description use, known to the lexicon or not: the description's
+  // opening verb where an object follows ("Roll a container …", "Dockets a deadline …") and the name's
+  // words (`cloud_scale_service`, `lodge_pension_submission`, `SupporterNoteAdd`). A request that uses
+  // one as its verb, or as the thing its verb acts on, asks for the tool (adjudicate.ts, "mentioned").
+  if (!nounPhrase && clause.length > 1 && !DETERMINERS.has(clause[0]) && DETERMINERS.has(clause[1]) && opts.verbOf(clause[0]) !== 'read')
+    lead.push(clause[0]);
+  for (const x of name)
+    if (x.length >= 4 && x !== action.verb && opts.verbOf(x) !== 'read' && !NAME_FILLER.has(x) && !lead.includes(x)) lead.push(x);
   return { name, desc, byName, action, objects, money, where, descVerbUsed, compound, lead, nounPhrase };
 }
+
+/** Words of a name that name no action or thing: how it is offered (`offer_tool`, `crm_api`). */
+const NAME_FILLER = new Set('tool tools api data info item items list with from into'.split(' '));
 
 const PARTICIPLES = new Set('sent made given taken written shown kept held bought sold paid found told left put set'.split(' '));
 const AFTER_PARTICIPLE = new Set('to in into by from with on for at under against through about'.split(' '));
@@ -370,6 +381,27 @@ function compoundNoun(name: readonly string[], led: Action, byDesc: Action, noun
   if (!led.category || name.length < 2 || name[0] !== led.verb || !nounToo(led.verb)) return false;
   if (!nounPhrase && !(byDesc.read && byDesc.category === undefined)) return false;
   return name.slice(1).every((x) => opts.verbOf(x) === undefined);
+}
+
+/**
+ * A name that puts its verb last, after the thing it acts on (`faxGet`, `payment_transaction_list`,
+ * `activityBook`): the convention of APIs named resource first. A last word that reads (`get`,
+ * `list`) is the verb when the description reads too ("Returns the OCR text of a fax"); a last word
+ * of another action when the first word is no verb or a noun as well and the description's own
+ * verb says the same action ("Books tickets"), or nothing else speaks (no verb before it, no action
+ * in the description). A name led by a verb and nothing else (`send_email`, `dispatch_mail`) keeps
+ * it; a description that names what the tool returns ("The loss adjuster's report") leaves none.
+ */
+function verbLast(name: readonly string[], verbOf: ProfileOptions['verbOf'], byDesc: Action, nounPhrase: boolean): Action | undefined {
+  if (name.length < 2 || nounPhrase) return undefined;
+  const last = name[name.length - 1];
+  const c = verbOf(last);
+  if (c === undefined || (last.endsWith('s') && verbOf(last.slice(0, -1)) !== undefined)) return undefined;
+  if (c === 'read') return byDesc.read && byDesc.category === undefined ? { read: true, verb: last } : undefined;
+  if (verbOf(name[0]) !== undefined && !nounToo(name[0])) return undefined;
+  const agrees = byDesc.category === c;
+  const silent = byDesc.category === undefined && !byDesc.read && name.slice(0, -1).every((x) => verbOf(x) === undefined);
+  return agrees || silent ? { category: c, verb: last, read: false } : undefined;
 }
 
 /** A word that also names a thing: an object of an action (money, a message, a booking) or data a read returns. */

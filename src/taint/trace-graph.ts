@@ -126,7 +126,7 @@ export interface SinkSite {
   onward?: OnwardFinding[];
   /** The verb of the tool's name, when the tool profile read it ("archive" for archive_channel). */
   verb?: string;
-  /** The other verbs the tool's description offers for its action ("accept, counter or decline"). */
+  /** The other words a request may use for the tool: verbs its description offers, its name's words (ToolProfile.alsoVerbs, or the policy's `words`). */
   alsoVerbs?: string[];
   /** A read that points at a URL: a sink by its target alone, asked for or not. */
   fetch?: boolean;
@@ -183,6 +183,7 @@ export interface ToolCallSeen {
 
 const OVERRIDE = bitOf('PROMPT_OVERRIDE');
 const WRITE = bitOf('DESTRUCTIVE_WRITE');
+const MESSAGE_MASK = maskOf(['EXTERNAL_SEND', 'PUBLIC_POST']);
 
 /** The items of a trace before numbering: every source read, and who issued each tool call. */
 interface CollectedItems {
@@ -382,7 +383,8 @@ function sinkSite(
   // A tool nothing places may do what any order asks: a target beside an order for any effect is that order's.
   const targets = checked ?? checkTargets(ctx, it, traces, it.classified?.profile?.unknown ? SINK_MASK : undefined);
   const sinkMask = it.classified?.sinks ?? 0;
-  const sends = sinkMask & maskOf(['EXTERNAL_SEND', 'PUBLIC_POST']);
+  // A write the request asks for as a post or a message ("post a status update" by a tool that creates a comment) carries its text to readers too.
+  const sends = (sinkMask & MESSAGE_MASK) !== 0 || ((sinkMask & WRITE) !== 0 && (ctx.needs & MESSAGE_MASK) !== 0);
   return {
     node: it.node,
     tool: it.tool!,
@@ -399,7 +401,9 @@ function sinkSite(
     // Any call whose arguments quote an instruction found in data carries that instruction out; links only matter in what is sent.
     onward: onwardFindings(ctx, it, traces).filter((f) => sends || onInstruction || f.kind === 'instruction'),
     ...((it.classified?.verb ?? it.classified?.profile?.verb) ? { verb: it.classified?.verb ?? it.classified?.profile?.verb } : {}),
-    ...(it.classified?.profile?.alsoVerbs ? { alsoVerbs: it.classified.profile.alsoVerbs } : {}),
+    ...((it.classified?.words ?? it.classified?.profile?.alsoVerbs)
+      ? { alsoVerbs: it.classified?.words ?? it.classified?.profile?.alsoVerbs }
+      : {}),
     ...(it.classified?.fetch ? { fetch: true } : {}),
     pending: it.src.type === 'pending',
     ...(it.classified?.profile?.unknown && !onInstruction ? { unplaced: true as const } : {}),

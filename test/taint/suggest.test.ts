@@ -89,7 +89,13 @@ describe('the rules it writes', () => {
     // The built-in `*` rule on query arguments may make any call DESTRUCTIVE_WRITE: a pin leaves that to it.
     expect(rule('read_file').notSinks).toBe(SINK_MASK & ~maskOf(['DESTRUCTIVE_WRITE']));
     expect(rule('read_file').sources).toBe(maskOf(['SENSITIVE_READ']));
-    expect(rule('archive_channel')).toMatchObject({ sinks: maskOf(['DESTRUCTIVE_WRITE']), notSinks: 0, verb: 'archive' });
+    // And its other words: a pinned tool is not profiled, so the rule carries what a request may call it.
+    expect(rule('archive_channel')).toMatchObject({
+      sinks: maskOf(['DESTRUCTIVE_WRITE']),
+      notSinks: 0,
+      verb: 'archive',
+      words: ['channel'],
+    });
     const lines = text.split('\n');
     const at = lines.findIndex((l) => l.includes('name: "archive_channel"'));
     expect(lines[at - 1]).toBe('  # guess from its name: review');

@@ -394,7 +394,7 @@ describe('argument roles', () => {
     ]);
   });
 
-  it('offers the other verbs of a description that opens with several, and none for one verb and its object', () => {
+  it('offers the other verbs of a description that opens with several and its name’s words, none for one verb and its object', () => {
     const def = (description: string) => ({
       description,
       inputSchema: { type: 'object', properties: { offerId: { type: 'string' }, rate: { type: 'number' } } },
@@ -402,8 +402,20 @@ describe('argument roles', () => {
     expect(labels('offer_tool', { offerId: 'o-1' }, def('Accept, counter or decline an offer from a broker.')).profile?.alsoVerbs).toEqual([
       'counter',
       'decline',
+      'offer',
     ]);
-    expect(labels('offer_tool', { offerId: 'o-1' }, def('Accept an offer from a broker.')).profile?.alsoVerbs).toBeUndefined();
+    expect(labels('x1', { offerId: 'o-1' }, def('Accept an offer from a broker.')).profile?.alsoVerbs).toBeUndefined();
+    // A verb the lexicon does not know, where the description opens with it before its object.
+    expect(labels('x1', { offerId: 'o-1' }, def('Countersigns an offer and sends it to the broker.')).profile?.alsoVerbs).toEqual([
+      'countersigns',
+    ]);
+  });
+
+  it('reads a name that puts its verb last when its description says the same, and keeps a verb that leads', () => {
+    const def = (description: string) => ({ description, inputSchema: { type: 'object', properties: { faxId: { type: 'string' } } } });
+    expect(labels('faxGet', { faxId: 'F-1' }, def('Returns the OCR text of a received fax.')).sinks).toEqual([]);
+    expect(labels('paymentTransactionList', { faxId: 'F-1' }, def('Lists card transactions for a patient.')).sinks).toEqual([]);
+    expect(labels('forward_fax', { faxId: 'F-1' }, def('Forwards a fax to another number.')).profile?.verb).toBe('forward');
   });
 
   it('reads a property the schema describes as a filter as no recipient, and a currency code in a name as an amount', () => {
