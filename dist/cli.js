@@ -60146,6 +60146,12 @@ var toolRule = external_exports.strictObject({
   "not-sinks": external_exports.array(sinkLabel).default([]),
   /** The verb of the tool's action: a request that uses it asks for the tool, as a verb the tool profile reads from a name does. */
   verb: external_exports.string().regex(/^[a-z]+$/i, "a verb is one word of letters (archive, send)").optional(),
+  /**
+   * The other words a request may use for the tool: as its verb ("lodge it", "scale it to 12") or as
+   * the thing a verb acts on ("pop a note on his record"). What the tool profile reads from a name
+   * and a description, pinned for a tool whose name says nothing.
+   */
+  words: external_exports.array(external_exports.string().regex(/^[a-z]+$/i, "a word is letters only (lodge, note)")).max(24).optional(),
   why: external_exports.string().optional()
 }).refine((r) => r.sources.length + r.sinks.length + r["not-sinks"].length > 0, {
   message: "a tool rule needs sources, sinks or not-sinks"
@@ -60294,6 +60300,7 @@ function compile2(doc, file2, offsets, prefix = "") {
       sinks: maskOf(r.sinks),
       notSinks: maskOf(r["not-sinks"]),
       ...r.verb !== void 0 ? { verb: r.verb.toLowerCase() } : {},
+      ...r.words !== void 0 ? { words: r.words.map((w) => w.toLowerCase()) } : {},
       why: r.why ?? ""
     })),
     targets: doc.targets.map((r, i2) => ({
@@ -60812,7 +60819,7 @@ function readWords(def, f, opts) {
   const desc = clause.filter((w) => !FILLER.has(w));
   const nounPhrase = DETERMINERS.has(clause[0] ?? "") && !FILLER.has(clause[1] ?? "") || reducedRelative(clause) || opts.spanish === true && spanishReducedRelative(clause, opts);
   const byDesc = nounPhrase ? { read: false } : actionOf(desc, opts.verbOf);
-  const named = actionOf(name, opts.verbOf, true);
+  const named = verbLast(name, opts.verbOf, byDesc, nounPhrase) ?? actionOf(name, opts.verbOf, true);
   const compound = compoundNoun(name, named, byDesc, nounPhrase, opts);
   const led = compound ? { read: false } : named;
   const byName2 = led.category || led.read ? led : prefixedAction(name, opts.verbOf, byDesc) ?? led;
@@ -60828,8 +60835,13 @@ function readWords(def, f, opts) {
   const at = byDesc.verb === void 0 ? -1 : clause.indexOf(byDesc.verb);
   const descVerbUsed = at >= 0 && DETERMINERS.has(clause[at + 1] ?? "");
   const lead = nounPhrase ? [] : leadVerbs(firstClauseText(def.description));
+  if (!nounPhrase && clause.length > 1 && !DETERMINERS.has(clause[0]) && DETERMINERS.has(clause[1]) && opts.verbOf(clause[0]) !== "read")
+    lead.push(clause[0]);
+  for (const x of name)
+    if (x.length >= 4 && x !== action.verb && opts.verbOf(x) !== "read" && !NAME_FILLER.has(x) && !lead.includes(x)) lead.push(x);
   return { name, desc, byName: byName2, action, objects, money, where, descVerbUsed, compound, lead, nounPhrase };
 }
+var NAME_FILLER = new Set("tool tools api data info item items list with from into".split(" "));
 var PARTICIPLES = new Set("sent made given taken written shown kept held bought sold paid found told left put set".split(" "));
 var AFTER_PARTICIPLE = new Set("to in into by from with on for at under against through about".split(" "));
 function reducedRelative(clause) {
@@ -60864,6 +60876,17 @@ function compoundNoun(name, led, byDesc, nounPhrase, opts) {
   if (!led.category || name.length < 2 || name[0] !== led.verb || !nounToo(led.verb)) return false;
   if (!nounPhrase && !(byDesc.read && byDesc.category === void 0)) return false;
   return name.slice(1).every((x) => opts.verbOf(x) === void 0);
+}
+function verbLast(name, verbOf2, byDesc, nounPhrase) {
+  if (name.length < 2 || nounPhrase) return void 0;
+  const last = name[name.length - 1];
+  const c3 = verbOf2(last);
+  if (c3 === void 0 || last.endsWith("s") && verbOf2(last.slice(0, -1)) !== void 0) return void 0;
+  if (c3 === "read") return byDesc.read && byDesc.category === void 0 ? { read: true, verb: last } : void 0;
+  if (verbOf2(name[0]) !== void 0 && !nounToo(name[0])) return void 0;
+  const agrees = byDesc.category === c3;
+  const silent = byDesc.category === void 0 && !byDesc.read && name.slice(0, -1).every((x) => verbOf2(x) === void 0);
+  return agrees || silent ? { category: c3, verb: last, read: false } : void 0;
 }
 function nounToo(word) {
   return objectKinds([word]).size > 0 || isDataNoun(word);
@@ -61133,8 +61156,8 @@ function usedAsVerb(c3, i2, execAsked) {
   if (c3.parts.has(i2) && (OBJECT_START.has(c3.ws[i2 + 1] ?? "") || /^\d/.test(c3.ws[i2 + 1] ?? ""))) return true;
   return execAsked && (c3.ws[i2 - 1] === "that" || c3.ws[i2 - 1] === "which");
 }
-var SENTENCE_END2 = /(?:[;!?\n]|\.(?=\s|$)|\s[-–—]\s)+/;
-var CLAUSE_END = /(?:[;!?\n]|\.(?=\s|$)|\s[-–—]\s)+|,\s*(?:then|and then|after that)\b|\band then\b/i;
+var SENTENCE_END2 = /(?:[;!?\n]|\.(?=\s|$)|[ \t][-–—][ \t])+/;
+var CLAUSE_END = /(?:[;!?\n]|\.(?=\s|$))+|,\s*(?:then|and then|after that)\b|\band then\b/i;
 function recogniseIntent(prose, opts) {
   const evidence = [];
   let mask = 0;
@@ -61209,6 +61232,30 @@ function asksWithVerbs(prose, verbs) {
   }
   return false;
 }
+function asksForThing(prose, toolWords, verbOf2 = verbCategory) {
+  const things = new Set(toolWords.map(stem));
+  if (things.size === 0) return false;
+  for (const clause of prose.replace(QUOTED, "$1 quoted ").split(SENTENCE_END2)) {
+    const trimmed = clause.trim();
+    if (!trimmed || prose.includes(`${trimmed}?`) || trimmed.startsWith("\xBF")) continue;
+    const c3 = clauseWords(trimmed);
+    for (let i2 = 0; i2 < c3.ws.length; i2++) {
+      const w = c3.ws[i2];
+      if (!usedAsVerb(c3, i2, false) || NOT_A_VERB.has(w) || things.has(stem(w)) || verbOf2(w) === "read") continue;
+      if (negatedAt(c3, i2, verbOf2) || statesThePast(c3, i2) || inIndirectQuestion2(c3, i2)) continue;
+      if (c3.ws[i2 + 1] === "me" || c3.ws[i2 + 1] === "us") continue;
+      const end = [...c3.parts].find((p) => p > i2) ?? c3.ws.length;
+      if (c3.ws.slice(i2 + 1, Math.min(end, i2 + 4)).some((w2) => things.has(stem(w2)))) return true;
+    }
+  }
+  return false;
+}
+var QUOTED = /(^|\s)['"‘“][^'"’”\n]{1,300}['"’”](?=[\s.,;:!?)]|$)/g;
+var NOT_A_VERB = /* @__PURE__ */ new Set([
+  ...VERB_CONTEXT2,
+  ...OBJECT_START,
+  ..."hi hello hey thanks thank ok okay yes no sure there here dear do does did don doesn didn won shouldn never not".split(" ")
+]);
 function usesToolVerb(prose, verb) {
   if (!verb) return false;
   const s2 = stem(verb);
@@ -61277,6 +61324,7 @@ function classifyByName(policy, tool, args, declared, definition) {
   let ruled = false;
   const readOnly = lazy2(() => readByShape(policy, definition ?? { name: tool }, flat, { verbOf: policy.verbOf }));
   let verb;
+  let words2;
   for (let rule of rulesFor(policy, tool)) {
     if (rule.description && !rule.description.test(definition?.description ?? "")) continue;
     let detail = "";
@@ -61301,6 +61349,7 @@ function classifyByName(policy, tool, args, declared, definition) {
     }
     if (!rule.argument && !rule.matches) ruled = true;
     if (rule.verb) verb = rule.verb;
+    if (rule.words) words2 = rule.words;
     const why = `policy ${rule.at}${rule.why ? `: ${rule.why}` : ""}${detail}`;
     if (rule.sources | rule.sinks) {
       sources |= rule.sources;
@@ -61314,7 +61363,7 @@ function classifyByName(policy, tool, args, declared, definition) {
     if (rule.notSinks) ruled = true;
   }
   const labelled = (declared.sinks?.length ?? 0) + (declared.sources?.length ?? 0) > 0;
-  const named = verb ? { verb } : {};
+  const named = { ...verb ? { verb } : {}, ...words2 ? { words: words2 } : {} };
   if (labelled || ruled) return { sources: sources & SOURCE_MASK, sinks: sinks & SINK_MASK, evidence, ...named };
   const profile = profileTool(policy, definition ?? { name: tool }, flat, { verbOf: policy.verbOf });
   sources |= profile.sources;
@@ -61571,11 +61620,11 @@ function notWords(sentence) {
   });
 }
 var LABEL = /^\s*[\w"' .()-]{1,40}:\s+/;
-var QUOTED = new RegExp(`(?<!\\p{L})(?:'[^'\\n]{1,80}'|"[^"\\n]{1,80}"|\u2018[^\u2019\\n]{1,80}\u2019|\u201C[^\u201D\\n]{1,80}\u201D|\u201E[^\u201C\u201D\\n]{1,80}[\u201C\u201D])(?!\\p{L})`, "gu");
+var QUOTED2 = new RegExp(`(?<!\\p{L})(?:'[^'\\n]{1,80}'|"[^"\\n]{1,80}"|\u2018[^\u2019\\n]{1,80}\u2019|\u201C[^\u201D\\n]{1,80}\u201D|\u201E[^\u201C\u201D\\n]{1,80}[\u201C\u201D])(?!\\p{L})`, "gu");
 function wordsOf(sentence) {
   return wordsIn(ownText(sentence));
 }
-var ownText = (sentence) => notWords(sentence.replace(LABEL, " ").replace(QUOTED, " "));
+var ownText = (sentence) => notWords(sentence.replace(LABEL, " ").replace(QUOTED2, " "));
 var wordsIn = (text2) => text2.match(new RegExp("\\p{L}[\\p{L}\\p{M}'\u2019]*", "gu"));
 var UNCAPITALISED = /^[\p{Ll}\p{Lo}]/u;
 var UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/gu;
@@ -64518,6 +64567,7 @@ var WILL2 = /^(?:I\s+(?:can|could|will|would|am\s+going\s+to)|I['’](?:ll|d|m\s
 // src/taint/trace-graph.ts
 var OVERRIDE = bitOf("PROMPT_OVERRIDE");
 var WRITE = bitOf("DESTRUCTIVE_WRITE");
+var MESSAGE_MASK = maskOf(["EXTERNAL_SEND", "PUBLIC_POST"]);
 function collectItems(input2, policy, indexOptions) {
   const list3 = new ItemList();
   const views = (input2.spans ?? []).map(genAiView);
@@ -64651,7 +64701,7 @@ function stageOnInstruction(g, ctx, it, traces) {
 function sinkSite(ctx, it, issuer, { traces, targets: checked }, generated, onInstruction) {
   const targets = checked ?? checkTargets(ctx, it, traces, it.classified?.profile?.unknown ? SINK_MASK : void 0);
   const sinkMask = it.classified?.sinks ?? 0;
-  const sends = sinkMask & maskOf(["EXTERNAL_SEND", "PUBLIC_POST"]);
+  const sends = (sinkMask & MESSAGE_MASK) !== 0 || (sinkMask & WRITE) !== 0 && (ctx.needs & MESSAGE_MASK) !== 0;
   return {
     node: it.node,
     tool: it.tool,
@@ -64668,7 +64718,7 @@ function sinkSite(ctx, it, issuer, { traces, targets: checked }, generated, onIn
     // Any call whose arguments quote an instruction found in data carries that instruction out; links only matter in what is sent.
     onward: onwardFindings(ctx, it, traces).filter((f) => sends || onInstruction || f.kind === "instruction"),
     ...it.classified?.verb ?? it.classified?.profile?.verb ? { verb: it.classified?.verb ?? it.classified?.profile?.verb } : {},
-    ...it.classified?.profile?.alsoVerbs ? { alsoVerbs: it.classified.profile.alsoVerbs } : {},
+    ...it.classified?.words ?? it.classified?.profile?.alsoVerbs ? { alsoVerbs: it.classified?.words ?? it.classified?.profile?.alsoVerbs } : {},
     ...it.classified?.fetch ? { fetch: true } : {},
     pending: it.src.type === "pending",
     ...it.classified?.profile?.unknown && !onInstruction ? { unplaced: true } : {}
@@ -64840,7 +64890,7 @@ function adjudicateSink(b, p, site, policy, opts = {}) {
   const waiver = injectionWaiver(b, p, site, g.atCall[v] & OVERRIDE2 ? void 0 : inScope);
   const onward = onwardFindings2(c3);
   const request2 = requestOf(b, site);
-  const mentioned = namesCall(request2, site.tool, site.verb) || asksWithVerbs(request2, site.alsoVerbs ?? []);
+  const mentioned = namesCall(request2, site.tool, site.verb) || asksWithVerbs(request2, site.alsoVerbs ?? []) || asksForThing(request2, site.alsoVerbs ?? [], policy.verbOf);
   const violations = [
     ...forbiddenPaths(c3, waiver !== void 0),
     ...injectedArguments(c3),
@@ -65055,6 +65105,8 @@ function contradictedTargets(c3, request2) {
     if (shape) named.set(shape, [...named.get(shape) ?? [], code3]);
   }
   if (named.size === 0) return [];
+  const used = c3.b.sinks.map((s2) => compact(JSON.stringify(s2.arguments)));
+  for (const [shape, codes] of named) if (codes.some((x) => used.some((u2) => u2.includes(x)))) named.delete(shape);
   const out = [];
   for (const t of c3.site.targets) {
     if (!t.ok || t.authority === "request" || t.authority === "policy") continue;
@@ -65070,9 +65122,10 @@ function contradictedTargets(c3, request2) {
   }
   return out;
 }
-var CODE = /\b[A-Za-z]{0,4}[-‐ ]?\d[\d ‐-]{2,}\d\b/g;
+var CODE = /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{2,4}){3,8}\b|\b[A-Za-z]{0,4}[-‐ ]?\d[\d ‐-]{2,}\d\b/g;
 var compact = (v) => v.replace(/[\s‐-]/g, "").toUpperCase();
 function shapeOf(code3) {
+  if (IBAN.test(code3) && /\d{6}/.test(code3)) return "IBAN";
   const m = /^([A-Z]{0,4})(\d{4,})$/.exec(code3);
   return m ? `${m[1]}#${m[2].length}` : void 0;
 }
@@ -76849,6 +76902,7 @@ function ruleLine(r) {
   if (r.sinks) parts.push(`sinks: ${list2(r.sinks)}`);
   if (r.notSinks) parts.push(`not-sinks: ${list2(r.notSinks)}`);
   if (r.verb) parts.push(`verb: ${yamlString(r.verb)}`);
+  if (r.words?.length) parts.push(`words: [${r.words.map(yamlString).join(", ")}]`);
   parts.push(`why: ${yamlString(r.why)}`);
   return `{ ${parts.join(", ")} }`;
 }
@@ -76959,6 +77013,7 @@ function argumentSinks2(policy, tool) {
 }
 var isFetch = (why) => why.startsWith("a fetch:");
 var verbOf = (c3) => c3.sinks ? c3.verb ?? c3.profile?.verb ?? "" : "";
+var wordsOf2 = (c3) => c3.sinks && !c3.fetch ? (c3.words ?? c3.profile?.alsoVerbs ?? []).filter((w) => /^[a-z]+$/i.test(w)) : [];
 var effect2 = (c3) => ({ sources: c3.sources, sinks: c3.fetch ? 0 : c3.sinks, verb: c3.fetch ? "" : verbOf(c3) });
 var sameEffect = (a2, b) => a2.sources === b.sources && a2.sinks === b.sinks && a2.verb === b.verb;
 var describe4 = (e) => labelsOf(e.sources | e.sinks).join(", ") || "no label";
@@ -77012,6 +77067,7 @@ function suggestTool(policy, seen2, level = toolLevel(policy)) {
     sources: sourcesOf(first.sources),
     sinks: sinksOf(first.sinks),
     ...first.verb ? { verb: first.verb } : {},
+    ...wordsOf2(base2[0]).length ? { words: wordsOf2(base2[0]) } : {},
     basis,
     guess: GUESSES.has(basis),
     evidence,
@@ -77044,6 +77100,7 @@ function suggestTool(policy, seen2, level = toolLevel(policy)) {
         sinks: first.sinks,
         notSinks,
         ...first.verb ? { verb: first.verb } : {},
+        ...out.words ? { words: out.words } : {},
         why: cap(why),
         comments
       }
