@@ -66,7 +66,7 @@ describe('saboteur policy suggest', () => {
 
     const yaml = readFileSync(out, 'utf8');
     expect(yaml).toContain(
-      '  # guess from its name: review\n  - { name: "archive_channel", sinks: [DESTRUCTIVE_WRITE], verb: "archive", why: "guess from its name: ',
+      '  # guess from its name: review\n  - { name: "archive_channel", sinks: [DESTRUCTIVE_WRITE], verb: "archive", words: ["channel"], why: "guess from its name: ',
     );
     expect((await loadPolicy(out)).tools.filter((t) => !t.at.startsWith('default ')).map((t) => t.name.raw)).toEqual([
       'archive_channel',
