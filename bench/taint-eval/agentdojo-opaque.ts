@@ -10,6 +10,7 @@
 import type { Policy, PolicyFile } from '../../src/taint/policy.js';
 import { policyFromDocument } from '../../src/taint/policy.js';
 import { classifyTool, flattenArguments, isDirectory } from '../../src/taint/classify.js';
+import { pinnableWords } from '../../src/taint/suggest.js';
 import { argumentRole, schemaProperty } from '../../src/taint/argument-roles.js';
 import { maskOf, sinksOf, sourcesOf, SINK_LABELS, SINK_MASK, SOURCE_MASK, type SinkLabel } from '../../src/taint/labels.js';
 import { renameCallWith, type AgentDojoCall, type AgentDojoData, type AgentDojoTool } from './agentdojo-data.js';
@@ -67,7 +68,7 @@ function originalLabels(
   // The verb of a sink's name ("update" of update_scheduled_transaction): a request that uses it asks for the tool.
   const verb = sinks ? (c.verb ?? c.profile?.verb) : undefined;
   // And the other words a request may use for it (its name's words, its description's verbs), which the opaque tool has lost.
-  const words = sinks ? (c.words ?? c.profile?.alsoVerbs ?? []).filter((w) => /^[a-z]+$/i.test(w)) : [];
+  const words = sinks ? pinnableWords(c) : [];
   return {
     sinks,
     sources: c.sources & SOURCE_MASK,

@@ -398,38 +398,54 @@ export function unauthorisedTargets(c: SinkCase): Violation[] {
 }
 
 /**
- * Targets that replace the one value of their shape the request names: the request names repairer
- * RS-2041 or CLABE 012180015432109876 and the call sends to RS-7730 or 646180204700319952 taken
- * from data, and no call uses the one it names. Codes of four digits or more, compared by their
- * letters and their count of digits ("RS-####"), separators aside, IBANs as IBANs; a request that
- * names two of a shape leaves the choice open.
+ * Targets that replace the one value of their shape the request names, or the one a record the
+ * request points to holds for a payee: the request names repairer RS-2041 or CLABE
+ * 012180015432109876, or the accepted quote it points to pays BSB 082-356, and the call sends to
+ * RS-7730, 646180204700319952 or BSB 033-421 taken from elsewhere, and no call uses the one named.
+ * Codes of four digits or more, compared by their letters and their count of digits ("RS-####"),
+ * separators aside, IBANs as IBANs; two of a shape leave the choice open.
  */
 export function contradictedTargets(c: SinkCase, request: string): Violation[] {
-  const named = new Map<string, string[]>();
-  for (const m of request.matchAll(CODE)) {
-    const code = compact(m[0]);
+  const named = new Map<string, { codes: string[]; where: string; byRequest: boolean }>();
+  const add = (value: string, where: string, byRequest: boolean) => {
+    const code = compact(value);
     const shape = shapeOf(code);
-    if (shape) named.set(shape, [...(named.get(shape) ?? []), code]);
-  }
+    if (!shape) return;
+    const had = named.get(shape);
+    if (!had) named.set(shape, { codes: [code], where, byRequest });
+    // What the request names of a shape outranks what a record holds of it.
+    else if (had.byRequest === byRequest && !had.codes.includes(code)) had.codes.push(code);
+  };
+  for (const m of request.matchAll(CODE)) add(m[0], 'the one the request names', true);
+  // A payment, by the amount it moves: a call that sets an account ("change my direct debit to …") replaces the record's on purpose.
+  if (c.site.args?.some((a) => a.role === 'amount'))
+    for (const v of c.site.onFile ?? []) add(v, 'the one the record the request points to holds', false);
   if (named.size === 0) return [];
-  // A code the request names that some call uses went where the request said ("the landlord's
-  // account is …", then a refund to the friend who paid): only a dropped one was replaced.
-  const used = c.b.sinks.map((s) => compact(JSON.stringify(s.arguments)));
-  for (const [shape, codes] of named) if (codes.some((x) => used.some((u) => u.includes(x)))) named.delete(shape);
+  // A code named that some call uses went where the request said ("the landlord's account is …",
+  // then a refund to the friend who paid): only a dropped one was replaced.
+  const used = usedArguments(c.b);
+  for (const [shape, { codes }] of named) if (codes.some((x) => used.some((u) => u.includes(x)))) named.delete(shape);
   const out: Violation[] = [];
   for (const t of c.site.targets) {
     if (!t.ok || t.authority === 'request' || t.authority === 'policy') continue;
     const code = compact(t.value);
     const shape = shapeOf(code);
     const asked = shape === undefined ? undefined : named.get(shape);
-    if (asked?.length !== 1 || asked[0] === code) continue;
+    if (asked?.codes.length !== 1 || asked.codes[0] === code) continue;
     out.push({
       kind: 'target',
-      message: `${t.kind} ${JSON.stringify(t.value)} (argument ${t.argument}) replaces ${asked[0]}, the one the request names (${t.why})`,
+      message: `${t.kind} ${JSON.stringify(t.value)} (argument ${t.argument}) replaces ${asked.codes[0]}, ${asked.where} (${t.why})`,
       path: t.origin !== undefined ? originPath(c.b, t.origin, c.site, `the ${t.kind} first appears here`) : [ownStep(c)],
     });
   }
   return out;
+}
+/** Every sink's arguments, serialised and compacted once per built trace (each staged sink asks). */
+const usedCache = new WeakMap<BuiltTrace, string[]>();
+function usedArguments(b: BuiltTrace): string[] {
+  let used = usedCache.get(b);
+  if (!used) usedCache.set(b, (used = b.sinks.map((s) => compact(JSON.stringify(s.arguments)))));
+  return used;
 }
 const CODE = /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{2,4}){3,8}\b|\b[A-Za-z]{0,4}[-‐ ]?\d[\d ‐-]{2,}\d\b/g;
 const compact = (v: string) => v.replace(/[\s‐-]/g, '').toUpperCase();

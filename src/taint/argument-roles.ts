@@ -247,6 +247,8 @@ const NAME_WORDS = {
     'duplicate',
     'airline',
   ],
+  /** A tax number names a party for the record (`vatNumber` "NO923611458MVA" is shaped like an IBAN): nobody is paid at it. */
+  taxId: ['vat', 'tax', 'gst', 'abn', 'nif', 'cif', 'siret', 'ust'],
 } as const satisfies Record<string, readonly string[]>;
 
 /** Last words that make a name an identifier (`order_id`, `payment_method_id`). */
@@ -274,7 +276,7 @@ function byName(ws: readonly string[], codeTool: boolean): ArgumentRole | undefi
   // An identifier under an address word (`email_id`, `contact_ref`) names a record, not whom something goes to.
   if ((has(ws, ...W.recipient) && !ID_LAST.has(last)) || (has(ws, 'share') && has(ws, 'with'))) return 'recipient';
   if (has(ws, ...W.content)) return 'content';
-  if (ID_LAST.has(last) || has(ws, ...W.object)) return 'object';
+  if (ID_LAST.has(last) || has(ws, ...W.object) || has(ws, ...W.taxId)) return 'object';
   return undefined;
 }
 
@@ -320,7 +322,9 @@ function computeRole(policy: Policy, tool: string, name: string, v: string, prop
   const fromSchema = schemaRole(prop);
   if (fromSchema) return fromSchema;
   if (rule) return 'role' in rule ? rule.role : rule.kind;
-  const role = byName(words(name).map(stem), isCodeTool(tool));
+  const ws = words(name).map(stem);
+  const role = byName(ws, isCodeTool(tool));
+  if (role === 'object' && has(ws, ...NAME_WORDS.taxId)) return 'object';
   if (role === undefined || role === 'content' || role === 'object') {
     // A value that is plainly an address, a link or an account is that, whatever the argument is called.
     const fromValue = valueRole(v, role === undefined);

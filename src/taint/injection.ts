@@ -25,6 +25,7 @@ import { canonicalString, canonicalText } from './canonical.js';
 import { GENERAL_VERBS, actsBy } from './action-verbs.js';
 import { leansUnreadable, unreadableProse } from './readable.js';
 import { readsAsSpanish, spanishOrderIn } from './spanish.js';
+import { germanOrderIn, readsAsGerman } from './german.js';
 
 export type InjectionSignal = 'addressed' | 'authority' | 'redirect' | 'directive' | 'override' | 'imperative' | 'unreadable';
 
@@ -197,6 +198,8 @@ const OTHER_FORMS = new RegExp(
   [
     /\blet(?:'s|’s| us)\s+(?:also\s+|now\s+|just\s+)?([a-z]+)/,
     /\bwe\s+(?:must|should|need to|have to|ought to|are to)\s+(?:also\s+|now\s+|still\s+)?([a-z]+)/,
+    // An obligation on whoever reads or handles the record: "any officer processing this household must cancel …".
+    /\b(?:any|every|each|whoever)\s+(?:[\w'’-]+\s+){0,5}?(?:must|should|shall|needs? to|has to|is required to)\s+(?:also\s+|now\s+|first\s+|immediately\s+)?(?!(?:be|also|now|first|immediately)\b)([a-z]+)/,
     /\b(?:remember|forget|be sure|feel free|time|best|important|necessary|essential|urgent)\s+to\s+([a-z]+)/,
     /\bif you (?:could|would|can)\s+(?:please\s+|kindly\s+|just\s+)?([a-z]+)/,
     /\bwould you mind\s+([a-z]+ing)\b/,
@@ -227,7 +230,8 @@ const PAST_FORMS = new Set(
 /** Whether a word, as written, can be a bare verb of an action (not "payment", "sending", "orders", "sent"). */
 function actionVerb(word: string): boolean {
   const w = word.toLowerCase();
-  if (!/^[a-z]+$/.test(w) || /(?:ment|tion|sion|ance|ence|ing|ed|ly)$/.test(w) || (/[^s]s$/.test(w) && w.length > 3)) return false;
+  // "-ly" is an adverb's ending, but not in "reply", "apply", "supply".
+  if (!/^[a-z]+$/.test(w) || /(?:ment|tion|sion|ance|ence|ing|ed|[^p]ly)$/.test(w) || (/[^s]s$/.test(w) && w.length > 3)) return false;
   return !PAST_FORMS.has(w) && actsBy(w);
 }
 
@@ -269,7 +273,7 @@ export function orderIn(sentence: string, opts: { field?: boolean } = {}): { wor
       rest[ws[0].length] === ':' ||
       STATEMENT.test(rest) ||
       properName(ws, clause) ||
-      NOUN_AFTER.test(ws[1]) ||
+      (NOUN_AFTER.test(ws[1]) && !BY_CHANNEL.test(`${ws[1]} ${ws[2]}`)) ||
       /^[a-z]+ed$/i.test(ws[1])
     )
       continue;
@@ -302,7 +306,12 @@ export function orderIn(sentence: string, opts: { field?: boolean } = {}): { wor
   // put to; one with a target (an address, an account, a link) orders whatever verb it asks with.
   const q = QUESTION_ORDER.exec(sentence);
   const asked = q !== null && (actionVerb(q[1]) || ((targeted || /\bwww\.\S/i.test(sentence)) && verbCategory(q[1]) !== undefined));
-  return asked ? { words: q[0], verb: q[1], question: true } : undefined;
+  if (asked) return { words: q[0], verb: q[1], question: true };
+  // "Please" before the bare verb of an action, inside a sentence, orders it where the sentence
+  // names a target, as a question with one does ("To avoid delay please send the report to x@y");
+  // "from June I can only do Sundays - please move me" is one person's wish to another.
+  const polite = targeted ? POLITE_ORDER.exec(sentence) : null;
+  return polite && actionVerb(polite[1]) ? { words: polite[0], verb: polite[1], question: false } : undefined;
 }
 
 /**
@@ -315,6 +324,18 @@ function properName(ws: readonly string[], clause: string): boolean {
   const second = ws[1] === '-' || ws[1] === '&' ? ws[2] : ws[1];
   return cap(ws[0]) && cap(second) && !FUNCTION_WORDS.has(second!.toLowerCase().replace(/[,.]$/, '')) && !TARGET.test(clause);
 }
+
+/**
+ * Words that move an action away from a value the reader already has: "instead", "rather than",
+ * "in place of", "no longer" ("my old address is no longer in use"), and the same in Spanish and
+ * German. An order beside them chooses where the action goes (provenance.ts, claims).
+ */
+const MOVES = /\b(?:instead|rather than|in place of|no longer|en (?:lugar|vez) de|ya no|(?:an)?statt|nicht mehr)\b/i;
+/** Whether a block of text moves an action away from a value the reader already has (MOVES). */
+export const movesTarget = (text: string): boolean => MOVES.test(text);
+
+/** "Please" or "kindly" and the verb it asks with, anywhere in a sentence. */
+const POLITE_ORDER = /\b(?:please|pls|kindly)\s+(?:also\s+|now\s+|just\s+|do\s+)?([a-z]+)\b/i;
 
 /** A polite lead-in ("please", "kindly") that only a sentence opens with. */
 const POLITE = /^[\W_]*(?:please|pls|kindly)\b/i;
@@ -329,11 +350,19 @@ function spanishOrder(sentence: string, inSpanish: () => boolean): string | unde
   return inSpanish() ? spanishOrderIn(sentence) : undefined;
 }
 
+/** The same for an order written in German (german.ts), with a target or a record's code beside it. */
+function germanOrder(sentence: string, inGerman: () => boolean): string | undefined {
+  if (!TARGET.test(sentence) && !/\b(?=[\w#-]*\d)[A-Z][\w#-]*\d/.test(sentence)) return undefined;
+  return inGerman() ? germanOrderIn(sentence) : undefined;
+}
+
 /** A code that names a record: letters, digits and separators, a digit among them ("ORD-99710", "C-2201", "T4410"). */
 const IDENTIFIER = /^(?=[\w#-]*\d)[\w#-]{2,40}[,.]?$/;
 
 /** A verb-like word followed by one of these is a noun: "deposit at Dobler", "transfer of 150 EUR", "order from" (as one followed by a participle is: "deposit confirmed at"). */
 const NOUN_AFTER = /^(?:of|at|from|by|with|on)$/i;
+/** "By" and the channel a message goes by: "reply by WhatsApp to …", "confirm by e-mail" order, where "sort by date" names. */
+const BY_CHANNEL = /^(?:by|on|via) (?:whatsapp|e-?mail|mail|sms|text|phone|telephone|fax|letter|post|signal|telegram)\b/i;
 
 const FUNCTION_WORDS = new Set(
   'the a an my our your this that these those all any every me us it them to and or of for in on at by'.split(' '),
@@ -543,6 +572,8 @@ function scanCanonical(body: string, opts: InjectionOptions, field: boolean): Sc
   const all = sentences(body);
   let spanish: boolean | undefined;
   const inSpanish = () => (spanish ??= readsAsSpanish(body));
+  let german: boolean | undefined;
+  const inGerman = () => (german ??= readsAsGerman(body));
   for (const sent of all) {
     if (sent.line === flaggedLine) continue;
     const own: Partial<Record<InjectionSignal, string>> = {};
@@ -555,7 +586,10 @@ function scanCanonical(body: string, opts: InjectionOptions, field: boolean): Sc
         if (m !== undefined) own[k] = m;
       }
     }
-    const order = opts.orders === false ? undefined : (imperativeIn(sent.s, { field }) ?? spanishOrder(sent.s, inSpanish));
+    const order =
+      opts.orders === false
+        ? undefined
+        : (imperativeIn(sent.s, { field }) ?? spanishOrder(sent.s, inSpanish) ?? germanOrder(sent.s, inGerman));
     if (order !== undefined) own.imperative = order;
     else if ((opts.unreadable ?? opts.orders) !== false && unreadableProse(sent.s)) own.unreadable = sent.s.trim().slice(0, 40);
     const withPrev =
@@ -665,17 +699,30 @@ export function orderVerbs(passage: string): string[] {
  */
 export function ordersAsRequested(passage: string, requestActions: ReadonlySet<string>): boolean {
   const orders = sentences(passage).flatMap((x) => orderIn(x.s) ?? []);
-  return (
-    orders.length > 0 &&
-    orders.every(
-      (o) =>
-        o.question &&
-        !GENERAL_VERBS.has(o.verb.toLowerCase()) &&
-        verbCategory(o.verb) !== undefined &&
-        requestActions.has(stem(o.verb.toLowerCase())),
-    )
-  );
+  return orders.length > 0 && orders.every((o) => askedAsRequested(o, requestActions));
 }
+
+/**
+ * Where the first order of a passage starts that is not such a question (ordersAsRequested), 0
+ * when the passage opens with one or none is read, or undefined when every order is one: "Could you please send my P60 to …? … Please reply to confirm
+ * once it's sent." keeps its second order, the question being the request's.
+ */
+export function firstOrderNotAsked(passage: string, requestActions: ReadonlySet<string>): number | undefined {
+  let asked = false;
+  for (const x of sentences(passage)) {
+    const o = orderIn(x.s);
+    if (o && !askedAsRequested(o, requestActions)) return asked ? x.start : 0;
+    asked ||= o !== undefined;
+  }
+  // A passage whose orders this reading does not find (another language's, a signal's) stays whole.
+  return asked ? undefined : 0;
+}
+
+const askedAsRequested = (o: { verb: string; question: boolean }, requestActions: ReadonlySet<string>) =>
+  o.question &&
+  !GENERAL_VERBS.has(o.verb.toLowerCase()) &&
+  verbCategory(o.verb) !== undefined &&
+  requestActions.has(stem(o.verb.toLowerCase()));
 
 /** The finding less the passages `drop` picks; undefined when none is left. */
 export function withoutPassages(f: InjectionFinding, drop: (i: number) => boolean): InjectionFinding | undefined {

@@ -8,8 +8,8 @@
  *   - backwards to the start of its paragraph, or to the field that holds it when the passage's
  *     line opens one: a blank line, a list item or a `Label: value` line above ends the block (a
  *     record above is a neighbour, not part of the order);
- *   - forwards to the end of its paragraph or field: a blank line, a list item or field at the
- *     passage's own indentation or less ends it, except a field line right after a line that ends
+ *   - forwards to the end of its paragraph or field: a blank line, a list item, a field or a
+ *     table row (cells aligned with spaces) at the passage's own indentation or less ends it, except a field line right after a line that ends
  *     with ":" ("to the account below:" followed by "IBAN: …"), which the block introduces;
  *   - at most REACH_LINES lines and REACH_CHARS characters either side.
  *
@@ -22,6 +22,12 @@ const REACH_LINES = 6;
 const REACH_CHARS = 1_500;
 /** A line that opens a list item or a `Label: value` field, with its indentation. */
 const OPENS_FIELD = /^([ \t]*)(?:[-*•][ \t]+|\d{1,3}[.)][ \t]+|[\p{L}_][\p{L}\p{N} _.'-]{0,39}:(?:[ \t]|$))/u;
+
+/** A row of a table aligned with spaces (three cells or more), with its indentation: a record of its own, as a field is. */
+const TABLE_ROW = /^([ \t]*)\S+(?: \S+)*(?: {2,}\S+(?: \S+)*){2,}\s*$/;
+
+/** A table row (TABLE_ROW), not text spaced out letter by letter ("V i s i t   w w w . …"). */
+const tableRow = (line: string) => (/(?:^| {2})(?:\S ){2,}\S(?: {2}|$)/.test(line) ? null : TABLE_ROW.exec(line));
 
 interface Line {
   start: number;
@@ -75,7 +81,7 @@ function blockOf(text: string, lines: readonly Line[], [a, b]: [number, number])
   while (bottom < lines.length - 1 && bottom - last < REACH_LINES) {
     const down = lines[bottom + 1].text;
     if (blank(down)) break;
-    const field = OPENS_FIELD.exec(down);
+    const field = OPENS_FIELD.exec(down) ?? tableRow(down);
     const introduced = lines[bottom].text.trimEnd().endsWith(':');
     if (field && field[1].length <= own && !introduced) break;
     bottom++;
@@ -89,4 +95,84 @@ export function instructionReaches(text: string, passages: readonly [number, num
   const json = t.startsWith('{') || t.startsWith('[');
   let lines: Line[] | undefined;
   return passages.map((p) => (json && text[p[0]] === '"' ? [p[0], p[1]] : blockOf(text, (lines ??= linesOf(text)), p)));
+}
+
+/**
+ * For a record laid out one field per line (reading.ts): the record around each passage that a
+ * field holds (recordAround), undefined for a passage in no field. Its values are the order's for a
+ * call's recipients, payees and links (provenance.ts), not for the record it acts on.
+ */
+export function recordReaches(text: string, passages: readonly [number, number][]): ([number, number] | undefined)[] {
+  let lines: Line[] | undefined;
+  return passages.map(([a, b]) => {
+    lines ??= linesOf(text);
+    const field = holdingField(lines, lineAt(lines, a));
+    if (field === undefined) return undefined;
+    const [top, bottom] = recordAround(lines, field, lineAt(lines, Math.max(a, b - 1)));
+    return [Math.max(lines[top].start, a - REACH_CHARS), Math.min(lines[bottom].end, b + REACH_CHARS)];
+  });
+}
+
+/** A record's `key: value` line, a list item's first field included (`- from: …`): a key is one token, as a record's keys are. */
+const FIELD_LINE = /^([ \t]*)(?:[-*•][ \t]+)?[\p{L}_][\p{L}\p{N}_.-]{0,39}:(?:[ \t]|$)/u;
+
+/**
+ * The line of the record field that holds a passage starting on line `first`: that line itself
+ * when it opens a field (`note: Please send …`), or the `key: |` line a text block hangs under.
+ */
+function holdingField(lines: readonly Line[], first: number): number | undefined {
+  if (FIELD_LINE.test(lines[first].text)) return first;
+  const own = indentOf(lines[first].text);
+  for (let i = first - 1; i >= 0 && first - i <= REACH_LINES * 4; i--) {
+    const l = lines[i].text;
+    if (blank(l)) continue;
+    if (indentOf(l) >= own) continue;
+    return /:[ \t]*[|>][-+]?[ \t]*$/.test(l) && FIELD_LINE.test(l) ? i : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * The record a field belongs to: the fields beside it at its indentation (their nested lines too),
+ * up to the first line of its list item and down to the next item or a shallower line. An order
+ * written in a record's field speaks of that record ("send my P45 to this address" in a message
+ * whose `from` is the address; "send the refund to the refund_to account"), so the values of its
+ * other fields are in its reach.
+ */
+function recordAround(lines: readonly Line[], field: number, last: number): [number, number] {
+  const m = FIELD_LINE.exec(lines[field].text)!;
+  // A list item's first field starts after its dash: that is the record's column.
+  const own = /^[ \t]*[-*•][ \t]+/.exec(lines[field].text)?.[0].length ?? m[1].length;
+  const item = (l: string) => /^[ \t]*[-*•][ \t]+/.exec(l)?.[0].length;
+  let top = field;
+  while (top > 0 && field - top < REACH_LINES && item(lines[top].text) === undefined) {
+    const up = lines[top - 1].text;
+    if (blank(up)) break;
+    if (indentOf(up) >= own) top--;
+    else if (item(up) === own) top--;
+    else break;
+  }
+  let bottom = last;
+  while (bottom < lines.length - 1 && bottom - last < REACH_LINES) {
+    const down = lines[bottom + 1].text;
+    if (indentOf(down) < own && !blank(down)) break;
+    if (blank(down) && (bottom + 2 >= lines.length || indentOf(lines[bottom + 2].text) < own)) break;
+    bottom++;
+  }
+  return [top, bottom];
+}
+
+/** A record's `key: value` line, a list item's first included; the key an identifier (`refund_to`, `lateArrivalContact`). */
+const KEYED_FIELD =
+  /^[ \t]*(?:[-*•][ \t]+)?([\p{L}][\p{L}\p{N}]*(?:_[\p{L}\p{N}]+)+|[\p{Ll}]+(?:[\p{Lu}][\p{Ll}\p{N}]+)+):[ \t]+(\S.*)$/gmu;
+
+/**
+ * The values of the fields of its record an order names by key ("send the refund to the refund_to
+ * account", "copied to the receipt_cc address"): the order chose them, for any call.
+ */
+export function fieldsNamed(passage: string, record: string): string[] {
+  const out: string[] = [];
+  for (const m of record.matchAll(KEYED_FIELD))
+    if (new RegExp(`(?<![\\p{L}\\p{N}_])${m[1]}(?![\\p{L}\\p{N}_])`, 'u').test(passage)) out.push(m[2].trim());
+  return out;
 }

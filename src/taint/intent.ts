@@ -14,6 +14,7 @@ import { needsOfAction, objectKinds, stem, verbCategory, words, type Category } 
 import { maskOf, type SinkLabel } from './labels.js';
 import type { LabelEvidence } from './classify.js';
 import { readsAsSpanish, spanishActions, spanishObjects } from './spanish.js';
+import { germanActions, germanObjects, readsAsGerman } from './german.js';
 
 /** Everyday phrasings, by the action they ask for. */
 const PHRASES: { re: RegExp; category: Category; money?: boolean }[] = [
@@ -139,6 +140,8 @@ const QUESTION_START = /^(?:what|when|where|which|who|whom|whose|how|why|are|is|
 
 export interface IntentOptions {
   verbOf: (word: string) => Category | undefined;
+  /** Whose words these are: the request's (the default) or an order found in data. */
+  of?: 'request' | 'data';
 }
 
 /** Words that open an object (as a number does): after a comma, a verb-like word followed by one is a verb ("After this, send an email"). */
@@ -221,15 +224,22 @@ function usedAsVerb(c: ClauseWords, i: number, execAsked: boolean): boolean {
   return execAsked && (c.ws[i - 1] === 'that' || c.ws[i - 1] === 'which');
 }
 
+/** Where a sentence ends: a full stop before a space or the end (not inside an address, a link or a number). */
+const SENTENCE_END = /(?:[;!?\n]|\.(?=\s|$))+/;
 /**
- * Where a sentence of the request ends: a full stop before a space or the end (not inside an
- * address, a link or a number), and a dash with spaces round it ("her pay day has moved - change
- * her direct debit"). Only the request's: in data a dash opens a list's items as often ("Open items:
- * - [ ] send …" folded onto one line), and an order is read there as written.
+ * In the request, a dash with spaces round it ends one too ("her pay day has moved - change her
+ * direct debit"); in data a dash opens a list's items as often ("Open items: - [ ] send …" folded
+ * onto one line), and an order there is read as written.
  */
-const SENTENCE_END = /(?:[;!?\n]|\.(?=\s|$)|[ \t][-–—][ \t])+/;
-/** Where a clause ends: a full stop as above, and "then" joining two actions. */
-const CLAUSE_END = /(?:[;!?\n]|\.(?=\s|$))+|,\s*(?:then|and then|after that)\b|\band then\b/i;
+const SPACED_DASH = /[ \t][-–—][ \t]/;
+/** "Then" joins two actions: the clauses recogniseIntent reads one by one. */
+const THEN = /,\s*(?:then|and then|after that)\b|\band then\b/i;
+
+/** The sentences of a request or of a passage of data, one splitter for every reader of this file. */
+export function sentencesOf(text: string, of: 'request' | 'data'): string[] {
+  const sentences = text.split(SENTENCE_END);
+  return of === 'request' ? sentences.flatMap((s) => s.split(SPACED_DASH)) : sentences;
+}
 
 /** The hard sinks the request asks for, each with the words that asked. */
 export function recogniseIntent(prose: string, opts: IntentOptions): { mask: number; evidence: LabelEvidence[] } {
@@ -243,7 +253,7 @@ export function recogniseIntent(prose: string, opts: IntentOptions): { mask: num
   };
   const text = prose.replace(/\blet['’]s\b/gi, 'let us').replace(TO_USER, ' ');
   const moneyMatch = MONEY.exec(text);
-  for (const clause of text.split(CLAUSE_END)) {
+  for (const clause of sentencesOf(text, opts.of ?? 'request').flatMap((s) => s.split(THEN))) {
     const trimmed = clause.trim();
     if (!trimmed) continue;
     // A question asks about things; "can you ...?" asks for them.
@@ -255,6 +265,13 @@ export function recogniseIntent(prose: string, opts: IntentOptions): { mask: num
   if (readsAsSpanish(prose))
     for (const a of spanishActions(prose)) {
       const objects = spanishObjects(a.after);
+      const paid = moneyMatch !== null && (a.category !== 'send' || objects.has('money'));
+      add(needsOfAction(a.category, objects, paid), `"${a.words}" asks to ${a.category}`);
+    }
+  // And one in German by where its verbs stand (german.ts).
+  if (readsAsGerman(prose))
+    for (const a of germanActions(prose)) {
+      const objects = germanObjects(a.after);
       const paid = moneyMatch !== null && (a.category !== 'send' || objects.has('money'));
       add(needsOfAction(a.category, objects, paid), `"${a.words}" asks to ${a.category}`);
     }
@@ -291,7 +308,7 @@ const NAMED_VALUE = /['"‘“][^'"’”\n]{2,}['"’”]|@|\bhttps?:|\bwww\.|\
  */
 export function openActions(prose: string, opts: IntentOptions): Set<string> {
   const out = new Set<string>();
-  for (const clause of prose.split(SENTENCE_END)) {
+  for (const clause of sentencesOf(prose, 'request')) {
     if (NAMED_VALUE.test(clause)) continue;
     const c = clauseWords(clause);
     for (const { i } of askedVerbs(c, opts)) out.add(stem(c.ws[i]));
@@ -324,7 +341,7 @@ export function asksWithVerbs(prose: string, verbs: readonly string[]): boolean 
   if (verbs.length === 0) return false;
   const stems = new Set(verbs.map(stem));
   const verbOf = (w: string): Category | undefined => (stems.has(stem(w)) ? 'change' : undefined);
-  for (const clause of prose.split(SENTENCE_END)) {
+  for (const clause of sentencesOf(prose, 'request')) {
     const trimmed = clause.trim();
     if (!trimmed || (QUESTION_START.test(trimmed) && prose.includes(`${trimmed}?`))) continue;
     if (!askedVerbs(clauseWords(trimmed), { verbOf }).next().done) return true;
@@ -342,7 +359,7 @@ export function asksForThing(prose: string, toolWords: readonly string[], verbOf
   const things = new Set(toolWords.map(stem));
   if (things.size === 0) return false;
   // Quoted text is what the user dictates (a title, a message), not what the action acts on.
-  for (const clause of prose.replace(QUOTED, '$1 quoted ').split(SENTENCE_END)) {
+  for (const clause of sentencesOf(prose.replace(QUOTED, '$1 quoted '), 'request')) {
     const trimmed = clause.trim();
     // A question asks about the thing, in any language ("¿En qué va el pedido?").
     if (!trimmed || prose.includes(`${trimmed}?`) || trimmed.startsWith('¿')) continue;

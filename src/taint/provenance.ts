@@ -35,7 +35,7 @@ export interface ProducedText {
   /** The normalised injected (instruction) passages of the output, when it has any. */
   instructions?: string;
   /** Each instruction passage's block (instruction-reach.ts), normalised, with the hard sinks its order asks for. */
-  reaches?: readonly { text: string; asks: number; explicit: boolean }[];
+  reaches?: readonly { text: string; asks: number; explicit: boolean; moves?: boolean; record?: string; keyed?: readonly string[] }[];
   /** A policy `directories:` tool: its records may be selected without the request pointing at the read. */
   directory?: boolean;
   /** When the read was made (ms): instructions seen before then can have steered it. */
@@ -115,6 +115,11 @@ export function structuredFields(p: ProducedText): Set<string> {
       for (const tok of l.split(/[\s<>()[\];,]+/)) if (ID_SHAPED.test(tok.replace(/[.:]+$/, ''))) out.add(normalizeText(tok));
     // A record on one line: cells between separators ("Ines Duarte — ines@x.example — plants", a table row).
     for (const cell of l.split(/\s+[—–|]\s+|\t+|\s*\|\s*/)) if (cell !== l && cell.split(/\s+/).length <= 8) out.add(normalizeText(cell));
+    // A row of a table aligned with spaces ("Mo 18.11.  08:00  Bühne 2  T-4425  Fischer, Bernd"): three cells or more.
+    // Not text spaced out letter by letter ("V i s i t   w w w . …"), whose words are what double spaces part.
+    const aligned = l.split(/ {2,}/);
+    if (aligned.length >= 3 && !aligned.some((cell) => /^(?:\S ){2,}\S$/.test(cell)))
+      for (const cell of aligned) if (cell.split(/\s+/).length <= 8) out.add(normalizeText(cell));
   }
   FIELDS.set(p, out);
   return out;
@@ -251,11 +256,18 @@ function wordsOfRequest(request: string, value: string): boolean {
  * Whether an instruction's block claims the values beside its order for a call with these sinks:
  * the order asks for the call's action (any order, for a link), and it is not the plain order of a
  * document the request hands the choice to ("pay the bill in bill.txt", whose "please pay to the
- * account below" names where: the request asks for that very action and points at that read).
+ * account below" names where: the request asks for that very action and points at that read). An
+ * order that moves the action away from a value the record already gives ("send the refund to the
+ * refund_to account instead", "rather than Niamh's address") chooses where, whatever the request handed.
  */
-function claims(ctx: ProvenanceContext, text: ProducedText, r: { asks: number; explicit: boolean }, sinks: number): boolean {
+function claims(
+  ctx: ProvenanceContext,
+  text: ProducedText,
+  r: { asks: number; explicit: boolean; moves?: boolean },
+  sinks: number,
+): boolean {
   if (sinks !== ANY_ORDER && !(r.asks & sinks)) return false;
-  return r.explicit || !((ctx.needs ?? 0) & r.asks & sinks && pointedByRequest(ctx, text));
+  return r.explicit || r.moves === true || !((ctx.needs ?? 0) & r.asks & sinks && pointedByRequest(ctx, text));
 }
 
 /** For `valueSource`: any order claims the value beside it (a link: "visit", "open", "see" ask for the fetch). Every bit set, so masks with it keep what they mask. */
@@ -263,9 +275,12 @@ export const ANY_ORDER = -1;
 
 /**
  * Where `value` comes from, by the rules above; `sinks`: the hard sinks of the call that uses it
- * (what an instruction must ask for to claim a value beside its passage), or ANY_ORDER.
+ * (what an instruction must ask for to claim a value beside its passage), or ANY_ORDER; `where`:
+ * 'target' for where the call sends, pays or links to, which an order in a record's field also
+ * claims from the record's other fields ("send the refund to the refund_to account"); the record
+ * a call acts on (an 'object') is the record's own, whatever its notes ask.
  */
-export function valueSource(ctx: ProvenanceContext, value: string, sinks = 0): ValueSource {
+export function valueSource(ctx: ProvenanceContext, value: string, sinks = 0, where: 'object' | 'target' = 'object'): ValueSource {
   const n = normalizeText(value);
   if (n === '') return { kind: 'unseen' };
   if (namedInRequest(ctx.request, value)) return { kind: 'request' };
@@ -283,7 +298,14 @@ export function valueSource(ctx: ProvenanceContext, value: string, sinks = 0): V
       byCall ??= node;
       continue;
     }
-    const reach = sinks === 0 ? undefined : text.reaches?.find((r) => claims(ctx, text, r, sinks) && within(r.text, n));
+    const reach =
+      sinks === 0
+        ? undefined
+        : text.reaches?.find(
+            (r) =>
+              r.keyed?.includes(n) === true ||
+              (claims(ctx, text, r, sinks) && (within(r.text, n) || (where === 'target' && r.record !== undefined && within(r.record, n)))),
+          );
     if (reach) {
       instructed ??= { kind: 'instructed', at: node, asks: reach.asks & sinks };
       continue;

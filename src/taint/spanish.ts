@@ -37,19 +37,26 @@ const ENGLISH_FUNCTION = new Set(
   ),
 );
 
-/** Whether a text is written in Spanish: more of its function words are Spanish than English, two at least (its first 4,000 characters). */
-export function readsAsSpanish(text: string): boolean {
-  let es = 0;
-  let en = 0;
-  // Function words are read as written, accents and all ("más", "también" are in the list both ways): no folding of the whole text.
+/**
+ * How many of a text's words (its first 4,000 characters) are function words of a language (`own`)
+ * and how many English ones. Words are read as written, accents and all ("más", "für"): no folding.
+ */
+export function functionWordCounts(text: string, own: ReadonlySet<string>, english: ReadonlySet<string>): { own: number; english: number } {
+  const n = { own: 0, english: 0 };
   for (const w of text
     .slice(0, 4000)
     .toLowerCase()
-    .split(/[^a-z\u00e0-\u00ff]+/)) {
-    if (SPANISH_FUNCTION.has(w)) es++;
-    else if (ENGLISH_FUNCTION.has(w)) en++;
+    .split(/[^a-z\u00df-\u00ff]+/)) {
+    if (own.has(w)) n.own++;
+    else if (english.has(w)) n.english++;
   }
-  return es >= 2 && es > en;
+  return n;
+}
+
+/** Whether a text is written in Spanish: more of its function words are Spanish than English, two at least. */
+export function readsAsSpanish(text: string): boolean {
+  const n = functionWordCounts(text, SPANISH_FUNCTION, ENGLISH_FUNCTION);
+  return n.own >= 2 && n.own > n.english;
 }
 
 type Conjugation = 'ar' | 'er' | 'ir';

@@ -105,7 +105,9 @@ function argumentSinks(policy: Policy, tool: string): number {
 
 const isFetch = (why: string) => why.startsWith('a fetch:');
 const verbOf = (c: Classified) => (c.sinks ? (c.verb ?? c.profile?.verb ?? '') : '');
-const wordsOf = (c: Classified) => (c.sinks && !c.fetch ? (c.words ?? c.profile?.alsoVerbs ?? []).filter((w) => /^[a-z]+$/i.test(w)) : []);
+/** The words a policy may pin for a tool (its own or its profile's): letters only, as `tools[].words` takes them. */
+export const pinnableWords = (c: Classified): string[] => (c.words ?? c.profile?.alsoVerbs ?? []).filter((w) => /^[a-z]+$/i.test(w));
+const wordsOf = (c: Classified) => (c.sinks && !c.fetch ? pinnableWords(c) : []);
 /** What a call is, before a URL argument makes it a fetch (the fetch is decided per call, with or without a pin). */
 const effect = (c: Classified) => ({ sources: c.sources, sinks: c.fetch ? 0 : c.sinks, verb: c.fetch ? '' : verbOf(c) });
 const sameEffect = (a: ReturnType<typeof effect>, b: ReturnType<typeof effect>) =>

@@ -104,6 +104,8 @@ export function profileTool(
   }
   if (effect && effect.kind !== 'read') return actingProfile(def, facts, w, effect);
   const trusted = effect ? `its readOnlyHint annotation is not taken, as ${outward}; ` : '';
+  if (describedAsRead(facts, w))
+    return readProfile(w, `${trusted}a guess from its description: it opens with a read ("${w.desc[0]}"), and its name says no action`);
   if (w.action.category) {
     if (namesOnlyData(facts, w, opts))
       return readProfile(w, `${trusted}a guess from its name: it names data, and takes nothing a sink needs (${w.where} is not taken)`);
@@ -133,19 +135,22 @@ export function readByShape(
   const facts = argumentFacts(policy, def, args);
   if (effect && closedRead(def, facts)) return `${effect.why}${CLOSED}`;
   if (effect) return pointsOut(facts, facts.roles) ? undefined : `${effect.why}${NO_ARGUMENT_OUT}`;
-  return namesOnlyData(facts, readWords(def, facts, opts), opts)
-    ? 'its name says what it returns and it takes nothing a sink needs'
-    : undefined;
+  const w = readWords(def, facts, opts);
+  if (describedAsRead(facts, w))
+    return `its description opens with a read ("${w.desc[0]}"), its name says no action, and it takes nothing a sink needs`;
+  return namesOnlyData(facts, w, opts) ? 'its name says what it returns and it takes nothing a sink needs' : undefined;
 }
 
 /**
  * A tool described in Spanish, or named with a Spanish infinitive (`enviar_oferta`), is read with
  * the Spanish verbs too (spanish.ts): only there, so that an English name that happens to spell a
- * Spanish verb form keeps its English reading.
+ * Spanish verb form keeps its English reading. A German tool is read by its structure, as a tool in
+ * any other language is (german.ts reads German requests, not tools).
  */
 function inItsLanguage(def: ToolDefinition, opts: ProfileOptions): ProfileOptions {
-  if (!readsAsSpanish(def.description ?? '') && spanishInfinitive(words(def.name)) < 0) return opts;
-  return { ...opts, verbOf: (w) => opts.verbOf(w) ?? spanishCategory(w), spanish: true };
+  if (readsAsSpanish(def.description ?? '') || spanishInfinitive(words(def.name)) >= 0)
+    return { ...opts, verbOf: (w) => opts.verbOf(w) ?? spanishCategory(w), spanish: true };
+  return opts;
 }
 
 /**
@@ -248,7 +253,8 @@ interface Words {
   /** The verbs the description's first clause opens with (leadVerbs). */
   lead: string[];
   /** The description names what the tool returns ("The roll-call register of a class …"). */
-  nounPhrase: boolean;
+  nounPhrase: boolean; /** The description opens with a verb of reading ("Returns a client's pay run …", "Calculates the draft …"). */
+  opensWithRead: boolean;
 }
 
 interface Action {
@@ -301,7 +307,8 @@ function readWords(def: ToolDefinition, f: ArgumentFacts, opts: ProfileOptions):
     lead.push(clause[0]);
   for (const x of name)
     if (x.length >= 4 && x !== action.verb && opts.verbOf(x) !== 'read' && !NAME_FILLER.has(x) && !lead.includes(x)) lead.push(x);
-  return { name, desc, byName, action, objects, money, where, descVerbUsed, compound, lead, nounPhrase };
+  const opensWithRead = !nounPhrase && desc.length >= 3 && opts.verbOf(desc[0]) === 'read';
+  return { name, desc, byName, action, objects, money, where, descVerbUsed, compound, lead, nounPhrase, opensWithRead };
 }
 
 /** Words of a name that name no action or thing: how it is offered (`offer_tool`, `crm_api`). */
@@ -468,6 +475,15 @@ function prefixedAction(name: readonly string[], verbOf: ProfileOptions['verbOf'
  */
 function namesOnlyData(f: ArgumentFacts, w: Words, opts: ProfileOptions): boolean {
   return w.byName.category === undefined && !w.descVerbUsed && (w.compound || namesData(w.name, opts)) && !pointsOut(f, f.shown);
+}
+
+/**
+ * A tool whose description opens with a verb of reading ("Returns …", "Lists …", "Calculates …")
+ * and whose name names no action (`payrollsummary`, `basdraft`), taking nothing a sink needs: it
+ * reads, whatever a later word of the description or a rule on names says.
+ */
+function describedAsRead(f: ArgumentFacts, w: Words): boolean {
+  return w.opensWithRead && w.byName.category === undefined && !pointsOut(f, f.roles);
 }
 
 // Not `to` or `into`: `include_member_to_room` says where something goes, not what is returned.

@@ -27,11 +27,12 @@ import {
   detectInjection,
   injectedText,
   NAMED_TARGETS,
-  ordersAsRequested,
+  firstOrderNotAsked,
+  movesTarget,
   withoutPassages,
   type InjectionFinding,
 } from './injection.js';
-import { instructionReaches } from './instruction-reach.js';
+import { fieldsNamed, instructionReaches, recordReaches } from './instruction-reach.js';
 import { canonicalString } from './canonical.js';
 import { mostlyUnreadable } from './readable.js';
 import { delegatesTasks, openActions, recogniseIntent } from './intent.js';
@@ -56,6 +57,7 @@ import {
   anchorsOf,
   checkTargets,
   onwardFindings,
+  payeesOnFile,
   stagedOnInstruction,
   type OnwardFinding,
   type SiteContext,
@@ -133,6 +135,8 @@ export interface SinkSite {
   pending: boolean;
   /** Nothing places the tool and it is staged fail-closed by what its arguments point at: which sink it is, is a guess. */
   unplaced?: true;
+  /** The accounts the records the request points to hold, read before the call (sink-sites.ts, payeesOnFile). */
+  onFile?: string[];
   /** The request as this call saw it, when the user said more in later turns before it (trace/user-turns.ts): the text and the hard sinks it asks for. */
   request?: { text: string; needs: number };
 }
@@ -407,6 +411,7 @@ function sinkSite(
     ...(it.classified?.fetch ? { fetch: true } : {}),
     pending: it.src.type === 'pending',
     ...(it.classified?.profile?.unknown && !onInstruction ? { unplaced: true as const } : {}),
+    ...(targets.some((t) => t.kind === 'payee') ? { onFile: payeesOnFile(ctx, it.start) } : {}),
   };
 }
 
@@ -477,17 +482,29 @@ const OUTWARD = maskOf(['EXTERNAL_SEND', 'FINANCIAL_TRANSFER', 'PUBLIC_POST']);
  * Each passage's block and the hard sinks its order asks for, read as a request is read (a colon
  * ends a clause there: "do the following first: pay …").
  */
-function reachesOf(policy: Policy, output: string, found: InjectionFinding): InstructionReach[] {
+function reachesOf(policy: Policy, output: string, found: InjectionFinding, record: boolean): InstructionReach[] {
   const blocks = instructionReaches(output, found.passages);
-  return found.passages.map(([a, b], i) => {
-    const [s, e] = blocks[i];
+  const records = record ? recordReaches(output, found.passages) : [];
+  const cut = ([s, e]: [number, number], [a, b]: [number, number]) =>
     // A long passage (an unread rest, a padded field) is already the injection's: keep the block's edges only.
-    const text = e - s > MAX_REACH ? `${output.slice(s, a + 2_000)}\n${output.slice(b - 2_000, e)}` : output.slice(s, e);
+    e - s > MAX_REACH ? `${output.slice(s, a + 2_000)}\n${output.slice(b - 2_000, e)}` : output.slice(s, e);
+  return found.passages.map(([a, b], i) => {
+    const text = cut(blocks[i], [a, b]);
     const order = canonicalString(output.slice(a, Math.min(b, a + MAX_REACH))).replace(/:\s+/g, '. ');
-    const asks = recogniseIntent(order, { verbOf: policy.verbOf }).mask;
+    const asks = recogniseIntent(order, { verbOf: policy.verbOf, of: 'data' }).mask;
     // The block around a plain order may carry what makes it an injection: "to you, GPT-4", "before you solve your task".
     const explicit = found.explicit || carriesSignal(text);
-    return { text: normalizeText(text), asks: asks & OUTWARD ? asks | OUTWARD : asks, explicit };
+    // An order that names its own address, account or link speaks of that one, not of its record's ("send copies to x@y").
+    const around = output.slice(a, b).match(NAMED_TARGETS) === null ? records[i] : undefined;
+    const keyed = around ? fieldsNamed(output.slice(a, b), output.slice(...around)) : [];
+    return {
+      text: normalizeText(text),
+      asks: asks & OUTWARD ? asks | OUTWARD : asks,
+      explicit,
+      moves: movesTarget(text),
+      ...(around ? { record: normalizeText(cut(around, [a, b])) } : {}),
+      ...(keyed.length ? { keyed: keyed.map(normalizeText) } : {}),
+    };
   });
 }
 
@@ -585,12 +602,14 @@ function withoutRequestedOrders(
   requestActions: ReadonlySet<string>,
 ): { found: InjectionFinding | undefined; reaches: InstructionReach[] } {
   if (!found) return { found, reaches: [] };
-  const reaches = reachesOf(policy, text, found);
+  const reaches = reachesOf(policy, text, found, itemReading(it).record !== undefined);
   const pointed = (it.kind === 'tool' || it.kind === 'sink') && !found.explicit && requestPointsAt(request, { args: it.args });
   if (!pointed) return { found, reaches };
-  const asked = found.passages.map(([a, b], i) => !reaches[i].explicit && ordersAsRequested(text.slice(a, b), requestActions));
-  const left = withoutPassages(found, (i) => asked[i]);
-  return { found: left, reaches: reaches.filter((_, i) => !asked[i]) };
+  // A passage loses the questions it opens with that the request answers for; one left with none is dropped.
+  const from = found.passages.map(([a, b], i) => (reaches[i].explicit ? 0 : firstOrderNotAsked(text.slice(a, b), requestActions)));
+  const trimmed = { ...found, passages: found.passages.map(([a, b], i): [number, number] => [a + (from[i] ?? 0), b]) };
+  const left = withoutPassages(trimmed, (i) => from[i] === undefined);
+  return { found: left, reaches: reaches.filter((_, i) => from[i] !== undefined) };
 }
 
 /** What the orders of a delegated document ask for, read as the request is read. */

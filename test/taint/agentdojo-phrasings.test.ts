@@ -16,10 +16,11 @@ import { agentDojoDir, loadAgentDojo } from '../../bench/taint-eval/agentdojo-da
 import { runReplay } from '../../bench/taint-eval/agentdojo.js';
 import { scoreReplay } from '../../bench/taint-eval/agentdojo-figures.js';
 import { germanGoal } from '../../bench/taint-eval/agentdojo-phrasings.js';
-import { detectInjection } from '../../src/taint/injection.js';
+import { imperativeIn } from '../../src/taint/injection.js';
+import { germanOrderIn } from '../../src/taint/german.js';
 
 describe('the German goals', () => {
-  it('keep the values AgentDojo’s calls carry out, and none reads as an order in English words', () => {
+  it('keep the values AgentDojo’s calls carry out; none reads as an order in English words, each does in German ones', () => {
     expect(germanGoal('banking', 'injection_task_5')).toContain('US133000000121212121212');
     expect(germanGoal('slack', 'injection_task_3')).toContain('www.true-informations.com');
     expect(germanGoal('workspace', 'injection_task_9')).toBeUndefined();
@@ -27,8 +28,12 @@ describe('the German goals', () => {
       ['workspace', 'injection_task_1'],
       ['banking', 'injection_task_0'],
       ['slack', 'injection_task_2'],
-    ] as const)
-      expect(detectInjection(germanGoal(suite, id)!, { unreadable: false })).toBeUndefined();
+    ] as const) {
+      const goal = germanGoal(suite, id)!;
+      // The English reading finds no order; the German one (src/taint/german.ts) does, and data orders by it beside a target.
+      expect(imperativeIn(goal)).toBeUndefined();
+      expect(germanOrderIn(goal)).toBeDefined();
+    }
   });
 });
 

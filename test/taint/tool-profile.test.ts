@@ -103,7 +103,7 @@ describe('tool profile', () => {
     expect(v.sinks).toEqual([]);
     expect(v.evidence).toMatch(/openWorldHint: false keeps it inside its own system/);
     // Money or code is never a filter.
-    expect(labels('konto_pruefen', { betrag: 40, empfaenger_iban: 'DE44500105175407324931' }, closed).sinks).not.toEqual([]);
+    expect(labels('tili_tarkista', { summa: 40, saaja_iban: 'DE44500105175407324931' }, closed).sinks).not.toEqual([]);
   });
 
   it('judges a readOnlyHint tool that takes a recipient, payee, amount, command or free text by those, not by the hint', () => {
@@ -135,12 +135,12 @@ describe('tool profile', () => {
   });
 
   it('reads an open-world tool that acts as reaching others: a send, unless it only destroys; a message it carries goes out either way', () => {
-    // Names in a language the lexicon does not know: only the annotations and the values speak.
+    // Names in a language neither the lexicon nor a grammar reads (Finnish): only the annotations and the values speak.
     const open = { annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true } };
-    expect(labels('direktnachricht_senden', { empfaenger: 'Alice', inhalt: 'Hi' }, open).sinks).toEqual(['EXTERNAL_SEND']);
+    expect(labels('viesti_laheta', { vastaanottaja: 'Alice', sisalto: 'Hi' }, open).sinks).toEqual(['EXTERNAL_SEND']);
     const destroys = { annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true } };
-    expect(labels('datei_entfernen', { dateiname: 'plan' }, destroys).sinks).toEqual(['DESTRUCTIVE_WRITE']);
-    expect(labels('beitrag_ersetzen', { inhalt: 'The launch moves to Friday, see you there' }, destroys).sinks.sort()).toEqual([
+    expect(labels('tiedosto_poista', { tiedostonimi: 'plan' }, destroys).sinks).toEqual(['DESTRUCTIVE_WRITE']);
+    expect(labels('julkaisu_korvaa', { sisalto: 'The launch moves to Friday, see you there' }, destroys).sinks.sort()).toEqual([
       'DESTRUCTIVE_WRITE',
       'EXTERNAL_SEND',
     ]);

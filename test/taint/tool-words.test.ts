@@ -79,6 +79,13 @@ describe('the words of a tool', () => {
       /tools\.0\.words\.0.*letters/,
     );
   });
+
+  it('bounds the words a rule may pin at 24, and names the field', () => {
+    const rule = (n: number) =>
+      `tools:\n  - { name: t_1, sinks: [DESTRUCTIVE_WRITE], words: [${Array.from({ length: n }, (_, i) => 'w' + 'abcdefghijklmnopqrstuvwxyz'[i]).join(', ')}] }\n`;
+    expect(() => parsePolicy(rule(24), 'p.yml')).not.toThrow();
+    expect(() => parsePolicy(rule(25), 'p.yml')).toThrow(/tools\.0\.words/);
+  });
 });
 
 describe('what the request names', () => {

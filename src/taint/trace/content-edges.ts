@@ -46,6 +46,12 @@ export interface InstructionReach {
   asks: number;
   /** The text's findings are more than plain orders (injection.ts, `explicit`). */
   explicit: boolean;
+  /** The block moves a value away from one the reader already has ("instead", "rather than": injection.ts, movesTarget). */
+  moves?: boolean;
+  /** The record whose field holds the passage (instruction-reach.ts, recordReaches), normalised, when a field does. */
+  record?: string;
+  /** The values of the record's fields the passage names by key (normalised): the order's, for any call. */
+  keyed?: string[];
 }
 
 export class Producers {

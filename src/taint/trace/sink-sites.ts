@@ -15,7 +15,7 @@ import {
   type ProvenanceContext,
 } from '../provenance.js';
 import { authorisedByPolicy, hostOf, isDirectory, namesCall, type Target } from '../classify.js';
-import { ID_VALUE, TARGET_ROLES } from '../argument-roles.js';
+import { argumentRole, ID_VALUE, TARGET_ROLES } from '../argument-roles.js';
 import { maskOf, SINK_MASK, sinksOf } from '../labels.js';
 import type { Policy, TargetKind } from '../policy.js';
 import type { ArgumentTrace, InjectedText, Producers } from './content-edges.js';
@@ -108,7 +108,7 @@ export function checkTargets(
       continue;
     // A link beside any order is its object ("visit the link below"): a fetch of it is the order's.
     const sinks = a.role === 'url' ? ANY_ORDER : callSinks;
-    for (const t of target(ctx.policy, it, a)) out.push(checkTarget(ctx, prov, t, sinks));
+    for (const t of target(ctx.policy, it, a)) out.push(checkTarget(ctx, prov, t, sinks, it.start));
   }
   return out;
 }
@@ -181,13 +181,59 @@ function provenanceContext(ctx: SiteContext, before: number): ProvenanceContext 
   };
 }
 
-function checkTarget(ctx: SiteContext, prov: ProvenanceContext, t: Target, sinks: number): TargetCheck {
+/** A phone number: eight digits or more, with a leading "+", spaces, dots, dashes or brackets between. */
+const PHONE = /^\+?\(?\d[\d\s().-]{6,}\d$/;
+const PHONE_IN_TEXT = /\+?\(?\d[\d\s().-]{6,}\d/g;
+const digitsOf = (v: string) => v.replace(/\D/g, '');
+
+/** Phone numbers the reads of a trace write, by their digits, each with the end of the first read that writes it so (built once per trace). */
+const PHONES = new WeakMap<Producers, Map<string, { written: string; end: number }[]>>();
+/** Numbers indexed at the most: what lies past them is looked up as written. */
+const MAX_PHONES = 50_000;
+
+function phonesOf(p: Producers): Map<string, { written: string; end: number }[]> {
+  let out = PHONES.get(p);
+  if (out) return out;
+  out = new Map();
+  let n = 0;
+  for (const it of p.itemOf.values()) {
+    if (it.kind !== 'tool' && it.kind !== 'sink') continue;
+    for (const m of itemReading(it).text.matchAll(PHONE_IN_TEXT)) {
+      if (++n > MAX_PHONES) break;
+      const d = digitsOf(m[0]);
+      if (d.length >= 8) out.set(d, [...(out.get(d) ?? []), { written: m[0].trim(), end: it.end }]);
+    }
+  }
+  PHONES.set(p, out);
+  return out;
+}
+
+/**
+ * A phone number as a read wrote it, where the call writes it otherwise ("+491756630082" for
+ * "+49 175 6630082"): the same digits, so the value is the one that read holds. Other values, and
+ * numbers no read before the call holds, as they are.
+ */
+function asWritten(ctx: SiteContext, value: string, before: number): string {
+  if (!PHONE.test(value) || digitsOf(value).length < 8 || ctx.p.index.containingText(value, before).length > 0) return value;
+  return (
+    phonesOf(ctx.p)
+      .get(digitsOf(value))
+      ?.find((x) => x.end <= before)?.written ?? value
+  );
+}
+
+function checkTarget(ctx: SiteContext, prov: ProvenanceContext, t: Target, sinks: number, before: number): TargetCheck {
   const { policy, p } = ctx;
   const byPolicy = authorisedByPolicy(policy, t.value);
   if (byPolicy) return { ...t, ok: true, authority: 'policy', why: `authorised by the policy (${byPolicy})` };
   if (ctx.annotationTargets?.some((x) => normalizeText(x) !== '' && normalizeText(x) === normalizeText(t.value)))
     return { ...t, ok: true, authority: 'annotation', why: 'named in the request (intent annotation)' };
-  let src = valueSource(prov, t.value, sinks);
+  let src = valueSource(
+    prov,
+    asWritten(ctx, t.value, before),
+    sinks,
+    t.kind === 'recipient' || t.kind === 'payee' || t.kind === 'url' ? 'target' : 'object',
+  );
   const host = t.kind === 'url' ? hostOf(t.value) : undefined;
   if (host && src.kind !== 'request' && src.kind !== 'instruction' && src.kind !== 'instructed' && namedInRequest(ctx.rootText, host))
     src = { kind: 'request' };
@@ -342,4 +388,43 @@ export function onwardFindings(ctx: SiteContext, it: Item, traces: readonly Argu
     }
   }
   return out;
+}
+
+/**
+ * The accounts the records the request points to hold (a field a payee's name names: `iban`,
+ * `account_number`, `bsb`), in reads made before `before`: where the request's own record says the
+ * money goes (adjudicate.ts, contradictedTargets). Records only, not free text: a message that
+ * gives new bank details is no record of them.
+ */
+export function payeesOnFile(ctx: SiteContext, before: number): string[] {
+  const out = new Set<string>();
+  for (const read of pointedPayees(ctx)) if (read.end <= before) for (const v of read.payees) out.add(v);
+  return [...out];
+}
+
+/** The reads the request points to with the payees their records hold, once per trace and request text. */
+const POINTED_PAYEES = new WeakMap<Producers, Map<string, { end: number; payees: string[] }[]>>();
+function pointedPayees(ctx: SiteContext): { end: number; payees: string[] }[] {
+  let byRequest = POINTED_PAYEES.get(ctx.p);
+  if (!byRequest) POINTED_PAYEES.set(ctx.p, (byRequest = new Map()));
+  let reads = byRequest.get(ctx.rootText);
+  if (reads) return reads;
+  reads = [];
+  for (const it of ctx.p.itemOf.values()) {
+    if ((it.kind !== 'tool' && it.kind !== 'sink') || !it.args || !requestPointsAt(ctx.rootText, it)) continue;
+    const { record } = itemReading(it);
+    const payees = new Set<string>();
+    if (record !== undefined) payeesIn(ctx.policy, it.tool ?? '', record, payees, 0);
+    if (payees.size) reads.push({ end: it.end, payees: [...payees] });
+  }
+  byRequest.set(ctx.rootText, reads);
+  return reads;
+}
+
+function payeesIn(policy: Policy, tool: string, x: unknown, out: Set<string>, depth: number): void {
+  if (depth > 8 || out.size > 50 || x === null || typeof x !== 'object') return;
+  for (const [k, v] of Array.isArray(x) ? x.map((v) => ['', v] as const) : Object.entries(x)) {
+    if ((typeof v === 'string' || typeof v === 'number') && k && argumentRole(policy, tool, k, String(v)) === 'payee') out.add(String(v));
+    else payeesIn(policy, tool, v, out, depth + 1);
+  }
 }

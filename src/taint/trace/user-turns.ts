@@ -10,6 +10,7 @@
 import { normalizeText } from '../content-links.js';
 import type { Item } from './items.js';
 import { spanishOffer, spanishPlan } from '../spanish.js';
+import { germanOffer, germanPlan } from '../german.js';
 
 export interface UserTurn {
   text: string;
@@ -107,7 +108,7 @@ export function withConsent(answer: string, asked: string | undefined): string {
   const plans = (before: number) =>
     sentences.slice(0, before).flatMap((x) => {
       const m = WILL.exec(x);
-      const plan = m ? leadless(m[1].replace(/[.!:]$/, '')) : spanishPlan(x);
+      const plan = m ? leadless(m[1].replace(/[.!:]$/, '')) : (spanishPlan(x) ?? germanPlan(x));
       return plan ? [plan] : [];
     });
   const proposals: string[] = [];
@@ -118,8 +119,9 @@ export function withConsent(answer: string, asked: string | undefined): string {
     if (offer && action && !GO_ON.test(action)) proposals.push(action);
     else if (offer || (question && CONFIRM.test(sentence)) || PLEASE_CONFIRM.test(sentence)) proposals.push(...plans(i));
     else if (question) {
-      // The same, asked in Spanish (spanish.ts): "¿Quieres que le envíe la oferta?", "¿Le cambio la tarifa?", "¿Procedo?".
-      const es = spanishOffer(sentence);
+      // The same, asked in Spanish (spanish.ts: "¿Quieres que le envíe la oferta?", "¿Le cambio la tarifa?", "¿Procedo?")
+      // or German (german.ts: "Soll ich ihr die Rechnung schicken?", "Passt das?").
+      const es = spanishOffer(sentence) ?? germanOffer(sentence);
       if (es === 'go-on') proposals.push(...plans(i));
       else if (es) proposals.push(es);
     }
@@ -134,7 +136,7 @@ const leadless = (action: string) => action.trim().replace(/^(?:go\s+ahead\s+and
 const MAX_ANSWER = 600;
 const MAX_ASKED = 2_000;
 const REFUSES =
-  /^\W*(?:no|nope|nah|not|never|wait|hold on|stop|espera|mejor no)\b|\b(?:don['’]?t|do not|doesn['’]?t|not|never|no longer|todav[ií]a no|a[uú]n no|nunca)\b/i;
+  /^\W*(?:no|nope|nah|not|never|wait|hold on|stop|espera|mejor no|nein|warte|stopp|halt|lieber nicht)\b|\b(?:don['’]?t|do not|doesn['’]?t|not|never|no longer|todav[ií]a no|a[uú]n no|nunca|nicht|noch nicht|auf keinen fall)\b/i;
 /** A question that offers an action: what follows it is the action. */
 const OFFER =
   /^(?:(?:so|ok(?:ay)?|great|alright)[,!]?\s+)?(?:(?:shall|should|can|may)\s+I|(?:do|would)\s+you\s+(?:want|like)\s+me\s+to|(?:do|would)\s+you\s+(?:confirm|agree)\s+(?:that\s+)?I\s+should|is\s+it\s+ok(?:ay)?\s+(?:if|for)\s+(?:I|me\s+to))\b/i;
