@@ -60016,7 +60016,9 @@ var NAME_WORDS = {
     "primary",
     "duplicate",
     "airline"
-  ]
+  ],
+  /** A tax number names a party for the record (`vatNumber` "NO923611458MVA" is shaped like an IBAN): nobody is paid at it. */
+  taxId: ["vat", "tax", "gst", "abn", "nif", "cif", "siret", "ust"]
 };
 var ID_LAST = /* @__PURE__ */ new Set(["id", "ids", "ref", "uuid", "key"]);
 function byName(ws, codeTool) {
@@ -60034,7 +60036,7 @@ function byName(ws, codeTool) {
   if (has(ws, ...W.path)) return "path";
   if (has(ws, ...W.recipient) && !ID_LAST.has(last) || has(ws, "share") && has(ws, "with")) return "recipient";
   if (has(ws, ...W.content)) return "content";
-  if (ID_LAST.has(last) || has(ws, ...W.object)) return "object";
+  if (ID_LAST.has(last) || has(ws, ...W.object) || has(ws, ...W.taxId)) return "object";
   return void 0;
 }
 function argumentRole(policy, tool, name, value2, prop) {
@@ -60057,7 +60059,9 @@ function computeRole(policy, tool, name, v, prop) {
   const fromSchema = schemaRole(prop);
   if (fromSchema) return fromSchema;
   if (rule) return "role" in rule ? rule.role : rule.kind;
-  const role = byName(words(name).map(stem), isCodeTool(tool));
+  const ws = words(name).map(stem);
+  const role = byName(ws, isCodeTool(tool));
+  if (role === "object" && has(ws, ...NAME_WORDS.taxId)) return "object";
   if (role === void 0 || role === "content" || role === "object") {
     const fromValue = valueRole(v, role === void 0);
     if (fromValue) return fromValue;
@@ -60451,14 +60455,17 @@ var ENGLISH_FUNCTION = new Set(
     " "
   )
 );
-function readsAsSpanish(text2) {
-  let es = 0;
-  let en = 0;
-  for (const w of text2.slice(0, 4e3).toLowerCase().split(/[^a-z\u00e0-\u00ff]+/)) {
-    if (SPANISH_FUNCTION.has(w)) es++;
-    else if (ENGLISH_FUNCTION.has(w)) en++;
+function functionWordCounts(text2, own2, english) {
+  const n2 = { own: 0, english: 0 };
+  for (const w of text2.slice(0, 4e3).toLowerCase().split(/[^a-z\u00df-\u00ff]+/)) {
+    if (own2.has(w)) n2.own++;
+    else if (english.has(w)) n2.english++;
   }
-  return es >= 2 && es > en;
+  return n2;
+}
+function readsAsSpanish(text2) {
+  const n2 = functionWordCounts(text2, SPANISH_FUNCTION, ENGLISH_FUNCTION);
+  return n2.own >= 2 && n2.own > n2.english;
 }
 var ROOTS = {
   read: "mir/ar busc/ar consult/ar revis/ar abr/ir obten|obtien/er list/ar comprob|comprueb/ar verific/ar resum/ir orden/ar mostr|muestr/ar analiz/ar compar/ar calcul/ar localiz/ar encontr|encuentr/ar filtr/ar examin/ar averigu/ar devolv|devuelv/er descarg/ar recuper/ar",
@@ -60745,6 +60752,8 @@ function profileTool(policy, def, args, opts) {
   }
   if (effect3 && effect3.kind !== "read") return actingProfile(def, facts, w, effect3);
   const trusted = effect3 ? `its readOnlyHint annotation is not taken, as ${outward}; ` : "";
+  if (describedAsRead(facts, w))
+    return readProfile(w, `${trusted}a guess from its description: it opens with a read ("${w.desc[0]}"), and its name says no action`);
   if (w.action.category) {
     if (namesOnlyData(facts, w, opts))
       return readProfile(w, `${trusted}a guess from its name: it names data, and takes nothing a sink needs (${w.where} is not taken)`);
@@ -60762,11 +60771,15 @@ function readByShape(policy, def, args, opts) {
   const facts = argumentFacts(policy, def, args);
   if (effect3 && closedRead(def, facts)) return `${effect3.why}${CLOSED}`;
   if (effect3) return pointsOut(facts, facts.roles) ? void 0 : `${effect3.why}${NO_ARGUMENT_OUT}`;
-  return namesOnlyData(facts, readWords(def, facts, opts), opts) ? "its name says what it returns and it takes nothing a sink needs" : void 0;
+  const w = readWords(def, facts, opts);
+  if (describedAsRead(facts, w))
+    return `its description opens with a read ("${w.desc[0]}"), its name says no action, and it takes nothing a sink needs`;
+  return namesOnlyData(facts, w, opts) ? "its name says what it returns and it takes nothing a sink needs" : void 0;
 }
 function inItsLanguage(def, opts) {
-  if (!readsAsSpanish(def.description ?? "") && spanishInfinitive(words(def.name)) < 0) return opts;
-  return { ...opts, verbOf: (w) => opts.verbOf(w) ?? spanishCategory(w), spanish: true };
+  if (readsAsSpanish(def.description ?? "") || spanishInfinitive(words(def.name)) >= 0)
+    return { ...opts, verbOf: (w) => opts.verbOf(w) ?? spanishCategory(w), spanish: true };
+  return opts;
 }
 function nameWords(def, opts) {
   const name = words(def.name);
@@ -60839,7 +60852,8 @@ function readWords(def, f, opts) {
     lead.push(clause[0]);
   for (const x of name)
     if (x.length >= 4 && x !== action.verb && opts.verbOf(x) !== "read" && !NAME_FILLER.has(x) && !lead.includes(x)) lead.push(x);
-  return { name, desc, byName: byName2, action, objects, money, where, descVerbUsed, compound, lead, nounPhrase };
+  const opensWithRead = !nounPhrase && desc.length >= 3 && opts.verbOf(desc[0]) === "read";
+  return { name, desc, byName: byName2, action, objects, money, where, descVerbUsed, compound, lead, nounPhrase, opensWithRead };
 }
 var NAME_FILLER = new Set("tool tools api data info item items list with from into".split(" "));
 var PARTICIPLES = new Set("sent made given taken written shown kept held bought sold paid found told left put set".split(" "));
@@ -60921,6 +60935,9 @@ function prefixedAction(name, verbOf2, byDesc) {
 function namesOnlyData(f, w, opts) {
   return w.byName.category === void 0 && !w.descVerbUsed && (w.compound || namesData(w.name, opts)) && !pointsOut(f, f.shown);
 }
+function describedAsRead(f, w) {
+  return w.opensWithRead && w.byName.category === void 0 && !pointsOut(f, f.roles);
+}
 var PREPOSITIONS = new Set("in of for by from on at with per about".split(" "));
 function readProfile(w, why, unknown2 = false) {
   const { sources, directory } = sourcesOfRead([...w.name, ...w.desc]);
@@ -60983,7 +61000,7 @@ function firstClauseText(description) {
   return (description.split(/[.;:(\n]/)[0] ?? "").replace(/\b(?:give|gives|giving|hand|hands)\s+back\b/gi, "returns").replace(/\b([a-z]+)-(?=[a-z]+\b)/gi, "$1");
 }
 var FILLER = new Set("this tool use used to will can allows lets you the a an agent user it function that for".split(" "));
-function actionOf(ws, verbOf2, verbFirst = false) {
+function actionOf(ws, verbOf2, verbFirst2 = false) {
   let read2 = false;
   let decided = false;
   let first = true;
@@ -60995,9 +61012,9 @@ function actionOf(ws, verbOf2, verbFirst = false) {
     }
     const leading = first;
     first = false;
-    if (decided || verbFirst && !leading) continue;
-    if (verbFirst && /[^su]s$/.test(w) && verbOf2(w.slice(0, -1)) !== void 0 && verbOf2(w.slice(0, -1)) !== "read") continue;
-    if (!verbFirst && i2 > 0 && nounToo(w) && !DETERMINERS.has(ws[i2 + 1] ?? "")) continue;
+    if (decided || verbFirst2 && !leading) continue;
+    if (verbFirst2 && /[^su]s$/.test(w) && verbOf2(w.slice(0, -1)) !== void 0 && verbOf2(w.slice(0, -1)) !== "read") continue;
+    if (!verbFirst2 && i2 > 0 && nounToo(w) && !DETERMINERS.has(ws[i2 + 1] ?? "")) continue;
     const c3 = verbOf2(w);
     if (c3 === void 0) continue;
     decided = true;
@@ -61005,6 +61022,180 @@ function actionOf(ws, verbOf2, verbFirst = false) {
     else return { category: c3, verb: w, read: read2 };
   }
   return { read: read2 };
+}
+
+// src/taint/german.ts
+function canonicalGerman(word) {
+  return word.toLowerCase().replace(/ß/g, "ss").normalize("NFD").replace(/[\u0300-\u036f]/g, "").replace(/([aou])e/g, "$1");
+}
+function germanWords(text2) {
+  return (text2.match(/[\p{L}\p{M}]+/gu) ?? []).map(canonicalGerman);
+}
+var wordSet = (list3) => new Set(list3.split(" "));
+var GERMAN_FUNCTION = wordSet(
+  "der die das und ist nicht ein eine einen einem einer dem des mit f\xFCr von zu auf im bitte sie wir ich auch noch oder bei nach \xFCber vom zum zur wird werden kann kannst k\xF6nnen soll sind haben diese dieser ihr ihre ihren ihm ihn uns mir den um ja nein doch mal sein seine seinen herr herrn frau"
+);
+var ENGLISH_FUNCTION2 = wordSet(
+  "the of and to is for on with that this it my be are at by from please me you your our we was were have has will would can could should"
+);
+function readsAsGerman(text2) {
+  const n2 = functionWordCounts(text2, GERMAN_FUNCTION, ENGLISH_FUNCTION2);
+  return n2.own >= 1 && n2.own > n2.english && !readsAsSpanish(text2);
+}
+var STEMS2 = {
+  read: "such find pruf uber|pruf nach|seh/sieh an|zeig zeig les/lies ab|ruf hol auf|list list schau an|schau nach|schau an|seh/sieh check offn berechn zusammen|fass ermittel kontrollier vergleich herunter|lad recherchier ab|frag",
+  send: "send schick verschick versend ab|schick zu|schick zu|send raus|schick weiter|leit antwort beantwort benachrichtig informier mit|teil schreib an|schreib meld mail an|ruf erinner mahn",
+  share: "teil frei|geb/gib ein|lad/lad berechtig gewahr",
+  publish: "veroffentlich aus|hang online|stell hoch|lad",
+  pay: "zahl bezahl uberweis erstatt ruck|erstatt zuruck|erstatt zuruck|zahl aus|zahl begleich an|weis gut|schreib ab|buch ein|zieh",
+  book: "buch reservier vereinbar ein|plan plan terminier ein|buch",
+  change: "ander an|pass aktualisier ein|trag/trag erfass an|leg erstell beauftrag vergeb/vergib erteil aktivier deaktivier sperr entsperr genehmig ab|lehn markier setz verschieb bestatig speicher notier vermerk hinterleg beantrag ein|reich bestell aus|fuhr ab|schliess schliess um|buch verlanger korrigier erhoh reduzier zu|weis verbuch erledig hinzu|fug eroffn reparier tausch aus|tausch ersetz auf|nehm/nimm stell ein|stell",
+  delete: "losch entfern stornier kundig ab|sag auf|heb widerruf annullier streich ab|meld entzieh",
+  exec: "installier"
+};
+var infinitiveOf2 = (stem2) => /(?:[^i]er|el)$/.test(stem2) ? `${stem2}n` : `${stem2}en`;
+var FORMS2 = (() => {
+  const out = /* @__PURE__ */ new Map();
+  const add = (form, f) => out.set(form, [...out.get(form) ?? [], f]);
+  for (const [category, list3] of Object.entries(STEMS2))
+    for (const item of list3.split(" ")) {
+      const [head, strong] = item.split("/");
+      const [particle, stem2] = head.includes("|") ? head.split("|") : [void 0, head];
+      const entry2 = { category, ...particle ? { particle } : {} };
+      const inf = infinitiveOf2(stem2);
+      add(inf, { ...entry2, infinitive: true });
+      if (particle) add(`${particle}${inf}`, { category, infinitive: true });
+      if (particle) add(`${particle}zu${inf}`, { category, infinitive: true });
+      for (const s2 of strong ? [stem2, strong] : [stem2])
+        for (const ending of ["", "e", "t", "et", "st", "est"])
+          if (!out.get(s2 + ending)?.some((x) => !x.infinitive && x.category === category)) add(s2 + ending, { ...entry2, infinitive: false });
+    }
+  return out;
+})();
+var OBJECTS3 = {
+  money: [
+    "geld",
+    "betrag",
+    "rechnung",
+    "zahlung",
+    "uberweisung",
+    "euro",
+    "miete",
+    "kaution",
+    "gutschrift",
+    "erstattung",
+    "gebuhr",
+    "rate",
+    "lastschrift"
+  ],
+  message: [
+    "mail",
+    "nachricht",
+    "sms",
+    "brief",
+    "bestatigung",
+    "erinnerung",
+    "antwort",
+    "mitteilung",
+    "einladung",
+    "info",
+    "schreiben",
+    "benachrichtigung",
+    "rundschreiben"
+  ],
+  access: ["zugang", "zugriff", "berechtigung", "rolle", "schlussel"],
+  booking: ["termin", "reservierung", "buchung", "besichtigung"],
+  publication: ["aushang", "beitrag", "bewertung", "anzeige"]
+};
+function germanObjects(ws) {
+  const out = /* @__PURE__ */ new Set();
+  const heads = ws.map((w) => w.replace(/(?:en|n|s|e)$/, ""));
+  for (const [k, nouns] of Object.entries(OBJECTS3))
+    if (ws.some((w, i2) => nouns.some((n2) => w.endsWith(n2) || heads[i2].endsWith(n2)))) out.add(k);
+  return out;
+}
+var LEAD_IN = wordSet(
+  "bitte und dann auch noch jetzt ausserdem danach zuerst anschliessend gleich einfach mal doch kurz ja ok okay gerne also zusatzlich bitteschon"
+);
+var QUESTION_WORDS2 = wordSet(
+  "was wer wen wem wessen wann wo wie welche welcher welches welchen welchem wieso warum weshalb wieviel wieviele wohin woher gibt ist sind hat haben war waren"
+);
+var NEGATORS2 = /* @__PURE__ */ new Set(["nicht", "nie", "niemals", "kein", "keine", "keinen", "keinem", "keiner", "ohne"]);
+var TO_USER2 = /* @__PURE__ */ new Set(["mir", "uns"]);
+function germanActions(prose) {
+  const out = [];
+  for (const sentence of prose.replace(/\.(?=\s|$)/g, "\n").match(/[^;!?\n]+\?*/g) ?? []) {
+    const all = germanWords(sentence);
+    if (all.length === 0 || sentence.trim().endsWith("?") && QUESTION_WORDS2.has(all[0])) continue;
+    for (const part of sentence.split(/,\s*|\s[-–—]\s|\s+(?:und|dann|sowie|danach|anschließend|anschliessend)\s+/i)) {
+      const raw = part.match(/[\p{L}\p{M}]+/gu) ?? [];
+      const ws = raw.map(canonicalGerman);
+      if (ws.length === 0 || ws.some((w) => NEGATORS2.has(w))) continue;
+      for (const a2 of [...verbFirst(ws, raw, all), ...verbLast2(ws)])
+        if (!(a2.category === "send" && ws.some((w) => TO_USER2.has(w)))) out.push(a2);
+    }
+  }
+  return out;
+}
+var LIGHT2 = /^(?:kummer|kummere|kummern|kummert|mach|mache|machen|macht|gib|geb|gebe|geben|sag|sage|sagen)$/;
+var ACTION_NOUNS2 = [
+  ["bescheid", "send"],
+  ["nachricht", "send"],
+  ["mail", "send"],
+  ["info", "send"],
+  ["geld", "pay"],
+  ["erstattung", "pay"],
+  ["zahlung", "pay"],
+  ["gutschrift", "pay"],
+  ["uberweisung", "pay"],
+  ["termin", "book"],
+  ["reservierung", "book"],
+  ["buchung", "book"],
+  ["stornierung", "delete"],
+  ["storno", "delete"],
+  ["kundigung", "delete"],
+  ["absage", "delete"],
+  ["anderung", "change"]
+];
+function lightVerb2(ws, i2) {
+  if (!LIGHT2.test(ws[i2])) return void 0;
+  for (const w of ws.slice(i2 + 1, i2 + 6)) {
+    const hit = ACTION_NOUNS2.find(([n2]) => w.endsWith(n2) || w.replace(/(?:en|n|s|e)$/, "").endsWith(n2));
+    if (hit) return { category: hit[1], after: ws.slice(i2 + 1), words: ws.slice(i2, i2 + 4).join(" ") };
+  }
+  return void 0;
+}
+function verbFirst(ws, raw, sentence) {
+  let i2 = 0;
+  while (i2 < ws.length - 1 && LEAD_IN.has(ws[i2])) i2++;
+  if (ws.length - i2 < 2 || i2 > 0 && new RegExp("^\\p{Lu}", "u").test(raw[i2])) return [];
+  const light = lightVerb2(ws, i2);
+  if (light) return [light];
+  const ends = /* @__PURE__ */ new Set([ws.at(-1), sentence.at(-1)]);
+  const forms = (FORMS2.get(ws[i2]) ?? []).filter((f2) => !f2.infinitive || i2 > 0 || ws[i2 + 1] === "sie");
+  const f = forms.find((x) => x.particle !== void 0 && ends.has(x.particle)) ?? forms.find((x) => x.particle === void 0);
+  return f && f.category !== "read" ? [{ category: f.category, after: ws.slice(i2 + 1), words: ws.slice(i2, i2 + 4).join(" ") }] : [];
+}
+function verbLast2(ws) {
+  const last = ws.length - 1;
+  if (last < 1 || ws.includes("ob")) return [];
+  const f = FORMS2.get(ws[last])?.find((x) => x.infinitive);
+  return f && f.category !== "read" ? [{ category: f.category, after: ws.slice(0, last), words: ws.slice(Math.max(0, last - 3)).join(" ") }] : [];
+}
+var OFFER_LEAD2 = /^(?:(?:gut|ok(?:ay)?|alles klar|prima)[,!]?\s+)?(?:(?:soll|darf|kann)\s+ich\s+|sollen\s+wir\s+|(?:möchten|moechten|wollen)\s+sie,?\s+dass\s+ich\s+|(?:möchtest|moechtest|willst)\s+du,?\s+dass\s+ich\s+)/i;
+var ASKS_TO_GO_ON2 = /^(?:(?:soll|darf|kann)\s+ich\s+(?:fortfahren|weitermachen|loslegen|das\s+so\s+machen|das\s+erledigen)|passt\s+(?:das|es)|einverstanden|ist\s+das\s+(?:so\s+)?(?:richtig|ok(?:ay)?|in\s+ordnung)|sollen\s+wir\s+so\s+vorgehen)\b/i;
+function germanOffer(question) {
+  const q2 = question.trim();
+  if (ASKS_TO_GO_ON2.test(q2)) return "go-on";
+  const lead = OFFER_LEAD2.exec(q2);
+  return lead ? q2.slice(lead[0].length).replace(/\?+$/, "").trim() || "go-on" : void 0;
+}
+function germanPlan(sentence) {
+  const m = /^(?:ich|wir)\s+(?:würde|wuerde|werde|kann|könnte|koennte|würden|werden|können)\s+(.+?)[.!:]?$/i.exec(sentence.trim());
+  return m ? m[1] : void 0;
+}
+function germanOrderIn(sentence) {
+  return germanActions(sentence).find((a2) => a2.category !== "read")?.words;
 }
 
 // src/taint/intent.ts
@@ -61076,7 +61267,7 @@ var PHRASES = [
   }
 ];
 var MONEY = /[$€£¥]\s?\d|\bat (?:his|her|their|the|its|that|this|our) (?:figure|valuation|quoted? (?:price|amount)|agreed (?:price|amount|sum))\b|\b\d[\d.,']*\s?(?:eur|euros?|usd|dollars?|gbp|pounds?|chf|francs?|bucks|cents?|€|\$|£)(?![a-z])|\b(?:budget|cap(?:ped)?|limit|up to|at most|no more than)\b[^.?!;]{0,20}\d|\b\d[\d.,]*\s?(?:a|per) (?:month|week|year)\b/i;
-var TO_USER2 = /\b(?:tell|show|give|send|let|remind|ask) (?:me|us)\b(?! (?:a|an|the) (?:link|copy|email|e-mail|message|text))/i;
+var TO_USER3 = /\b(?:tell|show|give|send|let|remind|ask) (?:me|us)\b(?! (?:a|an|the) (?:link|copy|email|e-mail|message|text))/i;
 var VERB_CONTEXT2 = /* @__PURE__ */ new Set([
   "please",
   "pls",
@@ -61116,7 +61307,7 @@ var QUESTION_START = /^(?:what|when|where|which|who|whom|whose|how|why|are|is|wa
 var OBJECT_START = new Set(
   "the a an this that these those my our your their his her its it them him me us every all each some any everyone everybody".split(" ")
 );
-var NEGATORS2 = /* @__PURE__ */ new Set(["not", "never", "without", "nor", "t", "no"]);
+var NEGATORS3 = /* @__PURE__ */ new Set(["not", "never", "without", "nor", "t", "no"]);
 var NEGATED_PAIRS = [
   ["instead", "of"],
   ["rather", "than"]
@@ -61131,7 +61322,7 @@ function clauseWords(clause) {
 function negatedAt(c3, i2, verbOf2) {
   for (let j = i2 - 1; j >= Math.max(0, i2 - 6); j--) {
     const w = c3.ws[j];
-    if (NEGATORS2.has(w) || NEGATED_PAIRS.some(([a2, b]) => w === b && c3.ws[j - 1] === a2)) return true;
+    if (NEGATORS3.has(w) || NEGATED_PAIRS.some(([a2, b]) => w === b && c3.ws[j - 1] === a2)) return true;
     if (AFFIRMING.has(stem(w)) || JOINS.has(w) || c3.parts.has(j)) return false;
     if (verbOf2(w) !== void 0) return c3.ws.slice(j + 1, i2).every((x) => x === "or") && i2 - j === 2 && negatedAt(c3, j, verbOf2);
   }
@@ -61156,8 +61347,13 @@ function usedAsVerb(c3, i2, execAsked) {
   if (c3.parts.has(i2) && (OBJECT_START.has(c3.ws[i2 + 1] ?? "") || /^\d/.test(c3.ws[i2 + 1] ?? ""))) return true;
   return execAsked && (c3.ws[i2 - 1] === "that" || c3.ws[i2 - 1] === "which");
 }
-var SENTENCE_END2 = /(?:[;!?\n]|\.(?=\s|$)|[ \t][-–—][ \t])+/;
-var CLAUSE_END = /(?:[;!?\n]|\.(?=\s|$))+|,\s*(?:then|and then|after that)\b|\band then\b/i;
+var SENTENCE_END2 = /(?:[;!?\n]|\.(?=\s|$))+/;
+var SPACED_DASH = /[ \t][-–—][ \t]/;
+var THEN = /,\s*(?:then|and then|after that)\b|\band then\b/i;
+function sentencesOf(text2, of) {
+  const sentences2 = text2.split(SENTENCE_END2);
+  return of === "request" ? sentences2.flatMap((s2) => s2.split(SPACED_DASH)) : sentences2;
+}
 function recogniseIntent(prose, opts) {
   const evidence = [];
   let mask = 0;
@@ -61167,9 +61363,9 @@ function recogniseIntent(prose, opts) {
     mask |= m;
     evidence.push({ mask: m, why: `intent: ${why}` });
   };
-  const text2 = prose.replace(/\blet['’]s\b/gi, "let us").replace(TO_USER2, " ");
+  const text2 = prose.replace(/\blet['’]s\b/gi, "let us").replace(TO_USER3, " ");
   const moneyMatch = MONEY.exec(text2);
-  for (const clause of text2.split(CLAUSE_END)) {
+  for (const clause of sentencesOf(text2, opts.of ?? "request").flatMap((s2) => s2.split(THEN))) {
     const trimmed = clause.trim();
     if (!trimmed) continue;
     if (QUESTION_START.test(trimmed) && prose.includes(`${trimmed}?`)) continue;
@@ -61179,6 +61375,12 @@ function recogniseIntent(prose, opts) {
   if (readsAsSpanish(prose))
     for (const a2 of spanishActions(prose)) {
       const objects = spanishObjects(a2.after);
+      const paid = moneyMatch !== null && (a2.category !== "send" || objects.has("money"));
+      add(needsOfAction(a2.category, objects, paid), `"${a2.words}" asks to ${a2.category}`);
+    }
+  if (readsAsGerman(prose))
+    for (const a2 of germanActions(prose)) {
+      const objects = germanObjects(a2.after);
       const paid = moneyMatch !== null && (a2.category !== "send" || objects.has("money"));
       add(needsOfAction(a2.category, objects, paid), `"${a2.words}" asks to ${a2.category}`);
     }
@@ -61204,7 +61406,7 @@ function clauseActions(clause, money, opts) {
 var NAMED_VALUE = /['"‘“][^'"’”\n]{2,}['"’”]|@|\bhttps?:|\bwww\.|\d/;
 function openActions(prose, opts) {
   const out = /* @__PURE__ */ new Set();
-  for (const clause of prose.split(SENTENCE_END2)) {
+  for (const clause of sentencesOf(prose, "request")) {
     if (NAMED_VALUE.test(clause)) continue;
     const c3 = clauseWords(clause);
     for (const { i: i2 } of askedVerbs(c3, opts)) out.add(stem(c3.ws[i2]));
@@ -61225,7 +61427,7 @@ function asksWithVerbs(prose, verbs) {
   if (verbs.length === 0) return false;
   const stems = new Set(verbs.map(stem));
   const verbOf2 = (w) => stems.has(stem(w)) ? "change" : void 0;
-  for (const clause of prose.split(SENTENCE_END2)) {
+  for (const clause of sentencesOf(prose, "request")) {
     const trimmed = clause.trim();
     if (!trimmed || QUESTION_START.test(trimmed) && prose.includes(`${trimmed}?`)) continue;
     if (!askedVerbs(clauseWords(trimmed), { verbOf: verbOf2 }).next().done) return true;
@@ -61235,7 +61437,7 @@ function asksWithVerbs(prose, verbs) {
 function asksForThing(prose, toolWords, verbOf2 = verbCategory) {
   const things = new Set(toolWords.map(stem));
   if (things.size === 0) return false;
-  for (const clause of prose.replace(QUOTED, "$1 quoted ").split(SENTENCE_END2)) {
+  for (const clause of sentencesOf(prose.replace(QUOTED, "$1 quoted "), "request")) {
     const trimmed = clause.trim();
     if (!trimmed || prose.includes(`${trimmed}?`) || trimmed.startsWith("\xBF")) continue;
     const c3 = clauseWords(trimmed);
@@ -61761,7 +61963,7 @@ function firstMatch(res, s2) {
   }
   return void 0;
 }
-var LEAD_IN = /^(?:[\W_]*(?:\(?[a-z_]{2,24}\)|please|pls|kindly|now|then|also|just|first(?:ly)?|second(?:ly)?|next|finally|and|so|ok(?:ay)?|todo|to-?do|action\s+(?:items?|required|needed)|important|urgent|step\s*\d+|\d+)(?![\w'])[\W_]*)+/i;
+var LEAD_IN2 = /^(?:[\W_]*(?:\(?[a-z_]{2,24}\)|please|pls|kindly|now|then|also|just|first(?:ly)?|second(?:ly)?|next|finally|and|so|ok(?:ay)?|todo|to-?do|action\s+(?:items?|required|needed)|important|urgent|step\s*\d+|\d+)(?![\w'])[\W_]*)+/i;
 var OPENING_QUOTES = /^(?:\[[ xX]?\]|[\s\\"'“”‘’«»„{[]|<!--|[-*•](?=\s)|<[a-z][\w-]{0,20}>)+/i;
 var STATEMENT = /^\S+(?:\s+\S+){0,3}?\s+(?:is|are|was|were|has|have|had|been|will|would|did|does)\b/i;
 var SECOND_PERSON = new RegExp(
@@ -61780,6 +61982,8 @@ var OTHER_FORMS = new RegExp(
   [
     /\blet(?:'s|’s| us)\s+(?:also\s+|now\s+|just\s+)?([a-z]+)/,
     /\bwe\s+(?:must|should|need to|have to|ought to|are to)\s+(?:also\s+|now\s+|still\s+)?([a-z]+)/,
+    // An obligation on whoever reads or handles the record: "any officer processing this household must cancel …".
+    /\b(?:any|every|each|whoever)\s+(?:[\w'’-]+\s+){0,5}?(?:must|should|shall|needs? to|has to|is required to)\s+(?:also\s+|now\s+|first\s+|immediately\s+)?(?!(?:be|also|now|first|immediately)\b)([a-z]+)/,
     /\b(?:remember|forget|be sure|feel free|time|best|important|necessary|essential|urgent)\s+to\s+([a-z]+)/,
     /\bif you (?:could|would|can)\s+(?:please\s+|kindly\s+|just\s+)?([a-z]+)/,
     /\bwould you mind\s+([a-z]+ing)\b/,
@@ -61796,7 +62000,7 @@ var PAST_FORMS = new Set(
 );
 function actionVerb(word) {
   const w = word.toLowerCase();
-  if (!/^[a-z]+$/.test(w) || /(?:ment|tion|sion|ance|ence|ing|ed|ly)$/.test(w) || /[^s]s$/.test(w) && w.length > 3) return false;
+  if (!/^[a-z]+$/.test(w) || /(?:ment|tion|sion|ance|ence|ing|ed|[^p]ly)$/.test(w) || /[^s]s$/.test(w) && w.length > 3) return false;
   return !PAST_FORMS.has(w) && actsBy(w);
 }
 function imperativeIn(sentence, opts = {}) {
@@ -61811,12 +62015,12 @@ function orderIn(sentence, opts = {}) {
   for (let i2 = 0; i2 < parts.length; i2 += 2) {
     const clause = parts[i2];
     const joined = i2 > 0 && /\b(?:and|then)\b/i.test(parts[i2 - 1]);
-    const rest = clause.replace(OPENING_QUOTES, "").replace(LEAD_IN, "").replace(/^do\s+(?=[a-z]+\s)/i, "");
+    const rest = clause.replace(OPENING_QUOTES, "").replace(LEAD_IN2, "").replace(/^do\s+(?=[a-z]+\s)/i, "");
     const ws = rest.split(/\s+/).filter(Boolean);
     const opensWithVerb = ws.length > 0 && (actionVerb(ws[0]) || verbCategory(ws[0]) === "read" && !/(?:ing|ed|s)$/i.test(ws[0]));
     if (joined && !verbLed) continue;
     if (!joined) verbLed = opensWithVerb;
-    if (ws.length < 3 || rest[ws[0].length] === ":" || STATEMENT.test(rest) || properName(ws, clause) || NOUN_AFTER.test(ws[1]) || /^[a-z]+ed$/i.test(ws[1]))
+    if (ws.length < 3 || rest[ws[0].length] === ":" || STATEMENT.test(rest) || properName(ws, clause) || NOUN_AFTER.test(ws[1]) && !BY_CHANNEL.test(`${ws[1]} ${ws[2]}`) || /^[a-z]+ed$/i.test(ws[1]))
       continue;
     const identified = i2 > 0 && /^,\s+$/.test(parts[i2 - 1]) && IDENTIFIER.test(ws[1]) && !/^[a-z]+(?:ed|en)[,.]?$/i.test(ws[2]);
     const asked2 = POLITE.test(clause);
@@ -61834,20 +62038,30 @@ function orderIn(sentence, opts = {}) {
   if (otherVerb !== void 0 && actsBy(otherVerb)) return { words: other[0], verb: otherVerb, question: false };
   const q2 = QUESTION_ORDER.exec(sentence);
   const asked = q2 !== null && (actionVerb(q2[1]) || (targeted || /\bwww\.\S/i.test(sentence)) && verbCategory(q2[1]) !== void 0);
-  return asked ? { words: q2[0], verb: q2[1], question: true } : void 0;
+  if (asked) return { words: q2[0], verb: q2[1], question: true };
+  const polite = targeted ? POLITE_ORDER.exec(sentence) : null;
+  return polite && actionVerb(polite[1]) ? { words: polite[0], verb: polite[1], question: false } : void 0;
 }
 function properName(ws, clause) {
   const cap2 = (w) => w !== void 0 && /^[A-Z][a-z'’]+[,.]?$/.test(w);
   const second = ws[1] === "-" || ws[1] === "&" ? ws[2] : ws[1];
   return cap2(ws[0]) && cap2(second) && !FUNCTION_WORDS2.has(second.toLowerCase().replace(/[,.]$/, "")) && !TARGET.test(clause);
 }
+var MOVES = /\b(?:instead|rather than|in place of|no longer|en (?:lugar|vez) de|ya no|(?:an)?statt|nicht mehr)\b/i;
+var movesTarget = (text2) => MOVES.test(text2);
+var POLITE_ORDER = /\b(?:please|pls|kindly)\s+(?:also\s+|now\s+|just\s+|do\s+)?([a-z]+)\b/i;
 var POLITE = /^[\W_]*(?:please|pls|kindly)\b/i;
 function spanishOrder(sentence, inSpanish) {
   if (!TARGET.test(sentence) && !/\b(?=[\w#-]*\d)[A-Z][\w#-]*\d/.test(sentence)) return void 0;
   return inSpanish() ? spanishOrderIn(sentence) : void 0;
 }
+function germanOrder(sentence, inGerman) {
+  if (!TARGET.test(sentence) && !/\b(?=[\w#-]*\d)[A-Z][\w#-]*\d/.test(sentence)) return void 0;
+  return inGerman() ? germanOrderIn(sentence) : void 0;
+}
 var IDENTIFIER = /^(?=[\w#-]*\d)[\w#-]{2,40}[,.]?$/;
 var NOUN_AFTER = /^(?:of|at|from|by|with|on)$/i;
+var BY_CHANNEL = /^(?:by|on|via) (?:whatsapp|e-?mail|mail|sms|text|phone|telephone|fax|letter|post|signal|telegram)\b/i;
 var FUNCTION_WORDS2 = new Set(
   "the a an my our your this that these those all any every me us it them to and or of for in on at by".split(" ")
 );
@@ -61974,6 +62188,8 @@ function scanCanonical(body, opts, field) {
   const all = sentences(body);
   let spanish;
   const inSpanish = () => spanish ??= readsAsSpanish(body);
+  let german;
+  const inGerman = () => german ??= readsAsGerman(body);
   for (const sent of all) {
     if (sent.line === flaggedLine) continue;
     const own2 = {};
@@ -61984,7 +62200,7 @@ function scanCanonical(body, opts, field) {
         if (m !== void 0) own2[k] = m;
       }
     }
-    const order = opts.orders === false ? void 0 : imperativeIn(sent.s, { field }) ?? spanishOrder(sent.s, inSpanish);
+    const order = opts.orders === false ? void 0 : imperativeIn(sent.s, { field }) ?? spanishOrder(sent.s, inSpanish) ?? germanOrder(sent.s, inGerman);
     if (order !== void 0) own2.imperative = order;
     else if ((opts.unreadable ?? opts.orders) !== false && unreadableProse(sent.s)) own2.unreadable = sent.s.trim().slice(0, 40);
     const withPrev = prev && prev.line === sent.line ? { hit: { ...prev.hit, ...own2 }, s: `${prev.s} ${sent.s}`, start: prev.start } : void 0;
@@ -62038,12 +62254,16 @@ function isInjected(hit, s2) {
 function orderVerbs(passage) {
   return sentences(canonicalString(passage)).flatMap((x) => orderIn(x.s)?.verb ?? []);
 }
-function ordersAsRequested(passage, requestActions) {
-  const orders = sentences(passage).flatMap((x) => orderIn(x.s) ?? []);
-  return orders.length > 0 && orders.every(
-    (o2) => o2.question && !GENERAL_VERBS.has(o2.verb.toLowerCase()) && verbCategory(o2.verb) !== void 0 && requestActions.has(stem(o2.verb.toLowerCase()))
-  );
+function firstOrderNotAsked(passage, requestActions) {
+  let asked = false;
+  for (const x of sentences(passage)) {
+    const o2 = orderIn(x.s);
+    if (o2 && !askedAsRequested(o2, requestActions)) return asked ? x.start : 0;
+    asked ||= o2 !== void 0;
+  }
+  return asked ? void 0 : 0;
 }
+var askedAsRequested = (o2, requestActions) => o2.question && !GENERAL_VERBS.has(o2.verb.toLowerCase()) && verbCategory(o2.verb) !== void 0 && requestActions.has(stem(o2.verb.toLowerCase()));
 function withoutPassages(f, drop) {
   const passages = f.passages.filter((_, i2) => !drop(i2));
   if (passages.length === f.passages.length) return f;
@@ -62067,6 +62287,8 @@ function cleanText(text2, f) {
 var REACH_LINES = 6;
 var REACH_CHARS = 1500;
 var OPENS_FIELD = /^([ \t]*)(?:[-*•][ \t]+|\d{1,3}[.)][ \t]+|[\p{L}_][\p{L}\p{N} _.'-]{0,39}:(?:[ \t]|$))/u;
+var TABLE_ROW = /^([ \t]*)\S+(?: \S+)*(?: {2,}\S+(?: \S+)*){2,}\s*$/;
+var tableRow = (line) => /(?:^| {2})(?:\S ){2,}\S(?: {2}|$)/.test(line) ? null : TABLE_ROW.exec(line);
 function linesOf3(text2) {
   const out = [];
   let start = 0;
@@ -62106,7 +62328,7 @@ function blockOf(text2, lines2, [a2, b]) {
   while (bottom < lines2.length - 1 && bottom - last < REACH_LINES) {
     const down = lines2[bottom + 1].text;
     if (blank(down)) break;
-    const field = OPENS_FIELD.exec(down);
+    const field = OPENS_FIELD.exec(down) ?? tableRow(down);
     const introduced = lines2[bottom].text.trimEnd().endsWith(":");
     if (field && field[1].length <= own2 && !introduced) break;
     bottom++;
@@ -62118,6 +62340,56 @@ function instructionReaches(text2, passages) {
   const json3 = t.startsWith("{") || t.startsWith("[");
   let lines2;
   return passages.map((p) => json3 && text2[p[0]] === '"' ? [p[0], p[1]] : blockOf(text2, lines2 ??= linesOf3(text2), p));
+}
+function recordReaches(text2, passages) {
+  let lines2;
+  return passages.map(([a2, b]) => {
+    lines2 ??= linesOf3(text2);
+    const field = holdingField(lines2, lineAt(lines2, a2));
+    if (field === void 0) return void 0;
+    const [top, bottom] = recordAround(lines2, field, lineAt(lines2, Math.max(a2, b - 1)));
+    return [Math.max(lines2[top].start, a2 - REACH_CHARS), Math.min(lines2[bottom].end, b + REACH_CHARS)];
+  });
+}
+var FIELD_LINE = /^([ \t]*)(?:[-*•][ \t]+)?[\p{L}_][\p{L}\p{N}_.-]{0,39}:(?:[ \t]|$)/u;
+function holdingField(lines2, first) {
+  if (FIELD_LINE.test(lines2[first].text)) return first;
+  const own2 = indentOf(lines2[first].text);
+  for (let i2 = first - 1; i2 >= 0 && first - i2 <= REACH_LINES * 4; i2--) {
+    const l = lines2[i2].text;
+    if (blank(l)) continue;
+    if (indentOf(l) >= own2) continue;
+    return /:[ \t]*[|>][-+]?[ \t]*$/.test(l) && FIELD_LINE.test(l) ? i2 : void 0;
+  }
+  return void 0;
+}
+function recordAround(lines2, field, last) {
+  const m = FIELD_LINE.exec(lines2[field].text);
+  const own2 = /^[ \t]*[-*•][ \t]+/.exec(lines2[field].text)?.[0].length ?? m[1].length;
+  const item = (l) => /^[ \t]*[-*•][ \t]+/.exec(l)?.[0].length;
+  let top = field;
+  while (top > 0 && field - top < REACH_LINES && item(lines2[top].text) === void 0) {
+    const up = lines2[top - 1].text;
+    if (blank(up)) break;
+    if (indentOf(up) >= own2) top--;
+    else if (item(up) === own2) top--;
+    else break;
+  }
+  let bottom = last;
+  while (bottom < lines2.length - 1 && bottom - last < REACH_LINES) {
+    const down = lines2[bottom + 1].text;
+    if (indentOf(down) < own2 && !blank(down)) break;
+    if (blank(down) && (bottom + 2 >= lines2.length || indentOf(lines2[bottom + 2].text) < own2)) break;
+    bottom++;
+  }
+  return [top, bottom];
+}
+var KEYED_FIELD = /^[ \t]*(?:[-*•][ \t]+)?([\p{L}][\p{L}\p{N}]*(?:_[\p{L}\p{N}]+)+|[\p{Ll}]+(?:[\p{Lu}][\p{Ll}\p{N}]+)+):[ \t]+(\S.*)$/gmu;
+function fieldsNamed(passage, record2) {
+  const out = [];
+  for (const m of record2.matchAll(KEYED_FIELD))
+    if (new RegExp(`(?<![\\p{L}\\p{N}_])${m[1]}(?![\\p{L}\\p{N}_])`, "u").test(passage)) out.push(m[2].trim());
+  return out;
 }
 
 // src/taint/provenance.ts
@@ -62170,6 +62442,10 @@ function structuredFields(p) {
       for (const tok of l.split(/[\s<>()[\];,]+/)) if (ID_SHAPED.test(tok.replace(/[.:]+$/, ""))) out.add(normalizeText(tok));
     }
     for (const cell2 of l.split(/\s+[—–|]\s+|\t+|\s*\|\s*/)) if (cell2 !== l && cell2.split(/\s+/).length <= 8) out.add(normalizeText(cell2));
+    const aligned = l.split(/ {2,}/);
+    if (aligned.length >= 3 && !aligned.some((cell2) => /^(?:\S ){2,}\S$/.test(cell2))) {
+      for (const cell2 of aligned) if (cell2.split(/\s+/).length <= 8) out.add(normalizeText(cell2));
+    }
   }
   FIELDS.set(p, out);
   return out;
@@ -62240,10 +62516,10 @@ function wordsOfRequest(request2, value2) {
 }
 function claims(ctx, text2, r, sinks) {
   if (sinks !== ANY_ORDER && !(r.asks & sinks)) return false;
-  return r.explicit || !((ctx.needs ?? 0) & r.asks & sinks && pointedByRequest(ctx, text2));
+  return r.explicit || r.moves === true || !((ctx.needs ?? 0) & r.asks & sinks && pointedByRequest(ctx, text2));
 }
 var ANY_ORDER = -1;
-function valueSource(ctx, value2, sinks = 0) {
+function valueSource(ctx, value2, sinks = 0, where = "object") {
   const n2 = normalizeText(value2);
   if (n2 === "") return { kind: "unseen" };
   if (namedInRequest(ctx.request, value2)) return { kind: "request" };
@@ -62261,7 +62537,9 @@ function valueSource(ctx, value2, sinks = 0) {
       byCall ??= node2;
       continue;
     }
-    const reach = sinks === 0 ? void 0 : text2.reaches?.find((r) => claims(ctx, text2, r, sinks) && within(r.text, n2));
+    const reach = sinks === 0 ? void 0 : text2.reaches?.find(
+      (r) => r.keyed?.includes(n2) === true || claims(ctx, text2, r, sinks) && (within(r.text, n2) || where === "target" && r.record !== void 0 && within(r.record, n2))
+    );
     if (reach) {
       instructed ??= { kind: "instructed", at: node2, asks: reach.asks & sinks };
       continue;
@@ -64228,7 +64506,7 @@ function checkTargets(ctx, it, traces, callSinks = (it.classified?.sinks ?? 0) &
     if (!TARGET_ROLES.has(a2.role) && a2.role !== "object" && !(a2.role === "other" && nameLike(a2.value.trim())) || a2.value.trim() === "")
       continue;
     const sinks = a2.role === "url" ? ANY_ORDER : callSinks;
-    for (const t of target(ctx.policy, it, a2)) out.push(checkTarget(ctx, prov, t, sinks));
+    for (const t of target(ctx.policy, it, a2)) out.push(checkTarget(ctx, prov, t, sinks, it.start));
   }
   return out;
 }
@@ -64277,13 +64555,43 @@ function provenanceContext(ctx, before) {
     inInstructions: (value2, at = before) => ctx.injectedIndex.containingText(value2, at).length > 0
   };
 }
-function checkTarget(ctx, prov, t, sinks) {
+var PHONE3 = /^\+?\(?\d[\d\s().-]{6,}\d$/;
+var PHONE_IN_TEXT = /\+?\(?\d[\d\s().-]{6,}\d/g;
+var digitsOf = (v) => v.replace(/\D/g, "");
+var PHONES = /* @__PURE__ */ new WeakMap();
+var MAX_PHONES = 5e4;
+function phonesOf(p) {
+  let out = PHONES.get(p);
+  if (out) return out;
+  out = /* @__PURE__ */ new Map();
+  let n2 = 0;
+  for (const it of p.itemOf.values()) {
+    if (it.kind !== "tool" && it.kind !== "sink") continue;
+    for (const m of itemReading(it).text.matchAll(PHONE_IN_TEXT)) {
+      if (++n2 > MAX_PHONES) break;
+      const d = digitsOf(m[0]);
+      if (d.length >= 8) out.set(d, [...out.get(d) ?? [], { written: m[0].trim(), end: it.end }]);
+    }
+  }
+  PHONES.set(p, out);
+  return out;
+}
+function asWritten(ctx, value2, before) {
+  if (!PHONE3.test(value2) || digitsOf(value2).length < 8 || ctx.p.index.containingText(value2, before).length > 0) return value2;
+  return phonesOf(ctx.p).get(digitsOf(value2))?.find((x) => x.end <= before)?.written ?? value2;
+}
+function checkTarget(ctx, prov, t, sinks, before) {
   const { policy, p } = ctx;
   const byPolicy = authorisedByPolicy(policy, t.value);
   if (byPolicy) return { ...t, ok: true, authority: "policy", why: `authorised by the policy (${byPolicy})` };
   if (ctx.annotationTargets?.some((x) => normalizeText(x) !== "" && normalizeText(x) === normalizeText(t.value)))
     return { ...t, ok: true, authority: "annotation", why: "named in the request (intent annotation)" };
-  let src = valueSource(prov, t.value, sinks);
+  let src = valueSource(
+    prov,
+    asWritten(ctx, t.value, before),
+    sinks,
+    t.kind === "recipient" || t.kind === "payee" || t.kind === "url" ? "target" : "object"
+  );
   const host = t.kind === "url" ? hostOf(t.value) : void 0;
   if (host && src.kind !== "request" && src.kind !== "instruction" && src.kind !== "instructed" && namedInRequest(ctx.rootText, host))
     src = { kind: "request" };
@@ -64399,6 +64707,35 @@ function onwardFindings(ctx, it, traces) {
     }
   }
   return out;
+}
+function payeesOnFile(ctx, before) {
+  const out = /* @__PURE__ */ new Set();
+  for (const read2 of pointedPayees(ctx)) if (read2.end <= before) for (const v of read2.payees) out.add(v);
+  return [...out];
+}
+var POINTED_PAYEES = /* @__PURE__ */ new WeakMap();
+function pointedPayees(ctx) {
+  let byRequest = POINTED_PAYEES.get(ctx.p);
+  if (!byRequest) POINTED_PAYEES.set(ctx.p, byRequest = /* @__PURE__ */ new Map());
+  let reads = byRequest.get(ctx.rootText);
+  if (reads) return reads;
+  reads = [];
+  for (const it of ctx.p.itemOf.values()) {
+    if (it.kind !== "tool" && it.kind !== "sink" || !it.args || !requestPointsAt(ctx.rootText, it)) continue;
+    const { record: record2 } = itemReading(it);
+    const payees = /* @__PURE__ */ new Set();
+    if (record2 !== void 0) payeesIn(ctx.policy, it.tool ?? "", record2, payees, 0);
+    if (payees.size) reads.push({ end: it.end, payees: [...payees] });
+  }
+  byRequest.set(ctx.rootText, reads);
+  return reads;
+}
+function payeesIn(policy, tool, x, out, depth2) {
+  if (depth2 > 8 || out.size > 50 || x === null || typeof x !== "object") return;
+  for (const [k, v] of Array.isArray(x) ? x.map((v2) => ["", v2]) : Object.entries(x)) {
+    if ((typeof v === "string" || typeof v === "number") && k && argumentRole(policy, tool, k, String(v)) === "payee") out.add(String(v));
+    else payeesIn(policy, tool, v, out, depth2 + 1);
+  }
 }
 
 // src/taint/trace/tool-definitions.ts
@@ -64534,7 +64871,7 @@ function withConsent(answer, asked) {
   const sentences2 = asked.slice(-MAX_ASKED).split(/(?<=[.?!])\s+/).map((x) => x.trim());
   const plans = (before) => sentences2.slice(0, before).flatMap((x) => {
     const m = WILL2.exec(x);
-    const plan = m ? leadless(m[1].replace(/[.!:]$/, "")) : spanishPlan(x);
+    const plan = m ? leadless(m[1].replace(/[.!:]$/, "")) : spanishPlan(x) ?? germanPlan(x);
     return plan ? [plan] : [];
   });
   const proposals = [];
@@ -64545,7 +64882,7 @@ function withConsent(answer, asked) {
     if (offer && action && !GO_ON.test(action)) proposals.push(action);
     else if (offer || question && CONFIRM.test(sentence) || PLEASE_CONFIRM.test(sentence)) proposals.push(...plans(i2));
     else if (question) {
-      const es = spanishOffer(sentence);
+      const es = spanishOffer(sentence) ?? germanOffer(sentence);
       if (es === "go-on") proposals.push(...plans(i2));
       else if (es) proposals.push(es);
     }
@@ -64557,7 +64894,7 @@ ${said.join(" ")}` : answer;
 var leadless = (action) => action.trim().replace(/^(?:go\s+ahead\s+and|proceed\s+to|now)\s+/i, "");
 var MAX_ANSWER = 600;
 var MAX_ASKED = 2e3;
-var REFUSES = /^\W*(?:no|nope|nah|not|never|wait|hold on|stop|espera|mejor no)\b|\b(?:don['’]?t|do not|doesn['’]?t|not|never|no longer|todav[ií]a no|a[uú]n no|nunca)\b/i;
+var REFUSES = /^\W*(?:no|nope|nah|not|never|wait|hold on|stop|espera|mejor no|nein|warte|stopp|halt|lieber nicht)\b|\b(?:don['’]?t|do not|doesn['’]?t|not|never|no longer|todav[ií]a no|a[uú]n no|nunca|nicht|noch nicht|auf keinen fall)\b/i;
 var OFFER = /^(?:(?:so|ok(?:ay)?|great|alright)[,!]?\s+)?(?:(?:shall|should|can|may)\s+I|(?:do|would)\s+you\s+(?:want|like)\s+me\s+to|(?:do|would)\s+you\s+(?:confirm|agree)\s+(?:that\s+)?I\s+should|is\s+it\s+ok(?:ay)?\s+(?:if|for)\s+(?:I|me\s+to))\b/i;
 var GO_ON = /^(?:go\s+ahead|proceed|continue|do\s+(?:that|this|it|so))\b/i;
 var CONFIRM = /^(?:(?:so|ok(?:ay)?|great|alright)[,!]?\s+)?(?:(?:would|do)\s+you\s+(?:like|want)\s+(?:me\s+)?to\s+(?:proceed|go\s+ahead|continue|confirm)|shall\s+(?:I|we)\s+(?:proceed|go\s+ahead|continue)|(?:can|could|would)\s+you\s+(?:please\s+)?confirm|do\s+you\s+confirm|is\s+(?:that|this|everything)\s+(?:correct|right|ok(?:ay)?|fine|alright)|(?:does|do)\s+(?:that|this|these)\s+(?:sound|look)\s+(?:good|right|ok(?:ay)?|fine))\b/i;
@@ -64721,7 +65058,8 @@ function sinkSite(ctx, it, issuer, { traces, targets: checked }, generated, onIn
     ...it.classified?.words ?? it.classified?.profile?.alsoVerbs ? { alsoVerbs: it.classified?.words ?? it.classified?.profile?.alsoVerbs } : {},
     ...it.classified?.fetch ? { fetch: true } : {},
     pending: it.src.type === "pending",
-    ...it.classified?.profile?.unknown && !onInstruction ? { unplaced: true } : {}
+    ...it.classified?.profile?.unknown && !onInstruction ? { unplaced: true } : {},
+    ...targets.some((t) => t.kind === "payee") ? { onFile: payeesOnFile(ctx, it.start) } : {}
   };
 }
 function requestWithTurns(ctx, policy, turns) {
@@ -64768,16 +65106,29 @@ function applyToolLabels(it, toolLabels) {
 }
 var MAX_REACH = 2e4;
 var OUTWARD2 = maskOf(["EXTERNAL_SEND", "FINANCIAL_TRANSFER", "PUBLIC_POST"]);
-function reachesOf(policy, output2, found) {
+function reachesOf(policy, output2, found, record2) {
   const blocks = instructionReaches(output2, found.passages);
+  const records2 = record2 ? recordReaches(output2, found.passages) : [];
+  const cut2 = ([s2, e], [a2, b]) => (
+    // A long passage (an unread rest, a padded field) is already the injection's: keep the block's edges only.
+    e - s2 > MAX_REACH ? `${output2.slice(s2, a2 + 2e3)}
+${output2.slice(b - 2e3, e)}` : output2.slice(s2, e)
+  );
   return found.passages.map(([a2, b], i2) => {
-    const [s2, e] = blocks[i2];
-    const text2 = e - s2 > MAX_REACH ? `${output2.slice(s2, a2 + 2e3)}
-${output2.slice(b - 2e3, e)}` : output2.slice(s2, e);
+    const text2 = cut2(blocks[i2], [a2, b]);
     const order = canonicalString(output2.slice(a2, Math.min(b, a2 + MAX_REACH))).replace(/:\s+/g, ". ");
-    const asks = recogniseIntent(order, { verbOf: policy.verbOf }).mask;
+    const asks = recogniseIntent(order, { verbOf: policy.verbOf, of: "data" }).mask;
     const explicit = found.explicit || carriesSignal(text2);
-    return { text: normalizeText(text2), asks: asks & OUTWARD2 ? asks | OUTWARD2 : asks, explicit };
+    const around = output2.slice(a2, b).match(NAMED_TARGETS) === null ? records2[i2] : void 0;
+    const keyed = around ? fieldsNamed(output2.slice(a2, b), output2.slice(...around)) : [];
+    return {
+      text: normalizeText(text2),
+      asks: asks & OUTWARD2 ? asks | OUTWARD2 : asks,
+      explicit,
+      moves: movesTarget(text2),
+      ...around ? { record: normalizeText(cut2(around, [a2, b])) } : {},
+      ...keyed.length ? { keyed: keyed.map(normalizeText) } : {}
+    };
   });
 }
 function labelNodes(g, items, rootItem, input2, policy) {
@@ -64838,12 +65189,13 @@ function labelNodes(g, items, rootItem, input2, policy) {
 }
 function withoutRequestedOrders(policy, it, text2, found, request2, requestActions) {
   if (!found) return { found, reaches: [] };
-  const reaches = reachesOf(policy, text2, found);
+  const reaches = reachesOf(policy, text2, found, itemReading(it).record !== void 0);
   const pointed = (it.kind === "tool" || it.kind === "sink") && !found.explicit && requestPointsAt(request2, { args: it.args });
   if (!pointed) return { found, reaches };
-  const asked = found.passages.map(([a2, b], i2) => !reaches[i2].explicit && ordersAsRequested(text2.slice(a2, b), requestActions));
-  const left = withoutPassages(found, (i2) => asked[i2]);
-  return { found: left, reaches: reaches.filter((_, i2) => !asked[i2]) };
+  const from = found.passages.map(([a2, b], i2) => reaches[i2].explicit ? 0 : firstOrderNotAsked(text2.slice(a2, b), requestActions));
+  const trimmed = { ...found, passages: found.passages.map(([a2, b], i2) => [a2 + (from[i2] ?? 0), b]) };
+  const left = withoutPassages(trimmed, (i2) => from[i2] === void 0);
+  return { found: left, reaches: reaches.filter((_, i2) => from[i2] !== void 0) };
 }
 function delegationOf(policy, it, passages) {
   return { node: it.node, tool: it.tool ?? it.meta.ref, mask: requestNeeds(policy, passages.slice(0, MAX_REACH)).mask };
@@ -65099,28 +65451,40 @@ function unauthorisedTargets(c3) {
 }
 function contradictedTargets(c3, request2) {
   const named = /* @__PURE__ */ new Map();
-  for (const m of request2.matchAll(CODE)) {
-    const code3 = compact(m[0]);
+  const add = (value2, where, byRequest) => {
+    const code3 = compact(value2);
     const shape = shapeOf(code3);
-    if (shape) named.set(shape, [...named.get(shape) ?? [], code3]);
-  }
+    if (!shape) return;
+    const had = named.get(shape);
+    if (!had) named.set(shape, { codes: [code3], where, byRequest });
+    else if (had.byRequest === byRequest && !had.codes.includes(code3)) had.codes.push(code3);
+  };
+  for (const m of request2.matchAll(CODE)) add(m[0], "the one the request names", true);
+  if (c3.site.args?.some((a2) => a2.role === "amount"))
+    for (const v of c3.site.onFile ?? []) add(v, "the one the record the request points to holds", false);
   if (named.size === 0) return [];
-  const used = c3.b.sinks.map((s2) => compact(JSON.stringify(s2.arguments)));
-  for (const [shape, codes] of named) if (codes.some((x) => used.some((u2) => u2.includes(x)))) named.delete(shape);
+  const used = usedArguments(c3.b);
+  for (const [shape, { codes }] of named) if (codes.some((x) => used.some((u2) => u2.includes(x)))) named.delete(shape);
   const out = [];
   for (const t of c3.site.targets) {
     if (!t.ok || t.authority === "request" || t.authority === "policy") continue;
     const code3 = compact(t.value);
     const shape = shapeOf(code3);
     const asked = shape === void 0 ? void 0 : named.get(shape);
-    if (asked?.length !== 1 || asked[0] === code3) continue;
+    if (asked?.codes.length !== 1 || asked.codes[0] === code3) continue;
     out.push({
       kind: "target",
-      message: `${t.kind} ${JSON.stringify(t.value)} (argument ${t.argument}) replaces ${asked[0]}, the one the request names (${t.why})`,
+      message: `${t.kind} ${JSON.stringify(t.value)} (argument ${t.argument}) replaces ${asked.codes[0]}, ${asked.where} (${t.why})`,
       path: t.origin !== void 0 ? originPath(c3.b, t.origin, c3.site, `the ${t.kind} first appears here`) : [ownStep(c3)]
     });
   }
   return out;
+}
+var usedCache = /* @__PURE__ */ new WeakMap();
+function usedArguments(b) {
+  let used = usedCache.get(b);
+  if (!used) usedCache.set(b, used = b.sinks.map((s2) => compact(JSON.stringify(s2.arguments))));
+  return used;
 }
 var CODE = /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{2,4}){3,8}\b|\b[A-Za-z]{0,4}[-‐ ]?\d[\d ‐-]{2,}\d\b/g;
 var compact = (v) => v.replace(/[\s‐-]/g, "").toUpperCase();
@@ -77013,7 +77377,8 @@ function argumentSinks2(policy, tool) {
 }
 var isFetch = (why) => why.startsWith("a fetch:");
 var verbOf = (c3) => c3.sinks ? c3.verb ?? c3.profile?.verb ?? "" : "";
-var wordsOf2 = (c3) => c3.sinks && !c3.fetch ? (c3.words ?? c3.profile?.alsoVerbs ?? []).filter((w) => /^[a-z]+$/i.test(w)) : [];
+var pinnableWords = (c3) => (c3.words ?? c3.profile?.alsoVerbs ?? []).filter((w) => /^[a-z]+$/i.test(w));
+var wordsOf2 = (c3) => c3.sinks && !c3.fetch ? pinnableWords(c3) : [];
 var effect2 = (c3) => ({ sources: c3.sources, sinks: c3.fetch ? 0 : c3.sinks, verb: c3.fetch ? "" : verbOf(c3) });
 var sameEffect = (a2, b) => a2.sources === b.sources && a2.sinks === b.sinks && a2.verb === b.verb;
 var describe4 = (e) => labelsOf(e.sources | e.sinks).join(", ") || "no label";
