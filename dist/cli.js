@@ -64565,12 +64565,15 @@ function phonesOf(p) {
   if (out) return out;
   out = /* @__PURE__ */ new Map();
   let n2 = 0;
-  for (const it of p.itemOf.values()) {
+  reads: for (const it of p.itemOf.values()) {
     if (it.kind !== "tool" && it.kind !== "sink") continue;
     for (const m of itemReading(it).text.matchAll(PHONE_IN_TEXT)) {
-      if (++n2 > MAX_PHONES) break;
+      if (++n2 > MAX_PHONES) break reads;
       const d = digitsOf(m[0]);
-      if (d.length >= 8) out.set(d, [...out.get(d) ?? [], { written: m[0].trim(), end: it.end }]);
+      if (d.length < 8) continue;
+      const seen2 = out.get(d);
+      if (seen2) seen2.push({ written: m[0].trim(), end: it.end });
+      else out.set(d, [{ written: m[0].trim(), end: it.end }]);
     }
   }
   PHONES.set(p, out);

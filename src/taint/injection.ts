@@ -698,14 +698,14 @@ export function orderVerbs(passage: string): string[] {
  * send …") is how an injection is written, so it never agrees; nor do general verbs ("make", "take").
  */
 export function ordersAsRequested(passage: string, requestActions: ReadonlySet<string>): boolean {
-  const orders = sentences(passage).flatMap((x) => orderIn(x.s) ?? []);
-  return orders.length > 0 && orders.every((o) => askedAsRequested(o, requestActions));
+  return firstOrderNotAsked(passage, requestActions) === undefined;
 }
 
 /**
  * Where the first order of a passage starts that is not such a question (ordersAsRequested), 0
- * when the passage opens with one or none is read, or undefined when every order is one: "Could you please send my P60 to …? … Please reply to confirm
- * once it's sent." keeps its second order, the question being the request's.
+ * when the passage opens with one or none is read, or undefined when every order is one (there is
+ * one at least): "Could you please send my P60 to …? … Please reply to confirm once it's sent."
+ * keeps its second order, the question being the request's.
  */
 export function firstOrderNotAsked(passage: string, requestActions: ReadonlySet<string>): number | undefined {
   let asked = false;

@@ -196,12 +196,16 @@ function phonesOf(p: Producers): Map<string, { written: string; end: number }[]>
   if (out) return out;
   out = new Map();
   let n = 0;
-  for (const it of p.itemOf.values()) {
+  reads: for (const it of p.itemOf.values()) {
     if (it.kind !== 'tool' && it.kind !== 'sink') continue;
     for (const m of itemReading(it).text.matchAll(PHONE_IN_TEXT)) {
-      if (++n > MAX_PHONES) break;
+      // The bound is the whole trace's: once reached, no later read is scanned.
+      if (++n > MAX_PHONES) break reads;
       const d = digitsOf(m[0]);
-      if (d.length >= 8) out.set(d, [...(out.get(d) ?? []), { written: m[0].trim(), end: it.end }]);
+      if (d.length < 8) continue;
+      const seen = out.get(d);
+      if (seen) seen.push({ written: m[0].trim(), end: it.end });
+      else out.set(d, [{ written: m[0].trim(), end: it.end }]);
     }
   }
   PHONES.set(p, out);
