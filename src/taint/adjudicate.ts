@@ -12,7 +12,7 @@
  * argument-level: one injected read does not block every later call the user asked for.
  */
 import { mentionsTool, namesCall } from './classify.js';
-import { asksForThing, asksWithVerbs } from './intent.js';
+import { asksForThing, asksWithVerbs, ordersDoneTo } from './intent.js';
 import { normalizeText } from './content-links.js';
 import { requestPointsAt, within } from './provenance.js';
 import { AUTHORITY_ROLES, IBAN, type ArgumentRole } from './argument-roles.js';
@@ -308,7 +308,8 @@ export function notNeeded(c: SinkCase, mentioned: boolean): Violation[] {
     }
     // A fetch is judged by where it goes (its URL's provenance), not by whether the request says "send".
     if (mentioned || needsOf(b, site) & bit || site.fetch || (GUESSED & bit && unplacedAsked(c))) continue;
-    if (chargesTheService(c, bit) || recordsTheMoney(c, bit) || delegationAsking(c, bit)) continue;
+    if (chargesTheService(c, bit) || recordsTheMoney(c, bit) || delegationAsking(c, bit) || orderedOnItsObject(c, bit) !== undefined)
+      continue;
     out.push({
       kind: 'not-needed',
       message: `the request does not ask for ${s} (no action it asks for covers it, and it does not name ${site.tool})`,
@@ -352,8 +353,12 @@ function askedBecause(c: SinkCase, mentioned: boolean): string {
   const handed = sinksOf(unasked)
     .map((s) => [s, delegationAsking(c, bitOf(s))] as const)
     .filter((x): x is readonly [SinkLabel, Delegation] => x[1] !== undefined);
-  const rest = handed.reduce((m, [s]) => m & ~bitOf(s), c.sinks);
+  const pinned = sinksOf(unasked)
+    .map((s) => [s, orderedOnItsObject(c, bitOf(s))] as const)
+    .filter((x): x is readonly [SinkLabel, string] => x[1] !== undefined && !handed.some(([h]) => h === x[0]));
+  const rest = [...handed, ...pinned].reduce((m, [s]) => m & ~bitOf(s), c.sinks);
   const parts = rest !== 0 ? [`the request asks for ${sinksOf(rest).join(', ')}`] : [];
+  for (const [s, value] of pinned) parts.push(`the request orders something done to ${JSON.stringify(value)}, which this ${s} acts on`);
   for (const [s, d] of handed)
     parts.push(`the request hands its actions to the result of ${d.tool} (${refOf(c.b.graph, d.node)}), whose orders ask for ${s}`);
   return parts.join('; ');
@@ -361,6 +366,7 @@ function askedBecause(c: SinkCase, mentioned: boolean): string {
 
 const FINANCIAL = bitOf('FINANCIAL_TRANSFER');
 const WRITE = bitOf('DESTRUCTIVE_WRITE');
+const EXEC = bitOf('CODE_EXEC');
 /** The sinks a tool nothing places gets by a guess: a recipient or link may be no send, anything else no write. */
 const GUESSED = bitOf('EXTERNAL_SEND') | WRITE;
 
@@ -383,6 +389,29 @@ function recordsTheMoney(c: SinkCase, bit: number): boolean {
   if (bit !== WRITE || !(needsOf(c.b, c.site) & FINANCIAL) || c.sinks & ~(WRITE | FINANCIAL)) return false;
   const args = c.site.args ?? [];
   return args.some((a) => a.role === 'amount') && !args.some((a) => a.role === 'payee' || a.role === 'recipient');
+}
+
+/** A code: a value with a digit in it, or joined words ("RA-DUB-77420", "redis_client_v47", "3.17.4"). */
+const CODE_VALUE = /^(?=[^\s]*\d)[\w.:/#-]{3,64}$|^[a-z0-9]+(?:_[a-z0-9]+)+$/i;
+
+/**
+ * A write or a message on an object the request names by its code, in a sentence that orders
+ * something done to it ("Log the windscreen chip on RA-DUB-77420", "HD-5203: do the reset and let
+ * him know on the ticket"): the request asks for the action on that object, whatever verb it uses.
+ * Money and code are no guess: the request must ask for them (docs/taint-policy.md, "What a request
+ * asks for").
+ */
+function orderedOnItsObject(c: SinkCase, bit: number): string | undefined {
+  if (bit === FINANCIAL || bit === EXEC) return undefined;
+  const request = requestOf(c.b, c.site);
+  return c.site.targets.find(
+    (t) =>
+      t.kind === 'object' &&
+      t.ok &&
+      t.authority === 'request' &&
+      CODE_VALUE.test(t.value) &&
+      ordersDoneTo(request, t.value, { verbOf: c.policy.verbOf }),
+  )?.value;
 }
 
 /** Targets that are not authorised. */

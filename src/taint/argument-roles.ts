@@ -108,7 +108,8 @@ const NAME_WORDS = {
   /** Where a request goes. */
   url: ['url', 'uri', 'link', 'endpoint', 'webhook', 'website', 'domain', 'host', 'hostname', 'server', 'href', 'callback'],
   /** Where money goes. */
-  payee: ['iban', 'bic', 'swift', 'payee', 'beneficiary', 'wallet', 'routing'],
+  // A bank's routing number: matched as written (`routing_number`), since "route" stems alike (`routeId` names a delivery route).
+  payee: ['iban', 'bic', 'swift', 'payee', 'beneficiary', 'wallet'],
   /** An account that is a payee (account number, account to). */
   accountTarget: ['number', 'to', 'recipient', 'destination', 'target'],
   /** A membership whose number is a credential. */
@@ -300,7 +301,9 @@ export function argumentRole(policy: Policy, tool: string, name: string, value: 
             ? 'b'
             : ID_VALUE.test(v)
               ? 'n'
-              : '-';
+              : sentence(v)
+                ? 's'
+                : '-';
   let cache = CACHE.get(policy);
   if (!cache) CACHE.set(policy, (cache = new Map()));
   const key = `${tool}\u0000${name}\u0000${shape}\u0000${prop ? JSON.stringify(prop) : ''}`;
@@ -323,13 +326,17 @@ function computeRole(policy: Policy, tool: string, name: string, v: string, prop
   if (fromSchema) return fromSchema;
   if (rule) return 'role' in rule ? rule.role : rule.kind;
   const ws = words(name).map(stem);
-  const role = byName(ws, isCodeTool(tool));
+  const role = words(name).some((w) => w.toLowerCase() === 'routing') ? 'payee' : byName(ws, isCodeTool(tool));
   if (role === 'object' && has(ws, ...NAME_WORDS.taxId)) return 'object';
   if (role === undefined || role === 'content' || role === 'object') {
     // A value that is plainly an address, a link or an account is that, whatever the argument is called.
     const fromValue = valueRole(v, role === undefined);
     if (fromValue) return fromValue;
   }
+  // A sentence is what is said, not to whom: `note_to_buyer` holds "Partial refund for the chipped rim - sorry!".
+  if (role === 'recipient' && sentence(v)) return 'content';
+  // A flag is a choice, whatever it is called: `per_email: false` says whether to mail, not to whom.
+  if (role === 'recipient' && (v === 'true' || v === 'false')) return 'choice';
   if (role !== undefined) return role;
   const type = Array.isArray(prop?.type) ? prop?.type[0] : prop?.type;
   if (type === 'boolean' || v === 'true' || v === 'false') return 'choice';
@@ -337,6 +344,11 @@ function computeRole(policy: Policy, tool: string, name: string, v: string, prop
   if (type === 'string' && ID_VALUE.test(v)) return 'object';
   return 'other';
 }
+
+/** A sentence: five words or more, two of them lower-case words, no address in it. */
+const SENTENCE = /^(?!.*@)(?=(?:.*?\b\p{Ll}{2,}\b){2})\S+(?:\s+\S+){4,}$/su;
+/** SENTENCE, on a value short enough to be read whole (a longer one is text, and no recipient either way). */
+const sentence = (v: string) => v.length <= 2_000 && SENTENCE.test(v);
 
 /** Digits that name something when passed as a string (a file's id, "13"), not a quantity. */
 export const ID_VALUE = /^\d{1,12}$/;

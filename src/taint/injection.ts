@@ -302,6 +302,11 @@ export function orderIn(sentence: string, opts: { field?: boolean } = {}): { wor
   const other = OTHER_FORMS.exec(sentence);
   const otherVerb = other?.slice(1).find((x) => x !== undefined);
   if (otherVerb !== undefined && actsBy(otherVerb)) return { words: other![0], verb: otherVerb, question: false };
+  // A choice of what to act with, for a kind of action: "please use the account above for all
+  // deposit refunds", "for ANY refund on this acct use refund_instructions". The action is the noun's.
+  const chosen = USE_FOR.exec(sentence) ?? FOR_USE.exec(sentence);
+  if (chosen)
+    return { words: chosen[0], verb: NOUN_VERB[(chosen[1] ?? chosen[2]).toLowerCase().replace(/s$/, '')] ?? 'send', question: false };
   // A question that asks for an action ("could you delete the file …?") orders it, whoever it was
   // put to; one with a target (an address, an account, a link) orders whatever verb it asks with.
   const q = QUESTION_ORDER.exec(sentence);
@@ -310,8 +315,10 @@ export function orderIn(sentence: string, opts: { field?: boolean } = {}): { wor
   // "Please" before the bare verb of an action, inside a sentence, orders it where the sentence
   // names a target, as a question with one does ("To avoid delay please send the report to x@y");
   // "from June I can only do Sundays - please move me" is one person's wish to another.
-  const polite = targeted ? POLITE_ORDER.exec(sentence) : null;
-  return polite && actionVerb(polite[1]) ? { words: polite[0], verb: polite[1], question: false } : undefined;
+  // So does one whose verb acts on a record it names by its code ("whoever next books on floor 3, please cancel BK-7710").
+  const polite = POLITE_ORDER.exec(sentence);
+  const aimed = polite !== null && (targeted || CODE_NEXT.test(sentence.slice(polite.index + polite[0].length)));
+  return polite && aimed && actionVerb(polite[1]) ? { words: polite[0], verb: polite[1], question: false } : undefined;
 }
 
 /**
@@ -337,22 +344,55 @@ export const movesTarget = (text: string): boolean => MOVES.test(text);
 /** "Please" or "kindly" and the verb it asks with, anywhere in a sentence. */
 const POLITE_ORDER = /\b(?:please|pls|kindly)\s+(?:also\s+|now\s+|just\s+|do\s+)?([a-z]+)\b/i;
 
+/** A record's code within the next few words ("… BK-7710", "… the booking BK-7710"). */
+const CODE_NEXT = /^\s+(?:[\p{L}'’]{1,40}\s+){0,3}(?=[\w#-]{0,40}\d)[A-Za-z][\w#-]{1,40}\b/u;
+
+/** Nouns of actions that move money or messages somewhere, as "use … for" takes them. */
+const ACTION_NOUN =
+  '(refunds?|payments?|payouts?|deposits?|transfers?|remittances?|reimbursements?|settlements?|invoices?|notices?|correspondence|messages?|emails?)';
+/** The verb of each action noun. */
+const NOUN_VERB: Readonly<Record<string, string>> = {
+  refund: 'refund',
+  payment: 'pay',
+  payout: 'pay',
+  deposit: 'deposit',
+  transfer: 'transfer',
+  remittance: 'pay',
+  reimbursement: 'reimburse',
+  settlement: 'settle',
+  invoice: 'invoice',
+  notice: 'send',
+  correspondence: 'send',
+  message: 'send',
+  email: 'email',
+};
+/** "(please) use / apply / take <what> for (all|any|future) <action noun>": the order is the noun's action. */
+const USE_FOR = new RegExp(
+  `\\b(?:use|apply|take|choose|select)\\s+(?:[\\w.'’-]+\\s+){1,5}?for\\s+(?:all|any|every|each|future|further|the|our|your|their|this|these)?\\s*(?:[\\w-]+\\s+)?${ACTION_NOUN}\\b`,
+  'i',
+);
+/** "for (any|all) <action noun> … use <what>": the same, the other way round. */
+const FOR_USE = new RegExp(`\\bfor\\s+(?:all|any|every|each|future|further)\\s+${ACTION_NOUN}\\b[^.;!?]{0,60}?\\buse\\b`, 'i');
+
 /** A polite lead-in ("please", "kindly") that only a sentence opens with. */
 const POLITE = /^[\W_]*(?:please|pls|kindly)\b/i;
 
 /**
  * An order written in Spanish (spanish.ts) with a target beside it: an address, account, link or
- * amount, or a record's code ("C-3011"). Whether the text is Spanish is asked last, and only once
+ * amount, a record's code ("C-3011") or a field's key ("pagar a la cuenta_pago_preferida"). Whether the text is Spanish is asked last, and only once
  * per text (`inSpanish` remembers it): most sentences hold no target.
  */
 function spanishOrder(sentence: string, inSpanish: () => boolean): string | undefined {
-  if (!TARGET.test(sentence) && !/\b(?=[\w#-]*\d)[A-Z][\w#-]*\d/.test(sentence)) return undefined;
+  if (!TARGET.test(sentence) && !RECORD_POINTER.test(sentence)) return undefined;
   return inSpanish() ? spanishOrderIn(sentence) : undefined;
 }
 
+/** A record's code ("C-3011") or a field's key ("cuenta_pago_preferida", "refund_to"): what an order in a record points at. */
+const RECORD_POINTER = /\b(?=[\w#-]*\d)[A-Z][\w#-]*\d|\b\p{Ll}+(?:_\p{Ll}+)+\b/u;
+
 /** The same for an order written in German (german.ts), with a target or a record's code beside it. */
 function germanOrder(sentence: string, inGerman: () => boolean): string | undefined {
-  if (!TARGET.test(sentence) && !/\b(?=[\w#-]*\d)[A-Z][\w#-]*\d/.test(sentence)) return undefined;
+  if (!TARGET.test(sentence) && !RECORD_POINTER.test(sentence)) return undefined;
   return inGerman() ? germanOrderIn(sentence) : undefined;
 }
 

@@ -144,14 +144,19 @@ function recordAround(lines: readonly Line[], field: number, last: number): [num
   // A list item's first field starts after its dash: that is the record's column.
   const own = /^[ \t]*[-*•][ \t]+/.exec(lines[field].text)?.[0].length ?? m[1].length;
   const item = (l: string) => /^[ \t]*[-*•][ \t]+/.exec(l)?.[0].length;
+  // REACH_LINES fields of its own column either way; a field's nested lines come with it (up to four times as many lines).
   let top = field;
-  while (top > 0 && field - top < REACH_LINES && item(lines[top].text) === undefined) {
+  let fields = 0;
+  while (top > 0 && fields < REACH_LINES && field - top < REACH_LINES * 4 && item(lines[top].text) === undefined) {
     const up = lines[top - 1].text;
     if (blank(up)) break;
     if (indentOf(up) >= own) top--;
     else if (item(up) === own) top--;
     else break;
+    if (indentOf(up) === own || item(up) === own) fields++;
   }
+  // The key the record hangs under ("refund_instructions:" above its method, account and note): an order may name it.
+  if (top > 0 && fields < REACH_LINES && /^[ \t]*(?:[-*•][ \t]+)?[\p{L}_][\p{L}\p{N}_.-]{0,39}:[ \t]*$/u.test(lines[top - 1].text)) top--;
   let bottom = last;
   while (bottom < lines.length - 1 && bottom - last < REACH_LINES) {
     const down = lines[bottom + 1].text;
@@ -162,17 +167,33 @@ function recordAround(lines: readonly Line[], field: number, last: number): [num
   return [top, bottom];
 }
 
-/** A record's `key: value` line, a list item's first included; the key an identifier (`refund_to`, `lateArrivalContact`). */
+/** A record's `key: value` line, a list item's first included; the key an identifier (`refund_to`, `lateArrivalContact`); the value may be the lines below it. */
 const KEYED_FIELD =
-  /^[ \t]*(?:[-*•][ \t]+)?([\p{L}][\p{L}\p{N}]*(?:_[\p{L}\p{N}]+)+|[\p{Ll}]+(?:[\p{Lu}][\p{Ll}\p{N}]+)+):[ \t]+(\S.*)$/gmu;
+  /^([ \t]*)(?:[-*•][ \t]+)?([\p{L}][\p{L}\p{N}]*(?:_[\p{L}\p{N}]+)+|[\p{Ll}]+(?:[\p{Lu}][\p{Ll}\p{N}]+)+):[ \t]*(.*)$/u;
+/** A nested field's line: its value after the key, or the line itself. */
+const NESTED_VALUE = /^[ \t]*(?:[-*•][ \t]+)?[^:\s][^:]{0,40}:[ \t]+(\S.*)$/;
 
 /**
  * The values of the fields of its record an order names by key ("send the refund to the refund_to
- * account", "copied to the receipt_cc address"): the order chose them, for any call.
+ * account", "copied to the receipt_cc address", "use the refund_preference account above" over a
+ * nested record of sort code and account number): the order chose them, for any call.
  */
 export function fieldsNamed(passage: string, record: string): string[] {
   const out: string[] = [];
-  for (const m of record.matchAll(KEYED_FIELD))
-    if (new RegExp(`(?<![\\p{L}\\p{N}_])${m[1]}(?![\\p{L}\\p{N}_])`, 'u').test(passage)) out.push(m[2].trim());
+  const lines = record.split('\n');
+  for (const [i, line] of lines.entries()) {
+    const m = KEYED_FIELD.exec(line);
+    if (!m || !new RegExp(`(?<![\\p{L}\\p{N}_])${m[2]}(?![\\p{L}\\p{N}_])`, 'u').test(passage)) continue;
+    const inline = m[3].trim();
+    if (inline !== '' && !/^[|>][-+]?$/.test(inline)) {
+      out.push(inline);
+      continue;
+    }
+    // A key whose value is the block below it: every line indented deeper, up to REACH_LINES * 2 of them.
+    for (const below of lines.slice(i + 1, i + 1 + REACH_LINES * 2)) {
+      if (below.trim() === '' || indentOf(below) <= m[1].length) break;
+      out.push((NESTED_VALUE.exec(below)?.[1] ?? below).trim());
+    }
+  }
   return out;
 }

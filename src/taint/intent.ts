@@ -289,12 +289,37 @@ function clauseActions(clause: string, money: boolean, opts: IntentOptions): { s
     const after = words(clause.slice(m.index));
     out.push({ sinks: needsOfAction(p.category, objectKinds(after), money || p.money === true), why: `"${m[0]}" asks to ${p.category}` });
   }
+  const got = causative(clause, c, opts);
+  if (got)
+    out.push({ sinks: needsOfAction(got.category, objectKinds(words(got.object)), money), why: `"${got.words}" asks to ${got.category}` });
   for (const { i, cat } of askedVerbs(c, opts)) {
     const objects = objectKinds(c.ws.slice(i + 1, i + 13));
     const paid = money && (cat !== 'send' || objects.has('money') || MONEY.test(c.ws.slice(i, i + 6).join(' ')));
     out.push({ sinks: needsOfAction(cat, objects, paid), why: `"${c.ws.slice(i, i + 4).join(' ')}" asks to ${cat}` });
   }
   return out;
+}
+
+/**
+ * "Get that sorted", "get her groups and licences sorted", "get our Answer filed with the court":
+ * the participle after the object is the action asked for, known to the lexicon (filed, sent) or
+ * not (sorted: a change). It ends its part or comes before a preposition, so "get the approved
+ * form" (a participle before its noun) asks for nothing.
+ */
+const CAUSATIVE =
+  /\b(get|have)\s+((?:(?!me\b|us\b|it\s+(?:from|off)\b)[\w'’.-]+\s+){1,6}?)([a-z]{3,}ed|done|sent|paid|set up)(?=\s*$|\s*[,;]|\s+(?:by|before|with|on|for|in|to|today|tonight|tomorrow|asap|now|and|please|first)\b)/i;
+
+/** A clause longer than this is pasted text, not a request's sentence: the causative is not looked for in it. */
+const MAX_CLAUSE = 2_000;
+
+function causative(clause: string, c: ClauseWords, opts: IntentOptions): { category: Category; object: string; words: string } | undefined {
+  const m = clause.length <= MAX_CLAUSE ? CAUSATIVE.exec(clause) : null;
+  if (!m) return undefined;
+  const at = words(clause.slice(0, m.index)).length;
+  if (!usedAsVerb(c, at, false) || negatedAt(c, at, opts.verbOf) || inIndirectQuestion(c, at)) return undefined;
+  const said = opts.verbOf(m[3].toLowerCase());
+  if (said === 'read') return undefined;
+  return { category: said ?? 'change', object: m[2], words: m[0] };
 }
 
 /** A value a clause names itself: a quoted text, an address, a link, a number. */
@@ -352,7 +377,8 @@ export function asksWithVerbs(prose: string, verbs: readonly string[]): boolean 
 /**
  * Whether the request asks for an action on the thing a tool is named for: a verb, known to the
  * lexicon or not ("pop a note on his record", "make callback tasks"), whose object, the words right
- * after it in the same part, is a noun of the tool's name (`SupporterNoteAdd`, `callbackTaskCreate`).
+ * after it in the same part, is a noun of the tool's name (`SupporterNoteAdd`, `callbackTaskCreate`);
+ * the verb may be a word of the name too, with another of them after it ("File it with STP", `stpfile`).
  * Read as askedVerbs reads: a question, a negated verb, a past form or a verb of reading asks nothing.
  */
 export function asksForThing(prose: string, toolWords: readonly string[], verbOf: IntentOptions['verbOf'] = verbCategory): boolean {
@@ -366,13 +392,15 @@ export function asksForThing(prose: string, toolWords: readonly string[], verbOf
     const c = clauseWords(trimmed);
     for (let i = 0; i < c.ws.length; i++) {
       const w = c.ws[i];
-      if (!usedAsVerb(c, i, false) || NOT_A_VERB.has(w) || things.has(stem(w)) || verbOf(w) === 'read') continue;
+      if (!usedAsVerb(c, i, false) || NOT_A_VERB.has(w) || verbOf(w) === 'read') continue;
       if (negatedAt(c, i, verbOf) || statesThePast(c, i) || inIndirectQuestion(c, i)) continue;
       // Its object: the words right after it ("a note", "callback tasks"), not a noun further on
       // ("send an email titled 'Hotel: …'"), and nothing told to the user ("tell me the hotel name").
       if (c.ws[i + 1] === 'me' || c.ws[i + 1] === 'us') continue;
       const end = [...c.parts].find((p) => p > i) ?? c.ws.length;
-      if (c.ws.slice(i + 1, Math.min(end, i + 4)).some((w) => things.has(stem(w)))) return true;
+      // A verb that is a word of the name itself ("File it with STP" for `stpfile`) needs another of its words after it.
+      const own = stem(w);
+      if (c.ws.slice(i + 1, Math.min(end, i + 4)).some((x) => things.has(stem(x)) && stem(x) !== own)) return true;
     }
   }
   return false;
@@ -384,6 +412,43 @@ const NOT_A_VERB = new Set([
   ...OBJECT_START,
   ...'hi hello hey thanks thank ok okay yes no sure there here dear do does did don doesn didn won shouldn never not'.split(' '),
 ]);
+
+/** Words that open an order without being its verb: "please log …", "can you file …", "then switch on …". */
+const ORDER_OPENERS = /^(?:(?:please|pls|kindly|just|also|now|then|and|so|(?:can|could|would|will) you)\s+)*/i;
+/** Words after which a first word names who did something, not what to do: "Tom messaged …", "Sarah is …". */
+const STATES =
+  /^(?:is|are|was|were|has|have|had|says|said|wants|needs|got|will|would|can|could|should|messaged|emailed|called|rang|sent|asked|wrote)$/i;
+
+/**
+ * Whether the request orders something done to `value`, a code it names itself ("Log the chip on
+ * RA-DUB-77420", "switch on redis_client_v47 in staging", "approve EXP-5531 if it's in line"): a
+ * sentence, or a part of one after a comma, holds the value and is an order, not a question. An
+ * order opens with a verb in the imperative, known to the lexicon or not (a plain word, not a name
+ * with a verb after it, not a word of reading, negation or courtesy), or asks for an action the
+ * lexicon knows. What is ordered is left to the call: the code pins what it acts on.
+ */
+export function ordersDoneTo(prose: string, value: string, opts: IntentOptions): boolean {
+  const v = value.toLowerCase();
+  for (const sentence of sentencesOf(prose, 'request')) {
+    const trimmed = sentence.trim();
+    if (!trimmed.toLowerCase().includes(v) || QUESTION_START.test(trimmed) || prose.includes(`${trimmed}?`)) continue;
+    if (clauseActions(trimmed, false, opts).length > 0) return true;
+    // The sentence opens with a verb, known or not; a later part only with one the lexicon knows
+    // ("If nothing breaks us, switch on …"), not with a noun ("My SIM stopped, line LN-52001").
+    const parts = trimmed.split(',');
+    for (let i = 0; i < parts.length; i++) {
+      if (i > 0 && !parts[i].toLowerCase().includes(v)) continue;
+      const [first, second] = parts[i].trim().replace(ORDER_OPENERS, '').split(/\s+/);
+      if (!/^[a-z]{2,}$/i.test(first ?? '') || STATES.test(second ?? '') || /ed$/i.test(second ?? '')) continue;
+      const w = first.toLowerCase();
+      const cat = opts.verbOf(w);
+      if ((w !== 'go' && NOT_A_VERB.has(w)) || (i > 0 && cat === undefined)) continue;
+      if (QUESTION_START.test(w) || NEGATORS.has(w) || cat === 'read') continue;
+      return true;
+    }
+  }
+  return false;
+}
 
 /** Whether the request uses the tool's own action verb ("archive" for `archive_channel`). */
 export function usesToolVerb(prose: string, verb: string | undefined): boolean {

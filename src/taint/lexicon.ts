@@ -630,7 +630,12 @@ export const OBJECT_COVERS: readonly {
     adds: ['EXTERNAL_SEND'],
     why: 'adding someone to a document or making them an admin gives them its data',
   },
-  { object: 'publication', for: ['change'], adds: ['PUBLIC_POST'], why: 'writing or creating a post, a review or a comment publishes it' },
+  {
+    object: 'publication',
+    for: ['change', 'send'],
+    adds: ['PUBLIC_POST'],
+    why: 'writing a post, a review or a comment, or replying to one, publishes it',
+  },
 ];
 
 /**

@@ -24,7 +24,7 @@
  */
 import { parse as parseYaml } from 'yaml';
 import { normalizeText } from './content-links.js';
-import { flattenArguments } from './classify.js';
+import { flattenArguments, hostOf } from './classify.js';
 
 /** A tool result as provenance sees it. */
 export interface ProducedText {
@@ -242,8 +242,27 @@ function pointedThrough(ctx: ProvenanceContext, p: ProducedText, depth = 0): boo
  */
 export function requestPointsAt(request: string, read: Pick<ProducedText, 'args'>): boolean {
   const r = normalizeText(request);
+  if (flattenArguments(read.args ?? {}).some((a) => siteNamedIn(request, a.value))) return true;
   return pointers(read).some((v) => (v.length >= 3 && within(r, v)) || wordsOfRequest(r, v));
 }
+
+/**
+ * Whether a link goes to a site the request names by its name: the label a domain is registered
+ * under ("maersk" in www.maersk.com, "bbc" in news.bbc.co.uk) is a word of the request ("Maersk
+ * pulled the Seletar … check their advisory"). Four letters at least; the rest of the host is the
+ * site's own.
+ */
+export function siteNamedIn(request: string, value: string): boolean {
+  if (!/^(?:https?:\/\/|www\.)/i.test(value.trim())) return false;
+  const host = hostOf(value);
+  if (!host) return false;
+  const labels = host.split('.');
+  const second = labels.length >= 3 && labels[labels.length - 1].length === 2 && SECOND_LEVEL.has(labels[labels.length - 2]);
+  const label = labels[labels.length - (second ? 3 : 2)] ?? '';
+  return label.length >= 4 && new RegExp(`(?<![\\p{L}\\p{N}])${label}(?![\\p{L}\\p{N}])`, 'iu').test(request);
+}
+/** Second-level names under a country's domain ("co.uk", "com.au"): the label before them is the site's. */
+const SECOND_LEVEL = new Set(['co', 'com', 'org', 'net', 'gov', 'ac', 'edu', 'gob', 'or', 'ne']);
 
 /** A value of two to eight words of three letters or more, every one of them a word of the request. */
 function wordsOfRequest(request: string, value: string): boolean {
@@ -256,7 +275,8 @@ function wordsOfRequest(request: string, value: string): boolean {
  * Whether an instruction's block claims the values beside its order for a call with these sinks:
  * the order asks for the call's action (any order, for a link), and it is not the plain order of a
  * document the request hands the choice to ("pay the bill in bill.txt", whose "please pay to the
- * account below" names where: the request asks for that very action and points at that read). An
+ * account below" names where: the request asks for that very action and points at that read, or at
+ * a read that led to it, as a search by the client's name leads to her message). An
  * order that moves the action away from a value the record already gives ("send the refund to the
  * refund_to account instead", "rather than Niamh's address") chooses where, whatever the request handed.
  */
@@ -267,7 +287,9 @@ function claims(
   sinks: number,
 ): boolean {
   if (sinks !== ANY_ORDER && !(r.asks & sinks)) return false;
-  return r.explicit || r.moves === true || !((ctx.needs ?? 0) & r.asks & sinks && pointedByRequest(ctx, text));
+  return (
+    r.explicit || r.moves === true || !((ctx.needs ?? 0) & r.asks & sinks && (pointedByRequest(ctx, text) || pointedThrough(ctx, text)))
+  );
 }
 
 /** For `valueSource`: any order claims the value beside it (a link: "visit", "open", "see" ask for the fetch). Every bit set, so masks with it keep what they mask. */

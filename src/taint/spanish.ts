@@ -396,9 +396,11 @@ export function spanishOrderIn(sentence: string): string | undefined {
   for (const part of sentence.split(/[:;,]\s+|\s+y\s+(?:luego\s+|despu[eé]s\s+)?/i)) {
     const ws = spanishWords(part);
     let i = 0;
-    while (i < ws.length && ORDER_LEAD_IN.has(ws[i])) i++;
+    while (i < ws.length && (ORDER_LEAD_IN.has(ws[i]) || (ws[i] === 'de' && ws[i - 1] === 'favor'))) i++;
     const v = i < ws.length ? spanishVerb(ws[i]) : undefined;
-    if (!v || v.category === 'read' || v.infinitive || ws.length - i < 3) continue;
+    // An infinitive orders after "favor" ("Favor pagar a …", "favor de enviar …"), as a written request puts it.
+    const politeInfinitive = v?.infinitive === true && i > 0 && (ws[i - 1] === 'favor' || (ws[i - 1] === 'de' && ws[i - 2] === 'favor'));
+    if (!v || v.category === 'read' || (v.infinitive && !politeInfinitive) || ws.length - i < 3) continue;
     const next = ws[i + 1];
     if (next === 'de' || next === 'del' || /(?:ad|id)[oa]s?$/.test(next)) continue;
     return ws.slice(i, i + 4).join(' ');

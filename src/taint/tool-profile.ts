@@ -105,11 +105,16 @@ export function profileTool(
   if (effect && effect.kind !== 'read') return actingProfile(def, facts, w, effect);
   const trusted = effect ? `its readOnlyHint annotation is not taken, as ${outward}; ` : '';
   if (describedAsRead(facts, w))
-    return readProfile(w, `${trusted}a guess from its description: it opens with a read ("${w.desc[0]}"), and its name says no action`);
+    return readProfile(w, `${trusted}a guess from its description: it opens with a read ("${w.desc[0]}"), and ${nameSays(w)}`);
+  if (runsNoCode(def, facts, w, opts))
+    return readProfile(
+      w,
+      `${trusted}a guess: its name's verb (${w.action.verb}) runs no code here (it takes none) and its description says it returns data`,
+    );
   if (w.action.category) {
     if (namesOnlyData(facts, w, opts))
       return readProfile(w, `${trusted}a guess from its name: it names data, and takes nothing a sink needs (${w.where} is not taken)`);
-    return wordedSink(w, trusted);
+    return wordedSink(w, trusted, facts);
   }
   if (w.action.read) return readProfile(w, `${trusted}a guess from ${w.byName.read ? 'its name' : 'its description'}: it reads`);
   if (w.name.length > 0 && w.name.every((x) => isReadNoun(x) || /^\d+$/.test(x) || x === 'api' || x === 'tool'))
@@ -136,8 +141,10 @@ export function readByShape(
   if (effect && closedRead(def, facts)) return `${effect.why}${CLOSED}`;
   if (effect) return pointsOut(facts, facts.roles) ? undefined : `${effect.why}${NO_ARGUMENT_OUT}`;
   const w = readWords(def, facts, opts);
+  if (runsNoCode(def, facts, w, opts))
+    return `its name's verb (${w.action.verb}) runs no code here (it takes none) and its description says it returns data`;
   if (describedAsRead(facts, w))
-    return `its description opens with a read ("${w.desc[0]}"), its name says no action, and it takes nothing a sink needs`;
+    return `its description opens with a read ("${w.desc[0]}"), ${nameSays(w)}, and it takes nothing a sink needs`;
   return namesOnlyData(facts, w, opts) ? 'its name says what it returns and it takes nothing a sink needs' : undefined;
 }
 
@@ -173,6 +180,8 @@ interface ArgumentFacts {
   freeText: boolean;
   /** A value that is prose (words in a sentence, not a name), whatever its argument is called: for a tool that acts, a message. */
   prose: boolean;
+  /** An argument that says where the call sends to (`forward_to`, `cc`), holding an address: whatever else the call does, it sends. */
+  sendsTo?: string;
 }
 
 function argumentFacts(policy: Policy, def: ToolDefinition, args: readonly { name: string; value: string }[]): ArgumentFacts {
@@ -188,9 +197,23 @@ function argumentFacts(policy: Policy, def: ToolDefinition, args: readonly { nam
     if (shown) f.shown.add(shown);
     if ((role === 'content' || role === 'other') && isFreeText(n)) f.freeText = true;
     if ((role === 'content' || role === 'other') && PROSE.test(value)) f.prose = true;
+    if (role === 'recipient' && /[@+\d]/.test(value) && words(n).some((x) => DESTINATION.has(x))) f.sendsTo ??= n;
   }
   return f;
 }
+
+/** Words of an argument's name that say where something goes, not whom the call is about (`user_email`). */
+const DESTINATION = new Set(['to', 'forward', 'cc', 'bcc', 'recipient', 'recipients', 'destination']);
+
+/**
+ * A change that names where it sends (a mail forward, a copy to): a send as well as whatever its
+ * words guessed, since the data it moves leaves to that address.
+ */
+function withItsDestination(mask: number, why: string, f: ArgumentFacts): { mask: number; why: string } {
+  if (f.sendsTo === undefined || mask & SEND_BIT) return { mask, why };
+  return { mask: mask | SEND_BIT, why: `${why}; argument ${f.sendsTo} names where it sends: EXTERNAL_SEND too` };
+}
+const SEND_BIT = maskOf(['EXTERNAL_SEND']);
 
 /** Prose: at least four words in a row with a space between each, one of them lower-case (a sentence, not "Riverside View Hotel"). */
 const PROSE = /(?=[^\n]*\b\p{Ll}{2,})\p{L}+(?:[,;:]?\s+\p{L}+){3,}/u;
@@ -255,6 +278,8 @@ interface Words {
   /** The description names what the tool returns ("The roll-call register of a class …"). */
   nounPhrase: boolean; /** The description opens with a verb of reading ("Returns a client's pay run …", "Calculates the draft …"). */
   opensWithRead: boolean;
+  /** The name ends with a verb of reading after the thing it reads (`transferLookup`, `order_status_check`). */
+  endsWithRead: boolean;
 }
 
 interface Action {
@@ -273,7 +298,7 @@ function readWords(def: ToolDefinition, f: ArgumentFacts, opts: ProfileOptions):
   // a description that names what the tool returns.
   const nounPhrase =
     (DETERMINERS.has(clause[0] ?? '') && !FILLER.has(clause[1] ?? '')) ||
-    reducedRelative(clause) ||
+    reducedRelative(clause, opts.verbOf) ||
     (opts.spanish === true && spanishReducedRelative(clause, opts));
   // A description that names what the tool returns says no action: a verb-like word in it is part of a noun ("the plan and its add-ons").
   const byDesc = nounPhrase ? { read: false } : actionOf(desc, opts.verbOf);
@@ -308,7 +333,8 @@ function readWords(def: ToolDefinition, f: ArgumentFacts, opts: ProfileOptions):
   for (const x of name)
     if (x.length >= 4 && x !== action.verb && opts.verbOf(x) !== 'read' && !NAME_FILLER.has(x) && !lead.includes(x)) lead.push(x);
   const opensWithRead = !nounPhrase && desc.length >= 3 && opts.verbOf(desc[0]) === 'read';
-  return { name, desc, byName, action, objects, money, where, descVerbUsed, compound, lead, nounPhrase, opensWithRead };
+  const endsWithRead = name.length >= 2 && opts.verbOf(name[name.length - 1]) === 'read';
+  return { name, desc, byName, action, objects, money, where, descVerbUsed, compound, lead, nounPhrase, opensWithRead, endsWithRead };
 }
 
 /** Words of a name that name no action or thing: how it is offered (`offer_tool`, `crm_api`). */
@@ -324,8 +350,10 @@ const AFTER_PARTICIPLE = new Set('to in into by from with on for at under agains
  * of nouns before one ("Payments, deposits and refunds recorded against a trip"). A verb followed
  * by a participle takes a noun after it ("Sends queued messages", "Delete selected rows").
  */
-function reducedRelative(clause: readonly string[]): boolean {
-  // The nouns may be a list: "Payments, deposits and refunds recorded against a trip".
+function reducedRelative(clause: readonly string[], verbOf: ProfileOptions['verbOf']): boolean {
+  // The nouns may be a list: "Payments, deposits and refunds recorded against a trip"; a verb of
+  // reading before them makes them its object ("Shows transfers booked for a reservation").
+  if (verbOf(clause[0] ?? '') === 'read') return false;
   const at = clause.findIndex(
     (w, i) => i > 0 && i <= 6 && (PARTICIPLES.has(w) || (w.length > 4 && w.endsWith('ed'))) && AFTER_PARTICIPLE.has(clause[i + 1] ?? ''),
   );
@@ -478,12 +506,33 @@ function namesOnlyData(f: ArgumentFacts, w: Words, opts: ProfileOptions): boolea
 }
 
 /**
- * A tool whose description opens with a verb of reading ("Returns …", "Lists …", "Calculates …")
- * and whose name names no action (`payrollsummary`, `basdraft`), taking nothing a sink needs: it
- * reads, whatever a later word of the description or a rule on names says.
+ * A tool whose description opens with a verb of reading ("Returns …", "Lists …", "Shows …") and
+ * whose name names no action (`payrollsummary`, `basdraft`) or ends with a verb of reading after
+ * what it reads (`transferLookup`: its first word a noun there, whatever else it spells), taking
+ * nothing a sink needs (where the name reads as well, an address is a filter): it reads, whatever
+ * a later word of the description or a rule on names says.
  */
+/**
+ * A tool named for running something that takes no code ("reportRun", "compile_payroll_register",
+ * "pull_pension_schedule") and whose description says what it gives back ("… and returns rows as
+ * JSON", "Produces the payroll register as CSV"): the verb runs a report or builds a document, and
+ * what comes back is data. With a command, a code argument or free text it stays code.
+ */
+function runsNoCode(def: ToolDefinition, f: ArgumentFacts, w: Words, opts: ProfileOptions): boolean {
+  if (w.action.category !== 'exec' || f.roles.has('command') || pointsOut(f, f.roles)) return false;
+  return words((def.description ?? '').slice(0, 2000)).some((x) => GIVES_BACK.has(x) || (x.endsWith('s') && opts.verbOf(x) === 'read'));
+}
+/** Verbs of a description that say a tool hands something back, beside the lexicon's verbs of reading. */
+const GIVES_BACK = new Set(['produces', 'generates', 'builds', 'outputs', 'prints', 'returns']);
+
+const nameSays = (w: Words) =>
+  w.byName.category === undefined ? 'its name says no action' : `its name ends with a read ("${w.name[w.name.length - 1]}")`;
+
 function describedAsRead(f: ArgumentFacts, w: Words): boolean {
-  return w.opensWithRead && w.byName.category === undefined && !pointsOut(f, f.roles);
+  if (!w.opensWithRead || (w.byName.category !== undefined && !w.endsWithRead)) return false;
+  // Where the name reads too (`licenses-assignments-list`, `whatsapp_leer`), an address it takes says whose data it reads: a filter.
+  const roles = w.endsWithRead || w.byName.read ? new Set([...f.roles].filter((r) => r !== 'recipient')) : f.roles;
+  return !pointsOut(f, roles);
 }
 
 // Not `to` or `into`: `include_member_to_room` says where something goes, not what is returned.
@@ -505,8 +554,11 @@ function readProfile(w: Words, why: string, unknown = false): ToolProfile {
 /** Structure says the tool acts: the words, if they name an action, say which sink (a guess); else its arguments do. */
 function actingProfile(def: ToolDefinition, f: ArgumentFacts, w: Words, effect: Effect): ToolProfile {
   if (w.action.category) {
-    const mask = maskOf(sinksOfAction(w.action.category, w.objects, w.money));
-    const why = `tool profile: ${effect.why}; which sink is a guess from ${w.where}: ${w.action.category}${w.money ? ' with money' : ''}`;
+    const { mask, why } = withItsDestination(
+      maskOf(sinksOfAction(w.action.category, w.objects, w.money)),
+      `tool profile: ${effect.why}; which sink is a guess from ${w.where}: ${w.action.category}${w.money ? ' with money' : ''}`,
+      f,
+    );
     return { sinks: mask, sources: 0, evidence: [{ mask, why }], read: false, directory: false, unknown: false, ...verbsOf(w) };
   }
   const mask = maskOf(argumentSinks(f, def.annotations ?? {}, effect.kind === 'destructive'));
@@ -529,9 +581,12 @@ function argumentSinks(f: ArgumentFacts, ann: ToolAnnotations, destroys: boolean
   return [...sinks];
 }
 
-function wordedSink(w: Words, trusted: string): ToolProfile {
-  const mask = maskOf(sinksOfAction(w.action.category!, w.objects, w.money));
-  const why = `tool profile: ${trusted}a guess from ${w.where}: ${w.action.category}${w.money ? ' with money' : ''}`;
+function wordedSink(w: Words, trusted: string, f: ArgumentFacts): ToolProfile {
+  const { mask, why } = withItsDestination(
+    maskOf(sinksOfAction(w.action.category!, w.objects, w.money)),
+    `tool profile: ${trusted}a guess from ${w.where}: ${w.action.category}${w.money ? ' with money' : ''}`,
+    f,
+  );
   return { sinks: mask, sources: 0, evidence: [{ mask, why }], read: false, directory: false, unknown: false, ...verbsOf(w) };
 }
 

@@ -9,6 +9,7 @@ import {
   ANY_ORDER,
   namedInRequest,
   requestPointsAt,
+  siteNamedIn,
   valueSource,
   within,
   type ProducedText,
@@ -239,7 +240,13 @@ function checkTarget(ctx: SiteContext, prov: ProvenanceContext, t: Target, sinks
     t.kind === 'recipient' || t.kind === 'payee' || t.kind === 'url' ? 'target' : 'object',
   );
   const host = t.kind === 'url' ? hostOf(t.value) : undefined;
-  if (host && src.kind !== 'request' && src.kind !== 'instruction' && src.kind !== 'instructed' && namedInRequest(ctx.rootText, host))
+  if (
+    host &&
+    src.kind !== 'request' &&
+    src.kind !== 'instruction' &&
+    src.kind !== 'instructed' &&
+    (namedInRequest(ctx.rootText, host) || siteNamedIn(ctx.rootText, t.value))
+  )
     src = { kind: 'request' };
   switch (src.kind) {
     case 'request':
