@@ -42632,8 +42632,8 @@ function candidates(rules, subject) {
 function codeEdits(line) {
   return candidates(CODE_RULES, maskCode(line));
 }
-function textEdits(sentence) {
-  return candidates(TEXT_RULES, sentence);
+function textEdits(sentence2) {
+  return candidates(TEXT_RULES, sentence2);
 }
 function corruptUnit(text2, kind, rng) {
   const edits = kind === "line" ? codeEdits(text2) : textEdits(text2);
@@ -42782,8 +42782,8 @@ function codeSyntaxEdits(line) {
   edits.push({ rule: "indentation", after: ` ${line}` });
   return edits;
 }
-function textSyntaxEdits(sentence) {
-  const words2 = sentence.split(/\s+/).filter((w) => w !== "");
+function textSyntaxEdits(sentence2) {
+  const words2 = sentence2.split(/\s+/).filter((w) => w !== "");
   const edits = [];
   if (words2.length >= 2) {
     const i2 = Math.floor(words2.length / 2) - 1;
@@ -42804,7 +42804,7 @@ function textSyntaxEdits(sentence) {
       after: [...words2.slice(0, i2 + 1), words2[i2].replace(/[.,;:!?]+$/, ""), ...words2.slice(i2 + 1)].join(" ")
     });
   }
-  return edits.filter((e) => e.after !== sentence && e.after !== "");
+  return edits.filter((e) => e.after !== sentence2 && e.after !== "");
 }
 function breakUnit(text2, kind, rng) {
   const edits = kind === "line" ? codeSyntaxEdits(text2) : textSyntaxEdits(text2);
@@ -58965,7 +58965,12 @@ var OBJECT_COVERS = [
     adds: ["EXTERNAL_SEND"],
     why: "adding someone to a document or making them an admin gives them its data"
   },
-  { object: "publication", for: ["change"], adds: ["PUBLIC_POST"], why: "writing or creating a post, a review or a comment publishes it" }
+  {
+    object: "publication",
+    for: ["change", "send"],
+    adds: ["PUBLIC_POST"],
+    why: "writing a post, a review or a comment, or replying to one, publishes it"
+  }
 ];
 function needsOfAction(category, objects, money) {
   const out = /* @__PURE__ */ new Set([...sinksOfAction(category, objects, money), ...COVERS[category].sinks]);
@@ -59878,7 +59883,8 @@ var NAME_WORDS = {
   /** Where a request goes. */
   url: ["url", "uri", "link", "endpoint", "webhook", "website", "domain", "host", "hostname", "server", "href", "callback"],
   /** Where money goes. */
-  payee: ["iban", "bic", "swift", "payee", "beneficiary", "wallet", "routing"],
+  // A bank's routing number: matched as written (`routing_number`), since "route" stems alike (`routeId` names a delivery route).
+  payee: ["iban", "bic", "swift", "payee", "beneficiary", "wallet"],
   /** An account that is a payee (account number, account to). */
   accountTarget: ["number", "to", "recipient", "destination", "target"],
   /** A membership whose number is a credential. */
@@ -60041,7 +60047,7 @@ function byName(ws, codeTool) {
 }
 function argumentRole(policy, tool, name, value2, prop) {
   const v = value2.trim();
-  const shape = EMAIL2.test(v) ? "e" : URL_VALUE.test(v) ? "u" : IBAN.test(v.toUpperCase()) && /\d{2}/.test(v) ? "i" : PHONE2.test(v) && !DATE.test(v) ? "p" : v === "true" || v === "false" ? "b" : ID_VALUE.test(v) ? "n" : "-";
+  const shape = EMAIL2.test(v) ? "e" : URL_VALUE.test(v) ? "u" : IBAN.test(v.toUpperCase()) && /\d{2}/.test(v) ? "i" : PHONE2.test(v) && !DATE.test(v) ? "p" : v === "true" || v === "false" ? "b" : ID_VALUE.test(v) ? "n" : sentence(v) ? "s" : "-";
   let cache3 = CACHE.get(policy);
   if (!cache3) CACHE.set(policy, cache3 = /* @__PURE__ */ new Map());
   const key3 = `${tool}\0${name}\0${shape}\0${prop ? JSON.stringify(prop) : ""}`;
@@ -60060,18 +60066,22 @@ function computeRole(policy, tool, name, v, prop) {
   if (fromSchema) return fromSchema;
   if (rule) return "role" in rule ? rule.role : rule.kind;
   const ws = words(name).map(stem);
-  const role = byName(ws, isCodeTool(tool));
+  const role = words(name).some((w) => w.toLowerCase() === "routing") ? "payee" : byName(ws, isCodeTool(tool));
   if (role === "object" && has(ws, ...NAME_WORDS.taxId)) return "object";
   if (role === void 0 || role === "content" || role === "object") {
     const fromValue = valueRole(v, role === void 0);
     if (fromValue) return fromValue;
   }
+  if (role === "recipient" && sentence(v)) return "content";
+  if (role === "recipient" && (v === "true" || v === "false")) return "choice";
   if (role !== void 0) return role;
   const type = Array.isArray(prop?.type) ? prop?.type[0] : prop?.type;
   if (type === "boolean" || v === "true" || v === "false") return "choice";
   if (type === "string" && ID_VALUE.test(v)) return "object";
   return "other";
 }
+var SENTENCE = new RegExp("^(?!.*@)(?=(?:.*?\\b\\p{Ll}{2,}\\b){2})\\S+(?:\\s+\\S+){4,}$", "su");
+var sentence = (v) => v.length <= 2e3 && SENTENCE.test(v);
 var ID_VALUE = /^\d{1,12}$/;
 function schemaRole(prop) {
   const format2 = (prop?.format ?? prop?.items?.format ?? "").toLowerCase();
@@ -60694,18 +60704,19 @@ var ORDER_LEAD_IN = new Set(
   )
 );
 var OBLIGATION = /\b(?:debe|deben|debes|debera|deberan|deberia|deberias|hay que|tiene que|tienen que|tienes que|es necesario|es obligatorio|se ruega|se solicita|favor de|por favor)\s+(?:(?:se|le|les|lo|la|los|las|me|nos)\s+)?([a-z]+)/;
-function spanishOrderIn(sentence) {
-  for (const part of sentence.split(/[:;,]\s+|\s+y\s+(?:luego\s+|despu[eé]s\s+)?/i)) {
+function spanishOrderIn(sentence2) {
+  for (const part of sentence2.split(/[:;,]\s+|\s+y\s+(?:luego\s+|despu[eé]s\s+)?/i)) {
     const ws = spanishWords(part);
     let i2 = 0;
-    while (i2 < ws.length && ORDER_LEAD_IN.has(ws[i2])) i2++;
+    while (i2 < ws.length && (ORDER_LEAD_IN.has(ws[i2]) || ws[i2] === "de" && ws[i2 - 1] === "favor")) i2++;
     const v2 = i2 < ws.length ? spanishVerb(ws[i2]) : void 0;
-    if (!v2 || v2.category === "read" || v2.infinitive || ws.length - i2 < 3) continue;
+    const politeInfinitive = v2?.infinitive === true && i2 > 0 && (ws[i2 - 1] === "favor" || ws[i2 - 1] === "de" && ws[i2 - 2] === "favor");
+    if (!v2 || v2.category === "read" || v2.infinitive && !politeInfinitive || ws.length - i2 < 3) continue;
     const next = ws[i2 + 1];
     if (next === "de" || next === "del" || /(?:ad|id)[oa]s?$/.test(next)) continue;
     return ws.slice(i2, i2 + 4).join(" ");
   }
-  const m = OBLIGATION.exec(fold(sentence));
+  const m = OBLIGATION.exec(fold(sentence2));
   const v = m ? spanishVerb(m[1]) : void 0;
   return v && v.category !== "read" ? m[0] : void 0;
 }
@@ -60730,10 +60741,10 @@ function spanishOffer(question) {
   const inf = first ? infinitiveOf(first[2]) : void 0;
   return inf ? `${first[1]}${inf}${first[3]}`.trim() : void 0;
 }
-function spanishPlan(sentence) {
-  const will = WILL.exec(sentence);
+function spanishPlan(sentence2) {
+  const will = WILL.exec(sentence2);
   if (will) return `${will[1]}${will[2]}`.trim();
-  const would = WOULD.exec(sentence);
+  const would = WOULD.exec(sentence2);
   const inf = would && FORMS.get(fold(would[2]))?.infinitive ? fold(would[2]) : void 0;
   return inf ? `${would[1]}${inf}${would[3]}`.trim() : void 0;
 }
@@ -60753,11 +60764,16 @@ function profileTool(policy, def, args, opts) {
   if (effect3 && effect3.kind !== "read") return actingProfile(def, facts, w, effect3);
   const trusted = effect3 ? `its readOnlyHint annotation is not taken, as ${outward}; ` : "";
   if (describedAsRead(facts, w))
-    return readProfile(w, `${trusted}a guess from its description: it opens with a read ("${w.desc[0]}"), and its name says no action`);
+    return readProfile(w, `${trusted}a guess from its description: it opens with a read ("${w.desc[0]}"), and ${nameSays(w)}`);
+  if (runsNoCode(def, facts, w, opts))
+    return readProfile(
+      w,
+      `${trusted}a guess: its name's verb (${w.action.verb}) runs no code here (it takes none) and its description says it returns data`
+    );
   if (w.action.category) {
     if (namesOnlyData(facts, w, opts))
       return readProfile(w, `${trusted}a guess from its name: it names data, and takes nothing a sink needs (${w.where} is not taken)`);
-    return wordedSink(w, trusted);
+    return wordedSink(w, trusted, facts);
   }
   if (w.action.read) return readProfile(w, `${trusted}a guess from ${w.byName.read ? "its name" : "its description"}: it reads`);
   if (w.name.length > 0 && w.name.every((x) => isReadNoun(x) || /^\d+$/.test(x) || x === "api" || x === "tool"))
@@ -60772,8 +60788,10 @@ function readByShape(policy, def, args, opts) {
   if (effect3 && closedRead(def, facts)) return `${effect3.why}${CLOSED}`;
   if (effect3) return pointsOut(facts, facts.roles) ? void 0 : `${effect3.why}${NO_ARGUMENT_OUT}`;
   const w = readWords(def, facts, opts);
+  if (runsNoCode(def, facts, w, opts))
+    return `its name's verb (${w.action.verb}) runs no code here (it takes none) and its description says it returns data`;
   if (describedAsRead(facts, w))
-    return `its description opens with a read ("${w.desc[0]}"), its name says no action, and it takes nothing a sink needs`;
+    return `its description opens with a read ("${w.desc[0]}"), ${nameSays(w)}, and it takes nothing a sink needs`;
   return namesOnlyData(facts, w, opts) ? "its name says what it returns and it takes nothing a sink needs" : void 0;
 }
 function inItsLanguage(def, opts) {
@@ -60799,9 +60817,16 @@ function argumentFacts(policy, def, args) {
     if (shown) f.shown.add(shown);
     if ((role === "content" || role === "other") && isFreeText(n2)) f.freeText = true;
     if ((role === "content" || role === "other") && PROSE.test(value2)) f.prose = true;
+    if (role === "recipient" && /[@+\d]/.test(value2) && words(n2).some((x) => DESTINATION.has(x))) f.sendsTo ??= n2;
   }
   return f;
 }
+var DESTINATION = /* @__PURE__ */ new Set(["to", "forward", "cc", "bcc", "recipient", "recipients", "destination"]);
+function withItsDestination(mask, why, f) {
+  if (f.sendsTo === void 0 || mask & SEND_BIT) return { mask, why };
+  return { mask: mask | SEND_BIT, why: `${why}; argument ${f.sendsTo} names where it sends: EXTERNAL_SEND too` };
+}
+var SEND_BIT = maskOf(["EXTERNAL_SEND"]);
 var PROSE = new RegExp("(?=[^\\n]*\\b\\p{Ll}{2,})\\p{L}+(?:[,;:]?\\s+\\p{L}+){3,}", "u");
 var NO_ARGUMENT_OUT = ", and no argument points out";
 var CLOSED = ", and its openWorldHint: false keeps it inside its own system: an address or text it takes is a filter";
@@ -60830,7 +60855,7 @@ function readWords(def, f, opts) {
   const name = nameWords(def, opts);
   const clause = words(firstClauseText(def.description));
   const desc = clause.filter((w) => !FILLER.has(w));
-  const nounPhrase = DETERMINERS.has(clause[0] ?? "") && !FILLER.has(clause[1] ?? "") || reducedRelative(clause) || opts.spanish === true && spanishReducedRelative(clause, opts);
+  const nounPhrase = DETERMINERS.has(clause[0] ?? "") && !FILLER.has(clause[1] ?? "") || reducedRelative(clause, opts.verbOf) || opts.spanish === true && spanishReducedRelative(clause, opts);
   const byDesc = nounPhrase ? { read: false } : actionOf(desc, opts.verbOf);
   const named = verbLast(name, opts.verbOf, byDesc, nounPhrase) ?? actionOf(name, opts.verbOf, true);
   const compound = compoundNoun(name, named, byDesc, nounPhrase, opts);
@@ -60853,12 +60878,14 @@ function readWords(def, f, opts) {
   for (const x of name)
     if (x.length >= 4 && x !== action.verb && opts.verbOf(x) !== "read" && !NAME_FILLER.has(x) && !lead.includes(x)) lead.push(x);
   const opensWithRead = !nounPhrase && desc.length >= 3 && opts.verbOf(desc[0]) === "read";
-  return { name, desc, byName: byName2, action, objects, money, where, descVerbUsed, compound, lead, nounPhrase, opensWithRead };
+  const endsWithRead = name.length >= 2 && opts.verbOf(name[name.length - 1]) === "read";
+  return { name, desc, byName: byName2, action, objects, money, where, descVerbUsed, compound, lead, nounPhrase, opensWithRead, endsWithRead };
 }
 var NAME_FILLER = new Set("tool tools api data info item items list with from into".split(" "));
 var PARTICIPLES = new Set("sent made given taken written shown kept held bought sold paid found told left put set".split(" "));
 var AFTER_PARTICIPLE = new Set("to in into by from with on for at under against through about".split(" "));
-function reducedRelative(clause) {
+function reducedRelative(clause, verbOf2) {
+  if (verbOf2(clause[0] ?? "") === "read") return false;
   const at = clause.findIndex(
     (w, i2) => i2 > 0 && i2 <= 6 && (PARTICIPLES.has(w) || w.length > 4 && w.endsWith("ed")) && AFTER_PARTICIPLE.has(clause[i2 + 1] ?? "")
   );
@@ -60935,8 +60962,16 @@ function prefixedAction(name, verbOf2, byDesc) {
 function namesOnlyData(f, w, opts) {
   return w.byName.category === void 0 && !w.descVerbUsed && (w.compound || namesData(w.name, opts)) && !pointsOut(f, f.shown);
 }
+function runsNoCode(def, f, w, opts) {
+  if (w.action.category !== "exec" || f.roles.has("command") || pointsOut(f, f.roles)) return false;
+  return words((def.description ?? "").slice(0, 2e3)).some((x) => GIVES_BACK.has(x) || x.endsWith("s") && opts.verbOf(x) === "read");
+}
+var GIVES_BACK = /* @__PURE__ */ new Set(["produces", "generates", "builds", "outputs", "prints", "returns"]);
+var nameSays = (w) => w.byName.category === void 0 ? "its name says no action" : `its name ends with a read ("${w.name[w.name.length - 1]}")`;
 function describedAsRead(f, w) {
-  return w.opensWithRead && w.byName.category === void 0 && !pointsOut(f, f.roles);
+  if (!w.opensWithRead || w.byName.category !== void 0 && !w.endsWithRead) return false;
+  const roles = w.endsWithRead || w.byName.read ? new Set([...f.roles].filter((r) => r !== "recipient")) : f.roles;
+  return !pointsOut(f, roles);
 }
 var PREPOSITIONS = new Set("in of for by from on at with per about".split(" "));
 function readProfile(w, why, unknown2 = false) {
@@ -60953,8 +60988,11 @@ function readProfile(w, why, unknown2 = false) {
 }
 function actingProfile(def, f, w, effect3) {
   if (w.action.category) {
-    const mask2 = maskOf(sinksOfAction(w.action.category, w.objects, w.money));
-    const why2 = `tool profile: ${effect3.why}; which sink is a guess from ${w.where}: ${w.action.category}${w.money ? " with money" : ""}`;
+    const { mask: mask2, why: why2 } = withItsDestination(
+      maskOf(sinksOfAction(w.action.category, w.objects, w.money)),
+      `tool profile: ${effect3.why}; which sink is a guess from ${w.where}: ${w.action.category}${w.money ? " with money" : ""}`,
+      f
+    );
     return { sinks: mask2, sources: 0, evidence: [{ mask: mask2, why: why2 }], read: false, directory: false, unknown: false, ...verbsOf(w) };
   }
   const mask = maskOf(argumentSinks(f, def.annotations ?? {}, effect3.kind === "destructive"));
@@ -60971,9 +61009,12 @@ function argumentSinks(f, ann, destroys) {
   if (sinks.size === 0 || destroys) sinks.add("DESTRUCTIVE_WRITE");
   return [...sinks];
 }
-function wordedSink(w, trusted) {
-  const mask = maskOf(sinksOfAction(w.action.category, w.objects, w.money));
-  const why = `tool profile: ${trusted}a guess from ${w.where}: ${w.action.category}${w.money ? " with money" : ""}`;
+function wordedSink(w, trusted, f) {
+  const { mask, why } = withItsDestination(
+    maskOf(sinksOfAction(w.action.category, w.objects, w.money)),
+    `tool profile: ${trusted}a guess from ${w.where}: ${w.action.category}${w.money ? " with money" : ""}`,
+    f
+  );
   return { sinks: mask, sources: 0, evidence: [{ mask, why }], read: false, directory: false, unknown: false, ...verbsOf(w) };
 }
 function unplaced(policy, def, f, w, trusted, opts) {
@@ -61124,10 +61165,10 @@ var NEGATORS2 = /* @__PURE__ */ new Set(["nicht", "nie", "niemals", "kein", "kei
 var TO_USER2 = /* @__PURE__ */ new Set(["mir", "uns"]);
 function germanActions(prose) {
   const out = [];
-  for (const sentence of prose.replace(/\.(?=\s|$)/g, "\n").match(/[^;!?\n]+\?*/g) ?? []) {
-    const all = germanWords(sentence);
-    if (all.length === 0 || sentence.trim().endsWith("?") && QUESTION_WORDS2.has(all[0])) continue;
-    for (const part of sentence.split(/,\s*|\s[-–—]\s|\s+(?:und|dann|sowie|danach|anschließend|anschliessend)\s+/i)) {
+  for (const sentence2 of prose.replace(/\.(?=\s|$)/g, "\n").match(/[^;!?\n]+\?*/g) ?? []) {
+    const all = germanWords(sentence2);
+    if (all.length === 0 || sentence2.trim().endsWith("?") && QUESTION_WORDS2.has(all[0])) continue;
+    for (const part of sentence2.split(/,\s*|\s[-–—]\s|\s+(?:und|dann|sowie|danach|anschließend|anschliessend)\s+/i)) {
       const raw = part.match(/[\p{L}\p{M}]+/gu) ?? [];
       const ws = raw.map(canonicalGerman);
       if (ws.length === 0 || ws.some((w) => NEGATORS2.has(w))) continue;
@@ -61165,13 +61206,13 @@ function lightVerb2(ws, i2) {
   }
   return void 0;
 }
-function verbFirst(ws, raw, sentence) {
+function verbFirst(ws, raw, sentence2) {
   let i2 = 0;
   while (i2 < ws.length - 1 && LEAD_IN.has(ws[i2])) i2++;
   if (ws.length - i2 < 2 || i2 > 0 && new RegExp("^\\p{Lu}", "u").test(raw[i2])) return [];
   const light = lightVerb2(ws, i2);
   if (light) return [light];
-  const ends = /* @__PURE__ */ new Set([ws.at(-1), sentence.at(-1)]);
+  const ends = /* @__PURE__ */ new Set([ws.at(-1), sentence2.at(-1)]);
   const forms = (FORMS2.get(ws[i2]) ?? []).filter((f2) => !f2.infinitive || i2 > 0 || ws[i2 + 1] === "sie");
   const f = forms.find((x) => x.particle !== void 0 && ends.has(x.particle)) ?? forms.find((x) => x.particle === void 0);
   return f && f.category !== "read" ? [{ category: f.category, after: ws.slice(i2 + 1), words: ws.slice(i2, i2 + 4).join(" ") }] : [];
@@ -61190,12 +61231,12 @@ function germanOffer(question) {
   const lead = OFFER_LEAD2.exec(q2);
   return lead ? q2.slice(lead[0].length).replace(/\?+$/, "").trim() || "go-on" : void 0;
 }
-function germanPlan(sentence) {
-  const m = /^(?:ich|wir)\s+(?:würde|wuerde|werde|kann|könnte|koennte|würden|werden|können)\s+(.+?)[.!:]?$/i.exec(sentence.trim());
+function germanPlan(sentence2) {
+  const m = /^(?:ich|wir)\s+(?:würde|wuerde|werde|kann|könnte|koennte|würden|werden|können)\s+(.+?)[.!:]?$/i.exec(sentence2.trim());
   return m ? m[1] : void 0;
 }
-function germanOrderIn(sentence) {
-  return germanActions(sentence).find((a2) => a2.category !== "read")?.words;
+function germanOrderIn(sentence2) {
+  return germanActions(sentence2).find((a2) => a2.category !== "read")?.words;
 }
 
 // src/taint/intent.ts
@@ -61396,12 +61437,26 @@ function clauseActions(clause, money, opts) {
     const after = words(clause.slice(m.index));
     out.push({ sinks: needsOfAction(p.category, objectKinds(after), money || p.money === true), why: `"${m[0]}" asks to ${p.category}` });
   }
+  const got = causative(clause, c3, opts);
+  if (got)
+    out.push({ sinks: needsOfAction(got.category, objectKinds(words(got.object)), money), why: `"${got.words}" asks to ${got.category}` });
   for (const { i: i2, cat } of askedVerbs(c3, opts)) {
     const objects = objectKinds(c3.ws.slice(i2 + 1, i2 + 13));
     const paid = money && (cat !== "send" || objects.has("money") || MONEY.test(c3.ws.slice(i2, i2 + 6).join(" ")));
     out.push({ sinks: needsOfAction(cat, objects, paid), why: `"${c3.ws.slice(i2, i2 + 4).join(" ")}" asks to ${cat}` });
   }
   return out;
+}
+var CAUSATIVE = /\b(get|have)\s+((?:(?!me\b|us\b|it\s+(?:from|off)\b)[\w'’.-]+\s+){1,6}?)([a-z]{3,}ed|done|sent|paid|set up)(?=\s*$|\s*[,;]|\s+(?:by|before|with|on|for|in|to|today|tonight|tomorrow|asap|now|and|please|first)\b)/i;
+var MAX_CLAUSE = 2e3;
+function causative(clause, c3, opts) {
+  const m = clause.length <= MAX_CLAUSE ? CAUSATIVE.exec(clause) : null;
+  if (!m) return void 0;
+  const at = words(clause.slice(0, m.index)).length;
+  if (!usedAsVerb(c3, at, false) || negatedAt(c3, at, opts.verbOf) || inIndirectQuestion2(c3, at)) return void 0;
+  const said = opts.verbOf(m[3].toLowerCase());
+  if (said === "read") return void 0;
+  return { category: said ?? "change", object: m[2], words: m[0] };
 }
 var NAMED_VALUE = /['"‘“][^'"’”\n]{2,}['"’”]|@|\bhttps?:|\bwww\.|\d/;
 function openActions(prose, opts) {
@@ -61443,11 +61498,12 @@ function asksForThing(prose, toolWords, verbOf2 = verbCategory) {
     const c3 = clauseWords(trimmed);
     for (let i2 = 0; i2 < c3.ws.length; i2++) {
       const w = c3.ws[i2];
-      if (!usedAsVerb(c3, i2, false) || NOT_A_VERB.has(w) || things.has(stem(w)) || verbOf2(w) === "read") continue;
+      if (!usedAsVerb(c3, i2, false) || NOT_A_VERB.has(w) || verbOf2(w) === "read") continue;
       if (negatedAt(c3, i2, verbOf2) || statesThePast(c3, i2) || inIndirectQuestion2(c3, i2)) continue;
       if (c3.ws[i2 + 1] === "me" || c3.ws[i2 + 1] === "us") continue;
       const end = [...c3.parts].find((p) => p > i2) ?? c3.ws.length;
-      if (c3.ws.slice(i2 + 1, Math.min(end, i2 + 4)).some((w2) => things.has(stem(w2)))) return true;
+      const own2 = stem(w);
+      if (c3.ws.slice(i2 + 1, Math.min(end, i2 + 4)).some((x) => things.has(stem(x)) && stem(x) !== own2)) return true;
     }
   }
   return false;
@@ -61458,6 +61514,28 @@ var NOT_A_VERB = /* @__PURE__ */ new Set([
   ...OBJECT_START,
   ..."hi hello hey thanks thank ok okay yes no sure there here dear do does did don doesn didn won shouldn never not".split(" ")
 ]);
+var ORDER_OPENERS = /^(?:(?:please|pls|kindly|just|also|now|then|and|so|(?:can|could|would|will) you)\s+)*/i;
+var STATES = /^(?:is|are|was|were|has|have|had|says|said|wants|needs|got|will|would|can|could|should|messaged|emailed|called|rang|sent|asked|wrote)$/i;
+function ordersDoneTo(prose, value2, opts) {
+  const v = value2.toLowerCase();
+  for (const sentence2 of sentencesOf(prose, "request")) {
+    const trimmed = sentence2.trim();
+    if (!trimmed.toLowerCase().includes(v) || QUESTION_START.test(trimmed) || prose.includes(`${trimmed}?`)) continue;
+    if (clauseActions(trimmed, false, opts).length > 0) return true;
+    const parts = trimmed.split(",");
+    for (let i2 = 0; i2 < parts.length; i2++) {
+      if (i2 > 0 && !parts[i2].toLowerCase().includes(v)) continue;
+      const [first, second] = parts[i2].trim().replace(ORDER_OPENERS, "").split(/\s+/);
+      if (!/^[a-z]{2,}$/i.test(first ?? "") || STATES.test(second ?? "") || /ed$/i.test(second ?? "")) continue;
+      const w = first.toLowerCase();
+      const cat = opts.verbOf(w);
+      if (w !== "go" && NOT_A_VERB.has(w) || i2 > 0 && cat === void 0) continue;
+      if (QUESTION_START.test(w) || NEGATORS3.has(w) || cat === "read") continue;
+      return true;
+    }
+  }
+  return false;
+}
 function usesToolVerb(prose, verb) {
   if (!verb) return false;
   const s2 = stem(verb);
@@ -61814,19 +61892,19 @@ var FUNCTION_WORDS = new Set(
 var isEnglish = (w) => FUNCTION_WORDS.has(w.toLowerCase().replace(/’/g, "'"));
 var PIECES = /(<[^<>]{0,300}>|&#?\w+;)|\S+/gu;
 var NOT_WORD_INSIDE = /[@/_\d$={}()<>;\\|#*]|\w\.\w/u;
-function notWords(sentence) {
-  return sentence.replace(PIECES, (piece, markup, at) => {
+function notWords(sentence2) {
+  return sentence2.replace(PIECES, (piece, markup, at) => {
     if (markup !== void 0 || NOT_WORD_INSIDE.test(piece)) return " ";
-    const option = piece.length > 1 && piece.startsWith("-") && (at === 0 || /\s/.test(sentence[at - 1]));
+    const option = piece.length > 1 && piece.startsWith("-") && (at === 0 || /\s/.test(sentence2[at - 1]));
     return option ? " " : piece;
   });
 }
 var LABEL = /^\s*[\w"' .()-]{1,40}:\s+/;
 var QUOTED2 = new RegExp(`(?<!\\p{L})(?:'[^'\\n]{1,80}'|"[^"\\n]{1,80}"|\u2018[^\u2019\\n]{1,80}\u2019|\u201C[^\u201D\\n]{1,80}\u201D|\u201E[^\u201C\u201D\\n]{1,80}[\u201C\u201D])(?!\\p{L})`, "gu");
-function wordsOf(sentence) {
-  return wordsIn(ownText(sentence));
+function wordsOf(sentence2) {
+  return wordsIn(ownText(sentence2));
 }
-var ownText = (sentence) => notWords(sentence.replace(LABEL, " ").replace(QUOTED2, " "));
+var ownText = (sentence2) => notWords(sentence2.replace(LABEL, " ").replace(QUOTED2, " "));
 var wordsIn = (text2) => text2.match(new RegExp("\\p{L}[\\p{L}\\p{M}'\u2019]*", "gu"));
 var UNCAPITALISED = /^[\p{Ll}\p{Lo}]/u;
 var UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/gu;
@@ -61841,10 +61919,10 @@ var MIN_WORDS = 8;
 var PIECE_BREAK = /[,;|·•–—،、，]|\s-\s/u;
 var MIN_CLAUSE = 5;
 var MAX_SHARE = 0.15;
-function unreadableProse(sentence) {
-  const own2 = ownText(sentence);
+function unreadableProse(sentence2) {
+  const own2 = ownText(sentence2);
   if (unspacedProse(own2)) return true;
-  return spacedProse(own2) && sentence.split(PIECE_BREAK).some((piece) => (wordsOf(piece)?.length ?? 0) >= MIN_CLAUSE);
+  return spacedProse(own2) && sentence2.split(PIECE_BREAK).some((piece) => (wordsOf(piece)?.length ?? 0) >= MIN_CLAUSE);
 }
 function spacedProse(own2) {
   const ws = wordsIn(own2);
@@ -61862,9 +61940,9 @@ function spacedProse(own2) {
   const kinds = new Set(short).size;
   return kinds >= 4 && long >= 1 || kinds >= 3 && long >= 2;
 }
-function leansUnreadable(sentence) {
-  if (LABEL.test(sentence)) return false;
-  const ws = wordsOf(sentence);
+function leansUnreadable(sentence2) {
+  if (LABEL.test(sentence2)) return false;
+  const ws = wordsOf(sentence2);
   if (!ws || ws.length < 3) return false;
   if (ws.some(isEnglish)) return false;
   return ws.some((w) => new RegExp("^\\p{Ll}{2,3}$", "u").test(w));
@@ -62003,14 +62081,14 @@ function actionVerb(word) {
   if (!/^[a-z]+$/.test(w) || /(?:ment|tion|sion|ance|ence|ing|ed|[^p]ly)$/.test(w) || /[^s]s$/.test(w) && w.length > 3) return false;
   return !PAST_FORMS.has(w) && actsBy(w);
 }
-function imperativeIn(sentence, opts = {}) {
-  return orderIn(sentence, opts)?.words;
+function imperativeIn(sentence2, opts = {}) {
+  return orderIn(sentence2, opts)?.words;
 }
-function orderIn(sentence, opts = {}) {
-  const labelled = /^\s*[\w"' ./()-]{1,40}:\s+(\S.*)$/.exec(sentence);
+function orderIn(sentence2, opts = {}) {
+  const labelled = /^\s*[\w"' ./()-]{1,40}:\s+(\S.*)$/.exec(sentence2);
   const field = opts.field === true || labelled !== null;
-  const targeted = TARGET.test(sentence);
-  const parts = sentence.split(/([:;]\s+|\s+(?:and then|and|then)\s+|,\s+(?=[a-z]))/i);
+  const targeted = TARGET.test(sentence2);
+  const parts = sentence2.split(/([:;]\s+|\s+(?:and then|and|then)\s+|,\s+(?=[a-z]))/i);
   let verbLed = false;
   for (let i2 = 0; i2 < parts.length; i2 += 2) {
     const clause = parts[i2];
@@ -62028,19 +62106,23 @@ function orderIn(sentence, opts = {}) {
       continue;
     if (actionVerb(ws[0])) return { words: ws.slice(0, 4).join(" "), verb: ws[0], question: false };
   }
-  const second = SECOND_PERSON.exec(sentence);
+  const second = SECOND_PERSON.exec(sentence2);
   const verb = second?.slice(1).find((x) => x !== void 0);
   if (verb !== void 0 && (actionVerb(verb) || verbCategory(verb) !== void 0)) return { words: second[0], verb, question: false };
-  const permitted = PERMISSION.exec(sentence);
+  const permitted = PERMISSION.exec(sentence2);
   if (permitted && actionVerb(permitted[1])) return { words: permitted[0], verb: permitted[1], question: false };
-  const other = OTHER_FORMS.exec(sentence);
+  const other = OTHER_FORMS.exec(sentence2);
   const otherVerb = other?.slice(1).find((x) => x !== void 0);
   if (otherVerb !== void 0 && actsBy(otherVerb)) return { words: other[0], verb: otherVerb, question: false };
-  const q2 = QUESTION_ORDER.exec(sentence);
-  const asked = q2 !== null && (actionVerb(q2[1]) || (targeted || /\bwww\.\S/i.test(sentence)) && verbCategory(q2[1]) !== void 0);
+  const chosen = USE_FOR.exec(sentence2) ?? FOR_USE.exec(sentence2);
+  if (chosen)
+    return { words: chosen[0], verb: NOUN_VERB[(chosen[1] ?? chosen[2]).toLowerCase().replace(/s$/, "")] ?? "send", question: false };
+  const q2 = QUESTION_ORDER.exec(sentence2);
+  const asked = q2 !== null && (actionVerb(q2[1]) || (targeted || /\bwww\.\S/i.test(sentence2)) && verbCategory(q2[1]) !== void 0);
   if (asked) return { words: q2[0], verb: q2[1], question: true };
-  const polite = targeted ? POLITE_ORDER.exec(sentence) : null;
-  return polite && actionVerb(polite[1]) ? { words: polite[0], verb: polite[1], question: false } : void 0;
+  const polite = POLITE_ORDER.exec(sentence2);
+  const aimed = polite !== null && (targeted || CODE_NEXT.test(sentence2.slice(polite.index + polite[0].length)));
+  return polite && aimed && actionVerb(polite[1]) ? { words: polite[0], verb: polite[1], question: false } : void 0;
 }
 function properName(ws, clause) {
   const cap2 = (w) => w !== void 0 && /^[A-Z][a-z'’]+[,.]?$/.test(w);
@@ -62050,14 +62132,37 @@ function properName(ws, clause) {
 var MOVES = /\b(?:instead|rather than|in place of|no longer|en (?:lugar|vez) de|ya no|(?:an)?statt|nicht mehr)\b/i;
 var movesTarget = (text2) => MOVES.test(text2);
 var POLITE_ORDER = /\b(?:please|pls|kindly)\s+(?:also\s+|now\s+|just\s+|do\s+)?([a-z]+)\b/i;
+var CODE_NEXT = /^\s+(?:[\p{L}'’]{1,40}\s+){0,3}(?=[\w#-]{0,40}\d)[A-Za-z][\w#-]{1,40}\b/u;
+var ACTION_NOUN = "(refunds?|payments?|payouts?|deposits?|transfers?|remittances?|reimbursements?|settlements?|invoices?|notices?|correspondence|messages?|emails?)";
+var NOUN_VERB = {
+  refund: "refund",
+  payment: "pay",
+  payout: "pay",
+  deposit: "deposit",
+  transfer: "transfer",
+  remittance: "pay",
+  reimbursement: "reimburse",
+  settlement: "settle",
+  invoice: "invoice",
+  notice: "send",
+  correspondence: "send",
+  message: "send",
+  email: "email"
+};
+var USE_FOR = new RegExp(
+  `\\b(?:use|apply|take|choose|select)\\s+(?:[\\w.'\u2019-]+\\s+){1,5}?for\\s+(?:all|any|every|each|future|further|the|our|your|their|this|these)?\\s*(?:[\\w-]+\\s+)?${ACTION_NOUN}\\b`,
+  "i"
+);
+var FOR_USE = new RegExp(`\\bfor\\s+(?:all|any|every|each|future|further)\\s+${ACTION_NOUN}\\b[^.;!?]{0,60}?\\buse\\b`, "i");
 var POLITE = /^[\W_]*(?:please|pls|kindly)\b/i;
-function spanishOrder(sentence, inSpanish) {
-  if (!TARGET.test(sentence) && !/\b(?=[\w#-]*\d)[A-Z][\w#-]*\d/.test(sentence)) return void 0;
-  return inSpanish() ? spanishOrderIn(sentence) : void 0;
+function spanishOrder(sentence2, inSpanish) {
+  if (!TARGET.test(sentence2) && !RECORD_POINTER.test(sentence2)) return void 0;
+  return inSpanish() ? spanishOrderIn(sentence2) : void 0;
 }
-function germanOrder(sentence, inGerman) {
-  if (!TARGET.test(sentence) && !/\b(?=[\w#-]*\d)[A-Z][\w#-]*\d/.test(sentence)) return void 0;
-  return inGerman() ? germanOrderIn(sentence) : void 0;
+var RECORD_POINTER = new RegExp("\\b(?=[\\w#-]*\\d)[A-Z][\\w#-]*\\d|\\b\\p{Ll}+(?:_\\p{Ll}+)+\\b", "u");
+function germanOrder(sentence2, inGerman) {
+  if (!TARGET.test(sentence2) && !RECORD_POINTER.test(sentence2)) return void 0;
+  return inGerman() ? germanOrderIn(sentence2) : void 0;
 }
 var IDENTIFIER = /^(?=[\w#-]*\d)[\w#-]{2,40}[,.]?$/;
 var NOUN_AFTER = /^(?:of|at|from|by|with|on)$/i;
@@ -62368,13 +62473,16 @@ function recordAround(lines2, field, last) {
   const own2 = /^[ \t]*[-*•][ \t]+/.exec(lines2[field].text)?.[0].length ?? m[1].length;
   const item = (l) => /^[ \t]*[-*•][ \t]+/.exec(l)?.[0].length;
   let top = field;
-  while (top > 0 && field - top < REACH_LINES && item(lines2[top].text) === void 0) {
+  let fields = 0;
+  while (top > 0 && fields < REACH_LINES && field - top < REACH_LINES * 4 && item(lines2[top].text) === void 0) {
     const up = lines2[top - 1].text;
     if (blank(up)) break;
     if (indentOf(up) >= own2) top--;
     else if (item(up) === own2) top--;
     else break;
+    if (indentOf(up) === own2 || item(up) === own2) fields++;
   }
+  if (top > 0 && fields < REACH_LINES && /^[ \t]*(?:[-*•][ \t]+)?[\p{L}_][\p{L}\p{N}_.-]{0,39}:[ \t]*$/u.test(lines2[top - 1].text)) top--;
   let bottom = last;
   while (bottom < lines2.length - 1 && bottom - last < REACH_LINES) {
     const down = lines2[bottom + 1].text;
@@ -62384,11 +62492,24 @@ function recordAround(lines2, field, last) {
   }
   return [top, bottom];
 }
-var KEYED_FIELD = /^[ \t]*(?:[-*•][ \t]+)?([\p{L}][\p{L}\p{N}]*(?:_[\p{L}\p{N}]+)+|[\p{Ll}]+(?:[\p{Lu}][\p{Ll}\p{N}]+)+):[ \t]+(\S.*)$/gmu;
+var KEYED_FIELD = /^([ \t]*)(?:[-*•][ \t]+)?([\p{L}][\p{L}\p{N}]*(?:_[\p{L}\p{N}]+)+|[\p{Ll}]+(?:[\p{Lu}][\p{Ll}\p{N}]+)+):[ \t]*(.*)$/u;
+var NESTED_VALUE = /^[ \t]*(?:[-*•][ \t]+)?[^:\s][^:]{0,40}:[ \t]+(\S.*)$/;
 function fieldsNamed(passage, record2) {
   const out = [];
-  for (const m of record2.matchAll(KEYED_FIELD))
-    if (new RegExp(`(?<![\\p{L}\\p{N}_])${m[1]}(?![\\p{L}\\p{N}_])`, "u").test(passage)) out.push(m[2].trim());
+  const lines2 = record2.split("\n");
+  for (const [i2, line] of lines2.entries()) {
+    const m = KEYED_FIELD.exec(line);
+    if (!m || !new RegExp(`(?<![\\p{L}\\p{N}_])${m[2]}(?![\\p{L}\\p{N}_])`, "u").test(passage)) continue;
+    const inline = m[3].trim();
+    if (inline !== "" && !/^[|>][-+]?$/.test(inline)) {
+      out.push(inline);
+      continue;
+    }
+    for (const below of lines2.slice(i2 + 1, i2 + 1 + REACH_LINES * 2)) {
+      if (below.trim() === "" || indentOf(below) <= m[1].length) break;
+      out.push((NESTED_VALUE.exec(below)?.[1] ?? below).trim());
+    }
+  }
   return out;
 }
 
@@ -62507,8 +62628,19 @@ function pointedThrough(ctx, p, depth2 = 0) {
 }
 function requestPointsAt(request2, read2) {
   const r = normalizeText(request2);
+  if (flattenArguments(read2.args ?? {}).some((a2) => siteNamedIn(request2, a2.value))) return true;
   return pointers(read2).some((v) => v.length >= 3 && within(r, v) || wordsOfRequest(r, v));
 }
+function siteNamedIn(request2, value2) {
+  if (!/^(?:https?:\/\/|www\.)/i.test(value2.trim())) return false;
+  const host = hostOf(value2);
+  if (!host) return false;
+  const labels = host.split(".");
+  const second = labels.length >= 3 && labels[labels.length - 1].length === 2 && SECOND_LEVEL.has(labels[labels.length - 2]);
+  const label2 = labels[labels.length - (second ? 3 : 2)] ?? "";
+  return label2.length >= 4 && new RegExp(`(?<![\\p{L}\\p{N}])${label2}(?![\\p{L}\\p{N}])`, "iu").test(request2);
+}
+var SECOND_LEVEL = /* @__PURE__ */ new Set(["co", "com", "org", "net", "gov", "ac", "edu", "gob", "or", "ne"]);
 function wordsOfRequest(request2, value2) {
   const ws = value2.split(/\s+/);
   if (ws.length < 2 || ws.length > 8 || ws.some((w) => !new RegExp("^\\p{L}{3,}$", "u").test(w))) return false;
@@ -62516,7 +62648,7 @@ function wordsOfRequest(request2, value2) {
 }
 function claims(ctx, text2, r, sinks) {
   if (sinks !== ANY_ORDER && !(r.asks & sinks)) return false;
-  return r.explicit || r.moves === true || !((ctx.needs ?? 0) & r.asks & sinks && pointedByRequest(ctx, text2));
+  return r.explicit || r.moves === true || !((ctx.needs ?? 0) & r.asks & sinks && (pointedByRequest(ctx, text2) || pointedThrough(ctx, text2)));
 }
 var ANY_ORDER = -1;
 function valueSource(ctx, value2, sinks = 0, where = "object") {
@@ -64596,7 +64728,7 @@ function checkTarget(ctx, prov, t, sinks, before) {
     t.kind === "recipient" || t.kind === "payee" || t.kind === "url" ? "target" : "object"
   );
   const host = t.kind === "url" ? hostOf(t.value) : void 0;
-  if (host && src.kind !== "request" && src.kind !== "instruction" && src.kind !== "instructed" && namedInRequest(ctx.rootText, host))
+  if (host && src.kind !== "request" && src.kind !== "instruction" && src.kind !== "instructed" && (namedInRequest(ctx.rootText, host) || siteNamedIn(ctx.rootText, t.value)))
     src = { kind: "request" };
   switch (src.kind) {
     case "request":
@@ -64878,14 +65010,14 @@ function withConsent(answer, asked) {
     return plan ? [plan] : [];
   });
   const proposals = [];
-  for (const [i2, sentence] of sentences2.entries()) {
-    const question = sentence.endsWith("?");
-    const offer = question ? OFFER.exec(sentence) : null;
-    const action = offer ? leadless(sentence.slice(offer[0].length).replace(/\?$/, "")) : "";
+  for (const [i2, sentence2] of sentences2.entries()) {
+    const question = sentence2.endsWith("?");
+    const offer = question ? OFFER.exec(sentence2) : null;
+    const action = offer ? leadless(sentence2.slice(offer[0].length).replace(/\?$/, "")) : "";
     if (offer && action && !GO_ON.test(action)) proposals.push(action);
-    else if (offer || question && CONFIRM.test(sentence) || PLEASE_CONFIRM.test(sentence)) proposals.push(...plans(i2));
+    else if (offer || question && CONFIRM.test(sentence2) || PLEASE_CONFIRM.test(sentence2)) proposals.push(...plans(i2));
     else if (question) {
-      const es = spanishOffer(sentence) ?? germanOffer(sentence);
+      const es = spanishOffer(sentence2) ?? germanOffer(sentence2);
       if (es === "go-on") proposals.push(...plans(i2));
       else if (es) proposals.push(es);
     }
@@ -65400,7 +65532,8 @@ function notNeeded(c3, mentioned) {
       continue;
     }
     if (mentioned || needsOf2(b, site) & bit || site.fetch || GUESSED & bit && unplacedAsked(c3)) continue;
-    if (chargesTheService(c3, bit) || recordsTheMoney(c3, bit) || delegationAsking(c3, bit)) continue;
+    if (chargesTheService(c3, bit) || recordsTheMoney(c3, bit) || delegationAsking(c3, bit) || orderedOnItsObject(c3, bit) !== void 0)
+      continue;
     out.push({
       kind: "not-needed",
       message: `the request does not ask for ${s2} (no action it asks for covers it, and it does not name ${site.tool})`,
@@ -65426,14 +65559,17 @@ function askedBecause(c3, mentioned) {
   if (unasked !== 0 && (unasked & ~GUESSED) === 0 && unplacedAsked(c3))
     return `nothing says what ${c3.site.tool} does; the request asks for ${sinksOf(needs).join(", ")} and every target it points at is authorised`;
   const handed = sinksOf(unasked).map((s2) => [s2, delegationAsking(c3, bitOf(s2))]).filter((x) => x[1] !== void 0);
-  const rest = handed.reduce((m, [s2]) => m & ~bitOf(s2), c3.sinks);
+  const pinned = sinksOf(unasked).map((s2) => [s2, orderedOnItsObject(c3, bitOf(s2))]).filter((x) => x[1] !== void 0 && !handed.some(([h2]) => h2 === x[0]));
+  const rest = [...handed, ...pinned].reduce((m, [s2]) => m & ~bitOf(s2), c3.sinks);
   const parts = rest !== 0 ? [`the request asks for ${sinksOf(rest).join(", ")}`] : [];
+  for (const [s2, value2] of pinned) parts.push(`the request orders something done to ${JSON.stringify(value2)}, which this ${s2} acts on`);
   for (const [s2, d] of handed)
     parts.push(`the request hands its actions to the result of ${d.tool} (${refOf(c3.b.graph, d.node)}), whose orders ask for ${s2}`);
   return parts.join("; ");
 }
 var FINANCIAL = bitOf("FINANCIAL_TRANSFER");
 var WRITE2 = bitOf("DESTRUCTIVE_WRITE");
+var EXEC = bitOf("CODE_EXEC");
 var GUESSED = bitOf("EXTERNAL_SEND") | WRITE2;
 function chargesTheService(c3, bit) {
   if (bit !== FINANCIAL || !(needsOf2(c3.b, c3.site) & WRITE2)) return false;
@@ -65443,6 +65579,14 @@ function recordsTheMoney(c3, bit) {
   if (bit !== WRITE2 || !(needsOf2(c3.b, c3.site) & FINANCIAL) || c3.sinks & ~(WRITE2 | FINANCIAL)) return false;
   const args = c3.site.args ?? [];
   return args.some((a2) => a2.role === "amount") && !args.some((a2) => a2.role === "payee" || a2.role === "recipient");
+}
+var CODE_VALUE = /^(?=[^\s]*\d)[\w.:/#-]{3,64}$|^[a-z0-9]+(?:_[a-z0-9]+)+$/i;
+function orderedOnItsObject(c3, bit) {
+  if (bit === FINANCIAL || bit === EXEC) return void 0;
+  const request2 = requestOf(c3.b, c3.site);
+  return c3.site.targets.find(
+    (t) => t.kind === "object" && t.ok && t.authority === "request" && CODE_VALUE.test(t.value) && ordersDoneTo(request2, t.value, { verbOf: c3.policy.verbOf })
+  )?.value;
 }
 function unauthorisedTargets(c3) {
   const { b, site } = c3;
