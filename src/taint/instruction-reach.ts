@@ -168,8 +168,7 @@ function recordAround(lines: readonly Line[], field: number, last: number): [num
 }
 
 /** A record's `key: value` line, a list item's first included; the key an identifier (`refund_to`, `lateArrivalContact`); the value may be the lines below it. */
-const KEYED_FIELD =
-  /^([ \t]*)(?:[-*•][ \t]+)?([\p{L}][\p{L}\p{N}]*(?:_[\p{L}\p{N}]+)+|[\p{Ll}]+(?:[\p{Lu}][\p{Ll}\p{N}]+)+):[ \t]*(.*)$/u;
+const KEYED_FIELD = /^([ \t]*)(?:[-*•][ \t]+)?([\p{L}][\p{L}\p{N}]*(?:_[\p{L}\p{N}]+)+|[\p{Ll}]+(?:[\p{Lu}][\p{Ll}\p{N}]+)+):[ \t]*(.*)$/u;
 /** A nested field's line: its value after the key, or the line itself. */
 const NESTED_VALUE = /^[ \t]*(?:[-*•][ \t]+)?[^:\s][^:]{0,40}:[ \t]+(\S.*)$/;
 
