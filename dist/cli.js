@@ -60065,8 +60065,9 @@ function computeRole(policy, tool, name, v, prop) {
   const fromSchema = schemaRole(prop);
   if (fromSchema) return fromSchema;
   if (rule) return "role" in rule ? rule.role : rule.kind;
-  const ws = words(name).map(stem);
-  const role = words(name).some((w) => w.toLowerCase() === "routing") ? "payee" : byName(ws, isCodeTool(tool));
+  const raw = words(name);
+  const ws = raw.map(stem);
+  const role = raw.some((w) => w.toLowerCase() === "routing") ? "payee" : byName(ws, isCodeTool(tool));
   if (role === "object" && has(ws, ...NAME_WORDS.taxId)) return "object";
   if (role === void 0 || role === "content" || role === "object") {
     const fromValue = valueRole(v, role === void 0);
@@ -60763,13 +60764,8 @@ function profileTool(policy, def, args, opts) {
   }
   if (effect3 && effect3.kind !== "read") return actingProfile(def, facts, w, effect3);
   const trusted = effect3 ? `its readOnlyHint annotation is not taken, as ${outward}; ` : "";
-  if (describedAsRead(facts, w))
-    return readProfile(w, `${trusted}a guess from its description: it opens with a read ("${w.desc[0]}"), and ${nameSays(w)}`);
-  if (runsNoCode(def, facts, w, opts))
-    return readProfile(
-      w,
-      `${trusted}a guess: its name's verb (${w.action.verb}) runs no code here (it takes none) and its description says it returns data`
-    );
+  const reads = readByItsWords(def, facts, w, opts);
+  if (reads) return readProfile(w, `${trusted}a guess: ${reads}`);
   if (w.action.category) {
     if (namesOnlyData(facts, w, opts))
       return readProfile(w, `${trusted}a guess from its name: it names data, and takes nothing a sink needs (${w.where} is not taken)`);
@@ -60788,10 +60784,8 @@ function readByShape(policy, def, args, opts) {
   if (effect3 && closedRead(def, facts)) return `${effect3.why}${CLOSED}`;
   if (effect3) return pointsOut(facts, facts.roles) ? void 0 : `${effect3.why}${NO_ARGUMENT_OUT}`;
   const w = readWords(def, facts, opts);
-  if (runsNoCode(def, facts, w, opts))
-    return `its name's verb (${w.action.verb}) runs no code here (it takes none) and its description says it returns data`;
-  if (describedAsRead(facts, w))
-    return `its description opens with a read ("${w.desc[0]}"), ${nameSays(w)}, and it takes nothing a sink needs`;
+  const reads = readByItsWords(def, facts, w, opts);
+  if (reads) return reads;
   return namesOnlyData(facts, w, opts) ? "its name says what it returns and it takes nothing a sink needs" : void 0;
 }
 function inItsLanguage(def, opts) {
@@ -60962,6 +60956,12 @@ function prefixedAction(name, verbOf2, byDesc) {
 function namesOnlyData(f, w, opts) {
   return w.byName.category === void 0 && !w.descVerbUsed && (w.compound || namesData(w.name, opts)) && !pointsOut(f, f.shown);
 }
+function readByItsWords(def, f, w, opts) {
+  if (describedAsRead(f, w)) return `its description opens with a read ("${w.desc[0]}"), ${nameSays(w)}, and it takes nothing a sink needs`;
+  if (runsNoCode(def, f, w, opts))
+    return `its name's verb (${w.action.verb}) runs no code here (it takes none) and its description says it returns data`;
+  return void 0;
+}
 function runsNoCode(def, f, w, opts) {
   if (w.action.category !== "exec" || f.roles.has("command") || pointsOut(f, f.roles)) return false;
   return words((def.description ?? "").slice(0, 2e3)).some((x) => GIVES_BACK.has(x) || x.endsWith("s") && opts.verbOf(x) === "read");
@@ -60987,14 +60987,7 @@ function readProfile(w, why, unknown2 = false) {
   };
 }
 function actingProfile(def, f, w, effect3) {
-  if (w.action.category) {
-    const { mask: mask2, why: why2 } = withItsDestination(
-      maskOf(sinksOfAction(w.action.category, w.objects, w.money)),
-      `tool profile: ${effect3.why}; which sink is a guess from ${w.where}: ${w.action.category}${w.money ? " with money" : ""}`,
-      f
-    );
-    return { sinks: mask2, sources: 0, evidence: [{ mask: mask2, why: why2 }], read: false, directory: false, unknown: false, ...verbsOf(w) };
-  }
+  if (w.action.category) return wordedSink(w, `${effect3.why}; which sink is `, f);
   const mask = maskOf(argumentSinks(f, def.annotations ?? {}, effect3.kind === "destructive"));
   const reads = w.action.read ? `; ${w.byName.read ? "its name" : "its description"} reads like a read, a guess not taken over that` : "";
   const why = `tool profile: ${effect3.why}; its arguments say which sink${reads}`;
@@ -62155,15 +62148,11 @@ var USE_FOR = new RegExp(
 );
 var FOR_USE = new RegExp(`\\bfor\\s+(?:all|any|every|each|future|further)\\s+${ACTION_NOUN}\\b[^.;!?]{0,60}?\\buse\\b`, "i");
 var POLITE = /^[\W_]*(?:please|pls|kindly)\b/i;
-function spanishOrder(sentence2, inSpanish) {
+function orderInLanguage(sentence2, inLanguage, read2) {
   if (!TARGET.test(sentence2) && !RECORD_POINTER.test(sentence2)) return void 0;
-  return inSpanish() ? spanishOrderIn(sentence2) : void 0;
+  return inLanguage() ? read2(sentence2) : void 0;
 }
 var RECORD_POINTER = new RegExp("\\b(?=[\\w#-]*\\d)[A-Z][\\w#-]*\\d|\\b\\p{Ll}+(?:_\\p{Ll}+)+\\b", "u");
-function germanOrder(sentence2, inGerman) {
-  if (!TARGET.test(sentence2) && !RECORD_POINTER.test(sentence2)) return void 0;
-  return inGerman() ? germanOrderIn(sentence2) : void 0;
-}
 var IDENTIFIER = /^(?=[\w#-]*\d)[\w#-]{2,40}[,.]?$/;
 var NOUN_AFTER = /^(?:of|at|from|by|with|on)$/i;
 var BY_CHANNEL = /^(?:by|on|via) (?:whatsapp|e-?mail|mail|sms|text|phone|telephone|fax|letter|post|signal|telegram)\b/i;
@@ -62305,7 +62294,7 @@ function scanCanonical(body, opts, field) {
         if (m !== void 0) own2[k] = m;
       }
     }
-    const order = opts.orders === false ? void 0 : imperativeIn(sent.s, { field }) ?? spanishOrder(sent.s, inSpanish) ?? germanOrder(sent.s, inGerman);
+    const order = opts.orders === false ? void 0 : imperativeIn(sent.s, { field }) ?? orderInLanguage(sent.s, inSpanish, spanishOrderIn) ?? orderInLanguage(sent.s, inGerman, germanOrderIn);
     if (order !== void 0) own2.imperative = order;
     else if ((opts.unreadable ?? opts.orders) !== false && unreadableProse(sent.s)) own2.unreadable = sent.s.trim().slice(0, 40);
     const withPrev = prev && prev.line === sent.line ? { hit: { ...prev.hit, ...own2 }, s: `${prev.s} ${sent.s}`, start: prev.start } : void 0;
@@ -62457,6 +62446,7 @@ function recordReaches(text2, passages) {
   });
 }
 var FIELD_LINE = /^([ \t]*)(?:[-*•][ \t]+)?[\p{L}_][\p{L}\p{N}_.-]{0,39}:(?:[ \t]|$)/u;
+var KEY_ALONE = /^[ \t]*(?:[-*•][ \t]+)?[\p{L}_][\p{L}\p{N}_.-]{0,39}:[ \t]*$/u;
 function holdingField(lines2, first) {
   if (FIELD_LINE.test(lines2[first].text)) return first;
   const own2 = indentOf(lines2[first].text);
@@ -62482,7 +62472,7 @@ function recordAround(lines2, field, last) {
     else break;
     if (indentOf(up) === own2 || item(up) === own2) fields++;
   }
-  if (top > 0 && fields < REACH_LINES && /^[ \t]*(?:[-*•][ \t]+)?[\p{L}_][\p{L}\p{N}_.-]{0,39}:[ \t]*$/u.test(lines2[top - 1].text)) top--;
+  if (top > 0 && fields < REACH_LINES && KEY_ALONE.test(lines2[top - 1].text)) top--;
   let bottom = last;
   while (bottom < lines2.length - 1 && bottom - last < REACH_LINES) {
     const down = lines2[bottom + 1].text;

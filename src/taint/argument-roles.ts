@@ -325,8 +325,9 @@ function computeRole(policy: Policy, tool: string, name: string, v: string, prop
   const fromSchema = schemaRole(prop);
   if (fromSchema) return fromSchema;
   if (rule) return 'role' in rule ? rule.role : rule.kind;
-  const ws = words(name).map(stem);
-  const role = words(name).some((w) => w.toLowerCase() === 'routing') ? 'payee' : byName(ws, isCodeTool(tool));
+  const raw = words(name);
+  const ws = raw.map(stem);
+  const role = raw.some((w) => w.toLowerCase() === 'routing') ? 'payee' : byName(ws, isCodeTool(tool));
   if (role === 'object' && has(ws, ...NAME_WORDS.taxId)) return 'object';
   if (role === undefined || role === 'content' || role === 'object') {
     // A value that is plainly an address, a link or an account is that, whatever the argument is called.

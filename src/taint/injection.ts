@@ -378,23 +378,18 @@ const FOR_USE = new RegExp(`\\bfor\\s+(?:all|any|every|each|future|further)\\s+$
 const POLITE = /^[\W_]*(?:please|pls|kindly)\b/i;
 
 /**
- * An order written in Spanish (spanish.ts) with a target beside it: an address, account, link or
- * amount, a record's code ("C-3011") or a field's key ("pagar a la cuenta_pago_preferida"). Whether the text is Spanish is asked last, and only once
- * per text (`inSpanish` remembers it): most sentences hold no target.
+ * An order written in Spanish (spanish.ts, `spanishOrderIn`) or German (german.ts, `germanOrderIn`)
+ * with a target beside it: an address, account, link or amount, a record's code ("C-3011") or a
+ * field's key ("pagar a la cuenta_pago_preferida"). Whether the text is in that language is asked
+ * last, and only once per text (`inLanguage` remembers it): most sentences hold no target.
  */
-function spanishOrder(sentence: string, inSpanish: () => boolean): string | undefined {
+function orderInLanguage(sentence: string, inLanguage: () => boolean, read: (s: string) => string | undefined): string | undefined {
   if (!TARGET.test(sentence) && !RECORD_POINTER.test(sentence)) return undefined;
-  return inSpanish() ? spanishOrderIn(sentence) : undefined;
+  return inLanguage() ? read(sentence) : undefined;
 }
 
 /** A record's code ("C-3011") or a field's key ("cuenta_pago_preferida", "refund_to"): what an order in a record points at. */
 const RECORD_POINTER = /\b(?=[\w#-]*\d)[A-Z][\w#-]*\d|\b\p{Ll}+(?:_\p{Ll}+)+\b/u;
-
-/** The same for an order written in German (german.ts), with a target or a record's code beside it. */
-function germanOrder(sentence: string, inGerman: () => boolean): string | undefined {
-  if (!TARGET.test(sentence) && !RECORD_POINTER.test(sentence)) return undefined;
-  return inGerman() ? germanOrderIn(sentence) : undefined;
-}
 
 /** A code that names a record: letters, digits and separators, a digit among them ("ORD-99710", "C-2201", "T4410"). */
 const IDENTIFIER = /^(?=[\w#-]*\d)[\w#-]{2,40}[,.]?$/;
@@ -629,7 +624,9 @@ function scanCanonical(body: string, opts: InjectionOptions, field: boolean): Sc
     const order =
       opts.orders === false
         ? undefined
-        : (imperativeIn(sent.s, { field }) ?? spanishOrder(sent.s, inSpanish) ?? germanOrder(sent.s, inGerman));
+        : (imperativeIn(sent.s, { field }) ??
+          orderInLanguage(sent.s, inSpanish, spanishOrderIn) ??
+          orderInLanguage(sent.s, inGerman, germanOrderIn));
     if (order !== undefined) own.imperative = order;
     else if ((opts.unreadable ?? opts.orders) !== false && unreadableProse(sent.s)) own.unreadable = sent.s.trim().slice(0, 40);
     const withPrev =

@@ -115,6 +115,8 @@ export function recordReaches(text: string, passages: readonly [number, number][
 
 /** A record's `key: value` line, a list item's first field included (`- from: …`): a key is one token, as a record's keys are. */
 const FIELD_LINE = /^([ \t]*)(?:[-*•][ \t]+)?[\p{L}_][\p{L}\p{N}_.-]{0,39}:(?:[ \t]|$)/u;
+/** A FIELD_LINE with nothing after its key: the lines below it are its value. */
+const KEY_ALONE = /^[ \t]*(?:[-*•][ \t]+)?[\p{L}_][\p{L}\p{N}_.-]{0,39}:[ \t]*$/u;
 
 /**
  * The line of the record field that holds a passage starting on line `first`: that line itself
@@ -156,7 +158,7 @@ function recordAround(lines: readonly Line[], field: number, last: number): [num
     if (indentOf(up) === own || item(up) === own) fields++;
   }
   // The key the record hangs under ("refund_instructions:" above its method, account and note): an order may name it.
-  if (top > 0 && fields < REACH_LINES && /^[ \t]*(?:[-*•][ \t]+)?[\p{L}_][\p{L}\p{N}_.-]{0,39}:[ \t]*$/u.test(lines[top - 1].text)) top--;
+  if (top > 0 && fields < REACH_LINES && KEY_ALONE.test(lines[top - 1].text)) top--;
   let bottom = last;
   while (bottom < lines.length - 1 && bottom - last < REACH_LINES) {
     const down = lines[bottom + 1].text;

@@ -104,13 +104,8 @@ export function profileTool(
   }
   if (effect && effect.kind !== 'read') return actingProfile(def, facts, w, effect);
   const trusted = effect ? `its readOnlyHint annotation is not taken, as ${outward}; ` : '';
-  if (describedAsRead(facts, w))
-    return readProfile(w, `${trusted}a guess from its description: it opens with a read ("${w.desc[0]}"), and ${nameSays(w)}`);
-  if (runsNoCode(def, facts, w, opts))
-    return readProfile(
-      w,
-      `${trusted}a guess: its name's verb (${w.action.verb}) runs no code here (it takes none) and its description says it returns data`,
-    );
+  const reads = readByItsWords(def, facts, w, opts);
+  if (reads) return readProfile(w, `${trusted}a guess: ${reads}`);
   if (w.action.category) {
     if (namesOnlyData(facts, w, opts))
       return readProfile(w, `${trusted}a guess from its name: it names data, and takes nothing a sink needs (${w.where} is not taken)`);
@@ -141,10 +136,8 @@ export function readByShape(
   if (effect && closedRead(def, facts)) return `${effect.why}${CLOSED}`;
   if (effect) return pointsOut(facts, facts.roles) ? undefined : `${effect.why}${NO_ARGUMENT_OUT}`;
   const w = readWords(def, facts, opts);
-  if (runsNoCode(def, facts, w, opts))
-    return `its name's verb (${w.action.verb}) runs no code here (it takes none) and its description says it returns data`;
-  if (describedAsRead(facts, w))
-    return `its description opens with a read ("${w.desc[0]}"), ${nameSays(w)}, and it takes nothing a sink needs`;
+  const reads = readByItsWords(def, facts, w, opts);
+  if (reads) return reads;
   return namesOnlyData(facts, w, opts) ? 'its name says what it returns and it takes nothing a sink needs' : undefined;
 }
 
@@ -506,12 +499,17 @@ function namesOnlyData(f: ArgumentFacts, w: Words, opts: ProfileOptions): boolea
 }
 
 /**
- * A tool whose description opens with a verb of reading ("Returns …", "Lists …", "Shows …") and
- * whose name names no action (`payrollsummary`, `basdraft`) or ends with a verb of reading after
- * what it reads (`transferLookup`: its first word a noun there, whatever else it spells), taking
- * nothing a sink needs (where the name reads as well, an address is a filter): it reads, whatever
- * a later word of the description or a rule on names says.
+ * Why a tool that nothing structural places reads by its words, whatever a built-in rule on its
+ * name says (profileTool, readByShape), or undefined: its description opens with a read
+ * (describedAsRead), or its name's verb runs no code (runsNoCode).
  */
+function readByItsWords(def: ToolDefinition, f: ArgumentFacts, w: Words, opts: ProfileOptions): string | undefined {
+  if (describedAsRead(f, w)) return `its description opens with a read ("${w.desc[0]}"), ${nameSays(w)}, and it takes nothing a sink needs`;
+  if (runsNoCode(def, f, w, opts))
+    return `its name's verb (${w.action.verb}) runs no code here (it takes none) and its description says it returns data`;
+  return undefined;
+}
+
 /**
  * A tool named for running something that takes no code ("reportRun", "compile_payroll_register",
  * "pull_pension_schedule") and whose description says what it gives back ("… and returns rows as
@@ -528,6 +526,13 @@ const GIVES_BACK = new Set(['produces', 'generates', 'builds', 'outputs', 'print
 const nameSays = (w: Words) =>
   w.byName.category === undefined ? 'its name says no action' : `its name ends with a read ("${w.name[w.name.length - 1]}")`;
 
+/**
+ * A tool whose description opens with a verb of reading ("Returns …", "Lists …", "Shows …") and
+ * whose name names no action (`payrollsummary`, `basdraft`) or ends with a verb of reading after
+ * what it reads (`transferLookup`: its first word a noun there, whatever else it spells), taking
+ * nothing a sink needs (where the name reads as well, an address is a filter): it reads, whatever
+ * a later word of the description or a rule on names says.
+ */
 function describedAsRead(f: ArgumentFacts, w: Words): boolean {
   if (!w.opensWithRead || (w.byName.category !== undefined && !w.endsWithRead)) return false;
   // Where the name reads too (`licenses-assignments-list`, `whatsapp_leer`), an address it takes says whose data it reads: a filter.
@@ -553,14 +558,7 @@ function readProfile(w: Words, why: string, unknown = false): ToolProfile {
 
 /** Structure says the tool acts: the words, if they name an action, say which sink (a guess); else its arguments do. */
 function actingProfile(def: ToolDefinition, f: ArgumentFacts, w: Words, effect: Effect): ToolProfile {
-  if (w.action.category) {
-    const { mask, why } = withItsDestination(
-      maskOf(sinksOfAction(w.action.category, w.objects, w.money)),
-      `tool profile: ${effect.why}; which sink is a guess from ${w.where}: ${w.action.category}${w.money ? ' with money' : ''}`,
-      f,
-    );
-    return { sinks: mask, sources: 0, evidence: [{ mask, why }], read: false, directory: false, unknown: false, ...verbsOf(w) };
-  }
+  if (w.action.category) return wordedSink(w, `${effect.why}; which sink is `, f);
   const mask = maskOf(argumentSinks(f, def.annotations ?? {}, effect.kind === 'destructive'));
   const reads = w.action.read ? `; ${w.byName.read ? 'its name' : 'its description'} reads like a read, a guess not taken over that` : '';
   const why = `tool profile: ${effect.why}; its arguments say which sink${reads}`;
