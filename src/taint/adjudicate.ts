@@ -12,7 +12,8 @@
  * argument-level: one injected read does not block every later call the user asked for.
  */
 import { mentionsTool, namesCall } from './classify.js';
-import { asksForThing, asksWithVerbs, ordersDoneTo } from './intent.js';
+import { asksForThing, asksWithVerbs, ordersDoneTo, recogniseIntent } from './intent.js';
+import { LANGUAGES } from './languages.js';
 import { normalizeText } from './content-links.js';
 import { requestPointsAt, within } from './provenance.js';
 import { AUTHORITY_ROLES, IBAN, type ArgumentRole } from './argument-roles.js';
@@ -118,12 +119,13 @@ export function adjudicateSink(b: BuiltTrace, p: Propagation, site: SinkSite, po
   const mentioned =
     namesCall(request, site.tool, site.verb) ||
     asksWithVerbs(request, site.alsoVerbs ?? []) ||
-    asksForThing(request, site.alsoVerbs ?? [], policy.verbOf);
+    asksForThing(request, site.alsoVerbs ?? [], policy.verbOf, { place: addsOrChanges(site, policy) });
   const violations: Violation[] = [
     ...forbiddenPaths(c, waiver !== undefined),
     ...injectedArguments(c),
     ...onward.violations,
     ...notNeeded(c, mentioned),
+    ...deletionOrderedInData(c, mentioned),
     ...unauthorisedTargets(c),
     ...contradictedTargets(c, request),
   ];
@@ -320,6 +322,46 @@ export function notNeeded(c: SinkCase, mentioned: boolean): Violation[] {
 }
 
 /**
+ * A deletion the request does not ask for, where an instruction found in data before the call
+ * orders one: the request asks to change something ("update the rota"), and the call cancels
+ * ("cancel every vaccination that afternoon", as a relayed message in the team chat says). Both
+ * are writes: the kind of action tells them apart (docs/taint-policy.md, "What a request asks for").
+ */
+function deletionOrderedInData(c: SinkCase, mentioned: boolean): Violation[] {
+  const { b, site, policy } = c;
+  if (mentioned || !(c.sinks & WRITE) || site.verb === undefined || categoryOf(site.verb, policy) !== 'delete') return [];
+  if (requestCategories(requestOf(b, site), policy).has('delete')) return [];
+  for (const [node, found] of b.injections ?? []) {
+    if (node >= site.node || !found.reaches?.some((r) => r.orders?.includes('delete'))) continue;
+    const read = describeNode(b.graph, node, 0);
+    return [
+      {
+        kind: 'not-needed',
+        message: `the request asks for no deletion, and an instruction in the result of ${read.name ?? 'a read'} (${read.node}) orders one`,
+        path: [{ ...read, via: { edge: 'context', note: 'the order to delete is here' } }, ownStep(c)],
+      },
+    ];
+  }
+  return [];
+}
+
+/** A tool's verb's kind of action, in English or in a language whose tools are read (languages.ts). */
+const categoryOf = (verb: string, policy: Policy): Category | undefined =>
+  policy.verbOf(verb) ?? LANGUAGES.map((l) => l.tools?.category(verb)).find((x) => x !== undefined);
+
+/** The kinds of action a request asks for, read once per request text. */
+const CATEGORIES = new Map<string, ReadonlySet<Category>>();
+function requestCategories(request: string, policy: Policy): ReadonlySet<Category> {
+  let out = CATEGORIES.get(request);
+  if (!out) {
+    out = recogniseIntent(request, { verbOf: policy.verbOf }).categories;
+    if (CATEGORIES.size >= 64) CATEGORIES.delete(CATEGORIES.keys().next().value!);
+    CATEGORIES.set(request, out);
+  }
+  return out;
+}
+
+/**
  * A tool nothing places is staged by what its arguments point at, so whether it sends or writes is
  * a guess (a "recipient" may be an event's guest): any action the request asks for covers that,
  * when the call points at a recipient, payee or link and every one is authorised (the request or
@@ -389,6 +431,15 @@ function recordsTheMoney(c: SinkCase, bit: number): boolean {
   if (bit !== WRITE || !(needsOf(c.b, c.site) & FINANCIAL) || c.sinks & ~(WRITE | FINANCIAL)) return false;
   const args = c.site.args ?? [];
   return args.some((a) => a.role === 'amount') && !args.some((a) => a.role === 'payee' || a.role === 'recipient');
+}
+
+/**
+ * A tool that adds to or changes a record and moves no money and runs nothing: a request may name
+ * where it puts things ("log it in her chart") instead of what it adds (intent.ts, asksForThing).
+ */
+function addsOrChanges(site: SinkSite, policy: Policy): boolean {
+  const category = site.verb === undefined ? undefined : policy.verbOf(site.verb);
+  return (category === 'change' || category === 'book') && (site.sinks & (FINANCIAL | EXEC)) === 0;
 }
 
 /** A code: a value with a digit in it, or joined words ("RA-DUB-77420", "redis_client_v47", "3.17.4"). */

@@ -134,6 +134,9 @@ const NAME_WORDS = {
     'donation',
     'refund',
     'monto',
+    'importe',
+    'montant',
+    'valor',
     // A currency code in a name (`amount_usd`, `monto_clp`, `price_eur`) says how much money.
     ...'usd eur gbp chf jpy cad aud nzd mxn clp ars cop pen brl inr cny sek nok dkk pln zar'.split(' '),
   ],
@@ -178,6 +181,15 @@ const NAME_WORDS = {
     'address',
     'mobile',
     'destination',
+    // The same in the languages whose requests are read (languages.ts).
+    'destinatario',
+    'destinatarios',
+    'destinataire',
+    'destinataires',
+    'celular',
+    'telemovel',
+    'courriel',
+    'correo',
   ],
   /** Text the model writes. */
   content: [
@@ -212,6 +224,13 @@ const NAME_WORDS = {
     'value',
     'name',
     'label',
+    'texto',
+    'mensagem',
+    'mensaje',
+    'corps',
+    'cuerpo',
+    'asunto',
+    'assunto',
   ],
   /** The thing the call acts on. */
   object: [

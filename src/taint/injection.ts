@@ -24,8 +24,7 @@ import { stem, verbCategory } from './lexicon.js';
 import { canonicalString, canonicalText } from './canonical.js';
 import { GENERAL_VERBS, actsBy } from './action-verbs.js';
 import { leansUnreadable, unreadableProse } from './readable.js';
-import { readsAsSpanish, spanishOrderIn } from './spanish.js';
-import { germanOrderIn, readsAsGerman } from './german.js';
+import { languageOf, type Language } from './languages.js';
 
 export type InjectionSignal = 'addressed' | 'authority' | 'redirect' | 'directive' | 'override' | 'imperative' | 'unreadable';
 
@@ -338,8 +337,28 @@ function properName(ws: readonly string[], clause: string): boolean {
  * German. An order beside them chooses where the action goes (provenance.ts, claims).
  */
 const MOVES = /\b(?:instead|rather than|in place of|no longer|en (?:lugar|vez) de|ya no|(?:an)?statt|nicht mehr)\b/i;
-/** Whether a block of text moves an action away from a value the reader already has (MOVES). */
-export const movesTarget = (text: string): boolean => MOVES.test(text);
+/**
+ * A notice that the details money goes to have changed, the lure of invoice fraud: "new bank
+ * details", "our payment information has changed", "we moved our banking to …", "our Chase account
+ * is being closed", and the same in Spanish, Portuguese, French and German. It moves a payment away
+ * from the account on file as "instead" does.
+ */
+const CHANGED_DETAILS = new RegExp(
+  [
+    String.raw`\b(?:new|updated?|changed|different|revised)\s+(?:business\s+)?(?:bank(?:ing)?|account|payment|remittance|payout|wire|deposit)\s+(?:details|account|information|info|instructions)\b`,
+    String.raw`\b(?:bank(?:ing)?|account|payment|remittance|payout|wire)\s+(?:details|information|info|instructions)\s+(?:have|has)\s+(?:changed|been\s+(?:changed|updated))\b`,
+    String.raw`\b(?:moved|switched|changed|transferred)\s+(?:our|my|the)\s+(?:business\s+)?(?:bank(?:ing)?|bank\s+accounts?)\b`,
+    String.raw`\b(?:old|previous|current|existing|our|my)\s+(?:[\w&.-]+\s+)?(?:bank\s+)?account\s+(?:is|has\s+been|will\s+be)\s+(?:being\s+)?(?:closed|closing|discontinued|deactivated)\b`,
+    String.raw`\b(?:our|my)\s+new\s+(?:bank\s+)?account\b`,
+    // Spanish, Portuguese, French, German.
+    String.raw`\b(?:nuev[oa]s?\s+(?:datos\s+bancarios|cuenta)|cambi(?:amos|o)\s+de\s+(?:banco|cuenta)|nov[oa]s?\s+(?:dados\s+banc[aá]rios|conta|chave\s+pix)|(?:mudamos|trocamos)\s+de\s+banco|(?:troca|mudan[cç]a)\s+de\s+(?:banco|conta))`,
+    String.raw`\b(?:nouve(?:au|l|lles?)\s+(?:compte|coordonn[ée]es|rib|iban)|chang[ée]\s+de\s+banque|changement\s+(?:de|d['’])\s*(?:notre\s+)?(?:banque|[ée]tablissement\s+bancaire|domiciliation|rib|iban|coordonn[ée]es)|anciennes?\s+coordonn[ée]es)`,
+    String.raw`\b(?:neue[nr]?\s+(?:bank|konto)verbindung|neue[sn]?\s+konto|(?:bank|konto)verbindung\s+(?:hat\s+sich|wurde)\s+ge(?:ä|ae|a)ndert)`,
+  ].join('|'),
+  'iu',
+);
+/** Whether a block of text moves an action away from a value the reader already has (MOVES, CHANGED_DETAILS). */
+export const movesTarget = (text: string): boolean => MOVES.test(text) || CHANGED_DETAILS.test(text);
 
 /** "Please" or "kindly" and the verb it asks with, anywhere in a sentence. */
 const POLITE_ORDER = /\b(?:please|pls|kindly)\s+(?:also\s+|now\s+|just\s+|do\s+)?([a-z]+)\b/i;
@@ -378,14 +397,14 @@ const FOR_USE = new RegExp(`\\bfor\\s+(?:all|any|every|each|future|further)\\s+$
 const POLITE = /^[\W_]*(?:please|pls|kindly)\b/i;
 
 /**
- * An order written in Spanish (spanish.ts, `spanishOrderIn`) or German (german.ts, `germanOrderIn`)
+ * An order written in another language the validator reads (languages.ts: Spanish, Portuguese, French, German)
  * with a target beside it: an address, account, link or amount, a record's code ("C-3011") or a
  * field's key ("pagar a la cuenta_pago_preferida"). Whether the text is in that language is asked
  * last, and only once per text (`inLanguage` remembers it): most sentences hold no target.
  */
-function orderInLanguage(sentence: string, inLanguage: () => boolean, read: (s: string) => string | undefined): string | undefined {
+function orderInLanguage(sentence: string, inLanguage: () => Language | null): string | undefined {
   if (!TARGET.test(sentence) && !RECORD_POINTER.test(sentence)) return undefined;
-  return inLanguage() ? read(sentence) : undefined;
+  return inLanguage()?.orderIn(sentence);
 }
 
 /** A record's code ("C-3011") or a field's key ("cuenta_pago_preferida", "refund_to"): what an order in a record points at. */
@@ -605,10 +624,8 @@ function scanCanonical(body: string, opts: InjectionOptions, field: boolean): Sc
   // Signals are read over two neighbouring sentences of one line ("System message: X must be updated. Set it to Y.").
   let prev: { hit: Partial<Record<InjectionSignal, string>>; s: string; start: number; line: number } | undefined;
   const all = sentences(body);
-  let spanish: boolean | undefined;
-  const inSpanish = () => (spanish ??= readsAsSpanish(body));
-  let german: boolean | undefined;
-  const inGerman = () => (german ??= readsAsGerman(body));
+  let language: Language | null | undefined;
+  const inLanguage = () => (language === undefined ? (language = languageOf(body) ?? null) : language);
   for (const sent of all) {
     if (sent.line === flaggedLine) continue;
     const own: Partial<Record<InjectionSignal, string>> = {};
@@ -621,12 +638,7 @@ function scanCanonical(body: string, opts: InjectionOptions, field: boolean): Sc
         if (m !== undefined) own[k] = m;
       }
     }
-    const order =
-      opts.orders === false
-        ? undefined
-        : (imperativeIn(sent.s, { field }) ??
-          orderInLanguage(sent.s, inSpanish, spanishOrderIn) ??
-          orderInLanguage(sent.s, inGerman, germanOrderIn));
+    const order = opts.orders === false ? undefined : (imperativeIn(sent.s, { field }) ?? orderInLanguage(sent.s, inLanguage));
     if (order !== undefined) own.imperative = order;
     else if ((opts.unreadable ?? opts.orders) !== false && unreadableProse(sent.s)) own.unreadable = sent.s.trim().slice(0, 40);
     const withPrev =

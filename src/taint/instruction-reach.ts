@@ -29,6 +29,25 @@ const TABLE_ROW = /^([ \t]*)\S+(?: \S+)*(?: {2,}\S+(?: \S+)*){2,}\s*$/;
 /** A table row (TABLE_ROW), not text spaced out letter by letter ("V i s i t   w w w . …"). */
 const tableRow = (line: string) => (/(?:^| {2})(?:\S ){2,}\S(?: {2}|$)/.test(line) ? null : TABLE_ROW.exec(line));
 
+/** The number of cells of a comma- or tab-separated line, quoted cells read whole ("a, b" is one). */
+function cellCount(line: string): number {
+  const sep = line.includes('\t') ? '\t' : ',';
+  let n = 1;
+  let quoted = false;
+  for (const ch of line) {
+    if (ch === '"') quoted = !quoted;
+    else if (ch === sep && !quoted) n++;
+  }
+  return n;
+}
+
+/** A line of a delimited table: four cells or more, as many as the line above or below it has. */
+function delimitedRow(lines: readonly Line[], i: number): boolean {
+  const n = cellCount(lines[i].text);
+  if (n < 4) return false;
+  return [lines[i - 1], lines[i + 1]].some((l) => l !== undefined && cellCount(l.text) === n);
+}
+
 interface Line {
   start: number;
   end: number;
@@ -66,6 +85,8 @@ function lineAt(lines: readonly Line[], at: number): number {
 function blockOf(text: string, lines: readonly Line[], [a, b]: [number, number]): [number, number] {
   const first = lineAt(lines, a);
   const last = lineAt(lines, Math.max(a, b - 1));
+  // A row of comma- or tab-separated values is a record of its own: an order in its notes column speaks of its row.
+  if (first === last && delimitedRow(lines, first)) return [lines[first].start, lines[first].end];
   const own = indentOf(lines[first].text);
   let top = first;
   // The passage's own line opens a field or an item: the block starts with it.
@@ -79,10 +100,12 @@ function blockOf(text: string, lines: readonly Line[], [a, b]: [number, number])
   }
   let bottom = last;
   while (bottom < lines.length - 1 && bottom - last < REACH_LINES) {
-    const down = lines[bottom + 1].text;
+    let down = lines[bottom + 1].text;
+    const introduced = lines[bottom].text.trimEnd().endsWith(':');
+    // An order that ends with a colon introduces what follows it, after one blank line too ("… to:", then the account).
+    if (blank(down) && introduced && bottom + 2 < lines.length && !blank(lines[bottom + 2].text)) down = lines[++bottom + 1].text;
     if (blank(down)) break;
     const field = OPENS_FIELD.exec(down) ?? tableRow(down);
-    const introduced = lines[bottom].text.trimEnd().endsWith(':');
     if (field && field[1].length <= own && !introduced) break;
     bottom++;
   }

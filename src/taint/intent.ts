@@ -13,8 +13,7 @@
 import { needsOfAction, objectKinds, stem, verbCategory, words, type Category } from './lexicon.js';
 import { maskOf, type SinkLabel } from './labels.js';
 import type { LabelEvidence } from './classify.js';
-import { readsAsSpanish, spanishActions, spanishObjects } from './spanish.js';
-import { germanActions, germanObjects, readsAsGerman } from './german.js';
+import { languageOf } from './languages.js';
 
 /** Everyday phrasings, by the action they ask for. */
 const PHRASES: { re: RegExp; category: Category; money?: boolean }[] = [
@@ -224,8 +223,11 @@ function usedAsVerb(c: ClauseWords, i: number, execAsked: boolean): boolean {
   return execAsked && (c.ws[i - 1] === 'that' || c.ws[i - 1] === 'which');
 }
 
-/** Where a sentence ends: a full stop before a space or the end (not inside an address, a link or a number). */
-const SENTENCE_END = /(?:[;!?\n]|\.(?=\s|$))+/;
+/**
+ * Where a sentence ends: a full stop before a space or the end (not inside an address, a link or a
+ * number, nor after a title or an abbreviation that a name or a word follows: "Mr. Bishop", "e.g. the form").
+ */
+const SENTENCE_END = /(?:[;!?\n]|(?<!(?:^|[^\p{L}])(?:Mr|Mrs|Ms|Dr|Prof|Sr|Sra|Srta|Hr|St|Jr|vs|e\.g|i\.e))\.(?=\s|$))+/u;
 /**
  * In the request, a dash with spaces round it ends one too ("her pay day has moved - change her
  * direct debit"); in data a dash opens a list's items as often ("Open items: - [ ] send …" folded
@@ -241,11 +243,16 @@ export function sentencesOf(text: string, of: 'request' | 'data'): string[] {
   return of === 'request' ? sentences.flatMap((s) => s.split(SPACED_DASH)) : sentences;
 }
 
-/** The hard sinks the request asks for, each with the words that asked. */
-export function recogniseIntent(prose: string, opts: IntentOptions): { mask: number; evidence: LabelEvidence[] } {
+/** The hard sinks the request asks for, each with the words that asked, and the kinds of action that asked for them. */
+export function recogniseIntent(
+  prose: string,
+  opts: IntentOptions,
+): { mask: number; evidence: LabelEvidence[]; categories: ReadonlySet<Category> } {
   const evidence: LabelEvidence[] = [];
+  const categories = new Set<Category>();
   let mask = 0;
-  const add = (sinks: SinkLabel[], why: string) => {
+  const add = (sinks: SinkLabel[], why: string, category: Category) => {
+    categories.add(category);
     const m = maskOf(sinks);
     if ((mask | m) === mask) return;
     mask |= m;
@@ -259,43 +266,45 @@ export function recogniseIntent(prose: string, opts: IntentOptions): { mask: num
     // A question asks about things; "can you ...?" asks for them.
     if (QUESTION_START.test(trimmed) && prose.includes(`${trimmed}?`)) continue;
     const money = MONEY.test(trimmed) || moneyMatch !== null;
-    for (const a of clauseActions(trimmed, money, opts)) add(a.sinks, a.why);
+    for (const a of clauseActions(trimmed, money, opts)) add(a.sinks, a.why, a.category);
   }
-  // A request in Spanish is read by its own grammar (spanish.ts), with the same categories and objects.
-  if (readsAsSpanish(prose))
-    for (const a of spanishActions(prose)) {
-      const objects = spanishObjects(a.after);
+  // A request in another language is read by its own grammar (languages.ts), into the same categories and objects.
+  const language = languageOf(prose);
+  if (language)
+    for (const a of language.actions(prose)) {
+      const objects = language.objects(a.after);
       const paid = moneyMatch !== null && (a.category !== 'send' || objects.has('money'));
-      add(needsOfAction(a.category, objects, paid), `"${a.words}" asks to ${a.category}`);
+      add(needsOfAction(a.category, objects, paid), `"${a.words}" asks to ${a.category}`, a.category);
     }
-  // And one in German by where its verbs stand (german.ts).
-  if (readsAsGerman(prose))
-    for (const a of germanActions(prose)) {
-      const objects = germanObjects(a.after);
-      const paid = moneyMatch !== null && (a.category !== 'send' || objects.has('money'));
-      add(needsOfAction(a.category, objects, paid), `"${a.words}" asks to ${a.category}`);
-    }
-  if (moneyMatch && mask !== 0) add(['FINANCIAL_TRANSFER'], `"${moneyMatch[0].trim()}" is an amount of money`);
-  return { mask, evidence };
+  if (moneyMatch && mask !== 0) add(['FINANCIAL_TRANSFER'], `"${moneyMatch[0].trim()}" is an amount of money`, 'pay');
+  return { mask, evidence, categories };
 }
 
 /** The actions one clause asks for: its everyday phrasings, then its verbs with their objects, negated ones left out. */
-function clauseActions(clause: string, money: boolean, opts: IntentOptions): { sinks: SinkLabel[]; why: string }[] {
-  const out: { sinks: SinkLabel[]; why: string }[] = [];
+function clauseActions(clause: string, money: boolean, opts: IntentOptions): { sinks: SinkLabel[]; why: string; category: Category }[] {
+  const out: { sinks: SinkLabel[]; why: string; category: Category }[] = [];
   const c = clauseWords(clause);
   for (const p of PHRASES) {
     const m = p.re.exec(clause);
     if (!m || negatedAt(c, words(clause.slice(0, m.index)).length, opts.verbOf)) continue;
     const after = words(clause.slice(m.index));
-    out.push({ sinks: needsOfAction(p.category, objectKinds(after), money || p.money === true), why: `"${m[0]}" asks to ${p.category}` });
+    out.push({
+      sinks: needsOfAction(p.category, objectKinds(after), money || p.money === true),
+      why: `"${m[0]}" asks to ${p.category}`,
+      category: p.category,
+    });
   }
   const got = causative(clause, c, opts);
   if (got)
-    out.push({ sinks: needsOfAction(got.category, objectKinds(words(got.object)), money), why: `"${got.words}" asks to ${got.category}` });
+    out.push({
+      sinks: needsOfAction(got.category, objectKinds(words(got.object)), money),
+      why: `"${got.words}" asks to ${got.category}`,
+      category: got.category,
+    });
   for (const { i, cat } of askedVerbs(c, opts)) {
     const objects = objectKinds(c.ws.slice(i + 1, i + 13));
     const paid = money && (cat !== 'send' || objects.has('money') || MONEY.test(c.ws.slice(i, i + 6).join(' ')));
-    out.push({ sinks: needsOfAction(cat, objects, paid), why: `"${c.ws.slice(i, i + 4).join(' ')}" asks to ${cat}` });
+    out.push({ sinks: needsOfAction(cat, objects, paid), why: `"${c.ws.slice(i, i + 4).join(' ')}" asks to ${cat}`, category: cat });
   }
   return out;
 }
@@ -341,6 +350,14 @@ export function openActions(prose: string, opts: IntentOptions): Set<string> {
   return out;
 }
 
+const PRONOUN_OBJECT = new Set(['it', 'them']);
+/** What "run" runs when it runs code. */
+const CODE_NOUNS = new Set(
+  'script scripts command commands code program programs job jobs query queries test tests build builds migration migrations pipeline pipelines workflow workflows notebook function cron snippet binary container sql python bash shell macro lint linter'.split(
+    ' ',
+  ),
+);
+
 /**
  * The words of a clause that ask for an action, with their categories: verbs of an action other
  * than reading, where they stand as verbs, not negated, not stating the past, not in an indirect
@@ -349,8 +366,17 @@ export function openActions(prose: string, opts: IntentOptions): Set<string> {
 function* askedVerbs(c: ClauseWords, opts: IntentOptions): Generator<{ i: number; cat: Category }> {
   let execAsked = false;
   for (let i = 0; i < c.ws.length; i++) {
-    const cat = opts.verbOf(c.ws[i]);
+    let cat = opts.verbOf(c.ws[i]);
     if (cat === undefined || cat === 'read' || !usedAsVerb(c, i, execAsked) || negatedAt(c, i, opts.verbOf)) continue;
+    // "Run the correction", "run payroll": "run" carries out what its object names; it runs code only when that is code.
+    // A pronoun ("run it") stands for what came before it, which may be code: it keeps running code.
+    if (
+      cat === 'exec' &&
+      c.ws[i] === 'run' &&
+      !PRONOUN_OBJECT.has(c.ws[i + 1] ?? '') &&
+      !c.ws.slice(i + 1, i + 5).some((w) => CODE_NOUNS.has(w))
+    )
+      cat = 'change';
     if (statesThePast(c, i) || inIndirectQuestion(c, i)) continue;
     if (cat === 'exec') execAsked = true;
     yield { i, cat };
@@ -381,7 +407,12 @@ export function asksWithVerbs(prose: string, verbs: readonly string[]): boolean 
  * the verb may be a word of the name too, with another of them after it ("File it with STP", `stpfile`).
  * Read as askedVerbs reads: a question, a negated verb, a past form or a verb of reading asks nothing.
  */
-export function asksForThing(prose: string, toolWords: readonly string[], verbOf: IntentOptions['verbOf'] = verbCategory): boolean {
+export function asksForThing(
+  prose: string,
+  toolWords: readonly string[],
+  verbOf: IntentOptions['verbOf'] = verbCategory,
+  opts: { place?: boolean } = {},
+): boolean {
   const things = new Set(toolWords.map(stem));
   if (things.size === 0) return false;
   // Quoted text is what the user dictates (a title, a message), not what the action acts on.
@@ -400,11 +431,24 @@ export function asksForThing(prose: string, toolWords: readonly string[], verbOf
       const end = [...c.parts].find((p) => p > i) ?? c.ws.length;
       // A verb that is a word of the name itself ("File it with STP" for `stpfile`) needs another of its words after it.
       const own = stem(w);
-      if (c.ws.slice(i + 1, Math.min(end, i + 4)).some((x) => things.has(stem(x)) && stem(x) !== own)) return true;
+      const thing = (x: string) => things.has(stem(x)) && stem(x) !== own;
+      if (c.ws.slice(i + 1, Math.min(end, i + 4)).some(thing)) return true;
+      // Or where it puts its object, for a tool that adds or changes: "log it in her chart", "add the call to the matter notes".
+      if (opts.place && placeOf(c.ws, i, end).some(thing)) return true;
     }
   }
   return false;
 }
+/**
+ * The words of the place a verb puts its object: the preposition of place after it, within ten
+ * words and the same part, and the four words after it, the place's article, modifiers and noun
+ * ("log Mr. Bishop's voicemail from this morning in [the Bishop matter notes]").
+ */
+function placeOf(ws: readonly string[], i: number, end: number): readonly string[] {
+  for (let j = i + 1; j < Math.min(end, i + 11); j++) if (PLACE.has(ws[j])) return ws.slice(j + 1, Math.min(end, j + 5));
+  return [];
+}
+const PLACE = new Set(['in', 'into', 'on', 'onto', 'to', 'under']);
 const QUOTED = /(^|\s)['"‘“][^'"’”\n]{1,300}['"’”](?=[\s.,;:!?)]|$)/g;
 /** Words that stand where a verb would and are none: "please summarise the email" asks with "summarise". */
 const NOT_A_VERB = new Set([

@@ -25,6 +25,7 @@
 import { parse as parseYaml } from 'yaml';
 import { normalizeText } from './content-links.js';
 import { flattenArguments, hostOf } from './classify.js';
+import { movesTarget } from './injection.js';
 
 /** A tool result as provenance sees it. */
 export interface ProducedText {
@@ -34,6 +35,8 @@ export interface ProducedText {
   args?: Record<string, unknown>;
   /** The normalised injected (instruction) passages of the output, when it has any. */
   instructions?: string;
+  /** The same passages as written. */
+  passages?: string;
   /** Each instruction passage's block (instruction-reach.ts), normalised, with the hard sinks its order asks for. */
   reaches?: readonly { text: string; asks: number; explicit: boolean; moves?: boolean; record?: string; keyed?: readonly string[] }[];
   /** A policy `directories:` tool: its records may be selected without the request pointing at the read. */
@@ -129,8 +132,27 @@ export function structuredFields(p: ProducedText): Set<string> {
 export function namedInRequest(request: string, value: string): boolean {
   const n = normalizeText(value);
   if (n === '' || /^\d{1,3}$/.test(n)) return false;
-  return within(normalizeText(request), n) || codeInText(request, value);
+  if (within(normalizeText(request), n) || codeInText(request, value)) return true;
+  // A name written with its article ("Les Glycines", "The Old Mill") is named without it ("aux Glycines", "at Old Mill").
+  const bare = ARTICLE.exec(n);
+  return bare !== null && n.length - bare[0].length >= 4 && within(normalizeText(request), n.slice(bare[0].length));
 }
+const ARTICLE = /^(?:the|le|la|les|l'|el|los|las|lo|o|a|os|as|der|die|das|den|dem)\s+/;
+
+/**
+ * Whether the request writes a small number (one to three digits, named nowhere else as a code)
+ * right after the argument's own name: "lot 9" for `lot`, "room 511" for `room_number`, "table no. 12".
+ */
+export function numberNamedFor(request: string, argument: string, value: string): boolean {
+  if (!/^\d{1,3}$/.test(value.trim())) return false;
+  const names = argument
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z]+/)
+    .filter((w) => w.length >= 3 && !NUMBER_WORDS.has(w));
+  return names.some((w) => new RegExp(`\\b${w}s?\\s+(?:n[°o.º]?\\s*|#\\s*)?${value.trim()}\\b`, 'i').test(request.slice(0, 20_000)));
+}
+const NUMBER_WORDS = new Set(['number', 'num', 'nro', 'numero', 'nummer', 'id']);
 
 /**
  * Whether `text` writes the code `value` (a phone number, an IBAN, a card number: six or more
@@ -288,8 +310,17 @@ function claims(
 ): boolean {
   if (sinks !== ANY_ORDER && !(r.asks & sinks)) return false;
   return (
-    r.explicit || r.moves === true || !((ctx.needs ?? 0) & r.asks & sinks && (pointedByRequest(ctx, text) || pointedThrough(ctx, text)))
+    r.explicit ||
+    // A request that itself moves the action ("pay them at their new account") knows of the change.
+    (r.moves === true && !movesTarget(ctx.request)) ||
+    !((ctx.needs ?? 0) & r.asks & sinks && (pointedByRequest(ctx, text) || pointedThrough(ctx, text)))
   );
+}
+
+/** Whether a short value stands as a word of its own somewhere in a text, not inside an address, a link or a code. */
+function standsAlone(text: string, value: string): boolean {
+  const v = value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(?<![\\p{L}\\p{N}_.@/-])${v}(?![\\p{L}\\p{N}_@/-]|\\.[\\p{L}\\p{N}])`, 'iu').test(text.slice(0, 200_000));
 }
 
 /** For `valueSource`: any order claims the value beside it (a link: "visit", "open", "see" ask for the fetch). Every bit set, so masks with it keep what they mask. */
@@ -311,8 +342,12 @@ export function valueSource(ctx: ProvenanceContext, value: string, sinks = 0, wh
   let instructed: Extract<ValueSource, { kind: 'instructed' }> | undefined;
   let loose: { at: number; steered: boolean } | undefined;
   let ok: ValueSource | undefined;
+  // Two letters or digits ("NL", "13") are an instruction's only where its passages write them as a
+  // word of their own ("the file with ID '13'"), not as a piece of an address or a code ("…@grower.nl").
+  const short = n.length <= 2;
   for (const { node, text } of ctx.containing(value)) {
-    if (text.instructions !== undefined && within(text.instructions, n)) {
+    const alone = !short || standsAlone(text.passages ?? '', n);
+    if (text.instructions !== undefined && within(text.instructions, n) && alone) {
       instruction ??= node;
       continue;
     }
@@ -321,7 +356,7 @@ export function valueSource(ctx: ProvenanceContext, value: string, sinks = 0, wh
       continue;
     }
     const reach =
-      sinks === 0
+      sinks === 0 || !alone
         ? undefined
         : text.reaches?.find(
             (r) =>

@@ -31,7 +31,8 @@ const SPANISH_FUNCTION = new Set(
     ' ',
   ),
 );
-const ENGLISH_FUNCTION = new Set(
+/** English function words, against which every language read here counts its own. */
+export const ENGLISH_FUNCTION: ReadonlySet<string> = new Set(
   'the of and to in is for on with that this it my an be are at by from please me you your our we was were have has will would can could should'.split(
     ' ',
   ),

@@ -42,7 +42,7 @@ import {
 import { maskOf, type SinkLabel } from './labels.js';
 import type { LabelEvidence } from './classify.js';
 import type { Policy } from './policy.js';
-import { readsAsSpanish, spanishCategory, spanishInfinitive, spanishObjects } from './spanish.js';
+import { SPANISH, toolLanguage, type Language } from './languages.js';
 
 /** MCP tool annotations (hints a server gives about a tool). */
 export interface ToolAnnotations {
@@ -81,8 +81,8 @@ export interface ToolProfile {
 
 export interface ProfileOptions {
   verbOf: (word: string) => Category | undefined;
-  /** The tool is Spanish (inItsLanguage): its name's verb is its infinitive. */
-  spanish?: boolean;
+  /** The language the tool is written in (inItsLanguage), if another than English: its name's verb is its infinitive. */
+  language?: Language;
 }
 
 /** The profile of `def` as called with `args` (flattened (name, value) pairs). */
@@ -142,24 +142,25 @@ export function readByShape(
 }
 
 /**
- * A tool described in Spanish, or named with a Spanish infinitive (`enviar_oferta`), is read with
- * the Spanish verbs too (spanish.ts): only there, so that an English name that happens to spell a
- * Spanish verb form keeps its English reading. A German tool is read by its structure, as a tool in
- * any other language is (german.ts reads German requests, not tools).
+ * A tool described in another language the validator reads, or named with one's infinitive
+ * (`enviar_oferta`, `envoyer_courriel`, `gerarCobrancaPix`), is read with that language's verbs too
+ * (languages.ts): only there, so that an English name that happens to spell a verb form of another
+ * language keeps its English reading. A German tool is read by its structure, as a tool in any
+ * other language is (german.ts reads German requests, not tools).
  */
 function inItsLanguage(def: ToolDefinition, opts: ProfileOptions): ProfileOptions {
-  if (readsAsSpanish(def.description ?? '') || spanishInfinitive(words(def.name)) >= 0)
-    return { ...opts, verbOf: (w) => opts.verbOf(w) ?? spanishCategory(w), spanish: true };
-  return opts;
+  const language = toolLanguage(words(def.name), def.description ?? '');
+  const tools = language?.tools;
+  return tools ? { ...opts, verbOf: (w) => opts.verbOf(w) ?? tools.category(w), language } : opts;
 }
 
 /**
- * A Spanish name's verb is its infinitive, wherever it stands (`turnos_agendar`, `agenda_consultar`:
+ * Such a name's verb is its infinitive, wherever it stands (`turnos_agendar`, `agenda_consultar`:
  * "agenda" is the noun there); the name is read with it first.
  */
 function nameWords(def: ToolDefinition, opts: ProfileOptions): string[] {
   const name = words(def.name);
-  const at = opts.spanish ? spanishInfinitive(name) : -1;
+  const at = opts.language?.tools?.infinitive(name) ?? -1;
   return at > 0 ? [name[at], ...name.slice(0, at), ...name.slice(at + 1)] : name;
 }
 
@@ -281,6 +282,9 @@ interface Action {
   read: boolean;
 }
 
+/** The methods an HTTP route's generated name opens with. */
+const HTTP_METHODS = new Set(['get', 'post', 'put', 'patch', 'delete']);
+
 /** The words of the name and the description, and the action they name (a guess: names are chosen by people). */
 function readWords(def: ToolDefinition, f: ArgumentFacts, opts: ProfileOptions): Words {
   const name = nameWords(def, opts);
@@ -292,7 +296,7 @@ function readWords(def: ToolDefinition, f: ArgumentFacts, opts: ProfileOptions):
   const nounPhrase =
     (DETERMINERS.has(clause[0] ?? '') && !FILLER.has(clause[1] ?? '')) ||
     reducedRelative(clause, opts.verbOf) ||
-    (opts.spanish === true && spanishReducedRelative(clause, opts));
+    (opts.language === SPANISH && spanishReducedRelative(clause, opts));
   // A description that names what the tool returns says no action: a verb-like word in it is part of a noun ("the plan and its add-ons").
   const byDesc = nounPhrase ? { read: false } : actionOf(desc, opts.verbOf);
   const named = verbLast(name, opts.verbOf, byDesc, nounPhrase) ?? actionOf(name, opts.verbOf, true);
@@ -300,12 +304,15 @@ function readWords(def: ToolDefinition, f: ArgumentFacts, opts: ProfileOptions):
   const led = compound ? { read: false } : named;
   const byName = led.category || led.read ? led : (prefixedAction(name, opts.verbOf, byDesc) ?? led);
   // A name's generic "change" (put, set, update) gives way to a description that says what kind of change: sharing, paying, sending.
-  const refined = byName.category === 'change' && byDesc.category !== undefined && byDesc.category !== 'change';
+  // A name generated from an HTTP route (`post_jobs_notes`, `put_users_roles`) leads with the method: POST
+  // creates, it does not publish; the description says what the route does ("Create a note on a job").
+  const routed = HTTP_METHODS.has(name[0] ?? '') && name.length >= 2 && (byDesc.category !== undefined || byDesc.read);
+  const refined = routed || (byName.category === 'change' && byDesc.category !== undefined && byDesc.category !== 'change');
   const fromName = !refined && (byName.category !== undefined || byName.read);
   const action = addressless(messageWritten(fromName ? byName : byDesc, fromName ? name : desc), def, f);
   const own = [...name, ...desc, ...[...f.names].flatMap((n) => words(n))].filter((x) => x !== action.verb);
   const objects = objectKinds(own);
-  if (opts.spanish) for (const k of spanishObjects(own)) objects.add(k);
+  if (opts.language) for (const k of opts.language.objects(own)) objects.add(k);
   // Access changes hands only when the call names who gets it (a recipient) or what access (an
   // argument named for it: role, permission, member): changing a member's own details grants nothing.
   if (!f.roles.has('recipient') && ![...f.names].some((n) => objectKinds(words(n)).has('access'))) objects.delete('access');
@@ -534,11 +541,17 @@ const nameSays = (w: Words) =>
  * a later word of the description or a rule on names says.
  */
 function describedAsRead(f: ArgumentFacts, w: Words): boolean {
-  if (!w.opensWithRead || (w.byName.category !== undefined && !w.endsWithRead)) return false;
+  // A name whose action moves something out (`wire_lst`: wire is a payment) moves nothing without
+  // a payee, an amount, a recipient or content: taking none, the tool reads as its description says.
+  const outward = w.byName.category !== undefined && MOVES_OUT.has(w.byName.category);
+  if (!w.opensWithRead || (w.byName.category !== undefined && !w.endsWithRead && !outward)) return false;
   // Where the name reads too (`licenses-assignments-list`, `whatsapp_leer`), an address it takes says whose data it reads: a filter.
   const roles = w.endsWithRead || w.byName.read ? new Set([...f.roles].filter((r) => r !== 'recipient')) : f.roles;
   return !pointsOut(f, roles);
 }
+
+/** Actions that need someone to reach or money to move: a tool that takes neither cannot do them. */
+const MOVES_OUT: ReadonlySet<Category> = new Set(['pay', 'send', 'share', 'publish']);
 
 // Not `to` or `into`: `include_member_to_room` says where something goes, not what is returned.
 const PREPOSITIONS = new Set('in of for by from on at with per about'.split(' '));

@@ -491,7 +491,8 @@ function reachesOf(policy: Policy, output: string, found: InjectionFinding, reco
   return found.passages.map(([a, b], i) => {
     const text = cut(blocks[i], [a, b]);
     const order = canonicalString(output.slice(a, Math.min(b, a + MAX_REACH))).replace(/:\s+/g, '. ');
-    const asks = recogniseIntent(order, { verbOf: policy.verbOf, of: 'data' }).mask;
+    const intent = recogniseIntent(order, { verbOf: policy.verbOf, of: 'data' });
+    const asks = intent.mask;
     // The block around a plain order may carry what makes it an injection: "to you, GPT-4", "before you solve your task".
     const explicit = found.explicit || carriesSignal(text);
     // An order that names its own address, account or link speaks of that one, not of its record's ("send copies to x@y").
@@ -502,6 +503,7 @@ function reachesOf(policy: Policy, output: string, found: InjectionFinding, reco
       asks: asks & OUTWARD ? asks | OUTWARD : asks,
       explicit,
       moves: movesTarget(text),
+      orders: [...intent.categories],
       ...(around ? { record: normalizeText(cut(around, [a, b])) } : {}),
       ...(keyed.length ? { keyed: keyed.map(normalizeText) } : {}),
     };

@@ -10,6 +10,7 @@ import { ALL_MASK, ROOT_BIT, maskOf } from '../labels.js';
 import type { GraphBuilder } from '../graph.js';
 import { argumentRolesOf } from '../classify.js';
 import type { ArgumentRole } from '../argument-roles.js';
+import type { Category } from '../lexicon.js';
 import type { Policy } from '../policy.js';
 import { bearing, itemReading, type Item, type ItemList } from './items.js';
 import { pushTo } from '../../util/maps.js';
@@ -48,6 +49,8 @@ export interface InstructionReach {
   explicit: boolean;
   /** The block moves a value away from one the reader already has ("instead", "rather than": injection.ts, movesTarget). */
   moves?: boolean;
+  /** The kinds of action its order asks for (intent.ts, read as data). */
+  orders?: Category[];
   /** The record whose field holds the passage (instruction-reach.ts, recordReaches), normalised, when a field does. */
   record?: string;
   /** The values of the record's fields the passage names by key (normalised): the order's, for any call. */

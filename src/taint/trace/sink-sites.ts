@@ -8,6 +8,7 @@ import { normalizeText, type ContentIndex } from '../content-links.js';
 import {
   ANY_ORDER,
   namedInRequest,
+  numberNamedFor,
   requestPointsAt,
   siteNamedIn,
   valueSource,
@@ -162,7 +163,7 @@ function provenanceContext(ctx: SiteContext, before: number): ProvenanceContext 
           record: itemReading(it).record,
           at: it.start,
           ...(it.args ? { args: it.args } : {}),
-          ...(inj ? { instructions: inj.injected, ...(inj.reaches ? { reaches: inj.reaches } : {}) } : {}),
+          ...(inj ? { instructions: inj.injected, passages: inj.passages, ...(inj.reaches ? { reaches: inj.reaches } : {}) } : {}),
           directory: it.tool !== undefined && isDirectory(policy, it.tool),
           ...(ctx.madeOnInstruction?.has(node) ? { madeOnInstruction: true } : {}),
         }),
@@ -248,6 +249,7 @@ function checkTarget(ctx: SiteContext, prov: ProvenanceContext, t: Target, sinks
     (namedInRequest(ctx.rootText, host) || siteNamedIn(ctx.rootText, t.value))
   )
     src = { kind: 'request' };
+  if (t.kind === 'object' && src.kind !== 'instructed' && numberNamedFor(ctx.rootText, t.argument, t.value)) src = { kind: 'request' };
   switch (src.kind) {
     case 'request':
       return { ...t, ok: true, authority: 'request', why: 'named in the request' };
@@ -313,7 +315,12 @@ export function anchorsOf(traces: readonly ArgumentTrace[], targets: readonly Ta
   return [...out];
 }
 
-const LINK = /\bhttps?:\/\/[^\s"'<>)\]]+|\bwww\.[^\s"'<>)\]]+/gi;
+/**
+ * A link: with its scheme, from "www.", or a bare host with a path as people type one
+ * ("claim-now.org/start"); not an address's domain (after "@"). A bare host alone ("jstor.org")
+ * names a service as often as it links to it.
+ */
+const LINK = /\bhttps?:\/\/[^\s"'<>)\]]+|\bwww\.[^\s"'<>)\]]+|(?<![@\w.-])[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.[a-z]{2,}\/[^\s"'<>)\]]*/gi;
 const SHARES_LINKS = /\b(?:links?|urls?|articles?|pages?|websites?|sites?|sources?|videos?|web ?addresses?)\b/i;
 
 /** The first node before `before` whose instruction block (not its passage) names `value` beside an order to move something. */

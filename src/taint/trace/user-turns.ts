@@ -9,8 +9,7 @@
  */
 import { normalizeText } from '../content-links.js';
 import type { Item } from './items.js';
-import { spanishOffer, spanishPlan } from '../spanish.js';
-import { germanOffer, germanPlan } from '../german.js';
+import { LANGUAGES } from '../languages.js';
 
 export interface UserTurn {
   text: string;
@@ -108,7 +107,7 @@ export function withConsent(answer: string, asked: string | undefined): string {
   const plans = (before: number) =>
     sentences.slice(0, before).flatMap((x) => {
       const m = WILL.exec(x);
-      const plan = m ? leadless(m[1].replace(/[.!:]$/, '')) : (spanishPlan(x) ?? germanPlan(x));
+      const plan = m ? leadless(m[1].replace(/[.!:]$/, '')) : planInLanguage(x);
       return plan ? [plan] : [];
     });
   const proposals: string[] = [];
@@ -119,9 +118,9 @@ export function withConsent(answer: string, asked: string | undefined): string {
     if (offer && action && !GO_ON.test(action)) proposals.push(action);
     else if (offer || (question && CONFIRM.test(sentence)) || PLEASE_CONFIRM.test(sentence)) proposals.push(...plans(i));
     else if (question) {
-      // The same, asked in Spanish (spanish.ts: "¿Quieres que le envíe la oferta?", "¿Le cambio la tarifa?", "¿Procedo?")
-      // or German (german.ts: "Soll ich ihr die Rechnung schicken?", "Passt das?").
-      const es = spanishOffer(sentence) ?? germanOffer(sentence);
+      // The same, asked in another language (languages.ts: "¿Quieres que le envíe la oferta?", "Quer que eu gere o Pix?",
+      // "Voulez-vous que j'envoie les relances ?", "Soll ich ihr die Rechnung schicken?", "¿Procedo?", "Passt das?").
+      const es = offerInLanguage(sentence);
       if (es === 'go-on') proposals.push(...plans(i));
       else if (es) proposals.push(es);
     }
@@ -130,6 +129,10 @@ export function withConsent(answer: string, asked: string | undefined): string {
   return said.length ? `${answer}\n${said.join(' ')}` : answer;
 }
 
+/** What the assistant offers or plans in another language (languages.ts): the first that reads one. */
+const offerInLanguage = (sentence: string) => LANGUAGES.map((l) => l.offer(sentence)).find((x) => x !== undefined);
+const planInLanguage = (sentence: string) => LANGUAGES.map((l) => l.plan(sentence)).find((x) => x !== undefined);
+
 /** The action without a lead that only says "go on and": "go ahead and cancel it" is "cancel it". */
 const leadless = (action: string) => action.trim().replace(/^(?:go\s+ahead\s+and|proceed\s+to|now)\s+/i, '');
 
@@ -137,9 +140,13 @@ const MAX_ANSWER = 600;
 const MAX_ASKED = 2_000;
 const REFUSES =
   /^\W*(?:no|nope|nah|not|never|wait|hold on|stop|espera|mejor no|nein|warte|stopp|halt|lieber nicht)\b|\b(?:don['’]?t|do not|doesn['’]?t|not|never|no longer|todav[ií]a no|a[uú]n no|nunca|nicht|noch nicht|auf keinen fall)\b/i;
-/** A question that offers an action: what follows it is the action. */
+/**
+ * A question that offers an action: what follows it is the action. The offer may be cut short
+ * ("Want me to book one?") or ask which of several ("Which should I book for Tomas?", "Which one
+ * do you want me to cancel?"): the user's answer picks one and agrees to the action.
+ */
 const OFFER =
-  /^(?:(?:so|ok(?:ay)?|great|alright)[,!]?\s+)?(?:(?:shall|should|can|may)\s+I|(?:do|would)\s+you\s+(?:want|like)\s+me\s+to|(?:do|would)\s+you\s+(?:confirm|agree)\s+(?:that\s+)?I\s+should|is\s+it\s+ok(?:ay)?\s+(?:if|for)\s+(?:I|me\s+to))\b/i;
+  /^(?:(?:so|ok(?:ay)?|great|alright)[,!]?\s+)?(?:(?:which|what|when|where|who|whom)\b[^?,]{0,60}?\s)?(?:(?:shall|should|can|may)\s+I|(?:(?:do|would)\s+you\s+)?(?:want|like|need)\s+me\s+to|(?:do|would)\s+you\s+(?:confirm|agree)\s+(?:that\s+)?I\s+should|is\s+it\s+ok(?:ay)?\s+(?:if|for)\s+(?:I|me\s+to))\b/i;
 /** An offer whose action is only to go on: the plans before it are the action. */
 const GO_ON = /^(?:go\s+ahead|proceed|continue|do\s+(?:that|this|it|so))\b/i;
 /** A question that asks the user to confirm what was laid out before it. */

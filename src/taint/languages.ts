@@ -1,0 +1,136 @@
+/**
+ * The languages the validator reads besides English (docs/taint-policy.md, "Requests in other
+ * languages"): a request, an order in data, an assistant's proposal and a tool written in one of
+ * them are read by its own grammar into the lexicon's categories and objects, so a request in one
+ * language and a tool in another meet on the same labels. A new language is one file with these
+ * readers and one line in LANGUAGES.
+ */
+import type { Category, ObjectKind } from './lexicon.js';
+import {
+  readsAsSpanish,
+  spanishActions,
+  spanishCategory,
+  spanishInfinitive,
+  spanishObjects,
+  spanishOffer,
+  spanishOrderIn,
+  spanishPlan,
+} from './spanish.js';
+import { germanActions, germanObjects, germanOffer, germanOrderIn, germanPlan, readsAsGerman } from './german.js';
+import {
+  portugueseActions,
+  portugueseCategory,
+  portugueseInfinitive,
+  portugueseObjects,
+  portugueseOffer,
+  portugueseOrderIn,
+  portuguesePlan,
+  readsAsPortuguese,
+} from './portuguese.js';
+import {
+  frenchActions,
+  frenchCategory,
+  frenchInfinitive,
+  frenchObjects,
+  frenchOffer,
+  frenchOrderIn,
+  frenchPlan,
+  readsAsFrench,
+} from './french.js';
+
+export interface LanguageAction {
+  category: Category;
+  /** The words of the clause after the verb (or besides it), for its objects. */
+  after: string[];
+  /** The words that asked, for the evidence. */
+  words: string;
+}
+
+export interface Language {
+  name: string;
+  /** Whether a text is written in it (its function words). */
+  readsAs(text: string): boolean;
+  /** The actions a request in it asks for. */
+  actions(prose: string): LanguageAction[];
+  /** The lexicon's object kinds its nouns name. */
+  objects(ws: readonly string[]): Set<ObjectKind>;
+  /** An order written in it in data, or undefined. */
+  orderIn(sentence: string): string | undefined;
+  /** What an assistant's question in it offers to do ('go-on': leave to do what it said before). */
+  offer(question: string): string | 'go-on' | undefined;
+  /** What an assistant says in it that it will or can do. */
+  plan(sentence: string): string | undefined;
+  /** How a tool named or described in it is read: its verbs' categories, and where its name holds an infinitive (-1: none). Absent: by its structure only. */
+  tools?: { category(word: string): Category | undefined; infinitive(nameWords: readonly string[]): number };
+}
+
+export const SPANISH: Language = {
+  name: 'Spanish',
+  readsAs: readsAsSpanish,
+  actions: spanishActions,
+  objects: spanishObjects,
+  orderIn: spanishOrderIn,
+  offer: spanishOffer,
+  plan: spanishPlan,
+  tools: { category: spanishCategory, infinitive: spanishInfinitive },
+};
+
+const PORTUGUESE: Language = {
+  name: 'Portuguese',
+  readsAs: readsAsPortuguese,
+  actions: portugueseActions,
+  objects: portugueseObjects,
+  orderIn: portugueseOrderIn,
+  offer: portugueseOffer,
+  plan: portuguesePlan,
+  tools: { category: portugueseCategory, infinitive: portugueseInfinitive },
+};
+
+const FRENCH: Language = {
+  name: 'French',
+  readsAs: readsAsFrench,
+  actions: frenchActions,
+  objects: frenchObjects,
+  orderIn: frenchOrderIn,
+  offer: frenchOffer,
+  plan: frenchPlan,
+  tools: { category: frenchCategory, infinitive: frenchInfinitive },
+};
+
+// German tools are read by their structure, as tools in any other language are (german.ts reads requests and data).
+const GERMAN: Language = {
+  name: 'German',
+  readsAs: readsAsGerman,
+  actions: germanActions,
+  objects: germanObjects,
+  orderIn: germanOrderIn,
+  offer: germanOffer,
+  plan: germanPlan,
+};
+
+/**
+ * In the order a text is tried: Portuguese before Spanish, whose function words it shares (a
+ * Portuguese text can read as Spanish; readsAsPortuguese weighs the words only Portuguese has).
+ */
+export const LANGUAGES: readonly Language[] = [PORTUGUESE, FRENCH, SPANISH, GERMAN];
+
+/**
+ * The language a text is written in, of those read here; undefined for English or any other.
+ * Addresses and links say nothing of it ("gmail.com" holds Portuguese "com"): they are left out.
+ */
+export function languageOf(text: string): Language | undefined {
+  const prose = text.slice(0, 8_000).replace(ADDRESSES, ' ');
+  return LANGUAGES.find((l) => l.readsAs(prose));
+}
+const ADDRESSES = /\S+@\S+|\b(?:https?:\/\/|www\.)\S+|\b[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}(?:\/\S*)?/gi;
+
+/**
+ * The language a tool is written in: its description's, else the first whose infinitive its name
+ * holds (`enviar_oferta`, `envoyer_courriel`, `gerarCobrancaPix`). A name alone is tried Spanish
+ * first: the infinitives Spanish and Portuguese share ("enviar", "pagar") read the same in both.
+ */
+export function toolLanguage(name: readonly string[], description: string): Language | undefined {
+  const described = languageOf(description);
+  if (described?.tools) return described;
+  return [SPANISH, FRENCH, PORTUGUESE].find((l) => l.tools!.infinitive(name) >= 0);
+}
