@@ -36432,9 +36432,9 @@ function stats(benchmark, defense, results, withScores = true) {
   const benign = results.filter((r) => r.variant === "control");
   const sabotaged = results.filter(isSabotagedBenign);
   const objective = objectiveStats(results.filter((r) => r.variant === "malicious"));
-  const categoryOf = (r) => r.category ?? r.security?.category ?? "uncategorised";
-  const categories = [...new Set(results.map(categoryOf))].sort();
-  const inCategory = (rs, c3) => rs.filter((r) => categoryOf(r) === c3);
+  const categoryOf2 = (r) => r.category ?? r.security?.category ?? "uncategorised";
+  const categories = [...new Set(results.map(categoryOf2))].sort();
+  const inCategory = (rs, c3) => rs.filter((r) => categoryOf2(r) === c3);
   return {
     benchmark,
     defense,
@@ -59641,7 +59641,7 @@ var DEFAULT_POLICY = {
     },
     // Social posting
     {
-      name: "/^(post_(?!request|data|json|http)\\w+|tweet\\w*|publish\\w*|share_on_\\w+|create_\\w*(post|story)|comment\\w*|post|repost\\w*|retweet\\w*|upload_\\w*video|submit_post|submit_comment|write_review|create_issue|personal_website_upload|post_to_\\w+|reply_\\w+|\\w+_reply)$/",
+      name: "/^(post_(?:on|to|in)_\\w+|post_\\w*(?:webpage|comment|reply|tweet|story|stories|video|photo|status|review|article|blog)\\w*|tweet\\w*|publish\\w*|share_on_\\w+|create_\\w*(post|story)|comment\\w*|post|repost\\w*|retweet\\w*|upload_\\w*video|submit_post|submit_comment|write_review|create_issue|personal_website_upload|post_to_\\w+|reply_\\w+|\\w+_reply)$/",
       sinks: ["PUBLIC_POST"],
       why: "publishes content"
     },
@@ -59909,6 +59909,9 @@ var NAME_WORDS = {
     "donation",
     "refund",
     "monto",
+    "importe",
+    "montant",
+    "valor",
     // A currency code in a name (`amount_usd`, `monto_clp`, `price_eur`) says how much money.
     ..."usd eur gbp chf jpy cad aud nzd mxn clp ars cop pen brl inr cny sek nok dkk pln zar".split(" ")
   ],
@@ -59952,7 +59955,16 @@ var NAME_WORDS = {
     "vendor",
     "address",
     "mobile",
-    "destination"
+    "destination",
+    // The same in the languages whose requests are read (languages.ts).
+    "destinatario",
+    "destinatarios",
+    "destinataire",
+    "destinataires",
+    "celular",
+    "telemovel",
+    "courriel",
+    "correo"
   ],
   /** Text the model writes. */
   content: [
@@ -59986,7 +59998,14 @@ var NAME_WORDS = {
     "instructions",
     "value",
     "name",
-    "label"
+    "label",
+    "texto",
+    "mensagem",
+    "mensaje",
+    "corps",
+    "cuerpo",
+    "asunto",
+    "assunto"
   ],
   /** The thing the call acts on. */
   object: [
@@ -60750,314 +60769,6 @@ function spanishPlan(sentence2) {
   return inf ? `${would[1]}${inf}${would[3]}`.trim() : void 0;
 }
 
-// src/taint/tool-profile.ts
-function profileTool(policy, def, args, opts) {
-  opts = inItsLanguage(def, opts);
-  const facts = argumentFacts(policy, def, args);
-  const w = readWords(def, facts, opts);
-  const effect3 = effectOf(def);
-  const closed = closedRead(def, facts);
-  const outward = closed ? void 0 : pointsOut(facts, facts.roles);
-  if (effect3?.kind === "read" && !outward) {
-    const overruled = w.action.category ? `; ${w.where} reads like ${w.action.category}, a guess not taken over the structure` : "";
-    return readProfile(w, `${effect3.why}${closed ? CLOSED : NO_ARGUMENT_OUT}${overruled}`);
-  }
-  if (effect3 && effect3.kind !== "read") return actingProfile(def, facts, w, effect3);
-  const trusted = effect3 ? `its readOnlyHint annotation is not taken, as ${outward}; ` : "";
-  const reads = readByItsWords(def, facts, w, opts);
-  if (reads) return readProfile(w, `${trusted}a guess: ${reads}`);
-  if (w.action.category) {
-    if (namesOnlyData(facts, w, opts))
-      return readProfile(w, `${trusted}a guess from its name: it names data, and takes nothing a sink needs (${w.where} is not taken)`);
-    return wordedSink(w, trusted, facts);
-  }
-  if (w.action.read) return readProfile(w, `${trusted}a guess from ${w.byName.read ? "its name" : "its description"}: it reads`);
-  if (w.name.length > 0 && w.name.every((x) => isReadNoun(x) || /^\d+$/.test(x) || x === "api" || x === "tool"))
-    return readProfile(w, `${trusted}a guess from its name: it is made of read nouns`);
-  return unplaced(policy, def, facts, w, trusted, opts);
-}
-function readByShape(policy, def, args, opts) {
-  opts = inItsLanguage(def, opts);
-  const effect3 = effectOf(def);
-  if (effect3 && effect3.kind !== "read") return void 0;
-  const facts = argumentFacts(policy, def, args);
-  if (effect3 && closedRead(def, facts)) return `${effect3.why}${CLOSED}`;
-  if (effect3) return pointsOut(facts, facts.roles) ? void 0 : `${effect3.why}${NO_ARGUMENT_OUT}`;
-  const w = readWords(def, facts, opts);
-  const reads = readByItsWords(def, facts, w, opts);
-  if (reads) return reads;
-  return namesOnlyData(facts, w, opts) ? "its name says what it returns and it takes nothing a sink needs" : void 0;
-}
-function inItsLanguage(def, opts) {
-  if (readsAsSpanish(def.description ?? "") || spanishInfinitive(words(def.name)) >= 0)
-    return { ...opts, verbOf: (w) => opts.verbOf(w) ?? spanishCategory(w), spanish: true };
-  return opts;
-}
-function nameWords(def, opts) {
-  const name = words(def.name);
-  const at = opts.spanish ? spanishInfinitive(name) : -1;
-  return at > 0 ? [name[at], ...name.slice(0, at), ...name.slice(at + 1)] : name;
-}
-function argumentFacts(policy, def, args) {
-  const names = new Set(args.map((a2) => a2.name));
-  for (const n2 of Object.keys(def.inputSchema?.properties ?? {})) names.add(n2);
-  const f = { names, roles: /* @__PURE__ */ new Set(), shown: /* @__PURE__ */ new Set(), freeText: false, prose: false };
-  for (const n2 of names) {
-    const value2 = args.find((a2) => a2.name === n2)?.value ?? "";
-    const prop = schemaProperty(def.inputSchema, n2);
-    const role = argumentRole(policy, def.name, n2, value2, prop);
-    f.roles.add(role);
-    const shown = structuralRole(policy, def.name, n2, value2, prop);
-    if (shown) f.shown.add(shown);
-    if ((role === "content" || role === "other") && isFreeText(n2)) f.freeText = true;
-    if ((role === "content" || role === "other") && PROSE.test(value2)) f.prose = true;
-    if (role === "recipient" && /[@+\d]/.test(value2) && words(n2).some((x) => DESTINATION.has(x))) f.sendsTo ??= n2;
-  }
-  return f;
-}
-var DESTINATION = /* @__PURE__ */ new Set(["to", "forward", "cc", "bcc", "recipient", "recipients", "destination"]);
-function withItsDestination(mask, why, f) {
-  if (f.sendsTo === void 0 || mask & SEND_BIT) return { mask, why };
-  return { mask: mask | SEND_BIT, why: `${why}; argument ${f.sendsTo} names where it sends: EXTERNAL_SEND too` };
-}
-var SEND_BIT = maskOf(["EXTERNAL_SEND"]);
-var PROSE = new RegExp("(?=[^\\n]*\\b\\p{Ll}{2,})\\p{L}+(?:[,;:]?\\s+\\p{L}+){3,}", "u");
-var NO_ARGUMENT_OUT = ", and no argument points out";
-var CLOSED = ", and its openWorldHint: false keeps it inside its own system: an address or text it takes is a filter";
-function closedRead(def, f) {
-  const a2 = def.annotations ?? {};
-  return a2.readOnlyHint === true && a2.openWorldHint === false && !["payee", "amount", "command"].some((r) => f.roles.has(r));
-}
-var OUTWARD = ["recipient", "payee", "amount", "command"];
-function pointsOut(f, roles) {
-  const out = OUTWARD.filter((r) => roles.has(r)).map((r) => `a ${r}`);
-  if (f.freeText) out.push("free text");
-  return out.length ? `it takes ${out.join(", ")}` : void 0;
-}
-function effectOf(def) {
-  const a2 = def.annotations ?? {};
-  if (a2.readOnlyHint === true) return { kind: "read", why: "its readOnlyHint annotation says it only reads" };
-  if (a2.destructiveHint === true) return { kind: "destructive", why: "its destructiveHint annotation says it destroys or overwrites" };
-  if (a2.readOnlyHint === false) return { kind: "acts", why: "its annotations say it is not read-only" };
-  const m = def.method?.trim().toUpperCase();
-  if (m === "GET" || m === "HEAD" || m === "OPTIONS") return { kind: "read", why: `its HTTP method ${m} only reads` };
-  if (m === "DELETE") return { kind: "destructive", why: "its HTTP method DELETE deletes" };
-  if (m === "POST" || m === "PUT" || m === "PATCH") return { kind: "acts", why: `its HTTP method ${m} changes something` };
-  return void 0;
-}
-function readWords(def, f, opts) {
-  const name = nameWords(def, opts);
-  const clause = words(firstClauseText(def.description));
-  const desc = clause.filter((w) => !FILLER.has(w));
-  const nounPhrase = DETERMINERS.has(clause[0] ?? "") && !FILLER.has(clause[1] ?? "") || reducedRelative(clause, opts.verbOf) || opts.spanish === true && spanishReducedRelative(clause, opts);
-  const byDesc = nounPhrase ? { read: false } : actionOf(desc, opts.verbOf);
-  const named = verbLast(name, opts.verbOf, byDesc, nounPhrase) ?? actionOf(name, opts.verbOf, true);
-  const compound = compoundNoun(name, named, byDesc, nounPhrase, opts);
-  const led = compound ? { read: false } : named;
-  const byName2 = led.category || led.read ? led : prefixedAction(name, opts.verbOf, byDesc) ?? led;
-  const refined = byName2.category === "change" && byDesc.category !== void 0 && byDesc.category !== "change";
-  const fromName = !refined && (byName2.category !== void 0 || byName2.read);
-  const action = addressless(messageWritten(fromName ? byName2 : byDesc, fromName ? name : desc), def, f);
-  const own2 = [...name, ...desc, ...[...f.names].flatMap((n2) => words(n2))].filter((x) => x !== action.verb);
-  const objects = objectKinds(own2);
-  if (opts.spanish) for (const k of spanishObjects(own2)) objects.add(k);
-  if (!f.roles.has("recipient") && ![...f.names].some((n2) => objectKinds(words(n2)).has("access"))) objects.delete("access");
-  const money = f.roles.has("payee") || f.roles.has("amount") || objectKinds(desc).has("money");
-  const where = byName2.category && !refined ? `its name (${byName2.verb})` : `its description ("${(def.description ?? "").split(/[.;\n]/)[0].slice(0, 60)}")`;
-  const at = byDesc.verb === void 0 ? -1 : clause.indexOf(byDesc.verb);
-  const descVerbUsed = at >= 0 && DETERMINERS.has(clause[at + 1] ?? "");
-  const lead = nounPhrase ? [] : leadVerbs(firstClauseText(def.description));
-  if (!nounPhrase && clause.length > 1 && !DETERMINERS.has(clause[0]) && DETERMINERS.has(clause[1]) && opts.verbOf(clause[0]) !== "read")
-    lead.push(clause[0]);
-  for (const x of name)
-    if (x.length >= 4 && x !== action.verb && opts.verbOf(x) !== "read" && !NAME_FILLER.has(x) && !lead.includes(x)) lead.push(x);
-  const opensWithRead = !nounPhrase && desc.length >= 3 && opts.verbOf(desc[0]) === "read";
-  const endsWithRead = name.length >= 2 && opts.verbOf(name[name.length - 1]) === "read";
-  return { name, desc, byName: byName2, action, objects, money, where, descVerbUsed, compound, lead, nounPhrase, opensWithRead, endsWithRead };
-}
-var NAME_FILLER = new Set("tool tools api data info item items list with from into".split(" "));
-var PARTICIPLES = new Set("sent made given taken written shown kept held bought sold paid found told left put set".split(" "));
-var AFTER_PARTICIPLE = new Set("to in into by from with on for at under against through about".split(" "));
-function reducedRelative(clause, verbOf2) {
-  if (verbOf2(clause[0] ?? "") === "read") return false;
-  const at = clause.findIndex(
-    (w, i2) => i2 > 0 && i2 <= 6 && (PARTICIPLES.has(w) || w.length > 4 && w.endsWith("ed")) && AFTER_PARTICIPLE.has(clause[i2 + 1] ?? "")
-  );
-  return at > 0 && (at === 1 || clause.slice(0, at).every((w) => w === "and" || w === "or" || /[^su]s$/.test(w)));
-}
-function spanishReducedRelative(clause, opts) {
-  const at = clause.findIndex(
-    (w, i2) => i2 > 0 && i2 <= 5 && /^[a-z]{3,}[ai]d[oa]s?$/.test(w) && AFTER_PARTICIPLE_ES.has(clause[i2 + 1] ?? "")
-  );
-  return at > 0 && clause.slice(0, at).every((w) => w === "y" || w === "o" || opts.verbOf(w) === void 0);
-}
-var AFTER_PARTICIPLE_ES = new Set("en de del por a al desde con para entre hacia".split(" "));
-function leadVerbs(clause) {
-  const m = LEAD_VERBS.exec(clause);
-  return m ? words(m[1]).filter((x) => x !== "and" && x !== "or") : [];
-}
-var LEAD_VERBS = /^\s*([a-z]+(?:\s*,\s*[a-z]+)*\s*,?\s+(?:and|or)\s+[a-z]+)\s+(?:a|an|the|this|that|these|those|one|its|their|your|\w+['’]s)\b/i;
-function verbsOf(w) {
-  const also = w.lead.filter((x) => x !== w.action.verb);
-  return { ...w.action.verb ? { verb: w.action.verb } : {}, ...also.length ? { alsoVerbs: also } : {} };
-}
-function addressless(action, def, f) {
-  const schema6 = def.inputSchema?.properties;
-  if (action.category !== "send" || schema6 === void 0 || def.annotations?.openWorldHint === true) return action;
-  if (f.roles.has("recipient") || f.roles.has("url") || f.freeText || f.prose) return action;
-  return { ...action, category: "change" };
-}
-function compoundNoun(name, led, byDesc, nounPhrase, opts) {
-  if (!led.category || name.length < 2 || name[0] !== led.verb || !nounToo(led.verb)) return false;
-  if (!nounPhrase && !(byDesc.read && byDesc.category === void 0)) return false;
-  return name.slice(1).every((x) => opts.verbOf(x) === void 0);
-}
-function verbLast(name, verbOf2, byDesc, nounPhrase) {
-  if (name.length < 2 || nounPhrase) return void 0;
-  const last = name[name.length - 1];
-  const c3 = verbOf2(last);
-  if (c3 === void 0 || last.endsWith("s") && verbOf2(last.slice(0, -1)) !== void 0) return void 0;
-  if (c3 === "read") return byDesc.read && byDesc.category === void 0 ? { read: true, verb: last } : void 0;
-  if (verbOf2(name[0]) !== void 0 && !nounToo(name[0])) return void 0;
-  const agrees = byDesc.category === c3;
-  const silent = byDesc.category === void 0 && !byDesc.read && name.slice(0, -1).every((x) => verbOf2(x) === void 0);
-  return agrees || silent ? { category: c3, verb: last, read: false } : void 0;
-}
-function nounToo(word) {
-  return objectKinds([word]).size > 0 || isDataNoun(word);
-}
-function messageWritten(action, own2) {
-  if (action.category !== "change" || action.verb === void 0 || stem(action.verb) !== stem("write")) return action;
-  const kinds = objectKinds(own2.filter((x) => x !== action.verb));
-  return kinds.has("message") && !kinds.has("publication") ? { ...action, category: "send" } : action;
-}
-var DETERMINERS = new Set(
-  "the a an this that these those your my our their its his her every all each some any one new given".split(" ")
-);
-function namesData(name, opts) {
-  const cut2 = name.findIndex((x, i2) => i2 > 0 && PREPOSITIONS.has(x));
-  const at = (cut2 < 0 ? name.length : cut2) - 1;
-  const head = name[at];
-  if (head === void 0) return false;
-  if (/[a-z]{2}[^siu]s$/.test(head) || isReadNoun(head) || opts.verbOf(head) === "read") return true;
-  const kinds = objectKinds([head]);
-  return isDataNoun(head) && !kinds.has("message") && !kinds.has("publication");
-}
-var OUTWARD_ACTIONS = /* @__PURE__ */ new Set(["send", "share", "publish", "pay", "delete", "exec"]);
-function prefixedAction(name, verbOf2, byDesc) {
-  for (const [i2, w] of name.entries()) {
-    if (i2 === 0 || name[i2 - 1].endsWith("ed")) continue;
-    const c3 = verbOf2(w);
-    if (!c3 || !OUTWARD_ACTIONS.has(c3) || /(?:s|ed|ing)$/.test(w)) continue;
-    if (!nounToo(w) || byDesc.verb !== void 0 && stem(byDesc.verb) === stem(w)) return { category: c3, verb: w, read: false };
-  }
-  return void 0;
-}
-function namesOnlyData(f, w, opts) {
-  return w.byName.category === void 0 && !w.descVerbUsed && (w.compound || namesData(w.name, opts)) && !pointsOut(f, f.shown);
-}
-function readByItsWords(def, f, w, opts) {
-  if (describedAsRead(f, w)) return `its description opens with a read ("${w.desc[0]}"), ${nameSays(w)}, and it takes nothing a sink needs`;
-  if (runsNoCode(def, f, w, opts))
-    return `its name's verb (${w.action.verb}) runs no code here (it takes none) and its description says it returns data`;
-  return void 0;
-}
-function runsNoCode(def, f, w, opts) {
-  if (w.action.category !== "exec" || f.roles.has("command") || pointsOut(f, f.roles)) return false;
-  return words((def.description ?? "").slice(0, 2e3)).some((x) => GIVES_BACK.has(x) || x.endsWith("s") && opts.verbOf(x) === "read");
-}
-var GIVES_BACK = /* @__PURE__ */ new Set(["produces", "generates", "builds", "outputs", "prints", "returns"]);
-var nameSays = (w) => w.byName.category === void 0 ? "its name says no action" : `its name ends with a read ("${w.name[w.name.length - 1]}")`;
-function describedAsRead(f, w) {
-  if (!w.opensWithRead || w.byName.category !== void 0 && !w.endsWithRead) return false;
-  const roles = w.endsWithRead || w.byName.read ? new Set([...f.roles].filter((r) => r !== "recipient")) : f.roles;
-  return !pointsOut(f, roles);
-}
-var PREPOSITIONS = new Set("in of for by from on at with per about".split(" "));
-function readProfile(w, why, unknown2 = false) {
-  const { sources, directory } = sourcesOfRead([...w.name, ...w.desc]);
-  const mask = maskOf(sources);
-  return {
-    sinks: 0,
-    sources: mask,
-    evidence: [{ mask, why: `tool profile: ${why}${directory ? " (a directory)" : ""}` }],
-    read: true,
-    directory,
-    unknown: unknown2
-  };
-}
-function actingProfile(def, f, w, effect3) {
-  if (w.action.category) return wordedSink(w, `${effect3.why}; which sink is `, f);
-  const mask = maskOf(argumentSinks(f, def.annotations ?? {}, effect3.kind === "destructive"));
-  const reads = w.action.read ? `; ${w.byName.read ? "its name" : "its description"} reads like a read, a guess not taken over that` : "";
-  const why = `tool profile: ${effect3.why}; its arguments say which sink${reads}`;
-  return { sinks: mask, sources: 0, evidence: [{ mask, why }], read: false, directory: false, unknown: false };
-}
-function argumentSinks(f, ann, destroys) {
-  const sinks = /* @__PURE__ */ new Set();
-  const reaches = ann.openWorldHint === true && (f.freeText || f.prose || !destroys);
-  if ((f.roles.has("recipient") || f.roles.has("url") || reaches) && ann.openWorldHint !== false) sinks.add("EXTERNAL_SEND");
-  if (f.roles.has("payee") || f.roles.has("amount")) sinks.add("FINANCIAL_TRANSFER");
-  if (f.roles.has("command")) sinks.add("CODE_EXEC");
-  if (sinks.size === 0 || destroys) sinks.add("DESTRUCTIVE_WRITE");
-  return [...sinks];
-}
-function wordedSink(w, trusted, f) {
-  const { mask, why } = withItsDestination(
-    maskOf(sinksOfAction(w.action.category, w.objects, w.money)),
-    `tool profile: ${trusted}a guess from ${w.where}: ${w.action.category}${w.money ? " with money" : ""}`,
-    f
-  );
-  return { sinks: mask, sources: 0, evidence: [{ mask, why }], read: false, directory: false, unknown: false, ...verbsOf(w) };
-}
-function unplaced(policy, def, f, w, trusted, opts) {
-  const roles = w.compound || w.nounPhrase || namesData(w.name, opts) ? f.shown : f.roles;
-  const carries2 = pointsOut(f, roles);
-  if (!carries2 && roles.has("url"))
-    return readProfile(
-      w,
-      `${trusted}a guess: nothing says what ${def.name} does, and a link is all it takes that points out: a fetch`,
-      true
-    );
-  if (!carries2) return readProfile(w, `${trusted}a guess: nothing says what ${def.name} does, and it takes nothing a sink needs`, true);
-  if (policy.unknownTools === "release") {
-    const evidence = [{ mask: 0, why: "tool profile: nothing places this tool, and the policy says unknown-tools: release" }];
-    return { sinks: 0, sources: 0, evidence, read: false, directory: false, unknown: true };
-  }
-  const ann = def.annotations ?? {};
-  const mask = maskOf(argumentSinks(f, ann, ann.destructiveHint === true));
-  const why = `tool profile: ${trusted}nothing says what ${def.name} does and ${carries2}, so it is staged (fail-closed) by what its arguments point at`;
-  return { sinks: mask, sources: 0, evidence: [{ mask, why }], read: false, directory: false, unknown: true };
-}
-function firstClauseText(description) {
-  if (!description) return "";
-  return (description.split(/[.;:(\n]/)[0] ?? "").replace(/\b(?:give|gives|giving|hand|hands)\s+back\b/gi, "returns").replace(/\b([a-z]+)-(?=[a-z]+\b)/gi, "$1");
-}
-var FILLER = new Set("this tool use used to will can allows lets you the a an agent user it function that for".split(" "));
-function actionOf(ws, verbOf2, verbFirst2 = false) {
-  let read2 = false;
-  let decided = false;
-  let first = true;
-  for (const [i2, w] of ws.entries()) {
-    if (w === "and" || w === "then" || w === "or") {
-      decided = false;
-      first = true;
-      continue;
-    }
-    const leading = first;
-    first = false;
-    if (decided || verbFirst2 && !leading) continue;
-    if (verbFirst2 && /[^su]s$/.test(w) && verbOf2(w.slice(0, -1)) !== void 0 && verbOf2(w.slice(0, -1)) !== "read") continue;
-    if (!verbFirst2 && i2 > 0 && nounToo(w) && !DETERMINERS.has(ws[i2 + 1] ?? "")) continue;
-    const c3 = verbOf2(w);
-    if (c3 === void 0) continue;
-    decided = true;
-    if (c3 === "read") read2 = true;
-    else return { category: c3, verb: w, read: read2 };
-  }
-  return { read: read2 };
-}
-
 // src/taint/german.ts
 function canonicalGerman(word) {
   return word.toLowerCase().replace(/ß/g, "ss").normalize("NFD").replace(/[\u0300-\u036f]/g, "").replace(/([aou])e/g, "$1");
@@ -61165,7 +60876,7 @@ function germanActions(prose) {
       const raw = part.match(/[\p{L}\p{M}]+/gu) ?? [];
       const ws = raw.map(canonicalGerman);
       if (ws.length === 0 || ws.some((w) => NEGATORS2.has(w))) continue;
-      for (const a2 of [...verbFirst(ws, raw, all), ...verbLast2(ws)])
+      for (const a2 of [...verbFirst(ws, raw, all), ...verbLast(ws)])
         if (!(a2.category === "send" && ws.some((w) => TO_USER2.has(w)))) out.push(a2);
     }
   }
@@ -61210,7 +60921,7 @@ function verbFirst(ws, raw, sentence2) {
   const f = forms.find((x) => x.particle !== void 0 && ends.has(x.particle)) ?? forms.find((x) => x.particle === void 0);
   return f && f.category !== "read" ? [{ category: f.category, after: ws.slice(i2 + 1), words: ws.slice(i2, i2 + 4).join(" ") }] : [];
 }
-function verbLast2(ws) {
+function verbLast(ws) {
   const last = ws.length - 1;
   if (last < 1 || ws.includes("ob")) return [];
   const f = FORMS2.get(ws[last])?.find((x) => x.infinitive);
@@ -61230,6 +60941,1098 @@ function germanPlan(sentence2) {
 }
 function germanOrderIn(sentence2) {
   return germanActions(sentence2).find((a2) => a2.category !== "read")?.words;
+}
+
+// src/taint/portuguese.ts
+function portugueseWords(text2) {
+  return fold(text2).replace(/\be-mails?\b/g, "email").split(/[^a-z0-9-]+|-(?!(?:me|te|se|lhes?|lh[oa]s?|nos|vos|(?:l|n)?[oa]s?)\b)/).map((w) => w.replace(/^-+|-+$/g, "")).filter(Boolean);
+}
+var PORTUGUESE_FUNCTION = new Set(
+  "de a o que e \xE9 do da dos das em no na nos nas um uma para pra pro com n\xE3o nao por mais se ao aos \xE0 \xE0s os as isso esse essa este esta ele ela eles elas voc\xEA voce voc\xEAs vc tamb\xE9m tambem j\xE1 muito sem sobre at\xE9 quando onde porque mas seu sua seus suas meu minha lhe pelo pela ent\xE3o".split(
+    " "
+  )
+);
+var ONLY_PORTUGUESE = new Set(
+  "n\xE3o nao voc\xEA voce voc\xEAs voces vc do da dos das em um uma com pra pro pros pras ele ela eles elas isso isto tamb\xE9m tambem \xE9 e ao aos \xE0s na nas pelo pela pelos pelas num numa dele dela deles delas ent\xE3o entao j\xE1 muito muita seu sua seus suas meu minha lhe lhes s\xE3o est\xE3o obrigado obrigada at\xE9 essa esse ou".split(
+    " "
+  )
+);
+var ONLY_OTHER = new Set(
+  [
+    "el del los las y con una usted ustedes tambi\xE9n es muy pero hay le les lo yo su sus hasta ella ellos ese esa qu\xE9 c\xF3mo ya puedes gracias nosotros al la",
+    "les des du et est une pour vous nous avec sur dans pas ce cette qui il sont au aux je votre vos merci leur",
+    "der die und ist nicht ein eine mit f\xFCr von zu auf bitte sie ich den dem ihr ihm uns wir"
+  ].join(" ").split(" ")
+);
+function readsAsPortuguese(text2) {
+  const n2 = functionWordCounts(text2, PORTUGUESE_FUNCTION, ENGLISH_FUNCTION);
+  if (n2.own < 2 || n2.own <= n2.english) return false;
+  const only = functionWordCounts(text2, ONLY_PORTUGUESE, ONLY_OTHER);
+  return only.own > only.english;
+}
+var ROOTS2 = {
+  read: "olh/ar consult/ar busc/ar pux/ar verific/ar chec/ar list/ar confer|confir/ir procur/ar pesquis/ar mostr/ar abr/ir analis/ar compar/ar calcul/ar resum/ir baix/ar ach/ar encontr/ar revis/ar filtr/ar levant/ar localiz/ar peg/ar acompanh/ar rastre|rastrei/ar",
+  send: "envi/ar reenvi/ar mand/ar respond/er avis/ar notific/ar comunic/ar inform/ar encaminh/ar lembr/ar escrev/er fal/ar contat/ar contact/ar solicit/ar ped|pec/ir pergunt/ar dispar/ar telefon/ar lig/ar devolv/er",
+  share: "compartilh/ar partilh/ar convid/ar liber/ar conced/er autoriz/ar permit/ir",
+  publish: "public/ar post/ar divulg/ar anunci/ar tuit/ar republic/ar",
+  pay: "pag/ar transfer|transfir/ir reembols/ar estorn/ar deposit/ar quit/ar cobr/ar fatur/ar ressarc/ir compr/ar",
+  book: "agend/ar marc/ar reserv/ar alug/ar contrat/ar",
+  change: "alter/ar mud/ar atualiz/ar cadastr/ar registr/ar anot/ar cri/ar ger/ar emit/ir lan\xE7/ar matricul/ar troc/ar pass/ar aplic/ar aprov/ar reprov/ar inclu/ir adicion/ar corrig/ir edit/ar salv/ar guard/ar configur/ar ajust/ar renov/ar ativ/ar desativ/ar reativ/ar bloque|bloquei/ar desbloque|desbloquei/ar recus/ar rejeit/ar fech/ar finaliz/ar conclu/ir arquiv/ar mov/er adi/ar antecip/ar prorrog/ar parcel/ar remarc/ar reagend/ar inscrev/er preench/er assin/ar inser|insir/ir confirm/ar acert/ar bot/ar coloc/ar tranc/ar suspend/er perdo/ar",
+  delete: "cancel/ar exclu/ir apag/ar remov/er delet/ar tir/ar descart/ar anul/ar desmarc/ar desmatricul/ar limp/ar",
+  exec: "execut/ar rod/ar instal/ar"
+};
+var ENDINGS2 = {
+  ar: ["ar", "a", "as", "am", "e", "es", "em", "emos", "ando", "armos", "arem"],
+  er: ["er", "e", "es", "em", "a", "as", "am", "amos", "endo", "ermos", "erem"],
+  ir: ["ir", "e", "es", "em", "a", "as", "am", "amos", "indo", "irmos", "irem"]
+};
+function spelled2(root, conj, ending) {
+  const plain = fold(root);
+  if (root.endsWith("\xE7")) return plain + ending;
+  const last = plain.at(-1);
+  if (conj === "ar" && ending.startsWith("e")) {
+    if (last === "c") return `${plain.slice(0, -1)}qu${ending}`;
+    if (last === "g") return `${plain.slice(0, -1)}gu${ending}`;
+  }
+  if (conj !== "ar" && last === "g" && ending.startsWith("a")) return `${plain.slice(0, -1)}j${ending}`;
+  if (conj === "ir" && last === "u" && (ending === "e" || ending === "es")) return plain + ending.replace("e", "i");
+  return plain + ending;
+}
+var FORMS3 = /* @__PURE__ */ new Map();
+var INFINITIVE_OF_ROOT = /* @__PURE__ */ new Map();
+for (const [category, entries] of Object.entries(ROOTS2))
+  for (const entry2 of entries.split(" ")) {
+    const [roots, conj] = entry2.split("/");
+    const first = fold(roots.split("|")[0]);
+    for (const root of roots.split("|")) {
+      INFINITIVE_OF_ROOT.set(fold(root), first + conj);
+      for (const ending of ENDINGS2[conj]) {
+        const form = spelled2(root, conj, ending);
+        if (!FORMS3.has(form)) FORMS3.set(form, { category, root: first, infinitive: ending === conj });
+      }
+    }
+  }
+for (const [category, root, forms] of [
+  ["read", "v", "ver ve veja vejam vendo"],
+  ["read", "l", "ler le leia leiam lendo"],
+  ["send", "diz", "dizer diz diga digam dizendo"],
+  ["change", "po", "poe ponha ponham pondo"]
+])
+  for (const f of forms.split(" ")) FORMS3.set(f, { category, root, infinitive: f === forms.split(" ")[0] && f.endsWith("r") });
+var HYPHEN_CLITICS = new Set("me te se lhe lhes nos vos o a os as lo la los las no na lho lha lhos lhas".split(" "));
+var JOINED_CLITICS = ["lhes", "lhe", "los", "las", "lo", "la", "me", "nos"];
+var WITH_PRONOUN2 = { pass: "share", confirm: "send" };
+var ALSO_WITH_PRONOUN2 = { pass: "change" };
+function formOf(w) {
+  const bare = FORMS3.get(w);
+  if (bare) return bare;
+  const hyphen = w.indexOf("-");
+  const tries = hyphen > 0 ? HYPHEN_CLITICS.has(w.slice(hyphen + 1)) ? [[w.slice(0, hyphen), w.slice(hyphen + 1)]] : [] : JOINED_CLITICS.filter((c3) => w.endsWith(c3) && w.length - c3.length >= 3).map((c3) => [w.slice(0, -c3.length), c3]);
+  for (const [base2, clitic] of tries) {
+    const inf = /^l[oa]s?$/.test(clitic) ? FORMS3.get(`${base2}r`) : void 0;
+    if (inf?.infinitive) return { ...inf, clitic };
+    const form = FORMS3.get(base2) ?? (hyphen > 0 ? lightForm(base2) : void 0);
+    if (form) return { ...form, clitic };
+  }
+  return void 0;
+}
+function portugueseVerb(word) {
+  const f = formOf(fold(word));
+  if (!f || f.root === LIGHT_ROOT) return void 0;
+  const pronoun = f.clitic !== void 0 && /^lh/.test(f.clitic);
+  const also = pronoun ? ALSO_WITH_PRONOUN2[f.root] : void 0;
+  return { category: (pronoun ? WITH_PRONOUN2[f.root] : void 0) ?? f.category, ...also ? { also } : {}, infinitive: f.infinitive };
+}
+function portugueseCategory(word) {
+  return portugueseVerb(word)?.category;
+}
+function portugueseInfinitive(nameWords2) {
+  return nameWords2.findIndex((w) => portugueseVerb(w)?.infinitive === true);
+}
+var OBJECTS4 = {
+  money: "dinheiro grana valor valores pagamento pagamentos pix boleto boletos cobranca cobrancas mensalidade mensalidades reembolso estorno fatura faturas fiscal nf nfe reais transferencia transferencias deposito ted salario parcela parcelas taxa aluguel multa recibo sinal adiantamento comissao honorarios euros euro dolares renda propina".split(" "),
+  message: "email emails mail mensagem mensagens msg whatsapp zap wpp sms aviso avisos recado comunicado carta resposta lembrete circular notificacao nota bilhete".split(
+    " "
+  ),
+  access: "acesso acessos permissao permissoes usuario administrador admin editor leitor perfil convite".split(" "),
+  booking: "consulta agendamento horario reserva aula visita reuniao sessao vaga exame retorno hora entrevista passagem hospedagem matricula mesa quarto".split(
+    " "
+  ),
+  publication: "post postagem publicacao comentario avaliacao story stories anuncio artigo materia".split(" "),
+  credential: "senha senhas login token pin".split(" ")
+};
+function portugueseObjects(ws) {
+  const out = /* @__PURE__ */ new Set();
+  for (const [k, nouns] of Object.entries(OBJECTS4)) if (ws.some((w) => nouns.includes(w))) out.add(k);
+  return out;
+}
+var LIGHT_ROOT = "light";
+function lightForm(w) {
+  return /^(?:faz|fazer|fazendo|fazem|faca|facam|efetu(?:a|e|ar|em|am)|realiz(?:a|e|ar|em|am)|providenci(?:a|e|ar|em|am)|da|dar|dando|deem|dao)$/.test(
+    w
+  ) ? { category: "change", root: LIGHT_ROOT, infinitive: /r$/.test(w) } : void 0;
+}
+var ACTION_NOUNS3 = {
+  pix: "pay",
+  transferencia: "pay",
+  ted: "pay",
+  deposito: "pay",
+  pagamento: "pay",
+  estorno: "pay",
+  reembolso: "pay",
+  devolucao: "pay",
+  ressarcimento: "pay",
+  cobranca: "pay",
+  agendamento: "book",
+  reserva: "book",
+  marcacao: "book",
+  matricula: "change",
+  inscricao: "change",
+  cadastro: "change",
+  lancamento: "change",
+  alteracao: "change",
+  mudanca: "change",
+  troca: "change",
+  correcao: "change",
+  atualizacao: "change",
+  emissao: "change",
+  boleto: "change",
+  nota: "change",
+  baixa: "change",
+  cancelamento: "delete",
+  exclusao: "delete",
+  envio: "send",
+  publicacao: "publish",
+  postagem: "publish",
+  post: "publish",
+  divulgacao: "publish"
+};
+var DAR_NOUNS = {
+  acesso: "share",
+  permissao: "share",
+  retorno: "send",
+  resposta: "send",
+  satisfacao: "send",
+  toque: "send",
+  aviso: "send",
+  desconto: "change",
+  entrada: "change",
+  baixa: "change",
+  olhada: "read",
+  olhadinha: "read"
+};
+function lightVerb3(ws, i2, first) {
+  const w = ws[i2].replace(/-.*/, "");
+  if (!lightForm(w) && !(w === "de" && first)) return void 0;
+  const dar = /^d/.test(w);
+  for (const n2 of ws.slice(i2 + 1, i2 + 5)) {
+    const c3 = (dar ? DAR_NOUNS[n2] : void 0) ?? ACTION_NOUNS3[n2];
+    if (c3) return c3;
+  }
+  return void 0;
+}
+var PAY_NOUNS = new Set("pix dinheiro grana ted transferencia deposito".split(" "));
+function byNoun(root, category, after) {
+  const near = after.slice(0, 4);
+  const money = near.some((w) => OBJECTS4.money.includes(w) || ACTION_NOUNS3[w] === "pay");
+  if (root === "devolv" || root === "liber") return [money ? "pay" : category];
+  if (root === "acert") return [money || after[0] === "com" ? "pay" : "change"];
+  if (root === "marc" && after[0] === "como") return ["change"];
+  if (root === "lembr" && (after[0] === "de" || after[0] === "que")) return ["read"];
+  if (root === "confirm" && after[0] === "com") return ["send"];
+  if (category === "send" && near.some((w) => PAY_NOUNS.has(w))) return ["send", "pay"];
+  return [category];
+}
+var NOUN_HOMOGRAPHS = new Set(
+  "agenda reserva reservas marca troca consulta lista busca informe ajuste lance passe poste cobre cobra matricula registra roda tira guarda compra compras peca pecas fatura faturas parcela parcelas publica publicas".split(
+    " "
+  )
+);
+function readsAsNoun(form, next) {
+  return NOUN_HOMOGRAPHS.has(form) && (next === void 0 || /^(?:de|do|da|dos|das|e|ou|em)$/.test(next) || /(?:ad|id)[oa]s?$/.test(next));
+}
+var SKIPPABLE = new Set(
+  "me te lhe lhes nos vos voce vc tu ce ja so tambem logo agora entao ai dai depois primeiro antes hoje amanha favor gentileza pfv pf porfa sim ok".split(
+    " "
+  )
+);
+var TRIGGERS = new Set(
+  "e mas ou pode podes poderia podia consegue consegues conseguiria quero queria preciso precisamos precisa vamos bora tenta tente".split(
+    " "
+  )
+);
+var WANT = new Set("quero queria preciso precisamos precisava gostaria peco tem temos tenho".split(" "));
+var BEFORE_DE = new Set("gostaria lembra lembre esquece esqueca esquecam deixa deixe deixem".split(" "));
+function standsAsVerb(ws, i2, parts) {
+  let j = i2 - 1;
+  while (j >= 0 && !parts.has(j + 1) && (SKIPPABLE.has(ws[j]) || ws[j] === "por" && /^(?:favor|gentileza)$/.test(ws[j + 1]))) j--;
+  if (j < 0 || parts.has(j + 1)) return true;
+  const w = ws[j];
+  const before = ws[j - 1];
+  return TRIGGERS.has(w) || w === "que" && WANT.has(before) || w === "de" && BEFORE_DE.has(before) || /^(?:pra|para)$/.test(w) && /^(?:da|de)$/.test(before) || w === "como" && before === "tem" || w === "tal" && before === "que";
+}
+var NEGATORS3 = /* @__PURE__ */ new Set(["nao", "nem", "nunca", "sem", "jamais", "tampouco"]);
+var QUESTION_WORDS3 = new Set(
+  "que quem quanto quanta quantos quantas quando onde aonde como qual quais porque pq por tem ha existe existem cade".split(" ")
+);
+function portugueseActions(prose) {
+  const out = [];
+  const text2 = prose.replace(/\.(?=\s|$)/g, "\n");
+  for (const clause of text2.match(/[^;!?\n]+\?*/g) ?? []) {
+    const ws = portugueseWords(clause);
+    const lead = ws.findIndex((w) => !/^(?:e|mas|entao|ai)$/.test(w));
+    const opener = ws[lead] === "o" && ws[lead + 1] === "que" ? "que" : ws[lead];
+    const asks = ws[lead + 1] === "como" || ws[lead + 1] === "tal";
+    if (ws.length === 0 || clause.trim().endsWith("?") && QUESTION_WORDS3.has(opener) && !asks) continue;
+    const parts = partStarts2(clause);
+    for (let i2 = 0; i2 < ws.length; i2++) {
+      if (!(i2 === 0 || parts.has(i2) || standsAsVerb(ws, i2, parts))) continue;
+      const light = lightVerb3(ws, i2, i2 === 0 || parts.has(i2) || /^(?:lhe|lhes|favor)$/.test(ws[i2 - 1]));
+      const f = light ? void 0 : formOf(ws[i2]);
+      if (!light && (!f || f.root === LIGHT_ROOT || readsAsNoun(ws[i2], ws[i2 + 1]))) continue;
+      if (negated2(ws, i2, parts) || inIndirectQuestion2(ws, i2, parts)) continue;
+      const after = ws.slice(i2 + 1, i2 + 13);
+      const pronoun = f?.clitic !== void 0 && /^lh/.test(f.clitic);
+      const category = light ?? (pronoun ? WITH_PRONOUN2[f.root] : void 0) ?? f.category;
+      if (category === "read") continue;
+      const categories = (f && !pronoun ? byNoun(f.root, category, after) : [category]).filter((c3) => c3 !== "read");
+      if (categories.length === 0) continue;
+      if (categories[0] === "send" && toUser(ws, i2, f?.clitic)) continue;
+      const also = pronoun ? ALSO_WITH_PRONOUN2[f.root] : void 0;
+      for (const c3 of also ? [...categories, also] : categories) out.push({ category: c3, after, words: ws.slice(i2, i2 + 4).join(" ") });
+    }
+  }
+  return out;
+}
+function toUser(ws, i2, clitic) {
+  if (clitic === "me" || clitic === "nos" || ws[i2 - 1] === "me" || ws[i2 - 1] === "nos") return true;
+  const after = ws.slice(i2 + 1, i2 + 5).join(" ");
+  return /\b(?:pra|para) (?:mim|gente|nos)\b/.test(after);
+}
+function partStarts2(clause) {
+  const out = /* @__PURE__ */ new Set();
+  for (let at = clause.indexOf(","); at >= 0; at = clause.indexOf(",", at + 1)) out.add(portugueseWords(clause.slice(0, at)).length);
+  return out;
+}
+function negated2(ws, i2, parts) {
+  if (ws[i2 + 1] === "nao" && i2 + 2 === ws.length) return true;
+  for (let j = i2 - 1; j >= Math.max(0, i2 - 3); j--) {
+    if (parts.has(j + 1)) return false;
+    if (BEFORE_DE.has(ws[j])) return false;
+    if (NEGATORS3.has(ws[j])) return true;
+    if (ws[j] === "e" || ws[j] === "mas" || formOf(ws[j]) !== void 0) return false;
+  }
+  return false;
+}
+function inIndirectQuestion2(ws, i2, parts) {
+  for (let j = i2 - 1; j >= 0 && !parts.has(j + 1); j--) {
+    if (ws[j] === "e" || ws[j] === "mas") return false;
+    if (ws[j] === "se" && j > 0 && !parts.has(j)) return true;
+  }
+  return false;
+}
+var ORDER_LEAD_IN2 = new Set(
+  "por favor gentileza agora tambem depois alem disso nota obs importante urgente atencao primeiro finalmente ja entao assim".split(" ")
+);
+var OBLIGATION2 = /\b(?:deve|devem|devera|deverao|deveria|deveriam|tem que|tem de|e necessario|e preciso|e obrigatorio|e imprescindivel|solicitamos que|solicito que|pedimos que|peco que|favor|por gentileza)(?:-se)?\s+(?:que\s+)?(ser\s+)?(?:(?:se|lhe|lhes|me|nos)\s+)?([a-z]+)/;
+function participleVerb(word) {
+  if (/^pag[oa]s?$/.test(word)) return FORMS3.get("pagar");
+  const m = /^(.+)(?:ad|id)[oa]s?$/.exec(word);
+  if (!m) return void 0;
+  for (const end of ["ar", "er", "ir"]) {
+    const f = FORMS3.get(m[1] + end);
+    if (f?.infinitive) return f;
+  }
+  return void 0;
+}
+function portugueseOrderIn(sentence2) {
+  for (const part of sentence2.split(/[:;,]\s+|\s+e\s+(?:depois\s+|em seguida\s+)?/i)) {
+    const ws = portugueseWords(part);
+    let i2 = 0;
+    while (i2 < ws.length && ORDER_LEAD_IN2.has(ws[i2])) i2++;
+    const f = i2 < ws.length ? formOf(ws[i2]) : void 0;
+    const polite = i2 > 0 && /^(?:favor|gentileza)$/.test(ws[i2 - 1]);
+    if (!f || f.root === LIGHT_ROOT || f.category === "read" || f.infinitive && !polite || ws.length - i2 < 3) continue;
+    if (readsAsNoun(ws[i2], ws[i2 + 1]) || /^(?:de|do|da|dos|das)$/.test(ws[i2 + 1]) || /(?:ad|id)[oa]s?$/.test(ws[i2 + 1])) continue;
+    return ws.slice(i2, i2 + 4).join(" ");
+  }
+  const m = OBLIGATION2.exec(fold(sentence2));
+  const v = m ? FORMS3.get(m[2]) ?? (m[1] ? participleVerb(m[2]) : void 0) : void 0;
+  return v && v.category !== "read" ? m[0] : void 0;
+}
+function foldInPlace(text2) {
+  return [...text2].map((ch) => fold(ch).length === ch.length ? fold(ch) : ch.toLowerCase().length === ch.length ? ch.toLowerCase() : ch).join("");
+}
+var PRONOUNS2 = "(?:(?:me|te|lhe|lhes|nos|vos)\\s+)*";
+var OFFER_LEAD3 = new RegExp(
+  `^\\s*(?:e\\s+)?(?:(?:voce|vc|o senhor|a senhora|tu)\\s+)?(?:quer|queres|gostaria|deseja|desejas|prefere|preferes)\\s+que\\s+(?:eu\\s+)?|^\\s*(?:e\\s+)?(?:posso|podemos|devo|devemos|quer\\s+que\\s+eu)\\s+(?:ja\\s+)?`
+);
+var ASKS_TO_GO_ON3 = /^\s*(?:e\s+)?(?:(?:posso|podemos|devo)(?:\s+(?:seguir|prosseguir|continuar|fazer\s+isso|ir\s+em\s+frente|seguir\s+em\s+frente|fechar|confirmar))?|sigo|prossigo|continuo|(?:voce\s+)?confirma|confirmado|tudo\s+(?:certo|bem|ok)|pode\s+ser|(?:esta|ta)\s+(?:bom|bem|certo|correto|ok)|correto|certo|ok|fechado|combinado|de\s+acordo|faco\s+isso|posso\s+fazer)(?:\s+assim)?\s*[?!.]*\s*$/;
+var FIRST_PERSON2 = new RegExp(`^\\s*(?:e\\s+)?(?:eu\\s+)?(?:ja\\s+)?(${PRONOUNS2})([a-z]+)o\\b`);
+var WILL2 = new RegExp(
+  `^\\s*(?:(?:eu|nos|a gente)\\s+)?(?:ja\\s+|tambem\\s+|entao\\s+|agora\\s+)*(${PRONOUNS2})(?:vou|vamos|irei|iremos|posso|podemos|pretendo|consigo)\\s+(?:ja\\s+|tambem\\s+|agora\\s+)?`
+);
+var WOULD2 = new RegExp(`^\\s*(?:(?:eu|nos)\\s+)?(${PRONOUNS2})([a-z]+r)(?:ia|iamos|ei|emos)\\b`);
+function infinitiveOf3(stem2) {
+  if (stem2 === "fac") return "fazer";
+  const inf = INFINITIVE_OF_ROOT.get(stem2);
+  const f = inf ? FORMS3.get(inf) : void 0;
+  return f && f.category !== "read" ? inf : void 0;
+}
+function portugueseOffer(question) {
+  const folded = foldInPlace(question);
+  if (ASKS_TO_GO_ON3.test(folded)) return "go-on";
+  const lead = OFFER_LEAD3.exec(folded);
+  if (lead)
+    return question.slice(lead[0].length).replace(/\?+\s*$/, "").trim() || "go-on";
+  const first = FIRST_PERSON2.exec(folded);
+  const inf = first ? infinitiveOf3(first[2]) : void 0;
+  return inf ? `${first[1]}${inf}${question.slice(first[0].length)}`.replace(/\?+\s*$/, "").trim() : void 0;
+}
+function portuguesePlan(sentence2) {
+  const folded = foldInPlace(sentence2);
+  const will = WILL2.exec(folded);
+  if (will) return `${will[1]}${sentence2.slice(will[0].length)}`.replace(/[.!]+\s*$/, "").trim() || void 0;
+  const would = WOULD2.exec(folded);
+  const inf = would && FORMS3.get(would[2])?.infinitive ? would[2] : void 0;
+  return inf ? `${would[1]}${inf}${sentence2.slice(would[0].length)}`.replace(/[.!]+\s*$/, "").trim() : void 0;
+}
+
+// src/taint/french.ts
+var CURRENCY = { "\u20AC": "eur", $: "dollars", "\xA3": "livres" };
+function wordsOf(text2) {
+  return (text2.toLowerCase().match(/[\p{L}\p{N}]+|[€$£]/gu) ?? []).map((raw) => ({ raw, w: CURRENCY[raw] ?? fold(raw.replace(/œ/g, "oe").replace(/æ/g, "ae")).replace(/[^a-z0-9]/g, "") })).filter((x) => x.w !== "");
+}
+function frenchWords(text2) {
+  return wordsOf(text2).map((x) => x.w);
+}
+var wordSet2 = (list3) => new Set(list3.split(" "));
+var FRENCH_OWN = wordSet2(
+  "et est une pour dans sur au aux ce cette ces cet sa ses mon ton votre notre leur leurs il ils elle elles je nous vous ne pas avec par tr\xE8s \xE9t\xE9 \xEAtre sont merci bonjour lui moi toi aussi qui o\xF9 chez l j qu c"
+);
+var FRENCH_SHARED = wordSet2("le la les de des du d que en un se tu a \xE0 mes nos vos son ma mais ou");
+var OTHER_FUNCTION = wordSet2(
+  "the of and to in is for on with that this it my an be are at by from please me you your our we was were have has will would can could should el los las y con por para una del al es est\xE1 muy pero cuando este esta os um uma n\xE3o com em da do na no \xE9 s\xE3o para ao aos pelo pela der die das und ist nicht ein eine mit f\xFCr von zu auf bitte ich sie wir den dem"
+);
+function readsAsFrench(text2) {
+  const own2 = functionWordCounts(text2, FRENCH_OWN, OTHER_FUNCTION);
+  const shared = functionWordCounts(text2, FRENCH_SHARED, OTHER_FUNCTION).own;
+  const n2 = own2.own + shared;
+  if (n2 < 2 || n2 <= own2.english) return false;
+  if (own2.own > own2.english) return true;
+  if (own2.english > 0) return false;
+  const head = text2.slice(0, 4e3);
+  return !/[ñáíóú¿¡ãõ]/i.test(head) && frenchWords(head).some((w) => FORMS4.has(w));
+}
+var ENDINGS3 = {
+  er: [
+    ["er", "ons", "ez", "ions", "iez"],
+    ["e", "es", "ent"]
+  ],
+  ir: [["ir", "is", "it", "issons", "issez", "issent", "isse", "isses"], []],
+  ttre: [["tre", "s", "", "tons", "tez", "tent", "te", "tes"], []],
+  dre: [["re", "s", "", "ons", "ez", "ent", "e", "es"], []],
+  enir: [["enir", "iens", "ient", "enons", "enez", "iennent", "ienne", "iennes"], []],
+  ire: [["re", "s", "vons", "vez", "vent", "ve", "ves"], []],
+  uire: [["re", "s", "sons", "sez", "sent", "se", "ses"], []],
+  vrir: [["ir", "e", "es", "ons", "ez", "ent"], []]
+};
+var ROOTS3 = {
+  read: "regard/er verifi/er consult/er cherch/er recherch/er trouv/er retrouv/er list/er affich/er examin/er analys/er compar/er calcul/er resum/er recuper/er telecharg/er control/er identifi/er tradui/uire retourn/er obt/enir estim/er compt/er surveill/er montr/er expliqu/er indiqu/er ouvr/vrir tri/er",
+  send: "envoy|envoi/er transmet/ttre repond/dre ecri/ire prev/enir avert/ir inform/er notifi/er relanc/er diffus/er rappel|rappell/er appel|appell/er contact/er signal/er remet/ttre soumet/ttre expedi/er communiqu/er demand/er export/er alert/er remerci/er mail/er",
+  share: "partag/er invit/er autoris/er accord/er permet/ttre deleg/er televers/er distribu/er",
+  publish: "publi/er post/er annonc/er tweet/er comment/er",
+  pay: "pay|pai,pay/er regl/er vir/er rembours/er vers/er sold/er encaiss/er factur/er debit/er credit/er prelev/er acquitt/er command/er achet/er vend/dre",
+  book: "reserv/er planifi/er programm/er convoqu/er cal/er fix/er organis/er lou/er",
+  change: "modifi/er chang/er enregistr/er not/er cre/er ajout/er valid/er clotur/er affect/er transfer/er emet/ttre gener/er sais/ir corrig/er deplac/er report/er decal/er avanc/er actualis/er renseign/er rempl/ir complet/er marqu/er attribu/er assign/er activ/er reactiv/er bloqu/er debloqu/er suspend/dre ferm/er rouvr/vrir accept/er refus/er rejet|rejett/er approuv/er sign/er confirm/er inscri/ire etabl/ir redig/er renouvel|renouvell/er prolong/er augment/er baiss/er remplac/er renomm/er class/er attach/er copi/er dupliqu/er import/er associ/er rattach/er coch/er reinitialis/er trait/er declar/er imput/er comptabilis/er lettr/er repart/ir regularis/er verrouill/er deverrouill/er revoqu/er fusionn/er reprogramm/er replanifi/er",
+  delete: "supprim/er annul/er effac/er retir/er resili/er desactiv/er archiv/er enlev/er vid/er purg/er detrui/uire desinscri/ire desabonn/er decommand/er radi/er",
+  exec: "execut/er install/er deploy|deploi/er compil/er"
+};
+var LIGHT3 = {
+  faire: { forms: "faire fais faites faisons fasse fasses fassent" },
+  mettre: { forms: "mettre mets mettons mettez mette mettes", alone: "change" },
+  passer: { forms: "passer passe passes passons passez passent", alone: "change" },
+  donner: { forms: "donner donne donnes donnons donnez donnent", alone: "share" },
+  lancer: { forms: "lancer lance lances lancons lancez lancent", alone: "exec" },
+  prendre: { forms: "prendre prends prenons prenez prenne" },
+  tenir: { forms: "tenir tiens tenons tenez tienne" },
+  effectuer: { forms: "effectuer effectue effectuons effectuez" },
+  proceder: { forms: "proceder procede procedons procedez" }
+};
+var FORMS4 = (() => {
+  const out = /* @__PURE__ */ new Map();
+  const add = (form, f) => {
+    if (!out.has(form)) out.set(form, f);
+  };
+  for (const [category, entries] of Object.entries(ROOTS3))
+    for (const entry2 of entries.split(" ")) {
+      const [roots, conj] = entry2.split("/");
+      const [plain, stressed = plain] = roots.split("|");
+      const [endings, stressedEndings] = ENDINGS3[conj];
+      const verb = plain + endings[0];
+      for (const e of endings)
+        add(plain + (plain.endsWith("g") && e.startsWith("o") ? "e" : "") + e, {
+          category,
+          verb,
+          infinitive: e === endings[0],
+          er: conj === "er"
+        });
+      for (const root of stressed.split(","))
+        for (const e of stressedEndings) add(root + e, { category, verb, infinitive: false, er: true });
+    }
+  for (const f of "lire lis lisons lisez lise voir vois voyons voyez voie".split(" "))
+    add(f, { category: "read", verb: f.startsWith("l") ? "lire" : "voir", infinitive: f === "lire" || f === "voir", er: false });
+  for (const f of "dire dis disons dites dise".split(" ")) add(f, { category: "send", verb: "dire", infinitive: f === "dire", er: false });
+  for (const f of ["renvoyer", "renvoyons", "renvoyez", "renvoyions", "renvoyiez", "renvoies"])
+    out.set(f, { category: "send", verb: "renvoyer", infinitive: f === "renvoyer", er: true });
+  for (const f of ["renvoie", "renvoient"]) out.set(f, { category: "read", verb: "renvoyer", infinitive: false, er: true });
+  return out;
+})();
+var LIGHT_FORMS = new Map(Object.entries(LIGHT3).flatMap(([verb, l]) => l.forms.split(" ").map((f) => [f, verb])));
+function frenchVerb(word) {
+  const w = fold(word);
+  const f = FORMS4.get(w);
+  if (f) return { category: f.category, ...f.verb === "transferer" ? { also: "send" } : {}, infinitive: f.infinitive };
+  const light = LIGHT_FORMS.get(w);
+  const alone = light ? LIGHT3[light].alone : void 0;
+  return alone ? { category: alone, infinitive: w === light } : void 0;
+}
+function frenchCategory(word) {
+  return frenchVerb(word)?.category;
+}
+var ENGLISH_SPELLED = wordSet2("installer programmer reporter poster commenter organiser exporter importer compiler");
+function frenchInfinitive(nameWords2) {
+  return nameWords2.findIndex((w) => !ENGLISH_SPELLED.has(fold(w)) && frenchVerb(w)?.infinitive === true);
+}
+var OBJECTS5 = {
+  money: "argent montant somme facture paiement virement reglement remboursement acompte caution depot loyer salaire paie euro euros eur dollar prelevement versement frais cotisation mensualite echeance solde iban rib cheque tarif prix abonnement don avance".split(
+    " "
+  ),
+  message: "courriel mail email message sms relance convocation lettre courrier reponse rappel notification mot circulaire newsletter invitation note".split(
+    " "
+  ),
+  access: "acces droit permission role admin administrateur editeur lecteur habilitation".split(" "),
+  booking: "rendez rdv reservation creneau seance consultation visite reunion chambre table vol billet place sejour salle entretien".split(
+    " "
+  ),
+  publication: "annonce publication post avis commentaire article tweet story".split(" ")
+};
+function frenchObjects(ws) {
+  const out = /* @__PURE__ */ new Set();
+  const singular = ws.map((w) => w.replace(/(?<=..)[sx]$/, ""));
+  for (const [k, nouns] of Object.entries(OBJECTS5))
+    if (ws.some((w, i2) => nouns.includes(w) || nouns.includes(singular[i2]))) out.add(k);
+  return out;
+}
+var OBJECT_PRONOUNS = wordSet2("me m te t se s lui leur nous vous le la les l y en");
+var ARTICLE_LIKE = wordSet2("le la les l en");
+var SUBJECTS = wordSet2("je j il elle on ils elles ce c ca cela qui");
+var VERB_CONTEXT2 = wordSet2(
+  "et puis ensuite alors aussi egalement mais sinon donc enfin maintenant stp svp plait oui ok okay bien directement vite surtout abord tu bon apres deja"
+);
+var WANT2 = wordSet2(
+  "veux voudrais voulons voulez vouloir aimerais aimerions souhaite souhaiterais souhaitons souhaitez faut faudrait faudra veuillez prefere preferez"
+);
+var CAN = wordSet2("peux pouvez pourrais pourriez pourras pourrez dois devez devrais devriez devras devrez vas allez va");
+var THIRD = wordSet2("il elle ils elles on ca cela qui ce c");
+var DE_LEAD = wordSet2("merci priere oublie oubliez essaie essaye essayez tache tachez besoin charge demande pense pensez veille veillez");
+var QUESTION_WORDS4 = wordSet2(
+  "qui quoi que qu quel quelle quels quelles combien comment quand ou pourquoi lequel laquelle lesquels lesquelles"
+);
+var HOMOGRAPHS = wordSet2(
+  "relance note paie regle affiche annonce solde commande poste reserve programme partage copie signe cloture valide demande facture classe marque change rappel passe"
+);
+var TO_USER3 = wordSet2("moi nous");
+function frenchActions(prose) {
+  const out = [];
+  for (const clause of prose.replace(/\.(?=\s|$)/g, "\n").match(/[^;!?\n]+\?*/g) ?? []) {
+    const cw = wordsOf(clause);
+    const ws = cw.map((x) => x.w);
+    if (ws.length === 0 || clause.trim().endsWith("?") && QUESTION_WORDS4.has(ws[0])) continue;
+    const { parts, labels } = partsOf(clause);
+    for (let i2 = 0; i2 < ws.length; i2++) {
+      const v = verbAt(cw, i2, labels, ws);
+      if (!v || v.category === "read") continue;
+      const run = pronounsBefore(ws, i2, parts);
+      if (!stands(ws, i2, run, parts, v.infinitive) || inIndirectQuestion3(ws, i2, parts)) continue;
+      if ((v.category === "send" || v.category === "share") && toUser2(ws, i2, run)) continue;
+      const after = ws.slice(i2 + 1, i2 + 13);
+      const asked = { after, words: ws.slice(i2, i2 + 4).join(" ") };
+      out.push({ ...asked, category: v.verb === "transferer" && frenchObjects(after).has("message") ? "send" : v.category });
+    }
+  }
+  return out;
+}
+function verbAt(cw, i2, labels, ws = cw.map((x) => x.w)) {
+  const w = ws[i2];
+  if (labels.has(i2)) return void 0;
+  const light = LIGHT_FORMS.get(w);
+  if (light) {
+    if (/é$/.test(cw[i2].raw)) return void 0;
+    const category = lightCategory(light, ws.slice(i2 + 1, i2 + 7));
+    return category ? { category, verb: light, infinitive: w === light } : void 0;
+  }
+  const f = FORMS4.get(w);
+  if (!f) return void 0;
+  if (f.er && !f.infinitive && /é$/.test(cw[i2].raw)) return void 0;
+  if (HOMOGRAPHS.has(w) && nounHeading(cw, i2)) return void 0;
+  const after = ws.slice(i2 + 1, i2 + 13);
+  if (f.verb === "afficher" && onVenue(after)) return { category: "publish", verb: f.verb, infinitive: f.infinitive };
+  if (f.verb === "renvoyer" && after.some((x) => /^(?:a|au|aux|lui|leur)$/.test(x) || x.includes("@")))
+    return { category: "send", verb: f.verb, infinitive: f.infinitive };
+  if (f.verb === "retirer" && frenchObjects(after).has("money")) return { category: "pay", verb: f.verb, infinitive: f.infinitive };
+  return f;
+}
+function nounHeading(cw, i2) {
+  const next = cw[i2 + 1];
+  if (!next) return true;
+  return /^(?:de|d|du|des|n|no|numero)$/.test(next.w) || /^\d/.test(next.w) || /(?:é|ée|és|ées)$/.test(next.raw);
+}
+var VENUES = wordSet2(
+  "site extranet intranet portail blog page facebook instagram linkedin twitter panneau tableau vitrine reseaux forum hall affichage web"
+);
+function onVenue(after) {
+  return after.some((w, k) => VENUES.has(w) || w === "ligne" && after[k - 1] === "en");
+}
+var LIGHT_NOUNS = {
+  virement: "pay",
+  paiement: "pay",
+  reglement: "pay",
+  remboursement: "pay",
+  avoir: "pay",
+  versement: "pay",
+  acompte: "pay",
+  avance: "pay",
+  geste: "pay",
+  achat: "pay",
+  commande: "pay",
+  modification: "change",
+  changement: "change",
+  correction: "change",
+  saisie: "change",
+  avenant: "change",
+  devis: "change",
+  facture: "change",
+  inscription: "change",
+  declaration: "change",
+  ecriture: "change",
+  transfert: "change",
+  jour: "change",
+  annulation: "delete",
+  suppression: "delete",
+  resiliation: "delete",
+  reservation: "book",
+  rendez: "book",
+  rdv: "book",
+  billet: "book",
+  envoi: "send",
+  relance: "send",
+  rappel: "send",
+  courrier: "send",
+  courriel: "send",
+  mail: "send",
+  message: "send",
+  reponse: "send",
+  sms: "send",
+  appel: "send",
+  coup: "send",
+  copie: "send",
+  suivre: "send",
+  parvenir: "send",
+  savoir: "send",
+  courant: "send",
+  annonce: "publish",
+  publication: "publish",
+  affichage: "publish",
+  acces: "share",
+  droit: "share",
+  droits: "share",
+  partage: "share",
+  invitation: "share",
+  script: "exec"
+};
+function lightCategory(verb, after) {
+  if ((verb === "mettre" || verb === "passer") && onVenue(after)) return "publish";
+  const noun = after.find((w, k) => LIGHT_NOUNS[w] !== void 0 && (w !== "copie" || after[k - 1] === "en"));
+  if (noun) return LIGHT_NOUNS[noun];
+  return after.includes("copie") ? "change" : LIGHT3[verb].alone;
+}
+function partsOf(clause) {
+  const parts = /* @__PURE__ */ new Set();
+  const labels = /* @__PURE__ */ new Set();
+  for (const m of clause.matchAll(/[,:]|\s[-–—]\s/g)) {
+    const n2 = wordsOf(clause.slice(0, m.index)).length;
+    parts.add(n2);
+    if (m[0] === ":" && n2 > 0) labels.add(n2 - 1);
+  }
+  return { parts, labels };
+}
+function pronounsBefore(ws, i2, parts) {
+  const run = [];
+  for (let j = i2 - 1; j >= 0 && !parts.has(j + 1) && OBJECT_PRONOUNS.has(ws[j]); j--) run.unshift(ws[j]);
+  return run;
+}
+function stands(ws, i2, run, parts, infinitive) {
+  const j = i2 - 1 - run.length;
+  const strong = run.some((p) => !ARTICLE_LIKE.has(p));
+  if (run.length > 0 && !strong && !infinitive) return j >= 0 && !parts.has(j + 1) && ws[j] === "tu";
+  if (j < 0 || parts.has(j + 1)) return !(run[0] === "nous" && !infinitive);
+  const before = ws[j];
+  if (SUBJECTS.has(before)) return false;
+  if (VERB_CONTEXT2.has(before) || (before === "que" || before === "qu") && run[0] === "vous") return true;
+  if (!infinitive) return false;
+  if (WANT2.has(before)) return before.startsWith("fa") || !THIRD.has(ws[j - 1]);
+  if (CAN.has(before)) return !THIRD.has(ws[j - 1]) && !["je", "j", "nous"].includes(ws[j - 1]);
+  if (before === "de" || before === "d" || before === "a")
+    return DE_LEAD.has(ws[j - 1]) || ws[j - 1] === "pas" && /^oubli/.test(ws[j - 2] ?? "");
+  return false;
+}
+function toUser2(ws, i2, run) {
+  const next = ARTICLE_LIKE.has(ws[i2 + 1]) ? ws[i2 + 2] : ws[i2 + 1];
+  return TO_USER3.has(next) || run.includes("me") || run.includes("m") || run.includes("nous") && run[0] !== "nous";
+}
+function inIndirectQuestion3(ws, i2, parts) {
+  for (let j = i2 - 1; j >= 0 && !parts.has(j + 1); j--) {
+    if (["et", "mais", "puis", "ensuite"].includes(ws[j])) return false;
+    const si = ws[j] === "si" || ws[j] === "s" && (ws[j + 1] === "il" || ws[j + 1] === "ils");
+    if (si && j > 0 && !parts.has(j)) return true;
+  }
+  return false;
+}
+var ORDER_LEAD_IN3 = wordSet2(
+  "merci de d veuillez priere svp stp plait vous te s il important urgent attention nb ps egalement aussi ensuite puis enfin maintenant desormais dorenavant donc alors bien"
+);
+var OBLIGATION3 = /\b(?:il\s+faut(?:\s+que\s+(?:vous|tu))?|il\s+faudra|il\s+faudrait|vous\s+devez|tu\s+dois|vous\s+devrez|il\s+convient\s+de|il\s+est\s+demand[ée]\s+de|on\s+doit|doit|doivent|devra|devront)\s+(?:(?:imp[ée]rativement|obligatoirement|d[ée]sormais|syst[ée]matiquement|toujours)\s+)?(?:(?:lui|leur|le|la|les|nous|me)\s+|[lm]['’]\s*)*([\p{L}]+)/iu;
+function frenchOrderIn(sentence2) {
+  for (const written of sentence2.split(/[:;,]\s*|\s+et\s+(?:puis\s+|ensuite\s+)?/i)) {
+    const part = written.replace(/^\s*(?:nous\s+vous|je\s+vous)\s+remerci(?:ons|e)\s+(?:de\s+|d['’]\s*)/i, "merci de ");
+    const cw = wordsOf(part);
+    const ws = cw.map((x) => x.w);
+    let i2 = 0;
+    while (i2 < ws.length && ORDER_LEAD_IN3.has(ws[i2])) i2++;
+    const polite = ws.slice(0, i2).some((w) => ["merci", "veuillez", "priere"].includes(w));
+    while (i2 < ws.length && OBJECT_PRONOUNS.has(ws[i2]) && !ARTICLE_LIKE.has(ws[i2]) && (i2 > 0 || ws[i2] !== "nous")) i2++;
+    if (i2 === 0 && (PROPER_NAME.test(part) || /[@/]|\.\w/.test(part.trim().split(/\s+/)[0] ?? ""))) continue;
+    const v2 = i2 < ws.length ? verbAt(cw, i2, /* @__PURE__ */ new Set(), ws) : void 0;
+    if (!v2 || v2.category === "read" || v2.infinitive && !polite || ws.length - i2 < 3) continue;
+    if (!v2.infinitive && /(?:ent|es)$/.test(ws[i2]) && !LIGHT_FORMS.has(ws[i2])) continue;
+    return ws.slice(i2, i2 + 4).join(" ");
+  }
+  const m = OBLIGATION3.exec(sentence2);
+  const v = m ? frenchVerb(m[1]) : void 0;
+  return v && v.category !== "read" ? fold(m[0]).split(/\s+/).slice(0, 6).join(" ") : void 0;
+}
+var PROPER_NAME = new RegExp("^\\s*\\p{Lu}\\p{Ll}+\\s+(?!(?:Le|La|Les|Un|Une|Des|Du|De|Au|Aux|Ce|Cette)\\b)\\p{Lu}\\p{Ll}+", "u");
+var OFFER_LEAD4 = /^(?:et\s+|alors\s+|(?:est-ce\s+que|est-ce\s+qu['’]))?\s*(?:(?:voulez|veux|souhaitez|souhaites|d[ée]sirez|aimeriez|aimerais|pr[ée]f[ée]rez|pr[ée]f[èe]res)-(?:t-)?(?:vous|tu)|(?:vous|tu)\s+(?:voulez|veux|souhaitez|souhaites|d[ée]sirez|aimeriez|aimerais|pr[ée]f[ée]rez|pr[ée]f[èe]res))\s+que\s+(?:je\s+|j['’])|^(?:(?:dois|puis|devrais|pourrais)-je|(?:est-ce\s+que\s+)?(?:je|j['’])\s*(?:dois|peux|devrais|pourrais))\s+/i;
+var ASKS_TO_GO_ON4 = /^(?:(?:et\s+)?(?:je|on)\s+(?:proc[èe]de|continue|poursui[st]|lance|valide|confirme|y\s+vais|le\s+fais|fais\s+[çc]a|m['’]en\s+occupe)|on\s+y\s+va|c['’]est\s+(?:bon|ok|d['’]accord)|(?:vous\s+)?confirmez|(?:tu\s+)?confirmes|confirmez-vous|tu\s+confirmes|[çc]a\s+(?:vous|te)\s+va|[çc]a\s+marche|(?:vous\s+)?[êe]tes\s+d['’]accord|[êe]tes-vous\s+d['’]accord|es-tu\s+d['’]accord|d['’]accord|ok(?:ay)?|(?:(?:dois|puis)-je|je\s+peux)\s+(?:proc[ée]der|continuer|poursuivre|y\s+aller|lancer)|(?:voulez|veux|souhaitez)-(?:vous|tu)\s+que\s+je\s+(?:proc[èe]de|continue|poursuive|le\s+fasse|m['’]en\s+occupe))(?:\s+(?:pour\s+(?:vous|toi)|alors|maintenant|donc|[çc]a|comme\s+[çc]a|ainsi))?\s*\?*$/i;
+var FIRST_PERSON3 = /^(?:je\s+|j['’]|on\s+)((?:(?:vous|te|lui|leur|le|la|les)\s+|l['’])*)([\p{L}]+)([^?]*)\?*$/iu;
+var PLAN_LEAD = /^(?:je\s+|j['’]|nous\s+|on\s+)(?:vais|allons|va|peux|pouvons|peut|pourrais|pourrions|pourrai|pourrons|compte|comptons|(?:vous|te)\s+propose\s+(?:de\s+|d['’])|propose\s+(?:de\s+|d['’])|m['’]appr[êe]te\s+[àa]|suis\s+en\s+train\s+de|m['’]occupe\s+de|m['’]occupe\s+d['’])\s*(.+?)[.!:]?$/i;
+var FUTURE = /^(?:je\s+|j['’])((?:(?:vous|te|lui|leur|le|la|les)\s+|l['’])*)([\p{L}]+?)(?:ai|ais)\b(.*?)[.!:]?$/iu;
+function infinitiveOf4(word) {
+  const f = FORMS4.get(fold(word));
+  if (f && f.category !== "read") return f.verb;
+  const light = LIGHT_FORMS.get(fold(word));
+  return light && LIGHT3[light].alone ? light : void 0;
+}
+var FUTURE_STEMS = (() => {
+  const out = /* @__PURE__ */ new Map([
+    ["enverr", "envoyer"],
+    ["renverr", "renvoyer"],
+    ["previendr", "prevenir"],
+    ["fer", "faire"]
+  ]);
+  for (const [form, f] of FORMS4) {
+    if (f.category === "read") continue;
+    if (f.infinitive) out.set(f.verb.endsWith("re") ? f.verb.slice(0, -1) : f.verb, f.verb);
+    else if (f.er && form.endsWith("e") && !out.has(`${form}r`)) out.set(`${form}r`, f.verb);
+  }
+  for (const verb of Object.keys(LIGHT3)) if (LIGHT3[verb].alone) out.set(verb.endsWith("re") ? verb.slice(0, -1) : verb, verb);
+  return out;
+})();
+function frenchOffer(question) {
+  const q2 = question.trim();
+  if (!q2.endsWith("?")) return void 0;
+  if (ASKS_TO_GO_ON4.test(q2)) return "go-on";
+  const lead = OFFER_LEAD4.exec(q2);
+  if (lead) {
+    const rest = q2.slice(lead[0].length).replace(/\s*\?+$/, "").trim();
+    return !rest || /^(?:(?:le|la|l['’])\s*)?(?:fasse|fais|faire)$/i.test(rest) ? "go-on" : rest;
+  }
+  const first = FIRST_PERSON3.exec(q2);
+  const inf = first ? infinitiveOf4(first[2]) : void 0;
+  return inf ? `${first[1]}${inf}${first[3]}`.replace(/\s+/g, " ").trim() : void 0;
+}
+function frenchPlan(sentence2) {
+  const s2 = sentence2.trim();
+  const will = PLAN_LEAD.exec(s2);
+  if (will) return will[1];
+  const future = FUTURE.exec(s2);
+  const inf = future ? FUTURE_STEMS.get(fold(future[2])) : void 0;
+  return inf ? `${future[1]}${inf}${future[3]}`.replace(/\s+/g, " ").trim() : void 0;
+}
+
+// src/taint/languages.ts
+var SPANISH = {
+  name: "Spanish",
+  readsAs: readsAsSpanish,
+  actions: spanishActions,
+  objects: spanishObjects,
+  orderIn: spanishOrderIn,
+  offer: spanishOffer,
+  plan: spanishPlan,
+  tools: { category: spanishCategory, infinitive: spanishInfinitive }
+};
+var PORTUGUESE = {
+  name: "Portuguese",
+  readsAs: readsAsPortuguese,
+  actions: portugueseActions,
+  objects: portugueseObjects,
+  orderIn: portugueseOrderIn,
+  offer: portugueseOffer,
+  plan: portuguesePlan,
+  tools: { category: portugueseCategory, infinitive: portugueseInfinitive }
+};
+var FRENCH = {
+  name: "French",
+  readsAs: readsAsFrench,
+  actions: frenchActions,
+  objects: frenchObjects,
+  orderIn: frenchOrderIn,
+  offer: frenchOffer,
+  plan: frenchPlan,
+  tools: { category: frenchCategory, infinitive: frenchInfinitive }
+};
+var GERMAN = {
+  name: "German",
+  readsAs: readsAsGerman,
+  actions: germanActions,
+  objects: germanObjects,
+  orderIn: germanOrderIn,
+  offer: germanOffer,
+  plan: germanPlan
+};
+var LANGUAGES = [PORTUGUESE, FRENCH, SPANISH, GERMAN];
+function languageOf(text2) {
+  const prose = text2.slice(0, 8e3).replace(ADDRESSES, " ");
+  return LANGUAGES.find((l) => l.readsAs(prose));
+}
+var ADDRESSES = /\S+@\S+|\b(?:https?:\/\/|www\.)\S+|\b[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}(?:\/\S*)?/gi;
+function toolLanguage(name, description) {
+  const described = languageOf(description);
+  if (described?.tools) return described;
+  return [SPANISH, FRENCH, PORTUGUESE].find((l) => l.tools.infinitive(name) >= 0);
+}
+
+// src/taint/tool-profile.ts
+function profileTool(policy, def, args, opts) {
+  opts = inItsLanguage(def, opts);
+  const facts = argumentFacts(policy, def, args);
+  const w = readWords(def, facts, opts);
+  const effect3 = effectOf(def);
+  const closed = closedRead(def, facts);
+  const outward = closed ? void 0 : pointsOut(facts, facts.roles);
+  if (effect3?.kind === "read" && !outward) {
+    const overruled = w.action.category ? `; ${w.where} reads like ${w.action.category}, a guess not taken over the structure` : "";
+    return readProfile(w, `${effect3.why}${closed ? CLOSED : NO_ARGUMENT_OUT}${overruled}`);
+  }
+  if (effect3 && effect3.kind !== "read") return actingProfile(def, facts, w, effect3);
+  const trusted = effect3 ? `its readOnlyHint annotation is not taken, as ${outward}; ` : "";
+  const reads = readByItsWords(def, facts, w, opts);
+  if (reads) return readProfile(w, `${trusted}a guess: ${reads}`);
+  if (w.action.category) {
+    if (namesOnlyData(facts, w, opts))
+      return readProfile(w, `${trusted}a guess from its name: it names data, and takes nothing a sink needs (${w.where} is not taken)`);
+    return wordedSink(w, trusted, facts);
+  }
+  if (w.action.read) return readProfile(w, `${trusted}a guess from ${w.byName.read ? "its name" : "its description"}: it reads`);
+  if (w.name.length > 0 && w.name.every((x) => isReadNoun(x) || /^\d+$/.test(x) || x === "api" || x === "tool"))
+    return readProfile(w, `${trusted}a guess from its name: it is made of read nouns`);
+  return unplaced(policy, def, facts, w, trusted, opts);
+}
+function readByShape(policy, def, args, opts) {
+  opts = inItsLanguage(def, opts);
+  const effect3 = effectOf(def);
+  if (effect3 && effect3.kind !== "read") return void 0;
+  const facts = argumentFacts(policy, def, args);
+  if (effect3 && closedRead(def, facts)) return `${effect3.why}${CLOSED}`;
+  if (effect3) return pointsOut(facts, facts.roles) ? void 0 : `${effect3.why}${NO_ARGUMENT_OUT}`;
+  const w = readWords(def, facts, opts);
+  const reads = readByItsWords(def, facts, w, opts);
+  if (reads) return reads;
+  return namesOnlyData(facts, w, opts) ? "its name says what it returns and it takes nothing a sink needs" : void 0;
+}
+function inItsLanguage(def, opts) {
+  const language = toolLanguage(words(def.name), def.description ?? "");
+  const tools = language?.tools;
+  return tools ? { ...opts, verbOf: (w) => opts.verbOf(w) ?? tools.category(w), language } : opts;
+}
+function nameWords(def, opts) {
+  const name = words(def.name);
+  const at = opts.language?.tools?.infinitive(name) ?? -1;
+  return at > 0 ? [name[at], ...name.slice(0, at), ...name.slice(at + 1)] : name;
+}
+function argumentFacts(policy, def, args) {
+  const names = new Set(args.map((a2) => a2.name));
+  for (const n2 of Object.keys(def.inputSchema?.properties ?? {})) names.add(n2);
+  const f = { names, roles: /* @__PURE__ */ new Set(), shown: /* @__PURE__ */ new Set(), freeText: false, prose: false };
+  for (const n2 of names) {
+    const value2 = args.find((a2) => a2.name === n2)?.value ?? "";
+    const prop = schemaProperty(def.inputSchema, n2);
+    const role = argumentRole(policy, def.name, n2, value2, prop);
+    f.roles.add(role);
+    const shown = structuralRole(policy, def.name, n2, value2, prop);
+    if (shown) f.shown.add(shown);
+    if ((role === "content" || role === "other") && isFreeText(n2)) f.freeText = true;
+    if ((role === "content" || role === "other") && PROSE.test(value2)) f.prose = true;
+    if (role === "recipient" && /[@+\d]/.test(value2) && words(n2).some((x) => DESTINATION.has(x))) f.sendsTo ??= n2;
+  }
+  return f;
+}
+var DESTINATION = /* @__PURE__ */ new Set(["to", "forward", "cc", "bcc", "recipient", "recipients", "destination"]);
+function withItsDestination(mask, why, f) {
+  if (f.sendsTo === void 0 || mask & SEND_BIT) return { mask, why };
+  return { mask: mask | SEND_BIT, why: `${why}; argument ${f.sendsTo} names where it sends: EXTERNAL_SEND too` };
+}
+var SEND_BIT = maskOf(["EXTERNAL_SEND"]);
+var PROSE = new RegExp("(?=[^\\n]*\\b\\p{Ll}{2,})\\p{L}+(?:[,;:]?\\s+\\p{L}+){3,}", "u");
+var NO_ARGUMENT_OUT = ", and no argument points out";
+var CLOSED = ", and its openWorldHint: false keeps it inside its own system: an address or text it takes is a filter";
+function closedRead(def, f) {
+  const a2 = def.annotations ?? {};
+  return a2.readOnlyHint === true && a2.openWorldHint === false && !["payee", "amount", "command"].some((r) => f.roles.has(r));
+}
+var OUTWARD = ["recipient", "payee", "amount", "command"];
+function pointsOut(f, roles) {
+  const out = OUTWARD.filter((r) => roles.has(r)).map((r) => `a ${r}`);
+  if (f.freeText) out.push("free text");
+  return out.length ? `it takes ${out.join(", ")}` : void 0;
+}
+function effectOf(def) {
+  const a2 = def.annotations ?? {};
+  if (a2.readOnlyHint === true) return { kind: "read", why: "its readOnlyHint annotation says it only reads" };
+  if (a2.destructiveHint === true) return { kind: "destructive", why: "its destructiveHint annotation says it destroys or overwrites" };
+  if (a2.readOnlyHint === false) return { kind: "acts", why: "its annotations say it is not read-only" };
+  const m = def.method?.trim().toUpperCase();
+  if (m === "GET" || m === "HEAD" || m === "OPTIONS") return { kind: "read", why: `its HTTP method ${m} only reads` };
+  if (m === "DELETE") return { kind: "destructive", why: "its HTTP method DELETE deletes" };
+  if (m === "POST" || m === "PUT" || m === "PATCH") return { kind: "acts", why: `its HTTP method ${m} changes something` };
+  return void 0;
+}
+var HTTP_METHODS = /* @__PURE__ */ new Set(["get", "post", "put", "patch", "delete"]);
+function readWords(def, f, opts) {
+  const name = nameWords(def, opts);
+  const clause = words(firstClauseText(def.description));
+  const desc = clause.filter((w) => !FILLER.has(w));
+  const nounPhrase = DETERMINERS.has(clause[0] ?? "") && !FILLER.has(clause[1] ?? "") || reducedRelative(clause, opts.verbOf) || opts.language === SPANISH && spanishReducedRelative(clause, opts);
+  const byDesc = nounPhrase ? { read: false } : actionOf(desc, opts.verbOf);
+  const named = verbLast2(name, opts.verbOf, byDesc, nounPhrase) ?? actionOf(name, opts.verbOf, true);
+  const compound = compoundNoun(name, named, byDesc, nounPhrase, opts);
+  const led = compound ? { read: false } : named;
+  const byName2 = led.category || led.read ? led : prefixedAction(name, opts.verbOf, byDesc) ?? led;
+  const routed = HTTP_METHODS.has(name[0] ?? "") && name.length >= 2 && (byDesc.category !== void 0 || byDesc.read);
+  const refined = routed || byName2.category === "change" && byDesc.category !== void 0 && byDesc.category !== "change";
+  const fromName = !refined && (byName2.category !== void 0 || byName2.read);
+  const action = addressless(messageWritten(fromName ? byName2 : byDesc, fromName ? name : desc), def, f);
+  const own2 = [...name, ...desc, ...[...f.names].flatMap((n2) => words(n2))].filter((x) => x !== action.verb);
+  const objects = objectKinds(own2);
+  if (opts.language) for (const k of opts.language.objects(own2)) objects.add(k);
+  if (!f.roles.has("recipient") && ![...f.names].some((n2) => objectKinds(words(n2)).has("access"))) objects.delete("access");
+  const money = f.roles.has("payee") || f.roles.has("amount") || objectKinds(desc).has("money");
+  const where = byName2.category && !refined ? `its name (${byName2.verb})` : `its description ("${(def.description ?? "").split(/[.;\n]/)[0].slice(0, 60)}")`;
+  const at = byDesc.verb === void 0 ? -1 : clause.indexOf(byDesc.verb);
+  const descVerbUsed = at >= 0 && DETERMINERS.has(clause[at + 1] ?? "");
+  const lead = nounPhrase ? [] : leadVerbs(firstClauseText(def.description));
+  if (!nounPhrase && clause.length > 1 && !DETERMINERS.has(clause[0]) && DETERMINERS.has(clause[1]) && opts.verbOf(clause[0]) !== "read")
+    lead.push(clause[0]);
+  for (const x of name)
+    if (x.length >= 4 && x !== action.verb && opts.verbOf(x) !== "read" && !NAME_FILLER.has(x) && !lead.includes(x)) lead.push(x);
+  const opensWithRead = !nounPhrase && desc.length >= 3 && opts.verbOf(desc[0]) === "read";
+  const endsWithRead = name.length >= 2 && opts.verbOf(name[name.length - 1]) === "read";
+  return { name, desc, byName: byName2, action, objects, money, where, descVerbUsed, compound, lead, nounPhrase, opensWithRead, endsWithRead };
+}
+var NAME_FILLER = new Set("tool tools api data info item items list with from into".split(" "));
+var PARTICIPLES = new Set("sent made given taken written shown kept held bought sold paid found told left put set".split(" "));
+var AFTER_PARTICIPLE = new Set("to in into by from with on for at under against through about".split(" "));
+function reducedRelative(clause, verbOf2) {
+  if (verbOf2(clause[0] ?? "") === "read") return false;
+  const at = clause.findIndex(
+    (w, i2) => i2 > 0 && i2 <= 6 && (PARTICIPLES.has(w) || w.length > 4 && w.endsWith("ed")) && AFTER_PARTICIPLE.has(clause[i2 + 1] ?? "")
+  );
+  return at > 0 && (at === 1 || clause.slice(0, at).every((w) => w === "and" || w === "or" || /[^su]s$/.test(w)));
+}
+function spanishReducedRelative(clause, opts) {
+  const at = clause.findIndex(
+    (w, i2) => i2 > 0 && i2 <= 5 && /^[a-z]{3,}[ai]d[oa]s?$/.test(w) && AFTER_PARTICIPLE_ES.has(clause[i2 + 1] ?? "")
+  );
+  return at > 0 && clause.slice(0, at).every((w) => w === "y" || w === "o" || opts.verbOf(w) === void 0);
+}
+var AFTER_PARTICIPLE_ES = new Set("en de del por a al desde con para entre hacia".split(" "));
+function leadVerbs(clause) {
+  const m = LEAD_VERBS.exec(clause);
+  return m ? words(m[1]).filter((x) => x !== "and" && x !== "or") : [];
+}
+var LEAD_VERBS = /^\s*([a-z]+(?:\s*,\s*[a-z]+)*\s*,?\s+(?:and|or)\s+[a-z]+)\s+(?:a|an|the|this|that|these|those|one|its|their|your|\w+['’]s)\b/i;
+function verbsOf(w) {
+  const also = w.lead.filter((x) => x !== w.action.verb);
+  return { ...w.action.verb ? { verb: w.action.verb } : {}, ...also.length ? { alsoVerbs: also } : {} };
+}
+function addressless(action, def, f) {
+  const schema6 = def.inputSchema?.properties;
+  if (action.category !== "send" || schema6 === void 0 || def.annotations?.openWorldHint === true) return action;
+  if (f.roles.has("recipient") || f.roles.has("url") || f.freeText || f.prose) return action;
+  return { ...action, category: "change" };
+}
+function compoundNoun(name, led, byDesc, nounPhrase, opts) {
+  if (!led.category || name.length < 2 || name[0] !== led.verb || !nounToo(led.verb)) return false;
+  if (!nounPhrase && !(byDesc.read && byDesc.category === void 0)) return false;
+  return name.slice(1).every((x) => opts.verbOf(x) === void 0);
+}
+function verbLast2(name, verbOf2, byDesc, nounPhrase) {
+  if (name.length < 2 || nounPhrase) return void 0;
+  const last = name[name.length - 1];
+  const c3 = verbOf2(last);
+  if (c3 === void 0 || last.endsWith("s") && verbOf2(last.slice(0, -1)) !== void 0) return void 0;
+  if (c3 === "read") return byDesc.read && byDesc.category === void 0 ? { read: true, verb: last } : void 0;
+  if (verbOf2(name[0]) !== void 0 && !nounToo(name[0])) return void 0;
+  const agrees = byDesc.category === c3;
+  const silent = byDesc.category === void 0 && !byDesc.read && name.slice(0, -1).every((x) => verbOf2(x) === void 0);
+  return agrees || silent ? { category: c3, verb: last, read: false } : void 0;
+}
+function nounToo(word) {
+  return objectKinds([word]).size > 0 || isDataNoun(word);
+}
+function messageWritten(action, own2) {
+  if (action.category !== "change" || action.verb === void 0 || stem(action.verb) !== stem("write")) return action;
+  const kinds = objectKinds(own2.filter((x) => x !== action.verb));
+  return kinds.has("message") && !kinds.has("publication") ? { ...action, category: "send" } : action;
+}
+var DETERMINERS = new Set(
+  "the a an this that these those your my our their its his her every all each some any one new given".split(" ")
+);
+function namesData(name, opts) {
+  const cut2 = name.findIndex((x, i2) => i2 > 0 && PREPOSITIONS.has(x));
+  const at = (cut2 < 0 ? name.length : cut2) - 1;
+  const head = name[at];
+  if (head === void 0) return false;
+  if (/[a-z]{2}[^siu]s$/.test(head) || isReadNoun(head) || opts.verbOf(head) === "read") return true;
+  const kinds = objectKinds([head]);
+  return isDataNoun(head) && !kinds.has("message") && !kinds.has("publication");
+}
+var OUTWARD_ACTIONS = /* @__PURE__ */ new Set(["send", "share", "publish", "pay", "delete", "exec"]);
+function prefixedAction(name, verbOf2, byDesc) {
+  for (const [i2, w] of name.entries()) {
+    if (i2 === 0 || name[i2 - 1].endsWith("ed")) continue;
+    const c3 = verbOf2(w);
+    if (!c3 || !OUTWARD_ACTIONS.has(c3) || /(?:s|ed|ing)$/.test(w)) continue;
+    if (!nounToo(w) || byDesc.verb !== void 0 && stem(byDesc.verb) === stem(w)) return { category: c3, verb: w, read: false };
+  }
+  return void 0;
+}
+function namesOnlyData(f, w, opts) {
+  return w.byName.category === void 0 && !w.descVerbUsed && (w.compound || namesData(w.name, opts)) && !pointsOut(f, f.shown);
+}
+function readByItsWords(def, f, w, opts) {
+  if (describedAsRead(f, w)) return `its description opens with a read ("${w.desc[0]}"), ${nameSays(w)}, and it takes nothing a sink needs`;
+  if (runsNoCode(def, f, w, opts))
+    return `its name's verb (${w.action.verb}) runs no code here (it takes none) and its description says it returns data`;
+  return void 0;
+}
+function runsNoCode(def, f, w, opts) {
+  if (w.action.category !== "exec" || f.roles.has("command") || pointsOut(f, f.roles)) return false;
+  return words((def.description ?? "").slice(0, 2e3)).some((x) => GIVES_BACK.has(x) || x.endsWith("s") && opts.verbOf(x) === "read");
+}
+var GIVES_BACK = /* @__PURE__ */ new Set(["produces", "generates", "builds", "outputs", "prints", "returns"]);
+var nameSays = (w) => w.byName.category === void 0 ? "its name says no action" : `its name ends with a read ("${w.name[w.name.length - 1]}")`;
+function describedAsRead(f, w) {
+  const outward = w.byName.category !== void 0 && MOVES_OUT.has(w.byName.category);
+  if (!w.opensWithRead || w.byName.category !== void 0 && !w.endsWithRead && !outward) return false;
+  const roles = w.endsWithRead || w.byName.read ? new Set([...f.roles].filter((r) => r !== "recipient")) : f.roles;
+  return !pointsOut(f, roles);
+}
+var MOVES_OUT = /* @__PURE__ */ new Set(["pay", "send", "share", "publish"]);
+var PREPOSITIONS = new Set("in of for by from on at with per about".split(" "));
+function readProfile(w, why, unknown2 = false) {
+  const { sources, directory } = sourcesOfRead([...w.name, ...w.desc]);
+  const mask = maskOf(sources);
+  return {
+    sinks: 0,
+    sources: mask,
+    evidence: [{ mask, why: `tool profile: ${why}${directory ? " (a directory)" : ""}` }],
+    read: true,
+    directory,
+    unknown: unknown2
+  };
+}
+function actingProfile(def, f, w, effect3) {
+  if (w.action.category) return wordedSink(w, `${effect3.why}; which sink is `, f);
+  const mask = maskOf(argumentSinks(f, def.annotations ?? {}, effect3.kind === "destructive"));
+  const reads = w.action.read ? `; ${w.byName.read ? "its name" : "its description"} reads like a read, a guess not taken over that` : "";
+  const why = `tool profile: ${effect3.why}; its arguments say which sink${reads}`;
+  return { sinks: mask, sources: 0, evidence: [{ mask, why }], read: false, directory: false, unknown: false };
+}
+function argumentSinks(f, ann, destroys) {
+  const sinks = /* @__PURE__ */ new Set();
+  const reaches = ann.openWorldHint === true && (f.freeText || f.prose || !destroys);
+  if ((f.roles.has("recipient") || f.roles.has("url") || reaches) && ann.openWorldHint !== false) sinks.add("EXTERNAL_SEND");
+  if (f.roles.has("payee") || f.roles.has("amount")) sinks.add("FINANCIAL_TRANSFER");
+  if (f.roles.has("command")) sinks.add("CODE_EXEC");
+  if (sinks.size === 0 || destroys) sinks.add("DESTRUCTIVE_WRITE");
+  return [...sinks];
+}
+function wordedSink(w, trusted, f) {
+  const { mask, why } = withItsDestination(
+    maskOf(sinksOfAction(w.action.category, w.objects, w.money)),
+    `tool profile: ${trusted}a guess from ${w.where}: ${w.action.category}${w.money ? " with money" : ""}`,
+    f
+  );
+  return { sinks: mask, sources: 0, evidence: [{ mask, why }], read: false, directory: false, unknown: false, ...verbsOf(w) };
+}
+function unplaced(policy, def, f, w, trusted, opts) {
+  const roles = w.compound || w.nounPhrase || namesData(w.name, opts) ? f.shown : f.roles;
+  const carries2 = pointsOut(f, roles);
+  if (!carries2 && roles.has("url"))
+    return readProfile(
+      w,
+      `${trusted}a guess: nothing says what ${def.name} does, and a link is all it takes that points out: a fetch`,
+      true
+    );
+  if (!carries2) return readProfile(w, `${trusted}a guess: nothing says what ${def.name} does, and it takes nothing a sink needs`, true);
+  if (policy.unknownTools === "release") {
+    const evidence = [{ mask: 0, why: "tool profile: nothing places this tool, and the policy says unknown-tools: release" }];
+    return { sinks: 0, sources: 0, evidence, read: false, directory: false, unknown: true };
+  }
+  const ann = def.annotations ?? {};
+  const mask = maskOf(argumentSinks(f, ann, ann.destructiveHint === true));
+  const why = `tool profile: ${trusted}nothing says what ${def.name} does and ${carries2}, so it is staged (fail-closed) by what its arguments point at`;
+  return { sinks: mask, sources: 0, evidence: [{ mask, why }], read: false, directory: false, unknown: true };
+}
+function firstClauseText(description) {
+  if (!description) return "";
+  return (description.split(/[.;:(\n]/)[0] ?? "").replace(/\b(?:give|gives|giving|hand|hands)\s+back\b/gi, "returns").replace(/\b([a-z]+)-(?=[a-z]+\b)/gi, "$1");
+}
+var FILLER = new Set("this tool use used to will can allows lets you the a an agent user it function that for".split(" "));
+function actionOf(ws, verbOf2, verbFirst2 = false) {
+  let read2 = false;
+  let decided = false;
+  let first = true;
+  for (const [i2, w] of ws.entries()) {
+    if (w === "and" || w === "then" || w === "or") {
+      decided = false;
+      first = true;
+      continue;
+    }
+    const leading = first;
+    first = false;
+    if (decided || verbFirst2 && !leading) continue;
+    if (verbFirst2 && /[^su]s$/.test(w) && verbOf2(w.slice(0, -1)) !== void 0 && verbOf2(w.slice(0, -1)) !== "read") continue;
+    if (!verbFirst2 && i2 > 0 && nounToo(w) && !DETERMINERS.has(ws[i2 + 1] ?? "")) continue;
+    const c3 = verbOf2(w);
+    if (c3 === void 0) continue;
+    decided = true;
+    if (c3 === "read") read2 = true;
+    else return { category: c3, verb: w, read: read2 };
+  }
+  return { read: read2 };
 }
 
 // src/taint/intent.ts
@@ -61301,8 +62104,8 @@ var PHRASES = [
   }
 ];
 var MONEY = /[$€£¥]\s?\d|\bat (?:his|her|their|the|its|that|this|our) (?:figure|valuation|quoted? (?:price|amount)|agreed (?:price|amount|sum))\b|\b\d[\d.,']*\s?(?:eur|euros?|usd|dollars?|gbp|pounds?|chf|francs?|bucks|cents?|€|\$|£)(?![a-z])|\b(?:budget|cap(?:ped)?|limit|up to|at most|no more than)\b[^.?!;]{0,20}\d|\b\d[\d.,]*\s?(?:a|per) (?:month|week|year)\b/i;
-var TO_USER3 = /\b(?:tell|show|give|send|let|remind|ask) (?:me|us)\b(?! (?:a|an|the) (?:link|copy|email|e-mail|message|text))/i;
-var VERB_CONTEXT2 = /* @__PURE__ */ new Set([
+var TO_USER4 = /\b(?:tell|show|give|send|let|remind|ask) (?:me|us)\b(?! (?:a|an|the) (?:link|copy|email|e-mail|message|text))/i;
+var VERB_CONTEXT3 = /* @__PURE__ */ new Set([
   "please",
   "pls",
   "and",
@@ -61341,7 +62144,7 @@ var QUESTION_START = /^(?:what|when|where|which|who|whom|whose|how|why|are|is|wa
 var OBJECT_START = new Set(
   "the a an this that these those my our your their his her its it them him me us every all each some any everyone everybody".split(" ")
 );
-var NEGATORS3 = /* @__PURE__ */ new Set(["not", "never", "without", "nor", "t", "no"]);
+var NEGATORS4 = /* @__PURE__ */ new Set(["not", "never", "without", "nor", "t", "no"]);
 var NEGATED_PAIRS = [
   ["instead", "of"],
   ["rather", "than"]
@@ -61356,7 +62159,7 @@ function clauseWords(clause) {
 function negatedAt(c3, i2, verbOf2) {
   for (let j = i2 - 1; j >= Math.max(0, i2 - 6); j--) {
     const w = c3.ws[j];
-    if (NEGATORS3.has(w) || NEGATED_PAIRS.some(([a2, b]) => w === b && c3.ws[j - 1] === a2)) return true;
+    if (NEGATORS4.has(w) || NEGATED_PAIRS.some(([a2, b]) => w === b && c3.ws[j - 1] === a2)) return true;
     if (AFFIRMING.has(stem(w)) || JOINS.has(w) || c3.parts.has(j)) return false;
     if (verbOf2(w) !== void 0) return c3.ws.slice(j + 1, i2).every((x) => x === "or") && i2 - j === 2 && negatedAt(c3, j, verbOf2);
   }
@@ -61368,7 +62171,7 @@ function statesThePast(c3, i2) {
   const w = c3.ws[i2];
   return PAST_SUBJECTS.has(c3.ws[i2 - 1] ?? "") && (IRREGULAR_PAST.has(w) || w.length > 4 && w.endsWith("ed"));
 }
-function inIndirectQuestion2(c3, i2) {
+function inIndirectQuestion4(c3, i2) {
   for (let j = i2 - 1; j >= 0 && !c3.parts.has(j + 1); j--) {
     const w = c3.ws[j];
     if (JOINS.has(w)) return false;
@@ -61377,11 +62180,11 @@ function inIndirectQuestion2(c3, i2) {
   return false;
 }
 function usedAsVerb(c3, i2, execAsked) {
-  if (i2 === 0 || VERB_CONTEXT2.has(c3.ws[i2 - 1]) || c3.ws[i2 - 1] === "us" && c3.ws[i2 - 2] === "let") return true;
+  if (i2 === 0 || VERB_CONTEXT3.has(c3.ws[i2 - 1]) || c3.ws[i2 - 1] === "us" && c3.ws[i2 - 2] === "let") return true;
   if (c3.parts.has(i2) && (OBJECT_START.has(c3.ws[i2 + 1] ?? "") || /^\d/.test(c3.ws[i2 + 1] ?? ""))) return true;
   return execAsked && (c3.ws[i2 - 1] === "that" || c3.ws[i2 - 1] === "which");
 }
-var SENTENCE_END2 = /(?:[;!?\n]|\.(?=\s|$))+/;
+var SENTENCE_END2 = /(?:[;!?\n]|(?<!(?:^|[^\p{L}])(?:Mr|Mrs|Ms|Dr|Prof|Sr|Sra|Srta|Hr|St|Jr|vs|e\.g|i\.e))\.(?=\s|$))+/u;
 var SPACED_DASH = /[ \t][-–—][ \t]/;
 var THEN = /,\s*(?:then|and then|after that)\b|\band then\b/i;
 function sentencesOf(text2, of) {
@@ -61390,36 +62193,33 @@ function sentencesOf(text2, of) {
 }
 function recogniseIntent(prose, opts) {
   const evidence = [];
+  const categories = /* @__PURE__ */ new Set();
   let mask = 0;
-  const add = (sinks, why) => {
+  const add = (sinks, why, category) => {
+    categories.add(category);
     const m = maskOf(sinks);
     if ((mask | m) === mask) return;
     mask |= m;
     evidence.push({ mask: m, why: `intent: ${why}` });
   };
-  const text2 = prose.replace(/\blet['’]s\b/gi, "let us").replace(TO_USER3, " ");
+  const text2 = prose.replace(/\blet['’]s\b/gi, "let us").replace(TO_USER4, " ");
   const moneyMatch = MONEY.exec(text2);
   for (const clause of sentencesOf(text2, opts.of ?? "request").flatMap((s2) => s2.split(THEN))) {
     const trimmed = clause.trim();
     if (!trimmed) continue;
     if (QUESTION_START.test(trimmed) && prose.includes(`${trimmed}?`)) continue;
     const money = MONEY.test(trimmed) || moneyMatch !== null;
-    for (const a2 of clauseActions(trimmed, money, opts)) add(a2.sinks, a2.why);
+    for (const a2 of clauseActions(trimmed, money, opts)) add(a2.sinks, a2.why, a2.category);
   }
-  if (readsAsSpanish(prose))
-    for (const a2 of spanishActions(prose)) {
-      const objects = spanishObjects(a2.after);
+  const language = languageOf(prose);
+  if (language)
+    for (const a2 of language.actions(prose)) {
+      const objects = language.objects(a2.after);
       const paid = moneyMatch !== null && (a2.category !== "send" || objects.has("money"));
-      add(needsOfAction(a2.category, objects, paid), `"${a2.words}" asks to ${a2.category}`);
+      add(needsOfAction(a2.category, objects, paid), `"${a2.words}" asks to ${a2.category}`, a2.category);
     }
-  if (readsAsGerman(prose))
-    for (const a2 of germanActions(prose)) {
-      const objects = germanObjects(a2.after);
-      const paid = moneyMatch !== null && (a2.category !== "send" || objects.has("money"));
-      add(needsOfAction(a2.category, objects, paid), `"${a2.words}" asks to ${a2.category}`);
-    }
-  if (moneyMatch && mask !== 0) add(["FINANCIAL_TRANSFER"], `"${moneyMatch[0].trim()}" is an amount of money`);
-  return { mask, evidence };
+  if (moneyMatch && mask !== 0) add(["FINANCIAL_TRANSFER"], `"${moneyMatch[0].trim()}" is an amount of money`, "pay");
+  return { mask, evidence, categories };
 }
 function clauseActions(clause, money, opts) {
   const out = [];
@@ -61428,15 +62228,23 @@ function clauseActions(clause, money, opts) {
     const m = p.re.exec(clause);
     if (!m || negatedAt(c3, words(clause.slice(0, m.index)).length, opts.verbOf)) continue;
     const after = words(clause.slice(m.index));
-    out.push({ sinks: needsOfAction(p.category, objectKinds(after), money || p.money === true), why: `"${m[0]}" asks to ${p.category}` });
+    out.push({
+      sinks: needsOfAction(p.category, objectKinds(after), money || p.money === true),
+      why: `"${m[0]}" asks to ${p.category}`,
+      category: p.category
+    });
   }
   const got = causative(clause, c3, opts);
   if (got)
-    out.push({ sinks: needsOfAction(got.category, objectKinds(words(got.object)), money), why: `"${got.words}" asks to ${got.category}` });
+    out.push({
+      sinks: needsOfAction(got.category, objectKinds(words(got.object)), money),
+      why: `"${got.words}" asks to ${got.category}`,
+      category: got.category
+    });
   for (const { i: i2, cat } of askedVerbs(c3, opts)) {
     const objects = objectKinds(c3.ws.slice(i2 + 1, i2 + 13));
     const paid = money && (cat !== "send" || objects.has("money") || MONEY.test(c3.ws.slice(i2, i2 + 6).join(" ")));
-    out.push({ sinks: needsOfAction(cat, objects, paid), why: `"${c3.ws.slice(i2, i2 + 4).join(" ")}" asks to ${cat}` });
+    out.push({ sinks: needsOfAction(cat, objects, paid), why: `"${c3.ws.slice(i2, i2 + 4).join(" ")}" asks to ${cat}`, category: cat });
   }
   return out;
 }
@@ -61446,7 +62254,7 @@ function causative(clause, c3, opts) {
   const m = clause.length <= MAX_CLAUSE ? CAUSATIVE.exec(clause) : null;
   if (!m) return void 0;
   const at = words(clause.slice(0, m.index)).length;
-  if (!usedAsVerb(c3, at, false) || negatedAt(c3, at, opts.verbOf) || inIndirectQuestion2(c3, at)) return void 0;
+  if (!usedAsVerb(c3, at, false) || negatedAt(c3, at, opts.verbOf) || inIndirectQuestion4(c3, at)) return void 0;
   const said = opts.verbOf(m[3].toLowerCase());
   if (said === "read") return void 0;
   return { category: said ?? "change", object: m[2], words: m[0] };
@@ -61461,12 +62269,20 @@ function openActions(prose, opts) {
   }
   return out;
 }
+var PRONOUN_OBJECT = /* @__PURE__ */ new Set(["it", "them"]);
+var CODE_NOUNS = new Set(
+  "script scripts command commands code program programs job jobs query queries test tests build builds migration migrations pipeline pipelines workflow workflows notebook function cron snippet binary container sql python bash shell macro lint linter".split(
+    " "
+  )
+);
 function* askedVerbs(c3, opts) {
   let execAsked = false;
   for (let i2 = 0; i2 < c3.ws.length; i2++) {
-    const cat = opts.verbOf(c3.ws[i2]);
+    let cat = opts.verbOf(c3.ws[i2]);
     if (cat === void 0 || cat === "read" || !usedAsVerb(c3, i2, execAsked) || negatedAt(c3, i2, opts.verbOf)) continue;
-    if (statesThePast(c3, i2) || inIndirectQuestion2(c3, i2)) continue;
+    if (cat === "exec" && c3.ws[i2] === "run" && !PRONOUN_OBJECT.has(c3.ws[i2 + 1] ?? "") && !c3.ws.slice(i2 + 1, i2 + 5).some((w) => CODE_NOUNS.has(w)))
+      cat = "change";
+    if (statesThePast(c3, i2) || inIndirectQuestion4(c3, i2)) continue;
     if (cat === "exec") execAsked = true;
     yield { i: i2, cat };
   }
@@ -61482,7 +62298,7 @@ function asksWithVerbs(prose, verbs) {
   }
   return false;
 }
-function asksForThing(prose, toolWords, verbOf2 = verbCategory) {
+function asksForThing(prose, toolWords, verbOf2 = verbCategory, opts = {}) {
   const things = new Set(toolWords.map(stem));
   if (things.size === 0) return false;
   for (const clause of sentencesOf(prose.replace(QUOTED, "$1 quoted "), "request")) {
@@ -61492,18 +62308,25 @@ function asksForThing(prose, toolWords, verbOf2 = verbCategory) {
     for (let i2 = 0; i2 < c3.ws.length; i2++) {
       const w = c3.ws[i2];
       if (!usedAsVerb(c3, i2, false) || NOT_A_VERB.has(w) || verbOf2(w) === "read") continue;
-      if (negatedAt(c3, i2, verbOf2) || statesThePast(c3, i2) || inIndirectQuestion2(c3, i2)) continue;
+      if (negatedAt(c3, i2, verbOf2) || statesThePast(c3, i2) || inIndirectQuestion4(c3, i2)) continue;
       if (c3.ws[i2 + 1] === "me" || c3.ws[i2 + 1] === "us") continue;
       const end = [...c3.parts].find((p) => p > i2) ?? c3.ws.length;
       const own2 = stem(w);
-      if (c3.ws.slice(i2 + 1, Math.min(end, i2 + 4)).some((x) => things.has(stem(x)) && stem(x) !== own2)) return true;
+      const thing = (x) => things.has(stem(x)) && stem(x) !== own2;
+      if (c3.ws.slice(i2 + 1, Math.min(end, i2 + 4)).some(thing)) return true;
+      if (opts.place && placeOf(c3.ws, i2, end).some(thing)) return true;
     }
   }
   return false;
 }
+function placeOf(ws, i2, end) {
+  for (let j = i2 + 1; j < Math.min(end, i2 + 11); j++) if (PLACE.has(ws[j])) return ws.slice(j + 1, Math.min(end, j + 5));
+  return [];
+}
+var PLACE = /* @__PURE__ */ new Set(["in", "into", "on", "onto", "to", "under"]);
 var QUOTED = /(^|\s)['"‘“][^'"’”\n]{1,300}['"’”](?=[\s.,;:!?)]|$)/g;
 var NOT_A_VERB = /* @__PURE__ */ new Set([
-  ...VERB_CONTEXT2,
+  ...VERB_CONTEXT3,
   ...OBJECT_START,
   ..."hi hello hey thanks thank ok okay yes no sure there here dear do does did don doesn didn won shouldn never not".split(" ")
 ]);
@@ -61523,7 +62346,7 @@ function ordersDoneTo(prose, value2, opts) {
       const w = first.toLowerCase();
       const cat = opts.verbOf(w);
       if (w !== "go" && NOT_A_VERB.has(w) || i2 > 0 && cat === void 0) continue;
-      if (QUESTION_START.test(w) || NEGATORS3.has(w) || cat === "read") continue;
+      if (QUESTION_START.test(w) || NEGATORS4.has(w) || cat === "read") continue;
       return true;
     }
   }
@@ -61894,7 +62717,7 @@ function notWords(sentence2) {
 }
 var LABEL = /^\s*[\w"' .()-]{1,40}:\s+/;
 var QUOTED2 = new RegExp(`(?<!\\p{L})(?:'[^'\\n]{1,80}'|"[^"\\n]{1,80}"|\u2018[^\u2019\\n]{1,80}\u2019|\u201C[^\u201D\\n]{1,80}\u201D|\u201E[^\u201C\u201D\\n]{1,80}[\u201C\u201D])(?!\\p{L})`, "gu");
-function wordsOf(sentence2) {
+function wordsOf2(sentence2) {
   return wordsIn(ownText(sentence2));
 }
 var ownText = (sentence2) => notWords(sentence2.replace(LABEL, " ").replace(QUOTED2, " "));
@@ -61915,7 +62738,7 @@ var MAX_SHARE = 0.15;
 function unreadableProse(sentence2) {
   const own2 = ownText(sentence2);
   if (unspacedProse(own2)) return true;
-  return spacedProse(own2) && sentence2.split(PIECE_BREAK).some((piece) => (wordsOf(piece)?.length ?? 0) >= MIN_CLAUSE);
+  return spacedProse(own2) && sentence2.split(PIECE_BREAK).some((piece) => (wordsOf2(piece)?.length ?? 0) >= MIN_CLAUSE);
 }
 function spacedProse(own2) {
   const ws = wordsIn(own2);
@@ -61935,7 +62758,7 @@ function spacedProse(own2) {
 }
 function leansUnreadable(sentence2) {
   if (LABEL.test(sentence2)) return false;
-  const ws = wordsOf(sentence2);
+  const ws = wordsOf2(sentence2);
   if (!ws || ws.length < 3) return false;
   if (ws.some(isEnglish)) return false;
   return ws.some((w) => new RegExp("^\\p{Ll}{2,3}$", "u").test(w));
@@ -62123,7 +62946,21 @@ function properName(ws, clause) {
   return cap2(ws[0]) && cap2(second) && !FUNCTION_WORDS2.has(second.toLowerCase().replace(/[,.]$/, "")) && !TARGET.test(clause);
 }
 var MOVES = /\b(?:instead|rather than|in place of|no longer|en (?:lugar|vez) de|ya no|(?:an)?statt|nicht mehr)\b/i;
-var movesTarget = (text2) => MOVES.test(text2);
+var CHANGED_DETAILS = new RegExp(
+  [
+    String.raw`\b(?:new|updated?|changed|different|revised)\s+(?:business\s+)?(?:bank(?:ing)?|account|payment|remittance|payout|wire|deposit)\s+(?:details|account|information|info|instructions)\b`,
+    String.raw`\b(?:bank(?:ing)?|account|payment|remittance|payout|wire)\s+(?:details|information|info|instructions)\s+(?:have|has)\s+(?:changed|been\s+(?:changed|updated))\b`,
+    String.raw`\b(?:moved|switched|changed|transferred)\s+(?:our|my|the)\s+(?:business\s+)?(?:bank(?:ing)?|bank\s+accounts?)\b`,
+    String.raw`\b(?:old|previous|current|existing|our|my)\s+(?:[\w&.-]+\s+)?(?:bank\s+)?account\s+(?:is|has\s+been|will\s+be)\s+(?:being\s+)?(?:closed|closing|discontinued|deactivated)\b`,
+    String.raw`\b(?:our|my)\s+new\s+(?:bank\s+)?account\b`,
+    // Spanish, Portuguese, French, German.
+    String.raw`\b(?:nuev[oa]s?\s+(?:datos\s+bancarios|cuenta)|cambi(?:amos|o)\s+de\s+(?:banco|cuenta)|nov[oa]s?\s+(?:dados\s+banc[aá]rios|conta|chave\s+pix)|(?:mudamos|trocamos)\s+de\s+banco|(?:troca|mudan[cç]a)\s+de\s+(?:banco|conta))`,
+    String.raw`\b(?:nouve(?:au|l|lles?)\s+(?:compte|coordonn[ée]es|rib|iban)|chang[ée]\s+de\s+banque|changement\s+(?:de|d['’])\s*(?:notre\s+)?(?:banque|[ée]tablissement\s+bancaire|domiciliation|rib|iban|coordonn[ée]es)|anciennes?\s+coordonn[ée]es)`,
+    String.raw`\b(?:neue[nr]?\s+(?:bank|konto)verbindung|neue[sn]?\s+konto|(?:bank|konto)verbindung\s+(?:hat\s+sich|wurde)\s+ge(?:ä|ae|a)ndert)`
+  ].join("|"),
+  "iu"
+);
+var movesTarget = (text2) => MOVES.test(text2) || CHANGED_DETAILS.test(text2);
 var POLITE_ORDER = /\b(?:please|pls|kindly)\s+(?:also\s+|now\s+|just\s+|do\s+)?([a-z]+)\b/i;
 var CODE_NEXT = /^\s+(?:[\p{L}'’]{1,40}\s+){0,3}(?=[\w#-]{0,40}\d)[A-Za-z][\w#-]{1,40}\b/u;
 var ACTION_NOUN = "(refunds?|payments?|payouts?|deposits?|transfers?|remittances?|reimbursements?|settlements?|invoices?|notices?|correspondence|messages?|emails?)";
@@ -62148,9 +62985,9 @@ var USE_FOR = new RegExp(
 );
 var FOR_USE = new RegExp(`\\bfor\\s+(?:all|any|every|each|future|further)\\s+${ACTION_NOUN}\\b[^.;!?]{0,60}?\\buse\\b`, "i");
 var POLITE = /^[\W_]*(?:please|pls|kindly)\b/i;
-function orderInLanguage(sentence2, inLanguage, read2) {
+function orderInLanguage(sentence2, inLanguage) {
   if (!TARGET.test(sentence2) && !RECORD_POINTER.test(sentence2)) return void 0;
-  return inLanguage() ? read2(sentence2) : void 0;
+  return inLanguage()?.orderIn(sentence2);
 }
 var RECORD_POINTER = new RegExp("\\b(?=[\\w#-]*\\d)[A-Z][\\w#-]*\\d|\\b\\p{Ll}+(?:_\\p{Ll}+)+\\b", "u");
 var IDENTIFIER = /^(?=[\w#-]*\d)[\w#-]{2,40}[,.]?$/;
@@ -62280,10 +63117,8 @@ function scanCanonical(body, opts, field) {
   lineEnds.push(body.length);
   let prev;
   const all = sentences(body);
-  let spanish;
-  const inSpanish = () => spanish ??= readsAsSpanish(body);
-  let german;
-  const inGerman = () => german ??= readsAsGerman(body);
+  let language;
+  const inLanguage = () => language === void 0 ? language = languageOf(body) ?? null : language;
   for (const sent of all) {
     if (sent.line === flaggedLine) continue;
     const own2 = {};
@@ -62294,7 +63129,7 @@ function scanCanonical(body, opts, field) {
         if (m !== void 0) own2[k] = m;
       }
     }
-    const order = opts.orders === false ? void 0 : imperativeIn(sent.s, { field }) ?? orderInLanguage(sent.s, inSpanish, spanishOrderIn) ?? orderInLanguage(sent.s, inGerman, germanOrderIn);
+    const order = opts.orders === false ? void 0 : imperativeIn(sent.s, { field }) ?? orderInLanguage(sent.s, inLanguage);
     if (order !== void 0) own2.imperative = order;
     else if ((opts.unreadable ?? opts.orders) !== false && unreadableProse(sent.s)) own2.unreadable = sent.s.trim().slice(0, 40);
     const withPrev = prev && prev.line === sent.line ? { hit: { ...prev.hit, ...own2 }, s: `${prev.s} ${sent.s}`, start: prev.start } : void 0;
@@ -62383,6 +63218,21 @@ var REACH_CHARS = 1500;
 var OPENS_FIELD = /^([ \t]*)(?:[-*•][ \t]+|\d{1,3}[.)][ \t]+|[\p{L}_][\p{L}\p{N} _.'-]{0,39}:(?:[ \t]|$))/u;
 var TABLE_ROW = /^([ \t]*)\S+(?: \S+)*(?: {2,}\S+(?: \S+)*){2,}\s*$/;
 var tableRow = (line) => /(?:^| {2})(?:\S ){2,}\S(?: {2}|$)/.test(line) ? null : TABLE_ROW.exec(line);
+function cellCount(line) {
+  const sep = line.includes("	") ? "	" : ",";
+  let n2 = 1;
+  let quoted = false;
+  for (const ch of line) {
+    if (ch === '"') quoted = !quoted;
+    else if (ch === sep && !quoted) n2++;
+  }
+  return n2;
+}
+function delimitedRow(lines2, i2) {
+  const n2 = cellCount(lines2[i2].text);
+  if (n2 < 4) return false;
+  return [lines2[i2 - 1], lines2[i2 + 1]].some((l) => l !== void 0 && cellCount(l.text) === n2);
+}
 function linesOf3(text2) {
   const out = [];
   let start = 0;
@@ -62409,6 +63259,7 @@ function lineAt(lines2, at) {
 function blockOf(text2, lines2, [a2, b]) {
   const first = lineAt(lines2, a2);
   const last = lineAt(lines2, Math.max(a2, b - 1));
+  if (first === last && delimitedRow(lines2, first)) return [lines2[first].start, lines2[first].end];
   const own2 = indentOf(lines2[first].text);
   let top = first;
   if (!OPENS_FIELD.test(lines2[first].text)) {
@@ -62420,10 +63271,11 @@ function blockOf(text2, lines2, [a2, b]) {
   }
   let bottom = last;
   while (bottom < lines2.length - 1 && bottom - last < REACH_LINES) {
-    const down = lines2[bottom + 1].text;
+    let down = lines2[bottom + 1].text;
+    const introduced = lines2[bottom].text.trimEnd().endsWith(":");
+    if (blank(down) && introduced && bottom + 2 < lines2.length && !blank(lines2[bottom + 2].text)) down = lines2[++bottom + 1].text;
     if (blank(down)) break;
     const field = OPENS_FIELD.exec(down) ?? tableRow(down);
-    const introduced = lines2[bottom].text.trimEnd().endsWith(":");
     if (field && field[1].length <= own2 && !introduced) break;
     bottom++;
   }
@@ -62564,8 +63416,17 @@ function structuredFields(p) {
 function namedInRequest(request2, value2) {
   const n2 = normalizeText(value2);
   if (n2 === "" || /^\d{1,3}$/.test(n2)) return false;
-  return within(normalizeText(request2), n2) || codeInText(request2, value2);
+  if (within(normalizeText(request2), n2) || codeInText(request2, value2)) return true;
+  const bare = ARTICLE.exec(n2);
+  return bare !== null && n2.length - bare[0].length >= 4 && within(normalizeText(request2), n2.slice(bare[0].length));
 }
+var ARTICLE = /^(?:the|le|la|les|l'|el|los|las|lo|o|a|os|as|der|die|das|den|dem)\s+/;
+function numberNamedFor(request2, argument, value2) {
+  if (!/^\d{1,3}$/.test(value2.trim())) return false;
+  const names = argument.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z]+/).filter((w) => w.length >= 3 && !NUMBER_WORDS.has(w));
+  return names.some((w) => new RegExp(`\\b${w}s?\\s+(?:n[\xB0o.\xBA]?\\s*|#\\s*)?${value2.trim()}\\b`, "i").test(request2.slice(0, 2e4)));
+}
+var NUMBER_WORDS = /* @__PURE__ */ new Set(["number", "num", "nro", "numero", "nummer", "id"]);
 function codeInText(text2, value2) {
   const code3 = compactCode(value2);
   if (!/^\+?[a-z0-9]{6,40}$/.test(code3) || (code3.match(/\d/g)?.length ?? 0) < 4) return false;
@@ -62638,7 +63499,12 @@ function wordsOfRequest(request2, value2) {
 }
 function claims(ctx, text2, r, sinks) {
   if (sinks !== ANY_ORDER && !(r.asks & sinks)) return false;
-  return r.explicit || r.moves === true || !((ctx.needs ?? 0) & r.asks & sinks && (pointedByRequest(ctx, text2) || pointedThrough(ctx, text2)));
+  return r.explicit || // A request that itself moves the action ("pay them at their new account") knows of the change.
+  r.moves === true && !movesTarget(ctx.request) || !((ctx.needs ?? 0) & r.asks & sinks && (pointedByRequest(ctx, text2) || pointedThrough(ctx, text2)));
+}
+function standsAlone(text2, value2) {
+  const v = value2.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`(?<![\\p{L}\\p{N}_.@/-])${v}(?![\\p{L}\\p{N}_@/-]|\\.[\\p{L}\\p{N}])`, "iu").test(text2.slice(0, 2e5));
 }
 var ANY_ORDER = -1;
 function valueSource(ctx, value2, sinks = 0, where = "object") {
@@ -62650,8 +63516,10 @@ function valueSource(ctx, value2, sinks = 0, where = "object") {
   let instructed;
   let loose;
   let ok2;
+  const short = n2.length <= 2;
   for (const { node: node2, text: text2 } of ctx.containing(value2)) {
-    if (text2.instructions !== void 0 && within(text2.instructions, n2)) {
+    const alone = !short || standsAlone(text2.passages ?? "", n2);
+    if (text2.instructions !== void 0 && within(text2.instructions, n2) && alone) {
       instruction ??= node2;
       continue;
     }
@@ -62659,7 +63527,7 @@ function valueSource(ctx, value2, sinks = 0, where = "object") {
       byCall ??= node2;
       continue;
     }
-    const reach = sinks === 0 ? void 0 : text2.reaches?.find(
+    const reach = sinks === 0 || !alone ? void 0 : text2.reaches?.find(
       (r) => r.keyed?.includes(n2) === true || claims(ctx, text2, r, sinks) && (within(r.text, n2) || where === "target" && r.record !== void 0 && within(r.record, n2))
     );
     if (reach) {
@@ -64662,7 +65530,7 @@ function provenanceContext(ctx, before) {
           record: itemReading(it).record,
           at: it.start,
           ...it.args ? { args: it.args } : {},
-          ...inj ? { instructions: inj.injected, ...inj.reaches ? { reaches: inj.reaches } : {} } : {},
+          ...inj ? { instructions: inj.injected, passages: inj.passages, ...inj.reaches ? { reaches: inj.reaches } : {} } : {},
           directory: it.tool !== void 0 && isDirectory(policy, it.tool),
           ...ctx.madeOnInstruction?.has(node2) ? { madeOnInstruction: true } : {}
         }
@@ -64720,6 +65588,7 @@ function checkTarget(ctx, prov, t, sinks, before) {
   const host = t.kind === "url" ? hostOf(t.value) : void 0;
   if (host && src.kind !== "request" && src.kind !== "instruction" && src.kind !== "instructed" && (namedInRequest(ctx.rootText, host) || siteNamedIn(ctx.rootText, t.value)))
     src = { kind: "request" };
+  if (t.kind === "object" && src.kind !== "instructed" && numberNamedFor(ctx.rootText, t.argument, t.value)) src = { kind: "request" };
   switch (src.kind) {
     case "request":
       return { ...t, ok: true, authority: "request", why: "named in the request" };
@@ -64771,7 +65640,7 @@ function anchorsOf(traces, targets) {
   for (const t of targets) if (t.ok && t.authority !== void 0) out.add(t.argument);
   return [...out];
 }
-var LINK = /\bhttps?:\/\/[^\s"'<>)\]]+|\bwww\.[^\s"'<>)\]]+/gi;
+var LINK = /\bhttps?:\/\/[^\s"'<>)\]]+|\bwww\.[^\s"'<>)\]]+|(?<![@\w.-])[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.[a-z]{2,}\/[^\s"'<>)\]]*/gi;
 var SHARES_LINKS = /\b(?:links?|urls?|articles?|pages?|websites?|sites?|sources?|videos?|web ?addresses?)\b/i;
 function besideAnOrder(ctx, value2, before) {
   const n2 = normalizeText(value2);
@@ -64995,8 +65864,8 @@ function withConsent(answer, asked) {
   if (!asked || REFUSES.test(answer) || answer.length > MAX_ANSWER) return answer;
   const sentences2 = asked.slice(-MAX_ASKED).split(/(?<=[.?!])\s+/).map((x) => x.trim());
   const plans = (before) => sentences2.slice(0, before).flatMap((x) => {
-    const m = WILL2.exec(x);
-    const plan = m ? leadless(m[1].replace(/[.!:]$/, "")) : spanishPlan(x) ?? germanPlan(x);
+    const m = WILL3.exec(x);
+    const plan = m ? leadless(m[1].replace(/[.!:]$/, "")) : planInLanguage(x);
     return plan ? [plan] : [];
   });
   const proposals = [];
@@ -65007,7 +65876,7 @@ function withConsent(answer, asked) {
     if (offer && action && !GO_ON.test(action)) proposals.push(action);
     else if (offer || question && CONFIRM.test(sentence2) || PLEASE_CONFIRM.test(sentence2)) proposals.push(...plans(i2));
     else if (question) {
-      const es = spanishOffer(sentence2) ?? germanOffer(sentence2);
+      const es = offerInLanguage(sentence2);
       if (es === "go-on") proposals.push(...plans(i2));
       else if (es) proposals.push(es);
     }
@@ -65016,15 +65885,17 @@ function withConsent(answer, asked) {
   return said.length ? `${answer}
 ${said.join(" ")}` : answer;
 }
+var offerInLanguage = (sentence2) => LANGUAGES.map((l) => l.offer(sentence2)).find((x) => x !== void 0);
+var planInLanguage = (sentence2) => LANGUAGES.map((l) => l.plan(sentence2)).find((x) => x !== void 0);
 var leadless = (action) => action.trim().replace(/^(?:go\s+ahead\s+and|proceed\s+to|now)\s+/i, "");
 var MAX_ANSWER = 600;
 var MAX_ASKED = 2e3;
 var REFUSES = /^\W*(?:no|nope|nah|not|never|wait|hold on|stop|espera|mejor no|nein|warte|stopp|halt|lieber nicht)\b|\b(?:don['’]?t|do not|doesn['’]?t|not|never|no longer|todav[ií]a no|a[uú]n no|nunca|nicht|noch nicht|auf keinen fall)\b/i;
-var OFFER = /^(?:(?:so|ok(?:ay)?|great|alright)[,!]?\s+)?(?:(?:shall|should|can|may)\s+I|(?:do|would)\s+you\s+(?:want|like)\s+me\s+to|(?:do|would)\s+you\s+(?:confirm|agree)\s+(?:that\s+)?I\s+should|is\s+it\s+ok(?:ay)?\s+(?:if|for)\s+(?:I|me\s+to))\b/i;
+var OFFER = /^(?:(?:so|ok(?:ay)?|great|alright)[,!]?\s+)?(?:(?:which|what|when|where|who|whom)\b[^?,]{0,60}?\s)?(?:(?:shall|should|can|may)\s+I|(?:(?:do|would)\s+you\s+)?(?:want|like|need)\s+me\s+to|(?:do|would)\s+you\s+(?:confirm|agree)\s+(?:that\s+)?I\s+should|is\s+it\s+ok(?:ay)?\s+(?:if|for)\s+(?:I|me\s+to))\b/i;
 var GO_ON = /^(?:go\s+ahead|proceed|continue|do\s+(?:that|this|it|so))\b/i;
 var CONFIRM = /^(?:(?:so|ok(?:ay)?|great|alright)[,!]?\s+)?(?:(?:would|do)\s+you\s+(?:like|want)\s+(?:me\s+)?to\s+(?:proceed|go\s+ahead|continue|confirm)|shall\s+(?:I|we)\s+(?:proceed|go\s+ahead|continue)|(?:can|could|would)\s+you\s+(?:please\s+)?confirm|do\s+you\s+confirm|is\s+(?:that|this|everything)\s+(?:correct|right|ok(?:ay)?|fine|alright)|(?:does|do)\s+(?:that|this|these)\s+(?:sound|look)\s+(?:good|right|ok(?:ay)?|fine))\b/i;
 var PLEASE_CONFIRM = /^please\s+confirm\b/i;
-var WILL2 = /^(?:I\s+(?:can|could|will|would|am\s+going\s+to)|I['’](?:ll|d|m\s+going\s+to))\s+(.+)$/i;
+var WILL3 = /^(?:I\s+(?:can|could|will|would|am\s+going\s+to)|I['’](?:ll|d|m\s+going\s+to))\s+(.+)$/i;
 
 // src/taint/trace-graph.ts
 var OVERRIDE = bitOf("PROMPT_OVERRIDE");
@@ -65242,7 +66113,8 @@ ${output2.slice(b - 2e3, e)}` : output2.slice(s2, e)
   return found.passages.map(([a2, b], i2) => {
     const text2 = cut2(blocks[i2], [a2, b]);
     const order = canonicalString(output2.slice(a2, Math.min(b, a2 + MAX_REACH))).replace(/:\s+/g, ". ");
-    const asks = recogniseIntent(order, { verbOf: policy.verbOf, of: "data" }).mask;
+    const intent = recogniseIntent(order, { verbOf: policy.verbOf, of: "data" });
+    const asks = intent.mask;
     const explicit = found.explicit || carriesSignal(text2);
     const around = output2.slice(a2, b).match(NAMED_TARGETS) === null ? records2[i2] : void 0;
     const keyed = around ? fieldsNamed(output2.slice(a2, b), output2.slice(...around)) : [];
@@ -65251,6 +66123,7 @@ ${output2.slice(b - 2e3, e)}` : output2.slice(s2, e)
       asks: asks & OUTWARD2 ? asks | OUTWARD2 : asks,
       explicit,
       moves: movesTarget(text2),
+      orders: [...intent.categories],
       ...around ? { record: normalizeText(cut2(around, [a2, b])) } : {},
       ...keyed.length ? { keyed: keyed.map(normalizeText) } : {}
     };
@@ -65367,12 +66240,13 @@ function adjudicateSink(b, p, site, policy, opts = {}) {
   const waiver = injectionWaiver(b, p, site, g.atCall[v] & OVERRIDE2 ? void 0 : inScope);
   const onward = onwardFindings2(c3);
   const request2 = requestOf(b, site);
-  const mentioned = namesCall(request2, site.tool, site.verb) || asksWithVerbs(request2, site.alsoVerbs ?? []) || asksForThing(request2, site.alsoVerbs ?? [], policy.verbOf);
+  const mentioned = namesCall(request2, site.tool, site.verb) || asksWithVerbs(request2, site.alsoVerbs ?? []) || asksForThing(request2, site.alsoVerbs ?? [], policy.verbOf, { place: addsOrChanges(site, policy) });
   const violations = [
     ...forbiddenPaths(c3, waiver !== void 0),
     ...injectedArguments(c3),
     ...onward.violations,
     ...notNeeded(c3, mentioned),
+    ...deletionOrderedInData(c3, mentioned),
     ...unauthorisedTargets(c3),
     ...contradictedTargets(c3, request2)
   ];
@@ -65532,6 +66406,34 @@ function notNeeded(c3, mentioned) {
   }
   return out;
 }
+function deletionOrderedInData(c3, mentioned) {
+  const { b, site, policy } = c3;
+  if (mentioned || !(c3.sinks & WRITE2) || site.verb === void 0 || categoryOf(site.verb, policy) !== "delete") return [];
+  if (requestCategories(requestOf(b, site), policy).has("delete")) return [];
+  for (const [node2, found] of b.injections ?? []) {
+    if (node2 >= site.node || !found.reaches?.some((r) => r.orders?.includes("delete"))) continue;
+    const read2 = describeNode(b.graph, node2, 0);
+    return [
+      {
+        kind: "not-needed",
+        message: `the request asks for no deletion, and an instruction in the result of ${read2.name ?? "a read"} (${read2.node}) orders one`,
+        path: [{ ...read2, via: { edge: "context", note: "the order to delete is here" } }, ownStep(c3)]
+      }
+    ];
+  }
+  return [];
+}
+var categoryOf = (verb, policy) => policy.verbOf(verb) ?? LANGUAGES.map((l) => l.tools?.category(verb)).find((x) => x !== void 0);
+var CATEGORIES2 = /* @__PURE__ */ new Map();
+function requestCategories(request2, policy) {
+  let out = CATEGORIES2.get(request2);
+  if (!out) {
+    out = recogniseIntent(request2, { verbOf: policy.verbOf }).categories;
+    if (CATEGORIES2.size >= 64) CATEGORIES2.delete(CATEGORIES2.keys().next().value);
+    CATEGORIES2.set(request2, out);
+  }
+  return out;
+}
 function unplacedAsked(c3) {
   if (!c3.site.unplaced || needsOf2(c3.b, c3.site) === 0) return false;
   const outward = c3.site.targets.filter((t) => t.require === "authorised");
@@ -65569,6 +66471,10 @@ function recordsTheMoney(c3, bit) {
   if (bit !== WRITE2 || !(needsOf2(c3.b, c3.site) & FINANCIAL) || c3.sinks & ~(WRITE2 | FINANCIAL)) return false;
   const args = c3.site.args ?? [];
   return args.some((a2) => a2.role === "amount") && !args.some((a2) => a2.role === "payee" || a2.role === "recipient");
+}
+function addsOrChanges(site, policy) {
+  const category = site.verb === void 0 ? void 0 : policy.verbOf(site.verb);
+  return (category === "change" || category === "book") && (site.sinks & (FINANCIAL | EXEC)) === 0;
 }
 var CODE_VALUE = /^(?=[^\s]*\d)[\w.:/#-]{3,64}$|^[a-z0-9]+(?:_[a-z0-9]+)+$/i;
 function orderedOnItsObject(c3, bit) {
@@ -77515,7 +78421,7 @@ function argumentSinks2(policy, tool) {
 var isFetch = (why) => why.startsWith("a fetch:");
 var verbOf = (c3) => c3.sinks ? c3.verb ?? c3.profile?.verb ?? "" : "";
 var pinnableWords = (c3) => (c3.words ?? c3.profile?.alsoVerbs ?? []).filter((w) => /^[a-z]+$/i.test(w));
-var wordsOf2 = (c3) => c3.sinks && !c3.fetch ? pinnableWords(c3) : [];
+var wordsOf3 = (c3) => c3.sinks && !c3.fetch ? pinnableWords(c3) : [];
 var effect2 = (c3) => ({ sources: c3.sources, sinks: c3.fetch ? 0 : c3.sinks, verb: c3.fetch ? "" : verbOf(c3) });
 var sameEffect = (a2, b) => a2.sources === b.sources && a2.sinks === b.sinks && a2.verb === b.verb;
 var describe4 = (e) => labelsOf(e.sources | e.sinks).join(", ") || "no label";
@@ -77569,7 +78475,7 @@ function suggestTool(policy, seen2, level = toolLevel(policy)) {
     sources: sourcesOf(first.sources),
     sinks: sinksOf(first.sinks),
     ...first.verb ? { verb: first.verb } : {},
-    ...wordsOf2(base2[0]).length ? { words: wordsOf2(base2[0]) } : {},
+    ...wordsOf3(base2[0]).length ? { words: wordsOf3(base2[0]) } : {},
     basis,
     guess: GUESSES.has(basis),
     evidence,
