@@ -58458,6 +58458,18 @@ function words(text2) {
   const plain = /[^\x00-\x7f]/.test(text2) ? text2.normalize("NFD").replace(/[\u0300-\u036f]/g, "") : text2;
   return plain.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/\be-mail/gi, "email").toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
 }
+var wordSet = (list3) => new Set(list3.split(" "));
+function wordsBeforeEach(clause, separators, count2) {
+  const out = [];
+  let n2 = 0;
+  let from = 0;
+  for (const m of clause.matchAll(separators)) {
+    n2 += count2(clause.slice(from, m.index));
+    out.push({ separator: m[0], at: n2 });
+    from = m.index;
+  }
+  return out;
+}
 var VERBS = {
   read: [
     "get",
@@ -60699,9 +60711,7 @@ function lightVerb(ws, i2) {
   return noun ? { category: ACTION_NOUNS[noun], infinitive: false } : void 0;
 }
 function partStarts(clause) {
-  const out = /* @__PURE__ */ new Set();
-  for (let at = clause.indexOf(","); at >= 0; at = clause.indexOf(",", at + 1)) out.add(spanishWords(clause.slice(0, at)).length);
-  return out;
+  return new Set(wordsBeforeEach(clause, /,/g, (t) => spanishWords(t).length).map((x) => x.at));
 }
 function negated(ws, i2, parts) {
   for (let j = i2 - 1; j >= Math.max(0, i2 - 3); j--) {
@@ -60776,7 +60786,6 @@ function canonicalGerman(word) {
 function germanWords(text2) {
   return (text2.match(/[\p{L}\p{M}]+/gu) ?? []).map(canonicalGerman);
 }
-var wordSet = (list3) => new Set(list3.split(" "));
 var GERMAN_FUNCTION = wordSet(
   "der die das und ist nicht ein eine einen einem einer dem des mit f\xFCr von zu auf im bitte sie wir ich auch noch oder bei nach \xFCber vom zum zur wird werden kann kannst k\xF6nnen soll sind haben diese dieser ihr ihre ihren ihm ihn uns mir den um ja nein doch mal sein seine seinen herr herrn frau"
 );
@@ -61210,9 +61219,7 @@ function toUser(ws, i2, clitic) {
   return /\b(?:pra|para) (?:mim|gente|nos)\b/.test(after);
 }
 function partStarts2(clause) {
-  const out = /* @__PURE__ */ new Set();
-  for (let at = clause.indexOf(","); at >= 0; at = clause.indexOf(",", at + 1)) out.add(portugueseWords(clause.slice(0, at)).length);
-  return out;
+  return new Set(wordsBeforeEach(clause, /,/g, (t) => portugueseWords(t).length).map((x) => x.at));
 }
 function negated2(ws, i2, parts) {
   if (ws[i2 + 1] === "nao" && i2 + 2 === ws.length) return true;
@@ -61306,12 +61313,11 @@ function wordsOf(text2) {
 function frenchWords(text2) {
   return wordsOf(text2).map((x) => x.w);
 }
-var wordSet2 = (list3) => new Set(list3.split(" "));
-var FRENCH_OWN = wordSet2(
+var FRENCH_OWN = wordSet(
   "et est une pour dans sur au aux ce cette ces cet sa ses mon ton votre notre leur leurs il ils elle elles je nous vous ne pas avec par tr\xE8s \xE9t\xE9 \xEAtre sont merci bonjour lui moi toi aussi qui o\xF9 chez l j qu c"
 );
-var FRENCH_SHARED = wordSet2("le la les de des du d que en un se tu a \xE0 mes nos vos son ma mais ou");
-var OTHER_FUNCTION = wordSet2(
+var FRENCH_SHARED = wordSet("le la les de des du d que en un se tu a \xE0 mes nos vos son ma mais ou");
+var OTHER_FUNCTION = wordSet(
   "the of and to in is for on with that this it my an be are at by from please me you your our we was were have has will would can could should el los las y con por para una del al es est\xE1 muy pero cuando este esta os um uma n\xE3o com em da do na no \xE9 s\xE3o para ao aos pelo pela der die das und ist nicht ein eine mit f\xFCr von zu auf bitte ich sie wir den dem"
 );
 function readsAsFrench(text2) {
@@ -61400,7 +61406,7 @@ function frenchVerb(word) {
 function frenchCategory(word) {
   return frenchVerb(word)?.category;
 }
-var ENGLISH_SPELLED = wordSet2("installer programmer reporter poster commenter organiser exporter importer compiler");
+var ENGLISH_SPELLED = wordSet("installer programmer reporter poster commenter organiser exporter importer compiler");
 function frenchInfinitive(nameWords2) {
   return nameWords2.findIndex((w) => !ENGLISH_SPELLED.has(fold(w)) && frenchVerb(w)?.infinitive === true);
 }
@@ -61424,25 +61430,25 @@ function frenchObjects(ws) {
     if (ws.some((w, i2) => nouns.includes(w) || nouns.includes(singular[i2]))) out.add(k);
   return out;
 }
-var OBJECT_PRONOUNS = wordSet2("me m te t se s lui leur nous vous le la les l y en");
-var ARTICLE_LIKE = wordSet2("le la les l en");
-var SUBJECTS = wordSet2("je j il elle on ils elles ce c ca cela qui");
-var VERB_CONTEXT2 = wordSet2(
+var OBJECT_PRONOUNS = wordSet("me m te t se s lui leur nous vous le la les l y en");
+var ARTICLE_LIKE = wordSet("le la les l en");
+var SUBJECTS = wordSet("je j il elle on ils elles ce c ca cela qui");
+var VERB_CONTEXT2 = wordSet(
   "et puis ensuite alors aussi egalement mais sinon donc enfin maintenant stp svp plait oui ok okay bien directement vite surtout abord tu bon apres deja"
 );
-var WANT2 = wordSet2(
+var WANT2 = wordSet(
   "veux voudrais voulons voulez vouloir aimerais aimerions souhaite souhaiterais souhaitons souhaitez faut faudrait faudra veuillez prefere preferez"
 );
-var CAN = wordSet2("peux pouvez pourrais pourriez pourras pourrez dois devez devrais devriez devras devrez vas allez va");
-var THIRD = wordSet2("il elle ils elles on ca cela qui ce c");
-var DE_LEAD = wordSet2("merci priere oublie oubliez essaie essaye essayez tache tachez besoin charge demande pense pensez veille veillez");
-var QUESTION_WORDS4 = wordSet2(
+var CAN = wordSet("peux pouvez pourrais pourriez pourras pourrez dois devez devrais devriez devras devrez vas allez va");
+var THIRD = wordSet("il elle ils elles on ca cela qui ce c");
+var DE_LEAD = wordSet("merci priere oublie oubliez essaie essaye essayez tache tachez besoin charge demande pense pensez veille veillez");
+var QUESTION_WORDS4 = wordSet(
   "qui quoi que qu quel quelle quels quelles combien comment quand ou pourquoi lequel laquelle lesquels lesquelles"
 );
-var HOMOGRAPHS = wordSet2(
+var HOMOGRAPHS = wordSet(
   "relance note paie regle affiche annonce solde commande poste reserve programme partage copie signe cloture valide demande facture classe marque change rappel passe"
 );
-var TO_USER3 = wordSet2("moi nous");
+var TO_USER3 = wordSet("moi nous");
 function frenchActions(prose) {
   const out = [];
   for (const clause of prose.replace(/\.(?=\s|$)/g, "\n").match(/[^;!?\n]+\?*/g) ?? []) {
@@ -61488,7 +61494,7 @@ function nounHeading(cw, i2) {
   if (!next) return true;
   return /^(?:de|d|du|des|n|no|numero)$/.test(next.w) || /^\d/.test(next.w) || /(?:é|ée|és|ées)$/.test(next.raw);
 }
-var VENUES = wordSet2(
+var VENUES = wordSet(
   "site extranet intranet portail blog page facebook instagram linkedin twitter panneau tableau vitrine reseaux forum hall affichage web"
 );
 function onVenue(after) {
@@ -61560,10 +61566,9 @@ function lightCategory(verb, after) {
 function partsOf(clause) {
   const parts = /* @__PURE__ */ new Set();
   const labels = /* @__PURE__ */ new Set();
-  for (const m of clause.matchAll(/[,:]|\s[-–—]\s/g)) {
-    const n2 = wordsOf(clause.slice(0, m.index)).length;
-    parts.add(n2);
-    if (m[0] === ":" && n2 > 0) labels.add(n2 - 1);
+  for (const { separator, at } of wordsBeforeEach(clause, /[,:]|\s[-–—]\s/g, (t) => wordsOf(t).length)) {
+    parts.add(at);
+    if (separator === ":" && at > 0) labels.add(at - 1);
   }
   return { parts, labels };
 }
@@ -61599,7 +61604,7 @@ function inIndirectQuestion3(ws, i2, parts) {
   }
   return false;
 }
-var ORDER_LEAD_IN3 = wordSet2(
+var ORDER_LEAD_IN3 = wordSet(
   "merci de d veuillez priere svp stp plait vous te s il important urgent attention nb ps egalement aussi ensuite puis enfin maintenant desormais dorenavant donc alors bien"
 );
 var OBLIGATION3 = /\b(?:il\s+faut(?:\s+que\s+(?:vous|tu))?|il\s+faudra|il\s+faudrait|vous\s+devez|tu\s+dois|vous\s+devrez|il\s+convient\s+de|il\s+est\s+demand[ée]\s+de|on\s+doit|doit|doivent|devra|devront)\s+(?:(?:imp[ée]rativement|obligatoirement|d[ée]sormais|syst[ée]matiquement|toujours)\s+)?(?:(?:lui|leur|le|la|les|nous|me)\s+|[lm]['’]\s*)*([\p{L}]+)/iu;
@@ -62152,8 +62157,7 @@ var NEGATED_PAIRS = [
 var AFFIRMING = new Set(["forget", "fail", "hesitate", "neglect", "omit"].map(stem));
 var JOINS = /* @__PURE__ */ new Set(["and", "but", "then", "so", "also", "instead"]);
 function clauseWords(clause) {
-  const parts = /* @__PURE__ */ new Set();
-  for (let at = clause.indexOf(","); at >= 0; at = clause.indexOf(",", at + 1)) parts.add(words(clause.slice(0, at)).length);
+  const parts = new Set(wordsBeforeEach(clause, /,/g, (t) => words(t).length).map((x) => x.at));
   return { ws: words(clause), parts };
 }
 function negatedAt(c3, i2, verbOf2) {

@@ -10,7 +10,7 @@
  * verb asks for is one of the lexicon's action categories (lexicon.ts), so a French request and an
  * English tool, or the reverse, meet on the same labels.
  */
-import type { Category, ObjectKind } from './lexicon.js';
+import { wordSet, wordsBeforeEach, type Category, type ObjectKind } from './lexicon.js';
 import { fold, functionWordCounts } from './spanish.js';
 
 /** A word as written (lower case, accents kept) and folded ("Réglé" is "réglé" and "regle"). */
@@ -32,9 +32,6 @@ function wordsOf(text: string): Word[] {
 export function frenchWords(text: string): string[] {
   return wordsOf(text).map((x) => x.w);
 }
-
-/** A set of the words of a space-separated list. */
-const wordSet = (list: string): ReadonlySet<string> => new Set(list.split(' '));
 
 /** Function words no other language read here writes (Spanish, Portuguese, German, English). */
 const FRENCH_OWN = wordSet(
@@ -431,10 +428,9 @@ function lightCategory(verb: string, after: readonly string[]): Category | undef
 function partsOf(clause: string): { parts: Set<number>; labels: Set<number> } {
   const parts = new Set<number>();
   const labels = new Set<number>();
-  for (const m of clause.matchAll(/[,:]|\s[-–—]\s/g)) {
-    const n = wordsOf(clause.slice(0, m.index)).length;
-    parts.add(n);
-    if (m[0] === ':' && n > 0) labels.add(n - 1);
+  for (const { separator, at } of wordsBeforeEach(clause, /[,:]|\s[-–—]\s/g, (t) => wordsOf(t).length)) {
+    parts.add(at);
+    if (separator === ':' && at > 0) labels.add(at - 1);
   }
   return { parts, labels };
 }

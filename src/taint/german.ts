@@ -10,7 +10,7 @@
  * asks for is one of the lexicon's categories, so a German request and an English tool, or the
  * reverse, meet on the same labels.
  */
-import type { Category, ObjectKind } from './lexicon.js';
+import { wordSet, type Category, type ObjectKind } from './lexicon.js';
 import { functionWordCounts, readsAsSpanish } from './spanish.js';
 
 /**
@@ -30,9 +30,6 @@ export function canonicalGerman(word: string): string {
 export function germanWords(text: string): string[] {
   return (text.match(/[\p{L}\p{M}]+/gu) ?? []).map(canonicalGerman);
 }
-
-/** A set of the words of a space-separated list. */
-const wordSet = (list: string): ReadonlySet<string> => new Set(list.split(' '));
 
 const GERMAN_FUNCTION = wordSet(
   'der die das und ist nicht ein eine einen einem einer dem des mit für von zu auf im bitte sie wir ich auch noch oder bei nach über vom zum zur wird werden kann kannst können soll sind haben diese dieser ihr ihre ihren ihm ihn uns mir den um ja nein doch mal sein seine seinen herr herrn frau',

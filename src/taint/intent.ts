@@ -10,7 +10,7 @@
  * sent"). What an action covers is the relation in lexicon.ts (COVERS). docs/taint-policy.md: "What a
  * request asks for".
  */
-import { needsOfAction, objectKinds, stem, verbCategory, words, type Category } from './lexicon.js';
+import { needsOfAction, objectKinds, stem, verbCategory, words, wordsBeforeEach, type Category } from './lexicon.js';
 import { maskOf, type SinkLabel } from './labels.js';
 import type { LabelEvidence } from './classify.js';
 import { languageOf } from './languages.js';
@@ -169,8 +169,7 @@ interface ClauseWords {
 }
 
 function clauseWords(clause: string): ClauseWords {
-  const parts = new Set<number>();
-  for (let at = clause.indexOf(','); at >= 0; at = clause.indexOf(',', at + 1)) parts.add(words(clause.slice(0, at)).length);
+  const parts = new Set(wordsBeforeEach(clause, /,/g, (t) => words(t).length).map((x) => x.at));
   return { ws: words(clause), parts };
 }
 

@@ -84,6 +84,26 @@ export function words(text: string): string[] {
     .filter(Boolean);
 }
 
+/** A set of the words of a space-separated list. */
+export const wordSet = (list: string): ReadonlySet<string> => new Set(list.split(' '));
+
+/**
+ * Each separator of a clause (`separators` matches them, with the `g` flag) and how many words, as
+ * `count` splits them, stand before it: the word index where the part after it starts. Counted part
+ * by part, since no word spans a separator: a clause of many commas is read once, not once per comma.
+ */
+export function wordsBeforeEach(clause: string, separators: RegExp, count: (text: string) => number): { separator: string; at: number }[] {
+  const out: { separator: string; at: number }[] = [];
+  let n = 0;
+  let from = 0;
+  for (const m of clause.matchAll(separators)) {
+    n += count(clause.slice(from, m.index));
+    out.push({ separator: m[0], at: n });
+    from = m.index;
+  }
+  return out;
+}
+
 const VERBS: Record<Category, string[]> = {
   read: [
     'get',

@@ -11,7 +11,7 @@
  * is one of the lexicon's action categories (lexicon.ts), so a Portuguese request and an English
  * tool, or the reverse, meet on the same labels.
  */
-import type { Category, ObjectKind } from './lexicon.js';
+import { wordsBeforeEach, type Category, type ObjectKind } from './lexicon.js';
 import { ENGLISH_FUNCTION, fold, functionWordCounts } from './spanish.js';
 
 /**
@@ -440,9 +440,7 @@ function toUser(ws: readonly string[], i: number, clitic: string | undefined): b
 
 /** The word indices where a comma starts a new part of a clause. */
 function partStarts(clause: string): Set<number> {
-  const out = new Set<number>();
-  for (let at = clause.indexOf(','); at >= 0; at = clause.indexOf(',', at + 1)) out.add(portugueseWords(clause.slice(0, at)).length);
-  return out;
+  return new Set(wordsBeforeEach(clause, /,/g, (t) => portugueseWords(t).length).map((x) => x.at));
 }
 
 /**

@@ -9,7 +9,7 @@
  * verb asks for is one of the lexicon's action categories (lexicon.ts), so a Spanish request and an
  * English tool, or the reverse, meet on the same labels.
  */
-import type { Category, ObjectKind } from './lexicon.js';
+import { wordsBeforeEach, type Category, type ObjectKind } from './lexicon.js';
 
 /** Lower case without accents or the tilde: "Envíale" and "enviale", "añadir" and "anadir" are one word. */
 export function fold(text: string): string {
@@ -351,9 +351,7 @@ function lightVerb(ws: readonly string[], i: number): SpanishVerb | undefined {
 
 /** The word indices where a comma starts a new part of a clause. */
 function partStarts(clause: string): Set<number> {
-  const out = new Set<number>();
-  for (let at = clause.indexOf(','); at >= 0; at = clause.indexOf(',', at + 1)) out.add(spanishWords(clause.slice(0, at)).length);
-  return out;
+  return new Set(wordsBeforeEach(clause, /,/g, (t) => spanishWords(t).length).map((x) => x.at));
 }
 
 /** A negator up to three words before in the same part, with no "y" or other verb between ("no le cobres", "sin enviarle"; not "si no, publícalo"). */

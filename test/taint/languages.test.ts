@@ -140,6 +140,11 @@ describe('hostile lengths', () => {
       `il faut ${'la'.repeat(100_000)} x`,
       `voir ${'a.'.repeat(100_000)}com`,
       `Manda o boleto pra ${'muito '.repeat(50_000)}logo.`,
+      // One clause of 20,000 commas in each language: its parts are counted once, not once per comma.
+      'Manda o boleto, '.repeat(20_000),
+      'Envoie la facture, '.repeat(20_000),
+      'Mándale la factura, '.repeat(20_000),
+      'Send the bill, '.repeat(20_000),
     ];
     for (const text of inputs) {
       for (const l of LANGUAGES) {
@@ -149,6 +154,7 @@ describe('hostile lengths', () => {
         l.plan(text);
       }
       languageOf(text);
+      recogniseIntent(text, { verbOf: policy.verbOf });
     }
     expect(LANGUAGES.find((l) => l.name === 'French')?.orderIn(inputs[0])?.length).toBeLessThan(60);
   });
