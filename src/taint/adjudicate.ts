@@ -329,7 +329,8 @@ export function notNeeded(c: SinkCase, mentioned: boolean): Violation[] {
  */
 function deletionOrderedInData(c: SinkCase, mentioned: boolean): Violation[] {
   const { b, site, policy } = c;
-  if (mentioned || !(c.sinks & WRITE) || site.verb === undefined || categoryOf(site.verb, policy) !== 'delete') return [];
+  const verb = site.verb ?? site.operation;
+  if (mentioned || !(c.sinks & WRITE) || verb === undefined || categoryOf(verb, policy) !== 'delete') return [];
   if (requestCategories(requestOf(b, site), policy).has('delete')) return [];
   for (const [node, found] of b.injections ?? []) {
     if (node >= site.node || !found.reaches?.some((r) => r.orders?.includes('delete'))) continue;

@@ -9,6 +9,7 @@ import type { ContentSite, Matcher, Policy, TargetKind } from './policy.js';
 import { profileTool, readByShape, type ToolDefinition, type ToolProfile } from './tool-profile.js';
 import { argumentRole, schemaProperty, type ArgumentRole } from './argument-roles.js';
 import { recogniseIntent, usesToolVerb } from './intent.js';
+import { words } from './lexicon.js';
 
 export interface LabelEvidence {
   mask: number;
@@ -258,6 +259,9 @@ export function requestNeeds(policy: Policy, request: string): { mask: number; e
 
 /** Whether the request names the tool (`post_on_x`, "post on x"). */
 export function mentionsTool(request: string, tool: string): boolean {
+  // A tool named with one word (`email`, `messages`, `bookings`) is named for what it works on: the
+  // noun in a request asks for nothing (its verb does, usesToolVerb).
+  if (words(tool).length < 2) return false;
   const spaced = tool.replace(/[_-]+/g, ' ').toLowerCase().trim();
   const text = request.toLowerCase();
   return text.includes(tool.toLowerCase()) || (spaced.includes(' ') && text.replace(/[_-]+/g, ' ').includes(spaced));

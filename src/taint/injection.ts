@@ -333,10 +333,13 @@ function properName(ws: readonly string[], clause: string): boolean {
 
 /**
  * Words that move an action away from a value the reader already has: "instead", "rather than",
- * "in place of", "no longer" ("my old address is no longer in use"), and the same in Spanish and
- * German. An order beside them chooses where the action goes (provenance.ts, claims).
+ * "in place of", "no longer" ("my old address is no longer in use"), an address on file said to
+ * be hacked or compromised (the lure of account takeover: "the netins one was hacked, use this
+ * address"), and the same in Spanish and German. "From now on" alone moves nothing: a landlord's
+ * notice in the file the request names ("send all payments there from now on") is that file's answer. An order beside them chooses where the action goes (provenance.ts, claims).
  */
-const MOVES = /\b(?:instead|rather than|in place of|no longer|en (?:lugar|vez) de|ya no|(?:an)?statt|nicht mehr)\b/i;
+const MOVES =
+  /\b(?:instead|rather than|in place of|no longer|(?:was|were|has been|have been|got) (?:hacked|compromised)|en (?:lugar|vez) de|ya no|(?:an)?statt|nicht mehr)\b/i;
 /**
  * A notice that the details money goes to have changed, the lure of invoice fraud: "new bank
  * details", "our payment information has changed", "we moved our banking to …", "our Chase account

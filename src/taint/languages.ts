@@ -37,6 +37,17 @@ import {
   frenchPlan,
   readsAsFrench,
 } from './french.js';
+import {
+  italianActions,
+  italianCategory,
+  italianInfinitive,
+  italianObjects,
+  italianOffer,
+  italianOrderIn,
+  italianPlan,
+  readsAsItalian,
+} from './italian.js';
+import { dutchActions, dutchObjects, dutchOffer, dutchOrderIn, dutchPlan, readsAsDutch } from './dutch.js';
 
 export interface LanguageAction {
   category: Category;
@@ -97,6 +108,28 @@ const FRENCH: Language = {
   tools: { category: frenchCategory, infinitive: frenchInfinitive },
 };
 
+const ITALIAN: Language = {
+  name: 'Italian',
+  readsAs: readsAsItalian,
+  actions: italianActions,
+  objects: italianObjects,
+  orderIn: italianOrderIn,
+  offer: italianOffer,
+  plan: italianPlan,
+  tools: { category: italianCategory, infinitive: italianInfinitive },
+};
+
+// Dutch tools, like German ones, are read by their structure.
+const DUTCH: Language = {
+  name: 'Dutch',
+  readsAs: readsAsDutch,
+  actions: dutchActions,
+  objects: dutchObjects,
+  orderIn: dutchOrderIn,
+  offer: dutchOffer,
+  plan: dutchPlan,
+};
+
 // German tools are read by their structure, as tools in any other language are (german.ts reads requests and data).
 const GERMAN: Language = {
   name: 'German',
@@ -109,10 +142,13 @@ const GERMAN: Language = {
 };
 
 /**
- * In the order a text is tried: Portuguese before Spanish, whose function words it shares (a
- * Portuguese text can read as Spanish; readsAsPortuguese weighs the words only Portuguese has).
+ * In the order a text is tried: Dutch and Italian first, whose readers say yes only where their
+ * own words outnumber every other language's (a Dutch "je" or "de", an Italian "il" or "lui", reads
+ * as French or Spanish to readers that do not weigh them); Portuguese before Spanish, whose
+ * function words it shares (a Portuguese text can read as Spanish; readsAsPortuguese weighs the
+ * words only Portuguese has).
  */
-export const LANGUAGES: readonly Language[] = [PORTUGUESE, FRENCH, SPANISH, GERMAN];
+export const LANGUAGES: readonly Language[] = [DUTCH, ITALIAN, PORTUGUESE, FRENCH, SPANISH, GERMAN];
 
 /**
  * The language a text is written in, of those read here; undefined for English or any other.
@@ -132,5 +168,5 @@ const ADDRESSES = /\S+@\S+|\b(?:https?:\/\/|www\.)\S+|\b[\w-]+(?:\.[\w-]+)*\.[a-
 export function toolLanguage(name: readonly string[], description: string): Language | undefined {
   const described = languageOf(description);
   if (described?.tools) return described;
-  return [SPANISH, FRENCH, PORTUGUESE].find((l) => l.tools!.infinitive(name) >= 0);
+  return [SPANISH, FRENCH, PORTUGUESE, ITALIAN].find((l) => l.tools!.infinitive(name) >= 0);
 }

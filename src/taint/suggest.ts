@@ -37,7 +37,7 @@ export interface ToolSeen {
 }
 
 /** Where an inference came from: structure someone wrote, or the words of the name or description. */
-export type Basis = 'spec' | 'policy' | 'annotations' | 'method' | 'name' | 'description' | 'nothing';
+export type Basis = 'spec' | 'policy' | 'operation' | 'annotations' | 'method' | 'name' | 'description' | 'nothing';
 const GUESSES: ReadonlySet<Basis> = new Set(['name', 'description', 'nothing']);
 
 export interface ToolSuggestion {
@@ -126,6 +126,7 @@ export function basisOf(c: Classified): Basis {
   if (!c.profile) return 'policy';
   if (c.profile.unknown) return 'nothing';
   const profiled = whys.filter((w) => w.startsWith('tool profile:')).join(' ');
+  if (/^tool profile: its argument \S+ chooses "/.test(profiled)) return 'operation';
   if (/\ba guess from its name\b/.test(profiled)) return 'name';
   if (/\ba guess from its description\b/.test(profiled)) return 'description';
   if (/\ba guess\b(?! not taken)/.test(profiled)) return 'nothing';
@@ -140,6 +141,8 @@ function basisText(basis: Basis, sinks: number, rules: readonly string[]): strin
       return 'from its tool spec';
     case 'policy':
       return `from policy rule${rules.length === 1 ? '' : 's'} ${rules.join(', ')}`;
+    case 'operation':
+      return 'from the operation its call chooses (its schema offers them as an argument)';
     case 'annotations':
       return 'from its MCP annotations';
     case 'method':
@@ -184,6 +187,12 @@ export function suggestTool(policy: Policy, seen: ToolSeen, level: Policy = tool
     (r) => !r.at.startsWith('default ') && r.name.raw === literalPattern(tool) && !r.argument && !r.matches && !r.target && !r.description,
   );
   if (pinned) return { ...out, pinnedBy: pinned.at };
+  // A rule on the name would label every operation alike: a `list` would become the `cancel` it pinned.
+  if (basis === 'operation')
+    return {
+      ...out,
+      unpinned: 'what a call does is the operation it chooses by an argument, call by call: no one rule on its name can say',
+    };
   const differ = effects.findIndex((e) => !sameEffect(e, first));
   if (differ > 0)
     return {

@@ -3,6 +3,9 @@
  * classify.ts). Structure decides before words (docs/validator.md, "How the validator reads
  * tools, requests and traces"):
  *
+ *   0. The operation a call chooses, where a tool named for a resource takes it as an argument
+ *      its schema (or description) offers as a list of operations (operation.ts): `list` reads,
+ *      `cancel` deletes, per call.
  *   1. MCP annotations. `readOnlyHint` makes a read of a tool none of whose arguments points out
  *      (a recipient, payee, amount, command or free text; a URL makes it a fetch, which classify.ts
  *      stages by its URL), and of one that also says `openWorldHint: false` and takes no payee,
@@ -43,6 +46,7 @@ import { maskOf, type SinkLabel } from './labels.js';
 import type { LabelEvidence } from './classify.js';
 import type { Policy } from './policy.js';
 import { SPANISH, toolLanguage, type Language } from './languages.js';
+import { operationOf, type Operation } from './operation.js';
 
 /** MCP tool annotations (hints a server gives about a tool). */
 export interface ToolAnnotations {
@@ -75,6 +79,8 @@ export interface ToolProfile {
   unknown: boolean;
   /** The verb the action was read from, for "the request uses the tool's own verb". */
   verb?: string;
+  /** The verb of the operation the call chose (operation.ts): its kind of action, never "the tool's own verb". */
+  operation?: string;
   /** The other words a request may use for the tool: the verbs its description offers ("Accept, counter or decline a rate", "Roll a container"), its name's words. */
   alsoVerbs?: string[];
 }
@@ -95,6 +101,8 @@ export function profileTool(
   opts = inItsLanguage(def, opts);
   const facts = argumentFacts(policy, def, args);
   const w = readWords(def, facts, opts);
+  const op = namesNoAction(w) ? operationOf(def, args, opts.verbOf) : undefined;
+  if (op) return operationProfile(op, facts, w);
   const effect = effectOf(def);
   const closed = closedRead(def, facts);
   const outward = closed ? undefined : pointsOut(facts, facts.roles);
@@ -111,9 +119,13 @@ export function profileTool(
       return readProfile(w, `${trusted}a guess from its name: it names data, and takes nothing a sink needs (${w.where} is not taken)`);
     return wordedSink(w, trusted, facts);
   }
-  if (w.action.read) return readProfile(w, `${trusted}a guess from ${w.byName.read ? 'its name' : 'its description'}: it reads`);
-  if (w.name.length > 0 && w.name.every((x) => isReadNoun(x) || /^\d+$/.test(x) || x === 'api' || x === 'tool'))
-    return readProfile(w, `${trusted}a guess from its name: it is made of read nouns`);
+  // A guess that it reads is not taken over an argument given that moves money or runs code (a
+  // refund's IBAN and amount, whatever "Issue a refund for an order or return" seems to say).
+  if (!movesSomething(facts.given)) {
+    if (w.action.read) return readProfile(w, `${trusted}a guess from ${w.byName.read ? 'its name' : 'its description'}: it reads`);
+    if (w.name.length > 0 && w.name.every((x) => isReadNoun(x) || /^\d+$/.test(x) || x === 'api' || x === 'tool'))
+      return readProfile(w, `${trusted}a guess from its name: it is made of read nouns`);
+  }
   return unplaced(policy, def, facts, w, trusted, opts);
 }
 
@@ -130,9 +142,11 @@ export function readByShape(
   opts: ProfileOptions,
 ): string | undefined {
   opts = inItsLanguage(def, opts);
+  const facts = argumentFacts(policy, def, args);
+  const op = namesNoAction(readWords(def, facts, opts)) ? operationOf(def, args, opts.verbOf) : undefined;
+  if (op) return op.read && !movesSomething(facts.given) ? operationWhy(op) : undefined;
   const effect = effectOf(def);
   if (effect && effect.kind !== 'read') return undefined;
-  const facts = argumentFacts(policy, def, args);
   if (effect && closedRead(def, facts)) return `${effect.why}${CLOSED}`;
   if (effect) return pointsOut(facts, facts.roles) ? undefined : `${effect.why}${NO_ARGUMENT_OUT}`;
   const w = readWords(def, facts, opts);
@@ -176,17 +190,20 @@ interface ArgumentFacts {
   prose: boolean;
   /** An argument that says where the call sends to (`forward_to`, `cc`), holding an address: whatever else the call does, it sends. */
   sendsTo?: string;
+  /** The roles of the arguments this call gives a value (the schema's others are only offered). */
+  given: Set<ArgumentRole>;
 }
 
 function argumentFacts(policy: Policy, def: ToolDefinition, args: readonly { name: string; value: string }[]): ArgumentFacts {
   const names = new Set<string>(args.map((a) => a.name));
   for (const n of Object.keys(((def.inputSchema as { properties?: object } | undefined)?.properties ?? {}) as object)) names.add(n);
-  const f: ArgumentFacts = { names, roles: new Set(), shown: new Set(), freeText: false, prose: false };
+  const f: ArgumentFacts = { names, roles: new Set(), shown: new Set(), freeText: false, prose: false, given: new Set() };
   for (const n of names) {
     const value = args.find((a) => a.name === n)?.value ?? '';
     const prop = schemaProperty(def.inputSchema, n);
     const role = argumentRole(policy, def.name, n, value, prop);
     f.roles.add(role);
+    if (value.trim() !== '') f.given.add(role);
     const shown = structuralRole(policy, def.name, n, value, prop);
     if (shown) f.shown.add(shown);
     if ((role === 'content' || role === 'other') && isFreeText(n)) f.freeText = true;
@@ -241,13 +258,23 @@ interface Effect {
   why: string;
 }
 
-/** What the definition's structure says the tool does: its annotations, then its HTTP method. */
+/**
+ * A description that opens with the route the tool calls ("POST /inspections - Schedule an
+ * inspection …", "GET /applications/{id}: …"), as tools generated from an OpenAPI document write
+ * it: the method is stated there, and the description proper follows.
+ */
+const ROUTE = /^\s*(GET|HEAD|OPTIONS|POST|PUT|PATCH|DELETE)\s+\/[^\s]{0,300}\s*(?:[-–—:]\s*)?/;
+
+/** The description without a route it opens with (ROUTE). */
+const withoutRoute = (description: string | undefined) => description?.replace(ROUTE, '');
+
+/** What the definition's structure says the tool does: its annotations, then its HTTP method (stated, or opening its description). */
 function effectOf(def: ToolDefinition): Effect | undefined {
   const a = def.annotations ?? {};
   if (a.readOnlyHint === true) return { kind: 'read', why: 'its readOnlyHint annotation says it only reads' };
   if (a.destructiveHint === true) return { kind: 'destructive', why: 'its destructiveHint annotation says it destroys or overwrites' };
   if (a.readOnlyHint === false) return { kind: 'acts', why: 'its annotations say it is not read-only' };
-  const m = def.method?.trim().toUpperCase();
+  const m = (def.method ?? ROUTE.exec(def.description ?? '')?.[1])?.trim().toUpperCase();
   if (m === 'GET' || m === 'HEAD' || m === 'OPTIONS') return { kind: 'read', why: `its HTTP method ${m} only reads` };
   if (m === 'DELETE') return { kind: 'destructive', why: 'its HTTP method DELETE deletes' };
   if (m === 'POST' || m === 'PUT' || m === 'PATCH') return { kind: 'acts', why: `its HTTP method ${m} changes something` };
@@ -288,7 +315,7 @@ const HTTP_METHODS = new Set(['get', 'post', 'put', 'patch', 'delete']);
 /** The words of the name and the description, and the action they name (a guess: names are chosen by people). */
 function readWords(def: ToolDefinition, f: ArgumentFacts, opts: ProfileOptions): Words {
   const name = nameWords(def, opts);
-  const clause = words(firstClauseText(def.description));
+  const clause = words(firstClauseText(withoutRoute(def.description)));
   // The clause without the words that only say "this tool lets you".
   const desc = clause.filter((w) => !FILLER.has(w));
   // "A booking with its crossings …", "The shopper's profile", "Documents uploaded to a claim by …":
@@ -320,10 +347,10 @@ function readWords(def: ToolDefinition, f: ArgumentFacts, opts: ProfileOptions):
   const where =
     byName.category && !refined
       ? `its name (${byName.verb})`
-      : `its description ("${(def.description ?? '').split(/[.;\n]/)[0].slice(0, 60)}")`;
+      : `its description ("${(withoutRoute(def.description) ?? '').split(/[.;\n]/)[0].slice(0, 60)}")`;
   const at = byDesc.verb === undefined ? -1 : clause.indexOf(byDesc.verb);
   const descVerbUsed = at >= 0 && DETERMINERS.has(clause[at + 1] ?? '');
-  const lead = nounPhrase ? [] : leadVerbs(firstClauseText(def.description));
+  const lead = nounPhrase ? [] : leadVerbs(firstClauseText(withoutRoute(def.description)));
   // The words the tool's own name and description use, known to the lexicon or not: the description's
   // opening verb where an object follows ("Roll a container …", "Dockets a deadline …") and the name's
   // words (`cloud_scale_service`, `lodge_pension_submission`, `SupporterNoteAdd`). A request that uses
@@ -549,6 +576,50 @@ function describedAsRead(f: ArgumentFacts, w: Words): boolean {
   const roles = w.endsWithRead || w.byName.read ? new Set([...f.roles].filter((r) => r !== 'recipient')) : f.roles;
   return !pointsOut(f, roles);
 }
+
+/**
+ * A name that says no action: no verb, a plural noun the lexicon also reads as a verb (`payments`,
+ * `messages`, `refunds`: a name's verb is an imperative, which ends in no plural -s), or one word
+ * beside an argument that offers operations (`email` with `method: search | read | send`: the
+ * resource, its operations chosen per call).
+ */
+const namesNoAction = (w: Words) =>
+  (w.byName.category === undefined && !w.byName.read) ||
+  (w.byName.verb !== undefined && /[^s]s$/.test(w.byName.verb)) ||
+  w.name.length === 1;
+
+/** Why the call's operation decides (operation.ts). */
+const operationWhy = (op: Operation) =>
+  `its argument ${op.argument} chooses "${op.value}" (${op.read ? 'a read' : op.category}) among the operations its schema offers (${op.offered.slice(0, 8).join(', ')}${op.offered.length > 8 ? ', …' : ''})`;
+
+/** A payee, an amount or a command: what a reading operation never takes (an address there is a filter). */
+const movesSomething = (roles: ReadonlySet<ArgumentRole>) => (['payee', 'amount', 'command'] as const).some((r) => roles.has(r));
+
+/**
+ * A call whose operation the schema offers as an argument's value: a reading operation reads
+ * (unless it moves money or runs code), whatever the tool's annotations say of the tool as a whole
+ * (a server marks a tool by most of its operations); an acting one is the sink its verb is.
+ */
+function operationProfile(op: Operation, f: ArgumentFacts, w: Words): ToolProfile {
+  if (op.read && !movesSomething(f.given)) return readProfile(w, operationWhy(op));
+  const action: Action = { category: op.category ?? 'change', verb: op.verb, read: false };
+  // Access changes hands where the operation says so (`invite`, `add_member`, `grant_access`), or
+  // adds to a resource of access (a guest list's `add`): a resource named for members is not shared
+  // by being updated or suspended, nor by an argument that keeps a fob working.
+  const grants = objectKinds(words(op.value)).has('access') || op.category === 'share' || (ADDS.has(op.verb) && w.objects.has('access'));
+  const objects = new Set([...w.objects].filter((k) => k !== 'access' || grants));
+  const sink = wordedSink(
+    { ...w, action, objects, where: `its argument ${op.argument} ("${op.value}")` },
+    `${operationWhy(op)}; which sink is `,
+    f,
+  );
+  // An operation's verb is a common one ("send", "update"), not a word of the tool's own: the
+  // request asks for it through the intent parse ("what did he send?" asks for no send), not by using the word.
+  return { ...sink, verb: undefined, operation: op.verb };
+}
+
+/** Operations that put someone or something into a resource. */
+const ADDS = new Set(['add', 'invite', 'grant', 'include', 'enrol', 'enroll']);
 
 /** Actions that need someone to reach or money to move: a tool that takes neither cannot do them. */
 const MOVES_OUT: ReadonlySet<Category> = new Set(['pay', 'send', 'share', 'publish']);

@@ -128,6 +128,8 @@ export interface SinkSite {
   onward?: OnwardFinding[];
   /** The verb of the tool's name, when the tool profile read it ("archive" for archive_channel). */
   verb?: string;
+  /** The verb of the operation the call chose among those its schema offers (operation.ts). */
+  operation?: string;
   /** The other words a request may use for the tool: verbs its description offers, its name's words (ToolProfile.alsoVerbs, or the policy's `words`). */
   alsoVerbs?: string[];
   /** A read that points at a URL: a sink by its target alone, asked for or not. */
@@ -405,6 +407,7 @@ function sinkSite(
     // Any call whose arguments quote an instruction found in data carries that instruction out; links only matter in what is sent.
     onward: onwardFindings(ctx, it, traces).filter((f) => sends || onInstruction || f.kind === 'instruction'),
     ...((it.classified?.verb ?? it.classified?.profile?.verb) ? { verb: it.classified?.verb ?? it.classified?.profile?.verb } : {}),
+    ...(it.classified?.profile?.operation ? { operation: it.classified.profile.operation } : {}),
     ...((it.classified?.words ?? it.classified?.profile?.alsoVerbs)
       ? { alsoVerbs: it.classified?.words ?? it.classified?.profile?.alsoVerbs }
       : {}),

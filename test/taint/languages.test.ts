@@ -70,6 +70,18 @@ describe('requests and tools in Portuguese and French', () => {
     expect(withConsent('Pode sim.', 'A cobrança está pronta. Quer que eu envie o boleto pra ela?')).toMatch(/envie o boleto/i);
   });
 
+  it('reads a refusal or a "not yet" in every language as agreeing to nothing', () => {
+    const offers: [string, string][] = [
+      ['Nee, nog niet.', 'Zal ik de factuur naar Jan sturen?'],
+      ['Wacht even.', 'Zal ik de factuur naar Jan sturen?'],
+      ['Non ancora, grazie.', 'Vuole che invii il preventivo alla signora Neri?'],
+      ['Non, pas encore.', "Voulez-vous que j'envoie les relances ?"],
+      ['Ainda não.', 'Quer que eu envie o boleto pra ela?'],
+      ['Não, espera.', 'Quer que eu envie o boleto pra ela?'],
+    ];
+    for (const [answer, asked] of offers) expect(withConsent(answer, asked)).toBe(answer);
+  });
+
   it('releases a French request’s send to the address the request names, and blocks one it negates', () => {
     const send = (to: string) => ({
       name: 'envoyer_courriel',

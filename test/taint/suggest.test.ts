@@ -165,6 +165,26 @@ describe('rules it does not apply', () => {
     expect(fileRules(policy)).toHaveLength(0);
   });
 
+  it('a tool whose calls choose their operation by an argument is not pinned, even with one call seen', () => {
+    const bookings = {
+      name: 'bookings',
+      description: 'Room bookings.',
+      parameters: {
+        type: 'object',
+        properties: { action: { type: 'string', enum: ['list', 'get', 'create', 'cancel'] }, id: { type: 'string' } },
+      },
+    };
+    const trace = bareTrace(
+      'Cancel booking BK-2.',
+      [[{ name: 'bookings', args: { action: 'cancel', id: 'BK-2' }, result: 'ok' }]],
+      [bookings],
+    );
+    const { text, tools } = suggestPolicy(defaultPolicy(), seenOf(trace), { out: 'p.yml' });
+    expect(tools[0]).toMatchObject({ basis: 'operation', guess: false, sinks: ['DESTRUCTIVE_WRITE'] });
+    expect(tools[0].unpinned).toMatch(/the operation it chooses by an argument/);
+    expect(text).toContain('tools: []');
+  });
+
   it("a tool the team's policy already pins by its name keeps that rule", () => {
     const team = parsePolicy('tools:\n  - { name: weather, sources: [UNTRUSTED_CONTENT], not-sinks: [EXTERNAL_SEND] }\n', 'team.yml');
     const { tools } = suggestPolicy(team, seenOf(TRACE, team), { out: 'p.yml', base: { text: '', file: 'team.yml' } });

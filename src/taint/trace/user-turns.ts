@@ -138,8 +138,9 @@ const leadless = (action: string) => action.trim().replace(/^(?:go\s+ahead\s+and
 
 const MAX_ANSWER = 600;
 const MAX_ASKED = 2_000;
+/** An answer that refuses or puts off what was offered, in every language the validator reads: it agrees to nothing. */
 const REFUSES =
-  /^\W*(?:no|nope|nah|not|never|wait|hold on|stop|espera|mejor no|nein|warte|stopp|halt|lieber nicht)\b|\b(?:don['’]?t|do not|doesn['’]?t|not|never|no longer|todav[ií]a no|a[uú]n no|nunca|nicht|noch nicht|auf keinen fall)\b/i;
+  /^\W*(?:no|nope|nah|not|never|wait|hold on|stop|espera|mejor no|nein|warte|stopp|halt|lieber nicht|non|n[ãa]o|nee|wacht|attends|aspetta|meglio di no|liever niet)(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])(?:don['’]?t|do not|doesn['’]?t|not|never|no longer|todav[ií]a no|a[uú]n no|nunca|nicht|noch nicht|auf keinen fall|pas encore|non ancora|ainda n[ãa]o|niet|nog niet)(?![\p{L}\p{N}])/iu;
 /**
  * A question that offers an action: what follows it is the action. The offer may be cut short
  * ("Want me to book one?") or ask which of several ("Which should I book for Tomas?", "Which one

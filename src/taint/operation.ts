@@ -1,0 +1,92 @@
+/**
+ * Tools that cover one resource and take the operation as an argument (`bookings` with
+ * `action: list | get | create | update | cancel`, a `grain_contracts` tool with
+ * `operation: list | amend | cancel`): the schema offers the operations as an enum, and each call
+ * names the one it performs. That call's effect is its operation's, not the tool's: a `list` reads
+ * whatever else the tool can do, and a `cancel` deletes (docs/validator.md, "How the validator
+ * reads tools, requests and traces"). Where a trace carries the description and no schema, the
+ * operations the description lists for the argument stand for the enum.
+ */
+import { words, type Category } from './lexicon.js';
+import type { ToolDefinition } from './tool-profile.js';
+
+export interface Operation {
+  /** The argument that chooses the operation. */
+  argument: string;
+  /** Its value in this call. */
+  value: string;
+  /** The verb the value opens with (`add_item`: add). */
+  verb: string;
+  /** The kind of action of an operation that acts; undefined for one that reads. */
+  category?: Category;
+  read: boolean;
+  /** The operations the schema offers, for the evidence. */
+  offered: string[];
+}
+
+/** Enums longer than this are lists of values (countries, currencies), not operations. */
+const MAX_OPERATIONS = 40;
+const MAX_VALUE = 64;
+/** Irregular participles that name a record's state. */
+const STATES = new Set(
+  'paid sent made done given taken written shown kept held bought sold found told left put set open closed'.split(' '),
+);
+
+/**
+ * The operation a call performs, where the tool's schema has a top-level argument whose enum is
+ * made of operations (at least two of its values, and at least half, open with a verb the
+ * validator reads, not a state: `cancelled`, `paid_unshipped`; and the verbs are of more than one
+ * kind of action, or all read: `sms | email` are two ways of one send) and the call gives it a value that
+ * opens with one. The caller asks only for a tool whose name says no action (`bookings`,
+ * `members`): a `share_document` tool's `access: view | download` is how it shares, not what it does.
+ */
+export function operationOf(
+  def: ToolDefinition,
+  args: readonly { name: string; value: string }[],
+  verbOf: (word: string) => Category | undefined,
+): Operation | undefined {
+  const props = (def.inputSchema as { properties?: Record<string, unknown> } | undefined)?.properties;
+  const offers: [string, unknown][] =
+    props && typeof props === 'object'
+      ? Object.entries(props).map(([argument, prop]) => [argument, (prop as { enum?: unknown } | null)?.enum])
+      : args.map((a) => [a.name, listedIn(def.description, a.name)]);
+  for (const [argument, offered] of offers) {
+    if (!Array.isArray(offered) || offered.length < 2 || offered.length > MAX_OPERATIONS) continue;
+    const values = offered.filter((x): x is string => typeof x === 'string' && x.length <= MAX_VALUE);
+    const verbs = values.filter((x) => verbOfValue(x, verbOf) !== undefined);
+    // Operations differ in kind (list and cancel, send and post), or all read (`list | search | get`);
+    // `sms | email` are two ways of one send.
+    const kinds = new Set(verbs.map((x) => verbOf(verbOfValue(x, verbOf)!)));
+    if (verbs.length < 2 || verbs.length * 2 < offered.length || (kinds.size < 2 && !kinds.has('read'))) continue;
+    const value = args.find((a) => a.name === argument)?.value.trim();
+    if (value === undefined || !values.includes(value)) return undefined;
+    const verb = verbOfValue(value, verbOf);
+    if (verb === undefined) return undefined;
+    const category = verbOf(verb);
+    return { argument, value, verb, offered: values, read: category === 'read', ...(category === 'read' ? {} : { category }) };
+  }
+  return undefined;
+}
+
+/**
+ * The values a description lists for an argument (`action: list | get | update`, `method=search |
+ * read | send`): where a trace gives the description and no schema (a tool span's own), what the
+ * schema's enum would say.
+ */
+function listedIn(description: string | undefined, argument: string): string[] | undefined {
+  if (!description || !/^[\w-]{1,40}$/.test(argument)) return undefined;
+  const at = new RegExp(`\\b${argument}\\s*[:=]\\s*`).exec(description.slice(0, 2000));
+  if (!at) return undefined;
+  const list = /^[\w-]+(?:\s*(?:\([^)\n]{0,60}\)\s*)?\|\s*[\w-]+)+/.exec(
+    description.slice(at.index + at[0].length, at.index + at[0].length + 600),
+  );
+  return list?.[0].split('|').map((x) => x.replace(/\(.*$/, '').trim());
+}
+
+/** The verb an operation's value opens with (`get_comments`, `addItem`, `list`), if the validator reads it. */
+function verbOfValue(value: string, verbOf: (word: string) => Category | undefined): string | undefined {
+  const first = words(value)[0];
+  // A state (`paid_unshipped`, `closed_won`, `cancelled`) is a filter on records, not an operation.
+  if (first === undefined || /(?:ed|ing)$/.test(first) || STATES.has(first)) return undefined;
+  return verbOf(first) !== undefined ? first : undefined;
+}
