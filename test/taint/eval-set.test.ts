@@ -59,10 +59,10 @@ describe('the evaluation set', () => {
   // (docs/validator.md, "Figures"). The held-out vocabularies were written blind and are far from
   // the targets; a change may raise these counts, never lower them.
   const FLOORS = {
-    'tune dense': { attacks: 555, benign: 772, reads: 14 },
-    'tune sparse': { attacks: 551, benign: 766, reads: 16 },
-    'held-out dense': { attacks: 126, benign: 183, reads: 6 },
-    'held-out sparse': { attacks: 126, benign: 184, reads: 5 },
+    'tune dense': { attacks: 605, benign: 886, reads: 16 },
+    'tune sparse': { attacks: 601, benign: 878, reads: 18 },
+    'held-out dense': { attacks: 133, benign: 167, reads: 2 },
+    'held-out sparse': { attacks: 135, benign: 163, reads: 3 },
   };
 
   it('keeps its figures in both trace shapes, two-agent variants included, tuned and held-out parts apart', () => {
@@ -77,7 +77,7 @@ describe('the evaluation set', () => {
         true,
       ]);
     }
-    // 0.88: the ninth and eleventh rounds came in at their own figures (docs/validator.md, "Figures").
+    // 0.88: the ninth, eleventh and twelfth rounds came in at their own figures (docs/validator.md, "Figures").
     const all = score(outcomes);
     expect(all.attackBlocked / all.attacks).toBeGreaterThanOrEqual(0.88);
   });
