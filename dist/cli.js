@@ -203,10 +203,10 @@ var require_which = __commonJS({
       if (!opt)
         opt = {};
       const { pathEnv, pathExt, pathExtExe } = getPathInfo(cmd, opt);
-      const found = [];
+      const found2 = [];
       const step = (i2) => new Promise((resolve4, reject) => {
         if (i2 === pathEnv.length)
-          return opt.all && found.length ? resolve4(found) : reject(getNotFoundError(cmd));
+          return opt.all && found2.length ? resolve4(found2) : reject(getNotFoundError(cmd));
         const ppRaw = pathEnv[i2];
         const pathPart = /^".*"$/.test(ppRaw) ? ppRaw.slice(1, -1) : ppRaw;
         const pCmd = path38.join(pathPart, cmd);
@@ -220,7 +220,7 @@ var require_which = __commonJS({
         isexe(p + ext, { pathExt: pathExtExe }, (er, is2) => {
           if (!er && is2) {
             if (opt.all)
-              found.push(p + ext);
+              found2.push(p + ext);
             else
               return resolve4(p + ext);
           }
@@ -232,7 +232,7 @@ var require_which = __commonJS({
     var whichSync = (cmd, opt) => {
       opt = opt || {};
       const { pathEnv, pathExt, pathExtExe } = getPathInfo(cmd, opt);
-      const found = [];
+      const found2 = [];
       for (let i2 = 0; i2 < pathEnv.length; i2++) {
         const ppRaw = pathEnv[i2];
         const pathPart = /^".*"$/.test(ppRaw) ? ppRaw.slice(1, -1) : ppRaw;
@@ -244,7 +244,7 @@ var require_which = __commonJS({
             const is2 = isexe.sync(cur, { pathExt: pathExtExe });
             if (is2) {
               if (opt.all)
-                found.push(cur);
+                found2.push(cur);
               else
                 return cur;
             }
@@ -252,8 +252,8 @@ var require_which = __commonJS({
           }
         }
       }
-      if (opt.all && found.length)
-        return found;
+      if (opt.all && found2.length)
+        return found2;
       if (opt.nothrow)
         return null;
       throw getNotFoundError(cmd);
@@ -8479,19 +8479,19 @@ var require_Alias = __commonJS({
           if (ctx)
             ctx.aliasResolveCache = nodes;
         }
-        let found = void 0;
+        let found2 = void 0;
         for (const node2 of nodes) {
           if (node2 === this)
             break;
           if (node2.anchor === this.source)
-            found = node2;
+            found2 = node2;
         }
-        if (found && ctx) {
+        if (found2 && ctx) {
           const { anchors: anchors2, doc: doc2, maxAliasCount } = ctx;
-          let data = anchors2.get(found);
+          let data = anchors2.get(found2);
           if (!data) {
-            toJS.toJS(found, null, ctx);
-            data = anchors2.get(found);
+            toJS.toJS(found2, null, ctx);
+            data = anchors2.get(found2);
           }
           if (data?.res === void 0) {
             const msg = "This should not happen: Alias anchor was not resolved?";
@@ -8500,14 +8500,14 @@ var require_Alias = __commonJS({
           if (maxAliasCount >= 0) {
             data.count += 1;
             if (data.aliasCount === 0)
-              data.aliasCount = getAliasCount(doc2, found, anchors2);
+              data.aliasCount = getAliasCount(doc2, found2, anchors2);
             if (data.count * data.aliasCount > maxAliasCount) {
               const msg = "Excessive alias count indicates a resource exhaustion attack";
               throw new ReferenceError(msg);
             }
           }
         }
-        return found;
+        return found2;
       }
       toJSON(_arg, ctx) {
         if (!ctx)
@@ -8919,16 +8919,16 @@ var require_foldFlowLines = __commonJS({
         onFold();
       let res = text2.slice(0, folds[0]);
       for (let i3 = 0; i3 < folds.length; ++i3) {
-        const fold2 = folds[i3];
+        const fold3 = folds[i3];
         const end2 = folds[i3 + 1] || text2.length;
-        if (fold2 === 0)
+        if (fold3 === 0)
           res = `
 ${indent}${text2.slice(0, end2)}`;
         else {
-          if (mode === FOLD_QUOTED && escapedFolds[fold2])
-            res += `${text2[fold2]}\\`;
+          if (mode === FOLD_QUOTED && escapedFolds[fold3])
+            res += `${text2[fold3]}\\`;
           res += `
-${indent}${text2.slice(fold2 + 1, end2)}`;
+${indent}${text2.slice(fold3 + 1, end2)}`;
         }
       }
       return res;
@@ -11613,7 +11613,7 @@ var require_resolve_props = __commonJS({
       let tag = null;
       let newlineAfterProp = null;
       let comma = null;
-      let found = null;
+      let found2 = null;
       let start = null;
       for (const token of tokens) {
         if (reqSpace) {
@@ -11650,7 +11650,7 @@ var require_resolve_props = __commonJS({
             if (atNewline) {
               if (comment)
                 comment += token.source;
-              else if (!found || indicator !== "seq-item-ind")
+              else if (!found2 || indicator !== "seq-item-ind")
                 spaceBefore = true;
             } else
               commentSep += token.source;
@@ -11684,9 +11684,9 @@ var require_resolve_props = __commonJS({
           case indicator:
             if (anchor2 || tag)
               onError(token, "BAD_PROP_ORDER", `Anchors and tags must be after the ${token.source} indicator`);
-            if (found)
+            if (found2)
               onError(token, "UNEXPECTED_TOKEN", `Unexpected ${token.source} in ${flow ?? "collection"}`);
-            found = token;
+            found2 = token;
             atNewline = indicator === "seq-item-ind" || indicator === "explicit-key-ind";
             hasSpace = false;
             break;
@@ -11715,7 +11715,7 @@ var require_resolve_props = __commonJS({
         onError(tab, "TAB_AS_INDENT", "Tabs are not allowed as indentation");
       return {
         comma,
-        found,
+        found: found2,
         spaceBefore,
         comment,
         hasNewline,
@@ -12567,8 +12567,8 @@ var require_resolve_flow_scalar = __commonJS({
         if (ch === "\r" && source[i2 + 1] === "\n")
           continue;
         if (ch === "\n") {
-          const { fold: fold2, offset } = foldNewline(source, i2);
-          res += fold2;
+          const { fold: fold3, offset } = foldNewline(source, i2);
+          res += fold3;
           i2 = offset;
         } else if (ch === "\\") {
           let next = source[++i2];
@@ -12608,19 +12608,19 @@ var require_resolve_flow_scalar = __commonJS({
       return res;
     }
     function foldNewline(source, offset) {
-      let fold2 = "";
+      let fold3 = "";
       let ch = source[offset + 1];
       while (ch === " " || ch === "	" || ch === "\n" || ch === "\r") {
         if (ch === "\r" && source[offset + 2] !== "\n")
           break;
         if (ch === "\n")
-          fold2 += "\n";
+          fold3 += "\n";
         offset += 1;
         ch = source[offset + 1];
       }
-      if (!fold2)
-        fold2 = " ";
-      return { fold: fold2, offset };
+      if (!fold3)
+        fold3 = " ";
+      return { fold: fold3, offset };
     }
     var escapeCodes = {
       "0": "\0",
@@ -40771,19 +40771,19 @@ function isNotFound(err, name) {
 }
 async function loadNodeLlamaCpp(searchDirs, name = NODE_LLAMA_CPP) {
   const here = path5.dirname(fileURLToPath(import.meta.url));
-  const found = findPackage(name, [...searchDirs, here]);
-  const specifier = found ? pathToFileURL(found.entry).href : name;
+  const found2 = findPackage(name, [...searchDirs, here]);
+  const specifier = found2 ? pathToFileURL(found2.entry).href : name;
   try {
     const mod = await import(specifier);
     if (typeof mod.getLlama !== "function" || typeof mod.LlamaChatSession !== "function") {
       throw new ModelStartError(
-        `model.kind embedded: ${found?.dir ?? name} is not node-llama-cpp 3 (no getLlama / LlamaChatSession); ${INSTALL_HINT}`
+        `model.kind embedded: ${found2?.dir ?? name} is not node-llama-cpp 3 (no getLlama / LlamaChatSession); ${INSTALL_HINT}`
       );
     }
-    return { mod, version: found?.version, specifier };
+    return { mod, version: found2?.version, specifier };
   } catch (err) {
     if (err instanceof ModelStartError) throw err;
-    if (!found && isNotFound(err, name)) {
+    if (!found2 && isNotFound(err, name)) {
       throw new ModelStartError(
         `model.kind embedded needs the optional package ${name}, which is not installed: ${INSTALL_HINT}. It is not bundled with saboteur (it ships native llama.cpp builds); or serve the model with model.kind llamacpp (llama-server) instead`
       );
@@ -42442,8 +42442,8 @@ function parseSemanticAnswer(answer, units, targets) {
   } catch (err) {
     return { ok: false, reason: `the model's answer is not JSON (${err.message}): ${JSON.stringify(answer.slice(0, 80))}` };
   }
-  const found = value2?.units;
-  if (!found || typeof found !== "object" || Array.isArray(found))
+  const found2 = value2?.units;
+  if (!found2 || typeof found2 !== "object" || Array.isArray(found2))
     return { ok: false, reason: `the model's answer has no "units" object` };
   const byIndex = new Map(units.map((u2) => [u2.index, u2]));
   const rewrites = /* @__PURE__ */ new Map();
@@ -42451,7 +42451,7 @@ function parseSemanticAnswer(answer, units, targets) {
   for (const index of targets) {
     const unit = byIndex.get(index);
     if (!unit) continue;
-    const raw = found[String(index)];
+    const raw = found2[String(index)];
     if (typeof raw !== "string") {
       problems2.push(`unit ${index} missing`);
       continue;
@@ -42874,9 +42874,9 @@ function argumentUnits(toolCalls) {
       unreadable.push({ call: i2, tool: call.name, reason: "its arguments are not a JSON object" });
       return;
     }
-    const found = [];
-    walk(args, [], "", found);
-    for (const f of found) units.push({ call: i2, tool: call.name, ...f });
+    const found2 = [];
+    walk(args, [], "", found2);
+    for (const f of found2) units.push({ call: i2, tool: call.name, ...f });
   });
   return { units, unreadable };
 }
@@ -43284,9 +43284,9 @@ function unchangedUnits(drawn, edits, asked, corruption) {
     reason: `${asked.has(p.index) ? "the model did not rewrite it and " : ""}${noRuleReason(p)}${corruption === "syntax-error" ? "" : `; ${WOULD_CHANGE[corruption]}`}`
   }));
 }
-function applyEdits(response, corruption, found, edits, fallback) {
+function applyEdits(response, corruption, found2, edits, fallback) {
   const { content, toolCalls } = response;
-  const { pieces, textUnits } = found;
+  const { pieces, textUnits } = found2;
   const textEdits2 = /* @__PURE__ */ new Map();
   for (const [i2, e] of edits) if (i2 < textUnits.length) textEdits2.set(i2, String(e.after));
   const after = textEdits2.size ? applyRewrites(content, textUnits, textEdits2) : content;
@@ -43323,8 +43323,8 @@ function applyEdits(response, corruption, found, edits, fallback) {
 async function corruptResponse(options, template, response, ctx) {
   const { seed, errorRate, corruption } = options;
   const { content, toolCalls } = response;
-  const found = piecesOf(response);
-  const { pieces, skipped } = found;
+  const found2 = piecesOf(response);
+  const { pieces, skipped } = found2;
   const hit = { mode: corruption, units: pieces.length, drawn: 0, changed: 0, ...skipped.length ? { skipped } : {} };
   const unchangedResult = (why) => ({ hit: { ...hit, why }, delivered: { content, toolCalls } });
   if (pieces.length === 0) return unchangedResult("the response has no text and no tool call arguments to corrupt");
@@ -43349,7 +43349,7 @@ async function corruptResponse(options, template, response, ctx) {
     if (fallback) hit.skipped = [...hit.skipped ?? [], `semantic rewrite: ${fallback}`];
     return { hit, delivered: { content, toolCalls } };
   }
-  return { hit, ...applyEdits(response, corruption, found, edits, fallback) };
+  return { hit, ...applyEdits(response, corruption, found2, edits, fallback) };
 }
 function checkOptions(options) {
   checkRate("the message rate", "message-rate", options.messageRate);
@@ -44311,7 +44311,7 @@ function entriesOf(dir) {
   }
 }
 function findCredentialFiles(roots, limits = CREDENTIAL_WALK_LIMITS) {
-  const found = { files: [], dirs: [], repos: [] };
+  const found2 = { files: [], dirs: [], repos: [] };
   let budget = limits.entries;
   for (const root of roots) {
     const stack = [{ dir: root, depth: 0 }];
@@ -44319,23 +44319,23 @@ function findCredentialFiles(roots, limits = CREDENTIAL_WALK_LIMITS) {
       const { dir, depth: depth2 } = stack.pop();
       for (const e of entriesOf(dir)) {
         if (--budget < 0) {
-          found.cut = root;
-          return found;
+          found2.cut = root;
+          return found2;
         }
         const p = path9.join(dir, e.name);
         if (e.name === ".git") {
-          found.repos.push(dir);
+          found2.repos.push(dir);
           continue;
         }
         if (e.isDirectory()) {
           if (CREDENTIAL_DIR_NAMES.has(e.name) || path9.basename(dir) === ".config" && CONFIG_CREDENTIAL_DIRS.has(e.name))
-            found.dirs.push(p);
+            found2.dirs.push(p);
           else if (!SKIPPED_DIRS.has(e.name) && depth2 + 1 < limits.depth) stack.push({ dir: p, depth: depth2 + 1 });
-        } else if (CREDENTIAL_FILE_NAMES.has(e.name)) found.files.push(p);
+        } else if (CREDENTIAL_FILE_NAMES.has(e.name)) found2.files.push(p);
       }
     }
   }
-  return found;
+  return found2;
 }
 
 // src/pipeline/fence-view.ts
@@ -44452,7 +44452,7 @@ function findRepoRoot(cwd) {
   }
 }
 function gitConfigFiles(root) {
-  const found = /* @__PURE__ */ new Set();
+  const found2 = /* @__PURE__ */ new Set();
   const gitDirs = [];
   const dotGit = path10.join(root, ".git");
   try {
@@ -44469,8 +44469,8 @@ function gitConfigFiles(root) {
   } catch {
   }
   const walk2 = (dir, level) => {
-    if (found.size >= MAX_GIT_CONFIGS) return;
-    for (const name of ["config", "config.worktree"]) if (existsSync7(path10.join(dir, name))) found.add(path10.join(dir, name));
+    if (found2.size >= MAX_GIT_CONFIGS) return;
+    for (const name of ["config", "config.worktree"]) if (existsSync7(path10.join(dir, name))) found2.add(path10.join(dir, name));
     if (level >= 4) return;
     for (const sub of ["modules", "worktrees"]) {
       let entries = [];
@@ -44483,7 +44483,7 @@ function gitConfigFiles(root) {
     }
   };
   for (const d of gitDirs) walk2(d, 0);
-  return [...found];
+  return [...found2];
 }
 function isDir(p) {
   try {
@@ -44831,8 +44831,8 @@ async function probeFence(opts = {}) {
   const bin = {};
   const missing = [];
   for (const name of ["bwrap", "unshare", "setpriv", "prlimit"]) {
-    const found = findBinary(name);
-    if (found) bin[name] = found;
+    const found2 = findBinary(name);
+    if (found2) bin[name] = found2;
   }
   for (const kind of wanted) {
     if (kind === "none") break;
@@ -51710,14 +51710,14 @@ function real(p) {
   }
 }
 function hiddenPathsIn(command, cwd, view) {
-  const found = /* @__PURE__ */ new Set();
+  const found2 = /* @__PURE__ */ new Set();
   for (const word of commandWords(command))
     for (const c3 of candidates2(word)) {
       const abs = path16.resolve(cwd, c3);
       if (!isFile(abs)) continue;
-      if (!visible(abs, view) || !visible(real(abs), view)) found.add(abs);
+      if (!visible(abs, view) || !visible(real(abs), view)) found2.add(abs);
     }
-  return [...found];
+  return [...found2];
 }
 function checkCommandPaths(key3, command, cwd, view) {
   const hidden2 = hiddenPathsIn(command, cwd, view);
@@ -59465,10 +59465,10 @@ var ContentIndex = class {
     const firstSeen = /* @__PURE__ */ new Map();
     if (tokens.length === 0) return { windows: 0, covered: 0, byProducer, firstSeen };
     if (tokens.length < this.k) {
-      const found = this.containing(tokens, before);
-      for (const p of found) byProducer.set(p, 1);
-      if (found.length > 0) firstSeen.set(this.earliest(found), 1);
-      return { windows: 1, covered: found.length > 0 ? 1 : 0, byProducer, firstSeen };
+      const found2 = this.containing(tokens, before);
+      for (const p of found2) byProducer.set(p, 1);
+      if (found2.length > 0) firstSeen.set(this.earliest(found2), 1);
+      return { windows: 1, covered: found2.length > 0 ? 1 : 0, byProducer, firstSeen };
     }
     const w = new Windows(tokens);
     let covered = 0;
@@ -59504,7 +59504,7 @@ var ContentIndex = class {
         rare = j;
       }
     }
-    const found = /* @__PURE__ */ new Set();
+    const found2 = /* @__PURE__ */ new Set();
     const matchAt = (c3, start) => {
       if (start < 0 || start + tokens.length > c3.a.length) return false;
       for (let j = 0; j < tokens.length; j++) if (c3.a[start + j] !== a2[j] || c3.b[start + j] !== b[j]) return false;
@@ -59513,9 +59513,9 @@ var ContentIndex = class {
     for (let x = 0; x < places.length; x += 2) {
       if (places[x] < 0) break;
       const c3 = this.corpus[places[x]];
-      if (!found.has(c3.node) && this.usable(c3.node, before) && matchAt(c3, places[x + 1] - rare)) found.add(c3.node);
+      if (!found2.has(c3.node) && this.usable(c3.node, before) && matchAt(c3, places[x + 1] - rare)) found2.add(c3.node);
     }
-    return [...found].sort((x, y) => this.availableAt.get(x) - this.availableAt.get(y) || x - y);
+    return [...found2].sort((x, y) => this.availableAt.get(x) - this.availableAt.get(y) || x - y);
   }
   earliest(nodes) {
     return nodes.reduce((best, p) => this.availableAt.get(p) < this.availableAt.get(best) ? p : best, nodes[0]);
@@ -60925,9 +60925,9 @@ function verbFirst(ws, raw, sentence2) {
   if (ws.length - i2 < 2 || i2 > 0 && new RegExp("^\\p{Lu}", "u").test(raw[i2])) return [];
   const light = lightVerb2(ws, i2);
   if (light) return [light];
-  const ends = /* @__PURE__ */ new Set([ws.at(-1), sentence2.at(-1)]);
+  const ends2 = /* @__PURE__ */ new Set([ws.at(-1), sentence2.at(-1)]);
   const forms = (FORMS2.get(ws[i2]) ?? []).filter((f2) => !f2.infinitive || i2 > 0 || ws[i2 + 1] === "sie");
-  const f = forms.find((x) => x.particle !== void 0 && ends.has(x.particle)) ?? forms.find((x) => x.particle === void 0);
+  const f = forms.find((x) => x.particle !== void 0 && ends2.has(x.particle)) ?? forms.find((x) => x.particle === void 0);
   return f && f.category !== "read" ? [{ category: f.category, after: ws.slice(i2 + 1), words: ws.slice(i2, i2 + 4).join(" ") }] : [];
 }
 function verbLast(ws) {
@@ -61676,6 +61676,803 @@ function frenchPlan(sentence2) {
   return inf ? `${future[1]}${inf}${future[3]}`.replace(/\s+/g, " ").trim() : void 0;
 }
 
+// src/taint/italian.ts
+var CURRENCY2 = { "\u20AC": "eur", $: "dollari", "\xA3": "sterline" };
+function wordsOf2(text2) {
+  return (text2.toLowerCase().match(/[\p{L}\p{N}]+|[€$£]/gu) ?? []).map((raw) => ({ raw, w: raw === "\xE8" ? "ee" : CURRENCY2[raw] ?? fold(raw).replace(/[^a-z0-9]/g, "") })).filter((x) => x.w !== "");
+}
+function italianWords(text2) {
+  return wordsOf2(text2).map((x) => x.w);
+}
+var ITALIAN_OWN = wordSet(
+  "gli di della dello dei degli delle dell all sull dall nell quest chi che \xE8 per nel nella nello nei negli nelle alla allo agli alle sul sulla sullo sui sugli sulle dal dalla dallo dagli dalle anche questo questa questi queste quello quella sono ho hai abbiamo hanno grazie perch\xE9 perche pi\xF9 gi\xE0 molto tutto tutti tutte ancora poi oppure suo suoi mio mia nostro nostra vostro vostra cui ogni dopo senza tra fra favore cortesia ciao buongiorno buonasera subito domani oggi puoi potresti pu\xF2 potete vorrei devi dovete bisogna ecco inoltre per\xF2 quindi invece ci ed sia gentilmente cortesemente lei"
+);
+var ITALIAN_SHARED = wordSet("il la le lo i un una uno a e in da del al ai dai con se si mi ti ma non lui ha quando solo sua");
+var OTHER_OWN = wordSet(
+  "the of and to is for on with that this it my an be are at by from please you your our we was were have has will would can could should el los las y por para es est\xE1 muy pero este esta sus m\xE1s ya hay usted gracias tambi\xE9n o os um uma n\xE3o nao com em do na no \xE9 s\xE3o ao aos pelo pela voc\xEA seu isso j\xE1 les des du et est une pour dans sur au aux ce cette vous nous avec pas qui je votre merci leur der die das und ist nicht ein eine mit f\xFCr von zu auf bitte ich sie wir den dem"
+);
+function readsAsItalian(raw) {
+  const text2 = raw.slice(0, 4e3).replace(/[^\s\d]*\d\S*/g, " ");
+  const own2 = functionWordCounts(text2, ITALIAN_OWN, OTHER_OWN);
+  const shared = functionWordCounts(text2, ITALIAN_SHARED, OTHER_OWN).own;
+  const n2 = own2.own + shared;
+  if (n2 === 0 || n2 <= own2.english) return false;
+  if (n2 >= 2 && own2.own > own2.english) return true;
+  if (own2.english > 0) return false;
+  const head = text2.slice(0, 4e3);
+  if (/[ñáíóúãõâêôûçœ¿¡]/i.test(head)) return false;
+  const ws = italianWords(head);
+  return ws.some((w) => italianOnly(w)) || n2 >= 2 && ws.includes("il") && ws.some((w) => found(w) !== void 0);
+}
+var LIGHT_OWN = wordSet(
+  "procedi procedete proceda effettua effettui effettuate esegui eseguite esegua metti mettete prendi prendete fai fate faccia"
+);
+function italianOnly(w) {
+  const f = found(w);
+  if (f?.form || f && LIGHT_OWN.has(w))
+    return spanishCategory(w) === void 0 && portugueseCategory(w) === void 0 && frenchCategory(w) === void 0;
+  const one = [w];
+  return italianObjects(one).size > 0 && spanishObjects(one).size + portugueseObjects(one).size + frenchObjects(one).size === 0;
+}
+var ENDINGS4 = {
+  are: [
+    ["are", "inf"],
+    ["a", "imp"],
+    ["i", "lei"],
+    ["ate", "voi"],
+    ["iamo", "noi"],
+    ["ano", "plural"],
+    ["ino", "plural"]
+  ],
+  ere: [
+    ["ere", "inf"],
+    ["i", "imp"],
+    ["e", "third"],
+    ["a", "lei"],
+    ["ete", "voi"],
+    ["iamo", "noi"],
+    ["ono", "plural"]
+  ],
+  ire: [
+    ["ire", "inf"],
+    ["i", "imp"],
+    ["e", "third"],
+    ["a", "lei"],
+    ["ite", "voi"],
+    ["iamo", "noi"],
+    ["ono", "plural"]
+  ],
+  isc: [
+    ["ire", "inf"],
+    ["isci", "imp"],
+    ["isce", "third"],
+    ["isca", "lei"],
+    ["ite", "voi"],
+    ["iamo", "noi"],
+    ["iscono", "plural"]
+  ]
+};
+var ROOTS4 = {
+  read: "cerc/are ricerc/are verific/are controll/are guard/are consult/are trov/are elenc/are mostr/are visualizz/are legg/ere ved/ere recuper/are scaric/are calcol/are confront/are analizz/are riassum/ere restitu/isc monitor/are esamin/are apr/ire filtr/are stim/are spieg/are",
+  send: "invi/are mand/are sped/isc inoltr/are rispond/ere scriv/ere avvis/are avvert/ire inform/are notific/are comunic/are contatt/are sollecit/are ricord/are chiam/are telefon/are trasmett/ere segnal/are chied/ere risped/isc reinvi/are esport/are",
+  share: "condivid/ere invit/are autorizz/are conced/ere deleg/are distribu/isc",
+  publish: "pubblic/are annunci/are twitt/are comment/are diffond/ere",
+  pay: "pag/are sald/are vers/are bonific/are rimbors/are addebit/are accredit/are incass/are acquist/are compr/are ricaric/are prelev/are vend/ere riscuot/ere fattur/are",
+  book: "prenot/are fiss/are pianific/are convoc/are noleggi/are affitt/are riserv/are organizz/are",
+  change: "modific/are cambi/are aggiorn/are cre/are aggiung/ere inser/isc registr/are annot/are segn/are corregg/ere spost/are rinvi/are posticip/are anticip/are configur/are salv/are compil/are complet/are attiv/are riattiv/are blocc/are sblocc/are chiud/ere riapr/ire accett/are rifiut/are approv/are firm/are conferm/are iscriv/ere emett/ere gener/are rinnov/are prorog/are aument/are sostitu/isc rinomin/are assegn/are associ/are copi/are duplic/are import/are sospend/ere trasfer/isc impost/are",
+  delete: "elimin/are cancell/are annull/are rimuov/ere revoc/are disattiv/are svuot/are archivi/are disiscriv/ere",
+  exec: "install/are avvi/are compil/are"
+};
+function spelled3(root, conj, ending) {
+  if (conj === "are" && /[cg]$/.test(root) && /^[ie]/.test(ending)) return [`${root}h${ending}`];
+  if (root.endsWith("i") && ending.startsWith("i"))
+    return ending === "iamo" ? [root + ending.slice(1)] : [root + ending, root + ending.slice(1)];
+  return [root + ending];
+}
+var FORMS5 = (() => {
+  const out = /* @__PURE__ */ new Map();
+  for (const [category, entries] of Object.entries(ROOTS4))
+    for (const entry2 of entries.split(" ")) {
+      const [root, conj] = entry2.split("/");
+      const verb = root + ENDINGS4[conj][0][0];
+      for (const [ending, kind] of ENDINGS4[conj])
+        for (const f of spelled3(root, conj, ending)) if (!out.has(f)) out.set(f, { category, verb, kind });
+    }
+  const irregular = [
+    ["read", "ottenere", "ottenere/inf ottieni/imp ottiene/third ottenete/voi ottenga/lei"],
+    ["delete", "togliere", "togliere/inf togli/imp toglie/third togliete/voi tolga/lei"],
+    ["delete", "disdire", "disdire/inf disdici/imp disdice/third disdite/voi disdica/lei"],
+    ["send", "dire", "dire/inf dici/imp dice/third dite/voi dica/lei"]
+  ];
+  for (const [category, verb, forms] of irregular)
+    for (const f of forms.split(" ")) {
+      const [form, kind] = f.split("/");
+      out.set(form, { category, verb, kind });
+    }
+  return out;
+})();
+var LIGHT4 = {
+  fare: { forms: "fare/inf fai/imp fa/imp fate/voi faccia/lei facciamo/noi" },
+  dare: { forms: "dare/inf dai/imp da/imp date/voi dia/lei diamo/noi" },
+  mettere: { forms: "mettere/inf metti/imp mette/third mettete/voi metta/lei mettiamo/noi", alone: "change" },
+  effettuare: { forms: "effettuare/inf effettua/imp effettui/lei effettuate/voi effettuiamo/noi" },
+  procedere: { forms: "procedere/inf procedi/imp procede/third procedete/voi proceda/lei procediamo/noi" },
+  prendere: { forms: "prendere/inf prendi/imp prende/third prendete/voi prenda/lei" },
+  eseguire: { forms: "eseguire/inf esegui/imp esegue/third eseguite/voi esegua/lei eseguiamo/noi", alone: "exec" },
+  lanciare: { forms: "lanciare/inf lancia/imp lanci/lei lanciate/voi lanciamo/noi", alone: "exec" }
+};
+var LIGHT_FORMS2 = new Map(
+  Object.entries(LIGHT4).flatMap(
+    ([verb, l]) => l.forms.split(" ").map((f) => {
+      const [form, kind] = f.split("/");
+      return [form, { verb, kind }];
+    })
+  )
+);
+var LIGHT_NOUNS2 = {
+  bonifico: "pay",
+  pagamento: "pay",
+  versamento: "pay",
+  rimborso: "pay",
+  saldo: "pay",
+  acquisto: "pay",
+  ordine: "pay",
+  ricarica: "pay",
+  addebito: "pay",
+  giroconto: "pay",
+  accredito: "pay",
+  prenotazione: "book",
+  appuntamento: "book",
+  modifica: "change",
+  aggiornamento: "change",
+  correzione: "change",
+  iscrizione: "change",
+  registrazione: "change",
+  cambio: "change",
+  annullamento: "delete",
+  cancellazione: "delete",
+  disdetta: "delete",
+  eliminazione: "delete",
+  invio: "send",
+  telefonata: "send",
+  chiamata: "send",
+  squillo: "send",
+  sapere: "send",
+  presente: "send",
+  sollecito: "send",
+  pubblicazione: "publish",
+  annuncio: "publish",
+  post: "publish",
+  accesso: "share",
+  permesso: "share",
+  permessi: "share",
+  condivisione: "share",
+  script: "exec"
+};
+var VENUES2 = wordSet("sito web online pagina facebook instagram linkedin twitter bacheca blog portale intranet social forum vetrina");
+function lightCategory2(verb, after) {
+  if (verb === "mettere" && after.some((w) => VENUES2.has(w))) return "publish";
+  if (after.some((w, k) => w === "copia" && after[k - 1] === "in")) return "send";
+  const noun = after.find((w) => LIGHT_NOUNS2[w] !== void 0);
+  return noun ? LIGHT_NOUNS2[noun] : LIGHT4[verb].alone;
+}
+var CLITICS2 = "glielo gliela glieli gliele gliene melo mela meli mele mene telo tela teli tele tene celo cela celi cele cene velo vela veli vele vene gli mi ti ci vi lo la li le ne".split(" ");
+var SHORT = { di: "dire", fa: "fare", da: "dare" };
+function found(w) {
+  const bare = lookup(w);
+  if (bare) return bare;
+  for (const c3 of CLITICS2) {
+    if (!w.endsWith(c3) || w.length - c3.length < 2) continue;
+    const stem2 = w.slice(0, -c3.length);
+    if ((c3 === "ti" || c3 === "si") && /[ai]$/.test(stem2)) continue;
+    const doubled = stem2.length === 3 && stem2[2] === c3[0] ? SHORT[stem2.slice(0, 2)] : void 0;
+    const tries = [
+      [stem2, ["imp", "voi", "noi"]],
+      [`${stem2}e`, ["inf"]]
+    ];
+    for (const [base2, kinds] of tries) {
+      const f = lookup(base2) ?? (SHORT[base2] ? lookup(SHORT[base2], "imp") : void 0);
+      if (f && kinds.includes(f.kind)) return { ...f, clitic: c3 };
+    }
+    if (doubled) return { ...lookup(doubled, "imp"), clitic: c3 };
+  }
+  return void 0;
+}
+function lookup(w, as) {
+  const form = FORMS5.get(w);
+  if (form) return { form, kind: as ?? form.kind };
+  const light = LIGHT_FORMS2.get(w);
+  return light ? { light: light.verb, kind: as ?? light.kind } : void 0;
+}
+var TOOL_KINDS = /* @__PURE__ */ new Set(["inf", "imp", "third", "plural"]);
+var TOOL_NOUNS = wordSet("posta imposta imposte fattura fatture copia copie firma riserva ricarica");
+function italianCategory(word) {
+  const w = fold(word);
+  const f = FORMS5.get(w);
+  return f && TOOL_KINDS.has(f.kind) && !TOOL_NOUNS.has(w) ? f.category : void 0;
+}
+function italianInfinitive(nameWords2) {
+  return nameWords2.findIndex((w) => {
+    const f = FORMS5.get(fold(w));
+    return f !== void 0 && TOOL_KINDS.has(f.kind) && !TOOL_NOUNS.has(fold(w)) && f.kind !== "plural";
+  });
+}
+var OBJECTS6 = {
+  money: wordSet(
+    "soldi denaro importo somma fattura pagamento bonifico rimborso acconto caparra deposito affitto canone stipendio euro eur dollari rata quota spesa saldo iban tariffa prezzo abbonamento ricevuta multa commissione bolletta versamento ricarica"
+  ),
+  message: wordSet(
+    "email mail messaggio sms whatsapp avviso promemoria lettera risposta notifica comunicazione circolare newsletter sollecito nota convocazione"
+  ),
+  access: wordSet("accesso permesso ruolo admin amministratore editor utente invito"),
+  booking: wordSet(
+    "appuntamento prenotazione visita riunione camera tavolo volo biglietto posto sala colloquio consulenza lezione incontro turno"
+  ),
+  publication: wordSet("annuncio post pubblicazione recensione commento articolo storia"),
+  credential: wordSet("password pin token credenziali credenziale")
+};
+function singulars(w) {
+  return [w, w.replace(/e$/, "a"), w.replace(/i$/, "o"), w.replace(/i$/, "e"), w.replace(/([cg])i$/, "$1io"), w.replace(/che$/, "ca")];
+}
+function italianObjects(ws) {
+  const out = /* @__PURE__ */ new Set();
+  for (const w of ws.slice(0, 64)) {
+    const forms = singulars(w);
+    for (const [k, nouns] of Object.entries(OBJECTS6))
+      if (forms.some((s2) => nouns.has(s2))) out.add(k);
+  }
+  return out;
+}
+var PRONOUNS3 = wordSet("mi ti gli ci vi si lo la li le ne l me te glielo gliela glieli gliele gliene");
+var ARTICLE_LIKE2 = wordSet("lo la le l");
+var VERB_CONTEXT3 = wordSet(
+  "e ed poi quindi allora anche inoltre pure ma infine ora adesso subito intanto dopo prima favore cortesia gentilmente cortesemente ok okay si tu lei ciao grazie dunque invece"
+);
+var MODAL = wordSet(
+  "puoi potresti puo potrebbe potete potreste riesci riusciresti riuscite devi dovresti dovete dovreste vorrei voglio vogliamo vorremmo bisogna occorre serve servirebbe vuoi vuole"
+);
+var DI_LEAD = wordSet(
+  "chiedo chiediamo prego preghiamo ricordati ricordatevi dimenticare dimenticarti bisogno cerca cercate prova provate pensa pensaci vai andate"
+);
+var NEGATORS4 = wordSet("non senza mai ne nessun nessuna niente nulla");
+var SUBJECTS2 = wordSet("io noi loro chi che egli ella esso essa");
+var QUESTION_WORDS5 = wordSet("chi cosa che quanto quanta quanti quante quando dove perche come quale quali cos");
+var HOMOGRAPHS2 = wordSet(
+  "conferma modifica copia ricarica firma fattura paga saldi segnala riserva nota ordina cambi rinvii avvisi invii"
+);
+var TO_USER4 = wordSet("mi me ci");
+var WINDOW = 12;
+function partsOf2(clause) {
+  const parts = /* @__PURE__ */ new Set();
+  const labels = /* @__PURE__ */ new Set();
+  for (const { separator, at } of wordsBeforeEach(clause, /[,:]|\s[-–—]\s/g, (t) => wordsOf2(t).length)) {
+    parts.add(at);
+    if (separator === ":" && at > 0) labels.add(at - 1);
+  }
+  return { parts, labels };
+}
+function nounHeading2(ws, i2) {
+  const next = ws[i2 + 1];
+  if (next === void 0) return true;
+  return /^(?:di|del|della|dei|delle|dello|n|nr|numero|ricevuta|richiesta|elettronica)$/.test(next) || /^\d/.test(next) || /(?:at|it|ut)[oaie]$/.test(next);
+}
+function verbAt2(ws, i2, labels) {
+  if (labels.has(i2)) return void 0;
+  const f = found(ws[i2]);
+  if (!f) return void 0;
+  const after = ws.slice(i2 + 1, i2 + 13);
+  if (f.light) {
+    const category = lightCategory2(f.light, after.slice(0, 6));
+    return category ? { category, verb: f.light, kind: f.kind, clitic: f.clitic } : void 0;
+  }
+  const form = f.form;
+  if (f.clitic === void 0 && HOMOGRAPHS2.has(ws[i2]) && nounHeading2(ws, i2)) return void 0;
+  if ((form.verb === "trasferire" || form.verb === "restituire") && italianObjects(after.slice(0, 6)).has("money"))
+    return { category: "pay", verb: form.verb, kind: f.kind, clitic: f.clitic };
+  return { category: form.category, verb: form.verb, kind: f.kind, clitic: f.clitic };
+}
+function stands2(ws, i2, v, parts) {
+  if (v.kind === "third" || v.kind === "plural") return false;
+  let j = i2 - 1;
+  const run = [];
+  while (j >= 0 && i2 - j <= 4 && !parts.has(j + 1) && PRONOUNS3.has(ws[j])) run.unshift(ws[j--]);
+  if (run.length > 0 && v.clitic !== void 0) return false;
+  if (run.length > 0 && run.every((p) => ARTICLE_LIKE2.has(p)) && v.kind !== "inf" && v.kind !== "lei") return j >= 0 && ws[j] === "tu";
+  if (j < 0 || parts.has(j + 1)) return v.kind !== "noi" || run.length === 0;
+  const before = ws[j];
+  if (NEGATORS4.has(before) || SUBJECTS2.has(before)) return false;
+  if (VERB_CONTEXT3.has(before)) return true;
+  if (v.kind !== "inf") return false;
+  if (MODAL.has(before)) return true;
+  if (before === "di" || before === "a") return DI_LEAD.has(ws[j - 1]) || ws[j - 1] === "si" && ws[j - 2] === "prega";
+  return false;
+}
+function negated3(ws, i2, parts) {
+  for (let j = i2 - 1; j >= 0 && i2 - j <= 4 && !parts.has(j + 1); j--) {
+    if (ws[j] === "e" || ws[j] === "ma" || ws[j] === "poi" || DI_LEAD.has(ws[j])) return false;
+    if (NEGATORS4.has(ws[j])) return true;
+  }
+  return false;
+}
+function inIndirectQuestion4(ws, i2, parts) {
+  for (let j = i2 - 1; j >= 0 && i2 - j <= WINDOW && !parts.has(j + 1); j--) {
+    if (ws[j] === "e" || ws[j] === "ma" || ws[j] === "poi") return false;
+    if (ws[j] === "se" && j > 0 && !parts.has(j)) return true;
+  }
+  return false;
+}
+function italianActions(prose) {
+  const out = [];
+  for (const clause of prose.replace(/\.(?=\s|$)/g, "\n").match(/[^;!?\n]+\?*/g) ?? []) {
+    const ws = italianWords(clause);
+    if (ws.length === 0 || clause.trim().endsWith("?") && QUESTION_WORDS5.has(ws[0])) continue;
+    const { parts, labels } = partsOf2(clause);
+    for (let i2 = 0; i2 < ws.length; i2++) {
+      const v = verbAt2(ws, i2, labels);
+      if (!v || v.category === "read") continue;
+      if (!stands2(ws, i2, v, parts) || negated3(ws, i2, parts) || inIndirectQuestion4(ws, i2, parts)) continue;
+      if ((v.category === "send" || v.category === "share") && toUser3(ws, i2, v)) continue;
+      out.push({ category: v.category, after: ws.slice(i2 + 1, i2 + 13), words: ws.slice(i2, i2 + 4).join(" ") });
+    }
+  }
+  return out;
+}
+function toUser3(ws, i2, v) {
+  if (v.clitic !== void 0 && /^(?:mi|me|ci|ce)/.test(v.clitic)) return true;
+  if (TO_USER4.has(ws[i2 - 1]) || TO_USER4.has(ws[i2 - 2]) && (PRONOUNS3.has(ws[i2 - 1]) || MODAL.has(ws[i2 - 1]))) return true;
+  return ws.slice(i2 + 1, i2 + 5).some((w, k, a2) => w === "me" && a2[k - 1] === "a");
+}
+var ORDER_LEAD_IN4 = wordSet(
+  "per favore cortesia cortesemente gentilmente prego si prega vi ti la preghiamo di siete sei pregati pregato importante urgente attenzione nb ps inoltre anche poi quindi ora adesso infine subito dunque allora"
+);
+var OBLIGATION4 = /\b(?:devi|deve|dovete|devono|dovrai|dovr[àa]|dovranno|dovrebbe|dovresti|[èe]\s+necessario|[èe]\s+obbligatorio|occorre|bisogna|[èe]\s+tenut[oa]\s+a|sono\s+tenuti\s+a)\s+(?:(?:assolutamente|obbligatoriamente|sempre|subito|immediatamente)\s+)?(?:(?:gli|le|lo|la|li|ci|vi|mi|ti)\s+)?([\p{L}]+)/iu;
+var PROPER_NAME2 = new RegExp("^\\s*\\p{Lu}\\p{Ll}+\\s+(?!(?:Il|La|Le|Lo|Gli|I|Un|Una|Uno|Del|Della|Al|Alla|Per|Di)\\b)\\p{Lu}\\p{Ll}+", "u");
+function italianOrderIn(sentence2) {
+  const text2 = sentence2.slice(0, 8e3);
+  for (const part of text2.split(/[:;,]\s*|\s+e\s+(?:poi\s+)?/i)) {
+    const ws = italianWords(part);
+    let i2 = 0;
+    while (i2 < ws.length && i2 < WINDOW && ORDER_LEAD_IN4.has(ws[i2])) i2++;
+    const polite = ws.slice(0, i2).some((w) => /^(?:favore|cortesia|prega|preghiamo|pregati|pregato|cortesemente|gentilmente|prego)$/.test(w));
+    while (i2 < ws.length && i2 < WINDOW && PRONOUNS3.has(ws[i2]) && !ARTICLE_LIKE2.has(ws[i2])) i2++;
+    if (i2 === 0 && (PROPER_NAME2.test(part) || /[@/]|\.\w/.test(part.trim().split(/\s+/)[0] ?? ""))) continue;
+    const v = i2 < ws.length ? verbAt2(ws, i2, /* @__PURE__ */ new Set()) : void 0;
+    if (!v || v.category === "read" || ws.length - i2 < 3) continue;
+    if (v.kind === "inf" ? !polite : !["imp", "lei", "voi"].includes(v.kind)) continue;
+    return ws.slice(i2, i2 + 4).join(" ");
+  }
+  const m = OBLIGATION4.exec(text2);
+  const f = m ? found(fold(m[1])) : void 0;
+  const category = f?.form?.category ?? (f?.light ? LIGHT4[f.light].alone : void 0);
+  return f?.kind === "inf" && category !== void 0 && category !== "read" ? fold(m[0]).split(/\s+/).slice(0, 6).join(" ") : void 0;
+}
+var OFFER_LEAD5 = /^(?:e\s+|allora\s+)?(?:(?:tu\s+|lei\s+)?(?:vuoi|vuole|volete|desideri|desidera|desiderate|preferisci|preferisce|preferite)\s+che\s+(?:io\s+)?|(?:devo|posso|dovrei|potrei)\s+)/i;
+var ASKS_TO_GO_ON5 = /^(?:e\s+|allora\s+)?(?:procedo|proseguo|continuo|vado(?:\s+avanti)?|andiamo\s+avanti|procediamo|lo\s+faccio|confermi|conferma|confermate|(?:ti|le|vi)\s+va\s+bene|va\s+bene|(?:è|e)\s+(?:corretto|giusto|ok)|tutto\s+(?:ok|bene|giusto|corretto)|d['’]accordo|siamo\s+d['’]accordo|ok(?:ay)?|(?:posso|devo|possiamo)\s+(?:procedere|proseguire|continuare|andare\s+avanti|farlo|confermare)|(?:vuoi|vuole|volete)\s+che\s+(?:io\s+)?(?:proceda|prosegua|continui|lo\s+faccia))(?:\s+(?:allora|ora|adesso|così|cosi|pure|quindi))?\s*\?*$/i;
+var FIRST_PERSON4 = /^(?:e\s+|allora\s+)?(?:io\s+)?((?:(?:gli|le|ti|vi|lo|la|li|glielo|gliela|glieli|gliele|te|ve)\s+)*)([\p{L}]+)([^?]*)\?*$/iu;
+var PLAN_LEAD2 = /^(?:io\s+)?(?:posso|possiamo|potrei|potremmo|vado\s+a|andrò\s+a|provvedo\s+a|provvederò\s+a|procedo\s+a|mi\s+occupo\s+di|me\s+ne\s+occupo\s+io,?|sto\s+per|intendo|ho\s+intenzione\s+di|(?:le|ti|vi)\s+propongo\s+di|propongo\s+di)\s+(.+?)[.!:]?$/i;
+var FIRST = /* @__PURE__ */ new Map();
+var FUTURE2 = /* @__PURE__ */ new Map();
+for (const [category, entries] of Object.entries(ROOTS4)) {
+  if (category === "read") continue;
+  for (const entry2 of entries.split(" ")) {
+    const [root, conj] = entry2.split("/");
+    const verb = root + ENDINGS4[conj][0][0];
+    FIRST.set(conj === "isc" ? `${root}isco` : `${root}o`, verb);
+    const hard = conj === "are" && /[cg]$/.test(root) ? `${root}h` : root.replace(/([cg])i$/, "$1");
+    FUTURE2.set(conj === "are" || conj === "ere" ? `${hard}er` : `${root}ir`, verb);
+  }
+}
+for (const [verb, first, future] of [
+  ["fare", "faccio", "far"],
+  ["effettuare", "effettuo", "effettuer"],
+  ["eseguire", "eseguo", "eseguir"],
+  ["mettere", "metto", "metter"],
+  ["procedere", "procedo", "proceder"]
+]) {
+  FIRST.set(first, verb);
+  FUTURE2.set(future, verb);
+}
+function withPronouns(pronouns, verb) {
+  const ps = pronouns.toLowerCase().trim().split(/\s+/).filter(Boolean);
+  return ps.length === 0 ? verb : `${verb.slice(0, -1)}${ps.join("")}`;
+}
+function italianOffer(question) {
+  const q2 = question.trim();
+  if (!q2.endsWith("?") || q2.length > 2e3) return void 0;
+  if (ASKS_TO_GO_ON5.test(q2)) return "go-on";
+  const lead = OFFER_LEAD5.exec(q2);
+  if (lead) {
+    const rest = q2.slice(lead[0].length).replace(/\s*\?+$/, "").trim();
+    return !rest || /^(?:(?:lo|la)\s+)?(?:faccia|fare|farlo)$/i.test(rest) ? "go-on" : rest;
+  }
+  const first = FIRST_PERSON4.exec(q2);
+  const verb = first ? FIRST.get(fold(first[2])) : void 0;
+  return verb ? `${withPronouns(first[1], verb)}${first[3]}`.replace(/\s+/g, " ").trim() : void 0;
+}
+function italianPlan(sentence2) {
+  const s2 = sentence2.trim();
+  if (s2.length > 2e3) return void 0;
+  const will = PLAN_LEAD2.exec(s2);
+  if (will) return will[1];
+  const m = /^(?:io\s+)?((?:(?:gli|le|ti|vi|lo|la|li|glielo|gliela|glieli|gliele|te|ve)\s+)*)([\p{L}]+)(.*?)[.!:]?$/iu.exec(s2);
+  if (!m) return void 0;
+  const w = fold(m[2]);
+  const stem2 = /(?:o|ei)$/.test(w) ? w.replace(/(?:o|ei)$/, "") : void 0;
+  const verb = stem2 !== void 0 && (w.endsWith("ei") || /[òÒ]$/.test(m[2])) ? FUTURE2.get(stem2) : void 0;
+  return verb ? `${withPronouns(m[1], verb)}${m[3]}`.replace(/\s+/g, " ").trim() : void 0;
+}
+
+// src/taint/dutch.ts
+function fold2(word) {
+  const lower = word.toLowerCase();
+  return /[^\x00-\x7f]/.test(lower) ? lower.normalize("NFD").replace(/[\u0300-\u036f]/g, "") : lower;
+}
+function dutchWords(text2) {
+  const joined = text2.toLowerCase().replace(/\ba\.\s?u\.\s?b\.?/g, "aub").replace(/\be-(?=mail)/g, "e");
+  return (joined.match(/[\p{L}\p{M}\p{N}]+/gu) ?? []).map(fold2);
+}
+var DUTCH_OWN = wordSet(
+  "terug klaar daar iets niets veel heel erg zo toch nee vanavond volgende maand een het niet geen naar voor van met op aan bij uit ook nog maar dat deze wat ik jij jou jouw jullie hij zij ze wij mij mijn uw ons onze hem haar hun hen zich zijn heb hebt heeft hebben wordt kan kun kunt wil wilt zou zouden zal zullen moet moeten graag alsjeblieft alstublieft aub bedankt mevrouw meneer dhr mevr hoe waar wanneer waarom welke hoeveel ook nu dus omdat zonder tegen vandaag gisteren straks alvast even wel daarna vervolgens tot"
+);
+var DUTCH_SHARED = wordSet("de en te je u dit dan al die");
+var NEUTRAL = wordSet("is in was we me of over");
+var OTHER_OWN2 = wordSet(
+  "the of and to in is for on with that this it my an be are at by from please me you your our we was were have has will would can could should el los las y con por para una del es est\xE1 muy pero cuando este esta lo le les su sus os um uma n\xE3o com em da do na no \xE9 s\xE3o ao aos pelo pela voc\xEA et est une pour dans sur au aux ce cette ces vous nous il ils elle elles ne pas avec par qui o\xF9 moi lui il della che di per non sono anche ho ha gli questo questa grazie der das und ist nicht ein eine einen mit f\xFCr von zu auf bitte ich sie wir den dem ihr ihm ihn uns mir oder auch noch frau herr herrn"
+);
+function readsAsDutch(text2) {
+  let own2 = 0;
+  let shared = 0;
+  let other = 0;
+  let verb = false;
+  for (const w of dutchWords(text2.slice(0, 4e3).replace(NAME_PARTICLES, " "))) {
+    if (DUTCH_OWN.has(w)) own2++;
+    else if (DUTCH_SHARED.has(w)) shared++;
+    else if (OTHER_OWN2.has(w) && !NEUTRAL.has(w)) other++;
+    else if (!verb && !ENGLISH_SPELLED2.has(w) && (FORMS6.get(w) ?? []).some((f) => f.kind === "imperative" && !f.fused)) verb = true;
+  }
+  if (own2 <= other && other > 0) return false;
+  return own2 >= 1 && own2 + shared >= 2 || other === 0 && verb && own2 + shared >= 1;
+}
+var NAME_PARTICLES = new RegExp("\\b(?:[Vv]an|[Dd]e[nr]?|[Tt]e[nr])\\s+(?:(?:der|den|de|het|ter|ten)\\s+)?(?=\\p{Lu})", "gu");
+var ENGLISH_SPELLED2 = wordSet("plan post start check mail email sms app update stop deploy forward tweet reset whatsapp");
+var STEMS3 = {
+  read: "zoek zoek|op zoek|uit zoek|na vind bekijk kijk kijk|na controleer check lees lees|na toon haal|op vergelijk bereken tel download verifieer analyseer raadpleeg vat|samen vraag|op geef|weer",
+  send: "stuur verstuur verzend zend stuur|door stuur|na stuur|terug stuur|op mail email mail|door sms=smsen app whatsapp bel bel|op bel|terug beantwoord antwoord informeer meld herinner waarschuw verwittig contacteer benader schrijf=schrijven geef=geven|door deel|mee vertel zeg vraag forward",
+  share: "deel geef=geven|vrij nodig|uit machtig autoriseer verleen",
+  publish: "publiceer post zet|online hang|op tweet=tweeten",
+  pay: "betaal betaal|terug betaal|uit maak|over schrijf=schrijven|over stort stort|terug boek|terug boek|over vergoed restitueer crediteer incasseer factureer verreken voldoe=voldoen bestel koop koop|in schiet|voor keer|uit",
+  book: "boek reserveer plan plan|in agendeer",
+  change: "wijzig pas|aan verander werk|bij update voeg|toe maak|aan voer|in vul|in registreer noteer verzet verplaats verleng bevestig accepteer keur|goed wijs=wijzen|af weiger blokkeer deblokkeer activeer deactiveer sluit|af sluit leg|vast sla=slaan|op zet|klaar markeer vink|aan koppel ontkoppel wijs=wijzen|toe draag|over stel|in stel|op vervang herstel corrigeer verhoog verlaag onderteken dien|in vraag|aan schrijf=schrijven|in meld|aan verwerk hernoem kopieer importeer reset vergrendel ontgrendel zet|om verhuis=verhuizen lever|in herplan",
+  delete: "verwijder wis annuleer schrap zeg|op zeg|af meld|af trek|in hef|op haal|weg gooi|weg archiveer stop zet|stop herroep beeindig schrijf=schrijven|uit",
+  exec: "voer|uit installeer draai start deploy compileer",
+  none: "bel|aan geef=geven|af laat=laten|achter leg|neer zet|neer zet|af"
+};
+function infinitiveOf5(stem2) {
+  if (stem2.endsWith("e")) return `${stem2}n`;
+  const long = /^(.*[^aeiou])(aa|ee|oo|uu)([^aeiouyw])$/.exec(stem2);
+  if (long) return `${long[1]}${long[2][0]}${long[3]}en`;
+  if (/tel$/.test(stem2)) return `${stem2}len`;
+  if (stem2.length > 3 && /(?:ig|er|el|en|em)$/.test(stem2)) return `${stem2}en`;
+  const short = /(?:^|[^aeiou])[aeiou]([bdfgklmnprst])$/.exec(stem2);
+  return short ? `${stem2}${short[1]}en` : `${stem2}en`;
+}
+var FORMS6 = (() => {
+  const out = /* @__PURE__ */ new Map();
+  const add = (form, f) => out.set(form, [...out.get(form) ?? [], f]);
+  for (const [category, list3] of Object.entries(STEMS3))
+    for (const item of list3.split(" ")) {
+      const [head, particle] = item.split("|");
+      const [stem2, irregular] = head.split("=");
+      const inf = irregular ?? infinitiveOf5(stem2);
+      const finite = stem2.endsWith("t") ? stem2 : `${stem2}t`;
+      const base2 = { category, stem: stem2, ...particle ? { particle } : {} };
+      add(stem2, { ...base2, kind: "imperative" });
+      add(finite, { ...base2, kind: "finite" });
+      add(inf, { ...base2, kind: "infinitive" });
+      if (particle) {
+        add(particle + inf, { category, stem: stem2, fused: particle, kind: "infinitive" });
+        add(particle + finite, { category, stem: stem2, fused: particle, kind: "finite" });
+        add(particle + stem2, { category, stem: stem2, fused: particle, kind: "finite" });
+      }
+    }
+  return out;
+})();
+var OBJECTS7 = {
+  money: "geld bedrag factuur rekening betaling overboeking overschrijving euro eur huur borg borgsom aanbetaling voorschot terugbetaling restitutie vergoeding kosten tarief prijs salaris loon premie contributie incasso creditnota tegoed saldo iban boete nota storting schuld termijn",
+  message: "mail email bericht berichtje mailtje sms brief herinnering bevestiging antwoord uitnodiging nieuwsbrief melding notificatie reactie appje mededeling briefje seintje",
+  access: "toegang rechten toestemming rol beheerder admin sleutel machtiging",
+  booking: "afspraak reservering boeking tafel kamer vlucht ticket kaartje tijdslot bezichtiging consult vergadering overleg zaal",
+  publication: "post advertentie aankondiging recensie review artikel blog tweet vacature publicatie",
+  credential: "wachtwoord pincode inloggegevens token"
+};
+var OBJECT_LISTS = Object.entries(OBJECTS7).map(([k, list3]) => [k, list3.split(" ")]);
+function dutchObjects(ws) {
+  const out = /* @__PURE__ */ new Set();
+  for (const w of ws) {
+    const forms = [
+      w,
+      w.replace(/(?:en|s|'s)$/, ""),
+      w.replace(/([^aeiou])\1en$/, "$1"),
+      w.replace(/([^aeiou])en$/, "$1").replace(/([^aeiou])([aeiou])([^aeiou])$/, "$1$2$2$3")
+    ];
+    for (const [k, nouns] of OBJECT_LISTS)
+      if (nouns.some((n2) => forms.some((f) => f === n2 || n2.length >= 5 && f.length > n2.length && f.endsWith(n2)))) out.add(k);
+  }
+  return out;
+}
+var LEAD_IN2 = wordSet(
+  "graag alsjeblieft alstublieft aub svp even nog ook dan daarna maar vervolgens nu eerst tenslotte verder wel gewoon alvast meteen direct snel ok oke okay ja prima goed dus en tevens trouwens hoi hallo hey gelieve"
+);
+var QUESTION_WORDS6 = wordSet(
+  "wat wie wiens wanneer waar hoe waarom welke welk hoeveel hoelang waarheen waarvoor waarmee waarover is zijn was waren heeft hebt heb hebben had wordt worden werd staat staan klopt bestaat komt weet weten"
+);
+var NEGATORS5 = wordSet("niet geen nooit niets niks noch");
+var SUBORDINATORS = wordSet("als wanneer zodra indien omdat nadat voordat terwijl tenzij zodat dat of hoewel sinds totdat mits");
+var TO_USER5 = wordSet("me mij");
+var READER = wordSet("je jij u jullie");
+var MODALS = wordSet("kun kunt kan wil wilt zou zoudt moet mag");
+var WISH = wordSet("wil wilde wou zou willen zouden");
+var FIRST2 = wordSet("ik wij we");
+var OTHER_SUBJECTS = wordSet("ik wij we hij zij men iemand");
+var POLITE = wordSet("graag gelieve alsjeblieft alstublieft aub svp vergeet vergeten denk probeer verzoeke verzocht even zorg vraag");
+var LIGHT5 = {
+  maak: void 0,
+  doe: void 0,
+  geef: void 0,
+  neem: void 0,
+  regel: "change",
+  zet: "change",
+  plaats: "publish",
+  laat: void 0,
+  breng: void 0,
+  houd: void 0,
+  hou: void 0,
+  voer: void 0
+};
+var LIGHT_FORMS3 = new Map(
+  Object.keys(LIGHT5).flatMap((stem2) => {
+    const inf = { doe: "doen", geef: "geven", laat: "laten", neem: "nemen", houd: "houden", hou: "houden" }[stem2] ?? infinitiveOf5(stem2);
+    return [
+      ...stem2.endsWith("t") ? [] : [[`${stem2}t`, { stem: stem2, kind: "finite" }]],
+      [stem2, { stem: stem2, kind: "imperative" }],
+      [inf, { stem: stem2, kind: "infinitive" }]
+    ];
+  })
+);
+var ACTION_NOUNS4 = [
+  ["betaling", "pay"],
+  ["overboeking", "pay"],
+  ["overschrijving", "pay"],
+  ["storting", "pay"],
+  ["restitutie", "pay"],
+  ["bestelling", "pay"],
+  ["aankoop", "pay"],
+  ["afspraak", "book"],
+  ["reservering", "book"],
+  ["boeking", "book"],
+  ["annulering", "delete"],
+  ["opzegging", "delete"],
+  ["wijziging", "change"],
+  ["aanpassing", "change"],
+  ["correctie", "change"],
+  ["mail", "send"],
+  ["bericht", "send"],
+  ["seintje", "send"],
+  ["belletje", "send"],
+  ["telefoontje", "send"],
+  ["appje", "send"],
+  ["contact", "send"],
+  ["weten", "send"],
+  ["hoogte", "send"],
+  ["cc", "send"],
+  ["toegang", "share"],
+  ["rechten", "share"],
+  ["toestemming", "share"],
+  ["aankondiging", "publish"]
+];
+var VENUES3 = wordSet("site website facebook instagram linkedin twitter intranet prikbord portaal forum online nieuwsbrief");
+var AGENDA = wordSet("agenda kalender planning");
+function lightCategory3(stem2, around) {
+  if (around.some((w) => VENUES3.has(w))) return "publish";
+  if (stem2 === "zet" && around.some((w) => AGENDA.has(w))) return "book";
+  if (around.some((w) => TO_USER5.has(w))) return void 0;
+  for (const w of around) {
+    const hit = ACTION_NOUNS4.find(([n2]) => w === n2 || w === `${n2}en` || w === `${n2}s` || n2.length >= 5 && w.endsWith(n2));
+    if (hit) return hit[1];
+  }
+  return stem2 === "voer" ? "exec" : LIGHT5[stem2];
+}
+var HOMOGRAPHS3 = wordSet("plan post boek update check start mail sms app regel deel antwoord bel tweet stort koop verzet stop tel wis");
+var nounHeading3 = (ws, i2) => HOMOGRAPHS3.has(ws[i2]) && (i2 + 1 >= ws.length || /^(?:van|nr|nummer|is|was|wordt|werd|staat|per|\d.*)$/.test(ws[i2 + 1]));
+var ARTICLES = wordSet("de het een die dit deze mijn uw zijn haar");
+function entryAt(ws, i2, forms) {
+  const particles = /* @__PURE__ */ new Set();
+  for (let j = i2 + 1; j < ws.length; j++) if (j === ws.length - 1 || !ARTICLES.has(ws[j + 1])) particles.add(ws[j]);
+  return forms.find((f) => f.particle !== void 0 && particles.has(f.particle)) ?? forms.find((f) => f.particle === void 0);
+}
+function verbFirst2(ws) {
+  let i2 = 0;
+  while (i2 < ws.length - 1 && LEAD_IN2.has(ws[i2])) i2++;
+  if (ws.length - i2 < 2 || nounHeading3(ws, i2)) return [];
+  const after = ws.slice(i2 + 1, i2 + 13);
+  const words2 = ws.slice(i2, i2 + 4).join(" ");
+  const light = LIGHT_FORMS3.get(ws[i2]);
+  const next = ws[i2 + 1];
+  const asked = (kind) => kind === "imperative" || kind === "finite" && next === "u";
+  if (light && asked(light.kind)) {
+    const particle = entryAt(
+      ws,
+      i2,
+      (FORMS6.get(ws[i2]) ?? []).filter((f2) => f2.particle !== void 0)
+    );
+    if (!particle) {
+      const category = lightCategory3(light.stem, after);
+      return category ? [{ category, after, words: words2 }] : [];
+    }
+  }
+  const f = entryAt(
+    ws,
+    i2,
+    (FORMS6.get(ws[i2]) ?? []).filter((x) => asked(x.kind))
+  );
+  return f && f.category !== "none" ? [{ category: f.category, after, words: words2 }] : [];
+}
+function infinitiveAt(ws, j) {
+  const light = LIGHT_FORMS3.get(ws[j]);
+  const forms = (FORMS6.get(ws[j]) ?? []).filter((f) => f.kind === "infinitive");
+  const te = ws[j - 1] === "te" ? 1 : 0;
+  const particle = forms.find((f) => f.particle !== void 0 && ws[j - 1 - te] === f.particle);
+  if (particle) return { form: particle, from: j - 1 - te };
+  const plain = forms.find((f) => f.particle === void 0);
+  if (plain) return { form: plain, from: j - te };
+  if (light?.kind === "infinitive") {
+    const category = lightCategory3(light.stem, [...ws.slice(Math.max(0, j - 8), j), ...ws.slice(j + 1, j + 5)]);
+    return category ? { form: { category, stem: light.stem, light: true }, from: j - te } : void 0;
+  }
+  return void 0;
+}
+function verbLast2(ws) {
+  const modal = ws.some((w, k) => MODALS.has(w) && (READER.has(ws[k + 1]) || READER.has(ws[k - 1])));
+  const wish = ws.some((w, k) => WISH.has(w) && FIRST2.has(ws[k - 1]));
+  const polite = ws.some((w) => POLITE.has(w));
+  if (!modal && !wish && !(polite && !ws.some((w) => OTHER_SUBJECTS.has(w)))) return [];
+  const out = [];
+  for (let j = ws.length - 1; j >= Math.max(1, ws.length - 40); j--) {
+    if (j < ws.length - 1 && ws[j + 1] !== "en" && out.length > 0) continue;
+    const hit = infinitiveAt(ws, j);
+    if (!hit || hit.form.category === "none" || hit.form.category === "read") continue;
+    out.push({
+      category: hit.form.category,
+      after: [...ws.slice(Math.max(0, hit.from - 12), hit.from), ...ws.slice(j + 1, j + 7)],
+      words: ws.slice(Math.max(0, hit.from - 2), j + 1).join(" ")
+    });
+    if (out.length >= 4) break;
+  }
+  return out;
+}
+function thatYou(ws) {
+  const k = ws.findIndex((w, n2) => w === "dat" && READER.has(ws[n2 + 1]) && n2 > 0);
+  if (k < 0 || !/^(?:zorg|wil|wilt|zou|graag|ervoor|voor|vraag|verzoek)$/.test(ws[k - 1])) return [];
+  const last = ws.length - 1;
+  const f = (FORMS6.get(ws[last]) ?? []).find((x) => x.kind !== "imperative" && x.category !== "none" && x.category !== "read");
+  if (f && f.category !== "none")
+    return [{ category: f.category, after: ws.slice(Math.max(k + 2, last - 12), last), words: ws.slice(k, k + 4).join(" ") }];
+  return verbLast2(ws.slice(k + 2)).length > 0 ? verbLast2(["graag", ...ws.slice(k + 2)]) : [];
+}
+var isVerb = (w) => w !== void 0 && (FORMS6.has(w) || LIGHT_FORMS3.has(w) || LEAD_IN2.has(w));
+var ends = (piece) => piece.length > 8e3 ? `${piece.slice(0, 4e3)} ${piece.slice(-4e3)}` : piece;
+function partsOf3(sentence2) {
+  const out = [];
+  for (const piece of sentence2.split(/[,:]|\s[-–—]\s/)) {
+    let part = [];
+    for (const w of dutchWords(ends(piece))) {
+      if (part.length > 0 && (w === "maar" || w === "daarna" || w === "vervolgens")) {
+        out.push(part);
+        part = [];
+        continue;
+      }
+      if (part.length > 0 && (part.at(-1) === "en" || part.at(-1) === "of") && isVerb(w)) {
+        part.pop();
+        out.push(part);
+        part = [];
+      }
+      part.push(w);
+    }
+    if (part.length > 0) out.push(part);
+  }
+  return out.map((p) => p.length > 400 ? [...p.slice(0, 200), ...p.slice(-200)] : p);
+}
+function dutchActions(prose) {
+  const out = [];
+  for (const sentence2 of prose.replace(/\.(?=\s|$)/g, "\n").match(/[^;!?\n]+\?*/g) ?? []) {
+    const question = sentence2.trim().endsWith("?");
+    const parts = partsOf3(sentence2);
+    if (parts.length === 0 || question && QUESTION_WORDS6.has(parts[0][0])) continue;
+    for (const written of parts) {
+      let ws = written;
+      const reminder = ws.findIndex((w, k) => (w === "vergeet" || w === "vergeten") && (ws[k + 1] === "niet" || ws[k - 1] === "niet"));
+      if (reminder >= 0) ws = ws.filter((w, k) => !(w === "niet" && Math.abs(k - reminder) === 1));
+      const without = ws.indexOf("zonder");
+      if (without >= 0) ws = ws.slice(0, without);
+      if (SUBORDINATORS.has(ws[0])) {
+        const then = ws.indexOf("dan");
+        ws = then > 0 ? ws.slice(then) : [];
+      }
+      if (ws.length === 0 || ws.some((w) => NEGATORS5.has(w))) continue;
+      const found2 = [...verbFirst2(ws), ...thatYou(ws)];
+      if (found2.length === 0 && !ws.some((w, k) => w === "of" && k > 0)) found2.push(...verbLast2(ws));
+      for (const a2 of found2.filter((x) => x.category !== "read")) {
+        const toUser4 = ws.some((w) => TO_USER5.has(w)) || ws[ws.indexOf(a2.words.split(" ")[0]) + 1] === "ons";
+        if (!((a2.category === "send" || a2.category === "share") && toUser4)) out.push(a2);
+      }
+    }
+  }
+  return out;
+}
+var ORDER_LEAD_IN5 = wordSet(
+  "graag gelieve svp aub alstublieft alsjeblieft belangrijk urgent nb ps ook daarna vervolgens nu voortaan direct meteen even dan verder tevens let"
+);
+var OBLIGE = wordSet("moet moeten dient dienen hoort horen");
+function dutchOrderIn(sentence2) {
+  for (const piece of sentence2.split(/[:;,]|\s[-–—]\s|\s+en\s+/i)) {
+    const ws = dutchWords(ends(piece));
+    let i2 = 0;
+    while (i2 < ws.length && ORDER_LEAD_IN5.has(ws[i2])) i2++;
+    if (ws.length - i2 < 3 || ws.some((w) => NEGATORS5.has(w))) continue;
+    const polite = ws.slice(0, i2).some((w) => /^(?:graag|gelieve|svp|aub|alstublieft|alsjeblieft)$/.test(w));
+    const first = verbFirst2(ws.slice(i2)).find((a2) => a2.category !== "read");
+    if (first && !(HOMOGRAPHS3.has(ws[i2]) && new RegExp("^\\s*\\S+\\s+\\p{Lu}", "u").test(piece.trim()))) return first.words;
+    const passive = ws.some((w) => w === "worden" || w === "zijn" || w === "wordt");
+    if (passive) continue;
+    const oblige = ws.findIndex((w) => OBLIGE.has(w));
+    if (polite || oblige >= 0 || ws.slice(0, 3).some((w, k) => (w === "wilt" || w === "kunt") && ws[k + 1] === "u")) {
+      const last = verbLast2(["graag", ...ws.slice(oblige >= 0 ? oblige + 1 : i2)]).find((a2) => a2.category !== "read");
+      if (last && !(oblige >= 0 && FIRST2.has(ws[oblige - 1]))) return last.words;
+    }
+  }
+  return void 0;
+}
+function asImperative(rest) {
+  const ws = rest.split(/\s+/).filter(Boolean);
+  const folded = ws.map((w) => fold2(w).replace(/[^\p{L}\p{N}]/gu, ""));
+  for (let j = folded.length - 1; j >= 0; j--) {
+    const hit = infinitiveAt(folded, j);
+    if (!hit || hit.form.category === "read" || hit.form.category === "none") continue;
+    const f = hit.form;
+    const particle = f.particle ?? f.fused;
+    return [hit.form.stem, ...ws.slice(0, hit.from), ...ws.slice(j + 1), ...particle ? [particle] : []].join(" ");
+  }
+  return void 0;
+}
+var OFFER_LEAD6 = /^(?:(?:ok[eé]?|oké|goed|prima|top)[,!]?\s+)?(?:(?:zal|moet|mag|kan)\s+ik\s+|zullen\s+we\s+|(?:wil|wilt)\s+(?:je|jij|u)\s+dat\s+ik\s+|(?:wil|wilt)\s+(?:je|jij|u)\s+dat\s+we\s+)/i;
+var ASKS_TO_GO_ON6 = /^(?:(?:zal|mag|kan)\s+ik\s+(?:doorgaan|verdergaan|beginnen|het\s+(?:zo\s+)?doen|het\s+regelen|dat\s+doen)|zullen\s+we\s+(?:doorgaan|het\s+zo\s+doen)|(?:is|lijkt)\s+(?:dat|dit)\s+(?:zo\s+)?(?:goed|ok[eé]?|oké|in\s+orde|akkoord)|akkoord|klopt\s+(?:dat|dit|alles)|ga\s+ik\s+(?:door|verder)|(?:wil|wilt)\s+(?:je|u)\s+dat\s+ik\s+(?:doorga|verderga|het\s+doe))\b[^?]{0,30}\?*$/i;
+var FIRST_PERSON5 = new RegExp("^(\\p{L}+)\\s+ik\\s+([^?]*)\\?+$", "iu");
+function dutchOffer(question) {
+  const q2 = question.trim().slice(0, 2e3);
+  if (!q2.endsWith("?")) return void 0;
+  if (ASKS_TO_GO_ON6.test(q2)) return "go-on";
+  const lead = OFFER_LEAD6.exec(q2);
+  if (lead) {
+    const rest = q2.slice(lead[0].length).replace(/\s*\?+$/, "").trim();
+    if (!rest || /^(?:het|dat|dit)\s+(?:doen|regelen)$/i.test(rest)) return "go-on";
+    return asImperative(rest) ?? asPresent(rest);
+  }
+  const first = FIRST_PERSON5.exec(q2);
+  const f = first ? (FORMS6.get(fold2(first[1])) ?? []).find((x) => x.kind === "imperative" && x.category !== "read" && x.category !== "none") : void 0;
+  return f ? `${f.stem} ${first[2]}`.trim() : void 0;
+}
+function asPresent(rest) {
+  const ws = rest.split(/\s+/).filter(Boolean);
+  const f = (FORMS6.get(fold2(ws.at(-1) ?? "")) ?? []).find((x) => x.category !== "read" && x.category !== "none" && x.kind !== "infinitive");
+  return f ? [f.stem, ...ws.slice(0, -1), ...f.fused ? [f.fused] : []].join(" ") : void 0;
+}
+var PLAN_LEAD3 = /^(?:ik|wij|we)\s+(?:zal|zullen|ga|gaan|kan|kunnen|zou|zouden)\s+(.+?)[.!:]?$/i;
+function dutchPlan(sentence2) {
+  const m = PLAN_LEAD3.exec(sentence2.trim().slice(0, 2e3));
+  if (!m) return void 0;
+  return asImperative(m[1].replace(/\s+(?:kunnen|willen|gaan)$/i, "")) ?? void 0;
+}
+
 // src/taint/languages.ts
 var SPANISH = {
   name: "Spanish",
@@ -61707,6 +62504,25 @@ var FRENCH = {
   plan: frenchPlan,
   tools: { category: frenchCategory, infinitive: frenchInfinitive }
 };
+var ITALIAN = {
+  name: "Italian",
+  readsAs: readsAsItalian,
+  actions: italianActions,
+  objects: italianObjects,
+  orderIn: italianOrderIn,
+  offer: italianOffer,
+  plan: italianPlan,
+  tools: { category: italianCategory, infinitive: italianInfinitive }
+};
+var DUTCH = {
+  name: "Dutch",
+  readsAs: readsAsDutch,
+  actions: dutchActions,
+  objects: dutchObjects,
+  orderIn: dutchOrderIn,
+  offer: dutchOffer,
+  plan: dutchPlan
+};
 var GERMAN = {
   name: "German",
   readsAs: readsAsGerman,
@@ -61716,7 +62532,7 @@ var GERMAN = {
   offer: germanOffer,
   plan: germanPlan
 };
-var LANGUAGES = [PORTUGUESE, FRENCH, SPANISH, GERMAN];
+var LANGUAGES = [DUTCH, ITALIAN, PORTUGUESE, FRENCH, SPANISH, GERMAN];
 function languageOf(text2) {
   const prose = text2.slice(0, 8e3).replace(ADDRESSES, " ");
   return LANGUAGES.find((l) => l.readsAs(prose));
@@ -61725,7 +62541,46 @@ var ADDRESSES = /\S+@\S+|\b(?:https?:\/\/|www\.)\S+|\b[\w-]+(?:\.[\w-]+)*\.[a-z]
 function toolLanguage(name, description) {
   const described = languageOf(description);
   if (described?.tools) return described;
-  return [SPANISH, FRENCH, PORTUGUESE].find((l) => l.tools.infinitive(name) >= 0);
+  return [SPANISH, FRENCH, PORTUGUESE, ITALIAN].find((l) => l.tools.infinitive(name) >= 0);
+}
+
+// src/taint/operation.ts
+var MAX_OPERATIONS = 40;
+var MAX_VALUE = 64;
+var STATES = new Set(
+  "paid sent made done given taken written shown kept held bought sold found told left put set open closed".split(" ")
+);
+function operationOf(def, args, verbOf2) {
+  const props = def.inputSchema?.properties;
+  const offers = props && typeof props === "object" ? Object.entries(props).map(([argument, prop]) => [argument, prop?.enum]) : args.map((a2) => [a2.name, listedIn(def.description, a2.name)]);
+  for (const [argument, offered] of offers) {
+    if (!Array.isArray(offered) || offered.length < 2 || offered.length > MAX_OPERATIONS) continue;
+    const values = offered.filter((x) => typeof x === "string" && x.length <= MAX_VALUE);
+    const verbs = values.filter((x) => verbOfValue(x, verbOf2) !== void 0);
+    const kinds = new Set(verbs.map((x) => verbOf2(verbOfValue(x, verbOf2))));
+    if (verbs.length < 2 || verbs.length * 2 < offered.length || kinds.size < 2 && !kinds.has("read")) continue;
+    const value2 = args.find((a2) => a2.name === argument)?.value.trim();
+    if (value2 === void 0 || !values.includes(value2)) return void 0;
+    const verb = verbOfValue(value2, verbOf2);
+    if (verb === void 0) return void 0;
+    const category = verbOf2(verb);
+    return { argument, value: value2, verb, offered: values, read: category === "read", ...category === "read" ? {} : { category } };
+  }
+  return void 0;
+}
+function listedIn(description, argument) {
+  if (!description || !/^[\w-]{1,40}$/.test(argument)) return void 0;
+  const at = new RegExp(`\\b${argument}\\s*[:=]\\s*`).exec(description.slice(0, 2e3));
+  if (!at) return void 0;
+  const list3 = /^[\w-]+(?:\s*(?:\([^)\n]{0,60}\)\s*)?\|\s*[\w-]+)+/.exec(
+    description.slice(at.index + at[0].length, at.index + at[0].length + 600)
+  );
+  return list3?.[0].split("|").map((x) => x.replace(/\(.*$/, "").trim());
+}
+function verbOfValue(value2, verbOf2) {
+  const first = words(value2)[0];
+  if (first === void 0 || /(?:ed|ing)$/.test(first) || STATES.has(first)) return void 0;
+  return verbOf2(first) !== void 0 ? first : void 0;
 }
 
 // src/taint/tool-profile.ts
@@ -61733,6 +62588,8 @@ function profileTool(policy, def, args, opts) {
   opts = inItsLanguage(def, opts);
   const facts = argumentFacts(policy, def, args);
   const w = readWords(def, facts, opts);
+  const op = namesNoAction(w) ? operationOf(def, args, opts.verbOf) : void 0;
+  if (op) return operationProfile(op, facts, w);
   const effect3 = effectOf(def);
   const closed = closedRead(def, facts);
   const outward = closed ? void 0 : pointsOut(facts, facts.roles);
@@ -61749,16 +62606,20 @@ function profileTool(policy, def, args, opts) {
       return readProfile(w, `${trusted}a guess from its name: it names data, and takes nothing a sink needs (${w.where} is not taken)`);
     return wordedSink(w, trusted, facts);
   }
-  if (w.action.read) return readProfile(w, `${trusted}a guess from ${w.byName.read ? "its name" : "its description"}: it reads`);
-  if (w.name.length > 0 && w.name.every((x) => isReadNoun(x) || /^\d+$/.test(x) || x === "api" || x === "tool"))
-    return readProfile(w, `${trusted}a guess from its name: it is made of read nouns`);
+  if (!movesSomething(facts.given)) {
+    if (w.action.read) return readProfile(w, `${trusted}a guess from ${w.byName.read ? "its name" : "its description"}: it reads`);
+    if (w.name.length > 0 && w.name.every((x) => isReadNoun(x) || /^\d+$/.test(x) || x === "api" || x === "tool"))
+      return readProfile(w, `${trusted}a guess from its name: it is made of read nouns`);
+  }
   return unplaced(policy, def, facts, w, trusted, opts);
 }
 function readByShape(policy, def, args, opts) {
   opts = inItsLanguage(def, opts);
+  const facts = argumentFacts(policy, def, args);
+  const op = namesNoAction(readWords(def, facts, opts)) ? operationOf(def, args, opts.verbOf) : void 0;
+  if (op) return op.read && !movesSomething(facts.given) ? operationWhy(op) : void 0;
   const effect3 = effectOf(def);
   if (effect3 && effect3.kind !== "read") return void 0;
-  const facts = argumentFacts(policy, def, args);
   if (effect3 && closedRead(def, facts)) return `${effect3.why}${CLOSED}`;
   if (effect3) return pointsOut(facts, facts.roles) ? void 0 : `${effect3.why}${NO_ARGUMENT_OUT}`;
   const w = readWords(def, facts, opts);
@@ -61779,12 +62640,13 @@ function nameWords(def, opts) {
 function argumentFacts(policy, def, args) {
   const names = new Set(args.map((a2) => a2.name));
   for (const n2 of Object.keys(def.inputSchema?.properties ?? {})) names.add(n2);
-  const f = { names, roles: /* @__PURE__ */ new Set(), shown: /* @__PURE__ */ new Set(), freeText: false, prose: false };
+  const f = { names, roles: /* @__PURE__ */ new Set(), shown: /* @__PURE__ */ new Set(), freeText: false, prose: false, given: /* @__PURE__ */ new Set() };
   for (const n2 of names) {
     const value2 = args.find((a2) => a2.name === n2)?.value ?? "";
     const prop = schemaProperty(def.inputSchema, n2);
     const role = argumentRole(policy, def.name, n2, value2, prop);
     f.roles.add(role);
+    if (value2.trim() !== "") f.given.add(role);
     const shown = structuralRole(policy, def.name, n2, value2, prop);
     if (shown) f.shown.add(shown);
     if ((role === "content" || role === "other") && isFreeText(n2)) f.freeText = true;
@@ -61812,12 +62674,14 @@ function pointsOut(f, roles) {
   if (f.freeText) out.push("free text");
   return out.length ? `it takes ${out.join(", ")}` : void 0;
 }
+var ROUTE2 = /^\s*(GET|HEAD|OPTIONS|POST|PUT|PATCH|DELETE)\s+\/[^\s]{0,300}\s*(?:[-–—:]\s*)?/;
+var withoutRoute = (description) => description?.replace(ROUTE2, "");
 function effectOf(def) {
   const a2 = def.annotations ?? {};
   if (a2.readOnlyHint === true) return { kind: "read", why: "its readOnlyHint annotation says it only reads" };
   if (a2.destructiveHint === true) return { kind: "destructive", why: "its destructiveHint annotation says it destroys or overwrites" };
   if (a2.readOnlyHint === false) return { kind: "acts", why: "its annotations say it is not read-only" };
-  const m = def.method?.trim().toUpperCase();
+  const m = (def.method ?? ROUTE2.exec(def.description ?? "")?.[1])?.trim().toUpperCase();
   if (m === "GET" || m === "HEAD" || m === "OPTIONS") return { kind: "read", why: `its HTTP method ${m} only reads` };
   if (m === "DELETE") return { kind: "destructive", why: "its HTTP method DELETE deletes" };
   if (m === "POST" || m === "PUT" || m === "PATCH") return { kind: "acts", why: `its HTTP method ${m} changes something` };
@@ -61826,11 +62690,11 @@ function effectOf(def) {
 var HTTP_METHODS = /* @__PURE__ */ new Set(["get", "post", "put", "patch", "delete"]);
 function readWords(def, f, opts) {
   const name = nameWords(def, opts);
-  const clause = words(firstClauseText(def.description));
+  const clause = words(firstClauseText(withoutRoute(def.description)));
   const desc = clause.filter((w) => !FILLER.has(w));
   const nounPhrase = DETERMINERS.has(clause[0] ?? "") && !FILLER.has(clause[1] ?? "") || reducedRelative(clause, opts.verbOf) || opts.language === SPANISH && spanishReducedRelative(clause, opts);
   const byDesc = nounPhrase ? { read: false } : actionOf(desc, opts.verbOf);
-  const named = verbLast2(name, opts.verbOf, byDesc, nounPhrase) ?? actionOf(name, opts.verbOf, true);
+  const named = verbLast3(name, opts.verbOf, byDesc, nounPhrase) ?? actionOf(name, opts.verbOf, true);
   const compound = compoundNoun(name, named, byDesc, nounPhrase, opts);
   const led = compound ? { read: false } : named;
   const byName2 = led.category || led.read ? led : prefixedAction(name, opts.verbOf, byDesc) ?? led;
@@ -61843,10 +62707,10 @@ function readWords(def, f, opts) {
   if (opts.language) for (const k of opts.language.objects(own2)) objects.add(k);
   if (!f.roles.has("recipient") && ![...f.names].some((n2) => objectKinds(words(n2)).has("access"))) objects.delete("access");
   const money = f.roles.has("payee") || f.roles.has("amount") || objectKinds(desc).has("money");
-  const where = byName2.category && !refined ? `its name (${byName2.verb})` : `its description ("${(def.description ?? "").split(/[.;\n]/)[0].slice(0, 60)}")`;
+  const where = byName2.category && !refined ? `its name (${byName2.verb})` : `its description ("${(withoutRoute(def.description) ?? "").split(/[.;\n]/)[0].slice(0, 60)}")`;
   const at = byDesc.verb === void 0 ? -1 : clause.indexOf(byDesc.verb);
   const descVerbUsed = at >= 0 && DETERMINERS.has(clause[at + 1] ?? "");
-  const lead = nounPhrase ? [] : leadVerbs(firstClauseText(def.description));
+  const lead = nounPhrase ? [] : leadVerbs(firstClauseText(withoutRoute(def.description)));
   if (!nounPhrase && clause.length > 1 && !DETERMINERS.has(clause[0]) && DETERMINERS.has(clause[1]) && opts.verbOf(clause[0]) !== "read")
     lead.push(clause[0]);
   for (const x of name)
@@ -61892,7 +62756,7 @@ function compoundNoun(name, led, byDesc, nounPhrase, opts) {
   if (!nounPhrase && !(byDesc.read && byDesc.category === void 0)) return false;
   return name.slice(1).every((x) => opts.verbOf(x) === void 0);
 }
-function verbLast2(name, verbOf2, byDesc, nounPhrase) {
+function verbLast3(name, verbOf2, byDesc, nounPhrase) {
   if (name.length < 2 || nounPhrase) return void 0;
   const last = name[name.length - 1];
   const c3 = verbOf2(last);
@@ -61954,6 +62818,22 @@ function describedAsRead(f, w) {
   const roles = w.endsWithRead || w.byName.read ? new Set([...f.roles].filter((r) => r !== "recipient")) : f.roles;
   return !pointsOut(f, roles);
 }
+var namesNoAction = (w) => w.byName.category === void 0 && !w.byName.read || w.byName.verb !== void 0 && /[^s]s$/.test(w.byName.verb) || w.name.length === 1;
+var operationWhy = (op) => `its argument ${op.argument} chooses "${op.value}" (${op.read ? "a read" : op.category}) among the operations its schema offers (${op.offered.slice(0, 8).join(", ")}${op.offered.length > 8 ? ", \u2026" : ""})`;
+var movesSomething = (roles) => ["payee", "amount", "command"].some((r) => roles.has(r));
+function operationProfile(op, f, w) {
+  if (op.read && !movesSomething(f.given)) return readProfile(w, operationWhy(op));
+  const action = { category: op.category ?? "change", verb: op.verb, read: false };
+  const grants = objectKinds(words(op.value)).has("access") || op.category === "share" || ADDS.has(op.verb) && w.objects.has("access");
+  const objects = new Set([...w.objects].filter((k) => k !== "access" || grants));
+  const sink = wordedSink(
+    { ...w, action, objects, where: `its argument ${op.argument} ("${op.value}")` },
+    `${operationWhy(op)}; which sink is `,
+    f
+  );
+  return { ...sink, verb: void 0, operation: op.verb };
+}
+var ADDS = /* @__PURE__ */ new Set(["add", "invite", "grant", "include", "enrol", "enroll"]);
 var MOVES_OUT = /* @__PURE__ */ new Set(["pay", "send", "share", "publish"]);
 var PREPOSITIONS = new Set("in of for by from on at with per about".split(" "));
 function readProfile(w, why, unknown2 = false) {
@@ -62016,7 +62896,7 @@ function firstClauseText(description) {
   return (description.split(/[.;:(\n]/)[0] ?? "").replace(/\b(?:give|gives|giving|hand|hands)\s+back\b/gi, "returns").replace(/\b([a-z]+)-(?=[a-z]+\b)/gi, "$1");
 }
 var FILLER = new Set("this tool use used to will can allows lets you the a an agent user it function that for".split(" "));
-function actionOf(ws, verbOf2, verbFirst2 = false) {
+function actionOf(ws, verbOf2, verbFirst3 = false) {
   let read2 = false;
   let decided = false;
   let first = true;
@@ -62028,9 +62908,9 @@ function actionOf(ws, verbOf2, verbFirst2 = false) {
     }
     const leading = first;
     first = false;
-    if (decided || verbFirst2 && !leading) continue;
-    if (verbFirst2 && /[^su]s$/.test(w) && verbOf2(w.slice(0, -1)) !== void 0 && verbOf2(w.slice(0, -1)) !== "read") continue;
-    if (!verbFirst2 && i2 > 0 && nounToo(w) && !DETERMINERS.has(ws[i2 + 1] ?? "")) continue;
+    if (decided || verbFirst3 && !leading) continue;
+    if (verbFirst3 && /[^su]s$/.test(w) && verbOf2(w.slice(0, -1)) !== void 0 && verbOf2(w.slice(0, -1)) !== "read") continue;
+    if (!verbFirst3 && i2 > 0 && nounToo(w) && !DETERMINERS.has(ws[i2 + 1] ?? "")) continue;
     const c3 = verbOf2(w);
     if (c3 === void 0) continue;
     decided = true;
@@ -62109,8 +62989,8 @@ var PHRASES = [
   }
 ];
 var MONEY = /[$€£¥]\s?\d|\bat (?:his|her|their|the|its|that|this|our) (?:figure|valuation|quoted? (?:price|amount)|agreed (?:price|amount|sum))\b|\b\d[\d.,']*\s?(?:eur|euros?|usd|dollars?|gbp|pounds?|chf|francs?|bucks|cents?|€|\$|£)(?![a-z])|\b(?:budget|cap(?:ped)?|limit|up to|at most|no more than)\b[^.?!;]{0,20}\d|\b\d[\d.,]*\s?(?:a|per) (?:month|week|year)\b/i;
-var TO_USER4 = /\b(?:tell|show|give|send|let|remind|ask) (?:me|us)\b(?! (?:a|an|the) (?:link|copy|email|e-mail|message|text))/i;
-var VERB_CONTEXT3 = /* @__PURE__ */ new Set([
+var TO_USER6 = /\b(?:tell|show|give|send|let|remind|ask) (?:me|us)\b(?! (?:a|an|the) (?:link|copy|email|e-mail|message|text))/i;
+var VERB_CONTEXT4 = /* @__PURE__ */ new Set([
   "please",
   "pls",
   "and",
@@ -62149,7 +63029,7 @@ var QUESTION_START = /^(?:what|when|where|which|who|whom|whose|how|why|are|is|wa
 var OBJECT_START = new Set(
   "the a an this that these those my our your their his her its it them him me us every all each some any everyone everybody".split(" ")
 );
-var NEGATORS4 = /* @__PURE__ */ new Set(["not", "never", "without", "nor", "t", "no"]);
+var NEGATORS6 = /* @__PURE__ */ new Set(["not", "never", "without", "nor", "t", "no"]);
 var NEGATED_PAIRS = [
   ["instead", "of"],
   ["rather", "than"]
@@ -62163,7 +63043,7 @@ function clauseWords(clause) {
 function negatedAt(c3, i2, verbOf2) {
   for (let j = i2 - 1; j >= Math.max(0, i2 - 6); j--) {
     const w = c3.ws[j];
-    if (NEGATORS4.has(w) || NEGATED_PAIRS.some(([a2, b]) => w === b && c3.ws[j - 1] === a2)) return true;
+    if (NEGATORS6.has(w) || NEGATED_PAIRS.some(([a2, b]) => w === b && c3.ws[j - 1] === a2)) return true;
     if (AFFIRMING.has(stem(w)) || JOINS.has(w) || c3.parts.has(j)) return false;
     if (verbOf2(w) !== void 0) return c3.ws.slice(j + 1, i2).every((x) => x === "or") && i2 - j === 2 && negatedAt(c3, j, verbOf2);
   }
@@ -62175,7 +63055,7 @@ function statesThePast(c3, i2) {
   const w = c3.ws[i2];
   return PAST_SUBJECTS.has(c3.ws[i2 - 1] ?? "") && (IRREGULAR_PAST.has(w) || w.length > 4 && w.endsWith("ed"));
 }
-function inIndirectQuestion4(c3, i2) {
+function inIndirectQuestion5(c3, i2) {
   for (let j = i2 - 1; j >= 0 && !c3.parts.has(j + 1); j--) {
     const w = c3.ws[j];
     if (JOINS.has(w)) return false;
@@ -62184,7 +63064,7 @@ function inIndirectQuestion4(c3, i2) {
   return false;
 }
 function usedAsVerb(c3, i2, execAsked) {
-  if (i2 === 0 || VERB_CONTEXT3.has(c3.ws[i2 - 1]) || c3.ws[i2 - 1] === "us" && c3.ws[i2 - 2] === "let") return true;
+  if (i2 === 0 || VERB_CONTEXT4.has(c3.ws[i2 - 1]) || c3.ws[i2 - 1] === "us" && c3.ws[i2 - 2] === "let") return true;
   if (c3.parts.has(i2) && (OBJECT_START.has(c3.ws[i2 + 1] ?? "") || /^\d/.test(c3.ws[i2 + 1] ?? ""))) return true;
   return execAsked && (c3.ws[i2 - 1] === "that" || c3.ws[i2 - 1] === "which");
 }
@@ -62206,7 +63086,7 @@ function recogniseIntent(prose, opts) {
     mask |= m;
     evidence.push({ mask: m, why: `intent: ${why}` });
   };
-  const text2 = prose.replace(/\blet['’]s\b/gi, "let us").replace(TO_USER4, " ");
+  const text2 = prose.replace(/\blet['’]s\b/gi, "let us").replace(TO_USER6, " ");
   const moneyMatch = MONEY.exec(text2);
   for (const clause of sentencesOf(text2, opts.of ?? "request").flatMap((s2) => s2.split(THEN))) {
     const trimmed = clause.trim();
@@ -62258,7 +63138,7 @@ function causative(clause, c3, opts) {
   const m = clause.length <= MAX_CLAUSE ? CAUSATIVE.exec(clause) : null;
   if (!m) return void 0;
   const at = words(clause.slice(0, m.index)).length;
-  if (!usedAsVerb(c3, at, false) || negatedAt(c3, at, opts.verbOf) || inIndirectQuestion4(c3, at)) return void 0;
+  if (!usedAsVerb(c3, at, false) || negatedAt(c3, at, opts.verbOf) || inIndirectQuestion5(c3, at)) return void 0;
   const said = opts.verbOf(m[3].toLowerCase());
   if (said === "read") return void 0;
   return { category: said ?? "change", object: m[2], words: m[0] };
@@ -62286,7 +63166,7 @@ function* askedVerbs(c3, opts) {
     if (cat === void 0 || cat === "read" || !usedAsVerb(c3, i2, execAsked) || negatedAt(c3, i2, opts.verbOf)) continue;
     if (cat === "exec" && c3.ws[i2] === "run" && !PRONOUN_OBJECT.has(c3.ws[i2 + 1] ?? "") && !c3.ws.slice(i2 + 1, i2 + 5).some((w) => CODE_NOUNS.has(w)))
       cat = "change";
-    if (statesThePast(c3, i2) || inIndirectQuestion4(c3, i2)) continue;
+    if (statesThePast(c3, i2) || inIndirectQuestion5(c3, i2)) continue;
     if (cat === "exec") execAsked = true;
     yield { i: i2, cat };
   }
@@ -62312,7 +63192,7 @@ function asksForThing(prose, toolWords, verbOf2 = verbCategory, opts = {}) {
     for (let i2 = 0; i2 < c3.ws.length; i2++) {
       const w = c3.ws[i2];
       if (!usedAsVerb(c3, i2, false) || NOT_A_VERB.has(w) || verbOf2(w) === "read") continue;
-      if (negatedAt(c3, i2, verbOf2) || statesThePast(c3, i2) || inIndirectQuestion4(c3, i2)) continue;
+      if (negatedAt(c3, i2, verbOf2) || statesThePast(c3, i2) || inIndirectQuestion5(c3, i2)) continue;
       if (c3.ws[i2 + 1] === "me" || c3.ws[i2 + 1] === "us") continue;
       const end = [...c3.parts].find((p) => p > i2) ?? c3.ws.length;
       const own2 = stem(w);
@@ -62330,12 +63210,12 @@ function placeOf(ws, i2, end) {
 var PLACE = /* @__PURE__ */ new Set(["in", "into", "on", "onto", "to", "under"]);
 var QUOTED = /(^|\s)['"‘“][^'"’”\n]{1,300}['"’”](?=[\s.,;:!?)]|$)/g;
 var NOT_A_VERB = /* @__PURE__ */ new Set([
-  ...VERB_CONTEXT3,
+  ...VERB_CONTEXT4,
   ...OBJECT_START,
   ..."hi hello hey thanks thank ok okay yes no sure there here dear do does did don doesn didn won shouldn never not".split(" ")
 ]);
 var ORDER_OPENERS = /^(?:(?:please|pls|kindly|just|also|now|then|and|so|(?:can|could|would|will) you)\s+)*/i;
-var STATES = /^(?:is|are|was|were|has|have|had|says|said|wants|needs|got|will|would|can|could|should|messaged|emailed|called|rang|sent|asked|wrote)$/i;
+var STATES2 = /^(?:is|are|was|were|has|have|had|says|said|wants|needs|got|will|would|can|could|should|messaged|emailed|called|rang|sent|asked|wrote)$/i;
 function ordersDoneTo(prose, value2, opts) {
   const v = value2.toLowerCase();
   for (const sentence2 of sentencesOf(prose, "request")) {
@@ -62346,11 +63226,11 @@ function ordersDoneTo(prose, value2, opts) {
     for (let i2 = 0; i2 < parts.length; i2++) {
       if (i2 > 0 && !parts[i2].toLowerCase().includes(v)) continue;
       const [first, second] = parts[i2].trim().replace(ORDER_OPENERS, "").split(/\s+/);
-      if (!/^[a-z]{2,}$/i.test(first ?? "") || STATES.test(second ?? "") || /ed$/i.test(second ?? "")) continue;
+      if (!/^[a-z]{2,}$/i.test(first ?? "") || STATES2.test(second ?? "") || /ed$/i.test(second ?? "")) continue;
       const w = first.toLowerCase();
       const cat = opts.verbOf(w);
       if (w !== "go" && NOT_A_VERB.has(w) || i2 > 0 && cat === void 0) continue;
-      if (QUESTION_START.test(w) || NEGATORS4.has(w) || cat === "read") continue;
+      if (QUESTION_START.test(w) || NEGATORS6.has(w) || cat === "read") continue;
       return true;
     }
   }
@@ -62525,6 +63405,7 @@ function requestNeeds(policy, request2) {
   return { mask: mask & SINK_MASK, evidence };
 }
 function mentionsTool(request2, tool) {
+  if (words(tool).length < 2) return false;
   const spaced = tool.replace(/[_-]+/g, " ").toLowerCase().trim();
   const text2 = request2.toLowerCase();
   return text2.includes(tool.toLowerCase()) || spaced.includes(" ") && text2.replace(/[_-]+/g, " ").includes(spaced);
@@ -62721,7 +63602,7 @@ function notWords(sentence2) {
 }
 var LABEL = /^\s*[\w"' .()-]{1,40}:\s+/;
 var QUOTED2 = new RegExp(`(?<!\\p{L})(?:'[^'\\n]{1,80}'|"[^"\\n]{1,80}"|\u2018[^\u2019\\n]{1,80}\u2019|\u201C[^\u201D\\n]{1,80}\u201D|\u201E[^\u201C\u201D\\n]{1,80}[\u201C\u201D])(?!\\p{L})`, "gu");
-function wordsOf2(sentence2) {
+function wordsOf3(sentence2) {
   return wordsIn(ownText(sentence2));
 }
 var ownText = (sentence2) => notWords(sentence2.replace(LABEL, " ").replace(QUOTED2, " "));
@@ -62742,7 +63623,7 @@ var MAX_SHARE = 0.15;
 function unreadableProse(sentence2) {
   const own2 = ownText(sentence2);
   if (unspacedProse(own2)) return true;
-  return spacedProse(own2) && sentence2.split(PIECE_BREAK).some((piece) => (wordsOf2(piece)?.length ?? 0) >= MIN_CLAUSE);
+  return spacedProse(own2) && sentence2.split(PIECE_BREAK).some((piece) => (wordsOf3(piece)?.length ?? 0) >= MIN_CLAUSE);
 }
 function spacedProse(own2) {
   const ws = wordsIn(own2);
@@ -62762,7 +63643,7 @@ function spacedProse(own2) {
 }
 function leansUnreadable(sentence2) {
   if (LABEL.test(sentence2)) return false;
-  const ws = wordsOf2(sentence2);
+  const ws = wordsOf3(sentence2);
   if (!ws || ws.length < 3) return false;
   if (ws.some(isEnglish)) return false;
   return ws.some((w) => new RegExp("^\\p{Ll}{2,3}$", "u").test(w));
@@ -62861,7 +63742,7 @@ function firstMatch(res, s2) {
   }
   return void 0;
 }
-var LEAD_IN2 = /^(?:[\W_]*(?:\(?[a-z_]{2,24}\)|please|pls|kindly|now|then|also|just|first(?:ly)?|second(?:ly)?|next|finally|and|so|ok(?:ay)?|todo|to-?do|action\s+(?:items?|required|needed)|important|urgent|step\s*\d+|\d+)(?![\w'])[\W_]*)+/i;
+var LEAD_IN3 = /^(?:[\W_]*(?:\(?[a-z_]{2,24}\)|please|pls|kindly|now|then|also|just|first(?:ly)?|second(?:ly)?|next|finally|and|so|ok(?:ay)?|todo|to-?do|action\s+(?:items?|required|needed)|important|urgent|step\s*\d+|\d+)(?![\w'])[\W_]*)+/i;
 var OPENING_QUOTES = /^(?:\[[ xX]?\]|[\s\\"'“”‘’«»„{[]|<!--|[-*•](?=\s)|<[a-z][\w-]{0,20}>)+/i;
 var STATEMENT = /^\S+(?:\s+\S+){0,3}?\s+(?:is|are|was|were|has|have|had|been|will|would|did|does)\b/i;
 var SECOND_PERSON = new RegExp(
@@ -62913,7 +63794,7 @@ function orderIn(sentence2, opts = {}) {
   for (let i2 = 0; i2 < parts.length; i2 += 2) {
     const clause = parts[i2];
     const joined = i2 > 0 && /\b(?:and|then)\b/i.test(parts[i2 - 1]);
-    const rest = clause.replace(OPENING_QUOTES, "").replace(LEAD_IN2, "").replace(/^do\s+(?=[a-z]+\s)/i, "");
+    const rest = clause.replace(OPENING_QUOTES, "").replace(LEAD_IN3, "").replace(/^do\s+(?=[a-z]+\s)/i, "");
     const ws = rest.split(/\s+/).filter(Boolean);
     const opensWithVerb = ws.length > 0 && (actionVerb(ws[0]) || verbCategory(ws[0]) === "read" && !/(?:ing|ed|s)$/i.test(ws[0]));
     if (joined && !verbLed) continue;
@@ -62921,7 +63802,7 @@ function orderIn(sentence2, opts = {}) {
     if (ws.length < 3 || rest[ws[0].length] === ":" || STATEMENT.test(rest) || properName(ws, clause) || NOUN_AFTER.test(ws[1]) && !BY_CHANNEL.test(`${ws[1]} ${ws[2]}`) || /^[a-z]+ed$/i.test(ws[1]))
       continue;
     const identified = i2 > 0 && /^,\s+$/.test(parts[i2 - 1]) && IDENTIFIER.test(ws[1]) && !/^[a-z]+(?:ed|en)[,.]?$/i.test(ws[2]);
-    const asked2 = POLITE.test(clause);
+    const asked2 = POLITE2.test(clause);
     if (field && !targeted && !identified && !asked2 && !/^(?:\d+(?:[.,]\d+)?|[A-Z][a-z]+)[,.]?$/.test(ws[1]) && !FUNCTION_WORDS2.has(ws[1].toLowerCase()))
       continue;
     if (actionVerb(ws[0])) return { words: ws.slice(0, 4).join(" "), verb: ws[0], question: false };
@@ -62949,7 +63830,7 @@ function properName(ws, clause) {
   const second = ws[1] === "-" || ws[1] === "&" ? ws[2] : ws[1];
   return cap2(ws[0]) && cap2(second) && !FUNCTION_WORDS2.has(second.toLowerCase().replace(/[,.]$/, "")) && !TARGET.test(clause);
 }
-var MOVES = /\b(?:instead|rather than|in place of|no longer|en (?:lugar|vez) de|ya no|(?:an)?statt|nicht mehr)\b/i;
+var MOVES = /\b(?:instead|rather than|in place of|no longer|(?:was|were|has been|have been|got) (?:hacked|compromised)|en (?:lugar|vez) de|ya no|(?:an)?statt|nicht mehr)\b/i;
 var CHANGED_DETAILS = new RegExp(
   [
     String.raw`\b(?:new|updated?|changed|different|revised)\s+(?:business\s+)?(?:bank(?:ing)?|account|payment|remittance|payout|wire|deposit)\s+(?:details|account|information|info|instructions)\b`,
@@ -62988,7 +63869,7 @@ var USE_FOR = new RegExp(
   "i"
 );
 var FOR_USE = new RegExp(`\\bfor\\s+(?:all|any|every|each|future|further)\\s+${ACTION_NOUN}\\b[^.;!?]{0,60}?\\buse\\b`, "i");
-var POLITE = /^[\W_]*(?:please|pls|kindly)\b/i;
+var POLITE2 = /^[\W_]*(?:please|pls|kindly)\b/i;
 function orderInLanguage(sentence2, inLanguage) {
   if (!TARGET.test(sentence2) && !RECORD_POINTER.test(sentence2)) return void 0;
   return inLanguage()?.orderIn(sentence2);
@@ -63037,7 +63918,7 @@ function sentences(text2) {
   }
   return out;
 }
-var WINDOW = 2e5;
+var WINDOW2 = 2e5;
 var WINDOW_OVERLAP = 4e3;
 var READ_LIMIT = 8 * 1024 * 1024;
 function detectInjection(text2, opts = {}) {
@@ -63045,19 +63926,19 @@ function detectInjection(text2, opts = {}) {
   const limit2 = opts.maxChars ?? READ_LIMIT;
   const body = text2.length > limit2 ? text2.slice(0, limit2) : text2;
   const read2 = !CUES.test(body) && (opts.orders === false || !/[a-z]{2,}\s+\S+\s+\S+/i.test(body)) ? { passages: [], reasons: [], explicit: false, unreadable: false } : jsonFields(body, opts) ?? scanWindows(body, opts);
-  const found = body.length < text2.length ? {
+  const found2 = body.length < text2.length ? {
     ...read2,
     passages: [...read2.passages, [body.length, text2.length]],
     reasons: [...read2.reasons, `unread: the text is ${text2.length} characters, past the ${limit2} read`]
   } : read2;
-  if (found.passages.length === 0) return void 0;
-  const { reasons } = found;
+  if (found2.passages.length === 0) return void 0;
+  const { reasons } = found2;
   const more = reasons.length > 1 ? ` (+${reasons.length - 1} more passage${reasons.length > 2 ? "s" : ""})` : "";
   return {
     why: `injected instructions: ${reasons[0]}${more}`,
-    passages: found.passages,
-    explicit: found.explicit,
-    ...found.unreadable ? { unreadable: true } : {}
+    passages: found2.passages,
+    explicit: found2.explicit,
+    ...found2.unreadable ? { unreadable: true } : {}
   };
 }
 var JSON_STRING = /"(?:[^"\\\n]|\\.)*"/g;
@@ -63085,11 +63966,11 @@ function jsonFields(body, opts) {
   return out;
 }
 function scanWindows(body, opts) {
-  if (body.length <= WINDOW) return scan2(joinWrapped(body), opts, false);
+  if (body.length <= WINDOW2) return scan2(joinWrapped(body), opts, false);
   const out = { passages: [], reasons: [], explicit: false, unreadable: false };
   const byStart = /* @__PURE__ */ new Map();
-  for (let start = 0; start < body.length; start += WINDOW - WINDOW_OVERLAP) {
-    const f = scan2(joinWrapped(body.slice(start, start + WINDOW)), opts, false);
+  for (let start = 0; start < body.length; start += WINDOW2 - WINDOW_OVERLAP) {
+    const f = scan2(joinWrapped(body.slice(start, start + WINDOW2)), opts, false);
     f.passages.forEach(([a2, b], i2) => {
       const known = byStart.get(a2 + start);
       if (known) return void (known[1] = Math.max(known[1], b + start));
@@ -63100,15 +63981,15 @@ function scanWindows(body, opts) {
     });
     out.explicit ||= f.explicit;
     out.unreadable ||= f.unreadable;
-    if (start + WINDOW >= body.length) break;
+    if (start + WINDOW2 >= body.length) break;
   }
   return out;
 }
 function scan2(body, opts, field) {
   const c3 = canonicalText(body);
-  const found = scanCanonical(c3.text, opts, field);
-  if (c3.text === body || found.passages.length === 0) return found;
-  return { ...found, passages: found.passages.map(([a2, b]) => [c3.at(a2), c3.at(b)]) };
+  const found2 = scanCanonical(c3.text, opts, field);
+  if (c3.text === body || found2.passages.length === 0) return found2;
+  return { ...found2, passages: found2.passages.map(([a2, b]) => [c3.at(a2), c3.at(b)]) };
 }
 function scanCanonical(body, opts, field) {
   const passages = [];
@@ -63137,13 +64018,13 @@ function scanCanonical(body, opts, field) {
     if (order !== void 0) own2.imperative = order;
     else if ((opts.unreadable ?? opts.orders) !== false && unreadableProse(sent.s)) own2.unreadable = sent.s.trim().slice(0, 40);
     const withPrev = prev && prev.line === sent.line ? { hit: { ...prev.hit, ...own2 }, s: `${prev.s} ${sent.s}`, start: prev.start } : void 0;
-    const found = isInjected(own2, sent.s) ? { hit: own2, start: sent.start } : withPrev && isInjected(withPrev.hit, withPrev.s) ? withPrev : void 0;
+    const found2 = isInjected(own2, sent.s) ? { hit: own2, start: sent.start } : withPrev && isInjected(withPrev.hit, withPrev.s) ? withPrev : void 0;
     prev = { hit: own2, s: sent.s, start: sent.start, line: sent.line };
-    if (!found) continue;
-    const hit = found.hit;
+    if (!found2) continue;
+    const hit = found2.hit;
     flaggedLine = sent.line;
     if (hit.unreadable !== void 0) unreadableLines.push(sent.line);
-    passages.push([found.start, lineEnds[sent.line]]);
+    passages.push([found2.start, lineEnds[sent.line]]);
     if (overrides(hit, sent.s)) explicit = true;
     const quote = (k) => hit[k] !== void 0 ? `${k} ("${hit[k].slice(0, 60)}")` : void 0;
     reasons.push(
@@ -64044,7 +64925,7 @@ function mergeViews(views) {
   merged.output = same.find((v) => v.output.length > 0)?.output ?? [];
   return merged;
 }
-function operationOf(span2, extra) {
+function operationOf2(span2, extra) {
   const a2 = span2.attributes;
   const opAttr = typeof a2["gen_ai.operation.name"] === "string" ? a2["gen_ai.operation.name"] : "";
   const byName2 = /^(chat|text_completion|generate_content|invoke_agent|create_agent|execute_tool)\b/.exec(span2.name)?.[1] ?? "";
@@ -64053,7 +64934,7 @@ function operationOf(span2, extra) {
   if (raw === "invoke_agent") return "invoke_agent";
   return ["chat", "text_completion", "generate_content", "completion"].includes(raw) ? "chat" : "other";
 }
-function readGenAi(span2, op = operationOf(span2)) {
+function readGenAi(span2, op = operationOf2(span2)) {
   const a2 = span2.attributes;
   const agent = typeof a2["gen_ai.agent.name"] === "string" ? a2["gen_ai.agent.name"] : op === "invoke_agent" ? /^invoke_agent\s+(.+)$/.exec(span2.name)?.[1] : void 0;
   const tool = typeof a2["gen_ai.tool.name"] === "string" ? a2["gen_ai.tool.name"] : op === "execute_tool" ? /^execute_tool\s+(.+)$/.exec(span2.name)?.[1] : void 0;
@@ -64175,7 +65056,7 @@ function readOpenLlmetry(span2) {
   const a2 = span2.attributes;
   const kind = typeof a2[KIND2] === "string" ? a2[KIND2] : "";
   const requestType = typeof a2["llm.request.type"] === "string" ? a2["llm.request.type"] : void 0;
-  const llm = requestType !== void 0 || kind === "" ? readGenAi(span2, operationOf(span2, requestType)) : void 0;
+  const llm = requestType !== void 0 || kind === "" ? readGenAi(span2, operationOf2(span2, requestType)) : void 0;
   if (kind === "") return llm;
   const entity = readEntity(span2, kind);
   return llm ? mergeViews([llm, entity]) : entity;
@@ -65894,7 +66775,7 @@ var planInLanguage = (sentence2) => LANGUAGES.map((l) => l.plan(sentence2)).find
 var leadless = (action) => action.trim().replace(/^(?:go\s+ahead\s+and|proceed\s+to|now)\s+/i, "");
 var MAX_ANSWER = 600;
 var MAX_ASKED = 2e3;
-var REFUSES = /^\W*(?:no|nope|nah|not|never|wait|hold on|stop|espera|mejor no|nein|warte|stopp|halt|lieber nicht)\b|\b(?:don['’]?t|do not|doesn['’]?t|not|never|no longer|todav[ií]a no|a[uú]n no|nunca|nicht|noch nicht|auf keinen fall)\b/i;
+var REFUSES = /^\W*(?:no|nope|nah|not|never|wait|hold on|stop|espera|mejor no|nein|warte|stopp|halt|lieber nicht|non|n[ãa]o|nee|wacht|attends|aspetta|meglio di no|liever niet)(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])(?:don['’]?t|do not|doesn['’]?t|not|never|no longer|todav[ií]a no|a[uú]n no|nunca|nicht|noch nicht|auf keinen fall|pas encore|non ancora|ainda n[ãa]o|niet|nog niet)(?![\p{L}\p{N}])/iu;
 var OFFER = /^(?:(?:so|ok(?:ay)?|great|alright)[,!]?\s+)?(?:(?:which|what|when|where|who|whom)\b[^?,]{0,60}?\s)?(?:(?:shall|should|can|may)\s+I|(?:(?:do|would)\s+you\s+)?(?:want|like|need)\s+me\s+to|(?:do|would)\s+you\s+(?:confirm|agree)\s+(?:that\s+)?I\s+should|is\s+it\s+ok(?:ay)?\s+(?:if|for)\s+(?:I|me\s+to))\b/i;
 var GO_ON = /^(?:go\s+ahead|proceed|continue|do\s+(?:that|this|it|so))\b/i;
 var CONFIRM = /^(?:(?:so|ok(?:ay)?|great|alright)[,!]?\s+)?(?:(?:would|do)\s+you\s+(?:like|want)\s+(?:me\s+)?to\s+(?:proceed|go\s+ahead|continue|confirm)|shall\s+(?:I|we)\s+(?:proceed|go\s+ahead|continue)|(?:can|could|would)\s+you\s+(?:please\s+)?confirm|do\s+you\s+confirm|is\s+(?:that|this|everything)\s+(?:correct|right|ok(?:ay)?|fine|alright)|(?:does|do)\s+(?:that|this|these)\s+(?:sound|look)\s+(?:good|right|ok(?:ay)?|fine))\b/i;
@@ -66055,6 +66936,7 @@ function sinkSite(ctx, it, issuer, { traces, targets: checked }, generated, onIn
     // Any call whose arguments quote an instruction found in data carries that instruction out; links only matter in what is sent.
     onward: onwardFindings(ctx, it, traces).filter((f) => sends || onInstruction || f.kind === "instruction"),
     ...it.classified?.verb ?? it.classified?.profile?.verb ? { verb: it.classified?.verb ?? it.classified?.profile?.verb } : {},
+    ...it.classified?.profile?.operation ? { operation: it.classified.profile.operation } : {},
     ...it.classified?.words ?? it.classified?.profile?.alsoVerbs ? { alsoVerbs: it.classified?.words ?? it.classified?.profile?.alsoVerbs } : {},
     ...it.classified?.fetch ? { fetch: true } : {},
     pending: it.src.type === "pending",
@@ -66106,20 +66988,20 @@ function applyToolLabels(it, toolLabels) {
 }
 var MAX_REACH = 2e4;
 var OUTWARD2 = maskOf(["EXTERNAL_SEND", "FINANCIAL_TRANSFER", "PUBLIC_POST"]);
-function reachesOf(policy, output2, found, record2) {
-  const blocks = instructionReaches(output2, found.passages);
-  const records2 = record2 ? recordReaches(output2, found.passages) : [];
+function reachesOf(policy, output2, found2, record2) {
+  const blocks = instructionReaches(output2, found2.passages);
+  const records2 = record2 ? recordReaches(output2, found2.passages) : [];
   const cut2 = ([s2, e], [a2, b]) => (
     // A long passage (an unread rest, a padded field) is already the injection's: keep the block's edges only.
     e - s2 > MAX_REACH ? `${output2.slice(s2, a2 + 2e3)}
 ${output2.slice(b - 2e3, e)}` : output2.slice(s2, e)
   );
-  return found.passages.map(([a2, b], i2) => {
+  return found2.passages.map(([a2, b], i2) => {
     const text2 = cut2(blocks[i2], [a2, b]);
     const order = canonicalString(output2.slice(a2, Math.min(b, a2 + MAX_REACH))).replace(/:\s+/g, ". ");
     const intent = recogniseIntent(order, { verbOf: policy.verbOf, of: "data" });
     const asks = intent.mask;
-    const explicit = found.explicit || carriesSignal(text2);
+    const explicit = found2.explicit || carriesSignal(text2);
     const around = output2.slice(a2, b).match(NAMED_TARGETS) === null ? records2[i2] : void 0;
     const keyed = around ? fieldsNamed(output2.slice(a2, b), output2.slice(...around)) : [];
     return {
@@ -66156,18 +67038,18 @@ function labelNodes(g, items, rootItem, input2, policy) {
     const text2 = itemReading(it).text;
     for (const e of content.evidence) g.label(it.node, e.mask, e.why, after);
     const detected = policy.detectInjection && text2 ? detectInjection(text2, { orders: site === "tool-result", unreadable: site === "tool-result" && readableRequest }) : void 0;
-    const { found, reaches } = withoutRequestedOrders(policy, it, text2, detected, input2.root, rootActions);
-    const passages = found ? injectedText(text2, found) : "";
-    const plain = found !== void 0 && !reaches.some((r) => r.explicit);
+    const { found: found2, reaches } = withoutRequestedOrders(policy, it, text2, detected, input2.root, rootActions);
+    const passages = found2 ? injectedText(text2, found2) : "";
+    const plain = found2 !== void 0 && !reaches.some((r) => r.explicit);
     const echo = plain && echoesRequest(passages, rootTokens, input2.root);
-    const tasks = plain && !echo && !found.unreadable && delegating && site === "tool-result" && requestPointsAt(input2.root, { args: it.args });
+    const tasks = plain && !echo && !found2.unreadable && delegating && site === "tool-result" && requestPointsAt(input2.root, { args: it.args });
     if (tasks) delegated.push(delegationOf(policy, it, passages));
-    if (found && !echo && !tasks) {
-      if (found.explicit) g.label(it.node, OVERRIDE, found.why, after);
+    if (found2 && !echo && !tasks) {
+      if (found2.explicit) g.label(it.node, OVERRIDE, found2.why, after);
       injections.set(it.node, {
-        why: found.why,
+        why: found2.why,
         injected: normalizeText(passages),
-        clean: normalizeText(cleanText(text2, found)),
+        clean: normalizeText(cleanText(text2, found2)),
         passages,
         reaches
       });
@@ -66189,13 +67071,13 @@ function labelNodes(g, items, rootItem, input2, policy) {
   }
   return { injections, delegated };
 }
-function withoutRequestedOrders(policy, it, text2, found, request2, requestActions) {
-  if (!found) return { found, reaches: [] };
-  const reaches = reachesOf(policy, text2, found, itemReading(it).record !== void 0);
-  const pointed = (it.kind === "tool" || it.kind === "sink") && !found.explicit && requestPointsAt(request2, { args: it.args });
-  if (!pointed) return { found, reaches };
-  const from = found.passages.map(([a2, b], i2) => reaches[i2].explicit ? 0 : firstOrderNotAsked(text2.slice(a2, b), requestActions));
-  const trimmed = { ...found, passages: found.passages.map(([a2, b], i2) => [a2 + (from[i2] ?? 0), b]) };
+function withoutRequestedOrders(policy, it, text2, found2, request2, requestActions) {
+  if (!found2) return { found: found2, reaches: [] };
+  const reaches = reachesOf(policy, text2, found2, itemReading(it).record !== void 0);
+  const pointed = (it.kind === "tool" || it.kind === "sink") && !found2.explicit && requestPointsAt(request2, { args: it.args });
+  if (!pointed) return { found: found2, reaches };
+  const from = found2.passages.map(([a2, b], i2) => reaches[i2].explicit ? 0 : firstOrderNotAsked(text2.slice(a2, b), requestActions));
+  const trimmed = { ...found2, passages: found2.passages.map(([a2, b], i2) => [a2 + (from[i2] ?? 0), b]) };
   const left = withoutPassages(trimmed, (i2) => from[i2] === void 0);
   return { found: left, reaches: reaches.filter((_, i2) => from[i2] !== void 0) };
 }
@@ -66334,20 +67216,20 @@ function requestedSource(c3, from, to) {
 }
 var LABELLED = /* @__PURE__ */ new WeakMap();
 function labelledNodes(b) {
-  let found = LABELLED.get(b);
-  if (!found) {
+  let found2 = LABELLED.get(b);
+  if (!found2) {
     const labelled = [];
     for (let v = 0; v < b.graph.n; v++) if (b.graph.own[v] & ~ROOT_BIT) labelled.push(v);
-    found = { labelled, reads: new Map((b.toolCalls ?? []).map((t) => [t.node, t])) };
-    LABELLED.set(b, found);
+    found2 = { labelled, reads: new Map((b.toolCalls ?? []).map((t) => [t.node, t])) };
+    LABELLED.set(b, found2);
   }
-  return found;
+  return found2;
 }
 var KEEPS_DATA = /* @__PURE__ */ new Set(["read", "pay", "book", "change", "delete", "exec"]);
-function orderMovesData(found) {
-  if (!found) return false;
-  if (!found.reaches || found.reaches.some((r) => r.explicit)) return true;
-  const verbs = orderVerbs(found.passages);
+function orderMovesData(found2) {
+  if (!found2) return false;
+  if (!found2.reaches || found2.reaches.some((r) => r.explicit)) return true;
+  const verbs = orderVerbs(found2.passages);
   return verbs.length === 0 || verbs.some((w) => {
     const category = verbCategory(w.toLowerCase());
     return category === void 0 || !KEEPS_DATA.has(category);
@@ -66412,10 +67294,11 @@ function notNeeded(c3, mentioned) {
 }
 function deletionOrderedInData(c3, mentioned) {
   const { b, site, policy } = c3;
-  if (mentioned || !(c3.sinks & WRITE2) || site.verb === void 0 || categoryOf(site.verb, policy) !== "delete") return [];
+  const verb = site.verb ?? site.operation;
+  if (mentioned || !(c3.sinks & WRITE2) || verb === void 0 || categoryOf(verb, policy) !== "delete") return [];
   if (requestCategories(requestOf(b, site), policy).has("delete")) return [];
-  for (const [node2, found] of b.injections ?? []) {
-    if (node2 >= site.node || !found.reaches?.some((r) => r.orders?.includes("delete"))) continue;
+  for (const [node2, found2] of b.injections ?? []) {
+    if (node2 >= site.node || !found2.reaches?.some((r) => r.orders?.includes("delete"))) continue;
     const read2 = describeNode(b.graph, node2, 0);
     return [
       {
@@ -78228,9 +79111,9 @@ async function expandRunLogPaths(patterns, cwd = process.cwd()) {
       }
       current = next;
     }
-    const found = current.map((p) => absolute ? p : path31.relative(cwd, p));
-    if (found.length === 0) throw new RunLogError(`${pattern2}: no run log matches`);
-    out.push(...found);
+    const found2 = current.map((p) => absolute ? p : path31.relative(cwd, p));
+    if (found2.length === 0) throw new RunLogError(`${pattern2}: no run log matches`);
+    out.push(...found2);
   }
   return [...new Set(out)];
 }
@@ -78425,7 +79308,7 @@ function argumentSinks2(policy, tool) {
 var isFetch = (why) => why.startsWith("a fetch:");
 var verbOf = (c3) => c3.sinks ? c3.verb ?? c3.profile?.verb ?? "" : "";
 var pinnableWords = (c3) => (c3.words ?? c3.profile?.alsoVerbs ?? []).filter((w) => /^[a-z]+$/i.test(w));
-var wordsOf3 = (c3) => c3.sinks && !c3.fetch ? pinnableWords(c3) : [];
+var wordsOf4 = (c3) => c3.sinks && !c3.fetch ? pinnableWords(c3) : [];
 var effect2 = (c3) => ({ sources: c3.sources, sinks: c3.fetch ? 0 : c3.sinks, verb: c3.fetch ? "" : verbOf(c3) });
 var sameEffect = (a2, b) => a2.sources === b.sources && a2.sinks === b.sinks && a2.verb === b.verb;
 var describe4 = (e) => labelsOf(e.sources | e.sinks).join(", ") || "no label";
@@ -78435,6 +79318,7 @@ function basisOf(c3) {
   if (!c3.profile) return "policy";
   if (c3.profile.unknown) return "nothing";
   const profiled = whys.filter((w) => w.startsWith("tool profile:")).join(" ");
+  if (/^tool profile: its argument \S+ chooses "/.test(profiled)) return "operation";
   if (/\ba guess from its name\b/.test(profiled)) return "name";
   if (/\ba guess from its description\b/.test(profiled)) return "description";
   if (/\ba guess\b(?! not taken)/.test(profiled)) return "nothing";
@@ -78448,6 +79332,8 @@ function basisText(basis, sinks, rules) {
       return "from its tool spec";
     case "policy":
       return `from policy rule${rules.length === 1 ? "" : "s"} ${rules.join(", ")}`;
+    case "operation":
+      return "from the operation its call chooses (its schema offers them as an argument)";
     case "annotations":
       return "from its MCP annotations";
     case "method":
@@ -78479,7 +79365,7 @@ function suggestTool(policy, seen2, level = toolLevel(policy)) {
     sources: sourcesOf(first.sources),
     sinks: sinksOf(first.sinks),
     ...first.verb ? { verb: first.verb } : {},
-    ...wordsOf3(base2[0]).length ? { words: wordsOf3(base2[0]) } : {},
+    ...wordsOf4(base2[0]).length ? { words: wordsOf4(base2[0]) } : {},
     basis,
     guess: GUESSES.has(basis),
     evidence,
@@ -78489,6 +79375,11 @@ function suggestTool(policy, seen2, level = toolLevel(policy)) {
     (r) => !r.at.startsWith("default ") && r.name.raw === literalPattern(tool) && !r.argument && !r.matches && !r.target && !r.description
   );
   if (pinned) return { ...out, pinnedBy: pinned.at };
+  if (basis === "operation")
+    return {
+      ...out,
+      unpinned: "what a call does is the operation it chooses by an argument, call by call: no one rule on its name can say"
+    };
   const differ = effects.findIndex((e) => !sameEffect(e, first));
   if (differ > 0)
     return {
