@@ -8919,16 +8919,16 @@ var require_foldFlowLines = __commonJS({
         onFold();
       let res = text2.slice(0, folds[0]);
       for (let i3 = 0; i3 < folds.length; ++i3) {
-        const fold3 = folds[i3];
+        const fold2 = folds[i3];
         const end2 = folds[i3 + 1] || text2.length;
-        if (fold3 === 0)
+        if (fold2 === 0)
           res = `
 ${indent}${text2.slice(0, end2)}`;
         else {
-          if (mode === FOLD_QUOTED && escapedFolds[fold3])
-            res += `${text2[fold3]}\\`;
+          if (mode === FOLD_QUOTED && escapedFolds[fold2])
+            res += `${text2[fold2]}\\`;
           res += `
-${indent}${text2.slice(fold3 + 1, end2)}`;
+${indent}${text2.slice(fold2 + 1, end2)}`;
         }
       }
       return res;
@@ -12567,8 +12567,8 @@ var require_resolve_flow_scalar = __commonJS({
         if (ch === "\r" && source[i2 + 1] === "\n")
           continue;
         if (ch === "\n") {
-          const { fold: fold3, offset } = foldNewline(source, i2);
-          res += fold3;
+          const { fold: fold2, offset } = foldNewline(source, i2);
+          res += fold2;
           i2 = offset;
         } else if (ch === "\\") {
           let next = source[++i2];
@@ -12608,19 +12608,19 @@ var require_resolve_flow_scalar = __commonJS({
       return res;
     }
     function foldNewline(source, offset) {
-      let fold3 = "";
+      let fold2 = "";
       let ch = source[offset + 1];
       while (ch === " " || ch === "	" || ch === "\n" || ch === "\r") {
         if (ch === "\r" && source[offset + 2] !== "\n")
           break;
         if (ch === "\n")
-          fold3 += "\n";
+          fold2 += "\n";
         offset += 1;
         ch = source[offset + 1];
       }
-      if (!fold3)
-        fold3 = " ";
-      return { fold: fold3, offset };
+      if (!fold2)
+        fold2 = " ";
+      return { fold: fold2, offset };
     }
     var escapeCodes = {
       "0": "\0",
@@ -58470,6 +58470,15 @@ function wordsBeforeEach(clause, separators, count2) {
   }
   return out;
 }
+function clauseParts(clause, count2) {
+  const parts = /* @__PURE__ */ new Set();
+  const labels = /* @__PURE__ */ new Set();
+  for (const { separator, at } of wordsBeforeEach(clause, /[,:]|\s[-–—]\s/g, count2)) {
+    parts.add(at);
+    if (separator === ":" && at > 0) labels.add(at - 1);
+  }
+  return { parts, labels };
+}
 var VERBS = {
   read: [
     "get",
@@ -60482,7 +60491,8 @@ function defaultPolicy() {
 
 // src/taint/spanish.ts
 function fold(text2) {
-  return text2.toLowerCase().normalize("NFD").replace(/[\u0300-\u036f]/g, "");
+  const lower = text2.toLowerCase();
+  return /[^\x00-\x7f]/.test(lower) ? lower.normalize("NFD").replace(/[\u0300-\u036f]/g, "") : lower;
 }
 function spanishWords(text2) {
   return fold(text2).split(/[^a-z0-9]+/).filter(Boolean);
@@ -61563,15 +61573,7 @@ function lightCategory(verb, after) {
   if (noun) return LIGHT_NOUNS[noun];
   return after.includes("copie") ? "change" : LIGHT3[verb].alone;
 }
-function partsOf(clause) {
-  const parts = /* @__PURE__ */ new Set();
-  const labels = /* @__PURE__ */ new Set();
-  for (const { separator, at } of wordsBeforeEach(clause, /[,:]|\s[-–—]\s/g, (t) => wordsOf(t).length)) {
-    parts.add(at);
-    if (separator === ":" && at > 0) labels.add(at - 1);
-  }
-  return { parts, labels };
-}
+var partsOf = (clause) => clauseParts(clause, (t) => wordsOf(t).length);
 function pronounsBefore(ws, i2, parts) {
   const run = [];
   for (let j = i2 - 1; j >= 0 && !parts.has(j + 1) && OBJECT_PRONOUNS.has(ws[j]); j--) run.unshift(ws[j]);
@@ -61942,15 +61944,7 @@ var HOMOGRAPHS2 = wordSet(
 );
 var TO_USER4 = wordSet("mi me ci");
 var WINDOW = 12;
-function partsOf2(clause) {
-  const parts = /* @__PURE__ */ new Set();
-  const labels = /* @__PURE__ */ new Set();
-  for (const { separator, at } of wordsBeforeEach(clause, /[,:]|\s[-–—]\s/g, (t) => wordsOf2(t).length)) {
-    parts.add(at);
-    if (separator === ":" && at > 0) labels.add(at - 1);
-  }
-  return { parts, labels };
-}
+var partsOf2 = (clause) => clauseParts(clause, (t) => wordsOf2(t).length);
 function nounHeading2(ws, i2) {
   const next = ws[i2 + 1];
   if (next === void 0) return true;
@@ -62103,13 +62097,9 @@ function italianPlan(sentence2) {
 }
 
 // src/taint/dutch.ts
-function fold2(word) {
-  const lower = word.toLowerCase();
-  return /[^\x00-\x7f]/.test(lower) ? lower.normalize("NFD").replace(/[\u0300-\u036f]/g, "") : lower;
-}
 function dutchWords(text2) {
   const joined = text2.toLowerCase().replace(/\ba\.\s?u\.\s?b\.?/g, "aub").replace(/\be-(?=mail)/g, "e");
-  return (joined.match(/[\p{L}\p{M}\p{N}]+/gu) ?? []).map(fold2);
+  return (joined.match(/[\p{L}\p{M}\p{N}]+/gu) ?? []).map(fold);
 }
 var DUTCH_OWN = wordSet(
   "terug klaar daar iets niets veel heel erg zo toch nee vanavond volgende maand een het niet geen naar voor van met op aan bij uit ook nog maar dat deze wat ik jij jou jouw jullie hij zij ze wij mij mijn uw ons onze hem haar hun hen zich zijn heb hebt heeft hebben wordt kan kun kunt wil wilt zou zouden zal zullen moet moeten graag alsjeblieft alstublieft aub bedankt mevrouw meneer dhr mevr hoe waar wanneer waarom welke hoeveel ook nu dus omdat zonder tegen vandaag gisteren straks alvast even wel daarna vervolgens tot"
@@ -62434,7 +62424,7 @@ function dutchOrderIn(sentence2) {
 }
 function asImperative(rest) {
   const ws = rest.split(/\s+/).filter(Boolean);
-  const folded = ws.map((w) => fold2(w).replace(/[^\p{L}\p{N}]/gu, ""));
+  const folded = ws.map((w) => fold(w).replace(/[^\p{L}\p{N}]/gu, ""));
   for (let j = folded.length - 1; j >= 0; j--) {
     const hit = infinitiveAt(folded, j);
     if (!hit || hit.form.category === "read" || hit.form.category === "none") continue;
@@ -62458,12 +62448,12 @@ function dutchOffer(question) {
     return asImperative(rest) ?? asPresent(rest);
   }
   const first = FIRST_PERSON5.exec(q2);
-  const f = first ? (FORMS6.get(fold2(first[1])) ?? []).find((x) => x.kind === "imperative" && x.category !== "read" && x.category !== "none") : void 0;
+  const f = first ? (FORMS6.get(fold(first[1])) ?? []).find((x) => x.kind === "imperative" && x.category !== "read" && x.category !== "none") : void 0;
   return f ? `${f.stem} ${first[2]}`.trim() : void 0;
 }
 function asPresent(rest) {
   const ws = rest.split(/\s+/).filter(Boolean);
-  const f = (FORMS6.get(fold2(ws.at(-1) ?? "")) ?? []).find((x) => x.category !== "read" && x.category !== "none" && x.kind !== "infinitive");
+  const f = (FORMS6.get(fold(ws.at(-1) ?? "")) ?? []).find((x) => x.category !== "read" && x.category !== "none" && x.kind !== "infinitive");
   return f ? [f.stem, ...ws.slice(0, -1), ...f.fused ? [f.fused] : []].join(" ") : void 0;
 }
 var PLAN_LEAD3 = /^(?:ik|wij|we)\s+(?:zal|zullen|ga|gaan|kan|kunnen|zou|zouden)\s+(.+?)[.!:]?$/i;
@@ -62556,13 +62546,15 @@ function operationOf(def, args, verbOf2) {
   for (const [argument, offered] of offers) {
     if (!Array.isArray(offered) || offered.length < 2 || offered.length > MAX_OPERATIONS) continue;
     const values = offered.filter((x) => typeof x === "string" && x.length <= MAX_VALUE);
-    const verbs = values.filter((x) => verbOfValue(x, verbOf2) !== void 0);
-    const kinds = new Set(verbs.map((x) => verbOf2(verbOfValue(x, verbOf2))));
+    const verbs = values.flatMap((x) => {
+      const v = verbOfValue(x, verbOf2);
+      return v === void 0 ? [] : [{ value: x, verb: v }];
+    });
+    const kinds = new Set(verbs.map((x) => verbOf2(x.verb)));
     if (verbs.length < 2 || verbs.length * 2 < offered.length || kinds.size < 2 && !kinds.has("read")) continue;
     const value2 = args.find((a2) => a2.name === argument)?.value.trim();
-    if (value2 === void 0 || !values.includes(value2)) return void 0;
-    const verb = verbOfValue(value2, verbOf2);
-    if (verb === void 0) return void 0;
+    const verb = verbs.find((x) => x.value === value2)?.verb;
+    if (value2 === void 0 || verb === void 0) return void 0;
     const category = verbOf2(verb);
     return { argument, value: value2, verb, offered: values, read: category === "read", ...category === "read" ? {} : { category } };
   }
@@ -62588,8 +62580,8 @@ function profileTool(policy, def, args, opts) {
   opts = inItsLanguage(def, opts);
   const facts = argumentFacts(policy, def, args);
   const w = readWords(def, facts, opts);
-  const op = namesNoAction(w) ? operationOf(def, args, opts.verbOf) : void 0;
-  if (op) return operationProfile(op, facts, w);
+  const op = operationOf(def, args, opts.verbOf);
+  if (op && namesNoAction(w)) return operationProfile(op, facts, w);
   const effect3 = effectOf(def);
   const closed = closedRead(def, facts);
   const outward = closed ? void 0 : pointsOut(facts, facts.roles);
@@ -62615,14 +62607,20 @@ function profileTool(policy, def, args, opts) {
 }
 function readByShape(policy, def, args, opts) {
   opts = inItsLanguage(def, opts);
-  const facts = argumentFacts(policy, def, args);
-  const op = namesNoAction(readWords(def, facts, opts)) ? operationOf(def, args, opts.verbOf) : void 0;
-  if (op) return op.read && !movesSomething(facts.given) ? operationWhy(op) : void 0;
+  const op = operationOf(def, args, opts.verbOf);
+  let facts;
+  let w;
+  if (op) {
+    facts = argumentFacts(policy, def, args);
+    w = readWords(def, facts, opts);
+    if (namesNoAction(w)) return op.read && !movesSomething(facts.given) ? operationWhy(op) : void 0;
+  }
   const effect3 = effectOf(def);
   if (effect3 && effect3.kind !== "read") return void 0;
+  facts ??= argumentFacts(policy, def, args);
   if (effect3 && closedRead(def, facts)) return `${effect3.why}${CLOSED}`;
   if (effect3) return pointsOut(facts, facts.roles) ? void 0 : `${effect3.why}${NO_ARGUMENT_OUT}`;
-  const w = readWords(def, facts, opts);
+  w ??= readWords(def, facts, opts);
   const reads = readByItsWords(def, facts, w, opts);
   if (reads) return reads;
   return namesOnlyData(facts, w, opts) ? "its name says what it returns and it takes nothing a sink needs" : void 0;
@@ -62666,7 +62664,7 @@ var NO_ARGUMENT_OUT = ", and no argument points out";
 var CLOSED = ", and its openWorldHint: false keeps it inside its own system: an address or text it takes is a filter";
 function closedRead(def, f) {
   const a2 = def.annotations ?? {};
-  return a2.readOnlyHint === true && a2.openWorldHint === false && !["payee", "amount", "command"].some((r) => f.roles.has(r));
+  return a2.readOnlyHint === true && a2.openWorldHint === false && !movesSomething(f.roles);
 }
 var OUTWARD = ["recipient", "payee", "amount", "command"];
 function pointsOut(f, roles) {

@@ -15,13 +15,8 @@
  */
 import { wordSet, type Category, type ObjectKind } from './lexicon.js';
 import type { LanguageAction } from './languages.js';
-
-/** One spelling for a Dutch word: lower case, accents dropped ("één", "beëindig"). */
-function fold(word: string): string {
-  const lower = word.toLowerCase();
-  // Most words are plain ASCII: only the others are decomposed.
-  return /[^\x00-\x7f]/.test(lower) ? lower.normalize('NFD').replace(/[\u0300-\u036f]/g, '') : lower;
-}
+// One spelling for a Dutch word: lower case, accents dropped ("één", "beëindig").
+import { fold } from './spanish.js';
 
 /** The words of a text in their one spelling; "a.u.b." and "e-mail" are one word each. */
 export function dutchWords(text: string): string[] {

@@ -10,7 +10,7 @@
  * verb asks for is one of the lexicon's action categories (lexicon.ts), so a French request and an
  * English tool, or the reverse, meet on the same labels.
  */
-import { wordSet, wordsBeforeEach, type Category, type ObjectKind } from './lexicon.js';
+import { clauseParts, wordSet, type Category, type ObjectKind } from './lexicon.js';
 import { fold, functionWordCounts } from './spanish.js';
 
 /** A word as written (lower case, accents kept) and folded ("Réglé" is "réglé" and "regle"). */
@@ -424,16 +424,8 @@ function lightCategory(verb: string, after: readonly string[]): Category | undef
   return after.includes('copie') ? 'change' : LIGHT[verb].alone;
 }
 
-/** The word indices where a comma or a colon starts a new part of a clause, and the words a colon follows ("Note : …"). */
-function partsOf(clause: string): { parts: Set<number>; labels: Set<number> } {
-  const parts = new Set<number>();
-  const labels = new Set<number>();
-  for (const { separator, at } of wordsBeforeEach(clause, /[,:]|\s[-–—]\s/g, (t) => wordsOf(t).length)) {
-    parts.add(at);
-    if (separator === ':' && at > 0) labels.add(at - 1);
-  }
-  return { parts, labels };
-}
+/** Where a new part of a clause starts, by this reader's words (lexicon.ts, clauseParts). */
+const partsOf = (clause: string) => clauseParts(clause, (t) => wordsOf(t).length);
 
 /** The pronouns just before `i`, in its part: "lui" in "merci de lui envoyer", "te la" in "je te la transmets". */
 function pronounsBefore(ws: readonly string[], i: number, parts: ReadonlySet<number>): string[] {

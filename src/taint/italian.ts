@@ -12,7 +12,7 @@
  * one of the lexicon's action categories (lexicon.ts), so an Italian request and an English tool,
  * or the reverse, meet on the same labels.
  */
-import { wordSet, wordsBeforeEach, type Category, type ObjectKind } from './lexicon.js';
+import { clauseParts, wordSet, type Category, type ObjectKind } from './lexicon.js';
 import type { LanguageAction } from './languages.js';
 import { fold, functionWordCounts, spanishCategory, spanishObjects } from './spanish.js';
 import { portugueseCategory, portugueseObjects } from './portuguese.js';
@@ -414,16 +414,8 @@ const TO_USER = wordSet('mi me ci');
 /** How far back a verb's context is looked for: a clause of thousands of words is read once, not once per word. */
 const WINDOW = 12;
 
-/** The word indices where a comma, a colon or a dash starts a new part of a clause, and the words a colon follows ("Nota: …"). */
-function partsOf(clause: string): { parts: Set<number>; labels: Set<number> } {
-  const parts = new Set<number>();
-  const labels = new Set<number>();
-  for (const { separator, at } of wordsBeforeEach(clause, /[,:]|\s[-–—]\s/g, (t) => wordsOf(t).length)) {
-    parts.add(at);
-    if (separator === ':' && at > 0) labels.add(at - 1);
-  }
-  return { parts, labels };
-}
+/** Where a new part of a clause starts, by this reader's words (lexicon.ts, clauseParts). */
+const partsOf = (clause: string) => clauseParts(clause, (t) => wordsOf(t).length);
 
 /** A verb's own noun heading a record: followed by "di", "del", a number, a participle, or nothing. */
 function nounHeading(ws: readonly string[], i: number): boolean {

@@ -104,6 +104,21 @@ export function wordsBeforeEach(clause: string, separators: RegExp, count: (text
   return out;
 }
 
+/**
+ * The word indices where a comma, a colon or a dash between spaces starts a new part of a clause,
+ * and the words a colon follows (a label: "Note : …", "Nota: …"), for readers that split a clause
+ * that way; `count` counts a text's words as the reader does.
+ */
+export function clauseParts(clause: string, count: (text: string) => number): { parts: Set<number>; labels: Set<number> } {
+  const parts = new Set<number>();
+  const labels = new Set<number>();
+  for (const { separator, at } of wordsBeforeEach(clause, /[,:]|\s[-–—]\s/g, count)) {
+    parts.add(at);
+    if (separator === ':' && at > 0) labels.add(at - 1);
+  }
+  return { parts, labels };
+}
+
 const VERBS: Record<Category, string[]> = {
   read: [
     'get',

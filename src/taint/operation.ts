@@ -53,15 +53,18 @@ export function operationOf(
   for (const [argument, offered] of offers) {
     if (!Array.isArray(offered) || offered.length < 2 || offered.length > MAX_OPERATIONS) continue;
     const values = offered.filter((x): x is string => typeof x === 'string' && x.length <= MAX_VALUE);
-    const verbs = values.filter((x) => verbOfValue(x, verbOf) !== undefined);
+    // Each value with the verb it opens with, read once.
+    const verbs = values.flatMap((x) => {
+      const v = verbOfValue(x, verbOf);
+      return v === undefined ? [] : [{ value: x, verb: v }];
+    });
     // Operations differ in kind (list and cancel, send and post), or all read (`list | search | get`);
     // `sms | email` are two ways of one send.
-    const kinds = new Set(verbs.map((x) => verbOf(verbOfValue(x, verbOf)!)));
+    const kinds = new Set(verbs.map((x) => verbOf(x.verb)));
     if (verbs.length < 2 || verbs.length * 2 < offered.length || (kinds.size < 2 && !kinds.has('read'))) continue;
     const value = args.find((a) => a.name === argument)?.value.trim();
-    if (value === undefined || !values.includes(value)) return undefined;
-    const verb = verbOfValue(value, verbOf);
-    if (verb === undefined) return undefined;
+    const verb = verbs.find((x) => x.value === value)?.verb;
+    if (value === undefined || verb === undefined) return undefined;
     const category = verbOf(verb);
     return { argument, value, verb, offered: values, read: category === 'read', ...(category === 'read' ? {} : { category }) };
   }

@@ -13,10 +13,9 @@ import { wordsBeforeEach, type Category, type ObjectKind } from './lexicon.js';
 
 /** Lower case without accents or the tilde: "Envíale" and "enviale", "añadir" and "anadir" are one word. */
 export function fold(text: string): string {
-  return text
-    .toLowerCase()
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '');
+  const lower = text.toLowerCase();
+  // Most words are plain ASCII: only the others are decomposed.
+  return /[^\x00-\x7f]/.test(lower) ? lower.normalize('NFD').replace(/[\u0300-\u036f]/g, '') : lower;
 }
 
 /** The words of a folded text. */

@@ -101,8 +101,8 @@ export function profileTool(
   opts = inItsLanguage(def, opts);
   const facts = argumentFacts(policy, def, args);
   const w = readWords(def, facts, opts);
-  const op = namesNoAction(w) ? operationOf(def, args, opts.verbOf) : undefined;
-  if (op) return operationProfile(op, facts, w);
+  const op = operationOf(def, args, opts.verbOf);
+  if (op && namesNoAction(w)) return operationProfile(op, facts, w);
   const effect = effectOf(def);
   const closed = closedRead(def, facts);
   const outward = closed ? undefined : pointsOut(facts, facts.roles);
@@ -142,14 +142,21 @@ export function readByShape(
   opts: ProfileOptions,
 ): string | undefined {
   opts = inItsLanguage(def, opts);
-  const facts = argumentFacts(policy, def, args);
-  const op = namesNoAction(readWords(def, facts, opts)) ? operationOf(def, args, opts.verbOf) : undefined;
-  if (op) return op.read && !movesSomething(facts.given) ? operationWhy(op) : undefined;
+  // The operation is looked for first: most tools offer none, and then their words are read only where the structure leaves it open.
+  const op = operationOf(def, args, opts.verbOf);
+  let facts: ArgumentFacts | undefined;
+  let w: Words | undefined;
+  if (op) {
+    facts = argumentFacts(policy, def, args);
+    w = readWords(def, facts, opts);
+    if (namesNoAction(w)) return op.read && !movesSomething(facts.given) ? operationWhy(op) : undefined;
+  }
   const effect = effectOf(def);
   if (effect && effect.kind !== 'read') return undefined;
+  facts ??= argumentFacts(policy, def, args);
   if (effect && closedRead(def, facts)) return `${effect.why}${CLOSED}`;
   if (effect) return pointsOut(facts, facts.roles) ? undefined : `${effect.why}${NO_ARGUMENT_OUT}`;
-  const w = readWords(def, facts, opts);
+  w ??= readWords(def, facts, opts);
   const reads = readByItsWords(def, facts, w, opts);
   if (reads) return reads;
   return namesOnlyData(facts, w, opts) ? 'its name says what it returns and it takes nothing a sink needs' : undefined;
@@ -240,7 +247,7 @@ const CLOSED = ', and its openWorldHint: false keeps it inside its own system: a
  */
 function closedRead(def: ToolDefinition, f: ArgumentFacts): boolean {
   const a = def.annotations ?? {};
-  return a.readOnlyHint === true && a.openWorldHint === false && !(['payee', 'amount', 'command'] as const).some((r) => f.roles.has(r));
+  return a.readOnlyHint === true && a.openWorldHint === false && !movesSomething(f.roles);
 }
 
 /** Roles that point a call somewhere or make it move money or run code. */
