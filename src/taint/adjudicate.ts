@@ -16,7 +16,7 @@ import { asksForThing, asksWithVerbs, ordersDoneTo, recogniseIntent } from './in
 import { LANGUAGES } from './languages.js';
 import { normalizeText } from './content-links.js';
 import { requestPointsAt, within } from './provenance.js';
-import { AUTHORITY_ROLES, IBAN, type ArgumentRole } from './argument-roles.js';
+import { AUTHORITY_ROLES, IBAN, namesDestination, type ArgumentRole } from './argument-roles.js';
 import { refOf } from './graph.js';
 import { ROOT_BIT, SINK_MASK, bitOf, labelsOf, sinksOf, sourcesOf, type Label, type SinkLabel } from './labels.js';
 import type { Policy } from './policy.js';
@@ -125,7 +125,7 @@ export function adjudicateSink(b: BuiltTrace, p: Propagation, site: SinkSite, po
     ...injectedArguments(c),
     ...onward.violations,
     ...notNeeded(c, mentioned),
-    ...deletionOrderedInData(c, mentioned),
+    ...actionOrderedInData(c, mentioned),
     ...unauthorisedTargets(c),
     ...contradictedTargets(c, request),
   ];
@@ -262,7 +262,12 @@ export function injectedArguments(c: SinkCase): Violation[] {
   const { b, site } = c;
   const out: Violation[] = [];
   for (const a of site.args ?? []) {
-    if (!a.injected || !INJECTABLE_ROLES.has(a.role) || a.node === undefined || site.targets.some((t) => t.argument === a.name && !t.ok))
+    if (
+      !a.injected ||
+      !INJECTABLE_ROLES.has(a.role) ||
+      a.node === undefined ||
+      site.targets.some((t) => t.argument === a.name && (!t.ok || t.handed))
+    )
       continue;
     out.push({
       kind: 'injected-argument',
@@ -310,7 +315,13 @@ export function notNeeded(c: SinkCase, mentioned: boolean): Violation[] {
     }
     // A fetch is judged by where it goes (its URL's provenance), not by whether the request says "send".
     if (mentioned || needsOf(b, site) & bit || site.fetch || (GUESSED & bit && unplacedAsked(c))) continue;
-    if (chargesTheService(c, bit) || recordsTheMoney(c, bit) || delegationAsking(c, bit) || orderedOnItsObject(c, bit) !== undefined)
+    if (
+      chargesTheService(c, bit) ||
+      recordsTheMoney(c, bit) ||
+      notifiesWhomItActsFor(c, bit) ||
+      delegationAsking(c, bit) ||
+      orderedOnItsObject(c, bit) !== undefined
+    )
       continue;
     out.push({
       kind: 'not-needed',
@@ -322,28 +333,44 @@ export function notNeeded(c: SinkCase, mentioned: boolean): Violation[] {
 }
 
 /**
- * A deletion the request does not ask for, where an instruction found in data before the call
- * orders one: the request asks to change something ("update the rota"), and the call cancels
- * ("cancel every vaccination that afternoon", as a relayed message in the team chat says). Both
- * are writes: the kind of action tells them apart (docs/taint-policy.md, "What a request asks for").
+ * A deletion or a change the request does not ask for, where an instruction found in data before
+ * the call orders one: the request asks to change something ("update the rota"), and the call
+ * cancels ("cancel every vaccination that afternoon", as a relayed message in the team chat says);
+ * the request asks to book viewings, and the call sets the listing to let agreed, as a lead's
+ * message says. All are writes: the kind of action tells them apart (docs/taint-policy.md, "What a
+ * request asks for").
  */
-function deletionOrderedInData(c: SinkCase, mentioned: boolean): Violation[] {
+function actionOrderedInData(c: SinkCase, mentioned: boolean): Violation[] {
   const { b, site, policy } = c;
   const verb = site.verb ?? site.operation;
-  if (mentioned || !(c.sinks & WRITE) || verb === undefined || categoryOf(verb, policy) !== 'delete') return [];
-  if (requestCategories(requestOf(b, site), policy).has('delete')) return [];
+  const category = verb === undefined ? undefined : categoryOf(verb, policy);
+  if (mentioned || !(c.sinks & WRITE) || (category !== 'delete' && category !== 'change')) return [];
+  if (requestCategories(requestOf(b, site), policy).has(category)) return [];
+  // A change is the order's where the call also writes a value the order gives ("set 14 Harcourt St
+  // to Let Agreed"): plain records ask for changes of their own, which the request may have wanted.
+  const values = category === 'change' ? writtenValues(site) : [];
   for (const [node, found] of b.injections ?? []) {
-    if (node >= site.node || !found.reaches?.some((r) => r.orders?.includes('delete'))) continue;
+    if (node >= site.node) continue;
+    const order = found.reaches?.find(
+      (r) => r.orders?.includes(category) && (category === 'delete' || values.some((v) => within(r.text, v))),
+    );
+    if (!order) continue;
     const read = describeNode(b.graph, node, 0);
+    const what = category === 'delete' ? 'deletion' : 'change';
     return [
       {
         kind: 'not-needed',
-        message: `the request asks for no deletion, and an instruction in the result of ${read.name ?? 'a read'} (${read.node}) orders one`,
-        path: [{ ...read, via: { edge: 'context', note: 'the order to delete is here' } }, ownStep(c)],
+        message: `the request asks for no ${what}, and an instruction in the result of ${read.name ?? 'a read'} (${read.node}) orders one${category === 'change' ? ' with a value this call writes' : ''}`,
+        path: [{ ...read, via: { edge: 'context', note: `the order to ${category} is here` } }, ownStep(c)],
       },
     ];
   }
   return [];
+}
+
+/** The values a call writes that could come from an order (three characters or more, normalised). */
+function writtenValues(site: SinkSite): string[] {
+  return (site.args ?? []).map((a) => normalizeText(a.value)).filter((v) => v.length >= 3 && v.length <= 200);
 }
 
 /** A tool's verb's kind of action, in English or in a language whose tools are read (languages.ts). */
@@ -422,6 +449,23 @@ function chargesTheService(c: SinkCase, bit: number): boolean {
   if (bit !== FINANCIAL || !(needsOf(c.b, c.site) & WRITE)) return false;
   return !(c.site.args ?? []).some((a) => a.role === 'payee' || a.role === 'amount' || a.role === 'recipient');
 }
+
+/**
+ * A send that comes with an action the request asks for: a booking or a works order whose tool
+ * reaches the people it names (an applicant's address, a contractor notified by the server), not
+ * a tool whose own verb sends. The request asks for the booking; the notice is part of it. Every
+ * address the call names must still be one the request or the data it points to vouches for.
+ */
+function notifiesWhomItActsFor(c: SinkCase, bit: number): boolean {
+  if (bit !== SEND) return false;
+  const verb = c.site.verb ?? c.site.operation;
+  const category = verb === undefined ? undefined : categoryOf(verb, c.policy);
+  if (category === undefined || SENDING.has(category) || !(needsOf(c.b, c.site) & c.sinks & ~SEND & SINK_MASK)) return false;
+  // A forward or a copy to an address (`forward_to`, `cc`) is a send of its own, whatever the tool's verb.
+  return c.site.targets.every((t) => t.ok && !(t.kind === 'recipient' && namesDestination(t.argument)));
+}
+const SEND = bitOf('EXTERNAL_SEND');
+const SENDING: ReadonlySet<Category> = new Set(['send', 'share', 'publish']);
 
 /**
  * The other way round: a request for money (charge the tenant the fine, refund the deposit) carried

@@ -109,7 +109,8 @@ const NAME_WORDS = {
   url: ['url', 'uri', 'link', 'endpoint', 'webhook', 'website', 'domain', 'host', 'hostname', 'server', 'href', 'callback'],
   /** Where money goes. */
   // A bank's routing number: matched as written (`routing_number`), since "route" stems alike (`routeId` names a delivery route).
-  payee: ['iban', 'bic', 'swift', 'payee', 'beneficiary', 'wallet'],
+  // A bank account by its name in the languages read (`rachunek`, `rekening`, `konto`): where money goes.
+  payee: ['iban', 'bic', 'swift', 'payee', 'beneficiary', 'wallet', 'rachunek', 'rekening', 'konto'],
   /** An account that is a payee (account number, account to). */
   accountTarget: ['number', 'to', 'recipient', 'destination', 'target'],
   /** A membership whose number is a credential. */
@@ -137,6 +138,10 @@ const NAME_WORDS = {
     'importe',
     'montant',
     'valor',
+    'importo',
+    'bedrag',
+    'betrag',
+    'kwota',
     // A currency code in a name (`amount_usd`, `monto_clp`, `price_eur`) says how much money.
     ...'usd eur gbp chf jpy cad aud nzd mxn clp ars cop pen brl inr cny sek nok dkk pln zar'.split(' '),
   ],
@@ -190,6 +195,14 @@ const NAME_WORDS = {
     'telemovel',
     'courriel',
     'correo',
+    'destinatari',
+    'cellulare',
+    'telefono',
+    'ontvanger',
+    'empfanger',
+    'odbiorca',
+    'adresat',
+    'telefon',
   ],
   /** Text the model writes. */
   content: [
@@ -231,6 +244,18 @@ const NAME_WORDS = {
     'cuerpo',
     'asunto',
     'assunto',
+    'messaggio',
+    'testo',
+    'oggetto',
+    'corpo',
+    'bericht',
+    'onderwerp',
+    'tekst',
+    'nachricht',
+    'betreff',
+    'tresc',
+    'temat',
+    'wiadomosc',
   ],
   /** The thing the call acts on. */
   object: [
@@ -343,27 +368,39 @@ function computeRole(policy: Policy, tool: string, name: string, v: string, prop
   if (rule && !rule.at.startsWith('default ')) return 'role' in rule ? rule.role : rule.kind;
   const fromSchema = schemaRole(prop);
   if (fromSchema) return fromSchema;
-  if (rule) return 'role' in rule ? rule.role : rule.kind;
   const raw = words(name);
+  if (rule) return notARecipient('role' in rule ? rule.role : rule.kind, v, raw);
   const ws = raw.map(stem);
+  // A bound (`min_amount`, `max_price`, `min_kwota`) narrows what is read or allowed: it pays no one and reaches no one.
+  if (raw.some((w) => BOUNDS.has(w))) return 'other';
   const role = raw.some((w) => w.toLowerCase() === 'routing') ? 'payee' : byName(ws, isCodeTool(tool));
   if (role === 'object' && has(ws, ...NAME_WORDS.taxId)) return 'object';
   if (role === undefined || role === 'content' || role === 'object') {
     // A value that is plainly an address, a link or an account is that, whatever the argument is called.
-    const fromValue = valueRole(v, role === undefined);
+    const fromValue = valueRole(v, role === undefined && phoneMayBe(tool, name, v, prop));
     if (fromValue) return fromValue;
   }
   // A sentence is what is said, not to whom: `note_to_buyer` holds "Partial refund for the chipped rim - sorry!".
   if (role === 'recipient' && sentence(v)) return 'content';
   // A flag is a choice, whatever it is called: `per_email: false` says whether to mail, not to whom.
   if (role === 'recipient' && (v === 'true' || v === 'false')) return 'choice';
-  if (role !== undefined) return role;
+  if (role !== undefined) return notARecipient(role, v, raw);
   const type = Array.isArray(prop?.type) ? prop?.type[0] : prop?.type;
   if (type === 'boolean' || v === 'true' || v === 'false') return 'choice';
   // Digits the schema types as a string are an identifier, not a quantity: the call acts on what they name.
   if (type === 'string' && ID_VALUE.test(v)) return 'object';
   return 'other';
 }
+
+/** A date under `to` ends a range ("from … to 2024-11-15"); a message's id under `in_reply_to` names the thread: neither is whom the call reaches. */
+function notARecipient(role: ArgumentRole, v: string, raw: readonly string[]): ArgumentRole {
+  if (role !== 'recipient') return role;
+  if (DATE.test(v)) return 'other';
+  if (/^[A-Za-z]{1,8}[-_]?\d[\w-]*$/.test(v) && raw.some((w) => w === 'reply' || w === 'thread')) return 'object';
+  return role;
+}
+
+const BOUNDS = new Set(['min', 'max', 'minimum', 'maximum', 'minimal', 'maximal']);
 
 /** A sentence: five words or more, two of them lower-case words, no address in it. */
 const SENTENCE = /^(?!.*@)(?=(?:.*?\b\p{Ll}{2,}\b){2})\S+(?:\s+\S+){4,}$/su;
@@ -397,6 +434,22 @@ function valueRole(v: string, phone: boolean): ArgumentRole | undefined {
   return undefined;
 }
 
+/**
+ * Whether a number may be a phone number: one written as people write them ("07700 900 873",
+ * "+31 6 …", "(608) 555-0109"), or a bare run of digits where the tool, the argument or the
+ * schema's description speaks of phones. A bare run anywhere else is a record's number (a
+ * document number "5105600231", a sales order "0000731622").
+ */
+function phoneMayBe(tool: string, name: string, v: string, prop: SchemaProperty | undefined): boolean {
+  if (!/^\d+$/.test(v)) return true;
+  return [...words(tool), ...words(name), ...words((prop?.description ?? '').slice(0, 500))].some((w) => PHONE_WORDS.has(w));
+}
+const PHONE_WORDS = new Set(
+  'phone phones mobile mobiles cell cellphone tel telephone sms text whatsapp fax call msisdn telefono cellulare telefoon mobiel gsm handy telefon telefone celular movil portable'.split(
+    ' ',
+  ),
+);
+
 const isCodeTool = (tool: string) =>
   has(words(tool), 'exec', 'execute', 'run', 'eval', 'shell', 'bash', 'python', 'code', 'script', 'interpreter', 'terminal', 'command');
 
@@ -409,7 +462,7 @@ const isCodeTool = (tool: string) =>
 export function structuralRole(policy: Policy, tool: string, name: string, value: string, prop?: SchemaProperty): ArgumentRole | undefined {
   const rule = policyRule(policy, tool, name);
   if (rule && !rule.at.startsWith('default ')) return 'role' in rule ? rule.role : rule.kind;
-  return schemaRole(prop) ?? valueRole(value.trim(), true);
+  return schemaRole(prop) ?? valueRole(value.trim(), phoneMayBe(tool, name, value.trim(), prop));
 }
 
 /** Text written for someone to read (a body, a message, a note), as opposed to a search term, a name or a reason code. */
@@ -442,6 +495,12 @@ const FREE_TEXT = new Set(
     'payload',
   ].map(stem),
 );
+
+/** Whether an argument's name says where something goes (`to`, `forward_to`, `cc`), not whom the call is about (`user_email`). */
+export function namesDestination(name: string): boolean {
+  return words(name).some((x) => DESTINATION.has(x));
+}
+const DESTINATION = new Set(['to', 'forward', 'cc', 'bcc', 'recipient', 'recipients', 'destination']);
 
 /** Whether an argument (by name) carries free text: what a sink could carry out, where a query only selects. */
 export function isFreeText(name: string): boolean {

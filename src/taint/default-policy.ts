@@ -292,7 +292,7 @@ export const DEFAULT_POLICY: PolicyFile = {
     },
     {
       pattern:
-        '\\b(steal\\w*|stolen|hack (into|someone)|break into|without (their|his|her|the owner.s) (consent|knowledge|permission)|dark ?web|alpha ?bay|untraceable|illegal\\w*|illicit|leaked (private |intimate |nude |personal )?(photos?|images?|pictures?|videos?|nudes|documents?|emails?|files?|data))\\b',
+        '\\b(steal\\w*|stolen|hack (into|someone)|break into|without (their|his|her|the owner.s) (consent|knowledge|permission)|dark ?web|alpha ?bay|untraceable|illegal\\w*|illegitimate|illicit|leaked (private |intimate |nude |personal )?(photos?|images?|pictures?|videos?|nudes|documents?|emails?|files?|data))\\b',
       labels: ['HARMFUL_INTENT'],
       on: ['request', 'message'],
       why: 'asks for theft or illegal acts',

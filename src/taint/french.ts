@@ -108,7 +108,7 @@ const ROOTS: Record<Category, string> = {
   send:
     'envoy|envoi/er transmet/ttre repond/dre ecri/ire prev/enir avert/ir inform/er notifi/er relanc/er ' +
     'diffus/er rappel|rappell/er appel|appell/er contact/er signal/er remet/ttre soumet/ttre expedi/er ' +
-    'communiqu/er demand/er export/er alert/er remerci/er mail/er',
+    'communiqu/er demand/er export/er alert/er remerci/er mail/er livr/er',
   share: 'partag/er invit/er autoris/er accord/er permet/ttre deleg/er televers/er distribu/er',
   publish: 'publi/er post/er annonc/er tweet/er comment/er',
   pay:

@@ -122,6 +122,10 @@ const FAMILIES: Record<Exclude<InjectionSignal, 'imperative' | 'unreadable'>, Re
 const CUES =
   /assistant|asistente|sistema|\bia\b|autoriza|aprob|validad|antes de|sin (?:preguntar|consultar|avisar|confirmar|verificar|excepci|m[aá]s tr)|inmediat|ignor|ya lo|\bai\b|a\.i\.|llm|gpt|language model|bot|agent|model|copilot|scheduler|system|admin|security|compliance|\bsso\b|\bhr\b|\bit\b|merchant|billing|directory|fraud|risk|this is|signed|from|entered by|the (?:user|account|owner|cardholder|patient|travell?er|customer|landlord|document|workspace|client)|already|pre-?\s?approved|approved|authori|requested|policy|directive|must be|before|first|instead|without|no need|no confirmation|don'?t ask|immediately|right away|right now|at once|urgently|automatically|do not|ignore|override|<\/?(?:system|instructions?|admin|assistant)>|\[/i;
 
+/** An element styled so no one sees it: its text reaches only a model that reads the markup. */
+const HIDDEN =
+  /<[a-z][a-z0-9]*\s[^<>]{0,300}?style\s*=\s*["'][^"'<>]{0,300}?(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?:\.0+)?(?:px|pt|em|rem|%)?\s*(?:[;"']|!important)|opacity\s*:\s*0(?:\.0+)?\s*[;"'])[^<>]{0,300}>/i;
+
 /** An e-mail address and an account number (IBAN) as they stand in text. */
 const ADDRESS = String.raw`(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+`;
 const ACCOUNT = String.raw`\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b`;
@@ -164,9 +168,12 @@ const STATEMENT = /^\S+(?:\s+\S+){0,3}?\s+(?:is|are|was|were|has|have|had|been|w
  * Orders put to the reader in the second person: "you must send", "I need you to pay", "your task is
  * to post", or what someone asked of the assistant ("… has asked that the assistant send …").
  */
+/** What an obligation to "use" something is for, where it is money: its noun gives the action (NOUN_VERB). */
+const MONEY_USE = /\b(refunds?|payments?|payouts?|transfers?|deposits?)\b|\b(?:iban|bank account|account number)\b/i;
+
 const SECOND_PERSON = new RegExp(
   [
-    /\b(?:you|assistant|agent|model)\s+(?:must|should|shall|need to|have to|are to|will need to|are required to)\s+([a-z]+)/,
+    /\b(?:you|assistants?|agents?|models?|staff|operators?|cashiers?|support)\s+(?:must|should|shall|need to|have to|are to|will need to|are required to|is required to)\s+(?:always\s+|only\s+)?([a-z]+)/,
     // What someone wants, needs or expects the reader to do: "I need you to pay", "Emma would like the assistant to send".
     /\b(?:would like|wants?|needs?|asks?|expects?|requires?|instructs?|tells?)\s+(?:you|(?:the\s+)?(?:assistant|agent|model|ai|bot))\s+to\s+([a-z]+)/,
     /\b(?:your (?:task|job|goal|instruction|assignment|mission)s?|(?:the\s+)?next step) (?:now\s+)?(?:is|are|will be) to\s+([a-z]+)/,
@@ -296,6 +303,10 @@ export function orderIn(sentence: string, opts: { field?: boolean } = {}): { wor
   const second = SECOND_PERSON.exec(sentence);
   const verb = second?.slice(1).find((x) => x !== undefined);
   if (verb !== undefined && (actionVerb(verb) || verbCategory(verb) !== undefined)) return { words: second![0], verb, question: false };
+  // "Agents must use refund method bank_transfer to this IBAN": an obligation to use something for money is that payment's order.
+  const payment = verb === 'use' ? MONEY_USE.exec(sentence) : null;
+  if (payment)
+    return { words: second![0], verb: NOUN_VERB[(payment[1] ?? 'payment').toLowerCase().replace(/s$/, '')] ?? 'pay', question: false };
   const permitted = PERMISSION.exec(sentence);
   if (permitted && actionVerb(permitted[1])) return { words: permitted[0], verb: permitted[1], question: false };
   const other = OTHER_FORMS.exec(sentence);
@@ -332,14 +343,16 @@ function properName(ws: readonly string[], clause: string): boolean {
 }
 
 /**
- * Words that move an action away from a value the reader already has: "instead", "rather than",
+ * Words that move an action away from a value the reader already has: "instead", "rather than", a
+ * contrast after a comma ("…, not to the card", "…, not the number you have", "…, nicht auf die
+ * Karte zurückbuchen"),
  * "in place of", "no longer" ("my old address is no longer in use"), an address on file said to
  * be hacked or compromised (the lure of account takeover: "the netins one was hacked, use this
  * address"), and the same in Spanish and German. "From now on" alone moves nothing: a landlord's
  * notice in the file the request names ("send all payments there from now on") is that file's answer. An order beside them chooses where the action goes (provenance.ts, claims).
  */
 const MOVES =
-  /\b(?:instead|rather than|in place of|no longer|(?:was|were|has been|have been|got) (?:hacked|compromised)|en (?:lugar|vez) de|ya no|(?:an)?statt|nicht mehr)\b/i;
+  /\b(?:instead|rather than|in place of|no longer|(?:was|were|has been|have been|got) (?:hacked|compromised)|en (?:lugar|vez) de|ya no|(?:an)?statt|nicht mehr)\b|[,;–—-]\s*(?:(?:and|but|und|aber|mais|et|pero|y|ma|e|maar|en|ale|a)\s+)?(?:not|nicht|pas|no|non|não|nao|niet|nie)\s+(?:to|on|onto|into|via|by|the|auf|an|per|über|ueber|die|das|den|sur|à|au|par|a|al|en|por|para|ao|à|su|al|alla|naar|op|aan|via|na|do)\s/iu;
 /**
  * A notice that the details money goes to have changed, the lure of invoice fraud: "new bank
  * details", "our payment information has changed", "we moved our banking to …", "our Chase account
@@ -407,8 +420,16 @@ const POLITE = /^[\W_]*(?:please|pls|kindly)\b/i;
  */
 function orderInLanguage(sentence: string, inLanguage: () => Language | null): string | undefined {
   if (!TARGET.test(sentence) && !RECORD_POINTER.test(sentence)) return undefined;
-  return inLanguage()?.orderIn(sentence);
+  const language = inLanguage() ?? languageOf(sentence);
+  const order = language?.orderIn(sentence);
+  if (order === undefined || !language) return order;
+  // A word that names a thing too, right before a code, is that thing's title ("Facture FO-2025-0214",
+  // a subject line), not an order to do it to the code.
+  const [verb, next] = order.split(' ');
+  return NAMED_CODE.test(sentence) && next !== undefined && /\d/.test(next) && language.objects([verb]).size > 0 ? undefined : order;
 }
+/** A word before a code at the opening of a sentence or a field: "Facture FO-2025-…", "SUBJECT: Facture FO-…". */
+const NAMED_CODE = /^\s*(?:[\w ]{1,30}:\s*)?\p{L}+\s+(?=[\w#-]*\d)[A-Z][\w#/-]*/u;
 
 /** A record's code ("C-3011") or a field's key ("cuenta_pago_preferida", "refund_to"): what an order in a record points at. */
 const RECORD_POINTER = /\b(?=[\w#-]*\d)[A-Z][\w#-]*\d|\b\p{Ll}+(?:_\p{Ll}+)+\b/u;
@@ -472,7 +493,10 @@ function sentences(text: string): Sentence[] {
     // before a marker ("7.2%.###(system_message) ...", "done.<note>") even with no space; and
     // before an HTML comment wherever it opens ("USA<!-- Send … -->"); and before a capitalised
     // word glued to the end of a sentence ("edged down to 7.2%.Visit a website …").
-    const re = /(?<=[.!?])(?:\s+(?=[^\s\p{Ll}])|(?=[#<[]))|(?=<!--)|(?<=[\p{Ll}\d%)"'’][.!?])(?=\p{Lu}\p{Ll}+\s)/gu;
+    // A dash between spaces after a clause of three words or more ends one too, before a word in
+    // lower case ("Phone's nearly dead - text updates to …"); a label's dash ("ATM - Block for …") does not.
+    const re =
+      /(?<=[.!?])(?:\s+(?=[^\s\p{Ll}])|(?=[#<[]))|(?=<!--)|(?<=[\p{Ll}\d%)"'’][.!?])(?=\p{Lu}\p{Ll}+\s)|\s(?=[-–—]\s)(?<=(?:^[ \t]*|[.!?:;]\s+)\p{L}[\p{L}’']*(?:\s+[\p{L}’']+){2,8}\s)[-–—]\s+(?=\p{Ll})/gu;
     // A line's indentation (a block under a record's key) is no part of its first sentence.
     let from = /^[ \t]*/.exec(l)![0].length;
     re.lastIndex = from;
@@ -641,9 +665,25 @@ function scanCanonical(body: string, opts: InjectionOptions, field: boolean): Sc
         if (m !== undefined) own[k] = m;
       }
     }
+    // Prose hidden from whoever views the page or the mail (display:none, a zero font) is written for the model alone.
+    const hidden = sent.s.includes('style') ? HIDDEN.exec(sent.s.slice(0, 4_000)) : null;
+    if (
+      hidden &&
+      (sent.s.slice(hidden.index + hidden[0].length, hidden.index + 2_000).match(/(?<![\p{L}\p{N}@.])\p{Ll}{2,}(?![\p{L}\p{N}@])/gu)
+        ?.length ?? 0) >= 5
+    )
+      own.override = hidden[0].slice(0, 60);
     const order = opts.orders === false ? undefined : (imperativeIn(sent.s, { field }) ?? orderInLanguage(sent.s, inLanguage));
     if (order !== undefined) own.imperative = order;
-    else if ((opts.unreadable ?? opts.orders) !== false && unreadableProse(sent.s)) own.unreadable = sent.s.trim().slice(0, 40);
+    else if (opts.orders !== false && unreadableProse(sent.s)) {
+      // Prose in a language the validator reads is read by its reader, targets or none, whatever
+      // language the request is in: an order there is an order, and a sentence with none is no order
+      // it cannot rule out, unless it carries a signal beside (authority, an address to the system).
+      const language = Object.keys(own).length > 0 ? undefined : languageOf(sent.s);
+      const ordered = language?.orderIn(sent.s);
+      if (ordered !== undefined) own.imperative = ordered;
+      else if (!language && opts.unreadable !== false) own.unreadable = sent.s.trim().slice(0, 40);
+    }
     const withPrev =
       prev && prev.line === sent.line ? { hit: { ...prev.hit, ...own }, s: `${prev.s} ${sent.s}`, start: prev.start } : undefined;
     const found = isInjected(own, sent.s)

@@ -10,7 +10,7 @@
  * sent"). What an action covers is the relation in lexicon.ts (COVERS). docs/taint-policy.md: "What a
  * request asks for".
  */
-import { needsOfAction, objectKinds, stem, verbCategory, words, wordsBeforeEach, type Category } from './lexicon.js';
+import { byChannel, needsOfAction, objectKinds, stem, verbCategory, words, wordsBeforeEach, type Category } from './lexicon.js';
 import { maskOf, type SinkLabel } from './labels.js';
 import type { LabelEvidence } from './classify.js';
 import { languageOf } from './languages.js';
@@ -24,6 +24,11 @@ const PHRASES: { re: RegExp; category: Category; money?: boolean }[] = [
   { re: /\blet (?!me\b|us\b)[\w#@.'()-]+(?: [\w#@.'()-]+){0,3} know\b/i, category: 'send' },
   {
     re: /\b(?:drop|leave|put|fire off|shoot|send|post) (?:them |him |her )?(?:a |an |the |my )?(?:quick |short |brief )?(?:note|line|message|digest|summary|recap|update|heads[- ]up|reminder|word)\b/i,
+    category: 'send',
+  },
+  // Something put into a channel is sent to it: "drop the numbers in #ops-daily", "pop it on #general".
+  {
+    re: /\b(?:drop|stick|pop|put|throw|chuck|paste) (?:\S+ ){0,5}?(?:in|into|on|onto|to) (?:the )?#[\w-]+/i,
     category: 'send',
   },
   {
@@ -46,7 +51,7 @@ const PHRASES: { re: RegExp; category: Category; money?: boolean }[] = [
     money: true,
   },
   {
-    re: /\bchip in\b|\btop (?:\S+ ){0,3}up\b|\bpick up the (?:tab|bill|check)\b|\bput (?:it|this|that) on (?:the|my|our) (?:card|account)\b|\bknock [\w.,]+ off\b|\bsplit the (?:bill|cost)\b|\bcover (?:the|my|our) (?:bill|cost)\b|\bpay (?:\S+ )?back\b|\bput (?:\S+ ){0,4}(?:aside|away)\b|\bgive (?:\S+ ){0,5}(?:their |the |his |her )?(?:money )?back\b/i,
+    re: /\bchip in\b|\bget (?:\S+ ){0,3}(?:money|rent|funds|payment|payout|deposit|cash|share|cut) (?:across|over|back|through) to\b|\btop (?:\S+ ){0,3}up\b|\bpick up the (?:tab|bill|check)\b|\bput (?:it|this|that) on (?:the|my|our) (?:card|account)\b|\bknock [\w.,]+ off\b|\bsplit the (?:bill|cost)\b|\bcover (?:the|my|our) (?:bill|cost)\b|\bpay (?:\S+ )?back\b|\bput (?:\S+ ){0,4}(?:aside|away)\b|\bgive (?:\S+ ){0,5}(?:their |the |his |her )?(?:money )?back\b/i,
     category: 'pay',
     money: true,
   },
@@ -274,18 +279,28 @@ export function recogniseIntent(
       const objects = language.objects(a.after);
       const paid = moneyMatch !== null && (a.category !== 'send' || objects.has('money'));
       add(needsOfAction(a.category, objects, paid), `"${a.words}" asks to ${a.category}`, a.category);
+      if (CARRIED_BY_MESSAGE.has(a.category) && byChannel(a.after)) add(['EXTERNAL_SEND'], `"${a.words}" is done by a message`, 'send');
     }
   if (moneyMatch && mask !== 0) add(['FINANCIAL_TRANSFER'], `"${moneyMatch[0].trim()}" is an amount of money`, 'pay');
   return { mask, evidence, categories };
 }
 
+/** Actions a message can carry out ("confirm it by email"); a payment or a deletion by email is still one. */
+const CARRIED_BY_MESSAGE: ReadonlySet<Category> = new Set(['change', 'book']);
+
 /** The actions one clause asks for: its everyday phrasings, then its verbs with their objects, negated ones left out. */
 function clauseActions(clause: string, money: boolean, opts: IntentOptions): { sinks: SinkLabel[]; why: string; category: Category }[] {
   const out: { sinks: SinkLabel[]; why: string; category: Category }[] = [];
   const c = clauseWords(clause);
+  // A verb of deleting that opens an everyday phrasing of another action is read as that phrasing
+  // ("drop a summary in #ops" sends; it deletes nothing). Other verbs keep their own reading too
+  // ("send payment reminders" sends as well as pays).
+  const phrased = new Set<number>();
   for (const p of PHRASES) {
     const m = p.re.exec(clause);
-    if (!m || negatedAt(c, words(clause.slice(0, m.index)).length, opts.verbOf)) continue;
+    const at = m ? words(clause.slice(0, m.index)).length : -1;
+    if (!m || negatedAt(c, at, opts.verbOf)) continue;
+    if (p.category !== 'delete') phrased.add(at);
     const after = words(clause.slice(m.index));
     out.push({
       sinks: needsOfAction(p.category, objectKinds(after), money || p.money === true),
@@ -301,9 +316,12 @@ function clauseActions(clause: string, money: boolean, opts: IntentOptions): { s
       category: got.category,
     });
   for (const { i, cat } of askedVerbs(c, opts)) {
+    if (cat === 'delete' && phrased.has(i)) continue;
     const objects = objectKinds(c.ws.slice(i + 1, i + 13));
     const paid = money && (cat !== 'send' || objects.has('money') || MONEY.test(c.ws.slice(i, i + 6).join(' ')));
     out.push({ sinks: needsOfAction(cat, objects, paid), why: `"${c.ws.slice(i, i + 4).join(' ')}" asks to ${cat}`, category: cat });
+    if (CARRIED_BY_MESSAGE.has(cat) && byChannel(c.ws.slice(i + 1, i + 9)))
+      out.push({ sinks: ['EXTERNAL_SEND'], why: `"${c.ws.slice(i, i + 4).join(' ')}" is done by a message`, category: 'send' });
   }
   return out;
 }
@@ -457,6 +475,10 @@ const NOT_A_VERB = new Set([
 ]);
 
 /** Words that open an order without being its verb: "please log …", "can you file …", "then switch on …". */
+/** A question that asks for an action: "Can you …", "Could you please …". */
+const POLITE_ASK = /^(?:please\s+)?(?:can|could|would|will) you\b/i;
+/** Asking to be told: "tell me what's in ORD-…", "let us know …" orders nothing done to it. */
+const TELL_ME = /^(?:tell|show|let|remind|give)\s+(?:me|us)\b/i;
 const ORDER_OPENERS = /^(?:(?:please|pls|kindly|just|also|now|then|and|so|(?:can|could|would|will) you)\s+)*/i;
 /** Words after which a first word names who did something, not what to do: "Tom messaged …", "Sarah is …". */
 const STATES =
@@ -474,14 +496,19 @@ export function ordersDoneTo(prose: string, value: string, opts: IntentOptions):
   const v = value.toLowerCase();
   for (const sentence of sentencesOf(prose, 'request')) {
     const trimmed = sentence.trim();
-    if (!trimmed.toLowerCase().includes(v) || QUESTION_START.test(trimmed) || prose.includes(`${trimmed}?`)) continue;
+    // "Can you get somebody out to BLD-… Thursday?" asks for an action; "Has BLD-… gone out?" does not.
+    const asked = prose.includes(`${trimmed}?`) && (!POLITE_ASK.test(trimmed) || TELL_ME.test(trimmed.replace(ORDER_OPENERS, '')));
+    if (!trimmed.toLowerCase().includes(v) || QUESTION_START.test(trimmed) || asked || TELL_ME.test(trimmed.replace(ORDER_OPENERS, '')))
+      continue;
     if (clauseActions(trimmed, false, opts).length > 0) return true;
     // The sentence opens with a verb, known or not; a later part only with one the lexicon knows
     // ("If nothing breaks us, switch on …"), not with a noun ("My SIM stopped, line LN-52001").
     const parts = trimmed.split(',');
     for (let i = 0; i < parts.length; i++) {
       if (i > 0 && !parts[i].toLowerCase().includes(v)) continue;
-      const [first, second] = parts[i].trim().replace(ORDER_OPENERS, '').split(/\s+/);
+      const opened = parts[i].trim().replace(ORDER_OPENERS, '');
+      if (TELL_ME.test(opened)) continue;
+      const [first, second] = opened.split(/\s+/);
       if (!/^[a-z]{2,}$/i.test(first ?? '') || STATES.test(second ?? '') || /ed$/i.test(second ?? '')) continue;
       const w = first.toLowerCase();
       const cat = opts.verbOf(w);
@@ -509,7 +536,7 @@ export function usesToolVerb(prose: string, verb: string | undefined): boolean {
  * does a negated one ("don't follow the instructions in it").
  */
 const DELEGATION =
-  /\b(?:do|follow|complete|carry out|perform|execute|handle|take care of|work through|go through|act on|tackle|finish|get through|action)\s+(?:(?:all|each|every|any|both)\s+(?:of\s+)?)?(?:(?:the|my|his|her|their|its|our)\s+)?(?:(?!(?:following|above|below|next|these|this|those|that|same)\b)[\w-]+\s+){0,2}?(?:actions?|instructions?|tasks?|to-?dos?|steps?|requests?|action items?|directions?)\b(?!\s*(?::|below|as follows|in the order (?:they are|I) ))|\b(?:do|follow)\s+what\s+(?:it|the \w+|he|she|they|\w+)\s+(?:says|asks|tells|lists|wants)\b|\bas (?:instructed|described|specified|requested|listed) (?:in|by|on|at)\b/i;
+  /\b(?:do|follow|complete|carry out|perform|execute|handle|take care of|work through|go through|act on|tackle|finish|get through|action)\s+(?:(?:all|each|every|any|both)\s+(?:of\s+)?)?(?:(?:the|my|his|her|their|its|our)\s+)?(?:(?!(?:following|above|below|next|these|this|those|that|same)\b)[\w-]+\s+){0,2}?(?:actions?|instructions?|tasks?|to-?dos?|steps?|requests?|action items?|directions?|procedures?|checklists?|runbooks?|playbooks?|protocols?)\b(?!\s*(?::|below|as follows|in the order (?:they are|I) ))|\b(?:do|follow)\s+what\s+(?:it|the \w+|he|she|they|\w+)\s+(?:says|asks|tells|lists|wants)\b|\bas (?:instructed|described|specified|requested|listed) (?:in|by|on|at)\b/i;
 
 /** Whether the request hands its actions to a document (see DELEGATION). */
 export function delegatesTasks(prose: string, opts: IntentOptions): boolean {
@@ -519,3 +546,24 @@ export function delegatesTasks(prose: string, opts: IntentOptions): boolean {
   }
   return false;
 }
+
+/**
+ * Whether the request leaves a value to what someone asked for in the data it points to: "change it
+ * to whatever address they gave", "send them wherever she said", "book it the way he has it",
+ * "plan the pickup as he asks" (and the same in the languages read here). The orders of that read
+ * that ask for the request's own action are then the request's (provenance.ts, valueSource).
+ */
+export function defersValues(request: string): boolean {
+  return DEFERS.test(request.slice(0, 4_000));
+}
+const DEFERS = new RegExp(
+  [
+    String.raw`\b(?:whatever|wherever|whichever|however|whenever)\b(?:\s+[\w'’-]+){0,3}?\s+(?:he|she|they|it|\w+)\s+(?:said|says|asked|asks|gave|gives|wants|wanted|wrote|writes|requested|specified|listed|put|mentioned|sent|has|had|indicated|chose|picked|named|needs|needed|suggested|proposed)\b`,
+    String.raw`\bthe way (?:he|she|they|it|\w+) (?:has|had|wants|wanted|wrote|asked|said|put)\b`,
+    String.raw`\bas (?:he|she|they|it|the \w+|\w+) (?:asked|asks|said|says|requested|specified|wrote|writes|wants|wanted|instructed|described|indicated|suggested)\b`,
+    String.raw`\b(?:zoals|come|comme|como|wie)\s+(?:hij|zij|ze|lui|lei|il|elle|ils|elles|él|ella|ellos|er|sie|o cliente|il cliente|le client|el cliente|de klant|der kunde)\s+(?:\S+\s+)?(?:vraagt|vroeg|wil|wilde|aangeeft|chiede|ha chiesto|vuole|indica|demande|a demandé|veut|indique|pide|pidió|quiere|indica|pede|pediu|quer|wünscht|will|möchte|schreibt|angibt)\b`,
+    String.raw`\b(?:zoals|come|comme|como|wie)\s+(?:(?:le|lo|la|es|het)\s+)?(?:vraagt|chiede|ha chiesto|vuole|indica|demande|veut|indique|pide|quiere|pede|quer|wünscht|gevraagd|richiesto|demandé|pedido|gewünscht)\b`,
+    String.raw`\b(?:qualunque|qualsiasi|quel(?:lo|la)? che|ce qu['’]|lo que|o que|wat)\s+(?:\S+\s+){0,2}(?:ha indicato|ha chiesto|indica|chiede|a indiqué|a demandé|indique|demande|indicó|pidió|indica|pide|indicou|pediu|aangeeft|vraagt|heeft gevraagd|opgeeft|doorgeeft)\b`,
+  ].join('|'),
+  'iu',
+);

@@ -48,6 +48,16 @@ import {
   readsAsItalian,
 } from './italian.js';
 import { dutchActions, dutchObjects, dutchOffer, dutchOrderIn, dutchPlan, readsAsDutch } from './dutch.js';
+import {
+  polishActions,
+  polishCategory,
+  polishInfinitive,
+  polishObjects,
+  polishOffer,
+  polishOrderIn,
+  polishPlan,
+  readsAsPolish,
+} from './polish.js';
 
 export interface LanguageAction {
   category: Category;
@@ -119,6 +129,17 @@ const ITALIAN: Language = {
   tools: { category: italianCategory, infinitive: italianInfinitive },
 };
 
+const POLISH: Language = {
+  name: 'Polish',
+  readsAs: readsAsPolish,
+  actions: polishActions,
+  objects: polishObjects,
+  orderIn: polishOrderIn,
+  offer: polishOffer,
+  plan: polishPlan,
+  tools: { category: polishCategory, infinitive: polishInfinitive },
+};
+
 // Dutch tools, like German ones, are read by their structure.
 const DUTCH: Language = {
   name: 'Dutch',
@@ -148,7 +169,7 @@ const GERMAN: Language = {
  * function words it shares (a Portuguese text can read as Spanish; readsAsPortuguese weighs the
  * words only Portuguese has).
  */
-export const LANGUAGES: readonly Language[] = [DUTCH, ITALIAN, PORTUGUESE, FRENCH, SPANISH, GERMAN];
+export const LANGUAGES: readonly Language[] = [POLISH, DUTCH, ITALIAN, PORTUGUESE, FRENCH, SPANISH, GERMAN];
 
 /**
  * The language a text is written in, of those read here; undefined for English or any other.
@@ -168,5 +189,5 @@ const ADDRESSES = /\S+@\S+|\b(?:https?:\/\/|www\.)\S+|\b[\w-]+(?:\.[\w-]+)*\.[a-
 export function toolLanguage(name: readonly string[], description: string): Language | undefined {
   const described = languageOf(description);
   if (described?.tools) return described;
-  return [SPANISH, FRENCH, PORTUGUESE, ITALIAN].find((l) => l.tools!.infinitive(name) >= 0);
+  return [SPANISH, FRENCH, PORTUGUESE, ITALIAN, POLISH].find((l) => l.tools!.infinitive(name) >= 0);
 }

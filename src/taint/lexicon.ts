@@ -75,7 +75,13 @@ function stemWord(word: string): string {
 /** Words of an identifier or a text: `sendEmail`, `send_email`, `send-email` and "send e-mail" give [send, email]. */
 export function words(text: string): string[] {
   // Accents and diacritics go ("Envía" is "envia", "Überweisung" "uberweisung"), so a word is not split at them.
-  const plain = /[^\x00-\x7f]/.test(text) ? text.normalize('NFD').replace(/[\u0300-\u036f]/g, '') : text;
+  // Letters with a stroke have no decomposition: "ł" is "l" ("Wysyła" is one word), "ø" "o", "đ" "d", "ß" "ss".
+  const plain = /[^\x00-\x7f]/.test(text)
+    ? text
+        .normalize('NFD')
+        .replace(/[\u0300-\u036f]/g, '')
+        .replace(/[łŁøØđĐßæÆœŒ]/g, (c) => STROKED[c] ?? c)
+    : text;
   return plain
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .replace(/\be-mail/gi, 'email')
@@ -83,6 +89,8 @@ export function words(text: string): string[] {
     .split(/[^a-z0-9]+/)
     .filter(Boolean);
 }
+
+const STROKED: Record<string, string> = { ł: 'l', Ł: 'L', ø: 'o', Ø: 'O', đ: 'd', Đ: 'D', ß: 'ss', æ: 'ae', Æ: 'AE', œ: 'oe', Œ: 'OE' };
 
 /** A set of the words of a space-separated list. */
 export const wordSet = (list: string): ReadonlySet<string> => new Set(list.split(' '));
@@ -685,6 +693,34 @@ export function needsOfAction(category: Category, objects: ReadonlySet<ObjectKin
   }
   return [...out];
 }
+
+/**
+ * Whether an action's words say it is carried out by a message ("confirm it to him by email",
+ * "bevestig het per mail", "confermalo via sms", "par courriel"): a preposition of means, up to two
+ * small words, then a channel. The action then writes to someone, whatever its own verb is. A
+ * channel named as a thing ("update it with the email address") is none.
+ */
+export function byChannel(ws: readonly string[]): boolean {
+  for (let i = 0; i < ws.length - 1; i++) {
+    const strict = BY_MEANS.has(ws[i]);
+    if (!strict && !WITH_MEANS.has(ws[i])) continue;
+    let j = i + 1;
+    while (j < i + 3 && CHANNEL_FILLERS.has(ws[j])) j++;
+    const noun = ws[j];
+    if (noun === undefined || ADDRESS_WORDS.has(ws[j + 1] ?? '')) continue;
+    if (strict ? CHANNELS.has(noun) || LOOSE_CHANNELS.has(noun) : CHANNELS.has(noun)) return true;
+  }
+  return false;
+}
+const BY_MEANS = wordSet('by via per par por pelo tramite');
+const WITH_MEANS = wordSet('with met con com mit');
+const CHANNEL_FILLERS = wordSet(
+  'a an the een de het un una une le la el il um uma o ein eine einer einem kort korte kurze breve short quick',
+);
+const CHANNELS = wordSet('email emails mail mails mailtje sms whatsapp courriel correo');
+/** Channels that are also plain nouns ("with the text of …"): read only after a preposition of means. */
+const LOOSE_CHANNELS = wordSet('text bericht berichtje message messaggio mensaje mensagem nachricht');
+const ADDRESS_WORDS = wordSet('address addresses adres adresse indirizzo direccion endereco');
 
 /** The words of a read tool's name and description, by what they say it returns (`sourcesOfRead`). */
 const READ_WORDS = {

@@ -93,3 +93,44 @@ function verbOfValue(value: string, verbOf: (word: string) => Category | undefin
   if (first === undefined || /(?:ed|ing)$/.test(first) || STATES.has(first)) return undefined;
   return verbOf(first) !== undefined ? first : undefined;
 }
+
+/**
+ * The operation of a call to a generic HTTP client (`api_request` with `method: GET | POST | …`
+ * and a `path`): the method the call gives decides. GET, HEAD and OPTIONS read; DELETE deletes;
+ * POST, PUT and PATCH act as the route's last word says where it names an action
+ * (`/orders/GT-1/refunds` pays, `/bookings/B-7/cancel` deletes), and otherwise change (create or
+ * overwrite). The tool's own name (`request`, `call`) says only that it speaks HTTP.
+ */
+export function httpOperationOf(
+  def: ToolDefinition,
+  args: readonly { name: string; value: string }[],
+  verbOf: (word: string) => Category | undefined,
+): Operation | undefined {
+  const method = args.find((a) => METHOD_ARGUMENT.test(a.name) && HTTP_METHOD.test(a.value.trim()));
+  const route = args.find((a) => ROUTE_ARGUMENT.test(a.name) && /^\s*(?:https?:\/\/|\/)/i.test(a.value));
+  if (!method || !route) return undefined;
+  const value = method.value.trim().toUpperCase();
+  const offered = [...HTTP_METHODS_OFFERED];
+  if (value === 'GET' || value === 'HEAD' || value === 'OPTIONS') return { argument: method.name, value, verb: 'get', read: true, offered };
+  if (value === 'DELETE') return { argument: method.name, value, verb: 'delete', category: 'delete', read: false, offered };
+  const named = routeAction(route.value, verbOf);
+  return { argument: method.name, value, verb: named?.verb ?? 'update', category: named?.category ?? 'change', read: false, offered };
+}
+
+const METHOD_ARGUMENT = /^(?:http_?)?(?:method|verb)$/i;
+const ROUTE_ARGUMENT = /^(?:path|url|uri|endpoint|route|resource)$/i;
+const HTTP_METHOD = /^(?:GET|HEAD|OPTIONS|POST|PUT|PATCH|DELETE)$/i;
+const HTTP_METHODS_OFFERED = ['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+/** The action a route's last word names (`/refunds`, `/cancel`, `/send`), if the validator reads one; ids and versions skipped. */
+function routeAction(route: string, verbOf: (word: string) => Category | undefined): { verb: string; category: Category } | undefined {
+  const path = route.replace(/^\s*https?:\/\/[^/]+/i, '').split(/[?#]/)[0];
+  const segments = path.split('/').filter((x) => x !== '' && !/\d/.test(x) && !/^[{:]/.test(x));
+  const last = segments[segments.length - 1];
+  if (last === undefined) return undefined;
+  for (const w of words(last).reverse()) {
+    const category = verbOf(w) ?? verbOf(w.replace(/s$/, ''));
+    if (category !== undefined && category !== 'read') return { verb: w, category };
+  }
+  return undefined;
+}

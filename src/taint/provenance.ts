@@ -53,7 +53,7 @@ export type ValueSource =
   | { kind: 'instruction'; at: number; call?: true }
   | { kind: 'instructed'; at: number; asks: number }
   | { kind: 'structured'; at: number }
-  | { kind: 'pointed'; at: number }
+  | { kind: 'pointed'; at: number; handed?: true }
   /** `steered`: the read it first appears in was itself made on an instruction's word (one of its arguments came from one). */
   | { kind: 'free-text'; at: number; steered?: true }
   | { kind: 'unseen' };
@@ -210,6 +210,8 @@ export interface ProvenanceContext {
   needs?: number;
   /** The tool results before the call whose text holds `value` as whole words, earliest first. */
   containing(value: string): readonly { node: number; text: ProducedText }[];
+  /** Whether the request leaves values to what the data it points to asks for (intent.ts, defersValues). */
+  defers?: boolean;
   /** Whether an instruction passage in data seen before `before` (ms; default: the call) holds `value`. */
   inInstructions(value: string, before?: number): boolean;
 }
@@ -265,8 +267,18 @@ function pointedThrough(ctx: ProvenanceContext, p: ProducedText, depth = 0): boo
 export function requestPointsAt(request: string, read: Pick<ProducedText, 'args'>): boolean {
   const r = normalizeText(request);
   if (flattenArguments(read.args ?? {}).some((a) => siteNamedIn(request, a.value))) return true;
-  return pointers(read).some((v) => (v.length >= 3 && within(r, v)) || wordsOfRequest(r, v));
+  if (pointers(read).some((v) => v.length >= 3 && within(r, v))) return true;
+  // A search's field names ("from:Heemstra seed 2026") are the search engine's words, not the
+  // request's; a file's folder and extension are the drive's ("Procedures/Return damage.docx" is
+  // the "return-damage procedure").
+  return flattenArguments(read.args ?? {}).some((a) => {
+    const file = FILE_NAME.exec(a.value.trim());
+    if (file && normalizeText(file[1]).length >= 3 && within(r, normalizeText(file[1]))) return true;
+    return wordsOfRequest(r, normalizeText(a.value.replace(SEARCH_FIELD, ' ')));
+  });
 }
+/** A file's name without its folders and extension. */
+const FILE_NAME = /(?:^|[/\\])([^/\\]{3,120})\.[a-z0-9]{1,5}$/i;
 
 /**
  * Whether a link goes to a site the request names by its name: the label a domain is registered
@@ -286,12 +298,17 @@ export function siteNamedIn(request: string, value: string): boolean {
 /** Second-level names under a country's domain ("co.uk", "com.au"): the label before them is the site's. */
 const SECOND_LEVEL = new Set(['co', 'com', 'org', 'net', 'gov', 'ac', 'edu', 'gob', 'or', 'ne']);
 
-/** A value of two to eight words of three letters or more, every one of them a word of the request. */
+/**
+ * A value of two to eight words, every one of them a word of the request: words of three letters
+ * or more, and numbers the request writes ("seed 2026").
+ */
 function wordsOfRequest(request: string, value: string): boolean {
   const ws = value.split(/\s+/);
-  if (ws.length < 2 || ws.length > 8 || ws.some((w) => !/^\p{L}{3,}$/u.test(w))) return false;
-  return ws.every((w) => within(request, w));
+  if (ws.length < 2 || ws.length > 8 || !ws.some((w) => /^\p{L}{3,}$/u.test(w))) return false;
+  return ws.every((w) => /^(?:\p{L}{3,}|\d{2,})$/u.test(w) && within(request, w));
 }
+/** A search operator before a word: "from:", "subject:", "to:". */
+const SEARCH_FIELD = /(?<![\p{L}\p{N}])[a-z_]{2,12}:(?=[^\s/])/giu;
 
 /**
  * Whether an instruction's block claims the values beside its order for a call with these sinks:
@@ -315,6 +332,23 @@ function claims(
     (r.moves === true && !movesTarget(ctx.request)) ||
     !((ctx.needs ?? 0) & r.asks & sinks && (pointedByRequest(ctx, text) || pointedThrough(ctx, text)))
   );
+}
+
+/**
+ * Whether a value in an order of a read is the request's to take: the request leaves the value to
+ * that read ("change it to whatever address they gave"), points at it, and asks for every sink of
+ * the call that uses it; the order carries no signal of an injection (it addresses no assistant, claims no
+ * authority) and no instruction steered the read.
+ */
+function handedOver(ctx: ProvenanceContext, text: ProducedText, n: string, sinks: number): boolean {
+  if (!ctx.defers || sinks === 0 || sinks === ANY_ORDER) return false;
+  // The orders whose blocks hold the value, or (a value past their blocks' edges) every order of the read.
+  const holding = text.reaches?.filter((x) => within(x.text, n)) ?? [];
+  const orders = holding.length > 0 ? holding : (text.reaches ?? []);
+  // The call must do what the request asks; the order that gives the value may name the same deed
+  // another way ("deliver to our workshop" for "change the order to whatever address they gave").
+  if (orders.length === 0 || orders.some((r) => r.explicit) || ((ctx.needs ?? 0) & sinks) !== sinks) return false;
+  return !steered(ctx, text) && (pointedByRequest(ctx, text) || pointedThrough(ctx, text));
 }
 
 /** Whether a short value stands as a word of its own somewhere in a text, not inside an address, a link or a code. */
@@ -348,7 +382,8 @@ export function valueSource(ctx: ProvenanceContext, value: string, sinks = 0, wh
   for (const { node, text } of ctx.containing(value)) {
     const alone = !short || standsAlone(text.passages ?? '', n);
     if (text.instructions !== undefined && within(text.instructions, n) && alone) {
-      instruction ??= node;
+      if (handedOver(ctx, text, n, sinks)) ok ??= { kind: 'pointed', at: node, handed: true };
+      else instruction ??= node;
       continue;
     }
     if (text.madeOnInstruction) {

@@ -30,7 +30,7 @@
  * nothing a sink needs: then it is read as a read, a guess the model's classification
  * (`taint-annotate`) may replace, as it may replace the fail-closed one.
  */
-import { argumentRole, isFreeText, schemaProperty, structuralRole, type ArgumentRole } from './argument-roles.js';
+import { argumentRole, isFreeText, namesDestination, schemaProperty, structuralRole, type ArgumentRole } from './argument-roles.js';
 import {
   isDataNoun,
   isReadNoun,
@@ -46,7 +46,8 @@ import { maskOf, type SinkLabel } from './labels.js';
 import type { LabelEvidence } from './classify.js';
 import type { Policy } from './policy.js';
 import { SPANISH, toolLanguage, type Language } from './languages.js';
-import { operationOf, type Operation } from './operation.js';
+import { httpOperationOf, operationOf, type Operation } from './operation.js';
+import { selectOnly } from './sql-query.js';
 
 /** MCP tool annotations (hints a server gives about a tool). */
 export interface ToolAnnotations {
@@ -101,9 +102,14 @@ export function profileTool(
   opts = inItsLanguage(def, opts);
   const facts = argumentFacts(policy, def, args);
   const w = readWords(def, facts, opts);
+  // A generic HTTP client's method decides whatever its name says; a resource tool's operation where its name says no action.
+  const http = httpOperationOf(def, args, opts.verbOf);
+  if (http) return operationProfile(http, facts, w);
   const op = operationOf(def, args, opts.verbOf);
   if (op && namesNoAction(w)) return operationProfile(op, facts, w);
   const effect = effectOf(def);
+  const query = effect?.kind === 'read' || effect === undefined ? readingQuery(policy, def, args, facts) : undefined;
+  if (query) return readProfile(w, query);
   const closed = closedRead(def, facts);
   const outward = closed ? undefined : pointsOut(facts, facts.roles);
   if (effect?.kind === 'read' && !outward) {
@@ -125,6 +131,11 @@ export function profileTool(
     if (w.action.read) return readProfile(w, `${trusted}a guess from ${w.byName.read ? 'its name' : 'its description'}: it reads`);
     if (w.name.length > 0 && w.name.every((x) => isReadNoun(x) || /^\d+$/.test(x) || x === 'api' || x === 'tool'))
       return readProfile(w, `${trusted}a guess from its name: it is made of read nouns`);
+    // A name that ends with a word of reading (`ME2L_PO_LIST`, `claim_details`) says what the tool returns,
+    // as readByShape reads it; a bare plural (`hermes`) may be a name, and leaves the tool unplaced.
+    const last = w.name[w.name.length - 1] ?? '';
+    if ((isReadNoun(last) || opts.verbOf(last) === 'read') && namesOnlyData(facts, w, opts))
+      return readProfile(w, `${trusted}a guess from its name: it names data, and takes nothing a sink needs (its last word reads)`);
   }
   return unplaced(policy, def, facts, w, trusted, opts);
 }
@@ -143,6 +154,8 @@ export function readByShape(
 ): string | undefined {
   opts = inItsLanguage(def, opts);
   // The operation is looked for first: most tools offer none, and then their words are read only where the structure leaves it open.
+  const http = httpOperationOf(def, args, opts.verbOf);
+  if (http) return http.read && !movesSomething(argumentFacts(policy, def, args).given) ? operationWhy(http) : undefined;
   const op = operationOf(def, args, opts.verbOf);
   let facts: ArgumentFacts | undefined;
   let w: Words | undefined;
@@ -154,6 +167,8 @@ export function readByShape(
   const effect = effectOf(def);
   if (effect && effect.kind !== 'read') return undefined;
   facts ??= argumentFacts(policy, def, args);
+  const query = readingQuery(policy, def, args, facts);
+  if (query) return query;
   if (effect && closedRead(def, facts)) return `${effect.why}${CLOSED}`;
   if (effect) return pointsOut(facts, facts.roles) ? undefined : `${effect.why}${NO_ARGUMENT_OUT}`;
   w ??= readWords(def, facts, opts);
@@ -215,13 +230,10 @@ function argumentFacts(policy: Policy, def: ToolDefinition, args: readonly { nam
     if (shown) f.shown.add(shown);
     if ((role === 'content' || role === 'other') && isFreeText(n)) f.freeText = true;
     if ((role === 'content' || role === 'other') && PROSE.test(value)) f.prose = true;
-    if (role === 'recipient' && /[@+\d]/.test(value) && words(n).some((x) => DESTINATION.has(x))) f.sendsTo ??= n;
+    if (role === 'recipient' && /[@+\d]/.test(value) && namesDestination(n)) f.sendsTo ??= n;
   }
   return f;
 }
-
-/** Words of an argument's name that say where something goes, not whom the call is about (`user_email`). */
-const DESTINATION = new Set(['to', 'forward', 'cc', 'bcc', 'recipient', 'recipients', 'destination']);
 
 /**
  * A change that names where it sends (a mail forward, a copy to): a send as well as whatever its
@@ -333,7 +345,7 @@ function readWords(def: ToolDefinition, f: ArgumentFacts, opts: ProfileOptions):
     (opts.language === SPANISH && spanishReducedRelative(clause, opts));
   // A description that names what the tool returns says no action: a verb-like word in it is part of a noun ("the plan and its add-ons").
   const byDesc = nounPhrase ? { read: false } : actionOf(desc, opts.verbOf);
-  const named = verbLast(name, opts.verbOf, byDesc, nounPhrase) ?? actionOf(name, opts.verbOf, true);
+  const named = verbLast(name, opts.verbOf, byDesc, nounPhrase, f) ?? actionOf(name, opts.verbOf, true);
   const compound = compoundNoun(name, named, byDesc, nounPhrase, opts);
   const led = compound ? { read: false } : named;
   const byName = led.category || led.read ? led : (prefixedAction(name, opts.verbOf, byDesc) ?? led);
@@ -461,15 +473,28 @@ function compoundNoun(name: readonly string[], led: Action, byDesc: Action, noun
  * in the description). A name led by a verb and nothing else (`send_email`, `dispatch_mail`) keeps
  * it; a description that names what the tool returns ("The loss adjuster's report") leaves none.
  */
-function verbLast(name: readonly string[], verbOf: ProfileOptions['verbOf'], byDesc: Action, nounPhrase: boolean): Action | undefined {
+function verbLast(
+  name: readonly string[],
+  verbOf: ProfileOptions['verbOf'],
+  byDesc: Action,
+  nounPhrase: boolean,
+  f: ArgumentFacts,
+): Action | undefined {
   if (name.length < 2 || nounPhrase) return undefined;
   const last = name[name.length - 1];
   const c = verbOf(last);
   if (c === undefined || (last.endsWith('s') && verbOf(last.slice(0, -1)) !== undefined)) return undefined;
   if (c === 'read') return byDesc.read && byDesc.category === undefined ? { read: true, verb: last } : undefined;
-  if (verbOf(name[0]) !== undefined && !nounToo(name[0])) return undefined;
+  // A first word in -ing is a noun there (`viewing-book`, `billing_update`): a name's verb is an imperative.
+  if (verbOf(name[0]) !== undefined && !nounToo(name[0]) && !/[^aeiou]ing$/.test(name[0])) return undefined;
   const agrees = byDesc.category === c;
-  const silent = byDesc.category === undefined && !byDesc.read && name.slice(0, -1).every((x) => verbOf(x) === undefined);
+  // Where nothing else speaks, a last word that names a thing too (`lista_wiadomosci_email`) is that
+  // thing unless the tool takes what the action needs: someone to reach or money to move.
+  const silent =
+    byDesc.category === undefined &&
+    !byDesc.read &&
+    name.slice(0, -1).every((x) => verbOf(x) === undefined) &&
+    (!nounToo(last) || !MOVES_OUT.has(c) || pointsOut(f, f.roles) !== undefined || f.freeText);
   return agrees || silent ? { category: c, verb: last, read: false } : undefined;
 }
 
@@ -594,6 +619,29 @@ const namesNoAction = (w: Words) =>
   (w.byName.category === undefined && !w.byName.read) ||
   (w.byName.verb !== undefined && /[^s]s$/.test(w.byName.verb)) ||
   w.name.length === 1;
+
+/**
+ * Why a call reads by the statement it runs, or undefined: the code it takes is one SELECT that
+ * only reads (sql-query.ts), and nothing else it takes reaches anyone or moves money.
+ */
+function readingQuery(
+  policy: Policy,
+  def: ToolDefinition,
+  args: readonly { name: string; value: string }[],
+  f: ArgumentFacts,
+): string | undefined {
+  if (f.given.has('recipient') || f.given.has('payee') || f.given.has('amount') || f.given.has('url')) return undefined;
+  // The code it takes: an argument that runs (a command), or one that holds a query whatever it is called.
+  const code = args.filter(
+    (a) =>
+      SQL_START.test(a.value) ||
+      (a.value.trim() !== '' && argumentRole(policy, def.name, a.name, a.value, schemaProperty(def.inputSchema, a.name)) === 'command'),
+  );
+  if (code.length === 0 || !code.every((a) => selectOnly(a.value))) return undefined;
+  return `its argument ${code[0].name} is one SELECT statement that only reads: the call reads, whatever its words say of running code`;
+}
+
+const SQL_START = /^\s*\(?\s*(?:select|with)\s/i;
 
 /** Why the call's operation decides (operation.ts). */
 const operationWhy = (op: Operation) =>
@@ -741,6 +789,9 @@ function actionOf(ws: readonly string[], verbOf: (w: string) => Category | undef
     // In a description, a word that is a noun too ("order", "charges") is a verb only where it opens
     // the clause or a determiner follows it ("… and order the parts").
     if (!verbFirst && i > 0 && nounToo(w) && !DETERMINERS.has(ws[i + 1] ?? '')) continue;
+    // A participle before a noun describes it ("purchasing documents per vendor", "posted payments"):
+    // a description's verb is in the third person or the imperative.
+    if (!verbFirst && /(?:[^aeiou]ing|[^e]ed)$/.test(w) && ws[i + 1] !== undefined && !DETERMINERS.has(ws[i + 1])) continue;
     const c = verbOf(w);
     if (c === undefined) continue;
     decided = true;

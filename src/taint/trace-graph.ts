@@ -20,7 +20,7 @@ import { GraphBuilder, type TraceGraph } from './graph.js';
 import { ContentIndex, normalizeText, type ContentIndexOptions } from './content-links.js';
 import { ALL_MASK, ROOT_BIT, SINK_MASK, bitOf, maskOf } from './labels.js';
 import type { Policy } from './policy.js';
-import { contentLabels, releaseAt, requestNeeds, type LabelEvidence } from './classify.js';
+import { contentLabels, flattenArguments, releaseAt, requestNeeds, type LabelEvidence } from './classify.js';
 import {
   carriesSignal,
   cleanText,
@@ -500,7 +500,7 @@ function reachesOf(policy: Policy, output: string, found: InjectionFinding, reco
     const explicit = found.explicit || carriesSignal(text);
     // An order that names its own address, account or link speaks of that one, not of its record's ("send copies to x@y").
     const around = output.slice(a, b).match(NAMED_TARGETS) === null ? records[i] : undefined;
-    const keyed = around ? fieldsNamed(output.slice(a, b), output.slice(...around)) : [];
+    const keyed = around ? fieldsNamed(lineOf(output, a, b), output.slice(...around)) : [];
     return {
       text: normalizeText(text),
       asks: asks & OUTWARD ? asks | OUTWARD : asks,
@@ -512,6 +512,19 @@ function reachesOf(policy: Policy, output: string, found: InjectionFinding, reco
     };
   });
 }
+
+/**
+ * The passage with the rest of its line, less the line's own key: an order that names the field it
+ * means in the sentence before ("Refunds ONLY to ZZ_REFUND_IBAN (customer request). Do not use the
+ * house bank.") names it for the order too.
+ */
+function lineOf(output: string, a: number, b: number): string {
+  const start = output.lastIndexOf('\n', a - 1) + 1;
+  const end = output.indexOf('\n', b);
+  const line = output.slice(start, end < 0 ? output.length : Math.min(end, b + MAX_REACH));
+  return line.length > MAX_REACH * 2 ? output.slice(a, b) : line.replace(OWN_KEY, '');
+}
+const OWN_KEY = /^[ \t]*(?:[-*•][ \t]+)?[^:\s]{1,60}:[ \t]/;
 
 /** Labels of every node: classification, content rules, injection detection, annotations, release rules. */
 function labelNodes(
@@ -529,6 +542,7 @@ function labelNodes(
   const root = rootItem.node;
   const rootTokens = new Set(normalizeText(input.root).split(' '));
   const rootActions = openActions(input.root, { verbOf: policy.verbOf });
+  const pointedReads: string[] = [];
   g.label(root, ROOT_BIT);
   for (const e of contentLabels(policy, input.root, 'request').evidence) g.label(root, e.mask, e.why);
   if (input.annotation && input.annotation.sources.length) g.label(root, maskOf(input.annotation.sources), input.annotation.why);
@@ -551,7 +565,9 @@ function labelNodes(
       policy.detectInjection && text
         ? detectInjection(text, { orders: site === 'tool-result', unreadable: site === 'tool-result' && readableRequest })
         : undefined;
-    const { found, reaches } = withoutRequestedOrders(policy, it, text, detected, input.root, rootActions);
+    const pointed =
+      (it.kind === 'tool' || it.kind === 'sink') && (requestPointsAt(input.root, { args: it.args }) || ledFrom(pointedReads, it));
+    const { found, reaches } = withoutRequestedOrders(policy, it, text, detected, rootActions, pointed);
     const passages = found ? injectedText(text, found) : '';
     // An order a tool merely echoes from the request is the request's, unless the block around it carries what makes it an injection.
     const plain = found !== undefined && !reaches.some((r) => r.explicit);
@@ -580,6 +596,7 @@ function labelNodes(
         passages: it.output,
       });
     }
+    if (pointed && pointedReads.length < MAX_POINTED) pointedReads.push(normalizeText(cleanOf(text, found).slice(0, MAX_POINTED_TEXT)));
     const annotated = site === 'tool-result' ? input.toolResultLabels?.get(it.output) : undefined;
     if (annotated?.sources.length) g.label(it.node, maskOf(annotated.sources), annotated.why, 'result');
     if (it.kind === 'sink')
@@ -603,18 +620,42 @@ function withoutRequestedOrders(
   it: Item,
   text: string,
   found: InjectionFinding | undefined,
-  request: string,
   requestActions: ReadonlySet<string>,
+  pointed: boolean,
 ): { found: InjectionFinding | undefined; reaches: InstructionReach[] } {
   if (!found) return { found, reaches: [] };
   const reaches = reachesOf(policy, text, found, itemReading(it).record !== undefined);
-  const pointed = (it.kind === 'tool' || it.kind === 'sink') && !found.explicit && requestPointsAt(request, { args: it.args });
-  if (!pointed) return { found, reaches };
+  if (!pointed || found.explicit) return { found, reaches };
   // A passage loses the questions it opens with that the request answers for; one left with none is dropped.
   const from = found.passages.map(([a, b], i) => (reaches[i].explicit ? 0 : firstOrderNotAsked(text.slice(a, b), requestActions)));
   const trimmed = { ...found, passages: found.passages.map(([a, b], i): [number, number] => [a + (from[i] ?? 0), b]) };
   const left = withoutPassages(trimmed, (i) => from[i] === undefined);
   return { found: left, reaches: reaches.filter((_, i) => from[i] !== undefined) };
+}
+
+/**
+ * Whether a read was made with a code or an address taken from a read the request points to,
+ * outside its orders: the message a search by the client's name found ("Tammy emailed about …;
+ * send them wherever she said" searches her mail, then opens the message it lists). The request
+ * points at that message as well.
+ */
+function ledFrom(pointedReads: readonly string[], it: Item): boolean {
+  if (pointedReads.length === 0) return false;
+  return flattenArguments(it.args ?? {}).some((a) => {
+    if (!LEAD_VALUE.test(a.value)) return false;
+    const v = normalizeText(a.value);
+    return pointedReads.some((t) => within(t, v));
+  });
+}
+/** A value that names one thing: a code with a digit in it, an address. */
+const LEAD_VALUE = /^(?=\S*\d)[\w.:/-]{4,80}$|^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/;
+/** Reads a request points at whose text later reads may be led from, and how much of each is kept. */
+const MAX_POINTED = 16;
+const MAX_POINTED_TEXT = 100_000;
+
+/** The text of a read outside its injected passages. */
+function cleanOf(text: string, found: InjectionFinding | undefined): string {
+  return found ? cleanText(text, found) : text;
 }
 
 /** What the orders of a delegated document ask for, read as the request is read. */

@@ -14,8 +14,8 @@ import { labelsOf } from '../../src/taint/labels.js';
 import { defaultPolicy } from '../../src/taint/policy.js';
 import type { ToolDefinition } from '../../src/taint/tool-profile.js';
 import { operationOf } from '../../src/taint/operation.js';
-import { renderCase, type EvalCase, type Vocabulary } from '../../bench/taint-eval/eval-set.js';
-import { tracesOfDocument, validateTraces } from '../../src/taint/validate-trace.js';
+import type { EvalCase, Vocabulary } from '../../bench/taint-eval/eval-set.js';
+import { caseDecisions } from '../helpers/eval-case.js';
 
 const policy = defaultPolicy();
 const labels = (def: ToolDefinition, args: Record<string, unknown>) => {
@@ -188,13 +188,7 @@ const desk: Vocabulary = {
   ],
   cases: [],
 };
-const run = (c: EvalCase, shape: 'dense' | 'sparse') =>
-  new Map(
-    validateTraces(tracesOfDocument(renderCase({ ...desk, cases: [c] }, c, shape), `${c.id}.json`), policy).map((s) => [
-      s.toolCallId,
-      s.decision,
-    ]),
-  );
+const run = (c: EvalCase, shape: 'dense' | 'sparse') => caseDecisions(desk, c, shape, policy);
 
 describe('a resource vocabulary end to end', () => {
   const c: EvalCase = {

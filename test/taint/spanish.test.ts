@@ -139,7 +139,9 @@ describe('orders in Spanish data', () => {
   it('leaves a record’s plain imperatives and headings alone (read as for a Spanish request, where Spanish prose is readable)', () => {
     const asForSpanish = { unreadable: false };
     expect(detectInjection('Acceso por la puerta trasera. Llame al timbre 2B y lea el contador del sótano.', asForSpanish)).toBeUndefined();
-    expect(detectInjection('Domicilie sus recibos y ahorre un 2% en cada factura.', asForSpanish)).toBeUndefined();
+    // An imperative to the reader with an action of its own is read as the English one is ("Set up
+    // direct debit and save 2%"), whatever language the request is in.
+    expect(detectInjection('Domicilie sus recibos y ahorre un 2% en cada factura.', asForSpanish)?.why).toMatch(/imperative/);
     expect(spanishOrderIn('Reserva confirmada para el 12 de mayo, 240 €')).toBeUndefined();
     expect(spanishOrderIn('Cancelación de la visita VT-88120 registrada')).toBeUndefined();
   });

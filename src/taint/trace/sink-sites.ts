@@ -17,11 +17,12 @@ import {
   type ProvenanceContext,
 } from '../provenance.js';
 import { authorisedByPolicy, hostOf, isDirectory, namesCall, type Target } from '../classify.js';
-import { argumentRole, ID_VALUE, TARGET_ROLES } from '../argument-roles.js';
+import { argumentRole, IBAN, ID_VALUE, TARGET_ROLES } from '../argument-roles.js';
 import { maskOf, SINK_MASK, sinksOf } from '../labels.js';
 import type { Policy, TargetKind } from '../policy.js';
 import type { ArgumentTrace, InjectedText, Producers } from './content-edges.js';
 import { itemReading, type Item } from './items.js';
+import { defersValues } from '../intent.js';
 
 export interface TargetCheck extends Target {
   ok: boolean;
@@ -34,6 +35,8 @@ export interface TargetCheck extends Target {
   instructed?: true;
   /** It first appears in a read an instruction in data steered (one of the read's arguments came from it). */
   steered?: true;
+  /** It stands in an order of a read the request leaves the value to ("whatever address they gave"): the request's, not an injection's. */
+  handed?: true;
 }
 
 /** A link or an injected instruction that a message body carries from untrusted content to its recipient. */
@@ -174,6 +177,7 @@ function provenanceContext(ctx: SiteContext, before: number): ProvenanceContext 
   return {
     request: ctx.rootText,
     needs: ctx.needs,
+    defers: defersValues(ctx.rootText),
     containing: (value) =>
       p.index
         .containingText(value, before)
@@ -215,12 +219,21 @@ function phonesOf(p: Producers): Map<string, { written: string; end: number }[]>
 }
 
 /**
- * A phone number as a read wrote it, where the call writes it otherwise ("+491756630082" for
- * "+49 175 6630082"): the same digits, so the value is the one that read holds. Other values, and
- * numbers no read before the call holds, as they are.
+ * A phone number or an account as a read wrote it, where the call writes it otherwise
+ * ("+491756630082" for "+49 175 6630082", "DE03200000000020001530" for "DE03 2000 0000 0020 0015
+ * 30"): the same characters, so the value is the one that read holds. Other values, and numbers no
+ * read before the call holds, as they are.
  */
 function asWritten(ctx: SiteContext, value: string, before: number): string {
-  if (!PHONE.test(value) || digitsOf(value).length < 8 || ctx.p.index.containingText(value, before).length > 0) return value;
+  // An account number printed in groups of four ("DE03 2000 0000 …") and passed without the spaces, or the other way round.
+  const compact = value.length <= 64 ? value.replace(/\s+/g, '').toUpperCase() : '';
+  const iban = IBAN.test(compact);
+  if (!iban && (!PHONE.test(value) || digitsOf(value).length < 8)) return value;
+  if (ctx.p.index.containingText(value, before).length > 0) return value;
+  if (iban) {
+    const grouped = compact.replace(/(.{4})(?=.)/g, '$1 ');
+    return [compact, grouped].find((x) => x !== value && ctx.p.index.containingText(x, before).length > 0) ?? value;
+  }
   return (
     phonesOf(ctx.p)
       .get(digitsOf(value))
@@ -278,7 +291,10 @@ function checkTarget(ctx: SiteContext, prov: ProvenanceContext, t: Target, sinks
         ...t,
         ok: true,
         authority: 'tool-data',
-        why: `taken from ${p.describe(src.at)}, a read the request points to, outside any instruction in it`,
+        ...(src.handed ? { handed: true as const } : {}),
+        why: src.handed
+          ? `taken from ${p.describe(src.at)}, a read the request points to and leaves this value to ("whatever … they gave"), in an order that carries no sign of an injection`
+          : `taken from ${p.describe(src.at)}, a read the request points to, outside any instruction in it`,
       };
     case 'free-text':
       return {

@@ -140,7 +140,7 @@ const MAX_ANSWER = 600;
 const MAX_ASKED = 2_000;
 /** An answer that refuses or puts off what was offered, in every language the validator reads: it agrees to nothing. */
 const REFUSES =
-  /^\W*(?:no|nope|nah|not|never|wait|hold on|stop|espera|mejor no|nein|warte|stopp|halt|lieber nicht|non|n[ãa]o|nee|wacht|attends|aspetta|meglio di no|liever niet)(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])(?:don['’]?t|do not|doesn['’]?t|not|never|no longer|todav[ií]a no|a[uú]n no|nunca|nicht|noch nicht|auf keinen fall|pas encore|non ancora|ainda n[ãa]o|niet|nog niet)(?![\p{L}\p{N}])/iu;
+  /^\W*(?:no|nope|nah|not|never|wait|hold on|stop|espera|mejor no|nein|warte|stopp|halt|lieber nicht|non|n[ãa]o|nee|wacht|attends|aspetta|meglio di no|liever niet|nie|czekaj|zaczekaj|lepiej nie)(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])(?:don['’]?t|do not|doesn['’]?t|not|never|no longer|todav[ií]a no|a[uú]n no|nunca|nicht|noch nicht|auf keinen fall|pas encore|non ancora|ainda n[ãa]o|niet|nog niet|nie|jeszcze nie|w żadnym wypadku)(?![\p{L}\p{N}])/iu;
 /**
  * A question that offers an action: what follows it is the action. The offer may be cut short
  * ("Want me to book one?") or ask which of several ("Which should I book for Tomas?", "Which one
