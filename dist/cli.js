@@ -15985,10 +15985,10 @@ var METHOD_SUFFIX = /\[([a-z][a-z0-9-]*)\]$/;
 var FIGURE_KINDS = new Set(Object.keys(FIGURES));
 function parseMetricId(id) {
   const m = METHOD_SUFFIX.exec(id);
-  const bare = m ? id.slice(0, m.index) : id;
-  const slash = bare.indexOf("/");
-  const benchmark = slash >= 0 ? bare.slice(0, slash) : void 0;
-  const base2 = slash >= 0 ? bare.slice(slash + 1) : bare;
+  const bare2 = m ? id.slice(0, m.index) : id;
+  const slash = bare2.indexOf("/");
+  const benchmark = slash >= 0 ? bare2.slice(0, slash) : void 0;
+  const base2 = slash >= 0 ? bare2.slice(slash + 1) : bare2;
   const where = { ...benchmark !== void 0 ? { benchmark } : {}, ...m ? { method: m[1] } : {} };
   if (base2 === "malicious-drop") return { figure: "malicious-drop", ...where };
   const colon = base2.indexOf(":");
@@ -58455,9 +58455,10 @@ function stemWord(word) {
   return w;
 }
 function words(text2) {
-  const plain = /[^\x00-\x7f]/.test(text2) ? text2.normalize("NFD").replace(/[\u0300-\u036f]/g, "") : text2;
+  const plain = /[^\x00-\x7f]/.test(text2) ? text2.normalize("NFD").replace(/[\u0300-\u036f]/g, "").replace(/[łŁøØđĐßæÆœŒ]/g, (c3) => STROKED[c3] ?? c3) : text2;
   return plain.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/\be-mail/gi, "email").toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
 }
+var STROKED = { \u0142: "l", \u0141: "L", \u00F8: "o", \u00D8: "O", \u0111: "d", \u0110: "D", \u00DF: "ss", \u00E6: "ae", \u00C6: "AE", \u0153: "oe", \u0152: "OE" };
 var wordSet = (list3) => new Set(list3.split(" "));
 function wordsBeforeEach(clause, separators, count2) {
   const out = [];
@@ -59001,6 +59002,26 @@ function needsOfAction(category, objects, money) {
   }
   return [...out];
 }
+function byChannel(ws) {
+  for (let i2 = 0; i2 < ws.length - 1; i2++) {
+    const strict = BY_MEANS.has(ws[i2]);
+    if (!strict && !WITH_MEANS.has(ws[i2])) continue;
+    let j = i2 + 1;
+    while (j < i2 + 3 && CHANNEL_FILLERS.has(ws[j])) j++;
+    const noun = ws[j];
+    if (noun === void 0 || ADDRESS_WORDS.has(ws[j + 1] ?? "")) continue;
+    if (strict ? CHANNELS.has(noun) || LOOSE_CHANNELS.has(noun) : CHANNELS.has(noun)) return true;
+  }
+  return false;
+}
+var BY_MEANS = wordSet("by via per par por pelo tramite");
+var WITH_MEANS = wordSet("with met con com mit");
+var CHANNEL_FILLERS = wordSet(
+  "a an the een de het un una une le la el il um uma o ein eine einer einem kort korte kurze breve short quick"
+);
+var CHANNELS = wordSet("email emails mail mails mailtje sms whatsapp courriel correo");
+var LOOSE_CHANNELS = wordSet("text bericht berichtje message messaggio mensaje mensagem nachricht");
+var ADDRESS_WORDS = wordSet("address addresses adres adresse indirizzo direccion endereco");
 var READ_WORDS = {
   /** A list of people, said as one: matched as written, not stemmed. */
   directory: [
@@ -59773,7 +59794,7 @@ var DEFAULT_POLICY = {
       why: "asks to harm or coerce a person"
     },
     {
-      pattern: "\\b(steal\\w*|stolen|hack (into|someone)|break into|without (their|his|her|the owner.s) (consent|knowledge|permission)|dark ?web|alpha ?bay|untraceable|illegal\\w*|illicit|leaked (private |intimate |nude |personal )?(photos?|images?|pictures?|videos?|nudes|documents?|emails?|files?|data))\\b",
+      pattern: "\\b(steal\\w*|stolen|hack (into|someone)|break into|without (their|his|her|the owner.s) (consent|knowledge|permission)|dark ?web|alpha ?bay|untraceable|illegal\\w*|illegitimate|illicit|leaked (private |intimate |nude |personal )?(photos?|images?|pictures?|videos?|nudes|documents?|emails?|files?|data))\\b",
       labels: ["HARMFUL_INTENT"],
       on: ["request", "message"],
       why: "asks for theft or illegal acts"
@@ -59905,7 +59926,8 @@ var NAME_WORDS = {
   url: ["url", "uri", "link", "endpoint", "webhook", "website", "domain", "host", "hostname", "server", "href", "callback"],
   /** Where money goes. */
   // A bank's routing number: matched as written (`routing_number`), since "route" stems alike (`routeId` names a delivery route).
-  payee: ["iban", "bic", "swift", "payee", "beneficiary", "wallet"],
+  // A bank account by its name in the languages read (`rachunek`, `rekening`, `konto`): where money goes.
+  payee: ["iban", "bic", "swift", "payee", "beneficiary", "wallet", "rachunek", "rekening", "konto"],
   /** An account that is a payee (account number, account to). */
   accountTarget: ["number", "to", "recipient", "destination", "target"],
   /** A membership whose number is a credential. */
@@ -59933,6 +59955,10 @@ var NAME_WORDS = {
     "importe",
     "montant",
     "valor",
+    "importo",
+    "bedrag",
+    "betrag",
+    "kwota",
     // A currency code in a name (`amount_usd`, `monto_clp`, `price_eur`) says how much money.
     ..."usd eur gbp chf jpy cad aud nzd mxn clp ars cop pen brl inr cny sek nok dkk pln zar".split(" ")
   ],
@@ -59985,7 +60011,15 @@ var NAME_WORDS = {
     "celular",
     "telemovel",
     "courriel",
-    "correo"
+    "correo",
+    "destinatari",
+    "cellulare",
+    "telefono",
+    "ontvanger",
+    "empfanger",
+    "odbiorca",
+    "adresat",
+    "telefon"
   ],
   /** Text the model writes. */
   content: [
@@ -60026,7 +60060,19 @@ var NAME_WORDS = {
     "corps",
     "cuerpo",
     "asunto",
-    "assunto"
+    "assunto",
+    "messaggio",
+    "testo",
+    "oggetto",
+    "corpo",
+    "bericht",
+    "onderwerp",
+    "tekst",
+    "nachricht",
+    "betreff",
+    "tresc",
+    "temat",
+    "wiadomosc"
   ],
   /** The thing the call acts on. */
   object: [
@@ -60104,23 +60150,31 @@ function computeRole(policy, tool, name, v, prop) {
   if (rule && !rule.at.startsWith("default ")) return "role" in rule ? rule.role : rule.kind;
   const fromSchema = schemaRole(prop);
   if (fromSchema) return fromSchema;
-  if (rule) return "role" in rule ? rule.role : rule.kind;
   const raw = words(name);
+  if (rule) return notARecipient("role" in rule ? rule.role : rule.kind, v, raw);
   const ws = raw.map(stem);
+  if (raw.some((w) => BOUNDS.has(w))) return "other";
   const role = raw.some((w) => w.toLowerCase() === "routing") ? "payee" : byName(ws, isCodeTool(tool));
   if (role === "object" && has(ws, ...NAME_WORDS.taxId)) return "object";
   if (role === void 0 || role === "content" || role === "object") {
-    const fromValue = valueRole(v, role === void 0);
+    const fromValue = valueRole(v, role === void 0 && phoneMayBe(tool, name, v, prop));
     if (fromValue) return fromValue;
   }
   if (role === "recipient" && sentence(v)) return "content";
   if (role === "recipient" && (v === "true" || v === "false")) return "choice";
-  if (role !== void 0) return role;
+  if (role !== void 0) return notARecipient(role, v, raw);
   const type = Array.isArray(prop?.type) ? prop?.type[0] : prop?.type;
   if (type === "boolean" || v === "true" || v === "false") return "choice";
   if (type === "string" && ID_VALUE.test(v)) return "object";
   return "other";
 }
+function notARecipient(role, v, raw) {
+  if (role !== "recipient") return role;
+  if (DATE.test(v)) return "other";
+  if (/^[A-Za-z]{1,8}[-_]?\d[\w-]*$/.test(v) && raw.some((w) => w === "reply" || w === "thread")) return "object";
+  return role;
+}
+var BOUNDS = /* @__PURE__ */ new Set(["min", "max", "minimum", "maximum", "minimal", "maximal"]);
 var SENTENCE = new RegExp("^(?!.*@)(?=(?:.*?\\b\\p{Ll}{2,}\\b){2})\\S+(?:\\s+\\S+){4,}$", "su");
 var sentence = (v) => v.length <= 2e3 && SENTENCE.test(v);
 var ID_VALUE = /^\d{1,12}$/;
@@ -60142,11 +60196,20 @@ function valueRole(v, phone) {
   if (phone && PHONE2.test(v) && !DATE.test(v)) return "recipient";
   return void 0;
 }
+function phoneMayBe(tool, name, v, prop) {
+  if (!/^\d+$/.test(v)) return true;
+  return [...words(tool), ...words(name), ...words((prop?.description ?? "").slice(0, 500))].some((w) => PHONE_WORDS.has(w));
+}
+var PHONE_WORDS = new Set(
+  "phone phones mobile mobiles cell cellphone tel telephone sms text whatsapp fax call msisdn telefono cellulare telefoon mobiel gsm handy telefon telefone celular movil portable".split(
+    " "
+  )
+);
 var isCodeTool = (tool) => has(words(tool), "exec", "execute", "run", "eval", "shell", "bash", "python", "code", "script", "interpreter", "terminal", "command");
 function structuralRole(policy, tool, name, value2, prop) {
   const rule = policyRule(policy, tool, name);
   if (rule && !rule.at.startsWith("default ")) return "role" in rule ? rule.role : rule.kind;
-  return schemaRole(prop) ?? valueRole(value2.trim(), true);
+  return schemaRole(prop) ?? valueRole(value2.trim(), phoneMayBe(tool, name, value2.trim(), prop));
 }
 var FREE_TEXT = new Set(
   [
@@ -60177,6 +60240,10 @@ var FREE_TEXT = new Set(
     "payload"
   ].map(stem)
 );
+function namesDestination(name) {
+  return words(name).some((x) => DESTINATION.has(x));
+}
+var DESTINATION = /* @__PURE__ */ new Set(["to", "forward", "cc", "bcc", "recipient", "recipients", "destination"]);
 function isFreeText(name) {
   const ws = words(name).map(stem);
   return ws.some((w) => FREE_TEXT.has(w)) && !ws.some((w) => w === "query" || w === "search" || w === "filter" || w === "keyword");
@@ -60587,8 +60654,8 @@ var CLITICS = [
 ];
 function spanishVerb(word) {
   const w = fold(word);
-  const bare = FORMS.get(w);
-  if (bare) return { category: bare.category, infinitive: bare.infinitive };
+  const bare2 = FORMS.get(w);
+  if (bare2) return { category: bare2.category, infinitive: bare2.infinitive };
   for (const c3 of CLITICS) {
     if (!w.endsWith(c3) || w.length - c3.length < 2) continue;
     const base2 = w.slice(0, -c3.length);
@@ -61043,8 +61110,8 @@ var JOINED_CLITICS = ["lhes", "lhe", "los", "las", "lo", "la", "me", "nos"];
 var WITH_PRONOUN2 = { pass: "share", confirm: "send" };
 var ALSO_WITH_PRONOUN2 = { pass: "change" };
 function formOf(w) {
-  const bare = FORMS3.get(w);
-  if (bare) return bare;
+  const bare2 = FORMS3.get(w);
+  if (bare2) return bare2;
   const hyphen = w.indexOf("-");
   const tries = hyphen > 0 ? HYPHEN_CLITICS.has(w.slice(hyphen + 1)) ? [[w.slice(0, hyphen), w.slice(hyphen + 1)]] : [] : JOINED_CLITICS.filter((c3) => w.endsWith(c3) && w.length - c3.length >= 3).map((c3) => [w.slice(0, -c3.length), c3]);
   for (const [base2, clitic] of tries) {
@@ -61355,7 +61422,7 @@ var ENDINGS3 = {
 };
 var ROOTS3 = {
   read: "regard/er verifi/er consult/er cherch/er recherch/er trouv/er retrouv/er list/er affich/er examin/er analys/er compar/er calcul/er resum/er recuper/er telecharg/er control/er identifi/er tradui/uire retourn/er obt/enir estim/er compt/er surveill/er montr/er expliqu/er indiqu/er ouvr/vrir tri/er",
-  send: "envoy|envoi/er transmet/ttre repond/dre ecri/ire prev/enir avert/ir inform/er notifi/er relanc/er diffus/er rappel|rappell/er appel|appell/er contact/er signal/er remet/ttre soumet/ttre expedi/er communiqu/er demand/er export/er alert/er remerci/er mail/er",
+  send: "envoy|envoi/er transmet/ttre repond/dre ecri/ire prev/enir avert/ir inform/er notifi/er relanc/er diffus/er rappel|rappell/er appel|appell/er contact/er signal/er remet/ttre soumet/ttre expedi/er communiqu/er demand/er export/er alert/er remerci/er mail/er livr/er",
   share: "partag/er invit/er autoris/er accord/er permet/ttre deleg/er televers/er distribu/er",
   publish: "publi/er post/er annonc/er tweet/er comment/er",
   pay: "pay|pai,pay/er regl/er vir/er rembours/er vers/er sold/er encaiss/er factur/er debit/er credit/er prelev/er acquitt/er command/er achet/er vend/dre",
@@ -61861,8 +61928,8 @@ function lightCategory2(verb, after) {
 var CLITICS2 = "glielo gliela glieli gliele gliene melo mela meli mele mene telo tela teli tele tene celo cela celi cele cene velo vela veli vele vene gli mi ti ci vi lo la li le ne".split(" ");
 var SHORT = { di: "dire", fa: "fare", da: "dare" };
 function found(w) {
-  const bare = lookup(w);
-  if (bare) return bare;
+  const bare2 = lookup(w);
+  if (bare2) return bare2;
   for (const c3 of CLITICS2) {
     if (!w.endsWith(c3) || w.length - c3.length < 2) continue;
     const stem2 = w.slice(0, -c3.length);
@@ -62392,8 +62459,8 @@ function dutchActions(prose) {
       const found2 = [...verbFirst2(ws), ...thatYou(ws)];
       if (found2.length === 0 && !ws.some((w, k) => w === "of" && k > 0)) found2.push(...verbLast2(ws));
       for (const a2 of found2.filter((x) => x.category !== "read")) {
-        const toUser4 = ws.some((w) => TO_USER5.has(w)) || ws[ws.indexOf(a2.words.split(" ")[0]) + 1] === "ons";
-        if (!((a2.category === "send" || a2.category === "share") && toUser4)) out.push(a2);
+        const toUser5 = ws.some((w) => TO_USER5.has(w)) || ws[ws.indexOf(a2.words.split(" ")[0]) + 1] === "ons";
+        if (!((a2.category === "send" || a2.category === "share") && toUser5)) out.push(a2);
       }
     }
   }
@@ -62463,6 +62530,386 @@ function dutchPlan(sentence2) {
   return asImperative(m[1].replace(/\s+(?:kunnen|willen|gaan)$/i, "")) ?? void 0;
 }
 
+// src/taint/polish.ts
+var CURRENCY3 = { "\u20AC": "eur", $: "dolar", "\xA3": "funt" };
+function polishFold(word) {
+  return fold(word.toLowerCase().replace(/ł/g, "l"));
+}
+function wordsOf3(text2) {
+  return (text2.toLowerCase().match(/[\p{L}\p{N}]+|[€$£]/gu) ?? []).map((raw) => ({ raw, w: CURRENCY3[raw] ?? polishFold(raw).replace(/[^a-z0-9]/g, "") })).filter((x) => x.w !== "");
+}
+function polishWords(text2) {
+  return wordsOf3(text2).map((x) => x.w);
+}
+var POLISH_OWN = wordSet(
+  "nie si\u0119 jest s\u0105 \u017Ce czy prosz\u0119 prosze prosimy dla oraz tak\u017Ce takze te\u017C tez ju\u017C juz tylko jeszcze bardzo przez przed przy bez od za w z lub albo ale jak jako gdy kiedy gdzie kto ile dlaczego je\u015Bli jesli je\u017Celi jezeli \u017Ceby zeby aby niech jej jego mu mnie nam wam nas was ty ona oni one pani pa\u0144stwo panstwo dzi\u0119kuj\u0119 dziekuje dzi\u0119ki dzieki cze\u015B\u0107 czesc dzie\u0144 dobry jutro dzisiaj dzi\u015B dzis teraz potem nast\u0119pnie nastepnie wszystkie wszystko wszystkich kt\xF3ry kt\xF3ra kt\xF3re kt\xF3r\u0105 ktory ktora ktore m\xF3j moja moje mojego mojej mojemu tw\xF3j twoja twoje sw\xF3j swoj\u0105 swoje swoja mo\u017Ce moze mo\u017Cesz mozesz mo\u017Cecie mozecie by\u0142 by\u0142a by\u0142o b\u0119dzie bedzie trzeba nale\u017Cy nalezy ani nic nigdy wi\u0119c wiec tego tej tym t\u0119 t\u0105 mam masz ma s\u0105 sa tak musi musisz musicie powinien powinna"
+);
+var POLISH_SHARED = wordSet("i a o do na to po co go je im ich ja my on u ze sie mi ci te ten ta no pan");
+var OTHER_OWN3 = wordSet(
+  "the of and in is for with that this it an be are at by from please you your our we was were have has will would can could should el los las y por para es est\xE1 muy pero este esta sus m\xE1s ya hay usted gracias tambi\xE9n la que de en un una con del al se su lo le les os um n\xE3o nao com em da \xE9 s\xE3o ao aos pelo pela voc\xEA seu isso j\xE1 les des du et est une pour dans sur au aux ce cette vous nous avec pas qui votre merci leur der die das und ist nicht ein eine mit f\xFCr von zu auf bitte wir den dem il di della che per gli sono questo questa anche grazie ho hai \xE8 non een het niet naar graag jij uw voor op met dat"
+);
+var POLISH_LETTER = /[ąęłśćńźż]/;
+var FOREIGN_ACCENT = /[ñáíúãõâêôûçœàèìùéëäöüß¿¡]/i;
+function readsAsPolish(raw) {
+  const text2 = raw.slice(0, 4e3);
+  let own2 = 0;
+  let shared = 0;
+  let others = 0;
+  for (const token of text2.match(new RegExp("\\p{L}+", "gu")) ?? []) {
+    const w = token.toLowerCase();
+    if (POLISH_OWN.has(w) || POLISH_LETTER.test(w) && token[0] === w[0]) own2++;
+    else if (POLISH_SHARED.has(w)) shared++;
+    else if (OTHER_OWN3.has(w)) others++;
+  }
+  if (own2 >= 2 && own2 > others && own2 + shared > others) return true;
+  if (others > 0 || FOREIGN_ACCENT.test(text2)) return false;
+  return polishWords(text2).some((w) => polishOnly(w));
+}
+function polishOnly(w) {
+  return FORMS7.has(w) || LIGHT_FORMS4.has(w) || !/^(?:zl|pln|eur|euro)$/.test(w) && polishObjects([w]).size > 0;
+}
+var VERBS2 = {
+  read: "sprawdz/sprawdzic/sprawdzi/sprawdze sprawdzaj/sprawdzac/sprawdza/sprawdzam znajdz/znalezc/znajdzie/znajde wyszukaj/wyszukac/wyszuka/wyszukam wyszukuj/wyszukiwac/wyszukuje/wyszukuje szukaj/szukac/szuka/szukam pokaz/pokazac/pokaze/pokaze wyswietl/wyswietlic/wyswietli/wyswietle wyswietlaj/wyswietlac/wyswietla/wyswietlam przeczytaj/przeczytac/przeczyta/przeczytam czytaj/czytac/czyta/czytam odczytaj/odczytac/odczyta/odczytam pobierz/pobrac/pobierze/pobiore pobieraj/pobierac/pobiera/pobieram zwroc/zwrocic/zwroci/zwroce zwracaj/zwracac/zwraca/zwracam policz/policzyc/policzy/policze oblicz/obliczyc/obliczy/oblicze podsumuj/podsumowac/podsumuje/podsumuje przejrzyj/przejrzec/przejrzy/przejrze zobacz/zobaczyc/zobaczy/zobacze otworz/otworzyc/otworzy/otworze porownaj/porownac/porowna/porownam zweryfikuj/zweryfikowac/zweryfikuje/zweryfikuje ustal/ustalic/ustali/ustale wylistuj/wylistowac/wylistuje/wylistuje listuj/listowac/listuje/listuje",
+  send: "wyslij/wyslac/wysle/wysle wysylaj/wysylac/wysyla/wysylam przeslij/przeslac/przesle/przesle przesylaj/przesylac/przesyla/przesylam odeslij/odeslac/odesle/odesle napisz/napisac/napisze/napisze odpisz/odpisac/odpisze/odpisze odpowiedz/odpowiedziec/odpowie/odpowiem odpowiadaj/odpowiadac/odpowiada/odpowiadam przekaz/przekazac/przekaze/przekaze przekazuj/przekazywac/przekazuje/przekazuje powiadom/powiadomic/powiadomi/powiadomie powiadamiaj/powiadamiac/powiadamia/powiadamiam zawiadom/zawiadomic/zawiadomi/zawiadomie poinformuj/poinformowac/poinformuje/poinformuje informuj/informowac/informuje/informuje zadzwon/zadzwonic/zadzwoni/zadzwonie dzwon/dzwonic/dzwoni/dzwonie przypomnij/przypomniec/przypomni/przypomne przypominaj/przypominac/przypomina/przypominam skontaktuj/skontaktowac/skontaktuje/skontaktuje powiedz/powiedziec/powie/powiem zapytaj/zapytac/zapyta/zapytam ponagl/ponaglic/ponagli/ponagle zglos/zglosic/zglosi/zglosze przyslij/przyslac/przysle/przysle",
+  share: "udostepnij/udostepnic/udostepni/udostepnie udostepniaj/udostepniac/udostepnia/udostepniam zapros/zaprosic/zaprosi/zaprosze upowaznij/upowaznic/upowazni/upowaznie",
+  publish: "opublikuj/opublikowac/opublikuje/opublikuje publikuj/publikowac/publikuje/publikuje oglos/oglosic/oglosi/oglosze zamiesc/zamiescic/zamiesci/zamieszcze skomentuj/skomentowac/skomentuje/skomentuje wywies/wywiesic/wywiesi/wywiesze",
+  pay: "zaplac/zaplacic/zaplaci/zaplace plac/placic/placi/place oplac/oplacic/oplaci/oplace oplacaj/oplacac/oplaca/oplacam przelej/przelac/przeleje/przeleje przelewaj/przelewac/przelewa/przelewam kup/kupic/kupi/kupie kupuj/kupowac/kupuje/kupuje zamow/zamowic/zamowi/zamowie zamawiaj/zamawiac/zamawia/zamawiam doladuj/doladowac/doladuje/doladuje ureguluj/uregulowac/ureguluje/ureguluje splac/splacic/splaci/splace wplac/wplacic/wplaci/wplace wyplac/wyplacic/wyplaci/wyplace obciaz/obciazyc/obciazy/obciaze zafakturuj/zafakturowac/zafakturuje/zafakturuje",
+  book: "zarezerwuj/zarezerwowac/zarezerwuje/zarezerwuje rezerwuj/rezerwowac/rezerwuje/rezerwuje umow/umowic/umowi/umowie zaplanuj/zaplanowac/zaplanuje/zaplanuje planuj/planowac/planuje/planuje wynajmij/wynajac/wynajmie/wynajme zwolaj/zwolac/zwola/zwolam",
+  change: "zmien/zmienic/zmieni/zmienie zmieniaj/zmieniac/zmienia/zmieniam zaktualizuj/zaktualizowac/zaktualizuje/zaktualizuje aktualizuj/aktualizowac/aktualizuje/aktualizuje dodaj/dodac/doda/dodam dodawaj/dodawac/dodaje/dodaje utworz/utworzyc/utworzy/utworze tworz/tworzyc/tworzy/tworze stworz/stworzyc/stworzy/stworze zapisz/zapisac/zapisze/zapisze zapisuj/zapisywac/zapisuje/zapisuje popraw/poprawic/poprawi/poprawie edytuj/edytowac/edytuje/edytuje przenies/przeniesc/przeniesie/przeniose przesun/przesunac/przesunie/przesune przeloz/przelozyc/przelozy/przeloze ustaw/ustawic/ustawi/ustawie wpisz/wpisac/wpisze/wpisze wklep/wklepac/wklepie/wklepie wprowadz/wprowadzic/wprowadzi/wprowadze zatwierdz/zatwierdzic/zatwierdzi/zatwierdze potwierdz/potwierdzic/potwierdzi/potwierdze zaakceptuj/zaakceptowac/zaakceptuje/zaakceptuje odrzuc/odrzucic/odrzuci/odrzuce podpisz/podpisac/podpisze/podpisze wystaw/wystawic/wystawi/wystawie wystawiaj/wystawiac/wystawia/wystawiam wygeneruj/wygenerowac/wygeneruje/wygeneruje generuj/generowac/generuje/generuje oznacz/oznaczyc/oznaczy/oznacze przypisz/przypisac/przypisze/przypisze zablokuj/zablokowac/zablokuje/zablokuje odblokuj/odblokowac/odblokuje/odblokuje aktywuj/aktywowac/aktywuje/aktywuje wlacz/wlaczyc/wlaczy/wlacze zamknij/zamknac/zamknie/zamkne uzupelnij/uzupelnic/uzupelni/uzupelnie wypelnij/wypelnic/wypelni/wypelnie przedluz/przedluzyc/przedluzy/przedluze odnow/odnowic/odnowi/odnowie zastap/zastapic/zastapi/zastapie zmodyfikuj/zmodyfikowac/zmodyfikuje/zmodyfikuje skopiuj/skopiowac/skopiuje/skopiuje zarejestruj/zarejestrowac/zarejestruje/zarejestruje zanotuj/zanotowac/zanotuje/zanotuje odnotuj/odnotowac/odnotuje/odnotuje zaimportuj/zaimportowac/zaimportuje/zaimportuje",
+  delete: "usun/usunac/usunie/usune usuwaj/usuwac/usuwa/usuwam anuluj/anulowac/anuluje/anuluje skasuj/skasowac/skasuje/skasuje kasuj/kasowac/kasuje/kasuje wykresl/wykreslic/wykresli/wykresle odwolaj/odwolac/odwola/odwolam wypowiedz/wypowiedziec/wypowie/wypowiem zrezygnuj/zrezygnowac/zrezygnuje/zrezygnuje wyczysc/wyczyscic/wyczysci/wyczyszcze wylacz/wylaczyc/wylaczy/wylacze dezaktywuj/dezaktywowac/dezaktywuje/dezaktywuje zarchiwizuj/zarchiwizowac/zarchiwizuje/zarchiwizuje cofnij/cofnac/cofnie/cofne wyrzuc/wyrzucic/wyrzuci/wyrzuce",
+  exec: "uruchom/uruchomic/uruchomi/uruchomie uruchamiaj/uruchamiac/uruchamia/uruchamiam zainstaluj/zainstalowac/zainstaluje/zainstaluje instaluj/instalowac/instaluje/instaluje wdroz/wdrozyc/wdrozy/wdroze skompiluj/skompilowac/skompiluje/skompiluje"
+};
+var LIGHT6 = {
+  zrobic: { forms: "zrob/zrobic/zrobi/zrobie" },
+  wykonac: { forms: "wykonaj/wykonac/wykona/wykonam" },
+  dokonac: { forms: "dokonaj/dokonac/dokona/dokonam" },
+  przeprowadzic: { forms: "przeprowadz/przeprowadzic/przeprowadzi/przeprowadze" },
+  zlecic: { forms: "zlec/zlecic/zleci/zlece" },
+  zrealizowac: { forms: "zrealizuj/zrealizowac/zrealizuje/zrealizuje" },
+  realizowac: { forms: "realizuj/realizowac/realizuje/realizuje" },
+  dac: { forms: "daj/dac/da/dam" },
+  nadac: { forms: "nadaj/nadac/nada/nadam" },
+  wstawic: { forms: "wstaw/wstawic/wstawi/wstawie", alone: "change" },
+  wrzucic: { forms: "wrzuc/wrzucic/wrzuci/wrzuce" },
+  umiescic: { forms: "umiesc/umiescic/umiesci/umieszcze", alone: "change" },
+  zlozyc: { forms: "zloz/zlozyc/zlozy/zloze" }
+};
+function formsOf(entry2) {
+  const [imp, inf, third, first] = entry2.split("/");
+  const forms = [
+    [imp, "imp"],
+    [inf, "inf"],
+    [third, "third"],
+    [`${imp}cie`, "impl"],
+    [`${imp}my`, "impw"],
+    [`${third}sz`, "you"],
+    [`${third}cie`, "youpl"],
+    [`${third}my`, "we"]
+  ];
+  for (const p of pastOf(inf)) forms.push([p, "past"]);
+  return { forms, first, inf };
+}
+function pastOf(inf) {
+  if (/nac$/.test(inf)) return [`${inf.slice(0, -1)}l`, `${inf.slice(0, -3)}nela`];
+  if (/ec$/.test(inf)) return [`${inf.slice(0, -2)}al`, `${inf.slice(0, -2)}ala`];
+  return /[aiy]c$/.test(inf) ? [`${inf.slice(0, -1)}l`, `${inf.slice(0, -1)}la`] : [];
+}
+function verbalNouns(inf) {
+  const stems = /nac$/.test(inf) ? [`${inf.slice(0, -3)}nieci`] : /ac$/.test(inf) ? [`${inf.slice(0, -1)}ni`] : /[iy]c$/.test(inf) ? [`${inf.slice(0, -2)}eni`, `${inf.slice(0, -2)}ieni`, .../sic$/.test(inf) ? [`${inf.slice(0, -3)}szeni`] : []] : [];
+  return stems.flatMap((s2) => [`${s2}e`, `${s2}a`, `${s2}u`]);
+}
+var FORMS7 = /* @__PURE__ */ new Map();
+var FIRST3 = /* @__PURE__ */ new Map();
+var VERBAL = /* @__PURE__ */ new Map();
+var LIGHT_FORMS4 = /* @__PURE__ */ new Map();
+for (const [category, entries] of Object.entries(VERBS2))
+  for (const entry2 of entries.split(" ")) {
+    const { forms, first, inf } = formsOf(entry2);
+    for (const [f, kind] of forms) if (!FORMS7.has(f)) FORMS7.set(f, { category, verb: inf, kind });
+    if (category !== "read") {
+      if (!FIRST3.has(first)) FIRST3.set(first, inf);
+      for (const n2 of verbalNouns(inf)) if (!VERBAL.has(n2)) VERBAL.set(n2, category);
+    }
+  }
+for (const [verb, l] of Object.entries(LIGHT6)) {
+  const { forms, first } = formsOf(l.forms);
+  for (const [f, kind] of forms) if (!LIGHT_FORMS4.has(f)) LIGHT_FORMS4.set(f, { verb, kind });
+  if (l.alone) FIRST3.set(first, verb);
+}
+FIRST3.delete("place");
+var NOUNS_AS_WRITTEN = wordSet("odpowied\u017A pokaz plac");
+var ENDINGS5 = wordSet(" a u e em y i ie ow om ami ach o ia iu iem ii ji je ja jach jami jom owi ze ce iach iami");
+var NOUN_STEMS = {
+  money: "pieniadz pieniedz pieniadze kwot sum faktur rachunek rachunk platnosc zaplat przelew wplat wyplat zwrot zaliczk kaucj czynsz pensj wynagrodzeni oplat skladk rat naleznosc zl zlot zlotych pln eur euro dolar iban srodk abonament cen mandat prowizj sald dlug blik",
+  message: "wiadomosc wiadomosci mail email maila sms pism przypomnieni powiadomieni odpowiedz odpowiedzi monit komunikat newsletter zaproszeni",
+  access: "dostep uprawnieni rol admin administrator",
+  booking: "wizyt wizyc spotkani rezerwacj termin pokoj stolik lot bilet sal nocleg konsultacj",
+  publication: "ogloszeni post wpis publikacj artykul komentarz recenzj opini",
+  credential: "hasl pin token login"
+};
+var STEM_KINDS = /* @__PURE__ */ new Map();
+for (const [k, stems] of Object.entries(NOUN_STEMS))
+  for (const s2 of stems.split(" ")) STEM_KINDS.set(s2, [...STEM_KINDS.get(s2) ?? [], k]);
+function stemsOf(w) {
+  const out = [];
+  for (let n2 = 0; n2 <= 4 && n2 < w.length - 1; n2++) if (ENDINGS5.has(w.slice(w.length - n2))) out.push(w.slice(0, w.length - n2));
+  return out;
+}
+function polishObjects(ws) {
+  const out = /* @__PURE__ */ new Set();
+  for (const w of ws.slice(0, 64)) for (const s2 of stemsOf(w)) for (const k of STEM_KINDS.get(s2) ?? []) out.add(k);
+  return out;
+}
+var ACTION_STEMS = {
+  przelew: "pay",
+  platnosc: "pay",
+  platnosci: "pay",
+  zaplat: "pay",
+  wplat: "pay",
+  wyplat: "pay",
+  zwrot: "pay",
+  zakup: "pay",
+  zamowieni: "pay",
+  oplat: "pay",
+  doladowani: "pay",
+  rezerwacj: "book",
+  zmian: "change",
+  aktualizacj: "change",
+  korekt: "change",
+  kopi: "change",
+  wniosek: "change",
+  wnios: "change",
+  anulowani: "delete",
+  rezygnacj: "delete",
+  wysylk: "send",
+  telefon: "send",
+  znac: "send",
+  paczk: "send",
+  przypomnieni: "send",
+  dostep: "share",
+  uprawnieni: "share",
+  skrypt: "exec",
+  komend: "exec",
+  ogloszeni: "publish",
+  post: "publish",
+  publikacj: "publish"
+};
+var VENUES4 = wordSet(
+  "strona strone stronie stronke witryna witryne portal portalu facebook facebooka instagram instagrama linkedin linkedina twitter twittera tablica tablice tablicy blog bloga intranet intranecie forum"
+);
+function actionNoun(w) {
+  const verbal = VERBAL.get(w);
+  if (verbal) return verbal;
+  for (const s2 of stemsOf(w)) if (ACTION_STEMS[s2]) return ACTION_STEMS[s2];
+  return void 0;
+}
+function lightCategory4(verb, after) {
+  if ((verb === "wstawic" || verb === "wrzucic" || verb === "umiescic") && after.some((w) => VENUES4.has(w))) return "publish";
+  for (const w of after) {
+    const c3 = actionNoun(w);
+    if (c3) return c3;
+  }
+  return LIGHT6[verb].alone;
+}
+var PRONOUNS4 = wordSet("mu jej im go ja je mi mnie nam nas ci cie ciebie jemu ich to tego sie pan pani panstwo panie wam was");
+var TO_USER6 = wordSet("mi mnie nam nas");
+var VERB_CONTEXT4 = wordSet(
+  "i oraz a ale potem nastepnie teraz takze tez rowniez jeszcze pozniej najpierw prosze prosimy uprzejmie dzieki dziekuje ok okej dobrze tak wiec zatem to juz szybko jutro dzisiaj dzis pilnie koniecznie razu wreszcie zaraz tylko lepiej najlepiej najszybciej natychmiast niezwlocznie prostu jednak"
+);
+var HOMOGRAPHS4 = wordSet("umow ustaw wystaw plac pokaz odpowiedz wypowiedz");
+var MODAL2 = wordSet(
+  "prosze prosimy uprzejmie mozesz mozecie moglbys moglabys moglibyscie moglybyscie moglby moglaby mogliby mogla zechce zechcesz zechciej zechciejcie musisz musicie trzeba nalezy chce chcialbym chcialabym chcemy chcielibysmy potrzebuje pamietaj pamietajcie zapomnij zapomnijcie sprobuj sprobujcie postaraj"
+);
+var WISH2 = wordSet("zebys abys zebyscie abyscie");
+var NEGATION_STOPS = wordSet("i oraz a ale potem zapomnij zapomnijcie wahaj");
+var NEGATORS6 = wordSet("nie nigdy ani");
+var QUESTION_WORDS7 = wordSet(
+  "kto co ile kiedy gdzie jak dlaczego czemu ktory ktora ktore jaki jaka jakie czyj czyja kogo komu czego ktorego ktorej"
+);
+var CONDITION = wordSet("jesli jezeli gdyby jakby gdy");
+var WINDOW2 = 12;
+var partsOf4 = (clause) => clauseParts(clause, (t) => wordsOf3(t).length);
+function verbAt3(cw, i2, labels) {
+  if (labels.has(i2) || NOUNS_AS_WRITTEN.has(cw[i2].raw)) return void 0;
+  const w = cw[i2].w;
+  const after = cw.slice(i2 + 1, i2 + 7).map((x) => x.w);
+  const light = LIGHT_FORMS4.get(w);
+  if (light) {
+    const category = lightCategory4(light.verb, after);
+    return category ? { category, verb: light.verb, kind: light.kind } : void 0;
+  }
+  const f = FORMS7.get(w);
+  if (!f) return void 0;
+  if (/^(?:zwrocic|pobrac|przekazac|przekazywac|przeniesc)$/.test(f.verb) && polishObjects(after).has("money"))
+    return { ...f, category: "pay" };
+  return f;
+}
+function stands3(ws, i2, v, parts, question) {
+  if (v.kind === "we") return false;
+  let j = i2 - 1;
+  while (j >= 0 && i2 - j <= 4 && !parts.has(j + 1) && PRONOUNS4.has(ws[j])) j--;
+  const before = j < 0 || parts.has(j + 1) ? void 0 : ws[j];
+  if (v.kind === "third") return before === "niech";
+  if (v.kind === "past") return before !== void 0 && WISH2.has(before);
+  if (v.kind === "you" || v.kind === "youpl") return question && (before === void 0 || before === "czy");
+  if (before === void 0) return true;
+  if (v.kind !== "inf") return VERB_CONTEXT4.has(before) || !HOMOGRAPHS4.has(ws[i2]);
+  if (MODAL2.has(before)) return true;
+  if (before === "moze") return /^pan/.test(ws[j + 1]) || j === 0 || ws[j - 1] === "czy";
+  return VERB_CONTEXT4.has(before) && before !== "to";
+}
+function negated4(ws, i2, parts) {
+  for (let j = i2 - 1; j >= 0 && i2 - j <= 4 && !parts.has(j + 1); j--) {
+    if (NEGATION_STOPS.has(ws[j])) return false;
+    if (NEGATORS6.has(ws[j])) return true;
+  }
+  return false;
+}
+function subordinate(cw, i2, parts) {
+  for (let j = i2 - 1; j >= 0 && i2 - j <= WINDOW2 && !parts.has(j + 1); j--) {
+    const w = cw[j].w;
+    if (w === "i" || w === "oraz" || w === "ale" || w === "potem") return false;
+    if ((w === "czy" || QUESTION_WORDS7.has(w) || cw[j].raw === "\u017Ce") && j > 0) return true;
+    if (CONDITION.has(w)) return true;
+  }
+  return false;
+}
+function toUser4(ws, i2) {
+  const next = ws[i2 + 1] === "to" || ws[i2 + 1] === "je" ? ws[i2 + 2] : ws[i2 + 1];
+  if (TO_USER6.has(next) || next === "do" && TO_USER6.has(ws[i2 + 2])) return true;
+  for (let j = i2 - 1; j >= 0 && i2 - j <= 3 && PRONOUNS4.has(ws[j]); j--) if (TO_USER6.has(ws[j])) return true;
+  return false;
+}
+function polishActions(prose) {
+  const out = [];
+  for (const clause of prose.replace(/\.(?=\s|$)/g, "\n").match(/[^;!?\n]+\?*/g) ?? []) {
+    const cw = wordsOf3(clause);
+    const ws = cw.map((x) => x.w);
+    const question = clause.trim().endsWith("?");
+    if (ws.length === 0 || question && QUESTION_WORDS7.has(ws[0])) continue;
+    const { parts, labels } = partsOf4(clause);
+    for (let i2 = 0; i2 < ws.length; i2++) {
+      const asked = (category) => out.push({ category, after: ws.slice(i2 + 1, i2 + 13), words: ws.slice(i2, i2 + 4).join(" ") });
+      if ((ws[i2] === "prosze" || ws[i2] === "prosimy") && ws[i2 + 1] === "o" && !negated4(ws, i2, parts)) {
+        const c3 = ws[i2 + 2] === void 0 ? void 0 : actionNoun(ws[i2 + 2]);
+        if (c3 && c3 !== "read" && !(c3 === "send" && TO_USER6.has(ws[i2 + 3] ?? ""))) asked(c3);
+        continue;
+      }
+      const v = verbAt3(cw, i2, labels);
+      if (!v || v.category === "read") continue;
+      if (!stands3(ws, i2, v, parts, question) || negated4(ws, i2, parts) || subordinate(cw, i2, parts)) continue;
+      if ((v.category === "send" || v.category === "share") && toUser4(ws, i2)) continue;
+      asked(v.category);
+    }
+  }
+  return out;
+}
+var ORDER_LEAD_IN6 = wordSet(
+  "prosze prosimy uprzejmie bardzo uwaga pilne pilnie wazne ps nb rowniez takze tez teraz nastepnie potem niezwlocznie natychmiast koniecznie i"
+);
+var OBLIGATION5 = /\b(?:musisz|musicie|musi|musza|nalezy|trzeba|powinienes|powinnas|powinien|powinna|powinni|powinniscie|masz|macie|ma|ma\s+obowiazek|jest\s+zobowiazan[ya]\s+do)\s+(?:(?:natychmiast|koniecznie|zawsze|niezwlocznie|pilnie|obowiazkowo|rowniez|takze)\s+)?(?:(?:mu|jej|im|go|je|to|sie|nam|mi)\s+){0,3}([a-z]+)/g;
+var PROPER_NAME3 = new RegExp("^\\s*\\p{Lu}\\p{Ll}+\\s+\\p{Lu}\\p{Ll}+", "u");
+var DOORBELL = wordSet("razy raz domofon domofonem domofonu dzwonek dzwonkiem furtke brame kod");
+function polishOrderIn(sentence2) {
+  const text2 = sentence2.slice(0, 8e3);
+  for (const part of text2.split(/[:;,]\s*|\s+(?:i|oraz)\s+(?:potem\s+|następnie\s+|nastepnie\s+)?/i)) {
+    const cw = wordsOf3(part);
+    const ws = cw.map((x) => x.w);
+    let i2 = 0;
+    while (i2 < ws.length && i2 < WINDOW2 && ORDER_LEAD_IN6.has(ws[i2])) i2++;
+    const polite = ws.slice(0, i2).some((w) => w === "prosze" || w === "prosimy" || w === "uprzejmie");
+    if (polite && ws[i2] === "o") {
+      const c3 = ws[i2 + 1] === void 0 ? void 0 : actionNoun(ws[i2 + 1]);
+      if (c3 && c3 !== "read") return ws.slice(i2 - 1, i2 + 4).join(" ");
+      continue;
+    }
+    let niech = false;
+    if (ws[i2] === "niech") {
+      niech = true;
+      i2++;
+      let k = i2;
+      while (k < ws.length && k - i2 < 3 && !FORMS7.has(ws[k]) && !LIGHT_FORMS4.has(ws[k])) k++;
+      i2 = k;
+    }
+    while (i2 < ws.length && i2 < WINDOW2 && PRONOUNS4.has(ws[i2])) i2++;
+    if (i2 === 0 && (PROPER_NAME3.test(part) || /[@/]|\.\w/.test(part.trim().split(/\s+/)[0] ?? ""))) continue;
+    let v = i2 < ws.length ? verbAt3(cw, i2, /* @__PURE__ */ new Set()) : void 0;
+    for (let k = i2 + 1; !v && k <= i2 + 2 && k < ws.length - 1; k++) {
+      const later = verbAt3(cw, k, /* @__PURE__ */ new Set());
+      if (later?.kind === "imp") v = later;
+    }
+    if (!v || v.category === "read" || ws.length - i2 < 2) continue;
+    const ordered2 = niech ? v.kind === "third" : v.kind === "inf" ? polite : v.kind === "imp" || v.kind === "impl";
+    if (!ordered2) continue;
+    if (v.verb.endsWith("dzwonic") && ws.slice(i2 + 1, i2 + 5).some((w) => DOORBELL.has(w))) continue;
+    return ws.slice(i2, i2 + 4).join(" ");
+  }
+  let tried = 0;
+  const folded = polishFold(text2);
+  for (const m of folded.matchAll(OBLIGATION5)) {
+    if (++tried > 50) break;
+    if (/(?:^|[^a-z])(?:nie|czy|jesli|jezeli|gdy|ze)\s+$/.test(folded.slice(Math.max(0, m.index - 12), m.index))) continue;
+    const f = FORMS7.get(m[1]);
+    const light = LIGHT_FORMS4.get(m[1]);
+    const category = f?.kind === "inf" ? f.category : light?.kind === "inf" ? LIGHT6[light.verb].alone : VERBAL.get(m[1]);
+    if (category && category !== "read") return m[0].split(/\s+/).slice(0, 6).join(" ");
+  }
+  return void 0;
+}
+var ASKS_TO_GO_ON7 = /^(?:(?:a\s+|to\s+)?(?:czy\s+)?(?:(?:mam|moge|mozemy|mamy|powinienem|powinnam)\s+)?(?:kontynuowac|kontynuuje|dzialac|dzialam|przejsc\s+dalej|isc\s+dalej|to\s+zrobic|zrobic\s+to|to\s+wykonac|wykonac\s+to|realizowac|zaczynac|zaczac|zatwierdzic\s+to)|(?:czy\s+)?(?:to\s+)?(?:w\s+porzadku|ok|okej|pasuje|moze\s+byc|zgoda|dobrze)|(?:czy\s+)?(?:sie\s+)?zgadzasz(?:\s+sie)?|(?:czy\s+)?(?:pan|pani)\s+(?:sie\s+)?zgadza|(?:czy\s+)?potwierdzasz|(?:czy\s+)?potwierdza\s+(?:pan|pani)|(?:czy\s+)?chcesz,?\s+(?:zebym|abym)\s+(?:kontynuowal[a]?|to\s+zrobil[a]?|zrobil[a]?\s+to))(?:\s+(?:teraz|wiec|zatem|dalej))?\s*\?*$/;
+var OFFER_LEAD7 = /^(?:a\s+|to\s+)?(?:czy\s+)?(?:(?:mam|moge|powinienem|powinnam|mamy|mozemy)\s+|(?:chcesz|chcecie|chce\s+(?:pan|pani)|zyczy\s+sobie\s+(?:pan|pani)|wolisz),?\s+(?:zebym|abym|zebysmy|abysmy)\s+)/;
+function polishOffer(question) {
+  const q2 = question.trim();
+  if (!q2.endsWith("?") || q2.length > 2e3) return void 0;
+  const folded = polishFold(q2);
+  if (ASKS_TO_GO_ON7.test(folded)) return "go-on";
+  const lead = OFFER_LEAD7.exec(folded);
+  let words2 = q2.slice(lead ? lead[0].length : 0).replace(/\s*\?+$/, "").trim().split(/\s+/).filter(Boolean);
+  if (!lead && bare(words2[0] ?? "") === "czy") words2 = words2.slice(1);
+  if (words2.length === 0) return lead ? "go-on" : void 0;
+  let i2 = 0;
+  while (i2 < words2.length - 1 && i2 < 3 && PRONOUNS4.has(bare(words2[i2]))) i2++;
+  const w = bare(words2[i2]);
+  const say = (verb) => [...words2.slice(0, i2), verb, ...words2.slice(i2 + 1)].join(" ");
+  const f = FORMS7.get(w) ?? lightForm2(w, words2.slice(i2 + 1).map(bare));
+  if (f && f.category !== "read") {
+    if (f.kind === "inf") return say(words2[i2]);
+    if (lead && f.kind === "past") return say(f.verb);
+  }
+  const first = lead ? void 0 : FIRST3.get(w);
+  return first ? say(first) : void 0;
+}
+var bare = (word) => polishFold(word).replace(/[^a-z0-9]/g, "");
+function lightForm2(w, after) {
+  const light = LIGHT_FORMS4.get(w);
+  const category = light ? lightCategory4(light.verb, after.slice(0, 6)) : void 0;
+  return light && category ? { category, verb: light.verb, kind: light.kind } : void 0;
+}
+var PLAN_LEAD4 = /^(?:(?:ja|to)\s+)?(?:moge|mozemy|moglbym|moglabym|zamierzam|zamierzamy|planuje|chce|proponuje|sprobuje|postaram\s+sie|zajme\s+sie\s+tym,?\s+i|zaraz|teraz|najpierw|nastepnie|potem|od\s+razu|juz)\s+/;
+function polishPlan(sentence2) {
+  const s2 = sentence2.trim().replace(/[.!:]+$/, "");
+  if (s2.length > 2e3) return void 0;
+  const lead = PLAN_LEAD4.exec(polishFold(s2));
+  const words2 = s2.slice(lead ? lead[0].length : 0).trim().split(/\s+/).filter(Boolean);
+  let i2 = 0;
+  while (i2 < words2.length - 1 && i2 < 3 && PRONOUNS4.has(bare(words2[i2]))) i2++;
+  if (i2 >= words2.length) return void 0;
+  const w = bare(words2[i2]);
+  const say = (verb) => [...words2.slice(0, i2), verb, ...words2.slice(i2 + 1)].join(" ");
+  const f = FORMS7.get(w) ?? lightForm2(w, words2.slice(i2 + 1).map(bare));
+  if (lead && f && f.category !== "read" && f.kind === "inf") return say(words2[i2]);
+  const first = FIRST3.get(w);
+  return first ? say(first) : void 0;
+}
+var TOOL_KINDS2 = /* @__PURE__ */ new Set(["imp", "inf", "third"]);
+function polishCategory(word) {
+  const f = FORMS7.get(polishFold(word));
+  return f && TOOL_KINDS2.has(f.kind) ? f.category : void 0;
+}
+function polishInfinitive(nameWords2) {
+  return nameWords2.findIndex((w) => polishCategory(w) !== void 0);
+}
+
 // src/taint/languages.ts
 var SPANISH = {
   name: "Spanish",
@@ -62504,6 +62951,16 @@ var ITALIAN = {
   plan: italianPlan,
   tools: { category: italianCategory, infinitive: italianInfinitive }
 };
+var POLISH = {
+  name: "Polish",
+  readsAs: readsAsPolish,
+  actions: polishActions,
+  objects: polishObjects,
+  orderIn: polishOrderIn,
+  offer: polishOffer,
+  plan: polishPlan,
+  tools: { category: polishCategory, infinitive: polishInfinitive }
+};
 var DUTCH = {
   name: "Dutch",
   readsAs: readsAsDutch,
@@ -62522,7 +62979,7 @@ var GERMAN = {
   offer: germanOffer,
   plan: germanPlan
 };
-var LANGUAGES = [DUTCH, ITALIAN, PORTUGUESE, FRENCH, SPANISH, GERMAN];
+var LANGUAGES = [POLISH, DUTCH, ITALIAN, PORTUGUESE, FRENCH, SPANISH, GERMAN];
 function languageOf(text2) {
   const prose = text2.slice(0, 8e3).replace(ADDRESSES, " ");
   return LANGUAGES.find((l) => l.readsAs(prose));
@@ -62531,7 +62988,7 @@ var ADDRESSES = /\S+@\S+|\b(?:https?:\/\/|www\.)\S+|\b[\w-]+(?:\.[\w-]+)*\.[a-z]
 function toolLanguage(name, description) {
   const described = languageOf(description);
   if (described?.tools) return described;
-  return [SPANISH, FRENCH, PORTUGUESE, ITALIAN].find((l) => l.tools.infinitive(name) >= 0);
+  return [SPANISH, FRENCH, PORTUGUESE, ITALIAN, POLISH].find((l) => l.tools.infinitive(name) >= 0);
 }
 
 // src/taint/operation.ts
@@ -62574,15 +63031,57 @@ function verbOfValue(value2, verbOf2) {
   if (first === void 0 || /(?:ed|ing)$/.test(first) || STATES.has(first)) return void 0;
   return verbOf2(first) !== void 0 ? first : void 0;
 }
+function httpOperationOf(def, args, verbOf2) {
+  const method = args.find((a2) => METHOD_ARGUMENT.test(a2.name) && HTTP_METHOD.test(a2.value.trim()));
+  const route = args.find((a2) => ROUTE_ARGUMENT.test(a2.name) && /^\s*(?:https?:\/\/|\/)/i.test(a2.value));
+  if (!method || !route) return void 0;
+  const value2 = method.value.trim().toUpperCase();
+  const offered = [...HTTP_METHODS_OFFERED];
+  if (value2 === "GET" || value2 === "HEAD" || value2 === "OPTIONS") return { argument: method.name, value: value2, verb: "get", read: true, offered };
+  if (value2 === "DELETE") return { argument: method.name, value: value2, verb: "delete", category: "delete", read: false, offered };
+  const named = routeAction(route.value, verbOf2);
+  return { argument: method.name, value: value2, verb: named?.verb ?? "update", category: named?.category ?? "change", read: false, offered };
+}
+var METHOD_ARGUMENT = /^(?:http_?)?(?:method|verb)$/i;
+var ROUTE_ARGUMENT = /^(?:path|url|uri|endpoint|route|resource)$/i;
+var HTTP_METHOD = /^(?:GET|HEAD|OPTIONS|POST|PUT|PATCH|DELETE)$/i;
+var HTTP_METHODS_OFFERED = ["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"];
+function routeAction(route, verbOf2) {
+  const path38 = route.replace(/^\s*https?:\/\/[^/]+/i, "").split(/[?#]/)[0];
+  const segments = path38.split("/").filter((x) => x !== "" && !/\d/.test(x) && !/^[{:]/.test(x));
+  const last = segments[segments.length - 1];
+  if (last === void 0) return void 0;
+  for (const w of words(last).reverse()) {
+    const category = verbOf2(w) ?? verbOf2(w.replace(/s$/, ""));
+    if (category !== void 0 && category !== "read") return { verb: w, category };
+  }
+  return void 0;
+}
+
+// src/taint/sql-query.ts
+var MAX_QUERY = 2e4;
+var NOT_A_READ = /\b(?:insert|update|delete|merge|upsert|replace|drop|alter|create|truncate|rename|grant|revoke|call|exec|execute|do|copy|unload|put|get|remove|into|outfile|dumpfile|load_file|load|attach|detach|pragma|set|reset|lock|unlock|vacuum|analyze|refresh|begin|commit|rollback|savepoint|declare|prepare|listen|notify|sleep|benchmark|waitfor|shutdown|kill|dblink\w*|pg_\w+|lo_\w+|xp_\w+|sp_\w+|sys_\w+|system\$\w+|http\w*|url\w*|utl_\w+|external_?\w*)\b/i;
+function selectOnly(value2) {
+  if (value2.length > MAX_QUERY) return false;
+  const bare2 = value2.replace(/'(?:[^']|'')*'/g, "''").replace(/"(?:[^"]|"")*"/g, '""').replace(/`[^`]*`/g, "``");
+  if (/--|\/\*|#/.test(bare2)) return false;
+  const statement = bare2.trim().replace(/;\s*$/, "");
+  if (statement.includes(";") || !/^\(?\s*(?:select|with)\b/i.test(statement)) return false;
+  return !NOT_A_READ.test(statement);
+}
 
 // src/taint/tool-profile.ts
 function profileTool(policy, def, args, opts) {
   opts = inItsLanguage(def, opts);
   const facts = argumentFacts(policy, def, args);
   const w = readWords(def, facts, opts);
+  const http9 = httpOperationOf(def, args, opts.verbOf);
+  if (http9) return operationProfile(http9, facts, w);
   const op = operationOf(def, args, opts.verbOf);
   if (op && namesNoAction(w)) return operationProfile(op, facts, w);
   const effect3 = effectOf(def);
+  const query = effect3?.kind === "read" || effect3 === void 0 ? readingQuery(policy, def, args, facts) : void 0;
+  if (query) return readProfile(w, query);
   const closed = closedRead(def, facts);
   const outward = closed ? void 0 : pointsOut(facts, facts.roles);
   if (effect3?.kind === "read" && !outward) {
@@ -62602,11 +63101,16 @@ function profileTool(policy, def, args, opts) {
     if (w.action.read) return readProfile(w, `${trusted}a guess from ${w.byName.read ? "its name" : "its description"}: it reads`);
     if (w.name.length > 0 && w.name.every((x) => isReadNoun(x) || /^\d+$/.test(x) || x === "api" || x === "tool"))
       return readProfile(w, `${trusted}a guess from its name: it is made of read nouns`);
+    const last = w.name[w.name.length - 1] ?? "";
+    if ((isReadNoun(last) || opts.verbOf(last) === "read") && namesOnlyData(facts, w, opts))
+      return readProfile(w, `${trusted}a guess from its name: it names data, and takes nothing a sink needs (its last word reads)`);
   }
   return unplaced(policy, def, facts, w, trusted, opts);
 }
 function readByShape(policy, def, args, opts) {
   opts = inItsLanguage(def, opts);
+  const http9 = httpOperationOf(def, args, opts.verbOf);
+  if (http9) return http9.read && !movesSomething(argumentFacts(policy, def, args).given) ? operationWhy(http9) : void 0;
   const op = operationOf(def, args, opts.verbOf);
   let facts;
   let w;
@@ -62618,6 +63122,8 @@ function readByShape(policy, def, args, opts) {
   const effect3 = effectOf(def);
   if (effect3 && effect3.kind !== "read") return void 0;
   facts ??= argumentFacts(policy, def, args);
+  const query = readingQuery(policy, def, args, facts);
+  if (query) return query;
   if (effect3 && closedRead(def, facts)) return `${effect3.why}${CLOSED}`;
   if (effect3) return pointsOut(facts, facts.roles) ? void 0 : `${effect3.why}${NO_ARGUMENT_OUT}`;
   w ??= readWords(def, facts, opts);
@@ -62649,11 +63155,10 @@ function argumentFacts(policy, def, args) {
     if (shown) f.shown.add(shown);
     if ((role === "content" || role === "other") && isFreeText(n2)) f.freeText = true;
     if ((role === "content" || role === "other") && PROSE.test(value2)) f.prose = true;
-    if (role === "recipient" && /[@+\d]/.test(value2) && words(n2).some((x) => DESTINATION.has(x))) f.sendsTo ??= n2;
+    if (role === "recipient" && /[@+\d]/.test(value2) && namesDestination(n2)) f.sendsTo ??= n2;
   }
   return f;
 }
-var DESTINATION = /* @__PURE__ */ new Set(["to", "forward", "cc", "bcc", "recipient", "recipients", "destination"]);
 function withItsDestination(mask, why, f) {
   if (f.sendsTo === void 0 || mask & SEND_BIT) return { mask, why };
   return { mask: mask | SEND_BIT, why: `${why}; argument ${f.sendsTo} names where it sends: EXTERNAL_SEND too` };
@@ -62692,7 +63197,7 @@ function readWords(def, f, opts) {
   const desc = clause.filter((w) => !FILLER.has(w));
   const nounPhrase = DETERMINERS.has(clause[0] ?? "") && !FILLER.has(clause[1] ?? "") || reducedRelative(clause, opts.verbOf) || opts.language === SPANISH && spanishReducedRelative(clause, opts);
   const byDesc = nounPhrase ? { read: false } : actionOf(desc, opts.verbOf);
-  const named = verbLast3(name, opts.verbOf, byDesc, nounPhrase) ?? actionOf(name, opts.verbOf, true);
+  const named = verbLast3(name, opts.verbOf, byDesc, nounPhrase, f) ?? actionOf(name, opts.verbOf, true);
   const compound = compoundNoun(name, named, byDesc, nounPhrase, opts);
   const led = compound ? { read: false } : named;
   const byName2 = led.category || led.read ? led : prefixedAction(name, opts.verbOf, byDesc) ?? led;
@@ -62754,15 +63259,15 @@ function compoundNoun(name, led, byDesc, nounPhrase, opts) {
   if (!nounPhrase && !(byDesc.read && byDesc.category === void 0)) return false;
   return name.slice(1).every((x) => opts.verbOf(x) === void 0);
 }
-function verbLast3(name, verbOf2, byDesc, nounPhrase) {
+function verbLast3(name, verbOf2, byDesc, nounPhrase, f) {
   if (name.length < 2 || nounPhrase) return void 0;
   const last = name[name.length - 1];
   const c3 = verbOf2(last);
   if (c3 === void 0 || last.endsWith("s") && verbOf2(last.slice(0, -1)) !== void 0) return void 0;
   if (c3 === "read") return byDesc.read && byDesc.category === void 0 ? { read: true, verb: last } : void 0;
-  if (verbOf2(name[0]) !== void 0 && !nounToo(name[0])) return void 0;
+  if (verbOf2(name[0]) !== void 0 && !nounToo(name[0]) && !/[^aeiou]ing$/.test(name[0])) return void 0;
   const agrees = byDesc.category === c3;
-  const silent = byDesc.category === void 0 && !byDesc.read && name.slice(0, -1).every((x) => verbOf2(x) === void 0);
+  const silent = byDesc.category === void 0 && !byDesc.read && name.slice(0, -1).every((x) => verbOf2(x) === void 0) && (!nounToo(last) || !MOVES_OUT.has(c3) || pointsOut(f, f.roles) !== void 0 || f.freeText);
   return agrees || silent ? { category: c3, verb: last, read: false } : void 0;
 }
 function nounToo(word) {
@@ -62817,6 +63322,15 @@ function describedAsRead(f, w) {
   return !pointsOut(f, roles);
 }
 var namesNoAction = (w) => w.byName.category === void 0 && !w.byName.read || w.byName.verb !== void 0 && /[^s]s$/.test(w.byName.verb) || w.name.length === 1;
+function readingQuery(policy, def, args, f) {
+  if (f.given.has("recipient") || f.given.has("payee") || f.given.has("amount") || f.given.has("url")) return void 0;
+  const code3 = args.filter(
+    (a2) => SQL_START.test(a2.value) || a2.value.trim() !== "" && argumentRole(policy, def.name, a2.name, a2.value, schemaProperty(def.inputSchema, a2.name)) === "command"
+  );
+  if (code3.length === 0 || !code3.every((a2) => selectOnly(a2.value))) return void 0;
+  return `its argument ${code3[0].name} is one SELECT statement that only reads: the call reads, whatever its words say of running code`;
+}
+var SQL_START = /^\s*\(?\s*(?:select|with)\s/i;
 var operationWhy = (op) => `its argument ${op.argument} chooses "${op.value}" (${op.read ? "a read" : op.category}) among the operations its schema offers (${op.offered.slice(0, 8).join(", ")}${op.offered.length > 8 ? ", \u2026" : ""})`;
 var movesSomething = (roles) => ["payee", "amount", "command"].some((r) => roles.has(r));
 function operationProfile(op, f, w) {
@@ -62909,6 +63423,7 @@ function actionOf(ws, verbOf2, verbFirst3 = false) {
     if (decided || verbFirst3 && !leading) continue;
     if (verbFirst3 && /[^su]s$/.test(w) && verbOf2(w.slice(0, -1)) !== void 0 && verbOf2(w.slice(0, -1)) !== "read") continue;
     if (!verbFirst3 && i2 > 0 && nounToo(w) && !DETERMINERS.has(ws[i2 + 1] ?? "")) continue;
+    if (!verbFirst3 && /(?:[^aeiou]ing|[^e]ed)$/.test(w) && ws[i2 + 1] !== void 0 && !DETERMINERS.has(ws[i2 + 1])) continue;
     const c3 = verbOf2(w);
     if (c3 === void 0) continue;
     decided = true;
@@ -62927,6 +63442,11 @@ var PHRASES = [
   { re: /\blet (?!me\b|us\b)[\w#@.'()-]+(?: [\w#@.'()-]+){0,3} know\b/i, category: "send" },
   {
     re: /\b(?:drop|leave|put|fire off|shoot|send|post) (?:them |him |her )?(?:a |an |the |my )?(?:quick |short |brief )?(?:note|line|message|digest|summary|recap|update|heads[- ]up|reminder|word)\b/i,
+    category: "send"
+  },
+  // Something put into a channel is sent to it: "drop the numbers in #ops-daily", "pop it on #general".
+  {
+    re: /\b(?:drop|stick|pop|put|throw|chuck|paste) (?:\S+ ){0,5}?(?:in|into|on|onto|to) (?:the )?#[\w-]+/i,
     category: "send"
   },
   {
@@ -62949,7 +63469,7 @@ var PHRASES = [
     money: true
   },
   {
-    re: /\bchip in\b|\btop (?:\S+ ){0,3}up\b|\bpick up the (?:tab|bill|check)\b|\bput (?:it|this|that) on (?:the|my|our) (?:card|account)\b|\bknock [\w.,]+ off\b|\bsplit the (?:bill|cost)\b|\bcover (?:the|my|our) (?:bill|cost)\b|\bpay (?:\S+ )?back\b|\bput (?:\S+ ){0,4}(?:aside|away)\b|\bgive (?:\S+ ){0,5}(?:their |the |his |her )?(?:money )?back\b/i,
+    re: /\bchip in\b|\bget (?:\S+ ){0,3}(?:money|rent|funds|payment|payout|deposit|cash|share|cut) (?:across|over|back|through) to\b|\btop (?:\S+ ){0,3}up\b|\bpick up the (?:tab|bill|check)\b|\bput (?:it|this|that) on (?:the|my|our) (?:card|account)\b|\bknock [\w.,]+ off\b|\bsplit the (?:bill|cost)\b|\bcover (?:the|my|our) (?:bill|cost)\b|\bpay (?:\S+ )?back\b|\bput (?:\S+ ){0,4}(?:aside|away)\b|\bgive (?:\S+ ){0,5}(?:their |the |his |her )?(?:money )?back\b/i,
     category: "pay",
     money: true
   },
@@ -62987,8 +63507,8 @@ var PHRASES = [
   }
 ];
 var MONEY = /[$€£¥]\s?\d|\bat (?:his|her|their|the|its|that|this|our) (?:figure|valuation|quoted? (?:price|amount)|agreed (?:price|amount|sum))\b|\b\d[\d.,']*\s?(?:eur|euros?|usd|dollars?|gbp|pounds?|chf|francs?|bucks|cents?|€|\$|£)(?![a-z])|\b(?:budget|cap(?:ped)?|limit|up to|at most|no more than)\b[^.?!;]{0,20}\d|\b\d[\d.,]*\s?(?:a|per) (?:month|week|year)\b/i;
-var TO_USER6 = /\b(?:tell|show|give|send|let|remind|ask) (?:me|us)\b(?! (?:a|an|the) (?:link|copy|email|e-mail|message|text))/i;
-var VERB_CONTEXT4 = /* @__PURE__ */ new Set([
+var TO_USER7 = /\b(?:tell|show|give|send|let|remind|ask) (?:me|us)\b(?! (?:a|an|the) (?:link|copy|email|e-mail|message|text))/i;
+var VERB_CONTEXT5 = /* @__PURE__ */ new Set([
   "please",
   "pls",
   "and",
@@ -63027,7 +63547,7 @@ var QUESTION_START = /^(?:what|when|where|which|who|whom|whose|how|why|are|is|wa
 var OBJECT_START = new Set(
   "the a an this that these those my our your their his her its it them him me us every all each some any everyone everybody".split(" ")
 );
-var NEGATORS6 = /* @__PURE__ */ new Set(["not", "never", "without", "nor", "t", "no"]);
+var NEGATORS7 = /* @__PURE__ */ new Set(["not", "never", "without", "nor", "t", "no"]);
 var NEGATED_PAIRS = [
   ["instead", "of"],
   ["rather", "than"]
@@ -63041,7 +63561,7 @@ function clauseWords(clause) {
 function negatedAt(c3, i2, verbOf2) {
   for (let j = i2 - 1; j >= Math.max(0, i2 - 6); j--) {
     const w = c3.ws[j];
-    if (NEGATORS6.has(w) || NEGATED_PAIRS.some(([a2, b]) => w === b && c3.ws[j - 1] === a2)) return true;
+    if (NEGATORS7.has(w) || NEGATED_PAIRS.some(([a2, b]) => w === b && c3.ws[j - 1] === a2)) return true;
     if (AFFIRMING.has(stem(w)) || JOINS.has(w) || c3.parts.has(j)) return false;
     if (verbOf2(w) !== void 0) return c3.ws.slice(j + 1, i2).every((x) => x === "or") && i2 - j === 2 && negatedAt(c3, j, verbOf2);
   }
@@ -63062,7 +63582,7 @@ function inIndirectQuestion5(c3, i2) {
   return false;
 }
 function usedAsVerb(c3, i2, execAsked) {
-  if (i2 === 0 || VERB_CONTEXT4.has(c3.ws[i2 - 1]) || c3.ws[i2 - 1] === "us" && c3.ws[i2 - 2] === "let") return true;
+  if (i2 === 0 || VERB_CONTEXT5.has(c3.ws[i2 - 1]) || c3.ws[i2 - 1] === "us" && c3.ws[i2 - 2] === "let") return true;
   if (c3.parts.has(i2) && (OBJECT_START.has(c3.ws[i2 + 1] ?? "") || /^\d/.test(c3.ws[i2 + 1] ?? ""))) return true;
   return execAsked && (c3.ws[i2 - 1] === "that" || c3.ws[i2 - 1] === "which");
 }
@@ -63084,7 +63604,7 @@ function recogniseIntent(prose, opts) {
     mask |= m;
     evidence.push({ mask: m, why: `intent: ${why}` });
   };
-  const text2 = prose.replace(/\blet['’]s\b/gi, "let us").replace(TO_USER6, " ");
+  const text2 = prose.replace(/\blet['’]s\b/gi, "let us").replace(TO_USER7, " ");
   const moneyMatch = MONEY.exec(text2);
   for (const clause of sentencesOf(text2, opts.of ?? "request").flatMap((s2) => s2.split(THEN))) {
     const trimmed = clause.trim();
@@ -63099,16 +63619,21 @@ function recogniseIntent(prose, opts) {
       const objects = language.objects(a2.after);
       const paid = moneyMatch !== null && (a2.category !== "send" || objects.has("money"));
       add(needsOfAction(a2.category, objects, paid), `"${a2.words}" asks to ${a2.category}`, a2.category);
+      if (CARRIED_BY_MESSAGE.has(a2.category) && byChannel(a2.after)) add(["EXTERNAL_SEND"], `"${a2.words}" is done by a message`, "send");
     }
   if (moneyMatch && mask !== 0) add(["FINANCIAL_TRANSFER"], `"${moneyMatch[0].trim()}" is an amount of money`, "pay");
   return { mask, evidence, categories };
 }
+var CARRIED_BY_MESSAGE = /* @__PURE__ */ new Set(["change", "book"]);
 function clauseActions(clause, money, opts) {
   const out = [];
   const c3 = clauseWords(clause);
+  const phrased = /* @__PURE__ */ new Set();
   for (const p of PHRASES) {
     const m = p.re.exec(clause);
-    if (!m || negatedAt(c3, words(clause.slice(0, m.index)).length, opts.verbOf)) continue;
+    const at = m ? words(clause.slice(0, m.index)).length : -1;
+    if (!m || negatedAt(c3, at, opts.verbOf)) continue;
+    if (p.category !== "delete") phrased.add(at);
     const after = words(clause.slice(m.index));
     out.push({
       sinks: needsOfAction(p.category, objectKinds(after), money || p.money === true),
@@ -63124,9 +63649,12 @@ function clauseActions(clause, money, opts) {
       category: got.category
     });
   for (const { i: i2, cat } of askedVerbs(c3, opts)) {
+    if (cat === "delete" && phrased.has(i2)) continue;
     const objects = objectKinds(c3.ws.slice(i2 + 1, i2 + 13));
     const paid = money && (cat !== "send" || objects.has("money") || MONEY.test(c3.ws.slice(i2, i2 + 6).join(" ")));
     out.push({ sinks: needsOfAction(cat, objects, paid), why: `"${c3.ws.slice(i2, i2 + 4).join(" ")}" asks to ${cat}`, category: cat });
+    if (CARRIED_BY_MESSAGE.has(cat) && byChannel(c3.ws.slice(i2 + 1, i2 + 9)))
+      out.push({ sinks: ["EXTERNAL_SEND"], why: `"${c3.ws.slice(i2, i2 + 4).join(" ")}" is done by a message`, category: "send" });
   }
   return out;
 }
@@ -63208,27 +63736,33 @@ function placeOf(ws, i2, end) {
 var PLACE = /* @__PURE__ */ new Set(["in", "into", "on", "onto", "to", "under"]);
 var QUOTED = /(^|\s)['"‘“][^'"’”\n]{1,300}['"’”](?=[\s.,;:!?)]|$)/g;
 var NOT_A_VERB = /* @__PURE__ */ new Set([
-  ...VERB_CONTEXT4,
+  ...VERB_CONTEXT5,
   ...OBJECT_START,
   ..."hi hello hey thanks thank ok okay yes no sure there here dear do does did don doesn didn won shouldn never not".split(" ")
 ]);
+var POLITE_ASK = /^(?:please\s+)?(?:can|could|would|will) you\b/i;
+var TELL_ME = /^(?:tell|show|let|remind|give)\s+(?:me|us)\b/i;
 var ORDER_OPENERS = /^(?:(?:please|pls|kindly|just|also|now|then|and|so|(?:can|could|would|will) you)\s+)*/i;
 var STATES2 = /^(?:is|are|was|were|has|have|had|says|said|wants|needs|got|will|would|can|could|should|messaged|emailed|called|rang|sent|asked|wrote)$/i;
 function ordersDoneTo(prose, value2, opts) {
   const v = value2.toLowerCase();
   for (const sentence2 of sentencesOf(prose, "request")) {
     const trimmed = sentence2.trim();
-    if (!trimmed.toLowerCase().includes(v) || QUESTION_START.test(trimmed) || prose.includes(`${trimmed}?`)) continue;
+    const asked = prose.includes(`${trimmed}?`) && (!POLITE_ASK.test(trimmed) || TELL_ME.test(trimmed.replace(ORDER_OPENERS, "")));
+    if (!trimmed.toLowerCase().includes(v) || QUESTION_START.test(trimmed) || asked || TELL_ME.test(trimmed.replace(ORDER_OPENERS, "")))
+      continue;
     if (clauseActions(trimmed, false, opts).length > 0) return true;
     const parts = trimmed.split(",");
     for (let i2 = 0; i2 < parts.length; i2++) {
       if (i2 > 0 && !parts[i2].toLowerCase().includes(v)) continue;
-      const [first, second] = parts[i2].trim().replace(ORDER_OPENERS, "").split(/\s+/);
+      const opened2 = parts[i2].trim().replace(ORDER_OPENERS, "");
+      if (TELL_ME.test(opened2)) continue;
+      const [first, second] = opened2.split(/\s+/);
       if (!/^[a-z]{2,}$/i.test(first ?? "") || STATES2.test(second ?? "") || /ed$/i.test(second ?? "")) continue;
       const w = first.toLowerCase();
       const cat = opts.verbOf(w);
       if (w !== "go" && NOT_A_VERB.has(w) || i2 > 0 && cat === void 0) continue;
-      if (QUESTION_START.test(w) || NEGATORS6.has(w) || cat === "read") continue;
+      if (QUESTION_START.test(w) || NEGATORS7.has(w) || cat === "read") continue;
       return true;
     }
   }
@@ -63239,7 +63773,7 @@ function usesToolVerb(prose, verb) {
   const s2 = stem(verb);
   return words(prose).some((w) => stem(w) === s2);
 }
-var DELEGATION = /\b(?:do|follow|complete|carry out|perform|execute|handle|take care of|work through|go through|act on|tackle|finish|get through|action)\s+(?:(?:all|each|every|any|both)\s+(?:of\s+)?)?(?:(?:the|my|his|her|their|its|our)\s+)?(?:(?!(?:following|above|below|next|these|this|those|that|same)\b)[\w-]+\s+){0,2}?(?:actions?|instructions?|tasks?|to-?dos?|steps?|requests?|action items?|directions?)\b(?!\s*(?::|below|as follows|in the order (?:they are|I) ))|\b(?:do|follow)\s+what\s+(?:it|the \w+|he|she|they|\w+)\s+(?:says|asks|tells|lists|wants)\b|\bas (?:instructed|described|specified|requested|listed) (?:in|by|on|at)\b/i;
+var DELEGATION = /\b(?:do|follow|complete|carry out|perform|execute|handle|take care of|work through|go through|act on|tackle|finish|get through|action)\s+(?:(?:all|each|every|any|both)\s+(?:of\s+)?)?(?:(?:the|my|his|her|their|its|our)\s+)?(?:(?!(?:following|above|below|next|these|this|those|that|same)\b)[\w-]+\s+){0,2}?(?:actions?|instructions?|tasks?|to-?dos?|steps?|requests?|action items?|directions?|procedures?|checklists?|runbooks?|playbooks?|protocols?)\b(?!\s*(?::|below|as follows|in the order (?:they are|I) ))|\b(?:do|follow)\s+what\s+(?:it|the \w+|he|she|they|\w+)\s+(?:says|asks|tells|lists|wants)\b|\bas (?:instructed|described|specified|requested|listed) (?:in|by|on|at)\b/i;
 function delegatesTasks(prose, opts) {
   for (const clause of prose.split(/[;!?\n]|\.(?=\s|$)/)) {
     const m = DELEGATION.exec(clause);
@@ -63247,6 +63781,20 @@ function delegatesTasks(prose, opts) {
   }
   return false;
 }
+function defersValues(request2) {
+  return DEFERS.test(request2.slice(0, 4e3));
+}
+var DEFERS = new RegExp(
+  [
+    String.raw`\b(?:whatever|wherever|whichever|however|whenever)\b(?:\s+[\w'’-]+){0,3}?\s+(?:he|she|they|it|\w+)\s+(?:said|says|asked|asks|gave|gives|wants|wanted|wrote|writes|requested|specified|listed|put|mentioned|sent|has|had|indicated|chose|picked|named|needs|needed|suggested|proposed)\b`,
+    String.raw`\bthe way (?:he|she|they|it|\w+) (?:has|had|wants|wanted|wrote|asked|said|put)\b`,
+    String.raw`\bas (?:he|she|they|it|the \w+|\w+) (?:asked|asks|said|says|requested|specified|wrote|writes|wants|wanted|instructed|described|indicated|suggested)\b`,
+    String.raw`\b(?:zoals|come|comme|como|wie)\s+(?:hij|zij|ze|lui|lei|il|elle|ils|elles|él|ella|ellos|er|sie|o cliente|il cliente|le client|el cliente|de klant|der kunde)\s+(?:\S+\s+)?(?:vraagt|vroeg|wil|wilde|aangeeft|chiede|ha chiesto|vuole|indica|demande|a demandé|veut|indique|pide|pidió|quiere|indica|pede|pediu|quer|wünscht|will|möchte|schreibt|angibt)\b`,
+    String.raw`\b(?:zoals|come|comme|como|wie)\s+(?:(?:le|lo|la|es|het)\s+)?(?:vraagt|chiede|ha chiesto|vuole|indica|demande|veut|indique|pide|quiere|pede|quer|wünscht|gevraagd|richiesto|demandé|pedido|gewünscht)\b`,
+    String.raw`\b(?:qualunque|qualsiasi|quel(?:lo|la)? che|ce qu['’]|lo que|o que|wat)\s+(?:\S+\s+){0,2}(?:ha indicato|ha chiesto|indica|chiede|a indiqué|a demandé|indique|demande|indicó|pidió|indica|pide|indicou|pediu|aangeeft|vraagt|heeft gevraagd|opgeeft|doorgeeft)\b`
+  ].join("|"),
+  "iu"
+);
 
 // src/taint/classify.ts
 function flattenArguments(args, name = "") {
@@ -63600,7 +64148,7 @@ function notWords(sentence2) {
 }
 var LABEL = /^\s*[\w"' .()-]{1,40}:\s+/;
 var QUOTED2 = new RegExp(`(?<!\\p{L})(?:'[^'\\n]{1,80}'|"[^"\\n]{1,80}"|\u2018[^\u2019\\n]{1,80}\u2019|\u201C[^\u201D\\n]{1,80}\u201D|\u201E[^\u201C\u201D\\n]{1,80}[\u201C\u201D])(?!\\p{L})`, "gu");
-function wordsOf3(sentence2) {
+function wordsOf4(sentence2) {
   return wordsIn(ownText(sentence2));
 }
 var ownText = (sentence2) => notWords(sentence2.replace(LABEL, " ").replace(QUOTED2, " "));
@@ -63621,7 +64169,7 @@ var MAX_SHARE = 0.15;
 function unreadableProse(sentence2) {
   const own2 = ownText(sentence2);
   if (unspacedProse(own2)) return true;
-  return spacedProse(own2) && sentence2.split(PIECE_BREAK).some((piece) => (wordsOf3(piece)?.length ?? 0) >= MIN_CLAUSE);
+  return spacedProse(own2) && sentence2.split(PIECE_BREAK).some((piece) => (wordsOf4(piece)?.length ?? 0) >= MIN_CLAUSE);
 }
 function spacedProse(own2) {
   const ws = wordsIn(own2);
@@ -63641,7 +64189,7 @@ function spacedProse(own2) {
 }
 function leansUnreadable(sentence2) {
   if (LABEL.test(sentence2)) return false;
-  const ws = wordsOf3(sentence2);
+  const ws = wordsOf4(sentence2);
   if (!ws || ws.length < 3) return false;
   if (ws.some(isEnglish)) return false;
   return ws.some((w) => new RegExp("^\\p{Ll}{2,3}$", "u").test(w));
@@ -63721,6 +64269,7 @@ var FAMILIES = {
   ]
 };
 var CUES = /assistant|asistente|sistema|\bia\b|autoriza|aprob|validad|antes de|sin (?:preguntar|consultar|avisar|confirmar|verificar|excepci|m[aá]s tr)|inmediat|ignor|ya lo|\bai\b|a\.i\.|llm|gpt|language model|bot|agent|model|copilot|scheduler|system|admin|security|compliance|\bsso\b|\bhr\b|\bit\b|merchant|billing|directory|fraud|risk|this is|signed|from|entered by|the (?:user|account|owner|cardholder|patient|travell?er|customer|landlord|document|workspace|client)|already|pre-?\s?approved|approved|authori|requested|policy|directive|must be|before|first|instead|without|no need|no confirmation|don'?t ask|immediately|right away|right now|at once|urgently|automatically|do not|ignore|override|<\/?(?:system|instructions?|admin|assistant)>|\[/i;
+var HIDDEN = /<[a-z][a-z0-9]*\s[^<>]{0,300}?style\s*=\s*["'][^"'<>]{0,300}?(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?:\.0+)?(?:px|pt|em|rem|%)?\s*(?:[;"']|!important)|opacity\s*:\s*0(?:\.0+)?\s*[;"'])[^<>]{0,300}>/i;
 var ADDRESS = String.raw`(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+`;
 var ACCOUNT = String.raw`\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b`;
 var TARGET = new RegExp(
@@ -63743,9 +64292,10 @@ function firstMatch(res, s2) {
 var LEAD_IN3 = /^(?:[\W_]*(?:\(?[a-z_]{2,24}\)|please|pls|kindly|now|then|also|just|first(?:ly)?|second(?:ly)?|next|finally|and|so|ok(?:ay)?|todo|to-?do|action\s+(?:items?|required|needed)|important|urgent|step\s*\d+|\d+)(?![\w'])[\W_]*)+/i;
 var OPENING_QUOTES = /^(?:\[[ xX]?\]|[\s\\"'“”‘’«»„{[]|<!--|[-*•](?=\s)|<[a-z][\w-]{0,20}>)+/i;
 var STATEMENT = /^\S+(?:\s+\S+){0,3}?\s+(?:is|are|was|were|has|have|had|been|will|would|did|does)\b/i;
+var MONEY_USE = /\b(refunds?|payments?|payouts?|transfers?|deposits?)\b|\b(?:iban|bank account|account number)\b/i;
 var SECOND_PERSON = new RegExp(
   [
-    /\b(?:you|assistant|agent|model)\s+(?:must|should|shall|need to|have to|are to|will need to|are required to)\s+([a-z]+)/,
+    /\b(?:you|assistants?|agents?|models?|staff|operators?|cashiers?|support)\s+(?:must|should|shall|need to|have to|are to|will need to|are required to|is required to)\s+(?:always\s+|only\s+)?([a-z]+)/,
     // What someone wants, needs or expects the reader to do: "I need you to pay", "Emma would like the assistant to send".
     /\b(?:would like|wants?|needs?|asks?|expects?|requires?|instructs?|tells?)\s+(?:you|(?:the\s+)?(?:assistant|agent|model|ai|bot))\s+to\s+([a-z]+)/,
     /\b(?:your (?:task|job|goal|instruction|assignment|mission)s?|(?:the\s+)?next step) (?:now\s+)?(?:is|are|will be) to\s+([a-z]+)/,
@@ -63808,6 +64358,9 @@ function orderIn(sentence2, opts = {}) {
   const second = SECOND_PERSON.exec(sentence2);
   const verb = second?.slice(1).find((x) => x !== void 0);
   if (verb !== void 0 && (actionVerb(verb) || verbCategory(verb) !== void 0)) return { words: second[0], verb, question: false };
+  const payment = verb === "use" ? MONEY_USE.exec(sentence2) : null;
+  if (payment)
+    return { words: second[0], verb: NOUN_VERB[(payment[1] ?? "payment").toLowerCase().replace(/s$/, "")] ?? "pay", question: false };
   const permitted = PERMISSION.exec(sentence2);
   if (permitted && actionVerb(permitted[1])) return { words: permitted[0], verb: permitted[1], question: false };
   const other = OTHER_FORMS.exec(sentence2);
@@ -63828,7 +64381,7 @@ function properName(ws, clause) {
   const second = ws[1] === "-" || ws[1] === "&" ? ws[2] : ws[1];
   return cap2(ws[0]) && cap2(second) && !FUNCTION_WORDS2.has(second.toLowerCase().replace(/[,.]$/, "")) && !TARGET.test(clause);
 }
-var MOVES = /\b(?:instead|rather than|in place of|no longer|(?:was|were|has been|have been|got) (?:hacked|compromised)|en (?:lugar|vez) de|ya no|(?:an)?statt|nicht mehr)\b/i;
+var MOVES = /\b(?:instead|rather than|in place of|no longer|(?:was|were|has been|have been|got) (?:hacked|compromised)|en (?:lugar|vez) de|ya no|(?:an)?statt|nicht mehr)\b|[,;–—-]\s*(?:(?:and|but|und|aber|mais|et|pero|y|ma|e|maar|en|ale|a)\s+)?(?:not|nicht|pas|no|non|não|nao|niet|nie)\s+(?:to|on|onto|into|via|by|the|auf|an|per|über|ueber|die|das|den|sur|à|au|par|a|al|en|por|para|ao|à|su|al|alla|naar|op|aan|via|na|do)\s/iu;
 var CHANGED_DETAILS = new RegExp(
   [
     String.raw`\b(?:new|updated?|changed|different|revised)\s+(?:business\s+)?(?:bank(?:ing)?|account|payment|remittance|payout|wire|deposit)\s+(?:details|account|information|info|instructions)\b`,
@@ -63870,8 +64423,13 @@ var FOR_USE = new RegExp(`\\bfor\\s+(?:all|any|every|each|future|further)\\s+${A
 var POLITE2 = /^[\W_]*(?:please|pls|kindly)\b/i;
 function orderInLanguage(sentence2, inLanguage) {
   if (!TARGET.test(sentence2) && !RECORD_POINTER.test(sentence2)) return void 0;
-  return inLanguage()?.orderIn(sentence2);
+  const language = inLanguage() ?? languageOf(sentence2);
+  const order = language?.orderIn(sentence2);
+  if (order === void 0 || !language) return order;
+  const [verb, next] = order.split(" ");
+  return NAMED_CODE.test(sentence2) && next !== void 0 && /\d/.test(next) && language.objects([verb]).size > 0 ? void 0 : order;
 }
+var NAMED_CODE = new RegExp("^\\s*(?:[\\w ]{1,30}:\\s*)?\\p{L}+\\s+(?=[\\w#-]*\\d)[A-Z][\\w#/-]*", "u");
 var RECORD_POINTER = new RegExp("\\b(?=[\\w#-]*\\d)[A-Z][\\w#-]*\\d|\\b\\p{Ll}+(?:_\\p{Ll}+)+\\b", "u");
 var IDENTIFIER = /^(?=[\w#-]*\d)[\w#-]{2,40}[,.]?$/;
 var NOUN_AFTER = /^(?:of|at|from|by|with|on)$/i;
@@ -63900,7 +64458,7 @@ function sentences(text2) {
   let lineStart = 0;
   let line = 0;
   for (const l of text2.split("\n")) {
-    const re = new RegExp(`(?<=[.!?])(?:\\s+(?=[^\\s\\p{Ll}])|(?=[#<[]))|(?=<!--)|(?<=[\\p{Ll}\\d%)"'\u2019][.!?])(?=\\p{Lu}\\p{Ll}+\\s)`, "gu");
+    const re = new RegExp(`(?<=[.!?])(?:\\s+(?=[^\\s\\p{Ll}])|(?=[#<[]))|(?=<!--)|(?<=[\\p{Ll}\\d%)"'\u2019][.!?])(?=\\p{Lu}\\p{Ll}+\\s)|\\s(?=[-\u2013\u2014]\\s)(?<=(?:^[ \\t]*|[.!?:;]\\s+)\\p{L}[\\p{L}\u2019']*(?:\\s+[\\p{L}\u2019']+){2,8}\\s)[-\u2013\u2014]\\s+(?=\\p{Ll})`, "gu");
     let from = /^[ \t]*/.exec(l)[0].length;
     re.lastIndex = from;
     for (let m = re.exec(l); ; m = re.exec(l)) {
@@ -63916,7 +64474,7 @@ function sentences(text2) {
   }
   return out;
 }
-var WINDOW2 = 2e5;
+var WINDOW3 = 2e5;
 var WINDOW_OVERLAP = 4e3;
 var READ_LIMIT = 8 * 1024 * 1024;
 function detectInjection(text2, opts = {}) {
@@ -63964,11 +64522,11 @@ function jsonFields(body, opts) {
   return out;
 }
 function scanWindows(body, opts) {
-  if (body.length <= WINDOW2) return scan2(joinWrapped(body), opts, false);
+  if (body.length <= WINDOW3) return scan2(joinWrapped(body), opts, false);
   const out = { passages: [], reasons: [], explicit: false, unreadable: false };
   const byStart = /* @__PURE__ */ new Map();
-  for (let start = 0; start < body.length; start += WINDOW2 - WINDOW_OVERLAP) {
-    const f = scan2(joinWrapped(body.slice(start, start + WINDOW2)), opts, false);
+  for (let start = 0; start < body.length; start += WINDOW3 - WINDOW_OVERLAP) {
+    const f = scan2(joinWrapped(body.slice(start, start + WINDOW3)), opts, false);
     f.passages.forEach(([a2, b], i2) => {
       const known = byStart.get(a2 + start);
       if (known) return void (known[1] = Math.max(known[1], b + start));
@@ -63979,7 +64537,7 @@ function scanWindows(body, opts) {
     });
     out.explicit ||= f.explicit;
     out.unreadable ||= f.unreadable;
-    if (start + WINDOW2 >= body.length) break;
+    if (start + WINDOW3 >= body.length) break;
   }
   return out;
 }
@@ -64012,9 +64570,17 @@ function scanCanonical(body, opts, field) {
         if (m !== void 0) own2[k] = m;
       }
     }
+    const hidden2 = sent.s.includes("style") ? HIDDEN.exec(sent.s.slice(0, 4e3)) : null;
+    if (hidden2 && (sent.s.slice(hidden2.index + hidden2[0].length, hidden2.index + 2e3).match(new RegExp("(?<![\\p{L}\\p{N}@.])\\p{Ll}{2,}(?![\\p{L}\\p{N}@])", "gu"))?.length ?? 0) >= 5)
+      own2.override = hidden2[0].slice(0, 60);
     const order = opts.orders === false ? void 0 : imperativeIn(sent.s, { field }) ?? orderInLanguage(sent.s, inLanguage);
     if (order !== void 0) own2.imperative = order;
-    else if ((opts.unreadable ?? opts.orders) !== false && unreadableProse(sent.s)) own2.unreadable = sent.s.trim().slice(0, 40);
+    else if (opts.orders !== false && unreadableProse(sent.s)) {
+      const language2 = Object.keys(own2).length > 0 ? void 0 : languageOf(sent.s);
+      const ordered2 = language2?.orderIn(sent.s);
+      if (ordered2 !== void 0) own2.imperative = ordered2;
+      else if (!language2 && opts.unreadable !== false) own2.unreadable = sent.s.trim().slice(0, 40);
+    }
     const withPrev = prev && prev.line === sent.line ? { hit: { ...prev.hit, ...own2 }, s: `${prev.s} ${sent.s}`, start: prev.start } : void 0;
     const found2 = isInjected(own2, sent.s) ? { hit: own2, start: sent.start } : withPrev && isInjected(withPrev.hit, withPrev.s) ? withPrev : void 0;
     prev = { hit: own2, s: sent.s, start: sent.start, line: sent.line };
@@ -64300,8 +64866,8 @@ function namedInRequest(request2, value2) {
   const n2 = normalizeText(value2);
   if (n2 === "" || /^\d{1,3}$/.test(n2)) return false;
   if (within(normalizeText(request2), n2) || codeInText(request2, value2)) return true;
-  const bare = ARTICLE.exec(n2);
-  return bare !== null && n2.length - bare[0].length >= 4 && within(normalizeText(request2), n2.slice(bare[0].length));
+  const bare2 = ARTICLE.exec(n2);
+  return bare2 !== null && n2.length - bare2[0].length >= 4 && within(normalizeText(request2), n2.slice(bare2[0].length));
 }
 var ARTICLE = /^(?:the|le|la|les|l'|el|los|las|lo|o|a|os|as|der|die|das|den|dem)\s+/;
 function numberNamedFor(request2, argument, value2) {
@@ -64363,8 +64929,14 @@ function pointedThrough(ctx, p, depth2 = 0) {
 function requestPointsAt(request2, read2) {
   const r = normalizeText(request2);
   if (flattenArguments(read2.args ?? {}).some((a2) => siteNamedIn(request2, a2.value))) return true;
-  return pointers(read2).some((v) => v.length >= 3 && within(r, v) || wordsOfRequest(r, v));
+  if (pointers(read2).some((v) => v.length >= 3 && within(r, v))) return true;
+  return flattenArguments(read2.args ?? {}).some((a2) => {
+    const file2 = FILE_NAME.exec(a2.value.trim());
+    if (file2 && normalizeText(file2[1]).length >= 3 && within(r, normalizeText(file2[1]))) return true;
+    return wordsOfRequest(r, normalizeText(a2.value.replace(SEARCH_FIELD, " ")));
+  });
 }
+var FILE_NAME = /(?:^|[/\\])([^/\\]{3,120})\.[a-z0-9]{1,5}$/i;
 function siteNamedIn(request2, value2) {
   if (!/^(?:https?:\/\/|www\.)/i.test(value2.trim())) return false;
   const host = hostOf(value2);
@@ -64377,13 +64949,21 @@ function siteNamedIn(request2, value2) {
 var SECOND_LEVEL = /* @__PURE__ */ new Set(["co", "com", "org", "net", "gov", "ac", "edu", "gob", "or", "ne"]);
 function wordsOfRequest(request2, value2) {
   const ws = value2.split(/\s+/);
-  if (ws.length < 2 || ws.length > 8 || ws.some((w) => !new RegExp("^\\p{L}{3,}$", "u").test(w))) return false;
-  return ws.every((w) => within(request2, w));
+  if (ws.length < 2 || ws.length > 8 || !ws.some((w) => new RegExp("^\\p{L}{3,}$", "u").test(w))) return false;
+  return ws.every((w) => new RegExp("^(?:\\p{L}{3,}|\\d{2,})$", "u").test(w) && within(request2, w));
 }
+var SEARCH_FIELD = /(?<![\p{L}\p{N}])[a-z_]{2,12}:(?=[^\s/])/giu;
 function claims(ctx, text2, r, sinks) {
   if (sinks !== ANY_ORDER && !(r.asks & sinks)) return false;
   return r.explicit || // A request that itself moves the action ("pay them at their new account") knows of the change.
   r.moves === true && !movesTarget(ctx.request) || !((ctx.needs ?? 0) & r.asks & sinks && (pointedByRequest(ctx, text2) || pointedThrough(ctx, text2)));
+}
+function handedOver(ctx, text2, n2, sinks) {
+  if (!ctx.defers || sinks === 0 || sinks === ANY_ORDER) return false;
+  const holding = text2.reaches?.filter((x) => within(x.text, n2)) ?? [];
+  const orders = holding.length > 0 ? holding : text2.reaches ?? [];
+  if (orders.length === 0 || orders.some((r) => r.explicit) || ((ctx.needs ?? 0) & sinks) !== sinks) return false;
+  return !steered(ctx, text2) && (pointedByRequest(ctx, text2) || pointedThrough(ctx, text2));
 }
 function standsAlone(text2, value2) {
   const v = value2.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -64403,7 +64983,8 @@ function valueSource(ctx, value2, sinks = 0, where = "object") {
   for (const { node: node2, text: text2 } of ctx.containing(value2)) {
     const alone = !short || standsAlone(text2.passages ?? "", n2);
     if (text2.instructions !== void 0 && within(text2.instructions, n2) && alone) {
-      instruction ??= node2;
+      if (handedOver(ctx, text2, n2, sinks)) ok2 ??= { kind: "pointed", at: node2, handed: true };
+      else instruction ??= node2;
       continue;
     }
     if (text2.madeOnInstruction) {
@@ -66424,6 +67005,7 @@ function provenanceContext(ctx, before) {
   return {
     request: ctx.rootText,
     needs: ctx.needs,
+    defers: defersValues(ctx.rootText),
     containing: (value2) => p.index.containingText(value2, before).filter((n2) => ["tool", "sink"].includes(p.itemOf.get(n2).kind)).map((node2) => ({ node: node2, text: textOf2(node2) })),
     inInstructions: (value2, at = before) => ctx.injectedIndex.containingText(value2, at).length > 0
   };
@@ -66453,7 +67035,14 @@ function phonesOf(p) {
   return out;
 }
 function asWritten(ctx, value2, before) {
-  if (!PHONE3.test(value2) || digitsOf(value2).length < 8 || ctx.p.index.containingText(value2, before).length > 0) return value2;
+  const compact2 = value2.length <= 64 ? value2.replace(/\s+/g, "").toUpperCase() : "";
+  const iban3 = IBAN.test(compact2);
+  if (!iban3 && (!PHONE3.test(value2) || digitsOf(value2).length < 8)) return value2;
+  if (ctx.p.index.containingText(value2, before).length > 0) return value2;
+  if (iban3) {
+    const grouped = compact2.replace(/(.{4})(?=.)/g, "$1 ");
+    return [compact2, grouped].find((x) => x !== value2 && ctx.p.index.containingText(x, before).length > 0) ?? value2;
+  }
   return phonesOf(ctx.p).get(digitsOf(value2))?.find((x) => x.end <= before)?.written ?? value2;
 }
 function checkTarget(ctx, prov, t, sinks, before) {
@@ -66498,7 +67087,8 @@ function checkTarget(ctx, prov, t, sinks, before) {
         ...t,
         ok: true,
         authority: "tool-data",
-        why: `taken from ${p.describe(src.at)}, a read the request points to, outside any instruction in it`
+        ...src.handed ? { handed: true } : {},
+        why: src.handed ? `taken from ${p.describe(src.at)}, a read the request points to and leaves this value to ("whatever \u2026 they gave"), in an order that carries no sign of an injection` : `taken from ${p.describe(src.at)}, a read the request points to, outside any instruction in it`
       };
     case "free-text":
       return {
@@ -66773,7 +67363,7 @@ var planInLanguage = (sentence2) => LANGUAGES.map((l) => l.plan(sentence2)).find
 var leadless = (action) => action.trim().replace(/^(?:go\s+ahead\s+and|proceed\s+to|now)\s+/i, "");
 var MAX_ANSWER = 600;
 var MAX_ASKED = 2e3;
-var REFUSES = /^\W*(?:no|nope|nah|not|never|wait|hold on|stop|espera|mejor no|nein|warte|stopp|halt|lieber nicht|non|n[ãa]o|nee|wacht|attends|aspetta|meglio di no|liever niet)(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])(?:don['’]?t|do not|doesn['’]?t|not|never|no longer|todav[ií]a no|a[uú]n no|nunca|nicht|noch nicht|auf keinen fall|pas encore|non ancora|ainda n[ãa]o|niet|nog niet)(?![\p{L}\p{N}])/iu;
+var REFUSES = /^\W*(?:no|nope|nah|not|never|wait|hold on|stop|espera|mejor no|nein|warte|stopp|halt|lieber nicht|non|n[ãa]o|nee|wacht|attends|aspetta|meglio di no|liever niet|nie|czekaj|zaczekaj|lepiej nie)(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])(?:don['’]?t|do not|doesn['’]?t|not|never|no longer|todav[ií]a no|a[uú]n no|nunca|nicht|noch nicht|auf keinen fall|pas encore|non ancora|ainda n[ãa]o|niet|nog niet|nie|jeszcze nie|w żadnym wypadku)(?![\p{L}\p{N}])/iu;
 var OFFER = /^(?:(?:so|ok(?:ay)?|great|alright)[,!]?\s+)?(?:(?:which|what|when|where|who|whom)\b[^?,]{0,60}?\s)?(?:(?:shall|should|can|may)\s+I|(?:(?:do|would)\s+you\s+)?(?:want|like|need)\s+me\s+to|(?:do|would)\s+you\s+(?:confirm|agree)\s+(?:that\s+)?I\s+should|is\s+it\s+ok(?:ay)?\s+(?:if|for)\s+(?:I|me\s+to))\b/i;
 var GO_ON = /^(?:go\s+ahead|proceed|continue|do\s+(?:that|this|it|so))\b/i;
 var CONFIRM = /^(?:(?:so|ok(?:ay)?|great|alright)[,!]?\s+)?(?:(?:would|do)\s+you\s+(?:like|want)\s+(?:me\s+)?to\s+(?:proceed|go\s+ahead|continue|confirm)|shall\s+(?:I|we)\s+(?:proceed|go\s+ahead|continue)|(?:can|could|would)\s+you\s+(?:please\s+)?confirm|do\s+you\s+confirm|is\s+(?:that|this|everything)\s+(?:correct|right|ok(?:ay)?|fine|alright)|(?:does|do)\s+(?:that|this|these)\s+(?:sound|look)\s+(?:good|right|ok(?:ay)?|fine))\b/i;
@@ -67001,7 +67591,7 @@ ${output2.slice(b - 2e3, e)}` : output2.slice(s2, e)
     const asks = intent.mask;
     const explicit = found2.explicit || carriesSignal(text2);
     const around = output2.slice(a2, b).match(NAMED_TARGETS) === null ? records2[i2] : void 0;
-    const keyed = around ? fieldsNamed(output2.slice(a2, b), output2.slice(...around)) : [];
+    const keyed = around ? fieldsNamed(lineOf(output2, a2, b), output2.slice(...around)) : [];
     return {
       text: normalizeText(text2),
       asks: asks & OUTWARD2 ? asks | OUTWARD2 : asks,
@@ -67013,6 +67603,13 @@ ${output2.slice(b - 2e3, e)}` : output2.slice(s2, e)
     };
   });
 }
+function lineOf(output2, a2, b) {
+  const start = output2.lastIndexOf("\n", a2 - 1) + 1;
+  const end = output2.indexOf("\n", b);
+  const line = output2.slice(start, end < 0 ? output2.length : Math.min(end, b + MAX_REACH));
+  return line.length > MAX_REACH * 2 ? output2.slice(a2, b) : line.replace(OWN_KEY, "");
+}
+var OWN_KEY = /^[ \t]*(?:[-*•][ \t]+)?[^:\s]{1,60}:[ \t]/;
 function labelNodes(g, items, rootItem, input2, policy) {
   const injections = /* @__PURE__ */ new Map();
   const delegated = [];
@@ -67021,6 +67618,7 @@ function labelNodes(g, items, rootItem, input2, policy) {
   const root = rootItem.node;
   const rootTokens = new Set(normalizeText(input2.root).split(" "));
   const rootActions = openActions(input2.root, { verbOf: policy.verbOf });
+  const pointedReads = [];
   g.label(root, ROOT_BIT);
   for (const e of contentLabels(policy, input2.root, "request").evidence) g.label(root, e.mask, e.why);
   if (input2.annotation && input2.annotation.sources.length) g.label(root, maskOf(input2.annotation.sources), input2.annotation.why);
@@ -67036,7 +67634,8 @@ function labelNodes(g, items, rootItem, input2, policy) {
     const text2 = itemReading(it).text;
     for (const e of content.evidence) g.label(it.node, e.mask, e.why, after);
     const detected = policy.detectInjection && text2 ? detectInjection(text2, { orders: site === "tool-result", unreadable: site === "tool-result" && readableRequest }) : void 0;
-    const { found: found2, reaches } = withoutRequestedOrders(policy, it, text2, detected, input2.root, rootActions);
+    const pointed = (it.kind === "tool" || it.kind === "sink") && (requestPointsAt(input2.root, { args: it.args }) || ledFrom(pointedReads, it));
+    const { found: found2, reaches } = withoutRequestedOrders(policy, it, text2, detected, rootActions, pointed);
     const passages = found2 ? injectedText(text2, found2) : "";
     const plain = found2 !== void 0 && !reaches.some((r) => r.explicit);
     const echo = plain && echoesRequest(passages, rootTokens, input2.root);
@@ -67059,6 +67658,7 @@ function labelNodes(g, items, rootItem, input2, policy) {
         passages: it.output
       });
     }
+    if (pointed && pointedReads.length < MAX_POINTED) pointedReads.push(normalizeText(cleanOf(text2, found2).slice(0, MAX_POINTED_TEXT)));
     const annotated = site === "tool-result" ? input2.toolResultLabels?.get(it.output) : void 0;
     if (annotated?.sources.length) g.label(it.node, maskOf(annotated.sources), annotated.why, "result");
     if (it.kind === "sink")
@@ -67069,15 +67669,28 @@ function labelNodes(g, items, rootItem, input2, policy) {
   }
   return { injections, delegated };
 }
-function withoutRequestedOrders(policy, it, text2, found2, request2, requestActions) {
+function withoutRequestedOrders(policy, it, text2, found2, requestActions, pointed) {
   if (!found2) return { found: found2, reaches: [] };
   const reaches = reachesOf(policy, text2, found2, itemReading(it).record !== void 0);
-  const pointed = (it.kind === "tool" || it.kind === "sink") && !found2.explicit && requestPointsAt(request2, { args: it.args });
-  if (!pointed) return { found: found2, reaches };
+  if (!pointed || found2.explicit) return { found: found2, reaches };
   const from = found2.passages.map(([a2, b], i2) => reaches[i2].explicit ? 0 : firstOrderNotAsked(text2.slice(a2, b), requestActions));
   const trimmed = { ...found2, passages: found2.passages.map(([a2, b], i2) => [a2 + (from[i2] ?? 0), b]) };
   const left = withoutPassages(trimmed, (i2) => from[i2] === void 0);
   return { found: left, reaches: reaches.filter((_, i2) => from[i2] !== void 0) };
+}
+function ledFrom(pointedReads, it) {
+  if (pointedReads.length === 0) return false;
+  return flattenArguments(it.args ?? {}).some((a2) => {
+    if (!LEAD_VALUE.test(a2.value)) return false;
+    const v = normalizeText(a2.value);
+    return pointedReads.some((t) => within(t, v));
+  });
+}
+var LEAD_VALUE = /^(?=\S*\d)[\w.:/-]{4,80}$|^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/;
+var MAX_POINTED = 16;
+var MAX_POINTED_TEXT = 1e5;
+function cleanOf(text2, found2) {
+  return found2 ? cleanText(text2, found2) : text2;
 }
 function delegationOf(policy, it, passages) {
   return { node: it.node, tool: it.tool ?? it.meta.ref, mask: requestNeeds(policy, passages.slice(0, MAX_REACH)).mask };
@@ -67130,7 +67743,7 @@ function adjudicateSink(b, p, site, policy, opts = {}) {
     ...injectedArguments(c3),
     ...onward.violations,
     ...notNeeded(c3, mentioned),
-    ...deletionOrderedInData(c3, mentioned),
+    ...actionOrderedInData(c3, mentioned),
     ...unauthorisedTargets(c3),
     ...contradictedTargets(c3, request2)
   ];
@@ -67237,7 +67850,7 @@ function injectedArguments(c3) {
   const { b, site } = c3;
   const out = [];
   for (const a2 of site.args ?? []) {
-    if (!a2.injected || !INJECTABLE_ROLES.has(a2.role) || a2.node === void 0 || site.targets.some((t) => t.argument === a2.name && !t.ok))
+    if (!a2.injected || !INJECTABLE_ROLES.has(a2.role) || a2.node === void 0 || site.targets.some((t) => t.argument === a2.name && (!t.ok || t.handed)))
       continue;
     out.push({
       kind: "injected-argument",
@@ -67280,7 +67893,7 @@ function notNeeded(c3, mentioned) {
       continue;
     }
     if (mentioned || needsOf2(b, site) & bit || site.fetch || GUESSED & bit && unplacedAsked(c3)) continue;
-    if (chargesTheService(c3, bit) || recordsTheMoney(c3, bit) || delegationAsking(c3, bit) || orderedOnItsObject(c3, bit) !== void 0)
+    if (chargesTheService(c3, bit) || recordsTheMoney(c3, bit) || notifiesWhomItActsFor(c3, bit) || delegationAsking(c3, bit) || orderedOnItsObject(c3, bit) !== void 0)
       continue;
     out.push({
       kind: "not-needed",
@@ -67290,23 +67903,33 @@ function notNeeded(c3, mentioned) {
   }
   return out;
 }
-function deletionOrderedInData(c3, mentioned) {
+function actionOrderedInData(c3, mentioned) {
   const { b, site, policy } = c3;
   const verb = site.verb ?? site.operation;
-  if (mentioned || !(c3.sinks & WRITE2) || verb === void 0 || categoryOf(verb, policy) !== "delete") return [];
-  if (requestCategories(requestOf(b, site), policy).has("delete")) return [];
+  const category = verb === void 0 ? void 0 : categoryOf(verb, policy);
+  if (mentioned || !(c3.sinks & WRITE2) || category !== "delete" && category !== "change") return [];
+  if (requestCategories(requestOf(b, site), policy).has(category)) return [];
+  const values = category === "change" ? writtenValues(site) : [];
   for (const [node2, found2] of b.injections ?? []) {
-    if (node2 >= site.node || !found2.reaches?.some((r) => r.orders?.includes("delete"))) continue;
+    if (node2 >= site.node) continue;
+    const order = found2.reaches?.find(
+      (r) => r.orders?.includes(category) && (category === "delete" || values.some((v) => within(r.text, v)))
+    );
+    if (!order) continue;
     const read2 = describeNode(b.graph, node2, 0);
+    const what = category === "delete" ? "deletion" : "change";
     return [
       {
         kind: "not-needed",
-        message: `the request asks for no deletion, and an instruction in the result of ${read2.name ?? "a read"} (${read2.node}) orders one`,
-        path: [{ ...read2, via: { edge: "context", note: "the order to delete is here" } }, ownStep(c3)]
+        message: `the request asks for no ${what}, and an instruction in the result of ${read2.name ?? "a read"} (${read2.node}) orders one${category === "change" ? " with a value this call writes" : ""}`,
+        path: [{ ...read2, via: { edge: "context", note: `the order to ${category} is here` } }, ownStep(c3)]
       }
     ];
   }
   return [];
+}
+function writtenValues(site) {
+  return (site.args ?? []).map((a2) => normalizeText(a2.value)).filter((v) => v.length >= 3 && v.length <= 200);
 }
 var categoryOf = (verb, policy) => policy.verbOf(verb) ?? LANGUAGES.map((l) => l.tools?.category(verb)).find((x) => x !== void 0);
 var CATEGORIES2 = /* @__PURE__ */ new Map();
@@ -67352,6 +67975,15 @@ function chargesTheService(c3, bit) {
   if (bit !== FINANCIAL || !(needsOf2(c3.b, c3.site) & WRITE2)) return false;
   return !(c3.site.args ?? []).some((a2) => a2.role === "payee" || a2.role === "amount" || a2.role === "recipient");
 }
+function notifiesWhomItActsFor(c3, bit) {
+  if (bit !== SEND2) return false;
+  const verb = c3.site.verb ?? c3.site.operation;
+  const category = verb === void 0 ? void 0 : categoryOf(verb, c3.policy);
+  if (category === void 0 || SENDING.has(category) || !(needsOf2(c3.b, c3.site) & c3.sinks & ~SEND2 & SINK_MASK)) return false;
+  return c3.site.targets.every((t) => t.ok && !(t.kind === "recipient" && namesDestination(t.argument)));
+}
+var SEND2 = bitOf("EXTERNAL_SEND");
+var SENDING = /* @__PURE__ */ new Set(["send", "share", "publish"]);
 function recordsTheMoney(c3, bit) {
   if (bit !== WRITE2 || !(needsOf2(c3.b, c3.site) & FINANCIAL) || c3.sinks & ~(WRITE2 | FINANCIAL)) return false;
   const args = c3.site.args ?? [];
@@ -79306,7 +79938,7 @@ function argumentSinks2(policy, tool) {
 var isFetch = (why) => why.startsWith("a fetch:");
 var verbOf = (c3) => c3.sinks ? c3.verb ?? c3.profile?.verb ?? "" : "";
 var pinnableWords = (c3) => (c3.words ?? c3.profile?.alsoVerbs ?? []).filter((w) => /^[a-z]+$/i.test(w));
-var wordsOf4 = (c3) => c3.sinks && !c3.fetch ? pinnableWords(c3) : [];
+var wordsOf5 = (c3) => c3.sinks && !c3.fetch ? pinnableWords(c3) : [];
 var effect2 = (c3) => ({ sources: c3.sources, sinks: c3.fetch ? 0 : c3.sinks, verb: c3.fetch ? "" : verbOf(c3) });
 var sameEffect = (a2, b) => a2.sources === b.sources && a2.sinks === b.sinks && a2.verb === b.verb;
 var describe4 = (e) => labelsOf(e.sources | e.sinks).join(", ") || "no label";
@@ -79363,7 +79995,7 @@ function suggestTool(policy, seen2, level = toolLevel(policy)) {
     sources: sourcesOf(first.sources),
     sinks: sinksOf(first.sinks),
     ...first.verb ? { verb: first.verb } : {},
-    ...wordsOf4(base2[0]).length ? { words: wordsOf4(base2[0]) } : {},
+    ...wordsOf5(base2[0]).length ? { words: wordsOf5(base2[0]) } : {},
     basis,
     guess: GUESSES.has(basis),
     evidence,
