@@ -109,8 +109,8 @@ const NAME_WORDS = {
   url: ['url', 'uri', 'link', 'endpoint', 'webhook', 'website', 'domain', 'host', 'hostname', 'server', 'href', 'callback'],
   /** Where money goes. */
   // A bank's routing number: matched as written (`routing_number`), since "route" stems alike (`routeId` names a delivery route).
-  // A bank account by its name in the languages read (`rachunek`, `rekening`, `konto`): where money goes.
-  payee: ['iban', 'bic', 'swift', 'payee', 'beneficiary', 'wallet', 'rachunek', 'rekening', 'konto'],
+  // A bank account by its name in the languages whose tools are read (`rachunek`, `rekening`): where money goes.
+  payee: ['iban', 'bic', 'swift', 'payee', 'beneficiary', 'wallet', 'rachunek', 'rekening'],
   /** An account that is a payee (account number, account to). */
   accountTarget: ['number', 'to', 'recipient', 'destination', 'target'],
   /** A membership whose number is a credential. */
@@ -140,7 +140,6 @@ const NAME_WORDS = {
     'valor',
     'importo',
     'bedrag',
-    'betrag',
     'kwota',
     // A currency code in a name (`amount_usd`, `monto_clp`, `price_eur`) says how much money.
     ...'usd eur gbp chf jpy cad aud nzd mxn clp ars cop pen brl inr cny sek nok dkk pln zar'.split(' '),
@@ -199,10 +198,8 @@ const NAME_WORDS = {
     'cellulare',
     'telefono',
     'ontvanger',
-    'empfanger',
     'odbiorca',
     'adresat',
-    'telefon',
   ],
   /** Text the model writes. */
   content: [
@@ -251,8 +248,6 @@ const NAME_WORDS = {
     'bericht',
     'onderwerp',
     'tekst',
-    'nachricht',
-    'betreff',
     'tresc',
     'temat',
     'wiadomosc',

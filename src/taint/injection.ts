@@ -677,12 +677,12 @@ function scanCanonical(body: string, opts: InjectionOptions, field: boolean): Sc
     if (order !== undefined) own.imperative = order;
     else if (opts.orders !== false && unreadableProse(sent.s)) {
       // Prose in a language the validator reads is read by its reader, targets or none, whatever
-      // language the request is in: an order there is an order, and a sentence with none is no order
-      // it cannot rule out, unless it carries a signal beside (authority, an address to the system).
+      // language the request is in: an order there is an order. A sentence where it finds none is
+      // still one the validator cannot rule out, unless the request is in that language too.
       const language = Object.keys(own).length > 0 ? undefined : languageOf(sent.s);
       const ordered = language?.orderIn(sent.s);
       if (ordered !== undefined) own.imperative = ordered;
-      else if (!language && opts.unreadable !== false) own.unreadable = sent.s.trim().slice(0, 40);
+      else if (opts.unreadable !== false) own.unreadable = sent.s.trim().slice(0, 40);
     }
     const withPrev =
       prev && prev.line === sent.line ? { hit: { ...prev.hit, ...own }, s: `${prev.s} ${sent.s}`, start: prev.start } : undefined;

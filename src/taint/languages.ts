@@ -163,9 +163,9 @@ const GERMAN: Language = {
 };
 
 /**
- * In the order a text is tried: Dutch and Italian first, whose readers say yes only where their
- * own words outnumber every other language's (a Dutch "je" or "de", an Italian "il" or "lui", reads
- * as French or Spanish to readers that do not weigh them); Portuguese before Spanish, whose
+ * In the order a text is tried: Polish, Dutch and Italian first, whose readers say yes only where
+ * their own words outnumber every other language's (a Polish "nie" or "do", a Dutch "je" or "de", an
+ * Italian "il" or "lui", reads as another language to readers that do not weigh them); Portuguese before Spanish, whose
  * function words it shares (a Portuguese text can read as Spanish; readsAsPortuguese weighs the
  * words only Portuguese has).
  */

@@ -131,10 +131,10 @@ export function profileTool(
     if (w.action.read) return readProfile(w, `${trusted}a guess from ${w.byName.read ? 'its name' : 'its description'}: it reads`);
     if (w.name.length > 0 && w.name.every((x) => isReadNoun(x) || /^\d+$/.test(x) || x === 'api' || x === 'tool'))
       return readProfile(w, `${trusted}a guess from its name: it is made of read nouns`);
-    // A name that ends with a word of reading (`ME2L_PO_LIST`, `claim_details`) says what the tool returns,
+    // A name that ends with a verb of reading (`ME2L_PO_LIST`, `claims_lookup`) says what the tool returns,
     // as readByShape reads it; a bare plural (`hermes`) may be a name, and leaves the tool unplaced.
     const last = w.name[w.name.length - 1] ?? '';
-    if ((isReadNoun(last) || opts.verbOf(last) === 'read') && namesOnlyData(facts, w, opts))
+    if (opts.verbOf(last) === 'read' && namesOnlyData(facts, w, opts))
       return readProfile(w, `${trusted}a guess from its name: it names data, and takes nothing a sink needs (its last word reads)`);
   }
   return unplaced(policy, def, facts, w, trusted, opts);

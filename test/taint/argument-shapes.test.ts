@@ -62,8 +62,8 @@ describe('names and descriptions', () => {
     );
     expect(profile(book, { property_ref: 'HAR14' }).evidence).toContain('book');
   });
-  it('reads a name that ends with a word of reading, and leaves a bare plural that may be a name unplaced', () => {
-    expect(profile(def('claims_details', '', { claim: { type: 'string' } }), { claim: 'C-1' }).evidence).not.toContain('nothing says what');
+  it('reads a name that ends with a verb of reading, and leaves a bare plural that may be a name unplaced', () => {
+    expect(profile(def('claims_list', '', { claim: { type: 'string' } }), { claim: 'C-1' }).evidence).not.toContain('nothing says what');
     expect(
       profile(def('hermes', '', { handle: { type: 'string' }, ref: { type: 'string' } }), { handle: 'drop', ref: 'q3' }).evidence,
     ).toContain('nothing says what hermes does');

@@ -61,7 +61,7 @@ describe('the evaluation set', () => {
   const FLOORS = {
     'tune dense': { attacks: 722, benign: 1092, reads: 20 },
     'tune sparse': { attacks: 718, benign: 1088, reads: 16 },
-    'held-out dense': { attacks: 128, benign: 147, reads: 14 },
+    'held-out dense': { attacks: 130, benign: 145, reads: 14 },
     'held-out sparse': { attacks: 128, benign: 142, reads: 7 },
   };
 
