@@ -59926,8 +59926,8 @@ var NAME_WORDS = {
   url: ["url", "uri", "link", "endpoint", "webhook", "website", "domain", "host", "hostname", "server", "href", "callback"],
   /** Where money goes. */
   // A bank's routing number: matched as written (`routing_number`), since "route" stems alike (`routeId` names a delivery route).
-  // A bank account by its name in the languages read (`rachunek`, `rekening`, `konto`): where money goes.
-  payee: ["iban", "bic", "swift", "payee", "beneficiary", "wallet", "rachunek", "rekening", "konto"],
+  // A bank account by its name in the languages whose tools are read (`rachunek`, `rekening`): where money goes.
+  payee: ["iban", "bic", "swift", "payee", "beneficiary", "wallet", "rachunek", "rekening"],
   /** An account that is a payee (account number, account to). */
   accountTarget: ["number", "to", "recipient", "destination", "target"],
   /** A membership whose number is a credential. */
@@ -59957,7 +59957,6 @@ var NAME_WORDS = {
     "valor",
     "importo",
     "bedrag",
-    "betrag",
     "kwota",
     // A currency code in a name (`amount_usd`, `monto_clp`, `price_eur`) says how much money.
     ..."usd eur gbp chf jpy cad aud nzd mxn clp ars cop pen brl inr cny sek nok dkk pln zar".split(" ")
@@ -60016,10 +60015,8 @@ var NAME_WORDS = {
     "cellulare",
     "telefono",
     "ontvanger",
-    "empfanger",
     "odbiorca",
-    "adresat",
-    "telefon"
+    "adresat"
   ],
   /** Text the model writes. */
   content: [
@@ -60068,8 +60065,6 @@ var NAME_WORDS = {
     "bericht",
     "onderwerp",
     "tekst",
-    "nachricht",
-    "betreff",
     "tresc",
     "temat",
     "wiadomosc"
@@ -63102,7 +63097,7 @@ function profileTool(policy, def, args, opts) {
     if (w.name.length > 0 && w.name.every((x) => isReadNoun(x) || /^\d+$/.test(x) || x === "api" || x === "tool"))
       return readProfile(w, `${trusted}a guess from its name: it is made of read nouns`);
     const last = w.name[w.name.length - 1] ?? "";
-    if ((isReadNoun(last) || opts.verbOf(last) === "read") && namesOnlyData(facts, w, opts))
+    if (opts.verbOf(last) === "read" && namesOnlyData(facts, w, opts))
       return readProfile(w, `${trusted}a guess from its name: it names data, and takes nothing a sink needs (its last word reads)`);
   }
   return unplaced(policy, def, facts, w, trusted, opts);
@@ -64579,7 +64574,7 @@ function scanCanonical(body, opts, field) {
       const language2 = Object.keys(own2).length > 0 ? void 0 : languageOf(sent.s);
       const ordered2 = language2?.orderIn(sent.s);
       if (ordered2 !== void 0) own2.imperative = ordered2;
-      else if (!language2 && opts.unreadable !== false) own2.unreadable = sent.s.trim().slice(0, 40);
+      else if (opts.unreadable !== false) own2.unreadable = sent.s.trim().slice(0, 40);
     }
     const withPrev = prev && prev.line === sent.line ? { hit: { ...prev.hit, ...own2 }, s: `${prev.s} ${sent.s}`, start: prev.start } : void 0;
     const found2 = isInjected(own2, sent.s) ? { hit: own2, start: sent.start } : withPrev && isInjected(withPrev.hit, withPrev.s) ? withPrev : void 0;
