@@ -474,12 +474,15 @@ const NOT_A_VERB = new Set([
   ...'hi hello hey thanks thank ok okay yes no sure there here dear do does did don doesn didn won shouldn never not'.split(' '),
 ]);
 
-/** Words that open an order without being its verb: "please log …", "can you file …", "then switch on …". */
 /** A question that asks for an action: "Can you …", "Could you please …". */
 const POLITE_ASK = /^(?:please\s+)?(?:can|could|would|will) you\b/i;
 /** Asking to be told: "tell me what's in ORD-…", "let us know …" orders nothing done to it. */
 const TELL_ME = /^(?:tell|show|let|remind|give)\s+(?:me|us)\b/i;
+/** Words that open an order without being its verb: "please log …", "can you file …", "then switch on …". */
 const ORDER_OPENERS = /^(?:(?:please|pls|kindly|just|also|now|then|and|so|(?:can|could|would|will) you)\s+)*/i;
+/** Whether a sentence or a part of one only asks to be told ("tell me …", "can you show us …"). */
+const asksToBeTold = (part: string): boolean => TELL_ME.test(part.replace(ORDER_OPENERS, ''));
+
 /** Words after which a first word names who did something, not what to do: "Tom messaged …", "Sarah is …". */
 const STATES =
   /^(?:is|are|was|were|has|have|had|says|said|wants|needs|got|will|would|can|could|should|messaged|emailed|called|rang|sent|asked|wrote)$/i;
@@ -497,17 +500,16 @@ export function ordersDoneTo(prose: string, value: string, opts: IntentOptions):
   for (const sentence of sentencesOf(prose, 'request')) {
     const trimmed = sentence.trim();
     // "Can you get somebody out to BLD-… Thursday?" asks for an action; "Has BLD-… gone out?" does not.
-    const asked = prose.includes(`${trimmed}?`) && (!POLITE_ASK.test(trimmed) || TELL_ME.test(trimmed.replace(ORDER_OPENERS, '')));
-    if (!trimmed.toLowerCase().includes(v) || QUESTION_START.test(trimmed) || asked || TELL_ME.test(trimmed.replace(ORDER_OPENERS, '')))
-      continue;
+    const question = prose.includes(`${trimmed}?`) && !POLITE_ASK.test(trimmed);
+    if (!trimmed.toLowerCase().includes(v) || QUESTION_START.test(trimmed) || question || asksToBeTold(trimmed)) continue;
     if (clauseActions(trimmed, false, opts).length > 0) return true;
     // The sentence opens with a verb, known or not; a later part only with one the lexicon knows
     // ("If nothing breaks us, switch on …"), not with a noun ("My SIM stopped, line LN-52001").
     const parts = trimmed.split(',');
     for (let i = 0; i < parts.length; i++) {
       if (i > 0 && !parts[i].toLowerCase().includes(v)) continue;
+      if (asksToBeTold(parts[i].trim())) continue;
       const opened = parts[i].trim().replace(ORDER_OPENERS, '');
-      if (TELL_ME.test(opened)) continue;
       const [first, second] = opened.split(/\s+/);
       if (!/^[a-z]{2,}$/i.test(first ?? '') || STATES.test(second ?? '') || /ed$/i.test(second ?? '')) continue;
       const w = first.toLowerCase();
@@ -538,11 +540,34 @@ export function usesToolVerb(prose: string, verb: string | undefined): boolean {
 const DELEGATION =
   /\b(?:do|follow|complete|carry out|perform|execute|handle|take care of|work through|go through|act on|tackle|finish|get through|action)\s+(?:(?:all|each|every|any|both)\s+(?:of\s+)?)?(?:(?:the|my|his|her|their|its|our)\s+)?(?:(?!(?:following|above|below|next|these|this|those|that|same)\b)[\w-]+\s+){0,2}?(?:actions?|instructions?|tasks?|to-?dos?|steps?|requests?|action items?|directions?|procedures?|checklists?|runbooks?|playbooks?|protocols?)\b(?!\s*(?::|below|as follows|in the order (?:they are|I) ))|\b(?:do|follow)\s+what\s+(?:it|the \w+|he|she|they|\w+)\s+(?:says|asks|tells|lists|wants)\b|\bas (?:instructed|described|specified|requested|listed) (?:in|by|on|at)\b/i;
 
-/** Whether the request hands its actions to a document (see DELEGATION). */
+/**
+ * The same hand-over in the other languages whose requests are read: "trata do que está nas notas",
+ * "haz lo que pide el correo", "fai quello che c'è nella mail", "fais ce qui est dans la note",
+ * "doe wat er in de mail staat", "erledige, was in der Notiz steht", "zrób to, co jest w notatce";
+ * and following a document's instructions or steps ("segue as instruções do e-mail").
+ */
+const DELEGATION_ELSEWHERE = new RegExp(
+  [
+    String.raw`(?<![\p{L}\p{N}])(?:trata|trate|faz|faça|faca|resolve|resolva|cuida|cuide)\s+(?:de\s+)?(?:tudo\s+)?(?:o\s+|do\s+|d[oa]\s+)?que\s+(?:está|esta|vem|diz|pede|consta|estiver)(?![\p{L}\p{N}])`,
+    String.raw`(?<![\p{L}\p{N}])(?:haz|haga|gestiona|gestione|encárgate de|ocúpate de|resuelve)\s+(?:todo\s+)?lo\s+que\s+(?:pone|dice|pide|está|esta|viene|indica)(?![\p{L}\p{N}])`,
+    String.raw`(?<![\p{L}\p{N}])(?:fai|faccia|sbriga|gestisci|occupati di|sistema)\s+(?:tutto\s+)?(?:quello|ciò|cio)\s+che\s+(?:c['’]è|dice|chiede|è scritto|indica|trovi)(?![\p{L}\p{N}])`,
+    String.raw`(?<![\p{L}\p{N}])(?:fais|faites|traite|traitez|gère|gérez|occupe-toi de|occupez-vous de)\s+(?:tout\s+)?ce\s+qu(?:i|e|['’])\s*(?:est|dit|demande|il y a|elle dit|il dit|indique)(?![\p{L}\p{N}])`,
+    String.raw`(?<![\p{L}\p{N}])(?:doe|regel|handel)\s+(?:alles\s+)?wat\s+(?:er\s+)?(?:in|op|staat|vraagt|gevraagd)(?![\p{L}\p{N}])`,
+    String.raw`(?<![\p{L}\p{N}])(?:erledige|erledigen sie|mach|machen sie|bearbeite)\s*,?\s+(?:alles\s*,?\s+)?was\s+(?:in|im|auf|dort|darin|drin)(?![\p{L}\p{N}])`,
+    String.raw`(?<![\p{L}\p{N}])(?:zrób|zrob|załatw|zalatw|wykonaj)\s+(?:to|wszystko)\s*,?\s+co\s+(?:jest|stoi|pisze|napisano|każe)(?![\p{L}\p{N}])`,
+    String.raw`(?<![\p{L}\p{N}])(?:segue|siga|sigue|segui|seguite|suis|suivez|volg|befolge|folge|postępuj według|wykonaj)\s+(?:(?:as|os|las|los|le|gli|les|de|die|den)\s+)?(?:instruções|instrucoes|passos|tarefas|instrucciones|pasos|tareas|istruzioni|passaggi|compiti|instructions|étapes|tâches|instructies|stappen|taken|anweisungen|schritte|aufgaben|instrukcje|instrukcji|polecenia|kroki)(?![\p{L}\p{N}])`,
+  ].join('|'),
+  'iu',
+);
+const NEGATED_BEFORE = /(?<![\p{L}\p{N}])(?:não|nao|no|non|ne|pas|niet|nicht|nie|don['’]?t)\s+(?:\S+\s+)?$/iu;
+
+/** Whether the request hands its actions to a document (see DELEGATION and DELEGATION_ELSEWHERE). */
 export function delegatesTasks(prose: string, opts: IntentOptions): boolean {
-  for (const clause of prose.split(/[;!?\n]|\.(?=\s|$)/)) {
+  for (const clause of prose.slice(0, 4_000).split(/[;!?\n]|\.(?=\s|$)/)) {
     const m = DELEGATION.exec(clause);
     if (m && !negatedAt(clauseWords(clause), words(clause.slice(0, m.index)).length, opts.verbOf)) return true;
+    const other = DELEGATION_ELSEWHERE.exec(clause);
+    if (other && !NEGATED_BEFORE.test(clause.slice(Math.max(0, other.index - 40), other.index))) return true;
   }
   return false;
 }
@@ -560,7 +585,9 @@ const DEFERS = new RegExp(
   [
     String.raw`\b(?:whatever|wherever|whichever|however|whenever)\b(?:\s+[\w'’-]+){0,3}?\s+(?:he|she|they|it|\w+)\s+(?:said|says|asked|asks|gave|gives|wants|wanted|wrote|writes|requested|specified|listed|put|mentioned|sent|has|had|indicated|chose|picked|named|needs|needed|suggested|proposed)\b`,
     String.raw`\bthe way (?:he|she|they|it|\w+) (?:has|had|wants|wanted|wrote|asked|said|put)\b`,
-    String.raw`\bas (?:he|she|they|it|the \w+|\w+) (?:asked|asks|said|says|requested|specified|wrote|writes|wants|wanted|instructed|described|indicated|suggested)\b`,
+    String.raw`\b(?:as|like) (?:he|she|they|it|the \w+|\w+) (?:asked|asks|said|says|requested|specified|wrote|writes|wants|wanted|instructed|described|indicated|suggested)\b`,
+    // "… wrote to whom we should send it. Send it there." The place is the one the data names.
+    String.raw`(?<![\p{L}\p{N}])(?:where|to whom|wohin|an wen|para onde|a quem|dove|a chi|où|à qui|waarheen|naar wie|adónde|a quién|dokąd|do kogo)(?![\p{L}\p{N}])[^.?!]{0,120}[.,;]?\s*[^.?!]{0,80}?(?<![\p{L}\p{N}])(?:there|dorthin|dahin|para lá|là-bas|lì|daarheen|allí|allá|tam)(?![\p{L}\p{N}])`,
     String.raw`\b(?:zoals|come|comme|como|wie)\s+(?:hij|zij|ze|lui|lei|il|elle|ils|elles|él|ella|ellos|er|sie|o cliente|il cliente|le client|el cliente|de klant|der kunde)\s+(?:\S+\s+)?(?:vraagt|vroeg|wil|wilde|aangeeft|chiede|ha chiesto|vuole|indica|demande|a demandé|veut|indique|pide|pidió|quiere|indica|pede|pediu|quer|wünscht|will|möchte|schreibt|angibt)\b`,
     String.raw`\b(?:zoals|come|comme|como|wie)\s+(?:(?:le|lo|la|es|het)\s+)?(?:vraagt|chiede|ha chiesto|vuole|indica|demande|veut|indique|pide|quiere|pede|quer|wünscht|gevraagd|richiesto|demandé|pedido|gewünscht)\b`,
     String.raw`\b(?:qualunque|qualsiasi|quel(?:lo|la)? che|ce qu['’]|lo que|o que|wat)\s+(?:\S+\s+){0,2}(?:ha indicato|ha chiesto|indica|chiede|a indiqué|a demandé|indique|demande|indicó|pidió|indica|pide|indicou|pediu|aangeeft|vraagt|heeft gevraagd|opgeeft|doorgeeft)\b`,

@@ -26,6 +26,7 @@ import { parse as parseYaml } from 'yaml';
 import { normalizeText } from './content-links.js';
 import { flattenArguments, hostOf } from './classify.js';
 import { movesTarget } from './injection.js';
+import { redirectingNote } from './redirect.js';
 
 /** A tool result as provenance sees it. */
 export interface ProducedText {
@@ -53,6 +54,8 @@ export type ValueSource =
   | { kind: 'instruction'; at: number; call?: true }
   | { kind: 'instructed'; at: number; asks: number }
   | { kind: 'structured'; at: number }
+  /** A record offered another value of its kind, and a note beside this one set it apart (redirect.ts). */
+  | { kind: 'redirected'; at: number; note: string }
   | { kind: 'pointed'; at: number; handed?: true }
   /** `steered`: the read it first appears in was itself made on an instruction's word (one of its arguments came from one). */
   | { kind: 'free-text'; at: number; steered?: true }
@@ -211,7 +214,7 @@ export interface ProvenanceContext {
   /** The tool results before the call whose text holds `value` as whole words, earliest first. */
   containing(value: string): readonly { node: number; text: ProducedText }[];
   /** Whether the request leaves values to what the data it points to asks for (intent.ts, defersValues). */
-  defers?: boolean;
+  defers?: () => boolean;
   /** Whether an instruction passage in data seen before `before` (ms; default: the call) holds `value`. */
   inInstructions(value: string, before?: number): boolean;
 }
@@ -245,8 +248,8 @@ function pointedByRequest(ctx: ProvenanceContext, p: ProducedText): boolean {
  */
 function pointedThrough(ctx: ProvenanceContext, p: ProducedText, depth = 0): boolean {
   if (depth >= 2) return false;
-  return pointers(p).some((v) => {
-    if (v.length < 3 || ctx.inInstructions(v, p.at)) return false;
+  return ledBy(p, (v) => {
+    if (ctx.inInstructions(v, p.at)) return false;
     return ctx
       .containing(v)
       .some(
@@ -256,6 +259,23 @@ function pointedThrough(ctx: ProvenanceContext, p: ProducedText, depth = 0): boo
           !steered(ctx, q.text) &&
           (pointedByRequest(ctx, q.text) || pointedThrough(ctx, q.text, depth + 1)),
       );
+  });
+}
+
+/**
+ * Whether a read was made with a value taken from elsewhere: one of its arguments, normalised and
+ * of three characters or more, that `lead` accepts as written and `from` finds. The one test of a
+ * read led by another, while the graph is built (trace-graph.ts) and while provenance is judged.
+ */
+export function ledBy(
+  read: Pick<ProducedText, 'args'>,
+  from: (normalised: string) => boolean,
+  lead: (value: string) => boolean = () => true,
+): boolean {
+  return flattenArguments(read.args ?? {}).some((a) => {
+    if (!lead(a.value)) return false;
+    const v = normalizeText(a.value);
+    return v.length >= 3 && from(v);
   });
 }
 
@@ -341,7 +361,7 @@ function claims(
  * authority) and no instruction steered the read.
  */
 function handedOver(ctx: ProvenanceContext, text: ProducedText, n: string, sinks: number): boolean {
-  if (!ctx.defers || sinks === 0 || sinks === ANY_ORDER) return false;
+  if (sinks === 0 || sinks === ANY_ORDER || !ctx.defers?.()) return false;
   // The orders whose blocks hold the value, or (a value past their blocks' edges) every order of the read.
   const holding = text.reaches?.filter((x) => within(x.text, n)) ?? [];
   const orders = holding.length > 0 ? holding : (text.reaches ?? []);
@@ -374,6 +394,7 @@ export function valueSource(ctx: ProvenanceContext, value: string, sinks = 0, wh
   let instruction: number | undefined;
   let byCall: number | undefined;
   let instructed: Extract<ValueSource, { kind: 'instructed' }> | undefined;
+  let redirected: Extract<ValueSource, { kind: 'redirected' }> | undefined;
   let loose: { at: number; steered: boolean } | undefined;
   let ok: ValueSource | undefined;
   // Two letters or digits ("NL", "13") are an instruction's only where its passages write them as a
@@ -404,13 +425,17 @@ export function valueSource(ctx: ProvenanceContext, value: string, sinks = 0, wh
     }
     if (ok) continue;
     const steeredRead = !text.directory && steered(ctx, text);
-    if (structuredFields(text).has(n) && !steeredRead) ok = { kind: 'structured', at: node };
+    const note =
+      where === 'target' && text.record !== undefined && !movesTarget(ctx.request) ? redirectingNote(text.record, value) : undefined;
+    if (note !== undefined) redirected ??= { kind: 'redirected', at: node, note };
+    else if (structuredFields(text).has(n) && !steeredRead) ok = { kind: 'structured', at: node };
     else if (!steeredRead && (pointedByRequest(ctx, text) || pointedThrough(ctx, text))) ok = { kind: 'pointed', at: node };
     else loose ??= { at: node, steered: steeredRead };
   }
   if (instruction !== undefined) return { kind: 'instruction', at: instruction };
   if (byCall !== undefined) return { kind: 'instruction', at: byCall, call: true };
   if (instructed) return instructed;
+  if (redirected) return redirected;
   if (ok) return ok;
   if (loose !== undefined) return { kind: 'free-text', at: loose.at, ...(loose.steered ? { steered: true as const } : {}) };
   return { kind: 'unseen' };

@@ -214,26 +214,60 @@ interface ArgumentFacts {
   sendsTo?: string;
   /** The roles of the arguments this call gives a value (the schema's others are only offered). */
   given: Set<ArgumentRole>;
+  /** Arguments that hold a date or a time by their schema's format or their value (`dueAt`): their names say when, not what. */
+  timed: Set<string>;
+  /** The names of the arguments this call gives a value. */
+  givenNames: Set<string>;
 }
 
 function argumentFacts(policy: Policy, def: ToolDefinition, args: readonly { name: string; value: string }[]): ArgumentFacts {
   const names = new Set<string>(args.map((a) => a.name));
   for (const n of Object.keys(((def.inputSchema as { properties?: object } | undefined)?.properties ?? {}) as object)) names.add(n);
-  const f: ArgumentFacts = { names, roles: new Set(), shown: new Set(), freeText: false, prose: false, given: new Set() };
+  const f: ArgumentFacts = {
+    names,
+    roles: new Set(),
+    shown: new Set(),
+    freeText: false,
+    prose: false,
+    given: new Set(),
+    timed: new Set(),
+    givenNames: new Set(),
+  };
   for (const n of names) {
     const value = args.find((a) => a.name === n)?.value ?? '';
     const prop = schemaProperty(def.inputSchema, n);
     const role = argumentRole(policy, def.name, n, value, prop);
     f.roles.add(role);
-    if (value.trim() !== '') f.given.add(role);
+    if (value.trim() !== '') {
+      f.given.add(role);
+      f.givenNames.add(n);
+    }
     const shown = structuralRole(policy, def.name, n, value, prop);
     if (shown) f.shown.add(shown);
     if ((role === 'content' || role === 'other') && isFreeText(n)) f.freeText = true;
     if ((role === 'content' || role === 'other') && PROSE.test(value)) f.prose = true;
     if (role === 'recipient' && /[@+\d]/.test(value) && namesDestination(n)) f.sendsTo ??= n;
+    if (TIME_FORMATS.has((prop?.format ?? '').toLowerCase()) || ISO_DATE.test(value)) f.timed.add(n);
   }
+  // A value given inside a list or an object (`guests: [{name}]`) gives the argument that holds it:
+  // the one whose schema declares it, or any list or object that declares nothing inside.
+  const top = ((def.inputSchema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {}) as Record<string, SchemaLike>;
+  for (const n of [...f.givenNames].filter((x) => !(x in top)))
+    for (const [t, p] of Object.entries(top)) if (p && typeof p === 'object' && holds(p, n)) f.givenNames.add(t);
   return f;
 }
+
+type SchemaLike = { type?: unknown; properties?: unknown; items?: SchemaLike };
+/** Whether a top-level argument's schema holds a nested value of this name (or, declaring nothing inside, may). */
+function holds(p: SchemaLike, name: string): boolean {
+  if (schemaProperty(p as Record<string, unknown>, name) ?? schemaProperty(p.items as Record<string, unknown> | undefined, name))
+    return true;
+  const container = p.type === 'array' || p.type === 'object';
+  return container && p.properties === undefined && (p.items === undefined || p.items.properties === undefined);
+}
+
+const TIME_FORMATS = new Set(['date', 'date-time', 'time', 'duration']);
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 
 /**
  * A change that names where it sends (a mail forward, a copy to): a send as well as whatever its
@@ -347,7 +381,7 @@ function readWords(def: ToolDefinition, f: ArgumentFacts, opts: ProfileOptions):
   const byDesc = nounPhrase ? { read: false } : actionOf(desc, opts.verbOf);
   const named = verbLast(name, opts.verbOf, byDesc, nounPhrase, f) ?? actionOf(name, opts.verbOf, true);
   const compound = compoundNoun(name, named, byDesc, nounPhrase, opts);
-  const led = compound ? { read: false } : named;
+  const led = compound || nounLed(name, named, f, opts) ? { read: false } : named;
   const byName = led.category || led.read ? led : (prefixedAction(name, opts.verbOf, byDesc) ?? led);
   // A name's generic "change" (put, set, update) gives way to a description that says what kind of change: sharing, paying, sending.
   // A name generated from an HTTP route (`post_jobs_notes`, `put_users_roles`) leads with the method: POST
@@ -356,13 +390,19 @@ function readWords(def: ToolDefinition, f: ArgumentFacts, opts: ProfileOptions):
   const refined = routed || (byName.category === 'change' && byDesc.category !== undefined && byDesc.category !== 'change');
   const fromName = !refined && (byName.category !== undefined || byName.read);
   const action = addressless(messageWritten(fromName ? byName : byDesc, fromName ? name : desc), def, f);
-  const own = [...name, ...desc, ...[...f.names].flatMap((n) => words(n))].filter((x) => x !== action.verb);
+  // The arguments the call gives speak for it where it gives any (a consolidated tool's schema names
+  // the fields of all its operations); a date's name says when, not what.
+  const argNames = [...(f.givenNames.size > 0 ? f.givenNames : f.names)].filter((n) => !f.timed.has(n));
+  const own = [...name, ...desc, ...argNames.flatMap((n) => words(n))].filter((x) => x !== action.verb);
   const objects = objectKinds(own);
   if (opts.language) for (const k of opts.language.objects(own)) objects.add(k);
   // Access changes hands only when the call names who gets it (a recipient) or what access (an
   // argument named for it: role, permission, member): changing a member's own details grants nothing.
   if (!f.roles.has('recipient') && ![...f.names].some((n) => objectKinds(words(n)).has('access'))) objects.delete('access');
-  const money = f.roles.has('payee') || f.roles.has('amount') || objectKinds(desc).has('money');
+  // Money by the arguments the call gives where it gives any: a consolidated tool's schema offers
+  // the amounts of its other operations ("update" with an ETA moves none).
+  const given = f.given.size > 0 ? f.given : f.roles;
+  const money = given.has('payee') || given.has('amount') || objectKinds(desc).has('money');
   const where =
     byName.category && !refined
       ? `its name (${byName.verb})`
@@ -496,6 +536,19 @@ function verbLast(
     name.slice(0, -1).every((x) => verbOf(x) === undefined) &&
     (!nounToo(last) || !MOVES_OUT.has(c) || pointsOut(f, f.roles) !== undefined || f.freeText);
   return agrees || silent ? { category: c, verb: last, read: false } : undefined;
+}
+
+/**
+ * A name led by a word that names a thing as well as an outward action (`email_lesen`,
+ * `message_abrufen`), with only words the lexicon does not know after it, for a tool that takes
+ * nothing that action needs (no one to reach, no money, no free text): the word names what the
+ * tool works on, in a language whose verbs are not read here. As `lista_wiadomosci_email` keeps
+ * its last word (verbLast), such a name says no action and the structure decides.
+ */
+function nounLed(name: readonly string[], named: Action, f: ArgumentFacts, opts: ProfileOptions): boolean {
+  if (name.length < 2 || named.verb !== name[0] || named.category === undefined || !MOVES_OUT.has(named.category)) return false;
+  if (!nounToo(name[0]) || pointsOut(f, f.roles) !== undefined) return false;
+  return name.slice(1).every((w) => opts.verbOf(w) === undefined && !nounToo(w));
 }
 
 /** A word that also names a thing: an object of an action (money, a message, a booking) or data a read returns. */
@@ -712,7 +765,10 @@ function argumentSinks(f: ArgumentFacts, ann: ToolAnnotations, destroys: boolean
   // it only destroys; one that destroys and carries a message (by its argument's name or its value's prose) both.
   const reaches = ann.openWorldHint === true && (f.freeText || f.prose || !destroys);
   if ((f.roles.has('recipient') || f.roles.has('url') || reaches) && ann.openWorldHint !== false) sinks.add('EXTERNAL_SEND');
-  if (f.roles.has('payee') || f.roles.has('amount')) sinks.add('FINANCIAL_TRANSFER');
+  // Money moves by what the call gives where it gives anything: a consolidated tool offers the
+  // amounts of its other operations.
+  const given = f.given.size > 0 ? f.given : f.roles;
+  if (given.has('payee') || given.has('amount')) sinks.add('FINANCIAL_TRANSFER');
   if (f.roles.has('command')) sinks.add('CODE_EXEC');
   if (sinks.size === 0 || destroys) sinks.add('DESTRUCTIVE_WRITE');
   return [...sinks];

@@ -20,7 +20,7 @@ import { GraphBuilder, type TraceGraph } from './graph.js';
 import { ContentIndex, normalizeText, type ContentIndexOptions } from './content-links.js';
 import { ALL_MASK, ROOT_BIT, SINK_MASK, bitOf, maskOf } from './labels.js';
 import type { Policy } from './policy.js';
-import { contentLabels, flattenArguments, releaseAt, requestNeeds, type LabelEvidence } from './classify.js';
+import { contentLabels, releaseAt, requestNeeds, type LabelEvidence } from './classify.js';
 import {
   carriesSignal,
   cleanText,
@@ -36,7 +36,7 @@ import { fieldsNamed, instructionReaches, recordReaches } from './instruction-re
 import { canonicalString } from './canonical.js';
 import { mostlyUnreadable } from './readable.js';
 import { delegatesTasks, openActions, recogniseIntent } from './intent.js';
-import { requestPointsAt, within } from './provenance.js';
+import { ledBy, requestPointsAt, within } from './provenance.js';
 import { genAiView, type OtlpSpan } from '../otlp/index.js';
 import { ItemList, itemReading, type Item, type PendingCall } from './trace/items.js';
 import { addLlmCalls } from './trace/llm-calls.js';
@@ -574,8 +574,7 @@ function labelNodes(
     const echo = plain && echoesRequest(passages, rootTokens, input.root);
     // The plain orders of a document the request hands its actions to are the request's tasks, not an injection.
     // Text it cannot read is no task list the validator can follow.
-    const tasks =
-      plain && !echo && !found.unreadable && delegating && site === 'tool-result' && requestPointsAt(input.root, { args: it.args });
+    const tasks = plain && !echo && !found.unreadable && delegating && site === 'tool-result' && pointed;
     if (tasks) delegated.push(delegationOf(policy, it, passages));
     if (found && !echo && !tasks) {
       // A plain order in data marks its passage (values taken from it are the injection's); an explicit one also labels the text an override.
@@ -641,11 +640,11 @@ function withoutRequestedOrders(
  */
 function ledFrom(pointedReads: readonly string[], it: Item): boolean {
   if (pointedReads.length === 0) return false;
-  return flattenArguments(it.args ?? {}).some((a) => {
-    if (!LEAD_VALUE.test(a.value)) return false;
-    const v = normalizeText(a.value);
-    return pointedReads.some((t) => within(t, v));
-  });
+  return ledBy(
+    it,
+    (v) => pointedReads.some((t) => within(t, v)),
+    (value) => LEAD_VALUE.test(value),
+  );
 }
 /** A value that names one thing: a code with a digit in it, an address. */
 const LEAD_VALUE = /^(?=\S*\d)[\w.:/-]{4,80}$|^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/;

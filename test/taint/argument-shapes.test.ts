@@ -43,13 +43,14 @@ describe('numbers, bounds, dates and threads', () => {
   });
 });
 
+const def = (name: string, description: string, properties: Record<string, unknown>, annotations?: ToolDefinition['annotations']) => ({
+  name,
+  description,
+  inputSchema: { type: 'object', properties },
+  ...(annotations ? { annotations } : {}),
+});
+
 describe('names and descriptions', () => {
-  const def = (name: string, description: string, properties: Record<string, unknown>, annotations?: ToolDefinition['annotations']) => ({
-    name,
-    description,
-    inputSchema: { type: 'object', properties },
-    ...(annotations ? { annotations } : {}),
-  });
   it('does not read a participle before a noun as a description’s verb, nor a first word in -ing as a name’s', () => {
     const list = def('ME2L_PO_LIST', 'ME2L: purchasing documents per vendor. Returns EBELN, MATNR, NETPR.', { LIFNR: { type: 'string' } });
     expect(profile(list, { LIFNR: '100311' }).sinks).toEqual([]);
@@ -79,5 +80,45 @@ describe('names and descriptions', () => {
     expect(profile(sends, { do: 'ana@example.com', tresc: 'Dzień dobry, przesyłam protokół z zebrania zarządu.' }).sinks).toContain(
       'EXTERNAL_SEND',
     );
+  });
+  it('does not take a first word that names a thing for the verb where only unknown words follow and the tool takes nothing it needs', () => {
+    const reads = def('email_lesen', 'Gibt den vollständigen Inhalt einer E-Mail zurück.', { email_id: { type: 'string' } });
+    expect(profile(reads, { email_id: 'M-4471' }).sinks).toEqual([]);
+    const abrufen = def('nachricht_abrufen', '', { nachricht_id: { type: 'string' } });
+    expect(profile(abrufen, { nachricht_id: 'N-12' }).sinks).toEqual([]);
+    // With someone to reach, or a known word after it, the first word stays the action.
+    const sends = def('email_kunde', '', { an: { type: 'string' }, text: { type: 'string' } });
+    expect(profile(sends, { an: 'ana@example.com', text: 'Guten Tag, anbei die Rechnung für März.' }).sinks).toContain('EXTERNAL_SEND');
+    expect(profile(def('email_invoice', '', { invoice_id: { type: 'string' } }), { invoice_id: 'INV-9' }).sinks).not.toEqual([]);
+  });
+});
+
+describe('what the call gives', () => {
+  const loads = def('loads', 'Load management. action=update changes ETA or appointments; action=create books a new load at a rate.', {
+    action: { type: 'string', enum: ['search', 'create', 'update', 'cancel'] },
+    load_id: { type: 'string' },
+    rate_usd: { type: 'number' },
+    eta: { type: 'string' },
+  });
+  it('moves money only where the call gives an amount or a payee, not where its schema offers one for another operation', () => {
+    expect(profile(loads, { action: 'update', load_id: '51877', eta: '2024-10-15T15:45:00-05:00' }).sinks).toEqual(['DESTRUCTIVE_WRITE']);
+    expect(profile(loads, { action: 'create', load_id: '51877', rate_usd: 2400 }).sinks).toContain('FINANCIAL_TRANSFER');
+  });
+  it('reads a date argument’s name as when, not what (`dueAt` is no amount due)', () => {
+    const task = def('createHousekeepingTask', 'Create a housekeeping task for a room.', {
+      roomNumber: { type: 'string' },
+      dueAt: { type: 'string', format: 'date-time' },
+    });
+    expect(profile(task, { roomNumber: '12', dueAt: '2025-10-15T11:00:00' }).sinks).toEqual(['DESTRUCTIVE_WRITE']);
+    const bill = def('createCharge', 'Create a charge on a folio.', { folio: { type: 'string' }, amountDue: { type: 'number' } });
+    expect(profile(bill, { folio: 'F-1', amountDue: 36 }).sinks).toContain('FINANCIAL_TRANSFER');
+  });
+  it('counts a value given inside a list as its argument given', () => {
+    const guests = def('guestlist', 'Add people to an event’s door list.', {
+      event_id: { type: 'string' },
+      guests: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' } } } },
+    });
+    const given = profile(guests, { event_id: 'EV-1', guests: [{ name: 'Dylan Marsh' }] }).sinks;
+    expect(given).toEqual(profile(guests, {}).sinks);
   });
 });

@@ -19,6 +19,14 @@ describe('a request that hands its actions to a document', () => {
     'Work through all the to-dos on my list at www.lists.example/me.',
     'Carry out the steps in the runbook the on-call lead sent.',
     'Do what the ticket says.',
+    'O Sr. Tavares chega hoje. Trata do que está nas notas da reserva dele.',
+    'Haz lo que pide el correo de Marta.',
+    "Fai quello che c'è nella mail di Gianni.",
+    'Fais ce qui est dans la note de Paul.',
+    'Doe wat er in de mail van Joost staat.',
+    'Erledige, was in der Notiz steht.',
+    'Zrób to, co jest w notatce.',
+    'Segue as instruções do e-mail do João.',
   ])('delegates: %s', (r) => expect(delegatesTasks(r, { verbOf })).toBe(true));
 
   it.each([
@@ -27,6 +35,10 @@ describe('a request that hands its actions to a document', () => {
     "Don't follow the instructions in that email, just summarise it.",
     'Summarise the instructions in the onboarding document.',
     'How many tasks are on my list?',
+    'Não faças o que diz o e-mail, só resume.',
+    'Quero saber o que está na nota.',
+    'No hagas lo que pide el correo.',
+    'Dimmi quello che dice la mail.',
   ])('does not delegate: %s', (r) => expect(delegatesTasks(r, { verbOf })).toBe(false));
 });
 

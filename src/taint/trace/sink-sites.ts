@@ -151,6 +151,14 @@ export function stagedOnInstruction(
   };
 }
 
+/** Whether the request leaves values to the data it points at: read once per request, and only where a value sits inside an order. */
+const DEFERS = new WeakMap<SiteContext, boolean>();
+function defersOf(ctx: SiteContext): boolean {
+  let d = DEFERS.get(ctx);
+  if (d === undefined) DEFERS.set(ctx, (d = defersValues(ctx.rootText)));
+  return d;
+}
+
 function provenanceContext(ctx: SiteContext, before: number): ProvenanceContext {
   const { p, policy } = ctx;
   const texts = new Map<number, ProducedText>();
@@ -177,7 +185,7 @@ function provenanceContext(ctx: SiteContext, before: number): ProvenanceContext 
   return {
     request: ctx.rootText,
     needs: ctx.needs,
-    defers: defersValues(ctx.rootText),
+    defers: () => defersOf(ctx),
     containing: (value) =>
       p.index
         .containingText(value, before)
@@ -234,11 +242,18 @@ function asWritten(ctx: SiteContext, value: string, before: number): string {
     const grouped = compact.replace(/(.{4})(?=.)/g, '$1 ');
     return [compact, grouped].find((x) => x !== value && ctx.p.index.containingText(x, before).length > 0) ?? value;
   }
-  return (
-    phonesOf(ctx.p)
-      .get(digitsOf(value))
-      ?.find((x) => x.end <= before)?.written ?? value
-  );
+  const phones = phonesOf(ctx.p);
+  const d = digitsOf(value);
+  // An international number ("+1 903 …", "+44 7700 …") written in the data the national way
+  // ("903-555-0172", "07700 900 873"): its country code dropped, a trunk 0 in its place or none.
+  const national = value.trim().startsWith('+')
+    ? [1, 2, 3].filter((k) => d.length - k >= 8).flatMap((k) => [d.slice(k), `0${d.slice(k)}`])
+    : [];
+  for (const digits of [d, ...national]) {
+    const seen = phones.get(digits)?.find((x) => x.end <= before);
+    if (seen) return seen.written;
+  }
+  return value;
 }
 
 function checkTarget(ctx: SiteContext, prov: ProvenanceContext, t: Target, sinks: number, before: number): TargetCheck {
@@ -286,6 +301,14 @@ function checkTarget(ctx: SiteContext, prov: ProvenanceContext, t: Target, sinks
       };
     case 'structured':
       return { ...t, ok: true, authority: 'tool-data', why: `selected from a structured field of ${p.describe(src.at)}` };
+    case 'redirected':
+      return {
+        ...t,
+        ok: false,
+        origin: src.at,
+        instructed: true,
+        why: `was chosen by a note in ${p.describe(src.at)}: the record offers another ${t.kind} of this kind, and the note beside this one sets it apart ("${src.note.slice(0, 80)}")`,
+      };
     case 'pointed':
       return {
         ...t,
