@@ -7516,10 +7516,10 @@ var require_formats = __commonJS({
     function isLeapYear(year) {
       return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
     }
-    var DATE2 = /^(\d\d\d\d)-(\d\d)-(\d\d)$/;
+    var DATE3 = /^(\d\d\d\d)-(\d\d)-(\d\d)$/;
     var DAYS = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
     function date5(str4) {
-      const matches = DATE2.exec(str4);
+      const matches = DATE3.exec(str4);
       if (!matches)
         return false;
       const year = +matches[1];
@@ -41586,12 +41586,12 @@ function createRoadCheck(owners, log) {
     let known = answered.get(socket);
     const cached4 = known?.get(root);
     if (cached4 !== void 0) return cached4;
-    const holds = owners.treeHolds(root, socket.remotePort, socket.localPort);
-    if (holds === void 0 && !warnedBlind) {
+    const holds2 = owners.treeHolds(root, socket.remotePort, socket.localPort);
+    if (holds2 === void 0 && !warnedBlind) {
       warnedBlind = true;
       log.warn("proxy: which process holds a connection cannot be read here (/proc/net/tcp): a key handed to another run is not refused");
     }
-    const ok2 = holds !== false;
+    const ok2 = holds2 !== false;
     if (!known) answered.set(socket, known = /* @__PURE__ */ new Map());
     known.set(root, ok2);
     return ok2;
@@ -63139,21 +63139,45 @@ function nameWords(def, opts) {
 function argumentFacts(policy, def, args) {
   const names = new Set(args.map((a2) => a2.name));
   for (const n2 of Object.keys(def.inputSchema?.properties ?? {})) names.add(n2);
-  const f = { names, roles: /* @__PURE__ */ new Set(), shown: /* @__PURE__ */ new Set(), freeText: false, prose: false, given: /* @__PURE__ */ new Set() };
+  const f = {
+    names,
+    roles: /* @__PURE__ */ new Set(),
+    shown: /* @__PURE__ */ new Set(),
+    freeText: false,
+    prose: false,
+    given: /* @__PURE__ */ new Set(),
+    timed: /* @__PURE__ */ new Set(),
+    givenNames: /* @__PURE__ */ new Set()
+  };
   for (const n2 of names) {
     const value2 = args.find((a2) => a2.name === n2)?.value ?? "";
     const prop = schemaProperty(def.inputSchema, n2);
     const role = argumentRole(policy, def.name, n2, value2, prop);
     f.roles.add(role);
-    if (value2.trim() !== "") f.given.add(role);
+    if (value2.trim() !== "") {
+      f.given.add(role);
+      f.givenNames.add(n2);
+    }
     const shown = structuralRole(policy, def.name, n2, value2, prop);
     if (shown) f.shown.add(shown);
     if ((role === "content" || role === "other") && isFreeText(n2)) f.freeText = true;
     if ((role === "content" || role === "other") && PROSE.test(value2)) f.prose = true;
     if (role === "recipient" && /[@+\d]/.test(value2) && namesDestination(n2)) f.sendsTo ??= n2;
+    if (TIME_FORMATS.has((prop?.format ?? "").toLowerCase()) || ISO_DATE.test(value2)) f.timed.add(n2);
   }
+  const top = def.inputSchema?.properties ?? {};
+  for (const n2 of [...f.givenNames].filter((x) => !(x in top)))
+    for (const [t, p] of Object.entries(top)) if (p && typeof p === "object" && holds(p, n2)) f.givenNames.add(t);
   return f;
 }
+function holds(p, name) {
+  if (schemaProperty(p, name) ?? schemaProperty(p.items, name))
+    return true;
+  const container = p.type === "array" || p.type === "object";
+  return container && p.properties === void 0 && (p.items === void 0 || p.items.properties === void 0);
+}
+var TIME_FORMATS = /* @__PURE__ */ new Set(["date", "date-time", "time", "duration"]);
+var ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 function withItsDestination(mask, why, f) {
   if (f.sendsTo === void 0 || mask & SEND_BIT) return { mask, why };
   return { mask: mask | SEND_BIT, why: `${why}; argument ${f.sendsTo} names where it sends: EXTERNAL_SEND too` };
@@ -63194,17 +63218,19 @@ function readWords(def, f, opts) {
   const byDesc = nounPhrase ? { read: false } : actionOf(desc, opts.verbOf);
   const named = verbLast3(name, opts.verbOf, byDesc, nounPhrase, f) ?? actionOf(name, opts.verbOf, true);
   const compound = compoundNoun(name, named, byDesc, nounPhrase, opts);
-  const led = compound ? { read: false } : named;
+  const led = compound || nounLed(name, named, f, opts) ? { read: false } : named;
   const byName2 = led.category || led.read ? led : prefixedAction(name, opts.verbOf, byDesc) ?? led;
   const routed = HTTP_METHODS.has(name[0] ?? "") && name.length >= 2 && (byDesc.category !== void 0 || byDesc.read);
   const refined = routed || byName2.category === "change" && byDesc.category !== void 0 && byDesc.category !== "change";
   const fromName = !refined && (byName2.category !== void 0 || byName2.read);
   const action = addressless(messageWritten(fromName ? byName2 : byDesc, fromName ? name : desc), def, f);
-  const own2 = [...name, ...desc, ...[...f.names].flatMap((n2) => words(n2))].filter((x) => x !== action.verb);
+  const argNames = [...f.givenNames.size > 0 ? f.givenNames : f.names].filter((n2) => !f.timed.has(n2));
+  const own2 = [...name, ...desc, ...argNames.flatMap((n2) => words(n2))].filter((x) => x !== action.verb);
   const objects = objectKinds(own2);
   if (opts.language) for (const k of opts.language.objects(own2)) objects.add(k);
   if (!f.roles.has("recipient") && ![...f.names].some((n2) => objectKinds(words(n2)).has("access"))) objects.delete("access");
-  const money = f.roles.has("payee") || f.roles.has("amount") || objectKinds(desc).has("money");
+  const given = f.given.size > 0 ? f.given : f.roles;
+  const money = given.has("payee") || given.has("amount") || objectKinds(desc).has("money");
   const where = byName2.category && !refined ? `its name (${byName2.verb})` : `its description ("${(withoutRoute(def.description) ?? "").split(/[.;\n]/)[0].slice(0, 60)}")`;
   const at = byDesc.verb === void 0 ? -1 : clause.indexOf(byDesc.verb);
   const descVerbUsed = at >= 0 && DETERMINERS.has(clause[at + 1] ?? "");
@@ -63264,6 +63290,11 @@ function verbLast3(name, verbOf2, byDesc, nounPhrase, f) {
   const agrees = byDesc.category === c3;
   const silent = byDesc.category === void 0 && !byDesc.read && name.slice(0, -1).every((x) => verbOf2(x) === void 0) && (!nounToo(last) || !MOVES_OUT.has(c3) || pointsOut(f, f.roles) !== void 0 || f.freeText);
   return agrees || silent ? { category: c3, verb: last, read: false } : void 0;
+}
+function nounLed(name, named, f, opts) {
+  if (name.length < 2 || named.verb !== name[0] || named.category === void 0 || !MOVES_OUT.has(named.category)) return false;
+  if (!nounToo(name[0]) || pointsOut(f, f.roles) !== void 0) return false;
+  return name.slice(1).every((w) => opts.verbOf(w) === void 0 && !nounToo(w));
 }
 function nounToo(word) {
   return objectKinds([word]).size > 0 || isDataNoun(word);
@@ -63366,7 +63397,8 @@ function argumentSinks(f, ann, destroys) {
   const sinks = /* @__PURE__ */ new Set();
   const reaches = ann.openWorldHint === true && (f.freeText || f.prose || !destroys);
   if ((f.roles.has("recipient") || f.roles.has("url") || reaches) && ann.openWorldHint !== false) sinks.add("EXTERNAL_SEND");
-  if (f.roles.has("payee") || f.roles.has("amount")) sinks.add("FINANCIAL_TRANSFER");
+  const given = f.given.size > 0 ? f.given : f.roles;
+  if (given.has("payee") || given.has("amount")) sinks.add("FINANCIAL_TRANSFER");
   if (f.roles.has("command")) sinks.add("CODE_EXEC");
   if (sinks.size === 0 || destroys) sinks.add("DESTRUCTIVE_WRITE");
   return [...sinks];
@@ -63738,20 +63770,20 @@ var NOT_A_VERB = /* @__PURE__ */ new Set([
 var POLITE_ASK = /^(?:please\s+)?(?:can|could|would|will) you\b/i;
 var TELL_ME = /^(?:tell|show|let|remind|give)\s+(?:me|us)\b/i;
 var ORDER_OPENERS = /^(?:(?:please|pls|kindly|just|also|now|then|and|so|(?:can|could|would|will) you)\s+)*/i;
+var asksToBeTold = (part) => TELL_ME.test(part.replace(ORDER_OPENERS, ""));
 var STATES2 = /^(?:is|are|was|were|has|have|had|says|said|wants|needs|got|will|would|can|could|should|messaged|emailed|called|rang|sent|asked|wrote)$/i;
 function ordersDoneTo(prose, value2, opts) {
   const v = value2.toLowerCase();
   for (const sentence2 of sentencesOf(prose, "request")) {
     const trimmed = sentence2.trim();
-    const asked = prose.includes(`${trimmed}?`) && (!POLITE_ASK.test(trimmed) || TELL_ME.test(trimmed.replace(ORDER_OPENERS, "")));
-    if (!trimmed.toLowerCase().includes(v) || QUESTION_START.test(trimmed) || asked || TELL_ME.test(trimmed.replace(ORDER_OPENERS, "")))
-      continue;
+    const question = prose.includes(`${trimmed}?`) && !POLITE_ASK.test(trimmed);
+    if (!trimmed.toLowerCase().includes(v) || QUESTION_START.test(trimmed) || question || asksToBeTold(trimmed)) continue;
     if (clauseActions(trimmed, false, opts).length > 0) return true;
     const parts = trimmed.split(",");
     for (let i2 = 0; i2 < parts.length; i2++) {
       if (i2 > 0 && !parts[i2].toLowerCase().includes(v)) continue;
+      if (asksToBeTold(parts[i2].trim())) continue;
       const opened2 = parts[i2].trim().replace(ORDER_OPENERS, "");
-      if (TELL_ME.test(opened2)) continue;
       const [first, second] = opened2.split(/\s+/);
       if (!/^[a-z]{2,}$/i.test(first ?? "") || STATES2.test(second ?? "") || /ed$/i.test(second ?? "")) continue;
       const w = first.toLowerCase();
@@ -63769,10 +63801,26 @@ function usesToolVerb(prose, verb) {
   return words(prose).some((w) => stem(w) === s2);
 }
 var DELEGATION = /\b(?:do|follow|complete|carry out|perform|execute|handle|take care of|work through|go through|act on|tackle|finish|get through|action)\s+(?:(?:all|each|every|any|both)\s+(?:of\s+)?)?(?:(?:the|my|his|her|their|its|our)\s+)?(?:(?!(?:following|above|below|next|these|this|those|that|same)\b)[\w-]+\s+){0,2}?(?:actions?|instructions?|tasks?|to-?dos?|steps?|requests?|action items?|directions?|procedures?|checklists?|runbooks?|playbooks?|protocols?)\b(?!\s*(?::|below|as follows|in the order (?:they are|I) ))|\b(?:do|follow)\s+what\s+(?:it|the \w+|he|she|they|\w+)\s+(?:says|asks|tells|lists|wants)\b|\bas (?:instructed|described|specified|requested|listed) (?:in|by|on|at)\b/i;
+var DELEGATION_ELSEWHERE = new RegExp(
+  [
+    String.raw`(?<![\p{L}\p{N}])(?:trata|trate|faz|faça|faca|resolve|resolva|cuida|cuide)\s+(?:de\s+)?(?:tudo\s+)?(?:o\s+|do\s+|d[oa]\s+)?que\s+(?:está|esta|vem|diz|pede|consta|estiver)(?![\p{L}\p{N}])`,
+    String.raw`(?<![\p{L}\p{N}])(?:haz|haga|gestiona|gestione|encárgate de|ocúpate de|resuelve)\s+(?:todo\s+)?lo\s+que\s+(?:pone|dice|pide|está|esta|viene|indica)(?![\p{L}\p{N}])`,
+    String.raw`(?<![\p{L}\p{N}])(?:fai|faccia|sbriga|gestisci|occupati di|sistema)\s+(?:tutto\s+)?(?:quello|ciò|cio)\s+che\s+(?:c['’]è|dice|chiede|è scritto|indica|trovi)(?![\p{L}\p{N}])`,
+    String.raw`(?<![\p{L}\p{N}])(?:fais|faites|traite|traitez|gère|gérez|occupe-toi de|occupez-vous de)\s+(?:tout\s+)?ce\s+qu(?:i|e|['’])\s*(?:est|dit|demande|il y a|elle dit|il dit|indique)(?![\p{L}\p{N}])`,
+    String.raw`(?<![\p{L}\p{N}])(?:doe|regel|handel)\s+(?:alles\s+)?wat\s+(?:er\s+)?(?:in|op|staat|vraagt|gevraagd)(?![\p{L}\p{N}])`,
+    String.raw`(?<![\p{L}\p{N}])(?:erledige|erledigen sie|mach|machen sie|bearbeite)\s*,?\s+(?:alles\s*,?\s+)?was\s+(?:in|im|auf|dort|darin|drin)(?![\p{L}\p{N}])`,
+    String.raw`(?<![\p{L}\p{N}])(?:zrób|zrob|załatw|zalatw|wykonaj)\s+(?:to|wszystko)\s*,?\s+co\s+(?:jest|stoi|pisze|napisano|każe)(?![\p{L}\p{N}])`,
+    String.raw`(?<![\p{L}\p{N}])(?:segue|siga|sigue|segui|seguite|suis|suivez|volg|befolge|folge|postępuj według|wykonaj)\s+(?:(?:as|os|las|los|le|gli|les|de|die|den)\s+)?(?:instruções|instrucoes|passos|tarefas|instrucciones|pasos|tareas|istruzioni|passaggi|compiti|instructions|étapes|tâches|instructies|stappen|taken|anweisungen|schritte|aufgaben|instrukcje|instrukcji|polecenia|kroki)(?![\p{L}\p{N}])`
+  ].join("|"),
+  "iu"
+);
+var NEGATED_BEFORE = /(?<![\p{L}\p{N}])(?:não|nao|no|non|ne|pas|niet|nicht|nie|don['’]?t)\s+(?:\S+\s+)?$/iu;
 function delegatesTasks(prose, opts) {
-  for (const clause of prose.split(/[;!?\n]|\.(?=\s|$)/)) {
+  for (const clause of prose.slice(0, 4e3).split(/[;!?\n]|\.(?=\s|$)/)) {
     const m = DELEGATION.exec(clause);
     if (m && !negatedAt(clauseWords(clause), words(clause.slice(0, m.index)).length, opts.verbOf)) return true;
+    const other = DELEGATION_ELSEWHERE.exec(clause);
+    if (other && !NEGATED_BEFORE.test(clause.slice(Math.max(0, other.index - 40), other.index))) return true;
   }
   return false;
 }
@@ -63783,7 +63831,9 @@ var DEFERS = new RegExp(
   [
     String.raw`\b(?:whatever|wherever|whichever|however|whenever)\b(?:\s+[\w'’-]+){0,3}?\s+(?:he|she|they|it|\w+)\s+(?:said|says|asked|asks|gave|gives|wants|wanted|wrote|writes|requested|specified|listed|put|mentioned|sent|has|had|indicated|chose|picked|named|needs|needed|suggested|proposed)\b`,
     String.raw`\bthe way (?:he|she|they|it|\w+) (?:has|had|wants|wanted|wrote|asked|said|put)\b`,
-    String.raw`\bas (?:he|she|they|it|the \w+|\w+) (?:asked|asks|said|says|requested|specified|wrote|writes|wants|wanted|instructed|described|indicated|suggested)\b`,
+    String.raw`\b(?:as|like) (?:he|she|they|it|the \w+|\w+) (?:asked|asks|said|says|requested|specified|wrote|writes|wants|wanted|instructed|described|indicated|suggested)\b`,
+    // "… wrote to whom we should send it. Send it there." The place is the one the data names.
+    String.raw`(?<![\p{L}\p{N}])(?:where|to whom|wohin|an wen|para onde|a quem|dove|a chi|où|à qui|waarheen|naar wie|adónde|a quién|dokąd|do kogo)(?![\p{L}\p{N}])[^.?!]{0,120}[.,;]?\s*[^.?!]{0,80}?(?<![\p{L}\p{N}])(?:there|dorthin|dahin|para lá|là-bas|lì|daarheen|allí|allá|tam)(?![\p{L}\p{N}])`,
     String.raw`\b(?:zoals|come|comme|como|wie)\s+(?:hij|zij|ze|lui|lei|il|elle|ils|elles|él|ella|ellos|er|sie|o cliente|il cliente|le client|el cliente|de klant|der kunde)\s+(?:\S+\s+)?(?:vraagt|vroeg|wil|wilde|aangeeft|chiede|ha chiesto|vuole|indica|demande|a demandé|veut|indique|pide|pidió|quiere|indica|pede|pediu|quer|wünscht|will|möchte|schreibt|angibt)\b`,
     String.raw`\b(?:zoals|come|comme|como|wie)\s+(?:(?:le|lo|la|es|het)\s+)?(?:vraagt|chiede|ha chiesto|vuole|indica|demande|veut|indique|pide|quiere|pede|quer|wünscht|gevraagd|richiesto|demandé|pedido|gewünscht)\b`,
     String.raw`\b(?:qualunque|qualsiasi|quel(?:lo|la)? che|ce qu['’]|lo que|o que|wat)\s+(?:\S+\s+){0,2}(?:ha indicato|ha chiesto|indica|chiede|a indiqué|a demandé|indique|demande|indicó|pidió|indica|pide|indicou|pediu|aangeeft|vraagt|heeft gevraagd|opgeeft|doorgeeft)\b`
@@ -64383,7 +64433,7 @@ var CHANGED_DETAILS = new RegExp(
     String.raw`\b(?:bank(?:ing)?|account|payment|remittance|payout|wire)\s+(?:details|information|info|instructions)\s+(?:have|has)\s+(?:changed|been\s+(?:changed|updated))\b`,
     String.raw`\b(?:moved|switched|changed|transferred)\s+(?:our|my|the)\s+(?:business\s+)?(?:bank(?:ing)?|bank\s+accounts?)\b`,
     String.raw`\b(?:old|previous|current|existing|our|my)\s+(?:[\w&.-]+\s+)?(?:bank\s+)?account\s+(?:is|has\s+been|will\s+be)\s+(?:being\s+)?(?:closed|closing|discontinued|deactivated)\b`,
-    String.raw`\b(?:our|my)\s+new\s+(?:bank\s+)?account\b`,
+    String.raw`\b(?:our|my|their|his|her)\s+new\s+(?:bank\s+)?account\b`,
     // Spanish, Portuguese, French, German.
     String.raw`\b(?:nuev[oa]s?\s+(?:datos\s+bancarios|cuenta)|cambi(?:amos|o)\s+de\s+(?:banco|cuenta)|nov[oa]s?\s+(?:dados\s+banc[aá]rios|conta|chave\s+pix)|(?:mudamos|trocamos)\s+de\s+banco|(?:troca|mudan[cç]a)\s+de\s+(?:banco|conta))`,
     String.raw`\b(?:nouve(?:au|l|lles?)\s+(?:compte|coordonn[ée]es|rib|iban)|chang[ée]\s+de\s+banque|changement\s+(?:de|d['’])\s*(?:notre\s+)?(?:banque|[ée]tablissement\s+bancaire|domiciliation|rib|iban|coordonn[ée]es)|anciennes?\s+coordonn[ée]es)`,
@@ -64801,6 +64851,83 @@ function fieldsNamed(passage, record2) {
 
 // src/taint/provenance.ts
 var import_yaml2 = __toESM(require_dist2(), 1);
+
+// src/taint/redirect.ts
+var MAX_DEPTH2 = 10;
+var MAX_LEAVES = 5e3;
+var NOTE = new RegExp("^(?=(?:.*?(?<![\\p{L}\\p{N}_])\\p{Ll}{2,}){4})\\S+(?:\\s+\\S+){5,}$", "su");
+var EMAIL3 = /^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/;
+function kindOf3(value2) {
+  const v = value2.trim();
+  if (EMAIL3.test(v)) return "email";
+  const compact2 = v.replace(/[\s().-]/g, "");
+  if (/^[A-Z]{2}\d{2}[A-Z0-9]{10,30}$/i.test(compact2)) return "iban";
+  if (/^\+?\d{5,20}$/.test(compact2) && !DATE2.test(v)) return "number";
+  return void 0;
+}
+var DATE2 = /^\d{4}-\d{2}-\d{2}|^\d{1,2}[./]\d{1,2}[./]\d{2,4}$/;
+var APART = new RegExp(
+  [
+    String.raw`old|previous|former|outdated|changed|closed|closing|no longer|only|exclusively|new|migrat\w*|moved|replaced|replaces|superseded|temporar\w*|until further notice`,
+    String.raw`neue[nrs]?|ersetzt|vorübergehend|bis auf weiteres|nov[oa]s?|nuev[oa]s?|nuov[oa]|nouve(?:au|lle)s?|nouvel|nieuwe?|now[aey]`,
+    String.raw`substitu\w*|remplac\w*|vervangen|tempor[aá]ri[oa]|temporaire|tijdelijk|até novo aviso|hasta nuevo aviso|fino a nuovo avviso|jusqu['’]à nouvel ordre`,
+    String.raw`alte[nrs]?|bisherige[nrs]?|geändert|geaendert|aufgelöst|aufgeloest|gekündigt|ausschließlich|ausschliesslich|nur noch`,
+    String.raw`antig[oa]s?|anterior(?:es)?|alterad[oa]s?|mudou|encerrad[oa]|apenas|somente|só|exclusivamente`,
+    String.raw`cambiad[oa]s?|cerrad[oa]|solo|sólo|solamente|únicamente|unicamente`,
+    String.raw`vecchi[oa]|precedente|cambiat[oa]|chius[oa]|soltanto|esclusivamente`,
+    String.raw`ancien(?:ne)?s?|précédent|changé|modifié|clôturé|fermé|uniquement|seulement|exclusivement`,
+    String.raw`oude?|vorige|gewijzigd|veranderd|opgeheven|alleen|uitsluitend`,
+    String.raw`star[aey]|starego|dawn[aey]|zmienion[aey]|zamknięt[aey]|wyłącznie|tylko`
+  ].join("|"),
+  "iu"
+);
+var APART_WORD = new RegExp(`(?<![\\p{L}\\p{N}])(?:${APART.source})(?![\\p{L}\\p{N}])`, "iu");
+var setsApart = (note) => APART_WORD.test(note) || movesTarget(note);
+var keyWords = (key3) => key3.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length >= 3);
+var samePurpose = (a2, b) => keyWords(a2).some((w) => keyWords(b).includes(w));
+var LEAVES = /* @__PURE__ */ new WeakMap();
+function leavesOf(record2) {
+  const out = [];
+  const walk2 = (x, key3, path38, lists, depth2) => {
+    if (depth2 > MAX_DEPTH2 || out.length >= MAX_LEAVES || x === null || x === void 0) return;
+    if (typeof x === "string") {
+      out.push({ key: key3, value: x, path: path38, lists });
+      return;
+    }
+    if (Array.isArray(x)) {
+      x.forEach((e, i2) => walk2(e, key3, path38, [...lists, `${path38.length}:${i2}`], depth2 + 1));
+      return;
+    }
+    if (typeof x === "object") for (const [k, v] of Object.entries(x)) walk2(v, k, [...path38, x], lists, depth2 + 1);
+  };
+  walk2(record2, "", [], [], 0);
+  return out;
+}
+var sameEntry = (a2, b) => a2.lists.every((l, i2) => b.lists[i2] === void 0 || b.lists[i2] === l) || b.lists.length === 0;
+function redirectingNote(record2, value2) {
+  if (record2 === null || typeof record2 !== "object") return void 0;
+  const kind = kindOf3(value2);
+  if (kind === void 0) return void 0;
+  const n2 = normalizeText(value2);
+  let all = LEAVES.get(record2);
+  if (!all) LEAVES.set(record2, all = leavesOf(record2));
+  for (const used of all.filter((l) => normalizeText(l.value) === n2)) {
+    const others = all.filter(
+      (l) => l !== used && normalizeText(l.value) !== n2 && kindOf3(l.value) === kind && samePurpose(l.key, used.key) && sameEntry(used, l)
+    );
+    if (others.length === 0) continue;
+    const holder = used.path[used.path.length - 1];
+    const nested = used.path.length >= 2 && others.some((o2) => o2.path[o2.path.length - 1] !== holder);
+    const key3 = used.key.length >= 6 ? used.key.toLowerCase() : void 0;
+    const note = all.find(
+      (l) => l !== used && l.value.length <= 2e3 && NOTE.test(l.value) && setsApart(l.value) && sameEntry(used, l) && (nested && l.path[l.path.length - 1] === holder || key3 !== void 0 && l.value.toLowerCase().includes(key3))
+    );
+    if (note) return note.value.slice(0, 160);
+  }
+  return void 0;
+}
+
+// src/taint/provenance.ts
 var within = (haystack, needle) => needle !== "" && ` ${haystack} `.includes(` ${needle} `);
 var FIELDS = /* @__PURE__ */ new WeakMap();
 var ID_SHAPED = /^(?=[^\s]*\d)[A-Za-z0-9][\w.+/-]*$|^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/;
@@ -64914,11 +65041,18 @@ function pointedByRequest(ctx, p) {
 }
 function pointedThrough(ctx, p, depth2 = 0) {
   if (depth2 >= 2) return false;
-  return pointers(p).some((v) => {
-    if (v.length < 3 || ctx.inInstructions(v, p.at)) return false;
+  return ledBy(p, (v) => {
+    if (ctx.inInstructions(v, p.at)) return false;
     return ctx.containing(v).some(
       (q2) => q2.text !== p && (q2.text.at ?? -Infinity) < (p.at ?? Infinity) && !steered(ctx, q2.text) && (pointedByRequest(ctx, q2.text) || pointedThrough(ctx, q2.text, depth2 + 1))
     );
+  });
+}
+function ledBy(read2, from, lead = () => true) {
+  return flattenArguments(read2.args ?? {}).some((a2) => {
+    if (!lead(a2.value)) return false;
+    const v = normalizeText(a2.value);
+    return v.length >= 3 && from(v);
   });
 }
 function requestPointsAt(request2, read2) {
@@ -64954,7 +65088,7 @@ function claims(ctx, text2, r, sinks) {
   r.moves === true && !movesTarget(ctx.request) || !((ctx.needs ?? 0) & r.asks & sinks && (pointedByRequest(ctx, text2) || pointedThrough(ctx, text2)));
 }
 function handedOver(ctx, text2, n2, sinks) {
-  if (!ctx.defers || sinks === 0 || sinks === ANY_ORDER) return false;
+  if (sinks === 0 || sinks === ANY_ORDER || !ctx.defers?.()) return false;
   const holding = text2.reaches?.filter((x) => within(x.text, n2)) ?? [];
   const orders = holding.length > 0 ? holding : text2.reaches ?? [];
   if (orders.length === 0 || orders.some((r) => r.explicit) || ((ctx.needs ?? 0) & sinks) !== sinks) return false;
@@ -64972,6 +65106,7 @@ function valueSource(ctx, value2, sinks = 0, where = "object") {
   let instruction;
   let byCall;
   let instructed;
+  let redirected;
   let loose;
   let ok2;
   const short = n2.length <= 2;
@@ -64995,13 +65130,16 @@ function valueSource(ctx, value2, sinks = 0, where = "object") {
     }
     if (ok2) continue;
     const steeredRead = !text2.directory && steered(ctx, text2);
-    if (structuredFields(text2).has(n2) && !steeredRead) ok2 = { kind: "structured", at: node2 };
+    const note = where === "target" && text2.record !== void 0 && !movesTarget(ctx.request) ? redirectingNote(text2.record, value2) : void 0;
+    if (note !== void 0) redirected ??= { kind: "redirected", at: node2, note };
+    else if (structuredFields(text2).has(n2) && !steeredRead) ok2 = { kind: "structured", at: node2 };
     else if (!steeredRead && (pointedByRequest(ctx, text2) || pointedThrough(ctx, text2))) ok2 = { kind: "pointed", at: node2 };
     else loose ??= { at: node2, steered: steeredRead };
   }
   if (instruction !== void 0) return { kind: "instruction", at: instruction };
   if (byCall !== void 0) return { kind: "instruction", at: byCall, call: true };
   if (instructed) return instructed;
+  if (redirected) return redirected;
   if (ok2) return ok2;
   if (loose !== void 0) return { kind: "free-text", at: loose.at, ...loose.steered ? { steered: true } : {} };
   return { kind: "unseen" };
@@ -65981,7 +66119,7 @@ async function startOtlpReceiver(opts) {
 }
 
 // src/taint/python-literal.ts
-var MAX_DEPTH2 = 64;
+var MAX_DEPTH3 = 64;
 var NotALiteral = class extends Error {
 };
 var STRING_START = /[rRbBuUfF]{0,2}(['"])/y;
@@ -66044,7 +66182,7 @@ var Parser = class {
     return false;
   }
   value(depth2) {
-    if (depth2 > MAX_DEPTH2) this.fail();
+    if (depth2 > MAX_DEPTH3) this.fail();
     this.space();
     const c3 = this.s[this.at];
     if (c3 === "{") return this.braces(depth2);
@@ -66204,7 +66342,7 @@ function dateText(kind, a2) {
 // src/taint/reading.ts
 var READING_LIMIT = 2e5;
 var NESTED = 2;
-var MAX_DEPTH3 = 64;
+var MAX_DEPTH4 = 64;
 function readingOf(text2) {
   const value2 = recordOf(text2, NESTED);
   if (value2 === void 0) return { text: text2 };
@@ -66280,7 +66418,7 @@ var jsonStrings = (t) => t.match(/"(?:[^"\\]|\\.)*"/g)?.length ?? 0;
 function stringsIn(x, depth2) {
   if (typeof x === "string") return 1;
   if (x === null || typeof x !== "object") return 0;
-  if (depth2 > MAX_DEPTH3) return NaN;
+  if (depth2 > MAX_DEPTH4) return NaN;
   let n2 = 0;
   if (Array.isArray(x)) for (const v of x) n2 += stringsIn(v, depth2 + 1);
   else for (const [, v] of Object.entries(x)) n2 += 1 + stringsIn(v, depth2 + 1);
@@ -66974,6 +67112,12 @@ function stagedOnInstruction(ctx, it, traces) {
     targets
   };
 }
+var DEFERS2 = /* @__PURE__ */ new WeakMap();
+function defersOf(ctx) {
+  let d = DEFERS2.get(ctx);
+  if (d === void 0) DEFERS2.set(ctx, d = defersValues(ctx.rootText));
+  return d;
+}
 function provenanceContext(ctx, before) {
   const { p, policy } = ctx;
   const texts = /* @__PURE__ */ new Map();
@@ -67000,7 +67144,7 @@ function provenanceContext(ctx, before) {
   return {
     request: ctx.rootText,
     needs: ctx.needs,
-    defers: defersValues(ctx.rootText),
+    defers: () => defersOf(ctx),
     containing: (value2) => p.index.containingText(value2, before).filter((n2) => ["tool", "sink"].includes(p.itemOf.get(n2).kind)).map((node2) => ({ node: node2, text: textOf2(node2) })),
     inInstructions: (value2, at = before) => ctx.injectedIndex.containingText(value2, at).length > 0
   };
@@ -67038,7 +67182,14 @@ function asWritten(ctx, value2, before) {
     const grouped = compact2.replace(/(.{4})(?=.)/g, "$1 ");
     return [compact2, grouped].find((x) => x !== value2 && ctx.p.index.containingText(x, before).length > 0) ?? value2;
   }
-  return phonesOf(ctx.p).get(digitsOf(value2))?.find((x) => x.end <= before)?.written ?? value2;
+  const phones = phonesOf(ctx.p);
+  const d = digitsOf(value2);
+  const national = value2.trim().startsWith("+") ? [1, 2, 3].filter((k) => d.length - k >= 8).flatMap((k) => [d.slice(k), `0${d.slice(k)}`]) : [];
+  for (const digits of [d, ...national]) {
+    const seen2 = phones.get(digits)?.find((x) => x.end <= before);
+    if (seen2) return seen2.written;
+  }
+  return value2;
 }
 function checkTarget(ctx, prov, t, sinks, before) {
   const { policy, p } = ctx;
@@ -67077,6 +67228,14 @@ function checkTarget(ctx, prov, t, sinks, before) {
       };
     case "structured":
       return { ...t, ok: true, authority: "tool-data", why: `selected from a structured field of ${p.describe(src.at)}` };
+    case "redirected":
+      return {
+        ...t,
+        ok: false,
+        origin: src.at,
+        instructed: true,
+        why: `was chosen by a note in ${p.describe(src.at)}: the record offers another ${t.kind} of this kind, and the note beside this one sets it apart ("${src.note.slice(0, 80)}")`
+      };
     case "pointed":
       return {
         ...t,
@@ -67634,7 +67793,7 @@ function labelNodes(g, items, rootItem, input2, policy) {
     const passages = found2 ? injectedText(text2, found2) : "";
     const plain = found2 !== void 0 && !reaches.some((r) => r.explicit);
     const echo = plain && echoesRequest(passages, rootTokens, input2.root);
-    const tasks = plain && !echo && !found2.unreadable && delegating && site === "tool-result" && requestPointsAt(input2.root, { args: it.args });
+    const tasks = plain && !echo && !found2.unreadable && delegating && site === "tool-result" && pointed;
     if (tasks) delegated.push(delegationOf(policy, it, passages));
     if (found2 && !echo && !tasks) {
       if (found2.explicit) g.label(it.node, OVERRIDE, found2.why, after);
@@ -67675,11 +67834,11 @@ function withoutRequestedOrders(policy, it, text2, found2, requestActions, point
 }
 function ledFrom(pointedReads, it) {
   if (pointedReads.length === 0) return false;
-  return flattenArguments(it.args ?? {}).some((a2) => {
-    if (!LEAD_VALUE.test(a2.value)) return false;
-    const v = normalizeText(a2.value);
-    return pointedReads.some((t) => within(t, v));
-  });
+  return ledBy(
+    it,
+    (v) => pointedReads.some((t) => within(t, v)),
+    (value2) => LEAD_VALUE.test(value2)
+  );
 }
 var LEAD_VALUE = /^(?=\S*\d)[\w.:/-]{4,80}$|^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/;
 var MAX_POINTED = 16;
