@@ -65,7 +65,7 @@ const PHRASES: { re: RegExp; category: Category; money?: boolean }[] = [
     category: 'book',
   },
   {
-    re: /\b(?:make|place|do|arrange|put in|submit|complete|send|sort out|process|handle|issue|take care of) (?:a |an |the |my |our |any |all )?(?:\w+ )?(?:payments?|transfers?|refunds?|purchases?|deposits?|donations?)\b|\b(?:square|settle) (?:\S+ )?up\b|\bsend (?:\S+ ){0,2}back the (?:difference|rest|change|remainder)\b/i,
+    re: /\b(?:make|place|do|arrange|put in|submit|complete|send|sort out|process|handle|issue|take care of) (?:a |an |the |my |our |any |all )?(?:\w+ )?(?:payments?|transfers?|refunds?|purchases?|deposits?|donations?)\b|\b(?:place|put in|submit|raise) (?:a |an |the |my |our )?(?:\w+ )?(?:orders?|purchase orders?|POs?)\b|\b(?:square|settle) (?:\S+ )?up\b|\bsend (?:\S+ ){0,2}back the (?:difference|rest|change|remainder)\b/i,
     category: 'pay',
     money: true,
   },

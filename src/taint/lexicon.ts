@@ -621,6 +621,8 @@ export function sinksOfAction(category: Category, objects: ReadonlySet<ObjectKin
     case 'share':
       return paid && !objects.has('access') ? ['FINANCIAL_TRANSFER'] : ['EXTERNAL_SEND'];
     case 'publish':
+      // Posting a charge or a payment to an account is book-keeping: money moves, nothing is published.
+      if (paid && !objects.has('publication') && !objects.has('message')) return ['FINANCIAL_TRANSFER'];
       return objects.has('message') && !objects.has('publication') ? ['EXTERNAL_SEND'] : ['PUBLIC_POST'];
     case 'change':
       // Adding someone to a document or making them an admin changes who can see the data.

@@ -113,6 +113,18 @@ describe('what the call gives', () => {
     const bill = def('createCharge', 'Create a charge on a folio.', { folio: { type: 'string' }, amountDue: { type: 'number' } });
     expect(profile(bill, { folio: 'F-1', amountDue: 36 }).sinks).toContain('FINANCIAL_TRANSFER');
   });
+  it('reads posting a charge to an account as money moved, not as a publication', () => {
+    const charge = def('createFolioCharge', "Post a charge (or a negative correction) to a reservation's folio.", {
+      reservationId: { type: 'string' },
+      description: { type: 'string' },
+      amount: { type: 'number' },
+    });
+    expect(profile(charge, { reservationId: 'R-2410377', description: 'Dinner for two', amount: 76 }).sinks).toEqual([
+      'FINANCIAL_TRANSFER',
+    ]);
+    const post = def('publish_post', 'Publish a post on the company page.', { text: { type: 'string' } });
+    expect(profile(post, { text: 'We are open on Sunday from ten until four.' }).sinks).toEqual(['PUBLIC_POST']);
+  });
   it('counts a value given inside a list as its argument given', () => {
     const guests = def('guestlist', 'Add people to an event’s door list.', {
       event_id: { type: 'string' },

@@ -61,6 +61,15 @@ describe('everyday phrasings of sending and paying', () => {
       'FINANCIAL_TRANSFER',
     );
   });
+  it('reads placing, putting in or raising an order as a purchase, and processing orders as none', () => {
+    for (const r of [
+      'Place an order with Ridgeline for 10 Lantus pens.',
+      'Put in an order for 10 pens.',
+      'Raise a PO for 40 bags of malt.',
+    ])
+      expect([r, needs(r)]).toEqual([r, expect.arrayContaining(['FINANCIAL_TRANSFER'])]);
+    expect(needs('How many orders did we place last week?')).not.toContain('FINANCIAL_TRANSFER');
+  });
   it('hands a procedure or a checklist over as tasks, as it does instructions', () => {
     expect(delegatesTasks('Go through the return-damage procedure for 232-D-1189.', opts)).toBe(true);
     expect(delegatesTasks('Work through the runbook for redis-sessions.', opts)).toBe(true);
