@@ -58951,6 +58951,7 @@ function sinksOfAction(category, objects, money) {
     case "share":
       return paid && !objects.has("access") ? ["FINANCIAL_TRANSFER"] : ["EXTERNAL_SEND"];
     case "publish":
+      if (paid && !objects.has("publication") && !objects.has("message")) return ["FINANCIAL_TRANSFER"];
       return objects.has("message") && !objects.has("publication") ? ["EXTERNAL_SEND"] : ["PUBLIC_POST"];
     case "change":
       return paid ? ["FINANCIAL_TRANSFER"] : objects.has("access") ? ["EXTERNAL_SEND"] : ["DESTRUCTIVE_WRITE"];
@@ -63510,7 +63511,7 @@ var PHRASES = [
     category: "book"
   },
   {
-    re: /\b(?:make|place|do|arrange|put in|submit|complete|send|sort out|process|handle|issue|take care of) (?:a |an |the |my |our |any |all )?(?:\w+ )?(?:payments?|transfers?|refunds?|purchases?|deposits?|donations?)\b|\b(?:square|settle) (?:\S+ )?up\b|\bsend (?:\S+ ){0,2}back the (?:difference|rest|change|remainder)\b/i,
+    re: /\b(?:make|place|do|arrange|put in|submit|complete|send|sort out|process|handle|issue|take care of) (?:a |an |the |my |our |any |all )?(?:\w+ )?(?:payments?|transfers?|refunds?|purchases?|deposits?|donations?)\b|\b(?:place|put in|submit|raise) (?:a |an |the |my |our )?(?:\w+ )?(?:orders?|purchase orders?|POs?)\b|\b(?:square|settle) (?:\S+ )?up\b|\bsend (?:\S+ ){0,2}back the (?:difference|rest|change|remainder)\b/i,
     category: "pay",
     money: true
   },
