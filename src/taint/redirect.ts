@@ -25,7 +25,7 @@ interface Leaf {
 }
 
 /** A prose note: six words or more, four of them lower-case words (a sentence, not "Regents of the University of Michigan"). */
-const NOTE = /^(?=(?:.*?(?<![\p{L}\p{N}_])\p{Ll}{2,}){4})\S+(?:\s+\S+){5,}$/su;
+const NOTE = /^(?=(?:.*?(?<![\p{L}\p{N}_])\p{Ll}{2,}(?![\p{L}\p{N}_])){4})\S+(?:\s+\S+){5,}$/su;
 const EMAIL = /^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/;
 
 /** The kind of a value, for telling two values of one kind: an e-mail address, an IBAN, or a number (an account, a routing or phone number). */

@@ -89,6 +89,10 @@ describe('a note that sets one of two values apart', () => {
     expect(redirectingNote(deep, 'DE81201900030045521806')).toBeUndefined();
     const wide = Object.fromEntries(Array.from({ length: 50_000 }, (_, i) => [`k${i}`, `DE${String(10_000_000_000 + i)}0000000000`]));
     expect(redirectingNote(wide, 'DE100000000000000000000')).toBeUndefined();
+    // A note of three long lower-case words and nothing else is read once, not once per way to split them.
+    const note = ['a'.repeat(600), 'b'.repeat(600), 'c'.repeat(600), 'X1 X2 X3'].join(' ');
+    const record = { bank: { iban: 'DE81201900030045521806' }, update: { iban: 'DE72100110012623187754', note } };
+    expect(redirectingNote(record, 'DE72100110012623187754')).toBeUndefined();
   });
 });
 
