@@ -64856,7 +64856,7 @@ var import_yaml2 = __toESM(require_dist2(), 1);
 // src/taint/redirect.ts
 var MAX_DEPTH2 = 10;
 var MAX_LEAVES = 5e3;
-var NOTE = new RegExp("^(?=(?:.*?(?<![\\p{L}\\p{N}_])\\p{Ll}{2,}){4})\\S+(?:\\s+\\S+){5,}$", "su");
+var NOTE = new RegExp("^(?=(?:.*?(?<![\\p{L}\\p{N}_])\\p{Ll}{2,}(?![\\p{L}\\p{N}_])){4})\\S+(?:\\s+\\S+){5,}$", "su");
 var EMAIL3 = /^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/;
 function kindOf3(value2) {
   const v = value2.trim();
