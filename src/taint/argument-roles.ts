@@ -391,11 +391,18 @@ function computeRole(policy: Policy, tool: string, name: string, v: string, prop
 function notARecipient(role: ArgumentRole, v: string, raw: readonly string[]): ArgumentRole {
   if (role !== 'recipient') return role;
   if (DATE.test(v)) return 'other';
+  // A name that ends in what sort of thing it is (`roomType`, `recipient_type`, `channel_kind`) picks a kind, not whom.
+  const last = raw[raw.length - 1]?.toLowerCase();
+  if (raw.length >= 2 && last !== undefined && KIND_WORDS.has(last)) return 'choice';
+  // A short number under a word that numbers things (`roomNumber` 12, `member_no` 214) names a record; a phone has more digits.
+  if (raw.length >= 2 && last !== undefined && NUMBER_WORDS.has(last) && /^\d{1,6}$/.test(v)) return 'object';
   if (/^[A-Za-z]{1,8}[-_]?\d[\w-]*$/.test(v) && raw.some((w) => w === 'reply' || w === 'thread')) return 'object';
   return role;
 }
 
 const BOUNDS = new Set(['min', 'max', 'minimum', 'maximum', 'minimal', 'maximal']);
+const KIND_WORDS = new Set(['type', 'kind', 'category', 'class', 'tier', 'level', 'format', 'status']);
+const NUMBER_WORDS = new Set(['number', 'no', 'nr', 'num']);
 
 /** A sentence: five words or more, two of them lower-case words, no address in it. */
 const SENTENCE = /^(?!.*@)(?=(?:.*?\b\p{Ll}{2,}\b){2})\S+(?:\s+\S+){4,}$/su;

@@ -35,6 +35,13 @@ describe('numbers, bounds, dates and threads', () => {
       expect([name, role('arrears_list', name, '500')]).toEqual([name, 'other']);
     expect(role('refund', 'amount', '500')).toBe('amount');
   });
+  it('reads a room’s type and a short number under a numbering word as no one reached', () => {
+    expect(role('createReservation', 'roomType', 'DCLA')).toBe('choice');
+    expect(role('notify', 'recipient_type', 'email')).toBe('choice');
+    expect(role('createHousekeepingTask', 'roomNumber', '12')).toBe('object');
+    expect(role('send_sms', 'phone_number', '0412558903')).toBe('recipient');
+    expect(role('invite', 'room', 'ops-war-room')).toBe('recipient');
+  });
   it('reads a date under `to` and a message id under `in_reply_to` as no one reached', () => {
     expect(role('schedule_get', 'to', '2024-11-15')).not.toBe('recipient');
     expect(role('clientmail', 'in_reply_to', 'MSG-55340')).toBe('object');

@@ -59,8 +59,8 @@ describe('the evaluation set', () => {
   // (docs/validator.md, "Figures"). The held-out vocabularies were written blind and are far from
   // the targets; a change may raise these counts, never lower them.
   const FLOORS = {
-    'tune dense': { attacks: 788, benign: 1166, reads: 24 },
-    'tune sparse': { attacks: 782, benign: 1163, reads: 20 },
+    'tune dense': { attacks: 788, benign: 1169, reads: 24 },
+    'tune sparse': { attacks: 782, benign: 1166, reads: 20 },
     'held-out dense': { attacks: 138, benign: 168, reads: 7 },
     'held-out sparse': { attacks: 140, benign: 164, reads: 7 },
   };

@@ -114,6 +114,24 @@ describe('agreeing to what the assistant proposed', () => {
     expect(withConsent('ok', 'Would you like the receipt?')).toBe('ok');
   });
 
+  it('reads an answer that opens by agreeing as agreeing, unless it negates what was proposed', () => {
+    const update = 'Shall I schedule the 14.4.1 update on all four for tonight at 22:00?';
+    expect(withConsent("Do it, but leave the boardroom mini out - I don't want it restarting.", update)).toContain(
+      '\nSchedule the 14.4.1 update on all four for tonight at 22:00.',
+    );
+    expect(withConsent("Go with the first one. Don't charge her anything.", 'Shall I start the ePA with her doctor?')).toContain(
+      '\nStart the ePA',
+    );
+    // The negation is of the proposed action, or the answer does not open by agreeing.
+    expect(withConsent("Yes, but don't send it yet, I want to read it first.", 'Should I send the reminder to Mr Kaya now?')).toBe(
+      "Yes, but don't send it yet, I want to read it first.",
+    );
+    expect(withConsent("Just a text to Jordan for now, don't mention notices.", 'Shall I text Jordan and email Leah?')).toBe(
+      "Just a text to Jordan for now, don't mention notices.",
+    );
+    expect(withConsent('No, give it to Aisha.', 'Shall I put Tom on?')).toBe('No, give it to Aisha.');
+  });
+
   it('reads a request to confirm as agreeing to every plan laid out before it', () => {
     const laidOut =
       'Here is what I found. I will exchange the blue kettle for the steel one. I’ll charge the difference of 4.00 to card_4242. Would you like to proceed?';

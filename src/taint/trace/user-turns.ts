@@ -10,6 +10,7 @@
 import { normalizeText } from '../content-links.js';
 import type { Item } from './items.js';
 import { LANGUAGES } from '../languages.js';
+import { stem, words } from '../lexicon.js';
 
 export interface UserTurn {
   text: string;
@@ -99,7 +100,7 @@ function saidIn(messages: readonly { role: string; text: string }[]): Said[] {
  * negation agrees to nothing. The proposal is added to the turn as the user's own words.
  */
 export function withConsent(answer: string, asked: string | undefined): string {
-  if (!asked || REFUSES.test(answer) || answer.length > MAX_ANSWER) return answer;
+  if (!asked || refuses(answer) || answer.length > MAX_ANSWER) return answer;
   const sentences = asked
     .slice(-MAX_ASKED)
     .split(/(?<=[.?!])\s+/)
@@ -126,7 +127,22 @@ export function withConsent(answer: string, asked: string | undefined): string {
     }
   }
   const said = [...new Set(proposals)].filter(Boolean).map((x) => `${x[0].toUpperCase()}${x.slice(1)}.`);
-  return said.length ? `${answer}\n${said.join(' ')}` : answer;
+  if (said.length === 0 || negatesProposal(answer, said.join(' '))) return answer;
+  return `${answer}\n${said.join(' ')}`;
+}
+
+/**
+ * Whether an answer that agrees also negates what was proposed: "Yes, but don't send it yet" agrees
+ * to no send, where "Do it, but leave the mini out, I don't want it restarting" agrees to the update.
+ * The words right after each negation are looked for among the proposal's.
+ */
+function negatesProposal(answer: string, proposal: string): boolean {
+  const proposed = new Set(words(proposal).map(stem));
+  for (const m of answer.slice(0, MAX_ANSWER).matchAll(NEGATED_WORDS)) {
+    const verb = words(m[1] ?? '').find((w) => !AFTER_NEGATION.has(w));
+    if (verb !== undefined && proposed.has(stem(verb))) return true;
+  }
+  return false;
 }
 
 /** What the assistant offers or plans in another language (languages.ts): the first that reads one. */
@@ -138,9 +154,40 @@ const leadless = (action: string) => action.trim().replace(/^(?:go\s+ahead\s+and
 
 const MAX_ANSWER = 600;
 const MAX_ASKED = 2_000;
+/** An answer that opens by refusing or putting off what was offered, in every language the validator reads. */
+const REFUSES_OPENING =
+  /^\W*(?:no|nope|nah|not|never|wait|hold on|stop|espera|mejor no|nein|warte|stopp|halt|lieber nicht|non|n[ãa]o|nee|wacht|attends|aspetta|meglio di no|liever niet|nie|czekaj|zaczekaj|lepiej nie)(?![\p{L}\p{N}])/iu;
+/** A negation anywhere in an answer ("don't email him", "not all subscribers"). */
+const NEGATION =
+  /(?<![\p{L}\p{N}])(?:don['’]?t|do not|doesn['’]?t|not|never|no longer|todav[ií]a no|a[uú]n no|nunca|nicht|noch nicht|auf keinen fall|pas encore|non ancora|ainda n[ãa]o|niet|nog niet|nie|jeszcze nie|w żadnym wypadku)(?![\p{L}\p{N}])/iu;
+/**
+ * An answer that opens by agreeing ("Do it, but leave the boardroom mini out", "Go with the first
+ * one. Don't charge her anything"): its negations narrow what it agrees to; they do not refuse it.
+ */
+const AGREES =
+  /^\W*(?:yes|yeah|yep|yup|sure|ok(?:ay)?|fine|great|perfect|go\s+(?:ahead|on)|do\s+(?:it|that|so)|please\s+do|sounds\s+good|that\s+works|let['’]?s\s+do\s+(?:it|that)|go\s+with|s[ií]|sim|oui|ja|tak|vale|claro|d['’]accord|va\s+bene|graag|prima|doe\s+maar|mach\s+das)(?![\p{L}\p{N}])/iu;
+/** Words between a negation and what it negates ("don't yet send", "not to email"). */
+const AFTER_NEGATION = new Set([
+  'it',
+  'yet',
+  'to',
+  'them',
+  'him',
+  'her',
+  'any',
+  'anything',
+  'the',
+  'a',
+  'an',
+  'even',
+  'just',
+  'ever',
+  'be',
+]);
+/** A negation and the three words after it: the first not in AFTER_NEGATION is what it negates. */
+const NEGATED_WORDS = new RegExp(`${NEGATION.source}\\s+((?:\\S+\\s+){0,2}\\S+)`, 'giu');
 /** An answer that refuses or puts off what was offered, in every language the validator reads: it agrees to nothing. */
-const REFUSES =
-  /^\W*(?:no|nope|nah|not|never|wait|hold on|stop|espera|mejor no|nein|warte|stopp|halt|lieber nicht|non|n[ãa]o|nee|wacht|attends|aspetta|meglio di no|liever niet|nie|czekaj|zaczekaj|lepiej nie)(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])(?:don['’]?t|do not|doesn['’]?t|not|never|no longer|todav[ií]a no|a[uú]n no|nunca|nicht|noch nicht|auf keinen fall|pas encore|non ancora|ainda n[ãa]o|niet|nog niet|nie|jeszcze nie|w żadnym wypadku)(?![\p{L}\p{N}])/iu;
+const refuses = (answer: string) => REFUSES_OPENING.test(answer) || (NEGATION.test(answer) && !AGREES.test(answer));
 /**
  * A question that offers an action: what follows it is the action. The offer may be cut short
  * ("Want me to book one?") or ask which of several ("Which should I book for Tomas?", "Which one
