@@ -60167,10 +60167,15 @@ function computeRole(policy, tool, name, v, prop) {
 function notARecipient(role, v, raw) {
   if (role !== "recipient") return role;
   if (DATE.test(v)) return "other";
+  const last = raw[raw.length - 1]?.toLowerCase();
+  if (raw.length >= 2 && last !== void 0 && KIND_WORDS.has(last)) return "choice";
+  if (raw.length >= 2 && last !== void 0 && NUMBER_WORDS.has(last) && /^\d{1,6}$/.test(v)) return "object";
   if (/^[A-Za-z]{1,8}[-_]?\d[\w-]*$/.test(v) && raw.some((w) => w === "reply" || w === "thread")) return "object";
   return role;
 }
 var BOUNDS = /* @__PURE__ */ new Set(["min", "max", "minimum", "maximum", "minimal", "maximal"]);
+var KIND_WORDS = /* @__PURE__ */ new Set(["type", "kind", "category", "class", "tier", "level", "format", "status"]);
+var NUMBER_WORDS = /* @__PURE__ */ new Set(["number", "no", "nr", "num"]);
 var SENTENCE = new RegExp("^(?!.*@)(?=(?:.*?\\b\\p{Ll}{2,}\\b){2})\\S+(?:\\s+\\S+){4,}$", "su");
 var sentence = (v) => v.length <= 2e3 && SENTENCE.test(v);
 var ID_VALUE = /^\d{1,12}$/;
@@ -64995,10 +65000,10 @@ function namedInRequest(request2, value2) {
 var ARTICLE = /^(?:the|le|la|les|l'|el|los|las|lo|o|a|os|as|der|die|das|den|dem)\s+/;
 function numberNamedFor(request2, argument, value2) {
   if (!/^\d{1,3}$/.test(value2.trim())) return false;
-  const names = argument.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z]+/).filter((w) => w.length >= 3 && !NUMBER_WORDS.has(w));
+  const names = argument.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z]+/).filter((w) => w.length >= 3 && !NUMBER_WORDS2.has(w));
   return names.some((w) => new RegExp(`\\b${w}s?\\s+(?:n[\xB0o.\xBA]?\\s*|#\\s*)?${value2.trim()}\\b`, "i").test(request2.slice(0, 2e4)));
 }
-var NUMBER_WORDS = /* @__PURE__ */ new Set(["number", "num", "nro", "numero", "nummer", "id"]);
+var NUMBER_WORDS2 = /* @__PURE__ */ new Set(["number", "num", "nro", "numero", "nummer", "id"]);
 function codeInText(text2, value2) {
   const code3 = compactCode(value2);
   if (!/^\+?[a-z0-9]{6,40}$/.test(code3) || (code3.match(/\d/g)?.length ?? 0) < 4) return false;
@@ -67489,7 +67494,7 @@ function saidIn(messages2) {
   });
 }
 function withConsent(answer, asked) {
-  if (!asked || REFUSES.test(answer) || answer.length > MAX_ANSWER) return answer;
+  if (!asked || refuses(answer) || answer.length > MAX_ANSWER) return answer;
   const sentences2 = asked.slice(-MAX_ASKED).split(/(?<=[.?!])\s+/).map((x) => x.trim());
   const plans = (before) => sentences2.slice(0, before).flatMap((x) => {
     const m = WILL3.exec(x);
@@ -67510,15 +67515,45 @@ function withConsent(answer, asked) {
     }
   }
   const said = [...new Set(proposals)].filter(Boolean).map((x) => `${x[0].toUpperCase()}${x.slice(1)}.`);
-  return said.length ? `${answer}
-${said.join(" ")}` : answer;
+  if (said.length === 0 || negatesProposal(answer, said.join(" "))) return answer;
+  return `${answer}
+${said.join(" ")}`;
+}
+function negatesProposal(answer, proposal) {
+  const proposed = new Set(words(proposal).map(stem));
+  for (const m of answer.slice(0, MAX_ANSWER).matchAll(NEGATED_WORDS)) {
+    const verb = words(m[1] ?? "").find((w) => !AFTER_NEGATION.has(w));
+    if (verb !== void 0 && proposed.has(stem(verb))) return true;
+  }
+  return false;
 }
 var offerInLanguage = (sentence2) => LANGUAGES.map((l) => l.offer(sentence2)).find((x) => x !== void 0);
 var planInLanguage = (sentence2) => LANGUAGES.map((l) => l.plan(sentence2)).find((x) => x !== void 0);
 var leadless = (action) => action.trim().replace(/^(?:go\s+ahead\s+and|proceed\s+to|now)\s+/i, "");
 var MAX_ANSWER = 600;
 var MAX_ASKED = 2e3;
-var REFUSES = /^\W*(?:no|nope|nah|not|never|wait|hold on|stop|espera|mejor no|nein|warte|stopp|halt|lieber nicht|non|n[ãa]o|nee|wacht|attends|aspetta|meglio di no|liever niet|nie|czekaj|zaczekaj|lepiej nie)(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])(?:don['’]?t|do not|doesn['’]?t|not|never|no longer|todav[ií]a no|a[uú]n no|nunca|nicht|noch nicht|auf keinen fall|pas encore|non ancora|ainda n[ãa]o|niet|nog niet|nie|jeszcze nie|w żadnym wypadku)(?![\p{L}\p{N}])/iu;
+var REFUSES_OPENING = /^\W*(?:no|nope|nah|not|never|wait|hold on|stop|espera|mejor no|nein|warte|stopp|halt|lieber nicht|non|n[ãa]o|nee|wacht|attends|aspetta|meglio di no|liever niet|nie|czekaj|zaczekaj|lepiej nie)(?![\p{L}\p{N}])/iu;
+var NEGATION = /(?<![\p{L}\p{N}])(?:don['’]?t|do not|doesn['’]?t|not|never|no longer|todav[ií]a no|a[uú]n no|nunca|nicht|noch nicht|auf keinen fall|pas encore|non ancora|ainda n[ãa]o|niet|nog niet|nie|jeszcze nie|w żadnym wypadku)(?![\p{L}\p{N}])/iu;
+var AGREES = /^\W*(?:yes|yeah|yep|yup|sure|ok(?:ay)?|fine|great|perfect|go\s+(?:ahead|on)|do\s+(?:it|that|so)|please\s+do|sounds\s+good|that\s+works|let['’]?s\s+do\s+(?:it|that)|go\s+with|s[ií]|sim|oui|ja|tak|vale|claro|d['’]accord|va\s+bene|graag|prima|doe\s+maar|mach\s+das)(?![\p{L}\p{N}])/iu;
+var AFTER_NEGATION = /* @__PURE__ */ new Set([
+  "it",
+  "yet",
+  "to",
+  "them",
+  "him",
+  "her",
+  "any",
+  "anything",
+  "the",
+  "a",
+  "an",
+  "even",
+  "just",
+  "ever",
+  "be"
+]);
+var NEGATED_WORDS = new RegExp(`${NEGATION.source}\\s+((?:\\S+\\s+){0,2}\\S+)`, "giu");
+var refuses = (answer) => REFUSES_OPENING.test(answer) || NEGATION.test(answer) && !AGREES.test(answer);
 var OFFER = /^(?:(?:so|ok(?:ay)?|great|alright)[,!]?\s+)?(?:(?:which|what|when|where|who|whom)\b[^?,]{0,60}?\s)?(?:(?:shall|should|can|may)\s+I|(?:(?:do|would)\s+you\s+)?(?:want|like|need)\s+me\s+to|(?:do|would)\s+you\s+(?:confirm|agree)\s+(?:that\s+)?I\s+should|is\s+it\s+ok(?:ay)?\s+(?:if|for)\s+(?:I|me\s+to))\b/i;
 var GO_ON = /^(?:go\s+ahead|proceed|continue|do\s+(?:that|this|it|so))\b/i;
 var CONFIRM = /^(?:(?:so|ok(?:ay)?|great|alright)[,!]?\s+)?(?:(?:would|do)\s+you\s+(?:like|want)\s+(?:me\s+)?to\s+(?:proceed|go\s+ahead|continue|confirm)|shall\s+(?:I|we)\s+(?:proceed|go\s+ahead|continue)|(?:can|could|would)\s+you\s+(?:please\s+)?confirm|do\s+you\s+confirm|is\s+(?:that|this|everything)\s+(?:correct|right|ok(?:ay)?|fine|alright)|(?:does|do)\s+(?:that|this|these)\s+(?:sound|look)\s+(?:good|right|ok(?:ay)?|fine))\b/i;
