@@ -63,12 +63,14 @@ const has = (ws: readonly string[], ...xs: string[]) => {
   return ws.some((w) => set!.has(w));
 };
 
-const EMAIL = /^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/;
+export const EMAIL = /^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/;
 // A link with its scheme, or a host written as people write one ("www.informations.com/page").
 const URL_VALUE = /^(?:(?:https?|ftp|wss?):\/\/\S+|www\.[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+(?:[/?#]\S*)?)$/iu;
 export const IBAN = /^[A-Z]{2}\d{2}(?: ?[A-Z0-9]{2,4}){3,8}$/;
 const PHONE = /^\+?\d[\d ()/-]{6,}\d$/;
-const DATE = /^\d{4}-\d{2}-\d{2}|^\d{1,2}[./]\d{1,2}[./]\d{2,4}$/;
+export const DATE = /^\d{4}-\d{2}-\d{2}|^\d{1,2}[./]\d{1,2}[./]\d{2,4}$/;
+/** The schema formats of a date, a time or a span of time: an argument in one says when, not what or whom. */
+export const TIME_FORMATS: ReadonlySet<string> = new Set(['date', 'date-time', 'time', 'duration']);
 
 /** The policy's rule for this argument (`arguments`, then target kinds, which are roles too): the team's own first, then a built-in one. */
 function policyRule(policy: Policy, tool: string, name: string): Policy['argumentRoles'][number] | Policy['targets'][number] | undefined {
@@ -418,7 +420,7 @@ function schemaRole(prop: SchemaProperty | undefined): ArgumentRole | undefined 
   if (format === 'email' || format === 'idn-email') return 'recipient';
   if (format === 'uri' || format === 'url' || format === 'iri' || format === 'hostname') return 'url';
   if (format === 'iban') return 'payee';
-  if (format === 'date' || format === 'date-time' || format === 'time' || format === 'duration') return 'other';
+  if (TIME_FORMATS.has(format)) return 'other';
   if (Array.isArray(prop?.enum) || Array.isArray(prop?.items?.enum)) return 'choice';
   // A value the schema says narrows a search ("Name, email or phone to filter by") picks what is
   // read, whatever it holds: an address there is no one the call reaches.

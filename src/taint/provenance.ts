@@ -397,6 +397,8 @@ export function valueSource(ctx: ProvenanceContext, value: string, sinks = 0, wh
   let redirected: Extract<ValueSource, { kind: 'redirected' }> | undefined;
   let loose: { at: number; steered: boolean } | undefined;
   let ok: ValueSource | undefined;
+  // Whether the request itself moves the action ("pay them at their new account"): read once, where a record may redirect.
+  let requestMoves: boolean | undefined;
   // Two letters or digits ("NL", "13") are an instruction's only where its passages write them as a
   // word of their own ("the file with ID '13'"), not as a piece of an address or a code ("…@grower.nl").
   const short = n.length <= 2;
@@ -425,10 +427,13 @@ export function valueSource(ctx: ProvenanceContext, value: string, sinks = 0, wh
     }
     if (ok) continue;
     const steeredRead = !text.directory && steered(ctx, text);
+    const field = structuredFields(text).has(n);
     const note =
-      where === 'target' && text.record !== undefined && !movesTarget(ctx.request) ? redirectingNote(text.record, value) : undefined;
+      field && where === 'target' && text.record !== undefined && !(requestMoves ??= movesTarget(ctx.request))
+        ? redirectingNote(text.record, value)
+        : undefined;
     if (note !== undefined) redirected ??= { kind: 'redirected', at: node, note };
-    else if (structuredFields(text).has(n) && !steeredRead) ok = { kind: 'structured', at: node };
+    else if (field && !steeredRead) ok = { kind: 'structured', at: node };
     else if (!steeredRead && (pointedByRequest(ctx, text) || pointedThrough(ctx, text))) ok = { kind: 'pointed', at: node };
     else loose ??= { at: node, steered: steeredRead };
   }

@@ -10,6 +10,7 @@
  */
 import { normalizeText } from './content-links.js';
 import { movesTarget } from './injection.js';
+import { DATE, EMAIL } from './argument-roles.js';
 
 /** How deep a record is walked, and how many of its leaves. */
 const MAX_DEPTH = 10;
@@ -18,6 +19,9 @@ const MAX_LEAVES = 5_000;
 interface Leaf {
   key: string;
   value: string;
+  /** The value normalised, and its kind (kindOf): read once when the record is walked. */
+  norm: string;
+  kind: string | undefined;
   /** The objects from the record's root to the one that holds the leaf. */
   path: readonly object[];
   /** The list elements the leaf sits in, as `list index` pairs (entries of a list are separate records). */
@@ -26,7 +30,6 @@ interface Leaf {
 
 /** A prose note: six words or more, four of them lower-case words (a sentence, not "Regents of the University of Michigan"). */
 const NOTE = /^(?=(?:.*?(?<![\p{L}\p{N}_])\p{Ll}{2,}(?![\p{L}\p{N}_])){4})\S+(?:\s+\S+){5,}$/su;
-const EMAIL = /^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/;
 
 /** The kind of a value, for telling two values of one kind: an e-mail address, an IBAN, or a number (an account, a routing or phone number). */
 function kindOf(value: string): string | undefined {
@@ -37,7 +40,6 @@ function kindOf(value: string): string | undefined {
   if (/^\+?\d{5,20}$/.test(compact) && !DATE.test(v)) return 'number';
   return undefined;
 }
-const DATE = /^\d{4}-\d{2}-\d{2}|^\d{1,2}[./]\d{1,2}[./]\d{2,4}$/;
 
 /**
  * What sets a value apart from the other of its kind: the other is old, changed, closed or being
@@ -83,7 +85,7 @@ function leavesOf(record: unknown): Leaf[] {
     if (depth > MAX_DEPTH || out.length >= MAX_LEAVES || x === null || x === undefined) return;
     // A number in a record is a quantity (an amount, a count); accounts and phones are written as text.
     if (typeof x === 'string') {
-      out.push({ key, value: x, path, lists });
+      out.push({ key, value: x, norm: normalizeText(x), kind: kindOf(x), path, lists });
       return;
     }
     if (Array.isArray(x)) {
@@ -111,10 +113,8 @@ export function redirectingNote(record: unknown, value: string): string | undefi
   const n = normalizeText(value);
   let all = LEAVES.get(record);
   if (!all) LEAVES.set(record, (all = leavesOf(record)));
-  for (const used of all.filter((l) => normalizeText(l.value) === n)) {
-    const others = all.filter(
-      (l) => l !== used && normalizeText(l.value) !== n && kindOf(l.value) === kind && samePurpose(l.key, used.key) && sameEntry(used, l),
-    );
+  for (const used of all.filter((l) => l.norm === n)) {
+    const others = all.filter((l) => l !== used && l.norm !== n && l.kind === kind && samePurpose(l.key, used.key) && sameEntry(used, l));
     if (others.length === 0) continue;
     const holder = used.path[used.path.length - 1];
     // The holder is a nested object of its own, the other value outside it (the details on file

@@ -30,7 +30,15 @@
  * nothing a sink needs: then it is read as a read, a guess the model's classification
  * (`taint-annotate`) may replace, as it may replace the fail-closed one.
  */
-import { argumentRole, isFreeText, namesDestination, schemaProperty, structuralRole, type ArgumentRole } from './argument-roles.js';
+import {
+  TIME_FORMATS,
+  argumentRole,
+  isFreeText,
+  namesDestination,
+  schemaProperty,
+  structuralRole,
+  type ArgumentRole,
+} from './argument-roles.js';
 import {
   isDataNoun,
   isReadNoun,
@@ -266,8 +274,17 @@ function holds(p: SchemaLike, name: string): boolean {
   return container && p.properties === undefined && (p.items === undefined || p.items.properties === undefined);
 }
 
-const TIME_FORMATS = new Set(['date', 'date-time', 'time', 'duration']);
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/**
+ * Whether the call moves money by its arguments: a payee or an amount among those it gives, where it
+ * gives any (a consolidated tool's schema offers the amounts of its other operations: an `update`
+ * with an ETA moves none), else among those its schema offers.
+ */
+function givesMoney(f: ArgumentFacts): boolean {
+  const roles = f.given.size > 0 ? f.given : f.roles;
+  return roles.has('payee') || roles.has('amount');
+}
 
 /**
  * A change that names where it sends (a mail forward, a copy to): a send as well as whatever its
@@ -399,10 +416,7 @@ function readWords(def: ToolDefinition, f: ArgumentFacts, opts: ProfileOptions):
   // Access changes hands only when the call names who gets it (a recipient) or what access (an
   // argument named for it: role, permission, member): changing a member's own details grants nothing.
   if (!f.roles.has('recipient') && ![...f.names].some((n) => objectKinds(words(n)).has('access'))) objects.delete('access');
-  // Money by the arguments the call gives where it gives any: a consolidated tool's schema offers
-  // the amounts of its other operations ("update" with an ETA moves none).
-  const given = f.given.size > 0 ? f.given : f.roles;
-  const money = given.has('payee') || given.has('amount') || objectKinds(desc).has('money');
+  const money = givesMoney(f) || objectKinds(desc).has('money');
   const where =
     byName.category && !refined
       ? `its name (${byName.verb})`
@@ -765,10 +779,7 @@ function argumentSinks(f: ArgumentFacts, ann: ToolAnnotations, destroys: boolean
   // it only destroys; one that destroys and carries a message (by its argument's name or its value's prose) both.
   const reaches = ann.openWorldHint === true && (f.freeText || f.prose || !destroys);
   if ((f.roles.has('recipient') || f.roles.has('url') || reaches) && ann.openWorldHint !== false) sinks.add('EXTERNAL_SEND');
-  // Money moves by what the call gives where it gives anything: a consolidated tool offers the
-  // amounts of its other operations.
-  const given = f.given.size > 0 ? f.given : f.roles;
-  if (given.has('payee') || given.has('amount')) sinks.add('FINANCIAL_TRANSFER');
+  if (givesMoney(f)) sinks.add('FINANCIAL_TRANSFER');
   if (f.roles.has('command')) sinks.add('CODE_EXEC');
   if (sinks.size === 0 || destroys) sinks.add('DESTRUCTIVE_WRITE');
   return [...sinks];

@@ -121,7 +121,13 @@ describe('hostile lengths', () => {
   it('reads a deferral only in the request’s first 4,000 characters, and a megabyte of deferral-like words as none', () => {
     expect(defersValues(`Change SO 731622 to whatever address they gave. ${'and the rest '.repeat(80_000)}`)).toBe(true);
     expect(defersValues(`${'x '.repeat(2_500)}Change it to whatever address they gave.`)).toBe(false);
-    for (const hostile of ['whatever '.repeat(120_000), 'as the '.repeat(150_000), 'wherever she '.repeat(80_000), 'a'.repeat(1_000_000)])
+    for (const hostile of [
+      'whatever '.repeat(120_000),
+      'as the '.repeat(150_000),
+      'wherever she '.repeat(80_000),
+      'where to whom wohin an wen '.repeat(40_000),
+      'a'.repeat(1_000_000),
+    ])
       expect(defersValues(hostile)).toBe(false);
   });
 

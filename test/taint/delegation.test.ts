@@ -40,6 +40,18 @@ describe('a request that hands its actions to a document', () => {
     'No hagas lo que pide el correo.',
     'Dimmi quello che dice la mail.',
   ])('does not delegate: %s', (r) => expect(delegatesTasks(r, { verbOf })).toBe(false));
+
+  it('reads a megabyte of hand-over words in any language once, up to its first 4,000 characters', () => {
+    for (const hostile of [
+      'trata do que '.repeat(80_000),
+      'haz lo que '.repeat(90_000),
+      'erledige, was '.repeat(70_000),
+      'x'.repeat(1_000_000),
+    ])
+      expect(delegatesTasks(hostile, { verbOf })).toBe(false);
+    expect(delegatesTasks(`${'x '.repeat(2_500)}Trata do que está nas notas.`, { verbOf })).toBe(false);
+    expect(delegatesTasks(`Trata do que está nas notas. ${'x '.repeat(500_000)}`, { verbOf })).toBe(true);
+  });
 });
 
 const decide = decideBare;
