@@ -7516,10 +7516,10 @@ var require_formats = __commonJS({
     function isLeapYear(year) {
       return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
     }
-    var DATE3 = /^(\d\d\d\d)-(\d\d)-(\d\d)$/;
+    var DATE2 = /^(\d\d\d\d)-(\d\d)-(\d\d)$/;
     var DAYS = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
     function date5(str4) {
-      const matches = DATE3.exec(str4);
+      const matches = DATE2.exec(str4);
       if (!matches)
         return false;
       const year = +matches[1];
@@ -59894,6 +59894,7 @@ var URL_VALUE = /^(?:(?:https?|ftp|wss?):\/\/\S+|www\.[\p{L}\p{N}-]+(?:\.[\p{L}\
 var IBAN = /^[A-Z]{2}\d{2}(?: ?[A-Z0-9]{2,4}){3,8}$/;
 var PHONE2 = /^\+?\d[\d ()/-]{6,}\d$/;
 var DATE = /^\d{4}-\d{2}-\d{2}|^\d{1,2}[./]\d{1,2}[./]\d{2,4}$/;
+var TIME_FORMATS = /* @__PURE__ */ new Set(["date", "date-time", "time", "duration"]);
 function policyRule(policy, tool, name) {
   const rules = [...policy.argumentRoles, ...policy.targets].filter((r) => r.tool.test(tool) && r.argument.test(name));
   return rules.find((r) => !r.at.startsWith("default ")) ?? rules[0];
@@ -60184,7 +60185,7 @@ function schemaRole(prop) {
   if (format2 === "email" || format2 === "idn-email") return "recipient";
   if (format2 === "uri" || format2 === "url" || format2 === "iri" || format2 === "hostname") return "url";
   if (format2 === "iban") return "payee";
-  if (format2 === "date" || format2 === "date-time" || format2 === "time" || format2 === "duration") return "other";
+  if (TIME_FORMATS.has(format2)) return "other";
   if (Array.isArray(prop?.enum) || Array.isArray(prop?.items?.enum)) return "choice";
   if (FILTERS.test(prop?.description ?? "")) return "other";
   return void 0;
@@ -63182,8 +63183,11 @@ function holds(p, name) {
   const container = p.type === "array" || p.type === "object";
   return container && p.properties === void 0 && (p.items === void 0 || p.items.properties === void 0);
 }
-var TIME_FORMATS = /* @__PURE__ */ new Set(["date", "date-time", "time", "duration"]);
 var ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+function givesMoney(f) {
+  const roles = f.given.size > 0 ? f.given : f.roles;
+  return roles.has("payee") || roles.has("amount");
+}
 function withItsDestination(mask, why, f) {
   if (f.sendsTo === void 0 || mask & SEND_BIT) return { mask, why };
   return { mask: mask | SEND_BIT, why: `${why}; argument ${f.sendsTo} names where it sends: EXTERNAL_SEND too` };
@@ -63235,8 +63239,7 @@ function readWords(def, f, opts) {
   const objects = objectKinds(own2);
   if (opts.language) for (const k of opts.language.objects(own2)) objects.add(k);
   if (!f.roles.has("recipient") && ![...f.names].some((n2) => objectKinds(words(n2)).has("access"))) objects.delete("access");
-  const given = f.given.size > 0 ? f.given : f.roles;
-  const money = given.has("payee") || given.has("amount") || objectKinds(desc).has("money");
+  const money = givesMoney(f) || objectKinds(desc).has("money");
   const where = byName2.category && !refined ? `its name (${byName2.verb})` : `its description ("${(withoutRoute(def.description) ?? "").split(/[.;\n]/)[0].slice(0, 60)}")`;
   const at = byDesc.verb === void 0 ? -1 : clause.indexOf(byDesc.verb);
   const descVerbUsed = at >= 0 && DETERMINERS.has(clause[at + 1] ?? "");
@@ -63403,8 +63406,7 @@ function argumentSinks(f, ann, destroys) {
   const sinks = /* @__PURE__ */ new Set();
   const reaches = ann.openWorldHint === true && (f.freeText || f.prose || !destroys);
   if ((f.roles.has("recipient") || f.roles.has("url") || reaches) && ann.openWorldHint !== false) sinks.add("EXTERNAL_SEND");
-  const given = f.given.size > 0 ? f.given : f.roles;
-  if (given.has("payee") || given.has("amount")) sinks.add("FINANCIAL_TRANSFER");
+  if (givesMoney(f)) sinks.add("FINANCIAL_TRANSFER");
   if (f.roles.has("command")) sinks.add("CODE_EXEC");
   if (sinks.size === 0 || destroys) sinks.add("DESTRUCTIVE_WRITE");
   return [...sinks];
@@ -64862,16 +64864,14 @@ var import_yaml2 = __toESM(require_dist2(), 1);
 var MAX_DEPTH2 = 10;
 var MAX_LEAVES = 5e3;
 var NOTE = new RegExp("^(?=(?:.*?(?<![\\p{L}\\p{N}_])\\p{Ll}{2,}(?![\\p{L}\\p{N}_])){4})\\S+(?:\\s+\\S+){5,}$", "su");
-var EMAIL3 = /^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/;
 function kindOf3(value2) {
   const v = value2.trim();
-  if (EMAIL3.test(v)) return "email";
+  if (EMAIL2.test(v)) return "email";
   const compact2 = v.replace(/[\s().-]/g, "");
   if (/^[A-Z]{2}\d{2}[A-Z0-9]{10,30}$/i.test(compact2)) return "iban";
-  if (/^\+?\d{5,20}$/.test(compact2) && !DATE2.test(v)) return "number";
+  if (/^\+?\d{5,20}$/.test(compact2) && !DATE.test(v)) return "number";
   return void 0;
 }
-var DATE2 = /^\d{4}-\d{2}-\d{2}|^\d{1,2}[./]\d{1,2}[./]\d{2,4}$/;
 var APART = new RegExp(
   [
     String.raw`old|previous|former|outdated|changed|closed|closing|no longer|only|exclusively|new|migrat\w*|moved|replaced|replaces|superseded|temporar\w*|until further notice`,
@@ -64897,7 +64897,7 @@ function leavesOf(record2) {
   const walk2 = (x, key3, path38, lists, depth2) => {
     if (depth2 > MAX_DEPTH2 || out.length >= MAX_LEAVES || x === null || x === void 0) return;
     if (typeof x === "string") {
-      out.push({ key: key3, value: x, path: path38, lists });
+      out.push({ key: key3, value: x, norm: normalizeText(x), kind: kindOf3(x), path: path38, lists });
       return;
     }
     if (Array.isArray(x)) {
@@ -64917,10 +64917,8 @@ function redirectingNote(record2, value2) {
   const n2 = normalizeText(value2);
   let all = LEAVES.get(record2);
   if (!all) LEAVES.set(record2, all = leavesOf(record2));
-  for (const used of all.filter((l) => normalizeText(l.value) === n2)) {
-    const others = all.filter(
-      (l) => l !== used && normalizeText(l.value) !== n2 && kindOf3(l.value) === kind && samePurpose(l.key, used.key) && sameEntry(used, l)
-    );
+  for (const used of all.filter((l) => l.norm === n2)) {
+    const others = all.filter((l) => l !== used && l.norm !== n2 && l.kind === kind && samePurpose(l.key, used.key) && sameEntry(used, l));
     if (others.length === 0) continue;
     const holder = used.path[used.path.length - 1];
     const nested = used.path.length >= 2 && others.some((o2) => o2.path[o2.path.length - 1] !== holder);
@@ -65115,6 +65113,7 @@ function valueSource(ctx, value2, sinks = 0, where = "object") {
   let redirected;
   let loose;
   let ok2;
+  let requestMoves;
   const short = n2.length <= 2;
   for (const { node: node2, text: text2 } of ctx.containing(value2)) {
     const alone = !short || standsAlone(text2.passages ?? "", n2);
@@ -65136,9 +65135,10 @@ function valueSource(ctx, value2, sinks = 0, where = "object") {
     }
     if (ok2) continue;
     const steeredRead = !text2.directory && steered(ctx, text2);
-    const note = where === "target" && text2.record !== void 0 && !movesTarget(ctx.request) ? redirectingNote(text2.record, value2) : void 0;
+    const field = structuredFields(text2).has(n2);
+    const note = field && where === "target" && text2.record !== void 0 && !(requestMoves ??= movesTarget(ctx.request)) ? redirectingNote(text2.record, value2) : void 0;
     if (note !== void 0) redirected ??= { kind: "redirected", at: node2, note };
-    else if (structuredFields(text2).has(n2) && !steeredRead) ok2 = { kind: "structured", at: node2 };
+    else if (field && !steeredRead) ok2 = { kind: "structured", at: node2 };
     else if (!steeredRead && (pointedByRequest(ctx, text2) || pointedThrough(ctx, text2))) ok2 = { kind: "pointed", at: node2 };
     else loose ??= { at: node2, steered: steeredRead };
   }
