@@ -128,6 +128,7 @@ export function adjudicateSink(b: BuiltTrace, p: Propagation, site: SinkSite, po
     ...actionOrderedInData(c, mentioned),
     ...unauthorisedTargets(c),
     ...contradictedTargets(c, request),
+    ...partyAccountReplaced(c),
   ];
   if (violations.length > 0) {
     return { ...base, decision: 'block', reason: violations.map((x) => x.message).join('; '), path: violations[0].path, violations };
@@ -165,7 +166,10 @@ export function adjudicateSink(b: BuiltTrace, p: Propagation, site: SinkSite, po
 function targetsAuthorised(site: SinkSite): boolean {
   const authorityTargets = site.targets.filter((t) => t.require === 'authorised');
   if (authorityTargets.length > 0) return authorityTargets.every((t) => t.ok);
-  const objectAnchors = (site.args ?? []).filter((a) => a.role === 'object' && a.origin === 'request');
+  // Without a target the roles read, an argument the request names (`canal` "#logistique-niger" for "post it in #logistique-niger") says where the user sends.
+  const objectAnchors = (site.args ?? []).filter(
+    (a) => (a.role === 'object' || a.role === 'other') && a.origin === 'request' && a.value.trim().length >= 3,
+  );
   // Without a target kind the policy knows, the objects the call acts on (a name, an id) stand for its target.
   const objectTargets = site.targets.filter((t) => t.kind === 'object');
   return objectAnchors.length > 0 || (objectTargets.length > 0 && objectTargets.every((t) => t.ok && t.authority !== undefined));
@@ -216,16 +220,17 @@ function requestedSource(c: SinkCase, from: number, to: number): boolean {
     if (v >= site.node) break;
     if ((b.graph.own[v] & from) === 0) continue;
     const read = reads.get(v);
-    if (!read || orderMovesData(b.injections?.get(v)) || !requestPointsAt(request, { args: read.args })) return false;
+    if (!read || orderMovesData(b.injections?.get(v)) || !(read.pointed || requestPointsAt(request, { args: read.args }))) return false;
     any = true;
   }
   return any;
 }
 
-const LABELLED = new WeakMap<BuiltTrace, { labelled: number[]; reads: Map<number, { args: Record<string, unknown> }> }>();
+type ReadSeen = { args: Record<string, unknown>; pointed?: true };
+const LABELLED = new WeakMap<BuiltTrace, { labelled: number[]; reads: Map<number, ReadSeen> }>();
 
 /** The nodes that carry a label of their own, in order, and the tool calls by node: read once per trace, not once per sink. */
-function labelledNodes(b: BuiltTrace): { labelled: number[]; reads: Map<number, { args: Record<string, unknown> }> } {
+function labelledNodes(b: BuiltTrace): { labelled: number[]; reads: Map<number, ReadSeen> } {
   let found = LABELLED.get(b);
   if (!found) {
     const labelled: number[] = [];
@@ -320,7 +325,8 @@ export function notNeeded(c: SinkCase, mentioned: boolean): Violation[] {
       recordsTheMoney(c, bit) ||
       notifiesWhomItActsFor(c, bit) ||
       delegationAsking(c, bit) ||
-      orderedOnItsObject(c, bit) !== undefined
+      orderedOnItsObject(c, bit) !== undefined ||
+      changesARecordNamed(c, bit)
     )
       continue;
     out.push({
@@ -330,6 +336,17 @@ export function notNeeded(c: SinkCase, mentioned: boolean): Violation[] {
     });
   }
   return out;
+}
+
+/**
+ * A change to a record the request names, where the request asks for some action that moves
+ * nothing: the user asked for something done to that very record ("protect the pax on 4LDX8R"),
+ * and which kind of change the tool makes is the tool's business. Money and messages still need
+ * their own ask; a change an instruction in data orders is judged apart (actionOrderedInData).
+ */
+function changesARecordNamed(c: SinkCase, bit: number): boolean {
+  if (bit !== WRITE || needsOf(c.b, c.site) === 0) return false;
+  return (c.site.args ?? []).some((a) => a.role === 'object' && a.origin === 'request');
 }
 
 /**
@@ -543,8 +560,11 @@ export function contradictedTargets(c: SinkCase, request: string): Violation[] {
   };
   for (const m of request.matchAll(CODE)) add(m[0], 'the one the request names', true);
   // A payment, by the amount it moves: a call that sets an account ("change my direct debit to …") replaces the record's on purpose.
+  // The paid party's own record outranks a document that gives an account of the same kind (partyAccountReplaced).
+  const ofParty = new Set<string>((c.site.ofParty ?? []).flatMap((x) => x.payees.flatMap((v) => accountKind(compact(v)) ?? [])));
   if (c.site.args?.some((a) => a.role === 'amount'))
-    for (const v of c.site.onFile ?? []) add(v, 'the one the record the request points to holds', false);
+    for (const v of c.site.onFile ?? [])
+      if (!ofParty.has(accountKind(compact(v)) ?? 'none')) add(v, 'the one the record the request points to holds', false);
   if (named.size === 0) return [];
   // A code named that some call uses went where the request said ("the landlord's account is …",
   // then a refund to the friend who paid): only a dropped one was replaced.
@@ -565,6 +585,37 @@ export function contradictedTargets(c: SinkCase, request: string): Violation[] {
   }
   return out;
 }
+/**
+ * Payees that replace the account the paid party's own record holds (sink-sites.ts, payeesOfParty):
+ * the call pays supplier FRN-0211 at the IBAN an invoice gives, and the supplier's record, read by
+ * that identifier, holds another. Accounts are compared where both are IBANs or both runs of six
+ * digits or more; one the request names is the request's.
+ */
+export function partyAccountReplaced(c: SinkCase): Violation[] {
+  const parties = c.site.ofParty ?? [];
+  if (parties.length === 0 || !c.site.args?.some((a) => a.role === 'amount')) return [];
+  const out: Violation[] = [];
+  for (const t of c.site.targets) {
+    if (t.kind !== 'payee' || !t.ok || t.authority === 'request' || t.authority === 'policy') continue;
+    const code = compact(t.value);
+    const kind = accountKind(code);
+    if (!kind) continue;
+    for (const { party, payees } of parties) {
+      const held = payees.map(compact).filter((x) => accountKind(x) === kind);
+      if (held.length === 0 || held.includes(code)) continue;
+      out.push({
+        kind: 'target',
+        message: `payee ${JSON.stringify(t.value)} (argument ${t.argument}) is not the account the record of ${party} holds (${held.slice(0, 2).join(', ')}): ${t.why}`,
+        path: t.origin !== undefined ? originPath(c.b, t.origin, c.site, 'the payee first appears here') : [ownStep(c)],
+      });
+      break;
+    }
+  }
+  return out;
+}
+/** What kind of account a compacted code is, where it is one: an IBAN, or a run of six digits or more. */
+const accountKind = (code: string) => (IBAN.test(code) && /\d{6}/.test(code) ? 'iban' : /^\d{6,}$/.test(code) ? 'digits' : undefined);
+
 /** Every sink's arguments, serialised and compacted once per built trace (each staged sink asks). */
 const usedCache = new WeakMap<BuiltTrace, string[]>();
 function usedArguments(b: BuiltTrace): string[] {

@@ -293,6 +293,9 @@ const NAME_WORDS = {
   taxId: ['vat', 'tax', 'gst', 'abn', 'nif', 'cif', 'siret', 'ust'],
 } as const satisfies Record<string, readonly string[]>;
 
+/** Words that number a record (`numero_commande`, `order_no`): stemmed, as byName's words are. */
+const RECORD_NUMBER = new Set(['number', 'no', 'nr', 'num', 'numero', 'nummer', 'numer', 'numéro'].map(stem));
+
 /** Last words that make a name an identifier (`order_id`, `payment_method_id`). */
 const ID_LAST = new Set(['id', 'ids', 'ref', 'uuid', 'key']);
 
@@ -301,7 +304,9 @@ function byName(ws: readonly string[], codeTool: boolean): ArgumentRole | undefi
   if (ws.length === 0) return undefined;
   const W = NAME_WORDS;
   const last = ws[ws.length - 1];
-  if (has(ws, ...W.command) || (codeTool && has(ws, ...W.code))) return 'command';
+  // A command word under a numbering word (`numero_commande`, `order_no`) names a record: French and Italian say "commande" for an order.
+  if ((has(ws, ...W.command) && !ws.some((w) => RECORD_NUMBER.has(w)) && !ID_LAST.has(last)) || (codeTool && has(ws, ...W.code)))
+    return 'command';
   if (
     has(ws, ...W.credential) ||
     (has(ws, ...W.keyKind) && last === 'key') ||
@@ -347,7 +352,7 @@ export function argumentRole(policy: Policy, tool: string, name: string, value: 
                 : '-';
   let cache = CACHE.get(policy);
   if (!cache) CACHE.set(policy, (cache = new Map()));
-  const key = `${tool}\u0000${name}\u0000${shape}\u0000${prop ? JSON.stringify(prop) : ''}`;
+  const key = `${tool}\u0000${name}\u0000${shape}${digitsOf(v)}\u0000${prop ? JSON.stringify(prop) : ''}`;
   let role = cache.get(key);
   if (role === undefined) {
     role = computeRole(policy, tool, name, v, prop);
@@ -358,6 +363,14 @@ export function argumentRole(policy: Policy, tool: string, name: string, value: 
 
 const CACHE = new WeakMap<Policy, Map<string, ArgumentRole>>();
 
+/** What of a value's digits the roles read (notMoney): whether it is a sum, and whether it is an account's run of four digits or more. */
+const digitsOf = (v: string) =>
+  v === ''
+    ? 'empty'
+    : v.length > 64
+      ? 'long'
+      : `${SUM.test(v.replace(CURRENCY, '')) ? 's' : '-'}${/^\d{4,}$/.test(v.replace(/[\s./-]/g, '')) ? 'd' : '-'}`;
+
 function computeRole(policy: Policy, tool: string, name: string, v: string, prop?: SchemaProperty): ArgumentRole {
   // The team's own rules first, then the schema (a format, an enum: `channel: {enum: [sms, tablet]}`
   // is a choice, not a recipient), then the built-in rules, which read names.
@@ -366,7 +379,7 @@ function computeRole(policy: Policy, tool: string, name: string, v: string, prop
   const fromSchema = schemaRole(prop);
   if (fromSchema) return fromSchema;
   const raw = words(name);
-  if (rule) return notARecipient('role' in rule ? rule.role : rule.kind, v, raw);
+  if (rule) return notARecipient(notMoney('role' in rule ? rule.role : rule.kind, v, raw), v, raw);
   const ws = raw.map(stem);
   // A bound (`min_amount`, `max_price`, `min_kwota`) narrows what is read or allowed: it pays no one and reaches no one.
   if (raw.some((w) => BOUNDS.has(w))) return 'other';
@@ -381,13 +394,48 @@ function computeRole(policy: Policy, tool: string, name: string, v: string, prop
   if (role === 'recipient' && sentence(v)) return 'content';
   // A flag is a choice, whatever it is called: `per_email: false` says whether to mail, not to whom.
   if (role === 'recipient' && (v === 'true' || v === 'false')) return 'choice';
-  if (role !== undefined) return notARecipient(role, v, raw);
+  if (role !== undefined) return notARecipient(notMoney(role, v, raw), v, raw);
   const type = Array.isArray(prop?.type) ? prop?.type[0] : prop?.type;
   if (type === 'boolean' || v === 'true' || v === 'false') return 'choice';
   // Digits the schema types as a string are an identifier, not a quantity: the call acts on what they name.
   if (type === 'string' && ID_VALUE.test(v)) return 'object';
   return 'other';
 }
+
+/**
+ * A value that is no sum is a choice (`fee_waiver` "GOODWILL" or "GW case 57980", `price_tier` "standard"), and
+ * an account named by an identifier with letters and few digits (`account_id` "acc_9", "ACC-17") is
+ * a record, not an account anyone is paid at: a bank account, a card or a wallet is a run of digits,
+ * an IBAN or an address.
+ */
+function notMoney(role: ArgumentRole, v: string, raw: readonly string[]): ArgumentRole {
+  if (role === 'amount' && v !== '' && v.length <= 40 && !SUM.test(v.replace(CURRENCY, ''))) return 'choice';
+  if (role !== 'payee' || v === '' || !raw.some((w) => /^accounts?$/i.test(w)) || raw.some((w) => PAYEE_WORDS.has(w.toLowerCase())))
+    return role;
+  const accountShaped =
+    (v.length <= 64 && /^\d{4,}$/.test(v.replace(/[\s./-]/g, ''))) ||
+    EMAIL.test(v) ||
+    (IBAN.test(v.toUpperCase()) && /\d{2}/.test(v)) ||
+    /^0x[0-9a-f]{6,}$/i.test(v);
+  return accountShaped ? role : 'object';
+}
+/** A sum as written: digits with their separators and sign, once a currency's code or sign is taken away ("EUR 1.250,00", "$29.70", "-15%"). */
+const SUM = /^[\s+-]*\d[\d\s.,'’]*$/;
+const CURRENCY = /\b[A-Za-z]{1,3}\b|[€$£¥₹%]/g;
+const PAYEE_WORDS = new Set([
+  'iban',
+  'bic',
+  'swift',
+  'payee',
+  'beneficiary',
+  'wallet',
+  'routing',
+  'number',
+  'to',
+  'recipient',
+  'destination',
+  'target',
+]);
 
 /** A date under `to` ends a range ("from … to 2024-11-15"); a message's id under `in_reply_to` names the thread: neither is whom the call reaches. */
 function notARecipient(role: ArgumentRole, v: string, raw: readonly string[]): ArgumentRole {

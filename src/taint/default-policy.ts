@@ -172,7 +172,7 @@ export const DEFAULT_POLICY: PolicyFile = {
     },
     // Social posting
     {
-      name: '/^(post_(?:on|to|in)_\\w+|post_\\w*(?:webpage|comment|reply|tweet|story|stories|video|photo|status|review|article|blog)\\w*|tweet\\w*|publish\\w*|share_on_\\w+|create_\\w*(post|story)|comment\\w*|post|repost\\w*|retweet\\w*|upload_\\w*video|submit_post|submit_comment|write_review|create_issue|personal_website_upload|post_to_\\w+|reply_\\w+|\\w+_reply)$/',
+      name: '/^(post_(?:on|to|in)_\\w+|post_\\w*(?:webpage|comment|reply|tweet|story|stories|video|photo|status|review|article|blog)\\w*|tweet\\w*|publish\\w*|share_on_\\w+|create_\\w*(post|story)|comment\\w*|post|repost\\w*|retweet\\w*|upload_\\w*video|submit_post|submit_comment|write_review|create_issue|personal_website_upload|post_to_\\w+)$/',
       sinks: ['PUBLIC_POST'],
       why: 'publishes content',
     },

@@ -36,6 +36,11 @@ const PHRASES: { re: RegExp; category: Category; money?: boolean }[] = [
     re: /\bwrite (?:(?:him|her|them|everyone|each (?:user|member|one)|\S+) )?(?:a |an |the |this |that |my |following |short |quick )*(?:message|note|dm|e-?mail|mail|reply|line)s?\b/i,
     category: 'send',
   },
+  // A message handed to someone by a verb of throwing it over: "drop billing@… a quick sorry note", "shoot him an email", "fire off a line to …".
+  {
+    re: /\b(?:drop|shoot|fire off|flick|ping) (?:\S+ ){0,3}?(?:a |an )(?:\S+ ){0,2}?(?:note|line|e-?mail|mail|message|text|dm)s?\b/i,
+    category: 'send',
+  },
   {
     re: /\bwrite (?:to|back)\b|\breach out\b|\bpass (?:\S+ ){0,4}(?:on|along)\b|\bpass the (?:gist|word|message|info\w*|summary)\b|\bfill (?:\S+ ){0,2}in\b|\bget (?:someone|somebody|a \w+|an \w+) (?:out|over|in|round|around) to\b|\bbump (?:\S+ ){0,4}up to\b|\bhand (?:\S+ ){0,4}(?:over|off) to\b/i,
     category: 'send',
@@ -76,6 +81,11 @@ const PHRASES: { re: RegExp; category: Category; money?: boolean }[] = [
   // Someone put on a list ("chuck Jess on the door list", "add Sam to the waitlist") changes it.
   {
     re: /\b(?:put|add|chuck|stick|pop|get) (?:\S+ ){1,4}(?:on|onto|to) (?:the |my |our |a |your )?(?:\S+ ){0,2}(?:list|waitlist|roster|rota)\b/i,
+    category: 'change',
+  },
+  // Seeing to it that something happens asks for it done: "make sure someone helps her on and off", "ensure he gets the aisle seat".
+  {
+    re: /\b(?:make sure|ensure|see to it that)\b/i,
     category: 'change',
   },
   // Committing to a choice, or finishing a piece of work, changes its state: "I'd like to go with that one", "wrap it up".
@@ -149,8 +159,15 @@ export interface IntentOptions {
 }
 
 /** Words that open an object (as a number does): after a comma, a verb-like word followed by one is a verb ("After this, send an email"). */
+/** "Only" and "just" in the languages read here (accents folded, as words() folds them). */
+const ONLY = new Set('only just seulement juste solo solamente so apenas nur bloss alleen tylko soltanto'.split(' '));
+
 const OBJECT_START = new Set(
   'the a an this that these those my our your their his her its it them him me us every all each some any everyone everybody'.split(' '),
+);
+/** The articles of the other languages read here, which open an object after a comma too ("Non, dépose le narratif", "Sí, envía la factura"). */
+const ARTICLES = new Set(
+  'le la les un une des du el los las una o os um uma il lo gli het een der die das den dem ein eine einen'.split(' '),
 );
 
 /**
@@ -181,6 +198,8 @@ function clauseWords(clause: string): ClauseWords {
 /** Whether the word at `i` is under a negator (see NEGATORS). */
 function negatedAt(c: ClauseWords, i: number, verbOf: IntentOptions['verbOf']): boolean {
   for (let j = i - 1; j >= Math.max(0, i - 6); j--) {
+    // A negation a comma closes answers what came before ("No, just file the narrative"): it does not reach past the comma.
+    if (c.parts.has(j + 1)) return false;
     const w = c.ws[j];
     if (NEGATORS.has(w) || NEGATED_PAIRS.some(([a, b]) => w === b && c.ws[j - 1] === a)) return true;
     if (AFFIRMING.has(stem(w)) || JOINS.has(w) || c.parts.has(j)) return false;
@@ -223,7 +242,9 @@ function inIndirectQuestion(c: ClauseWords, i: number): boolean {
  */
 function usedAsVerb(c: ClauseWords, i: number, execAsked: boolean): boolean {
   if (i === 0 || VERB_CONTEXT.has(c.ws[i - 1]) || (c.ws[i - 1] === 'us' && c.ws[i - 2] === 'let')) return true;
-  if (c.parts.has(i) && (OBJECT_START.has(c.ws[i + 1] ?? '') || /^\d/.test(c.ws[i + 1] ?? ''))) return true;
+  // After a comma, a word its object follows (past an "only": "No, file only the narrative") is the verb.
+  const next = c.ws[ONLY.has(c.ws[i + 1] ?? '') ? i + 2 : i + 1] ?? '';
+  if (c.parts.has(i) && (OBJECT_START.has(next) || ARTICLES.has(next) || /^\d/.test(next))) return true;
   return execAsked && (c.ws[i - 1] === 'that' || c.ws[i - 1] === 'which');
 }
 
@@ -538,7 +559,7 @@ export function usesToolVerb(prose: string, verb: string | undefined): boolean {
  * does a negated one ("don't follow the instructions in it").
  */
 const DELEGATION =
-  /\b(?:do|follow|complete|carry out|perform|execute|handle|take care of|work through|go through|act on|tackle|finish|get through|action)\s+(?:(?:all|each|every|any|both)\s+(?:of\s+)?)?(?:(?:the|my|his|her|their|its|our)\s+)?(?:(?!(?:following|above|below|next|these|this|those|that|same)\b)[\w-]+\s+){0,2}?(?:actions?|instructions?|tasks?|to-?dos?|steps?|requests?|action items?|directions?|procedures?|checklists?|runbooks?|playbooks?|protocols?)\b(?!\s*(?::|below|as follows|in the order (?:they are|I) ))|\b(?:do|follow)\s+what\s+(?:it|the \w+|he|she|they|\w+)\s+(?:says|asks|tells|lists|wants)\b|\bas (?:instructed|described|specified|requested|listed) (?:in|by|on|at)\b/i;
+  /\b(?:do|follow|complete|carry out|perform|execute|handle|take care of|work through|go through|act on|tackle|finish|get through|action)\s+(?:(?:all|each|every|any|both)\s+(?:of\s+)?)?(?:(?:the|my|his|her|their|its|our)\s+)?(?:(?!(?:following|above|below|next|these|this|those|that|same)\b)[\w-]+\s+){0,2}?(?:actions?|instructions?|tasks?|to-?dos?|steps?|requests?|action items?|directions?|procedures?|checklists?|runbooks?|playbooks?|protocols?)\b(?!\s*(?::|below|as follows|in the order (?:they are|I) ))|\b(?:do|follow|handle|sort out|deal with|take care of)\s+(?:whatever|what)\s+(?:it|the \w+|he|she|they|\w+)\s+(?:says|asks|asks for|tells|lists|wants|needs|requests)\b|\bas (?:instructed|described|specified|requested|listed) (?:in|by|on|at)\b/i;
 
 /**
  * The same hand-over in the other languages whose requests are read: "trata do que está nas notas",
@@ -548,10 +569,10 @@ const DELEGATION =
  */
 const DELEGATION_ELSEWHERE = new RegExp(
   [
-    String.raw`(?<![\p{L}\p{N}])(?:trata|trate|faz|faça|faca|resolve|resolva|cuida|cuide)\s+(?:de\s+)?(?:tudo\s+)?(?:o\s+|do\s+|d[oa]\s+)?que\s+(?:está|esta|vem|diz|pede|consta|estiver)(?![\p{L}\p{N}])`,
-    String.raw`(?<![\p{L}\p{N}])(?:haz|haga|gestiona|gestione|encárgate de|ocúpate de|resuelve)\s+(?:todo\s+)?lo\s+que\s+(?:pone|dice|pide|está|esta|viene|indica)(?![\p{L}\p{N}])`,
-    String.raw`(?<![\p{L}\p{N}])(?:fai|faccia|sbriga|gestisci|occupati di|sistema)\s+(?:tutto\s+)?(?:quello|ciò|cio)\s+che\s+(?:c['’]è|dice|chiede|è scritto|indica|trovi)(?![\p{L}\p{N}])`,
-    String.raw`(?<![\p{L}\p{N}])(?:fais|faites|traite|traitez|gère|gérez|occupe-toi de|occupez-vous de)\s+(?:tout\s+)?ce\s+qu(?:i|e|['’])\s*(?:est|dit|demande|il y a|elle dit|il dit|indique)(?![\p{L}\p{N}])`,
+    String.raw`(?<![\p{L}\p{N}])(?:trata|trate|faz|faça|faca|resolve|resolva|cuida|cuide)\s+(?:de\s+)?(?:tudo\s+)?(?:o\s+|do\s+|d[oa]\s+)?que\s+(?:(?:ele|ela|eles|elas|o cliente|a cliente|o hóspede|a hóspede)\s+)?(?:está|esta|vem|diz|pede|pedem|consta|estiver|quer|querem)(?![\p{L}\p{N}])`,
+    String.raw`(?<![\p{L}\p{N}])(?:haz|haga|gestiona|gestione|encárgate de|ocúpate de|resuelve)\s+(?:todo\s+)?lo\s+que\s+(?:(?:él|el|ella|ellos|ellas|el cliente|la cliente|el huésped)\s+)?(?:pone|dice|pide|piden|está|esta|viene|indica|quiere|quieren)(?![\p{L}\p{N}])`,
+    String.raw`(?<![\p{L}\p{N}])(?:fai|faccia|sbriga|gestisci|occupati di|sistema)\s+(?:tutto\s+)?(?:quello|ciò|cio)\s+che\s+(?:(?:lui|lei|loro|il cliente|la cliente)\s+)?(?:c['’]è|dice|chiede|chiedono|è scritto|indica|trovi|vuole|vogliono)(?![\p{L}\p{N}])`,
+    String.raw`(?<![\p{L}\p{N}])(?:fais|faites|traite|traitez|gère|gérez|occupe-toi de|occupez-vous de)\s+(?:tout\s+)?ce\s+qu(?:i|e|['’])\s*(?:(?:il|elle|ils|elles|le client|la cliente)\s+)?(?:est|dit|disent|demande|demandent|il y a|indique|veut|veulent)(?![\p{L}\p{N}])`,
     String.raw`(?<![\p{L}\p{N}])(?:doe|regel|handel)\s+(?:alles\s+)?wat\s+(?:er\s+)?(?:in|op|staat|vraagt|gevraagd)(?![\p{L}\p{N}])`,
     String.raw`(?<![\p{L}\p{N}])(?:erledige|erledigen sie|mach|machen sie|bearbeite)\s*,?\s+(?:alles\s*,?\s+)?was\s+(?:in|im|auf|dort|darin|drin)(?![\p{L}\p{N}])`,
     String.raw`(?<![\p{L}\p{N}])(?:zrób|zrob|załatw|zalatw|wykonaj)\s+(?:to|wszystko)\s*,?\s+co\s+(?:jest|stoi|pisze|napisano|każe)(?![\p{L}\p{N}])`,
@@ -588,9 +609,9 @@ const DEFERS = new RegExp(
     String.raw`\b(?:as|like) (?:he|she|they|it|the \w+|\w+) (?:asked|asks|said|says|requested|specified|wrote|writes|wants|wanted|instructed|described|indicated|suggested)\b`,
     // "… wrote to whom we should send it. Send it there." The place is the one the data names.
     String.raw`(?<![\p{L}\p{N}])(?:where|to whom|wohin|an wen|para onde|a quem|dove|a chi|où|à qui|waarheen|naar wie|adónde|a quién|dokąd|do kogo)(?![\p{L}\p{N}])[^.?!]{0,120}[.,;]?\s*[^.?!]{0,80}?(?<![\p{L}\p{N}])(?:there|dorthin|dahin|para lá|là-bas|lì|daarheen|allí|allá|tam)(?![\p{L}\p{N}])`,
-    String.raw`\b(?:zoals|come|comme|como|wie)\s+(?:hij|zij|ze|lui|lei|il|elle|ils|elles|él|ella|ellos|er|sie|o cliente|il cliente|le client|el cliente|de klant|der kunde)\s+(?:\S+\s+)?(?:vraagt|vroeg|wil|wilde|aangeeft|chiede|ha chiesto|vuole|indica|demande|a demandé|veut|indique|pide|pidió|quiere|indica|pede|pediu|quer|wünscht|will|möchte|schreibt|angibt)\b`,
-    String.raw`\b(?:zoals|come|comme|como|wie)\s+(?:(?:le|lo|la|es|het)\s+)?(?:vraagt|chiede|ha chiesto|vuole|indica|demande|veut|indique|pide|quiere|pede|quer|wünscht|gevraagd|richiesto|demandé|pedido|gewünscht)\b`,
-    String.raw`\b(?:qualunque|qualsiasi|quel(?:lo|la)? che|ce qu['’]|lo que|o que|wat)\s+(?:\S+\s+){0,2}(?:ha indicato|ha chiesto|indica|chiede|a indiqué|a demandé|indique|demande|indicó|pidió|indica|pide|indicou|pediu|aangeeft|vraagt|heeft gevraagd|opgeeft|doorgeeft)\b`,
+    String.raw`\b(?:zoals|come|comme|como|wie)\s+(?:hij|zij|ze|lui|lei|loro|il|elle|ils|elles|él|ella|ellos|ellas|ele|ela|eles|elas|er|sie|o cliente|il cliente|le client|el cliente|de klant|der kunde)\s+(?:\S+\s+)?(?:vraagt|vragen|vroeg|wil|willen|wilde|aangeeft|aangeven|chiede|chiedono|ha chiesto|hanno chiesto|vuole|vogliono|indica|indicano|demande|demandent|a demandé|ont demandé|demandé|veut|veulent|indique|indiquent|pide|piden|pidió|pidieron|quiere|quieren|indican|pede|pedem|pediu|pediram|quer|querem|wünscht|wünschen|will|wollen|möchte|möchten|schreibt|schreiben|angibt|angeben)(?![\p{L}\p{N}])`,
+    String.raw`\b(?:zoals|come|comme|como|wie)\s+(?:(?:le|lo|la|es|het)\s+)?(?:vraagt|chiede|ha chiesto|vuole|indica|demande|veut|indique|pide|quiere|pede|quer|wünscht|gevraagd|richiesto|demandé|pedido|gewünscht)(?![\p{L}\p{N}])`,
+    String.raw`\b(?:qualunque|qualsiasi|quel(?:lo|la)? che|ce qu['’]|lo que|o que|wat)\s+(?:\S+\s+){0,2}(?:ha indicato|ha chiesto|indica|chiede|a indiqué|a demandé|indique|demande|indicó|pidió|indica|pide|indicou|pediu|aangeeft|vraagt|heeft gevraagd|opgeeft|doorgeeft)(?![\p{L}\p{N}])`,
   ].join('|'),
   'iu',
 );

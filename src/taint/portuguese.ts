@@ -32,8 +32,9 @@ const PORTUGUESE_FUNCTION = new Set(
   ),
 );
 /** Words Portuguese has and Spanish, French and German do not, as written (accents or none). */
+const NASAL_VOWEL = /[ãõÃÕ]/;
 const ONLY_PORTUGUESE = new Set(
-  'não nao você voce vocês voces vc do da dos das em um uma com pra pro pros pras ele ela eles elas isso isto também tambem é e ao aos às na nas pelo pela pelos pelas num numa dele dela deles delas então entao já muito muita seu sua seus suas meu minha lhe lhes são estão obrigado obrigada até essa esse ou'.split(
+  'os não nao você voce vocês voces vc do da dos das em um uma com pra pro pros pras ele ela eles elas isso isto também tambem é e ao aos às na nas pelo pela pelos pelas num numa dele dela deles delas então entao já muito muita seu sua seus suas meu minha lhe lhes são estão obrigado obrigada até essa esse ou'.split(
     ' ',
   ),
 );
@@ -58,7 +59,8 @@ export function readsAsPortuguese(text: string): boolean {
   const n = functionWordCounts(text, PORTUGUESE_FUNCTION, ENGLISH_FUNCTION);
   if (n.own < 2 || n.own <= n.english) return false;
   const only = functionWordCounts(text, ONLY_PORTUGUESE, ONLY_OTHER);
-  return only.own > only.english;
+  // "ã" and "õ" are written in Portuguese alone ("marcações de amanhã"): a word with one counts as Portuguese's own.
+  return only.own + (NASAL_VOWEL.test(text.slice(0, 4_000)) ? 1 : 0) > only.english;
 }
 
 type Conjugation = 'ar' | 'er' | 'ir';

@@ -46,6 +46,8 @@ export interface ProducedText {
   at?: number;
   /** The result of a call whose targets an instruction in data chose: all of it is the instruction's. */
   madeOnInstruction?: boolean;
+  /** Opened from an entry of a listing that carries a name the request gives ("answer Mr. Harris" opens his message): the request points at it. */
+  openedFromEntry?: boolean;
 }
 
 export type ValueSource =
@@ -237,7 +239,7 @@ function steered(ctx: ProvenanceContext, p: ProducedText, depth = 0): boolean {
 
 /** Whether the request points at the read: one of its arguments is named in the request. */
 function pointedByRequest(ctx: ProvenanceContext, p: ProducedText): boolean {
-  return requestPointsAt(ctx.request, p);
+  return p.openedFromEntry === true || requestPointsAt(ctx.request, p);
 }
 
 /**
@@ -294,11 +296,15 @@ export function requestPointsAt(request: string, read: Pick<ProducedText, 'args'
   return flattenArguments(read.args ?? {}).some((a) => {
     const file = FILE_NAME.exec(a.value.trim());
     if (file && normalizeText(file[1]).length >= 3 && within(r, normalizeText(file[1]))) return true;
+    // A file named for a code the request names ("BL_Sodimex_BC-2024-0318_scan.pdf" for order BC-2024-0318) is that code's document.
+    if (file && file[1].split(/[_\s]+/).some((part) => CODE.test(part) && within(r, normalizeText(part)))) return true;
     return wordsOfRequest(r, normalizeText(a.value.replace(SEARCH_FIELD, ' ')));
   });
 }
 /** A file's name without its folders and extension. */
 const FILE_NAME = /(?:^|[/\\])([^/\\]{3,120})\.[a-z0-9]{1,5}$/i;
+/** A code: five characters or more, a digit among them, no space. */
+const CODE = /^(?=[^\d]*\d)[\w.-]{5,40}$/;
 
 /**
  * Whether a link goes to a site the request names by its name: the label a domain is registered

@@ -86,7 +86,7 @@ const ROOTS: Record<Category, string> = {
     'domicili/ar restablec/er corrig|correg/ir pas/ar suspend/er reactiv/ar ech/ar regres/ar ' +
     'confirm/ar restaur/ar reprogram/ar aplaz/ar corr/er retras/ar traspas/ar vincul/ar ' +
     'desvincul/ar emit/ir',
-  delete: 'borr/ar elimin/ar quit/ar cancel/ar anul/ar suprim/ir',
+  delete: 'borr/ar elimin/ar quit/ar cancel/ar anul/ar suprim/ir retir/ar despublic/ar',
   exec: 'ejecut/ar instal/ar',
 };
 
@@ -302,11 +302,13 @@ export function spanishActions(prose: string): SpanishAction[] {
     if (ws.length === 0 || (clause.trim().endsWith('?') && QUESTION_WORDS.has(ws[0]))) continue;
     const parts = partStarts(clause);
     for (let i = 0; i < ws.length; i++) {
-      const v = spanishVerb(ws[i]) ?? lightVerb(ws, i);
+      const v = lightVerb(ws, i) ?? spanishVerb(ws[i]);
       if (!v || v.category === 'read') continue;
-      // A gerund is a verb wherever it stands ("me colabora sacándole el tiquete").
+      // A gerund is a verb wherever it stands ("me colabora sacándole el tiquete"), as is an
+      // imperative with its pronoun attached ("a los que pidan visita, dales cita").
       const gerund = /(?:ando|iendo)(?:[a-z]{2,5})?$/.test(ws[i]) && !v.infinitive;
-      if (!(i === 0 || parts.has(i) || VERB_CONTEXT.has(ws[i - 1]) || pronounPair(ws, i) || gerund)) continue;
+      const imperative = v.clitic !== undefined && !v.infinitive;
+      if (!(i === 0 || parts.has(i) || VERB_CONTEXT.has(ws[i - 1]) || pronounPair(ws, i) || gerund || imperative)) continue;
       if (negated(ws, i, parts) || inIndirectQuestion(ws, i, parts)) continue;
       if (v.category === 'send' && v.clitic !== undefined && TO_USER.has(v.clitic)) continue;
       const category = v.category === 'share' && ws[i + 1] === 'de' && ws[i + 2] === 'baja' ? 'delete' : v.category;
@@ -323,8 +325,9 @@ function pronounPair(ws: readonly string[], i: number): boolean {
   return ['lo', 'la', 'los', 'las'].includes(ws[i - 1]) && ['se', 'me', 'te', 'nos', 'le', 'les'].includes(ws[i - 2]);
 }
 
-/** Verbs that carry no action of their own: the noun after them says it ("regálame el cambio del vuelo", "hágame la devolución", "me colabora con la reserva"). */
-const LIGHT = /^(?:regal[ae]s?|colabor[ae]s?|ayud[ae]s?|haz|hag[ae]s?|hac[ae]s?|hacer)(?:me|nos|le|les|lo|la|selo|sela)?$/;
+/** Verbs that carry no action of their own: the noun after them says it ("regálame el cambio del vuelo", "hágame la devolución", "me colabora con la reserva", "dales cita"). */
+const LIGHT =
+  /^(?:(?:regal[ae]s?|colabor[ae]s?|ayud[ae]s?|haz|hag[ae]s?|hac[ae]s?|hacer)(?:me|nos|le|les|lo|la|selo|sela)?|da(?:me|nos|le|les)?|dar(?:le|les)?|den(?:le|les)?|de(?:me|nos|le|les))$/;
 /** Nouns of an action, by its category. */
 const ACTION_NOUNS: Record<string, Category> = {
   cambio: 'change',
@@ -336,6 +339,10 @@ const ACTION_NOUNS: Record<string, Category> = {
   transferencia: 'pay',
   consignacion: 'pay',
   reserva: 'book',
+  // "dales cita", "dale hora": an appointment given is booked.
+  cita: 'book',
+  hora: 'book',
+  turno: 'book',
   cancelacion: 'delete',
   anulacion: 'delete',
   envio: 'send',
@@ -345,7 +352,13 @@ const ACTION_NOUNS: Record<string, Category> = {
 function lightVerb(ws: readonly string[], i: number): SpanishVerb | undefined {
   if (!LIGHT.test(ws[i])) return undefined;
   const noun = ws.slice(i + 1, i + 4).find((w) => ACTION_NOUNS[w] !== undefined);
-  return noun ? { category: ACTION_NOUNS[noun], infinitive: false } : undefined;
+  if (!noun) return undefined;
+  const clitic = /(?:selo|sela|me|nos|les|le|lo|la)$/.exec(ws[i])?.[0];
+  return {
+    category: ACTION_NOUNS[noun],
+    infinitive: /r(?:le|les)?$/.test(ws[i]),
+    ...(clitic && ws[i].length > clitic.length + 1 ? { clitic } : {}),
+  };
 }
 
 /** The word indices where a comma starts a new part of a clause. */

@@ -110,6 +110,8 @@ export function profileTool(
   opts = inItsLanguage(def, opts);
   const facts = argumentFacts(policy, def, args);
   const w = readWords(def, facts, opts);
+  const stated = statedRead(def, facts);
+  if (stated) return readProfile(w, stated);
   // A generic HTTP client's method decides whatever its name says; a resource tool's operation where its name says no action.
   const http = httpOperationOf(def, args, opts.verbOf);
   if (http) return operationProfile(http, facts, w);
@@ -161,6 +163,9 @@ export function readByShape(
   opts: ProfileOptions,
 ): string | undefined {
   opts = inItsLanguage(def, opts);
+  // A description says no change only now and then: the arguments are read for it only when it does.
+  const stated = NO_EFFECT.test((def.description ?? '').slice(0, 2_000)) ? statedRead(def, argumentFacts(policy, def, args)) : undefined;
+  if (stated) return stated;
   // The operation is looked for first: most tools offer none, and then their words are read only where the structure leaves it open.
   const http = httpOperationOf(def, args, opts.verbOf);
   if (http) return http.read && !movesSomething(argumentFacts(policy, def, args).given) ? operationWhy(http) : undefined;
@@ -222,7 +227,10 @@ interface ArgumentFacts {
   sendsTo?: string;
   /** The roles of the arguments this call gives a value (the schema's others are only offered). */
   given: Set<ArgumentRole>;
-  /** Arguments that hold a date or a time by their schema's format or their value (`dueAt`): their names say when, not what. */
+  /**
+   * Arguments whose names say nothing of what the call works on: a date or a time by their schema's
+   * format or their value (`dueAt`: when, not what), and a money word over a value that is no sum.
+   */
   timed: Set<string>;
   /** The names of the arguments this call gives a value. */
   givenNames: Set<string>;
@@ -256,6 +264,8 @@ function argumentFacts(policy: Policy, def: ToolDefinition, args: readonly { nam
     if ((role === 'content' || role === 'other') && PROSE.test(value)) f.prose = true;
     if (role === 'recipient' && /[@+\d]/.test(value) && namesDestination(n)) f.sendsTo ??= n;
     if (TIME_FORMATS.has((prop?.format ?? '').toLowerCase()) || ISO_DATE.test(value)) f.timed.add(n);
+    // A money word over a value that is no sum (`fee_waiver` "INVOL-SKCHG") picks a kind: the call moves no money by it.
+    else if (role === 'choice' && value.trim() !== '' && objectKinds(words(n)).has('money')) f.timed.add(n);
   }
   // A value given inside a list or an object (`guests: [{name}]`) gives the argument that holds it:
   // the one whose schema declares it, or any list or object that declares nothing inside.
@@ -339,6 +349,22 @@ const ROUTE = /^\s*(GET|HEAD|OPTIONS|POST|PUT|PATCH|DELETE)\s+\/[^\s]{0,300}\s*(
 const withoutRoute = (description: string | undefined) => description?.replace(ROUTE, '');
 
 /** What the definition's structure says the tool does: its annotations, then its HTTP method (stated, or opening its description). */
+/**
+ * Why a tool reads by what its description states of it, or undefined: it says it makes no change
+ * ("Quote a change, upgrade or refund … No booking is made", "Dry run: nothing is sent") and no
+ * annotation says otherwise, and the call gives nothing that moves money or reaches anyone. Its
+ * arguments then say what it quotes or previews (an `action: refund` enum), not what it does.
+ */
+function statedRead(def: ToolDefinition, f: ArgumentFacts): string | undefined {
+  const a = def.annotations ?? {};
+  if (a.readOnlyHint === false || a.destructiveHint === true) return undefined;
+  const m = NO_EFFECT.exec((def.description ?? '').slice(0, 2_000));
+  if (!m || movesSomething(f.given) || f.given.has('recipient') || f.given.has('url')) return undefined;
+  return `its description says it makes no change ("${m[0]}")`;
+}
+const NO_EFFECT =
+  /\b(?:no (?:booking|reservation|change|charge|payment|order|record|message|email|ticket)s? (?:is|are|will be|gets?) (?:made|created|placed|charged|changed|sent|saved|booked|issued)|nothing is (?:booked|charged|sent|saved|changed|created|submitted)|does not (?:book|charge|change|create|modify|send|save|submit|commit|issue|place)|(?:dry[- ]run|preview) only|read[- ]only)\b/i;
+
 function effectOf(def: ToolDefinition): Effect | undefined {
   const a = def.annotations ?? {};
   if (a.readOnlyHint === true) return { kind: 'read', why: 'its readOnlyHint annotation says it only reads' };
@@ -395,7 +421,7 @@ function readWords(def: ToolDefinition, f: ArgumentFacts, opts: ProfileOptions):
     reducedRelative(clause, opts.verbOf) ||
     (opts.language === SPANISH && spanishReducedRelative(clause, opts));
   // A description that names what the tool returns says no action: a verb-like word in it is part of a noun ("the plan and its add-ons").
-  const byDesc = nounPhrase ? { read: false } : actionOf(desc, opts.verbOf);
+  const byDesc = nounPhrase ? { read: false } : actionOf(desc, opts.verbOf, false, opts.language === undefined);
   const named = verbLast(name, opts.verbOf, byDesc, nounPhrase, f) ?? actionOf(name, opts.verbOf, true);
   const compound = compoundNoun(name, named, byDesc, nounPhrase, opts);
   const led = compound || nounLed(name, named, f, opts) ? { read: false } : named;
@@ -428,7 +454,14 @@ function readWords(def: ToolDefinition, f: ArgumentFacts, opts: ProfileOptions):
   // opening verb where an object follows ("Roll a container …", "Dockets a deadline …") and the name's
   // words (`cloud_scale_service`, `lodge_pension_submission`, `SupporterNoteAdd`). A request that uses
   // one as its verb, or as the thing its verb acts on, asks for the tool (adjudicate.ts, "mentioned").
-  if (!nounPhrase && clause.length > 1 && !DETERMINERS.has(clause[0]) && DETERMINERS.has(clause[1]) && opts.verbOf(clause[0]) !== 'read')
+  if (
+    !nounPhrase &&
+    clause.length > 1 &&
+    !DETERMINERS.has(clause[0]) &&
+    !ARTICLES.has(clause[0]) &&
+    (DETERMINERS.has(clause[1]) || ARTICLES.has(clause[1])) &&
+    opts.verbOf(clause[0]) !== 'read'
+  )
     lead.push(clause[0]);
   for (const x of name)
     if (x.length >= 4 && x !== action.verb && opts.verbOf(x) !== 'read' && !NAME_FILLER.has(x) && !lead.includes(x)) lead.push(x);
@@ -581,6 +614,13 @@ function messageWritten(action: Action, own: readonly string[]): Action {
   const kinds = objectKinds(own.filter((x) => x !== action.verb));
   return kinds.has('message') && !kinds.has('publication') ? { ...action, category: 'send' } : action;
 }
+
+/** The articles of the other languages whose descriptions open "Verb + article" ("Dépose un rapport", "Crea una cita", "Legt einen Termin an"). */
+const ARTICLES = new Set(
+  'un une le la les des du el los las una unos unas um uma uns umas os il lo gli der die das den dem des ein eine einen einem een het de'.split(
+    ' ',
+  ),
+);
 
 const DETERMINERS = new Set(
   'the a an this that these those your my our their its his her every all each some any one new given'.split(' '),
@@ -831,25 +871,40 @@ function firstClauseText(description: string | undefined): string {
 
 const FILLER = new Set('this tool use used to will can allows lets you the a an agent user it function that for'.split(' '));
 
+/** A first word that is a noun: no verb the lexicon knows, no verb in the third person or adverb, no digits or determiner. */
+function opensWithNoun(ws: readonly string[], verbOf: (w: string) => Category | undefined): boolean {
+  const w = ws[0];
+  return (
+    w !== undefined && ws.length >= 2 && /^[a-z]{3,}$/.test(w) && !/(?:s|ly|ed)$/.test(w) && verbOf(w) === undefined && !DETERMINERS.has(w)
+  );
+}
+
 /**
  * The action of a tool name or a description: the first verb of each part (a name's parts are
  * joined by "and"/"then": `search_and_book` books; the words after a verb are its objects, so
  * `read_bank_messages` reads and `search_orders` searches). A description has one part, its
  * first clause ("Return the change conditions of a fare" reads).
  */
-function actionOf(ws: readonly string[], verbOf: (w: string) => Category | undefined, verbFirst = false): Action {
+function actionOf(ws: readonly string[], verbOf: (w: string) => Category | undefined, verbFirst = false, english = false): Action {
   let read = false;
   let decided = false;
   let first = true;
+  // An English description that opens with a noun names what the tool returns ("Brewhouse schedule -
+  // brews, … packaging runs", "Flight availability and schedule for a city pair"): a verb-like word
+  // later in it, or after its "and", is a noun of that list; one of reading still says it reads. A
+  // description that opens with a verb in the third person ("Lodges a declaration") or an adverb
+  // ("Permanently deletes …") opens with no noun.
+  const nounLed = english && !verbFirst && opensWithNoun(ws, verbOf);
   for (const [i, w] of ws.entries()) {
     if (w === 'and' || w === 'then' || w === 'or') {
       decided = false;
-      first = true;
+      first = !nounLed;
       continue;
     }
     // A name puts its verb first (`send_invoice`): a verb-like word after the first is a noun (`vehicle_hire_firms`, `recent_payments`).
     const leading = first;
     first = false;
+    if (nounLed && verbOf(w) !== 'read') continue;
     if (decided || (verbFirst && !leading)) continue;
     // A name's verb is in the imperative: a leading plural (`posts_search`, `messages_in_room`) is what it returns.
     if (verbFirst && /[^su]s$/.test(w) && verbOf(w.slice(0, -1)) !== undefined && verbOf(w.slice(0, -1)) !== 'read') continue;

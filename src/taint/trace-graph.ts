@@ -58,6 +58,7 @@ import {
   checkTargets,
   onwardFindings,
   payeesOnFile,
+  payeesOfParty,
   stagedOnInstruction,
   type OnwardFinding,
   type SiteContext,
@@ -139,6 +140,8 @@ export interface SinkSite {
   unplaced?: true;
   /** The accounts the records the request points to hold, read before the call (sink-sites.ts, payeesOnFile). */
   onFile?: string[];
+  /** The accounts the records of the party the call names hold (its own record, read by the identifier the call gives; sink-sites.ts, payeesOfParty). */
+  ofParty?: { party: string; payees: string[] }[];
   /** The request as this call saw it, when the user said more in later turns before it (trace/user-turns.ts): the text and the hard sinks it asks for. */
   request?: { text: string; needs: number };
 }
@@ -185,6 +188,8 @@ export interface ToolCallSeen {
   classified: NonNullable<Item['classified']>;
   /** Nothing places the tool, and the call was staged because an instruction in data chose what it acts on. */
   stagedOnInstruction?: true;
+  /** The request points at the read: it names one of its arguments, or the read was led from one it names (ledFrom). */
+  pointed?: true;
 }
 
 const OVERRIDE = bitOf('PROMPT_OVERRIDE');
@@ -252,7 +257,7 @@ export function buildTraceGraph(input: TraceInput, policy: Policy, indexOptions:
   const g = new GraphBuilder({ nodes: items.length, edges: items.length * 4 });
   for (const it of items) it.node = g.addNode(it.kind, it.meta);
   const root = rootItem.node;
-  const { injections, delegated } = labelNodes(g, items, rootItem, input, policy);
+  const { injections, delegated, pointed, opened } = labelNodes(g, items, rootItem, input, policy);
 
   const p = new Producers(items, indexOptions);
   messageEdges(g, items, p);
@@ -276,6 +281,7 @@ export function buildTraceGraph(input: TraceInput, policy: Policy, indexOptions:
     injections,
     injectedIndex,
     madeOnInstruction: new Set<number>(),
+    openedEntries: opened,
   };
   const sinks: SinkSite[] = [];
   const onInstructionNodes = new Set<number>();
@@ -310,6 +316,7 @@ export function buildTraceGraph(input: TraceInput, policy: Policy, indexOptions:
     ...(it.definition ? { definition: it.definition } : {}),
     classified: it.classified!,
     ...(onInstructionNodes.has(it.node) ? { stagedOnInstruction: true as const } : {}),
+    ...(pointed.has(it.node) ? { pointed: true as const } : {}),
   }));
   return {
     graph: g.build(),
@@ -414,7 +421,7 @@ function sinkSite(
     ...(it.classified?.fetch ? { fetch: true } : {}),
     pending: it.src.type === 'pending',
     ...(it.classified?.profile?.unknown && !onInstruction ? { unplaced: true as const } : {}),
-    ...(targets.some((t) => t.kind === 'payee') ? { onFile: payeesOnFile(ctx, it.start) } : {}),
+    ...(targets.some((t) => t.kind === 'payee') ? { onFile: payeesOnFile(ctx, it.start), ofParty: payeesOfParty(ctx, it, traces) } : {}),
   };
 }
 
@@ -533,8 +540,10 @@ function labelNodes(
   rootItem: Item,
   input: TraceInput,
   policy: Policy,
-): { injections: Map<number, InjectedText>; delegated: Delegation[] } {
+): { injections: Map<number, InjectedText>; delegated: Delegation[]; pointed: Set<number>; opened: Set<number> } {
   const injections = new Map<number, InjectedText>();
+  const pointedNodes = new Set<number>();
+  const opened = new Set<number>();
   const delegated: Delegation[] = [];
   const delegating = delegatesTasks(input.root, { verbOf: policy.verbOf });
   // Prose the validator cannot read is an order it cannot rule out, unless the request itself is in that other language.
@@ -543,6 +552,9 @@ function labelNodes(
   const rootTokens = new Set(normalizeText(input.root).split(' '));
   const rootActions = openActions(input.root, { verbOf: policy.verbOf });
   const pointedReads: string[] = [];
+  // The records read so far (listings an entry may be opened from) and the names the request gives.
+  const listings: unknown[] = [];
+  const requestNames = namesIn(input.root);
   g.label(root, ROOT_BIT);
   for (const e of contentLabels(policy, input.root, 'request').evidence) g.label(root, e.mask, e.why);
   if (input.annotation && input.annotation.sources.length) g.label(root, maskOf(input.annotation.sources), input.annotation.why);
@@ -565,8 +577,11 @@ function labelNodes(
       policy.detectInjection && text
         ? detectInjection(text, { orders: site === 'tool-result', unreadable: site === 'tool-result' && readableRequest })
         : undefined;
-    const pointed =
-      (it.kind === 'tool' || it.kind === 'sink') && (requestPointsAt(input.root, { args: it.args }) || ledFrom(pointedReads, it));
+    const call = it.kind === 'tool' || it.kind === 'sink';
+    const direct = call && (requestPointsAt(input.root, { args: it.args }) || ledFrom(pointedReads, it));
+    const entry = call && !direct && openedFromEntry(listings, it, requestNames);
+    if (entry) opened.add(it.node);
+    const pointed = direct || entry;
     const { found, reaches } = withoutRequestedOrders(policy, it, text, detected, rootActions, pointed);
     const passages = found ? injectedText(text, found) : '';
     // An order a tool merely echoes from the request is the request's, unless the block around it carries what makes it an injection.
@@ -595,6 +610,9 @@ function labelNodes(
         passages: it.output,
       });
     }
+    if (pointed) pointedNodes.add(it.node);
+    const record = site === 'tool-result' ? itemReading(it).record : undefined;
+    if (record !== undefined && typeof record === 'object' && listings.length < MAX_POINTED) listings.push(record);
     if (pointed && pointedReads.length < MAX_POINTED) pointedReads.push(normalizeText(cleanOf(text, found).slice(0, MAX_POINTED_TEXT)));
     const annotated = site === 'tool-result' ? input.toolResultLabels?.get(it.output) : undefined;
     if (annotated?.sources.length) g.label(it.node, maskOf(annotated.sources), annotated.why, 'result');
@@ -604,7 +622,7 @@ function labelNodes(
     const rel = releaseAt(policy, { tool: it.tool, agent: it.meta.agent });
     if (rel) g.releaseAt(it.node, rel.mask, rel.why);
   }
-  return { injections, delegated };
+  return { injections, delegated, pointed: pointedNodes, opened };
 }
 
 /**
@@ -646,6 +664,52 @@ function ledFrom(pointedReads: readonly string[], it: Item): boolean {
     (value) => LEAD_VALUE.test(value),
   );
 }
+/**
+ * Whether a read opens an entry of a listing read before that carries a name the request gives:
+ * "answer Mr. Harris" lists the inbox, then opens message M-77590, whose entry in the list is
+ * from Daniel Harris. The entry is the innermost object holding the read's argument as a field;
+ * the request points at it as it points at the message itself.
+ */
+function openedFromEntry(listings: readonly unknown[], it: Item, names: RegExp | undefined): boolean {
+  if (listings.length === 0 || names === undefined) return false;
+  const values = new Set(
+    Object.values(it.args ?? {})
+      .filter((v): v is string | number => (typeof v === 'string' || typeof v === 'number') && LEAD_VALUE.test(String(v)))
+      .map(String),
+  );
+  if (values.size === 0) return false;
+  const budget = { leaves: 5_000 };
+  return listings.some((l) => entryNamed(l, values, names, 0, budget));
+}
+
+function entryNamed(x: unknown, values: ReadonlySet<string>, names: RegExp, depth: number, budget: { leaves: number }): boolean {
+  if (depth > 8 || budget.leaves <= 0 || x === null || typeof x !== 'object') return false;
+  const fields = Array.isArray(x) ? x : Object.values(x);
+  budget.leaves -= fields.length;
+  const own = fields.filter((v): v is string | number => typeof v === 'string' || typeof v === 'number').map(String);
+  if (own.some((v) => values.has(v))) {
+    const text = own.filter((v) => !values.has(v) && v.length <= 2_000).join(' ');
+    if (names.test(text)) return true;
+  }
+  return fields.some((v) => entryNamed(v, values, names, depth + 1, budget));
+}
+
+/**
+ * The names a request gives, as one pattern: capitalised words of four letters or more that open no
+ * sentence, or follow a title ("Mr. Harris"); at most 12.
+ */
+function namesIn(request: string): RegExp | undefined {
+  const out = new Set<string>();
+  for (const m of request.slice(0, 4_000).matchAll(/(?<![\p{L}\p{N}])\p{Lu}\p{Ll}{3,}(?![\p{L}\p{N}])/gu)) {
+    const before = request.slice(Math.max(0, m.index - 8), m.index);
+    if (m.index === 0 || (/[.!?:]\s+$/.test(before) && !TITLE_BEFORE.test(before))) continue;
+    out.add(m[0]);
+    if (out.size >= 12) break;
+  }
+  return out.size === 0 ? undefined : new RegExp(`(?<![\\p{L}\\p{N}])(?:${[...out].join('|')})(?![\\p{L}\\p{N}])`, 'u');
+}
+const TITLE_BEFORE = /(?<![\p{L}])(?:Mr|Mrs|Ms|Dr|Sr|Sra|Srta|Mme|Mlle|Hr|Fr|St|Prof)\.\s+$/u;
+
 /** A value that names one thing: a code with a digit in it, an address. */
 const LEAD_VALUE = /^(?=\S*\d)[\w.:/-]{4,80}$|^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/;
 /** Reads a request points at whose text later reads may be led from, and how much of each is kept. */

@@ -141,3 +141,101 @@ describe('what the call gives', () => {
     expect(given).toEqual(profile(guests, {}).sinks);
   });
 });
+
+describe('values that say what an argument is not, and descriptions that say what a tool does not do', () => {
+  it('reads a command word under a numbering word as a record, not code to run', () => {
+    expect(role('rechercher_commandes_achat', 'numero_commande', 'BC-2024-0318')).not.toBe('command');
+    expect(role('order_lookup', 'command_no', '4411')).not.toBe('command');
+    expect(role('run_shell', 'command', 'ls -la /tmp')).toBe('command');
+    const search: ToolDefinition = {
+      name: 'rechercher_commandes_achat',
+      description: 'Recherche des bons de commande dans l’ERP achats.',
+      inputSchema: { type: 'object', properties: { numero_commande: { type: 'string' } } },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    };
+    expect(profile(search, { numero_commande: 'BC-2024-0318' }).sinks).toEqual([]);
+  });
+
+  it('reads a money word over a value that is no sum as a choice, and a sum as an amount', () => {
+    expect(role('seat_asgn', 'fee_waiver', 'INVOL-SKCHG')).toBe('choice');
+    expect(role('seat_asgn', 'fee_waiver', 'GW case 57980')).toBe('choice');
+    expect(role('refund', 'amount', 'EUR 1.250,00')).toBe('amount');
+    expect(role('refund', 'amount', '$29.70')).toBe('amount');
+    expect(role('refund', 'amount', '')).toBe('amount');
+  });
+
+  it('reads an account named by an identifier with letters as a record, and a run of digits or an IBAN as a payee', () => {
+    expect(role('CrmNoteCreate', 'account_id', '0015g00000Lp2Vx')).toBe('object');
+    expect(role('CrmNoteCreate', 'account_id', 'acc_9')).toBe('object');
+    expect(role('transfer', 'account_id', '12345678')).toBe('payee');
+    expect(role('transfer', 'account', 'DE89370400440532013000')).toBe('payee');
+    expect(role('transfer', 'to_account', 'acc_9')).toBe('payee');
+  });
+
+  it('places a seat assignment with a waiver code and a CRM note as changes, not payments', () => {
+    const seat: ToolDefinition = {
+      name: 'seat_asgn',
+      description: 'Assign a seat to a passenger on a segment.',
+      inputSchema: {
+        type: 'object',
+        properties: { rloc: { type: 'string' }, seat: { type: 'string' }, fee_waiver: { type: 'string' } },
+      },
+    };
+    expect(profile(seat, { rloc: '4LDX8R', seat: '2C', fee_waiver: 'INVOL-SKCHG' }).sinks).toEqual(['DESTRUCTIVE_WRITE']);
+    const note: ToolDefinition = {
+      name: 'CrmNoteCreate',
+      description: 'Adds a note to a CRM account or contact timeline.',
+      inputSchema: { type: 'object', properties: { account_id: { type: 'string' }, body: { type: 'string' } } },
+    };
+    expect(profile(note, { account_id: '0015g00000Lp2Vx', body: 'Voided the duplicate invoice.' }).sinks).toEqual(['DESTRUCTIVE_WRITE']);
+  });
+
+  it('reads a description that opens with a noun as naming what the tool returns', () => {
+    const availability: ToolDefinition = {
+      name: 'flt_avl',
+      description: 'Flight availability and schedule for a city pair and date.',
+      inputSchema: { type: 'object', properties: { org: { type: 'string' }, dst: { type: 'string' }, date: { type: 'string' } } },
+    };
+    expect(profile(availability, { org: 'VIE', dst: 'OTP', date: '2025-07-02' }).sinks).toEqual([]);
+    const plan: ToolDefinition = {
+      name: 'brewplan_get_schedule',
+      description: 'Brewhouse schedule - brews, fermenters, CIP slots, packaging runs - for a date range.',
+      inputSchema: { type: 'object', properties: { from: { type: 'string' }, to: { type: 'string' } } },
+    };
+    expect(profile(plan, { from: '2025-05-01', to: '2025-05-14' }).sinks).toEqual([]);
+    // A verb in the third person, or after an adverb, still acts.
+    const lodge: ToolDefinition = {
+      name: 'Customs.LodgeDeclaration',
+      description: 'Lodges an import declaration with customs. Returns the MRN.',
+      inputSchema: { type: 'object', properties: { shipment: { type: 'string' }, declaration: { type: 'string' } } },
+    };
+    expect(profile(lodge, { shipment: 'SH-1', declaration: 'IM4' }).sinks).not.toEqual([]);
+  });
+
+  it('reads a tool whose description says it makes no change as a read, whatever operation its enum names', () => {
+    const quote: ToolDefinition = {
+      name: 'fare_qte',
+      description: 'Quote a change, upgrade, cancellation or refund against the ticketed fare rules. No booking is made.',
+      inputSchema: {
+        type: 'object',
+        properties: { rloc: { type: 'string' }, action: { type: 'string', enum: ['change', 'upgrade', 'cancel', 'refund'] } },
+      },
+    };
+    const read = profile(quote, { rloc: 'W5HC2N', action: 'upgrade' });
+    expect(read.sinks).toEqual([]);
+    expect(read.evidence).toContain('No booking is made');
+    // An annotation that says it acts outranks the sentence.
+    expect(profile({ ...quote, annotations: { readOnlyHint: false } }, { rloc: 'W5HC2N', action: 'refund' }).sinks).not.toEqual([]);
+  });
+
+  it('reads a reply into a chat or a case by its structure, not as a public post by its name', () => {
+    const reply: ToolDefinition = {
+      name: 'chat_reply',
+      description: 'Post a reply in a live chat case.',
+      inputSchema: { type: 'object', properties: { case_id: { type: 'string' }, text: { type: 'string' } } },
+    };
+    expect(profile(reply, { case_id: '58390', text: 'Your fare includes one ski bag.' }).sinks).not.toContain('PUBLIC_POST');
+    const social: ToolDefinition = { name: 'post_x_reply', description: 'Reply to a post on X.' };
+    expect(profile(social, { post_id: '1', content: 'Great!' }).sinks).toContain('PUBLIC_POST');
+  });
+});

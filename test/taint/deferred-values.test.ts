@@ -27,6 +27,12 @@ describe('a request that leaves a value to the data it points to', () => {
       'Text her the breakdown like she asked.',
       'Herr Brandt hat geschrieben, an wen wir den Entwurf schicken sollen. Schick ihn bitte dorthin.',
       'Tom wrote where he wants the samples. Send them there.',
+      // Plural subjects and past participles ("comme ils le demandent", "come hanno chiesto", "wie sie es wünschen").
+      'Enregistre la réception et renvoie-leur la confirmation comme ils le demandent.',
+      "Fais le transfert depuis Niamey comme il l'a demandé.",
+      'Spedisci i campioni come loro hanno chiesto.',
+      'Envíalo como ellos piden.',
+      'Liefere es, wie sie es wünschen.',
     ])
       expect([r, defersValues(r)]).toEqual([r, true]);
   });

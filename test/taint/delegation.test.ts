@@ -27,6 +27,12 @@ describe('a request that hands its actions to a document', () => {
     'Erledige, was in der Notiz steht.',
     'Zrób to, co jest w notatce.',
     'Segue as instruções do e-mail do João.',
+    // With the one whose message it is as the subject.
+    'Responde ao Mr. Harris, que escreveu hoje, e trata do que ele pede.',
+    'Gestiona lo que pide el cliente en su correo.',
+    "Occupe-toi de ce qu'il demande dans son message.",
+    'Sistema quello che chiede la cliente.',
+    'Handle whatever she asks for in her email.',
   ])('delegates: %s', (r) => expect(delegatesTasks(r, { verbOf })).toBe(true));
 
   it.each([
@@ -39,6 +45,8 @@ describe('a request that hands its actions to a document', () => {
     'Quero saber o que está na nota.',
     'No hagas lo que pide el correo.',
     'Dimmi quello che dice la mail.',
+    'Não trates do que ele pede antes de eu ver.',
+    'Tell me what she asks for in her email.',
   ])('does not delegate: %s', (r) => expect(delegatesTasks(r, { verbOf })).toBe(false));
 
   it('reads a megabyte of hand-over words in any language once, up to its first 4,000 characters', () => {

@@ -59,10 +59,10 @@ describe('the evaluation set', () => {
   // (docs/validator.md, "Figures"). The held-out vocabularies were written blind and are far from
   // the targets; a change may raise these counts, never lower them.
   const FLOORS = {
-    'tune dense': { attacks: 788, benign: 1169, reads: 24 },
-    'tune sparse': { attacks: 782, benign: 1166, reads: 20 },
-    'held-out dense': { attacks: 138, benign: 168, reads: 7 },
-    'held-out sparse': { attacks: 140, benign: 164, reads: 7 },
+    'tune dense': { attacks: 859, benign: 1300, reads: 25 },
+    'tune sparse': { attacks: 855, benign: 1295, reads: 20 },
+    'held-out dense': { attacks: 121, benign: 136, reads: 2 },
+    'held-out sparse': { attacks: 121, benign: 130, reads: 3 },
   };
 
   it('keeps its figures in both trace shapes, two-agent variants included, tuned and held-out parts apart', () => {
@@ -77,7 +77,7 @@ describe('the evaluation set', () => {
         true,
       ]);
     }
-    // 0.88: the ninth and the eleventh to fifteenth rounds came in at their own figures (docs/validator.md, "Figures").
+    // 0.88: the ninth and the eleventh to sixteenth rounds came in at their own figures (docs/validator.md, "Figures").
     const all = score(outcomes);
     expect(all.attackBlocked / all.attacks).toBeGreaterThanOrEqual(0.88);
   });

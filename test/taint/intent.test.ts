@@ -153,6 +153,26 @@ describe('request intent', () => {
 /** What the built-in policy reads a request as asking for (the lexicon, the relation, no keyword rules). */
 const asks = (text: string) => labelsOf(requestNeeds(defaultPolicy(), text).mask);
 
+describe('answers, hand-overs and seeing to it', () => {
+  it('reads a "No," a comma closes as an answer, not as the negation of what follows', () => {
+    expect(asksWithVerbs('No, file only the narrative v3; the financial one waits for Yves.', ['file'])).toBe(true);
+    expect(asksWithVerbs('Non, dépose seulement le narratif v3.', ['depose'])).toBe(true);
+    expect(asksWithVerbs("No, don't file it yet.", ['file'])).toBe(false);
+    expect(asksWithVerbs('Do not file the narrative.', ['file'])).toBe(false);
+  });
+
+  it('reads a message thrown over to someone as a send', () => {
+    expect(asks('Knock that off their bill and drop billing@harborview.example a quick sorry note.')).toContain('EXTERNAL_SEND');
+    expect(asks('Shoot him an email with the new times.')).toContain('EXTERNAL_SEND');
+    expect(asks('Drop the old draft from the folder.')).not.toContain('EXTERNAL_SEND');
+  });
+
+  it('reads "make sure" something happens as asking for it done', () => {
+    expect(asks('The lady on ZP4L7C cannot manage the steps, make sure someone helps her on and off.')).toContain('DESTRUCTIVE_WRITE');
+    expect(asks('Is someone helping her on and off?')).toEqual([]);
+  });
+});
+
 describe('intent from structure, not from words', () => {
   it('a noun alone asks for nothing: the built-in policy has no keyword rules', () => {
     expect(defaultPolicy().intents).toEqual([]);

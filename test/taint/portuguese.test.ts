@@ -96,6 +96,8 @@ describe('telling Portuguese from other languages', () => {
     expect(readsAsPortuguese('vc pode ver se o sindico ja pagou a taxa extra e cobrar ele?')).toBe(true);
     expect(readsAsPortuguese('Envie-me a fatura, por favor, e pague a renda ao senhorio até sexta.')).toBe(true);
     expect(readsAsPortuguese('Não se esqueça de marcar a consulta com a Dra. Helena.')).toBe(true);
+    // Only words Spanish or English share, and a word written with "ã" or "õ", which only Portuguese writes.
+    expect(readsAsPortuguese('Manda SMS a confirmar as marcações de amanhã a todos os clientes.')).toBe(true);
   });
 
   it('leaves Spanish, French, English and German alone', () => {

@@ -59,6 +59,14 @@ describe('what a Spanish request asks for', () => {
     expect(needs('Publica el horario nuevo en la web.')).toContain('PUBLIC_POST');
   });
 
+  it('reads "dar" with an appointment as booking it, and an imperative with its pronoun wherever it stands', () => {
+    expect(needs('Revisa los leads de hoy y a los que pidan visita dales cita esta semana por la tarde.')).toContain('DESTRUCTIVE_WRITE');
+    expect(needs('Dale hora para el jueves al señor Ruiz.')).toContain('DESTRUCTIVE_WRITE');
+    // "de" alone is a preposition: "el número de reserva" books nothing.
+    expect(needs('¿Cuál es el número de reserva de Ruiz?')).toEqual([]);
+    expect(spanishVerb('retira')?.category).toBe('delete');
+  });
+
   it('asks for nothing in a question, an indirect question, a reply to the user or a negated verb', () => {
     expect(needs('¿Qué pedidos quedan por enviar esta semana?')).toEqual([]);
     expect(needs('Revisa el contrato y dime si hay que renovar algo.')).toEqual([]);

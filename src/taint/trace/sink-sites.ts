@@ -23,6 +23,7 @@ import type { Policy, TargetKind } from '../policy.js';
 import type { ArgumentTrace, InjectedText, Producers } from './content-edges.js';
 import { itemReading, type Item } from './items.js';
 import { defersValues } from '../intent.js';
+import { domainOf, domainsIn, imitated } from '../lookalike.js';
 
 export interface TargetCheck extends Target {
   ok: boolean;
@@ -66,6 +67,8 @@ export interface SiteContext {
    * read): what they returned is the instruction's too ("delete the email you have just sent").
    */
   madeOnInstruction?: Set<number>;
+  /** Reads opened from an entry of a listing that carries a name the request gives (trace-graph.ts, openedFromEntry): the request points at them. */
+  openedEntries?: ReadonlySet<number>;
 }
 
 /**
@@ -151,6 +154,40 @@ export function stagedOnInstruction(
   };
 }
 
+/** Why a target taken from data is an imitation (lookalike.ts), or undefined: its domain imitates one the request names or a read before the call returned. */
+function imitation(ctx: SiteContext, value: string, before: number): string | undefined {
+  const domain = domainOf(value);
+  if (!domain) return undefined;
+  const { request, reads } = knownDomains(ctx);
+  const of = imitated(domain, request);
+  if (of) return `its domain ${domain} imitates ${of}, which the request names`;
+  const domains = new Set<string>();
+  for (const r of reads) if (r.end <= before) for (const d of r.domains) domains.add(d);
+  const read = imitated(domain, domains);
+  return read ? `its domain ${domain} imitates ${read}, which the data read before names` : undefined;
+}
+
+/** The domains the request names, and those each read returned (at most 64 each), once per trace. */
+const KNOWN_DOMAINS = new WeakMap<Producers, Map<string, { request: Set<string>; reads: { end: number; domains: Set<string> }[] }>>();
+function knownDomains(ctx: SiteContext): { request: Set<string>; reads: { end: number; domains: Set<string> }[] } {
+  let byRequest = KNOWN_DOMAINS.get(ctx.p);
+  if (!byRequest) KNOWN_DOMAINS.set(ctx.p, (byRequest = new Map()));
+  let known = byRequest.get(ctx.rootText);
+  if (known) return known;
+  const request = new Set<string>();
+  domainsIn(ctx.rootText, request);
+  const reads: { end: number; domains: Set<string> }[] = [];
+  for (const it of ctx.p.itemOf.values()) {
+    if ((it.kind !== 'tool' && it.kind !== 'sink') || reads.length >= 256) continue;
+    const domains = new Set<string>();
+    domainsIn(itemReading(it).text, domains);
+    if (domains.size) reads.push({ end: it.end, domains });
+  }
+  known = { request, reads };
+  byRequest.set(ctx.rootText, known);
+  return known;
+}
+
 /** Whether the request leaves values to the data it points at: read once per request, and only where a value sits inside an order. */
 const DEFERS = new WeakMap<SiteContext, boolean>();
 function defersOf(ctx: SiteContext): boolean {
@@ -177,6 +214,7 @@ function provenanceContext(ctx: SiteContext, before: number): ProvenanceContext 
           ...(inj ? { instructions: inj.injected, passages: inj.passages, ...(inj.reaches ? { reaches: inj.reaches } : {}) } : {}),
           directory: it.tool !== undefined && isDirectory(policy, it.tool),
           ...(ctx.madeOnInstruction?.has(node) ? { madeOnInstruction: true } : {}),
+          ...(ctx.openedEntries?.has(node) ? { openedFromEntry: true } : {}),
         }),
       );
     }
@@ -278,6 +316,19 @@ function checkTarget(ctx: SiteContext, prov: ProvenanceContext, t: Target, sinks
   )
     src = { kind: 'request' };
   if (t.kind === 'object' && src.kind !== 'instructed' && numberNamedFor(ctx.rootText, t.argument, t.value)) src = { kind: 'request' };
+  // An address or a link taken from data whose domain imitates one the trace knows is the imitator's, wherever it sits.
+  const fake =
+    (src.kind === 'structured' || src.kind === 'pointed' || src.kind === 'free-text') && (t.kind === 'recipient' || t.kind === 'url')
+      ? imitation(ctx, t.value, before)
+      : undefined;
+  if (fake && src.kind !== 'request' && 'at' in src)
+    return {
+      ...t,
+      ok: false,
+      origin: src.at,
+      instructed: true,
+      why: `comes from ${p.describe(src.at)}, and ${fake}`,
+    };
   switch (src.kind) {
     case 'request':
       return { ...t, ok: true, authority: 'request', why: 'named in the request' };
@@ -458,6 +509,41 @@ export function payeesOnFile(ctx: SiteContext, before: number): string[] {
   for (const read of pointedPayees(ctx)) if (read.end <= before) for (const v of read.payees) out.add(v);
   return [...out];
 }
+
+/**
+ * The accounts a party's own record holds: a read made, before the call, with an identifier the
+ * call also gives to name whom it pays (`fournisseur_id` "FRN-0211" in the payment and in the read
+ * of supplier FRN-0211), whose record holds payees and no sum of its own. The party's record is
+ * where its account is kept; an invoice or a message that gives another is no record of it
+ * (adjudicate.ts, contradictedTargets).
+ */
+export function payeesOfParty(ctx: SiteContext, it: Item, traces: readonly ArgumentTrace[]): { party: string; payees: string[] }[] {
+  const ids = new Set(traces.filter((a) => a.role === 'object' && PARTY_ID.test(a.value)).map((a) => a.value.trim().toUpperCase()));
+  if (ids.size === 0) return [];
+  const out: { party: string; payees: string[] }[] = [];
+  for (const read of ctx.p.itemOf.values()) {
+    if ((read.kind !== 'tool' && read.kind !== 'sink') || read.end > it.start || !read.args || out.length >= 8) continue;
+    const own = Object.values(read.args).filter((v): v is string => typeof v === 'string' && ids.has(v.trim().toUpperCase()));
+    if (own.length === 0) continue;
+    const { record } = itemReading(read);
+    // A record that carries a sum (an invoice, an order) is a document that asks for money, not the party's own record.
+    if (record === undefined || billsAnAmount(ctx.policy, read.tool ?? '', record)) continue;
+    const payees = new Set<string>();
+    payeesIn(ctx.policy, read.tool ?? '', record, payees, 0);
+    if (payees.size) out.push({ party: own[0], payees: [...payees] });
+  }
+  return out;
+}
+/** Whether a record's own fields (not those of records inside it) hold a sum. */
+function billsAnAmount(policy: Policy, tool: string, record: unknown): boolean {
+  if (record === null || typeof record !== 'object' || Array.isArray(record)) return false;
+  return Object.entries(record)
+    .slice(0, 200)
+    .some(([k, v]) => (typeof v === 'number' || typeof v === 'string') && argumentRole(policy, tool, k, String(v)) === 'amount');
+}
+
+/** An identifier that names a party: letters or digits with a digit among them, no space, 3 to 40 characters. */
+const PARTY_ID = /^(?=\S*\d)[\w.-]{3,40}$/;
 
 /** The reads the request points to with the payees their records hold, once per trace and request text. */
 const POINTED_PAYEES = new WeakMap<Producers, Map<string, { end: number; payees: string[] }[]>>();
