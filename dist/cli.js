@@ -59684,7 +59684,7 @@ var DEFAULT_POLICY = {
     },
     // Social posting
     {
-      name: "/^(post_(?:on|to|in)_\\w+|post_\\w*(?:webpage|comment|reply|tweet|story|stories|video|photo|status|review|article|blog)\\w*|tweet\\w*|publish\\w*|share_on_\\w+|create_\\w*(post|story)|comment\\w*|post|repost\\w*|retweet\\w*|upload_\\w*video|submit_post|submit_comment|write_review|create_issue|personal_website_upload|post_to_\\w+|reply_\\w+|\\w+_reply)$/",
+      name: "/^(post_(?:on|to|in)_\\w+|post_\\w*(?:webpage|comment|reply|tweet|story|stories|video|photo|status|review|article|blog)\\w*|tweet\\w*|publish\\w*|share_on_\\w+|create_\\w*(post|story)|comment\\w*|post|repost\\w*|retweet\\w*|upload_\\w*video|submit_post|submit_comment|write_review|create_issue|personal_website_upload|post_to_\\w+)$/",
       sinks: ["PUBLIC_POST"],
       why: "publishes content"
     },
@@ -60109,12 +60109,14 @@ var NAME_WORDS = {
   /** A tax number names a party for the record (`vatNumber` "NO923611458MVA" is shaped like an IBAN): nobody is paid at it. */
   taxId: ["vat", "tax", "gst", "abn", "nif", "cif", "siret", "ust"]
 };
+var RECORD_NUMBER = new Set(["number", "no", "nr", "num", "numero", "nummer", "numer", "num\xE9ro"].map(stem));
 var ID_LAST = /* @__PURE__ */ new Set(["id", "ids", "ref", "uuid", "key"]);
 function byName(ws, codeTool) {
   if (ws.length === 0) return void 0;
   const W = NAME_WORDS;
   const last = ws[ws.length - 1];
-  if (has(ws, ...W.command) || codeTool && has(ws, ...W.code)) return "command";
+  if (has(ws, ...W.command) && !ws.some((w) => RECORD_NUMBER.has(w)) && !ID_LAST.has(last) || codeTool && has(ws, ...W.code))
+    return "command";
   if (has(ws, ...W.credential) || has(ws, ...W.keyKind) && last === "key" || !codeTool && last === stem("code") && !has(ws, ...W.notASecretCode))
     return "credential";
   if (has(ws, ...W.url)) return "url";
@@ -60133,7 +60135,7 @@ function argumentRole(policy, tool, name, value2, prop) {
   const shape = EMAIL2.test(v) ? "e" : URL_VALUE.test(v) ? "u" : IBAN.test(v.toUpperCase()) && /\d{2}/.test(v) ? "i" : PHONE2.test(v) && !DATE.test(v) ? "p" : v === "true" || v === "false" ? "b" : ID_VALUE.test(v) ? "n" : sentence(v) ? "s" : "-";
   let cache3 = CACHE.get(policy);
   if (!cache3) CACHE.set(policy, cache3 = /* @__PURE__ */ new Map());
-  const key3 = `${tool}\0${name}\0${shape}\0${prop ? JSON.stringify(prop) : ""}`;
+  const key3 = `${tool}\0${name}\0${shape}${digitsOf(v)}\0${prop ? JSON.stringify(prop) : ""}`;
   let role = cache3.get(key3);
   if (role === void 0) {
     role = computeRole(policy, tool, name, v, prop);
@@ -60142,13 +60144,14 @@ function argumentRole(policy, tool, name, value2, prop) {
   return role;
 }
 var CACHE = /* @__PURE__ */ new WeakMap();
+var digitsOf = (v) => v === "" ? "empty" : v.length > 64 ? "long" : `${SUM.test(v.replace(CURRENCY, "")) ? "s" : "-"}${/^\d{4,}$/.test(v.replace(/[\s./-]/g, "")) ? "d" : "-"}`;
 function computeRole(policy, tool, name, v, prop) {
   const rule = policyRule(policy, tool, name);
   if (rule && !rule.at.startsWith("default ")) return "role" in rule ? rule.role : rule.kind;
   const fromSchema = schemaRole(prop);
   if (fromSchema) return fromSchema;
   const raw = words(name);
-  if (rule) return notARecipient("role" in rule ? rule.role : rule.kind, v, raw);
+  if (rule) return notARecipient(notMoney("role" in rule ? rule.role : rule.kind, v, raw), v, raw);
   const ws = raw.map(stem);
   if (raw.some((w) => BOUNDS.has(w))) return "other";
   const role = raw.some((w) => w.toLowerCase() === "routing") ? "payee" : byName(ws, isCodeTool(tool));
@@ -60159,12 +60162,35 @@ function computeRole(policy, tool, name, v, prop) {
   }
   if (role === "recipient" && sentence(v)) return "content";
   if (role === "recipient" && (v === "true" || v === "false")) return "choice";
-  if (role !== void 0) return notARecipient(role, v, raw);
+  if (role !== void 0) return notARecipient(notMoney(role, v, raw), v, raw);
   const type = Array.isArray(prop?.type) ? prop?.type[0] : prop?.type;
   if (type === "boolean" || v === "true" || v === "false") return "choice";
   if (type === "string" && ID_VALUE.test(v)) return "object";
   return "other";
 }
+function notMoney(role, v, raw) {
+  if (role === "amount" && v !== "" && v.length <= 40 && !SUM.test(v.replace(CURRENCY, ""))) return "choice";
+  if (role !== "payee" || v === "" || !raw.some((w) => /^accounts?$/i.test(w)) || raw.some((w) => PAYEE_WORDS.has(w.toLowerCase())))
+    return role;
+  const accountShaped = v.length <= 64 && /^\d{4,}$/.test(v.replace(/[\s./-]/g, "")) || EMAIL2.test(v) || IBAN.test(v.toUpperCase()) && /\d{2}/.test(v) || /^0x[0-9a-f]{6,}$/i.test(v);
+  return accountShaped ? role : "object";
+}
+var SUM = /^[\s+-]*\d[\d\s.,'’]*$/;
+var CURRENCY = /\b[A-Za-z]{1,3}\b|[€$£¥₹%]/g;
+var PAYEE_WORDS = /* @__PURE__ */ new Set([
+  "iban",
+  "bic",
+  "swift",
+  "payee",
+  "beneficiary",
+  "wallet",
+  "routing",
+  "number",
+  "to",
+  "recipient",
+  "destination",
+  "target"
+]);
 function notARecipient(role, v, raw) {
   if (role !== "recipient") return role;
   if (DATE.test(v)) return "other";
@@ -60596,7 +60622,7 @@ var ROOTS = {
   pay: "pag/ar transfer|transfier/ir ingres/ar abon/ar reembols/ar cobr/ar consign/ar",
   book: "reserv/ar agend/ar cit/ar convoc/ar program/ar concert/ar sac/ar",
   change: "cambi/ar modific/ar actualiz/ar mov|muev/er descart/ar anot/ar registr/ar apunt/ar cre/ar gener/ar marc/ar asign/ar aplic/ar activ/ar desactiv/ar tramit/ar aprob|aprueb/ar rechaz/ar cerr|cierr/ar anad/ir agreg/ar etiquet/ar edit/ar guard/ar configur/ar ajust/ar renov|renuev/ar lanz/ar dispar/ar fusion/ar adelant/ar anticip/ar fraccion/ar domicili/ar restablec/er corrig|correg/ir pas/ar suspend/er reactiv/ar ech/ar regres/ar confirm/ar restaur/ar reprogram/ar aplaz/ar corr/er retras/ar traspas/ar vincul/ar desvincul/ar emit/ir",
-  delete: "borr/ar elimin/ar quit/ar cancel/ar anul/ar suprim/ir",
+  delete: "borr/ar elimin/ar quit/ar cancel/ar anul/ar suprim/ir retir/ar despublic/ar",
   exec: "ejecut/ar instal/ar"
 };
 var WITH_PRONOUN = { devolv: "pay", devuelv: "pay", regres: "pay", pas: "share", confirm: "send" };
@@ -60752,10 +60778,11 @@ function spanishActions(prose) {
     if (ws.length === 0 || clause.trim().endsWith("?") && QUESTION_WORDS.has(ws[0])) continue;
     const parts = partStarts(clause);
     for (let i2 = 0; i2 < ws.length; i2++) {
-      const v = spanishVerb(ws[i2]) ?? lightVerb(ws, i2);
+      const v = lightVerb(ws, i2) ?? spanishVerb(ws[i2]);
       if (!v || v.category === "read") continue;
       const gerund = /(?:ando|iendo)(?:[a-z]{2,5})?$/.test(ws[i2]) && !v.infinitive;
-      if (!(i2 === 0 || parts.has(i2) || VERB_CONTEXT.has(ws[i2 - 1]) || pronounPair(ws, i2) || gerund)) continue;
+      const imperative = v.clitic !== void 0 && !v.infinitive;
+      if (!(i2 === 0 || parts.has(i2) || VERB_CONTEXT.has(ws[i2 - 1]) || pronounPair(ws, i2) || gerund || imperative)) continue;
       if (negated(ws, i2, parts) || inIndirectQuestion(ws, i2, parts)) continue;
       if (v.category === "send" && v.clitic !== void 0 && TO_USER.has(v.clitic)) continue;
       const category = v.category === "share" && ws[i2 + 1] === "de" && ws[i2 + 2] === "baja" ? "delete" : v.category;
@@ -60769,7 +60796,7 @@ function spanishActions(prose) {
 function pronounPair(ws, i2) {
   return ["lo", "la", "los", "las"].includes(ws[i2 - 1]) && ["se", "me", "te", "nos", "le", "les"].includes(ws[i2 - 2]);
 }
-var LIGHT = /^(?:regal[ae]s?|colabor[ae]s?|ayud[ae]s?|haz|hag[ae]s?|hac[ae]s?|hacer)(?:me|nos|le|les|lo|la|selo|sela)?$/;
+var LIGHT = /^(?:(?:regal[ae]s?|colabor[ae]s?|ayud[ae]s?|haz|hag[ae]s?|hac[ae]s?|hacer)(?:me|nos|le|les|lo|la|selo|sela)?|da(?:me|nos|le|les)?|dar(?:le|les)?|den(?:le|les)?|de(?:me|nos|le|les))$/;
 var ACTION_NOUNS = {
   cambio: "change",
   modificacion: "change",
@@ -60780,6 +60807,10 @@ var ACTION_NOUNS = {
   transferencia: "pay",
   consignacion: "pay",
   reserva: "book",
+  // "dales cita", "dale hora": an appointment given is booked.
+  cita: "book",
+  hora: "book",
+  turno: "book",
   cancelacion: "delete",
   anulacion: "delete",
   envio: "send"
@@ -60787,7 +60818,13 @@ var ACTION_NOUNS = {
 function lightVerb(ws, i2) {
   if (!LIGHT.test(ws[i2])) return void 0;
   const noun = ws.slice(i2 + 1, i2 + 4).find((w) => ACTION_NOUNS[w] !== void 0);
-  return noun ? { category: ACTION_NOUNS[noun], infinitive: false } : void 0;
+  if (!noun) return void 0;
+  const clitic = /(?:selo|sela|me|nos|les|le|lo|la)$/.exec(ws[i2])?.[0];
+  return {
+    category: ACTION_NOUNS[noun],
+    infinitive: /r(?:le|les)?$/.test(ws[i2]),
+    ...clitic && ws[i2].length > clitic.length + 1 ? { clitic } : {}
+  };
 }
 function partStarts(clause) {
   return new Set(wordsBeforeEach(clause, /,/g, (t) => spanishWords(t).length).map((x) => x.at));
@@ -61040,8 +61077,9 @@ var PORTUGUESE_FUNCTION = new Set(
     " "
   )
 );
+var NASAL_VOWEL = /[ãõÃÕ]/;
 var ONLY_PORTUGUESE = new Set(
-  "n\xE3o nao voc\xEA voce voc\xEAs voces vc do da dos das em um uma com pra pro pros pras ele ela eles elas isso isto tamb\xE9m tambem \xE9 e ao aos \xE0s na nas pelo pela pelos pelas num numa dele dela deles delas ent\xE3o entao j\xE1 muito muita seu sua seus suas meu minha lhe lhes s\xE3o est\xE3o obrigado obrigada at\xE9 essa esse ou".split(
+  "os n\xE3o nao voc\xEA voce voc\xEAs voces vc do da dos das em um uma com pra pro pros pras ele ela eles elas isso isto tamb\xE9m tambem \xE9 e ao aos \xE0s na nas pelo pela pelos pelas num numa dele dela deles delas ent\xE3o entao j\xE1 muito muita seu sua seus suas meu minha lhe lhes s\xE3o est\xE3o obrigado obrigada at\xE9 essa esse ou".split(
     " "
   )
 );
@@ -61056,7 +61094,7 @@ function readsAsPortuguese(text2) {
   const n2 = functionWordCounts(text2, PORTUGUESE_FUNCTION, ENGLISH_FUNCTION);
   if (n2.own < 2 || n2.own <= n2.english) return false;
   const only = functionWordCounts(text2, ONLY_PORTUGUESE, ONLY_OTHER);
-  return only.own > only.english;
+  return only.own + (NASAL_VOWEL.test(text2.slice(0, 4e3)) ? 1 : 0) > only.english;
 }
 var ROOTS2 = {
   read: "olh/ar consult/ar busc/ar pux/ar verific/ar chec/ar list/ar confer|confir/ir procur/ar pesquis/ar mostr/ar abr/ir analis/ar compar/ar calcul/ar resum/ir baix/ar ach/ar encontr/ar revis/ar filtr/ar levant/ar localiz/ar peg/ar acompanh/ar rastre|rastrei/ar",
@@ -61385,9 +61423,9 @@ function portuguesePlan(sentence2) {
 }
 
 // src/taint/french.ts
-var CURRENCY = { "\u20AC": "eur", $: "dollars", "\xA3": "livres" };
+var CURRENCY2 = { "\u20AC": "eur", $: "dollars", "\xA3": "livres" };
 function wordsOf(text2) {
-  return (text2.toLowerCase().match(/[\p{L}\p{N}]+|[€$£]/gu) ?? []).map((raw) => ({ raw, w: CURRENCY[raw] ?? fold(raw.replace(/œ/g, "oe").replace(/æ/g, "ae")).replace(/[^a-z0-9]/g, "") })).filter((x) => x.w !== "");
+  return (text2.toLowerCase().match(/[\p{L}\p{N}]+|[€$£]/gu) ?? []).map((raw) => ({ raw, w: CURRENCY2[raw] ?? fold(raw.replace(/œ/g, "oe").replace(/æ/g, "ae")).replace(/[^a-z0-9]/g, "") })).filter((x) => x.w !== "");
 }
 function frenchWords(text2) {
   return wordsOf(text2).map((x) => x.w);
@@ -61748,9 +61786,9 @@ function frenchPlan(sentence2) {
 }
 
 // src/taint/italian.ts
-var CURRENCY2 = { "\u20AC": "eur", $: "dollari", "\xA3": "sterline" };
+var CURRENCY3 = { "\u20AC": "eur", $: "dollari", "\xA3": "sterline" };
 function wordsOf2(text2) {
-  return (text2.toLowerCase().match(/[\p{L}\p{N}]+|[€$£]/gu) ?? []).map((raw) => ({ raw, w: raw === "\xE8" ? "ee" : CURRENCY2[raw] ?? fold(raw).replace(/[^a-z0-9]/g, "") })).filter((x) => x.w !== "");
+  return (text2.toLowerCase().match(/[\p{L}\p{N}]+|[€$£]/gu) ?? []).map((raw) => ({ raw, w: raw === "\xE8" ? "ee" : CURRENCY3[raw] ?? fold(raw).replace(/[^a-z0-9]/g, "") })).filter((x) => x.w !== "");
 }
 function italianWords(text2) {
   return wordsOf2(text2).map((x) => x.w);
@@ -62533,12 +62571,12 @@ function dutchPlan(sentence2) {
 }
 
 // src/taint/polish.ts
-var CURRENCY3 = { "\u20AC": "eur", $: "dolar", "\xA3": "funt" };
+var CURRENCY4 = { "\u20AC": "eur", $: "dolar", "\xA3": "funt" };
 function polishFold(word) {
   return fold(word.toLowerCase().replace(/ł/g, "l"));
 }
 function wordsOf3(text2) {
-  return (text2.toLowerCase().match(/[\p{L}\p{N}]+|[€$£]/gu) ?? []).map((raw) => ({ raw, w: CURRENCY3[raw] ?? polishFold(raw).replace(/[^a-z0-9]/g, "") })).filter((x) => x.w !== "");
+  return (text2.toLowerCase().match(/[\p{L}\p{N}]+|[€$£]/gu) ?? []).map((raw) => ({ raw, w: CURRENCY4[raw] ?? polishFold(raw).replace(/[^a-z0-9]/g, "") })).filter((x) => x.w !== "");
 }
 function polishWords(text2) {
   return wordsOf3(text2).map((x) => x.w);
@@ -63077,6 +63115,8 @@ function profileTool(policy, def, args, opts) {
   opts = inItsLanguage(def, opts);
   const facts = argumentFacts(policy, def, args);
   const w = readWords(def, facts, opts);
+  const stated = statedRead(def, facts);
+  if (stated) return readProfile(w, stated);
   const http9 = httpOperationOf(def, args, opts.verbOf);
   if (http9) return operationProfile(http9, facts, w);
   const op = operationOf(def, args, opts.verbOf);
@@ -63111,6 +63151,8 @@ function profileTool(policy, def, args, opts) {
 }
 function readByShape(policy, def, args, opts) {
   opts = inItsLanguage(def, opts);
+  const stated = NO_EFFECT.test((def.description ?? "").slice(0, 2e3)) ? statedRead(def, argumentFacts(policy, def, args)) : void 0;
+  if (stated) return stated;
   const http9 = httpOperationOf(def, args, opts.verbOf);
   if (http9) return http9.read && !movesSomething(argumentFacts(policy, def, args).given) ? operationWhy(http9) : void 0;
   const op = operationOf(def, args, opts.verbOf);
@@ -63171,6 +63213,7 @@ function argumentFacts(policy, def, args) {
     if ((role === "content" || role === "other") && PROSE.test(value2)) f.prose = true;
     if (role === "recipient" && /[@+\d]/.test(value2) && namesDestination(n2)) f.sendsTo ??= n2;
     if (TIME_FORMATS.has((prop?.format ?? "").toLowerCase()) || ISO_DATE.test(value2)) f.timed.add(n2);
+    else if (role === "choice" && value2.trim() !== "" && objectKinds(words(n2)).has("money")) f.timed.add(n2);
   }
   const top = def.inputSchema?.properties ?? {};
   for (const n2 of [...f.givenNames].filter((x) => !(x in top)))
@@ -63208,6 +63251,14 @@ function pointsOut(f, roles) {
 }
 var ROUTE2 = /^\s*(GET|HEAD|OPTIONS|POST|PUT|PATCH|DELETE)\s+\/[^\s]{0,300}\s*(?:[-–—:]\s*)?/;
 var withoutRoute = (description) => description?.replace(ROUTE2, "");
+function statedRead(def, f) {
+  const a2 = def.annotations ?? {};
+  if (a2.readOnlyHint === false || a2.destructiveHint === true) return void 0;
+  const m = NO_EFFECT.exec((def.description ?? "").slice(0, 2e3));
+  if (!m || movesSomething(f.given) || f.given.has("recipient") || f.given.has("url")) return void 0;
+  return `its description says it makes no change ("${m[0]}")`;
+}
+var NO_EFFECT = /\b(?:no (?:booking|reservation|change|charge|payment|order|record|message|email|ticket)s? (?:is|are|will be|gets?) (?:made|created|placed|charged|changed|sent|saved|booked|issued)|nothing is (?:booked|charged|sent|saved|changed|created|submitted)|does not (?:book|charge|change|create|modify|send|save|submit|commit|issue|place)|(?:dry[- ]run|preview) only|read[- ]only)\b/i;
 function effectOf(def) {
   const a2 = def.annotations ?? {};
   if (a2.readOnlyHint === true) return { kind: "read", why: "its readOnlyHint annotation says it only reads" };
@@ -63225,7 +63276,7 @@ function readWords(def, f, opts) {
   const clause = words(firstClauseText(withoutRoute(def.description)));
   const desc = clause.filter((w) => !FILLER.has(w));
   const nounPhrase = DETERMINERS.has(clause[0] ?? "") && !FILLER.has(clause[1] ?? "") || reducedRelative(clause, opts.verbOf) || opts.language === SPANISH && spanishReducedRelative(clause, opts);
-  const byDesc = nounPhrase ? { read: false } : actionOf(desc, opts.verbOf);
+  const byDesc = nounPhrase ? { read: false } : actionOf(desc, opts.verbOf, false, opts.language === void 0);
   const named = verbLast3(name, opts.verbOf, byDesc, nounPhrase, f) ?? actionOf(name, opts.verbOf, true);
   const compound = compoundNoun(name, named, byDesc, nounPhrase, opts);
   const led = compound || nounLed(name, named, f, opts) ? { read: false } : named;
@@ -63244,7 +63295,7 @@ function readWords(def, f, opts) {
   const at = byDesc.verb === void 0 ? -1 : clause.indexOf(byDesc.verb);
   const descVerbUsed = at >= 0 && DETERMINERS.has(clause[at + 1] ?? "");
   const lead = nounPhrase ? [] : leadVerbs(firstClauseText(withoutRoute(def.description)));
-  if (!nounPhrase && clause.length > 1 && !DETERMINERS.has(clause[0]) && DETERMINERS.has(clause[1]) && opts.verbOf(clause[0]) !== "read")
+  if (!nounPhrase && clause.length > 1 && !DETERMINERS.has(clause[0]) && !ARTICLES2.has(clause[0]) && (DETERMINERS.has(clause[1]) || ARTICLES2.has(clause[1])) && opts.verbOf(clause[0]) !== "read")
     lead.push(clause[0]);
   for (const x of name)
     if (x.length >= 4 && x !== action.verb && opts.verbOf(x) !== "read" && !NAME_FILLER.has(x) && !lead.includes(x)) lead.push(x);
@@ -63313,6 +63364,11 @@ function messageWritten(action, own2) {
   const kinds = objectKinds(own2.filter((x) => x !== action.verb));
   return kinds.has("message") && !kinds.has("publication") ? { ...action, category: "send" } : action;
 }
+var ARTICLES2 = new Set(
+  "un une le la les des du el los las una unos unas um uma uns umas os il lo gli der die das den dem des ein eine einen einem een het de".split(
+    " "
+  )
+);
 var DETERMINERS = new Set(
   "the a an this that these those your my our their its his her every all each some any one new given".split(" ")
 );
@@ -63443,18 +63499,24 @@ function firstClauseText(description) {
   return (description.split(/[.;:(\n]/)[0] ?? "").replace(/\b(?:give|gives|giving|hand|hands)\s+back\b/gi, "returns").replace(/\b([a-z]+)-(?=[a-z]+\b)/gi, "$1");
 }
 var FILLER = new Set("this tool use used to will can allows lets you the a an agent user it function that for".split(" "));
-function actionOf(ws, verbOf2, verbFirst3 = false) {
+function opensWithNoun(ws, verbOf2) {
+  const w = ws[0];
+  return w !== void 0 && ws.length >= 2 && /^[a-z]{3,}$/.test(w) && !/(?:s|ly|ed)$/.test(w) && verbOf2(w) === void 0 && !DETERMINERS.has(w);
+}
+function actionOf(ws, verbOf2, verbFirst3 = false, english = false) {
   let read2 = false;
   let decided = false;
   let first = true;
+  const nounLed2 = english && !verbFirst3 && opensWithNoun(ws, verbOf2);
   for (const [i2, w] of ws.entries()) {
     if (w === "and" || w === "then" || w === "or") {
       decided = false;
-      first = true;
+      first = !nounLed2;
       continue;
     }
     const leading = first;
     first = false;
+    if (nounLed2 && verbOf2(w) !== "read") continue;
     if (decided || verbFirst3 && !leading) continue;
     if (verbFirst3 && /[^su]s$/.test(w) && verbOf2(w.slice(0, -1)) !== void 0 && verbOf2(w.slice(0, -1)) !== "read") continue;
     if (!verbFirst3 && i2 > 0 && nounToo(w) && !DETERMINERS.has(ws[i2 + 1] ?? "")) continue;
@@ -63487,6 +63549,11 @@ var PHRASES = [
   {
     // Writing a message to someone sends it: "write them the following message", "write the message: …", "write a note to #ops".
     re: /\bwrite (?:(?:him|her|them|everyone|each (?:user|member|one)|\S+) )?(?:a |an |the |this |that |my |following |short |quick )*(?:message|note|dm|e-?mail|mail|reply|line)s?\b/i,
+    category: "send"
+  },
+  // A message handed to someone by a verb of throwing it over: "drop billing@… a quick sorry note", "shoot him an email", "fire off a line to …".
+  {
+    re: /\b(?:drop|shoot|fire off|flick|ping) (?:\S+ ){0,3}?(?:a |an )(?:\S+ ){0,2}?(?:note|line|e-?mail|mail|message|text|dm)s?\b/i,
     category: "send"
   },
   {
@@ -63529,6 +63596,11 @@ var PHRASES = [
   // Someone put on a list ("chuck Jess on the door list", "add Sam to the waitlist") changes it.
   {
     re: /\b(?:put|add|chuck|stick|pop|get) (?:\S+ ){1,4}(?:on|onto|to) (?:the |my |our |a |your )?(?:\S+ ){0,2}(?:list|waitlist|roster|rota)\b/i,
+    category: "change"
+  },
+  // Seeing to it that something happens asks for it done: "make sure someone helps her on and off", "ensure he gets the aisle seat".
+  {
+    re: /\b(?:make sure|ensure|see to it that)\b/i,
     category: "change"
   },
   // Committing to a choice, or finishing a piece of work, changes its state: "I'd like to go with that one", "wrap it up".
@@ -63579,8 +63651,12 @@ var VERB_CONTEXT5 = /* @__PURE__ */ new Set([
   "let"
 ]);
 var QUESTION_START = /^(?:what|when|where|which|who|whom|whose|how|why|are|is|was|were|did|does|do|has|have|had)\b/i;
+var ONLY = new Set("only just seulement juste solo solamente so apenas nur bloss alleen tylko soltanto".split(" "));
 var OBJECT_START = new Set(
   "the a an this that these those my our your their his her its it them him me us every all each some any everyone everybody".split(" ")
+);
+var ARTICLES3 = new Set(
+  "le la les un une des du el los las una o os um uma il lo gli het een der die das den dem ein eine einen".split(" ")
 );
 var NEGATORS7 = /* @__PURE__ */ new Set(["not", "never", "without", "nor", "t", "no"]);
 var NEGATED_PAIRS = [
@@ -63595,6 +63671,7 @@ function clauseWords(clause) {
 }
 function negatedAt(c3, i2, verbOf2) {
   for (let j = i2 - 1; j >= Math.max(0, i2 - 6); j--) {
+    if (c3.parts.has(j + 1)) return false;
     const w = c3.ws[j];
     if (NEGATORS7.has(w) || NEGATED_PAIRS.some(([a2, b]) => w === b && c3.ws[j - 1] === a2)) return true;
     if (AFFIRMING.has(stem(w)) || JOINS.has(w) || c3.parts.has(j)) return false;
@@ -63618,7 +63695,8 @@ function inIndirectQuestion5(c3, i2) {
 }
 function usedAsVerb(c3, i2, execAsked) {
   if (i2 === 0 || VERB_CONTEXT5.has(c3.ws[i2 - 1]) || c3.ws[i2 - 1] === "us" && c3.ws[i2 - 2] === "let") return true;
-  if (c3.parts.has(i2) && (OBJECT_START.has(c3.ws[i2 + 1] ?? "") || /^\d/.test(c3.ws[i2 + 1] ?? ""))) return true;
+  const next = c3.ws[ONLY.has(c3.ws[i2 + 1] ?? "") ? i2 + 2 : i2 + 1] ?? "";
+  if (c3.parts.has(i2) && (OBJECT_START.has(next) || ARTICLES3.has(next) || /^\d/.test(next))) return true;
   return execAsked && (c3.ws[i2 - 1] === "that" || c3.ws[i2 - 1] === "which");
 }
 var SENTENCE_END2 = /(?:[;!?\n]|(?<!(?:^|[^\p{L}])(?:Mr|Mrs|Ms|Dr|Prof|Sr|Sra|Srta|Hr|St|Jr|vs|e\.g|i\.e))\.(?=\s|$))+/u;
@@ -63808,13 +63886,13 @@ function usesToolVerb(prose, verb) {
   const s2 = stem(verb);
   return words(prose).some((w) => stem(w) === s2);
 }
-var DELEGATION = /\b(?:do|follow|complete|carry out|perform|execute|handle|take care of|work through|go through|act on|tackle|finish|get through|action)\s+(?:(?:all|each|every|any|both)\s+(?:of\s+)?)?(?:(?:the|my|his|her|their|its|our)\s+)?(?:(?!(?:following|above|below|next|these|this|those|that|same)\b)[\w-]+\s+){0,2}?(?:actions?|instructions?|tasks?|to-?dos?|steps?|requests?|action items?|directions?|procedures?|checklists?|runbooks?|playbooks?|protocols?)\b(?!\s*(?::|below|as follows|in the order (?:they are|I) ))|\b(?:do|follow)\s+what\s+(?:it|the \w+|he|she|they|\w+)\s+(?:says|asks|tells|lists|wants)\b|\bas (?:instructed|described|specified|requested|listed) (?:in|by|on|at)\b/i;
+var DELEGATION = /\b(?:do|follow|complete|carry out|perform|execute|handle|take care of|work through|go through|act on|tackle|finish|get through|action)\s+(?:(?:all|each|every|any|both)\s+(?:of\s+)?)?(?:(?:the|my|his|her|their|its|our)\s+)?(?:(?!(?:following|above|below|next|these|this|those|that|same)\b)[\w-]+\s+){0,2}?(?:actions?|instructions?|tasks?|to-?dos?|steps?|requests?|action items?|directions?|procedures?|checklists?|runbooks?|playbooks?|protocols?)\b(?!\s*(?::|below|as follows|in the order (?:they are|I) ))|\b(?:do|follow|handle|sort out|deal with|take care of)\s+(?:whatever|what)\s+(?:it|the \w+|he|she|they|\w+)\s+(?:says|asks|asks for|tells|lists|wants|needs|requests)\b|\bas (?:instructed|described|specified|requested|listed) (?:in|by|on|at)\b/i;
 var DELEGATION_ELSEWHERE = new RegExp(
   [
-    String.raw`(?<![\p{L}\p{N}])(?:trata|trate|faz|faça|faca|resolve|resolva|cuida|cuide)\s+(?:de\s+)?(?:tudo\s+)?(?:o\s+|do\s+|d[oa]\s+)?que\s+(?:está|esta|vem|diz|pede|consta|estiver)(?![\p{L}\p{N}])`,
-    String.raw`(?<![\p{L}\p{N}])(?:haz|haga|gestiona|gestione|encárgate de|ocúpate de|resuelve)\s+(?:todo\s+)?lo\s+que\s+(?:pone|dice|pide|está|esta|viene|indica)(?![\p{L}\p{N}])`,
-    String.raw`(?<![\p{L}\p{N}])(?:fai|faccia|sbriga|gestisci|occupati di|sistema)\s+(?:tutto\s+)?(?:quello|ciò|cio)\s+che\s+(?:c['’]è|dice|chiede|è scritto|indica|trovi)(?![\p{L}\p{N}])`,
-    String.raw`(?<![\p{L}\p{N}])(?:fais|faites|traite|traitez|gère|gérez|occupe-toi de|occupez-vous de)\s+(?:tout\s+)?ce\s+qu(?:i|e|['’])\s*(?:est|dit|demande|il y a|elle dit|il dit|indique)(?![\p{L}\p{N}])`,
+    String.raw`(?<![\p{L}\p{N}])(?:trata|trate|faz|faça|faca|resolve|resolva|cuida|cuide)\s+(?:de\s+)?(?:tudo\s+)?(?:o\s+|do\s+|d[oa]\s+)?que\s+(?:(?:ele|ela|eles|elas|o cliente|a cliente|o hóspede|a hóspede)\s+)?(?:está|esta|vem|diz|pede|pedem|consta|estiver|quer|querem)(?![\p{L}\p{N}])`,
+    String.raw`(?<![\p{L}\p{N}])(?:haz|haga|gestiona|gestione|encárgate de|ocúpate de|resuelve)\s+(?:todo\s+)?lo\s+que\s+(?:(?:él|el|ella|ellos|ellas|el cliente|la cliente|el huésped)\s+)?(?:pone|dice|pide|piden|está|esta|viene|indica|quiere|quieren)(?![\p{L}\p{N}])`,
+    String.raw`(?<![\p{L}\p{N}])(?:fai|faccia|sbriga|gestisci|occupati di|sistema)\s+(?:tutto\s+)?(?:quello|ciò|cio)\s+che\s+(?:(?:lui|lei|loro|il cliente|la cliente)\s+)?(?:c['’]è|dice|chiede|chiedono|è scritto|indica|trovi|vuole|vogliono)(?![\p{L}\p{N}])`,
+    String.raw`(?<![\p{L}\p{N}])(?:fais|faites|traite|traitez|gère|gérez|occupe-toi de|occupez-vous de)\s+(?:tout\s+)?ce\s+qu(?:i|e|['’])\s*(?:(?:il|elle|ils|elles|le client|la cliente)\s+)?(?:est|dit|disent|demande|demandent|il y a|indique|veut|veulent)(?![\p{L}\p{N}])`,
     String.raw`(?<![\p{L}\p{N}])(?:doe|regel|handel)\s+(?:alles\s+)?wat\s+(?:er\s+)?(?:in|op|staat|vraagt|gevraagd)(?![\p{L}\p{N}])`,
     String.raw`(?<![\p{L}\p{N}])(?:erledige|erledigen sie|mach|machen sie|bearbeite)\s*,?\s+(?:alles\s*,?\s+)?was\s+(?:in|im|auf|dort|darin|drin)(?![\p{L}\p{N}])`,
     String.raw`(?<![\p{L}\p{N}])(?:zrób|zrob|załatw|zalatw|wykonaj)\s+(?:to|wszystko)\s*,?\s+co\s+(?:jest|stoi|pisze|napisano|każe)(?![\p{L}\p{N}])`,
@@ -63842,9 +63920,9 @@ var DEFERS = new RegExp(
     String.raw`\b(?:as|like) (?:he|she|they|it|the \w+|\w+) (?:asked|asks|said|says|requested|specified|wrote|writes|wants|wanted|instructed|described|indicated|suggested)\b`,
     // "… wrote to whom we should send it. Send it there." The place is the one the data names.
     String.raw`(?<![\p{L}\p{N}])(?:where|to whom|wohin|an wen|para onde|a quem|dove|a chi|où|à qui|waarheen|naar wie|adónde|a quién|dokąd|do kogo)(?![\p{L}\p{N}])[^.?!]{0,120}[.,;]?\s*[^.?!]{0,80}?(?<![\p{L}\p{N}])(?:there|dorthin|dahin|para lá|là-bas|lì|daarheen|allí|allá|tam)(?![\p{L}\p{N}])`,
-    String.raw`\b(?:zoals|come|comme|como|wie)\s+(?:hij|zij|ze|lui|lei|il|elle|ils|elles|él|ella|ellos|er|sie|o cliente|il cliente|le client|el cliente|de klant|der kunde)\s+(?:\S+\s+)?(?:vraagt|vroeg|wil|wilde|aangeeft|chiede|ha chiesto|vuole|indica|demande|a demandé|veut|indique|pide|pidió|quiere|indica|pede|pediu|quer|wünscht|will|möchte|schreibt|angibt)\b`,
-    String.raw`\b(?:zoals|come|comme|como|wie)\s+(?:(?:le|lo|la|es|het)\s+)?(?:vraagt|chiede|ha chiesto|vuole|indica|demande|veut|indique|pide|quiere|pede|quer|wünscht|gevraagd|richiesto|demandé|pedido|gewünscht)\b`,
-    String.raw`\b(?:qualunque|qualsiasi|quel(?:lo|la)? che|ce qu['’]|lo que|o que|wat)\s+(?:\S+\s+){0,2}(?:ha indicato|ha chiesto|indica|chiede|a indiqué|a demandé|indique|demande|indicó|pidió|indica|pide|indicou|pediu|aangeeft|vraagt|heeft gevraagd|opgeeft|doorgeeft)\b`
+    String.raw`\b(?:zoals|come|comme|como|wie)\s+(?:hij|zij|ze|lui|lei|loro|il|elle|ils|elles|él|ella|ellos|ellas|ele|ela|eles|elas|er|sie|o cliente|il cliente|le client|el cliente|de klant|der kunde)\s+(?:\S+\s+)?(?:vraagt|vragen|vroeg|wil|willen|wilde|aangeeft|aangeven|chiede|chiedono|ha chiesto|hanno chiesto|vuole|vogliono|indica|indicano|demande|demandent|a demandé|ont demandé|demandé|veut|veulent|indique|indiquent|pide|piden|pidió|pidieron|quiere|quieren|indican|pede|pedem|pediu|pediram|quer|querem|wünscht|wünschen|will|wollen|möchte|möchten|schreibt|schreiben|angibt|angeben)(?![\p{L}\p{N}])`,
+    String.raw`\b(?:zoals|come|comme|como|wie)\s+(?:(?:le|lo|la|es|het)\s+)?(?:vraagt|chiede|ha chiesto|vuole|indica|demande|veut|indique|pide|quiere|pede|quer|wünscht|gevraagd|richiesto|demandé|pedido|gewünscht)(?![\p{L}\p{N}])`,
+    String.raw`\b(?:qualunque|qualsiasi|quel(?:lo|la)? che|ce qu['’]|lo que|o que|wat)\s+(?:\S+\s+){0,2}(?:ha indicato|ha chiesto|indica|chiede|a indiqué|a demandé|indique|demande|indicó|pidió|indica|pide|indicou|pediu|aangeeft|vraagt|heeft gevraagd|opgeeft|doorgeeft)(?![\p{L}\p{N}])`
   ].join("|"),
   "iu"
 );
@@ -65041,7 +65119,7 @@ function steered(ctx, p, depth2 = 0) {
   });
 }
 function pointedByRequest(ctx, p) {
-  return requestPointsAt(ctx.request, p);
+  return p.openedFromEntry === true || requestPointsAt(ctx.request, p);
 }
 function pointedThrough(ctx, p, depth2 = 0) {
   if (depth2 >= 2) return false;
@@ -65066,10 +65144,12 @@ function requestPointsAt(request2, read2) {
   return flattenArguments(read2.args ?? {}).some((a2) => {
     const file2 = FILE_NAME.exec(a2.value.trim());
     if (file2 && normalizeText(file2[1]).length >= 3 && within(r, normalizeText(file2[1]))) return true;
+    if (file2 && file2[1].split(/[_\s]+/).some((part) => CODE.test(part) && within(r, normalizeText(part)))) return true;
     return wordsOfRequest(r, normalizeText(a2.value.replace(SEARCH_FIELD, " ")));
   });
 }
 var FILE_NAME = /(?:^|[/\\])([^/\\]{3,120})\.[a-z0-9]{1,5}$/i;
+var CODE = /^(?=[^\d]*\d)[\w.-]{5,40}$/;
 function siteNamedIn(request2, value2) {
   if (!/^(?:https?:\/\/|www\.)/i.test(value2.trim())) return false;
   const host = hostOf(value2);
@@ -67078,6 +67158,48 @@ function traceArguments(g, it, p, policy, injections) {
   return out;
 }
 
+// src/taint/lookalike.ts
+var SECOND_LEVEL2 = /* @__PURE__ */ new Set(["co", "com", "org", "net", "ac", "gov", "edu", "gob", "gv", "or", "ne", "go", "nom", "ltd", "plc"]);
+function ownLabels(domain2) {
+  const labels = domain2.toLowerCase().split(".").filter(Boolean);
+  if (labels.length < 2) return labels;
+  const cut2 = labels.length >= 3 && labels[labels.length - 1].length === 2 && SECOND_LEVEL2.has(labels[labels.length - 2]) ? 2 : 1;
+  return labels.slice(0, labels.length - cut2);
+}
+function registrable(domain2) {
+  const labels = domain2.toLowerCase().split(".").filter(Boolean);
+  const own2 = ownLabels(domain2);
+  return labels.slice(Math.max(0, own2.length - 1)).join(".");
+}
+function imitated(domain2, known) {
+  const reg = registrable(domain2);
+  const own2 = ownLabels(domain2).join(".");
+  const name = ownLabels(domain2).at(-1) ?? "";
+  for (const k of known) {
+    if (registrable(k) === reg) continue;
+    const kName = ownLabels(k).at(-1) ?? "";
+    if (kName.replace(/-/g, "").length < 5 || !/^[a-z0-9-]+$/.test(kName) || name === kName) continue;
+    const whole = new RegExp(`(?:^|[.-])${kName}(?:[.-]|$)`).test(own2);
+    if (whole) return k;
+  }
+  return void 0;
+}
+function domainsIn(text2, out, limit2 = 64) {
+  for (const m of text2.slice(0, 2e5).matchAll(DOMAIN_IN_TEXT)) {
+    if (out.size >= limit2) return;
+    out.add(m[1].toLowerCase().replace(/\.$/, ""));
+  }
+}
+var DOMAIN_IN_TEXT = /(?:@|:\/\/(?:www\.)?)((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,24})\b/gi;
+function domainOf(value2) {
+  const v = value2.trim();
+  if (v.length > 2048) return void 0;
+  const at = /^[^\s@]+@((?:[a-z0-9-]+\.)+[a-z]{2,24})$/i.exec(v);
+  if (at) return at[1].toLowerCase();
+  const url2 = /^[a-z][a-z0-9+.-]*:\/\/(?:[^/@\s]*@)?(?:www\.)?((?:[a-z0-9-]+\.)+[a-z]{2,24})(?::\d+)?(?:[/?#]|$)/i.exec(v);
+  return url2 ? url2[1].toLowerCase() : void 0;
+}
+
 // src/taint/trace/sink-sites.ts
 var NAME_SHAPED = /^(?!\d{4}-\d{2}-\d{2})(?![\d.,]+$)(?=.{2,60}$)(?=.*[\p{Lu}\d._@-])[\p{L}\p{N}][\p{L}\p{N} ._'@-]*$/u;
 function nameLike(value2) {
@@ -67118,6 +67240,36 @@ function stagedOnInstruction(ctx, it, traces) {
     targets
   };
 }
+function imitation(ctx, value2, before) {
+  const domain2 = domainOf(value2);
+  if (!domain2) return void 0;
+  const { request: request2, reads } = knownDomains(ctx);
+  const of = imitated(domain2, request2);
+  if (of) return `its domain ${domain2} imitates ${of}, which the request names`;
+  const domains = /* @__PURE__ */ new Set();
+  for (const r of reads) if (r.end <= before) for (const d of r.domains) domains.add(d);
+  const read2 = imitated(domain2, domains);
+  return read2 ? `its domain ${domain2} imitates ${read2}, which the data read before names` : void 0;
+}
+var KNOWN_DOMAINS = /* @__PURE__ */ new WeakMap();
+function knownDomains(ctx) {
+  let byRequest = KNOWN_DOMAINS.get(ctx.p);
+  if (!byRequest) KNOWN_DOMAINS.set(ctx.p, byRequest = /* @__PURE__ */ new Map());
+  let known = byRequest.get(ctx.rootText);
+  if (known) return known;
+  const request2 = /* @__PURE__ */ new Set();
+  domainsIn(ctx.rootText, request2);
+  const reads = [];
+  for (const it of ctx.p.itemOf.values()) {
+    if (it.kind !== "tool" && it.kind !== "sink" || reads.length >= 256) continue;
+    const domains = /* @__PURE__ */ new Set();
+    domainsIn(itemReading(it).text, domains);
+    if (domains.size) reads.push({ end: it.end, domains });
+  }
+  known = { request: request2, reads };
+  byRequest.set(ctx.rootText, known);
+  return known;
+}
 var DEFERS2 = /* @__PURE__ */ new WeakMap();
 function defersOf(ctx) {
   let d = DEFERS2.get(ctx);
@@ -67141,7 +67293,8 @@ function provenanceContext(ctx, before) {
           ...it.args ? { args: it.args } : {},
           ...inj ? { instructions: inj.injected, passages: inj.passages, ...inj.reaches ? { reaches: inj.reaches } : {} } : {},
           directory: it.tool !== void 0 && isDirectory(policy, it.tool),
-          ...ctx.madeOnInstruction?.has(node2) ? { madeOnInstruction: true } : {}
+          ...ctx.madeOnInstruction?.has(node2) ? { madeOnInstruction: true } : {},
+          ...ctx.openedEntries?.has(node2) ? { openedFromEntry: true } : {}
         }
       );
     }
@@ -67157,7 +67310,7 @@ function provenanceContext(ctx, before) {
 }
 var PHONE3 = /^\+?\(?\d[\d\s().-]{6,}\d$/;
 var PHONE_IN_TEXT = /\+?\(?\d[\d\s().-]{6,}\d/g;
-var digitsOf = (v) => v.replace(/\D/g, "");
+var digitsOf2 = (v) => v.replace(/\D/g, "");
 var PHONES = /* @__PURE__ */ new WeakMap();
 var MAX_PHONES = 5e4;
 function phonesOf(p) {
@@ -67169,7 +67322,7 @@ function phonesOf(p) {
     if (it.kind !== "tool" && it.kind !== "sink") continue;
     for (const m of itemReading(it).text.matchAll(PHONE_IN_TEXT)) {
       if (++n2 > MAX_PHONES) break reads;
-      const d = digitsOf(m[0]);
+      const d = digitsOf2(m[0]);
       if (d.length < 8) continue;
       const seen2 = out.get(d);
       if (seen2) seen2.push({ written: m[0].trim(), end: it.end });
@@ -67182,14 +67335,14 @@ function phonesOf(p) {
 function asWritten(ctx, value2, before) {
   const compact2 = value2.length <= 64 ? value2.replace(/\s+/g, "").toUpperCase() : "";
   const iban3 = IBAN.test(compact2);
-  if (!iban3 && (!PHONE3.test(value2) || digitsOf(value2).length < 8)) return value2;
+  if (!iban3 && (!PHONE3.test(value2) || digitsOf2(value2).length < 8)) return value2;
   if (ctx.p.index.containingText(value2, before).length > 0) return value2;
   if (iban3) {
     const grouped = compact2.replace(/(.{4})(?=.)/g, "$1 ");
     return [compact2, grouped].find((x) => x !== value2 && ctx.p.index.containingText(x, before).length > 0) ?? value2;
   }
   const phones = phonesOf(ctx.p);
-  const d = digitsOf(value2);
+  const d = digitsOf2(value2);
   const national = value2.trim().startsWith("+") ? [1, 2, 3].filter((k) => d.length - k >= 8).flatMap((k) => [d.slice(k), `0${d.slice(k)}`]) : [];
   for (const digits of [d, ...national]) {
     const seen2 = phones.get(digits)?.find((x) => x.end <= before);
@@ -67213,6 +67366,15 @@ function checkTarget(ctx, prov, t, sinks, before) {
   if (host && src.kind !== "request" && src.kind !== "instruction" && src.kind !== "instructed" && (namedInRequest(ctx.rootText, host) || siteNamedIn(ctx.rootText, t.value)))
     src = { kind: "request" };
   if (t.kind === "object" && src.kind !== "instructed" && numberNamedFor(ctx.rootText, t.argument, t.value)) src = { kind: "request" };
+  const fake = (src.kind === "structured" || src.kind === "pointed" || src.kind === "free-text") && (t.kind === "recipient" || t.kind === "url") ? imitation(ctx, t.value, before) : void 0;
+  if (fake && src.kind !== "request" && "at" in src)
+    return {
+      ...t,
+      ok: false,
+      origin: src.at,
+      instructed: true,
+      why: `comes from ${p.describe(src.at)}, and ${fake}`
+    };
   switch (src.kind) {
     case "request":
       return { ...t, ok: true, authority: "request", why: "named in the request" };
@@ -67340,6 +67502,27 @@ function payeesOnFile(ctx, before) {
   for (const read2 of pointedPayees(ctx)) if (read2.end <= before) for (const v of read2.payees) out.add(v);
   return [...out];
 }
+function payeesOfParty(ctx, it, traces) {
+  const ids = new Set(traces.filter((a2) => a2.role === "object" && PARTY_ID.test(a2.value)).map((a2) => a2.value.trim().toUpperCase()));
+  if (ids.size === 0) return [];
+  const out = [];
+  for (const read2 of ctx.p.itemOf.values()) {
+    if (read2.kind !== "tool" && read2.kind !== "sink" || read2.end > it.start || !read2.args || out.length >= 8) continue;
+    const own2 = Object.values(read2.args).filter((v) => typeof v === "string" && ids.has(v.trim().toUpperCase()));
+    if (own2.length === 0) continue;
+    const { record: record2 } = itemReading(read2);
+    if (record2 === void 0 || billsAnAmount(ctx.policy, read2.tool ?? "", record2)) continue;
+    const payees = /* @__PURE__ */ new Set();
+    payeesIn(ctx.policy, read2.tool ?? "", record2, payees, 0);
+    if (payees.size) out.push({ party: own2[0], payees: [...payees] });
+  }
+  return out;
+}
+function billsAnAmount(policy, tool, record2) {
+  if (record2 === null || typeof record2 !== "object" || Array.isArray(record2)) return false;
+  return Object.entries(record2).slice(0, 200).some(([k, v]) => (typeof v === "number" || typeof v === "string") && argumentRole(policy, tool, k, String(v)) === "amount");
+}
+var PARTY_ID = /^(?=\S*\d)[\w.-]{3,40}$/;
 var POINTED_PAYEES = /* @__PURE__ */ new WeakMap();
 function pointedPayees(ctx) {
   let byRequest = POINTED_PAYEES.get(ctx.p);
@@ -67605,7 +67788,7 @@ function buildTraceGraph(input2, policy, indexOptions = {}) {
   const g = new GraphBuilder({ nodes: items.length, edges: items.length * 4 });
   for (const it of items) it.node = g.addNode(it.kind, it.meta);
   const root = rootItem.node;
-  const { injections, delegated } = labelNodes(g, items, rootItem, input2, policy);
+  const { injections, delegated, pointed, opened: opened2 } = labelNodes(g, items, rootItem, input2, policy);
   const p = new Producers(items, indexOptions);
   messageEdges(g, items, p);
   const stepsOf = /* @__PURE__ */ new Map();
@@ -67626,7 +67809,8 @@ function buildTraceGraph(input2, policy, indexOptions = {}) {
     ...input2.annotation ? { annotationTargets: input2.annotation.targets } : {},
     injections,
     injectedIndex,
-    madeOnInstruction: /* @__PURE__ */ new Set()
+    madeOnInstruction: /* @__PURE__ */ new Set(),
+    openedEntries: opened2
   };
   const sinks = [];
   const onInstructionNodes = /* @__PURE__ */ new Set();
@@ -67658,7 +67842,8 @@ function buildTraceGraph(input2, policy, indexOptions = {}) {
     declared: it.declared ?? {},
     ...it.definition ? { definition: it.definition } : {},
     classified: it.classified,
-    ...onInstructionNodes.has(it.node) ? { stagedOnInstruction: true } : {}
+    ...onInstructionNodes.has(it.node) ? { stagedOnInstruction: true } : {},
+    ...pointed.has(it.node) ? { pointed: true } : {}
   }));
   return {
     graph: g.build(),
@@ -67719,7 +67904,7 @@ function sinkSite(ctx, it, issuer, { traces, targets: checked }, generated, onIn
     ...it.classified?.fetch ? { fetch: true } : {},
     pending: it.src.type === "pending",
     ...it.classified?.profile?.unknown && !onInstruction ? { unplaced: true } : {},
-    ...targets.some((t) => t.kind === "payee") ? { onFile: payeesOnFile(ctx, it.start) } : {}
+    ...targets.some((t) => t.kind === "payee") ? { onFile: payeesOnFile(ctx, it.start), ofParty: payeesOfParty(ctx, it, traces) } : {}
   };
 }
 function requestWithTurns(ctx, policy, turns) {
@@ -67802,6 +67987,8 @@ function lineOf(output2, a2, b) {
 var OWN_KEY = /^[ \t]*(?:[-*•][ \t]+)?[^:\s]{1,60}:[ \t]/;
 function labelNodes(g, items, rootItem, input2, policy) {
   const injections = /* @__PURE__ */ new Map();
+  const pointedNodes = /* @__PURE__ */ new Set();
+  const opened2 = /* @__PURE__ */ new Set();
   const delegated = [];
   const delegating = delegatesTasks(input2.root, { verbOf: policy.verbOf });
   const readableRequest = !mostlyUnreadable(input2.root);
@@ -67809,6 +67996,8 @@ function labelNodes(g, items, rootItem, input2, policy) {
   const rootTokens = new Set(normalizeText(input2.root).split(" "));
   const rootActions = openActions(input2.root, { verbOf: policy.verbOf });
   const pointedReads = [];
+  const listings = [];
+  const requestNames = namesIn(input2.root);
   g.label(root, ROOT_BIT);
   for (const e of contentLabels(policy, input2.root, "request").evidence) g.label(root, e.mask, e.why);
   if (input2.annotation && input2.annotation.sources.length) g.label(root, maskOf(input2.annotation.sources), input2.annotation.why);
@@ -67824,7 +68013,11 @@ function labelNodes(g, items, rootItem, input2, policy) {
     const text2 = itemReading(it).text;
     for (const e of content.evidence) g.label(it.node, e.mask, e.why, after);
     const detected = policy.detectInjection && text2 ? detectInjection(text2, { orders: site === "tool-result", unreadable: site === "tool-result" && readableRequest }) : void 0;
-    const pointed = (it.kind === "tool" || it.kind === "sink") && (requestPointsAt(input2.root, { args: it.args }) || ledFrom(pointedReads, it));
+    const call = it.kind === "tool" || it.kind === "sink";
+    const direct = call && (requestPointsAt(input2.root, { args: it.args }) || ledFrom(pointedReads, it));
+    const entry2 = call && !direct && openedFromEntry(listings, it, requestNames);
+    if (entry2) opened2.add(it.node);
+    const pointed = direct || entry2;
     const { found: found2, reaches } = withoutRequestedOrders(policy, it, text2, detected, rootActions, pointed);
     const passages = found2 ? injectedText(text2, found2) : "";
     const plain = found2 !== void 0 && !reaches.some((r) => r.explicit);
@@ -67848,6 +68041,9 @@ function labelNodes(g, items, rootItem, input2, policy) {
         passages: it.output
       });
     }
+    if (pointed) pointedNodes.add(it.node);
+    const record2 = site === "tool-result" ? itemReading(it).record : void 0;
+    if (record2 !== void 0 && typeof record2 === "object" && listings.length < MAX_POINTED) listings.push(record2);
     if (pointed && pointedReads.length < MAX_POINTED) pointedReads.push(normalizeText(cleanOf(text2, found2).slice(0, MAX_POINTED_TEXT)));
     const annotated = site === "tool-result" ? input2.toolResultLabels?.get(it.output) : void 0;
     if (annotated?.sources.length) g.label(it.node, maskOf(annotated.sources), annotated.why, "result");
@@ -67857,7 +68053,7 @@ function labelNodes(g, items, rootItem, input2, policy) {
     const rel = releaseAt(policy, { tool: it.tool, agent: it.meta.agent });
     if (rel) g.releaseAt(it.node, rel.mask, rel.why);
   }
-  return { injections, delegated };
+  return { injections, delegated, pointed: pointedNodes, opened: opened2 };
 }
 function withoutRequestedOrders(policy, it, text2, found2, requestActions, pointed) {
   if (!found2) return { found: found2, reaches: [] };
@@ -67876,6 +68072,37 @@ function ledFrom(pointedReads, it) {
     (value2) => LEAD_VALUE.test(value2)
   );
 }
+function openedFromEntry(listings, it, names) {
+  if (listings.length === 0 || names === void 0) return false;
+  const values = new Set(
+    Object.values(it.args ?? {}).filter((v) => (typeof v === "string" || typeof v === "number") && LEAD_VALUE.test(String(v))).map(String)
+  );
+  if (values.size === 0) return false;
+  const budget = { leaves: 5e3 };
+  return listings.some((l) => entryNamed(l, values, names, 0, budget));
+}
+function entryNamed(x, values, names, depth2, budget) {
+  if (depth2 > 8 || budget.leaves <= 0 || x === null || typeof x !== "object") return false;
+  const fields = Array.isArray(x) ? x : Object.values(x);
+  budget.leaves -= fields.length;
+  const own2 = fields.filter((v) => typeof v === "string" || typeof v === "number").map(String);
+  if (own2.some((v) => values.has(v))) {
+    const text2 = own2.filter((v) => !values.has(v) && v.length <= 2e3).join(" ");
+    if (names.test(text2)) return true;
+  }
+  return fields.some((v) => entryNamed(v, values, names, depth2 + 1, budget));
+}
+function namesIn(request2) {
+  const out = /* @__PURE__ */ new Set();
+  for (const m of request2.slice(0, 4e3).matchAll(new RegExp("(?<![\\p{L}\\p{N}])\\p{Lu}\\p{Ll}{3,}(?![\\p{L}\\p{N}])", "gu"))) {
+    const before = request2.slice(Math.max(0, m.index - 8), m.index);
+    if (m.index === 0 || /[.!?:]\s+$/.test(before) && !TITLE_BEFORE.test(before)) continue;
+    out.add(m[0]);
+    if (out.size >= 12) break;
+  }
+  return out.size === 0 ? void 0 : new RegExp(`(?<![\\p{L}\\p{N}])(?:${[...out].join("|")})(?![\\p{L}\\p{N}])`, "u");
+}
+var TITLE_BEFORE = /(?<![\p{L}])(?:Mr|Mrs|Ms|Dr|Sr|Sra|Srta|Mme|Mlle|Hr|Fr|St|Prof)\.\s+$/u;
 var LEAD_VALUE = /^(?=\S*\d)[\w.:/-]{4,80}$|^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/;
 var MAX_POINTED = 16;
 var MAX_POINTED_TEXT = 1e5;
@@ -67935,7 +68162,8 @@ function adjudicateSink(b, p, site, policy, opts = {}) {
     ...notNeeded(c3, mentioned),
     ...actionOrderedInData(c3, mentioned),
     ...unauthorisedTargets(c3),
-    ...contradictedTargets(c3, request2)
+    ...contradictedTargets(c3, request2),
+    ...partyAccountReplaced(c3)
   ];
   if (violations.length > 0) {
     return { ...base2, decision: "block", reason: violations.map((x) => x.message).join("; "), path: violations[0].path, violations };
@@ -67971,7 +68199,9 @@ function adjudicateSink(b, p, site, policy, opts = {}) {
 function targetsAuthorised(site) {
   const authorityTargets = site.targets.filter((t) => t.require === "authorised");
   if (authorityTargets.length > 0) return authorityTargets.every((t) => t.ok);
-  const objectAnchors = (site.args ?? []).filter((a2) => a2.role === "object" && a2.origin === "request");
+  const objectAnchors = (site.args ?? []).filter(
+    (a2) => (a2.role === "object" || a2.role === "other") && a2.origin === "request" && a2.value.trim().length >= 3
+  );
   const objectTargets = site.targets.filter((t) => t.kind === "object");
   return objectAnchors.length > 0 || objectTargets.length > 0 && objectTargets.every((t) => t.ok && t.authority !== void 0);
 }
@@ -68010,7 +68240,7 @@ function requestedSource(c3, from, to) {
     if (v >= site.node) break;
     if ((b.graph.own[v] & from) === 0) continue;
     const read2 = reads.get(v);
-    if (!read2 || orderMovesData(b.injections?.get(v)) || !requestPointsAt(request2, { args: read2.args })) return false;
+    if (!read2 || orderMovesData(b.injections?.get(v)) || !(read2.pointed || requestPointsAt(request2, { args: read2.args }))) return false;
     any2 = true;
   }
   return any2;
@@ -68083,7 +68313,7 @@ function notNeeded(c3, mentioned) {
       continue;
     }
     if (mentioned || needsOf2(b, site) & bit || site.fetch || GUESSED & bit && unplacedAsked(c3)) continue;
-    if (chargesTheService(c3, bit) || recordsTheMoney(c3, bit) || notifiesWhomItActsFor(c3, bit) || delegationAsking(c3, bit) || orderedOnItsObject(c3, bit) !== void 0)
+    if (chargesTheService(c3, bit) || recordsTheMoney(c3, bit) || notifiesWhomItActsFor(c3, bit) || delegationAsking(c3, bit) || orderedOnItsObject(c3, bit) !== void 0 || changesARecordNamed(c3, bit))
       continue;
     out.push({
       kind: "not-needed",
@@ -68092,6 +68322,10 @@ function notNeeded(c3, mentioned) {
     });
   }
   return out;
+}
+function changesARecordNamed(c3, bit) {
+  if (bit !== WRITE2 || needsOf2(c3.b, c3.site) === 0) return false;
+  return (c3.site.args ?? []).some((a2) => a2.role === "object" && a2.origin === "request");
 }
 function actionOrderedInData(c3, mentioned) {
   const { b, site, policy } = c3;
@@ -68209,9 +68443,12 @@ function contradictedTargets(c3, request2) {
     if (!had) named.set(shape, { codes: [code3], where, byRequest });
     else if (had.byRequest === byRequest && !had.codes.includes(code3)) had.codes.push(code3);
   };
-  for (const m of request2.matchAll(CODE)) add(m[0], "the one the request names", true);
-  if (c3.site.args?.some((a2) => a2.role === "amount"))
-    for (const v of c3.site.onFile ?? []) add(v, "the one the record the request points to holds", false);
+  for (const m of request2.matchAll(CODE2)) add(m[0], "the one the request names", true);
+  const ofParty = new Set((c3.site.ofParty ?? []).flatMap((x) => x.payees.flatMap((v) => accountKind(compact(v)) ?? [])));
+  if (c3.site.args?.some((a2) => a2.role === "amount")) {
+    for (const v of c3.site.onFile ?? [])
+      if (!ofParty.has(accountKind(compact(v)) ?? "none")) add(v, "the one the record the request points to holds", false);
+  }
   if (named.size === 0) return [];
   const used = usedArguments(c3.b);
   for (const [shape, { codes }] of named) if (codes.some((x) => used.some((u2) => u2.includes(x)))) named.delete(shape);
@@ -68230,13 +68467,36 @@ function contradictedTargets(c3, request2) {
   }
   return out;
 }
+function partyAccountReplaced(c3) {
+  const parties = c3.site.ofParty ?? [];
+  if (parties.length === 0 || !c3.site.args?.some((a2) => a2.role === "amount")) return [];
+  const out = [];
+  for (const t of c3.site.targets) {
+    if (t.kind !== "payee" || !t.ok || t.authority === "request" || t.authority === "policy") continue;
+    const code3 = compact(t.value);
+    const kind = accountKind(code3);
+    if (!kind) continue;
+    for (const { party, payees } of parties) {
+      const held2 = payees.map(compact).filter((x) => accountKind(x) === kind);
+      if (held2.length === 0 || held2.includes(code3)) continue;
+      out.push({
+        kind: "target",
+        message: `payee ${JSON.stringify(t.value)} (argument ${t.argument}) is not the account the record of ${party} holds (${held2.slice(0, 2).join(", ")}): ${t.why}`,
+        path: t.origin !== void 0 ? originPath(c3.b, t.origin, c3.site, "the payee first appears here") : [ownStep(c3)]
+      });
+      break;
+    }
+  }
+  return out;
+}
+var accountKind = (code3) => IBAN.test(code3) && /\d{6}/.test(code3) ? "iban" : /^\d{6,}$/.test(code3) ? "digits" : void 0;
 var usedCache = /* @__PURE__ */ new WeakMap();
 function usedArguments(b) {
   let used = usedCache.get(b);
   if (!used) usedCache.set(b, used = b.sinks.map((s2) => compact(JSON.stringify(s2.arguments))));
   return used;
 }
-var CODE = /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{2,4}){3,8}\b|\b[A-Za-z]{0,4}[-‐ ]?\d[\d ‐-]{2,}\d\b/g;
+var CODE2 = /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{2,4}){3,8}\b|\b[A-Za-z]{0,4}[-‐ ]?\d[\d ‐-]{2,}\d\b/g;
 var compact = (v) => v.replace(/[\s‐-]/g, "").toUpperCase();
 function shapeOf(code3) {
   if (IBAN.test(code3) && /\d{6}/.test(code3)) return "IBAN";
