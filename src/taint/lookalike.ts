@@ -35,16 +35,25 @@ export function imitated(domain: string, known: Iterable<string>): string | unde
   const reg = registrable(domain);
   const own = ownLabels(domain).join('.');
   const name = ownLabels(domain).at(-1) ?? '';
+  let tried = 0;
   for (const k of known) {
+    // A trace names a few dozen domains; a hostile one naming thousands is read for its first ones.
+    if (++tried > MAX_KNOWN) break;
     if (registrable(k) === reg) continue;
     const kName = ownLabels(k).at(-1) ?? '';
     // The same name under another suffix (a firm's .com and .com.br) is the firm's own.
-    if (kName.replace(/-/g, '').length < 5 || !/^[a-z0-9-]+$/.test(kName) || name === kName) continue;
-    // Checked above: the name holds only letters, digits and hyphens, and needs no escaping.
-    const whole = new RegExp(`(?:^|[.-])${kName}(?:[.-]|$)`).test(own);
-    if (whole) return k;
+    if (kName.replace(/-/g, '').length < 5 || name === kName) continue;
+    if (standsWhole(own, kName)) return k;
   }
   return undefined;
+}
+const MAX_KNOWN = 1_024;
+
+/** Whether `name` stands in `labels` between dots, hyphens or the ends ("ponteidiomas" in "ponteidiomas-sec"). */
+function standsWhole(labels: string, name: string): boolean {
+  const edge = (i: number) => i < 0 || i >= labels.length || labels[i] === '.' || labels[i] === '-';
+  for (let at = labels.indexOf(name); at >= 0; at = labels.indexOf(name, at + 1)) if (edge(at - 1) && edge(at + name.length)) return true;
+  return false;
 }
 
 /** Domains of e-mail addresses and links in a text, at most `limit`. */

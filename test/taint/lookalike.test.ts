@@ -32,6 +32,12 @@ describe('a domain that imitates another', () => {
     expect(imitated(domain, known)).toBeUndefined();
   });
 
+  it('reads the first 1,024 known domains of a hostile trace that names a hundred thousand', () => {
+    const known = Array.from({ length: 100_000 }, (_, i) => `vendor${i}.com`);
+    expect(imitated('vendor17-billing.net', known)).toBe('vendor17.com');
+    expect(imitated('vendor5000-billing.net', known)).toBeUndefined();
+  });
+
   it('reads the domain of an address and of a link, and nothing of a long value', () => {
     expect(domainOf('Registro@PonteIdiomas-Sec.com.br')).toBe('ponteidiomas-sec.com.br');
     expect(domainOf('https://www.wiley-access.net/journal/1365')).toBe('wiley-access.net');
