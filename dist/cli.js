@@ -67175,14 +67175,21 @@ function imitated(domain2, known) {
   const reg = registrable(domain2);
   const own2 = ownLabels(domain2).join(".");
   const name = ownLabels(domain2).at(-1) ?? "";
+  let tried = 0;
   for (const k of known) {
+    if (++tried > MAX_KNOWN) break;
     if (registrable(k) === reg) continue;
     const kName = ownLabels(k).at(-1) ?? "";
-    if (kName.replace(/-/g, "").length < 5 || !/^[a-z0-9-]+$/.test(kName) || name === kName) continue;
-    const whole = new RegExp(`(?:^|[.-])${kName}(?:[.-]|$)`).test(own2);
-    if (whole) return k;
+    if (kName.replace(/-/g, "").length < 5 || name === kName) continue;
+    if (standsWhole(own2, kName)) return k;
   }
   return void 0;
+}
+var MAX_KNOWN = 1024;
+function standsWhole(labels, name) {
+  const edge = (i2) => i2 < 0 || i2 >= labels.length || labels[i2] === "." || labels[i2] === "-";
+  for (let at = labels.indexOf(name); at >= 0; at = labels.indexOf(name, at + 1)) if (edge(at - 1) && edge(at + name.length)) return true;
+  return false;
 }
 function domainsIn(text2, out, limit2 = 64) {
   for (const m of text2.slice(0, 2e5).matchAll(DOMAIN_IN_TEXT)) {
