@@ -21,7 +21,7 @@ import { refOf } from './graph.js';
 import { ROOT_BIT, SINK_MASK, bitOf, labelsOf, sinksOf, sourcesOf, type Label, type SinkLabel } from './labels.js';
 import type { Policy } from './policy.js';
 import { attributionPath, describeNode, labelsInScope, propagate, type PathStep, type Propagation, type Scope } from './propagate.js';
-import type { BuiltTrace, Delegation, SinkSite } from './trace-graph.js';
+import type { BuiltTrace, Delegation, SinkSite, ToolCallSeen } from './trace-graph.js';
 import type { InjectedText } from './trace/content-edges.js';
 import { orderVerbs } from './injection.js';
 import { verbCategory, type Category } from './lexicon.js';
@@ -226,7 +226,7 @@ function requestedSource(c: SinkCase, from: number, to: number): boolean {
   return any;
 }
 
-type ReadSeen = { args: Record<string, unknown>; pointed?: true };
+type ReadSeen = Pick<ToolCallSeen, 'args' | 'pointed'>;
 const LABELLED = new WeakMap<BuiltTrace, { labelled: number[]; reads: Map<number, ReadSeen> }>();
 
 /** The nodes that carry a label of their own, in order, and the tool calls by node: read once per trace, not once per sink. */

@@ -248,11 +248,14 @@ function usedAsVerb(c: ClauseWords, i: number, execAsked: boolean): boolean {
   return execAsked && (c.ws[i - 1] === 'that' || c.ws[i - 1] === 'which');
 }
 
+/** Titles written before a name with a full stop ("Mr. Harris", "Sra. Lopes"), as alternatives of a pattern: the stop ends no sentence. */
+export const TITLES = 'Mr|Mrs|Ms|Dr|Prof|Sr|Sra|Srta|Hr|St';
+
 /**
  * Where a sentence ends: a full stop before a space or the end (not inside an address, a link or a
  * number, nor after a title or an abbreviation that a name or a word follows: "Mr. Bishop", "e.g. the form").
  */
-const SENTENCE_END = /(?:[;!?\n]|(?<!(?:^|[^\p{L}])(?:Mr|Mrs|Ms|Dr|Prof|Sr|Sra|Srta|Hr|St|Jr|vs|e\.g|i\.e))\.(?=\s|$))+/u;
+const SENTENCE_END = new RegExp(String.raw`(?:[;!?\n]|(?<!(?:^|[^\p{L}])(?:${TITLES}|Jr|vs|e\.g|i\.e))\.(?=\s|$))+`, 'u');
 /**
  * In the request, a dash with spaces round it ends one too ("her pay day has moved - change her
  * direct debit"); in data a dash opens a list's items as often ("Open items: - [ ] send …" folded

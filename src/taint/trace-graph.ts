@@ -35,7 +35,7 @@ import {
 import { fieldsNamed, instructionReaches, recordReaches } from './instruction-reach.js';
 import { canonicalString } from './canonical.js';
 import { mostlyUnreadable } from './readable.js';
-import { delegatesTasks, openActions, recogniseIntent } from './intent.js';
+import { delegatesTasks, openActions, recogniseIntent, TITLES } from './intent.js';
 import { ledBy, requestPointsAt, within } from './provenance.js';
 import { genAiView, type OtlpSpan } from '../otlp/index.js';
 import { ItemList, itemReading, type Item, type PendingCall } from './trace/items.js';
@@ -708,7 +708,7 @@ function namesIn(request: string): RegExp | undefined {
   }
   return out.size === 0 ? undefined : new RegExp(`(?<![\\p{L}\\p{N}])(?:${[...out].join('|')})(?![\\p{L}\\p{N}])`, 'u');
 }
-const TITLE_BEFORE = /(?<![\p{L}])(?:Mr|Mrs|Ms|Dr|Sr|Sra|Srta|Mme|Mlle|Hr|Fr|St|Prof)\.\s+$/u;
+const TITLE_BEFORE = new RegExp(String.raw`(?<![\p{L}])(?:${TITLES}|Mme|Mlle|Fr)\.\s+$`, 'u');
 
 /** A value that names one thing: a code with a digit in it, an address. */
 const LEAD_VALUE = /^(?=\S*\d)[\w.:/-]{4,80}$|^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/;

@@ -321,7 +321,7 @@ function checkTarget(ctx: SiteContext, prov: ProvenanceContext, t: Target, sinks
     (src.kind === 'structured' || src.kind === 'pointed' || src.kind === 'free-text') && (t.kind === 'recipient' || t.kind === 'url')
       ? imitation(ctx, t.value, before)
       : undefined;
-  if (fake && src.kind !== 'request' && 'at' in src)
+  if (fake && 'at' in src)
     return {
       ...t,
       ok: false,
