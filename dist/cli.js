@@ -63699,7 +63699,8 @@ function usedAsVerb(c3, i2, execAsked) {
   if (c3.parts.has(i2) && (OBJECT_START.has(next) || ARTICLES3.has(next) || /^\d/.test(next))) return true;
   return execAsked && (c3.ws[i2 - 1] === "that" || c3.ws[i2 - 1] === "which");
 }
-var SENTENCE_END2 = /(?:[;!?\n]|(?<!(?:^|[^\p{L}])(?:Mr|Mrs|Ms|Dr|Prof|Sr|Sra|Srta|Hr|St|Jr|vs|e\.g|i\.e))\.(?=\s|$))+/u;
+var TITLES = "Mr|Mrs|Ms|Dr|Prof|Sr|Sra|Srta|Hr|St";
+var SENTENCE_END2 = new RegExp(String.raw`(?:[;!?\n]|(?<!(?:^|[^\p{L}])(?:${TITLES}|Jr|vs|e\.g|i\.e))\.(?=\s|$))+`, "u");
 var SPACED_DASH = /[ \t][-–—][ \t]/;
 var THEN = /,\s*(?:then|and then|after that)\b|\band then\b/i;
 function sentencesOf(text2, of) {
@@ -67374,7 +67375,7 @@ function checkTarget(ctx, prov, t, sinks, before) {
     src = { kind: "request" };
   if (t.kind === "object" && src.kind !== "instructed" && numberNamedFor(ctx.rootText, t.argument, t.value)) src = { kind: "request" };
   const fake = (src.kind === "structured" || src.kind === "pointed" || src.kind === "free-text") && (t.kind === "recipient" || t.kind === "url") ? imitation(ctx, t.value, before) : void 0;
-  if (fake && src.kind !== "request" && "at" in src)
+  if (fake && "at" in src)
     return {
       ...t,
       ok: false,
@@ -68109,7 +68110,7 @@ function namesIn(request2) {
   }
   return out.size === 0 ? void 0 : new RegExp(`(?<![\\p{L}\\p{N}])(?:${[...out].join("|")})(?![\\p{L}\\p{N}])`, "u");
 }
-var TITLE_BEFORE = /(?<![\p{L}])(?:Mr|Mrs|Ms|Dr|Sr|Sra|Srta|Mme|Mlle|Hr|Fr|St|Prof)\.\s+$/u;
+var TITLE_BEFORE = new RegExp(String.raw`(?<![\p{L}])(?:${TITLES}|Mme|Mlle|Fr)\.\s+$`, "u");
 var LEAD_VALUE = /^(?=\S*\d)[\w.:/-]{4,80}$|^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/;
 var MAX_POINTED = 16;
 var MAX_POINTED_TEXT = 1e5;
