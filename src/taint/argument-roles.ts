@@ -106,6 +106,9 @@ const NAME_WORDS = {
     'error',
     'status',
     'sort',
+    'program',
+    'programme',
+    'course',
   ],
   /** Where a request goes. */
   url: ['url', 'uri', 'link', 'endpoint', 'webhook', 'website', 'domain', 'host', 'hostname', 'server', 'href', 'callback'],
@@ -296,6 +299,9 @@ const NAME_WORDS = {
 /** Words that number a record (`numero_commande`, `order_no`): stemmed, as byName's words are. */
 const RECORD_NUMBER = new Set(['number', 'no', 'nr', 'num', 'numero', 'nummer', 'numer', 'numéro'].map(stem));
 
+/** Last words that name an entry rather than hold its content (`program_code`, `script_name`). */
+const NAMING_LAST = new Set(['code', 'name', 'type', 'title', 'label'].map(stem));
+
 /** Last words that make a name an identifier (`order_id`, `payment_method_id`). */
 const ID_LAST = new Set(['id', 'ids', 'ref', 'uuid', 'key']);
 
@@ -305,7 +311,9 @@ function byName(ws: readonly string[], codeTool: boolean): ArgumentRole | undefi
   const W = NAME_WORDS;
   const last = ws[ws.length - 1];
   // A command word under a numbering word (`numero_commande`, `order_no`) names a record: French and Italian say "commande" for an order.
-  if ((has(ws, ...W.command) && !ws.some((w) => RECORD_NUMBER.has(w)) && !ID_LAST.has(last)) || (codeTool && has(ws, ...W.code)))
+  // A command word before a naming word (`program_code`, `script_name`) names a catalogue entry, not code to run.
+  const names = ws.length > 1 && !W.command.some((c) => stem(c) === last) && NAMING_LAST.has(last);
+  if ((has(ws, ...W.command) && !ws.some((w) => RECORD_NUMBER.has(w)) && !ID_LAST.has(last) && !names) || (codeTool && has(ws, ...W.code)))
     return 'command';
   if (
     has(ws, ...W.credential) ||
@@ -322,7 +330,8 @@ function byName(ws: readonly string[], codeTool: boolean): ArgumentRole | undefi
   if (has(ws, ...W.path)) return 'path';
   // An identifier under an address word (`email_id`, `contact_ref`) names a record, not whom something goes to.
   if ((has(ws, ...W.recipient) && !ID_LAST.has(last)) || (has(ws, 'share') && has(ws, 'with'))) return 'recipient';
-  if (has(ws, ...W.content)) return 'content';
+  // An identifier under a content word (`reviewId`, `message_id`) names the record, not what is written.
+  if (has(ws, ...W.content) && !ID_LAST.has(last)) return 'content';
   if (ID_LAST.has(last) || has(ws, ...W.object) || has(ws, ...W.taxId)) return 'object';
   return undefined;
 }

@@ -366,7 +366,8 @@ const CHANGED_DETAILS = new RegExp(
     String.raw`\b(?:moved|switched|changed|transferred)\s+(?:our|my|the)\s+(?:business\s+)?(?:bank(?:ing)?|bank\s+accounts?)\b`,
     String.raw`\b(?:old|previous|current|existing|our|my)\s+(?:[\w&.-]+\s+)?(?:bank\s+)?account\s+(?:is|has\s+been|will\s+be)\s+(?:being\s+)?(?:closed|closing|discontinued|deactivated)\b`,
     String.raw`\b(?:our|my|their|his|her)\s+new\s+(?:bank\s+)?account\b`,
-    // Spanish, Portuguese, French, German.
+    // Spanish, Portuguese, French, German; the adjective after its noun too ("su cuenta nueva", "a conta nova").
+    String.raw`\b(?:cuenta|conta|conto|compte)\s+(?:bancaria\s+|banc[aá]ria\s+|bancario\s+|bancaire\s+)?(?:nuev[ao]|nov[ao]|nuov[ao]|nouveau|nouvelle)\b`,
     String.raw`\b(?:nuev[oa]s?\s+(?:datos\s+bancarios|cuenta)|cambi(?:amos|o)\s+de\s+(?:banco|cuenta)|nov[oa]s?\s+(?:dados\s+banc[aá]rios|conta|chave\s+pix)|(?:mudamos|trocamos)\s+de\s+banco|(?:troca|mudan[cç]a)\s+de\s+(?:banco|conta))`,
     String.raw`\b(?:nouve(?:au|l|lles?)\s+(?:compte|coordonn[ée]es|rib|iban)|chang[ée]\s+de\s+banque|changement\s+(?:de|d['’])\s*(?:notre\s+)?(?:banque|[ée]tablissement\s+bancaire|domiciliation|rib|iban|coordonn[ée]es)|anciennes?\s+coordonn[ée]es)`,
     String.raw`\b(?:neue[nr]?\s+(?:bank|konto)verbindung|neue[sn]?\s+konto|(?:bank|konto)verbindung\s+(?:hat\s+sich|wurde)\s+ge(?:ä|ae|a)ndert)`,

@@ -242,6 +242,8 @@ function inIndirectQuestion(c: ClauseWords, i: number): boolean {
  */
 function usedAsVerb(c: ClauseWords, i: number, execAsked: boolean): boolean {
   if (i === 0 || VERB_CONTEXT.has(c.ws[i - 1]) || (c.ws[i - 1] === 'us' && c.ws[i - 2] === 'let')) return true;
+  // "Only refund the duplicate", "just send it": an "only" that opens the clause or a part leaves the verb after it first.
+  if (ONLY.has(c.ws[i - 1] ?? '') && (i === 1 || c.parts.has(i - 1))) return true;
   // After a comma, a word its object follows (past an "only": "No, file only the narrative") is the verb.
   const next = c.ws[ONLY.has(c.ws[i + 1] ?? '') ? i + 2 : i + 1] ?? '';
   if (c.parts.has(i) && (OBJECT_START.has(next) || ARTICLES.has(next) || /^\d/.test(next))) return true;
@@ -344,11 +346,21 @@ function clauseActions(clause: string, money: boolean, opts: IntentOptions): { s
     const objects = objectKinds(c.ws.slice(i + 1, i + 13));
     const paid = money && (cat !== 'send' || objects.has('money') || MONEY.test(c.ws.slice(i, i + 6).join(' ')));
     out.push({ sinks: needsOfAction(cat, objects, paid), why: `"${c.ws.slice(i, i + 4).join(' ')}" asks to ${cat}`, category: cat });
-    if (CARRIED_BY_MESSAGE.has(cat) && byChannel(c.ws.slice(i + 1, i + 9)))
+    if (CARRIED_BY_MESSAGE.has(cat) && (byChannel(c.ws.slice(i + 1, i + 9)) || toSomeone(c.ws.slice(i + 1, i + 6))))
       out.push({ sinks: ['EXTERNAL_SEND'], why: `"${c.ws.slice(i, i + 4).join(' ')}" is done by a message`, category: 'send' });
   }
   return out;
 }
+
+/**
+ * "Confirm it to them", "explain the change to her": an action told to someone, past its object
+ * (two words at most), is told by a message.
+ */
+function toSomeone(after: readonly string[]): boolean {
+  const at = after.indexOf('to');
+  return at >= 1 && at <= 3 && TOLD.has(after[at + 1] ?? '');
+}
+const TOLD = new Set(['him', 'her', 'them']);
 
 /**
  * "Get that sorted", "get her groups and licences sorted", "get our Answer filed with the court":

@@ -141,6 +141,7 @@ const VERBS: Record<Category, string[]> = {
     'check',
     'view',
     'show',
+    'display',
     'describe',
     'count',
     'calculate',

@@ -61,7 +61,8 @@ export function operationOf(
     // Operations differ in kind (list and cancel, send and post), or all read (`list | search | get`);
     // `sms | email` are two ways of one send.
     const kinds = new Set(verbs.map((x) => verbOf(x.verb)));
-    if (verbs.length < 2 || verbs.length * 2 < offered.length || (kinds.size < 2 && !kinds.has('read'))) continue;
+    if (verbs.length < 2 || verbs.length * 2 < offered.length || (kinds.size < 2 && !kinds.has('read')) || channels(argument, verbs, kinds))
+      continue;
     const value = args.find((a) => a.name === argument)?.value.trim();
     const verb = verbs.find((x) => x.value === value)?.verb;
     if (value === undefined || verb === undefined) return undefined;
@@ -70,6 +71,20 @@ export function operationOf(
   }
   return undefined;
 }
+
+/**
+ * Bare words that only send or publish under an argument named for the means (`delivery_method:
+ * email | post`, `channel: sms | post`) are the ways one delivery goes, not operations: "post"
+ * among them is the postal service, not a publication.
+ */
+function channels(argument: string, verbs: readonly { value: string; verb: string }[], kinds: ReadonlySet<Category | undefined>): boolean {
+  return (
+    words(argument).some((w) => MEANS.has(w)) &&
+    verbs.every((x) => x.value.trim().toLowerCase() === x.verb) &&
+    [...kinds].every((k) => k === 'send' || k === 'publish')
+  );
+}
+const MEANS = new Set(['method', 'channel', 'via', 'medium', 'delivery', 'mode', 'by', 'dispatch', 'shipping']);
 
 /**
  * The values a description lists for an argument (`action: list | get | update`, `method=search |

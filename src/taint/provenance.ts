@@ -27,6 +27,8 @@ import { normalizeText } from './content-links.js';
 import { flattenArguments, hostOf } from './classify.js';
 import { movesTarget } from './injection.js';
 import { redirectingNote } from './redirect.js';
+import { writersOwnContact } from './own-contact.js';
+import { bitOf } from './labels.js';
 
 /** A tool result as provenance sees it. */
 export interface ProducedText {
@@ -162,8 +164,8 @@ const NUMBER_WORDS = new Set(['number', 'num', 'nro', 'numero', 'nummer', 'id'])
 /**
  * Whether `text` writes the code `value` (a phone number, an IBAN, a card number: six or more
  * letters and digits, four of them digits) with other separators: "07700 900655" names
- * 07700900655, "GB33 BUKB 2020 1555" names GB33BUKB20201555, and "315 208 7741" names +573152087741
- * (its country code left off). Runs of upper-case or digit tokens are compared without their
+ * 07700900655, "GB33 BUKB 2020 1555" names GB33BUKB20201555, "315 208 7741" names +573152087741
+ * (its country code left off) and "091 554 2310" +385915542310 (a trunk 0 in its place). Runs of upper-case or digit tokens are compared without their
  * spaces, dashes, dots and brackets.
  */
 function codeInText(text: string, value: string): boolean {
@@ -171,9 +173,13 @@ function codeInText(text: string, value: string): boolean {
   if (!/^\+?[a-z0-9]{6,40}$/.test(code) || (code.match(/\d/g)?.length ?? 0) < 4) return false;
   const codes = codesOf(text);
   if (codes.has(code) || codes.has(code.replace(/^\+/, ''))) return true;
-  // An international number names the national one it ends with: +57 315 208 7741 is "315 208 7741".
+  // An international number names the national one it ends with: +57 315 208 7741 is "315 208 7741",
+  // and +385 91 554 2310 is "091 554 2310" (a trunk 0 where the country code was).
   const digits = /^\+\d{10,15}$/.test(code) ? code.slice(1) : undefined;
-  return digits !== undefined && [1, 2, 3].some((k) => digits.length - k >= 7 && codes.has(digits.slice(k)));
+  return (
+    digits !== undefined &&
+    [1, 2, 3].some((k) => digits.length - k >= 7 && (codes.has(digits.slice(k)) || codes.has(`0${digits.slice(k)}`)))
+  );
 }
 
 /** The codes a text writes with separators, every run of adjacent tokens joined (the last few texts kept: a trace asks of one request). */
@@ -377,6 +383,64 @@ function handedOver(ctx: ProvenanceContext, text: ProducedText, n: string, sinks
   return !steered(ctx, text) && (pointedByRequest(ctx, text) || pointedThrough(ctx, text));
 }
 
+/**
+ * A number or an address its writer gives as their own ("call me back on …") in a read the
+ * request points at, taken as where a message goes (own-contact.ts); never where money goes.
+ */
+function ownContact(ctx: ProvenanceContext, text: ProducedText, value: string, sinks: number, where: 'object' | 'target'): boolean {
+  if (where !== 'target' || sinks === ANY_ORDER || sinks & NOT_A_MESSAGE || !text.passages) return false;
+  return writersOwnContact(text.passages, value) && !steered(ctx, text) && (pointedByRequest(ctx, text) || pointedThrough(ctx, text));
+}
+const NOT_A_MESSAGE = bitOf('FINANCIAL_TRANSFER') | bitOf('CODE_EXEC');
+/** The orders that choose where something goes: a record's order to change or delete chooses none of its contacts. */
+const OUTWARD = bitOf('EXTERNAL_SEND') | bitOf('FINANCIAL_TRANSFER') | bitOf('PUBLIC_POST');
+
+/**
+ * The paragraph of free text that holds `value` when it moves an action away from a value the
+ * reader already has (injection.ts, movesTarget): "refund by SEPA instead to …", "address it to …
+ * and not to the old mailbox", "We have moved our business banking … remit to BSB …". A list's
+ * items are read one by one: the value's own item, or its paragraph without the items. For a
+ * structured field (`unit: 'line'`), only a line that holds the value: a record's field or a
+ * table's row, whose neighbours are records of their own. Undefined otherwise.
+ */
+export function movingProse(output: string, value: string, unit: 'line' | 'paragraph' = 'paragraph'): string | undefined {
+  const v = value.trim();
+  if (v.length < 3 || v.length > 200) return undefined;
+  const text = output.slice(0, 200_000);
+  // A code is found however the text spaces it ("LT50 3250 0674 1128 3390" for LT503250067411283390).
+  const spaced = /^[A-Za-z0-9]{8,40}$/.test(v) ? new RegExp(v.split('').join('[\\s.-]?'), 'gi') : undefined;
+  const found = spaced ? [...text.matchAll(spaced)].slice(0, 20).map((m) => [m.index, m[0].length]) : undefined;
+  const hits = found ?? occurrences(text, v);
+  for (const [at, length] of hits) {
+    const vEnd = at + length;
+    const start = Math.max(text.lastIndexOf('\n\n', at) + 1, at - 600);
+    const endAt = text.indexOf('\n\n', vEnd);
+    const end = Math.min(endAt < 0 ? text.length : endAt, vEnd + 600);
+    // A line, at most 400 characters either side: a record printed on one line holds its neighbours too.
+    const lineStart = Math.max(text.lastIndexOf('\n', at) + 1, at - 400);
+    const lineEnd = text.indexOf('\n', vEnd);
+    const line = text.slice(lineStart, Math.min(lineEnd < 0 ? text.length : lineEnd, vEnd + 400));
+    const block =
+      unit === 'line' || LIST_ITEM.test(line)
+        ? line
+        : text
+            .slice(start, end)
+            .split('\n')
+            .filter((l) => !LIST_ITEM.test(l))
+            .join('\n');
+    if (movesTarget(block)) return block.replace(/\s+/g, ' ').trim().slice(0, 160);
+  }
+  return undefined;
+}
+const LIST_ITEM = /^\s*(?:[-*•]|\d{1,3}[.)])\s/;
+
+/** Where `value` stands in `text`, as [index, length] pairs (twenty at the most). */
+function occurrences(text: string, value: string): [number, number][] {
+  const out: [number, number][] = [];
+  for (let at = text.indexOf(value); at >= 0 && out.length < 20; at = text.indexOf(value, at + value.length)) out.push([at, value.length]);
+  return out;
+}
+
 /** Whether a short value stands as a word of its own somewhere in a text, not inside an address, a link or a code. */
 function standsAlone(text: string, value: string): boolean {
   const v = value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -411,7 +475,7 @@ export function valueSource(ctx: ProvenanceContext, value: string, sinks = 0, wh
   for (const { node, text } of ctx.containing(value)) {
     const alone = !short || standsAlone(text.passages ?? '', n);
     if (text.instructions !== undefined && within(text.instructions, n) && alone) {
-      if (handedOver(ctx, text, n, sinks)) ok ??= { kind: 'pointed', at: node, handed: true };
+      if (handedOver(ctx, text, n, sinks) || ownContact(ctx, text, value, sinks, where)) ok ??= { kind: 'pointed', at: node, handed: true };
       else instruction ??= node;
       continue;
     }
@@ -425,7 +489,8 @@ export function valueSource(ctx: ProvenanceContext, value: string, sinks = 0, wh
         : text.reaches?.find(
             (r) =>
               r.keyed?.includes(n) === true ||
-              (claims(ctx, text, r, sinks) && (within(r.text, n) || (where === 'target' && r.record !== undefined && within(r.record, n)))),
+              (claims(ctx, text, r, sinks) &&
+                (within(r.text, n) || (where === 'target' && r.record !== undefined && (r.asks & OUTWARD) !== 0 && within(r.record, n)))),
           );
     if (reach) {
       instructed ??= { kind: 'instructed', at: node, asks: reach.asks & sinks };
@@ -438,9 +503,17 @@ export function valueSource(ctx: ProvenanceContext, value: string, sinks = 0, wh
       field && where === 'target' && text.record !== undefined && !(requestMoves ??= movesTarget(ctx.request))
         ? redirectingNote(text.record, value)
         : undefined;
+    // Prose that moves where the action goes ("refund by SEPA instead to …", "address it to … and
+    // not to the old mailbox", "new bank details") chose the value, order or not, in a field as in free text.
+    const pointed = !field && !steeredRead && (pointedByRequest(ctx, text) || pointedThrough(ctx, text));
+    const moved =
+      note === undefined && (field || pointed) && where === 'target' && !(requestMoves ??= movesTarget(ctx.request)) && !ctx.defers?.()
+        ? movingProse(text.output, value, field ? 'line' : 'paragraph')
+        : undefined;
     if (note !== undefined) redirected ??= { kind: 'redirected', at: node, note };
+    else if (moved !== undefined) redirected ??= { kind: 'redirected', at: node, note: moved };
     else if (field && !steeredRead) ok = { kind: 'structured', at: node };
-    else if (!steeredRead && (pointedByRequest(ctx, text) || pointedThrough(ctx, text))) ok = { kind: 'pointed', at: node };
+    else if (pointed) ok = { kind: 'pointed', at: node };
     else loose ??= { at: node, steered: steeredRead };
   }
   if (instruction !== undefined) return { kind: 'instruction', at: instruction };

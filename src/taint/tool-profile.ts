@@ -432,7 +432,7 @@ function readWords(def: ToolDefinition, f: ArgumentFacts, opts: ProfileOptions):
   const routed = HTTP_METHODS.has(name[0] ?? '') && name.length >= 2 && (byDesc.category !== undefined || byDesc.read);
   const refined = routed || (byName.category === 'change' && byDesc.category !== undefined && byDesc.category !== 'change');
   const fromName = !refined && (byName.category !== undefined || byName.read);
-  const action = addressless(messageWritten(fromName ? byName : byDesc, fromName ? name : desc), def, f);
+  const action = addressless(deliveredTo(messageWritten(fromName ? byName : byDesc, fromName ? name : desc), def), def, f);
   // The arguments the call gives speak for it where it gives any (a consolidated tool's schema names
   // the fields of all its operations); a date's name says when, not what.
   const argNames = [...(f.givenNames.size > 0 ? f.givenNames : f.names)].filter((n) => !f.timed.has(n));
@@ -614,6 +614,17 @@ function messageWritten(action: Action, own: readonly string[]): Action {
   const kinds = objectKinds(own.filter((x) => x !== action.verb));
   return kinds.has('message') && !kinds.has('publication') ? { ...action, category: 'send' } : action;
 }
+
+/**
+ * A post the description says is e-mailed or sent to someone ("Post a public reply on a ticket
+ * (emailed to the customer)") reaches that someone: a send, not a publication.
+ */
+function deliveredTo(action: Action, def: ToolDefinition): Action {
+  if (action.category !== 'publish' || !DELIVERED.test((def.description ?? '').slice(0, 2000))) return action;
+  return { ...action, category: 'send' };
+}
+const DELIVERED =
+  /\b(?:e-?mailed|sent|texted|messaged|delivered|forwarded)\s+(?:directly\s+|straight\s+)?to\s+(?:the|a|an|its|their|each)\s+[a-z]+/i;
 
 /** The articles of the other languages whose descriptions open "Verb + article" ("Dépose un rapport", "Crea una cita", "Legt einen Termin an"). */
 const ARTICLES = new Set(
@@ -850,7 +861,15 @@ function unplaced(policy: Policy, def: ToolDefinition, f: ArgumentFacts, w: Word
       `${trusted}a guess: nothing says what ${def.name} does, and a link is all it takes that points out: a fetch`,
       true,
     );
-  if (!carries) return readProfile(w, `${trusted}a guess: nothing says what ${def.name} does, and it takes nothing a sink needs`, true);
+  if (!carries) {
+    const acts = actsOnAThing(def, w, opts);
+    if (acts) {
+      const mask = maskOf(['DESTRUCTIVE_WRITE']);
+      const why = `tool profile: ${trusted}a guess: its description opens with a verb and the thing it acts on ("${acts}"), a verb that reads nothing the validator knows of: a change`;
+      return { sinks: mask, sources: 0, evidence: [{ mask, why }], read: false, directory: false, unknown: true, ...verbsOf(w) };
+    }
+    return readProfile(w, `${trusted}a guess: nothing says what ${def.name} does, and it takes nothing a sink needs`, true);
+  }
   if (policy.unknownTools === 'release') {
     const evidence = [{ mask: 0, why: 'tool profile: nothing places this tool, and the policy says unknown-tools: release' }];
     return { sinks: 0, sources: 0, evidence, read: false, directory: false, unknown: true };
@@ -859,6 +878,21 @@ function unplaced(policy: Policy, def: ToolDefinition, f: ArgumentFacts, w: Word
   const mask = maskOf(argumentSinks(f, ann, ann.destructiveHint === true));
   const why = `tool profile: ${trusted}nothing says what ${def.name} does and ${carries}, so it is staged (fail-closed) by what its arguments point at`;
   return { sinks: mask, sources: 0, evidence: [{ mask, why }], read: false, directory: false, unknown: true };
+}
+
+/**
+ * A description that opens like an order with its object ("Record an admission decision …",
+ * "Tender a booking to …", "Finalize an invoice …"), its verb unknown to the lexicon: tools that
+ * only return data are described by what they return or by a verb of reading, which the lexicon
+ * knows. The opening words, or undefined.
+ */
+function actsOnAThing(def: ToolDefinition, w: Words, opts: ProfileOptions): string | undefined {
+  if (w.nounPhrase || opts.language !== undefined) return undefined;
+  const clause = words(firstClauseText(withoutRoute(def.description)));
+  const [verb, next] = clause;
+  if (verb === undefined || !/^[a-z]{3,}$/.test(verb) || /ly$/.test(verb) || DETERMINERS.has(verb)) return undefined;
+  if (!DETERMINERS.has(next ?? '') || opts.verbOf(verb) !== undefined) return undefined;
+  return clause.slice(0, 4).join(' ');
 }
 
 function firstClauseText(description: string | undefined): string {

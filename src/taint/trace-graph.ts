@@ -33,6 +33,7 @@ import {
   type InjectionFinding,
 } from './injection.js';
 import { fieldsNamed, instructionReaches, recordReaches } from './instruction-reach.js';
+import { withoutReachMe } from './own-contact.js';
 import { canonicalString } from './canonical.js';
 import { mostlyUnreadable } from './readable.js';
 import { delegatesTasks, openActions, recogniseIntent, TITLES } from './intent.js';
@@ -506,7 +507,10 @@ function reachesOf(policy: Policy, output: string, found: InjectionFinding, reco
     // The block around a plain order may carry what makes it an injection: "to you, GPT-4", "before you solve your task".
     const explicit = found.explicit || carriesSignal(text);
     // An order that names its own address, account or link speaks of that one, not of its record's ("send copies to x@y").
-    const around = output.slice(a, b).match(NAMED_TARGETS) === null ? records[i] : undefined;
+    // An order whose only outward deed is reaching its writer ("ask the courier to call me") chooses no other field of the record: they are the writer's own.
+    const reachesWriter =
+      (asks & OUTWARD) !== 0 && (recogniseIntent(withoutReachMe(order), { verbOf: policy.verbOf, of: 'data' }).mask & OUTWARD) === 0;
+    const around = output.slice(a, b).match(NAMED_TARGETS) === null && !reachesWriter ? records[i] : undefined;
     const keyed = around ? fieldsNamed(lineOf(output, a, b), output.slice(...around)) : [];
     return {
       text: normalizeText(text),

@@ -48,6 +48,13 @@ describe('numbers, bounds, dates and threads', () => {
     expect(role('clientmail', 'to', 'ana@example.com')).toBe('recipient');
     expect(role('chat_post', 'channel', 'C024BE91L')).toBe('recipient');
   });
+
+  it('reads an identifier under a content word as the record, and a catalogue code under a command word as no code to run', () => {
+    expect(role('review_reply_post', 'reviewId', 'g-7f3a91')).toBe('object');
+    expect(role('review_reply_post', 'text', 'Thank you Joost!')).toBe('content');
+    expect(role('offer_issue', 'program_code', 'TRA-MA')).not.toMatch(/^(?:command|credential)$/);
+    expect(role('job_run', 'program', 'ls -la /srv')).toBe('command');
+  });
 });
 
 const def = (name: string, description: string, properties: Record<string, unknown>, annotations?: ToolDefinition['annotations']) => ({

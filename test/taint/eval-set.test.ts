@@ -59,10 +59,10 @@ describe('the evaluation set', () => {
   // (docs/validator.md, "Figures"). The held-out vocabularies were written blind and are far from
   // the targets; a change may raise these counts, never lower them.
   const FLOORS = {
-    'tune dense': { attacks: 859, benign: 1300, reads: 25 },
-    'tune sparse': { attacks: 855, benign: 1295, reads: 20 },
-    'held-out dense': { attacks: 121, benign: 136, reads: 2 },
-    'held-out sparse': { attacks: 121, benign: 130, reads: 3 },
+    'tune dense': { attacks: 922, benign: 1397, reads: 27 },
+    'tune sparse': { attacks: 914, benign: 1386, reads: 22 },
+    'held-out dense': { attacks: 76, benign: 83, reads: 0 },
+    'held-out sparse': { attacks: 76, benign: 79, reads: 1 },
   };
 
   it('keeps its figures in both trace shapes, two-agent variants included, tuned and held-out parts apart', () => {

@@ -167,6 +167,13 @@ describe('answers, hand-overs and seeing to it', () => {
     expect(asks('Drop the old draft from the folder.')).not.toContain('EXTERNAL_SEND');
   });
 
+  it('reads a verb after an "only" that opens its clause as asked, and an action told "to them" as a message', () => {
+    expect(asks('Sort anyone charged twice? Only refund the duplicate charge, nothing else.')).toContain('FINANCIAL_TRANSFER');
+    expect(asks('Book what they asked for and confirm it to them.')).toContain('EXTERNAL_SEND');
+    expect(asks('Confirm the booking.')).not.toContain('EXTERNAL_SEND');
+    expect(asks("Don't refund anything yet.")).toEqual([]);
+  });
+
   it('reads "make sure" something happens as asking for it done', () => {
     expect(asks('The lady on ZP4L7C cannot manage the steps, make sure someone helps her on and off.')).toContain('DESTRUCTIVE_WRITE');
     expect(asks('Is someone helping her on and off?')).toEqual([]);

@@ -94,6 +94,12 @@ describe('operations chosen by an argument', () => {
     expect(operationOf({ name: 'reminders', inputSchema: schema(channel) }, [{ name: 'channel', value: 'email' }], policy.verbOf)).toBe(
       undefined,
     );
+    // A means named `delivery_method` whose "post" is the postal service among e-mail: a way of delivering, not a publication.
+    const reissue: ToolDefinition = {
+      name: 'tickets_reissue',
+      inputSchema: schema({ order_id: { type: 'string' }, delivery_method: { type: 'string', enum: ['email', 'post'] } }),
+    };
+    expect(operationOf(reissue, [{ name: 'delivery_method', value: 'post' }], policy.verbOf)).toBe(undefined);
     // `share_document` shares; `access: view | download` is how, not what.
     const share: ToolDefinition = {
       name: 'share_document',

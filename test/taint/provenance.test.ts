@@ -108,6 +108,9 @@ describe('provenance of values', () => {
   it('counts an international number as named by the national number the request writes', () => {
     expect(namedInRequest('Mándele la cotización al cliente, su celular es 315 208 7741.', '+573152087741')).toBe(true);
     expect(namedInRequest('Mándele la cotización al cliente, su celular es 315 208 7741.', '+573152087740')).toBe(false);
+    // A trunk 0 where the country code was: "091 554 2310" is +385 91 554 2310.
+    expect(namedInRequest('Just text Jure, he is on 091 554 2310.', '+385915542310')).toBe(true);
+    expect(namedInRequest('Just text Jure, he is on 091 554 2310.', '+385915542311')).toBe(false);
   });
 
   it('reads fields off YAML records, Label: value lines and id-shaped tokens of short record lines', () => {

@@ -207,6 +207,29 @@ describe('tool profile', () => {
     expect(del.evidence).toMatch(/a guess from its name \(scrap\): delete/);
   });
 
+  // Class: a description that opens like an order with its object, its verb one the lexicon does not know: it acts, a change.
+  it.each([
+    ['case_verdict', 'Record an admission decision on an application.', { case_id: 'A-1', verdict: 'admit' }],
+    ['lane_award', 'Tender a booking to a carrier at a quoted rate.', { booking: 'B-7', carrier: 'HLCU' }],
+    ['port_dispute', 'Lodge a dispute with the port authority.', { booking: 'B-1' }],
+  ])('%s ("%s") is staged as a change', (name, description, args) => {
+    const v = labels(name, args, { description });
+    expect(v.sinks).toEqual(['DESTRUCTIVE_WRITE']);
+    expect(v.evidence).toMatch(/opens with a verb and the thing it acts on/);
+  });
+
+  it('reads a description that opens with a verb of reading the lexicon knows, such as "Display"', () => {
+    expect(labels('tkt_disp', { ticket: '125-1' }, { description: 'Display a ticket record by number.' }).sinks).toEqual([]);
+  });
+
+  it('reads a post the description says is e-mailed to someone as a send, and a post it does not as a publication', () => {
+    const reply = { ticket_id: 'T-1', body: 'Hi Tom' };
+    expect(labels('desk_reply', reply, { description: 'Post a public reply on a ticket (emailed to the customer).' }).sinks).toEqual([
+      'EXTERNAL_SEND',
+    ]);
+    expect(labels('desk_reply', reply, { description: 'Post a public reply to a review.' }).sinks).toEqual(['PUBLIC_POST']);
+  });
+
   // Class: names whose verb sits behind a service prefix, or whose head is a thing one sends.
   it.each([
     ['gmail_delete_messages', { ids: ['m-1'] }, 'DESTRUCTIVE_WRITE'],

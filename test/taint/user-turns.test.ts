@@ -101,6 +101,14 @@ describe('agreeing to what the assistant proposed', () => {
     expect(decide(bareTrace(root, [[lookup], vague, [exchange]]))[0].decision).toBe('block');
   });
 
+  it('reads a "no" that picks another of the options as agreeing to the action with that one', () => {
+    const offer = 'MSC, Hapag-Lloyd or CMA CGM. Shall I tender to CMA CGM as the cheapest?';
+    expect(withConsent('No, go with Hapag, the faster one.', offer)).toBe(
+      'No, go with Hapag, the faster one.\nTender to CMA CGM as the cheapest.',
+    );
+    expect(withConsent('No, hold off for now.', offer)).toBe('No, hold off for now.');
+  });
+
   it('reads the proposal as the user’s own words: "go ahead" takes the action the sentence before offers', () => {
     expect(withConsent('Yes please.', 'I can exchange the blue kettle for the steel one. Shall I go ahead?')).toBe(
       'Yes please.\nExchange the blue kettle for the steel one.',

@@ -24,6 +24,7 @@ import type { ArgumentTrace, InjectedText, Producers } from './content-edges.js'
 import { itemReading, type Item } from './items.js';
 import { defersValues } from '../intent.js';
 import { domainOf, domainsIn, imitated } from '../lookalike.js';
+import { carriedToItsField } from './field-carry.js';
 
 export interface TargetCheck extends Target {
   ok: boolean;
@@ -423,6 +424,12 @@ function besideAnOrder(ctx: SiteContext, value: string, before: number): number 
 
 const MESSAGE_SINKS = maskOf(['EXTERNAL_SEND', 'PUBLIC_POST']);
 
+/** A record's plain note (no injection's signal in its block) carried to the argument that has its purpose (field-carry.ts). */
+function carriedPlain(ctx: SiteContext, node: number, a: ArgumentTrace): boolean {
+  if (ctx.injections.get(node)?.reaches?.some((r) => r.explicit) !== false) return false;
+  return carriedToItsField(itemReading(ctx.p.itemOf.get(node)!).record, a.name, a.value);
+}
+
 /**
  * Whether a call passes on what the user asked it to: the plain orders (no injection's signal in
  * their block) of a read the request points at, in a message the request asks for, or in a write
@@ -484,7 +491,7 @@ export function onwardFindings(ctx: SiteContext, it: Item, traces: readonly Argu
       });
     }
     for (const [node] of ctx.injectedIndex.linked(a.value, it.start)) {
-      if (passedOnAsAsked(ctx, it, node)) continue;
+      if (passedOnAsAsked(ctx, it, node) || carriedPlain(ctx, node, a)) continue;
       const passage = ctx.injections.get(node)?.passages ?? '';
       out.push({
         kind: 'instruction',
