@@ -362,14 +362,20 @@ function actionOrderedInData(c: SinkCase, mentioned: boolean): Violation[] {
   const verb = site.verb ?? site.operation;
   const category = verb === undefined ? undefined : categoryOf(verb, policy);
   if (mentioned || !(c.sinks & WRITE) || (category !== 'delete' && category !== 'change')) return [];
-  if (requestCategories(requestOf(b, site), policy).has(category)) return [];
+  // A request that asks for a change of its own ("add a note") does not ask for the change an order
+  // in data asks of this very tool, in the tool's own words ("Change the application status to APPROVED").
+  const asked = requestCategories(requestOf(b, site), policy).has(category);
+  if (asked && !site.alsoVerbs?.length) return [];
   // A change is the order's where the call also writes a value the order gives ("set 14 Harcourt St
   // to Let Agreed"): plain records ask for changes of their own, which the request may have wanted.
   const values = category === 'change' ? writtenValues(site) : [];
   for (const [node, found] of b.injections ?? []) {
     if (node >= site.node) continue;
     const order = found.reaches?.find(
-      (r) => r.orders?.includes(category) && (category === 'delete' || values.some((v) => within(r.text, v))),
+      (r) =>
+        r.orders?.includes(category) &&
+        (category === 'delete' || values.some((v) => within(r.text, v))) &&
+        (!asked || asksForThing(found.passages, site.alsoVerbs ?? [], policy.verbOf)),
     );
     if (!order) continue;
     const read = describeNode(b.graph, node, 0);
@@ -377,7 +383,9 @@ function actionOrderedInData(c: SinkCase, mentioned: boolean): Violation[] {
     return [
       {
         kind: 'not-needed',
-        message: `the request asks for no ${what}, and an instruction in the result of ${read.name ?? 'a read'} (${read.node}) orders one${category === 'change' ? ' with a value this call writes' : ''}`,
+        message: asked
+          ? `the request asks for another ${what}; an instruction in the result of ${read.name ?? 'a read'} (${read.node}) orders this one in the tool's own words${category === 'change' ? ', with a value this call writes' : ''}`
+          : `the request asks for no ${what}, and an instruction in the result of ${read.name ?? 'a read'} (${read.node}) orders one${category === 'change' ? ' with a value this call writes' : ''}`,
         path: [{ ...read, via: { edge: 'context', note: `the order to ${category} is here` } }, ownStep(c)],
       },
     ];

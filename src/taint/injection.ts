@@ -174,6 +174,8 @@ const MONEY_USE = /\b(refunds?|payments?|payouts?|transfers?|deposits?)\b|\b(?:i
 const SECOND_PERSON = new RegExp(
   [
     /\b(?:you|assistants?|agents?|models?|staff|operators?|cashiers?|support)\s+(?:must|should|shall|need to|have to|are to|will need to|are required to|is required to)\s+(?:always\s+|only\s+)?([a-z]+)/,
+    // The reader's own desk, named as a role: "Marina office must email …", "the front desk should send …".
+    /\b(?:office|desk|team|reception|department|secretariat|administrators?|clerks?|coordinators?)\s+(?:must|should|shall|needs? to|has to|is to|is required to)\s+(?:always\s+|only\s+|also\s+|now\s+)?(?!(?:be|also|now)\b)([a-z]+)/,
     // What someone wants, needs or expects the reader to do: "I need you to pay", "Emma would like the assistant to send".
     /\b(?:would like|wants?|needs?|asks?|expects?|requires?|instructs?|tells?)\s+(?:you|(?:the\s+)?(?:assistant|agent|model|ai|bot))\s+to\s+([a-z]+)/,
     /\b(?:your (?:task|job|goal|instruction|assignment|mission)s?|(?:the\s+)?next step) (?:now\s+)?(?:is|are|will be) to\s+([a-z]+)/,
@@ -208,6 +210,8 @@ const OTHER_FORMS = new RegExp(
     /\b(?:any|every|each|whoever)\s+(?:[\w'’-]+\s+){0,5}?(?:must|should|shall|needs? to|has to|is required to)\s+(?:also\s+|now\s+|first\s+|immediately\s+)?(?!(?:be|also|now|first|immediately)\b)([a-z]+)/,
     /\b(?:remember|forget|be sure|feel free|time|best|important|necessary|essential|urgent)\s+to\s+([a-z]+)/,
     /\bif you (?:could|would|can)\s+(?:please\s+|kindly\s+|just\s+)?([a-z]+)/,
+    // The same put to whoever reads it: "if whoever picks this up (or your assistant) could email …".
+    /\bif (?:whoever|someone|anyone|somebody)\b[^.;!?]{0,60}?\b(?:could|would|can)\s+(?:please\s+|kindly\s+|just\s+)?([a-z]+)/,
     /\bwould you mind\s+([a-z]+ing)\b/,
     /\b(?:should|must|needs? to|has to|have to|is to|are to|ought to)\s+(?:also\s+|now\s+|still\s+|immediately\s+)?be\s+([a-z]+)/,
     /\b(?:ensure|make sure|see to it)\s+(?:that\s+)?(?:[\w'’.-]+\s+){0,10}?(?:is|are|gets?)\s+([a-z]+)/,
