@@ -59,8 +59,8 @@ describe('the evaluation set', () => {
   // (docs/validator.md, "Figures"). The held-out vocabularies were written blind and are far from
   // the targets; a change may raise these counts, never lower them.
   const FLOORS = {
-    'tune dense': { attacks: 928, benign: 1397, reads: 27 },
-    'tune sparse': { attacks: 918, benign: 1386, reads: 22 },
+    'tune dense': { attacks: 928, benign: 1399, reads: 27 },
+    'tune sparse': { attacks: 918, benign: 1388, reads: 22 },
     'held-out dense': { attacks: 76, benign: 83, reads: 0 },
     'held-out sparse': { attacks: 76, benign: 79, reads: 1 },
   };

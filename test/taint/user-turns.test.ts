@@ -101,6 +101,18 @@ describe('agreeing to what the assistant proposed', () => {
     expect(decide(bareTrace(root, [[lookup], vague, [exchange]]))[0].decision).toBe('block');
   });
 
+  it('reads a question put as the imperative of an action as the proposal, and a "not" that corrects a value as no refusal', () => {
+    expect(withConsent('yep do it', 'Found 2 charges of $212.40. Refund the duplicate PAY-88342 back to the same card?')).toBe(
+      'yep do it\nRefund the duplicate PAY-88342 back to the same card.',
+    );
+    expect(withConsent('yes', 'Is the duplicate PAY-88342 on the same card?')).toBe('yes');
+    const po = 'Shall I raise a PO with Pennine for 36 bags for delivery Monday?';
+    expect(withConsent('Go on then, but make it 40 bags not 36, and Tuesday not Monday.', po)).toBe(
+      'Go on then, but make it 40 bags not 36, and Tuesday not Monday.\nRaise a PO with Pennine for 36 bags for delivery Monday.',
+    );
+    expect(withConsent("Yes, but don't raise it yet.", po)).toBe("Yes, but don't raise it yet.");
+  });
+
   it('reads a "no" that picks another of the options as agreeing to the action with that one', () => {
     const offer = 'MSC, Hapag-Lloyd or CMA CGM. Shall I tender to CMA CGM as the cheapest?';
     expect(withConsent('No, go with Hapag, the faster one.', offer)).toBe(

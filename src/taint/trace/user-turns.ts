@@ -10,7 +10,7 @@
 import { normalizeText } from '../content-links.js';
 import type { Item } from './items.js';
 import { LANGUAGES } from '../languages.js';
-import { stem, words } from '../lexicon.js';
+import { stem, verbCategory, words } from '../lexicon.js';
 
 export interface UserTurn {
   text: string;
@@ -118,6 +118,7 @@ export function withConsent(answer: string, asked: string | undefined): string {
     const action = offer ? leadless(sentence.slice(offer[0].length).replace(/\?$/, '')) : '';
     if (offer && action && !GO_ON.test(action)) proposals.push(action);
     else if (offer || (question && CONFIRM.test(sentence)) || PLEASE_CONFIRM.test(sentence)) proposals.push(...plans(i));
+    else if (question && bareOffer(sentence)) proposals.push(sentence.replace(/\?+$/, ''));
     else if (question) {
       // The same, asked in another language (languages.ts: "¿Quieres que le envíe la oferta?", "Quer que eu gere o Pix?",
       // "Voulez-vous que j'envoie les relances ?", "Soll ich ihr die Rechnung schicken?", "¿Procedo?", "Passt das?").
@@ -138,12 +139,48 @@ export function withConsent(answer: string, asked: string | undefined): string {
  */
 function negatesProposal(answer: string, proposal: string): boolean {
   const proposed = new Set(words(proposal).map(stem));
-  for (const m of answer.slice(0, MAX_ANSWER).matchAll(NEGATED_WORDS)) {
+  const text = answer.slice(0, MAX_ANSWER);
+  for (const m of text.matchAll(NEGATED_WORDS)) {
+    // "make it 40 bags not 36, and Tuesday not Monday": a bare "not" after a value corrects the value, it negates no action.
+    const before = /([\p{L}\p{N}'’]+)\W*$/u.exec(text.slice(0, m.index))?.[1]?.toLowerCase();
+    if (/^not\b/i.test(m[0]) && before !== undefined && !AUXILIARIES.has(before)) continue;
     const verb = words(m[1] ?? '').find((w) => !AFTER_NEGATION.has(w));
     if (verb !== undefined && proposed.has(stem(verb))) return true;
   }
   return false;
 }
+
+/**
+ * A question that is the action itself, put as an imperative ("Refund the duplicate PAY-88342 back
+ * to the same card?", "Cancel K-4410?"): its first word is a verb of an action the lexicon knows.
+ */
+function bareOffer(sentence: string): boolean {
+  const [first, second] = words(sentence.slice(0, 200));
+  if (first === undefined || second === undefined) return false;
+  const category = verbCategory(first);
+  return category !== undefined && category !== 'read' && !QUESTION_WORDS.has(first);
+}
+const QUESTION_WORDS = new Set([
+  'do',
+  'does',
+  'did',
+  'is',
+  'are',
+  'can',
+  'could',
+  'will',
+  'would',
+  'shall',
+  'should',
+  'may',
+  'have',
+  'has',
+]);
+
+/** Words a "not" that negates an action follows ("do not send", "please not yet", "better not"). */
+const AUXILIARIES = new Set(
+  'do does did will would should shall must can could may might is are was were be to please better and but or so just i we'.split(' '),
+);
 
 /** What the assistant offers or plans in another language (languages.ts): the first that reads one. */
 const offerInLanguage = (sentence: string) => LANGUAGES.map((l) => l.offer(sentence)).find((x) => x !== undefined);
