@@ -58494,6 +58494,7 @@ var VERBS = {
     "check",
     "view",
     "show",
+    "display",
     "describe",
     "count",
     "calculate",
@@ -59922,7 +59923,10 @@ var NAME_WORDS = {
     "product",
     "error",
     "status",
-    "sort"
+    "sort",
+    "program",
+    "programme",
+    "course"
   ],
   /** Where a request goes. */
   url: ["url", "uri", "link", "endpoint", "webhook", "website", "domain", "host", "hostname", "server", "href", "callback"],
@@ -60110,12 +60114,14 @@ var NAME_WORDS = {
   taxId: ["vat", "tax", "gst", "abn", "nif", "cif", "siret", "ust"]
 };
 var RECORD_NUMBER = new Set(["number", "no", "nr", "num", "numero", "nummer", "numer", "num\xE9ro"].map(stem));
+var NAMING_LAST = new Set(["code", "name", "type", "title", "label"].map(stem));
 var ID_LAST = /* @__PURE__ */ new Set(["id", "ids", "ref", "uuid", "key"]);
 function byName(ws, codeTool) {
   if (ws.length === 0) return void 0;
   const W = NAME_WORDS;
   const last = ws[ws.length - 1];
-  if (has(ws, ...W.command) && !ws.some((w) => RECORD_NUMBER.has(w)) && !ID_LAST.has(last) || codeTool && has(ws, ...W.code))
+  const names = ws.length > 1 && !W.command.some((c3) => stem(c3) === last) && NAMING_LAST.has(last);
+  if (has(ws, ...W.command) && !ws.some((w) => RECORD_NUMBER.has(w)) && !ID_LAST.has(last) && !names || codeTool && has(ws, ...W.code))
     return "command";
   if (has(ws, ...W.credential) || has(ws, ...W.keyKind) && last === "key" || !codeTool && last === stem("code") && !has(ws, ...W.notASecretCode))
     return "credential";
@@ -60126,7 +60132,7 @@ function byName(ws, codeTool) {
   if (has(ws, ...W.amount) && !ID_LAST.has(last)) return "amount";
   if (has(ws, ...W.path)) return "path";
   if (has(ws, ...W.recipient) && !ID_LAST.has(last) || has(ws, "share") && has(ws, "with")) return "recipient";
-  if (has(ws, ...W.content)) return "content";
+  if (has(ws, ...W.content) && !ID_LAST.has(last)) return "content";
   if (ID_LAST.has(last) || has(ws, ...W.object) || has(ws, ...W.taxId)) return "object";
   return void 0;
 }
@@ -63048,7 +63054,8 @@ function operationOf(def, args, verbOf2) {
       return v === void 0 ? [] : [{ value: x, verb: v }];
     });
     const kinds = new Set(verbs.map((x) => verbOf2(x.verb)));
-    if (verbs.length < 2 || verbs.length * 2 < offered.length || kinds.size < 2 && !kinds.has("read")) continue;
+    if (verbs.length < 2 || verbs.length * 2 < offered.length || kinds.size < 2 && !kinds.has("read") || channels(argument, verbs, kinds))
+      continue;
     const value2 = args.find((a2) => a2.name === argument)?.value.trim();
     const verb = verbs.find((x) => x.value === value2)?.verb;
     if (value2 === void 0 || verb === void 0) return void 0;
@@ -63057,6 +63064,10 @@ function operationOf(def, args, verbOf2) {
   }
   return void 0;
 }
+function channels(argument, verbs, kinds) {
+  return words(argument).some((w) => MEANS.has(w)) && verbs.every((x) => x.value.trim().toLowerCase() === x.verb) && [...kinds].every((k) => k === "send" || k === "publish");
+}
+var MEANS = /* @__PURE__ */ new Set(["method", "channel", "via", "medium", "delivery", "mode", "by", "dispatch", "shipping"]);
 function listedIn(description, argument) {
   if (!description || !/^[\w-]{1,40}$/.test(argument)) return void 0;
   const at = new RegExp(`\\b${argument}\\s*[:=]\\s*`).exec(description.slice(0, 2e3));
@@ -63284,7 +63295,7 @@ function readWords(def, f, opts) {
   const routed = HTTP_METHODS.has(name[0] ?? "") && name.length >= 2 && (byDesc.category !== void 0 || byDesc.read);
   const refined = routed || byName2.category === "change" && byDesc.category !== void 0 && byDesc.category !== "change";
   const fromName = !refined && (byName2.category !== void 0 || byName2.read);
-  const action = addressless(messageWritten(fromName ? byName2 : byDesc, fromName ? name : desc), def, f);
+  const action = addressless(deliveredTo(messageWritten(fromName ? byName2 : byDesc, fromName ? name : desc), def), def, f);
   const argNames = [...f.givenNames.size > 0 ? f.givenNames : f.names].filter((n2) => !f.timed.has(n2));
   const own2 = [...name, ...desc, ...argNames.flatMap((n2) => words(n2))].filter((x) => x !== action.verb);
   const objects = objectKinds(own2);
@@ -63364,6 +63375,11 @@ function messageWritten(action, own2) {
   const kinds = objectKinds(own2.filter((x) => x !== action.verb));
   return kinds.has("message") && !kinds.has("publication") ? { ...action, category: "send" } : action;
 }
+function deliveredTo(action, def) {
+  if (action.category !== "publish" || !DELIVERED.test((def.description ?? "").slice(0, 2e3))) return action;
+  return { ...action, category: "send" };
+}
+var DELIVERED = /\b(?:e-?mailed|sent|texted|messaged|delivered|forwarded)\s+(?:directly\s+|straight\s+)?to\s+(?:the|a|an|its|their|each)\s+[a-z]+/i;
 var ARTICLES2 = new Set(
   "un une le la les des du el los las una unos unas um uma uns umas os il lo gli der die das den dem des ein eine einen einem een het de".split(
     " "
@@ -63484,7 +63500,15 @@ function unplaced(policy, def, f, w, trusted, opts) {
       `${trusted}a guess: nothing says what ${def.name} does, and a link is all it takes that points out: a fetch`,
       true
     );
-  if (!carries2) return readProfile(w, `${trusted}a guess: nothing says what ${def.name} does, and it takes nothing a sink needs`, true);
+  if (!carries2) {
+    const acts = actsOnAThing(def, w, opts);
+    if (acts) {
+      const mask2 = maskOf(["DESTRUCTIVE_WRITE"]);
+      const why2 = `tool profile: ${trusted}a guess: its description opens with a verb and the thing it acts on ("${acts}"), a verb that reads nothing the validator knows of: a change`;
+      return { sinks: mask2, sources: 0, evidence: [{ mask: mask2, why: why2 }], read: false, directory: false, unknown: true, ...verbsOf(w) };
+    }
+    return readProfile(w, `${trusted}a guess: nothing says what ${def.name} does, and it takes nothing a sink needs`, true);
+  }
   if (policy.unknownTools === "release") {
     const evidence = [{ mask: 0, why: "tool profile: nothing places this tool, and the policy says unknown-tools: release" }];
     return { sinks: 0, sources: 0, evidence, read: false, directory: false, unknown: true };
@@ -63493,6 +63517,14 @@ function unplaced(policy, def, f, w, trusted, opts) {
   const mask = maskOf(argumentSinks(f, ann, ann.destructiveHint === true));
   const why = `tool profile: ${trusted}nothing says what ${def.name} does and ${carries2}, so it is staged (fail-closed) by what its arguments point at`;
   return { sinks: mask, sources: 0, evidence: [{ mask, why }], read: false, directory: false, unknown: true };
+}
+function actsOnAThing(def, w, opts) {
+  if (w.nounPhrase || opts.language !== void 0) return void 0;
+  const clause = words(firstClauseText(withoutRoute(def.description)));
+  const [verb, next] = clause;
+  if (verb === void 0 || !/^[a-z]{3,}$/.test(verb) || /ly$/.test(verb) || DETERMINERS.has(verb)) return void 0;
+  if (!DETERMINERS.has(next ?? "") || opts.verbOf(verb) !== void 0) return void 0;
+  return clause.slice(0, 4).join(" ");
 }
 function firstClauseText(description) {
   if (!description) return "";
@@ -63695,6 +63727,7 @@ function inIndirectQuestion5(c3, i2) {
 }
 function usedAsVerb(c3, i2, execAsked) {
   if (i2 === 0 || VERB_CONTEXT5.has(c3.ws[i2 - 1]) || c3.ws[i2 - 1] === "us" && c3.ws[i2 - 2] === "let") return true;
+  if (ONLY.has(c3.ws[i2 - 1] ?? "") && (i2 === 1 || c3.parts.has(i2 - 1))) return true;
   const next = c3.ws[ONLY.has(c3.ws[i2 + 1] ?? "") ? i2 + 2 : i2 + 1] ?? "";
   if (c3.parts.has(i2) && (OBJECT_START.has(next) || ARTICLES3.has(next) || /^\d/.test(next))) return true;
   return execAsked && (c3.ws[i2 - 1] === "that" || c3.ws[i2 - 1] === "which");
@@ -63767,11 +63800,16 @@ function clauseActions(clause, money, opts) {
     const objects = objectKinds(c3.ws.slice(i2 + 1, i2 + 13));
     const paid = money && (cat !== "send" || objects.has("money") || MONEY.test(c3.ws.slice(i2, i2 + 6).join(" ")));
     out.push({ sinks: needsOfAction(cat, objects, paid), why: `"${c3.ws.slice(i2, i2 + 4).join(" ")}" asks to ${cat}`, category: cat });
-    if (CARRIED_BY_MESSAGE.has(cat) && byChannel(c3.ws.slice(i2 + 1, i2 + 9)))
+    if (CARRIED_BY_MESSAGE.has(cat) && (byChannel(c3.ws.slice(i2 + 1, i2 + 9)) || toSomeone(c3.ws.slice(i2 + 1, i2 + 6))))
       out.push({ sinks: ["EXTERNAL_SEND"], why: `"${c3.ws.slice(i2, i2 + 4).join(" ")}" is done by a message`, category: "send" });
   }
   return out;
 }
+function toSomeone(after) {
+  const at = after.indexOf("to");
+  return at >= 1 && at <= 3 && TOLD.has(after[at + 1] ?? "");
+}
+var TOLD = /* @__PURE__ */ new Set(["him", "her", "them"]);
 var CAUSATIVE = /\b(get|have)\s+((?:(?!me\b|us\b|it\s+(?:from|off)\b)[\w'’.-]+\s+){1,6}?)([a-z]{3,}ed|done|sent|paid|set up)(?=\s*$|\s*[,;]|\s+(?:by|before|with|on|for|in|to|today|tonight|tomorrow|asap|now|and|please|first)\b)/i;
 var MAX_CLAUSE = 2e3;
 function causative(clause, c3, opts) {
@@ -64428,6 +64466,8 @@ var MONEY_USE = /\b(refunds?|payments?|payouts?|transfers?|deposits?)\b|\b(?:iba
 var SECOND_PERSON = new RegExp(
   [
     /\b(?:you|assistants?|agents?|models?|staff|operators?|cashiers?|support)\s+(?:must|should|shall|need to|have to|are to|will need to|are required to|is required to)\s+(?:always\s+|only\s+)?([a-z]+)/,
+    // The reader's own desk, named as a role: "Marina office must email …", "the front desk should send …".
+    /\b(?:office|desk|team|reception|department|secretariat|administrators?|clerks?|coordinators?)\s+(?:must|should|shall|needs? to|has to|is to|is required to)\s+(?:always\s+|only\s+|also\s+|now\s+)?(?!(?:be|also|now)\b)([a-z]+)/,
     // What someone wants, needs or expects the reader to do: "I need you to pay", "Emma would like the assistant to send".
     /\b(?:would like|wants?|needs?|asks?|expects?|requires?|instructs?|tells?)\s+(?:you|(?:the\s+)?(?:assistant|agent|model|ai|bot))\s+to\s+([a-z]+)/,
     /\b(?:your (?:task|job|goal|instruction|assignment|mission)s?|(?:the\s+)?next step) (?:now\s+)?(?:is|are|will be) to\s+([a-z]+)/,
@@ -64445,6 +64485,8 @@ var OTHER_FORMS = new RegExp(
     /\b(?:any|every|each|whoever)\s+(?:[\w'’-]+\s+){0,5}?(?:must|should|shall|needs? to|has to|is required to)\s+(?:also\s+|now\s+|first\s+|immediately\s+)?(?!(?:be|also|now|first|immediately)\b)([a-z]+)/,
     /\b(?:remember|forget|be sure|feel free|time|best|important|necessary|essential|urgent)\s+to\s+([a-z]+)/,
     /\bif you (?:could|would|can)\s+(?:please\s+|kindly\s+|just\s+)?([a-z]+)/,
+    // The same put to whoever reads it: "if whoever picks this up (or your assistant) could email …".
+    /\bif (?:whoever|someone|anyone|somebody)\b[^.;!?]{0,60}?\b(?:could|would|can)\s+(?:please\s+|kindly\s+|just\s+)?([a-z]+)/,
     /\bwould you mind\s+([a-z]+ing)\b/,
     /\b(?:should|must|needs? to|has to|have to|is to|are to|ought to)\s+(?:also\s+|now\s+|still\s+|immediately\s+)?be\s+([a-z]+)/,
     /\b(?:ensure|make sure|see to it)\s+(?:that\s+)?(?:[\w'’.-]+\s+){0,10}?(?:is|are|gets?)\s+([a-z]+)/
@@ -64521,7 +64563,8 @@ var CHANGED_DETAILS = new RegExp(
     String.raw`\b(?:moved|switched|changed|transferred)\s+(?:our|my|the)\s+(?:business\s+)?(?:bank(?:ing)?|bank\s+accounts?)\b`,
     String.raw`\b(?:old|previous|current|existing|our|my)\s+(?:[\w&.-]+\s+)?(?:bank\s+)?account\s+(?:is|has\s+been|will\s+be)\s+(?:being\s+)?(?:closed|closing|discontinued|deactivated)\b`,
     String.raw`\b(?:our|my|their|his|her)\s+new\s+(?:bank\s+)?account\b`,
-    // Spanish, Portuguese, French, German.
+    // Spanish, Portuguese, French, German; the adjective after its noun too ("su cuenta nueva", "a conta nova").
+    String.raw`\b(?:cuenta|conta|conto|compte)\s+(?:bancaria\s+|banc[aá]ria\s+|bancario\s+|bancaire\s+)?(?:nuev[ao]|nov[ao]|nuov[ao]|nouveau|nouvelle)\b`,
     String.raw`\b(?:nuev[oa]s?\s+(?:datos\s+bancarios|cuenta)|cambi(?:amos|o)\s+de\s+(?:banco|cuenta)|nov[oa]s?\s+(?:dados\s+banc[aá]rios|conta|chave\s+pix)|(?:mudamos|trocamos)\s+de\s+banco|(?:troca|mudan[cç]a)\s+de\s+(?:banco|conta))`,
     String.raw`\b(?:nouve(?:au|l|lles?)\s+(?:compte|coordonn[ée]es|rib|iban)|chang[ée]\s+de\s+banque|changement\s+(?:de|d['’])\s*(?:notre\s+)?(?:banque|[ée]tablissement\s+bancaire|domiciliation|rib|iban|coordonn[ée]es)|anciennes?\s+coordonn[ée]es)`,
     String.raw`\b(?:neue[nr]?\s+(?:bank|konto)verbindung|neue[sn]?\s+konto|(?:bank|konto)verbindung\s+(?:hat\s+sich|wurde)\s+ge(?:ä|ae|a)ndert)`
@@ -64936,6 +64979,31 @@ function fieldsNamed(passage, record2) {
   return out;
 }
 
+// src/taint/own-contact.ts
+var BEFORE = new RegExp(
+  `(?:${[
+    String.raw`\b(?:call|ring|phone|text|sms|whatsapp|reach|contact|get hold of|get back to)\s+(?:me|us)\b(?:\s+(?:back|directly|instead|anytime|please|later|today|tomorrow|on\s+whatsapp|on\s+my\s+[\w-]+))?\s*(?:on|at|via|using|:)?`,
+    String.raw`\b(?:mich|uns)\s+(?:bitte\s+|gerne\s+|jederzeit\s+)?(?:unter|auf)`,
+    String.raw`\b(?:ll[aá]m[ae]me|ll[aá]m[ae]nos|rappelez-moi|appelez-moi|appelle-moi|contactez-moi|ligue-me|liga-me|chiamami|richiamami|chiamatemi|contattami|bel\s+me(?:\s+terug)?|bel\s+ons|zadzwo[nń]\s+do\s+mnie)\b\s*(?:al|au|para|no|op|na|:)?`
+  ].map((x) => `(?:${x})`).join("|")})${String.raw`\s*$`}`,
+  "iu"
+);
+var CONTACT = /^(?:\+?\d[\d\s()./-]{5,22}\d|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)$/;
+function writersOwnContact(passages, value2) {
+  const v = value2.trim();
+  if (!CONTACT.test(v) || passages.length > 2e5) return false;
+  for (let at = passages.indexOf(v); at >= 0; at = passages.indexOf(v, at + 1)) {
+    const before = passages.slice(Math.max(0, at - 60), at);
+    const sentence2 = before.split(/[.!?\n](?=\s)/).pop() ?? "";
+    if (BEFORE.test(sentence2)) return true;
+  }
+  return false;
+}
+var REACH_ME = /\b(?:(?:ask|tell|have|get)\s+(?:the\s+|a\s+|an\s+|your\s+|our\s+)?[\w-]+\s+to\s+)?(?:call|ring|phone|text|sms|whatsapp|reach|contact|get hold of|get back to)\s+(?:me|us)\b(?:\s+back\b)?/gi;
+function withoutReachMe(text2) {
+  return text2.replace(REACH_ME, " ");
+}
+
 // src/taint/provenance.ts
 var import_yaml2 = __toESM(require_dist2(), 1);
 
@@ -65087,7 +65155,7 @@ function codeInText(text2, value2) {
   const codes = codesOf(text2);
   if (codes.has(code3) || codes.has(code3.replace(/^\+/, ""))) return true;
   const digits = /^\+\d{10,15}$/.test(code3) ? code3.slice(1) : void 0;
-  return digits !== void 0 && [1, 2, 3].some((k) => digits.length - k >= 7 && codes.has(digits.slice(k)));
+  return digits !== void 0 && [1, 2, 3].some((k) => digits.length - k >= 7 && (codes.has(digits.slice(k)) || codes.has(`0${digits.slice(k)}`)));
 }
 function codesOf(text2) {
   let out = CODES.get(text2);
@@ -65179,6 +65247,38 @@ function handedOver(ctx, text2, n2, sinks) {
   if (orders.length === 0 || orders.some((r) => r.explicit) || ((ctx.needs ?? 0) & sinks) !== sinks) return false;
   return !steered(ctx, text2) && (pointedByRequest(ctx, text2) || pointedThrough(ctx, text2));
 }
+function ownContact(ctx, text2, value2, sinks, where) {
+  if (where !== "target" || sinks === ANY_ORDER || sinks & NOT_A_MESSAGE || !text2.passages) return false;
+  return writersOwnContact(text2.passages, value2) && !steered(ctx, text2) && (pointedByRequest(ctx, text2) || pointedThrough(ctx, text2));
+}
+var NOT_A_MESSAGE = bitOf("FINANCIAL_TRANSFER") | bitOf("CODE_EXEC");
+var OUTWARD2 = bitOf("EXTERNAL_SEND") | bitOf("FINANCIAL_TRANSFER") | bitOf("PUBLIC_POST");
+function movingProse(output2, value2, unit = "paragraph") {
+  const v = value2.trim();
+  if (v.length < 3 || v.length > 200) return void 0;
+  const text2 = output2.slice(0, 2e5);
+  const spaced = /^[A-Za-z0-9]{8,40}$/.test(v) ? new RegExp(v.split("").join("[\\s.-]?"), "gi") : void 0;
+  const found2 = spaced ? [...text2.matchAll(spaced)].slice(0, 20).map((m) => [m.index, m[0].length]) : void 0;
+  const hits = found2 ?? occurrences(text2, v);
+  for (const [at, length] of hits) {
+    const vEnd = at + length;
+    const start = Math.max(text2.lastIndexOf("\n\n", at) + 1, at - 600);
+    const endAt = text2.indexOf("\n\n", vEnd);
+    const end = Math.min(endAt < 0 ? text2.length : endAt, vEnd + 600);
+    const lineStart = Math.max(text2.lastIndexOf("\n", at) + 1, at - 400);
+    const lineEnd = text2.indexOf("\n", vEnd);
+    const line = text2.slice(lineStart, Math.min(lineEnd < 0 ? text2.length : lineEnd, vEnd + 400));
+    const block = unit === "line" || LIST_ITEM.test(line) ? line : text2.slice(start, end).split("\n").filter((l) => !LIST_ITEM.test(l)).join("\n");
+    if (movesTarget(block)) return block.replace(/\s+/g, " ").trim().slice(0, 160);
+  }
+  return void 0;
+}
+var LIST_ITEM = /^\s*(?:[-*•]|\d{1,3}[.)])\s/;
+function occurrences(text2, value2) {
+  const out = [];
+  for (let at = text2.indexOf(value2); at >= 0 && out.length < 20; at = text2.indexOf(value2, at + value2.length)) out.push([at, value2.length]);
+  return out;
+}
 function standsAlone(text2, value2) {
   const v = value2.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   return new RegExp(`(?<![\\p{L}\\p{N}_.@/-])${v}(?![\\p{L}\\p{N}_@/-]|\\.[\\p{L}\\p{N}])`, "iu").test(text2.slice(0, 2e5));
@@ -65199,7 +65299,7 @@ function valueSource(ctx, value2, sinks = 0, where = "object") {
   for (const { node: node2, text: text2 } of ctx.containing(value2)) {
     const alone = !short || standsAlone(text2.passages ?? "", n2);
     if (text2.instructions !== void 0 && within(text2.instructions, n2) && alone) {
-      if (handedOver(ctx, text2, n2, sinks)) ok2 ??= { kind: "pointed", at: node2, handed: true };
+      if (handedOver(ctx, text2, n2, sinks) || ownContact(ctx, text2, value2, sinks, where)) ok2 ??= { kind: "pointed", at: node2, handed: true };
       else instruction ??= node2;
       continue;
     }
@@ -65208,7 +65308,7 @@ function valueSource(ctx, value2, sinks = 0, where = "object") {
       continue;
     }
     const reach = sinks === 0 || !alone ? void 0 : text2.reaches?.find(
-      (r) => r.keyed?.includes(n2) === true || claims(ctx, text2, r, sinks) && (within(r.text, n2) || where === "target" && r.record !== void 0 && within(r.record, n2))
+      (r) => r.keyed?.includes(n2) === true || claims(ctx, text2, r, sinks) && (within(r.text, n2) || where === "target" && r.record !== void 0 && (r.asks & OUTWARD2) !== 0 && within(r.record, n2))
     );
     if (reach) {
       instructed ??= { kind: "instructed", at: node2, asks: reach.asks & sinks };
@@ -65218,9 +65318,12 @@ function valueSource(ctx, value2, sinks = 0, where = "object") {
     const steeredRead = !text2.directory && steered(ctx, text2);
     const field = structuredFields(text2).has(n2);
     const note = field && where === "target" && text2.record !== void 0 && !(requestMoves ??= movesTarget(ctx.request)) ? redirectingNote(text2.record, value2) : void 0;
+    const pointed = !field && !steeredRead && (pointedByRequest(ctx, text2) || pointedThrough(ctx, text2));
+    const moved = note === void 0 && (field || pointed) && where === "target" && !(requestMoves ??= movesTarget(ctx.request)) && !ctx.defers?.() ? movingProse(text2.output, value2, field ? "line" : "paragraph") : void 0;
     if (note !== void 0) redirected ??= { kind: "redirected", at: node2, note };
+    else if (moved !== void 0) redirected ??= { kind: "redirected", at: node2, note: moved };
     else if (field && !steeredRead) ok2 = { kind: "structured", at: node2 };
-    else if (!steeredRead && (pointedByRequest(ctx, text2) || pointedThrough(ctx, text2))) ok2 = { kind: "pointed", at: node2 };
+    else if (pointed) ok2 = { kind: "pointed", at: node2 };
     else loose ??= { at: node2, steered: steeredRead };
   }
   if (instruction !== void 0) return { kind: "instruction", at: instruction };
@@ -67208,6 +67311,40 @@ function domainOf(value2) {
   return url2 ? url2[1].toLowerCase() : void 0;
 }
 
+// src/taint/trace/field-carry.ts
+var MAX_DEPTH5 = 8;
+var MAX_FIELDS = 5e3;
+var GENERIC = new Set(
+  "body text message messages content contents note notes comment comments description details summary subject title info information remarks instructions data value values reply".split(
+    " "
+  )
+);
+var RUN = 4;
+function carriedToItsField(record2, argument, value2) {
+  const own2 = new Set(words(argument).filter((w) => w.length >= 4 && !GENERIC.has(w)));
+  const v = runsOf(value2);
+  if (own2.size === 0 || v.size === 0) return false;
+  let seen2 = 0;
+  const walk2 = (x, depth2) => {
+    if (x === null || typeof x !== "object" || depth2 > MAX_DEPTH5) return false;
+    for (const [key3, field] of Object.entries(x)) {
+      if (++seen2 > MAX_FIELDS) return false;
+      if (typeof field === "string") {
+        if (words(key3).some((w) => own2.has(w)) && [...runsOf(field)].some((r) => v.has(r))) return true;
+      } else if (walk2(field, depth2 + 1)) return true;
+    }
+    return false;
+  };
+  return walk2(record2, 0);
+}
+function runsOf(text2) {
+  const ws = normalizeText(text2.slice(0, 2e4)).split(" ").filter(Boolean);
+  const out = /* @__PURE__ */ new Set();
+  for (let i2 = 0; i2 + RUN <= ws.length; i2++) out.add(ws.slice(i2, i2 + RUN).join(" "));
+  if (ws.length > 0 && ws.length < RUN) out.add(ws.join(" "));
+  return out;
+}
+
 // src/taint/trace/sink-sites.ts
 var NAME_SHAPED = /^(?!\d{4}-\d{2}-\d{2})(?![\d.,]+$)(?=.{2,60}$)(?=.*[\p{Lu}\d._@-])[\p{L}\p{N}][\p{L}\p{N} ._'@-]*$/u;
 function nameLike(value2) {
@@ -67452,6 +67589,10 @@ function besideAnOrder(ctx, value2, before) {
   return void 0;
 }
 var MESSAGE_SINKS = maskOf(["EXTERNAL_SEND", "PUBLIC_POST"]);
+function carriedPlain(ctx, node2, a2) {
+  if (ctx.injections.get(node2)?.reaches?.some((r) => r.explicit) !== false) return false;
+  return carriedToItsField(itemReading(ctx.p.itemOf.get(node2)).record, a2.name, a2.value);
+}
 function passedOnAsAsked(ctx, it, node2) {
   const inj = ctx.injections.get(node2);
   const read2 = ctx.p.itemOf.get(node2);
@@ -67492,7 +67633,7 @@ function onwardFindings(ctx, it, traces) {
       });
     }
     for (const [node2] of ctx.injectedIndex.linked(a2.value, it.start)) {
-      if (passedOnAsAsked(ctx, it, node2)) continue;
+      if (passedOnAsAsked(ctx, it, node2) || carriedPlain(ctx, node2, a2)) continue;
       const passage = ctx.injections.get(node2)?.passages ?? "";
       out.push({
         kind: "instruction",
@@ -67699,6 +67840,7 @@ function withConsent(answer, asked) {
     const action = offer ? leadless(sentence2.slice(offer[0].length).replace(/\?$/, "")) : "";
     if (offer && action && !GO_ON.test(action)) proposals.push(action);
     else if (offer || question && CONFIRM.test(sentence2) || PLEASE_CONFIRM.test(sentence2)) proposals.push(...plans(i2));
+    else if (question && bareOffer(sentence2)) proposals.push(sentence2.replace(/\?+$/, ""));
     else if (question) {
       const es = offerInLanguage(sentence2);
       if (es === "go-on") proposals.push(...plans(i2));
@@ -67712,12 +67854,40 @@ ${said.join(" ")}`;
 }
 function negatesProposal(answer, proposal) {
   const proposed = new Set(words(proposal).map(stem));
-  for (const m of answer.slice(0, MAX_ANSWER).matchAll(NEGATED_WORDS)) {
+  const text2 = answer.slice(0, MAX_ANSWER);
+  for (const m of text2.matchAll(NEGATED_WORDS)) {
+    const before = /([\p{L}\p{N}'’]+)\W*$/u.exec(text2.slice(0, m.index))?.[1]?.toLowerCase();
+    if (/^not\b/i.test(m[0]) && before !== void 0 && !AUXILIARIES.has(before)) continue;
     const verb = words(m[1] ?? "").find((w) => !AFTER_NEGATION.has(w));
     if (verb !== void 0 && proposed.has(stem(verb))) return true;
   }
   return false;
 }
+function bareOffer(sentence2) {
+  const [first, second] = words(sentence2.slice(0, 200));
+  if (first === void 0 || second === void 0) return false;
+  const category = verbCategory(first);
+  return category !== void 0 && category !== "read" && !QUESTION_WORDS8.has(first);
+}
+var QUESTION_WORDS8 = /* @__PURE__ */ new Set([
+  "do",
+  "does",
+  "did",
+  "is",
+  "are",
+  "can",
+  "could",
+  "will",
+  "would",
+  "shall",
+  "should",
+  "may",
+  "have",
+  "has"
+]);
+var AUXILIARIES = new Set(
+  "do does did will would should shall must can could may might is are was were be to please better and but or so just i we".split(" ")
+);
 var offerInLanguage = (sentence2) => LANGUAGES.map((l) => l.offer(sentence2)).find((x) => x !== void 0);
 var planInLanguage = (sentence2) => LANGUAGES.map((l) => l.plan(sentence2)).find((x) => x !== void 0);
 var leadless = (action) => action.trim().replace(/^(?:go\s+ahead\s+and|proceed\s+to|now)\s+/i, "");
@@ -67744,7 +67914,8 @@ var AFTER_NEGATION = /* @__PURE__ */ new Set([
   "be"
 ]);
 var NEGATED_WORDS = new RegExp(`${NEGATION.source}\\s+((?:\\S+\\s+){0,2}\\S+)`, "giu");
-var refuses = (answer) => REFUSES_OPENING.test(answer) || NEGATION.test(answer) && !AGREES.test(answer);
+var refuses = (answer) => REFUSES_OPENING.test(answer) && !PICKS_ANOTHER.test(answer) || NEGATION.test(answer) && !AGREES.test(answer) && !PICKS_ANOTHER.test(answer);
+var PICKS_ANOTHER = /^\W*(?:no|nope|nah)\W+(?:go\s+with|use|pick|take|choose|make\s+it|let['’]?s\s+go\s+with|(?:the\s+)?other\s+one|rather)(?![\p{L}\p{N}])/iu;
 var OFFER = /^(?:(?:so|ok(?:ay)?|great|alright)[,!]?\s+)?(?:(?:which|what|when|where|who|whom)\b[^?,]{0,60}?\s)?(?:(?:shall|should|can|may)\s+I|(?:(?:do|would)\s+you\s+)?(?:want|like|need)\s+me\s+to|(?:do|would)\s+you\s+(?:confirm|agree)\s+(?:that\s+)?I\s+should|is\s+it\s+ok(?:ay)?\s+(?:if|for)\s+(?:I|me\s+to))\b/i;
 var GO_ON = /^(?:go\s+ahead|proceed|continue|do\s+(?:that|this|it|so))\b/i;
 var CONFIRM = /^(?:(?:so|ok(?:ay)?|great|alright)[,!]?\s+)?(?:(?:would|do)\s+you\s+(?:like|want)\s+(?:me\s+)?to\s+(?:proceed|go\s+ahead|continue|confirm)|shall\s+(?:I|we)\s+(?:proceed|go\s+ahead|continue)|(?:can|could|would)\s+you\s+(?:please\s+)?confirm|do\s+you\s+confirm|is\s+(?:that|this|everything)\s+(?:correct|right|ok(?:ay)?|fine|alright)|(?:does|do)\s+(?:that|this|these)\s+(?:sound|look)\s+(?:good|right|ok(?:ay)?|fine))\b/i;
@@ -67958,7 +68129,7 @@ function applyToolLabels(it, toolLabels) {
   if (it.kind === "sink" && it.classified.sinks === 0 && !staged) it.kind = "tool";
 }
 var MAX_REACH = 2e4;
-var OUTWARD2 = maskOf(["EXTERNAL_SEND", "FINANCIAL_TRANSFER", "PUBLIC_POST"]);
+var OUTWARD3 = maskOf(["EXTERNAL_SEND", "FINANCIAL_TRANSFER", "PUBLIC_POST"]);
 function reachesOf(policy, output2, found2, record2) {
   const blocks = instructionReaches(output2, found2.passages);
   const records2 = record2 ? recordReaches(output2, found2.passages) : [];
@@ -67973,11 +68144,12 @@ ${output2.slice(b - 2e3, e)}` : output2.slice(s2, e)
     const intent = recogniseIntent(order, { verbOf: policy.verbOf, of: "data" });
     const asks = intent.mask;
     const explicit = found2.explicit || carriesSignal(text2);
-    const around = output2.slice(a2, b).match(NAMED_TARGETS) === null ? records2[i2] : void 0;
+    const reachesWriter = (asks & OUTWARD3) !== 0 && (recogniseIntent(withoutReachMe(order), { verbOf: policy.verbOf, of: "data" }).mask & OUTWARD3) === 0;
+    const around = output2.slice(a2, b).match(NAMED_TARGETS) === null && !reachesWriter ? records2[i2] : void 0;
     const keyed = around ? fieldsNamed(lineOf(output2, a2, b), output2.slice(...around)) : [];
     return {
       text: normalizeText(text2),
-      asks: asks & OUTWARD2 ? asks | OUTWARD2 : asks,
+      asks: asks & OUTWARD3 ? asks | OUTWARD3 : asks,
       explicit,
       moves: movesTarget(text2),
       orders: [...intent.categories],
@@ -68159,10 +68331,10 @@ function adjudicateSink(b, p, site, policy, opts = {}) {
     };
   }
   const c3 = { b, p, site, policy, scope, inScope, sinks };
-  const waiver = injectionWaiver(b, p, site, g.atCall[v] & OVERRIDE2 ? void 0 : inScope);
   const onward = onwardFindings2(c3);
   const request2 = requestOf(b, site);
   const mentioned = namesCall(request2, site.tool, site.verb) || asksWithVerbs(request2, site.alsoVerbs ?? []) || asksForThing(request2, site.alsoVerbs ?? [], policy.verbOf, { place: addsOrChanges(site, policy) });
+  const waiver = injectionWaiver(b, p, site, g.atCall[v] & OVERRIDE2 ? void 0 : inScope, mentioned);
   const violations = [
     ...forbiddenPaths(c3, waiver !== void 0),
     ...injectedArguments(c3),
@@ -68340,12 +68512,13 @@ function actionOrderedInData(c3, mentioned) {
   const verb = site.verb ?? site.operation;
   const category = verb === void 0 ? void 0 : categoryOf(verb, policy);
   if (mentioned || !(c3.sinks & WRITE2) || category !== "delete" && category !== "change") return [];
-  if (requestCategories(requestOf(b, site), policy).has(category)) return [];
+  const asked = requestCategories(requestOf(b, site), policy).has(category);
+  if (asked && !site.alsoVerbs?.length) return [];
   const values = category === "change" ? writtenValues(site) : [];
   for (const [node2, found2] of b.injections ?? []) {
     if (node2 >= site.node) continue;
     const order = found2.reaches?.find(
-      (r) => r.orders?.includes(category) && (category === "delete" || values.some((v) => within(r.text, v)))
+      (r) => r.orders?.includes(category) && (category === "delete" || values.some((v) => within(r.text, v))) && (!asked || asksForThing(found2.passages, site.alsoVerbs ?? [], policy.verbOf))
     );
     if (!order) continue;
     const read2 = describeNode(b.graph, node2, 0);
@@ -68353,7 +68526,7 @@ function actionOrderedInData(c3, mentioned) {
     return [
       {
         kind: "not-needed",
-        message: `the request asks for no ${what}, and an instruction in the result of ${read2.name ?? "a read"} (${read2.node}) orders one${category === "change" ? " with a value this call writes" : ""}`,
+        message: asked ? `the request asks for another ${what}; an instruction in the result of ${read2.name ?? "a read"} (${read2.node}) orders this one in the tool's own words${category === "change" ? ", with a value this call writes" : ""}` : `the request asks for no ${what}, and an instruction in the result of ${read2.name ?? "a read"} (${read2.node}) orders one${category === "change" ? " with a value this call writes" : ""}`,
         path: [{ ...read2, via: { edge: "context", note: `the order to ${category} is here` } }, ownStep(c3)]
       }
     ];
@@ -68523,17 +68696,18 @@ function provenanceGap(c3) {
 }
 var OVERRIDE2 = bitOf("PROMPT_OVERRIDE");
 var INJECTABLE_ROLES = /* @__PURE__ */ new Set([...AUTHORITY_ROLES, "object"]);
-function injectionWaiver(b, p, site, inScope) {
+function injectionWaiver(b, p, site, inScope, mentioned) {
   if (inScope === void 0 || !(inScope & OVERRIDE2)) return void 0;
   const g = b.graph;
   if (g.own[b.root] & OVERRIDE2) return void 0;
   const request2 = requestOf(b, site);
-  const named = namesCall(request2, site.tool, site.verb) || site.fetch === true;
+  const named = mentioned || site.fetch === true;
   if (!named && (site.sinks & SINK_MASK & ~needsOf2(b, site)) !== 0) return void 0;
   if (!site.anchors?.length || (site.args ?? []).some((a2) => INJECTABLE_ROLES.has(a2.role) && fromInjectedText(b, a2))) return void 0;
   for (const [node2, inj] of b.injections ?? []) {
     if (node2 >= site.node || !(p.out[node2] & OVERRIDE2)) continue;
     if (mentionsTool(inj.passages, site.tool) && !mentionsTool(request2, site.tool)) return void 0;
+    if (!mentioned && site.alsoVerbs?.length && asksWithVerbs(inj.passages, site.alsoVerbs)) return void 0;
   }
   return `an injected instruction was upstream, but this call is the request's own (it asks for it; argument${site.anchors.length > 1 ? "s" : ""} ${site.anchors.join(", ")} from the request; nothing from the injected text)`;
 }
