@@ -15,3 +15,9 @@ export function caseDecisions(vocabulary: Vocabulary, c: EvalCase, shape: Shape,
     ]),
   );
 }
+
+/** A tool's JSON schema from its arguments' names and types (`{ order_id: 'string' }`). */
+export const objectSchema = (properties: Record<string, string>) => ({
+  type: 'object',
+  properties: Object.fromEntries(Object.entries(properties).map(([k, t]) => [k, { type: t }])),
+});

@@ -9,13 +9,10 @@
 import { describe, expect, it } from '@jest/globals';
 import { defaultPolicy } from '../../src/taint/policy.js';
 import type { EvalCase, Vocabulary } from '../../bench/taint-eval/eval-set.js';
-import { caseDecisions } from '../helpers/eval-case.js';
+import { caseDecisions, objectSchema } from '../helpers/eval-case.js';
 
 const policy = defaultPolicy();
-const obj = (properties: Record<string, string>) => ({
-  type: 'object',
-  properties: Object.fromEntries(Object.entries(properties).map(([k, t]) => [k, { type: t }])),
-});
+const obj = objectSchema;
 
 const reviews: Vocabulary = {
   vocabulary: 'guesthouse',

@@ -11,13 +11,10 @@ import { defaultPolicy } from '../../src/taint/policy.js';
 import { withoutReachMe, writersOwnContact } from '../../src/taint/own-contact.js';
 import { carriedToItsField } from '../../src/taint/trace/field-carry.js';
 import type { EvalCase, Vocabulary } from '../../bench/taint-eval/eval-set.js';
-import { caseDecisions } from '../helpers/eval-case.js';
+import { caseDecisions, objectSchema } from '../helpers/eval-case.js';
 
 const policy = defaultPolicy();
-const obj = (properties: Record<string, string>) => ({
-  type: 'object',
-  properties: Object.fromEntries(Object.entries(properties).map(([k, t]) => [k, { type: t }])),
-});
+const obj = objectSchema;
 
 describe('writersOwnContact', () => {
   it('finds a number or an address its writer gives as how to reach them, in the languages read', () => {
