@@ -371,11 +371,9 @@ function actionOrderedInData(c: SinkCase, mentioned: boolean): Violation[] {
   const values = category === 'change' ? writtenValues(site) : [];
   for (const [node, found] of b.injections ?? []) {
     if (node >= site.node) continue;
+    if (asked && !asksForThing(found.passages, site.alsoVerbs ?? [], policy.verbOf)) continue;
     const order = found.reaches?.find(
-      (r) =>
-        r.orders?.includes(category) &&
-        (category === 'delete' || values.some((v) => within(r.text, v))) &&
-        (!asked || asksForThing(found.passages, site.alsoVerbs ?? [], policy.verbOf)),
+      (r) => r.orders?.includes(category) && (category === 'delete' || values.some((v) => within(r.text, v))),
     );
     if (!order) continue;
     const read = describeNode(b.graph, node, 0);

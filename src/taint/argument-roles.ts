@@ -374,11 +374,9 @@ const CACHE = new WeakMap<Policy, Map<string, ArgumentRole>>();
 
 /** What of a value's digits the roles read (notMoney): whether it is a sum, and whether it is an account's run of four digits or more. */
 const digitsOf = (v: string) =>
-  v === ''
-    ? 'empty'
-    : v.length > 64
-      ? 'long'
-      : `${SUM.test(v.replace(CURRENCY, '')) ? 's' : '-'}${/^\d{4,}$/.test(v.replace(/[\s./-]/g, '')) ? 'd' : '-'}`;
+  v === '' ? 'empty' : v.length > 64 ? 'long' : `${SUM.test(v.replace(CURRENCY, '')) ? 's' : '-'}${accountDigits(v) ? 'd' : '-'}`;
+/** A run of four digits or more, however it is grouped ("4821 3370", "032-117"): how an account is written. */
+const accountDigits = (v: string) => /^\d{4,}$/.test(v.replace(/[\s./-]/g, ''));
 
 function computeRole(policy: Policy, tool: string, name: string, v: string, prop?: SchemaProperty): ArgumentRole {
   // The team's own rules first, then the schema (a format, an enum: `channel: {enum: [sms, tablet]}`
@@ -422,29 +420,14 @@ function notMoney(role: ArgumentRole, v: string, raw: readonly string[]): Argume
   if (role !== 'payee' || v === '' || !raw.some((w) => /^accounts?$/i.test(w)) || raw.some((w) => PAYEE_WORDS.has(w.toLowerCase())))
     return role;
   const accountShaped =
-    (v.length <= 64 && /^\d{4,}$/.test(v.replace(/[\s./-]/g, ''))) ||
-    EMAIL.test(v) ||
-    (IBAN.test(v.toUpperCase()) && /\d{2}/.test(v)) ||
-    /^0x[0-9a-f]{6,}$/i.test(v);
+    (v.length <= 64 && accountDigits(v)) || EMAIL.test(v) || (IBAN.test(v.toUpperCase()) && /\d{2}/.test(v)) || /^0x[0-9a-f]{6,}$/i.test(v);
   return accountShaped ? role : 'object';
 }
 /** A sum as written: digits with their separators and sign, once a currency's code or sign is taken away ("EUR 1.250,00", "$29.70", "-15%"). */
 const SUM = /^[\s+-]*\d[\d\s.,'’]*$/;
 const CURRENCY = /\b[A-Za-z]{1,3}\b|[€$£¥₹%]/g;
-const PAYEE_WORDS = new Set([
-  'iban',
-  'bic',
-  'swift',
-  'payee',
-  'beneficiary',
-  'wallet',
-  'routing',
-  'number',
-  'to',
-  'recipient',
-  'destination',
-  'target',
-]);
+/** The words that make an `account` argument a payee by its name (byName: a payee word, or an account target word), and `routing`. */
+const PAYEE_WORDS = new Set<string>([...NAME_WORDS.payee, ...NAME_WORDS.accountTarget, 'routing']);
 
 /** A date under `to` ends a range ("from … to 2024-11-15"); a message's id under `in_reply_to` names the thread: neither is whom the call reaches. */
 function notARecipient(role: ArgumentRole, v: string, raw: readonly string[]): ArgumentRole {

@@ -27,6 +27,12 @@ export function maskOf(labels: Iterable<Label>): number {
 
 export const SOURCE_MASK = maskOf(SOURCE_LABELS);
 export const SINK_MASK = maskOf(SINK_LABELS);
+/**
+ * Sinks that move something to someone. An order in data that asks for one claims its target for
+ * any of them: the writer of "send a transaction to …" means a payment, and the request, not the
+ * instruction, is where the exact action is read (trace-graph.ts, provenance.ts).
+ */
+export const OUTWARD_MASK = maskOf(['EXTERNAL_SEND', 'FINANCIAL_TRANSFER', 'PUBLIC_POST']);
 /** Every label plus the root bit: what a plain data edge carries. */
 export const ALL_MASK = SOURCE_MASK | SINK_MASK | ROOT_BIT;
 

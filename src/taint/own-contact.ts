@@ -6,6 +6,9 @@
  * there (provenance.ts); money never does, and a value any other order gives stays the order's.
  */
 
+/** "call me", "text us", "get hold of me": a verb that reaches someone, with the writer as its object. */
+const REACH_WRITER = String.raw`(?:call|ring|phone|text|sms|whatsapp|reach|contact|get hold of|get back to)\s+(?:me|us)\b`;
+
 /**
  * An order to reach the writer right before the value: "call me back on", "text us at", "rufen Sie
  * mich unter", "llámame al". Only words that say when or how may stand between "me" and the value:
@@ -14,7 +17,7 @@
  */
 const BEFORE = new RegExp(
   `(?:${[
-    String.raw`\b(?:call|ring|phone|text|sms|whatsapp|reach|contact|get hold of|get back to)\s+(?:me|us)\b(?:\s+(?:back|directly|instead|anytime|please|later|today|tomorrow|on\s+whatsapp|on\s+my\s+[\w-]+))?\s*(?:on|at|via|using|:)?`,
+    String.raw`\b${REACH_WRITER}(?:\s+(?:back|directly|instead|anytime|please|later|today|tomorrow|on\s+whatsapp|on\s+my\s+[\w-]+))?\s*(?:on|at|via|using|:)?`,
     String.raw`\b(?:mich|uns)\s+(?:bitte\s+|gerne\s+|jederzeit\s+)?(?:unter|auf)`,
     String.raw`\b(?:ll[aá]m[ae]me|ll[aá]m[ae]nos|rappelez-moi|appelez-moi|appelle-moi|contactez-moi|ligue-me|liga-me|chiamami|richiamami|chiamatemi|contattami|bel\s+me(?:\s+terug)?|bel\s+ons|zadzwo[nń]\s+do\s+mnie)\b\s*(?:al|au|para|no|op|na|:)?`,
   ]
@@ -40,8 +43,10 @@ export function writersOwnContact(passages: string, value: string): boolean {
 }
 
 /** "call me", "text us", "ring me back", "ask the courier to call me": the orders whose one deed is reaching the writer. */
-const REACH_ME =
-  /\b(?:(?:ask|tell|have|get)\s+(?:the\s+|a\s+|an\s+|your\s+|our\s+)?[\w-]+\s+to\s+)?(?:call|ring|phone|text|sms|whatsapp|reach|contact|get hold of|get back to)\s+(?:me|us)\b(?:\s+back\b)?/gi;
+const REACH_ME = new RegExp(
+  String.raw`\b(?:(?:ask|tell|have|get)\s+(?:the\s+|a\s+|an\s+|your\s+|our\s+)?[\w-]+\s+to\s+)?${REACH_WRITER}(?:\s+back\b)?`,
+  'gi',
+);
 
 /** The text less its orders to reach the writer, to read what else it asks. */
 export function withoutReachMe(text: string): string {

@@ -28,7 +28,7 @@ import { flattenArguments, hostOf } from './classify.js';
 import { movesTarget } from './injection.js';
 import { redirectingNote } from './redirect.js';
 import { writersOwnContact } from './own-contact.js';
-import { bitOf } from './labels.js';
+import { OUTWARD_MASK, bitOf } from './labels.js';
 
 /** A tool result as provenance sees it. */
 export interface ProducedText {
@@ -248,6 +248,9 @@ function pointedByRequest(ctx: ProvenanceContext, p: ProducedText): boolean {
   return p.openedFromEntry === true || requestPointsAt(ctx.request, p);
 }
 
+/** Whether the request points at the read, directly or through a read it points to. */
+const pointedAt = (ctx: ProvenanceContext, p: ProducedText) => pointedByRequest(ctx, p) || pointedThrough(ctx, p);
+
 /**
  * Whether the request points at the read through a read it points to: one of its arguments was
  * taken from the free text of such a read, outside any instruction ("you can find details in the
@@ -362,7 +365,7 @@ function claims(
     r.explicit ||
     // A request that itself moves the action ("pay them at their new account") knows of the change.
     (r.moves === true && !movesTarget(ctx.request)) ||
-    !((ctx.needs ?? 0) & r.asks & sinks && (pointedByRequest(ctx, text) || pointedThrough(ctx, text)))
+    !((ctx.needs ?? 0) & r.asks & sinks && pointedAt(ctx, text))
   );
 }
 
@@ -380,7 +383,7 @@ function handedOver(ctx: ProvenanceContext, text: ProducedText, n: string, sinks
   // The call must do what the request asks; the order that gives the value may name the same deed
   // another way ("deliver to our workshop" for "change the order to whatever address they gave").
   if (orders.length === 0 || orders.some((r) => r.explicit) || ((ctx.needs ?? 0) & sinks) !== sinks) return false;
-  return !steered(ctx, text) && (pointedByRequest(ctx, text) || pointedThrough(ctx, text));
+  return !steered(ctx, text) && pointedAt(ctx, text);
 }
 
 /**
@@ -389,11 +392,9 @@ function handedOver(ctx: ProvenanceContext, text: ProducedText, n: string, sinks
  */
 function ownContact(ctx: ProvenanceContext, text: ProducedText, value: string, sinks: number, where: 'object' | 'target'): boolean {
   if (where !== 'target' || sinks === ANY_ORDER || sinks & NOT_A_MESSAGE || !text.passages) return false;
-  return writersOwnContact(text.passages, value) && !steered(ctx, text) && (pointedByRequest(ctx, text) || pointedThrough(ctx, text));
+  return writersOwnContact(text.passages, value) && !steered(ctx, text) && pointedAt(ctx, text);
 }
 const NOT_A_MESSAGE = bitOf('FINANCIAL_TRANSFER') | bitOf('CODE_EXEC');
-/** The orders that choose where something goes: a record's order to change or delete chooses none of its contacts. */
-const OUTWARD = bitOf('EXTERNAL_SEND') | bitOf('FINANCIAL_TRANSFER') | bitOf('PUBLIC_POST');
 
 /**
  * The paragraph of free text that holds `value` when it moves an action away from a value the
@@ -409,36 +410,36 @@ export function movingProse(output: string, value: string, unit: 'line' | 'parag
   const text = output.slice(0, 200_000);
   // A code is found however the text spaces it ("LT50 3250 0674 1128 3390" for LT503250067411283390).
   const spaced = /^[A-Za-z0-9]{8,40}$/.test(v) ? new RegExp(v.split('').join('[\\s.-]?'), 'gi') : undefined;
-  const found = spaced ? [...text.matchAll(spaced)].slice(0, 20).map((m) => [m.index, m[0].length]) : undefined;
-  const hits = found ?? occurrences(text, v);
-  for (const [at, length] of hits) {
-    const vEnd = at + length;
-    const start = Math.max(text.lastIndexOf('\n\n', at) + 1, at - 600);
-    const endAt = text.indexOf('\n\n', vEnd);
-    const end = Math.min(endAt < 0 ? text.length : endAt, vEnd + 600);
+  let seen = 0;
+  for (const m of spaced ? text.matchAll(spaced) : occurrences(text, v)) {
+    if (++seen > 20) break;
+    const at = m.index;
+    const vEnd = at + m[0].length;
     // A line, at most 400 characters either side: a record printed on one line holds its neighbours too.
     const lineStart = Math.max(text.lastIndexOf('\n', at) + 1, at - 400);
     const lineEnd = text.indexOf('\n', vEnd);
     const line = text.slice(lineStart, Math.min(lineEnd < 0 ? text.length : lineEnd, vEnd + 400));
-    const block =
-      unit === 'line' || LIST_ITEM.test(line)
-        ? line
-        : text
-            .slice(start, end)
-            .split('\n')
-            .filter((l) => !LIST_ITEM.test(l))
-            .join('\n');
+    const block = unit === 'line' || LIST_ITEM.test(line) ? line : paragraphWithoutItems(text, at, vEnd);
     if (movesTarget(block)) return block.replace(/\s+/g, ' ').trim().slice(0, 160);
   }
   return undefined;
 }
 const LIST_ITEM = /^\s*(?:[-*•]|\d{1,3}[.)])\s/;
 
-/** Where `value` stands in `text`, as [index, length] pairs (twenty at the most). */
-function occurrences(text: string, value: string): [number, number][] {
-  const out: [number, number][] = [];
-  for (let at = text.indexOf(value); at >= 0 && out.length < 20; at = text.indexOf(value, at + value.length)) out.push([at, value.length]);
-  return out;
+/** The paragraph around [at, end), at most 600 characters either side, without its list items. */
+function paragraphWithoutItems(text: string, at: number, end: number): string {
+  const start = Math.max(text.lastIndexOf('\n\n', at) + 1, at - 600);
+  const next = text.indexOf('\n\n', end);
+  return text
+    .slice(start, Math.min(next < 0 ? text.length : next, end + 600))
+    .split('\n')
+    .filter((l) => !LIST_ITEM.test(l))
+    .join('\n');
+}
+
+/** Where `value` stands in `text`, as matches do (index and text). */
+function* occurrences(text: string, value: string): Generator<{ index: number; 0: string }> {
+  for (let at = text.indexOf(value); at >= 0; at = text.indexOf(value, at + value.length)) yield { index: at, 0: value };
 }
 
 /** Whether a short value stands as a word of its own somewhere in a text, not inside an address, a link or a code. */
@@ -490,7 +491,8 @@ export function valueSource(ctx: ProvenanceContext, value: string, sinks = 0, wh
             (r) =>
               r.keyed?.includes(n) === true ||
               (claims(ctx, text, r, sinks) &&
-                (within(r.text, n) || (where === 'target' && r.record !== undefined && (r.asks & OUTWARD) !== 0 && within(r.record, n)))),
+                (within(r.text, n) ||
+                  (where === 'target' && r.record !== undefined && (r.asks & OUTWARD_MASK) !== 0 && within(r.record, n)))),
           );
     if (reach) {
       instructed ??= { kind: 'instructed', at: node, asks: reach.asks & sinks };
@@ -505,7 +507,7 @@ export function valueSource(ctx: ProvenanceContext, value: string, sinks = 0, wh
         : undefined;
     // Prose that moves where the action goes ("refund by SEPA instead to …", "address it to … and
     // not to the old mailbox", "new bank details") chose the value, order or not, in a field as in free text.
-    const pointed = !field && !steeredRead && (pointedByRequest(ctx, text) || pointedThrough(ctx, text));
+    const pointed = !field && !steeredRead && pointedAt(ctx, text);
     const moved =
       note === undefined && (field || pointed) && where === 'target' && !(requestMoves ??= movesTarget(ctx.request)) && !ctx.defers?.()
         ? movingProse(text.output, value, field ? 'line' : 'paragraph')

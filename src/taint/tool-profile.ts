@@ -379,6 +379,8 @@ function effectOf(def: ToolDefinition): Effect | undefined {
 
 interface Words {
   name: string[];
+  /** The description's first clause, its route left out. */
+  clause: string[];
   desc: string[];
   byName: Action;
   action: Action;
@@ -467,7 +469,22 @@ function readWords(def: ToolDefinition, f: ArgumentFacts, opts: ProfileOptions):
     if (x.length >= 4 && x !== action.verb && opts.verbOf(x) !== 'read' && !NAME_FILLER.has(x) && !lead.includes(x)) lead.push(x);
   const opensWithRead = !nounPhrase && desc.length >= 3 && opts.verbOf(desc[0]) === 'read';
   const endsWithRead = name.length >= 2 && opts.verbOf(name[name.length - 1]) === 'read';
-  return { name, desc, byName, action, objects, money, where, descVerbUsed, compound, lead, nounPhrase, opensWithRead, endsWithRead };
+  return {
+    name,
+    clause,
+    desc,
+    byName,
+    action,
+    objects,
+    money,
+    where,
+    descVerbUsed,
+    compound,
+    lead,
+    nounPhrase,
+    opensWithRead,
+    endsWithRead,
+  };
 }
 
 /** Words of a name that name no action or thing: how it is offered (`offer_tool`, `crm_api`). */
@@ -862,7 +879,7 @@ function unplaced(policy: Policy, def: ToolDefinition, f: ArgumentFacts, w: Word
       true,
     );
   if (!carries) {
-    const acts = actsOnAThing(def, w, opts);
+    const acts = actsOnAThing(w, opts);
     if (acts) {
       const mask = maskOf(['DESTRUCTIVE_WRITE']);
       const why = `tool profile: ${trusted}a guess: its description opens with a verb and the thing it acts on ("${acts}"), a verb that reads nothing the validator knows of: a change`;
@@ -886,13 +903,12 @@ function unplaced(policy: Policy, def: ToolDefinition, f: ArgumentFacts, w: Word
  * only return data are described by what they return or by a verb of reading, which the lexicon
  * knows. The opening words, or undefined.
  */
-function actsOnAThing(def: ToolDefinition, w: Words, opts: ProfileOptions): string | undefined {
+function actsOnAThing(w: Words, opts: ProfileOptions): string | undefined {
   if (w.nounPhrase || opts.language !== undefined) return undefined;
-  const clause = words(firstClauseText(withoutRoute(def.description)));
-  const [verb, next] = clause;
+  const [verb, next] = w.clause;
   if (verb === undefined || !/^[a-z]{3,}$/.test(verb) || /ly$/.test(verb) || DETERMINERS.has(verb)) return undefined;
   if (!DETERMINERS.has(next ?? '') || opts.verbOf(verb) !== undefined) return undefined;
-  return clause.slice(0, 4).join(' ');
+  return w.clause.slice(0, 4).join(' ');
 }
 
 function firstClauseText(description: string | undefined): string {

@@ -18,7 +18,7 @@ import type { ProxyCall } from '../runlog/schema.js';
 import type { SinkLabel, SourceLabel, ToolEvent, ToolSpec } from '../benchmarks/agentic/agentic.js';
 import { GraphBuilder, type TraceGraph } from './graph.js';
 import { ContentIndex, normalizeText, type ContentIndexOptions } from './content-links.js';
-import { ALL_MASK, ROOT_BIT, SINK_MASK, bitOf, maskOf } from './labels.js';
+import { ALL_MASK, OUTWARD_MASK, ROOT_BIT, SINK_MASK, bitOf, maskOf } from './labels.js';
 import type { Policy } from './policy.js';
 import { contentLabels, releaseAt, requestNeeds, type LabelEvidence } from './classify.js';
 import {
@@ -482,12 +482,6 @@ function applyToolLabels(it: Item, toolLabels: TraceInput['toolLabels']): void {
 }
 
 const MAX_REACH = 20_000;
-/**
- * Sinks that move something to someone. An order in data that asks for one claims its target for
- * any of them: the writer of "send a transaction to …" means a payment, and the request, not the
- * instruction, is where the exact action is read.
- */
-const OUTWARD = maskOf(['EXTERNAL_SEND', 'FINANCIAL_TRANSFER', 'PUBLIC_POST']);
 
 /**
  * Each passage's block and the hard sinks its order asks for, read as a request is read (a colon
@@ -508,13 +502,13 @@ function reachesOf(policy: Policy, output: string, found: InjectionFinding, reco
     const explicit = found.explicit || carriesSignal(text);
     // An order that names its own address, account or link speaks of that one, not of its record's ("send copies to x@y").
     // An order whose only outward deed is reaching its writer ("ask the courier to call me") chooses no other field of the record: they are the writer's own.
-    const reachesWriter =
-      (asks & OUTWARD) !== 0 && (recogniseIntent(withoutReachMe(order), { verbOf: policy.verbOf, of: 'data' }).mask & OUTWARD) === 0;
+    const rest = asks & OUTWARD_MASK ? withoutReachMe(order) : order;
+    const reachesWriter = rest !== order && (recogniseIntent(rest, { verbOf: policy.verbOf, of: 'data' }).mask & OUTWARD_MASK) === 0;
     const around = output.slice(a, b).match(NAMED_TARGETS) === null && !reachesWriter ? records[i] : undefined;
     const keyed = around ? fieldsNamed(lineOf(output, a, b), output.slice(...around)) : [];
     return {
       text: normalizeText(text),
-      asks: asks & OUTWARD ? asks | OUTWARD : asks,
+      asks: asks & OUTWARD_MASK ? asks | OUTWARD_MASK : asks,
       explicit,
       moves: movesTarget(text),
       orders: [...intent.categories],

@@ -10,6 +10,7 @@ import { renderCase, type EvalCase, type Vocabulary } from '../../bench/taint-ev
 import { defaultPolicy } from '../../src/taint/policy.js';
 import { tracesOfDocument, validateTraces } from '../../src/taint/validate-trace.js';
 import { caseDecisions } from '../helpers/eval-case.js';
+import { movingProse } from '../../src/taint/provenance.js';
 
 const schema = (props: Record<string, unknown>) => ({ type: 'object', properties: props });
 const coop: Vocabulary = {
@@ -153,5 +154,20 @@ describe.each(['dense', 'sparse'] as const)('prose that moves the target, %s', (
     expect(decision(settle('Pay bill B-4471 to their new account, I checked it by phone.', scanned(notice), 'release'))).toBe('release');
     const listed = '- Not to be paid by cheque.\n- Quote 10388.';
     expect(decision(settle('Pay bill B-4471 from Bayview Plumbing.', scanned(plain, listed), 'release'))).toBe('release');
+  });
+});
+
+describe('movingProse', () => {
+  it('finds a code however the text spaces it, in its line for a field and in its paragraph for free text', () => {
+    const text = 'Total due 2,860.00\nWe have moved our business banking.\nRemit to GB29 NWBK 6016 1331 9268 19.';
+    expect(movingProse(text, 'GB29NWBK60161331926819')).toMatch(/moved our business banking/);
+    expect(movingProse(text, 'GB29NWBK60161331926819', 'line')).toBeUndefined();
+  });
+
+  it('stays bounded on a hostile text: past 200,000 characters nothing is read, and only twenty places of the value are', () => {
+    const notice = 'We have moved our business banking. Remit to GB29 NWBK 6016 1331 9268 19.';
+    expect(movingProse(`${'x '.repeat(150_000)}${notice}`, 'GB29NWBK60161331926819')).toBeUndefined();
+    const many = `${'GB29NWBK60161331926819 paid.\n\n'.repeat(5_000)}${notice}`;
+    expect(movingProse(many, 'GB29NWBK60161331926819')).toBeUndefined();
   });
 });

@@ -225,8 +225,7 @@ const AFTER_NEGATION = new Set([
 const NEGATED_WORDS = new RegExp(`${NEGATION.source}\\s+((?:\\S+\\s+){0,2}\\S+)`, 'giu');
 /** An answer that refuses or puts off what was offered, in every language the validator reads: it agrees to nothing. */
 const refuses = (answer: string) =>
-  (REFUSES_OPENING.test(answer) && !PICKS_ANOTHER.test(answer)) ||
-  (NEGATION.test(answer) && !AGREES.test(answer) && !PICKS_ANOTHER.test(answer));
+  !PICKS_ANOTHER.test(answer) && (REFUSES_OPENING.test(answer) || (NEGATION.test(answer) && !AGREES.test(answer)));
 /** "No, go with Hapag, the faster one": a "no" to the option offered that picks another agrees to the action. */
 const PICKS_ANOTHER =
   /^\W*(?:no|nope|nah)\W+(?:go\s+with|use|pick|take|choose|make\s+it|let['’]?s\s+go\s+with|(?:the\s+)?other\s+one|rather)(?![\p{L}\p{N}])/iu;
