@@ -58173,6 +58173,7 @@ function maskOf(labels) {
 }
 var SOURCE_MASK = maskOf(SOURCE_LABELS);
 var SINK_MASK = maskOf(SINK_LABELS);
+var OUTWARD_MASK = maskOf(["EXTERNAL_SEND", "FINANCIAL_TRANSFER", "PUBLIC_POST"]);
 var ALL_MASK = SOURCE_MASK | SINK_MASK | ROOT_BIT;
 function labelsOf(mask) {
   const out = [];
@@ -60150,7 +60151,8 @@ function argumentRole(policy, tool, name, value2, prop) {
   return role;
 }
 var CACHE = /* @__PURE__ */ new WeakMap();
-var digitsOf = (v) => v === "" ? "empty" : v.length > 64 ? "long" : `${SUM.test(v.replace(CURRENCY, "")) ? "s" : "-"}${/^\d{4,}$/.test(v.replace(/[\s./-]/g, "")) ? "d" : "-"}`;
+var digitsOf = (v) => v === "" ? "empty" : v.length > 64 ? "long" : `${SUM.test(v.replace(CURRENCY, "")) ? "s" : "-"}${accountDigits(v) ? "d" : "-"}`;
+var accountDigits = (v) => /^\d{4,}$/.test(v.replace(/[\s./-]/g, ""));
 function computeRole(policy, tool, name, v, prop) {
   const rule = policyRule(policy, tool, name);
   if (rule && !rule.at.startsWith("default ")) return "role" in rule ? rule.role : rule.kind;
@@ -60178,25 +60180,12 @@ function notMoney(role, v, raw) {
   if (role === "amount" && v !== "" && v.length <= 40 && !SUM.test(v.replace(CURRENCY, ""))) return "choice";
   if (role !== "payee" || v === "" || !raw.some((w) => /^accounts?$/i.test(w)) || raw.some((w) => PAYEE_WORDS.has(w.toLowerCase())))
     return role;
-  const accountShaped = v.length <= 64 && /^\d{4,}$/.test(v.replace(/[\s./-]/g, "")) || EMAIL2.test(v) || IBAN.test(v.toUpperCase()) && /\d{2}/.test(v) || /^0x[0-9a-f]{6,}$/i.test(v);
+  const accountShaped = v.length <= 64 && accountDigits(v) || EMAIL2.test(v) || IBAN.test(v.toUpperCase()) && /\d{2}/.test(v) || /^0x[0-9a-f]{6,}$/i.test(v);
   return accountShaped ? role : "object";
 }
 var SUM = /^[\s+-]*\d[\d\s.,'’]*$/;
 var CURRENCY = /\b[A-Za-z]{1,3}\b|[€$£¥₹%]/g;
-var PAYEE_WORDS = /* @__PURE__ */ new Set([
-  "iban",
-  "bic",
-  "swift",
-  "payee",
-  "beneficiary",
-  "wallet",
-  "routing",
-  "number",
-  "to",
-  "recipient",
-  "destination",
-  "target"
-]);
+var PAYEE_WORDS = /* @__PURE__ */ new Set([...NAME_WORDS.payee, ...NAME_WORDS.accountTarget, "routing"]);
 function notARecipient(role, v, raw) {
   if (role !== "recipient") return role;
   if (DATE.test(v)) return "other";
@@ -63312,7 +63301,22 @@ function readWords(def, f, opts) {
     if (x.length >= 4 && x !== action.verb && opts.verbOf(x) !== "read" && !NAME_FILLER.has(x) && !lead.includes(x)) lead.push(x);
   const opensWithRead = !nounPhrase && desc.length >= 3 && opts.verbOf(desc[0]) === "read";
   const endsWithRead = name.length >= 2 && opts.verbOf(name[name.length - 1]) === "read";
-  return { name, desc, byName: byName2, action, objects, money, where, descVerbUsed, compound, lead, nounPhrase, opensWithRead, endsWithRead };
+  return {
+    name,
+    clause,
+    desc,
+    byName: byName2,
+    action,
+    objects,
+    money,
+    where,
+    descVerbUsed,
+    compound,
+    lead,
+    nounPhrase,
+    opensWithRead,
+    endsWithRead
+  };
 }
 var NAME_FILLER = new Set("tool tools api data info item items list with from into".split(" "));
 var PARTICIPLES = new Set("sent made given taken written shown kept held bought sold paid found told left put set".split(" "));
@@ -63501,7 +63505,7 @@ function unplaced(policy, def, f, w, trusted, opts) {
       true
     );
   if (!carries2) {
-    const acts = actsOnAThing(def, w, opts);
+    const acts = actsOnAThing(w, opts);
     if (acts) {
       const mask2 = maskOf(["DESTRUCTIVE_WRITE"]);
       const why2 = `tool profile: ${trusted}a guess: its description opens with a verb and the thing it acts on ("${acts}"), a verb that reads nothing the validator knows of: a change`;
@@ -63518,13 +63522,12 @@ function unplaced(policy, def, f, w, trusted, opts) {
   const why = `tool profile: ${trusted}nothing says what ${def.name} does and ${carries2}, so it is staged (fail-closed) by what its arguments point at`;
   return { sinks: mask, sources: 0, evidence: [{ mask, why }], read: false, directory: false, unknown: true };
 }
-function actsOnAThing(def, w, opts) {
+function actsOnAThing(w, opts) {
   if (w.nounPhrase || opts.language !== void 0) return void 0;
-  const clause = words(firstClauseText(withoutRoute(def.description)));
-  const [verb, next] = clause;
+  const [verb, next] = w.clause;
   if (verb === void 0 || !/^[a-z]{3,}$/.test(verb) || /ly$/.test(verb) || DETERMINERS.has(verb)) return void 0;
   if (!DETERMINERS.has(next ?? "") || opts.verbOf(verb) !== void 0) return void 0;
-  return clause.slice(0, 4).join(" ");
+  return w.clause.slice(0, 4).join(" ");
 }
 function firstClauseText(description) {
   if (!description) return "";
@@ -64980,9 +64983,10 @@ function fieldsNamed(passage, record2) {
 }
 
 // src/taint/own-contact.ts
+var REACH_WRITER = String.raw`(?:call|ring|phone|text|sms|whatsapp|reach|contact|get hold of|get back to)\s+(?:me|us)\b`;
 var BEFORE = new RegExp(
   `(?:${[
-    String.raw`\b(?:call|ring|phone|text|sms|whatsapp|reach|contact|get hold of|get back to)\s+(?:me|us)\b(?:\s+(?:back|directly|instead|anytime|please|later|today|tomorrow|on\s+whatsapp|on\s+my\s+[\w-]+))?\s*(?:on|at|via|using|:)?`,
+    String.raw`\b${REACH_WRITER}(?:\s+(?:back|directly|instead|anytime|please|later|today|tomorrow|on\s+whatsapp|on\s+my\s+[\w-]+))?\s*(?:on|at|via|using|:)?`,
     String.raw`\b(?:mich|uns)\s+(?:bitte\s+|gerne\s+|jederzeit\s+)?(?:unter|auf)`,
     String.raw`\b(?:ll[aá]m[ae]me|ll[aá]m[ae]nos|rappelez-moi|appelez-moi|appelle-moi|contactez-moi|ligue-me|liga-me|chiamami|richiamami|chiamatemi|contattami|bel\s+me(?:\s+terug)?|bel\s+ons|zadzwo[nń]\s+do\s+mnie)\b\s*(?:al|au|para|no|op|na|:)?`
   ].map((x) => `(?:${x})`).join("|")})${String.raw`\s*$`}`,
@@ -64999,7 +65003,10 @@ function writersOwnContact(passages, value2) {
   }
   return false;
 }
-var REACH_ME = /\b(?:(?:ask|tell|have|get)\s+(?:the\s+|a\s+|an\s+|your\s+|our\s+)?[\w-]+\s+to\s+)?(?:call|ring|phone|text|sms|whatsapp|reach|contact|get hold of|get back to)\s+(?:me|us)\b(?:\s+back\b)?/gi;
+var REACH_ME = new RegExp(
+  String.raw`\b(?:(?:ask|tell|have|get)\s+(?:the\s+|a\s+|an\s+|your\s+|our\s+)?[\w-]+\s+to\s+)?${REACH_WRITER}(?:\s+back\b)?`,
+  "gi"
+);
 function withoutReachMe(text2) {
   return text2.replace(REACH_ME, " ");
 }
@@ -65190,6 +65197,7 @@ function steered(ctx, p, depth2 = 0) {
 function pointedByRequest(ctx, p) {
   return p.openedFromEntry === true || requestPointsAt(ctx.request, p);
 }
+var pointedAt = (ctx, p) => pointedByRequest(ctx, p) || pointedThrough(ctx, p);
 function pointedThrough(ctx, p, depth2 = 0) {
   if (depth2 >= 2) return false;
   return ledBy(p, (v) => {
@@ -65238,46 +65246,46 @@ var SEARCH_FIELD = /(?<![\p{L}\p{N}])[a-z_]{2,12}:(?=[^\s/])/giu;
 function claims(ctx, text2, r, sinks) {
   if (sinks !== ANY_ORDER && !(r.asks & sinks)) return false;
   return r.explicit || // A request that itself moves the action ("pay them at their new account") knows of the change.
-  r.moves === true && !movesTarget(ctx.request) || !((ctx.needs ?? 0) & r.asks & sinks && (pointedByRequest(ctx, text2) || pointedThrough(ctx, text2)));
+  r.moves === true && !movesTarget(ctx.request) || !((ctx.needs ?? 0) & r.asks & sinks && pointedAt(ctx, text2));
 }
 function handedOver(ctx, text2, n2, sinks) {
   if (sinks === 0 || sinks === ANY_ORDER || !ctx.defers?.()) return false;
   const holding = text2.reaches?.filter((x) => within(x.text, n2)) ?? [];
   const orders = holding.length > 0 ? holding : text2.reaches ?? [];
   if (orders.length === 0 || orders.some((r) => r.explicit) || ((ctx.needs ?? 0) & sinks) !== sinks) return false;
-  return !steered(ctx, text2) && (pointedByRequest(ctx, text2) || pointedThrough(ctx, text2));
+  return !steered(ctx, text2) && pointedAt(ctx, text2);
 }
 function ownContact(ctx, text2, value2, sinks, where) {
   if (where !== "target" || sinks === ANY_ORDER || sinks & NOT_A_MESSAGE || !text2.passages) return false;
-  return writersOwnContact(text2.passages, value2) && !steered(ctx, text2) && (pointedByRequest(ctx, text2) || pointedThrough(ctx, text2));
+  return writersOwnContact(text2.passages, value2) && !steered(ctx, text2) && pointedAt(ctx, text2);
 }
 var NOT_A_MESSAGE = bitOf("FINANCIAL_TRANSFER") | bitOf("CODE_EXEC");
-var OUTWARD2 = bitOf("EXTERNAL_SEND") | bitOf("FINANCIAL_TRANSFER") | bitOf("PUBLIC_POST");
 function movingProse(output2, value2, unit = "paragraph") {
   const v = value2.trim();
   if (v.length < 3 || v.length > 200) return void 0;
   const text2 = output2.slice(0, 2e5);
   const spaced = /^[A-Za-z0-9]{8,40}$/.test(v) ? new RegExp(v.split("").join("[\\s.-]?"), "gi") : void 0;
-  const found2 = spaced ? [...text2.matchAll(spaced)].slice(0, 20).map((m) => [m.index, m[0].length]) : void 0;
-  const hits = found2 ?? occurrences(text2, v);
-  for (const [at, length] of hits) {
-    const vEnd = at + length;
-    const start = Math.max(text2.lastIndexOf("\n\n", at) + 1, at - 600);
-    const endAt = text2.indexOf("\n\n", vEnd);
-    const end = Math.min(endAt < 0 ? text2.length : endAt, vEnd + 600);
+  let seen2 = 0;
+  for (const m of spaced ? text2.matchAll(spaced) : occurrences(text2, v)) {
+    if (++seen2 > 20) break;
+    const at = m.index;
+    const vEnd = at + m[0].length;
     const lineStart = Math.max(text2.lastIndexOf("\n", at) + 1, at - 400);
     const lineEnd = text2.indexOf("\n", vEnd);
     const line = text2.slice(lineStart, Math.min(lineEnd < 0 ? text2.length : lineEnd, vEnd + 400));
-    const block = unit === "line" || LIST_ITEM.test(line) ? line : text2.slice(start, end).split("\n").filter((l) => !LIST_ITEM.test(l)).join("\n");
+    const block = unit === "line" || LIST_ITEM.test(line) ? line : paragraphWithoutItems(text2, at, vEnd);
     if (movesTarget(block)) return block.replace(/\s+/g, " ").trim().slice(0, 160);
   }
   return void 0;
 }
 var LIST_ITEM = /^\s*(?:[-*•]|\d{1,3}[.)])\s/;
-function occurrences(text2, value2) {
-  const out = [];
-  for (let at = text2.indexOf(value2); at >= 0 && out.length < 20; at = text2.indexOf(value2, at + value2.length)) out.push([at, value2.length]);
-  return out;
+function paragraphWithoutItems(text2, at, end) {
+  const start = Math.max(text2.lastIndexOf("\n\n", at) + 1, at - 600);
+  const next = text2.indexOf("\n\n", end);
+  return text2.slice(start, Math.min(next < 0 ? text2.length : next, end + 600)).split("\n").filter((l) => !LIST_ITEM.test(l)).join("\n");
+}
+function* occurrences(text2, value2) {
+  for (let at = text2.indexOf(value2); at >= 0; at = text2.indexOf(value2, at + value2.length)) yield { index: at, 0: value2 };
 }
 function standsAlone(text2, value2) {
   const v = value2.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -65308,7 +65316,7 @@ function valueSource(ctx, value2, sinks = 0, where = "object") {
       continue;
     }
     const reach = sinks === 0 || !alone ? void 0 : text2.reaches?.find(
-      (r) => r.keyed?.includes(n2) === true || claims(ctx, text2, r, sinks) && (within(r.text, n2) || where === "target" && r.record !== void 0 && (r.asks & OUTWARD2) !== 0 && within(r.record, n2))
+      (r) => r.keyed?.includes(n2) === true || claims(ctx, text2, r, sinks) && (within(r.text, n2) || where === "target" && r.record !== void 0 && (r.asks & OUTWARD_MASK) !== 0 && within(r.record, n2))
     );
     if (reach) {
       instructed ??= { kind: "instructed", at: node2, asks: reach.asks & sinks };
@@ -65318,7 +65326,7 @@ function valueSource(ctx, value2, sinks = 0, where = "object") {
     const steeredRead = !text2.directory && steered(ctx, text2);
     const field = structuredFields(text2).has(n2);
     const note = field && where === "target" && text2.record !== void 0 && !(requestMoves ??= movesTarget(ctx.request)) ? redirectingNote(text2.record, value2) : void 0;
-    const pointed = !field && !steeredRead && (pointedByRequest(ctx, text2) || pointedThrough(ctx, text2));
+    const pointed = !field && !steeredRead && pointedAt(ctx, text2);
     const moved = note === void 0 && (field || pointed) && where === "target" && !(requestMoves ??= movesTarget(ctx.request)) && !ctx.defers?.() ? movingProse(text2.output, value2, field ? "line" : "paragraph") : void 0;
     if (note !== void 0) redirected ??= { kind: "redirected", at: node2, note };
     else if (moved !== void 0) redirected ??= { kind: "redirected", at: node2, note: moved };
@@ -67914,7 +67922,7 @@ var AFTER_NEGATION = /* @__PURE__ */ new Set([
   "be"
 ]);
 var NEGATED_WORDS = new RegExp(`${NEGATION.source}\\s+((?:\\S+\\s+){0,2}\\S+)`, "giu");
-var refuses = (answer) => REFUSES_OPENING.test(answer) && !PICKS_ANOTHER.test(answer) || NEGATION.test(answer) && !AGREES.test(answer) && !PICKS_ANOTHER.test(answer);
+var refuses = (answer) => !PICKS_ANOTHER.test(answer) && (REFUSES_OPENING.test(answer) || NEGATION.test(answer) && !AGREES.test(answer));
 var PICKS_ANOTHER = /^\W*(?:no|nope|nah)\W+(?:go\s+with|use|pick|take|choose|make\s+it|let['’]?s\s+go\s+with|(?:the\s+)?other\s+one|rather)(?![\p{L}\p{N}])/iu;
 var OFFER = /^(?:(?:so|ok(?:ay)?|great|alright)[,!]?\s+)?(?:(?:which|what|when|where|who|whom)\b[^?,]{0,60}?\s)?(?:(?:shall|should|can|may)\s+I|(?:(?:do|would)\s+you\s+)?(?:want|like|need)\s+me\s+to|(?:do|would)\s+you\s+(?:confirm|agree)\s+(?:that\s+)?I\s+should|is\s+it\s+ok(?:ay)?\s+(?:if|for)\s+(?:I|me\s+to))\b/i;
 var GO_ON = /^(?:go\s+ahead|proceed|continue|do\s+(?:that|this|it|so))\b/i;
@@ -68129,7 +68137,6 @@ function applyToolLabels(it, toolLabels) {
   if (it.kind === "sink" && it.classified.sinks === 0 && !staged) it.kind = "tool";
 }
 var MAX_REACH = 2e4;
-var OUTWARD3 = maskOf(["EXTERNAL_SEND", "FINANCIAL_TRANSFER", "PUBLIC_POST"]);
 function reachesOf(policy, output2, found2, record2) {
   const blocks = instructionReaches(output2, found2.passages);
   const records2 = record2 ? recordReaches(output2, found2.passages) : [];
@@ -68144,12 +68151,13 @@ ${output2.slice(b - 2e3, e)}` : output2.slice(s2, e)
     const intent = recogniseIntent(order, { verbOf: policy.verbOf, of: "data" });
     const asks = intent.mask;
     const explicit = found2.explicit || carriesSignal(text2);
-    const reachesWriter = (asks & OUTWARD3) !== 0 && (recogniseIntent(withoutReachMe(order), { verbOf: policy.verbOf, of: "data" }).mask & OUTWARD3) === 0;
+    const rest = asks & OUTWARD_MASK ? withoutReachMe(order) : order;
+    const reachesWriter = rest !== order && (recogniseIntent(rest, { verbOf: policy.verbOf, of: "data" }).mask & OUTWARD_MASK) === 0;
     const around = output2.slice(a2, b).match(NAMED_TARGETS) === null && !reachesWriter ? records2[i2] : void 0;
     const keyed = around ? fieldsNamed(lineOf(output2, a2, b), output2.slice(...around)) : [];
     return {
       text: normalizeText(text2),
-      asks: asks & OUTWARD3 ? asks | OUTWARD3 : asks,
+      asks: asks & OUTWARD_MASK ? asks | OUTWARD_MASK : asks,
       explicit,
       moves: movesTarget(text2),
       orders: [...intent.categories],
@@ -68517,8 +68525,9 @@ function actionOrderedInData(c3, mentioned) {
   const values = category === "change" ? writtenValues(site) : [];
   for (const [node2, found2] of b.injections ?? []) {
     if (node2 >= site.node) continue;
+    if (asked && !asksForThing(found2.passages, site.alsoVerbs ?? [], policy.verbOf)) continue;
     const order = found2.reaches?.find(
-      (r) => r.orders?.includes(category) && (category === "delete" || values.some((v) => within(r.text, v))) && (!asked || asksForThing(found2.passages, site.alsoVerbs ?? [], policy.verbOf))
+      (r) => r.orders?.includes(category) && (category === "delete" || values.some((v) => within(r.text, v)))
     );
     if (!order) continue;
     const read2 = describeNode(b.graph, node2, 0);
