@@ -11,7 +11,7 @@
  * ("Is de terugbetaling al verstuurd?"), a clause after "of" (whether) or "als" (if), a participle
  * ("de betaalde factuur", "is verstuurd") and a reply to the user ("stuur me …") ask for nothing.
  * What a verb asks for is one of the lexicon's categories, so a Dutch request and a tool in any
- * language meet on the same labels. Dutch tools, like German ones, are read by their structure.
+ * language meet on the same labels. A tool named or described with a Dutch verb is read with it.
  */
 import { wordSet, type Category, type ObjectKind } from './lexicon.js';
 import type { LanguageAction } from './languages.js';
@@ -140,6 +140,11 @@ const FORMS: Map<string, Form[]> = (() => {
       add(stem, { ...base, kind: 'imperative' });
       add(finite, { ...base, kind: 'finite' });
       add(inf, { ...base, kind: 'infinitive' });
+      // "terugmailen", "terugsms'en": a verb that sends, sent back, still sends; the particle stands apart as any other does.
+      if (category === 'send' && !particle && !list.includes(`${head}|terug`)) {
+        add(`terug${inf}`, { category, stem, fused: 'terug', kind: 'infinitive' });
+        add(`terug${finite}`, { category, stem, fused: 'terug', kind: 'finite' });
+      }
       // "doorsturen", "doorstuurt", "(dat ik) doorstuur": in a clause that ends with its verb, the particle is written on it.
       if (particle) {
         add(particle + inf, { category, stem, fused: particle, kind: 'infinitive' });
@@ -440,6 +445,7 @@ export function dutchActions(prose: string): LanguageAction[] {
       if (ws.length === 0 || ws.some((w) => NEGATORS.has(w))) continue;
       const found = [...verbFirst(ws), ...thatYou(ws)];
       if (found.length === 0 && !ws.some((w, k) => w === 'of' && k > 0)) found.push(...verbLast(ws));
+      if (found.length === 0 && !question) found.push(...allowedPassive(ws));
       for (const a of found.filter((x) => x.category !== 'read')) {
         const toUser = ws.some((w) => TO_USER.has(w)) || ws[ws.indexOf(a.words.split(' ')[0]) + 1] === 'ons';
         if (!((a.category === 'send' || a.category === 'share') && toUser)) out.push(a);
@@ -447,6 +453,36 @@ export function dutchActions(prose: string): LanguageAction[] {
     }
   }
   return out;
+}
+
+/** The past participle of every verb, to its category: "betaald", "verstuurd", "geboekt", "overgemaakt". */
+const PARTICIPLES: Map<string, Category> = (() => {
+  const out = new Map<string, Category>();
+  for (const [category, list] of Object.entries(STEMS) as [Category | 'none', string][]) {
+    if (category === 'none' || category === 'read') continue;
+    for (const item of list.split(' ')) {
+      const [head, particle = ''] = item.split('|');
+      const stem = head.split('=')[0];
+      // No "ge-" on a verb with an unstressed prefix: "betaald", "verstuurd", "herstelt".
+      const ge = /^(?:be|ver|ont|her|er|ge)/.test(stem) ? '' : 'ge';
+      for (const end of ['d', 't']) if (!stem.endsWith(end)) out.set(`${particle}${ge}${stem}${end}`, category);
+      out.set(`${particle}${ge}${stem}`, category);
+    }
+  }
+  return out;
+})();
+const MAY = wordSet('mag mogen kan kunnen');
+
+/**
+ * "Die mag betaald worden", "De factuur kan verstuurd worden": leave for the action in the passive,
+ * in a statement. "moet betaald worden" states what someone must do, and asks nothing of the reader.
+ */
+function allowedPassive(ws: readonly string[]): LanguageAction[] {
+  const may = ws.findIndex((w) => MAY.has(w));
+  const passive = ws.indexOf('worden');
+  if (may < 0 || passive < may + 2) return [];
+  const category = PARTICIPLES.get(ws[passive - 1]);
+  return category ? [{ category, after: ws.slice(0, may), words: ws.slice(may, passive + 1).join(' ') }] : [];
 }
 
 /** Words that lead into an order in data: "Graag …", "Gelieve …", "Let op: …", "Voortaan …". */
@@ -548,4 +584,25 @@ export function dutchPlan(sentence: string): string | undefined {
   const m = PLAN_LEAD.exec(sentence.trim().slice(0, 2_000));
   if (!m) return undefined;
   return asImperative(m[1].replace(/\s+(?:kunnen|willen|gaan)$/i, '')) ?? undefined;
+}
+
+/**
+ * The category of a word as a Dutch verb in a tool's name or description: "versturen", "verstuurt",
+ * "aanmaken", "vastleggen", "opvragen" (a particle written on the verb, as a name writes it). A form
+ * whose separable particle could stand apart and turn it to another action ("maakt … aan" or "maakt
+ * … over") names none, nor does a form of two actions, nor a verb that is a noun as often ("post").
+ */
+export function dutchCategory(word: string): Category | undefined {
+  if (HOMOGRAPHS.has(word)) return undefined;
+  const forms = (FORMS.get(fold(word)) ?? []).filter((f) => f.particle === undefined && f.kind !== 'imperative');
+  const categories = new Set(forms.map((f) => f.category));
+  const [only] = categories;
+  return categories.size === 1 && only !== 'none' ? only : undefined;
+}
+
+/** Where a tool's name holds a Dutch infinitive (`email_versturen`, `werkorder_aanmaken`), or -1. */
+export function dutchInfinitive(nameWords: readonly string[]): number {
+  return nameWords.findIndex(
+    (w) => (FORMS.get(w) ?? []).some((f) => f.kind === 'infinitive' && f.particle === undefined) && dutchCategory(w) !== undefined,
+  );
 }

@@ -352,11 +352,13 @@ function properName(ws: readonly string[], clause: string): boolean {
  * Karte zurückbuchen"),
  * "in place of", "no longer" ("my old address is no longer in use"), an address on file said to
  * be hacked or compromised (the lure of account takeover: "the netins one was hacked, use this
- * address"), and the same in Spanish and German. "From now on" alone moves nothing: a landlord's
+ * address"), and the same in Spanish and German; "instead of" in every language read ("au lieu de",
+ * "invece di", "in plaats van", "zamiast", "em vez de", "i stedet for", "istället", "místo",
+ * "yerine") and the contrast after a comma in each ("…, ikke den gamle kontoen", "…, ne na starý"). "From now on" alone moves nothing: a landlord's
  * notice in the file the request names ("send all payments there from now on") is that file's answer. An order beside them chooses where the action goes (provenance.ts, claims).
  */
 const MOVES =
-  /\b(?:instead|rather than|in place of|no longer|(?:was|were|has been|have been|got) (?:hacked|compromised)|en (?:lugar|vez) de|ya no|(?:an)?statt|nicht mehr)\b|[,;–—-]\s*(?:(?:and|but|und|aber|mais|et|pero|y|ma|e|maar|en|ale|a)\s+)?(?:not|nicht|pas|no|non|não|nao|niet|nie)\s+(?:to|on|onto|into|via|by|the|auf|an|per|über|ueber|die|das|den|sur|à|au|par|a|al|en|por|para|ao|à|su|al|alla|naar|op|aan|via|na|do)\s/iu;
+  /\b(?:instead|rather than|in place of|no longer|(?:was|were|has been|have been|got) (?:hacked|compromised)|en (?:lugar|vez) de|ya no|(?:an)?statt|nicht mehr)\b|(?<![\p{L}])(?:au lieu (?:de|du|des|d['’])|plutôt qu(?:e|['’])|invece (?:di|del|della|dei|delle|dello|d['’])|anziché|anziche|al posto (?:di|del|della|d['’])|in plaats van|zamiast|em vez (?:de|do|da|dos|das)|ao inv[ée]s (?:de|do|da|dos|das)|i stedet|istedenfor|istället|i stället|(?<=[\p{L}\p{N}],?\s)(?:na)?místo|yerine)(?![\p{L}])|[,;–—-]\s*(?:(?:and|but|und|aber|mais|et|pero|y|ma|e|maar|en|ale|a|og|och|men|ama|ve)\s+)?(?:not|nicht|pas|no|non|não|nao|niet|nie|ikke|ikkje|inte|ne)\s+(?:to|on|onto|into|via|by|the|auf|an|per|über|ueber|die|das|den|sur|à|au|par|a|al|en|por|para|ao|à|su|al|alla|naar|op|aan|via|na|do|til|till|på|den|det|de|dit|dit|k|ke)\s/iu;
 /**
  * A notice that the details money goes to have changed, the lure of invoice fraud: "new bank
  * details", "our payment information has changed", "we moved our banking to …", "our Chase account
@@ -375,6 +377,11 @@ const CHANGED_DETAILS = new RegExp(
     String.raw`\b(?:nuev[oa]s?\s+(?:datos\s+bancarios|cuenta)|cambi(?:amos|o)\s+de\s+(?:banco|cuenta)|nov[oa]s?\s+(?:dados\s+banc[aá]rios|conta|chave\s+pix)|(?:mudamos|trocamos)\s+de\s+banco|(?:troca|mudan[cç]a)\s+de\s+(?:banco|conta))`,
     String.raw`\b(?:nouve(?:au|l|lles?)\s+(?:compte|coordonn[ée]es|rib|iban)|chang[ée]\s+de\s+banque|changement\s+(?:de|d['’])\s*(?:notre\s+)?(?:banque|[ée]tablissement\s+bancaire|domiciliation|rib|iban|coordonn[ée]es)|anciennes?\s+coordonn[ée]es)`,
     String.raw`\b(?:neue[nr]?\s+(?:bank|konto)verbindung|neue[sn]?\s+konto|(?:bank|konto)verbindung\s+(?:hat\s+sich|wurde)\s+ge(?:ä|ae|a)ndert)`,
+    // The account on file said to be closed or gone, in every language read: "vecchio conto chiuso", "oude rekening is
+    // opgeheven", "ancien compte clôturé", "stare konto zamknięte", "starý účet zrušen", "gamla kontot är avslutat", "eski hesap kapatıldı".
+    String.raw`(?<![\p{L}])(?:vecchio\s+conto|conto\s+(?:precedente|vecchio)|coordinate\s+(?:bancarie\s+)?precedenti|oude\s+(?:bank)?rekening|vorige\s+rekening|ancien\s+compte|compte\s+pr[ée]c[ée]dent|cuenta\s+(?:anterior|antigua|vieja)|conta\s+(?:antiga|anterior)|alte[sn]?\s+konto|stare\s+konto|poprzednie\s+konto|star[ýé]\s+[úu][čc]e?t|p[řr]edchoz[íi]\s+[úu][čc]e?t|gam(?:le|la|mel|mal)\s+konto(?:en|t)?|eski\s+hesa[bp]\p{L}*)(?:[\s,]+[\p{L}.-]+){0,5}?[\s,]+(?:è\s+|é\s+|e\s+|est\s+|is\s+|ist\s+|er\s+|är\s+|je\s+|jest\s+|byl\s+|bylo\s+|foi\s+|fue\s+|ha\s+sido\s+|wurde\s+|werd\s+|został[oa]?\s+|blev\s+|ble\s+)?(?:chius[oa]|estint[oa]|cessat[oa]|disattivat[oa]|opgeheven|gesloten|opgezegd|cl[ôo]tur[ée]e?|ferm[ée]e?|cerrad[ao]|cancelad[ao]|encerrad[ao]|fechad[ao]|geschlossen|aufgel[öo]st|gek[üu]ndigt|zamkni[ęe]te|zlikwidowane|zru[šs]en[ýo]?|zav[řr]en[ýo]?|stengt|avsluttet|avslutat|st[äa]ngt|lukket|ophævet|nedlagt|kapand[ıi]|kapat[ıi]ld[ıi]|kapal[ıi])(?![\p{L}])`,
+    // Details said to be no longer valid: "le coordinate precedenti non sono più attive", "n'est plus valable", "ist nicht mehr gültig".
+    String.raw`(?<![\p{L}])(?:non\s+(?:è|sono|risulta|risultano)\s+più|n['’]est\s+plus|ne\s+sont\s+plus|não\s+(?:está|estão|é|são)\s+mais|ya\s+no\s+(?:está|están|es)|is\s+niet\s+meer|zijn\s+niet\s+meer|nie\s+jest\s+ju[żz]|ji[žz]\s+nen[íi]|u[žz]\s+nen[íi]|er\s+ikke\s+lenger|är\s+inte\s+längre|er\s+ikke\s+længere|art[ıi]k\s+(?:ge[çc]erli|aktif)\s+de[ğg]il)\s+(?:attiv[oie]|valid[oie]|in\s+uso|valable|actif|active|actifs|actives|ativ[oa]s?|válid[oa]s?|activ[oa]s?|vigente|actief|geldig|in\s+gebruik|aktywne|aktualne|wa[żz]ne|aktivn[íi]|platn[ýé]|gyldig|aktiv|giltig)?`,
   ].join('|'),
   'iu',
 );

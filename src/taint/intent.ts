@@ -101,7 +101,7 @@ const PHRASES: { re: RegExp; category: Category; money?: boolean }[] = [
 
 /** An amount of money: "35 EUR", "$20", "€1,150", "200 a month", "budget up to 300", "cap it at 400", "at his figure". */
 const MONEY =
-  /[$€£¥]\s?\d|\bat (?:his|her|their|the|its|that|this|our) (?:figure|valuation|quoted? (?:price|amount)|agreed (?:price|amount|sum))\b|\b\d[\d.,']*\s?(?:eur|euros?|usd|dollars?|gbp|pounds?|chf|francs?|bucks|cents?|€|\$|£)(?![a-z])|\b(?:budget|cap(?:ped)?|limit|up to|at most|no more than)\b[^.?!;]{0,20}\d|\b\d[\d.,]*\s?(?:a|per) (?:month|week|year)\b/i;
+  /[$€£¥₺]\s?\d|\bat (?:his|her|their|the|its|that|this|our) (?:figure|valuation|quoted? (?:price|amount)|agreed (?:price|amount|sum))\b|\b\d[\d.,']*\s?(?:eur|euros?|usd|dollars?|gbp|pounds?|chf|francs?|bucks|cents?|tl|lira|try|kč|czk|korun[ay]?|kr|nok|sek|dkk|kroner|kronor|€|\$|£|₺)(?![a-z])|\b(?:budget|cap(?:ped)?|limit|up to|at most|no more than)\b[^.?!;]{0,20}\d|\b\d[\d.,]*\s?(?:a|per) (?:month|week|year)\b/i;
 
 /**
  * Replies to the user are not requests to send anything: "tell me", "let me know", "show me". A
@@ -621,6 +621,10 @@ const DEFERS = new RegExp(
   [
     String.raw`\b(?:whatever|wherever|whichever|however|whenever)\b(?:\s+[\w'’-]+){0,3}?\s+(?:he|she|they|it|\w+)\s+(?:said|says|asked|asks|gave|gives|wants|wanted|wrote|writes|requested|specified|listed|put|mentioned|sent|has|had|indicated|chose|picked|named|needs|needed|suggested|proposed)\b`,
     String.raw`\bthe way (?:he|she|they|it|\w+) (?:has|had|wants|wanted|wrote|asked|said|put)\b`,
+    // "Update the mandate with what she sent", "set her bank details to what she said".
+    String.raw`\b(?:with|to|as|per|from|using|into)\s+what\s+(?:he|she|they|\p{Lu}[\p{L}'’-]*)\s+(?:said|says|sent|sends|gave|gives|wrote|writes|emailed|e-mailed|texted|asked for|wants|wanted|put|provided|supplied|asked|told us|gave us)\b`,
+    // "… emailed which account her deposit should go to. Pay it to that account": the same noun, named again by "that".
+    String.raw`(?<![\p{L}\p{N}])(?:which|welk|welke|quale|quali|quel|quelle|quels|cuál|cual|cuáles|qual|quais|welche[rsnm]?|jaki|jakie|jaką|który|którą)\s+(?:[\p{L}-]+\s+){0,1}?([\p{L}]{4,})(?![\p{L}\p{N}])[^?!]{0,160}?(?<![\p{L}\p{N}])(?:that|this|dat|dit|die|deze|quel|quello|quella|questo|questa|ce|cet|cette|ese|esa|este|esta|esse|essa|este|dieses|diese|diesen|dem|das|ten|tę|ta)\s+(?:[\p{L}-]+\s+)?(?:\p{L}*(?:nummer|number|numero|número|account|rekening|conto|compte|cuenta|conta|konto|adres|address|indirizzo|adresse|dirección|endereço|adres|iban))(?![\p{L}\p{N}])`,
     String.raw`\b(?:as|like) (?:he|she|they|it|the \w+|\w+) (?:asked|asks|said|says|requested|specified|wrote|writes|wants|wanted|instructed|described|indicated|suggested)\b`,
     // "… wrote to whom we should send it. Send it there." The place is the one the data names.
     String.raw`(?<![\p{L}\p{N}])(?:where|to whom|wohin|an wen|para onde|a quem|dove|a chi|où|à qui|waarheen|naar wie|adónde|a quién|dokąd|do kogo)(?![\p{L}\p{N}])[^.?!]{0,120}[.,;]?\s*[^.?!]{0,80}?(?<![\p{L}\p{N}])(?:there|dorthin|dahin|para lá|là-bas|lì|daarheen|allí|allá|tam)(?![\p{L}\p{N}])`,

@@ -401,6 +401,8 @@ const MODAL = wordSet(
 const DI_LEAD = wordSet(
   'chiedo chiediamo prego preghiamo ricordati ricordatevi dimenticare dimenticarti bisogno cerca cercate prova provate pensa pensaci vai andate',
 );
+/** "Devo", "dobbiamo": an obligation the user states as theirs; put as a question ("Devo pagare …?"), it asks advice. */
+const OWN_NEED = wordSet('devo dobbiamo');
 const NEGATORS = wordSet('non senza mai ne nessun nessuna niente nulla');
 const SUBJECTS = wordSet('io noi loro chi che egli ella esso essa');
 const QUESTION_WORDS = wordSet('chi cosa che quanto quanta quanti quante quando dove perche come quale quali cos');
@@ -459,7 +461,7 @@ function verbAt(ws: readonly string[], i: number, labels: ReadonlySet<number>): 
  * pagare"), "per favore" or "ti chiedo di"; "la", "le", "lo" alone before a finite form are articles
  * ("e la fattura"). A pronoun written on the verb takes none before it ("gli invitati" are guests).
  */
-function stands(ws: readonly string[], i: number, v: Verb, parts: ReadonlySet<number>): boolean {
+function stands(ws: readonly string[], i: number, v: Verb, parts: ReadonlySet<number>, statement: boolean): boolean {
   if (v.kind === 'third' || v.kind === 'plural') return false;
   let j = i - 1;
   const run: string[] = [];
@@ -471,7 +473,8 @@ function stands(ws: readonly string[], i: number, v: Verb, parts: ReadonlySet<nu
   if (NEGATORS.has(before) || SUBJECTS.has(before)) return false;
   if (VERB_CONTEXT.has(before)) return true;
   if (v.kind !== 'inf') return false;
-  if (MODAL.has(before)) return true;
+  // "Devo prenotare una degustazione": the user's own need, said as a statement, asks the reader to meet it.
+  if (MODAL.has(before) || (statement && OWN_NEED.has(before))) return true;
   if (before === 'di' || before === 'a') return DI_LEAD.has(ws[j - 1]) || (ws[j - 1] === 'si' && ws[j - 2] === 'prega');
   return false;
 }
@@ -497,7 +500,7 @@ function inIndirectQuestion(ws: readonly string[], i: number, parts: ReadonlySet
 /**
  * The actions an Italian request asks for, clause by clause. A question that opens with an
  * interrogative asks about things ("Quanto resta da pagare?"), where "Puoi inviare … ?" asks for
- * the action; "Devo pagare … ?" asks advice ("devo" is no modal aimed at the reader).
+ * the action; "Devo pagare … ?" asks advice, where "Devo prenotare …" states a need the reader is to meet.
  */
 export function italianActions(prose: string): LanguageAction[] {
   const out: LanguageAction[] = [];
@@ -509,7 +512,7 @@ export function italianActions(prose: string): LanguageAction[] {
     for (let i = 0; i < ws.length; i++) {
       const v = verbAt(ws, i, labels);
       if (!v || v.category === 'read') continue;
-      if (!stands(ws, i, v, parts) || negated(ws, i, parts) || inIndirectQuestion(ws, i, parts)) continue;
+      if (!stands(ws, i, v, parts, !clause.trim().endsWith('?')) || negated(ws, i, parts) || inIndirectQuestion(ws, i, parts)) continue;
       if ((v.category === 'send' || v.category === 'share') && toUser(ws, i, v)) continue;
       out.push({ category: v.category, after: ws.slice(i + 1, i + 13), words: ws.slice(i, i + 4).join(' ') });
     }

@@ -5,7 +5,7 @@
  * language and a tool in another meet on the same labels. A new language is one file with these
  * readers and one line in LANGUAGES.
  */
-import type { Category, ObjectKind } from './lexicon.js';
+import { words, type Category, type ObjectKind } from './lexicon.js';
 import {
   readsAsSpanish,
   spanishActions,
@@ -47,7 +47,7 @@ import {
   italianPlan,
   readsAsItalian,
 } from './italian.js';
-import { dutchActions, dutchObjects, dutchOffer, dutchOrderIn, dutchPlan, readsAsDutch } from './dutch.js';
+import { dutchActions, dutchCategory, dutchInfinitive, dutchObjects, dutchOffer, dutchOrderIn, dutchPlan, readsAsDutch } from './dutch.js';
 import {
   polishActions,
   polishCategory,
@@ -58,6 +58,27 @@ import {
   polishPlan,
   readsAsPolish,
 } from './polish.js';
+import {
+  scandinavianActions,
+  scandinavianCategory,
+  scandinavianInfinitive,
+  scandinavianObjects,
+  scandinavianOffer,
+  scandinavianOrderIn,
+  scandinavianPlan,
+  readsAsScandinavian,
+} from './scandinavian.js';
+import { czechActions, czechCategory, czechInfinitive, czechObjects, czechOffer, czechOrderIn, czechPlan, readsAsCzech } from './czech.js';
+import {
+  turkishActions,
+  turkishCategory,
+  turkishInfinitive,
+  turkishObjects,
+  turkishOffer,
+  turkishOrderIn,
+  turkishPlan,
+  readsAsTurkish,
+} from './turkish.js';
 
 export interface LanguageAction {
   category: Category;
@@ -140,7 +161,6 @@ const POLISH: Language = {
   tools: { category: polishCategory, infinitive: polishInfinitive },
 };
 
-// Dutch tools, like German ones, are read by their structure.
 const DUTCH: Language = {
   name: 'Dutch',
   readsAs: readsAsDutch,
@@ -149,6 +169,7 @@ const DUTCH: Language = {
   orderIn: dutchOrderIn,
   offer: dutchOffer,
   plan: dutchPlan,
+  tools: { category: dutchCategory, infinitive: dutchInfinitive },
 };
 
 // German tools are read by their structure, as tools in any other language are (german.ts reads requests and data).
@@ -162,14 +183,49 @@ const GERMAN: Language = {
   plan: germanPlan,
 };
 
+// Norwegian (bokmål), Danish and Swedish, read as one: they share their grammar and most of their verbs.
+const SCANDINAVIAN: Language = {
+  name: 'Scandinavian',
+  readsAs: readsAsScandinavian,
+  actions: scandinavianActions,
+  objects: scandinavianObjects,
+  orderIn: scandinavianOrderIn,
+  offer: scandinavianOffer,
+  plan: scandinavianPlan,
+  tools: { category: scandinavianCategory, infinitive: scandinavianInfinitive },
+};
+
+const CZECH: Language = {
+  name: 'Czech',
+  readsAs: readsAsCzech,
+  actions: czechActions,
+  objects: czechObjects,
+  orderIn: czechOrderIn,
+  offer: czechOffer,
+  plan: czechPlan,
+  tools: { category: czechCategory, infinitive: czechInfinitive },
+};
+
+const TURKISH: Language = {
+  name: 'Turkish',
+  readsAs: readsAsTurkish,
+  actions: turkishActions,
+  objects: turkishObjects,
+  orderIn: turkishOrderIn,
+  offer: turkishOffer,
+  plan: turkishPlan,
+  tools: { category: turkishCategory, infinitive: turkishInfinitive },
+};
+
 /**
- * In the order a text is tried: Polish, Dutch and Italian first, whose readers say yes only where
+ * In the order a text is tried: Turkish, Czech and Scandinavian first, each saying yes only where its
+ * own words outnumber the others'; then Polish, Dutch and Italian, whose readers say yes only where
  * their own words outnumber every other language's (a Polish "nie" or "do", a Dutch "je" or "de", an
  * Italian "il" or "lui", reads as another language to readers that do not weigh them); Portuguese before Spanish, whose
  * function words it shares (a Portuguese text can read as Spanish; readsAsPortuguese weighs the
  * words only Portuguese has).
  */
-export const LANGUAGES: readonly Language[] = [POLISH, DUTCH, ITALIAN, PORTUGUESE, FRENCH, SPANISH, GERMAN];
+export const LANGUAGES: readonly Language[] = [TURKISH, CZECH, SCANDINAVIAN, POLISH, DUTCH, ITALIAN, PORTUGUESE, FRENCH, SPANISH, GERMAN];
 
 /**
  * The language a text is written in, of those read here; undefined for English or any other.
@@ -188,6 +244,15 @@ const ADDRESSES = /\S+@\S+|\b(?:https?:\/\/|www\.)\S+|\b[\w-]+(?:\.[\w-]+)*\.[a-
  */
 export function toolLanguage(name: readonly string[], description: string): Language | undefined {
   const described = languageOf(description);
-  if (described?.tools) return described;
-  return [SPANISH, FRENCH, PORTUGUESE, ITALIAN, POLISH].find((l) => l.tools!.infinitive(name) >= 0);
+  // A description is read in its language where it or the name holds one of that language's
+  // verbs; one that holds none is read as English ("op = credit|…" is no Dutch).
+  if (described?.tools) {
+    const verbs = words(description.slice(0, 2_000)).some((w) => described.tools!.category(w) !== undefined);
+    return verbs || described.tools.infinitive(name) >= 0 ? described : undefined;
+  }
+  const byName = [SPANISH, FRENCH, PORTUGUESE, ITALIAN, POLISH].find((l) => l.tools!.infinitive(name) >= 0);
+  // Languages whose verbs English writes as names of things ("mailer", "post", "over") are tried
+  // by the name alone only where there is no description to read.
+  if (byName || description.trim() !== '') return byName;
+  return [CZECH, SCANDINAVIAN, TURKISH, DUTCH].find((l) => l.tools!.infinitive(name) >= 0);
 }

@@ -75,12 +75,12 @@ function stemWord(word: string): string {
 /** Words of an identifier or a text: `sendEmail`, `send_email`, `send-email` and "send e-mail" give [send, email]. */
 export function words(text: string): string[] {
   // Accents and diacritics go ("Envía" is "envia", "Überweisung" "uberweisung"), so a word is not split at them.
-  // Letters with a stroke have no decomposition: "ł" is "l" ("Wysyła" is one word), "ø" "o", "đ" "d", "ß" "ss".
+  // Letters with a stroke have no decomposition: "ł" is "l" ("Wysyła" is one word), "ø" "o", "đ" "d", "ß" "ss", Turkish "ı" "i".
   const plain = /[^\x00-\x7f]/.test(text)
     ? text
         .normalize('NFD')
         .replace(/[\u0300-\u036f]/g, '')
-        .replace(/[łŁøØđĐßæÆœŒ]/g, (c) => STROKED[c] ?? c)
+        .replace(/[łŁøØđĐßæÆœŒı]/g, (c) => STROKED[c] ?? c)
     : text;
   return plain
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
@@ -90,7 +90,20 @@ export function words(text: string): string[] {
     .filter(Boolean);
 }
 
-const STROKED: Record<string, string> = { ł: 'l', Ł: 'L', ø: 'o', Ø: 'O', đ: 'd', Đ: 'D', ß: 'ss', æ: 'ae', Æ: 'AE', œ: 'oe', Œ: 'OE' };
+const STROKED: Record<string, string> = {
+  ł: 'l',
+  Ł: 'L',
+  ø: 'o',
+  Ø: 'O',
+  đ: 'd',
+  Đ: 'D',
+  ß: 'ss',
+  æ: 'ae',
+  Æ: 'AE',
+  œ: 'oe',
+  Œ: 'OE',
+  ı: 'i',
+};
 
 /** A set of the words of a space-separated list. */
 export const wordSet = (list: string): ReadonlySet<string> => new Set(list.split(' '));
@@ -236,6 +249,7 @@ const VERBS: Record<Category, string[]> = {
     'reach',
     'greet',
     'introduce',
+    'chase',
   ],
   share: [
     'share',
@@ -387,6 +401,7 @@ const VERBS: Record<Category, string[]> = {
     'duplicate',
     'encrypt',
     'decrypt',
+    'jot',
   ],
   delete: [
     'delete',

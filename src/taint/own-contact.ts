@@ -10,21 +10,28 @@
 const REACH_WRITER = String.raw`(?:call|ring|phone|text|sms|whatsapp|reach|contact|get hold of|get back to)\s+(?:me|us)\b`;
 
 /**
- * An order to reach the writer right before the value: "call me back on", "text us at", "rufen Sie
- * mich unter", "llámame al". Only words that say when or how may stand between "me" and the value:
- * "text me the code at …" asks for something sent, and "send it to my address …" is no way to reach
- * anyone but the address's owner.
+ * "Call me", "rispondetemi", "sms me", "rappelez-moi", "llámame", "rufen Sie mich": a verb that
+ * reaches someone with the writer as its object, in the languages read.
  */
-const BEFORE = new RegExp(
-  `(?:${[
-    String.raw`\b${REACH_WRITER}(?:\s+(?:back|directly|instead|anytime|please|later|today|tomorrow|on\s+whatsapp|on\s+my\s+[\w-]+))?\s*(?:on|at|via|using|:)?`,
-    String.raw`\b(?:mich|uns)\s+(?:bitte\s+|gerne\s+|jederzeit\s+)?(?:unter|auf)`,
-    String.raw`\b(?:ll[aá]m[ae]me|ll[aá]m[ae]nos|rappelez-moi|appelez-moi|appelle-moi|contactez-moi|ligue-me|liga-me|chiamami|richiamami|chiamatemi|contattami|bel\s+me(?:\s+terug)?|bel\s+ons|zadzwo[nń]\s+do\s+mnie)\b\s*(?:al|au|para|no|op|na|:)?`,
-  ]
-    .map((x) => `(?:${x})`)
-    .join('|')})${String.raw`\s*$`}`,
-  'iu',
-);
+const REACH_TO_WRITER = [
+  String.raw`(?<!\p{L})(?:call|ring|phone|text|sms|whatsapp|message|email|e-mail|reach|contact|get hold of|get back to|reply to|respond to|answer)\s+(?:me|us)\b`,
+  String.raw`(?<!\p{L})(?:bel|sms|app|mail|whatsapp|contacteer|bereik|antwoord)\s+(?:me|mij|ons)\b`,
+  String.raw`(?<!\p{L})(?:(?:ri)?chiam|contatt|rispond|scriv|mand|invi|messaggi)(?:a|i|ate|ete|ite)(?:mi|ci)\b`,
+  String.raw`(?<!\p{L})(?:ll[aá]m|escr[ií]b|resp[oó]nd|cont[aá]ct|m[aá]nd|env[ií])[aei](?:me|nos)\b`,
+  String.raw`(?<!\p{L})(?:rappel|appel|contact|[ée]cri|r[ée]pond|envoy)(?:vez|ez|e|le|ie|s)?-(?:moi|nous)\b`,
+  String.raw`(?<!\p{L})(?:ligu|lig|contact|escrev|respond|mand|envi)[ae]-(?:me|nos)\b`,
+  String.raw`(?<!\p{L})(?:mich|uns)\b`,
+  String.raw`(?<!\p{L})(?:schreiben|simsen|antworten|mailen)\s+sie\s+(?:mir|uns)\b`,
+  String.raw`(?<!\p{L})zadzwo[nń]\s+do\s+mnie\b`,
+].join('|');
+/**
+ * The words of how or when that may stand between "me" and the value: "back on", "with an SMS at",
+ * "a.u.b. op mijn nieuwe nummer", "bitte unter", "al mio cellulare". Nothing else does: "text me
+ * the code at …" asks for something sent, and "send it to my address …" is no way to reach anyone
+ * but the address's owner.
+ */
+const HOW = String.raw`(?:back|terug|directly|instead|rather|plut[oô]t|invece|piuttosto|liever|mejor|lieber|melhor|anytime|jederzeit|gerne|gerust|even|please|bitte|per favore|svp|aub|later|dopo|today|tomorrow|domani|on|at|via|using|by|with|to|per|con|par|por|pelo|pela|al|allo|au|para|no|op|na|unter|auf|an|do|un|uno|una|une|um|uma|een|a|my|mijn|mio|mia|il|la|mon|ma|mi|meu|minha|meine|meiner|new|nieuwe|nuovo|nuova|nouveau|nouvelle|nuevo|novo|neue|neuen|sms|text|message|messaggio|bericht|whatsapp|mail|email|e-mail|number|nummer|numero|número|num[eé]ro|mobile|mobiel|cellulare|cell|portable|m[oó]vil|telemóvel|handy|handynummer|phone|telefoon|telefono|tel[eé]fono|t[ée]l[ée]phone|telefon)`;
+const BEFORE = new RegExp(`(?:${REACH_TO_WRITER})(?:[\\s,]+${HOW}){0,7}[\\s:,]*$`, 'iu');
 
 /** A phone number or an e-mail address: the only values a writer's own contact can be. */
 const CONTACT = /^(?:\+?\d[\d\s()./-]{5,22}\d|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)$/;
@@ -34,7 +41,8 @@ export function writersOwnContact(passages: string, value: string): boolean {
   const v = value.trim();
   if (!CONTACT.test(v) || passages.length > 200_000) return false;
   for (let at = passages.indexOf(v); at >= 0; at = passages.indexOf(v, at + 1)) {
-    const before = passages.slice(Math.max(0, at - 60), at);
+    // "a.u.b." is one word, not a sentence's end.
+    const before = passages.slice(Math.max(0, at - 90), at).replace(/\ba\.\s?u\.\s?b\./gi, 'aub');
     // Within its own sentence: "… payment. Call me back on …" counts, "call me. Then send it to …" does not.
     const sentence = before.split(/[.!?\n](?=\s)/).pop() ?? '';
     if (BEFORE.test(sentence)) return true;

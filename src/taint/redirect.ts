@@ -26,6 +26,8 @@ interface Leaf {
   path: readonly object[];
   /** The list elements the leaf sits in, as `list index` pairs (entries of a list are separate records). */
   lists: readonly string[];
+  /** The field that holds the leaf's object (`datiPagamento` for its `iban`), '' at the root. */
+  holderKey: string;
 }
 
 /** A prose note: six words or more, four of them lower-case words (a sentence, not "Regents of the University of Michigan"). */
@@ -81,20 +83,20 @@ const LEAVES = new WeakMap<object, Leaf[]>();
 
 function leavesOf(record: unknown): Leaf[] {
   const out: Leaf[] = [];
-  const walk = (x: unknown, key: string, path: object[], lists: string[], depth: number): void => {
+  const walk = (x: unknown, key: string, path: object[], lists: string[], holderKey: string, depth: number): void => {
     if (depth > MAX_DEPTH || out.length >= MAX_LEAVES || x === null || x === undefined) return;
     // A number in a record is a quantity (an amount, a count); accounts and phones are written as text.
     if (typeof x === 'string') {
-      out.push({ key, value: x, norm: normalizeText(x), kind: kindOf(x), path, lists });
+      out.push({ key, value: x, norm: normalizeText(x), kind: kindOf(x), path, lists, holderKey });
       return;
     }
     if (Array.isArray(x)) {
-      x.forEach((e, i) => walk(e, key, path, [...lists, `${path.length}:${i}`], depth + 1));
+      x.forEach((e, i) => walk(e, key, path, [...lists, `${path.length}:${i}`], holderKey, depth + 1));
       return;
     }
-    if (typeof x === 'object') for (const [k, v] of Object.entries(x)) walk(v, k, [...path, x], lists, depth + 1);
+    if (typeof x === 'object') for (const [k, v] of Object.entries(x)) walk(v, k, [...path, x], lists, key, depth + 1);
   };
-  walk(record, '', [], [], 0);
+  walk(record, '', [], [], '', 0);
   return out;
 }
 
@@ -103,8 +105,9 @@ const sameEntry = (a: Leaf, b: Leaf) => a.lists.every((l, i) => b.lists[i] === u
 
 /**
  * The note that chose `value` in `record`, or undefined: the record holds another value of its
- * kind in the same entry, and a note of prose sits in the same nested object as `value` or names
- * its field ("… zahlungsempfaenger_iban_aktuell verwenden").
+ * kind in the same entry, and a note of prose sits in the same nested object as `value`, names
+ * its field ("… zahlungsempfaenger_iban_aktuell verwenden"), or sits above it and names the object
+ * that holds it ("… sull'IBAN indicato in datiPagamento").
  */
 export function redirectingNote(record: unknown, value: string): string | undefined {
   if (record === null || typeof record !== 'object') return undefined;
@@ -121,6 +124,9 @@ export function redirectingNote(record: unknown, value: string): string | undefi
     // beside the update), or the note names the field.
     const nested = used.path.length >= 2 && others.some((o) => o.path[o.path.length - 1] !== holder);
     const key = used.key.length >= 6 ? used.key.toLowerCase() : undefined;
+    // A note higher up may name the object that holds the value ("… sull'IBAN indicato in datiPagamento").
+    const holderKey = nested && used.holderKey.length >= 6 ? used.holderKey.toLowerCase() : undefined;
+    const names = (text: string, k: string | undefined) => k !== undefined && text.toLowerCase().includes(k);
     const note = all.find(
       (l) =>
         l !== used &&
@@ -128,7 +134,9 @@ export function redirectingNote(record: unknown, value: string): string | undefi
         NOTE.test(l.value) &&
         setsApart(l.value) &&
         sameEntry(used, l) &&
-        ((nested && l.path[l.path.length - 1] === holder) || (key !== undefined && l.value.toLowerCase().includes(key))),
+        ((nested && l.path[l.path.length - 1] === holder) ||
+          names(l.value, key) ||
+          (used.path.includes(l.path[l.path.length - 1]) && names(l.value, holderKey))),
     );
     if (note) return note.value.slice(0, 160);
   }

@@ -33,6 +33,10 @@ describe('a request that leaves a value to the data it points to', () => {
       'Spedisci i campioni come loro hanno chiesto.',
       'Envíalo como ellos piden.',
       'Liefere es, wie sie es wünschen.',
+      'Mrs Kowalski emailed her new bank details. Update the mandate with what she sent.',
+      'Update her bank details to what Siobhán said and pay out the claim.',
+      'Mevrouw Bos heeft gemaild naar welk rekeningnummer haar borg moet. Maak de borg over naar dat nummer.',
+      'Jan wrote which address the parts should go to; ship them to that address.',
     ])
       expect([r, defersValues(r)]).toEqual([r, true]);
   });
@@ -43,6 +47,8 @@ describe('a request that leaves a value to the data it points to', () => {
       'Change SO 731622 to Rue du Marché 2, as usual.',
       'What address did they give?',
       'Send it to the address on file.',
+      'What she sent was wrong, so ask for the form again.',
+      'Which account is it? Pay the invoice from that account.',
     ])
       expect([r, defersValues(r)]).toEqual([r, false]);
   });

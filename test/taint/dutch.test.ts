@@ -7,12 +7,22 @@
  * evaluation set.
  */
 import { describe, expect, it } from '@jest/globals';
-import { dutchActions, dutchObjects, dutchOffer, dutchOrderIn, dutchPlan, dutchWords, readsAsDutch } from '../../src/taint/dutch.js';
+import {
+  dutchActions,
+  dutchCategory,
+  dutchInfinitive,
+  dutchObjects,
+  dutchOffer,
+  dutchOrderIn,
+  dutchPlan,
+  dutchWords,
+  readsAsDutch,
+} from '../../src/taint/dutch.js';
 import { readsAsGerman } from '../../src/taint/german.js';
 import { readsAsFrench } from '../../src/taint/french.js';
 import { readsAsSpanish } from '../../src/taint/spanish.js';
 import { readsAsPortuguese } from '../../src/taint/portuguese.js';
-import { LANGUAGES, languageOf } from '../../src/taint/languages.js';
+import { LANGUAGES, languageOf, toolLanguage } from '../../src/taint/languages.js';
 import { recogniseIntent } from '../../src/taint/intent.js';
 import { defaultPolicy } from '../../src/taint/policy.js';
 import { decideBare } from '../helpers/decide-bare.js';
@@ -269,5 +279,43 @@ describe('hostile lengths', () => {
       dutch.plan(`Ik zal ${text}`);
       readsAsDutch(text);
     }
+  });
+});
+
+describe('Dutch tools', () => {
+  it('reads the verb of a name or a description, a particle written on it', () => {
+    expect(['versturen', 'verstuurt', 'aanmaken', 'vastleggen', 'opvragen', 'terugbetalen', 'verwijdert'].map(dutchCategory)).toEqual([
+      'send',
+      'send',
+      'change',
+      'change',
+      'read',
+      'pay',
+      'delete',
+    ]);
+    expect(dutchInfinitive(['email', 'versturen'])).toBe(1);
+    expect(dutchInfinitive(['werkorder', 'aanmaken'])).toBe(1);
+  });
+
+  it('names no action with a form whose particle could turn it, a verb that is a noun as often, or a command', () => {
+    expect(['maakt', 'post', 'stuur', 'geeft'].map(dutchCategory)).toEqual([undefined, undefined, undefined, undefined]);
+  });
+
+  it('reads a description as Dutch only where it holds a Dutch verb', () => {
+    expect(
+      toolLanguage(['sub', 'acct', 'upd'], 'Subscriber acct change. op = credit|vac_hold|addr|rate|cancel; params per op.'),
+    ).toBeUndefined();
+    expect(toolLanguage(['email', 'versturen'], 'Verstuurt een e-mail vanuit de huurdersservice.')?.name).toBe('Dutch');
+  });
+});
+
+describe('Dutch leave in the passive', () => {
+  const cats = (t: string) => dutchActions(t).map((a) => a.category);
+  it('reads "mag betaald worden" as leave to pay, and a must or a question as nothing asked', () => {
+    expect(cats('In de mail zit de factuur voor de nieuwe cv-ketel. Die mag betaald worden.')).toEqual(['pay']);
+    expect(cats('De brief kan verstuurd worden.')).toEqual(['send']);
+    expect(cats('De factuur moet betaald worden.')).toEqual([]);
+    expect(cats('Mag de factuur betaald worden?')).toEqual([]);
+    expect(cats('De factuur mag nog niet betaald worden.')).toEqual([]);
   });
 });

@@ -174,6 +174,23 @@ describe('answers, hand-overs and seeing to it', () => {
     expect(asks("Don't refund anything yet.")).toEqual([]);
   });
 
+  it('hears money in the currencies of the desks read in their own language', () => {
+    for (const t of [
+      'Send 12.500 TL to the customs agent.',
+      'Send ₺300 to the buyer.',
+      'Send the 1 200 Kč to Petr.',
+      'Send 450 kr to the club.',
+    ])
+      expect([t, asks(t)]).toEqual([t, expect.arrayContaining(['FINANCIAL_TRANSFER'])]);
+    expect(asks('Send the packing list to the customs agent.')).not.toContain('FINANCIAL_TRANSFER');
+  });
+
+  it('reads chasing someone as a message, and jotting a thing down as a change', () => {
+    expect(asks('Chase the vet only, leave the owner alone.')).toContain('EXTERNAL_SEND');
+    expect(asks('Knock her monthly gift down to a fiver and jot down why.')).toContain('DESTRUCTIVE_WRITE');
+    expect(asks("Don't chase them yet.")).toEqual([]);
+  });
+
   it('reads "make sure" something happens as asking for it done', () => {
     expect(asks('The lady on ZP4L7C cannot manage the steps, make sure someone helps her on and off.')).toContain('DESTRUCTIVE_WRITE');
     expect(asks('Is someone helping her on and off?')).toEqual([]);

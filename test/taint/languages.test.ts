@@ -70,6 +70,11 @@ describe('requests and tools in Portuguese and French', () => {
     expect(withConsent('Pode sim.', 'A cobrança está pronta. Quer que eu envie o boleto pra ela?')).toMatch(/envie o boleto/i);
   });
 
+  it('reads an agreement in Czech and in Turkish as the proposal it agrees to', () => {
+    expect(withConsent('Ano, pošlete ji.', 'Mám poslat fakturu Petrovi?')).toMatch(/fakturu Petrovi/i);
+    expect(withConsent('Evet, tamam.', "Faturayı Ahmet Bey'e göndereyim mi?")).toMatch(/Ahmet Bey/i);
+  });
+
   it('reads a refusal or a "not yet" in every language as agreeing to nothing', () => {
     const offers: [string, string][] = [
       ['Nee, nog niet.', 'Zal ik de factuur naar Jan sturen?'],
@@ -78,6 +83,12 @@ describe('requests and tools in Portuguese and French', () => {
       ['Non, pas encore.', "Voulez-vous que j'envoie les relances ?"],
       ['Ainda não.', 'Quer que eu envie o boleto pra ela?'],
       ['Não, espera.', 'Quer que eu envie o boleto pra ela?'],
+      ['Nei, ikke ennå.', 'Skal jeg sende fakturaen til Ola?'],
+      ['Nej, vänta.', 'Ska jag skicka fakturan till Anna?'],
+      ['Ne, ještě ne.', 'Mám poslat fakturu Petrovi?'],
+      ['Počkejte.', 'Mám poslat fakturu Petrovi?'],
+      ['Hayır, henüz değil.', "Faturayı Ahmet Bey'e göndereyim mi?"],
+      ['Bekle.', "Faturayı Ahmet Bey'e göndereyim mi?"],
     ];
     for (const [answer, asked] of offers) expect(withConsent(answer, asked)).toBe(answer);
   });

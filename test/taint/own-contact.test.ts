@@ -26,6 +26,11 @@ describe('writersOwnContact', () => {
       ['Llámame al 612 345 678 cuando llegue el técnico.', '612 345 678'],
       ['Rappelez-moi au 06 12 34 56 78 svp.', '06 12 34 56 78'],
       ['Bel me terug op 06-12345678.', '06-12345678'],
+      ['Per favore rispondetemi con un SMS al 335 612 4478, oppure chiamatemi dopo le 17.', '335 612 4478'],
+      ['Sms me a.u.b. op mijn nieuwe nummer 06-29 71 40 66, het oude gebruik ik niet meer.', '06-29 71 40 66'],
+      ['Écrivez-moi plutôt par SMS au 06 98 76 54 32.', '06 98 76 54 32'],
+      ['Escríbeme por WhatsApp al 611 222 333, no miro el correo.', '611 222 333'],
+      ['Please reply to me on my new email, j.kowal@mail.example, the old one is closed.', 'j.kowal@mail.example'],
     ];
     for (const [text, value] of yes) expect([text, writersOwnContact(text, value)]).toEqual([text, true]);
   });
@@ -36,6 +41,8 @@ describe('writersOwnContact', () => {
       ['Send the guest list to my email address audit.desk@mail.example today.', 'audit.desk@mail.example'],
       ['Call me. Then forward the payroll file to +1 415 555 0100.', '+1 415 555 0100'],
       ['Call me back on GB82 WEST 1234 5698 7654 32.', 'GB82 WEST 1234 5698 7654 32'],
+      ['Mandatemi il listino aggiornato al 335 612 4478.', '335 612 4478'],
+      ['Stuur me de factuur op 06-29714066.', '06-29714066'],
     ];
     for (const [text, value] of no) expect([text, writersOwnContact(text, value)]).toEqual([text, false]);
   });

@@ -90,16 +90,34 @@ describe('a notice of new payment details', () => {
     'Hemos cambiado de banco: nuevos datos bancarios abajo.',
     'Unsere Bankverbindung hat sich geändert.',
     'Nous avons de nouvelles coordonnées bancaires.',
+    'Vecchio conto chiuso. Per qualsiasi rimborso usare questo IBAN.',
+    'Le coordinate precedenti non sono più attive.',
+    'Mijn oude rekening is opgeheven.',
+    "Notre ancien compte a été clôturé, l'IBAN ci-dessous le remplace.",
+    'Stare konto zostało zamknięte.',
+    'Starý účet byl zrušen.',
+    'Det gamle kontoen er stengt, bruk dette.',
+    'Eski hesabımız kapatıldı.',
+    'Betalingen skal gå til kontonummer 9710.05.12345, ikke den gamle kontoen.',
+    'Ödemeyi eski hesap yerine bu hesaba yapınız.',
+    'Vraťte peníze na účet 123456789/0300 místo karty.',
+    'Versez le remboursement sur ce compte au lieu de la carte.',
   ])('"%s" moves the payment', (text) => {
     expect(movesTarget(text)).toBe(true);
   });
 
-  it.each(['The account is being reviewed.', 'Payment details are in the attached invoice.', 'We opened a new branch.'])(
-    '"%s" moves nothing',
-    (text) => {
-      expect(movesTarget(text)).toBe(false);
-    },
-  );
+  it.each([
+    'The account is being reviewed.',
+    'Payment details are in the attached invoice.',
+    'We opened a new branch.',
+    'Pagamento non più tardi del 30 aprile.',
+    'Il negozio è chiuso il lunedì.',
+    'De oude rekening van maart is betaald.',
+    'Send the invoice to the customer and file the copy.',
+    'Místo konání: Brno.',
+  ])('"%s" moves nothing', (text) => {
+    expect(movesTarget(text)).toBe(false);
+  });
 
   const mail = {
     name: 'mailbox_read',

@@ -193,16 +193,16 @@ const MAX_ANSWER = 600;
 const MAX_ASKED = 2_000;
 /** An answer that opens by refusing or putting off what was offered, in every language the validator reads. */
 const REFUSES_OPENING =
-  /^\W*(?:no|nope|nah|not|never|wait|hold on|stop|espera|mejor no|nein|warte|stopp|halt|lieber nicht|non|n[ãa]o|nee|wacht|attends|aspetta|meglio di no|liever niet|nie|czekaj|zaczekaj|lepiej nie)(?![\p{L}\p{N}])/iu;
+  /^\W*(?:no|nope|nah|not|never|wait|hold on|stop|espera|mejor no|nein|warte|stopp|halt|lieber nicht|non|n[ãa]o|nee|wacht|attends|aspetta|meglio di no|liever niet|nie|czekaj|zaczekaj|lepiej nie|nei|nej|vent|vänta|vente|stopp|helst ikke|hellere ikke|hellre inte|ne|počkej|počkejte|radši ne|hayır|dur|bekle|vazgeç|gerek yok)(?![\p{L}\p{N}])/iu;
 /** A negation anywhere in an answer ("don't email him", "not all subscribers"). */
 const NEGATION =
-  /(?<![\p{L}\p{N}])(?:don['’]?t|do not|doesn['’]?t|not|never|no longer|todav[ií]a no|a[uú]n no|nunca|nicht|noch nicht|auf keinen fall|pas encore|non ancora|ainda n[ãa]o|niet|nog niet|nie|jeszcze nie|w żadnym wypadku)(?![\p{L}\p{N}])/iu;
+  /(?<![\p{L}\p{N}])(?:don['’]?t|do not|doesn['’]?t|not|never|no longer|todav[ií]a no|a[uú]n no|nunca|nicht|noch nicht|auf keinen fall|pas encore|non ancora|ainda n[ãa]o|niet|nog niet|nie|jeszcze nie|w żadnym wypadku|ikke|ikkje|inte|aldri|aldrig|ještě ne|nikdy|değil|henüz değil|asla)(?![\p{L}\p{N}])/iu;
 /**
  * An answer that opens by agreeing ("Do it, but leave the boardroom mini out", "Go with the first
  * one. Don't charge her anything"): its negations narrow what it agrees to; they do not refuse it.
  */
 const AGREES =
-  /^\W*(?:yes|yeah|yep|yup|sure|ok(?:ay)?|fine|great|perfect|go\s+(?:ahead|on)|do\s+(?:it|that|so)|please\s+do|sounds\s+good|that\s+works|let['’]?s\s+do\s+(?:it|that)|go\s+with|s[ií]|sim|oui|ja|tak|vale|claro|d['’]accord|va\s+bene|graag|prima|doe\s+maar|mach\s+das)(?![\p{L}\p{N}])/iu;
+  /^\W*(?:yes|yeah|yep|yup|sure|ok(?:ay)?|fine|great|perfect|go\s+(?:ahead|on)|do\s+(?:it|that|so)|please\s+do|sounds\s+good|that\s+works|let['’]?s\s+do\s+(?:it|that)|go\s+with|s[ií]|sim|oui|ja|tak|vale|claro|d['’]accord|va\s+bene|graag|prima|doe\s+maar|mach\s+das|gjerne|gärna|greit|fint|ano|jo|dobře|jasně|souhlasím|evet|tamam|olur|peki|tabii)(?![\p{L}\p{N}])/iu;
 /** Words between a negation and what it negates ("don't yet send", "not to email"). */
 const AFTER_NEGATION = new Set([
   'it',
