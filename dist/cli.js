@@ -15985,10 +15985,10 @@ var METHOD_SUFFIX = /\[([a-z][a-z0-9-]*)\]$/;
 var FIGURE_KINDS = new Set(Object.keys(FIGURES));
 function parseMetricId(id) {
   const m = METHOD_SUFFIX.exec(id);
-  const bare2 = m ? id.slice(0, m.index) : id;
-  const slash = bare2.indexOf("/");
-  const benchmark = slash >= 0 ? bare2.slice(0, slash) : void 0;
-  const base2 = slash >= 0 ? bare2.slice(slash + 1) : bare2;
+  const bare4 = m ? id.slice(0, m.index) : id;
+  const slash = bare4.indexOf("/");
+  const benchmark = slash >= 0 ? bare4.slice(0, slash) : void 0;
+  const base2 = slash >= 0 ? bare4.slice(slash + 1) : bare4;
   const where = { ...benchmark !== void 0 ? { benchmark } : {}, ...m ? { method: m[1] } : {} };
   if (base2 === "malicious-drop") return { figure: "malicious-drop", ...where };
   const colon = base2.indexOf(":");
@@ -58456,10 +58456,23 @@ function stemWord(word) {
   return w;
 }
 function words(text2) {
-  const plain = /[^\x00-\x7f]/.test(text2) ? text2.normalize("NFD").replace(/[\u0300-\u036f]/g, "").replace(/[łŁøØđĐßæÆœŒ]/g, (c3) => STROKED[c3] ?? c3) : text2;
+  const plain = /[^\x00-\x7f]/.test(text2) ? text2.normalize("NFD").replace(/[\u0300-\u036f]/g, "").replace(/[łŁøØđĐßæÆœŒı]/g, (c3) => STROKED[c3] ?? c3) : text2;
   return plain.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/\be-mail/gi, "email").toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
 }
-var STROKED = { \u0142: "l", \u0141: "L", \u00F8: "o", \u00D8: "O", \u0111: "d", \u0110: "D", \u00DF: "ss", \u00E6: "ae", \u00C6: "AE", \u0153: "oe", \u0152: "OE" };
+var STROKED = {
+  \u0142: "l",
+  \u0141: "L",
+  \u00F8: "o",
+  \u00D8: "O",
+  \u0111: "d",
+  \u0110: "D",
+  \u00DF: "ss",
+  \u00E6: "ae",
+  \u00C6: "AE",
+  \u0153: "oe",
+  \u0152: "OE",
+  \u0131: "i"
+};
 var wordSet = (list3) => new Set(list3.split(" "));
 function wordsBeforeEach(clause, separators, count2) {
   const out = [];
@@ -58589,7 +58602,8 @@ var VERBS = {
     "fax",
     "reach",
     "greet",
-    "introduce"
+    "introduce",
+    "chase"
   ],
   share: [
     "share",
@@ -58740,7 +58754,8 @@ var VERBS = {
     "copy",
     "duplicate",
     "encrypt",
-    "decrypt"
+    "decrypt",
+    "jot"
   ],
   delete: [
     "delete",
@@ -60677,8 +60692,8 @@ var CLITICS = [
 ];
 function spanishVerb(word) {
   const w = fold(word);
-  const bare2 = FORMS.get(w);
-  if (bare2) return { category: bare2.category, infinitive: bare2.infinitive };
+  const bare4 = FORMS.get(w);
+  if (bare4) return { category: bare4.category, infinitive: bare4.infinitive };
   for (const c3 of CLITICS) {
     if (!w.endsWith(c3) || w.length - c3.length < 2) continue;
     const base2 = w.slice(0, -c3.length);
@@ -61145,8 +61160,8 @@ var JOINED_CLITICS = ["lhes", "lhe", "los", "las", "lo", "la", "me", "nos"];
 var WITH_PRONOUN2 = { pass: "share", confirm: "send" };
 var ALSO_WITH_PRONOUN2 = { pass: "change" };
 function formOf(w) {
-  const bare2 = FORMS3.get(w);
-  if (bare2) return bare2;
+  const bare4 = FORMS3.get(w);
+  if (bare4) return bare4;
   const hyphen = w.indexOf("-");
   const tries = hyphen > 0 ? HYPHEN_CLITICS.has(w.slice(hyphen + 1)) ? [[w.slice(0, hyphen), w.slice(hyphen + 1)]] : [] : JOINED_CLITICS.filter((c3) => w.endsWith(c3) && w.length - c3.length >= 3).map((c3) => [w.slice(0, -c3.length), c3]);
   for (const [base2, clitic] of tries) {
@@ -61303,8 +61318,8 @@ function portugueseActions(prose) {
     const ws = portugueseWords(clause);
     const lead = ws.findIndex((w) => !/^(?:e|mas|entao|ai)$/.test(w));
     const opener = ws[lead] === "o" && ws[lead + 1] === "que" ? "que" : ws[lead];
-    const asks = ws[lead + 1] === "como" || ws[lead + 1] === "tal";
-    if (ws.length === 0 || clause.trim().endsWith("?") && QUESTION_WORDS3.has(opener) && !asks) continue;
+    const asks2 = ws[lead + 1] === "como" || ws[lead + 1] === "tal";
+    if (ws.length === 0 || clause.trim().endsWith("?") && QUESTION_WORDS3.has(opener) && !asks2) continue;
     const parts = partStarts2(clause);
     for (let i2 = 0; i2 < ws.length; i2++) {
       if (!(i2 === 0 || parts.has(i2) || standsAsVerb(ws, i2, parts))) continue;
@@ -61963,8 +61978,8 @@ function lightCategory2(verb, after) {
 var CLITICS2 = "glielo gliela glieli gliele gliene melo mela meli mele mene telo tela teli tele tene celo cela celi cele cene velo vela veli vele vene gli mi ti ci vi lo la li le ne".split(" ");
 var SHORT = { di: "dire", fa: "fare", da: "dare" };
 function found(w) {
-  const bare2 = lookup(w);
-  if (bare2) return bare2;
+  const bare4 = lookup(w);
+  if (bare4) return bare4;
   for (const c3 of CLITICS2) {
     if (!w.endsWith(c3) || w.length - c3.length < 2) continue;
     const stem2 = w.slice(0, -c3.length);
@@ -62038,6 +62053,7 @@ var MODAL = wordSet(
 var DI_LEAD = wordSet(
   "chiedo chiediamo prego preghiamo ricordati ricordatevi dimenticare dimenticarti bisogno cerca cercate prova provate pensa pensaci vai andate"
 );
+var OWN_NEED = wordSet("devo dobbiamo");
 var NEGATORS4 = wordSet("non senza mai ne nessun nessuna niente nulla");
 var SUBJECTS2 = wordSet("io noi loro chi che egli ella esso essa");
 var QUESTION_WORDS5 = wordSet("chi cosa che quanto quanta quanti quante quando dove perche come quale quali cos");
@@ -62067,7 +62083,7 @@ function verbAt2(ws, i2, labels) {
     return { category: "pay", verb: form.verb, kind: f.kind, clitic: f.clitic };
   return { category: form.category, verb: form.verb, kind: f.kind, clitic: f.clitic };
 }
-function stands2(ws, i2, v, parts) {
+function stands2(ws, i2, v, parts, statement) {
   if (v.kind === "third" || v.kind === "plural") return false;
   let j = i2 - 1;
   const run = [];
@@ -62079,7 +62095,7 @@ function stands2(ws, i2, v, parts) {
   if (NEGATORS4.has(before) || SUBJECTS2.has(before)) return false;
   if (VERB_CONTEXT3.has(before)) return true;
   if (v.kind !== "inf") return false;
-  if (MODAL.has(before)) return true;
+  if (MODAL.has(before) || statement && OWN_NEED.has(before)) return true;
   if (before === "di" || before === "a") return DI_LEAD.has(ws[j - 1]) || ws[j - 1] === "si" && ws[j - 2] === "prega";
   return false;
 }
@@ -62106,7 +62122,7 @@ function italianActions(prose) {
     for (let i2 = 0; i2 < ws.length; i2++) {
       const v = verbAt2(ws, i2, labels);
       if (!v || v.category === "read") continue;
-      if (!stands2(ws, i2, v, parts) || negated3(ws, i2, parts) || inIndirectQuestion4(ws, i2, parts)) continue;
+      if (!stands2(ws, i2, v, parts, !clause.trim().endsWith("?")) || negated3(ws, i2, parts) || inIndirectQuestion4(ws, i2, parts)) continue;
       if ((v.category === "send" || v.category === "share") && toUser3(ws, i2, v)) continue;
       out.push({ category: v.category, after: ws.slice(i2 + 1, i2 + 13), words: ws.slice(i2, i2 + 4).join(" ") });
     }
@@ -62261,6 +62277,10 @@ var FORMS6 = (() => {
       add(stem2, { ...base2, kind: "imperative" });
       add(finite, { ...base2, kind: "finite" });
       add(inf, { ...base2, kind: "infinitive" });
+      if (category === "send" && !particle && !list3.includes(`${head}|terug`)) {
+        add(`terug${inf}`, { category, stem: stem2, fused: "terug", kind: "infinitive" });
+        add(`terug${finite}`, { category, stem: stem2, fused: "terug", kind: "finite" });
+      }
       if (particle) {
         add(particle + inf, { category, stem: stem2, fused: particle, kind: "infinitive" });
         add(particle + finite, { category, stem: stem2, fused: particle, kind: "finite" });
@@ -62493,13 +62513,36 @@ function dutchActions(prose) {
       if (ws.length === 0 || ws.some((w) => NEGATORS5.has(w))) continue;
       const found2 = [...verbFirst2(ws), ...thatYou(ws)];
       if (found2.length === 0 && !ws.some((w, k) => w === "of" && k > 0)) found2.push(...verbLast2(ws));
+      if (found2.length === 0 && !question) found2.push(...allowedPassive(ws));
       for (const a2 of found2.filter((x) => x.category !== "read")) {
-        const toUser5 = ws.some((w) => TO_USER5.has(w)) || ws[ws.indexOf(a2.words.split(" ")[0]) + 1] === "ons";
-        if (!((a2.category === "send" || a2.category === "share") && toUser5)) out.push(a2);
+        const toUser8 = ws.some((w) => TO_USER5.has(w)) || ws[ws.indexOf(a2.words.split(" ")[0]) + 1] === "ons";
+        if (!((a2.category === "send" || a2.category === "share") && toUser8)) out.push(a2);
       }
     }
   }
   return out;
+}
+var PARTICIPLES = (() => {
+  const out = /* @__PURE__ */ new Map();
+  for (const [category, list3] of Object.entries(STEMS3)) {
+    if (category === "none" || category === "read") continue;
+    for (const item of list3.split(" ")) {
+      const [head, particle = ""] = item.split("|");
+      const stem2 = head.split("=")[0];
+      const ge = /^(?:be|ver|ont|her|er|ge)/.test(stem2) ? "" : "ge";
+      for (const end of ["d", "t"]) if (!stem2.endsWith(end)) out.set(`${particle}${ge}${stem2}${end}`, category);
+      out.set(`${particle}${ge}${stem2}`, category);
+    }
+  }
+  return out;
+})();
+var MAY = wordSet("mag mogen kan kunnen");
+function allowedPassive(ws) {
+  const may = ws.findIndex((w) => MAY.has(w));
+  const passive2 = ws.indexOf("worden");
+  if (may < 0 || passive2 < may + 2) return [];
+  const category = PARTICIPLES.get(ws[passive2 - 1]);
+  return category ? [{ category, after: ws.slice(0, may), words: ws.slice(may, passive2 + 1).join(" ") }] : [];
 }
 var ORDER_LEAD_IN5 = wordSet(
   "graag gelieve svp aub alstublieft alsjeblieft belangrijk urgent nb ps ook daarna vervolgens nu voortaan direct meteen even dan verder tevens let"
@@ -62514,8 +62557,8 @@ function dutchOrderIn(sentence2) {
     const polite = ws.slice(0, i2).some((w) => /^(?:graag|gelieve|svp|aub|alstublieft|alsjeblieft)$/.test(w));
     const first = verbFirst2(ws.slice(i2)).find((a2) => a2.category !== "read");
     if (first && !(HOMOGRAPHS3.has(ws[i2]) && new RegExp("^\\s*\\S+\\s+\\p{Lu}", "u").test(piece.trim()))) return first.words;
-    const passive = ws.some((w) => w === "worden" || w === "zijn" || w === "wordt");
-    if (passive) continue;
+    const passive2 = ws.some((w) => w === "worden" || w === "zijn" || w === "wordt");
+    if (passive2) continue;
     const oblige = ws.findIndex((w) => OBLIGE.has(w));
     if (polite || oblige >= 0 || ws.slice(0, 3).some((w, k) => (w === "wilt" || w === "kunt") && ws[k + 1] === "u")) {
       const last = verbLast2(["graag", ...ws.slice(oblige >= 0 ? oblige + 1 : i2)]).find((a2) => a2.category !== "read");
@@ -62563,6 +62606,18 @@ function dutchPlan(sentence2) {
   const m = PLAN_LEAD3.exec(sentence2.trim().slice(0, 2e3));
   if (!m) return void 0;
   return asImperative(m[1].replace(/\s+(?:kunnen|willen|gaan)$/i, "")) ?? void 0;
+}
+function dutchCategory(word) {
+  if (HOMOGRAPHS3.has(word)) return void 0;
+  const forms = (FORMS6.get(fold(word)) ?? []).filter((f) => f.particle === void 0 && f.kind !== "imperative");
+  const categories = new Set(forms.map((f) => f.category));
+  const [only] = categories;
+  return categories.size === 1 && only !== "none" ? only : void 0;
+}
+function dutchInfinitive(nameWords2) {
+  return nameWords2.findIndex(
+    (w) => (FORMS6.get(w) ?? []).some((f) => f.kind === "infinitive" && f.particle === void 0) && dutchCategory(w) !== void 0
+  );
 }
 
 // src/taint/polish.ts
@@ -62945,6 +63000,1224 @@ function polishInfinitive(nameWords2) {
   return nameWords2.findIndex((w) => polishCategory(w) !== void 0);
 }
 
+// src/taint/scandinavian.ts
+function canonical(word) {
+  return word.toLowerCase().replace(/ä/g, "\xE6").replace(/ö/g, "\xF8").normalize("NFD").replace(/[\u0300-\u0309\u030b-\u036f]/g, "").normalize("NFC");
+}
+function asciiFold(word) {
+  return word.toLowerCase().replace(/æ/g, "ae").replace(/ø/g, "o").normalize("NFD").replace(/[\u0300-\u036f]/g, "");
+}
+var swedish = (word) => word.replace(/æ/g, "\xE4").replace(/ø/g, "\xF6");
+function scandinavianWords(text2) {
+  const joined = text2.slice(0, 8e3).toLowerCase().replace(/\bsms[:'’-](?=a\b|e\b)/g, "sms").replace(/\be-(?=post|mail|mejl)/g, "e");
+  return (joined.match(/[\p{L}\p{M}\p{N}]+/gu) ?? []).map(canonical);
+}
+var OWN = wordSet(
+  "och inte att \xE6r jag jeg hon honom henne hende mig oss mej dej deg meg dere jeres vores deres ocks\xE5 ogs\xE5 eller n\xE5r n\xE6r h\xE6r d\xE6r n\xE5 hei tack takk sn\xE6lla v\xE6nligen venligst vennligst g\xE6rna gjerne mitt mina ditt dina sitt sina v\xE5ra v\xE5r fr\xE5n efter etter innan f\xF8r ingen inget inga intet ikke ikkje ej aldrig aldri redan allerede kunne skulle mycket mye meget hur vad varf\xF8r vilken vilket vilka hvordan hvad hva hvem hvorfor hvilken hvilket hvilke hvor hvis og det som p\xE5 med av har hade ska skall skal vill m\xE5ste m\xE5 idag imorgon ig\xE5r siden sedan sen d\xE5 s\xE5 bara kanske kanskje m\xE5ske hos utan uten uden mellan mellom nesten n\xE6sten n\xE6sta n\xE6ste neste vecka uke uge m\xE5ndag tisdag onsdag torsdag fredag l\xF8rdag s\xF8ndag mandag tirsdag"
+);
+var SHARED = wordSet(
+  "de den der dem er at for i en ett et till til af om men alle han hun du vi ni kan kun bare vil sig seg sin nu tak ja nej nei ham os da man mit din dig min mine dine sine fra hej vem over under"
+);
+var OTHER_OWN4 = wordSet(
+  "the of and to in is on with that this it my an be are by from please me you your our we was were have has will would can could should el los las y con por para una del es est\xE1 muy pero cuando este esta lo le les su sus que la os um uma n\xE3o com em da do na no \xE9 s\xE3o ao aos pelo pela voc\xEA est une pour dans sur au aux ce cette ces vous nous il ils elle elles ne pas avec par qui o\xF9 moi lui della che di per non sono anche ho ha gli questo questa grazie das und ist nicht ein eine einen mit f\xFCr von zu auf bitte ich sie wir ihr ihm ihn uns mir oder auch noch die een het niet geen naar voor van op aan bij uit ook nog maar dat deze wat ik jij jou jouw jullie zij ze wij mij mijn uw ons onze hem haar hun zijn heb hebt heeft wordt kunt wilt zou graag nie si\u0119 jest s\u0105 \u017Ce czy prosz\u0119 dla oraz tak\u017Ce ju\u017C tylko jeszcze przez przed przy bez od za jak gdy kiedy gdzie kto ile"
+);
+function ownWord(raw, w) {
+  if (OWN.has(w)) return true;
+  if (/[åæø]/.test(raw) && !/[äö]/.test(raw) && (raw[0] === raw[0].toLowerCase() || FORMS8.has(w) || LIGHT_FORMS5.has(w))) return true;
+  const noun = nounOf(w);
+  return noun !== void 0 && noun.base.length >= 5 && DEFINITE.has(noun.ending);
+}
+var DEFINITE = wordSet("en et n na ne arna orna erna erne ene");
+function readsAsScandinavian(text2) {
+  let own2 = 0;
+  let shared = 0;
+  let other = 0;
+  let verb = false;
+  let umlauts = 0;
+  for (const raw of text2.slice(0, 4e3).match(/[\p{L}\p{M}_]+/gu) ?? []) {
+    if (raw === raw.toUpperCase() || raw.includes("_")) continue;
+    const w = canonical(raw);
+    if (!verb && !ENGLISH_SPELLED3.has(w) && (FORMS8.get(w) ?? []).some((f) => f.kind === "imp")) verb = true;
+    if (ownWord(raw, w)) own2++;
+    else if (SHARED.has(w)) shared++;
+    else if (/[äö]/.test(raw) && raw[0] === raw[0].toLowerCase()) umlauts++;
+    else if (OTHER_OWN4.has(w)) other++;
+  }
+  if (own2 <= other && other > 0) return false;
+  if (other === 0) own2 += umlauts;
+  else shared += umlauts;
+  return own2 >= 2 && own2 + shared > other || other === 0 && own2 >= 1 && (verb || shared >= 1);
+}
+var ENGLISH_SPELLED3 = wordSet(
+  "send sender ring post start stop test mail sms plan book kontakt del spar list print skip gem bet merge lag slet"
+);
+var VERBS3 = {
+  read: "s\xF8k/s\xF8ka kolla h\xE6mta kontrollera granska l\xE6s/l\xE6sa visa lista titta j\xE6mf\xF8r/j\xE6mf\xF8ra r\xE6kna sammanfatta summera leta hitta \xF8ppna unders\xF8k/unders\xF8ka verifiera s\xF8g/s\xF8ge hent/hente tjek/tjekke kontroller/kontrollere l\xE6s/l\xE6se vis/vise find/finde sammenlign/sammenligne beregn/beregne opsummer/opsummere \xE5bn/\xE5bne unders\xF8g/unders\xF8ge sjekk/sjekke les/lese finn/finne oppsummer/oppsummere \xE5pne/\xE5pne unders\xF8k/unders\xF8ke",
+  send: "skicka skicka|vidare skicka|iv\xE6g skicka|tillbaka s\xE6nd/s\xE6nda mejla maila smsa ring/ringa ring|upp ring|tillbaka svara besvara meddela informera underr\xE6tta p\xE5minn/p\xE5minna kontakta h\xF8r|av ber\xE6tta fr\xE5ga varna vidarebefordra skriv/skriva|till send/sende send|videre send|tilbage send|tilbake mail/maile email/emaile sms/smse ring/ringe ring|tilbage ring|tilbake ring|op ring|opp svar/svare besvar/besvare meddel/meddele informer/informere underret/underrette p\xE5mind/p\xE5minde kontakt/kontakte sp\xF8rg/sp\xF8rge fort\xE6l/fort\xE6lle advar/advare videresend/videresende skriv/skrive|til sp\xF8r/sp\xF8rre fortell/fortelle varsl/varsle minn/minne p\xE5minn/p\xE5minne meld|fra si/si/sier|fra sig/sige|til",
+  share: "dela bjud/bjuda|in bevilja del/dele inviter/invitere",
+  publish: "publicera posta annonsera publicer/publicere poste/poste publiser/publisere kunngj\xF8r/kunngj\xF8re",
+  pay: "betala betala|tillbaka \xE5terbetala \xF8verf\xF8r/\xF8verf\xF8ra f\xF8r/f\xF8ra|\xF8ver s\xE6tt/s\xE6tta|in best\xE6ll/best\xE6lla k\xF8p/k\xF8pa fakturera debitera kreditera swisha betal/betale betal|tilbage betal|tilbake tilbagebetal/tilbagebetale tilbakebetal/tilbakebetale overf\xF8r/overf\xF8re indbetal/indbetale innbetal/innbetale udbetal/udbetale utbetal/utbetale refunder/refundere bestil/bestille bestill/bestille k\xF8b/k\xF8be kj\xF8p/kj\xF8pe fakturer/fakturere debiter/debitere krediter/kreditere belast/belaste vipps/vippse",
+  book: "boka boka|in reservera schemal\xE6gg/schemal\xE6gga book/booke reserver/reservere planl\xE6g/planl\xE6gge planlegg/planlegge",
+  change: "\xE6ndra uppdatera l\xE6gg/l\xE6gga|till l\xE6gg/l\xE6gga|in skapa registrera spara flytta byt/byta korrigera r\xE6tta godk\xE6nn/godk\xE6nna bekr\xE6fta attestera avvisa blockera sp\xE6rra l\xE5s/l\xE5sa l\xE5s|upp aktivera frys/frysa f\xF8rl\xE6ng/f\xF8rl\xE6nga f\xF8rnya ers\xE6tt/ers\xE6tta fyll/fylla|i markera tilldela signera skriv/skriva|under skriv/skriva|in skriv/skriva st\xE6ng/st\xE6nga arkivera \xE5terst\xE6ll/\xE5terst\xE6lla importera kopiera omboka justera notera uppgradera nedgradera \xE5teraktivera \xE6ndr/\xE6ndre opdater/opdatere tilf\xF8j/tilf\xF8je opret/oprette registrer/registrere gem/gemme flyt/flytte skift/skifte ret/rette godkend/godkende bekr\xE6ft/bekr\xE6fte afvis/afvise bloker/blokere sp\xE6r/sp\xE6rre l\xE5s/l\xE5se l\xE5s|op aktiver/aktivere forl\xE6ng/forl\xE6nge forny/forny/fornyer erstat/erstatte udfyld/udfylde marker/markere tildel/tildele underskriv/underskrive luk/lukke nulstil/nulstille kopier/kopiere ombook/ombooke juster/justere noter/notere indtast/indtaste tilmeld/tilmelde skriv/skrive endre/endre oppdater/oppdatere legg/legge|til legg/legge|inn opprett/opprette lagre/lagre flytt/flytte bytt/bytte rett/rette godkjenn/godkjenne bekreft/bekrefte avvis/avvise blokker/blokkere sperr/sperre l\xE5s|opp forleng/forlenge forny/fornye erstatt/erstatte fyll/fylle|ut merk/merke signer/signere lukk/lukke tilbakestill/tilbakestille meld/melde|p\xE5",
+  delete: "radera ta|bort avboka avbest\xE6ll/avbest\xE6lla avsluta s\xE6g/s\xE6ga|upp stryk/stryka makulera annullera rensa sl\xE6ng/sl\xE6nga \xE5terkalla avregistrera inaktivera stoppa avbryt/avbryta h\xE6v/h\xE6va slet/slette fjern/fjerne afbestil/afbestille aflys/aflyse annuller/annullere opsig/opsige sig/sige|op afmeld/afmelde afslut/afslutte stop/stoppe tilbagekald/tilbagekalde deaktiver/deaktivere slett/slette avbestill/avbestille avlys/avlyse kanseller/kansellere si/si/sier|opp meld/melde|av avslutt/avslutte stopp/stoppe tilbakekall/tilbakekalle tag/tage|bort",
+  exec: "k\xF8r/k\xF8ra installera starta drifts\xE6tt/drifts\xE6tta k\xF8r/k\xF8re installer/installere start/starte kj\xF8r/kj\xF8re",
+  none: "ring|p\xE5 ring/ringe|p\xE5 l\xE6mna"
+};
+function presentOf(imp, inf) {
+  if (inf.endsWith("e")) return `${inf}r`;
+  if (imp === inf) return inf.endsWith("a") ? `${inf}r` : inf;
+  return imp.endsWith("r") ? imp : `${imp}er`;
+}
+var FORMS8 = /* @__PURE__ */ new Map();
+for (const [category, list3] of Object.entries(VERBS3))
+  for (const item of list3.split(" ")) {
+    const [head, particle] = item.split("|");
+    const [imp, inf = imp, pres = presentOf(imp, inf)] = head.split("/");
+    const base2 = { category, imp, ...particle ? { particle } : {} };
+    const forms = [
+      [imp, "imp"],
+      [inf, "inf"],
+      [pres, "pres"]
+    ];
+    for (const [form, kind] of forms) FORMS8.set(form, [...FORMS8.get(form) ?? [], { ...base2, kind }]);
+  }
+var LIGHT7 = {
+  "g\xF8r/g\xF8ra/g\xF8r": void 0,
+  "gj\xF8r/gj\xF8re/gj\xF8r": void 0,
+  "g\xF8r/g\xF8re/g\xF8r": void 0,
+  "genomf\xF8r/genomf\xF8ra": void 0,
+  "gennemf\xF8r/gennemf\xF8re": void 0,
+  "gjennomf\xF8r/gjennomf\xF8re": void 0,
+  "utf\xF8r/utf\xF8ra": void 0,
+  "udf\xF8r/udf\xF8re": void 0,
+  "utf\xF8r/utf\xF8re": void 0,
+  "foretag/foretage": void 0,
+  "foreta/foreta/foretar": void 0,
+  "lav/lave": void 0,
+  "ge/ge/ger": void 0,
+  "gi/gi/gir": void 0,
+  "giv/give": void 0,
+  "ta/ta/tar": void 0,
+  "tag/tage": void 0,
+  "l\xE5t/l\xE5ta": void 0,
+  "la/la/lar": void 0,
+  "lad/lade": void 0,
+  "h\xF8r/h\xF8ra": void 0,
+  "l\xE6gg/l\xE6gga": "change",
+  "legg/legge": "change",
+  "l\xE6g/l\xE6gge": "change",
+  "s\xE6tt/s\xE6tta": "change",
+  "sett/sette": "change",
+  "s\xE6t/s\xE6tte": "change",
+  fixa: "change",
+  "fiks/fikse": "change",
+  ordna: "change",
+  "ordne/ordne": "change"
+};
+var LIGHT_FORMS5 = /* @__PURE__ */ new Map();
+for (const [entry2, alone] of Object.entries(LIGHT7)) {
+  const [imp, inf = imp, pres = presentOf(imp, inf)] = entry2.split("/");
+  const forms = [
+    [pres, "pres"],
+    [inf, "inf"],
+    [imp, "imp"]
+  ];
+  for (const [form, kind] of forms) LIGHT_FORMS5.set(form, { imp, kind, ...alone ? { alone } : {} });
+}
+var ACTION_NOUNS5 = [
+  ..."betalning betaling \xF8verf\xF8ring overf\xF8rsel overf\xF8ring ins\xE6ttning indbetaling innbetaling utbetalning udbetaling utbetaling \xE5terbetalning tilbagebetaling tilbakebetaling refusion refusjon best\xE6llning bestilling k\xF8p k\xF8b kj\xF8p".split(" ").map((n2) => [n2, "pay"]),
+  ..."bokning booking reservation reservasjon m\xF8te m\xF8de aftale avtale".split(" ").map((n2) => [n2, "book"]),
+  ..."\xE6ndring endring korrigering r\xE6ttelse".split(" ").map((n2) => [n2, "change"]),
+  ..."avbokning afbestilling avbestilling upps\xE6gning opsigelse oppsigelse annullering".split(" ").map((n2) => [n2, "delete"]),
+  ..."inl\xE6gg opslag innlegg publicering annons annonce annonse".split(" ").map((n2) => [n2, "publish"]),
+  ..."samtal opringning oppringning p\xE5minnelse p\xE5mindelse mejl mail sms meddelande besked beskjed kontakt veta vide vite signal utskick".split(" ").map((n2) => [n2, "send"]),
+  ..."\xE5tkomst tillg\xE5ng beh\xF8righet adgang tilgang rettigheder rettigheter".split(" ").map((n2) => [n2, "share"]),
+  ["betalt", "pay"],
+  ["skript", "exec"],
+  ["script", "exec"]
+];
+var VENUES5 = /^(?:hemsida|webbplats|webbsida|hjemmeside|nettside|nettsted|intranæt|intranet|facebook|instagram|linkedin|anslagstavl|opslagstavl|oppslagstavl|medlemsapp)/;
+function lightCategory5(alone, after) {
+  const near = after.slice(0, 8);
+  if ((alone === "change" || near.includes("upp") || near.includes("ut") || near.includes("op")) && near.some((w) => VENUES5.test(w)))
+    return "publish";
+  for (const w of near) {
+    const hit = ACTION_NOUNS5.find(([n2]) => ENDINGS6.some((e) => w.endsWith(n2 + e) && (n2.length >= 5 || w === n2 + e)));
+    if (hit) return hit[1];
+  }
+  return alone;
+}
+var OBJECTS8 = {
+  money: "pengar penge penger belopp bel\xF8b bel\xF8p faktura r\xE6kning regning betalning betaling \xF8verf\xF8ring overf\xF8rsel overf\xF8ring hyra husleje husleie depositum deposition l\xF8n l\xF8nn avgift afgift gebyr kvitto kvittering \xE5terbetalning tilbagebetaling tilbakebetaling refusion refusjon kronor kroner kr sek dkk nok eur euro saldo skuld g\xE6ld gjeld konto bankgiro plusgiro swish vipps mobilepay iban autogiro dragning kreditnota kreditfaktura f\xF8rskott forskud forskudd arvode honorar ers\xE6ttning erstatning moms skatt skat b\xF8de b\xF8ter premie kontingent",
+  message: "mejl mail email epost sms meddelande besked beskjed brev p\xE5minnelse p\xE5mindelse bekr\xE6ftelse bekreftelse inbjudan invitation invitasjon nyhetsbrev nyhedsbrev notis melding meddelelse utskick kallelse innkalling indkaldelse",
+  access: "\xE5tkomst tillg\xE5ng beh\xF8righet adgang tilgang rettighed rettighet roll rolle admin administrat\xF8r administrator nyckel n\xF8gle n\xF8kkel fullmakt fuldmagt",
+  booking: "bokning booking reservation reservasjon time m\xF8te m\xF8de bord rum v\xE6relse flyg biljett billet billett pass konsultation konsultasjon bes\xF8k bes\xF8g visning aftale avtale",
+  publication: "inl\xE6gg opslag innlegg annons annonce annonse artikel artikkel recension anmeldelse omtale blogg blog nyhet nyhed",
+  credential: "l\xF8senord adgangskode passord pinkod pinkode pin token inloggning login"
+};
+var NOUN_KINDS = /* @__PURE__ */ new Map();
+for (const [k, list3] of Object.entries(OBJECTS8))
+  for (const n2 of list3.split(" ")) {
+    NOUN_KINDS.set(n2, [...NOUN_KINDS.get(n2) ?? [], k]);
+    for (const folded of /* @__PURE__ */ new Set([asciiFold(n2), asciiFold(swedish(n2))]))
+      if (folded !== n2) NOUN_KINDS.set(folded, [...NOUN_KINDS.get(folded) ?? [], k]);
+  }
+var ENDINGS6 = ["orna", "arna", "erna", "erne", "ene", "ena", "or", "ar", "er", "en", "et", "na", "ne", "n", "t", "r", "a", "e", "s", ""];
+function nounOf(w) {
+  if (w.length > 40) return void 0;
+  if (NOUNS_SEEN.has(w)) return NOUNS_SEEN.get(w);
+  const found2 = findNoun(w);
+  if (NOUNS_SEEN.size < 5e4) NOUNS_SEEN.set(w, found2);
+  return found2;
+}
+var NOUNS_SEEN = /* @__PURE__ */ new Map();
+function findNoun(w) {
+  for (const ending of ENDINGS6) {
+    if (!w.endsWith(ending) || w.length - ending.length < 2) continue;
+    const stem2 = w.slice(0, w.length - ending.length);
+    for (const s2 of [stem2, `${stem2}a`, `${stem2}e`, stem2.replace(/([bdfgklmnprst])\1$/, "$1")]) {
+      if (NOUN_KINDS.has(s2)) return { base: s2, ending };
+      for (let k = 1; k <= s2.length - 5; k++) if (NOUN_KINDS.has(s2.slice(k))) return { base: s2.slice(k), ending };
+    }
+  }
+  return void 0;
+}
+function scandinavianObjects(ws) {
+  const out = /* @__PURE__ */ new Set();
+  for (const w of ws.slice(0, 64)) {
+    const n2 = nounOf(canonical(w));
+    for (const k of n2 ? NOUN_KINDS.get(n2.base) ?? [] : []) out.add(k);
+  }
+  return out;
+}
+var LEAD_IN3 = wordSet(
+  "sn\xE6lla v\xE6nligen venligst vennligst g\xE6rna gerne gjerne ogs\xE5 ocks\xE5 ocks\xE5 sedan sen s\xE5 d\xE5 nu n\xE5 bara bare kun men och og hej hei hall\xE5 ok okej okay ja jo tack takk tak f\xF8rst d\xE6refter deretter derefter direkt genast straks omg\xE5ende lige dessutom v\xE6r var sn\xE6ll snill s\xF8d venlig v\xE6nlig ih\xE5g ihu"
+);
+var POLITE2 = wordSet("sn\xE6lla v\xE6nligen venligst vennligst sn\xE6ll snill s\xF8d venlig v\xE6nlig husk gl\xF8m glem kom s\xF8rg se");
+var INFINITIVE_MARKS = wordSet("att at \xE5 och og for till til");
+var BETWEEN = wordSet(
+  "att at \xE5 ogs\xE5 ocks\xE5 och og g\xE6rna gerne gjerne bara bare nu n\xE5 snabbt hurtigt raskt ogs\xE5 lige ih\xE5g ihu for f\xF8r till med hj\xE6lp hjelp hj\xE6lp v\xE6nligen venligst vennligst sn\xE6lla sn\xE6ll snill s\xF8d venlig vara v\xE6re v\xE6r selv direkt straks genast idag imorgon vilja kunna \xF8nske have ha"
+);
+var NEGATORS7 = wordSet("inte ej ikke ikkje aldrig aldri ingen inget inga intet ingenting");
+var READER2 = wordSet("du ni dere i");
+var READER_OBJECT = wordSet("dig deg er jer dere");
+var MODALS2 = wordSet("kan kunde kunne vill vil ville skulle orkar orker gidder hinner rekker n\xE5r");
+var WISH3 = wordSet("vill vil ville skulle beh\xF8ver trenger tr\xE6nger \xF8nsker \xF8nskar m\xE5ste m\xE5 brug");
+var FIRST4 = wordSet("jag jeg vi");
+var TO_USER7 = wordSet("mig meg mej oss os");
+var QUESTION_WORDS8 = wordSet(
+  "vad vem vems n\xE5r n\xE6r hur varf\xF8r vilken vilket vilka var hva hvem hvordan hvorfor hvilken hvilket hvilke hvor hvad hvorn\xE5r har hade \xE6r er var blev ble blir bliver finns fins findes st\xE6mmer stemmer gick gikk gik kom fick fikk fik ligger st\xE5r vet ved veit kostar koster"
+);
+var SUBORDINATORS2 = wordSet("om ifall huruvida hvorvidt hvis n\xE6r n\xE5r eftersom fordi medan mens innan tills indtil inntil d\xE6rf\xF8r");
+var HOMOGRAPHS5 = wordSet(
+  "svar ring post del k\xF8p k\xF8b kj\xF8p kontakt stopp stop start mail sms l\xE5s flytt byt bytt ret spar gem frys merk skift l\xE6s les fyll lista"
+);
+var nounHeading4 = (ws, i2) => HOMOGRAPHS5.has(ws[i2]) && (i2 + 1 >= ws.length || /^(?:från|fra|av|af|nr|nummer|ær|er|var|blev|ble|\d.*)$/.test(ws[i2 + 1]));
+var PRONOUNS5 = wordSet("den det dem honom henne ham hende ham hende dom mig meg dig deg oss os er dere jer");
+function verbAt4(ws, i2, kinds) {
+  const forms = (FORMS8.get(ws[i2]) ?? []).filter((f2) => kinds.includes(f2.kind));
+  const particles = /* @__PURE__ */ new Set([ws[i2 + 1], PRONOUNS5.has(ws[i2 + 1]) ? ws[i2 + 2] : void 0, ws.length - i2 <= 6 ? ws.at(-1) : void 0]);
+  const f = forms.find((x) => x.particle !== void 0 && particles.has(x.particle)) ?? forms.find((x) => x.particle === void 0);
+  if (f) return f;
+  const light = LIGHT_FORMS5.get(ws[i2]);
+  if (!light || !kinds.includes(light.kind)) return void 0;
+  const category = lightCategory5(light.alone, ws.slice(i2 + 1));
+  return category ? { category, imp: light.imp, kind: light.kind } : void 0;
+}
+function infinitiveAfter(ws, from) {
+  for (let j = from; j < ws.length && j < from + 6; j++) {
+    const v = verbAt4(ws, j, ["inf"]);
+    if (v) return { v, at: j };
+    if (!BETWEEN.has(ws[j]) && !POLITE2.has(ws[j])) return void 0;
+  }
+  return void 0;
+}
+function thatYou2(ws) {
+  const k = ws.findIndex((w, n2) => (w === "att" || w === "at") && READER2.has(ws[n2 + 1]) && n2 > 0 && n2 < 12);
+  if (k < 0 || !/^(?:vill|vil|till|for|ønsker|ønskar|gærna|gerne|gjerne|skulle)$/.test(ws[k - 1])) return void 0;
+  for (let j = k + 2; j < ws.length && j < k + 5; j++) {
+    const v = verbAt4(ws, j, ["pres"]);
+    if (v) return { v, at: j };
+  }
+  return void 0;
+}
+function askedIn(ws, polite) {
+  let i2 = 0;
+  let lead = polite;
+  while (i2 < ws.length - 1 && i2 < 8 && (LEAD_IN3.has(ws[i2]) || POLITE2.has(ws[i2]) || lead && INFINITIVE_MARKS.has(ws[i2])))
+    if (POLITE2.has(ws[i2++])) lead = true;
+  if (ws.length - i2 < 2 || nounHeading4(ws, i2)) return void 0;
+  const first = verbAt4(ws, i2, lead ? ["imp", "inf"] : i2 > 0 && READER2.has(ws[i2 + 1]) ? ["imp", "pres"] : ["imp"]);
+  if (first) return { v: first, at: i2 };
+  if (MODALS2.has(ws[i2]) && READER2.has(ws[i2 + 1])) return infinitiveAfter(ws, i2 + 2);
+  if (READER2.has(ws[i2]) && (OBLIGE2.has(ws[i2 + 1]) || MODALS2.has(ws[i2 + 1]))) return infinitiveAfter(ws, i2 + 2);
+  const wish = ws.findIndex((w, k) => WISH3.has(w) && k < 5 && (FIRST4.has(ws[k - 1]) || ws[k - 1] === "har" && FIRST4.has(ws[k - 2])));
+  if (wish > 0) return thatYou2(ws) ?? infinitiveAfter(ws, wish + 1);
+  return thatYou2(ws);
+}
+var isVerb2 = (w) => w !== void 0 && (FORMS8.has(w) || LIGHT_FORMS5.has(w) || POLITE2.has(w));
+function partsOf5(sentence2) {
+  const out = [];
+  for (const piece of sentence2.split(/[,:;]|\s[-–—]\s/).slice(0, 200)) {
+    let part = [];
+    for (const w of scandinavianWords(piece)) {
+      if (part.length > 0 && (w === "men" || w === "sedan" || w === "derefter" || w === "deretter" || w === "d\xE6refter")) {
+        out.push(part);
+        part = [w];
+        continue;
+      }
+      if (part.length > 0 && /^(?:och|og|samt|eller)$/.test(part.at(-1)) && isVerb2(w)) {
+        out.push(part.slice(0, -1));
+        part = [];
+      }
+      if (part.length < 200) part.push(w);
+    }
+    if (part.length > 0) out.push(part);
+  }
+  return out;
+}
+function mainClause(written) {
+  let ws = [...written];
+  const reminder = ws.findIndex((w, k) => (w === "gl\xF8m" || w === "glem") && NEGATORS7.has(ws[k + 1]));
+  if (reminder >= 0) ws.splice(reminder + 1, 1);
+  if (SUBORDINATORS2.has(ws[0])) {
+    const then = ws.findIndex((w, k) => k > 1 && (w === "s\xE5" || w === "d\xE5"));
+    return then > 0 ? ws.slice(then + 1) : [];
+  }
+  const cut2 = ws.findIndex((w, k) => k > 0 && (SUBORDINATORS2.has(w) || w === "utan" || w === "uden" || w === "uten"));
+  if (cut2 > 0) ws = ws.slice(0, cut2);
+  const that = ws.findIndex(
+    (w, k) => k > 0 && (w === "att" || w === "at") && !READER2.has(ws[k + 1]) && !isVerb2(ws[k + 1]) && !BETWEEN.has(ws[k - 1])
+  );
+  return that > 0 ? ws.slice(0, that) : ws;
+}
+var toUser5 = (ws, at) => ws.slice(at + 1, at + 5).some((w) => TO_USER7.has(w));
+function scandinavianActions(prose) {
+  const out = [];
+  const text2 = prose.slice(0, 8e3).replace(/\bsms[:'’-](?=a\b|e\b)/gi, "sms");
+  for (const sentence2 of (text2.replace(/\.(?=\s|$)/g, "\n").match(/[^!?\n]+\?*/g) ?? []).slice(0, 200)) {
+    const question = sentence2.trim().endsWith("?");
+    const parts = partsOf5(sentence2);
+    if (parts.length === 0 || question && QUESTION_WORDS8.has(parts[0][0]) && !/^var\s+(?:snæll|vænlig)/.test(parts[0].join(" ")))
+      continue;
+    let modal = false;
+    for (const written of parts) {
+      const ws = mainClause(written);
+      if (ws.length === 0 || ws.some((w) => NEGATORS7.has(w))) continue;
+      const hit = askedIn(ws, modal);
+      modal = hit !== void 0 && hit.v.kind === "inf";
+      if (!hit || hit.v.category === "none" || hit.v.category === "read") continue;
+      let category = hit.v.category;
+      const after = ws.slice(hit.at + 1, hit.at + 13);
+      if (category === "pay" && /^best/.test(hit.v.imp) && scandinavianObjects(after).has("booking")) category = "book";
+      if ((category === "send" || category === "share") && toUser5(ws, hit.at)) continue;
+      out.push({ category, after, words: ws.slice(hit.at, hit.at + 4).join(" ") });
+    }
+  }
+  return out;
+}
+var ORDER_LEAD_IN7 = wordSet(
+  "v\xE6nligen venligst vennligst sn\xE6lla obs observera viktigt vigtigt viktig ps nb ogs\xE5 dessutom d\xE6refter derefter deretter nu n\xE5 omg\xE5ende straks genast umiddelbart direkt och og"
+);
+var OBLIGE2 = wordSet("m\xE5ste m\xE5 ska skall skal b\xF8r b\xF8rde beh\xF8ver bedes ombeds bes");
+var ROLE = /^(?:assistent|agent|ai|bot|mottagar|modtager|mottaker|læsar|læser|leser|handlæggar|saksbehandler|sagsbehandler|systemet)/;
+var DOORBELL2 = wordSet(
+  "g\xE5nger ganger gange g\xE5ng gang d\xF8rren d\xF8ren d\xF8ra porten porttelefonen d\xF8rklokken ringeklokken klokken d\xF8rtelefonen koden"
+);
+function scandinavianOrderIn(sentence2) {
+  if (sentence2.trim().endsWith("?")) return void 0;
+  for (const piece of sentence2.slice(0, 8e3).split(/[:;,]|\s[-–—]\s|\s+(?:och|og)\s+/i).slice(0, 100)) {
+    const ws = scandinavianWords(piece).slice(0, 200);
+    let i2 = 0;
+    while (i2 < ws.length && i2 < 6 && ORDER_LEAD_IN7.has(ws[i2])) i2++;
+    if (ws.length - i2 < 2 || ws.some((w) => NEGATORS7.has(w))) continue;
+    const polite = ws.slice(0, i2).some((w) => POLITE2.has(w));
+    const v = nounHeading4(ws, i2) ? void 0 : verbAt4(ws, i2, polite ? ["imp", "inf"] : ["imp"]);
+    const named = HOMOGRAPHS5.has(ws[i2]) && new RegExp("^\\s*\\S+\\s+\\p{Lu}", "u").test(piece.trim());
+    if (v && v.category !== "read" && v.category !== "none" && !named) {
+      if (v.imp.startsWith("ring") && ws.slice(i2 + 1, i2 + 5).some((w) => DOORBELL2.has(w))) continue;
+      return ws.slice(i2, i2 + 4).join(" ");
+    }
+    const oblige = ws.findIndex(
+      (w, k) => OBLIGE2.has(w) && k < 8 && (READER2.has(ws[k - 1]) || ROLE.test(ws[k - 1] ?? "") || READER2.has(ws[k + 1]))
+    );
+    const ask3 = ws.findIndex((w, k) => (w === "ber" || w === "beder") && FIRST4.has(ws[k - 1]) && READER_OBJECT.has(ws[k + 1]) && k < 6);
+    const from = oblige >= 0 ? oblige + (READER2.has(ws[oblige + 1]) && !READER2.has(ws[oblige - 1]) ? 2 : 1) : ask3 >= 0 ? ask3 + 2 : -1;
+    if (from < 0 || oblige >= 0 && FIRST4.has(ws[oblige - 1])) continue;
+    const hit = infinitiveAfter(ws, from);
+    if (hit && hit.v.category !== "read" && hit.v.category !== "none") return ws.slice(Math.max(0, from - 2), hit.at + 3).join(" ");
+  }
+  return void 0;
+}
+var OFFER_LEAD8 = /^(?:(?:ok(?:ej)?|okay|bra|fint|perfekt|godt?)[,!]?\s+)?(?:(?:ska|skall|skal|kan|får|må|bør)\s+(?:jag|jeg|vi)\s+|(?:vill|vil|ønskar|ønsker)\s+(?:du|ni|dere|i|de)\s+(?:have\s+|ha\s+)?(?:att|at)\s+(?:jag|jeg|vi)\s+(?:ska\s+|skall\s+|skal\s+)?)/;
+var ASKS_TO_GO_ON8 = /^(?:(?:ska|skall|skal|kan|får|må)\s+(?:jag|jeg|vi)\s+(?:fortsætta|fortsætte|fortsette|køra\s+på|kjøre\s+på|gå\s+vidare|gå\s+videre|sætta\s+igång|sette\s+i\s+gang|sætte\s+i\s+gang|gøra\s+det|gjøre\s+det|gøre\s+det|genomføra\s+det|gjennomføre\s+det|gennemføre\s+det|ordna\s+det|fixa\s+det|ordne\s+det|fikse\s+det)|(?:ær|er)\s+(?:det|detta|dette)\s+(?:ok(?:ej)?|okay|i\s+orden|rætt|riktig|rigtigt|bra|godt?|fint)|(?:låter|lyder|høres|hørs)\s+(?:det|detta|dette)\s+(?:bra|godt|fint|ok)(?:\s+ut)?|(?:går|passer|passar)\s+det(?:\s+bra|\s+fint)?|ok(?:ej)?|okay|okei|godkænt|godkendt|godkjent|stæmmer\s+det|stemmer\s+det|(?:godkænner|godkender|godkjenner|bekræftar|bekræfter|bekrefter)\s+(?:du|ni|dere|i)(?:\s+det)?|(?:vill|vil)\s+(?:du|ni|dere|i)\s+(?:att|at)\s+(?:jag|jeg)\s+(?:fortsætter|fortsetter|gør\s+det|gjør\s+det))(?:\s+(?:nu|nå|då|så))?\s*\?*$/;
+function asImperative2(rest) {
+  const raw = rest.split(/\s+/).filter(Boolean).slice(0, 200);
+  const ws = raw.map((w) => canonical(w.replace(/[^\p{L}\p{M}\p{N}]/gu, "")));
+  for (let j = 0; j < ws.length && j < 4; j++) {
+    const v = verbAt4(ws, j, ["inf", "pres"]);
+    if (v && v.category !== "read" && v.category !== "none") return [v.imp, ...raw.slice(j + 1)].join(" ");
+    if (!BETWEEN.has(ws[j])) return void 0;
+  }
+  return void 0;
+}
+function scandinavianOffer(question) {
+  const q2 = question.trim();
+  if (!q2.endsWith("?") || q2.length > 2e3) return void 0;
+  const lower = canonical(q2).replace(/\s+/g, " ");
+  if (ASKS_TO_GO_ON8.test(lower)) return "go-on";
+  const lead = OFFER_LEAD8.exec(lower);
+  if (!lead) return void 0;
+  const n2 = lead[0].trim().split(" ").length;
+  const rest = q2.replace(/\s*\?+$/, "").split(/\s+/).slice(n2).join(" ");
+  if (!rest || /^(?:det|detta|dette)$/i.test(rest)) return "go-on";
+  return asImperative2(rest);
+}
+var PLAN_LEAD5 = /^(?:jag|jeg|vi)\s+(?:(?:ska|skall|skal|kan|vil|vill|tænker|tenker|kommer\s+att|kommer\s+til\s+å|kommer\s+til\s+at)\s+)?(?:(?:nu|nå|også|gærna|gerne|gjerne|direkt|straks)\s+)?/;
+function scandinavianPlan(sentence2) {
+  const s2 = sentence2.trim().replace(/[.!:]+$/, "");
+  if (s2.length > 2e3) return void 0;
+  const lead = PLAN_LEAD5.exec(canonical(s2).replace(/\s+/g, " "));
+  if (!lead) return void 0;
+  const n2 = lead[0].trim().split(" ").length;
+  return asImperative2(s2.split(/\s+/).slice(n2).join(" "));
+}
+var TOOL_FORMS = /* @__PURE__ */ new Map();
+for (const [form, fs] of FORMS8) {
+  const f = fs.find((x) => x.particle === void 0 && x.category !== "none");
+  if (f && f.category !== "none" && form.length >= 3) {
+    for (const folded of [asciiFold(form), asciiFold(swedish(form))]) if (!TOOL_FORMS.has(folded)) TOOL_FORMS.set(folded, f.category);
+  }
+}
+function scandinavianCategory(word) {
+  const w = asciiFold(word);
+  return ENGLISH_SPELLED3.has(w) ? void 0 : TOOL_FORMS.get(w);
+}
+function scandinavianInfinitive(nameWords2) {
+  if (nameWords2.some((w) => verbCategory(w) !== void 0)) return -1;
+  return nameWords2.slice(0, 12).findIndex((w) => scandinavianCategory(w) !== void 0);
+}
+
+// src/taint/czech.ts
+var CURRENCY5 = { "\u20AC": "eur", $: "dolar", "\xA3": "libra" };
+function wordsOf4(text2) {
+  return (text2.normalize("NFC").toLowerCase().match(/[\p{L}\p{N}]+|[€$£]/gu) ?? []).map((raw) => ({ raw, w: CURRENCY5[raw] ?? fold(raw).replace(/[^a-z0-9]/g, "") })).filter((x) => x.w !== "");
+}
+function czechWords(text2) {
+  return wordsOf4(text2).map((x) => x.w);
+}
+var CZECH_OWN = wordSet(
+  "jsem jsi jsou jsme jste nen\xED neni nejsou pros\xEDm prosim pros\xEDme prosime d\u011Bkuji dekuji d\u011Bkujeme dekujeme d\xEDky diky tak\xE9 taky uz jeste jestli pokud kdyz kdyby abys abyste byste bych bychom bys nebo protoze proto mohl mohla mohli mohu muzu muzes muzete chci chceme chcete chces potrebuji potrebuju potrebujeme mus\xED\u0161 musis mus\xEDte musite mus\xED mne jeho jej\xED tyto tady dnes z\xEDtra zitra vcera hned pak potom velmi v\u0161e vse dobr\xFD ano kde kdo kdy kolik jak\xFD jak\xE1 jak\xE9 kam odkud zda u\u017E \u017E\xE1d\xE1m \u017E\xE1d\xE1me pane pan\xED bude budou byl byla bylo m\u016F\u017Eete m\xE1m m\xE1me m\xE1te maj\xED taky tak\xE9 t\xE9\u017E"
+);
+var CZECH_SHARED = wordSet(
+  "a i o u v s k z ve ze na do od po za to ten ta tu co jak tak mi mu ho se si ne ani aby ja my vy ty je den pro bez ale moje ma"
+);
+var OTHER_OWN5 = wordSet(
+  "the of and in is for with that this it an be are at by from please you your our we was were have has will would can could should el los las y por para es est\xE1 muy pero este esta sus m\xE1s ya hay usted gracias tambi\xE9n la que de en un una con del al su lo le les os um n\xE3o nao com em da \xE9 s\xE3o ao aos pelo pela voc\xEA seu isso j\xE1 des du et est une pour dans sur au aux ce cette vous nous avec pas qui votre merci leur der die das und ist nicht ein eine mit f\xFCr von zu auf bitte wir den dem il di della che gli sono questo questa anche grazie ho hai \xE8 non een het niet naar graag jij uw voor op met dat nie si\u0119 jest s\u0105 czy prosz\u0119 prosze dla oraz tak\u017Ce takze te\u017C tez ju\u017C juz tylko jeszcze bardzo przez przed przy lub albo gdy kiedy gdzie kto ile je\u015Bli jesli \u017Ceby zeby niech jego mnie nam wam nas was pani dzi\u0119kuj\u0119 dzi\u0119ki teraz potem wszystko kt\xF3ry kt\xF3ra kt\xF3re ktory ktora ktore mo\u017Ce moze mo\u017Cesz mozesz b\u0119dzie bedzie trzeba nale\u017Cy nalezy wi\u0119c wiec tego tej musi musisz og ikke jeg deg meg er til som av har vil skal \xE4r och inte jag att f\xF6r bir bu i\xE7in ile l\xFCtfen"
+);
+var CZECH_LETTER = /[ěřůčšďťňžý]/;
+var FOREIGN_LETTER = /[ñãõâêôûçœàèìùëäöüßąęłśćńźżåøæğış¿¡]/i;
+function readsAsCzech(raw) {
+  const text2 = raw.slice(0, 4e3).normalize("NFC");
+  let own2 = 0;
+  let shared = 0;
+  let others = 0;
+  for (const token of text2.match(new RegExp("\\p{L}+", "gu")) ?? []) {
+    const w = token.toLowerCase();
+    if (CZECH_OWN.has(w) || CZECH_LETTER.test(w) && token[0] === w[0]) own2++;
+    else if (CZECH_SHARED.has(w)) shared++;
+    else if (OTHER_OWN5.has(w)) others++;
+  }
+  if (own2 >= 2 && own2 > others && own2 + shared > others) return true;
+  if (others > 0 || FOREIGN_LETTER.test(text2)) return false;
+  return czechWords(text2).some((w) => czechOnlyVerb(w) || w.startsWith("ne") && czechOnlyVerb(w.slice(2)));
+}
+function czechOnlyVerb(w) {
+  const kind = FORMS9.get(w)?.kind ?? LIGHT_FORMS6.get(w)?.kind;
+  return kind !== void 0 && OWN_KINDS.has(kind) && // "date" is "dáte" folded: a person's form counts from five letters.
+  w.length >= (kind === "imp" || kind === "inf" ? 4 : 5) && !ENGLISH_SPELLED4.has(w) && polishCategory(w) === void 0 && verbCategory(w) === void 0;
+}
+var OWN_KINDS = /* @__PURE__ */ new Set(["imp", "impl", "inf", "you", "youpl", "first"]);
+var VERBS4 = {
+  read: "zkontroluj/zkontrolovat/zkontroluje/zkontroluju kontroluj/kontrolovat/kontroluje/kontroluju najdi/najit/najde/najdu hledej/hledat/hleda/hledam vyhledej/vyhledat/vyhleda/vyhledam ukaz/ukazat/ukaze/ukazu zobraz/zobrazit/zobrazi/zobrazim precti/precist/precte/prectu stahni/stahnout/stahne/stahnu spocitej/spocitat/spocita/spocitam shrn/shrnout/shrne/shrnu projdi/projit/projde/projdu podivej/podivat/podiva/podivam otevri/otevrit/otevre/otevru porovnej/porovnat/porovna/porovnam over/overit/overi/overim zjisti/zjistit/zjisti/zjistim vypis/vypsat/vypise/vypisu vrat/vratit/vrati/vratim vracej/vracet/vraci/vracim",
+  send: "posli/poslat/posle/poslu posilej/posilat/posila/posilam odesli/odeslat/odesle/odeslu odesilej/odesilat/odesila/odesilam preposli/preposlat/preposle/preposlu zasli/zaslat/zasle/zaslu zasilej/zasilat/zasila/zasilam napis/napsat/napise/napisu odpovez/odpovedet/odpovi/odpovim odpovidej/odpovidat/odpovida/odpovidam zavolej/zavolat/zavola/zavolam volej/volat/vola/volam informuj/informovat/informuje/informuju upozorni/upozornit/upozorni/upozornim oznam/oznamit/oznami/oznamim sdel/sdelit/sdeli/sdelim rekni/rict/rekne/reknu pripomen/pripomenout/pripomene/pripomenu pripominej/pripominat/pripomina/pripominam kontaktuj/kontaktovat/kontaktuje/kontaktuju urguj/urgovat/urguje/urguju zeptej/zeptat/zepta/zeptam ozvi/ozvat/ozve/ozvu predej/predat/preda/predam vyrid/vyridit/vyridi/vyridim mailni/mailnout/mailne/mailnu",
+  share: "sdilej/sdilet/sdili/sdilim nasdilej/nasdilet/nasdili/nasdilim pozvi/pozvat/pozve/pozvu zpristupni/zpristupnit/zpristupni/zpristupnim povol/povolit/povoli/povolim",
+  publish: "zverejni/zverejnit/zverejni/zverejnim zverejnuj/zverejnovat/zverejnuje/zverejnuju publikuj/publikovat/publikuje/publikuju vyves/vyvesit/vyvesi/vyvesim postni/postnout/postne/postnu okomentuj/okomentovat/okomentuje/okomentuju",
+  pay: "zaplat/zaplatit/zaplati/zaplatim plat/platit/plati/platim uhrad/uhradit/uhradi/uhradim hrad/hradit/hradi/hradim kup/koupit/koupi/koupim kupuj/kupovat/kupuje/kupuju nakup/nakoupit/nakoupi/nakoupim objednej/objednat/objedna/objednam objednavej/objednavat/objednava/objednavam vyplat/vyplatit/vyplati/vyplatim vyplacej/vyplacet/vyplaci/vyplacim splat/splatit/splati/splatim proplat/proplatit/proplati/proplatim predplat/predplatit/predplati/predplatim dobij/dobit/dobije/dobiju vyfakturuj/vyfakturovat/vyfakturuje/vyfakturuju fakturuj/fakturovat/fakturuje/fakturuju refunduj/refundovat/refunduje/refunduju",
+  book: "zarezervuj/zarezervovat/zarezervuje/zarezervuju rezervuj/rezervovat/rezervuje/rezervuju naplanuj/naplanovat/naplanuje/naplanuju planuj/planovat/planuje/planuju domluv/domluvit/domluvi/domluvim sjednej/sjednat/sjedna/sjednam zamluv/zamluvit/zamluvi/zamluvim svolej/svolat/svola/svolam pronajmi/pronajmout/pronajme/pronajmu",
+  change: "zmen/zmenit/zmeni/zmenim uprav/upravit/upravi/upravim upravuj/upravovat/upravuje/upravuju aktualizuj/aktualizovat/aktualizuje/aktualizuju pridej/pridat/prida/pridam pridavej/pridavat/pridava/pridavam vytvor/vytvorit/vytvori/vytvorim zaloz/zalozit/zalozi/zalozim uloz/ulozit/ulozi/ulozim ukladej/ukladat/uklada/ukladam oprav/opravit/opravi/opravim edituj/editovat/edituje/edituju presun/presunout/presune/presunu posun/posunout/posune/posunu preved/prevest/prevede/prevedu nastav/nastavit/nastavi/nastavim zapis/zapsat/zapise/zapisu zapisuj/zapisovat/zapisuje/zapisuju vypln/vyplnit/vyplni/vyplnim dopln/doplnit/doplni/doplnim potvrd/potvrdit/potvrdi/potvrdim schval/schvalit/schvali/schvalim zamitni/zamitnout/zamitne/zamitnu odmitni/odmitnout/odmitne/odmitnu podepis/podepsat/podepise/podepisu vystav/vystavit/vystavi/vystavim vygeneruj/vygenerovat/vygeneruje/vygeneruju oznac/oznacit/oznaci/oznacim prirad/priradit/priradi/priradim zablokuj/zablokovat/zablokuje/zablokuju odblokuj/odblokovat/odblokuje/odblokuju aktivuj/aktivovat/aktivuje/aktivuju zapni/zapnout/zapne/zapnu zavri/zavrit/zavre/zavru uzavri/uzavrit/uzavre/uzavru prodluz/prodlouzit/prodlouzi/prodlouzim obnov/obnovit/obnovi/obnovim nahrad/nahradit/nahradi/nahradim zkopiruj/zkopirovat/zkopiruje/zkopiruju zaregistruj/zaregistrovat/zaregistruje/zaregistruju zaznamenej/zaznamenat/zaznamena/zaznamenam poznamenej/poznamenat/poznamena/poznamenam importuj/importovat/importuje/importuju prejmenuj/prejmenovat/prejmenuje/prejmenuju prepis/prepsat/prepise/prepisu nahraj/nahrat/nahraje/nahraju zarad/zaradit/zaradi/zaradim prijmi/prijmout/prijme/prijmu odsouhlas/odsouhlasit/odsouhlasi/odsouhlasim zauctuj/zauctovat/zauctuje/zauctuju",
+  delete: "smaz/smazat/smaze/smazu maz/mazat/maze/mazu vymaz/vymazat/vymaze/vymazu odstran/odstranit/odstrani/odstranim zrus/zrusit/zrusi/zrusim rus/rusit/rusi/rusim stornuj/stornovat/stornuje/stornuju vyrad/vyradit/vyradi/vyradim vypni/vypnout/vypne/vypnu deaktivuj/deaktivovat/deaktivuje/deaktivuju archivuj/archivovat/archivuje/archivuju odhlas/odhlasit/odhlasi/odhlasim vypovez/vypovedet/vypovi/vypovim zahod/zahodit/zahodi/zahodim vyskrtni/vyskrtnout/vyskrtne/vyskrtnu vyprazdni/vyprazdnit/vyprazdni/vyprazdnim odvolej/odvolat/odvola/odvolam vycisti/vycistit/vycisti/vycistim",
+  exec: "spust/spustit/spusti/spustim spoustej/spoustet/spousti/spoustim nainstaluj/nainstalovat/nainstaluje/nainstaluju instaluj/instalovat/instaluje/instaluju nasad/nasadit/nasadi/nasadim zkompiluj/zkompilovat/zkompiluje/zkompiluju"
+};
+var LIGHT8 = {
+  udelat: { forms: "udelej/udelat/udela/udelam" },
+  provest: { forms: "proved/provest/provede/provedu" },
+  zadat: { forms: "zadej/zadat/zada/zadam", alone: "change" },
+  dat: { forms: "dej/dat/da/dam" },
+  vlozit: { forms: "vloz/vlozit/vlozi/vlozim", alone: "change" },
+  hodit: { forms: "hod/hodit/hodi/hodim" },
+  podat: { forms: "podej/podat/poda/podam" },
+  zaridit: { forms: "zarid/zaridit/zaridi/zaridim" }
+};
+function formsOf2(entry2) {
+  const [imp, inf, third, first] = entry2.split("/");
+  const forms = [
+    [imp, "imp"],
+    [imp.endsWith("i") ? `${imp.slice(0, -1)}ete` : `${imp}te`, "impl"],
+    [inf, "inf"],
+    [third, "third"],
+    [`${third}s`, "you"],
+    [`${third}te`, "youpl"],
+    [`${third}me`, "we"],
+    [first, "first"]
+  ];
+  if (first.endsWith("uju")) forms.push([`${first.slice(0, -1)}i`, "first"]);
+  const past = inf.endsWith("out") ? `${inf.slice(0, -3)}u` : inf.slice(0, -1);
+  if (inf.endsWith("t")) for (const end of ["l", "la", "li"]) forms.push([`${past}${end}`, "past"]);
+  return { forms, first, inf };
+}
+function verbalNouns2(inf) {
+  let noun;
+  if (/[ae]t$/.test(inf)) noun = `${inf.slice(0, -1)}ni`;
+  else if (inf.endsWith("out")) noun = `${inf.slice(0, -3)}uti`;
+  else if (inf.endsWith("it")) {
+    const stem2 = inf.slice(0, -2);
+    noun = /st$/.test(stem2) ? `${stem2}eni` : stem2.endsWith("t") ? `${stem2.slice(0, -1)}ceni` : stem2.endsWith("d") ? `${stem2.slice(0, -1)}zeni` : `${stem2}eni`;
+  }
+  return noun ? [noun, `${noun}m`] : [];
+}
+var FORMS9 = /* @__PURE__ */ new Map();
+var FIRST5 = /* @__PURE__ */ new Map();
+var VERBAL2 = /* @__PURE__ */ new Map();
+var LIGHT_FORMS6 = /* @__PURE__ */ new Map();
+for (const [category, entries] of Object.entries(VERBS4))
+  for (const entry2 of entries.split(" ")) {
+    const { forms, first, inf } = formsOf2(entry2);
+    const third = entry2.split("/")[2];
+    for (const [f, kind] of forms)
+      if (!FORMS9.has(f)) FORMS9.set(f, { category, verb: inf, kind, ...kind === "imp" && f === third ? { asThird: true } : {} });
+    if (category !== "read") {
+      if (!FIRST5.has(first)) FIRST5.set(first, inf);
+      for (const n2 of verbalNouns2(inf)) if (!VERBAL2.has(n2)) VERBAL2.set(n2, category);
+    }
+  }
+for (const [verb, l] of Object.entries(LIGHT8)) {
+  const { forms, first } = formsOf2(l.forms);
+  for (const [f, kind] of forms) if (!LIGHT_FORMS6.has(f)) LIGHT_FORMS6.set(f, { verb, kind });
+  if (l.alone) FIRST5.set(first, verb);
+}
+FIRST5.delete("zadam");
+LIGHT_FORMS6.delete("zadam");
+var NOUNS_AS_WRITTEN2 = wordSet("plat \xFAhrad z\xE1pis v\xFDpis p\u0159esun zm\u011Bn v\xFDplat n\xE1hrad v\xFDstav");
+var ENDINGS7 = wordSet(" a u e y i o ou em ech ami um ach im ich ym ymi emi ovi ove eho emu");
+var NOUN_STEMS2 = {
+  money: "penize penez peniz castk castc castek faktur platb plateb prevod ucet uct uhrad zaloh zaloz najem najm najemn poplatek poplatk kauc mzd mezd vyplat splatk splatek splatc pokut dluh korun kc czk eur euro dolar cen predplatn refundac proviz odmen honorar iban dobropis doplatek doplatk preplatek preplatk dph pojistn vratk vraceni",
+  message: "zprav email mail sms smsk esemesk esemesc dopis upomink upominek upominc pripomink pripominek pripominc oznameni odpoved notifikac newsletter vzkaz pozvank pozvanek pozvanc potvrzeni",
+  access: "pristup opravneni prav rol admin administrator spravc",
+  booking: "termin navstev schuzk schuzek schuzc rezervac pokoj stul stol letenk letenek letenc jizdenk jizdenek jizdenc vstupenk vstupenek vstupenc sal konzultac vysetreni prohlidk prohlidek prohlidc ubytovani porad",
+  publication: "prispevek prispevk inzerat clanek clank recenz komentar post blog hodnoceni",
+  credential: "hesl pin token login kod"
+};
+var STEM_KINDS2 = /* @__PURE__ */ new Map();
+for (const [k, stems] of Object.entries(NOUN_STEMS2))
+  for (const s2 of stems.split(" ")) STEM_KINDS2.set(s2, [...STEM_KINDS2.get(s2) ?? [], k]);
+function stemsOf2(w) {
+  const out = [];
+  for (let n2 = 0; n2 <= 3 && n2 < w.length - 1; n2++) if (ENDINGS7.has(w.slice(w.length - n2))) out.push(w.slice(0, w.length - n2));
+  return out;
+}
+function czechObjects(ws) {
+  const out = /* @__PURE__ */ new Set();
+  for (const w of ws.slice(0, 64)) for (const s2 of stemsOf2(w)) for (const k of STEM_KINDS2.get(s2) ?? []) out.add(k);
+  return out;
+}
+var ACTION_STEMS2 = {
+  platb: "pay",
+  plateb: "pay",
+  prevod: "pay",
+  uhrad: "pay",
+  objednavk: "pay",
+  objednavek: "pay",
+  nakup: "pay",
+  rezervac: "book",
+  termin: "book",
+  schuzk: "book",
+  zmen: "change",
+  oprav: "change",
+  zadost: "change",
+  prihlask: "change",
+  priznani: "change",
+  storn: "delete",
+  vedet: "send",
+  telefon: "send",
+  zprav: "send",
+  vzkaz: "send",
+  pristup: "share",
+  opravneni: "share",
+  skript: "exec",
+  prikaz: "exec",
+  inzerat: "publish",
+  prispevek: "publish"
+};
+var VENUES6 = wordSet(
+  "web webu stranky strankach stranku facebook facebooku instagram instagramu linkedin linkedinu nastenku nastence intranet intranetu blog blogu"
+);
+function actionNoun2(w, after = []) {
+  const verbal = VERBAL2.get(w);
+  if (verbal) return verbal;
+  if (/^vraceni/.test(w)) return czechObjects(after.slice(0, 3)).has("money") ? "pay" : void 0;
+  for (const s2 of stemsOf2(w)) {
+    const c3 = ACTION_STEMS2[s2];
+    if (c3 === "exec" && s2 === "prikaz" && after.slice(0, 2).some((x) => /^(?:uhrad|plat)/.test(x))) return "pay";
+    if (c3) return c3;
+  }
+  return void 0;
+}
+function lightCategory6(verb, after) {
+  if (/^(?:dat|vlozit|hodit)$/.test(verb) && after.some((w) => VENUES6.has(w))) return "publish";
+  for (let k = 0; k < after.length; k++) {
+    const c3 = actionNoun2(after[k], after.slice(k + 1));
+    if (c3) return c3;
+  }
+  return LIGHT8[verb].alone;
+}
+var PRONOUNS6 = wordSet(
+  "mu ji jim ho je mi mne nam nas ti te tobe vam vas to tu se si pane pani panu prosim prosime laskave jeste hned uz take taky dnes zitra"
+);
+var TO_USER8 = wordSet("mi mne nam nas");
+var VERB_CONTEXT5 = wordSet(
+  "a i pak potom nejdriv nejprve ted take taky tez jeste prosim prosime laskave dekuji diky ok dobre tak tedy uz hned rychle zitra dnes urgentne nalehave okamzite ihned obratem pote nasledne zaroven hlavne radsi rovnou ale nebo to"
+);
+var HOMOGRAPHS6 = wordSet("plat uhrad zapis vypis oprav zmen presun vyplat nahrad vystav obnov hod");
+var MODAL3 = wordSet(
+  "prosim prosime muzes muzete mohl mohla mohli mohlo bys byste bych bychom chci chceme potrebuji potrebuju potrebujeme musis musite treba potreba nutne nutno nezapomen nezapomente zkus zkuste dobre nejlepe laskave"
+);
+var IMPERSONAL = wordSet("treba potreba nutne nutno");
+var WISH4 = wordSet("abys abyste");
+var NEGATION_STOPS2 = wordSet("a i pak potom ale nebo");
+var NEGATORS8 = wordSet(
+  "ne nikdy ani nemusis nemusite nemusi nemusime nechci nechceme nepotrebuji nepotrebuju nepotrebujeme neni nebude nesmis nesmite nesmi nemej nemejte"
+);
+var QUESTION_WORDS9 = wordSet(
+  "co kdo kdy kde jak proc kolik ktery ktera ktere kterou kteri jaky jaka jake jakou koho komu ceho kam odkud zda zdali jestli cim"
+);
+var CONDITION2 = wordSet("jestli jestlize pokud kdyz kdyby kdybys kdybyste li zda zdali");
+var WINDOW3 = 12;
+var partsOf6 = (clause) => clauseParts(clause, (t) => wordsOf4(t).length);
+function verbAt5(cw, i2, labels) {
+  if (labels.has(i2) || NOUNS_AS_WRITTEN2.has(cw[i2].raw)) return void 0;
+  const w = cw[i2].w;
+  const after = cw.slice(i2 + 1, i2 + 7).map((x) => x.w);
+  const light = LIGHT_FORMS6.get(w);
+  if (light) {
+    const category = lightCategory6(light.verb, after);
+    return category ? { category, verb: light.verb, kind: light.kind } : void 0;
+  }
+  const f = FORMS9.get(w);
+  if (!f) return void 0;
+  if (f.asThird && cw[i2].raw.endsWith("\xED")) return { ...f, kind: "third" };
+  const money = czechObjects(after).has("money");
+  if (/^(?:vratit|vracet|predat|prevest)$/.test(f.verb) && money) return { ...f, category: "pay" };
+  if (/^objedn/.test(f.verb) && (after[0] === "se" || czechObjects(after).has("booking") || after.some((x) => /^(?:lekar|zubar|doktor|kontrol|ordinac)/.test(x))))
+    return { ...f, category: "book" };
+  if (f.verb === "nahrat" && after.some((x) => VENUES6.has(x))) return { ...f, category: "publish" };
+  return f;
+}
+function stands4(cw, i2, v, parts, question) {
+  const ws = cw.map((x) => x.w);
+  if (v.kind === "we" || v.kind === "first") return false;
+  let j = i2 - 1;
+  while (j >= 0 && i2 - j <= 4 && !parts.has(j + 1) && PRONOUNS6.has(ws[j])) j--;
+  const before = j < 0 || parts.has(j + 1) ? void 0 : ws[j];
+  if (v.kind === "third") return before === "at" && j === 0;
+  if (v.kind === "past") return before !== void 0 && WISH4.has(before) || ws[i2 + 1] === "bys" || ws[i2 + 1] === "byste";
+  if (v.kind === "you" || v.kind === "youpl") return question && (before === void 0 || before === "a" || before === "tak");
+  if (before === void 0) return true;
+  if (v.kind !== "inf") return VERB_CONTEXT5.has(before) || !HOMOGRAPHS6.has(ws[i2]);
+  if (MODAL3.has(before)) return !(question && IMPERSONAL.has(before));
+  return VERB_CONTEXT5.has(before) && before !== "to";
+}
+function negated5(ws, i2, parts) {
+  for (let j = i2 - 1; j >= 0 && i2 - j <= 4 && !parts.has(j + 1); j--) {
+    if (NEGATION_STOPS2.has(ws[j])) return false;
+    if (NEGATORS8.has(ws[j])) return true;
+  }
+  return false;
+}
+function subordinate2(cw, i2, parts) {
+  for (let j = i2 - 1; j >= 0 && i2 - j <= WINDOW3 && !parts.has(j + 1); j--) {
+    const w = cw[j].w;
+    if (w === "a" || w === "pak" || w === "potom" || w === "ale" || w === "tak") return false;
+    if (CONDITION2.has(w)) return true;
+    if ((QUESTION_WORDS9.has(w) || cw[j].raw === "\u017Ee") && j > 0) return true;
+  }
+  return false;
+}
+function toUser6(ws, i2) {
+  const k = ws[i2 + 1] === "to" || ws[i2 + 1] === "prosim" ? i2 + 2 : i2 + 1;
+  if (TO_USER8.has(ws[k] ?? "") || ws[k] === "na" && /^(?:muj|moj|nas)/.test(ws[k + 1] ?? "")) return true;
+  for (let j = i2 - 1; j >= 0 && i2 - j <= 3 && PRONOUNS6.has(ws[j]); j--) if (TO_USER8.has(ws[j])) return true;
+  return false;
+}
+var REQUEST_FOR = wordSet("prosim prosime poprosim zadam zadame");
+function czechActions(prose) {
+  const out = [];
+  for (const clause of prose.slice(0, 8e3).replace(/\.(?=\s|$)/g, "\n").match(/[^;!?\n]+\?*/g) ?? []) {
+    const cw = wordsOf4(clause);
+    const ws = cw.map((x) => x.w);
+    const question = clause.trim().endsWith("?");
+    if (ws.length === 0 || question && QUESTION_WORDS9.has(ws[0])) continue;
+    const { parts, labels } = partsOf6(clause);
+    for (let i2 = 0; i2 < ws.length; i2++) {
+      const asked = (category) => out.push({ category, after: ws.slice(i2 + 1, i2 + 13), words: ws.slice(i2, i2 + 4).join(" ") });
+      if (REQUEST_FOR.has(ws[i2]) && ws[i2 + 1] === "o" && !negated5(ws, i2, parts)) {
+        const c3 = ws[i2 + 2] === void 0 ? void 0 : actionNoun2(ws[i2 + 2], ws.slice(i2 + 3, i2 + 6));
+        if (c3 && c3 !== "read" && !(c3 === "send" && TO_USER8.has(ws[i2 + 3] ?? ""))) asked(c3);
+        continue;
+      }
+      const v = verbAt5(cw, i2, labels);
+      if (!v || v.category === "read") continue;
+      if (!stands4(cw, i2, v, parts, question) || negated5(ws, i2, parts) || subordinate2(cw, i2, parts)) continue;
+      if ((v.category === "send" || v.category === "share") && toUser6(ws, i2)) continue;
+      asked(v.category);
+    }
+  }
+  return out;
+}
+var ORDER_LEAD_IN8 = wordSet(
+  "prosim prosime laskave pozor dulezite urgentni nalehave ps nb take taky rovnez ted nyni pak potom nasledne neprodlene okamzite ihned obratem a"
+);
+var OBLIGATION6 = /\b(?:musis|musite|musi|je\s+treba|je\s+nutne|je\s+nutno|je\s+potreba|mas|mate|ma\s+povinnost|(?:je|jste|jsi)\s+povin(?:en|na|ni|ny)|mel[ai]?\s+(?:bys|byste)|by\s+mel[ai]?)\s+(?:(?:okamzite|ihned|neprodlene|urychlene|vzdy|take|rovnez|prosim|zaroven)\s+)?(?:(?:mu|ji|jim|ho|to|nam|mi|je)\s+){0,3}([a-z]+)/g;
+var PROPER_NAME4 = new RegExp("^\\s*\\p{Lu}\\p{Ll}+\\s+\\p{Lu}\\p{Ll}+", "u");
+var DOORBELL3 = wordSet("dvakrat zvonek zvonku zvonte branu branky kod vratnici dorucenim doruceni prijezdem prijezdu");
+function orderVerb(cw, i2) {
+  const v = i2 < cw.length ? verbAt5(cw, i2, /* @__PURE__ */ new Set()) : void 0;
+  if (v) return v;
+  for (let k = i2 + 1; k <= i2 + 2 && k < cw.length - 1; k++) {
+    const later = verbAt5(cw, k, /* @__PURE__ */ new Set());
+    if (later?.kind === "imp" || later?.kind === "impl") return later;
+  }
+  return void 0;
+}
+function czechOrderIn(sentence2) {
+  const text2 = sentence2.slice(0, 8e3).normalize("NFC");
+  for (const part of text2.split(/[:;,]\s*|\s+a\s+(?:pak\s+|potom\s+|následně\s+|nasledne\s+)?/i).slice(0, 400)) {
+    const cw = wordsOf4(part);
+    const ws = cw.map((x) => x.w);
+    let i2 = 0;
+    while (i2 < ws.length && i2 < WINDOW3 && ORDER_LEAD_IN8.has(ws[i2])) i2++;
+    const polite = ws.slice(0, i2).some((w) => w === "prosim" || w === "prosime" || w === "laskave");
+    if (polite && ws[i2] === "o") {
+      const c3 = ws[i2 + 1] === void 0 ? void 0 : actionNoun2(ws[i2 + 1], ws.slice(i2 + 2, i2 + 5));
+      if (c3 && c3 !== "read") return ws.slice(i2 - 1, i2 + 4).join(" ");
+      continue;
+    }
+    let at = false;
+    if (ws[i2] === "at" && cw[i2].raw === "a\u0165") {
+      at = true;
+      i2++;
+      const from = i2;
+      while (i2 < ws.length && i2 - from < 3 && !FORMS9.has(ws[i2]) && !LIGHT_FORMS6.has(ws[i2])) i2++;
+    }
+    while (i2 < ws.length && i2 < WINDOW3 && PRONOUNS6.has(ws[i2])) i2++;
+    const opens = i2 === 0 && !FORMS9.has(ws[0] ?? "") && !LIGHT_FORMS6.has(ws[0] ?? "");
+    if (opens && (PROPER_NAME4.test(part) || /[@/]|\.\w/.test(part.trim().split(/\s+/)[0] ?? ""))) continue;
+    const v = orderVerb(cw, i2);
+    if (!v || v.category === "read" || ws.length - i2 < 2) continue;
+    const ordered2 = at ? v.kind === "third" : v.kind === "inf" ? polite : v.kind === "imp" || v.kind === "impl";
+    if (!ordered2) continue;
+    if (/volat$/.test(v.verb) && ws.slice(i2 + 1, i2 + 6).some((w) => DOORBELL3.has(w))) continue;
+    return ws.slice(i2, i2 + 4).join(" ");
+  }
+  return obligationIn(fold(text2));
+}
+function obligationIn(folded) {
+  let tried = 0;
+  for (const m of folded.matchAll(OBLIGATION6)) {
+    if (++tried > 50) break;
+    if (/^[^.!?]*\?/.test(folded.slice(m.index, m.index + 400))) continue;
+    if (/(?:^|[^a-z])(?:ne|jestli|zda|pokud|kdyz|ze|li|kolik|co|kdy|jak|proc|kde)\s+$/.test(folded.slice(Math.max(0, m.index - 12), m.index)))
+      continue;
+    const f = FORMS9.get(m[1]);
+    const light = LIGHT_FORMS6.get(m[1]);
+    const category = f?.kind === "inf" ? f.category : light?.kind === "inf" ? LIGHT8[light.verb].alone : void 0;
+    if (category && category !== "read") return m[0].split(/\s+/).slice(0, 6).join(" ");
+  }
+  return void 0;
+}
+var ASKS_TO_GO_ON9 = /^(?:(?:a|tak)\s+)?(?:(?:(?:mam|mame|muzu|mohu|muzeme|smim)\s+)?(?:pokracovat|zacit|to\s+udelat|udelat\s+to|to\s+provest|provest\s+to|to\s+tak\s+udelat|jet\s+dal)|pokracuju|pokracuji|(?:je\s+)?(?:to\s+)?(?:tak\s+)?(?:v\s+poradku|ok|okay|oki|dobre|spravne)|souhlasis|souhlasite|plati|potvrzujes|potvrzujete|muze\s+to\s+tak\s+byt|hodi\s+se|(?:chces|chcete|prejete\s+si|prejes\s+si),?\s+(?:abych|abychom)\s+(?:pokracoval[ai]?|to\s+udelal[ai]?|to\s+provedl[ai]?|zacal[ai]?))(?:\s+(?:ted|tedy|dal|takto|tak))?\s*\?*$/;
+var OFFER_LEAD9 = /^(?:(?:a|tak|dobre|ok)\s+)?(?:(?:mam|mame|muzu|mohu|muzeme|mel\s+bych|mela\s+bych)\s+|(?:chces|chcete|prejete\s+si|prejes\s+si|chtel[ai]?\s+(?:byste|bys)),?\s+(?:abych|abychom)\s+)/;
+var bare2 = (word) => fold(word).replace(/[^a-z0-9]/g, "");
+function lightForm3(w, after) {
+  const light = LIGHT_FORMS6.get(w);
+  const category = light ? lightCategory6(light.verb, after.slice(0, 6)) : void 0;
+  return light && category ? { category, verb: light.verb, kind: light.kind } : void 0;
+}
+function proposed(words2, kinds) {
+  let i2 = 0;
+  while (i2 < words2.length - 1 && i2 < 3 && PRONOUNS6.has(bare2(words2[i2]))) i2++;
+  if (i2 >= words2.length) return void 0;
+  const w = bare2(words2[i2]);
+  const say = (verb) => [...words2.slice(0, i2), verb, ...words2.slice(i2 + 1)].join(" ");
+  const f = FORMS9.get(w) ?? lightForm3(w, words2.slice(i2 + 1).map(bare2));
+  if (f && f.category !== "read" && kinds.has(f.kind)) return say(f.kind === "inf" ? words2[i2] : f.verb);
+  const first = kinds.has("first") ? FIRST5.get(w) : void 0;
+  return first ? say(first) : void 0;
+}
+function czechOffer(question) {
+  const q2 = question.trim().normalize("NFC");
+  if (!q2.endsWith("?") || q2.length > 2e3 || FOREIGN_LETTER.test(q2)) return void 0;
+  const folded = fold(q2);
+  if (ASKS_TO_GO_ON9.test(folded)) return "go-on";
+  const lead = OFFER_LEAD9.exec(folded);
+  const words2 = q2.slice(lead ? lead[0].length : 0).replace(/\s*\?+$/, "").trim().split(/\s+/).filter(Boolean);
+  if (words2.length === 0) return lead ? "go-on" : void 0;
+  return proposed(words2, new Set(lead ? ["inf", "past"] : ["inf", "first"]));
+}
+var PLAN_LEAD6 = /^(?:(?:ja|ted|hned|nejdriv|pak|potom|rovnou|dnes)\s+)?(?:muzu|mohu|muzeme|zkusim|planuju|planuji|chystam\s+se|hodlam|navrhuju|navrhuji|budu|ted|hned|nejdriv|pak|potom|rovnou|jeste\s+dnes|dnes)\s+/;
+function czechPlan(sentence2) {
+  const s2 = sentence2.trim().normalize("NFC").replace(/[.!:]+$/, "");
+  if (s2.length > 2e3 || s2.endsWith("?") || FOREIGN_LETTER.test(s2)) return void 0;
+  const lead = PLAN_LEAD6.exec(fold(s2));
+  const words2 = s2.slice(lead ? lead[0].length : 0).trim().split(/\s+/).filter(Boolean);
+  return proposed(words2, new Set(lead ? ["inf", "first"] : ["first"]));
+}
+var TOOL_KINDS3 = /* @__PURE__ */ new Set(["imp", "inf", "third"]);
+var ENGLISH_SPELLED4 = wordSet("over maze plat pis vola hod");
+function czechCategory(word) {
+  const w = fold(word);
+  const f = ENGLISH_SPELLED4.has(w) ? void 0 : FORMS9.get(w);
+  return f && TOOL_KINDS3.has(f.kind) ? f.category : void 0;
+}
+function czechInfinitive(nameWords2) {
+  return nameWords2.findIndex((w) => czechCategory(w) !== void 0);
+}
+
+// src/taint/turkish.ts
+function turkishFold(word) {
+  return fold(word.toLowerCase().replace(/ı/g, "i")).replace(/[^a-z0-9]/g, "");
+}
+var FUSED_PARTICLE = /^(.{3,}?)(m[iu](?:s[iu]n(?:[iu]z)?|y[iu][mz]|d[iu]r)?)$/;
+function wordsOf5(text2) {
+  const out = [];
+  for (const token of text2.toLowerCase().replace(/\be-(?=posta|mail)/g, "e").match(/[\p{L}\p{M}\p{N}]+(?:['’][\p{L}]+)?/gu) ?? []) {
+    const raw = token.split(/['’]/)[0];
+    const w = turkishFold(raw);
+    if (w === "") continue;
+    const fused = !FORMS10.has(w) && !LIGHT_FORMS7.has(w) ? FUSED_PARTICLE.exec(w) : null;
+    if (fused && (FORMS10.has(fused[1]) || LIGHT_FORMS7.has(fused[1])))
+      out.push({ raw: raw.slice(0, fused[1].length), w: fused[1] }, { raw: fused[2], w: fused[2] });
+    else out.push({ raw, w });
+  }
+  return out;
+}
+function turkishWords(text2) {
+  return wordsOf5(text2).map((x) => x.w);
+}
+var STEMS4 = {
+  read: "bak bul ara\u015Ft\u0131r g\xF6ster listele getir oku incele hesapla \xF6zetle kar\u015F\u0131la\u015Ft\u0131r do\u011Frula sorgula indir \xF6\u011Fren denetle izle say d\xF6nd\xFCr g\xF6zden",
+  send: "g\xF6nder yolla ilet bildir hat\u0131rlat yaz cevapla yan\u0131tla ara sor s\xF6yle uyar \xE7a\u011F\u0131r mesajla postala haberdar bilgilendir",
+  share: "payla\u015F yetkilendir",
+  publish: "yay\u0131nla yay\u0131mla duyur yorumla",
+  pay: "\xF6de yat\u0131r aktar faturala faturaland\u0131r harca \u0131smarla ba\u011F\u0131\u015Fla y\xFCkle",
+  book: "ay\u0131r ay\u0131rt planla kirala",
+  change: "de\u011Fi\u015Ftir g\xFCncelle ekle olu\u015Ftur kaydet d\xFCzenle d\xFCzelt onayla reddet ayarla kapat ta\u015F\u0131 ertele uzat yenile imzala i\u015Fle kopyala doldur tamamla i\u015Faretle engelle etkinle\u015Ftir aktifle\u015Ftir kilitle tan\u0131mla s\u0131f\u0131rla haz\u0131rla birle\u015Ftir d\xF6n\xFC\u015Ft\xFCr y\xFCkselt ata belirle gir",
+  delete: "sil kald\u0131r temizle ar\u015Fivle sonland\u0131r feshet bo\u015Falt \xE7\u0131kar durdur",
+  exec: "\xE7al\u0131\u015Ft\u0131r y\xFCr\xFCt ba\u015Flat kur derle tetikle ko\u015Ftur"
+};
+var LIGHT9 = {
+  et: void 0,
+  ettir: void 0,
+  yap: void 0,
+  ver: void 0,
+  al: void 0,
+  at: void 0,
+  \u00E7ek: void 0,
+  ge\u00E7: void 0,
+  b\u0131rak: void 0,
+  kes: void 0,
+  koy: "change",
+  ger\u00E7ekle\u015Ftir: "change"
+};
+var VOWELS = "ae\u0131io\xF6u\xFC";
+var lastVowel = (s2) => [...s2].reverse().find((c3) => VOWELS.includes(c3)) ?? "e";
+var A = (s2) => "a\u0131ou".includes(lastVowel(s2)) ? "a" : "e";
+var I = (s2) => ({ a: "\u0131", \u0131: "\u0131", o: "u", u: "u", e: "i", i: "i", \u00F6: "\xFC", \u00FC: "\xFC" })[lastVowel(s2)] ?? "i";
+var endsVowel = (s2) => VOWELS.includes(s2.at(-1) ?? "");
+var SOFTENS = wordSet("et kaydet reddet feshet affet hallet");
+var soft = (s2) => SOFTENS.has(s2) ? `${s2.slice(0, -1)}d` : s2;
+var joint = (s2) => endsVowel(s2) ? `${s2}y` : soft(s2);
+var syllables = (s2) => [...s2].filter((c3) => VOWELS.includes(c3)).length;
+function aorists(s2) {
+  if (endsVowel(s2)) return [`${s2}r`];
+  const j = soft(s2);
+  return syllables(s2) === 1 ? [`${j}${A(s2)}r`, `${j}${I(s2)}r`] : [`${j}${I(s2)}r`];
+}
+function passive(s2) {
+  if (endsVowel(s2)) return `${s2}n`;
+  return s2.endsWith("l") ? `${s2}${I(s2)}n` : `${soft(s2)}${I(s2)}l`;
+}
+function progressive(s2) {
+  const p = endsVowel(s2) ? s2.slice(0, -1) : soft(s2);
+  return `${p}${I(p)}yor`;
+}
+function formsOf3(s2) {
+  const v = joint(s2);
+  const a2 = A(s2);
+  const m = `${s2}m${a2}`;
+  const ma = I(m);
+  const av = I(a2);
+  const can = `${v}${a2}bil${"i"}r`;
+  const pass = passive(s2);
+  const pm = `${pass}m${A(pass)}`;
+  const out = [
+    [s2, "imp"],
+    [`${v}${I(s2)}n`, "imp"],
+    [`${v}${I(s2)}n${I(s2)}z`, "imp"],
+    [`${s2}s${a2}n${a2}`, "imp"],
+    [`${v}${I(s2)}ver`, "imp"],
+    [`${v}${I(s2)}verin`, "imp"],
+    [m, "neg"],
+    [`${m}y${ma}n`, "neg"],
+    [`${m}y${ma}n${ma}z`, "neg"],
+    [`${m}k`, "inf"],
+    [`${m}y${ma}`, "inf"],
+    [`${m}m`, "mine"],
+    [`${m}m${ma}z`, "mine"],
+    [`${m}n`, "yours"],
+    [`${m}n${ma}z`, "yours"],
+    [`${m}n${ma}`, "yours"],
+    [`${m}n${ma}z${ma}`, "yours"],
+    [`${m}s${ma}`, "his"],
+    [`${m}m${ma}`, "wantme"],
+    [`${m}m${ma}z${ma}`, "wantme"],
+    [`${m}l${ma}`, "must"],
+    [`${m}l${ma}d${ma}r`, "must"],
+    [`${m}l${ma}s${ma}n`, "mustyou"],
+    [`${m}l${ma}s${ma}n${ma}z`, "mustyou"],
+    [`${m}l${ma}y${ma}z`, "mustwe"],
+    [`${m}l${ma}y${ma}m`, "mustwe"],
+    [can, "can"],
+    [`${can}im`, "canI"],
+    [`${can}iz`, "canI"],
+    [`${v}${a2}l${av}m`, "let"],
+    [`${v}${a2}y${av}m`, "opt1"],
+    [`${v}${a2}c${a2}\u011F${av}m`, "will"],
+    [`${v}${a2}c${a2}\u011F${av}z`, "will"],
+    [`${progressive(s2)}um`, "will"],
+    [`${progressive(s2)}uz`, "will"],
+    [`${v}${I(s2)}p`, "ip"],
+    [`${s2}s${a2}n${av}z`, "ifyou"],
+    [`${can}s${"e"}n${"i"}z`, "ifyou"],
+    [`${can}sen`, "ifyou"],
+    [`${m}kt${a2}d${ma}r`, "desc"],
+    [`${pm}s${I(pm)}`, "passneed"],
+    [`${pm}s${I(pm)}n${I(pm)}`, "passwish"],
+    [`${pass}s${I(pass)}n`, "jussive"]
+  ];
+  for (const ao of aorists(s2)) out.push([ao, "aorist"], [`${ao}s${A(ao)}n${I(A(ao))}z`, "ifyou"], [`${ao}s${A(ao)}n`, "ifyou"]);
+  return out;
+}
+var FORMS10 = /* @__PURE__ */ new Map();
+var LIGHT_FORMS7 = /* @__PURE__ */ new Map();
+for (const [category, list3] of Object.entries(STEMS4))
+  for (const stem2 of list3.split(" "))
+    for (const [f, kind] of formsOf3(stem2)) {
+      const w = turkishFold(f);
+      if (!FORMS10.has(w)) FORMS10.set(w, { category, stem: stem2, kind });
+    }
+for (const stem2 of Object.keys(LIGHT9))
+  for (const [f, kind] of formsOf3(stem2)) {
+    const w = turkishFold(f);
+    if (!LIGHT_FORMS7.has(w)) LIGHT_FORMS7.set(w, { stem: stem2, kind });
+  }
+var HOMOGRAPHS7 = wordSet("ara yaz kur ayir bak bul say sor ac gir ata ode isle tasi cikar uzat indir izle at al ver kes gec koy et yap");
+var NOUN_STEMS3 = {
+  money: "para fatura odeme havale eft tutar bakiye ucret maas kira depozito kapora avans borc iade taksit aidat prim tl lira euro dolar iban hesap hesab fiyat masraf harcama tahsilat dekont makbuz vergi ceza komisyon tazminat alacak",
+  message: "mesaj mail email eposta posta sms bildirim hatirlatma cevap yanit mektup bilgilendirme davetiye bulten whatsapp",
+  access: "erisim yetki izin izn rol admin yonetici",
+  booking: "randevu rezervasyon toplanti bilet oda masa ucus seans muayene gorusme salon",
+  publication: "ilan gonderi yorum makale duyuru paylasim tweet blog",
+  credential: "sifre parola pin token kod"
+};
+var NOUN_SUFFIX = /^(?:l[ae]r)?(?:[iu]m[iu]z|[iu]n[iu]z|m[iu]z|n[iu]z|[iu]m|[iu]n|s[iu]|m|n|[iu])?[nys]?(?:[iuae]|[iu]n|[dt][ae]n?|y?l[ae]|k[iu])?$/;
+var NOUN_LIST = Object.entries(NOUN_STEMS3).flatMap(([k, list3]) => list3.split(" ").map((s2) => [s2, k]));
+var nounIs = (w, stem2) => w.startsWith(stem2) && w.length - stem2.length <= 9 && NOUN_SUFFIX.test(w.slice(stem2.length));
+function turkishObjects(ws) {
+  const out = /* @__PURE__ */ new Set();
+  for (const w of ws.slice(0, 64)) for (const [stem2, k] of NOUN_LIST) if (nounIs(w, stem2)) out.add(k);
+  return out;
+}
+var ACTION_NOUNS6 = "odeme:pay havale:pay eft:pay transfer:pay iade:pay tahsil:pay satin:pay para:pay taksit:pay siparis:pay bagis:pay iptal:delete yok:delete geri:delete rezervasyon:book rezerve:book randevu:book bilet:book toplanti:book organize:book haber:send bilgi:send cevap:send yanit:send mail:send email:send eposta:send mesaj:send sms:send telefon:send bildirim:send hatirlatma:send faks:send fax:send talep:send ihbar:send whatsapp:send erisim:share yetki:share izin:share izn:share davet:share duyuru:publish ilan:publish paylasim:publish yorum:publish yayin:publish degisiklik:change guncelleme:change kayit:change kayd:change not:change onay:change imza:change tamir:change yedek:change fatura:change kontrol:read takip:read kurulum:exec deploy:exec".split(" ").map((x) => x.split(":"));
+var LIGHT_OVERRIDES = {
+  al: { bilgi: "read", izin: "read", izn: "read", siparis: "change", para: "read", not: "change" },
+  at: { cop: "delete", imza: "change" },
+  cek: { geri: "delete" }
+};
+var VENUES7 = wordSet("site siteye sitede web instagram facebook linkedin twitter pano panoya");
+function lightCategory7(ws, i2, stem2) {
+  const verb = turkishFold(stem2);
+  const near = [i2 - 1, i2 - 2, i2 - 3, i2 - 4, i2 - 5, i2 + 1, i2 + 2].filter((k) => k >= 0 && k < ws.length);
+  if ((verb === "koy" || verb === "at") && near.some((k) => VENUES7.has(ws[k]))) return "publish";
+  for (const k of near) {
+    const w = ws[k];
+    const hit = ACTION_NOUNS6.find(([n2]) => nounIs(w, n2));
+    if (hit) return LIGHT_OVERRIDES[verb]?.[hit[0]] ?? hit[1];
+  }
+  return LIGHT9[stem2];
+}
+function verbAt6(ws, i2) {
+  const w = ws[i2];
+  const light = LIGHT_FORMS7.get(w);
+  if (light) {
+    const category = lightCategory7(ws, i2, light.stem);
+    return category ? { category, stem: light.stem, kind: light.kind } : void 0;
+  }
+  const f = FORMS10.get(w);
+  if (!f) return void 0;
+  const before = ws[i2 - 1] ?? "";
+  if (f.stem === "ara" && (/[dt][ae]$/.test(before) || before === "icin")) return { ...f, category: "read" };
+  if ((f.stem === "aktar" || f.stem === "y\xFCkle") && !turkishObjects(ws.slice(Math.max(0, i2 - 6), i2 + 2)).has("money"))
+    return { ...f, category: f.stem === "aktar" ? "change" : "share" };
+  return f;
+}
+var TURKISH_OWN = wordSet(
+  "bir bu \u015Fu i\xE7in icin l\xFCtfen lutfen ltf rica te\u015Fekk\xFCrler tesekkurler te\u015Fekk\xFCr tesekkur te\u015Fekk\xFCrler sa\u011Fol sagol merhaba selam evet hay\u0131r hayir tamam de\u011Fil degil yok fakat ancak veya \xE7\xFCnk\xFC cunku e\u011Fer eger \u015Fayet gibi kadar sonra \xF6nce \u015Fimdi simdi bug\xFCn bugun yar\u0131n yarin hemen acil acilen laz\u0131m lazim gerek gerekiyor olarak olan bana bize sana onu onun bunu bunun \u015Funu bizi seni sizi siz biz bey han\u0131m hanim say\u0131n sayin m\u0131 mu m\xFC misiniz m\u0131s\u0131n\u0131z musunuz m\xFCs\xFCn\xFCz misin m\u0131s\u0131n musun m\xFCs\xFCn daha \xE7ok cok hi\xE7 hic t\xFCm tum b\xFCt\xFCn butun zaten art\u0131k artik hen\xFCz henuz sadece yine ayr\u0131ca ayrica hangi nas\u0131l nasil neden niye ka\xE7 kac nerede diye g\xF6re olur olsun d\xFCn dun ge\xE7en gecen haftaya hafta ile ilgili \xFCzere uzere"
+);
+var TURKISH_SHARED = wordSet("ve de da o ne en mi ya ile var ben sen her size ona ki ama hem beni son et");
+var OTHER_OWN6 = wordSet(
+  "the of and to in is for on with that this it my an be are at by from please me you your our we was were have has will would can could should el los las y con por para una del es est\xE1 muy pero cuando este esta lo le les su sus la que un se al os um uma n\xE3o nao com em do na no \xE9 s\xE3o ao aos pelo pela voc\xEA a est une pour dans sur au aux ce cette ces vous nous il ils elle elles pas avec par qui o\xF9 moi lui du des della che di per non sono anche ho ha gli questo questa grazie il der das und ist nicht ein eine einen mit f\xFCr von zu auf bitte ich sie wir den dem ihr ihm ihn uns mir oder auch noch een het niet naar graag jij uw voor op met dat nie si\u0119 jest s\u0105 \u017Ce czy prosz\u0119 dla oraz tak\u017Ce przez i je jsou na pro jak nebo pros\xEDm tak\xE9 u\u017E och att det som f\xF6r jag vi \xE4r og af er ikke inte kan skal ska vil"
+);
+var TURKISH_LETTER = /[ığş]/;
+var FOREIGN_ACCENT2 = /[ñáíúãõêôœàèìùéëäßóòąęłśćńźżåæøěřůčž¿¡]/i;
+var SENTENCE_START = /(?:^|[.!?\n]\s*)$/;
+function readsAsTurkish(raw) {
+  const text2 = raw.slice(0, 4e3);
+  let own2 = 0;
+  let shared = 0;
+  let others = 0;
+  for (const m of text2.matchAll(/[\p{L}\p{M}]+/gu)) {
+    const token = m[0];
+    const w = token.toLowerCase();
+    const lettered = TURKISH_LETTER.test(w) && (token[0] === w[0] || SENTENCE_START.test(text2.slice(Math.max(0, m.index - 3), m.index)));
+    if (TURKISH_OWN.has(w) || lettered) own2++;
+    else if (TURKISH_SHARED.has(w)) shared++;
+    else if (OTHER_OWN6.has(w)) others++;
+  }
+  if (own2 >= 2 && own2 > others && own2 + shared > others) return true;
+  if (others > 0 || FOREIGN_ACCENT2.test(text2)) return false;
+  const ws = turkishWords(text2);
+  return ws.some(
+    (w, i2) => FORMS10.has(w) && w.length >= 5 || LIGHT_FORMS7.has(w) && ACTION_NOUNS6.some(([n2]) => nounIs(ws[i2 - 1] ?? "", n2))
+  );
+}
+var CONNECTORS = wordSet("ve sonra ardindan ayrica ama fakat ancak sonrasinda veya yahut");
+var TRAILERS = wordSet("lutfen ltf hemen simdi bugun yarin acilen artik de da ya bakalim hadi bi rica ederim ediyorum tamam mi mu");
+var LEAD_IN4 = wordSet("lutfen ltf hemen simdi once sonra bir de da ayrica acilen bugun yarin hadi haydi tamam ok evet peki rica");
+var QUESTION_PARTICLES = wordSet("mi mu");
+var YOU_PARTICLES = wordSet("misin misiniz musun musunuz");
+var QUESTION_WORDS10 = wordSet(
+  "ne neden nicin niye nasil kim kime kimi kimin kimden hangi hangisi kac nerede nereye nereden neyi neye nedir"
+);
+var WISH5 = wordSet("istiyorum istiyoruz isterim isteriz istiyordum istemekteyim istemekteyiz");
+var NEED = wordSet("gerek gerekiyor gerekli gerekir gerekmektedir lazim sart");
+var REQUEST = wordSet("rica bekliyorum bekliyoruz talep mumkun");
+var REMIND = wordSet("unutma unutmayin unutmayiniz unutmayalim");
+var GLAD = wordSet("sevinirim seviniriz memnun minnettar iyi");
+var TO_USER9 = wordSet("bana bize beni bizi");
+function partsOf7(sentence2) {
+  const out = [];
+  for (const piece of sentence2.split(/[,:]|\s[-–—]\s/)) {
+    let part = [];
+    for (const w of turkishWords(piece)) {
+      if (CONNECTORS.has(w)) {
+        if (part.length > 0) out.push(part);
+        part = [];
+      } else part.push(w);
+    }
+    if (part.length > 0) out.push(part);
+  }
+  return out;
+}
+function standsAsImperative(ws, i2) {
+  let j = i2 + 1;
+  while (j < ws.length && TRAILERS.has(ws[j])) j++;
+  if (j === ws.length) return true;
+  if (HOMOGRAPHS7.has(ws[i2])) return false;
+  let k = 0;
+  while (k < i2 && LEAD_IN4.has(ws[k])) k++;
+  return k === i2 || ws.length - i2 <= 3;
+}
+function asks(ws, i2, kind) {
+  const next = ws[i2 + 1] ?? "";
+  const after = ws[i2 + 2] ?? "";
+  const needed = NEED.has(next) && after !== "yok" && after !== "degil" && !QUESTION_PARTICLES.has(after);
+  switch (kind) {
+    case "imp":
+      return standsAsImperative(ws, i2);
+    case "aorist":
+    case "can":
+      return YOU_PARTICLES.has(next);
+    case "inf":
+      return WISH5.has(next) || needed || REMIND.has(next);
+    case "mine":
+      return needed;
+    case "yours":
+      return needed || WISH5.has(next) || REQUEST.has(next);
+    case "passwish":
+      return WISH5.has(next) || REQUEST.has(next);
+    case "passneed":
+      return needed;
+    case "mustyou":
+    case "mustwe":
+    case "let":
+    case "jussive":
+      return !QUESTION_PARTICLES.has(next) && !YOU_PARTICLES.has(next) && !/^m[iu]y[iu][mz]$/.test(next);
+    case "ifyou":
+      return GLAD.has(next);
+    default:
+      return false;
+  }
+}
+function subordinate3(ws, i2, kind, stem2) {
+  if (ws.slice(i2 + 1, i2 + 4).includes("diye")) return true;
+  return kind === "ip" && (ws[i2 + 1] ?? "").startsWith(`${turkishFold(stem2)}m`);
+}
+var toUser7 = (ws, i2) => ws.slice(Math.max(0, i2 - 8), i2 + 2).some((w) => TO_USER9.has(w));
+function turkishActions(prose) {
+  const out = [];
+  for (const sentence2 of prose.slice(0, 8e3).replace(/\.(?=\s|$)/g, "\n").match(/[^;!?\n]+\?*/g) ?? []) {
+    const question = sentence2.trim().endsWith("?");
+    const parts = partsOf7(sentence2);
+    if (question && parts.some((p) => p.some((w) => QUESTION_WORDS10.has(w)))) continue;
+    let pending = [];
+    for (const ws of parts)
+      for (let i2 = 0; i2 < ws.length; i2++) {
+        const f = verbAt6(ws, i2);
+        if (!f || subordinate3(ws, i2, f.kind, f.stem)) continue;
+        const action = {
+          category: f.category,
+          after: [...ws.slice(Math.max(0, i2 - 12), i2), ...ws.slice(i2 + 1, i2 + 5)],
+          words: ws.slice(Math.max(0, i2 - 2), i2 + 2).join(" ")
+        };
+        const mine = (f.category === "send" || f.category === "share") && toUser7(ws, i2);
+        if (f.kind === "ip") {
+          if (f.category !== "read" && !mine) pending.push(action);
+          continue;
+        }
+        if (f.kind === "neg" || f.kind === "will" || f.kind === "opt1" || f.kind === "canI" || f.kind === "desc") {
+          pending = [];
+          continue;
+        }
+        if (!asks(ws, i2, f.kind)) {
+          if (f.kind === "imp" || f.kind === "aorist") pending = [];
+          continue;
+        }
+        out.push(...pending);
+        pending = [];
+        if (f.category !== "read" && !mine) out.push(action);
+      }
+  }
+  return out;
+}
+var ROLES = wordSet("asistan asistani asistanin yardimci bot ajan model yapay okuyan okuyucu sistem");
+var DOORBELL4 = wordSet("kez defa zil zile zili kapi kapiyi kapici kapiciya gelmeden gelince geldiginizde teslimattan");
+function orders(ws, i2, f) {
+  const next = ws[i2 + 1] ?? "";
+  if (QUESTION_PARTICLES.has(next) || YOU_PARTICLES.has(next) || /^m[iu]y[iu][mz]$/.test(next)) return false;
+  const role = ws.slice(Math.max(0, i2 - 8), i2).some((w) => ROLES.has(w));
+  switch (f.kind) {
+    case "imp":
+      if (f.stem === "ara" && ws.some((w) => DOORBELL4.has(w))) return false;
+      return standsAsImperative(ws, i2) && ws.length >= 2;
+    case "inf":
+      return ws.slice(0, i2).some((w) => w === "lutfen" || w === "ltf");
+    case "mustyou":
+      return true;
+    case "yours":
+      return asks(ws, i2, f.kind);
+    case "must":
+    case "his":
+      return role && (f.kind === "must" || asks(ws, i2, "mine"));
+    default:
+      return false;
+  }
+}
+function turkishOrderIn(sentence2) {
+  for (const piece of sentence2.slice(0, 8e3).split(/[.!?;\n]+(?=\s|$)/)) {
+    for (const ws of partsOf7(piece)) {
+      for (let i2 = 0; i2 < ws.length && i2 < 200; i2++) {
+        const f = verbAt6(ws, i2);
+        if (!f || f.category === "read" || !orders(ws, i2, f)) continue;
+        return ws.slice(Math.max(0, i2 - 2), i2 + (NEED.has(ws[i2 + 1] ?? "") ? 2 : 1)).join(" ");
+      }
+    }
+  }
+  return void 0;
+}
+var ASKS_TO_GO_ON10 = /^(?:(?:peki|tamam|o\s+zaman|simdi)\s+)?(?:(?:isleme\s+|islemlere\s+)?devam\s+(?:edeyim|edelim|edilsin|etmemi\s+ister\s+m[iu]s[iu]n(?:[iu]z)?)(?:\s+m[iu])?|(?:baslayayim|baslayalim)(?:\s+m[iu])?|(?:bunu\s+|boyle\s+|bu\s+sekilde\s+)?(?:yapayim|yapalim|halledeyim|ilerleyeyim)(?:\s+m[iu])?|(?:bu\s+|boyle\s+)?(?:tamam|uygun|olur|dogru)\s+m[iu](?:dur)?|onayliyor\s+m[iu]s[iu]n(?:[iu]z)?|onay\s+veriyor\s+m[iu]s[iu]n(?:[iu]z)?|(?:bunu\s+)?yapmami\s+ister\s+m[iu]s[iu]n(?:[iu]z)?|onayliyor\s+m[iu]s[iu]n(?:[iu]z)?)$/;
+var bare3 = (word) => turkishFold(word.split(/['’]/)[0] ?? "");
+function offered(ws, i2, kind) {
+  const next = ws[i2 + 1] ?? "";
+  if ((kind === "opt1" || kind === "let" || kind === "jussive") && QUESTION_PARTICLES.has(next)) return 2;
+  if (kind === "wantme" && /^ister/.test(next)) return YOU_PARTICLES.has(ws[i2 + 2] ?? "") ? 3 : 2;
+  if (kind === "must" && /^m[iu]y[iu][mz]$/.test(next)) return 2;
+  return 0;
+}
+function asImperative3(words2, i2, span2, stem2) {
+  return [...words2.slice(0, i2), stem2, ...words2.slice(i2 + span2)].join(" ").trim();
+}
+function turkishOffer(question) {
+  const q2 = question.trim();
+  if (!q2.endsWith("?") || q2.length > 2e3) return void 0;
+  const words2 = q2.replace(/\s*\?+$/, "").split(/\s+/).filter(Boolean).flatMap((x) => {
+    const parts = wordsOf5(x);
+    return parts.length === 2 && QUESTION_PARTICLES.has(parts[1].w.slice(0, 2)) ? [parts[0].raw, parts[1].raw] : [x];
+  });
+  const ws = words2.map(bare3);
+  if (ASKS_TO_GO_ON10.test(ws.filter(Boolean).join(" "))) return "go-on";
+  for (let i2 = 0; i2 < ws.length && i2 < 60; i2++) {
+    const f = verbAt6(ws, i2);
+    const span2 = f ? offered(ws, i2, f.kind) : 0;
+    if (!f || span2 === 0) continue;
+    if (f.category === "read") return void 0;
+    return i2 === 0 && span2 >= ws.length && f.stem in LIGHT9 ? "go-on" : asImperative3(words2, i2, span2, f.stem);
+  }
+  return void 0;
+}
+function turkishPlan(sentence2) {
+  const s2 = sentence2.trim().replace(/[.!:]+$/, "");
+  if (s2.length > 2e3) return void 0;
+  for (const clause of s2.split(/,\s*/)) {
+    const words2 = clause.split(/\s+/).filter(Boolean);
+    const ws = words2.map(bare3);
+    for (let i2 = 0; i2 < ws.length && i2 < 60; i2++) {
+      const f = verbAt6(ws, i2);
+      if (!f || f.category === "read" || !(f.kind === "will" || f.kind === "canI" || f.kind === "opt1")) continue;
+      if (QUESTION_PARTICLES.has(ws[i2 + 1] ?? "")) return void 0;
+      return asImperative3(words2, i2, 1, f.stem);
+    }
+  }
+  return void 0;
+}
+var TOOL_KINDS4 = /* @__PURE__ */ new Set(["imp", "inf", "aorist", "desc"]);
+var TOOL_NOUNS2 = { iptal: "delete", havale: "pay", iade: "pay" };
+function turkishCategory(word) {
+  const w = turkishFold(word);
+  const f = FORMS10.get(w);
+  if (f && TOOL_KINDS4.has(f.kind)) return f.stem === "ara" ? "read" : f.category;
+  return TOOL_NOUNS2[w];
+}
+var ENGLISH_SPELLED5 = wordSet("ode bak say sor kur ata gir ara yaz bul isle ac cikar harca izle indir kes");
+function turkishInfinitive(nameWords2) {
+  const english = nameWords2.some((w) => verbCategory(w) !== void 0 && turkishCategory(w) === void 0);
+  return nameWords2.findIndex((w, i2) => {
+    if (turkishCategory(w) === void 0) return false;
+    const short = ENGLISH_SPELLED5.has(turkishFold(w)) || w.length <= 3;
+    return !short || !english && i2 > 0;
+  });
+}
+
 // src/taint/languages.ts
 var SPANISH = {
   name: "Spanish",
@@ -63003,7 +64276,8 @@ var DUTCH = {
   objects: dutchObjects,
   orderIn: dutchOrderIn,
   offer: dutchOffer,
-  plan: dutchPlan
+  plan: dutchPlan,
+  tools: { category: dutchCategory, infinitive: dutchInfinitive }
 };
 var GERMAN = {
   name: "German",
@@ -63014,7 +64288,37 @@ var GERMAN = {
   offer: germanOffer,
   plan: germanPlan
 };
-var LANGUAGES = [POLISH, DUTCH, ITALIAN, PORTUGUESE, FRENCH, SPANISH, GERMAN];
+var SCANDINAVIAN = {
+  name: "Scandinavian",
+  readsAs: readsAsScandinavian,
+  actions: scandinavianActions,
+  objects: scandinavianObjects,
+  orderIn: scandinavianOrderIn,
+  offer: scandinavianOffer,
+  plan: scandinavianPlan,
+  tools: { category: scandinavianCategory, infinitive: scandinavianInfinitive }
+};
+var CZECH = {
+  name: "Czech",
+  readsAs: readsAsCzech,
+  actions: czechActions,
+  objects: czechObjects,
+  orderIn: czechOrderIn,
+  offer: czechOffer,
+  plan: czechPlan,
+  tools: { category: czechCategory, infinitive: czechInfinitive }
+};
+var TURKISH = {
+  name: "Turkish",
+  readsAs: readsAsTurkish,
+  actions: turkishActions,
+  objects: turkishObjects,
+  orderIn: turkishOrderIn,
+  offer: turkishOffer,
+  plan: turkishPlan,
+  tools: { category: turkishCategory, infinitive: turkishInfinitive }
+};
+var LANGUAGES = [TURKISH, CZECH, SCANDINAVIAN, POLISH, DUTCH, ITALIAN, PORTUGUESE, FRENCH, SPANISH, GERMAN];
 function languageOf(text2) {
   const prose = text2.slice(0, 8e3).replace(ADDRESSES, " ");
   return LANGUAGES.find((l) => l.readsAs(prose));
@@ -63022,8 +64326,13 @@ function languageOf(text2) {
 var ADDRESSES = /\S+@\S+|\b(?:https?:\/\/|www\.)\S+|\b[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}(?:\/\S*)?/gi;
 function toolLanguage(name, description) {
   const described = languageOf(description);
-  if (described?.tools) return described;
-  return [SPANISH, FRENCH, PORTUGUESE, ITALIAN, POLISH].find((l) => l.tools.infinitive(name) >= 0);
+  if (described?.tools) {
+    const verbs = words(description.slice(0, 2e3)).some((w) => described.tools.category(w) !== void 0);
+    return verbs || described.tools.infinitive(name) >= 0 ? described : void 0;
+  }
+  const byName2 = [SPANISH, FRENCH, PORTUGUESE, ITALIAN, POLISH].find((l) => l.tools.infinitive(name) >= 0);
+  if (byName2 || description.trim() !== "") return byName2;
+  return [CZECH, SCANDINAVIAN, TURKISH, DUTCH].find((l) => l.tools.infinitive(name) >= 0);
 }
 
 // src/taint/operation.ts
@@ -63035,15 +64344,15 @@ var STATES = new Set(
 function operationOf(def, args, verbOf2) {
   const props = def.inputSchema?.properties;
   const offers = props && typeof props === "object" ? Object.entries(props).map(([argument, prop]) => [argument, prop?.enum]) : args.map((a2) => [a2.name, listedIn(def.description, a2.name)]);
-  for (const [argument, offered] of offers) {
-    if (!Array.isArray(offered) || offered.length < 2 || offered.length > MAX_OPERATIONS) continue;
-    const values = offered.filter((x) => typeof x === "string" && x.length <= MAX_VALUE);
+  for (const [argument, offered2] of offers) {
+    if (!Array.isArray(offered2) || offered2.length < 2 || offered2.length > MAX_OPERATIONS) continue;
+    const values = offered2.filter((x) => typeof x === "string" && x.length <= MAX_VALUE);
     const verbs = values.flatMap((x) => {
       const v = verbOfValue(x, verbOf2);
       return v === void 0 ? [] : [{ value: x, verb: v }];
     });
     const kinds = new Set(verbs.map((x) => verbOf2(x.verb)));
-    if (verbs.length < 2 || verbs.length * 2 < offered.length || kinds.size < 2 && !kinds.has("read") || channels(argument, verbs, kinds))
+    if (verbs.length < 2 || verbs.length * 2 < offered2.length || kinds.size < 2 && !kinds.has("read") || channels(argument, verbs, kinds))
       continue;
     const value2 = args.find((a2) => a2.name === argument)?.value.trim();
     const verb = verbs.find((x) => x.value === value2)?.verb;
@@ -63076,11 +64385,11 @@ function httpOperationOf(def, args, verbOf2) {
   const route = args.find((a2) => ROUTE_ARGUMENT.test(a2.name) && /^\s*(?:https?:\/\/|\/)/i.test(a2.value));
   if (!method || !route) return void 0;
   const value2 = method.value.trim().toUpperCase();
-  const offered = [...HTTP_METHODS_OFFERED];
-  if (value2 === "GET" || value2 === "HEAD" || value2 === "OPTIONS") return { argument: method.name, value: value2, verb: "get", read: true, offered };
-  if (value2 === "DELETE") return { argument: method.name, value: value2, verb: "delete", category: "delete", read: false, offered };
+  const offered2 = [...HTTP_METHODS_OFFERED];
+  if (value2 === "GET" || value2 === "HEAD" || value2 === "OPTIONS") return { argument: method.name, value: value2, verb: "get", read: true, offered: offered2 };
+  if (value2 === "DELETE") return { argument: method.name, value: value2, verb: "delete", category: "delete", read: false, offered: offered2 };
   const named = routeAction(route.value, verbOf2);
-  return { argument: method.name, value: value2, verb: named?.verb ?? "update", category: named?.category ?? "change", read: false, offered };
+  return { argument: method.name, value: value2, verb: named?.verb ?? "update", category: named?.category ?? "change", read: false, offered: offered2 };
 }
 var METHOD_ARGUMENT = /^(?:http_?)?(?:method|verb)$/i;
 var ROUTE_ARGUMENT = /^(?:path|url|uri|endpoint|route|resource)$/i;
@@ -63103,9 +64412,9 @@ var MAX_QUERY = 2e4;
 var NOT_A_READ = /\b(?:insert|update|delete|merge|upsert|replace|drop|alter|create|truncate|rename|grant|revoke|call|exec|execute|do|copy|unload|put|get|remove|into|outfile|dumpfile|load_file|load|attach|detach|pragma|set|reset|lock|unlock|vacuum|analyze|refresh|begin|commit|rollback|savepoint|declare|prepare|listen|notify|sleep|benchmark|waitfor|shutdown|kill|dblink\w*|pg_\w+|lo_\w+|xp_\w+|sp_\w+|sys_\w+|system\$\w+|http\w*|url\w*|utl_\w+|external_?\w*)\b/i;
 function selectOnly(value2) {
   if (value2.length > MAX_QUERY) return false;
-  const bare2 = value2.replace(/'(?:[^']|'')*'/g, "''").replace(/"(?:[^"]|"")*"/g, '""').replace(/`[^`]*`/g, "``");
-  if (/--|\/\*|#/.test(bare2)) return false;
-  const statement = bare2.trim().replace(/;\s*$/, "");
+  const bare4 = value2.replace(/'(?:[^']|'')*'/g, "''").replace(/"(?:[^"]|"")*"/g, '""').replace(/`[^`]*`/g, "``");
+  if (/--|\/\*|#/.test(bare4)) return false;
+  const statement = bare4.trim().replace(/;\s*$/, "");
   if (statement.includes(";") || !/^\(?\s*(?:select|with)\b/i.test(statement)) return false;
   return !NOT_A_READ.test(statement);
 }
@@ -63319,12 +64628,12 @@ function readWords(def, f, opts) {
   };
 }
 var NAME_FILLER = new Set("tool tools api data info item items list with from into".split(" "));
-var PARTICIPLES = new Set("sent made given taken written shown kept held bought sold paid found told left put set".split(" "));
+var PARTICIPLES2 = new Set("sent made given taken written shown kept held bought sold paid found told left put set".split(" "));
 var AFTER_PARTICIPLE = new Set("to in into by from with on for at under against through about".split(" "));
 function reducedRelative(clause, verbOf2) {
   if (verbOf2(clause[0] ?? "") === "read") return false;
   const at = clause.findIndex(
-    (w, i2) => i2 > 0 && i2 <= 6 && (PARTICIPLES.has(w) || w.length > 4 && w.endsWith("ed")) && AFTER_PARTICIPLE.has(clause[i2 + 1] ?? "")
+    (w, i2) => i2 > 0 && i2 <= 6 && (PARTICIPLES2.has(w) || w.length > 4 && w.endsWith("ed")) && AFTER_PARTICIPLE.has(clause[i2 + 1] ?? "")
   );
   return at > 0 && (at === 1 || clause.slice(0, at).every((w) => w === "and" || w === "or" || /[^su]s$/.test(w)));
 }
@@ -63648,9 +64957,9 @@ var PHRASES = [
     category: "delete"
   }
 ];
-var MONEY = /[$€£¥]\s?\d|\bat (?:his|her|their|the|its|that|this|our) (?:figure|valuation|quoted? (?:price|amount)|agreed (?:price|amount|sum))\b|\b\d[\d.,']*\s?(?:eur|euros?|usd|dollars?|gbp|pounds?|chf|francs?|bucks|cents?|€|\$|£)(?![a-z])|\b(?:budget|cap(?:ped)?|limit|up to|at most|no more than)\b[^.?!;]{0,20}\d|\b\d[\d.,]*\s?(?:a|per) (?:month|week|year)\b/i;
-var TO_USER7 = /\b(?:tell|show|give|send|let|remind|ask) (?:me|us)\b(?! (?:a|an|the) (?:link|copy|email|e-mail|message|text))/i;
-var VERB_CONTEXT5 = /* @__PURE__ */ new Set([
+var MONEY = /[$€£¥₺]\s?\d|\bat (?:his|her|their|the|its|that|this|our) (?:figure|valuation|quoted? (?:price|amount)|agreed (?:price|amount|sum))\b|\b\d[\d.,']*\s?(?:eur|euros?|usd|dollars?|gbp|pounds?|chf|francs?|bucks|cents?|tl|lira|try|kč|czk|korun[ay]?|kr|nok|sek|dkk|kroner|kronor|€|\$|£|₺)(?![a-z])|\b(?:budget|cap(?:ped)?|limit|up to|at most|no more than)\b[^.?!;]{0,20}\d|\b\d[\d.,]*\s?(?:a|per) (?:month|week|year)\b/i;
+var TO_USER10 = /\b(?:tell|show|give|send|let|remind|ask) (?:me|us)\b(?! (?:a|an|the) (?:link|copy|email|e-mail|message|text))/i;
+var VERB_CONTEXT6 = /* @__PURE__ */ new Set([
   "please",
   "pls",
   "and",
@@ -63693,7 +65002,7 @@ var OBJECT_START = new Set(
 var ARTICLES3 = new Set(
   "le la les un une des du el los las una o os um uma il lo gli het een der die das den dem ein eine einen".split(" ")
 );
-var NEGATORS7 = /* @__PURE__ */ new Set(["not", "never", "without", "nor", "t", "no"]);
+var NEGATORS9 = /* @__PURE__ */ new Set(["not", "never", "without", "nor", "t", "no"]);
 var NEGATED_PAIRS = [
   ["instead", "of"],
   ["rather", "than"]
@@ -63708,7 +65017,7 @@ function negatedAt(c3, i2, verbOf2) {
   for (let j = i2 - 1; j >= Math.max(0, i2 - 6); j--) {
     if (c3.parts.has(j + 1)) return false;
     const w = c3.ws[j];
-    if (NEGATORS7.has(w) || NEGATED_PAIRS.some(([a2, b]) => w === b && c3.ws[j - 1] === a2)) return true;
+    if (NEGATORS9.has(w) || NEGATED_PAIRS.some(([a2, b]) => w === b && c3.ws[j - 1] === a2)) return true;
     if (AFFIRMING.has(stem(w)) || JOINS.has(w) || c3.parts.has(j)) return false;
     if (verbOf2(w) !== void 0) return c3.ws.slice(j + 1, i2).every((x) => x === "or") && i2 - j === 2 && negatedAt(c3, j, verbOf2);
   }
@@ -63729,7 +65038,7 @@ function inIndirectQuestion5(c3, i2) {
   return false;
 }
 function usedAsVerb(c3, i2, execAsked) {
-  if (i2 === 0 || VERB_CONTEXT5.has(c3.ws[i2 - 1]) || c3.ws[i2 - 1] === "us" && c3.ws[i2 - 2] === "let") return true;
+  if (i2 === 0 || VERB_CONTEXT6.has(c3.ws[i2 - 1]) || c3.ws[i2 - 1] === "us" && c3.ws[i2 - 2] === "let") return true;
   if (ONLY.has(c3.ws[i2 - 1] ?? "") && (i2 === 1 || c3.parts.has(i2 - 1))) return true;
   const next = c3.ws[ONLY.has(c3.ws[i2 + 1] ?? "") ? i2 + 2 : i2 + 1] ?? "";
   if (c3.parts.has(i2) && (OBJECT_START.has(next) || ARTICLES3.has(next) || /^\d/.test(next))) return true;
@@ -63754,7 +65063,7 @@ function recogniseIntent(prose, opts) {
     mask |= m;
     evidence.push({ mask: m, why: `intent: ${why}` });
   };
-  const text2 = prose.replace(/\blet['’]s\b/gi, "let us").replace(TO_USER7, " ");
+  const text2 = prose.replace(/\blet['’]s\b/gi, "let us").replace(TO_USER10, " ");
   const moneyMatch = MONEY.exec(text2);
   for (const clause of sentencesOf(text2, opts.of ?? "request").flatMap((s2) => s2.split(THEN))) {
     const trimmed = clause.trim();
@@ -63891,7 +65200,7 @@ function placeOf(ws, i2, end) {
 var PLACE = /* @__PURE__ */ new Set(["in", "into", "on", "onto", "to", "under"]);
 var QUOTED = /(^|\s)['"‘“][^'"’”\n]{1,300}['"’”](?=[\s.,;:!?)]|$)/g;
 var NOT_A_VERB = /* @__PURE__ */ new Set([
-  ...VERB_CONTEXT5,
+  ...VERB_CONTEXT6,
   ...OBJECT_START,
   ..."hi hello hey thanks thank ok okay yes no sure there here dear do does did don doesn didn won shouldn never not".split(" ")
 ]);
@@ -63917,7 +65226,7 @@ function ordersDoneTo(prose, value2, opts) {
       const w = first.toLowerCase();
       const cat = opts.verbOf(w);
       if (w !== "go" && NOT_A_VERB.has(w) || i2 > 0 && cat === void 0) continue;
-      if (QUESTION_START.test(w) || NEGATORS7.has(w) || cat === "read") continue;
+      if (QUESTION_START.test(w) || NEGATORS9.has(w) || cat === "read") continue;
       return true;
     }
   }
@@ -63959,6 +65268,10 @@ var DEFERS = new RegExp(
   [
     String.raw`\b(?:whatever|wherever|whichever|however|whenever)\b(?:\s+[\w'’-]+){0,3}?\s+(?:he|she|they|it|\w+)\s+(?:said|says|asked|asks|gave|gives|wants|wanted|wrote|writes|requested|specified|listed|put|mentioned|sent|has|had|indicated|chose|picked|named|needs|needed|suggested|proposed)\b`,
     String.raw`\bthe way (?:he|she|they|it|\w+) (?:has|had|wants|wanted|wrote|asked|said|put)\b`,
+    // "Update the mandate with what she sent", "set her bank details to what she said".
+    String.raw`\b(?:with|to|as|per|from|using|into)\s+what\s+(?:he|she|they|\p{Lu}[\p{L}'’-]*)\s+(?:said|says|sent|sends|gave|gives|wrote|writes|emailed|e-mailed|texted|asked for|wants|wanted|put|provided|supplied|asked|told us|gave us)\b`,
+    // "… emailed which account her deposit should go to. Pay it to that account": the same noun, named again by "that".
+    String.raw`(?<![\p{L}\p{N}])(?:which|welk|welke|quale|quali|quel|quelle|quels|cuál|cual|cuáles|qual|quais|welche[rsnm]?|jaki|jakie|jaką|który|którą)\s+(?:[\p{L}-]+\s+){0,1}?([\p{L}]{4,})(?![\p{L}\p{N}])[^?!]{0,160}?(?<![\p{L}\p{N}])(?:that|this|dat|dit|die|deze|quel|quello|quella|questo|questa|ce|cet|cette|ese|esa|este|esta|esse|essa|este|dieses|diese|diesen|dem|das|ten|tę|ta)\s+(?:[\p{L}-]+\s+)?(?:\p{L}*(?:nummer|number|numero|número|account|rekening|conto|compte|cuenta|conta|konto|adres|address|indirizzo|adresse|dirección|endereço|adres|iban))(?![\p{L}\p{N}])`,
     String.raw`\b(?:as|like) (?:he|she|they|it|the \w+|\w+) (?:asked|asks|said|says|requested|specified|wrote|writes|wants|wanted|instructed|described|indicated|suggested)\b`,
     // "… wrote to whom we should send it. Send it there." The place is the one the data names.
     String.raw`(?<![\p{L}\p{N}])(?:where|to whom|wohin|an wen|para onde|a quem|dove|a chi|où|à qui|waarheen|naar wie|adónde|a quién|dokąd|do kogo)(?![\p{L}\p{N}])[^.?!]{0,120}[.,;]?\s*[^.?!]{0,80}?(?<![\p{L}\p{N}])(?:there|dorthin|dahin|para lá|là-bas|lì|daarheen|allí|allá|tam)(?![\p{L}\p{N}])`,
@@ -64321,7 +65634,7 @@ function notWords(sentence2) {
 }
 var LABEL = /^\s*[\w"' .()-]{1,40}:\s+/;
 var QUOTED2 = new RegExp(`(?<!\\p{L})(?:'[^'\\n]{1,80}'|"[^"\\n]{1,80}"|\u2018[^\u2019\\n]{1,80}\u2019|\u201C[^\u201D\\n]{1,80}\u201D|\u201E[^\u201C\u201D\\n]{1,80}[\u201C\u201D])(?!\\p{L})`, "gu");
-function wordsOf4(sentence2) {
+function wordsOf6(sentence2) {
   return wordsIn(ownText(sentence2));
 }
 var ownText = (sentence2) => notWords(sentence2.replace(LABEL, " ").replace(QUOTED2, " "));
@@ -64342,7 +65655,7 @@ var MAX_SHARE = 0.15;
 function unreadableProse(sentence2) {
   const own2 = ownText(sentence2);
   if (unspacedProse(own2)) return true;
-  return spacedProse(own2) && sentence2.split(PIECE_BREAK).some((piece) => (wordsOf4(piece)?.length ?? 0) >= MIN_CLAUSE);
+  return spacedProse(own2) && sentence2.split(PIECE_BREAK).some((piece) => (wordsOf6(piece)?.length ?? 0) >= MIN_CLAUSE);
 }
 function spacedProse(own2) {
   const ws = wordsIn(own2);
@@ -64362,7 +65675,7 @@ function spacedProse(own2) {
 }
 function leansUnreadable(sentence2) {
   if (LABEL.test(sentence2)) return false;
-  const ws = wordsOf4(sentence2);
+  const ws = wordsOf6(sentence2);
   if (!ws || ws.length < 3) return false;
   if (ws.some(isEnglish)) return false;
   return ws.some((w) => new RegExp("^\\p{Ll}{2,3}$", "u").test(w));
@@ -64462,7 +65775,7 @@ function firstMatch(res, s2) {
   }
   return void 0;
 }
-var LEAD_IN3 = /^(?:[\W_]*(?:\(?[a-z_]{2,24}\)|please|pls|kindly|now|then|also|just|first(?:ly)?|second(?:ly)?|next|finally|and|so|ok(?:ay)?|todo|to-?do|action\s+(?:items?|required|needed)|important|urgent|step\s*\d+|\d+)(?![\w'])[\W_]*)+/i;
+var LEAD_IN5 = /^(?:[\W_]*(?:\(?[a-z_]{2,24}\)|please|pls|kindly|now|then|also|just|first(?:ly)?|second(?:ly)?|next|finally|and|so|ok(?:ay)?|todo|to-?do|action\s+(?:items?|required|needed)|important|urgent|step\s*\d+|\d+)(?![\w'])[\W_]*)+/i;
 var OPENING_QUOTES = /^(?:\[[ xX]?\]|[\s\\"'“”‘’«»„{[]|<!--|[-*•](?=\s)|<[a-z][\w-]{0,20}>)+/i;
 var STATEMENT = /^\S+(?:\s+\S+){0,3}?\s+(?:is|are|was|were|has|have|had|been|will|would|did|does)\b/i;
 var MONEY_USE = /\b(refunds?|payments?|payouts?|transfers?|deposits?)\b|\b(?:iban|bank account|account number)\b/i;
@@ -64519,7 +65832,7 @@ function orderIn(sentence2, opts = {}) {
   for (let i2 = 0; i2 < parts.length; i2 += 2) {
     const clause = parts[i2];
     const joined = i2 > 0 && /\b(?:and|then)\b/i.test(parts[i2 - 1]);
-    const rest = clause.replace(OPENING_QUOTES, "").replace(LEAD_IN3, "").replace(/^do\s+(?=[a-z]+\s)/i, "");
+    const rest = clause.replace(OPENING_QUOTES, "").replace(LEAD_IN5, "").replace(/^do\s+(?=[a-z]+\s)/i, "");
     const ws = rest.split(/\s+/).filter(Boolean);
     const opensWithVerb = ws.length > 0 && (actionVerb(ws[0]) || verbCategory(ws[0]) === "read" && !/(?:ing|ed|s)$/i.test(ws[0]));
     if (joined && !verbLed) continue;
@@ -64527,7 +65840,7 @@ function orderIn(sentence2, opts = {}) {
     if (ws.length < 3 || rest[ws[0].length] === ":" || STATEMENT.test(rest) || properName(ws, clause) || NOUN_AFTER.test(ws[1]) && !BY_CHANNEL.test(`${ws[1]} ${ws[2]}`) || /^[a-z]+ed$/i.test(ws[1]))
       continue;
     const identified = i2 > 0 && /^,\s+$/.test(parts[i2 - 1]) && IDENTIFIER.test(ws[1]) && !/^[a-z]+(?:ed|en)[,.]?$/i.test(ws[2]);
-    const asked2 = POLITE2.test(clause);
+    const asked2 = POLITE3.test(clause);
     if (field && !targeted && !identified && !asked2 && !/^(?:\d+(?:[.,]\d+)?|[A-Z][a-z]+)[,.]?$/.test(ws[1]) && !FUNCTION_WORDS2.has(ws[1].toLowerCase()))
       continue;
     if (actionVerb(ws[0])) return { words: ws.slice(0, 4).join(" "), verb: ws[0], question: false };
@@ -64558,7 +65871,7 @@ function properName(ws, clause) {
   const second = ws[1] === "-" || ws[1] === "&" ? ws[2] : ws[1];
   return cap2(ws[0]) && cap2(second) && !FUNCTION_WORDS2.has(second.toLowerCase().replace(/[,.]$/, "")) && !TARGET.test(clause);
 }
-var MOVES = /\b(?:instead|rather than|in place of|no longer|(?:was|were|has been|have been|got) (?:hacked|compromised)|en (?:lugar|vez) de|ya no|(?:an)?statt|nicht mehr)\b|[,;–—-]\s*(?:(?:and|but|und|aber|mais|et|pero|y|ma|e|maar|en|ale|a)\s+)?(?:not|nicht|pas|no|non|não|nao|niet|nie)\s+(?:to|on|onto|into|via|by|the|auf|an|per|über|ueber|die|das|den|sur|à|au|par|a|al|en|por|para|ao|à|su|al|alla|naar|op|aan|via|na|do)\s/iu;
+var MOVES = /\b(?:instead|rather than|in place of|no longer|(?:was|were|has been|have been|got) (?:hacked|compromised)|en (?:lugar|vez) de|ya no|(?:an)?statt|nicht mehr)\b|(?<![\p{L}])(?:au lieu (?:de|du|des|d['’])|plutôt qu(?:e|['’])|invece (?:di|del|della|dei|delle|dello|d['’])|anziché|anziche|al posto (?:di|del|della|d['’])|in plaats van|zamiast|em vez (?:de|do|da|dos|das)|ao inv[ée]s (?:de|do|da|dos|das)|i stedet|istedenfor|istället|i stället|(?<=[\p{L}\p{N}],?\s)(?:na)?místo|yerine)(?![\p{L}])|[,;–—-]\s*(?:(?:and|but|und|aber|mais|et|pero|y|ma|e|maar|en|ale|a|og|och|men|ama|ve)\s+)?(?:not|nicht|pas|no|non|não|nao|niet|nie|ikke|ikkje|inte|ne)\s+(?:to|on|onto|into|via|by|the|auf|an|per|über|ueber|die|das|den|sur|à|au|par|a|al|en|por|para|ao|à|su|al|alla|naar|op|aan|via|na|do|til|till|på|den|det|de|dit|dit|k|ke)\s/iu;
 var CHANGED_DETAILS = new RegExp(
   [
     String.raw`\b(?:new|updated?|changed|different|revised)\s+(?:business\s+)?(?:bank(?:ing)?|account|payment|remittance|payout|wire|deposit)\s+(?:details|account|information|info|instructions)\b`,
@@ -64570,7 +65883,12 @@ var CHANGED_DETAILS = new RegExp(
     String.raw`\b(?:cuenta|conta|conto|compte)\s+(?:bancaria\s+|banc[aá]ria\s+|bancario\s+|bancaire\s+)?(?:nuev[ao]|nov[ao]|nuov[ao]|nouveau|nouvelle)\b`,
     String.raw`\b(?:nuev[oa]s?\s+(?:datos\s+bancarios|cuenta)|cambi(?:amos|o)\s+de\s+(?:banco|cuenta)|nov[oa]s?\s+(?:dados\s+banc[aá]rios|conta|chave\s+pix)|(?:mudamos|trocamos)\s+de\s+banco|(?:troca|mudan[cç]a)\s+de\s+(?:banco|conta))`,
     String.raw`\b(?:nouve(?:au|l|lles?)\s+(?:compte|coordonn[ée]es|rib|iban)|chang[ée]\s+de\s+banque|changement\s+(?:de|d['’])\s*(?:notre\s+)?(?:banque|[ée]tablissement\s+bancaire|domiciliation|rib|iban|coordonn[ée]es)|anciennes?\s+coordonn[ée]es)`,
-    String.raw`\b(?:neue[nr]?\s+(?:bank|konto)verbindung|neue[sn]?\s+konto|(?:bank|konto)verbindung\s+(?:hat\s+sich|wurde)\s+ge(?:ä|ae|a)ndert)`
+    String.raw`\b(?:neue[nr]?\s+(?:bank|konto)verbindung|neue[sn]?\s+konto|(?:bank|konto)verbindung\s+(?:hat\s+sich|wurde)\s+ge(?:ä|ae|a)ndert)`,
+    // The account on file said to be closed or gone, in every language read: "vecchio conto chiuso", "oude rekening is
+    // opgeheven", "ancien compte clôturé", "stare konto zamknięte", "starý účet zrušen", "gamla kontot är avslutat", "eski hesap kapatıldı".
+    String.raw`(?<![\p{L}])(?:vecchio\s+conto|conto\s+(?:precedente|vecchio)|coordinate\s+(?:bancarie\s+)?precedenti|oude\s+(?:bank)?rekening|vorige\s+rekening|ancien\s+compte|compte\s+pr[ée]c[ée]dent|cuenta\s+(?:anterior|antigua|vieja)|conta\s+(?:antiga|anterior)|alte[sn]?\s+konto|stare\s+konto|poprzednie\s+konto|star[ýé]\s+[úu][čc]e?t|p[řr]edchoz[íi]\s+[úu][čc]e?t|gam(?:le|la|mel|mal)\s+konto(?:en|t)?|eski\s+hesa[bp]\p{L}*)(?:[\s,]+[\p{L}.-]+){0,5}?[\s,]+(?:è\s+|é\s+|e\s+|est\s+|is\s+|ist\s+|er\s+|är\s+|je\s+|jest\s+|byl\s+|bylo\s+|foi\s+|fue\s+|ha\s+sido\s+|wurde\s+|werd\s+|został[oa]?\s+|blev\s+|ble\s+)?(?:chius[oa]|estint[oa]|cessat[oa]|disattivat[oa]|opgeheven|gesloten|opgezegd|cl[ôo]tur[ée]e?|ferm[ée]e?|cerrad[ao]|cancelad[ao]|encerrad[ao]|fechad[ao]|geschlossen|aufgel[öo]st|gek[üu]ndigt|zamkni[ęe]te|zlikwidowane|zru[šs]en[ýo]?|zav[řr]en[ýo]?|stengt|avsluttet|avslutat|st[äa]ngt|lukket|ophævet|nedlagt|kapand[ıi]|kapat[ıi]ld[ıi]|kapal[ıi])(?![\p{L}])`,
+    // Details said to be no longer valid: "le coordinate precedenti non sono più attive", "n'est plus valable", "ist nicht mehr gültig".
+    String.raw`(?<![\p{L}])(?:non\s+(?:è|sono|risulta|risultano)\s+più|n['’]est\s+plus|ne\s+sont\s+plus|não\s+(?:está|estão|é|são)\s+mais|ya\s+no\s+(?:está|están|es)|is\s+niet\s+meer|zijn\s+niet\s+meer|nie\s+jest\s+ju[żz]|ji[žz]\s+nen[íi]|u[žz]\s+nen[íi]|er\s+ikke\s+lenger|är\s+inte\s+längre|er\s+ikke\s+længere|art[ıi]k\s+(?:ge[çc]erli|aktif)\s+de[ğg]il)\s+(?:attiv[oie]|valid[oie]|in\s+uso|valable|actif|active|actifs|actives|ativ[oa]s?|válid[oa]s?|activ[oa]s?|vigente|actief|geldig|in\s+gebruik|aktywne|aktualne|wa[żz]ne|aktivn[íi]|platn[ýé]|gyldig|aktiv|giltig)?`
   ].join("|"),
   "iu"
 );
@@ -64598,7 +65916,7 @@ var USE_FOR = new RegExp(
   "i"
 );
 var FOR_USE = new RegExp(`\\bfor\\s+(?:all|any|every|each|future|further)\\s+${ACTION_NOUN}\\b[^.;!?]{0,60}?\\buse\\b`, "i");
-var POLITE2 = /^[\W_]*(?:please|pls|kindly)\b/i;
+var POLITE3 = /^[\W_]*(?:please|pls|kindly)\b/i;
 function orderInLanguage(sentence2, inLanguage) {
   if (!TARGET.test(sentence2) && !RECORD_POINTER.test(sentence2)) return void 0;
   const language = inLanguage() ?? languageOf(sentence2);
@@ -64652,7 +65970,7 @@ function sentences(text2) {
   }
   return out;
 }
-var WINDOW3 = 2e5;
+var WINDOW4 = 2e5;
 var WINDOW_OVERLAP = 4e3;
 var READ_LIMIT = 8 * 1024 * 1024;
 function detectInjection(text2, opts = {}) {
@@ -64700,11 +66018,11 @@ function jsonFields(body, opts) {
   return out;
 }
 function scanWindows(body, opts) {
-  if (body.length <= WINDOW3) return scan2(joinWrapped(body), opts, false);
+  if (body.length <= WINDOW4) return scan2(joinWrapped(body), opts, false);
   const out = { passages: [], reasons: [], explicit: false, unreadable: false };
   const byStart = /* @__PURE__ */ new Map();
-  for (let start = 0; start < body.length; start += WINDOW3 - WINDOW_OVERLAP) {
-    const f = scan2(joinWrapped(body.slice(start, start + WINDOW3)), opts, false);
+  for (let start = 0; start < body.length; start += WINDOW4 - WINDOW_OVERLAP) {
+    const f = scan2(joinWrapped(body.slice(start, start + WINDOW4)), opts, false);
     f.passages.forEach(([a2, b], i2) => {
       const known = byStart.get(a2 + start);
       if (known) return void (known[1] = Math.max(known[1], b + start));
@@ -64715,7 +66033,7 @@ function scanWindows(body, opts) {
     });
     out.explicit ||= f.explicit;
     out.unreadable ||= f.unreadable;
-    if (start + WINDOW3 >= body.length) break;
+    if (start + WINDOW4 >= body.length) break;
   }
   return out;
 }
@@ -64792,12 +66110,12 @@ function besideUnreadable(all, lines2, lineEnds, passages, reasons) {
 }
 var URGENCY = /^(?:immediately|right away|right now|at once|urgently|automatically|instead)$/i;
 function overrides(hit, s2) {
-  const passive = hit.authority !== void 0 && hit.imperative?.toLowerCase().includes(hit.authority.toLowerCase()) === true;
+  const passive2 = hit.authority !== void 0 && hit.imperative?.toLowerCase().includes(hit.authority.toLowerCase()) === true;
   const strong = {
     ...hit,
     imperative: void 0,
     unreadable: void 0,
-    ...passive ? { authority: void 0 } : {},
+    ...passive2 ? { authority: void 0 } : {},
     ...hit.redirect !== void 0 && URGENCY.test(hit.redirect) ? { redirect: void 0 } : {}
   };
   return Object.entries(strong).some(([k, v]) => v !== void 0 && k !== "directive") || isInjected(strong, s2);
@@ -64984,20 +66302,25 @@ function fieldsNamed(passage, record2) {
 
 // src/taint/own-contact.ts
 var REACH_WRITER = String.raw`(?:call|ring|phone|text|sms|whatsapp|reach|contact|get hold of|get back to)\s+(?:me|us)\b`;
-var BEFORE = new RegExp(
-  `(?:${[
-    String.raw`\b${REACH_WRITER}(?:\s+(?:back|directly|instead|anytime|please|later|today|tomorrow|on\s+whatsapp|on\s+my\s+[\w-]+))?\s*(?:on|at|via|using|:)?`,
-    String.raw`\b(?:mich|uns)\s+(?:bitte\s+|gerne\s+|jederzeit\s+)?(?:unter|auf)`,
-    String.raw`\b(?:ll[aá]m[ae]me|ll[aá]m[ae]nos|rappelez-moi|appelez-moi|appelle-moi|contactez-moi|ligue-me|liga-me|chiamami|richiamami|chiamatemi|contattami|bel\s+me(?:\s+terug)?|bel\s+ons|zadzwo[nń]\s+do\s+mnie)\b\s*(?:al|au|para|no|op|na|:)?`
-  ].map((x) => `(?:${x})`).join("|")})${String.raw`\s*$`}`,
-  "iu"
-);
+var REACH_TO_WRITER = [
+  String.raw`(?<!\p{L})(?:call|ring|phone|text|sms|whatsapp|message|email|e-mail|reach|contact|get hold of|get back to|reply to|respond to|answer)\s+(?:me|us)\b`,
+  String.raw`(?<!\p{L})(?:bel|sms|app|mail|whatsapp|contacteer|bereik|antwoord)\s+(?:me|mij|ons)\b`,
+  String.raw`(?<!\p{L})(?:(?:ri)?chiam|contatt|rispond|scriv|mand|invi|messaggi)(?:a|i|ate|ete|ite)(?:mi|ci)\b`,
+  String.raw`(?<!\p{L})(?:ll[aá]m|escr[ií]b|resp[oó]nd|cont[aá]ct|m[aá]nd|env[ií])[aei](?:me|nos)\b`,
+  String.raw`(?<!\p{L})(?:rappel|appel|contact|[ée]cri|r[ée]pond|envoy)(?:vez|ez|e|le|ie|s)?-(?:moi|nous)\b`,
+  String.raw`(?<!\p{L})(?:ligu|lig|contact|escrev|respond|mand|envi)[ae]-(?:me|nos)\b`,
+  String.raw`(?<!\p{L})(?:mich|uns)\b`,
+  String.raw`(?<!\p{L})(?:schreiben|simsen|antworten|mailen)\s+sie\s+(?:mir|uns)\b`,
+  String.raw`(?<!\p{L})zadzwo[nń]\s+do\s+mnie\b`
+].join("|");
+var HOW = String.raw`(?:back|terug|directly|instead|rather|plut[oô]t|invece|piuttosto|liever|mejor|lieber|melhor|anytime|jederzeit|gerne|gerust|even|please|bitte|per favore|svp|aub|later|dopo|today|tomorrow|domani|on|at|via|using|by|with|to|per|con|par|por|pelo|pela|al|allo|au|para|no|op|na|unter|auf|an|do|un|uno|una|une|um|uma|een|a|my|mijn|mio|mia|il|la|mon|ma|mi|meu|minha|meine|meiner|new|nieuwe|nuovo|nuova|nouveau|nouvelle|nuevo|novo|neue|neuen|sms|text|message|messaggio|bericht|whatsapp|mail|email|e-mail|number|nummer|numero|número|num[eé]ro|mobile|mobiel|cellulare|cell|portable|m[oó]vil|telemóvel|handy|handynummer|phone|telefoon|telefono|tel[eé]fono|t[ée]l[ée]phone|telefon)`;
+var BEFORE = new RegExp(`(?:${REACH_TO_WRITER})(?:[\\s,]+${HOW}){0,7}[\\s:,]*$`, "iu");
 var CONTACT = /^(?:\+?\d[\d\s()./-]{5,22}\d|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)$/;
 function writersOwnContact(passages, value2) {
   const v = value2.trim();
   if (!CONTACT.test(v) || passages.length > 2e5) return false;
   for (let at = passages.indexOf(v); at >= 0; at = passages.indexOf(v, at + 1)) {
-    const before = passages.slice(Math.max(0, at - 60), at);
+    const before = passages.slice(Math.max(0, at - 90), at).replace(/\ba\.\s?u\.\s?b\./gi, "aub");
     const sentence2 = before.split(/[.!?\n](?=\s)/).pop() ?? "";
     if (BEFORE.test(sentence2)) return true;
   }
@@ -65048,19 +66371,19 @@ var samePurpose = (a2, b) => keyWords(a2).some((w) => keyWords(b).includes(w));
 var LEAVES = /* @__PURE__ */ new WeakMap();
 function leavesOf(record2) {
   const out = [];
-  const walk2 = (x, key3, path38, lists, depth2) => {
+  const walk2 = (x, key3, path38, lists, holderKey, depth2) => {
     if (depth2 > MAX_DEPTH2 || out.length >= MAX_LEAVES || x === null || x === void 0) return;
     if (typeof x === "string") {
-      out.push({ key: key3, value: x, norm: normalizeText(x), kind: kindOf3(x), path: path38, lists });
+      out.push({ key: key3, value: x, norm: normalizeText(x), kind: kindOf3(x), path: path38, lists, holderKey });
       return;
     }
     if (Array.isArray(x)) {
-      x.forEach((e, i2) => walk2(e, key3, path38, [...lists, `${path38.length}:${i2}`], depth2 + 1));
+      x.forEach((e, i2) => walk2(e, key3, path38, [...lists, `${path38.length}:${i2}`], holderKey, depth2 + 1));
       return;
     }
-    if (typeof x === "object") for (const [k, v] of Object.entries(x)) walk2(v, k, [...path38, x], lists, depth2 + 1);
+    if (typeof x === "object") for (const [k, v] of Object.entries(x)) walk2(v, k, [...path38, x], lists, key3, depth2 + 1);
   };
-  walk2(record2, "", [], [], 0);
+  walk2(record2, "", [], [], "", 0);
   return out;
 }
 var sameEntry = (a2, b) => a2.lists.every((l, i2) => b.lists[i2] === void 0 || b.lists[i2] === l) || b.lists.length === 0;
@@ -65077,8 +66400,10 @@ function redirectingNote(record2, value2) {
     const holder = used.path[used.path.length - 1];
     const nested = used.path.length >= 2 && others.some((o2) => o2.path[o2.path.length - 1] !== holder);
     const key3 = used.key.length >= 6 ? used.key.toLowerCase() : void 0;
+    const holderKey = nested && used.holderKey.length >= 6 ? used.holderKey.toLowerCase() : void 0;
+    const names = (text2, k) => k !== void 0 && text2.toLowerCase().includes(k);
     const note = all.find(
-      (l) => l !== used && l.value.length <= 2e3 && NOTE.test(l.value) && setsApart(l.value) && sameEntry(used, l) && (nested && l.path[l.path.length - 1] === holder || key3 !== void 0 && l.value.toLowerCase().includes(key3))
+      (l) => l !== used && l.value.length <= 2e3 && NOTE.test(l.value) && setsApart(l.value) && sameEntry(used, l) && (nested && l.path[l.path.length - 1] === holder || names(l.value, key3) || used.path.includes(l.path[l.path.length - 1]) && names(l.value, holderKey))
     );
     if (note) return note.value.slice(0, 160);
   }
@@ -65146,8 +66471,8 @@ function namedInRequest(request2, value2) {
   const n2 = normalizeText(value2);
   if (n2 === "" || /^\d{1,3}$/.test(n2)) return false;
   if (within(normalizeText(request2), n2) || codeInText(request2, value2)) return true;
-  const bare2 = ARTICLE.exec(n2);
-  return bare2 !== null && n2.length - bare2[0].length >= 4 && within(normalizeText(request2), n2.slice(bare2[0].length));
+  const bare4 = ARTICLE.exec(n2);
+  return bare4 !== null && n2.length - bare4[0].length >= 4 && within(normalizeText(request2), n2.slice(bare4[0].length));
 }
 var ARTICLE = /^(?:the|le|la|les|l'|el|los|las|lo|o|a|os|as|der|die|das|den|dem)\s+/;
 function numberNamedFor(request2, argument, value2) {
@@ -65251,8 +66576,8 @@ function claims(ctx, text2, r, sinks) {
 function handedOver(ctx, text2, n2, sinks) {
   if (sinks === 0 || sinks === ANY_ORDER || !ctx.defers?.()) return false;
   const holding = text2.reaches?.filter((x) => within(x.text, n2)) ?? [];
-  const orders = holding.length > 0 ? holding : text2.reaches ?? [];
-  if (orders.length === 0 || orders.some((r) => r.explicit) || ((ctx.needs ?? 0) & sinks) !== sinks) return false;
+  const orders2 = holding.length > 0 ? holding : text2.reaches ?? [];
+  if (orders2.length === 0 || orders2.some((r) => r.explicit) || ((ctx.needs ?? 0) & sinks) !== sinks) return false;
   return !steered(ctx, text2) && pointedAt(ctx, text2);
 }
 function ownContact(ctx, text2, value2, sinks, where) {
@@ -67861,13 +69186,13 @@ function withConsent(answer, asked) {
 ${said.join(" ")}`;
 }
 function negatesProposal(answer, proposal) {
-  const proposed = new Set(words(proposal).map(stem));
+  const proposed2 = new Set(words(proposal).map(stem));
   const text2 = answer.slice(0, MAX_ANSWER);
   for (const m of text2.matchAll(NEGATED_WORDS)) {
     const before = /([\p{L}\p{N}'’]+)\W*$/u.exec(text2.slice(0, m.index))?.[1]?.toLowerCase();
     if (/^not\b/i.test(m[0]) && before !== void 0 && !AUXILIARIES.has(before)) continue;
     const verb = words(m[1] ?? "").find((w) => !AFTER_NEGATION.has(w));
-    if (verb !== void 0 && proposed.has(stem(verb))) return true;
+    if (verb !== void 0 && proposed2.has(stem(verb))) return true;
   }
   return false;
 }
@@ -67875,9 +69200,9 @@ function bareOffer(sentence2) {
   const [first, second] = words(sentence2.slice(0, 200));
   if (first === void 0 || second === void 0) return false;
   const category = verbCategory(first);
-  return category !== void 0 && category !== "read" && !QUESTION_WORDS8.has(first);
+  return category !== void 0 && category !== "read" && !QUESTION_WORDS11.has(first);
 }
-var QUESTION_WORDS8 = /* @__PURE__ */ new Set([
+var QUESTION_WORDS11 = /* @__PURE__ */ new Set([
   "do",
   "does",
   "did",
@@ -67901,9 +69226,9 @@ var planInLanguage = (sentence2) => LANGUAGES.map((l) => l.plan(sentence2)).find
 var leadless = (action) => action.trim().replace(/^(?:go\s+ahead\s+and|proceed\s+to|now)\s+/i, "");
 var MAX_ANSWER = 600;
 var MAX_ASKED = 2e3;
-var REFUSES_OPENING = /^\W*(?:no|nope|nah|not|never|wait|hold on|stop|espera|mejor no|nein|warte|stopp|halt|lieber nicht|non|n[ãa]o|nee|wacht|attends|aspetta|meglio di no|liever niet|nie|czekaj|zaczekaj|lepiej nie)(?![\p{L}\p{N}])/iu;
-var NEGATION = /(?<![\p{L}\p{N}])(?:don['’]?t|do not|doesn['’]?t|not|never|no longer|todav[ií]a no|a[uú]n no|nunca|nicht|noch nicht|auf keinen fall|pas encore|non ancora|ainda n[ãa]o|niet|nog niet|nie|jeszcze nie|w żadnym wypadku)(?![\p{L}\p{N}])/iu;
-var AGREES = /^\W*(?:yes|yeah|yep|yup|sure|ok(?:ay)?|fine|great|perfect|go\s+(?:ahead|on)|do\s+(?:it|that|so)|please\s+do|sounds\s+good|that\s+works|let['’]?s\s+do\s+(?:it|that)|go\s+with|s[ií]|sim|oui|ja|tak|vale|claro|d['’]accord|va\s+bene|graag|prima|doe\s+maar|mach\s+das)(?![\p{L}\p{N}])/iu;
+var REFUSES_OPENING = /^\W*(?:no|nope|nah|not|never|wait|hold on|stop|espera|mejor no|nein|warte|stopp|halt|lieber nicht|non|n[ãa]o|nee|wacht|attends|aspetta|meglio di no|liever niet|nie|czekaj|zaczekaj|lepiej nie|nei|nej|vent|vänta|vente|stopp|helst ikke|hellere ikke|hellre inte|ne|počkej|počkejte|radši ne|hayır|dur|bekle|vazgeç|gerek yok)(?![\p{L}\p{N}])/iu;
+var NEGATION = /(?<![\p{L}\p{N}])(?:don['’]?t|do not|doesn['’]?t|not|never|no longer|todav[ií]a no|a[uú]n no|nunca|nicht|noch nicht|auf keinen fall|pas encore|non ancora|ainda n[ãa]o|niet|nog niet|nie|jeszcze nie|w żadnym wypadku|ikke|ikkje|inte|aldri|aldrig|ještě ne|nikdy|değil|henüz değil|asla)(?![\p{L}\p{N}])/iu;
+var AGREES = /^\W*(?:yes|yeah|yep|yup|sure|ok(?:ay)?|fine|great|perfect|go\s+(?:ahead|on)|do\s+(?:it|that|so)|please\s+do|sounds\s+good|that\s+works|let['’]?s\s+do\s+(?:it|that)|go\s+with|s[ií]|sim|oui|ja|tak|vale|claro|d['’]accord|va\s+bene|graag|prima|doe\s+maar|mach\s+das|gjerne|gärna|greit|fint|ano|jo|dobře|jasně|souhlasím|evet|tamam|olur|peki|tabii)(?![\p{L}\p{N}])/iu;
 var AFTER_NEGATION = /* @__PURE__ */ new Set([
   "it",
   "yet",
@@ -68149,15 +69474,15 @@ ${output2.slice(b - 2e3, e)}` : output2.slice(s2, e)
     const text2 = cut2(blocks[i2], [a2, b]);
     const order = canonicalString(output2.slice(a2, Math.min(b, a2 + MAX_REACH))).replace(/:\s+/g, ". ");
     const intent = recogniseIntent(order, { verbOf: policy.verbOf, of: "data" });
-    const asks = intent.mask;
+    const asks2 = intent.mask;
     const explicit = found2.explicit || carriesSignal(text2);
-    const rest = asks & OUTWARD_MASK ? withoutReachMe(order) : order;
+    const rest = asks2 & OUTWARD_MASK ? withoutReachMe(order) : order;
     const reachesWriter = rest !== order && (recogniseIntent(rest, { verbOf: policy.verbOf, of: "data" }).mask & OUTWARD_MASK) === 0;
     const around = output2.slice(a2, b).match(NAMED_TARGETS) === null && !reachesWriter ? records2[i2] : void 0;
     const keyed = around ? fieldsNamed(lineOf(output2, a2, b), output2.slice(...around)) : [];
     return {
       text: normalizeText(text2),
-      asks: asks & OUTWARD_MASK ? asks | OUTWARD_MASK : asks,
+      asks: asks2 & OUTWARD_MASK ? asks2 | OUTWARD_MASK : asks2,
       explicit,
       moves: movesTarget(text2),
       orders: [...intent.categories],
@@ -77606,7 +78931,7 @@ function explainTrace(a2, scope = "full") {
       ...d.agent !== void 0 ? { agent: d.agent } : {}
     };
   };
-  const asks = b.needs.evidence.map((e) => ({ sinks: sinksOf(e.mask), why: e.why })).filter((e) => e.sinks.length);
+  const asks2 = b.needs.evidence.map((e) => ({ sinks: sinksOf(e.mask), why: e.why })).filter((e) => e.sinks.length);
   return b.sinks.map((site, i2) => {
     const v = verdicts[i2];
     const inScope = labelsInScope(g, p, site.node, scope);
@@ -77622,10 +78947,10 @@ function explainTrace(a2, scope = "full") {
       // With the user's later turns before the call (trace/user-turns.ts), the request as the call saw it.
       request: site.request ? {
         text: site.request.text,
-        asks: [...asks, { sinks: sinksOf(site.request.needs & ~b.needs.mask), why: "the user's later turns" }].filter(
+        asks: [...asks2, { sinks: sinksOf(site.request.needs & ~b.needs.mask), why: "the user's later turns" }].filter(
           (e) => e.sinks.length
         )
-      } : { text: b.rootText, asks },
+      } : { text: b.rootText, asks: asks2 },
       sink: { sinks: sinksOf(site.sinks), evidence: describeNode(g, site.node, g.own[site.node] & SINK_MASK).evidence },
       ...site.issuedBy !== void 0 ? { issuedBy: ref(site.issuedBy) } : {},
       arguments: (site.args ?? []).map((x) => ({
@@ -80579,7 +81904,7 @@ function argumentSinks2(policy, tool) {
 var isFetch = (why) => why.startsWith("a fetch:");
 var verbOf = (c3) => c3.sinks ? c3.verb ?? c3.profile?.verb ?? "" : "";
 var pinnableWords = (c3) => (c3.words ?? c3.profile?.alsoVerbs ?? []).filter((w) => /^[a-z]+$/i.test(w));
-var wordsOf5 = (c3) => c3.sinks && !c3.fetch ? pinnableWords(c3) : [];
+var wordsOf7 = (c3) => c3.sinks && !c3.fetch ? pinnableWords(c3) : [];
 var effect2 = (c3) => ({ sources: c3.sources, sinks: c3.fetch ? 0 : c3.sinks, verb: c3.fetch ? "" : verbOf(c3) });
 var sameEffect = (a2, b) => a2.sources === b.sources && a2.sinks === b.sinks && a2.verb === b.verb;
 var describe4 = (e) => labelsOf(e.sources | e.sinks).join(", ") || "no label";
@@ -80636,7 +81961,7 @@ function suggestTool(policy, seen2, level = toolLevel(policy)) {
     sources: sourcesOf(first.sources),
     sinks: sinksOf(first.sinks),
     ...first.verb ? { verb: first.verb } : {},
-    ...wordsOf5(base2[0]).length ? { words: wordsOf5(base2[0]) } : {},
+    ...wordsOf7(base2[0]).length ? { words: wordsOf7(base2[0]) } : {},
     basis,
     guess: GUESSES.has(basis),
     evidence,
