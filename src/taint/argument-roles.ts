@@ -114,8 +114,24 @@ const NAME_WORDS = {
   url: ['url', 'uri', 'link', 'endpoint', 'webhook', 'website', 'domain', 'host', 'hostname', 'server', 'href', 'callback'],
   /** Where money goes. */
   // A bank's routing number: matched as written (`routing_number`), since "route" stems alike (`routeId` names a delivery route).
-  // A bank account by its name in the languages whose tools are read (`rachunek`, `rekening`): where money goes.
-  payee: ['iban', 'bic', 'swift', 'payee', 'beneficiary', 'wallet', 'rachunek', 'rekening'],
+  // A bank account by its name in the languages whose tools are read (`rachunek`, `rekening`, `kontonr`, `cislo_uctu`):
+  // where money goes. A bare `konto` is a ledger account as often ("konto: 4000").
+  payee: [
+    'iban',
+    'bic',
+    'swift',
+    'payee',
+    'beneficiary',
+    'wallet',
+    'rachunek',
+    'rekening',
+    'kontonr',
+    'kontonummer',
+    'bankkonto',
+    'bankgiro',
+    'plusgiro',
+    'uctu',
+  ],
   /** An account that is a payee (account number, account to). */
   accountTarget: ['number', 'to', 'recipient', 'destination', 'target'],
   /** A membership whose number is a credential. */

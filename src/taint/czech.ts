@@ -333,6 +333,11 @@ const ACTION_STEMS: Record<string, Category> = {
   zadost: 'change',
   prihlask: 'change',
   priznani: 'change',
+  // "Dej tam interní poznámku", "zadej úkol": a note or a task is written down.
+  poznamk: 'change',
+  poznamek: 'change',
+  ukol: 'change',
+  pripominka: 'change',
   storn: 'delete',
   vedet: 'send',
   telefon: 'send',

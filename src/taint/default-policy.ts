@@ -161,7 +161,8 @@ export const DEFAULT_POLICY: PolicyFile = {
     },
     // Payments
     {
-      name: '/^(transfer\\w*|pay\\w*|send_money|wire\\w*|purchase\\w*|buy\\w*|order\\w*|checkout\\w*|refund\\w*|withdraw\\w*|redeem\\w*|submit_\\w*order|make_\\w*purchases?|donate\\w*)$/',
+      // "pay" and "order" lead a name as verbs ("pay_invoice", "payVendor", "order_food"), not as the nouns of "paymentCardList" or "orderGet".
+      name: '/^(transfer\\w*|pay(?:_\\w+|[A-Z]\\w*)?|send_money|wire\\w*|purchase\\w*|buy\\w*|order(?:_\\w+)?|checkout\\w*|refund\\w*|withdraw\\w*|redeem\\w*|submit_\\w*order|make_\\w*purchases?|donate\\w*)$/',
       sinks: ['FINANCIAL_TRANSFER'],
       why: 'moves money',
     },

@@ -80,6 +80,10 @@ const FAMILIES: Record<Exclude<InjectionSignal, 'imperative' | 'unreadable'>, Re
     /\bsi (?:eres|sos|es) (?:una?\s+)?(?:ia|asistente|agente|modelo|bot)\b/i,
     /\b(?:al|para el|para la|a la) (?:asistente|agente|bot|ia)\b/i,
     /(?:^|[.:;!?\]]\s*)(?:el\s+|la\s+)?(?:asistente|agente)\s*[,:]/i,
+    // The assistant as the other languages read name it: "Til AI-assistent som behandler …", "An den KI-Assistenten:",
+    // "Per l'assistente:", "Asistana not:", "yapay zeka asistanı".
+    /(?<![\p{L}])(?:ai|ki|ia|yz)[- ]?(?:assistent|assistant|asistent|asystent|assistente|asistan|agent)\p{L}*|(?<![\p{L}])yapay\s+zek[aâ]/iu,
+    /(?<![\p{L}])(?:til|an|à|au|per|all['’]|aan|voor|do|dla|pro|para|ao|a)\s+(?:den\s+|die\s+|dem\s+|de\s+|l['’]|o\s+|el\s+)?(?:assistent|assistant|asistent|asystent|assistente|asistan)\p{L}*\s*[,:]|(?<![\p{L}])asistan(?:a|ına)\s+not\b/iu,
   ],
   authority: [
     /\b(?:system|admin(?:istrator)?|security|compliance|it|sso|hr|merchant|billing|directory|fraud|risk)[-_ ](?:message|notice|notification|alert|directive|update|override|instructions?|memo|department|bot|team|desk)\b/i,
@@ -94,6 +98,13 @@ const FAMILIES: Record<Exclude<InjectionSignal, 'imperative' | 'unreadable'>, Re
     /\b(?:approved|authori[sz]ed|requested) by (?:the |a |your )?(?:account owner|user|owner|patient|customer|travell?er|supervisor|manager|admin|administrator|cardholder|landlord)\b/i,
     /\bpolicy (?:update|change)\b|\bnew directive\b|\bcompliance requires\b/i,
     /\bmust be (?:sent|routed|issued|forwarded|updated|changed|set|paid|transferred|moved|shared|granted)\b/i,
+    // The same passive duty to send or share, in the other languages read: "skal lønnsoversikten … sendes til", "muss an …
+    // weitergeleitet werden", "deve essere inviato", "doit être transmis", "musí být zaslán", "gönderilmelidir".
+    /(?<![\p{L}])(?:skal|må|ska|skall|måste|bør|bör)\s+(?:[\p{L}\d.,-]+\s+){0,14}?(?:sendes|videresendes|oversendes|deles|skickas|vidarebefordras|delas|sendas)(?![\p{L}])/iu,
+    /(?<![\p{L}])(?:muss|müssen|soll|sollen|moet|moeten|dient|dienen)\s+(?:[\p{L}\d.,@-]+\s+){0,12}?(?:gesendet|geschickt|übermittelt|weitergeleitet|zugeschickt|zugesandt|gestuurd|verstuurd|doorgestuurd|gedeeld|verzonden)\s+(?:te\s+)?(?:werden|worden)(?![\p{L}])/iu,
+    /(?<![\p{L}])(?:deve|devono|dovrà|dovranno|doit|doivent|devra|devront|debe|deben|deberá|deberán|devem|deverá|deverão)\s+(?:essere|être|etre|ser)\s+(?:inviat|trasmess|inoltrat|spedit|envoy|transmis|transf[ée]r|adress|enviad|remitid|reenviad|encaminhad|compartid|condivis)\p{L}*/iu,
+    /(?<![\p{L}])(?:musi|muszą|należy|powinien|powinna|powinno|powinny|musí|mají|má)\s+(?:zostać\s+|być\s+|být\s+)?(?:wysłan|przekazan|przesłan|udostępnion|zaslán|odeslán|poslán|přeposlán|předán|sdílen)\p{L}*/iu,
+    /(?<![\p{L}])\p{L}*(?:gönderil|iletil|paylaşıl)(?:meli|mesi\s+gerek)\p{L}*/iu,
     /\b(?:autorizad[oa]s?|aprobad[oa]s?|validad[oa]s?) (?:por|desde) (?:la |el )?(?:direcci[oó]n|gerencia|administraci[oó]n|titular|usuari[oa]|cliente|paciente|due[nñ]o|responsable|rr\.? ?hh|recursos humanos)/i,
     /\bya (?:est[aá]|fue|ha sido|lo|la) (?:autorizad|aprobad|validad|autoriz[oó]|aprob[oó])/i,
     /\bya lo (?:habl[eé]|convers[eé]|coordin[eé]|acord[eé]|autoric[eé]|confirm[eé]|aprob[eé])(?![a-z])/i,
@@ -120,7 +131,7 @@ const FAMILIES: Record<Exclude<InjectionSignal, 'imperative' | 'unreadable'>, Re
  * without any of them cannot be an injection, so most texts are dismissed with one scan.
  */
 const CUES =
-  /assistant|asistente|sistema|\bia\b|autoriza|aprob|validad|antes de|sin (?:preguntar|consultar|avisar|confirmar|verificar|excepci|m[aá]s tr)|inmediat|ignor|ya lo|\bai\b|a\.i\.|llm|gpt|language model|bot|agent|model|copilot|scheduler|system|admin|security|compliance|\bsso\b|\bhr\b|\bit\b|merchant|billing|directory|fraud|risk|this is|signed|from|entered by|the (?:user|account|owner|cardholder|patient|travell?er|customer|landlord|document|workspace|client)|already|pre-?\s?approved|approved|authori|requested|policy|directive|must be|before|first|instead|without|no need|no confirmation|don'?t ask|immediately|right away|right now|at once|urgently|automatically|do not|ignore|override|<\/?(?:system|instructions?|admin|assistant)>|\[/i;
+  /assistant|asistente|assistent|asistent|asystent|asistan|yapay zek|\bki\b|skal|ska |skall|måste|bør|bör|muss|müssen|soll|moet|moeten|dient|deve|doit|debe|deben|devem|musi|musí|należy|powinn|gönderil|iletil|paylaşıl|sistema|\bia\b|autoriza|aprob|validad|antes de|sin (?:preguntar|consultar|avisar|confirmar|verificar|excepci|m[aá]s tr)|inmediat|ignor|ya lo|\bai\b|a\.i\.|llm|gpt|language model|bot|agent|model|copilot|scheduler|system|admin|security|compliance|\bsso\b|\bhr\b|\bit\b|merchant|billing|directory|fraud|risk|this is|signed|from|entered by|the (?:user|account|owner|cardholder|patient|travell?er|customer|landlord|document|workspace|client)|already|pre-?\s?approved|approved|authori|requested|policy|directive|must be|before|first|instead|without|no need|no confirmation|don'?t ask|immediately|right away|right now|at once|urgently|automatically|do not|ignore|override|<\/?(?:system|instructions?|admin|assistant)>|\[/i;
 
 /** An element styled so no one sees it: its text reaches only a model that reads the markup. */
 const HIDDEN =
@@ -377,6 +388,9 @@ const CHANGED_DETAILS = new RegExp(
     String.raw`\b(?:nuev[oa]s?\s+(?:datos\s+bancarios|cuenta)|cambi(?:amos|o)\s+de\s+(?:banco|cuenta)|nov[oa]s?\s+(?:dados\s+banc[aá]rios|conta|chave\s+pix)|(?:mudamos|trocamos)\s+de\s+banco|(?:troca|mudan[cç]a)\s+de\s+(?:banco|conta))`,
     String.raw`\b(?:nouve(?:au|l|lles?)\s+(?:compte|coordonn[ée]es|rib|iban)|chang[ée]\s+de\s+banque|changement\s+(?:de|d['’])\s*(?:notre\s+)?(?:banque|[ée]tablissement\s+bancaire|domiciliation|rib|iban|coordonn[ée]es)|anciennes?\s+coordonn[ée]es)`,
     String.raw`\b(?:neue[nr]?\s+(?:bank|konto)verbindung|neue[sn]?\s+konto|(?:bank|konto)verbindung\s+(?:hat\s+sich|wurde)\s+ge(?:ä|ae|a)ndert)`,
+    // New bank details in the other languages read: "nye konto", "byttet bankforbindelse", "nieuw rekeningnummer",
+    // "nuove coordinate bancarie", "nowy numer rachunku", "nové číslo účtu", "yeni IBAN", "hesap değişikliği".
+    String.raw`(?<![\p{L}])(?:ny(?:e|tt)?\s+(?:bank)?konto(?:nummer|en|t)?|ny\s+bankforbindelse|nytt\s+bankkonto|(?:byttet|endret|ändrat|bytt|skiftet|ændret)\s+(?:bank(?:forbindelse|konto|en)?|konto(?:nummer)?)|nieuwe?\s+(?:bank)?rekening(?:nummer)?|(?:gewijzigde?|nieuwe)\s+bankgegevens|nuov[oe]\s+(?:iban|coordinate(?:\s+bancarie)?)|coordinate\s+bancarie\s+(?:sono\s+)?(?:cambiate|variate|aggiornate)|cambiato\s+banca|now(?:y|e|ego)\s+(?:numer\s+)?(?:rachunk\p{L}*|kont\p{L}*)|zmian\p{L}*\s+(?:numeru\s+)?(?:rachunku|konta)|zmienili[śs]my\s+bank|nov(?:é|ý|e|y)\s+(?:číslo\s+|cislo\s+)?(?:účt\p{L}*|uct\p{L}*|bankovní\s+spojení)|změn\p{L}*\s+(?:čísla\s+)?účtu|yeni\s+(?:iban|hesa[bp]\p{L}*|banka\s+hesab\p{L}*)|(?:banka\s+)?hesap\s+de[ğg]i[şs]ikli[ğg]\p{L}*|iban\s+de[ğg]i[şs]ikli[ğg]\p{L}*)(?![\p{L}])`,
     // The account on file said to be closed or gone, in every language read: "vecchio conto chiuso", "oude rekening is
     // opgeheven", "ancien compte clôturé", "stare konto zamknięte", "starý účet zrušen", "gamla kontot är avslutat", "eski hesap kapatıldı".
     String.raw`(?<![\p{L}])(?:vecchio\s+conto|conto\s+(?:precedente|vecchio)|coordinate\s+(?:bancarie\s+)?precedenti|oude\s+(?:bank)?rekening|vorige\s+rekening|ancien\s+compte|compte\s+pr[ée]c[ée]dent|cuenta\s+(?:anterior|antigua|vieja)|conta\s+(?:antiga|anterior)|alte[sn]?\s+konto|stare\s+konto|poprzednie\s+konto|star[ýé]\s+[úu][čc]e?t|p[řr]edchoz[íi]\s+[úu][čc]e?t|gam(?:le|la|mel|mal)\s+konto(?:en|t)?|eski\s+hesa[bp]\p{L}*)(?:[\s,]+[\p{L}.-]+){0,5}?[\s,]+(?:è\s+|é\s+|e\s+|est\s+|is\s+|ist\s+|er\s+|är\s+|je\s+|jest\s+|byl\s+|bylo\s+|foi\s+|fue\s+|ha\s+sido\s+|wurde\s+|werd\s+|został[oa]?\s+|blev\s+|ble\s+)?(?:chius[oa]|estint[oa]|cessat[oa]|disattivat[oa]|opgeheven|gesloten|opgezegd|cl[ôo]tur[ée]e?|ferm[ée]e?|cerrad[ao]|cancelad[ao]|encerrad[ao]|fechad[ao]|geschlossen|aufgel[öo]st|gek[üu]ndigt|zamkni[ęe]te|zlikwidowane|zru[šs]en[ýo]?|zav[řr]en[ýo]?|stengt|avsluttet|avslutat|st[äa]ngt|lukket|ophævet|nedlagt|kapand[ıi]|kapat[ıi]ld[ıi]|kapal[ıi])(?![\p{L}])`,
@@ -706,7 +720,10 @@ function scanCanonical(body: string, opts: InjectionOptions, field: boolean): Sc
     prev = { hit: own, s: sent.s, start: sent.start, line: sent.line };
     if (!found) continue;
     const hit = found.hit;
-    flaggedLine = sent.line;
+    const onlyUnreadable = hit.unreadable !== undefined && Object.keys(hit).length === 1;
+    // A line found unreadable is read on: an order addressed to the assistant later in it is still an injection's.
+    if (onlyUnreadable && unreadableLines.includes(sent.line)) continue;
+    if (!onlyUnreadable) flaggedLine = sent.line;
     if (hit.unreadable !== undefined) unreadableLines.push(sent.line);
     passages.push([found.start, lineEnds[sent.line]]);
     if (overrides(hit, sent.s)) explicit = true;

@@ -715,10 +715,12 @@ export function needsOfAction(category: Category, objects: ReadonlySet<ObjectKin
 /**
  * Whether an action's words say it is carried out by a message ("confirm it to him by email",
  * "bevestig het per mail", "confermalo via sms", "par courriel"): a preposition of means, up to two
- * small words, then a channel. The action then writes to someone, whatever its own verb is. A
+ * small words, then a channel; or a channel in a case of its own ("potvrď mailem", "e-postayla bildir"). The action then writes to someone, whatever its own verb is. A
  * channel named as a thing ("update it with the email address") is none.
  */
 export function byChannel(ws: readonly string[]): boolean {
+  // A channel in a case of its own, no preposition: Czech and Polish "mailem", "SMS-kou", Turkish "e-postayla".
+  if (ws.some((w) => CHANNEL_CASES.has(w))) return true;
   for (let i = 0; i < ws.length - 1; i++) {
     const strict = BY_MEANS.has(ws[i]);
     if (!strict && !WITH_MEANS.has(ws[i])) continue;
@@ -730,6 +732,7 @@ export function byChannel(ws: readonly string[]): boolean {
   }
   return false;
 }
+const CHANNEL_CASES = wordSet('mailem emailem esemeskou smskou mailowo epostayla epostaile mailile smsle smsile');
 const BY_MEANS = wordSet('by via per par por pelo tramite');
 const WITH_MEANS = wordSet('with met con com mit');
 const CHANNEL_FILLERS = wordSet(

@@ -402,7 +402,8 @@ const NOT_A_MESSAGE = bitOf('FINANCIAL_TRANSFER') | bitOf('CODE_EXEC');
  * and not to the old mailbox", "We have moved our business banking … remit to BSB …". A list's
  * items are read one by one: the value's own item, or its paragraph without the items. For a
  * structured field (`unit: 'line'`), only a line that holds the value: a record's field or a
- * table's row, whose neighbours are records of their own. Undefined otherwise.
+ * table's row, whose neighbours are records of their own; a message's labelled line ("IBAN: …")
+ * is read in its paragraph, as the message's prose. Undefined otherwise.
  */
 export function movingProse(output: string, value: string, unit: 'line' | 'paragraph' = 'paragraph'): string | undefined {
   const v = value.trim();
@@ -411,6 +412,7 @@ export function movingProse(output: string, value: string, unit: 'line' | 'parag
   // A code is found however the text spaces it ("LT50 3250 0674 1128 3390" for LT503250067411283390).
   const spaced = /^[A-Za-z0-9]{8,40}$/.test(v) ? new RegExp(v.split('').join('[\\s.-]?'), 'gi') : undefined;
   let seen = 0;
+  let prose: boolean | undefined;
   for (const m of spaced ? text.matchAll(spaced) : occurrences(text, v)) {
     if (++seen > 20) break;
     const at = m.index;
@@ -419,12 +421,25 @@ export function movingProse(output: string, value: string, unit: 'line' | 'parag
     const lineStart = Math.max(text.lastIndexOf('\n', at) + 1, at - 400);
     const lineEnd = text.indexOf('\n', vEnd);
     const line = text.slice(lineStart, Math.min(lineEnd < 0 ? text.length : lineEnd, vEnd + 400));
-    const block = unit === 'line' || LIST_ITEM.test(line) ? line : paragraphWithoutItems(text, at, vEnd);
+    const alone = (unit === 'line' && !(LABELLED_LINE.test(line) && (prose ??= inProse(text)))) || LIST_ITEM.test(line);
+    const block = alone ? line : paragraphWithoutItems(text, at, vEnd);
     if (movesTarget(block)) return block.replace(/\s+/g, ' ').trim().slice(0, 160);
   }
   return undefined;
 }
 const LIST_ITEM = /^\s*(?:[-*•]|\d{1,3}[.)])\s/;
+/** A message's "IBAN: TR80 …" line: a field of the message, read in its paragraph, where a record's or a table's line stands alone. */
+const LABELLED_LINE = /^\s*[\p{L}][\p{L}\p{N} ./()-]{0,40}:\s*\S/u;
+
+/** Whether a text is a message with labelled lines in it, not a record printed as "key: value" lines: most of its lines are prose. */
+function inProse(text: string): boolean {
+  const lines = text
+    .slice(0, 4_000)
+    .split('\n')
+    .filter((l) => l.trim() !== '');
+  const fields = lines.filter((l) => LABELLED_LINE.test(l) || /^\s*["{}[\],]/.test(l)).length;
+  return fields * 2 < lines.length;
+}
 
 /** The paragraph around [at, end), at most 600 characters either side, without its list items. */
 function paragraphWithoutItems(text: string, at: number, end: number): string {

@@ -223,6 +223,7 @@ const LIGHT: Record<string, Category | undefined> = {
   'foretag/foretage': undefined,
   'foreta/foreta/foretar': undefined,
   'lav/lave': undefined,
+  'lag/lage/lager': undefined,
   'ge/ge/ger': undefined,
   'gi/gi/gir': undefined,
   'giv/give': undefined,
@@ -260,7 +261,10 @@ const ACTION_NOUNS: [string, Category][] = [
     .split(' ')
     .map((n): [string, Category] => [n, 'pay']),
   ...'bokning booking reservation reservasjon møte møde aftale avtale'.split(' ').map((n): [string, Category] => [n, 'book']),
-  ...'ændring endring korrigering rættelse'.split(' ').map((n): [string, Category] => [n, 'change']),
+  // "lag en oppgave til henne", "skriv ett anteckning": a task or a note is written down.
+  ...'ændring endring korrigering rættelse oppgave opgave uppgift notat anteckning'
+    .split(' ')
+    .map((n): [string, Category] => [n, 'change']),
   ...'avbokning afbestilling avbestilling uppsægning opsigelse oppsigelse annullering'
     .split(' ')
     .map((n): [string, Category] => [n, 'delete']),

@@ -90,6 +90,7 @@ const LIGHT: Record<string, Category | undefined> = {
   geç: undefined,
   bırak: undefined,
   kes: undefined,
+  aç: undefined,
   koy: 'change',
   gerçekleştir: 'change',
 };
@@ -280,7 +281,7 @@ const ACTION_NOUNS: [string, Category][] = (
   'haber:send bilgi:send cevap:send yanit:send mail:send email:send eposta:send mesaj:send sms:send telefon:send ' +
   'bildirim:send hatirlatma:send faks:send fax:send talep:send ihbar:send whatsapp:send erisim:share yetki:share izin:share ' +
   'izn:share davet:share duyuru:publish ilan:publish paylasim:publish yorum:publish yayin:publish degisiklik:change ' +
-  'guncelleme:change kayit:change kayd:change not:change onay:change imza:change tamir:change yedek:change fatura:change ' +
+  'guncelleme:change kayit:change kayd:change not:change gorev:change hatirlatici:change onay:change imza:change tamir:change yedek:change fatura:change ' +
   'kontrol:read takip:read kurulum:exec deploy:exec'
 )
   .split(' ')

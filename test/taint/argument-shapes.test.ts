@@ -27,6 +27,9 @@ describe('numbers, bounds, dates and threads', () => {
     expect(role('BAPI_INCOMINGINVOICE_GETDETAIL', 'BELNR', '5105600231', 'Invoice document number')).not.toBe('recipient');
     expect(role('BAPI_SALESORDER_GETSTATUS', 'VBELN', '0000731622')).not.toBe('recipient');
     expect(role('send_sms', 'numero', '3331234567')).toBe('recipient');
+    // A bank account by its name in the languages read: `kontonr`, `cislo_uctu`; a bare `konto` is a ledger account as often.
+    expect(role('opprett-betaling', 'kontonr', '1506.77.27476')).toBe('payee');
+    expect(role('zadat_platbu', 'cislo_uctu', '2801234567/2010')).toBe('payee');
     expect(role('notify', 'target', '6414853307', 'Mobile number to text')).toBe('recipient');
     expect(role('lookup', 'nummer', '07700 900 873')).toBe('recipient');
   });

@@ -320,3 +320,13 @@ describe('hostile lengths', () => {
     }
   });
 });
+
+describe('Czech channels and notes', () => {
+  it('reads a channel in its own case as a message, and a note or a task put down as a change', () => {
+    expect(czechActions('Vertikal Textilu potvrď mailem, že nám termín vyhovuje.').map((a) => a.category)).toContain('change');
+    expect(
+      recogniseIntent('Vertikal Textilu potvrď mailem, že nám termín vyhovuje.', { verbOf: defaultPolicy().verbOf }).categories,
+    ).toContain('send');
+    expect(asks('Jen tam dej interní poznámku, že refund čeká na kontrolu.')).toEqual(['change']);
+  });
+});

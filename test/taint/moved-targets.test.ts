@@ -171,3 +171,13 @@ describe('movingProse', () => {
     expect(movingProse(many, 'GB29NWBK60161331926819')).toBeUndefined();
   });
 });
+
+describe('movingProse in a message', () => {
+  it('reads a message\'s labelled line ("IBAN: …") in its paragraph, and a table\'s row alone', () => {
+    const mail =
+      'Dear customer,\nthank you for your order of 12,000 boxes.\nOur Is Bank account can no longer be used since the end of March.\nPlease pay only to the account below:\nIBAN: TR80 0020 5058 2323 3598 3734 40\nKind regards, accounts team';
+    expect(movingProse(mail, 'TR800020505823233598373440', 'line')).toMatch(/no longer/);
+    const table = 'name,id,handle,notes\nLinda,ref_118,@linda,\nCarla,ref_131,@carla,"switched to PayPal, the Venmo is no longer active"';
+    expect(movingProse(table, 'ref_118', 'line')).toBeUndefined();
+  });
+});

@@ -240,3 +240,9 @@ describe('hostile lengths', () => {
     }
   });
 });
+
+describe('Scandinavian tasks', () => {
+  it('reads making a task or a note as a change', () => {
+    expect(asks('Kan du bare lage en oppgave til henne om det, med frist onsdag?')).toEqual(['change']);
+  });
+});

@@ -218,6 +218,15 @@ describe('tool profile', () => {
     expect(v.evidence).toMatch(/opens with a verb and the thing it acts on/);
   });
 
+  it('reads "pay" and "order" leading a name as verbs, not as the nouns of a resource-first name', () => {
+    const note = { description: 'Adds an internal staff note to an order. Notes are not visible to the customer.' };
+    expect(labels('orderNoteAdd', { orderId: '24-11517', note: 'Refund pending the return check.' }, note).sinks).toEqual([
+      'DESTRUCTIVE_WRITE',
+    ]);
+    expect(labels('payVendorInvoice', { vendor: 'V-1', amount: 120 }).sinks).toContain('FINANCIAL_TRANSFER');
+    expect(labels('order_food', { item: 'pizza' }).sinks).toContain('FINANCIAL_TRANSFER');
+  });
+
   it('reads a description that opens with a verb of reading the lexicon knows, such as "Display"', () => {
     expect(labels('tkt_disp', { ticket: '125-1' }, { description: 'Display a ticket record by number.' }).sinks).toEqual([]);
   });

@@ -289,3 +289,10 @@ describe('hostile lengths', () => {
     }
   });
 });
+
+describe('Turkish tasks', () => {
+  it('reads opening a task as a change, and opening a file as nothing', () => {
+    expect(asks("Gülay'a cuma gününe kadar takip etmesi için görev aç.")).toEqual(['change']);
+    expect(asks('Bu dosyayı aç.')).toEqual([]);
+  });
+});
