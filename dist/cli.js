@@ -59021,6 +59021,7 @@ function needsOfAction(category, objects, money) {
   return [...out];
 }
 function byChannel(ws) {
+  if (ws.some((w) => CHANNEL_CASES.has(w))) return true;
   for (let i2 = 0; i2 < ws.length - 1; i2++) {
     const strict = BY_MEANS.has(ws[i2]);
     if (!strict && !WITH_MEANS.has(ws[i2])) continue;
@@ -59032,6 +59033,7 @@ function byChannel(ws) {
   }
   return false;
 }
+var CHANNEL_CASES = wordSet("mailem emailem esemeskou smskou mailowo epostayla epostaile mailile smsle smsile");
 var BY_MEANS = wordSet("by via per par por pelo tramite");
 var WITH_MEANS = wordSet("with met con com mit");
 var CHANNEL_FILLERS = wordSet(
@@ -59690,7 +59692,8 @@ var DEFAULT_POLICY = {
     },
     // Payments
     {
-      name: "/^(transfer\\w*|pay\\w*|send_money|wire\\w*|purchase\\w*|buy\\w*|order\\w*|checkout\\w*|refund\\w*|withdraw\\w*|redeem\\w*|submit_\\w*order|make_\\w*purchases?|donate\\w*)$/",
+      // "pay" and "order" lead a name as verbs ("pay_invoice", "payVendor", "order_food"), not as the nouns of "paymentCardList" or "orderGet".
+      name: "/^(transfer\\w*|pay(?:_\\w+|[A-Z]\\w*)?|send_money|wire\\w*|purchase\\w*|buy\\w*|order(?:_\\w+)?|checkout\\w*|refund\\w*|withdraw\\w*|redeem\\w*|submit_\\w*order|make_\\w*purchases?|donate\\w*)$/",
       sinks: ["FINANCIAL_TRANSFER"],
       why: "moves money"
     },
@@ -59948,8 +59951,24 @@ var NAME_WORDS = {
   url: ["url", "uri", "link", "endpoint", "webhook", "website", "domain", "host", "hostname", "server", "href", "callback"],
   /** Where money goes. */
   // A bank's routing number: matched as written (`routing_number`), since "route" stems alike (`routeId` names a delivery route).
-  // A bank account by its name in the languages whose tools are read (`rachunek`, `rekening`): where money goes.
-  payee: ["iban", "bic", "swift", "payee", "beneficiary", "wallet", "rachunek", "rekening"],
+  // A bank account by its name in the languages whose tools are read (`rachunek`, `rekening`, `kontonr`, `cislo_uctu`):
+  // where money goes. A bare `konto` is a ledger account as often ("konto: 4000").
+  payee: [
+    "iban",
+    "bic",
+    "swift",
+    "payee",
+    "beneficiary",
+    "wallet",
+    "rachunek",
+    "rekening",
+    "kontonr",
+    "kontonummer",
+    "bankkonto",
+    "bankgiro",
+    "plusgiro",
+    "uctu"
+  ],
   /** An account that is a payee (account number, account to). */
   accountTarget: ["number", "to", "recipient", "destination", "target"],
   /** A membership whose number is a credential. */
@@ -63094,6 +63113,7 @@ var LIGHT7 = {
   "foretag/foretage": void 0,
   "foreta/foreta/foretar": void 0,
   "lav/lave": void 0,
+  "lag/lage/lager": void 0,
   "ge/ge/ger": void 0,
   "gi/gi/gir": void 0,
   "giv/give": void 0,
@@ -63127,7 +63147,8 @@ for (const [entry2, alone] of Object.entries(LIGHT7)) {
 var ACTION_NOUNS5 = [
   ..."betalning betaling \xF8verf\xF8ring overf\xF8rsel overf\xF8ring ins\xE6ttning indbetaling innbetaling utbetalning udbetaling utbetaling \xE5terbetalning tilbagebetaling tilbakebetaling refusion refusjon best\xE6llning bestilling k\xF8p k\xF8b kj\xF8p".split(" ").map((n2) => [n2, "pay"]),
   ..."bokning booking reservation reservasjon m\xF8te m\xF8de aftale avtale".split(" ").map((n2) => [n2, "book"]),
-  ..."\xE6ndring endring korrigering r\xE6ttelse".split(" ").map((n2) => [n2, "change"]),
+  // "lag en oppgave til henne", "skriv ett anteckning": a task or a note is written down.
+  ..."\xE6ndring endring korrigering r\xE6ttelse oppgave opgave uppgift notat anteckning".split(" ").map((n2) => [n2, "change"]),
   ..."avbokning afbestilling avbestilling upps\xE6gning opsigelse oppsigelse annullering".split(" ").map((n2) => [n2, "delete"]),
   ..."inl\xE6gg opslag innlegg publicering annons annonce annonse".split(" ").map((n2) => [n2, "publish"]),
   ..."samtal opringning oppringning p\xE5minnelse p\xE5mindelse mejl mail sms meddelande besked beskjed kontakt veta vide vite signal utskick".split(" ").map((n2) => [n2, "send"]),
@@ -63547,6 +63568,11 @@ var ACTION_STEMS2 = {
   zadost: "change",
   prihlask: "change",
   priznani: "change",
+  // "Dej tam interní poznámku", "zadej úkol": a note or a task is written down.
+  poznamk: "change",
+  poznamek: "change",
+  ukol: "change",
+  pripominka: "change",
   storn: "delete",
   vedet: "send",
   telefon: "send",
@@ -63836,6 +63862,7 @@ var LIGHT9 = {
   ge\u00E7: void 0,
   b\u0131rak: void 0,
   kes: void 0,
+  a\u00E7: void 0,
   koy: "change",
   ger\u00E7ekle\u015Ftir: "change"
 };
@@ -63948,7 +63975,7 @@ function turkishObjects(ws) {
   for (const w of ws.slice(0, 64)) for (const [stem2, k] of NOUN_LIST) if (nounIs(w, stem2)) out.add(k);
   return out;
 }
-var ACTION_NOUNS6 = "odeme:pay havale:pay eft:pay transfer:pay iade:pay tahsil:pay satin:pay para:pay taksit:pay siparis:pay bagis:pay iptal:delete yok:delete geri:delete rezervasyon:book rezerve:book randevu:book bilet:book toplanti:book organize:book haber:send bilgi:send cevap:send yanit:send mail:send email:send eposta:send mesaj:send sms:send telefon:send bildirim:send hatirlatma:send faks:send fax:send talep:send ihbar:send whatsapp:send erisim:share yetki:share izin:share izn:share davet:share duyuru:publish ilan:publish paylasim:publish yorum:publish yayin:publish degisiklik:change guncelleme:change kayit:change kayd:change not:change onay:change imza:change tamir:change yedek:change fatura:change kontrol:read takip:read kurulum:exec deploy:exec".split(" ").map((x) => x.split(":"));
+var ACTION_NOUNS6 = "odeme:pay havale:pay eft:pay transfer:pay iade:pay tahsil:pay satin:pay para:pay taksit:pay siparis:pay bagis:pay iptal:delete yok:delete geri:delete rezervasyon:book rezerve:book randevu:book bilet:book toplanti:book organize:book haber:send bilgi:send cevap:send yanit:send mail:send email:send eposta:send mesaj:send sms:send telefon:send bildirim:send hatirlatma:send faks:send fax:send talep:send ihbar:send whatsapp:send erisim:share yetki:share izin:share izn:share davet:share duyuru:publish ilan:publish paylasim:publish yorum:publish yayin:publish degisiklik:change guncelleme:change kayit:change kayd:change not:change gorev:change hatirlatici:change onay:change imza:change tamir:change yedek:change fatura:change kontrol:read takip:read kurulum:exec deploy:exec".split(" ").map((x) => x.split(":"));
 var LIGHT_OVERRIDES = {
   al: { bilgi: "read", izin: "read", izn: "read", siparis: "change", para: "read", not: "change" },
   at: { cop: "delete", imza: "change" },
@@ -65719,7 +65746,11 @@ var FAMILIES = {
     /\b(?:nota|mensaje|instrucci[oó]n|instrucciones|aviso|importante|atenci[oó]n)\s+(?:para|al?)\s+(?:el\s+|la\s+|los\s+|cualquier\s+)?(?:asistente|agente|bot|sistema|ia|modelo)\b/i,
     /\bsi (?:eres|sos|es) (?:una?\s+)?(?:ia|asistente|agente|modelo|bot)\b/i,
     /\b(?:al|para el|para la|a la) (?:asistente|agente|bot|ia)\b/i,
-    /(?:^|[.:;!?\]]\s*)(?:el\s+|la\s+)?(?:asistente|agente)\s*[,:]/i
+    /(?:^|[.:;!?\]]\s*)(?:el\s+|la\s+)?(?:asistente|agente)\s*[,:]/i,
+    // The assistant as the other languages read name it: "Til AI-assistent som behandler …", "An den KI-Assistenten:",
+    // "Per l'assistente:", "Asistana not:", "yapay zeka asistanı".
+    new RegExp("(?<![\\p{L}])(?:ai|ki|ia|yz)[- ]?(?:assistent|assistant|asistent|asystent|assistente|asistan|agent)\\p{L}*|(?<![\\p{L}])yapay\\s+zek[a\xE2]", "iu"),
+    new RegExp("(?<![\\p{L}])(?:til|an|\xE0|au|per|all['\u2019]|aan|voor|do|dla|pro|para|ao|a)\\s+(?:den\\s+|die\\s+|dem\\s+|de\\s+|l['\u2019]|o\\s+|el\\s+)?(?:assistent|assistant|asistent|asystent|assistente|asistan)\\p{L}*\\s*[,:]|(?<![\\p{L}])asistan(?:a|\u0131na)\\s+not\\b", "iu")
   ],
   authority: [
     /\b(?:system|admin(?:istrator)?|security|compliance|it|sso|hr|merchant|billing|directory|fraud|risk)[-_ ](?:message|notice|notification|alert|directive|update|override|instructions?|memo|department|bot|team|desk)\b/i,
@@ -65734,6 +65765,13 @@ var FAMILIES = {
     /\b(?:approved|authori[sz]ed|requested) by (?:the |a |your )?(?:account owner|user|owner|patient|customer|travell?er|supervisor|manager|admin|administrator|cardholder|landlord)\b/i,
     /\bpolicy (?:update|change)\b|\bnew directive\b|\bcompliance requires\b/i,
     /\bmust be (?:sent|routed|issued|forwarded|updated|changed|set|paid|transferred|moved|shared|granted)\b/i,
+    // The same passive duty to send or share, in the other languages read: "skal lønnsoversikten … sendes til", "muss an …
+    // weitergeleitet werden", "deve essere inviato", "doit être transmis", "musí být zaslán", "gönderilmelidir".
+    /(?<![\p{L}])(?:skal|må|ska|skall|måste|bør|bör)\s+(?:[\p{L}\d.,-]+\s+){0,14}?(?:sendes|videresendes|oversendes|deles|skickas|vidarebefordras|delas|sendas)(?![\p{L}])/iu,
+    /(?<![\p{L}])(?:muss|müssen|soll|sollen|moet|moeten|dient|dienen)\s+(?:[\p{L}\d.,@-]+\s+){0,12}?(?:gesendet|geschickt|übermittelt|weitergeleitet|zugeschickt|zugesandt|gestuurd|verstuurd|doorgestuurd|gedeeld|verzonden)\s+(?:te\s+)?(?:werden|worden)(?![\p{L}])/iu,
+    new RegExp("(?<![\\p{L}])(?:deve|devono|dovr\xE0|dovranno|doit|doivent|devra|devront|debe|deben|deber\xE1|deber\xE1n|devem|dever\xE1|dever\xE3o)\\s+(?:essere|\xEAtre|etre|ser)\\s+(?:inviat|trasmess|inoltrat|spedit|envoy|transmis|transf[\xE9e]r|adress|enviad|remitid|reenviad|encaminhad|compartid|condivis)\\p{L}*", "iu"),
+    new RegExp("(?<![\\p{L}])(?:musi|musz\u0105|nale\u017Cy|powinien|powinna|powinno|powinny|mus\xED|maj\xED|m\xE1)\\s+(?:zosta\u0107\\s+|by\u0107\\s+|b\xFDt\\s+)?(?:wys\u0142an|przekazan|przes\u0142an|udost\u0119pnion|zasl\xE1n|odesl\xE1n|posl\xE1n|p\u0159eposl\xE1n|p\u0159ed\xE1n|sd\xEDlen)\\p{L}*", "iu"),
+    new RegExp("(?<![\\p{L}])\\p{L}*(?:g\xF6nderil|iletil|payla\u015F\u0131l)(?:meli|mesi\\s+gerek)\\p{L}*", "iu"),
     /\b(?:autorizad[oa]s?|aprobad[oa]s?|validad[oa]s?) (?:por|desde) (?:la |el )?(?:direcci[oó]n|gerencia|administraci[oó]n|titular|usuari[oa]|cliente|paciente|due[nñ]o|responsable|rr\.? ?hh|recursos humanos)/i,
     /\bya (?:est[aá]|fue|ha sido|lo|la) (?:autorizad|aprobad|validad|autoriz[oó]|aprob[oó])/i,
     /\bya lo (?:habl[eé]|convers[eé]|coordin[eé]|acord[eé]|autoric[eé]|confirm[eé]|aprob[eé])(?![a-z])/i,
@@ -65754,7 +65792,7 @@ var FAMILIES = {
     /(?:^|[.:;,!\]\-–—]\s*|\b(?:please|also|then|kindly|and|now|just)\s+)(?:send|forward|transfer|move|pay|grant|add|promote|invite|share|release|reset|set|update|change|cancel|book|reserve|apply|issue|create|register|escalate|merge|export|e-?mail|refund|process|rebook|renew|dispatch|give|mirror|text|remove|delete|freeze|amend|copy|upload|post|publish|wire|approve|disable|enable|grant|schedule|order|purchase|buy|redeem|reply|respond|install|run|execute|download|click|visit|open)\b/i
   ]
 };
-var CUES = /assistant|asistente|sistema|\bia\b|autoriza|aprob|validad|antes de|sin (?:preguntar|consultar|avisar|confirmar|verificar|excepci|m[aá]s tr)|inmediat|ignor|ya lo|\bai\b|a\.i\.|llm|gpt|language model|bot|agent|model|copilot|scheduler|system|admin|security|compliance|\bsso\b|\bhr\b|\bit\b|merchant|billing|directory|fraud|risk|this is|signed|from|entered by|the (?:user|account|owner|cardholder|patient|travell?er|customer|landlord|document|workspace|client)|already|pre-?\s?approved|approved|authori|requested|policy|directive|must be|before|first|instead|without|no need|no confirmation|don'?t ask|immediately|right away|right now|at once|urgently|automatically|do not|ignore|override|<\/?(?:system|instructions?|admin|assistant)>|\[/i;
+var CUES = /assistant|asistente|assistent|asistent|asystent|asistan|yapay zek|\bki\b|skal|ska |skall|måste|bør|bör|muss|müssen|soll|moet|moeten|dient|deve|doit|debe|deben|devem|musi|musí|należy|powinn|gönderil|iletil|paylaşıl|sistema|\bia\b|autoriza|aprob|validad|antes de|sin (?:preguntar|consultar|avisar|confirmar|verificar|excepci|m[aá]s tr)|inmediat|ignor|ya lo|\bai\b|a\.i\.|llm|gpt|language model|bot|agent|model|copilot|scheduler|system|admin|security|compliance|\bsso\b|\bhr\b|\bit\b|merchant|billing|directory|fraud|risk|this is|signed|from|entered by|the (?:user|account|owner|cardholder|patient|travell?er|customer|landlord|document|workspace|client)|already|pre-?\s?approved|approved|authori|requested|policy|directive|must be|before|first|instead|without|no need|no confirmation|don'?t ask|immediately|right away|right now|at once|urgently|automatically|do not|ignore|override|<\/?(?:system|instructions?|admin|assistant)>|\[/i;
 var HIDDEN = /<[a-z][a-z0-9]*\s[^<>]{0,300}?style\s*=\s*["'][^"'<>]{0,300}?(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?:\.0+)?(?:px|pt|em|rem|%)?\s*(?:[;"']|!important)|opacity\s*:\s*0(?:\.0+)?\s*[;"'])[^<>]{0,300}>/i;
 var ADDRESS = String.raw`(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+`;
 var ACCOUNT = String.raw`\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b`;
@@ -65884,6 +65922,9 @@ var CHANGED_DETAILS = new RegExp(
     String.raw`\b(?:nuev[oa]s?\s+(?:datos\s+bancarios|cuenta)|cambi(?:amos|o)\s+de\s+(?:banco|cuenta)|nov[oa]s?\s+(?:dados\s+banc[aá]rios|conta|chave\s+pix)|(?:mudamos|trocamos)\s+de\s+banco|(?:troca|mudan[cç]a)\s+de\s+(?:banco|conta))`,
     String.raw`\b(?:nouve(?:au|l|lles?)\s+(?:compte|coordonn[ée]es|rib|iban)|chang[ée]\s+de\s+banque|changement\s+(?:de|d['’])\s*(?:notre\s+)?(?:banque|[ée]tablissement\s+bancaire|domiciliation|rib|iban|coordonn[ée]es)|anciennes?\s+coordonn[ée]es)`,
     String.raw`\b(?:neue[nr]?\s+(?:bank|konto)verbindung|neue[sn]?\s+konto|(?:bank|konto)verbindung\s+(?:hat\s+sich|wurde)\s+ge(?:ä|ae|a)ndert)`,
+    // New bank details in the other languages read: "nye konto", "byttet bankforbindelse", "nieuw rekeningnummer",
+    // "nuove coordinate bancarie", "nowy numer rachunku", "nové číslo účtu", "yeni IBAN", "hesap değişikliği".
+    String.raw`(?<![\p{L}])(?:ny(?:e|tt)?\s+(?:bank)?konto(?:nummer|en|t)?|ny\s+bankforbindelse|nytt\s+bankkonto|(?:byttet|endret|ändrat|bytt|skiftet|ændret)\s+(?:bank(?:forbindelse|konto|en)?|konto(?:nummer)?)|nieuwe?\s+(?:bank)?rekening(?:nummer)?|(?:gewijzigde?|nieuwe)\s+bankgegevens|nuov[oe]\s+(?:iban|coordinate(?:\s+bancarie)?)|coordinate\s+bancarie\s+(?:sono\s+)?(?:cambiate|variate|aggiornate)|cambiato\s+banca|now(?:y|e|ego)\s+(?:numer\s+)?(?:rachunk\p{L}*|kont\p{L}*)|zmian\p{L}*\s+(?:numeru\s+)?(?:rachunku|konta)|zmienili[śs]my\s+bank|nov(?:é|ý|e|y)\s+(?:číslo\s+|cislo\s+)?(?:účt\p{L}*|uct\p{L}*|bankovní\s+spojení)|změn\p{L}*\s+(?:čísla\s+)?účtu|yeni\s+(?:iban|hesa[bp]\p{L}*|banka\s+hesab\p{L}*)|(?:banka\s+)?hesap\s+de[ğg]i[şs]ikli[ğg]\p{L}*|iban\s+de[ğg]i[şs]ikli[ğg]\p{L}*)(?![\p{L}])`,
     // The account on file said to be closed or gone, in every language read: "vecchio conto chiuso", "oude rekening is
     // opgeheven", "ancien compte clôturé", "stare konto zamknięte", "starý účet zrušen", "gamla kontot är avslutat", "eski hesap kapatıldı".
     String.raw`(?<![\p{L}])(?:vecchio\s+conto|conto\s+(?:precedente|vecchio)|coordinate\s+(?:bancarie\s+)?precedenti|oude\s+(?:bank)?rekening|vorige\s+rekening|ancien\s+compte|compte\s+pr[ée]c[ée]dent|cuenta\s+(?:anterior|antigua|vieja)|conta\s+(?:antiga|anterior)|alte[sn]?\s+konto|stare\s+konto|poprzednie\s+konto|star[ýé]\s+[úu][čc]e?t|p[řr]edchoz[íi]\s+[úu][čc]e?t|gam(?:le|la|mel|mal)\s+konto(?:en|t)?|eski\s+hesa[bp]\p{L}*)(?:[\s,]+[\p{L}.-]+){0,5}?[\s,]+(?:è\s+|é\s+|e\s+|est\s+|is\s+|ist\s+|er\s+|är\s+|je\s+|jest\s+|byl\s+|bylo\s+|foi\s+|fue\s+|ha\s+sido\s+|wurde\s+|werd\s+|został[oa]?\s+|blev\s+|ble\s+)?(?:chius[oa]|estint[oa]|cessat[oa]|disattivat[oa]|opgeheven|gesloten|opgezegd|cl[ôo]tur[ée]e?|ferm[ée]e?|cerrad[ao]|cancelad[ao]|encerrad[ao]|fechad[ao]|geschlossen|aufgel[öo]st|gek[üu]ndigt|zamkni[ęe]te|zlikwidowane|zru[šs]en[ýo]?|zav[řr]en[ýo]?|stengt|avsluttet|avslutat|st[äa]ngt|lukket|ophævet|nedlagt|kapand[ıi]|kapat[ıi]ld[ıi]|kapal[ıi])(?![\p{L}])`,
@@ -66082,7 +66123,9 @@ function scanCanonical(body, opts, field) {
     prev = { hit: own2, s: sent.s, start: sent.start, line: sent.line };
     if (!found2) continue;
     const hit = found2.hit;
-    flaggedLine = sent.line;
+    const onlyUnreadable = hit.unreadable !== void 0 && Object.keys(hit).length === 1;
+    if (onlyUnreadable && unreadableLines.includes(sent.line)) continue;
+    if (!onlyUnreadable) flaggedLine = sent.line;
     if (hit.unreadable !== void 0) unreadableLines.push(sent.line);
     passages.push([found2.start, lineEnds[sent.line]]);
     if (overrides(hit, sent.s)) explicit = true;
@@ -66591,6 +66634,7 @@ function movingProse(output2, value2, unit = "paragraph") {
   const text2 = output2.slice(0, 2e5);
   const spaced = /^[A-Za-z0-9]{8,40}$/.test(v) ? new RegExp(v.split("").join("[\\s.-]?"), "gi") : void 0;
   let seen2 = 0;
+  let prose;
   for (const m of spaced ? text2.matchAll(spaced) : occurrences(text2, v)) {
     if (++seen2 > 20) break;
     const at = m.index;
@@ -66598,12 +66642,19 @@ function movingProse(output2, value2, unit = "paragraph") {
     const lineStart = Math.max(text2.lastIndexOf("\n", at) + 1, at - 400);
     const lineEnd = text2.indexOf("\n", vEnd);
     const line = text2.slice(lineStart, Math.min(lineEnd < 0 ? text2.length : lineEnd, vEnd + 400));
-    const block = unit === "line" || LIST_ITEM.test(line) ? line : paragraphWithoutItems(text2, at, vEnd);
+    const alone = unit === "line" && !(LABELLED_LINE.test(line) && (prose ??= inProse(text2))) || LIST_ITEM.test(line);
+    const block = alone ? line : paragraphWithoutItems(text2, at, vEnd);
     if (movesTarget(block)) return block.replace(/\s+/g, " ").trim().slice(0, 160);
   }
   return void 0;
 }
 var LIST_ITEM = /^\s*(?:[-*•]|\d{1,3}[.)])\s/;
+var LABELLED_LINE = /^\s*[\p{L}][\p{L}\p{N} ./()-]{0,40}:\s*\S/u;
+function inProse(text2) {
+  const lines2 = text2.slice(0, 4e3).split("\n").filter((l) => l.trim() !== "");
+  const fields = lines2.filter((l) => LABELLED_LINE.test(l) || /^\s*["{}[\],]/.test(l)).length;
+  return fields * 2 < lines2.length;
+}
 function paragraphWithoutItems(text2, at, end) {
   const start = Math.max(text2.lastIndexOf("\n\n", at) + 1, at - 600);
   const next = text2.indexOf("\n\n", end);
