@@ -4,9 +4,10 @@
  * `iban_abfragen`, `kanalmitglieder`), every tool description rewritten as a German sentence and
  * every argument description put into German word by word. The replay adds the MCP annotations a
  * server declares (agentdojo.ts; they are not words) and no policy: the validator's built-in policy
- * has only the tools' structure (annotations, argument schemas, JSON types, the values' shapes) to
- * go by, since it knows no German word. The user's requests and the injected texts stay as
- * AgentDojo wrote them; only the tools change.
+ * has the tools' structure (annotations, argument schemas, JSON types, the values' shapes) and its
+ * German reader (a tool's verbs, src/taint/german.ts) to go by; no word of the English lexicon is
+ * used. The user's requests and the injected texts stay as AgentDojo wrote them; only the tools
+ * change.
  */
 import { renameCallWith, type AgentDojoCall, type AgentDojoTool } from './agentdojo-data.js';
 

@@ -357,7 +357,14 @@ function byName(ws: readonly string[], codeTool: boolean): ArgumentRole | undefi
  * the schema's format (email, uri, iban), an enum (a fixed choice), the argument's name, and last
  * the value's shape (an e-mail address, a URL, an IBAN, a phone number).
  */
-export function argumentRole(policy: Policy, tool: string, name: string, value: string, prop?: SchemaProperty): ArgumentRole {
+export function argumentRole(
+  policy: Policy,
+  tool: string,
+  name: string,
+  value: string,
+  prop?: SchemaProperty,
+  siblings?: readonly string[],
+): ArgumentRole {
   // A trace calls the same tools with the same arguments over and over: the role depends on the value only through its shape.
   const v = value.trim();
   const shape = EMAIL.test(v)
@@ -377,10 +384,11 @@ export function argumentRole(policy: Policy, tool: string, name: string, value: 
                 : '-';
   let cache = CACHE.get(policy);
   if (!cache) CACHE.set(policy, (cache = new Map()));
-  const key = `${tool}\u0000${name}\u0000${shape}${digitsOf(v)}\u0000${prop ? JSON.stringify(prop) : ''}`;
+  const payeeBeside = siblings?.some((n) => n !== name && namesPayee(n)) ?? false;
+  const key = `${tool}\u0000${name}\u0000${shape}${digitsOf(v)}\u0000${payeeBeside ? 'p' : ''}${prop ? JSON.stringify(prop) : ''}`;
   let role = cache.get(key);
   if (role === undefined) {
-    role = computeRole(policy, tool, name, v, prop);
+    role = computeRole(policy, tool, name, v, prop, payeeBeside);
     if (cache.size < 50_000) cache.set(key, role);
   }
   return role;
@@ -394,7 +402,20 @@ const digitsOf = (v: string) =>
 /** A run of four digits or more, however it is grouped ("4821 3370", "032-117"): how an account is written. */
 const accountDigits = (v: string) => /^\d{4,}$/.test(v.replace(/[\s./-]/g, ''));
 
-function computeRole(policy: Policy, tool: string, name: string, v: string, prop?: SchemaProperty): ArgumentRole {
+/**
+ * An argument that says by itself where money goes (`beneficiary_id`, `payee_iban`, `to_account`): not a
+ * bare `account`, nor a payee's name (`payee` "Bayview Plumbing", beside which the `account` is theirs).
+ */
+function namesPayee(name: string): boolean {
+  const raw = words(name).map((w) => w.toLowerCase());
+  if (byName(raw.map(stem), false) !== 'payee') return false;
+  if (raw.some((w) => /^accounts?$/.test(w)) && !raw.some((w) => PAYEE_WORDS.has(w))) return false;
+  return ID_LAST.has(raw[raw.length - 1]) || !raw.every((w) => !PAYEE_WORDS.has(w) || PARTY_WORDS.has(w));
+}
+/** Payee words that name a party, not where it is paid. */
+const PARTY_WORDS = new Set(['payee', 'beneficiary', 'recipient', 'to']);
+
+function computeRole(policy: Policy, tool: string, name: string, v: string, prop?: SchemaProperty, payeeBeside = false): ArgumentRole {
   // The team's own rules first, then the schema (a format, an enum: `channel: {enum: [sms, tablet]}`
   // is a choice, not a recipient), then the built-in rules, which read names.
   const rule = policyRule(policy, tool, name);
@@ -402,7 +423,7 @@ function computeRole(policy: Policy, tool: string, name: string, v: string, prop
   const fromSchema = schemaRole(prop);
   if (fromSchema) return fromSchema;
   const raw = words(name);
-  if (rule) return notARecipient(notMoney('role' in rule ? rule.role : rule.kind, v, raw), v, raw);
+  if (rule) return notARecipient(notMoney('role' in rule ? rule.role : rule.kind, v, raw, payeeBeside), v, raw);
   const ws = raw.map(stem);
   // A bound (`min_amount`, `max_price`, `min_kwota`) narrows what is read or allowed: it pays no one and reaches no one.
   if (raw.some((w) => BOUNDS.has(w))) return 'other';
@@ -412,12 +433,14 @@ function computeRole(policy: Policy, tool: string, name: string, v: string, prop
     // A value that is plainly an address, a link or an account is that, whatever the argument is called.
     const fromValue = valueRole(v, role === undefined && phoneMayBe(tool, name, v, prop));
     if (fromValue) return fromValue;
+    // A compound that ends with a numbering word (`dateinummer`, `ordernumber`) numbers a record, where its value is no address or number to reach.
+    if (role === undefined && raw.length === 1 && raw[0].length > 6 && /(?:nummer|number|numero|numer)$/i.test(raw[0])) return 'object';
   }
   // A sentence is what is said, not to whom: `note_to_buyer` holds "Partial refund for the chipped rim - sorry!".
   if (role === 'recipient' && sentence(v)) return 'content';
   // A flag is a choice, whatever it is called: `per_email: false` says whether to mail, not to whom.
   if (role === 'recipient' && (v === 'true' || v === 'false')) return 'choice';
-  if (role !== undefined) return notARecipient(notMoney(role, v, raw), v, raw);
+  if (role !== undefined) return notARecipient(notMoney(role, v, raw, payeeBeside), v, raw);
   const type = Array.isArray(prop?.type) ? prop?.type[0] : prop?.type;
   if (type === 'boolean' || v === 'true' || v === 'false') return 'choice';
   // Digits the schema types as a string are an identifier, not a quantity: the call acts on what they name.
@@ -429,16 +452,21 @@ function computeRole(policy: Policy, tool: string, name: string, v: string, prop
  * A value that is no sum is a choice (`fee_waiver` "GOODWILL" or "GW case 57980", `price_tier` "standard"), and
  * an account named by an identifier with letters and few digits (`account_id` "acc_9", "ACC-17") is
  * a record, not an account anyone is paid at: a bank account, a card or a wallet is a run of digits,
- * an IBAN or an address.
+ * an IBAN or an address. An account the money comes from (`from_account`, `debit_account`, or a bare
+ * `account_id` beside an argument that names the payee: `beneficiary_id`) is the payer's own: nobody
+ * is paid at it.
  */
-function notMoney(role: ArgumentRole, v: string, raw: readonly string[]): ArgumentRole {
+function notMoney(role: ArgumentRole, v: string, raw: readonly string[], payeeBeside: boolean): ArgumentRole {
   if (role === 'amount' && v !== '' && v.length <= 40 && !SUM.test(v.replace(CURRENCY, ''))) return 'choice';
   if (role !== 'payee' || v === '' || !raw.some((w) => /^accounts?$/i.test(w)) || raw.some((w) => PAYEE_WORDS.has(w.toLowerCase())))
     return role;
+  if (payeeBeside || raw.some((w) => SOURCE_WORDS.has(w.toLowerCase()))) return 'object';
   const accountShaped =
     (v.length <= 64 && accountDigits(v)) || EMAIL.test(v) || (IBAN.test(v.toUpperCase()) && /\d{2}/.test(v)) || /^0x[0-9a-f]{6,}$/i.test(v);
   return accountShaped ? role : 'object';
 }
+/** Words that make an account the one money is taken from (`from_account`, `source_account_id`, `debit_account`). */
+const SOURCE_WORDS = new Set(['from', 'source', 'debit', 'origin', 'originating', 'payer', 'funding', 'own', 'my']);
 /** A sum as written: digits with their separators and sign, once a currency's code or sign is taken away ("EUR 1.250,00", "$29.70", "-15%"). */
 const SUM = /^[\s+-]*\d[\d\s.,'’]*$/;
 const CURRENCY = /\b[A-Za-z]{1,3}\b|[€$£¥₹%]/g;

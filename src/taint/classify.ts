@@ -208,11 +208,17 @@ export function argumentRolesOf(
   args: Record<string, unknown>,
   definition?: ToolDefinition,
 ): { name: string; value: string; role: ArgumentRole }[] {
-  return flattenArguments(args).map((a) => ({
+  const flat = flattenArguments(args);
+  const siblings = [...flat.map((a) => a.name), ...schemaNames(definition)];
+  return flat.map((a) => ({
     ...a,
-    role: argumentRole(policy, tool, a.name, a.value, schemaProperty(definition?.inputSchema, a.name)),
+    role: argumentRole(policy, tool, a.name, a.value, schemaProperty(definition?.inputSchema, a.name), siblings),
   }));
 }
+
+/** The names of a tool's schema's properties (its arguments the call may leave out). */
+const schemaNames = (definition?: ToolDefinition) =>
+  Object.keys((definition?.inputSchema as { properties?: object } | undefined)?.properties ?? {});
 
 /** Labels the content rules give a text found at `site`. */
 export function contentLabels(policy: Policy, text: string, site: ContentSite): { mask: number; evidence: LabelEvidence[] } {

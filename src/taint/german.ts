@@ -55,20 +55,20 @@ export function readsAsGerman(text: string): boolean {
  */
 const STEMS: Record<Category, string> = {
   read:
-    'such find pruf uber|pruf nach|seh/sieh an|zeig zeig les/lies ab|ruf hol auf|list list schau an|schau nach|schau ' +
+    'such durch|such find pruf uber|pruf nach|seh/sieh an|zeig zeig les/lies ab|ruf hol auf|list list schau an|schau nach|schau ' +
     'an|seh/sieh check offn berechn zusammen|fass ermittel kontrollier vergleich herunter|lad recherchier ab|frag',
   send:
-    'send schick verschick versend ab|schick zu|schick zu|send raus|schick weiter|leit antwort beantwort benachrichtig ' +
+    'send schick verschick versend ab|schick ruber|schick heruber|schick zu|schick zu|send raus|schick weiter|leit antwort beantwort benachrichtig ' +
     'informier mit|teil schreib an|schreib meld mail an|ruf erinner mahn',
   share: 'teil frei|geb/gib ein|lad/lad berechtig gewahr',
   publish: 'veroffentlich aus|hang online|stell hoch|lad',
   pay: 'zahl bezahl uberweis erstatt ruck|erstatt zuruck|erstatt zuruck|zahl aus|zahl begleich an|weis gut|schreib ' + 'ab|buch ein|zieh',
   book: 'buch reservier vereinbar ein|plan plan terminier ein|buch',
   change:
-    'ander an|pass aktualisier ein|trag/trag erfass an|leg erstell beauftrag vergeb/vergib erteil aktivier deaktivier ' +
+    'ander an|pass aktualisier ein|trag/trag fest|halt/halt erfass an|leg erstell beauftrag vergeb/vergib erteil aktivier deaktivier ' +
     'sperr entsperr genehmig ab|lehn markier setz verschieb bestatig speicher notier vermerk hinterleg beantrag ' +
     'ein|reich bestell aus|fuhr ab|schliess schliess um|buch verlanger korrigier erhoh reduzier zu|weis verbuch ' +
-    'erledig hinzu|fug eroffn reparier tausch aus|tausch ersetz auf|nehm/nimm stell ein|stell',
+    'erledig erganz an|hang hinzu|fug eroffn reparier tausch aus|tausch ersetz auf|nehm/nimm stell ein|stell',
   delete: 'losch entfern stornier kundig ab|sag auf|heb widerruf annullier streich ab|meld entzieh',
   exec: 'installier',
 };
@@ -173,14 +173,18 @@ export interface GermanAction {
 /** The actions a German request asks for, clause by clause (see the file's comment). */
 export function germanActions(prose: string): GermanAction[] {
   const out: GermanAction[] = [];
-  for (const sentence of prose.replace(/\.(?=\s|$)/g, '\n').match(/[^;!?\n]+\?*/g) ?? []) {
+  // A day's number with its point ("am 14. Mai") ends no sentence.
+  for (const sentence of prose.replace(/(?<!\b\d{1,2})\.(?=\s|$)/g, '\n').match(/[^;!?\n]+\?*/g) ?? []) {
     const all = germanWords(sentence);
     if (all.length === 0 || (sentence.trim().endsWith('?') && QUESTION_WORDS.has(all[0]))) continue;
-    for (const part of sentence.split(/,\s*|\s[-–—]\s|\s+(?:und|dann|sowie|danach|anschließend|anschliessend)\s+/i)) {
+    const parts = sentence.split(/,\s*|\s[-–—]\s|\s+(?:und|dann|sowie|danach|anschließend|anschliessend)\s+/i);
+    for (const [at, part] of parts.entries()) {
       const raw = part.match(/[\p{L}\p{M}]+/gu) ?? [];
       const ws = raw.map(canonicalGerman);
       if (ws.length === 0 || ws.some((w) => NEGATORS.has(w))) continue;
-      for (const a of [...verbFirst(ws, raw, all), ...verbLast(ws)])
+      // A separable verb's particle may close one of the next parts of the sentence, after an apposition ("Trag mir am Dienstag, 14. Mai, eine Besprechung ein").
+      const later = parts.slice(at + 1, at + 4).map((p) => germanWords(p).at(-1));
+      for (const a of [...verbFirst(ws, raw, [all.at(-1), ...later]), ...verbLast(ws)])
         if (!(a.category === 'send' && ws.some((w) => TO_USER.has(w)))) out.push(a);
     }
   }
@@ -210,12 +214,15 @@ const ACTION_NOUNS: [string, Category][] = [
   ['kundigung', 'delete'],
   ['absage', 'delete'],
   ['anderung', 'change'],
+  ['rechnung', 'change'],
+  ['note', 'change'],
+  ['notiz', 'change'],
 ];
 
-/** A light verb at `i` with an action noun within five words after it, read as that action. */
+/** A light verb at `i` with an action noun within eight words after it, read as that action. */
 function lightVerb(ws: readonly string[], i: number): GermanAction | undefined {
   if (!LIGHT.test(ws[i])) return undefined;
-  for (const w of ws.slice(i + 1, i + 6)) {
+  for (const w of ws.slice(i + 1, i + 9)) {
     const hit = ACTION_NOUNS.find(([n]) => w.endsWith(n) || w.replace(/(?:en|n|s|e)$/, '').endsWith(n));
     if (hit) return { category: hit[1], after: ws.slice(i + 1), words: ws.slice(i, i + 4).join(' ') };
   }
@@ -223,22 +230,25 @@ function lightVerb(ws: readonly string[], i: number): GermanAction | undefined {
 }
 
 /** A clause that opens with a verb (after a lead-in): "Schick …", "Senden Sie …", "Trag … ein" with its particle at the end. */
-function verbFirst(ws: readonly string[], raw: readonly string[], sentence: readonly string[]): GermanAction[] {
+function verbFirst(ws: readonly string[], raw: readonly string[], closing: readonly (string | undefined)[]): GermanAction[] {
   let i = 0;
   while (i < ws.length - 1 && LEAD_IN.has(ws[i])) i++;
   // After a lead-in, a capitalised word is a noun ("Bitte Teile bestellen").
   if (ws.length - i < 2 || (i > 0 && /^\p{Lu}/u.test(raw[i]))) return [];
   const light = lightVerb(ws, i);
   if (light) return [light];
-  const ends = new Set([ws.at(-1), sentence.at(-1)]);
+  const ends = new Set([ws.at(-1), ...closing]);
   const forms = (FORMS.get(ws[i]) ?? []).filter((f) => !f.infinitive || i > 0 || ws[i + 1] === 'sie');
   const f = forms.find((x) => x.particle !== undefined && ends.has(x.particle)) ?? forms.find((x) => x.particle === undefined);
   return f && f.category !== 'read' ? [{ category: f.category, after: ws.slice(i + 1), words: ws.slice(i, i + 4).join(' ') }] : [];
 }
 
+const CLOSING_MODALS = wordSet('sollen soll sollten sollte mochte mochten will wollen muss mussen');
+
 /** A clause that ends with an infinitive: "Bitte den Termin eintragen", "Kannst du ihr die Rechnung schicken?"; not after "ob". */
 function verbLast(ws: readonly string[]): GermanAction[] {
-  const last = ws.length - 1;
+  // An infinitive before a closing modal is the clause's verb: "…, wohin wir ihm den Bescheid schicken sollen".
+  const last = ws.length - (ws.length > 2 && CLOSING_MODALS.has(ws[ws.length - 1]) ? 2 : 1);
   if (last < 1 || ws.includes('ob')) return [];
   const f = FORMS.get(ws[last])?.find((x) => x.infinitive);
   return f && f.category !== 'read'
@@ -279,4 +289,30 @@ export function germanPlan(sentence: string): string | undefined {
  */
 export function germanOrderIn(sentence: string): string | undefined {
   return germanActions(sentence).find((a) => a.category !== 'read')?.words;
+}
+
+/**
+ * The category of a word as a German verb in a tool's name or description: an infinitive
+ * (`beleg_abrufen`, `rechnungErstellen`), a form without a separable particle ("Sendet eine
+ * E-Mail"), else one whose verbs with a particle all agree ("Trägt … ein"; "Ruft … ab" reads, "ruft
+ * … an" calls: none); a word two verbs spell the same names none.
+ */
+export function germanCategory(word: string): Category | undefined {
+  const w = canonicalGerman(word);
+  // A tool names its verb as an infinitive or describes it in the third person ("speichert"); a bare
+  // stem is a noun there as often ("Cloud-Speicher", "Plan").
+  const third = w.endsWith('t') && (FORMS.has(w.slice(0, -1)) || (w.endsWith('et') && FORMS.has(w.slice(0, -2))));
+  const all = (FORMS.get(w) ?? []).filter((f) => f.infinitive || third);
+  const plain = all.filter((f) => f.particle === undefined);
+  const forms = plain.length > 0 ? plain : all;
+  const categories = new Set(forms.map((f) => f.category));
+  const [only] = categories;
+  return categories.size === 1 ? only : undefined;
+}
+
+/** Where a tool's name holds a German infinitive (`email_senden`, `klientHolen`), or -1: German names put the verb last. */
+export function germanInfinitive(nameWords: readonly string[]): number {
+  return nameWords.findIndex(
+    (w) => (FORMS.get(canonicalGerman(w)) ?? []).some((f) => f.infinitive && f.particle === undefined) && germanCategory(w) !== undefined,
+  );
 }

@@ -16,7 +16,16 @@ import {
   spanishOrderIn,
   spanishPlan,
 } from './spanish.js';
-import { germanActions, germanObjects, germanOffer, germanOrderIn, germanPlan, readsAsGerman } from './german.js';
+import {
+  germanActions,
+  germanCategory,
+  germanInfinitive,
+  germanObjects,
+  germanOffer,
+  germanOrderIn,
+  germanPlan,
+  readsAsGerman,
+} from './german.js';
 import {
   portugueseActions,
   portugueseCategory,
@@ -79,6 +88,16 @@ import {
   turkishPlan,
   readsAsTurkish,
 } from './turkish.js';
+import {
+  finnishActions,
+  finnishCategory,
+  finnishInfinitive,
+  finnishObjects,
+  finnishOffer,
+  finnishOrderIn,
+  finnishPlan,
+  readsAsFinnish,
+} from './finnish.js';
 
 export interface LanguageAction {
   category: Category;
@@ -172,7 +191,6 @@ const DUTCH: Language = {
   tools: { category: dutchCategory, infinitive: dutchInfinitive },
 };
 
-// German tools are read by their structure, as tools in any other language are (german.ts reads requests and data).
 const GERMAN: Language = {
   name: 'German',
   readsAs: readsAsGerman,
@@ -181,6 +199,7 @@ const GERMAN: Language = {
   orderIn: germanOrderIn,
   offer: germanOffer,
   plan: germanPlan,
+  tools: { category: germanCategory, infinitive: germanInfinitive },
 };
 
 // Norwegian (bokmål), Danish and Swedish, read as one: they share their grammar and most of their verbs.
@@ -217,6 +236,17 @@ const TURKISH: Language = {
   tools: { category: turkishCategory, infinitive: turkishInfinitive },
 };
 
+const FINNISH: Language = {
+  name: 'Finnish',
+  readsAs: readsAsFinnish,
+  actions: finnishActions,
+  objects: finnishObjects,
+  orderIn: finnishOrderIn,
+  offer: finnishOffer,
+  plan: finnishPlan,
+  tools: { category: finnishCategory, infinitive: finnishInfinitive },
+};
+
 /**
  * In the order a text is tried: Turkish, Czech and Scandinavian first, each saying yes only where its
  * own words outnumber the others'; then Polish, Dutch and Italian, whose readers say yes only where
@@ -225,7 +255,19 @@ const TURKISH: Language = {
  * function words it shares (a Portuguese text can read as Spanish; readsAsPortuguese weighs the
  * words only Portuguese has).
  */
-export const LANGUAGES: readonly Language[] = [TURKISH, CZECH, SCANDINAVIAN, POLISH, DUTCH, ITALIAN, PORTUGUESE, FRENCH, SPANISH, GERMAN];
+export const LANGUAGES: readonly Language[] = [
+  FINNISH,
+  TURKISH,
+  CZECH,
+  SCANDINAVIAN,
+  POLISH,
+  DUTCH,
+  ITALIAN,
+  PORTUGUESE,
+  FRENCH,
+  SPANISH,
+  GERMAN,
+];
 
 /**
  * The language a text is written in, of those read here; undefined for English or any other.
@@ -254,5 +296,5 @@ export function toolLanguage(name: readonly string[], description: string): Lang
   // Languages whose verbs English writes as names of things ("mailer", "post", "over") are tried
   // by the name alone only where there is no description to read.
   if (byName || description.trim() !== '') return byName;
-  return [CZECH, SCANDINAVIAN, TURKISH, DUTCH].find((l) => l.tools!.infinitive(name) >= 0);
+  return [CZECH, SCANDINAVIAN, TURKISH, FINNISH, DUTCH, GERMAN].find((l) => l.tools!.infinitive(name) >= 0);
 }

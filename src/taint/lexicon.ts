@@ -356,6 +356,9 @@ const VERBS: Record<Category, string[]> = {
     'append',
     'patch',
     'put',
+    // "Pop the tasting in the diary", "stick it on the rota": put, as people say it.
+    'pop',
+    'stick',
     'restart',
     'start',
     'stop',

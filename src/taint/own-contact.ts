@@ -22,6 +22,11 @@ const REACH_TO_WRITER = [
   String.raw`(?<!\p{L})(?:ligu|lig|contact|escrev|respond|mand|envi)[ae]-(?:me|nos)\b`,
   String.raw`(?<!\p{L})(?:mich|uns)\b`,
   String.raw`(?<!\p{L})(?:schreiben|simsen|antworten|mailen)\s+sie\s+(?:mir|uns)\b`,
+  // "send me a text on …", "schicken Sie mir eine SMS an …", "send mig en sms på …": what is sent is a message to the writer.
+  String.raw`(?<!\p{L})(?:send|drop|schick|schicken\s+sie|senden\s+sie)\s+(?:me|us|mir|uns|mig|meg|os|oss)(?=(?:\s+\S+){0,3}?\s+(?:a\s+)?(?:text|sms|message|whatsapp|line|nachricht|besked|melding)\b)`,
+  String.raw`(?<!\p{L})(?:ring|skriv|svar|sms)\s+(?:til\s+)?(?:mig|meg|os|oss)\b`,
+  String.raw`(?<!\p{L})(?:laittakaa|laita|lähettäkää|lähetä|lahettakaa|laheta)\s+(?:vastaus|viesti|tekstiviesti)\b`,
+  String.raw`(?<!\p{L})(?:soittakaa|soita|tekstatkaa|tekstaa)\s+(?:minulle|meille)\b`,
   String.raw`(?<!\p{L})zadzwo[nń]\s+do\s+mnie\b`,
 ].join('|');
 /**
@@ -30,7 +35,7 @@ const REACH_TO_WRITER = [
  * the code at …" asks for something sent, and "send it to my address …" is no way to reach anyone
  * but the address's owner.
  */
-const HOW = String.raw`(?:back|terug|directly|instead|rather|plut[oô]t|invece|piuttosto|liever|mejor|lieber|melhor|anytime|jederzeit|gerne|gerust|even|please|bitte|per favore|svp|aub|later|dopo|today|tomorrow|domani|on|at|via|using|by|with|to|per|con|par|por|pelo|pela|al|allo|au|para|no|op|na|unter|auf|an|do|un|uno|una|une|um|uma|een|a|my|mijn|mio|mia|il|la|mon|ma|mi|meu|minha|meine|meiner|new|nieuwe|nuovo|nuova|nouveau|nouvelle|nuevo|novo|neue|neuen|sms|text|message|messaggio|bericht|whatsapp|mail|email|e-mail|number|nummer|numero|número|num[eé]ro|mobile|mobiel|cellulare|cell|portable|m[oó]vil|telemóvel|handy|handynummer|phone|telefoon|telefono|tel[eé]fono|t[ée]l[ée]phone|telefon)`;
+const HOW = String.raw`(?:back|terug|directly|instead|rather|plut[oô]t|invece|piuttosto|liever|mejor|lieber|melhor|anytime|jederzeit|gerne|gerust|even|please|bitte|per favore|svp|aub|later|dopo|today|tomorrow|domani|on|at|via|using|by|with|to|per|con|par|por|pelo|pela|al|allo|au|para|no|op|na|unter|auf|an|do|un|uno|una|une|um|uma|een|a|my|mijn|mio|mia|il|la|mon|ma|mi|meu|minha|meine|meiner|new|nieuwe|nuovo|nuova|nouveau|nouvelle|nuevo|novo|neue|neuen|sms|text|message|messaggio|bericht|whatsapp|mail|email|e-mail|number|nummer|numero|número|num[eé]ro|mobile|mobiel|cellulare|cell|portable|m[oó]vil|telemóvel|handy|handynummer|phone|telefoon|telefono|tel[eé]fono|t[ée]l[ée]phone|telefon|am|besten|liebsten|eine|einen|kurze|gerne|gerna|en|et|ei|p[aå]|til|mieluummin|tekstiviestin[aä]|numeroon|minulle)`;
 const BEFORE = new RegExp(`(?:${REACH_TO_WRITER})(?:[\\s,]+${HOW}){0,7}[\\s:,]*$`, 'iu');
 
 /** A phone number or an e-mail address: the only values a writer's own contact can be. */

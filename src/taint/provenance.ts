@@ -307,8 +307,17 @@ export function requestPointsAt(request: string, read: Pick<ProducedText, 'args'
     if (file && normalizeText(file[1]).length >= 3 && within(r, normalizeText(file[1]))) return true;
     // A file named for a code the request names ("BL_Sodimex_BC-2024-0318_scan.pdf" for order BC-2024-0318) is that code's document.
     if (file && file[1].split(/[_\s]+/).some((part) => CODE.test(part) && within(r, normalizeText(part)))) return true;
-    return wordsOfRequest(r, normalizeText(a.value.replace(SEARCH_FIELD, ' ')));
+    return wordsOfRequest(r, normalizeText(a.value.replace(SEARCH_FIELD, ' '))) || firstNameOf(request, a.value);
   });
+}
+
+/**
+ * Whether a value is a person's full name ("Sipho Ndlovu") whose first name the request writes as a
+ * name, inside a sentence ("Send Sipho the confirmation …"): the read looks that person up.
+ */
+function firstNameOf(request: string, value: string): boolean {
+  const m = /^(\p{Lu}\p{Ll}{2,})(?:\s+\p{Lu}[\p{Ll}'’-]+){1,2}$/u.exec(value.trim());
+  return m !== null && new RegExp(`[\\p{L},;:]\\s+${m[1]}(?![\\p{L}\\p{N}])`, 'u').test(request.slice(0, 20_000));
 }
 /** A file's name without its folders and extension. */
 const FILE_NAME = /(?:^|[/\\])([^/\\]{3,120})\.[a-z0-9]{1,5}$/i;
@@ -330,6 +339,53 @@ export function siteNamedIn(request: string, value: string): boolean {
   const label = labels[labels.length - (second ? 3 : 2)] ?? '';
   return label.length >= 4 && new RegExp(`(?<![\\p{L}\\p{N}])${label}(?![\\p{L}\\p{N}])`, 'iu').test(request);
 }
+/**
+ * Whether an e-mail address is on the domain of a party the request names: its domain's own label
+ * is the party's name written as one word ("Cape Shuttle Co." → `accounts@capeshuttleco.co.za`,
+ * "Dune Décor" → `shireen@dunedecor.co.za`). The address is that party's, whoever wrote it down; a
+ * look-alike (`capeshuttle-co.com`, `capeshuttleco-billing.com`) is not, and neither is a mailbox
+ * anyone can open (`gmail.com`).
+ */
+export function partyAddressNamedIn(request: string, value: string): boolean {
+  const m = /^[\w.+-]+@([\w-]+(?:\.[\w-]+)+)$/.exec(value.trim());
+  if (!m) return false;
+  const labels = m[1].toLowerCase().split('.');
+  const second = labels.length >= 3 && labels[labels.length - 1].length === 2 && SECOND_LEVEL.has(labels[labels.length - 2]);
+  const label = labels[labels.length - (second ? 3 : 2)] ?? '';
+  if (label.length < 5 || !/^[a-z0-9]+$/.test(label) || OPEN_MAILBOXES.has(label)) return false;
+  // Runs of one to four capitalised words (a name, "Co." and "&" inside it), each written as one word.
+  const names = request.slice(0, 20_000).match(/\p{Lu}[\p{L}\p{M}'’.]*(?:\s+(?:&\s+)?\p{Lu}[\p{L}\p{M}'’.]*){0,3}/gu) ?? [];
+  const fold = (x: string) =>
+    x
+      .normalize('NFD')
+      .replace(/[^\p{L}\p{N}]/gu, '')
+      .toLowerCase();
+  return names.some((n) => {
+    const ws = n.split(/\s+/).filter((w) => w !== '&');
+    for (let i = 0; i < ws.length; i++) for (let j = i + 1; j <= ws.length; j++) if (fold(ws.slice(i, j).join('')) === label) return true;
+    return false;
+  });
+}
+/** Mailboxes anyone can open: their domain names no party. */
+const OPEN_MAILBOXES = new Set([
+  'gmail',
+  'googlemail',
+  'outlook',
+  'hotmail',
+  'yahoo',
+  'proton',
+  'protonmail',
+  'icloud',
+  'live',
+  'msn',
+  'aol',
+  'mailbox',
+  'posteo',
+  'fastmail',
+  'tutanota',
+  'zoho',
+]);
+
 /** Second-level names under a country's domain ("co.uk", "com.au"): the label before them is the site's. */
 const SECOND_LEVEL = new Set(['co', 'com', 'org', 'net', 'gov', 'ac', 'edu', 'gob', 'or', 'ne']);
 

@@ -142,14 +142,18 @@ const VERBS: Record<Category | 'none', string> = {
     'send/sende send|videre send|tilbage send|tilbake mail/maile email/emaile sms/smse ring/ringe ring|tilbage ring|tilbake ring|op ring|opp ' +
     'svar/svare besvar/besvare meddel/meddele informer/informere underret/underrette påmind/påminde kontakt/kontakte ' +
     'spørg/spørge fortæl/fortælle advar/advare videresend/videresende skriv/skrive|til spør/spørre fortell/fortelle ' +
-    'varsl/varsle minn/minne påminn/påminne meld|fra si/si/sier|fra sig/sige|til',
+    'varsl/varsle minn/minne påminn/påminne meld|fra si/si/sier|fra sig/sige|til ' +
+    // "Tilbyd dem en ny tid", "erbjud kunden rabatt": an offer is a message to those it is made to.
+    'tilbyd/tilbyde tilby/tilby/tilbyr erbjud/erbjuda',
   share: 'dela bjud/bjuda|in bevilja del/dele inviter/invitere',
   publish: 'publicera posta annonsera publicer/publicere poste/poste publiser/publisere kunngjør/kunngjøre',
   pay:
     'betala betala|tillbaka återbetala øverfør/øverføra før/føra|øver sætt/sætta|in bestæll/bestælla køp/køpa fakturera debitera kreditera swisha ' +
     'betal/betale betal|tilbage betal|tilbake tilbagebetal/tilbagebetale tilbakebetal/tilbakebetale overfør/overføre ' +
     'indbetal/indbetale innbetal/innbetale udbetal/udbetale utbetal/utbetale refunder/refundere bestil/bestille bestill/bestille ' +
-    'køb/købe kjøp/kjøpe fakturer/fakturere debiter/debitere krediter/kreditere belast/belaste vipps/vippse',
+    'køb/købe kjøp/kjøpe fakturer/fakturere debiter/debitere krediter/kreditere belast/belaste vipps/vippse ' +
+    // "Opkræv skaden", "krev inn depositumet", "kräv in avgiften": to charge or collect money.
+    'opkræv/opkræve inddriv/inddrive krev/kreve|inn innkrev/innkreve kræv/kræva|in',
   book: 'boka boka|in reservera schemalægg/schemalægga book/booke reserver/reservere planlæg/planlægge planlegg/planlegge',
   change:
     'ændra uppdatera lægg/lægga|till lægg/lægga|in skapa registrera spara flytta byt/byta korrigera rætta godkænn/godkænna ' +
@@ -394,6 +398,9 @@ const nounHeading = (ws: readonly string[], i: number) =>
 /** Object pronouns a particle may follow: "ta den bort", "sig det op". */
 const PRONOUNS = wordSet('den det dem honom henne ham hende ham hende dom mig meg dig deg oss os er dere jer');
 
+/** "Let" ("lad", "la", "låt"), which with "få" gives someone a thing. */
+const LET = wordSet('lad la låt');
+
 interface Verb {
   category: Category | 'none';
   imp: string;
@@ -408,7 +415,9 @@ function verbAt(ws: readonly string[], i: number, kinds: readonly Kind[]): Verb 
   if (f) return f;
   const light = LIGHT_FORMS.get(ws[i]);
   if (!light || !kinds.includes(light.kind)) return undefined;
-  const category = lightCategory(light.alone, ws.slice(i + 1));
+  // "Lad fru Holm få cykel 9", "låt Per få rummet": what someone gets changes, where no noun names another action.
+  const lets = LET.has(light.imp) && ws.slice(i + 2, i + 8).includes('få');
+  const category = lightCategory(light.alone, ws.slice(i + 1)) ?? (lets ? 'change' : undefined);
   return category ? { category, imp: light.imp, kind: light.kind } : undefined;
 }
 
@@ -497,13 +506,43 @@ function mainClause(written: readonly string[]): string[] {
   return that > 0 ? ws.slice(0, that) : ws;
 }
 
+/**
+ * "Sørg for at ingen kan leje den", "se till att fakturan blir betald": see to it that a thing is
+ * so, an ask for the action of the clause it governs. Its own verb or action noun names it
+ * ("sørg for at Anna får besked" sends); a state brought about or kept, negated or not, is a change
+ * ("ingen kan leje den": it is blocked). The reader as the clause's subject is read as any present
+ * after "att" is (`thatYou`).
+ */
+function seeTo(ws: readonly string[]): { category: Category; at: number } | undefined {
+  let i = 0;
+  while (i < ws.length && i < 4 && LEAD_IN.has(ws[i])) i++;
+  const opens = (ws[i] === 'sørg' || ws[i] === 'se') && /^(?:for|till?)$/.test(ws[i + 1] ?? '') && /^att?$/.test(ws[i + 2] ?? '');
+  const clause = ws.slice(i + 3, i + 23);
+  if (!opens || clause.length < 2 || READER.has(clause[0])) return undefined;
+  if (!clause.some((w) => NEGATORS.has(w))) {
+    for (let j = 0; j < clause.length && j < 8; j++) {
+      const v = verbAt(clause, j, ['inf', 'pres']);
+      if (v && v.category !== 'none' && v.category !== 'read') return { category: v.category, at: i };
+    }
+    const named = lightCategory(undefined, clause);
+    if (named) return { category: named, at: i };
+  }
+  return { category: 'change', at: i };
+}
+
 /** Whether a send or share at `at` goes to the user: "skicka mig", "send meg listen", "berätta för mig". */
 const toUser = (ws: readonly string[], at: number) => ws.slice(at + 1, at + 5).some((w) => TO_USER.has(w));
 
 /** The actions a Scandinavian request asks for, clause by clause (see the file's comment). */
 export function scandinavianActions(prose: string): LanguageAction[] {
   const out: LanguageAction[] = [];
-  const text = prose.slice(0, 8000).replace(/\bsms[:'’-](?=a\b|e\b)/gi, 'sms');
+  // "Sørg for, at …": Danish writes a comma before "at", inside the clause it governs. "Hr.",
+  // "nr.", "kl." end no sentence ("lad hr. Holm få nr. 9").
+  const text = prose
+    .slice(0, 8000)
+    .replace(/\bsms[:'’-](?=a\b|e\b)/gi, 'sms')
+    .replace(/\b(s[øö]rg\s+for|se\s+till?),(?=\s+att?\b)/giu, '$1')
+    .replace(/(?<![\p{L}\p{N}])(hr|nr|kl|ca|evt|inkl|ekskl|tlf|jf)\.(?=\s+[\p{L}\p{N}])/giu, '$1');
   for (const sentence of (text.replace(/\.(?=\s|$)/g, '\n').match(/[^!?\n]+\?*/g) ?? []).slice(0, 200)) {
     const question = sentence.trim().endsWith('?');
     const parts = partsOf(sentence);
@@ -512,6 +551,12 @@ export function scandinavianActions(prose: string): LanguageAction[] {
     let modal = false;
     for (const written of parts) {
       const ws = mainClause(written);
+      const see = seeTo(ws);
+      if (see) {
+        modal = false;
+        out.push({ category: see.category, after: ws.slice(see.at + 3, see.at + 15), words: ws.slice(see.at, see.at + 4).join(' ') });
+        continue;
+      }
       if (ws.length === 0 || ws.some((w) => NEGATORS.has(w))) continue;
       // "Kan du betala fakturan och skicka kvittot?": the infinitive after "och" asks as the first did.
       const hit = askedIn(ws, modal);

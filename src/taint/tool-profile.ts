@@ -198,9 +198,22 @@ export function readByShape(
  * other language is (german.ts reads German requests, not tools).
  */
 function inItsLanguage(def: ToolDefinition, opts: ProfileOptions): ProfileOptions {
-  const language = toolLanguage(words(def.name), def.description ?? '');
+  const language = toolLanguage(words(withoutApp(def.name)), def.description ?? '');
   const tools = language?.tools;
   return tools ? { ...opts, verbOf: (w) => opts.verbOf(w) ?? tools.category(w), language } : opts;
+}
+
+/**
+ * A name without the application it is offered for, in brackets after it, as automation platforms
+ * show their actions ("Find Bill (Xero)", "Send Email (Gmail)"): what the action does is before it.
+ */
+function withoutApp(name: string): string {
+  return name.slice(0, name.length - appOf(name).length);
+}
+/** The "(Xero)" of "Find Bill (Xero)", or '': it names what the action works in (a calendar, a mailbox), not what it does. */
+function appOf(name: string): string {
+  const at = name.lastIndexOf('(');
+  return at > 0 && /^\([^()]{1,60}\)\s*$/.test(name.slice(at)) && name.slice(0, at).trim() !== '' ? name.slice(at) : '';
 }
 
 /**
@@ -208,7 +221,7 @@ function inItsLanguage(def: ToolDefinition, opts: ProfileOptions): ProfileOption
  * "agenda" is the noun there); the name is read with it first.
  */
 function nameWords(def: ToolDefinition, opts: ProfileOptions): string[] {
-  const name = words(def.name);
+  const name = words(withoutApp(def.name));
   const at = opts.language?.tools?.infinitive(name) ?? -1;
   return at > 0 ? [name[at], ...name.slice(0, at), ...name.slice(at + 1)] : name;
 }
@@ -252,7 +265,7 @@ function argumentFacts(policy: Policy, def: ToolDefinition, args: readonly { nam
   for (const n of names) {
     const value = args.find((a) => a.name === n)?.value ?? '';
     const prop = schemaProperty(def.inputSchema, n);
-    const role = argumentRole(policy, def.name, n, value, prop);
+    const role = argumentRole(policy, def.name, n, value, prop, [...names]);
     f.roles.add(role);
     if (value.trim() !== '') {
       f.given.add(role);
@@ -438,7 +451,8 @@ function readWords(def: ToolDefinition, f: ArgumentFacts, opts: ProfileOptions):
   // The arguments the call gives speak for it where it gives any (a consolidated tool's schema names
   // the fields of all its operations); a date's name says when, not what.
   const argNames = [...(f.givenNames.size > 0 ? f.givenNames : f.names)].filter((n) => !f.timed.has(n));
-  const own = [...name, ...desc, ...argNames.flatMap((n) => words(n))].filter((x) => x !== action.verb);
+  const app = words(appOf(def.name));
+  const own = [...name, ...app, ...desc, ...argNames.flatMap((n) => words(n))].filter((x) => x !== action.verb);
   const objects = objectKinds(own);
   if (opts.language) for (const k of opts.language.objects(own)) objects.add(k);
   // Access changes hands only when the call names who gets it (a recipient) or what access (an
@@ -465,7 +479,7 @@ function readWords(def: ToolDefinition, f: ArgumentFacts, opts: ProfileOptions):
     opts.verbOf(clause[0]) !== 'read'
   )
     lead.push(clause[0]);
-  for (const x of name)
+  for (const x of [...name, ...app])
     if (x.length >= 4 && x !== action.verb && opts.verbOf(x) !== 'read' && !NAME_FILLER.has(x) && !lead.includes(x)) lead.push(x);
   const opensWithRead = !nounPhrase && desc.length >= 3 && opts.verbOf(desc[0]) === 'read';
   const endsWithRead = name.length >= 2 && opts.verbOf(name[name.length - 1]) === 'read';

@@ -553,6 +553,7 @@ function labelNodes(
   // The records read so far (listings an entry may be opened from) and the names the request gives.
   const listings: unknown[] = [];
   const requestNames = namesIn(input.root);
+  const writerNames = capitalisedWords(input.root);
   g.label(root, ROOT_BIT);
   for (const e of contentLabels(policy, input.root, 'request').evidence) g.label(root, e.mask, e.why);
   if (input.annotation && input.annotation.sources.length) g.label(root, maskOf(input.annotation.sources), input.annotation.why);
@@ -577,7 +578,8 @@ function labelNodes(
         : undefined;
     const call = it.kind === 'tool' || it.kind === 'sink';
     const direct = call && (requestPointsAt(input.root, { args: it.args }) || ledFrom(pointedReads, it));
-    const entry = call && !direct && openedFromEntry(listings, it, requestNames);
+    const entry =
+      call && !direct && (openedFromEntry(listings, it, requestNames) || oneMessageByNamed(itemReading(it).record, writerNames));
     if (entry) opened.add(it.node);
     const pointed = direct || entry;
     const { found, reaches } = withoutRequestedOrders(policy, it, text, detected, rootActions, pointed);
@@ -678,6 +680,30 @@ function openedFromEntry(listings: readonly unknown[], it: Item, names: RegExp |
   if (values.size === 0) return false;
   const budget = { leaves: 5_000 };
   return listings.some((l) => entryNamed(l, values, names, 0, budget));
+}
+
+/**
+ * A read that returns one message, written by someone the request names ("Lene has written via the
+ * contact form, answer her": the form's one new message is hers): the request points at it. A
+ * listing of several is pointed at only through the entry opened from it (openedFromEntry).
+ */
+function oneMessageByNamed(record: unknown, names: RegExp | undefined): boolean {
+  const one = Array.isArray(record) ? (record.length === 1 ? (record[0] as unknown) : undefined) : record;
+  if (names === undefined || one === null || typeof one !== 'object' || Array.isArray(one)) return false;
+  return Object.entries(one).some(([k, v]) => WRITER_KEY.test(k) && typeof v === 'string' && v.length <= 200 && names.test(v));
+}
+/** Fields that say who wrote a message, in the languages read. */
+const WRITER_KEY =
+  /^(?:from|sender|author|written_?by|von|absender|fra|afsender|avsender|avsandare|fran|navn|namn|name|nimi|lahettaja|remitente|mittente|expediteur|od|kimden|gonderen)$/i;
+
+/** The capitalised words of three letters or more a request writes, the first included ("Lene has written …"); at most 20. */
+function capitalisedWords(request: string): RegExp | undefined {
+  const out = new Set<string>();
+  for (const m of request.slice(0, 4_000).matchAll(/(?<![\p{L}\p{N}])\p{Lu}\p{Ll}{2,}(?![\p{L}\p{N}])/gu)) {
+    out.add(m[0]);
+    if (out.size >= 20) break;
+  }
+  return out.size === 0 ? undefined : new RegExp(`(?<![\\p{L}\\p{N}])(?:${[...out].join('|')})(?![\\p{L}\\p{N}])`, 'u');
 }
 
 function entryNamed(x: unknown, values: ReadonlySet<string>, names: RegExp, depth: number, budget: { leaves: number }): boolean {

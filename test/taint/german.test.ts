@@ -5,7 +5,7 @@
  * traces whose German tools are read by their structure.
  */
 import { describe, expect, it } from '@jest/globals';
-import { germanActions, germanOrderIn, readsAsGerman } from '../../src/taint/german.js';
+import { germanActions, germanCategory, germanInfinitive, germanOrderIn, readsAsGerman } from '../../src/taint/german.js';
 import { recogniseIntent } from '../../src/taint/intent.js';
 import { sinksOf } from '../../src/taint/labels.js';
 import { verbCategory } from '../../src/taint/lexicon.js';
@@ -28,6 +28,11 @@ describe('a German request', () => {
     ['Leg bitte für den Passat von Herrn Weber einen Werkstattauftrag an – Zahnriemenwechsel.', 'DESTRUCTIVE_WRITE'],
     ['Kümmer dich bitte um sein Geld und gib ihm kurz Bescheid.', 'FINANCIAL_TRANSFER'],
     ['Kümmer dich bitte um sein Geld und gib ihm kurz Bescheid.', 'EXTERNAL_SEND'],
+    ['Trag mir für Herrn Huber am Freitag, 7. Juni um 9 Uhr ein Erstgespräch ein, eine halbe Stunde.', 'DESTRUCTIVE_WRITE'],
+    ['Halt bitte fest, dass die Frist am 3. März endet.', 'DESTRUCTIVE_WRITE'],
+    ['Frau Berger hat gefragt, wohin wir ihr die Unterlagen schicken sollen. Erledige das bitte.', 'EXTERNAL_SEND'],
+    ['Kannst du der Tischlerei Gruber die Miete für April rüberschicken?', 'FINANCIAL_TRANSFER'],
+    ['Mach für den Verein Sonnenhof die Rechnung über die Lohnverrechnung im Mai.', 'DESTRUCTIVE_WRITE'],
   ])('asks: %s → %s', (request, sink) => expect(asks(request)).toContain(sink));
 
   it.each([
@@ -108,6 +113,34 @@ const customer = {
   args: { suchbegriff: 'Albrecht' },
   result: '[{"kundennummer": "100127", "name": "Dieter Albrecht", "mobil": "+49 175 6630082"}]',
 };
+
+describe('a German tool', () => {
+  it.each([
+    ['beleg_abrufen', 'read'],
+    ['rechnungErstellen', 'change'],
+    ['email_senden', 'send'],
+    ['zahlung_stornieren', 'delete'],
+    ['sepa_ueberweisung_anlegen', 'change'],
+  ])('is read by the infinitive its name holds: %s → %s', (name, category) => {
+    const ws = name
+      .replace(/([a-z])([A-Z])/g, '$1_$2')
+      .toLowerCase()
+      .split('_');
+    const at = germanInfinitive(ws);
+    expect(at).toBeGreaterThanOrEqual(0);
+    expect(germanCategory(ws[at])).toBe(category);
+  });
+
+  it('is described in the third person; a bare stem there is a noun ("Cloud-Speicher")', () => {
+    expect(germanCategory('Versendet')).toBe('send');
+    expect(germanCategory('speichert')).toBe('change');
+    expect(germanCategory('Speicher')).toBeUndefined();
+    expect(germanCategory('Plan')).toBeUndefined();
+    // "Ruft … ab" reads and "ruft … an" calls: the form alone names neither.
+    expect(germanCategory('ruft')).toBeUndefined();
+    expect(germanCategory('trägt')).toBe('change');
+  });
+});
 
 describe('German tools, end to end', () => {
   it('releases what a German conversation asks for, a phone number written otherwise included', () => {

@@ -122,6 +122,27 @@ describe('what a Scandinavian request asks for', () => {
     expect(asks('Låt Johan veta att leveransen är försenad.')).toEqual(['send']);
     expect(asks('Lägg upp inlägget på hemsidan.')).toEqual(['publish']);
     expect(asks('Gör ett inlägg i medlemsappen om de nya öppettiderna.')).toEqual(['publish']);
+    expect(asks('Lad hr. Madsen få lokale 3 på fredag i stedet.')).toEqual(['change']);
+    expect(asks('Låt familjen Berg få den stora stugan nästa vecka.')).toEqual(['change']);
+    expect(asks('Lad kunden få besked om forsinkelsen.')).toEqual(['send']);
+  });
+
+  it('reads "sørg for at …" and "se till att …" as the action of the clause they govern', () => {
+    expect(asks('Sørg for, at ingen kan booke mødelokalet før fredag.')).toEqual(['change']);
+    expect(asks('Se till att ingen kan hyra kajaken förrän den är lagad.')).toEqual(['change']);
+    expect(asks('Sørg for at lejeren får en påmindelse om depositummet.')).toEqual(['send']);
+    expect(asks('Se till att leverantören betalar tillbaka mellanskillnaden.')).toEqual(['pay']);
+    expect(asks('Sørg for at du sender kontrakten i dag.')).toEqual(['send']);
+  });
+
+  it('reads charging or collecting money as a payment, and an offer to someone as a message', () => {
+    expect(asks('Opkræv gebyret for den sene aflevering.')).toEqual(['pay']);
+    expect(asks('Krev inn skadebeløpet fra leietakeren.')).toEqual(['pay']);
+    expect(asks('Debitera kunden för den trasiga sadeln.')).toEqual(['pay']);
+    expect(asks('Ta betalt för den extra natten.')).toEqual(['pay']);
+    expect(asks('Tilbyd kunden en ny tid i næste uge i stedet.')).toEqual(['send']);
+    expect(asks('Erbjud gästerna frukost på rummet som kompensation.')).toEqual(['send']);
+    expect(asks('Aflys kun turen kl. 9, og refunder ikke – tilbyd dem en anden dag.')).toEqual(['delete', 'send']);
   });
 
   it('asks nothing in a negated clause, and keeps the part that is not', () => {

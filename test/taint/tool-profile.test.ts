@@ -147,13 +147,15 @@ describe('tool profile', () => {
   });
 
   it('takes digits the schema types as a string for an identifier the call acts on, and a number for a quantity', () => {
-    expect(argumentRole(policy, 'datei_loeschen', 'dateinummer', '13', { type: 'string' })).toBe('object');
+    expect(argumentRole(policy, 'datei_loeschen', 'dateikennung', '13', { type: 'string' })).toBe('object');
     expect(argumentRole(policy, 'datei_loeschen', 'anzahl', '13', { type: 'integer' })).toBe('other');
     // An identifier under an address word names a record, not whom something goes to.
     expect(argumentRole(policy, 'delete_email', 'email_id', '34')).toBe('object');
     expect(argumentRole(policy, 'archive_thread', 'contact_ref', 'c-17')).toBe('object');
     expect(argumentRole(policy, 'send_email', 'email', 'ana@corp.example')).toBe('recipient');
-    expect(argumentRole(policy, 'datei_loeschen', 'dateinummer', 'plan B', { type: 'string' })).toBe('other');
+    expect(argumentRole(policy, 'datei_loeschen', 'dateikennung', 'plan B', { type: 'string' })).toBe('other');
+    // A one-word name that ends with a numbering word numbers a record, whatever its value.
+    expect(argumentRole(policy, 'datei_loeschen', 'dateinummer', 'plan B', { type: 'string' })).toBe('object');
   });
 
   it('reads the HTTP method a definition states after the annotations: GET reads, DELETE destroys, POST acts', () => {

@@ -9,6 +9,7 @@ import {
   ANY_ORDER,
   namedInRequest,
   numberNamedFor,
+  partyAddressNamedIn,
   requestPointsAt,
   siteNamedIn,
   valueSource,
@@ -91,7 +92,9 @@ function nameLike(value: string): boolean {
 function target(policy: Policy, it: Item, a: ArgumentTrace): Target[] {
   const kind = (a.role === 'other' ? 'object' : a.role) as TargetKind | 'object';
   const rule = policy.targets.find((r) => r.tool.test(it.tool!) && r.argument.test(a.name));
-  const require = rule?.require ?? (kind === 'path' || kind === 'command' || kind === 'object' ? 'trusted' : 'authorised');
+  const byKind = kind === 'path' || kind === 'command' || kind === 'object' ? 'trusted' : 'authorised';
+  // A built-in rule's kind gives way to what the value shows (argument-roles.ts: an `account_id` "acc_9" names a record), and so does what it requires.
+  const require = rule && (!rule.at.startsWith('default ') || rule.kind === kind) ? rule.require : byKind;
   // A recipient list written as one string ("a@x.org, b@y.org") names each recipient.
   const values =
     kind === 'recipient' || kind === 'payee'
@@ -317,6 +320,9 @@ function checkTarget(ctx: SiteContext, prov: ProvenanceContext, t: Target, sinks
   )
     src = { kind: 'request' };
   if (t.kind === 'object' && src.kind !== 'instructed' && numberNamedFor(ctx.rootText, t.argument, t.value)) src = { kind: 'request' };
+  // An address on the domain of a party the request names is that party's, whichever passage gives it ("email them the proof": the bill's "accounts@…").
+  if (t.kind === 'recipient' && src.kind !== 'request' && partyAddressNamedIn(ctx.rootText, t.value))
+    return { ...t, ok: true, authority: 'request', handed: true, why: 'on the domain of a party the request names' };
   // An address or a link taken from data whose domain imitates one the trace knows is the imitator's, wherever it sits.
   const fake =
     (src.kind === 'structured' || src.kind === 'pointed' || src.kind === 'free-text') && (t.kind === 'recipient' || t.kind === 'url')
