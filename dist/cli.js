@@ -58710,6 +58710,9 @@ var VERBS = {
     "append",
     "patch",
     "put",
+    // "Pop the tasting in the diary", "stick it on the rota": put, as people say it.
+    "pop",
+    "stick",
     "restart",
     "start",
     "stop",
@@ -60171,15 +60174,16 @@ function byName(ws, codeTool) {
   if (ID_LAST.has(last) || has(ws, ...W.object) || has(ws, ...W.taxId)) return "object";
   return void 0;
 }
-function argumentRole(policy, tool, name, value2, prop) {
+function argumentRole(policy, tool, name, value2, prop, siblings) {
   const v = value2.trim();
   const shape = EMAIL2.test(v) ? "e" : URL_VALUE.test(v) ? "u" : IBAN.test(v.toUpperCase()) && /\d{2}/.test(v) ? "i" : PHONE2.test(v) && !DATE.test(v) ? "p" : v === "true" || v === "false" ? "b" : ID_VALUE.test(v) ? "n" : sentence(v) ? "s" : "-";
   let cache3 = CACHE.get(policy);
   if (!cache3) CACHE.set(policy, cache3 = /* @__PURE__ */ new Map());
-  const key3 = `${tool}\0${name}\0${shape}${digitsOf(v)}\0${prop ? JSON.stringify(prop) : ""}`;
+  const payeeBeside = siblings?.some((n2) => n2 !== name && namesPayee(n2)) ?? false;
+  const key3 = `${tool}\0${name}\0${shape}${digitsOf(v)}\0${payeeBeside ? "p" : ""}${prop ? JSON.stringify(prop) : ""}`;
   let role = cache3.get(key3);
   if (role === void 0) {
-    role = computeRole(policy, tool, name, v, prop);
+    role = computeRole(policy, tool, name, v, prop, payeeBeside);
     if (cache3.size < 5e4) cache3.set(key3, role);
   }
   return role;
@@ -60187,13 +60191,20 @@ function argumentRole(policy, tool, name, value2, prop) {
 var CACHE = /* @__PURE__ */ new WeakMap();
 var digitsOf = (v) => v === "" ? "empty" : v.length > 64 ? "long" : `${SUM.test(v.replace(CURRENCY, "")) ? "s" : "-"}${accountDigits(v) ? "d" : "-"}`;
 var accountDigits = (v) => /^\d{4,}$/.test(v.replace(/[\s./-]/g, ""));
-function computeRole(policy, tool, name, v, prop) {
+function namesPayee(name) {
+  const raw = words(name).map((w) => w.toLowerCase());
+  if (byName(raw.map(stem), false) !== "payee") return false;
+  if (raw.some((w) => /^accounts?$/.test(w)) && !raw.some((w) => PAYEE_WORDS.has(w))) return false;
+  return ID_LAST.has(raw[raw.length - 1]) || !raw.every((w) => !PAYEE_WORDS.has(w) || PARTY_WORDS.has(w));
+}
+var PARTY_WORDS = /* @__PURE__ */ new Set(["payee", "beneficiary", "recipient", "to"]);
+function computeRole(policy, tool, name, v, prop, payeeBeside = false) {
   const rule = policyRule(policy, tool, name);
   if (rule && !rule.at.startsWith("default ")) return "role" in rule ? rule.role : rule.kind;
   const fromSchema = schemaRole(prop);
   if (fromSchema) return fromSchema;
   const raw = words(name);
-  if (rule) return notARecipient(notMoney("role" in rule ? rule.role : rule.kind, v, raw), v, raw);
+  if (rule) return notARecipient(notMoney("role" in rule ? rule.role : rule.kind, v, raw, payeeBeside), v, raw);
   const ws = raw.map(stem);
   if (raw.some((w) => BOUNDS.has(w))) return "other";
   const role = raw.some((w) => w.toLowerCase() === "routing") ? "payee" : byName(ws, isCodeTool(tool));
@@ -60201,22 +60212,25 @@ function computeRole(policy, tool, name, v, prop) {
   if (role === void 0 || role === "content" || role === "object") {
     const fromValue = valueRole(v, role === void 0 && phoneMayBe(tool, name, v, prop));
     if (fromValue) return fromValue;
+    if (role === void 0 && raw.length === 1 && raw[0].length > 6 && /(?:nummer|number|numero|numer)$/i.test(raw[0])) return "object";
   }
   if (role === "recipient" && sentence(v)) return "content";
   if (role === "recipient" && (v === "true" || v === "false")) return "choice";
-  if (role !== void 0) return notARecipient(notMoney(role, v, raw), v, raw);
+  if (role !== void 0) return notARecipient(notMoney(role, v, raw, payeeBeside), v, raw);
   const type = Array.isArray(prop?.type) ? prop?.type[0] : prop?.type;
   if (type === "boolean" || v === "true" || v === "false") return "choice";
   if (type === "string" && ID_VALUE.test(v)) return "object";
   return "other";
 }
-function notMoney(role, v, raw) {
+function notMoney(role, v, raw, payeeBeside) {
   if (role === "amount" && v !== "" && v.length <= 40 && !SUM.test(v.replace(CURRENCY, ""))) return "choice";
   if (role !== "payee" || v === "" || !raw.some((w) => /^accounts?$/i.test(w)) || raw.some((w) => PAYEE_WORDS.has(w.toLowerCase())))
     return role;
+  if (payeeBeside || raw.some((w) => SOURCE_WORDS.has(w.toLowerCase()))) return "object";
   const accountShaped = v.length <= 64 && accountDigits(v) || EMAIL2.test(v) || IBAN.test(v.toUpperCase()) && /\d{2}/.test(v) || /^0x[0-9a-f]{6,}$/i.test(v);
   return accountShaped ? role : "object";
 }
+var SOURCE_WORDS = /* @__PURE__ */ new Set(["from", "source", "debit", "origin", "originating", "payer", "funding", "own", "my"]);
 var SUM = /^[\s+-]*\d[\d\s.,'’]*$/;
 var CURRENCY = /\b[A-Za-z]{1,3}\b|[€$£¥₹%]/g;
 var PAYEE_WORDS = /* @__PURE__ */ new Set([...NAME_WORDS.payee, ...NAME_WORDS.accountTarget, "routing"]);
@@ -60942,13 +60956,13 @@ function readsAsGerman(text2) {
   return n2.own >= 1 && n2.own > n2.english && !readsAsSpanish(text2);
 }
 var STEMS2 = {
-  read: "such find pruf uber|pruf nach|seh/sieh an|zeig zeig les/lies ab|ruf hol auf|list list schau an|schau nach|schau an|seh/sieh check offn berechn zusammen|fass ermittel kontrollier vergleich herunter|lad recherchier ab|frag",
-  send: "send schick verschick versend ab|schick zu|schick zu|send raus|schick weiter|leit antwort beantwort benachrichtig informier mit|teil schreib an|schreib meld mail an|ruf erinner mahn",
+  read: "such durch|such find pruf uber|pruf nach|seh/sieh an|zeig zeig les/lies ab|ruf hol auf|list list schau an|schau nach|schau an|seh/sieh check offn berechn zusammen|fass ermittel kontrollier vergleich herunter|lad recherchier ab|frag",
+  send: "send schick verschick versend ab|schick ruber|schick heruber|schick zu|schick zu|send raus|schick weiter|leit antwort beantwort benachrichtig informier mit|teil schreib an|schreib meld mail an|ruf erinner mahn",
   share: "teil frei|geb/gib ein|lad/lad berechtig gewahr",
   publish: "veroffentlich aus|hang online|stell hoch|lad",
   pay: "zahl bezahl uberweis erstatt ruck|erstatt zuruck|erstatt zuruck|zahl aus|zahl begleich an|weis gut|schreib ab|buch ein|zieh",
   book: "buch reservier vereinbar ein|plan plan terminier ein|buch",
-  change: "ander an|pass aktualisier ein|trag/trag erfass an|leg erstell beauftrag vergeb/vergib erteil aktivier deaktivier sperr entsperr genehmig ab|lehn markier setz verschieb bestatig speicher notier vermerk hinterleg beantrag ein|reich bestell aus|fuhr ab|schliess schliess um|buch verlanger korrigier erhoh reduzier zu|weis verbuch erledig hinzu|fug eroffn reparier tausch aus|tausch ersetz auf|nehm/nimm stell ein|stell",
+  change: "ander an|pass aktualisier ein|trag/trag fest|halt/halt erfass an|leg erstell beauftrag vergeb/vergib erteil aktivier deaktivier sperr entsperr genehmig ab|lehn markier setz verschieb bestatig speicher notier vermerk hinterleg beantrag ein|reich bestell aus|fuhr ab|schliess schliess um|buch verlanger korrigier erhoh reduzier zu|weis verbuch erledig erganz an|hang hinzu|fug eroffn reparier tausch aus|tausch ersetz auf|nehm/nimm stell ein|stell",
   delete: "losch entfern stornier kundig ab|sag auf|heb widerruf annullier streich ab|meld entzieh",
   exec: "installier"
 };
@@ -61023,14 +61037,16 @@ var NEGATORS2 = /* @__PURE__ */ new Set(["nicht", "nie", "niemals", "kein", "kei
 var TO_USER2 = /* @__PURE__ */ new Set(["mir", "uns"]);
 function germanActions(prose) {
   const out = [];
-  for (const sentence2 of prose.replace(/\.(?=\s|$)/g, "\n").match(/[^;!?\n]+\?*/g) ?? []) {
+  for (const sentence2 of prose.replace(/(?<!\b\d{1,2})\.(?=\s|$)/g, "\n").match(/[^;!?\n]+\?*/g) ?? []) {
     const all = germanWords(sentence2);
     if (all.length === 0 || sentence2.trim().endsWith("?") && QUESTION_WORDS2.has(all[0])) continue;
-    for (const part of sentence2.split(/,\s*|\s[-–—]\s|\s+(?:und|dann|sowie|danach|anschließend|anschliessend)\s+/i)) {
+    const parts = sentence2.split(/,\s*|\s[-–—]\s|\s+(?:und|dann|sowie|danach|anschließend|anschliessend)\s+/i);
+    for (const [at, part] of parts.entries()) {
       const raw = part.match(/[\p{L}\p{M}]+/gu) ?? [];
       const ws = raw.map(canonicalGerman);
       if (ws.length === 0 || ws.some((w) => NEGATORS2.has(w))) continue;
-      for (const a2 of [...verbFirst(ws, raw, all), ...verbLast(ws)])
+      const later = parts.slice(at + 1, at + 4).map((p) => germanWords(p).at(-1));
+      for (const a2 of [...verbFirst(ws, raw, [all.at(-1), ...later]), ...verbLast(ws)])
         if (!(a2.category === "send" && ws.some((w) => TO_USER2.has(w)))) out.push(a2);
     }
   }
@@ -61054,29 +61070,33 @@ var ACTION_NOUNS2 = [
   ["storno", "delete"],
   ["kundigung", "delete"],
   ["absage", "delete"],
-  ["anderung", "change"]
+  ["anderung", "change"],
+  ["rechnung", "change"],
+  ["note", "change"],
+  ["notiz", "change"]
 ];
 function lightVerb2(ws, i2) {
   if (!LIGHT2.test(ws[i2])) return void 0;
-  for (const w of ws.slice(i2 + 1, i2 + 6)) {
+  for (const w of ws.slice(i2 + 1, i2 + 9)) {
     const hit = ACTION_NOUNS2.find(([n2]) => w.endsWith(n2) || w.replace(/(?:en|n|s|e)$/, "").endsWith(n2));
     if (hit) return { category: hit[1], after: ws.slice(i2 + 1), words: ws.slice(i2, i2 + 4).join(" ") };
   }
   return void 0;
 }
-function verbFirst(ws, raw, sentence2) {
+function verbFirst(ws, raw, closing) {
   let i2 = 0;
   while (i2 < ws.length - 1 && LEAD_IN.has(ws[i2])) i2++;
   if (ws.length - i2 < 2 || i2 > 0 && new RegExp("^\\p{Lu}", "u").test(raw[i2])) return [];
   const light = lightVerb2(ws, i2);
   if (light) return [light];
-  const ends2 = /* @__PURE__ */ new Set([ws.at(-1), sentence2.at(-1)]);
+  const ends2 = /* @__PURE__ */ new Set([ws.at(-1), ...closing]);
   const forms = (FORMS2.get(ws[i2]) ?? []).filter((f2) => !f2.infinitive || i2 > 0 || ws[i2 + 1] === "sie");
   const f = forms.find((x) => x.particle !== void 0 && ends2.has(x.particle)) ?? forms.find((x) => x.particle === void 0);
   return f && f.category !== "read" ? [{ category: f.category, after: ws.slice(i2 + 1), words: ws.slice(i2, i2 + 4).join(" ") }] : [];
 }
+var CLOSING_MODALS = wordSet("sollen soll sollten sollte mochte mochten will wollen muss mussen");
 function verbLast(ws) {
-  const last = ws.length - 1;
+  const last = ws.length - (ws.length > 2 && CLOSING_MODALS.has(ws[ws.length - 1]) ? 2 : 1);
   if (last < 1 || ws.includes("ob")) return [];
   const f = FORMS2.get(ws[last])?.find((x) => x.infinitive);
   return f && f.category !== "read" ? [{ category: f.category, after: ws.slice(0, last), words: ws.slice(Math.max(0, last - 3)).join(" ") }] : [];
@@ -61095,6 +61115,21 @@ function germanPlan(sentence2) {
 }
 function germanOrderIn(sentence2) {
   return germanActions(sentence2).find((a2) => a2.category !== "read")?.words;
+}
+function germanCategory(word) {
+  const w = canonicalGerman(word);
+  const third = w.endsWith("t") && (FORMS2.has(w.slice(0, -1)) || w.endsWith("et") && FORMS2.has(w.slice(0, -2)));
+  const all = (FORMS2.get(w) ?? []).filter((f) => f.infinitive || third);
+  const plain = all.filter((f) => f.particle === void 0);
+  const forms = plain.length > 0 ? plain : all;
+  const categories = new Set(forms.map((f) => f.category));
+  const [only] = categories;
+  return categories.size === 1 ? only : void 0;
+}
+function germanInfinitive(nameWords2) {
+  return nameWords2.findIndex(
+    (w) => (FORMS2.get(canonicalGerman(w)) ?? []).some((f) => f.infinitive && f.particle === void 0) && germanCategory(w) !== void 0
+  );
 }
 
 // src/taint/portuguese.ts
@@ -63072,10 +63107,10 @@ var ENGLISH_SPELLED3 = wordSet(
 );
 var VERBS3 = {
   read: "s\xF8k/s\xF8ka kolla h\xE6mta kontrollera granska l\xE6s/l\xE6sa visa lista titta j\xE6mf\xF8r/j\xE6mf\xF8ra r\xE6kna sammanfatta summera leta hitta \xF8ppna unders\xF8k/unders\xF8ka verifiera s\xF8g/s\xF8ge hent/hente tjek/tjekke kontroller/kontrollere l\xE6s/l\xE6se vis/vise find/finde sammenlign/sammenligne beregn/beregne opsummer/opsummere \xE5bn/\xE5bne unders\xF8g/unders\xF8ge sjekk/sjekke les/lese finn/finne oppsummer/oppsummere \xE5pne/\xE5pne unders\xF8k/unders\xF8ke",
-  send: "skicka skicka|vidare skicka|iv\xE6g skicka|tillbaka s\xE6nd/s\xE6nda mejla maila smsa ring/ringa ring|upp ring|tillbaka svara besvara meddela informera underr\xE6tta p\xE5minn/p\xE5minna kontakta h\xF8r|av ber\xE6tta fr\xE5ga varna vidarebefordra skriv/skriva|till send/sende send|videre send|tilbage send|tilbake mail/maile email/emaile sms/smse ring/ringe ring|tilbage ring|tilbake ring|op ring|opp svar/svare besvar/besvare meddel/meddele informer/informere underret/underrette p\xE5mind/p\xE5minde kontakt/kontakte sp\xF8rg/sp\xF8rge fort\xE6l/fort\xE6lle advar/advare videresend/videresende skriv/skrive|til sp\xF8r/sp\xF8rre fortell/fortelle varsl/varsle minn/minne p\xE5minn/p\xE5minne meld|fra si/si/sier|fra sig/sige|til",
+  send: "skicka skicka|vidare skicka|iv\xE6g skicka|tillbaka s\xE6nd/s\xE6nda mejla maila smsa ring/ringa ring|upp ring|tillbaka svara besvara meddela informera underr\xE6tta p\xE5minn/p\xE5minna kontakta h\xF8r|av ber\xE6tta fr\xE5ga varna vidarebefordra skriv/skriva|till send/sende send|videre send|tilbage send|tilbake mail/maile email/emaile sms/smse ring/ringe ring|tilbage ring|tilbake ring|op ring|opp svar/svare besvar/besvare meddel/meddele informer/informere underret/underrette p\xE5mind/p\xE5minde kontakt/kontakte sp\xF8rg/sp\xF8rge fort\xE6l/fort\xE6lle advar/advare videresend/videresende skriv/skrive|til sp\xF8r/sp\xF8rre fortell/fortelle varsl/varsle minn/minne p\xE5minn/p\xE5minne meld|fra si/si/sier|fra sig/sige|til tilbyd/tilbyde tilby/tilby/tilbyr erbjud/erbjuda",
   share: "dela bjud/bjuda|in bevilja del/dele inviter/invitere",
   publish: "publicera posta annonsera publicer/publicere poste/poste publiser/publisere kunngj\xF8r/kunngj\xF8re",
-  pay: "betala betala|tillbaka \xE5terbetala \xF8verf\xF8r/\xF8verf\xF8ra f\xF8r/f\xF8ra|\xF8ver s\xE6tt/s\xE6tta|in best\xE6ll/best\xE6lla k\xF8p/k\xF8pa fakturera debitera kreditera swisha betal/betale betal|tilbage betal|tilbake tilbagebetal/tilbagebetale tilbakebetal/tilbakebetale overf\xF8r/overf\xF8re indbetal/indbetale innbetal/innbetale udbetal/udbetale utbetal/utbetale refunder/refundere bestil/bestille bestill/bestille k\xF8b/k\xF8be kj\xF8p/kj\xF8pe fakturer/fakturere debiter/debitere krediter/kreditere belast/belaste vipps/vippse",
+  pay: "betala betala|tillbaka \xE5terbetala \xF8verf\xF8r/\xF8verf\xF8ra f\xF8r/f\xF8ra|\xF8ver s\xE6tt/s\xE6tta|in best\xE6ll/best\xE6lla k\xF8p/k\xF8pa fakturera debitera kreditera swisha betal/betale betal|tilbage betal|tilbake tilbagebetal/tilbagebetale tilbakebetal/tilbakebetale overf\xF8r/overf\xF8re indbetal/indbetale innbetal/innbetale udbetal/udbetale utbetal/utbetale refunder/refundere bestil/bestille bestill/bestille k\xF8b/k\xF8be kj\xF8p/kj\xF8pe fakturer/fakturere debiter/debitere krediter/kreditere belast/belaste vipps/vippse opkr\xE6v/opkr\xE6ve inddriv/inddrive krev/kreve|inn innkrev/innkreve kr\xE6v/kr\xE6va|in",
   book: "boka boka|in reservera schemal\xE6gg/schemal\xE6gga book/booke reserver/reservere planl\xE6g/planl\xE6gge planlegg/planlegge",
   change: "\xE6ndra uppdatera l\xE6gg/l\xE6gga|till l\xE6gg/l\xE6gga|in skapa registrera spara flytta byt/byta korrigera r\xE6tta godk\xE6nn/godk\xE6nna bekr\xE6fta attestera avvisa blockera sp\xE6rra l\xE5s/l\xE5sa l\xE5s|upp aktivera frys/frysa f\xF8rl\xE6ng/f\xF8rl\xE6nga f\xF8rnya ers\xE6tt/ers\xE6tta fyll/fylla|i markera tilldela signera skriv/skriva|under skriv/skriva|in skriv/skriva st\xE6ng/st\xE6nga arkivera \xE5terst\xE6ll/\xE5terst\xE6lla importera kopiera omboka justera notera uppgradera nedgradera \xE5teraktivera \xE6ndr/\xE6ndre opdater/opdatere tilf\xF8j/tilf\xF8je opret/oprette registrer/registrere gem/gemme flyt/flytte skift/skifte ret/rette godkend/godkende bekr\xE6ft/bekr\xE6fte afvis/afvise bloker/blokere sp\xE6r/sp\xE6rre l\xE5s/l\xE5se l\xE5s|op aktiver/aktivere forl\xE6ng/forl\xE6nge forny/forny/fornyer erstat/erstatte udfyld/udfylde marker/markere tildel/tildele underskriv/underskrive luk/lukke nulstil/nulstille kopier/kopiere ombook/ombooke juster/justere noter/notere indtast/indtaste tilmeld/tilmelde skriv/skrive endre/endre oppdater/oppdatere legg/legge|til legg/legge|inn opprett/opprette lagre/lagre flytt/flytte bytt/bytte rett/rette godkjenn/godkjenne bekreft/bekrefte avvis/avvise blokker/blokkere sperr/sperre l\xE5s|opp forleng/forlenge forny/fornye erstatt/erstatte fyll/fylle|ut merk/merke signer/signere lukk/lukke tilbakestill/tilbakestille meld/melde|p\xE5",
   delete: "radera ta|bort avboka avbest\xE6ll/avbest\xE6lla avsluta s\xE6g/s\xE6ga|upp stryk/stryka makulera annullera rensa sl\xE6ng/sl\xE6nga \xE5terkalla avregistrera inaktivera stoppa avbryt/avbryta h\xE6v/h\xE6va slet/slette fjern/fjerne afbestil/afbestille aflys/aflyse annuller/annullere opsig/opsige sig/sige|op afmeld/afmelde afslut/afslutte stop/stoppe tilbagekald/tilbagekalde deaktiver/deaktivere slett/slette avbestill/avbestille avlys/avlyse kanseller/kansellere si/si/sier|opp meld/melde|av avslutt/avslutte stopp/stoppe tilbakekall/tilbakekalle tag/tage|bort",
@@ -63235,6 +63270,7 @@ var HOMOGRAPHS5 = wordSet(
 );
 var nounHeading4 = (ws, i2) => HOMOGRAPHS5.has(ws[i2]) && (i2 + 1 >= ws.length || /^(?:från|fra|av|af|nr|nummer|ær|er|var|blev|ble|\d.*)$/.test(ws[i2 + 1]));
 var PRONOUNS5 = wordSet("den det dem honom henne ham hende ham hende dom mig meg dig deg oss os er dere jer");
+var LET = wordSet("lad la l\xE5t");
 function verbAt4(ws, i2, kinds) {
   const forms = (FORMS8.get(ws[i2]) ?? []).filter((f2) => kinds.includes(f2.kind));
   const particles = /* @__PURE__ */ new Set([ws[i2 + 1], PRONOUNS5.has(ws[i2 + 1]) ? ws[i2 + 2] : void 0, ws.length - i2 <= 6 ? ws.at(-1) : void 0]);
@@ -63242,7 +63278,8 @@ function verbAt4(ws, i2, kinds) {
   if (f) return f;
   const light = LIGHT_FORMS5.get(ws[i2]);
   if (!light || !kinds.includes(light.kind)) return void 0;
-  const category = lightCategory5(light.alone, ws.slice(i2 + 1));
+  const lets = LET.has(light.imp) && ws.slice(i2 + 2, i2 + 8).includes("f\xE5");
+  const category = lightCategory5(light.alone, ws.slice(i2 + 1)) ?? (lets ? "change" : void 0);
   return category ? { category, imp: light.imp, kind: light.kind } : void 0;
 }
 function infinitiveAfter(ws, from) {
@@ -63312,10 +63349,26 @@ function mainClause(written) {
   );
   return that > 0 ? ws.slice(0, that) : ws;
 }
+function seeTo(ws) {
+  let i2 = 0;
+  while (i2 < ws.length && i2 < 4 && LEAD_IN3.has(ws[i2])) i2++;
+  const opens = (ws[i2] === "s\xF8rg" || ws[i2] === "se") && /^(?:for|till?)$/.test(ws[i2 + 1] ?? "") && /^att?$/.test(ws[i2 + 2] ?? "");
+  const clause = ws.slice(i2 + 3, i2 + 23);
+  if (!opens || clause.length < 2 || READER2.has(clause[0])) return void 0;
+  if (!clause.some((w) => NEGATORS7.has(w))) {
+    for (let j = 0; j < clause.length && j < 8; j++) {
+      const v = verbAt4(clause, j, ["inf", "pres"]);
+      if (v && v.category !== "none" && v.category !== "read") return { category: v.category, at: i2 };
+    }
+    const named = lightCategory5(void 0, clause);
+    if (named) return { category: named, at: i2 };
+  }
+  return { category: "change", at: i2 };
+}
 var toUser5 = (ws, at) => ws.slice(at + 1, at + 5).some((w) => TO_USER7.has(w));
 function scandinavianActions(prose) {
   const out = [];
-  const text2 = prose.slice(0, 8e3).replace(/\bsms[:'’-](?=a\b|e\b)/gi, "sms");
+  const text2 = prose.slice(0, 8e3).replace(/\bsms[:'’-](?=a\b|e\b)/gi, "sms").replace(/\b(s[øö]rg\s+for|se\s+till?),(?=\s+att?\b)/giu, "$1").replace(/(?<![\p{L}\p{N}])(hr|nr|kl|ca|evt|inkl|ekskl|tlf|jf)\.(?=\s+[\p{L}\p{N}])/giu, "$1");
   for (const sentence2 of (text2.replace(/\.(?=\s|$)/g, "\n").match(/[^!?\n]+\?*/g) ?? []).slice(0, 200)) {
     const question = sentence2.trim().endsWith("?");
     const parts = partsOf5(sentence2);
@@ -63324,6 +63377,12 @@ function scandinavianActions(prose) {
     let modal = false;
     for (const written of parts) {
       const ws = mainClause(written);
+      const see = seeTo(ws);
+      if (see) {
+        modal = false;
+        out.push({ category: see.category, after: ws.slice(see.at + 3, see.at + 15), words: ws.slice(see.at, see.at + 4).join(" ") });
+        continue;
+      }
       if (ws.length === 0 || ws.some((w) => NEGATORS7.has(w))) continue;
       const hit = askedIn(ws, modal);
       modal = hit !== void 0 && hit.v.kind === "inf";
@@ -64245,6 +64304,441 @@ function turkishInfinitive(nameWords2) {
   });
 }
 
+// src/taint/finnish.ts
+function finnishWords(text2) {
+  const joined = text2.toLowerCase().replace(/\be-(?=mail|lasku)/g, "e");
+  return (joined.match(/[\p{L}\p{M}\p{N}]+(?:-[\p{L}\p{M}]+)*(?::[\p{L}]+)?/gu) ?? []).map((w) => fold(w.split(":")[0]));
+}
+var STEMS5 = {
+  read: "hakea/hae etsia/etsi tarkistaa/tarkista tarkastaa/tarkasta katsoa/katso lukea/lue listata/listaa nayttaa/nayta selvittaa/selvita laskea/laske verrata/vertaa loytaa/loyda ladata/lataa tutkia/tutki seurata/seuraa avata/avaa tulostaa/tulosta palauttaa/palauta kysella/kysele",
+  send: "lahettaa/laheta postittaa/postita meilata/meilaa mailata/mailaa soittaa/soita ilmoittaa/ilmoita kertoa/kerro vastata/vastaa muistuttaa/muistuta tiedottaa/tiedota valittaa/valita tekstata/tekstaa kirjoittaa/kirjoita kysya/kysy pyytaa/pyyda varoittaa/varoita informoida/informoi tiedustella/tiedustele karhuta/karhua kutsua/kutsu viestia/viesti",
+  share: "jakaa/jaa myontaa/myonna valtuuttaa/valtuuta",
+  publish: "julkaista/julkaise postata/postaa twiitata/twiittaa",
+  pay: "maksaa/maksa hyvittaa/hyvita tilata/tilaa ostaa/osta laskuttaa/laskuta veloittaa/veloita tilittaa/tilita lunastaa/lunasta maksattaa/maksata",
+  book: "varata/varaa buukata/buukkaa ajastaa/ajasta sopia/sovi aikatauluttaa/aikatauluta kalenteroida/kalenteroi",
+  change: "muuttaa/muuta paivittaa/paivita muokata/muokkaa lisata/lisaa korjata/korjaa vaihtaa/vaihda tallentaa/tallenna merkita/merkitse kirjata/kirjaa luoda/luo hyvaksya/hyvaksy hylata/hylkaa vahvistaa/vahvista kuitata/kuittaa siirtaa/siirra lykata/lykkaa pidentaa/pidenna aktivoida/aktivoi estaa/esta lukita/lukitse nimeta/nimea rekisteroida/rekisteroi tayttaa/tayta allekirjoittaa/allekirjoita kopioida/kopioi tuoda/tuo asettaa/aseta laatia/laadi valmistella/valmistele alentaa/alenna korottaa/korota sulkea/sulje liittaa/liita uudistaa/uudista",
+  delete: "poistaa/poista perua/peru peruuttaa/peruuta irtisanoa/irtisano lopettaa/lopeta tyhjentaa/tyhjenna pyyhkia/pyyhi arkistoida/arkistoi mitatoida/mitatoi keskeyttaa/keskeyta havittaa/havita",
+  exec: "ajaa/aja asentaa/asenna kaynnistaa/kaynnista"
+};
+var LIGHT10 = {
+  "tehda/tee": void 0,
+  "antaa/anna": void 0,
+  "laittaa/laita": "send",
+  "pistaa/pista": "send",
+  "hoitaa/hoida": void 0,
+  "suorittaa/suorita": "exec",
+  "ottaa/ota": void 0,
+  "pitaa/pida": void 0
+};
+function formsOf4(inf, imp) {
+  let plural5, pres3, cond, pass, maan, must;
+  if (inf === "tehda") [plural5, pres3, cond, pass, maan, must] = ["tehkaa", "tekee", "tekisi", "tehdaan", "tekemaan", "tehtava"];
+  else if (/[aeiouy]da$/.test(inf)) {
+    const s2 = inf.slice(0, -2);
+    [plural5, pres3, cond, pass, maan, must] = [
+      `${s2}kaa`,
+      imp,
+      s2.endsWith("i") ? `${s2}si` : `${s2.slice(0, -1)}isi`,
+      `${inf}an`,
+      `${imp}maan`,
+      `${s2}tava`
+    ];
+  } else if (/(?:ll|nn|rr|st)a$/.test(inf)) {
+    const s2 = inf.slice(0, -2);
+    [plural5, pres3, cond, pass, maan, must] = [
+      `${s2}kaa`,
+      imp + imp.at(-1),
+      `${imp.slice(0, -1)}isi`,
+      `${inf}an`,
+      `${imp}maan`,
+      `${s2}tava`
+    ];
+  } else if (/[aeiouy]ta$/.test(inf)) {
+    const s2 = inf.slice(0, -1);
+    const five = imp.endsWith("se");
+    [plural5, pres3, cond, pass, maan, must] = [
+      `${s2}kaa`,
+      five ? `${imp}e` : imp,
+      `${imp.slice(0, -1)}isi`,
+      `${inf}an`,
+      `${imp}maan`,
+      `${s2}tava`
+    ];
+  } else {
+    const s2 = inf.slice(0, -1);
+    const weak = imp.endsWith("a") ? `${imp.slice(0, -1)}e` : imp;
+    const c3 = s2.endsWith("i") ? `${s2}si` : `${s2.endsWith("e") ? s2.slice(0, -1) : s2}isi`;
+    [plural5, pres3, cond, pass, maan, must] = [`${s2}kaa`, s2 + s2.at(-1), c3, `${weak}taan`, `${s2}maan`, `${weak}ttava`];
+  }
+  return [
+    [imp, "imp"],
+    [`${imp}pa`, "imp"],
+    [plural5, "imp"],
+    [`${plural5}pa`, "imp"],
+    [`${imp}tko`, "ask"],
+    [`${imp}tteko`, "ask"],
+    [`${cond}tko`, "ask"],
+    [`${cond}tteko`, "ask"],
+    [inf, "inf"],
+    [pres3, "pres3"],
+    [`${imp}n`, "pres1"],
+    [`${imp}nko`, "pres1q"],
+    [`${imp}mme`, "we"],
+    [pass, "pass"],
+    [`${pass}ko`, "passq"],
+    [pass.slice(0, -2), "passneg"],
+    [maan, "maan"],
+    [must, "must"]
+  ];
+}
+var FORMS11 = (() => {
+  const out = /* @__PURE__ */ new Map();
+  const add = (item, category, light) => {
+    const [inf, imp] = item.split("/");
+    for (const [form, kind] of formsOf4(inf, imp)) out.set(form, [...out.get(form) ?? [], { category, imp, kind, light }]);
+  };
+  for (const [category, list3] of Object.entries(STEMS5))
+    for (const item of list3.split(" ")) add(item, category, false);
+  for (const [item, category] of Object.entries(LIGHT10)) add(item, category, true);
+  return out;
+})();
+var formsAt = (w, kinds) => (FORMS11.get(w ?? "") ?? []).filter((f) => kinds.includes(f.kind));
+var HOMOGRAPHS8 = wordSet(
+  "tilaa lisaa muuta tuo luo peru anna aja lue jaa osta sovi kutsu viesti esta vastaa varaa laske seuraa avaa kirjaa tee ota pida"
+);
+var NOUN_STEMS4 = {
+  money: "lasku maksu raha euro summa vuokra vastike vastikkee hyvitys hyvityks palautus palautuks korvaus korvauks tilisiirto tilisiirro siirto siirro saldo velka vela sakko sako palkka palka hinta hinna ennakko ennako takuu pantti panti kuitti kuiti iban laina lainaa erapaiva maksuera",
+  message: "viesti sahkoposti posti meili maili kirje kirjee muistutus muistutuks vahvistus vahvistuks ilmoitus ilmoituks kutsu tiedote tiedottee vastaus vastauks uutiskirje tekstari sms whatsapp",
+  access: "paasy oikeus oikeud oikeuks lupa luva rooli yllapitaja admin avain avaime kayttaja",
+  booking: "varaus varauks tapaaminen tapaamise kokous kokoukse kokouks poyta poyda huone huonee lento lenno lippu lipu vuoro sali ajanvaraus",
+  publication: "julkaisu mainos mainokse postaus postauks artikkeli blogi arvostelu",
+  credential: "salasana tunnus tunnukse tunnuks pin pin-koodi token"
+};
+var NOUN_LIST2 = Object.entries(NOUN_STEMS4).flatMap(([k, list3]) => list3.split(" ").map((s2) => [s2, k]));
+var ENDING = /^(?:[aeiouy]{0,2}(?:n|t|a|ta|lle|lla|lta|ssa|sta|na|ksi|ja|hin|den|tten|ne)?)(?:ni|si|mme|nne|nsa)?(?:kin|kaan|ko|han)?$/;
+var nounIs2 = (w, stem2) => {
+  const at = w.lastIndexOf(stem2);
+  return at >= 0 && (at === 0 || stem2.length >= 4) && w.length - at - stem2.length <= 7 && ENDING.test(w.slice(at + stem2.length));
+};
+function finnishObjects(ws) {
+  const out = /* @__PURE__ */ new Set();
+  for (const w of ws.slice(0, 400)) for (const [stem2, kind] of NOUN_LIST2) if (nounIs2(w, stem2)) out.add(kind);
+  return out;
+}
+var ACTION_NOUNS7 = [
+  ["maksu", "pay"],
+  ["tilisiirto", "pay"],
+  ["tilisiirro", "pay"],
+  ["tilaus", "pay"],
+  ["tilauks", "pay"],
+  ["hyvitys", "pay"],
+  ["hyvityks", "pay"],
+  ["varaus", "book"],
+  ["varauks", "book"],
+  ["vuoro", "book"],
+  ["tapaamine", "book"],
+  ["tapaamise", "book"],
+  ["peruutus", "delete"],
+  ["peruutuks", "delete"],
+  ["muutos", "change"],
+  ["muutoks", "change"],
+  ["muutokse", "change"],
+  ["korjaus", "change"],
+  ["korjauks", "change"],
+  ["talteen", "change"],
+  ["viesti", "send"],
+  ["ilmoitus", "send"],
+  ["ilmoituks", "send"],
+  ["soitto", "send"],
+  ["yhteytta", "send"],
+  ["tietaa", "send"],
+  ["tieto", "send"],
+  ["tasalla", "send"],
+  ["paasy", "share"],
+  ["oikeus", "share"],
+  ["oikeud", "share"],
+  ["lupa", "share"],
+  ["luva", "share"],
+  ["julkaisu", "publish"],
+  ["skripti", "exec"]
+];
+var DRAFT = ["luonnos", "luonnokse", "luonnoks"];
+var VENUE = /^(?:netti|nettisivu|verkkosivu|kotisivu|sivu|instagram|facebook|linkedin|intra|ilmoitustaulu|some)/;
+var CALENDAR = /^kalenteri/;
+function lightCategory8(form, around) {
+  if (around.some((w) => DRAFT.some((n2) => nounIs2(w, n2)))) return "change";
+  if (around.some((w) => VENUE.test(w))) return "publish";
+  if (around.some((w) => CALENDAR.test(w))) return "book";
+  for (const w of around) {
+    const hit = ACTION_NOUNS7.find(([n2]) => nounIs2(w, n2));
+    if (hit) return hit[1];
+  }
+  return form.category;
+}
+var MONEY_TURNS = wordSet("palauta siirra");
+var turned = (f, around) => MONEY_TURNS.has(f.imp) && (around.some((w) => NOUN_LIST2.some(([s2, k]) => k === "money" && nounIs2(w, s2))) || around.some((w) => /^(?:€|eur|\d)/.test(w))) ? "pay" : f.category;
+function categoryAt(ws, i2, f) {
+  const around = [...ws.slice(Math.max(0, i2 - 4), i2), ...ws.slice(i2 + 1, i2 + 9)];
+  return f.light ? lightCategory8(f, around) : turned(f, around);
+}
+var FINNISH_OWN = wordSet(
+  "ei ole olla olen olet olemme olette ovat oli olisi ollut etta ettei mutta tai myos viela kanssa kiitos kiitti kiitoksia moi moikka terve mina sina hanelle hanen hanta minulle mulle sulle sinulle teille meille heille minun sinun teidan meidan heidan mun tama taman tata tassa tasta tahan nama naiden sita siita siihen siina niita niiden niille joka jonka jota jotka joita mita mika kuka kenelle kenen milloin missa mista mihin miksi miten kuinka paljonko montako onko oliko ovatko voitko voisitko voitteko voisitteko voisin voin voimme voi haluan haluaisin haluamme haluatko haluaisitko pitaa pitaisi taytyy tulee tarvitsee tarvitsen jos koska kuin vaan siis seka eika ellei mukaan kautta takia vuoksi jalkeen ennen asti saakka tanaan huomenna eilen heti pian myohemmin viikolla ensi kuun kuussa mennessa alkaen klo ystavallisesti terveisin pyydan pyydamme ala alkaa emme ette eivat kaikki kaikille joku jotain mitaan noin yli ilman hyva hyvaa paivaa huomenta joo juu kylla selva okei nain sitten myos lisaksi jo kiireellinen huom aion aiomme kahdesti kerran yksi kaksi kolme nelja viisi kuusi seitseman kahdeksan yhdeksan kymmenen sata tuhat"
+);
+var FINNISH_SHARED = wordSet("ja se ne me te he en et on han kun sen eli vain tuo hei nyt alle");
+var OTHER_OWN7 = wordSet(
+  "the of and to in is for with that this it my an be are at by from please you your our we was were have has will would can could should el los las y con por para una del es esta muy pero cuando este lo le les su sus la que un al os um uma nao com em do na no sao ao aos pelo pela voce a est une pour dans sur au aux ce cette ces vous nous il ils elle elles pas avec par qui ou moi lui du des della che di per non sono anche ho ha gli questo questa grazie der das und ist nicht ein eine einen mit fur von zu auf bitte ich sie wir den dem ihr ihm ihn uns mir oder auch noch een het niet naar graag jij uw voor op met dat nie sie jest sa ze czy prosze dla oraz takze przez i jsou pro jak nebo prosim take uz och att det som for jag vi ar og af er ikke inte kan skal ska vil bir bu icin lutfen ve ile bana"
+);
+var FINNISH_LETTERS = new RegExp("\xE4\xE4|\xF6\xF6|y\xF6|\xE4y|\xE4i|\xF6i|y\\p{L}*\xE4|\xE4\\p{L}*y|[\xE4\xF6]$", "u");
+var CASE_ENDING = new RegExp("^\\p{L}{3,}(?:lle|ssa|ss\xE4|sta|st\xE4|lla|ll\xE4|lta|lt\xE4|ksi|iin|ko|k\xF6)$", "u");
+var FOREIGN_ACCENT3 = /[ñáíúãõâêôûçœàèìùéëüßóòąęłśćńźżæøěřůčžığş¿¡]/i;
+var SENTENCE_START2 = /(?:^|[.!?\n]\s*)$/;
+function readsAsFinnish(raw) {
+  const text2 = raw.slice(0, 4e3);
+  let own2 = 0;
+  let shared = 0;
+  let others = 0;
+  let verbs = 0;
+  const nounLike = [];
+  for (const m of text2.matchAll(/[\p{L}\p{M}]+/gu)) {
+    const token = m[0];
+    if (token.length === 1 && token !== token.toLowerCase()) continue;
+    const lower = token.toLowerCase();
+    const w = fold(lower);
+    const first = SENTENCE_START2.test(text2.slice(Math.max(0, m.index - 3), m.index));
+    const opens = token[0] === lower[0] || first;
+    const form = opens && FORMS11.has(w) && (first || !HOMOGRAPHS8.has(w));
+    if (FINNISH_OWN.has(w) || opens && FINNISH_LETTERS.test(lower) || form && w.length >= 6 && !HOMOGRAPHS8.has(w)) own2++;
+    else if (FINNISH_SHARED.has(w)) shared++;
+    else if (OTHER_OWN7.has(w)) others++;
+    if (form) verbs++;
+    else if (opens) nounLike.push([w, lower]);
+  }
+  if (own2 >= 2 && own2 > others && own2 + shared > others) return true;
+  if (others > 0 || FOREIGN_ACCENT3.test(text2) || own2 + verbs === 0) return false;
+  const nouns = nounLike.filter(([w, lower]) => CASE_ENDING.test(lower) || NOUN_LIST2.some(([s2]) => s2.length >= 4 && nounIs2(w, s2))).length;
+  return own2 + verbs + nouns >= 2;
+}
+var LEAD_IN5 = wordSet(
+  "ja seka sitten myos viela lisaksi ensin ensiksi lopuksi nyt heti pian tanaan huomenna vaan vain nopeasti kiireesti pikaisesti ystavallisesti kiitos hei moi ok okei joo kylla selva tosiaan muuten sina te sa siis ole olkaa hyva hyvat please pliis"
+);
+var QUESTION_WORDS11 = wordSet("mita mika kuka kenelle kenen milloin missa mista mihin miksi miten kuinka paljonko montako kumpi monelta");
+var NEGATORS9 = wordSet("ei en et emme ette eivat ala alkaa eika ellei alkoon alaka alkaaka");
+var AND_NOT = wordSet("alaka alkaaka eika");
+var REMIND2 = wordSet("unohda unohtako unohtaa muista muistakaa muistathan muistattehan");
+var SUBORDINATORS3 = wordSet("jos kun mikali etta koska vaikka kunnes jotta ennenkuin sillaikaa joka jonka jota jotka vai tai");
+var MODALS3 = wordSet(
+  "voitko voisitko voitteko voisitteko viitsitko viitsisitko viitsittteko viitsisittteko ehditko ehtisitko ehditteko ehtisittteko pystytko pystyisitko jaksaisitko kehtaisitko voisiko"
+);
+var WISH6 = wordSet(
+  "haluan haluaisin haluamme haluaisimme tahdon tahtoisin tarvitsen tarvitsisin tarvitsemme aion aiomme pyydan pyydamme"
+);
+var OBLIGE3 = wordSet("pitaa pitaisi taytyy taytyisi tulee tulisi tarvitsee tarvitsisi kannattaa on olisi");
+var READER_GEN = wordSet("sinun teidan sun minun meidan mun");
+var TO_USER10 = wordSet("minulle mulle meille minua mua meita minuun meihin");
+function partsOf8(sentence2) {
+  const out = [];
+  for (const piece of sentence2.split(/,|:(?![\p{L}\p{N}])|\s[-–—]\s/u).slice(0, 40)) {
+    let part = [];
+    for (const w of finnishWords(piece.slice(0, 2e3))) {
+      const joined = FORMS11.has(w) || w === "ala" || w === "alkaa";
+      if (part.length > 0 && /^(?:ja|sitten|mutta|seka|sekä|lisaksi|tai)$/.test(part.at(-1)) && joined && part.length > 1) {
+        out.push(part.slice(0, -1));
+        part = [part.at(-1)];
+      }
+      if (part.length > 0 && AND_NOT.has(w)) {
+        out.push(part);
+        part = [];
+      }
+      part.push(w);
+    }
+    if (part.length > 0) out.push(part);
+  }
+  return out;
+}
+function firstAt(ws) {
+  let i2 = 0;
+  while (i2 < ws.length - 1 && LEAD_IN5.has(ws[i2]) && i2 < 8) i2++;
+  return i2;
+}
+var act = (ws, i2, category) => ({
+  category,
+  after: [...ws.slice(Math.max(0, i2 - 6), i2), ...ws.slice(i2 + 1, i2 + 13)],
+  words: ws.slice(i2, i2 + 4).join(" ")
+});
+function infinitiveAfter2(ws, k, kinds = ["inf", "maan", "must"]) {
+  for (let j = k + 1; j < Math.min(ws.length, k + 6); j++) {
+    const f = formsAt(ws[j], kinds)[0];
+    const category = f ? categoryAt(ws, j, f) : void 0;
+    if (category) return act(ws, j, category);
+  }
+  return void 0;
+}
+function obligesReader(ws, k, first) {
+  const before = ws[k - 1];
+  if (READER_GEN.has(before ?? "")) return true;
+  if (ws[k] === "on" || ws[k] === "olisi") return false;
+  return k === first || before !== void 0 && !before.endsWith("n");
+}
+function partAsks(ws, question) {
+  const i2 = firstAt(ws);
+  const w = ws[i2];
+  for (let k = i2; k < Math.min(ws.length, i2 + 4); k++) {
+    const leads = MODALS3.has(ws[k]) || WISH6.has(ws[k]) || REMIND2.has(ws[k]) || OBLIGE3.has(ws[k]) && obligesReader(ws, k, i2);
+    const found2 = leads ? infinitiveAfter2(ws, k) : void 0;
+    if (found2) return [found2];
+  }
+  if (SUBORDINATORS3.has(w)) return [];
+  for (let k = i2; k < Math.min(ws.length, i2 + 4); k++) {
+    const f = formsAt(ws[k], ["ask"])[0];
+    const category2 = f ? categoryAt(ws, k, f) : void 0;
+    if (category2) return [act(ws, k, category2)];
+  }
+  if (question && (QUESTION_WORDS11.has(w) || /(?:ko|kohan)$/.test(w))) return [];
+  const first = formsAt(w, question ? ["imp"] : ["imp", "pass"])[0];
+  const category = first ? categoryAt(ws, i2, first) : void 0;
+  if (category) return [act(ws, i2, category)];
+  for (let k = i2 + 1; k < Math.min(ws.length, i2 + 5); k++) {
+    if (HOMOGRAPHS8.has(ws[k]) || (FORMS11.get(ws[k]) ?? []).some((f2) => f2.kind !== "imp")) continue;
+    const f = formsAt(ws[k], ["imp"])[0];
+    const c3 = f ? categoryAt(ws, k, f) : void 0;
+    if (c3) return [act(ws, k, c3)];
+  }
+  return [];
+}
+var negated6 = (ws) => ws.some((w, k) => NEGATORS9.has(w) && !REMIND2.has(ws[k + 1] ?? ""));
+var REPORTED_ASK = wordSet("pyysi pyysivat pyytanyt pyytaneet pyytaa pyytavat toivoi toivoivat toivonut toivoo");
+var PRO_OBJECTS = wordSet("se sen sita tama taman tata asia asian homma homman ne nama naiden niin");
+function reportedAsks(sentences2) {
+  const out = [];
+  for (const sentence2 of sentences2)
+    for (const ws of partsOf8(sentence2)) {
+      if (negated6(ws)) continue;
+      const k = ws.findIndex((w) => REPORTED_ASK.has(w));
+      const found2 = k >= 0 ? infinitiveAfter2(ws, k, ["maan"]) : void 0;
+      if (found2) out.push(found2);
+      if (out.length >= 8) return out;
+    }
+  return out;
+}
+function proVerb(ws) {
+  const i2 = firstAt(ws);
+  const handles = formsAt(ws[i2], ["imp", "ask"]).some((f) => f.light && (f.imp === "hoida" || f.imp === "tee"));
+  return handles && ws.length - i2 <= 4 && ws.slice(i2 + 1).some((w) => PRO_OBJECTS.has(w));
+}
+function finnishActions(prose) {
+  const out = [];
+  const sentences2 = (prose.slice(0, 8e3).match(/[^.!?;\n]+[.!?;]*/g) ?? []).slice(0, 200);
+  let reported;
+  for (const sentence2 of sentences2) {
+    const question = sentence2.trim().endsWith("?");
+    let carried = false;
+    for (const ws of partsOf8(sentence2)) {
+      if (ws.length === 0 || negated6(ws)) {
+        carried = false;
+        continue;
+      }
+      let found2 = partAsks(ws, question);
+      const i2 = firstAt(ws);
+      if (found2.length === 0 && carried && formsAt(ws[i2], ["inf"]).length > 0) {
+        const c3 = categoryAt(ws, i2, formsAt(ws[i2], ["inf"])[0]);
+        if (c3) found2 = [act(ws, i2, c3)];
+      }
+      if (found2.length === 0 && proVerb(ws)) found2 = reported ??= reportedAsks(sentences2);
+      carried = found2.length > 0;
+      for (const a2 of found2) {
+        const toUser8 = a2.after.some((x) => TO_USER10.has(x));
+        const doorbell = a2.category === "send" && a2.after.some((x) => DOORBELL5.has(x));
+        if (a2.category !== "read" && !doorbell && !((a2.category === "send" || a2.category === "share") && toUser8)) out.push(a2);
+      }
+      if (out.length >= 16) return out;
+    }
+  }
+  return out;
+}
+var ORDER_LEAD_IN9 = wordSet(
+  "huom huomio tarkeaa kiireellinen ps ystavallisesti valittomasti heti nyt myos lisaksi sitten ole olkaa hyva ja seka"
+);
+var ROLES2 = /^(?:sinun|teidan|sun|avustaja|assistentti|assistenti|botti|botin|tekoaly|agentti|agenti|lukija|jarjestelma)/;
+var DOORBELL5 = wordSet("ovikelloa ovikello summeria summeri kahdesti kerran kertaa porttikoodi ovella portilla saapuessa");
+function finnishOrderIn(sentence2) {
+  if (sentence2.trim().endsWith("?")) return void 0;
+  for (const piece of sentence2.slice(0, 4e3).split(/[:;,]|\s[-–—]\s|\s+ja\s+/i).slice(0, 40)) {
+    const ws = finnishWords(piece);
+    let i2 = 0;
+    while (i2 < ws.length && ORDER_LEAD_IN9.has(ws[i2])) i2++;
+    if (ws.length - i2 < 2 || negated6(ws) || ws.some((w) => DOORBELL5.has(w))) continue;
+    const f = formsAt(ws[i2], ["imp"])[0];
+    const category = f ? categoryAt(ws, i2, f) : void 0;
+    if (category && category !== "read") return ws.slice(i2, i2 + 4).join(" ");
+    const asks2 = ws.findIndex((w) => w === "pyydamme" || w === "pyydan");
+    const polite = asks2 >= 0 ? infinitiveAfter2(ws, asks2, ["maan", "inf"]) : void 0;
+    if (polite && polite.category !== "read") return ws.slice(asks2, asks2 + 4).join(" ");
+    const oblige = ws.findIndex((w, k) => OBLIGE3.has(w) && k > 0 && ROLES2.test(ws[k - 1]));
+    const duty = oblige >= 0 ? infinitiveAfter2(ws, oblige) : void 0;
+    if (duty && duty.category !== "read") return ws.slice(oblige - 1, oblige + 4).join(" ");
+  }
+  return void 0;
+}
+var ASKS_TO_GO_ON11 = /^(?:(?:ok|okei|hyva|selva)[,!]?\s+)?(?:jatkanko|jatketaanko|saanko jatkaa|etenenko|edetaanko|aloitanko|aloitetaanko|sopiiko|kayko|ok|okei|hyvaksytko|vahvistatko|onko (?:tama|tämä|se|nain|näin) (?:ok|hyva|hyvä|oikein)|(?:teenko|hoidanko|toimitanko) (?:sen|niin|tuon|nain|näin|asian)|tehdaanko nain|tehdäänkö näin)\b[^?]{0,30}\?+$/i;
+var OFFER_LEAD10 = /^(?:(?:haluatko|haluatteko|haluaisitko|haluaisitteko)\s*,?\s*(?:etta|että)\s+|(?:pitaisiko|pitäisikö|pitaako|pitääkö|tuleeko|kannattaako)\s+(?:minun|mun|meidan|meidän)?\s*|(?:voinko|saanko|voimmeko|saammeko)\s+)/i;
+function asImperative4(raw, kinds) {
+  for (let j = 0; j < Math.min(raw.length, 6); j++) {
+    const f = formsAt(fold(raw[j].replace(/[^\p{L}\p{M}]/gu, "")), kinds)[0];
+    if (!f) continue;
+    const category = categoryAt(finnishWords(raw.join(" ")), j, f);
+    if (!category || category === "read") return void 0;
+    return [f.imp, ...raw.slice(0, j), ...raw.slice(j + 1)].join(" ");
+  }
+  return void 0;
+}
+function finnishOffer(question) {
+  const q2 = question.trim().slice(0, 2e3);
+  if (!q2.endsWith("?")) return void 0;
+  if (ASKS_TO_GO_ON11.test(fold(q2))) return "go-on";
+  const lead = OFFER_LEAD10.exec(q2);
+  const rest = (lead ? q2.slice(lead[0].length) : q2).replace(/\s*\?+$/, "").trim();
+  const raw = rest.split(/\s+/).filter(Boolean);
+  if (lead) return asImperative4(raw, ["pres1", "inf", "we"]);
+  return raw.length > 0 ? asImperative4(raw.slice(0, 1).concat(raw.slice(1)), ["pres1q", "passq"]) : void 0;
+}
+var PLAN_LEAD7 = /^(?:(?:voin|voimme|aion|aiomme|ehdin|pystyn|voisin)\s+)?(.+?)[.!:]?$/i;
+function finnishPlan(sentence2) {
+  const m = PLAN_LEAD7.exec(sentence2.trim().slice(0, 2e3));
+  if (!m) return void 0;
+  const raw = m[1].split(/\s+/).filter(Boolean);
+  const modal = m[1].length < sentence2.trim().length - 2;
+  const f = formsAt(fold(raw[0] ?? ""), modal ? ["inf"] : ["pres1", "we"])[0];
+  if (!f || raw.slice(1, 6).some((w) => formsAt(fold(w), ["maan"]).length > 0)) return void 0;
+  return asImperative4(raw, [f.kind]);
+}
+var TOOL_NOUNS3 = {
+  lahetys: "send",
+  haku: "read",
+  poisto: "delete",
+  peruutus: "delete",
+  muokkaus: "change",
+  paivitys: "change",
+  lisays: "change",
+  tallennus: "change",
+  luonti: "change",
+  hyvaksynta: "change",
+  maksatus: "pay"
+};
+function finnishCategory(word) {
+  const w = fold(word);
+  if (Object.hasOwn(TOOL_NOUNS3, w)) return TOOL_NOUNS3[w];
+  if (HOMOGRAPHS8.has(w) || w.length < 3) return void 0;
+  const categories = new Set(formsAt(w, ["imp", "inf", "pres3"]).map((f) => f.light ? void 0 : f.category));
+  const [only] = categories;
+  return categories.size === 1 ? only : void 0;
+}
+function finnishInfinitive(nameWords2) {
+  const verb = nameWords2.findIndex((w) => !Object.hasOwn(TOOL_NOUNS3, w) && finnishCategory(w) !== void 0);
+  if (verb >= 0) return verb;
+  const last = nameWords2.length - 1;
+  return last > 0 && Object.hasOwn(TOOL_NOUNS3, nameWords2[last]) ? last : -1;
+}
+
 // src/taint/languages.ts
 var SPANISH = {
   name: "Spanish",
@@ -64313,7 +64807,8 @@ var GERMAN = {
   objects: germanObjects,
   orderIn: germanOrderIn,
   offer: germanOffer,
-  plan: germanPlan
+  plan: germanPlan,
+  tools: { category: germanCategory, infinitive: germanInfinitive }
 };
 var SCANDINAVIAN = {
   name: "Scandinavian",
@@ -64345,7 +64840,29 @@ var TURKISH = {
   plan: turkishPlan,
   tools: { category: turkishCategory, infinitive: turkishInfinitive }
 };
-var LANGUAGES = [TURKISH, CZECH, SCANDINAVIAN, POLISH, DUTCH, ITALIAN, PORTUGUESE, FRENCH, SPANISH, GERMAN];
+var FINNISH = {
+  name: "Finnish",
+  readsAs: readsAsFinnish,
+  actions: finnishActions,
+  objects: finnishObjects,
+  orderIn: finnishOrderIn,
+  offer: finnishOffer,
+  plan: finnishPlan,
+  tools: { category: finnishCategory, infinitive: finnishInfinitive }
+};
+var LANGUAGES = [
+  FINNISH,
+  TURKISH,
+  CZECH,
+  SCANDINAVIAN,
+  POLISH,
+  DUTCH,
+  ITALIAN,
+  PORTUGUESE,
+  FRENCH,
+  SPANISH,
+  GERMAN
+];
 function languageOf(text2) {
   const prose = text2.slice(0, 8e3).replace(ADDRESSES, " ");
   return LANGUAGES.find((l) => l.readsAs(prose));
@@ -64359,7 +64876,7 @@ function toolLanguage(name, description) {
   }
   const byName2 = [SPANISH, FRENCH, PORTUGUESE, ITALIAN, POLISH].find((l) => l.tools.infinitive(name) >= 0);
   if (byName2 || description.trim() !== "") return byName2;
-  return [CZECH, SCANDINAVIAN, TURKISH, DUTCH].find((l) => l.tools.infinitive(name) >= 0);
+  return [CZECH, SCANDINAVIAN, TURKISH, FINNISH, DUTCH, GERMAN].find((l) => l.tools.infinitive(name) >= 0);
 }
 
 // src/taint/operation.ts
@@ -64512,12 +65029,19 @@ function readByShape(policy, def, args, opts) {
   return namesOnlyData(facts, w, opts) ? "its name says what it returns and it takes nothing a sink needs" : void 0;
 }
 function inItsLanguage(def, opts) {
-  const language = toolLanguage(words(def.name), def.description ?? "");
+  const language = toolLanguage(words(withoutApp(def.name)), def.description ?? "");
   const tools = language?.tools;
   return tools ? { ...opts, verbOf: (w) => opts.verbOf(w) ?? tools.category(w), language } : opts;
 }
+function withoutApp(name) {
+  return name.slice(0, name.length - appOf(name).length);
+}
+function appOf(name) {
+  const at = name.lastIndexOf("(");
+  return at > 0 && /^\([^()]{1,60}\)\s*$/.test(name.slice(at)) && name.slice(0, at).trim() !== "" ? name.slice(at) : "";
+}
 function nameWords(def, opts) {
-  const name = words(def.name);
+  const name = words(withoutApp(def.name));
   const at = opts.language?.tools?.infinitive(name) ?? -1;
   return at > 0 ? [name[at], ...name.slice(0, at), ...name.slice(at + 1)] : name;
 }
@@ -64537,7 +65061,7 @@ function argumentFacts(policy, def, args) {
   for (const n2 of names) {
     const value2 = args.find((a2) => a2.name === n2)?.value ?? "";
     const prop = schemaProperty(def.inputSchema, n2);
-    const role = argumentRole(policy, def.name, n2, value2, prop);
+    const role = argumentRole(policy, def.name, n2, value2, prop, [...names]);
     f.roles.add(role);
     if (value2.trim() !== "") {
       f.given.add(role);
@@ -64622,7 +65146,8 @@ function readWords(def, f, opts) {
   const fromName = !refined && (byName2.category !== void 0 || byName2.read);
   const action = addressless(deliveredTo(messageWritten(fromName ? byName2 : byDesc, fromName ? name : desc), def), def, f);
   const argNames = [...f.givenNames.size > 0 ? f.givenNames : f.names].filter((n2) => !f.timed.has(n2));
-  const own2 = [...name, ...desc, ...argNames.flatMap((n2) => words(n2))].filter((x) => x !== action.verb);
+  const app = words(appOf(def.name));
+  const own2 = [...name, ...app, ...desc, ...argNames.flatMap((n2) => words(n2))].filter((x) => x !== action.verb);
   const objects = objectKinds(own2);
   if (opts.language) for (const k of opts.language.objects(own2)) objects.add(k);
   if (!f.roles.has("recipient") && ![...f.names].some((n2) => objectKinds(words(n2)).has("access"))) objects.delete("access");
@@ -64633,7 +65158,7 @@ function readWords(def, f, opts) {
   const lead = nounPhrase ? [] : leadVerbs(firstClauseText(withoutRoute(def.description)));
   if (!nounPhrase && clause.length > 1 && !DETERMINERS.has(clause[0]) && !ARTICLES2.has(clause[0]) && (DETERMINERS.has(clause[1]) || ARTICLES2.has(clause[1])) && opts.verbOf(clause[0]) !== "read")
     lead.push(clause[0]);
-  for (const x of name)
+  for (const x of [...name, ...app])
     if (x.length >= 4 && x !== action.verb && opts.verbOf(x) !== "read" && !NAME_FILLER.has(x) && !lead.includes(x)) lead.push(x);
   const opensWithRead = !nounPhrase && desc.length >= 3 && opts.verbOf(desc[0]) === "read";
   const endsWithRead = name.length >= 2 && opts.verbOf(name[name.length - 1]) === "read";
@@ -64985,7 +65510,7 @@ var PHRASES = [
   }
 ];
 var MONEY = /[$€£¥₺]\s?\d|\bat (?:his|her|their|the|its|that|this|our) (?:figure|valuation|quoted? (?:price|amount)|agreed (?:price|amount|sum))\b|\b\d[\d.,']*\s?(?:eur|euros?|usd|dollars?|gbp|pounds?|chf|francs?|bucks|cents?|tl|lira|try|kč|czk|korun[ay]?|kr|nok|sek|dkk|kroner|kronor|€|\$|£|₺)(?![a-z])|\b(?:budget|cap(?:ped)?|limit|up to|at most|no more than)\b[^.?!;]{0,20}\d|\b\d[\d.,]*\s?(?:a|per) (?:month|week|year)\b/i;
-var TO_USER10 = /\b(?:tell|show|give|send|let|remind|ask) (?:me|us)\b(?! (?:a|an|the) (?:link|copy|email|e-mail|message|text))/i;
+var TO_USER11 = /\b(?:tell|show|give|send|let|remind|ask) (?:me|us)\b(?! (?:a|an|the) (?:link|copy|email|e-mail|message|text))/i;
 var VERB_CONTEXT6 = /* @__PURE__ */ new Set([
   "please",
   "pls",
@@ -65029,7 +65554,7 @@ var OBJECT_START = new Set(
 var ARTICLES3 = new Set(
   "le la les un une des du el los las una o os um uma il lo gli het een der die das den dem ein eine einen".split(" ")
 );
-var NEGATORS9 = /* @__PURE__ */ new Set(["not", "never", "without", "nor", "t", "no"]);
+var NEGATORS10 = /* @__PURE__ */ new Set(["not", "never", "without", "nor", "t", "no"]);
 var NEGATED_PAIRS = [
   ["instead", "of"],
   ["rather", "than"]
@@ -65044,7 +65569,7 @@ function negatedAt(c3, i2, verbOf2) {
   for (let j = i2 - 1; j >= Math.max(0, i2 - 6); j--) {
     if (c3.parts.has(j + 1)) return false;
     const w = c3.ws[j];
-    if (NEGATORS9.has(w) || NEGATED_PAIRS.some(([a2, b]) => w === b && c3.ws[j - 1] === a2)) return true;
+    if (NEGATORS10.has(w) || NEGATED_PAIRS.some(([a2, b]) => w === b && c3.ws[j - 1] === a2)) return true;
     if (AFFIRMING.has(stem(w)) || JOINS.has(w) || c3.parts.has(j)) return false;
     if (verbOf2(w) !== void 0) return c3.ws.slice(j + 1, i2).every((x) => x === "or") && i2 - j === 2 && negatedAt(c3, j, verbOf2);
   }
@@ -65090,7 +65615,7 @@ function recogniseIntent(prose, opts) {
     mask |= m;
     evidence.push({ mask: m, why: `intent: ${why}` });
   };
-  const text2 = prose.replace(/\blet['’]s\b/gi, "let us").replace(TO_USER10, " ");
+  const text2 = prose.replace(/\blet['’]s\b/gi, "let us").replace(TO_USER11, " ");
   const moneyMatch = MONEY.exec(text2);
   for (const clause of sentencesOf(text2, opts.of ?? "request").flatMap((s2) => s2.split(THEN))) {
     const trimmed = clause.trim();
@@ -65253,7 +65778,7 @@ function ordersDoneTo(prose, value2, opts) {
       const w = first.toLowerCase();
       const cat = opts.verbOf(w);
       if (w !== "go" && NOT_A_VERB.has(w) || i2 > 0 && cat === void 0) continue;
-      if (QUESTION_START.test(w) || NEGATORS9.has(w) || cat === "read") continue;
+      if (QUESTION_START.test(w) || NEGATORS10.has(w) || cat === "read") continue;
       return true;
     }
   }
@@ -65430,11 +65955,14 @@ function rulesFor(policy, tool) {
   return rules;
 }
 function argumentRolesOf(policy, tool, args, definition) {
-  return flattenArguments(args).map((a2) => ({
+  const flat = flattenArguments(args);
+  const siblings = [...flat.map((a2) => a2.name), ...schemaNames(definition)];
+  return flat.map((a2) => ({
     ...a2,
-    role: argumentRole(policy, tool, a2.name, a2.value, schemaProperty(definition?.inputSchema, a2.name))
+    role: argumentRole(policy, tool, a2.name, a2.value, schemaProperty(definition?.inputSchema, a2.name), siblings)
   }));
 }
+var schemaNames = (definition) => Object.keys(definition?.inputSchema?.properties ?? {});
 function contentLabels(policy, text2, site) {
   let mask = 0;
   const evidence = [];
@@ -65813,7 +66341,7 @@ function firstMatch(res, s2) {
   }
   return void 0;
 }
-var LEAD_IN5 = /^(?:[\W_]*(?:\(?[a-z_]{2,24}\)|please|pls|kindly|now|then|also|just|first(?:ly)?|second(?:ly)?|next|finally|and|so|ok(?:ay)?|todo|to-?do|action\s+(?:items?|required|needed)|important|urgent|step\s*\d+|\d+)(?![\w'])[\W_]*)+/i;
+var LEAD_IN6 = /^(?:[\W_]*(?:\(?[a-z_]{2,24}\)|please|pls|kindly|now|then|also|just|first(?:ly)?|second(?:ly)?|next|finally|and|so|ok(?:ay)?|todo|to-?do|action\s+(?:items?|required|needed)|important|urgent|step\s*\d+|\d+)(?![\w'])[\W_]*)+/i;
 var OPENING_QUOTES = /^(?:\[[ xX]?\]|[\s\\"'“”‘’«»„{[]|<!--|[-*•](?=\s)|<[a-z][\w-]{0,20}>)+/i;
 var STATEMENT = /^\S+(?:\s+\S+){0,3}?\s+(?:is|are|was|were|has|have|had|been|will|would|did|does)\b/i;
 var MONEY_USE = /\b(refunds?|payments?|payouts?|transfers?|deposits?)\b|\b(?:iban|bank account|account number)\b/i;
@@ -65870,7 +66398,7 @@ function orderIn(sentence2, opts = {}) {
   for (let i2 = 0; i2 < parts.length; i2 += 2) {
     const clause = parts[i2];
     const joined = i2 > 0 && /\b(?:and|then)\b/i.test(parts[i2 - 1]);
-    const rest = clause.replace(OPENING_QUOTES, "").replace(LEAD_IN5, "").replace(/^do\s+(?=[a-z]+\s)/i, "");
+    const rest = clause.replace(OPENING_QUOTES, "").replace(LEAD_IN6, "").replace(/^do\s+(?=[a-z]+\s)/i, "");
     const ws = rest.split(/\s+/).filter(Boolean);
     const opensWithVerb = ws.length > 0 && (actionVerb(ws[0]) || verbCategory(ws[0]) === "read" && !/(?:ing|ed|s)$/i.test(ws[0]));
     if (joined && !verbLed) continue;
@@ -66354,9 +66882,14 @@ var REACH_TO_WRITER = [
   String.raw`(?<!\p{L})(?:ligu|lig|contact|escrev|respond|mand|envi)[ae]-(?:me|nos)\b`,
   String.raw`(?<!\p{L})(?:mich|uns)\b`,
   String.raw`(?<!\p{L})(?:schreiben|simsen|antworten|mailen)\s+sie\s+(?:mir|uns)\b`,
+  // "send me a text on …", "schicken Sie mir eine SMS an …", "send mig en sms på …": what is sent is a message to the writer.
+  String.raw`(?<!\p{L})(?:send|drop|schick|schicken\s+sie|senden\s+sie)\s+(?:me|us|mir|uns|mig|meg|os|oss)(?=(?:\s+\S+){0,3}?\s+(?:a\s+)?(?:text|sms|message|whatsapp|line|nachricht|besked|melding)\b)`,
+  String.raw`(?<!\p{L})(?:ring|skriv|svar|sms)\s+(?:til\s+)?(?:mig|meg|os|oss)\b`,
+  String.raw`(?<!\p{L})(?:laittakaa|laita|lähettäkää|lähetä|lahettakaa|laheta)\s+(?:vastaus|viesti|tekstiviesti)\b`,
+  String.raw`(?<!\p{L})(?:soittakaa|soita|tekstatkaa|tekstaa)\s+(?:minulle|meille)\b`,
   String.raw`(?<!\p{L})zadzwo[nń]\s+do\s+mnie\b`
 ].join("|");
-var HOW = String.raw`(?:back|terug|directly|instead|rather|plut[oô]t|invece|piuttosto|liever|mejor|lieber|melhor|anytime|jederzeit|gerne|gerust|even|please|bitte|per favore|svp|aub|later|dopo|today|tomorrow|domani|on|at|via|using|by|with|to|per|con|par|por|pelo|pela|al|allo|au|para|no|op|na|unter|auf|an|do|un|uno|una|une|um|uma|een|a|my|mijn|mio|mia|il|la|mon|ma|mi|meu|minha|meine|meiner|new|nieuwe|nuovo|nuova|nouveau|nouvelle|nuevo|novo|neue|neuen|sms|text|message|messaggio|bericht|whatsapp|mail|email|e-mail|number|nummer|numero|número|num[eé]ro|mobile|mobiel|cellulare|cell|portable|m[oó]vil|telemóvel|handy|handynummer|phone|telefoon|telefono|tel[eé]fono|t[ée]l[ée]phone|telefon)`;
+var HOW = String.raw`(?:back|terug|directly|instead|rather|plut[oô]t|invece|piuttosto|liever|mejor|lieber|melhor|anytime|jederzeit|gerne|gerust|even|please|bitte|per favore|svp|aub|later|dopo|today|tomorrow|domani|on|at|via|using|by|with|to|per|con|par|por|pelo|pela|al|allo|au|para|no|op|na|unter|auf|an|do|un|uno|una|une|um|uma|een|a|my|mijn|mio|mia|il|la|mon|ma|mi|meu|minha|meine|meiner|new|nieuwe|nuovo|nuova|nouveau|nouvelle|nuevo|novo|neue|neuen|sms|text|message|messaggio|bericht|whatsapp|mail|email|e-mail|number|nummer|numero|número|num[eé]ro|mobile|mobiel|cellulare|cell|portable|m[oó]vil|telemóvel|handy|handynummer|phone|telefoon|telefono|tel[eé]fono|t[ée]l[ée]phone|telefon|am|besten|liebsten|eine|einen|kurze|gerne|gerna|en|et|ei|p[aå]|til|mieluummin|tekstiviestin[aä]|numeroon|minulle)`;
 var BEFORE = new RegExp(`(?:${REACH_TO_WRITER})(?:[\\s,]+${HOW}){0,7}[\\s:,]*$`, "iu");
 var CONTACT = /^(?:\+?\d[\d\s()./-]{5,22}\d|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)$/;
 function writersOwnContact(passages, value2) {
@@ -66590,8 +67123,12 @@ function requestPointsAt(request2, read2) {
     const file2 = FILE_NAME.exec(a2.value.trim());
     if (file2 && normalizeText(file2[1]).length >= 3 && within(r, normalizeText(file2[1]))) return true;
     if (file2 && file2[1].split(/[_\s]+/).some((part) => CODE.test(part) && within(r, normalizeText(part)))) return true;
-    return wordsOfRequest(r, normalizeText(a2.value.replace(SEARCH_FIELD, " ")));
+    return wordsOfRequest(r, normalizeText(a2.value.replace(SEARCH_FIELD, " "))) || firstNameOf(request2, a2.value);
   });
+}
+function firstNameOf(request2, value2) {
+  const m = new RegExp("^(\\p{Lu}\\p{Ll}{2,})(?:\\s+\\p{Lu}[\\p{Ll}'\u2019-]+){1,2}$", "u").exec(value2.trim());
+  return m !== null && new RegExp(`[\\p{L},;:]\\s+${m[1]}(?![\\p{L}\\p{N}])`, "u").test(request2.slice(0, 2e4));
 }
 var FILE_NAME = /(?:^|[/\\])([^/\\]{3,120})\.[a-z0-9]{1,5}$/i;
 var CODE = /^(?=[^\d]*\d)[\w.-]{5,40}$/;
@@ -66604,6 +67141,39 @@ function siteNamedIn(request2, value2) {
   const label2 = labels[labels.length - (second ? 3 : 2)] ?? "";
   return label2.length >= 4 && new RegExp(`(?<![\\p{L}\\p{N}])${label2}(?![\\p{L}\\p{N}])`, "iu").test(request2);
 }
+function partyAddressNamedIn(request2, value2) {
+  const m = /^[\w.+-]+@([\w-]+(?:\.[\w-]+)+)$/.exec(value2.trim());
+  if (!m) return false;
+  const labels = m[1].toLowerCase().split(".");
+  const second = labels.length >= 3 && labels[labels.length - 1].length === 2 && SECOND_LEVEL.has(labels[labels.length - 2]);
+  const label2 = labels[labels.length - (second ? 3 : 2)] ?? "";
+  if (label2.length < 5 || !/^[a-z0-9]+$/.test(label2) || OPEN_MAILBOXES.has(label2)) return false;
+  const names = request2.slice(0, 2e4).match(new RegExp("\\p{Lu}[\\p{L}\\p{M}'\u2019.]*(?:\\s+(?:&\\s+)?\\p{Lu}[\\p{L}\\p{M}'\u2019.]*){0,3}", "gu")) ?? [];
+  const fold2 = (x) => x.normalize("NFD").replace(/[^\p{L}\p{N}]/gu, "").toLowerCase();
+  return names.some((n2) => {
+    const ws = n2.split(/\s+/).filter((w) => w !== "&");
+    for (let i2 = 0; i2 < ws.length; i2++) for (let j = i2 + 1; j <= ws.length; j++) if (fold2(ws.slice(i2, j).join("")) === label2) return true;
+    return false;
+  });
+}
+var OPEN_MAILBOXES = /* @__PURE__ */ new Set([
+  "gmail",
+  "googlemail",
+  "outlook",
+  "hotmail",
+  "yahoo",
+  "proton",
+  "protonmail",
+  "icloud",
+  "live",
+  "msn",
+  "aol",
+  "mailbox",
+  "posteo",
+  "fastmail",
+  "tutanota",
+  "zoho"
+]);
 var SECOND_LEVEL = /* @__PURE__ */ new Set(["co", "com", "org", "net", "gov", "ac", "edu", "gob", "or", "ne"]);
 function wordsOfRequest(request2, value2) {
   const ws = value2.split(/\s+/);
@@ -68739,7 +69309,8 @@ function nameLike(value2) {
 function target(policy, it, a2) {
   const kind = a2.role === "other" ? "object" : a2.role;
   const rule = policy.targets.find((r) => r.tool.test(it.tool) && r.argument.test(a2.name));
-  const require2 = rule?.require ?? (kind === "path" || kind === "command" || kind === "object" ? "trusted" : "authorised");
+  const byKind = kind === "path" || kind === "command" || kind === "object" ? "trusted" : "authorised";
+  const require2 = rule && (!rule.at.startsWith("default ") || rule.kind === kind) ? rule.require : byKind;
   const values = kind === "recipient" || kind === "payee" ? a2.value.split(/[,;]\s*/).map((v) => v.trim()).filter(Boolean) : [a2.value];
   return values.map((value2) => ({ kind, require: require2, argument: a2.name, value: value2, rule: rule?.at ?? `argument role (${a2.role})` }));
 }
@@ -68895,6 +69466,8 @@ function checkTarget(ctx, prov, t, sinks, before) {
   if (host && src.kind !== "request" && src.kind !== "instruction" && src.kind !== "instructed" && (namedInRequest(ctx.rootText, host) || siteNamedIn(ctx.rootText, t.value)))
     src = { kind: "request" };
   if (t.kind === "object" && src.kind !== "instructed" && numberNamedFor(ctx.rootText, t.argument, t.value)) src = { kind: "request" };
+  if (t.kind === "recipient" && src.kind !== "request" && partyAddressNamedIn(ctx.rootText, t.value))
+    return { ...t, ok: true, authority: "request", handed: true, why: "on the domain of a party the request names" };
   const fake = (src.kind === "structured" || src.kind === "pointed" || src.kind === "free-text") && (t.kind === "recipient" || t.kind === "url") ? imitation(ctx, t.value, before) : void 0;
   if (fake && "at" in src)
     return {
@@ -69251,9 +69824,9 @@ function bareOffer(sentence2) {
   const [first, second] = words(sentence2.slice(0, 200));
   if (first === void 0 || second === void 0) return false;
   const category = verbCategory(first);
-  return category !== void 0 && category !== "read" && !QUESTION_WORDS11.has(first);
+  return category !== void 0 && category !== "read" && !QUESTION_WORDS12.has(first);
 }
-var QUESTION_WORDS11 = /* @__PURE__ */ new Set([
+var QUESTION_WORDS12 = /* @__PURE__ */ new Set([
   "do",
   "does",
   "did",
@@ -69562,6 +70135,7 @@ function labelNodes(g, items, rootItem, input2, policy) {
   const pointedReads = [];
   const listings = [];
   const requestNames = namesIn(input2.root);
+  const writerNames = capitalisedWords(input2.root);
   g.label(root, ROOT_BIT);
   for (const e of contentLabels(policy, input2.root, "request").evidence) g.label(root, e.mask, e.why);
   if (input2.annotation && input2.annotation.sources.length) g.label(root, maskOf(input2.annotation.sources), input2.annotation.why);
@@ -69579,7 +70153,7 @@ function labelNodes(g, items, rootItem, input2, policy) {
     const detected = policy.detectInjection && text2 ? detectInjection(text2, { orders: site === "tool-result", unreadable: site === "tool-result" && readableRequest }) : void 0;
     const call = it.kind === "tool" || it.kind === "sink";
     const direct = call && (requestPointsAt(input2.root, { args: it.args }) || ledFrom(pointedReads, it));
-    const entry2 = call && !direct && openedFromEntry(listings, it, requestNames);
+    const entry2 = call && !direct && (openedFromEntry(listings, it, requestNames) || oneMessageByNamed(itemReading(it).record, writerNames));
     if (entry2) opened2.add(it.node);
     const pointed = direct || entry2;
     const { found: found2, reaches } = withoutRequestedOrders(policy, it, text2, detected, rootActions, pointed);
@@ -69644,6 +70218,20 @@ function openedFromEntry(listings, it, names) {
   if (values.size === 0) return false;
   const budget = { leaves: 5e3 };
   return listings.some((l) => entryNamed(l, values, names, 0, budget));
+}
+function oneMessageByNamed(record2, names) {
+  const one = Array.isArray(record2) ? record2.length === 1 ? record2[0] : void 0 : record2;
+  if (names === void 0 || one === null || typeof one !== "object" || Array.isArray(one)) return false;
+  return Object.entries(one).some(([k, v]) => WRITER_KEY.test(k) && typeof v === "string" && v.length <= 200 && names.test(v));
+}
+var WRITER_KEY = /^(?:from|sender|author|written_?by|von|absender|fra|afsender|avsender|avsandare|fran|navn|namn|name|nimi|lahettaja|remitente|mittente|expediteur|od|kimden|gonderen)$/i;
+function capitalisedWords(request2) {
+  const out = /* @__PURE__ */ new Set();
+  for (const m of request2.slice(0, 4e3).matchAll(new RegExp("(?<![\\p{L}\\p{N}])\\p{Lu}\\p{Ll}{2,}(?![\\p{L}\\p{N}])", "gu"))) {
+    out.add(m[0]);
+    if (out.size >= 20) break;
+  }
+  return out.size === 0 ? void 0 : new RegExp(`(?<![\\p{L}\\p{N}])(?:${[...out].join("|")})(?![\\p{L}\\p{N}])`, "u");
 }
 function entryNamed(x, values, names, depth2, budget) {
   if (depth2 > 8 || budget.leaves <= 0 || x === null || typeof x !== "object") return false;
@@ -78018,12 +78606,12 @@ function show(state, url2, note) {
 
 ${text2}` : text2 };
 }
-function onSite(site, refusal, required2, act) {
+function onSite(site, refusal, required2, act2) {
   return (state, args, sites) => {
     if (!sites.includes(site)) return fail(refusal);
     const m = need(args, required2);
     if (m) return fail(m);
-    return act(state, args, SITE_HOSTS[site]);
+    return act2(state, args, SITE_HOSTS[site]);
   };
 }
 function goto(state, args) {
