@@ -68,7 +68,7 @@ const STEMS: Record<Category, string> = {
     'ander an|pass aktualisier ein|trag/trag fest|halt/halt erfass an|leg erstell beauftrag vergeb/vergib erteil aktivier deaktivier ' +
     'sperr entsperr genehmig ab|lehn markier setz verschieb bestatig speicher notier vermerk hinterleg beantrag ' +
     'ein|reich bestell aus|fuhr ab|schliess schliess um|buch verlanger korrigier erhoh reduzier zu|weis verbuch ' +
-    'erledig erganz an|hang hinzu|fug eroffn reparier tausch aus|tausch ersetz auf|nehm/nimm stell ein|stell',
+    'erledig erganz an|hang um|hang hinzu|fug eroffn reparier tausch aus|tausch ersetz auf|nehm/nimm stell ein|stell',
   delete: 'losch entfern stornier kundig ab|sag auf|heb widerruf annullier streich ab|meld entzieh',
   exec: 'installier',
 };

@@ -299,6 +299,7 @@ export function requestPointsAt(request: string, read: Pick<ProducedText, 'args'
   const r = normalizeText(request);
   if (flattenArguments(read.args ?? {}).some((a) => siteNamedIn(request, a.value))) return true;
   if (pointers(read).some((v) => v.length >= 3 && within(r, v))) return true;
+  if (flattenArguments(read.args ?? {}).some((a) => phoneNamedIn(request, a.value))) return true;
   // A search's field names ("from:Heemstra seed 2026") are the search engine's words, not the
   // request's; a file's folder and extension are the drive's ("Procedures/Return damage.docx" is
   // the "return-damage procedure").
@@ -309,6 +310,23 @@ export function requestPointsAt(request: string, read: Pick<ProducedText, 'args'
     if (file && file[1].split(/[_\s]+/).some((part) => CODE.test(part) && within(r, normalizeText(part)))) return true;
     return wordsOfRequest(r, normalizeText(a.value.replace(SEARCH_FIELD, ' '))) || firstNameOf(request, a.value);
   });
+}
+
+/**
+ * Whether a phone number the read was called with is one the request writes, however each writes
+ * it: "+353874016682" for "my number's 087 401 6682" (the country code for the trunk 0).
+ */
+function phoneNamedIn(request: string, value: string): boolean {
+  const v = value.trim();
+  if (!/^\+?\d[\d\s().-]{6,20}\d$/.test(v)) return false;
+  const d = v.replace(/\D/g, '');
+  if (d.length < 8) return false;
+  const forms = new Set([
+    d,
+    ...(v.startsWith('+') ? [1, 2, 3].filter((k) => d.length - k >= 8).flatMap((k) => [d.slice(k), `0${d.slice(k)}`]) : []),
+  ]);
+  for (const m of request.slice(0, 4_000).matchAll(/\+?\d[\d\s().-]{6,20}\d/g)) if (forms.has(m[0].replace(/\D/g, ''))) return true;
+  return false;
 }
 
 /**

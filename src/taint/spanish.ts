@@ -77,7 +77,7 @@ const ROOTS: Record<Category, string> = {
   share: 'compart/ir invit/ar autoriz/ar permit/ir conced/er otorg/ar sub/ir',
   publish: 'public/ar anunci/ar difund/ir tuit/ar',
   pay: 'pag/ar transfer|transfier/ir ingres/ar abon/ar reembols/ar cobr/ar consign/ar',
-  book: 'reserv/ar agend/ar cit/ar convoc/ar program/ar concert/ar sac/ar',
+  book: 'reserv/ar agend/ar cit/ar convoc/ar program/ar concert/ar sac/ar apart/ar',
   change:
     'cambi/ar modific/ar actualiz/ar mov|muev/er descart/ar anot/ar registr/ar apunt/ar ' +
     'cre/ar gener/ar marc/ar asign/ar aplic/ar activ/ar desactiv/ar tramit/ar aprob|aprueb/ar ' +
@@ -327,7 +327,7 @@ function pronounPair(ws: readonly string[], i: number): boolean {
 
 /** Verbs that carry no action of their own: the noun after them says it ("regálame el cambio del vuelo", "hágame la devolución", "me colabora con la reserva", "dales cita"). */
 const LIGHT =
-  /^(?:(?:regal[ae]s?|colabor[ae]s?|ayud[ae]s?|haz|hag[ae]s?|hac[ae]s?|hacer)(?:me|nos|le|les|lo|la|selo|sela)?|da(?:me|nos|le|les)?|dar(?:le|les)?|den(?:le|les)?|de(?:me|nos|le|les))$/;
+  /^(?:(?:regal[ae]s?|colabor[ae]s?|ayud[ae]s?|haz|hag[ae]s?|hac[ae]s?|hacer)(?:me|nos|le|les|lo|la|selo|sela)?|da(?:me|nos|le|les)?|dar(?:le|les)?|den(?:le|les)?|de(?:me|nos|le|les)|dej[ae](?:me|nos|lo|la)?|dejar(?:me|lo|la)?)$/;
 /** Nouns of an action, by its category. */
 const ACTION_NOUNS: Record<string, Category> = {
   cambio: 'change',
@@ -346,6 +346,8 @@ const ACTION_NOUNS: Record<string, Category> = {
   cancelacion: 'delete',
   anulacion: 'delete',
   envio: 'send',
+  // "déjame en borrador un correo": a draft is written, not sent.
+  borrador: 'change',
 };
 
 /** A light verb at `i` with an action noun within three words after it, read as that action. */
@@ -452,7 +454,8 @@ export function spanishOffer(question: string): string | 'go-on' | undefined {
   if (ASKS_TO_GO_ON.test(question)) return 'go-on';
   const first = FIRST_PERSON.exec(question);
   const inf = first ? infinitiveOf(first[2]) : undefined;
-  return inf ? `${first![1]}${inf}${first![3]}`.trim() : undefined;
+  // Its pronouns go after the infinitive, as a request writes them ("¿Lo aparto?" is "apartarlo").
+  return inf ? `${inf}${first![1].replace(/\s+/g, '').toLowerCase()}${first![3]}`.trim() : undefined;
 }
 
 /** What the assistant says it will or would do: "Le voy a cambiar la tarifa", "Se lo ingresaría en su cuenta" (as "ingresar en su cuenta"). */

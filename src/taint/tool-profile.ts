@@ -126,6 +126,8 @@ export function profileTool(
     const overruled = w.action.category ? `; ${w.where} reads like ${w.action.category}, a guess not taken over the structure` : '';
     return readProfile(w, `${effect.why}${closed ? CLOSED : NO_ARGUMENT_OUT}${overruled}`);
   }
+  const outvoted = effect?.kind === 'acts' ? defaultHintOutvoted(def, facts, w) : undefined;
+  if (outvoted) return readProfile(w, outvoted);
   if (effect && effect.kind !== 'read') return actingProfile(def, facts, w, effect);
   const trusted = effect ? `its readOnlyHint annotation is not taken, as ${outward}; ` : '';
   const reads = readByItsWords(def, facts, w, opts);
@@ -178,6 +180,10 @@ export function readByShape(
     if (namesNoAction(w)) return op.read && !movesSomething(facts.given) ? operationWhy(op) : undefined;
   }
   const effect = effectOf(def);
+  if (effect?.kind === 'acts') {
+    facts ??= argumentFacts(policy, def, args);
+    return defaultHintOutvoted(def, facts, (w ??= readWords(def, facts, opts)));
+  }
   if (effect && effect.kind !== 'read') return undefined;
   facts ??= argumentFacts(policy, def, args);
   const query = readingQuery(policy, def, args, facts);
@@ -194,8 +200,7 @@ export function readByShape(
  * A tool described in another language the validator reads, or named with one's infinitive
  * (`enviar_oferta`, `envoyer_courriel`, `gerarCobrancaPix`), is read with that language's verbs too
  * (languages.ts): only there, so that an English name that happens to spell a verb form of another
- * language keeps its English reading. A German tool is read by its structure, as a tool in any
- * other language is (german.ts reads German requests, not tools).
+ * language keeps its English reading.
  */
 function inItsLanguage(def: ToolDefinition, opts: ProfileOptions): ProfileOptions {
   const language = toolLanguage(words(withoutApp(def.name)), def.description ?? '');
@@ -357,6 +362,21 @@ interface Effect {
  * it: the method is stated there, and the description proper follows.
  */
 const ROUTE = /^\s*(GET|HEAD|OPTIONS|POST|PUT|PATCH|DELETE)\s+\/[^\s]{0,300}\s*(?:[-–—:]\s*)?/;
+
+/**
+ * Why a tool whose only sign of acting is `readOnlyHint: false` reads, or undefined: that is MCP's
+ * default, which servers leave on tools that only read; where its name's verb and its
+ * description's opening verb both read ("einsatzplanHolen", "Zeigt geplante Einsätze …") and the
+ * call takes nothing a sink needs, the words outvote it. A destructive hint or an HTTP method
+ * that acts is never outvoted.
+ */
+function defaultHintOutvoted(def: ToolDefinition, f: ArgumentFacts, w: Words): string | undefined {
+  const a = def.annotations ?? {};
+  if (a.readOnlyHint !== false || a.destructiveHint === true || def.method !== undefined || ROUTE.test(def.description ?? ''))
+    return undefined;
+  if (!w.byName.read || !w.opensWithRead || pointsOut(f, f.roles) || movesSomething(f.given)) return undefined;
+  return `its annotations say it is not read-only, MCP's default; its name (${w.name.join(' ')}) and its description ("${w.desc.slice(0, 4).join(' ')}") both read, and it takes nothing a sink needs`;
+}
 
 /** The description without a route it opens with (ROUTE). */
 const withoutRoute = (description: string | undefined) => description?.replace(ROUTE, '');

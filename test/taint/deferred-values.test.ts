@@ -37,6 +37,7 @@ describe('a request that leaves a value to the data it points to', () => {
       'Update her bank details to what Siobhán said and pay out the claim.',
       'Mevrouw Bos heeft gemaild naar welk rekeningnummer haar borg moet. Maak de borg over naar dat nummer.',
       'Jan wrote which address the parts should go to; ship them to that address.',
+      'I emailed you on Monday with my new bank details. Can you move my direct debit to that account?',
     ])
       expect([r, defersValues(r)]).toEqual([r, true]);
   });

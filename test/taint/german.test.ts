@@ -33,6 +33,7 @@ describe('a German request', () => {
     ['Frau Berger hat gefragt, wohin wir ihr die Unterlagen schicken sollen. Erledige das bitte.', 'EXTERNAL_SEND'],
     ['Kannst du der Tischlerei Gruber die Miete für April rüberschicken?', 'FINANCIAL_TRANSFER'],
     ['Mach für den Verein Sonnenhof die Rechnung über die Lohnverrechnung im Mai.', 'DESTRUCTIVE_WRITE'],
+    ['Die Physio bei Herrn Keller muss auf Freitag. Kannst du das umhängen?', 'DESTRUCTIVE_WRITE'],
   ])('asks: %s → %s', (request, sink) => expect(asks(request)).toContain(sink));
 
   it.each([

@@ -5,7 +5,14 @@
  * whatever their wording, fetches as sinks, and what a call made on an instruction's word returns.
  */
 import { describe, expect, it } from '@jest/globals';
-import { namedInRequest, structuredFields, valueSource, type ProducedText, type ProvenanceContext } from '../../src/taint/provenance.js';
+import {
+  namedInRequest,
+  requestPointsAt,
+  structuredFields,
+  valueSource,
+  type ProducedText,
+  type ProvenanceContext,
+} from '../../src/taint/provenance.js';
 import { normalizeText } from '../../src/taint/content-links.js';
 import { detectInjection, imperativeIn } from '../../src/taint/injection.js';
 import { classifyTool } from '../../src/taint/classify.js';
@@ -24,6 +31,19 @@ function context(request: string, producers: ProducedText[]): ProvenanceContext 
       producers.some((p) => p.instructions !== undefined && (p.at ?? 0) < before && within(p.instructions, value)),
   };
 }
+
+describe('a read the request points to', () => {
+  it('is looked up by a phone number the request writes, however each writes it', () => {
+    expect(requestPointsAt("My number's 087 401 6682, can you check my bill?", { args: { msisdn: '+353874016682' } })).toBe(true);
+    expect(requestPointsAt('Call me on 07700 900 873.', { args: { phone: '+447700900873' } })).toBe(true);
+    expect(requestPointsAt("My number's 087 401 6682.", { args: { msisdn: '+353874016683' } })).toBe(false);
+  });
+
+  it('is looked up by a full name whose first name the request writes inside a sentence', () => {
+    expect(requestPointsAt('Send Sipho the confirmation for the tasting.', { args: { contact: 'Sipho Ndlovu' } })).toBe(true);
+    expect(requestPointsAt('Send the confirmation for the tasting.', { args: { contact: 'Sipho Ndlovu' } })).toBe(false);
+  });
+});
 
 describe('provenance of values', () => {
   const queues = { output: JSON.stringify({ queues: ['billing-eu', 'billing-us', 'returns'] }), args: {}, at: 1 };

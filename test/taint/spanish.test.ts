@@ -49,6 +49,19 @@ describe('Spanish verbs', () => {
   });
 });
 
+describe('what a Spanish offer and a draft ask for', () => {
+  it("puts a first-person offer's pronouns after its infinitive, as a request writes them", () => {
+    expect(spanishOffer('¿Lo aparto?')).toBe('apartarlo');
+    expect(spanishOffer('¿Le cambio la tarifa?')).toBe('cambiarle la tarifa');
+    expect(needs(withConsent('Sí, pero a las 10.', 'Te propongo el andén 4 a las 9. ¿Lo aparto?'))).toContain('DESTRUCTIVE_WRITE');
+  });
+
+  it('reads "déjame en borrador" as a draft written, not a message sent', () => {
+    expect(needs('Todavía no le mandes nada, pero déjame en borrador un correo para la Lic. Soto.')).not.toContain('EXTERNAL_SEND');
+    expect(needs('Déjame en borrador un correo para la Lic. Soto.')).toContain('DESTRUCTIVE_WRITE');
+  });
+});
+
 describe('what a Spanish request asks for', () => {
   it('reads the action each clause asks for, by its verb and objects', () => {
     expect(needs('Mándale al proveedor la orden de compra de mayo.')).toContain('EXTERNAL_SEND');
@@ -158,7 +171,7 @@ describe('orders in Spanish data', () => {
 describe('agreeing to a Spanish proposal', () => {
   it('reads an offer, a first-person offer and a request to go on with the plan before it', () => {
     expect(spanishOffer('¿Quieres que le mande el contrato a Laura?')).toBe('le mande el contrato a Laura');
-    expect(spanishOffer('¿Le programo la revisión para el jueves?')).toBe('Le programar la revisión para el jueves');
+    expect(spanishOffer('¿Le programo la revisión para el jueves?')).toBe('programarle la revisión para el jueves');
     expect(spanishOffer('¿Procedo?')).toBe('go-on');
     expect(spanishOffer('¿Querés que se lo actualice?')).toBe('se lo actualice');
     expect(spanishOffer('¿Confirmás?')).toBe('go-on');

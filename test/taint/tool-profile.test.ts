@@ -146,6 +146,25 @@ describe('tool profile', () => {
     ]);
   });
 
+  it("lets a name and a description that both read outvote readOnlyHint: false, MCP's default, never a destructive hint", () => {
+    const def = (annotations: ToolDefinition['annotations']): Partial<ToolDefinition> => ({
+      description: 'Zeigt geplante Einsätze für eine Klientin in einem Zeitraum.',
+      annotations,
+      inputSchema: { type: 'object', properties: { klientNr: { type: 'string' }, von: { type: 'string' } } },
+    });
+    expect(labels('einsatzplanHolen', { klientNr: 'K-20102', von: '2025-05-12' }, def({ readOnlyHint: false })).sinks).toEqual([]);
+    expect(
+      labels('einsatzplanHolen', { klientNr: 'K-20102', von: '2025-05-12' }, def({ readOnlyHint: false, destructiveHint: true })).sinks,
+    ).not.toEqual([]);
+    expect(
+      labels(
+        'einsatzAnlegen',
+        { klientNr: 'K-20102', von: '2025-05-12' },
+        { ...def({ readOnlyHint: false }), description: 'Legt einen Einsatz an.' },
+      ).sinks,
+    ).not.toEqual([]);
+  });
+
   it('takes digits the schema types as a string for an identifier the call acts on, and a number for a quantity', () => {
     expect(argumentRole(policy, 'datei_loeschen', 'dateikennung', '13', { type: 'string' })).toBe('object');
     expect(argumentRole(policy, 'datei_loeschen', 'anzahl', '13', { type: 'integer' })).toBe('other');

@@ -134,6 +134,30 @@ describe('agreeing to what the assistant proposed', () => {
     expect(withConsent('ok', 'Would you like the receipt?')).toBe('ok');
   });
 
+  it('reads an offer as Irish English puts it, a plan after "so", and "does that suit?"', () => {
+    expect(withConsent('Go on.', 'Will I move the engineer visit to Friday morning?')).toBe(
+      'Go on.\nMove the engineer visit to Friday morning.',
+    );
+    expect(withConsent('Yes.', 'Will I be charged for the call?')).toBe('Yes.');
+    expect(withConsent('Yes, do.', 'Bay 4 is free at 3, so I could move your MOT there. Want me to do that?')).toBe(
+      'Yes, do.\nMove your MOT there.',
+    );
+    expect(withConsent('Grand.', "I'll order a replacement SIM to your home address. Does that suit?")).toBe(
+      'Grand.\nOrder a replacement SIM to your home address.',
+    );
+  });
+
+  it('goes ahead with the proposal standing from an earlier turn when leave to go on lays nothing out', () => {
+    expect(
+      withConsent(
+        'Yes please.',
+        'Grand - the 10-day pass on your number only, from Thursday. Shall I go ahead?',
+        'Add the 10-day pass to both lines.',
+      ),
+    ).toBe('Yes please.\nAdd the 10-day pass to both lines.');
+    expect(withConsent('Yes please.', 'Shall I go ahead?')).toBe('Yes please.');
+  });
+
   it('reads an answer that opens by agreeing as agreeing, unless it negates what was proposed', () => {
     const update = 'Shall I schedule the 14.4.1 update on all four for tonight at 22:00?';
     expect(withConsent("Do it, but leave the boardroom mini out - I don't want it restarting.", update)).toContain(

@@ -40,12 +40,16 @@ export function userTurns(items: readonly Item[], root: string): UserTurn[] {
   for (const it of items) {
     const said = userMessagesOf(it);
     if (said.length < 2 || !opensWith(said[0].text, root, first)) continue;
+    // The proposal standing from an earlier turn: "Shall I go ahead?" after the user narrowed it goes ahead with it.
+    let standing = '';
     for (const { text: answer, asked } of said.slice(1)) {
+      const carried = standing;
+      standing = proposalsIn(asked).join(' ') || standing;
       // What the user typed is judged as data, not the proposal it agrees to (which may quote what a tool returned).
       if (refused.has(answer)) continue;
-      const key = `${asked ?? ''}\u0000${answer}`;
+      const key = `${asked ?? ''}\u0000${answer}\u0000${carried}`;
       let text = consented.get(key);
-      if (text === undefined) consented.set(key, (text = withConsent(answer, asked)));
+      if (text === undefined) consented.set(key, (text = withConsent(answer, asked, carried)));
       if (seen.has(text)) {
         if (it.start < seen.get(text)!) seen.set(text, it.start);
         continue;
@@ -99,8 +103,21 @@ function saidIn(messages: readonly { role: string; text: string }[]): Said[] {
  * before it say the assistant can or will do ("I will exchange …"). An answer with a refusal or a
  * negation agrees to nothing. The proposal is added to the turn as the user's own words.
  */
-export function withConsent(answer: string, asked: string | undefined): string {
+export function withConsent(answer: string, asked: string | undefined, standing = ''): string {
   if (!asked || refuses(answer) || answer.length > MAX_ANSWER) return answer;
+  const { said, goOn } = proposalsOf(asked);
+  // Leave to go on with nothing laid out before it goes on with the proposal standing from before.
+  const agreed = said.length === 0 && goOn && standing ? [standing] : said;
+  if (agreed.length === 0 || negatesProposal(answer, agreed.join(' '))) return answer;
+  return `${answer}\n${agreed.join(' ')}`;
+}
+
+/** What an assistant's message proposes, as the user's words (withConsent); none where it proposes nothing. */
+export function proposalsIn(asked: string | undefined): string[] {
+  return asked ? proposalsOf(asked).said : [];
+}
+
+function proposalsOf(asked: string): { said: string[]; goOn: boolean } {
   const sentences = asked
     .slice(-MAX_ASKED)
     .split(/(?<=[.?!])\s+/)
@@ -112,24 +129,39 @@ export function withConsent(answer: string, asked: string | undefined): string {
       return plan ? [plan] : [];
     });
   const proposals: string[] = [];
+  let goOn = false;
   for (const [i, sentence] of sentences.entries()) {
     const question = sentence.endsWith('?');
-    const offer = question ? OFFER.exec(sentence) : null;
+    const offer = question ? (OFFER.exec(sentence) ?? willI(sentence)) : null;
     const action = offer ? leadless(sentence.slice(offer[0].length).replace(/\?$/, '')) : '';
     if (offer && action && !GO_ON.test(action)) proposals.push(action);
-    else if (offer || (question && CONFIRM.test(sentence)) || PLEASE_CONFIRM.test(sentence)) proposals.push(...plans(i));
-    else if (question && bareOffer(sentence)) proposals.push(sentence.replace(/\?+$/, ''));
+    else if (offer || (question && CONFIRM.test(sentence)) || PLEASE_CONFIRM.test(sentence)) {
+      goOn = true;
+      proposals.push(...plans(i));
+    } else if (question && bareOffer(sentence)) proposals.push(sentence.replace(/\?+$/, ''));
     else if (question) {
       // The same, asked in another language (languages.ts: "¿Quieres que le envíe la oferta?", "Quer que eu gere o Pix?",
       // "Voulez-vous que j'envoie les relances ?", "Soll ich ihr die Rechnung schicken?", "¿Procedo?", "Passt das?").
       const es = offerInLanguage(sentence);
-      if (es === 'go-on') proposals.push(...plans(i));
-      else if (es) proposals.push(es);
+      if (es === 'go-on') {
+        goOn = true;
+        proposals.push(...plans(i));
+      } else if (es) proposals.push(es);
     }
   }
-  const said = [...new Set(proposals)].filter(Boolean).map((x) => `${x[0].toUpperCase()}${x.slice(1)}.`);
-  if (said.length === 0 || negatesProposal(answer, said.join(' '))) return answer;
-  return `${answer}\n${said.join(' ')}`;
+  return { said: [...new Set(proposals)].filter(Boolean).map((x) => `${x[0].toUpperCase()}${x.slice(1)}.`), goOn };
+}
+
+/**
+ * "Will I add the pass to both lines?", "Will I go ahead?": an offer as Irish and Scottish English
+ * put it, where the word after "I" is a verb of an action or of going on ("Will I be charged?" asks
+ * about a fact, and proposes nothing).
+ */
+function willI(sentence: string): RegExpExecArray | null {
+  const m = /^(?:(?:so|ok(?:ay)?|grand|great|alright)[,!]?\s+)?will\s+I\b/i.exec(sentence);
+  if (!m) return null;
+  const next = words(sentence.slice(m[0].length, m[0].length + 40))[0] ?? '';
+  return verbCategory(next) !== undefined || GO_ON.test(sentence.slice(m[0].length).trim()) ? m : null;
 }
 
 /**
@@ -240,7 +272,8 @@ const OFFER =
 const GO_ON = /^(?:go\s+ahead|proceed|continue|do\s+(?:that|this|it|so))\b/i;
 /** A question that asks the user to confirm what was laid out before it. */
 const CONFIRM =
-  /^(?:(?:so|ok(?:ay)?|great|alright)[,!]?\s+)?(?:(?:would|do)\s+you\s+(?:like|want)\s+(?:me\s+)?to\s+(?:proceed|go\s+ahead|continue|confirm)|shall\s+(?:I|we)\s+(?:proceed|go\s+ahead|continue)|(?:can|could|would)\s+you\s+(?:please\s+)?confirm|do\s+you\s+confirm|is\s+(?:that|this|everything)\s+(?:correct|right|ok(?:ay)?|fine|alright)|(?:does|do)\s+(?:that|this|these)\s+(?:sound|look)\s+(?:good|right|ok(?:ay)?|fine))\b/i;
+  /^(?:(?:so|ok(?:ay)?|great|alright)[,!]?\s+)?(?:(?:would|do)\s+you\s+(?:like|want)\s+(?:me\s+)?to\s+(?:proceed|go\s+ahead|continue|confirm)|shall\s+(?:I|we)\s+(?:proceed|go\s+ahead|continue)|(?:can|could|would)\s+you\s+(?:please\s+)?confirm|do\s+you\s+confirm|is\s+(?:that|this|everything)\s+(?:correct|right|ok(?:ay)?|fine|alright)|(?:does|do)\s+(?:that|this|these)\s+(?:sound|look)\s+(?:good|right|ok(?:ay)?|fine)|(?:does|do|would|will)\s+(?:that|this|these|it)\s+(?:suit|work)(?:\s+for)?(?:\s+you)?)\b/i;
 const PLEASE_CONFIRM = /^please\s+confirm\b/i;
-/** What the assistant says it can or will do: the action it proposes. */
-const WILL = /^(?:I\s+(?:can|could|will|would|am\s+going\s+to)|I['’](?:ll|d|m\s+going\s+to))\s+(.+)$/i;
+/** What the assistant says it can or will do, opening its sentence or after "so", "then", "and" ("…, so I could move Aisha across"): the action it proposes. */
+const WILL =
+  /(?:^|(?:^|[,;:]\s*|\s)(?:so|then|and)\s+)(?:I\s+(?:can|could|will|would|am\s+going\s+to)|I['’](?:ll|d|m\s+going\s+to))\s+(.+)$/i;
