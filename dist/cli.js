@@ -60663,7 +60663,7 @@ var ROOTS = {
   share: "compart/ir invit/ar autoriz/ar permit/ir conced/er otorg/ar sub/ir",
   publish: "public/ar anunci/ar difund/ir tuit/ar",
   pay: "pag/ar transfer|transfier/ir ingres/ar abon/ar reembols/ar cobr/ar consign/ar",
-  book: "reserv/ar agend/ar cit/ar convoc/ar program/ar concert/ar sac/ar",
+  book: "reserv/ar agend/ar cit/ar convoc/ar program/ar concert/ar sac/ar apart/ar",
   change: "cambi/ar modific/ar actualiz/ar mov|muev/er descart/ar anot/ar registr/ar apunt/ar cre/ar gener/ar marc/ar asign/ar aplic/ar activ/ar desactiv/ar tramit/ar aprob|aprueb/ar rechaz/ar cerr|cierr/ar anad/ir agreg/ar etiquet/ar edit/ar guard/ar configur/ar ajust/ar renov|renuev/ar lanz/ar dispar/ar fusion/ar adelant/ar anticip/ar fraccion/ar domicili/ar restablec/er corrig|correg/ir pas/ar suspend/er reactiv/ar ech/ar regres/ar confirm/ar restaur/ar reprogram/ar aplaz/ar corr/er retras/ar traspas/ar vincul/ar desvincul/ar emit/ir",
   delete: "borr/ar elimin/ar quit/ar cancel/ar anul/ar suprim/ir retir/ar despublic/ar",
   exec: "ejecut/ar instal/ar"
@@ -60839,7 +60839,7 @@ function spanishActions(prose) {
 function pronounPair(ws, i2) {
   return ["lo", "la", "los", "las"].includes(ws[i2 - 1]) && ["se", "me", "te", "nos", "le", "les"].includes(ws[i2 - 2]);
 }
-var LIGHT = /^(?:(?:regal[ae]s?|colabor[ae]s?|ayud[ae]s?|haz|hag[ae]s?|hac[ae]s?|hacer)(?:me|nos|le|les|lo|la|selo|sela)?|da(?:me|nos|le|les)?|dar(?:le|les)?|den(?:le|les)?|de(?:me|nos|le|les))$/;
+var LIGHT = /^(?:(?:regal[ae]s?|colabor[ae]s?|ayud[ae]s?|haz|hag[ae]s?|hac[ae]s?|hacer)(?:me|nos|le|les|lo|la|selo|sela)?|da(?:me|nos|le|les)?|dar(?:le|les)?|den(?:le|les)?|de(?:me|nos|le|les)|dej[ae](?:me|nos|lo|la)?|dejar(?:me|lo|la)?)$/;
 var ACTION_NOUNS = {
   cambio: "change",
   modificacion: "change",
@@ -60856,7 +60856,9 @@ var ACTION_NOUNS = {
   turno: "book",
   cancelacion: "delete",
   anulacion: "delete",
-  envio: "send"
+  envio: "send",
+  // "déjame en borrador un correo": a draft is written, not sent.
+  borrador: "change"
 };
 function lightVerb(ws, i2) {
   if (!LIGHT.test(ws[i2])) return void 0;
@@ -60928,7 +60930,7 @@ function spanishOffer(question) {
   if (ASKS_TO_GO_ON.test(question)) return "go-on";
   const first = FIRST_PERSON.exec(question);
   const inf = first ? infinitiveOf(first[2]) : void 0;
-  return inf ? `${first[1]}${inf}${first[3]}`.trim() : void 0;
+  return inf ? `${inf}${first[1].replace(/\s+/g, "").toLowerCase()}${first[3]}`.trim() : void 0;
 }
 function spanishPlan(sentence2) {
   const will = WILL.exec(sentence2);
@@ -60962,7 +60964,7 @@ var STEMS2 = {
   publish: "veroffentlich aus|hang online|stell hoch|lad",
   pay: "zahl bezahl uberweis erstatt ruck|erstatt zuruck|erstatt zuruck|zahl aus|zahl begleich an|weis gut|schreib ab|buch ein|zieh",
   book: "buch reservier vereinbar ein|plan plan terminier ein|buch",
-  change: "ander an|pass aktualisier ein|trag/trag fest|halt/halt erfass an|leg erstell beauftrag vergeb/vergib erteil aktivier deaktivier sperr entsperr genehmig ab|lehn markier setz verschieb bestatig speicher notier vermerk hinterleg beantrag ein|reich bestell aus|fuhr ab|schliess schliess um|buch verlanger korrigier erhoh reduzier zu|weis verbuch erledig erganz an|hang hinzu|fug eroffn reparier tausch aus|tausch ersetz auf|nehm/nimm stell ein|stell",
+  change: "ander an|pass aktualisier ein|trag/trag fest|halt/halt erfass an|leg erstell beauftrag vergeb/vergib erteil aktivier deaktivier sperr entsperr genehmig ab|lehn markier setz verschieb bestatig speicher notier vermerk hinterleg beantrag ein|reich bestell aus|fuhr ab|schliess schliess um|buch verlanger korrigier erhoh reduzier zu|weis verbuch erledig erganz an|hang um|hang hinzu|fug eroffn reparier tausch aus|tausch ersetz auf|nehm/nimm stell ein|stell",
   delete: "losch entfern stornier kundig ab|sag auf|heb widerruf annullier streich ab|meld entzieh",
   exec: "installier"
 };
@@ -64983,6 +64985,8 @@ function profileTool(policy, def, args, opts) {
     const overruled = w.action.category ? `; ${w.where} reads like ${w.action.category}, a guess not taken over the structure` : "";
     return readProfile(w, `${effect3.why}${closed ? CLOSED : NO_ARGUMENT_OUT}${overruled}`);
   }
+  const outvoted = effect3?.kind === "acts" ? defaultHintOutvoted(def, facts, w) : void 0;
+  if (outvoted) return readProfile(w, outvoted);
   if (effect3 && effect3.kind !== "read") return actingProfile(def, facts, w, effect3);
   const trusted = effect3 ? `its readOnlyHint annotation is not taken, as ${outward}; ` : "";
   const reads = readByItsWords(def, facts, w, opts);
@@ -65017,6 +65021,10 @@ function readByShape(policy, def, args, opts) {
     if (namesNoAction(w)) return op.read && !movesSomething(facts.given) ? operationWhy(op) : void 0;
   }
   const effect3 = effectOf(def);
+  if (effect3?.kind === "acts") {
+    facts ??= argumentFacts(policy, def, args);
+    return defaultHintOutvoted(def, facts, w ??= readWords(def, facts, opts));
+  }
   if (effect3 && effect3.kind !== "read") return void 0;
   facts ??= argumentFacts(policy, def, args);
   const query = readingQuery(policy, def, args, facts);
@@ -65110,6 +65118,13 @@ function pointsOut(f, roles) {
   return out.length ? `it takes ${out.join(", ")}` : void 0;
 }
 var ROUTE2 = /^\s*(GET|HEAD|OPTIONS|POST|PUT|PATCH|DELETE)\s+\/[^\s]{0,300}\s*(?:[-–—:]\s*)?/;
+function defaultHintOutvoted(def, f, w) {
+  const a2 = def.annotations ?? {};
+  if (a2.readOnlyHint !== false || a2.destructiveHint === true || def.method !== void 0 || ROUTE2.test(def.description ?? ""))
+    return void 0;
+  if (!w.byName.read || !w.opensWithRead || pointsOut(f, f.roles) || movesSomething(f.given)) return void 0;
+  return `its annotations say it is not read-only, MCP's default; its name (${w.name.join(" ")}) and its description ("${w.desc.slice(0, 4).join(" ")}") both read, and it takes nothing a sink needs`;
+}
 var withoutRoute = (description) => description?.replace(ROUTE2, "");
 function statedRead(def, f) {
   const a2 = def.annotations ?? {};
@@ -65825,6 +65840,8 @@ var DEFERS = new RegExp(
     // "… emailed which account her deposit should go to. Pay it to that account": the same noun, named again by "that".
     String.raw`(?<![\p{L}\p{N}])(?:which|welk|welke|quale|quali|quel|quelle|quels|cuál|cual|cuáles|qual|quais|welche[rsnm]?|jaki|jakie|jaką|który|którą)\s+(?:[\p{L}-]+\s+){0,1}?([\p{L}]{4,})(?![\p{L}\p{N}])[^?!]{0,160}?(?<![\p{L}\p{N}])(?:that|this|dat|dit|die|deze|quel|quello|quella|questo|questa|ce|cet|cette|ese|esa|este|esta|esse|essa|este|dieses|diese|diesen|dem|das|ten|tę|ta)\s+(?:[\p{L}-]+\s+)?(?:\p{L}*(?:nummer|number|numero|número|account|rekening|conto|compte|cuenta|conta|konto|adres|address|indirizzo|adresse|dirección|endereço|adres|iban))(?![\p{L}\p{N}])`,
     String.raw`\b(?:as|like) (?:he|she|they|it|the \w+|\w+) (?:asked|asks|said|says|requested|specified|wrote|writes|wants|wanted|instructed|described|indicated|suggested)\b`,
+    // "I emailed ye with my new bank details … switch my direct debit over to that account": the details the writer sent.
+    String.raw`\b(?:emailed|e-mailed|sent|wrote|texted|messaged|posted)\b[^.?!]{0,80}?\b(?:new|updated|changed|other)\s+(?:bank\s+details|bank\s+account|account|address|number|iban|details)\b[^?!]{0,160}?\b(?:that|this|the new)\s+(?:account|address|number|iban|one|details)\b`,
     // "… wrote to whom we should send it. Send it there." The place is the one the data names.
     String.raw`(?<![\p{L}\p{N}])(?:where|to whom|wohin|an wen|para onde|a quem|dove|a chi|où|à qui|waarheen|naar wie|adónde|a quién|dokąd|do kogo)(?![\p{L}\p{N}])[^.?!]{0,120}[.,;]?\s*[^.?!]{0,80}?(?<![\p{L}\p{N}])(?:there|dorthin|dahin|para lá|là-bas|lì|daarheen|allí|allá|tam)(?![\p{L}\p{N}])`,
     String.raw`\b(?:zoals|come|comme|como|wie)\s+(?:hij|zij|ze|lui|lei|loro|il|elle|ils|elles|él|ella|ellos|ellas|ele|ela|eles|elas|er|sie|o cliente|il cliente|le client|el cliente|de klant|der kunde)\s+(?:\S+\s+)?(?:vraagt|vragen|vroeg|wil|willen|wilde|aangeeft|aangeven|chiede|chiedono|ha chiesto|hanno chiesto|vuole|vogliono|indica|indicano|demande|demandent|a demandé|ont demandé|demandé|veut|veulent|indique|indiquent|pide|piden|pidió|pidieron|quiere|quieren|indican|pede|pedem|pediu|pediram|quer|querem|wünscht|wünschen|will|wollen|möchte|möchten|schreibt|schreiben|angibt|angeben)(?![\p{L}\p{N}])`,
@@ -67119,12 +67136,25 @@ function requestPointsAt(request2, read2) {
   const r = normalizeText(request2);
   if (flattenArguments(read2.args ?? {}).some((a2) => siteNamedIn(request2, a2.value))) return true;
   if (pointers(read2).some((v) => v.length >= 3 && within(r, v))) return true;
+  if (flattenArguments(read2.args ?? {}).some((a2) => phoneNamedIn(request2, a2.value))) return true;
   return flattenArguments(read2.args ?? {}).some((a2) => {
     const file2 = FILE_NAME.exec(a2.value.trim());
     if (file2 && normalizeText(file2[1]).length >= 3 && within(r, normalizeText(file2[1]))) return true;
     if (file2 && file2[1].split(/[_\s]+/).some((part) => CODE.test(part) && within(r, normalizeText(part)))) return true;
     return wordsOfRequest(r, normalizeText(a2.value.replace(SEARCH_FIELD, " "))) || firstNameOf(request2, a2.value);
   });
+}
+function phoneNamedIn(request2, value2) {
+  const v = value2.trim();
+  if (!/^\+?\d[\d\s().-]{6,20}\d$/.test(v)) return false;
+  const d = v.replace(/\D/g, "");
+  if (d.length < 8) return false;
+  const forms = /* @__PURE__ */ new Set([
+    d,
+    ...v.startsWith("+") ? [1, 2, 3].filter((k) => d.length - k >= 8).flatMap((k) => [d.slice(k), `0${d.slice(k)}`]) : []
+  ]);
+  for (const m of request2.slice(0, 4e3).matchAll(/\+?\d[\d\s().-]{6,20}\d/g)) if (forms.has(m[0].replace(/\D/g, ""))) return true;
+  return false;
 }
 function firstNameOf(request2, value2) {
   const m = new RegExp("^(\\p{Lu}\\p{Ll}{2,})(?:\\s+\\p{Lu}[\\p{Ll}'\u2019-]+){1,2}$", "u").exec(value2.trim());
@@ -69750,11 +69780,14 @@ function userTurns(items, root) {
   for (const it of items) {
     const said = userMessagesOf(it);
     if (said.length < 2 || !opensWith(said[0].text, root, first)) continue;
+    let standing = "";
     for (const { text: answer, asked } of said.slice(1)) {
+      const carried = standing;
+      standing = proposalsIn(asked).join(" ") || standing;
       if (refused.has(answer)) continue;
-      const key3 = `${asked ?? ""}\0${answer}`;
+      const key3 = `${asked ?? ""}\0${answer}\0${carried}`;
       let text2 = consented.get(key3);
-      if (text2 === void 0) consented.set(key3, text2 = withConsent(answer, asked));
+      if (text2 === void 0) consented.set(key3, text2 = withConsent(answer, asked, carried));
       if (seen2.has(text2)) {
         if (it.start < seen2.get(text2)) seen2.set(text2, it.start);
         continue;
@@ -69782,8 +69815,18 @@ function saidIn(messages2) {
     return [{ text: m.text, ...prev?.role === "assistant" && prev.text.trim() ? { asked: prev.text } : {} }];
   });
 }
-function withConsent(answer, asked) {
+function withConsent(answer, asked, standing = "") {
   if (!asked || refuses(answer) || answer.length > MAX_ANSWER) return answer;
+  const { said, goOn } = proposalsOf(asked);
+  const agreed = said.length === 0 && goOn && standing ? [standing] : said;
+  if (agreed.length === 0 || negatesProposal(answer, agreed.join(" "))) return answer;
+  return `${answer}
+${agreed.join(" ")}`;
+}
+function proposalsIn(asked) {
+  return asked ? proposalsOf(asked).said : [];
+}
+function proposalsOf(asked) {
   const sentences2 = asked.slice(-MAX_ASKED).split(/(?<=[.?!])\s+/).map((x) => x.trim());
   const plans = (before) => sentences2.slice(0, before).flatMap((x) => {
     const m = WILL3.exec(x);
@@ -69791,23 +69834,31 @@ function withConsent(answer, asked) {
     return plan ? [plan] : [];
   });
   const proposals = [];
+  let goOn = false;
   for (const [i2, sentence2] of sentences2.entries()) {
     const question = sentence2.endsWith("?");
-    const offer = question ? OFFER.exec(sentence2) : null;
+    const offer = question ? OFFER.exec(sentence2) ?? willI(sentence2) : null;
     const action = offer ? leadless(sentence2.slice(offer[0].length).replace(/\?$/, "")) : "";
     if (offer && action && !GO_ON.test(action)) proposals.push(action);
-    else if (offer || question && CONFIRM.test(sentence2) || PLEASE_CONFIRM.test(sentence2)) proposals.push(...plans(i2));
-    else if (question && bareOffer(sentence2)) proposals.push(sentence2.replace(/\?+$/, ""));
+    else if (offer || question && CONFIRM.test(sentence2) || PLEASE_CONFIRM.test(sentence2)) {
+      goOn = true;
+      proposals.push(...plans(i2));
+    } else if (question && bareOffer(sentence2)) proposals.push(sentence2.replace(/\?+$/, ""));
     else if (question) {
       const es = offerInLanguage(sentence2);
-      if (es === "go-on") proposals.push(...plans(i2));
-      else if (es) proposals.push(es);
+      if (es === "go-on") {
+        goOn = true;
+        proposals.push(...plans(i2));
+      } else if (es) proposals.push(es);
     }
   }
-  const said = [...new Set(proposals)].filter(Boolean).map((x) => `${x[0].toUpperCase()}${x.slice(1)}.`);
-  if (said.length === 0 || negatesProposal(answer, said.join(" "))) return answer;
-  return `${answer}
-${said.join(" ")}`;
+  return { said: [...new Set(proposals)].filter(Boolean).map((x) => `${x[0].toUpperCase()}${x.slice(1)}.`), goOn };
+}
+function willI(sentence2) {
+  const m = /^(?:(?:so|ok(?:ay)?|grand|great|alright)[,!]?\s+)?will\s+I\b/i.exec(sentence2);
+  if (!m) return null;
+  const next = words(sentence2.slice(m[0].length, m[0].length + 40))[0] ?? "";
+  return verbCategory(next) !== void 0 || GO_ON.test(sentence2.slice(m[0].length).trim()) ? m : null;
 }
 function negatesProposal(answer, proposal) {
   const proposed2 = new Set(words(proposal).map(stem));
@@ -69875,9 +69926,9 @@ var refuses = (answer) => !PICKS_ANOTHER.test(answer) && (REFUSES_OPENING.test(a
 var PICKS_ANOTHER = /^\W*(?:no|nope|nah)\W+(?:go\s+with|use|pick|take|choose|make\s+it|let['’]?s\s+go\s+with|(?:the\s+)?other\s+one|rather)(?![\p{L}\p{N}])/iu;
 var OFFER = /^(?:(?:so|ok(?:ay)?|great|alright)[,!]?\s+)?(?:(?:which|what|when|where|who|whom)\b[^?,]{0,60}?\s)?(?:(?:shall|should|can|may)\s+I|(?:(?:do|would)\s+you\s+)?(?:want|like|need)\s+me\s+to|(?:do|would)\s+you\s+(?:confirm|agree)\s+(?:that\s+)?I\s+should|is\s+it\s+ok(?:ay)?\s+(?:if|for)\s+(?:I|me\s+to))\b/i;
 var GO_ON = /^(?:go\s+ahead|proceed|continue|do\s+(?:that|this|it|so))\b/i;
-var CONFIRM = /^(?:(?:so|ok(?:ay)?|great|alright)[,!]?\s+)?(?:(?:would|do)\s+you\s+(?:like|want)\s+(?:me\s+)?to\s+(?:proceed|go\s+ahead|continue|confirm)|shall\s+(?:I|we)\s+(?:proceed|go\s+ahead|continue)|(?:can|could|would)\s+you\s+(?:please\s+)?confirm|do\s+you\s+confirm|is\s+(?:that|this|everything)\s+(?:correct|right|ok(?:ay)?|fine|alright)|(?:does|do)\s+(?:that|this|these)\s+(?:sound|look)\s+(?:good|right|ok(?:ay)?|fine))\b/i;
+var CONFIRM = /^(?:(?:so|ok(?:ay)?|great|alright)[,!]?\s+)?(?:(?:would|do)\s+you\s+(?:like|want)\s+(?:me\s+)?to\s+(?:proceed|go\s+ahead|continue|confirm)|shall\s+(?:I|we)\s+(?:proceed|go\s+ahead|continue)|(?:can|could|would)\s+you\s+(?:please\s+)?confirm|do\s+you\s+confirm|is\s+(?:that|this|everything)\s+(?:correct|right|ok(?:ay)?|fine|alright)|(?:does|do)\s+(?:that|this|these)\s+(?:sound|look)\s+(?:good|right|ok(?:ay)?|fine)|(?:does|do|would|will)\s+(?:that|this|these|it)\s+(?:suit|work)(?:\s+for)?(?:\s+you)?)\b/i;
 var PLEASE_CONFIRM = /^please\s+confirm\b/i;
-var WILL3 = /^(?:I\s+(?:can|could|will|would|am\s+going\s+to)|I['’](?:ll|d|m\s+going\s+to))\s+(.+)$/i;
+var WILL3 = /(?:^|(?:^|[,;:]\s*|\s)(?:so|then|and)\s+)(?:I\s+(?:can|could|will|would|am\s+going\s+to)|I['’](?:ll|d|m\s+going\s+to))\s+(.+)$/i;
 
 // src/taint/trace-graph.ts
 var OVERRIDE = bitOf("PROMPT_OVERRIDE");
