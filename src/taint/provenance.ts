@@ -352,9 +352,7 @@ export function siteNamedIn(request: string, value: string): boolean {
   if (!/^(?:https?:\/\/|www\.)/i.test(value.trim())) return false;
   const host = hostOf(value);
   if (!host) return false;
-  const labels = host.split('.');
-  const second = labels.length >= 3 && labels[labels.length - 1].length === 2 && SECOND_LEVEL.has(labels[labels.length - 2]);
-  const label = labels[labels.length - (second ? 3 : 2)] ?? '';
+  const label = registeredLabel(host);
   return label.length >= 4 && new RegExp(`(?<![\\p{L}\\p{N}])${label}(?![\\p{L}\\p{N}])`, 'iu').test(request);
 }
 /**
@@ -367,9 +365,7 @@ export function siteNamedIn(request: string, value: string): boolean {
 export function partyAddressNamedIn(request: string, value: string): boolean {
   const m = /^[\w.+-]+@([\w-]+(?:\.[\w-]+)+)$/.exec(value.trim());
   if (!m) return false;
-  const labels = m[1].toLowerCase().split('.');
-  const second = labels.length >= 3 && labels[labels.length - 1].length === 2 && SECOND_LEVEL.has(labels[labels.length - 2]);
-  const label = labels[labels.length - (second ? 3 : 2)] ?? '';
+  const label = registeredLabel(m[1].toLowerCase());
   if (label.length < 5 || !/^[a-z0-9]+$/.test(label) || OPEN_MAILBOXES.has(label)) return false;
   // Runs of one to four capitalised words (a name, "Co." and "&" inside it), each written as one word.
   const names = request.slice(0, 20_000).match(/\p{Lu}[\p{L}\p{M}'’.]*(?:\s+(?:&\s+)?\p{Lu}[\p{L}\p{M}'’.]*){0,3}/gu) ?? [];
@@ -384,6 +380,13 @@ export function partyAddressNamedIn(request: string, value: string): boolean {
     return false;
   });
 }
+/** The label a domain is registered under: "maersk" in www.maersk.com, "bbc" in news.bbc.co.uk ('' for none). */
+function registeredLabel(host: string): string {
+  const labels = host.split('.');
+  const second = labels.length >= 3 && labels[labels.length - 1].length === 2 && SECOND_LEVEL.has(labels[labels.length - 2]);
+  return labels[labels.length - (second ? 3 : 2)] ?? '';
+}
+
 /** Mailboxes anyone can open: their domain names no party. */
 const OPEN_MAILBOXES = new Set([
   'gmail',
