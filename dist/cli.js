@@ -67166,17 +67166,13 @@ function siteNamedIn(request2, value2) {
   if (!/^(?:https?:\/\/|www\.)/i.test(value2.trim())) return false;
   const host = hostOf(value2);
   if (!host) return false;
-  const labels = host.split(".");
-  const second = labels.length >= 3 && labels[labels.length - 1].length === 2 && SECOND_LEVEL.has(labels[labels.length - 2]);
-  const label2 = labels[labels.length - (second ? 3 : 2)] ?? "";
+  const label2 = registeredLabel(host);
   return label2.length >= 4 && new RegExp(`(?<![\\p{L}\\p{N}])${label2}(?![\\p{L}\\p{N}])`, "iu").test(request2);
 }
 function partyAddressNamedIn(request2, value2) {
   const m = /^[\w.+-]+@([\w-]+(?:\.[\w-]+)+)$/.exec(value2.trim());
   if (!m) return false;
-  const labels = m[1].toLowerCase().split(".");
-  const second = labels.length >= 3 && labels[labels.length - 1].length === 2 && SECOND_LEVEL.has(labels[labels.length - 2]);
-  const label2 = labels[labels.length - (second ? 3 : 2)] ?? "";
+  const label2 = registeredLabel(m[1].toLowerCase());
   if (label2.length < 5 || !/^[a-z0-9]+$/.test(label2) || OPEN_MAILBOXES.has(label2)) return false;
   const names = request2.slice(0, 2e4).match(new RegExp("\\p{Lu}[\\p{L}\\p{M}'\u2019.]*(?:\\s+(?:&\\s+)?\\p{Lu}[\\p{L}\\p{M}'\u2019.]*){0,3}", "gu")) ?? [];
   const fold2 = (x) => x.normalize("NFD").replace(/[^\p{L}\p{N}]/gu, "").toLowerCase();
@@ -67185,6 +67181,11 @@ function partyAddressNamedIn(request2, value2) {
     for (let i2 = 0; i2 < ws.length; i2++) for (let j = i2 + 1; j <= ws.length; j++) if (fold2(ws.slice(i2, j).join("")) === label2) return true;
     return false;
   });
+}
+function registeredLabel(host) {
+  const labels = host.split(".");
+  const second = labels.length >= 3 && labels[labels.length - 1].length === 2 && SECOND_LEVEL.has(labels[labels.length - 2]);
+  return labels[labels.length - (second ? 3 : 2)] ?? "";
 }
 var OPEN_MAILBOXES = /* @__PURE__ */ new Set([
   "gmail",
