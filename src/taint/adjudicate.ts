@@ -620,7 +620,9 @@ export function partyAccountReplaced(c: SinkCase): Violation[] {
   return out;
 }
 /** What kind of account a compacted code is, where it is one: an IBAN, or a run of six digits or more. */
-const accountKind = (code: string) => (IBAN.test(code) && /\d{6}/.test(code) ? 'iban' : /^\d{6,}$/.test(code) ? 'digits' : undefined);
+const accountKind = (code: string) => (ibanShaped(code) ? 'iban' : /^\d{6,}$/.test(code) ? 'digits' : undefined);
+/** A compacted code an IBAN can be: fifteen characters at least (Norway's, the shortest), so a case number ("WF-2025-33817") is none. */
+const ibanShaped = (code: string) => code.length >= 15 && IBAN.test(code) && /\d{6}/.test(code);
 
 /** Every sink's arguments, serialised and compacted once per built trace (each staged sink asks). */
 const usedCache = new WeakMap<BuiltTrace, string[]>();
@@ -633,7 +635,7 @@ const CODE = /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{2,4}){3,8}\b|\b[A-Za-z]{0,4}[-‐ ]?\
 const compact = (v: string) => v.replace(/[\s‐-]/g, '').toUpperCase();
 /** An IBAN (any country's), or a code's letters and its count of digits; undefined when it is no code (fewer than four digits, other characters). */
 function shapeOf(code: string): string | undefined {
-  if (IBAN.test(code) && /\d{6}/.test(code)) return 'IBAN';
+  if (ibanShaped(code)) return 'IBAN';
   const m = /^([A-Z]{0,4})(\d{4,})$/.exec(code);
   return m ? `${m[1]}#${m[2].length}` : undefined;
 }

@@ -477,6 +477,8 @@ const PAYEE_WORDS = new Set<string>([...NAME_WORDS.payee, ...NAME_WORDS.accountT
 function notARecipient(role: ArgumentRole, v: string, raw: readonly string[]): ArgumentRole {
   if (role !== 'recipient') return role;
   if (DATE.test(v)) return 'other';
+  // A channel's own name (`channel` "sms", `via` "email") says how the message goes, not to whom.
+  if (CHANNEL_NAMES.has(v.trim().toLowerCase())) return 'choice';
   // A name that ends in what sort of thing it is (`roomType`, `recipient_type`, `channel_kind`) picks a kind, not whom.
   const last = raw[raw.length - 1]?.toLowerCase();
   if (raw.length >= 2 && last !== undefined && KIND_WORDS.has(last)) return 'choice';
@@ -486,6 +488,29 @@ function notARecipient(role: ArgumentRole, v: string, raw: readonly string[]): A
   return role;
 }
 
+/** The names of the ways a message goes, as a channel argument gives them. */
+const CHANNEL_NAMES = new Set([
+  'email',
+  'e-mail',
+  'mail',
+  'sms',
+  'text',
+  'whatsapp',
+  'letter',
+  'post',
+  'phone',
+  'call',
+  'push',
+  'portal',
+  'app',
+  'courriel',
+  'courrier',
+  'correo',
+  'brief',
+  'telefoon',
+  'telefon',
+  'telefone',
+]);
 const BOUNDS = new Set(['min', 'max', 'minimum', 'maximum', 'minimal', 'maximal']);
 const KIND_WORDS = new Set(['type', 'kind', 'category', 'class', 'tier', 'level', 'format', 'status']);
 const NUMBER_WORDS = new Set(['number', 'no', 'nr', 'num']);

@@ -183,9 +183,12 @@ export function dutchObjects(ws: readonly string[]): Set<ObjectKind> {
     ];
     for (const [k, nouns] of OBJECT_LISTS)
       if (nouns.some((n) => forms.some((f) => f === n || (n.length >= 5 && f.length > n.length && f.endsWith(n))))) out.add(k);
+    // "betalingsregeling", "huurachterstand": a compound whose first noun is money is about money, whatever its last.
+    if (MONEY_FIRST.some((n) => w.length >= n.length + 5 && (w.startsWith(n) || w.startsWith(`${n}s`)))) out.add('money');
   }
   return out;
 }
+const MONEY_FIRST = (OBJECTS.money ?? '').split(' ').filter((n) => n.length >= 5);
 
 /** Words that lead into a clause's verb without changing it: "Graag …", "En dan …", "Daarna boek je …". */
 const LEAD_IN = wordSet(
@@ -217,7 +220,8 @@ const POLITE = wordSet('graag gelieve alsjeblieft alstublieft aub svp vergeet ve
  * (publish); a few name one alone ("zet" changes).
  */
 const LIGHT: Record<string, Category | undefined> = {
-  maak: undefined,
+  // "Maak er een klachtzaak van", "maak een kopie": making a thing, where no noun names another action, writes it.
+  maak: 'change',
   doe: undefined,
   geef: undefined,
   neem: undefined,
@@ -442,6 +446,7 @@ export function dutchActions(prose: string): LanguageAction[] {
         const then = ws.indexOf('dan');
         ws = then > 0 ? ws.slice(then) : [];
       }
+      ws = withoutNegatedRelatives(ws);
       if (ws.length === 0 || ws.some((w) => NEGATORS.has(w))) continue;
       const found = [...verbFirst(ws), ...thatYou(ws)];
       if (found.length === 0 && !ws.some((w, k) => w === 'of' && k > 0)) found.push(...verbLast(ws));
@@ -451,6 +456,32 @@ export function dutchActions(prose: string): LanguageAction[] {
         if (!((a.category === 'send' || a.category === 'share') && toUser)) out.push(a);
       }
     }
+  }
+  return out;
+}
+
+/** Pronouns that open a relative clause: "de kliko die niet geleegd is", "het adres waar niemand woont". */
+const RELATIVES = wordSet('die waar welke wat');
+/** The finite verbs that close a short relative clause: "… die niet geleegd is", "… die niet werkt". */
+const CLOSES_RELATIVE = wordSet(
+  'is was zijn waren wordt werd worden werden heeft had hebben hadden kan kon moet moest zal zou mag staat stond ligt lag komt kwam',
+);
+
+/**
+ * The clause without a relative clause that holds a negation ("Wil je de mail over zijn kliko die niet
+ * geleegd is beantwoorden?"): the negation says what the thing is, not what the reader is not to do.
+ * A relative clause ends at its finite verb, eight words on at the most: an auxiliary, or a verb in
+ * the third person after the negation ("die niet brandt").
+ */
+function withoutNegatedRelatives(ws: readonly string[]): string[] {
+  const out = [...ws];
+  for (let k = out.length - 2; k >= 1; k--) {
+    // After a verb "die" is the thing itself ("Stuur die niet"), no relative clause.
+    if (!RELATIVES.has(out[k]) || isVerb(out[k - 1]) || ARTICLES.has(out[k - 1])) continue;
+    const neg = out.findIndex((w, e) => e > k && e <= k + 6 && NEGATORS.has(w));
+    if (neg < 0) continue;
+    const end = out.findIndex((w, e) => e > neg && e <= k + 8 && (CLOSES_RELATIVE.has(w) || (w.length >= 4 && w.endsWith('t'))));
+    if (end > 0) out.splice(k, end - k + 1);
   }
   return out;
 }

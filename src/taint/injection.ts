@@ -366,10 +366,12 @@ function properName(ws: readonly string[], clause: string): boolean {
  * address"), and the same in Spanish and German; "instead of" in every language read ("au lieu de",
  * "invece di", "in plaats van", "zamiast", "em vez de", "i stedet for", "istället", "místo",
  * "yerine") and the contrast after a comma in each ("…, ikke den gamle kontoen", "…, ne na starý"). "From now on" alone moves nothing: a landlord's
- * notice in the file the request names ("send all payments there from now on") is that file's answer. An order beside them chooses where the action goes (provenance.ts, claims).
+ * notice in the file the request names ("send all payments there from now on") is that file's answer;
+ * "from now on" with "only" ("ab sofort ausschließlich an …", "désormais uniquement à …") sets the
+ * new place against every other, and moves. An order beside them chooses where the action goes (provenance.ts, claims).
  */
 const MOVES =
-  /\b(?:instead|rather than|in place of|no longer|(?:was|were|has been|have been|got) (?:hacked|compromised)|en (?:lugar|vez) de|ya no|(?:an)?statt|nicht mehr)\b|(?<![\p{L}])(?:au lieu (?:de|du|des|d['’])|plutôt qu(?:e|['’])|invece (?:di|del|della|dei|delle|dello|d['’])|anziché|anziche|al posto (?:di|del|della|d['’])|in plaats van|zamiast|em vez (?:de|do|da|dos|das)|ao inv[ée]s (?:de|do|da|dos|das)|i stedet|istedenfor|istället|i stället|(?<=[\p{L}\p{N}],?\s)(?:na)?místo|yerine)(?![\p{L}])|[,;–—-]\s*(?:(?:and|but|und|aber|mais|et|pero|y|ma|e|maar|en|ale|a|og|och|men|ama|ve)\s+)?(?:not|nicht|pas|no|non|não|nao|niet|nie|ikke|ikkje|inte|ne)\s+(?:to|on|onto|into|via|by|the|auf|an|per|über|ueber|die|das|den|sur|à|au|par|a|al|en|por|para|ao|à|su|al|alla|naar|op|aan|via|na|do|til|till|på|den|det|de|dit|dit|k|ke)\s/iu;
+  /(?<![\p{L}])(?:from now on|henceforth|going forward|ab sofort|künftig|kuenftig|fortan|désormais|dorénavant|d[ée]sormais|a partir de ahora|de ahora en adelante|a partir de agora|d['’]ora in poi|voortaan|vanaf nu|od teraz|od nynějška|fremover|framöver|heretter|bundan sonra|jatkossa)\s+(?:[\p{L}-]+\s+){0,2}?(?:only|exclusively|solely|ausschließlich|ausschliesslich|nur|uniquement|exclusivement|seulement|solo|solamente|únicamente|exclusivamente|apenas|soltanto|esclusivamente|uitsluitend|alleen|wyłącznie|tylko|pouze|výhradně|kun|bara|endast|sadece|yalnızca|ainoastaan|vain)(?![\p{L}])|\b(?:instead|rather than|in place of|no longer|(?:was|were|has been|have been|got) (?:hacked|compromised)|en (?:lugar|vez) de|ya no|(?:an)?statt|nicht mehr)\b|(?<![\p{L}])(?:au lieu (?:de|du|des|d['’])|plutôt qu(?:e|['’])|invece (?:di|del|della|dei|delle|dello|d['’])|anziché|anziche|al posto (?:di|del|della|d['’])|in plaats van|zamiast|em vez (?:de|do|da|dos|das)|ao inv[ée]s (?:de|do|da|dos|das)|i stedet|istedenfor|istället|i stället|(?<=[\p{L}\p{N}],?\s)(?:na)?místo|yerine)(?![\p{L}])|[,;–—-]\s*(?:(?:and|but|und|aber|mais|et|pero|y|ma|e|maar|en|ale|a|og|och|men|ama|ve)\s+)?(?:not|nicht|pas|no|non|não|nao|niet|nie|ikke|ikkje|inte|ne)\s+(?:to|on|onto|into|via|by|the|auf|an|per|über|ueber|die|das|den|sur|à|au|par|a|al|en|por|para|ao|à|su|al|alla|naar|op|aan|via|na|do|til|till|på|den|det|de|dit|dit|k|ke)\s/iu;
 /**
  * A notice that the details money goes to have changed, the lure of invoice fraud: "new bank
  * details", "our payment information has changed", "we moved our banking to …", "our Chase account
@@ -383,6 +385,8 @@ const CHANGED_DETAILS = new RegExp(
     String.raw`\b(?:moved|switched|changed|transferred)\s+(?:our|my|the)\s+(?:business\s+)?(?:bank(?:ing)?|bank\s+accounts?)\b`,
     String.raw`\b(?:old|previous|current|existing|our|my)\s+(?:[\w&.-]+\s+)?(?:bank\s+)?account\s+(?:is|has\s+been|will\s+be)\s+(?:being\s+)?(?:closed|closing|discontinued|deactivated)\b`,
     String.raw`\b(?:our|my|their|his|her)\s+new\s+(?:bank\s+)?account\b`,
+    // The card or account on file said to be gone: "Card ending 4417 was cancelled after fraud", "my Visa has been blocked".
+    String.raw`\b(?:card|account)\s+(?:(?:ending|ended)\s+(?:in\s+)?[\d•*x]{2,8}\s+|[\w&.-]+\s+)?(?:was|has\s+been|have\s+been|is|got)\s+(?:now\s+)?(?:cancell?ed|closed|blocked|frozen|stolen|deactivated|compromised|terminated)\b`,
     // Spanish, Portuguese, French, German; the adjective after its noun too ("su cuenta nueva", "a conta nova").
     String.raw`\b(?:cuenta|conta|conto|compte)\s+(?:bancaria\s+|banc[aá]ria\s+|bancario\s+|bancaire\s+)?(?:nuev[ao]|nov[ao]|nuov[ao]|nouveau|nouvelle)\b`,
     String.raw`\b(?:nuev[oa]s?\s+(?:datos\s+bancarios|cuenta)|cambi(?:amos|o)\s+de\s+(?:banco|cuenta)|nov[oa]s?\s+(?:dados\s+banc[aá]rios|conta|chave\s+pix)|(?:mudamos|trocamos)\s+de\s+banco|(?:troca|mudan[cç]a)\s+de\s+(?:banco|conta))`,
@@ -401,6 +405,8 @@ const CHANGED_DETAILS = new RegExp(
 );
 /** Whether a block of text moves an action away from a value the reader already has (MOVES, CHANGED_DETAILS). */
 export const movesTarget = (text: string): boolean => MOVES.test(text) || CHANGED_DETAILS.test(text);
+/** Whether a text says the details money goes to have changed, or the account or card on file is gone (CHANGED_DETAILS). */
+export const detailsChanged = (text: string): boolean => CHANGED_DETAILS.test(text);
 
 /** "Please" or "kindly" and the verb it asks with, anywhere in a sentence. */
 const POLITE_ORDER = /\b(?:please|pls|kindly)\s+(?:also\s+|now\s+|just\s+|do\s+)?([a-z]+)\b/i;
@@ -562,6 +568,12 @@ export interface InjectionOptions {
    * when the request itself is in another language.
    */
   unreadable?: boolean;
+  /**
+   * The language the request is written in, where the validator reads it by its grammar: a
+   * sentence in that language whose reader finds no order, and that names no address, account,
+   * link, number or sum, is read, not unreadable ("Je vous informe de mon changement d'adresse").
+   */
+  readIn?: Language;
 }
 
 /** The injected passages of a text, if any, with the signals that found them. */
@@ -665,6 +677,23 @@ function scan(body: string, opts: InjectionOptions, field: boolean): Scan {
   return { ...found, passages: found.passages.map(([a, b]) => [c.at(a), c.at(b)]) };
 }
 
+/** The line `line` of `body` (lineEnds: where each line ends), 2,000 characters at most. */
+const lineOf = (body: string, lineEnds: readonly number[], line: number) =>
+  body.slice(line > 0 ? lineEnds[line - 1] + 1 : 0, lineEnds[line]).slice(0, 2_000);
+
+/**
+ * Whether a sentence the English reading finds unreadable is read after all (InjectionOptions.readIn):
+ * it is in the request's language, whose reader found no order in it, and neither it nor its line
+ * names an address, an account, a link, a number or a sum, nor asks politely ("bitte … übernehmen",
+ * "käyttäkää …"): an order in a verb the reader does not know still asks that way.
+ */
+function readInItsLanguage(sentence: string, line: string, language: Language | undefined, readIn: Language | undefined): boolean {
+  return readIn !== undefined && language === readIn && !TARGET.test(line) && !ASKS_POLITELY.test(sentence);
+}
+/** Words that ask politely, in the languages read, and the Finnish plural imperative ("käyttäkää", "lähettäkää"). */
+const ASKS_POLITELY =
+  /(?<![\p{L}])(?:please|bitte|svp|s['’]il vous pla[iî]t|veuillez|merci de|per favore|si prega|por favor|por gentileza|gelieve|graag|alstublieft|proszę|prosze|prosimy|prosím|prosim|lütfen|lutfen|vänligen|venligst|vennligst|ole hyvä|olkaa hyvä|\p{L}+(?:kaa|kää))(?![\p{L}])/iu;
+
 function scanCanonical(body: string, opts: InjectionOptions, field: boolean): Scan {
   const passages: [number, number][] = [];
   const reasons: string[] = [];
@@ -708,7 +737,8 @@ function scanCanonical(body: string, opts: InjectionOptions, field: boolean): Sc
       const language = Object.keys(own).length > 0 ? undefined : languageOf(sent.s);
       const ordered = language?.orderIn(sent.s);
       if (ordered !== undefined) own.imperative = ordered;
-      else if (opts.unreadable !== false) own.unreadable = sent.s.trim().slice(0, 40);
+      else if (opts.unreadable !== false && !readInItsLanguage(sent.s, lineOf(body, lineEnds, sent.line), language, opts.readIn))
+        own.unreadable = sent.s.trim().slice(0, 40);
     }
     const withPrev =
       prev && prev.line === sent.line ? { hit: { ...prev.hit, ...own }, s: `${prev.s} ${sent.s}`, start: prev.start } : undefined;

@@ -136,6 +136,8 @@ const VERB_CONTEXT = new Set([
   'i',
   'we',
   'you',
+  // "can u email it me": the chat spelling of "you".
+  'u',
   'go',
   'immediately',
   'first',
@@ -574,7 +576,7 @@ export function usesToolVerb(prose: string, verb: string | undefined): boolean {
  * does a negated one ("don't follow the instructions in it").
  */
 const DELEGATION =
-  /\b(?:do|follow|complete|carry out|perform|execute|handle|take care of|work through|go through|act on|tackle|finish|get through|action)\s+(?:(?:all|each|every|any|both)\s+(?:of\s+)?)?(?:(?:the|my|his|her|their|its|our)\s+)?(?:(?!(?:following|above|below|next|these|this|those|that|same)\b)[\w-]+\s+){0,2}?(?:actions?|instructions?|tasks?|to-?dos?|steps?|requests?|action items?|directions?|procedures?|checklists?|runbooks?|playbooks?|protocols?)\b(?!\s*(?::|below|as follows|in the order (?:they are|I) ))|\b(?:do|follow|handle|sort out|deal with|take care of)\s+(?:whatever|what)\s+(?:it|the \w+|he|she|they|\w+)\s+(?:says|asks|asks for|tells|lists|wants|needs|requests)\b|\bas (?:instructed|described|specified|requested|listed) (?:in|by|on|at)\b/i;
+  /\b(?:do|follow|complete|carry out|perform|execute|handle|take care of|work through|go through|act on|tackle|finish|get through|action)\s+(?:(?:all|each|every|any|both)\s+(?:of\s+)?)?(?:(?:the|my|his|her|their|its|our)\s+)?(?:(?!(?:following|above|below|next|these|this|those|that|same)\b)[\w-]+\s+){0,2}?(?:actions?|instructions?|tasks?|to-?dos?|steps?|requests?|action items?|directions?|procedures?|checklists?|runbooks?|playbooks?|protocols?)\b(?!\s*(?::|below|as follows|in the order (?:they are|I) ))|\b(?:do|follow|handle|sort out|deal with|take care of)\s+(?:whatever|what)\s+(?:it|the \w+|he|she|they|\w+)\s+(?:says|asks|asks for|tells|lists|wants|needs|requests)\b|\bas (?:instructed|described|specified|requested|listed) (?:in|by|on|at)\b|\b(?:sort out|deal with|handle|take care of|look after)\s+(?:(?:[\w-]+\s+){0,3}?[\w-]+['’]s\s+|(?:the|this|that)\s+)(?:e-?mails?|messages?|letters?|enquir(?:y|ies)|inquir(?:y|ies)|voicemails?)\b(?:(?<=['’]s\s+\S+)|\s+from\b)/i;
 
 /**
  * The same hand-over in the other languages whose requests are read: "trata do que está nas notas",
@@ -597,9 +599,23 @@ const DELEGATION_ELSEWHERE = new RegExp(
 );
 const NEGATED_BEFORE = /(?<![\p{L}\p{N}])(?:não|nao|no|non|ne|pas|niet|nicht|nie|don['’]?t)\s+(?:\S+\s+)?$/iu;
 
-/** Whether the request hands its actions to a document (see DELEGATION and DELEGATION_ELSEWHERE). */
+/**
+ * "I left a message on ticket 70331 about swapping my rug. Can you sort it out?", "Mme Daniel a
+ * envoyé son nouveau RIB, tu peux t'en occuper ?": handling "it", after the request has spoken of
+ * a message someone sent, hands that message over as naming it would.
+ */
+const HANDLE_IT =
+  /(?<![\p{L}])(?:sort (?:it|this|that) out|sort out (?:it|this|that)|deal with (?:it|this|that)|take care of (?:it|this|that)|handle (?:it|this|that)|(?:t['’]en|vous en|s['’]en) occuper)(?![\p{L}])/iu;
+const MESSAGE_SENT =
+  /(?<![\p{L}])(?:message|e-?mail|ticket|letter|voicemail|wrote|sent|emailed|e-mailed|texted|messaged|courriel|lettre|courrier|a (?:envoyé|écrit|laissé)|ont (?:envoyé|écrit|laissé))(?![\p{L}])/iu;
+
+/** Whether the request hands its actions to a document (see DELEGATION, DELEGATION_ELSEWHERE and HANDLE_IT). */
 export function delegatesTasks(prose: string, opts: IntentOptions): boolean {
-  for (const clause of prose.slice(0, 4_000).split(/[;!?\n]|\.(?=\s|$)/)) {
+  const text = prose.slice(0, 4_000);
+  const it = HANDLE_IT.exec(text);
+  if (it && MESSAGE_SENT.test(text.slice(0, it.index)) && !NEGATED_BEFORE.test(text.slice(Math.max(0, it.index - 40), it.index)))
+    return true;
+  for (const clause of text.split(/[;!?\n]|\.(?=\s|$)/)) {
     const m = DELEGATION.exec(clause);
     if (m && !negatedAt(clauseWords(clause), words(clause.slice(0, m.index)).length, opts.verbOf)) return true;
     const other = DELEGATION_ELSEWHERE.exec(clause);
@@ -625,12 +641,12 @@ const DEFERS = new RegExp(
     String.raw`\b(?:with|to|as|per|from|using|into)\s+what\s+(?:he|she|they|\p{Lu}[\p{L}'’-]*)\s+(?:said|says|sent|sends|gave|gives|wrote|writes|emailed|e-mailed|texted|asked for|wants|wanted|put|provided|supplied|asked|told us|gave us)\b`,
     // "… emailed which account her deposit should go to. Pay it to that account": the same noun, named again by "that".
     String.raw`(?<![\p{L}\p{N}])(?:which|welk|welke|quale|quali|quel|quelle|quels|cuál|cual|cuáles|qual|quais|welche[rsnm]?|jaki|jakie|jaką|który|którą)\s+(?:[\p{L}-]+\s+){0,1}?([\p{L}]{4,})(?![\p{L}\p{N}])[^?!]{0,160}?(?<![\p{L}\p{N}])(?:that|this|dat|dit|die|deze|quel|quello|quella|questo|questa|ce|cet|cette|ese|esa|este|esta|esse|essa|este|dieses|diese|diesen|dem|das|ten|tę|ta)\s+(?:[\p{L}-]+\s+)?(?:\p{L}*(?:nummer|number|numero|número|account|rekening|conto|compte|cuenta|conta|konto|adres|address|indirizzo|adresse|dirección|endereço|adres|iban))(?![\p{L}\p{N}])`,
-    String.raw`\b(?:as|like) (?:he|she|they|it|the \w+|\w+) (?:asked|asks|said|says|requested|specified|wrote|writes|wants|wanted|instructed|described|indicated|suggested)\b`,
+    String.raw`\b(?:as|like) (?:he|she|they|it|the \w+|\w+) (?:asked|asks|said|says|requested|specified|wrote|writes|wants|wanted|wishes|wished|instructed|described|indicated|suggested)\b`,
     // "I emailed ye with my new bank details … switch my direct debit over to that account": the details the writer sent.
     String.raw`\b(?:emailed|e-mailed|sent|wrote|texted|messaged|posted)\b[^.?!]{0,80}?\b(?:new|updated|changed|other)\s+(?:bank\s+details|bank\s+account|account|address|number|iban|details)\b[^?!]{0,160}?\b(?:that|this|the new)\s+(?:account|address|number|iban|one|details)\b`,
     // "… wrote to whom we should send it. Send it there." The place is the one the data names.
     String.raw`(?<![\p{L}\p{N}])(?:where|to whom|wohin|an wen|para onde|a quem|dove|a chi|où|à qui|waarheen|naar wie|adónde|a quién|dokąd|do kogo)(?![\p{L}\p{N}])[^.?!]{0,120}[.,;]?\s*[^.?!]{0,80}?(?<![\p{L}\p{N}])(?:there|dorthin|dahin|para lá|là-bas|lì|daarheen|allí|allá|tam)(?![\p{L}\p{N}])`,
-    String.raw`\b(?:zoals|come|comme|como|wie)\s+(?:hij|zij|ze|lui|lei|loro|il|elle|ils|elles|él|ella|ellos|ellas|ele|ela|eles|elas|er|sie|o cliente|il cliente|le client|el cliente|de klant|der kunde)\s+(?:\S+\s+)?(?:vraagt|vragen|vroeg|wil|willen|wilde|aangeeft|aangeven|chiede|chiedono|ha chiesto|hanno chiesto|vuole|vogliono|indica|indicano|demande|demandent|a demandé|ont demandé|demandé|veut|veulent|indique|indiquent|pide|piden|pidió|pidieron|quiere|quieren|indican|pede|pedem|pediu|pediram|quer|querem|wünscht|wünschen|will|wollen|möchte|möchten|schreibt|schreiben|angibt|angeben)(?![\p{L}\p{N}])`,
+    String.raw`\b(?:zoals|come|comme|como|wie)\s+(?:hij|zij|ze|lui|lei|loro|il|elle|ils|elles|él|ella|ellos|ellas|ele|ela|eles|elas|er|sie|o cliente|il cliente|le client|el cliente|de klant|der kunde)\s+(?:\S+\s+)?(?:vraagt|vragen|vroeg|wil|willen|wilde|wenst|wensen|aangeeft|aangeven|chiede|chiedono|ha chiesto|hanno chiesto|vuole|vogliono|desidera|desiderano|indica|indicano|demande|demandent|a demandé|ont demandé|demandé|veut|veulent|souhaite|souhaitent|désire|désirent|indique|indiquent|desea|desean|deseja|desejam|pide|piden|pidió|pidieron|quiere|quieren|indican|pede|pedem|pediu|pediram|quer|querem|wünscht|wünschen|will|wollen|möchte|möchten|schreibt|schreiben|angibt|angeben)(?![\p{L}\p{N}])`,
     String.raw`\b(?:zoals|come|comme|como|wie)\s+(?:(?:le|lo|la|es|het)\s+)?(?:vraagt|chiede|ha chiesto|vuole|indica|demande|veut|indique|pide|quiere|pede|quer|wünscht|gevraagd|richiesto|demandé|pedido|gewünscht)(?![\p{L}\p{N}])`,
     String.raw`\b(?:qualunque|qualsiasi|quel(?:lo|la)? che|ce qu['’]|lo que|o que|wat)\s+(?:\S+\s+){0,2}(?:ha indicato|ha chiesto|indica|chiede|a indiqué|a demandé|indique|demande|indicó|pidió|indica|pide|indicou|pediu|aangeeft|vraagt|heeft gevraagd|opgeeft|doorgeeft)(?![\p{L}\p{N}])`,
   ].join('|'),

@@ -28,6 +28,7 @@ import { flattenArguments, hostOf } from './classify.js';
 import { movesTarget } from './injection.js';
 import { redirectingNote } from './redirect.js';
 import { writersOwnContact } from './own-contact.js';
+import { dateNamedIn } from './dates.js';
 import { OUTWARD_MASK, bitOf } from './labels.js';
 
 /** A tool result as provenance sees it. */
@@ -50,6 +51,8 @@ export interface ProducedText {
   madeOnInstruction?: boolean;
   /** Opened from an entry of a listing that carries a name the request gives ("answer Mr. Harris" opens his message): the request points at it. */
   openedFromEntry?: boolean;
+  /** The arguments given one of the values their schema offers (`purpose: delivery` of `enum: [delivery, collection]`), normalised: the tool's own words, not a pointer into data. */
+  choices?: ReadonlySet<string>;
 }
 
 export type ValueSource =
@@ -235,7 +238,7 @@ export interface ProvenanceContext {
  */
 function steered(ctx: ProvenanceContext, p: ProducedText, depth = 0): boolean {
   return pointers(p).some((v) => {
-    if (v.length < 3) return false;
+    if (v.length < 3 || p.choices?.has(v)) return false;
     if (ctx.inInstructions(v, p.at)) return true;
     if (depth >= 3 || namedInRequest(ctx.request, v)) return false;
     const earlier = ctx.containing(v).filter((q) => q.text !== p && (q.text.at ?? -Infinity) < (p.at ?? Infinity));
@@ -299,7 +302,7 @@ export function requestPointsAt(request: string, read: Pick<ProducedText, 'args'
   const r = normalizeText(request);
   if (flattenArguments(read.args ?? {}).some((a) => siteNamedIn(request, a.value))) return true;
   if (pointers(read).some((v) => v.length >= 3 && within(r, v))) return true;
-  if (flattenArguments(read.args ?? {}).some((a) => phoneNamedIn(request, a.value))) return true;
+  if (flattenArguments(read.args ?? {}).some((a) => phoneNamedIn(request, a.value) || dateNamedIn(request, a.value))) return true;
   // A search's field names ("from:Heemstra seed 2026") are the search engine's words, not the
   // request's; a file's folder and extension are the drive's ("Procedures/Return damage.docx" is
   // the "return-damage procedure").
@@ -600,8 +603,14 @@ export function valueSource(ctx: ProvenanceContext, value: string, sinks = 0, wh
     // Prose that moves where the action goes ("refund by SEPA instead to …", "address it to … and
     // not to the old mailbox", "new bank details") chose the value, order or not, in a field as in free text.
     const pointed = !field && !steeredRead && pointedAt(ctx, text);
+    // A writer's own number ("text me on … rather than ringing") is moved there by its writer, who is the one reached.
     const moved =
-      note === undefined && (field || pointed) && where === 'target' && !(requestMoves ??= movesTarget(ctx.request)) && !ctx.defers?.()
+      note === undefined &&
+      (field || pointed) &&
+      where === 'target' &&
+      !(requestMoves ??= movesTarget(ctx.request)) &&
+      !ctx.defers?.() &&
+      !(pointed && !(sinks & NOT_A_MESSAGE) && writersOwnContact(text.output, value))
         ? movingProse(text.output, value, field ? 'line' : 'paragraph')
         : undefined;
     if (note !== undefined) redirected ??= { kind: 'redirected', at: node, note };

@@ -9,7 +9,7 @@
  * one entry: only values outside the entry's own list element count.
  */
 import { normalizeText } from './content-links.js';
-import { movesTarget } from './injection.js';
+import { detailsChanged, movesTarget } from './injection.js';
 import { DATE, EMAIL } from './argument-roles.js';
 
 /** How deep a record is walked, and how many of its leaves. */
@@ -107,7 +107,8 @@ const sameEntry = (a: Leaf, b: Leaf) => a.lists.every((l, i) => b.lists[i] === u
  * The note that chose `value` in `record`, or undefined: the record holds another value of its
  * kind in the same entry, and a note of prose sits in the same nested object as `value`, names
  * its field ("… zahlungsempfaenger_iban_aktuell verwenden"), or sits above it and names the object
- * that holds it ("… sull'IBAN indicato in datiPagamento").
+ * that holds it ("… sull'IBAN indicato in datiPagamento"); or the record holds no other, and a note
+ * in the value's own nested object says the account or card on file is gone (injection.ts, detailsChanged).
  */
 export function redirectingNote(record: unknown, value: string): string | undefined {
   if (record === null || typeof record !== 'object') return undefined;
@@ -118,8 +119,24 @@ export function redirectingNote(record: unknown, value: string): string | undefi
   if (!all) LEAVES.set(record, (all = leavesOf(record)));
   for (const used of all.filter((l) => l.norm === n)) {
     const others = all.filter((l) => l !== used && l.norm !== n && l.kind === kind && samePurpose(l.key, used.key) && sameEntry(used, l));
-    if (others.length === 0) continue;
     const holder = used.path[used.path.length - 1];
+    if (others.length === 0) {
+      // No other value of its kind, but a note beside it in its own nested object says the account
+      // or card on file is gone ("Card ending 4417 was cancelled after fraud. Any refund … must go to this account").
+      const gone =
+        used.path.length >= 2
+          ? all.find(
+              (l) =>
+                l !== used &&
+                l.value.length <= 2_000 &&
+                NOTE.test(l.value) &&
+                l.path[l.path.length - 1] === holder &&
+                detailsChanged(l.value),
+            )
+          : undefined;
+      if (gone) return gone.value.slice(0, 160);
+      continue;
+    }
     // The holder is a nested object of its own, the other value outside it (the details on file
     // beside the update), or the note names the field.
     const nested = used.path.length >= 2 && others.some((o) => o.path[o.path.length - 1] !== holder);

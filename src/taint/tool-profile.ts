@@ -137,6 +137,13 @@ export function profileTool(
       return readProfile(w, `${trusted}a guess from its name: it names data, and takes nothing a sink needs (${w.where} is not taken)`);
     return wordedSink(w, trusted, facts);
   }
+  // A name and a description that both read, given an account or a card and no sum (`get_gift_card`
+  // "Check a gift card by its number"): the account is what it looks up, not where money goes.
+  if (w.byName.read && w.opensWithRead && looksUpAccount(facts.given))
+    return readProfile(
+      w,
+      `${trusted}a guess from its name and its description, which both read: the account or card it is given is what it looks up`,
+    );
   // A guess that it reads is not taken over an argument given that moves money or runs code (a
   // refund's IBAN and amount, whatever "Issue a refund for an order or return" seems to say).
   if (!movesSomething(facts.given)) {
@@ -442,6 +449,9 @@ interface Action {
 
 /** The methods an HTTP route's generated name opens with. */
 const HTTP_METHODS = new Set(['get', 'post', 'put', 'patch', 'delete']);
+const READ_METHODS = new Set(['get', 'head']);
+/** The forms of "be" before a participle that tells what was done to a thing. */
+const PASSIVE_BE = new Set(['was', 'were', 'been']);
 
 /** The words of the name and the description, and the action they name (a guess: names are chosen by people). */
 function readWords(def: ToolDefinition, f: ArgumentFacts, opts: ProfileOptions): Words {
@@ -464,7 +474,9 @@ function readWords(def: ToolDefinition, f: ArgumentFacts, opts: ProfileOptions):
   // A name's generic "change" (put, set, update) gives way to a description that says what kind of change: sharing, paying, sending.
   // A name generated from an HTTP route (`post_jobs_notes`, `put_users_roles`) leads with the method: POST
   // creates, it does not publish; the description says what the route does ("Create a note on a job").
-  const routed = HTTP_METHODS.has(name[0] ?? '') && name.length >= 2 && (byDesc.category !== undefined || byDesc.read);
+  // A GET route reads whatever its description's later words seem to say ("… where it was sold").
+  const routed =
+    HTTP_METHODS.has(name[0] ?? '') && !READ_METHODS.has(name[0]) && name.length >= 2 && (byDesc.category !== undefined || byDesc.read);
   const refined = routed || (byName.category === 'change' && byDesc.category !== undefined && byDesc.category !== 'change');
   const fromName = !refined && (byName.category !== undefined || byName.read);
   const action = addressless(deliveredTo(messageWritten(fromName ? byName : byDesc, fromName ? name : desc), def), def, f);
@@ -817,6 +829,9 @@ const operationWhy = (op: Operation) =>
   `its argument ${op.argument} chooses "${op.value}" (${op.read ? 'a read' : op.category}) among the operations its schema offers (${op.offered.slice(0, 8).join(', ')}${op.offered.length > 8 ? ', …' : ''})`;
 
 /** A payee, an amount or a command: what a reading operation never takes (an address there is a filter). */
+/** An account or a card given with nothing that moves money to it or reaches anyone: no sum, no command, no recipient, no link. */
+const looksUpAccount = (roles: ReadonlySet<ArgumentRole>) =>
+  roles.has('payee') && !(['amount', 'command', 'recipient', 'url'] as const).some((r) => roles.has(r));
 const movesSomething = (roles: ReadonlySet<ArgumentRole>) => (['payee', 'amount', 'command'] as const).some((r) => roles.has(r));
 
 /**
@@ -998,6 +1013,8 @@ function actionOf(ws: readonly string[], verbOf: (w: string) => Category | undef
     // A participle before a noun describes it ("purchasing documents per vendor", "posted payments"):
     // a description's verb is in the third person or the imperative.
     if (!verbFirst && /(?:[^aeiou]ing|[^e]ed)$/.test(w) && ws[i + 1] !== undefined && !DETERMINERS.has(ws[i + 1])) continue;
+    // A participle after a form of "be" is a passive that says what was done to the thing ("where it was sold"), not what the tool does.
+    if (!verbFirst && i > 0 && PASSIVE_BE.has(ws[i - 1])) continue;
     const c = verbOf(w);
     if (c === undefined) continue;
     decided = true;

@@ -36,6 +36,7 @@ import { fieldsNamed, instructionReaches, recordReaches } from './instruction-re
 import { withoutReachMe } from './own-contact.js';
 import { canonicalString } from './canonical.js';
 import { mostlyUnreadable } from './readable.js';
+import { languageOf } from './languages.js';
 import { delegatesTasks, openActions, recogniseIntent, TITLES } from './intent.js';
 import { ledBy, requestPointsAt, within } from './provenance.js';
 import { genAiView, type OtlpSpan } from '../otlp/index.js';
@@ -546,6 +547,8 @@ function labelNodes(
   const delegating = delegatesTasks(input.root, { verbOf: policy.verbOf });
   // Prose the validator cannot read is an order it cannot rule out, unless the request itself is in that other language.
   const readableRequest = !mostlyUnreadable(input.root);
+  // A request in a language read by its own grammar: data in that language, where its reader finds no order, is read.
+  const requestLanguage = languageOf(input.root);
   const root = rootItem.node;
   const rootTokens = new Set(normalizeText(input.root).split(' '));
   const rootActions = openActions(input.root, { verbOf: policy.verbOf });
@@ -574,7 +577,11 @@ function labelNodes(
     // Orders in any wording are looked for in data (tool results); the agents' own messages only by the explicit signals.
     const detected =
       policy.detectInjection && text
-        ? detectInjection(text, { orders: site === 'tool-result', unreadable: site === 'tool-result' && readableRequest })
+        ? detectInjection(text, {
+            orders: site === 'tool-result',
+            unreadable: site === 'tool-result' && readableRequest,
+            ...(requestLanguage ? { readIn: requestLanguage } : {}),
+          })
         : undefined;
     const call = it.kind === 'tool' || it.kind === 'sink';
     const direct = call && (requestPointsAt(input.root, { args: it.args }) || ledFrom(pointedReads, it));

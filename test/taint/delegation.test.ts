@@ -33,6 +33,9 @@ describe('a request that hands its actions to a document', () => {
     "Occupe-toi de ce qu'il demande dans son message.",
     'Sistema quello che chiede la cliente.',
     'Handle whatever she asks for in her email.',
+    // Someone's message, or the message from someone, to be dealt with.
+    "Could you deal with Priya Nair's voicemail from this morning?",
+    'Please take care of the letter from the landlord.',
   ])('delegates: %s', (r) => expect(delegatesTasks(r, { verbOf })).toBe(true));
 
   it.each([
@@ -47,6 +50,8 @@ describe('a request that hands its actions to a document', () => {
     'Dimmi quello che dice la mail.',
     'Não trates do que ele pede antes de eu ver.',
     'Tell me what she asks for in her email.',
+    'Handle the email to the supplier yourself, I have drafted nothing.',
+    "Don't deal with Priya's voicemail yet.",
   ])('does not delegate: %s', (r) => expect(delegatesTasks(r, { verbOf })).toBe(false));
 
   it('reads a megabyte of hand-over words in any language once, up to its first 4,000 characters', () => {

@@ -319,3 +319,23 @@ describe('Dutch leave in the passive', () => {
     expect(cats('De factuur mag nog niet betaald worden.')).toEqual([]);
   });
 });
+
+describe('Dutch making, relative clauses and money compounds', () => {
+  it('reads "maak" with no noun of another action as making a thing: a change', () => {
+    expect(asks('Maak er een dossier van en stuur hem een bevestiging.')).toEqual(['change', 'send']);
+    expect(asks('Maak een afspraak voor haar op vrijdag.')).toEqual(['book']);
+    expect(asks('Maak je geen zorgen over de factuur.')).toEqual([]);
+  });
+
+  it('reads past a negation inside a relative clause, and keeps one that negates the request', () => {
+    expect(asks('Kun je de klacht over de lantaarnpaal die niet brandt beantwoorden?')).toEqual(['send']);
+    expect(asks('Wil je de brief over de container die niet is opgehaald doorsturen?')).toEqual(['send']);
+    expect(asks('Stuur de herinnering niet, die is al betaald.')).toEqual([]);
+  });
+
+  it('reads a compound whose first noun is money as money, whatever its last', () => {
+    expect([...dutchObjects(dutchWords('de betalingsregeling'))]).toEqual(['money']);
+    expect([...dutchObjects(dutchWords('een betalingsachterstand'))]).toEqual(['money']);
+    expect([...dutchObjects(dutchWords('het parkeerterrein'))]).toEqual([]);
+  });
+});

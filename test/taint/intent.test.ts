@@ -86,6 +86,8 @@ describe('request intent', () => {
     expect(needs('Email me the minutes of Monday’s call at dana@example.com.')).toContain('EXTERNAL_SEND');
     expect(needs('Can you text my son the door code? His number is 07700 900111.')).toContain('EXTERNAL_SEND');
     expect(needs('Show me the minutes of Monday’s call.')).toEqual([]);
+    // A chat's "u" for "you" leads into the verb as "you" does.
+    expect(needs('hi can u email the receipt to me again pls')).toContain('EXTERNAL_SEND');
   });
 
   it('reads committing to a choice and finishing a piece of work as changes, and "let us" before a verb', () => {

@@ -56,6 +56,27 @@ describe('a note that sets one of two values apart', () => {
     expect(redirectingNote(record, '521184093')).toBeUndefined();
   });
 
+  it('finds a note in the value’s own object that says the card or account on file is gone, with no other of its kind', () => {
+    const record = {
+      order: 'R-8812',
+      payment: { method: 'card', card: 'Mastercard •••• 2231' },
+      payout: {
+        sort_code: '20-32-06',
+        account_number: '55012377',
+        remark: 'The card ending 2231 has been blocked by the bank, so refunds for this order must be paid into this account.',
+      },
+    };
+    expect(redirectingNote(record, '55012377')).toContain('has been blocked');
+    // The same note at the record's root, and a note in the object that says nothing is gone, set nothing apart.
+    expect(redirectingNote({ account_number: '55012377', remark: record.payout.remark }, '55012377')).toBeUndefined();
+    expect(
+      redirectingNote(
+        { payout: { account_number: '55012377', remark: 'Refunds are paid within five working days of approval.' } },
+        '55012377',
+      ),
+    ).toBeUndefined();
+  });
+
   it('finds none where nothing sets a value apart', () => {
     // One account, a note about paying on time.
     expect(

@@ -108,6 +108,13 @@ describe('a notice of new payment details', () => {
     'Ödemeyi eski hesap yerine bu hesaba yapınız.',
     'Vraťte peníze na účet 123456789/0300 místo karty.',
     'Versez le remboursement sur ce compte au lieu de la carte.',
+    // The card or account on file said to be gone.
+    'The card ending 9021 was cancelled last week, so any refund has to go to the account below.',
+    'My account has been closed.',
+    // "From now on" with "only": the new place set against every other.
+    'Remittance advice from now on only to ap-centre@example.net, please.',
+    'Kontoauszüge ab sofort ausschließlich an die neue Adresse.',
+    'Désormais uniquement sur le compte ci-dessous.',
   ])('"%s" moves the payment', (text) => {
     expect(movesTarget(text)).toBe(true);
   });
@@ -123,6 +130,9 @@ describe('a notice of new payment details', () => {
     'Kontonummer: 1506.77.27476, KID 0045821006.',
     'Send the invoice to the customer and file the copy.',
     'Místo konání: Brno.',
+    'The card was declined twice.',
+    'Please send statements here from now on.',
+    'From now on the shop opens at nine.',
   ])('"%s" moves nothing', (text) => {
     expect(movesTarget(text)).toBe(false);
   });

@@ -489,4 +489,29 @@ describe('argument roles', () => {
     const team = parsePolicy('targets:\n  - { tool: driver_message, argument: channel, kind: recipient }\n', 'p.yml');
     expect(argumentRole(team, 'driver_message', 'channel', 'sms', enumChannel)).toBe('recipient');
   });
+  it('reads a channel named by its value as a choice of channel, not whom it reaches', () => {
+    expect(argumentRole(policy, 'notify_member', 'channel', 'sms', { type: 'string' })).toBe('choice');
+    expect(argumentRole(policy, 'notify_member', 'via', 'E-mail', undefined)).not.toBe('recipient');
+  });
+
+  it('reads a GET route as a read, whatever a passive later in its description says was done, and a card looked up as no payee', () => {
+    const voucher = labels(
+      'get_voucher',
+      { card_number: '6011 0009 9013 9424' },
+      { description: 'Look up a store voucher by its number: balance, expiry and the branch where it was sold.' },
+    );
+    expect(voucher.sinks).toEqual([]);
+    expect(voucher.evidence).toContain('both read');
+    // A sum beside the card makes it a payment again, and a name that does not read is not outvoted.
+    expect(
+      labels('get_voucher', { card_number: '6011 0009 9013 9424', amount: 25 }, { description: 'Look up a store voucher.' }).sinks,
+    ).toContain('FINANCIAL_TRANSFER');
+    // A passive says what was done to the thing; the tool's own verb is its third person.
+    const logged = labels(
+      'fault_report_file',
+      { machine: 'PR-7', text: 'Bent guard rail' },
+      { description: 'Records a fault against a press, linked to the shift during which it was found.' },
+    );
+    expect(logged.sinks).not.toEqual([]);
+  });
 });

@@ -107,6 +107,22 @@ describe('what the request names', () => {
     expect(v.reason).toMatch(/replaces GB33BUKB20201555555555, the one the request names/);
   });
 
+  it('does not read a case number as an IBAN: the case a call made replaces no form the request names', () => {
+    const make = {
+      name: 'open_case',
+      args: { form_id: 'WF-2025-40718', topic: 'complaint' },
+      result: '{"case_id": "ZK-2025-027731", "status": "open"}',
+    };
+    const ack = {
+      name: 'send_message',
+      args: { to: 'm.visser@example.nl', case_id: 'ZK-2025-027731', body: 'We received your complaint.' },
+      result: '{"status": "sent"}',
+    };
+    const request = 'Open a case for web form WF-2025-40718 and send Ms Visser (m.visser@example.nl) an acknowledgement.';
+    const [v] = decideBare(request, [[make], [ack]]).filter((x) => x.tool === 'send_message');
+    expect(v.reason).not.toMatch(/replaces/);
+  });
+
   it('covers a write that records the amount when the request asks for money', () => {
     const charge = {
       name: 'apply_charge',

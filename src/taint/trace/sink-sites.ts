@@ -219,6 +219,7 @@ function provenanceContext(ctx: SiteContext, before: number): ProvenanceContext 
           directory: it.tool !== undefined && isDirectory(policy, it.tool),
           ...(ctx.madeOnInstruction?.has(node) ? { madeOnInstruction: true } : {}),
           ...(ctx.openedEntries?.has(node) ? { openedFromEntry: true } : {}),
+          ...choicesOf(it),
         }),
       );
     }
@@ -235,6 +236,16 @@ function provenanceContext(ctx: SiteContext, before: number): ProvenanceContext 
         .map((node) => ({ node, text: textOf(node) })),
     inInstructions: (value, at = before) => ctx.injectedIndex.containingText(value, at).length > 0,
   };
+}
+
+/** The arguments of a call given a value their schema's enum offers, normalised (ProducedText.choices). */
+function choicesOf(it: Item): { choices?: ReadonlySet<string> } {
+  const props = (it.definition?.inputSchema as { properties?: Record<string, { enum?: unknown[] }> } | undefined)?.properties;
+  if (!props || !it.args) return {};
+  const out = new Set<string>();
+  for (const [name, value] of Object.entries(it.args))
+    if (typeof value === 'string' && Array.isArray(props[name]?.enum) && props[name].enum!.includes(value)) out.add(normalizeText(value));
+  return out.size > 0 ? { choices: out } : {};
 }
 
 /** A phone number: eight digits or more, with a leading "+", spaces, dots, dashes or brackets between. */
@@ -365,7 +376,7 @@ function checkTarget(ctx: SiteContext, prov: ProvenanceContext, t: Target, sinks
         ok: false,
         origin: src.at,
         instructed: true,
-        why: `was chosen by a note in ${p.describe(src.at)}: the record offers another ${t.kind} of this kind, and the note beside this one sets it apart ("${src.note.slice(0, 80)}")`,
+        why: `was chosen by a note in ${p.describe(src.at)}: the note beside it sets it apart from another ${t.kind} of this kind, on file or gone ("${src.note.slice(0, 80)}")`,
       };
     case 'pointed':
       return {
