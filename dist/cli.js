@@ -60237,12 +60237,35 @@ var PAYEE_WORDS = /* @__PURE__ */ new Set([...NAME_WORDS.payee, ...NAME_WORDS.ac
 function notARecipient(role, v, raw) {
   if (role !== "recipient") return role;
   if (DATE.test(v)) return "other";
+  if (CHANNEL_NAMES.has(v.trim().toLowerCase())) return "choice";
   const last = raw[raw.length - 1]?.toLowerCase();
   if (raw.length >= 2 && last !== void 0 && KIND_WORDS.has(last)) return "choice";
   if (raw.length >= 2 && last !== void 0 && NUMBER_WORDS.has(last) && /^\d{1,6}$/.test(v)) return "object";
   if (/^[A-Za-z]{1,8}[-_]?\d[\w-]*$/.test(v) && raw.some((w) => w === "reply" || w === "thread")) return "object";
   return role;
 }
+var CHANNEL_NAMES = /* @__PURE__ */ new Set([
+  "email",
+  "e-mail",
+  "mail",
+  "sms",
+  "text",
+  "whatsapp",
+  "letter",
+  "post",
+  "phone",
+  "call",
+  "push",
+  "portal",
+  "app",
+  "courriel",
+  "courrier",
+  "correo",
+  "brief",
+  "telefoon",
+  "telefon",
+  "telefone"
+]);
 var BOUNDS = /* @__PURE__ */ new Set(["min", "max", "minimum", "maximum", "minimal", "maximal"]);
 var KIND_WORDS = /* @__PURE__ */ new Set(["type", "kind", "category", "class", "tier", "level", "format", "status"]);
 var NUMBER_WORDS = /* @__PURE__ */ new Set(["number", "no", "nr", "num"]);
@@ -62365,9 +62388,11 @@ function dutchObjects(ws) {
     ];
     for (const [k, nouns] of OBJECT_LISTS)
       if (nouns.some((n2) => forms.some((f) => f === n2 || n2.length >= 5 && f.length > n2.length && f.endsWith(n2)))) out.add(k);
+    if (MONEY_FIRST.some((n2) => w.length >= n2.length + 5 && (w.startsWith(n2) || w.startsWith(`${n2}s`)))) out.add("money");
   }
   return out;
 }
+var MONEY_FIRST = (OBJECTS7.money ?? "").split(" ").filter((n2) => n2.length >= 5);
 var LEAD_IN2 = wordSet(
   "graag alsjeblieft alstublieft aub svp even nog ook dan daarna maar vervolgens nu eerst tenslotte verder wel gewoon alvast meteen direct snel ok oke okay ja prima goed dus en tevens trouwens hoi hallo hey gelieve"
 );
@@ -62384,7 +62409,8 @@ var FIRST2 = wordSet("ik wij we");
 var OTHER_SUBJECTS = wordSet("ik wij we hij zij men iemand");
 var POLITE = wordSet("graag gelieve alsjeblieft alstublieft aub svp vergeet vergeten denk probeer verzoeke verzocht even zorg vraag");
 var LIGHT5 = {
-  maak: void 0,
+  // "Maak er een klachtzaak van", "maak een kopie": making a thing, where no noun names another action, writes it.
+  maak: "change",
   doe: void 0,
   geef: void 0,
   neem: void 0,
@@ -62566,6 +62592,7 @@ function dutchActions(prose) {
         const then = ws.indexOf("dan");
         ws = then > 0 ? ws.slice(then) : [];
       }
+      ws = withoutNegatedRelatives(ws);
       if (ws.length === 0 || ws.some((w) => NEGATORS5.has(w))) continue;
       const found2 = [...verbFirst2(ws), ...thatYou(ws)];
       if (found2.length === 0 && !ws.some((w, k) => w === "of" && k > 0)) found2.push(...verbLast2(ws));
@@ -62575,6 +62602,21 @@ function dutchActions(prose) {
         if (!((a2.category === "send" || a2.category === "share") && toUser8)) out.push(a2);
       }
     }
+  }
+  return out;
+}
+var RELATIVES = wordSet("die waar welke wat");
+var CLOSES_RELATIVE = wordSet(
+  "is was zijn waren wordt werd worden werden heeft had hebben hadden kan kon moet moest zal zou mag staat stond ligt lag komt kwam"
+);
+function withoutNegatedRelatives(ws) {
+  const out = [...ws];
+  for (let k = out.length - 2; k >= 1; k--) {
+    if (!RELATIVES.has(out[k]) || isVerb(out[k - 1]) || ARTICLES.has(out[k - 1])) continue;
+    const neg = out.findIndex((w, e) => e > k && e <= k + 6 && NEGATORS5.has(w));
+    if (neg < 0) continue;
+    const end = out.findIndex((w, e) => e > neg && e <= k + 8 && (CLOSES_RELATIVE.has(w) || w.length >= 4 && w.endsWith("t")));
+    if (end > 0) out.splice(k, end - k + 1);
   }
   return out;
 }
@@ -64996,6 +65038,11 @@ function profileTool(policy, def, args, opts) {
       return readProfile(w, `${trusted}a guess from its name: it names data, and takes nothing a sink needs (${w.where} is not taken)`);
     return wordedSink(w, trusted, facts);
   }
+  if (w.byName.read && w.opensWithRead && looksUpAccount(facts.given))
+    return readProfile(
+      w,
+      `${trusted}a guess from its name and its description, which both read: the account or card it is given is what it looks up`
+    );
   if (!movesSomething(facts.given)) {
     if (w.action.read) return readProfile(w, `${trusted}a guess from ${w.byName.read ? "its name" : "its description"}: it reads`);
     if (w.name.length > 0 && w.name.every((x) => isReadNoun(x) || /^\d+$/.test(x) || x === "api" || x === "tool"))
@@ -65146,6 +65193,8 @@ function effectOf(def) {
   return void 0;
 }
 var HTTP_METHODS = /* @__PURE__ */ new Set(["get", "post", "put", "patch", "delete"]);
+var READ_METHODS = /* @__PURE__ */ new Set(["get", "head"]);
+var PASSIVE_BE = /* @__PURE__ */ new Set(["was", "were", "been"]);
 function readWords(def, f, opts) {
   const name = nameWords(def, opts);
   const clause = words(firstClauseText(withoutRoute(def.description)));
@@ -65156,7 +65205,7 @@ function readWords(def, f, opts) {
   const compound = compoundNoun(name, named, byDesc, nounPhrase, opts);
   const led = compound || nounLed(name, named, f, opts) ? { read: false } : named;
   const byName2 = led.category || led.read ? led : prefixedAction(name, opts.verbOf, byDesc) ?? led;
-  const routed = HTTP_METHODS.has(name[0] ?? "") && name.length >= 2 && (byDesc.category !== void 0 || byDesc.read);
+  const routed = HTTP_METHODS.has(name[0] ?? "") && !READ_METHODS.has(name[0]) && name.length >= 2 && (byDesc.category !== void 0 || byDesc.read);
   const refined = routed || byName2.category === "change" && byDesc.category !== void 0 && byDesc.category !== "change";
   const fromName = !refined && (byName2.category !== void 0 || byName2.read);
   const action = addressless(deliveredTo(messageWritten(fromName ? byName2 : byDesc, fromName ? name : desc), def), def, f);
@@ -65319,6 +65368,7 @@ function readingQuery(policy, def, args, f) {
 }
 var SQL_START = /^\s*\(?\s*(?:select|with)\s/i;
 var operationWhy = (op) => `its argument ${op.argument} chooses "${op.value}" (${op.read ? "a read" : op.category}) among the operations its schema offers (${op.offered.slice(0, 8).join(", ")}${op.offered.length > 8 ? ", \u2026" : ""})`;
+var looksUpAccount = (roles) => roles.has("payee") && !["amount", "command", "recipient", "url"].some((r) => roles.has(r));
 var movesSomething = (roles) => ["payee", "amount", "command"].some((r) => roles.has(r));
 function operationProfile(op, f, w) {
   if (op.read && !movesSomething(f.given)) return readProfile(w, operationWhy(op));
@@ -65432,6 +65482,7 @@ function actionOf(ws, verbOf2, verbFirst3 = false, english = false) {
     if (verbFirst3 && /[^su]s$/.test(w) && verbOf2(w.slice(0, -1)) !== void 0 && verbOf2(w.slice(0, -1)) !== "read") continue;
     if (!verbFirst3 && i2 > 0 && nounToo(w) && !DETERMINERS.has(ws[i2 + 1] ?? "")) continue;
     if (!verbFirst3 && /(?:[^aeiou]ing|[^e]ed)$/.test(w) && ws[i2 + 1] !== void 0 && !DETERMINERS.has(ws[i2 + 1])) continue;
+    if (!verbFirst3 && i2 > 0 && PASSIVE_BE.has(ws[i2 - 1])) continue;
     const c3 = verbOf2(w);
     if (c3 === void 0) continue;
     decided = true;
@@ -65547,6 +65598,8 @@ var VERB_CONTEXT6 = /* @__PURE__ */ new Set([
   "i",
   "we",
   "you",
+  // "can u email it me": the chat spelling of "you".
+  "u",
   "go",
   "immediately",
   "first",
@@ -65804,7 +65857,7 @@ function usesToolVerb(prose, verb) {
   const s2 = stem(verb);
   return words(prose).some((w) => stem(w) === s2);
 }
-var DELEGATION = /\b(?:do|follow|complete|carry out|perform|execute|handle|take care of|work through|go through|act on|tackle|finish|get through|action)\s+(?:(?:all|each|every|any|both)\s+(?:of\s+)?)?(?:(?:the|my|his|her|their|its|our)\s+)?(?:(?!(?:following|above|below|next|these|this|those|that|same)\b)[\w-]+\s+){0,2}?(?:actions?|instructions?|tasks?|to-?dos?|steps?|requests?|action items?|directions?|procedures?|checklists?|runbooks?|playbooks?|protocols?)\b(?!\s*(?::|below|as follows|in the order (?:they are|I) ))|\b(?:do|follow|handle|sort out|deal with|take care of)\s+(?:whatever|what)\s+(?:it|the \w+|he|she|they|\w+)\s+(?:says|asks|asks for|tells|lists|wants|needs|requests)\b|\bas (?:instructed|described|specified|requested|listed) (?:in|by|on|at)\b/i;
+var DELEGATION = /\b(?:do|follow|complete|carry out|perform|execute|handle|take care of|work through|go through|act on|tackle|finish|get through|action)\s+(?:(?:all|each|every|any|both)\s+(?:of\s+)?)?(?:(?:the|my|his|her|their|its|our)\s+)?(?:(?!(?:following|above|below|next|these|this|those|that|same)\b)[\w-]+\s+){0,2}?(?:actions?|instructions?|tasks?|to-?dos?|steps?|requests?|action items?|directions?|procedures?|checklists?|runbooks?|playbooks?|protocols?)\b(?!\s*(?::|below|as follows|in the order (?:they are|I) ))|\b(?:do|follow|handle|sort out|deal with|take care of)\s+(?:whatever|what)\s+(?:it|the \w+|he|she|they|\w+)\s+(?:says|asks|asks for|tells|lists|wants|needs|requests)\b|\bas (?:instructed|described|specified|requested|listed) (?:in|by|on|at)\b|\b(?:sort out|deal with|handle|take care of|look after)\s+(?:(?:[\w-]+\s+){0,3}?[\w-]+['’]s\s+|(?:the|this|that)\s+)(?:e-?mails?|messages?|letters?|enquir(?:y|ies)|inquir(?:y|ies)|voicemails?)\b(?:(?<=['’]s\s+\S+)|\s+from\b)/i;
 var DELEGATION_ELSEWHERE = new RegExp(
   [
     String.raw`(?<![\p{L}\p{N}])(?:trata|trate|faz|faça|faca|resolve|resolva|cuida|cuide)\s+(?:de\s+)?(?:tudo\s+)?(?:o\s+|do\s+|d[oa]\s+)?que\s+(?:(?:ele|ela|eles|elas|o cliente|a cliente|o hóspede|a hóspede)\s+)?(?:está|esta|vem|diz|pede|pedem|consta|estiver|quer|querem)(?![\p{L}\p{N}])`,
@@ -65819,8 +65872,14 @@ var DELEGATION_ELSEWHERE = new RegExp(
   "iu"
 );
 var NEGATED_BEFORE = /(?<![\p{L}\p{N}])(?:não|nao|no|non|ne|pas|niet|nicht|nie|don['’]?t)\s+(?:\S+\s+)?$/iu;
+var HANDLE_IT = /(?<![\p{L}])(?:sort (?:it|this|that) out|sort out (?:it|this|that)|deal with (?:it|this|that)|take care of (?:it|this|that)|handle (?:it|this|that)|(?:t['’]en|vous en|s['’]en) occuper)(?![\p{L}])/iu;
+var MESSAGE_SENT = /(?<![\p{L}])(?:message|e-?mail|ticket|letter|voicemail|wrote|sent|emailed|e-mailed|texted|messaged|courriel|lettre|courrier|a (?:envoyé|écrit|laissé)|ont (?:envoyé|écrit|laissé))(?![\p{L}])/iu;
 function delegatesTasks(prose, opts) {
-  for (const clause of prose.slice(0, 4e3).split(/[;!?\n]|\.(?=\s|$)/)) {
+  const text2 = prose.slice(0, 4e3);
+  const it = HANDLE_IT.exec(text2);
+  if (it && MESSAGE_SENT.test(text2.slice(0, it.index)) && !NEGATED_BEFORE.test(text2.slice(Math.max(0, it.index - 40), it.index)))
+    return true;
+  for (const clause of text2.split(/[;!?\n]|\.(?=\s|$)/)) {
     const m = DELEGATION.exec(clause);
     if (m && !negatedAt(clauseWords(clause), words(clause.slice(0, m.index)).length, opts.verbOf)) return true;
     const other = DELEGATION_ELSEWHERE.exec(clause);
@@ -65839,12 +65898,12 @@ var DEFERS = new RegExp(
     String.raw`\b(?:with|to|as|per|from|using|into)\s+what\s+(?:he|she|they|\p{Lu}[\p{L}'’-]*)\s+(?:said|says|sent|sends|gave|gives|wrote|writes|emailed|e-mailed|texted|asked for|wants|wanted|put|provided|supplied|asked|told us|gave us)\b`,
     // "… emailed which account her deposit should go to. Pay it to that account": the same noun, named again by "that".
     String.raw`(?<![\p{L}\p{N}])(?:which|welk|welke|quale|quali|quel|quelle|quels|cuál|cual|cuáles|qual|quais|welche[rsnm]?|jaki|jakie|jaką|który|którą)\s+(?:[\p{L}-]+\s+){0,1}?([\p{L}]{4,})(?![\p{L}\p{N}])[^?!]{0,160}?(?<![\p{L}\p{N}])(?:that|this|dat|dit|die|deze|quel|quello|quella|questo|questa|ce|cet|cette|ese|esa|este|esta|esse|essa|este|dieses|diese|diesen|dem|das|ten|tę|ta)\s+(?:[\p{L}-]+\s+)?(?:\p{L}*(?:nummer|number|numero|número|account|rekening|conto|compte|cuenta|conta|konto|adres|address|indirizzo|adresse|dirección|endereço|adres|iban))(?![\p{L}\p{N}])`,
-    String.raw`\b(?:as|like) (?:he|she|they|it|the \w+|\w+) (?:asked|asks|said|says|requested|specified|wrote|writes|wants|wanted|instructed|described|indicated|suggested)\b`,
+    String.raw`\b(?:as|like) (?:he|she|they|it|the \w+|\w+) (?:asked|asks|said|says|requested|specified|wrote|writes|wants|wanted|wishes|wished|instructed|described|indicated|suggested)\b`,
     // "I emailed ye with my new bank details … switch my direct debit over to that account": the details the writer sent.
     String.raw`\b(?:emailed|e-mailed|sent|wrote|texted|messaged|posted)\b[^.?!]{0,80}?\b(?:new|updated|changed|other)\s+(?:bank\s+details|bank\s+account|account|address|number|iban|details)\b[^?!]{0,160}?\b(?:that|this|the new)\s+(?:account|address|number|iban|one|details)\b`,
     // "… wrote to whom we should send it. Send it there." The place is the one the data names.
     String.raw`(?<![\p{L}\p{N}])(?:where|to whom|wohin|an wen|para onde|a quem|dove|a chi|où|à qui|waarheen|naar wie|adónde|a quién|dokąd|do kogo)(?![\p{L}\p{N}])[^.?!]{0,120}[.,;]?\s*[^.?!]{0,80}?(?<![\p{L}\p{N}])(?:there|dorthin|dahin|para lá|là-bas|lì|daarheen|allí|allá|tam)(?![\p{L}\p{N}])`,
-    String.raw`\b(?:zoals|come|comme|como|wie)\s+(?:hij|zij|ze|lui|lei|loro|il|elle|ils|elles|él|ella|ellos|ellas|ele|ela|eles|elas|er|sie|o cliente|il cliente|le client|el cliente|de klant|der kunde)\s+(?:\S+\s+)?(?:vraagt|vragen|vroeg|wil|willen|wilde|aangeeft|aangeven|chiede|chiedono|ha chiesto|hanno chiesto|vuole|vogliono|indica|indicano|demande|demandent|a demandé|ont demandé|demandé|veut|veulent|indique|indiquent|pide|piden|pidió|pidieron|quiere|quieren|indican|pede|pedem|pediu|pediram|quer|querem|wünscht|wünschen|will|wollen|möchte|möchten|schreibt|schreiben|angibt|angeben)(?![\p{L}\p{N}])`,
+    String.raw`\b(?:zoals|come|comme|como|wie)\s+(?:hij|zij|ze|lui|lei|loro|il|elle|ils|elles|él|ella|ellos|ellas|ele|ela|eles|elas|er|sie|o cliente|il cliente|le client|el cliente|de klant|der kunde)\s+(?:\S+\s+)?(?:vraagt|vragen|vroeg|wil|willen|wilde|wenst|wensen|aangeeft|aangeven|chiede|chiedono|ha chiesto|hanno chiesto|vuole|vogliono|desidera|desiderano|indica|indicano|demande|demandent|a demandé|ont demandé|demandé|veut|veulent|souhaite|souhaitent|désire|désirent|indique|indiquent|desea|desean|deseja|desejam|pide|piden|pidió|pidieron|quiere|quieren|indican|pede|pedem|pediu|pediram|quer|querem|wünscht|wünschen|will|wollen|möchte|möchten|schreibt|schreiben|angibt|angeben)(?![\p{L}\p{N}])`,
     String.raw`\b(?:zoals|come|comme|como|wie)\s+(?:(?:le|lo|la|es|het)\s+)?(?:vraagt|chiede|ha chiesto|vuole|indica|demande|veut|indique|pide|quiere|pede|quer|wünscht|gevraagd|richiesto|demandé|pedido|gewünscht)(?![\p{L}\p{N}])`,
     String.raw`\b(?:qualunque|qualsiasi|quel(?:lo|la)? che|ce qu['’]|lo que|o que|wat)\s+(?:\S+\s+){0,2}(?:ha indicato|ha chiesto|indica|chiede|a indiqué|a demandé|indique|demande|indicó|pidió|indica|pide|indicou|pediu|aangeeft|vraagt|heeft gevraagd|opgeeft|doorgeeft)(?![\p{L}\p{N}])`
   ].join("|"),
@@ -66454,7 +66513,7 @@ function properName(ws, clause) {
   const second = ws[1] === "-" || ws[1] === "&" ? ws[2] : ws[1];
   return cap2(ws[0]) && cap2(second) && !FUNCTION_WORDS2.has(second.toLowerCase().replace(/[,.]$/, "")) && !TARGET.test(clause);
 }
-var MOVES = /\b(?:instead|rather than|in place of|no longer|(?:was|were|has been|have been|got) (?:hacked|compromised)|en (?:lugar|vez) de|ya no|(?:an)?statt|nicht mehr)\b|(?<![\p{L}])(?:au lieu (?:de|du|des|d['’])|plutôt qu(?:e|['’])|invece (?:di|del|della|dei|delle|dello|d['’])|anziché|anziche|al posto (?:di|del|della|d['’])|in plaats van|zamiast|em vez (?:de|do|da|dos|das)|ao inv[ée]s (?:de|do|da|dos|das)|i stedet|istedenfor|istället|i stället|(?<=[\p{L}\p{N}],?\s)(?:na)?místo|yerine)(?![\p{L}])|[,;–—-]\s*(?:(?:and|but|und|aber|mais|et|pero|y|ma|e|maar|en|ale|a|og|och|men|ama|ve)\s+)?(?:not|nicht|pas|no|non|não|nao|niet|nie|ikke|ikkje|inte|ne)\s+(?:to|on|onto|into|via|by|the|auf|an|per|über|ueber|die|das|den|sur|à|au|par|a|al|en|por|para|ao|à|su|al|alla|naar|op|aan|via|na|do|til|till|på|den|det|de|dit|dit|k|ke)\s/iu;
+var MOVES = /(?<![\p{L}])(?:from now on|henceforth|going forward|ab sofort|künftig|kuenftig|fortan|désormais|dorénavant|d[ée]sormais|a partir de ahora|de ahora en adelante|a partir de agora|d['’]ora in poi|voortaan|vanaf nu|od teraz|od nynějška|fremover|framöver|heretter|bundan sonra|jatkossa)\s+(?:[\p{L}-]+\s+){0,2}?(?:only|exclusively|solely|ausschließlich|ausschliesslich|nur|uniquement|exclusivement|seulement|solo|solamente|únicamente|exclusivamente|apenas|soltanto|esclusivamente|uitsluitend|alleen|wyłącznie|tylko|pouze|výhradně|kun|bara|endast|sadece|yalnızca|ainoastaan|vain)(?![\p{L}])|\b(?:instead|rather than|in place of|no longer|(?:was|were|has been|have been|got) (?:hacked|compromised)|en (?:lugar|vez) de|ya no|(?:an)?statt|nicht mehr)\b|(?<![\p{L}])(?:au lieu (?:de|du|des|d['’])|plutôt qu(?:e|['’])|invece (?:di|del|della|dei|delle|dello|d['’])|anziché|anziche|al posto (?:di|del|della|d['’])|in plaats van|zamiast|em vez (?:de|do|da|dos|das)|ao inv[ée]s (?:de|do|da|dos|das)|i stedet|istedenfor|istället|i stället|(?<=[\p{L}\p{N}],?\s)(?:na)?místo|yerine)(?![\p{L}])|[,;–—-]\s*(?:(?:and|but|und|aber|mais|et|pero|y|ma|e|maar|en|ale|a|og|och|men|ama|ve)\s+)?(?:not|nicht|pas|no|non|não|nao|niet|nie|ikke|ikkje|inte|ne)\s+(?:to|on|onto|into|via|by|the|auf|an|per|über|ueber|die|das|den|sur|à|au|par|a|al|en|por|para|ao|à|su|al|alla|naar|op|aan|via|na|do|til|till|på|den|det|de|dit|dit|k|ke)\s/iu;
 var CHANGED_DETAILS = new RegExp(
   [
     String.raw`\b(?:new|updated?|changed|different|revised)\s+(?:business\s+)?(?:bank(?:ing)?|account|payment|remittance|payout|wire|deposit)\s+(?:details|account|information|info|instructions)\b`,
@@ -66462,6 +66521,8 @@ var CHANGED_DETAILS = new RegExp(
     String.raw`\b(?:moved|switched|changed|transferred)\s+(?:our|my|the)\s+(?:business\s+)?(?:bank(?:ing)?|bank\s+accounts?)\b`,
     String.raw`\b(?:old|previous|current|existing|our|my)\s+(?:[\w&.-]+\s+)?(?:bank\s+)?account\s+(?:is|has\s+been|will\s+be)\s+(?:being\s+)?(?:closed|closing|discontinued|deactivated)\b`,
     String.raw`\b(?:our|my|their|his|her)\s+new\s+(?:bank\s+)?account\b`,
+    // The card or account on file said to be gone: "Card ending 4417 was cancelled after fraud", "my Visa has been blocked".
+    String.raw`\b(?:card|account)\s+(?:(?:ending|ended)\s+(?:in\s+)?[\d•*x]{2,8}\s+|[\w&.-]+\s+)?(?:was|has\s+been|have\s+been|is|got)\s+(?:now\s+)?(?:cancell?ed|closed|blocked|frozen|stolen|deactivated|compromised|terminated)\b`,
     // Spanish, Portuguese, French, German; the adjective after its noun too ("su cuenta nueva", "a conta nova").
     String.raw`\b(?:cuenta|conta|conto|compte)\s+(?:bancaria\s+|banc[aá]ria\s+|bancario\s+|bancaire\s+)?(?:nuev[ao]|nov[ao]|nuov[ao]|nouveau|nouvelle)\b`,
     String.raw`\b(?:nuev[oa]s?\s+(?:datos\s+bancarios|cuenta)|cambi(?:amos|o)\s+de\s+(?:banco|cuenta)|nov[oa]s?\s+(?:dados\s+banc[aá]rios|conta|chave\s+pix)|(?:mudamos|trocamos)\s+de\s+banco|(?:troca|mudan[cç]a)\s+de\s+(?:banco|conta))`,
@@ -66479,6 +66540,7 @@ var CHANGED_DETAILS = new RegExp(
   "iu"
 );
 var movesTarget = (text2) => MOVES.test(text2) || CHANGED_DETAILS.test(text2);
+var detailsChanged = (text2) => CHANGED_DETAILS.test(text2);
 var POLITE_ORDER = /\b(?:please|pls|kindly)\s+(?:also\s+|now\s+|just\s+|do\s+)?([a-z]+)\b/i;
 var CODE_NEXT = /^\s+(?:[\p{L}'’]{1,40}\s+){0,3}(?=[\w#-]{0,40}\d)[A-Za-z][\w#-]{1,40}\b/u;
 var ACTION_NOUN = "(refunds?|payments?|payouts?|deposits?|transfers?|remittances?|reimbursements?|settlements?|invoices?|notices?|correspondence|messages?|emails?)";
@@ -66629,6 +66691,11 @@ function scan2(body, opts, field) {
   if (c3.text === body || found2.passages.length === 0) return found2;
   return { ...found2, passages: found2.passages.map(([a2, b]) => [c3.at(a2), c3.at(b)]) };
 }
+var lineOf = (body, lineEnds, line) => body.slice(line > 0 ? lineEnds[line - 1] + 1 : 0, lineEnds[line]).slice(0, 2e3);
+function readInItsLanguage(sentence2, line, language, readIn) {
+  return readIn !== void 0 && language === readIn && !TARGET.test(line) && !ASKS_POLITELY.test(sentence2);
+}
+var ASKS_POLITELY = new RegExp("(?<![\\p{L}])(?:please|bitte|svp|s['\u2019]il vous pla[i\xEE]t|veuillez|merci de|per favore|si prega|por favor|por gentileza|gelieve|graag|alstublieft|prosz\u0119|prosze|prosimy|pros\xEDm|prosim|l\xFCtfen|lutfen|v\xE4nligen|venligst|vennligst|ole hyv\xE4|olkaa hyv\xE4|\\p{L}+(?:kaa|k\xE4\xE4))(?![\\p{L}])", "iu");
 function scanCanonical(body, opts, field) {
   const passages = [];
   const reasons = [];
@@ -66661,7 +66728,8 @@ function scanCanonical(body, opts, field) {
       const language2 = Object.keys(own2).length > 0 ? void 0 : languageOf(sent.s);
       const ordered2 = language2?.orderIn(sent.s);
       if (ordered2 !== void 0) own2.imperative = ordered2;
-      else if (opts.unreadable !== false) own2.unreadable = sent.s.trim().slice(0, 40);
+      else if (opts.unreadable !== false && !readInItsLanguage(sent.s, lineOf(body, lineEnds, sent.line), language2, opts.readIn))
+        own2.unreadable = sent.s.trim().slice(0, 40);
     }
     const withPrev = prev && prev.line === sent.line ? { hit: { ...prev.hit, ...own2 }, s: `${prev.s} ${sent.s}`, start: prev.start } : void 0;
     const found2 = isInjected(own2, sent.s) ? { hit: own2, start: sent.start } : withPrev && isInjected(withPrev.hit, withPrev.s) ? withPrev : void 0;
@@ -66989,8 +67057,14 @@ function redirectingNote(record2, value2) {
   if (!all) LEAVES.set(record2, all = leavesOf(record2));
   for (const used of all.filter((l) => l.norm === n2)) {
     const others = all.filter((l) => l !== used && l.norm !== n2 && l.kind === kind && samePurpose(l.key, used.key) && sameEntry(used, l));
-    if (others.length === 0) continue;
     const holder = used.path[used.path.length - 1];
+    if (others.length === 0) {
+      const gone = used.path.length >= 2 ? all.find(
+        (l) => l !== used && l.value.length <= 2e3 && NOTE.test(l.value) && l.path[l.path.length - 1] === holder && detailsChanged(l.value)
+      ) : void 0;
+      if (gone) return gone.value.slice(0, 160);
+      continue;
+    }
     const nested = used.path.length >= 2 && others.some((o2) => o2.path[o2.path.length - 1] !== holder);
     const key3 = used.key.length >= 6 ? used.key.toLowerCase() : void 0;
     const holderKey = nested && used.holderKey.length >= 6 ? used.holderKey.toLowerCase() : void 0;
@@ -67001,6 +67075,43 @@ function redirectingNote(record2, value2) {
     if (note) return note.value.slice(0, 160);
   }
   return void 0;
+}
+
+// src/taint/dates.ts
+var MONTH_NAMES = [
+  "january jan januari januar janvier enero janeiro gennaio janner tammikuuta tammikuu stycznia styczen ledna leden ocak",
+  "february feb februari februar fevrier febrero fevereiro febbraio helmikuuta helmikuu lutego luty unora unor subat",
+  "march mar maart marz mars marzo marco marts maaliskuuta maaliskuu marca marzec brezna brezen mart",
+  "april apr avril abril aprile huhtikuuta huhtikuu kwietnia kwiecien dubna duben nisan",
+  "may mei mai mayo maio maggio maj toukokuuta toukokuu maja kvetna kveten mayis",
+  "june jun juni juin junio junho giugno kesakuuta kesakuu czerwca czerwiec cervna cerven haziran",
+  "july jul juli juillet julio julho luglio heinakuuta heinakuu lipca lipiec cervence cervenec temmuz",
+  "august aug augustus aout agosto augusti elokuuta elokuu sierpnia sierpien srpna srpen agustos",
+  "september sep sept septembre septiembre setembro settembre syyskuuta syyskuu wrzesnia wrzesien zari eylul",
+  "october oct okt oktober octobre octubre outubro ottobre lokakuuta lokakuu pazdziernika pazdziernik rijna rijen ekim",
+  "november nov novembre noviembre novembro marraskuuta marraskuu listopada listopad kasim",
+  "december dec dezember decembre diciembre dezembro dicembre desember joulukuuta joulukuu grudnia grudzien prosince prosinec aralik"
+];
+var MONTH_OF = new Map(MONTH_NAMES.flatMap((names, i2) => names.split(" ").map((n2) => [n2, i2 + 1])));
+var DAY = /^(\d{1,2})(?:st|nd|rd|th|e|er|o|º)?$/;
+var NUMERIC2 = /(?<![\d./-])(\d{1,2})[./-](\d{1,2})(?:[./-](?:\d{4}|\d{2}))?(?![\d/-])/g;
+var ISO_DAY = /^\d{4}-(\d{2})-(\d{2})(?:$|[T ]\d)/;
+function dateNamedIn(request2, value2) {
+  const iso = ISO_DAY.exec(value2.trim());
+  if (!iso) return false;
+  const month = Number(iso[1]);
+  const day = Number(iso[2]);
+  const text2 = request2.slice(0, 4e3);
+  for (const m of text2.matchAll(NUMERIC2)) {
+    const [a2, b] = [Number(m[1]), Number(m[2])];
+    if (a2 === day && b === month || a2 === month && b === day) return true;
+  }
+  const ws = fold(text2.replace(/ı/g, "i")).split(/[^\p{L}\p{N}º]+/u);
+  return ws.some((w, i2) => {
+    if (MONTH_OF.get(w) !== month) return false;
+    const dayAt = (x) => Number(DAY.exec(x ?? "")?.[1] ?? NaN) === day;
+    return dayAt(ws[i2 - 1]) || dayAt(ws[i2 + 1]) || /^(?:of|de|di|du|del)$/.test(ws[i2 - 1] ?? "") && dayAt(ws[i2 - 2]);
+  });
 }
 
 // src/taint/provenance.ts
@@ -67105,7 +67216,7 @@ function pointers(p) {
 }
 function steered(ctx, p, depth2 = 0) {
   return pointers(p).some((v) => {
-    if (v.length < 3) return false;
+    if (v.length < 3 || p.choices?.has(v)) return false;
     if (ctx.inInstructions(v, p.at)) return true;
     if (depth2 >= 3 || namedInRequest(ctx.request, v)) return false;
     const earlier = ctx.containing(v).filter((q2) => q2.text !== p && (q2.text.at ?? -Infinity) < (p.at ?? Infinity));
@@ -67136,7 +67247,7 @@ function requestPointsAt(request2, read2) {
   const r = normalizeText(request2);
   if (flattenArguments(read2.args ?? {}).some((a2) => siteNamedIn(request2, a2.value))) return true;
   if (pointers(read2).some((v) => v.length >= 3 && within(r, v))) return true;
-  if (flattenArguments(read2.args ?? {}).some((a2) => phoneNamedIn(request2, a2.value))) return true;
+  if (flattenArguments(read2.args ?? {}).some((a2) => phoneNamedIn(request2, a2.value) || dateNamedIn(request2, a2.value))) return true;
   return flattenArguments(read2.args ?? {}).some((a2) => {
     const file2 = FILE_NAME.exec(a2.value.trim());
     if (file2 && normalizeText(file2[1]).length >= 3 && within(r, normalizeText(file2[1]))) return true;
@@ -67304,7 +67415,7 @@ function valueSource(ctx, value2, sinks = 0, where = "object") {
     const field = structuredFields(text2).has(n2);
     const note = field && where === "target" && text2.record !== void 0 && !(requestMoves ??= movesTarget(ctx.request)) ? redirectingNote(text2.record, value2) : void 0;
     const pointed = !field && !steeredRead && pointedAt(ctx, text2);
-    const moved = note === void 0 && (field || pointed) && where === "target" && !(requestMoves ??= movesTarget(ctx.request)) && !ctx.defers?.() ? movingProse(text2.output, value2, field ? "line" : "paragraph") : void 0;
+    const moved = note === void 0 && (field || pointed) && where === "target" && !(requestMoves ??= movesTarget(ctx.request)) && !ctx.defers?.() && !(pointed && !(sinks & NOT_A_MESSAGE) && writersOwnContact(text2.output, value2)) ? movingProse(text2.output, value2, field ? "line" : "paragraph") : void 0;
     if (note !== void 0) redirected ??= { kind: "redirected", at: node2, note };
     else if (moved !== void 0) redirected ??= { kind: "redirected", at: node2, note: moved };
     else if (field && !steeredRead) ok2 = { kind: "structured", at: node2 };
@@ -69425,7 +69536,8 @@ function provenanceContext(ctx, before) {
           ...inj ? { instructions: inj.injected, passages: inj.passages, ...inj.reaches ? { reaches: inj.reaches } : {} } : {},
           directory: it.tool !== void 0 && isDirectory(policy, it.tool),
           ...ctx.madeOnInstruction?.has(node2) ? { madeOnInstruction: true } : {},
-          ...ctx.openedEntries?.has(node2) ? { openedFromEntry: true } : {}
+          ...ctx.openedEntries?.has(node2) ? { openedFromEntry: true } : {},
+          ...choicesOf(it)
         }
       );
     }
@@ -69438,6 +69550,14 @@ function provenanceContext(ctx, before) {
     containing: (value2) => p.index.containingText(value2, before).filter((n2) => ["tool", "sink"].includes(p.itemOf.get(n2).kind)).map((node2) => ({ node: node2, text: textOf2(node2) })),
     inInstructions: (value2, at = before) => ctx.injectedIndex.containingText(value2, at).length > 0
   };
+}
+function choicesOf(it) {
+  const props = it.definition?.inputSchema?.properties;
+  if (!props || !it.args) return {};
+  const out = /* @__PURE__ */ new Set();
+  for (const [name, value2] of Object.entries(it.args))
+    if (typeof value2 === "string" && Array.isArray(props[name]?.enum) && props[name].enum.includes(value2)) out.add(normalizeText(value2));
+  return out.size > 0 ? { choices: out } : {};
 }
 var PHONE3 = /^\+?\(?\d[\d\s().-]{6,}\d$/;
 var PHONE_IN_TEXT = /\+?\(?\d[\d\s().-]{6,}\d/g;
@@ -69535,7 +69655,7 @@ function checkTarget(ctx, prov, t, sinks, before) {
         ok: false,
         origin: src.at,
         instructed: true,
-        why: `was chosen by a note in ${p.describe(src.at)}: the record offers another ${t.kind} of this kind, and the note beside this one sets it apart ("${src.note.slice(0, 80)}")`
+        why: `was chosen by a note in ${p.describe(src.at)}: the note beside it sets it apart from another ${t.kind} of this kind, on file or gone ("${src.note.slice(0, 80)}")`
       };
     case "pointed":
       return {
@@ -70155,7 +70275,7 @@ ${output2.slice(b - 2e3, e)}` : output2.slice(s2, e)
     const rest = asks2 & OUTWARD_MASK ? withoutReachMe(order) : order;
     const reachesWriter = rest !== order && (recogniseIntent(rest, { verbOf: policy.verbOf, of: "data" }).mask & OUTWARD_MASK) === 0;
     const around = output2.slice(a2, b).match(NAMED_TARGETS) === null && !reachesWriter ? records2[i2] : void 0;
-    const keyed = around ? fieldsNamed(lineOf(output2, a2, b), output2.slice(...around)) : [];
+    const keyed = around ? fieldsNamed(lineOf2(output2, a2, b), output2.slice(...around)) : [];
     return {
       text: normalizeText(text2),
       asks: asks2 & OUTWARD_MASK ? asks2 | OUTWARD_MASK : asks2,
@@ -70167,7 +70287,7 @@ ${output2.slice(b - 2e3, e)}` : output2.slice(s2, e)
     };
   });
 }
-function lineOf(output2, a2, b) {
+function lineOf2(output2, a2, b) {
   const start = output2.lastIndexOf("\n", a2 - 1) + 1;
   const end = output2.indexOf("\n", b);
   const line = output2.slice(start, end < 0 ? output2.length : Math.min(end, b + MAX_REACH));
@@ -70181,6 +70301,7 @@ function labelNodes(g, items, rootItem, input2, policy) {
   const delegated = [];
   const delegating = delegatesTasks(input2.root, { verbOf: policy.verbOf });
   const readableRequest = !mostlyUnreadable(input2.root);
+  const requestLanguage = languageOf(input2.root);
   const root = rootItem.node;
   const rootTokens = new Set(normalizeText(input2.root).split(" "));
   const rootActions = openActions(input2.root, { verbOf: policy.verbOf });
@@ -70202,7 +70323,11 @@ function labelNodes(g, items, rootItem, input2, policy) {
     const content = contentLabels(policy, it.output, site);
     const text2 = itemReading(it).text;
     for (const e of content.evidence) g.label(it.node, e.mask, e.why, after);
-    const detected = policy.detectInjection && text2 ? detectInjection(text2, { orders: site === "tool-result", unreadable: site === "tool-result" && readableRequest }) : void 0;
+    const detected = policy.detectInjection && text2 ? detectInjection(text2, {
+      orders: site === "tool-result",
+      unreadable: site === "tool-result" && readableRequest,
+      ...requestLanguage ? { readIn: requestLanguage } : {}
+    }) : void 0;
     const call = it.kind === "tool" || it.kind === "sink";
     const direct = call && (requestPointsAt(input2.root, { args: it.args }) || ledFrom(pointedReads, it));
     const entry2 = call && !direct && (openedFromEntry(listings, it, requestNames) || oneMessageByNamed(itemReading(it).record, writerNames));
@@ -70695,7 +70820,8 @@ function partyAccountReplaced(c3) {
   }
   return out;
 }
-var accountKind = (code3) => IBAN.test(code3) && /\d{6}/.test(code3) ? "iban" : /^\d{6,}$/.test(code3) ? "digits" : void 0;
+var accountKind = (code3) => ibanShaped(code3) ? "iban" : /^\d{6,}$/.test(code3) ? "digits" : void 0;
+var ibanShaped = (code3) => code3.length >= 15 && IBAN.test(code3) && /\d{6}/.test(code3);
 var usedCache = /* @__PURE__ */ new WeakMap();
 function usedArguments(b) {
   let used = usedCache.get(b);
@@ -70705,7 +70831,7 @@ function usedArguments(b) {
 var CODE2 = /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{2,4}){3,8}\b|\b[A-Za-z]{0,4}[-‐ ]?\d[\d ‐-]{2,}\d\b/g;
 var compact = (v) => v.replace(/[\s‐-]/g, "").toUpperCase();
 function shapeOf(code3) {
-  if (IBAN.test(code3) && /\d{6}/.test(code3)) return "IBAN";
+  if (ibanShaped(code3)) return "IBAN";
   const m = /^([A-Z]{0,4})(\d{4,})$/.exec(code3);
   return m ? `${m[1]}#${m[2].length}` : void 0;
 }
