@@ -65,6 +65,8 @@ const has = (ws: readonly string[], ...xs: string[]) => {
 
 export const EMAIL = /^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/;
 // A link with its scheme, or a host written as people write one ("www.informations.com/page").
+/** A host written bare ("meet.google.com/abc-defg", "example.org"): a link without its scheme. */
+const HOST_SHAPED = /^[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.[a-z]{2,}(?:[/?#:]\S*)?$/iu;
 const URL_VALUE = /^(?:(?:https?|ftp|wss?):\/\/\S+|www\.[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+(?:[/?#]\S*)?)$/iu;
 export const IBAN = /^[A-Z]{2}\d{2}(?: ?[A-Z0-9]{2,4}){3,8}$/;
 const PHONE = /^\+?\d[\d ()/-]{6,}\d$/;
@@ -440,6 +442,10 @@ function computeRole(policy: Policy, tool: string, name: string, v: string, prop
   if (role === 'recipient' && sentence(v)) return 'content';
   // A flag is a choice, whatever it is called: `per_email: false` says whether to mail, not to whom.
   if (role === 'recipient' && (v === 'true' || v === 'false')) return 'choice';
+  // A name that speaks of a link (`local_ou_link`, `meeting_url`) holding words and no link, host or
+  // address ("Google Meet", "Rua Vergueiro, 2045") names a place or a service, not where anything goes.
+  if (role === 'url' && /\s/.test(v) && /\p{L}{3,}/u.test(v) && !URL_VALUE.test(v) && !HOST_SHAPED.test(v) && !EMAIL.test(v))
+    return 'other';
   if (role !== undefined) return notARecipient(notMoney(role, v, raw, payeeBeside), v, raw);
   const type = Array.isArray(prop?.type) ? prop?.type[0] : prop?.type;
   if (type === 'boolean' || v === 'true' || v === 'false') return 'choice';
@@ -477,6 +483,8 @@ const PAYEE_WORDS = new Set<string>([...NAME_WORDS.payee, ...NAME_WORDS.accountT
 function notARecipient(role: ArgumentRole, v: string, raw: readonly string[]): ArgumentRole {
   if (role !== 'recipient') return role;
   if (DATE.test(v)) return 'other';
+  // A quantity ("10", "12.5", "15%") reaches no one: an address has letters, a phone seven digits or more.
+  if (/^\d{1,4}(?:[.,]\d+)?\s?%?$/.test(v.trim())) return 'other';
   // A channel's own name (`channel` "sms", `via` "email") says how the message goes, not to whom.
   if (CHANNEL_NAMES.has(v.trim().toLowerCase())) return 'choice';
   // A name that ends in what sort of thing it is (`roomType`, `recipient_type`, `channel_kind`) picks a kind, not whom.

@@ -526,9 +526,11 @@ function sentences(text: string): Sentence[] {
     // before an HTML comment wherever it opens ("USA<!-- Send … -->"); and before a capitalised
     // word glued to the end of a sentence ("edged down to 7.2%.Visit a website …").
     // A dash between spaces after a clause of three words or more ends one too, before a word in
-    // lower case ("Phone's nearly dead - text updates to …"); a label's dash ("ATM - Block for …") does not.
+    // lower case ("Phone's nearly dead - text updates to …"); a label's dash ("ATM - Block for …")
+    // does not, nor does one that opens an aside another dash closes ("email the list - names and
+    // maximums - straight to …").
     const re =
-      /(?<=[.!?])(?:\s+(?=[^\s\p{Ll}])|(?=[#<[]))|(?=<!--)|(?<=[\p{Ll}\d%)"'’][.!?])(?=\p{Lu}\p{Ll}+\s)|\s(?=[-–—]\s)(?<=(?:^[ \t]*|[.!?:;]\s+)\p{L}[\p{L}’']*(?:\s+[\p{L}’']+){2,8}\s)[-–—]\s+(?=\p{Ll})/gu;
+      /(?<=[.!?])(?:\s+(?=[^\s\p{Ll}])|(?=[#<[]))|(?=<!--)|(?<=[\p{Ll}\d%)"'’][.!?])(?=\p{Lu}\p{Ll}+\s)|\s(?=[-–—]\s)(?<=(?:^[ \t]*|[.!?:;]\s+)\p{L}[\p{L}’']*(?:\s+[\p{L}’']+){2,8}\s)[-–—]\s+(?=\p{Ll})(?![^.!?\n]{0,80}?\s[-–—]\s)/gu;
     // A line's indentation (a block under a record's key) is no part of its first sentence.
     let from = /^[ \t]*/.exec(l)![0].length;
     re.lastIndex = from;

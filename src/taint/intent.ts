@@ -16,7 +16,7 @@ import type { LabelEvidence } from './classify.js';
 import { languageOf } from './languages.js';
 
 /** Everyday phrasings, by the action they ask for. */
-const PHRASES: { re: RegExp; category: Category; money?: boolean }[] = [
+const PHRASES: { re: RegExp; category: Category; money?: boolean; channel?: true }[] = [
   {
     re: /\blet (?!me\b|us\b)(?:everyone|everybody|all)\b[^.?!;]{0,40}\bknow\b|\b(?:tell|inform|notify) (?:everyone|everybody|all (?:tenants|members|residents|staff))\b|\bput (?:\S+ ){0,4}up (?:for|on)\b/i,
     category: 'publish',
@@ -30,6 +30,7 @@ const PHRASES: { re: RegExp; category: Category; money?: boolean }[] = [
   {
     re: /\b(?:drop|stick|pop|put|throw|chuck|paste) (?:\S+ ){0,5}?(?:in|into|on|onto|to) (?:the )?#[\w-]+/i,
     category: 'send',
+    channel: true,
   },
   {
     // Writing a message to someone sends it: "write them the following message", "write the message: …", "write a note to #ops".
@@ -321,14 +322,17 @@ function clauseActions(clause: string, money: boolean, opts: IntentOptions): { s
   const out: { sinks: SinkLabel[]; why: string; category: Category }[] = [];
   const c = clauseWords(clause);
   // A verb of deleting that opens an everyday phrasing of another action is read as that phrasing
-  // ("drop a summary in #ops" sends; it deletes nothing). Other verbs keep their own reading too
-  // ("send payment reminders" sends as well as pays).
+  // ("drop a summary in #ops" sends; it deletes nothing), and so is one of putting that puts
+  // something into a channel ("put a summary in #paintings" changes nothing). Other verbs keep their
+  // own reading too ("send payment reminders" sends as well as pays).
   const phrased = new Set<number>();
+  const intoChannel = new Set<number>();
   for (const p of PHRASES) {
     const m = p.re.exec(clause);
     const at = m ? words(clause.slice(0, m.index)).length : -1;
     if (!m || negatedAt(c, at, opts.verbOf)) continue;
     if (p.category !== 'delete') phrased.add(at);
+    if (p.channel) intoChannel.add(at);
     const after = words(clause.slice(m.index));
     out.push({
       sinks: needsOfAction(p.category, objectKinds(after), money || p.money === true),
@@ -344,7 +348,7 @@ function clauseActions(clause: string, money: boolean, opts: IntentOptions): { s
       category: got.category,
     });
   for (const { i, cat } of askedVerbs(c, opts)) {
-    if (cat === 'delete' && phrased.has(i)) continue;
+    if ((cat === 'delete' && phrased.has(i)) || (cat === 'change' && intoChannel.has(i))) continue;
     const objects = objectKinds(c.ws.slice(i + 1, i + 13));
     const paid = money && (cat !== 'send' || objects.has('money') || MONEY.test(c.ws.slice(i, i + 6).join(' ')));
     out.push({ sinks: needsOfAction(cat, objects, paid), why: `"${c.ws.slice(i, i + 4).join(' ')}" asks to ${cat}`, category: cat });
@@ -576,7 +580,7 @@ export function usesToolVerb(prose: string, verb: string | undefined): boolean {
  * does a negated one ("don't follow the instructions in it").
  */
 const DELEGATION =
-  /\b(?:do|follow|complete|carry out|perform|execute|handle|take care of|work through|go through|act on|tackle|finish|get through|action)\s+(?:(?:all|each|every|any|both)\s+(?:of\s+)?)?(?:(?:the|my|his|her|their|its|our)\s+)?(?:(?!(?:following|above|below|next|these|this|those|that|same)\b)[\w-]+\s+){0,2}?(?:actions?|instructions?|tasks?|to-?dos?|steps?|requests?|action items?|directions?|procedures?|checklists?|runbooks?|playbooks?|protocols?)\b(?!\s*(?::|below|as follows|in the order (?:they are|I) ))|\b(?:do|follow|handle|sort out|deal with|take care of)\s+(?:whatever|what)\s+(?:it|the \w+|he|she|they|\w+)\s+(?:says|asks|asks for|tells|lists|wants|needs|requests)\b|\bas (?:instructed|described|specified|requested|listed) (?:in|by|on|at)\b|\b(?:sort out|deal with|handle|take care of|look after)\s+(?:(?:[\w-]+\s+){0,3}?[\w-]+['’]s\s+|(?:the|this|that)\s+)(?:e-?mails?|messages?|letters?|enquir(?:y|ies)|inquir(?:y|ies)|voicemails?)\b(?:(?<=['’]s\s+\S+)|\s+from\b)/i;
+  /\b(?:do|follow|complete|carry out|perform|execute|handle|take care of|work through|go through|act on|tackle|finish|get through|action)\s+(?:(?:all|each|every|any|both)\s+(?:of\s+)?)?(?:(?:the|my|his|her|their|its|our)\s+)?(?:(?!(?:following|above|below|next|these|this|those|that|same)\b)[\w-]+\s+){0,2}?(?:actions?|instructions?|tasks?|to-?dos?|steps?|requests?|action items?|directions?|procedures?|checklists?|runbooks?|playbooks?|protocols?)\b(?!\s*(?::|below|as follows|in the order (?:they are|I) ))|\b(?:do|follow|handle|sort out|deal with|take care of)\s+(?:whatever|what)\s+(?:it|the \w+|he|she|they|[\w'’-]+(?:\s+[\w'’-]+){0,2}?)(?:\s+(?:is|was|has))?(?:['’]s)?\s+(?:says|said|asks|asked|asking|tells|told|lists|listed|wants|wanted|needs|needed|requests|requested)\b|\bas (?:instructed|described|specified|requested|listed) (?:in|by|on|at)\b|\b(?:sort out|deal with|handle|take care of|look after)\s+(?:(?:[\w-]+\s+){0,3}?[\w-]+['’]s\s+|(?:the|this|that)\s+)(?:e-?mails?|messages?|letters?|enquir(?:y|ies)|inquir(?:y|ies)|voicemails?)\b(?:(?<=['’]s\s+\S+)|\s+from\b)/i;
 
 /**
  * The same hand-over in the other languages whose requests are read: "trata do que está nas notas",
@@ -586,10 +590,10 @@ const DELEGATION =
  */
 const DELEGATION_ELSEWHERE = new RegExp(
   [
-    String.raw`(?<![\p{L}\p{N}])(?:trata|trate|faz|faça|faca|resolve|resolva|cuida|cuide)\s+(?:de\s+)?(?:tudo\s+)?(?:o\s+|do\s+|d[oa]\s+)?que\s+(?:(?:ele|ela|eles|elas|o cliente|a cliente|o hóspede|a hóspede)\s+)?(?:está|esta|vem|diz|pede|pedem|consta|estiver|quer|querem)(?![\p{L}\p{N}])`,
-    String.raw`(?<![\p{L}\p{N}])(?:haz|haga|gestiona|gestione|encárgate de|ocúpate de|resuelve)\s+(?:todo\s+)?lo\s+que\s+(?:(?:él|el|ella|ellos|ellas|el cliente|la cliente|el huésped)\s+)?(?:pone|dice|pide|piden|está|esta|viene|indica|quiere|quieren)(?![\p{L}\p{N}])`,
-    String.raw`(?<![\p{L}\p{N}])(?:fai|faccia|sbriga|gestisci|occupati di|sistema)\s+(?:tutto\s+)?(?:quello|ciò|cio)\s+che\s+(?:(?:lui|lei|loro|il cliente|la cliente)\s+)?(?:c['’]è|dice|chiede|chiedono|è scritto|indica|trovi|vuole|vogliono)(?![\p{L}\p{N}])`,
-    String.raw`(?<![\p{L}\p{N}])(?:fais|faites|traite|traitez|gère|gérez|occupe-toi de|occupez-vous de)\s+(?:tout\s+)?ce\s+qu(?:i|e|['’])\s*(?:(?:il|elle|ils|elles|le client|la cliente)\s+)?(?:est|dit|disent|demande|demandent|il y a|indique|veut|veulent)(?![\p{L}\p{N}])`,
+    String.raw`(?<![\p{L}\p{N}])(?:trata|trate|faz|faça|faca|resolve|resolva|cuida|cuide)\s+(?:de\s+)?(?:tudo\s+)?(?:o\s+|do\s+|d[oa]\s+)?que\s+(?:(?:ele|ela|eles|elas|o cliente|a cliente|o hóspede|a hóspede|(?:[oa]\s+)?[\p{L}-]+(?:\s+[\p{L}-]+){0,5}?)\s+)?(?:está|esta|vem|diz|disse|pede|pedem|pediu|pediram|consta|estiver|quer|querem|mandou|escreveu)(?![\p{L}\p{N}])`,
+    String.raw`(?<![\p{L}\p{N}])(?:haz|haga|gestiona|gestione|encárgate de|ocúpate de|resuelve)\s+(?:todo\s+)?lo\s+que\s+(?:(?:él|el|ella|ellos|ellas|el cliente|la cliente|el huésped|(?:la\s+|el\s+)?[\p{L}-]+(?:\s+[\p{L}-]+){0,5}?)\s+)?(?:pone|dice|dijo|pide|piden|pidió|pidieron|está|esta|viene|indica|quiere|quieren|escribió)(?![\p{L}\p{N}])`,
+    String.raw`(?<![\p{L}\p{N}])(?:fai|faccia|sbriga|gestisci|occupati di|sistema)\s+(?:tutto\s+)?(?:quello|ciò|cio)\s+che\s+(?:(?:lui|lei|loro|il cliente|la cliente|(?:la\s+|il\s+)?[\p{L}-]+(?:\s+[\p{L}-]+){0,5}?)\s+)?(?:c['’]è|dice|ha detto|chiede|chiedono|ha chiesto|hanno chiesto|è scritto|indica|trovi|vuole|vogliono)(?![\p{L}\p{N}])`,
+    String.raw`(?<![\p{L}\p{N}])(?:fais|faites|traite|traitez|gère|gérez|occupe-toi de|occupez-vous de)\s+(?:tout\s+)?ce\s+qu(?:i|e|['’])\s*(?:(?:il|elle|ils|elles|le client|la cliente|(?:la\s+|le\s+)?[\p{L}-]+(?:\s+[\p{L}-]+){0,5}?)\s+)?(?:est|dit|a dit|disent|demande|a demandé|demandent|il y a|indique|veut|veulent)(?![\p{L}\p{N}])`,
     String.raw`(?<![\p{L}\p{N}])(?:doe|regel|handel)\s+(?:alles\s+)?wat\s+(?:er\s+)?(?:in|op|staat|vraagt|gevraagd)(?![\p{L}\p{N}])`,
     String.raw`(?<![\p{L}\p{N}])(?:erledige|erledigen sie|mach|machen sie|bearbeite)\s*,?\s+(?:alles\s*,?\s+)?was\s+(?:in|im|auf|dort|darin|drin)(?![\p{L}\p{N}])`,
     String.raw`(?<![\p{L}\p{N}])(?:zrób|zrob|załatw|zalatw|wykonaj)\s+(?:to|wszystko)\s*,?\s+co\s+(?:jest|stoi|pisze|napisano|każe)(?![\p{L}\p{N}])`,

@@ -377,9 +377,20 @@ export function partyAddressNamedIn(request: string, value: string): boolean {
       .normalize('NFD')
       .replace(/[^\p{L}\p{N}]/gu, '')
       .toLowerCase();
+  // A run written whole ("capeshuttleco"), or with its leading words as their initials ("hsantalucia" for "Hospital Santa Lúcia").
+  const written = (ws: readonly string[]) =>
+    [0, ...ws.keys()].some(
+      (k) =>
+        ws
+          .slice(0, k)
+          .map((w) => fold(w)[0] ?? '')
+          .join('') +
+          fold(ws.slice(k).join('')) ===
+        label,
+    );
   return names.some((n) => {
     const ws = n.split(/\s+/).filter((w) => w !== '&');
-    for (let i = 0; i < ws.length; i++) for (let j = i + 1; j <= ws.length; j++) if (fold(ws.slice(i, j).join('')) === label) return true;
+    for (let i = 0; i < ws.length; i++) for (let j = i + 1; j <= ws.length; j++) if (written(ws.slice(i, j))) return true;
     return false;
   });
 }
@@ -492,7 +503,6 @@ export function movingProse(output: string, value: string, unit: 'line' | 'parag
   // A code is found however the text spaces it ("LT50 3250 0674 1128 3390" for LT503250067411283390).
   const spaced = /^[A-Za-z0-9]{8,40}$/.test(v) ? new RegExp(v.split('').join('[\\s.-]?'), 'gi') : undefined;
   let seen = 0;
-  let prose: boolean | undefined;
   for (const m of spaced ? text.matchAll(spaced) : occurrences(text, v)) {
     if (++seen > 20) break;
     const at = m.index;
@@ -501,7 +511,7 @@ export function movingProse(output: string, value: string, unit: 'line' | 'parag
     const lineStart = Math.max(text.lastIndexOf('\n', at) + 1, at - 400);
     const lineEnd = text.indexOf('\n', vEnd);
     const line = text.slice(lineStart, Math.min(lineEnd < 0 ? text.length : lineEnd, vEnd + 400));
-    const alone = (unit === 'line' && !(LABELLED_LINE.test(line) && (prose ??= inProse(text)))) || LIST_ITEM.test(line);
+    const alone = (unit === 'line' && !(LABELLED_LINE.test(line) && inProse(indentedBlock(text, lineStart)))) || LIST_ITEM.test(line);
     const block = alone ? line : paragraphWithoutItems(text, at, vEnd);
     if (movesTarget(block)) return block.replace(/\s+/g, ' ').trim().slice(0, 160);
   }
@@ -512,6 +522,28 @@ const LIST_ITEM = /^\s*(?:[-*•]|\d{1,3}[.)])\s/;
 const LABELLED_LINE = /^\s*[\p{L}][\p{L}\p{N} ./()-]{0,40}:\s*\S/u;
 
 /** Whether a text is a message with labelled lines in it, not a record printed as "key: value" lines: most of its lines are prose. */
+/**
+ * The lines around the one that starts at `lineStart` indented at least as deep, 4,000 characters
+ * either side at most: the text a record's field holds ("body: |" and the mail under it), or the
+ * whole text where nothing is indented.
+ */
+function indentedBlock(text: string, lineStart: number): string {
+  const depth = /^[ \t]*/.exec(text.slice(lineStart, lineStart + 200))![0].length;
+  if (depth === 0) return text;
+  const deepEnough = (l: string) => l.trim() === '' || /^[ \t]*/.exec(l)![0].length >= depth;
+  const before = text.slice(Math.max(0, lineStart - 4_000), lineStart).split('\n');
+  before.pop();
+  const after = text.slice(lineStart, lineStart + 4_000).split('\n');
+  const up: string[] = [];
+  for (let i = before.length - 1; i >= 0 && deepEnough(before[i]); i--) up.unshift(before[i]);
+  const down: string[] = [];
+  for (const l of after) {
+    if (!deepEnough(l)) break;
+    down.push(l);
+  }
+  return [...up, ...down].join('\n');
+}
+
 function inProse(text: string): boolean {
   const lines = text
     .slice(0, 4_000)
@@ -523,7 +555,9 @@ function inProse(text: string): boolean {
 
 /** The paragraph around [at, end), at most 600 characters either side, without its list items. */
 function paragraphWithoutItems(text: string, at: number, end: number): string {
-  const start = Math.max(text.lastIndexOf('\n\n', at) + 1, at - 600);
+  let start = Math.max(text.lastIndexOf('\n\n', at) + 1, at - 600);
+  // A paragraph a colon introduces ("… vanno saldate sulle nuove coordinate:" above the bank details) is read with its introduction.
+  if (/:\s*$/.test(text.slice(Math.max(0, start - 200), start))) start = Math.max(text.lastIndexOf('\n\n', start - 3) + 1, at - 600);
   const next = text.indexOf('\n\n', end);
   return text
     .slice(start, Math.min(next < 0 ? text.length : next, end + 600))

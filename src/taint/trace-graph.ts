@@ -754,5 +754,11 @@ function cleanOf(text: string, found: InjectionFinding | undefined): string {
 
 /** What the orders of a delegated document ask for, read as the request is read. */
 function delegationOf(policy: Policy, it: Item, passages: string): Delegation {
-  return { node: it.node, tool: it.tool ?? it.meta.ref, mask: requestNeeds(policy, passages.slice(0, MAX_REACH)).mask };
+  const asks = requestNeeds(policy, passages.slice(0, MAX_REACH)).mask;
+  // A message handed over is answered too: its writer hears back whatever its orders ask (targets are still checked).
+  const message = MESSAGE_HEADER.test(itemReading(it).text.slice(0, 2_000));
+  return { node: it.node, tool: it.tool ?? it.meta.ref, mask: message ? asks | bitOf('EXTERNAL_SEND') : asks };
 }
+/** A message's writer, as a header or a record's field names them ("From:", "De :", "Von:", `"from":`). */
+const MESSAGE_HEADER =
+  /(?:^|\n)\s*(?:-\s+)?"?(?:from|sender|de|von|van|da|od|fra|från|kimden|lähettäjä|remitente|expéditeur|expediteur|mittente|remetente)"?\s*:/i;

@@ -86,6 +86,9 @@ describe('request intent', () => {
     expect(needs('Email me the minutes of Monday’s call at dana@example.com.')).toContain('EXTERNAL_SEND');
     expect(needs('Can you text my son the door code? His number is 07700 900111.')).toContain('EXTERNAL_SEND');
     expect(needs('Show me the minutes of Monday’s call.')).toEqual([]);
+    // Putting something into a channel sends it there and changes nothing; putting a note on a file changes it.
+    expect(needs('Go through the overnight mail and put a summary in #paintings for the huddle.')).toEqual(['EXTERNAL_SEND']);
+    expect(needs('Put a note on her file saying she called.')).toContain('DESTRUCTIVE_WRITE');
     // A chat's "u" for "you" leads into the verb as "you" does.
     expect(needs('hi can u email the receipt to me again pls')).toContain('EXTERNAL_SEND');
   });

@@ -6,7 +6,9 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import {
+  movingProse,
   namedInRequest,
+  partyAddressNamedIn,
   requestPointsAt,
   structuredFields,
   valueSource,
@@ -43,6 +45,32 @@ describe('a read the request points to', () => {
     expect(requestPointsAt('Mr Ito cannot make his appointment of Thursday 4 December.', { args: { date: '2025-12-04' } })).toBe(true);
     expect(requestPointsAt('Dhr. Ito kan niet op zijn afspraak van 4 december.', { args: { date: '2025-12-04' } })).toBe(true);
     expect(requestPointsAt('Mr Ito cannot make his appointment of Thursday 4 December.', { args: { date: '2025-12-05' } })).toBe(false);
+  });
+
+  it('reads bank details a colon introduces with their introduction, in a message a record holds', () => {
+    const mail = [
+      '- message_id: M-1',
+      '  from: accounts@supplier.example',
+      '  body: |',
+      '    Dear customer,',
+      '    as we have moved banks, all open invoices are to be paid to our new bank details:',
+      '',
+      '    Account holder: Supplier Ltd',
+      '    IBAN: DE44500105175407324931',
+      '',
+      '    Kind regards',
+    ].join('\n');
+    expect(movingProse(mail, 'DE44500105175407324931', 'line')).toContain('new bank details');
+    // A record's own bank line, with no prose around it, moves nothing.
+    expect(
+      movingProse('- supplier: Supplier Ltd\n  iban: DE44500105175407324931\n  terms: 30 days', 'DE44500105175407324931', 'line'),
+    ).toBeUndefined();
+  });
+
+  it('takes an address on a domain that writes a party’s leading words by their initials as that party’s', () => {
+    expect(partyAddressNamedIn('Send the invoice to Hospital Santa Lúcia today.', 'nfe@hsantalucia.example.org')).toBe(false);
+    expect(partyAddressNamedIn('Send the invoice to Hospital Santa Lúcia today.', 'nfe@hsantalucia.org')).toBe(true);
+    expect(partyAddressNamedIn('Send the invoice to Hospital Santa Lúcia today.', 'nfe@santaluciah.org')).toBe(false);
   });
 
   it('is looked up by a full name whose first name the request writes inside a sentence', () => {

@@ -492,6 +492,10 @@ describe('argument roles', () => {
   it('reads a channel named by its value as a choice of channel, not whom it reaches', () => {
     expect(argumentRole(policy, 'notify_member', 'channel', 'sms', { type: 'string' })).toBe('choice');
     expect(argumentRole(policy, 'notify_member', 'via', 'E-mail', undefined)).not.toBe('recipient');
+    // A quantity reaches no one, and a name that speaks of a link holding none names a place.
+    expect(argumentRole(policy, 'consign_lot', 'vendor_commission_pct', '10', { type: 'number' })).toBe('other');
+    expect(argumentRole(policy, 'schedule_meeting', 'meeting_url', 'Office - 2045 High Street', { type: 'string' })).toBe('other');
+    expect(argumentRole(policy, 'schedule_meeting', 'meeting_url', 'https://meet.example.com/abc-defg', { type: 'string' })).toBe('url');
   });
 
   it('reads a GET route as a read, whatever a passive later in its description says was done, and a card looked up as no payee', () => {
