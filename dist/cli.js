@@ -59913,6 +59913,7 @@ var has = (ws, ...xs) => {
   return ws.some((w) => set2.has(w));
 };
 var EMAIL2 = /^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/;
+var HOST_SHAPED = /^[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.[a-z]{2,}(?:[/?#:]\S*)?$/iu;
 var URL_VALUE = /^(?:(?:https?|ftp|wss?):\/\/\S+|www\.[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+(?:[/?#]\S*)?)$/iu;
 var IBAN = /^[A-Z]{2}\d{2}(?: ?[A-Z0-9]{2,4}){3,8}$/;
 var PHONE2 = /^\+?\d[\d ()/-]{6,}\d$/;
@@ -60216,6 +60217,8 @@ function computeRole(policy, tool, name, v, prop, payeeBeside = false) {
   }
   if (role === "recipient" && sentence(v)) return "content";
   if (role === "recipient" && (v === "true" || v === "false")) return "choice";
+  if (role === "url" && /\s/.test(v) && new RegExp("\\p{L}{3,}", "u").test(v) && !URL_VALUE.test(v) && !HOST_SHAPED.test(v) && !EMAIL2.test(v))
+    return "other";
   if (role !== void 0) return notARecipient(notMoney(role, v, raw, payeeBeside), v, raw);
   const type = Array.isArray(prop?.type) ? prop?.type[0] : prop?.type;
   if (type === "boolean" || v === "true" || v === "false") return "choice";
@@ -60237,6 +60240,7 @@ var PAYEE_WORDS = /* @__PURE__ */ new Set([...NAME_WORDS.payee, ...NAME_WORDS.ac
 function notARecipient(role, v, raw) {
   if (role !== "recipient") return role;
   if (DATE.test(v)) return "other";
+  if (/^\d{1,4}(?:[.,]\d+)?\s?%?$/.test(v.trim())) return "other";
   if (CHANNEL_NAMES.has(v.trim().toLowerCase())) return "choice";
   const last = raw[raw.length - 1]?.toLowerCase();
   if (raw.length >= 2 && last !== void 0 && KIND_WORDS.has(last)) return "choice";
@@ -65506,7 +65510,8 @@ var PHRASES = [
   // Something put into a channel is sent to it: "drop the numbers in #ops-daily", "pop it on #general".
   {
     re: /\b(?:drop|stick|pop|put|throw|chuck|paste) (?:\S+ ){0,5}?(?:in|into|on|onto|to) (?:the )?#[\w-]+/i,
-    category: "send"
+    category: "send",
+    channel: true
   },
   {
     // Writing a message to someone sends it: "write them the following message", "write the message: …", "write a note to #ops".
@@ -65708,11 +65713,13 @@ function clauseActions(clause, money, opts) {
   const out = [];
   const c3 = clauseWords(clause);
   const phrased = /* @__PURE__ */ new Set();
+  const intoChannel = /* @__PURE__ */ new Set();
   for (const p of PHRASES) {
     const m = p.re.exec(clause);
     const at = m ? words(clause.slice(0, m.index)).length : -1;
     if (!m || negatedAt(c3, at, opts.verbOf)) continue;
     if (p.category !== "delete") phrased.add(at);
+    if (p.channel) intoChannel.add(at);
     const after = words(clause.slice(m.index));
     out.push({
       sinks: needsOfAction(p.category, objectKinds(after), money || p.money === true),
@@ -65728,7 +65735,7 @@ function clauseActions(clause, money, opts) {
       category: got.category
     });
   for (const { i: i2, cat } of askedVerbs(c3, opts)) {
-    if (cat === "delete" && phrased.has(i2)) continue;
+    if (cat === "delete" && phrased.has(i2) || cat === "change" && intoChannel.has(i2)) continue;
     const objects = objectKinds(c3.ws.slice(i2 + 1, i2 + 13));
     const paid = money && (cat !== "send" || objects.has("money") || MONEY.test(c3.ws.slice(i2, i2 + 6).join(" ")));
     out.push({ sinks: needsOfAction(cat, objects, paid), why: `"${c3.ws.slice(i2, i2 + 4).join(" ")}" asks to ${cat}`, category: cat });
@@ -65857,13 +65864,13 @@ function usesToolVerb(prose, verb) {
   const s2 = stem(verb);
   return words(prose).some((w) => stem(w) === s2);
 }
-var DELEGATION = /\b(?:do|follow|complete|carry out|perform|execute|handle|take care of|work through|go through|act on|tackle|finish|get through|action)\s+(?:(?:all|each|every|any|both)\s+(?:of\s+)?)?(?:(?:the|my|his|her|their|its|our)\s+)?(?:(?!(?:following|above|below|next|these|this|those|that|same)\b)[\w-]+\s+){0,2}?(?:actions?|instructions?|tasks?|to-?dos?|steps?|requests?|action items?|directions?|procedures?|checklists?|runbooks?|playbooks?|protocols?)\b(?!\s*(?::|below|as follows|in the order (?:they are|I) ))|\b(?:do|follow|handle|sort out|deal with|take care of)\s+(?:whatever|what)\s+(?:it|the \w+|he|she|they|\w+)\s+(?:says|asks|asks for|tells|lists|wants|needs|requests)\b|\bas (?:instructed|described|specified|requested|listed) (?:in|by|on|at)\b|\b(?:sort out|deal with|handle|take care of|look after)\s+(?:(?:[\w-]+\s+){0,3}?[\w-]+['’]s\s+|(?:the|this|that)\s+)(?:e-?mails?|messages?|letters?|enquir(?:y|ies)|inquir(?:y|ies)|voicemails?)\b(?:(?<=['’]s\s+\S+)|\s+from\b)/i;
+var DELEGATION = /\b(?:do|follow|complete|carry out|perform|execute|handle|take care of|work through|go through|act on|tackle|finish|get through|action)\s+(?:(?:all|each|every|any|both)\s+(?:of\s+)?)?(?:(?:the|my|his|her|their|its|our)\s+)?(?:(?!(?:following|above|below|next|these|this|those|that|same)\b)[\w-]+\s+){0,2}?(?:actions?|instructions?|tasks?|to-?dos?|steps?|requests?|action items?|directions?|procedures?|checklists?|runbooks?|playbooks?|protocols?)\b(?!\s*(?::|below|as follows|in the order (?:they are|I) ))|\b(?:do|follow|handle|sort out|deal with|take care of)\s+(?:whatever|what)\s+(?:it|the \w+|he|she|they|[\w'’-]+(?:\s+[\w'’-]+){0,2}?)(?:\s+(?:is|was|has))?(?:['’]s)?\s+(?:says|said|asks|asked|asking|tells|told|lists|listed|wants|wanted|needs|needed|requests|requested)\b|\bas (?:instructed|described|specified|requested|listed) (?:in|by|on|at)\b|\b(?:sort out|deal with|handle|take care of|look after)\s+(?:(?:[\w-]+\s+){0,3}?[\w-]+['’]s\s+|(?:the|this|that)\s+)(?:e-?mails?|messages?|letters?|enquir(?:y|ies)|inquir(?:y|ies)|voicemails?)\b(?:(?<=['’]s\s+\S+)|\s+from\b)/i;
 var DELEGATION_ELSEWHERE = new RegExp(
   [
-    String.raw`(?<![\p{L}\p{N}])(?:trata|trate|faz|faça|faca|resolve|resolva|cuida|cuide)\s+(?:de\s+)?(?:tudo\s+)?(?:o\s+|do\s+|d[oa]\s+)?que\s+(?:(?:ele|ela|eles|elas|o cliente|a cliente|o hóspede|a hóspede)\s+)?(?:está|esta|vem|diz|pede|pedem|consta|estiver|quer|querem)(?![\p{L}\p{N}])`,
-    String.raw`(?<![\p{L}\p{N}])(?:haz|haga|gestiona|gestione|encárgate de|ocúpate de|resuelve)\s+(?:todo\s+)?lo\s+que\s+(?:(?:él|el|ella|ellos|ellas|el cliente|la cliente|el huésped)\s+)?(?:pone|dice|pide|piden|está|esta|viene|indica|quiere|quieren)(?![\p{L}\p{N}])`,
-    String.raw`(?<![\p{L}\p{N}])(?:fai|faccia|sbriga|gestisci|occupati di|sistema)\s+(?:tutto\s+)?(?:quello|ciò|cio)\s+che\s+(?:(?:lui|lei|loro|il cliente|la cliente)\s+)?(?:c['’]è|dice|chiede|chiedono|è scritto|indica|trovi|vuole|vogliono)(?![\p{L}\p{N}])`,
-    String.raw`(?<![\p{L}\p{N}])(?:fais|faites|traite|traitez|gère|gérez|occupe-toi de|occupez-vous de)\s+(?:tout\s+)?ce\s+qu(?:i|e|['’])\s*(?:(?:il|elle|ils|elles|le client|la cliente)\s+)?(?:est|dit|disent|demande|demandent|il y a|indique|veut|veulent)(?![\p{L}\p{N}])`,
+    String.raw`(?<![\p{L}\p{N}])(?:trata|trate|faz|faça|faca|resolve|resolva|cuida|cuide)\s+(?:de\s+)?(?:tudo\s+)?(?:o\s+|do\s+|d[oa]\s+)?que\s+(?:(?:ele|ela|eles|elas|o cliente|a cliente|o hóspede|a hóspede|(?:[oa]\s+)?[\p{L}-]+(?:\s+[\p{L}-]+){0,5}?)\s+)?(?:está|esta|vem|diz|disse|pede|pedem|pediu|pediram|consta|estiver|quer|querem|mandou|escreveu)(?![\p{L}\p{N}])`,
+    String.raw`(?<![\p{L}\p{N}])(?:haz|haga|gestiona|gestione|encárgate de|ocúpate de|resuelve)\s+(?:todo\s+)?lo\s+que\s+(?:(?:él|el|ella|ellos|ellas|el cliente|la cliente|el huésped|(?:la\s+|el\s+)?[\p{L}-]+(?:\s+[\p{L}-]+){0,5}?)\s+)?(?:pone|dice|dijo|pide|piden|pidió|pidieron|está|esta|viene|indica|quiere|quieren|escribió)(?![\p{L}\p{N}])`,
+    String.raw`(?<![\p{L}\p{N}])(?:fai|faccia|sbriga|gestisci|occupati di|sistema)\s+(?:tutto\s+)?(?:quello|ciò|cio)\s+che\s+(?:(?:lui|lei|loro|il cliente|la cliente|(?:la\s+|il\s+)?[\p{L}-]+(?:\s+[\p{L}-]+){0,5}?)\s+)?(?:c['’]è|dice|ha detto|chiede|chiedono|ha chiesto|hanno chiesto|è scritto|indica|trovi|vuole|vogliono)(?![\p{L}\p{N}])`,
+    String.raw`(?<![\p{L}\p{N}])(?:fais|faites|traite|traitez|gère|gérez|occupe-toi de|occupez-vous de)\s+(?:tout\s+)?ce\s+qu(?:i|e|['’])\s*(?:(?:il|elle|ils|elles|le client|la cliente|(?:la\s+|le\s+)?[\p{L}-]+(?:\s+[\p{L}-]+){0,5}?)\s+)?(?:est|dit|a dit|disent|demande|a demandé|demandent|il y a|indique|veut|veulent)(?![\p{L}\p{N}])`,
     String.raw`(?<![\p{L}\p{N}])(?:doe|regel|handel)\s+(?:alles\s+)?wat\s+(?:er\s+)?(?:in|op|staat|vraagt|gevraagd)(?![\p{L}\p{N}])`,
     String.raw`(?<![\p{L}\p{N}])(?:erledige|erledigen sie|mach|machen sie|bearbeite)\s*,?\s+(?:alles\s*,?\s+)?was\s+(?:in|im|auf|dort|darin|drin)(?![\p{L}\p{N}])`,
     String.raw`(?<![\p{L}\p{N}])(?:zrób|zrob|załatw|zalatw|wykonaj)\s+(?:to|wszystko)\s*,?\s+co\s+(?:jest|stoi|pisze|napisano|każe)(?![\p{L}\p{N}])`,
@@ -66602,7 +66609,7 @@ function sentences(text2) {
   let lineStart = 0;
   let line = 0;
   for (const l of text2.split("\n")) {
-    const re = new RegExp(`(?<=[.!?])(?:\\s+(?=[^\\s\\p{Ll}])|(?=[#<[]))|(?=<!--)|(?<=[\\p{Ll}\\d%)"'\u2019][.!?])(?=\\p{Lu}\\p{Ll}+\\s)|\\s(?=[-\u2013\u2014]\\s)(?<=(?:^[ \\t]*|[.!?:;]\\s+)\\p{L}[\\p{L}\u2019']*(?:\\s+[\\p{L}\u2019']+){2,8}\\s)[-\u2013\u2014]\\s+(?=\\p{Ll})`, "gu");
+    const re = new RegExp(`(?<=[.!?])(?:\\s+(?=[^\\s\\p{Ll}])|(?=[#<[]))|(?=<!--)|(?<=[\\p{Ll}\\d%)"'\u2019][.!?])(?=\\p{Lu}\\p{Ll}+\\s)|\\s(?=[-\u2013\u2014]\\s)(?<=(?:^[ \\t]*|[.!?:;]\\s+)\\p{L}[\\p{L}\u2019']*(?:\\s+[\\p{L}\u2019']+){2,8}\\s)[-\u2013\u2014]\\s+(?=\\p{Ll})(?![^.!?\\n]{0,80}?\\s[-\u2013\u2014]\\s)`, "gu");
     let from = /^[ \t]*/.exec(l)[0].length;
     re.lastIndex = from;
     for (let m = re.exec(l); ; m = re.exec(l)) {
@@ -67287,9 +67294,12 @@ function partyAddressNamedIn(request2, value2) {
   if (label2.length < 5 || !/^[a-z0-9]+$/.test(label2) || OPEN_MAILBOXES.has(label2)) return false;
   const names = request2.slice(0, 2e4).match(new RegExp("\\p{Lu}[\\p{L}\\p{M}'\u2019.]*(?:\\s+(?:&\\s+)?\\p{Lu}[\\p{L}\\p{M}'\u2019.]*){0,3}", "gu")) ?? [];
   const fold2 = (x) => x.normalize("NFD").replace(/[^\p{L}\p{N}]/gu, "").toLowerCase();
+  const written = (ws) => [0, ...ws.keys()].some(
+    (k) => ws.slice(0, k).map((w) => fold2(w)[0] ?? "").join("") + fold2(ws.slice(k).join("")) === label2
+  );
   return names.some((n2) => {
     const ws = n2.split(/\s+/).filter((w) => w !== "&");
-    for (let i2 = 0; i2 < ws.length; i2++) for (let j = i2 + 1; j <= ws.length; j++) if (fold2(ws.slice(i2, j).join("")) === label2) return true;
+    for (let i2 = 0; i2 < ws.length; i2++) for (let j = i2 + 1; j <= ws.length; j++) if (written(ws.slice(i2, j))) return true;
     return false;
   });
 }
@@ -67346,7 +67356,6 @@ function movingProse(output2, value2, unit = "paragraph") {
   const text2 = output2.slice(0, 2e5);
   const spaced = /^[A-Za-z0-9]{8,40}$/.test(v) ? new RegExp(v.split("").join("[\\s.-]?"), "gi") : void 0;
   let seen2 = 0;
-  let prose;
   for (const m of spaced ? text2.matchAll(spaced) : occurrences(text2, v)) {
     if (++seen2 > 20) break;
     const at = m.index;
@@ -67354,7 +67363,7 @@ function movingProse(output2, value2, unit = "paragraph") {
     const lineStart = Math.max(text2.lastIndexOf("\n", at) + 1, at - 400);
     const lineEnd = text2.indexOf("\n", vEnd);
     const line = text2.slice(lineStart, Math.min(lineEnd < 0 ? text2.length : lineEnd, vEnd + 400));
-    const alone = unit === "line" && !(LABELLED_LINE.test(line) && (prose ??= inProse(text2))) || LIST_ITEM.test(line);
+    const alone = unit === "line" && !(LABELLED_LINE.test(line) && inProse(indentedBlock(text2, lineStart))) || LIST_ITEM.test(line);
     const block = alone ? line : paragraphWithoutItems(text2, at, vEnd);
     if (movesTarget(block)) return block.replace(/\s+/g, " ").trim().slice(0, 160);
   }
@@ -67362,13 +67371,30 @@ function movingProse(output2, value2, unit = "paragraph") {
 }
 var LIST_ITEM = /^\s*(?:[-*•]|\d{1,3}[.)])\s/;
 var LABELLED_LINE = /^\s*[\p{L}][\p{L}\p{N} ./()-]{0,40}:\s*\S/u;
+function indentedBlock(text2, lineStart) {
+  const depth2 = /^[ \t]*/.exec(text2.slice(lineStart, lineStart + 200))[0].length;
+  if (depth2 === 0) return text2;
+  const deepEnough = (l) => l.trim() === "" || /^[ \t]*/.exec(l)[0].length >= depth2;
+  const before = text2.slice(Math.max(0, lineStart - 4e3), lineStart).split("\n");
+  before.pop();
+  const after = text2.slice(lineStart, lineStart + 4e3).split("\n");
+  const up = [];
+  for (let i2 = before.length - 1; i2 >= 0 && deepEnough(before[i2]); i2--) up.unshift(before[i2]);
+  const down = [];
+  for (const l of after) {
+    if (!deepEnough(l)) break;
+    down.push(l);
+  }
+  return [...up, ...down].join("\n");
+}
 function inProse(text2) {
   const lines2 = text2.slice(0, 4e3).split("\n").filter((l) => l.trim() !== "");
   const fields = lines2.filter((l) => LABELLED_LINE.test(l) || /^\s*["{}[\],]/.test(l)).length;
   return fields * 2 < lines2.length;
 }
 function paragraphWithoutItems(text2, at, end) {
-  const start = Math.max(text2.lastIndexOf("\n\n", at) + 1, at - 600);
+  let start = Math.max(text2.lastIndexOf("\n\n", at) + 1, at - 600);
+  if (/:\s*$/.test(text2.slice(Math.max(0, start - 200), start))) start = Math.max(text2.lastIndexOf("\n\n", start - 3) + 1, at - 600);
   const next = text2.indexOf("\n\n", end);
   return text2.slice(start, Math.min(next < 0 ? text2.length : next, end + 600)).split("\n").filter((l) => !LIST_ITEM.test(l)).join("\n");
 }
@@ -70439,8 +70465,11 @@ function cleanOf(text2, found2) {
   return found2 ? cleanText(text2, found2) : text2;
 }
 function delegationOf(policy, it, passages) {
-  return { node: it.node, tool: it.tool ?? it.meta.ref, mask: requestNeeds(policy, passages.slice(0, MAX_REACH)).mask };
+  const asks2 = requestNeeds(policy, passages.slice(0, MAX_REACH)).mask;
+  const message = MESSAGE_HEADER.test(itemReading(it).text.slice(0, 2e3));
+  return { node: it.node, tool: it.tool ?? it.meta.ref, mask: message ? asks2 | bitOf("EXTERNAL_SEND") : asks2 };
 }
+var MESSAGE_HEADER = /(?:^|\n)\s*(?:-\s+)?"?(?:from|sender|de|von|van|da|od|fra|från|kimden|lähettäjä|remitente|expéditeur|expediteur|mittente|remetente)"?\s*:/i;
 
 // src/taint/adjudicate.ts
 function sinkStep(b, site, labels) {
