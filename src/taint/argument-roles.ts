@@ -483,8 +483,6 @@ const PAYEE_WORDS = new Set<string>([...NAME_WORDS.payee, ...NAME_WORDS.accountT
 function notARecipient(role: ArgumentRole, v: string, raw: readonly string[]): ArgumentRole {
   if (role !== 'recipient') return role;
   if (DATE.test(v)) return 'other';
-  // A quantity ("10", "12.5", "15%") reaches no one: an address has letters, a phone seven digits or more.
-  if (/^\d{1,4}(?:[.,]\d+)?\s?%?$/.test(v.trim())) return 'other';
   // A channel's own name (`channel` "sms", `via` "email") says how the message goes, not to whom.
   if (CHANNEL_NAMES.has(v.trim().toLowerCase())) return 'choice';
   // A name that ends in what sort of thing it is (`roomType`, `recipient_type`, `channel_kind`) picks a kind, not whom.
@@ -492,6 +490,8 @@ function notARecipient(role: ArgumentRole, v: string, raw: readonly string[]): A
   if (raw.length >= 2 && last !== undefined && KIND_WORDS.has(last)) return 'choice';
   // A short number under a word that numbers things (`roomNumber` 12, `member_no` 214) names a record; a phone has more digits.
   if (raw.length >= 2 && last !== undefined && NUMBER_WORDS.has(last) && /^\d{1,6}$/.test(v)) return 'object';
+  // A quantity ("10", "12.5", "15%") reaches no one: an address has letters, a phone seven digits or more.
+  if (/^\d{1,4}(?:[.,]\d+)?\s?%?$/.test(v.trim())) return 'other';
   if (/^[A-Za-z]{1,8}[-_]?\d[\w-]*$/.test(v) && raw.some((w) => w === 'reply' || w === 'thread')) return 'object';
   return role;
 }
