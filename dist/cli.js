@@ -60240,11 +60240,11 @@ var PAYEE_WORDS = /* @__PURE__ */ new Set([...NAME_WORDS.payee, ...NAME_WORDS.ac
 function notARecipient(role, v, raw) {
   if (role !== "recipient") return role;
   if (DATE.test(v)) return "other";
-  if (/^\d{1,4}(?:[.,]\d+)?\s?%?$/.test(v.trim())) return "other";
   if (CHANNEL_NAMES.has(v.trim().toLowerCase())) return "choice";
   const last = raw[raw.length - 1]?.toLowerCase();
   if (raw.length >= 2 && last !== void 0 && KIND_WORDS.has(last)) return "choice";
   if (raw.length >= 2 && last !== void 0 && NUMBER_WORDS.has(last) && /^\d{1,6}$/.test(v)) return "object";
+  if (/^\d{1,4}(?:[.,]\d+)?\s?%?$/.test(v.trim())) return "other";
   if (/^[A-Za-z]{1,8}[-_]?\d[\w-]*$/.test(v) && raw.some((w) => w === "reply" || w === "thread")) return "object";
   return role;
 }
