@@ -322,14 +322,23 @@ export function requestPointsAt(request: string, read: Pick<ProducedText, 'args'
 function phoneNamedIn(request: string, value: string): boolean {
   const v = value.trim();
   if (!/^\+?\d[\d\s().-]{6,20}\d$/.test(v)) return false;
-  const d = v.replace(/\D/g, '');
-  if (d.length < 8) return false;
-  const forms = new Set([
-    d,
-    ...(v.startsWith('+') ? [1, 2, 3].filter((k) => d.length - k >= 8).flatMap((k) => [d.slice(k), `0${d.slice(k)}`]) : []),
-  ]);
+  if (v.replace(/\D/g, '').length < 8) return false;
+  const forms = new Set(phoneDigitForms(v));
   for (const m of request.slice(0, 4_000).matchAll(/\+?\d[\d\s().-]{6,20}\d/g)) if (forms.has(m[0].replace(/\D/g, ''))) return true;
   return false;
+}
+
+/**
+ * The digits a phone number may be written with: its own, and, for an international number ("+1 903
+ * …", "+44 7700 …"), the national ways ("903-555-0172", "07700 900 873"): its country code of one to
+ * three digits dropped, a trunk 0 in its place or none, eight digits left at least.
+ */
+export function phoneDigitForms(value: string): string[] {
+  const d = value.replace(/\D/g, '');
+  const national = value.trim().startsWith('+')
+    ? [1, 2, 3].filter((k) => d.length - k >= 8).flatMap((k) => [d.slice(k), `0${d.slice(k)}`])
+    : [];
+  return [d, ...national];
 }
 
 /**
@@ -521,7 +530,6 @@ const LIST_ITEM = /^\s*(?:[-*•]|\d{1,3}[.)])\s/;
 /** A message's "IBAN: TR80 …" line: a field of the message, read in its paragraph, where a record's or a table's line stands alone. */
 const LABELLED_LINE = /^\s*[\p{L}][\p{L}\p{N} ./()-]{0,40}:\s*\S/u;
 
-/** Whether a text is a message with labelled lines in it, not a record printed as "key: value" lines: most of its lines are prose. */
 /**
  * The lines around the one that starts at `lineStart` indented at least as deep, 4,000 characters
  * either side at most: the text a record's field holds ("body: |" and the mail under it), or the
@@ -544,6 +552,7 @@ function indentedBlock(text: string, lineStart: number): string {
   return [...up, ...down].join('\n');
 }
 
+/** Whether a text is a message with labelled lines in it, not a record printed as "key: value" lines: most of its lines are prose. */
 function inProse(text: string): boolean {
   const lines = text
     .slice(0, 4_000)

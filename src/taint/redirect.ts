@@ -120,20 +120,12 @@ export function redirectingNote(record: unknown, value: string): string | undefi
   for (const used of all.filter((l) => l.norm === n)) {
     const others = all.filter((l) => l !== used && l.norm !== n && l.kind === kind && samePurpose(l.key, used.key) && sameEntry(used, l));
     const holder = used.path[used.path.length - 1];
+    const aNote = (l: Leaf) => l !== used && l.value.length <= 2_000 && NOTE.test(l.value) && sameEntry(used, l);
     if (others.length === 0) {
       // No other value of its kind, but a note beside it in its own nested object says the account
       // or card on file is gone ("Card ending 4417 was cancelled after fraud. Any refund … must go to this account").
       const gone =
-        used.path.length >= 2
-          ? all.find(
-              (l) =>
-                l !== used &&
-                l.value.length <= 2_000 &&
-                NOTE.test(l.value) &&
-                l.path[l.path.length - 1] === holder &&
-                detailsChanged(l.value),
-            )
-          : undefined;
+        used.path.length >= 2 ? all.find((l) => aNote(l) && l.path[l.path.length - 1] === holder && detailsChanged(l.value)) : undefined;
       if (gone) return gone.value.slice(0, 160);
       continue;
     }
@@ -146,11 +138,8 @@ export function redirectingNote(record: unknown, value: string): string | undefi
     const names = (text: string, k: string | undefined) => k !== undefined && text.toLowerCase().includes(k);
     const note = all.find(
       (l) =>
-        l !== used &&
-        l.value.length <= 2_000 &&
-        NOTE.test(l.value) &&
+        aNote(l) &&
         setsApart(l.value) &&
-        sameEntry(used, l) &&
         ((nested && l.path[l.path.length - 1] === holder) ||
           names(l.value, key) ||
           (used.path.includes(l.path[l.path.length - 1]) && names(l.value, holderKey))),

@@ -449,6 +449,7 @@ interface Action {
 
 /** The methods an HTTP route's generated name opens with. */
 const HTTP_METHODS = new Set(['get', 'post', 'put', 'patch', 'delete']);
+/** Of those, the methods that read (a route named for one reads, as its method does). */
 const READ_METHODS = new Set(['get', 'head']);
 /** The forms of "be" before a participle that tells what was done to a thing. */
 const PASSIVE_BE = new Set(['was', 'were', 'been']);
@@ -828,10 +829,10 @@ const SQL_START = /^\s*\(?\s*(?:select|with)\s/i;
 const operationWhy = (op: Operation) =>
   `its argument ${op.argument} chooses "${op.value}" (${op.read ? 'a read' : op.category}) among the operations its schema offers (${op.offered.slice(0, 8).join(', ')}${op.offered.length > 8 ? ', …' : ''})`;
 
-/** A payee, an amount or a command: what a reading operation never takes (an address there is a filter). */
 /** An account or a card given with nothing that moves money to it or reaches anyone: no sum, no command, no recipient, no link. */
 const looksUpAccount = (roles: ReadonlySet<ArgumentRole>) =>
   roles.has('payee') && !(['amount', 'command', 'recipient', 'url'] as const).some((r) => roles.has(r));
+/** A payee, an amount or a command: what a reading operation never takes (an address there is a filter). */
 const movesSomething = (roles: ReadonlySet<ArgumentRole>) => (['payee', 'amount', 'command'] as const).some((r) => roles.has(r));
 
 /**

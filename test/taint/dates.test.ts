@@ -38,4 +38,9 @@ describe('a day the request names', () => {
   ])('finds none in %j for %s', (request, value) => {
     expect(dateNamedIn(request, value)).toBe(false);
   });
+
+  it('reads a hostile request to its first 4,000 characters, once', () => {
+    expect(dateNamedIn(`${'18 '.repeat(500_000)}November`, '2025-11-18')).toBe(false);
+    expect(dateNamedIn(`18/11 ${'18/'.repeat(500_000)}`, '2025-11-18')).toBe(true);
+  });
 });

@@ -10,6 +10,7 @@ import {
   namedInRequest,
   numberNamedFor,
   partyAddressNamedIn,
+  phoneDigitForms,
   requestPointsAt,
   siteNamedIn,
   valueSource,
@@ -296,13 +297,8 @@ function asWritten(ctx: SiteContext, value: string, before: number): string {
     return [compact, grouped].find((x) => x !== value && ctx.p.index.containingText(x, before).length > 0) ?? value;
   }
   const phones = phonesOf(ctx.p);
-  const d = digitsOf(value);
-  // An international number ("+1 903 …", "+44 7700 …") written in the data the national way
-  // ("903-555-0172", "07700 900 873"): its country code dropped, a trunk 0 in its place or none.
-  const national = value.trim().startsWith('+')
-    ? [1, 2, 3].filter((k) => d.length - k >= 8).flatMap((k) => [d.slice(k), `0${d.slice(k)}`])
-    : [];
-  for (const digits of [d, ...national]) {
+  // An international number written in the data the national way (provenance.ts, phoneDigitForms).
+  for (const digits of phoneDigitForms(value)) {
     const seen = phones.get(digits)?.find((x) => x.end <= before);
     if (seen) return seen.written;
   }
