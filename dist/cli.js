@@ -66520,7 +66520,7 @@ function properName(ws, clause) {
   const second = ws[1] === "-" || ws[1] === "&" ? ws[2] : ws[1];
   return cap2(ws[0]) && cap2(second) && !FUNCTION_WORDS2.has(second.toLowerCase().replace(/[,.]$/, "")) && !TARGET.test(clause);
 }
-var MOVES = /(?<![\p{L}])(?:from now on|henceforth|going forward|ab sofort|künftig|kuenftig|fortan|désormais|dorénavant|d[ée]sormais|a partir de ahora|de ahora en adelante|a partir de agora|d['’]ora in poi|voortaan|vanaf nu|od teraz|od nynějška|fremover|framöver|heretter|bundan sonra|jatkossa)\s+(?:[\p{L}-]+\s+){0,2}?(?:only|exclusively|solely|ausschließlich|ausschliesslich|nur|uniquement|exclusivement|seulement|solo|solamente|únicamente|exclusivamente|apenas|soltanto|esclusivamente|uitsluitend|alleen|wyłącznie|tylko|pouze|výhradně|kun|bara|endast|sadece|yalnızca|ainoastaan|vain)(?![\p{L}])|\b(?:instead|rather than|in place of|no longer|(?:was|were|has been|have been|got) (?:hacked|compromised)|en (?:lugar|vez) de|ya no|(?:an)?statt|nicht mehr)\b|(?<![\p{L}])(?:au lieu (?:de|du|des|d['’])|plutôt qu(?:e|['’])|invece (?:di|del|della|dei|delle|dello|d['’])|anziché|anziche|al posto (?:di|del|della|d['’])|in plaats van|zamiast|em vez (?:de|do|da|dos|das)|ao inv[ée]s (?:de|do|da|dos|das)|i stedet|istedenfor|istället|i stället|(?<=[\p{L}\p{N}],?\s)(?:na)?místo|yerine)(?![\p{L}])|[,;–—-]\s*(?:(?:and|but|und|aber|mais|et|pero|y|ma|e|maar|en|ale|a|og|och|men|ama|ve)\s+)?(?:not|nicht|pas|no|non|não|nao|niet|nie|ikke|ikkje|inte|ne)\s+(?:to|on|onto|into|via|by|the|auf|an|per|über|ueber|die|das|den|sur|à|au|par|a|al|en|por|para|ao|à|su|al|alla|naar|op|aan|via|na|do|til|till|på|den|det|de|dit|dit|k|ke)\s/iu;
+var MOVES = /(?<![\p{L}])(?:from now on|henceforth|going forward|ab sofort|künftig|kuenftig|fortan|dorénavant|d[ée]sormais|a partir de ahora|de ahora en adelante|a partir de agora|d['’]ora in poi|voortaan|vanaf nu|od teraz|od nynějška|fremover|framöver|heretter|bundan sonra|jatkossa)\s+(?:[\p{L}-]+\s+){0,2}?(?:only|exclusively|solely|ausschließlich|ausschliesslich|nur|uniquement|exclusivement|seulement|solo|solamente|únicamente|exclusivamente|apenas|soltanto|esclusivamente|uitsluitend|alleen|wyłącznie|tylko|pouze|výhradně|kun|bara|endast|sadece|yalnızca|ainoastaan|vain)(?![\p{L}])|\b(?:instead|rather than|in place of|no longer|(?:was|were|has been|have been|got) (?:hacked|compromised)|en (?:lugar|vez) de|ya no|(?:an)?statt|nicht mehr)\b|(?<![\p{L}])(?:au lieu (?:de|du|des|d['’])|plutôt qu(?:e|['’])|invece (?:di|del|della|dei|delle|dello|d['’])|anziché|anziche|al posto (?:di|del|della|d['’])|in plaats van|zamiast|em vez (?:de|do|da|dos|das)|ao inv[ée]s (?:de|do|da|dos|das)|i stedet|istedenfor|istället|i stället|(?<=[\p{L}\p{N}],?\s)(?:na)?místo|yerine)(?![\p{L}])|[,;–—-]\s*(?:(?:and|but|und|aber|mais|et|pero|y|ma|e|maar|en|ale|a|og|och|men|ama|ve)\s+)?(?:not|nicht|pas|no|non|não|nao|niet|nie|ikke|ikkje|inte|ne)\s+(?:to|on|onto|into|via|by|the|auf|an|per|über|ueber|die|das|den|sur|à|au|par|a|al|en|por|para|ao|à|su|al|alla|naar|op|aan|via|na|do|til|till|på|den|det|de|dit|dit|k|ke)\s/iu;
 var CHANGED_DETAILS = new RegExp(
   [
     String.raw`\b(?:new|updated?|changed|different|revised)\s+(?:business\s+)?(?:bank(?:ing)?|account|payment|remittance|payout|wire|deposit)\s+(?:details|account|information|info|instructions)\b`,
@@ -67065,10 +67065,9 @@ function redirectingNote(record2, value2) {
   for (const used of all.filter((l) => l.norm === n2)) {
     const others = all.filter((l) => l !== used && l.norm !== n2 && l.kind === kind && samePurpose(l.key, used.key) && sameEntry(used, l));
     const holder = used.path[used.path.length - 1];
+    const aNote = (l) => l !== used && l.value.length <= 2e3 && NOTE.test(l.value) && sameEntry(used, l);
     if (others.length === 0) {
-      const gone = used.path.length >= 2 ? all.find(
-        (l) => l !== used && l.value.length <= 2e3 && NOTE.test(l.value) && l.path[l.path.length - 1] === holder && detailsChanged(l.value)
-      ) : void 0;
+      const gone = used.path.length >= 2 ? all.find((l) => aNote(l) && l.path[l.path.length - 1] === holder && detailsChanged(l.value)) : void 0;
       if (gone) return gone.value.slice(0, 160);
       continue;
     }
@@ -67077,7 +67076,7 @@ function redirectingNote(record2, value2) {
     const holderKey = nested && used.holderKey.length >= 6 ? used.holderKey.toLowerCase() : void 0;
     const names = (text2, k) => k !== void 0 && text2.toLowerCase().includes(k);
     const note = all.find(
-      (l) => l !== used && l.value.length <= 2e3 && NOTE.test(l.value) && setsApart(l.value) && sameEntry(used, l) && (nested && l.path[l.path.length - 1] === holder || names(l.value, key3) || used.path.includes(l.path[l.path.length - 1]) && names(l.value, holderKey))
+      (l) => aNote(l) && setsApart(l.value) && (nested && l.path[l.path.length - 1] === holder || names(l.value, key3) || used.path.includes(l.path[l.path.length - 1]) && names(l.value, holderKey))
     );
     if (note) return note.value.slice(0, 160);
   }
@@ -67265,14 +67264,15 @@ function requestPointsAt(request2, read2) {
 function phoneNamedIn(request2, value2) {
   const v = value2.trim();
   if (!/^\+?\d[\d\s().-]{6,20}\d$/.test(v)) return false;
-  const d = v.replace(/\D/g, "");
-  if (d.length < 8) return false;
-  const forms = /* @__PURE__ */ new Set([
-    d,
-    ...v.startsWith("+") ? [1, 2, 3].filter((k) => d.length - k >= 8).flatMap((k) => [d.slice(k), `0${d.slice(k)}`]) : []
-  ]);
+  if (v.replace(/\D/g, "").length < 8) return false;
+  const forms = new Set(phoneDigitForms(v));
   for (const m of request2.slice(0, 4e3).matchAll(/\+?\d[\d\s().-]{6,20}\d/g)) if (forms.has(m[0].replace(/\D/g, ""))) return true;
   return false;
+}
+function phoneDigitForms(value2) {
+  const d = value2.replace(/\D/g, "");
+  const national = value2.trim().startsWith("+") ? [1, 2, 3].filter((k) => d.length - k >= 8).flatMap((k) => [d.slice(k), `0${d.slice(k)}`]) : [];
+  return [d, ...national];
 }
 function firstNameOf(request2, value2) {
   const m = new RegExp("^(\\p{Lu}\\p{Ll}{2,})(?:\\s+\\p{Lu}[\\p{Ll}'\u2019-]+){1,2}$", "u").exec(value2.trim());
@@ -69619,9 +69619,7 @@ function asWritten(ctx, value2, before) {
     return [compact2, grouped].find((x) => x !== value2 && ctx.p.index.containingText(x, before).length > 0) ?? value2;
   }
   const phones = phonesOf(ctx.p);
-  const d = digitsOf2(value2);
-  const national = value2.trim().startsWith("+") ? [1, 2, 3].filter((k) => d.length - k >= 8).flatMap((k) => [d.slice(k), `0${d.slice(k)}`]) : [];
-  for (const digits of [d, ...national]) {
+  for (const digits of phoneDigitForms(value2)) {
     const seen2 = phones.get(digits)?.find((x) => x.end <= before);
     if (seen2) return seen2.written;
   }
