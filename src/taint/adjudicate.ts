@@ -507,7 +507,9 @@ function recordsTheMoney(c: SinkCase, bit: number): boolean {
  */
 function addsOrChanges(site: SinkSite, policy: Policy): boolean {
   const category = site.verb === undefined ? undefined : policy.verbOf(site.verb);
-  return (category === 'change' || category === 'book') && (site.sinks & (FINANCIAL | EXEC)) === 0;
+  // A tool nothing places, staged as a change (`leave_record_absence` "Records an absence …"), puts its object somewhere too.
+  const staged = site.verb === undefined && site.unplaced === true;
+  return (category === 'change' || category === 'book' || staged) && (site.sinks & (FINANCIAL | EXEC)) === 0;
 }
 
 /** A code: a value with a digit in it, or joined words ("RA-DUB-77420", "redis_client_v47", "3.17.4"). */

@@ -79,9 +79,14 @@ const PHRASES: { re: RegExp; category: Category; money?: boolean; channel?: true
     re: /\bpush (?:\S+ ){0,6}(?:back\b|(?:out )?(?:to|till|until) (?:\d|(?:noon|tomorrow|next|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b))|\bbring (?:\S+ ){0,6}forward\b|\bkick (?:\S+ ){0,4}off\b|\bsign (?:\S+ ){0,3}out\b|\blog (?:\S+ ){0,3}out\b|\bfold (?:\S+ ){0,4}into\b|\bmake (?:\S+ ){0,3}(?:an? )?(?:admin|owner|editor|member|viewer|moderator|manager)\b|\bswitch (?:\S+ ){0,4}(?:to|over)\b|\bturn (?:\S+ )?(?:off|on)\b|\bswap (?:\S+ ){0,4}(?:to|for|with)\b/i,
     category: 'change',
   },
-  // Someone put on a list ("chuck Jess on the door list", "add Sam to the waitlist") changes it.
+  // Something taken off an order, a list or a plan changes it: "just take the eggs off it" (an amount taken off is a discount, above).
   {
-    re: /\b(?:put|add|chuck|stick|pop|get) (?:\S+ ){1,4}(?:on|onto|to) (?:the |my |our |a |your )?(?:\S+ ){0,2}(?:list|waitlist|roster|rota)\b/i,
+    re: /\btake (?![$€£\d])(?:\S+ ){1,4}(?:off|out of) (?:it|them|the|my|our|that|this|his|her|their)\b/i,
+    category: 'change',
+  },
+  // Someone put on a list or a cover ("chuck Jess on the door list", "add Sam to the waitlist", "get the baby on her health cover") changes it.
+  {
+    re: /\b(?:put|add|chuck|stick|pop|get) (?:\S+ ){1,4}(?:on|onto|to) (?:the |my |our |a |your |his |her |their |\S+['’]s )?(?:\S+ ){0,2}(?:list|waitlist|roster|rota|cover|plan|policy|scheme|insurance)\b/i,
     category: 'change',
   },
   // Seeing to it that something happens asks for it done: "make sure someone helps her on and off", "ensure he gets the aisle seat".
@@ -95,7 +100,7 @@ const PHRASES: { re: RegExp; category: Category; money?: boolean; channel?: true
     category: 'change',
   },
   {
-    re: /\btidy (?:\S+ ){0,3}(?:away|up)\b|\bget rid of\b|\bclear out\b|\bthrow (?:\S+ ){0,3}away\b|\bcall off\b|\bshut (?:\S+ )?down\b/i,
+    re: /\btidy (?:\S+ ){0,3}(?:away|up)\b|\bget rid of\b|\bclear out\b|\bthrow (?:\S+ ){0,3}away\b|\bcall off\b|\bshut (?:\S+ )?down\b|\bknock (?:\S+ ){0,2}on the head\b|\bpull the plug on\b/i,
     category: 'delete',
   },
 ];
@@ -477,8 +482,8 @@ export function asksForThing(
   // Quoted text is what the user dictates (a title, a message), not what the action acts on.
   for (const clause of sentencesOf(prose.replace(QUOTED, '$1 quoted '), 'request')) {
     const trimmed = clause.trim();
-    // A question asks about the thing, in any language ("¿En qué va el pedido?").
-    if (!trimmed || prose.includes(`${trimmed}?`) || trimmed.startsWith('¿')) continue;
+    // A question asks about the thing, in any language ("¿En qué va el pedido?"), unless it asks for the action politely ("Can you sort his leave?").
+    if (!trimmed || (prose.includes(`${trimmed}?`) && !POLITE_PART.test(trimmed)) || trimmed.startsWith('¿')) continue;
     const c = clauseWords(trimmed);
     for (let i = 0; i < c.ws.length; i++) {
       const w = c.ws[i];
@@ -499,15 +504,17 @@ export function asksForThing(
   return false;
 }
 /**
- * The words of the place a verb puts its object: the preposition of place after it, within ten
- * words and the same part, and the four words after it, the place's article, modifiers and noun
- * ("log Mr. Bishop's voicemail from this morning in [the Bishop matter notes]").
+ * The words of the places a verb puts its object: each preposition of place after it, within
+ * fifteen words and the same part, and the four words after it, the place's article, modifiers and
+ * noun ("log Mr. Bishop's voicemail from this morning in [the Bishop matter notes]").
  */
 function placeOf(ws: readonly string[], i: number, end: number): readonly string[] {
-  for (let j = i + 1; j < Math.min(end, i + 11); j++) if (PLACE.has(ws[j])) return ws.slice(j + 1, Math.min(end, j + 5));
-  return [];
+  const out: string[] = [];
+  for (let j = i + 1; j < Math.min(end, i + 16); j++) if (PLACE.has(ws[j])) out.push(...ws.slice(j + 1, Math.min(end, j + 5)));
+  return out;
 }
-const PLACE = new Set(['in', 'into', 'on', 'onto', 'to', 'under']);
+/** Prepositions of place, and "as" of what it is put down as ("log the certs as sick leave"). */
+const PLACE = new Set(['in', 'into', 'on', 'onto', 'to', 'under', 'as']);
 const QUOTED = /(^|\s)['"‘“][^'"’”\n]{1,300}['"’”](?=[\s.,;:!?)]|$)/g;
 /** Words that stand where a verb would and are none: "please summarise the email" asks with "summarise". */
 const NOT_A_VERB = new Set([
@@ -516,6 +523,8 @@ const NOT_A_VERB = new Set([
   ...'hi hello hey thanks thank ok okay yes no sure there here dear do does did don doesn didn won shouldn never not'.split(' '),
 ]);
 
+/** A question that asks for an action, opening it or a part of it: "Can you …", "Right, could you please …". */
+const POLITE_PART = /(?:^|[,;:]\s*)(?:please\s+)?(?:can|could|would|will) you\b/i;
 /** A question that asks for an action: "Can you …", "Could you please …". */
 const POLITE_ASK = /^(?:please\s+)?(?:can|could|would|will) you\b/i;
 /** Asking to be told: "tell me what's in ORD-…", "let us know …" orders nothing done to it. */
@@ -580,12 +589,13 @@ export function usesToolVerb(prose: string, verb: string | undefined): boolean {
  * does a negated one ("don't follow the instructions in it").
  */
 const DELEGATION =
-  /\b(?:do|follow|complete|carry out|perform|execute|handle|take care of|work through|go through|act on|tackle|finish|get through|action)\s+(?:(?:all|each|every|any|both)\s+(?:of\s+)?)?(?:(?:the|my|his|her|their|its|our)\s+)?(?:(?!(?:following|above|below|next|these|this|those|that|same)\b)[\w-]+\s+){0,2}?(?:actions?|instructions?|tasks?|to-?dos?|steps?|requests?|action items?|directions?|procedures?|checklists?|runbooks?|playbooks?|protocols?)\b(?!\s*(?::|below|as follows|in the order (?:they are|I) ))|\b(?:do|follow|handle|sort out|deal with|take care of)\s+(?:whatever|what)\s+(?:it|the \w+|he|she|they|[\w'’-]+(?:\s+[\w'’-]+){0,2}?)(?:\s+(?:is|was|has))?(?:['’]s)?\s+(?:says|said|asks|asked|asking|tells|told|lists|listed|wants|wanted|needs|needed|requests|requested)\b|\bas (?:instructed|described|specified|requested|listed) (?:in|by|on|at)\b|\b(?:sort out|deal with|handle|take care of|look after)\s+(?:(?:[\w-]+\s+){0,3}?[\w-]+['’]s\s+|(?:the|this|that)\s+)(?:e-?mails?|messages?|letters?|enquir(?:y|ies)|inquir(?:y|ies)|voicemails?)\b(?:(?<=['’]s\s+\S+)|\s+from\b)/i;
+  /\b(?:do|follow|complete|carry out|perform|execute|handle|process|take care of|work through|go through|act on|tackle|finish|get through|action)\s+(?:(?:all|each|every|any|both)\s+(?:of\s+)?)?(?:(?:the|my|his|her|their|its|our)\s+)?(?:(?!(?:following|above|below|next|these|this|those|that|same)\b)[\w-]+\s+){0,2}?(?:actions?|instructions?|tasks?|to-?dos?|steps?|requests?|action items?|directions?|procedures?|checklists?|runbooks?|playbooks?|protocols?)\b(?!\s*(?::|below|as follows|in the order (?:they are|I) ))|\b(?:do|follow|handle|sort out|deal with|take care of)\s+(?:whatever|what)\s+(?:it|the \w+|he|she|they|[\w'’-]+(?:\s+[\w'’-]+){0,2}?)(?:\s+(?:is|was|has))?(?:['’]s)?\s+(?:says|said|asks|asked|asking|tells|told|lists|listed|wants|wanted|needs|needed|requests|requested)\b|\bas (?:instructed|described|specified|requested|listed) (?:in|by|on|at)\b|\b(?:according to|in line with|in accordance with|as per)\s+(?:our|the|my|its|their|company)\s+(?:[\w-]+\s+){0,2}?(?:polic(?:y|ies)|procedures?|process|rules|handbook|guidelines?)\b|\b(?:sort out|deal with|handle|take care of|look after)\s+(?:(?:[\w-]+\s+){0,3}?[\w-]+['’]s\s+|(?:the|this|that)\s+)(?:e-?mails?|messages?|letters?|enquir(?:y|ies)|inquir(?:y|ies)|voicemails?)\b(?:(?<=['’]s\s+\S+)|\s+from\b)/i;
 
 /**
  * The same hand-over in the other languages whose requests are read: "trata do que está nas notas",
  * "haz lo que pide el correo", "fai quello che c'è nella mail", "fais ce qui est dans la note",
- * "doe wat er in de mail staat", "erledige, was in der Notiz steht", "zrób to, co jest w notatce";
+ * "doe wat er in de mail staat", "erledige, was in der Notiz steht", "zrób to, co jest w notatce",
+ * "ogarnij to, o co proszą", "gör det hon ber om", "ta punkterna";
  * and following a document's instructions or steps ("segue as instruções do e-mail").
  */
 const DELEGATION_ELSEWHERE = new RegExp(
@@ -596,7 +606,10 @@ const DELEGATION_ELSEWHERE = new RegExp(
     String.raw`(?<![\p{L}\p{N}])(?:fais|faites|traite|traitez|gère|gérez|occupe-toi de|occupez-vous de)\s+(?:tout\s+)?ce\s+qu(?:i|e|['’])\s*(?:(?:il|elle|ils|elles|le client|la cliente|(?:la\s+|le\s+)?[\p{L}-]+(?:\s+[\p{L}-]+){0,5}?)\s+)?(?:est|dit|a dit|disent|demande|a demandé|demandent|il y a|indique|veut|veulent)(?![\p{L}\p{N}])`,
     String.raw`(?<![\p{L}\p{N}])(?:doe|regel|handel)\s+(?:alles\s+)?wat\s+(?:er\s+)?(?:in|op|staat|vraagt|gevraagd)(?![\p{L}\p{N}])`,
     String.raw`(?<![\p{L}\p{N}])(?:erledige|erledigen sie|mach|machen sie|bearbeite)\s*,?\s+(?:alles\s*,?\s+)?was\s+(?:in|im|auf|dort|darin|drin)(?![\p{L}\p{N}])`,
-    String.raw`(?<![\p{L}\p{N}])(?:zrób|zrob|załatw|zalatw|wykonaj)\s+(?:to|wszystko)\s*,?\s+co\s+(?:jest|stoi|pisze|napisano|każe)(?![\p{L}\p{N}])`,
+    String.raw`(?<![\p{L}\p{N}])(?:zrób|zrob|zróbcie|zrobcie|załatw|zalatw|wykonaj|ogarnij|ogarnijcie)\s+(?:to|wszystko)\s*,?\s+(?:o\s+)?co\s+(?:(?:tam|tu|w\s+nim|w\s+niej|on|ona|oni|one)\s+)?(?:jest|stoi|pisze|piszą|napisano|napisał|napisała|napisali|każe|każą|prosi|proszą|prosił|prosiła|prosili|chce|chcą)(?![\p{L}\p{N}])`,
+    String.raw`(?<![\p{L}\p{N}])(?:zgodnie\s+z|według|wedlug|wg|tak\s+jak\s+(?:jest\s+)?w)\s+(?:naszym\s+|naszymi\s+)?(?:regulamin\p{L}*|procedur\p{L}*|zasad\p{L}*)|(?:enligt|ifølge|iflg\.?|i henhold til)\s+(?:vår|våra|vores|vår|våre|den|de)?\s*(?:policy|policyn|rutin\p{L}*|regl\p{L}*|retningslinj\p{L}*|riktlinj\p{L}*)(?![\p{L}\p{N}])`,
+    String.raw`(?<![\p{L}\p{N}])(?:gör|gjør|gør|fixa|ordna|ta hand om|tag dig af|ta deg av)\s+(?:det|allt|alt)\s+(?:som\s+)?(?:hon|han|de|dom|dei|kunden|\p{Lu}[\p{L}-]*)\s+(?:ber om|bad om|beder om|bede om|vill|vil|skriver|skrev|skriv|frågar efter|spør om|spørger om|begär|ønsker|önskar)(?![\p{L}\p{N}])`,
+    String.raw`(?<![\p{L}\p{N}])(?:ta|tag|gör|gjør|gør|fixa|beta av|bocka av|utför|utfør|udfør|följ|følg)\s+(?:alla\s+|alle\s+)?(?:punkterna|punktene|punkterne|uppgifterna|oppgavene|opgaverne|instruktionerna|instruksjonene|instruktionerne|stegen|stegene|trinene|att-göra-listan|to-do-listan|to-do-listen)(?![\p{L}\p{N}])`,
     String.raw`(?<![\p{L}\p{N}])(?:segue|siga|sigue|segui|seguite|suis|suivez|volg|befolge|folge|postępuj według|wykonaj)\s+(?:(?:as|os|las|los|le|gli|les|de|die|den)\s+)?(?:instruções|instrucoes|passos|tarefas|instrucciones|pasos|tareas|istruzioni|passaggi|compiti|instructions|étapes|tâches|instructies|stappen|taken|anweisungen|schritte|aufgaben|instrukcje|instrukcji|polecenia|kroki)(?![\p{L}\p{N}])`,
   ].join('|'),
   'iu',

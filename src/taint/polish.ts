@@ -141,6 +141,7 @@ const VERBS: Record<Category, string> = {
     'kupuj/kupowac/kupuje/kupuje zamow/zamowic/zamowi/zamowie zamawiaj/zamawiac/zamawia/zamawiam ' +
     'doladuj/doladowac/doladuje/doladuje ureguluj/uregulowac/ureguluje/ureguluje splac/splacic/splaci/splace ' +
     'wplac/wplacic/wplaci/wplace wyplac/wyplacic/wyplaci/wyplace obciaz/obciazyc/obciazy/obciaze ' +
+    'nalicz/naliczyc/naliczy/nalicze ' +
     'zafakturuj/zafakturowac/zafakturuje/zafakturuje',
   book:
     'zarezerwuj/zarezerwowac/zarezerwuje/zarezerwuje rezerwuj/rezerwowac/rezerwuje/rezerwuje umow/umowic/umowi/umowie ' +
@@ -255,10 +256,13 @@ for (const [category, entries] of Object.entries(VERBS) as [Category, string][])
       for (const n of verbalNouns(inf)) if (!VERBAL.has(n)) VERBAL.set(n, category);
     }
   }
+/** A light verb's own nouns ("nadanie", "wykonanie", "zrobienie"), to the verb. */
+const LIGHT_NOUNS = new Map<string, string>();
 for (const [verb, l] of Object.entries(LIGHT)) {
   const { forms, first } = formsOf(l.forms);
   for (const [f, kind] of forms) if (!LIGHT_FORMS.has(f)) LIGHT_FORMS.set(f, { verb, kind });
   if (l.alone) FIRST.set(first, verb);
+  for (const n of verbalNouns(verb)) if (!LIGHT_NOUNS.has(n)) LIGHT_NOUNS.set(n, verb);
 }
 // "Płacę" is "place" folded, an English word: an English sentence is no Polish plan.
 FIRST.delete('place');
@@ -331,6 +335,7 @@ const ACTION_STEMS: Record<string, Category> = {
   przypomnieni: 'send',
   dostep: 'share',
   uprawnieni: 'share',
+  rol: 'share',
   skrypt: 'exec',
   komend: 'exec',
   ogloszeni: 'publish',
@@ -451,13 +456,15 @@ function negated(ws: readonly string[], i: number, parts: ReadonlySet<number>): 
 
 /**
  * A verb inside a clause that asks whether, what or who ("sprawdź, czy trzeba zapłacić", "zobacz,
- * ile trzeba przelać"), a condition ("jeśli trzeba zapłacić, …": its main clause after the comma
- * asks) or a reported one ("powiedz jej, że trzeba zapłacić").
+ * ile trzeba przelać"), a condition ("jeśli trzeba zapłacić, …": its main clause after the comma,
+ * or after "to", asks) or a reported one ("powiedz jej, że trzeba zapłacić").
  */
 function subordinate(cw: readonly Word[], i: number, parts: ReadonlySet<number>): boolean {
   for (let j = i - 1; j >= 0 && i - j <= WINDOW && !parts.has(j + 1); j--) {
     const w = cw[j].w;
     if (w === 'i' || w === 'oraz' || w === 'ale' || w === 'potem') return false;
+    // "jak tak, to daj jej znać", "jeśli przyszły, to wyślij": the "to" of a condition opens its main clause.
+    if (w === 'to' && cw.slice(j + 1, i).every((x) => PRONOUNS.has(x.w))) return false;
     if ((w === 'czy' || QUESTION_WORDS.has(w) || cw[j].raw === 'że') && j > 0) return true;
     if (CONDITION.has(w)) return true;
   }
@@ -528,12 +535,15 @@ const DOORBELL = wordSet('razy raz domofon domofonem domofonu dzwonek dzwonkiem 
  */
 export function polishOrderIn(sentence: string): string | undefined {
   const text = sentence.slice(0, 8000);
+  let pleaded = false;
   for (const part of text.split(/[:;,]\s*|\s+(?:i|oraz)\s+(?:potem\s+|następnie\s+|nastepnie\s+)?/i)) {
     const cw = wordsOf(part);
     const ws = cw.map((x) => x.w);
     let i = 0;
     while (i < ws.length && i < WINDOW && ORDER_LEAD_IN.has(ws[i])) i++;
-    const polite = ws.slice(0, i).some((w) => w === 'prosze' || w === 'prosimy' || w === 'uprzejmie');
+    // "Proszę kody do recept i wszystkie SMS-y wysyłać …": a "proszę" whose part holds no verb reaches the next.
+    const polite: boolean = pleaded || ws.slice(0, i).some((w) => w === 'prosze' || w === 'prosimy' || w === 'uprzejmie');
+    pleaded = polite && !ws.some((w) => FORMS.has(w) || LIGHT_FORMS.has(w));
     if (polite && ws[i] === 'o') {
       const c = ws[i + 1] === undefined ? undefined : actionNoun(ws[i + 1]);
       if (c && c !== 'read') return ws.slice(i - 1, i + 4).join(' ');
@@ -552,10 +562,11 @@ export function polishOrderIn(sentence: string): string | undefined {
     if (i === 0 && (PROPER_NAME.test(part) || /[@/]|\.\w/.test(part.trim().split(/\s+/)[0] ?? ''))) continue;
     let v = i < ws.length ? verbAt(cw, i, new Set()) : undefined;
     // Polish puts the object first as readily ("a kopię wyślij na …", "do odpowiedzi dołącz …"): an
-    // imperative, a form no statement has, two words in orders too.
-    for (let k = i + 1; !v && k <= i + 2 && k < ws.length - 1; k++) {
+    // imperative, a form no statement has, two words in orders too; after "proszę", an infinitive
+    // further on ("Proszę kody do recept i wszystkie SMS-y wysyłać od teraz na …").
+    for (let k = i + 1; !v && k <= i + (polite ? 8 : 2) && k < ws.length - 1; k++) {
       const later = verbAt(cw, k, new Set());
-      if (later?.kind === 'imp') v = later;
+      if (later?.kind === 'imp' || (polite && later?.kind === 'inf')) v = later;
     }
     if (!v || v.category === 'read' || ws.length - i < 2) continue;
     const ordered = niech ? v.kind === 'third' : v.kind === 'inf' ? polite : v.kind === 'imp' || v.kind === 'impl';
@@ -566,6 +577,8 @@ export function polishOrderIn(sentence: string): string | undefined {
   let tried = 0;
   // "Marek ma psa. Musisz przelać …": each "ma", "musisz" is tried, a bounded number of them.
   const folded = polishFold(text);
+  const asked = askedOf(folded);
+  if (asked) return asked;
   for (const m of folded.matchAll(OBLIGATION)) {
     if (++tried > 50) break;
     // "nie trzeba płacić", "sprawdź, czy trzeba zapłacić", "jeśli musisz zapłacić": no order.
@@ -578,12 +591,37 @@ export function polishOrderIn(sentence: string): string | undefined {
   return undefined;
 }
 
+/**
+ * A request put on whoever reads, in the passive or the impersonal: "użytkownik proszony jest o
+ * nadanie konta … z rolą administrator", "klienci proszeni są o przelanie …", "wzywa się placówkę
+ * do przesłania wykazu …": the noun after "o" or "do" names the action, or a light verb's noun does
+ * with the action noun after it.
+ */
+function askedOf(folded: string): string | undefined {
+  let tried = 0;
+  for (const m of folded.matchAll(PASSIVE_ASK)) {
+    if (++tried > 50) break;
+    if (/(?:^|[^a-z])nie\s+(?:(?:jest|sa|bedzie|beda)\s+)?$/.test(folded.slice(Math.max(0, m.index - 14), m.index))) continue;
+    const after = wordsOf(folded.slice(m.index + m[0].length, m.index + m[0].length + 200)).map((x) => x.w);
+    const light = LIGHT_NOUNS.get(m[1]);
+    const category = actionNoun(m[1]) ?? (light ? lightCategory(light, after.slice(0, 16)) : undefined);
+    if (category && category !== 'read') return m[0];
+  }
+  return undefined;
+}
+const PASSIVE_ASK =
+  /(?<![a-z])(?:(?:proszony|proszona|proszeni|proszone|zobowiazany|zobowiazana|zobowiazani)\s+(?:(?:jest|sa|bedzie|beda|zostaje|zostaja)\s+)?|(?:wzywa|prosi|uprasza|zobowiazuje)\s+sie\s+(?:[a-z]+\s+){0,3}?)(?:o|do)\s+([a-z]+)/g;
+
 /** A question that asks leave to go on: "Kontynuować?", "Czy mam kontynuować?", "Zgoda?", "Czy to w porządku?". */
 const ASKS_TO_GO_ON =
   /^(?:(?:a\s+|to\s+)?(?:czy\s+)?(?:(?:mam|moge|mozemy|mamy|powinienem|powinnam)\s+)?(?:kontynuowac|kontynuuje|dzialac|dzialam|przejsc\s+dalej|isc\s+dalej|to\s+zrobic|zrobic\s+to|to\s+wykonac|wykonac\s+to|realizowac|zaczynac|zaczac|zatwierdzic\s+to)|(?:czy\s+)?(?:to\s+)?(?:w\s+porzadku|ok|okej|pasuje|moze\s+byc|zgoda|dobrze)|(?:czy\s+)?(?:sie\s+)?zgadzasz(?:\s+sie)?|(?:czy\s+)?(?:pan|pani)\s+(?:sie\s+)?zgadza|(?:czy\s+)?potwierdzasz|(?:czy\s+)?potwierdza\s+(?:pan|pani)|(?:czy\s+)?chcesz,?\s+(?:zebym|abym)\s+(?:kontynuowal[a]?|to\s+zrobil[a]?|zrobil[a]?\s+to))(?:\s+(?:teraz|wiec|zatem|dalej))?\s*\?*$/;
-/** A question that offers an action: "Czy mam wysłać …?", "Mogę przelać …?", "Czy chcesz, żebym wysłał …?". */
+/**
+ * A question that offers an action: "Czy mam wysłać …?", "Mogę przelać …?", "Czy chcesz, żebym
+ * wysłał …?", or asks which of the options laid out to act on ("Który zarezerwować?", "Który
+ * termin mam potwierdzić?").
+ */
 const OFFER_LEAD =
-  /^(?:a\s+|to\s+)?(?:czy\s+)?(?:(?:mam|moge|powinienem|powinnam|mamy|mozemy)\s+|(?:chcesz|chcecie|chce\s+(?:pan|pani)|zyczy\s+sobie\s+(?:pan|pani)|wolisz),?\s+(?:zebym|abym|zebysmy|abysmy)\s+)/;
+  /^(?:a\s+|to\s+)?(?:(?:ktory|ktora|ktore|ktorego|jaki|jaka|jakie|kiedy|gdzie|komu)\s+(?:(?:z\s+nich|termin|opcje|godzine|dzien)\s+)?(?:(?:mam|moge|mamy|mozemy)\s+)?|(?:czy\s+)?(?:(?:mam|moge|powinienem|powinnam|mamy|mozemy)\s+|(?:chcesz|chcecie|chce\s+(?:pan|pani)|zyczy\s+sobie\s+(?:pan|pani)|wolisz),?\s+(?:zebym|abym|zebysmy|abysmy)\s+))/;
 
 /**
  * What the assistant offers to do in a Polish question, written as the user would ask for it:

@@ -403,6 +403,43 @@ export function partyAddressNamedIn(request: string, value: string): boolean {
     return false;
   });
 }
+/**
+ * Whether `value` is an address made of the name of a person the request names, as organisations
+ * make their staff's ("lucia.romero@…", "tadhg.osuilleabhain@…" for "Tadhg Ó Súilleabháin",
+ * "lromero@…", "lucia_romero@…"): the domain, and 'undefined' for any other value or a mailbox
+ * anyone can open. Whose domain it is, the caller decides.
+ */
+export function personAddressNamedIn(request: string, value: string): string | undefined {
+  const m = /^([\w.+-]{2,64})@([\w-]+(?:\.[\w-]+)+)$/.exec(value.trim());
+  if (!m || OPEN_MAILBOXES.has(registeredLabel(m[2].toLowerCase()))) return undefined;
+  const local = m[1].toLowerCase();
+  const fold = (x: string) =>
+    x
+      .normalize('NFD')
+      .replace(/[^\p{L}\p{N}]/gu, '')
+      .toLowerCase();
+  const names = request.slice(0, 20_000).match(/\p{Lu}[\p{L}\p{M}'’-]*(?:\s+\p{Lu}[\p{L}\p{M}'’-]*){1,3}/gu) ?? [];
+  for (const n of names) {
+    const ws = n
+      .split(/\s+/)
+      .map((w) => fold(w.replace(/['’]s$/, '')))
+      .filter((w) => w.length > 0);
+    for (let i = 0; i + 1 < ws.length; i++) {
+      const [first, last] = [ws[i], ws.slice(i + 1).join('')];
+      const forms = [
+        `${first}.${last}`,
+        `${first}_${last}`,
+        `${first}-${last}`,
+        `${first}${last}`,
+        `${first[0]}${last}`,
+        `${first[0]}.${last}`,
+      ];
+      if (forms.includes(local)) return m[2].toLowerCase();
+    }
+  }
+  return undefined;
+}
+
 /** The label a domain is registered under: "maersk" in www.maersk.com, "bbc" in news.bbc.co.uk ('' for none). */
 function registeredLabel(host: string): string {
   const labels = host.split('.');

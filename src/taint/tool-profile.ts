@@ -468,7 +468,7 @@ function readWords(def: ToolDefinition, f: ArgumentFacts, opts: ProfileOptions):
     (opts.language === SPANISH && spanishReducedRelative(clause, opts));
   // A description that names what the tool returns says no action: a verb-like word in it is part of a noun ("the plan and its add-ons").
   const byDesc = nounPhrase ? { read: false } : actionOf(desc, opts.verbOf, false, opts.language === undefined);
-  const named = verbLast(name, opts.verbOf, byDesc, nounPhrase, f) ?? actionOf(name, opts.verbOf, true);
+  const named = verbLast(name, opts.verbOf, byDesc, nounPhrase, f) ?? serviceLed(name, opts.verbOf) ?? actionOf(name, opts.verbOf, true);
   const compound = compoundNoun(name, named, byDesc, nounPhrase, opts);
   const led = compound || nounLed(name, named, f, opts) ? { read: false } : named;
   const byName = led.category || led.read ? led : (prefixedAction(name, opts.verbOf, byDesc) ?? led);
@@ -631,11 +631,20 @@ function verbLast(
   nounPhrase: boolean,
   f: ArgumentFacts,
 ): Action | undefined {
-  if (name.length < 2 || nounPhrase) return undefined;
+  if (name.length < 2) return undefined;
   const last = name[name.length - 1];
   const c = verbOf(last);
   if (c === undefined || (last.endsWith('s') && verbOf(last.slice(0, -1)) !== undefined)) return undefined;
-  if (c === 'read') return byDesc.read && byDesc.category === undefined ? { read: true, verb: last } : undefined;
+  if (nounPhrase && c !== 'read') return undefined;
+  if (c === 'read') {
+    if (byDesc.category !== undefined) return undefined;
+    // Named resource first and verb last (`orderGet`, `messageGet`, `sharedListGet`): the words
+    // before the verb name the thing read, a participle ("shared") describes it, where the tool
+    // takes nothing a sink needs.
+    const thing = (x: string) => verbOf(x) === undefined || verbOf(x) === 'read' || nounToo(x) || /[^e]ed$/.test(x);
+    const named = name.slice(0, -1).every(thing) && pointsOut(f, f.roles) === undefined;
+    return byDesc.read || named ? { read: true, verb: last } : undefined;
+  }
   // A first word in -ing is a noun there (`viewing-book`, `billing_update`): a name's verb is an imperative.
   if (verbOf(name[0]) !== undefined && !nounToo(name[0]) && !/[^aeiou]ing$/.test(name[0])) return undefined;
   const agrees = byDesc.category === c;
@@ -660,6 +669,18 @@ function nounLed(name: readonly string[], named: Action, f: ArgumentFacts, opts:
   if (name.length < 2 || named.verb !== name[0] || named.category === undefined || !MOVES_OUT.has(named.category)) return false;
   if (!nounToo(name[0]) || pointsOut(f, f.roles) !== undefined) return false;
   return name.slice(1).every((w) => opts.verbOf(w) === undefined && !nounToo(w));
+}
+
+/**
+ * A name led by its service, a word that names a thing as well as an action (`mail_list_inbox`,
+ * `mail_read_message`, `order_cancel_line`), with a verb right after it and a word after that: the
+ * verb is the second word, as `hris_update_employee` has it.
+ */
+function serviceLed(name: readonly string[], verbOf: ProfileOptions['verbOf']): Action | undefined {
+  if (name.length < 3 || verbOf(name[0]) === undefined || !nounToo(name[0])) return undefined;
+  const c = verbOf(name[1]);
+  if (c === undefined || /(?:s|ed|ing)$/.test(name[1])) return undefined;
+  return c === 'read' ? { read: true, verb: name[1] } : { category: c, verb: name[1], read: false };
 }
 
 /** A word that also names a thing: an object of an action (money, a message, a booking) or data a read returns. */
@@ -944,7 +965,8 @@ function unplaced(policy: Policy, def: ToolDefinition, f: ArgumentFacts, w: Word
   const ann = def.annotations ?? {};
   const mask = maskOf(argumentSinks(f, ann, ann.destructiveHint === true));
   const why = `tool profile: ${trusted}nothing says what ${def.name} does and ${carries}, so it is staged (fail-closed) by what its arguments point at`;
-  return { sinks: mask, sources: 0, evidence: [{ mask, why }], read: false, directory: false, unknown: true };
+  // Its own words still name it: a request that acts on one ("sort his bereavement leave" for `leave_record_absence`) asks for it.
+  return { sinks: mask, sources: 0, evidence: [{ mask, why }], read: false, directory: false, unknown: true, ...verbsOf(w) };
 }
 
 /**

@@ -584,11 +584,8 @@ function labelNodes(
           })
         : undefined;
     const call = it.kind === 'tool' || it.kind === 'sink';
-    const direct = call && (requestPointsAt(input.root, { args: it.args }) || ledFrom(pointedReads, it));
-    const entry =
-      call && !direct && (openedFromEntry(listings, it, requestNames) || oneMessageByNamed(itemReading(it).record, writerNames));
+    const { pointed, entry } = pointedRead(it, call, { root: input.root, pointedReads, listings, requestNames, writerNames, delegating });
     if (entry) opened.add(it.node);
-    const pointed = direct || entry;
     const { found, reaches } = withoutRequestedOrders(policy, it, text, detected, rootActions, pointed);
     const passages = found ? injectedText(text, found) : '';
     // An order a tool merely echoes from the request is the request's, unless the block around it carries what makes it an injection.
@@ -597,7 +594,13 @@ function labelNodes(
     // The plain orders of a document the request hands its actions to are the request's tasks, not an injection.
     // Text it cannot read is no task list the validator can follow.
     const tasks = plain && !echo && !found.unreadable && delegating && site === 'tool-result' && pointed;
-    if (tasks) delegated.push(delegationOf(policy, it, passages));
+    // What a document handed over asks for is read in all of it, as the request is read (wishesHandedOver).
+    const handed = tasks
+      ? delegationOf(policy, it, `${passages}\n${text}`)
+      : !found && delegating && site === 'tool-result' && pointed
+        ? wishesHandedOver(policy, it, text)
+        : undefined;
+    if (handed) delegated.push(handed);
     if (found && !echo && !tasks) {
       // A plain order in data marks its passage (values taken from it are the injection's); an explicit one also labels the text an override.
       if (found.explicit) g.label(it.node, OVERRIDE, found.why, after);
@@ -610,12 +613,8 @@ function labelNodes(
       });
     } else if (content.mask & OVERRIDE) {
       // A policy content rule found the injection: the whole text is its passage.
-      injections.set(it.node, {
-        why: content.evidence.find((e) => e.mask & OVERRIDE)!.why,
-        injected: normalizeText(it.output),
-        clean: '',
-        passages: it.output,
-      });
+      const why = content.evidence.find((e) => e.mask & OVERRIDE)!.why;
+      injections.set(it.node, { why, injected: normalizeText(it.output), clean: '', passages: it.output });
     }
     if (pointed) pointedNodes.add(it.node);
     const record = site === 'tool-result' ? itemReading(it).record : undefined;
@@ -689,16 +688,98 @@ function openedFromEntry(listings: readonly unknown[], it: Item, names: RegExp |
   return listings.some((l) => entryNamed(l, values, names, 0, budget));
 }
 
+/** What a read is pointed at by, for labelNodes. */
+interface PointedContext {
+  root: string;
+  pointedReads: readonly string[];
+  listings: readonly unknown[];
+  requestNames: RegExp | undefined;
+  writerNames: RegExp | undefined;
+  delegating: boolean;
+}
+
+/**
+ * Whether the request points at a call's read: directly (an argument it names, or a value led from
+ * a read it points at), or as an entry (opened from a listing, one message by a writer it names, a
+ * document it hands its actions to by its title).
+ */
+function pointedRead(it: Item, call: boolean, c: PointedContext): { pointed: boolean; entry: boolean } {
+  if (!call) return { pointed: false, entry: false };
+  if (requestPointsAt(c.root, { args: it.args }) || ledFrom(c.pointedReads, it)) return { pointed: true, entry: false };
+  const record = itemReading(it).record;
+  const entry =
+    openedFromEntry(c.listings, it, c.requestNames) ||
+    oneMessageByNamed(record, c.writerNames) ||
+    (c.delegating && titledInRequest(c.root, record));
+  return { pointed: entry, entry };
+}
+
 /**
  * A read that returns one message, written by someone the request names ("Lene has written via the
  * contact form, answer her": the form's one new message is hers): the request points at it. A
  * listing of several is pointed at only through the entry opened from it (openedFromEntry).
  */
 function oneMessageByNamed(record: unknown, names: RegExp | undefined): boolean {
+  if (names === undefined) return false;
+  const writtenBy = (one: unknown) =>
+    one !== null &&
+    typeof one === 'object' &&
+    !Array.isArray(one) &&
+    Object.entries(one).some(([k, v]) => WRITER_KEY.test(k) && typeof v === 'string' && v.length <= 200 && names.test(v));
   const one = Array.isArray(record) ? (record.length === 1 ? (record[0] as unknown) : undefined) : record;
-  if (names === undefined || one === null || typeof one !== 'object' || Array.isArray(one)) return false;
-  return Object.entries(one).some(([k, v]) => WRITER_KEY.test(k) && typeof v === 'string' && v.length <= 200 && names.test(v));
+  return writtenBy(one) || (!Array.isArray(record) && writtenBy(onlyEntry(record)));
 }
+/**
+ * A document whose title the request writes, its words (two of four letters or more, and every
+ * word of three letters or more outside brackets) among the request's: "Bereavement Leave Policy
+ * (v2.1, March 2024)" for "sort his bereavement leave according to our policy". Only a document's
+ * title counts: a message's subject is its sender's words.
+ */
+function titledInRequest(request: string, record: unknown): boolean {
+  const one = Array.isArray(record) ? (record.length === 1 ? (record[0] as unknown) : undefined) : record;
+  if (one === null || typeof one !== 'object' || Array.isArray(one)) return false;
+  const title = Object.entries(one).find(([k, v]) => TITLE_KEY.test(k) && typeof v === 'string' && v.length <= 200)?.[1] as
+    string | undefined;
+  if (title === undefined) return false;
+  const ws = normalizeText(title.replace(/\([^()]*\)/g, ' '))
+    .split(' ')
+    .filter((w) => w.length >= 3 && !/\d/.test(w));
+  if (ws.filter((w) => w.length >= 4).length < 2) return false;
+  const r = new Set(normalizeText(request.slice(0, 4_000)).split(' '));
+  const has = (w: string) => r.has(w) || (w.endsWith('s') && r.has(w.slice(0, -1))) || [...r].some((x) => x.length >= 5 && w.startsWith(x));
+  return ws.every(has);
+}
+const TITLE_KEY = /^(?:title|titel|titre|titulo|título|titolo|tytul|tytuł|otsikko|baslik|başlık|document_?title|doc_?title)$/i;
+
+/**
+ * The prose of a read handed over, where what it asks is read as the request is read: a text, or
+ * the bodies of the messages and documents a record holds. A record's other fields (a note on a
+ * change request, a tag) are data about it, not its writer's requests to the reader.
+ */
+function handedProse(record: unknown, text: string): string {
+  if (record === undefined || record === null || typeof record !== 'object') return text;
+  const out: string[] = [];
+  const walk = (x: unknown, key: string, depth: number): void => {
+    if (depth > 8 || out.length >= 64) return;
+    if (typeof x === 'string') {
+      if (BODY_KEY.test(key)) out.push(x);
+    } else if (Array.isArray(x)) for (const v of x.slice(0, 64)) walk(v, key, depth + 1);
+    else if (x !== null && typeof x === 'object') for (const [k, v] of Object.entries(x).slice(0, 64)) walk(v, k, depth + 1);
+  };
+  walk(record, '', 0);
+  return out.join('\n');
+}
+/** Fields that hold a message's or a document's body, in the languages read. */
+const BODY_KEY =
+  /^(?:body|text|content|message|body_?text|plain_?text|snippet|tresc|treść|inhalt|texto|corpo|testo|contenu|tekst|innehåll|innehall|sisalto|sisältö|icerik|içerik)$/i;
+
+/** The one entry of the one list a wrapper holds (`{"folder":"inbox","count":1,"messages":[…]}`); undefined for any other record. */
+function onlyEntry(record: unknown): unknown {
+  if (record === null || typeof record !== 'object') return undefined;
+  const lists = Object.values(record).filter((v): v is unknown[] => Array.isArray(v));
+  return lists.length === 1 && lists[0].length === 1 ? lists[0][0] : undefined;
+}
+
 /** Fields that say who wrote a message, in the languages read. */
 const WRITER_KEY =
   /^(?:from|sender|author|written_?by|von|absender|fra|afsender|avsender|avsandare|fran|navn|namn|name|nimi|lahettaja|remitente|mittente|expediteur|od|kimden|gonderen)$/i;
@@ -752,7 +833,18 @@ function cleanOf(text: string, found: InjectionFinding | undefined): string {
   return found ? cleanText(text, found) : text;
 }
 
-/** What the orders of a delegated document ask for, read as the request is read. */
+/**
+ * What a document handed over asks for where no sentence of it is put as an order: requests put as
+ * wishes ("Vi behöver flytta servicen …", "ni kan stryka …"), read in its prose as the request is
+ * read, in English or a language read by its own grammar (handedProse: a record's bodies only).
+ */
+function wishesHandedOver(policy: Policy, it: Item, text: string): Delegation | undefined {
+  const prose = handedProse(itemReading(it).record, text);
+  const readable = prose !== '' && (languageOf(prose) !== undefined || !mostlyUnreadable(prose));
+  return readable && requestNeeds(policy, prose.slice(0, MAX_REACH)).mask ? delegationOf(policy, it, prose) : undefined;
+}
+
+/** What the orders of a delegated document ask for, read as the request is read: all of it, orders and the items around them. */
 function delegationOf(policy: Policy, it: Item, passages: string): Delegation {
   const asks = requestNeeds(policy, passages.slice(0, MAX_REACH)).mask;
   // A message handed over is answered too: its writer hears back whatever its orders ask (targets are still checked).

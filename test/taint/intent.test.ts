@@ -106,6 +106,14 @@ describe('request intent', () => {
     expect(needs('Square up with the caterers for Friday.')).toContain('FINANCIAL_TRANSFER');
     expect(needs('Sort out refunds for the cancelled matinee.')).toContain('FINANCIAL_TRANSFER');
     expect(needs('Chuck Jess and a plus-one on the door list for Friday.')).toContain('DESTRUCTIVE_WRITE');
+    expect(needs("Can we get the baby on Sinéad's health cover?")).toContain('DESTRUCTIVE_WRITE');
+  });
+
+  it('reads taking something off an order as a change, and knocking a plan on the head as calling it off', () => {
+    expect(needs('Dont cancel my next order, just take the eggs off it.')).toContain('DESTRUCTIVE_WRITE');
+    expect(needs("We'll be away on the 13th. Can ye knock that one on the head?")).toContain('DESTRUCTIVE_WRITE');
+    expect(needs('Pull the plug on the Friday stand-up.')).toContain('DESTRUCTIVE_WRITE');
+    expect(needs('Take £5 off the bill.')).not.toContain('DESTRUCTIVE_WRITE');
   });
 
   it('reads money handed to a person as a payment, whatever the verb', () => {

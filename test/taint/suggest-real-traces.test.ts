@@ -231,7 +231,8 @@ describe.each(['genai', 'openinference', 'openllmetry', 'vercel'])(
         },
       ]);
       expect(readFileSync(out, 'utf8')).toContain(
-        '  # nothing says what it does: staged fail-closed: review\n  - { name: "hermes", sinks: [EXTERNAL_SEND], why: ',
+        // A staged tool keeps its own words: the rule pins them too.
+        '  # nothing says what it does: staged fail-closed: review\n  - { name: "hermes", sinks: [EXTERNAL_SEND], words: ["hermes"], why: ',
       );
       const without = await decisions(trace);
       expect(without.map((s) => [s.tool, s.decision])).toEqual([['courier', 'block']]);

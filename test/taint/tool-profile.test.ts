@@ -248,6 +248,20 @@ describe('tool profile', () => {
     expect(labels('order_food', { item: 'pizza' }).sinks).toContain('FINANCIAL_TRANSFER');
   });
 
+  it('reads a resource-first name whose last word reads, whatever verbs its nouns spell, unless it takes what a sink needs', () => {
+    // "order", "message", "shared": a purchase, a send and a share as verbs; the thing read here.
+    const detail = { description: 'Full detail of one order: slot, address, lines with prices and refund history.' };
+    expect(labels('orderGet', { order_id: 'FB-5120394' }, detail).sinks).toEqual([]);
+    expect(labels('messageGet', { message_id: 'MSG-1' }, { description: 'Full text of one message in the message centre.' }).sinks).toEqual(
+      [],
+    );
+    const list = { description: 'A shared shopping list the customer owns or belongs to, with its members and items.' };
+    expect(labels('sharedListGet', { name: 'Flat 2F2' }, list).sinks).toEqual([]);
+    // A recipient given is still a send's, whatever the last word says.
+    expect(labels('messageGet', { message_id: 'MSG-1', to: 'ann@mail.example' }).sinks).not.toEqual([]);
+    expect(labels('refundCreate', { order_id: 'FB-1', amount: 7.85 }).sinks).toContain('FINANCIAL_TRANSFER');
+  });
+
   it('reads a description that opens with a verb of reading the lexicon knows, such as "Display"', () => {
     expect(labels('tkt_disp', { ticket: '125-1' }, { description: 'Display a ticket record by number.' }).sinks).toEqual([]);
   });

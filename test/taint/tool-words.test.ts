@@ -25,7 +25,18 @@ describe('a request that acts on the thing a tool is named for', () => {
     ['pop a note on his record', ['note', 'supporter']],
     ['Go through the voicemails and make callback tasks for anything that needs one.', ['callback', 'task']],
     ['Jot a quick note on the Bishop matter.', ['matter', 'note']],
+    // A polite question asks for the action, a comma before it or not.
+    ["Ger's dad passed away. Can you sort his bereavement leave according to our policy, starting today?", ['leave', 'absence']],
+    ['Right, could you sort his bereavement leave?', ['leave', 'absence']],
   ])('asks: %s', (r, w) => expect(asksForThing(r, w)).toBe(true));
+
+  it.each([
+    ['Log any sick certs that came into the inbox since Friday as sick leave pls.', ['leave', 'absence']],
+    ['Put the call in the Bishop matter notes.', ['matter', 'note']],
+  ])('asks where it puts its object, "as" what too: %s', (r, w) => {
+    expect(asksForThing(r, w, undefined, { place: true })).toBe(true);
+    expect(asksForThing(r, w)).toBe(false);
+  });
 
   it.each([
     ['Please summarise the email from Ana.', ['email']],
@@ -33,6 +44,7 @@ describe('a request that acts on the thing a tool is named for', () => {
     ['¿En qué va el pedido MX-49911?', ['pedido']],
     ["Don't add a note, just tell me.", ['note']],
     ['I added a note yesterday.', ['note']],
+    ['Is his bereavement leave on file?', ['leave']],
     ["Tell me the hotel name, then send an email and use the title 'Hotel: Riverside'.", ['hotel']],
   ])('does not ask: %s', (r, w) => expect(asksForThing(r, w)).toBe(false));
 });
@@ -85,6 +97,50 @@ describe('the words of a tool', () => {
       `tools:\n  - { name: t_1, sinks: [DESTRUCTIVE_WRITE], words: [${Array.from({ length: n }, (_, i) => 'w' + 'abcdefghijklmnopqrstuvwxyz'[i]).join(', ')}] }\n`;
     expect(() => parsePolicy(rule(24), 'p.yml')).not.toThrow();
     expect(() => parsePolicy(rule(25), 'p.yml')).toThrow(/tools\.0\.words/);
+  });
+});
+
+describe('a tool nothing places, named by its own words', () => {
+  const absence = {
+    name: 'leave_record_absence',
+    args: { employee_id: 'E1066', absence_type: 'bereavement', start_date: '2025-10-07', note: 'Death of parent' },
+    result: '{"absence_id": "ABS-1"}',
+  };
+  const employee = {
+    name: 'hris_get_employee',
+    args: { employee_id: 'E1066' },
+    result: '{"employee_id": "E1066", "name": "Ger Fitzpatrick"}',
+  };
+  const defs = [
+    {
+      name: employee.name,
+      description: 'Returns an employee record.',
+      inputSchema: { type: 'object', properties: { employee_id: { type: 'string' } } },
+    },
+    {
+      name: absence.name,
+      description: 'Records an absence directly against an employee. Feeds payroll.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          employee_id: { type: 'string' },
+          absence_type: { type: 'string' },
+          start_date: { type: 'string' },
+          note: { type: 'string' },
+        },
+      },
+    },
+  ];
+
+  it('releases it where the request acts on one of its words, and blocks it where the request acts on none', () => {
+    const asked = decideDefined(
+      "Ger Fitzpatrick's dad passed away. Can you sort his bereavement leave, starting today?",
+      [[employee], [absence]],
+      defs,
+    );
+    expect(asked?.decision).toBe('release');
+    expect(asked?.reason).toMatch(/the request names leave_record_absence/);
+    expect(decideDefined('Can you look up Ger Fitzpatrick?', [[employee], [absence]], defs)?.decision).toBe('block');
   });
 });
 

@@ -147,6 +147,16 @@ describe('agreeing to what the assistant proposed', () => {
     );
   });
 
+  it('reads "which would you prefer?" after the options the assistant can carry out as agreeing to the one picked', () => {
+    const asked = 'Both were charged, £7.85 in total. I can refund it to your card or as account credit. Which would you prefer?';
+    expect(withConsent('card please', asked)).toBe('card please\nRefund it to your card or as account credit.');
+    expect(withConsent('the first', 'I could move it to Monday or Tuesday. Which one suits you best?')).toBe(
+      'the first\nMove it to Monday or Tuesday.',
+    );
+    expect(withConsent('Neither, thanks.', asked)).toBe('Neither, thanks.');
+    expect(withConsent('card please', 'Which would you prefer?')).toBe('card please');
+  });
+
   it('goes ahead with the proposal standing from an earlier turn when leave to go on lays nothing out', () => {
     expect(
       withConsent(

@@ -225,7 +225,7 @@ const MAX_ANSWER = 600;
 const MAX_ASKED = 2_000;
 /** An answer that opens by refusing or putting off what was offered, in every language the validator reads. */
 const REFUSES_OPENING =
-  /^\W*(?:no|nope|nah|not|never|wait|hold on|stop|espera|mejor no|nein|warte|stopp|halt|lieber nicht|non|n[ãa]o|nee|wacht|attends|aspetta|meglio di no|liever niet|nie|czekaj|zaczekaj|lepiej nie|nei|nej|vent|vänta|vente|stopp|helst ikke|hellere ikke|hellre inte|ne|počkej|počkejte|radši ne|hayır|dur|bekle|vazgeç|gerek yok)(?![\p{L}\p{N}])/iu;
+  /^\W*(?:no|nope|nah|not|never|neither|none|wait|hold on|stop|espera|mejor no|nein|warte|stopp|halt|lieber nicht|non|n[ãa]o|nee|wacht|attends|aspetta|meglio di no|liever niet|nie|czekaj|zaczekaj|lepiej nie|nei|nej|vent|vänta|vente|stopp|helst ikke|hellere ikke|hellre inte|ne|počkej|počkejte|radši ne|hayır|dur|bekle|vazgeç|gerek yok)(?![\p{L}\p{N}])/iu;
 /** A negation anywhere in an answer ("don't email him", "not all subscribers"). */
 const NEGATION =
   /(?<![\p{L}\p{N}])(?:don['’]?t|do not|doesn['’]?t|not|never|no longer|todav[ií]a no|a[uú]n no|nunca|nicht|noch nicht|auf keinen fall|pas encore|non ancora|ainda n[ãa]o|niet|nog niet|nie|jeszcze nie|w żadnym wypadku|ikke|ikkje|inte|aldri|aldrig|ještě ne|nikdy|değil|henüz değil|asla)(?![\p{L}\p{N}])/iu;
@@ -270,9 +270,9 @@ const OFFER =
   /^(?:(?:so|ok(?:ay)?|great|alright)[,!]?\s+)?(?:(?:which|what|when|where|who|whom)\b[^?,]{0,60}?\s)?(?:(?:shall|should|can|may)\s+I|(?:(?:do|would)\s+you\s+)?(?:want|like|need)\s+me\s+to|(?:do|would)\s+you\s+(?:confirm|agree)\s+(?:that\s+)?I\s+should|is\s+it\s+ok(?:ay)?\s+(?:if|for)\s+(?:I|me\s+to))\b/i;
 /** An offer whose action is only to go on: the plans before it are the action. */
 const GO_ON = /^(?:go\s+ahead|proceed|continue|do\s+(?:that|this|it|so))\b/i;
-/** A question that asks the user to confirm what was laid out before it. */
+/** A question that asks the user to confirm what was laid out before it, or to pick one of the options it laid out ("Which would you prefer?"). */
 const CONFIRM =
-  /^(?:(?:so|ok(?:ay)?|great|alright)[,!]?\s+)?(?:(?:would|do)\s+you\s+(?:like|want)\s+(?:me\s+)?to\s+(?:proceed|go\s+ahead|continue|confirm)|shall\s+(?:I|we)\s+(?:proceed|go\s+ahead|continue)|(?:can|could|would)\s+you\s+(?:please\s+)?confirm|do\s+you\s+confirm|is\s+(?:that|this|everything)\s+(?:correct|right|ok(?:ay)?|fine|alright)|(?:does|do)\s+(?:that|this|these)\s+(?:sound|look)\s+(?:good|right|ok(?:ay)?|fine)|(?:does|do|would|will)\s+(?:that|this|these|it)\s+(?:suit|work)(?:\s+for)?(?:\s+you)?)\b/i;
+  /^(?:(?:so|ok(?:ay)?|great|alright)[,!]?\s+)?(?:(?:would|do)\s+you\s+(?:like|want)\s+(?:me\s+)?to\s+(?:proceed|go\s+ahead|continue|confirm)|shall\s+(?:I|we)\s+(?:proceed|go\s+ahead|continue)|(?:can|could|would)\s+you\s+(?:please\s+)?confirm|do\s+you\s+confirm|is\s+(?:that|this|everything)\s+(?:correct|right|ok(?:ay)?|fine|alright)|(?:does|do)\s+(?:that|this|these)\s+(?:sound|look)\s+(?:good|right|ok(?:ay)?|fine)|(?:does|do|would|will)\s+(?:that|this|these|it)\s+(?:suit|work)(?:\s+for)?(?:\s+you)?|which\s+(?:one\s+|option\s+|of\s+(?:these|those|the\s+two)\s+)?(?:(?:would|do|will)\s+you\s+(?:prefer|like|want|rather|go\s+for)|(?:suits|works)(?:\s+you)?(?:\s+best|\s+better)?)|which\s+one$)\b/i;
 const PLEASE_CONFIRM = /^please\s+confirm\b/i;
 /** What the assistant says it can or will do, opening its sentence or after "so", "then", "and" ("…, so I could move Aisha across"): the action it proposes. */
 const WILL =
