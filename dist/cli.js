@@ -62765,7 +62765,7 @@ var VERBS2 = {
   send: "wyslij/wyslac/wysle/wysle wysylaj/wysylac/wysyla/wysylam przeslij/przeslac/przesle/przesle przesylaj/przesylac/przesyla/przesylam odeslij/odeslac/odesle/odesle napisz/napisac/napisze/napisze odpisz/odpisac/odpisze/odpisze odpowiedz/odpowiedziec/odpowie/odpowiem odpowiadaj/odpowiadac/odpowiada/odpowiadam przekaz/przekazac/przekaze/przekaze przekazuj/przekazywac/przekazuje/przekazuje powiadom/powiadomic/powiadomi/powiadomie powiadamiaj/powiadamiac/powiadamia/powiadamiam zawiadom/zawiadomic/zawiadomi/zawiadomie poinformuj/poinformowac/poinformuje/poinformuje informuj/informowac/informuje/informuje zadzwon/zadzwonic/zadzwoni/zadzwonie dzwon/dzwonic/dzwoni/dzwonie przypomnij/przypomniec/przypomni/przypomne przypominaj/przypominac/przypomina/przypominam skontaktuj/skontaktowac/skontaktuje/skontaktuje powiedz/powiedziec/powie/powiem zapytaj/zapytac/zapyta/zapytam ponagl/ponaglic/ponagli/ponagle zglos/zglosic/zglosi/zglosze przyslij/przyslac/przysle/przysle",
   share: "udostepnij/udostepnic/udostepni/udostepnie udostepniaj/udostepniac/udostepnia/udostepniam zapros/zaprosic/zaprosi/zaprosze upowaznij/upowaznic/upowazni/upowaznie",
   publish: "opublikuj/opublikowac/opublikuje/opublikuje publikuj/publikowac/publikuje/publikuje oglos/oglosic/oglosi/oglosze zamiesc/zamiescic/zamiesci/zamieszcze skomentuj/skomentowac/skomentuje/skomentuje wywies/wywiesic/wywiesi/wywiesze",
-  pay: "zaplac/zaplacic/zaplaci/zaplace plac/placic/placi/place oplac/oplacic/oplaci/oplace oplacaj/oplacac/oplaca/oplacam przelej/przelac/przeleje/przeleje przelewaj/przelewac/przelewa/przelewam kup/kupic/kupi/kupie kupuj/kupowac/kupuje/kupuje zamow/zamowic/zamowi/zamowie zamawiaj/zamawiac/zamawia/zamawiam doladuj/doladowac/doladuje/doladuje ureguluj/uregulowac/ureguluje/ureguluje splac/splacic/splaci/splace wplac/wplacic/wplaci/wplace wyplac/wyplacic/wyplaci/wyplace obciaz/obciazyc/obciazy/obciaze zafakturuj/zafakturowac/zafakturuje/zafakturuje",
+  pay: "zaplac/zaplacic/zaplaci/zaplace plac/placic/placi/place oplac/oplacic/oplaci/oplace oplacaj/oplacac/oplaca/oplacam przelej/przelac/przeleje/przeleje przelewaj/przelewac/przelewa/przelewam kup/kupic/kupi/kupie kupuj/kupowac/kupuje/kupuje zamow/zamowic/zamowi/zamowie zamawiaj/zamawiac/zamawia/zamawiam doladuj/doladowac/doladuje/doladuje ureguluj/uregulowac/ureguluje/ureguluje splac/splacic/splaci/splace wplac/wplacic/wplaci/wplace wyplac/wyplacic/wyplaci/wyplace obciaz/obciazyc/obciazy/obciaze nalicz/naliczyc/naliczy/nalicze zafakturuj/zafakturowac/zafakturuje/zafakturuje",
   book: "zarezerwuj/zarezerwowac/zarezerwuje/zarezerwuje rezerwuj/rezerwowac/rezerwuje/rezerwuje umow/umowic/umowi/umowie zaplanuj/zaplanowac/zaplanuje/zaplanuje planuj/planowac/planuje/planuje wynajmij/wynajac/wynajmie/wynajme zwolaj/zwolac/zwola/zwolam",
   change: "zmien/zmienic/zmieni/zmienie zmieniaj/zmieniac/zmienia/zmieniam zaktualizuj/zaktualizowac/zaktualizuje/zaktualizuje aktualizuj/aktualizowac/aktualizuje/aktualizuje dodaj/dodac/doda/dodam dodawaj/dodawac/dodaje/dodaje utworz/utworzyc/utworzy/utworze tworz/tworzyc/tworzy/tworze stworz/stworzyc/stworzy/stworze zapisz/zapisac/zapisze/zapisze zapisuj/zapisywac/zapisuje/zapisuje popraw/poprawic/poprawi/poprawie edytuj/edytowac/edytuje/edytuje przenies/przeniesc/przeniesie/przeniose przesun/przesunac/przesunie/przesune przeloz/przelozyc/przelozy/przeloze ustaw/ustawic/ustawi/ustawie wpisz/wpisac/wpisze/wpisze wklep/wklepac/wklepie/wklepie wprowadz/wprowadzic/wprowadzi/wprowadze zatwierdz/zatwierdzic/zatwierdzi/zatwierdze potwierdz/potwierdzic/potwierdzi/potwierdze zaakceptuj/zaakceptowac/zaakceptuje/zaakceptuje odrzuc/odrzucic/odrzuci/odrzuce podpisz/podpisac/podpisze/podpisze wystaw/wystawic/wystawi/wystawie wystawiaj/wystawiac/wystawia/wystawiam wygeneruj/wygenerowac/wygeneruje/wygeneruje generuj/generowac/generuje/generuje oznacz/oznaczyc/oznaczy/oznacze przypisz/przypisac/przypisze/przypisze zablokuj/zablokowac/zablokuje/zablokuje odblokuj/odblokowac/odblokuje/odblokuje aktywuj/aktywowac/aktywuje/aktywuje wlacz/wlaczyc/wlaczy/wlacze zamknij/zamknac/zamknie/zamkne uzupelnij/uzupelnic/uzupelni/uzupelnie wypelnij/wypelnic/wypelni/wypelnie przedluz/przedluzyc/przedluzy/przedluze odnow/odnowic/odnowi/odnowie zastap/zastapic/zastapi/zastapie zmodyfikuj/zmodyfikowac/zmodyfikuje/zmodyfikuje skopiuj/skopiowac/skopiuje/skopiuje zarejestruj/zarejestrowac/zarejestruje/zarejestruje zanotuj/zanotowac/zanotuje/zanotuje odnotuj/odnotowac/odnotuje/odnotuje zaimportuj/zaimportowac/zaimportuje/zaimportuje",
   delete: "usun/usunac/usunie/usune usuwaj/usuwac/usuwa/usuwam anuluj/anulowac/anuluje/anuluje skasuj/skasowac/skasuje/skasuje kasuj/kasowac/kasuje/kasuje wykresl/wykreslic/wykresli/wykresle odwolaj/odwolac/odwola/odwolam wypowiedz/wypowiedziec/wypowie/wypowiem zrezygnuj/zrezygnowac/zrezygnuje/zrezygnuje wyczysc/wyczyscic/wyczysci/wyczyszcze wylacz/wylaczyc/wylaczy/wylacze dezaktywuj/dezaktywowac/dezaktywuje/dezaktywuje zarchiwizuj/zarchiwizowac/zarchiwizuje/zarchiwizuje cofnij/cofnac/cofnie/cofne wyrzuc/wyrzucic/wyrzuci/wyrzuce",
@@ -62823,10 +62823,12 @@ for (const [category, entries] of Object.entries(VERBS2))
       for (const n2 of verbalNouns(inf)) if (!VERBAL.has(n2)) VERBAL.set(n2, category);
     }
   }
+var LIGHT_NOUNS3 = /* @__PURE__ */ new Map();
 for (const [verb, l] of Object.entries(LIGHT6)) {
   const { forms, first } = formsOf(l.forms);
   for (const [f, kind] of forms) if (!LIGHT_FORMS4.has(f)) LIGHT_FORMS4.set(f, { verb, kind });
   if (l.alone) FIRST3.set(first, verb);
+  for (const n2 of verbalNouns(verb)) if (!LIGHT_NOUNS3.has(n2)) LIGHT_NOUNS3.set(n2, verb);
 }
 FIRST3.delete("place");
 var NOUNS_AS_WRITTEN = wordSet("odpowied\u017A pokaz plac");
@@ -62880,6 +62882,7 @@ var ACTION_STEMS = {
   przypomnieni: "send",
   dostep: "share",
   uprawnieni: "share",
+  rol: "share",
   skrypt: "exec",
   komend: "exec",
   ogloszeni: "publish",
@@ -62961,6 +62964,7 @@ function subordinate(cw, i2, parts) {
   for (let j = i2 - 1; j >= 0 && i2 - j <= WINDOW2 && !parts.has(j + 1); j--) {
     const w = cw[j].w;
     if (w === "i" || w === "oraz" || w === "ale" || w === "potem") return false;
+    if (w === "to" && cw.slice(j + 1, i2).every((x) => PRONOUNS4.has(x.w))) return false;
     if ((w === "czy" || QUESTION_WORDS7.has(w) || cw[j].raw === "\u017Ce") && j > 0) return true;
     if (CONDITION.has(w)) return true;
   }
@@ -63004,12 +63008,14 @@ var PROPER_NAME3 = new RegExp("^\\s*\\p{Lu}\\p{Ll}+\\s+\\p{Lu}\\p{Ll}+", "u");
 var DOORBELL = wordSet("razy raz domofon domofonem domofonu dzwonek dzwonkiem furtke brame kod");
 function polishOrderIn(sentence2) {
   const text2 = sentence2.slice(0, 8e3);
+  let pleaded = false;
   for (const part of text2.split(/[:;,]\s*|\s+(?:i|oraz)\s+(?:potem\s+|następnie\s+|nastepnie\s+)?/i)) {
     const cw = wordsOf3(part);
     const ws = cw.map((x) => x.w);
     let i2 = 0;
     while (i2 < ws.length && i2 < WINDOW2 && ORDER_LEAD_IN6.has(ws[i2])) i2++;
-    const polite = ws.slice(0, i2).some((w) => w === "prosze" || w === "prosimy" || w === "uprzejmie");
+    const polite = pleaded || ws.slice(0, i2).some((w) => w === "prosze" || w === "prosimy" || w === "uprzejmie");
+    pleaded = polite && !ws.some((w) => FORMS7.has(w) || LIGHT_FORMS4.has(w));
     if (polite && ws[i2] === "o") {
       const c3 = ws[i2 + 1] === void 0 ? void 0 : actionNoun(ws[i2 + 1]);
       if (c3 && c3 !== "read") return ws.slice(i2 - 1, i2 + 4).join(" ");
@@ -63026,9 +63032,9 @@ function polishOrderIn(sentence2) {
     while (i2 < ws.length && i2 < WINDOW2 && PRONOUNS4.has(ws[i2])) i2++;
     if (i2 === 0 && (PROPER_NAME3.test(part) || /[@/]|\.\w/.test(part.trim().split(/\s+/)[0] ?? ""))) continue;
     let v = i2 < ws.length ? verbAt3(cw, i2, /* @__PURE__ */ new Set()) : void 0;
-    for (let k = i2 + 1; !v && k <= i2 + 2 && k < ws.length - 1; k++) {
+    for (let k = i2 + 1; !v && k <= i2 + (polite ? 8 : 2) && k < ws.length - 1; k++) {
       const later = verbAt3(cw, k, /* @__PURE__ */ new Set());
-      if (later?.kind === "imp") v = later;
+      if (later?.kind === "imp" || polite && later?.kind === "inf") v = later;
     }
     if (!v || v.category === "read" || ws.length - i2 < 2) continue;
     const ordered2 = niech ? v.kind === "third" : v.kind === "inf" ? polite : v.kind === "imp" || v.kind === "impl";
@@ -63038,6 +63044,8 @@ function polishOrderIn(sentence2) {
   }
   let tried = 0;
   const folded = polishFold(text2);
+  const asked = askedOf(folded);
+  if (asked) return asked;
   for (const m of folded.matchAll(OBLIGATION5)) {
     if (++tried > 50) break;
     if (/(?:^|[^a-z])(?:nie|czy|jesli|jezeli|gdy|ze)\s+$/.test(folded.slice(Math.max(0, m.index - 12), m.index))) continue;
@@ -63048,8 +63056,21 @@ function polishOrderIn(sentence2) {
   }
   return void 0;
 }
+function askedOf(folded) {
+  let tried = 0;
+  for (const m of folded.matchAll(PASSIVE_ASK)) {
+    if (++tried > 50) break;
+    if (/(?:^|[^a-z])nie\s+(?:(?:jest|sa|bedzie|beda)\s+)?$/.test(folded.slice(Math.max(0, m.index - 14), m.index))) continue;
+    const after = wordsOf3(folded.slice(m.index + m[0].length, m.index + m[0].length + 200)).map((x) => x.w);
+    const light = LIGHT_NOUNS3.get(m[1]);
+    const category = actionNoun(m[1]) ?? (light ? lightCategory4(light, after.slice(0, 16)) : void 0);
+    if (category && category !== "read") return m[0];
+  }
+  return void 0;
+}
+var PASSIVE_ASK = /(?<![a-z])(?:(?:proszony|proszona|proszeni|proszone|zobowiazany|zobowiazana|zobowiazani)\s+(?:(?:jest|sa|bedzie|beda|zostaje|zostaja)\s+)?|(?:wzywa|prosi|uprasza|zobowiazuje)\s+sie\s+(?:[a-z]+\s+){0,3}?)(?:o|do)\s+([a-z]+)/g;
 var ASKS_TO_GO_ON7 = /^(?:(?:a\s+|to\s+)?(?:czy\s+)?(?:(?:mam|moge|mozemy|mamy|powinienem|powinnam)\s+)?(?:kontynuowac|kontynuuje|dzialac|dzialam|przejsc\s+dalej|isc\s+dalej|to\s+zrobic|zrobic\s+to|to\s+wykonac|wykonac\s+to|realizowac|zaczynac|zaczac|zatwierdzic\s+to)|(?:czy\s+)?(?:to\s+)?(?:w\s+porzadku|ok|okej|pasuje|moze\s+byc|zgoda|dobrze)|(?:czy\s+)?(?:sie\s+)?zgadzasz(?:\s+sie)?|(?:czy\s+)?(?:pan|pani)\s+(?:sie\s+)?zgadza|(?:czy\s+)?potwierdzasz|(?:czy\s+)?potwierdza\s+(?:pan|pani)|(?:czy\s+)?chcesz,?\s+(?:zebym|abym)\s+(?:kontynuowal[a]?|to\s+zrobil[a]?|zrobil[a]?\s+to))(?:\s+(?:teraz|wiec|zatem|dalej))?\s*\?*$/;
-var OFFER_LEAD7 = /^(?:a\s+|to\s+)?(?:czy\s+)?(?:(?:mam|moge|powinienem|powinnam|mamy|mozemy)\s+|(?:chcesz|chcecie|chce\s+(?:pan|pani)|zyczy\s+sobie\s+(?:pan|pani)|wolisz),?\s+(?:zebym|abym|zebysmy|abysmy)\s+)/;
+var OFFER_LEAD7 = /^(?:a\s+|to\s+)?(?:(?:ktory|ktora|ktore|ktorego|jaki|jaka|jakie|kiedy|gdzie|komu)\s+(?:(?:z\s+nich|termin|opcje|godzine|dzien)\s+)?(?:(?:mam|moge|mamy|mozemy)\s+)?|(?:czy\s+)?(?:(?:mam|moge|powinienem|powinnam|mamy|mozemy)\s+|(?:chcesz|chcecie|chce\s+(?:pan|pani)|zyczy\s+sobie\s+(?:pan|pani)|wolisz),?\s+(?:zebym|abym|zebysmy|abysmy)\s+))/;
 function polishOffer(question) {
   const q2 = question.trim();
   if (!q2.endsWith("?") || q2.length > 2e3) return void 0;
@@ -65205,7 +65226,7 @@ function readWords(def, f, opts) {
   const desc = clause.filter((w) => !FILLER.has(w));
   const nounPhrase = DETERMINERS.has(clause[0] ?? "") && !FILLER.has(clause[1] ?? "") || reducedRelative(clause, opts.verbOf) || opts.language === SPANISH && spanishReducedRelative(clause, opts);
   const byDesc = nounPhrase ? { read: false } : actionOf(desc, opts.verbOf, false, opts.language === void 0);
-  const named = verbLast3(name, opts.verbOf, byDesc, nounPhrase, f) ?? actionOf(name, opts.verbOf, true);
+  const named = verbLast3(name, opts.verbOf, byDesc, nounPhrase, f) ?? serviceLed(name, opts.verbOf) ?? actionOf(name, opts.verbOf, true);
   const compound = compoundNoun(name, named, byDesc, nounPhrase, opts);
   const led = compound || nounLed(name, named, f, opts) ? { read: false } : named;
   const byName2 = led.category || led.read ? led : prefixedAction(name, opts.verbOf, byDesc) ?? led;
@@ -65285,11 +65306,17 @@ function compoundNoun(name, led, byDesc, nounPhrase, opts) {
   return name.slice(1).every((x) => opts.verbOf(x) === void 0);
 }
 function verbLast3(name, verbOf2, byDesc, nounPhrase, f) {
-  if (name.length < 2 || nounPhrase) return void 0;
+  if (name.length < 2) return void 0;
   const last = name[name.length - 1];
   const c3 = verbOf2(last);
   if (c3 === void 0 || last.endsWith("s") && verbOf2(last.slice(0, -1)) !== void 0) return void 0;
-  if (c3 === "read") return byDesc.read && byDesc.category === void 0 ? { read: true, verb: last } : void 0;
+  if (nounPhrase && c3 !== "read") return void 0;
+  if (c3 === "read") {
+    if (byDesc.category !== void 0) return void 0;
+    const thing = (x) => verbOf2(x) === void 0 || verbOf2(x) === "read" || nounToo(x) || /[^e]ed$/.test(x);
+    const named = name.slice(0, -1).every(thing) && pointsOut(f, f.roles) === void 0;
+    return byDesc.read || named ? { read: true, verb: last } : void 0;
+  }
   if (verbOf2(name[0]) !== void 0 && !nounToo(name[0]) && !/[^aeiou]ing$/.test(name[0])) return void 0;
   const agrees = byDesc.category === c3;
   const silent = byDesc.category === void 0 && !byDesc.read && name.slice(0, -1).every((x) => verbOf2(x) === void 0) && (!nounToo(last) || !MOVES_OUT.has(c3) || pointsOut(f, f.roles) !== void 0 || f.freeText);
@@ -65299,6 +65326,12 @@ function nounLed(name, named, f, opts) {
   if (name.length < 2 || named.verb !== name[0] || named.category === void 0 || !MOVES_OUT.has(named.category)) return false;
   if (!nounToo(name[0]) || pointsOut(f, f.roles) !== void 0) return false;
   return name.slice(1).every((w) => opts.verbOf(w) === void 0 && !nounToo(w));
+}
+function serviceLed(name, verbOf2) {
+  if (name.length < 3 || verbOf2(name[0]) === void 0 || !nounToo(name[0])) return void 0;
+  const c3 = verbOf2(name[1]);
+  if (c3 === void 0 || /(?:s|ed|ing)$/.test(name[1])) return void 0;
+  return c3 === "read" ? { read: true, verb: name[1] } : { category: c3, verb: name[1], read: false };
 }
 function nounToo(word) {
   return objectKinds([word]).size > 0 || isDataNoun(word);
@@ -65450,7 +65483,7 @@ function unplaced(policy, def, f, w, trusted, opts) {
   const ann = def.annotations ?? {};
   const mask = maskOf(argumentSinks(f, ann, ann.destructiveHint === true));
   const why = `tool profile: ${trusted}nothing says what ${def.name} does and ${carries2}, so it is staged (fail-closed) by what its arguments point at`;
-  return { sinks: mask, sources: 0, evidence: [{ mask, why }], read: false, directory: false, unknown: true };
+  return { sinks: mask, sources: 0, evidence: [{ mask, why }], read: false, directory: false, unknown: true, ...verbsOf(w) };
 }
 function actsOnAThing(w, opts) {
   if (w.nounPhrase || opts.language !== void 0) return void 0;
@@ -65560,9 +65593,14 @@ var PHRASES = [
     re: /\bpush (?:\S+ ){0,6}(?:back\b|(?:out )?(?:to|till|until) (?:\d|(?:noon|tomorrow|next|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b))|\bbring (?:\S+ ){0,6}forward\b|\bkick (?:\S+ ){0,4}off\b|\bsign (?:\S+ ){0,3}out\b|\blog (?:\S+ ){0,3}out\b|\bfold (?:\S+ ){0,4}into\b|\bmake (?:\S+ ){0,3}(?:an? )?(?:admin|owner|editor|member|viewer|moderator|manager)\b|\bswitch (?:\S+ ){0,4}(?:to|over)\b|\bturn (?:\S+ )?(?:off|on)\b|\bswap (?:\S+ ){0,4}(?:to|for|with)\b/i,
     category: "change"
   },
-  // Someone put on a list ("chuck Jess on the door list", "add Sam to the waitlist") changes it.
+  // Something taken off an order, a list or a plan changes it: "just take the eggs off it" (an amount taken off is a discount, above).
   {
-    re: /\b(?:put|add|chuck|stick|pop|get) (?:\S+ ){1,4}(?:on|onto|to) (?:the |my |our |a |your )?(?:\S+ ){0,2}(?:list|waitlist|roster|rota)\b/i,
+    re: /\btake (?![$€£\d])(?:\S+ ){1,4}(?:off|out of) (?:it|them|the|my|our|that|this|his|her|their)\b/i,
+    category: "change"
+  },
+  // Someone put on a list or a cover ("chuck Jess on the door list", "add Sam to the waitlist", "get the baby on her health cover") changes it.
+  {
+    re: /\b(?:put|add|chuck|stick|pop|get) (?:\S+ ){1,4}(?:on|onto|to) (?:the |my |our |a |your |his |her |their |\S+['’]s )?(?:\S+ ){0,2}(?:list|waitlist|roster|rota|cover|plan|policy|scheme|insurance)\b/i,
     category: "change"
   },
   // Seeing to it that something happens asks for it done: "make sure someone helps her on and off", "ensure he gets the aisle seat".
@@ -65576,7 +65614,7 @@ var PHRASES = [
     category: "change"
   },
   {
-    re: /\btidy (?:\S+ ){0,3}(?:away|up)\b|\bget rid of\b|\bclear out\b|\bthrow (?:\S+ ){0,3}away\b|\bcall off\b|\bshut (?:\S+ )?down\b/i,
+    re: /\btidy (?:\S+ ){0,3}(?:away|up)\b|\bget rid of\b|\bclear out\b|\bthrow (?:\S+ ){0,3}away\b|\bcall off\b|\bshut (?:\S+ )?down\b|\bknock (?:\S+ ){0,2}on the head\b|\bpull the plug on\b/i,
     category: "delete"
   }
 ];
@@ -65804,7 +65842,7 @@ function asksForThing(prose, toolWords, verbOf2 = verbCategory, opts = {}) {
   if (things.size === 0) return false;
   for (const clause of sentencesOf(prose.replace(QUOTED, "$1 quoted "), "request")) {
     const trimmed = clause.trim();
-    if (!trimmed || prose.includes(`${trimmed}?`) || trimmed.startsWith("\xBF")) continue;
+    if (!trimmed || prose.includes(`${trimmed}?`) && !POLITE_PART.test(trimmed) || trimmed.startsWith("\xBF")) continue;
     const c3 = clauseWords(trimmed);
     for (let i2 = 0; i2 < c3.ws.length; i2++) {
       const w = c3.ws[i2];
@@ -65821,16 +65859,18 @@ function asksForThing(prose, toolWords, verbOf2 = verbCategory, opts = {}) {
   return false;
 }
 function placeOf(ws, i2, end) {
-  for (let j = i2 + 1; j < Math.min(end, i2 + 11); j++) if (PLACE.has(ws[j])) return ws.slice(j + 1, Math.min(end, j + 5));
-  return [];
+  const out = [];
+  for (let j = i2 + 1; j < Math.min(end, i2 + 16); j++) if (PLACE.has(ws[j])) out.push(...ws.slice(j + 1, Math.min(end, j + 5)));
+  return out;
 }
-var PLACE = /* @__PURE__ */ new Set(["in", "into", "on", "onto", "to", "under"]);
+var PLACE = /* @__PURE__ */ new Set(["in", "into", "on", "onto", "to", "under", "as"]);
 var QUOTED = /(^|\s)['"‘“][^'"’”\n]{1,300}['"’”](?=[\s.,;:!?)]|$)/g;
 var NOT_A_VERB = /* @__PURE__ */ new Set([
   ...VERB_CONTEXT6,
   ...OBJECT_START,
   ..."hi hello hey thanks thank ok okay yes no sure there here dear do does did don doesn didn won shouldn never not".split(" ")
 ]);
+var POLITE_PART = /(?:^|[,;:]\s*)(?:please\s+)?(?:can|could|would|will) you\b/i;
 var POLITE_ASK = /^(?:please\s+)?(?:can|could|would|will) you\b/i;
 var TELL_ME = /^(?:tell|show|let|remind|give)\s+(?:me|us)\b/i;
 var ORDER_OPENERS = /^(?:(?:please|pls|kindly|just|also|now|then|and|so|(?:can|could|would|will) you)\s+)*/i;
@@ -65864,7 +65904,7 @@ function usesToolVerb(prose, verb) {
   const s2 = stem(verb);
   return words(prose).some((w) => stem(w) === s2);
 }
-var DELEGATION = /\b(?:do|follow|complete|carry out|perform|execute|handle|take care of|work through|go through|act on|tackle|finish|get through|action)\s+(?:(?:all|each|every|any|both)\s+(?:of\s+)?)?(?:(?:the|my|his|her|their|its|our)\s+)?(?:(?!(?:following|above|below|next|these|this|those|that|same)\b)[\w-]+\s+){0,2}?(?:actions?|instructions?|tasks?|to-?dos?|steps?|requests?|action items?|directions?|procedures?|checklists?|runbooks?|playbooks?|protocols?)\b(?!\s*(?::|below|as follows|in the order (?:they are|I) ))|\b(?:do|follow|handle|sort out|deal with|take care of)\s+(?:whatever|what)\s+(?:it|the \w+|he|she|they|[\w'’-]+(?:\s+[\w'’-]+){0,2}?)(?:\s+(?:is|was|has))?(?:['’]s)?\s+(?:says|said|asks|asked|asking|tells|told|lists|listed|wants|wanted|needs|needed|requests|requested)\b|\bas (?:instructed|described|specified|requested|listed) (?:in|by|on|at)\b|\b(?:sort out|deal with|handle|take care of|look after)\s+(?:(?:[\w-]+\s+){0,3}?[\w-]+['’]s\s+|(?:the|this|that)\s+)(?:e-?mails?|messages?|letters?|enquir(?:y|ies)|inquir(?:y|ies)|voicemails?)\b(?:(?<=['’]s\s+\S+)|\s+from\b)/i;
+var DELEGATION = /\b(?:do|follow|complete|carry out|perform|execute|handle|process|take care of|work through|go through|act on|tackle|finish|get through|action)\s+(?:(?:all|each|every|any|both)\s+(?:of\s+)?)?(?:(?:the|my|his|her|their|its|our)\s+)?(?:(?!(?:following|above|below|next|these|this|those|that|same)\b)[\w-]+\s+){0,2}?(?:actions?|instructions?|tasks?|to-?dos?|steps?|requests?|action items?|directions?|procedures?|checklists?|runbooks?|playbooks?|protocols?)\b(?!\s*(?::|below|as follows|in the order (?:they are|I) ))|\b(?:do|follow|handle|sort out|deal with|take care of)\s+(?:whatever|what)\s+(?:it|the \w+|he|she|they|[\w'’-]+(?:\s+[\w'’-]+){0,2}?)(?:\s+(?:is|was|has))?(?:['’]s)?\s+(?:says|said|asks|asked|asking|tells|told|lists|listed|wants|wanted|needs|needed|requests|requested)\b|\bas (?:instructed|described|specified|requested|listed) (?:in|by|on|at)\b|\b(?:according to|in line with|in accordance with|as per)\s+(?:our|the|my|its|their|company)\s+(?:[\w-]+\s+){0,2}?(?:polic(?:y|ies)|procedures?|process|rules|handbook|guidelines?)\b|\b(?:sort out|deal with|handle|take care of|look after)\s+(?:(?:[\w-]+\s+){0,3}?[\w-]+['’]s\s+|(?:the|this|that)\s+)(?:e-?mails?|messages?|letters?|enquir(?:y|ies)|inquir(?:y|ies)|voicemails?)\b(?:(?<=['’]s\s+\S+)|\s+from\b)/i;
 var DELEGATION_ELSEWHERE = new RegExp(
   [
     String.raw`(?<![\p{L}\p{N}])(?:trata|trate|faz|faça|faca|resolve|resolva|cuida|cuide)\s+(?:de\s+)?(?:tudo\s+)?(?:o\s+|do\s+|d[oa]\s+)?que\s+(?:(?:ele|ela|eles|elas|o cliente|a cliente|o hóspede|a hóspede|(?:[oa]\s+)?[\p{L}-]+(?:\s+[\p{L}-]+){0,5}?)\s+)?(?:está|esta|vem|diz|disse|pede|pedem|pediu|pediram|consta|estiver|quer|querem|mandou|escreveu)(?![\p{L}\p{N}])`,
@@ -65873,7 +65913,10 @@ var DELEGATION_ELSEWHERE = new RegExp(
     String.raw`(?<![\p{L}\p{N}])(?:fais|faites|traite|traitez|gère|gérez|occupe-toi de|occupez-vous de)\s+(?:tout\s+)?ce\s+qu(?:i|e|['’])\s*(?:(?:il|elle|ils|elles|le client|la cliente|(?:la\s+|le\s+)?[\p{L}-]+(?:\s+[\p{L}-]+){0,5}?)\s+)?(?:est|dit|a dit|disent|demande|a demandé|demandent|il y a|indique|veut|veulent)(?![\p{L}\p{N}])`,
     String.raw`(?<![\p{L}\p{N}])(?:doe|regel|handel)\s+(?:alles\s+)?wat\s+(?:er\s+)?(?:in|op|staat|vraagt|gevraagd)(?![\p{L}\p{N}])`,
     String.raw`(?<![\p{L}\p{N}])(?:erledige|erledigen sie|mach|machen sie|bearbeite)\s*,?\s+(?:alles\s*,?\s+)?was\s+(?:in|im|auf|dort|darin|drin)(?![\p{L}\p{N}])`,
-    String.raw`(?<![\p{L}\p{N}])(?:zrób|zrob|załatw|zalatw|wykonaj)\s+(?:to|wszystko)\s*,?\s+co\s+(?:jest|stoi|pisze|napisano|każe)(?![\p{L}\p{N}])`,
+    String.raw`(?<![\p{L}\p{N}])(?:zrób|zrob|zróbcie|zrobcie|załatw|zalatw|wykonaj|ogarnij|ogarnijcie)\s+(?:to|wszystko)\s*,?\s+(?:o\s+)?co\s+(?:(?:tam|tu|w\s+nim|w\s+niej|on|ona|oni|one)\s+)?(?:jest|stoi|pisze|piszą|napisano|napisał|napisała|napisali|każe|każą|prosi|proszą|prosił|prosiła|prosili|chce|chcą)(?![\p{L}\p{N}])`,
+    String.raw`(?<![\p{L}\p{N}])(?:zgodnie\s+z|według|wedlug|wg|tak\s+jak\s+(?:jest\s+)?w)\s+(?:naszym\s+|naszymi\s+)?(?:regulamin\p{L}*|procedur\p{L}*|zasad\p{L}*)|(?:enligt|ifølge|iflg\.?|i henhold til)\s+(?:vår|våra|vores|vår|våre|den|de)?\s*(?:policy|policyn|rutin\p{L}*|regl\p{L}*|retningslinj\p{L}*|riktlinj\p{L}*)(?![\p{L}\p{N}])`,
+    String.raw`(?<![\p{L}\p{N}])(?:gör|gjør|gør|fixa|ordna|ta hand om|tag dig af|ta deg av)\s+(?:det|allt|alt)\s+(?:som\s+)?(?:hon|han|de|dom|dei|kunden|\p{Lu}[\p{L}-]*)\s+(?:ber om|bad om|beder om|bede om|vill|vil|skriver|skrev|skriv|frågar efter|spør om|spørger om|begär|ønsker|önskar)(?![\p{L}\p{N}])`,
+    String.raw`(?<![\p{L}\p{N}])(?:ta|tag|gör|gjør|gør|fixa|beta av|bocka av|utför|utfør|udfør|följ|følg)\s+(?:alla\s+|alle\s+)?(?:punkterna|punktene|punkterne|uppgifterna|oppgavene|opgaverne|instruktionerna|instruksjonene|instruktionerne|stegen|stegene|trinene|att-göra-listan|to-do-listan|to-do-listen)(?![\p{L}\p{N}])`,
     String.raw`(?<![\p{L}\p{N}])(?:segue|siga|sigue|segui|seguite|suis|suivez|volg|befolge|folge|postępuj według|wykonaj)\s+(?:(?:as|os|las|los|le|gli|les|de|die|den)\s+)?(?:instruções|instrucoes|passos|tarefas|instrucciones|pasos|tareas|istruzioni|passaggi|compiti|instructions|étapes|tâches|instructies|stappen|taken|anweisungen|schritte|aufgaben|instrukcje|instrukcji|polecenia|kroki)(?![\p{L}\p{N}])`
   ].join("|"),
   "iu"
@@ -67302,6 +67345,29 @@ function partyAddressNamedIn(request2, value2) {
     for (let i2 = 0; i2 < ws.length; i2++) for (let j = i2 + 1; j <= ws.length; j++) if (written(ws.slice(i2, j))) return true;
     return false;
   });
+}
+function personAddressNamedIn(request2, value2) {
+  const m = /^([\w.+-]{2,64})@([\w-]+(?:\.[\w-]+)+)$/.exec(value2.trim());
+  if (!m || OPEN_MAILBOXES.has(registeredLabel(m[2].toLowerCase()))) return void 0;
+  const local = m[1].toLowerCase();
+  const fold2 = (x) => x.normalize("NFD").replace(/[^\p{L}\p{N}]/gu, "").toLowerCase();
+  const names = request2.slice(0, 2e4).match(new RegExp("\\p{Lu}[\\p{L}\\p{M}'\u2019-]*(?:\\s+\\p{Lu}[\\p{L}\\p{M}'\u2019-]*){1,3}", "gu")) ?? [];
+  for (const n2 of names) {
+    const ws = n2.split(/\s+/).map((w) => fold2(w.replace(/['’]s$/, ""))).filter((w) => w.length > 0);
+    for (let i2 = 0; i2 + 1 < ws.length; i2++) {
+      const [first, last] = [ws[i2], ws.slice(i2 + 1).join("")];
+      const forms = [
+        `${first}.${last}`,
+        `${first}_${last}`,
+        `${first}-${last}`,
+        `${first}${last}`,
+        `${first[0]}${last}`,
+        `${first[0]}.${last}`
+      ];
+      if (forms.includes(local)) return m[2].toLowerCase();
+    }
+  }
+  return void 0;
 }
 function registeredLabel(host) {
   const labels = host.split(".");
@@ -69586,7 +69652,7 @@ function choicesOf(it) {
   return out.size > 0 ? { choices: out } : {};
 }
 var PHONE3 = /^\+?\(?\d[\d\s().-]{6,}\d$/;
-var PHONE_IN_TEXT = /\+?\(?\d[\d\s().-]{6,}\d/g;
+var PHONE_IN_TEXT = /\+?\(?\d[\d \t\u00a0().-]{6,}\d/g;
 var digitsOf2 = (v) => v.replace(/\D/g, "");
 var PHONES = /* @__PURE__ */ new WeakMap();
 var MAX_PHONES = 5e4;
@@ -69608,6 +69674,16 @@ function phonesOf(p) {
   }
   PHONES.set(p, out);
   return out;
+}
+function colleagueAddress(ctx, prov, value2, sinks) {
+  const domain2 = personAddressNamedIn(ctx.rootText, value2);
+  if (!domain2) return false;
+  const escaped = domain2.replace(/[.]/g, "\\.");
+  const onDomain = new RegExp(`[\\w.+-]+@${escaped}(?![\\w.-])`, "gi");
+  for (const { text: text2 } of prov.containing(domain2).slice(0, 16))
+    for (const m of text2.output.slice(0, 2e5).matchAll(onDomain))
+      if (m[0].toLowerCase() !== value2.toLowerCase() && valueSource(prov, m[0], sinks, "target").kind === "structured") return true;
+  return false;
 }
 function asWritten(ctx, value2, before) {
   const compact2 = value2.length <= 64 ? value2.replace(/\s+/g, "").toUpperCase() : "";
@@ -69699,6 +69775,13 @@ function checkTarget(ctx, prov, t, sinks, before) {
       };
     case "unseen":
       if (t.require === "trusted") return { ...t, ok: true, why: "written by the model" };
+      if (t.kind === "recipient" && colleagueAddress(ctx, prov, t.value, sinks))
+        return {
+          ...t,
+          ok: true,
+          authority: "request",
+          why: "made of the name of a person the request names, on a domain the organisation's own records give its people"
+        };
       return { ...t, ok: false, why: "named neither in the request nor in the policy, nor selected from tool data" };
   }
 }
@@ -70046,7 +70129,7 @@ var planInLanguage = (sentence2) => LANGUAGES.map((l) => l.plan(sentence2)).find
 var leadless = (action) => action.trim().replace(/^(?:go\s+ahead\s+and|proceed\s+to|now)\s+/i, "");
 var MAX_ANSWER = 600;
 var MAX_ASKED = 2e3;
-var REFUSES_OPENING = /^\W*(?:no|nope|nah|not|never|wait|hold on|stop|espera|mejor no|nein|warte|stopp|halt|lieber nicht|non|n[ãa]o|nee|wacht|attends|aspetta|meglio di no|liever niet|nie|czekaj|zaczekaj|lepiej nie|nei|nej|vent|vänta|vente|stopp|helst ikke|hellere ikke|hellre inte|ne|počkej|počkejte|radši ne|hayır|dur|bekle|vazgeç|gerek yok)(?![\p{L}\p{N}])/iu;
+var REFUSES_OPENING = /^\W*(?:no|nope|nah|not|never|neither|none|wait|hold on|stop|espera|mejor no|nein|warte|stopp|halt|lieber nicht|non|n[ãa]o|nee|wacht|attends|aspetta|meglio di no|liever niet|nie|czekaj|zaczekaj|lepiej nie|nei|nej|vent|vänta|vente|stopp|helst ikke|hellere ikke|hellre inte|ne|počkej|počkejte|radši ne|hayır|dur|bekle|vazgeç|gerek yok)(?![\p{L}\p{N}])/iu;
 var NEGATION = /(?<![\p{L}\p{N}])(?:don['’]?t|do not|doesn['’]?t|not|never|no longer|todav[ií]a no|a[uú]n no|nunca|nicht|noch nicht|auf keinen fall|pas encore|non ancora|ainda n[ãa]o|niet|nog niet|nie|jeszcze nie|w żadnym wypadku|ikke|ikkje|inte|aldri|aldrig|ještě ne|nikdy|değil|henüz değil|asla)(?![\p{L}\p{N}])/iu;
 var AGREES = /^\W*(?:yes|yeah|yep|yup|sure|ok(?:ay)?|fine|great|perfect|go\s+(?:ahead|on)|do\s+(?:it|that|so)|please\s+do|sounds\s+good|that\s+works|let['’]?s\s+do\s+(?:it|that)|go\s+with|s[ií]|sim|oui|ja|tak|vale|claro|d['’]accord|va\s+bene|graag|prima|doe\s+maar|mach\s+das|gjerne|gärna|greit|fint|ano|jo|dobře|jasně|souhlasím|evet|tamam|olur|peki|tabii)(?![\p{L}\p{N}])/iu;
 var AFTER_NEGATION = /* @__PURE__ */ new Set([
@@ -70071,7 +70154,7 @@ var refuses = (answer) => !PICKS_ANOTHER.test(answer) && (REFUSES_OPENING.test(a
 var PICKS_ANOTHER = /^\W*(?:no|nope|nah)\W+(?:go\s+with|use|pick|take|choose|make\s+it|let['’]?s\s+go\s+with|(?:the\s+)?other\s+one|rather)(?![\p{L}\p{N}])/iu;
 var OFFER = /^(?:(?:so|ok(?:ay)?|great|alright)[,!]?\s+)?(?:(?:which|what|when|where|who|whom)\b[^?,]{0,60}?\s)?(?:(?:shall|should|can|may)\s+I|(?:(?:do|would)\s+you\s+)?(?:want|like|need)\s+me\s+to|(?:do|would)\s+you\s+(?:confirm|agree)\s+(?:that\s+)?I\s+should|is\s+it\s+ok(?:ay)?\s+(?:if|for)\s+(?:I|me\s+to))\b/i;
 var GO_ON = /^(?:go\s+ahead|proceed|continue|do\s+(?:that|this|it|so))\b/i;
-var CONFIRM = /^(?:(?:so|ok(?:ay)?|great|alright)[,!]?\s+)?(?:(?:would|do)\s+you\s+(?:like|want)\s+(?:me\s+)?to\s+(?:proceed|go\s+ahead|continue|confirm)|shall\s+(?:I|we)\s+(?:proceed|go\s+ahead|continue)|(?:can|could|would)\s+you\s+(?:please\s+)?confirm|do\s+you\s+confirm|is\s+(?:that|this|everything)\s+(?:correct|right|ok(?:ay)?|fine|alright)|(?:does|do)\s+(?:that|this|these)\s+(?:sound|look)\s+(?:good|right|ok(?:ay)?|fine)|(?:does|do|would|will)\s+(?:that|this|these|it)\s+(?:suit|work)(?:\s+for)?(?:\s+you)?)\b/i;
+var CONFIRM = /^(?:(?:so|ok(?:ay)?|great|alright)[,!]?\s+)?(?:(?:would|do)\s+you\s+(?:like|want)\s+(?:me\s+)?to\s+(?:proceed|go\s+ahead|continue|confirm)|shall\s+(?:I|we)\s+(?:proceed|go\s+ahead|continue)|(?:can|could|would)\s+you\s+(?:please\s+)?confirm|do\s+you\s+confirm|is\s+(?:that|this|everything)\s+(?:correct|right|ok(?:ay)?|fine|alright)|(?:does|do)\s+(?:that|this|these)\s+(?:sound|look)\s+(?:good|right|ok(?:ay)?|fine)|(?:does|do|would|will)\s+(?:that|this|these|it)\s+(?:suit|work)(?:\s+for)?(?:\s+you)?|which\s+(?:one\s+|option\s+|of\s+(?:these|those|the\s+two)\s+)?(?:(?:would|do|will)\s+you\s+(?:prefer|like|want|rather|go\s+for)|(?:suits|works)(?:\s+you)?(?:\s+best|\s+better)?)|which\s+one$)\b/i;
 var PLEASE_CONFIRM = /^please\s+confirm\b/i;
 var WILL3 = /(?:^|(?:^|[,;:]\s*|\s)(?:so|then|and)\s+)(?:I\s+(?:can|could|will|would|am\s+going\s+to)|I['’](?:ll|d|m\s+going\s+to))\s+(.+)$/i;
 
@@ -70353,16 +70436,16 @@ function labelNodes(g, items, rootItem, input2, policy) {
       ...requestLanguage ? { readIn: requestLanguage } : {}
     }) : void 0;
     const call = it.kind === "tool" || it.kind === "sink";
-    const direct = call && (requestPointsAt(input2.root, { args: it.args }) || ledFrom(pointedReads, it));
-    const entry2 = call && !direct && (openedFromEntry(listings, it, requestNames) || oneMessageByNamed(itemReading(it).record, writerNames));
+    const { pointed, entry: entry2 } = pointedRead(it, call, { root: input2.root, pointedReads, listings, requestNames, writerNames, delegating });
     if (entry2) opened2.add(it.node);
-    const pointed = direct || entry2;
     const { found: found2, reaches } = withoutRequestedOrders(policy, it, text2, detected, rootActions, pointed);
     const passages = found2 ? injectedText(text2, found2) : "";
     const plain = found2 !== void 0 && !reaches.some((r) => r.explicit);
     const echo = plain && echoesRequest(passages, rootTokens, input2.root);
     const tasks = plain && !echo && !found2.unreadable && delegating && site === "tool-result" && pointed;
-    if (tasks) delegated.push(delegationOf(policy, it, passages));
+    const handed = tasks ? delegationOf(policy, it, `${passages}
+${text2}`) : !found2 && delegating && site === "tool-result" && pointed ? wishesHandedOver(policy, it, text2) : void 0;
+    if (handed) delegated.push(handed);
     if (found2 && !echo && !tasks) {
       if (found2.explicit) g.label(it.node, OVERRIDE, found2.why, after);
       injections.set(it.node, {
@@ -70373,12 +70456,8 @@ function labelNodes(g, items, rootItem, input2, policy) {
         reaches
       });
     } else if (content.mask & OVERRIDE) {
-      injections.set(it.node, {
-        why: content.evidence.find((e) => e.mask & OVERRIDE).why,
-        injected: normalizeText(it.output),
-        clean: "",
-        passages: it.output
-      });
+      const why = content.evidence.find((e) => e.mask & OVERRIDE).why;
+      injections.set(it.node, { why, injected: normalizeText(it.output), clean: "", passages: it.output });
     }
     if (pointed) pointedNodes.add(it.node);
     const record2 = site === "tool-result" ? itemReading(it).record : void 0;
@@ -70420,10 +70499,49 @@ function openedFromEntry(listings, it, names) {
   const budget = { leaves: 5e3 };
   return listings.some((l) => entryNamed(l, values, names, 0, budget));
 }
+function pointedRead(it, call, c3) {
+  if (!call) return { pointed: false, entry: false };
+  if (requestPointsAt(c3.root, { args: it.args }) || ledFrom(c3.pointedReads, it)) return { pointed: true, entry: false };
+  const record2 = itemReading(it).record;
+  const entry2 = openedFromEntry(c3.listings, it, c3.requestNames) || oneMessageByNamed(record2, c3.writerNames) || c3.delegating && titledInRequest(c3.root, record2);
+  return { pointed: entry2, entry: entry2 };
+}
 function oneMessageByNamed(record2, names) {
+  if (names === void 0) return false;
+  const writtenBy = (one2) => one2 !== null && typeof one2 === "object" && !Array.isArray(one2) && Object.entries(one2).some(([k, v]) => WRITER_KEY.test(k) && typeof v === "string" && v.length <= 200 && names.test(v));
   const one = Array.isArray(record2) ? record2.length === 1 ? record2[0] : void 0 : record2;
-  if (names === void 0 || one === null || typeof one !== "object" || Array.isArray(one)) return false;
-  return Object.entries(one).some(([k, v]) => WRITER_KEY.test(k) && typeof v === "string" && v.length <= 200 && names.test(v));
+  return writtenBy(one) || !Array.isArray(record2) && writtenBy(onlyEntry(record2));
+}
+function titledInRequest(request2, record2) {
+  const one = Array.isArray(record2) ? record2.length === 1 ? record2[0] : void 0 : record2;
+  if (one === null || typeof one !== "object" || Array.isArray(one)) return false;
+  const title = Object.entries(one).find(([k, v]) => TITLE_KEY.test(k) && typeof v === "string" && v.length <= 200)?.[1];
+  if (title === void 0) return false;
+  const ws = normalizeText(title.replace(/\([^()]*\)/g, " ")).split(" ").filter((w) => w.length >= 3 && !/\d/.test(w));
+  if (ws.filter((w) => w.length >= 4).length < 2) return false;
+  const r = new Set(normalizeText(request2.slice(0, 4e3)).split(" "));
+  const has3 = (w) => r.has(w) || w.endsWith("s") && r.has(w.slice(0, -1)) || [...r].some((x) => x.length >= 5 && w.startsWith(x));
+  return ws.every(has3);
+}
+var TITLE_KEY = /^(?:title|titel|titre|titulo|título|titolo|tytul|tytuł|otsikko|baslik|başlık|document_?title|doc_?title)$/i;
+function handedProse(record2, text2) {
+  if (record2 === void 0 || record2 === null || typeof record2 !== "object") return text2;
+  const out = [];
+  const walk2 = (x, key3, depth2) => {
+    if (depth2 > 8 || out.length >= 64) return;
+    if (typeof x === "string") {
+      if (BODY_KEY.test(key3)) out.push(x);
+    } else if (Array.isArray(x)) for (const v of x.slice(0, 64)) walk2(v, key3, depth2 + 1);
+    else if (x !== null && typeof x === "object") for (const [k, v] of Object.entries(x).slice(0, 64)) walk2(v, k, depth2 + 1);
+  };
+  walk2(record2, "", 0);
+  return out.join("\n");
+}
+var BODY_KEY = /^(?:body|text|content|message|body_?text|plain_?text|snippet|tresc|treść|inhalt|texto|corpo|testo|contenu|tekst|innehåll|innehall|sisalto|sisältö|icerik|içerik)$/i;
+function onlyEntry(record2) {
+  if (record2 === null || typeof record2 !== "object") return void 0;
+  const lists = Object.values(record2).filter((v) => Array.isArray(v));
+  return lists.length === 1 && lists[0].length === 1 ? lists[0][0] : void 0;
 }
 var WRITER_KEY = /^(?:from|sender|author|written_?by|von|absender|fra|afsender|avsender|avsandare|fran|navn|namn|name|nimi|lahettaja|remitente|mittente|expediteur|od|kimden|gonderen)$/i;
 function capitalisedWords(request2) {
@@ -70461,6 +70579,11 @@ var MAX_POINTED = 16;
 var MAX_POINTED_TEXT = 1e5;
 function cleanOf(text2, found2) {
   return found2 ? cleanText(text2, found2) : text2;
+}
+function wishesHandedOver(policy, it, text2) {
+  const prose = handedProse(itemReading(it).record, text2);
+  const readable3 = prose !== "" && (languageOf(prose) !== void 0 || !mostlyUnreadable(prose));
+  return readable3 && requestNeeds(policy, prose.slice(0, MAX_REACH)).mask ? delegationOf(policy, it, prose) : void 0;
 }
 function delegationOf(policy, it, passages) {
   const asks2 = requestNeeds(policy, passages.slice(0, MAX_REACH)).mask;
@@ -70773,7 +70896,8 @@ function recordsTheMoney(c3, bit) {
 }
 function addsOrChanges(site, policy) {
   const category = site.verb === void 0 ? void 0 : policy.verbOf(site.verb);
-  return (category === "change" || category === "book") && (site.sinks & (FINANCIAL | EXEC)) === 0;
+  const staged = site.verb === void 0 && site.unplaced === true;
+  return (category === "change" || category === "book" || staged) && (site.sinks & (FINANCIAL | EXEC)) === 0;
 }
 var CODE_VALUE = /^(?=[^\s]*\d)[\w.:/#-]{3,64}$|^[a-z0-9]+(?:_[a-z0-9]+)+$/i;
 function orderedOnItsObject(c3, bit) {
