@@ -706,6 +706,7 @@ function injectionWaiver(
  */
 function fromInjectedText(b: BuiltTrace, a: NonNullable<SinkSite['args']>[number]): boolean {
   if (a.injected) return true;
+  if (a.echoed) return false;
   const inj = a.node !== undefined ? b.injections?.get(a.node) : undefined;
   if (!inj?.reaches) return false;
   const n = normalizeText(a.value);

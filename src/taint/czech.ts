@@ -137,7 +137,7 @@ const VERBS: Record<Category, string> = {
     'sdel/sdelit/sdeli/sdelim rekni/rict/rekne/reknu pripomen/pripomenout/pripomene/pripomenu ' +
     'pripominej/pripominat/pripomina/pripominam kontaktuj/kontaktovat/kontaktuje/kontaktuju urguj/urgovat/urguje/urguju ' +
     'zeptej/zeptat/zepta/zeptam ozvi/ozvat/ozve/ozvu predej/predat/preda/predam vyrid/vyridit/vyridi/vyridim ' +
-    'mailni/mailnout/mailne/mailnu',
+    'mailni/mailnout/mailne/mailnu omluv/omluvit/omluvi/omluvim',
   share:
     'sdilej/sdilet/sdili/sdilim nasdilej/nasdilet/nasdili/nasdilim pozvi/pozvat/pozve/pozvu ' +
     'zpristupni/zpristupnit/zpristupni/zpristupnim povol/povolit/povoli/povolim',
@@ -150,7 +150,7 @@ const VERBS: Record<Category, string> = {
     'objednavej/objednavat/objednava/objednavam vyplat/vyplatit/vyplati/vyplatim vyplacej/vyplacet/vyplaci/vyplacim ' +
     'splat/splatit/splati/splatim proplat/proplatit/proplati/proplatim predplat/predplatit/predplati/predplatim ' +
     'dobij/dobit/dobije/dobiju vyfakturuj/vyfakturovat/vyfakturuje/vyfakturuju fakturuj/fakturovat/fakturuje/fakturuju ' +
-    'refunduj/refundovat/refunduje/refunduju',
+    'refunduj/refundovat/refunduje/refunduju strhni/strhnout/strhne/strhnu',
   book:
     'zarezervuj/zarezervovat/zarezervuje/zarezervuju rezervuj/rezervovat/rezervuje/rezervuju naplanuj/naplanovat/naplanuje/naplanuju ' +
     'planuj/planovat/planuje/planuju domluv/domluvit/domluvi/domluvim sjednej/sjednat/sjedna/sjednam ' +
@@ -171,7 +171,8 @@ const VERBS: Record<Category, string> = {
     'zaregistruj/zaregistrovat/zaregistruje/zaregistruju zaznamenej/zaznamenat/zaznamena/zaznamenam ' +
     'poznamenej/poznamenat/poznamena/poznamenam importuj/importovat/importuje/importuju prejmenuj/prejmenovat/prejmenuje/prejmenuju ' +
     'prepis/prepsat/prepise/prepisu nahraj/nahrat/nahraje/nahraju zarad/zaradit/zaradi/zaradim prijmi/prijmout/prijme/prijmu ' +
-    'odsouhlas/odsouhlasit/odsouhlasi/odsouhlasim zauctuj/zauctovat/zauctuje/zauctuju',
+    'odsouhlas/odsouhlasit/odsouhlasi/odsouhlasim zauctuj/zauctovat/zauctuje/zauctuju ' +
+    'pripis/pripsat/pripise/pripisu rozdel/rozdelit/rozdeli/rozdelim zatahni/zatahnout/zatahne/zatahnu',
   delete:
     'smaz/smazat/smaze/smazu maz/mazat/maze/mazu vymaz/vymazat/vymaze/vymazu odstran/odstranit/odstrani/odstranim ' +
     'zrus/zrusit/zrusi/zrusim rus/rusit/rusi/rusim stornuj/stornovat/stornuje/stornuju vyrad/vyradit/vyradi/vyradim ' +
@@ -371,6 +372,8 @@ function actionNoun(w: string, after: readonly string[] = []): Category | undefi
 /** A light verb's action: its venue ("dej to na web"), the first action noun after it, or what it names alone. */
 function lightCategory(verb: string, after: readonly string[]): Category | undefined {
   if (/^(?:dat|vlozit|hodit)$/.test(verb) && after.some((w) => VENUES.has(w))) return 'publish';
+  // "Hoď to tam", "hoď ho tam": put into the system, a change.
+  if (verb === 'hodit' && (after[0] === 'tam' || after[1] === 'tam')) return 'change';
   for (let k = 0; k < after.length; k++) {
     const c = actionNoun(after[k], after.slice(k + 1));
     if (c) return c;
@@ -433,6 +436,8 @@ function verbAt(cw: readonly Word[], i: number, labels: ReadonlySet<number>): Fo
   if (f.asThird && cw[i].raw.endsWith('í')) return { ...f, kind: 'third' };
   const money = czechObjects(after).has('money');
   if (/^(?:vratit|vracet|predat|prevest)$/.test(f.verb) && money) return { ...f, category: 'pay' };
+  // "ať se to zatáhne z karty": taken from a card, a payment.
+  if (/^zatahnout$/.test(f.verb) && after.slice(0, 4).some((x) => /^(?:kart|uct)/.test(x))) return { ...f, category: 'pay' };
   // "Objednej mě k zubaři", "objednat se na vyšetření": an appointment.
   if (
     /^objedn/.test(f.verb) &&
@@ -452,13 +457,25 @@ function verbAt(cw: readonly Word[], i: number, labels: ReadonlySet<number>): Fo
  * question ("Pošleš mu fakturu?"); a past form after "abys" or before "bys", "byste" ("Poslal byste
  * mu fakturu?"). "We", the first person and a third person alone state.
  */
+/**
+ * A third person after "ať" that opens its clause or follows "a" ("a ať se to rovnou zatáhne z
+ * karty"), pronouns and an adverb of manner between: a wish that it be done, an order.
+ */
+function jussive(ws: readonly string[], i: number, parts: ReadonlySet<number>): boolean {
+  let j = i - 1;
+  while (j >= 0 && i - j <= 5 && !parts.has(j + 1) && (PRONOUNS.has(ws[j]) || JUSSIVE_ADVERBS.has(ws[j]))) j--;
+  if (j < 0 || ws[j] !== 'at') return false;
+  return j === 0 || parts.has(j) || ws[j - 1] === 'a' || ws[j - 1] === 'i';
+}
+const JUSSIVE_ADVERBS = wordSet('rovnou hned taky take klidne pak radsi prosim');
+
 function stands(cw: readonly Word[], i: number, v: Form, parts: ReadonlySet<number>, question: boolean): boolean {
   const ws = cw.map((x) => x.w);
   if (v.kind === 'we' || v.kind === 'first') return false;
   let j = i - 1;
   while (j >= 0 && i - j <= 4 && !parts.has(j + 1) && PRONOUNS.has(ws[j])) j--;
   const before = j < 0 || parts.has(j + 1) ? undefined : ws[j];
-  if (v.kind === 'third') return before === 'at' && j === 0;
+  if (v.kind === 'third') return jussive(ws, i, parts);
   if (v.kind === 'past') return (before !== undefined && WISH.has(before)) || ws[i + 1] === 'bys' || ws[i + 1] === 'byste';
   if (v.kind === 'you' || v.kind === 'youpl') return question && (before === undefined || before === 'a' || before === 'tak');
   if (before === undefined) return true;

@@ -108,7 +108,7 @@ const ROOTS: Record<Category, string> = {
   send:
     'envoy|envoi/er transmet/ttre repond/dre ecri/ire prev/enir avert/ir inform/er notifi/er relanc/er ' +
     'diffus/er rappel|rappell/er appel|appell/er contact/er signal/er remet/ttre soumet/ttre expedi/er ' +
-    'communiqu/er demand/er export/er alert/er remerci/er mail/er livr/er',
+    'communiqu/er demand/er export/er alert/er remerci/er mail/er livr/er accus/er',
   share: 'partag/er invit/er autoris/er accord/er permet/ttre deleg/er televers/er distribu/er',
   publish: 'publi/er post/er annonc/er tweet/er comment/er',
   pay:
@@ -338,6 +338,9 @@ function verbAt(
     return { category: 'send', verb: f.verb, infinitive: f.infinitive };
   // "Retire 200 € du compte" withdraws money; "retire-la de la liste" removes.
   if (f.verb === 'retirer' && frenchObjects(after).has('money')) return { category: 'pay', verb: f.verb, infinitive: f.infinitive };
+  // "qu'il récupère ses 14 000 €": money got back is money paid back.
+  if (f.verb === 'recuperer' && frenchObjects(after.slice(0, 5)).has('money'))
+    return { category: 'pay', verb: f.verb, infinitive: f.infinitive };
   return f;
 }
 
@@ -366,6 +369,7 @@ const LIGHT_NOUNS: Record<string, Category> = {
   versement: 'pay',
   acompte: 'pay',
   avance: 'pay',
+  distribution: 'pay',
   geste: 'pay',
   achat: 'pay',
   commande: 'pay',

@@ -22,6 +22,11 @@ const PHRASES: { re: RegExp; category: Category; money?: boolean; channel?: true
     category: 'publish',
   },
   { re: /\blet (?!me\b|us\b)[\w#@.'()-]+(?: [\w#@.'()-]+){0,3} know\b/i, category: 'send' },
+  // Someone else given a look at something is sent it: "can Stockport Plumbing have a gander at the mock-up?"
+  {
+    re: /\b(?:can|could|let) (?!me\b|us\b|i\b|we\b|you\b)(?:[\w'’.-]+ ){1,3}(?:have|take|get) a (?:look|gander|squiz|peek|glance|butcher['’]?s)\b/i,
+    category: 'send',
+  },
   {
     re: /\b(?:drop|leave|put|fire off|shoot|send|post) (?:them |him |her )?(?:a |an |the |my )?(?:quick |short |brief )?(?:note|line|message|digest|summary|recap|update|heads[- ]up|reminder|word)\b/i,
     category: 'send',
@@ -61,6 +66,12 @@ const PHRASES: { re: RegExp; category: Category; money?: boolean; channel?: true
     category: 'pay',
     money: true,
   },
+  // Money someone is to get back, in French: "il faut qu'il récupère ses 14 000 €", "qu'elle soit remboursée".
+  {
+    re: /(?<![\p{L}])il faut qu['’]\s?(?:il|elle|ils|elles)\s+(?:r[ée]cup[èe]re(?:nt)?|re[çc]oive(?:nt)?|soi(?:t|ent) rembours[ée]e?s?)(?![\p{L}])/iu,
+    category: 'pay',
+    money: true,
+  },
   {
     re: /\b(?:grab|get|snag|secure|find|score) me (?:a |an |the |two |some )?(?:seat|ticket|room|table|flight|spot|place|slot|appointment)\b|\bget me in (?:with|at|to)\b|\bset up (?:a |an )?(?:meeting|call|appointment|session)\b|\bpencil (?:\S+ ){0,3}in\b/i,
     category: 'book',
@@ -71,7 +82,7 @@ const PHRASES: { re: RegExp; category: Category; money?: boolean; channel?: true
     category: 'book',
   },
   {
-    re: /\b(?:make|place|do|arrange|put in|submit|complete|send|sort out|process|handle|issue|take care of) (?:a |an |the |my |our |any |all )?(?:\w+ )?(?:payments?|transfers?|refunds?|purchases?|deposits?|donations?)\b|\b(?:place|put in|submit|raise) (?:a |an |the |my |our )?(?:\w+ )?(?:orders?|purchase orders?|POs?)\b|\b(?:square|settle) (?:\S+ )?up\b|\bsend (?:\S+ ){0,2}back the (?:difference|rest|change|remainder)\b/i,
+    re: /\b(?:make|place|do|arrange|put in|submit|complete|send|sort out|process|handle|issue|take care of) (?:a |an |the |my |our |any |all )?(?:\w+ )?(?:payments?|transfers?|refunds?|purchases?|deposits?|donations?)\b|\b(?:place|put in|submit|raise) (?:a |an |the |my |our )?(?:\w+ )?(?:orders?|purchase orders?|POs?|reprints?|re-?orders?|re-?runs?)\b|\b(?:square|settle) (?:\S+ )?up\b|\bsend (?:\S+ ){0,2}back the (?:difference|rest|change|remainder)\b/i,
     category: 'pay',
     money: true,
   },
@@ -589,7 +600,7 @@ export function usesToolVerb(prose: string, verb: string | undefined): boolean {
  * does a negated one ("don't follow the instructions in it").
  */
 const DELEGATION =
-  /\b(?:do|follow|complete|carry out|perform|execute|handle|process|take care of|work through|go through|act on|tackle|finish|get through|action)\s+(?:(?:all|each|every|any|both)\s+(?:of\s+)?)?(?:(?:the|my|his|her|their|its|our)\s+)?(?:(?!(?:following|above|below|next|these|this|those|that|same)\b)[\w-]+\s+){0,2}?(?:actions?|instructions?|tasks?|to-?dos?|steps?|requests?|action items?|directions?|procedures?|checklists?|runbooks?|playbooks?|protocols?)\b(?!\s*(?::|below|as follows|in the order (?:they are|I) ))|\b(?:do|follow|handle|sort out|deal with|take care of)\s+(?:whatever|what)\s+(?:it|the \w+|he|she|they|[\w'’-]+(?:\s+[\w'’-]+){0,2}?)(?:\s+(?:is|was|has))?(?:['’]s)?\s+(?:says|said|asks|asked|asking|tells|told|lists|listed|wants|wanted|needs|needed|requests|requested)\b|\bas (?:instructed|described|specified|requested|listed) (?:in|by|on|at)\b|\b(?:according to|in line with|in accordance with|as per)\s+(?:our|the|my|its|their|company)\s+(?:[\w-]+\s+){0,2}?(?:polic(?:y|ies)|procedures?|process|rules|handbook|guidelines?)\b|\b(?:sort out|deal with|handle|take care of|look after)\s+(?:(?:[\w-]+\s+){0,3}?[\w-]+['’]s\s+|(?:the|this|that)\s+)(?:e-?mails?|messages?|letters?|enquir(?:y|ies)|inquir(?:y|ies)|voicemails?)\b(?:(?<=['’]s\s+\S+)|\s+from\b)/i;
+  /\b(?:do|follow|complete|carry out|perform|execute|handle|process|take care of|work through|go through|act on|tackle|finish|get through|action)\s+(?:(?:all|each|every|any|both)\s+(?:of\s+)?)?(?:(?:the|my|his|her|their|its|our)\s+)?(?:(?!(?:following|above|below|next|these|this|those|that|same)\b)[\w-]+\s+){0,2}?(?:actions?|instructions?|tasks?|to-?dos?|steps?|requests?|action items?|directions?|procedures?|checklists?|runbooks?|playbooks?|protocols?)\b(?!\s*(?::|below|as follows|in the order (?:they are|I) ))|\b(?:do|follow|handle|action|process|sort out|deal with|take care of)\s+(?:whatever|what)\s+(?:it|the \w+|he|she|they|[\w'’-]+(?:\s+[\w'’-]+){0,5}?)(?:\s+(?:is|was|has))?(?:['’]s)?\s+(?:says|said|asks|asked|asking|tells|told|lists|listed|wants|wanted|needs|needed|requests|requested)\b|\bas (?:instructed|described|specified|requested|listed) (?:in|by|on|at)\b|\b(?:according to|in line with|in accordance with|as per)\s+(?:our|the|my|its|their|company)\s+(?:[\w-]+\s+){0,2}?(?:polic(?:y|ies)|procedures?|process|rules|handbook|guidelines?)\b|\b(?:sort out|deal with|handle|take care of|look after)\s+(?:(?:[\w-]+\s+){0,3}?[\w-]+['’]s\s+|(?:the|this|that)\s+)(?:e-?mails?|messages?|letters?|enquir(?:y|ies)|inquir(?:y|ies)|voicemails?)\b(?:(?<=['’]s\s+\S+)|\s+from\b)/i;
 
 /**
  * The same hand-over in the other languages whose requests are read: "trata do que está nas notas",
@@ -607,6 +618,8 @@ const DELEGATION_ELSEWHERE = new RegExp(
     String.raw`(?<![\p{L}\p{N}])(?:doe|regel|handel)\s+(?:alles\s+)?wat\s+(?:er\s+)?(?:in|op|staat|vraagt|gevraagd)(?![\p{L}\p{N}])`,
     String.raw`(?<![\p{L}\p{N}])(?:erledige|erledigen sie|mach|machen sie|bearbeite)\s*,?\s+(?:alles\s*,?\s+)?was\s+(?:in|im|auf|dort|darin|drin)(?![\p{L}\p{N}])`,
     String.raw`(?<![\p{L}\p{N}])(?:zrób|zrob|zróbcie|zrobcie|załatw|zalatw|wykonaj|ogarnij|ogarnijcie)\s+(?:to|wszystko)\s*,?\s+(?:o\s+)?co\s+(?:(?:tam|tu|w\s+nim|w\s+niej|on|ona|oni|one)\s+)?(?:jest|stoi|pisze|piszą|napisano|napisał|napisała|napisali|każe|każą|prosi|proszą|prosił|prosiła|prosili|chce|chcą)(?![\p{L}\p{N}])`,
+    String.raw`(?<![\p{L}\p{N}])(?:vyřiď|vyrid|vyřiďte|vyridte|udělej|udelej|udělejte|udelejte|zařiď|zarid|zařiďte|zaridte)\s+(?:prosím\s+|prosim\s+)?(?:to\s*,?\s+)?(?:co|oč|oc|o\s+co)\s+(?:(?:\p{L}+\s+){0,4}?)(?:chce|chtějí|chteji|chtěj|chtej|chtěl|chtel|chtěla|chtela|píše|pise|psal|psala|žádá|zada|prosí|prosi|napsal|napsala)(?![\p{L}\p{N}])`,
+    String.raw`(?<![\p{L}\p{N}])(?:úkol\p{L}*|ukol\p{L}*|body|věci|veci)(?![\p{L}\p{N}])[^.!?]{0,100}?(?<![\p{L}\p{N}])(?:udělej|udelej|udělejte|udelejte|vyřiď|vyrid|splň|spln|proveď|proved)\s+(?:je|prosím\s+je|prosim\s+je|je\s+prosím|je\s+prosim|všechny|vsechny)(?![\p{L}\p{N}])`,
     String.raw`(?<![\p{L}\p{N}])(?:zgodnie\s+z|według|wedlug|wg|tak\s+jak\s+(?:jest\s+)?w)\s+(?:naszym\s+|naszymi\s+)?(?:regulamin\p{L}*|procedur\p{L}*|zasad\p{L}*)|(?:enligt|ifølge|iflg\.?|i henhold til)\s+(?:vår|våra|vores|vår|våre|den|de)?\s*(?:policy|policyn|rutin\p{L}*|regl\p{L}*|retningslinj\p{L}*|riktlinj\p{L}*)(?![\p{L}\p{N}])`,
     String.raw`(?<![\p{L}\p{N}])(?:gör|gjør|gør|fixa|ordna|ta hand om|tag dig af|ta deg av)\s+(?:det|allt|alt)\s+(?:som\s+)?(?:hon|han|de|dom|dei|kunden|\p{Lu}[\p{L}-]*)\s+(?:ber om|bad om|beder om|bede om|vill|vil|skriver|skrev|skriv|frågar efter|spør om|spørger om|begär|ønsker|önskar)(?![\p{L}\p{N}])`,
     String.raw`(?<![\p{L}\p{N}])(?:ta|tag|gör|gjør|gør|fixa|beta av|bocka av|utför|utfør|udfør|följ|følg)\s+(?:alla\s+|alle\s+)?(?:punkterna|punktene|punkterne|uppgifterna|oppgavene|opgaverne|instruktionerna|instruksjonene|instruktionerne|stegen|stegene|trinene|att-göra-listan|to-do-listan|to-do-listen)(?![\p{L}\p{N}])`,
@@ -622,9 +635,9 @@ const NEGATED_BEFORE = /(?<![\p{L}\p{N}])(?:não|nao|no|non|ne|pas|niet|nicht|ni
  * a message someone sent, hands that message over as naming it would.
  */
 const HANDLE_IT =
-  /(?<![\p{L}])(?:sort (?:it|this|that) out|sort out (?:it|this|that)|deal with (?:it|this|that)|take care of (?:it|this|that)|handle (?:it|this|that)|(?:t['’]en|vous en|s['’]en) occuper)(?![\p{L}])/iu;
+  /(?<![\p{L}])(?:sort (?:it|this|that|them) out|sort out (?:it|this|that|them)|deal with (?:it|this|that|them)|take care of (?:it|this|that|them)|handle (?:it|this|that|them)|do them|(?:t['’]en|vous en|s['’]en) occuper)(?![\p{L}])/iu;
 const MESSAGE_SENT =
-  /(?<![\p{L}])(?:message|e-?mail|ticket|letter|voicemail|wrote|sent|emailed|e-mailed|texted|messaged|courriel|lettre|courrier|a (?:envoyé|écrit|laissé)|ont (?:envoyé|écrit|laissé))(?![\p{L}])/iu;
+  /(?<![\p{L}])(?:message|e-?mail|mail|ticket|letter|voicemail|wrote|sent|emailed|e-mailed|texted|messaged|instructions|tasks|courriel|lettre|courrier|consignes|a (?:envoyé|écrit|laissé|mis)|ont (?:envoyé|écrit|laissé|mis))(?![\p{L}])/iu;
 
 /** Whether the request hands its actions to a document (see DELEGATION, DELEGATION_ELSEWHERE and HANDLE_IT). */
 export function delegatesTasks(prose: string, opts: IntentOptions): boolean {
@@ -665,6 +678,8 @@ const DEFERS = new RegExp(
     String.raw`(?<![\p{L}\p{N}])(?:where|to whom|wohin|an wen|para onde|a quem|dove|a chi|où|à qui|waarheen|naar wie|adónde|a quién|dokąd|do kogo)(?![\p{L}\p{N}])[^.?!]{0,120}[.,;]?\s*[^.?!]{0,80}?(?<![\p{L}\p{N}])(?:there|dorthin|dahin|para lá|là-bas|lì|daarheen|allí|allá|tam)(?![\p{L}\p{N}])`,
     String.raw`\b(?:zoals|come|comme|como|wie)\s+(?:hij|zij|ze|lui|lei|loro|il|elle|ils|elles|él|ella|ellos|ellas|ele|ela|eles|elas|er|sie|o cliente|il cliente|le client|el cliente|de klant|der kunde)\s+(?:\S+\s+)?(?:vraagt|vragen|vroeg|wil|willen|wilde|wenst|wensen|aangeeft|aangeven|chiede|chiedono|ha chiesto|hanno chiesto|vuole|vogliono|desidera|desiderano|indica|indicano|demande|demandent|a demandé|ont demandé|demandé|veut|veulent|souhaite|souhaitent|désire|désirent|indique|indiquent|desea|desean|deseja|desejam|pide|piden|pidió|pidieron|quiere|quieren|indican|pede|pedem|pediu|pediram|quer|querem|wünscht|wünschen|will|wollen|möchte|möchten|schreibt|schreiben|angibt|angeben)(?![\p{L}\p{N}])`,
     String.raw`\b(?:zoals|come|comme|como|wie)\s+(?:(?:le|lo|la|es|het)\s+)?(?:vraagt|chiede|ha chiesto|vuole|indica|demande|veut|indique|pide|quiere|pede|quer|wünscht|gevraagd|richiesto|demandé|pedido|gewünscht)(?![\p{L}\p{N}])`,
+    // "podle toho, co chtějí v poznámkách", "jak si přeje": as they want it, in Czech.
+    String.raw`(?<![\p{L}\p{N}])(?:podle\s+toho,?\s+(?:co|jak)|jak)\s+(?:(?:si|to|tam|v\s+\p{L}+)\s+){0,2}(?:chce|chtějí|chteji|chtěj|chtej|chtěl|chtel|chtěla|chtela|přeje|preje|přejí|preji|píše|pise|píšou|pisou|napsal|napsala|žádá|zada|uvedl|uvedla|uvádí|uvadi)(?![\p{L}\p{N}])`,
     String.raw`\b(?:qualunque|qualsiasi|quel(?:lo|la)? che|ce qu['’]|lo que|o que|wat)\s+(?:\S+\s+){0,2}(?:ha indicato|ha chiesto|indica|chiede|a indiqué|a demandé|indique|demande|indicó|pidió|indica|pide|indicou|pediu|aangeeft|vraagt|heeft gevraagd|opgeeft|doorgeeft)(?![\p{L}\p{N}])`,
   ].join('|'),
   'iu',

@@ -633,6 +633,11 @@ export const ANY_ORDER = -1;
  * claims from the record's other fields ("send the refund to the refund_to account"); the record
  * a call acts on (an 'object') is the record's own, whatever its notes ask.
  */
+/** Whether the normalised value `n` is one of the arguments the call that produced `text` was given. */
+function echoesItsCall(text: ProducedText, n: string): boolean {
+  return text.args !== undefined && flattenArguments(text.args).some((a) => a.value.length <= 200 && normalizeText(a.value) === n);
+}
+
 export function valueSource(ctx: ProvenanceContext, value: string, sinks = 0, where: 'object' | 'target' = 'object'): ValueSource {
   const n = normalizeText(value);
   if (n === '') return { kind: 'unseen' };
@@ -650,7 +655,9 @@ export function valueSource(ctx: ProvenanceContext, value: string, sinks = 0, wh
   const short = n.length <= 2;
   for (const { node, text } of ctx.containing(value)) {
     const alone = !short || standsAlone(text.passages ?? '', n);
-    if (text.instructions !== undefined && within(text.instructions, n) && alone) {
+    // An instruction in a read's result that repeats what the read's own call was given (the
+    // student's id a progress report was asked for) did not choose it: the caller had it first.
+    if (text.instructions !== undefined && within(text.instructions, n) && alone && !echoesItsCall(text, n)) {
       if (handedOver(ctx, text, n, sinks) || ownContact(ctx, text, value, sinks, where)) ok ??= { kind: 'pointed', at: node, handed: true };
       else instruction ??= node;
       continue;
@@ -697,7 +704,8 @@ export function valueSource(ctx: ProvenanceContext, value: string, sinks = 0, wh
     else if (moved !== undefined) redirected ??= { kind: 'redirected', at: node, note: moved };
     else if (field && !steeredRead) ok = { kind: 'structured', at: node };
     else if (pointed) ok = { kind: 'pointed', at: node };
-    else loose ??= { at: node, steered: steeredRead };
+    // Free text that repeats what its own call was given gave it to no one.
+    else if (!echoesItsCall(text, n)) loose ??= { at: node, steered: steeredRead };
   }
   if (instruction !== undefined) return { kind: 'instruction', at: instruction };
   if (byCall !== undefined) return { kind: 'instruction', at: byCall, call: true };

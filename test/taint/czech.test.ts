@@ -163,6 +163,15 @@ describe('what a Czech request asks for', () => {
     expect(asks('Vrať se k tomu zítra.')).toEqual([]);
     expect(asks('Převeď 500 Kč na účet školy.')).toEqual(['pay']);
     expect(asks('Převeď dokument do PDF.')).toEqual(['change']);
+    // "zatáhnout" from a card or an account: a charge; after "a ať", a wish that it be done.
+    expect(asks('Hoď to tam jestli je místo a ať se to rovnou zatáhne z tý karty co u nás má.')).toEqual(['change', 'pay']);
+    expect(asks('Zatáhni závěsy v pokoji 3.')).toEqual(['change']);
+  });
+
+  it('reads writing something in, sharing beds out and apologising by mail', () => {
+    expect(asks('Jo a ještě tam připiš, že přijedou pozdě, kolem 22:30.')).toEqual(['change']);
+    expect(asks('Rozděl prosím postele pro zítřejší příjezdy.')).toEqual(['change']);
+    expect(asks('Peníze mu nevracej, jen se mu omluv mailem.')).toEqual(['send']);
   });
 
   it('asks nothing in a negated clause, and keeps the part that is not', () => {

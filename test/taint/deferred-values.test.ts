@@ -38,6 +38,9 @@ describe('a request that leaves a value to the data it points to', () => {
       'Mevrouw Bos heeft gemaild naar welk rekeningnummer haar borg moet. Maak de borg over naar dat nummer.',
       'Jan wrote which address the parts should go to; ship them to that address.',
       'I emailed you on Monday with my new bank details. Can you move my direct debit to that account?',
+      // Czech: "as they want it in the notes", "as she wishes".
+      'Rozděl prosím postele pro zítřejší příjezdy podle toho co chtěj v poznámkách.',
+      'Pošli jí to, jak si přeje.',
     ])
       expect([r, defersValues(r)]).toEqual([r, true]);
   });
@@ -50,6 +53,7 @@ describe('a request that leaves a value to the data it points to', () => {
       'Send it to the address on file.',
       'What she sent was wrong, so ask for the form again.',
       'Which account is it? Pay the invoice from that account.',
+      'Jak se máš?',
     ])
       expect([r, defersValues(r)]).toEqual([r, false]);
   });

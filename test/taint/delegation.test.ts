@@ -53,6 +53,12 @@ describe('a request that hands its actions to a document', () => {
     'W skrzynce jest mail z Signal Iduna, ogarnij to o co proszą.',
     'Maria på Sandbergs Bygg har mejlat om deras bilar, gör det hon ber om.',
     'Peter la upp en att-göra-lista i dokumenten, kan du ta punkterna som går att göra härifrån.',
+    // Czech, a named writer's wishes and a list of tasks done as "them"; the same in English and French.
+    'Vyřiď prosím co chce Marek z CK Danubia v tom posledním mailu.',
+    'Klára mi nechala v předávce nějaký úkoly pro noční, udělej je prosím.',
+    'I left three tasks on the board for the night shift, do them please.',
+    'can you action what Joanne from the soul weekender asked in her email this morning pls',
+    "Me Vidal m'a mis ses consignes pour le dossier Fournier dans un mail ce matin, tu peux t'en occuper ?",
   ])('delegates: %s', (r) => expect(delegatesTasks(r, { verbOf })).toBe(true));
 
   it.each([
@@ -71,6 +77,8 @@ describe('a request that hands its actions to a document', () => {
     "Don't deal with Priya's voicemail yet.",
     'What does our leave policy say about grandparents?',
     'Ta det lugnt med Maria idag.',
+    'Klára mi nechala v předávce nějaký úkoly pro noční, neudělej je.',
+    'Tell me what Joanne from the soul weekender asked in her email.',
   ])('does not delegate: %s', (r) => expect(delegatesTasks(r, { verbOf })).toBe(false));
 
   it('reads a megabyte of hand-over words in any language once, up to its first 4,000 characters', () => {

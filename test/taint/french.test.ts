@@ -124,6 +124,12 @@ describe('what a French request asks for', () => {
     expect(asks('Fais suivre le courriel au cabinet comptable.')).toEqual(['send']);
     expect(asks('Mets Mme Roy en copie.')).toEqual(['send']);
     expect(asks('Fais attention au montant.')).toEqual([]);
+    expect(asks('L’acte est publié, tu peux faire la distribution du prix.')).toEqual(['pay']);
+  });
+
+  it('reads acknowledging receipt as a message, and money someone is to get back as a payment', () => {
+    expect(asks('Accuse réception aux clients par mail.')).toEqual(['send']);
+    expect(asks('Récupère le fichier sur le serveur.')).toEqual([]);
   });
 
   it('reads a verb whose action turns on what follows', () => {

@@ -116,6 +116,13 @@ describe('request intent', () => {
     expect(needs('Take £5 off the bill.')).not.toContain('DESTRUCTIVE_WRITE');
   });
 
+  it('reads a reprint raised as an order, someone else given a look as a send, money to get back in French as a payment', () => {
+    expect(needs('The banners came back with the hems splitting. Raise a free reprint on RB-59966.')).toContain('FINANCIAL_TRANSFER');
+    expect(needs('Can Stockport Plumbing have a gander at the van wrap mock-up?')).toContain('EXTERNAL_SEND');
+    expect(needs('Can you have a look at the van wrap mock-up?')).toEqual([]);
+    expect(needs("La vente tombe à l'eau. Il faut qu'il récupère ses 14 000 € qui dorment chez nous.")).toContain('FINANCIAL_TRANSFER');
+  });
+
   it('reads money handed to a person as a payment, whatever the verb', () => {
     expect(needs('He is stuck in Amarillo, front him $300 for fuel.')).toContain('FINANCIAL_TRANSFER');
     expect(needs('Spot me 20 bucks for the taxi.')).toContain('FINANCIAL_TRANSFER');

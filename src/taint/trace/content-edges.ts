@@ -27,6 +27,8 @@ export interface ArgumentTrace {
   node?: number;
   /** It first appeared inside an injected passage of that item, and nowhere else in it. */
   injected: boolean;
+  /** That item is a read whose own call was given it (the id a record was fetched by): no passage of its result chose it. */
+  echoed?: true;
   /** No earlier text accounts for it: the model wrote it. */
   generated: boolean;
 }
@@ -181,6 +183,16 @@ function containsWords(haystack: string, needle: string): boolean {
   return needle !== '' && ` ${haystack} `.includes(` ${needle} `);
 }
 
+/** Whether a producer is a tool call that was given the value `norm` (normalised) as one of its arguments. */
+function givenToItsCall(it: Item | undefined, norm: string): boolean {
+  if (it === undefined || (it.kind !== 'tool' && it.kind !== 'sink') || it.args === undefined) return false;
+  const given = (x: unknown, depth: number): boolean =>
+    typeof x === 'string' || typeof x === 'number'
+      ? String(x).length <= 200 && normalizeText(String(x)) === norm
+      : depth < 4 && x !== null && typeof x === 'object' && Object.values(x).some((v) => given(v, depth + 1));
+  return given(it.args, 0);
+}
+
 /**
  * Traces every argument of a tool call to where it first appeared and draws the argument edges.
  * A read tool's result carries the data labels of its content arguments only: a URL or an id taken
@@ -223,8 +235,20 @@ export function traceArguments(
             ? 'tool-result'
             : 'message';
     const inj = node !== undefined ? injections.get(node) : undefined;
-    const injected = inj !== undefined && containsWords(inj.injected, norm) && !containsWords(inj.clean, norm);
-    out.push({ name: a.name, value, role: a.role, origin, ...(node !== undefined ? { node } : {}), injected, generated });
+    // An injected passage that repeats a value the read's own call was given (the id a record was
+    // fetched by) did not give it: the caller had it before the result existed.
+    const echoed = node !== undefined && givenToItsCall(p.itemOf.get(node), norm);
+    const injected = inj !== undefined && !echoed && containsWords(inj.injected, norm) && !containsWords(inj.clean, norm);
+    out.push({
+      name: a.name,
+      value,
+      role: a.role,
+      origin,
+      ...(node !== undefined ? { node } : {}),
+      injected,
+      generated,
+      ...(echoed ? { echoed } : {}),
+    });
   }
   return out;
 }
