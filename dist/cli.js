@@ -61555,7 +61555,7 @@ var ENDINGS3 = {
 };
 var ROOTS3 = {
   read: "regard/er verifi/er consult/er cherch/er recherch/er trouv/er retrouv/er list/er affich/er examin/er analys/er compar/er calcul/er resum/er recuper/er telecharg/er control/er identifi/er tradui/uire retourn/er obt/enir estim/er compt/er surveill/er montr/er expliqu/er indiqu/er ouvr/vrir tri/er",
-  send: "envoy|envoi/er transmet/ttre repond/dre ecri/ire prev/enir avert/ir inform/er notifi/er relanc/er diffus/er rappel|rappell/er appel|appell/er contact/er signal/er remet/ttre soumet/ttre expedi/er communiqu/er demand/er export/er alert/er remerci/er mail/er livr/er",
+  send: "envoy|envoi/er transmet/ttre repond/dre ecri/ire prev/enir avert/ir inform/er notifi/er relanc/er diffus/er rappel|rappell/er appel|appell/er contact/er signal/er remet/ttre soumet/ttre expedi/er communiqu/er demand/er export/er alert/er remerci/er mail/er livr/er accus/er",
   share: "partag/er invit/er autoris/er accord/er permet/ttre deleg/er televers/er distribu/er",
   publish: "publi/er post/er annonc/er tweet/er comment/er",
   pay: "pay|pai,pay/er regl/er vir/er rembours/er vers/er sold/er encaiss/er factur/er debit/er credit/er prelev/er acquitt/er command/er achet/er vend/dre",
@@ -61697,6 +61697,8 @@ function verbAt(cw, i2, labels, ws = cw.map((x) => x.w)) {
   if (f.verb === "renvoyer" && after.some((x) => /^(?:a|au|aux|lui|leur)$/.test(x) || x.includes("@")))
     return { category: "send", verb: f.verb, infinitive: f.infinitive };
   if (f.verb === "retirer" && frenchObjects(after).has("money")) return { category: "pay", verb: f.verb, infinitive: f.infinitive };
+  if (f.verb === "recuperer" && frenchObjects(after.slice(0, 5)).has("money"))
+    return { category: "pay", verb: f.verb, infinitive: f.infinitive };
   return f;
 }
 function nounHeading(cw, i2) {
@@ -61719,6 +61721,7 @@ var LIGHT_NOUNS = {
   versement: "pay",
   acompte: "pay",
   avance: "pay",
+  distribution: "pay",
   geste: "pay",
   achat: "pay",
   commande: "pay",
@@ -63589,12 +63592,12 @@ function czechOnlyVerb(w) {
 var OWN_KINDS = /* @__PURE__ */ new Set(["imp", "impl", "inf", "you", "youpl", "first"]);
 var VERBS4 = {
   read: "zkontroluj/zkontrolovat/zkontroluje/zkontroluju kontroluj/kontrolovat/kontroluje/kontroluju najdi/najit/najde/najdu hledej/hledat/hleda/hledam vyhledej/vyhledat/vyhleda/vyhledam ukaz/ukazat/ukaze/ukazu zobraz/zobrazit/zobrazi/zobrazim precti/precist/precte/prectu stahni/stahnout/stahne/stahnu spocitej/spocitat/spocita/spocitam shrn/shrnout/shrne/shrnu projdi/projit/projde/projdu podivej/podivat/podiva/podivam otevri/otevrit/otevre/otevru porovnej/porovnat/porovna/porovnam over/overit/overi/overim zjisti/zjistit/zjisti/zjistim vypis/vypsat/vypise/vypisu vrat/vratit/vrati/vratim vracej/vracet/vraci/vracim",
-  send: "posli/poslat/posle/poslu posilej/posilat/posila/posilam odesli/odeslat/odesle/odeslu odesilej/odesilat/odesila/odesilam preposli/preposlat/preposle/preposlu zasli/zaslat/zasle/zaslu zasilej/zasilat/zasila/zasilam napis/napsat/napise/napisu odpovez/odpovedet/odpovi/odpovim odpovidej/odpovidat/odpovida/odpovidam zavolej/zavolat/zavola/zavolam volej/volat/vola/volam informuj/informovat/informuje/informuju upozorni/upozornit/upozorni/upozornim oznam/oznamit/oznami/oznamim sdel/sdelit/sdeli/sdelim rekni/rict/rekne/reknu pripomen/pripomenout/pripomene/pripomenu pripominej/pripominat/pripomina/pripominam kontaktuj/kontaktovat/kontaktuje/kontaktuju urguj/urgovat/urguje/urguju zeptej/zeptat/zepta/zeptam ozvi/ozvat/ozve/ozvu predej/predat/preda/predam vyrid/vyridit/vyridi/vyridim mailni/mailnout/mailne/mailnu",
+  send: "posli/poslat/posle/poslu posilej/posilat/posila/posilam odesli/odeslat/odesle/odeslu odesilej/odesilat/odesila/odesilam preposli/preposlat/preposle/preposlu zasli/zaslat/zasle/zaslu zasilej/zasilat/zasila/zasilam napis/napsat/napise/napisu odpovez/odpovedet/odpovi/odpovim odpovidej/odpovidat/odpovida/odpovidam zavolej/zavolat/zavola/zavolam volej/volat/vola/volam informuj/informovat/informuje/informuju upozorni/upozornit/upozorni/upozornim oznam/oznamit/oznami/oznamim sdel/sdelit/sdeli/sdelim rekni/rict/rekne/reknu pripomen/pripomenout/pripomene/pripomenu pripominej/pripominat/pripomina/pripominam kontaktuj/kontaktovat/kontaktuje/kontaktuju urguj/urgovat/urguje/urguju zeptej/zeptat/zepta/zeptam ozvi/ozvat/ozve/ozvu predej/predat/preda/predam vyrid/vyridit/vyridi/vyridim mailni/mailnout/mailne/mailnu omluv/omluvit/omluvi/omluvim",
   share: "sdilej/sdilet/sdili/sdilim nasdilej/nasdilet/nasdili/nasdilim pozvi/pozvat/pozve/pozvu zpristupni/zpristupnit/zpristupni/zpristupnim povol/povolit/povoli/povolim",
   publish: "zverejni/zverejnit/zverejni/zverejnim zverejnuj/zverejnovat/zverejnuje/zverejnuju publikuj/publikovat/publikuje/publikuju vyves/vyvesit/vyvesi/vyvesim postni/postnout/postne/postnu okomentuj/okomentovat/okomentuje/okomentuju",
-  pay: "zaplat/zaplatit/zaplati/zaplatim plat/platit/plati/platim uhrad/uhradit/uhradi/uhradim hrad/hradit/hradi/hradim kup/koupit/koupi/koupim kupuj/kupovat/kupuje/kupuju nakup/nakoupit/nakoupi/nakoupim objednej/objednat/objedna/objednam objednavej/objednavat/objednava/objednavam vyplat/vyplatit/vyplati/vyplatim vyplacej/vyplacet/vyplaci/vyplacim splat/splatit/splati/splatim proplat/proplatit/proplati/proplatim predplat/predplatit/predplati/predplatim dobij/dobit/dobije/dobiju vyfakturuj/vyfakturovat/vyfakturuje/vyfakturuju fakturuj/fakturovat/fakturuje/fakturuju refunduj/refundovat/refunduje/refunduju",
+  pay: "zaplat/zaplatit/zaplati/zaplatim plat/platit/plati/platim uhrad/uhradit/uhradi/uhradim hrad/hradit/hradi/hradim kup/koupit/koupi/koupim kupuj/kupovat/kupuje/kupuju nakup/nakoupit/nakoupi/nakoupim objednej/objednat/objedna/objednam objednavej/objednavat/objednava/objednavam vyplat/vyplatit/vyplati/vyplatim vyplacej/vyplacet/vyplaci/vyplacim splat/splatit/splati/splatim proplat/proplatit/proplati/proplatim predplat/predplatit/predplati/predplatim dobij/dobit/dobije/dobiju vyfakturuj/vyfakturovat/vyfakturuje/vyfakturuju fakturuj/fakturovat/fakturuje/fakturuju refunduj/refundovat/refunduje/refunduju strhni/strhnout/strhne/strhnu",
   book: "zarezervuj/zarezervovat/zarezervuje/zarezervuju rezervuj/rezervovat/rezervuje/rezervuju naplanuj/naplanovat/naplanuje/naplanuju planuj/planovat/planuje/planuju domluv/domluvit/domluvi/domluvim sjednej/sjednat/sjedna/sjednam zamluv/zamluvit/zamluvi/zamluvim svolej/svolat/svola/svolam pronajmi/pronajmout/pronajme/pronajmu",
-  change: "zmen/zmenit/zmeni/zmenim uprav/upravit/upravi/upravim upravuj/upravovat/upravuje/upravuju aktualizuj/aktualizovat/aktualizuje/aktualizuju pridej/pridat/prida/pridam pridavej/pridavat/pridava/pridavam vytvor/vytvorit/vytvori/vytvorim zaloz/zalozit/zalozi/zalozim uloz/ulozit/ulozi/ulozim ukladej/ukladat/uklada/ukladam oprav/opravit/opravi/opravim edituj/editovat/edituje/edituju presun/presunout/presune/presunu posun/posunout/posune/posunu preved/prevest/prevede/prevedu nastav/nastavit/nastavi/nastavim zapis/zapsat/zapise/zapisu zapisuj/zapisovat/zapisuje/zapisuju vypln/vyplnit/vyplni/vyplnim dopln/doplnit/doplni/doplnim potvrd/potvrdit/potvrdi/potvrdim schval/schvalit/schvali/schvalim zamitni/zamitnout/zamitne/zamitnu odmitni/odmitnout/odmitne/odmitnu podepis/podepsat/podepise/podepisu vystav/vystavit/vystavi/vystavim vygeneruj/vygenerovat/vygeneruje/vygeneruju oznac/oznacit/oznaci/oznacim prirad/priradit/priradi/priradim zablokuj/zablokovat/zablokuje/zablokuju odblokuj/odblokovat/odblokuje/odblokuju aktivuj/aktivovat/aktivuje/aktivuju zapni/zapnout/zapne/zapnu zavri/zavrit/zavre/zavru uzavri/uzavrit/uzavre/uzavru prodluz/prodlouzit/prodlouzi/prodlouzim obnov/obnovit/obnovi/obnovim nahrad/nahradit/nahradi/nahradim zkopiruj/zkopirovat/zkopiruje/zkopiruju zaregistruj/zaregistrovat/zaregistruje/zaregistruju zaznamenej/zaznamenat/zaznamena/zaznamenam poznamenej/poznamenat/poznamena/poznamenam importuj/importovat/importuje/importuju prejmenuj/prejmenovat/prejmenuje/prejmenuju prepis/prepsat/prepise/prepisu nahraj/nahrat/nahraje/nahraju zarad/zaradit/zaradi/zaradim prijmi/prijmout/prijme/prijmu odsouhlas/odsouhlasit/odsouhlasi/odsouhlasim zauctuj/zauctovat/zauctuje/zauctuju",
+  change: "zmen/zmenit/zmeni/zmenim uprav/upravit/upravi/upravim upravuj/upravovat/upravuje/upravuju aktualizuj/aktualizovat/aktualizuje/aktualizuju pridej/pridat/prida/pridam pridavej/pridavat/pridava/pridavam vytvor/vytvorit/vytvori/vytvorim zaloz/zalozit/zalozi/zalozim uloz/ulozit/ulozi/ulozim ukladej/ukladat/uklada/ukladam oprav/opravit/opravi/opravim edituj/editovat/edituje/edituju presun/presunout/presune/presunu posun/posunout/posune/posunu preved/prevest/prevede/prevedu nastav/nastavit/nastavi/nastavim zapis/zapsat/zapise/zapisu zapisuj/zapisovat/zapisuje/zapisuju vypln/vyplnit/vyplni/vyplnim dopln/doplnit/doplni/doplnim potvrd/potvrdit/potvrdi/potvrdim schval/schvalit/schvali/schvalim zamitni/zamitnout/zamitne/zamitnu odmitni/odmitnout/odmitne/odmitnu podepis/podepsat/podepise/podepisu vystav/vystavit/vystavi/vystavim vygeneruj/vygenerovat/vygeneruje/vygeneruju oznac/oznacit/oznaci/oznacim prirad/priradit/priradi/priradim zablokuj/zablokovat/zablokuje/zablokuju odblokuj/odblokovat/odblokuje/odblokuju aktivuj/aktivovat/aktivuje/aktivuju zapni/zapnout/zapne/zapnu zavri/zavrit/zavre/zavru uzavri/uzavrit/uzavre/uzavru prodluz/prodlouzit/prodlouzi/prodlouzim obnov/obnovit/obnovi/obnovim nahrad/nahradit/nahradi/nahradim zkopiruj/zkopirovat/zkopiruje/zkopiruju zaregistruj/zaregistrovat/zaregistruje/zaregistruju zaznamenej/zaznamenat/zaznamena/zaznamenam poznamenej/poznamenat/poznamena/poznamenam importuj/importovat/importuje/importuju prejmenuj/prejmenovat/prejmenuje/prejmenuju prepis/prepsat/prepise/prepisu nahraj/nahrat/nahraje/nahraju zarad/zaradit/zaradi/zaradim prijmi/prijmout/prijme/prijmu odsouhlas/odsouhlasit/odsouhlasi/odsouhlasim zauctuj/zauctovat/zauctuje/zauctuju pripis/pripsat/pripise/pripisu rozdel/rozdelit/rozdeli/rozdelim zatahni/zatahnout/zatahne/zatahnu",
   delete: "smaz/smazat/smaze/smazu maz/mazat/maze/mazu vymaz/vymazat/vymaze/vymazu odstran/odstranit/odstrani/odstranim zrus/zrusit/zrusi/zrusim rus/rusit/rusi/rusim stornuj/stornovat/stornuje/stornuju vyrad/vyradit/vyradi/vyradim vypni/vypnout/vypne/vypnu deaktivuj/deaktivovat/deaktivuje/deaktivuju archivuj/archivovat/archivuje/archivuju odhlas/odhlasit/odhlasi/odhlasim vypovez/vypovedet/vypovi/vypovim zahod/zahodit/zahodi/zahodim vyskrtni/vyskrtnout/vyskrtne/vyskrtnu vyprazdni/vyprazdnit/vyprazdni/vyprazdnim odvolej/odvolat/odvola/odvolam vycisti/vycistit/vycisti/vycistim",
   exec: "spust/spustit/spusti/spustim spoustej/spoustet/spousti/spoustim nainstaluj/nainstalovat/nainstaluje/nainstaluju instaluj/instalovat/instaluje/instaluju nasad/nasadit/nasadi/nasadim zkompiluj/zkompilovat/zkompiluje/zkompiluju"
 };
@@ -63729,6 +63732,7 @@ function actionNoun2(w, after = []) {
 }
 function lightCategory6(verb, after) {
   if (/^(?:dat|vlozit|hodit)$/.test(verb) && after.some((w) => VENUES6.has(w))) return "publish";
+  if (verb === "hodit" && (after[0] === "tam" || after[1] === "tam")) return "change";
   for (let k = 0; k < after.length; k++) {
     const c3 = actionNoun2(after[k], after.slice(k + 1));
     if (c3) return c3;
@@ -63772,18 +63776,26 @@ function verbAt5(cw, i2, labels) {
   if (f.asThird && cw[i2].raw.endsWith("\xED")) return { ...f, kind: "third" };
   const money = czechObjects(after).has("money");
   if (/^(?:vratit|vracet|predat|prevest)$/.test(f.verb) && money) return { ...f, category: "pay" };
+  if (/^zatahnout$/.test(f.verb) && after.slice(0, 4).some((x) => /^(?:kart|uct)/.test(x))) return { ...f, category: "pay" };
   if (/^objedn/.test(f.verb) && (after[0] === "se" || czechObjects(after).has("booking") || after.some((x) => /^(?:lekar|zubar|doktor|kontrol|ordinac)/.test(x))))
     return { ...f, category: "book" };
   if (f.verb === "nahrat" && after.some((x) => VENUES6.has(x))) return { ...f, category: "publish" };
   return f;
 }
+function jussive(ws, i2, parts) {
+  let j = i2 - 1;
+  while (j >= 0 && i2 - j <= 5 && !parts.has(j + 1) && (PRONOUNS6.has(ws[j]) || JUSSIVE_ADVERBS.has(ws[j]))) j--;
+  if (j < 0 || ws[j] !== "at") return false;
+  return j === 0 || parts.has(j) || ws[j - 1] === "a" || ws[j - 1] === "i";
+}
+var JUSSIVE_ADVERBS = wordSet("rovnou hned taky take klidne pak radsi prosim");
 function stands4(cw, i2, v, parts, question) {
   const ws = cw.map((x) => x.w);
   if (v.kind === "we" || v.kind === "first") return false;
   let j = i2 - 1;
   while (j >= 0 && i2 - j <= 4 && !parts.has(j + 1) && PRONOUNS6.has(ws[j])) j--;
   const before = j < 0 || parts.has(j + 1) ? void 0 : ws[j];
-  if (v.kind === "third") return before === "at" && j === 0;
+  if (v.kind === "third") return jussive(ws, i2, parts);
   if (v.kind === "past") return before !== void 0 && WISH4.has(before) || ws[i2 + 1] === "bys" || ws[i2 + 1] === "byste";
   if (v.kind === "you" || v.kind === "youpl") return question && (before === void 0 || before === "a" || before === "tak");
   if (before === void 0) return true;
@@ -65536,6 +65548,11 @@ var PHRASES = [
     category: "publish"
   },
   { re: /\blet (?!me\b|us\b)[\w#@.'()-]+(?: [\w#@.'()-]+){0,3} know\b/i, category: "send" },
+  // Someone else given a look at something is sent it: "can Stockport Plumbing have a gander at the mock-up?"
+  {
+    re: /\b(?:can|could|let) (?!me\b|us\b|i\b|we\b|you\b)(?:[\w'’.-]+ ){1,3}(?:have|take|get) a (?:look|gander|squiz|peek|glance|butcher['’]?s)\b/i,
+    category: "send"
+  },
   {
     re: /\b(?:drop|leave|put|fire off|shoot|send|post) (?:them |him |her )?(?:a |an |the |my )?(?:quick |short |brief )?(?:note|line|message|digest|summary|recap|update|heads[- ]up|reminder|word)\b/i,
     category: "send"
@@ -65575,6 +65592,12 @@ var PHRASES = [
     category: "pay",
     money: true
   },
+  // Money someone is to get back, in French: "il faut qu'il récupère ses 14 000 €", "qu'elle soit remboursée".
+  {
+    re: /(?<![\p{L}])il faut qu['’]\s?(?:il|elle|ils|elles)\s+(?:r[ée]cup[èe]re(?:nt)?|re[çc]oive(?:nt)?|soi(?:t|ent) rembours[ée]e?s?)(?![\p{L}])/iu,
+    category: "pay",
+    money: true
+  },
   {
     re: /\b(?:grab|get|snag|secure|find|score) me (?:a |an |the |two |some )?(?:seat|ticket|room|table|flight|spot|place|slot|appointment)\b|\bget me in (?:with|at|to)\b|\bset up (?:a |an )?(?:meeting|call|appointment|session)\b|\bpencil (?:\S+ ){0,3}in\b/i,
     category: "book"
@@ -65585,7 +65608,7 @@ var PHRASES = [
     category: "book"
   },
   {
-    re: /\b(?:make|place|do|arrange|put in|submit|complete|send|sort out|process|handle|issue|take care of) (?:a |an |the |my |our |any |all )?(?:\w+ )?(?:payments?|transfers?|refunds?|purchases?|deposits?|donations?)\b|\b(?:place|put in|submit|raise) (?:a |an |the |my |our )?(?:\w+ )?(?:orders?|purchase orders?|POs?)\b|\b(?:square|settle) (?:\S+ )?up\b|\bsend (?:\S+ ){0,2}back the (?:difference|rest|change|remainder)\b/i,
+    re: /\b(?:make|place|do|arrange|put in|submit|complete|send|sort out|process|handle|issue|take care of) (?:a |an |the |my |our |any |all )?(?:\w+ )?(?:payments?|transfers?|refunds?|purchases?|deposits?|donations?)\b|\b(?:place|put in|submit|raise) (?:a |an |the |my |our )?(?:\w+ )?(?:orders?|purchase orders?|POs?|reprints?|re-?orders?|re-?runs?)\b|\b(?:square|settle) (?:\S+ )?up\b|\bsend (?:\S+ ){0,2}back the (?:difference|rest|change|remainder)\b/i,
     category: "pay",
     money: true
   },
@@ -65904,7 +65927,7 @@ function usesToolVerb(prose, verb) {
   const s2 = stem(verb);
   return words(prose).some((w) => stem(w) === s2);
 }
-var DELEGATION = /\b(?:do|follow|complete|carry out|perform|execute|handle|process|take care of|work through|go through|act on|tackle|finish|get through|action)\s+(?:(?:all|each|every|any|both)\s+(?:of\s+)?)?(?:(?:the|my|his|her|their|its|our)\s+)?(?:(?!(?:following|above|below|next|these|this|those|that|same)\b)[\w-]+\s+){0,2}?(?:actions?|instructions?|tasks?|to-?dos?|steps?|requests?|action items?|directions?|procedures?|checklists?|runbooks?|playbooks?|protocols?)\b(?!\s*(?::|below|as follows|in the order (?:they are|I) ))|\b(?:do|follow|handle|sort out|deal with|take care of)\s+(?:whatever|what)\s+(?:it|the \w+|he|she|they|[\w'’-]+(?:\s+[\w'’-]+){0,2}?)(?:\s+(?:is|was|has))?(?:['’]s)?\s+(?:says|said|asks|asked|asking|tells|told|lists|listed|wants|wanted|needs|needed|requests|requested)\b|\bas (?:instructed|described|specified|requested|listed) (?:in|by|on|at)\b|\b(?:according to|in line with|in accordance with|as per)\s+(?:our|the|my|its|their|company)\s+(?:[\w-]+\s+){0,2}?(?:polic(?:y|ies)|procedures?|process|rules|handbook|guidelines?)\b|\b(?:sort out|deal with|handle|take care of|look after)\s+(?:(?:[\w-]+\s+){0,3}?[\w-]+['’]s\s+|(?:the|this|that)\s+)(?:e-?mails?|messages?|letters?|enquir(?:y|ies)|inquir(?:y|ies)|voicemails?)\b(?:(?<=['’]s\s+\S+)|\s+from\b)/i;
+var DELEGATION = /\b(?:do|follow|complete|carry out|perform|execute|handle|process|take care of|work through|go through|act on|tackle|finish|get through|action)\s+(?:(?:all|each|every|any|both)\s+(?:of\s+)?)?(?:(?:the|my|his|her|their|its|our)\s+)?(?:(?!(?:following|above|below|next|these|this|those|that|same)\b)[\w-]+\s+){0,2}?(?:actions?|instructions?|tasks?|to-?dos?|steps?|requests?|action items?|directions?|procedures?|checklists?|runbooks?|playbooks?|protocols?)\b(?!\s*(?::|below|as follows|in the order (?:they are|I) ))|\b(?:do|follow|handle|action|process|sort out|deal with|take care of)\s+(?:whatever|what)\s+(?:it|the \w+|he|she|they|[\w'’-]+(?:\s+[\w'’-]+){0,5}?)(?:\s+(?:is|was|has))?(?:['’]s)?\s+(?:says|said|asks|asked|asking|tells|told|lists|listed|wants|wanted|needs|needed|requests|requested)\b|\bas (?:instructed|described|specified|requested|listed) (?:in|by|on|at)\b|\b(?:according to|in line with|in accordance with|as per)\s+(?:our|the|my|its|their|company)\s+(?:[\w-]+\s+){0,2}?(?:polic(?:y|ies)|procedures?|process|rules|handbook|guidelines?)\b|\b(?:sort out|deal with|handle|take care of|look after)\s+(?:(?:[\w-]+\s+){0,3}?[\w-]+['’]s\s+|(?:the|this|that)\s+)(?:e-?mails?|messages?|letters?|enquir(?:y|ies)|inquir(?:y|ies)|voicemails?)\b(?:(?<=['’]s\s+\S+)|\s+from\b)/i;
 var DELEGATION_ELSEWHERE = new RegExp(
   [
     String.raw`(?<![\p{L}\p{N}])(?:trata|trate|faz|faça|faca|resolve|resolva|cuida|cuide)\s+(?:de\s+)?(?:tudo\s+)?(?:o\s+|do\s+|d[oa]\s+)?que\s+(?:(?:ele|ela|eles|elas|o cliente|a cliente|o hóspede|a hóspede|(?:[oa]\s+)?[\p{L}-]+(?:\s+[\p{L}-]+){0,5}?)\s+)?(?:está|esta|vem|diz|disse|pede|pedem|pediu|pediram|consta|estiver|quer|querem|mandou|escreveu)(?![\p{L}\p{N}])`,
@@ -65914,6 +65937,8 @@ var DELEGATION_ELSEWHERE = new RegExp(
     String.raw`(?<![\p{L}\p{N}])(?:doe|regel|handel)\s+(?:alles\s+)?wat\s+(?:er\s+)?(?:in|op|staat|vraagt|gevraagd)(?![\p{L}\p{N}])`,
     String.raw`(?<![\p{L}\p{N}])(?:erledige|erledigen sie|mach|machen sie|bearbeite)\s*,?\s+(?:alles\s*,?\s+)?was\s+(?:in|im|auf|dort|darin|drin)(?![\p{L}\p{N}])`,
     String.raw`(?<![\p{L}\p{N}])(?:zrób|zrob|zróbcie|zrobcie|załatw|zalatw|wykonaj|ogarnij|ogarnijcie)\s+(?:to|wszystko)\s*,?\s+(?:o\s+)?co\s+(?:(?:tam|tu|w\s+nim|w\s+niej|on|ona|oni|one)\s+)?(?:jest|stoi|pisze|piszą|napisano|napisał|napisała|napisali|każe|każą|prosi|proszą|prosił|prosiła|prosili|chce|chcą)(?![\p{L}\p{N}])`,
+    String.raw`(?<![\p{L}\p{N}])(?:vyřiď|vyrid|vyřiďte|vyridte|udělej|udelej|udělejte|udelejte|zařiď|zarid|zařiďte|zaridte)\s+(?:prosím\s+|prosim\s+)?(?:to\s*,?\s+)?(?:co|oč|oc|o\s+co)\s+(?:(?:\p{L}+\s+){0,4}?)(?:chce|chtějí|chteji|chtěj|chtej|chtěl|chtel|chtěla|chtela|píše|pise|psal|psala|žádá|zada|prosí|prosi|napsal|napsala)(?![\p{L}\p{N}])`,
+    String.raw`(?<![\p{L}\p{N}])(?:úkol\p{L}*|ukol\p{L}*|body|věci|veci)(?![\p{L}\p{N}])[^.!?]{0,100}?(?<![\p{L}\p{N}])(?:udělej|udelej|udělejte|udelejte|vyřiď|vyrid|splň|spln|proveď|proved)\s+(?:je|prosím\s+je|prosim\s+je|je\s+prosím|je\s+prosim|všechny|vsechny)(?![\p{L}\p{N}])`,
     String.raw`(?<![\p{L}\p{N}])(?:zgodnie\s+z|według|wedlug|wg|tak\s+jak\s+(?:jest\s+)?w)\s+(?:naszym\s+|naszymi\s+)?(?:regulamin\p{L}*|procedur\p{L}*|zasad\p{L}*)|(?:enligt|ifølge|iflg\.?|i henhold til)\s+(?:vår|våra|vores|vår|våre|den|de)?\s*(?:policy|policyn|rutin\p{L}*|regl\p{L}*|retningslinj\p{L}*|riktlinj\p{L}*)(?![\p{L}\p{N}])`,
     String.raw`(?<![\p{L}\p{N}])(?:gör|gjør|gør|fixa|ordna|ta hand om|tag dig af|ta deg av)\s+(?:det|allt|alt)\s+(?:som\s+)?(?:hon|han|de|dom|dei|kunden|\p{Lu}[\p{L}-]*)\s+(?:ber om|bad om|beder om|bede om|vill|vil|skriver|skrev|skriv|frågar efter|spør om|spørger om|begär|ønsker|önskar)(?![\p{L}\p{N}])`,
     String.raw`(?<![\p{L}\p{N}])(?:ta|tag|gör|gjør|gør|fixa|beta av|bocka av|utför|utfør|udfør|följ|følg)\s+(?:alla\s+|alle\s+)?(?:punkterna|punktene|punkterne|uppgifterna|oppgavene|opgaverne|instruktionerna|instruksjonene|instruktionerne|stegen|stegene|trinene|att-göra-listan|to-do-listan|to-do-listen)(?![\p{L}\p{N}])`,
@@ -65922,8 +65947,8 @@ var DELEGATION_ELSEWHERE = new RegExp(
   "iu"
 );
 var NEGATED_BEFORE = /(?<![\p{L}\p{N}])(?:não|nao|no|non|ne|pas|niet|nicht|nie|don['’]?t)\s+(?:\S+\s+)?$/iu;
-var HANDLE_IT = /(?<![\p{L}])(?:sort (?:it|this|that) out|sort out (?:it|this|that)|deal with (?:it|this|that)|take care of (?:it|this|that)|handle (?:it|this|that)|(?:t['’]en|vous en|s['’]en) occuper)(?![\p{L}])/iu;
-var MESSAGE_SENT = /(?<![\p{L}])(?:message|e-?mail|ticket|letter|voicemail|wrote|sent|emailed|e-mailed|texted|messaged|courriel|lettre|courrier|a (?:envoyé|écrit|laissé)|ont (?:envoyé|écrit|laissé))(?![\p{L}])/iu;
+var HANDLE_IT = /(?<![\p{L}])(?:sort (?:it|this|that|them) out|sort out (?:it|this|that|them)|deal with (?:it|this|that|them)|take care of (?:it|this|that|them)|handle (?:it|this|that|them)|do them|(?:t['’]en|vous en|s['’]en) occuper)(?![\p{L}])/iu;
+var MESSAGE_SENT = /(?<![\p{L}])(?:message|e-?mail|mail|ticket|letter|voicemail|wrote|sent|emailed|e-mailed|texted|messaged|instructions|tasks|courriel|lettre|courrier|consignes|a (?:envoyé|écrit|laissé|mis)|ont (?:envoyé|écrit|laissé|mis))(?![\p{L}])/iu;
 function delegatesTasks(prose, opts) {
   const text2 = prose.slice(0, 4e3);
   const it = HANDLE_IT.exec(text2);
@@ -65955,6 +65980,8 @@ var DEFERS = new RegExp(
     String.raw`(?<![\p{L}\p{N}])(?:where|to whom|wohin|an wen|para onde|a quem|dove|a chi|où|à qui|waarheen|naar wie|adónde|a quién|dokąd|do kogo)(?![\p{L}\p{N}])[^.?!]{0,120}[.,;]?\s*[^.?!]{0,80}?(?<![\p{L}\p{N}])(?:there|dorthin|dahin|para lá|là-bas|lì|daarheen|allí|allá|tam)(?![\p{L}\p{N}])`,
     String.raw`\b(?:zoals|come|comme|como|wie)\s+(?:hij|zij|ze|lui|lei|loro|il|elle|ils|elles|él|ella|ellos|ellas|ele|ela|eles|elas|er|sie|o cliente|il cliente|le client|el cliente|de klant|der kunde)\s+(?:\S+\s+)?(?:vraagt|vragen|vroeg|wil|willen|wilde|wenst|wensen|aangeeft|aangeven|chiede|chiedono|ha chiesto|hanno chiesto|vuole|vogliono|desidera|desiderano|indica|indicano|demande|demandent|a demandé|ont demandé|demandé|veut|veulent|souhaite|souhaitent|désire|désirent|indique|indiquent|desea|desean|deseja|desejam|pide|piden|pidió|pidieron|quiere|quieren|indican|pede|pedem|pediu|pediram|quer|querem|wünscht|wünschen|will|wollen|möchte|möchten|schreibt|schreiben|angibt|angeben)(?![\p{L}\p{N}])`,
     String.raw`\b(?:zoals|come|comme|como|wie)\s+(?:(?:le|lo|la|es|het)\s+)?(?:vraagt|chiede|ha chiesto|vuole|indica|demande|veut|indique|pide|quiere|pede|quer|wünscht|gevraagd|richiesto|demandé|pedido|gewünscht)(?![\p{L}\p{N}])`,
+    // "podle toho, co chtějí v poznámkách", "jak si přeje": as they want it, in Czech.
+    String.raw`(?<![\p{L}\p{N}])(?:podle\s+toho,?\s+(?:co|jak)|jak)\s+(?:(?:si|to|tam|v\s+\p{L}+)\s+){0,2}(?:chce|chtějí|chteji|chtěj|chtej|chtěl|chtel|chtěla|chtela|přeje|preje|přejí|preji|píše|pise|píšou|pisou|napsal|napsala|žádá|zada|uvedl|uvedla|uvádí|uvadi)(?![\p{L}\p{N}])`,
     String.raw`\b(?:qualunque|qualsiasi|quel(?:lo|la)? che|ce qu['’]|lo que|o que|wat)\s+(?:\S+\s+){0,2}(?:ha indicato|ha chiesto|indica|chiede|a indiqué|a demandé|indique|demande|indicó|pidió|indica|pide|indicou|pediu|aangeeft|vraagt|heeft gevraagd|opgeeft|doorgeeft)(?![\p{L}\p{N}])`
   ].join("|"),
   "iu"
@@ -67472,6 +67499,9 @@ function standsAlone(text2, value2) {
   return new RegExp(`(?<![\\p{L}\\p{N}_.@/-])${v}(?![\\p{L}\\p{N}_@/-]|\\.[\\p{L}\\p{N}])`, "iu").test(text2.slice(0, 2e5));
 }
 var ANY_ORDER = -1;
+function echoesItsCall(text2, n2) {
+  return text2.args !== void 0 && flattenArguments(text2.args).some((a2) => a2.value.length <= 200 && normalizeText(a2.value) === n2);
+}
 function valueSource(ctx, value2, sinks = 0, where = "object") {
   const n2 = normalizeText(value2);
   if (n2 === "") return { kind: "unseen" };
@@ -67486,7 +67516,7 @@ function valueSource(ctx, value2, sinks = 0, where = "object") {
   const short = n2.length <= 2;
   for (const { node: node2, text: text2 } of ctx.containing(value2)) {
     const alone = !short || standsAlone(text2.passages ?? "", n2);
-    if (text2.instructions !== void 0 && within(text2.instructions, n2) && alone) {
+    if (text2.instructions !== void 0 && within(text2.instructions, n2) && alone && !echoesItsCall(text2, n2)) {
       if (handedOver(ctx, text2, n2, sinks) || ownContact(ctx, text2, value2, sinks, where)) ok2 ??= { kind: "pointed", at: node2, handed: true };
       else instruction ??= node2;
       continue;
@@ -67512,7 +67542,7 @@ function valueSource(ctx, value2, sinks = 0, where = "object") {
     else if (moved !== void 0) redirected ??= { kind: "redirected", at: node2, note: moved };
     else if (field && !steeredRead) ok2 = { kind: "structured", at: node2 };
     else if (pointed) ok2 = { kind: "pointed", at: node2 };
-    else loose ??= { at: node2, steered: steeredRead };
+    else if (!echoesItsCall(text2, n2)) loose ??= { at: node2, steered: steeredRead };
   }
   if (instruction !== void 0) return { kind: "instruction", at: instruction };
   if (byCall !== void 0) return { kind: "instruction", at: byCall, call: true };
@@ -69421,6 +69451,11 @@ var POINTER_ROLES = /* @__PURE__ */ new Set(["recipient", "url", "payee", "path"
 function containsWords(haystack, needle) {
   return needle !== "" && ` ${haystack} `.includes(` ${needle} `);
 }
+function givenToItsCall(it, norm) {
+  if (it === void 0 || it.kind !== "tool" && it.kind !== "sink" || it.args === void 0) return false;
+  const given = (x, depth2) => typeof x === "string" || typeof x === "number" ? String(x).length <= 200 && normalizeText(String(x)) === norm : depth2 < 4 && x !== null && typeof x === "object" && Object.values(x).some((v) => given(v, depth2 + 1));
+  return given(it.args, 0);
+}
 function traceArguments(g, it, p, policy, injections) {
   const sink = it.kind === "sink";
   const out = [];
@@ -69444,8 +69479,18 @@ function traceArguments(g, it, p, policy, injections) {
     const node2 = a2.role === "content" ? void 0 : p.earliest(cov.firstSeen);
     const origin = node2 === void 0 ? "model" : p.itemOf.get(node2).src.type === "root" ? "request" : ["tool", "sink"].includes(p.itemOf.get(node2).kind) ? "tool-result" : "message";
     const inj = node2 !== void 0 ? injections.get(node2) : void 0;
-    const injected = inj !== void 0 && containsWords(inj.injected, norm) && !containsWords(inj.clean, norm);
-    out.push({ name: a2.name, value: value2, role: a2.role, origin, ...node2 !== void 0 ? { node: node2 } : {}, injected, generated });
+    const echoed = node2 !== void 0 && givenToItsCall(p.itemOf.get(node2), norm);
+    const injected = inj !== void 0 && !echoed && containsWords(inj.injected, norm) && !containsWords(inj.clean, norm);
+    out.push({
+      name: a2.name,
+      value: value2,
+      role: a2.role,
+      origin,
+      ...node2 !== void 0 ? { node: node2 } : {},
+      injected,
+      generated,
+      ...echoed ? { echoed } : {}
+    });
   }
   return out;
 }
@@ -71015,6 +71060,7 @@ function injectionWaiver(b, p, site, inScope, mentioned) {
 }
 function fromInjectedText(b, a2) {
   if (a2.injected) return true;
+  if (a2.echoed) return false;
   const inj = a2.node !== void 0 ? b.injections?.get(a2.node) : void 0;
   if (!inj?.reaches) return false;
   const n2 = normalizeText(a2.value);
