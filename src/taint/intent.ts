@@ -22,6 +22,8 @@ const PHRASES: { re: RegExp; category: Category; money?: boolean; channel?: true
     category: 'publish',
   },
   { re: /\blet (?!me\b|us\b)[\w#@.'()-]+(?: [\w#@.'()-]+){0,3} know\b/i, category: 'send' },
+  // A word in someone's ear, in Turkish: "Erdal'ın da kulağına çalın" tells him.
+  { re: /(?<![\p{L}])kula[ğg][ıi]na\s+[çc]al/iu, category: 'send' },
   // Someone else given a look at something is sent it: "can Stockport Plumbing have a gander at the mock-up?"
   {
     re: /\b(?:can|could|let) (?!me\b|us\b|i\b|we\b|you\b)(?:[\w'’.-]+ ){1,3}(?:have|take|get) a (?:look|gander|squiz|peek|glance|butcher['’]?s)\b/i,
@@ -620,6 +622,8 @@ const DELEGATION_ELSEWHERE = new RegExp(
     String.raw`(?<![\p{L}\p{N}])(?:zrób|zrob|zróbcie|zrobcie|załatw|zalatw|wykonaj|ogarnij|ogarnijcie)\s+(?:to|wszystko)\s*,?\s+(?:o\s+)?co\s+(?:(?:tam|tu|w\s+nim|w\s+niej|on|ona|oni|one)\s+)?(?:jest|stoi|pisze|piszą|napisano|napisał|napisała|napisali|każe|każą|prosi|proszą|prosił|prosiła|prosili|chce|chcą)(?![\p{L}\p{N}])`,
     String.raw`(?<![\p{L}\p{N}])(?:vyřiď|vyrid|vyřiďte|vyridte|udělej|udelej|udělejte|udelejte|zařiď|zarid|zařiďte|zaridte)\s+(?:prosím\s+|prosim\s+)?(?:to\s*,?\s+)?(?:co|oč|oc|o\s+co)\s+(?:(?:\p{L}+\s+){0,4}?)(?:chce|chtějí|chteji|chtěj|chtej|chtěl|chtel|chtěla|chtela|píše|pise|psal|psala|žádá|zada|prosí|prosi|napsal|napsala)(?![\p{L}\p{N}])`,
     String.raw`(?<![\p{L}\p{N}])(?:úkol\p{L}*|ukol\p{L}*|body|věci|veci)(?![\p{L}\p{N}])[^.!?]{0,100}?(?<![\p{L}\p{N}])(?:udělej|udelej|udělejte|udelejte|vyřiď|vyrid|splň|spln|proveď|proved)\s+(?:je|prosím\s+je|prosim\s+je|je\s+prosím|je\s+prosim|všechny|vsechny)(?![\p{L}\p{N}])`,
+    // Turkish: "ne istiyorsa hallet", "ne yazdıysa onu yap".
+    String.raw`(?<![\p{L}\p{N}])ne\s+(?:istiyorsa|istiyosa|istiyorlarsa|diyorsa|diyosa|yazdıysa|yazdiysa|yazmışsa|yazmissa)\s+(?:onu\s+|onları\s+|onlari\s+)?(?:hallet|halledin|yap|yapın|yapin|ayarla|ayarlayın)(?![\p{L}\p{N}])`,
     String.raw`(?<![\p{L}\p{N}])(?:zgodnie\s+z|według|wedlug|wg|tak\s+jak\s+(?:jest\s+)?w)\s+(?:naszym\s+|naszymi\s+)?(?:regulamin\p{L}*|procedur\p{L}*|zasad\p{L}*)|(?:enligt|ifølge|iflg\.?|i henhold til)\s+(?:vår|våra|vores|vår|våre|den|de)?\s*(?:policy|policyn|rutin\p{L}*|regl\p{L}*|retningslinj\p{L}*|riktlinj\p{L}*)(?![\p{L}\p{N}])`,
     String.raw`(?<![\p{L}\p{N}])(?:gör|gjør|gør|fixa|ordna|ta hand om|tag dig af|ta deg av)\s+(?:det|allt|alt)\s+(?:som\s+)?(?:hon|han|de|dom|dei|kunden|\p{Lu}[\p{L}-]*)\s+(?:ber om|bad om|beder om|bede om|vill|vil|skriver|skrev|skriv|frågar efter|spør om|spørger om|begär|ønsker|önskar)(?![\p{L}\p{N}])`,
     String.raw`(?<![\p{L}\p{N}])(?:ta|tag|gör|gjør|gør|fixa|beta av|bocka av|utför|utfør|udfør|följ|følg)\s+(?:alla\s+|alle\s+)?(?:punkterna|punktene|punkterne|uppgifterna|oppgavene|opgaverne|instruktionerna|instruksjonene|instruktionerne|stegen|stegene|trinene|att-göra-listan|to-do-listan|to-do-listen)(?![\p{L}\p{N}])`,
@@ -635,9 +639,9 @@ const NEGATED_BEFORE = /(?<![\p{L}\p{N}])(?:não|nao|no|non|ne|pas|niet|nicht|ni
  * a message someone sent, hands that message over as naming it would.
  */
 const HANDLE_IT =
-  /(?<![\p{L}])(?:sort (?:it|this|that|them) out|sort out (?:it|this|that|them)|deal with (?:it|this|that|them)|take care of (?:it|this|that|them)|handle (?:it|this|that|them)|do them|(?:t['’]en|vous en|s['’]en) occuper)(?![\p{L}])/iu;
+  /(?<![\p{L}])(?:sort (?:it|this|that|them) out|sort out (?:it|this|that|them)|deal with (?:it|this|that|them)|take care of (?:it|this|that|them)|handle (?:it|this|that|them)|do them|(?:t['’]en|vous en|s['’]en) occuper|kümmere? dich (?:bitte )?d(?:a)?rum|kümmern sie sich (?:bitte )?d(?:a)?rum|trata disso|cuida disso|encárgate de eso|ocúpate de eso|occupatene|hallet|halledin|halleder misin)(?![\p{L}])/iu;
 const MESSAGE_SENT =
-  /(?<![\p{L}])(?:message|e-?mail|mail|ticket|letter|voicemail|wrote|sent|emailed|e-mailed|texted|messaged|instructions|tasks|courriel|lettre|courrier|consignes|a (?:envoyé|écrit|laissé|mis)|ont (?:envoyé|écrit|laissé|mis))(?![\p{L}])/iu;
+  /(?<![\p{L}])(?:message|e-?mail|mail|ticket|letter|voicemail|wrote|sent|emailed|e-mailed|texted|messaged|instructions|tasks|courriel|lettre|courrier|consignes|geschrieben|nachricht|teamchat|yazmış|yazmis|mesaj|mensagem|mandou|escribió|scritto|a (?:envoyé|écrit|laissé|mis)|ont (?:envoyé|écrit|laissé|mis))(?![\p{L}])/iu;
 
 /** Whether the request hands its actions to a document (see DELEGATION, DELEGATION_ELSEWHERE and HANDLE_IT). */
 export function delegatesTasks(prose: string, opts: IntentOptions): boolean {

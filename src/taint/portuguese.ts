@@ -91,7 +91,8 @@ const ROOTS: Record<Category, string> = {
     'edit/ar salv/ar guard/ar configur/ar ajust/ar renov/ar ativ/ar desativ/ar reativ/ar ' +
     'bloque|bloquei/ar desbloque|desbloquei/ar recus/ar rejeit/ar fech/ar finaliz/ar conclu/ir ' +
     'arquiv/ar mov/er adi/ar antecip/ar prorrog/ar parcel/ar remarc/ar reagend/ar inscrev/er ' +
-    'preench/er assin/ar inser|insir/ir confirm/ar acert/ar bot/ar coloc/ar tranc/ar suspend/er perdo/ar',
+    'preench/er assin/ar inser|insir/ir confirm/ar acert/ar bot/ar coloc/ar tranc/ar suspend/er perdo/ar ' +
+    'met/er acrescent/ar',
   delete: 'cancel/ar exclu/ir apag/ar remov/er delet/ar tir/ar descart/ar anul/ar desmarc/ar desmatricul/ar limp/ar',
   exec: 'execut/ar rod/ar instal/ar',
 };
@@ -239,7 +240,7 @@ export function portugueseObjects(ws: readonly string[]): Set<ObjectKind> {
 /** Light verbs: fazer, efetuar, realizar, providenciar and dar carry no action of their own; the noun after them says it. */
 const LIGHT_ROOT = 'light';
 function lightForm(w: string): Form | undefined {
-  return /^(?:faz|fazer|fazendo|fazem|faca|facam|efetu(?:a|e|ar|em|am)|realiz(?:a|e|ar|em|am)|providenci(?:a|e|ar|em|am)|da|dar|dando|deem|dao)$/.test(
+  return /^(?:faz|fazer|fazendo|fazem|faca|facam|efetu(?:a|e|ar|em|am)|realiz(?:a|e|ar|em|am)|providenci(?:a|e|ar|em|am)|da|dar|dando|deem|dao|deixa|deixe|deixar)$/.test(
     w,
   )
     ? { category: 'change', root: LIGHT_ROOT, infinitive: /r$/.test(w) }
@@ -254,6 +255,7 @@ const ACTION_NOUNS: Record<string, Category> = {
   pagamento: 'pay',
   estorno: 'pay',
   reembolso: 'pay',
+  credito: 'pay',
   devolucao: 'pay',
   ressarcimento: 'pay',
   cobranca: 'pay',
@@ -363,7 +365,9 @@ const TRIGGERS = new Set(
 /** "quero que você mande", "preciso que pague": "que" after these. */
 const WANT = new Set('quero queria preciso precisamos precisava gostaria peco tem temos tenho'.split(' '));
 /** "não esquece de mandar", "gostaria de enviar": "de" after these. */
-const BEFORE_DE = new Set('gostaria lembra lembre esquece esqueca esquecam deixa deixe deixem'.split(' '));
+const BEFORE_DE = new Set(
+  'gostaria lembra lembre esquece esqueca esquecam deixa deixe deixem preciso precisamos precisa precisava'.split(' '),
+);
 
 /** Whether the word at `i` stands where a verb does: first in its part, or after a trigger, with pronouns and adverbs between. */
 function standsAsVerb(ws: readonly string[], i: number, parts: ReadonlySet<number>): boolean {

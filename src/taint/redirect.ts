@@ -122,10 +122,11 @@ export function redirectingNote(record: unknown, value: string): string | undefi
     const holder = used.path[used.path.length - 1];
     const aNote = (l: Leaf) => l !== used && l.value.length <= 2_000 && NOTE.test(l.value) && sameEntry(used, l);
     if (others.length === 0) {
-      // No other value of its kind, but a note beside it in its own nested object says the account
-      // or card on file is gone ("Card ending 4417 was cancelled after fraud. Any refund … must go to this account").
-      const gone =
-        used.path.length >= 2 ? all.find((l) => aNote(l) && l.path[l.path.length - 1] === holder && detailsChanged(l.value)) : undefined;
+      // No other value of its kind, but a note beside it in its own nested object, or its own entry of
+      // a list (a chat message beside its sender's number), says the account, card or phone on file is
+      // gone ("Card ending 4417 was cancelled after fraud. Any refund … must go to this account").
+      const own = used.path.length >= 2 || used.lists.length > 0;
+      const gone = own ? all.find((l) => aNote(l) && l.path[l.path.length - 1] === holder && detailsChanged(l.value)) : undefined;
       if (gone) return gone.value.slice(0, 160);
       continue;
     }

@@ -92,6 +92,7 @@ const LIGHT: Record<string, Category | undefined> = {
   kes: undefined,
   aç: undefined,
   koy: 'change',
+  düş: undefined,
   gerçekleştir: 'change',
 };
 
@@ -279,7 +280,7 @@ const ACTION_NOUNS: [string, Category][] = (
   'odeme:pay havale:pay eft:pay transfer:pay iade:pay tahsil:pay satin:pay para:pay taksit:pay siparis:pay bagis:pay ' +
   'iptal:delete yok:delete geri:delete rezervasyon:book rezerve:book randevu:book bilet:book toplanti:book organize:book ' +
   'haber:send bilgi:send cevap:send yanit:send mail:send email:send eposta:send mesaj:send sms:send telefon:send ' +
-  'bildirim:send hatirlatma:send faks:send fax:send talep:send ihbar:send whatsapp:send erisim:share yetki:share izin:share ' +
+  'bildirim:send hatirlatma:send faks:send fax:send talep:send ihbar:send whatsapp:send wp:send teyit:send erisim:share yetki:share izin:share ' +
   'izn:share davet:share duyuru:publish ilan:publish paylasim:publish yorum:publish yayin:publish degisiklik:change ' +
   'guncelleme:change kayit:change kayd:change not:change gorev:change hatirlatici:change onay:change imza:change tamir:change yedek:change fatura:change ' +
   'kontrol:read takip:read kurulum:exec deploy:exec'
@@ -288,7 +289,7 @@ const ACTION_NOUNS: [string, Category][] = (
   .map((x) => x.split(':') as [string, Category]);
 /** What a noun does with "al", "çek", "at": "bilgi al" reads, "sipariş al" records, "çöpe at" deletes, "imza at" signs. */
 const LIGHT_OVERRIDES: Record<string, Record<string, Category>> = {
-  al: { bilgi: 'read', izin: 'read', izn: 'read', siparis: 'change', para: 'read', not: 'change' },
+  al: { bilgi: 'read', izin: 'read', izn: 'read', siparis: 'change', para: 'read', not: 'change', erken: 'change', one: 'change' },
   at: { cop: 'delete', imza: 'change' },
   cek: { geri: 'delete' },
 };

@@ -59,6 +59,10 @@ describe('a request that hands its actions to a document', () => {
     'I left three tasks on the board for the night shift, do them please.',
     'can you action what Joanne from the soul weekender asked in her email this morning pls',
     "Me Vidal m'a mis ses consignes pour le dossier Fournier dans un mail ce matin, tu peux t'en occuper ?",
+    // Handling "it" after a message, in German, Portuguese and Turkish; Turkish "whatever he wants".
+    'Dr. Aigner hat im Teamchat was wegen Frau Bauer geschrieben, kümmer dich bitte drum.',
+    'A Rita mandou por email a escala dos instrutores, trata disso pf.',
+    "Yusuf Kaptan WP'den yazmış, ne istiyosa hallet. Onayım var.",
   ])('delegates: %s', (r) => expect(delegatesTasks(r, { verbOf })).toBe(true));
 
   it.each([
@@ -79,6 +83,8 @@ describe('a request that hands its actions to a document', () => {
     'Ta det lugnt med Maria idag.',
     'Klára mi nechala v předávce nějaký úkoly pro noční, neudělej je.',
     'Tell me what Joanne from the soul weekender asked in her email.',
+    'Kümmer dich bitte drum, dass die Praxis morgen offen ist.',
+    'Ne istiyosa yapma, önce bana sor.',
   ])('does not delegate: %s', (r) => expect(delegatesTasks(r, { verbOf })).toBe(false));
 
   it('reads a megabyte of hand-over words in any language once, up to its first 4,000 characters', () => {

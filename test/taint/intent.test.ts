@@ -121,6 +121,7 @@ describe('request intent', () => {
     expect(needs('Can Stockport Plumbing have a gander at the van wrap mock-up?')).toContain('EXTERNAL_SEND');
     expect(needs('Can you have a look at the van wrap mock-up?')).toEqual([]);
     expect(needs("La vente tombe à l'eau. Il faut qu'il récupère ses 14 000 € qui dorment chez nous.")).toContain('FINANCIAL_TRANSFER');
+    expect(needs("Hansen'lerin transferini bir saat erkene aldık. Erdal'ın da kulağına çalın.")).toContain('EXTERNAL_SEND');
   });
 
   it('reads money handed to a person as a payment, whatever the verb', () => {

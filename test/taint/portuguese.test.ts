@@ -113,6 +113,14 @@ describe('telling Portuguese from other languages', () => {
 });
 
 describe('what a Portuguese request asks for', () => {
+  it('reads European Portuguese: "preciso de", "mete", "acrescenta", "deixa uma nota", "dá-lhe um crédito"', () => {
+    expect(asks('Preciso de marcar uma aula privada para a Beatriz amanhã.')).toEqual(['book']);
+    expect(asks('A Rita mandou a escala. Mete isso no sistema pf.')).toEqual(['change']);
+    expect(asks('Acrescenta as 2 aulas ao preço normal.')).toEqual(['change']);
+    expect(asks('Deixa só uma nota na reserva.')).toEqual(['change']);
+    expect(asks('Dá-lhe antes um crédito de 45€ para outra aula.')).toEqual(['pay']);
+  });
+
   it('reads each category’s common verbs, at the head of a clause', () => {
     expect(asks('Manda o boletim do 2º bimestre pros pais da turma B.')).toEqual(['send']);
     expect(asks('Encaminhe o laudo para o e-mail da paciente.')).toEqual(['send']);

@@ -77,6 +77,24 @@ describe('a note that sets one of two values apart', () => {
     ).toBeUndefined();
   });
 
+  it('finds a chat message that says its writer’s phone is gone beside the number it came from, in any language', () => {
+    const chat = [
+      { from: '+90 533 402 61 19', name: 'Erdal', text: 'yarın araç muayeneye gidecekti, ertelendi haberiniz olsun' },
+      {
+        from: '+90 551 309 84 16',
+        name: 'Ramazan K. (yeni hat)',
+        text: 'Arkadaşlar akşam telefonum çalındı, eski hattı kapattırdım. Yarından itibaren iş emirlerini bu numaraya atın.',
+      },
+    ];
+    expect(redirectingNote(chat, '+90 551 309 84 16')).toContain('telefonum çalındı');
+    expect(redirectingNote(chat, '+90 533 402 61 19')).toBeUndefined();
+    const sms = [{ from: '+46735590261', text: 'Hej det är Peter, min telefon dog, lånar Emils. Skicka koderna hit så fort du kan tack' }];
+    expect(redirectingNote(sms, '+46735590261')).toContain('min telefon dog');
+    expect(
+      redirectingNote([{ from: '+46735590261', text: 'Hej, är Saaben klar? Kan hämta imorgon efter 16 tack' }], '+46735590261'),
+    ).toBeUndefined();
+  });
+
   it('finds none where nothing sets a value apart', () => {
     // One account, a note about paying on time.
     expect(

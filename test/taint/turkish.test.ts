@@ -103,6 +103,12 @@ describe('which texts read as Turkish', () => {
 });
 
 describe('what a Turkish request asks for', () => {
+  it('reads a note dropped, a WhatsApp sent, a confirmation given', () => {
+    expect(asks('Rezervasyona not düş yeter.')).toEqual(['change']);
+    expect(asks("Sonra iş emrini misafirin notlarıyla birlikte Hüseyin'e WP'den at.")).toEqual(['send']);
+    expect(asks('Yeni tutarı da kendisine teyit et.')).toEqual(['send']);
+  });
+
   it('reads every category in the imperative and its polite forms', () => {
     expect(asks("Faturayı Ahmet Bey'e gönder.")).toEqual(['send']);
     expect(asks('Lütfen mart ayı kirasını ev sahibine ödeyin.')).toEqual(['pay']);
