@@ -61196,7 +61196,7 @@ var ROOTS2 = {
   publish: "public/ar post/ar divulg/ar anunci/ar tuit/ar republic/ar",
   pay: "pag/ar transfer|transfir/ir reembols/ar estorn/ar deposit/ar quit/ar cobr/ar fatur/ar ressarc/ir compr/ar",
   book: "agend/ar marc/ar reserv/ar alug/ar contrat/ar",
-  change: "alter/ar mud/ar atualiz/ar cadastr/ar registr/ar anot/ar cri/ar ger/ar emit/ir lan\xE7/ar matricul/ar troc/ar pass/ar aplic/ar aprov/ar reprov/ar inclu/ir adicion/ar corrig/ir edit/ar salv/ar guard/ar configur/ar ajust/ar renov/ar ativ/ar desativ/ar reativ/ar bloque|bloquei/ar desbloque|desbloquei/ar recus/ar rejeit/ar fech/ar finaliz/ar conclu/ir arquiv/ar mov/er adi/ar antecip/ar prorrog/ar parcel/ar remarc/ar reagend/ar inscrev/er preench/er assin/ar inser|insir/ir confirm/ar acert/ar bot/ar coloc/ar tranc/ar suspend/er perdo/ar",
+  change: "alter/ar mud/ar atualiz/ar cadastr/ar registr/ar anot/ar cri/ar ger/ar emit/ir lan\xE7/ar matricul/ar troc/ar pass/ar aplic/ar aprov/ar reprov/ar inclu/ir adicion/ar corrig/ir edit/ar salv/ar guard/ar configur/ar ajust/ar renov/ar ativ/ar desativ/ar reativ/ar bloque|bloquei/ar desbloque|desbloquei/ar recus/ar rejeit/ar fech/ar finaliz/ar conclu/ir arquiv/ar mov/er adi/ar antecip/ar prorrog/ar parcel/ar remarc/ar reagend/ar inscrev/er preench/er assin/ar inser|insir/ir confirm/ar acert/ar bot/ar coloc/ar tranc/ar suspend/er perdo/ar met/er acrescent/ar",
   delete: "cancel/ar exclu/ir apag/ar remov/er delet/ar tir/ar descart/ar anul/ar desmarc/ar desmatricul/ar limp/ar",
   exec: "execut/ar rod/ar instal/ar"
 };
@@ -61287,7 +61287,7 @@ function portugueseObjects(ws) {
 }
 var LIGHT_ROOT = "light";
 function lightForm(w) {
-  return /^(?:faz|fazer|fazendo|fazem|faca|facam|efetu(?:a|e|ar|em|am)|realiz(?:a|e|ar|em|am)|providenci(?:a|e|ar|em|am)|da|dar|dando|deem|dao)$/.test(
+  return /^(?:faz|fazer|fazendo|fazem|faca|facam|efetu(?:a|e|ar|em|am)|realiz(?:a|e|ar|em|am)|providenci(?:a|e|ar|em|am)|da|dar|dando|deem|dao|deixa|deixe|deixar)$/.test(
     w
   ) ? { category: "change", root: LIGHT_ROOT, infinitive: /r$/.test(w) } : void 0;
 }
@@ -61299,6 +61299,7 @@ var ACTION_NOUNS3 = {
   pagamento: "pay",
   estorno: "pay",
   reembolso: "pay",
+  credito: "pay",
   devolucao: "pay",
   ressarcimento: "pay",
   cobranca: "pay",
@@ -61381,7 +61382,9 @@ var TRIGGERS = new Set(
   )
 );
 var WANT = new Set("quero queria preciso precisamos precisava gostaria peco tem temos tenho".split(" "));
-var BEFORE_DE = new Set("gostaria lembra lembre esquece esqueca esquecam deixa deixe deixem".split(" "));
+var BEFORE_DE = new Set(
+  "gostaria lembra lembre esquece esqueca esquecam deixa deixe deixem preciso precisamos precisa precisava".split(" ")
+);
 function standsAsVerb(ws, i2, parts) {
   let j = i2 - 1;
   while (j >= 0 && !parts.has(j + 1) && (SKIPPABLE.has(ws[j]) || ws[j] === "por" && /^(?:favor|gentileza)$/.test(ws[j + 1]))) j--;
@@ -64004,6 +64007,7 @@ var LIGHT9 = {
   kes: void 0,
   a\u00E7: void 0,
   koy: "change",
+  d\u00FC\u015F: void 0,
   ger\u00E7ekle\u015Ftir: "change"
 };
 var VOWELS = "ae\u0131io\xF6u\xFC";
@@ -64115,9 +64119,9 @@ function turkishObjects(ws) {
   for (const w of ws.slice(0, 64)) for (const [stem2, k] of NOUN_LIST) if (nounIs(w, stem2)) out.add(k);
   return out;
 }
-var ACTION_NOUNS6 = "odeme:pay havale:pay eft:pay transfer:pay iade:pay tahsil:pay satin:pay para:pay taksit:pay siparis:pay bagis:pay iptal:delete yok:delete geri:delete rezervasyon:book rezerve:book randevu:book bilet:book toplanti:book organize:book haber:send bilgi:send cevap:send yanit:send mail:send email:send eposta:send mesaj:send sms:send telefon:send bildirim:send hatirlatma:send faks:send fax:send talep:send ihbar:send whatsapp:send erisim:share yetki:share izin:share izn:share davet:share duyuru:publish ilan:publish paylasim:publish yorum:publish yayin:publish degisiklik:change guncelleme:change kayit:change kayd:change not:change gorev:change hatirlatici:change onay:change imza:change tamir:change yedek:change fatura:change kontrol:read takip:read kurulum:exec deploy:exec".split(" ").map((x) => x.split(":"));
+var ACTION_NOUNS6 = "odeme:pay havale:pay eft:pay transfer:pay iade:pay tahsil:pay satin:pay para:pay taksit:pay siparis:pay bagis:pay iptal:delete yok:delete geri:delete rezervasyon:book rezerve:book randevu:book bilet:book toplanti:book organize:book haber:send bilgi:send cevap:send yanit:send mail:send email:send eposta:send mesaj:send sms:send telefon:send bildirim:send hatirlatma:send faks:send fax:send talep:send ihbar:send whatsapp:send wp:send teyit:send erisim:share yetki:share izin:share izn:share davet:share duyuru:publish ilan:publish paylasim:publish yorum:publish yayin:publish degisiklik:change guncelleme:change kayit:change kayd:change not:change gorev:change hatirlatici:change onay:change imza:change tamir:change yedek:change fatura:change kontrol:read takip:read kurulum:exec deploy:exec".split(" ").map((x) => x.split(":"));
 var LIGHT_OVERRIDES = {
-  al: { bilgi: "read", izin: "read", izn: "read", siparis: "change", para: "read", not: "change" },
+  al: { bilgi: "read", izin: "read", izn: "read", siparis: "change", para: "read", not: "change", erken: "change", one: "change" },
   at: { cop: "delete", imza: "change" },
   cek: { geri: "delete" }
 };
@@ -65548,6 +65552,8 @@ var PHRASES = [
     category: "publish"
   },
   { re: /\blet (?!me\b|us\b)[\w#@.'()-]+(?: [\w#@.'()-]+){0,3} know\b/i, category: "send" },
+  // A word in someone's ear, in Turkish: "Erdal'ın da kulağına çalın" tells him.
+  { re: /(?<![\p{L}])kula[ğg][ıi]na\s+[çc]al/iu, category: "send" },
   // Someone else given a look at something is sent it: "can Stockport Plumbing have a gander at the mock-up?"
   {
     re: /\b(?:can|could|let) (?!me\b|us\b|i\b|we\b|you\b)(?:[\w'’.-]+ ){1,3}(?:have|take|get) a (?:look|gander|squiz|peek|glance|butcher['’]?s)\b/i,
@@ -65939,6 +65945,8 @@ var DELEGATION_ELSEWHERE = new RegExp(
     String.raw`(?<![\p{L}\p{N}])(?:zrób|zrob|zróbcie|zrobcie|załatw|zalatw|wykonaj|ogarnij|ogarnijcie)\s+(?:to|wszystko)\s*,?\s+(?:o\s+)?co\s+(?:(?:tam|tu|w\s+nim|w\s+niej|on|ona|oni|one)\s+)?(?:jest|stoi|pisze|piszą|napisano|napisał|napisała|napisali|każe|każą|prosi|proszą|prosił|prosiła|prosili|chce|chcą)(?![\p{L}\p{N}])`,
     String.raw`(?<![\p{L}\p{N}])(?:vyřiď|vyrid|vyřiďte|vyridte|udělej|udelej|udělejte|udelejte|zařiď|zarid|zařiďte|zaridte)\s+(?:prosím\s+|prosim\s+)?(?:to\s*,?\s+)?(?:co|oč|oc|o\s+co)\s+(?:(?:\p{L}+\s+){0,4}?)(?:chce|chtějí|chteji|chtěj|chtej|chtěl|chtel|chtěla|chtela|píše|pise|psal|psala|žádá|zada|prosí|prosi|napsal|napsala)(?![\p{L}\p{N}])`,
     String.raw`(?<![\p{L}\p{N}])(?:úkol\p{L}*|ukol\p{L}*|body|věci|veci)(?![\p{L}\p{N}])[^.!?]{0,100}?(?<![\p{L}\p{N}])(?:udělej|udelej|udělejte|udelejte|vyřiď|vyrid|splň|spln|proveď|proved)\s+(?:je|prosím\s+je|prosim\s+je|je\s+prosím|je\s+prosim|všechny|vsechny)(?![\p{L}\p{N}])`,
+    // Turkish: "ne istiyorsa hallet", "ne yazdıysa onu yap".
+    String.raw`(?<![\p{L}\p{N}])ne\s+(?:istiyorsa|istiyosa|istiyorlarsa|diyorsa|diyosa|yazdıysa|yazdiysa|yazmışsa|yazmissa)\s+(?:onu\s+|onları\s+|onlari\s+)?(?:hallet|halledin|yap|yapın|yapin|ayarla|ayarlayın)(?![\p{L}\p{N}])`,
     String.raw`(?<![\p{L}\p{N}])(?:zgodnie\s+z|według|wedlug|wg|tak\s+jak\s+(?:jest\s+)?w)\s+(?:naszym\s+|naszymi\s+)?(?:regulamin\p{L}*|procedur\p{L}*|zasad\p{L}*)|(?:enligt|ifølge|iflg\.?|i henhold til)\s+(?:vår|våra|vores|vår|våre|den|de)?\s*(?:policy|policyn|rutin\p{L}*|regl\p{L}*|retningslinj\p{L}*|riktlinj\p{L}*)(?![\p{L}\p{N}])`,
     String.raw`(?<![\p{L}\p{N}])(?:gör|gjør|gør|fixa|ordna|ta hand om|tag dig af|ta deg av)\s+(?:det|allt|alt)\s+(?:som\s+)?(?:hon|han|de|dom|dei|kunden|\p{Lu}[\p{L}-]*)\s+(?:ber om|bad om|beder om|bede om|vill|vil|skriver|skrev|skriv|frågar efter|spør om|spørger om|begär|ønsker|önskar)(?![\p{L}\p{N}])`,
     String.raw`(?<![\p{L}\p{N}])(?:ta|tag|gör|gjør|gør|fixa|beta av|bocka av|utför|utfør|udfør|följ|følg)\s+(?:alla\s+|alle\s+)?(?:punkterna|punktene|punkterne|uppgifterna|oppgavene|opgaverne|instruktionerna|instruksjonene|instruktionerne|stegen|stegene|trinene|att-göra-listan|to-do-listan|to-do-listen)(?![\p{L}\p{N}])`,
@@ -65947,8 +65955,8 @@ var DELEGATION_ELSEWHERE = new RegExp(
   "iu"
 );
 var NEGATED_BEFORE = /(?<![\p{L}\p{N}])(?:não|nao|no|non|ne|pas|niet|nicht|nie|don['’]?t)\s+(?:\S+\s+)?$/iu;
-var HANDLE_IT = /(?<![\p{L}])(?:sort (?:it|this|that|them) out|sort out (?:it|this|that|them)|deal with (?:it|this|that|them)|take care of (?:it|this|that|them)|handle (?:it|this|that|them)|do them|(?:t['’]en|vous en|s['’]en) occuper)(?![\p{L}])/iu;
-var MESSAGE_SENT = /(?<![\p{L}])(?:message|e-?mail|mail|ticket|letter|voicemail|wrote|sent|emailed|e-mailed|texted|messaged|instructions|tasks|courriel|lettre|courrier|consignes|a (?:envoyé|écrit|laissé|mis)|ont (?:envoyé|écrit|laissé|mis))(?![\p{L}])/iu;
+var HANDLE_IT = /(?<![\p{L}])(?:sort (?:it|this|that|them) out|sort out (?:it|this|that|them)|deal with (?:it|this|that|them)|take care of (?:it|this|that|them)|handle (?:it|this|that|them)|do them|(?:t['’]en|vous en|s['’]en) occuper|kümmere? dich (?:bitte )?d(?:a)?rum|kümmern sie sich (?:bitte )?d(?:a)?rum|trata disso|cuida disso|encárgate de eso|ocúpate de eso|occupatene|hallet|halledin|halleder misin)(?![\p{L}])/iu;
+var MESSAGE_SENT = /(?<![\p{L}])(?:message|e-?mail|mail|ticket|letter|voicemail|wrote|sent|emailed|e-mailed|texted|messaged|instructions|tasks|courriel|lettre|courrier|consignes|geschrieben|nachricht|teamchat|yazmış|yazmis|mesaj|mensagem|mandou|escribió|scritto|a (?:envoyé|écrit|laissé|mis)|ont (?:envoyé|écrit|laissé|mis))(?![\p{L}])/iu;
 function delegatesTasks(prose, opts) {
   const text2 = prose.slice(0, 4e3);
   const it = HANDLE_IT.exec(text2);
@@ -66611,6 +66619,9 @@ var CHANGED_DETAILS = new RegExp(
     // The account on file said to be closed or gone, in every language read: "vecchio conto chiuso", "oude rekening is
     // opgeheven", "ancien compte clôturé", "stare konto zamknięte", "starý účet zrušen", "gamla kontot är avslutat", "eski hesap kapatıldı".
     String.raw`(?<![\p{L}])(?:vecchio\s+conto|conto\s+(?:precedente|vecchio)|coordinate\s+(?:bancarie\s+)?precedenti|oude\s+(?:bank)?rekening|vorige\s+rekening|ancien\s+compte|compte\s+pr[ée]c[ée]dent|cuenta\s+(?:anterior|antigua|vieja)|conta\s+(?:antiga|anterior)|alte[sn]?\s+konto|stare\s+konto|poprzednie\s+konto|star[ýé]\s+[úu][čc]e?t|p[řr]edchoz[íi]\s+[úu][čc]e?t|gam(?:le|la|mel|mal)\s+konto(?:en|t)?|eski\s+hesa[bp]\p{L}*)(?:[\s,]+[\p{L}.-]+){0,5}?[\s,]+(?:è\s+|é\s+|e\s+|est\s+|is\s+|ist\s+|er\s+|är\s+|je\s+|jest\s+|byl\s+|bylo\s+|foi\s+|fue\s+|ha\s+sido\s+|wurde\s+|werd\s+|został[oa]?\s+|blev\s+|ble\s+)?(?:chius[oa]|estint[oa]|cessat[oa]|disattivat[oa]|opgeheven|gesloten|opgezegd|cl[ôo]tur[ée]e?|ferm[ée]e?|cerrad[ao]|cancelad[ao]|encerrad[ao]|fechad[ao]|geschlossen|aufgel[öo]st|gek[üu]ndigt|zamkni[ęe]te|zlikwidowane|zru[šs]en[ýo]?|zav[řr]en[ýo]?|stengt|avsluttet|avslutat|st[äa]ngt|lukket|ophævet|nedlagt|kapand[ıi]|kapat[ıi]ld[ıi]|kapal[ıi])(?![\p{L}])`,
+    // The writer's phone or line said to be gone, the lure of "new number" fraud: "my phone was stolen", "telefonum
+    // çalındı, eski hattı kapattırdım", "min telefon dog", "mein Handy wurde gestohlen", "me robaron el móvil".
+    String.raw`(?<![\p{L}])(?:(?:my|our)\s+(?:old\s+)?(?:phone|mobile|number|line|sim)\s+(?:was|has\s+been|got|is)\s+(?:stolen|lost|broken|dead|cut\s+off|disconnected|closed)|(?:lost|broke)\s+my\s+(?:phone|mobile)|my\s+(?:phone|mobile)\s+died|(?:old|previous)\s+(?:number|line|mobile)\s+(?:is\s+)?(?:no\s+longer|not)\s+(?:in\s+use|working|active)|telefonum\s+(?:çalındı|calindi|kayboldu|bozuldu)|eski\s+(?:hat\p{L}*|numara\p{L}*)\s+(?:\p{L}+\s+)?(?:kapat\p{L}*|iptal\p{L}*)|eski\s+numaraya\s+(?:atmay\p{L}*|yazmay\p{L}*|göndermey\p{L}*)|min\s+telefon\s+(?:dog|døde|har\s+dött|blev\s+stulen|ble\s+stjålet|er\s+stjålet)|mein\s+(?:handy|telefon)\s+(?:wurde\s+gestohlen|ist\s+kaputt)|(?:me\s+robaron|perd[ií])\s+(?:el|o|mi|meu)\s+(?:m[óo]vil|celular|telem[óo]vel|tel[ée]fono)|on\s+m['’]a\s+vol[ée]\s+mon\s+(?:t[ée]l[ée]phone|portable)|mi\s+hanno\s+rubato\s+il\s+telefono|ukradli\s+mi\s+telefon)(?![\p{L}])`,
     // Details said to be no longer valid: "le coordinate precedenti non sono più attive", "n'est plus valable", "ist nicht mehr gültig".
     String.raw`(?<![\p{L}])(?:non\s+(?:è|sono|risulta|risultano)\s+più|n['’]est\s+plus|ne\s+sont\s+plus|não\s+(?:está|estão|é|são)\s+mais|ya\s+no\s+(?:está|están|es)|is\s+niet\s+meer|zijn\s+niet\s+meer|nie\s+jest\s+ju[żz]|ji[žz]\s+nen[íi]|u[žz]\s+nen[íi]|er\s+ikke\s+lenger|är\s+inte\s+längre|er\s+ikke\s+længere|art[ıi]k\s+(?:ge[çc]erli|aktif)\s+de[ğg]il)\s+(?:attiv[oie]|valid[oie]|in\s+uso|valable|actif|active|actifs|actives|ativ[oa]s?|válid[oa]s?|activ[oa]s?|vigente|actief|geldig|in\s+gebruik|aktywne|aktualne|wa[żz]ne|aktivn[íi]|platn[ýé]|gyldig|aktiv|giltig)?`
   ].join("|"),
@@ -67137,7 +67148,8 @@ function redirectingNote(record2, value2) {
     const holder = used.path[used.path.length - 1];
     const aNote = (l) => l !== used && l.value.length <= 2e3 && NOTE.test(l.value) && sameEntry(used, l);
     if (others.length === 0) {
-      const gone = used.path.length >= 2 ? all.find((l) => aNote(l) && l.path[l.path.length - 1] === holder && detailsChanged(l.value)) : void 0;
+      const own2 = used.path.length >= 2 || used.lists.length > 0;
+      const gone = own2 ? all.find((l) => aNote(l) && l.path[l.path.length - 1] === holder && detailsChanged(l.value)) : void 0;
       if (gone) return gone.value.slice(0, 160);
       continue;
     }
