@@ -581,13 +581,20 @@ export interface InjectionOptions {
   readIn?: Language;
 }
 
+/**
+ * Three words in a row, the first of letters: a text that may hold prose. A word starts only after
+ * a non-letter, so a run of letters with no space in it (a hostile read's one long token) is tried
+ * once, not from each of its letters to its end.
+ */
+const PROSE_START = /(?<![a-z])[a-z]{2,}\s+\S+\s+\S+/i;
+
 /** The injected passages of a text, if any, with the signals that found them. */
 export function detectInjection(text: string, opts: InjectionOptions = {}): InjectionFinding | undefined {
   if (!text || text.length < 12) return undefined;
   const limit = opts.maxChars ?? READ_LIMIT;
   const body = text.length > limit ? text.slice(0, limit) : text;
   const read =
-    !CUES.test(body) && (opts.orders === false || !/[a-z]{2,}\s+\S+\s+\S+/i.test(body))
+    !CUES.test(body) && (opts.orders === false || !PROSE_START.test(body))
       ? { passages: [], reasons: [], explicit: false, unreadable: false }
       : (jsonFields(body, opts) ?? scanWindows(body, opts));
   // Padding past what is read must not hide an order: the unread rest is a passage of its own.

@@ -119,6 +119,14 @@ describe('an address made of the name of a person the request names', () => {
     expect(v.reason).toMatch(/made of the name of a person the request names/);
   });
 
+  it('reads a hostile read of the domain to its bounds: a long run before an "@", thousands of addresses in free text', () => {
+    const flood = {
+      ...starter,
+      result: `${'a'.repeat(150_000)}@brightloop.example ${Array.from({ length: 5_000 }, (_, i) => `u${i}@brightloop.example`).join(' ')}`,
+    };
+    expect(decideBare(request, [[flood], [create('lucia.romero@brightloop.example')]])[0].decision).toBe('block');
+  });
+
   it('blocks it on a domain only the model wrote, or one no structured field holds', () => {
     expect(decideBare(request, [[starter], [create('lucia.romero@brightloop-it.example')]])[0].decision).toBe('block');
     const note = {

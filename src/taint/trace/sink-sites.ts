@@ -293,10 +293,18 @@ function colleagueAddress(ctx: SiteContext, prov: ProvenanceContext, value: stri
   const domain = personAddressNamedIn(ctx.rootText, value);
   if (!domain) return false;
   const escaped = domain.replace(/[.]/g, '\\.');
-  const onDomain = new RegExp(`[\\w.+-]+@${escaped}(?![\\w.-])`, 'gi');
+  // A local part of 64 characters at most (RFC 5321): each start is scanned that far, not to the text's end.
+  const onDomain = new RegExp(`(?<![\\w.+-])[\\w.+-]{1,64}@${escaped}(?![\\w.-])`, 'gi');
+  const tried = new Set<string>([value.toLowerCase()]);
   for (const { text } of prov.containing(domain).slice(0, 16))
-    for (const m of text.output.slice(0, 200_000).matchAll(onDomain))
-      if (m[0].toLowerCase() !== value.toLowerCase() && valueSource(prov, m[0], sinks, 'target').kind === 'structured') return true;
+    for (const m of text.output.slice(0, 200_000).matchAll(onDomain)) {
+      const address = m[0].toLowerCase();
+      if (tried.has(address)) continue;
+      // A bounded number of the organisation's addresses is looked up, whatever a hostile read holds.
+      if (tried.size > 32) return false;
+      tried.add(address);
+      if (valueSource(prov, m[0], sinks, 'target').kind === 'structured') return true;
+    }
   return false;
 }
 
