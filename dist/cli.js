@@ -66709,11 +66709,12 @@ function sentences(text2) {
 var WINDOW4 = 2e5;
 var WINDOW_OVERLAP = 4e3;
 var READ_LIMIT = 8 * 1024 * 1024;
+var PROSE_START = /(?<![a-z])[a-z]{2,}\s+\S+\s+\S+/i;
 function detectInjection(text2, opts = {}) {
   if (!text2 || text2.length < 12) return void 0;
   const limit2 = opts.maxChars ?? READ_LIMIT;
   const body = text2.length > limit2 ? text2.slice(0, limit2) : text2;
-  const read2 = !CUES.test(body) && (opts.orders === false || !/[a-z]{2,}\s+\S+\s+\S+/i.test(body)) ? { passages: [], reasons: [], explicit: false, unreadable: false } : jsonFields(body, opts) ?? scanWindows(body, opts);
+  const read2 = !CUES.test(body) && (opts.orders === false || !PROSE_START.test(body)) ? { passages: [], reasons: [], explicit: false, unreadable: false } : jsonFields(body, opts) ?? scanWindows(body, opts);
   const found2 = body.length < text2.length ? {
     ...read2,
     passages: [...read2.passages, [body.length, text2.length]],
@@ -69736,10 +69737,16 @@ function colleagueAddress(ctx, prov, value2, sinks) {
   const domain2 = personAddressNamedIn(ctx.rootText, value2);
   if (!domain2) return false;
   const escaped = domain2.replace(/[.]/g, "\\.");
-  const onDomain = new RegExp(`[\\w.+-]+@${escaped}(?![\\w.-])`, "gi");
+  const onDomain = new RegExp(`(?<![\\w.+-])[\\w.+-]{1,64}@${escaped}(?![\\w.-])`, "gi");
+  const tried = /* @__PURE__ */ new Set([value2.toLowerCase()]);
   for (const { text: text2 } of prov.containing(domain2).slice(0, 16))
-    for (const m of text2.output.slice(0, 2e5).matchAll(onDomain))
-      if (m[0].toLowerCase() !== value2.toLowerCase() && valueSource(prov, m[0], sinks, "target").kind === "structured") return true;
+    for (const m of text2.output.slice(0, 2e5).matchAll(onDomain)) {
+      const address = m[0].toLowerCase();
+      if (tried.has(address)) continue;
+      if (tried.size > 32) return false;
+      tried.add(address);
+      if (valueSource(prov, m[0], sinks, "target").kind === "structured") return true;
+    }
   return false;
 }
 function asWritten(ctx, value2, before) {
