@@ -381,20 +381,15 @@ export function partyAddressNamedIn(request: string, value: string): boolean {
   if (label.length < 5 || !/^[a-z0-9]+$/.test(label) || OPEN_MAILBOXES.has(label)) return false;
   // Runs of one to four capitalised words (a name, "Co." and "&" inside it), each written as one word.
   const names = request.slice(0, 20_000).match(/\p{Lu}[\p{L}\p{M}'’.]*(?:\s+(?:&\s+)?\p{Lu}[\p{L}\p{M}'’.]*){0,3}/gu) ?? [];
-  const fold = (x: string) =>
-    x
-      .normalize('NFD')
-      .replace(/[^\p{L}\p{N}]/gu, '')
-      .toLowerCase();
   // A run written whole ("capeshuttleco"), or with its leading words as their initials ("hsantalucia" for "Hospital Santa Lúcia").
   const written = (ws: readonly string[]) =>
     [0, ...ws.keys()].some(
       (k) =>
         ws
           .slice(0, k)
-          .map((w) => fold(w)[0] ?? '')
+          .map((w) => foldName(w)[0] ?? '')
           .join('') +
-          fold(ws.slice(k).join('')) ===
+          foldName(ws.slice(k).join('')) ===
         label,
     );
   return names.some((n) => {
@@ -413,16 +408,11 @@ export function personAddressNamedIn(request: string, value: string): string | u
   const m = /^([\w.+-]{2,64})@([\w-]+(?:\.[\w-]+)+)$/.exec(value.trim());
   if (!m || OPEN_MAILBOXES.has(registeredLabel(m[2].toLowerCase()))) return undefined;
   const local = m[1].toLowerCase();
-  const fold = (x: string) =>
-    x
-      .normalize('NFD')
-      .replace(/[^\p{L}\p{N}]/gu, '')
-      .toLowerCase();
   const names = request.slice(0, 20_000).match(/\p{Lu}[\p{L}\p{M}'’-]*(?:\s+\p{Lu}[\p{L}\p{M}'’-]*){1,3}/gu) ?? [];
   for (const n of names) {
     const ws = n
       .split(/\s+/)
-      .map((w) => fold(w.replace(/['’]s$/, '')))
+      .map((w) => foldName(w.replace(/['’]s$/, '')))
       .filter((w) => w.length > 0);
     for (let i = 0; i + 1 < ws.length; i++) {
       const [first, last] = [ws[i], ws.slice(i + 1).join('')];
@@ -439,6 +429,13 @@ export function personAddressNamedIn(request: string, value: string): string | u
   }
   return undefined;
 }
+
+/** A name's letters and digits, lower case, without accents: "Súilleabháin" as an address writes it. */
+const foldName = (x: string) =>
+  x
+    .normalize('NFD')
+    .replace(/[^\p{L}\p{N}]/gu, '')
+    .toLowerCase();
 
 /** The label a domain is registered under: "maersk" in www.maersk.com, "bbc" in news.bbc.co.uk ('' for none). */
 function registeredLabel(host: string): string {
@@ -633,10 +630,17 @@ export const ANY_ORDER = -1;
  * claims from the record's other fields ("send the refund to the refund_to account"); the record
  * a call acts on (an 'object') is the record's own, whatever its notes ask.
  */
-/** Whether the normalised value `n` is one of the arguments the call that produced `text` was given. */
-function echoesItsCall(text: ProducedText, n: string): boolean {
-  return text.args !== undefined && flattenArguments(text.args).some((a) => a.value.length <= 200 && normalizeText(a.value) === n);
+/**
+ * Whether the normalised value `n` is one of the arguments a call was given (a text or a number of
+ * 200 characters at most, four levels deep at most): what the call's result repeats of it, the
+ * caller had first.
+ */
+export function givenToCall(args: unknown, n: string, depth = 0): boolean {
+  if (typeof args === 'string' || typeof args === 'number') return String(args).length <= 200 && normalizeText(String(args)) === n;
+  return depth < 4 && args !== null && typeof args === 'object' && Object.values(args).some((v) => givenToCall(v, n, depth + 1));
 }
+/** Whether the normalised value `n` is one of the arguments the call that produced `text` was given. */
+const echoesItsCall = (text: ProducedText, n: string): boolean => givenToCall(text.args, n);
 
 export function valueSource(ctx: ProvenanceContext, value: string, sinks = 0, where: 'object' | 'target' = 'object'): ValueSource {
   const n = normalizeText(value);

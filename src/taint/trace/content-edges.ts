@@ -9,6 +9,7 @@ import { ContentIndex, normalizeText, type ContentIndexOptions } from '../conten
 import { ALL_MASK, ROOT_BIT, maskOf } from '../labels.js';
 import type { GraphBuilder } from '../graph.js';
 import { argumentRolesOf } from '../classify.js';
+import { givenToCall } from '../provenance.js';
 import type { ArgumentRole } from '../argument-roles.js';
 import type { Category } from '../lexicon.js';
 import type { Policy } from '../policy.js';
@@ -183,15 +184,9 @@ function containsWords(haystack: string, needle: string): boolean {
   return needle !== '' && ` ${haystack} `.includes(` ${needle} `);
 }
 
-/** Whether a producer is a tool call that was given the value `norm` (normalised) as one of its arguments. */
-function givenToItsCall(it: Item | undefined, norm: string): boolean {
-  if (it === undefined || (it.kind !== 'tool' && it.kind !== 'sink') || it.args === undefined) return false;
-  const given = (x: unknown, depth: number): boolean =>
-    typeof x === 'string' || typeof x === 'number'
-      ? String(x).length <= 200 && normalizeText(String(x)) === norm
-      : depth < 4 && x !== null && typeof x === 'object' && Object.values(x).some((v) => given(v, depth + 1));
-  return given(it.args, 0);
-}
+/** Whether a producer is a tool call that was given the value `norm` (normalised) as one of its arguments (provenance.ts, givenToCall). */
+const givenToItsCall = (it: Item | undefined, norm: string): boolean =>
+  it !== undefined && (it.kind === 'tool' || it.kind === 'sink') && givenToCall(it.args, norm);
 
 /**
  * Traces every argument of a tool call to where it first appeared and draws the argument edges.
