@@ -67376,9 +67376,8 @@ function partyAddressNamedIn(request2, value2) {
   const label2 = registeredLabel(m[1].toLowerCase());
   if (label2.length < 5 || !/^[a-z0-9]+$/.test(label2) || OPEN_MAILBOXES.has(label2)) return false;
   const names = request2.slice(0, 2e4).match(new RegExp("\\p{Lu}[\\p{L}\\p{M}'\u2019.]*(?:\\s+(?:&\\s+)?\\p{Lu}[\\p{L}\\p{M}'\u2019.]*){0,3}", "gu")) ?? [];
-  const fold2 = (x) => x.normalize("NFD").replace(/[^\p{L}\p{N}]/gu, "").toLowerCase();
   const written = (ws) => [0, ...ws.keys()].some(
-    (k) => ws.slice(0, k).map((w) => fold2(w)[0] ?? "").join("") + fold2(ws.slice(k).join("")) === label2
+    (k) => ws.slice(0, k).map((w) => foldName(w)[0] ?? "").join("") + foldName(ws.slice(k).join("")) === label2
   );
   return names.some((n2) => {
     const ws = n2.split(/\s+/).filter((w) => w !== "&");
@@ -67390,10 +67389,9 @@ function personAddressNamedIn(request2, value2) {
   const m = /^([\w.+-]{2,64})@([\w-]+(?:\.[\w-]+)+)$/.exec(value2.trim());
   if (!m || OPEN_MAILBOXES.has(registeredLabel(m[2].toLowerCase()))) return void 0;
   const local = m[1].toLowerCase();
-  const fold2 = (x) => x.normalize("NFD").replace(/[^\p{L}\p{N}]/gu, "").toLowerCase();
   const names = request2.slice(0, 2e4).match(new RegExp("\\p{Lu}[\\p{L}\\p{M}'\u2019-]*(?:\\s+\\p{Lu}[\\p{L}\\p{M}'\u2019-]*){1,3}", "gu")) ?? [];
   for (const n2 of names) {
-    const ws = n2.split(/\s+/).map((w) => fold2(w.replace(/['’]s$/, ""))).filter((w) => w.length > 0);
+    const ws = n2.split(/\s+/).map((w) => foldName(w.replace(/['’]s$/, ""))).filter((w) => w.length > 0);
     for (let i2 = 0; i2 + 1 < ws.length; i2++) {
       const [first, last] = [ws[i2], ws.slice(i2 + 1).join("")];
       const forms = [
@@ -67409,6 +67407,7 @@ function personAddressNamedIn(request2, value2) {
   }
   return void 0;
 }
+var foldName = (x) => x.normalize("NFD").replace(/[^\p{L}\p{N}]/gu, "").toLowerCase();
 function registeredLabel(host) {
   const labels = host.split(".");
   const second = labels.length >= 3 && labels[labels.length - 1].length === 2 && SECOND_LEVEL.has(labels[labels.length - 2]);
@@ -67512,9 +67511,11 @@ function standsAlone(text2, value2) {
   return new RegExp(`(?<![\\p{L}\\p{N}_.@/-])${v}(?![\\p{L}\\p{N}_@/-]|\\.[\\p{L}\\p{N}])`, "iu").test(text2.slice(0, 2e5));
 }
 var ANY_ORDER = -1;
-function echoesItsCall(text2, n2) {
-  return text2.args !== void 0 && flattenArguments(text2.args).some((a2) => a2.value.length <= 200 && normalizeText(a2.value) === n2);
+function givenToCall(args, n2, depth2 = 0) {
+  if (typeof args === "string" || typeof args === "number") return String(args).length <= 200 && normalizeText(String(args)) === n2;
+  return depth2 < 4 && args !== null && typeof args === "object" && Object.values(args).some((v) => givenToCall(v, n2, depth2 + 1));
 }
+var echoesItsCall = (text2, n2) => givenToCall(text2.args, n2);
 function valueSource(ctx, value2, sinks = 0, where = "object") {
   const n2 = normalizeText(value2);
   if (n2 === "") return { kind: "unseen" };
@@ -69464,11 +69465,7 @@ var POINTER_ROLES = /* @__PURE__ */ new Set(["recipient", "url", "payee", "path"
 function containsWords(haystack, needle) {
   return needle !== "" && ` ${haystack} `.includes(` ${needle} `);
 }
-function givenToItsCall(it, norm) {
-  if (it === void 0 || it.kind !== "tool" && it.kind !== "sink" || it.args === void 0) return false;
-  const given = (x, depth2) => typeof x === "string" || typeof x === "number" ? String(x).length <= 200 && normalizeText(String(x)) === norm : depth2 < 4 && x !== null && typeof x === "object" && Object.values(x).some((v) => given(v, depth2 + 1));
-  return given(it.args, 0);
-}
+var givenToItsCall = (it, norm) => it !== void 0 && (it.kind === "tool" || it.kind === "sink") && givenToCall(it.args, norm);
 function traceArguments(g, it, p, policy, injections) {
   const sink = it.kind === "sink";
   const out = [];
