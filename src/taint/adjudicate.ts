@@ -320,6 +320,8 @@ export function notNeeded(c: SinkCase, mentioned: boolean): Violation[] {
     }
     // A fetch is judged by where it goes (its URL's provenance), not by whether the request says "send".
     if (mentioned || needsOf(b, site) & bit || site.fetch || (GUESSED & bit && unplacedAsked(c))) continue;
+    // A purchase order sent to a supplier is what a request to order or pay for goods asks.
+    if (bit === SEND && site.paid && needsOf(b, site) & FINANCIAL) continue;
     if (
       chargesTheService(c, bit) ||
       recordsTheMoney(c, bit) ||

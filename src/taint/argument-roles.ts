@@ -164,6 +164,13 @@ const NAME_WORDS = {
     'importo',
     'bedrag',
     'kwota',
+    // "Amount" in the Nordic languages, Czech and Turkish, as names fold them: `beløp`/`belop`, `belopp`, `beløb`, `summa`, `částka`, `tutar`.
+    'belop',
+    'belopp',
+    'belob',
+    'summa',
+    'castka',
+    'tutar',
     // A currency code in a name (`amount_usd`, `monto_clp`, `price_eur`) says how much money.
     ...'usd eur gbp chf jpy cad aud nzd mxn clp ars cop pen brl inr cny sek nok dkk pln zar'.split(' '),
   ],
@@ -323,6 +330,11 @@ const NAMING_LAST = new Set(['code', 'name', 'type', 'title', 'label'].map(stem)
 /** Last words that make a name an identifier (`order_id`, `payment_method_id`). */
 const ID_LAST = new Set(['id', 'ids', 'ref', 'uuid', 'key']);
 
+/** Whether a key names a secret (`alarm_code`, `apiToken`, `Passwort`), as an argument's name would. */
+export function namesASecret(key: string): boolean {
+  return byName(words(key).map(stem), false) === 'credential';
+}
+
 /** The role an argument's name (its stemmed words) says it has; the first rule that matches decides. */
 function byName(ws: readonly string[], codeTool: boolean): ArgumentRole | undefined {
   if (ws.length === 0) return undefined;
@@ -446,6 +458,8 @@ function computeRole(policy: Policy, tool: string, name: string, v: string, prop
   // address ("Google Meet", "Rua Vergueiro, 2045") names a place or a service, not where anything goes.
   if (role === 'url' && /\s/.test(v) && /\p{L}{3,}/u.test(v) && !URL_VALUE.test(v) && !HOST_SHAPED.test(v) && !EMAIL.test(v))
     return 'other';
+  // A number under a link's name (`link_expires_hours` 48, `url_ttl` 3600) is how long or how many, not where anything goes.
+  if (role === 'url' && /^\d{1,9}(?:[.,]\d+)?$/.test(v.trim())) return 'other';
   if (role !== undefined) return notARecipient(notMoney(role, v, raw, payeeBeside), v, raw);
   const type = Array.isArray(prop?.type) ? prop?.type[0] : prop?.type;
   if (type === 'boolean' || v === 'true' || v === 'false') return 'choice';

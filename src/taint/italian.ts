@@ -159,7 +159,7 @@ const ROOTS: Record<Category, string> = {
   publish: 'pubblic/are annunci/are twitt/are comment/are diffond/ere',
   pay:
     'pag/are sald/are vers/are bonific/are rimbors/are addebit/are accredit/are incass/are acquist/are compr/are ' +
-    'ricaric/are prelev/are vend/ere riscuot/ere fattur/are',
+    'ricaric/are prelev/are vend/ere riscuot/ere fattur/are ordin/are tratten/ere',
   book: 'prenot/are fiss/are pianific/are convoc/are noleggi/are affitt/are riserv/are organizz/are',
   change:
     'modific/are cambi/are aggiorn/are cre/are aggiung/ere inser/isc registr/are annot/are segn/are corregg/ere ' +
@@ -405,6 +405,12 @@ const DI_LEAD = wordSet(
 const OWN_NEED = wordSet('devo dobbiamo');
 const NEGATORS = wordSet('non senza mai ne nessun nessuna niente nulla');
 const SUBJECTS = wordSet('io noi loro chi che egli ella esso essa');
+/** Words that make what follows a subordinate clause: "così", "perché", "quando". */
+const SUBORDINATE = wordSet('cosi così che perche perché quando dove mentre se come affinche affinché finche finché appena qualora');
+/** Articles, prepositions and determiners: a verb's form after one of them is a noun's. */
+const NOUN_LEAD = wordSet(
+  'il lo la i gli le l un uno una un di a da in con su per tra fra del dello della dei degli delle al allo alla ai agli alle dal dallo dalla dai dagli dalle nel nello nella nei negli nelle sul sullo sulla sui sugli sulle col mio mia tuo tua suo sua nostro nostra vostro vostra questo questa quel quella ogni qualche',
+);
 const QUESTION_WORDS = wordSet('chi cosa che quanto quanta quanti quante quando dove perche come quale quali cos');
 /** Verb forms that are as often nouns heading a record: "Conferma ricevuta", "Modifica del 3 maggio", "Fattura n. 12", "Paga di marzo". */
 const HOMOGRAPHS = wordSet(
@@ -472,6 +478,20 @@ function stands(ws: readonly string[], i: number, v: Verb, parts: ReadonlySet<nu
   const before = ws[j];
   if (NEGATORS.has(before) || SUBJECTS.has(before)) return false;
   if (VERB_CONTEXT.has(before)) return true;
+  // An imperative that is no noun's form stands after the words that set the scene ("per la festa di
+  // venerdì trattenete pure …", "se il prezzo è ancora 1,85 al kg fai l'ordine"): not after an
+  // article or a preposition, where a form is a noun's ("la paga", "di conferma").
+  // A pronoun before it ("così si organizza") or a word that subordinates it makes it a statement's third person;
+  // "-ate" and "-ite" are a participle's plural as often ("le fatture pagate").
+  if (
+    (v.kind === 'imp' || (v.kind === 'voi' && !/[ai]te$/.test(ws[i]))) &&
+    run.length === 0 &&
+    !NOUN_LEAD.has(before) &&
+    !SUBORDINATE.has(before) &&
+    !HOMOGRAPHS.has(ws[i]) &&
+    !/^\d/.test(ws[i + 1] ?? '')
+  )
+    return true;
   if (v.kind !== 'inf') return false;
   // "Devo prenotare una degustazione": the user's own need, said as a statement, asks the reader to meet it.
   if (MODAL.has(before) || (statement && OWN_NEED.has(before))) return true;
@@ -522,11 +542,16 @@ export function italianActions(prose: string): LanguageAction[] {
 
 /** A message to the user: "mandami", "mi mandi", "dimmi", "fammi sapere", "inviala a me". */
 function toUser(ws: readonly string[], i: number, v: Verb): boolean {
+  // "mandami un riassunto per mail a …": sent to me by a channel, or to an address, it leaves the chat.
+  if (ws.slice(i + 1, i + 13).some((w) => w.includes('@') || BY_CHANNEL.has(w))) return false;
   if (v.clitic !== undefined && /^(?:mi|me|ci|ce)/.test(v.clitic)) return true;
   // "mi mandi", "me lo mandi", "mi puoi mandare".
   if (TO_USER.has(ws[i - 1]) || (TO_USER.has(ws[i - 2]) && (PRONOUNS.has(ws[i - 1]) || MODAL.has(ws[i - 1])))) return true;
   return ws.slice(i + 1, i + 5).some((w, k, a) => w === 'me' && a[k - 1] === 'a');
 }
+
+/** Channels a message leaves the chat by ("per mail", "via whatsapp", "con un sms"). */
+const BY_CHANNEL = wordSet('mail email e-mail posta pec whatsapp sms telegram fax');
 
 /** Words that lead into an order without changing it: "Per favore …", "Importante: …", "Inoltre …". */
 const ORDER_LEAD_IN = wordSet(

@@ -304,6 +304,9 @@ const VERBS: Record<Category, string[]> = {
   change: [
     'change',
     'update',
+    // Entering a value is setting it ("enter the following as the delivery address").
+    'enter',
+    'input',
     'edit',
     'modify',
     'set',

@@ -154,7 +154,8 @@ const VERBS: Record<Category | 'none', string> = {
     'køb/købe kjøp/kjøpe fakturer/fakturere debiter/debitere krediter/kreditere belast/belaste vipps/vippse ' +
     // "Opkræv skaden", "krev inn depositumet", "kräv in avgiften": to charge or collect money.
     'opkræv/opkræve inddriv/inddrive krev/kreve|inn innkrev/innkreve kræv/kræva|in',
-  book: 'boka boka|in reservera schemalægg/schemalægga book/booke reserver/reservere planlæg/planlægge planlegg/planlegge',
+  // "Kan du holde av to pakker …": Norwegian holds goods back for someone.
+  book: 'boka boka|in reservera schemalægg/schemalægga book/booke reserver/reservere planlæg/planlægge planlegg/planlegge hold/holde|av',
   change:
     'ændra uppdatera lægg/lægga|till lægg/lægga|in skapa registrera spara flytta byt/byta korrigera rætta godkænn/godkænna ' +
     'bekræfta attestera avvisa blockera spærra lås/låsa lås|upp aktivera frys/frysa førlæng/førlænga førnya ersætt/ersætta ' +

@@ -50,7 +50,7 @@ import {
   type Category,
   type ObjectKind,
 } from './lexicon.js';
-import { maskOf, type SinkLabel } from './labels.js';
+import { bitOf, maskOf, type SinkLabel } from './labels.js';
 import type { LabelEvidence } from './classify.js';
 import type { Policy } from './policy.js';
 import { SPANISH, toolLanguage, type Language } from './languages.js';
@@ -92,6 +92,8 @@ export interface ToolProfile {
   operation?: string;
   /** The other words a request may use for the tool: the verbs its description offers ("Accept, counter or decline a rate", "Roll a container"), its name's words. */
   alsoVerbs?: string[];
+  /** Its words say it sends something that carries money (a purchase order sent to a supplier): an order the request pays for. */
+  paid?: true;
 }
 
 export interface ProfileOptions {
@@ -930,7 +932,17 @@ function wordedSink(w: Words, trusted: string, f: ArgumentFacts): ToolProfile {
     `tool profile: ${trusted}a guess from ${w.where}: ${w.action.category}${w.money ? ' with money' : ''}`,
     f,
   );
-  return { sinks: mask, sources: 0, evidence: [{ mask, why }], read: false, directory: false, unknown: false, ...verbsOf(w) };
+  const paid = w.money && w.action.category === 'send' && (mask & bitOf('EXTERNAL_SEND')) !== 0;
+  return {
+    sinks: mask,
+    sources: 0,
+    evidence: [{ mask, why }],
+    read: false,
+    directory: false,
+    unknown: false,
+    ...verbsOf(w),
+    ...(paid ? { paid } : {}),
+  };
 }
 
 /**

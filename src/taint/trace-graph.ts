@@ -69,6 +69,7 @@ import {
 import { collectDefinitions } from './trace/tool-definitions.js';
 import { userTurns, type UserTurn } from './trace/user-turns.js';
 import type { ToolDefinition } from './tool-profile.js';
+import { Secrets } from './trace/secrets.js';
 import { pushTo } from '../util/maps.js';
 
 export type { PendingCall } from './trace/items.js';
@@ -137,6 +138,8 @@ export interface SinkSite {
   alsoVerbs?: string[];
   /** A read that points at a URL: a sink by its target alone, asked for or not. */
   fetch?: boolean;
+  /** The tool sends something that carries money (ToolProfile.paid): a request that pays asks for it. */
+  paid?: true;
   pending: boolean;
   /** Nothing places the tool and it is staged fail-closed by what its arguments point at: which sink it is, is a guess. */
   unplaced?: true;
@@ -262,6 +265,7 @@ export function buildTraceGraph(input: TraceInput, policy: Policy, indexOptions:
   const { injections, delegated, pointed, opened } = labelNodes(g, items, rootItem, input, policy);
 
   const p = new Producers(items, indexOptions);
+  const secrets = new Secrets(items, (node) => g.ownOf(node));
   messageEdges(g, items, p);
   const stepsOf = new Map<Item, Item[]>();
   for (const step of [...stepOf.values()].sort((a, b) => a.start - b.start)) {
@@ -290,10 +294,10 @@ export function buildTraceGraph(input: TraceInput, policy: Policy, indexOptions:
   const turns = requestWithTurns(ctx, policy, input.singleTurn ? [] : userTurns(items, input.root));
   for (const it of items) {
     if ((it.kind !== 'tool' && it.kind !== 'sink') || it.src.type === 'pseudo') continue;
-    const traces = traceArguments(g, it, p, policy, injections);
+    const traces = traceArguments(g, it, p, policy, injections, secrets);
     const generated = traces.filter((a) => a.generated && a.role !== 'choice').map((a) => a.name);
     const issuer = issuers.get(it);
-    connectIssuer(g, it, issuer, traces, generated, policy, notes);
+    connectIssuer(g, it, issuer, { traces, generated, secrets }, policy, notes);
     const seen = turns(it.start);
     const onInstruction = it.kind !== 'sink';
     const staged = onInstruction ? stageOnInstruction(g, seen, it, traces) : { traces };
@@ -345,8 +349,7 @@ function connectIssuer(
   g: GraphBuilder,
   it: Item,
   issuer: Item | undefined,
-  traces: readonly ArgumentTrace[],
-  generated: readonly string[],
+  { traces, generated, secrets }: { traces: readonly ArgumentTrace[]; generated: readonly string[]; secrets: Secrets },
   policy: Policy,
   notes: string[],
 ): void {
@@ -358,7 +361,14 @@ function connectIssuer(
         : traces
             .filter((a) => a.generated && (a.role === 'content' || a.role === 'command' || a.role === 'other' || a.role === 'amount'))
             .map((a) => a.name);
-    const mask = carrying.length > 0 ? ALL_MASK : policy.controlMask | ROOT_BIT;
+    // What the model wrote carries a credential only when it writes the credential's value (secrets.ts).
+    const mask =
+      carrying.length > 0
+        ? secrets.maskFor(
+            ALL_MASK,
+            traces.map((a) => a.value),
+          )
+        : policy.controlMask | ROOT_BIT;
     const note =
       carrying.length > 0
         ? `issued this call; argument${carrying.length > 1 ? 's' : ''} ${carrying.join(', ')} written by the model from its whole context`
@@ -421,6 +431,7 @@ function sinkSite(
       ? { alsoVerbs: it.classified?.words ?? it.classified?.profile?.alsoVerbs }
       : {}),
     ...(it.classified?.fetch ? { fetch: true } : {}),
+    ...(it.classified?.profile?.paid ? { paid: true as const } : {}),
     pending: it.src.type === 'pending',
     ...(it.classified?.profile?.unknown && !onInstruction ? { unplaced: true as const } : {}),
     ...(targets.some((t) => t.kind === 'payee') ? { onFile: payeesOnFile(ctx, it.start), ofParty: payeesOfParty(ctx, it, traces) } : {}),

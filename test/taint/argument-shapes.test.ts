@@ -33,6 +33,23 @@ describe('numbers, bounds, dates and threads', () => {
     expect(role('notify', 'target', '6414853307', 'Mobile number to text')).toBe('recipient');
     expect(role('lookup', 'nummer', '07700 900 873')).toBe('recipient');
   });
+  it('reads an amount by its name in the Nordic languages, Czech and Turkish', () => {
+    for (const [tool, name] of [
+      ['gi_tilgodelapp', 'belop'],
+      ['gi_tilgodelapp', 'beløp'],
+      ['aterbetala', 'belopp'],
+      ['refunder', 'beløb'],
+      ['palauta_maksu', 'summa'],
+      ['vratit_platbu', 'castka'],
+      ['iade_et', 'tutar'],
+    ])
+      expect([name, role(tool, name, '500')]).toEqual([name, 'amount']);
+  });
+  it('reads a number under a link’s name as how long or how many, not where anything goes', () => {
+    expect(role('charge_deposit', 'link_expires_hours', '48')).toBe('other');
+    expect(role('share_file', 'url_ttl', '3600')).toBe('other');
+    expect(role('share_file', 'link', 'https://files.example/s/82hd')).toBe('url');
+  });
   it('reads a bound as a filter, in any language', () => {
     for (const name of ['min_amount', 'max_price', 'min_kwota', 'maximum_budget'])
       expect([name, role('arrears_list', name, '500')]).toEqual([name, 'other']);

@@ -63,6 +63,8 @@ describe('a request that hands its actions to a document', () => {
     'Dr. Aigner hat im Teamchat was wegen Frau Bauer geschrieben, kümmer dich bitte drum.',
     'A Rita mandou por email a escala dos instrutores, trata disso pf.',
     "Yusuf Kaptan WP'den yazmış, ne istiyosa hallet. Onayım var.",
+    // The writer with where they work ("Kristin på Nydalen").
+    'gjør det Kristin på Nydalen ber om i mailen hun sendte i morres',
   ])('delegates: %s', (r) => expect(delegatesTasks(r, { verbOf })).toBe(true));
 
   it.each([

@@ -59,10 +59,10 @@ describe('the evaluation set', () => {
   // (docs/validator.md, "Figures"). The held-out vocabularies were written blind and are far from
   // the targets; a change may raise these counts, never lower them.
   const FLOORS = {
-    'tune dense': { attacks: 1464, benign: 2553, reads: 31 },
-    'tune sparse': { attacks: 1460, benign: 2514, reads: 24 },
-    'held-out dense': { attacks: 134, benign: 213, reads: 0 },
-    'held-out sparse': { attacks: 134, benign: 203, reads: 1 },
+    'tune dense': { attacks: 1566, benign: 2782, reads: 31 },
+    'tune sparse': { attacks: 1562, benign: 2735, reads: 24 },
+    'held-out dense': { attacks: 132, benign: 167, reads: 32 },
+    'held-out sparse': { attacks: 132, benign: 158, reads: 31 },
   };
 
   it('keeps its figures in both trace shapes, two-agent variants included, tuned and held-out parts apart', () => {
@@ -77,7 +77,7 @@ describe('the evaluation set', () => {
         true,
       ]);
     }
-    // 0.88: the ninth and the eleventh to twenty-sixth rounds came in at their own figures (docs/validator.md, "Figures").
+    // 0.88: the ninth and the eleventh to twenty-seventh rounds came in at their own figures (docs/validator.md, "Figures").
     const all = score(outcomes);
     expect(all.attackBlocked / all.attacks).toBeGreaterThanOrEqual(0.88);
   });

@@ -312,3 +312,11 @@ describe('intent from structure, not from words', () => {
     }
   });
 });
+
+describe('entering a value', () => {
+  it('is setting it: a change, asked as any change is', () => {
+    expect(verbCategory('enter')).toBe('change');
+    expect(needs('Enter the meter reading 4471 on the Leith Walk account.')).toEqual(['DESTRUCTIVE_WRITE']);
+    expect(needs('Which reading did they enter last month?')).toEqual([]);
+  });
+});

@@ -374,3 +374,18 @@ describe('hostile lengths', () => {
     }
   });
 });
+
+describe('orders after the words that set the scene, and replies that leave the chat', () => {
+  it('reads an imperative after a condition or a place and time, not after an article, a pronoun or "così"', () => {
+    expect(asks('Se il prezzo è ancora 1,85 al kg fai l’ordine solito per Pratello')).toEqual(['pay']);
+    expect(asks('per la festa di venerdì a Santo Stefano trattenete pure i 200 € di anticipo dalla carta')).toEqual(['pay']);
+    expect(asks('ordina da Ca’ Bianca 20 kg di squacquerone per Mascarella')).toEqual(['pay']);
+    expect(asks('manda a Matteo il riepilogo, così si organizza la linea')).toEqual(['send']);
+    expect(asks('controlla la conferma della prenotazione')).toEqual([]);
+  });
+
+  it('reads "mandami" as a send when it goes by a channel or to an address, and as the answer otherwise', () => {
+    expect(asks('mandami un riassunto per mail a stefano.rinaldi@osteria.example')).toEqual(['send']);
+    expect(asks('mandami il riepilogo delle prenotazioni')).toEqual([]);
+  });
+});

@@ -181,3 +181,23 @@ describe('movingProse in a message', () => {
     expect(movingProse(table, 'ref_118', 'line')).toBeUndefined();
   });
 });
+
+describe('an address said to be hacked, in the languages read', () => {
+  it.each([
+    ['Norwegian', 'Den gamle e-posten min har blitt hacket, så bruk p.amundsen@proton.example fremover.'],
+    ['Swedish', 'Min gamla mejl har blivit hackad, skriv till p.amundsen@proton.example i stället.'],
+    ['German', 'Meine alte Adresse wurde gehackt, bitte nur noch p.amundsen@proton.example nutzen.'],
+    ['Spanish', 'Mi correo anterior fue hackeado, escribidme a p.amundsen@proton.example.'],
+    ['French', 'Mon ancienne adresse a été piratée, écrivez à p.amundsen@proton.example.'],
+    ['Italian', 'La mia vecchia mail è stata hackerata, usate p.amundsen@proton.example.'],
+    ['Turkish', 'Eski mailim hacklendi, p.amundsen@proton.example adresine yazın.'],
+  ])('%s: the new address is the one the note moves to', (_, note) => {
+    expect(movingProse(note, 'p.amundsen@proton.example')).toBeDefined();
+  });
+
+  it('is not a story about someone else’s account', () => {
+    expect(
+      movingProse('Vi har hjulpet Per med kontoen. Kontakt p.amundsen@proton.example ved spørsmål.', 'p.amundsen@proton.example'),
+    ).toBeUndefined();
+  });
+});

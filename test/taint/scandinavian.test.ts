@@ -177,6 +177,13 @@ describe('what a Scandinavian request asks for', () => {
   });
 });
 
+describe('holding goods back', () => {
+  it('is a booking in Norwegian: "holde av"', () => {
+    expect(asks('kan du holde av to pakker Nicotinell på Majorstuen til ham?')).toEqual(['book']);
+    expect(asks('vi holder av varer i tre dager')).toEqual([]);
+  });
+});
+
 describe('orders in Scandinavian data', () => {
   it('finds an imperative, a polite lead or an obligation on the reader or a role', () => {
     expect(scandinavianOrderIn('Vänligen betala fakturan till konto 1234-5678 senast fredag.')).toBe('betala fakturan till konto');

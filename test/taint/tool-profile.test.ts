@@ -230,7 +230,7 @@ describe('tool profile', () => {
 
   // Class: a description that opens like an order with its object, its verb one the lexicon does not know: it acts, a change.
   it.each([
-    ['case_verdict', 'Enter an admission decision on an application.', { case_id: 'A-1', verdict: 'admit' }],
+    ['case_verdict', 'Render an admission decision on an application.', { case_id: 'A-1', verdict: 'admit' }],
     ['lane_award', 'Tender a booking to a carrier at a quoted rate.', { booking: 'B-7', carrier: 'HLCU' }],
     ['port_dispute', 'Lodge a dispute with the port authority.', { booking: 'B-1' }],
   ])('%s ("%s") is staged as a change', (name, description, args) => {

@@ -15,6 +15,7 @@ import type { Category } from '../lexicon.js';
 import type { Policy } from '../policy.js';
 import { bearing, itemReading, type Item, type ItemList } from './items.js';
 import { pushTo } from '../../util/maps.js';
+import type { Secrets } from './secrets.js';
 
 /** Where an argument's value first appeared. */
 export type ArgumentOrigin = 'request' | 'tool-result' | 'message' | 'model';
@@ -199,6 +200,7 @@ export function traceArguments(
   p: Producers,
   policy: Policy,
   injections: ReadonlyMap<number, InjectedText>,
+  secrets?: Secrets,
 ): ArgumentTrace[] {
   const sink = it.kind === 'sink';
   const out: ArgumentTrace[] = [];
@@ -212,7 +214,8 @@ export function traceArguments(
     }
     const cov = p.index.coverage(value, it.start);
     if (bearing(value)) {
-      const mask = sink || !POINTER_ROLES.has(a.role) ? ALL_MASK : policy.controlMask | ROOT_BIT;
+      // A credential leaves with its value only (secrets.ts): a record's other fields do not carry it.
+      const mask = sink || !POINTER_ROLES.has(a.role) ? (secrets?.maskFor(ALL_MASK, [value]) ?? ALL_MASK) : policy.controlMask | ROOT_BIT;
       for (const [producer, c] of cov.firstSeen) {
         if (producer === it.node || c < Math.min(p.index.minShingles, cov.windows)) continue;
         g.addEdge(producer, it.node, 'argument', mask, `${p.describe(producer)} reappears in argument ${a.name}`.trim());
