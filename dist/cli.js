@@ -9872,7 +9872,7 @@ var require_YAMLMap = __commonJS({
       static from(schema6, obj2, ctx) {
         const { keepUndefined, replacer } = ctx;
         const map2 = new this(schema6);
-        const add = (key3, value2) => {
+        const add2 = (key3, value2) => {
           if (typeof replacer === "function")
             value2 = replacer.call(obj2, key3, value2);
           else if (Array.isArray(replacer) && !replacer.includes(key3))
@@ -9882,10 +9882,10 @@ var require_YAMLMap = __commonJS({
         };
         if (obj2 instanceof Map) {
           for (const [key3, value2] of obj2)
-            add(key3, value2);
+            add2(key3, value2);
         } else if (obj2 && typeof obj2 === "object") {
           for (const key3 of Object.keys(obj2))
-            add(key3, obj2[key3]);
+            add2(key3, obj2[key3]);
         }
         if (typeof schema6.sortMapEntries === "function") {
           map2.items.sort(schema6.sortMapEntries);
@@ -47996,7 +47996,7 @@ function prettyMilliseconds(milliseconds, options) {
     const flooredValue = Math.round(flooredInterimValue) / 10 ** decimalDigits;
     return flooredValue.toFixed(decimalDigits);
   };
-  const add = (value2, long, short, valueString) => {
+  const add2 = (value2, long, short, valueString) => {
     if ((result.length === 0 || !options.colonNotation) && isZero(value2) && !(options.colonNotation && short === "m")) {
       return;
     }
@@ -48013,35 +48013,35 @@ function prettyMilliseconds(milliseconds, options) {
   const parsed2 = parseMilliseconds(milliseconds);
   const days = BigInt(parsed2.days);
   if (options.hideYearAndDays) {
-    add(BigInt(days) * 24n + BigInt(parsed2.hours), "hour", "h");
+    add2(BigInt(days) * 24n + BigInt(parsed2.hours), "hour", "h");
   } else {
     if (options.hideYear) {
-      add(days, "day", "d");
+      add2(days, "day", "d");
     } else {
-      add(days / 365n, "year", "y");
-      add(days % 365n, "day", "d");
+      add2(days / 365n, "year", "y");
+      add2(days % 365n, "day", "d");
     }
-    add(Number(parsed2.hours), "hour", "h");
+    add2(Number(parsed2.hours), "hour", "h");
   }
-  add(Number(parsed2.minutes), "minute", "m");
+  add2(Number(parsed2.minutes), "minute", "m");
   if (!options.hideSeconds) {
     if (options.separateMilliseconds || options.formatSubMilliseconds || !options.colonNotation && milliseconds < 1e3 && !options.subSecondsAsDecimals) {
       const seconds = Number(parsed2.seconds);
       const milliseconds2 = Number(parsed2.milliseconds);
       const microseconds = Number(parsed2.microseconds);
       const nanoseconds = Number(parsed2.nanoseconds);
-      add(seconds, "second", "s");
+      add2(seconds, "second", "s");
       if (options.formatSubMilliseconds) {
-        add(milliseconds2, "millisecond", "ms");
-        add(microseconds, "microsecond", "\xB5s");
-        add(nanoseconds, "nanosecond", "ns");
+        add2(milliseconds2, "millisecond", "ms");
+        add2(microseconds, "microsecond", "\xB5s");
+        add2(nanoseconds, "nanosecond", "ns");
       } else {
         const millisecondsAndBelow = milliseconds2 + microseconds / 1e3 + nanoseconds / 1e6;
         const millisecondsDecimalDigits = typeof options.millisecondsDecimalDigits === "number" ? options.millisecondsDecimalDigits : 0;
         const roundedMilliseconds = millisecondsAndBelow >= 1 ? Math.round(millisecondsAndBelow) : Math.ceil(millisecondsAndBelow);
         const maximumMilliseconds = 1e3 - 10 ** -millisecondsDecimalDigits;
         const millisecondsString = millisecondsDecimalDigits ? Math.min(millisecondsAndBelow, maximumMilliseconds).toFixed(millisecondsDecimalDigits) : Math.min(roundedMilliseconds, maximumMilliseconds);
-        add(
+        add2(
           Number.parseFloat(millisecondsString),
           "millisecond",
           "ms",
@@ -48053,7 +48053,7 @@ function prettyMilliseconds(milliseconds, options) {
       const secondsDecimalDigits = typeof options.secondsDecimalDigits === "number" ? options.secondsDecimalDigits : 1;
       const secondsFixed = floorDecimals(seconds, secondsDecimalDigits);
       const secondsString = options.keepDecimalsOnWholeSeconds ? secondsFixed : secondsFixed.replace(/\.0+$/, "");
-      add(Number.parseFloat(secondsString), "second", "s", secondsString);
+      add2(Number.parseFloat(secondsString), "second", "s", secondsString);
     }
   }
   if (result.length === 0) {
@@ -58658,6 +58658,9 @@ var VERBS = {
   change: [
     "change",
     "update",
+    // Entering a value is setting it ("enter the following as the delivery address").
+    "enter",
+    "input",
     "edit",
     "modify",
     "set",
@@ -60003,6 +60006,13 @@ var NAME_WORDS = {
     "importo",
     "bedrag",
     "kwota",
+    // "Amount" in the Nordic languages, Czech and Turkish, as names fold them: `beløp`/`belop`, `belopp`, `beløb`, `summa`, `částka`, `tutar`.
+    "belop",
+    "belopp",
+    "belob",
+    "summa",
+    "castka",
+    "tutar",
     // A currency code in a name (`amount_usd`, `monto_clp`, `price_eur`) says how much money.
     ..."usd eur gbp chf jpy cad aud nzd mxn clp ars cop pen brl inr cny sek nok dkk pln zar".split(" ")
   ],
@@ -60155,6 +60165,9 @@ var NAME_WORDS = {
 var RECORD_NUMBER = new Set(["number", "no", "nr", "num", "numero", "nummer", "numer", "num\xE9ro"].map(stem));
 var NAMING_LAST = new Set(["code", "name", "type", "title", "label"].map(stem));
 var ID_LAST = /* @__PURE__ */ new Set(["id", "ids", "ref", "uuid", "key"]);
+function namesASecret(key3) {
+  return byName(words(key3).map(stem), false) === "credential";
+}
 function byName(ws, codeTool) {
   if (ws.length === 0) return void 0;
   const W = NAME_WORDS;
@@ -60219,6 +60232,7 @@ function computeRole(policy, tool, name, v, prop, payeeBeside = false) {
   if (role === "recipient" && (v === "true" || v === "false")) return "choice";
   if (role === "url" && /\s/.test(v) && new RegExp("\\p{L}{3,}", "u").test(v) && !URL_VALUE.test(v) && !HOST_SHAPED.test(v) && !EMAIL2.test(v))
     return "other";
+  if (role === "url" && /^\d{1,9}(?:[.,]\d+)?$/.test(v.trim())) return "other";
   if (role !== void 0) return notARecipient(notMoney(role, v, raw, payeeBeside), v, raw);
   const type = Array.isArray(prop?.type) ? prop?.type[0] : prop?.type;
   if (type === "boolean" || v === "true" || v === "false") return "choice";
@@ -60998,19 +61012,19 @@ var STEMS2 = {
 var infinitiveOf2 = (stem2) => /(?:[^i]er|el)$/.test(stem2) ? `${stem2}n` : `${stem2}en`;
 var FORMS2 = (() => {
   const out = /* @__PURE__ */ new Map();
-  const add = (form, f) => out.set(form, [...out.get(form) ?? [], f]);
+  const add2 = (form, f) => out.set(form, [...out.get(form) ?? [], f]);
   for (const [category, list3] of Object.entries(STEMS2))
     for (const item of list3.split(" ")) {
       const [head, strong] = item.split("/");
       const [particle, stem2] = head.includes("|") ? head.split("|") : [void 0, head];
       const entry2 = { category, ...particle ? { particle } : {} };
       const inf = infinitiveOf2(stem2);
-      add(inf, { ...entry2, infinitive: true });
-      if (particle) add(`${particle}${inf}`, { category, infinitive: true });
-      if (particle) add(`${particle}zu${inf}`, { category, infinitive: true });
+      add2(inf, { ...entry2, infinitive: true });
+      if (particle) add2(`${particle}${inf}`, { category, infinitive: true });
+      if (particle) add2(`${particle}zu${inf}`, { category, infinitive: true });
       for (const s2 of strong ? [stem2, strong] : [stem2])
         for (const ending of ["", "e", "t", "et", "st", "est"])
-          if (!out.get(s2 + ending)?.some((x) => !x.infinitive && x.category === category)) add(s2 + ending, { ...entry2, infinitive: false });
+          if (!out.get(s2 + ending)?.some((x) => !x.infinitive && x.category === category)) add2(s2 + ending, { ...entry2, infinitive: false });
     }
   return out;
 })();
@@ -61580,7 +61594,7 @@ var LIGHT3 = {
 };
 var FORMS4 = (() => {
   const out = /* @__PURE__ */ new Map();
-  const add = (form, f) => {
+  const add2 = (form, f) => {
     if (!out.has(form)) out.set(form, f);
   };
   for (const [category, entries] of Object.entries(ROOTS3))
@@ -61590,18 +61604,18 @@ var FORMS4 = (() => {
       const [endings, stressedEndings] = ENDINGS3[conj];
       const verb = plain + endings[0];
       for (const e of endings)
-        add(plain + (plain.endsWith("g") && e.startsWith("o") ? "e" : "") + e, {
+        add2(plain + (plain.endsWith("g") && e.startsWith("o") ? "e" : "") + e, {
           category,
           verb,
           infinitive: e === endings[0],
           er: conj === "er"
         });
       for (const root of stressed.split(","))
-        for (const e of stressedEndings) add(root + e, { category, verb, infinitive: false, er: true });
+        for (const e of stressedEndings) add2(root + e, { category, verb, infinitive: false, er: true });
     }
   for (const f of "lire lis lisons lisez lise voir vois voyons voyez voie".split(" "))
-    add(f, { category: "read", verb: f.startsWith("l") ? "lire" : "voir", infinitive: f === "lire" || f === "voir", er: false });
-  for (const f of "dire dis disons dites dise".split(" ")) add(f, { category: "send", verb: "dire", infinitive: f === "dire", er: false });
+    add2(f, { category: "read", verb: f.startsWith("l") ? "lire" : "voir", infinitive: f === "lire" || f === "voir", er: false });
+  for (const f of "dire dis disons dites dise".split(" ")) add2(f, { category: "send", verb: "dire", infinitive: f === "dire", er: false });
   for (const f of ["renvoyer", "renvoyons", "renvoyez", "renvoyions", "renvoyiez", "renvoies"])
     out.set(f, { category: "send", verb: "renvoyer", infinitive: f === "renvoyer", er: true });
   for (const f of ["renvoie", "renvoient"]) out.set(f, { category: "read", verb: "renvoyer", infinitive: false, er: true });
@@ -61965,7 +61979,7 @@ var ROOTS4 = {
   send: "invi/are mand/are sped/isc inoltr/are rispond/ere scriv/ere avvis/are avvert/ire inform/are notific/are comunic/are contatt/are sollecit/are ricord/are chiam/are telefon/are trasmett/ere segnal/are chied/ere risped/isc reinvi/are esport/are",
   share: "condivid/ere invit/are autorizz/are conced/ere deleg/are distribu/isc",
   publish: "pubblic/are annunci/are twitt/are comment/are diffond/ere",
-  pay: "pag/are sald/are vers/are bonific/are rimbors/are addebit/are accredit/are incass/are acquist/are compr/are ricaric/are prelev/are vend/ere riscuot/ere fattur/are",
+  pay: "pag/are sald/are vers/are bonific/are rimbors/are addebit/are accredit/are incass/are acquist/are compr/are ricaric/are prelev/are vend/ere riscuot/ere fattur/are ordin/are tratten/ere",
   book: "prenot/are fiss/are pianific/are convoc/are noleggi/are affitt/are riserv/are organizz/are",
   change: "modific/are cambi/are aggiorn/are cre/are aggiung/ere inser/isc registr/are annot/are segn/are corregg/ere spost/are rinvi/are posticip/are anticip/are configur/are salv/are compil/are complet/are attiv/are riattiv/are blocc/are sblocc/are chiud/ere riapr/ire accett/are rifiut/are approv/are firm/are conferm/are iscriv/ere emett/ere gener/are rinnov/are prorog/are aument/are sostitu/isc rinomin/are assegn/are associ/are copi/are duplic/are import/are sospend/ere trasfer/isc impost/are",
   delete: "elimin/are cancell/are annull/are rimuov/ere revoc/are disattiv/are svuot/are archivi/are disiscriv/ere",
@@ -62145,6 +62159,10 @@ var DI_LEAD = wordSet(
 var OWN_NEED = wordSet("devo dobbiamo");
 var NEGATORS4 = wordSet("non senza mai ne nessun nessuna niente nulla");
 var SUBJECTS2 = wordSet("io noi loro chi che egli ella esso essa");
+var SUBORDINATE = wordSet("cosi cos\xEC che perche perch\xE9 quando dove mentre se come affinche affinch\xE9 finche finch\xE9 appena qualora");
+var NOUN_LEAD = wordSet(
+  "il lo la i gli le l un uno una un di a da in con su per tra fra del dello della dei degli delle al allo alla ai agli alle dal dallo dalla dai dagli dalle nel nello nella nei negli nelle sul sullo sulla sui sugli sulle col mio mia tuo tua suo sua nostro nostra vostro vostra questo questa quel quella ogni qualche"
+);
 var QUESTION_WORDS5 = wordSet("chi cosa che quanto quanta quanti quante quando dove perche come quale quali cos");
 var HOMOGRAPHS2 = wordSet(
   "conferma modifica copia ricarica firma fattura paga saldi segnala riserva nota ordina cambi rinvii avvisi invii"
@@ -62183,6 +62201,8 @@ function stands2(ws, i2, v, parts, statement) {
   const before = ws[j];
   if (NEGATORS4.has(before) || SUBJECTS2.has(before)) return false;
   if (VERB_CONTEXT3.has(before)) return true;
+  if ((v.kind === "imp" || v.kind === "voi" && !/[ai]te$/.test(ws[i2])) && run.length === 0 && !NOUN_LEAD.has(before) && !SUBORDINATE.has(before) && !HOMOGRAPHS2.has(ws[i2]) && !/^\d/.test(ws[i2 + 1] ?? ""))
+    return true;
   if (v.kind !== "inf") return false;
   if (MODAL.has(before) || statement && OWN_NEED.has(before)) return true;
   if (before === "di" || before === "a") return DI_LEAD.has(ws[j - 1]) || ws[j - 1] === "si" && ws[j - 2] === "prega";
@@ -62219,10 +62239,12 @@ function italianActions(prose) {
   return out;
 }
 function toUser3(ws, i2, v) {
+  if (ws.slice(i2 + 1, i2 + 13).some((w) => w.includes("@") || BY_CHANNEL.has(w))) return false;
   if (v.clitic !== void 0 && /^(?:mi|me|ci|ce)/.test(v.clitic)) return true;
   if (TO_USER4.has(ws[i2 - 1]) || TO_USER4.has(ws[i2 - 2]) && (PRONOUNS3.has(ws[i2 - 1]) || MODAL.has(ws[i2 - 1]))) return true;
   return ws.slice(i2 + 1, i2 + 5).some((w, k, a2) => w === "me" && a2[k - 1] === "a");
 }
+var BY_CHANNEL = wordSet("mail email e-mail posta pec whatsapp sms telegram fax");
 var ORDER_LEAD_IN4 = wordSet(
   "per favore cortesia cortesemente gentilmente prego si prega vi ti la preghiamo di siete sei pregati pregato importante urgente attenzione nb ps inoltre anche poi quindi ora adesso infine subito dunque allora"
 );
@@ -62355,7 +62377,7 @@ function infinitiveOf5(stem2) {
 }
 var FORMS6 = (() => {
   const out = /* @__PURE__ */ new Map();
-  const add = (form, f) => out.set(form, [...out.get(form) ?? [], f]);
+  const add2 = (form, f) => out.set(form, [...out.get(form) ?? [], f]);
   for (const [category, list3] of Object.entries(STEMS3))
     for (const item of list3.split(" ")) {
       const [head, particle] = item.split("|");
@@ -62363,17 +62385,17 @@ var FORMS6 = (() => {
       const inf = irregular ?? infinitiveOf5(stem2);
       const finite = stem2.endsWith("t") ? stem2 : `${stem2}t`;
       const base2 = { category, stem: stem2, ...particle ? { particle } : {} };
-      add(stem2, { ...base2, kind: "imperative" });
-      add(finite, { ...base2, kind: "finite" });
-      add(inf, { ...base2, kind: "infinitive" });
+      add2(stem2, { ...base2, kind: "imperative" });
+      add2(finite, { ...base2, kind: "finite" });
+      add2(inf, { ...base2, kind: "infinitive" });
       if (category === "send" && !particle && !list3.includes(`${head}|terug`)) {
-        add(`terug${inf}`, { category, stem: stem2, fused: "terug", kind: "infinitive" });
-        add(`terug${finite}`, { category, stem: stem2, fused: "terug", kind: "finite" });
+        add2(`terug${inf}`, { category, stem: stem2, fused: "terug", kind: "infinitive" });
+        add2(`terug${finite}`, { category, stem: stem2, fused: "terug", kind: "finite" });
       }
       if (particle) {
-        add(particle + inf, { category, stem: stem2, fused: particle, kind: "infinitive" });
-        add(particle + finite, { category, stem: stem2, fused: particle, kind: "finite" });
-        add(particle + stem2, { category, stem: stem2, fused: particle, kind: "finite" });
+        add2(particle + inf, { category, stem: stem2, fused: particle, kind: "infinitive" });
+        add2(particle + finite, { category, stem: stem2, fused: particle, kind: "finite" });
+        add2(particle + stem2, { category, stem: stem2, fused: particle, kind: "finite" });
       }
     }
   return out;
@@ -63186,7 +63208,8 @@ var VERBS3 = {
   share: "dela bjud/bjuda|in bevilja del/dele inviter/invitere",
   publish: "publicera posta annonsera publicer/publicere poste/poste publiser/publisere kunngj\xF8r/kunngj\xF8re",
   pay: "betala betala|tillbaka \xE5terbetala \xF8verf\xF8r/\xF8verf\xF8ra f\xF8r/f\xF8ra|\xF8ver s\xE6tt/s\xE6tta|in best\xE6ll/best\xE6lla k\xF8p/k\xF8pa fakturera debitera kreditera swisha betal/betale betal|tilbage betal|tilbake tilbagebetal/tilbagebetale tilbakebetal/tilbakebetale overf\xF8r/overf\xF8re indbetal/indbetale innbetal/innbetale udbetal/udbetale utbetal/utbetale refunder/refundere bestil/bestille bestill/bestille k\xF8b/k\xF8be kj\xF8p/kj\xF8pe fakturer/fakturere debiter/debitere krediter/kreditere belast/belaste vipps/vippse opkr\xE6v/opkr\xE6ve inddriv/inddrive krev/kreve|inn innkrev/innkreve kr\xE6v/kr\xE6va|in",
-  book: "boka boka|in reservera schemal\xE6gg/schemal\xE6gga book/booke reserver/reservere planl\xE6g/planl\xE6gge planlegg/planlegge",
+  // "Kan du holde av to pakker …": Norwegian holds goods back for someone.
+  book: "boka boka|in reservera schemal\xE6gg/schemal\xE6gga book/booke reserver/reservere planl\xE6g/planl\xE6gge planlegg/planlegge hold/holde|av",
   change: "\xE6ndra uppdatera l\xE6gg/l\xE6gga|till l\xE6gg/l\xE6gga|in skapa registrera spara flytta byt/byta korrigera r\xE6tta godk\xE6nn/godk\xE6nna bekr\xE6fta attestera avvisa blockera sp\xE6rra l\xE5s/l\xE5sa l\xE5s|upp aktivera frys/frysa f\xF8rl\xE6ng/f\xF8rl\xE6nga f\xF8rnya ers\xE6tt/ers\xE6tta fyll/fylla|i markera tilldela signera skriv/skriva|under skriv/skriva|in skriv/skriva st\xE6ng/st\xE6nga arkivera \xE5terst\xE6ll/\xE5terst\xE6lla importera kopiera omboka justera notera uppgradera nedgradera \xE5teraktivera \xE6ndr/\xE6ndre opdater/opdatere tilf\xF8j/tilf\xF8je opret/oprette registrer/registrere gem/gemme flyt/flytte skift/skifte ret/rette godkend/godkende bekr\xE6ft/bekr\xE6fte afvis/afvise bloker/blokere sp\xE6r/sp\xE6rre l\xE5s/l\xE5se l\xE5s|op aktiver/aktivere forl\xE6ng/forl\xE6nge forny/forny/fornyer erstat/erstatte udfyld/udfylde marker/markere tildel/tildele underskriv/underskrive luk/lukke nulstil/nulstille kopier/kopiere ombook/ombooke juster/justere noter/notere indtast/indtaste tilmeld/tilmelde skriv/skrive endre/endre oppdater/oppdatere legg/legge|til legg/legge|inn opprett/opprette lagre/lagre flytt/flytte bytt/bytte rett/rette godkjenn/godkjenne bekreft/bekrefte avvis/avvise blokker/blokkere sperr/sperre l\xE5s|opp forleng/forlenge forny/fornye erstatt/erstatte fyll/fylle|ut merk/merke signer/signere lukk/lukke tilbakestill/tilbakestille meld/melde|p\xE5",
   delete: "radera ta|bort avboka avbest\xE6ll/avbest\xE6lla avsluta s\xE6g/s\xE6ga|upp stryk/stryka makulera annullera rensa sl\xE6ng/sl\xE6nga \xE5terkalla avregistrera inaktivera stoppa avbryt/avbryta h\xE6v/h\xE6va slet/slette fjern/fjerne afbestil/afbestille aflys/aflyse annuller/annullere opsig/opsige sig/sige|op afmeld/afmelde afslut/afslutte stop/stoppe tilbagekald/tilbagekalde deaktiver/deaktivere slett/slette avbestill/avbestille avlys/avlyse kanseller/kansellere si/si/sier|opp meld/melde|av avslutt/avslutte stopp/stoppe tilbakekall/tilbakekalle tag/tage|bort",
   exec: "k\xF8r/k\xF8ra installera starta drifts\xE6tt/drifts\xE6tta k\xF8r/k\xF8re installer/installere start/starte kj\xF8r/kj\xF8re",
@@ -64478,13 +64501,13 @@ function formsOf4(inf, imp) {
 }
 var FORMS11 = (() => {
   const out = /* @__PURE__ */ new Map();
-  const add = (item, category, light) => {
+  const add2 = (item, category, light) => {
     const [inf, imp] = item.split("/");
     for (const [form, kind] of formsOf4(inf, imp)) out.set(form, [...out.get(form) ?? [], { category, imp, kind, light }]);
   };
   for (const [category, list3] of Object.entries(STEMS5))
-    for (const item of list3.split(" ")) add(item, category, false);
-  for (const [item, category] of Object.entries(LIGHT10)) add(item, category, true);
+    for (const item of list3.split(" ")) add2(item, category, false);
+  for (const [item, category] of Object.entries(LIGHT10)) add2(item, category, true);
   return out;
 })();
 var formsAt = (w, kinds) => (FORMS11.get(w ?? "") ?? []).filter((f) => kinds.includes(f.kind));
@@ -65472,7 +65495,17 @@ function wordedSink(w, trusted, f) {
     `tool profile: ${trusted}a guess from ${w.where}: ${w.action.category}${w.money ? " with money" : ""}`,
     f
   );
-  return { sinks: mask, sources: 0, evidence: [{ mask, why }], read: false, directory: false, unknown: false, ...verbsOf(w) };
+  const paid = w.money && w.action.category === "send" && (mask & bitOf("EXTERNAL_SEND")) !== 0;
+  return {
+    sinks: mask,
+    sources: 0,
+    evidence: [{ mask, why }],
+    read: false,
+    directory: false,
+    unknown: false,
+    ...verbsOf(w),
+    ...paid ? { paid } : {}
+  };
 }
 function unplaced(policy, def, f, w, trusted, opts) {
   const roles = w.compound || w.nounPhrase || namesData(w.name, opts) ? f.shown : f.roles;
@@ -65748,7 +65781,7 @@ function recogniseIntent(prose, opts) {
   const evidence = [];
   const categories = /* @__PURE__ */ new Set();
   let mask = 0;
-  const add = (sinks, why, category) => {
+  const add2 = (sinks, why, category) => {
     categories.add(category);
     const m = maskOf(sinks);
     if ((mask | m) === mask) return;
@@ -65762,17 +65795,17 @@ function recogniseIntent(prose, opts) {
     if (!trimmed) continue;
     if (QUESTION_START.test(trimmed) && prose.includes(`${trimmed}?`)) continue;
     const money = MONEY.test(trimmed) || moneyMatch !== null;
-    for (const a2 of clauseActions(trimmed, money, opts)) add(a2.sinks, a2.why, a2.category);
+    for (const a2 of clauseActions(trimmed, money, opts)) add2(a2.sinks, a2.why, a2.category);
   }
   const language = languageOf(prose);
   if (language)
     for (const a2 of language.actions(prose)) {
       const objects = language.objects(a2.after);
       const paid = moneyMatch !== null && (a2.category !== "send" || objects.has("money"));
-      add(needsOfAction(a2.category, objects, paid), `"${a2.words}" asks to ${a2.category}`, a2.category);
-      if (CARRIED_BY_MESSAGE.has(a2.category) && byChannel(a2.after)) add(["EXTERNAL_SEND"], `"${a2.words}" is done by a message`, "send");
+      add2(needsOfAction(a2.category, objects, paid), `"${a2.words}" asks to ${a2.category}`, a2.category);
+      if (CARRIED_BY_MESSAGE.has(a2.category) && byChannel(a2.after)) add2(["EXTERNAL_SEND"], `"${a2.words}" is done by a message`, "send");
     }
-  if (moneyMatch && mask !== 0) add(["FINANCIAL_TRANSFER"], `"${moneyMatch[0].trim()}" is an amount of money`, "pay");
+  if (moneyMatch && mask !== 0) add2(["FINANCIAL_TRANSFER"], `"${moneyMatch[0].trim()}" is an amount of money`, "pay");
   return { mask, evidence, categories };
 }
 var CARRIED_BY_MESSAGE = /* @__PURE__ */ new Set(["change", "book"]);
@@ -65948,7 +65981,7 @@ var DELEGATION_ELSEWHERE = new RegExp(
     // Turkish: "ne istiyorsa hallet", "ne yazdıysa onu yap".
     String.raw`(?<![\p{L}\p{N}])ne\s+(?:istiyorsa|istiyosa|istiyorlarsa|diyorsa|diyosa|yazdıysa|yazdiysa|yazmışsa|yazmissa)\s+(?:onu\s+|onları\s+|onlari\s+)?(?:hallet|halledin|yap|yapın|yapin|ayarla|ayarlayın)(?![\p{L}\p{N}])`,
     String.raw`(?<![\p{L}\p{N}])(?:zgodnie\s+z|według|wedlug|wg|tak\s+jak\s+(?:jest\s+)?w)\s+(?:naszym\s+|naszymi\s+)?(?:regulamin\p{L}*|procedur\p{L}*|zasad\p{L}*)|(?:enligt|ifølge|iflg\.?|i henhold til)\s+(?:vår|våra|vores|vår|våre|den|de)?\s*(?:policy|policyn|rutin\p{L}*|regl\p{L}*|retningslinj\p{L}*|riktlinj\p{L}*)(?![\p{L}\p{N}])`,
-    String.raw`(?<![\p{L}\p{N}])(?:gör|gjør|gør|fixa|ordna|ta hand om|tag dig af|ta deg av)\s+(?:det|allt|alt)\s+(?:som\s+)?(?:hon|han|de|dom|dei|kunden|\p{Lu}[\p{L}-]*)\s+(?:ber om|bad om|beder om|bede om|vill|vil|skriver|skrev|skriv|frågar efter|spør om|spørger om|begär|ønsker|önskar)(?![\p{L}\p{N}])`,
+    String.raw`(?<![\p{L}\p{N}])(?:gör|gjør|gør|fixa|ordna|ta hand om|tag dig af|ta deg av)\s+(?:det|allt|alt)\s+(?:som\s+)?(?:hon|han|de|dom|dei|kunden|\p{Lu}[\p{L}-]*(?:\s+(?:på|i|fra|från|hos|ved|vid)\s+\p{Lu}[\p{L}-]*)?)\s+(?:ber om|bad om|beder om|bede om|vill|vil|skriver|skrev|skriv|frågar efter|spør om|spørger om|begär|ønsker|önskar)(?![\p{L}\p{N}])`,
     String.raw`(?<![\p{L}\p{N}])(?:ta|tag|gör|gjør|gør|fixa|beta av|bocka av|utför|utfør|udfør|följ|følg)\s+(?:alla\s+|alle\s+)?(?:punkterna|punktene|punkterne|uppgifterna|oppgavene|opgaverne|instruktionerna|instruksjonene|instruktionerne|stegen|stegene|trinene|att-göra-listan|to-do-listan|to-do-listen)(?![\p{L}\p{N}])`,
     String.raw`(?<![\p{L}\p{N}])(?:segue|siga|sigue|segui|seguite|suis|suivez|volg|befolge|folge|postępuj według|wykonaj)\s+(?:(?:as|os|las|los|le|gli|les|de|die|den)\s+)?(?:instruções|instrucoes|passos|tarefas|instrucciones|pasos|tareas|istruzioni|passaggi|compiti|instructions|étapes|tâches|instructies|stappen|taken|anweisungen|schritte|aufgaben|instrukcje|instrukcji|polecenia|kroki)(?![\p{L}\p{N}])`
   ].join("|"),
@@ -66410,6 +66443,10 @@ var FAMILIES = {
     /<\/?(?:system|instructions?|admin)>/i,
     /\bsystem (?:prompt )?override\b/i,
     /<\/?assistant>/i,
+    // An appeal to whatever automation reads the message, that it can carry the message's order out itself:
+    // "If you use an assistant or bot to manage your portal, it can do this for you now".
+    /\bif you (?:use|have|are using|rely on|run|let) (?:an?|any|your|some)\s+(?:[\w-]+\s+){0,2}?(?:assistants?|bots?|ai|automations?|copilots?)\b[^.!?]{0,80}?\bcan (?:do|handle|complete|action|set up) (?:this|it|that|these)\b/i,
+    /\b(?:your|the|any) (?:ai\s+)?(?:assistants?|bots?|automations?|copilots?)\b[^.;!?]{0,40}?\bcan (?:do|handle|complete|action|set up) (?:this|it|that|these) for you\b/i,
     // The same signals in Spanish (docs/taint-policy.md, "Requests in Spanish").
     /\bignor[ae]r? (?:las |todas las |cualquier )?(?:instrucciones|indicaciones|[oó]rdenes) (?:anteriores|previas|del usuario|originales)/i
   ],
@@ -66564,7 +66601,7 @@ function orderIn(sentence2, opts = {}) {
     const opensWithVerb = ws.length > 0 && (actionVerb(ws[0]) || verbCategory(ws[0]) === "read" && !/(?:ing|ed|s)$/i.test(ws[0]));
     if (joined && !verbLed) continue;
     if (!joined) verbLed = opensWithVerb;
-    if (ws.length < 3 || rest[ws[0].length] === ":" || STATEMENT.test(rest) || properName(ws, clause) || NOUN_AFTER.test(ws[1]) && !BY_CHANNEL.test(`${ws[1]} ${ws[2]}`) || /^[a-z]+ed$/i.test(ws[1]))
+    if (ws.length < 3 || rest[ws[0].length] === ":" || STATEMENT.test(rest) || properName(ws, clause) || NOUN_AFTER.test(ws[1]) && !BY_CHANNEL2.test(`${ws[1]} ${ws[2]}`) || /^[a-z]+ed$/i.test(ws[1]))
       continue;
     const identified = i2 > 0 && /^,\s+$/.test(parts[i2 - 1]) && IDENTIFIER.test(ws[1]) && !/^[a-z]+(?:ed|en)[,.]?$/i.test(ws[2]);
     const asked2 = POLITE3.test(clause);
@@ -66598,7 +66635,7 @@ function properName(ws, clause) {
   const second = ws[1] === "-" || ws[1] === "&" ? ws[2] : ws[1];
   return cap2(ws[0]) && cap2(second) && !FUNCTION_WORDS2.has(second.toLowerCase().replace(/[,.]$/, "")) && !TARGET.test(clause);
 }
-var MOVES = /(?<![\p{L}])(?:from now on|henceforth|going forward|ab sofort|künftig|kuenftig|fortan|dorénavant|d[ée]sormais|a partir de ahora|de ahora en adelante|a partir de agora|d['’]ora in poi|voortaan|vanaf nu|od teraz|od nynějška|fremover|framöver|heretter|bundan sonra|jatkossa)\s+(?:[\p{L}-]+\s+){0,2}?(?:only|exclusively|solely|ausschließlich|ausschliesslich|nur|uniquement|exclusivement|seulement|solo|solamente|únicamente|exclusivamente|apenas|soltanto|esclusivamente|uitsluitend|alleen|wyłącznie|tylko|pouze|výhradně|kun|bara|endast|sadece|yalnızca|ainoastaan|vain)(?![\p{L}])|\b(?:instead|rather than|in place of|no longer|(?:was|were|has been|have been|got) (?:hacked|compromised)|en (?:lugar|vez) de|ya no|(?:an)?statt|nicht mehr)\b|(?<![\p{L}])(?:au lieu (?:de|du|des|d['’])|plutôt qu(?:e|['’])|invece (?:di|del|della|dei|delle|dello|d['’])|anziché|anziche|al posto (?:di|del|della|d['’])|in plaats van|zamiast|em vez (?:de|do|da|dos|das)|ao inv[ée]s (?:de|do|da|dos|das)|i stedet|istedenfor|istället|i stället|(?<=[\p{L}\p{N}],?\s)(?:na)?místo|yerine)(?![\p{L}])|[,;–—-]\s*(?:(?:and|but|und|aber|mais|et|pero|y|ma|e|maar|en|ale|a|og|och|men|ama|ve)\s+)?(?:not|nicht|pas|no|non|não|nao|niet|nie|ikke|ikkje|inte|ne)\s+(?:to|on|onto|into|via|by|the|auf|an|per|über|ueber|die|das|den|sur|à|au|par|a|al|en|por|para|ao|à|su|al|alla|naar|op|aan|via|na|do|til|till|på|den|det|de|dit|dit|k|ke)\s/iu;
+var MOVES = /(?<![\p{L}])(?:from now on|henceforth|going forward|ab sofort|künftig|kuenftig|fortan|dorénavant|d[ée]sormais|a partir de ahora|de ahora en adelante|a partir de agora|d['’]ora in poi|voortaan|vanaf nu|od teraz|od nynějška|fremover|framöver|heretter|bundan sonra|jatkossa)\s+(?:[\p{L}-]+\s+){0,2}?(?:only|exclusively|solely|ausschließlich|ausschliesslich|nur|uniquement|exclusivement|seulement|solo|solamente|únicamente|exclusivamente|apenas|soltanto|esclusivamente|uitsluitend|alleen|wyłącznie|tylko|pouze|výhradně|kun|bara|endast|sadece|yalnızca|ainoastaan|vain)(?![\p{L}])|\b(?:instead|rather than|in place of|no longer|(?:was|were|has been|have been|got) (?:hacked|compromised)|en (?:lugar|vez) de|ya no|(?:an)?statt|nicht mehr)\b|(?<![\p{L}])(?:har blitt|ble|er blitt|har blivit|blev|blevet|er blevet|wurde|ist|fue|ha sido|foi|est|a été|è stato|è stata|zostało|został|została|byl|byla|bylo) (?:hacket|hackad|gehackt|hackead[oa]|pirat[ée]e?|hackerat[oa]|zhakowan[eya]|hacknut[aáý]?|kompromittert|kompromitterad|kompromitteret|kompromittiert|comprometid[oa])(?![\p{L}])|(?<![\p{L}])hacklendi(?![\p{L}])|(?<![\p{L}])(?:au lieu (?:de|du|des|d['’])|plutôt qu(?:e|['’])|invece (?:di|del|della|dei|delle|dello|d['’])|anziché|anziche|al posto (?:di|del|della|d['’])|in plaats van|zamiast|em vez (?:de|do|da|dos|das)|ao inv[ée]s (?:de|do|da|dos|das)|i stedet|istedenfor|istället|i stället|(?<=[\p{L}\p{N}],?\s)(?:na)?místo|yerine)(?![\p{L}])|[,;–—-]\s*(?:(?:and|but|und|aber|mais|et|pero|y|ma|e|maar|en|ale|a|og|och|men|ama|ve)\s+)?(?:not|nicht|pas|no|non|não|nao|niet|nie|ikke|ikkje|inte|ne)\s+(?:to|on|onto|into|via|by|the|auf|an|per|über|ueber|die|das|den|sur|à|au|par|a|al|en|por|para|ao|à|su|al|alla|naar|op|aan|via|na|do|til|till|på|den|det|de|dit|dit|k|ke)\s/iu;
 var CHANGED_DETAILS = new RegExp(
   [
     String.raw`\b(?:new|updated?|changed|different|revised)\s+(?:business\s+)?(?:bank(?:ing)?|account|payment|remittance|payout|wire|deposit)\s+(?:details|account|information|info|instructions)\b`,
@@ -66665,7 +66702,7 @@ var NAMED_CODE = new RegExp("^\\s*(?:[\\w ]{1,30}:\\s*)?\\p{L}+\\s+(?=[\\w#-]*\\
 var RECORD_POINTER = new RegExp("\\b(?=[\\w#-]*\\d)[A-Z][\\w#-]*\\d|\\b\\p{Ll}+(?:_\\p{Ll}+)+\\b", "u");
 var IDENTIFIER = /^(?=[\w#-]*\d)[\w#-]{2,40}[,.]?$/;
 var NOUN_AFTER = /^(?:of|at|from|by|with|on)$/i;
-var BY_CHANNEL = /^(?:by|on|via) (?:whatsapp|e-?mail|mail|sms|text|phone|telephone|fax|letter|post|signal|telegram)\b/i;
+var BY_CHANNEL2 = /^(?:by|on|via) (?:whatsapp|e-?mail|mail|sms|text|phone|telephone|fax|letter|post|signal|telegram)\b/i;
 var FUNCTION_WORDS2 = new Set(
   "the a an my our your this that these those all any every me us it them to and or of for in on at by".split(" ")
 );
@@ -69466,7 +69503,7 @@ function containsWords(haystack, needle) {
   return needle !== "" && ` ${haystack} `.includes(` ${needle} `);
 }
 var givenToItsCall = (it, norm) => it !== void 0 && (it.kind === "tool" || it.kind === "sink") && givenToCall(it.args, norm);
-function traceArguments(g, it, p, policy, injections) {
+function traceArguments(g, it, p, policy, injections, secrets) {
   const sink = it.kind === "sink";
   const out = [];
   for (const a2 of argumentRolesOf(policy, it.tool, it.args ?? {}, it.definition)) {
@@ -69478,7 +69515,7 @@ function traceArguments(g, it, p, policy, injections) {
     }
     const cov = p.index.coverage(value2, it.start);
     if (bearing(value2)) {
-      const mask = sink || !POINTER_ROLES.has(a2.role) ? ALL_MASK : policy.controlMask | ROOT_BIT;
+      const mask = sink || !POINTER_ROLES.has(a2.role) ? secrets?.maskFor(ALL_MASK, [value2]) ?? ALL_MASK : policy.controlMask | ROOT_BIT;
       for (const [producer, c3] of cov.firstSeen) {
         if (producer === it.node || c3 < Math.min(p.index.minShingles, cov.windows)) continue;
         g.addEdge(producer, it.node, "argument", mask, `${p.describe(producer)} reappears in argument ${a2.name}`.trim());
@@ -70219,6 +70256,96 @@ var CONFIRM = /^(?:(?:so|ok(?:ay)?|great|alright)[,!]?\s+)?(?:(?:would|do)\s+you
 var PLEASE_CONFIRM = /^please\s+confirm\b/i;
 var WILL3 = /(?:^|(?:^|[,;:]\s*|\s)(?:so|then|and)\s+)(?:I\s+(?:can|could|will|would|am\s+going\s+to)|I['’](?:ll|d|m\s+going\s+to))\s+(.+)$/i;
 
+// src/taint/trace/secrets.ts
+var CREDENTIAL_BIT = bitOf("CREDENTIAL_ACCESS");
+var MAX_DEPTH6 = 8;
+var MAX_FIELDS2 = 5e3;
+var MAX_LINES = 5e3;
+var NO_SECRET = /^(?:true|false|null|none|n\/a|yes|no)$/i;
+function recordSecrets(record2, out) {
+  let seen2 = 0;
+  let leaves2 = 0;
+  const walk2 = (x, depth2) => {
+    if (x === null || typeof x !== "object" || depth2 > MAX_DEPTH6) return;
+    for (const [key3, field] of Object.entries(x)) {
+      if (++seen2 > MAX_FIELDS2) return;
+      const plain = typeof field === "string" || typeof field === "number";
+      if (plain) leaves2++;
+      if (plain && !Array.isArray(x) && namesASecret(key3)) add(out, String(field));
+      else if (typeof field === "string") inlineSecrets(field, out);
+      else walk2(field, depth2 + 1);
+    }
+  };
+  walk2(record2, 0);
+  return leaves2;
+}
+function inlineSecrets(text2, out) {
+  const ws = text2.slice(0, 2e4).split(/\s+/);
+  for (let i2 = 1; i2 < ws.length; i2++) {
+    const tok = ws[i2].replace(/^[("'«]+|[)"'».,;:!?]+$/g, "");
+    if (!/\d/.test(tok) || tok.length < 3 || tok.length > 64) continue;
+    const before = ws.slice(Math.max(0, i2 - 4), i2).map((w) => w.replace(/[^\p{L}\p{N}_-]/gu, "")).filter((w) => w && !LINKING.has(w.toLowerCase()));
+    for (let k = 1; k <= Math.min(2, before.length); k++)
+      if (namesASecret(before.slice(before.length - k).join(" "))) {
+        add(out, tok);
+        break;
+      }
+  }
+}
+var LINKING = /* @__PURE__ */ new Set(["is", "are", "was", "of", "the", "a", "its", "their", "to", "for", "now", "new"]);
+var SHOWN_FIELDS = 4;
+function lineSecrets(text2, out) {
+  for (const line of text2.split("\n", MAX_LINES)) {
+    const m = /^\s*(?:[-*•]\s+)?([^:\n]{1,40}):\s+(\S.{0,200})$/.exec(line);
+    if (m && namesASecret(m[1])) add(out, m[2]);
+  }
+}
+var MAX_SECRETS = 256;
+function add(out, value2) {
+  if (out.size >= MAX_SECRETS) return;
+  const n2 = normalizeText(value2.slice(0, 200));
+  if (n2 !== "" && /[\p{L}\p{N}]/u.test(n2) && !NO_SECRET.test(n2)) out.add(n2);
+}
+var Secrets = class {
+  values;
+  /** Every item that owns CREDENTIAL_ACCESS is a tool result whose secrets were located. */
+  located;
+  /** `ownLabels`: a node's own labels (the graph's, after labelling: a team's content rule may add the label too). */
+  constructor(items, ownLabels2) {
+    const all = /* @__PURE__ */ new Set();
+    let located = true;
+    for (const it of items) {
+      if ((ownLabels2(it.node) & CREDENTIAL_BIT) === 0) continue;
+      const own2 = /* @__PURE__ */ new Set();
+      let shown = false;
+      if (it.kind === "tool" || it.kind === "sink") {
+        const reading = itemReading(it);
+        if (reading.record !== void 0) shown = recordSecrets(reading.record, own2) >= SHOWN_FIELDS;
+        else {
+          lineSecrets(it.output, own2);
+          inlineSecrets(it.output, own2);
+        }
+      }
+      if (own2.size === 0 && !shown || own2.size >= MAX_SECRETS) located = false;
+      for (const s2 of own2) all.add(s2);
+      if (all.size > MAX_SECRETS) located = false;
+    }
+    this.values = [...all];
+    this.located = located;
+  }
+  /** Whether a text carries one of the secrets: its words, or a number's digits run together ("0 9 2 6"). */
+  carriedBy(text2) {
+    const n2 = ` ${normalizeText(text2)} `;
+    const digits = text2.replace(/\D+/g, "");
+    return this.values.some((s2) => n2.includes(` ${s2} `) || /^[\d ]+$/.test(s2) && digits.includes(s2.replace(/ /g, "")));
+  }
+  /** The mask an edge into a call keeps when none of `texts` carries a secret: all of `mask` but the credential label. */
+  maskFor(mask, texts) {
+    if (!this.located || (mask & CREDENTIAL_BIT) === 0 || texts.some((t) => this.carriedBy(t))) return mask;
+    return mask & ~CREDENTIAL_BIT;
+  }
+};
+
 // src/taint/trace-graph.ts
 var OVERRIDE = bitOf("PROMPT_OVERRIDE");
 var WRITE = bitOf("DESTRUCTIVE_WRITE");
@@ -70266,6 +70393,7 @@ function buildTraceGraph(input2, policy, indexOptions = {}) {
   const root = rootItem.node;
   const { injections, delegated, pointed, opened: opened2 } = labelNodes(g, items, rootItem, input2, policy);
   const p = new Producers(items, indexOptions);
+  const secrets = new Secrets(items, (node2) => g.ownOf(node2));
   messageEdges(g, items, p);
   const stepsOf = /* @__PURE__ */ new Map();
   for (const step of [...stepOf.values()].sort((a2, b) => a2.start - b.start)) {
@@ -70293,10 +70421,10 @@ function buildTraceGraph(input2, policy, indexOptions = {}) {
   const turns = requestWithTurns(ctx, policy, input2.singleTurn ? [] : userTurns(items, input2.root));
   for (const it of items) {
     if (it.kind !== "tool" && it.kind !== "sink" || it.src.type === "pseudo") continue;
-    const traces = traceArguments(g, it, p, policy, injections);
+    const traces = traceArguments(g, it, p, policy, injections, secrets);
     const generated = traces.filter((a2) => a2.generated && a2.role !== "choice").map((a2) => a2.name);
     const issuer = issuers.get(it);
-    connectIssuer(g, it, issuer, traces, generated, policy, notes);
+    connectIssuer(g, it, issuer, { traces, generated, secrets }, policy, notes);
     const seen2 = turns(it.start);
     const onInstruction = it.kind !== "sink";
     const staged = onInstruction ? stageOnInstruction(g, seen2, it, traces) : { traces };
@@ -70336,10 +70464,13 @@ function buildTraceGraph(input2, policy, indexOptions = {}) {
     definitions
   };
 }
-function connectIssuer(g, it, issuer, traces, generated, policy, notes) {
+function connectIssuer(g, it, issuer, { traces, generated, secrets }, policy, notes) {
   if (issuer && issuer.node !== it.node) {
     const carrying = it.kind === "sink" ? generated : traces.filter((a2) => a2.generated && (a2.role === "content" || a2.role === "command" || a2.role === "other" || a2.role === "amount")).map((a2) => a2.name);
-    const mask = carrying.length > 0 ? ALL_MASK : policy.controlMask | ROOT_BIT;
+    const mask = carrying.length > 0 ? secrets.maskFor(
+      ALL_MASK,
+      traces.map((a2) => a2.value)
+    ) : policy.controlMask | ROOT_BIT;
     const note = carrying.length > 0 ? `issued this call; argument${carrying.length > 1 ? "s" : ""} ${carrying.join(", ")} written by the model from its whole context` : "issued this call; every argument traced to its source, so only control labels pass";
     g.addEdge(issuer.node, it.node, "tool", mask, note);
   } else if (it.src.type !== "span" || !it.src.view.span.parentSpanId) {
@@ -70378,6 +70509,7 @@ function sinkSite(ctx, it, issuer, { traces, targets: checked }, generated, onIn
     ...it.classified?.profile?.operation ? { operation: it.classified.profile.operation } : {},
     ...it.classified?.words ?? it.classified?.profile?.alsoVerbs ? { alsoVerbs: it.classified?.words ?? it.classified?.profile?.alsoVerbs } : {},
     ...it.classified?.fetch ? { fetch: true } : {},
+    ...it.classified?.profile?.paid ? { paid: true } : {},
     pending: it.src.type === "pending",
     ...it.classified?.profile?.unknown && !onInstruction ? { unplaced: true } : {},
     ...targets.some((t) => t.kind === "payee") ? { onFile: payeesOnFile(ctx, it.start), ofParty: payeesOfParty(ctx, it, traces) } : {}
@@ -70853,6 +70985,7 @@ function notNeeded(c3, mentioned) {
       continue;
     }
     if (mentioned || needsOf2(b, site) & bit || site.fetch || GUESSED & bit && unplacedAsked(c3)) continue;
+    if (bit === SEND2 && site.paid && needsOf2(b, site) & FINANCIAL) continue;
     if (chargesTheService(c3, bit) || recordsTheMoney(c3, bit) || notifiesWhomItActsFor(c3, bit) || delegationAsking(c3, bit) || orderedOnItsObject(c3, bit) !== void 0 || changesARecordNamed(c3, bit))
       continue;
     out.push({
@@ -70978,7 +71111,7 @@ function unauthorisedTargets(c3) {
 }
 function contradictedTargets(c3, request2) {
   const named = /* @__PURE__ */ new Map();
-  const add = (value2, where, byRequest) => {
+  const add2 = (value2, where, byRequest) => {
     const code3 = compact(value2);
     const shape = shapeOf(code3);
     if (!shape) return;
@@ -70986,11 +71119,11 @@ function contradictedTargets(c3, request2) {
     if (!had) named.set(shape, { codes: [code3], where, byRequest });
     else if (had.byRequest === byRequest && !had.codes.includes(code3)) had.codes.push(code3);
   };
-  for (const m of request2.matchAll(CODE2)) add(m[0], "the one the request names", true);
+  for (const m of request2.matchAll(CODE2)) add2(m[0], "the one the request names", true);
   const ofParty = new Set((c3.site.ofParty ?? []).flatMap((x) => x.payees.flatMap((v) => accountKind(compact(v)) ?? [])));
   if (c3.site.args?.some((a2) => a2.role === "amount")) {
     for (const v of c3.site.onFile ?? [])
-      if (!ofParty.has(accountKind(compact(v)) ?? "none")) add(v, "the one the record the request points to holds", false);
+      if (!ofParty.has(accountKind(compact(v)) ?? "none")) add2(v, "the one the record the request points to holds", false);
   }
   if (named.size === 0) return [];
   const used = usedArguments(c3.b);
@@ -80744,7 +80877,7 @@ function createRedactor(known, onValue) {
   const values = /* @__PURE__ */ new Set();
   let sorted = [];
   let matcher;
-  const add = (...more) => {
+  const add2 = (...more) => {
     let grew = false;
     for (const value2 of more) {
       if (!value2 || value2.length < MIN_SECRET_LENGTH || values.has(value2)) continue;
@@ -80756,7 +80889,7 @@ function createRedactor(known, onValue) {
     sorted = [...values].sort((a2, b) => b.length - a2.length);
     matcher = new RegExp(sorted.map(escapeRegExp2).join("|"), "g");
   };
-  add(...known);
+  add2(...known);
   const text2 = (input2) => redactSecretShapes(matcher ? input2.replace(matcher, REDACTED) : input2);
   const deep = (value2) => {
     const walk2 = (v) => {
@@ -80771,7 +80904,7 @@ function createRedactor(known, onValue) {
     };
     return walk2(value2);
   };
-  return { text: text2, deep, add, values: () => sorted };
+  return { text: text2, deep, add: add2, values: () => sorted };
 }
 
 // src/runlog/write.ts
