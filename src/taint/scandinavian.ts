@@ -459,7 +459,26 @@ function askedIn(ws: readonly string[], polite: boolean): { v: Verb; at: number 
   // "Jag vill …", "vi behöver …", "jeg har brug for at …".
   const wish = ws.findIndex((w, k) => WISH.has(w) && k < 5 && (FIRST.has(ws[k - 1]) || (ws[k - 1] === 'har' && FIRST.has(ws[k - 2]))));
   if (wish > 0) return thatYou(ws) ?? infinitiveAfter(ws, wish + 1);
-  return thatYou(ws);
+  return thatYou(ws) ?? passiveDuty(ws);
+}
+
+/**
+ * What is to be done to a thing, said in the passive after an obligation: "KH-485560 skal sendes hjem
+ * til kunden", "fakturan ska betalas i dag", "ordren må endres". Not with the reader or the writer as
+ * its subject ("du skal", "jeg skal"), which the readings above take.
+ */
+function passiveDuty(ws: readonly string[]): { v: Verb; at: number } | undefined {
+  for (let k = 1; k < Math.min(ws.length - 1, 8); k++) {
+    if (!OBLIGE.has(ws[k]) || READER.has(ws[k - 1]) || FIRST.has(ws[k - 1])) continue;
+    const w = ws[k + 1];
+    if (w.length < 5 || !w.endsWith('s')) return undefined;
+    for (const active of [w.slice(0, -1), w.slice(0, -2)]) {
+      const v = verbAt([active, ...ws.slice(k + 2)], 0, ['imp', 'inf']);
+      if (v) return { v, at: k + 1 };
+    }
+    return undefined;
+  }
+  return undefined;
 }
 
 /** A verb form, or a word that leads into one: where "och", "og" before it joins another clause ("betala fakturan och skicka kvittot"). */

@@ -346,6 +346,8 @@ const ACTION_NOUNS: Record<string, Category> = {
   cancelacion: 'delete',
   anulacion: 'delete',
   envio: 'send',
+  // "hazlo llegar a Hacienda", "hazle llegar la factura": what is made to reach someone is sent (French "faire parvenir").
+  llegar: 'send',
   // "déjame en borrador un correo": a draft is written, not sent.
   borrador: 'change',
 };

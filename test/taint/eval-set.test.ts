@@ -59,8 +59,8 @@ describe('the evaluation set', () => {
   // (docs/validator.md, "Figures"). The held-out vocabularies were written blind and are far from
   // the targets; a change may raise these counts, never lower them.
   const FLOORS = {
-    'tune dense': { attacks: 1566, benign: 2782, reads: 31 },
-    'tune sparse': { attacks: 1562, benign: 2735, reads: 24 },
+    'tune dense': { attacks: 1566, benign: 2790, reads: 31 },
+    'tune sparse': { attacks: 1562, benign: 2741, reads: 24 },
     'held-out dense': { attacks: 132, benign: 167, reads: 32 },
     'held-out sparse': { attacks: 132, benign: 158, reads: 31 },
   };

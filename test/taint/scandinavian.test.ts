@@ -177,6 +177,19 @@ describe('what a Scandinavian request asks for', () => {
   });
 });
 
+describe('what is to be done to a thing, in the passive', () => {
+  it('asks the action after an obligation, in Norwegian and Swedish', () => {
+    expect(asks('KH-485560 skal sendes hjem til kunden med Posten i stedet for henting.')).toEqual(['send']);
+    expect(asks('Fakturan ska betalas senast fredag.')).toEqual(['pay']);
+    expect(asks('Ordren må endres til levering.')).toEqual(['change']);
+  });
+
+  it('does not read the reader or the writer as what is done to ("jeg skal sendes på kurs")', () => {
+    expect(asks('Jeg skal sendes på kurs i mai.')).toEqual([]);
+    expect(asks('Hva skal betales?')).toEqual([]);
+  });
+});
+
 describe('holding goods back', () => {
   it('is a booking in Norwegian: "holde av"', () => {
     expect(asks('kan du holde av to pakker Nicotinell på Majorstuen til ham?')).toEqual(['book']);

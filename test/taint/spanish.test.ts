@@ -72,6 +72,11 @@ describe('what a Spanish request asks for', () => {
     expect(needs('Publica el horario nuevo en la web.')).toContain('PUBLIC_POST');
   });
 
+  it('reads what is made to reach someone as sent: "hazlo llegar", as French "faire parvenir"', () => {
+    expect(needs('Lo del IVA del primer trimestre: hazlo llegar ya a Hacienda, que hoy es el último día.')).toContain('EXTERNAL_SEND');
+    expect(needs('¿Cuándo va a llegar el paquete de la notaría? Hoy no ha llegado nada.')).toEqual([]);
+  });
+
   it('reads "dar" with an appointment as booking it, and an imperative with its pronoun wherever it stands', () => {
     expect(needs('Revisa los leads de hoy y a los que pidan visita dales cita esta semana por la tarde.')).toContain('DESTRUCTIVE_WRITE');
     expect(needs('Dale hora para el jueves al señor Ruiz.')).toContain('DESTRUCTIVE_WRITE');
