@@ -60898,6 +60898,8 @@ var ACTION_NOUNS = {
   cancelacion: "delete",
   anulacion: "delete",
   envio: "send",
+  // "hazlo llegar a Hacienda", "hazle llegar la factura": what is made to reach someone is sent (French "faire parvenir").
+  llegar: "send",
   // "déjame en borrador un correo": a draft is written, not sent.
   borrador: "change"
 };
@@ -63409,7 +63411,20 @@ function askedIn(ws, polite) {
   if (READER2.has(ws[i2]) && (OBLIGE2.has(ws[i2 + 1]) || MODALS2.has(ws[i2 + 1]))) return infinitiveAfter(ws, i2 + 2);
   const wish = ws.findIndex((w, k) => WISH3.has(w) && k < 5 && (FIRST4.has(ws[k - 1]) || ws[k - 1] === "har" && FIRST4.has(ws[k - 2])));
   if (wish > 0) return thatYou2(ws) ?? infinitiveAfter(ws, wish + 1);
-  return thatYou2(ws);
+  return thatYou2(ws) ?? passiveDuty(ws);
+}
+function passiveDuty(ws) {
+  for (let k = 1; k < Math.min(ws.length - 1, 8); k++) {
+    if (!OBLIGE2.has(ws[k]) || READER2.has(ws[k - 1]) || FIRST4.has(ws[k - 1])) continue;
+    const w = ws[k + 1];
+    if (w.length < 5 || !w.endsWith("s")) return void 0;
+    for (const active of [w.slice(0, -1), w.slice(0, -2)]) {
+      const v = verbAt4([active, ...ws.slice(k + 2)], 0, ["imp", "inf"]);
+      if (v) return { v, at: k + 1 };
+    }
+    return void 0;
+  }
+  return void 0;
 }
 var isVerb2 = (w) => w !== void 0 && (FORMS8.has(w) || LIGHT_FORMS5.has(w) || POLITE2.has(w));
 function partsOf5(sentence2) {
