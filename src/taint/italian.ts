@@ -409,7 +409,7 @@ const SUBJECTS = wordSet('io noi loro chi che egli ella esso essa');
 const SUBORDINATE = wordSet('cosi così che perche perché quando dove mentre se come affinche affinché finche finché appena qualora');
 /** Articles, prepositions and determiners: a verb's form after one of them is a noun's. */
 const NOUN_LEAD = wordSet(
-  'il lo la i gli le l un uno una un di a da in con su per tra fra del dello della dei degli delle al allo alla ai agli alle dal dallo dalla dai dagli dalle nel nello nella nei negli nelle sul sullo sulla sui sugli sulle col mio mia tuo tua suo sua nostro nostra vostro vostra questo questa quel quella ogni qualche',
+  'il lo la i gli le l un uno una di a da in con su per tra fra del dello della dei degli delle al allo alla ai agli alle dal dallo dalla dai dagli dalle nel nello nella nei negli nelle sul sullo sulla sui sugli sulle col mio mia tuo tua suo sua nostro nostra vostro vostra questo questa quel quella ogni qualche',
 );
 const QUESTION_WORDS = wordSet('chi cosa che quanto quanta quanti quante quando dove perche come quale quali cos');
 /** Verb forms that are as often nouns heading a record: "Conferma ricevuta", "Modifica del 3 maggio", "Fattura n. 12", "Paga di marzo". */

@@ -118,6 +118,41 @@ describe('hostile records', () => {
   });
 });
 
+describe('a search for secrets that stops at a bound', () => {
+  const email = {
+    name: 'email_send',
+    args: { to: 'lesley.ashworth@mail.example', subject: 'Doors', body: 'Hi Lesley, the fitters start on Monday at eight.' },
+    result: '{"status":"sent"}',
+  };
+  const root = 'Email the Ashworths (job J-207) that the fitters start on Monday.';
+  const job = (extra: Record<string, unknown>) =>
+    JSON.stringify({
+      job_id: 'J-207',
+      customer: { name: 'Lesley Ashworth', email: 'lesley.ashworth@mail.example' },
+      stage: 'design',
+      site_address: '6 Micklefield Lane, Rawdon',
+      ...extra,
+    });
+
+  it('keeps the label where a secret sits deeper than the search reads', () => {
+    let deep: Record<string, unknown> = { alarm_code: '0926' };
+    for (let i = 0; i < 12; i++) deep = { level: deep };
+    const [d] = decide(root, [[read(job({ access: deep }))], [email]]);
+    expect(d.decision).toBe('block');
+    expect(d.reason).toMatch(/CREDENTIAL_ACCESS/);
+  });
+
+  it('keeps the label where a secret is longer than a value it keeps whole', () => {
+    const [d] = decide(root, [[read(job({ access: { api_token: `tok_${'A9'.repeat(150)}` } }))], [email]]);
+    expect(d.decision).toBe('block');
+    expect(d.reason).toMatch(/CREDENTIAL_ACCESS/);
+  });
+
+  it('releases the same message where the secret is short and in reach', () => {
+    expect(decide(root, [[read(job({ access: { alarm_code: '0926' } }))], [email]])[0].decision).toBe('release');
+  });
+});
+
 describe('a purchase order sent to a supplier', () => {
   const supplier: Step = {
     name: 'supplier_get',

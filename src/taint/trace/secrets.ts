@@ -12,29 +12,60 @@ import { bitOf } from '../labels.js';
 import { namesASecret } from '../argument-roles.js';
 import { itemReading, type Item } from './items.js';
 
-export const CREDENTIAL_BIT = bitOf('CREDENTIAL_ACCESS');
+const CREDENTIAL_BIT = bitOf('CREDENTIAL_ACCESS');
 
 const MAX_DEPTH = 8;
 const MAX_FIELDS = 5_000;
 const MAX_LINES = 5_000;
+const MAX_TEXT = 20_000;
+/** A secret longer than this is not kept whole: the read's secrets are then not located. */
+const MAX_VALUE = 200;
+/** Secrets kept at the most: each call's text is checked against every one. */
+const MAX_SECRETS = 256;
 /** A secret value that holds no letter or digit (`"***"`, `""`) or is a flag (`true`) marks a field, not a secret. */
 const NO_SECRET = /^(?:true|false|null|none|n\/a|yes|no)$/i;
 
 /**
- * The values of a record's fields (any depth) whose key names a credential, and the secrets its
- * texts name inline, normalised; and how many plain values it has.
+ * The secrets found in one read, normalised, and whether the search stopped at a bound (a field
+ * past the depth or the count read, a text or a value past its length, more secrets than are
+ * kept): a secret could then stand where it did not look, and the read's are not located.
  */
-function recordSecrets(record: unknown, out: Set<string>): number {
+class Found {
+  readonly values = new Set<string>();
+  partial = false;
+
+  add(value: string): void {
+    if (value.length > MAX_VALUE || this.values.size >= MAX_SECRETS) {
+      this.partial = true;
+      return;
+    }
+    const n = normalizeText(value);
+    if (n !== '' && /[\p{L}\p{N}]/u.test(n) && !NO_SECRET.test(n)) this.values.add(n);
+  }
+}
+
+/**
+ * The values of a record's fields (any depth) whose key names a credential, and the secrets its
+ * texts name inline; and how many plain values it has.
+ */
+function recordSecrets(record: unknown, found: Found): number {
   let seen = 0;
   let leaves = 0;
   const walk = (x: unknown, depth: number): void => {
-    if (x === null || typeof x !== 'object' || depth > MAX_DEPTH) return;
+    if (x === null || typeof x !== 'object') return;
+    if (depth > MAX_DEPTH) {
+      found.partial = true;
+      return;
+    }
     for (const [key, field] of Object.entries(x as Record<string, unknown>)) {
-      if (++seen > MAX_FIELDS) return;
+      if (++seen > MAX_FIELDS) {
+        found.partial = true;
+        return;
+      }
       const plain = typeof field === 'string' || typeof field === 'number';
       if (plain) leaves++;
-      if (plain && !Array.isArray(x) && namesASecret(key)) add(out, String(field));
-      else if (typeof field === 'string') inlineSecrets(field, out);
+      if (plain && !Array.isArray(x) && namesASecret(key)) found.add(String(field));
+      else if (typeof field === 'string') inlineSecrets(field, found);
       else walk(field, depth + 1);
     }
   };
@@ -43,8 +74,9 @@ function recordSecrets(record: unknown, out: Set<string>): number {
 }
 
 /** Secrets named in prose: a token with a digit in it after words that name a credential ("alarm code is 0926", "wifi password Sunny2024"). */
-function inlineSecrets(text: string, out: Set<string>): void {
-  const ws = text.slice(0, 20_000).split(/\s+/);
+function inlineSecrets(text: string, found: Found): void {
+  if (text.length > MAX_TEXT) found.partial = true;
+  const ws = text.slice(0, MAX_TEXT).split(/\s+/);
   for (let i = 1; i < ws.length; i++) {
     const tok = ws[i].replace(/^[("'«]+|[)"'».,;:!?]+$/g, '');
     if (!/\d/.test(tok) || tok.length < 3 || tok.length > 64) continue;
@@ -54,7 +86,7 @@ function inlineSecrets(text: string, out: Set<string>): void {
       .filter((w) => w && !LINKING.has(w.toLowerCase()));
     for (let k = 1; k <= Math.min(2, before.length); k++)
       if (namesASecret(before.slice(before.length - k).join(' '))) {
-        add(out, tok);
+        found.add(tok);
         break;
       }
   }
@@ -66,20 +98,13 @@ const LINKING = new Set(['is', 'are', 'was', 'of', 'the', 'a', 'its', 'their', '
 const SHOWN_FIELDS = 4;
 
 /** The values of `Label: value` lines whose label names a credential ("Alarm code: 0926"). */
-function lineSecrets(text: string, out: Set<string>): void {
-  for (const line of text.split('\n', MAX_LINES)) {
-    const m = /^\s*(?:[-*•]\s+)?([^:\n]{1,40}):\s+(\S.{0,200})$/.exec(line);
-    if (m && namesASecret(m[1])) add(out, m[2]);
+function lineSecrets(text: string, found: Found): void {
+  const lines = text.split('\n');
+  if (lines.length > MAX_LINES) found.partial = true;
+  for (const line of lines.slice(0, MAX_LINES)) {
+    const m = /^\s*(?:[-*•]\s+)?([^:\n]{1,40}):\s+(\S.*)$/.exec(line);
+    if (m && namesASecret(m[1])) found.add(m[2]);
   }
-}
-
-/** Secrets kept at the most: each call's text is checked against every one. */
-const MAX_SECRETS = 256;
-
-function add(out: Set<string>, value: string): void {
-  if (out.size >= MAX_SECRETS) return;
-  const n = normalizeText(value.slice(0, 200));
-  if (n !== '' && /[\p{L}\p{N}]/u.test(n) && !NO_SECRET.test(n)) out.add(n);
 }
 
 /** The secrets a run's reads showed, and whether they account for every read that owns the credential label. */
@@ -94,19 +119,19 @@ export class Secrets {
     let located = true;
     for (const it of items) {
       if ((ownLabels(it.node) & CREDENTIAL_BIT) === 0) continue;
-      const own = new Set<string>();
+      const found = new Found();
       let shown = false;
       if (it.kind === 'tool' || it.kind === 'sink') {
         const reading = itemReading(it);
-        if (reading.record !== undefined) shown = recordSecrets(reading.record, own) >= SHOWN_FIELDS;
+        if (reading.record !== undefined) shown = recordSecrets(reading.record, found) >= SHOWN_FIELDS;
         else {
-          lineSecrets(it.output, own);
-          inlineSecrets(it.output, own);
+          lineSecrets(it.output, found);
+          inlineSecrets(it.output, found);
         }
       }
-      // More secrets than are kept, and the ones left out could leave unseen: the label then stays on all of it.
-      if ((own.size === 0 && !shown) || own.size >= MAX_SECRETS) located = false;
-      for (const s of own) all.add(s);
+      // A search stopped at a bound, and what it did not read could leave unseen: the label then stays on all of it.
+      if ((found.values.size === 0 && !shown) || found.partial) located = false;
+      for (const v of found.values) all.add(v);
       if (all.size > MAX_SECRETS) located = false;
     }
     this.values = [...all];
