@@ -9872,7 +9872,7 @@ var require_YAMLMap = __commonJS({
       static from(schema6, obj2, ctx) {
         const { keepUndefined, replacer } = ctx;
         const map2 = new this(schema6);
-        const add2 = (key3, value2) => {
+        const add = (key3, value2) => {
           if (typeof replacer === "function")
             value2 = replacer.call(obj2, key3, value2);
           else if (Array.isArray(replacer) && !replacer.includes(key3))
@@ -9882,10 +9882,10 @@ var require_YAMLMap = __commonJS({
         };
         if (obj2 instanceof Map) {
           for (const [key3, value2] of obj2)
-            add2(key3, value2);
+            add(key3, value2);
         } else if (obj2 && typeof obj2 === "object") {
           for (const key3 of Object.keys(obj2))
-            add2(key3, obj2[key3]);
+            add(key3, obj2[key3]);
         }
         if (typeof schema6.sortMapEntries === "function") {
           map2.items.sort(schema6.sortMapEntries);
@@ -47996,7 +47996,7 @@ function prettyMilliseconds(milliseconds, options) {
     const flooredValue = Math.round(flooredInterimValue) / 10 ** decimalDigits;
     return flooredValue.toFixed(decimalDigits);
   };
-  const add2 = (value2, long, short, valueString) => {
+  const add = (value2, long, short, valueString) => {
     if ((result.length === 0 || !options.colonNotation) && isZero(value2) && !(options.colonNotation && short === "m")) {
       return;
     }
@@ -48013,35 +48013,35 @@ function prettyMilliseconds(milliseconds, options) {
   const parsed2 = parseMilliseconds(milliseconds);
   const days = BigInt(parsed2.days);
   if (options.hideYearAndDays) {
-    add2(BigInt(days) * 24n + BigInt(parsed2.hours), "hour", "h");
+    add(BigInt(days) * 24n + BigInt(parsed2.hours), "hour", "h");
   } else {
     if (options.hideYear) {
-      add2(days, "day", "d");
+      add(days, "day", "d");
     } else {
-      add2(days / 365n, "year", "y");
-      add2(days % 365n, "day", "d");
+      add(days / 365n, "year", "y");
+      add(days % 365n, "day", "d");
     }
-    add2(Number(parsed2.hours), "hour", "h");
+    add(Number(parsed2.hours), "hour", "h");
   }
-  add2(Number(parsed2.minutes), "minute", "m");
+  add(Number(parsed2.minutes), "minute", "m");
   if (!options.hideSeconds) {
     if (options.separateMilliseconds || options.formatSubMilliseconds || !options.colonNotation && milliseconds < 1e3 && !options.subSecondsAsDecimals) {
       const seconds = Number(parsed2.seconds);
       const milliseconds2 = Number(parsed2.milliseconds);
       const microseconds = Number(parsed2.microseconds);
       const nanoseconds = Number(parsed2.nanoseconds);
-      add2(seconds, "second", "s");
+      add(seconds, "second", "s");
       if (options.formatSubMilliseconds) {
-        add2(milliseconds2, "millisecond", "ms");
-        add2(microseconds, "microsecond", "\xB5s");
-        add2(nanoseconds, "nanosecond", "ns");
+        add(milliseconds2, "millisecond", "ms");
+        add(microseconds, "microsecond", "\xB5s");
+        add(nanoseconds, "nanosecond", "ns");
       } else {
         const millisecondsAndBelow = milliseconds2 + microseconds / 1e3 + nanoseconds / 1e6;
         const millisecondsDecimalDigits = typeof options.millisecondsDecimalDigits === "number" ? options.millisecondsDecimalDigits : 0;
         const roundedMilliseconds = millisecondsAndBelow >= 1 ? Math.round(millisecondsAndBelow) : Math.ceil(millisecondsAndBelow);
         const maximumMilliseconds = 1e3 - 10 ** -millisecondsDecimalDigits;
         const millisecondsString = millisecondsDecimalDigits ? Math.min(millisecondsAndBelow, maximumMilliseconds).toFixed(millisecondsDecimalDigits) : Math.min(roundedMilliseconds, maximumMilliseconds);
-        add2(
+        add(
           Number.parseFloat(millisecondsString),
           "millisecond",
           "ms",
@@ -48053,7 +48053,7 @@ function prettyMilliseconds(milliseconds, options) {
       const secondsDecimalDigits = typeof options.secondsDecimalDigits === "number" ? options.secondsDecimalDigits : 1;
       const secondsFixed = floorDecimals(seconds, secondsDecimalDigits);
       const secondsString = options.keepDecimalsOnWholeSeconds ? secondsFixed : secondsFixed.replace(/\.0+$/, "");
-      add2(Number.parseFloat(secondsString), "second", "s", secondsString);
+      add(Number.parseFloat(secondsString), "second", "s", secondsString);
     }
   }
   if (result.length === 0) {
@@ -61014,19 +61014,19 @@ var STEMS2 = {
 var infinitiveOf2 = (stem2) => /(?:[^i]er|el)$/.test(stem2) ? `${stem2}n` : `${stem2}en`;
 var FORMS2 = (() => {
   const out = /* @__PURE__ */ new Map();
-  const add2 = (form, f) => out.set(form, [...out.get(form) ?? [], f]);
+  const add = (form, f) => out.set(form, [...out.get(form) ?? [], f]);
   for (const [category, list3] of Object.entries(STEMS2))
     for (const item of list3.split(" ")) {
       const [head, strong] = item.split("/");
       const [particle, stem2] = head.includes("|") ? head.split("|") : [void 0, head];
       const entry2 = { category, ...particle ? { particle } : {} };
       const inf = infinitiveOf2(stem2);
-      add2(inf, { ...entry2, infinitive: true });
-      if (particle) add2(`${particle}${inf}`, { category, infinitive: true });
-      if (particle) add2(`${particle}zu${inf}`, { category, infinitive: true });
+      add(inf, { ...entry2, infinitive: true });
+      if (particle) add(`${particle}${inf}`, { category, infinitive: true });
+      if (particle) add(`${particle}zu${inf}`, { category, infinitive: true });
       for (const s2 of strong ? [stem2, strong] : [stem2])
         for (const ending of ["", "e", "t", "et", "st", "est"])
-          if (!out.get(s2 + ending)?.some((x) => !x.infinitive && x.category === category)) add2(s2 + ending, { ...entry2, infinitive: false });
+          if (!out.get(s2 + ending)?.some((x) => !x.infinitive && x.category === category)) add(s2 + ending, { ...entry2, infinitive: false });
     }
   return out;
 })();
@@ -61596,7 +61596,7 @@ var LIGHT3 = {
 };
 var FORMS4 = (() => {
   const out = /* @__PURE__ */ new Map();
-  const add2 = (form, f) => {
+  const add = (form, f) => {
     if (!out.has(form)) out.set(form, f);
   };
   for (const [category, entries] of Object.entries(ROOTS3))
@@ -61606,18 +61606,18 @@ var FORMS4 = (() => {
       const [endings, stressedEndings] = ENDINGS3[conj];
       const verb = plain + endings[0];
       for (const e of endings)
-        add2(plain + (plain.endsWith("g") && e.startsWith("o") ? "e" : "") + e, {
+        add(plain + (plain.endsWith("g") && e.startsWith("o") ? "e" : "") + e, {
           category,
           verb,
           infinitive: e === endings[0],
           er: conj === "er"
         });
       for (const root of stressed.split(","))
-        for (const e of stressedEndings) add2(root + e, { category, verb, infinitive: false, er: true });
+        for (const e of stressedEndings) add(root + e, { category, verb, infinitive: false, er: true });
     }
   for (const f of "lire lis lisons lisez lise voir vois voyons voyez voie".split(" "))
-    add2(f, { category: "read", verb: f.startsWith("l") ? "lire" : "voir", infinitive: f === "lire" || f === "voir", er: false });
-  for (const f of "dire dis disons dites dise".split(" ")) add2(f, { category: "send", verb: "dire", infinitive: f === "dire", er: false });
+    add(f, { category: "read", verb: f.startsWith("l") ? "lire" : "voir", infinitive: f === "lire" || f === "voir", er: false });
+  for (const f of "dire dis disons dites dise".split(" ")) add(f, { category: "send", verb: "dire", infinitive: f === "dire", er: false });
   for (const f of ["renvoyer", "renvoyons", "renvoyez", "renvoyions", "renvoyiez", "renvoies"])
     out.set(f, { category: "send", verb: "renvoyer", infinitive: f === "renvoyer", er: true });
   for (const f of ["renvoie", "renvoient"]) out.set(f, { category: "read", verb: "renvoyer", infinitive: false, er: true });
@@ -62163,7 +62163,7 @@ var NEGATORS4 = wordSet("non senza mai ne nessun nessuna niente nulla");
 var SUBJECTS2 = wordSet("io noi loro chi che egli ella esso essa");
 var SUBORDINATE = wordSet("cosi cos\xEC che perche perch\xE9 quando dove mentre se come affinche affinch\xE9 finche finch\xE9 appena qualora");
 var NOUN_LEAD = wordSet(
-  "il lo la i gli le l un uno una un di a da in con su per tra fra del dello della dei degli delle al allo alla ai agli alle dal dallo dalla dai dagli dalle nel nello nella nei negli nelle sul sullo sulla sui sugli sulle col mio mia tuo tua suo sua nostro nostra vostro vostra questo questa quel quella ogni qualche"
+  "il lo la i gli le l un uno una di a da in con su per tra fra del dello della dei degli delle al allo alla ai agli alle dal dallo dalla dai dagli dalle nel nello nella nei negli nelle sul sullo sulla sui sugli sulle col mio mia tuo tua suo sua nostro nostra vostro vostra questo questa quel quella ogni qualche"
 );
 var QUESTION_WORDS5 = wordSet("chi cosa che quanto quanta quanti quante quando dove perche come quale quali cos");
 var HOMOGRAPHS2 = wordSet(
@@ -62379,7 +62379,7 @@ function infinitiveOf5(stem2) {
 }
 var FORMS6 = (() => {
   const out = /* @__PURE__ */ new Map();
-  const add2 = (form, f) => out.set(form, [...out.get(form) ?? [], f]);
+  const add = (form, f) => out.set(form, [...out.get(form) ?? [], f]);
   for (const [category, list3] of Object.entries(STEMS3))
     for (const item of list3.split(" ")) {
       const [head, particle] = item.split("|");
@@ -62387,17 +62387,17 @@ var FORMS6 = (() => {
       const inf = irregular ?? infinitiveOf5(stem2);
       const finite = stem2.endsWith("t") ? stem2 : `${stem2}t`;
       const base2 = { category, stem: stem2, ...particle ? { particle } : {} };
-      add2(stem2, { ...base2, kind: "imperative" });
-      add2(finite, { ...base2, kind: "finite" });
-      add2(inf, { ...base2, kind: "infinitive" });
+      add(stem2, { ...base2, kind: "imperative" });
+      add(finite, { ...base2, kind: "finite" });
+      add(inf, { ...base2, kind: "infinitive" });
       if (category === "send" && !particle && !list3.includes(`${head}|terug`)) {
-        add2(`terug${inf}`, { category, stem: stem2, fused: "terug", kind: "infinitive" });
-        add2(`terug${finite}`, { category, stem: stem2, fused: "terug", kind: "finite" });
+        add(`terug${inf}`, { category, stem: stem2, fused: "terug", kind: "infinitive" });
+        add(`terug${finite}`, { category, stem: stem2, fused: "terug", kind: "finite" });
       }
       if (particle) {
-        add2(particle + inf, { category, stem: stem2, fused: particle, kind: "infinitive" });
-        add2(particle + finite, { category, stem: stem2, fused: particle, kind: "finite" });
-        add2(particle + stem2, { category, stem: stem2, fused: particle, kind: "finite" });
+        add(particle + inf, { category, stem: stem2, fused: particle, kind: "infinitive" });
+        add(particle + finite, { category, stem: stem2, fused: particle, kind: "finite" });
+        add(particle + stem2, { category, stem: stem2, fused: particle, kind: "finite" });
       }
     }
   return out;
@@ -64516,13 +64516,13 @@ function formsOf4(inf, imp) {
 }
 var FORMS11 = (() => {
   const out = /* @__PURE__ */ new Map();
-  const add2 = (item, category, light) => {
+  const add = (item, category, light) => {
     const [inf, imp] = item.split("/");
     for (const [form, kind] of formsOf4(inf, imp)) out.set(form, [...out.get(form) ?? [], { category, imp, kind, light }]);
   };
   for (const [category, list3] of Object.entries(STEMS5))
-    for (const item of list3.split(" ")) add2(item, category, false);
-  for (const [item, category] of Object.entries(LIGHT10)) add2(item, category, true);
+    for (const item of list3.split(" ")) add(item, category, false);
+  for (const [item, category] of Object.entries(LIGHT10)) add(item, category, true);
   return out;
 })();
 var formsAt = (w, kinds) => (FORMS11.get(w ?? "") ?? []).filter((f) => kinds.includes(f.kind));
@@ -65796,7 +65796,7 @@ function recogniseIntent(prose, opts) {
   const evidence = [];
   const categories = /* @__PURE__ */ new Set();
   let mask = 0;
-  const add2 = (sinks, why, category) => {
+  const add = (sinks, why, category) => {
     categories.add(category);
     const m = maskOf(sinks);
     if ((mask | m) === mask) return;
@@ -65810,17 +65810,17 @@ function recogniseIntent(prose, opts) {
     if (!trimmed) continue;
     if (QUESTION_START.test(trimmed) && prose.includes(`${trimmed}?`)) continue;
     const money = MONEY.test(trimmed) || moneyMatch !== null;
-    for (const a2 of clauseActions(trimmed, money, opts)) add2(a2.sinks, a2.why, a2.category);
+    for (const a2 of clauseActions(trimmed, money, opts)) add(a2.sinks, a2.why, a2.category);
   }
   const language = languageOf(prose);
   if (language)
     for (const a2 of language.actions(prose)) {
       const objects = language.objects(a2.after);
       const paid = moneyMatch !== null && (a2.category !== "send" || objects.has("money"));
-      add2(needsOfAction(a2.category, objects, paid), `"${a2.words}" asks to ${a2.category}`, a2.category);
-      if (CARRIED_BY_MESSAGE.has(a2.category) && byChannel(a2.after)) add2(["EXTERNAL_SEND"], `"${a2.words}" is done by a message`, "send");
+      add(needsOfAction(a2.category, objects, paid), `"${a2.words}" asks to ${a2.category}`, a2.category);
+      if (CARRIED_BY_MESSAGE.has(a2.category) && byChannel(a2.after)) add(["EXTERNAL_SEND"], `"${a2.words}" is done by a message`, "send");
     }
-  if (moneyMatch && mask !== 0) add2(["FINANCIAL_TRANSFER"], `"${moneyMatch[0].trim()}" is an amount of money`, "pay");
+  if (moneyMatch && mask !== 0) add(["FINANCIAL_TRANSFER"], `"${moneyMatch[0].trim()}" is an amount of money`, "pay");
   return { mask, evidence, categories };
 }
 var CARRIED_BY_MESSAGE = /* @__PURE__ */ new Set(["change", "book"]);
@@ -70276,50 +70276,69 @@ var CREDENTIAL_BIT = bitOf("CREDENTIAL_ACCESS");
 var MAX_DEPTH6 = 8;
 var MAX_FIELDS2 = 5e3;
 var MAX_LINES = 5e3;
+var MAX_TEXT = 2e4;
+var MAX_VALUE2 = 200;
+var MAX_SECRETS = 256;
 var NO_SECRET = /^(?:true|false|null|none|n\/a|yes|no)$/i;
-function recordSecrets(record2, out) {
+var Found = class {
+  values = /* @__PURE__ */ new Set();
+  partial = false;
+  add(value2) {
+    if (value2.length > MAX_VALUE2 || this.values.size >= MAX_SECRETS) {
+      this.partial = true;
+      return;
+    }
+    const n2 = normalizeText(value2);
+    if (n2 !== "" && /[\p{L}\p{N}]/u.test(n2) && !NO_SECRET.test(n2)) this.values.add(n2);
+  }
+};
+function recordSecrets(record2, found2) {
   let seen2 = 0;
   let leaves2 = 0;
   const walk2 = (x, depth2) => {
-    if (x === null || typeof x !== "object" || depth2 > MAX_DEPTH6) return;
+    if (x === null || typeof x !== "object") return;
+    if (depth2 > MAX_DEPTH6) {
+      found2.partial = true;
+      return;
+    }
     for (const [key3, field] of Object.entries(x)) {
-      if (++seen2 > MAX_FIELDS2) return;
+      if (++seen2 > MAX_FIELDS2) {
+        found2.partial = true;
+        return;
+      }
       const plain = typeof field === "string" || typeof field === "number";
       if (plain) leaves2++;
-      if (plain && !Array.isArray(x) && namesASecret(key3)) add(out, String(field));
-      else if (typeof field === "string") inlineSecrets(field, out);
+      if (plain && !Array.isArray(x) && namesASecret(key3)) found2.add(String(field));
+      else if (typeof field === "string") inlineSecrets(field, found2);
       else walk2(field, depth2 + 1);
     }
   };
   walk2(record2, 0);
   return leaves2;
 }
-function inlineSecrets(text2, out) {
-  const ws = text2.slice(0, 2e4).split(/\s+/);
+function inlineSecrets(text2, found2) {
+  if (text2.length > MAX_TEXT) found2.partial = true;
+  const ws = text2.slice(0, MAX_TEXT).split(/\s+/);
   for (let i2 = 1; i2 < ws.length; i2++) {
     const tok = ws[i2].replace(/^[("'«]+|[)"'».,;:!?]+$/g, "");
     if (!/\d/.test(tok) || tok.length < 3 || tok.length > 64) continue;
     const before = ws.slice(Math.max(0, i2 - 4), i2).map((w) => w.replace(/[^\p{L}\p{N}_-]/gu, "")).filter((w) => w && !LINKING.has(w.toLowerCase()));
     for (let k = 1; k <= Math.min(2, before.length); k++)
       if (namesASecret(before.slice(before.length - k).join(" "))) {
-        add(out, tok);
+        found2.add(tok);
         break;
       }
   }
 }
 var LINKING = /* @__PURE__ */ new Set(["is", "are", "was", "of", "the", "a", "its", "their", "to", "for", "now", "new"]);
 var SHOWN_FIELDS = 4;
-function lineSecrets(text2, out) {
-  for (const line of text2.split("\n", MAX_LINES)) {
-    const m = /^\s*(?:[-*•]\s+)?([^:\n]{1,40}):\s+(\S.{0,200})$/.exec(line);
-    if (m && namesASecret(m[1])) add(out, m[2]);
+function lineSecrets(text2, found2) {
+  const lines2 = text2.split("\n");
+  if (lines2.length > MAX_LINES) found2.partial = true;
+  for (const line of lines2.slice(0, MAX_LINES)) {
+    const m = /^\s*(?:[-*•]\s+)?([^:\n]{1,40}):\s+(\S.*)$/.exec(line);
+    if (m && namesASecret(m[1])) found2.add(m[2]);
   }
-}
-var MAX_SECRETS = 256;
-function add(out, value2) {
-  if (out.size >= MAX_SECRETS) return;
-  const n2 = normalizeText(value2.slice(0, 200));
-  if (n2 !== "" && /[\p{L}\p{N}]/u.test(n2) && !NO_SECRET.test(n2)) out.add(n2);
 }
 var Secrets = class {
   values;
@@ -70331,18 +70350,18 @@ var Secrets = class {
     let located = true;
     for (const it of items) {
       if ((ownLabels2(it.node) & CREDENTIAL_BIT) === 0) continue;
-      const own2 = /* @__PURE__ */ new Set();
+      const found2 = new Found();
       let shown = false;
       if (it.kind === "tool" || it.kind === "sink") {
         const reading = itemReading(it);
-        if (reading.record !== void 0) shown = recordSecrets(reading.record, own2) >= SHOWN_FIELDS;
+        if (reading.record !== void 0) shown = recordSecrets(reading.record, found2) >= SHOWN_FIELDS;
         else {
-          lineSecrets(it.output, own2);
-          inlineSecrets(it.output, own2);
+          lineSecrets(it.output, found2);
+          inlineSecrets(it.output, found2);
         }
       }
-      if (own2.size === 0 && !shown || own2.size >= MAX_SECRETS) located = false;
-      for (const s2 of own2) all.add(s2);
+      if (found2.values.size === 0 && !shown || found2.partial) located = false;
+      for (const v of found2.values) all.add(v);
       if (all.size > MAX_SECRETS) located = false;
     }
     this.values = [...all];
@@ -71126,7 +71145,7 @@ function unauthorisedTargets(c3) {
 }
 function contradictedTargets(c3, request2) {
   const named = /* @__PURE__ */ new Map();
-  const add2 = (value2, where, byRequest) => {
+  const add = (value2, where, byRequest) => {
     const code3 = compact(value2);
     const shape = shapeOf(code3);
     if (!shape) return;
@@ -71134,11 +71153,11 @@ function contradictedTargets(c3, request2) {
     if (!had) named.set(shape, { codes: [code3], where, byRequest });
     else if (had.byRequest === byRequest && !had.codes.includes(code3)) had.codes.push(code3);
   };
-  for (const m of request2.matchAll(CODE2)) add2(m[0], "the one the request names", true);
+  for (const m of request2.matchAll(CODE2)) add(m[0], "the one the request names", true);
   const ofParty = new Set((c3.site.ofParty ?? []).flatMap((x) => x.payees.flatMap((v) => accountKind(compact(v)) ?? [])));
   if (c3.site.args?.some((a2) => a2.role === "amount")) {
     for (const v of c3.site.onFile ?? [])
-      if (!ofParty.has(accountKind(compact(v)) ?? "none")) add2(v, "the one the record the request points to holds", false);
+      if (!ofParty.has(accountKind(compact(v)) ?? "none")) add(v, "the one the record the request points to holds", false);
   }
   if (named.size === 0) return [];
   const used = usedArguments(c3.b);
@@ -80892,7 +80911,7 @@ function createRedactor(known, onValue) {
   const values = /* @__PURE__ */ new Set();
   let sorted = [];
   let matcher;
-  const add2 = (...more) => {
+  const add = (...more) => {
     let grew = false;
     for (const value2 of more) {
       if (!value2 || value2.length < MIN_SECRET_LENGTH || values.has(value2)) continue;
@@ -80904,7 +80923,7 @@ function createRedactor(known, onValue) {
     sorted = [...values].sort((a2, b) => b.length - a2.length);
     matcher = new RegExp(sorted.map(escapeRegExp2).join("|"), "g");
   };
-  add2(...known);
+  add(...known);
   const text2 = (input2) => redactSecretShapes(matcher ? input2.replace(matcher, REDACTED) : input2);
   const deep = (value2) => {
     const walk2 = (v) => {
@@ -80919,7 +80938,7 @@ function createRedactor(known, onValue) {
     };
     return walk2(value2);
   };
-  return { text: text2, deep, add: add2, values: () => sorted };
+  return { text: text2, deep, add, values: () => sorted };
 }
 
 // src/runlog/write.ts
