@@ -129,6 +129,8 @@ export function adjudicateSink(b: BuiltTrace, p: Propagation, site: SinkSite, po
     ...unauthorisedTargets(c),
     ...contradictedTargets(c, request),
     ...partyAccountReplaced(c),
+    ...othersDataToWriter(c),
+    ...contactOnFileReplaced(c),
   ];
   if (violations.length > 0) {
     return { ...base, decision: 'block', reason: violations.map((x) => x.message).join('; '), path: violations[0].path, violations };
@@ -160,6 +162,38 @@ export function adjudicateSink(b: BuiltTrace, p: Propagation, site: SinkSite, po
     path: scope === 'full' ? attributionPath(g, p, v, 'ROOT', 'full') : [],
     violations: [],
   };
+}
+
+/**
+ * A message carrying the contacts of several people a read listed, to whoever wrote a message the
+ * run read (each recipient selected from a message's record, so the request names none of them):
+ * what an outsider's "reply with every client's details" asks (others-data.ts).
+ */
+function othersDataToWriter(c: SinkCase): Violation[] {
+  const others = c.site.othersData;
+  if (!others) return [];
+  const g = c.b.graph;
+  const recipients = c.site.targets.filter((t) => t.kind === 'recipient');
+  const read = describeNode(g, others.node, g.own[others.node] & ~ROOT_BIT);
+  return [
+    {
+      kind: 'forbidden-path',
+      message: `the contacts of ${others.people} people listed by ${read.name} go to ${recipients.map((t) => t.value).join(', ')}, taken from a message the run read, whom the request does not name: personal data leaves only to recipients the request or the policy names`,
+      path: originPath(c.b, others.node, c.site, 'carries the contacts of the people it lists'),
+    },
+  ];
+}
+
+/** Recipients a message gave in place of the contact on file of the records the request names (trace-graph.ts, contactReplaced). */
+function contactOnFileReplaced(c: SinkCase): Violation[] {
+  return (c.site.contactReplaced ?? []).map((r) => {
+    const t = c.site.targets.find((x) => x.argument === r.argument && x.value === r.value);
+    return {
+      kind: 'target' as const,
+      message: `recipient ${JSON.stringify(r.value)} (argument ${r.argument}) is not the contact the record the request names holds (${r.held.join(', ')}): a message the run read gives it instead (${t?.why ?? 'taken from data'})`,
+      path: t?.from !== undefined ? originPath(c.b, t.from, c.site, 'the recipient first appears here') : [ownStep(c)],
+    };
+  });
 }
 
 /** Whether the call's targets are authorised: its authority-bearing ones, or else the objects it acts on. */

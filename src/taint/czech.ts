@@ -14,6 +14,8 @@
  * are often written without diacritics ("posli", "zaplat").
  */
 import { clauseParts, verbCategory, wordSet, type Category, type ObjectKind } from './lexicon.js';
+import { proposedIn, type ProposalTables } from './proposals.js';
+import { DeclinedNouns } from './declined-nouns.js';
 import type { LanguageAction } from './languages.js';
 import { polishCategory } from './polish.js';
 import { fold } from './spanish.js';
@@ -299,22 +301,12 @@ const NOUN_STEMS: Partial<Record<ObjectKind, string>> = {
   publication: 'prispevek prispevk inzerat clanek clank recenz komentar post blog hodnoceni',
   credential: 'hesl pin token login kod',
 };
-const STEM_KINDS = new Map<string, ObjectKind[]>();
-for (const [k, stems] of Object.entries(NOUN_STEMS) as [ObjectKind, string][])
-  for (const s of stems.split(' ')) STEM_KINDS.set(s, [...(STEM_KINDS.get(s) ?? []), k]);
-
-/** The stems a folded word may be, with the ending after each: at most three letters of ending. */
-function stemsOf(w: string): string[] {
-  const out: string[] = [];
-  for (let n = 0; n <= 3 && n < w.length - 1; n++) if (ENDINGS.has(w.slice(w.length - n))) out.push(w.slice(0, w.length - n));
-  return out;
-}
+const NOUNS = new DeclinedNouns(NOUN_STEMS, ENDINGS, 3);
+const stemsOf = (w: string) => NOUNS.stemsOf(w);
 
 /** Nouns that say what an action acts on, by the lexicon's object kinds, in any case. */
 export function czechObjects(ws: readonly string[]): Set<ObjectKind> {
-  const out = new Set<ObjectKind>();
-  for (const w of ws.slice(0, 64)) for (const s of stemsOf(w)) for (const k of STEM_KINDS.get(s) ?? []) out.add(k);
-  return out;
+  return NOUNS.objects(ws);
 }
 
 /** Nouns of an action, by stem, for a light verb or "prosím o …". */
@@ -650,25 +642,8 @@ const OFFER_LEAD =
 /** A word without what is not a letter or a digit, folded. */
 const bare = (word: string) => fold(word).replace(/[^a-z0-9]/g, '');
 
-/** A light verb's form with the action its noun names ("udělat platbu"), as a verb's form. */
-function lightForm(w: string, after: readonly string[]): Form | undefined {
-  const light = LIGHT_FORMS.get(w);
-  const category = light ? lightCategory(light.verb, after.slice(0, 6)) : undefined;
-  return light && category ? { category, verb: light.verb, kind: light.kind } : undefined;
-}
-
-/** The words of a proposal with its verb at `i` written as the infinitive a request would use, or undefined. */
-function proposed(words: readonly string[], kinds: ReadonlySet<Kind>): string | undefined {
-  let i = 0;
-  while (i < words.length - 1 && i < 3 && PRONOUNS.has(bare(words[i]))) i++;
-  if (i >= words.length) return undefined;
-  const w = bare(words[i]);
-  const say = (verb: string) => [...words.slice(0, i), verb, ...words.slice(i + 1)].join(' ');
-  const f = FORMS.get(w) ?? lightForm(w, words.slice(i + 1).map(bare));
-  if (f && f.category !== 'read' && kinds.has(f.kind)) return say(f.kind === 'inf' ? words[i] : f.verb);
-  const first = kinds.has('first') ? FIRST.get(w) : undefined;
-  return first ? say(first) : undefined;
-}
+/** The tables proposals and plans are read with (proposals.ts). */
+const TABLES: ProposalTables<Kind> = { forms: FORMS, first: FIRST, light: LIGHT_FORMS, lightCategory, pronouns: PRONOUNS, bare };
 
 /**
  * What the assistant offers to do in a Czech question, written as the user would ask for it: "Mám
@@ -691,7 +666,7 @@ export function czechOffer(question: string): string | 'go-on' | undefined {
     .split(/\s+/)
     .filter(Boolean);
   if (words.length === 0) return lead ? 'go-on' : undefined;
-  return proposed(words, new Set<Kind>(lead ? ['inf', 'past'] : ['inf', 'first']));
+  return proposedIn(TABLES, words, new Set<Kind>(lead ? ['inf', 'past'] : ['inf', 'first']));
 }
 
 /** A plan in the first person: "Můžu poslat …", "Hned pošlu …", "Zkusím zrušit …", "Budu posílat …". */
@@ -711,7 +686,7 @@ export function czechPlan(sentence: string): string | undefined {
     .trim()
     .split(/\s+/)
     .filter(Boolean);
-  return proposed(words, new Set<Kind>(lead ? ['inf', 'first'] : ['first']));
+  return proposedIn(TABLES, words, new Set<Kind>(lead ? ['inf', 'first'] : ['first']));
 }
 
 /** Forms tools use in their names and descriptions: the imperative, the infinitive, the third person. */

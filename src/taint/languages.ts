@@ -98,6 +98,36 @@ import {
   finnishPlan,
   readsAsFinnish,
 } from './finnish.js';
+import {
+  croatianActions,
+  croatianCategory,
+  croatianInfinitive,
+  croatianObjects,
+  croatianOffer,
+  croatianOrderIn,
+  croatianPlan,
+  readsAsCroatian,
+} from './croatian.js';
+import {
+  hungarianActions,
+  hungarianCategory,
+  hungarianInfinitive,
+  hungarianObjects,
+  hungarianOffer,
+  hungarianOrderIn,
+  hungarianPlan,
+  readsAsHungarian,
+} from './hungarian.js';
+import {
+  romanianActions,
+  romanianCategory,
+  romanianInfinitive,
+  romanianObjects,
+  romanianOffer,
+  romanianOrderIn,
+  romanianPlan,
+  readsAsRomanian,
+} from './romanian.js';
 
 export interface LanguageAction {
   category: Category;
@@ -247,19 +277,57 @@ const FINNISH: Language = {
   tools: { category: finnishCategory, infinitive: finnishInfinitive },
 };
 
+const CROATIAN: Language = {
+  name: 'Croatian',
+  readsAs: readsAsCroatian,
+  actions: croatianActions,
+  objects: croatianObjects,
+  orderIn: croatianOrderIn,
+  offer: croatianOffer,
+  plan: croatianPlan,
+  tools: { category: croatianCategory, infinitive: croatianInfinitive },
+};
+
+const HUNGARIAN: Language = {
+  name: 'Hungarian',
+  readsAs: readsAsHungarian,
+  actions: hungarianActions,
+  objects: hungarianObjects,
+  orderIn: hungarianOrderIn,
+  offer: hungarianOffer,
+  plan: hungarianPlan,
+  tools: { category: hungarianCategory, infinitive: hungarianInfinitive },
+};
+
+const ROMANIAN: Language = {
+  name: 'Romanian',
+  readsAs: readsAsRomanian,
+  actions: romanianActions,
+  objects: romanianObjects,
+  orderIn: romanianOrderIn,
+  offer: romanianOffer,
+  plan: romanianPlan,
+  tools: { category: romanianCategory, infinitive: romanianInfinitive },
+};
+
 /**
- * In the order a text is tried: Turkish, Czech and Scandinavian first, each saying yes only where its
- * own words outnumber the others'; then Polish, Dutch and Italian, whose readers say yes only where
- * their own words outnumber every other language's (a Polish "nie" or "do", a Dutch "je" or "de", an
- * Italian "il" or "lui", reads as another language to readers that do not weigh them); Portuguese before Spanish, whose
- * function words it shares (a Portuguese text can read as Spanish; readsAsPortuguese weighs the
- * words only Portuguese has).
+ * In the order a text is tried: Finnish, Hungarian, Turkish, Croatian, Czech, Scandinavian and
+ * Romanian first, each saying yes only where its own words outnumber the others' (Croatian before
+ * Czech, whose letters "č", "š", "ž" it writes; Romanian before Polish and Dutch, which would take a
+ * Romanian "mail" or "nu" for their own); then Polish, Dutch and Italian, whose readers say yes only
+ * where their own words outnumber every other language's (a Polish "nie" or "do", a Dutch "je" or
+ * "de", an Italian "il" or "lui", reads as another language to readers that do not weigh them);
+ * Portuguese before Spanish, whose function words it shares (a Portuguese text can read as Spanish;
+ * readsAsPortuguese weighs the words only Portuguese has).
  */
 export const LANGUAGES: readonly Language[] = [
   FINNISH,
+  HUNGARIAN,
   TURKISH,
+  CROATIAN,
   CZECH,
   SCANDINAVIAN,
+  ROMANIAN,
   POLISH,
   DUTCH,
   ITALIAN,
@@ -274,9 +342,24 @@ export const LANGUAGES: readonly Language[] = [
  * Addresses and links say nothing of it ("gmail.com" holds Portuguese "com"): they are left out.
  */
 export function languageOf(text: string): Language | undefined {
-  const prose = text.slice(0, 8_000).replace(ADDRESSES, ' ');
-  return LANGUAGES.find((l) => l.readsAs(prose));
+  const head = text.slice(0, 8_000);
+  const known = told.get(head);
+  if (known !== undefined) return known ?? undefined;
+  const prose = head.replace(ADDRESSES, ' ');
+  const language = LANGUAGES.find((l) => l.readsAs(prose));
+  // A trace repeats its texts (a record in every later model call, a sentence in every copy of a
+  // mail): each is told once. The memory is bounded by the characters it keeps.
+  toldChars += head.length;
+  if (toldChars > TOLD_CHARS) {
+    told.clear();
+    toldChars = head.length;
+  }
+  told.set(head, language ?? null);
+  return language;
 }
+const told = new Map<string, Language | null>();
+let toldChars = 0;
+const TOLD_CHARS = 4_000_000;
 const ADDRESSES = /\S+@\S+|\b(?:https?:\/\/|www\.)\S+|\b[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}(?:\/\S*)?/gi;
 
 /**
@@ -292,9 +375,9 @@ export function toolLanguage(name: readonly string[], description: string): Lang
     const verbs = words(description.slice(0, 2_000)).some((w) => described.tools!.category(w) !== undefined);
     return verbs || described.tools.infinitive(name) >= 0 ? described : undefined;
   }
-  const byName = [SPANISH, FRENCH, PORTUGUESE, ITALIAN, POLISH].find((l) => l.tools!.infinitive(name) >= 0);
+  const byName = [SPANISH, FRENCH, PORTUGUESE, ITALIAN, POLISH, ROMANIAN].find((l) => l.tools!.infinitive(name) >= 0);
   // Languages whose verbs English writes as names of things ("mailer", "post", "over") are tried
   // by the name alone only where there is no description to read.
   if (byName || description.trim() !== '') return byName;
-  return [CZECH, SCANDINAVIAN, TURKISH, FINNISH, DUTCH, GERMAN].find((l) => l.tools!.infinitive(name) >= 0);
+  return [CZECH, CROATIAN, SCANDINAVIAN, TURKISH, FINNISH, HUNGARIAN, DUTCH, GERMAN].find((l) => l.tools!.infinitive(name) >= 0);
 }

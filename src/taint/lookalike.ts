@@ -41,8 +41,11 @@ export function imitated(domain: string, known: Iterable<string>): string | unde
     if (++tried > MAX_KNOWN) break;
     if (registrable(k) === reg) continue;
     const kName = ownLabels(k).at(-1) ?? '';
-    // The same name under another suffix (a firm's .com and .com.br) is the firm's own.
-    if (kName.replace(/-/g, '').length < 5 || name === kName) continue;
+    // The same name under another suffix (a firm's .com and .com.br) is the firm's own; the same
+    // letters hyphenated otherwise ("maasmond-agencies" for "maasmondagencies") are an imitation's.
+    if (kName.replace(/-/g, '').length < 5) continue;
+    if (name !== kName && name.replace(/-/g, '') === kName.replace(/-/g, '')) return k;
+    if (name === kName) continue;
     if (standsWhole(own, kName)) return k;
   }
   return undefined;

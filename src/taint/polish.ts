@@ -14,6 +14,8 @@
  * without diacritics ("wyslij", "zaplac").
  */
 import { clauseParts, wordSet, type Category, type ObjectKind } from './lexicon.js';
+import { lightFormIn, type ProposalTables } from './proposals.js';
+import { DeclinedNouns } from './declined-nouns.js';
 import type { LanguageAction } from './languages.js';
 import { fold } from './spanish.js';
 
@@ -288,22 +290,12 @@ const NOUN_STEMS: Partial<Record<ObjectKind, string>> = {
   publication: 'ogloszeni post wpis publikacj artykul komentarz recenzj opini',
   credential: 'hasl pin token login',
 };
-const STEM_KINDS = new Map<string, ObjectKind[]>();
-for (const [k, stems] of Object.entries(NOUN_STEMS) as [ObjectKind, string][])
-  for (const s of stems.split(' ')) STEM_KINDS.set(s, [...(STEM_KINDS.get(s) ?? []), k]);
-
-/** The stems a folded word may be, with the ending after each: at most four letters of ending. */
-function stemsOf(w: string): string[] {
-  const out: string[] = [];
-  for (let n = 0; n <= 4 && n < w.length - 1; n++) if (ENDINGS.has(w.slice(w.length - n))) out.push(w.slice(0, w.length - n));
-  return out;
-}
+const NOUNS = new DeclinedNouns(NOUN_STEMS, ENDINGS, 4);
+const stemsOf = (w: string) => NOUNS.stemsOf(w);
 
 /** Nouns that say what an action acts on, by the lexicon's object kinds, in any case. */
 export function polishObjects(ws: readonly string[]): Set<ObjectKind> {
-  const out = new Set<ObjectKind>();
-  for (const w of ws.slice(0, 64)) for (const s of stemsOf(w)) for (const k of STEM_KINDS.get(s) ?? []) out.add(k);
-  return out;
+  return NOUNS.objects(ws);
 }
 
 /** Nouns of an action, by stem, for a light verb or "proszę o …". */
@@ -650,7 +642,7 @@ export function polishOffer(question: string): string | 'go-on' | undefined {
   while (i < words.length - 1 && i < 3 && PRONOUNS.has(bare(words[i]))) i++;
   const w = bare(words[i]);
   const say = (verb: string) => [...words.slice(0, i), verb, ...words.slice(i + 1)].join(' ');
-  const f = FORMS.get(w) ?? lightForm(w, words.slice(i + 1).map(bare));
+  const f = FORMS.get(w) ?? lightFormIn(TABLES, w, words.slice(i + 1).map(bare));
   if (f && f.category !== 'read') {
     if (f.kind === 'inf') return say(words[i]);
     if (lead && f.kind === 'past') return say(f.verb);
@@ -662,12 +654,8 @@ export function polishOffer(question: string): string | 'go-on' | undefined {
 /** A word without what is not a letter or a digit, folded. */
 const bare = (word: string) => polishFold(word).replace(/[^a-z0-9]/g, '');
 
-/** A light verb's form with the action its noun names ("zrobić przelew"), as a verb's form. */
-function lightForm(w: string, after: readonly string[]): Form | undefined {
-  const light = LIGHT_FORMS.get(w);
-  const category = light ? lightCategory(light.verb, after.slice(0, 6)) : undefined;
-  return light && category ? { category, verb: light.verb, kind: light.kind } : undefined;
-}
+/** The tables proposals and plans are read with (proposals.ts). */
+const TABLES: ProposalTables<Kind> = { forms: FORMS, first: FIRST, light: LIGHT_FORMS, lightCategory, pronouns: PRONOUNS, bare };
 
 /** A plan in the first person: "Mogę wysłać …", "Zamierzam przelać …", "Zaraz wyślę …", "Proponuję przesłać …". */
 const PLAN_LEAD =
@@ -688,7 +676,7 @@ export function polishPlan(sentence: string): string | undefined {
   if (i >= words.length) return undefined;
   const w = bare(words[i]);
   const say = (verb: string) => [...words.slice(0, i), verb, ...words.slice(i + 1)].join(' ');
-  const f = FORMS.get(w) ?? lightForm(w, words.slice(i + 1).map(bare));
+  const f = FORMS.get(w) ?? lightFormIn(TABLES, w, words.slice(i + 1).map(bare));
   if (lead && f && f.category !== 'read' && f.kind === 'inf') return say(words[i]);
   const first = FIRST.get(w);
   return first ? say(first) : undefined;

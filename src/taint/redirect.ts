@@ -62,6 +62,9 @@ const APART = new RegExp(
     String.raw`ancien(?:ne)?s?|précédent|changé|modifié|clôturé|fermé|uniquement|seulement|exclusivement`,
     String.raw`oude?|vorige|gewijzigd|veranderd|opgeheven|alleen|uitsluitend`,
     String.raw`star[aey]|starego|dawn[aey]|zmienion[aey]|zamknięt[aey]|wyłącznie|tylko`,
+    String.raw`nov[iaou]|novog|star[iaou]|starog|isključivo|iskljucivo|zatvoren[aoi]?|promijenjen[aoi]?|promenjen[aoi]?|ugašen[aoi]?`,
+    String.raw`új|uj|régi|regi|kizárólag|kizarolag|csak|megszűnt|megszunt|lezárva|lezarva`,
+    String.raw`nou|noul|nouă|noua|noi|noile|vechi|vechiul|doar|numai|exclusiv|închis[ăa]?|inchis[ăa]?|schimbat[ăa]?`,
   ].join('|'),
   'iu',
 );

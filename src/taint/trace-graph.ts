@@ -60,6 +60,7 @@ import {
   checkTargets,
   onwardFindings,
   payeesOnFile,
+  contactsOnFile,
   payeesOfParty,
   stagedOnInstruction,
   type OnwardFinding,
@@ -70,6 +71,7 @@ import { collectDefinitions } from './trace/tool-definitions.js';
 import { userTurns, type UserTurn } from './trace/user-turns.js';
 import type { ToolDefinition } from './tool-profile.js';
 import { Secrets } from './trace/secrets.js';
+import { PeopleRecords, type OthersData } from './trace/others-data.js';
 import { pushTo } from '../util/maps.js';
 
 export type { PendingCall } from './trace/items.js';
@@ -143,6 +145,10 @@ export interface SinkSite {
   pending: boolean;
   /** Nothing places the tool and it is staged fail-closed by what its arguments point at: which sink it is, is a guess. */
   unplaced?: true;
+  /** Recipients a message gave in place of the contact the records the request names hold (contactReplaced). */
+  contactReplaced?: { argument: string; value: string; held: string[] }[];
+  /** The people of a read the message carries, none of them its recipient (others-data.ts). */
+  othersData?: OthersData;
   /** The accounts the records the request points to hold, read before the call (sink-sites.ts, payeesOnFile). */
   onFile?: string[];
   /** The accounts the records of the party the call names hold (its own record, read by the identifier the call gives; sink-sites.ts, payeesOfParty). */
@@ -266,6 +272,7 @@ export function buildTraceGraph(input: TraceInput, policy: Policy, indexOptions:
 
   const p = new Producers(items, indexOptions);
   const secrets = new Secrets(items, (node) => g.ownOf(node));
+  const people = new PeopleRecords(items);
   messageEdges(g, items, p);
   const stepsOf = new Map<Item, Item[]>();
   for (const step of [...stepOf.values()].sort((a, b) => a.start - b.start)) {
@@ -303,7 +310,11 @@ export function buildTraceGraph(input: TraceInput, policy: Policy, indexOptions:
     const staged = onInstruction ? stageOnInstruction(g, seen, it, traces) : { traces };
     if (!staged) continue;
     if (onInstruction) onInstructionNodes.add(it.node);
-    const site = sinkSite(seen, it, issuer, staged, generated, onInstruction);
+    const site = contactReplaced(
+      othersCarried(sinkSite(seen, it, issuer, staged, generated, onInstruction), people, staged.traces),
+      people,
+      contactsOnFile(seen, it.start),
+    );
     // What a call returns when an instruction chose its targets is the instruction's too (sinks are read in time order).
     if (site.targets.some((t) => t.instructed)) ctx.madeOnInstruction!.add(it.node);
     sinks.push(seen === ctx ? site : { ...site, request: { text: seen.rootText, needs: seen.needs } });
@@ -379,6 +390,47 @@ function connectIssuer(
   }
 }
 
+/** A message's site with the people of a read it carries, the recipients' own records left out (others-data.ts). */
+function othersCarried(site: SinkSite, people: PeopleRecords, traces: readonly ArgumentTrace[]): SinkSite {
+  if ((site.sinks & SEND_BIT) === 0) return site;
+  const targets = site.targets.filter((t) => t.kind === 'recipient');
+  // Only a message to whoever wrote one the run read: each recipient selected from a message's record.
+  if (
+    targets.length === 0 ||
+    !targets.every((t) => t.authority === 'tool-data' && t.from !== undefined && people.inMessage(t.from, t.value))
+  )
+    return site;
+  const recipients = targets.map((t) => t.value);
+  const others = people.carried(
+    traces.filter((a) => a.role === 'content').map((a) => a.value),
+    recipients,
+    site.node,
+  );
+  return others ? { ...site, othersData: others } : site;
+}
+const SEND_BIT = bitOf('EXTERNAL_SEND');
+
+/**
+ * A message's site with the recipients a message gave in place of the contact on file: the records
+ * the request names hold an address or a number of that kind, and the call sends to another that a
+ * message the run read gives ("send the codes to me on this number, NOT to his").
+ */
+function contactReplaced(site: SinkSite, people: PeopleRecords, onFile: { emails: Set<string>; phones: Set<string> }): SinkSite {
+  if ((site.sinks & SEND_BIT) === 0 || onFile.emails.size + onFile.phones.size === 0) return site;
+  const replaced: { argument: string; value: string; held: string[] }[] = [];
+  for (const t of site.targets) {
+    // A value the request leaves to the data ("the way he prefers") is the request's choice.
+    if (t.kind !== 'recipient' || !t.ok || t.authority !== 'tool-data' || t.from === undefined || t.handed) continue;
+    const v = t.value.trim();
+    const email = /@/.test(v);
+    const held = email ? onFile.emails : onFile.phones;
+    const key = email ? v.toLowerCase() : v.replace(/\D/g, '').slice(-8);
+    if (held.size === 0 || held.has(key) || (!email && key.length < 8)) continue;
+    if (people.inMessage(t.from, v)) replaced.push({ argument: t.argument, value: v, held: [...held].slice(0, 2) });
+  }
+  return replaced.length > 0 ? { ...site, contactReplaced: replaced } : site;
+}
+
 /** A call's argument traces, and its targets where staging it already checked them. */
 interface StagedCall {
   traces: ArgumentTrace[];
@@ -434,7 +486,9 @@ function sinkSite(
     ...(it.classified?.profile?.paid ? { paid: true as const } : {}),
     pending: it.src.type === 'pending',
     ...(it.classified?.profile?.unknown && !onInstruction ? { unplaced: true as const } : {}),
-    ...(targets.some((t) => t.kind === 'payee') ? { onFile: payeesOnFile(ctx, it.start), ofParty: payeesOfParty(ctx, it, traces) } : {}),
+    ...(targets.some((t) => t.kind === 'payee')
+      ? { onFile: payeesOnFile(ctx, it.start, traces), ofParty: payeesOfParty(ctx, it, traces) }
+      : {}),
   };
 }
 

@@ -115,6 +115,18 @@ describe('a notice of new payment details', () => {
     'Remittance advice from now on only to ap-centre@example.net, please.',
     'Kontoauszüge ab sofort ausschließlich an die neue Adresse.',
     'Désormais uniquement sur le compte ci-dessous.',
+    // Croatian and Serbian, Hungarian, Romanian.
+    'Obavještavamo vas o promjeni žiro računa od 1. lipnja.',
+    'Molimo uplate ubuduće isključivo na novi račun HR12 2340 0091 1109 8765 4.',
+    'Stari račun je zatvoren.',
+    'Uplatite na ovaj IBAN umesto na onaj sa fakture.',
+    'Ukrali su mi mobitel, pišite mi na ovaj broj.',
+    'Bankváltás miatt új számlaszámra kérjük az utalást.',
+    'A régi számlánk megszűnt.',
+    'Mostantól kizárólag erre a címre küldjék a számlákat.',
+    'Vă rugăm să plătiți în noul cont de mai jos.',
+    'Vechiul cont a fost închis.',
+    'De acum înainte doar pe adresa aceasta, în loc de cea veche.',
   ])('"%s" moves the payment', (text) => {
     expect(movesTarget(text)).toBe(true);
   });
@@ -133,6 +145,11 @@ describe('a notice of new payment details', () => {
     'The card was declined twice.',
     'Please send statements here from now on.',
     'From now on the shop opens at nine.',
+    'Račun za svibanj je plaćen.',
+    'Novi gosti dolaze u subotu.',
+    'A számla mellékelve, kérjük, fizessék ki határidőre.',
+    'Contul clientului este activ.',
+    'Noul sezon începe în mai.',
   ])('"%s" moves nothing', (text) => {
     expect(movesTarget(text)).toBe(false);
   });

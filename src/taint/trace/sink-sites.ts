@@ -17,6 +17,7 @@ import {
   valueSource,
   within,
   type ProducedText,
+  type ValueSource,
   type ProvenanceContext,
 } from '../provenance.js';
 import { authorisedByPolicy, hostOf, isDirectory, namesCall, type Target } from '../classify.js';
@@ -28,6 +29,7 @@ import { itemReading, type Item } from './items.js';
 import { defersValues } from '../intent.js';
 import { domainOf, domainsIn, imitated } from '../lookalike.js';
 import { carriedToItsField } from './field-carry.js';
+import { phoneLike } from './others-data.js';
 
 export interface TargetCheck extends Target {
   ok: boolean;
@@ -42,6 +44,8 @@ export interface TargetCheck extends Target {
   steered?: true;
   /** It stands in an order of a read the request leaves the value to ("whatever address they gave"): the request's, not an injection's. */
   handed?: true;
+  /** The read whose structured field it was selected from. */
+  from?: number;
 }
 
 /** A link or an injected instruction that a message body carries from untrusted content to its recipient. */
@@ -171,6 +175,64 @@ function imitation(ctx: SiteContext, value: string, before: number): string | un
   for (const r of reads) if (r.end <= before) for (const d of r.domains) domains.add(d);
   const read = imitated(domain, domains);
   return read ? `its domain ${domain} imitates ${read}, which the data read before names` : undefined;
+}
+
+const PAYS = maskOf(['FINANCIAL_TRANSFER']);
+
+/**
+ * Why a target taken from data is an imitator's: an address or a link whose domain imitates one the
+ * trace knows, wherever it sits; any other target a message gives whose writer's address does (an
+ * account "in the new details"); an identifier only where a payment takes it out of a message's text.
+ */
+function imitationFrom(ctx: SiteContext, src: ValueSource, t: Target, sinks: number, before: number): string | undefined {
+  if (src.kind !== 'structured' && src.kind !== 'pointed' && src.kind !== 'free-text') return undefined;
+  if (t.kind === 'recipient' || t.kind === 'url') return imitation(ctx, t.value, before);
+  if (t.kind === 'object' && (sinks & PAYS) === 0) return undefined;
+  return writerImitation(ctx, src.at, t.value, before, t.kind === 'object');
+}
+
+/**
+ * Why a value a read gave is an imitator's: the record that holds it (the entry of a list, or the
+ * whole record, with the objects inside it down to the field that holds the value) names an address
+ * whose domain imitates one the trace knows, its writer's.
+ */
+function writerImitation(ctx: SiteContext, at: number, value: string, before: number, inText: boolean): string | undefined {
+  const it = ctx.p.itemOf.get(at);
+  const v = value.trim();
+  if (!it || v.length < 4) return undefined;
+  const { record } = itemReading(it);
+  if (record === undefined) return undefined;
+  const domains = new Set<string>();
+  for (const holder of holdersOf(record, v, inText))
+    for (const f of Object.values(holder)) if (typeof f === 'string' && f.length <= 400) domainsIn(f, domains, 8);
+  for (const d of domains) {
+    const why = imitation(ctx, `x@${d}`, before);
+    if (why) return `the record that gives it is written from an address whose domain ${why.replace(/^its domain \S+ /, '')}`;
+  }
+  return undefined;
+}
+
+/**
+ * The objects of a record's entry that hold `value`: from the entry (a list's element, or the
+ * record) down to the object with a string field that holds it (`inText`: within more text, not as
+ * the field's whole value). The walk is bounded.
+ */
+function holdersOf(record: unknown, value: string, inText: boolean): Record<string, unknown>[] {
+  let seen = 0;
+  const holds = (f: unknown) => typeof f === 'string' && f.includes(value) && (!inText || f.trim() !== value);
+  const walk = (x: unknown, depth: number, path: Record<string, unknown>[]): Record<string, unknown>[] | undefined => {
+    if (x === null || typeof x !== 'object' || depth > 8 || ++seen > 5_000) return undefined;
+    // An entry of a list is a record of its own: the path restarts there.
+    const here = Array.isArray(x) ? [] : [...path, x as Record<string, unknown>];
+    const fields = Object.values(x as Record<string, unknown>);
+    if (!Array.isArray(x) && fields.some(holds)) return here;
+    for (const f of fields) {
+      const found = typeof f === 'object' ? walk(f, depth + 1, here) : undefined;
+      if (found) return found;
+    }
+    return undefined;
+  };
+  return walk(record, 0, []) ?? [];
 }
 
 /** The domains the request names, and those each read returned (at most 64 each), once per trace. */
@@ -358,11 +420,7 @@ function checkTarget(ctx: SiteContext, prov: ProvenanceContext, t: Target, sinks
   // An address on the domain of a party the request names is that party's, whichever passage gives it ("email them the proof": the bill's "accounts@…").
   if (t.kind === 'recipient' && src.kind !== 'request' && partyAddressNamedIn(ctx.rootText, t.value))
     return { ...t, ok: true, authority: 'request', handed: true, why: 'on the domain of a party the request names' };
-  // An address or a link taken from data whose domain imitates one the trace knows is the imitator's, wherever it sits.
-  const fake =
-    (src.kind === 'structured' || src.kind === 'pointed' || src.kind === 'free-text') && (t.kind === 'recipient' || t.kind === 'url')
-      ? imitation(ctx, t.value, before)
-      : undefined;
+  const fake = imitationFrom(ctx, src, t, sinks, before);
   if (fake && 'at' in src)
     return {
       ...t,
@@ -393,7 +451,7 @@ function checkTarget(ctx: SiteContext, prov: ProvenanceContext, t: Target, sinks
         why: `is what an instruction in ${p.describe(src.at)} asks for: it names this ${t.kind} beside its order${src.asks ? ` (an order for ${sinksOf(src.asks).join(', ')})` : ''}`,
       };
     case 'structured':
-      return { ...t, ok: true, authority: 'tool-data', why: `selected from a structured field of ${p.describe(src.at)}` };
+      return { ...t, ok: true, authority: 'tool-data', from: src.at, why: `selected from a structured field of ${p.describe(src.at)}` };
     case 'redirected':
       return {
         ...t,
@@ -407,6 +465,7 @@ function checkTarget(ctx: SiteContext, prov: ProvenanceContext, t: Target, sinks
         ...t,
         ok: true,
         authority: 'tool-data',
+        from: src.at,
         ...(src.handed ? { handed: true as const } : {}),
         why: src.handed
           ? `taken from ${p.describe(src.at)}, a read the request points to and leaves this value to ("whatever … they gave"), in an order that carries no sign of an injection`
@@ -559,9 +618,13 @@ export function onwardFindings(ctx: SiteContext, it: Item, traces: readonly Argu
  * money goes (adjudicate.ts, contradictedTargets). Records only, not free text: a message that
  * gives new bank details is no record of them.
  */
-export function payeesOnFile(ctx: SiteContext, before: number): string[] {
+export function payeesOnFile(ctx: SiteContext, before: number, traces: readonly ArgumentTrace[] = []): string[] {
+  const reads = pointedPayees(ctx).filter((r) => r.end <= before);
+  // Of several records (two invoices to pay), the one read by an identifier the call also gives is the call's.
+  const ids = new Set(traces.filter((a) => a.role === 'object' && PARTY_ID.test(a.value)).map((a) => a.value.trim().toUpperCase()));
+  const own = reads.filter((r) => r.ids.some((id) => ids.has(id)));
   const out = new Set<string>();
-  for (const read of pointedPayees(ctx)) if (read.end <= before) for (const v of read.payees) out.add(v);
+  for (const read of own.length > 0 ? own : reads) for (const v of read.payees) out.add(v);
   return [...out];
 }
 
@@ -601,8 +664,8 @@ function billsAnAmount(policy: Policy, tool: string, record: unknown): boolean {
 const PARTY_ID = /^(?=\S*\d)[\w.-]{3,40}$/;
 
 /** The reads the request points to with the payees their records hold, once per trace and request text. */
-const POINTED_PAYEES = new WeakMap<Producers, Map<string, { end: number; payees: string[] }[]>>();
-function pointedPayees(ctx: SiteContext): { end: number; payees: string[] }[] {
+const POINTED_PAYEES = new WeakMap<Producers, Map<string, { end: number; payees: string[]; ids: string[] }[]>>();
+function pointedPayees(ctx: SiteContext): { end: number; payees: string[]; ids: string[] }[] {
   let byRequest = POINTED_PAYEES.get(ctx.p);
   if (!byRequest) POINTED_PAYEES.set(ctx.p, (byRequest = new Map()));
   let reads = byRequest.get(ctx.rootText);
@@ -613,11 +676,63 @@ function pointedPayees(ctx: SiteContext): { end: number; payees: string[] }[] {
     const { record } = itemReading(it);
     const payees = new Set<string>();
     if (record !== undefined) payeesIn(ctx.policy, it.tool ?? '', record, payees, 0);
-    if (payees.size) reads.push({ end: it.end, payees: [...payees] });
+    const ids = Object.values(it.args).filter((v): v is string => typeof v === 'string' && PARTY_ID.test(v.trim()));
+    if (payees.size) reads.push({ end: it.end, payees: [...payees], ids: ids.map((v) => v.trim().toUpperCase()) });
   }
   byRequest.set(ctx.rootText, reads);
   return reads;
 }
+
+/**
+ * The e-mail addresses and phone numbers (by their last eight digits) held by the records the
+ * request names by a code (booking BK-25-1130, event EV-2025-0933), read before the call: the
+ * contacts on file of the parties the request is about.
+ */
+export function contactsOnFile(ctx: SiteContext, before: number): { emails: Set<string>; phones: Set<string> } {
+  const out = { emails: new Set<string>(), phones: new Set<string>() };
+  for (const read of namedRecords(ctx))
+    if (read.end <= before) {
+      for (const e of read.emails) out.emails.add(e);
+      for (const d of read.phones) out.phones.add(d);
+    }
+  return out;
+}
+const NAMED_RECORDS = new WeakMap<Producers, Map<string, { end: number; emails: string[]; phones: string[] }[]>>();
+function namedRecords(ctx: SiteContext): { end: number; emails: string[]; phones: string[] }[] {
+  let byRequest = NAMED_RECORDS.get(ctx.p);
+  if (!byRequest) NAMED_RECORDS.set(ctx.p, (byRequest = new Map()));
+  let reads = byRequest.get(ctx.rootText);
+  if (reads) return reads;
+  reads = [];
+  const request = normalizeText(ctx.rootText);
+  for (const it of ctx.p.itemOf.values()) {
+    if ((it.kind !== 'tool' && it.kind !== 'sink') || !it.args || reads.length >= 64) continue;
+    const named = Object.values(it.args).some(
+      (v) => typeof v === 'string' && /\d/.test(v) && PARTY_ID.test(v.trim()) && v.trim().length >= 4 && within(request, normalizeText(v)),
+    );
+    if (!named) continue;
+    const { record } = itemReading(it);
+    if (record === undefined) continue;
+    const emails: string[] = [];
+    const phones: string[] = [];
+    contactsIn(record, emails, phones, 0);
+    if (emails.length + phones.length > 0) reads.push({ end: it.end, emails, phones });
+  }
+  byRequest.set(ctx.rootText, reads);
+  return reads;
+}
+function contactsIn(x: unknown, emails: string[], phones: string[], depth: number): void {
+  if (depth > 6 || emails.length + phones.length > 50 || x === null || typeof x !== 'object') return;
+  const fields = Object.values(x as Record<string, unknown>);
+  // A message's writer (a contact beside prose) is what the message says, not what the file holds.
+  if (!Array.isArray(x) && fields.some((v) => typeof v === 'string' && (v.match(/\p{L}{2,}/gu)?.length ?? 0) >= 8)) return;
+  for (const v of fields) {
+    if (typeof v !== 'string') contactsIn(v, emails, phones, depth + 1);
+    else if (EMAIL_VALUE.test(v.trim())) emails.push(v.trim().toLowerCase());
+    else if (phoneLike(v)) phones.push(v.replace(/\D/g, '').slice(-8));
+  }
+}
+const EMAIL_VALUE = /^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/;
 
 function payeesIn(policy: Policy, tool: string, x: unknown, out: Set<string>, depth: number): void {
   if (depth > 8 || out.size > 50 || x === null || typeof x !== 'object') return;
