@@ -13,6 +13,8 @@ import { DATE } from '../argument-roles.js';
 
 const MAX_DEPTH = 4;
 const MAX_RECORDS = 2_000;
+/** People indexed in a trace at the most: each message is checked against every one. */
+const MAX_PEOPLE = 10_000;
 const MAX_FIELDS = 60;
 const MAX_TEXT = 200;
 
@@ -112,6 +114,7 @@ const isProse = (text: string) => (text.match(/\p{L}{2,}/gu)?.length ?? 0) >= 8;
 export class PeopleRecords {
   private readonly reads: { node: number; people: Person[] }[] = [];
   private readonly outputs = new Map<number, Item>();
+  private indexed = 0;
 
   constructor(items: readonly Item[]) {
     for (const it of items) {
@@ -120,7 +123,9 @@ export class PeopleRecords {
       const { record } = itemReading(it);
       if (record === undefined) continue;
       const people = listsIn(record).flat();
-      if (people.length >= 2) this.reads.push({ node: it.node, people });
+      if (people.length < 2 || this.indexed + people.length > MAX_PEOPLE) continue;
+      this.indexed += people.length;
+      this.reads.push({ node: it.node, people });
     }
   }
 
