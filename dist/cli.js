@@ -71248,6 +71248,7 @@ function runsOf(text2) {
 // src/taint/trace/others-data.ts
 var MAX_DEPTH6 = 4;
 var MAX_RECORDS = 2e3;
+var MAX_PEOPLE = 1e4;
 var MAX_FIELDS2 = 60;
 var MAX_TEXT = 200;
 var EMAIL3 = /^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/;
@@ -71316,6 +71317,7 @@ var isProse = (text2) => (text2.match(new RegExp("\\p{L}{2,}", "gu"))?.length ??
 var PeopleRecords = class {
   reads = [];
   outputs = /* @__PURE__ */ new Map();
+  indexed = 0;
   constructor(items) {
     for (const it of items) {
       if (it.kind !== "tool" || !it.output) continue;
@@ -71323,7 +71325,9 @@ var PeopleRecords = class {
       const { record: record2 } = itemReading(it);
       if (record2 === void 0) continue;
       const people = listsIn(record2).flat();
-      if (people.length >= 2) this.reads.push({ node: it.node, people });
+      if (people.length < 2 || this.indexed + people.length > MAX_PEOPLE) continue;
+      this.indexed += people.length;
+      this.reads.push({ node: it.node, people });
     }
   }
   /**
