@@ -342,24 +342,9 @@ export const LANGUAGES: readonly Language[] = [
  * Addresses and links say nothing of it ("gmail.com" holds Portuguese "com"): they are left out.
  */
 export function languageOf(text: string): Language | undefined {
-  const head = text.slice(0, 8_000);
-  const known = told.get(head);
-  if (known !== undefined) return known ?? undefined;
-  const prose = head.replace(ADDRESSES, ' ');
-  const language = LANGUAGES.find((l) => l.readsAs(prose));
-  // A trace repeats its texts (a record in every later model call, a sentence in every copy of a
-  // mail): each is told once. The memory is bounded by the characters it keeps.
-  toldChars += head.length;
-  if (toldChars > TOLD_CHARS) {
-    told.clear();
-    toldChars = head.length;
-  }
-  told.set(head, language ?? null);
-  return language;
+  const prose = text.slice(0, 8_000).replace(ADDRESSES, ' ');
+  return LANGUAGES.find((l) => l.readsAs(prose));
 }
-const told = new Map<string, Language | null>();
-let toldChars = 0;
-const TOLD_CHARS = 4_000_000;
 const ADDRESSES = /\S+@\S+|\b(?:https?:\/\/|www\.)\S+|\b[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}(?:\/\S*)?/gi;
 
 /**

@@ -71,7 +71,7 @@ import { collectDefinitions } from './trace/tool-definitions.js';
 import { userTurns, type UserTurn } from './trace/user-turns.js';
 import type { ToolDefinition } from './tool-profile.js';
 import { Secrets } from './trace/secrets.js';
-import { PeopleRecords, type OthersData } from './trace/others-data.js';
+import { PeopleRecords, phoneKey, type OthersData } from './trace/others-data.js';
 import { pushTo } from '../util/maps.js';
 
 export type { PendingCall } from './trace/items.js';
@@ -313,7 +313,7 @@ export function buildTraceGraph(input: TraceInput, policy: Policy, indexOptions:
     const site = contactReplaced(
       othersCarried(sinkSite(seen, it, issuer, staged, generated, onInstruction), people, staged.traces),
       people,
-      contactsOnFile(seen, it.start),
+      () => contactsOnFile(seen, it.start),
     );
     // What a call returns when an instruction chose its targets is the instruction's too (sinks are read in time order).
     if (site.targets.some((t) => t.instructed)) ctx.madeOnInstruction!.add(it.node);
@@ -415,8 +415,10 @@ const SEND_BIT = bitOf('EXTERNAL_SEND');
  * the request names hold an address or a number of that kind, and the call sends to another that a
  * message the run read gives ("send the codes to me on this number, NOT to his").
  */
-function contactReplaced(site: SinkSite, people: PeopleRecords, onFile: { emails: Set<string>; phones: Set<string> }): SinkSite {
-  if ((site.sinks & SEND_BIT) === 0 || onFile.emails.size + onFile.phones.size === 0) return site;
+function contactReplaced(site: SinkSite, people: PeopleRecords, contacts: () => { emails: Set<string>; phones: Set<string> }): SinkSite {
+  if ((site.sinks & SEND_BIT) === 0) return site;
+  const onFile = contacts();
+  if (onFile.emails.size + onFile.phones.size === 0) return site;
   const replaced: { argument: string; value: string; held: string[] }[] = [];
   for (const t of site.targets) {
     // A value the request leaves to the data ("the way he prefers") is the request's choice.
@@ -424,7 +426,7 @@ function contactReplaced(site: SinkSite, people: PeopleRecords, onFile: { emails
     const v = t.value.trim();
     const email = /@/.test(v);
     const held = email ? onFile.emails : onFile.phones;
-    const key = email ? v.toLowerCase() : v.replace(/\D/g, '').slice(-8);
+    const key = email ? v.toLowerCase() : phoneKey(v);
     if (held.size === 0 || held.has(key) || (!email && key.length < 8)) continue;
     if (people.inMessage(t.from, v)) replaced.push({ argument: t.argument, value: v, held: [...held].slice(0, 2) });
   }

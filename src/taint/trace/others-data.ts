@@ -9,7 +9,7 @@
  */
 import { normalizeText } from '../content-links.js';
 import { itemReading, type Item } from './items.js';
-import { DATE } from '../argument-roles.js';
+import { DATE, EMAIL, IBAN } from '../argument-roles.js';
 
 const MAX_DEPTH = 4;
 const MAX_RECORDS = 2_000;
@@ -18,7 +18,6 @@ const MAX_PEOPLE = 10_000;
 const MAX_FIELDS = 60;
 const MAX_TEXT = 200;
 
-const EMAIL = /^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/;
 /**
  * A phone number as written: a "+" or a trunk "0" first, or digits in groups, eight digits at
  * least; no date ("2025-03-03") and no bare run of digits (an account, a tax number).
@@ -28,7 +27,10 @@ export function phoneLike(value: string): boolean {
   if (!/^\+?[\d ()./-]{8,24}$/.test(v) || DATE.test(v) || v.replace(/\D/g, '').length < 8) return false;
   return /^[+0(]/.test(v) || /\d[ ./-]\d/.test(v);
 }
-const IBAN = /^[A-Z]{2}\d{2}(?: ?[A-Z0-9]{2,4}){3,8}$/;
+/** A phone number as compared: its last eight digits, whatever country code or trunk prefix it was written with. */
+export const phoneKey = (value: string): string => value.replace(/\D/g, '').slice(-8);
+/** Prose: eight words at least, most of them words (a message's body or preview, not a record's field). */
+export const isProse = (text: string): boolean => (text.match(/\p{L}{2,}/gu)?.length ?? 0) >= 8;
 /** A postal address: words and a house number, then a comma and more ("Rua Mourato Coelho 1.020, ap 52", "Route de Chêne 115, 1224 Chêne-Bougeries"). */
 const ADDRESS = /^(?=[^,]*\p{L}{3})(?=[^,]*\d)[^,\n]{6,60},\s*\S/u;
 
@@ -54,7 +56,7 @@ function personOf(record: Record<string, unknown>): Person | undefined {
       const v = field.trim();
       if (v.length > MAX_TEXT) continue;
       if (EMAIL.test(v)) p.emails.push(v.toLowerCase());
-      else if (phoneLike(v)) p.phones.push(v.replace(/\D/g, '').slice(-8));
+      else if (phoneLike(v)) p.phones.push(phoneKey(v));
       else if (IBAN.test(v)) p.accounts.push(v.replace(/ /g, ''));
       else if (ADDRESS.test(v)) {
         const street = normalizeText(v.split(',')[0]);
@@ -108,8 +110,6 @@ function writerIn(record: unknown, value: string): boolean {
   };
   return walk(record, 0);
 }
-/** Prose: eight words at least, most of them words. */
-const isProse = (text: string) => (text.match(/\p{L}{2,}/gu)?.length ?? 0) >= 8;
 
 export class PeopleRecords {
   private readonly reads: { node: number; people: Person[] }[] = [];
@@ -151,10 +151,10 @@ export class PeopleRecords {
     const text = texts.join('\n');
     const lower = text.toLowerCase();
     const norm = ` ${normalizeText(text)} `;
-    const digits = new Set((text.match(/\+?\d[\d ()./-]{6,}\d/g) ?? []).map((m) => m.replace(/\D/g, '').slice(-8)));
+    const digits = new Set((text.match(/\+?\d[\d ()./-]{6,}\d/g) ?? []).map(phoneKey));
     const flat = text.replace(/ /g, '');
     const own = new Set(recipients.map((r) => r.toLowerCase()));
-    const ownDigits = new Set(recipients.map((r) => r.replace(/\D/g, '').slice(-8)).filter((d) => d.length === 8));
+    const ownDigits = new Set(recipients.map(phoneKey).filter((d) => d.length === 8));
     let best: OthersData | undefined;
     for (const r of this.reads) {
       if (r.node >= before) continue;

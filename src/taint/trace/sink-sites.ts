@@ -21,7 +21,7 @@ import {
   type ProvenanceContext,
 } from '../provenance.js';
 import { authorisedByPolicy, hostOf, isDirectory, namesCall, type Target } from '../classify.js';
-import { argumentRole, IBAN, ID_VALUE, TARGET_ROLES } from '../argument-roles.js';
+import { argumentRole, EMAIL, IBAN, ID_VALUE, TARGET_ROLES } from '../argument-roles.js';
 import { maskOf, SINK_MASK, sinksOf } from '../labels.js';
 import type { Policy, TargetKind } from '../policy.js';
 import type { ArgumentTrace, InjectedText, Producers } from './content-edges.js';
@@ -29,7 +29,7 @@ import { itemReading, type Item } from './items.js';
 import { defersValues } from '../intent.js';
 import { domainOf, domainsIn, imitated } from '../lookalike.js';
 import { carriedToItsField } from './field-carry.js';
-import { phoneLike } from './others-data.js';
+import { isProse, phoneKey, phoneLike } from './others-data.js';
 
 export interface TargetCheck extends Target {
   ok: boolean;
@@ -167,14 +167,19 @@ export function stagedOnInstruction(
 /** Why a target taken from data is an imitation (lookalike.ts), or undefined: its domain imitates one the request names or a read before the call returned. */
 function imitation(ctx: SiteContext, value: string, before: number): string | undefined {
   const domain = domainOf(value);
-  if (!domain) return undefined;
+  const why = domain ? domainImitation(ctx, domain, before) : undefined;
+  return why ? `its domain ${domain} ${why}` : undefined;
+}
+
+/** What a domain imitates ("imitates X, which the request names"), of those the request names or a read before `before` returned. */
+function domainImitation(ctx: SiteContext, domain: string, before: number): string | undefined {
   const { request, reads } = knownDomains(ctx);
   const of = imitated(domain, request);
-  if (of) return `its domain ${domain} imitates ${of}, which the request names`;
+  if (of) return `imitates ${of}, which the request names`;
   const domains = new Set<string>();
   for (const r of reads) if (r.end <= before) for (const d of r.domains) domains.add(d);
   const read = imitated(domain, domains);
-  return read ? `its domain ${domain} imitates ${read}, which the data read before names` : undefined;
+  return read ? `imitates ${read}, which the data read before names` : undefined;
 }
 
 const PAYS = maskOf(['FINANCIAL_TRANSFER']);
@@ -206,8 +211,8 @@ function writerImitation(ctx: SiteContext, at: number, value: string, before: nu
   for (const holder of holdersOf(record, v, inText))
     for (const f of Object.values(holder)) if (typeof f === 'string' && f.length <= 400) domainsIn(f, domains, 8);
   for (const d of domains) {
-    const why = imitation(ctx, `x@${d}`, before);
-    if (why) return `the record that gives it is written from an address whose domain ${why.replace(/^its domain \S+ /, '')}`;
+    const why = domainImitation(ctx, d, before);
+    if (why) return `the record that gives it is written from an address whose domain ${why}`;
   }
   return undefined;
 }
@@ -621,7 +626,7 @@ export function onwardFindings(ctx: SiteContext, it: Item, traces: readonly Argu
 export function payeesOnFile(ctx: SiteContext, before: number, traces: readonly ArgumentTrace[] = []): string[] {
   const reads = pointedPayees(ctx).filter((r) => r.end <= before);
   // Of several records (two invoices to pay), the one read by an identifier the call also gives is the call's.
-  const ids = new Set(traces.filter((a) => a.role === 'object' && PARTY_ID.test(a.value)).map((a) => a.value.trim().toUpperCase()));
+  const ids = callIdentifiers(traces);
   const own = reads.filter((r) => r.ids.some((id) => ids.has(id)));
   const out = new Set<string>();
   for (const read of own.length > 0 ? own : reads) for (const v of read.payees) out.add(v);
@@ -636,7 +641,7 @@ export function payeesOnFile(ctx: SiteContext, before: number, traces: readonly 
  * (adjudicate.ts, contradictedTargets).
  */
 export function payeesOfParty(ctx: SiteContext, it: Item, traces: readonly ArgumentTrace[]): { party: string; payees: string[] }[] {
-  const ids = new Set(traces.filter((a) => a.role === 'object' && PARTY_ID.test(a.value)).map((a) => a.value.trim().toUpperCase()));
+  const ids = callIdentifiers(traces);
   if (ids.size === 0) return [];
   const out: { party: string; payees: string[] }[] = [];
   for (const read of ctx.p.itemOf.values()) {
@@ -662,6 +667,9 @@ function billsAnAmount(policy: Policy, tool: string, record: unknown): boolean {
 
 /** An identifier that names a party: letters or digits with a digit among them, no space, 3 to 40 characters. */
 const PARTY_ID = /^(?=\S*\d)[\w.-]{3,40}$/;
+/** The identifiers a call gives for what it acts on, upper case. */
+const callIdentifiers = (traces: readonly ArgumentTrace[]) =>
+  new Set(traces.filter((a) => a.role === 'object' && PARTY_ID.test(a.value)).map((a) => a.value.trim().toUpperCase()));
 
 /** The reads the request points to with the payees their records hold, once per trace and request text. */
 const POINTED_PAYEES = new WeakMap<Producers, Map<string, { end: number; payees: string[]; ids: string[] }[]>>();
@@ -725,14 +733,13 @@ function contactsIn(x: unknown, emails: string[], phones: string[], depth: numbe
   if (depth > 6 || emails.length + phones.length > 50 || x === null || typeof x !== 'object') return;
   const fields = Object.values(x as Record<string, unknown>);
   // A message's writer (a contact beside prose) is what the message says, not what the file holds.
-  if (!Array.isArray(x) && fields.some((v) => typeof v === 'string' && (v.match(/\p{L}{2,}/gu)?.length ?? 0) >= 8)) return;
+  if (!Array.isArray(x) && fields.some((v) => typeof v === 'string' && isProse(v))) return;
   for (const v of fields) {
     if (typeof v !== 'string') contactsIn(v, emails, phones, depth + 1);
-    else if (EMAIL_VALUE.test(v.trim())) emails.push(v.trim().toLowerCase());
-    else if (phoneLike(v)) phones.push(v.replace(/\D/g, '').slice(-8));
+    else if (EMAIL.test(v.trim())) emails.push(v.trim().toLowerCase());
+    else if (phoneLike(v)) phones.push(phoneKey(v));
   }
 }
-const EMAIL_VALUE = /^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/;
 
 function payeesIn(policy: Policy, tool: string, x: unknown, out: Set<string>, depth: number): void {
   if (depth > 8 || out.size > 50 || x === null || typeof x !== 'object') return;
