@@ -66571,22 +66571,9 @@ var LANGUAGES = [
   GERMAN
 ];
 function languageOf(text2) {
-  const head = text2.slice(0, 8e3);
-  const known = told.get(head);
-  if (known !== void 0) return known ?? void 0;
-  const prose = head.replace(ADDRESSES, " ");
-  const language = LANGUAGES.find((l) => l.readsAs(prose));
-  toldChars += head.length;
-  if (toldChars > TOLD_CHARS) {
-    told.clear();
-    toldChars = head.length;
-  }
-  told.set(head, language ?? null);
-  return language;
+  const prose = text2.slice(0, 8e3).replace(ADDRESSES, " ");
+  return LANGUAGES.find((l) => l.readsAs(prose));
 }
-var told = /* @__PURE__ */ new Map();
-var toldChars = 0;
-var TOLD_CHARS = 4e6;
 var ADDRESSES = /\S+@\S+|\b(?:https?:\/\/|www\.)\S+|\b[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}(?:\/\S*)?/gi;
 function toolLanguage(name, description) {
   const described = languageOf(description);
@@ -71251,13 +71238,13 @@ var MAX_RECORDS = 2e3;
 var MAX_PEOPLE = 1e4;
 var MAX_FIELDS2 = 60;
 var MAX_TEXT = 200;
-var EMAIL3 = /^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/;
 function phoneLike(value2) {
   const v = value2.trim();
   if (!/^\+?[\d ()./-]{8,24}$/.test(v) || DATE.test(v) || v.replace(/\D/g, "").length < 8) return false;
   return /^[+0(]/.test(v) || /\d[ ./-]\d/.test(v);
 }
-var IBAN2 = /^[A-Z]{2}\d{2}(?: ?[A-Z0-9]{2,4}){3,8}$/;
+var phoneKey = (value2) => value2.replace(/\D/g, "").slice(-8);
+var isProse = (text2) => (text2.match(new RegExp("\\p{L}{2,}", "gu"))?.length ?? 0) >= 8;
 var ADDRESS2 = new RegExp("^(?=[^,]*\\p{L}{3})(?=[^,]*\\d)[^,\\n]{6,60},\\s*\\S", "u");
 function personOf(record2) {
   const p = { emails: [], phones: [], accounts: [], streets: [] };
@@ -71272,9 +71259,9 @@ function personOf(record2) {
       }
       const v = field.trim();
       if (v.length > MAX_TEXT) continue;
-      if (EMAIL3.test(v)) p.emails.push(v.toLowerCase());
-      else if (phoneLike(v)) p.phones.push(v.replace(/\D/g, "").slice(-8));
-      else if (IBAN2.test(v)) p.accounts.push(v.replace(/ /g, ""));
+      if (EMAIL2.test(v)) p.emails.push(v.toLowerCase());
+      else if (phoneLike(v)) p.phones.push(phoneKey(v));
+      else if (IBAN.test(v)) p.accounts.push(v.replace(/ /g, ""));
       else if (ADDRESS2.test(v)) {
         const street = normalizeText(v.split(",")[0]);
         if (street.length >= 8) p.streets.push(street);
@@ -71313,7 +71300,6 @@ function writerIn(record2, value2) {
   };
   return walk2(record2, 0);
 }
-var isProse = (text2) => (text2.match(new RegExp("\\p{L}{2,}", "gu"))?.length ?? 0) >= 8;
 var PeopleRecords = class {
   reads = [];
   outputs = /* @__PURE__ */ new Map();
@@ -71351,10 +71337,10 @@ var PeopleRecords = class {
     const text2 = texts.join("\n");
     const lower = text2.toLowerCase();
     const norm2 = ` ${normalizeText(text2)} `;
-    const digits = new Set((text2.match(/\+?\d[\d ()./-]{6,}\d/g) ?? []).map((m) => m.replace(/\D/g, "").slice(-8)));
+    const digits = new Set((text2.match(/\+?\d[\d ()./-]{6,}\d/g) ?? []).map(phoneKey));
     const flat = text2.replace(/ /g, "");
     const own2 = new Set(recipients.map((r) => r.toLowerCase()));
-    const ownDigits = new Set(recipients.map((r) => r.replace(/\D/g, "").slice(-8)).filter((d) => d.length === 8));
+    const ownDigits = new Set(recipients.map(phoneKey).filter((d) => d.length === 8));
     let best;
     for (const r of this.reads) {
       if (r.node >= before) continue;
@@ -71413,14 +71399,17 @@ function stagedOnInstruction(ctx, it, traces) {
 }
 function imitation(ctx, value2, before) {
   const domain2 = domainOf(value2);
-  if (!domain2) return void 0;
+  const why = domain2 ? domainImitation(ctx, domain2, before) : void 0;
+  return why ? `its domain ${domain2} ${why}` : void 0;
+}
+function domainImitation(ctx, domain2, before) {
   const { request: request2, reads } = knownDomains(ctx);
   const of = imitated(domain2, request2);
-  if (of) return `its domain ${domain2} imitates ${of}, which the request names`;
+  if (of) return `imitates ${of}, which the request names`;
   const domains = /* @__PURE__ */ new Set();
   for (const r of reads) if (r.end <= before) for (const d of r.domains) domains.add(d);
   const read2 = imitated(domain2, domains);
-  return read2 ? `its domain ${domain2} imitates ${read2}, which the data read before names` : void 0;
+  return read2 ? `imitates ${read2}, which the data read before names` : void 0;
 }
 var PAYS = maskOf(["FINANCIAL_TRANSFER"]);
 function imitationFrom(ctx, src, t, sinks, before) {
@@ -71439,8 +71428,8 @@ function writerImitation(ctx, at, value2, before, inText) {
   for (const holder of holdersOf(record2, v, inText))
     for (const f of Object.values(holder)) if (typeof f === "string" && f.length <= 400) domainsIn(f, domains, 8);
   for (const d of domains) {
-    const why = imitation(ctx, `x@${d}`, before);
-    if (why) return `the record that gives it is written from an address whose domain ${why.replace(/^its domain \S+ /, "")}`;
+    const why = domainImitation(ctx, d, before);
+    if (why) return `the record that gives it is written from an address whose domain ${why}`;
   }
   return void 0;
 }
@@ -71745,14 +71734,14 @@ function onwardFindings(ctx, it, traces) {
 }
 function payeesOnFile(ctx, before, traces = []) {
   const reads = pointedPayees(ctx).filter((r) => r.end <= before);
-  const ids = new Set(traces.filter((a2) => a2.role === "object" && PARTY_ID.test(a2.value)).map((a2) => a2.value.trim().toUpperCase()));
+  const ids = callIdentifiers(traces);
   const own2 = reads.filter((r) => r.ids.some((id) => ids.has(id)));
   const out = /* @__PURE__ */ new Set();
   for (const read2 of own2.length > 0 ? own2 : reads) for (const v of read2.payees) out.add(v);
   return [...out];
 }
 function payeesOfParty(ctx, it, traces) {
-  const ids = new Set(traces.filter((a2) => a2.role === "object" && PARTY_ID.test(a2.value)).map((a2) => a2.value.trim().toUpperCase()));
+  const ids = callIdentifiers(traces);
   if (ids.size === 0) return [];
   const out = [];
   for (const read2 of ctx.p.itemOf.values()) {
@@ -71772,6 +71761,7 @@ function billsAnAmount(policy, tool, record2) {
   return Object.entries(record2).slice(0, 200).some(([k, v]) => (typeof v === "number" || typeof v === "string") && argumentRole(policy, tool, k, String(v)) === "amount");
 }
 var PARTY_ID = /^(?=\S*\d)[\w.-]{3,40}$/;
+var callIdentifiers = (traces) => new Set(traces.filter((a2) => a2.role === "object" && PARTY_ID.test(a2.value)).map((a2) => a2.value.trim().toUpperCase()));
 var POINTED_PAYEES = /* @__PURE__ */ new WeakMap();
 function pointedPayees(ctx) {
   let byRequest = POINTED_PAYEES.get(ctx.p);
@@ -71826,14 +71816,13 @@ function namedRecords(ctx) {
 function contactsIn(x, emails, phones, depth2) {
   if (depth2 > 6 || emails.length + phones.length > 50 || x === null || typeof x !== "object") return;
   const fields = Object.values(x);
-  if (!Array.isArray(x) && fields.some((v) => typeof v === "string" && (v.match(new RegExp("\\p{L}{2,}", "gu"))?.length ?? 0) >= 8)) return;
+  if (!Array.isArray(x) && fields.some((v) => typeof v === "string" && isProse(v))) return;
   for (const v of fields) {
     if (typeof v !== "string") contactsIn(v, emails, phones, depth2 + 1);
-    else if (EMAIL_VALUE.test(v.trim())) emails.push(v.trim().toLowerCase());
-    else if (phoneLike(v)) phones.push(v.replace(/\D/g, "").slice(-8));
+    else if (EMAIL2.test(v.trim())) emails.push(v.trim().toLowerCase());
+    else if (phoneLike(v)) phones.push(phoneKey(v));
   }
 }
-var EMAIL_VALUE = /^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/;
 function payeesIn(policy, tool, x, out, depth2) {
   if (depth2 > 8 || out.size > 50 || x === null || typeof x !== "object") return;
   for (const [k, v] of Array.isArray(x) ? x.map((v2) => ["", v2]) : Object.entries(x)) {
@@ -72285,7 +72274,7 @@ function buildTraceGraph(input2, policy, indexOptions = {}) {
     const site = contactReplaced(
       othersCarried(sinkSite(seen2, it, issuer, staged, generated, onInstruction), people, staged.traces),
       people,
-      contactsOnFile(seen2, it.start)
+      () => contactsOnFile(seen2, it.start)
     );
     if (site.targets.some((t) => t.instructed)) ctx.madeOnInstruction.add(it.node);
     sinks.push(seen2 === ctx ? site : { ...site, request: { text: seen2.rootText, needs: seen2.needs } });
@@ -72347,15 +72336,17 @@ function othersCarried(site, people, traces) {
   return others ? { ...site, othersData: others } : site;
 }
 var SEND_BIT2 = bitOf("EXTERNAL_SEND");
-function contactReplaced(site, people, onFile) {
-  if ((site.sinks & SEND_BIT2) === 0 || onFile.emails.size + onFile.phones.size === 0) return site;
+function contactReplaced(site, people, contacts) {
+  if ((site.sinks & SEND_BIT2) === 0) return site;
+  const onFile = contacts();
+  if (onFile.emails.size + onFile.phones.size === 0) return site;
   const replaced = [];
   for (const t of site.targets) {
     if (t.kind !== "recipient" || !t.ok || t.authority !== "tool-data" || t.from === void 0 || t.handed) continue;
     const v = t.value.trim();
     const email3 = /@/.test(v);
     const held2 = email3 ? onFile.emails : onFile.phones;
-    const key3 = email3 ? v.toLowerCase() : v.replace(/\D/g, "").slice(-8);
+    const key3 = email3 ? v.toLowerCase() : phoneKey(v);
     if (held2.size === 0 || held2.has(key3) || !email3 && key3.length < 8) continue;
     if (people.inMessage(t.from, v)) replaced.push({ argument: t.argument, value: v, held: [...held2].slice(0, 2) });
   }
