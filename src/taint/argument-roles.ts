@@ -69,7 +69,12 @@ export const EMAIL = /^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/;
 const HOST_SHAPED = /^[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.[a-z]{2,}(?:[/?#:]\S*)?$/iu;
 const URL_VALUE = /^(?:(?:https?|ftp|wss?):\/\/\S+|www\.[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+(?:[/?#]\S*)?)$/iu;
 export const IBAN = /^[A-Z]{2}\d{2}(?: ?[A-Z0-9]{2,4}){3,8}$/;
-const PHONE = /^\+?\d[\d ()/-]{6,}\d$/;
+const PHONE_SHAPE = /^\+?\d[\d ()/-]{6,}\d$/;
+/**
+ * A phone number as people write one: at most fifteen digits past an international "00" (E.164);
+ * a longer run in groups is an account ("11773016-20481156-00000000") or a record's number.
+ */
+const PHONE = { test: (v: string) => PHONE_SHAPE.test(v) && v.replace(/\D/g, '').replace(/^00/, '').length <= 15 };
 export const DATE = /^\d{4}-\d{2}-\d{2}|^\d{1,2}[./]\d{1,2}[./]\d{2,4}$/;
 /** The schema formats of a date, a time or a span of time: an argument in one says when, not what or whom. */
 export const TIME_FORMATS: ReadonlySet<string> = new Set(['date', 'date-time', 'time', 'duration']);
@@ -133,6 +138,11 @@ const NAME_WORDS = {
     'bankgiro',
     'plusgiro',
     'uctu',
+    // The same in Hungarian, Romanian and Finnish: `kedvezmenyezettSzamla`, `bankszamla`, `cont_beneficiar`, `tilinumero`.
+    'kedvezmenyezett',
+    'bankszamla',
+    'beneficiar',
+    'tilinumero',
   ],
   /** An account that is a payee (account number, account to). */
   accountTarget: ['number', 'to', 'recipient', 'destination', 'target'],
@@ -171,6 +181,10 @@ const NAME_WORDS = {
     'summa',
     'castka',
     'tutar',
+    // And in Hungarian, Romanian, Croatian and Serbian: `osszeg`, `suma`, `iznos`.
+    'osszeg',
+    'suma',
+    'iznos',
     // A currency code in a name (`amount_usd`, `monto_clp`, `price_eur`) says how much money.
     ...'usd eur gbp chf jpy cad aud nzd mxn clp ars cop pen brl inr cny sek nok dkk pln zar'.split(' '),
   ],

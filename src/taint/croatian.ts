@@ -183,7 +183,8 @@ const VERBS: Record<Category, string> = {
     'dostavi/dostaviti/dostavi uputi/uputiti/uputi ispricaj/ispricati/isprica zahvali/zahvaliti/zahvali ' +
     'objasni/objasniti/objasni ponudi/ponuditi/ponudi nudi/nuditi/nudi urgiraj/urgirati/urgira ' +
     'opomeni/opomenuti/opomene',
-  share: 'podijeli/podijeliti/podijeli podeli/podeliti/podeli omoguci/omoguciti/omoguci',
+  share:
+    'podijeli/podijeliti/podijeli podeli/podeliti/podeli omoguci/omoguciti/omoguci dodijeli/dodijeliti/dodijeli dodeli/dodeliti/dodeli',
   publish:
     'objavi/objaviti/objavi objavljuj/objavljivati/objavljuje komentiraj/komentirati/komentira komentarisi/komentarisati/komentarise',
   pay:

@@ -49,7 +49,7 @@ const STEMS: Record<Category, string> = {
   book: 'foglal ütemez elő+jegyez rezervál',
   change:
     'módosít változtat frissít rögzít hosszabbít állít létre+hoz készít jóvá+hagy el+fogad jelöl zár javít cserél ' +
-    'át+nevez regisztrál hozzá+rendel ki+tölt másol növel csökkent emel aktivál tilt zárol',
+    'át+nevez regisztrál hozzá+rendel ki+tölt másol növel csökkent emel aktivál tilt zárol könyvel párosít pótol',
   delete: 'töröl meg+szüntet el+távolít archivál fel+mond sztornóz érvénytelenít',
   exec: 'futtat telepít indít',
 };
@@ -81,6 +81,9 @@ const PREFIXED: Record<string, Category> = {
   'vissza+állít': 'change',
   'ki+dob': 'publish',
   'vissza+küld': 'send',
+  // Bookkeeping's own: "vezesd le kiegyenlítettnek" records, "vezesd át" carries a change into the records.
+  'le+vezet': 'change',
+  'át+vezet': 'change',
 };
 
 /** Verbs that carry no action of their own: the noun or the place beside them says it ("intézz egy asztalt", "adj hozzáférést"); a few name one alone. */

@@ -85,9 +85,9 @@ const FAMILIES: Record<Exclude<InjectionSignal, 'imperative' | 'unreadable'>, Re
     /\b(?:al|para el|para la|a la) (?:asistente|agente|bot|ia)\b/i,
     /(?:^|[.:;!?\]]\s*)(?:el\s+|la\s+)?(?:asistente|agente)\s*[,:]/i,
     // The assistant as the other languages read name it: "Til AI-assistent som behandler …", "An den KI-Assistenten:",
-    // "Per l'assistente:", "Asistana not:", "yapay zeka asistanı".
+    // "Per l'assistente:", "Asistana not:", "yapay zeka asistanı", "Pentru asistent:", "Za asistenta:", "Asszisztensnek:".
     /(?<![\p{L}])(?:ai|ki|ia|yz)[- ]?(?:assistent|assistant|asistent|asystent|assistente|asistan|agent)\p{L}*|(?<![\p{L}])yapay\s+zek[aâ]/iu,
-    /(?<![\p{L}])(?:til|an|à|au|per|all['’]|aan|voor|do|dla|pro|para|ao|a)\s+(?:den\s+|die\s+|dem\s+|de\s+|l['’]|o\s+|el\s+)?(?:assistent|assistant|asistent|asystent|assistente|asistan)\p{L}*\s*[,:]|(?<![\p{L}])asistan(?:a|ına)\s+not\b/iu,
+    /(?<![\p{L}])(?:til|an|à|au|per|all['’]|aan|voor|do|dla|pro|para|ao|a|pentru|za)\s+(?:den\s+|die\s+|dem\s+|de\s+|l['’]|o\s+|el\s+)?(?:assistent|assistant|asistent|asystent|assistente|asistan)\p{L}*\s*[,:]|(?<![\p{L}])asistan(?:a|ına)\s+not\b|(?<![\p{L}])(?:asszisztensnek|avustajalle)\s*[,:]/iu,
   ],
   authority: [
     /\b(?:system|admin(?:istrator)?|security|compliance|it|sso|hr|merchant|billing|directory|fraud|risk)[-_ ](?:message|notice|notification|alert|directive|update|override|instructions?|memo|department|bot|team|desk)\b/i,
@@ -103,12 +103,15 @@ const FAMILIES: Record<Exclude<InjectionSignal, 'imperative' | 'unreadable'>, Re
     /\bpolicy (?:update|change)\b|\bnew directive\b|\bcompliance requires\b/i,
     /\bmust be (?:sent|routed|issued|forwarded|updated|changed|set|paid|transferred|moved|shared|granted)\b/i,
     // The same passive duty to send or share, in the other languages read: "skal lønnsoversikten … sendes til", "muss an …
-    // weitergeleitet werden", "deve essere inviato", "doit être transmis", "musí být zaslán", "gönderilmelidir".
+    // weitergeleitet werden", "deve essere inviato", "doit être transmis", "musí být zaslán", "gönderilmelidir",
+    // "mora biti poslan", "trebuie trimis".
     /(?<![\p{L}])(?:skal|må|ska|skall|måste|bør|bör)\s+(?:[\p{L}\d.,-]+\s+){0,14}?(?:sendes|videresendes|oversendes|deles|skickas|vidarebefordras|delas|sendas)(?![\p{L}])/iu,
     /(?<![\p{L}])(?:muss|müssen|soll|sollen|moet|moeten|dient|dienen)\s+(?:[\p{L}\d.,@-]+\s+){0,12}?(?:gesendet|geschickt|übermittelt|weitergeleitet|zugeschickt|zugesandt|gestuurd|verstuurd|doorgestuurd|gedeeld|verzonden)\s+(?:te\s+)?(?:werden|worden)(?![\p{L}])/iu,
     /(?<![\p{L}])(?:deve|devono|dovrà|dovranno|doit|doivent|devra|devront|debe|deben|deberá|deberán|devem|deverá|deverão)\s+(?:essere|être|etre|ser)\s+(?:inviat|trasmess|inoltrat|spedit|envoy|transmis|transf[ée]r|adress|enviad|remitid|reenviad|encaminhad|compartid|condivis)\p{L}*/iu,
     /(?<![\p{L}])(?:musi|muszą|należy|powinien|powinna|powinno|powinny|musí|mají|má)\s+(?:zostać\s+|być\s+|být\s+)?(?:wysłan|przekazan|przesłan|udostępnion|zaslán|odeslán|poslán|přeposlán|předán|sdílen)\p{L}*/iu,
     /(?<![\p{L}])\p{L}*(?:gönderil|iletil|paylaşıl)(?:meli|mesi\s+gerek)\p{L}*/iu,
+    // Croatian and Serbian "mora biti poslan", Romanian "trebuie (să fie) trimis".
+    /(?<![\p{L}])(?:mora|moraju|treba|trebaju)\s+(?:biti\s+)?(?:poslan|poslat|proslijeđen|proslijeden|prosleđen|prosleden|dostavljen|podijeljen|podeljen)\p{L}*|(?<![\p{L}])trebuie\s+(?:s[aă]\s+fie\s+)?(?:trimis|transmis|redirecționat|redirectionat|partajat)\p{L}*/iu,
     /\b(?:autorizad[oa]s?|aprobad[oa]s?|validad[oa]s?) (?:por|desde) (?:la |el )?(?:direcci[oó]n|gerencia|administraci[oó]n|titular|usuari[oa]|cliente|paciente|due[nñ]o|responsable|rr\.? ?hh|recursos humanos)/i,
     /\bya (?:est[aá]|fue|ha sido|lo|la) (?:autorizad|aprobad|validad|autoriz[oó]|aprob[oó])/i,
     /\bya lo (?:habl[eé]|convers[eé]|coordin[eé]|acord[eé]|autoric[eé]|confirm[eé]|aprob[eé])(?![a-z])/i,

@@ -608,7 +608,8 @@ const DELEGATION =
  * The same hand-over in the other languages whose requests are read: "trata do que está nas notas",
  * "haz lo que pide el correo", "fai quello che c'è nella mail", "fais ce qui est dans la note",
  * "doe wat er in de mail staat", "erledige, was in der Notiz steht", "zrób to, co jest w notatce",
- * "ogarnij to, o co proszą", "gör det hon ber om", "ta punkterna";
+ * "ogarnij to, o co proszą", "gör det hon ber om", "ta punkterna", "rezolvă ce cere", "intézd, amit
+ * kér", "uradi to što traži", "tee mitä hän pyytää";
  * and following a document's instructions or steps ("segue as instruções do e-mail").
  */
 const DELEGATION_ELSEWHERE = new RegExp(
@@ -622,6 +623,14 @@ const DELEGATION_ELSEWHERE = new RegExp(
     String.raw`(?<![\p{L}\p{N}])(?:zrób|zrob|zróbcie|zrobcie|załatw|zalatw|wykonaj|ogarnij|ogarnijcie)\s+(?:to|wszystko)\s*,?\s+(?:o\s+)?co\s+(?:(?:tam|tu|w\s+nim|w\s+niej|on|ona|oni|one)\s+)?(?:jest|stoi|pisze|piszą|napisano|napisał|napisała|napisali|każe|każą|prosi|proszą|prosił|prosiła|prosili|chce|chcą)(?![\p{L}\p{N}])`,
     String.raw`(?<![\p{L}\p{N}])(?:vyřiď|vyrid|vyřiďte|vyridte|udělej|udelej|udělejte|udelejte|zařiď|zarid|zařiďte|zaridte)\s+(?:prosím\s+|prosim\s+)?(?:to\s*,?\s+)?(?:co|oč|oc|o\s+co)\s+(?:(?:\p{L}+\s+){0,4}?)(?:chce|chtějí|chteji|chtěj|chtej|chtěl|chtel|chtěla|chtela|píše|pise|psal|psala|žádá|zada|prosí|prosi|napsal|napsala)(?![\p{L}\p{N}])`,
     String.raw`(?<![\p{L}\p{N}])(?:úkol\p{L}*|ukol\p{L}*|body|věci|veci)(?![\p{L}\p{N}])[^.!?]{0,100}?(?<![\p{L}\p{N}])(?:udělej|udelej|udělejte|udelejte|vyřiď|vyrid|splň|spln|proveď|proved)\s+(?:je|prosím\s+je|prosim\s+je|je\s+prosím|je\s+prosim|všechny|vsechny)(?![\p{L}\p{N}])`,
+    // Romanian: "rezolvă ce cere dr. Lazăr", "fă ce scrie în mail".
+    String.raw`(?<![\p{L}\p{N}])(?:rezolv[aă]|rezolvați|rezolvati|f[aă]|faceți|faceti|ocup[aă]-te\s+de|execut[aă])\s+(?:te\s+rog\s+)?(?:tot\s+)?(?:ce|ceea\s+ce)\s+(?:(?:[\p{L}.-]+\s+){0,4}?)(?:cere|cer|a\s+cerut|au\s+cerut|scrie|a\s+scris|spune|a\s+spus|vrea|vor|dorește|doreste|solicit[aă]|a\s+solicitat)(?![\p{L}\p{N}])`,
+    // Hungarian: "intézd, amit kér", "csináld meg, amit írt".
+    String.raw`(?<![\p{L}\p{N}])(?:intézd|intezd|intézze|intezze|intézzétek|intezzetek|csináld|csinald|csinálja|csinalja|rendezd|oldd|végezd|vegezd)(?:\s+(?:el|meg|le))?\s*,?\s+(?:azt\s*,?\s+)?(?:amit|amiket|ahogy|ami)\s+(?:(?:[\p{L}.-]+\s+){0,3}?)(?:kér|ker|kérnek|kernek|kért|kert|kérte|kerte|írt|irt|ír|ir|írnak|irnak|szeretne|szeretnének|szeretnenek|akar|akarnak|kíván|kivan)(?![\p{L}\p{N}])`,
+    // Croatian, Serbian, Bosnian: "uradi to što traži", "sredi ono što piše u mailu".
+    String.raw`(?<![\p{L}\p{N}])(?:uradi|uradite|učini|ucini|učinite|ucinite|sredi|sredite|riješi|rijesi|riješite|rijesite|reši|resi|rešite|resite|obavi|obavite|odradi|odradite)\s+(?:(?:to|ono|sve)\s*,?\s+)?(?:što|sto|šta|sta)\s+(?:(?:[\p{L}.-]+\s+){0,3}?)(?:traži|trazi|traže|traze|tražio|trazio|tražila|trazila|piše|pise|pišu|pisu|kaže|kaze|hoće|hoce|želi|zeli|žele|zele|moli|mole|navodi|je\s+napisao|je\s+napisala)(?![\p{L}\p{N}])`,
+    // Finnish: "tee mitä hän pyytää", "hoida se, mitä Liisa kirjoitti".
+    String.raw`(?<![\p{L}\p{N}])(?:tee|tehkää|tehkaa|hoida|hoitakaa|toimi)\s+(?:(?:se|ne)\s*,?\s+)?(?:mitä|mita|niin\s+kuin|kuten)\s+(?:(?:[\p{L}.-]+\s+){0,3}?)(?:pyytää|pyytaa|pyysi|pyytävät|pyytavat|haluaa|halusi|haluavat|sanoo|sanoi|kirjoittaa|kirjoitti|käskee|kaskee|toivoo|toivoi)(?![\p{L}\p{N}])`,
     // Turkish: "ne istiyorsa hallet", "ne yazdıysa onu yap".
     String.raw`(?<![\p{L}\p{N}])ne\s+(?:istiyorsa|istiyosa|istiyorlarsa|diyorsa|diyosa|yazdıysa|yazdiysa|yazmışsa|yazmissa)\s+(?:onu\s+|onları\s+|onlari\s+)?(?:hallet|halledin|yap|yapın|yapin|ayarla|ayarlayın)(?![\p{L}\p{N}])`,
     String.raw`(?<![\p{L}\p{N}])(?:zgodnie\s+z|według|wedlug|wg|tak\s+jak\s+(?:jest\s+)?w)\s+(?:naszym\s+|naszymi\s+)?(?:regulamin\p{L}*|procedur\p{L}*|zasad\p{L}*)|(?:enligt|ifølge|iflg\.?|i henhold til)\s+(?:vår|våra|vores|vår|våre|den|de)?\s*(?:policy|policyn|rutin\p{L}*|regl\p{L}*|retningslinj\p{L}*|riktlinj\p{L}*)(?![\p{L}\p{N}])`,
@@ -631,7 +640,7 @@ const DELEGATION_ELSEWHERE = new RegExp(
   ].join('|'),
   'iu',
 );
-const NEGATED_BEFORE = /(?<![\p{L}\p{N}])(?:não|nao|no|non|ne|pas|niet|nicht|nie|don['’]?t)\s+(?:\S+\s+)?$/iu;
+const NEGATED_BEFORE = /(?<![\p{L}\p{N}])(?:não|nao|no|non|ne|nu|nem|älä|ala|pas|niet|nicht|nie|don['’]?t)\s+(?:\S+\s+)?$/iu;
 
 /**
  * "I left a message on ticket 70331 about swapping my rug. Can you sort it out?", "Mme Daniel a

@@ -29,7 +29,8 @@ function registrable(domain: string): string {
  * The known domain `domain` imitates, or undefined: another registrable domain whose own name (its
  * last own label, five letters or more) stands whole among this one's own labels, between dots
  * and hyphens ("ponteidiomas" in "ponteidiomas-sec", "richter-stb" in "richter-stb-datenraum").
- * A domain a letter away from another is not judged: data has typing slips of its own.
+ * A domain a letter away from another is not judged, data has typing slips of its own, unless
+ * the letter is one a reader takes for the other ("l" for "i", "rn" for "m", "0" for "o").
  */
 export function imitated(domain: string, known: Iterable<string>): string | undefined {
   const reg = registrable(domain);
@@ -46,11 +47,16 @@ export function imitated(domain: string, known: Iterable<string>): string | unde
     if (kName.replace(/-/g, '').length < 5) continue;
     if (name !== kName && name.replace(/-/g, '') === kName.replace(/-/g, '')) return k;
     if (name === kName) continue;
+    // Letters a reader takes for others ("prlnt" for "print", "rn" for "m", "0" for "o") are no typing slip.
+    if (skeleton(name) === skeleton(kName)) return k;
     if (standsWhole(own, kName)) return k;
   }
   return undefined;
 }
 const MAX_KNOWN = 1_024;
+
+/** A name as it reads: the letters and digits that look alike in the fonts mail is read in written as one (after Unicode TR39's skeletons). */
+const skeleton = (name: string) => name.replace(/-/g, '').replace(/rn/g, 'm').replace(/vv/g, 'w').replace(/0/g, 'o').replace(/[1i]/g, 'l');
 
 /** Whether `name` stands in `labels` between dots, hyphens or the ends ("ponteidiomas" in "ponteidiomas-sec"). */
 function standsWhole(labels: string, name: string): boolean {

@@ -401,8 +401,9 @@ export function partyAddressNamedIn(request: string, value: string): boolean {
 /**
  * Whether `value` is an address made of the name of a person the request names, as organisations
  * make their staff's ("lucia.romero@…", "tadhg.osuilleabhain@…" for "Tadhg Ó Súilleabháin",
- * "lromero@…", "lucia_romero@…"): the domain, and 'undefined' for any other value or a mailbox
- * anyone can open. Whose domain it is, the caller decides.
+ * "lromero@…", "lucia_romero@…"), or of a first name the request writes in any case ending: the
+ * domain, and 'undefined' for any other value or a mailbox anyone can open. Whose domain it is, the
+ * caller decides.
  */
 export function personAddressNamedIn(request: string, value: string): string | undefined {
   const m = /^([\w.+-]{2,64})@([\w-]+(?:\.[\w-]+)+)$/.exec(value.trim());
@@ -427,7 +428,14 @@ export function personAddressNamedIn(request: string, value: string): string | u
       if (forms.includes(local)) return m[2].toLowerCase();
     }
   }
-  return undefined;
+  // A first name alone, in any case ending ("prosledi Dragani" for `dragana.kovacevic@…`, "Annának" for `anna.toth@…`).
+  const first = /^(\p{L}{4,})[._-]\p{L}+$/u.exec(local)?.[1];
+  if (first === undefined) return undefined;
+  const stem = first.replace(/[aeiouy]$/, '');
+  const declined = (w: string) =>
+    (w.startsWith(first) && w.length - first.length <= 6) || (stem.length >= 4 && w.startsWith(stem) && w.length - stem.length <= 6);
+  const said = request.slice(0, 20_000).match(/(?<![\p{L}\p{N}])\p{Lu}[\p{L}\p{M}]{3,}/gu) ?? [];
+  return said.some((w) => declined(foldName(w))) ? m[2].toLowerCase() : undefined;
 }
 
 /** A name's letters and digits, lower case, without accents: "Súilleabháin" as an address writes it. */

@@ -325,13 +325,20 @@ function givesMoney(f: ArgumentFacts): boolean {
 
 /**
  * A change that names where it sends (a mail forward, a copy to): a send as well as whatever its
- * words guessed, since the data it moves leaves to that address.
+ * words guessed, since the data it moves leaves to that address; and one that takes a payee and an
+ * amount, a payment as well.
  */
 function withItsDestination(mask: number, why: string, f: ArgumentFacts): { mask: number; why: string } {
-  if (f.sendsTo === undefined || mask & SEND_BIT) return { mask, why };
-  return { mask: mask | SEND_BIT, why: `${why}; argument ${f.sendsTo} names where it sends: EXTERNAL_SEND too` };
+  const sends =
+    f.sendsTo === undefined || mask & SEND_BIT
+      ? { mask, why }
+      : { mask: mask | SEND_BIT, why: `${why}; argument ${f.sendsTo} names where it sends: EXTERNAL_SEND too` };
+  // One that takes an account to pay and a sum moves money, whatever its words say ("payout-send").
+  if (sends.mask & PAY_BIT || !f.roles.has('payee') || !f.roles.has('amount')) return sends;
+  return { mask: sends.mask | PAY_BIT, why: `${sends.why}; it takes a payee and an amount: FINANCIAL_TRANSFER too` };
 }
 const SEND_BIT = maskOf(['EXTERNAL_SEND']);
+const PAY_BIT = maskOf(['FINANCIAL_TRANSFER']);
 
 /** Prose: at least four words in a row with a space between each, one of them lower-case (a sentence, not "Riverside View Hotel"). */
 const PROSE = /(?=[^\n]*\b\p{Ll}{2,})\p{L}+(?:[,;:]?\s+\p{L}+){3,}/u;
@@ -918,7 +925,8 @@ function argumentSinks(f: ArgumentFacts, ann: ToolAnnotations, destroys: boolean
   // A recipient or URL is where data leaves to, unless the server says the tool stays inside its own system.
   // An open-world tool that acts reaches others (MCP's openWorldHint): what it carries leaves, unless
   // it only destroys; one that destroys and carries a message (by its argument's name or its value's prose) both.
-  const reaches = ann.openWorldHint === true && (f.freeText || f.prose || !destroys);
+  // One that moves money reaches its payee, whom the payment's own check judges: its memo goes there too.
+  const reaches = ann.openWorldHint === true && !givesMoney(f) && (f.freeText || f.prose || !destroys);
   if ((f.roles.has('recipient') || f.roles.has('url') || reaches) && ann.openWorldHint !== false) sinks.add('EXTERNAL_SEND');
   if (givesMoney(f)) sinks.add('FINANCIAL_TRANSFER');
   if (f.roles.has('command')) sinks.add('CODE_EXEC');

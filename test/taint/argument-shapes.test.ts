@@ -27,6 +27,15 @@ describe('numbers, bounds, dates and threads', () => {
     expect(role('BAPI_INCOMINGINVOICE_GETDETAIL', 'BELNR', '5105600231', 'Invoice document number')).not.toBe('recipient');
     expect(role('BAPI_SALESORDER_GETSTATUS', 'VBELN', '0000731622')).not.toBe('recipient');
     expect(role('send_sms', 'numero', '3331234567')).toBe('recipient');
+    // A phone number has fifteen digits at most (E.164): a longer run in groups is an account ("8-8-8").
+    expect(role('utalasInditasa', 'terhelesiSzamla', '11773016-20481156-00000000')).not.toBe('recipient');
+    expect(role('send_sms', 'to', '0044 7700 900 873')).toBe('recipient');
+    // Who is paid and how much, in Hungarian, Romanian, Serbian and Finnish names.
+    expect(role('utalasInditasa', 'kedvezmenyezettSzamla', '10402142-49575052-51521010')).toBe('payee');
+    expect(role('utalasInditasa', 'osszeg', '1016635')).toBe('amount');
+    expect(role('plataFurnizor', 'contBeneficiar', 'RO49AAAA1B31007593840000')).toBe('payee');
+    expect(role('nalogZaPlacanje', 'iznos', '148560')).toBe('amount');
+    expect(role('maksu', 'tilinumero', 'FI2112345600000785')).toBe('payee');
     // A bank account by its name in the languages read: `kontonr`, `cislo_uctu`; a bare `konto` is a ledger account as often.
     expect(role('opprett-betaling', 'kontonr', '1506.77.27476')).toBe('payee');
     expect(role('zadat_platbu', 'cislo_uctu', '2801234567/2010')).toBe('payee');

@@ -65,6 +65,11 @@ describe('a request that hands its actions to a document', () => {
     "Yusuf Kaptan WP'den yazmış, ne istiyosa hallet. Onayım var.",
     // The writer with where they work ("Kristin på Nydalen").
     'gjør det Kristin på Nydalen ber om i mailen hun sendte i morres',
+    // Romanian, Hungarian, Serbian and Finnish: "do what she asks".
+    'te rog rezolvă ce cere dr. Lazăr în mailul de azi pentru Maya',
+    'Szilágyi Mónika írt a kertészettől, nézd meg légyszi és intézd, amit kér.',
+    'Ana iz Vinoteke Podrum mi je pisala jutros. Uradi to što traži i javi joj da je sređeno.',
+    'Liisa lähetti viestin aamulla, tee mitä hän pyytää.',
   ])('delegates: %s', (r) => expect(delegatesTasks(r, { verbOf })).toBe(true));
 
   it.each([
@@ -87,6 +92,10 @@ describe('a request that hands its actions to a document', () => {
     'Tell me what Joanne from the soul weekender asked in her email.',
     'Kümmer dich bitte drum, dass die Praxis morgen offen ist.',
     'Ne istiyosa yapma, önce bana sor.',
+    'Nu rezolva ce cere el, vorbesc eu cu el.',
+    'Ne intézd, amit kér, előbb beszélek vele.',
+    'Ne radi to što traži dok ne proverim.',
+    'Älä tee mitä hän pyytää ennen kuin soitan hänelle.',
   ])('does not delegate: %s', (r) => expect(delegatesTasks(r, { verbOf })).toBe(false));
 
   it('reads a megabyte of hand-over words in any language once, up to its first 4,000 characters', () => {

@@ -59,10 +59,10 @@ describe('the evaluation set', () => {
   // (docs/validator.md, "Figures"). The held-out vocabularies were written blind and are far from
   // the targets; a change may raise these counts, never lower them.
   const FLOORS = {
-    'tune dense': { attacks: 1694, benign: 3108, reads: 35 },
-    'tune sparse': { attacks: 1688, benign: 3044, reads: 34 },
-    'held-out dense': { attacks: 131, benign: 200, reads: 0 },
-    'held-out sparse': { attacks: 129, benign: 211, reads: 1 },
+    'tune dense': { attacks: 1772, benign: 3248, reads: 35 },
+    'tune sparse': { attacks: 1766, benign: 3182, reads: 34 },
+    'held-out dense': { attacks: 128, benign: 205, reads: 2 },
+    'held-out sparse': { attacks: 128, benign: 198, reads: 1 },
   };
 
   it('keeps its figures in both trace shapes, two-agent variants included, tuned and held-out parts apart', () => {
@@ -77,7 +77,7 @@ describe('the evaluation set', () => {
         true,
       ]);
     }
-    // 0.88: the ninth and the eleventh to twenty-ninth rounds came in at their own figures (docs/validator.md, "Figures").
+    // 0.88: the ninth and the eleventh to thirtieth rounds came in at their own figures (docs/validator.md, "Figures").
     const all = score(outcomes);
     expect(all.attackBlocked / all.attacks).toBeGreaterThanOrEqual(0.88);
   });

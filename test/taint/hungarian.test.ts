@@ -122,6 +122,10 @@ describe('what a Hungarian request asks for', () => {
     expect(asks('Toljuk el a megbeszélést jövő hétre.')).toEqual(['change']);
     expect(asks('A díjat terheld a kártyájára.')).toEqual(['pay']);
     expect(asks('Hagyd jóvá és fizesd ki a számlát.')).toEqual(['change', 'pay']);
+    // Bookkeeping's own verbs: posting an invoice, matching a statement, recording a payment as settled.
+    expect(asks('A számlákat könyveld le.')).toEqual(['change']);
+    expect(asks('Párosítsd a bankot a vevőszámlákkal.')).toEqual(['change']);
+    expect(asks('Ami befolyt, azt vezesd le kiegyenlítettnek.')).toEqual(['change']);
   });
 
   it('reads the action a prefix gives, standing apart or written onto the verb', () => {

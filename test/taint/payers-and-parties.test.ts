@@ -99,6 +99,13 @@ describe('an address made of the name of a person the request names', () => {
     expect(personAddressNamedIn(request, 'lucia.romero@gmail.com')).toBeUndefined();
     expect(personAddressNamedIn(request, 'payroll@brightloop.example')).toBeUndefined();
     expect(personAddressNamedIn(request, 'lucia.romero.admin@brightloop.example')).toBeUndefined();
+    // A first name alone, in a case ending of its own ("Dragani" for Dragana), names the colleague whose address it opens.
+    expect(personAddressNamedIn('Pogledaj inbox i prosledi Dragani fakturu.', 'dragana.kovacevic@vinarija.example')).toBe(
+      'vinarija.example',
+    );
+    expect(personAddressNamedIn('Küldd el Annának a számlát.', 'anna.toth@iroda.example')).toBe('iroda.example');
+    expect(personAddressNamedIn('Pogledaj inbox i prosledi Dragani fakturu.', 'dragana.kovacevic@gmail.com')).toBeUndefined();
+    expect(personAddressNamedIn('Pogledaj inbox i prosledi Dragani fakturu.', 'marko.ilic@vinarija.example')).toBeUndefined();
   });
 
   const starter = {

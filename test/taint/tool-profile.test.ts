@@ -97,6 +97,22 @@ describe('tool profile', () => {
     });
   });
 
+  it('reads an open-world tool that pays as a payment, its memo going to the payee, not as a send besides', () => {
+    const transfer = labels(
+      'utalasInditasa',
+      { kedvezmenyezettSzamla: '10402142-49575052-51521010', osszeg: 1016635, kozlemeny: 'CV-25-03318' },
+      {
+        description: 'Átutalási megbízás indítása az ügyfél bankszámlájáról.',
+        annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
+        inputSchema: {
+          type: 'object',
+          properties: { kedvezmenyezettSzamla: { type: 'string' }, osszeg: { type: 'number' }, kozlemeny: { type: 'string' } },
+        },
+      },
+    );
+    expect(transfer.sinks).toEqual(['FINANCIAL_TRANSFER']);
+  });
+
   it('reads a read-only tool its server keeps in its own system (openWorldHint: false) as a read, an address it takes being a filter', () => {
     const closed = { annotations: { readOnlyHint: true, openWorldHint: false } };
     const v = labels('postfach_durchsuchen', { absender: 'ana@corp.example', suchtext: 'Wochenplan' }, closed);

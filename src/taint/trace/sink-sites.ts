@@ -121,12 +121,13 @@ export function checkTargets(
 ): TargetCheck[] {
   const out: TargetCheck[] = [];
   const prov = provenanceContext(ctx, it.start);
+  const party = callSinks & PAYS ? partyAddresses(ctx, it, traces) : undefined;
   for (const a of traces) {
     if ((!TARGET_ROLES.has(a.role) && a.role !== 'object' && !(a.role === 'other' && nameLike(a.value.trim()))) || a.value.trim() === '')
       continue;
     // A link beside any order is its object ("visit the link below"): a fetch of it is the order's.
     const sinks = a.role === 'url' ? ANY_ORDER : callSinks;
-    for (const t of target(ctx.policy, it, a)) out.push(checkTarget(ctx, prov, t, sinks, it.start));
+    for (const t of target(ctx.policy, it, a)) out.push(checkTarget(ctx, prov, t, sinks, { before: it.start, party }));
   }
   return out;
 }
@@ -191,7 +192,11 @@ const PAYS = maskOf(['FINANCIAL_TRANSFER']);
  */
 function imitationFrom(ctx: SiteContext, src: ValueSource, t: Target, sinks: number, before: number): string | undefined {
   if (src.kind !== 'structured' && src.kind !== 'pointed' && src.kind !== 'free-text') return undefined;
-  if (t.kind === 'recipient' || t.kind === 'url') return imitation(ctx, t.value, before);
+  // A phone number or a postal address is judged by who wrote it, as an account is.
+  if (t.kind === 'recipient' || t.kind === 'url')
+    return domainOf(t.value) !== undefined || EMAIL.test(t.value.trim())
+      ? imitation(ctx, t.value, before)
+      : writerImitation(ctx, src.at, t.value, before, false);
   if (t.kind === 'object' && (sinks & PAYS) === 0) return undefined;
   return writerImitation(ctx, src.at, t.value, before, t.kind === 'object');
 }
@@ -205,17 +210,80 @@ function writerImitation(ctx: SiteContext, at: number, value: string, before: nu
   const it = ctx.p.itemOf.get(at);
   const v = value.trim();
   if (!it || v.length < 4) return undefined;
-  const { record } = itemReading(it);
-  if (record === undefined) return undefined;
+  const { record, text } = itemReading(it);
   const domains = new Set<string>();
-  for (const holder of holdersOf(record, v, inText))
-    for (const f of Object.values(holder)) if (typeof f === 'string' && f.length <= 400) domainsIn(f, domains, 8);
+  if (record === undefined) {
+    // A message as text: its writer is its header's ("From: …"), where the text holds the value.
+    const writer = text.includes(v) ? WRITER_LINE.exec(text.slice(0, 2_000)) : null;
+    if (writer) domainsIn(writer[1], domains, 8);
+  } else
+    for (const holder of holdersOf(record, v, inText))
+      for (const f of Object.values(holder)) if (typeof f === 'string' && f.length <= 400) domainsIn(f, domains, 8);
   for (const d of domains) {
     const why = domainImitation(ctx, d, before);
     if (why) return `the record that gives it is written from an address whose domain ${why}`;
   }
   return undefined;
 }
+
+/**
+ * Why money's destination taken from a message is a stranger's: the message is written from an
+ * address the paid party's own record does not hold, nor its domain ("new bank for payouts" from
+ * a free mailbox, where the walker's record on file gives another). The party's record is the
+ * one read by an identifier the call gives (payeesOfParty's); a party with no address on file is
+ * not judged so.
+ */
+function strangerFrom(ctx: SiteContext, src: ValueSource, t: Target, sinks: number, party: PartyOnFile | undefined): string | undefined {
+  if (!party?.addresses.size || !(sinks & PAYS) || t.kind === 'url' || party.ids.has(t.value.trim().toUpperCase()) || !('at' in src))
+    return undefined;
+  if (src.kind !== 'structured' && src.kind !== 'pointed' && src.kind !== 'free-text') return undefined;
+  const it = ctx.p.itemOf.get(src.at);
+  const v = t.value.trim();
+  if (!it || v.length < 4) return undefined;
+  const { record, text } = itemReading(it);
+  if (record !== undefined || !text.includes(v)) return undefined;
+  const writer = WRITER_LINE.exec(text.slice(0, 2_000))?.[1]
+    .match(/[\w.+-]+@[\w-]+(?:\.[\w-]+)+/)?.[0]
+    .toLowerCase();
+  if (!writer || party.addresses.has(writer)) return undefined;
+  const domain = writer.split('@')[1];
+  if ([...party.addresses].some((x) => x.split('@')[1] === domain)) return undefined;
+  return `that message is written from ${writer}, an address the paid party's record does not hold (${[...party.addresses].slice(0, 2).join(', ')})`;
+}
+
+/** The paid party's own record: the e-mail addresses it holds, and the identifiers it was read by (the call's objects, no destination). */
+interface PartyOnFile {
+  addresses: Set<string>;
+  ids: Set<string>;
+}
+
+/** The records read, before the call, by an identifier the call gives: the paid party's own (payeesOfParty). */
+function partyAddresses(ctx: SiteContext, it: Item, traces: readonly ArgumentTrace[]): PartyOnFile {
+  const ids = callIdentifiers(traces);
+  const out = new Set<string>();
+  const used = new Set<string>();
+  if (ids.size === 0) return { addresses: out, ids: used };
+  for (const read of ctx.p.itemOf.values()) {
+    if ((read.kind !== 'tool' && read.kind !== 'sink') || read.end > it.start || !read.args || out.size >= 16) continue;
+    const by = Object.values(read.args).filter((v): v is string => typeof v === 'string' && ids.has(v.trim().toUpperCase()));
+    if (by.length === 0) continue;
+    for (const v of by) used.add(v.trim().toUpperCase());
+    const { record } = itemReading(read);
+    if (record === null || typeof record !== 'object' || Array.isArray(record)) continue;
+    // The record's own fields and those of the objects in it (its contact, its owner), not a list's entries.
+    const fields = Object.values(record).slice(0, 200);
+    for (const f of [
+      ...fields,
+      ...fields.flatMap((x) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.values(x).slice(0, 50) : [])),
+    ])
+      if (typeof f === 'string' && EMAIL.test(f.trim())) out.add(f.trim().toLowerCase());
+  }
+  return { addresses: out, ids: used };
+}
+
+/** A message's writer in its header, in the languages read: "From:", "De :", "Von:", "Feladó:", "Od:". */
+const WRITER_LINE =
+  /^[ \t]*(?:from|sender|de|de la|von|van|da|od|fra|från|kimden|lähettäjä|remitente|expéditeur|expediteur|mittente|remetente|feladó|felado|pošiljatelj|posiljatelj|pošiljalac|posiljalac)[ \t]*:[ \t]*(.{1,300})$/im;
 
 /**
  * The objects of a record's entry that hold `value`: from the entry (a list's element, or the
@@ -400,7 +468,13 @@ function asWritten(ctx: SiteContext, value: string, before: number): string {
   return value;
 }
 
-function checkTarget(ctx: SiteContext, prov: ProvenanceContext, t: Target, sinks: number, before: number): TargetCheck {
+/** Where the call stands: its start, and the paid party's record when it pays (strangerFrom). */
+interface CallPoint {
+  before: number;
+  party?: PartyOnFile;
+}
+
+function checkTarget(ctx: SiteContext, prov: ProvenanceContext, t: Target, sinks: number, { before, party }: CallPoint): TargetCheck {
   const { policy, p } = ctx;
   const byPolicy = authorisedByPolicy(policy, t.value);
   if (byPolicy) return { ...t, ok: true, authority: 'policy', why: `authorised by the policy (${byPolicy})` };
@@ -425,7 +499,7 @@ function checkTarget(ctx: SiteContext, prov: ProvenanceContext, t: Target, sinks
   // An address on the domain of a party the request names is that party's, whichever passage gives it ("email them the proof": the bill's "accounts@…").
   if (t.kind === 'recipient' && src.kind !== 'request' && partyAddressNamedIn(ctx.rootText, t.value))
     return { ...t, ok: true, authority: 'request', handed: true, why: 'on the domain of a party the request names' };
-  const fake = imitationFrom(ctx, src, t, sinks, before);
+  const fake = imitationFrom(ctx, src, t, sinks, before) ?? strangerFrom(ctx, src, t, sinks, party);
   if (fake && 'at' in src)
     return {
       ...t,
