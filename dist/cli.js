@@ -59919,7 +59919,8 @@ var EMAIL2 = /^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/;
 var HOST_SHAPED = /^[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.[a-z]{2,}(?:[/?#:]\S*)?$/iu;
 var URL_VALUE = /^(?:(?:https?|ftp|wss?):\/\/\S+|www\.[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+(?:[/?#]\S*)?)$/iu;
 var IBAN = /^[A-Z]{2}\d{2}(?: ?[A-Z0-9]{2,4}){3,8}$/;
-var PHONE2 = /^\+?\d[\d ()/-]{6,}\d$/;
+var PHONE_SHAPE = /^\+?\d[\d ()/-]{6,}\d$/;
+var PHONE2 = { test: (v) => PHONE_SHAPE.test(v) && v.replace(/\D/g, "").replace(/^00/, "").length <= 15 };
 var DATE = /^\d{4}-\d{2}-\d{2}|^\d{1,2}[./]\d{1,2}[./]\d{2,4}$/;
 var TIME_FORMATS = /* @__PURE__ */ new Set(["date", "date-time", "time", "duration"]);
 function policyRule(policy, tool, name) {
@@ -59974,7 +59975,12 @@ var NAME_WORDS = {
     "bankkonto",
     "bankgiro",
     "plusgiro",
-    "uctu"
+    "uctu",
+    // The same in Hungarian, Romanian and Finnish: `kedvezmenyezettSzamla`, `bankszamla`, `cont_beneficiar`, `tilinumero`.
+    "kedvezmenyezett",
+    "bankszamla",
+    "beneficiar",
+    "tilinumero"
   ],
   /** An account that is a payee (account number, account to). */
   accountTarget: ["number", "to", "recipient", "destination", "target"],
@@ -60013,6 +60019,10 @@ var NAME_WORDS = {
     "summa",
     "castka",
     "tutar",
+    // And in Hungarian, Romanian, Croatian and Serbian: `osszeg`, `suma`, `iznos`.
+    "osszeg",
+    "suma",
+    "iznos",
     // A currency code in a name (`amount_usd`, `monto_clp`, `price_eur`) says how much money.
     ..."usd eur gbp chf jpy cad aud nzd mxn clp ars cop pen brl inr cny sek nok dkk pln zar".split(" ")
   ],
@@ -64919,7 +64929,7 @@ var OWN_KINDS2 = /* @__PURE__ */ new Set(["imp", "impl", "inf", "third", "you", 
 var VERBS5 = {
   read: "provjeri/provjeriti/provjeri proveri/proveriti/proveri provjeravaj/provjeravati/provjerava pogledaj/pogledati/pogleda gledaj/gledati/gleda vidi/vidjeti/vidi vidi/videti/vidi pregledaj/pregledati/pregleda prodi/proci/prode nadi/naci/nade pronadi/pronaci/pronade potrazi/potraziti/potrazi trazi/traziti/trazi pretrazi/pretraziti/pretrazi pokazi/pokazati/pokaze prikazi/prikazati/prikaze procitaj/procitati/procita citaj/citati/cita otvori/otvoriti/otvori izracunaj/izracunati/izracuna izlistaj/izlistati/izlista saznaj/saznati/sazna usporedi/usporediti/usporedi uporedi/uporediti/uporedi dohvati/dohvatiti/dohvati preuzmi/preuzeti/preuzme skini/skinuti/skine vrati/vratiti/vrati vracaj/vracati/vraca sazmi/sazeti/sazme provjeri/proveriti/proveri prebroji/prebrojati/prebroji utvrdi/utvrditi/utvrdi ispitaj/ispitati/ispita",
   send: "posalji/poslati/posalje salji/slati/salje proslijedi/proslijediti/proslijedi prosledi/proslediti/prosledi odgovori/odgovoriti/odgovori odgovaraj/odgovarati/odgovara javi/javiti/javi javljaj/javljati/javlja napisi/napisati/napise pisi/pisati/pise nazovi/nazvati/nazove zovi/zvati/zove pozovi/pozvati/pozove obavijesti/obavijestiti/obavijesti obavesti/obavestiti/obavesti obavjestavaj/obavjestavati/obavjestava reci/reci/rece kazi/kazati/kaze podsjeti/podsjetiti/podsjeti podseti/podsetiti/podseti kontaktiraj/kontaktirati/kontaktira mailaj/mailati/maila mejlaj/mejlati/mejla pitaj/pitati/pita upitaj/upitati/upita dostavi/dostaviti/dostavi uputi/uputiti/uputi ispricaj/ispricati/isprica zahvali/zahvaliti/zahvali objasni/objasniti/objasni ponudi/ponuditi/ponudi nudi/nuditi/nudi urgiraj/urgirati/urgira opomeni/opomenuti/opomene",
-  share: "podijeli/podijeliti/podijeli podeli/podeliti/podeli omoguci/omoguciti/omoguci",
+  share: "podijeli/podijeliti/podijeli podeli/podeliti/podeli omoguci/omoguciti/omoguci dodijeli/dodijeliti/dodijeli dodeli/dodeliti/dodeli",
   publish: "objavi/objaviti/objavi objavljuj/objavljivati/objavljuje komentiraj/komentirati/komentira komentarisi/komentarisati/komentarise",
   pay: "plati/platiti/plati placaj/placati/placa uplati/uplatiti/uplati uplacuj/uplacivati/uplacuje isplati/isplatiti/isplati isplacuj/isplacivati/isplacuje kupi/kupiti/kupi kupuj/kupovati/kupuje naruci/naruciti/naruci narucuj/narucivati/narucuje podmiri/podmiriti/podmiri refundiraj/refundirati/refundira naplati/naplatiti/naplati naplacuj/naplacivati/naplacuje doznaci/doznaciti/doznaci fakturiraj/fakturirati/fakturira nadoplati/nadoplatiti/nadoplati zaduzi/zaduziti/zaduzi",
   book: "rezerviraj/rezervirati/rezervira rezervisi/rezervisati/rezervise zakazi/zakazati/zakaze zakazuj/zakazivati/zakazuje bukiraj/bukirati/bukira dogovori/dogovoriti/dogovori organiziraj/organizirati/organizira organizuj/organizovati/organizuje isplaniraj/isplanirati/isplanira planiraj/planirati/planira unajmi/unajmiti/unajmi iznajmi/iznajmiti/iznajmi",
@@ -65308,7 +65318,7 @@ var STEMS6 = {
   publish: "posztol publik\xE1l meg+hirdet",
   pay: "fizet utal terhel v\xE1s\xE1rol rendel t\xE9r\xEDt j\xF3v\xE1+\xEDr ki+egyenl\xEDt sz\xE1ml\xE1z",
   book: "foglal \xFCtemez el\u0151+jegyez rezerv\xE1l",
-  change: "m\xF3dos\xEDt v\xE1ltoztat friss\xEDt r\xF6gz\xEDt hosszabb\xEDt \xE1ll\xEDt l\xE9tre+hoz k\xE9sz\xEDt j\xF3v\xE1+hagy el+fogad jel\xF6l z\xE1r jav\xEDt cser\xE9l \xE1t+nevez regisztr\xE1l hozz\xE1+rendel ki+t\xF6lt m\xE1sol n\xF6vel cs\xF6kkent emel aktiv\xE1l tilt z\xE1rol",
+  change: "m\xF3dos\xEDt v\xE1ltoztat friss\xEDt r\xF6gz\xEDt hosszabb\xEDt \xE1ll\xEDt l\xE9tre+hoz k\xE9sz\xEDt j\xF3v\xE1+hagy el+fogad jel\xF6l z\xE1r jav\xEDt cser\xE9l \xE1t+nevez regisztr\xE1l hozz\xE1+rendel ki+t\xF6lt m\xE1sol n\xF6vel cs\xF6kkent emel aktiv\xE1l tilt z\xE1rol k\xF6nyvel p\xE1ros\xEDt p\xF3tol",
   delete: "t\xF6r\xF6l meg+sz\xFCntet el+t\xE1vol\xEDt archiv\xE1l fel+mond sztorn\xF3z \xE9rv\xE9nytelen\xEDt",
   exec: "futtat telep\xEDt ind\xEDt"
 };
@@ -65337,7 +65347,10 @@ var PREFIXED = {
   "fel+t\xF6lt": "share",
   "vissza+\xE1ll\xEDt": "change",
   "ki+dob": "publish",
-  "vissza+k\xFCld": "send"
+  "vissza+k\xFCld": "send",
+  // Bookkeeping's own: "vezesd le kiegyenlítettnek" records, "vezesd át" carries a change into the records.
+  "le+vezet": "change",
+  "\xE1t+vezet": "change"
 };
 var LIGHT12 = {
   csin\u00E1l: void 0,
@@ -66810,10 +66823,12 @@ function givesMoney(f) {
   return roles.has("payee") || roles.has("amount");
 }
 function withItsDestination(mask, why, f) {
-  if (f.sendsTo === void 0 || mask & SEND_BIT) return { mask, why };
-  return { mask: mask | SEND_BIT, why: `${why}; argument ${f.sendsTo} names where it sends: EXTERNAL_SEND too` };
+  const sends = f.sendsTo === void 0 || mask & SEND_BIT ? { mask, why } : { mask: mask | SEND_BIT, why: `${why}; argument ${f.sendsTo} names where it sends: EXTERNAL_SEND too` };
+  if (sends.mask & PAY_BIT || !f.roles.has("payee") || !f.roles.has("amount")) return sends;
+  return { mask: sends.mask | PAY_BIT, why: `${sends.why}; it takes a payee and an amount: FINANCIAL_TRANSFER too` };
 }
 var SEND_BIT = maskOf(["EXTERNAL_SEND"]);
+var PAY_BIT = maskOf(["FINANCIAL_TRANSFER"]);
 var PROSE = new RegExp("(?=[^\\n]*\\b\\p{Ll}{2,})\\p{L}+(?:[,;:]?\\s+\\p{L}+){3,}", "u");
 var NO_ARGUMENT_OUT = ", and no argument points out";
 var CLOSED = ", and its openWorldHint: false keeps it inside its own system: an address or text it takes is a filter";
@@ -67081,7 +67096,7 @@ function actingProfile(def, f, w, effect3) {
 }
 function argumentSinks(f, ann, destroys) {
   const sinks = /* @__PURE__ */ new Set();
-  const reaches = ann.openWorldHint === true && (f.freeText || f.prose || !destroys);
+  const reaches = ann.openWorldHint === true && !givesMoney(f) && (f.freeText || f.prose || !destroys);
   if ((f.roles.has("recipient") || f.roles.has("url") || reaches) && ann.openWorldHint !== false) sinks.add("EXTERNAL_SEND");
   if (givesMoney(f)) sinks.add("FINANCIAL_TRANSFER");
   if (f.roles.has("command")) sinks.add("CODE_EXEC");
@@ -67577,6 +67592,14 @@ var DELEGATION_ELSEWHERE = new RegExp(
     String.raw`(?<![\p{L}\p{N}])(?:zrób|zrob|zróbcie|zrobcie|załatw|zalatw|wykonaj|ogarnij|ogarnijcie)\s+(?:to|wszystko)\s*,?\s+(?:o\s+)?co\s+(?:(?:tam|tu|w\s+nim|w\s+niej|on|ona|oni|one)\s+)?(?:jest|stoi|pisze|piszą|napisano|napisał|napisała|napisali|każe|każą|prosi|proszą|prosił|prosiła|prosili|chce|chcą)(?![\p{L}\p{N}])`,
     String.raw`(?<![\p{L}\p{N}])(?:vyřiď|vyrid|vyřiďte|vyridte|udělej|udelej|udělejte|udelejte|zařiď|zarid|zařiďte|zaridte)\s+(?:prosím\s+|prosim\s+)?(?:to\s*,?\s+)?(?:co|oč|oc|o\s+co)\s+(?:(?:\p{L}+\s+){0,4}?)(?:chce|chtějí|chteji|chtěj|chtej|chtěl|chtel|chtěla|chtela|píše|pise|psal|psala|žádá|zada|prosí|prosi|napsal|napsala)(?![\p{L}\p{N}])`,
     String.raw`(?<![\p{L}\p{N}])(?:úkol\p{L}*|ukol\p{L}*|body|věci|veci)(?![\p{L}\p{N}])[^.!?]{0,100}?(?<![\p{L}\p{N}])(?:udělej|udelej|udělejte|udelejte|vyřiď|vyrid|splň|spln|proveď|proved)\s+(?:je|prosím\s+je|prosim\s+je|je\s+prosím|je\s+prosim|všechny|vsechny)(?![\p{L}\p{N}])`,
+    // Romanian: "rezolvă ce cere dr. Lazăr", "fă ce scrie în mail".
+    String.raw`(?<![\p{L}\p{N}])(?:rezolv[aă]|rezolvați|rezolvati|f[aă]|faceți|faceti|ocup[aă]-te\s+de|execut[aă])\s+(?:te\s+rog\s+)?(?:tot\s+)?(?:ce|ceea\s+ce)\s+(?:(?:[\p{L}.-]+\s+){0,4}?)(?:cere|cer|a\s+cerut|au\s+cerut|scrie|a\s+scris|spune|a\s+spus|vrea|vor|dorește|doreste|solicit[aă]|a\s+solicitat)(?![\p{L}\p{N}])`,
+    // Hungarian: "intézd, amit kér", "csináld meg, amit írt".
+    String.raw`(?<![\p{L}\p{N}])(?:intézd|intezd|intézze|intezze|intézzétek|intezzetek|csináld|csinald|csinálja|csinalja|rendezd|oldd|végezd|vegezd)(?:\s+(?:el|meg|le))?\s*,?\s+(?:azt\s*,?\s+)?(?:amit|amiket|ahogy|ami)\s+(?:(?:[\p{L}.-]+\s+){0,3}?)(?:kér|ker|kérnek|kernek|kért|kert|kérte|kerte|írt|irt|ír|ir|írnak|irnak|szeretne|szeretnének|szeretnenek|akar|akarnak|kíván|kivan)(?![\p{L}\p{N}])`,
+    // Croatian, Serbian, Bosnian: "uradi to što traži", "sredi ono što piše u mailu".
+    String.raw`(?<![\p{L}\p{N}])(?:uradi|uradite|učini|ucini|učinite|ucinite|sredi|sredite|riješi|rijesi|riješite|rijesite|reši|resi|rešite|resite|obavi|obavite|odradi|odradite)\s+(?:(?:to|ono|sve)\s*,?\s+)?(?:što|sto|šta|sta)\s+(?:(?:[\p{L}.-]+\s+){0,3}?)(?:traži|trazi|traže|traze|tražio|trazio|tražila|trazila|piše|pise|pišu|pisu|kaže|kaze|hoće|hoce|želi|zeli|žele|zele|moli|mole|navodi|je\s+napisao|je\s+napisala)(?![\p{L}\p{N}])`,
+    // Finnish: "tee mitä hän pyytää", "hoida se, mitä Liisa kirjoitti".
+    String.raw`(?<![\p{L}\p{N}])(?:tee|tehkää|tehkaa|hoida|hoitakaa|toimi)\s+(?:(?:se|ne)\s*,?\s+)?(?:mitä|mita|niin\s+kuin|kuten)\s+(?:(?:[\p{L}.-]+\s+){0,3}?)(?:pyytää|pyytaa|pyysi|pyytävät|pyytavat|haluaa|halusi|haluavat|sanoo|sanoi|kirjoittaa|kirjoitti|käskee|kaskee|toivoo|toivoi)(?![\p{L}\p{N}])`,
     // Turkish: "ne istiyorsa hallet", "ne yazdıysa onu yap".
     String.raw`(?<![\p{L}\p{N}])ne\s+(?:istiyorsa|istiyosa|istiyorlarsa|diyorsa|diyosa|yazdıysa|yazdiysa|yazmışsa|yazmissa)\s+(?:onu\s+|onları\s+|onlari\s+)?(?:hallet|halledin|yap|yapın|yapin|ayarla|ayarlayın)(?![\p{L}\p{N}])`,
     String.raw`(?<![\p{L}\p{N}])(?:zgodnie\s+z|według|wedlug|wg|tak\s+jak\s+(?:jest\s+)?w)\s+(?:naszym\s+|naszymi\s+)?(?:regulamin\p{L}*|procedur\p{L}*|zasad\p{L}*)|(?:enligt|ifølge|iflg\.?|i henhold til)\s+(?:vår|våra|vores|vår|våre|den|de)?\s*(?:policy|policyn|rutin\p{L}*|regl\p{L}*|retningslinj\p{L}*|riktlinj\p{L}*)(?![\p{L}\p{N}])`,
@@ -67586,7 +67609,7 @@ var DELEGATION_ELSEWHERE = new RegExp(
   ].join("|"),
   "iu"
 );
-var NEGATED_BEFORE = /(?<![\p{L}\p{N}])(?:não|nao|no|non|ne|pas|niet|nicht|nie|don['’]?t)\s+(?:\S+\s+)?$/iu;
+var NEGATED_BEFORE = /(?<![\p{L}\p{N}])(?:não|nao|no|non|ne|nu|nem|älä|ala|pas|niet|nicht|nie|don['’]?t)\s+(?:\S+\s+)?$/iu;
 var HANDLE_IT = /(?<![\p{L}])(?:sort (?:it|this|that|them) out|sort out (?:it|this|that|them)|deal with (?:it|this|that|them)|take care of (?:it|this|that|them)|handle (?:it|this|that|them)|do them|(?:t['’]en|vous en|s['’]en) occuper|kümmere? dich (?:bitte )?d(?:a)?rum|kümmern sie sich (?:bitte )?d(?:a)?rum|trata disso|cuida disso|encárgate de eso|ocúpate de eso|occupatene|hallet|halledin|halleder misin)(?![\p{L}])/iu;
 var MESSAGE_SENT = /(?<![\p{L}])(?:message|e-?mail|mail|ticket|letter|voicemail|wrote|sent|emailed|e-mailed|texted|messaged|instructions|tasks|courriel|lettre|courrier|consignes|geschrieben|nachricht|teamchat|yazmış|yazmis|mesaj|mensagem|mandou|escribió|scritto|a (?:envoyé|écrit|laissé|mis)|ont (?:envoyé|écrit|laissé|mis))(?![\p{L}])/iu;
 function delegatesTasks(prose, opts) {
@@ -68073,9 +68096,9 @@ var FAMILIES = {
     /\b(?:al|para el|para la|a la) (?:asistente|agente|bot|ia)\b/i,
     /(?:^|[.:;!?\]]\s*)(?:el\s+|la\s+)?(?:asistente|agente)\s*[,:]/i,
     // The assistant as the other languages read name it: "Til AI-assistent som behandler …", "An den KI-Assistenten:",
-    // "Per l'assistente:", "Asistana not:", "yapay zeka asistanı".
+    // "Per l'assistente:", "Asistana not:", "yapay zeka asistanı", "Pentru asistent:", "Za asistenta:", "Asszisztensnek:".
     new RegExp("(?<![\\p{L}])(?:ai|ki|ia|yz)[- ]?(?:assistent|assistant|asistent|asystent|assistente|asistan|agent)\\p{L}*|(?<![\\p{L}])yapay\\s+zek[a\xE2]", "iu"),
-    new RegExp("(?<![\\p{L}])(?:til|an|\xE0|au|per|all['\u2019]|aan|voor|do|dla|pro|para|ao|a)\\s+(?:den\\s+|die\\s+|dem\\s+|de\\s+|l['\u2019]|o\\s+|el\\s+)?(?:assistent|assistant|asistent|asystent|assistente|asistan)\\p{L}*\\s*[,:]|(?<![\\p{L}])asistan(?:a|\u0131na)\\s+not\\b", "iu")
+    new RegExp("(?<![\\p{L}])(?:til|an|\xE0|au|per|all['\u2019]|aan|voor|do|dla|pro|para|ao|a|pentru|za)\\s+(?:den\\s+|die\\s+|dem\\s+|de\\s+|l['\u2019]|o\\s+|el\\s+)?(?:assistent|assistant|asistent|asystent|assistente|asistan)\\p{L}*\\s*[,:]|(?<![\\p{L}])asistan(?:a|\u0131na)\\s+not\\b|(?<![\\p{L}])(?:asszisztensnek|avustajalle)\\s*[,:]", "iu")
   ],
   authority: [
     /\b(?:system|admin(?:istrator)?|security|compliance|it|sso|hr|merchant|billing|directory|fraud|risk)[-_ ](?:message|notice|notification|alert|directive|update|override|instructions?|memo|department|bot|team|desk)\b/i,
@@ -68091,12 +68114,15 @@ var FAMILIES = {
     /\bpolicy (?:update|change)\b|\bnew directive\b|\bcompliance requires\b/i,
     /\bmust be (?:sent|routed|issued|forwarded|updated|changed|set|paid|transferred|moved|shared|granted)\b/i,
     // The same passive duty to send or share, in the other languages read: "skal lønnsoversikten … sendes til", "muss an …
-    // weitergeleitet werden", "deve essere inviato", "doit être transmis", "musí být zaslán", "gönderilmelidir".
+    // weitergeleitet werden", "deve essere inviato", "doit être transmis", "musí být zaslán", "gönderilmelidir",
+    // "mora biti poslan", "trebuie trimis".
     /(?<![\p{L}])(?:skal|må|ska|skall|måste|bør|bör)\s+(?:[\p{L}\d.,-]+\s+){0,14}?(?:sendes|videresendes|oversendes|deles|skickas|vidarebefordras|delas|sendas)(?![\p{L}])/iu,
     /(?<![\p{L}])(?:muss|müssen|soll|sollen|moet|moeten|dient|dienen)\s+(?:[\p{L}\d.,@-]+\s+){0,12}?(?:gesendet|geschickt|übermittelt|weitergeleitet|zugeschickt|zugesandt|gestuurd|verstuurd|doorgestuurd|gedeeld|verzonden)\s+(?:te\s+)?(?:werden|worden)(?![\p{L}])/iu,
     new RegExp("(?<![\\p{L}])(?:deve|devono|dovr\xE0|dovranno|doit|doivent|devra|devront|debe|deben|deber\xE1|deber\xE1n|devem|dever\xE1|dever\xE3o)\\s+(?:essere|\xEAtre|etre|ser)\\s+(?:inviat|trasmess|inoltrat|spedit|envoy|transmis|transf[\xE9e]r|adress|enviad|remitid|reenviad|encaminhad|compartid|condivis)\\p{L}*", "iu"),
     new RegExp("(?<![\\p{L}])(?:musi|musz\u0105|nale\u017Cy|powinien|powinna|powinno|powinny|mus\xED|maj\xED|m\xE1)\\s+(?:zosta\u0107\\s+|by\u0107\\s+|b\xFDt\\s+)?(?:wys\u0142an|przekazan|przes\u0142an|udost\u0119pnion|zasl\xE1n|odesl\xE1n|posl\xE1n|p\u0159eposl\xE1n|p\u0159ed\xE1n|sd\xEDlen)\\p{L}*", "iu"),
     new RegExp("(?<![\\p{L}])\\p{L}*(?:g\xF6nderil|iletil|payla\u015F\u0131l)(?:meli|mesi\\s+gerek)\\p{L}*", "iu"),
+    // Croatian and Serbian "mora biti poslan", Romanian "trebuie (să fie) trimis".
+    new RegExp("(?<![\\p{L}])(?:mora|moraju|treba|trebaju)\\s+(?:biti\\s+)?(?:poslan|poslat|proslije\u0111en|proslijeden|prosle\u0111en|prosleden|dostavljen|podijeljen|podeljen)\\p{L}*|(?<![\\p{L}])trebuie\\s+(?:s[a\u0103]\\s+fie\\s+)?(?:trimis|transmis|redirec\u021Bionat|redirectionat|partajat)\\p{L}*", "iu"),
     /\b(?:autorizad[oa]s?|aprobad[oa]s?|validad[oa]s?) (?:por|desde) (?:la |el )?(?:direcci[oó]n|gerencia|administraci[oó]n|titular|usuari[oa]|cliente|paciente|due[nñ]o|responsable|rr\.? ?hh|recursos humanos)/i,
     /\bya (?:est[aá]|fue|ha sido|lo|la) (?:autorizad|aprobad|validad|autoriz[oó]|aprob[oó])/i,
     /\bya lo (?:habl[eé]|convers[eé]|coordin[eé]|acord[eé]|autoric[eé]|confirm[eé]|aprob[eé])(?![a-z])/i,
@@ -69035,19 +69061,24 @@ function personAddressNamedIn(request2, value2) {
   for (const n2 of names) {
     const ws = n2.split(/\s+/).map((w) => foldName(w.replace(/['’]s$/, ""))).filter((w) => w.length > 0);
     for (let i2 = 0; i2 + 1 < ws.length; i2++) {
-      const [first, last] = [ws[i2], ws.slice(i2 + 1).join("")];
+      const [first2, last] = [ws[i2], ws.slice(i2 + 1).join("")];
       const forms = [
-        `${first}.${last}`,
-        `${first}_${last}`,
-        `${first}-${last}`,
-        `${first}${last}`,
-        `${first[0]}${last}`,
-        `${first[0]}.${last}`
+        `${first2}.${last}`,
+        `${first2}_${last}`,
+        `${first2}-${last}`,
+        `${first2}${last}`,
+        `${first2[0]}${last}`,
+        `${first2[0]}.${last}`
       ];
       if (forms.includes(local)) return m[2].toLowerCase();
     }
   }
-  return void 0;
+  const first = new RegExp("^(\\p{L}{4,})[._-]\\p{L}+$", "u").exec(local)?.[1];
+  if (first === void 0) return void 0;
+  const stem2 = first.replace(/[aeiouy]$/, "");
+  const declined = (w) => w.startsWith(first) && w.length - first.length <= 6 || stem2.length >= 4 && w.startsWith(stem2) && w.length - stem2.length <= 6;
+  const said = request2.slice(0, 2e4).match(new RegExp("(?<![\\p{L}\\p{N}])\\p{Lu}[\\p{L}\\p{M}]{3,}", "gu")) ?? [];
+  return said.some((w) => declined(foldName(w))) ? m[2].toLowerCase() : void 0;
 }
 var foldName = (x) => x.normalize("NFD").replace(/[^\p{L}\p{N}]/gu, "").toLowerCase();
 function registeredLabel(host) {
@@ -71172,11 +71203,13 @@ function imitated(domain2, known) {
     if (kName.replace(/-/g, "").length < 5) continue;
     if (name !== kName && name.replace(/-/g, "") === kName.replace(/-/g, "")) return k;
     if (name === kName) continue;
+    if (skeleton(name) === skeleton(kName)) return k;
     if (standsWhole(own2, kName)) return k;
   }
   return void 0;
 }
 var MAX_KNOWN = 1024;
+var skeleton = (name) => name.replace(/-/g, "").replace(/rn/g, "m").replace(/vv/g, "w").replace(/0/g, "o").replace(/[1i]/g, "l");
 function standsWhole(labels, name) {
   const edge = (i2) => i2 < 0 || i2 >= labels.length || labels[i2] === "." || labels[i2] === "-";
   for (let at = labels.indexOf(name); at >= 0; at = labels.indexOf(name, at + 1)) if (edge(at - 1) && edge(at + name.length)) return true;
@@ -71374,11 +71407,12 @@ function target(policy, it, a2) {
 function checkTargets(ctx, it, traces, callSinks = (it.classified?.sinks ?? 0) & SINK_MASK) {
   const out = [];
   const prov = provenanceContext(ctx, it.start);
+  const party = callSinks & PAYS ? partyAddresses(ctx, it, traces) : void 0;
   for (const a2 of traces) {
     if (!TARGET_ROLES.has(a2.role) && a2.role !== "object" && !(a2.role === "other" && nameLike(a2.value.trim())) || a2.value.trim() === "")
       continue;
     const sinks = a2.role === "url" ? ANY_ORDER : callSinks;
-    for (const t of target(ctx.policy, it, a2)) out.push(checkTarget(ctx, prov, t, sinks, it.start));
+    for (const t of target(ctx.policy, it, a2)) out.push(checkTarget(ctx, prov, t, sinks, { before: it.start, party }));
   }
   return out;
 }
@@ -71414,7 +71448,8 @@ function domainImitation(ctx, domain2, before) {
 var PAYS = maskOf(["FINANCIAL_TRANSFER"]);
 function imitationFrom(ctx, src, t, sinks, before) {
   if (src.kind !== "structured" && src.kind !== "pointed" && src.kind !== "free-text") return void 0;
-  if (t.kind === "recipient" || t.kind === "url") return imitation(ctx, t.value, before);
+  if (t.kind === "recipient" || t.kind === "url")
+    return domainOf(t.value) !== void 0 || EMAIL2.test(t.value.trim()) ? imitation(ctx, t.value, before) : writerImitation(ctx, src.at, t.value, before, false);
   if (t.kind === "object" && (sinks & PAYS) === 0) return void 0;
   return writerImitation(ctx, src.at, t.value, before, t.kind === "object");
 }
@@ -71422,17 +71457,57 @@ function writerImitation(ctx, at, value2, before, inText) {
   const it = ctx.p.itemOf.get(at);
   const v = value2.trim();
   if (!it || v.length < 4) return void 0;
-  const { record: record2 } = itemReading(it);
-  if (record2 === void 0) return void 0;
+  const { record: record2, text: text2 } = itemReading(it);
   const domains = /* @__PURE__ */ new Set();
-  for (const holder of holdersOf(record2, v, inText))
-    for (const f of Object.values(holder)) if (typeof f === "string" && f.length <= 400) domainsIn(f, domains, 8);
+  if (record2 === void 0) {
+    const writer = text2.includes(v) ? WRITER_LINE.exec(text2.slice(0, 2e3)) : null;
+    if (writer) domainsIn(writer[1], domains, 8);
+  } else
+    for (const holder of holdersOf(record2, v, inText))
+      for (const f of Object.values(holder)) if (typeof f === "string" && f.length <= 400) domainsIn(f, domains, 8);
   for (const d of domains) {
     const why = domainImitation(ctx, d, before);
     if (why) return `the record that gives it is written from an address whose domain ${why}`;
   }
   return void 0;
 }
+function strangerFrom(ctx, src, t, sinks, party) {
+  if (!party?.addresses.size || !(sinks & PAYS) || t.kind === "url" || party.ids.has(t.value.trim().toUpperCase()) || !("at" in src))
+    return void 0;
+  if (src.kind !== "structured" && src.kind !== "pointed" && src.kind !== "free-text") return void 0;
+  const it = ctx.p.itemOf.get(src.at);
+  const v = t.value.trim();
+  if (!it || v.length < 4) return void 0;
+  const { record: record2, text: text2 } = itemReading(it);
+  if (record2 !== void 0 || !text2.includes(v)) return void 0;
+  const writer = WRITER_LINE.exec(text2.slice(0, 2e3))?.[1].match(/[\w.+-]+@[\w-]+(?:\.[\w-]+)+/)?.[0].toLowerCase();
+  if (!writer || party.addresses.has(writer)) return void 0;
+  const domain2 = writer.split("@")[1];
+  if ([...party.addresses].some((x) => x.split("@")[1] === domain2)) return void 0;
+  return `that message is written from ${writer}, an address the paid party's record does not hold (${[...party.addresses].slice(0, 2).join(", ")})`;
+}
+function partyAddresses(ctx, it, traces) {
+  const ids = callIdentifiers(traces);
+  const out = /* @__PURE__ */ new Set();
+  const used = /* @__PURE__ */ new Set();
+  if (ids.size === 0) return { addresses: out, ids: used };
+  for (const read2 of ctx.p.itemOf.values()) {
+    if (read2.kind !== "tool" && read2.kind !== "sink" || read2.end > it.start || !read2.args || out.size >= 16) continue;
+    const by2 = Object.values(read2.args).filter((v) => typeof v === "string" && ids.has(v.trim().toUpperCase()));
+    if (by2.length === 0) continue;
+    for (const v of by2) used.add(v.trim().toUpperCase());
+    const { record: record2 } = itemReading(read2);
+    if (record2 === null || typeof record2 !== "object" || Array.isArray(record2)) continue;
+    const fields = Object.values(record2).slice(0, 200);
+    for (const f of [
+      ...fields,
+      ...fields.flatMap((x) => x && typeof x === "object" && !Array.isArray(x) ? Object.values(x).slice(0, 50) : [])
+    ])
+      if (typeof f === "string" && EMAIL2.test(f.trim())) out.add(f.trim().toLowerCase());
+  }
+  return { addresses: out, ids: used };
+}
+var WRITER_LINE = /^[ \t]*(?:from|sender|de|de la|von|van|da|od|fra|från|kimden|lähettäjä|remitente|expéditeur|expediteur|mittente|remetente|feladó|felado|pošiljatelj|posiljatelj|pošiljalac|posiljalac)[ \t]*:[ \t]*(.{1,300})$/im;
 function holdersOf(record2, value2, inText) {
   let seen2 = 0;
   const holds2 = (f) => typeof f === "string" && f.includes(value2) && (!inText || f.trim() !== value2);
@@ -71571,7 +71646,7 @@ function asWritten(ctx, value2, before) {
   }
   return value2;
 }
-function checkTarget(ctx, prov, t, sinks, before) {
+function checkTarget(ctx, prov, t, sinks, { before, party }) {
   const { policy, p } = ctx;
   const byPolicy = authorisedByPolicy(policy, t.value);
   if (byPolicy) return { ...t, ok: true, authority: "policy", why: `authorised by the policy (${byPolicy})` };
@@ -71589,7 +71664,7 @@ function checkTarget(ctx, prov, t, sinks, before) {
   if (t.kind === "object" && src.kind !== "instructed" && numberNamedFor(ctx.rootText, t.argument, t.value)) src = { kind: "request" };
   if (t.kind === "recipient" && src.kind !== "request" && partyAddressNamedIn(ctx.rootText, t.value))
     return { ...t, ok: true, authority: "request", handed: true, why: "on the domain of a party the request names" };
-  const fake = imitationFrom(ctx, src, t, sinks, before);
+  const fake = imitationFrom(ctx, src, t, sinks, before) ?? strangerFrom(ctx, src, t, sinks, party);
   if (fake && "at" in src)
     return {
       ...t,
