@@ -460,7 +460,7 @@ function computeRole(policy: Policy, tool: string, name: string, v: string, prop
   if (role === undefined || role === 'content' || role === 'object') {
     // A value that is plainly an address, a link or an account is that, whatever the argument is called.
     const fromValue = valueRole(v, role === undefined && phoneMayBe(tool, name, v, prop));
-    if (fromValue) return fromValue;
+    if (fromValue) return fromValue === 'recipient' && sendersOwn(raw) ? 'object' : fromValue;
     // A compound that ends with a numbering word (`dateinummer`, `ordernumber`) numbers a record, where its value is no address or number to reach.
     if (role === undefined && raw.length === 1 && raw[0].length > 6 && /(?:nummer|number|numero|numer)$/i.test(raw[0])) return 'object';
   }
@@ -511,6 +511,7 @@ const PAYEE_WORDS = new Set<string>([...NAME_WORDS.payee, ...NAME_WORDS.accountT
 function notARecipient(role: ArgumentRole, v: string, raw: readonly string[]): ArgumentRole {
   if (role !== 'recipient') return role;
   if (DATE.test(v)) return 'other';
+  if (sendersOwn(raw)) return 'object';
   // A channel's own name (`channel` "sms", `via` "email") says how the message goes, not to whom.
   if (CHANNEL_NAMES.has(v.trim().toLowerCase())) return 'choice';
   // A name that ends in what sort of thing it is (`roomType`, `recipient_type`, `channel_kind`) picks a kind, not whom.
@@ -523,6 +524,14 @@ function notARecipient(role: ArgumentRole, v: string, raw: readonly string[]): A
   if (/^[A-Za-z]{1,8}[-_]?\d[\w-]*$/.test(v) && raw.some((w) => w === 'reply' || w === 'thread')) return 'object';
   return role;
 }
+
+/** The mailbox a message is sent from (`from`, `from_mailbox`, `sender_email`) is the sender's own: it reaches no one. */
+function sendersOwn(raw: readonly string[]): boolean {
+  const lower = raw.map((w) => w.toLowerCase());
+  return (lower[0] === 'from' || lower.includes('sender')) && !lower.some((w) => TO_WORDS.has(w));
+}
+/** Words that make a sender's argument name where something goes as well (`from_to`, `sender_reply_to`). */
+const TO_WORDS = new Set(['to', 'recipient', 'recipients', 'reply', 'cc', 'bcc']);
 
 /** The names of the ways a message goes, as a channel argument gives them. */
 const CHANNEL_NAMES = new Set([

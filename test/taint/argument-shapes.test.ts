@@ -30,6 +30,11 @@ describe('numbers, bounds, dates and threads', () => {
     // A phone number has fifteen digits at most (E.164): a longer run in groups is an account ("8-8-8").
     expect(role('utalasInditasa', 'terhelesiSzamla', '11773016-20481156-00000000')).not.toBe('recipient');
     expect(role('send_sms', 'to', '0044 7700 900 873')).toBe('recipient');
+    // The mailbox a message is sent from is the sender's own; where replies go is still a recipient.
+    expect(role('sendGuestEmail', 'from_mailbox', 'info@poggioallequerce.example')).not.toBe('recipient');
+    expect(role('send_mail', 'from', 'info@winery.example')).not.toBe('recipient');
+    expect(role('send_mail', 'sender_email', 'info@winery.example')).not.toBe('recipient');
+    expect(role('send_mail', 'reply_to', 'info@winery.example')).toBe('recipient');
     // Who is paid and how much, in Hungarian, Romanian, Serbian and Finnish names.
     expect(role('utalasInditasa', 'kedvezmenyezettSzamla', '10402142-49575052-51521010')).toBe('payee');
     expect(role('utalasInditasa', 'osszeg', '1016635')).toBe('amount');

@@ -631,14 +631,16 @@ function passedOnAsAsked(ctx: SiteContext, it: Item, node: number): boolean {
   const sinks = it.classified?.sinks ?? 0;
   const asked =
     (ctx.needs & sinks & MESSAGE_SINKS) !== 0 || namesCall(ctx.rootText, it.tool, it.classified?.verb ?? it.classified?.profile?.verb);
-  return (
-    asked &&
-    inj?.reaches !== undefined &&
-    !inj.reaches.some((r) => r.explicit) &&
-    read.args !== undefined &&
-    requestPointsAt(ctx.rootText, { args: read.args })
-  );
+  if (!asked || inj?.reaches === undefined || inj.reaches.some((r) => r.explicit)) return false;
+  if (read.args !== undefined && requestPointsAt(ctx.rootText, { args: read.args })) return true;
+  // A record's plain note that names no one to reach (no address, account, link or number): how
+  // to do a job ("go round via Prince Edward", "loading bay B"), passed to whoever does it.
+  // A message's text (a record with a writer: "from", "sender") is its writer's words, not such a note.
+  return itemReading(read).record !== undefined && !WRITTEN_BY.test(read.output.slice(0, 4_000)) && !REACHABLE.test(inj.passages);
 }
+const WRITTEN_BY = /"(?:from|sender|author|sender_?email|from_?address|remitente|expediteur|absender|mittente|remetente)"\s*:/i;
+/** What a passage could send its readers to: an address, an account, a link, a phone number. */
+const REACHABLE = /[\w.+-]+@[\w-]+\.[\w.-]+|\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}|https?:\/\/|www\.|\+?\d[\d ()/.-]{6,}\d/i;
 
 /** Links from untrusted content, and injected instructions, in the message-like arguments of a send or a post. */
 export function onwardFindings(ctx: SiteContext, it: Item, traces: readonly ArgumentTrace[]): OnwardFinding[] {
