@@ -60235,7 +60235,7 @@ function computeRole(policy, tool, name, v, prop, payeeBeside = false) {
   if (role === "object" && has(ws, ...NAME_WORDS.taxId)) return "object";
   if (role === void 0 || role === "content" || role === "object") {
     const fromValue = valueRole(v, role === void 0 && phoneMayBe(tool, name, v, prop));
-    if (fromValue) return fromValue;
+    if (fromValue) return fromValue === "recipient" && sendersOwn(raw) ? "object" : fromValue;
     if (role === void 0 && raw.length === 1 && raw[0].length > 6 && /(?:nummer|number|numero|numer)$/i.test(raw[0])) return "object";
   }
   if (role === "recipient" && sentence(v)) return "content";
@@ -60264,6 +60264,7 @@ var PAYEE_WORDS = /* @__PURE__ */ new Set([...NAME_WORDS.payee, ...NAME_WORDS.ac
 function notARecipient(role, v, raw) {
   if (role !== "recipient") return role;
   if (DATE.test(v)) return "other";
+  if (sendersOwn(raw)) return "object";
   if (CHANNEL_NAMES.has(v.trim().toLowerCase())) return "choice";
   const last = raw[raw.length - 1]?.toLowerCase();
   if (raw.length >= 2 && last !== void 0 && KIND_WORDS.has(last)) return "choice";
@@ -60272,6 +60273,11 @@ function notARecipient(role, v, raw) {
   if (/^[A-Za-z]{1,8}[-_]?\d[\w-]*$/.test(v) && raw.some((w) => w === "reply" || w === "thread")) return "object";
   return role;
 }
+function sendersOwn(raw) {
+  const lower = raw.map((w) => w.toLowerCase());
+  return (lower[0] === "from" || lower.includes("sender")) && !lower.some((w) => TO_WORDS.has(w));
+}
+var TO_WORDS = /* @__PURE__ */ new Set(["to", "recipient", "recipients", "reply", "cc", "bcc"]);
 var CHANNEL_NAMES = /* @__PURE__ */ new Set([
   "email",
   "e-mail",
@@ -71759,8 +71765,12 @@ function passedOnAsAsked(ctx, it, node2) {
   const read2 = ctx.p.itemOf.get(node2);
   const sinks = it.classified?.sinks ?? 0;
   const asked = (ctx.needs & sinks & MESSAGE_SINKS) !== 0 || namesCall(ctx.rootText, it.tool, it.classified?.verb ?? it.classified?.profile?.verb);
-  return asked && inj?.reaches !== void 0 && !inj.reaches.some((r) => r.explicit) && read2.args !== void 0 && requestPointsAt(ctx.rootText, { args: read2.args });
+  if (!asked || inj?.reaches === void 0 || inj.reaches.some((r) => r.explicit)) return false;
+  if (read2.args !== void 0 && requestPointsAt(ctx.rootText, { args: read2.args })) return true;
+  return itemReading(read2).record !== void 0 && !WRITTEN_BY.test(read2.output.slice(0, 4e3)) && !REACHABLE.test(inj.passages);
 }
+var WRITTEN_BY = /"(?:from|sender|author|sender_?email|from_?address|remitente|expediteur|absender|mittente|remetente)"\s*:/i;
+var REACHABLE = /[\w.+-]+@[\w-]+\.[\w.-]+|\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}|https?:\/\/|www\.|\+?\d[\d ()/.-]{6,}\d/i;
 function onwardFindings(ctx, it, traces) {
   const out = [];
   const sharesLinks = SHARES_LINKS.test(ctx.rootText);
