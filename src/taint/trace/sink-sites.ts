@@ -121,7 +121,9 @@ export function checkTargets(
 ): TargetCheck[] {
   const out: TargetCheck[] = [];
   const prov = provenanceContext(ctx, it.start);
-  const party = callSinks & PAYS ? partyAddresses(ctx, it, traces) : undefined;
+  // The paid party's record is looked up once, and only for a target a message's text gives (strangerFrom).
+  let known: PartyOnFile | undefined;
+  const party = callSinks & PAYS ? () => (known ??= partyAddresses(ctx, it, traces)) : undefined;
   for (const a of traces) {
     if ((!TARGET_ROLES.has(a.role) && a.role !== 'object' && !(a.role === 'other' && nameLike(a.value.trim()))) || a.value.trim() === '')
       continue;
@@ -191,7 +193,7 @@ const PAYS = maskOf(['FINANCIAL_TRANSFER']);
  * account "in the new details"); an identifier only where a payment takes it out of a message's text.
  */
 function imitationFrom(ctx: SiteContext, src: ValueSource, t: Target, sinks: number, before: number): string | undefined {
-  if (src.kind !== 'structured' && src.kind !== 'pointed' && src.kind !== 'free-text') return undefined;
+  if (!fromData(src)) return undefined;
   // A phone number or a postal address is judged by who wrote it, as an account is.
   if (t.kind === 'recipient' || t.kind === 'url')
     return domainOf(t.value) !== undefined || EMAIL.test(t.value.trim())
@@ -214,8 +216,8 @@ function writerImitation(ctx: SiteContext, at: number, value: string, before: nu
   const domains = new Set<string>();
   if (record === undefined) {
     // A message as text: its writer is its header's ("From: …"), where the text holds the value.
-    const writer = text.includes(v) ? WRITER_LINE.exec(text.slice(0, 2_000)) : null;
-    if (writer) domainsIn(writer[1], domains, 8);
+    const writer = text.includes(v) ? writerOf(text) : undefined;
+    if (writer) domainsIn(writer, domains, 8);
   } else
     for (const holder of holdersOf(record, v, inText))
       for (const f of Object.values(holder)) if (typeof f === 'string' && f.length <= 400) domainsIn(f, domains, 8);
@@ -233,23 +235,35 @@ function writerImitation(ctx: SiteContext, at: number, value: string, before: nu
  * one read by an identifier the call gives (payeesOfParty's); a party with no address on file is
  * not judged so.
  */
-function strangerFrom(ctx: SiteContext, src: ValueSource, t: Target, sinks: number, party: PartyOnFile | undefined): string | undefined {
-  if (!party?.addresses.size || !(sinks & PAYS) || t.kind === 'url' || party.ids.has(t.value.trim().toUpperCase()) || !('at' in src))
-    return undefined;
-  if (src.kind !== 'structured' && src.kind !== 'pointed' && src.kind !== 'free-text') return undefined;
+function strangerFrom(
+  ctx: SiteContext,
+  src: ValueSource,
+  t: Target,
+  sinks: number,
+  party: (() => PartyOnFile) | undefined,
+): string | undefined {
+  if (!party || !(sinks & PAYS) || t.kind === 'url' || !fromData(src)) return undefined;
   const it = ctx.p.itemOf.get(src.at);
   const v = t.value.trim();
   if (!it || v.length < 4) return undefined;
   const { record, text } = itemReading(it);
   if (record !== undefined || !text.includes(v)) return undefined;
-  const writer = WRITER_LINE.exec(text.slice(0, 2_000))?.[1]
-    .match(/[\w.+-]+@[\w-]+(?:\.[\w-]+)+/)?.[0]
+  const writer = writerOf(text)
+    ?.match(/[\w.+-]+@[\w-]+(?:\.[\w-]+)+/)?.[0]
     .toLowerCase();
-  if (!writer || party.addresses.has(writer)) return undefined;
+  const { addresses, ids } = party();
+  if (!writer || addresses.size === 0 || ids.has(v.toUpperCase()) || addresses.has(writer)) return undefined;
   const domain = writer.split('@')[1];
-  if ([...party.addresses].some((x) => x.split('@')[1] === domain)) return undefined;
-  return `that message is written from ${writer}, an address the paid party's record does not hold (${[...party.addresses].slice(0, 2).join(', ')})`;
+  if ([...addresses].some((x) => x.split('@')[1] === domain)) return undefined;
+  return `that message is written from ${writer}, an address the paid party's record does not hold (${[...addresses].slice(0, 2).join(', ')})`;
 }
+
+/** A value taken from a read (a structured field, a read the request points to, free text): who wrote that read may be judged. */
+const fromData = (src: ValueSource): src is Extract<ValueSource, { at: number }> =>
+  src.kind === 'structured' || src.kind === 'pointed' || src.kind === 'free-text';
+
+/** A message's writer as its header gives it ("From: …", "Od: …"), where the text is a message. */
+const writerOf = (text: string) => WRITER_LINE.exec(text.slice(0, 2_000))?.[1];
 
 /** The paid party's own record: the e-mail addresses it holds, and the identifiers it was read by (the call's objects, no destination). */
 interface PartyOnFile {
@@ -259,14 +273,10 @@ interface PartyOnFile {
 
 /** The records read, before the call, by an identifier the call gives: the paid party's own (payeesOfParty). */
 function partyAddresses(ctx: SiteContext, it: Item, traces: readonly ArgumentTrace[]): PartyOnFile {
-  const ids = callIdentifiers(traces);
   const out = new Set<string>();
   const used = new Set<string>();
-  if (ids.size === 0) return { addresses: out, ids: used };
-  for (const read of ctx.p.itemOf.values()) {
-    if ((read.kind !== 'tool' && read.kind !== 'sink') || read.end > it.start || !read.args || out.size >= 16) continue;
-    const by = Object.values(read.args).filter((v): v is string => typeof v === 'string' && ids.has(v.trim().toUpperCase()));
-    if (by.length === 0) continue;
+  for (const { read, by } of readsByIdentifier(ctx, it, traces)) {
+    if (out.size >= 16) break;
     for (const v of by) used.add(v.trim().toUpperCase());
     const { record } = itemReading(read);
     if (record === null || typeof record !== 'object' || Array.isArray(record)) continue;
@@ -471,7 +481,7 @@ function asWritten(ctx: SiteContext, value: string, before: number): string {
 /** Where the call stands: its start, and the paid party's record when it pays (strangerFrom). */
 interface CallPoint {
   before: number;
-  party?: PartyOnFile;
+  party?: () => PartyOnFile;
 }
 
 function checkTarget(ctx: SiteContext, prov: ProvenanceContext, t: Target, sinks: number, { before, party }: CallPoint): TargetCheck {
@@ -717,21 +727,28 @@ export function payeesOnFile(ctx: SiteContext, before: number, traces: readonly 
  * (adjudicate.ts, contradictedTargets).
  */
 export function payeesOfParty(ctx: SiteContext, it: Item, traces: readonly ArgumentTrace[]): { party: string; payees: string[] }[] {
-  const ids = callIdentifiers(traces);
-  if (ids.size === 0) return [];
   const out: { party: string; payees: string[] }[] = [];
-  for (const read of ctx.p.itemOf.values()) {
-    if ((read.kind !== 'tool' && read.kind !== 'sink') || read.end > it.start || !read.args || out.length >= 8) continue;
-    const own = Object.values(read.args).filter((v): v is string => typeof v === 'string' && ids.has(v.trim().toUpperCase()));
-    if (own.length === 0) continue;
+  for (const { read, by } of readsByIdentifier(ctx, it, traces)) {
+    if (out.length >= 8) break;
     const { record } = itemReading(read);
     // A record that carries a sum (an invoice, an order) is a document that asks for money, not the party's own record.
     if (record === undefined || billsAnAmount(ctx.policy, read.tool ?? '', record)) continue;
     const payees = new Set<string>();
     payeesIn(ctx.policy, read.tool ?? '', record, payees, 0);
-    if (payees.size) out.push({ party: own[0], payees: [...payees] });
+    if (payees.size) out.push({ party: by[0], payees: [...payees] });
   }
   return out;
+}
+
+/** The reads made before the call with an identifier the call also gives (`by`: those identifiers as the read gave them): the records of whom it acts on. */
+function* readsByIdentifier(ctx: SiteContext, it: Item, traces: readonly ArgumentTrace[]): Generator<{ read: Item; by: string[] }> {
+  const ids = callIdentifiers(traces);
+  if (ids.size === 0) return;
+  for (const read of ctx.p.itemOf.values()) {
+    if ((read.kind !== 'tool' && read.kind !== 'sink') || read.end > it.start || !read.args) continue;
+    const by = Object.values(read.args).filter((v): v is string => typeof v === 'string' && ids.has(v.trim().toUpperCase()));
+    if (by.length > 0) yield { read, by };
+  }
 }
 /** Whether a record's own fields (not those of records inside it) hold a sum. */
 function billsAnAmount(policy: Policy, tool: string, record: unknown): boolean {
