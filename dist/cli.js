@@ -71413,7 +71413,8 @@ function target(policy, it, a2) {
 function checkTargets(ctx, it, traces, callSinks = (it.classified?.sinks ?? 0) & SINK_MASK) {
   const out = [];
   const prov = provenanceContext(ctx, it.start);
-  const party = callSinks & PAYS ? partyAddresses(ctx, it, traces) : void 0;
+  let known;
+  const party = callSinks & PAYS ? () => known ??= partyAddresses(ctx, it, traces) : void 0;
   for (const a2 of traces) {
     if (!TARGET_ROLES.has(a2.role) && a2.role !== "object" && !(a2.role === "other" && nameLike(a2.value.trim())) || a2.value.trim() === "")
       continue;
@@ -71453,7 +71454,7 @@ function domainImitation(ctx, domain2, before) {
 }
 var PAYS = maskOf(["FINANCIAL_TRANSFER"]);
 function imitationFrom(ctx, src, t, sinks, before) {
-  if (src.kind !== "structured" && src.kind !== "pointed" && src.kind !== "free-text") return void 0;
+  if (!fromData(src)) return void 0;
   if (t.kind === "recipient" || t.kind === "url")
     return domainOf(t.value) !== void 0 || EMAIL2.test(t.value.trim()) ? imitation(ctx, t.value, before) : writerImitation(ctx, src.at, t.value, before, false);
   if (t.kind === "object" && (sinks & PAYS) === 0) return void 0;
@@ -71466,8 +71467,8 @@ function writerImitation(ctx, at, value2, before, inText) {
   const { record: record2, text: text2 } = itemReading(it);
   const domains = /* @__PURE__ */ new Set();
   if (record2 === void 0) {
-    const writer = text2.includes(v) ? WRITER_LINE.exec(text2.slice(0, 2e3)) : null;
-    if (writer) domainsIn(writer[1], domains, 8);
+    const writer = text2.includes(v) ? writerOf(text2) : void 0;
+    if (writer) domainsIn(writer, domains, 8);
   } else
     for (const holder of holdersOf(record2, v, inText))
       for (const f of Object.values(holder)) if (typeof f === "string" && f.length <= 400) domainsIn(f, domains, 8);
@@ -71478,29 +71479,26 @@ function writerImitation(ctx, at, value2, before, inText) {
   return void 0;
 }
 function strangerFrom(ctx, src, t, sinks, party) {
-  if (!party?.addresses.size || !(sinks & PAYS) || t.kind === "url" || party.ids.has(t.value.trim().toUpperCase()) || !("at" in src))
-    return void 0;
-  if (src.kind !== "structured" && src.kind !== "pointed" && src.kind !== "free-text") return void 0;
+  if (!party || !(sinks & PAYS) || t.kind === "url" || !fromData(src)) return void 0;
   const it = ctx.p.itemOf.get(src.at);
   const v = t.value.trim();
   if (!it || v.length < 4) return void 0;
   const { record: record2, text: text2 } = itemReading(it);
   if (record2 !== void 0 || !text2.includes(v)) return void 0;
-  const writer = WRITER_LINE.exec(text2.slice(0, 2e3))?.[1].match(/[\w.+-]+@[\w-]+(?:\.[\w-]+)+/)?.[0].toLowerCase();
-  if (!writer || party.addresses.has(writer)) return void 0;
+  const writer = writerOf(text2)?.match(/[\w.+-]+@[\w-]+(?:\.[\w-]+)+/)?.[0].toLowerCase();
+  const { addresses, ids } = party();
+  if (!writer || addresses.size === 0 || ids.has(v.toUpperCase()) || addresses.has(writer)) return void 0;
   const domain2 = writer.split("@")[1];
-  if ([...party.addresses].some((x) => x.split("@")[1] === domain2)) return void 0;
-  return `that message is written from ${writer}, an address the paid party's record does not hold (${[...party.addresses].slice(0, 2).join(", ")})`;
+  if ([...addresses].some((x) => x.split("@")[1] === domain2)) return void 0;
+  return `that message is written from ${writer}, an address the paid party's record does not hold (${[...addresses].slice(0, 2).join(", ")})`;
 }
+var fromData = (src) => src.kind === "structured" || src.kind === "pointed" || src.kind === "free-text";
+var writerOf = (text2) => WRITER_LINE.exec(text2.slice(0, 2e3))?.[1];
 function partyAddresses(ctx, it, traces) {
-  const ids = callIdentifiers(traces);
   const out = /* @__PURE__ */ new Set();
   const used = /* @__PURE__ */ new Set();
-  if (ids.size === 0) return { addresses: out, ids: used };
-  for (const read2 of ctx.p.itemOf.values()) {
-    if (read2.kind !== "tool" && read2.kind !== "sink" || read2.end > it.start || !read2.args || out.size >= 16) continue;
-    const by2 = Object.values(read2.args).filter((v) => typeof v === "string" && ids.has(v.trim().toUpperCase()));
-    if (by2.length === 0) continue;
+  for (const { read: read2, by: by2 } of readsByIdentifier(ctx, it, traces)) {
+    if (out.size >= 16) break;
     for (const v of by2) used.add(v.trim().toUpperCase());
     const { record: record2 } = itemReading(read2);
     if (record2 === null || typeof record2 !== "object" || Array.isArray(record2)) continue;
@@ -71826,20 +71824,25 @@ function payeesOnFile(ctx, before, traces = []) {
   return [...out];
 }
 function payeesOfParty(ctx, it, traces) {
-  const ids = callIdentifiers(traces);
-  if (ids.size === 0) return [];
   const out = [];
-  for (const read2 of ctx.p.itemOf.values()) {
-    if (read2.kind !== "tool" && read2.kind !== "sink" || read2.end > it.start || !read2.args || out.length >= 8) continue;
-    const own2 = Object.values(read2.args).filter((v) => typeof v === "string" && ids.has(v.trim().toUpperCase()));
-    if (own2.length === 0) continue;
+  for (const { read: read2, by: by2 } of readsByIdentifier(ctx, it, traces)) {
+    if (out.length >= 8) break;
     const { record: record2 } = itemReading(read2);
     if (record2 === void 0 || billsAnAmount(ctx.policy, read2.tool ?? "", record2)) continue;
     const payees = /* @__PURE__ */ new Set();
     payeesIn(ctx.policy, read2.tool ?? "", record2, payees, 0);
-    if (payees.size) out.push({ party: own2[0], payees: [...payees] });
+    if (payees.size) out.push({ party: by2[0], payees: [...payees] });
   }
   return out;
+}
+function* readsByIdentifier(ctx, it, traces) {
+  const ids = callIdentifiers(traces);
+  if (ids.size === 0) return;
+  for (const read2 of ctx.p.itemOf.values()) {
+    if (read2.kind !== "tool" && read2.kind !== "sink" || read2.end > it.start || !read2.args) continue;
+    const by2 = Object.values(read2.args).filter((v) => typeof v === "string" && ids.has(v.trim().toUpperCase()));
+    if (by2.length > 0) yield { read: read2, by: by2 };
+  }
 }
 function billsAnAmount(policy, tool, record2) {
   if (record2 === null || typeof record2 !== "object" || Array.isArray(record2)) return false;
