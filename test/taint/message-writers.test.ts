@@ -196,3 +196,33 @@ describe('an account a stranger gives', () => {
     expect(v.labels).toContain('FINANCIAL_TRANSFER');
   });
 });
+
+describe('hostile records and messages', () => {
+  it('reads a bounded part of a party record of 2,000 fields, none of one past the reading limit, and of a message whose header is a megabyte', () => {
+    const fields = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`contact_${i}`, `walker${i}@walks.example`]));
+    const payout = (record: object) =>
+      decide(PAY_REQUEST, [
+        [{ name: 'walker_get', args: { walker_id: 'WK-0876' }, result: JSON.stringify({ walker_id: 'WK-0876', ...record }) }],
+        [{ name: 'mail_read', args: { message_id: 'MSG-9' }, result: newBank('marco.bellini.walks@gmail.com') }],
+        [pay],
+      ])[0];
+    const [wide, past] = [payout(fields(2_000)), payout(fields(100_000))];
+    expect(wide.decision).toBe('block');
+    expect(wide.reason).toMatch(/an address the paid party's record does not hold \(walker0@walks\.example, walker1@walks\.example\)/);
+    // A result past the reading limit (200,000 characters) is read as text: no record, no address on file, not judged so.
+    expect(past.reason).not.toMatch(/paid party's record/);
+    const [long] = decide(PAY_REQUEST, [
+      [{ name: 'walker_get', args: { walker_id: 'WK-0876' }, result: WALKER('marco.bellini@shaw.ca') }],
+      [
+        {
+          name: 'mail_read',
+          args: { message_id: 'MSG-9' },
+          result: `From: ${'x'.repeat(1_000_000)}\n${newBank('marco.bellini.walks@gmail.com')}`,
+        },
+      ],
+      [pay],
+    ]);
+    // The header is read in its first 2,000 characters: an overlong first line is no writer, and the later "From:" is not looked for.
+    expect(long.reason).not.toMatch(/paid party's record/);
+  });
+});
